@@ -115,12 +115,25 @@ def _ms_util_module(mode):
     return m
 
 
+def _exec_as_main(path):
+    """Run a peer script's main block, in a module registered under its own name: torch.compile's guards look
+    a frame's globals up through sys.modules[__name__], and several peers run in this one process."""
+    name = "_peer_" + os.path.splitext(os.path.basename(path))[0]
+    source = open(path).read().replace('if __name__ == "__main__":', "if True:")
+    module = types.ModuleType(name)
+    module.__file__ = path
+    sys.modules[name] = module
+    try:
+        exec(compile(source, path, "exec"), module.__dict__)  # noqa: S102 -- the peers' benchmark script
+    finally:
+        del sys.modules[name]
+
+
 def run_mindseed(wl_key, mode="pynative"):
     """Run one workload on mindseed in `mode` (pynative | graph_jit | graph_cell); returns the result fields."""
     sys.modules["_ms_util"] = _ms_util_module(mode)
     path = os.path.join(PEERS, f"ms_{WORKLOADS[wl_key]}.py")
-    code = compile(open(path).read(), path, "exec")
-    exec(code, {"__name__": "__main__", "__file__": path})  # noqa: S102 -- the peers' benchmark script
+    _exec_as_main(path)
     return last_result()
 
 
@@ -130,10 +143,13 @@ def run_torch(wl_key, mode="eager"):
     saved = sys.argv
     sys.argv = [saved[0], mode]
     torch.set_grad_enabled(True)
+    # A fresh _torch_util per run: torch.compile caches the `__main__` module it saw in that module's globals.
+    sys.modules.pop("_torch_util", None)
+    if mode == "compile":
+        torch._dynamo.reset()
     try:
         path = os.path.join(PEERS, f"torch_{WORKLOADS[wl_key]}.py")
-        code = compile(open(path).read(), path, "exec")
-        exec(code, {"__name__": "__main__", "__file__": path})  # noqa: S102
+        _exec_as_main(path)
     finally:
         sys.argv = saved
         torch.set_grad_enabled(False)
