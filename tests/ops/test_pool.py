@@ -39,6 +39,13 @@ def _fractional_ref(x, samples, kernel, out_size):
 
 
 SPECS = [
+    # kernel 2, stride 2, no padding: the fast strided-maximum kernel (odd sizes drop the last row/column)
+    OpSpec("max_pool2d_2x2_fast", lambda x: ops.max_pool2d(x, 2, 2), lambda x: pool(x, (2, 2), (2, 2), (0,) * 4)[0],
+           shapes=[(2, 3, 6, 4)], grad2=True),
+    OpSpec("max_pool2d_2x2_fast_odd", lambda x: ops.max_pool2d(x, 2), lambda x: pool(x, (2, 2), (2, 2), (0,) * 4)[0],
+           shapes=[(2, 2, 5, 7)], grad2=True),
+    OpSpec("MaxPool2d_cell_2x2_unbatched", lambda x: ms.nn.MaxPool2d(2, 2)(x),
+           lambda x: pool(x[None], (2, 2), (2, 2), (0,) * 4)[0][0], shapes=[(3, 4, 6)]),
     OpSpec("max_pool2d", lambda x: ops.max_pool2d(x, 3, 2, 1), lambda x: pool(x, (3, 3), (2, 2), (1,) * 4)[0],
            shapes=[X4], grad2=True),
     OpSpec("max_pool2d_indices_ceil_dilation", lambda x: ops.max_pool2d(x, 2, 2, 1, 2, True, True),
@@ -173,3 +180,18 @@ ERRORS = [
               "exactly one"),
 ]
 test_bad_input = make_error_tests(ERRORS)
+
+
+def test_max_pool_2x2_fast_path_matches_indexed_kernel_on_ties():
+    """The fast 2x2 kernel routes the gradient to the first maximum of a window, like the argmax kernel."""
+    x = np.zeros((2, 2, 4, 6), np.float32)
+    x[0, 0, :2, :2] = 1.0                      # all four tied
+    x[0, 1, 0, 1] = x[0, 1, 1, 0] = 3.0        # two tied, not the first cell
+    x[1, :, 2:, 4:] = np.array([[0.5, 2.0], [2.0, 2.0]])
+    t = ms.Tensor(x)
+    fast = ms.grad(lambda a: (ops.max_pool2d(a, 2, 2) * ms.Tensor(np.arange(6.0, dtype=np.float32).reshape(2, 3)))
+                   .sum())(t)
+    slow = ms.grad(lambda a: (ops.max_pool2d(a, 2, 2, return_indices=True)[0]
+                              * ms.Tensor(np.arange(6.0, dtype=np.float32).reshape(2, 3))).sum())(t)
+    np.testing.assert_array_equal(fast.asnumpy(), slow.asnumpy())
+    assert ops.max_pool2d(t, 2, 2).shape == (2, 2, 2, 3)

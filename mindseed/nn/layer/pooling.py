@@ -6,7 +6,7 @@ from mindseed.nn.cell import Cell
 from mindseed.nn.layer.conv import same_pads
 from mindseed.ops import functional as F
 from mindseed.ops._prims import core as P
-from mindseed.ops._prims.conv import avg_pool_p, max_pool_p
+from mindseed.ops._prims.conv import avg_pool_p, max_pool_p, max_pool_values
 
 __all__ = ["AvgPool3d", "MaxPool3d", "AvgPool2d", "MaxPool2d", "AvgPool1d", "MaxPool1d", "FractionalMaxPool2d",
            "FractionalMaxPool3d", "AdaptiveAvgPool1d", "AdaptiveMaxPool1d", "AdaptiveMaxPool2d", "AdaptiveMaxPool3d",
@@ -117,6 +117,9 @@ class _MaxPoolNd(_PoolNd):
 
     def _pool(self, x):
         x, squeeze = self._batched(x)
+        if not self.return_indices:
+            out = max_pool_values(x, self._kernel, self._stride, self._pads_for(x), self._dilation, self.ceil_mode)
+            return P.reshape_p(out, shape=out.shape[1:]) if squeeze else out
         out, idx = max_pool_p(x, kernel=self._kernel, stride=self._stride, pads=self._pads_for(x),
                               dilation=self._dilation, ceil_mode=self.ceil_mode)
         if squeeze:

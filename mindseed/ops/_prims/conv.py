@@ -91,6 +91,36 @@ def _conv_backprop_filter_bprop(x, dy, out, ddw, weight_shape, stride, pads, dil
     return d_x, d_dy
 
 
+# ---------------------------------------------------------------- 2x2 max pooling, stride 2, no padding
+max_pool_2x2_p = Prim("MaxPool2x2", K.max_pool_2x2)
+max_pool_2x2_grad_p = Prim("MaxPool2x2Grad", K.max_pool_2x2_grad)
+max_pool_2x2_grad_grad_p = Prim("MaxPool2x2GradGrad", K.max_pool_2x2_grad_grad)
+
+
+@max_pool_2x2_p.def_bprop
+def _max_pool_2x2_bprop(x, out, dout):
+    return (max_pool_2x2_grad_p(x, out, dout),)
+
+
+@max_pool_2x2_grad_p.def_bprop
+def _max_pool_2x2_grad_bprop(x, y, dout, out, ddx):
+    # piecewise constant in x and y; linear in dout
+    return None, None, max_pool_2x2_grad_grad_p(x, y, ddx)
+
+
+@max_pool_2x2_grad_grad_p.def_bprop
+def _max_pool_2x2_grad_grad_bprop(x, y, ddx, out, c):
+    return None, None, max_pool_2x2_grad_p(x, y, c)
+
+
+def max_pool_values(x, kernel, stride, pads, dilation, ceil_mode):
+    """Max pooling's values (no argmax), through the fast 2x2 kernel when the window allows it."""
+    if (kernel == (2, 2) and stride == (2, 2) and dilation == (1, 1) and not any(pads) and x.ndim == 4
+            and (not ceil_mode or (x.shape[2] % 2 == 0 and x.shape[3] % 2 == 0))):
+        return max_pool_2x2_p(x)
+    return max_pool_p(x, kernel=kernel, stride=stride, pads=pads, dilation=dilation, ceil_mode=ceil_mode)[0]
+
+
 # ---------------------------------------------------------------- gathers/scatters by flat per-plane index
 # Shared by max pooling, adaptive/fractional max pooling and max unpooling: the gradient of picking values by
 # argmax is adding them back at the argmax, and the other way round.

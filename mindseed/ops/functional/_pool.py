@@ -54,8 +54,10 @@ def _max_pool_nd(x, kernel, stride, pad_mode="valid", padding=0, dilation=1, cei
     x, added = _batched(x, nd)
     pads = mode_pads(op, pad_mode, padding, x.shape[2:], kernel, stride, dilation)
     out_size(op, x.shape[2:], kernel, stride, pads, dilation, ceil_mode)
+    if not return_indices:
+        return _unbatch(C.max_pool_values(x, kernel, stride, pads, dilation, bool(ceil_mode)), added)
     out = C.max_pool_p(x, kernel=kernel, stride=stride, pads=pads, dilation=dilation, ceil_mode=bool(ceil_mode))
-    return _unbatch(out if return_indices else out[0], added)
+    return _unbatch(out, added)
 
 
 def max_pool2d(x, kernel_size, stride=None, padding=0, dilation=1, return_indices=False, ceil_mode=False):
