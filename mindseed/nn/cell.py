@@ -6,6 +6,7 @@ from mindseed.autograd.custom import call_with_bprop
 from mindseed.compiler.jit import compile_cell_call as _compile_cell_call
 from mindseed.compiler.control import opaque_call as _opaque_call
 from mindseed.compiler.parse import convert as _convert
+from mindseed.compiler.trace import recompute_call as _recompute_call
 from mindseed.common import dtype as mstype
 from mindseed.common.parameter import Parameter, ParameterTuple
 from mindseed.common.tensor import Tensor
@@ -96,12 +97,14 @@ class Cell:
         elif isinstance(value, ParameterTuple):
             # as MindSpore: each item is a parameter of this cell under its own name (names may contain dots)
             names, seen = set(), set()
-            for i, p in enumerate(value):
+            for p in value:
                 if id(p) in seen:
                     continue
                 seen.add(id(p))
-                if p.name == _DEFAULT_PARAM_NAME:
-                    p.name = f"{name}.{i}"
+                if p.name == _DEFAULT_PARAM_NAME:  # unnamed: MindSpore's per-cell "Parameter$<n>", n from 1
+                    n = d.get("_param_tuple_count", 0) + 1
+                    d["_param_tuple_count"] = n
+                    p.name = f"Parameter${n}"
                 if p.name in names:
                     raise ValueError(f"The value {value} , its name '{p.name}' already exists. Please set a unique "
                                      f"name for the parameter.")
@@ -271,7 +274,9 @@ class Cell:
         return self._flags
 
     def set_inputs(self, *inputs, **kwargs):
+        """Declare the inputs (Tensor(shape=[None, 3], ...) marks a dynamic dim) for graph compilation."""
         self.__dict__["_inputs"] = inputs
+        self.__dict__.pop("_ms_compiled", None)   # compile again with the new signature
         return self
 
     def get_inputs(self):
@@ -400,6 +405,10 @@ class Cell:
         construct = self._construct_fn()
         if type(self).bprop is not Cell.bprop:
             out = call_with_bprop(lambda *a: construct(*a, **kwargs), self.bprop, args, type(self).__name__)
+        elif d["_recompute"] and _state.tracing is not None:
+            # graph mode: the backward pass recomputes this cell's activations instead of keeping them
+            out = _recompute_call(lambda *a: construct(*a, **kwargs), args, self.trainable_params(),
+                                  type(self).__name__)
         else:
             out = construct(*args, **kwargs)
         for hook, with_kwargs in list(d["_forward_hooks"].values()):

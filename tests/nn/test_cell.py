@@ -244,3 +244,22 @@ def test_cell_errors():
         nn.Cell()(ms.Tensor([1.0]))
     with pytest.raises(AttributeError, match="no attribute"):
         getattr(nn.Dense(1, 1), "nope")
+
+
+def test_parameter_tuple_attribute_names_as_mindspore():
+    """Unnamed members of a ParameterTuple attribute become 'Parameter$<n>' (n counts from 1 per cell)."""
+    class Net(nn.Cell):
+        def __init__(self):
+            super().__init__()
+            self.dense = nn.Dense(2, 3)
+            self.extra = ms.ParameterTuple([ms.Parameter(ms.Tensor(np.ones(2, np.float32)), name="a"),
+                                            ms.Parameter(ms.Tensor(np.ones(2, np.float32))),
+                                            ms.Parameter(ms.Tensor(np.ones(1, np.float32)))])
+            self.w = ms.Parameter(ms.Tensor(np.ones(1, np.float32)))
+
+    net = Net()
+    expected = ["a", "Parameter$1", "Parameter$2", "w", "dense.weight", "dense.bias"]
+    assert [p.name for p in net.get_parameters()] == expected
+    assert list(net.parameters_dict()) == expected
+    opt = nn.Momentum(net.trainable_params(), 0.1, 0.9)
+    assert [p.name for p in opt.moments] == ["moments." + n for n in expected]
