@@ -472,6 +472,11 @@ def batch_norm_train(x, weight, bias, running_mean, running_var, momentum, eps):
     return _batch_norm_functional(x, weight, bias, running_mean, running_var, True, momentum, eps)
 
 
+def batch_norm_infer(x, weight, bias, running_mean, running_var, eps):
+    """Normalization by the running statistics, one fused pass."""
+    return torch.batch_norm(x, weight, bias, running_mean, running_var, False, 0.0, eps, False)
+
+
 def batch_norm_grad(dy, x, weight, mean, rstd, eps):
     """(dx, dw, db), or (dx,) without a weight."""
     if weight is None:

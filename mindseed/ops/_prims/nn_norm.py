@@ -134,6 +134,31 @@ def _batch_norm_bprop(x, w, b, running_mean, running_var, out, dout, needs, mome
 
 batch_norm_p.def_bprop(_batch_norm_bprop, takes_needs=True)
 
+# inference: y = (x - mean) * rstd * w + b with rstd = (var + eps)^-1/2, all per channel, in one kernel
+batch_norm_infer_p = Prim("BatchNormInference", K.batch_norm_infer)
+
+
+def _batch_norm_infer_bprop(x, w, b, mean, var, out, dout, needs, eps):
+    shape, axes = _channel_layout(x)
+    rstd = pow_p(add_p(var, eps), -0.5)
+    scale = rstd if w is None else mul_p(rstd, w)
+    dx = mul_p(dout, reshape_p(scale, shape=shape)) if needs[0] else None
+    dsum = reduce_sum_p(dout, axis=axes) if any(needs[2:4]) else None
+    dxc = None
+    if (w is not None and needs[1]) or needs[4]:
+        dxc = reduce_sum_p(mul_p(dout, sub_p(x, reshape_p(mean, shape=shape))), axis=axes)  # sum dout*(x-mean)
+    dw = mul_p(dxc, rstd) if w is not None and needs[1] else None
+    db = dsum if b is not None and needs[2] else None
+    dmean = neg_p(mul_p(dsum, scale)) if needs[3] else None
+    dvar = None
+    if needs[4]:
+        k = mul_p(pow_p(rstd, 3.0), -0.5)
+        dvar = mul_p(mul_p(dxc, k), w) if w is not None else mul_p(dxc, k)
+    return dx, dw, db, dmean, dvar
+
+
+batch_norm_infer_p.def_bprop(_batch_norm_infer_bprop, takes_needs=True)
+
 # ---------------------------------------------------------------- GroupNorm
 group_norm_p, group_norm_grad_p = _norm_pair("GroupNorm", K.group_norm, K.group_norm_grad, _group_norm_layout)
 

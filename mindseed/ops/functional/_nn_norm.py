@@ -105,18 +105,9 @@ def batch_norm(input_x, running_mean, running_var, weight, bias, training=False,
         running_var.assign_value(new_var if running_var.dtype == dt else
                                  P.cast_p(new_var, dtype=running_var.dtype.name))
         return y
-    # inference: y = x * scale + shift with per-channel scale = w / sqrt(var + eps), shift = b - mean * scale
-    scale = P.pow_p(P.add_p(running_var, eps), -0.5)
-    if weight is not None:
-        scale = P.mul_p(scale, weight)
-    shift = P.neg_p(P.mul_p(running_mean, scale))
-    if bias is not None:
-        shift = P.add_p(shift, bias)
-    shape = _channel_shape(input_x)
-    if len(shape) > 1:
-        scale, shift = P.reshape_p(scale, shape=shape), P.reshape_p(shift, shape=shape)
-    y = P.add_p(P.mul_p(input_x, scale), shift)
-    return y if y.dtype == dt else P.cast_p(y, dtype=dt.name)
+    rm = running_mean if running_mean.dtype == dt else P.cast_p(running_mean, dtype=dt.name)
+    rv = running_var if running_var.dtype == dt else P.cast_p(running_var, dtype=dt.name)
+    return NN.batch_norm_infer_p(input_x, weight, bias, rm, rv, eps=eps)
 
 
 def group_norm(input, num_groups, weight=None, bias=None, eps=1e-5):
