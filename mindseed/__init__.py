@@ -21,7 +21,15 @@ from mindseed.compiler import JitConfig, jit, jit_class, mutable  # noqa: F401
 from mindseed.autograd import (GradOperation as _GradOperation, get_grad, grad, jacfwd, jacrev, jvp,  # noqa: F401
                                value_and_grad, vjp, vmap)
 from mindseed import amp, dataset, experimental, mindrecord, train  # noqa: F401
+from mindseed import numpy  # noqa: F401  (mindspore.numpy)
 from mindseed.train import *  # noqa: F401,F403
+from mindseed.amp import (DynamicLossScaleManager, FixedLossScaleManager, LossScaleManager,  # noqa: F401
+                          build_train_network)  # (MindSpore re-exports these at the top level)
 from mindseed import _registration  # noqa: F401  (later layers add their names to lower namespaces)
 
 __version__ = "0.1.0"
+
+# Every public top-level name (MindSpore lists `dtype` but no other submodule): derived from what is imported
+# above, so it stays in sync when a name is added; `from mindseed import *` and API tools read it.
+__all__ = sorted(_n for _n, _v in globals().items()
+                 if not _n.startswith("_") and (_n == "dtype" or type(_v).__name__ != "module"))

@@ -220,9 +220,19 @@ def test_level_and_dtype_errors():
         amp.auto_mixed_precision(lambda x: x, "O0")
 
 
+# what mindspore.amp.get_white_list() / get_black_list() of MindSpore 2.10 return (class names, in order)
+MS_WHITE = ["Conv1d", "Conv2d", "Conv3d", "Conv1dTranspose", "Conv2dTranspose", "Conv3dTranspose", "Dense", "LSTMCell",
+            "RNNCell", "GRUCell", "Conv2D", "Conv3D", "Conv2DTranspose", "Conv3DTranspose", "Conv2DBackpropInput",
+            "MatMul", "BatchMatMul", "PReLU", "ReLU", "Ger"]
+MS_BLACK = ["BatchNorm1d", "BatchNorm2d", "BatchNorm3d", "LayerNorm"]
+
+
 def test_white_and_black_lists():
     white, black = amp.get_white_list(), amp.get_black_list()
-    assert nn.Dense in white and nn.Conv2d in white and ops.MatMul in white
+    assert [c.__name__ for c in white] == MS_WHITE and [c.__name__ for c in black] == MS_BLACK
+    assert white[:7] == [nn.Conv1d, nn.Conv2d, nn.Conv3d, nn.Conv1dTranspose, nn.Conv2dTranspose, nn.Conv3dTranspose,
+                         nn.Dense]
+    assert ops.MatMul in white and ops.ReLU in white and ops.Conv2D in white
     assert black == [nn.BatchNorm1d, nn.BatchNorm2d, nn.BatchNorm3d, nn.LayerNorm]
     white.clear()
     assert amp.get_white_list()
@@ -254,6 +264,8 @@ def test_all_finite():
 
 
 def test_loss_scale_managers():
+    assert ms.DynamicLossScaleManager is amp.DynamicLossScaleManager and ms.train.FixedLossScaleManager is \
+        amp.FixedLossScaleManager and ms.build_train_network is amp.build_train_network
     m = amp.DynamicLossScaleManager(1024, 2, 2)
     seq = []
     for overflow in (False, False, True, False, False):

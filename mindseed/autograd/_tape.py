@@ -18,11 +18,13 @@ _FLOAT_KINDS = (mstype.Float, mstype.BFloat, mstype.Complex)
 
 
 class Tape:
-    __slots__ = ("nodes", "tracked")
+    __slots__ = ("nodes", "tracked", "inputs", "moved")
 
     def __init__(self):
         self.nodes = []
         self.tracked = {}  # id -> tensor; holding the tensor keeps its id unique while the tape lives
+        self.inputs = {}   # id -> tensor: the function's positional inputs (MindSpore forbids writing into them)
+        self.moved = {}    # id -> the handle that took over a tensor's original value at its first in-place update
 
     def watch(self, t):
         self.tracked[id(t)] = t
@@ -34,6 +36,8 @@ class Tape:
         """Let `replacement` stand for `obj` everywhere in the record (used by in-place updates)."""
         if id(obj) not in self.tracked:
             return
+        if id(obj) not in self.moved:
+            self.moved[id(obj)] = replacement
         del self.tracked[id(obj)]
         self.tracked[id(replacement)] = replacement
         swap = lambda x: replacement if x is obj else x  # noqa: E731
@@ -117,8 +121,12 @@ def _fit(g, x):
     return g
 
 
-def backward(tape, roots, sens):
-    """Cotangents of every tracked tensor reached from `roots` seeded with `sens`; keyed by id."""
+def backward(tape, roots, sens, keep=()):
+    """Cotangents of every tracked tensor reached from `roots` seeded with `sens`; keyed by id.
+
+    The cotangent of an intermediate is dropped once used, except for ids in `keep` (a weight updated in place
+    is differentiated at its final value, as MindSpore does).
+    """
     ct = {}
     tracked = tape.tracked
     for r, s in zip(roots, sens):
@@ -131,7 +139,7 @@ def backward(tape, roots, sens):
                 continue
             dout = tuple(P.zeros_like_p(o) if d is None else d for o, d in zip(out, douts))
         else:
-            dout = ct.pop(id(out), None)
+            dout = ct.pop(id(out), None) if not keep or id(out) not in keep else ct.get(id(out))
             if dout is None:
                 continue
         if prim.bprop_takes_needs:

@@ -35,5 +35,7 @@ def call_with_bprop(fn, bprop, args, name="CustomBprop"):
 
     node = _UserBprop(name, engine_bprop, multi)
     for tape in list(_state.tapes):
-        tape.record(node, args, {}, out)
+        # a graph builder already recorded the forward's primitives; only grad tapes take the node
+        if not getattr(tape, "records_all", False):
+            tape.record(node, args, {}, out)
     return out

@@ -81,14 +81,24 @@ def _run_and_backward(fn, args, kwargs, positions, weights, has_aux, sens=None):
     fn = _traceable(fn)
     tape = Tape()
     args = list(args)
+    aliases = {}
     for p in positions:
         a = args[p]
         if not isinstance(a, Tensor):
             raise TypeError(f"For 'grad', the input at grad_position {p} must be a Tensor, but got {type(a).__name__}.")
         # a fresh alias per transform keeps nested transforms of the same tensor apart
-        args[p] = P.identity_p(a)
-        if is_differentiable(a):  # integer inputs get zero gradients
-            tape.watch(args[p])
+        alias = aliases.get(id(a))
+        if alias is None:
+            alias = aliases[id(a)] = P.identity_p(a)
+            if is_differentiable(a):  # integer inputs get zero gradients
+                tape.watch(alias)
+        args[p] = alias
+    for i, a in enumerate(args):
+        if isinstance(a, Tensor):
+            # as MindSpore, a tensor is differentiated wherever it is passed: f(x, x) sees one variable twice
+            args[i] = a = aliases.get(id(a), a)
+            if not isinstance(a, Parameter):
+                tape.inputs[id(a)] = a
     for w in weights:
         tape.watch(w)
     with active(tape):
@@ -105,8 +115,9 @@ def _run_and_backward(fn, args, kwargs, positions, weights, has_aux, sens=None):
         sens_list = _flatten_outputs(sens)
         if len(sens_list) != len(roots):
             raise ValueError(f"For 'grad', the sens has {len(sens_list)} tensors but the output has {len(roots)}.")
-    ct = backward(tape, roots, sens_list)
-    input_grads = tuple(_grad_or_zeros(ct, args[p]) for p in positions)
+    ct = backward(tape, roots, sens_list, keep={id(w) for w in weights if id(w) in tape.moved})
+    # an input updated in place is differentiated at its original value, which the tape moved to another handle
+    input_grads = tuple(_grad_or_zeros(ct, tape.moved.get(id(args[p]), args[p])) for p in positions)
     weight_grads = tuple(_grad_or_zeros(ct, w) for w in weights)
     return out, input_grads, weight_grads
 

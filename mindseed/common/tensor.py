@@ -304,6 +304,10 @@ class Tensor:
     def copy(self):
         return _wrap(self._data.clone())
 
+    def value(self):
+        """The value of the tensor: the tensor itself (a Parameter returns its data as a Tensor)."""
+        return self
+
     def detach(self):
         return _wrap(self._data)
 
@@ -379,23 +383,120 @@ def _init_data(init, shape, dtype):
 
 
 # ---------------------------------------------------------------- printing
-def _value_str(t, for_str=False):
-    """MindSpore's layout: repr shows floats as ' 1.00000000e+00' (Float16: 4 digits), comma-separated."""
+# MindSpore's repr is its C++ printer: dims longer than 6 (a 1-D tensor: 1000) show their first and last 3
+# entries; Float16/32/64 in scientific notation of fixed width, scalars as C++ `%g`, integers right-aligned to
+# the widest printed one; a 1-D tensor breaks its line every 12 (float, bool) or 24 (other) entries.
+# str() is numpy's str of `asnumpy()`.
+_EDGE, _THRESHOLD, _THRESHOLD_1D = 3, 6, 1000
+_SCI = {"Float16": (11, 4), "Float32": (15, 8), "Float64": (15, 8)}
+
+
+def _host_array(t):
     if t.dtype == mstype.bfloat16:
-        a = t._data.float().cpu().numpy()
-    else:
-        a = t.asnumpy()
+        return B.to_numpy(t._data.float())
+    return t.asnumpy()
+
+
+def _g(v):
+    return f"{float(v):g}"
+
+
+def _scalar_str(v):
+    """numpy 1.x's str of a float scalar (numpy 2 switches float32 to scientific notation much earlier)."""
+    f = abs(float(v))
+    if f != f or f == float("inf"):
+        return str(v)
+    if f == 0 or 1e-4 <= f < 1e16:
+        return np.format_float_positional(v, unique=True, trim="0")
+    return np.format_float_scientific(v, unique=True, trim="-")
+
+
+def _complex_str(v):
+    return f"{v.real:g}{v.imag:+g}j"
+
+
+def _value_str(t, for_str=False):
+    """The value part of repr (MindSpore's printer) or, with `for_str`, str() (numpy's)."""
+    a = _host_array(t)
+    name = t.dtype.name
     if for_str:
-        return np.array2string(a, threshold=1000, edgeitems=3) if a.ndim else str(a.item())
+        if name == "BFloat16":
+            fmt = {"float_kind": lambda v: f"{v:f}"}
+            return f"{a.item():f}" if a.ndim == 0 else np.array2string(a, formatter=fmt)
+        if a.ndim == 0 and a.dtype.kind == "f":
+            return _scalar_str(a[()])
+        return str(a)
     if a.ndim == 0:
-        return " " + str(a.item())
-    formatter = None
-    if a.dtype.kind == "f" and t.dtype != mstype.bfloat16:
-        digits = 4 if a.dtype == np.float16 else 8
-        formatter = {"float_kind": lambda v: f"{v: .{digits}e}"}
-    s = np.array2string(a, separator=", ", threshold=1000, edgeitems=3, formatter=formatter, max_line_width=10 ** 9)
-    s = s.replace(", ...,", " ...").replace("...,\n", "...\n")
-    return "\n" + s if a.ndim > 1 else " " + s
+        v = a.item()
+        if isinstance(v, bool):
+            return " " + str(v)
+        if isinstance(v, complex):
+            return " " + _complex_str(v)
+        return " " + (_g(v) if isinstance(v, float) else str(v))
+    if a.size == 0:
+        body = ""
+    else:
+        if name in _SCI:
+            width, prec = _SCI[name]
+            item, line = (lambda v: f"{float(v):>{width}.{prec}e}"), 12
+        elif name == "Bool":
+            item, line = (lambda v: f"{str(bool(v)):>5}"), 12
+        elif a.dtype.kind == "c":
+            item, line = _complex_str, 24
+        elif name == "BFloat16":
+            item, line = _g, 24
+        else:
+            item, line = str, 24
+        pad = name not in _SCI and name != "Bool" and a.dtype.kind != "c"
+        parts = []
+        _summary(a, 0, parts, item, line)
+        body = "".join(parts)
+        if pad:
+            cells = [p for p in parts if isinstance(p, _Cell)]
+            width = max(len(c) for c in cells) if cells else 0
+            body = "".join(p.rjust(width) if isinstance(p, _Cell) else p for p in parts)
+    return ("\n" if a.ndim > 1 else " ") + body
+
+
+class _Cell(str):
+    """One printed entry (integers are right-aligned to the widest one afterwards)."""
+
+
+def _summary(a, depth, out, item, line):
+    n = a.shape[0]
+    out.append("[")
+    if a.ndim == 1:
+        limit = _THRESHOLD_1D if depth == 0 else _THRESHOLD
+        if n > limit:
+            _entries(a[:_EDGE], out, item, line, False)
+            out.append(" ... ")
+            _entries(a[n - _EDGE:], out, item, line, False)
+        else:
+            _entries(a, out, item, line, depth == 0)
+    else:
+        indent = "\n" + " " * (depth + 1)
+        for i in range(min(_EDGE, n)):
+            if i:
+                out.append("," + indent)
+            _summary(a[i], depth + 1, out, item, line)
+        if n > _THRESHOLD:
+            out.append("," + indent + "...")
+        if n > _EDGE:
+            rest = range(max(n - _EDGE, _EDGE), n)
+            for k, i in enumerate(rest):
+                out.append(("," if k or n <= _THRESHOLD else "") + indent)
+                _summary(a[i], depth + 1, out, item, line)
+    out.append("]")
+
+
+def _entries(a, out, item, line, breaks):
+    last = len(a) - 1
+    for i, v in enumerate(a.tolist()):
+        out.append(_Cell(item(v)))
+        if i != last:
+            out.append(", ")
+        if breaks and last >= _EDGE and (i + 1) % line == 0:
+            out.append("\n ")
 
 
 # ---------------------------------------------------------------- sparse tensors

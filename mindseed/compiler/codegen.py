@@ -7,7 +7,7 @@ What `save_graphs` shows next to the IR is this same text.
 """
 import itertools
 
-from mindseed.compiler.ir import IF, WHILE, Const, Var
+from mindseed.compiler.ir import IF, WHILE, Const, Sym, Var
 
 __all__ = ["generate"]
 
@@ -16,6 +16,8 @@ _counter = itertools.count()
 
 
 def _is_literal(v):
+    if isinstance(v, Sym):
+        return True
     if isinstance(v, _LITERAL_TYPES):
         return not (isinstance(v, float) and (v != v or v in (float("inf"), float("-inf"))))
     if isinstance(v, (tuple, list)):
@@ -26,6 +28,8 @@ def _is_literal(v):
 
 
 def _literal(v):
+    if isinstance(v, Sym):
+        return v.source()
     if v is Ellipsis:
         return "..."
     if isinstance(v, slice):
@@ -38,7 +42,8 @@ def _literal(v):
 
 
 class _Emitter:
-    def __init__(self):
+    def __init__(self, dynamic=False):
+        self.dynamic = dynamic
         self.globals = {}
         self._bound = {}
 
@@ -72,7 +77,8 @@ class _Emitter:
         for i, p in enumerate(graph.params):
             names[p.id] = f"{fname}_p{i}" if indent else f"p{i}"
             params.append(names[p.id])
-        lines = [f"{indent}def {fname}({', '.join(params)}):"]
+        extra = ["_d=()"] if self.dynamic and not indent else []   # dynamic dims, read by Sym values
+        lines = [f"{indent}def {fname}({', '.join(params + extra)}):"]
         body = self.block(graph, names, indent + "    ")
         lines.extend(body)
         outs = [self.operand(o, names) for o in graph.outputs]
@@ -177,9 +183,10 @@ def _free_vars(graph):
     return free
 
 
-def generate(graph, name="graph_fn"):
-    """(python source, compiled function) for a graph; the function takes and returns backend tensors."""
-    em = _Emitter()
+def generate(graph, name="graph_fn", dynamic=False):
+    """(python source, compiled function) for a graph; the function takes and returns backend tensors
+    (and, when `dynamic`, the keyword `_d`: the dynamic input dims that Sym values are computed from)."""
+    em = _Emitter(dynamic)
     lines = em.function(graph, name, {}, "")
     source = "\n".join(lines) + "\n"
     namespace = dict(em.globals)

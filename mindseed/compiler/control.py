@@ -4,10 +4,13 @@ The parser rewrites `if`, `while`, `for i in range(...)`, `and`/`or`/`not` and `
 these calls. When the deciding value is a Python value (or nothing is being traced) they do what
 Python does. When it is a tensor computed inside the graph being traced, they trace the bodies
 into sub-graphs and emit one If/While node, so the graph keeps the control flow (its size does not
-depend on how many times a loop runs). Gradients flow through If nodes by a rule recorded on the
-active grad tapes: the backward is again an If on the same condition, whose branches differentiate
-the corresponding forward branch.
+depend on how many times a loop runs). Gradients flow through If and While nodes by rules recorded on
+the active grad tapes: the backward of an If is again an If on the same condition, whose branches
+differentiate the corresponding forward branch; a differentiated While pushes its carried values on a
+saved-value stack each iteration, and its backward is a While from the last iteration to the first
+that re-runs one body at the saved values and applies its vjp (linear time; see docs/compiler.md).
 """
+from mindseed._backend.kernels import stack as KS
 from mindseed._utils import _state
 from mindseed.autograd import _tape
 from mindseed.autograd.grad import vjp
@@ -17,9 +20,17 @@ from mindseed.compiler.codegen import _free_vars
 from mindseed.compiler.ir import IF, WHILE
 from mindseed.compiler.trace import GraphBreak, GraphBuilder, building
 from mindseed.ops._prims import core as P
+from mindseed.ops._registry import Prim
 
 __all__ = ["if_", "while_", "for_range", "and_", "or_", "not_", "ifexp", "UNDEF", "load", "as_sequence",
            "opaque_call"]
+
+
+# saved-value stacks of differentiated loops (see _backend/kernels/stack.py); never differentiated themselves
+stack_new_p = Prim("StackNew", KS.stack_new, side_effect=True)
+stack_push_p = Prim("StackPush", KS.stack_push, side_effect=True)
+stack_len_p = Prim("StackLen", KS.stack_len)
+stack_get_p = Prim("StackGet", KS.stack_get, multi_output=True)
 
 
 class _Undef:
@@ -164,7 +175,7 @@ class _Branch:
         args = []
         for v in vals:
             if isinstance(v, Tensor):
-                alias = Tensor._from_raw(v._data)
+                alias = _alias(v)
                 self.builder.add_input(alias)
                 args.append(alias)
             else:
@@ -197,10 +208,12 @@ def _graph_if(cond, then_fn, else_fn, vals):
     rt, re_ = t.result, e.result
     lt, le = [], []
     tt, te = _flatten(rt, lt), _flatten(re_, le)
+    retensorized = False
     try:
         _tensorize(tt, te, lt, le, where)
     except _Retensorize:
         rt, re_ = _numbers_to_tensors(rt), _numbers_to_tensors(re_)
+        retensorized = True
         # the new constant tensors must be produced inside their branch graphs: they are captured constants
     tt, lt = t.finish(rt)
     te, le = e.finish(re_)
@@ -212,11 +225,11 @@ def _graph_if(cond, then_fn, else_fn, vals):
     results = [Tensor._from_raw(x._data) for x in taken]
     operands = [parent.operand(v) for v in vals if isinstance(v, Tensor)]
     parent.emit(IF, [parent.operand(cond)] + operands, {"then": t.builder.graph, "else_": e.builder.graph}, results)
-    _record_if_gradient(cond, then_fn, else_fn, vals, results, t, e)
+    _record_if_gradient(cond, then_fn, else_fn, vals, results, t, e, retensorized)
     return _unflatten(tt if _concrete_bool(cond) else te, results)
 
 
-def _record_if_gradient(cond, then_fn, else_fn, vals, results, t, e):
+def _record_if_gradient(cond, then_fn, else_fn, vals, results, t, e, retensorized):
     """Put one node on each active grad tape: d(results)/d(operands, weights) is an If of the branch vjps."""
     tapes = [tp for tp in _state.tapes if not getattr(tp, "records_all", False)]
     if not tapes:
@@ -224,16 +237,7 @@ def _record_if_gradient(cond, then_fn, else_fn, vals, results, t, e):
     operands = [v for v in vals if isinstance(v, Tensor)]
     pos = [i for i, v in enumerate(vals) if isinstance(v, Tensor)]
     # outer tensors the branches read through closures and that a tape differentiates (e.g. weights)
-    free_ids = _free_vars(t.builder.graph) | _free_vars(e.builder.graph)
-    parent = t.builder.parent
-    free = []
-    for tp in tapes:
-        for obj in tp.tracked.values():
-            if any(obj is o for o in operands) or any(obj is f for f in free):
-                continue
-            var = parent.lookup(obj)
-            if var is not None and var.id in free_ids:
-                free.append(obj)
+    free = _tracked_free(tapes, (t.builder.graph, e.builder.graph), t.builder.parent)
 
     def branch_vjp(fn):
         def run(*args):
@@ -244,6 +248,8 @@ def _record_if_gradient(cond, then_fn, else_fn, vals, results, t, e):
                 for i, x in zip(pos, xs):
                     full[i] = x
                 out = fn(*full)
+                if retensorized:  # the same outputs as the If node: Python numbers there became tensors
+                    out = _numbers_to_tensors(out)
                 leaves = []
                 _flatten(out, leaves)
                 return tuple(leaves)
@@ -283,6 +289,21 @@ def while_(cond_fn, body_fn, vals):
     return _graph_while(cond_fn, body_fn, vals)
 
 
+def _alias(v):
+    """A fresh handle on v's value for tracing a body; a stack is copied, so the trace run cannot change it."""
+    raw = v._data
+    return Tensor._from_raw(KS.Stack(raw) if isinstance(raw, KS.Stack) else raw)
+
+
+def _mark_stacks(builder, tensors):
+    """Stack values print as `Stack[]` in the IR (the builder typed them from their tensor-like face)."""
+    for t in tensors:
+        if isinstance(t._data, KS.Stack):
+            var = builder.lookup(t)
+            if var is not None:
+                var.dtype = "Stack"
+
+
 def _graph_while(cond_fn, body_fn, vals):
     from mindseed.compiler.trace import user_location  # noqa: PLC0415
     where = user_location()
@@ -302,19 +323,21 @@ def _graph_while(cond_fn, body_fn, vals):
         return args
 
     cb = GraphBuilder("cond", parent=parent)
-    c_in = [Tensor._from_raw(v._data) for v in init]
+    c_in = [_alias(v) for v in init]
     for a in c_in:
         cb.add_input(a)
-    with building(cb):
+    # the bodies are traced with the grad tapes paused: the loop's gradient is its own rule (below), which
+    # re-runs the body under a tape of its own; a loop nested in the body must not save values for nobody
+    with building(cb), _tape.paused():
         c = cond_fn(*full_args(c_in))
     if not isinstance(c, Tensor):
         c = Tensor(bool(c))
     cb.graph.outputs = [cb.operand(c)]
     bb = GraphBuilder("body", parent=parent)
-    b_in = [Tensor._from_raw(v._data) for v in init]
+    b_in = [_alias(v) for v in init]
     for a in b_in:
         bb.add_input(a)
-    with building(bb):
+    with building(bb), _tape.paused():
         out = body_fn(*full_args(b_in))
     out = [_numbers_to_tensors(out[i]) for i in carried_idx]
     for a, b in zip(init, out):
@@ -322,6 +345,22 @@ def _graph_while(cond_fn, body_fn, vals):
             raise TypeError(f"For 'While' at {where}, a loop variable changes type in the loop body: "
                             f"{a.shape} {a.dtype} -> {getattr(b, 'shape', type(b))} {getattr(b, 'dtype', '')}.")
     bb.graph.outputs = [bb.operand(t) for t in out]
+    free = _differentiated_free(tapes, (cb, bb), init) if tapes else None
+    stack = None
+    if free is not None:
+        # differentiated: every iteration pushes its carried values, which the backward loop reads back
+        stack = stack_new_p()
+        c_s, s_in = _alias(stack), _alias(stack)
+        cb.add_input(c_s)
+        bb.add_input(s_in)
+        with building(bb):
+            s_out = stack_push_p(s_in, *b_in)
+        bb.graph.outputs.append(bb.operand(s_out))
+        _mark_stacks(parent, [stack])
+        _mark_stacks(bb, [s_in, s_out])
+        _mark_stacks(cb, [c_s])
+    _mark_stacks(cb, c_in)
+    _mark_stacks(bb, b_in)
     # concrete values for the rest of the trace: run the loop eagerly, recording nothing
     saved_tapes, saved_tracing = list(_state.tapes), _state.tracing
     _state.tapes.clear()
@@ -329,15 +368,23 @@ def _graph_while(cond_fn, body_fn, vals):
     try:
         cur = list(init)
         while _truth(cond_fn(*full_args(cur))):
+            if stack is not None:
+                stack._data.append(tuple(v._data for v in cur))
             res = body_fn(*full_args(cur))
             cur = [_numbers_to_tensors(res[i]) for i in carried_idx]
     finally:
         _state.tapes[:] = saved_tapes
         _state.tracing = saved_tracing
     results = [Tensor._from_raw(v._data) for v in cur]
-    parent.emit(WHILE, [parent.operand(v) for v in init], {"cond": cb.graph, "body": bb.graph}, results)
-    if tapes:
-        _record_while_gradient(tapes, cond_fn, body_fn, full_args, carried_idx, init, results, (cb, bb))
+    if stack is None:
+        parent.emit(WHILE, [parent.operand(v) for v in init], {"cond": cb.graph, "body": bb.graph}, results)
+        _mark_stacks(parent, results)
+    else:
+        final_stack = Tensor._from_raw(stack._data)
+        parent.emit(WHILE, [parent.operand(v) for v in init + [stack]], {"cond": cb.graph, "body": bb.graph},
+                     results + [final_stack])
+        _mark_stacks(parent, [final_stack])
+        _record_while_gradient(tapes, body_fn, full_args, carried_idx, init, free, results, final_stack)
     final = list(vals)
     for i, r in zip(carried_idx, results):
         final[i] = r
@@ -369,70 +416,109 @@ def for_range(bounds, body_fn, vals):
     return tuple(out[1:])
 
 
-def _record_while_gradient(tapes, cond_fn, body_fn, full_args, carried_idx, init, results, builders):
-    """One node per grad tape for a While: its backward is a While running from the last iteration to the first.
+def _tracked_free(tapes, graphs, parent):
+    """The outer tensors the sub-graphs read through closures that a grad tape differentiates (e.g. weights).
 
-    Each backward step recomputes the carried values of its iteration by running the body from the start
-    (a nested While), then applies the body's vjp. The graph stays the same size whatever the trip count;
-    the cost is quadratic in the trip count.
+    A carried value's or operand's object may also be read through a closure (`h = x`, then `h = f(h) + x`):
+    it is listed too, as both paths carry gradient. A tape may first adopt a captured outer tensor read only
+    inside the bodies (`adopt_external`: the tape differentiating a compiled function from outside).
     """
     free_ids = set()
-    for b in builders:
-        free_ids |= _free_vars(b.graph)
-    parent = builders[0].parent
-    free = []
+    for g in graphs:
+        free_ids |= _free_vars(g)
+    for tp in tapes:
+        adopt = getattr(tp, "adopt_external", None)
+        if adopt is not None:
+            for obj, var in parent.root.captured:
+                if var.id in free_ids:
+                    adopt(obj)
+    seen, free = set(), []
     for tp in tapes:
         for obj in tp.tracked.values():
-            if any(obj is o for o in init) or any(obj is f for f in free):
+            if id(obj) in seen:
                 continue
             var = parent.lookup(obj)
             if var is not None and var.id in free_ids:
+                seen.add(id(obj))
                 free.append(obj)
-    if not any(tp.is_tracked(v) for tp in tapes for v in list(init) + free):
-        return
-    n_c = len(init)
+    return free
+
+
+def _differentiated_free(tapes, builders, init):
+    """None when no tape differentiates the loop; else the outer tracked tensors its bodies read (e.g. weights)."""
+    if not any(_tape.is_differentiable(v) for v in init):
+        return None   # only integer/bool values flow around the loop: nothing to differentiate
+    free = _tracked_free(tapes, [b.graph for b in builders], builders[0].parent)
+    if not free and not any(tp.is_tracked(v) for tp in tapes for v in init):
+        return None
+    return free
+
+
+def _record_while_gradient(tapes, body_fn, full_args, carried_idx, init, free, results, stack):
+    """One node per grad tape for a While: its backward is a While running from the last iteration to the first.
+
+    Iteration k of the backward loop reads the carried values the forward loop pushed at the start of its
+    iteration k (`StackGet`), re-runs that one body under a tape and applies its vjp: time is linear in the
+    trip count and the graph size does not depend on it. When the backward itself is being differentiated
+    (an outer tape tracks its inputs: grad of grad), the values read from the stack would cut the dependence
+    on the loop's inputs, so that rule instead recomputes iteration k's values from the start with a nested
+    While, which the outer tape differentiates (quadratic, for higher order only).
+    """
+    diff = [i for i, v in enumerate(init) if _tape.is_differentiable(v)]
+    n_d = len(diff)
 
     def body_carried(*carried):
         res = body_fn(*full_args(list(carried)))
         return tuple(_numbers_to_tensors(res[i]) for i in carried_idx)
 
-    def count_cond(*c):
-        return cond_fn(*full_args(list(c[1:])))
+    def step_vjp(saved, d_c, d_f):
+        """vjp of one iteration at its saved carried values: gradients of the float carried values and of free."""
+        def f(*xs):
+            full = list(saved)
+            for i, x in zip(diff, xs):
+                full[i] = x
+            res = body_carried(*full)
+            return tuple(res[i] for i in diff)
+        _, pull = vjp(f, *[saved[i] for i in diff], weights=free)
+        grads = pull(*d_c)
+        if free:
+            g_c, g_f = grads
+            d_f = tuple(P.add_p(a, b) for a, b in zip(d_f, g_f))
+        else:
+            g_c = grads
+        return tuple(g_c), tuple(d_f)
 
-    def count_body(*c):
-        return (P.add_p(c[0], 1),) + body_carried(*c[1:])
+    def back_cond(k, *acc):
+        return P.greater_equal_p(k, 0)
+
+    def back_body_saved(k, s, *acc):
+        g_c, d_f = step_vjp(stack_get_p(s, k, *init), acc[:n_d], acc[n_d:])
+        return (P.sub_p(k, 1), s) + g_c + d_f
+
+    def back_body_recompute(k, *acc):
+        def fwd_cond(j, *v):
+            return P.less_p(j, k)
+
+        def fwd_body(j, *v):
+            return (P.add_p(j, 1),) + body_carried(*v)
+        saved = while_(fwd_cond, fwd_body, (Tensor(0, mstype.int64),) + tuple(init))[1:]
+        g_c, d_f = step_vjp(saved, acc[:n_d], acc[n_d:])
+        return (P.sub_p(k, 1),) + g_c + d_f
 
     def bprop(*all_args):
         *_, out, dout = all_args
         douts = tuple(dout) if isinstance(dout, tuple) else (dout,)
-        with _tape.paused():
-            n = while_(count_cond, count_body, (Tensor(0, mstype.int64),) + tuple(init))[0]
-
-        def back_cond(k, *acc):
-            return P.greater_equal_p(k, 0)
-
-        def back_body(k, *acc):
-            d_carried, d_free = acc[:n_c], acc[n_c:]
-
-            def fwd_cond(j, *v):
-                return P.less_p(j, k)
-
-            def fwd_body(j, *v):
-                return (P.add_p(j, 1),) + body_carried(*v)
-            with _tape.paused():
-                v_k = while_(fwd_cond, fwd_body, (Tensor(0, mstype.int64),) + tuple(init))[1:]
-            _, pull = vjp(body_carried, *v_k, weights=free)
-            grads = pull(*d_carried)
-            if free:
-                g_c, g_f = grads
-                d_free = tuple(P.add_p(a, b) for a, b in zip(d_free, g_f))
-            else:
-                g_c = grads
-            return (P.sub_p(k, 1),) + tuple(g_c) + tuple(d_free)
-
-        start = (P.sub_p(n, 1),) + douts + tuple(P.zeros_like_p(f) for f in free)
-        final = while_(back_cond, back_body, start)
-        return tuple(final[1:])
+        acc = tuple(douts[i] for i in diff) + tuple(P.zeros_like_p(f) for f in free)
+        last = P.sub_p(stack_len_p(stack), 1)
+        outer = [tp for tp in _state.tapes if not getattr(tp, "records_all", False)]
+        if outer and any(tp.is_tracked(v) for tp in outer for v in tuple(init) + tuple(free) + acc):
+            final = while_(back_cond, back_body_recompute, (last,) + acc)[1:]
+        else:
+            final = while_(back_cond, back_body_saved, (last, stack) + acc)[2:]
+        grads = [None] * len(init)
+        for i, g in zip(diff, final[:n_d]):
+            grads[i] = g
+        return tuple(grads) + tuple(final[n_d:])
 
     from mindseed.autograd.custom import _UserBprop  # noqa: PLC0415
     node = _UserBprop("While", bprop, True)

@@ -14,7 +14,7 @@ The printer shows a graph as Python, one line per node with its shape/dtype and 
 """
 import itertools
 
-__all__ = ["Var", "Node", "Graph", "Const", "IF", "WHILE", "print_graph", "verify"]
+__all__ = ["Var", "Node", "Graph", "Const", "Sym", "IF", "WHILE", "print_graph", "verify"]
 
 _ids = itertools.count()
 
@@ -26,18 +26,23 @@ _SHORT = {"Float32": "f32", "Float64": "f64", "Float16": "f16", "BFloat16": "bf1
 class Var:
     """One SSA value: defined by exactly one node (or a graph parameter)."""
 
-    __slots__ = ("id", "shape", "dtype", "name_hint")
+    __slots__ = ("id", "shape", "dtype", "name_hint", "pytype")
 
     def __init__(self, shape=None, dtype=None, name_hint="v"):
         self.id = next(_ids)
         self.shape = shape
         self.dtype = dtype
         self.name_hint = name_hint
+        # bool/int/float when the value is a Python scalar in MindSpore's sense (`int(t)`, a loop counter):
+        # it lives in the graph as a 0-d tensor and is handed back to Python as that type
+        self.pytype = None
 
     def type_str(self):
         if self.shape is None:
             return "?"
-        return f"{_SHORT.get(self.dtype, self.dtype)}{list(self.shape)}"
+        dims = ", ".join("?" if d is None else str(d) for d in self.shape)
+        scalar = f" {self.pytype.__name__}" if self.pytype is not None else ""
+        return f"{_SHORT.get(self.dtype, self.dtype)}[{dims}]{scalar}"
 
     def __repr__(self):
         return f"%{self.id}"
@@ -55,10 +60,30 @@ class Const:
         return f"Const({self.value!r})"
 
 
+class Sym:
+    """A number that depends on a dynamic input dimension d = d[k], known at run time:
+    `a * d + b` (kind "lin", a float result when `a` is a float) or `a / d` (kind "inv")."""
+
+    __slots__ = ("k", "a", "b", "kind")
+
+    def __init__(self, k, a, b, kind="lin"):
+        self.k, self.a, self.b, self.kind = k, a, b, kind
+
+    def source(self, dims="_d"):
+        d = f"{dims}[{self.k}]"
+        if self.kind == "inv":
+            return f"({self.a!r} / {d})"
+        term = d if self.a == 1 and isinstance(self.a, int) else f"{self.a!r} * {d}"
+        return f"({term} + {self.b!r})" if self.b or isinstance(self.b, float) else term
+
+    def __repr__(self):
+        return self.source("d")
+
+
 class Node:
     """prim(*inputs, **attrs) -> outputs; `loc` is the user's 'file:line'."""
 
-    __slots__ = ("prim", "inputs", "attrs", "outputs", "loc")
+    __slots__ = ("prim", "inputs", "attrs", "outputs", "loc", "recomputed")
 
     def __init__(self, prim, inputs, attrs, outputs, loc=None):
         self.prim = prim
@@ -66,6 +91,7 @@ class Node:
         self.attrs = attrs
         self.outputs = list(outputs)
         self.loc = loc
+        self.recomputed = False   # forward work redone in the backward pass (Cell.recompute): never merged
 
     @property
     def name(self):
@@ -104,6 +130,8 @@ class Graph:
         self.params = []
         self.nodes = []
         self.outputs = []
+        self.kept_params = None   # set by prune_unused_parameters: original positions of the remaining params
+        self.dynamic = False      # compiled for dynamic shapes: values built from shapes are not folded
 
     def add_param(self, var):
         self.params.append(var)
@@ -157,6 +185,7 @@ def print_graph(graph, indent="", outer_names=None):
         args += [f"{k}={_fmt_attr(v)}" for k, v in node.attrs.items()]
         types = ", ".join(o.type_str() for o in node.outputs)
         loc = f"  {node.loc}" if node.loc else ""
+        loc += "  [recomputed]" if node.recomputed else ""
         lines.append(f"{indent}    {lhs} = {node.prim.name}({', '.join(args)})  # {types}{loc}")
         subs.extend((g, dict(names)) for g in node.subgraphs())
     outs = ", ".join(_fmt_operand(o, names) for o in graph.outputs)

@@ -7,9 +7,9 @@ from mindseed._utils import _state
 from mindseed.common.context import get_context
 from mindseed.common.tensor import Tensor
 from mindseed.compiler import codegen, passes
-from mindseed.compiler.ir import print_graph, verify
+from mindseed.compiler.ir import Const, Graph, Sym, Var, print_graph, verify
 from mindseed.compiler.parse import convert
-from mindseed.compiler.trace import GraphBreak, GraphBuilder, building
+from mindseed.compiler.trace import GraphBreak, GraphBuilder, building, user_frame
 
 __all__ = ["jit", "mutable", "jit_class", "JitConfig"]
 
@@ -107,14 +107,182 @@ def _key_of(obj):
         return ("I", id(obj))
 
 
+# ---------------------------------------------------------------- dynamic shapes
+def _signature_of(placeholders):
+    """Per-argument shapes with None for dynamic dims, from Tensor(shape=[None, 3]) placeholders."""
+    sig = []
+    for p in placeholders:
+        if isinstance(p, Tensor):
+            # a placeholder's unknown dims are stored as 0 (it holds no data)
+            sig.append(tuple(None if d == 0 else d for d in p.shape))
+        else:
+            sig.append(None)
+    return tuple(sig)
+
+
+def _dyn_key(obj, dyn):
+    """Cache key with the dynamic dims left out (`dyn`: "all", or per-argument shapes with None)."""
+    args, kwargs = obj
+    parts = []
+    for k, a in enumerate(args):
+        if not isinstance(a, Tensor):
+            parts.append(_key_of(a))
+            continue
+        sig = None if dyn == "all" else (dyn[k] if k < len(dyn) else None)
+        if dyn == "all":
+            parts.append(("T", len(a.shape), a.dtype.name))
+        elif sig is None:
+            parts.append(_key_of(a))
+        else:
+            if len(sig) != len(a.shape) or any(s is not None and s != d for s, d in zip(sig, a.shape)):
+                raise ValueError(f"For 'set_inputs', the input {k} of shape {a.shape} does not match the dynamic "
+                                 f"shape {list(sig)} it was declared with.")
+            parts.append(("T", tuple(None if s is None else d for s, d in zip(sig, a.shape)), a.dtype.name))
+    return (tuple(parts), _key_of(kwargs))
+
+
+class _NoFit(Exception):
+    pass
+
+
+def _fit(a, b, cands):
+    """The value standing for a (first sample) and b (second sample): itself if equal, a Sym `x * dim + y` if
+    an int that follows a dynamic dim linearly; _NoFit otherwise."""
+    if isinstance(a, bool) or isinstance(b, bool) or a is None or b is None:
+        if a is b or a == b:
+            return b
+        raise _NoFit
+    if isinstance(a, int) and isinstance(b, int):
+        if a == b:
+            return b
+        for k, (_, _, n1, n2) in enumerate(cands):
+            if (b - a) % (n2 - n1) == 0:
+                slope = (b - a) // (n2 - n1)
+                return Sym(k, slope, a - slope * n1)
+        raise _NoFit
+    if isinstance(a, (tuple, list)) and type(a) is type(b) and len(a) == len(b):
+        return type(b)(_fit(x, y, cands) for x, y in zip(a, b))
+    if isinstance(a, slice) and isinstance(b, slice):
+        return slice(*(_fit(x, y, cands) for x, y in ((a.start, b.start), (a.stop, b.stop), (a.step, b.step))))
+    if a is b:
+        return b
+    if hasattr(a, "shape") and hasattr(b, "shape") and not isinstance(a, (int, float)):
+        import numpy as np  # noqa: PLC0415 -- compile time only
+        from mindseed import _backend as B  # noqa: PLC0415
+        if tuple(a.shape) == tuple(b.shape) and np.array_equal(B.to_numpy(a), B.to_numpy(b)):
+            return b
+        raise _NoFit
+    if isinstance(a, float) and isinstance(b, float):
+        if a == b or a != a and b != b:
+            return b
+        for k, (_, _, n1, n2) in enumerate(cands):
+            if abs(a * n1 - b * n2) <= 1e-9 * abs(a * n1):
+                return Sym(k, a * n1, 0.0, "inv")      # c / d: a mean's 1/n
+            slope = (b - a) / (n2 - n1)
+            return Sym(k, slope, a - slope * n1)       # c * d + e
+        raise _NoFit
+    if type(a) is type(b) and not isinstance(a, float) and not callable(a):
+        try:
+            if a == b:
+                return b
+        except Exception:  # noqa: BLE001 -- incomparable: treat as different
+            pass
+    if callable(a) and callable(b) and getattr(a, "__code__", None) is getattr(b, "__code__", 0):
+        return b   # e.g. an opaque step's closure: same code, its own captured values
+    raise _NoFit
+
+
+def _unify(g1, g2, vm, cands, subs):
+    if (len(g1.params), len(g1.nodes), len(g1.outputs)) != (len(g2.params), len(g2.nodes), len(g2.outputs)):
+        raise _NoFit
+    for a, b in zip(g1.params, g2.params):
+        vm[a.id] = b.id
+        _widen(a, b)
+    for n1, n2 in zip(g1.nodes, g2.nodes):
+        if n1.prim is not n2.prim or len(n1.inputs) != len(n2.inputs) or n1.attrs.keys() != n2.attrs.keys() \
+                or len(n1.outputs) != len(n2.outputs):
+            raise _NoFit
+        ins = []
+        for x, y in zip(n1.inputs, n2.inputs):
+            if isinstance(x, Var) or isinstance(y, Var):
+                if not (isinstance(x, Var) and isinstance(y, Var)) or vm.get(x.id) != y.id:
+                    raise _NoFit
+                ins.append(y)
+            else:
+                v = _fit(x.value, y.value, cands)
+                ins.append(y if v is y.value else Const(v))
+        attrs = {}
+        for k, a in n1.attrs.items():
+            b = n2.attrs[k]
+            if isinstance(a, Graph):
+                if not isinstance(b, Graph):
+                    raise _NoFit
+                _unify(a, b, vm, cands, subs)
+                attrs[k] = b
+            else:
+                attrs[k] = _fit(a, b, cands)
+        subs.append((n2, ins, attrs))
+        for o1, o2 in zip(n1.outputs, n2.outputs):
+            vm[o1.id] = o2.id
+            _widen(o1, o2)
+    outs = []
+    for x, y in zip(g1.outputs, g2.outputs):
+        if isinstance(x, Var) != isinstance(y, Var) or isinstance(x, Var) and vm.get(x.id) != y.id:
+            raise _NoFit
+        outs.append(y if isinstance(y, Var) else Const(_fit(x.value, y.value, cands)))
+    subs.append((g2, outs, None))
+
+
+def _widen(a, b):
+    if a.shape is not None and b.shape is not None and len(a.shape) == len(b.shape):
+        b.shape = tuple(p if p == q else None for p, q in zip(a.shape, b.shape))
+
+
+def _generalize(e1, shapes1, e2, shapes2):
+    """One entry valid for every size of the dynamic dims, from two traced samples; None if they differ in
+    more than size-dependent numbers."""
+    if len(shapes1) != len(shapes2) or e1.out_tmpl != e2.out_tmpl or e1.out_types != e2.out_types \
+            or e1.in_keep != e2.in_keep or len(e1.captured) != len(e2.captured) \
+            or any(a is not b for (a, _), (b, _) in zip(e1.captured, e2.captured)):
+        return None
+    cands = [(i, j, s1[j], s2[j]) for i, (s1, s2) in enumerate(zip(shapes1, shapes2)) if len(s1) == len(s2)
+             for j in range(len(s1)) if s1[j] != s2[j]]
+    if not cands:
+        return None
+    subs = []
+    try:
+        _unify(e1.graph, e2.graph, {}, cands, subs)
+    except _NoFit:
+        return None
+    for node, ins, attrs in subs:
+        if attrs is None:
+            node.outputs = ins          # a graph's outputs
+        else:
+            node.inputs, node.attrs = ins, attrs
+    entry = _Entry()
+    entry.captured, entry.out_tmpl, entry.out_types, entry.in_keep = e2.captured, e2.out_tmpl, e2.out_types, \
+        e2.in_keep
+    entry.graph = e2.graph
+    entry.source, entry.run_fn = codegen.generate(e2.graph, "graph_fn", dynamic=True)
+    entry.dims = [(i, j) for i, j, _, _ in cands]
+    return entry
+
+
 class _Entry:
-    __slots__ = ("run_fn", "captured", "out_tmpl", "source", "graph", "n_inputs")
+    __slots__ = ("run_fn", "captured", "out_tmpl", "source", "graph", "n_inputs", "out_types", "in_keep", "samples",
+                 "general", "dims")
+
+    def __init__(self):
+        self.general = None
+        self.samples = None
 
 
 class _Compiled:
     """A jitted function: converts, traces, optimizes and generates code once per input signature."""
 
-    def __init__(self, fn, name, jit_level="O0", bound_self=None):
+    def __init__(self, fn, name, jit_level="O0", bound_self=None, dyn=None):
+        self.dyn = dyn                # None (static shapes), "all" (dynamic=1) or per-argument shapes with None
+        self.traces = 0               # how many times the function was traced (compile count)
         self.fn = fn                  # the plain function (unbound for methods)
         self.name = name
         self.jit_level = jit_level
@@ -129,7 +297,7 @@ class _Compiled:
         bound = self.__dict__.setdefault("_bound", {})
         c = bound.get(id(obj))
         if c is None:
-            c = bound[id(obj)] = _Compiled(self.fn, self.name, self.jit_level, bound_self=obj)
+            c = bound[id(obj)] = _Compiled(self.fn, self.name, self.jit_level, bound_self=obj, dyn=self.dyn)
         return c
 
     def _target(self):
@@ -145,8 +313,11 @@ class _Compiled:
             # inside another graph: inline (the enclosing trace records our ops)
             return self._target()(*args, **kwargs)
         if any(not getattr(t, "records_all", False) for t in _state.tapes):
-            # differentiated from outside: run the converted function eagerly so the tape sees every op
-            return self._target()(*args, **kwargs)
+            # differentiated from outside: compiled forward + compiled backward graphs (autodiff.py)
+            from mindseed.compiler.autodiff import call_differentiated  # noqa: PLC0415 -- autodiff imports jit
+            return call_differentiated(self, args, kwargs)
+        if self.dyn is not None:
+            return self._call_dynamic(args, kwargs)
         key = _key_of((args, kwargs))
         entry = self.cache.get(key)
         if entry is None:
@@ -157,12 +328,52 @@ class _Compiled:
             return self._target()(*args, **kwargs)
         leaves = []
         _flatten((args, kwargs), leaves)
-        raw = [t._data for t in leaves]
+        return self._run(entry, leaves)
+
+    def _call_dynamic(self, args, kwargs):
+        """Dynamic shapes: one cache entry per signature with the dynamic dims unknown. The first call traces;
+        a call with other sizes traces once more and the two graphs are unified into one graph whose
+        size-dependent values (reshape targets, Python shape arithmetic) are computed from the input dims at
+        run time; every later size runs that graph without compiling. Graphs that do not unify (structure
+        depends on the sizes) compile per size."""
+        leaves = []
+        _flatten((args, kwargs), leaves)
+        key = _dyn_key((args, kwargs), self.dyn)
+        entry = self.cache.get(key)
+        if entry is None:
+            entry, result = self._compile(args, kwargs)
+            entry.samples = {tuple(t.shape for t in leaves): entry}
+            self.cache[key] = entry
+            return result
+        if entry.general is not None:
+            return self._run(entry.general, leaves, tuple(leaves[i].shape[j] for i, j in entry.general.dims))
+        shapes = tuple(t.shape for t in leaves)
+        sub = entry.samples.get(shapes)
+        if sub is not None:
+            return self._run(sub, leaves) if sub.run_fn is not None else self._target()(*args, **kwargs)
+        sub, result = self._compile(args, kwargs)
+        if len(entry.samples) == 1 and entry.run_fn is not None and sub.run_fn is not None:
+            (first_shapes,) = entry.samples
+            entry.general = _generalize(entry, first_shapes, sub, shapes)
+        entry.samples[shapes] = sub
+        return result
+
+    def _run(self, entry, leaves, dims=None):
+        if entry.run_fn is None:
+            raise RuntimeError("internal: no compiled graph")
+        if entry.in_keep is None:
+            raw = [t._data for t in leaves]
+        else:
+            raw = [leaves[i]._data for i in entry.in_keep]
         raw += [t._data for t, _ in entry.captured]
-        outs = entry.run_fn(*raw)
-        return _unflatten(entry.out_tmpl, [Tensor._from_raw(o) for o in outs])
+        outs = entry.run_fn(*raw) if dims is None else entry.run_fn(*raw, _d=dims)
+        if entry.out_types is None:
+            return _unflatten(entry.out_tmpl, [Tensor._from_raw(o) for o in outs])
+        return _unflatten(entry.out_tmpl, [Tensor._from_raw(o) if ty is None else ty(o.item())
+                                           for o, ty in zip(outs, entry.out_types)])
 
     def _compile(self, args, kwargs):
+        self.traces += 1
         entry = _Entry()
         target = self._target()
         builder = GraphBuilder(self.name)
@@ -178,44 +389,76 @@ class _Compiled:
         except GraphBreak as exc:
             warnings.warn(f"mindseed.jit: '{self.name}' runs in the interpreter (JIT fallback): {exc}", stacklevel=3)
             entry.run_fn, entry.captured, entry.out_tmpl, entry.source, entry.graph = None, [], None, None, None
+            entry.out_types = None
             return entry, self._target()(*args, **kwargs)
+        except Exception as exc:
+            # name the user's line (MindSpore: "The Traceback of Net Construct Code"), in the traceback text
+            where = user_frame(exc)
+            if where is not None and hasattr(exc, "add_note") and not getattr(exc, "__notes__", None):
+                exc.add_note(f"In file {where[0]}:{where[1]} (compiling '{self.name}' in graph mode)")
+            raise
         out_leaves = []
         entry.out_tmpl = _flatten(result, out_leaves)
         graph = builder.graph
         graph.outputs = [builder.operand(t) for t in out_leaves]
+        # Python scalars of the graph (`int(t)`, a loop counter) go back to Python as bool/int/float
+        types = [getattr(v, "pytype", None) for v in graph.outputs]
+        entry.out_types = tuple(types) if any(types) else None
+        if entry.out_types is not None:
+            result = _unflatten(entry.out_tmpl, [t if ty is None else ty(t._data.item())
+                                                 for t, ty in zip(out_leaves, types)])
         for _, v in builder.captured:
             graph.add_param(v)
         verify(graph)
-        graph = passes.run_pipeline(graph, dump=_dumper(self.name))
+        graph.dynamic = self.dyn is not None
+        dump = _dumper(self.name)
+        graph = passes.run_pipeline(graph, dump=dump)
         entry.source, entry.run_fn = codegen.generate(graph, "graph_fn")
-        _dump_text(self.name, "codegen", entry.source)
+        if dump is not None:
+            dump("99_codegen", entry.source)
         entry.captured = builder.captured
+        entry.in_keep = None
+        if graph.kept_params is not None:
+            # unused inputs were pruned: pass only the kept ones (unread Parameters are not even read)
+            n_in = len(leaves)
+            entry.in_keep = [i for i in graph.kept_params if i < n_in]
+            entry.captured = [builder.captured[i - n_in] for i in graph.kept_params if i >= n_in]
         entry.graph = graph
         # the trace run was a real execution: its results are this call's results
         return entry, result
 
     def graphs(self):
         """The compiled graphs (one per input signature), for inspection."""
-        return [e.graph for e in self.cache.values() if e.graph is not None]
+        return [e.general.graph if e.general is not None else e.graph for e in self.cache.values()
+                if e.graph is not None]
+
+
+def _saving():
+    return get_context("save_graphs") or os.environ.get("MS_DEV_SAVE_GRAPHS")
+
+
+_graph_count = [0]
 
 
 def _dumper(name):
-    if not get_context("save_graphs") and not os.environ.get("MS_DEV_SAVE_GRAPHS"):
+    """A writer of this compile's IR files, or None when save_graphs is off. Each compiled graph gets a number;
+    its files are `<graph#>_<name>_<pass#>_<stage>.ir` (00_traced, then one per pass in pipeline order) and
+    `<graph#>_<name>_99_codegen.py` (the generated code)."""
+    if not _saving():
         return None
-    return lambda stage, graph: _dump_text(name, stage, print_graph(graph))
+    _graph_count[0] += 1
+    gid = _graph_count[0]
+    safe = "".join(c if c.isalnum() or c in "_-" else "_" for c in name)
 
-
-_dump_count = [0]
-
-
-def _dump_text(name, stage, text):
-    if not get_context("save_graphs") and not os.environ.get("MS_DEV_SAVE_GRAPHS"):
-        return
-    path = get_context("save_graphs_path") or "."
-    os.makedirs(path, exist_ok=True)
-    _dump_count[0] += 1
-    with open(os.path.join(path, f"{_dump_count[0]:04d}_{name}_{stage}.ir"), "w", encoding="utf-8") as f:
-        f.write(text)
+    def dump(stage, graph_or_text):
+        text = graph_or_text if isinstance(graph_or_text, str) else print_graph(graph_or_text)
+        k, _, what = stage.partition("_")
+        ext = "py" if what == "codegen" else "ir"
+        path = get_context("save_graphs_path") or "."
+        os.makedirs(path, exist_ok=True)
+        with open(os.path.join(path, f"{gid:04d}_{safe}_{int(k):02d}_{what}.{ext}"), "w", encoding="utf-8") as f:
+            f.write(text + ("" if text.endswith("\n") else "\n"))
+    return dump
 
 
 def jit(function=None, *, capture_mode="ast", jit_level="O0", dynamic=0, fullgraph=False, backend="",
@@ -225,7 +468,8 @@ def jit(function=None, *, capture_mode="ast", jit_level="O0", dynamic=0, fullgra
     Args:
         function (callable): the function, method or Cell to compile.
         jit_level (str): ``'O0'`` (default) or ``'O1'``.
-        dynamic (int): accepted for MindSpore compatibility (shapes key the cache).
+        dynamic (int): 1 compiles once for all sizes of the tensor inputs (dims unknown at compile time).
+        input_signature (tuple): Tensor(shape=[None, 3], ...) placeholders: the None dims are dynamic.
         fullgraph (bool): raise instead of falling back to the interpreter on unsupported code.
 
     Returns:
@@ -240,13 +484,21 @@ def jit(function=None, *, capture_mode="ast", jit_level="O0", dynamic=0, fullgra
     """
     if isinstance(jit_config, JitConfig):
         jit_level = jit_config.jit_level
+    dyn = "all" if dynamic else None
+    if input_signature is not None:
+        sig = input_signature if isinstance(input_signature, (tuple, list)) else (input_signature,)
+        dyn = _signature_of(sig)
+        if not any(s is not None and None in s for s in dyn):
+            dyn = None
 
     def wrap(fn):
         if isinstance(fn, _Compiled):
             return fn
         if hasattr(fn, "construct") and hasattr(fn, "_cells"):
-            return _Compiled(type(fn).construct, type(fn).__name__, jit_level, bound_self=fn)
-        return _Compiled(fn, getattr(fn, "__name__", "fn"), jit_level)
+            inputs = fn.__dict__.get("_inputs")
+            d = _signature_of(inputs) if dyn is None and inputs else dyn
+            return _Compiled(type(fn).construct, type(fn).__name__, jit_level, bound_self=fn, dyn=d)
+        return _Compiled(fn, getattr(fn, "__name__", "fn"), jit_level, dyn=dyn)
 
     if function is None:
         return wrap
@@ -257,7 +509,11 @@ def compile_cell_call(cell, args, kwargs):
     """GRAPH_MODE entry for Cell.__call__: the cell's whole call, compiled and cached on the cell."""
     compiled = cell.__dict__.get("_ms_compiled")
     if compiled is None:
-        compiled = _Compiled(_run_cell, type(cell).__name__, bound_self=cell)
+        inputs = cell.__dict__.get("_inputs")
+        dyn = _signature_of(inputs) if inputs else None
+        if dyn is not None and not any(sg is not None and None in sg for sg in dyn):
+            dyn = None
+        compiled = _Compiled(_run_cell, type(cell).__name__, bound_self=cell, dyn=dyn)
         compiled._converted = functools.partial(_run_cell, cell)
         cell.__dict__["_ms_compiled"] = compiled
     return compiled(*args, **kwargs)

@@ -37,6 +37,17 @@ def user_location():
     return None
 
 
+def user_frame(exc):
+    """(file, line) of the innermost frame of exc's traceback that is user code (not mindseed), or None."""
+    tb, found = exc.__traceback__, None
+    while tb is not None:
+        fn = tb.tb_frame.f_code.co_filename
+        if not fn.startswith(_PKG_DIR) and not fn.startswith("<"):
+            found = (fn, tb.tb_lineno)
+        tb = tb.tb_next
+    return found
+
+
 class GraphBuilder:
     """Records primitive calls into a Graph; `parent` is the enclosing builder for a branch or loop body."""
 
@@ -103,13 +114,30 @@ class GraphBuilder:
             outs = [self.new_var(o) for o in out]
         else:
             outs = [self.new_var(out)]
-        self.graph.nodes.append(Node(prim, inputs, attrs, outs, user_location()))
+            if outs[0].shape == () and _scalar_inputs(inputs):
+                # arithmetic on Python scalars of the graph (`int(t) + 1`) stays a Python scalar
+                outs[0].pytype = _pytype_of(outs[0].dtype)
+        node = Node(prim, inputs, attrs, outs, user_location())
+        if _recomputing[0]:
+            node.recomputed = True
+        self.graph.nodes.append(node)
 
     def emit(self, prim, inputs, attrs, outs_tensors):
         """Add a node for already-computed outputs (control flow nodes)."""
         outs = [self.new_var(o) for o in outs_tensors]
+        if getattr(prim, "name", None) == "While":
+            for i, o in zip(inputs, outs):
+                if isinstance(i, Var) and i.pytype is not None:
+                    o.pytype = _pytype_of(o.dtype)
         self.graph.nodes.append(Node(prim, inputs, attrs, outs, user_location()))
         return outs
+
+    def mark_scalar(self, t, pytype=None):
+        """`t` (a 0-d tensor of the graph) is a Python scalar in MindSpore's sense: handed back as bool/int/float."""
+        v = self.operand(t)
+        if isinstance(v, Var):
+            v.pytype = pytype or _pytype_of(v.dtype)
+        return t
 
     def concrete_access(self, t, what):
         if self.is_traced(t):
@@ -133,6 +161,26 @@ class GraphBuilder:
             self.keep.append(replacement)
 
 
+def _pytype_of(dtype_name):
+    if dtype_name == "Bool":
+        return bool
+    if dtype_name.startswith(("Int", "UInt")):
+        return int
+    return float
+
+
+def _scalar_inputs(inputs):
+    seen = False
+    for x in inputs:
+        if isinstance(x, Var):
+            if x.pytype is None:
+                return False
+            seen = True
+        elif not isinstance(x.value, (bool, int, float)):
+            return False
+    return seen
+
+
 class building:
     """Context: `builder` becomes the innermost recorder (an enclosing builder stops recording meanwhile)."""
 
@@ -152,3 +200,56 @@ class building:
         _state.tapes[:] = self.saved
         _state.tracing = self.saved_tracing
         return False
+
+
+# ---------------------------------------------------------------- recomputation (Cell.recompute)
+_recomputing = [0]
+
+
+def recompute_call(fn, args, weights=(), name="Recompute"):
+    """fn(*args) whose inner activations are not kept for the backward pass: one node on each grad tape whose
+    rule runs fn again from its inputs and applies that run's vjp (the graph gets the forward twice; the
+    recomputed nodes are marked so common-subexpression elimination does not merge them back)."""
+    from mindseed.autograd import _tape  # noqa: PLC0415 -- autograd sits below; imported at use
+    from mindseed.autograd.custom import _UserBprop  # noqa: PLC0415
+    from mindseed.autograd.grad import vjp  # noqa: PLC0415
+    tapes = [tp for tp in _state.tapes if not getattr(tp, "records_all", False)]
+    if not tapes:
+        return fn(*args)
+    pos = [i for i, a in enumerate(args) if isinstance(a, Tensor)]
+    inputs = [args[i] for i in pos]
+    weights = [w for w in weights if any(tp.is_tracked(w) for tp in tapes)]
+    if not any(tp.is_tracked(x) for tp in tapes for x in inputs + weights):
+        return fn(*args)
+    with _tape.paused():
+        orig = fn(*args)
+    multi = isinstance(orig, tuple)
+    # fresh handles: an output may be an input object, which must not be confused with it on the tape
+    out = tuple(Tensor._from_raw(o._data) for o in orig) if multi else Tensor._from_raw(orig._data)
+    if _state.tracing is not None:
+        for o, src in zip(out if multi else (out,), orig if multi else (orig,)):
+            _state.tracing.rebind(src, o)
+
+    def rerun(*xs):
+        full = list(args)
+        for i, x in zip(pos, xs):
+            full[i] = x
+        return fn(*full)
+
+    def bprop(*all_args):
+        *_, _o, dout = all_args
+        _recomputing[0] += 1
+        try:
+            _, pull = vjp(rerun, *all_args[:len(inputs)], weights=weights or None)
+            grads = pull(*(dout if isinstance(dout, tuple) else (dout,)))
+        finally:
+            _recomputing[0] -= 1
+        if weights:
+            ig, wg = grads
+            return tuple(ig) + tuple(wg)
+        return tuple(grads)
+
+    node = _UserBprop(name, bprop, True)
+    for tp in tapes:
+        tp.record(node, tuple(inputs) + tuple(weights), {}, out if multi else (out,))
+    return out

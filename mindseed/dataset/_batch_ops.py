@@ -9,6 +9,19 @@ from mindseed.dataset._ops import MapDataset, SyncWaitDataset, _op_name, _place_
 from mindseed.dataset._workers import ThreadMap, WorkerError, format_exception
 
 
+# batches up to this size are built whole by one map worker (larger ones: rows in parallel, tail here)
+_WORKER_BATCH_MAX = 256
+
+
+class _Failed:
+    """A pipeline error met in a worker, handed to the consumer to raise unchanged."""
+
+    __slots__ = ("error",)
+
+    def __init__(self, error):
+        self.error = error
+
+
 def _stack(values, col):
     try:
         return np.stack(values)
@@ -168,6 +181,30 @@ class BatchDataset(Dataset):
             out.append(produced[k] if kind == "o" else _stack([r[k] for r in group], k))
         return out
 
+    def _worker_batches(self, ctx, child, tail, tail_col, ncols):
+        """Batches built whole in the map's worker threads (decode -> ... -> stack -> batchable tail per worker):
+        the same values as assembling here, with the per-batch work off the consumer thread."""
+
+        def assemble(group):
+            try:
+                out = self._assemble(group, ncols)
+            except RuntimeError as e:  # a pipeline error (shapes differ): raised as is by the consumer
+                return _Failed(e)
+            x = out[tail_col]
+            for op in tail:
+                try:
+                    x = op._batch_apply(x)
+                except Exception as e:  # noqa: BLE001
+                    raise WorkerError(f"map operation: [{_op_name(op)}] failed. Error description:\n"
+                                      f"{format_exception(e)}", type(e)) from None
+            out[tail_col] = x
+            return out
+
+        for out in child._batches(ctx, self.batch_size, self.drop_remainder, assemble):
+            if isinstance(out, _Failed):
+                raise out.error
+            yield out
+
     def _rows(self, ctx):
         child = self.children[0]
         epoch = ctx.path[0] if ctx.path else 0
@@ -188,6 +225,9 @@ class BatchDataset(Dataset):
                 cols, ins, outs = child._io()
                 tail_col = child.get_col_names().index(outs[0])
         ncols = len(child.get_col_names())
+        if tail and child._threaded() and bs <= _WORKER_BATCH_MAX:
+            yield from self._worker_batches(ctx, child, tail, tail_col, ncols)
+            return
         rows = child._rows(ctx, defer_tail=True) if tail else child._rows(ctx)
         if self.per_batch_map is None:
             for _, group in self._groups(rows, epoch):

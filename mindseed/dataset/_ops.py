@@ -188,10 +188,10 @@ class MapDataset(Dataset):
         rows = self._map_rows(ctx, defer_tail)
         return self._with_callbacks(rows, ctx) if self.callbacks else rows
 
-    def _map_rows(self, ctx, defer_tail=False):
+    def _row_fn(self, ops):
+        """(f(row) -> mapped row, the op chain or None, input column indices, output column sources)."""
         cols, ins, outs = self._io()
         idx = [cols.index(c) for c in ins]
-        ops = self._tail_split()[0] if defer_tail else self.operations
         new_cols = _place_columns(cols, ins, outs)
         # where each output column comes from: ('o', k) an op output, ('c', j) an untouched input column
         src = [("o", outs.index(c)) if c in outs else ("c", cols.index(c)) for c in new_cols]
@@ -201,6 +201,37 @@ class MapDataset(Dataset):
             res = chain([row[i] for i in idx]) if chain is not None else [row[i] for i in idx]
             return [res[k] if kind == "o" else row[k] for kind, k in src]
 
+        return one, chain, idx, src
+
+    def _threaded(self):
+        """Whether the map runs in its own worker threads (several workers, no processes, not debug mode)."""
+        return (self._workers() > 1 and not self.python_multiprocessing and not self.callbacks
+                and not _cfg.get_debug_mode())
+
+    def _batches(self, ctx, size, drop_remainder, assemble):
+        """Whole batches made in the map's worker threads: a worker maps `size` rows, `assemble`s them (stack +
+        the batchable tail ops) and hands over the finished batch, so the consumer thread only dispatches. Only
+        for a threaded map (see `_threaded`); `assemble(rows)` raises WorkerError for user-visible failures."""
+        one = self._row_fn(self._tail_split()[0])[0]
+
+        def job(group):
+            return assemble([one(r) for r in group])
+
+        def groups():
+            for group in _chunks(self.children[0]._rows(ctx), size):
+                if len(group) < size and drop_remainder:
+                    return
+                yield group
+
+        pool = ThreadMap(job, self._workers())
+        try:
+            yield from pool.imap(groups())
+        except WorkerError as e:
+            raise reraise_worker(e) from None
+
+    def _map_rows(self, ctx, defer_tail=False):
+        ops = self._tail_split()[0] if defer_tail else self.operations
+        one, chain, idx, src = self._row_fn(ops)
         workers = self._workers()
         child_rows = self.children[0]._rows(ctx)
         if chain is None or workers <= 1 or _cfg.get_debug_mode():

@@ -65,8 +65,15 @@ class _LineSource(Dataset):
     def _file_rows(self, path):
         raise TypeError(f"{type(self).__name__} does not define how to read a file.")
 
+    def _read(self, path):
+        """`_file_rows(path)`, with a file that vanished or cannot be read reported by name."""
+        try:
+            yield from self._file_rows(path)
+        except OSError as e:
+            raise RuntimeError(f"Invalid file, failed to open {path}: {e.strerror or e}.") from None
+
     def _size(self):
-        total = sum(1 for f in self.dataset_files for _ in self._file_rows(f))
+        total = sum(1 for f in self.dataset_files for _ in self._read(f))
         if self.num_shards:
             total = -(-total // self.num_shards)
         return total if not self.num_samples else min(total, self.num_samples)
@@ -76,7 +83,7 @@ class _LineSource(Dataset):
         files = list(self.dataset_files)
         if self.shuffle_mode in (Shuffle.GLOBAL, Shuffle.FILES):
             files = [files[i] for i in rng.permutation(len(files))]
-        rows = (r for f in files for r in self._file_rows(f))
+        rows = (r for f in files for r in self._read(f))
         if self.num_shards:
             rows = list(rows)
             per = -(-len(rows) // self.num_shards)
@@ -150,8 +157,12 @@ class CSVDataset(_LineSource):
 
     def _col_names(self):
         if self.names is None:
-            with open(self.dataset_files[0], newline="", encoding="utf-8") as f:
-                first = next(csv.reader(f, delimiter=self.field_delim), None)
+            try:
+                with open(self.dataset_files[0], newline="", encoding="utf-8") as f:
+                    first = next(csv.reader(f, delimiter=self.field_delim), None)
+            except OSError as e:
+                raise RuntimeError(f"Invalid file, failed to open {self.dataset_files[0]}: {e.strerror or e}.") \
+                    from None
             if not first:
                 raise RuntimeError(f"Invalid file, {self.dataset_files[0]} is empty: no header line to take the "
                                    f"column names from.")

@@ -20,6 +20,7 @@ import weakref
 import numpy as np
 
 _LIVE = weakref.WeakSet()
+_END = object()
 _HDR = struct.Struct("<BBQ")
 
 
@@ -192,9 +193,8 @@ _BUILTIN_EXC = {k: v for k, v in vars(builtins).items() if isinstance(v, type) a
 class ProcessMap:
     """`imap(chunks)` over `num_workers` forked processes; chunks are lists of rows of arrays."""
 
-    def __init__(self, fn, num_workers, depth=2):
+    def __init__(self, fn, num_workers):
         ctx = multiprocessing.get_context("fork")
-        self.depth = depth
         self.procs, self.task_conns, self.result_conns = [], [], []
         self.closed = False
         parent_side = []
@@ -230,25 +230,30 @@ class ProcessMap:
                                f"{proc.exitcode}.") from None
 
     def imap(self, chunks):
+        # One task in flight per worker, and a worker's next task is sent only once its result has been read:
+        # a task or a result can be far larger than a pipe's buffer, and a parent blocked writing a task to a
+        # worker that is itself blocked writing a result would deadlock.
         n = len(self.procs)
-        pending = collections.deque()
         it = iter(chunks)
-        exhausted = False
-        nxt = 0
+        busy = collections.deque()  # workers with a task in flight, in task order
         try:
-            while True:
-                while not exhausted and len(pending) < n * self.depth:
-                    try:
-                        payload = next(it)
-                    except StopIteration:
+            for w in range(n):
+                payload = next(it, _END)
+                if payload is _END:
+                    break
+                self.task_conns[w].send_bytes(pack_rows(payload))
+                busy.append(w)
+            exhausted = len(busy) < n
+            while busy:
+                w = busy.popleft()
+                msg = self._recv(w)
+                if not exhausted:
+                    payload = next(it, _END)
+                    if payload is _END:
                         exhausted = True
-                        break
-                    self.task_conns[nxt].send_bytes(pack_rows(payload))
-                    pending.append(nxt)
-                    nxt = (nxt + 1) % n
-                if not pending:
-                    return
-                msg = self._recv(pending.popleft())
+                    else:  # refill before handing the result on, so the worker is busy meanwhile
+                        self.task_conns[w].send_bytes(pack_rows(payload))
+                        busy.append(w)
                 if msg[:1] == b"E":
                     name, _, text = bytes(msg[1:]).decode("utf-8", "replace").partition("\n")
                     raise WorkerError(text, _BUILTIN_EXC.get(name))

@@ -84,6 +84,10 @@ def _getitem(self, index):
 
 
 def _setitem(self, index, value):
+    for t in _state.tapes:
+        if id(self) in getattr(t, "inputs", ()):
+            raise RuntimeError("Can not modify tensor id of input tensor from network by assign value, this may caused "
+                               "by slice op, please check your code to avoid this error!")
     tapes = [t for t in _state.tapes if t.is_tracked(self) or (isinstance(value, Tensor) and t.is_tracked(value))]
     if not tapes:
         self._data = F.tensor_setitem(Tensor._from_raw(self._data), index, value)._data

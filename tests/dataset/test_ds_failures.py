@@ -183,3 +183,90 @@ def test_killed_worker_open_iterators_and_exit_in_loop_never_hang():
     assert "GOT 1 2" in proc.stdout, proc.stderr
     assert proc.returncode == 3, proc.stderr
     assert not stray
+
+
+def test_process_workers_with_rows_larger_than_a_pipe_never_hang():
+    # tasks and results far larger than a pipe buffer in both directions (a parent writing a task to a worker
+    # that is itself writing a result must not deadlock); run in a subprocess so a hang fails instead of blocking
+    proc, stray = _run_script("""
+        import numpy as np
+        import mindseed.dataset as ds
+        d = ds.NumpySlicesDataset({"x": np.arange(48 * 40000, dtype=np.float64).reshape(48, 40000)}, shuffle=False)
+        d = d.map(lambda x: np.repeat(x, 3) * 2, input_columns="x", num_parallel_workers=2,
+                  python_multiprocessing=True).batch(8)
+        total = sum(float(b[0].asnumpy().sum()) for b in d.create_tuple_iterator(num_epochs=1))
+        print("SUM", total == 6.0 * sum(range(48 * 40000)))
+    """, timeout=120)
+    assert "SUM True" in proc.stdout, proc.stderr
+    assert not stray
+
+
+def _jpeg_bytes(seed=0, size=24):
+    import io
+    from PIL import Image
+    buf = io.BytesIO()
+    Image.fromarray(np.random.RandomState(seed).randint(0, 256, (size, size, 3)).astype(np.uint8)).save(buf, "JPEG")
+    return buf.getvalue()
+
+
+def test_missing_truncated_and_corrupt_files_are_named(tmp_path):
+    folder = tmp_path / "imgs" / "a"
+    folder.mkdir(parents=True)
+    good = _jpeg_bytes()
+    (folder / "good.jpg").write_bytes(good)
+    (folder / "trunc.jpg").write_bytes(good[:len(good) // 2])
+    with pytest.raises(RuntimeError, match=r"trunc\.jpg.*truncated"):
+        drain(ds.ImageFolderDataset(str(tmp_path / "imgs"), decode=True, shuffle=False))
+    # a file removed after the dataset was built
+    d = ds.ImageFolderDataset(str(tmp_path / "imgs"), shuffle=False)
+    assert d.get_dataset_size() == 2
+    os.remove(str(folder / "good.jpg"))
+    with pytest.raises(RuntimeError, match=r"failed to open image file: .*good\.jpg: No such file"):
+        drain(d)
+    for name, make in (("t.csv", lambda p: ds.CSVDataset(p, column_names=["a", "b"], shuffle=False)),
+                       ("t.txt", lambda p: ds.TextFileDataset(p, shuffle=False))):
+        path = tmp_path / name
+        path.write_text("1,2\n3,4\n")
+        d = make(str(path))
+        os.remove(str(path))
+        with pytest.raises(RuntimeError, match=rf"failed to open .*{name}: No such file"):
+            drain(d)
+    # MNIST with its label file missing; CIFAR-10 with a partial record
+    import struct
+    mn = tmp_path / "mnist"
+    mn.mkdir()
+    (mn / "train-images-idx3-ubyte").write_bytes(struct.pack(">IIII", 2051, 1, 28, 28) + bytes(784))
+    with pytest.raises(RuntimeError, match="train-labels-idx1-ubyte"):
+        drain(ds.MnistDataset(str(mn), usage="train"))
+    c10 = tmp_path / "c10"
+    c10.mkdir()
+    (c10 / "data_batch_1.bin").write_bytes(bytes(3073 * 2 - 5))
+    with pytest.raises(RuntimeError, match=r"data_batch_1\.bin is truncated or corrupt"):
+        drain(ds.Cifar10Dataset(str(c10), usage="train"))
+
+
+def test_worker_built_batches_report_errors_and_leave_nothing_behind():
+    # map with a batchable tail + batch: whole batches are built in the map's worker threads
+    base = threading.active_count()
+    good = np.frombuffer(_jpeg_bytes(1), np.uint8)
+    images = [good] * 40
+    images[21] = np.frombuffer(b"not a jpeg at all", np.uint8)
+    d = ds.GeneratorDataset([(x,) for x in images], ["image"], shuffle=False)
+    mean, std = [120.0, 110.0, 100.0], [50.0, 60.0, 70.0]
+    ops = [ds.vision.Decode(), ds.vision.RandomResizedCrop(8), ds.vision.Normalize(mean, std), ds.vision.HWC2CHW()]
+    with pytest.raises(RuntimeError, match=r"(?s)map operation: \[Decode\] failed.*Traceback.*failed to decode"):
+        drain(d.map(ops, input_columns="image", num_parallel_workers=2).batch(4))
+    assert _settle(base), threading.enumerate()
+    ok = ds.GeneratorDataset([(good,)] * 200, ["image"], shuffle=False)
+    it = ok.map(ops, input_columns="image", num_parallel_workers=3).batch(8).create_tuple_iterator(num_epochs=1)
+    first = next(it)
+    assert first[0].shape == (8, 3, 8, 8)
+    del it
+    assert _settle(base), threading.enumerate()
+    # rows of different shapes: the pipeline's own error, raised unchanged
+    odd = ds.GeneratorDataset([(np.frombuffer(_jpeg_bytes(2, 16 + 8 * (i % 2)), np.uint8),) for i in range(6)],
+                              ["image"], shuffle=False)
+    with pytest.raises(RuntimeError, match="Cannot batch tensors with different shapes"):
+        drain(odd.map([ds.vision.Decode(), ds.vision.Normalize(mean, std)], input_columns="image",
+                      num_parallel_workers=2).batch(3))
+    assert _settle(base), threading.enumerate()

@@ -290,3 +290,23 @@ def test_map_callbacks_see_epochs_and_steps():
                       ("epoch", 2), ("step", 2, 2, 5), ("end", 2)]
     with pytest.raises(TypeError):
         abc().map(lambda a: a, callbacks=[object()])
+
+
+def test_shuffle_buffer_size_keyword_and_map_max_rowsize():
+    base = ds.NumpySlicesDataset({"n": np.arange(50)}, shuffle=False)
+    ds.config.set_seed(5)
+    a = col(base.shuffle(buffer_size=4))
+    ds.config.set_seed(5)
+    b = col(base.shuffle(4))
+    assert a == b and sorted(a) == list(range(50)) and a != list(range(50))
+    # a buffer of 4 rows: row k leaves no earlier than position k - 3 (it must first enter the buffer)
+    assert all(pos >= n - 3 for pos, n in enumerate(a))
+    with pytest.raises(TypeError):
+        base.shuffle(buffer_size="4")
+    for mp in (False, True):
+        m = base.map(lambda n: n * 2, input_columns="n", num_parallel_workers=2, python_multiprocessing=mp,
+                     max_rowsize=[1, 2])
+        assert col(m) == [2 * k for k in range(50)]
+    assert col(base.map(lambda n: n + 1, input_columns="n", max_rowsize=16))[:3] == [1, 2, 3]
+    with pytest.raises(TypeError, match="max_rowsize"):
+        base.map(lambda n: n, input_columns="n", max_rowsize="big")

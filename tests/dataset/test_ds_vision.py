@@ -160,3 +160,57 @@ def test_at_least_60_vision_transforms():
                ("Inter", "Border", "ImageBatchFormat", "ConvertMode", "SliceMode", "AutoAugmentPolicy",
                 "ImageReadMode")]
     assert len(classes) >= 60, len(classes)
+
+
+def test_linear_transformation_matches_the_formula_and_mindspore():
+    rs = np.random.RandomState(0)
+    img = rs.rand(3, 2, 2).astype(np.float32)
+    m, v = rs.rand(12, 12).astype(np.float32), rs.rand(12).astype(np.float32)
+    out = V.LinearTransformation(m, v)(img)
+    ref = ((img.reshape(-1).astype(np.float64) - v) @ m.astype(np.float64)).reshape(img.shape)
+    assert out.dtype == np.float32 and np.allclose(out, ref, rtol=1e-6)
+    # first values recorded from real MindSpore 2.10 on the same input
+    np.testing.assert_allclose(out.reshape(-1)[:3], [0.0349, 0.26249, 0.29771], atol=1e-5)
+    with pytest.raises(ValueError):
+        V.LinearTransformation(m, v)(np.zeros((2, 2), np.float32))
+
+
+def test_mixup_single_and_continuous_batches():
+    rs = np.random.RandomState(0)
+    imgs = (rs.rand(4, 5, 5, 3) * 255).astype(np.uint8)
+    lab = np.eye(3, dtype=np.float32)[[0, 1, 2, 0]]
+    ds.config.set_seed(3)
+    a, b = V.MixUp(4, 0.5)(imgs, lab)
+    assert a.dtype == np.float64 and b.dtype == np.float64 and a.shape == imgs.shape and b.shape == (4, 3)
+    # sample k is lam_k * x_k + (1 - lam_k) * x_(k+1 mod 4), the same lam for its label
+    shifted = imgs[[1, 2, 3, 0]].astype(np.float64)
+    for k in range(3):
+        lam_k = b[k, lab[k].argmax()]
+        np.testing.assert_allclose(a[k], lam_k * imgs[k] + (1 - lam_k) * shifted[k], rtol=1e-12)
+    assert np.allclose(b.sum(1), 1.0)
+    cont = V.MixUp(4, 0.5, is_single=False)
+    first = cont(imgs, lab)
+    np.testing.assert_array_equal(first[0], imgs.astype(np.float64))  # the first batch is kept
+    second = cont(imgs[::-1], lab[::-1])
+    assert np.all((second[0] >= np.minimum(first[0], imgs[::-1]) - 1e-9) &
+                  (second[0] <= np.maximum(first[0], imgs[::-1]) + 1e-9))
+    with pytest.raises(TypeError):
+        V.MixUp(4, 0.5, is_single=1)
+    with pytest.raises(ValueError):
+        V.MixUp(0, 0.5)
+    with pytest.raises(ValueError):
+        V.MixUp(2, 0.0)
+
+
+def test_write_file_and_write_jpeg_roundtrip(tmp_path):
+    yy, xx = np.mgrid[0:16, 0:24]
+    img = np.stack([yy * 12, xx * 8, 255 - yy * 6 - xx * 4], 2).astype(np.uint8)  # smooth, so JPEG keeps it
+    path = str(tmp_path / "x.jpg")
+    V.write_jpeg(path, img, 95)
+    back = V.Decode()(V.read_file(path))
+    assert back.shape == img.shape and np.abs(back.astype(int) - img.astype(int)).mean() < 4
+    raw = np.arange(10, dtype=np.uint8)
+    V.write_file(str(tmp_path / "raw.bin"), raw)
+    np.testing.assert_array_equal(V.read_file(str(tmp_path / "raw.bin")), raw)
+    with pytest.raises(TypeError):
+        V.write_file(str(tmp_path / "bad.bin"), np.zeros((2, 2), np.uint8))

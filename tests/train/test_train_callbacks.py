@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 
 import mindseed as ms
+from mindseed import nn
 from mindseed.train import (BackupAndRestore, Callback, CheckpointConfig, History, LambdaCallback,
                             LearningRateScheduler, ModelCheckpoint, OnRequestExit, ProgressBar, ReduceLROnPlateau,
                             RunContext, SummaryCollector, SummaryRecord, TimeMonitor)
@@ -170,7 +171,7 @@ def test_on_request_exit_saves_and_stops(tmp_path):
 
 
 def test_summary_record_is_read_by_tensorboard(tmp_path):
-    ea_mod = pytest.importorskip("tensorboard.backend.event_processing.event_accumulator")
+    from tensorboard.backend.event_processing import event_accumulator as ea_mod
     from tensorboard.util import tensor_util
     with SummaryRecord(str(tmp_path)) as rec:
         for step in range(1, 4):
@@ -215,10 +216,17 @@ def test_summary_record_errors_and_truncated_file(tmp_path):
     with pytest.raises(ValueError, match="truncated|CRC"):
         E.read_records(raw[:-3])
     assert E.crc32c(b"123456789") == 0xE3069283  # the standard CRC-32C check value
+    with pytest.raises(TypeError, match="'network' must be None or Cell"):
+        SummaryRecord(str(tmp_path), network=1)
+    dense = nn.Dense(2, 2)
+    open_before = SummaryRecord.count
+    with SummaryRecord(str(tmp_path / "net"), network=dense) as rec:
+        assert rec.network is dense and SummaryRecord.count == open_before + 1
+    assert SummaryRecord.count == open_before
 
 
 def test_summary_collector_records_loss_histograms_and_lineage(tmp_path):
-    ea_mod = pytest.importorskip("tensorboard.backend.event_processing.event_accumulator")
+    from tensorboard.backend.event_processing import event_accumulator as ea_mod
     _, _, model = _model()
     collector = SummaryCollector(str(tmp_path), collect_freq=2)
     model.fit(2, _data(), _data(VALID), callbacks=[collector])
@@ -235,7 +243,6 @@ def test_summary_collector_records_loss_histograms_and_lineage(tmp_path):
 
 
 def test_progress_bar_shows_epoch_loss_and_throughput():
-    pytest.importorskip("tqdm")
     _, _, model = _model()
     buf = io.StringIO()
     model.train(2, _data(), callbacks=[ProgressBar(file=buf)])

@@ -121,8 +121,6 @@ def test_predict_runs_in_inference_mode():
         model.predict(ms.Tensor(np.zeros((0, 2), np.float32)))
 
 
-@pytest.mark.skipif(not hasattr(nn, "TrainOneStepCell") or not hasattr(nn, "WithEvalCell"),
-                    reason="nn.TrainOneStepCell / nn.WithEvalCell not available yet")
 def test_model_builds_train_and_eval_networks():
     net = BlobNet()
     opt = nn.Momentum(net.trainable_params(), learning_rate=0.1, momentum=0.9)

@@ -35,7 +35,7 @@ def eliminate_common_subexpressions(graph):
     for node in graph.nodes:
         for g in node.subgraphs():
             eliminate_common_subexpressions(g)
-        if is_pure(node):
+        if is_pure(node) and not node.recomputed:
             substitute_inputs(node, mapping)
             key = _key(node)
             if key is not None and key in seen:

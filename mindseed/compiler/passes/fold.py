@@ -10,10 +10,15 @@ def fold_constants(graph):
     kept = []
     for node in graph.nodes:
         for g in node.subgraphs():
+            g.dynamic = graph.dynamic
             fold_constants(g)
+        if graph.dynamic and not node.inputs:
+            # Fill/Range built from Python-level shapes: keep them so the shapes can follow dynamic dims
+            kept.append(node)
+            continue
         node.inputs = [mapping.get(x.id, x) if isinstance(x, Var) else x for x in node.inputs]
-        if is_pure(node) and node.inputs and all(isinstance(x, Const) for x in node.inputs) \
-                and any(hasattr(x.value, "shape") for x in node.inputs):
+        # all inputs known now (or none: Fill, Range built from Python-level shapes)
+        if is_pure(node) and node.outputs and all(isinstance(x, Const) for x in node.inputs):
             try:
                 out = node.prim.impl(*[x.value for x in node.inputs], **node.attrs)
             except Exception:  # noqa: BLE001 -- leave it to run time, where the error is reported properly

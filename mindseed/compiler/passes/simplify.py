@@ -38,13 +38,19 @@ def _rule(node):
 
 
 def simplify_algebra(graph):
+    """Remove nodes that compute nothing. For a graph compiled for dynamic shapes only Identity goes: a
+    number or shape that makes an identity at the traced size (x * (n / 2) at n = 2) may not at others."""
     mapping = {}
     kept = []
     for node in graph.nodes:
         for g in node.subgraphs():
+            g.dynamic = graph.dynamic
             simplify_algebra(g)
         node.inputs = [mapping.get(x.id, x) if isinstance(x, Var) else x for x in node.inputs]
-        repl = _rule(node)
+        if graph.dynamic:
+            repl = node.inputs[0] if node.prim.name == "Identity" and len(node.outputs) == 1 else None
+        else:
+            repl = _rule(node)
         if repl is not None:
             mapping[node.outputs[0].id] = repl
             continue

@@ -161,12 +161,47 @@ class MixUpBatch(TensorOperation):
         return out_x, (lam * y + (1 - lam) * y[perm]).astype(np.float32)
 
 
-class MixUp(MixUpBatch):
-    """MixUp for a batch of images and one-hot labels (`is_single=False` keeps one lambda per batch)."""
+class MixUp(TensorOperation):
+    """MixUp of a batch of images (N, H, W, C) and one-hot labels, MindSpore's Python transform (float64 out).
+
+    `is_single=True`: each sample k is blended with sample k + 1 (circularly), lambda_k ~ Beta(alpha, alpha).
+    `is_single=False`: each batch is blended with the previous mixed batch (the first batch is kept as is).
+    """
 
     def __init__(self, batch_size, alpha, is_single=True):
-        super().__init__(alpha)
-        self.batch_size, self.is_single = batch_size, bool(is_single)
+        if not isinstance(is_single, bool):
+            raise TypeError(f"Argument is_single with value {is_single!r} is not of type [<class 'bool'>].")
+        if isinstance(batch_size, bool) or not isinstance(batch_size, int):
+            raise TypeError(f"Argument batch_size with value {batch_size!r} is not of type [<class 'int'>].")
+        if isinstance(alpha, bool) or not isinstance(alpha, (int, float)):
+            raise TypeError(f"Argument alpha with value {alpha!r} is not of type [<class 'int'>, <class 'float'>].")
+        if batch_size < 1:
+            raise ValueError(f"Input batch_size is not within the required interval of [1, 16777216].")
+        if alpha <= 0:
+            raise ValueError(f"Input alpha must be greater than 0: {alpha}")
+        self.batch_size, self.alpha, self.is_single = batch_size, float(alpha), is_single
+        self._image = self._label = 0
+        self._first = True
+
+    def _apply(self, image, label):
+        n = self.batch_size
+        lam = rng().beta(self.alpha, self.alpha, n)
+        image, label = np.asarray(image), np.asarray(label)
+        if self.is_single:
+            shift = list(range(1, n)) + [0]
+            other_image, other_label = image[shift, ...], label[shift, ...]
+        else:
+            if self._first:
+                lam = np.ones(n)
+                self._first = False
+            other_image, other_label = self._image, self._label
+        lam_img = lam.reshape((n, 1, 1, 1))
+        mixed_image = lam_img * image + (1 - lam_img) * other_image
+        lam_label = lam.reshape((n, 1))
+        mixed_label = lam_label * label + (1 - lam_label) * other_label
+        if not self.is_single:
+            self._image, self._label = mixed_image, mixed_label
+        return mixed_image, mixed_label
 
 
 class UniformAugment(TensorOperation):

@@ -74,6 +74,11 @@ def _mean_std(mean, std):
     return np.asarray(mean, dtype=np.float32), np.asarray(std, dtype=np.float32)
 
 
+# batches of images at least this large (values per image) are normalised image by image (cache-sized passes);
+# smaller ones in whole-batch passes (fewer numpy calls)
+_PER_IMAGE = 1 << 15
+
+
 class Normalize(ImageTensorOperation):
     """(image - mean) / std per channel, float32 (`is_hwc=False` for CHW input)."""
 
@@ -81,34 +86,47 @@ class Normalize(ImageTensorOperation):
         self.mean, self.std = _mean_std(mean, std)
         self.is_hwc = bool(is_hwc)
         self._scale = (1.0 / self.std.astype(np.float64)).astype(np.float32)
-        # uint8 images: (value - mean) * scale for every value and channel, computed once (same float32 ops)
-        self._lut = (np.arange(256, dtype=np.float32)[None, :] - self.mean[:, None]) * self._scale[:, None]
 
-    def _lut_for(self, channels):
-        return np.broadcast_to(self._lut, (channels, 256)) if len(self._lut) == 1 else self._lut
-
-    def _shape(self, x, channel_axis):
-        shape = [1] * x.ndim
-        shape[channel_axis] = -1
-        return self.mean.reshape(shape), self._scale.reshape(shape)
+    def _channels(self, c):
+        """(mean, scale) as float32 vectors of `c` values (a single mean/std applies to every channel)."""
+        if len(self.mean) == c:
+            return self.mean, self._scale
+        return np.full(c, self.mean[0], np.float32), np.full(c, self._scale[0], np.float32)
 
     def _check(self, x, channels):
         if len(self.mean) not in (1, channels):
             raise ValueError(f"Normalize: the image has {channels} channels, but mean and std have "
                              f"{len(self.mean)} values.")
 
+    # Every path computes float32(x), then `-= mean`, then `*= 1/std`, all in float32 (so all paths agree bit for
+    # bit). Writing the cast into a preallocated output and running the two in-place ops over long contiguous rows
+    # (an HWC row is W*C values: the per-channel constants are tiled along it) keeps numpy on its fast inner loops.
+    def _hwc_into(self, out, img):
+        h, w, c = img.shape
+        m, s = self._channels(c)
+        o = out.reshape(h, w * c)
+        o[...] = img.reshape(h, w * c)
+        o -= np.tile(m, w)
+        o *= np.tile(s, w)
+
     def _np(self, img):
         if img.ndim == 2:
             self._check(img, 1)
-            return (img.astype(np.float32) - self.mean[0]) * self._scale[0]
+            out = np.empty(img.shape, np.float32)
+            out[...] = img
+            out -= self.mean[0]
+            out *= self._scale[0]
+            return out
         axis = 2 if self.is_hwc else 0
         self._check(img, img.shape[axis])
-        if img.dtype == np.uint8 and self.is_hwc:
-            lut = self._lut_for(img.shape[2])
-            return lut.T[img, np.arange(img.shape[2])]
-        m, s = self._shape(img, axis)
-        out = np.subtract(img, m, dtype=np.float32)
-        out *= s
+        out = np.empty(img.shape, np.float32)
+        if self.is_hwc:
+            self._hwc_into(out, img)
+            return out
+        m, s = self._channels(img.shape[0])
+        out[...] = img
+        out -= m.reshape(-1, 1, 1)
+        out *= s.reshape(-1, 1, 1)
         return out
 
     def _batch_apply(self, x):
@@ -116,16 +134,26 @@ class Normalize(ImageTensorOperation):
             return np.stack([self._np(r) for r in x])
         axis = 3 if self.is_hwc else 1
         self._check(x, x.shape[axis])
-        if x.dtype == np.uint8 and self.is_hwc:
-            return self._lut_for(x.shape[3]).T[x, np.arange(x.shape[3])]
-        m, s = self._shape(x, axis)
-        out = np.subtract(x, m, dtype=np.float32)
-        out *= s
+        out = np.empty(x.shape, np.float32)
+        if self.is_hwc:
+            if x[0].size < _PER_IMAGE:
+                n, h, w, c = x.shape
+                self._hwc_into(out.reshape(n * h, w, c), x.reshape(n * h, w, c))
+                return out
+            for i in range(x.shape[0]):  # one image at a time stays in cache across the three passes
+                self._hwc_into(out[i], x[i])
+            return out
+        m, s = self._channels(x.shape[1])
+        m, s = m.reshape(-1, 1, 1), s.reshape(-1, 1, 1)
+        for o, xi in ((out, x),) if x[0].size < _PER_IMAGE else zip(out, x):
+            o[...] = xi
+            o -= m
+            o *= s
         return out
 
 
 class _NormalizeHWC2CHW(ImageTensorOperation):
-    """Normalize(is_hwc=True) followed by HWC2CHW in one pass (map fuses the pair)."""
+    """Normalize(is_hwc=True) followed by HWC2CHW in one pass (map fuses the pair; same float32 operations)."""
 
     def __init__(self, normalize):
         self.normalize = normalize
@@ -140,14 +168,11 @@ class _NormalizeHWC2CHW(ImageTensorOperation):
         n = self.normalize
         c = img.shape[2]
         n._check(img, c)
-        if img.dtype == np.uint8:
-            lut = n._lut_for(c)
-            out = np.empty((c,) + img.shape[:2], np.float32)
-            for k in range(c):
-                np.take(lut[k], img[:, :, k], out=out[k])
-            return out
-        out = np.subtract(img.transpose(2, 0, 1), n.mean.reshape(-1, 1, 1), dtype=np.float32)
-        out *= n._scale.reshape(-1, 1, 1)
+        m, s = n._channels(c)
+        out = np.empty((c,) + img.shape[:2], np.float32)
+        out[...] = img.transpose(2, 0, 1)
+        out -= m.reshape(-1, 1, 1)
+        out *= s.reshape(-1, 1, 1)
         return out
 
     def _batch_apply(self, x):
@@ -156,30 +181,42 @@ class _NormalizeHWC2CHW(ImageTensorOperation):
         n = self.normalize
         c = x.shape[3]
         n._check(x, c)
-        if x.dtype == np.uint8:
-            lut = n._lut_for(c)
-            out = np.empty((x.shape[0], c) + x.shape[1:3], np.float32)
-            for i in range(x.shape[0]):  # contiguous destinations keep np.take on its fast path
-                for k in range(c):
-                    np.take(lut[k], x[i, :, :, k], out=out[i, k])
+        m, s = n._channels(c)
+        m, s = m.reshape(-1, 1, 1), s.reshape(-1, 1, 1)
+        out = np.empty((x.shape[0], c) + x.shape[1:3], np.float32)
+        if x[0].size < _PER_IMAGE:  # small images: three passes over the whole batch
+            out[...] = x.transpose(0, 3, 1, 2)
+            out -= m
+            out *= s
             return out
-        out = np.subtract(x.transpose(0, 3, 1, 2), n.mean.reshape(1, -1, 1, 1), dtype=np.float32)
-        out *= n._scale.reshape(1, -1, 1, 1)
+        for i in range(x.shape[0]):  # one image at a time stays in cache across the three passes
+            o = out[i]
+            o[...] = x[i].transpose(2, 0, 1)
+            o -= m
+            o *= s
         return out
 
 
+_FLIPS = ("HorizontalFlip", "VerticalFlip", "RandomHorizontalFlip", "RandomVerticalFlip")
+
+
 def fuse_ops(ops):
-    """Fuse pairs of map operations that have a cheaper joint form with the same result: Decode +
-    RandomResizedCrop, and Normalize(is_hwc=True) + HWC2CHW."""
-    from mindseed.dataset.vision._geometry import HWC2CHW, Decode, RandomResizedCrop, _DecodeRandomResizedCrop
+    """Fuse runs of map operations that have a cheaper joint form with the same result: Decode +
+    RandomResizedCrop (+ the flips right after it, done on the PIL image), and Normalize(is_hwc=True) +
+    HWC2CHW. Only exact types fuse (a user subclass may override what it does)."""
+    from mindseed.dataset.vision import _geometry as G
+    flips = tuple(getattr(G, n) for n in _FLIPS)
     out, i = [], 0
     while i < len(ops):
         op = ops[i]
-        if type(op) is Decode and not op.to_pil and i + 1 < len(ops) and type(ops[i + 1]) is RandomResizedCrop:
-            out.append(_DecodeRandomResizedCrop(ops[i + 1]))
-            i += 2
+        if type(op) is G.Decode and not op.to_pil and i + 1 < len(ops) and type(ops[i + 1]) is G.RandomResizedCrop:
+            j = i + 2
+            while j < len(ops) and type(ops[j]) in flips:
+                j += 1
+            out.append(G._DecodeRandomResizedCrop(ops[i + 1], ops[i + 2:j]))
+            i = j
             continue
-        if type(op) is Normalize and op.is_hwc and i + 1 < len(ops) and type(ops[i + 1]) is HWC2CHW:
+        if type(op) is Normalize and op.is_hwc and i + 1 < len(ops) and type(ops[i + 1]) is G.HWC2CHW:
             out.append(_NormalizeHWC2CHW(op))
             i += 2
             continue

@@ -7,6 +7,7 @@ import numpy as np
 from mindseed.dataset._random import rng
 from mindseed.dataset.transforms._base import TensorOperation
 from mindseed.dataset.vision import _image as I
+from mindseed.dataset.vision._image import Image
 from mindseed.dataset.vision.utils import Border, Inter, SliceMode
 
 __all__ = ["ImageTensorOperation", "Decode", "Resize", "RandomResize", "CenterCrop", "Crop", "RandomCrop",
@@ -328,26 +329,39 @@ class RandomCropDecodeResize(RandomResizedCrop):
         return _decode_then_crop_resize(data, self)
 
 
-def _decode_then_crop_resize(data, rrc):
-    """Decode + RandomResizedCrop without the intermediate numpy copies (same pixels as the two ops)."""
+def _decode_then_crop_resize(data, rrc, flips=()):
+    """Decode + RandomResizedCrop (+ flips) without intermediate numpy copies: the same pixels and the same
+    random draws, in the same order, as the separate ops. Flips are exact pixel permutations, so doing them on
+    the PIL image (one C pass, GIL released) equals doing them on the array afterwards."""
     im = I.decode_pil(data)
     W, H = im.size
     top, left, h, w = _rrc_box(H, W, rrc.scale, rrc.ratio, rrc.max_attempts)
-    return I.resize_pil(im.crop((left, top, left + w, top + h)), _hw(rrc.size), rrc.interpolation)
+    im = im.crop((left, top, left + w, top + h))
+    res = I.resize_pil_image(im, _hw(rrc.size), rrc.interpolation)
+    if res is None:
+        out = I.resize(I.pil_to_np(im), _hw(rrc.size), rrc.interpolation)
+        for f in flips:
+            out = f._np(out)
+        return out
+    for f in flips:
+        if not f._random or rng().random() < f.prob:  # the random flips draw exactly as their _np does
+            res = res.transpose(f._transpose)
+    return I.pil_to_np(res)
 
 
 class _DecodeRandomResizedCrop(ImageTensorOperation):
-    """Decode followed by RandomResizedCrop in a map (map fuses the pair)."""
+    """Decode followed by RandomResizedCrop (and any flips right after it) in a map: map fuses them."""
 
-    def __init__(self, rrc):
+    def __init__(self, rrc, flips=()):
         self.rrc = rrc
+        self.flips = tuple(flips)
 
     @property
     def _op_name(self):
         return "Decode"
 
     def _apply(self, data):
-        return _decode_then_crop_resize(data, self.rrc)
+        return _decode_then_crop_resize(data, self.rrc, self.flips)
 
 
 class ResizedCrop(ImageTensorOperation):
@@ -382,6 +396,9 @@ def _hflip(img):
 class HorizontalFlip(ImageTensorOperation):
     """Mirror left-right."""
 
+    _random = False
+    _transpose = Image.Transpose.FLIP_LEFT_RIGHT if Image is not None else None
+
     def _np(self, img):
         return _hflip(img)
 
@@ -391,6 +408,9 @@ class HorizontalFlip(ImageTensorOperation):
 
 class VerticalFlip(ImageTensorOperation):
     """Mirror top-bottom."""
+
+    _random = False
+    _transpose = Image.Transpose.FLIP_TOP_BOTTOM if Image is not None else None
 
     def _np(self, img):
         return img[::-1].copy()
@@ -402,6 +422,9 @@ class VerticalFlip(ImageTensorOperation):
 class RandomHorizontalFlip(ImageTensorOperation):
     """Mirror left-right with probability `prob`."""
 
+    _random = True
+    _transpose = HorizontalFlip._transpose
+
     def __init__(self, prob=0.5):
         self.prob = _prob(prob)
 
@@ -411,6 +434,9 @@ class RandomHorizontalFlip(ImageTensorOperation):
 
 class RandomVerticalFlip(ImageTensorOperation):
     """Mirror top-bottom with probability `prob`."""
+
+    _random = True
+    _transpose = VerticalFlip._transpose
 
     def __init__(self, prob=0.5):
         self.prob = _prob(prob)

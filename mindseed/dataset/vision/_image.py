@@ -182,25 +182,32 @@ def resize(img, size, inter):
     return out[:, :, 0] if flat else out
 
 
-def resize_pil(pil, size, inter):
-    """A PIL image resized with OpenCV's sampling for bilinear (PIL's filters for the others) -> numpy."""
+def resize_pil_image(pil, size, inter):
+    """`pil` resized to size (h, w) as a PIL image, with OpenCV's sampling for bilinear (Pillow's filters for
+    antialias/PIL bicubic); None when Pillow cannot do it for this mode/interpolation (use `resize`)."""
     h, w = int(size[0]), int(size[1])
     W, H = pil.size
     inter = int(inter)
-    if inter in (1, 2, 5) and pil.mode in ("L", "RGB", "RGBA"):
-        if (w, h) == (W, H):
-            return pil_to_np(pil)
-        if inter == 2 and (h < H or w < W):
-            # Pillow's resize antialiases when shrinking; OpenCV's bilinear does not. An affine map samples at
-            # OpenCV's source points ((x + 0.5) * scale) with Pillow's C kernel.
-            res = pil.transform((w, h), Image.Transform.AFFINE, (W / w, 0, 0, 0, H / h, 0),
-                                resample=Image.Resampling.BILINEAR)
-        else:
-            # when enlarging, Pillow's bilinear is OpenCV's (same centres, edge pixels repeated)
-            res = pil.resize((w, h), (Image.Resampling.LANCZOS, Image.Resampling.BILINEAR,
-                                      Image.Resampling.BICUBIC)[(1, 2, 5).index(inter)])
+    if inter not in (1, 2, 5) or pil.mode not in ("L", "RGB", "RGBA"):
+        return None
+    if (w, h) == (W, H):
+        return pil
+    if inter == 2 and (h < H or w < W):
+        # Pillow's resize antialiases when shrinking; OpenCV's bilinear does not. An affine map samples at
+        # OpenCV's source points ((x + 0.5) * scale) with Pillow's C kernel.
+        return pil.transform((w, h), Image.Transform.AFFINE, (W / w, 0, 0, 0, H / h, 0),
+                             resample=Image.Resampling.BILINEAR)
+    # when enlarging, Pillow's bilinear is OpenCV's (same centres, edge pixels repeated)
+    return pil.resize((w, h), (Image.Resampling.LANCZOS, Image.Resampling.BILINEAR,
+                               Image.Resampling.BICUBIC)[(1, 2, 5).index(inter)])
+
+
+def resize_pil(pil, size, inter):
+    """A PIL image resized with OpenCV's sampling for bilinear (PIL's filters for the others) -> numpy."""
+    res = resize_pil_image(pil, size, inter)
+    if res is not None:
         return pil_to_np(res)
-    return resize(pil_to_np(pil), (h, w), inter)
+    return resize(pil_to_np(pil), size, inter)
 
 
 # ---------------------------------------------------------------------------- warps

@@ -132,14 +132,16 @@ minimum_p = Prim("Minimum", K.minimum)
 
 def _select_bprop(pick_x):
     def bprop(x, y, out, dout):
-        mask = cast_p(pick_x(x, y), dtype=dout.dtype.name)
+        # as MindSpore: where x == y the gradient is split evenly between x and y
+        dt = dout.dtype.name
+        mask = add_p(cast_p(pick_x(x, y), dtype=dt), mul_p(cast_p(equal_p(x, y), dtype=dt), 0.5))
         dx = mul_p(dout, mask)
         return dx, sub_p(dout, dx)
     return bprop
 
 
-maximum_p.def_bprop(_select_bprop(lambda x, y: greater_equal_p(x, y)))
-minimum_p.def_bprop(_select_bprop(lambda x, y: less_equal_p(x, y)))
+maximum_p.def_bprop(_select_bprop(lambda x, y: greater_p(x, y)))
+minimum_p.def_bprop(_select_bprop(lambda x, y: less_p(x, y)))
 
 relu_p = Prim("ReLU", K.relu)
 

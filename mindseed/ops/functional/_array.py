@@ -382,5 +382,6 @@ TENSOR_METHODS = {
     "fill_diagonal_": _inplace_method(_fill_diagonal), "fill": _C.fills, "fills": _C.fills, "fill_": _fill_,
     "zero_": _C.zero_, "copy_": _copy_, "new_zeros": _new_zeros, "new_ones": _new_ones, "new_full": _new_full,
     "new_empty": _new_empty, "clone": lambda self: A.copy_to_p(self, self), "type_as": _C.type_as,
+    "copy": lambda self: A.copy_to_p(self, self),
     "ndimension": lambda self: self.ndim,
 }

@@ -5,6 +5,7 @@ from mindseed.common.parameter import Parameter
 from mindseed.common.tensor import Tensor
 from mindseed.ops.functional import _core as C
 from mindseed.ops.functional import _math as M
+from mindseed.ops._prims import core as P
 
 __all__ = ["depend", "assign", "assign_add", "assign_sub", "partial", "clip_by_norm", "clip_by_global_norm"]
 
@@ -17,14 +18,29 @@ def depend(value, expr):
 
 
 def assign(variable, value):
-    """variable <- value for a Parameter; returns the Parameter.
+    """variable <- value (a Parameter, or a Tensor written in place); returns `variable`.
+
+    Nothing flows back through the assignment (as MindSpore): later gradients see the new value as a constant.
 
     Raises:
-        TypeError: `variable` is not a Parameter.
+        TypeError: `variable` is not a Tensor/Parameter.
+        ValueError: `value` has another shape than `variable`.
     """
-    if not isinstance(variable, Parameter):
-        raise TypeError(f"For 'Assign', the 'variable' must be a Parameter, but got {type(variable).__name__}.")
-    variable.set_data(value if isinstance(value, Tensor) else Tensor(value, variable.dtype))
+    if not isinstance(variable, Tensor):
+        raise TypeError(f"For 'Assign', the 'variable' must be a Parameter or Tensor, but got "
+                        f"{type(variable).__name__}.")
+    if not isinstance(value, Tensor):
+        value = Tensor(value, variable.dtype)
+    if value.shape != variable.shape:
+        if value.ndim != variable.ndim:
+            raise ValueError(f"For 'Assign','value' must have the same rank as 'variable'. But got 'value' rank: "
+                             f"{value.ndim}, 'variable' rank: {variable.ndim}.")
+        raise ValueError(f"For 'Assign','value' must have the same shape as 'variable'. But got 'value' shape: "
+                         f"{value.shape}, 'variable' shape: {variable.shape}.")
+    if isinstance(variable, Parameter):
+        variable.set_data(value)
+    else:
+        P.assign_p(variable, value)  # writes the buffer in place (a side-effect node when traced)
     return variable
 
 

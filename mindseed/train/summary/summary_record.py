@@ -48,6 +48,8 @@ class SummaryRecord:
         file_prefix (str): file name prefix. Default: ``"events"``.
         file_suffix (str): file name suffix. Default: ``"_MS"``.
         num_process (int): accepted for compatibility (writing is synchronous here). Default: ``32``.
+        network (Cell): the network whose summary ops feed this record; summary ops of any network reach
+            the open records here, so it is only checked and kept as `network`. Default: ``None``.
         max_file_size (int): start a new file when the current one would grow past this many bytes. Default: ``None``.
         raise_exception (bool): raise on write errors instead of logging them. Default: ``False``.
         export_options (dict): accepted for compatibility. Default: ``None``.
@@ -62,8 +64,10 @@ class SummaryRecord:
     True
     """
 
-    def __init__(self, log_dir, file_prefix="events", file_suffix="_MS", num_process=32, max_file_size=None,
-                 raise_exception=False, export_options=None):
+    count = 0  # open instances (MindSpore allows only one at a time; here several may be open)
+
+    def __init__(self, log_dir, file_prefix="events", file_suffix="_MS", num_process=32, network=None,
+                 max_file_size=None, raise_exception=False, export_options=None):
         if not isinstance(log_dir, str) or not log_dir:
             raise ValueError(f"For 'SummaryRecord', the 'log_dir' must be a non-empty str, but got {log_dir!r}.")
         _check_prefix(file_prefix, "file_prefix")
@@ -74,6 +78,9 @@ class SummaryRecord:
         if not isinstance(raise_exception, bool):
             raise TypeError(f"For 'SummaryRecord', the 'raise_exception' must be bool, but got "
                             f"{type(raise_exception)}.")
+        if network is not None and not isinstance(network, Cell):
+            raise TypeError(f"For 'SummaryRecord', the 'network' must be None or Cell, but got {type(network)}.")
+        self.network = network
         self.base_log_dir = os.path.realpath(log_dir)
         os.makedirs(self.base_log_dir, exist_ok=True)
         self.file_prefix, self.file_suffix = file_prefix, file_suffix
@@ -85,6 +92,8 @@ class SummaryRecord:
         self._file = None
         self._size = 0
         self._open_file()
+        with _summary_lock:
+            SummaryRecord.count += 1
 
     # ------------------------------------------------------------ file handling
     def _open_file(self):
@@ -250,3 +259,5 @@ class SummaryRecord:
             self._file.flush()
             self._file.close()
             self._closed = True
+            with _summary_lock:
+                SummaryRecord.count -= 1

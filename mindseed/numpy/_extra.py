@@ -1,0 +1,676 @@
+"""Less common mindspore.numpy functions: bitwise, nan-aware reductions, sets, indices, polynomials, windows."""
+import builtins
+import math
+import numbers
+
+import numpy as onp
+
+from mindseed.common import dtype as mstype
+from mindseed.common.tensor import Tensor
+from mindseed import ops
+from mindseed.numpy._utils import _axis, _dtype, _float, _shape, _to_tensor
+from mindseed.numpy import _manip, _math
+
+__all__ = ["bitwise_and", "bitwise_or", "bitwise_xor", "bitwise_not", "invert", "copysign", "gcd", "lcm",
+           "heaviside", "logaddexp", "logaddexp2", "signbit", "isneginf", "isposinf", "divmod", "nanmax", "nanmin",
+           "nanmean", "nanvar", "nanstd", "nancumsum", "rand", "randn", "randint", "append", "array_equiv",
+           "isscalar", "isin", "in1d", "intersect1d", "setdiff1d", "tril_indices", "triu_indices",
+           "tril_indices_from", "triu_indices_from", "diag_indices", "indices", "ix_", "unravel_index",
+           "ravel_multi_index", "rollaxis", "select", "sometrue", "trapz", "vander", "polyval", "polyadd", "polysub",
+           "polymul", "polyder", "polyint", "multi_dot", "pad", "interp", "digitize", "cov", "corrcoef", "convolve",
+           "correlate", "hamming", "hanning", "bartlett", "blackman", "ediff1d", "choose", "gradient", "unwrap",
+           "apply_along_axis", "apply_over_axes", "array_str", "histogram_bin_edges", "histogram"]
+
+
+def _binary(op, doc):
+    def fn(x1, x2, dtype=None):
+        out = op(*_math._operands(x1, x2))
+        return out if dtype is None else ops.cast(out, _dtype(dtype))
+    fn.__doc__ = doc
+    return fn
+
+
+bitwise_and = _binary(ops.bitwise_and, "x1 & x2 of integer/bool arrays.")
+bitwise_or = _binary(ops.bitwise_or, "x1 | x2 of integer/bool arrays.")
+bitwise_xor = _binary(ops.bitwise_xor, "x1 ^ x2 of integer/bool arrays.")
+copysign = _binary(lambda a, b: ops.copysign(_float(a), _float(b) if isinstance(b, Tensor) else b),
+                   "The magnitude of x1 with the sign of x2.")
+gcd = _binary(ops.gcd, "The greatest common divisor of integer arrays.")
+lcm = _binary(ops.lcm, "The least common multiple of integer arrays.")
+heaviside = _binary(lambda a, b: ops.heaviside(_float(a), _float(b)), "0 where x1 < 0, x2 where x1 == 0, 1 otherwise.")
+logaddexp = _binary(lambda a, b: ops.logaddexp(_float(a), _float(b)), "log(exp(x1) + exp(x2)).")
+logaddexp2 = _binary(lambda a, b: ops.logaddexp2(_float(a), _float(b)), "log2(2 ** x1 + 2 ** x2).")
+
+
+def bitwise_not(x, dtype=None):
+    """~x of an integer/bool array."""
+    out = ops.bitwise_not(_to_tensor(x)) if _to_tensor(x).dtype != mstype.bool_ else ops.logical_not(_to_tensor(x))
+    return out if dtype is None else ops.cast(out, _dtype(dtype))
+
+
+invert = bitwise_not
+
+
+def signbit(x, dtype=None):
+    """Whether the sign bit is set (True for negative numbers)."""
+    out = ops.signbit(_float(x))
+    return out if dtype is None else ops.cast(out, _dtype(dtype))
+
+
+def isneginf(x):
+    """x is -inf, elementwise."""
+    return ops.isneginf(_to_tensor(x))
+
+
+def isposinf(x):
+    """x is +inf, elementwise."""
+    return ops.isposinf(_to_tensor(x))
+
+
+def divmod(x1, x2, dtype=None):  # noqa: A001 -- numpy's name
+    """(floor_divide(x1, x2), remainder(x1, x2))."""
+    return _math.floor_divide(x1, x2, dtype), _math.remainder(x1, x2, dtype)
+
+
+# ---------------------------------------------------------------- nan-aware reductions
+def _without_nan(a, fill):
+    a = _float(a)
+    return ops.where(ops.isnan(a), ops.full_like(a, fill), a)
+
+
+def nanmax(a, axis=None, keepdims=False):
+    """The maximum over `axis`, ignoring NaNs."""
+    return _math.amax(_without_nan(a, -math.inf), axis, keepdims)
+
+
+def nanmin(a, axis=None, keepdims=False):
+    """The minimum over `axis`, ignoring NaNs."""
+    return _math.amin(_without_nan(a, math.inf), axis, keepdims)
+
+
+def nanmean(a, axis=None, dtype=None, keepdims=False):
+    """The mean over `axis`, ignoring NaNs."""
+    a = _float(a)
+    a, axis = a, _axis(axis, a.ndim)
+    valid = ops.cast(ops.logical_not(ops.isnan(a)), a.dtype)
+    out = ops.div(ops.sum(_without_nan(a, 0.0), axis, keepdims), ops.sum(valid, axis, keepdims))
+    return out if dtype is None else ops.cast(out, _dtype(dtype))
+
+
+def nanvar(a, axis=None, dtype=None, ddof=0, keepdims=False):
+    """The variance over `axis`, ignoring NaNs."""
+    a = _float(a)
+    axis = _axis(axis, a.ndim)
+    valid = ops.cast(ops.logical_not(ops.isnan(a)), a.dtype)
+    mean = nanmean(a, axis, keepdims=True)
+    sq = ops.square(ops.sub(_without_nan(a, 0.0), mean))
+    out = ops.div(ops.sum(ops.mul(sq, valid), axis, keepdims), ops.sub(ops.sum(valid, axis, keepdims), ddof))
+    return out if dtype is None else ops.cast(out, _dtype(dtype))
+
+
+def nanstd(a, axis=None, dtype=None, ddof=0, keepdims=False):
+    """The standard deviation over `axis`, ignoring NaNs."""
+    return ops.sqrt(nanvar(a, axis, dtype, ddof, keepdims))
+
+
+def nancumsum(a, axis=None, dtype=None):
+    """Cumulative sum along `axis`, NaNs counted as zero."""
+    return _math.cumsum(_without_nan(a, 0.0), axis, dtype)
+
+
+# ---------------------------------------------------------------- random
+def rand(*shape, dtype=mstype.float32):
+    """Uniform samples in [0, 1) of the given shape."""
+    shape = _shape(shape[0] if len(shape) == 1 and isinstance(shape[0], (tuple, list)) else shape)
+    return ops.rand(*shape, dtype=_dtype(dtype))
+
+
+def randn(*shape, dtype=mstype.float32):
+    """Standard normal samples of the given shape."""
+    shape = _shape(shape[0] if len(shape) == 1 and isinstance(shape[0], (tuple, list)) else shape)
+    return ops.randn(*shape, dtype=_dtype(dtype))
+
+
+def randint(minval, maxval=None, shape=None, dtype=mstype.int32):
+    """Random integers in [minval, maxval) ([0, minval) without `maxval`)."""
+    if maxval is None:
+        minval, maxval = 0, minval
+    if maxval <= minval:
+        raise ValueError(f"For 'randint', 'maxval' must be greater than 'minval', but got {minval} and {maxval}.")
+    shape = () if shape is None else _shape(shape)
+    return ops.randint(minval, maxval, shape, dtype=_dtype(dtype))
+
+
+# ---------------------------------------------------------------- sequences and sets
+def append(arr, values, axis=None):
+    """`values` appended to `arr` (both flattened when `axis` is None)."""
+    if axis is None:
+        return _manip.concatenate((_manip.ravel(arr), _manip.ravel(values)), 0)
+    return _manip.concatenate((arr, values), axis)
+
+
+def array_equiv(a1, a2):
+    """Whether the arrays are equal after broadcasting (a bool Tensor)."""
+    a1, a2 = _to_tensor(a1), _to_tensor(a2)
+    try:
+        shape = _manip._bshape(a1.shape, a2.shape)
+    except ValueError:
+        return Tensor(False)
+    return ops.all(ops.equal(ops.broadcast_to(a1, shape), ops.broadcast_to(a2, shape)))
+
+
+def isscalar(element):
+    """Whether `element` is a Python/numpy scalar (a Tensor is not)."""
+    return isinstance(element, (numbers.Number, str, bytes, onp.generic))
+
+
+def isin(element, test_elements, invert=False):
+    """Whether each element of `element` occurs in `test_elements`."""
+    e = _to_tensor(element)
+    t = _manip.ravel(test_elements)
+    hit = ops.any(ops.equal(ops.expand_dims(e, -1), t), -1) if t.shape[0] else ops.zeros(e.shape, mstype.bool_)
+    return ops.logical_not(hit) if invert else hit
+
+
+def in1d(ar1, ar2, invert=False):
+    """`isin` of the flattened `ar1`."""
+    return isin(_manip.ravel(ar1), ar2, invert)
+
+
+def intersect1d(ar1, ar2):
+    """The sorted unique values present in both arrays."""
+    a, b = _manip.unique(ar1), _manip.unique(ar2)
+    keep = onp.flatnonzero(isin(a, b).asnumpy())
+    return ops.gather(a, Tensor(keep.astype(onp.int64)), 0)
+
+
+def setdiff1d(ar1, ar2):
+    """The sorted unique values of `ar1` not in `ar2`."""
+    a = _manip.unique(ar1)
+    keep = onp.flatnonzero(isin(a, ar2, invert=True).asnumpy())
+    return ops.gather(a, Tensor(keep.astype(onp.int64)), 0)
+
+
+# ---------------------------------------------------------------- index helpers
+def tril_indices(n, k=0, m=None):
+    """Row and column indices of the lower triangle of an n x m matrix."""
+    idx = ops.tril_indices(n, n if m is None else m, k, dtype=mstype.int32)
+    return idx[0], idx[1]
+
+
+def triu_indices(n, k=0, m=None):
+    """Row and column indices of the upper triangle of an n x m matrix."""
+    idx = ops.triu_indices(n, n if m is None else m, k, dtype=mstype.int32)
+    return idx[0], idx[1]
+
+
+def tril_indices_from(arr, k=0):
+    """`tril_indices` for the shape of the 2-D `arr`."""
+    s = _to_tensor(arr).shape
+    return tril_indices(s[-2], k, s[-1])
+
+
+def triu_indices_from(arr, k=0):
+    """`triu_indices` for the shape of the 2-D `arr`."""
+    s = _to_tensor(arr).shape
+    return triu_indices(s[-2], k, s[-1])
+
+
+def diag_indices(n, ndim=2):
+    """Indices of the main diagonal of an n x ... x n array."""
+    i = ops.arange(0, n, dtype=mstype.int32)
+    return (i,) * ndim
+
+
+def indices(dimensions, dtype=mstype.int32, sparse=False):
+    """An array of the index grids of an array of shape `dimensions`."""
+    dims = _shape(dimensions)
+    grids = _manip_meshgrid([ops.arange(0, d, dtype=_dtype(dtype)) for d in dims], sparse)
+    return tuple(grids) if sparse else ops.stack(grids, 0)
+
+
+def _manip_meshgrid(vectors, sparse):
+    from mindseed.numpy._creation import meshgrid  # noqa: PLC0415 -- sibling module, avoids a cycle at import
+    return meshgrid(*vectors, sparse=sparse, indexing="ij")
+
+
+def ix_(*args):
+    """Open index grids: argument i reshaped to extend along axis i."""
+    n = len(args)
+    out = []
+    for i, a in enumerate(args):
+        a = _to_tensor(a)
+        if a.dtype == mstype.bool_:
+            a = Tensor(onp.flatnonzero(a.asnumpy()).astype(onp.int32))
+        out.append(ops.reshape(a, (1,) * i + (-1,) + (1,) * (n - i - 1)))
+    return tuple(out)
+
+
+def unravel_index(indices, shape, order="C"):
+    """Flat indices as tuples of coordinate arrays for `shape`."""
+    idx = _to_tensor(indices)
+    dims = _shape(shape)
+    out = []
+    order_dims = dims if order == "C" else dims[::-1]
+    for d in reversed(order_dims):
+        out.append(ops.remainder(idx, d))
+        idx = ops.floor_divide(idx, d)
+    out = out[::-1]
+    return tuple(out if order == "C" else out[::-1])
+
+
+def ravel_multi_index(multi_index, dims, mode="clip", order="C"):
+    """Coordinate arrays as flat indices into an array of shape `dims`."""
+    dims = _shape(dims)
+    strides, s = [], 1
+    for d in (reversed(dims) if order == "C" else dims):
+        strides.append(s)
+        s *= d
+    strides = strides[::-1] if order == "C" else strides
+    out = None
+    for coord, d, st in zip(multi_index, dims, strides):
+        c = _to_tensor(coord)
+        c = ops.clamp(c, 0, d - 1) if mode == "clip" else ops.remainder(c, d) if mode == "wrap" else c
+        out = ops.mul(c, st) if out is None else ops.add(out, ops.mul(c, st))
+    return out
+
+
+def rollaxis(x, axis, start=0):
+    """`x` with `axis` moved to position `start` (numpy's rollaxis)."""
+    x = _to_tensor(x)
+    axis = _axis(axis, x.ndim)
+    start = start + x.ndim if start < 0 else start
+    if axis < start:
+        start -= 1
+    return ops.movedim(x, axis, start) if axis != start else x
+
+
+def select(condlist, choicelist, default=0):
+    """Per element, the choice of the first true condition (`default` where none holds)."""
+    if len(condlist) != len(choicelist):
+        raise ValueError("For 'select', 'condlist' and 'choicelist' must have the same length.")
+    choices = [_to_tensor(c) for c in choicelist]
+    out = None
+    for cond, choice in zip(reversed(condlist), reversed(choices)):
+        base = ops.full_like(choice, default) if out is None else out
+        out = ops.where(_to_tensor(cond, mstype.bool_), choice, base)
+    return out
+
+
+def sometrue(a, axis=None, keepdims=False):
+    """Whether any element over `axis` is true."""
+    a = _to_tensor(a)
+    return ops.any(ops.cast(a, mstype.bool_), _axis(axis, a.ndim), keepdims)
+
+
+def choose(a, choices, mode="clip"):
+    """Per element, `choices[a[i]][i]` (indices clipped or wrapped into range)."""
+    idx = _to_tensor(a, mstype.int32)
+    cs = [_to_tensor(c) for c in choices]
+    n = len(cs)
+    idx = ops.clamp(idx, 0, n - 1) if mode == "clip" else ops.remainder(idx, n)
+    out = cs[0]
+    for k in range(1, n):
+        out = ops.where(ops.equal(idx, k), cs[k], out)
+    return ops.broadcast_to(out, _manip._bshape(out.shape, idx.shape))
+
+
+# ---------------------------------------------------------------- calculus, polynomials, statistics
+def trapz(y, x=None, dx=1.0, axis=-1):
+    """The integral of `y` by the trapezoidal rule along `axis`."""
+    return ops.trapz(_float(y), None if x is None else _float(x), dx=dx, dim=axis)
+
+
+def ediff1d(ary, to_end=None, to_begin=None):
+    """Differences between consecutive elements of the flattened array."""
+    d = ops.diff(_manip.ravel(ary))
+    parts = [_manip.ravel(to_begin)] if to_begin is not None else []
+    parts.append(d)
+    if to_end is not None:
+        parts.append(_manip.ravel(to_end))
+    return _manip.concatenate(parts) if len(parts) > 1 else d
+
+
+def gradient(f, *varargs, axis=None, edge_order=1):
+    """The gradient of `f` by second-order central differences inside and first-order ones at the edges."""
+    f = _float(f)
+    axes = range(f.ndim) if axis is None else [_axis(a, f.ndim) for a in (axis if isinstance(axis, (tuple, list))
+                                                                           else (axis,))]
+    axes = list(axes)
+    spacing = list(varargs) if varargs else [1.0] * len(axes)
+    if len(spacing) == 1 and len(axes) > 1:
+        spacing = spacing * len(axes)
+    out = []
+    for ax, h in zip(axes, spacing):
+        n = f.shape[ax]
+        if n < 2:
+            raise ValueError("For 'gradient', each axis must have at least 2 elements.")
+
+        def sl(a, b):
+            return (slice(None),) * ax + (slice(a, b),)
+        first = ops.div(ops.sub(f[sl(1, 2)], f[sl(0, 1)]), h)
+        last = ops.div(ops.sub(f[sl(n - 1, n)], f[sl(n - 2, n - 1)]), h)
+        inner = ops.div(ops.sub(f[sl(2, n)], f[sl(0, n - 2)]), 2.0 * h) if n > 2 else None
+        out.append(ops.concat([first, inner, last] if inner is not None else [first, last], ax))
+    return out[0] if len(out) == 1 else out
+
+
+def unwrap(p, discont=math.pi, axis=-1, period=2 * math.pi):
+    """Phases `p` with jumps larger than `discont` replaced by their `period` complement."""
+    p = _float(p)
+    axis = _axis(axis, p.ndim)
+    dd = ops.diff(p, 1, axis)
+    half = period / 2
+    ddmod = ops.sub(ops.remainder(ops.add(dd, half), period), half)
+    ddmod = ops.where(ops.logical_and(ops.equal(ddmod, -half), dd > 0), ops.full_like(ddmod, half), ddmod)
+    corr = ops.where(ops.abs(dd) < max(discont, half), ops.zeros_like(dd), ops.sub(ddmod, dd))
+    first = p[(slice(None),) * axis + (slice(0, 1),)]
+    return ops.concat([first, ops.add(p[(slice(None),) * axis + (slice(1, None),)], ops.cumsum(corr, axis))], axis)
+
+
+def vander(x, N=None, increasing=False):
+    """The Vandermonde matrix of the 1-D `x`."""
+    x = _to_tensor(x)
+    n = x.shape[0] if N is None else N
+    powers = ops.arange(0, n, dtype=x.dtype if not mstype.is_integral(x.dtype) else mstype.int32)
+    if not increasing:
+        powers = ops.flip(powers, (0,))
+    return ops.pow(ops.expand_dims(x, 1), ops.expand_dims(powers, 0))
+
+
+def polyval(p, x):
+    """The polynomial with coefficients `p` (highest degree first) evaluated at `x` (Horner's rule)."""
+    p = _to_tensor(p)
+    x = _to_tensor(x)
+    out = ops.zeros_like(ops.cast(x, p.dtype)) if p.shape[0] else ops.zeros_like(x)
+    for i in range(p.shape[0]):
+        out = ops.add(ops.mul(out, x), p[i])
+    return out
+
+
+def _pad_left(a, n):
+    return a if a.shape[0] >= n else ops.concat([ops.zeros((n - a.shape[0],), a.dtype), a], 0)
+
+
+def polyadd(a1, a2):
+    """The sum of two polynomials."""
+    a1, a2 = _to_tensor(a1), _to_tensor(a2)
+    n = builtins.max(a1.shape[0], a2.shape[0])
+    return ops.add(_pad_left(a1, n), _pad_left(a2, n))
+
+
+def polysub(a1, a2):
+    """The difference of two polynomials."""
+    a1, a2 = _to_tensor(a1), _to_tensor(a2)
+    n = builtins.max(a1.shape[0], a2.shape[0])
+    return ops.sub(_pad_left(a1, n), _pad_left(a2, n))
+
+
+def polymul(a1, a2):
+    """The product of two polynomials."""
+    return convolve(a1, a2)
+
+
+def polyder(p, m=1):
+    """The m-th derivative of a polynomial."""
+    p = _to_tensor(p)
+    for _ in range(m):
+        n = p.shape[0] - 1
+        if n <= 0:
+            return ops.zeros((0,), p.dtype)
+        p = ops.mul(p[:-1], ops.cast(ops.arange(n, 0, -1, dtype=mstype.int32), p.dtype))
+    return p
+
+
+def polyint(p, m=1, k=None):
+    """The m-th antiderivative of a polynomial (integration constants `k`, zero by default)."""
+    p = _float(p)
+    ks = [0.0] * m if k is None else ([k] * m if isinstance(k, numbers.Number) else list(k))
+    for i in range(m):
+        n = p.shape[0]
+        p = ops.concat([ops.div(p, ops.cast(ops.arange(n, 0, -1, dtype=mstype.int32), p.dtype)),
+                        ops.full((1,), ks[i], dtype=p.dtype)], 0)
+    return p
+
+
+def multi_dot(arrays):
+    """The matrix product of several arrays (the first and last may be 1-D)."""
+    out = _to_tensor(arrays[0])
+    for a in arrays[1:]:
+        out = _math.dot(out, a)
+    return out
+
+
+def cov(m, y=None, rowvar=True, bias=False, ddof=None, fweights=None, aweights=None, dtype=None):
+    """The covariance matrix of the variables (rows of `m` unless `rowvar` is False)."""
+    m = _float(m)
+    if m.ndim == 1:
+        m = ops.reshape(m, (1, -1))
+    if not rowvar:
+        m = ops.transpose(m, (1, 0))
+    if y is not None:
+        y = _float(y)
+        y = ops.reshape(y, (1, -1)) if y.ndim == 1 else (y if rowvar else ops.transpose(y, (1, 0)))
+        m = ops.concat([m, y], 0)
+    correction = (0 if bias else 1) if ddof is None else ddof
+    out = ops.cov(m, correction=correction, fweights=None if fweights is None else _to_tensor(fweights),
+                  aweights=None if aweights is None else _float(aweights))
+    return out if dtype is None else ops.cast(out, _dtype(dtype))
+
+
+def corrcoef(x, y=None, rowvar=True, dtype=None):
+    """Pearson correlation coefficients of the variables."""
+    c = cov(x, y, rowvar)
+    if c.ndim == 0:
+        return ops.div(c, c)
+    d = ops.sqrt(ops.diagonal(c))
+    out = ops.clamp(ops.div(ops.div(c, ops.expand_dims(d, 1)), ops.expand_dims(d, 0)), -1.0, 1.0)
+    return out if dtype is None else ops.cast(out, _dtype(dtype))
+
+
+def _full_conv(a, v):
+    a, v = _manip.ravel(a), _manip.ravel(v)
+    dt = mstype.promote_types(a.dtype, v.dtype)
+    a, v = ops.cast(a, dt), ops.cast(v, dt)
+    n, k = a.shape[0], v.shape[0]
+    if n == 0 or k == 0:
+        raise ValueError("For 'convolve', the inputs cannot be empty.")
+    # out[i] = sum_j a[j] v[i - j]: an outer product summed along its anti-diagonals
+    prod = ops.mul(ops.expand_dims(a, 1), ops.expand_dims(v, 0))
+    rows = onp.arange(n)[:, None] + onp.arange(k)[None, :]
+    seg = Tensor(rows.reshape(-1).astype(onp.int32))
+    return ops.unsorted_segment_sum(ops.reshape(prod, (-1,)), seg, n + k - 1)
+
+
+def convolve(a, v, mode="full"):
+    """The discrete linear convolution of two 1-D arrays ('full', 'same' or 'valid')."""
+    full = _full_conv(a, v)
+    n, k = _manip.ravel(a).shape[0], _manip.ravel(v).shape[0]
+    if mode == "full":
+        return full
+    if mode == "same":
+        length = builtins.max(n, k)
+        start = (n + k - 1 - length) // 2
+        return full[start:start + length]
+    if mode == "valid":
+        length = builtins.max(n, k) - builtins.min(n, k) + 1
+        start = builtins.min(n, k) - 1
+        return full[start:start + length]
+    raise ValueError(f"For 'convolve', the 'mode' must be 'full', 'same' or 'valid', but got {mode!r}.")
+
+
+def correlate(a, v, mode="valid"):
+    """The cross-correlation of two 1-D arrays."""
+    v = _manip.ravel(v)
+    if mstype.is_complex(v.dtype):
+        v = ops.conj(v)
+    return convolve(a, ops.flip(v, (0,)), mode)
+
+
+def _window(m, fn):
+    if m < 1:
+        return ops.zeros((0,), mstype.float32)
+    if m == 1:
+        return ops.ones((1,), mstype.float32)
+    n = onp.arange(m)
+    return Tensor(fn(n, m).astype(onp.float32))
+
+
+def hamming(M):
+    """The Hamming window of M points."""
+    return _window(M, lambda n, m: 0.54 - 0.46 * onp.cos(2 * onp.pi * n / (m - 1)))
+
+
+def hanning(M):
+    """The Hann window of M points."""
+    return _window(M, lambda n, m: 0.5 - 0.5 * onp.cos(2 * onp.pi * n / (m - 1)))
+
+
+def bartlett(M):
+    """The Bartlett (triangular) window of M points."""
+    return _window(M, lambda n, m: 1 - onp.abs(2 * n / (m - 1) - 1))
+
+
+def blackman(M):
+    """The Blackman window of M points."""
+    return _window(M, lambda n, m: 0.42 - 0.5 * onp.cos(2 * onp.pi * n / (m - 1)) + 0.08 * onp.cos(
+        4 * onp.pi * n / (m - 1)))
+
+
+def pad(arr, pad_width, mode="constant", constant_values=0):
+    """`arr` padded: `pad_width` is ((before, after),) per axis, or one pair/int for all axes."""
+    x = _to_tensor(arr)
+    pw = onp.broadcast_to(onp.asarray(pad_width, dtype=onp.int64), (x.ndim, 2)).tolist()
+    modes = {"constant": "constant", "reflect": "reflect", "edge": "replicate", "wrap": "circular"}
+    if mode not in modes:
+        raise ValueError(f"For 'pad', the 'mode' must be one of {list(modes)}, but got {mode!r}.")
+    flat = []
+    for before, after in reversed(pw):
+        flat += [before, after]
+    if mode == "constant":
+        return ops.pad(x, tuple(flat), "constant", constant_values)
+    # torch-style modes pad the trailing axes of a batched input: add a batch and a channel axis
+    y = ops.reshape(x, (1, 1) + x.shape)
+    y = ops.pad(y, tuple(flat), modes[mode])
+    return ops.reshape(y, y.shape[2:])
+
+
+def interp(x, xp, fp, left=None, right=None):
+    """Linear interpolation of the points (xp, fp) at `x` (xp increasing)."""
+    x, xp, fp = _float(x), _float(xp), _float(fp)
+    n = xp.shape[0]
+    i = ops.clamp(ops.searchsorted(xp, x, right=True), 1, n - 1)
+    x0, x1 = ops.gather(xp, i - 1, 0), ops.gather(xp, i, 0)
+    y0, y1 = ops.gather(fp, i - 1, 0), ops.gather(fp, i, 0)
+    out = ops.add(y0, ops.mul(ops.div(ops.sub(x, x0), ops.sub(x1, x0)), ops.sub(y1, y0)))
+    out = ops.where(x < xp[0], ops.full_like(out, fp[0].item() if left is None else left), out)
+    return ops.where(x > xp[n - 1], ops.full_like(out, fp[n - 1].item() if right is None else right), out)
+
+
+def digitize(x, bins, right=False):
+    """Index of the bin of each value of `x` (bins increasing)."""
+    x, bins = _to_tensor(x), _to_tensor(bins)
+    return ops.searchsorted(bins, x, out_int32=True, right=not right)
+
+
+def histogram_bin_edges(a, bins=10, range=None, weights=None):  # noqa: A002 -- numpy's name
+    """Edges of `bins` equal-width bins over `range` (the data's min/max by default)."""
+    a = _float(a)
+    if isinstance(bins, int):
+        lo, hi = (ops.amin(a).item(), ops.amax(a).item()) if range is None else range
+        if lo == hi:
+            lo, hi = lo - 0.5, hi + 0.5
+        return ops.linspace(float(lo), float(hi), bins + 1)
+    return _float(bins)
+
+
+def histogram(a, bins=10, range=None, weights=None, density=False):  # noqa: A002 -- numpy's name
+    """Counts of the values of `a` in each bin, and the bin edges (the last bin includes its right edge)."""
+    a = _manip.ravel(_float(a))
+    edges = histogram_bin_edges(a, bins, range)
+    nb = edges.shape[0] - 1
+    idx = ops.searchsorted(edges, a, right=True) - 1
+    idx = ops.where(ops.equal(a, edges[nb]), ops.full_like(idx, nb - 1), idx)
+    inside = ops.logical_and(idx >= 0, idx < nb)
+    w = ops.ones_like(a) if weights is None else _manip.ravel(_float(weights))
+    w = ops.where(inside, w, ops.zeros_like(w))
+    counts = ops.unsorted_segment_sum(w, ops.cast(ops.clamp(idx, 0, nb - 1), mstype.int32), nb)
+    if density:
+        counts = ops.div(counts, ops.mul(ops.sum(counts), ops.diff(edges)))
+    return counts, edges
+
+
+def apply_along_axis(func1d, axis, arr, *args, **kwargs):
+    """func1d applied to the 1-D slices of `arr` along `axis`."""
+    arr = _to_tensor(arr)
+    axis = _axis(axis, arr.ndim)
+    moved = ops.movedim(arr, axis, -1)
+    lead = moved.shape[:-1]
+    flat = ops.reshape(moved, (-1, moved.shape[-1]))
+    res = [_to_tensor(func1d(flat[i], *args, **kwargs)) for i in builtins.range(flat.shape[0])]
+    out = ops.stack(res, 0)
+    out = ops.reshape(out, lead + out.shape[1:])
+    return ops.movedim(out, -1, axis) if out.ndim == arr.ndim else out
+
+
+def apply_over_axes(func, a, axes):
+    """func(a, axis) applied for each axis in turn, keeping the rank."""
+    out = _to_tensor(a)
+    for ax in (axes if isinstance(axes, (tuple, list)) else (axes,)):
+        res = func(out, ax)
+        out = res if res.ndim == out.ndim else ops.expand_dims(res, ax)
+    return out
+
+
+def array_str(a):
+    """str() of the array."""
+    return str(_to_tensor(a))
+
+
+def piecewise(x, condlist, funclist, *args, **kw):
+    """Per element, funclist[i] (a function of x or a constant) where condlist[i] holds; a final extra function
+    is the default where no condition holds."""
+    x = _to_tensor(x)
+    conds = [_to_tensor(c, mstype.bool_) for c in (condlist if isinstance(condlist, (list, tuple)) else [condlist])]
+    if len(funclist) == len(conds) + 1:
+        none = ops.logical_not(ops.any(ops.stack(conds, 0), 0)) if conds else ops.ones(x.shape, mstype.bool_)
+        conds.append(none)
+    if len(funclist) != len(conds):
+        raise ValueError(f"For 'piecewise', with {len(conds)} conditions 'funclist' must have {len(conds)} or "
+                         f"{len(conds) + 1} items, but got {len(funclist)}.")
+    out = ops.zeros_like(x)
+    for cond, fn in zip(conds, funclist):
+        val = fn(x, *args, **kw) if callable(fn) else fn
+        val = ops.broadcast_to(ops.cast(_to_tensor(val), x.dtype), x.shape)
+        out = ops.where(cond, val, out)
+    return out
+
+
+class _Grid:
+    """mgrid/ogrid: `grid[0:5, 0:3]` gives index grids; a complex step `5j` means that many points (inclusive)."""
+
+    def __init__(self, sparse):
+        self.sparse = sparse
+
+    def __getitem__(self, key):
+        keys = key if isinstance(key, tuple) else (key,)
+        vecs = []
+        for k in keys:
+            if not isinstance(k, slice):
+                raise TypeError(f"For 'mgrid/ogrid', the index must be slices, but got {type(k).__name__}.")
+            start = 0 if k.start is None else k.start
+            step = 1 if k.step is None else k.step
+            if isinstance(step, complex):
+                vecs.append(ops.linspace(float(start), float(k.stop), int(abs(step))))
+            else:
+                is_int = all(isinstance(v, numbers.Integral) for v in (start, k.stop, step))
+                vecs.append(ops.arange(start, k.stop, step, dtype=mstype.int32 if is_int else mstype.float32))
+        if len(vecs) == 1:
+            return vecs[0]
+        grids = _manip_meshgrid(vecs, self.sparse)
+        return tuple(grids) if self.sparse else ops.stack(grids, 0)
+
+
+mgrid = _Grid(sparse=False)
+ogrid = _Grid(sparse=True)
+__all__ += ["piecewise", "mgrid", "ogrid"]

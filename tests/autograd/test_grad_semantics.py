@@ -1,0 +1,198 @@
+"""Gradient semantics checked against MindSpore 2.10 PyNative: ties, aliasing, in-place updates, assign."""
+import numpy as np
+import pytest
+
+import mindseed as ms
+from mindseed import ops
+
+
+def t(a, dtype=np.float32):
+    return ms.Tensor(np.asarray(a, dtype=dtype))
+
+
+def _np(x):
+    return x.asnumpy()
+
+
+# ---------------------------------------------------------------- maximum / minimum on ties
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_maximum_minimum_split_gradient_on_ties(dtype):
+    x, y = t([1.0, 2.0, 3.0], dtype), t([1.0, 5.0, 0.0], dtype)
+    gx, gy = ms.grad(ops.maximum, (0, 1))(x, y)
+    np.testing.assert_allclose(_np(gx), [0.5, 0.0, 1.0])
+    np.testing.assert_allclose(_np(gy), [0.5, 1.0, 0.0])
+    gx, gy = ms.grad(ops.minimum, (0, 1))(x, y)
+    np.testing.assert_allclose(_np(gx), [0.5, 1.0, 0.0])
+    np.testing.assert_allclose(_np(gy), [0.5, 0.0, 1.0])
+    # broadcast: the scalar collects both halves
+    gx, gy = ms.grad(ops.maximum, (0, 1))(t([2.0, 2.0], dtype), t(2.0, dtype))
+    np.testing.assert_allclose(_np(gx), [0.5, 0.5])
+    np.testing.assert_allclose(_np(gy), 1.0)
+
+
+def test_maximum_grad_of_grad_away_from_ties():
+    x = t([1.0, 4.0], np.float64)
+    g2 = ms.grad(ms.grad(lambda a: (ops.maximum(a * a, 3.0)).sum()))(x)
+    np.testing.assert_allclose(_np(g2), [0.0, 2.0])
+
+
+def test_fmax_and_reductions_keep_their_tie_rules():
+    np.testing.assert_allclose([_np(g) for g in ms.grad(ops.fmax, (0, 1))(t([2.0, 2.0]), t([2.0, 1.0]))],
+                               [[1.0, 1.0], [0.0, 0.0]])
+    np.testing.assert_allclose(_np(ms.grad(lambda a: a.max())(t([2.0, 2.0, 1.0]))), [0.5, 0.5, 0.0])
+
+
+# ---------------------------------------------------------------- the same tensor at several positions
+def test_same_tensor_twice_is_one_variable():
+    x = t([1.0, 2.0])
+
+    def f(a, b):
+        return (a * b * b).sum()
+    gx, gy = ms.grad(f, grad_position=(0, 1))(x, x)
+    np.testing.assert_allclose(_np(gx), [3.0, 12.0])  # d/dx x^3, at both positions (as MindSpore)
+    np.testing.assert_allclose(_np(gy), [3.0, 12.0])
+    v, (gx, _) = ms.value_and_grad(f, grad_position=(0, 1))(x, x)
+    assert v.item() == 9.0
+    np.testing.assert_allclose(_np(ms.grad(f, grad_position=0)(x, x)), [3.0, 12.0])
+    g0, g2 = ms.grad(lambda a, b, c: (a * b + c).sum(), grad_position=(0, 2))(x, x, x)
+    np.testing.assert_allclose(_np(g0), [3.0, 5.0])
+    np.testing.assert_allclose(_np(g2), [3.0, 5.0])
+    # distinct tensors with equal values stay distinct
+    gx, gy = ms.grad(f, grad_position=(0, 1))(x, t([1.0, 2.0]))
+    np.testing.assert_allclose(_np(gx), [1.0, 4.0])
+    np.testing.assert_allclose(_np(gy), [2.0, 8.0])
+
+
+# ---------------------------------------------------------------- in-place updates
+def test_augmented_assignment_on_input_and_intermediate():
+    x = t([1.0, 2.0, 3.0])
+
+    def f(a):
+        a += 1
+        return (a * a).sum()
+    np.testing.assert_allclose(_np(ms.grad(f)(x)), [4.0, 6.0, 8.0])
+    np.testing.assert_allclose(_np(x), [1.0, 2.0, 3.0])
+
+    def g(a):
+        y = a * 2
+        y += a
+        return (y * y).sum()
+    np.testing.assert_allclose(_np(ms.grad(g)(x)), [18.0, 36.0, 54.0])
+
+    def h(a):
+        a *= 2
+        return (a * a).sum()
+    np.testing.assert_allclose(_np(ms.grad(h)(x)), [8.0, 16.0, 24.0])
+
+    def k(a):
+        z = a * 2
+        w = z * 3
+        z += 1
+        return (w + z * z).sum()
+    np.testing.assert_allclose(_np(ms.grad(k)(x)), [18.0, 26.0, 34.0])
+
+
+def test_setitem_on_intermediate_and_copy():
+    x = t([1.0, 2.0, 3.0])
+
+    def f(a):
+        y = a * 1
+        y[0] = 5.0
+        return (y * a).sum()
+    np.testing.assert_allclose(_np(ms.grad(f)(x)), [5.0, 4.0, 6.0])
+
+    def g(a):
+        y = a.copy()
+        y[0] = 2.0
+        return (y * a).sum()
+    np.testing.assert_allclose(_np(ms.grad(g)(x)), [2.0, 4.0, 6.0])
+
+    def h(a):
+        a = a + 0
+        a[1:] = a[:2] * 2
+        return (a * a).sum()
+    np.testing.assert_allclose(_np(ms.grad(h)(x)), [10.0, 16.0, 0.0])
+
+    def m(a):
+        y = a * 1
+        y[0] = 5.0
+        y += 1
+        return (y * a).sum()
+    v, g_m = ms.value_and_grad(m)(x)
+    assert v.item() == 24.0
+    np.testing.assert_allclose(_np(g_m), [6.0, 5.0, 7.0])
+
+    def after_rebind(a):
+        a += 1
+        a[0] = 2.0
+        return (a * a).sum()
+    np.testing.assert_allclose(_np(ms.grad(after_rebind)(t([1.0, 2.0]))), [0.0, 6.0])
+
+
+def test_setitem_on_function_input_is_refused_as_mindspore():
+    def f(a, b):
+        b[0] = 2.0
+        return (a * b).sum()
+    with pytest.raises(RuntimeError, match="Can not modify tensor id of input tensor from network"):
+        ms.grad(f)(t([1.0, 2.0]), t([3.0, 4.0]))
+    with pytest.raises(RuntimeError, match="Can not modify tensor id"):
+        ms.grad(lambda a: a.__setitem__(slice(0, 1), 2.0) or a.sum())(t([1.0, 2.0]))
+    y = t([3.0, 4.0])
+    y[0] = 1.0  # outside a transform nothing is refused
+    assert y.asnumpy().tolist() == [1.0, 4.0]
+
+
+def test_inplace_method_on_input_differentiates_the_original_value():
+    x = t([1.0, 2.0, 3.0])
+
+    def f(a):
+        a.add_(1)
+        return (a * a).sum()
+    v, g = ms.value_and_grad(f)(x)
+    assert v.item() == 29.0
+    np.testing.assert_allclose(_np(g), [4.0, 6.0, 8.0])
+    np.testing.assert_allclose(_np(x), [1.0, 2.0, 3.0])
+
+
+def test_parameter_updated_in_place_is_differentiated_at_its_new_value():
+    p = ms.Parameter(t([1.0, 2.0]), name="p")
+
+    def f(x):
+        p[0] = 5.0
+        return (x * p).sum()
+    gx, (gp,) = ms.grad(f, 0, weights=[p])(t([1.0, 2.0]))
+    np.testing.assert_allclose(_np(gx), [5.0, 2.0])
+    np.testing.assert_allclose(_np(gp), [1.0, 2.0])
+
+
+def test_assign_under_grad():
+    p = ms.Parameter(t([1.0, 2.0]), name="p")
+
+    def f(x):
+        ops.assign(p, x * 2)
+        return (p * x).sum()
+    v, (gx, (gp,)) = ms.value_and_grad(f, 0, weights=[p])(t([3.0, 4.0]))
+    assert v.item() == 50.0
+    np.testing.assert_allclose(_np(gx), [6.0, 8.0])  # nothing flows back through the assignment
+    np.testing.assert_allclose(_np(gp), [3.0, 4.0])
+
+    def g(x):
+        y = x * 2
+        ops.assign(y, x * 5)  # a Tensor is written in place; its recorded history stays
+        return (y * y).sum()
+    v, gx = ms.value_and_grad(g)(t([1.0, 2.0, 3.0]))
+    assert v.item() == 350.0
+    np.testing.assert_allclose(_np(gx), [20.0, 40.0, 60.0])
+
+
+def test_assign_checks():
+    y = t([1.0, 2.0])
+    assert ops.assign(y, t([3.0, 4.0])) is y and y.asnumpy().tolist() == [3.0, 4.0]
+    ops.assign(y, t([1, 2], np.int32))
+    assert y.dtype == ms.float32 and y.asnumpy().tolist() == [1.0, 2.0]
+    with pytest.raises(TypeError, match="'variable' must be a Parameter or Tensor"):
+        ops.assign([1.0], t([1.0]))
+    with pytest.raises(ValueError, match="must have the same shape"):
+        ops.assign(y, t([1.0, 2.0, 3.0]))
+    with pytest.raises(ValueError, match="must have the same rank"):
+        ops.assign(y, 3.0)

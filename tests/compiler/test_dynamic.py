@@ -1,0 +1,115 @@
+"""Dynamic shapes: one compiled graph reused for every size of the dynamic dims (no compile per size)."""
+import numpy as np
+import pytest
+
+import mindseed as ms
+from mindseed import nn, ops
+
+
+def t(a, dtype=np.float32):
+    return ms.Tensor(np.asarray(a, dtype=dtype))
+
+
+def _rows(n, m=3, seed=0):
+    return np.random.RandomState(seed + n).standard_normal((n, m)).astype(np.float32)
+
+
+def test_jit_dynamic_compiles_once_for_all_batch_sizes():
+    @ms.jit(dynamic=1)
+    def f(x, w):
+        n = x.shape[0]
+        y = ops.matmul(x, w).reshape(n * 2, -1)           # a Python-level shape in an attribute
+        return y.sum(axis=1) / n, ops.zeros((n, 1)) + 1   # and in a division / a created tensor
+    w = t(np.arange(12).reshape(3, 4) * 0.1)
+    for n in (2, 3, 5, 8, 4, 5):
+        x = _rows(n)
+        a, b = f(t(x), w)
+        np.testing.assert_allclose(a.asnumpy(), (x @ w.asnumpy()).reshape(n * 2, -1).sum(1) / n, rtol=1e-5)
+        np.testing.assert_allclose(b.asnumpy(), np.ones((n, 1)))
+    assert len(f.cache) == 1
+    assert f.traces == 2          # two samples, then one graph for every size
+    (g,) = f.graphs()
+    assert g.params[0].shape == (None, 3)
+    assert "d[0]" in str(g)
+
+
+def test_input_signature_marks_dynamic_dims():
+    @ms.jit(input_signature=(ms.Tensor(shape=[None, 3], dtype=ms.float32),))
+    def f(x):
+        if x.sum() > 0:
+            x = x * 2
+        return ops.softmax(x, axis=-1), x.shape[0] * 1.0 + x.mean()
+    for n in (1, 4, 6, 9):
+        x = _rows(n, seed=3)
+        a, b = f(t(x))
+        xx = x * 2 if x.sum() > 0 else x
+        e = np.exp(xx - xx.max(-1, keepdims=True))
+        np.testing.assert_allclose(a.asnumpy(), e / e.sum(-1, keepdims=True), rtol=1e-5)
+        np.testing.assert_allclose(b.asnumpy(), n + xx.mean(), rtol=1e-5)
+    assert len(f.cache) == 1 and f.traces == 2
+    with pytest.raises(ValueError, match="dynamic shape"):
+        f(t(np.ones((2, 4))))
+
+
+class _Net(nn.Cell):
+    def __init__(self):
+        super().__init__()
+        self.dense = nn.Dense(3, 2)
+        self.dense.weight.set_data(t(np.arange(6).reshape(2, 3) * 0.1))
+        self.dense.bias.set_data(t([0.5, -0.5]))
+
+    def construct(self, x):
+        h = self.dense(x)
+        return ops.relu(h).reshape(-1, 2).mean(axis=0) * x.shape[0]
+
+
+def test_cell_set_inputs_in_graph_mode_reuses_one_graph():
+    net = _Net()
+    net.set_inputs(ms.Tensor(shape=[None, 3], dtype=ms.float32))
+    w, b = net.dense.weight.asnumpy(), net.dense.bias.asnumpy()
+    ms.set_context(mode=ms.GRAPH_MODE)
+    try:
+        for n in (2, 5, 3, 7):
+            x = _rows(n, seed=5)
+            out = net(t(x))
+            np.testing.assert_allclose(out.asnumpy(), np.maximum(x @ w.T + b, 0).mean(0) * n, rtol=1e-5)
+    finally:
+        ms.set_context(mode=ms.PYNATIVE_MODE)
+    compiled = net.__dict__["_ms_compiled"]
+    assert len(compiled.cache) == 1 and compiled.traces == 2
+
+
+def test_size_dependent_structure_compiles_per_size():
+    @ms.jit(dynamic=1)
+    def f(x):
+        acc = x[0]
+        for i in range(1, x.shape[0]):      # unrolled: the graph's structure depends on the size
+            acc = acc + x[i] * i
+        return acc
+    for n in (2, 3, 4, 3):
+        x = _rows(n)
+        np.testing.assert_allclose(f(t(x)).asnumpy(), (x * np.arange(n)[:, None]).sum(0) + x[0] * (n > 0) * 1
+                                   - x[0] * 0, rtol=1e-5)
+    assert len(f.cache) == 1 and f.traces == 3   # sizes 2, 3, 4 traced; 3 again reuses its graph
+
+
+def test_static_jit_still_keys_by_shape():
+    @ms.jit
+    def f(x):
+        return x * x.shape[0]
+    for n in (2, 3):
+        np.testing.assert_allclose(f(t(np.ones((n, 2)))).asnumpy(), np.full((n, 2), n))
+    assert len(f.cache) == 2
+
+
+def test_python_float_shape_arithmetic_follows_the_dynamic_dim():
+    @ms.jit(dynamic=1)
+    def f(x):
+        n = x.shape[0]
+        return x.sum(axis=0) * (1.0 / n), x[:n // n] * (n * 0.5)
+    for n in (2, 4, 5, 10):
+        x = _rows(n, seed=7)
+        a, b = f(t(x))
+        np.testing.assert_allclose(a.asnumpy(), x.sum(0) / n, rtol=1e-5)
+        np.testing.assert_allclose(b.asnumpy(), x[:1] * n * 0.5, rtol=1e-5)
+    assert len(f.cache) == 1 and f.traces == 2

@@ -1,0 +1,180 @@
+"""The less common mindseed.numpy functions against numpy (bitwise, nan-reductions, sets, polynomials, ...)."""
+import numpy as onp
+import pytest
+
+import mindseed as ms
+import mindseed.numpy as mnp
+
+A = onp.array([[1.0, -2.0, onp.nan], [4.0, 5.0, 6.0]])
+I = onp.array([12, 18, 7])
+X6 = onp.arange(6.0)
+F = onp.array([1, 2, 4, 7, 11, 16.0])
+G2 = onp.array([[1, 2, 6], [3, 4, 5.0]])
+XX = onp.array([[0, 2.0], [1, 1], [2, 0]]).T
+R = onp.random.default_rng(1).random((3, 5))
+HD = onp.random.default_rng(2).random(50)
+M1, M2, M3 = (onp.random.default_rng(3).random(s) for s in ((2, 3), (3, 4), (4,)))
+PH = onp.linspace(0, onp.pi, num=5)
+PH[3:] += onp.pi
+LIN = onp.linspace(-2.5, 2.5, 6)
+m = mnp.array
+
+CASES = [
+    ("bitwise_and", lambda: mnp.bitwise_and(m(I), 6), lambda: onp.bitwise_and(I, 6)),
+    ("bitwise_or", lambda: mnp.bitwise_or(m(I), 6), lambda: onp.bitwise_or(I, 6)),
+    ("bitwise_xor", lambda: mnp.bitwise_xor(m(I), 6), lambda: onp.bitwise_xor(I, 6)),
+    ("bitwise_not", lambda: mnp.bitwise_not(m(I)), lambda: onp.bitwise_not(I)),
+    ("gcd", lambda: mnp.gcd(m(I), m([8, 12, 14])), lambda: onp.gcd(I, [8, 12, 14])),
+    ("lcm", lambda: mnp.lcm(m(I), m([8, 12, 14])), lambda: onp.lcm(I, [8, 12, 14])),
+    ("copysign", lambda: mnp.copysign(m([1.0, 2.0]), m([-1.0, 1.0])), lambda: [-1.0, 2.0]),
+    ("heaviside", lambda: mnp.heaviside(m([-1.0, 0.0, 2.0]), m([0.5] * 3)),
+     lambda: onp.heaviside([-1.0, 0.0, 2.0], 0.5)),
+    ("logaddexp", lambda: mnp.logaddexp(m([1.0, 2.0]), m([3.0, 4.0])), lambda: onp.logaddexp([1.0, 2.0], [3.0, 4.0])),
+    ("logaddexp2", lambda: mnp.logaddexp2(m([1.0, 2.0]), m([3.0, 4.0])),
+     lambda: onp.logaddexp2([1.0, 2.0], [3.0, 4.0])),
+    ("signbit", lambda: mnp.signbit(m([-1.0, 0.0, 2.0])), lambda: onp.signbit([-1.0, 0.0, 2.0])),
+    ("divmod", lambda: mnp.divmod(m([5, -5]), 3), lambda: onp.divmod([5, -5], 3)),
+    ("isneginf", lambda: mnp.isneginf(m([-onp.inf, 1.0])), lambda: [True, False]),
+    ("nanmax", lambda: mnp.nanmax(m(A), axis=1), lambda: onp.nanmax(A, axis=1)),
+    ("nanmin", lambda: mnp.nanmin(m(A)), lambda: onp.nanmin(A)),
+    ("nanmean", lambda: mnp.nanmean(m(A), axis=1), lambda: onp.nanmean(A, axis=1)),
+    ("nanstd", lambda: mnp.nanstd(m(A), axis=1), lambda: onp.nanstd(A, axis=1)),
+    ("nanvar", lambda: mnp.nanvar(m(A)), lambda: onp.nanvar(A)),
+    ("nancumsum", lambda: mnp.nancumsum(m(A), axis=1), lambda: onp.nancumsum(A, axis=1)),
+    ("append", lambda: mnp.append(m(A), m([1.0, 2.0])), lambda: onp.append(A, [1.0, 2.0])),
+    ("append_axis", lambda: mnp.append(m(A), m(A), axis=0), lambda: onp.append(A, A, axis=0)),
+    ("isin", lambda: mnp.isin(m(I), m([7, 12])), lambda: onp.isin(I, [7, 12])),
+    ("in1d", lambda: mnp.in1d(m(I), m([7, 12]), invert=True), lambda: onp.isin(I, [7, 12], invert=True)),
+    ("intersect1d", lambda: mnp.intersect1d(m([3, 1, 2, 1]), m([2, 3, 5])),
+     lambda: onp.intersect1d([3, 1, 2, 1], [2, 3, 5])),
+    ("setdiff1d", lambda: mnp.setdiff1d(m([3, 1, 2, 1]), m([2, 5])), lambda: onp.setdiff1d([3, 1, 2, 1], [2, 5])),
+    ("tril_indices", lambda: mnp.tril_indices(3, 0, 4), lambda: onp.tril_indices(3, 0, 4)),
+    ("triu_indices", lambda: mnp.triu_indices(3, 1), lambda: onp.triu_indices(3, 1)),
+    ("tril_indices_from", lambda: mnp.tril_indices_from(mnp.ones((3, 4)), -1),
+     lambda: onp.tril_indices_from(onp.ones((3, 4)), -1)),
+    ("triu_indices_from", lambda: mnp.triu_indices_from(mnp.ones((3, 3))),
+     lambda: onp.triu_indices_from(onp.ones((3, 3)))),
+    ("diag_indices", lambda: mnp.diag_indices(3), lambda: onp.diag_indices(3)),
+    ("indices", lambda: mnp.indices((2, 3)), lambda: onp.indices((2, 3))),
+    ("ix_", lambda: mnp.ix_(m([0, 1]), m([2, 4])), lambda: onp.ix_([0, 1], [2, 4])),
+    ("unravel_index", lambda: mnp.unravel_index(m([22, 41, 37]), (7, 6)),
+     lambda: onp.unravel_index([22, 41, 37], (7, 6))),
+    ("unravel_index_f", lambda: mnp.unravel_index(m([22, 41, 37]), (7, 6), order="F"),
+     lambda: onp.unravel_index([22, 41, 37], (7, 6), order="F")),
+    ("ravel_multi_index", lambda: mnp.ravel_multi_index((m([3, 6, 6]), m([4, 5, 1])), (7, 6)),
+     lambda: onp.ravel_multi_index(([3, 6, 6], [4, 5, 1]), (7, 6))),
+    ("rollaxis", lambda: mnp.rollaxis(mnp.ones((3, 4, 5, 6)), 3, 1),
+     lambda: onp.rollaxis(onp.ones((3, 4, 5, 6)), 3, 1)),
+    ("rollaxis_end", lambda: mnp.rollaxis(mnp.ones((3, 4, 5, 6)), 1, 4),
+     lambda: onp.rollaxis(onp.ones((3, 4, 5, 6)), 1, 4)),
+    ("select", lambda: mnp.select([m(X6) < 3, m(X6) > 4], [m(X6), m(X6) ** 2], 42),
+     lambda: onp.select([X6 < 3, X6 > 4], [X6, X6 ** 2], 42)),
+    ("sometrue", lambda: mnp.sometrue(m([[0, 0], [0, 1]]), axis=0), lambda: onp.any([[0, 0], [0, 1]], axis=0)),
+    ("choose", lambda: mnp.choose(m([0, 1, 2, 1]), [m([1, 2, 3, 4]), m([10, 20, 30, 40]), m([5, 6, 7, 8])]),
+     lambda: onp.choose([0, 1, 2, 1], [[1, 2, 3, 4], [10, 20, 30, 40], [5, 6, 7, 8]])),
+    ("trapz", lambda: mnp.trapz(m([1.0, 2.0, 3.0])), lambda: 4.0),
+    ("trapz_x", lambda: mnp.trapz(m([1.0, 2.0, 3.0]), m([4.0, 6.0, 8.0])), lambda: 8.0),
+    ("ediff1d", lambda: mnp.ediff1d(m([1, 2, 4, 7, 0]), to_begin=m([-99]), to_end=m([88, 99])),
+     lambda: onp.ediff1d([1, 2, 4, 7, 0], to_begin=[-99], to_end=[88, 99])),
+    ("gradient", lambda: mnp.gradient(m(F)), lambda: onp.gradient(F)),
+    ("gradient_spacing", lambda: mnp.gradient(m(F), 2.0), lambda: onp.gradient(F, 2.0)),
+    ("gradient_2d", lambda: mnp.gradient(m(G2)), lambda: onp.gradient(G2)),
+    ("unwrap", lambda: mnp.unwrap(m(PH)), lambda: onp.unwrap(PH)),
+    ("vander", lambda: mnp.vander(m([1, 2, 3, 5])), lambda: onp.vander([1, 2, 3, 5])),
+    ("vander_increasing", lambda: mnp.vander(m([1.0, 2.0, 3.0]), 4, True),
+     lambda: onp.vander([1.0, 2.0, 3.0], 4, True)),
+    ("polyval", lambda: mnp.polyval(m([3.0, 0.0, 1.0]), m([5.0, 1.0])),
+     lambda: onp.polyval([3.0, 0.0, 1.0], [5.0, 1.0])),
+    ("polyadd", lambda: mnp.polyadd(m([1.0, 2.0]), m([9.0, 5.0, 4.0])),
+     lambda: onp.polyadd([1.0, 2.0], [9.0, 5.0, 4.0])),
+    ("polysub", lambda: mnp.polysub(m([1.0, 2.0]), m([9.0, 5.0, 4.0])),
+     lambda: onp.polysub([1.0, 2.0], [9.0, 5.0, 4.0])),
+    ("polymul", lambda: mnp.polymul(m([1.0, 2.0, 3.0]), m([9.0, 5.0, 1.0])),
+     lambda: onp.polymul([1.0, 2.0, 3.0], [9.0, 5.0, 1.0])),
+    ("polyder", lambda: mnp.polyder(m([1.0, 1.0, 1.0, 1.0]), 2), lambda: onp.polyder([1.0, 1.0, 1.0, 1.0], 2)),
+    ("polyint", lambda: mnp.polyint(m([1.0, 1.0, 1.0]), 2), lambda: onp.polyint([1.0, 1.0, 1.0], 2)),
+    ("polyint_k", lambda: mnp.polyint(m([1.0, 1.0, 1.0]), 1, 3.0), lambda: onp.polyint([1.0, 1.0, 1.0], 1, 3.0)),
+    ("multi_dot", lambda: mnp.multi_dot([m(M1), m(M2), m(M3)]), lambda: onp.linalg.multi_dot([M1, M2, M3])),
+    ("cov", lambda: mnp.cov(m(XX)), lambda: onp.cov(XX)),
+    ("cov_bias", lambda: mnp.cov(m(XX), bias=True), lambda: onp.cov(XX, bias=True)),
+    ("cov_rowvar", lambda: mnp.cov(m(XX.T), rowvar=False), lambda: onp.cov(XX.T, rowvar=False)),
+    ("corrcoef", lambda: mnp.corrcoef(m(R)), lambda: onp.corrcoef(R)),
+    ("hamming", lambda: mnp.hamming(7), lambda: onp.hamming(7)),
+    ("hanning", lambda: mnp.hanning(7), lambda: onp.hanning(7)),
+    ("bartlett", lambda: mnp.bartlett(7), lambda: onp.bartlett(7)),
+    ("blackman", lambda: mnp.blackman(7), lambda: onp.blackman(7)),
+    ("pad_constant", lambda: mnp.pad(m([[1.0, 2.0], [3.0, 4.0]]), ((1, 0), (2, 1)), constant_values=9),
+     lambda: onp.pad([[1.0, 2.0], [3.0, 4.0]], ((1, 0), (2, 1)), constant_values=9)),
+    ("pad_1d_reflect", lambda: mnp.pad(m([1.0, 2.0, 3.0]), (2, 1), "reflect"),
+     lambda: onp.pad([1.0, 2.0, 3.0], (2, 1), "reflect")),
+    ("interp", lambda: mnp.interp(m([0.0, 1.0, 1.5, 2.72, 3.14]), m([1.0, 2.0, 3.0]), m([3.0, 2.0, 0.0])),
+     lambda: onp.interp([0.0, 1.0, 1.5, 2.72, 3.14], [1.0, 2.0, 3.0], [3.0, 2.0, 0.0])),
+    ("digitize", lambda: mnp.digitize(m([0.2, 6.4, 3.0, 1.6]), m([0.0, 1.0, 2.5, 4.0, 10.0])),
+     lambda: onp.digitize([0.2, 6.4, 3.0, 1.6], [0.0, 1.0, 2.5, 4.0, 10.0])),
+    ("digitize_right", lambda: mnp.digitize(m([1.0, 2.5]), m([0.0, 1.0, 2.5, 4.0]), right=True),
+     lambda: onp.digitize([1.0, 2.5], [0.0, 1.0, 2.5, 4.0], right=True)),
+    ("histogram", lambda: mnp.histogram(m(HD), 5), lambda: onp.histogram(HD, 5)),
+    ("histogram_range", lambda: mnp.histogram(m(HD), 4, range=(0, 2)), lambda: onp.histogram(HD, 4, range=(0, 2))),
+    ("histogram_bin_edges", lambda: mnp.histogram_bin_edges(m(HD), 3), lambda: onp.histogram_bin_edges(HD, 3)),
+    ("apply_along_axis", lambda: mnp.apply_along_axis(lambda v: mnp.sum(v * 2), 1, m(G2)),
+     lambda: onp.apply_along_axis(lambda v: (v * 2).sum(), 1, G2)),
+    ("apply_along_axis_vec", lambda: mnp.apply_along_axis(mnp.flip, 0, m(G2)),
+     lambda: onp.apply_along_axis(lambda v: v[::-1], 0, G2)),
+    ("apply_over_axes", lambda: mnp.apply_over_axes(mnp.sum, m(onp.arange(24.0).reshape(2, 3, 4)), [0, 2]),
+     lambda: onp.apply_over_axes(onp.sum, onp.arange(24.0).reshape(2, 3, 4), [0, 2])),
+    ("piecewise", lambda: mnp.piecewise(m(LIN), [m(LIN) < 0, m(LIN) >= 0], [-1, 1]),
+     lambda: onp.piecewise(LIN, [LIN < 0, LIN >= 0], [-1, 1])),
+    ("piecewise_default", lambda: mnp.piecewise(m(LIN), [m(LIN) < 0], [lambda v: -v, lambda v: v * 2]),
+     lambda: onp.piecewise(LIN, [LIN < 0], [lambda v: -v, lambda v: v * 2])),
+    ("mgrid", lambda: mnp.mgrid[0:5, 0:3], lambda: onp.mgrid[0:5, 0:3]),
+    ("mgrid_points", lambda: mnp.mgrid[-1:1:5j], lambda: onp.mgrid[-1:1:5j]),
+    ("ogrid", lambda: mnp.ogrid[0:5, 0:3], lambda: onp.ogrid[0:5, 0:3]),
+]
+CASES += [(f"convolve_{mode}", lambda mode=mode: mnp.convolve(m([1.0, 2.0, 3.0]), m([0.0, 1.0, 0.5, 2.0]), mode),
+           lambda mode=mode: onp.convolve([1.0, 2.0, 3.0], [0.0, 1.0, 0.5, 2.0], mode))
+          for mode in ("full", "same", "valid")]
+CASES += [(f"correlate_{mode}", lambda mode=mode: mnp.correlate(m([1.0, 2.0, 3.0, 4.0]), m([0.0, 1.0, 0.5]), mode),
+           lambda mode=mode: onp.correlate([1.0, 2.0, 3.0, 4.0], [0.0, 1.0, 0.5], mode))
+          for mode in ("full", "same", "valid")]
+CASES += [(f"pad_{mode}", lambda mode=mode: mnp.pad(m([[1.0, 2.0, 3.0], [3.0, 4.0, 5.0]]), 1, mode),
+           lambda mode=mode: onp.pad([[1.0, 2.0, 3.0], [3.0, 4.0, 5.0]], 1, mode))
+          for mode in ("reflect", "edge", "wrap")]
+
+
+def _host(x):
+    if isinstance(x, (tuple, list)):
+        return [_host(v) for v in x]
+    return x.asnumpy() if isinstance(x, ms.Tensor) else onp.asarray(x)
+
+
+def _assert_close(got, want):
+    if isinstance(want, (tuple, list)) and isinstance(got, list):
+        assert len(got) == len(want)
+        for g, w in zip(got, want):
+            _assert_close(g, w)
+        return
+    onp.testing.assert_allclose(got, onp.asarray(want, dtype=float) if not isinstance(want, onp.ndarray) else want,
+                                rtol=1e-5, atol=1e-6)
+
+
+@pytest.mark.parametrize("name, ours, theirs", CASES, ids=[c[0] for c in CASES])
+def test_matches_numpy(name, ours, theirs):
+    _assert_close(_host(ours()), theirs())
+
+
+def test_misc_predicates_and_random():
+    assert bool(mnp.array_equiv(m([1, 2]), m([[1, 2], [1, 2]])))
+    assert not bool(mnp.array_equiv(m([1, 2]), m([1, 3])))
+    assert not bool(mnp.array_equiv(m([1, 2]), m([1, 2, 3])))
+    assert mnp.isscalar(3.0) and not mnp.isscalar(m([1]))
+    assert mnp.rand(2, 3).shape == (2, 3) and mnp.rand(2).dtype == ms.float32
+    assert mnp.randn((2,)).shape == (2,)
+    r = mnp.randint(0, 5, (100,))
+    assert r.dtype == ms.int32 and 0 <= int(r.asnumpy().min()) and int(r.asnumpy().max()) < 5
+    assert mnp.array_str(m([1, 2])) == "[1 2]"
+    with pytest.raises(ValueError, match="'maxval' must be greater"):
+        mnp.randint(3, 3)
+    with pytest.raises(ValueError, match="'mode' must be"):
+        mnp.convolve(m([1.0]), m([1.0]), "bad")
+    with pytest.raises(ValueError, match="same length"):
+        mnp.select([m([True])], [])
