@@ -113,14 +113,6 @@ def _max_pool_2x2_grad_grad_bprop(x, y, ddx, out, c):
     return None, None, max_pool_2x2_grad_p(x, y, c)
 
 
-def max_pool_values(x, kernel, stride, pads, dilation, ceil_mode):
-    """Max pooling's values (no argmax), through the fast 2x2 kernel when the window allows it."""
-    if (kernel == (2, 2) and stride == (2, 2) and dilation == (1, 1) and not any(pads) and x.ndim == 4
-            and (not ceil_mode or (x.shape[2] % 2 == 0 and x.shape[3] % 2 == 0))):
-        return max_pool_2x2_p(x)
-    return max_pool_p(x, kernel=kernel, stride=stride, pads=pads, dilation=dilation, ceil_mode=ceil_mode)[0]
-
-
 # ---------------------------------------------------------------- gathers/scatters by flat per-plane index
 # Shared by max pooling, adaptive/fractional max pooling and max unpooling: the gradient of picking values by
 # argmax is adding them back at the argmax, and the other way round.
@@ -147,6 +139,14 @@ max_pool_p = Prim("MaxPoolWithArgmaxV2", K.max_pool, multi_output=True)
 @max_pool_p.def_bprop
 def _max_pool_bprop(x, out, dout, kernel, stride, pads, dilation, ceil_mode):
     return (index_scatter_p(dout[0], out[1], shape=x.shape),)
+
+
+def max_pool_values(x, kernel, stride, pads, dilation, ceil_mode):
+    """Max pooling's values (no argmax), through the fast 2x2 kernel when the window allows it."""
+    if (kernel == (2, 2) and stride == (2, 2) and dilation == (1, 1) and not any(pads) and x.ndim == 4
+            and (not ceil_mode or (x.shape[2] % 2 == 0 and x.shape[3] % 2 == 0))):
+        return max_pool_2x2_p(x)
+    return max_pool_p(x, kernel=kernel, stride=stride, pads=pads, dilation=dilation, ceil_mode=ceil_mode)[0]
 
 
 avg_pool_p = Prim("AvgPool3D", K.avg_pool)
