@@ -9,6 +9,8 @@ from mindseed.common.dtype import *  # noqa: F401,F403
 from mindseed.common.context import (COMPATIBLE, GRAPH_MODE, LAX, PYNATIVE_MODE, STRICT,  # noqa: F401
                                      ParallelMode, get_context, get_current_device, set_context, set_deterministic,
                                      set_device, set_recursion_limit)
+from mindseed.common._parallel import (get_auto_parallel_context, reset_auto_parallel_context,  # noqa: F401
+                                       set_auto_parallel_context)
 from mindseed.common.parameter import Parameter, ParameterTuple  # noqa: F401
 from mindseed.common.seed import get_seed, set_seed  # noqa: F401
 from mindseed.common.tensor import COOTensor, CSRTensor, RowTensor, Tensor  # noqa: F401
@@ -22,6 +24,7 @@ from mindseed.autograd import (GradOperation as _GradOperation, get_grad, grad, 
                                value_and_grad, vjp, vmap)
 from mindseed import amp, dataset, experimental, mindrecord, train  # noqa: F401
 from mindseed import numpy  # noqa: F401  (mindspore.numpy)
+from mindseed import communication, context, parallel  # noqa: F401
 from mindseed.train import *  # noqa: F401,F403
 from mindseed.amp import (DynamicLossScaleManager, FixedLossScaleManager, LossScaleManager,  # noqa: F401
                           build_train_network)  # (MindSpore re-exports these at the top level)

@@ -8,11 +8,14 @@ from types import FunctionType, MethodType
 from mindseed import ops
 from mindseed.autograd.grad import GradOperation, value_and_grad
 from mindseed.common import dtype as mstype
+from mindseed.common._parallel import GlobalComm, _get_gradients_mean, _get_parallel_mode
+from mindseed.common.context import ParallelMode
 from mindseed.common.parameter import Parameter, ParameterTuple
 from mindseed.common.tensor import Tensor
 from mindseed.nn.cell import Cell
 from mindseed.nn.layer.container import CellList
 from mindseed.nn.optim import _validator as V
+from mindseed.nn.wrap.grad_reducer import DistributedGradReducer, _get_device_num
 
 __all__ = ["WithLossCell", "WithGradCell", "ForwardValueAndGrad", "TrainOneStepCell", "WithEvalCell",
            "ParameterUpdate", "VirtualDatasetCellTriple", "GradAccumulationCell", "MicroBatchInterleaved",
@@ -219,6 +222,13 @@ class TrainOneStepCell(Cell):
             self.weights_name = [p.name for p in self.optimizer.parameters]
         self.reducer_flag = False
         self.grad_reducer = _identity
+        self.parallel_mode = _get_parallel_mode()
+        self.reducer_flag = self.parallel_mode in (ParallelMode.DATA_PARALLEL, ParallelMode.HYBRID_PARALLEL)
+        if self.reducer_flag:
+            self.mean = _get_gradients_mean()
+            self.degree = _get_device_num()
+            self.grad_reducer = DistributedGradReducer(self.weights, self.mean, self.degree,
+                                                       group=GlobalComm.WORLD_COMM_GROUP)
         self.__dict__["_value_and_grad"] = value_and_grad(self.network, None, self.weights)
         _get_attr_from_cell(self, network)
 

@@ -10,3 +10,4 @@ from mindseed.ops.operations._conv import *  # noqa: F401,F403
 from mindseed.ops.operations._optim import *  # noqa: F401,F403
 from mindseed.ops.operations._custom import *  # noqa: F401,F403
 from mindseed.ops.operations._composite import *  # noqa: F401,F403
+from mindseed.ops.operations.comm_ops import *  # noqa: F401,F403
