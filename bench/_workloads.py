@@ -38,7 +38,7 @@ def last_result():
 
 
 # ---------------------------------------------------------------- mindseed side
-def _ms_util_module(mode):
+def _ms_util_module(mode, jit_level="O0"):
     import mindseed as ms  # noqa: PLC0415
     from mindseed import nn, ops  # noqa: PLC0415
     from mindseed.compat import install  # noqa: PLC0415
@@ -62,7 +62,8 @@ def _ms_util_module(mode):
         assert set(p) == used, sorted(set(p) - used)
 
     def train_main(wl, make_net, params, xs, ys):
-        ms.set_context(mode=ms.GRAPH_MODE if mode == "graph_cell" else ms.PYNATIVE_MODE)
+        ms.set_context(mode=ms.GRAPH_MODE if mode == "graph_cell" else ms.PYNATIVE_MODE,
+                       jit_config={"jit_level": jit_level})
         net = make_net()
         load_params(net, params)
         net.set_train(True)
@@ -92,10 +93,11 @@ def _ms_util_module(mode):
                 return train_step(X[i % common.N_BATCHES], Y[i % common.N_BATCHES])
         common.run_benchmark("mindseed", mode, wl, step, sync=lambda out: out.asnumpy(),
                              to_float=lambda out: float(out.asnumpy()), compiled=(mode != "pynative"))
-        ms.set_context(mode=ms.PYNATIVE_MODE)
+        ms.set_context(mode=ms.PYNATIVE_MODE, jit_config={"jit_level": "O0"})
 
     def infer_main(wl, make_net, params, xs):
-        ms.set_context(mode=ms.GRAPH_MODE if mode == "graph_cell" else ms.PYNATIVE_MODE)
+        ms.set_context(mode=ms.GRAPH_MODE if mode == "graph_cell" else ms.PYNATIVE_MODE,
+                       jit_config={"jit_level": jit_level})
         net = make_net()
         load_params(net, params)
         net.set_train(False)
@@ -107,7 +109,7 @@ def _ms_util_module(mode):
         common.run_benchmark("mindseed", mode, wl, step, sync=lambda out: out.asnumpy(),
                              to_float=lambda out: float(out.asnumpy().astype(np.float64).sum()),
                              compiled=(mode != "pynative"))
-        ms.set_context(mode=ms.PYNATIVE_MODE)
+        ms.set_context(mode=ms.PYNATIVE_MODE, jit_config={"jit_level": "O0"})
 
     m = types.ModuleType("_ms_util")
     m.nn, m.ops, m.Tensor, m.Parameter = nn, ops, ms.Tensor, ms.Parameter
@@ -129,9 +131,10 @@ def _exec_as_main(path):
         del sys.modules[name]
 
 
-def run_mindseed(wl_key, mode="pynative"):
-    """Run one workload on mindseed in `mode` (pynative | graph_jit | graph_cell); returns the result fields."""
-    sys.modules["_ms_util"] = _ms_util_module(mode)
+def run_mindseed(wl_key, mode="pynative", jit_level="O0"):
+    """Run one workload on mindseed in `mode` (pynative | graph_jit | graph_cell) at `jit_level` (O0 | O1);
+    returns the result fields."""
+    sys.modules["_ms_util"] = _ms_util_module(mode, jit_level)
     path = os.path.join(PEERS, f"ms_{WORKLOADS[wl_key]}.py")
     _exec_as_main(path)
     return last_result()

@@ -16,3 +16,8 @@ tracing = None
 # set by the compiler: function -> the function rewritten for graph tracing; grad transforms apply it to the
 # functions they differentiate while a graph is being traced
 convert = None
+
+# set by the compiler while it traces or re-runs code whose Parameter updates must not last (a branch not taken,
+# a loop body traced before the loop runs, forward code re-run for a gradient): a stack of dicts that
+# Parameter.set_data fills with id -> (parameter, previous value) before it replaces the value
+param_undo = []

@@ -83,9 +83,13 @@ class Parameter(Tensor):
 
     def set_data(self, data, slice_shape=False):
         """Replace the value; a different shape is accepted only with MindSpore's rules (same or scalar)."""
+        if _state.param_undo:
+            for undo in _state.param_undo:
+                undo.setdefault(id(self), (self, self._data))
         if isinstance(data, Tensor):
             raw = data._data
-            if _state.tracing is not None and _state.tracing.is_traced(data):
+            if _state.tracing is not None:
+                # a constant made while tracing (`ops.assign(p, Tensor(0.0))`) is a captured graph input
                 _state.tracing.assign(self, data)
         else:
             raw = _convert(data, self.dtype)

@@ -10,6 +10,8 @@ differentiate the corresponding forward branch; a differentiated While pushes it
 saved-value stack each iteration, and its backward is a While from the last iteration to the first
 that re-runs one body at the saved values and applies its vjp (linear time; see docs/compiler.md).
 """
+import functools
+
 from mindseed._backend.kernels import stack as KS
 from mindseed._utils import _state
 from mindseed.autograd import _tape
@@ -18,11 +20,11 @@ from mindseed.common import dtype as mstype
 from mindseed.common.tensor import Tensor
 from mindseed.compiler.codegen import _free_vars
 from mindseed.compiler.ir import IF, WHILE
-from mindseed.compiler.trace import GraphBreak, GraphBuilder, building
+from mindseed.compiler.trace import GraphBreak, GraphBuilder, building, replay, speculating
 from mindseed.ops._prims import core as P
 from mindseed.ops._registry import Prim
 
-__all__ = ["if_", "while_", "for_range", "and_", "or_", "not_", "ifexp", "UNDEF", "load", "as_sequence",
+__all__ = ["if_", "while_", "for_range", "and_", "or_", "not_", "ifexp", "UNDEF", "RETVAL", "load", "as_sequence",
            "opaque_call"]
 
 
@@ -33,6 +35,11 @@ stack_len_p = Prim("StackLen", KS.stack_len)
 stack_get_p = Prim("StackGet", KS.stack_get, multi_output=True)
 
 
+# > 0 while a graph loop runs eagerly during its trace (for the values the rest of the trace needs): it is the
+# graph's first run, so `print` prints as the graph's Print node does
+running_loop = [0]
+
+
 class _Undef:
     """The value of a variable not yet assigned when control flow starts."""
 
@@ -41,6 +48,17 @@ class _Undef:
 
 
 UNDEF = _Undef()
+
+
+class _RetVal(_Undef):
+    """The value of a function's result before a `return` inside a loop or nested branch has run (parse.py):
+    where control flow on a tensor merges it with a real result, it becomes zeros of that result's shape."""
+
+    def __repr__(self):
+        return "<no return value yet>"
+
+
+RETVAL = _RetVal()
 
 
 def load(local_vars, name):
@@ -191,6 +209,39 @@ class _Branch:
         return tmpl, leaves
 
 
+def _fill_retval(obj, ref):
+    """obj with each RETVAL standing where `ref` holds a value replaced by zeros like that value."""
+    if obj is RETVAL:
+        if ref is RETVAL or ref is UNDEF:
+            return obj
+        return _zeros_like_tree(ref)
+    if isinstance(obj, (tuple, list)) and isinstance(ref, (tuple, list)) and len(obj) == len(ref):
+        return type(obj)(_fill_retval(o, r) for o, r in zip(obj, ref))
+    return obj
+
+
+def _zeros_like_tree(ref):
+    if isinstance(ref, Tensor):
+        return P.fill_p(shape=tuple(ref.shape), value=0, dtype=ref.dtype.name)
+    if isinstance(ref, (tuple, list)):
+        return type(ref)(_zeros_like_tree(r) for r in ref)
+    if isinstance(ref, (bool, int, float)):
+        return type(ref)(0)
+    return ref
+
+
+def _has_retval(obj):
+    return obj is RETVAL or isinstance(obj, (tuple, list)) and any(_has_retval(o) for o in obj)
+
+
+def _fill_in(builder, obj, ref):
+    """_fill_retval with the zeros made inside the branch graph of `builder`."""
+    if not _has_retval(obj):
+        return obj
+    with building(builder), _tape.paused():
+        return _fill_retval(obj, ref)
+
+
 def _graph_if(cond, then_fn, else_fn, vals):
     from mindseed.compiler.trace import user_location  # noqa: PLC0415
     parent = _state.tracing
@@ -199,13 +250,18 @@ def _graph_if(cond, then_fn, else_fn, vals):
     # the taken branch is traced first: an error it raises is this call's error
     first = _Branch(parent, then_fn if taken_then else else_fn, vals, "then" if taken_then else "else")
     try:
-        second = _Branch(parent, else_fn if taken_then else then_fn, vals, "else" if taken_then else "then")
+        with speculating():
+            second = _Branch(parent, else_fn if taken_then else then_fn, vals, "else" if taken_then else "then")
     except GraphBreak:
         raise
     except Exception as exc:  # noqa: BLE001 -- e.g. `raise` in the branch not taken now: decide at run time
         raise GraphBreak(f"a branch of the if at {where} raises {type(exc).__name__} when traced") from exc
     t, e = (first, second) if taken_then else (second, first)
     rt, re_ = t.result, e.result
+    # a result not produced yet on one side (a `return` taken only in the other branch) becomes zeros there
+    then_ref, else_ref = re_, rt
+    rt = _fill_in(t.builder, rt, re_)
+    re_ = _fill_in(e.builder, re_, rt)
     lt, le = [], []
     tt, te = _flatten(rt, lt), _flatten(re_, le)
     retensorized = False
@@ -224,12 +280,35 @@ def _graph_if(cond, then_fn, else_fn, vals):
     taken = lt if _concrete_bool(cond) else le
     results = [Tensor._from_raw(x._data) for x in taken]
     operands = [parent.operand(v) for v in vals if isinstance(v, Tensor)]
-    parent.emit(IF, [parent.operand(cond)] + operands, {"then": t.builder.graph, "else_": e.builder.graph}, results)
-    _record_if_gradient(cond, then_fn, else_fn, vals, results, t, e, retensorized)
+    params = _pass_out_assigned(t.builder, e.builder)
+    outs = parent.emit(IF, [parent.operand(cond)] + operands, {"then": t.builder.graph, "else_": e.builder.graph},
+                       results + [Tensor._from_raw(p._data) for p in params])
+    for p, var in zip(params, outs[len(results):]):
+        # later reads of a Parameter a branch updated see the If's output, whichever branch ran
+        parent.vars[id(p)] = var
+        parent.assigned[id(p)] = p
+    _record_if_gradient(cond, then_fn, else_fn, vals, results, t, e, retensorized, then_ref, else_ref)
     return _unflatten(tt if _concrete_bool(cond) else te, results)
 
 
-def _record_if_gradient(cond, then_fn, else_fn, vals, results, t, e, retensorized):
+def _pass_out_assigned(*builders):
+    """Parameters updated in some of these sub-graphs: each sub-graph gets one more output, the value the
+    Parameter has at its end (its update, or the value from before for a sub-graph that leaves it alone)."""
+    params = {}
+    for b in builders:
+        params.update(b.assigned)
+    params = list(params.values())
+    for p in params:
+        for b in builders:
+            if id(p) in b.assigned:
+                b.graph.outputs.append(b.vars[id(p)])
+            else:
+                with building(b), _tape.paused():
+                    b.graph.outputs.append(b.operand(P.identity_p(p)))
+    return params
+
+
+def _record_if_gradient(cond, then_fn, else_fn, vals, results, t, e, retensorized, then_ref, else_ref):
     """Put one node on each active grad tape: d(results)/d(operands, weights) is an If of the branch vjps."""
     tapes = [tp for tp in _state.tapes if not getattr(tp, "records_all", False)]
     if not tapes:
@@ -239,7 +318,7 @@ def _record_if_gradient(cond, then_fn, else_fn, vals, results, t, e, retensorize
     # outer tensors the branches read through closures and that a tape differentiates (e.g. weights)
     free = _tracked_free(tapes, (t.builder.graph, e.builder.graph), t.builder.parent)
 
-    def branch_vjp(fn):
+    def branch_vjp(fn, ref):
         def run(*args):
             ops_, douts = args[:len(operands)], args[len(operands):]
 
@@ -247,7 +326,8 @@ def _record_if_gradient(cond, then_fn, else_fn, vals, results, t, e, retensorize
                 full = list(vals)
                 for i, x in zip(pos, xs):
                     full[i] = x
-                out = fn(*full)
+                with replay():
+                    out = _fill_retval(fn(*full), ref)
                 if retensorized:  # the same outputs as the If node: Python numbers there became tensors
                     out = _numbers_to_tensors(out)
                 leaves = []
@@ -263,10 +343,14 @@ def _record_if_gradient(cond, then_fn, else_fn, vals, results, t, e, retensorize
 
     node_args = (cond,) + tuple(operands) + tuple(free)
 
+    pinned = _Pinned(then_fn, else_fn)
+
     def bprop(*all_args):
         *_, out, dout = all_args
         douts = dout if isinstance(dout, tuple) else (dout,)
-        grads = if_(cond, branch_vjp(then_fn), branch_vjp(else_fn), tuple(operands) + tuple(douts), False)
+        with pinned:
+            grads = if_(cond, branch_vjp(then_fn, then_ref), branch_vjp(else_fn, else_ref),
+                        tuple(operands) + tuple(douts), False)
         return (None,) + tuple(grads)
 
     from mindseed.autograd.custom import _UserBprop  # noqa: PLC0415
@@ -274,6 +358,54 @@ def _record_if_gradient(cond, then_fn, else_fn, vals, results, t, e, retensorize
     out = tuple(results)
     for tp in tapes:
         tp.record(node, node_args, {}, out)
+
+
+class _Pinned:
+    """The closure variables a branch or loop body reads, as they were when the forward ran.
+
+    The backward re-runs the body later; by then the enclosing converted function may have rebound a variable
+    the body reads through its closure (`if c: (if d: r = x * 10); x = x * 1`). While pinned, the closure cells
+    hold their forward-time values again (the objects the vjp differentiates); the current values come back after.
+    """
+
+    def __init__(self, *fns):
+        self.cells = []
+        seen = set()
+        for fn in fns:
+            self._collect(fn, seen, 0)
+
+    def _collect(self, fn, seen, depth):
+        import types  # noqa: PLC0415
+        if isinstance(fn, functools.partial):
+            fn = fn.func
+        if not isinstance(fn, types.FunctionType) or id(fn) in seen or depth > 4:
+            return
+        seen.add(id(fn))
+        for cell in fn.__closure__ or ():
+            try:
+                value = cell.cell_contents
+            except ValueError:
+                continue
+            self.cells.append((cell, value))
+            self._collect(value, seen, depth + 1)
+
+    def __enter__(self):
+        saved = []
+        for cell, value in self.cells:
+            try:
+                saved.append((cell, cell.cell_contents))
+            except ValueError:
+                saved.append((cell, UNDEF))
+            cell.cell_contents = value
+        self._saved = getattr(self, "_saved", []) + [saved]
+
+    def __exit__(self, *exc):
+        for cell, value in reversed(self._saved.pop()):
+            if value is UNDEF:
+                del cell.cell_contents
+            else:
+                cell.cell_contents = value
+        return False
 
 
 # ---------------------------------------------------------------- while
@@ -286,7 +418,98 @@ def while_(cond_fn, body_fn, vals):
             return vals
         vals = body_fn(*vals)
         c = cond_fn(*vals)
-    return _graph_while(cond_fn, body_fn, vals)
+    filled = None
+    if any(isinstance(v, _Undef) for v in vals):
+        filled = vals = _init_undefined(body_fn, vals)
+    if any(isinstance(v, (tuple, list)) for v in vals):
+        out = _graph_while_tree(cond_fn, body_fn, vals)
+    else:
+        out = _graph_while(cond_fn, body_fn, vals)
+    if filled is not None:
+        # a number the body assigns (a `for` target) stays a Python scalar of the graph, like a loop counter
+        for o, r in zip(out, filled):
+            if isinstance(r, (bool, int, float)) and isinstance(o, Tensor) and o.ndim == 0:
+                _state.tracing.mark_scalar(o)
+    return out
+
+
+def _carriable(x):
+    if isinstance(x, (tuple, list)):
+        return len(x) > 0 and all(_carriable(e) for e in x)
+    return isinstance(x, (Tensor, bool, int, float))
+
+
+def _init_undefined(body_fn, vals):
+    """A loop on a tensor whose body assigns variables unbound before it (the `for` target, a result set by a
+    `return` in the loop (RETVAL), a value first computed in the body and read after the loop): trace the body
+    once, aside, to learn their structure, and start the loop from zeros of it, so that they are carried."""
+    parent = _state.tracing
+    probe = GraphBuilder("body", parent=parent)    # "body": speculative, prints nothing now
+    args = []
+    for v in vals:
+        if isinstance(v, Tensor):
+            a = _alias(v)
+            probe.add_input(a)
+            args.append(a)
+        else:
+            args.append(v)
+    with building(probe), _tape.paused(), speculating():
+        out = body_fn(*args)
+    return tuple(_zeros_like_tree(o) if isinstance(v, _Undef) and _carriable(o) else v for v, o in zip(vals, out))
+
+
+def _leaves_of(obj, leaves):
+    """Template of a carried tuple/list with tensors and Python numbers as leaves (both are carried)."""
+    if isinstance(obj, (tuple, list)):
+        return (type(obj), tuple(_leaves_of(o, leaves) for o in obj))
+    leaves.append(obj)
+    return ("L",)
+
+
+def _rebuild(tmpl, it):
+    if tmpl[0] == "L":
+        return next(it)
+    return tmpl[0](_rebuild(t, it) for t in tmpl[1])
+
+
+def _graph_while_tree(cond_fn, body_fn, vals):
+    """A While carrying tuples/lists (e.g. a `return a, b` value): their leaves are carried one by one."""
+    from mindseed.compiler.trace import user_location  # noqa: PLC0415
+    tmpls, flat = [], []
+    for v in vals:
+        if isinstance(v, (tuple, list)):
+            leaves = []
+            tmpls.append((_leaves_of(v, leaves), len(leaves)))
+            flat.extend(leaves)
+        else:
+            tmpls.append(None)
+            flat.append(v)
+
+    def unflat(fl):
+        out, k = [], 0
+        for tm in tmpls:
+            if tm is None:
+                out.append(fl[k])
+                k += 1
+            else:
+                out.append(_rebuild(tm[0], iter(fl[k:k + tm[1]])))
+                k += tm[1]
+        return out
+
+    def flat_out(res):
+        fl = []
+        for tm, r in zip(tmpls, res):
+            if tm is None:
+                fl.append(r)
+                continue
+            leaves = []
+            if _leaves_of(r, leaves) != tm[0]:
+                raise TypeError(f"For 'While' at {user_location()}, a loop variable changes structure in the loop "
+                                f"body.")
+            fl.extend(leaves)
+        return tuple(fl)
+    out = _graph_while(lambda *fl: cond_fn(*unflat(fl)), lambda *fl: flat_out(body_fn(*unflat(fl))), tuple(flat))
+    return tuple(unflat(out))
 
 
 def _alias(v):
@@ -304,12 +527,14 @@ def _mark_stacks(builder, tensors):
                 var.dtype = "Stack"
 
 
-def _graph_while(cond_fn, body_fn, vals):
+def _graph_while(cond_fn, body_fn, vals, params=()):
+    """The While node. `params`: Parameters the bodies update (Assign), carried as extra values so that reads in
+    later iterations and after the loop see the updates (found by a first trace, then the loop is traced again)."""
     from mindseed.compiler.trace import user_location  # noqa: PLC0415
     where = user_location()
     parent = _state.tracing
     tapes = [tp for tp in _state.tapes if not getattr(tp, "records_all", False)]
-    carried_idx = [i for i, v in enumerate(vals) if v is not UNDEF]
+    carried_idx = [i for i, v in enumerate(vals) if not isinstance(v, _Undef)]
     init = [_numbers_to_tensors(vals[i]) if isinstance(vals[i], (int, float, bool)) else vals[i] for i in carried_idx]
     for v in init:
         if not isinstance(v, Tensor):
@@ -326,9 +551,12 @@ def _graph_while(cond_fn, body_fn, vals):
     c_in = [_alias(v) for v in init]
     for a in c_in:
         cb.add_input(a)
+    for p in params:
+        cb.vars[id(p)] = cb.add_input(_alias(p))
     # the bodies are traced with the grad tapes paused: the loop's gradient is its own rule (below), which
-    # re-runs the body under a tape of its own; a loop nested in the body must not save values for nobody
-    with building(cb), _tape.paused():
+    # re-runs the body under a tape of its own; a loop nested in the body must not save values for nobody.
+    # Parameter updates traced here are undone: the loop runs for real below.
+    with building(cb), _tape.paused(), speculating():
         c = cond_fn(*full_args(c_in))
     if not isinstance(c, Tensor):
         c = Tensor(bool(c))
@@ -337,14 +565,20 @@ def _graph_while(cond_fn, body_fn, vals):
     b_in = [_alias(v) for v in init]
     for a in b_in:
         bb.add_input(a)
-    with building(bb), _tape.paused():
+    for p in params:
+        bb.vars[id(p)] = bb.add_input(_alias(p))
+    with building(bb), _tape.paused(), speculating():
         out = body_fn(*full_args(b_in))
+    known = {id(p) for p in params}
+    updated = [p for p in {**cb.assigned, **bb.assigned}.values() if id(p) not in known]
+    if updated:
+        return _graph_while(cond_fn, body_fn, vals, tuple(params) + tuple(updated))
     out = [_numbers_to_tensors(out[i]) for i in carried_idx]
     for a, b in zip(init, out):
         if not isinstance(b, Tensor) or a.shape != b.shape or a.dtype != b.dtype:
             raise TypeError(f"For 'While' at {where}, a loop variable changes type in the loop body: "
                             f"{a.shape} {a.dtype} -> {getattr(b, 'shape', type(b))} {getattr(b, 'dtype', '')}.")
-    bb.graph.outputs = [bb.operand(t) for t in out]
+    bb.graph.outputs = [bb.operand(t) for t in out] + [bb.operand(p) for p in params]
     free = _differentiated_free(tapes, (cb, bb), init) if tapes else None
     stack = None
     if free is not None:
@@ -365,6 +599,7 @@ def _graph_while(cond_fn, body_fn, vals):
     saved_tapes, saved_tracing = list(_state.tapes), _state.tracing
     _state.tapes.clear()
     _state.tracing = None
+    running_loop[0] += 1
     try:
         cur = list(init)
         while _truth(cond_fn(*full_args(cur))):
@@ -373,18 +608,25 @@ def _graph_while(cond_fn, body_fn, vals):
             res = body_fn(*full_args(cur))
             cur = [_numbers_to_tensors(res[i]) for i in carried_idx]
     finally:
+        running_loop[0] -= 1
         _state.tapes[:] = saved_tapes
         _state.tracing = saved_tracing
     results = [Tensor._from_raw(v._data) for v in cur]
+    p_in = [parent.operand(p) for p in params]
+    p_out = [Tensor._from_raw(p._data) for p in params]
     if stack is None:
-        parent.emit(WHILE, [parent.operand(v) for v in init], {"cond": cb.graph, "body": bb.graph}, results)
+        outs = parent.emit(WHILE, [parent.operand(v) for v in init] + p_in, {"cond": cb.graph, "body": bb.graph},
+                           results + p_out)
         _mark_stacks(parent, results)
     else:
         final_stack = Tensor._from_raw(stack._data)
-        parent.emit(WHILE, [parent.operand(v) for v in init + [stack]], {"cond": cb.graph, "body": bb.graph},
-                     results + [final_stack])
+        outs = parent.emit(WHILE, [parent.operand(v) for v in init] + p_in + [parent.operand(stack)],
+                           {"cond": cb.graph, "body": bb.graph}, results + p_out + [final_stack])
         _mark_stacks(parent, [final_stack])
         _record_while_gradient(tapes, body_fn, full_args, carried_idx, init, free, results, final_stack)
+    for p, var in zip(params, outs[len(results):]):
+        parent.vars[id(p)] = var         # reads after the loop see its last update
+        parent.assigned[id(p)] = p
     final = list(vals)
     for i, r in zip(carried_idx, results):
         final[i] = r
@@ -468,7 +710,8 @@ def _record_while_gradient(tapes, body_fn, full_args, carried_idx, init, free, r
     n_d = len(diff)
 
     def body_carried(*carried):
-        res = body_fn(*full_args(list(carried)))
+        with replay():
+            res = body_fn(*full_args(list(carried)))
         return tuple(_numbers_to_tensors(res[i]) for i in carried_idx)
 
     def step_vjp(saved, d_c, d_f):
@@ -491,9 +734,10 @@ def _record_while_gradient(tapes, body_fn, full_args, carried_idx, init, free, r
     def back_cond(k, *acc):
         return P.greater_equal_p(k, 0)
 
-    def back_body_saved(k, s, *acc):
-        g_c, d_f = step_vjp(stack_get_p(s, k, *init), acc[:n_d], acc[n_d:])
-        return (P.sub_p(k, 1), s) + g_c + d_f
+    def back_body_saved(k, *acc):
+        # the stack is read from outside the loop, not carried: the backward loop never changes it
+        g_c, d_f = step_vjp(stack_get_p(stack, k, *init), acc[:n_d], acc[n_d:])
+        return (P.sub_p(k, 1),) + g_c + d_f
 
     def back_body_recompute(k, *acc):
         def fwd_cond(j, *v):
@@ -505,16 +749,19 @@ def _record_while_gradient(tapes, body_fn, full_args, carried_idx, init, free, r
         g_c, d_f = step_vjp(saved, acc[:n_d], acc[n_d:])
         return (P.sub_p(k, 1),) + g_c + d_f
 
+    pinned = _Pinned(body_fn)
+
     def bprop(*all_args):
         *_, out, dout = all_args
         douts = tuple(dout) if isinstance(dout, tuple) else (dout,)
         acc = tuple(douts[i] for i in diff) + tuple(P.zeros_like_p(f) for f in free)
         last = P.sub_p(stack_len_p(stack), 1)
         outer = [tp for tp in _state.tapes if not getattr(tp, "records_all", False)]
-        if outer and any(tp.is_tracked(v) for tp in outer for v in tuple(init) + tuple(free) + acc):
-            final = while_(back_cond, back_body_recompute, (last,) + acc)[1:]
-        else:
-            final = while_(back_cond, back_body_saved, (last, stack) + acc)[2:]
+        with pinned:
+            if outer and any(tp.is_tracked(v) for tp in outer for v in tuple(init) + tuple(free) + acc):
+                final = while_(back_cond, back_body_recompute, (last,) + acc)[1:]
+            else:
+                final = while_(back_cond, back_body_saved, (last,) + acc)[1:]
         grads = [None] * len(init)
         for i, g in zip(diff, final[:n_d]):
             grads[i] = g

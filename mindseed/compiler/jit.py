@@ -6,10 +6,11 @@ import warnings
 from mindseed._utils import _state
 from mindseed.common.context import get_context
 from mindseed.common.tensor import Tensor
+from mindseed._backend import inductor as _inductor
 from mindseed.compiler import codegen, passes
 from mindseed.compiler.ir import Const, Graph, Sym, Var, print_graph, verify
 from mindseed.compiler.parse import convert
-from mindseed.compiler.trace import GraphBreak, GraphBuilder, building, user_frame
+from mindseed.compiler.trace import GraphBreak, GraphBuilder, add_user_trace, building, user_frame
 
 __all__ = ["jit", "mutable", "jit_class", "JitConfig"]
 
@@ -265,22 +266,95 @@ def _generalize(e1, shapes1, e2, shapes2):
     entry.graph = e2.graph
     entry.source, entry.run_fn = codegen.generate(e2.graph, "graph_fn", dynamic=True)
     entry.dims = [(i, j) for i, j, _, _ in cands]
+    varied = set(entry.dims)
+    entry.fixed = [(i, j, n) for i, s in enumerate(shapes2) for j, n in enumerate(s) if (i, j) not in varied]
     return entry
+
+
+def _sym_value(v, dims):
+    """v with each Sym evaluated at the dynamic dims `dims`."""
+    if isinstance(v, Sym):
+        d = dims[v.k]
+        return v.a / d if v.kind == "inv" else v.a * d + v.b
+    if isinstance(v, (tuple, list)):
+        return type(v)(_sym_value(x, dims) for x in v)
+    if isinstance(v, slice):
+        return slice(_sym_value(v.start, dims), _sym_value(v.stop, dims), _sym_value(v.step, dims))
+    return v
+
+
+def _close(a, b):
+    """Does the general graph's value `a` (evaluated) equal the traced value `b`?"""
+    if isinstance(a, (int, float)) and isinstance(b, (int, float)) and not isinstance(a, bool) \
+            and not isinstance(b, bool):
+        if isinstance(a, int) and isinstance(b, int):
+            return a == b
+        return a == b or abs(a - b) <= 1e-9 * max(abs(a), abs(b)) or (a != a and b != b)
+    if isinstance(a, (tuple, list)) and isinstance(b, (tuple, list)):
+        return type(a) is type(b) and len(a) == len(b) and all(_close(x, y) for x, y in zip(a, b))
+    if isinstance(a, slice) and isinstance(b, slice):
+        return all(_close(x, y) for x, y in ((a.start, b.start), (a.stop, b.stop), (a.step, b.step)))
+    try:
+        _fit(a, b, [])
+        return True
+    except _NoFit:
+        return False
+
+
+def _agrees(g, g3, dims, vm):
+    """Does the generalized graph `g`, at the dims of a third traced sample, compute what that sample's graph
+    `g3` computes? (Checks the fitted size formulas: a non-linear one, `n // 2`, fits any two sizes.)"""
+    if (len(g.params), len(g.nodes), len(g.outputs)) != (len(g3.params), len(g3.nodes), len(g3.outputs)):
+        return False
+    for a, b in zip(g.params, g3.params):
+        vm[a.id] = b.id
+    for n1, n2 in zip(g.nodes, g3.nodes):
+        if n1.prim is not n2.prim or len(n1.inputs) != len(n2.inputs) or n1.attrs.keys() != n2.attrs.keys() \
+                or len(n1.outputs) != len(n2.outputs):
+            return False
+        for x, y in zip(n1.inputs, n2.inputs):
+            if isinstance(x, Var) != isinstance(y, Var):
+                return False
+            if isinstance(x, Var) and vm.get(x.id) != y.id or \
+                    not isinstance(x, Var) and not _close(_sym_value(x.value, dims), y.value):
+                return False
+        for k, a in n1.attrs.items():
+            b = n2.attrs[k]
+            if isinstance(a, Graph) != isinstance(b, Graph):
+                return False
+            if isinstance(a, Graph) and not _agrees(a, b, dims, vm) or \
+                    not isinstance(a, Graph) and not _close(_sym_value(a, dims), b):
+                return False
+        for o1, o2 in zip(n1.outputs, n2.outputs):
+            vm[o1.id] = o2.id
+    for x, y in zip(g.outputs, g3.outputs):
+        if isinstance(x, Var) != isinstance(y, Var) or isinstance(x, Var) and vm.get(x.id) != y.id or \
+                not isinstance(x, Var) and not _close(_sym_value(x.value, dims), y.value):
+            return False
+    return True
 
 
 class _Entry:
     __slots__ = ("run_fn", "captured", "out_tmpl", "source", "graph", "n_inputs", "out_types", "in_keep", "samples",
-                 "general", "dims")
+                 "general", "dims", "fixed", "verified")
 
     def __init__(self):
         self.general = None
         self.samples = None
+        self.verified = False
+
+    def fits(self, leaves):
+        """Do these inputs have the sizes of the generalized samples in every dim that did not vary?"""
+        for i, j, n in self.fixed:
+            if leaves[i].shape[j] != n:
+                return False
+        return True
 
 
 class _Compiled:
     """A jitted function: converts, traces, optimizes and generates code once per input signature."""
 
-    def __init__(self, fn, name, jit_level="O0", bound_self=None, dyn=None):
+    def __init__(self, fn, name, jit_level=None, bound_self=None, dyn=None):
         self.dyn = dyn                # None (static shapes), "all" (dynamic=1) or per-argument shapes with None
         self.traces = 0               # how many times the function was traced (compile count)
         self.fn = fn                  # the plain function (unbound for methods)
@@ -334,8 +408,9 @@ class _Compiled:
         """Dynamic shapes: one cache entry per signature with the dynamic dims unknown. The first call traces;
         a call with other sizes traces once more and the two graphs are unified into one graph whose
         size-dependent values (reshape targets, Python shape arithmetic) are computed from the input dims at
-        run time; every later size runs that graph without compiling. Graphs that do not unify (structure
-        depends on the sizes) compile per size."""
+        run time. The fitted formulas are checked against a third traced size (a non-linear one such as `n // 2`
+        fits any two sizes); once they agree, every later size runs that graph without compiling. Graphs that do
+        not unify or agree (structure or numbers depend on the sizes otherwise) compile per size."""
         leaves = []
         _flatten((args, kwargs), leaves)
         key = _dyn_key((args, kwargs), self.dyn)
@@ -345,17 +420,29 @@ class _Compiled:
             entry.samples = {tuple(t.shape for t in leaves): entry}
             self.cache[key] = entry
             return result
-        if entry.general is not None:
-            return self._run(entry.general, leaves, tuple(leaves[i].shape[j] for i, j in entry.general.dims))
+        general = entry.general
+        if general is not None and general.verified and general.fits(leaves):
+            return self._run(general, leaves, tuple(leaves[i].shape[j] for i, j in general.dims))
         shapes = tuple(t.shape for t in leaves)
         sub = entry.samples.get(shapes)
         if sub is not None:
             return self._run(sub, leaves) if sub.run_fn is not None else self._target()(*args, **kwargs)
         sub, result = self._compile(args, kwargs)
-        if len(entry.samples) == 1 and entry.run_fn is not None and sub.run_fn is not None:
-            (first_shapes,) = entry.samples
-            entry.general = _generalize(entry, first_shapes, sub, shapes)
         entry.samples[shapes] = sub
+        if entry.run_fn is None or sub.run_fn is None:
+            entry.general = None
+        elif general is None and len(entry.samples) == 2:
+            first_shapes = next(iter(entry.samples))
+            entry.general = _generalize(entry, first_shapes, sub, shapes)
+        elif general is not None and not general.verified and general.fits(leaves):
+            dims = tuple(leaves[i].shape[j] for i, j in general.dims)
+            same_meta = sub.out_tmpl == general.out_tmpl and sub.out_types == general.out_types and \
+                sub.in_keep == general.in_keep and len(sub.captured) == len(general.captured) and \
+                all(a is b for (a, _), (b, _) in zip(sub.captured, general.captured))
+            if same_meta and _agrees(general.graph, sub.graph, dims, {}):
+                general.verified = True
+            else:
+                entry.general = None     # the sizes' formulas are not the fitted ones: compile per size
         return result
 
     def _run(self, entry, leaves, dims=None):
@@ -396,6 +483,7 @@ class _Compiled:
             where = user_frame(exc)
             if where is not None and hasattr(exc, "add_note") and not getattr(exc, "__notes__", None):
                 exc.add_note(f"In file {where[0]}:{where[1]} (compiling '{self.name}' in graph mode)")
+            add_user_trace(exc)     # and in the message itself
             raise
         out_leaves = []
         entry.out_tmpl = _flatten(result, out_leaves)
@@ -414,6 +502,8 @@ class _Compiled:
         dump = _dumper(self.name)
         graph = passes.run_pipeline(graph, dump=dump)
         entry.source, entry.run_fn = codegen.generate(graph, "graph_fn")
+        if _jit_level(self.jit_level) in ("O1", "O2"):
+            entry.run_fn = _inductor.compile_graph(entry.run_fn)   # fused by inductor on its first run
         if dump is not None:
             dump("99_codegen", entry.source)
         entry.captured = builder.captured
@@ -431,6 +521,13 @@ class _Compiled:
         """The compiled graphs (one per input signature), for inspection."""
         return [e.general.graph if e.general is not None else e.graph for e in self.cache.values()
                 if e.graph is not None]
+
+
+def _jit_level(level):
+    """The jit level in force: jit's own argument, else the context's jit_config / jit_level, else O0."""
+    if level is None:
+        level = (get_context("jit_config") or {}).get("jit_level") or get_context("jit_level") or "O0"
+    return level
 
 
 def _saving():
@@ -461,13 +558,15 @@ def _dumper(name):
     return dump
 
 
-def jit(function=None, *, capture_mode="ast", jit_level="O0", dynamic=0, fullgraph=False, backend="",
+def jit(function=None, *, capture_mode="ast", jit_level=None, dynamic=0, fullgraph=False, backend="",
         mode=None, input_signature=None, hash_args=None, jit_config=None, compile_once=False, **options):
     """Compile `function` (or a Cell's construct) into a graph, run as generated code.
 
     Args:
         function (callable): the function, method or Cell to compile.
-        jit_level (str): ``'O0'`` (default) or ``'O1'``.
+        jit_level (str): ``'O0'``: generated code calling one kernel per node, compiled in milliseconds;
+            ``'O1'``: that code handed to torch's inductor, which fuses elementwise/reduction chains
+            (seconds to compile). Default: the context's ``jit_config['jit_level']``, else ``'O0'``.
         dynamic (int): 1 compiles once for all sizes of the tensor inputs (dims unknown at compile time).
         input_signature (tuple): Tensor(shape=[None, 3], ...) placeholders: the None dims are dynamic.
         fullgraph (bool): raise instead of falling back to the interpreter on unsupported code.
@@ -484,6 +583,8 @@ def jit(function=None, *, capture_mode="ast", jit_level="O0", dynamic=0, fullgra
     """
     if isinstance(jit_config, JitConfig):
         jit_level = jit_config.jit_level
+    if jit_level not in (None, "O0", "O1", "O2"):
+        raise ValueError(f"For 'jit', the argument 'jit_level' must be one of ['O0', 'O1', 'O2'], but got {jit_level!r}.")
     dyn = "all" if dynamic else None
     if input_signature is not None:
         sig = input_signature if isinstance(input_signature, (tuple, list)) else (input_signature,)

@@ -21,23 +21,19 @@ import itertools
 import textwrap
 import types
 
-from mindseed import _backend as B
-from mindseed._utils import _state
-from mindseed.common import dtype as mstype
-from mindseed.common.tensor import Tensor
-from mindseed.compiler import control
-from mindseed.compiler.trace import GraphBreak
+from mindseed.compiler import control, runtime
 
 __all__ = ["convert", "ConversionError"]
 
 _uid = itertools.count()
 _cache = {}
 _shadowed = set()
+_shadowed_all = set()      # builtin names the function being converted rebinds (a global, closure or local)
 _HELPERS = {
     "__ms_if": None, "__ms_while": None, "__ms_for_range": None,
     "__ms_and": control.and_, "__ms_or": control.or_, "__ms_not": control.not_, "__ms_ifexp": control.ifexp,
     "__ms_call": None, "__ms_UNDEF": control.UNDEF, "__ms_ld": control.load, "__ms_seq": None,
-    "__ms_len": len, "__ms_item": None, "__ms_assert": None,
+    "__ms_len": len, "__ms_item": None, "__ms_assert": None, "__ms_RETVAL": control.RETVAL,
 }
 # builtins whose calls on graph tensors become graph operations (by the helpers at the end of this file)
 _GRAPH_BUILTINS = ("bool", "int", "float", "any", "all", "min", "max", "print")
@@ -78,7 +74,7 @@ def _assigned(stmts):
     for s in stmts:
         V().visit(s)
     return [n for n in names if not n.startswith("__ms_")] + [n for n in names if n.startswith("__ms_") and
-                                                              n.split("_")[3] in ("brk", "cont", "i", "it")]
+                                                              n.split("_")[3] in ("brk", "cont", "i", "it", "rf", "rv")]
 
 
 def _contains(stmts, kinds, stop_at_loops=True):
@@ -142,7 +138,7 @@ class _Rewriter:
 
     # statements -------------------------------------------------------------
     def block(self, stmts, in_loop=False):
-        stmts = self._fold_early_returns(list(stmts))
+        stmts = self._fold_early_returns(self._lower_returns(list(stmts)))
         out = []
         for i, s in enumerate(stmts):
             new = self.stmt(s, in_loop)
@@ -161,6 +157,27 @@ class _Rewriter:
                     return stmts[:i + 1]
         return stmts
 
+    # `return` where folding into if/else cannot reach it (inside a loop, or in an `if` nested in a branch that
+    # goes on afterwards) becomes a flag and a value: `__ms_rv_N = value; __ms_rf_N = True` (plus `break` in a
+    # loop), the code after it runs under `if not __ms_rf_N`, and the statement is followed by
+    # `if __ms_rf_N: return __ms_rv_N`, which folds like any early return. With a tensor condition the flag and
+    # the value are carried through the If/While nodes like any variable (control.RETVAL: "no value yet").
+    def _lower_returns(self, stmts):
+        stmts = self._fold_early_returns(stmts)
+        for i, s in enumerate(stmts):
+            if not _needs_lowering(s):
+                continue
+            uid = next(_uid)
+            rf, rv = f"__ms_rf_{uid}", f"__ms_rv_{uid}"
+            init = [ast.Assign(targets=[_name(rf, ast.Store)], value=ast.Constant(False)),
+                    ast.Assign(targets=[_name(rv, ast.Store)], value=_name("__ms_RETVAL"))]
+            after = ast.If(test=_name(rf), body=[ast.Return(value=_name(rv))], orelse=[])
+            for n in init + [after]:
+                ast.copy_location(n, s)
+            new = _replace_returns([s], rf, rv, 0)
+            return self._lower_returns(stmts[:i] + init + new + [after] + stmts[i + 1:])
+        return stmts
+
     def stmt(self, s, in_loop):
         if isinstance(s, ast.If):
             return self.if_stmt(s, in_loop)
@@ -174,6 +191,10 @@ class _Rewriter:
             return ast.copy_location(ast.Assign(targets=[_name(in_loop[0], ast.Store)], value=ast.Constant(True)), s)
         if isinstance(s, ast.Continue) and in_loop:
             return ast.copy_location(ast.Assign(targets=[_name(in_loop[1], ast.Store)], value=ast.Constant(True)), s)
+        if isinstance(s, ast.Try) and s.handlers or type(s).__name__ == "TryStar":
+            # exceptions raised by the graph at run time cannot be caught by a trace-time `try`: interpreter
+            stop = ast.Expr(value=_call("__ms_unsupported", [ast.Constant("try/except")]))
+            return [ast.copy_location(stop, s), s]
         if isinstance(s, ast.Assert):
             # an assert on a graph tensor becomes a run-time check node
             test = _ExprRewriter(self.first_arg).visit(s.test)
@@ -282,6 +303,21 @@ class _Rewriter:
                                             _current_values(names)])
             assign = ast.Assign(targets=[_tuple(names, ast.Store)], value=call) if names else ast.Expr(value=call)
             return [ast.copy_location(n, s) for n in (body_fn, assign)]
+        step = _const_step(s.iter) if is_range else None
+        if step is not None:
+            # for i in range(...) with break/continue: a counting while (a bound may be a tensor)
+            stop = f"__ms_stop_{uid}"
+            rw = _ExprRewriter(self.first_arg)
+            args = [rw.visit(a) for a in s.iter.args]
+            init = [ast.Assign(targets=[_name(stop, ast.Store)], value=args[0] if len(args) == 1 else args[1]),
+                    ast.Assign(targets=[_name(idx, ast.Store)], value=ast.Constant(0) if len(args) == 1 else args[0])]
+            head = [ast.Assign(targets=[s.target], value=_name(idx)),
+                    ast.AugAssign(target=_name(idx, ast.Store), op=ast.Add(), value=ast.Constant(step))]
+            test = ast.Compare(left=_name(idx), ops=[ast.Lt() if step > 0 else ast.Gt()], comparators=[_name(stop)])
+            loop = ast.While(test=test, body=head + list(s.body), orelse=[])
+            for n in [loop] + init + head:
+                ast.copy_location(n, s)
+            return init + self.while_stmt(loop)
         # a loop with break/continue: an index-driven while over the materialized sequence
         seq = f"__ms_it_{uid}"
         init = [ast.Assign(targets=[_name(seq, ast.Store)], value=_call("__ms_seq", [
@@ -289,12 +325,68 @@ class _Rewriter:
                 ast.Assign(targets=[_name(idx, ast.Store)], value=ast.Constant(0))]
         head = [ast.Assign(targets=[s.target], value=_call("__ms_item", [_name(seq), _name(idx)])),
                 ast.AugAssign(target=_name(idx, ast.Store), op=ast.Add(), value=ast.Constant(1))]
-        loop = ast.While(test=ast.Compare(left=_name(idx), ops=[ast.Lt()], comparators=[_call("__ms_len", [_name(seq)])]),
-                         body=head + list(s.body), orelse=[])
+        test = ast.Compare(left=_name(idx), ops=[ast.Lt()], comparators=[_call("__ms_len", [_name(seq)])])
+        loop = ast.While(test=test, body=head + list(s.body), orelse=[])
         ast.copy_location(loop, s)
         for n in init + head:
             ast.copy_location(n, s)
         return init + self.while_stmt(loop)
+
+
+def _const_step(call):
+    """The step of `range(...)` when it is a literal non-zero int (1 when omitted), else None."""
+    if call.keywords or not 1 <= len(call.args) <= 3:
+        return None
+    if len(call.args) < 3:
+        return 1
+    node, sign = call.args[2], 1
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
+        node, sign = node.operand, -1
+    if isinstance(node, ast.Constant) and type(node.value) is int and node.value:
+        return sign * node.value
+    return None
+
+
+def _needs_lowering(s):
+    """Does statement `s` hold a `return` that folding early returns into if/else cannot handle?"""
+    if isinstance(s, (ast.While, ast.For)):
+        return _contains(s.body, (ast.Return,), stop_at_loops=False)
+    if isinstance(s, ast.If):
+        return not (_always_returns(s.body) or _always_returns(s.orelse)) and \
+            _contains([s], (ast.Return,), stop_at_loops=False)
+    return False
+
+
+def _replace_returns(stmts, rf, rv, loop_depth):
+    """`stmts` with each `return e` made `rv = e; rf = True` (+ `break` inside a loop); what follows a statement
+    that may have returned runs only when it did not (a loop's break machinery guards the rest of its body)."""
+    out = []
+    for i, st in enumerate(stmts):
+        if isinstance(st, ast.Return):
+            new = [ast.Assign(targets=[_name(rv, ast.Store)], value=st.value or ast.Constant(None)),
+                   ast.Assign(targets=[_name(rf, ast.Store)], value=ast.Constant(True))]
+            if loop_depth:
+                new.append(ast.Break())
+            out.extend(ast.copy_location(n, st) for n in new)
+            return out          # code after a return never runs
+        had = _contains([st], (ast.Return,), stop_at_loops=False)
+        if had and isinstance(st, ast.If):
+            st.body = _replace_returns(st.body, rf, rv, loop_depth)
+            st.orelse = _replace_returns(st.orelse, rf, rv, loop_depth)
+        elif had and isinstance(st, (ast.While, ast.For)):
+            st.body = _replace_returns(st.body, rf, rv, loop_depth + 1)
+        elif had:
+            raise ConversionError(f"return inside {type(st).__name__} is not supported in graph mode")
+        out.append(st)
+        if had and loop_depth and isinstance(st, (ast.While, ast.For)):
+            # returned from an inner loop: leave this loop too
+            out.append(ast.copy_location(ast.If(test=_name(rf), body=[ast.Break()], orelse=[]), st))
+        elif had and not loop_depth and i + 1 < len(stmts):
+            rest = _replace_returns(stmts[i + 1:], rf, rv, loop_depth)
+            out.append(ast.copy_location(ast.If(test=_call("__ms_not", [_name(rf)]), body=rest, orelse=[]),
+                                         stmts[i + 1]))
+            return out
+    return out
 
 
 def _noargs():
@@ -321,6 +413,15 @@ class _ExprRewriter(ast.NodeTransformer):
             return ast.copy_location(_call("__ms_not", [node.operand]), node)
         return node
 
+    def visit_Compare(self, node):
+        self.generic_visit(node)
+        if len(node.ops) == 1:
+            return node
+        # `a < b < c` is `a < b and b < c` with b evaluated once: on tensors the `and` is a graph operation
+        ops_ = ast.Tuple(elts=[ast.Constant(type(o).__name__) for o in node.ops], ctx=ast.Load())
+        thunks = [ast.Lambda(args=_noargs(), body=c) for c in node.comparators]
+        return ast.copy_location(_call("__ms_chain", [ops_, node.left] + thunks), node)
+
     def visit_IfExp(self, node):
         self.generic_visit(node)
         call = _call("__ms_ifexp", [node.test, ast.Lambda(args=_noargs(), body=node.body),
@@ -335,12 +436,23 @@ class _ExprRewriter(ast.NodeTransformer):
         if isinstance(node.func, ast.Name) and node.func.id in _GRAPH_BUILTINS and node.func.id not in _shadowed:
             node.func = ast.copy_location(_name("__ms_" + node.func.id), node.func)
             return node
+        if isinstance(node.func, ast.Name) and node.func.id in ("map", "filter", "sorted") and node.args \
+                and node.func.id not in _shadowed_all:
+            # the function handed to map/filter is called by the builtin: convert it like a direct call
+            if node.func.id != "sorted":
+                node.args[0] = ast.copy_location(_call("__ms_call", [node.args[0]]), node.args[0])
+            for kw in node.keywords:
+                if kw.arg == "key":
+                    kw.value = ast.copy_location(_call("__ms_call", [kw.value]), kw.value)
+            return node
         if isinstance(node.func, ast.Name) and (node.func.id.startswith("__ms_") or node.func.id in _BUILTIN_NAMES):
             return node
         node.func = ast.copy_location(_call("__ms_call", [node.func]), node.func)
         return node
 
     def visit_Lambda(self, node):
+        # the body is an expression of the converted code: calls in it are converted too
+        self.generic_visit(node)
         return node
 
     def visit_FunctionDef(self, node):
@@ -362,6 +474,9 @@ def _should_convert(fn):
 
 def convert_call(fn):
     """The callee to use inside a converted function: user functions are converted, everything else kept."""
+    if type(fn) is functools.partial:
+        inner = convert_call(fn.func)
+        return fn if inner is fn.func else functools.partial(inner, *fn.args, **fn.keywords)
     if isinstance(fn, types.MethodType) and _should_convert(fn.__func__):
         conv = convert(fn.__func__)
         return conv if conv is fn.__func__ else functools.partial(conv, fn.__self__)
@@ -391,13 +506,19 @@ def convert(fn):
 
 
 def _convert(fn):
-    source = textwrap.dedent(inspect.getsource(fn))
+    raw = inspect.getsource(fn)
+    source = textwrap.dedent(raw)
     tree = ast.parse(source)
     fdef = tree.body[0]
+    if fn.__name__ == "<lambda>":
+        fdef = _lambda_def(fn, tree, len(raw) - len(raw.lstrip(" \t")) - (len(source) - len(source.lstrip(" \t"))))
     if not isinstance(fdef, (ast.FunctionDef, ast.AsyncFunctionDef)):
         raise ConversionError("not a def")
     if isinstance(fdef, ast.AsyncFunctionDef):
         raise ConversionError("async functions are not supported")
+    if fn.__code__.co_flags & (inspect.CO_GENERATOR | inspect.CO_COROUTINE | inspect.CO_ASYNC_GENERATOR):
+        # a generator's body runs as Python, step by step: a tensor decision in it stops the trace (fallback)
+        raise ConversionError("generators are not converted")
     first_line = fn.__code__.co_firstlineno
     fdef.decorator_list = []
     args = fdef.args.posonlyargs + fdef.args.args
@@ -405,11 +526,15 @@ def _convert(fn):
     # a builtin name the function rebinds (a global, closure or local `min`) is left alone
     code = fn.__code__
     _shadowed.clear()
-    _shadowed.update(n for n in _GRAPH_BUILTINS if n in fn.__globals__ or n in code.co_freevars or n in code.co_varnames)
+    rebound = set(fn.__globals__) | set(code.co_freevars) | set(code.co_varnames)
+    _shadowed.update(n for n in _GRAPH_BUILTINS if n in rebound)
+    _shadowed_all.clear()
+    _shadowed_all.update(n for n in ("map", "filter", "sorted") if n in rebound)
     try:
         fdef.body = _Rewriter(first_arg).block(fdef.body)
     finally:
         _shadowed.clear()
+        _shadowed_all.clear()
     freevars = list(fn.__code__.co_freevars)
     uses_super = "super" in fn.__code__.co_names
     if uses_super and "__class__" not in freevars:
@@ -442,6 +567,28 @@ def _convert(fn):
     return new
 
 
+def _lambda_def(fn, tree, dedent):
+    """The `lambda` of `fn` in its source (`tree`, shifted left by `dedent` columns), as an equivalent def."""
+    code = fn.__code__
+    params = list(code.co_varnames[:code.co_argcount + code.co_kwonlyargcount])
+    found = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Lambda) and node.lineno == 1:
+            a = node.args
+            if [x.arg for x in a.posonlyargs + a.args + a.kwonlyargs] == params:
+                found.append(node)
+    if len(found) > 1:
+        # several lambdas with these parameters on the line: the one whose body starts where the code does
+        cols = [p[2] for p in code.co_positions() if p[0] == code.co_firstlineno and p[2] is not None]
+        found = [n for n in found if cols and n.body.col_offset + dedent == min(cols)]
+    if len(found) != 1:
+        raise ConversionError("cannot find the source of this lambda")
+    lam = found[0]
+    fdef = ast.FunctionDef(name="__ms_lambda", args=lam.args, body=[ast.Return(value=lam.body)], decorator_list=[],
+                           returns=None, type_params=[])
+    return ast.copy_location(fdef, lam)
+
+
 def _defining_class(fn):
     qual = fn.__qualname__.split(".")
     obj = fn.__globals__.get(qual[0])
@@ -452,294 +599,4 @@ def _defining_class(fn):
     return obj
 
 
-# ---------------------------------------------------------------- helpers of converted code
-# MindSpore compiles these where they act on graph tensors; here they become graph operations instead of
-# stopping the trace. Outside a trace (or on Python values) each does exactly what the builtin does.
-_AMBIGUOUS = "The truth value of an array with more than one element is ambiguous."
-
-
-def _traced(x):
-    b = _state.tracing
-    return b is not None and isinstance(x, Tensor) and b.is_traced(x)
-
-
-def _speculative():
-    """True while tracing code whose trace-time values are not this call's: an untaken branch, a loop body."""
-    b = _state.tracing
-    while b is not None:
-        if getattr(b, "speculative", False) or b.graph.name in ("cond", "body"):
-            return True
-        b = b.parent
-    return False
-
-
-def _scalar(t, dtype, pytype, what):
-    if t.size != 1:
-        raise ValueError(_AMBIGUOUS if pytype is bool else
-                         f"For '{what}', only a tensor with one element can be converted to a Python scalar, but "
-                         f"got shape {t.shape}.")
-    src = t
-    if t.ndim:
-        t = t.reshape(())
-    if t.dtype != dtype:
-        t = t.astype(dtype)
-    if t is src:
-        from mindseed.ops._prims.core import identity_p  # noqa: PLC0415 -- a new value to mark, not x itself
-        t = identity_p(t)
-    return _state.tracing.mark_scalar(t, pytype)
-
-
-def _ms_bool(x=False):
-    """bool(x); a graph tensor gives a bool scalar of the graph."""
-    if _traced(x):
-        return _scalar(x, mstype.bool_, bool, "bool")
-    return bool(x)
-
-
-def _ms_int(x=0, *base):
-    """int(x); a graph tensor gives an int scalar of the graph (truncated toward zero)."""
-    if not base and _traced(x):
-        return _scalar(x, mstype.int64, int, "int")
-    return int(x, *base)
-
-
-def _ms_float(x=0.0):
-    """float(x); a graph tensor gives a float scalar of the graph."""
-    if _traced(x):
-        return _scalar(x, mstype.float64 if x.dtype == mstype.float64 else mstype.float32, float, "float")
-    return float(x)
-
-
-def _reduce_bool(x, kind):
-    from mindseed.ops import functional as F  # noqa: PLC0415 -- ops sit below; imported at use
-    if _traced(x):
-        r = x.astype(mstype.bool_)
-        r = F.any(r) if kind == "any" else F.all(r)
-        return _state.tracing.mark_scalar(r.reshape(()) if r.ndim else r, bool)
-    if _state.tracing is None or not isinstance(x, (tuple, list)) or not any(_traced(e) for e in x):
-        return any(x) if kind == "any" else all(x)
-    acc = None
-    for e in x:
-        b = _ms_bool(e)
-        if not isinstance(b, Tensor):
-            if b == (kind == "any"):
-                return b if acc is None else _state.tracing.mark_scalar(F.ones_like(acc), bool)
-            continue
-        acc = b if acc is None else (F.logical_or(acc, b) if kind == "any" else F.logical_and(acc, b))
-    return (kind == "all") if acc is None else _state.tracing.mark_scalar(acc, bool)
-
-
-def _ms_any(x):
-    """any(x); on graph tensors a reduction in the graph."""
-    return _reduce_bool(x, "any")
-
-
-def _ms_all(x):
-    """all(x); on graph tensors a reduction in the graph."""
-    return _reduce_bool(x, "all")
-
-
-def _minmax(kind, args, kwargs):
-    import builtins  # noqa: PLC0415
-    fn = builtins.min if kind == "min" else builtins.max
-    if _state.tracing is None or kwargs:
-        return fn(*args, **kwargs)
-    if len(args) == 1:
-        x = args[0]
-        if _traced(x):
-            if x.ndim > 1:
-                raise ValueError(_AMBIGUOUS)
-            return x.min() if kind == "min" else x.max()
-        if not (isinstance(x, (tuple, list)) and any(_traced(e) for e in x)):
-            return fn(x)
-        args = tuple(x)
-    if not any(_traced(a) for a in args):
-        return fn(*args)
-    from mindseed.ops import functional as F  # noqa: PLC0415
-    for a in args:
-        if isinstance(a, Tensor) and a.size != 1:
-            raise ValueError(_AMBIGUOUS)
-    best = args[0]
-    for a in args[1:]:
-        x, y = (best if isinstance(best, Tensor) else Tensor(best), a if isinstance(a, Tensor) else Tensor(a))
-        best = F.minimum(x, y) if kind == "min" else F.maximum(x, y)
-    return best
-
-
-def _ms_min(*args, **kwargs):
-    """min(...); on graph tensors a reduction / minimum in the graph."""
-    return _minmax("min", args, kwargs)
-
-
-def _ms_max(*args, **kwargs):
-    """max(...); on graph tensors a reduction / maximum in the graph."""
-    return _minmax("max", args, kwargs)
-
-
-# ---------------------------------------------------------------- print and assert: run-time nodes
-def _print_text(obj):
-    """One argument as MindSpore's graph-mode Print shows it."""
-    import numpy as np  # noqa: PLC0415
-    if not isinstance(obj, Tensor) and hasattr(obj, "shape") and hasattr(obj, "dtype"):
-        obj = Tensor._from_raw(obj)
-    if isinstance(obj, Tensor):
-        a = B.to_numpy(obj._data)
-        if a.ndim == 0:
-            v = a.item()
-            return str(int(v)) if isinstance(v, (bool, int)) else f"{v:g}"
-        if a.dtype.kind == "f":
-            body = np.array2string(a, separator=" ", max_line_width=10 ** 6, threshold=10 ** 9,
-                                   formatter={"float_kind": lambda v: f"{v: .8e}"})
-        else:
-            body = np.array2string(a, separator=" ", max_line_width=10 ** 6, threshold=10 ** 9)
-        return f"Tensor(shape={list(a.shape)}, dtype={obj.dtype}, value={chr(10) if a.ndim > 1 else ''}{body})"
-    if isinstance(obj, bool):
-        return str(int(obj))
-    if isinstance(obj, float):
-        return f"{obj:g}"
-    if isinstance(obj, (tuple, list)):
-        return "(" + ", ".join(_print_text(o) for o in obj) + ")"
-    return str(obj)
-
-
-def _ms_print(*args, sep=" ", end="\n", file=None, flush=False):
-    """print(...); inside a graph a Print node: each argument on its own line, at every run of the graph."""
-    import builtins  # noqa: PLC0415
-    builder = _state.tracing
-    if builder is None:
-        return builtins.print(*args, sep=sep, end=end, file=file, flush=flush)
-    leaves = []
-    tmpl = control._flatten(args, leaves)
-
-    def run(*raw):
-        values = control._unflatten(tmpl, list(raw))
-        builtins.print("\n".join(_print_text(v) for v in values), file=file, flush=True)
-    from mindseed.ops._prims.core import py_call_p  # noqa: PLC0415
-    builder.emit(py_call_p, [builder.operand(t) for t in leaves], {"fn": run}, [])
-    if not _speculative():
-        run(*[t._data for t in leaves])
-    return None
-
-
-def _ms_assert(cond, msg_fn=None):
-    """`assert cond, msg`; on a graph tensor a run-time check node raising AssertionError."""
-    if not _traced(cond):
-        if not cond:
-            raise AssertionError(*(() if msg_fn is None else (msg_fn(),)))
-        return
-    if cond.size != 1:
-        raise ValueError(_AMBIGUOUS)
-    exc_args = () if msg_fn is None else (msg_fn(),)
-
-    def check(c):
-        if not bool(c.reshape(-1)[0]):
-            raise AssertionError(*exc_args)
-        return ()
-    from mindseed.ops._prims.core import py_call_p  # noqa: PLC0415
-    builder = _state.tracing
-    builder.emit(py_call_p, [builder.operand(cond)], {"fn": check}, [])
-    if not _speculative():
-        check(cond._data)
-
-
-# ---------------------------------------------------------------- control flow wrappers
-def _pytype_like(out, ref):
-    """Mark tensors of `out` that stand where `ref` held Python numbers (a loop counter) as Python scalars."""
-    if isinstance(out, Tensor):
-        if isinstance(ref, (bool, int, float)) and _traced(out) and out.ndim == 0:
-            _state.tracing.mark_scalar(out)
-        return
-    if isinstance(out, (tuple, list)) and isinstance(ref, (tuple, list)) and len(out) == len(ref):
-        for o, r in zip(out, ref):
-            _pytype_like(o, r)
-
-
-def _ms_if(cond, then_fn, else_fn, vals, returns=False):
-    """`if` of converted code. On a graph tensor both branches are traced; a branch that raises when traced
-    but is not taken now becomes a branch that raises at run time (MindSpore's `raise` in graphs)."""
-    if not _traced(cond):
-        return then_fn(*vals) if cond else else_fn(*vals)
-    if cond.size != 1:
-        raise ValueError(_AMBIGUOUS)
-    taken_then = bool(cond._data.reshape(-1)[0])
-    taken_results = []
-
-    def run_taken(*a):
-        r = (then_fn if taken_then else else_fn)(*a)
-        taken_results.append(r)
-        return r
-
-    def run_other(*a):
-        b = _state.tracing
-        saved = getattr(b, "speculative", False)
-        b.speculative = True
-        try:
-            return (else_fn if taken_then else then_fn)(*a)
-        except GraphBreak:
-            raise
-        except Exception as exc:  # noqa: BLE001 -- raised at run time if this branch is ever taken
-            return _raising_branch(b, exc, taken_results[-1] if taken_results else None)
-        finally:
-            b.speculative = saved
-    out = control.if_(cond, run_taken if taken_then else run_other, run_other if taken_then else run_taken, vals,
-                      returns)
-    if taken_results:
-        _pytype_like(out, taken_results[0] if returns else vals)
-    return out
-
-
-def _raising_branch(builder, exc, like):
-    from mindseed.ops import functional as F  # noqa: PLC0415
-    from mindseed.ops._prims.core import py_call_p  # noqa: PLC0415
-
-    def throw(*_):
-        raise exc
-    builder.emit(py_call_p, [], {"fn": throw}, [])
-
-    def placeholder(x):
-        # the branch's values after the raise never exist; they only match the other branch's structure
-        if isinstance(x, Tensor):
-            return F.zeros(x.shape, x.dtype)
-        if isinstance(x, (tuple, list)):
-            return type(x)(placeholder(e) for e in x)
-        return x
-    return placeholder(like)
-
-
-def _ms_while(cond_fn, body_fn, vals):
-    """`while` of converted code; Python numbers carried by a loop on a graph tensor stay Python scalars."""
-    out = control.while_(cond_fn, body_fn, vals)
-    if _state.tracing is not None:
-        _pytype_like(out, vals)
-    return out
-
-
-def _ms_for_range(bounds, body_fn, vals):
-    """`for i in range(...)` of converted code."""
-    out = control.for_range(bounds, body_fn, vals)
-    if _state.tracing is not None:
-        _pytype_like(out, vals)
-    return out
-
-
-def _ms_seq(it):
-    """The sequence a `for` with break/continue walks by index: a tensor stays a tensor (rows read by index)."""
-    if isinstance(it, Tensor) and it.ndim > 0:
-        return it
-    return control.as_sequence(it)
-
-
-def _ms_item(seq, i):
-    """seq[i] for the loop index i, which is a graph value once the loop is a graph loop."""
-    if _traced(i) and isinstance(seq, Tensor):
-        from mindseed.ops import functional as F  # noqa: PLC0415
-        return F.gather(seq, i, 0)
-    return seq[i]
-
-
-_HELPERS.update({
-    "__ms_if": _ms_if, "__ms_while": _ms_while, "__ms_for_range": _ms_for_range, "__ms_seq": _ms_seq,
-    "__ms_item": _ms_item, "__ms_assert": _ms_assert, "__ms_bool": _ms_bool, "__ms_int": _ms_int,
-    "__ms_float": _ms_float, "__ms_any": _ms_any, "__ms_all": _ms_all, "__ms_min": _ms_min, "__ms_max": _ms_max,
-    "__ms_print": _ms_print,
-})
+_HELPERS.update(runtime.HELPERS)

@@ -14,9 +14,47 @@ from mindseed._utils import _state
 from mindseed.common.tensor import Tensor
 from mindseed.compiler.ir import Const, Graph, Node, Var
 
-__all__ = ["GraphBuilder", "GraphBreak", "building"]
+__all__ = ["GraphBuilder", "GraphBreak", "building", "replay", "replaying", "add_user_trace", "speculating", "user_trace_here"]
 
 _PKG_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+# > 0 while forward code runs again only to be differentiated (a branch or loop body re-run for its vjp,
+# a recomputed cell): `print` in it prints nothing and adds no node, as the forward run already printed
+replaying = [0]
+
+
+class replay:
+    """Context: the code run inside is a re-run of forward code for a gradient (its Parameter updates are not
+    recorded again, and undone: the forward run made them)."""
+
+    def __enter__(self):
+        replaying[0] += 1
+        _undo.append({})
+
+    def __exit__(self, *exc):
+        replaying[0] -= 1
+        for param, raw in _undo.pop().values():
+            param._data = raw
+        return False
+
+
+# Parameters updated while tracing code that does not run now (an untaken branch, a loop body traced before the
+# loop runs) or re-running forward code for a gradient get their values back at the end: Parameter.set_data
+# records the previous value in each dict of this stack
+_undo = _state.param_undo
+
+
+class speculating:
+    """Context: Parameter updates traced inside are undone on exit (the graph keeps them as Assign nodes)."""
+
+    def __enter__(self):
+        _undo.append({})
+
+    def __exit__(self, *exc):
+        for param, raw in _undo.pop().values():
+            param._data = raw
+        return False
 
 
 class GraphBreak(Exception):
@@ -48,6 +86,63 @@ def user_frame(exc):
     return found
 
 
+_RULE = "-" * 52
+
+
+def _trace_text(frames):
+    import linecache  # noqa: PLC0415 -- error path only
+    lines = [f"\n\n{_RULE}\n- The Traceback of Net Construct Code:\n{_RULE}"]
+    for k, (fn, line, name) in enumerate(frames):
+        text = linecache.getline(fn, line).rstrip()
+        where = f"# {k} In file {fn}:{line}" + ("" if name.startswith("__ms_") else f", in {name}")
+        lines.append(where + (f"\n    {text.strip()}" if text else ""))
+    return "\n".join(lines)
+
+
+def _is_user(fn):
+    return not fn.startswith(_PKG_DIR) and not fn.startswith("<")
+
+
+def add_user_trace(exc):
+    """Append the user's frames of exc's traceback to its message, as MindSpore does ("The Traceback of Net
+    Construct Code": each frame's file:line and source line, outermost first). Done once per exception; an
+    exception whose message is not its single string argument is left as is."""
+    if getattr(exc, "__ms_user_trace__", False):
+        return exc
+    frames = []
+    tb = exc.__traceback__
+    while tb is not None:
+        if _is_user(tb.tb_frame.f_code.co_filename):
+            frames.append((tb.tb_frame.f_code.co_filename, tb.tb_lineno, tb.tb_frame.f_code.co_name))
+        tb = tb.tb_next
+    if not frames or len(exc.args) != 1 or not isinstance(exc.args[0], str) or str(exc) != exc.args[0]:
+        return exc
+    try:
+        exc.args = (exc.args[0] + _trace_text(frames),)
+        exc.__ms_user_trace__ = True
+    except (AttributeError, TypeError):
+        pass
+    return exc
+
+
+_ENTRY_POINTS = ("_compile", "_build")     # jit.py / autodiff.py: the frames outside them are the caller's
+
+
+def user_trace_here():
+    """The "Traceback of Net Construct Code" text for the code being traced now (for errors raised later, when
+    the graph runs: a failed assert on a graph tensor)."""
+    frames = []
+    f = sys._getframe(1)
+    while f is not None:
+        fn = f.f_code.co_filename
+        if fn.startswith(_PKG_DIR) and f.f_code.co_name in _ENTRY_POINTS:
+            break
+        if _is_user(fn):
+            frames.append((fn, f.f_lineno, f.f_code.co_name))
+        f = f.f_back
+    return _trace_text(frames[::-1]) if frames else ""
+
+
 class GraphBuilder:
     """Records primitive calls into a Graph; `parent` is the enclosing builder for a branch or loop body."""
 
@@ -61,6 +156,7 @@ class GraphBuilder:
         self.root = parent.root if parent is not None else self
         self.captured = []      # root only: (external tensor, param Var) read at every call
         self._captured_ids = {}
+        self.assigned = {}      # id -> Parameter updated (Assign) in this graph: control flow passes them out
 
     # ------------------------------------------------------------ values
     def new_var(self, t, hint="v"):
@@ -150,7 +246,9 @@ class GraphBuilder:
         target = self.root._capture(param) if self.lookup(param) is None else self.root._captured_ids.get(id(param))
         if target is None:
             return False
-        self.graph.nodes.append(Node(assign_p, [target, self.operand(value)], {}, [], user_location()))
+        if not replaying[0]:
+            self.graph.nodes.append(Node(assign_p, [target, self.operand(value)], {}, [], user_location()))
+            self.assigned[id(param)] = param
         self.vars[id(param)] = self.operand(value)
         return True
 
@@ -234,7 +332,8 @@ def recompute_call(fn, args, weights=(), name="Recompute"):
         full = list(args)
         for i, x in zip(pos, xs):
             full[i] = x
-        return fn(*full)
+        with replay():
+            return fn(*full)
 
     def bprop(*all_args):
         *_, _o, dout = all_args

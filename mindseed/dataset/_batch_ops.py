@@ -205,6 +205,21 @@ class BatchDataset(Dataset):
                 raise out.error
             yield out
 
+    def _written_batches(self, ctx, child):
+        """Batches whose mapped column the map's workers write in place (see MapDataset._written_batches)."""
+
+        def other(group, j):
+            try:
+                return _stack([r[j] for r in group], j)
+            except RuntimeError as e:  # a pipeline error (shapes differ): raised as is by the consumer
+                return _Failed(e)
+
+        for out in child._written_batches(ctx, self.batch_size, self.drop_remainder, other):
+            for col in out:
+                if isinstance(col, _Failed):
+                    raise col.error
+            yield out
+
     def _rows(self, ctx):
         child = self.children[0]
         epoch = ctx.path[0] if ctx.path else 0
@@ -225,6 +240,10 @@ class BatchDataset(Dataset):
                 cols, ins, outs = child._io()
                 tail_col = child.get_col_names().index(outs[0])
         ncols = len(child.get_col_names())
+        if (plain and isinstance(child, MapDataset) and child._batch_workers()
+                and bs <= _WORKER_BATCH_MAX and child._writer() is not None):
+            yield from self._written_batches(ctx, child)
+            return
         if tail and child._threaded() and bs <= _WORKER_BATCH_MAX:
             yield from self._worker_batches(ctx, child, tail, tail_col, ncols)
             return

@@ -12,7 +12,7 @@ import numpy as np
 
 from mindseed.common.tensor import Tensor
 from mindseed.dataset import config as _cfg
-from mindseed.dataset._workers import WorkerError
+from mindseed.dataset._workers import WorkerError, is_pipeline_array
 
 __all__ = ["Dataset", "TupleIterator", "DictIterator", "BatchInfo"]
 
@@ -166,8 +166,10 @@ class _IteratorBase:
     def _convert(self, a):
         if self.output_numpy or a.dtype.kind in "USO":
             return a
-        # share only arrays the pipeline made itself (they own their data); anything else may alias user data
-        if self.do_copy or not (a.flags.owndata and a.flags.writeable and a.flags.c_contiguous):
+        # share only arrays the pipeline made itself (they own their data, or are batches process workers wrote
+        # into shared memory); anything else may alias user data
+        if self.do_copy or not ((a.flags.owndata or is_pipeline_array(a)) and a.flags.writeable
+                                and a.flags.c_contiguous):
             return Tensor(a)
         return Tensor.from_numpy(a)
 

@@ -2,6 +2,7 @@
 import collections
 import copy
 import itertools
+import os
 import threading
 import time
 
@@ -10,7 +11,9 @@ import numpy as np
 from mindseed.dataset import _validate as V
 from mindseed.dataset import config as _cfg
 from mindseed.dataset._engine import Dataset, reraise_worker, to_array
-from mindseed.dataset._workers import ProcessMap, ThreadMap, WorkerError, format_exception
+from mindseed.dataset._random import RowStreams
+from mindseed.dataset._workers import (BatchProcesses, ProcessMap, ThreadMap, WorkerError, format_exception,
+                                       shm_room)
 
 _CHUNK = 16
 
@@ -100,7 +103,7 @@ class MapDataset(Dataset):
                 raise TypeError(f"Argument operations with value {op!r} is not callable; operations must be "
                                 f"transforms or Python callables.")
         from mindseed.dataset.transforms._base import flatten_compose
-        from mindseed.dataset.vision._color import fuse_ops
+        from mindseed.dataset.vision._fused import fuse_ops
         self.operations = fuse_ops(flatten_compose(ops))
         self.input_columns = None if input_columns is None else V.check_columns(input_columns, "input_columns")
         self.output_columns = None if output_columns is None else V.check_columns(output_columns, "output_columns")
@@ -188,71 +191,174 @@ class MapDataset(Dataset):
         rows = self._map_rows(ctx, defer_tail)
         return self._with_callbacks(rows, ctx) if self.callbacks else rows
 
-    def _row_fn(self, ops):
-        """(f(row) -> mapped row, the op chain or None, input column indices, output column sources)."""
+    def _row_fn(self, ops, ctx):
+        """(f(row, index) -> mapped row, the op chain or None, input column indices, output column sources).
+        Row `index` of the epoch draws its random numbers from its own stream (see `_random`)."""
         cols, ins, outs = self._io()
         idx = [cols.index(c) for c in ins]
         new_cols = _place_columns(cols, ins, outs)
         # where each output column comes from: ('o', k) an op output, ('c', j) an untouched input column
         src = [("o", outs.index(c)) if c in outs else ("c", cols.index(c)) for c in new_cols]
         chain = _OpChain(ops, len(outs)) if ops else None
+        streams = self._streams(ctx)
 
-        def one(row):
-            res = chain([row[i] for i in idx]) if chain is not None else [row[i] for i in idx]
+        def one(row, index):
+            if chain is None:
+                res = [row[i] for i in idx]
+            else:
+                streams.enter(index)
+                try:
+                    res = chain([row[i] for i in idx])
+                finally:
+                    streams.leave()
             return [res[k] if kind == "o" else row[k] for kind, k in src]
 
         return one, chain, idx, src
+
+    def _streams(self, ctx):
+        return RowStreams(ctx.seed, ctx.order.get(id(self), 0), ctx.path)
 
     def _threaded(self):
         """Whether the map runs in its own worker threads (several workers, no processes, not debug mode)."""
         return (self._workers() > 1 and not self.python_multiprocessing and not self.callbacks
                 and not _cfg.get_debug_mode())
 
+    def _batch_workers(self):
+        """Whether the map's workers (threads or processes) can build whole batches for the batch above it."""
+        return self._workers() > 1 and not self.callbacks and not _cfg.get_debug_mode()
+
+    def _writer(self):
+        """The map's single op when it can write each row straight into its slot of a batch (`_into`, with a
+        fixed out_shape / out_dtype) and the map is one column -> one column; else None."""
+        cols, ins, outs = self._io()
+        if len(ins) != 1 or len(outs) != 1 or len(self.operations) != 1:
+            return None
+        op = self.operations[0]
+        return op if getattr(op, "_into", None) is not None else None
+
+    def _batch_rows(self, ctx, size, drop_remainder):
+        """(index of the first row, list of `size` child rows) per batch (the last may be short)."""
+        start = 0
+        for group in _chunks(self.children[0]._rows(ctx), size):
+            if len(group) < size and drop_remainder:
+                return
+            yield start, group
+            start += len(group)
+
     def _batches(self, ctx, size, drop_remainder, assemble):
         """Whole batches made in the map's worker threads: a worker maps `size` rows, `assemble`s them (stack +
         the batchable tail ops) and hands over the finished batch, so the consumer thread only dispatches. Only
         for a threaded map (see `_threaded`); `assemble(rows)` raises WorkerError for user-visible failures."""
-        one = self._row_fn(self._tail_split()[0])[0]
+        one = self._row_fn(self._tail_split()[0], ctx)[0]
 
-        def job(group):
-            return assemble([one(r) for r in group])
-
-        def groups():
-            for group in _chunks(self.children[0]._rows(ctx), size):
-                if len(group) < size and drop_remainder:
-                    return
-                yield group
+        def job(item):
+            start, group = item
+            return assemble([one(r, start + k) for k, r in enumerate(group)])
 
         pool = ThreadMap(job, self._workers())
         try:
-            yield from pool.imap(groups())
+            yield from pool.imap(self._batch_rows(ctx, size, drop_remainder))
+        except WorkerError as e:
+            raise reraise_worker(e) from None
+
+    def _written_batches(self, ctx, size, drop_remainder, other):
+        """Like `_batches` for a map with a `_writer` op: each worker allocates the batch array of the mapped
+        column and has the op write every row into its slot (no per-row arrays, no stacking); `other(group, j)`
+        stacks untouched column j. Rows keep their own random streams, so any worker count gives the same."""
+        op = self._writer()
+        cols, ins, outs = self._io()
+        i = cols.index(ins[0])
+        src = [("o", 0) if c == outs[0] else ("c", cols.index(c)) for c in _place_columns(cols, ins, outs)]
+        streams = self._streams(ctx)
+        name = _op_name(op)
+
+        def fill(batch, start, group, col):  # row start + k of the epoch -> batch[k], with its own random stream
+            for k, row in enumerate(group):
+                streams.enter(start + k)
+                try:
+                    op._into(row[col], batch[k])
+                except Exception as e:  # noqa: BLE001
+                    raise WorkerError(f"map operation: [{name}] failed. Error description:\n{format_exception(e)}",
+                                      type(e)) from None
+                finally:
+                    streams.leave()
+
+        # The writer is one of the built-in image ops fused (exact types only, no user code): what MindSpore runs
+        # in C++ worker threads. Here it is Python + numpy + Pillow, so worker threads would contend for the GIL;
+        # forked workers do not, and the rows, random draws and errors are the same either way (so
+        # python_multiprocessing, which is about user Python code, makes no difference here). Threads are kept
+        # when shared memory is off (`ds.config.set_enable_shared_mem(False)`) or too small for a few batches.
+        batch_bytes = size * int(np.prod(op.out_shape)) * op.out_dtype.itemsize
+        if hasattr(os, "fork") and _cfg.get_enable_shared_mem() and shm_room(4 * (self._workers() + 2) * batch_bytes):
+            yield from self._process_batches(ctx, size, drop_remainder, other, op, fill, i, src)
+            return
+
+        def job(item):
+            start, group = item
+            batch = np.empty((len(group),) + op.out_shape, op.out_dtype)
+            fill(batch, start, group, i)
+            return [batch if kind == "o" else other(group, j) for kind, j in src]
+
+        pool = ThreadMap(job, self._workers())
+        try:
+            yield from pool.imap(self._batch_rows(ctx, size, drop_remainder))
+        except WorkerError as e:
+            raise reraise_worker(e) from None
+
+    def _process_batches(self, ctx, size, drop_remainder, other, op, fill, i, src):
+        """`_written_batches` in worker processes: they `fill` each batch straight into shared memory
+        (BatchProcesses); only the op's input column travels to them."""
+
+        def write(buf, start, rows):
+            fill(np.ndarray((len(rows),) + op.out_shape, op.out_dtype, buffer=buf), start, rows, 0)
+
+        def groups():
+            for start, group in self._batch_rows(ctx, size, drop_remainder):
+                yield start, [[r[i]] for r in group], group
+
+        pool = BatchProcesses(write, self._workers(), op.out_shape, op.out_dtype)
+        try:
+            for batch, group in pool.imap(groups()):
+                yield [batch if kind == "o" else other(group, j) for kind, j in src]
         except WorkerError as e:
             raise reraise_worker(e) from None
 
     def _map_rows(self, ctx, defer_tail=False):
         ops = self._tail_split()[0] if defer_tail else self.operations
-        one, chain, idx, src = self._row_fn(ops)
+        one, chain, idx, src = self._row_fn(ops, ctx)
         workers = self._workers()
         child_rows = self.children[0]._rows(ctx)
         if chain is None or workers <= 1 or _cfg.get_debug_mode():
-            for row in child_rows:
+            for k, row in enumerate(child_rows):
                 try:
-                    yield one(row)
+                    yield one(row, k)
                 except WorkerError as e:
                     raise reraise_worker(e) from None
             return
         if self.python_multiprocessing:
-            def job(chunk):
-                return [chain(r) for r in chunk]
+            streams = self._streams(ctx)
 
-            pool = ProcessMap(job, workers)
+            def job(chunk):  # chunk: [[first row index]] + the rows' op inputs
+                start = int(chunk[0][0])
+                out = []
+                for k, r in enumerate(chunk[1:]):
+                    streams.enter(start + k)
+                    try:
+                        out.append(chain(r))
+                    finally:
+                        streams.leave()
+                return out
+
+            pool = ProcessMap(job, workers, shared_memory=_cfg.get_enable_shared_mem())
             # only the op inputs travel to the processes; untouched columns stay here
             buffered = collections.deque()
 
             def feed():
+                start = 0
                 for chunk in _chunks(child_rows, _CHUNK):
                     buffered.append(chunk)
-                    yield [[r[i] for i in idx] for r in chunk]
+                    yield [[np.array(start, np.int64)]] + [[r[i] for i in idx] for r in chunk]
+                    start += len(chunk)
 
             try:
                 for results in pool.imap(feed()):
@@ -262,9 +368,20 @@ class MapDataset(Dataset):
             except WorkerError as e:
                 raise reraise_worker(e) from None
             return
-        pool = ThreadMap(lambda chunk: [one(r) for r in chunk], workers)
+
+        def job(item):
+            start, chunk = item
+            return [one(r, start + k) for k, r in enumerate(chunk)]
+
+        def indexed(size):
+            start = 0
+            for chunk in _chunks(child_rows, size):
+                yield start, chunk
+                start += len(chunk)
+
+        pool = ThreadMap(job, workers)
         try:
-            for rows in pool.imap(_chunks(child_rows, max(1, min(_CHUNK, _cfg.get_prefetch_size() // workers)))):
+            for rows in pool.imap(indexed(max(1, min(_CHUNK, _cfg.get_prefetch_size() // workers)))):
                 yield from rows
         except WorkerError as e:
             raise reraise_worker(e) from None

@@ -5,6 +5,7 @@ import numpy as np
 
 from mindseed.common import dtype as mstype
 from mindseed.dataset import _validate as V
+from mindseed.dataset import config as _cfg
 from mindseed.dataset import samplers as S
 from mindseed.dataset._engine import Dataset, reraise_worker, to_array, to_row
 from mindseed.dataset._workers import ProcessMap, ThreadMap, WorkerError, format_exception
@@ -223,7 +224,8 @@ class GeneratorDataset(MappableSource):
             chunk = 8
             chunks = (ids[s:s + chunk] for s in range(0, len(ids), chunk))
             if self.python_multiprocessing:
-                pool = ProcessMap(lambda rows: [self._read(r[0]) for r in rows], workers)
+                pool = ProcessMap(lambda rows: [self._read(r[0]) for r in rows], workers,
+                                   shared_memory=_cfg.get_enable_shared_mem())
                 for rows in pool.imap([[np.int64(i)] for i in c] for c in chunks):
                     yield from rows
             else:

@@ -3,12 +3,17 @@
 Both pools apply one function to a stream of chunks (lists of rows) and give the results back in
 the input order, with a bounded number of chunks in flight. Process workers are forked (so the
 user's functions need not be picklable) and talk to the main process over pipes with a small
-array codec (no pickle). A worker exits on its own when its task pipe closes or its parent dies,
-and every pool is closed when its iterator ends, is dropped, or the interpreter exits.
+array codec (no pickle); large results come back through shared memory (see ProcessMap), and
+BatchProcesses has workers write whole batches into shared memory that is handed out as is.
+A worker exits on its own when its task pipe closes or its parent dies, and every pool is closed
+(its processes joined, its segments unlinked) when its iterator ends, is dropped, or the
+interpreter exits.
 """
 import atexit
 import builtins
 import collections
+import gc
+import itertools
 import multiprocessing
 import os
 import queue
@@ -16,12 +21,14 @@ import struct
 import threading
 import traceback
 import weakref
+from multiprocessing import resource_tracker, shared_memory
 
 import numpy as np
 
 _LIVE = weakref.WeakSet()
 _END = object()
 _HDR = struct.Struct("<BBQ")
+_SHM_MIN = 1 << 16  # results at least this large go through shared memory (when enabled)
 
 
 class WorkerError(Exception):
@@ -34,8 +41,8 @@ class WorkerError(Exception):
 
 
 # ---------------------------------------------------------------------------- codec
-def pack_rows(rows):
-    """Rows (lists of numpy arrays / scalars / str / bytes) -> one bytes-like message."""
+def _row_parts(rows):
+    """The byte strings / buffers whose concatenation is the message of `rows` (see pack_rows)."""
     parts = [struct.pack("<I", len(rows))]
     for row in rows:
         parts.append(struct.pack("<I", len(row)))
@@ -51,7 +58,25 @@ def pack_rows(rows):
             parts.append(dt)
             parts.append(struct.pack(f"<{a.ndim}q", *a.shape))
             parts.append(a.reshape(-1).view(np.uint8).data if a.nbytes else b"")
-    return b"".join(parts)
+    return parts
+
+
+def pack_rows(rows):
+    """Rows (lists of numpy arrays / scalars / str / bytes) -> one bytes-like message."""
+    return b"".join(_row_parts(rows))
+
+
+def _pack_into(parts, buf):
+    """Write the message `parts` into the buffer `buf` (one copy); its length, or None when it does not fit."""
+    n = sum(len(p) if isinstance(p, bytes) else p.nbytes for p in parts)
+    if n > len(buf):
+        return None
+    off = 0
+    for p in parts:
+        k = len(p) if isinstance(p, bytes) else p.nbytes
+        buf[off:off + k] = p
+        off += k
+    return n
 
 
 def unpack_rows(buf):
@@ -167,6 +192,7 @@ def _child_main(fn, task_conn, result_conn, others, parent_pid, index):
             c.close()
         except OSError:
             pass
+    seg = None  # the shared-memory segment the parent gave this worker for its results
     while True:
         try:
             while not task_conn.poll(1.0):
@@ -175,8 +201,17 @@ def _child_main(fn, task_conn, result_conn, others, parent_pid, index):
             msg = task_conn.recv_bytes()
         except (EOFError, OSError):
             os._exit(0)
+        nlen = msg[0]
         try:
-            out = b"R" + pack_rows(fn(unpack_rows(msg)))
+            if nlen:  # a (new) segment: the parent owns and unlinks it; this process only maps it
+                if seg is not None:
+                    seg.close()
+                    seg = None
+                seg = shared_memory.SharedMemory(name=msg[1:1 + nlen].decode())
+            parts = _row_parts(fn(unpack_rows(memoryview(msg)[1 + nlen:])))
+            n = _pack_into(parts, seg.buf) if seg is not None else None
+            out = b"R" + b"".join(parts) if n is None else b"S" + struct.pack("<Q", n)
+            del parts
         except BaseException as e:  # noqa: BLE001
             text = e.text if isinstance(e, WorkerError) else format_exception(e)
             name = e.exc_type.__name__ if isinstance(e, WorkerError) and e.exc_type else type(e).__name__
@@ -190,13 +225,29 @@ def _child_main(fn, task_conn, result_conn, others, parent_pid, index):
 _BUILTIN_EXC = {k: v for k, v in vars(builtins).items() if isinstance(v, type) and issubclass(v, BaseException)}
 
 
-class ProcessMap:
-    """`imap(chunks)` over `num_workers` forked processes; chunks are lists of rows of arrays."""
+_SEG_IDS = itertools.count()
 
-    def __init__(self, fn, num_workers):
+
+class ProcessMap:
+    """`imap(chunks)` over `num_workers` forked processes; chunks are lists of rows of arrays.
+
+    Tasks travel through pipes. Results do too, unless `shared_memory`: then each worker, once it has returned
+    a result of at least `_SHM_MIN` bytes, gets a shared-memory segment (created, grown and unlinked by this
+    process only, named mindseed_<pid>_<n>) and writes its later results there; the pipe carries just their
+    length, and the parent copies each result out before the worker gets its next task.
+    """
+
+    def __init__(self, fn, num_workers, shared_memory=False):
         ctx = multiprocessing.get_context("fork")
         self.procs, self.task_conns, self.result_conns = [], [], []
         self.closed = False
+        self.use_shm = shared_memory
+        self.segs = [None] * num_workers    # this process's handle of each worker's segment
+        self.new_seg = [None] * num_workers  # a segment name to hand to the worker with its next task
+        if shared_memory:
+            # one tracker for the parent and the workers (forked after it starts), so a worker mapping a segment
+            # never starts a tracker of its own that would unlink the segment when the worker exits
+            resource_tracker.ensure_running()
         parent_side = []
         try:
             for i in range(num_workers):
@@ -216,6 +267,12 @@ class ProcessMap:
             raise
         _LIVE.add(self)
 
+    def _send(self, w, payload):
+        name = self.new_seg[w]
+        self.new_seg[w] = None
+        head = bytes([0]) if name is None else bytes([len(name)]) + name.encode()
+        self.task_conns[w].send_bytes(head + pack_rows(payload))
+
     def _recv(self, w):
         conn, proc = self.result_conns[w], self.procs[w]
         while not conn.poll(0.5):
@@ -229,10 +286,29 @@ class ProcessMap:
             raise RuntimeError(f"Dataset worker process {proc.pid} exited unexpectedly with exit code "
                                f"{proc.exitcode}.") from None
 
+    def _result(self, w, msg):
+        """The rows of worker `w`'s result message (copied out of its segment), or raise its error."""
+        kind = msg[:1]
+        if kind == b"S":
+            (n,) = struct.unpack_from("<Q", msg, 1)
+            return unpack_rows(self.segs[w].buf[:n])
+        if kind == b"E":
+            name, _, text = bytes(msg[1:]).decode("utf-8", "replace").partition("\n")
+            raise WorkerError(text, _BUILTIN_EXC.get(name))
+        size = len(msg) - 1
+        if self.use_shm and size >= _SHM_MIN:  # (re)make this worker's segment large enough for such results
+            old = self.segs[w]
+            self.segs[w] = shared_memory.SharedMemory(name=f"mindseed_{os.getpid()}_{next(_SEG_IDS)}",
+                                                      create=True, size=size + size // 4)
+            self.new_seg[w] = self.segs[w].name
+            if old is not None:
+                _drop_segment(old)
+        return unpack_rows(memoryview(msg)[1:])
+
     def imap(self, chunks):
         # One task in flight per worker, and a worker's next task is sent only once its result has been read:
         # a task or a result can be far larger than a pipe's buffer, and a parent blocked writing a task to a
-        # worker that is itself blocked writing a result would deadlock.
+        # worker that is itself blocked writing a result would deadlock. (It also frees the worker's segment.)
         n = len(self.procs)
         it = iter(chunks)
         busy = collections.deque()  # workers with a task in flight, in task order
@@ -241,23 +317,20 @@ class ProcessMap:
                 payload = next(it, _END)
                 if payload is _END:
                     break
-                self.task_conns[w].send_bytes(pack_rows(payload))
+                self._send(w, payload)
                 busy.append(w)
             exhausted = len(busy) < n
             while busy:
                 w = busy.popleft()
-                msg = self._recv(w)
+                rows = self._result(w, self._recv(w))
                 if not exhausted:
                     payload = next(it, _END)
                     if payload is _END:
                         exhausted = True
                     else:  # refill before handing the result on, so the worker is busy meanwhile
-                        self.task_conns[w].send_bytes(pack_rows(payload))
+                        self._send(w, payload)
                         busy.append(w)
-                if msg[:1] == b"E":
-                    name, _, text = bytes(msg[1:]).decode("utf-8", "replace").partition("\n")
-                    raise WorkerError(text, _BUILTIN_EXC.get(name))
-                yield unpack_rows(memoryview(msg)[1:])
+                yield rows
         finally:
             self.close()
 
@@ -265,6 +338,13 @@ class ProcessMap:
         if self.closed:
             return
         self.closed = True
+        self._stop_workers()
+        segs, self.segs = self.segs, []
+        for seg in segs:
+            if seg is not None:
+                _drop_segment(seg)
+
+    def _stop_workers(self):
         # result pipes first: a worker blocked sending a result nobody will read gets EPIPE and exits
         for c in self.result_conns + self.task_conns:
             try:
@@ -286,6 +366,18 @@ class ProcessMap:
                 pass
 
 
+def _drop_segment(seg):
+    """Unmap and unlink a segment this process created (a worker may still map it; it goes when they unmap)."""
+    try:
+        seg.close()
+    except BufferError:  # a view of it is still alive somewhere: the mapping goes with it
+        pass
+    try:
+        seg.unlink()
+    except FileNotFoundError:
+        pass
+
+
 def close_all():
     """Close every live pool (interpreter exit)."""
     for pool in list(_LIVE):
@@ -293,3 +385,192 @@ def close_all():
 
 
 atexit.register(close_all)
+
+
+# ---------------------------------------------------------------------------- process-built batches
+_SHARED = weakref.WeakValueDictionary()  # id -> arrays living in a pool's shared memory (safe to share as Tensors)
+
+
+def is_pipeline_array(a):
+    """Whether `a` is a batch array a BatchProcesses pool handed out (it owns its slot; nothing else aliases it)."""
+    return _SHARED.get(id(a)) is a
+
+
+def _batch_child(write, task_conn, result_conn, others, parent_pid, index):
+    from mindseed.dataset._random import reseed_worker
+    reseed_worker(index)
+    for c in others:
+        try:
+            c.close()
+        except OSError:
+            pass
+    segs = {}
+    while True:
+        try:
+            while not task_conn.poll(1.0):
+                if os.getppid() != parent_pid:
+                    os._exit(0)
+            msg = task_conn.recv_bytes()
+        except (EOFError, OSError):
+            os._exit(0)
+        try:
+            nlen = msg[0]
+            name = msg[1:1 + nlen].decode()
+            (start, nbytes), off = struct.unpack_from("<QQ", msg, 1 + nlen), 17 + nlen
+            seg = segs.get(name)  # mappings are kept (a pool has a few slots); they go when the worker exits
+            if seg is None:
+                seg = segs[name] = shared_memory.SharedMemory(name=name)
+            rows = unpack_rows(memoryview(msg)[off:])
+            write(seg.buf[:nbytes], start, rows)
+            out = b"D"
+        except BaseException as e:  # noqa: BLE001
+            text = e.text if isinstance(e, WorkerError) else format_exception(e)
+            kind = e.exc_type.__name__ if isinstance(e, WorkerError) and e.exc_type else type(e).__name__
+            out = b"E" + f"{kind}\n".encode() + text.encode("utf-8", "replace")
+        try:
+            result_conn.send_bytes(out)
+        except (BrokenPipeError, OSError):
+            os._exit(0)
+
+
+def shm_room(nbytes):
+    """Whether POSIX shared memory (/dev/shm, where visible) has `nbytes` free: writing past a full tmpfs
+    kills the writer with SIGBUS, so segments are only made when they fit."""
+    try:
+        st = os.statvfs("/dev/shm")
+    except OSError:
+        return True
+    return st.f_bavail * st.f_frsize >= nbytes
+
+
+def _widen_pipe(conn, size=1 << 20):
+    """Let a task pipe hold a whole batch's encoded images, so sending one does not wait for the worker to read
+    (Linux F_SETPIPE_SZ; elsewhere, or above the system's limit, the pipe keeps its size)."""
+    try:
+        import fcntl
+        fcntl.fcntl(conn.fileno(), getattr(fcntl, "F_SETPIPE_SZ", 1031), size)
+    except (ImportError, OSError, ValueError):
+        pass
+
+
+class BatchProcesses:
+    """Batches written in forked worker processes straight into shared memory, handed out without a copy.
+
+    `write(buffer, start, rows)` runs in a worker: it fills `buffer` (the batch's bytes) from the rows of one
+    batch (row `start + k` is the k-th). Each batch gets a slot (a shared-memory segment made and unlinked by
+    this process only, named mindseed_<pid>_<n>); the array handed out is a view of the slot, and the slot is
+    reused once that array (and every Tensor sharing it) is gone. Slots are unlinked when the pool closes
+    (arrays still alive keep their memory until they go; no name is left in /dev/shm).
+    """
+
+    def __init__(self, write, num_workers, shape, dtype):
+        ctx = multiprocessing.get_context("fork")
+        self.shape, self.dtype = tuple(shape), np.dtype(dtype)
+        self.procs, self.task_conns, self.result_conns = [], [], []
+        self.free = collections.deque()  # slots whose arrays are gone
+        self.slots = []
+        self.live = set()  # names of the slots whose arrays are still alive
+        self.closed = False
+        resource_tracker.ensure_running()  # one tracker for all (see ProcessMap)
+        parent_side = []
+        gc.freeze()  # the children's collector leaves the inherited objects alone (no copy-on-write of the heap)
+        try:
+            for i in range(num_workers):
+                task_r, task_w = ctx.Pipe(duplex=False)
+                res_r, res_w = ctx.Pipe(duplex=False)
+                parent_side += [task_w, res_r]
+                p = ctx.Process(target=_batch_child, name=f"mindseed-dataset-worker-{i}",
+                                args=(write, task_r, res_w, list(parent_side), os.getpid(), i), daemon=True)
+                p.start()
+                task_r.close()
+                res_w.close()
+                _widen_pipe(task_w)
+                self.procs.append(p)
+                self.task_conns.append(task_w)
+                self.result_conns.append(res_r)
+        except BaseException:
+            self.close()
+            raise
+        finally:
+            gc.unfreeze()
+        _LIVE.add(self)
+
+    def _slot(self, n):
+        nbytes = n * int(np.prod(self.shape, dtype=np.int64)) * self.dtype.itemsize
+        while self.free:
+            seg = self.free.popleft()
+            if seg.size >= nbytes and not self.closed:
+                return seg
+        if not shm_room(nbytes):
+            raise RuntimeError(f"Dataset batch workers: /dev/shm has no room for another {nbytes} byte batch; "
+                               f"free shared memory, keep fewer batches alive, or call "
+                               f"ds.config.set_enable_shared_mem(False).")
+        seg = shared_memory.SharedMemory(name=f"mindseed_{os.getpid()}_{next(_SEG_IDS)}", create=True,
+                                         size=max(nbytes, 1))
+        self.slots.append(seg)
+        return seg
+
+    def _release(self, seg):
+        self.live.discard(seg.name)
+        if not self.closed:
+            self.free.append(seg)
+
+    def imap(self, groups):
+        """For each (start, rows, keep) of `groups`: (the batch array written from `rows`, keep), in order."""
+        n = len(self.procs)
+        it = iter(groups)
+        busy = collections.deque()  # (worker, slot, count, keep) per task in flight, in order
+        size = int(np.prod(self.shape, dtype=np.int64)) * self.dtype.itemsize
+
+        def prepare():  # the next task, made while the workers compute (files read, message packed, slot taken)
+            item = next(it, _END)
+            if item is _END:
+                return None
+            start, rows, keep = item
+            seg = self._slot(len(rows))
+            head = bytes([len(seg.name)]) + seg.name.encode() + struct.pack("<QQ", start, len(rows) * size)
+            return head + pack_rows(rows), seg, len(rows), keep
+
+        try:
+            ready = prepare()
+            for w in range(n):
+                if ready is None:
+                    break
+                self.task_conns[w].send_bytes(ready[0])
+                busy.append((w,) + ready[1:])
+                ready = prepare()
+            while busy:
+                w, seg, count, keep = busy.popleft()
+                msg = ProcessMap._recv(self, w)
+                if msg[:1] == b"E":
+                    self.free.append(seg)
+                    name, _, text = bytes(msg[1:]).decode("utf-8", "replace").partition("\n")
+                    raise WorkerError(text, _BUILTIN_EXC.get(name))
+                if ready is not None:
+                    self.task_conns[w].send_bytes(ready[0])
+                    busy.append((w,) + ready[1:])
+                    ready = prepare()
+                arr = np.ndarray((count,) + self.shape, self.dtype, buffer=seg.buf)
+                _SHARED[id(arr)] = arr
+                self.live.add(seg.name)
+                weakref.finalize(arr, self._release, seg)
+                yield arr, keep
+        finally:
+            self.close()
+
+    def close(self):
+        if self.closed:
+            return
+        self.closed = True
+        ProcessMap._stop_workers(self)
+        self.free.clear()
+        slots, self.slots = self.slots, []
+        for seg in slots:
+            try:
+                seg.unlink()
+            except FileNotFoundError:
+                pass
+            # numpy does not pin the mapping: a slot whose array is alive stays mapped until that array goes
+            # (the array's finalizer holds the slot, whose own finalizer unmaps it)
+            if seg.name not in self.live:
+                seg.close()

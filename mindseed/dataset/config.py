@@ -213,7 +213,10 @@ def get_autotune_interval():
 
 
 def set_enable_shared_mem(enable):
-    """Set whether process workers use shared memory (workers here always use pipes)."""
+    """Set whether process workers return large results through shared memory (else through pipes). With it
+    (the default), a map of fused built-in image ops (Decode + RandomResizedCrop [+ flips] [+ Normalize
+    [+ HWC2CHW]]) under a batch builds whole batches in worker processes straight into shared memory; without
+    it, such maps use worker threads."""
     _check_bool("enable", enable)
     _config.enable_shared_mem = enable
 

@@ -27,7 +27,7 @@ def test_jit_dynamic_compiles_once_for_all_batch_sizes():
         np.testing.assert_allclose(a.asnumpy(), (x @ w.asnumpy()).reshape(n * 2, -1).sum(1) / n, rtol=1e-5)
         np.testing.assert_allclose(b.asnumpy(), np.ones((n, 1)))
     assert len(f.cache) == 1
-    assert f.traces == 2          # two samples, then one graph for every size
+    assert f.traces == 3          # two samples, a third verifying the fit, then one graph for every size
     (g,) = f.graphs()
     assert g.params[0].shape == (None, 3)
     assert "d[0]" in str(g)
@@ -46,7 +46,7 @@ def test_input_signature_marks_dynamic_dims():
         e = np.exp(xx - xx.max(-1, keepdims=True))
         np.testing.assert_allclose(a.asnumpy(), e / e.sum(-1, keepdims=True), rtol=1e-5)
         np.testing.assert_allclose(b.asnumpy(), n + xx.mean(), rtol=1e-5)
-    assert len(f.cache) == 1 and f.traces == 2
+    assert len(f.cache) == 1 and f.traces == 3
     with pytest.raises(ValueError, match="dynamic shape"):
         f(t(np.ones((2, 4))))
 
@@ -76,7 +76,7 @@ def test_cell_set_inputs_in_graph_mode_reuses_one_graph():
     finally:
         ms.set_context(mode=ms.PYNATIVE_MODE)
     compiled = net.__dict__["_ms_compiled"]
-    assert len(compiled.cache) == 1 and compiled.traces == 2
+    assert len(compiled.cache) == 1 and compiled.traces == 3
 
 
 def test_size_dependent_structure_compiles_per_size():
@@ -112,4 +112,4 @@ def test_python_float_shape_arithmetic_follows_the_dynamic_dim():
         a, b = f(t(x))
         np.testing.assert_allclose(a.asnumpy(), x.sum(0) / n, rtol=1e-5)
         np.testing.assert_allclose(b.asnumpy(), x[:1] * n * 0.5, rtol=1e-5)
-    assert len(f.cache) == 1 and f.traces == 2
+    assert len(f.cache) == 1 and f.traces == 3

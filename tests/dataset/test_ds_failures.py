@@ -270,3 +270,114 @@ def test_worker_built_batches_report_errors_and_leave_nothing_behind():
         drain(odd.map([ds.vision.Decode(), ds.vision.Normalize(mean, std)], input_columns="image",
                       num_parallel_workers=2).batch(3))
     assert _settle(base), threading.enumerate()
+
+
+def _our_segments():
+    prefix = f"mindseed_{os.getpid()}_"
+    return sorted(f for f in os.listdir("/dev/shm") if f.startswith(prefix)) if os.path.isdir("/dev/shm") else []
+
+
+def _big(x):
+    return np.full((300, 300), int(x), np.float32)  # 360 KB per row: results travel through shared memory
+
+
+def _big_boom(x):
+    if int(x) == 37:
+        raise ValueError("bad row 37")
+    return _big(x)
+
+
+@pytest.mark.skipif(not os.path.isdir("/dev/shm"), reason="POSIX shared memory is not visible as /dev/shm")
+@pytest.mark.parametrize("batch", [None, 4])
+def test_process_workers_pass_results_through_shared_memory_and_unlink_it(batch):
+    base = threading.active_count()
+
+    def pipeline(fn=_big, n=80):
+        d = numbers(n).map(fn, input_columns="x", num_parallel_workers=2, python_multiprocessing=True)
+        return d.batch(batch) if batch else d
+
+    ds.config.set_enable_shared_mem(False)
+    try:
+        by_pipe = drain(pipeline())
+    finally:
+        ds.config.set_enable_shared_mem(True)
+    seen = []
+    out = []
+    for row in pipeline().create_tuple_iterator(num_epochs=1, output_numpy=True):
+        seen += _our_segments()
+        out.append(row)
+    assert seen, "large results did not use shared memory"
+    assert len(out) == len(by_pipe) and all(np.array_equal(a[0], b[0]) for a, b in zip(out, by_pipe))
+    assert out[-1][0].reshape(-1, 300, 300)[-1, 0, 0] == 79
+    # normal end, early break, an exception in a worker: no process, thread or segment is left
+    assert _settle(base) and _our_segments() == []
+    it = pipeline().create_tuple_iterator(num_epochs=1)
+    next(it)
+    next(it)
+    assert _our_segments()
+    del it
+    assert _settle(base) and _our_segments() == []
+    with pytest.raises(RuntimeError, match=r"(?s)Traceback.*bad row 37"):
+        drain(pipeline(_big_boom))
+    assert _settle(base), (threading.enumerate(), multiprocessing.active_children())
+    assert _our_segments() == []
+
+
+@pytest.mark.skipif(not os.path.isdir("/dev/shm"), reason="POSIX shared memory is not visible as /dev/shm")
+def test_process_built_image_batches_leave_no_process_or_segment():
+    # Decode + RandomResizedCrop + Normalize + HWC2CHW with workers and batch: the fused op writes whole batches
+    # into shared memory in worker processes; the arrays handed out are views of those segments
+    base = threading.active_count()
+    good = np.frombuffer(_jpeg_bytes(3, 40), np.uint8)
+    ops = [ds.vision.Decode(), ds.vision.RandomResizedCrop(16), ds.vision.RandomHorizontalFlip(),
+           ds.vision.Normalize([120.0, 110.0, 100.0], [50.0, 60.0, 70.0]), ds.vision.HWC2CHW()]
+
+    def pipeline(images):
+        src = ds.GeneratorDataset([(x, np.int32(i)) for i, x in enumerate(images)], ["image", "label"], shuffle=False)
+        return src.map(ops, input_columns="image", num_parallel_workers=2).batch(4)
+
+    kept, seen = [], []
+    for image, label in pipeline([good] * 30).create_tuple_iterator(num_epochs=1):
+        seen += _our_segments()
+        kept.append((image, label))
+    assert seen and len(kept) == 8 and kept[-1][0].shape == (2, 3, 16, 16)
+    assert kept[3][1].asnumpy().tolist() == [12, 13, 14, 15]
+    assert _settle(base) and _our_segments() == []
+    # batches outlive the pipeline (their memory stays mapped until they go) and are not overwritten
+    first = kept[0][0].asnumpy().copy()
+    for _ in drain(pipeline([good] * 30)):
+        pass
+    assert np.array_equal(kept[0][0].asnumpy(), first) and np.isfinite(first).all()
+    del kept
+    gc.collect()
+    # early break, and a corrupt image in a worker
+    it = pipeline([good] * 30).create_tuple_iterator(num_epochs=1)
+    next(it)
+    del it
+    assert _settle(base) and _our_segments() == []
+    images = [good] * 30
+    images[9] = np.frombuffer(b"\xff\xd8\xff\xe0 not really a jpeg", np.uint8)
+    with pytest.raises(RuntimeError, match=r"(?s)map operation: \[Decode\] failed.*failed to decode"):
+        drain(pipeline(images))
+    assert _settle(base), (threading.enumerate(), multiprocessing.active_children())
+    assert _our_segments() == []
+
+
+def test_image_batches_fall_back_to_threads_without_shared_memory_room(monkeypatch):
+    import mindseed.dataset._ops as ops_mod
+    good = np.frombuffer(_jpeg_bytes(5, 30), np.uint8)
+    ops = [ds.vision.Decode(), ds.vision.RandomResizedCrop(12), ds.vision.Normalize([120.0], [50.0]),
+           ds.vision.HWC2CHW()]
+
+    def rows():
+        ds.config.set_seed(9)
+        src = ds.GeneratorDataset([(good,)] * 12, ["image"], shuffle=False)
+        return drain(src.map(ops, input_columns="image", num_parallel_workers=2).batch(4))
+
+    ref = rows()
+    monkeypatch.setattr(ops_mod, "shm_room", lambda nbytes: False)
+    seen = []
+    monkeypatch.setattr(ops_mod, "BatchProcesses", lambda *a, **k: seen.append(a) or pytest.fail("used processes"))
+    got = rows()
+    assert not seen and len(got) == len(ref) == 3
+    assert all(np.array_equal(a[0], b[0]) for a, b in zip(got, ref))

@@ -10,8 +10,8 @@ from PIL import Image
 
 import mindseed.dataset as ds
 from mindseed.dataset import vision
-from mindseed.dataset.vision._color import _NormalizeHWC2CHW, fuse_ops
-from mindseed.dataset.vision._geometry import _DecodeRandomResizedCrop
+from mindseed.dataset.vision._color import _NormalizeHWC2CHW
+from mindseed.dataset.vision._fused import DecodeRandomResizedCrop, fuse_ops
 
 MEAN = [0.485 * 255, 0.456 * 255, 0.406 * 255]
 STD = [0.229 * 255, 0.224 * 255, 0.225 * 255]
@@ -82,10 +82,57 @@ def test_normalize_channel_mismatch_is_an_error():
 def test_map_fuses_exact_types_only():
     ops = fuse_ops([vision.Decode(), vision.RandomResizedCrop(8), vision.RandomHorizontalFlip(),
                     vision.VerticalFlip(), vision.Normalize(MEAN, STD), vision.HWC2CHW()])
-    assert [type(o) for o in ops] == [_DecodeRandomResizedCrop, _NormalizeHWC2CHW]
-    assert len(ops[0].flips) == 2
+    assert [type(o) for o in ops] == [DecodeRandomResizedCrop]
+    assert len(ops[0].flips) == 2 and ops[0].chw and ops[0].out_shape == (3, 8, 8)
+    ops = fuse_ops([vision.Decode(), vision.RandomResizedCrop((8, 6)), vision.Normalize(MEAN, STD),
+                    vision.Rescale(2, 0)])
+    assert [type(o) for o in ops] == [DecodeRandomResizedCrop, vision.Rescale]
+    assert not ops[0].chw and ops[0].out_shape == (8, 6, 3) and ops[0].out_dtype == np.float32
+    # a Normalize for 4 channels is left alone (it must fail on the 3-channel image as the plain op does)
+    ops = fuse_ops([vision.Decode(), vision.RandomResizedCrop(8), vision.Normalize(MEAN + [1.0], STD + [1.0])])
+    assert [type(o) for o in ops] == [DecodeRandomResizedCrop, vision.Normalize]
+    assert ops[0].normalize is None and ops[0].out_dtype == np.uint8
+    ops = fuse_ops([vision.Decode(), vision.Normalize(MEAN, STD), vision.HWC2CHW()])
+    assert [type(o) for o in ops] == [vision.Decode, _NormalizeHWC2CHW]
     ops = fuse_ops([PlainDecode(), vision.RandomResizedCrop(8), PlainNormalize(MEAN, STD), vision.HWC2CHW()])
     assert [type(o) for o in ops] == [PlainDecode, vision.RandomResizedCrop, PlainNormalize, vision.HWC2CHW]
+
+
+def _bilinear_reference(a, h, w):
+    """OpenCV's INTER_LINEAR sampling in float64, unrounded."""
+    def taps(n_in, n_out):
+        f = np.maximum((np.arange(n_out) + 0.5) * n_in / n_out - 0.5, 0)
+        i0 = np.minimum(np.floor(f).astype(int), n_in - 1)
+        return i0, np.minimum(i0 + 1, n_in - 1), f - np.floor(f)
+    y0, y1, fy = taps(a.shape[0], h)
+    x0, x1, fx = taps(a.shape[1], w)
+    a = a.astype(np.float64)
+    rows = a[y0] * (1 - fy)[:, None, None] + a[y1] * fy[:, None, None]
+    return rows[:, x0] * (1 - fx)[None, :, None] + rows[:, x1] * fx[None, :, None]
+
+
+@pytest.mark.parametrize("shape,size", [((12, 16), (6, 8)), ((12, 16), (17, 23)), ((31, 7), (9, 40)), ((5, 5), (5, 5)),
+                                        ((40, 50), (13, 13)), ((3, 90), (70, 2)), ((1, 1), (4, 3))])
+def test_bilinear_kernel_rounds_the_exact_interpolation(shape, size):
+    from mindseed.dataset.vision import _image as I
+    rs = np.random.RandomState(sum(shape) + sum(size))
+    img = rs.randint(0, 256, shape + (3,)).astype(np.uint8)
+    ref = _bilinear_reference(img, *size)
+    out = vision.Resize(size)(img)
+    assert out.dtype == np.uint8 and out.shape == size + (3,)
+    near_half = np.abs(ref - np.floor(ref) - 0.5) < 1e-3  # float32 arithmetic may round these either way
+    assert np.array_equal(out[~near_half], np.floor(ref + 0.5)[~near_half])
+    assert np.abs(out - ref).max() <= 0.5 + 1e-3
+    if shape == size:
+        assert np.array_equal(out, img)
+    # gray and 4-channel images give the same values per channel; mirrored grids give mirrored images
+    assert np.array_equal(vision.Resize(size)(img[:, :, 1]), out[:, :, 1])
+    assert np.array_equal(vision.Resize(size)(I.rgbx(img))[:, :, :3], out)
+    for fx, fy in ((True, False), (False, True), (True, True)):
+        got = I.bilinear_u8(I.rgbx(img), size[0], size[1], fx, fy, keep=3)
+        want = out[:, ::-1] if fx else out
+        want = want[::-1] if fy else want
+        assert np.array_equal(got, want)
 
 
 @pytest.fixture(scope="module")
@@ -103,19 +150,19 @@ def jpeg_folder(tmp_path_factory):
     return str(root)
 
 
-def _run(folder, ops, workers, batch=None):
+def _run(folder, ops, workers, batch=None, mp=False):
     ds.config.set_seed(7)
     d = ds.ImageFolderDataset(folder, shuffle=False)
-    d = d.map(ops, input_columns="image", num_parallel_workers=workers)
+    d = d.map(ops, input_columns="image", num_parallel_workers=workers, python_multiprocessing=mp)
     if batch:
         d = d.batch(batch)
     return [r[0] for r in d.create_tuple_iterator(num_epochs=1, output_numpy=True)]
 
 
-def _pair(decode, normalize, size=24, interpolation=vision.Inter.BILINEAR, **rrc):
+def _pair(decode, normalize, size=24, interpolation=vision.Inter.BILINEAR, chw=True, **rrc):
     return [decode(), vision.RandomResizedCrop(size, interpolation=interpolation, **rrc),
             vision.RandomHorizontalFlip(), vision.RandomVerticalFlip(0.3), vision.HorizontalFlip(),
-            normalize(MEAN, STD), vision.HWC2CHW()]
+            normalize(MEAN, STD)] + ([vision.HWC2CHW()] if chw else [])
 
 
 @pytest.mark.parametrize("interpolation", [vision.Inter.BILINEAR, vision.Inter.NEAREST, vision.Inter.BICUBIC])
@@ -129,18 +176,58 @@ def test_fused_pipeline_equals_op_by_op(jpeg_folder, interpolation, batch):
         assert a.dtype == np.float32 and a.shape == b.shape and np.array_equal(a, b)
 
 
-def test_fused_pipeline_equals_op_by_op_with_workers(jpeg_folder):
-    # a deterministic crop so the rows do not depend on which thread drew what: no box of twice the image's area
-    # fits, so every attempt fails and the fallback box (ratio within range) is the whole image
-    kw = dict(scale=(2.0, 2.0), ratio=(0.1, 10.0))
-    ops = [vision.Decode(), vision.RandomResizedCrop(16, **kw), vision.HorizontalFlip(), vision.Normalize(MEAN, STD),
-           vision.HWC2CHW()]
-    plain_ops = [PlainDecode(), vision.Resize((16, 16)), vision.HorizontalFlip(), PlainNormalize(MEAN, STD),
-                 vision.HWC2CHW()]
-    for batch in (None, 4):
-        fused = _run(jpeg_folder, ops, 2, batch)
-        plain = _run(jpeg_folder, plain_ops, 1, batch)
-        assert all(np.array_equal(a, b) for a, b in zip(fused, plain)) and len(fused) == len(plain)
+@pytest.fixture
+def no_shared_memory():
+    ds.config.set_enable_shared_mem(False)
+    yield
+    ds.config.set_enable_shared_mem(True)
+
+
+@pytest.mark.parametrize("workers,mp,shm", [(2, False, True), (3, False, True), (2, True, True), (2, False, False)])
+@pytest.mark.parametrize("batch", [None, 4])
+def test_any_workers_give_the_single_worker_op_by_op_rows(jpeg_folder, workers, mp, shm, batch):
+    # every row draws from its own random stream: worker count and kind do not change the augmentations
+    # (with batch: the fused op builds batches in processes with shared memory, or in threads without)
+    plain = _run(jpeg_folder, _pair(PlainDecode, PlainNormalize), 1, batch)
+    ds.config.set_enable_shared_mem(shm)
+    try:
+        fused = _run(jpeg_folder, _pair(vision.Decode, vision.Normalize), workers, batch, mp)
+    finally:
+        ds.config.set_enable_shared_mem(True)
+    plain_workers = _run(jpeg_folder, _pair(PlainDecode, PlainNormalize), workers, batch, mp)
+    assert len(fused) == len(plain) == len(plain_workers) == (24 if batch is None else 6)
+    assert all(np.array_equal(a, b) for a, b in zip(fused, plain))
+    assert all(np.array_equal(a, b) for a, b in zip(plain_workers, plain))
+    # and the crops really are random: not every row is the whole image
+    whole = _run(jpeg_folder, [PlainDecode(), vision.Resize((24, 24))], 1)
+    assert sum(np.array_equal(a, b) for a, b in zip(_run(jpeg_folder, [vision.Decode(), vision.RandomResizedCrop(24)],
+                                                         workers, None, mp), whole)) < 12
+
+
+@pytest.mark.parametrize("chw,normalize", [(False, True), (False, False)])
+@pytest.mark.parametrize("shm", [True, False])
+def test_fused_hwc_and_uint8_forms_equal_op_by_op(jpeg_folder, chw, normalize, shm, request):
+    if not shm:
+        request.getfixturevalue("no_shared_memory")
+    def ops(decode, norm):
+        out = [decode(), vision.RandomResizedCrop((20, 26)), vision.RandomHorizontalFlip(), vision.VerticalFlip()]
+        return out + ([norm(MEAN, STD)] if normalize else [])
+    fused = _run(jpeg_folder, ops(vision.Decode, vision.Normalize), 2, 4)
+    plain = _run(jpeg_folder, ops(PlainDecode, PlainNormalize), 1, 4)
+    assert fused[0].dtype == (np.float32 if normalize else np.uint8) and fused[0].shape == (4, 20, 26, 3)
+    assert all(np.array_equal(a, b) for a, b in zip(fused, plain))
+
+
+def test_random_ops_are_deterministic_for_any_workers():
+    def rows(workers, mp):
+        ds.config.set_seed(5)
+        d = ds.NumpySlicesDataset({"x": np.arange(40 * 48).reshape(40, 4, 4, 3).astype(np.uint8)}, shuffle=True)
+        d = d.map([vision.RandomCrop(3), vision.RandomVerticalFlip(), ds.transforms.RandomApply([vision.Invert()])],
+                  input_columns="x", num_parallel_workers=workers, python_multiprocessing=mp)
+        return [r[0] for r in d.create_tuple_iterator(num_epochs=1, output_numpy=True)]
+    ref = rows(1, False)
+    for workers, mp in ((2, False), (4, False), (3, True)):
+        assert all(np.array_equal(a, b) for a, b in zip(rows(workers, mp), ref))
 
 
 def test_fused_decode_crop_matches_eager_ops():
@@ -150,7 +237,36 @@ def test_fused_decode_crop_matches_eager_ops():
     data = np.frombuffer(buf.getvalue(), np.uint8)
     rrc, flip = vision.RandomResizedCrop(12), vision.RandomHorizontalFlip(1.0)
     ds.config.set_seed(11)
-    fused = _DecodeRandomResizedCrop(rrc, (flip,))(data)
+    fused = DecodeRandomResizedCrop(rrc, (flip,))(data)
     ds.config.set_seed(11)
     plain = flip(rrc(vision.Decode()(data)))
     assert fused.flags.writeable and np.array_equal(fused, plain)
+
+
+def _encoded(mode, fmt="JPEG", **kw):
+    rs = np.random.RandomState(4)
+    img = Image.fromarray(rs.randint(0, 256, (23, 37, 3)).astype(np.uint8)).convert(mode)
+    buf = io.BytesIO()
+    img.save(buf, format=fmt, **kw)
+    return np.frombuffer(buf.getvalue(), np.uint8)
+
+
+@pytest.mark.parametrize("mode,fmt,kw", [("RGB", "JPEG", {}), ("L", "JPEG", {}), ("RGB", "JPEG", {"progressive": True}),
+                                         ("CMYK", "JPEG", {}), ("RGB", "PNG", {}), ("RGBA", "PNG", {})])
+def test_direct_rgbx_decode_gives_decodes_pixels(mode, fmt, kw):
+    from mindseed.dataset.vision import _image as I
+    data = _encoded(mode, fmt, **kw)
+    out = I.decode_rgbx(data)
+    assert out.shape == (23, 37, 4) and out.dtype == np.uint8
+    assert np.array_equal(out[:, :, :3], vision.Decode()(data))
+
+
+def test_direct_rgbx_decode_reports_bad_data_like_decode():
+    from mindseed.dataset.vision import _image as I
+    data = _encoded("RGB")
+    for bad in (data[:len(data) // 2], np.frombuffer(b"\xff\xd8\xff\xe0 garbage", np.uint8)):
+        with pytest.raises(RuntimeError, match="Decode: failed to decode") as plain:
+            vision.Decode()(bad)
+        with pytest.raises(RuntimeError, match="Decode: failed to decode") as direct:
+            I.decode_rgbx(bad)
+        assert str(plain.value) == str(direct.value)

@@ -90,8 +90,22 @@ def getitem(x, index):
     return x[index]
 
 
+def _basic_index(index):
+    """True for ints, forward slices, None and Ellipsis (alone or in a tuple): an index that never repeats an
+    element and that torch can write through (no negative steps)."""
+    parts = index if isinstance(index, tuple) else (index,)
+    return all(p is None or p is Ellipsis or (isinstance(p, int) and not isinstance(p, bool))
+               or isinstance(p, slice) and (p.step is None or isinstance(p.step, int) and p.step > 0)
+               for p in parts)
+
+
 def index_add_grad(dout, shape, index):
     """Gradient of x[index] w.r.t. x: dout scattered (summed over repeats) into zeros of `shape`."""
+    if _basic_index(index):
+        # a view of distinct elements: one write, no index arithmetic
+        g = torch.zeros(shape, dtype=dout.dtype, device=dout.device)
+        g[index] = dout
+        return g
     n = 1
     for s in shape:
         n *= s

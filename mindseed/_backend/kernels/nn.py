@@ -590,3 +590,31 @@ def band_matrix(n, radius, dtype):
     from mindseed import _backend  # noqa: PLC0415 -- the current device is chosen at run time
     i = torch.arange(n, device=_backend.device())
     return ((i[:, None] - i[None, :]).abs() <= radius).to(_TORCH_DTYPES[dtype])
+
+
+# ---------------------------------------------------------------- fused attention (graph fusion target)
+def flash_attention_supported(q_dtype, device_type=None):
+    """Whether the fused attention kernels below run for this dtype on the current device (CPU flash kernel)."""
+    return (device_type or _device_type()) == "cpu" and q_dtype in ("Float32", "Float64", "BFloat16", "Float16")
+
+
+def _device_type():
+    from mindseed._backend import device  # noqa: PLC0415 -- the package imports this module
+    return device().type
+
+
+def flash_attention(q, k, v, mask=None, *, scale):
+    """(softmax(q @ k^T * scale + mask) @ v, log-sum-exp per row) as one blocked kernel: the (T, S)
+    attention matrix is never materialized. q, k, v: (B, H, T|S, D); mask additive, broadcastable."""
+    if mask is not None and mask.dtype != q.dtype:
+        mask = mask.to(q.dtype)
+    return torch.ops.aten._scaled_dot_product_flash_attention_for_cpu(q, k, v, 0.0, False, attn_mask=mask,
+                                                                      scale=scale)
+
+
+def flash_attention_grad(dout, q, k, v, out, lse, mask=None, *, scale):
+    """(dq, dk, dv) of flash_attention, recomputing the attention blocks from q, k and the saved lse."""
+    if mask is not None and mask.dtype != q.dtype:
+        mask = mask.to(q.dtype)
+    return torch.ops.aten._scaled_dot_product_flash_attention_for_cpu_backward(
+        dout, q, k, v, out, lse, 0.0, False, attn_mask=mask, scale=scale)

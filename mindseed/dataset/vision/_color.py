@@ -197,34 +197,6 @@ class _NormalizeHWC2CHW(ImageTensorOperation):
         return out
 
 
-_FLIPS = ("HorizontalFlip", "VerticalFlip", "RandomHorizontalFlip", "RandomVerticalFlip")
-
-
-def fuse_ops(ops):
-    """Fuse runs of map operations that have a cheaper joint form with the same result: Decode +
-    RandomResizedCrop (+ the flips right after it, done on the PIL image), and Normalize(is_hwc=True) +
-    HWC2CHW. Only exact types fuse (a user subclass may override what it does)."""
-    from mindseed.dataset.vision import _geometry as G
-    flips = tuple(getattr(G, n) for n in _FLIPS)
-    out, i = [], 0
-    while i < len(ops):
-        op = ops[i]
-        if type(op) is G.Decode and not op.to_pil and i + 1 < len(ops) and type(ops[i + 1]) is G.RandomResizedCrop:
-            j = i + 2
-            while j < len(ops) and type(ops[j]) in flips:
-                j += 1
-            out.append(G._DecodeRandomResizedCrop(ops[i + 1], ops[i + 2:j]))
-            i = j
-            continue
-        if type(op) is Normalize and op.is_hwc and i + 1 < len(ops) and type(ops[i + 1]) is G.HWC2CHW:
-            out.append(_NormalizeHWC2CHW(op))
-            i += 2
-            continue
-        out.append(op)
-        i += 1
-    return out
-
-
 class NormalizePad(Normalize):
     """Normalize, then append a channel of zeros (HWC: 3 -> 4 channels), in `dtype` float32 or float16."""
 

@@ -80,6 +80,76 @@ def decode_bytes(data, where="image"):
     return pil_to_np(decode_pil(data, where))
 
 
+_SOF = frozenset(range(0xC0, 0xD0)) - {0xC4, 0xC8, 0xCC}
+
+
+def _jpeg_header(b):
+    """(height, width, components) of the first frame of JPEG bytes, or None (not a plain JPEG)."""
+    if b[:3] != b"\xff\xd8\xff":
+        return None
+    i, n = 2, len(b)
+    while i + 9 < n:
+        if b[i] != 0xFF:
+            return None
+        m = b[i + 1]
+        if m == 0xFF:  # fill byte
+            i += 1
+        elif m == 0xD8 or m == 0x01 or 0xD0 <= m <= 0xD7:  # markers without a length
+            i += 2
+        elif m in _SOF:
+            return (b[i + 5] << 8) | b[i + 6], (b[i + 7] << 8) | b[i + 8], b[i + 9]
+        elif m == 0xDA:  # a scan before any frame header
+            return None
+        else:
+            i += 2 + ((b[i + 2] << 8) | b[i + 3])
+    return None
+
+
+def _decode_jpeg_rgbx(b):
+    """Pillow's own JPEG decoder run directly (what Image.open + load run for a 1- or 3-component JPEG, without
+    parsing the markers in Python), as H x W x 4 RGBX uint8; None when the data needs the general path."""
+    head = _jpeg_header(b)
+    if head is None:
+        return None
+    h, w, comps = head
+    if comps not in (1, 3) or not 0 < w * h <= (Image.MAX_IMAGE_PIXELS or 1 << 62):
+        return None
+    mode = "RGB" if comps == 3 else "L"
+    core = Image.core.new(mode, (w, h))
+    dec = Image.core.jpeg_decoder(mode, mode, "")
+    try:
+        dec.setimage(core, (0, 0, w, h))
+        n, err = dec.decode(b)
+    finally:
+        dec.cleanup()
+    if n >= 0 or err < 0:  # truncated or corrupt: the general path reports it
+        return None
+    if mode == "L":
+        core = core.convert("RGB")
+    enc = Image.core.raw_encoder("RGB", "RGBX")
+    enc.setimage(core, (0, 0, w, h))
+    _, status, data = enc.encode(w * h * 4 + 64)
+    if status != 1:
+        return None
+    return np.frombuffer(data, np.uint8).reshape(h, w, 4)
+
+
+def decode_rgbx(data, where="image"):
+    """Decode encoded image bytes to an H x W x 4 uint8 array (RGB + a padding channel; read-only): the pixels
+    of `decode_pil`, in the layout `bilinear_u8` gathers fastest. JPEGs skip Pillow's Python-level parsing."""
+    if isinstance(data, np.ndarray) and data.dtype == np.uint8 and data.ndim == 1:
+        b = data.tobytes()
+        try:
+            out = _decode_jpeg_rgbx(b)
+        except Exception:  # noqa: BLE001  (anything unusual: the general path decides)
+            out = None
+        if out is not None:
+            return out
+        data = b
+    im = decode_pil(data, where)
+    return np.frombuffer(im.tobytes("raw", "RGBX"), np.uint8).reshape(im.size[1], im.size[0], 4)
+
+
 def decode_pil(data, where="image"):
     """Decode encoded image bytes to an RGB PIL image."""
     if isinstance(data, np.ndarray):
@@ -154,6 +224,84 @@ def _apply_taps(a, taps, axis):
     return out
 
 
+_TAPS = {}
+
+
+def _bilinear_taps(n_in, n_out, c, flip):
+    """(i0, i1, w0, w1, w0 per value, w1 per value) of OpenCV's INTER_LINEAR along one axis: source point
+    (x + 0.5) * n_in / n_out - 0.5, clamped to the edges; weights float32; `flip` reverses the output order;
+    the per-value weights repeat each weight `c` times (one per channel of an HWC row). Cached (sizes repeat)."""
+    key = (n_in, n_out, c, flip)
+    t = _TAPS.get(key)
+    if t is None:
+        f = (np.arange(n_out, dtype=np.float64) + 0.5) * (n_in / n_out) - 0.5
+        np.maximum(f, 0.0, out=f)
+        i0 = np.floor(f).astype(np.intp)
+        w1 = (f - i0).astype(np.float32)
+        np.minimum(i0, n_in - 1, out=i0)
+        i1 = np.minimum(i0 + 1, n_in - 1)
+        w0 = np.float32(1.0) - w1
+        if flip:
+            i0, i1, w0, w1 = i0[::-1].copy(), i1[::-1].copy(), w0[::-1].copy(), w1[::-1].copy()
+        t = (i0, i1, w0, w1, np.repeat(w0, c), np.repeat(w1, c))
+        if len(_TAPS) < 8192:
+            _TAPS[key] = t
+    return t
+
+
+def bilinear_u8(a, h, w, flip_x=False, flip_y=False, keep=None, raw=False):
+    """Bilinear resize (OpenCV's sampling: pixel centres at +0.5, clamped edges, no antialiasing) of a uint8
+    H x W x C image (C 1 or 4; any row stride) to h x w, optionally mirrored, as float32 holding the rounded
+    results (whole numbers 0..255); `keep` < C drops the trailing channels (e.g. the X of RGBX) from the result;
+    `raw` returns the unrounded values (the caller computes floor(v + 0.5) itself).
+
+    The two 1-D passes run in float32 (w0 * p0 + w1 * p1 per pass), the cheaper axis first; the result is
+    floor(v + 0.5). Every output value is computed by the same float32 operations on the same inputs whatever
+    the flips, channel count or memory layout, so a mirrored resize equals mirroring the resized image exactly.
+    Gathers move whole pixels (4 channels = one uint32 / complex64 pair), and the arithmetic runs over long
+    contiguous rows (the weights repeated per channel), which keeps numpy on its fast loops."""
+    H, W, c = a.shape
+    y0, y1, wy0, wy1, _, _ = _bilinear_taps(H, h, 1, flip_y)
+    x0, x1, _, _, wx0, wx1 = _bilinear_taps(W, w, c, flip_x)
+    f32 = np.float32
+    pix = a.view(np.uint32)[:, :, 0] if c == 4 else a[:, :, 0]
+    if H * w <= h * W:  # horizontal pass first (on the H source rows), then rows
+        t = pix.take(x0, axis=1).view(np.uint8).astype(f32)
+        t *= wx0
+        u = pix.take(x1, axis=1).view(np.uint8).astype(f32)
+        u *= wx1
+        t += u
+        out = t.take(y0, axis=0)
+        out *= wy0[:, None]
+        u = t.take(y1, axis=0)
+        u *= wy1[:, None]
+        out += u
+    else:  # rows first (h output rows of W pixels), then the horizontal pass
+        v = pix.take(y0, axis=0).view(np.uint8).astype(f32)
+        v *= wy0[:, None]
+        u = pix.take(y1, axis=0).view(np.uint8).astype(f32)
+        u *= wy1[:, None]
+        v += u
+        vp = v.view(np.complex128 if c == 4 else f32)
+        out = vp.take(x0, axis=1).view(f32)
+        out *= wx0
+        u = vp.take(x1, axis=1).view(f32)
+        u *= wx1
+        out += u
+    if not raw:
+        out += f32(0.5)
+        np.floor(out, out=out)
+    out = out.reshape(h, w, c)
+    return out if keep is None or keep == c else out[:, :, :keep]
+
+
+def rgbx(a):
+    """An H x W x 3 uint8 image as H x W x 4 (a zero fourth channel), the layout `bilinear_u8` gathers fastest."""
+    out = np.zeros(a.shape[:2] + (4,), np.uint8)
+    out[:, :, :3] = a
+    return out
+
+
 def resize(img, size, inter):
     """Resize an HWC/HW numpy image to size (h, w) with an Inter mode (0 nearest, 1 antialias, 2 bilinear,
     3 bicubic, 4 area, 5 PIL bicubic)."""
@@ -167,7 +315,12 @@ def resize(img, size, inter):
         out = a.copy()
     elif inter == 0:
         out = a[_nearest_idx(H, h)][:, _nearest_idx(W, w)]
-    elif inter in (1, 2, 5) and a.dtype == np.uint8 and a.shape[2] in (1, 3, 4):
+    elif inter == 2 and a.dtype == np.uint8 and a.shape[2] in (1, 3, 4):
+        if a.shape[2] == 3:
+            out = bilinear_u8(rgbx(a), h, w, keep=3).astype(np.uint8)
+        else:
+            out = bilinear_u8(a, h, w).astype(np.uint8)
+    elif inter in (1, 5) and a.dtype == np.uint8 and a.shape[2] in (1, 3, 4):
         out = resize_pil(Image.fromarray(a[:, :, 0] if a.shape[2] == 1 else a), (h, w), inter).reshape(h, w, -1)
     else:
         f = a.astype(np.float32)
@@ -183,27 +336,20 @@ def resize(img, size, inter):
 
 
 def resize_pil_image(pil, size, inter):
-    """`pil` resized to size (h, w) as a PIL image, with OpenCV's sampling for bilinear (Pillow's filters for
-    antialias/PIL bicubic); None when Pillow cannot do it for this mode/interpolation (use `resize`)."""
+    """`pil` resized to size (h, w) as a PIL image with Pillow's filters for antialias / PIL bicubic; None for
+    the other interpolations or modes (use `resize`: bilinear is OpenCV's, computed by `bilinear_u8`)."""
     h, w = int(size[0]), int(size[1])
     W, H = pil.size
     inter = int(inter)
-    if inter not in (1, 2, 5) or pil.mode not in ("L", "RGB", "RGBA"):
+    if inter not in (1, 5) or pil.mode not in ("L", "RGB", "RGBA"):
         return None
     if (w, h) == (W, H):
         return pil
-    if inter == 2 and (h < H or w < W):
-        # Pillow's resize antialiases when shrinking; OpenCV's bilinear does not. An affine map samples at
-        # OpenCV's source points ((x + 0.5) * scale) with Pillow's C kernel.
-        return pil.transform((w, h), Image.Transform.AFFINE, (W / w, 0, 0, 0, H / h, 0),
-                             resample=Image.Resampling.BILINEAR)
-    # when enlarging, Pillow's bilinear is OpenCV's (same centres, edge pixels repeated)
-    return pil.resize((w, h), (Image.Resampling.LANCZOS, Image.Resampling.BILINEAR,
-                               Image.Resampling.BICUBIC)[(1, 2, 5).index(inter)])
+    return pil.resize((w, h), Image.Resampling.LANCZOS if inter == 1 else Image.Resampling.BICUBIC)
 
 
 def resize_pil(pil, size, inter):
-    """A PIL image resized with OpenCV's sampling for bilinear (PIL's filters for the others) -> numpy."""
+    """A PIL image resized (see `resize_pil_image`; `resize` for what Pillow does not do) -> numpy."""
     res = resize_pil_image(pil, size, inter)
     if res is not None:
         return pil_to_np(res)

@@ -212,6 +212,19 @@ def _softmax_grad_bprop(y, d, out, c, needs, axis):
 
 softmax_grad_p.def_bprop(_softmax_grad_bprop, takes_needs=True)
 
+# softmax(q @ k^T * scale + mask) @ v in one kernel, -> (out, lse). Produced by the compiler's attention
+# fusion pass (passes/fuse_attention.py) from the unfused ops; the mask is a constant of the pattern.
+flash_attention_p = Prim("FlashAttention", K.flash_attention, multi_output=True)
+# first-order only: it appears in graphs after differentiation, which never differentiate it again
+flash_attention_grad_p = Prim("FlashAttentionGrad", K.flash_attention_grad, multi_output=True)
+
+
+@flash_attention_p.def_bprop
+def _flash_attention_bprop(q, k, v, mask, out, dout, scale):
+    dq, dk, dv = flash_attention_grad_p(dout[0], q, k, v, out[0], out[1], mask, scale=scale)
+    return dq, dk, dv, None
+
+
 log_softmax_p = Prim("LogSoftmax", K.log_softmax)
 log_softmax_grad_p = Prim("LogSoftmaxGrad", K.log_softmax_grad)
 

@@ -3,9 +3,11 @@ import numbers
 
 import numpy as np
 
+from mindseed._utils import _state
 from mindseed.common import dtype as mstype
 from mindseed.common.tensor import Tensor
 from mindseed.ops._prims import core as P
+from mindseed.ops._prims import index_dyn as PI
 
 __all__ = [
     "add", "sub", "mul", "div", "neg", "matmul", "pow", "exp", "log", "maximum", "minimum", "relu",
@@ -453,11 +455,35 @@ def _check_int_index(x, index):
         dim += 1
 
 
+def _graph_index(index, norm, mask_ok):
+    """While a graph is traced: (template with Slot(k) for each tensor of `index`, [those tensors]), so the
+    graph reads the index values at run time; None when `index` holds no tensor. A boolean mask computed in the
+    graph selects a data-dependent number of elements: `mask_ok=False` (getitem) stops the trace there."""
+    items, nitems = (index, norm) if isinstance(index, tuple) else ((index,), (norm,))
+    tensors, tmpl = [], []
+    for it, n in zip(items, nitems):
+        if isinstance(it, Tensor):
+            if it.dtype == mstype.bool_ and not mask_ok:
+                _state.tracing.concrete_access(it, "a boolean mask index (a result of data-dependent size)")
+            tmpl.append(PI.Slot(len(tensors)))
+            tensors.append(it)
+        else:
+            tmpl.append(n)
+    if not tensors:
+        return None
+    return (tuple(tmpl) if isinstance(index, tuple) else tmpl[0]), tensors
+
+
 def tensor_getitem(x, index):
     """x[index] with ints, slices, Ellipsis, None, bool masks, int tensors/lists and mixes."""
     if isinstance(index, (int, tuple)) and not isinstance(index, bool):
         _check_int_index(x, index)
-    return P.getitem_p(x, index=_normalize_index(x, index))
+    norm = _normalize_index(x, index)
+    if _state.tracing is not None:
+        dyn = _graph_index(index, norm, False)
+        if dyn is not None:
+            return PI.getitem_dyn_p(x, *dyn[1], index=dyn[0])
+    return P.getitem_p(x, index=norm)
 
 
 def tensor_setitem(x, index, value):
@@ -468,4 +494,9 @@ def tensor_setitem(x, index, value):
         value = float(value) if mstype.is_float(x.dtype) and not isinstance(value, bool) else value
     else:
         value = Tensor(value, x.dtype)
-    return P.setitem_p(x, value, index=_normalize_index(x, index))
+    norm = _normalize_index(x, index)
+    if _state.tracing is not None:
+        dyn = _graph_index(index, norm, True)
+        if dyn is not None:
+            return PI.setitem_dyn_p(x, value, *dyn[1], index=dyn[0])
+    return P.setitem_p(x, value, index=norm)

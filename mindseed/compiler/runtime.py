@@ -1,0 +1,372 @@
+"""Run-time helpers of converted code (parse.py): builtins, print/assert, and the control-flow wrappers.
+
+MindSpore compiles these where they act on graph tensors; here they become graph operations instead of
+stopping the trace. Outside a trace (or on Python values) each does exactly what the builtin does. The
+converted code sees them under the `__ms_*` names of `HELPERS`.
+"""
+import operator
+
+from mindseed import _backend as B
+from mindseed._utils import _state
+from mindseed.common import dtype as mstype
+from mindseed.common.tensor import Tensor
+from mindseed.compiler import control
+from mindseed.compiler.trace import GraphBreak, add_user_trace, replaying, user_location, user_trace_here
+
+__all__ = ["HELPERS"]
+
+_AMBIGUOUS = "The truth value of an array with more than one element is ambiguous."
+
+
+def _traced(x):
+    b = _state.tracing
+    return b is not None and isinstance(x, Tensor) and b.is_traced(x)
+
+
+def _speculative():
+    """True while tracing code whose trace-time values are not this call's: an untaken branch, a loop body."""
+    b = _state.tracing
+    while b is not None:
+        if getattr(b, "speculative", False) or b.graph.name in ("cond", "body"):
+            return True
+        b = b.parent
+    return False
+
+
+def _scalar(t, dtype, pytype, what):
+    if t.size != 1:
+        raise ValueError(_AMBIGUOUS if pytype is bool else
+                         f"For '{what}', only a tensor with one element can be converted to a Python scalar, but "
+                         f"got shape {t.shape}.")
+    if t.ndim:
+        t = t.reshape(())
+    if t.dtype != dtype:
+        t = t.astype(dtype)
+    # a new value to mark, not x itself; and a Python number carries no gradient (as in PyNative)
+    from mindseed.ops._prims.core import stop_gradient_p  # noqa: PLC0415
+    return _state.tracing.mark_scalar(stop_gradient_p(t), pytype)
+
+
+def _ms_bool(x=False):
+    """bool(x); a graph tensor gives a bool scalar of the graph."""
+    if _traced(x):
+        return _scalar(x, mstype.bool_, bool, "bool")
+    return bool(x)
+
+
+def _ms_int(x=0, *base):
+    """int(x); a graph tensor gives an int scalar of the graph (truncated toward zero)."""
+    if not base and _traced(x):
+        return _scalar(x, mstype.int64, int, "int")
+    return int(x, *base)
+
+
+def _ms_float(x=0.0):
+    """float(x); a graph tensor gives a float scalar of the graph."""
+    if _traced(x):
+        return _scalar(x, mstype.float64 if x.dtype == mstype.float64 else mstype.float32, float, "float")
+    return float(x)
+
+
+def _reduce_bool(x, kind):
+    from mindseed.ops import functional as F  # noqa: PLC0415 -- ops sit below; imported at use
+    if _traced(x):
+        r = x.astype(mstype.bool_)
+        r = F.any(r) if kind == "any" else F.all(r)
+        return _state.tracing.mark_scalar(r.reshape(()) if r.ndim else r, bool)
+    if _state.tracing is None or not isinstance(x, (tuple, list)) or not any(_traced(e) for e in x):
+        return any(x) if kind == "any" else all(x)
+    acc = None
+    for e in x:
+        b = _ms_bool(e)
+        if not isinstance(b, Tensor):
+            if b == (kind == "any"):
+                return b if acc is None else _state.tracing.mark_scalar(F.ones_like(acc), bool)
+            continue
+        acc = b if acc is None else (F.logical_or(acc, b) if kind == "any" else F.logical_and(acc, b))
+    return (kind == "all") if acc is None else _state.tracing.mark_scalar(acc, bool)
+
+
+def _ms_any(x):
+    """any(x); on graph tensors a reduction in the graph."""
+    return _reduce_bool(x, "any")
+
+
+def _ms_all(x):
+    """all(x); on graph tensors a reduction in the graph."""
+    return _reduce_bool(x, "all")
+
+
+def _minmax(kind, args, kwargs):
+    import builtins  # noqa: PLC0415
+    fn = builtins.min if kind == "min" else builtins.max
+    if _state.tracing is None or kwargs:
+        return fn(*args, **kwargs)
+    if len(args) == 1:
+        x = args[0]
+        if _traced(x):
+            if x.ndim > 1:
+                raise ValueError(_AMBIGUOUS)
+            return x.min() if kind == "min" else x.max()
+        if not (isinstance(x, (tuple, list)) and any(_traced(e) for e in x)):
+            return fn(x)
+        args = tuple(x)
+    if not any(_traced(a) for a in args):
+        return fn(*args)
+    from mindseed.ops import functional as F  # noqa: PLC0415
+    for a in args:
+        if isinstance(a, Tensor) and a.size != 1:
+            raise ValueError(_AMBIGUOUS)
+    best = args[0]
+    for a in args[1:]:
+        x, y = (best if isinstance(best, Tensor) else Tensor(best), a if isinstance(a, Tensor) else Tensor(a))
+        best = F.minimum(x, y) if kind == "min" else F.maximum(x, y)
+    return best
+
+
+def _ms_min(*args, **kwargs):
+    """min(...); on graph tensors a reduction / minimum in the graph."""
+    return _minmax("min", args, kwargs)
+
+
+def _ms_max(*args, **kwargs):
+    """max(...); on graph tensors a reduction / maximum in the graph."""
+    return _minmax("max", args, kwargs)
+
+
+# ---------------------------------------------------------------- print and assert: run-time nodes
+def _print_text(obj):
+    """One argument as MindSpore's graph-mode Print shows it."""
+    import numpy as np  # noqa: PLC0415
+    if not isinstance(obj, Tensor) and hasattr(obj, "shape") and hasattr(obj, "dtype"):
+        obj = Tensor._from_raw(obj)
+    if isinstance(obj, Tensor):
+        a = B.to_numpy(obj._data)
+        if a.ndim == 0:
+            v = a.item()
+            return str(int(v)) if isinstance(v, (bool, int)) else f"{v:g}"
+        if a.dtype.kind == "f":
+            body = np.array2string(a, separator=" ", max_line_width=10 ** 6, threshold=10 ** 9,
+                                   formatter={"float_kind": lambda v: f"{v: .8e}"})
+        else:
+            body = np.array2string(a, separator=" ", max_line_width=10 ** 6, threshold=10 ** 9)
+        return f"Tensor(shape={list(a.shape)}, dtype={obj.dtype}, value={chr(10) if a.ndim > 1 else ''}{body})"
+    if isinstance(obj, bool):
+        return str(int(obj))
+    if isinstance(obj, float):
+        return f"{obj:g}"
+    if isinstance(obj, (tuple, list)):
+        return "(" + ", ".join(_print_text(o) for o in obj) + ")"
+    return str(obj)
+
+
+def _ms_print(*args, sep=" ", end="\n", file=None, flush=False):
+    """print(...); inside a graph a Print node: each argument on its own line, at every run of the graph."""
+    import builtins  # noqa: PLC0415
+    builder = _state.tracing
+    if builder is None:
+        if replaying[0]:
+            return None
+        if control.running_loop[0]:
+            builtins.print("\n".join(_print_text(v) for v in args), file=file, flush=True)
+            return None
+        return builtins.print(*args, sep=sep, end=end, file=file, flush=flush)
+    if replaying[0]:
+        return None        # forward code re-run for a gradient: the forward run prints
+    leaves = []
+    tmpl = control._flatten(args, leaves)
+
+    def run(*raw):
+        values = control._unflatten(tmpl, list(raw))
+        builtins.print("\n".join(_print_text(v) for v in values), file=file, flush=True)
+    from mindseed.ops._prims.core import py_call_p  # noqa: PLC0415
+    builder.emit(py_call_p, [builder.operand(t) for t in leaves], {"fn": run}, [])
+    if not _speculative():
+        run(*[t._data for t in leaves])
+    return None
+
+
+def _ms_assert(cond, msg_fn=None):
+    """`assert cond, msg`; on a graph tensor a run-time check node raising AssertionError."""
+    if not _traced(cond):
+        if not cond:
+            raise AssertionError(*(() if msg_fn is None else (msg_fn(),)))
+        return
+    if cond.size != 1:
+        raise ValueError(_AMBIGUOUS)
+    msg = "" if msg_fn is None else str(msg_fn())
+    where = user_trace_here()     # the failure happens when the graph runs: name the assert's line now
+
+    def check(c):
+        if not bool(c.reshape(-1)[0]):
+            exc = AssertionError(msg + where)
+            exc.__ms_user_trace__ = bool(where)
+            raise exc
+        return ()
+    from mindseed.ops._prims.core import py_call_p  # noqa: PLC0415
+    builder = _state.tracing
+    builder.emit(py_call_p, [builder.operand(cond)], {"fn": check}, [])
+    if not _speculative():
+        check(cond._data)
+
+
+# ---------------------------------------------------------------- control flow wrappers
+def _pytype_like(out, ref):
+    """Mark tensors of `out` that stand where `ref` held Python numbers (a loop counter) as Python scalars."""
+    if isinstance(out, Tensor):
+        if isinstance(ref, (bool, int, float)) and _traced(out) and out.ndim == 0:
+            _state.tracing.mark_scalar(out)
+        return
+    if isinstance(out, (tuple, list)) and isinstance(ref, (tuple, list)) and len(out) == len(ref):
+        for o, r in zip(out, ref):
+            _pytype_like(o, r)
+
+
+def _ms_if(cond, then_fn, else_fn, vals, returns=False):
+    """`if` of converted code. On a graph tensor both branches are traced; a branch that raises when traced
+    but is not taken now becomes a branch that raises at run time (MindSpore's `raise` in graphs)."""
+    if not _traced(cond):
+        return then_fn(*vals) if cond else else_fn(*vals)
+    if cond.size != 1:
+        raise ValueError(_AMBIGUOUS)
+    taken_then = bool(cond._data.reshape(-1)[0])
+    taken_results = []
+
+    def run_taken(*a):
+        r = (then_fn if taken_then else else_fn)(*a)
+        taken_results.append(r)
+        return r
+
+    def run_other(*a):
+        b = _state.tracing
+        saved = getattr(b, "speculative", False)
+        b.speculative = True
+        try:
+            return (else_fn if taken_then else then_fn)(*a)
+        except GraphBreak:
+            raise
+        except Exception as exc:  # noqa: BLE001 -- raised at run time if this branch is ever taken
+            return _raising_branch(b, exc, taken_results[-1] if taken_results else None)
+        finally:
+            b.speculative = saved
+    out = control.if_(cond, run_taken if taken_then else run_other, run_other if taken_then else run_taken, vals,
+                      returns)
+    if taken_results:
+        _pytype_like(out, taken_results[0] if returns else vals)
+    return out
+
+
+def _raising_branch(builder, exc, like):
+    from mindseed.ops import functional as F  # noqa: PLC0415
+    from mindseed.ops._prims.core import py_call_p  # noqa: PLC0415
+
+    add_user_trace(exc)   # raised when the graph runs: the message names the user's line
+
+    def throw(*_):
+        raise exc
+    builder.emit(py_call_p, [], {"fn": throw}, [])
+
+    def placeholder(x):
+        # the branch's values after the raise never exist; they only match the other branch's structure
+        if isinstance(x, Tensor):
+            return F.zeros(x.shape, x.dtype)
+        if isinstance(x, (tuple, list)):
+            return type(x)(placeholder(e) for e in x)
+        return x
+    return placeholder(like)
+
+
+def _ms_while(cond_fn, body_fn, vals):
+    """`while` of converted code; Python numbers carried by a loop on a graph tensor stay Python scalars."""
+    out = control.while_(cond_fn, body_fn, vals)
+    if _state.tracing is not None:
+        _pytype_like(out, vals)
+    return out
+
+
+def _ms_for_range(bounds, body_fn, vals):
+    """`for i in range(...)` of converted code."""
+    out = control.for_range(bounds, body_fn, vals)
+    if _state.tracing is not None:
+        _pytype_like(out, vals)
+    return out
+
+
+def _ms_unsupported(what):
+    """Syntax the graph cannot express: the trace stops here and the function runs in the interpreter."""
+    if _state.tracing is not None:
+        raise GraphBreak(f"{what} is not supported in graph mode (at {user_location()})")
+
+
+_COMPARE = {"Lt": operator.lt, "LtE": operator.le, "Gt": operator.gt, "GtE": operator.ge, "Eq": operator.eq,
+            "NotEq": operator.ne, "Is": operator.is_, "IsNot": operator.is_not,
+            "In": lambda a, b: a in b, "NotIn": lambda a, b: a not in b}
+
+
+def _ms_chain(ops, left, *rights):
+    """`left op0 r0 op1 r1 ...` (each right operand a thunk): Python's chained comparison, whose implicit `and`
+    is a graph operation when a comparison gives a graph tensor."""
+    result = None
+    for op, right_fn in zip(ops, rights):
+        right = right_fn()
+        r = _COMPARE[op](left, right)
+        result = r if result is None else control.and_(result, lambda r=r: r)
+        if not _traced(result) and not result:
+            return result
+        left = right
+    return result
+
+
+def _ms_seq(it):
+    """The sequence a `for` with break/continue walks by index: a tensor stays a tensor (rows read by index)."""
+    if isinstance(it, Tensor) and it.ndim > 0:
+        return it
+    return control.as_sequence(it)
+
+
+def _ms_item(seq, i):
+    """seq[i] for the loop index i, which is a graph value once the loop is a graph loop: a tensor's row, a
+    range's element, or the i-th of a list of same-structured items (their leaves stacked, then gathered)."""
+    if not _traced(i):
+        return seq[i]
+    from mindseed.ops import functional as F  # noqa: PLC0415
+    if isinstance(seq, Tensor):
+        return F.gather(seq, i, 0)
+    if isinstance(seq, range):
+        return _state.tracing.mark_scalar(i * seq.step + seq.start, int)
+    items = list(seq)
+    tmpls, columns = None, None
+    for it in items:
+        leaves = []
+        tm = control._leaves_of(it, leaves)
+        if tmpls is None:
+            tmpls, columns = tm, [[] for _ in leaves]
+        if tm != tmpls:
+            raise GraphBreak(f"the items of a sequence indexed by a loop counter of the graph differ in structure "
+                             f"(at {user_location()})")
+        for col, leaf in zip(columns, leaves):
+            col.append(leaf)
+    picked = []
+    for col in columns:
+        if all(isinstance(v, Tensor) for v in col):
+            if any(v.shape != col[0].shape or v.dtype != col[0].dtype for v in col):
+                raise GraphBreak(f"the tensors of a sequence indexed by a loop counter of the graph differ in shape "
+                                 f"(at {user_location()})")
+            picked.append(F.gather(F.stack(col), i, 0))
+        elif all(isinstance(v, (bool, int, float)) and not isinstance(v, Tensor) for v in col):
+            kind = bool if all(isinstance(v, bool) for v in col) else \
+                int if all(isinstance(v, int) for v in col) else float
+            table = Tensor(col, mstype.bool_ if kind is bool else mstype.int64 if kind is int else mstype.float32)
+            picked.append(_state.tracing.mark_scalar(F.gather(table, i, 0), kind))
+        else:
+            raise GraphBreak(f"a sequence indexed by a loop counter of the graph holds values that are not tensors "
+                             f"or numbers (at {user_location()})")
+    return control._rebuild(tmpls, iter(picked))
+
+
+HELPERS = {
+    "__ms_if": _ms_if, "__ms_while": _ms_while, "__ms_for_range": _ms_for_range, "__ms_seq": _ms_seq,
+    "__ms_item": _ms_item, "__ms_assert": _ms_assert, "__ms_bool": _ms_bool, "__ms_int": _ms_int,
+    "__ms_float": _ms_float, "__ms_any": _ms_any, "__ms_all": _ms_all, "__ms_min": _ms_min, "__ms_max": _ms_max,
+    "__ms_print": _ms_print, "__ms_unsupported": _ms_unsupported, "__ms_chain": _ms_chain,
+}

@@ -1,0 +1,70 @@
+"""jit_level='O1': the generated graph code handed to torch's inductor gives the numbers of O0."""
+import numpy as np
+import pytest
+
+import mindseed as ms
+from mindseed import nn, ops
+
+
+class _MLP(nn.Cell):
+    def __init__(self):
+        super().__init__()
+        self.fc1 = nn.Dense(8, 16, weight_init="normal")
+        self.fc2 = nn.Dense(16, 3, weight_init="normal")
+        self.act = nn.GELU()
+
+    def construct(self, x):
+        return self.fc2(self.act(self.fc1(x)))
+
+
+def _train(level, steps=4):
+    ms.set_seed(0)
+    net = _MLP()
+    opt = nn.Momentum(net.trainable_params(), learning_rate=0.1, momentum=0.9)
+    loss_fn = nn.SoftmaxCrossEntropyWithLogits(sparse=True, reduction="mean")
+    grad_fn = ms.value_and_grad(lambda x, y: loss_fn(net(x), y), None, opt.parameters)
+
+    @ms.jit(jit_level=level)
+    def step(x, y):
+        loss, grads = grad_fn(x, y)
+        opt(grads)
+        return loss
+
+    rng = np.random.default_rng(1)
+    x = ms.Tensor(rng.standard_normal((32, 8)).astype(np.float32))
+    y = ms.Tensor(rng.integers(0, 3, 32).astype(np.int32))
+    return [float(step(x, y).asnumpy()) for _ in range(steps)], step
+
+
+def test_o1_training_matches_o0():
+    ref, _ = _train("O0")
+    got, step = _train("O1")
+    np.testing.assert_allclose(got, ref, rtol=1e-5, atol=1e-6)
+    assert len(step.cache) == 1 and ref[-1] < ref[0]
+    (entry,) = step.cache.values()
+    assert hasattr(entry.run_fn, "_torchdynamo_orig_callable")     # really handed to torch.compile
+    assert "k_Dense" in entry.source
+
+
+def test_o1_from_context_with_print_inside(capsys):
+    @ms.jit
+    def f(x):
+        y = ops.exp(x) * 2 + 1
+        print("y is", y)
+        return ops.sin(y).sum()
+
+    x = ms.Tensor(np.array([0.5, -1.0], np.float32))
+    ms.set_context(jit_config={"jit_level": "O1"})
+    try:
+        first = f(x)
+        second = f(x)
+    finally:
+        ms.set_context(jit_config={"jit_level": "O0"})
+    expect = np.sin(np.exp(np.array([0.5, -1.0])) * 2 + 1).sum()
+    np.testing.assert_allclose([first.asnumpy(), second.asnumpy()], [expect, expect], rtol=1e-5)
+    assert capsys.readouterr().out.count("y is") == 2
+
+
+def test_bad_jit_level():
+    with pytest.raises(ValueError, match="jit_level"):
+        ms.jit(lambda x: x, jit_level="O9")
