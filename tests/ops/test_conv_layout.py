@@ -1,0 +1,58 @@
+"""Convolutions with >= 16 output channels run in channels-last memory on the CPU (float32): the numbers, and
+the gradients through the layers around them, are those of the channel-first path and of float64."""
+import numpy as np
+import pytest
+
+import mindseed as ms
+from mindseed import ops
+from mindseed._backend.kernels import conv as K
+
+
+def _net(x, w1, w2):
+    """conv (16 out) -> relu -> 2x2 max pool -> conv (stride 2, 32 out) -> relu -> + a residual -> mean."""
+    y = ops.relu(ops.conv2d(x, w1, padding=1, pad_mode="pad"))
+    p = ops.max_pool2d(y, 2, 2)
+    z = ops.relu(ops.conv2d(p, w2, stride=2, padding=1, pad_mode="pad"))
+    return (z * z).mean() + (p * p).mean()
+
+
+def _run(dtype, compiled):
+    rs = np.random.RandomState(0)
+    x = ms.Tensor(rs.randn(4, 3, 12, 12).astype(dtype))
+    w1 = ms.Tensor((rs.randn(16, 3, 3, 3) * 0.3).astype(dtype))
+    w2 = ms.Tensor((rs.randn(32, 16, 3, 3) * 0.1).astype(dtype))
+    fn = ms.value_and_grad(_net, (0, 1, 2))
+    if compiled:
+        fn = ms.jit(fn)
+    loss, grads = fn(x, w1, w2)
+    return [loss.asnumpy()] + [g.asnumpy() for g in grads]
+
+
+@pytest.mark.parametrize("compiled", [False, True])
+def test_channels_last_path_matches_channel_first_and_float64(monkeypatch, compiled):
+    nhwc = _run(np.float32, compiled)
+    ref64 = _run(np.float64, compiled)
+    monkeypatch.setattr(K, "_NHWC_MIN_C", 10 ** 9)
+    nchw = _run(np.float32, compiled)
+    for a, b, c in zip(nhwc, nchw, ref64):
+        np.testing.assert_allclose(a, b, rtol=1e-5, atol=1e-6)
+        np.testing.assert_allclose(a, c, rtol=1e-4, atol=1e-5)
+
+
+def test_channels_last_results_are_plain_nchw_tensors():
+    rs = np.random.RandomState(1)
+    x = ms.Tensor(rs.randn(2, 3, 6, 5).astype(np.float32))
+    w = ms.Tensor(rs.randn(16, 3, 3, 3).astype(np.float32))
+    y = ops.conv2d(x, w)
+    assert y.shape == (2, 16, 4, 3)
+    assert tuple(y._data.stride()) == (192, 1, 48, 16)  # channels-last memory
+    a = y.asnumpy()
+    ref = np.zeros((2, 16, 4, 3), np.float64)
+    xn, wn = x.asnumpy().astype(np.float64), w.asnumpy().astype(np.float64)
+    for i in range(4):
+        for j in range(3):
+            ref[:, :, i, j] = np.einsum("nchw,ochw->no", xn[:, :, i:i + 3, j:j + 3], wn)
+    np.testing.assert_allclose(a, ref, rtol=1e-5, atol=1e-5)
+    # flattening and reshaping see the logical NCHW order
+    np.testing.assert_array_equal(y.reshape(2, -1).asnumpy(), a.reshape(2, -1))
+    np.testing.assert_array_equal(y.transpose(0, 2, 3, 1).asnumpy(), a.transpose(0, 2, 3, 1))
