@@ -238,7 +238,6 @@ class ProcessMap:
     """
 
     def __init__(self, fn, num_workers, shared_memory=False):
-        ctx = multiprocessing.get_context("fork")
         self.procs, self.task_conns, self.result_conns = [], [], []
         self.closed = False
         self.use_shm = shared_memory
@@ -248,23 +247,7 @@ class ProcessMap:
             # one tracker for the parent and the workers (forked after it starts), so a worker mapping a segment
             # never starts a tracker of its own that would unlink the segment when the worker exits
             resource_tracker.ensure_running()
-        parent_side = []
-        try:
-            for i in range(num_workers):
-                task_r, task_w = ctx.Pipe(duplex=False)
-                res_r, res_w = ctx.Pipe(duplex=False)
-                parent_side += [task_w, res_r]
-                p = ctx.Process(target=_child_main, name=f"mindseed-dataset-worker-{i}",
-                                args=(fn, task_r, res_w, list(parent_side), os.getpid(), i), daemon=True)
-                p.start()
-                task_r.close()
-                res_w.close()
-                self.procs.append(p)
-                self.task_conns.append(task_w)
-                self.result_conns.append(res_r)
-        except BaseException:
-            self.close()
-            raise
+        _start_workers(self, _child_main, fn, num_workers)
         _LIVE.add(self)
 
     def _send(self, w, payload):
@@ -443,6 +426,32 @@ def shm_room(nbytes):
     return st.f_bavail * st.f_frsize >= nbytes
 
 
+def _start_workers(pool, target, fn, num_workers, widen=False):
+    """Fork `num_workers` processes running target(fn, task_conn, result_conn, parent_side, parent_pid, i); their
+    processes and this side's pipe ends go to pool.procs / task_conns / result_conns. If a start fails, the pool
+    is closed (the workers started so far stop) and the error propagates. `widen` enlarges the task pipes."""
+    ctx = multiprocessing.get_context("fork")
+    parent_side = []
+    try:
+        for i in range(num_workers):
+            task_r, task_w = ctx.Pipe(duplex=False)
+            res_r, res_w = ctx.Pipe(duplex=False)
+            parent_side += [task_w, res_r]
+            p = ctx.Process(target=target, name=f"mindseed-dataset-worker-{i}",
+                            args=(fn, task_r, res_w, list(parent_side), os.getpid(), i), daemon=True)
+            p.start()
+            task_r.close()
+            res_w.close()
+            if widen:
+                _widen_pipe(task_w)
+            pool.procs.append(p)
+            pool.task_conns.append(task_w)
+            pool.result_conns.append(res_r)
+    except BaseException:
+        pool.close()
+        raise
+
+
 def _widen_pipe(conn, size=1 << 20):
     """Let a task pipe hold a whole batch's encoded images, so sending one does not wait for the worker to read
     (Linux F_SETPIPE_SZ; elsewhere, or above the system's limit, the pipe keeps its size)."""
@@ -464,7 +473,6 @@ class BatchProcesses:
     """
 
     def __init__(self, write, num_workers, shape, dtype):
-        ctx = multiprocessing.get_context("fork")
         self.shape, self.dtype = tuple(shape), np.dtype(dtype)
         self.procs, self.task_conns, self.result_conns = [], [], []
         self.free = collections.deque()  # slots whose arrays are gone
@@ -472,25 +480,9 @@ class BatchProcesses:
         self.live = set()  # names of the slots whose arrays are still alive
         self.closed = False
         resource_tracker.ensure_running()  # one tracker for all (see ProcessMap)
-        parent_side = []
         gc.freeze()  # the children's collector leaves the inherited objects alone (no copy-on-write of the heap)
         try:
-            for i in range(num_workers):
-                task_r, task_w = ctx.Pipe(duplex=False)
-                res_r, res_w = ctx.Pipe(duplex=False)
-                parent_side += [task_w, res_r]
-                p = ctx.Process(target=_batch_child, name=f"mindseed-dataset-worker-{i}",
-                                args=(write, task_r, res_w, list(parent_side), os.getpid(), i), daemon=True)
-                p.start()
-                task_r.close()
-                res_w.close()
-                _widen_pipe(task_w)
-                self.procs.append(p)
-                self.task_conns.append(task_w)
-                self.result_conns.append(res_r)
-        except BaseException:
-            self.close()
-            raise
+            _start_workers(self, _batch_child, write, num_workers, widen=True)
         finally:
             gc.unfreeze()
         _LIVE.add(self)
