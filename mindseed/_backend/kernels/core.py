@@ -115,6 +115,15 @@ def index_add_grad(dout, shape, index):
     return g.reshape(shape)
 
 
+def index_add_grad_n(*douts, shape, indices):
+    """The sum of index_add_grad(d, shape, index) over (douts, indices), every index basic: one buffer, each
+    cotangent added into its view."""
+    g = torch.zeros(shape, dtype=douts[0].dtype, device=douts[0].device)
+    for d, index in zip(douts, indices):
+        g[index].add_(d)
+    return g
+
+
 def setitem(x, value, index):
     out = x.clone()
     if isinstance(value, torch.Tensor) and value.dtype != x.dtype:

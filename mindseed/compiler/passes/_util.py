@@ -26,3 +26,20 @@ def substitute(graph, mapping):
             substitute(g, mapping)
     graph.outputs = [sub(x) for x in graph.outputs]
     return graph
+
+
+def uses_of(graph):
+    """var id -> list of nodes reading it (None stands for a graph output or a read from a sub-graph)."""
+    from mindseed.compiler.codegen import _free_vars  # noqa: PLC0415 -- one definition of sub-graph reads
+    uses = {}
+    for node in graph.nodes:
+        for x in node.inputs:
+            if isinstance(x, Var):
+                uses.setdefault(x.id, []).append(node)
+        for g in node.subgraphs():
+            for vid in _free_vars(g):
+                uses.setdefault(vid, []).append(None)
+    for o in graph.outputs:
+        if isinstance(o, Var):
+            uses.setdefault(o.id, []).append(None)
+    return uses

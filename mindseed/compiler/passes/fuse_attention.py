@@ -17,27 +17,11 @@ left alone. The numbers agree with the unfused ops to float rounding (the kernel
 """
 from mindseed._backend import kernels as _K
 from mindseed.compiler.ir import Const, Node, Var
+from mindseed.compiler.passes._util import uses_of
 from mindseed.ops._prims.core import transpose_p
 from mindseed.ops._prims.nn import flash_attention_grad_p, flash_attention_p
 
 __all__ = ["fuse_attention"]
-
-
-def _uses(graph):
-    """var id -> list of nodes reading it (None stands for a graph output or a read from a sub-graph)."""
-    from mindseed.compiler.codegen import _free_vars  # noqa: PLC0415 -- one definition of sub-graph reads
-    uses = {}
-    for node in graph.nodes:
-        for x in node.inputs:
-            if isinstance(x, Var):
-                uses.setdefault(x.id, []).append(node)
-        for g in node.subgraphs():
-            for vid in _free_vars(g):
-                uses.setdefault(vid, []).append(None)
-    for o in graph.outputs:
-        if isinstance(o, Var):
-            uses.setdefault(o.id, []).append(None)
-    return uses
 
 
 def _flag(node, name):
@@ -180,7 +164,7 @@ def fuse_attention(graph):
     if graph.dynamic:
         return graph
     producer = {o.id: node for node in graph.nodes for o in node.outputs}
-    uses = _uses(graph)
+    uses = uses_of(graph)
     matches = [m for m in (_match(n, producer, uses) for n in graph.nodes if n.prim.name == "Softmax") if m]
     if not matches:
         return graph

@@ -240,6 +240,16 @@ def _index_add_grad_bprop(dout, out, ddout, shape, index):
     return (getitem_p(ddout, index=index),)
 
 
+# several basic-index reads of one tensor, their gradients summed (made by the merge_index_grads pass)
+index_add_grad_n_p = Prim("IndexAddGradN", K.index_add_grad_n)
+
+
+@index_add_grad_n_p.def_bprop
+def _index_add_grad_n_bprop(*args, shape, indices):
+    ddout = args[-1]
+    return tuple(getitem_p(ddout, index=index) for index in indices)
+
+
 setitem_p = Prim("Setitem", K.setitem)
 
 
