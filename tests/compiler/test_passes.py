@@ -130,3 +130,20 @@ def test_unused_inputs_and_parameters_are_not_passed():
     assert entry.in_keep == [0] and [p.name for p, _ in entry.captured] == ["w"]
     net.w.set_data(t([4.0, 5.0]))
     np.testing.assert_allclose(f(t([1.0, 2.0]), t([0.0])).asnumpy(), [4.0, 10.0])
+
+
+def test_loop_value_read_only_by_a_printing_branch_is_kept(capsys):
+    # a carried value whose only reader is an If without outputs (its branch prints it) must stay in the loop
+    @ms.jit
+    def f(x, n):
+        i = ms.Tensor(0)
+        t = ms.Tensor(0.0)
+        while i < n:
+            t = t + 1.0
+            if x.sum() > 0:
+                print("t is", t)
+            i = i + 1
+        return i
+
+    assert int(f(ms.Tensor(np.ones(3, np.float32)), ms.Tensor(3)).asnumpy()) == 3
+    assert capsys.readouterr().out.split() == ["t", "is", "1", "t", "is", "2", "t", "is", "3"]
