@@ -102,11 +102,36 @@ def data_parallel():
             "graph": _train(inputs[half], labels[half], w, b, ms.GRAPH_MODE), "size": size}
 
 
+def loss_scale_overflow():
+    """Data parallel with a dynamic loss scale; rank 1's batch overflows at step 2 only: both ranks must skip
+    that step and lower the scale, and end with the same weights."""
+    ms.set_auto_parallel_context(parallel_mode=ms.ParallelMode.DATA_PARALLEL, gradients_mean=True)
+    init()
+    rank = get_rank()
+    inputs, labels, w, b = train_data()
+    half = slice(rank * 4, (rank + 1) * 4)
+    net = nn.Dense(4, 3, weight_init=ms.Tensor(w), bias_init=ms.Tensor(b), dtype=ms.float64)
+    opt = nn.Momentum(net.trainable_params(), learning_rate=0.1, momentum=0.9)
+    manager = nn.DynamicLossScaleUpdateCell(loss_scale_value=2.0 ** 10, scale_factor=2, scale_window=1000)
+    step = nn.TrainOneStepWithLossScaleCell(nn.WithLossCell(net, nn.MSELoss()), opt, scale_sense=manager)
+    overflow, scales = [], []
+    for i in range(3):
+        x = inputs[half].copy()
+        if rank == 1 and i == 1:
+            x[0, 0] = np.inf
+        _, cond, scale = step(ms.Tensor(x), ms.Tensor(labels[half]))
+        overflow.append(bool(cond.asnumpy()))
+        scales.append(float(scale.asnumpy()))
+    return {"rank": rank, "overflow": overflow, "scales": scales, "weight": net.weight.asnumpy().tolist(),
+            "bias": net.bias.asnumpy().tolist(), "distributed": step.is_distributed}
+
+
 if __name__ == "__main__":
     scenario, path = sys.argv[1], sys.argv[2]
     if os.environ.get("MS_ROLE") == "MS_SCHED":
         init()   # hosts the rendezvous, then exits the process
         raise SystemExit("the scheduler returned from init()")
-    result = {"collectives": collectives, "data_parallel": data_parallel}[scenario]()
+    result = {"collectives": collectives, "data_parallel": data_parallel,
+              "loss_scale_overflow": loss_scale_overflow}[scenario]()
     with open(path, "w", encoding="utf-8") as f:
         json.dump(result, f)

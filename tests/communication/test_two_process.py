@@ -182,6 +182,16 @@ def test_data_parallel_training_matches_full_batch(tmp_path):
     assert results[0]["pynative"]["weight"] == results[1]["pynative"]["weight"]
 
 
+def test_loss_scale_overflow_on_one_rank_skips_the_step_on_all(tmp_path):
+    results = _launch(tmp_path, "loss_scale_overflow")
+    for res in results:
+        assert res["distributed"] is True
+        assert res["overflow"] == [False, True, False]          # rank 0's own gradients were finite at step 2
+        assert res["scales"] == [1024.0, 512.0, 512.0]
+        assert np.isfinite(np.asarray(res["weight"])).all()
+    assert results[0]["weight"] == results[1]["weight"] and results[0]["bias"] == results[1]["bias"]
+
+
 def test_msrun_scheduler_assigns_ranks(collectives):
     assert [r["rank"] for r in collectives] == [0, 1]
     for res in collectives:

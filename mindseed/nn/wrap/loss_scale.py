@@ -118,7 +118,12 @@ class TrainOneStepWithLossScaleCell(TrainOneStepCell):
         super().__init__(network, optimizer, sens=None)
         self.base = Tensor(1, mstype.float32)
         self.base0 = Tensor(0, mstype.int32)
-        self.is_distributed = False
+        # data parallel: every rank must agree on overflow, or the ranks that skip a step and the ranks that
+        # take it (with another rank's inf/nan in the reduced gradients) drift apart
+        self.is_distributed = self.reducer_flag
+        if self.is_distributed:
+            from mindseed.ops.operations.comm_ops import AllReduce  # noqa: PLC0415 -- data parallel only
+            self.allreduce = AllReduce()
         self.gpu_target = False
         self.loss_scaling_manager = None
         if isinstance(scale_sense, Cell):
@@ -140,10 +145,9 @@ class TrainOneStepWithLossScaleCell(TrainOneStepCell):
         scaling_sens = self.scale_sense
         scale = _float(scaling_sens)
         loss, grads = forward_and_grads(self.network, inputs, None, self.weights, scale)
-        raw = K.scaled([g._data for g in grads], 1.0 / scale)
-        grads = tuple(Tensor._from_raw(g) for g in raw)
-        grads = self.grad_reducer(grads)
-        cond = Tensor(not K.all_finite(raw), mstype.bool_)
+        local = tuple(Tensor._from_raw(g) for g in K.scaled([g._data for g in grads], 1.0 / scale))
+        cond = self.get_overflow_status(None, local)
+        grads = self.grad_reducer(local)
         overflow = self.process_loss_scale(cond)
         if not bool(overflow):
             self.optimizer(grads)
@@ -162,9 +166,14 @@ class TrainOneStepWithLossScaleCell(TrainOneStepCell):
         return Tensor(np.zeros(8, np.int32)), compute_input
 
     def get_overflow_status(self, status, compute_output):
-        """A bool Tensor: whether any of the tensors in `compute_output` holds inf or nan."""
+        """A bool Tensor: whether any of the tensors in `compute_output` holds inf or nan (on any rank, in data
+        parallel training)."""
         outputs = compute_output if isinstance(compute_output, (tuple, list)) else (compute_output,)
-        return Tensor(not K.all_finite([g._data for g in outputs]), mstype.bool_)
+        overflow = not K.all_finite([g._data for g in outputs])
+        if self.is_distributed:
+            flags = self.allreduce(Tensor(np.float32(overflow)))
+            overflow = _float(flags) > 0
+        return Tensor(overflow, mstype.bool_)
 
     def process_loss_scale(self, overflow):
         """Let the loss-scale manager update the scale; returns whether to skip this step."""
