@@ -126,12 +126,26 @@ def loss_scale_overflow():
             "bias": net.bias.asnumpy().tolist(), "distributed": step.is_distributed}
 
 
+def parameter_broadcast():
+    """parameter_broadcast=True: the ranks build the net with different weights; training starts from rank 0's."""
+    ms.set_auto_parallel_context(parallel_mode=ms.ParallelMode.DATA_PARALLEL, gradients_mean=True,
+                                 parameter_broadcast=True)
+    init()
+    rank = get_rank()
+    inputs, labels, w, b = train_data()
+    half = slice(rank * 4, (rank + 1) * 4)
+    out = {"rank": rank}
+    for mode, name in ((ms.PYNATIVE_MODE, "pynative"), (ms.GRAPH_MODE, "graph")):
+        out[name] = _train(inputs[half], labels[half], w + rank, b - rank, mode)
+    return out
+
+
 if __name__ == "__main__":
     scenario, path = sys.argv[1], sys.argv[2]
     if os.environ.get("MS_ROLE") == "MS_SCHED":
         init()   # hosts the rendezvous, then exits the process
         raise SystemExit("the scheduler returned from init()")
     result = {"collectives": collectives, "data_parallel": data_parallel,
-              "loss_scale_overflow": loss_scale_overflow}[scenario]()
+              "loss_scale_overflow": loss_scale_overflow, "parameter_broadcast": parameter_broadcast}[scenario]()
     with open(path, "w", encoding="utf-8") as f:
         json.dump(result, f)

@@ -182,6 +182,15 @@ def test_data_parallel_training_matches_full_batch(tmp_path):
     assert results[0]["pynative"]["weight"] == results[1]["pynative"]["weight"]
 
 
+def test_parameter_broadcast_starts_every_rank_from_rank_0(tmp_path):
+    results = _launch(tmp_path, "parameter_broadcast")
+    weight, bias, _ = _reference_training(ms.PYNATIVE_MODE)   # rank 0's initial weights, the full batch
+    for res in results:
+        for mode in ("pynative", "graph"):
+            _close(res[mode]["weight"], weight)
+            _close(res[mode]["bias"], bias)
+
+
 def test_loss_scale_overflow_on_one_rank_skips_the_step_on_all(tmp_path):
     results = _launch(tmp_path, "loss_scale_overflow")
     for res in results:

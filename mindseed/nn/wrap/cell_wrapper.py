@@ -8,7 +8,8 @@ from types import FunctionType, MethodType
 from mindseed import ops
 from mindseed.autograd.grad import GradOperation, value_and_grad
 from mindseed.common import dtype as mstype
-from mindseed.common._parallel import GlobalComm, _get_gradients_mean, _get_parallel_mode
+from mindseed.common._parallel import GlobalComm, _get_gradients_mean, _get_parallel_mode, \
+    get_auto_parallel_context
 from mindseed.common.context import ParallelMode
 from mindseed.common.parameter import Parameter, ParameterTuple
 from mindseed.common.tensor import Tensor
@@ -20,6 +21,14 @@ from mindseed.nn.wrap.grad_reducer import DistributedGradReducer, _get_device_nu
 __all__ = ["WithLossCell", "WithGradCell", "ForwardValueAndGrad", "TrainOneStepCell", "WithEvalCell",
            "ParameterUpdate", "VirtualDatasetCellTriple", "GradAccumulationCell", "MicroBatchInterleaved",
            "PipelineCell"]
+
+
+def _broadcast_parameters(cell):
+    """Every Parameter of `cell` (network and optimizer state) set to its value on rank 0 of the world group."""
+    params = list({id(p): p for p in cell.get_parameters()}.values())
+    if params:
+        for p, value in zip(params, ops.Broadcast(0, GlobalComm.WORLD_COMM_GROUP)(tuple(params))):
+            p.set_data(value)
 
 
 def _get_attr_from_cell(cell, network):
@@ -230,7 +239,16 @@ class TrainOneStepCell(Cell):
             self.grad_reducer = DistributedGradReducer(self.weights, self.mean, self.degree,
                                                        group=GlobalComm.WORLD_COMM_GROUP)
         self.__dict__["_value_and_grad"] = value_and_grad(self.network, None, self.weights)
+        # set_auto_parallel_context(parameter_broadcast=True): every rank starts from rank 0's parameters,
+        # broadcast at the first step (after any checkpoint loading)
+        self.__dict__["_broadcast_pending"] = self.reducer_flag and bool(get_auto_parallel_context("parameter_broadcast"))
         _get_attr_from_cell(self, network)
+
+    def __call__(self, *args, **kwargs):
+        if self.__dict__.get("_broadcast_pending"):
+            self.__dict__["_broadcast_pending"] = False
+            _broadcast_parameters(self)
+        return super().__call__(*args, **kwargs)
 
     def construct(self, *inputs):
         if self.sense_flag:
