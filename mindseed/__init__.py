@@ -24,7 +24,7 @@ from mindseed.autograd import (GradOperation as _GradOperation, get_grad, grad, 
                                value_and_grad, vjp, vmap)
 from mindseed import amp, dataset, experimental, mindrecord, train  # noqa: F401
 from mindseed import numpy  # noqa: F401  (mindspore.numpy)
-from mindseed import communication, context, parallel  # noqa: F401
+from mindseed import communication, context, parallel, runtime  # noqa: F401
 from mindseed.train import *  # noqa: F401,F403
 from mindseed.amp import (DynamicLossScaleManager, FixedLossScaleManager, LossScaleManager,  # noqa: F401
                           build_train_network)  # (MindSpore re-exports these at the top level)

@@ -89,6 +89,39 @@ def gpu_available():
     return torch.cuda.is_available()
 
 
+def synchronize():
+    """Wait for the current device's queued work (nothing is queued on the CPU)."""
+    if _device.type == "cuda":
+        torch.cuda.synchronize(_device)
+
+
+def memory_counters():
+    """{allocated, reserved, max_allocated, max_reserved} bytes of the device's caching allocator (CUDA); the
+    CPU has no device memory pool: zeros."""
+    if _device.type != "cuda":
+        return {"allocated": 0, "reserved": 0, "max_allocated": 0, "max_reserved": 0}
+    return {"allocated": torch.cuda.memory_allocated(_device), "reserved": torch.cuda.memory_reserved(_device),
+            "max_allocated": torch.cuda.max_memory_allocated(_device),
+            "max_reserved": torch.cuda.max_memory_reserved(_device)}
+
+
+def reset_peak_memory():
+    if _device.type == "cuda":
+        torch.cuda.reset_peak_memory_stats(_device)
+
+
+def empty_cache():
+    if _device.type == "cuda":
+        torch.cuda.empty_cache()
+
+
+def limit_device_memory(nbytes):
+    """Cap the CUDA caching allocator at `nbytes` (no-op on the CPU, which has no device pool)."""
+    if _device.type == "cuda":
+        total = torch.cuda.get_device_properties(_device).total_memory
+        torch.cuda.set_per_process_memory_fraction(min(1.0, nbytes / total), _device)
+
+
 def set_deterministic(flag):
     torch.use_deterministic_algorithms(bool(flag), warn_only=True)
 
