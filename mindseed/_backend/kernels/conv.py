@@ -178,7 +178,7 @@ def max_pool_2x2_grad(x, out, dout):
     dq = _quads(dx)
     rest = dout
     for k in range(3):
-        picked = rest * torch.eq(q[k], out).to(dout.dtype)
+        picked = rest * torch.eq(q[k], out)
         dq[k].copy_(picked)
         rest = rest - picked
     dq[3].copy_(rest)
