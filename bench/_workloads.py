@@ -15,6 +15,8 @@ import numpy as np
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 PEERS = os.path.normpath(os.path.join(ROOT, "..", "shared", "bench", "peers"))
+if not os.path.isfile(os.path.join(PEERS, "common.py")):
+    raise ImportError(f"The peers' benchmark folder {PEERS} (../shared/bench/peers next to the repository) is missing.")
 sys.path.insert(0, ROOT)
 sys.path.insert(0, PEERS)
 
