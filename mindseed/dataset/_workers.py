@@ -184,23 +184,49 @@ class ThreadMap:
 
 
 # ---------------------------------------------------------------------------- processes
-def _child_main(fn, task_conn, result_conn, others, parent_pid, index):
+def _child_start(index, others):
+    """A forked worker's first steps: its own random stream, and the parent-side pipe ends it inherited closed
+    (so EOF reaches the right process)."""
     from mindseed.dataset._random import reseed_worker
     reseed_worker(index)
-    for c in others:  # parent-side ends inherited by fork: close them so EOF reaches the right process
+    for c in others:
         try:
             c.close()
         except OSError:
             pass
+
+
+def _next_task(task_conn, parent_pid):
+    """The next task message; the worker exits when the parent is gone or the pipe closes."""
+    try:
+        while not task_conn.poll(1.0):
+            if os.getppid() != parent_pid:
+                os._exit(0)
+        return task_conn.recv_bytes()
+    except (EOFError, OSError):
+        os._exit(0)
+
+
+def _error_message(e):
+    """A worker's exception as its result message: b"E", the exception type's name, a newline, the traceback."""
+    text = e.text if isinstance(e, WorkerError) else format_exception(e)
+    kind = e.exc_type.__name__ if isinstance(e, WorkerError) and e.exc_type else type(e).__name__
+    return b"E" + f"{kind}\n".encode() + text.encode("utf-8", "replace")
+
+
+def _reply(result_conn, msg):
+    """Send a result to the parent; the worker exits when the parent is gone."""
+    try:
+        result_conn.send_bytes(msg)
+    except (BrokenPipeError, OSError):
+        os._exit(0)
+
+
+def _child_main(fn, task_conn, result_conn, others, parent_pid, index):
+    _child_start(index, others)
     seg = None  # the shared-memory segment the parent gave this worker for its results
     while True:
-        try:
-            while not task_conn.poll(1.0):
-                if os.getppid() != parent_pid:
-                    os._exit(0)
-            msg = task_conn.recv_bytes()
-        except (EOFError, OSError):
-            os._exit(0)
+        msg = _next_task(task_conn, parent_pid)
         nlen = msg[0]
         try:
             if nlen:  # a (new) segment: the parent owns and unlinks it; this process only maps it
@@ -213,13 +239,8 @@ def _child_main(fn, task_conn, result_conn, others, parent_pid, index):
             out = b"R" + b"".join(parts) if n is None else b"S" + struct.pack("<Q", n)
             del parts
         except BaseException as e:  # noqa: BLE001
-            text = e.text if isinstance(e, WorkerError) else format_exception(e)
-            name = e.exc_type.__name__ if isinstance(e, WorkerError) and e.exc_type else type(e).__name__
-            out = b"E" + f"{name}\n".encode() + text.encode("utf-8", "replace")
-        try:
-            result_conn.send_bytes(out)
-        except (BrokenPipeError, OSError):
-            os._exit(0)
+            out = _error_message(e)
+        _reply(result_conn, out)
 
 
 _BUILTIN_EXC = {k: v for k, v in vars(builtins).items() if isinstance(v, type) and issubclass(v, BaseException)}
@@ -380,22 +401,10 @@ def is_pipeline_array(a):
 
 
 def _batch_child(write, task_conn, result_conn, others, parent_pid, index):
-    from mindseed.dataset._random import reseed_worker
-    reseed_worker(index)
-    for c in others:
-        try:
-            c.close()
-        except OSError:
-            pass
+    _child_start(index, others)
     segs = {}
     while True:
-        try:
-            while not task_conn.poll(1.0):
-                if os.getppid() != parent_pid:
-                    os._exit(0)
-            msg = task_conn.recv_bytes()
-        except (EOFError, OSError):
-            os._exit(0)
+        msg = _next_task(task_conn, parent_pid)
         try:
             nlen = msg[0]
             name = msg[1:1 + nlen].decode()
@@ -407,13 +416,8 @@ def _batch_child(write, task_conn, result_conn, others, parent_pid, index):
             write(seg.buf[:nbytes], start, rows)
             out = b"D"
         except BaseException as e:  # noqa: BLE001
-            text = e.text if isinstance(e, WorkerError) else format_exception(e)
-            kind = e.exc_type.__name__ if isinstance(e, WorkerError) and e.exc_type else type(e).__name__
-            out = b"E" + f"{kind}\n".encode() + text.encode("utf-8", "replace")
-        try:
-            result_conn.send_bytes(out)
-        except (BrokenPipeError, OSError):
-            os._exit(0)
+            out = _error_message(e)
+        _reply(result_conn, out)
 
 
 def shm_room(nbytes):

@@ -174,11 +174,12 @@ def memory_stats():
 
 
 def _fmt(n):
-    for unit in ("B", "KB", "MB", "GB"):
-        if n < 1024 or unit == "GB":
-            return f"{n:.0f} {unit}" if unit == "B" else f"{n:.2f} {unit}"
+    if n < 1024:
+        return f"{n:.0f} B"
+    for unit in ("KB", "MB", "GB"):
         n /= 1024.0
-    return f"{n} B"
+        if n < 1024 or unit == "GB":
+            return f"{n:.2f} {unit}"
 
 
 def memory_summary():

@@ -1,10 +1,10 @@
 """Front end: Python builtins, print, assert and raise on graph tensors compile (no interpreter fallback)."""
-import warnings
 
 import numpy as np
 import pytest
 
 import mindseed as ms
+from _graph import no_fallback
 from mindseed import ops
 
 
@@ -12,10 +12,6 @@ def t(a, dtype=np.float32):
     return ms.Tensor(np.asarray(a, dtype=dtype))
 
 
-def _no_fallback(fn, *args):
-    with warnings.catch_warnings():
-        warnings.simplefilter("error")   # a fallback warns: make it fail the test
-        return fn(*args)
 
 
 def test_scalar_builtins_on_graph_tensors_compile_and_return_python_scalars():
@@ -23,7 +19,7 @@ def test_scalar_builtins_on_graph_tensors_compile_and_return_python_scalars():
     def f(v):
         return bool(v[0]), int(v[2]), float(v[1]), int(v[2]) + 1, any(v > 3), all(v > -3), min(v), max(v)
     for vals in ([0.5, -2.5, 3.7], [0.0, 4.25, -1.2]):
-        got = _no_fallback(f, t(vals))
+        got = no_fallback(f, t(vals))
         a = np.asarray(vals, np.float32)
         want = (bool(a[0]), int(a[2]), float(a[1]), int(a[2]) + 1, bool((a > 3).any()), bool((a > -3).all()))
         assert got[:6] == want
@@ -51,7 +47,7 @@ def test_loop_counter_carried_by_a_tensor_loop_is_a_python_int():
             steps += 1
         return x, steps
     for start, n in (([1.0, 2.0], 5), ([10.0, 20.0], 1)):
-        x, steps = _no_fallback(doubling, t(start))
+        x, steps = no_fallback(doubling, t(start))
         assert steps == n and type(steps) is int
         np.testing.assert_allclose(x.asnumpy(), np.asarray(start) * 2 ** n)
     assert len(doubling.cache) == 1
@@ -67,9 +63,9 @@ def test_for_over_tensor_rows_with_break_compiles():
             acc = acc + row
         return acc
     a = np.array([[1.0, 0.5], [2.0, 1.0], [4.0, 3.0], [0.1, 0.1]], np.float32)
-    np.testing.assert_allclose(_no_fallback(acc_rows, t(a)).asnumpy(), [3.0, 1.5])
+    np.testing.assert_allclose(no_fallback(acc_rows, t(a)).asnumpy(), [3.0, 1.5])
     b = np.array([[1.0, 0.5], [2.0, 1.0], [1.0, 0.0], [0.1, 0.1]], np.float32)
-    np.testing.assert_allclose(_no_fallback(acc_rows, t(b)).asnumpy(), b.sum(0), rtol=1e-6)
+    np.testing.assert_allclose(no_fallback(acc_rows, t(b)).asnumpy(), b.sum(0), rtol=1e-6)
     assert len(acc_rows.cache) == 1
 
 
@@ -106,7 +102,7 @@ def test_assert_on_graph_tensor_checks_at_run_time():
     def positive_log(x):
         assert x.min() > 0, "x must be positive"
         return ops.log(x)
-    np.testing.assert_allclose(_no_fallback(positive_log, t([1.0, np.e])).asnumpy(), [0.0, 1.0], atol=1e-6)
+    np.testing.assert_allclose(no_fallback(positive_log, t([1.0, np.e])).asnumpy(), [0.0, 1.0], atol=1e-6)
     with pytest.raises(AssertionError, match="x must be positive"):
         positive_log(t([1.0, -2.0]))      # the compiled graph raises
     assert len(positive_log.cache) == 1
@@ -118,7 +114,7 @@ def test_raise_in_untaken_branch_raises_when_taken_at_run_time():
         if x.sum() > 10:
             raise ValueError("the sum of x exceeds 10")
         return x * 2
-    np.testing.assert_allclose(_no_fallback(clipped, t([1.0, 2.5])).asnumpy(), [2.0, 5.0])
+    np.testing.assert_allclose(no_fallback(clipped, t([1.0, 2.5])).asnumpy(), [2.0, 5.0])
     with pytest.raises(ValueError, match="exceeds 10"):
         clipped(t([9.0, 4.0]))
     np.testing.assert_allclose(clipped(t([3.0, 3.0])).asnumpy(), [6.0, 6.0])

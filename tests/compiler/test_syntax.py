@@ -12,6 +12,7 @@ import numpy as np
 import pytest
 
 import mindseed as ms
+from _graph import graph_mode
 from mindseed import nn, ops
 
 
@@ -559,11 +560,8 @@ def test_parameter_updates_with_assign_in_graph_mode():
         warnings.simplefilter("always")
         for x in (X1, X2, -X1, X2):
             want = ref(x)
-            ms.set_context(mode=ms.GRAPH_MODE)
-            try:
+            with graph_mode():
                 got = net(x)
-            finally:
-                ms.set_context(mode=ms.PYNATIVE_MODE)
             _same(got, want)
             _same(jitted(x), want)
     assert not _fallbacks(rec)
@@ -578,11 +576,8 @@ def test_parameter_updates_in_a_differentiated_graph_happen_once_per_step():
     grads = ms.grad(net, grad_position=0, weights=net.trainable_params())
     for x in (X1, X2, -X1):
         want = grads_ref(x)
-        ms.set_context(mode=ms.GRAPH_MODE)
-        try:
+        with graph_mode():
             got = grads(x)
-        finally:
-            ms.set_context(mode=ms.PYNATIVE_MODE)
         _same(got, want)
     for p, q in zip(ref.get_parameters(), net.get_parameters()):
         _same(q.value(), p.value())

@@ -1,11 +1,11 @@
 """Graph-mode gaps closed: return inside loops, calls inside lambdas, index tensors computed in the graph,
 print under differentiation, the user's line in error messages, verified dynamic-shape formulas."""
-import warnings
 
 import numpy as np
 import pytest
 
 import mindseed as ms
+from _graph import no_fallback
 from mindseed import nn, ops
 
 
@@ -13,10 +13,6 @@ def t(a, dtype=np.float64):
     return ms.Tensor(np.asarray(a, dtype=dtype))
 
 
-def _no_fallback(fn, *args):
-    with warnings.catch_warnings():
-        warnings.simplefilter("error")   # a fallback warns: make it fail the test
-        return fn(*args)
 
 
 def _same(a, b, tol=1e-12):
@@ -35,11 +31,11 @@ def _matches_pynative(fn, inputs, grad=True):
     """jit(fn) on each input set: no fallback, PyNative's values, and PyNative's gradient (w.r.t. input 0)."""
     jf = ms.jit(fn)
     for args in inputs:
-        _same(_no_fallback(jf, *args), fn(*args))
+        _same(no_fallback(jf, *args), fn(*args))
     if grad:
         g = ms.grad(jf)
         for args in inputs:
-            _same(_no_fallback(g, *args), ms.grad(fn)(*args))
+            _same(no_fallback(g, *args), ms.grad(fn)(*args))
     assert len(jf.cache) == 1        # every later call ran the compiled graph with new data
     return jf
 
@@ -134,8 +130,8 @@ def test_return_inside_a_loop_over_a_list_compiles():
     ws = [t([2.0]), t([3.0]), t([4.0])]
     jf = ms.jit(_for_list_return)
     for v in ([1.0], [0.1], [3.0]):
-        _same(_no_fallback(jf, t(v), ws), _for_list_return(t(v), ws))
-        _same(_no_fallback(ms.grad(jf), t(v), ws), ms.grad(_for_list_return)(t(v), ws))
+        _same(no_fallback(jf, t(v), ws), _for_list_return(t(v), ws))
+        _same(no_fallback(ms.grad(jf), t(v), ws), ms.grad(_for_list_return)(t(v), ws))
 
 
 def test_return_inside_a_loop_in_a_cell_in_graph_mode():
@@ -155,8 +151,8 @@ def test_return_inside_a_loop_in_a_cell_in_graph_mode():
     want_g = [ms.grad(net, grad_position=None, weights=net.trainable_params())(t(v)) for v in ([1.0, 1.0], [0.1, 0.1])]
     ms.set_context(mode=ms.GRAPH_MODE)
     try:
-        got = [_no_fallback(net, t(v)) for v in ([1.0, 1.0], [0.1, 0.1])]
-        got_g = [_no_fallback(ms.grad(net, grad_position=None, weights=net.trainable_params()), t(v))
+        got = [no_fallback(net, t(v)) for v in ([1.0, 1.0], [0.1, 0.1])]
+        got_g = [no_fallback(ms.grad(net, grad_position=None, weights=net.trainable_params()), t(v))
                  for v in ([1.0, 1.0], [0.1, 0.1])]
     finally:
         ms.set_context(mode=ms.PYNATIVE_MODE)
@@ -196,8 +192,8 @@ def test_jitted_lambdas_and_lambdas_stored_on_a_cell_are_converted():
     f = ms.jit(lambda x: _sign_step(x) + 1)
     g = ms.jit(lambda x: (lambda y: _sign_step(y))(x) + (lambda y: _sign_step(-y))(x))
     for v in ([1.0], [-2.0]):
-        _same(_no_fallback(f, t(v)), _sign_step(t(v)) + 1)
-        _same(_no_fallback(g, t(v)), _sign_step(t(v)) + _sign_step(-t(v)))
+        _same(no_fallback(f, t(v)), _sign_step(t(v)) + 1)
+        _same(no_fallback(g, t(v)), _sign_step(t(v)) + _sign_step(-t(v)))
 
     class Net(nn.Cell):
         def __init__(self):
@@ -209,7 +205,7 @@ def test_jitted_lambdas_and_lambdas_stored_on_a_cell_are_converted():
     net = Net()
     ms.set_context(mode=ms.GRAPH_MODE)
     try:
-        got = [_no_fallback(net, t(v)) for v in ([1.0], [-1.0])]
+        got = [no_fallback(net, t(v)) for v in ([1.0], [-1.0])]
     finally:
         ms.set_context(mode=ms.PYNATIVE_MODE)
     _same(got, [t([6.0]), t([-6.0])])
