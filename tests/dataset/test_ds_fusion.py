@@ -270,3 +270,31 @@ def test_direct_rgbx_decode_reports_bad_data_like_decode():
         with pytest.raises(RuntimeError, match="Decode: failed to decode") as direct:
             I.decode_rgbx(bad)
         assert str(plain.value) == str(direct.value)
+
+
+@pytest.mark.parametrize("mode,kw", [("RGB", {}), ("L", {}), ("RGB", {"progressive": True}), ("RGB", {"restart_marker_rows": 1})])
+def test_jpeg_decodes_only_the_rows_asked_for(mode, kw):
+    from mindseed.dataset.vision import _image as I
+    data = _encoded(mode, **kw)
+    full = I.decode_rgbx(data)
+    assert I.jpeg_size(data) == full.shape[:2] == (23, 37)
+    for rows in (1, 7, 16, 22):
+        part = I.decode_rgbx(data, rows=rows)
+        assert part.shape == (rows, 37, 4) and np.array_equal(part, full[:rows])
+    assert np.array_equal(I.decode_rgbx(data, rows=40), full)
+    assert I.jpeg_size(_encoded("RGB", "PNG")) is None and I.jpeg_size(_encoded("CMYK")) is None
+
+
+def test_partial_jpeg_decode_still_reports_truncated_and_corrupt_files():
+    from mindseed.dataset.vision import _image as I
+    data = _encoded("RGB")
+    # the first rows of a truncated file are there, but the file is still reported (as Decode reports it)
+    for bad in (data[:len(data) * 3 // 4], data[:len(data) // 2]):
+        with pytest.raises(RuntimeError, match="Decode: failed to decode") as plain:
+            vision.Decode()(bad)
+        with pytest.raises(RuntimeError, match="Decode: failed to decode") as direct:
+            I.decode_rgbx(bad, rows=2)
+        assert str(plain.value) == str(direct.value)
+    # a fused crop of a truncated file fails the same way
+    with pytest.raises(RuntimeError, match="Decode: failed to decode"):
+        DecodeRandomResizedCrop(vision.RandomResizedCrop(8, scale=(0.01, 0.02)))(data[:len(data) * 3 // 4])

@@ -16,7 +16,8 @@ class DecodeRandomResizedCrop(ImageTensorOperation):
     one op (map fuses them; see `fuse_ops`). It gives exactly what the separate ops give, with the same random
     draws in the same order, but without their intermediate images:
 
-    * JPEGs decode straight to RGBX (`decode_rgbx`), and the crop is a view of those pixels;
+    * JPEGs decode straight to RGBX (`decode_rgbx`), only down to the crop's bottom row (the box is drawn from
+      the header's size first), and the crop is a view of those pixels;
     * the flips mirror the resize's sampling grid instead of the image (`bilinear_u8` computes each output
       value the same way either way);
     * Normalize reads the resize's rounded float32 values directly (float32(uint8 value) is that value) and
@@ -48,13 +49,22 @@ class DecodeRandomResizedCrop(ImageTensorOperation):
         """Decode `data` and write the transformed image into `out` (an array of out_shape / out_dtype)."""
         rrc = self.rrc
         bilinear = rrc.interpolation == Inter.BILINEAR
-        if bilinear:
-            a = I.decode_rgbx(data)
-            H, W = a.shape[:2]
+        size = I.jpeg_size(data) if bilinear else None
+        if size is not None:  # the box first, then only the rows down to its bottom are decoded
+            H, W = size
+            top, left, h, w = G._rrc_box(H, W, rrc.scale, rrc.ratio, rrc.max_attempts)
+            a = I.decode_rgbx(data, rows=top + h)
+            if a.shape[1] != W or not top + h <= a.shape[0] <= H:
+                raise RuntimeError(f"Decode: the image decoded to {a.shape[1]}x{a.shape[0]} pixels but its JPEG "
+                                   f"header gives {W}x{H}; the data may be corrupt.")
         else:
-            im = I.decode_pil(data)
-            W, H = im.size
-        top, left, h, w = G._rrc_box(H, W, rrc.scale, rrc.ratio, rrc.max_attempts)
+            if bilinear:
+                a = I.decode_rgbx(data)
+                H, W = a.shape[:2]
+            else:
+                im = I.decode_pil(data)
+                W, H = im.size
+            top, left, h, w = G._rrc_box(H, W, rrc.scale, rrc.ratio, rrc.max_attempts)
         flip_x = flip_y = False
         for f in self.flips:
             if not f._random or rng().random() < f.prob:  # the random flips draw exactly as their _np does
@@ -65,13 +75,11 @@ class DecodeRandomResizedCrop(ImageTensorOperation):
         oh, ow = G._hw(rrc.size)
         norm = self.normalize
         if bilinear and norm is not None and self.chw:
-            # floor(v + 0.5) (as bilinear_u8 rounds), then (x - mean) * scale (as Normalize), channel planes
-            # written straight into `out`
+            # rounded to whole numbers (as bilinear_u8 rounds) straight into the channel planes of `out`, then
+            # (x - mean) * scale (as Normalize)
             vals = I.bilinear_u8(a[top:top + h, left:left + w], oh, ow, flip_x, flip_y, raw=True)
-            half = np.float32(0.5)
             for c in range(3):
-                np.add(vals[:, :, c], half, out=out[c])
-            np.floor(out, out=out)
+                np.rint(vals[:, :, c], out=out[c])
             mean, scale = norm._channels(3)
             out -= mean[:, None, None]
             out *= scale[:, None, None]

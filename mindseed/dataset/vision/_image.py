@@ -105,42 +105,58 @@ def _jpeg_header(b):
     return None
 
 
-def _decode_jpeg_rgbx(b):
+def jpeg_size(data):
+    """(height, width) of a plain 1- or 3-component JPEG given as a 1-D uint8 array, or None (anything else,
+    which the general decoder handles)."""
+    if not (isinstance(data, np.ndarray) and data.dtype == np.uint8 and data.ndim == 1):
+        return None
+    head = _jpeg_header(data[:65536].tobytes())
+    if head is None or head[2] not in (1, 3) or not 0 < head[0] * head[1] <= (Image.MAX_IMAGE_PIXELS or 1 << 62):
+        return None
+    return head[0], head[1]
+
+
+def _decode_jpeg_rgbx(b, rows=None):
     """Pillow's own JPEG decoder run directly (what Image.open + load run for a 1- or 3-component JPEG, without
-    parsing the markers in Python), as H x W x 4 RGBX uint8; None when the data needs the general path."""
+    parsing the markers in Python), writing H x W x 4 RGBX uint8 straight into a numpy array (libjpeg-turbo
+    converts the colours); None when the data needs the general path.
+
+    `rows` < H decodes only the first `rows` rows (the rest of the entropy data is not decoded) when the data
+    ends with the EOI marker (so a truncated file still goes to the general path, which reports it). libjpeg
+    then stops with "too few scanlines", so success is checked on the pixels: libjpeg-turbo writes X = 0xFF,
+    and the last row's X bytes start at 0."""
     head = _jpeg_header(b)
     if head is None:
         return None
     h, w, comps = head
     if comps not in (1, 3) or not 0 < w * h <= (Image.MAX_IMAGE_PIXELS or 1 << 62):
         return None
-    mode = "RGB" if comps == 3 else "L"
-    core = Image.core.new(mode, (w, h))
-    dec = Image.core.jpeg_decoder(mode, mode, "")
+    if rows is None or rows >= h or not b.rstrip(b"\0").endswith(b"\xff\xd9"):
+        rows = h
+    rows = max(int(rows), 1)
+    out = np.empty((rows, w, 4), np.uint8)
+    out[rows - 1, :, 3] = 0
+    target = Image.frombuffer("RGBX", (w, rows), out, "raw", "RGBX", 0, 1)  # shares out's memory
+    dec = Image.core.jpeg_decoder("RGBX", "RGBX", "")
     try:
-        dec.setimage(core, (0, 0, w, h))
+        dec.setimage(target.im, (0, 0, w, rows))
         n, err = dec.decode(b)
     finally:
         dec.cleanup()
-    if n >= 0 or err < 0:  # truncated or corrupt: the general path reports it
-        return None
-    if mode == "L":
-        core = core.convert("RGB")
-    enc = Image.core.raw_encoder("RGB", "RGBX")
-    enc.setimage(core, (0, 0, w, h))
-    _, status, data = enc.encode(w * h * 4 + 64)
-    if status != 1:
-        return None
-    return np.frombuffer(data, np.uint8).reshape(h, w, 4)
+    if n >= 0 or (err < 0 and rows == h) or not (out[rows - 1, :, 3] == 255).all():
+        return None  # truncated or corrupt: the general path reports it
+    return out
 
 
-def decode_rgbx(data, where="image"):
-    """Decode encoded image bytes to an H x W x 4 uint8 array (RGB + a padding channel; read-only): the pixels
-    of `decode_pil`, in the layout `bilinear_u8` gathers fastest. JPEGs skip Pillow's Python-level parsing."""
+def decode_rgbx(data, where="image", rows=None):
+    """Decode encoded image bytes to an H x W x 4 uint8 array (RGB + a padding channel): the pixels of
+    `decode_pil`, in the layout `bilinear_u8` gathers fastest. JPEGs skip Pillow's Python-level parsing; with
+    `rows`, a JPEG may decode only its first `rows` rows (the result then has that many; other images and
+    unusual JPEGs come whole)."""
     if isinstance(data, np.ndarray) and data.dtype == np.uint8 and data.ndim == 1:
         b = data.tobytes()
         try:
-            out = _decode_jpeg_rgbx(b)
+            out = _decode_jpeg_rgbx(b, rows)
         except Exception:  # noqa: BLE001  (anything unusual: the general path decides)
             out = None
         if out is not None:
@@ -253,10 +269,10 @@ def bilinear_u8(a, h, w, flip_x=False, flip_y=False, keep=None, raw=False):
     """Bilinear resize (OpenCV's sampling: pixel centres at +0.5, clamped edges, no antialiasing) of a uint8
     H x W x C image (C 1 or 4; any row stride) to h x w, optionally mirrored, as float32 holding the rounded
     results (whole numbers 0..255); `keep` < C drops the trailing channels (e.g. the X of RGBX) from the result;
-    `raw` returns the unrounded values (the caller computes floor(v + 0.5) itself).
+    `raw` returns the unrounded values (the caller rounds them itself, with np.rint).
 
     The two 1-D passes run in float32 (w0 * p0 + w1 * p1 per pass), the cheaper axis first; the result is
-    floor(v + 0.5). Every output value is computed by the same float32 operations on the same inputs whatever
+    rounded to the nearest whole number (halves to even; OpenCV's fixed point may round those either way). Every output value is computed by the same float32 operations on the same inputs whatever
     the flips, channel count or memory layout, so a mirrored resize equals mirroring the resized image exactly.
     Gathers move whole pixels (4 channels = one uint32 / complex64 pair), and the arithmetic runs over long
     contiguous rows (the weights repeated per channel), which keeps numpy on its fast loops."""
@@ -289,8 +305,7 @@ def bilinear_u8(a, h, w, flip_x=False, flip_y=False, keep=None, raw=False):
         u *= wx1
         out += u
     if not raw:
-        out += f32(0.5)
-        np.floor(out, out=out)
+        np.rint(out, out=out)
     out = out.reshape(h, w, c)
     return out if keep is None or keep == c else out[:, :, :keep]
 
