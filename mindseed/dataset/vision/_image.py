@@ -136,10 +136,10 @@ def _decode_jpeg_rgbx(b, rows=None):
     rows = max(int(rows), 1)
     out = np.empty((rows, w, 4), np.uint8)
     out[rows - 1, :, 3] = 0
-    target = Image.frombuffer("RGBX", (w, rows), out, "raw", "RGBX", 0, 1)  # shares out's memory
+    target = Image.core.map_buffer(out, (w, rows), "raw", 0, ("RGBX", 0, 1))  # what Image.frombuffer maps
     dec = Image.core.jpeg_decoder("RGBX", "RGBX", "")
     try:
-        dec.setimage(target.im, (0, 0, w, rows))
+        dec.setimage(target, (0, 0, w, rows))
         n, err = dec.decode(b)
     finally:
         dec.cleanup()
