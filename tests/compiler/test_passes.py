@@ -23,9 +23,9 @@ def _names(g):
 
 def test_pipeline_is_a_list_of_named_passes():
     names = [p.__name__ for p in passes.PIPELINE]
-    assert names == ["simplify_algebra", "fold_constants", "eliminate_common_subexpressions", "fuse_attention", "merge_index_grads",
-                     "prune_dead_outputs",
-                     "eliminate_dead_code", "prune_unused_parameters"]
+    assert names == ["simplify_algebra", "fold_constants", "eliminate_common_subexpressions", "fuse_attention",
+                     "merge_index_grads", "prune_dead_outputs", "eliminate_dead_code", "fuse_relu",
+                     "prune_unused_parameters"]
 
 
 def test_algebraic_identities_disappear():

@@ -213,6 +213,18 @@ def relu(x):
     return torch.relu(x)
 
 
+def relu_(x):
+    """ReLU written over x (a graph uses it when x is a fresh buffer read by nothing else)."""
+    return torch.relu_(x)
+
+
+def add_relu(x, y):
+    """relu(x + y) in one pass on the CPU (aten's fused kernel; same values as the two ops)."""
+    if x.device.type == "cpu" and x.dtype in (torch.float32, torch.float64) and y.dtype == x.dtype:
+        return torch.ops.aten._add_relu(x, y)
+    return torch.relu_(torch.add(x, y))
+
+
 def relu_grad(dout, out):
     # threshold_backward is one vectorized pass; where() on a bool mask is ~20x slower on CPU
     return torch.ops.aten.threshold_backward(dout, out, 0)

@@ -7,6 +7,7 @@ from mindseed.compiler.passes.cse import eliminate_common_subexpressions
 from mindseed.compiler.passes.dce import eliminate_dead_code
 from mindseed.compiler.passes.fold import fold_constants
 from mindseed.compiler.passes.fuse_attention import fuse_attention
+from mindseed.compiler.passes.fuse_relu import fuse_relu
 from mindseed.compiler.passes.merge_index_grads import merge_index_grads
 from mindseed.compiler.passes.params import prune_unused_parameters
 from mindseed.compiler.passes.prune import prune_dead_outputs
@@ -22,6 +23,7 @@ PIPELINE = [
     merge_index_grads,
     prune_dead_outputs,
     eliminate_dead_code,
+    fuse_relu,
     prune_unused_parameters,
 ]
 

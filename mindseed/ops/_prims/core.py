@@ -153,6 +153,17 @@ def _relu_bprop(x, out, dout):
 
 relu_grad_p = Prim("ReluGrad", K.relu_grad)
 
+# made by the fuse_relu pass: ReLU over its input's own buffer, and relu(x + y) in one kernel
+relu_inplace_p = Prim("ReLUInplace", K.relu_)
+relu_inplace_p.def_bprop(_relu_bprop)
+add_relu_p = Prim("AddReLU", K.add_relu)
+
+
+@add_relu_p.def_bprop
+def _add_relu_bprop(x, y, out, dout):
+    g = relu_grad_p(dout, out)
+    return g, g
+
 
 @relu_grad_p.def_bprop
 def _relu_grad_bprop(dout, out, _out, ddout):
