@@ -68,3 +68,22 @@ def test_o1_from_context_with_print_inside(capsys):
 def test_bad_jit_level():
     with pytest.raises(ValueError, match="jit_level"):
         ms.jit(lambda x: x, jit_level="O9")
+
+
+def test_o1_gather_with_negative_indices_is_one_graph():
+    import torch._dynamo
+
+    @ms.jit(jit_level="O1")
+    def f(table, idx):
+        return ops.gather(table, idx, 0).sum(axis=1)
+
+    table = np.arange(12, dtype=np.float32).reshape(4, 3)
+    idx = np.array([0, -1, 2, -4], np.int32)
+    f(ms.Tensor(table), ms.Tensor(idx))            # the first call traces; the compiled code runs from the next
+    torch._dynamo.utils.counters.clear()
+    for ids in (idx, np.array([3, 1, 0, 2], np.int32)):
+        got = f(ms.Tensor(table), ms.Tensor(ids)).asnumpy()
+        np.testing.assert_array_equal(got, table[ids].sum(axis=1))
+    # the negative-index wrap is computed in the graph, not decided by a Python bool (a graph break)
+    assert torch._dynamo.utils.counters["stats"]["unique_graphs"] == 1
+    assert not torch._dynamo.utils.counters["graph_break"]

@@ -16,8 +16,12 @@ def _long(i):
 
 
 def _wrap_negative(i, n):
-    """Indices with negatives counted from the end (MindSpore accepts -n <= i < n)."""
+    """Indices with negatives counted from the end (MindSpore accepts -n <= i < n). Eagerly the common case (no
+    negatives) costs one check; under torch.compile (jit_level O1) the check would split the graph, so the
+    wrap is always computed there."""
     i = _long(i)
+    if torch.compiler.is_compiling():
+        return torch.where(i < 0, i + n, i)
     return torch.where(i < 0, i + n, i) if i.numel() and bool((i < 0).any()) else i
 
 
