@@ -87,3 +87,26 @@ def test_o1_gather_with_negative_indices_is_one_graph():
     # the negative-index wrap is computed in the graph, not decided by a Python bool (a graph break)
     assert torch._dynamo.utils.counters["stats"]["unique_graphs"] == 1
     assert not torch._dynamo.utils.counters["graph_break"]
+
+
+def test_o1_convolution_gradients_stay_channels_last():
+    """Under inductor the NHWC data gradient gets an NHWC dummy input, so oneDNN reorders no activation."""
+    from torch.profiler import ProfilerActivity, profile
+
+    def f(x, w1, w2):
+        h = ops.relu(ops.conv2d(x, w1, padding=1, pad_mode="pad"))
+        return ops.relu(ops.conv2d(h, w2, padding=1, pad_mode="pad")).mean()
+
+    rs = np.random.RandomState(0)
+    args = [ms.Tensor(rs.randn(*s).astype(np.float32) * 0.3) for s in ((4, 16, 12, 12), (16, 16, 3, 3), (16, 16, 3, 3))]
+    want = [t.asnumpy() for t in ms.jit(ms.grad(f, (0, 1, 2)))(*args)]
+    g = ms.jit(ms.grad(f, (0, 1, 2)), jit_level="O1")
+    for _ in range(2):
+        got = [t.asnumpy() for t in g(*args)]
+    for a, b in zip(got, want):
+        np.testing.assert_allclose(a, b, rtol=1e-4, atol=1e-6)
+    with profile(activities=[ProfilerActivity.CPU], record_shapes=True) as prof:
+        g(*args)
+    reorders = [e for e in prof.events() if e.name in ("aten::contiguous", "aten::clone")
+                and e.input_shapes and list(e.input_shapes[0]) == [4, 16, 12, 12]]
+    assert not reorders

@@ -74,7 +74,10 @@ def conv_backprop_input(dy, w, *, input_shape, stride, pads, dilation, groups):
         # NHWC: the data gradient of aten's own convolution backward (oneDNN; conv_transpose takes a slow path
         # there); only the input's shape, dtype and layout are read
         dy = _nhwc(dy)
-        x = torch.empty(input_shape, dtype=dy.dtype, device=dy.device, memory_format=torch.channels_last)
+        # explicit NHWC strides: torch.compile (jit_level O1) keeps these, where it may lay out an
+        # empty(memory_format=...) as NCHW (and oneDNN would then reorder the gradient back and forth)
+        n, c, h, w_ = input_shape
+        x = torch.empty_strided(input_shape, (h * w_ * c, 1, w_ * c, c), dtype=dy.dtype, device=dy.device)
         return torch.ops.aten.convolution_backward(dy, x, w, None, stride, pad, dilation, False, [0] * nd, groups,
                                                    [True, False, False])[0]
     ops = []

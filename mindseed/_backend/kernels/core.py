@@ -219,7 +219,11 @@ def relu_(x):
 
 
 def add_relu(x, y):
-    """relu(x + y) in one pass on the CPU (aten's fused kernel; same values as the two ops)."""
+    """relu(x + y) in one pass on the CPU (aten's fused kernel; same values as the two ops). Under torch.compile
+    (jit_level O1) the two plain ops, which inductor fuses with their neighbours (it has no lowering for aten's
+    fused kernel, so that would stay a separate call)."""
+    if torch.compiler.is_compiling():
+        return torch.relu(torch.add(x, y))
     if x.device.type == "cpu" and x.dtype in (torch.float32, torch.float64) and y.dtype == x.dtype:
         return torch.ops.aten._add_relu(x, y)
     return torch.relu_(torch.add(x, y))
