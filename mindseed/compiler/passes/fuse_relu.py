@@ -11,6 +11,7 @@ A value read by anything else (another node, a sub-graph, the graph's outputs) i
 after common-subexpression elimination, which could otherwise give the overwritten buffer a second reader
 (the passes after it only remove nodes).
 """
+from mindseed.common import dtype as mstype
 from mindseed.compiler.ir import Node, Var
 from mindseed.compiler.passes._util import uses_of
 from mindseed.ops._prims.core import add_relu_p, relu_inplace_p
@@ -19,7 +20,7 @@ __all__ = ["fuse_relu"]
 
 # kernels whose first output is always a newly allocated buffer (never a view of an input)
 _FRESH = frozenset(("Convolution", "BatchNorm", "Dense", "MatMul", "Add", "Sub", "Mul", "AddReLU"))
-_FLOATS = ("Float32", "Float64", "Float16", "BFloat16")
+_FLOATS = frozenset(str(t) for t in mstype.float_type)  # IR values carry dtype names
 
 
 def _single_use(var, uses):
@@ -41,7 +42,7 @@ def fuse_relu(graph):
         if node.prim.name != "ReLU" or len(node.inputs) != 1 or not isinstance(node.inputs[0], Var):
             continue
         x, out = node.inputs[0], node.outputs[0]
-        if not _single_use(x, uses) or x.id not in producer or str(x.dtype) not in _FLOATS:
+        if not _single_use(x, uses) or x.id not in producer or x.dtype not in _FLOATS:
             continue
         src, k = producer[x.id]
         if k != 0 or id(src) in drop:

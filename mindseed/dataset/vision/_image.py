@@ -105,15 +105,21 @@ def _jpeg_header(b):
     return None
 
 
-def jpeg_size(data):
-    """(height, width) of a plain 1- or 3-component JPEG given as a 1-D uint8 array, or None (anything else,
-    which the general decoder handles)."""
-    if not (isinstance(data, np.ndarray) and data.dtype == np.uint8 and data.ndim == 1):
-        return None
-    head = _jpeg_header(data[:65536].tobytes())
+def _plain_jpeg(b):
+    """(height, width) of JPEG bytes the direct decoder takes (1 or 3 components, within Pillow's pixel limit),
+    else None."""
+    head = _jpeg_header(b)
     if head is None or head[2] not in (1, 3) or not 0 < head[0] * head[1] <= (Image.MAX_IMAGE_PIXELS or 1 << 62):
         return None
     return head[0], head[1]
+
+
+def jpeg_size(data):
+    """(height, width) of a JPEG given as a 1-D uint8 array that `decode_rgbx` decodes directly, or None
+    (anything else, which the general decoder handles)."""
+    if not (isinstance(data, np.ndarray) and data.dtype == np.uint8 and data.ndim == 1):
+        return None
+    return _plain_jpeg(data[:65536].tobytes())
 
 
 def _decode_jpeg_rgbx(b, rows=None):
@@ -125,12 +131,10 @@ def _decode_jpeg_rgbx(b, rows=None):
     ends with the EOI marker (so a truncated file still goes to the general path, which reports it). libjpeg
     then stops with "too few scanlines", so success is checked on the pixels: libjpeg-turbo writes X = 0xFF,
     and the last row's X bytes start at 0."""
-    head = _jpeg_header(b)
-    if head is None:
+    size = _plain_jpeg(b)
+    if size is None:
         return None
-    h, w, comps = head
-    if comps not in (1, 3) or not 0 < w * h <= (Image.MAX_IMAGE_PIXELS or 1 << 62):
-        return None
+    h, w = size
     if rows is None or rows >= h or not b.rstrip(b"\0").endswith(b"\xff\xd9"):
         rows = h
     rows = max(int(rows), 1)
@@ -272,8 +276,9 @@ def bilinear_u8(a, h, w, flip_x=False, flip_y=False, keep=None, raw=False):
     `raw` returns the unrounded values (the caller rounds them itself, with np.rint).
 
     The two 1-D passes run in float32 (w0 * p0 + w1 * p1 per pass), the cheaper axis first; the result is
-    rounded to the nearest whole number (halves to even; OpenCV's fixed point may round those either way). Every output value is computed by the same float32 operations on the same inputs whatever
-    the flips, channel count or memory layout, so a mirrored resize equals mirroring the resized image exactly.
+    rounded to the nearest whole number (halves to even; OpenCV's fixed point may round those either way).
+    Every output value is computed by the same float32 operations on the same inputs whatever the flips,
+    channel count or memory layout, so a mirrored resize equals mirroring the resized image exactly.
     Gathers move whole pixels (4 channels = one uint32 / complex64 pair), and the arithmetic runs over long
     contiguous rows (the weights repeated per channel), which keeps numpy on its fast loops."""
     H, W, c = a.shape

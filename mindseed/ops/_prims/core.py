@@ -153,6 +153,12 @@ def _relu_bprop(x, out, dout):
 
 relu_grad_p = Prim("ReluGrad", K.relu_grad)
 
+
+@relu_grad_p.def_bprop
+def _relu_grad_bprop(dout, out, _out, ddout):
+    return relu_grad_p(ddout, out), None
+
+
 # made by the fuse_relu pass: ReLU over its input's own buffer, and relu(x + y) in one kernel
 relu_inplace_p = Prim("ReLUInplace", K.relu_)
 relu_inplace_p.def_bprop(_relu_bprop)
@@ -163,11 +169,6 @@ add_relu_p = Prim("AddReLU", K.add_relu)
 def _add_relu_bprop(x, y, out, dout):
     g = relu_grad_p(dout, out)
     return g, g
-
-
-@relu_grad_p.def_bprop
-def _relu_grad_bprop(dout, out, _out, ddout):
-    return relu_grad_p(ddout, out), None
 
 
 sign_p = Prim("Sign", K.sign)
