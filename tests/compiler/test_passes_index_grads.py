@@ -85,3 +85,19 @@ def test_merged_primitive_bprop_reads_each_view():
     np.testing.assert_allclose(ga.asnumpy(), c[0], rtol=1e-12)
     np.testing.assert_allclose(gb.asnumpy(), c[2], rtol=1e-12)
     np.testing.assert_allclose(ge.asnumpy(), c[0:2], rtol=1e-12)
+
+
+@pytest.mark.parametrize("indices", [(0, 1, 2), (2, 0, 1), (-3, 1, (2,)), (0, 1, 1)])
+def test_merged_primitive_when_int_reads_tile_the_first_axis(indices):
+    # a permutation of the first axis is stacked (no fill); a repeated index (axis 2 unread) takes the buffer path
+    from mindseed._backend.kernels import core as K
+    from mindseed.ops._prims.core import index_add_grad_n_p
+    rng = np.random.default_rng(4)
+    ds = [rng.standard_normal((4, 5)).astype(np.float32) for _ in indices]
+    out = index_add_grad_n_p(*(ms.Tensor(d) for d in ds), shape=(3, 4, 5), indices=indices).asnumpy()
+    want = np.zeros((3, 4, 5), np.float32)
+    for d, i in zip(ds, indices):
+        want[i] += d
+    np.testing.assert_array_equal(out, want)
+    tiles = K._first_axis_cover([ms.Tensor(d)._data for d in ds], (3, 4, 5), indices)
+    assert (tiles is None) == (indices == (0, 1, 1))

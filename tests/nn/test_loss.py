@@ -353,6 +353,8 @@ ERRORS = [
               ValueError, "rank"),
     ErrorSpec("mse_type", lambda: nn.MSELoss()([1.0], ms.ops.ones((1,))), TypeError, "For 'MSELoss'"),
     ErrorSpec("sce_sparse", lambda: nn.SoftmaxCrossEntropyWithLogits(sparse=1), TypeError, "sparse"),
+    ErrorSpec("sce_float_labels", lambda: nn.SoftmaxCrossEntropyWithLogits(True)(ms.ops.ones((2, 3)), ms.ops.ones((2,))),
+              TypeError, "'labels' must be an int"),
     ErrorSpec("bcel_param", lambda: nn.BCEWithLogitsLoss(weight=ms.Parameter(ms.ops.ones((2,)))), TypeError,
               "Parameter"),
     ErrorSpec("cosemb_margin", lambda: nn.CosineEmbeddingLoss(2.0), ValueError, "margin"),
@@ -371,3 +373,25 @@ ERRORS = [
     ErrorSpec("kl_reduction", lambda: nn.KLDivLoss("avg"), ValueError, "reduction"),
 ]
 test_bad_input = make_error_tests(ERRORS)
+
+
+@pytest.mark.parametrize("compiled", [False, True])
+def test_sparse_softmax_ce_on_class_last_logits_and_its_kernels(compiled):
+    # (batch, seq, classes) logits, class indices on the last axis: -log_softmax[label], its gradient
+    # (softmax - onehot) / n; one NLLLoss kernel forward and one NLLLossGrad backward
+    rng = np.random.default_rng(5)
+    x = rng.standard_normal((2, 3, 7)).astype(np.float32)
+    lab = rng.integers(0, 7, (2, 3)).astype(np.int32)
+    loss = nn.SoftmaxCrossEntropyWithLogits(sparse=True, reduction="mean")
+    fn = ms.value_and_grad(lambda a: loss(a, T(lab)))
+    if compiled:
+        fn = ms.jit(fn)
+    val, g = fn(T(x))
+    lp = x - np.log(np.exp(x.astype(np.float64)).sum(-1, keepdims=True))
+    want = -np.take_along_axis(lp, lab[..., None].astype(np.int64), -1)[..., 0]
+    np.testing.assert_allclose(val.asnumpy(), want.mean(), rtol=1e-6)
+    np.testing.assert_allclose(g.asnumpy(), (np.exp(lp) - np.eye(7)[lab]) / lab.size, rtol=1e-5, atol=1e-7)
+    if compiled:
+        (graph,) = fn.graphs()
+        names = [n.prim.name for n in graph.nodes]
+        assert names.count("NLLLoss") == 1 and names.count("NLLLossGrad") == 1 and "GatherD" not in names

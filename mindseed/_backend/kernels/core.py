@@ -115,9 +115,30 @@ def index_add_grad(dout, shape, index):
     return g.reshape(shape)
 
 
+def _first_axis_cover(douts, shape, indices):
+    """The cotangents in first-axis order when `indices` are ints naming each of range(shape[0]) exactly once and
+    every cotangent is a whole slice (q, k, v = qkv[0], qkv[1], qkv[2]); else None."""
+    n = shape[0] if shape else 0
+    if len(indices) != n:
+        return None
+    slots = [None] * n
+    for d, index in zip(douts, indices):
+        if type(index) is tuple and len(index) == 1:
+            index = index[0]
+        if type(index) is not int or not -n <= index < n or tuple(d.shape) != tuple(shape[1:]):
+            return None
+        if slots[index] is not None:
+            return None
+        slots[index] = d
+    return slots
+
+
 def index_add_grad_n(*douts, shape, indices):
     """The sum of index_add_grad(d, shape, index) over (douts, indices), every index basic: one buffer, each
-    cotangent added into its view."""
+    cotangent added into its view (or, when the views tile the first axis, the cotangents stacked: no fill)."""
+    slots = _first_axis_cover(douts, shape, indices)
+    if slots is not None:
+        return torch.stack(slots)
     g = torch.zeros(shape, dtype=douts[0].dtype, device=douts[0].device)
     for d, index in zip(douts, indices):
         g[index].add_(d)

@@ -12,6 +12,7 @@ from mindseed.nn.cell import Cell
 from mindseed.nn.layer.activation import LogSoftmax, get_activation
 from mindseed.ops import functional as F
 from mindseed.ops._prims import core as P
+from mindseed.ops._prims import nn_loss as PL
 
 __all__ = ["LossBase", "L1Loss", "L1LossExt", "MSELoss", "RMSELoss", "MAELoss", "MarginRankingLoss", "SmoothL1Loss",
            "SoftMarginLoss", "SoftmaxCrossEntropyWithLogits", "DiceLoss", "MultiClassDiceLoss",
@@ -164,6 +165,9 @@ class SoftMarginLoss(LossBase):
         return F.soft_margin_loss(logits, labels, self.reduction)
 
 
+_NO_CLASS = -2 ** 63  # NLLLoss's ignore_index that no label can equal: every label counts
+
+
 class SoftmaxCrossEntropyWithLogits(LossBase):
     """-sum(labels * log_softmax(logits)) per sample; `sparse` labels are class indices.
 
@@ -188,8 +192,16 @@ class SoftmaxCrossEntropyWithLogits(LossBase):
             if labels.shape != logits.shape[:-1]:
                 raise ValueError(f"For 'SparseSoftmaxCrossEntropyWithLogits', the shape of 'labels' must be "
                                  f"{logits.shape[:-1]}, but got {labels.shape}.")
-            picked = F.gather_elements(logp, -1, P.reshape_p(F.cast(labels, mstype.int64), shape=labels.shape + (1,)))
-            x = P.neg_p(P.reshape_p(picked, shape=labels.shape))
+            if not mstype.is_integral(labels.dtype) or labels.dtype == mstype.bool_:
+                raise TypeError(f"For 'SparseSoftmaxCrossEntropyWithLogits', the 'labels' must be an int tensor of "
+                                f"class indices, but got {labels.dtype}.")
+            # -logp[label] per sample: one NLLLoss kernel (its gradient one NLLLossGrad), on rows of classes
+            n_classes = logits.shape[-1]
+            rows = logp if logp.ndim == 2 else P.reshape_p(logp, shape=(-1, n_classes))
+            flat = labels if labels.ndim == 1 else P.reshape_p(labels, shape=(-1,))
+            x = PL.nll_loss_p(rows, flat, None, reduction="none", ignore_index=_NO_CLASS)[0]
+            if labels.ndim != 1:
+                x = P.reshape_p(x, shape=labels.shape)
         else:
             if labels.shape != logits.shape:
                 raise ValueError(f"For 'SoftmaxCrossEntropyWithLogits', the shape of 'logits' {logits.shape} and "
