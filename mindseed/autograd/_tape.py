@@ -111,9 +111,11 @@ def _fit(g, x):
         g = P.broadcast_to_p(g, shape=xs)
     elif gs != xs:
         lead = len(gs) - len(xs)
-        axes = tuple(range(lead)) + tuple(i + lead for i, s in enumerate(xs) if s == 1 and gs[i + lead] != 1)
-        if axes:
-            g = P.reduce_sum_p(g, axis=axes, keep_dims=True)
+        inner = tuple(i + lead for i, s in enumerate(xs) if s == 1 and gs[i + lead] != 1)
+        if lead and not inner:  # only leading axes (a bias's gradient): dropped by the sum itself
+            g = P.reduce_sum_p(g, axis=tuple(range(lead)), keep_dims=False)
+        elif lead or inner:
+            g = P.reduce_sum_p(g, axis=tuple(range(lead)) + inner, keep_dims=True)
         if g.shape != xs:
             g = P.reshape_p(g, shape=xs)
     if g._data.dtype != x._data.dtype:

@@ -100,3 +100,35 @@ def test_optimizer_primitive_argument_errors():
         ops.ApplyMomentum()(w, _p([0.0, 0.0], "a"), 0.1, ms.Tensor(G), 0.9)
     with pytest.raises(TypeError, match="the 'gradient' must be a Tensor or Parameter"):
         ops.ApplyMomentum()(w, _p(np.zeros(3), "a"), 0.1, G, 0.9)
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64, np.float16])
+def test_apply_momentum_fused_path_is_bitwise_the_two_step_rule(monkeypatch, dtype):
+    # sizes that are whole vectors go through torch's fused SGD kernel, the others (and float16) through the
+    # three _foreach passes; both must give MindSpore's two roundings, accum * momentum + grad, var - lr * accum
+    import torch
+    from mindseed._backend.kernels import optim as K
+    rng = np.random.default_rng(0)
+    shapes = [(64, 48), (10,), (33, 5), (16,), (1,)]
+    start = [[rng.standard_normal(s).astype(dtype) for s in shapes] for _ in range(2)]
+    grads = [[torch.from_numpy(rng.standard_normal(s).astype(dtype)) for s in shapes] for _ in range(3)]
+
+    def run():
+        params, accums = ([torch.from_numpy(a.copy()) for a in group] for group in start)
+        for g in grads:
+            K.apply_momentum_(params, g, accums, 0.01, 0.9)
+        return [t.numpy() for t in params + accums]
+    calls = []
+    fused = K._FUSED_SGD
+    monkeypatch.setattr(K, "_FUSED_SGD", lambda p, *a, **kw: (calls.append(len(p)), fused(p, *a, **kw)))
+    fast = run()
+    assert calls == ([] if dtype == np.float16 else [2, 2, 2])  # (64, 48) and (16,): sizes % 16 == 0
+    monkeypatch.setattr(K, "_FUSED_SGD", None)
+    ref = run()
+    for a, b in zip(fast, ref):
+        np.testing.assert_array_equal(a, b)
+    p, a = start[0][0].astype(np.float64), start[1][0].astype(np.float64)
+    for g in grads:   # and they are the rule (float64 reference, loose)
+        a = 0.9 * a + g[0].numpy()
+        p = p - 0.01 * a
+    np.testing.assert_allclose(fast[0], p, rtol=1e-2 if dtype == np.float16 else 1e-5, atol=1e-2 if dtype == np.float16 else 1e-6)

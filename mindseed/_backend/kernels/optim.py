@@ -70,8 +70,36 @@ def neg(xs):
 
 
 # ---------------------------------------------------------------- SGD family
+# torch's fused SGD kernel reads and writes each element once (the three _foreach passes below move 8 tensors'
+# worth of memory, it moves 5). Its vector loop computes exactly what they do (accum * momentum, + grad, then
+# var + (-lr) * accum); only its scalar loop, which takes the last numel % (vector width) elements, may round
+# differently (a compiler-fused multiply-add). So it takes the tensors whose size is a multiple of 16 (a whole
+# number of vectors at every width) and the rest stay on the _foreach path: the numbers do not change.
+_FUSED_SGD = getattr(torch, "_fused_sgd_", None)
+_FUSED_SGD_DTYPES = (torch.float32, torch.float64)
+
+
+def _whole_vectors(params, grads, accums):
+    """(params, grads, accums) split into the lists fused SGD computes exactly and the rest."""
+    fused, rest = ([], [], []), ([], [], [])
+    for p, g, a in zip(params, grads, accums):
+        exact = p.numel() % 16 == 0 and p.device.type == "cpu" and p.dtype in _FUSED_SGD_DTYPES \
+            and p.dtype == g.dtype == a.dtype and p.is_contiguous() and g.is_contiguous() and a.is_contiguous() \
+            and g.device == p.device and a.device == p.device
+        for lst, t in zip(fused if exact else rest, (p, g, a)):
+            lst.append(t)
+    return fused, rest
+
+
 def apply_momentum_(params, grads, accums, lr, momentum, use_nesterov=False):
     """ApplyMomentum: accum = accum * momentum + grad; var -= lr * accum (nesterov: lr * (grad + momentum * accum))."""
+    if not use_nesterov and _FUSED_SGD is not None:
+        (fp, fg, fa), (params, grads, accums) = _whole_vectors(params, grads, accums)
+        if fp:
+            _FUSED_SGD(fp, fg, fa, weight_decay=0.0, momentum=momentum, lr=lr, dampening=0.0, nesterov=False,
+                       maximize=False, is_first_step=False)
+        if not params:
+            return
     torch._foreach_mul_(accums, momentum)
     torch._foreach_add_(accums, grads)
     if use_nesterov:

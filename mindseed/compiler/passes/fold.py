@@ -1,8 +1,25 @@
-"""Constant folding: a pure node whose inputs are all constants is computed now and becomes a constant."""
-from mindseed.compiler.ir import Const, Var
+"""Constant folding: a pure node whose inputs are all constants is computed now and becomes a constant.
+
+OnesLike/ZerosLike of a value whose shape and dtype are known (in a graph compiled for static shapes) is a
+constant too, whatever the value: so the seed of a gradient, ones_like(loss), and what the backward pass
+makes of it before it meets a computed value (reshape, broadcast, the division of a mean's gradient) fold.
+"""
+from mindseed.compiler.ir import Const, Node, Var
 from mindseed.compiler.passes._util import is_pure, substitute
+from mindseed.ops._prims.core import fill_p
 
 _MAX_FOLD_ELEMENTS = 1 << 16  # keep large constants as computations (memory, not time, is the concern)
+_LIKE = {"OnesLike": 1, "ZerosLike": 0}
+
+
+def _as_fill(node):
+    """OnesLike/ZerosLike(x) of a static shape and dtype as the equal Fill, which has no inputs; else node."""
+    x = node.inputs[0] if len(node.inputs) == 1 else None
+    if node.prim.name not in _LIKE or not isinstance(x, Var) or x.shape is None or x.dtype is None \
+            or not all(isinstance(d, int) for d in x.shape):
+        return node
+    return Node(fill_p, [], {"shape": tuple(x.shape), "value": _LIKE[node.prim.name], "dtype": x.dtype},
+                node.outputs, node.loc)
 
 
 def fold_constants(graph):
@@ -17,6 +34,7 @@ def fold_constants(graph):
             kept.append(node)
             continue
         node.inputs = [mapping.get(x.id, x) if isinstance(x, Var) else x for x in node.inputs]
+        node = _as_fill(node)
         # all inputs known now (or none: Fill, Range built from Python-level shapes)
         if is_pure(node) and node.outputs and all(isinstance(x, Const) for x in node.inputs):
             try:
