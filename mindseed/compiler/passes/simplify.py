@@ -37,11 +37,26 @@ def _rule(node):
     return None
 
 
+def _written(graph):
+    """Ids of the values a side-effect node (an assignment, an optimizer step) may update in place."""
+    from mindseed.compiler.codegen import _free_vars  # noqa: PLC0415 -- one definition of sub-graph reads
+    ids = set()
+    for node in graph.nodes:
+        if getattr(node.prim, "side_effect", False) or node.subgraphs():
+            ids.update(x.id for x in node.inputs if isinstance(x, Var))
+            for g in node.subgraphs():
+                ids |= _free_vars(g)
+    return ids
+
+
 def simplify_algebra(graph):
     """Remove nodes that compute nothing. For a graph compiled for dynamic shapes only Identity goes: a
-    number or shape that makes an identity at the traced size (x * (n / 2) at n = 2) may not at others."""
+    number or shape that makes an identity at the traced size (x * (n / 2) at n = 2) may not at others.
+    A node stays when its input is a value updated in place later (`p * 1` read after `assign(p, ...)` is
+    the old value; `p` itself would be the new one)."""
     mapping = {}
     kept = []
+    written = _written(graph)
     for node in graph.nodes:
         for g in node.subgraphs():
             g.dynamic = graph.dynamic
@@ -51,7 +66,7 @@ def simplify_algebra(graph):
             repl = node.inputs[0] if node.prim.name == "Identity" and len(node.outputs) == 1 else None
         else:
             repl = _rule(node)
-        if repl is not None:
+        if repl is not None and not (isinstance(repl, Var) and repl.id in written):
             mapping[node.outputs[0].id] = repl
             continue
         kept.append(node)
