@@ -56,3 +56,21 @@ def test_channels_last_results_are_plain_nchw_tensors():
     # flattening and reshaping see the logical NCHW order
     np.testing.assert_array_equal(y.reshape(2, -1).asnumpy(), a.reshape(2, -1))
     np.testing.assert_array_equal(y.transpose(0, 2, 3, 1).asnumpy(), a.transpose(0, 2, 3, 1))
+
+
+def test_data_gradient_layout_follows_the_input_channels():
+    # forward and weight gradient NHWC from 16 output channels; the data gradient (input channels) only when
+    # the input has >= 16 channels too: 6 -> 16 (LeNet's second conv) gives an NCHW gradient, 16 -> 16 NHWC
+    rs = np.random.RandomState(2)
+    for c_in, strides in ((6, (384, 64, 8, 1)), (16, (1024, 1, 128, 16))):
+        x = ms.Tensor(rs.randn(2, c_in, 8, 8).astype(np.float32))
+        w = ms.Tensor((rs.randn(16, c_in, 3, 3) * 0.2).astype(np.float32))
+        dy = rs.randn(2, 16, 6, 6).astype(np.float32)
+        gx, gw = ms.grad(lambda a, b: (ops.conv2d(a, b) * ms.Tensor(dy)).sum(), (0, 1))(x, w)
+        assert tuple(gx._data.stride()) == strides
+        xn, wn = x.asnumpy().astype(np.float64), w.asnumpy().astype(np.float64)
+        ref = np.zeros_like(xn)
+        for i in range(6):
+            for j in range(6):
+                ref[:, :, i:i + 3, j:j + 3] += np.einsum("no,ochw->nchw", dy[:, :, i, j], wn)
+        np.testing.assert_allclose(gx.asnumpy(), ref, rtol=1e-4, atol=1e-4)
