@@ -298,24 +298,3 @@ def test_partial_jpeg_decode_still_reports_truncated_and_corrupt_files():
     # a fused crop of a truncated file fails the same way
     with pytest.raises(RuntimeError, match="Decode: failed to decode"):
         DecodeRandomResizedCrop(vision.RandomResizedCrop(8, scale=(0.01, 0.02)))(data[:len(data) * 3 // 4])
-
-
-def test_fused_pipeline_in_row_blocks_equals_op_by_op(jpeg_folder, monkeypatch):
-    # blocks of 8 rows (3 per 24-row image): the blocked resize + Normalize writes what one piece writes
-    from mindseed.dataset.vision import _fused
-    monkeypatch.setattr(_fused, "_BLOCK_BYTES", 1)
-    fused = _run(jpeg_folder, _pair(vision.Decode, vision.Normalize), 1, 5)
-    plain = _run(jpeg_folder, _pair(PlainDecode, PlainNormalize), 1, 5)
-    assert len(fused) == len(plain) == 5 and all(np.array_equal(a, b) for a, b in zip(fused, plain))
-
-
-@pytest.mark.parametrize("shape,size", [((30, 17, 4), (23, 41)), ((17, 30, 4), (41, 23)), ((9, 13, 1), (20, 5))])
-@pytest.mark.parametrize("flip_x,flip_y", [(False, False), (True, True)])
-def test_bilinear_rows_blocks_equal_one_piece(shape, size, flip_x, flip_y):
-    from mindseed.dataset.vision import _image as I
-    a = np.random.default_rng(9).integers(0, 256, shape, dtype=np.uint8)
-    ((r0, r1, whole),) = I.bilinear_rows(a, *size, flip_x, flip_y)
-    assert (r0, r1) == (0, size[0])
-    parts = list(I.bilinear_rows(a, *size, flip_x, flip_y, block=6))
-    assert [p[:2] for p in parts] == [(i, min(size[0], i + 6)) for i in range(0, size[0], 6)]
-    np.testing.assert_array_equal(np.concatenate([p[2] for p in parts]), whole)

@@ -10,8 +10,6 @@ from mindseed.dataset.vision.utils import Inter
 
 __all__ = ["DecodeRandomResizedCrop", "fuse_ops"]
 
-_BLOCK_BYTES = 1 << 18  # one block of float32 RGBX rows of the resize: well inside a core's L2 cache
-
 
 class DecodeRandomResizedCrop(ImageTensorOperation):
     """Decode + RandomResizedCrop, with the flips right after it and a Normalize (+ HWC2CHW) after those, as
@@ -78,17 +76,13 @@ class DecodeRandomResizedCrop(ImageTensorOperation):
         norm = self.normalize
         if bilinear and norm is not None and self.chw:
             # rounded to whole numbers (as bilinear_u8 rounds) straight into the channel planes of `out`, then
-            # (x - mean) * scale (as Normalize); a block of rows at a time, so each step finds the last one's
-            # values in the cache
+            # (x - mean) * scale (as Normalize)
+            vals = I.bilinear_u8(a[top:top + h, left:left + w], oh, ow, flip_x, flip_y, raw=True)
+            for c in range(3):
+                np.rint(vals[:, :, c], out=out[c])
             mean, scale = norm._channels(3)
-            mean, scale = mean[:, None, None], scale[:, None, None]
-            for r0, r1, vals in I.bilinear_rows(a[top:top + h, left:left + w], oh, ow, flip_x, flip_y,
-                                                block=max(8, _BLOCK_BYTES // (16 * ow))):
-                rows = out[:, r0:r1]
-                for c in range(3):
-                    np.rint(vals[:, :, c], out=rows[c])
-                rows -= mean
-                rows *= scale
+            out -= mean[:, None, None]
+            out *= scale[:, None, None]
             return
         if bilinear:
             vals = I.bilinear_u8(a[top:top + h, left:left + w], oh, ow, flip_x, flip_y, keep=3)

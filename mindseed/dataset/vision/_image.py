@@ -269,48 +269,6 @@ def _bilinear_taps(n_in, n_out, c, flip):
     return t
 
 
-def bilinear_rows(a, h, w, flip_x=False, flip_y=False, block=None):
-    """The unrounded values of `bilinear_u8` (float32, h x w x C), `block` output rows at a time (all at once
-    when None): yields (first row, end row, values of those rows). Working on a block that stays in the
-    cache, the caller's next steps (rounding, Normalize) run while its values are still there; every value
-    is computed exactly as in one piece."""
-    H, W, c = a.shape
-    y0, y1, wy0, wy1, _, _ = _bilinear_taps(H, h, 1, flip_y)
-    x0, x1, _, _, wx0, wx1 = _bilinear_taps(W, w, c, flip_x)
-    f32 = np.float32
-    pix = a.view(np.uint32)[:, :, 0] if c == 4 else a[:, :, 0]
-    block = h if block is None else block
-    if H * w <= h * W:  # horizontal pass first (on the H source rows), then rows
-        t = pix.take(x0, axis=1).view(np.uint8).astype(f32)
-        t *= wx0
-        u = pix.take(x1, axis=1).view(np.uint8).astype(f32)
-        u *= wx1
-        t += u
-        for r0 in range(0, h, block):
-            r1 = min(h, r0 + block)
-            out = t.take(y0[r0:r1], axis=0)
-            out *= wy0[r0:r1, None]
-            u = t.take(y1[r0:r1], axis=0)
-            u *= wy1[r0:r1, None]
-            out += u
-            yield r0, r1, out.reshape(r1 - r0, w, c)
-    else:  # rows first (output rows of W pixels), then the horizontal pass
-        for r0 in range(0, h, block):
-            r1 = min(h, r0 + block)
-            v = pix.take(y0[r0:r1], axis=0).view(np.uint8).astype(f32)
-            v *= wy0[r0:r1, None]
-            u = pix.take(y1[r0:r1], axis=0).view(np.uint8).astype(f32)
-            u *= wy1[r0:r1, None]
-            v += u
-            vp = v.view(np.complex128 if c == 4 else f32)
-            out = vp.take(x0, axis=1).view(f32)
-            out *= wx0
-            u = vp.take(x1, axis=1).view(f32)
-            u *= wx1
-            out += u
-            yield r0, r1, out.reshape(r1 - r0, w, c)
-
-
 def bilinear_u8(a, h, w, flip_x=False, flip_y=False, keep=None, raw=False):
     """Bilinear resize (OpenCV's sampling: pixel centres at +0.5, clamped edges, no antialiasing) of a uint8
     H x W x C image (C 1 or 4; any row stride) to h x w, optionally mirrored, as float32 holding the rounded
@@ -323,10 +281,37 @@ def bilinear_u8(a, h, w, flip_x=False, flip_y=False, keep=None, raw=False):
     channel count or memory layout, so a mirrored resize equals mirroring the resized image exactly.
     Gathers move whole pixels (4 channels = one uint32 / complex64 pair), and the arithmetic runs over long
     contiguous rows (the weights repeated per channel), which keeps numpy on its fast loops."""
-    ((_, _, out),) = bilinear_rows(a, h, w, flip_x, flip_y)
+    H, W, c = a.shape
+    y0, y1, wy0, wy1, _, _ = _bilinear_taps(H, h, 1, flip_y)
+    x0, x1, _, _, wx0, wx1 = _bilinear_taps(W, w, c, flip_x)
+    f32 = np.float32
+    pix = a.view(np.uint32)[:, :, 0] if c == 4 else a[:, :, 0]
+    if H * w <= h * W:  # horizontal pass first (on the H source rows), then rows
+        t = pix.take(x0, axis=1).view(np.uint8).astype(f32)
+        t *= wx0
+        u = pix.take(x1, axis=1).view(np.uint8).astype(f32)
+        u *= wx1
+        t += u
+        out = t.take(y0, axis=0)
+        out *= wy0[:, None]
+        u = t.take(y1, axis=0)
+        u *= wy1[:, None]
+        out += u
+    else:  # rows first (h output rows of W pixels), then the horizontal pass
+        v = pix.take(y0, axis=0).view(np.uint8).astype(f32)
+        v *= wy0[:, None]
+        u = pix.take(y1, axis=0).view(np.uint8).astype(f32)
+        u *= wy1[:, None]
+        v += u
+        vp = v.view(np.complex128 if c == 4 else f32)
+        out = vp.take(x0, axis=1).view(f32)
+        out *= wx0
+        u = vp.take(x1, axis=1).view(f32)
+        u *= wx1
+        out += u
     if not raw:
         np.rint(out, out=out)
-    c = out.shape[2]
+    out = out.reshape(h, w, c)
     return out if keep is None or keep == c else out[:, :, :keep]
 
 
