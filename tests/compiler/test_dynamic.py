@@ -113,3 +113,11 @@ def test_python_float_shape_arithmetic_follows_the_dynamic_dim():
         np.testing.assert_allclose(a.asnumpy(), x.sum(0) / n, rtol=1e-5)
         np.testing.assert_allclose(b.asnumpy(), x[:1] * n * 0.5, rtol=1e-5)
     assert len(f.cache) == 1 and f.traces == 3
+
+
+def test_gradient_of_a_mean_follows_the_size_in_a_dynamic_graph():
+    # the gradient's seed (ones_like(loss)) and the mean's 1/n are not frozen at a traced size
+    g = ms.jit(ms.grad(lambda a: (a * a).mean(), 0), dynamic=1)
+    for n in (3, 4, 6, 9, 5):
+        x = np.arange(1, n + 1, dtype=np.float32)
+        np.testing.assert_allclose(g(ms.Tensor(x)).asnumpy(), 2 * x / n, rtol=1e-6)

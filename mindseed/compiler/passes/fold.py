@@ -34,7 +34,8 @@ def fold_constants(graph):
             kept.append(node)
             continue
         node.inputs = [mapping.get(x.id, x) if isinstance(x, Var) else x for x in node.inputs]
-        node = _as_fill(node)
+        if not graph.dynamic:  # a dynamic graph's traced shapes are samples, not constants
+            node = _as_fill(node)
         # all inputs known now (or none: Fill, Range built from Python-level shapes)
         if is_pure(node) and node.outputs and all(isinstance(x, Const) for x in node.inputs):
             try:
