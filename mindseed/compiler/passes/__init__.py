@@ -10,6 +10,7 @@ from mindseed.compiler.passes.fuse_attention import fuse_attention
 from mindseed.compiler.passes.fuse_relu import fuse_relu
 from mindseed.compiler.passes.merge_index_grads import merge_index_grads
 from mindseed.compiler.passes.params import prune_unused_parameters
+from mindseed.compiler.passes.pool_relu import pool_before_relu
 from mindseed.compiler.passes.prune import prune_dead_outputs
 from mindseed.compiler.passes.schedule import schedule_locality
 from mindseed.compiler.passes.simplify import simplify_algebra
@@ -24,6 +25,7 @@ PIPELINE = [
     merge_index_grads,
     prune_dead_outputs,
     eliminate_dead_code,
+    pool_before_relu,
     fuse_relu,
     schedule_locality,
     prune_unused_parameters,
