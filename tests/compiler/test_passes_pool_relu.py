@@ -17,20 +17,21 @@ def _net(x, w, v):
     return (p * v).sum()
 
 
-def _data(ties):
+def _data(ties, c_out=4):
     rng = np.random.default_rng(0)
     x = rng.standard_normal((2, 3, 6, 6)).astype(np.float32)
-    w = rng.standard_normal((4, 3, 3, 3)).astype(np.float32)
+    w = rng.standard_normal((c_out, 3, 3, 3)).astype(np.float32)
     if ties:  # small integers: many equal maxima inside windows, and all-negative windows (maximum 0 after relu)
         x = np.round(x).astype(np.float32)
         w = np.round(w).astype(np.float32)
-    v = rng.standard_normal((2, 4, 3, 3)).astype(np.float32)
+    v = rng.standard_normal((2, c_out, 3, 3)).astype(np.float32)
     return [ms.Tensor(a) for a in (x, w, v)]
 
 
+@pytest.mark.parametrize("c_out", [4, 16])  # 16: the convolution and the pool gradient run channels-last
 @pytest.mark.parametrize("ties", [False, True])
-def test_gradients_are_pynative_bit_for_bit(ties):
-    args = _data(ties)
+def test_gradients_are_pynative_bit_for_bit(ties, c_out):
+    args = _data(ties, c_out)
     g = ms.jit(ms.value_and_grad(_net, (0, 1)))
     (val, grads) = g(*args)
     (val_e, grads_e) = ms.value_and_grad(_net, (0, 1))(*args)
@@ -41,7 +42,7 @@ def test_gradients_are_pynative_bit_for_bit(ties):
     assert names.index("MaxPool2x2") < names.index("ReLU") and names.index("ReluGrad") < names.index("MaxPool2x2Grad")
     if ties:  # the data really has tied and non-positive windows
         c = ops.conv2d(args[0], args[1], pad_mode="pad", padding=1).asnumpy()
-        win = c.reshape(2, 4, 3, 2, 3, 2).transpose(0, 1, 2, 4, 3, 5).reshape(2, 4, 3, 3, 4)
+        win = c.reshape(2, c_out, 3, 2, 3, 2).transpose(0, 1, 2, 4, 3, 5).reshape(2, c_out, 3, 3, 4)
         top = win.max(-1, keepdims=True)
         assert ((win == top).sum(-1) > 1)[top[..., 0] > 0].any() and (top <= 0).any()
 
