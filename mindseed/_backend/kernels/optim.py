@@ -83,11 +83,14 @@ def _whole_vectors(params, grads, accums):
     """(params, grads, accums) split into the lists fused SGD computes exactly and the rest."""
     fused, rest = ([], [], []), ([], [], [])
     for p, g, a in zip(params, grads, accums):
-        exact = p.numel() % 16 == 0 and p.device.type == "cpu" and p.dtype in _FUSED_SGD_DTYPES \
-            and p.dtype == g.dtype == a.dtype and p.is_contiguous() and g.is_contiguous() and a.is_contiguous() \
-            and g.device == p.device and a.device == p.device
-        for lst, t in zip(fused if exact else rest, (p, g, a)):
-            lst.append(t)
+        # runs every step: cheap attribute checks only (`.device` builds an object; `.is_cpu` does not)
+        dt = p.dtype
+        exact = dt in _FUSED_SGD_DTYPES and g.dtype == dt and a.dtype == dt and p.numel() % 16 == 0 \
+            and p.is_cpu and g.is_cpu and a.is_cpu and p.is_contiguous() and g.is_contiguous() and a.is_contiguous()
+        ps, gs, accs = fused if exact else rest
+        ps.append(p)
+        gs.append(g)
+        accs.append(a)
     return fused, rest
 
 
