@@ -125,14 +125,24 @@ def test_bilinear_kernel_rounds_the_exact_interpolation(shape, size):
     assert np.abs(out - ref).max() <= 0.5 + 1e-3
     if shape == size:
         assert np.array_equal(out, img)
-    # gray and 4-channel images give the same values per channel; mirrored grids give mirrored images
+    # gray and 4-channel images give the same values per channel; the planes are the unrounded values
     assert np.array_equal(vision.Resize(size)(img[:, :, 1]), out[:, :, 1])
-    assert np.array_equal(vision.Resize(size)(I.rgbx(img))[:, :, :3], out)
-    for fx, fy in ((True, False), (False, True), (True, True)):
-        got = I.bilinear_u8(I.rgbx(img), size[0], size[1], fx, fy, keep=3)
-        want = out[:, ::-1] if fx else out
-        want = want[::-1] if fy else want
-        assert np.array_equal(got, want)
+    rgbx = np.concatenate([img, np.full(shape + (1,), 7, np.uint8)], axis=2)
+    assert np.array_equal(vision.Resize(size)(rgbx)[:, :, :3], out)
+    planes = I.bilinear_planes(rgbx[:, :, :3], *size)
+    assert planes.shape == (3,) + size and planes.dtype == np.float32
+    assert np.abs(planes - ref.transpose(2, 0, 1)).max() < 1e-3
+    assert np.array_equal(np.rint(planes).transpose(1, 2, 0), out)
+
+
+def test_bilinear_planes_large_shrink_and_channel_count():
+    # shrinking by more than 2x first selects the source lines the taps use; any channel count works
+    from mindseed.dataset.vision import _image as I
+    rs = np.random.RandomState(3)
+    for shape, size in (((300, 500, 2), (7, 11)), ((1000, 3, 5), (3, 9)), ((64, 64, 1), (640, 6))):
+        img = rs.randint(0, 256, shape).astype(np.uint8)
+        got = I.bilinear_planes(img, *size)
+        assert np.abs(got - _bilinear_reference(img, *size).transpose(2, 0, 1)).max() < 1e-3
 
 
 @pytest.fixture(scope="module")

@@ -18,8 +18,8 @@ class DecodeRandomResizedCrop(ImageTensorOperation):
 
     * JPEGs decode straight to RGBX (`decode_rgbx`), only down to the crop's bottom row (the box is drawn from
       the header's size first), and the crop is a view of those pixels;
-    * the flips mirror the resize's sampling grid instead of the image (`bilinear_u8` computes each output
-      value the same way either way);
+    * the resize writes float32 channel planes (`bilinear_planes`), and the flips mirror those as they are
+      rounded;
     * Normalize reads the resize's rounded float32 values directly (float32(uint8 value) is that value) and
       writes float32 HWC or CHW, so no uint8 image is made;
     * `_into` writes the row straight into its slot of a batch, so batching copies nothing.
@@ -74,18 +74,19 @@ class DecodeRandomResizedCrop(ImageTensorOperation):
                     flip_y = not flip_y
         oh, ow = G._hw(rrc.size)
         norm = self.normalize
-        if bilinear and norm is not None and self.chw:
-            # rounded to whole numbers (as bilinear_u8 rounds) straight into the channel planes of `out`, then
-            # (x - mean) * scale (as Normalize)
-            vals = I.bilinear_u8(a[top:top + h, left:left + w], oh, ow, flip_x, flip_y, raw=True)
-            for c in range(3):
-                np.rint(vals[:, :, c], out=out[c])
-            mean, scale = norm._channels(3)
-            out -= mean[:, None, None]
-            out *= scale[:, None, None]
-            return
         if bilinear:
-            vals = I.bilinear_u8(a[top:top + h, left:left + w], oh, ow, flip_x, flip_y, keep=3)
+            planes = I.bilinear_planes(a[top:top + h, left:left + w, :3], oh, ow)
+            if flip_x:
+                planes = planes[:, :, ::-1]
+            if flip_y:
+                planes = planes[:, ::-1]
+            if norm is not None and self.chw:  # rounded (as Resize rounds) straight into `out`, then Normalize
+                np.rint(planes, out=out)
+                mean, scale = norm._channels(3)
+                out -= mean[:, None, None]
+                out *= scale[:, None, None]
+                return
+            vals = np.rint(planes).transpose(1, 2, 0)
         else:  # the plain ops' kernels
             vals = I.resize(I.pil_to_np(im)[top:top + h, left:left + w], (oh, ow), rrc.interpolation)
             if flip_x:
@@ -93,7 +94,7 @@ class DecodeRandomResizedCrop(ImageTensorOperation):
             if flip_y:
                 vals = vals[::-1]
         if norm is None:
-            out[...] = vals[:, :, :3]
+            out[...] = vals
             return
         mean, scale = norm._channels(3)
         if self.chw:
@@ -101,7 +102,7 @@ class DecodeRandomResizedCrop(ImageTensorOperation):
                 np.subtract(vals[:, :, c], mean[c], out=out[c])
                 out[c] *= scale[c]
         else:
-            out[...] = vals[:, :, :3]
+            out[...] = vals
             out -= mean
             out *= scale
 

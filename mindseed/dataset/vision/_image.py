@@ -154,8 +154,8 @@ def _decode_jpeg_rgbx(b, rows=None):
 
 def decode_rgbx(data, where="image", rows=None):
     """Decode encoded image bytes to an H x W x 4 uint8 array (RGB + a padding channel): the pixels of
-    `decode_pil`, in the layout `bilinear_u8` gathers fastest. JPEGs skip Pillow's Python-level parsing; with
-    `rows`, a JPEG may decode only its first `rows` rows (the result then has that many; other images and
+    `decode_pil` (libjpeg-turbo writes RGBX as fast as RGB; use a[:, :, :3]). JPEGs skip Pillow's Python-level
+    parsing; with `rows`, a JPEG may decode only its first `rows` rows (the result then has that many; other images and
     unusual JPEGs come whole)."""
     if isinstance(data, np.ndarray) and data.dtype == np.uint8 and data.ndim == 1:
         b = data.tobytes()
@@ -244,81 +244,106 @@ def _apply_taps(a, taps, axis):
     return out
 
 
-_TAPS = {}
+_BANDS = {}
+_GEMM_MNK = 1 << 19  # multiply-adds per matrix product: below this OpenBLAS stays on one thread
 
 
-def _bilinear_taps(n_in, n_out, c, flip):
-    """(i0, i1, w0, w1, w0 per value, w1 per value) of OpenCV's INTER_LINEAR along one axis: source point
-    (x + 0.5) * n_in / n_out - 0.5, clamped to the edges; weights float32; `flip` reverses the output order;
-    the per-value weights repeat each weight `c` times (one per channel of an HWC row). Cached (sizes repeat)."""
-    key = (n_in, n_out, c, flip)
-    t = _TAPS.get(key)
-    if t is None:
-        f = (np.arange(n_out, dtype=np.float64) + 0.5) * (n_in / n_out) - 0.5
-        np.maximum(f, 0.0, out=f)
-        i0 = np.floor(f).astype(np.intp)
-        w1 = (f - i0).astype(np.float32)
-        np.minimum(i0, n_in - 1, out=i0)
-        i1 = np.minimum(i0 + 1, n_in - 1)
-        w0 = np.float32(1.0) - w1
-        if flip:
-            i0, i1, w0, w1 = i0[::-1].copy(), i1[::-1].copy(), w0[::-1].copy(), w1[::-1].copy()
-        t = (i0, i1, w0, w1, np.repeat(w0, c), np.repeat(w1, c))
-        if len(_TAPS) < 8192:
-            _TAPS[key] = t
+def _bilinear_band(n_in, n_out):
+    """OpenCV's INTER_LINEAR along one axis as banded matrix blocks: (keep, blocks), where `keep` (None, or
+    the source indices the taps use when shrinking by more than 2x) selects the source lines first, and each
+    block (o0, o1, lo, hi, m, m.T) gives output lines o0..o1 as m @ source lines lo..hi (m: float32 weights,
+    two nonzero per row; its transpose stored contiguous, which OpenBLAS multiplies faster). Source point (x + 0.5) * n_in / n_out - 0.5, clamped to the edges (a clamped point takes
+    one line, weight 1). Blocks hold up to 64 output lines and ~64 source lines. Cached (sizes repeat)."""
+    key = (n_in, n_out)
+    t = _BANDS.get(key)
+    if t is not None:
+        return t
+    f = (np.arange(n_out, dtype=np.float64) + 0.5) * (n_in / n_out) - 0.5
+    np.maximum(f, 0.0, out=f)
+    i0 = np.floor(f).astype(np.intp)
+    w1 = (f - i0).astype(np.float32)
+    np.minimum(i0, n_in - 1, out=i0)
+    i1 = np.minimum(i0 + 1, n_in - 1)
+    w1[i1 == i0] = 0.0
+    w0 = np.float32(1.0) - w1
+    keep = None
+    if n_in > 2 * n_out:  # shrinking: only the lines the taps touch
+        keep = np.unique(np.concatenate([i0, i1]))
+        i0, i1 = np.searchsorted(keep, i0), np.searchsorted(keep, i1)
+    step = max(1, min(32, int(32 * n_out / max(len(keep) if keep is not None else n_in, 1))))
+    blocks = []
+    for o0 in range(0, n_out, step):
+        o1 = min(o0 + step, n_out)
+        lo, hi = int(i0[o0]), int(i1[o1 - 1]) + 1
+        m = np.zeros((o1 - o0, hi - lo), np.float32)
+        r = np.arange(o1 - o0)
+        m[r, i0[o0:o1] - lo] = w0[o0:o1]
+        m[r, i1[o0:o1] - lo] += w1[o0:o1]
+        blocks.append((o0, o1, lo, hi, m, np.ascontiguousarray(m.T)))
+    t = (keep, tuple(blocks))
+    if len(_BANDS) < 8192:
+        _BANDS[key] = t
     return t
 
 
-def bilinear_u8(a, h, w, flip_x=False, flip_y=False, keep=None, raw=False):
-    """Bilinear resize (OpenCV's sampling: pixel centres at +0.5, clamped edges, no antialiasing) of a uint8
-    H x W x C image (C 1 or 4; any row stride) to h x w, optionally mirrored, as float32 holding the rounded
-    results (whole numbers 0..255); `keep` < C drops the trailing channels (e.g. the X of RGBX) from the result;
-    `raw` returns the unrounded values (the caller rounds them itself, with np.rint).
+def bilinear_planes(a, h, w):
+    """Bilinear resize (OpenCV's sampling: pixel centres at +0.5, clamped edges, no antialiasing) of an
+    H x W x C uint8 image (any strides) to h x w, as C x h x w float32 channel planes holding the unrounded
+    values (round them with np.rint; halves may round either way, as in OpenCV's fixed point).
 
-    The two 1-D passes run in float32 (w0 * p0 + w1 * p1 per pass), the cheaper axis first; the result is
-    rounded to the nearest whole number (halves to even; OpenCV's fixed point may round those either way).
-    Every output value is computed by the same float32 operations on the same inputs whatever the flips,
-    channel count or memory layout, so a mirrored resize equals mirroring the resized image exactly.
-    Gathers move whole pixels (4 channels = one uint32 / complex64 pair), and the arithmetic runs over long
-    contiguous rows (the weights repeated per channel), which keeps numpy on its fast loops."""
-    H, W, c = a.shape
-    y0, y1, wy0, wy1, _, _ = _bilinear_taps(H, h, 1, flip_y)
-    x0, x1, _, _, wx0, wx1 = _bilinear_taps(W, w, c, flip_x)
-    f32 = np.float32
-    pix = a.view(np.uint32)[:, :, 0] if c == 4 else a[:, :, 0]
-    if H * w <= h * W:  # horizontal pass first (on the H source rows), then rows
-        t = pix.take(x0, axis=1).view(np.uint8).astype(f32)
-        t *= wx0
-        u = pix.take(x1, axis=1).view(np.uint8).astype(f32)
-        u *= wx1
-        t += u
-        out = t.take(y0, axis=0)
-        out *= wy0[:, None]
-        u = t.take(y1, axis=0)
-        u *= wy1[:, None]
-        out += u
-    else:  # rows first (h output rows of W pixels), then the horizontal pass
-        v = pix.take(y0, axis=0).view(np.uint8).astype(f32)
-        v *= wy0[:, None]
-        u = pix.take(y1, axis=0).view(np.uint8).astype(f32)
-        u *= wy1[:, None]
-        v += u
-        vp = v.view(np.complex128 if c == 4 else f32)
-        out = vp.take(x0, axis=1).view(f32)
-        out *= wx0
-        u = vp.take(x1, axis=1).view(f32)
-        u *= wx1
-        out += u
-    if not raw:
-        np.rint(out, out=out)
-    out = out.reshape(h, w, c)
-    return out if keep is None or keep == c else out[:, :, :keep]
+    Each 1-D pass is a handful of small matrix products with banded weight blocks (two taps per output line),
+    which read and write every value once instead of gathering, scaling and adding it in separate passes; the
+    smaller intermediate pass runs first. Shrinking by more than 2x first takes the source lines the taps use.
+    An output value depends only on its own taps and weights (the same float32 products and sums wherever it
+    lands), so mirror the result rather than the grid (`np.rint(p[:, :, ::-1])`) to flip."""
+    H, W, C = a.shape
+    ky, by = _bilinear_band(H, h)
+    kx, bx = _bilinear_band(W, w)
+    if ky is not None:
+        a = a[ky]
+    if kx is not None:
+        a = a[:, kx]
+    Hs, Ws = a.shape[:2]
+    src = np.empty((C, Hs, Ws), np.float32)
+    np.copyto(src, a.transpose(2, 0, 1))
+    if Hs * w <= h * Ws:  # columns first (on the Hs source rows), then rows
+        mid = np.empty((C, Hs, w), np.float32)
+        _columns(src.reshape(C * Hs, Ws), bx, mid.reshape(C * Hs, w))
+        out = np.empty((C, h, w), np.float32)
+        _rows(mid, by, out)
+    else:
+        mid = np.empty((C, h, Ws), np.float32)
+        _rows(src, by, mid)
+        out = np.empty((C, h, w), np.float32)
+        _columns(mid.reshape(C * h, Ws), bx, out.reshape(C * h, w))
+    return out
 
 
-def rgbx(a):
-    """An H x W x 3 uint8 image as H x W x 4 (a zero fourth channel), the layout `bilinear_u8` gathers fastest."""
-    out = np.zeros(a.shape[:2] + (4,), np.uint8)
-    out[:, :, :3] = a
+def _rows(src, blocks, out):
+    """out[c, o0:o1] = m @ src[c, lo:hi] for each band block (all planes in one batched product per block,
+    split along the columns if one product would be large enough for OpenBLAS to start threads)."""
+    n = src.shape[2]
+    for o0, o1, lo, hi, m, _ in blocks:
+        cols = max(1, _GEMM_MNK // ((o1 - o0) * (hi - lo)))
+        for c0 in range(0, n, cols):
+            np.matmul(m, src[:, lo:hi, c0:c0 + cols], out=out[:, o0:o1, c0:c0 + cols])
+
+
+def _columns(src, blocks, out):
+    """out[:, o0:o1] = src[:, lo:hi] @ m.T for each band block, in row chunks small enough for one thread."""
+    n = src.shape[0]
+    for o0, o1, lo, hi, _, mt in blocks:
+        rows = max(1, _GEMM_MNK // ((o1 - o0) * (hi - lo)))
+        for r0 in range(0, n, rows):
+            np.matmul(src[r0:r0 + rows, lo:hi], mt, out=out[r0:r0 + rows, o0:o1])
+
+
+def bilinear_u8(a, h, w):
+    """`bilinear_planes` rounded to an h x w x C uint8 image."""
+    p = bilinear_planes(a, h, w)
+    np.rint(p, out=p)
+    out = np.empty((h, w, a.shape[2]), np.uint8)
+    np.copyto(out, p.transpose(1, 2, 0), casting="unsafe")
     return out
 
 
@@ -335,11 +360,8 @@ def resize(img, size, inter):
         out = a.copy()
     elif inter == 0:
         out = a[_nearest_idx(H, h)][:, _nearest_idx(W, w)]
-    elif inter == 2 and a.dtype == np.uint8 and a.shape[2] in (1, 3, 4):
-        if a.shape[2] == 3:
-            out = bilinear_u8(rgbx(a), h, w, keep=3).astype(np.uint8)
-        else:
-            out = bilinear_u8(a, h, w).astype(np.uint8)
+    elif inter == 2 and a.dtype == np.uint8:
+        out = bilinear_u8(a, h, w)
     elif inter in (1, 5) and a.dtype == np.uint8 and a.shape[2] in (1, 3, 4):
         out = resize_pil(Image.fromarray(a[:, :, 0] if a.shape[2] == 1 else a), (h, w), inter).reshape(h, w, -1)
     else:
@@ -357,7 +379,7 @@ def resize(img, size, inter):
 
 def resize_pil_image(pil, size, inter):
     """`pil` resized to size (h, w) as a PIL image with Pillow's filters for antialias / PIL bicubic; None for
-    the other interpolations or modes (use `resize`: bilinear is OpenCV's, computed by `bilinear_u8`)."""
+    the other interpolations or modes (use `resize`: bilinear is OpenCV's, computed by `bilinear_planes`)."""
     h, w = int(size[0]), int(size[1])
     W, H = pil.size
     inter = int(inter)
