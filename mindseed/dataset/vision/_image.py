@@ -155,8 +155,8 @@ def _decode_jpeg_rgbx(b, rows=None):
 def decode_rgbx(data, where="image", rows=None):
     """Decode encoded image bytes to an H x W x 4 uint8 array (RGB + a padding channel): the pixels of
     `decode_pil` (libjpeg-turbo writes RGBX as fast as RGB; use a[:, :, :3]). JPEGs skip Pillow's Python-level
-    parsing; with `rows`, a JPEG may decode only its first `rows` rows (the result then has that many; other images and
-    unusual JPEGs come whole)."""
+    parsing; with `rows`, a JPEG may decode only its first `rows` rows (the result then has that many; other
+    images and unusual JPEGs come whole)."""
     if isinstance(data, np.ndarray) and data.dtype == np.uint8 and data.ndim == 1:
         b = data.tobytes()
         try:
@@ -194,15 +194,22 @@ def decode_pil(data, where="image"):
 
 
 # ---------------------------------------------------------------------------- resize
-def _linear_taps(n_in, n_out):
-    scale = n_in / n_out
-    x = (np.arange(n_out, dtype=np.float64) + 0.5) * scale - 0.5
-    x = np.maximum(x, 0.0)
-    i0 = np.floor(x).astype(np.int64)
-    w1 = (x - i0).astype(np.float32)
-    i0 = np.minimum(i0, n_in - 1)
+def _linear_points(n_in, n_out):
+    """(i0, i1, w0, w1) of OpenCV's INTER_LINEAR along one axis: source point (x + 0.5) * n_in / n_out - 0.5,
+    clamped to the edges (a clamped point takes one line, weight 1); weights float32."""
+    f = (np.arange(n_out, dtype=np.float64) + 0.5) * (n_in / n_out) - 0.5
+    np.maximum(f, 0.0, out=f)
+    i0 = np.floor(f).astype(np.intp)
+    w1 = (f - i0).astype(np.float32)
+    np.minimum(i0, n_in - 1, out=i0)
     i1 = np.minimum(i0 + 1, n_in - 1)
-    return [(i0, 1.0 - w1), (i1, w1)]
+    w1[i1 == i0] = 0.0
+    return i0, i1, np.float32(1.0) - w1, w1
+
+
+def _linear_taps(n_in, n_out):
+    i0, i1, w0, w1 = _linear_points(n_in, n_out)
+    return [(i0, w0), (i1, w1)]
 
 
 def _cubic_taps(n_in, n_out, a=-0.75):
@@ -249,23 +256,16 @@ _GEMM_MNK = 1 << 19  # multiply-adds per matrix product: below this OpenBLAS sta
 
 
 def _bilinear_band(n_in, n_out):
-    """OpenCV's INTER_LINEAR along one axis as banded matrix blocks: (keep, blocks), where `keep` (None, or
-    the source indices the taps use when shrinking by more than 2x) selects the source lines first, and each
-    block (o0, o1, lo, hi, m, m.T) gives output lines o0..o1 as m @ source lines lo..hi (m: float32 weights,
-    two nonzero per row; its transpose stored contiguous, which OpenBLAS multiplies faster). Source point (x + 0.5) * n_in / n_out - 0.5, clamped to the edges (a clamped point takes
-    one line, weight 1). Blocks hold up to 64 output lines and ~64 source lines. Cached (sizes repeat)."""
+    """`_linear_points` as banded matrix blocks: (keep, blocks), where `keep` (None, or the source indices the
+    taps use when shrinking by more than 2x) selects the source lines first, and each block
+    (o0, o1, lo, hi, m, m.T) gives output lines o0..o1 as m @ source lines lo..hi (m: float32 weights, two
+    nonzero per row; its transpose stored contiguous, which OpenBLAS multiplies faster). A block holds up to
+    32 output lines and about 32 source lines. Cached (sizes repeat)."""
     key = (n_in, n_out)
     t = _BANDS.get(key)
     if t is not None:
         return t
-    f = (np.arange(n_out, dtype=np.float64) + 0.5) * (n_in / n_out) - 0.5
-    np.maximum(f, 0.0, out=f)
-    i0 = np.floor(f).astype(np.intp)
-    w1 = (f - i0).astype(np.float32)
-    np.minimum(i0, n_in - 1, out=i0)
-    i1 = np.minimum(i0 + 1, n_in - 1)
-    w1[i1 == i0] = 0.0
-    w0 = np.float32(1.0) - w1
+    i0, i1, w0, w1 = _linear_points(n_in, n_out)
     keep = None
     if n_in > 2 * n_out:  # shrinking: only the lines the taps touch
         keep = np.unique(np.concatenate([i0, i1]))
@@ -294,8 +294,9 @@ def bilinear_planes(a, h, w):
     Each 1-D pass is a handful of small matrix products with banded weight blocks (two taps per output line),
     which read and write every value once instead of gathering, scaling and adding it in separate passes; the
     smaller intermediate pass runs first. Shrinking by more than 2x first takes the source lines the taps use.
-    An output value depends only on its own taps and weights (the same float32 products and sums wherever it
-    lands), so mirror the result rather than the grid (`np.rint(p[:, :, ::-1])`) to flip."""
+    The same image always gives the same values (wherever its arrays lie in memory), but OpenBLAS may round a
+    value differently at another place in a product, so a flip mirrors the result (`np.rint(p[:, :, ::-1])`),
+    not the weights: then a flipped resize equals flipping the resized image, bit for bit."""
     H, W, C = a.shape
     ky, by = _bilinear_band(H, h)
     kx, bx = _bilinear_band(W, w)
