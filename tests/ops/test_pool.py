@@ -195,3 +195,15 @@ def test_max_pool_2x2_fast_path_matches_indexed_kernel_on_ties():
                               * ms.Tensor(np.arange(6.0, dtype=np.float32).reshape(2, 3))).sum())(t)
     np.testing.assert_array_equal(fast.asnumpy(), slow.asnumpy())
     assert ops.max_pool2d(t, 2, 2).shape == (2, 2, 2, 3)
+
+
+@pytest.mark.parametrize("shape", [(3, 4, 8, 10), (2, 3, 7, 9)])
+def test_max_pool_2x2_fast_gradient_on_every_tie_pattern(shape):
+    """Values 0..2 give every pattern of tied maxima in a window (and odd sizes a dropped last row/column): the
+    fast kernel's gradient equals the argmax kernel's, value for value."""
+    rng = np.random.default_rng(7)
+    x = ms.Tensor(rng.integers(0, 3, shape).astype(np.float32))
+    w = ms.Tensor(rng.standard_normal((shape[0], shape[1], shape[2] // 2, shape[3] // 2)).astype(np.float32))
+    fast = ms.grad(lambda a: (ops.max_pool2d(a, 2, 2) * w).sum())(x)
+    slow = ms.grad(lambda a: (ops.max_pool2d(a, 2, 2, return_indices=True)[0] * w).sum())(x)
+    np.testing.assert_array_equal(fast.asnumpy(), slow.asnumpy())

@@ -182,15 +182,18 @@ def max_pool_2x2_grad(x, out, dout):
         # beats the elementwise form below 2x (same first-maximum rule, so the same result)
         _, idx = torch.ops.aten.max_pool2d_with_indices(x, [2, 2], [2, 2], [0, 0], [1, 1], False)
         return torch.ops.aten.max_pool2d_with_indices_backward(dout, x, [2, 2], [2, 2], [0, 0], [1, 1], False, idx)
-    q = _quads(x)
+    # The first maximum in row-major order lies in the first row pair half holding the window's maximum, at the
+    # first column of that half holding it. So: pick the top or bottom of each window by the column-pair maxima
+    # (top on ties), then the left or right of each pair by its values (left on ties).
+    h, w = x.shape[-2] // 2 * 2, x.shape[-1] // 2 * 2
+    left, right = x[..., 0:h, 0:w:2], x[..., 0:h, 1:w:2]
+    pairs = torch.maximum(left, right)
+    dpairs = torch.empty_like(pairs)
+    top = torch.mul(dout, torch.ge(pairs[..., 0::2, :], pairs[..., 1::2, :]), out=dpairs[..., 0::2, :])
+    torch.sub(dout, top, out=dpairs[..., 1::2, :])
     dx = torch.zeros_like(x) if x.shape[-1] % 2 or x.shape[-2] % 2 else torch.empty_like(x)
-    dq = _quads(dx)
-    rest = dout
-    for k in range(3):
-        picked = rest * torch.eq(q[k], out)
-        dq[k].copy_(picked)
-        rest = rest - picked
-    dq[3].copy_(rest)
+    dleft = torch.mul(dpairs, torch.ge(left, right), out=dx[..., 0:h, 0:w:2])
+    torch.sub(dpairs, dleft, out=dx[..., 0:h, 1:w:2])
     return dx
 
 
