@@ -255,6 +255,21 @@ def relu_grad(dout, out):
     return torch.ops.aten.threshold_backward(dout, out, 0)
 
 
+def relu_grad_(dout, out):
+    """relu_grad written over dout (a graph uses it when dout is a fresh buffer read by nothing else)."""
+    if torch.compiler.is_compiling():
+        return relu_grad(dout, out)
+    return torch.ops.aten.threshold_backward.grad_input(dout, out, 0, grad_input=dout)
+
+
+def add_(x, y):
+    """x + y written over x (a graph uses it when x is a fresh buffer of the sum's shape and dtype read by nothing
+    else)."""
+    if torch.compiler.is_compiling():
+        return torch.add(x, y)
+    return x.add_(y)
+
+
 def sign(x):
     return torch.sign(x)
 

@@ -8,6 +8,7 @@ from mindseed.compiler.passes.dce import eliminate_dead_code
 from mindseed.compiler.passes.fold import fold_constants
 from mindseed.compiler.passes.fuse_attention import fuse_attention
 from mindseed.compiler.passes.fuse_relu import fuse_relu
+from mindseed.compiler.passes.inplace import write_in_place
 from mindseed.compiler.passes.merge_index_grads import merge_index_grads
 from mindseed.compiler.passes.params import prune_unused_parameters
 from mindseed.compiler.passes.pool_relu import pool_before_relu
@@ -27,6 +28,7 @@ PIPELINE = [
     eliminate_dead_code,
     pool_before_relu,
     fuse_relu,
+    write_in_place,
     schedule_locality,
     prune_unused_parameters,
 ]

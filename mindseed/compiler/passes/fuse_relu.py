@@ -16,14 +16,15 @@ from mindseed.compiler.ir import Node, Var
 from mindseed.compiler.passes._util import uses_of
 from mindseed.ops._prims.core import add_relu_p, relu_inplace_p
 
-__all__ = ["fuse_relu"]
+__all__ = ["fuse_relu", "FRESH", "FLOATS", "single_use"]
 
 # kernels whose first output is always a newly allocated buffer (never a view of an input)
-_FRESH = frozenset(("Convolution", "BatchNorm", "Dense", "MatMul", "Add", "Sub", "Mul", "AddReLU"))
-_FLOATS = frozenset(str(t) for t in mstype.float_type)  # IR values carry dtype names
+FRESH = frozenset(("Convolution", "BatchNorm", "Dense", "MatMul", "Add", "Sub", "Mul", "AddReLU",
+                   "ConvBackpropInput", "BatchNormGrad", "ReluGrad", "MaxPool2x2Grad"))
+FLOATS = frozenset(str(t) for t in mstype.float_type)  # IR values carry dtype names
 
 
-def _single_use(var, uses):
+def single_use(var, uses):
     readers = uses.get(var.id, ())
     return len(readers) == 1 and readers[0] is not None
 
@@ -42,7 +43,7 @@ def fuse_relu(graph):
         if node.prim.name != "ReLU" or len(node.inputs) != 1 or not isinstance(node.inputs[0], Var):
             continue
         x, out = node.inputs[0], node.outputs[0]
-        if not _single_use(x, uses) or x.id not in producer or x.dtype not in _FLOATS:
+        if not single_use(x, uses) or x.id not in producer or x.dtype not in FLOATS:
             continue
         src, k = producer[x.id]
         if k != 0 or id(src) in drop:
@@ -51,7 +52,7 @@ def fuse_relu(graph):
                 isinstance(v, Var) and v.shape == out.shape and v.dtype == out.dtype for v in src.inputs):
             replace[id(node)] = Node(add_relu_p, list(src.inputs), {}, [out], node.loc)
             drop.add(id(src))
-        elif src.prim.name in _FRESH:
+        elif src.prim.name in FRESH:
             replace[id(node)] = Node(relu_inplace_p, [x], {}, [out], node.loc)
     if replace:
         # each new node takes the ReLU's place (an Add's inputs are ready there too; the ReLU came after it)

@@ -171,6 +171,12 @@ def _add_relu_bprop(x, y, out, dout):
     return g, g
 
 
+# made by the inplace pass: a gradient kernel written over an input buffer that dies with it
+relu_grad_inplace_p = Prim("ReluGradInplace", K.relu_grad_)
+relu_grad_inplace_p.def_bprop(_relu_grad_bprop)
+add_inplace_p = Prim("AddInplace", K.add_)
+add_inplace_p.def_bprop(_add_bprop)
+
 sign_p = Prim("Sign", K.sign)
 
 # ---------------------------------------------------------------- comparison (no gradient)
