@@ -144,18 +144,17 @@ def run_mindseed(wl_key, mode="pynative", jit_level="O0"):
 
 def run_torch(wl_key, mode="eager"):
     """Run one workload's torch peer in `mode` (eager | compile); returns the result fields."""
-    import torch  # noqa: PLC0415 -- the peer; mindseed's backend turns torch's autograd off globally
+    import torch  # noqa: PLC0415 -- the peer; mindseed's backend turns torch's autograd off (inference mode)
     saved = sys.argv
     sys.argv = [saved[0], mode]
-    torch.set_grad_enabled(True)
     # A fresh _torch_util per run: torch.compile caches the `__main__` module it saw in that module's globals.
     sys.modules.pop("_torch_util", None)
     if mode == "compile":
         torch._dynamo.reset()
     try:
-        path = os.path.join(PEERS, f"torch_{WORKLOADS[wl_key]}.py")
-        _exec_as_main(path)
+        with torch.inference_mode(False), torch.enable_grad():
+            path = os.path.join(PEERS, f"torch_{WORKLOADS[wl_key]}.py")
+            _exec_as_main(path)
     finally:
         sys.argv = saved
-        torch.set_grad_enabled(False)
     return last_result()

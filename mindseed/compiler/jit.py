@@ -6,6 +6,7 @@ import warnings
 from mindseed._utils import _state
 from mindseed.common.context import get_context
 from mindseed.common.tensor import Tensor
+from mindseed import _backend as B
 from mindseed._backend import inductor as _inductor
 from mindseed.compiler import codegen, passes
 from mindseed.compiler.ir import Const, Graph, Sym, Var, print_graph, verify
@@ -169,7 +170,6 @@ def _fit(a, b, cands):
         return b
     if hasattr(a, "shape") and hasattr(b, "shape") and not isinstance(a, (int, float)):
         import numpy as np  # noqa: PLC0415 -- compile time only
-        from mindseed import _backend as B  # noqa: PLC0415
         if tuple(a.shape) == tuple(b.shape) and np.array_equal(B.to_numpy(a), B.to_numpy(b)):
             return b
         raise _NoFit
@@ -448,6 +448,7 @@ class _Compiled:
     def _run(self, entry, leaves, dims=None):
         if entry.run_fn is None:
             raise RuntimeError("internal: no compiled graph")
+        B.enter_inference_mode()
         if entry.in_keep is None:
             raw = [t._data for t in leaves]
         else:
