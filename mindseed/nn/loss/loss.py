@@ -199,6 +199,8 @@ class SoftmaxCrossEntropyWithLogits(LossBase):
             n_classes = logits.shape[-1]
             rows = logp if logp.ndim == 2 else P.reshape_p(logp, shape=(-1, n_classes))
             flat = labels if labels.ndim == 1 else P.reshape_p(labels, shape=(-1,))
+            if flat.dtype != mstype.int64:
+                flat = F.cast(flat, mstype.int64)   # the kernels index with int64: one conversion for both passes
             x = PL.nll_loss_p(rows, flat, None, reduction="none", ignore_index=_NO_CLASS)[0]
             if labels.ndim != 1:
                 x = P.reshape_p(x, shape=labels.shape)
