@@ -132,3 +132,33 @@ def test_apply_momentum_fused_path_is_bitwise_the_two_step_rule(monkeypatch, dty
         a = 0.9 * a + g[0].numpy()
         p = p - 0.01 * a
     np.testing.assert_allclose(fast[0], p, rtol=1e-2 if dtype == np.float16 else 1e-5, atol=1e-2 if dtype == np.float16 else 1e-6)
+
+
+def test_apply_momentum_takes_a_channels_last_gradient_on_the_fused_path(monkeypatch):
+    # a convolution's weight gradient from the NHWC kernels is channels-last: same values as a contiguous one
+    import torch
+    from mindseed._backend.kernels import optim as K
+    rng = np.random.default_rng(1)
+    shape = (16, 8, 3, 3)
+    grads = [torch.from_numpy(rng.standard_normal(shape).astype(np.float32)) for _ in range(3)]
+
+    def run(layout):
+        p, a = torch.from_numpy(rng.standard_normal(shape).astype(np.float32)), torch.zeros(shape)
+        p0 = p.clone()
+        for g in grads:
+            K.apply_momentum_([p], [g.contiguous(memory_format=layout)], [a], 0.01, 0.9)
+        return p0, p, a
+    calls = []
+    fused = K._FUSED_SGD
+    monkeypatch.setattr(K, "_FUSED_SGD", lambda p, *a, **kw: (calls.append(len(p)), fused(p, *a, **kw)))
+    rng = np.random.default_rng(2)
+    p0, p_cl, a_cl = run(torch.channels_last)
+    assert calls == [1, 1, 1] and grads[0].contiguous(memory_format=torch.channels_last).stride() != grads[0].stride()
+    rng = np.random.default_rng(2)
+    _, p_c, a_c = run(torch.contiguous_format)
+    assert torch.equal(p_cl, p_c) and torch.equal(a_cl, a_c)
+    acc, want = np.zeros(shape, np.float32), p0.numpy().copy()
+    for g in grads:
+        acc = (acc * np.float32(0.9)).astype(np.float32) + g.numpy()
+        want = want - np.float32(0.01) * acc
+    np.testing.assert_allclose(p_cl.numpy(), want, rtol=1e-6, atol=1e-7)
