@@ -3,11 +3,11 @@ import functools
 import os
 import warnings
 
+from mindseed import _backend as B
+from mindseed._backend import inductor as _inductor
 from mindseed._utils import _state
 from mindseed.common.context import get_context
 from mindseed.common.tensor import Tensor
-from mindseed import _backend as B
-from mindseed._backend import inductor as _inductor
 from mindseed.compiler import codegen, passes
 from mindseed.compiler.ir import Const, Graph, Sym, Var, print_graph, verify
 from mindseed.compiler.parse import convert
