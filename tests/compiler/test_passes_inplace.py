@@ -2,7 +2,7 @@
 import numpy as np
 
 import mindseed as ms
-from mindseed import nn, ops
+from mindseed import ops
 
 
 def _prims(fn):
@@ -82,39 +82,3 @@ def test_graph_inputs_and_broadcast_adds_are_never_written():
     names = _prims(f)
     assert names.count("AddInplace") == 1       # matmul + a: the fresh product is written; + b broadcasts: not
 
-
-def test_resnet_trains_in_graph_mode_as_pynative():
-    class Block(nn.Cell):
-        def __init__(self):
-            super().__init__()
-            self.conv1 = nn.Conv2d(16, 16, 3, pad_mode="pad", padding=1, has_bias=False)
-            self.bn1 = nn.BatchNorm2d(16)
-            self.conv2 = nn.Conv2d(16, 16, 3, pad_mode="pad", padding=1, has_bias=False)
-            self.bn2 = nn.BatchNorm2d(16)
-            self.relu = nn.ReLU()
-
-        def construct(self, x):
-            h = self.relu(self.bn1(self.conv1(x)))
-            h = self.relu(self.bn2(self.conv2(h)) + x)
-            return self.relu(self.bn2(self.conv2(h)) + h).mean()
-
-    x = ms.Tensor(np.random.default_rng(4).standard_normal((2, 16, 6, 6)).astype(np.float32))
-    losses = {}
-    for jit in (False, True):
-        ms.set_seed(0)
-        net = Block()
-        net.set_train()
-        opt = nn.Momentum(net.trainable_params(), 0.1, 0.9)
-        grad_fn = ms.value_and_grad(net, None, opt.parameters)
-
-        def step(x):
-            loss, grads = grad_fn(x)
-            opt(grads)
-            return loss
-        if jit:
-            step = ms.jit(step)
-        losses[jit] = [float(step(x).asnumpy()) for _ in range(4)]
-        if jit:
-            names = _prims(step)
-            assert "ReluGradInplace" in names and "AddInplace" in names
-    np.testing.assert_array_equal(losses[True], losses[False])

@@ -102,7 +102,8 @@ def test_resnet_block_in_graph_mode_trains_as_pynative():
 
         def construct(self, x):
             h = self.relu(self.bn1(self.conv1(x)))
-            return self.relu(self.bn2(self.conv2(h)) + x).mean()
+            h = self.relu(self.bn2(self.conv2(h)) + x)
+            return self.relu(self.bn2(self.conv2(h)) + h).mean()   # two residual joins
 
     x = ms.Tensor(np.random.default_rng(4).standard_normal((2, 16, 6, 6)).astype(np.float32))
     losses = {}
@@ -122,5 +123,7 @@ def test_resnet_block_in_graph_mode_trains_as_pynative():
         losses[jit] = [float(step(x).asnumpy()) for _ in range(4)]
         if jit:
             names = _prims(step)
-            assert names.count("AddReLU") == 1 and names.count("ReLUInplace") == 1
+            assert names.count("AddReLU") == 2 and names.count("ReLUInplace") == 1
+            # and the backward joins and ReLU gradients written in place (write_in_place)
+            assert "ReluGradInplace" in names and "AddInplace" in names
     np.testing.assert_allclose(losses[True], losses[False], rtol=1e-6, atol=1e-7)
