@@ -58,6 +58,10 @@ def test_gradients_match_pynative_and_finite_differences():
             fd[i] = ((_block_np(*hi) * c).sum() - (_block_np(*lo) * c).sum()) / (2 * eps)
         np.testing.assert_allclose(got[k], fd, rtol=1e-5, atol=1e-6)
     assert "AddReLU" in _prims(g) and "ReLUInplace" in _prims(g)
+    # the backward pass's ReLU gradients and join run in place (write_in_place), bit for bit as in PyNative
+    assert "ReluGradInplace" in _prims(g) and "AddInplace" in _prims(g)
+    for a, b in zip(got, want):
+        np.testing.assert_array_equal(a, b)
 
 
 def test_values_read_elsewhere_are_not_overwritten():
