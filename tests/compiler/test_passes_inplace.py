@@ -48,3 +48,22 @@ def test_graph_inputs_and_broadcast_adds_are_never_written():
     names = _prims(f)
     assert names.count("AddInplace") == 1       # matmul + a: the fresh product is written; + b broadcasts: not
 
+
+
+
+def test_pre_norm_residual_gradient_joins_in_place_bit_for_bit():
+    """x + LayerNorm(x) @ w (a pre-LN transformer's residual): x's gradient joins LayerNormGrad's fresh result with
+    the incoming gradient, in place."""
+    rng = np.random.default_rng(5)
+    x, w, c = (ms.Tensor(rng.standard_normal(s).astype(np.float32)) for s in ((3, 4, 8), (8, 8), (3, 4, 8)))
+    ln = ms.nn.LayerNorm((8,))
+
+    def loss(x, w, c):
+        return ((x + ops.matmul(ln(x), w)) * c).sum()
+    g = ms.jit(ms.grad(loss, grad_position=(0, 1)))
+    got = [t.asnumpy() for t in g(x, w, c)]
+    want = [t.asnumpy() for t in ms.grad(loss, grad_position=(0, 1))(x, w, c)]
+    for a, b in zip(got, want):
+        np.testing.assert_array_equal(a, b)
+    names = _prims(g)
+    assert "LayerNormGrad" in names and names.count("AddInplace") == 1 and "Add" not in names

@@ -20,7 +20,7 @@ __all__ = ["fuse_relu", "FRESH", "FLOATS", "single_use"]
 
 # kernels whose first output is always a newly allocated buffer (never a view of an input)
 FRESH = frozenset(("Convolution", "BatchNorm", "Dense", "MatMul", "Add", "Sub", "Mul", "AddReLU",
-                   "ConvBackpropInput", "BatchNormGrad", "ReluGrad", "MaxPool2x2Grad"))
+                   "ConvBackpropInput", "BatchNormGrad", "LayerNormGrad", "ReluGrad", "MaxPool2x2Grad"))
 FLOATS = frozenset(str(t) for t in mstype.float_type)  # IR values carry dtype names
 
 
