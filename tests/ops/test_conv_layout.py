@@ -74,3 +74,22 @@ def test_data_gradient_layout_follows_the_input_channels():
             for j in range(6):
                 ref[:, :, i:i + 3, j:j + 3] += np.einsum("no,ochw->nchw", dy[:, :, i, j], wn)
         np.testing.assert_allclose(gx.asnumpy(), ref, rtol=1e-4, atol=1e-4)
+
+
+@pytest.mark.parametrize("kernel", ["relu_grad_", "add_"])
+def test_in_place_kernels_keep_aten_layout_when_operands_differ(kernel):
+    """write_in_place's kernels write over their first operand only when both operands share a layout; an NCHW
+    gradient meeting an NHWC activation gets a new buffer, as the out-of-place kernel would make."""
+    import torch
+    from mindseed._backend.kernels import core as KC
+    rs = np.random.RandomState(1)
+    a = torch.from_numpy(rs.randn(2, 16, 4, 4).astype(np.float32))
+    b = torch.from_numpy(rs.randn(2, 16, 4, 4).astype(np.float32))
+    fn, ref = (KC.relu_grad_, KC.relu_grad) if kernel == "relu_grad_" else (KC.add_, KC.add)
+    for b_layout, in_place in ((torch.contiguous_format, True), (torch.channels_last, False)):
+        x, y = a.clone(), b.contiguous(memory_format=b_layout)
+        want = ref(x.clone(), y)
+        got = fn(x, y)
+        assert torch.equal(got, want) and got.stride() == want.stride()
+        assert (got.data_ptr() == x.data_ptr()) == in_place
+        assert torch.equal(x, want) if in_place else torch.equal(x, a)

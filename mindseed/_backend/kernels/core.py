@@ -256,16 +256,18 @@ def relu_grad(dout, out):
 
 
 def relu_grad_(dout, out):
-    """relu_grad written over dout (a graph uses it when dout is a fresh buffer read by nothing else)."""
-    if torch.compiler.is_compiling():
+    """relu_grad written over dout (a graph uses it when dout is a fresh buffer read by nothing else). When the two
+    are laid out differently (NCHW / NHWC) it allocates, as relu_grad does: the result then takes the layout
+    aten picks for the pair, which the kernels after it expect."""
+    if torch.compiler.is_compiling() or dout.stride() != out.stride():
         return relu_grad(dout, out)
     return torch.ops.aten.threshold_backward.grad_input(dout, out, 0, grad_input=dout)
 
 
 def add_(x, y):
     """x + y written over x (a graph uses it when x is a fresh buffer of the sum's shape and dtype read by nothing
-    else)."""
-    if torch.compiler.is_compiling():
+    else); a new buffer, as `add`, when x and y are laid out differently."""
+    if torch.compiler.is_compiling() or x.stride() != y.stride():
         return torch.add(x, y)
     return x.add_(y)
 
