@@ -21,9 +21,10 @@ class _ThreadState(threading.local):
     Backend tensors never take part in torch's autograd, so its bookkeeping is skipped altogether: no
     autograd or view-tracking dispatch, no version counters (2-3% of a small model's training step). Tensors
     made in inference mode may only be updated in place by a thread in inference mode, so every thread that
-    runs mindseed code enters it: the importing thread now, others on their first Cell or compiled call, or
-    on their first in-place update of a tensor made elsewhere (`outside_inference_mode`). The guard lives in
-    this thread-local, so it ends in its own thread when that thread ends.
+    runs mindseed code enters it: the importing thread now, others on their first compiled call or optimizer
+    kernel (kernels.optim), or when their first in-place update through a Prim of a tensor made elsewhere fails
+    (`outside_inference_mode`; the Prim then runs again). The guard lives in this thread-local, so it ends in
+    its own thread when that thread ends.
     """
 
     def __init__(self):

@@ -1,7 +1,6 @@
 """Cell: the building block of networks, with MindSpore's parameter naming, hooks and custom bprop."""
 from collections import OrderedDict
 
-from mindseed import _backend as B
 from mindseed._utils import _state
 from mindseed.autograd.custom import call_with_bprop
 from mindseed.compiler.jit import compile_cell_call as _compile_cell_call
@@ -355,7 +354,6 @@ class Cell:
         raise AttributeError("bprop")
 
     def __call__(self, *args, **kwargs):
-        B.enter_inference_mode()     # a thread's first Cell call: see _backend._ThreadState
         if self.__dict__["_slow_call"] or _state.tracing is not None or _state.mode == 0:
             return self._call_slow(args, kwargs)
         return self.construct(*args, **kwargs)

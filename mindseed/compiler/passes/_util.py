@@ -1,6 +1,13 @@
-"""Helpers shared by passes: purity, substitution of values."""
+"""Helpers shared by passes: purity, substitution of values, readers of a value, fresh buffers."""
 from mindseed import _backend as B
+from mindseed.common import dtype as mstype
 from mindseed.compiler.ir import Var
+
+# kernels whose first output is always a newly allocated buffer (never a view of an input): a pass may let a
+# later kernel write over it when nothing else reads it
+FRESH = frozenset(("Convolution", "BatchNorm", "Dense", "MatMul", "Add", "Sub", "Mul", "AddReLU",
+                   "ConvBackpropInput", "BatchNormGrad", "LayerNormGrad", "ReluGrad", "MaxPool2x2Grad"))
+FLOATS = frozenset(str(t) for t in mstype.float_type)  # IR values carry dtype names
 
 
 def is_pure(node):
@@ -43,3 +50,9 @@ def uses_of(graph):
         if isinstance(o, Var):
             uses.setdefault(o.id, []).append(None)
     return uses
+
+
+def single_use(var, uses):
+    """Whether exactly one node of the graph (not an output, not a sub-graph) reads var (`uses`: uses_of)."""
+    readers = uses.get(var.id, ())
+    return len(readers) == 1 and readers[0] is not None

@@ -11,22 +11,11 @@ A value read by anything else (another node, a sub-graph, the graph's outputs) i
 after common-subexpression elimination, which could otherwise give the overwritten buffer a second reader
 (the passes after it only remove nodes).
 """
-from mindseed.common import dtype as mstype
 from mindseed.compiler.ir import Node, Var
-from mindseed.compiler.passes._util import uses_of
+from mindseed.compiler.passes._util import FLOATS, FRESH, single_use, uses_of
 from mindseed.ops._prims.core import add_relu_p, relu_inplace_p
 
-__all__ = ["fuse_relu", "FRESH", "FLOATS", "single_use"]
-
-# kernels whose first output is always a newly allocated buffer (never a view of an input)
-FRESH = frozenset(("Convolution", "BatchNorm", "Dense", "MatMul", "Add", "Sub", "Mul", "AddReLU",
-                   "ConvBackpropInput", "BatchNormGrad", "LayerNormGrad", "ReluGrad", "MaxPool2x2Grad"))
-FLOATS = frozenset(str(t) for t in mstype.float_type)  # IR values carry dtype names
-
-
-def single_use(var, uses):
-    readers = uses.get(var.id, ())
-    return len(readers) == 1 and readers[0] is not None
+__all__ = ["fuse_relu"]
 
 
 def fuse_relu(graph):

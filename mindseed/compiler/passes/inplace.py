@@ -11,8 +11,7 @@ the pass runs after common-subexpression elimination, which could otherwise give
 the passes after it only reorder or remove nodes.
 """
 from mindseed.compiler.ir import Node, Var
-from mindseed.compiler.passes._util import uses_of
-from mindseed.compiler.passes.fuse_relu import FLOATS, FRESH, single_use
+from mindseed.compiler.passes._util import FLOATS, FRESH, single_use, uses_of
 from mindseed.ops._prims.core import add_inplace_p, relu_grad_inplace_p
 
 __all__ = ["write_in_place"]

@@ -4,7 +4,6 @@ Each updates its Parameter arguments in place with the fused kernels of `mindsee
 (the rules of nn.optim) and returns them; the update is not differentiated. Scalar inputs may be
 numbers or one-element Tensors.
 """
-from mindseed import _backend as B
 from mindseed._backend.kernels import optim as K
 from mindseed.common.tensor import Tensor
 from mindseed.ops.operations._base import Primitive
@@ -19,7 +18,6 @@ def _num(x):
 
 
 def _check_tensors(name, **tensors):
-    B.enter_inference_mode()     # these update in place without a Prim: see _backend._ThreadState
     for arg, value in tensors.items():
         if not isinstance(value, Tensor):
             raise TypeError(f"For '{name}', the '{arg}' must be a Tensor or Parameter, but got "
