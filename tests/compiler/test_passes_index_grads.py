@@ -101,3 +101,37 @@ def test_merged_primitive_when_int_reads_tile_the_first_axis(indices):
     np.testing.assert_array_equal(out, want)
     tiles = K._first_axis_cover([ms.Tensor(d)._data for d in ds], (3, 4, 5), indices)
     assert (tiles is None) == (indices == (0, 1, 1))
+
+
+def _attention_split(x, w):
+    # a transformer's qkv split: (B, T, 3C) -> (3, B, H, T, D), one slice each for q, k, v
+    qkv = ops.matmul(x, w).reshape(2, 5, 3, 2, 4).transpose(2, 0, 3, 1, 4)
+    q, k, v = qkv[0], qkv[1], qkv[2]
+    y = ops.tanh(ops.matmul(q, k.swapaxes(-1, -2))) @ v
+    return (y * y).sum()
+
+
+def test_qkv_gradient_is_laid_out_for_the_transpose_after_it():
+    # the merged gradient is read through the inverse permutation: its buffer is allocated in that order, so the
+    # Transpose gives a contiguous tensor and the Reshape back to (B, T, 3C) needs no copy; values unchanged
+    from mindseed._backend.kernels import core as K
+    rng = np.random.default_rng(5)
+    x = ms.Tensor(rng.standard_normal((2, 5, 8)).astype(np.float32))
+    w = ms.Tensor((rng.standard_normal((8, 24)) * 0.3).astype(np.float32))
+    g = ms.jit(ms.grad(_attention_split, (0, 1)))
+    got = g(x, w)
+    want = ms.grad(_attention_split, (0, 1))(x, w)
+    for a, b in zip(got, want):
+        np.testing.assert_allclose(a.asnumpy(), b.asnumpy(), rtol=1e-5, atol=1e-6)
+    (graph,) = g.graphs()
+    (node,) = [n for n in graph.nodes if n.prim.name == "IndexAddGradN"]
+    assert node.attrs["order"] == (1, 3, 0, 2, 4)
+    ds = [ms.Tensor(rng.standard_normal((2, 2, 5, 4)).astype(np.float32))._data for _ in range(3)]
+    out = K.index_add_grad_n(*ds, shape=(3, 2, 2, 5, 4), indices=(0, 1, 2), order=(1, 3, 0, 2, 4))
+    assert out.permute(1, 3, 0, 2, 4).is_contiguous()
+    np.testing.assert_array_equal(out.numpy(), np.stack([d.numpy() for d in ds]))
+    mixed = K.index_add_grad_n(ds[0], ds[1], ds[2], shape=(3, 2, 2, 5, 4), indices=(0, 0, 2), order=(1, 3, 0, 2, 4))
+    want_mixed = np.zeros((3, 2, 2, 5, 4), np.float32)
+    want_mixed[0] = ds[0].numpy() + ds[1].numpy()
+    want_mixed[2] = ds[2].numpy()
+    np.testing.assert_array_equal(mixed.numpy(), want_mixed)

@@ -133,13 +133,24 @@ def _first_axis_cover(douts, shape, indices):
     return slots
 
 
-def index_add_grad_n(*douts, shape, indices):
+def index_add_grad_n(*douts, shape, indices, order=None):
     """The sum of index_add_grad(d, shape, index) over (douts, indices), every index basic: one buffer, each
-    cotangent added into its view (or, when the views tile the first axis, the cotangents stacked: no fill)."""
+    cotangent added into its view (or, when the views tile the first axis, copied into it: no fill).
+
+    `order` (a permutation of the axes, outermost first) lays the buffer out so that `permute(order)` of the
+    result is contiguous: q, k, v = qkv.reshape(B, T, 3, H, D).permute(2, 0, 3, 1, 4) gives back a gradient
+    whose permute and reshape to (B, T, 3 * H * D) are views instead of a copy."""
+    like = douts[0]
+    if order is None:
+        order = range(len(shape))
+    buf = torch.empty([shape[i] for i in order], dtype=like.dtype, device=like.device)
+    g = buf.permute([list(order).index(i) for i in range(len(shape))])
     slots = _first_axis_cover(douts, shape, indices)
     if slots is not None:
-        return torch.stack(slots)
-    g = torch.zeros(shape, dtype=douts[0].dtype, device=douts[0].device)
+        for i, d in enumerate(slots):
+            g[i].copy_(d)
+        return g
+    g.zero_()
     for d, index in zip(douts, indices):
         g[index].add_(d)
     return g

@@ -5,6 +5,10 @@ slice written) added together: three full-size fills and two full-size additions
 gradients (basic indices: ints, forward slices, None, Ellipsis; same shape and dtype; each used only by that
 `Add`) becomes one `IndexAddGradN` node, which fills one buffer and adds each cotangent into its view; chains
 of Adds merge step by step. Same numbers: every element is the same sum of the same values.
+
+When the merged gradient is only read through a Transpose (the backward of `qkv.reshape(B, T, 3, H, D)
+.permute(2, 0, 3, 1, 4)`), its buffer is laid out in the transposed order, so the Transpose and the Reshape
+back to (B, T, 3 * H * D) after it are views instead of a 3 * B * T * H * D copy.
 """
 from mindseed._backend.kernels.core import _basic_index
 from mindseed.compiler.ir import Node, Var
@@ -42,4 +46,17 @@ def merge_index_grads(graph):
         terms[out.id] = (da + db, ia + ib, merged)
     if replace:
         graph.nodes = [replace.get(id(n), n) for n in graph.nodes if id(n) not in drop]
+        _lay_out_for_transpose(graph)
     return graph
+
+
+def _lay_out_for_transpose(graph):
+    uses = uses_of(graph)
+    for node in graph.nodes:
+        if node.prim is not index_add_grad_n_p:
+            continue
+        readers = uses.get(node.outputs[0].id, ())
+        if len(readers) == 1 and readers[0] is not None and readers[0].prim.name == "Transpose":
+            perm = tuple(readers[0].attrs["perm"])
+            if sorted(perm) == list(range(len(node.attrs["shape"]))):
+                node.attrs["order"] = perm

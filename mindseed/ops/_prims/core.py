@@ -263,7 +263,7 @@ index_add_grad_n_p = Prim("IndexAddGradN", K.index_add_grad_n)
 
 
 @index_add_grad_n_p.def_bprop
-def _index_add_grad_n_bprop(*args, shape, indices):
+def _index_add_grad_n_bprop(*args, shape, indices, order=None):
     ddout = args[-1]
     return tuple(getitem_p(ddout, index=index) for index in indices)
 
