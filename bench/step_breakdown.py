@@ -1,6 +1,6 @@
 """Where a training step's time goes, mindseed (ms.jit) next to the torch eager peer, by kernel family.
 
-    python bench/step_breakdown.py W4 [--steps 20]
+    python bench/step_breakdown.py W4 [--steps 20] [--rest]    (--rest: the largest ops outside the families)
 
 Both steps are run under torch's profiler (mindseed's kernels are aten ops too) and each aten op's own
 time is put in a family: matrix products, convolutions, attention, GELU, and the rest. The families other
@@ -55,10 +55,15 @@ def _profile(fw, mode, wl, step, sync, **_):
         if e.key.startswith("aten::"):
             fam[_FAMILY_OF.get(e.key, "rest")] += e.self_cpu_time_total / n / 1e3
     _rows[fw] = (statistics.median(blocks) * 1e3, fam)
+    if _VERBOSE:
+        rest = sorted(((e.self_cpu_time_total / n / 1e3, e.key, e.count // n) for e in prof.key_averages()
+                       if e.key.startswith("aten::") and e.key not in _FAMILY_OF), reverse=True)
+        print(f"  {fw} rest, largest: " + ", ".join(f"{k[6:]} {ms:.2f} ms ({c}x)" for ms, k, c in rest[:12]))
     common.emit(fw, mode, wl, dict(steps_per_s=1.0 / statistics.median(blocks)))
 
 
 _STEPS = [20]
+_VERBOSE = "--rest" in sys.argv
 
 
 def main(wl, steps):

@@ -93,3 +93,18 @@ def test_in_place_kernels_keep_aten_layout_when_operands_differ(kernel):
         assert torch.equal(got, want) and got.stride() == want.stride()
         assert (got.data_ptr() == x.data_ptr()) == in_place
         assert torch.equal(x, want) if in_place else torch.equal(x, a)
+
+
+@pytest.mark.parametrize("groups,pads,stride", [(1, (1, 1, 1, 1), (1, 1)), (2, (0, 1, 1, 0), (2, 1))])
+def test_weight_gradient_nhwc_matches_float64(groups, pads, stride):
+    # the NHWC weight gradient hands aten a channels-last dummy weight (never read): same values as the float64
+    # (channel-first) path, grouped and with asymmetric padding too
+    rs = np.random.RandomState(3)
+    x = rs.randn(3, 32, 9, 8)
+    dy_shape = (3, 16, (9 + pads[0] + pads[1] - 3) // stride[0] + 1, (8 + pads[2] + pads[3] - 3) // stride[1] + 1)
+    dy = rs.randn(*dy_shape)
+    kw = dict(weight_shape=(16, 32 // groups, 3, 3), stride=stride, pads=pads, dilation=(1, 1), groups=groups)
+    got = K.conv_backprop_filter(ms.Tensor(x.astype(np.float32))._data, ms.Tensor(dy.astype(np.float32))._data, **kw)
+    want = K.conv_backprop_filter(ms.Tensor(x)._data, ms.Tensor(dy)._data, **kw)
+    assert tuple(got.shape) == (16, 32 // groups, 3, 3)
+    np.testing.assert_allclose(got.numpy(), want.numpy(), rtol=1e-4, atol=1e-4)

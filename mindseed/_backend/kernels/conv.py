@@ -108,15 +108,21 @@ def conv_backprop_input(dy, w, *, input_shape, stride, pads, dilation, groups):
 
 def conv_backprop_filter(x, dy, *, weight_shape, stride, pads, dilation, groups):
     """Gradient of conv w.r.t. its weight, shaped `weight_shape`."""
-    if _nhwc_conv(x, dy.shape[1]):
+    nhwc = _nhwc_conv(x, dy.shape[1])
+    if nhwc:
         x, dy = _nhwc(x), _nhwc(dy)
     nd = dy.dim() - 2
     pad = _symmetric(pads)
     if pad is None:
         x = F.pad(x, _torch_pad(pads))
         pad = [0] * nd
-    # NOTE: the weight argument only carries shape/dtype/layout here; its values are never read.
-    w = torch.empty(weight_shape, dtype=dy.dtype, device=dy.device)
+    # NOTE: the weight argument only carries shape/dtype/layout here; its values are never read. NHWC: a
+    # channels-last dummy, which aten would otherwise convert (a copy of uninitialized memory) before oneDNN
+    if nhwc:
+        o, c, kh, kw = weight_shape
+        w = torch.empty_strided(weight_shape, (kh * kw * c, 1, kw * c, c), dtype=dy.dtype, device=dy.device)
+    else:
+        w = torch.empty(weight_shape, dtype=dy.dtype, device=dy.device)
     return torch.ops.aten.convolution_backward(dy, x, w, None, stride, pad, dilation, False, [0] * nd, groups,
                                                [False, True, False])[1]
 
