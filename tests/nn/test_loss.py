@@ -395,3 +395,66 @@ def test_sparse_softmax_ce_on_class_last_logits_and_its_kernels(compiled):
         (graph,) = fn.graphs()
         names = [n.prim.name for n in graph.nodes]
         assert names.count("NLLLoss") == 1 and names.count("NLLLossGrad") == 1 and "GatherD" not in names
+
+
+@pytest.mark.parametrize("compiled", [False, True])
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_sparse_softmax_ce_mean_is_one_fused_kernel_each_way(compiled, dtype):
+    # 2-D logits, reduction 'mean': MindSpore's SparseSoftmaxCrossEntropyWithLogits; the gradient (softmax -
+    # onehot) / n * dloss is one kernel reading the kept log-probabilities
+    rng = np.random.default_rng(6)
+    x = rng.standard_normal((9, 5)).astype(dtype)
+    lab = rng.integers(0, 5, 9).astype(np.int32)
+    loss = nn.SoftmaxCrossEntropyWithLogits(sparse=True, reduction="mean")
+    fn = ms.value_and_grad(lambda a: loss(a, T(lab)) * 3.0)
+    if compiled:
+        fn = ms.jit(fn)
+    val, g = fn(T(x))
+    lp = x - np.log(np.exp(x.astype(np.float64)).sum(-1, keepdims=True))
+    want = -lp[np.arange(9), lab].mean() * 3.0
+    tol = 1e-6 if dtype == np.float32 else 1e-12
+    np.testing.assert_allclose(val.asnumpy(), want, rtol=tol)
+    np.testing.assert_allclose(g.asnumpy(), 3.0 * (np.exp(lp) - np.eye(5)[lab]) / 9, rtol=10 * tol, atol=tol)
+    if compiled:
+        (graph,) = fn.graphs()
+        names = [n.prim.name for n in graph.nodes]
+        assert names.count("SparseSoftmaxCrossEntropyWithLogits") == 1
+        assert names.count("SparseSoftmaxCrossEntropyWithLogitsGrad") == 1
+        assert not {"NLLLoss", "NLLLossGrad", "LogSoftmaxGrad"} & set(names)
+
+
+@pytest.mark.parametrize("compiled", [False, True])
+def test_sparse_softmax_ce_second_order_matches_finite_differences(compiled):
+    # the gradient primitive is differentiated through the logits (the kept log-probabilities are a function of
+    # them): a Hessian-vector product and the derivative of the gradient w.r.t. the loss scale, float64
+    rng = np.random.default_rng(7)
+    x0 = rng.standard_normal((4, 6))
+    lab = rng.integers(0, 6, 4).astype(np.int64)
+    c = rng.standard_normal((4, 6))
+    loss = nn.SoftmaxCrossEntropyWithLogits(sparse=True, reduction="mean")
+
+    def hvp(x, s):
+        g = ms.grad(lambda a: loss(a, T(lab)) * s)(x)
+        return (g * T(c)).sum()
+    fn = ms.grad(hvp, (0, 1))
+    if compiled:
+        fn = ms.jit(fn)
+    gx, gs = fn(T(x0), T(np.array(1.7)))
+
+    def hvp_np(x, s):
+        lp = x - np.log(np.exp(x).sum(-1, keepdims=True))
+        return float(((np.exp(lp) - np.eye(6)[lab]) / 4 * s * c).sum())
+    eps = 1e-6
+    fd = np.zeros_like(x0)
+    for i in np.ndindex(*x0.shape):
+        e = np.zeros_like(x0)
+        e[i] = eps
+        fd[i] = (hvp_np(x0 + e, 1.7) - hvp_np(x0 - e, 1.7)) / (2 * eps)
+    np.testing.assert_allclose(gx.asnumpy(), fd, rtol=1e-6, atol=1e-8)
+    np.testing.assert_allclose(gs.asnumpy(), (hvp_np(x0, 1.7 + eps) - hvp_np(x0, 1.7 - eps)) / (2 * eps), rtol=1e-6)
+
+
+def test_sparse_softmax_ce_bad_label_names_the_primitive():
+    loss = nn.SoftmaxCrossEntropyWithLogits(sparse=True, reduction="mean")
+    with pytest.raises(IndexError, match="SparseSoftmaxCrossEntropyWithLogits.*out of bounds"):
+        loss(T(np.zeros((2, 3), np.float32)), T(np.array([0, 3], np.int32)))

@@ -230,6 +230,7 @@ def log_softmax_grad(out, dout, axis):
 
 # ---------------------------------------------------------------- classification losses
 _nll_forward = _A.nll_loss_forward.default
+_EVERY_CLASS = -2 ** 63     # an ignore_index no label equals
 _nll_backward = _A.nll_loss_backward.default
 _nll2d_forward = _A.nll_loss2d_forward.default
 _nll2d_backward = _A.nll_loss2d_backward.default
@@ -265,6 +266,24 @@ def nll_loss_grad(dout, logp, target, weight, total_weight, reduction, ignore_in
         g = _nll2d_backward(dout, x, t, weight, _REDUCTION[reduction], ignore_index, total_weight)
         return g.reshape(logp.shape)
     return _nll_backward(dout, x, t, weight, _REDUCTION[reduction], ignore_index, total_weight)
+
+
+def sparse_softmax_cross_entropy(logits, labels):
+    """MindSpore's SparseSoftmaxCrossEntropyWithLogits on (N, C) logits and (N,) int64 class indices: (the mean
+    over the rows of -log_softmax(logits)[label], log_softmax(logits)), the second kept for the gradient."""
+    logp = torch.log_softmax(logits, 1)
+    return _nll_forward(logp, labels, None, 1, _EVERY_CLASS)[0], logp
+
+
+def sparse_softmax_cross_entropy_grad(dloss, logits, logp, labels):
+    """(softmax - one_hot(labels)) * dloss / N from the kept log-probabilities (`logits` is not read: it is
+    there for the primitive's own derivative): one exp pass, a scatter of N values, one scaling pass."""
+    g = torch.exp(logp)
+    n = g.shape[0]
+    if n:
+        g.scatter_add_(1, labels.unsqueeze(1), torch.full((1, 1), -1.0, dtype=g.dtype, device=g.device).expand(n, 1))
+        g.mul_(dloss / n)
+    return g
 
 
 def softmax_cross_entropy(logits, labels):

@@ -187,7 +187,6 @@ class SoftmaxCrossEntropyWithLogits(LossBase):
     def construct(self, logits, labels):
         _check_is_tensor("SoftmaxCrossEntropyWithLogits", "logits", logits)
         _check_is_tensor("SoftmaxCrossEntropyWithLogits", "labels", labels)
-        logp = F.log_softmax(logits, -1)
         if self.sparse:
             if labels.shape != logits.shape[:-1]:
                 raise ValueError(f"For 'SparseSoftmaxCrossEntropyWithLogits', the shape of 'labels' must be "
@@ -195,12 +194,16 @@ class SoftmaxCrossEntropyWithLogits(LossBase):
             if not mstype.is_integral(labels.dtype) or labels.dtype == mstype.bool_:
                 raise TypeError(f"For 'SparseSoftmaxCrossEntropyWithLogits', the 'labels' must be an int tensor of "
                                 f"class indices, but got {labels.dtype}.")
+            flat = labels if labels.dtype == mstype.int64 else F.cast(labels, mstype.int64)
+            if self.reduction == "mean" and logits.ndim == 2 and logits.dtype in (mstype.float32, mstype.float64):
+                # MindSpore's fused SparseSoftmaxCrossEntropyWithLogits: one kernel each way
+                return PL.sparse_sce_p(logits, flat)[0]
+            logp = F.log_softmax(logits, -1)
             # -logp[label] per sample: one NLLLoss kernel (its gradient one NLLLossGrad), on rows of classes
             n_classes = logits.shape[-1]
             rows = logp if logp.ndim == 2 else P.reshape_p(logp, shape=(-1, n_classes))
-            flat = labels if labels.ndim == 1 else P.reshape_p(labels, shape=(-1,))
-            if flat.dtype != mstype.int64:
-                flat = F.cast(flat, mstype.int64)   # the kernels index with int64: one conversion for both passes
+            if flat.ndim != 1:
+                flat = P.reshape_p(flat, shape=(-1,))   # int64: one conversion for both passes
             x = PL.nll_loss_p(rows, flat, None, reduction="none", ignore_index=_NO_CLASS)[0]
             if labels.ndim != 1:
                 x = P.reshape_p(x, shape=labels.shape)
@@ -208,6 +211,7 @@ class SoftmaxCrossEntropyWithLogits(LossBase):
             if labels.shape != logits.shape:
                 raise ValueError(f"For 'SoftmaxCrossEntropyWithLogits', the shape of 'logits' {logits.shape} and "
                                  f"'labels' {labels.shape} must be the same.")
+            logp = F.log_softmax(logits, -1)
             x = P.neg_p(F.sum(P.mul_p(F.cast(labels, logp.dtype), logp), -1))
         return self.get_loss(x)
 

@@ -2,6 +2,8 @@
 
 * NLLLoss <-> NLLLossGrad: NLLLoss is linear in its input, so the gradient primitive's own bprop is
   NLLLoss again (any order).
+* SparseSoftmaxCrossEntropyWithLogits (mean over rows) -> SparseSoftmaxCrossEntropyWithLogitsGrad, whose bprop
+  is composed of softmax primitives (any order).
 * SoftmaxCrossEntropyWithLogits <-> SoftmaxCrossEntropyWithLogitsGrad.
 * Elementwise losses L = reduce(w * l(x, y)) (BCE, BCE with logits, MSE, L1, smooth L1, Huber, KL):
   G(dout, x, y, ...) = (dL/dx, dL/dy) is one kernel; G's bprop uses the second derivatives of l,
@@ -32,6 +34,34 @@ def _nll_loss_grad_bprop(dout, logp, target, weight, total_weight, out, ddout, r
     # the gradient is linear in dout and does not depend on logp's values: its adjoint is NLLLoss itself
     d_dout = nll_loss_p(ddout, target, weight, reduction=reduction, ignore_index=ignore_index)[0]
     return d_dout, None, None, None, None
+
+
+# ---------------------------------------------------------------- sparse softmax cross entropy (mean)
+# (loss, log-probabilities): the second output is kept for the gradient, never read by user code
+sparse_sce_p = Prim("SparseSoftmaxCrossEntropyWithLogits", K.sparse_softmax_cross_entropy, multi_output=True)
+# (dloss, logits, logp, labels) -> dlogits; the kernel reads logp, the bprop differentiates through logits
+sparse_sce_grad_p = Prim("SparseSoftmaxCrossEntropyWithLogitsGrad", K.sparse_softmax_cross_entropy_grad)
+
+
+@sparse_sce_p.def_bprop
+def _sparse_sce_bprop(logits, labels, out, dout):
+    # NOTE: out[1] is an internal residual: no cotangent reaches it, because the gradient primitive below is
+    # differentiated with respect to the logits (the log-probabilities are a function of them)
+    return sparse_sce_grad_p(dout[0], logits, out[1], labels), None
+
+
+def _sparse_sce_grad_bprop(dloss, logits, logp, labels, out, c, needs):
+    # G = dloss / N (p - onehot), p = softmax(logits): d/ddloss = <c, G(1)>; d/dlogits = softmax_grad(p, c dloss / N)
+    d_dloss = d_logits = None
+    if needs[0]:
+        d_dloss = reduce_sum_p(mul_p(c, sparse_sce_grad_p(ones_like_p(dloss), logits, logp, labels)))
+    if needs[1]:
+        p = softmax_p(logits, axis=-1)
+        d_logits = softmax_grad_p(p, mul_p(c, div_p(dloss, float(logits.shape[0]))), axis=-1)
+    return d_dloss, d_logits, None, None
+
+
+sparse_sce_grad_p.def_bprop(_sparse_sce_grad_bprop, takes_needs=True)
 
 
 # ---------------------------------------------------------------- softmax cross entropy
