@@ -39,6 +39,16 @@ def last_result():
     return _results[-1]
 
 
+def pop_option(args, flag, default, conv=str):
+    """The value after `flag` in the argument list `args` (both removed from it), converted; else `default`."""
+    if flag not in args:
+        return default
+    i = args.index(flag)
+    value = conv(args[i + 1])
+    del args[i:i + 2]
+    return value
+
+
 # ---------------------------------------------------------------- mindseed side
 def _ms_util_module(mode, jit_level="O0"):
     import mindseed as ms  # noqa: PLC0415

@@ -67,10 +67,6 @@ def main(wl, without_pass, blocks=40):
 
 if __name__ == "__main__":
     args = sys.argv[1:]
-    opts = {"blocks": 40, "without_pass": "write_in_place"}
-    for flag, key, conv in (("--blocks", "blocks", int), ("--without-pass", "without_pass", str)):
-        if flag in args:
-            i = args.index(flag)
-            opts[key] = conv(args[i + 1])
-            del args[i:i + 2]
-    main(args[0] if args else "W1", **opts)
+    blocks = W.pop_option(args, "--blocks", 40, int)
+    without = W.pop_option(args, "--without-pass", "write_in_place")
+    main(args[0] if args else "W1", without, blocks)

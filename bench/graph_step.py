@@ -49,10 +49,6 @@ def main(keys, inductor=True, o1=False, rounds=1):
 
 if __name__ == "__main__":
     argv = sys.argv[1:]
-    rounds = 1
-    if "--rounds" in argv:
-        i = argv.index("--rounds")
-        rounds = int(argv[i + 1])
-        del argv[i:i + 2]
+    rounds = W.pop_option(argv, "--rounds", 1, int)
     args = [a for a in argv if not a.startswith("--")]
     main(args or ["W1", "W2", "W3", "W4"], inductor="--no-inductor" not in argv, o1="--o1" in argv, rounds=rounds)

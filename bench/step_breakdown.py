@@ -87,10 +87,6 @@ def main(wl, steps):
 
 
 if __name__ == "__main__":
-    args = sys.argv[1:]
-    n = 20
-    if "--steps" in args:
-        i = args.index("--steps")
-        n = int(args[i + 1])
-        del args[i:i + 2]
+    args = [a for a in sys.argv[1:] if a != "--rest"]
+    n = W.pop_option(args, "--steps", 20, int)
     main(args[0] if args else "W4", n)
