@@ -10,6 +10,7 @@ the jit/eager ratio mindseed would reach if everything outside those families to
 small ops, so read the families' milliseconds, not the profiled step totals; the unprofiled step times are
 measured separately (median of 5 blocks).
 """
+import functools
 import statistics
 import sys
 import time
@@ -29,12 +30,11 @@ FAMILIES = (
     ("gelu", ("aten::gelu", "aten::gelu_backward")),
 )
 _FAMILY_OF = {op: fam for fam, ops in FAMILIES for op in ops}
-_rows = {}
 
 
-def _profile(fw, mode, wl, step, sync, **_):
+def _profile(rows, n, rest, fw, mode, wl, step, sync, **_):
+    """common.run_benchmark's stand-in: rows[fw] = (unprofiled ms/step, {family: ms/step})."""
     from torch.profiler import ProfilerActivity, profile  # noqa: PLC0415 -- both frameworks' kernels are aten ops
-    n = _STEPS[0]
     for i in range(5):
         out = step(i)
     sync(out)
@@ -54,28 +54,24 @@ def _profile(fw, mode, wl, step, sync, **_):
     for e in prof.key_averages():
         if e.key.startswith("aten::"):
             fam[_FAMILY_OF.get(e.key, "rest")] += e.self_cpu_time_total / n / 1e3
-    _rows[fw] = (statistics.median(blocks) * 1e3, fam)
-    if _VERBOSE:
+    rows[fw] = (statistics.median(blocks) * 1e3, fam)
+    if rest:
         rest = sorted(((e.self_cpu_time_total / n / 1e3, e.key, e.count // n) for e in prof.key_averages()
                        if e.key.startswith("aten::") and e.key not in _FAMILY_OF), reverse=True)
         print(f"  {fw} rest, largest: " + ", ".join(f"{k[6:]} {ms:.2f} ms ({c}x)" for ms, k, c in rest[:12]))
     common.emit(fw, mode, wl, dict(steps_per_s=1.0 / statistics.median(blocks)))
 
 
-_STEPS = [20]
-_VERBOSE = "--rest" in sys.argv
-
-
-def main(wl, steps):
-    _STEPS[0] = steps
-    saved, common.run_benchmark = common.run_benchmark, _profile
+def main(wl, steps, rest=False):
+    rows = {}
+    saved, common.run_benchmark = common.run_benchmark, functools.partial(_profile, rows, steps, rest)
     try:
         W.run_mindseed(wl, "graph_jit")
         W.run_torch(wl, "eager")
     finally:
         common.run_benchmark = saved
-    ms_step, ms_fam = _rows["mindseed"]
-    pt_step, pt_fam = _rows["torch"]
+    ms_step, ms_fam = rows["mindseed"]
+    pt_step, pt_fam = rows["torch"]
     print(f"\n{wl}: ms/step by kernel family (aten self time under the profiler)")
     print(f"{'family':12s} {'mindseed':>9s} {'torch':>9s}")
     for name in list(ms_fam):
@@ -89,4 +85,4 @@ def main(wl, steps):
 if __name__ == "__main__":
     args = [a for a in sys.argv[1:] if a != "--rest"]
     n = W.pop_option(args, "--steps", 20, int)
-    main(args[0] if args else "W4", n)
+    main(args[0] if args else "W4", n, rest="--rest" in sys.argv)

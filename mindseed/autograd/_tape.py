@@ -136,10 +136,14 @@ def backward(tape, roots, sens, keep=()):
             _accumulate(ct, r, _fit(s, r))
     for prim, args, attrs, out in reversed(tape.nodes):
         if prim.multi_output:
+            skip = getattr(prim, "residual_outputs", ())
             douts = [ct.pop(id(o), None) for o in out]
+            douts = [None if i in skip else d for i, d in enumerate(douts)]
             if all(d is None for d in douts):
                 continue
-            dout = tuple(P.zeros_like_p(o) if d is None else d for o, d in zip(out, douts))
+            # zeros for an output nobody differentiated; None for a residual (its bprop never reads it)
+            dout = tuple(None if i in skip else P.zeros_like_p(o) if d is None else d
+                         for i, (o, d) in enumerate(zip(out, douts)))
         else:
             dout = ct.pop(id(out), None) if not keep or id(out) not in keep else ct.get(id(out))
             if dout is None:

@@ -37,12 +37,14 @@ class Prim:
         impl (callable): the kernel, called with backend tensors (Python scalars pass through) and attrs.
         multi_output (bool): the kernel returns a tuple of backend tensors.
         side_effect (bool): the kernel updates state (parameters, optimizer moments) in place.
+        residual_outputs (tuple): positions of outputs kept only for the bprop (a mean and rstd, a
+            log-sum-exp): their cotangents are never propagated, so the bprop gets None there instead of zeros.
     """
 
     __slots__ = ("name", "impl", "bprop", "infer", "check", "multi_output", "bprop_takes_needs", "side_effect",
-                 "__weakref__")
+                 "residual_outputs", "__weakref__")
 
-    def __init__(self, name, impl=None, multi_output=False, side_effect=False):
+    def __init__(self, name, impl=None, multi_output=False, side_effect=False, residual_outputs=()):
         if name in registry:
             raise ValueError(f"Primitive '{name}' is declared twice.")
         self.name = name
@@ -52,6 +54,7 @@ class Prim:
         self.check = None
         self.multi_output = multi_output
         self.side_effect = side_effect  # updates state: graphs keep it, in order, never merged or removed
+        self.residual_outputs = tuple(residual_outputs)
         self.bprop_takes_needs = False
         registry[name] = self
 

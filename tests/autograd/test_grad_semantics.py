@@ -196,3 +196,31 @@ def test_assign_checks():
         ops.assign(y, t([1.0, 2.0, 3.0]))
     with pytest.raises(ValueError, match="must have the same rank"):
         ops.assign(y, 3.0)
+
+
+def test_residual_outputs_reach_the_bprop_as_none():
+    # a multi-output primitive's residual output (kept only for its bprop) gets no zeros cotangent; an ordinary
+    # output nobody differentiated still gets zeros
+    from mindseed._backend.kernels import core as KC
+    from mindseed.ops._prims import core as P
+    from mindseed.ops._registry import Prim
+    seen = {}
+
+    def kernel(x):
+        return KC.mul(x, 2.0), KC.mul(x, 3.0)
+
+    def make(name, residual):
+        prim = Prim(name, kernel, multi_output=True, residual_outputs=residual)
+
+        @prim.def_bprop
+        def _bprop(x, out, dout):
+            seen[name] = dout[1]
+            return (P.mul_p(dout[0], 2.0),)
+        return prim
+    with_res, without = make("TestResidualTwoOut", (1,)), make("TestPlainTwoOut", ())
+    x = ms.Tensor(np.array([1.0, -2.0], np.float32))
+    for prim in (with_res, without):
+        g = ms.grad(lambda a, p=prim: p(a)[0].sum())(x)
+        np.testing.assert_array_equal(g.asnumpy(), [2.0, 2.0])
+    assert seen["TestResidualTwoOut"] is None
+    np.testing.assert_array_equal(seen["TestPlainTwoOut"].asnumpy(), [0.0, 0.0])

@@ -230,7 +230,7 @@ def log_softmax_grad(out, dout, axis):
 
 # ---------------------------------------------------------------- classification losses
 _nll_forward = _A.nll_loss_forward.default
-_EVERY_CLASS = -2 ** 63     # an ignore_index no label equals
+EVERY_CLASS = -2 ** 63     # an NLLLoss ignore_index no label equals: every label counts
 _nll_backward = _A.nll_loss_backward.default
 _nll2d_forward = _A.nll_loss2d_forward.default
 _nll2d_backward = _A.nll_loss2d_backward.default
@@ -272,7 +272,7 @@ def sparse_softmax_cross_entropy(logits, labels):
     """MindSpore's SparseSoftmaxCrossEntropyWithLogits on (N, C) logits and (N,) int64 class indices: (the mean
     over the rows of -log_softmax(logits)[label], log_softmax(logits)), the second kept for the gradient."""
     logp = torch.log_softmax(logits, 1)
-    return _nll_forward(logp, labels, None, 1, _EVERY_CLASS)[0], logp
+    return _nll_forward(logp, labels, None, 1, EVERY_CLASS)[0], logp
 
 
 def sparse_softmax_cross_entropy_grad(dloss, logits, logp, labels):

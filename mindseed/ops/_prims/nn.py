@@ -214,7 +214,7 @@ softmax_grad_p.def_bprop(_softmax_grad_bprop, takes_needs=True)
 
 # softmax(q @ k^T * scale + mask) @ v in one kernel, -> (out, lse). Produced by the compiler's attention
 # fusion pass (passes/fuse_attention.py) from the unfused ops; the mask is a constant of the pattern.
-flash_attention_p = Prim("FlashAttention", K.flash_attention, multi_output=True)
+flash_attention_p = Prim("FlashAttention", K.flash_attention, multi_output=True, residual_outputs=(1,))  # (o, lse)
 # first-order only: it appears in graphs after differentiation, which never differentiate it again
 flash_attention_grad_p = Prim("FlashAttentionGrad", K.flash_attention_grad, multi_output=True)
 

@@ -18,7 +18,7 @@ from mindseed.ops._prims.nn import (_sigmoid, log_softmax_p, softmax_grad_p, sof
 from mindseed.ops._registry import Prim
 
 # ---------------------------------------------------------------- NLL
-nll_loss_p = Prim("NLLLoss", K.nll_loss, multi_output=True)          # -> (loss, total_weight)
+nll_loss_p = Prim("NLLLoss", K.nll_loss, multi_output=True, residual_outputs=(1,))  # -> (loss, total_weight)
 nll_loss_grad_p = Prim("NLLLossGrad", K.nll_loss_grad)
 
 
@@ -38,15 +38,16 @@ def _nll_loss_grad_bprop(dout, logp, target, weight, total_weight, out, ddout, r
 
 # ---------------------------------------------------------------- sparse softmax cross entropy (mean)
 # (loss, log-probabilities): the second output is kept for the gradient, never read by user code
-sparse_sce_p = Prim("SparseSoftmaxCrossEntropyWithLogits", K.sparse_softmax_cross_entropy, multi_output=True)
+sparse_sce_p = Prim("SparseSoftmaxCrossEntropyWithLogits", K.sparse_softmax_cross_entropy, multi_output=True,
+                   residual_outputs=(1,))
 # (dloss, logits, logp, labels) -> dlogits; the kernel reads logp, the bprop differentiates through logits
 sparse_sce_grad_p = Prim("SparseSoftmaxCrossEntropyWithLogitsGrad", K.sparse_softmax_cross_entropy_grad)
 
 
 @sparse_sce_p.def_bprop
 def _sparse_sce_bprop(logits, labels, out, dout):
-    # NOTE: out[1] is an internal residual: no cotangent reaches it, because the gradient primitive below is
-    # differentiated with respect to the logits (the log-probabilities are a function of them)
+    # out[1] is a residual (dout[1] is None): no cotangent needs to reach it, because the gradient primitive
+    # below is differentiated with respect to the logits (the log-probabilities are a function of them)
     return sparse_sce_grad_p(dout[0], logits, out[1], labels), None
 
 
