@@ -1,0 +1,112 @@
+"""State a network updates as a side effect (batch norm's running statistics, through `assign_value`) is
+updated by compiled steps exactly as in PyNative: an `ms.jit` step with value_and_grad + optimizer, and a
+GRAPH_MODE TrainOneStepCell. The losses alone would not show it (training-mode batch norm does not read them)."""
+import numpy as np
+import pytest
+
+import mindseed as ms
+from mindseed import nn, ops
+
+
+class ConvBN(nn.Cell):
+    def __init__(self):
+        super().__init__()
+        self.conv1 = nn.Conv2d(3, 16, 3)
+        self.bn1 = nn.BatchNorm2d(16, momentum=0.8)
+        self.conv2 = nn.Conv2d(16, 16, 3)
+        self.bn2 = nn.BatchNorm2d(16)
+        self.relu = nn.ReLU()
+        self.fc = nn.Dense(16, 4)
+
+    def construct(self, x):
+        x = self.relu(self.bn1(self.conv1(x)))
+        x = self.relu(self.bn2(self.conv2(x)))
+        return self.fc(x.mean(axis=(2, 3)))
+
+
+def _data(i):
+    rs = np.random.RandomState(i)
+    x = ms.Tensor((rs.standard_normal((4, 3, 8, 8)) * (1 + i) + i).astype(np.float32))
+    y = ms.Tensor(rs.randint(0, 4, size=(4,)).astype(np.int32))
+    return x, y
+
+
+def _net():
+    ms.set_seed(3)
+    net = ConvBN()
+    net.set_train()
+    return net
+
+
+def _trained_with_value_and_grad(jit):
+    net = _net()
+    loss_fn = nn.SoftmaxCrossEntropyWithLogits(sparse=True, reduction="mean")
+    opt = nn.Momentum(net.trainable_params(), 0.05, 0.9)
+    grad_fn = ms.value_and_grad(lambda x, y: loss_fn(net(x), y), None, opt.parameters)
+
+    def step(x, y):
+        loss, grads = grad_fn(x, y)
+        opt(grads)
+        return loss
+    step = ms.jit(step) if jit else step
+    losses = [step(*_data(i)).asnumpy() for i in range(4)]
+    return net, losses
+
+
+def _trained_with_train_one_step(mode):
+    ms.set_context(mode=mode)
+    try:
+        net = _net()
+        loss_fn = nn.SoftmaxCrossEntropyWithLogits(sparse=True, reduction="mean")
+        opt = nn.Momentum(net.trainable_params(), 0.05, 0.9)
+        train = nn.TrainOneStepCell(nn.WithLossCell(net, loss_fn), opt)
+        train.set_train()
+        losses = [train(*_data(i)).asnumpy() for i in range(4)]
+    finally:
+        ms.set_context(mode=ms.PYNATIVE_MODE)
+    return net, losses
+
+
+def _state(net):
+    return {p.name: p.asnumpy() for p in net.get_parameters()}
+
+
+def _assert_same(net, losses, ref_net, ref_losses):
+    np.testing.assert_allclose(losses, ref_losses, rtol=1e-5, atol=1e-6)
+    got, want = _state(net), _state(ref_net)
+    assert got.keys() == want.keys()
+    assert any("moving_mean" in k for k in want)
+    for k in want:
+        np.testing.assert_allclose(got[k], want[k], rtol=1e-5, atol=1e-6, err_msg=k)
+    # the running statistics moved away from their initial values, and evaluation reads them
+    assert not np.allclose(want["bn1.moving_mean"], 0) and not np.allclose(want["bn2.moving_variance"], 1)
+    net.set_train(False)
+    ref_net.set_train(False)
+    x, _ = _data(9)
+    np.testing.assert_allclose(net(x).asnumpy(), ref_net(x).asnumpy(), rtol=1e-5, atol=1e-6)
+
+
+def test_jit_step_updates_batch_norm_running_statistics():
+    ref_net, ref_losses = _trained_with_value_and_grad(jit=False)
+    net, losses = _trained_with_value_and_grad(jit=True)
+    _assert_same(net, losses, ref_net, ref_losses)
+
+
+@pytest.mark.parametrize("mode", ["GRAPH_MODE"])
+def test_graph_mode_train_one_step_updates_batch_norm_running_statistics(mode):
+    ref_net, ref_losses = _trained_with_train_one_step(ms.PYNATIVE_MODE)
+    net, losses = _trained_with_train_one_step(getattr(ms, mode))
+    _assert_same(net, losses, ref_net, ref_losses)
+
+
+def test_assign_value_in_jit_is_repeated_each_call():
+    acc = ms.Parameter(ms.Tensor(np.zeros(3, np.float32)), name="acc")
+
+    @ms.jit
+    def f(x):
+        acc.assign_value(acc + x)
+        return ops.reduce_sum(x)
+
+    for _ in range(3):
+        f(ms.Tensor(np.ones(3, np.float32)))
+    np.testing.assert_array_equal(acc.asnumpy(), [3.0, 3.0, 3.0])
