@@ -162,3 +162,72 @@ def test_apply_momentum_takes_a_channels_last_gradient_on_the_fused_path(monkeyp
         acc = (acc * np.float32(0.9)).astype(np.float32) + g.numpy()
         want = want - np.float32(0.01) * acc
     np.testing.assert_allclose(p_cl.numpy(), want, rtol=1e-6, atol=1e-7)
+
+
+def test_parameter_takes_its_gradients_channels_last_layout_with_its_state(monkeypatch):
+    # a channels-last gradient moves the parameter and its accumulator to channels-last storage (same tensor
+    # objects, same values), so the fused kernel then gets dense views and nobody copies per step; an NCHW
+    # parameter again (set_data) takes the accumulator back; a view is never moved
+    import torch
+    from mindseed._backend.kernels import optim as K
+    cl = torch.channels_last
+    rng = np.random.default_rng(3)
+    shape = (16, 8, 3, 3)
+    start_p = rng.standard_normal(shape).astype(np.float32)
+    gs = [rng.standard_normal(shape).astype(np.float32) for _ in range(4)]
+    seen = []
+    fused = K._FUSED_SGD
+    monkeypatch.setattr(K, "_FUSED_SGD", lambda p, g, a, **kw: (
+        seen.append(all(t.is_contiguous() for t in p + g + a)), fused(p, g, a, **kw)))
+
+    def reference(p, a, g):
+        a = (a * np.float32(0.9)).astype(np.float32) + g
+        return p - np.float32(0.01) * a, a
+    p, a = torch.from_numpy(start_p.copy()), torch.zeros(shape)
+    p_obj, a_obj = p, a
+    want_p, want_a = start_p.copy(), np.zeros(shape, np.float32)
+    layouts = [cl, torch.contiguous_format, cl, cl]
+    for g, layout in zip(gs, layouts):
+        K.apply_momentum_([p], [torch.from_numpy(g).contiguous(memory_format=layout)], [a], 0.01, 0.9)
+        want_p, want_a = reference(want_p, want_a, g)
+        assert p.is_contiguous(memory_format=cl) and not p.is_contiguous() and a.is_contiguous(memory_format=cl)
+        np.testing.assert_allclose(p.numpy(), want_p, rtol=1e-6, atol=1e-6)
+        np.testing.assert_allclose(a.numpy(), want_a, rtol=1e-6, atol=1e-6)
+    assert p is p_obj and a is a_obj and seen == [True] * 4
+    p = p.contiguous()   # set_data with an NCHW tensor
+    K.apply_momentum_([p], [torch.from_numpy(gs[0])], [a], 0.01, 0.9)
+    want_p, want_a = reference(want_p, want_a, gs[0])
+    assert p.is_contiguous() and a.is_contiguous()
+    np.testing.assert_allclose(p.numpy(), want_p, rtol=1e-6, atol=1e-6)
+    np.testing.assert_allclose(a.numpy(), want_a, rtol=1e-6, atol=1e-6)
+    base = torch.from_numpy(np.concatenate([start_p, start_p]))
+    view = base[:16]
+    K.apply_momentum_([view], [torch.from_numpy(gs[0]).contiguous(memory_format=cl)], [torch.zeros(shape)], 0.01, 0.9)
+    assert view.is_contiguous() and view.data_ptr() == base.data_ptr()
+    np.testing.assert_allclose(base[:16].numpy(), reference(start_p, np.zeros(shape, np.float32), gs[0])[0],
+                               rtol=1e-6, atol=1e-6)
+    np.testing.assert_array_equal(base[16:].numpy(), start_p)
+
+
+def test_channels_last_conv_weight_reads_saves_and_loads_as_its_logical_values(tmp_path):
+    # after training steps on NHWC convolutions the weight is stored channels-last; what users see is unchanged
+    from mindseed import nn
+    ms.set_seed(0)
+    net = nn.Conv2d(3, 16, 3)
+    x = ms.Tensor(np.random.default_rng(0).standard_normal((2, 3, 8, 8)).astype(np.float32))
+    opt = nn.Momentum(net.trainable_params(), 0.1, 0.9)
+    grad_fn = ms.value_and_grad(lambda x: net(x).square().mean(), None, opt.parameters)
+    w0 = net.weight.asnumpy().copy()
+    for _ in range(2):
+        _, grads = grad_fn(x)
+        opt(grads)
+    assert net.weight._data.is_contiguous(memory_format=__import__("torch").channels_last)
+    w = net.weight.asnumpy()
+    assert w.shape == (16, 3, 3, 3) and not np.allclose(w, w0)
+    np.testing.assert_array_equal(np.frombuffer(np.ascontiguousarray(w).tobytes(), np.float32).reshape(w.shape), w)
+    path = str(tmp_path / "w.ckpt")
+    ms.save_checkpoint(net, path)
+    fresh = nn.Conv2d(3, 16, 3)
+    ms.load_param_into_net(fresh, ms.load_checkpoint(path))
+    np.testing.assert_array_equal(fresh.weight.asnumpy(), w)
+    np.testing.assert_allclose(fresh(x).asnumpy(), net(x).asnumpy(), rtol=1e-6, atol=1e-6)

@@ -61,6 +61,8 @@ def conv(x, w, b=None, *, stride, pads, dilation, groups):
     """N-d cross-correlation of x (N, C, *sp) with w (O, C/groups, *k), explicit per-side padding."""
     if _nhwc_conv(x, w.shape[0]):
         x = _nhwc(x)
+    else:
+        w = w.contiguous()   # a channels-last weight (see optim._in_layout_of) would make oneDNN run NHWC
     pad = _symmetric(pads)
     if pad is None:
         x = F.pad(x, _torch_pad(pads))
@@ -82,8 +84,9 @@ def conv_backprop_input(dy, w, *, input_shape, stride, pads, dilation, groups):
         x = torch.empty_strided(input_shape, (h * w_ * c, 1, w_ * c, c), dtype=dy.dtype, device=dy.device)
         return torch.ops.aten.convolution_backward(dy, x, w, None, stride, pad, dilation, False, [0] * nd, groups,
                                                    [True, False, False])[0]
-    # NCHW: a channels-last dy (from NHWC layers above) would make oneDNN run this one channels-last too
+    # NCHW: a channels-last dy (from NHWC layers above) or weight would make oneDNN run this one channels-last too
     dy = dy.contiguous()
+    w = w.contiguous()
     ops = []
     single = True
     for i in range(nd):

@@ -82,17 +82,73 @@ _FUSED_SGD = getattr(torch, "_fused_sgd_", None)
 _FUSED_SGD_DTYPES = (torch.float32, torch.float64)
 
 
+_CHANNELS_LAST = torch.channels_last
+
+
+def _channels_last(t):
+    return t.dim() == 4 and t.is_contiguous(memory_format=_CHANNELS_LAST)
+
+
+def _owns_storage(t):
+    """Whether t is its storage's only view, whole (`_base` is not kept under inference mode)."""
+    return t.storage_offset() == 0 and t.untyped_storage().nbytes() == t.numel() * t.element_size()
+
+
+def _relayout_(t, memory_format):
+    """t's storage replaced, in place, by a copy in `memory_format` (same values, same tensor object); False,
+    untouched, when t is part of a larger buffer, which must keep seeing it."""
+    if t.is_contiguous(memory_format=memory_format):
+        return True
+    if not _owns_storage(t):
+        return False
+    t.set_(t.contiguous(memory_format=memory_format))
+    return True
+
+
+def _memory_order(t):
+    """A channels-last tensor as the contiguous (N, H, W, C) view of its storage (aten's fused SGD would copy it)."""
+    return t.permute(0, 2, 3, 1)
+
+
+def _fusable(p, g, a):
+    """(p, g, a) as tensors of one dense memory layout, or None when there is none (the fused kernel walks raw
+    memory order).
+
+    A parameter takes the layout of its gradient: a convolution weight whose gradient comes channels-last (the
+    NHWC convolutions of kernels/conv.py) moves, with its optimizer state, to channels-last storage once, at its
+    first update. Its logical shape and values do not change; from then on the convolutions read it without the
+    reorder oneDNN otherwise does per call (forward and data gradient), and the update reads the gradient
+    without a copy. A parameter set back to NCHW (set_data, a loaded checkpoint) takes its state back with it.
+    """
+    if p.is_contiguous():
+        if _channels_last(g) and not g.is_contiguous() and _owns_storage(p) \
+                and _relayout_(a, _CHANNELS_LAST):
+            _relayout_(p, _CHANNELS_LAST)
+            return _memory_order(p), _memory_order(g), _memory_order(a)
+        if not _relayout_(a, torch.contiguous_format):
+            return None
+        # e.g. a strided gradient: one copy beats 3 strided passes
+        return p, g.contiguous(), a
+    if _channels_last(p) and _relayout_(a, _CHANNELS_LAST):
+        return _memory_order(p), _memory_order(g.contiguous(memory_format=_CHANNELS_LAST)), _memory_order(a)
+    return None
+
+
 def _whole_vectors(params, grads, accums):
     """(params, grads, accums) split into the lists fused SGD computes exactly and the rest."""
     fused, rest = ([], [], []), ([], [], [])
     for p, g, a in zip(params, grads, accums):
         # runs every step: cheap attribute checks only (`.device` builds an object; `.is_cpu` does not)
         dt = p.dtype
-        exact = dt in _FUSED_SGD_DTYPES and g.dtype == dt and a.dtype == dt and p.numel() % 16 == 0 \
-            and p.is_cpu and g.is_cpu and a.is_cpu and p.is_contiguous() and a.is_contiguous()
-        if exact and not g.is_contiguous():
-            g = g.contiguous()   # e.g. a channels-last convolution's weight gradient: one copy beats 3 strided passes
-        ps, gs, accs = fused if exact else rest
+        matched = None
+        if dt in _FUSED_SGD_DTYPES and g.dtype == dt and a.dtype == dt and p.numel() % 16 == 0 \
+                and p.is_cpu and g.is_cpu and a.is_cpu:
+            matched = _fusable(p, g, a)
+        if matched is None:
+            ps, gs, accs = rest
+        else:
+            ps, gs, accs = fused
+            p, g, a = matched
         ps.append(p)
         gs.append(g)
         accs.append(a)
