@@ -24,8 +24,8 @@ def _names(g):
 def test_pipeline_is_a_list_of_named_passes():
     names = [p.__name__ for p in passes.PIPELINE]
     assert names == ["simplify_algebra", "fold_constants", "eliminate_common_subexpressions", "fuse_attention",
-                     "merge_index_grads", "prune_dead_outputs", "eliminate_dead_code", "pool_before_relu",
-                     "fuse_relu", "write_in_place", "schedule_locality", "prune_unused_parameters"]
+                     "merge_index_grads", "prune_dead_outputs", "eliminate_dead_code", "update_stats_in_place",
+                     "pool_before_relu", "fuse_relu", "write_in_place", "schedule_locality", "prune_unused_parameters"]
 
 
 def test_algebraic_identities_disappear():

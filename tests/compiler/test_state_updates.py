@@ -38,7 +38,7 @@ def _net():
     return net
 
 
-def _trained_with_value_and_grad(jit):
+def _trained_with_value_and_grad(jit, read_stats=False):
     net = _net()
     loss_fn = nn.SoftmaxCrossEntropyWithLogits(sparse=True, reduction="mean")
     opt = nn.Momentum(net.trainable_params(), 0.05, 0.9)
@@ -47,10 +47,14 @@ def _trained_with_value_and_grad(jit):
     def step(x, y):
         loss, grads = grad_fn(x, y)
         opt(grads)
+        if read_stats:   # the old statistic is read after the update: it must not be updated in place early
+            loss = loss + 0 * net.bn1.moving_mean.sum()
         return loss
     step = ms.jit(step) if jit else step
     losses = [step(*_data(i)).asnumpy() for i in range(4)]
-    return net, losses
+    if jit:
+        step.nodes = [n.prim.name for g in step.graphs() for n in g.nodes]
+    return net, losses, step
 
 
 def _trained_with_train_one_step(mode):
@@ -87,9 +91,19 @@ def _assert_same(net, losses, ref_net, ref_losses):
 
 
 def test_jit_step_updates_batch_norm_running_statistics():
-    ref_net, ref_losses = _trained_with_value_and_grad(jit=False)
-    net, losses = _trained_with_value_and_grad(jit=True)
+    ref_net, ref_losses, _ = _trained_with_value_and_grad(jit=False)
+    net, losses, step = _trained_with_value_and_grad(jit=True)
     _assert_same(net, losses, ref_net, ref_losses)
+    # pass update_stats_in_place: both batch norms update their statistics in place, no Assign left
+    assert step.nodes.count("BatchNormUpdate") == 2 and "BatchNorm" not in step.nodes and "Assign" not in step.nodes
+
+
+def test_statistics_read_elsewhere_are_assigned_not_updated_in_place():
+    ref_net, ref_losses, _ = _trained_with_value_and_grad(jit=False, read_stats=True)
+    net, losses, step = _trained_with_value_and_grad(jit=True, read_stats=True)
+    _assert_same(net, losses, ref_net, ref_losses)
+    assert step.nodes.count("BatchNormUpdate") == 1 and step.nodes.count("BatchNorm") == 1
+    assert step.nodes.count("Assign") == 2
 
 
 @pytest.mark.parametrize("mode", ["GRAPH_MODE"])

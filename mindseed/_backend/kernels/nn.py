@@ -491,6 +491,14 @@ def batch_norm_train(x, weight, bias, running_mean, running_var, momentum, eps):
     return _batch_norm_functional(x, weight, bias, running_mean, running_var, True, momentum, eps)
 
 
+_batch_norm_update = _A._native_batch_norm_legit.default
+
+
+def batch_norm_train_(x, weight, bias, running_mean, running_var, momentum, eps):
+    """(y, batch mean, batch rstd); the running stats updated in place (batch_norm_train's new ones, no copies)."""
+    return _batch_norm_update(x, weight, bias, running_mean, running_var, True, momentum, eps)
+
+
 def batch_norm_infer(x, weight, bias, running_mean, running_var, eps):
     """Normalization by the running statistics, one fused pass."""
     return torch.batch_norm(x, weight, bias, running_mean, running_var, False, 0.0, eps, False)

@@ -15,6 +15,7 @@ from mindseed.compiler.passes.pool_relu import pool_before_relu
 from mindseed.compiler.passes.prune import prune_dead_outputs
 from mindseed.compiler.passes.schedule import schedule_locality
 from mindseed.compiler.passes.simplify import simplify_algebra
+from mindseed.compiler.passes.update_stats import update_stats_in_place
 
 __all__ = ["PIPELINE", "run_pipeline", "register_pass"]
 
@@ -26,6 +27,7 @@ PIPELINE = [
     merge_index_grads,
     prune_dead_outputs,
     eliminate_dead_code,
+    update_stats_in_place,
     pool_before_relu,
     fuse_relu,
     write_in_place,

@@ -5,7 +5,7 @@ from mindseed.compiler.ir import Var
 
 # kernels whose first output is always a newly allocated buffer (never a view of an input): a pass may let a
 # later kernel write over it when nothing else reads it
-FRESH = frozenset(("Convolution", "BatchNorm", "Dense", "MatMul", "Add", "Sub", "Mul", "AddReLU",
+FRESH = frozenset(("Convolution", "BatchNorm", "BatchNormUpdate", "Dense", "MatMul", "Add", "Sub", "Mul", "AddReLU",
                    "ConvBackpropInput", "BatchNormGrad", "LayerNormGrad", "ReluGrad", "MaxPool2x2Grad"))
 FLOATS = frozenset(str(t) for t in mstype.float_type)  # IR values carry dtype names
 

@@ -133,6 +133,9 @@ def _batch_norm_bprop(x, w, b, running_mean, running_var, out, dout, needs, mome
 
 
 batch_norm_p.def_bprop(_batch_norm_bprop, takes_needs=True)
+# BatchNorm whose new running statistics are written back to the ones it read (compiler pass
+# update_stats_in_place): they are updated in place, and the node has only (y, mean, rstd)
+batch_norm_update_p = Prim("BatchNormUpdate", K.batch_norm_train_, multi_output=True, side_effect=True)
 
 # inference: y = (x - mean) * rstd * w + b with rstd = (var + eps)^-1/2, all per channel, in one kernel
 batch_norm_infer_p = Prim("BatchNormInference", K.batch_norm_infer)
