@@ -105,6 +105,13 @@ class Parameter(Tensor):
         self._data = raw
         return self
 
+    def assign_value(self, value):
+        """Replace the data (no autodiff). While a graph is traced it is an Assign of the graph, so every call of
+        the compiled function repeats it (a batch norm's running statistics)."""
+        if isinstance(value, Tensor) and _state.tracing is not None:
+            _state.tracing.assign(self, value)
+        return super().assign_value(value)
+
     def set_dtype(self, dtype):
         self._data = self._data.to(Tensor(0, dtype)._data.dtype)
         return self

@@ -294,11 +294,8 @@ class Tensor:
         return self
 
     def assign_value(self, value):
-        """Replace the data of this tensor (no autodiff). While a graph is traced it is an Assign of the graph, so
-        the compiled function repeats it (a batch norm's running statistics)."""
+        """Replace the data of this tensor (no autodiff)."""
         if isinstance(value, Tensor):
-            if _state.tracing is not None:
-                _state.tracing.assign(self, value)
             self._data = value._data
         else:
             self._data = _convert(value, self.dtype)

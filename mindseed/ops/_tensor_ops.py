@@ -88,18 +88,7 @@ def _setitem(self, index, value):
         if id(self) in getattr(t, "inputs", ()):
             raise RuntimeError("Can not modify tensor id of input tensor from network by assign value, this may caused "
                                "by slice op, please check your code to avoid this error!")
-    tapes = [t for t in _state.tapes if t.is_tracked(self) or (isinstance(value, Tensor) and t.is_tracked(value))]
-    if not tapes:
-        self._data = F.tensor_setitem(Tensor._from_raw(self._data), index, value)._data
-        return
-    # the recorded graph keeps the old value under a new handle; `self` becomes the setitem output
-    old = Tensor._from_raw(self._data)
-    for t in tapes:
-        t.rebind(self, old)
-    new = F.tensor_setitem(old, index, value)
-    self._data = new._data
-    for t in tapes:
-        t.rebind(new, self)
+    F.update_in_place(self, lambda old: F.tensor_setitem(old, index, value), value)
 
 
 _OPERATORS = {

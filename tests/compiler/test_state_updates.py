@@ -124,3 +124,57 @@ def test_assign_value_in_jit_is_repeated_each_call():
     for _ in range(3):
         f(ms.Tensor(np.ones(3, np.float32)))
     np.testing.assert_array_equal(acc.asnumpy(), [3.0, 3.0, 3.0])
+
+
+class _Counter(nn.Cell):
+    """In-place updates of its Parameters in construct: each call of the compiled cell must repeat them."""
+
+    def __init__(self):
+        super().__init__()
+        self.c = ms.Parameter(ms.Tensor(np.zeros(2, np.float32)), name="c")
+        self.table = ms.Parameter(ms.Tensor(np.zeros((3, 2), np.float32)), name="table")
+        self.hist = ms.Parameter(ms.Tensor(np.zeros(4, np.float32)), name="hist")
+
+    def construct(self, x, i):
+        self.c[1] = self.c[1] + 1
+        self.c.mul_(2)
+        ops.scatter_nd_update(self.table, i.reshape(1, 1), x.reshape(1, 2))
+        ops.index_add(self.hist, i.reshape(1), x[:1], 0)
+        self.hist.add_(1)
+        return x + self.c
+
+
+def _counter_run(mode):
+    ms.set_context(mode=mode)
+    try:
+        cell = _Counter()
+        outs = [cell(ms.Tensor(np.array([k + 1.0, -k], np.float32)), ms.Tensor(np.array(k % 3, np.int32))).asnumpy()
+                for k in range(4)]
+    finally:
+        ms.set_context(mode=ms.PYNATIVE_MODE)
+    return cell, outs
+
+
+def test_in_place_updates_of_parameters_repeat_in_graph_mode():
+    ref, ref_outs = _counter_run(ms.PYNATIVE_MODE)
+    np.testing.assert_array_equal(ref.c.asnumpy(), [0, 30])       # ((((0+1)*2+1)*2+1)*2+1)*2
+    np.testing.assert_array_equal(ref.table.asnumpy(), [[4, -3], [2, -1], [3, -2]])
+    np.testing.assert_array_equal(ref.hist.asnumpy(), [1 + 4 + 4, 2 + 4, 3 + 4, 4])
+    cell, outs = _counter_run(ms.GRAPH_MODE)
+    for name in ("c", "table", "hist"):
+        np.testing.assert_array_equal(getattr(cell, name).asnumpy(), getattr(ref, name).asnumpy(), err_msg=name)
+    np.testing.assert_array_equal(outs, ref_outs)
+
+
+def test_in_place_update_of_a_global_parameter_in_jit():
+    p = ms.Parameter(ms.Tensor(np.zeros(3, np.float32)), name="p")
+
+    @ms.jit
+    def f(x):
+        p.add_(x)
+        p[0] = p[0] * 2
+        return x * 2
+
+    for _ in range(3):
+        f(ms.Tensor(np.ones(3, np.float32)))
+    np.testing.assert_array_equal(p.asnumpy(), [14.0, 3.0, 3.0])   # p0: (0+1)*2=2, (2+1)*2=6, (6+1)*2=14

@@ -4,13 +4,13 @@ import numbers
 
 import numpy as np
 
-from mindseed._utils import _state
 from mindseed.common import dtype as mstype
 from mindseed.common.tensor import Tensor
 from mindseed.ops._prims import array as A
 from mindseed.ops._prims import core as P
 from mindseed.ops.functional._array_shape import _int, _ints
 from mindseed.ops.functional._core import _axis, _check_tensor, cast, where
+from mindseed.ops.functional._core import update_in_place as _inplace
 
 __all__ = [
     "select", "masked_fill", "masked_select", "masked_scatter", "index_fill", "index_add", "index_select",
@@ -30,23 +30,6 @@ def _check_int_tensor(op, name, x):
         raise TypeError(f"For '{op}', the '{name}' must be a Tensor, but got {type(x).__name__}.")
     if x.dtype == mstype.bool_ or not mstype.is_integral(x.dtype):
         raise TypeError(f"For '{op}', the '{name}' must be a Tensor of int32 or int64, but got {x.dtype}.")
-
-
-def _inplace(target, fn, *others):
-    """Run fn(old_value) -> new tensor and make `target` hold the result (tapes see target as the new value)."""
-    tapes = [t for t in _state.tapes
-             if t.is_tracked(target) or any(isinstance(o, Tensor) and t.is_tracked(o) for o in others)]
-    if not tapes:
-        target._data = fn(Tensor._from_raw(target._data))._data
-        return target
-    old = Tensor._from_raw(target._data)
-    for t in tapes:
-        t.rebind(target, old)
-    new = fn(old)
-    target._data = new._data
-    for t in tapes:
-        t.rebind(new, target)
-    return target
 
 
 # ---------------------------------------------------------------- select and masks

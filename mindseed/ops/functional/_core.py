@@ -5,6 +5,7 @@ import numpy as np
 
 from mindseed._utils import _state
 from mindseed.common import dtype as mstype
+from mindseed.common.parameter import Parameter
 from mindseed.common.tensor import Tensor
 from mindseed.ops._prims import core as P
 from mindseed.ops._prims import index_dyn as PI
@@ -500,3 +501,32 @@ def tensor_setitem(x, index, value):
         if dyn is not None:
             return PI.setitem_dyn_p(x, value, *dyn[1], index=dyn[0])
     return P.setitem_p(x, value, index=norm)
+
+
+def update_in_place(target, fn, *others):
+    """Make `target` hold fn(its old value) (a new Tensor): `x.add_(y)`, `x[i] = v`, the in-place index ops.
+
+    Recording tapes see `target` as the new value from now on and keep the old one under a new handle
+    (`others`: the other tensors fn reads, for tapes tracking only them). While a graph is traced, the update of
+    a Parameter is an Assign of the graph, so every call of the compiled function repeats it (the Parameter is
+    captured first, so fn reads its value at each call, not at tracing).
+    """
+    tracing = _state.tracing
+    param = tracing is not None and isinstance(target, Parameter)
+    if param:
+        tracing.operand(target)
+    tapes = [t for t in _state.tapes
+             if t.is_tracked(target) or any(isinstance(o, Tensor) and t.is_tracked(o) for o in others)]
+    if not tapes:
+        target._data = fn(Tensor._from_raw(target._data))._data
+        return target
+    old = Tensor._from_raw(target._data)
+    for t in tapes:
+        t.rebind(target, old)
+    new = fn(old)
+    target._data = new._data
+    for t in tapes:
+        t.rebind(new, target)
+    if param:
+        tracing.assign(target, new)
+    return target

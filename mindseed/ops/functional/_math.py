@@ -3,15 +3,13 @@
 The functions live in `_math_elementwise`, `_math_logic` and `_math_reduce`; this module re-exports them and declares
 `TENSOR_METHODS`, the Tensor methods of the family with MindSpore's method signatures.
 """
-from mindseed._utils import _state
-from mindseed.common.tensor import Tensor
 from mindseed.ops._prims import core as C
 from mindseed.ops._prims import math as P
 from mindseed.ops.functional import _math_elementwise as E
 from mindseed.ops.functional import _math_logic as L
 from mindseed.ops.functional import _math_reduce as R
 from mindseed.ops.functional import _math_segment as S
-from mindseed.ops.functional._core import _axis
+from mindseed.ops.functional._core import _axis, update_in_place
 from mindseed.ops.functional._math_elementwise import *  # noqa: F401,F403
 from mindseed.ops.functional._math_logic import *  # noqa: F401,F403
 from mindseed.ops.functional._math_reduce import *  # noqa: F401,F403
@@ -155,18 +153,7 @@ def _assign(self, new):
     """Make `self` hold `new` (in its own dtype), keeping any recorded gradient graph consistent."""
     if new.dtype != self.dtype:
         new = C.cast_p(new, dtype=self.dtype.name)
-    tapes = [t for t in _state.tapes if t.is_tracked(self) or t.is_tracked(new)]
-    if not tapes:
-        self._data = new._data
-        return self
-    # the record keeps the old value under a new handle; `self` becomes the output
-    old = Tensor._from_raw(self._data)
-    for t in tapes:
-        t.rebind(self, old)
-    self._data = new._data
-    for t in tapes:
-        t.rebind(new, self)
-    return self
+    return update_in_place(self, lambda old: new, new)
 
 
 def _inplace(fn, name):
