@@ -83,9 +83,7 @@ class Parameter(Tensor):
 
     def set_data(self, data, slice_shape=False):
         """Replace the value; a different shape is accepted only with MindSpore's rules (same or scalar)."""
-        if _state.param_undo:
-            for undo in _state.param_undo:
-                undo.setdefault(id(self), (self, self._data))
+        self._remember_value()
         if isinstance(data, Tensor):
             raw = data._data
             if _state.tracing is not None:
@@ -105,9 +103,16 @@ class Parameter(Tensor):
         self._data = raw
         return self
 
+    def _remember_value(self):
+        """Before an update: code traced speculatively (an untaken branch, a loop body traced before the loop runs)
+        gets the value back at its end (compiler.trace's undo stack)."""
+        for undo in _state.param_undo:
+            undo.setdefault(id(self), (self, self._data))
+
     def assign_value(self, value):
         """Replace the data (no autodiff). While a graph is traced it is an Assign of the graph, so every call of
         the compiled function repeats it (a batch norm's running statistics)."""
+        self._remember_value()
         if isinstance(value, Tensor) and _state.tracing is not None:
             _state.tracing.assign(self, value)
         return super().assign_value(value)

@@ -178,3 +178,35 @@ def test_in_place_update_of_a_global_parameter_in_jit():
     for _ in range(3):
         f(ms.Tensor(np.ones(3, np.float32)))
     np.testing.assert_array_equal(p.asnumpy(), [14.0, 3.0, 3.0])   # p0: (0+1)*2=2, (2+1)*2=6, (6+1)*2=14
+
+
+class _Loops(nn.Cell):
+    """In-place Parameter updates under tensor conditions: traced bodies must not leave their updates behind."""
+
+    def __init__(self):
+        super().__init__()
+        self.c = ms.Parameter(ms.Tensor(np.zeros(1, np.float32)), name="c")
+        self.d = ms.Parameter(ms.Tensor(np.ones(1, np.float32)), name="d")
+
+    def construct(self, x):
+        while x < 3:
+            self.c.add_(1)
+            x = x + 1
+        if x > 3:
+            self.d[0] = self.d[0] * 10
+            ops.assign_add(self.c, ms.Tensor(np.array([0.5], np.float32)))
+        return x
+
+
+def test_in_place_updates_under_tensor_control_flow_match_pynative():
+    got = {}
+    for mode in (ms.PYNATIVE_MODE, ms.GRAPH_MODE):
+        ms.set_context(mode=mode)
+        try:
+            cell = _Loops()
+            got[mode] = [(cell(ms.Tensor(np.array([v], np.float32))).asnumpy()[0], cell.c.asnumpy()[0],
+                          cell.d.asnumpy()[0]) for v in (0.0, 2.0, 5.0, 1.0)]
+        finally:
+            ms.set_context(mode=ms.PYNATIVE_MODE)
+    assert got[ms.PYNATIVE_MODE] == [(3, 3, 1), (3, 4, 1), (5, 4.5, 10), (3, 6.5, 10)]
+    assert got[ms.GRAPH_MODE] == got[ms.PYNATIVE_MODE]

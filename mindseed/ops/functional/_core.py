@@ -512,6 +512,8 @@ def update_in_place(target, fn, *others):
     captured first, so fn reads its value at each call, not at tracing).
     """
     tracing = _state.tracing
+    if isinstance(target, Parameter):
+        target._remember_value()
     param = tracing is not None and isinstance(target, Parameter)
     if param:
         tracing.operand(target)
