@@ -21,3 +21,7 @@ convert = None
 # a loop body traced before the loop runs, forward code re-run for a gradient): a stack of dicts that
 # Parameter.set_data fills with id -> (parameter, previous value) before it replaces the value
 param_undo = []
+
+# bumped by every change of a Cell's training flag (set_train, `cell.training = ...`): compiled functions key
+# their caches by the flags of the cells they call, recomputed only when this moved
+train_epoch = 0

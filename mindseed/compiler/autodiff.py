@@ -85,10 +85,11 @@ def call_differentiated(compiled, args, kwargs):
     tmpl = J._flatten((args, kwargs), leaves)
     cache = compiled.__dict__.setdefault("_grad_cache", {})
     key = J._key_of((args, kwargs))
-    entry = cache.get(key, _MISSING)
+    entry = cache.get((key, compiled.mode_key()), _MISSING)
     first = None
     if entry is _MISSING:
-        entry = cache[key] = _build(compiled, tmpl, leaves, tapes, J)
+        entry = _build(compiled, tmpl, leaves, tapes, J)
+        cache[(key, compiled.mode_key())] = entry
         if entry is not None:
             first, entry.first = entry.first, None
     if entry is None:
@@ -164,6 +165,7 @@ def _build(compiled, tmpl, leaves, caller_tapes, J):
         return None
     finally:
         _state.tapes[:] = saved
+        compiled.note_cells(builder)
     graph = builder.graph
     n_in, n_sens = len(inputs), len(sens)
     graph.outputs = [builder.operand(t) for t in out_leaves] + [builder.operand(g) for g in grads]

@@ -362,8 +362,26 @@ class _Compiled:
         self.jit_level = jit_level
         self.bound_self = bound_self  # the instance for a method or Cell.construct
         self.cache = {}
+        # the cells whose training flags are part of the cache key: the bound cell and every cell the traced
+        # code called; `_modes` caches (train epoch, key part)
+        self.mode_cells = {id(bound_self): bound_self} if hasattr(bound_self, "_modes") else {}
+        self._modes = (None, ())
         self._converted = None
         functools.update_wrapper(self, fn)
+
+    def mode_key(self):
+        """The training flags of the cells this function calls (a graph traced in training mode has dropout and
+        batch statistics in it; after set_train(False) another graph is compiled, and kept)."""
+        epoch = _state.train_epoch
+        if self._modes[0] != epoch:
+            self._modes = (epoch, tuple(c._modes() for c in self.mode_cells.values()))
+        return self._modes[1]
+
+    def note_cells(self, builder):
+        """Record the cells a trace called (the key of the entry being stored uses them)."""
+        if any(k not in self.mode_cells for k in builder.cells):
+            self.mode_cells.update(builder.cells)
+            self._modes = (None, ())
 
     def __get__(self, obj, objtype=None):
         if obj is None:
@@ -393,10 +411,10 @@ class _Compiled:
         if self.dyn is not None:
             return self._call_dynamic(args, kwargs)
         key = _key_of((args, kwargs))
-        entry = self.cache.get(key)
+        entry = self.cache.get((key, self.mode_key()))
         if entry is None:
             entry, result = self._compile(args, kwargs)
-            self.cache[key] = entry
+            self.cache[(key, self.mode_key())] = entry
             return result
         if entry.run_fn is None:
             return self._target()(*args, **kwargs)
@@ -414,11 +432,11 @@ class _Compiled:
         leaves = []
         _flatten((args, kwargs), leaves)
         key = _dyn_key((args, kwargs), self.dyn)
-        entry = self.cache.get(key)
+        entry = self.cache.get((key, self.mode_key()))
         if entry is None:
             entry, result = self._compile(args, kwargs)
             entry.samples = {tuple(t.shape for t in leaves): entry}
-            self.cache[key] = entry
+            self.cache[(key, self.mode_key())] = entry
             return result
         general = entry.general
         if general is not None and general.verified and general.fits(leaves):
@@ -486,6 +504,8 @@ class _Compiled:
                 exc.add_note(f"In file {where[0]}:{where[1]} (compiling '{self.name}' in graph mode)")
             add_user_trace(exc)     # and in the message itself
             raise
+        finally:
+            self.note_cells(builder)
         out_leaves = []
         entry.out_tmpl = _flatten(result, out_leaves)
         graph = builder.graph

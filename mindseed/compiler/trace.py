@@ -157,6 +157,7 @@ class GraphBuilder:
         self.captured = []      # root only: (external tensor, param Var) read at every call
         self._captured_ids = {}
         self.assigned = {}      # id -> Parameter updated (Assign) in this graph: control flow passes them out
+        self.cells = {}         # root only: id -> Cell called while tracing (their training flags key the cache)
 
     # ------------------------------------------------------------ values
     def new_var(self, t, hint="v"):

@@ -129,6 +129,8 @@ class Cell:
                     raise TypeError(f"For 'Cell', the type of cell '{name}' must be Cell or None, but got "
                                     f"{type(value).__name__}.")
                 d["_cells"][name] = None
+            elif name == "training":
+                _state.train_epoch += 1
             object.__setattr__(self, name, value)
 
     def __delattr__(self, name):
@@ -235,7 +237,19 @@ class Cell:
         """Training mode on (dropout active, batch-norm batch statistics) or off, for this cell and its children."""
         for _, cell in self.cells_and_names():
             cell.__dict__["training"] = bool(mode)
+        _state.train_epoch += 1
         return self
+
+    def _modes(self):
+        """The training flags of this cell and its sub-cells: part of the compile-cache key of the compiled
+        functions that call it (the graph differs: dropout, batch statistics). Recomputed after a set_train."""
+        d = self.__dict__
+        cached = d.get("_modes_cache")
+        if cached is not None and cached[0] == _state.train_epoch:
+            return cached[1]
+        modes = tuple(cell.training for _, cell in self.cells_and_names())
+        d["_modes_cache"] = (_state.train_epoch, modes)
+        return modes
 
     @property
     def phase(self):
@@ -359,7 +373,9 @@ class Cell:
         return self.construct(*args, **kwargs)
 
     def _call_slow(self, args, kwargs):
-        if _state.mode == 0 and _state.tracing is None:
+        if _state.tracing is not None:
+            _state.tracing.root.cells[id(self)] = self
+        elif _state.mode == 0:
             # GRAPH_MODE: the whole call (casts, hooks, construct) is compiled once per input signature
             return _compile_cell_call(self, args, kwargs)
         return self._run(args, kwargs)

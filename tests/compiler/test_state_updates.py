@@ -210,3 +210,31 @@ def test_in_place_updates_under_tensor_control_flow_match_pynative():
             ms.set_context(mode=ms.PYNATIVE_MODE)
     assert got[ms.PYNATIVE_MODE] == [(3, 3, 1), (3, 4, 1), (5, 4.5, 10), (3, 6.5, 10)]
     assert got[ms.GRAPH_MODE] == got[ms.PYNATIVE_MODE]
+
+
+def test_set_train_switches_the_compiled_graph_and_keeps_both():
+    # dropout and batch statistics are in the training graph only: after set_train(False) the compiled cell and
+    # an ms.jit function calling it follow the eval mode (a second graph); back in training the first graph
+    # is reused
+    x = ms.Tensor(np.ones((4, 8), np.float32))
+    xs = ms.Tensor((np.random.RandomState(0).standard_normal((16, 8)) * 3 + 2).astype(np.float32))
+    net = nn.SequentialCell(nn.BatchNorm1d(8), nn.Dropout(p=0.5))
+    ref = nn.SequentialCell(nn.BatchNorm1d(8), nn.Dropout(p=0.5))
+    f = ms.jit(lambda t: net(t))
+    for train in (True, False, True, False):
+        net.set_train(train)
+        ref.set_train(train)
+        want = ref(xs).asnumpy()
+        ms.set_context(mode=ms.GRAPH_MODE)
+        try:
+            got = net(xs).asnumpy()
+        finally:
+            ms.set_context(mode=ms.PYNATIVE_MODE)
+        if train:   # dropout: about half zeros, the rest scaled
+            assert 0.2 < np.mean(got == 0) < 0.8 and 0.2 < np.mean(want == 0) < 0.8
+        else:       # eval: the moving statistics both nets updated in the same training calls
+            np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-6)
+            np.testing.assert_array_equal(f(x).asnumpy(), ref(x).asnumpy())
+    np.testing.assert_allclose(net[0].moving_mean.asnumpy(), ref[0].moving_mean.asnumpy(), rtol=1e-6)
+    assert len(net._ms_compiled.cache) == 2 and net._ms_compiled.traces == 2
+    assert f.traces == 1   # eval only
