@@ -17,6 +17,7 @@ import inspect
 
 from mindseed import nn, ops
 from mindseed._backend.kernels import optim as K
+from mindseed._utils import _state
 from mindseed.common import dtype as mstype
 from mindseed.common.parameter import Parameter
 from mindseed.common.tensor import Tensor
@@ -366,8 +367,13 @@ def all_finite(inputs):
     >>> bool(ms.amp.all_finite((ms.Tensor([1.0]), ms.Tensor([float("inf")]))))
     False
     """
-    items = inputs if isinstance(inputs, (tuple, list)) else (inputs,)
-    return Tensor(K.all_finite([x._data for x in items if isinstance(x, Tensor)]), mstype.bool_)
+    items = [x for x in (inputs if isinstance(inputs, (tuple, list)) else (inputs,)) if isinstance(x, Tensor)]
+    if _state.tracing is not None:
+        # in a graph: computed at every call
+        if not items:
+            return Tensor(True, mstype.bool_)
+        return ops.stack([ops.isfinite(x).all() for x in items]).all()
+    return Tensor(K.all_finite([x._data for x in items]), mstype.bool_)
 
 
 def _map(inputs, fn):
@@ -394,6 +400,10 @@ class LossScaler:
         raise AttributeError(f"For '{type(self).__name__}', the method 'adjust' is not defined.")
 
     def _scaled(self, inputs, inverse):
+        if _state.tracing is not None:
+            # in a graph: the scale of each call (the Parameter), 1/scale rounded to float32 once as below
+            factor = ops.reciprocal(self.scale_value) if inverse else self.scale_value
+            return _map(inputs, lambda x: x * ops.cast(factor, x.dtype))
         value = K.item(self.scale_value._data)
         factor = 1.0 / value if inverse else value
         return _map(inputs, lambda x: x * ops.cast(Tensor(factor, mstype.float32), x.dtype))
@@ -464,6 +474,11 @@ class DynamicLossScaler(LossScaler):
 
     def adjust(self, grads_finite):
         """Grow the scale after `scale_window` finite steps, shrink it (not below 1) when not finite."""
+        if _state.tracing is not None:
+            return _state.opaque_call(self._adjust, (grads_finite,))    # in a graph: run at every call
+        return self._adjust(grads_finite)
+
+    def _adjust(self, grads_finite):
         finite = bool(grads_finite)
         value = K.item(self.scale_value._data)
         counter = int(K.item(self.counter._data))

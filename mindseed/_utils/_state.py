@@ -17,6 +17,10 @@ tracing = None
 # functions they differentiate while a graph is being traced
 convert = None
 
+# set by the compiler: opaque_call(fn, args) runs fn(*args) now and, while a graph is traced, adds one node that
+# runs it again at every call (updates made with kernels directly: the class-API optimizer primitives)
+opaque_call = None
+
 # set by the compiler while it traces or re-runs code whose Parameter updates must not last (a branch not taken,
 # a loop body traced before the loop runs, forward code re-run for a gradient): a stack of dicts that
 # Parameter.set_data fills with id -> (parameter, previous value) before it replaces the value

@@ -29,7 +29,7 @@ from mindseed.compiler import codegen, passes
 from mindseed.compiler.codegen import _free_vars
 from mindseed.compiler.ir import Graph, Var, verify
 from mindseed.compiler.passes.dce import eliminate_dead_code
-from mindseed.compiler.trace import GraphBreak, GraphBuilder, building
+from mindseed.compiler.trace import GraphBreak, GraphBuilder, building, tentative
 from mindseed.ops._prims import core as P
 
 __all__ = ["call_differentiated"]
@@ -143,7 +143,7 @@ def _build(compiled, tmpl, leaves, caller_tapes, J):
     saved = list(_state.tapes)
     _state.tapes.clear()   # the caller's tapes see one node for the whole call, recorded afterwards
     try:
-        with building(builder):
+        with building(builder), tentative():
             with active(tape):
                 result = target(*targs, **tkwargs)
             out_leaves = []

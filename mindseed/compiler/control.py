@@ -774,11 +774,14 @@ def _record_while_gradient(tapes, body_fn, full_args, carried_idx, init, free, r
 
 
 # ---------------------------------------------------------------- opaque steps
-def opaque_call(fn, args):
+def opaque_call(fn, args, outputs=False):
     """fn(*args) as one side-effect node of the graph being traced (it runs as Python at every call).
 
     Used for steps that update state through their own kernels (optimizers): the trace run performs the
-    real step once, without recording its inside; the graph gets one node that repeats it each call.
+    real step once, without recording its inside; the graph gets one node that repeats it each call. With
+    `outputs`, the Tensors fn returns (new ones, not its arguments) are outputs of that node: later graph
+    code reads the values of each call (a loss-scaled step's overflow flag); otherwise they are the trace
+    run's.
     """
     builder = _state.tracing
     leaves = []
@@ -791,9 +794,17 @@ def opaque_call(fn, args):
     finally:
         _state.tapes[:] = saved_tapes
         _state.tracing = saved_tracing
+    outs = []
+    if outputs:
+        _flatten(result, outs)
 
     def run(*raw):
-        fn(*_unflatten(tmpl, [Tensor._from_raw(r) for r in raw]))
+        res = fn(*_unflatten(tmpl, [Tensor._from_raw(r) for r in raw]))
+        if outputs:
+            got = []
+            _flatten(res, got)
+            return tuple(t._data for t in got)
+        return ()
 
-    builder.emit(P.py_call_p, [builder.operand(t) for t in leaves], {"fn": run}, [])
+    builder.emit(P.py_call_p, [builder.operand(t) for t in leaves], {"fn": run}, outs)
     return result

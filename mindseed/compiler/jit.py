@@ -11,7 +11,7 @@ from mindseed.common.tensor import Tensor
 from mindseed.compiler import codegen, passes
 from mindseed.compiler.ir import Const, Graph, Sym, Var, print_graph, verify
 from mindseed.compiler.parse import convert
-from mindseed.compiler.trace import GraphBreak, GraphBuilder, add_user_trace, building, user_frame
+from mindseed.compiler.trace import GraphBreak, GraphBuilder, add_user_trace, building, tentative, user_frame
 
 __all__ = ["jit", "mutable", "jit_class", "JitConfig"]
 
@@ -490,7 +490,7 @@ class _Compiled:
             builder.add_input(t)
         targs, tkwargs = _unflatten(tmpl, inputs)
         try:
-            with building(builder):
+            with building(builder), tentative():
                 result = target(*targs, **tkwargs)
         except GraphBreak as exc:
             warnings.warn(f"mindseed.jit: '{self.name}' runs in the interpreter (JIT fallback): {exc}", stacklevel=3)

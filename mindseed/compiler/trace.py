@@ -57,6 +57,21 @@ class speculating:
         return False
 
 
+class tentative:
+    """Context: Parameter updates made inside are undone if it exits with a GraphBreak (a trace abandoned for the
+    interpreter, which then runs the function again), kept otherwise (the trace run is the call's run)."""
+
+    def __enter__(self):
+        _undo.append({})
+
+    def __exit__(self, exc_type, *exc):
+        saved = _undo.pop()
+        if exc_type is not None and issubclass(exc_type, GraphBreak):
+            for param, raw in saved.values():
+                param._data = raw
+        return False
+
+
 class GraphBreak(Exception):
     """The traced function needs a value known only at run time (e.g. `bool(tensor)` outside converted code)."""
 

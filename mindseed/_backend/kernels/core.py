@@ -292,9 +292,9 @@ def identity_n(*xs, hook=None):
 
 
 def py_call(*xs, fn):
-    """Run a Python function on backend tensors (an opaque, state-updating step inside a graph)."""
-    fn(*xs)
-    return ()
+    """Run a Python function on backend tensors (an opaque, state-updating step inside a graph); its results
+    are the tuple of backend tensors fn returns."""
+    return fn(*xs)
 
 
 def assign(dst, src):

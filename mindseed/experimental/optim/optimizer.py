@@ -37,6 +37,9 @@ class Optimizer(Cell):
     0.10000000149011612
     """
 
+    # its construct updates the parameters with kernels directly: one opaque node of a traced graph
+    _graph_opaque = True
+
     def __init__(self, params, defaults):
         super().__init__(auto_prefix=False)
         param_groups = self._parameters_base_check(params, "params")

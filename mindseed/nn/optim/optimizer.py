@@ -13,9 +13,11 @@ import numpy as np
 
 from mindseed import _backend as B
 from mindseed._backend.kernels import optim as K
+from mindseed._utils import _state
 from mindseed.common import dtype as mstype
 from mindseed.common.parameter import Parameter, ParameterTuple
 from mindseed.common.tensor import Tensor
+from mindseed import ops
 from mindseed.nn.cell import Cell
 from mindseed.nn.layer.container import CellList
 from mindseed.nn.learning_rate_schedule import LearningRateSchedule
@@ -563,6 +565,9 @@ class _IteratorLearningRate(LearningRateSchedule):
         self.learning_rate = Parameter(learning_rate, name)
 
     def construct(self, global_step):
+        if _state.tracing is not None:
+            # a graph node: the rate of the step the compiled function runs, not of the step it was traced at
+            return ops.gather(self.learning_rate, global_step.reshape(()), 0)
         return Tensor(K.gather_item(self.learning_rate._data, int(global_step)), mstype.float32)
 
 

@@ -6,6 +6,7 @@ the gradients are divided by it, and a step whose gradients hold inf/nan is skip
 import numpy as np
 
 from mindseed._backend.kernels import optim as K
+from mindseed._utils import _state
 from mindseed.common import dtype as mstype
 from mindseed.common.parameter import Parameter
 from mindseed.common.tensor import Tensor
@@ -46,6 +47,9 @@ class DynamicLossScaleUpdateCell(Cell):
         self.cur_iter = Parameter(Tensor(np.int32(1)), name="current_iterator_step")
         self.last_overflow_iter = Parameter(Tensor(np.int32(0)), name="last_overflow_iterator_step")
         self.minimum_loss_scale = Tensor(1.0, mstype.float32)
+
+    # construct updates the scale and counters with kernels directly: one opaque node of a traced graph
+    _graph_opaque = True
 
     def get_loss_scale(self):
         """The initial loss scale."""
@@ -143,15 +147,25 @@ class TrainOneStepWithLossScaleCell(TrainOneStepCell):
 
     def construct(self, *inputs):
         scaling_sens = self.scale_sense
-        scale = _float(scaling_sens)
-        loss, grads = forward_and_grads(self.network, inputs, None, self.weights, scale)
+        loss, grads = forward_and_grads(self.network, inputs, None, self.weights, scaling_sens)
+        if _state.tracing is None:
+            cond, _ = self._scaled_update(*grads)
+            return loss, cond, scaling_sens
+        # in a graph: one opaque node (unscale, overflow check, scale update, the optimizer when no overflow)
+        # whose overflow flag and scale are read at every call
+        cond, scale = _state.opaque_call(self._scaled_update, grads, outputs=True)
+        return loss, cond, scale
+
+    def _scaled_update(self, *grads):
+        """The step after the backward pass: (overflow flag, a copy of the scale after the manager's update)."""
+        scale = _float(self.scale_sense)
         local = tuple(Tensor._from_raw(g) for g in K.scaled([g._data for g in grads], 1.0 / scale))
         cond = self.get_overflow_status(None, local)
         grads = self.grad_reducer(local)
         overflow = self.process_loss_scale(cond)
         if not bool(overflow):
             self.optimizer(grads)
-        return loss, cond, scaling_sens
+        return cond, self.scale_sense.copy()
 
     def set_sense_scale(self, sens):
         """Set the loss scale (a Tensor)."""

@@ -5,6 +5,7 @@ Each updates its Parameter arguments in place with the fused kernels of `mindsee
 numbers or one-element Tensors.
 """
 from mindseed._backend.kernels import optim as K
+from mindseed._utils import _state
 from mindseed.common.tensor import Tensor
 from mindseed.ops.operations._base import Primitive
 
@@ -31,12 +32,20 @@ def _check_tensors(name, **tensors):
 
 
 class _OptimPrim(Primitive):
-    """A class-API optimizer op: constructor arguments become attributes."""
+    """A class-API optimizer op: constructor arguments become attributes; `_update` applies it.
+
+    In a traced graph the update is one opaque node, run again at every call of the compiled function.
+    """
 
     def __init__(self, **attrs):
         super().__init__(type(self).__name__)
         for k, v in attrs.items():
             self.add_prim_attr(k, v)
+
+    def __call__(self, *args, **kwargs):
+        if _state.tracing is not None:
+            return _state.opaque_call(lambda *a: self._update(*a, **kwargs), args)
+        return self._update(*args, **kwargs)
 
 
 class ApplyMomentum(_OptimPrim):
@@ -51,7 +60,7 @@ class ApplyMomentum(_OptimPrim):
     def __init__(self, use_locking=False, use_nesterov=False, gradient_scale=1.0):
         super().__init__(use_locking=use_locking, use_nesterov=use_nesterov, gradient_scale=gradient_scale)
 
-    def __call__(self, variable, accumulation, learning_rate, gradient, momentum):
+    def _update(self, variable, accumulation, learning_rate, gradient, momentum):
         _check_tensors(self.name, variable=variable, accumulation=accumulation, gradient=gradient)
         grad = gradient._data if self.gradient_scale == 1.0 else K.scaled([gradient._data], self.gradient_scale)[0]
         K.apply_momentum_([variable._data], [grad], [accumulation._data], _num(learning_rate), _num(momentum),
@@ -65,7 +74,7 @@ class SGD(_OptimPrim):
     def __init__(self, dampening=0.0, weight_decay=0.0, nesterov=False):
         super().__init__(dampening=dampening, weight_decay=weight_decay, nesterov=nesterov)
 
-    def __call__(self, parameters, gradient, learning_rate, accum, momentum, stat):
+    def _update(self, parameters, gradient, learning_rate, accum, momentum, stat):
         _check_tensors(self.name, parameters=parameters, gradient=gradient, accum=accum, stat=stat)
         K.sgd_([parameters._data], [gradient._data], [accum._data], [stat._data], _num(learning_rate), _num(momentum),
                self.dampening, self.nesterov, self.weight_decay)
@@ -78,7 +87,7 @@ class Adam(_OptimPrim):
     def __init__(self, use_locking=False, use_nesterov=False):
         super().__init__(use_locking=use_locking, use_nesterov=use_nesterov)
 
-    def __call__(self, var, m, v, beta1_power, beta2_power, lr, beta1, beta2, epsilon, gradient):
+    def _update(self, var, m, v, beta1_power, beta2_power, lr, beta1, beta2, epsilon, gradient):
         _check_tensors(self.name, var=var, m=m, v=v, gradient=gradient)
         K.adam_([var._data], [gradient._data], [m._data], [v._data], _num(beta1_power), _num(beta2_power), _num(lr),
                 _num(beta1), _num(beta2), _num(epsilon), self.use_nesterov)
@@ -91,7 +100,7 @@ class ApplyAdamWithAmsgradV2(_OptimPrim):
     def __init__(self, use_locking=False):
         super().__init__(use_locking=use_locking)
 
-    def __call__(self, var, m, v, vhat, beta1_power, beta2_power, lr, beta1, beta2, epsilon, grad):
+    def _update(self, var, m, v, vhat, beta1_power, beta2_power, lr, beta1, beta2, epsilon, grad):
         _check_tensors(self.name, var=var, m=m, v=v, vhat=vhat, grad=grad)
         K.adam_amsgrad_([var._data], [grad._data], [m._data], [v._data], [vhat._data], _num(beta1_power),
                         _num(beta2_power), _num(lr), _num(beta1), _num(beta2), _num(epsilon))
@@ -104,7 +113,7 @@ class AdamWeightDecay(_OptimPrim):
     def __init__(self, use_locking=False):
         super().__init__(use_locking=use_locking)
 
-    def __call__(self, var, m, v, lr, beta1, beta2, epsilon, decay, gradient):
+    def _update(self, var, m, v, lr, beta1, beta2, epsilon, decay, gradient):
         _check_tensors(self.name, var=var, m=m, v=v, gradient=gradient)
         K.adam_weight_decay_([var._data], [gradient._data], [m._data], [v._data], _num(lr), _num(beta1), _num(beta2),
                              _num(epsilon), _num(decay))
@@ -117,7 +126,7 @@ class ApplyAdagrad(_OptimPrim):
     def __init__(self, update_slots=True):
         super().__init__(update_slots=update_slots)
 
-    def __call__(self, var, accum, lr, grad):
+    def _update(self, var, accum, lr, grad):
         _check_tensors(self.name, var=var, accum=accum, grad=grad)
         K.apply_adagrad_([var._data], [grad._data], [accum._data], _num(lr), self.update_slots)
         return var, accum
@@ -129,7 +138,7 @@ class ApplyAdagradV2(_OptimPrim):
     def __init__(self, epsilon, update_slots=True):
         super().__init__(epsilon=epsilon, update_slots=update_slots)
 
-    def __call__(self, var, accum, lr, grad):
+    def _update(self, var, accum, lr, grad):
         _check_tensors(self.name, var=var, accum=accum, grad=grad)
         K.apply_adagrad_([var._data], [grad._data], [accum._data], _num(lr), self.update_slots, self.epsilon)
         return var, accum
@@ -138,7 +147,7 @@ class ApplyAdagradV2(_OptimPrim):
 class ApplyAdadelta(_OptimPrim):
     """Adadelta; returns (var, accum, accum_update)."""
 
-    def __call__(self, var, accum, accum_update, lr, rho, epsilon, grad):
+    def _update(self, var, accum, accum_update, lr, rho, epsilon, grad):
         _check_tensors(self.name, var=var, accum=accum, accum_update=accum_update, grad=grad)
         K.apply_adadelta_([var._data], [grad._data], [accum._data], [accum_update._data], _num(lr), _num(rho),
                           _num(epsilon))
@@ -148,7 +157,7 @@ class ApplyAdadelta(_OptimPrim):
 class ApplyAdaMax(_OptimPrim):
     """v = max(beta2 * v, |grad|); var -= lr / (1 - beta1_power) * m / (v + eps); returns (var, m, v)."""
 
-    def __call__(self, var, m, v, beta1_power, lr, beta1, beta2, epsilon, grad):
+    def _update(self, var, m, v, beta1_power, lr, beta1, beta2, epsilon, grad):
         _check_tensors(self.name, var=var, m=m, v=v, grad=grad)
         K.ada_max_([var._data], [grad._data], [m._data], [v._data], _num(beta1_power), _num(lr), _num(beta1),
                    _num(beta2), _num(epsilon))
@@ -161,7 +170,7 @@ class ApplyRMSProp(_OptimPrim):
     def __init__(self, use_locking=False):
         super().__init__(use_locking=use_locking)
 
-    def __call__(self, var, mean_square, moment, learning_rate, grad, decay, momentum, epsilon):
+    def _update(self, var, mean_square, moment, learning_rate, grad, decay, momentum, epsilon):
         _check_tensors(self.name, var=var, mean_square=mean_square, moment=moment, grad=grad)
         K.apply_rms_prop_([var._data], [grad._data], [mean_square._data], [moment._data], _num(learning_rate),
                           _num(decay), _num(momentum), _num(epsilon))
@@ -174,7 +183,7 @@ class ApplyCenteredRMSProp(_OptimPrim):
     def __init__(self, use_locking=False):
         super().__init__(use_locking=use_locking)
 
-    def __call__(self, var, mean_gradient, mean_square, moment, grad, learning_rate, decay, momentum, epsilon):
+    def _update(self, var, mean_gradient, mean_square, moment, grad, learning_rate, decay, momentum, epsilon):
         _check_tensors(self.name, var=var, mean_gradient=mean_gradient, mean_square=mean_square, moment=moment,
                        grad=grad)
         K.apply_rms_prop_([var._data], [grad._data], [mean_square._data], [moment._data], _num(learning_rate),
@@ -188,7 +197,7 @@ class ApplyProximalAdagrad(_OptimPrim):
     def __init__(self, use_locking=False):
         super().__init__(use_locking=use_locking)
 
-    def __call__(self, var, accum, lr, l1, l2, grad):
+    def _update(self, var, accum, lr, l1, l2, grad):
         _check_tensors(self.name, var=var, accum=accum, grad=grad)
         K.apply_proximal_adagrad_([var._data], [grad._data], [accum._data], _num(lr), _num(l1), _num(l2))
         return var, accum
@@ -200,7 +209,7 @@ class ApplyFtrl(_OptimPrim):
     def __init__(self, use_locking=False):
         super().__init__(use_locking=use_locking)
 
-    def __call__(self, var, accum, linear, grad, lr, l1, l2, lr_power):
+    def _update(self, var, accum, linear, grad, lr, l1, l2, lr_power):
         _check_tensors(self.name, var=var, accum=accum, linear=linear, grad=grad)
         K.apply_ftrl_([var._data], [grad._data], [accum._data], [linear._data], _num(lr), _num(l1), _num(l2),
                       _num(lr_power))
@@ -210,7 +219,7 @@ class ApplyFtrl(_OptimPrim):
 class ApplyGradientDescent(_OptimPrim):
     """var -= alpha * delta; returns var."""
 
-    def __call__(self, var, alpha, delta):
+    def _update(self, var, alpha, delta):
         _check_tensors(self.name, var=var, delta=delta)
         K.gradient_descent_([var._data], [delta._data], _num(alpha))
         return var
@@ -222,7 +231,7 @@ class LARSUpdate(_OptimPrim):
     def __init__(self, epsilon=1e-05, hyperpara=0.001, use_clip=False):
         super().__init__(epsilon=epsilon, hyperpara=hyperpara, use_clip=use_clip)
 
-    def __call__(self, weight, gradient, norm_weight, norm_gradient, weight_decay, learning_rate):
+    def _update(self, weight, gradient, norm_weight, norm_gradient, weight_decay, learning_rate):
         _check_tensors(self.name, weight=weight, gradient=gradient)
         out = K.lars_update(weight._data, gradient._data, _num(norm_weight), _num(norm_gradient), _num(weight_decay),
                             _num(learning_rate), self.epsilon, self.hyperpara, self.use_clip)
