@@ -11,6 +11,7 @@ import os
 import sys
 
 from mindseed._utils import _state
+from mindseed.common.parameter import Parameter
 from mindseed.common.tensor import Tensor
 from mindseed.compiler.ir import Const, Graph, Node, Var
 
@@ -255,6 +256,9 @@ class GraphBuilder:
         if self.is_traced(t):
             raise GraphBreak(f"{what} of a tensor computed inside the graph (at {user_location()}) is only known "
                              f"at run time")
+        if isinstance(t, Parameter):
+            # a Parameter's value changes between calls (optimizers, assign): not a constant of the graph
+            raise GraphBreak(f"{what} of Parameter '{t.name}' (at {user_location()}) is only known at run time")
 
     def assign(self, param, value):
         """`param.set_data(value)` while tracing: an Assign node; later reads of param see value."""

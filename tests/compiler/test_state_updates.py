@@ -238,3 +238,24 @@ def test_set_train_switches_the_compiled_graph_and_keeps_both():
     np.testing.assert_allclose(net[0].moving_mean.asnumpy(), ref[0].moving_mean.asnumpy(), rtol=1e-6)
     assert len(net._ms_compiled.cache) == 2 and net._ms_compiled.traces == 2
     assert f.traces == 1   # eval only
+
+
+def test_reading_a_parameter_value_in_python_falls_back_instead_of_freezing_it():
+    class Scaled(nn.Cell):
+        def __init__(self):
+            super().__init__()
+            self.k = ms.Parameter(ms.Tensor(np.array([2.0], np.float32)), name="k")
+
+        def construct(self, x):
+            return x * float(self.k.asnumpy()[0])
+
+    ms.set_context(mode=ms.GRAPH_MODE)
+    try:
+        cell = Scaled()
+        x = ms.Tensor(np.ones(2, np.float32))
+        with pytest.warns(UserWarning, match=r"JIT fallback.*Parameter 'k'"):
+            np.testing.assert_array_equal(cell(x).asnumpy(), [2.0, 2.0])
+        cell.k.set_data(ms.Tensor(np.array([5.0], np.float32)))
+        np.testing.assert_array_equal(cell(x).asnumpy(), [5.0, 5.0])
+    finally:
+        ms.set_context(mode=ms.PYNATIVE_MODE)
