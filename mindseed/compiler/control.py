@@ -20,7 +20,7 @@ from mindseed.common import dtype as mstype
 from mindseed.common.tensor import Tensor
 from mindseed.compiler.codegen import _free_vars
 from mindseed.compiler.ir import IF, WHILE
-from mindseed.compiler.trace import GraphBreak, GraphBuilder, building, replay, speculating
+from mindseed.compiler.trace import GraphBreak, GraphBuilder, building, replay, speculating, user_location
 from mindseed.ops._prims import core as P
 from mindseed.ops._registry import Prim
 
@@ -409,7 +409,26 @@ class _Pinned:
 
 
 # ---------------------------------------------------------------- while
-def while_(cond_fn, body_fn, vals):
+_CONTAINERS = (list, dict, set, bytearray)
+
+
+def no_container_changes(mutated):
+    """Before tracing control flow on a tensor: the values its bodies change in place (`mutated`, the parser's
+    thunk of them) must not be Python containers (a list appended to in one branch, or by a loop body traced
+    once): their changes cannot follow the run-time condition, so the function runs in the interpreter."""
+    if mutated is None:
+        return
+    try:
+        values = mutated()
+    except (NameError, AttributeError):
+        return
+    for name, value in values.items():
+        if isinstance(value, _CONTAINERS):
+            raise GraphBreak(f"the Python {type(value).__name__} '{name}' is changed under a condition on a tensor "
+                             f"(at {user_location()}); graph control flow cannot carry that change")
+
+
+def while_(cond_fn, body_fn, vals, mutated=None):
     """Run `vals = body_fn(*vals)` while `cond_fn(*vals)`; a While node when the condition is a traced tensor."""
     c = cond_fn(*vals)
     while not _traced(c):
@@ -418,6 +437,7 @@ def while_(cond_fn, body_fn, vals):
             return vals
         vals = body_fn(*vals)
         c = cond_fn(*vals)
+    no_container_changes(mutated)
     filled = None
     if any(isinstance(v, _Undef) for v in vals):
         filled = vals = _init_undefined(body_fn, vals)
@@ -633,12 +653,13 @@ def _graph_while(cond_fn, body_fn, vals, params=()):
     return tuple(final)
 
 
-def for_range(bounds, body_fn, vals):
+def for_range(bounds, body_fn, vals, mutated=None):
     """`for i in range(*bounds)`: unrolled for Python bounds, a While node when a bound is a traced tensor."""
     if not any(_traced(b) for b in bounds):
         for i in range(*[int(b) if isinstance(b, Tensor) else b for b in bounds]):
             vals = body_fn(i, *vals)
         return vals
+    no_container_changes(mutated)
     start, stop, step = (0, bounds[0], 1) if len(bounds) == 1 else (bounds[0], bounds[1], 1) if len(bounds) == 2 \
         else bounds
     if isinstance(step, Tensor) or step == 0:

@@ -85,6 +85,47 @@ def _contains(stmts, kinds, stop_at_loops=True):
     return False
 
 
+# methods that change a Python list/dict/set in place
+_MUTATORS = frozenset(("append", "extend", "insert", "pop", "remove", "clear", "update", "setdefault", "popitem",
+                       "sort", "reverse", "add", "discard"))
+
+
+def _mutated_outside(stmts, assigned):
+    """A thunk `lambda: {"lst": lst, "self.d": self.d}` of the values a block changes in place (`lst.append(..)`,
+    `d[k] = v`, `del d[k]`) but does not bind, or None. Control flow on a tensor traces its bodies without
+    running them, so such a change to a Python container cannot follow the condition (the runtime checks
+    which of them are containers and falls back to the interpreter)."""
+    found = {}
+
+    def note(expr):
+        if isinstance(expr, (ast.Name, ast.Attribute)):
+            root = expr
+            while isinstance(root, ast.Attribute):
+                root = root.value
+            if isinstance(root, ast.Name) and (expr is not root or expr.id not in assigned):
+                found.setdefault(ast.unparse(expr), expr)
+
+    for st in stmts:
+        for node in _walk_no_nested(st, False):
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in _MUTATORS:
+                note(node.func.value)
+            targets = node.targets if isinstance(node, (ast.Assign, ast.Delete)) else \
+                [node.target] if isinstance(node, (ast.AugAssign, ast.AnnAssign)) else []
+            for t in targets:
+                if isinstance(t, ast.Subscript):
+                    note(t.value)
+    if not found:
+        return None
+    load = [ast.parse(src, mode="eval").body for src in found]
+    return ast.Lambda(args=_noargs(), body=ast.Dict(keys=[ast.Constant(k) for k in found], values=load))
+
+
+def _with_mutated(call, thunk):
+    if thunk is not None:
+        call.keywords.append(ast.keyword(arg="mutated", value=thunk))
+    return call
+
+
 def _walk_no_nested(node, stop_at_loops):
     yield node
     for child in ast.iter_child_nodes(node):
@@ -208,6 +249,7 @@ class _Rewriter:
 
     def if_stmt(self, s, in_loop):
         uid = next(_uid)
+        mutated = _mutated_outside(s.body + s.orelse, _assigned(s.body + s.orelse))   # before rewriting
         test = _ExprRewriter(self.first_arg).visit(s.test)
         returns = _always_returns(s.body) or _always_returns(s.orelse)
         if returns:
@@ -221,15 +263,16 @@ class _Rewriter:
                     fns.append(_func(f"__ms_{kind}_{uid}", names, stmts[:-1], stmts[-1].value or ast.Constant(None)))
                 else:
                     fns.append(_func(f"__ms_{kind}_{uid}", names, stmts, ast.Constant(None)))
-            call = _call("__ms_if", [test, _name(fns[0].name), _name(fns[1].name), _current_values(names),
-                                     ast.Constant(True)])
+            call = _with_mutated(_call("__ms_if", [test, _name(fns[0].name), _name(fns[1].name),
+                                                   _current_values(names), ast.Constant(True)]), mutated)
             return [ast.copy_location(n, s) for n in (fns[0], fns[1], ast.Return(value=call))]
         body = self.block(s.body, in_loop)
         orelse = self.block(s.orelse, in_loop)
         names = _assigned(body + orelse)  # after rewriting: break/continue became flag assignments
         then_fn = _func(f"__ms_then_{uid}", names, body, _tuple(names))
         else_fn = _func(f"__ms_else_{uid}", names, orelse, _tuple(names))
-        call = _call("__ms_if", [test, _name(then_fn.name), _name(else_fn.name), _current_values(names)])
+        call = _with_mutated(_call("__ms_if", [test, _name(then_fn.name), _name(else_fn.name),
+                                               _current_values(names)]), mutated)
         assign = ast.Assign(targets=[_tuple(names, ast.Store)], value=call) if names else ast.Expr(value=call)
         return [ast.copy_location(n, s) for n in (then_fn, else_fn, assign)]
 
@@ -239,6 +282,7 @@ class _Rewriter:
         if _contains(s.body, (ast.Return,)):
             raise ConversionError("return inside a loop is not supported in graph mode")
         uid = next(_uid)
+        mutated = _mutated_outside(s.body, _assigned(s.body))   # before rewriting
         brk, cont = f"__ms_brk_{uid}", f"__ms_cont_{uid}"
         has_brk = _contains(s.body, (ast.Break,))
         has_cont = _contains(s.body, (ast.Continue,))
@@ -260,7 +304,8 @@ class _Rewriter:
         new_body = self.block(body, in_loop=(brk, cont))
         cond_fn = _func(f"__ms_cond_{uid}", names, [], test)
         body_fn = _func(f"__ms_body_{uid}", names, new_body, _tuple(names))
-        call = _call("__ms_while", [_name(cond_fn.name), _name(body_fn.name), _current_values(names)])
+        call = _with_mutated(_call("__ms_while", [_name(cond_fn.name), _name(body_fn.name), _current_values(names)]),
+                             mutated)
         assign = ast.Assign(targets=[_tuple(names, ast.Store)], value=call) if names else ast.Expr(value=call)
         return [ast.copy_location(n, s) for n in pre + [cond_fn, body_fn, assign]]
 
@@ -295,12 +340,13 @@ class _Rewriter:
         idx = f"__ms_i_{uid}"
         if is_range and not jumps and isinstance(s.target, ast.Name):
             # for i in range(...): stays a loop in the graph when a bound is a tensor
+            mutated = _mutated_outside(s.body, _assigned(s.body) + [s.target.id])   # before rewriting
             args = [_ExprRewriter(self.first_arg).visit(a) for a in s.iter.args]
             body = self.block(s.body)
             names = [n for n in _assigned(s.body) if n != s.target.id]
             body_fn = _func(f"__ms_forbody_{uid}", [s.target.id] + names, body, _tuple(names))
-            call = _call("__ms_for_range", [ast.Tuple(elts=args, ctx=ast.Load()), _name(body_fn.name),
-                                            _current_values(names)])
+            call = _with_mutated(_call("__ms_for_range", [ast.Tuple(elts=args, ctx=ast.Load()), _name(body_fn.name),
+                                                          _current_values(names)]), mutated)
             assign = ast.Assign(targets=[_tuple(names, ast.Store)], value=call) if names else ast.Expr(value=call)
             return [ast.copy_location(n, s) for n in (body_fn, assign)]
         step = _const_step(s.iter) if is_range else None

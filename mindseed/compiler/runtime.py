@@ -222,11 +222,12 @@ def _pytype_like(out, ref):
             _pytype_like(o, r)
 
 
-def _ms_if(cond, then_fn, else_fn, vals, returns=False):
+def _ms_if(cond, then_fn, else_fn, vals, returns=False, mutated=None):
     """`if` of converted code. On a graph tensor both branches are traced; a branch that raises when traced
     but is not taken now becomes a branch that raises at run time (MindSpore's `raise` in graphs)."""
     if not _traced(cond):
         return then_fn(*vals) if cond else else_fn(*vals)
+    control.no_container_changes(mutated)
     if cond.size != 1:
         raise ValueError(_AMBIGUOUS)
     taken_then = bool(cond._data.reshape(-1)[0])
@@ -276,17 +277,17 @@ def _raising_branch(builder, exc, like):
     return placeholder(like)
 
 
-def _ms_while(cond_fn, body_fn, vals):
+def _ms_while(cond_fn, body_fn, vals, mutated=None):
     """`while` of converted code; Python numbers carried by a loop on a graph tensor stay Python scalars."""
-    out = control.while_(cond_fn, body_fn, vals)
+    out = control.while_(cond_fn, body_fn, vals, mutated)
     if _state.tracing is not None:
         _pytype_like(out, vals)
     return out
 
 
-def _ms_for_range(bounds, body_fn, vals):
+def _ms_for_range(bounds, body_fn, vals, mutated=None):
     """`for i in range(...)` of converted code."""
-    out = control.for_range(bounds, body_fn, vals)
+    out = control.for_range(bounds, body_fn, vals, mutated)
     if _state.tracing is not None:
         _pytype_like(out, vals)
     return out

@@ -373,3 +373,50 @@ def test_a_second_dynamic_dim_that_did_not_vary_is_not_baked_in():
     for shape in ((2, 3), (4, 3), (5, 3), (5, 2), (3, 4)):
         x = np.arange(np.prod(shape), dtype=np.float64).reshape(shape)
         np.testing.assert_allclose(f(t(x)).asnumpy(), x.sum() * shape[1])
+
+
+def test_python_containers_changed_under_tensor_conditions_fall_back_with_the_right_values():
+    # a list appended to (or a dict item set) in a branch or loop body on a tensor condition: the graph cannot
+    # carry the change, so the function runs in the interpreter (warning naming the container), never applying
+    # both branches' changes
+    import warnings as _w
+    x = ms.Tensor(np.array([[1., 2.], [3., -4.], [5., 6.]], np.float32))
+
+    def appends(x):
+        lst = []
+        for i in range(3):
+            if x[i, 0] > 2:
+                lst.append(x[i] * 2)
+            else:
+                lst.append(x[i])
+        return ops.stack(lst)
+
+    def sets_item(x):
+        d = {"a": x[0]}
+        if x[1, 1] < 0:
+            d["a"] = d["a"] * 3
+        else:
+            d["a"] = d["a"] - 1
+        return d["a"]
+
+    def loop_appends(x):
+        lst = [x[0]]
+        i = ms.Tensor(0, ms.int32)
+        while i < 2:
+            lst.append(x[i])
+            i += 1
+        return len(lst)
+
+    for fn, name in ((appends, "lst"), (sets_item, "d"), (loop_appends, "lst")):
+        with pytest.warns(UserWarning, match=f"JIT fallback.*Python (list|dict) '{name}' is changed under a "
+                                             f"condition on a tensor"):
+            got = ms.jit(fn)(x)
+        want = fn(x)
+        if isinstance(want, int):
+            assert got == want == 3
+        else:
+            np.testing.assert_array_equal(got.asnumpy(), want.asnumpy())
+    with _w.catch_warnings():
+        _w.simplefilter("ignore")
+        g = ms.jit(ms.grad(lambda x: appends(x).sum()))(x)
+    np.testing.assert_array_equal(g.asnumpy(), [[1, 1], [2, 2], [2, 2]])
