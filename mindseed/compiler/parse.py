@@ -251,7 +251,10 @@ class _Rewriter:
         uid = next(_uid)
         mutated = _mutated_outside(s.body + s.orelse, _assigned(s.body + s.orelse))   # before rewriting
         test = _ExprRewriter(self.first_arg).visit(s.test)
-        returns = _always_returns(s.body) or _always_returns(s.orelse)
+        # both paths end the function: `return` in them (a branch that only raises, e.g. in a loop body, where a
+        # `return` cannot be, is an ordinary branch: raising when taken, a run-time raise when traced only)
+        returns = (_always_returns(s.body) or _always_returns(s.orelse)) and \
+            _contains(s.body + s.orelse, (ast.Return,), stop_at_loops=False)
         if returns:
             # both paths end the function: the branches return the function's result
             body = self.block(s.body, in_loop)

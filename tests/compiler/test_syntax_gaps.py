@@ -420,3 +420,34 @@ def test_python_containers_changed_under_tensor_conditions_fall_back_with_the_ri
         _w.simplefilter("ignore")
         g = ms.jit(ms.grad(lambda x: appends(x).sum()))(x)
     np.testing.assert_array_equal(g.asnumpy(), [[1, 1], [2, 2], [2, 2]])
+
+
+def test_raise_under_a_tensor_condition_inside_loops():
+    # a branch that only raises, in a while/for body: an ordinary branch (raising at run time when taken)
+    def f_while(x, lim):
+        i = ms.Tensor(0)
+        while i < 3:
+            if x.sum() > lim:
+                raise ValueError("too big")
+            x = x * 10
+            i += 1
+        return x.sum()
+
+    def f_for(x, lim):
+        for _ in range(3):
+            if x.sum() > lim:
+                raise ValueError("too big")
+            x = x * 10
+        return x.sum()
+
+    x = ms.Tensor(np.ones((3, 4), np.float32))
+    for fn in (f_while, f_for):
+        jitted = ms.jit(fn)
+        for lim in (1e9, 100.0, 1e9):
+            lim_t = ms.Tensor(lim, ms.float32)
+            if lim < 1e3:
+                for run in (fn, jitted):
+                    with pytest.raises(ValueError, match="too big"):
+                        run(x, lim_t)
+            else:
+                assert float(jitted(x, lim_t)) == float(fn(x, lim_t)) == 12000.0
