@@ -336,6 +336,13 @@ def recompute_call(fn, args, weights=(), name="Recompute"):
         return fn(*args)
     pos = [i for i, a in enumerate(args) if isinstance(a, Tensor)]
     inputs = [args[i] for i in pos]
+    for tp in tapes:
+        # a tape that differentiates the weights a function reads when it first meets them (a compiled
+        # function differentiated from outside): fn's run below is paused, so it meets them now
+        adopt = getattr(tp, "adopt_external", None)
+        if adopt is not None:
+            for w in weights:
+                adopt(w)
     weights = [w for w in weights if any(tp.is_tracked(w) for tp in tapes)]
     if not any(tp.is_tracked(x) for tp in tapes for x in inputs + weights):
         return fn(*args)

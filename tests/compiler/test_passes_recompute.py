@@ -79,3 +79,33 @@ def test_recompute_is_a_no_op_without_gradients():
     x = ms.Tensor(np.ones((4, 8), np.float32))
     np.testing.assert_allclose(f(x).asnumpy(), Net.construct(net, x).asnumpy(), rtol=1e-6)
     assert not any(n.recomputed for n in f.graphs()[0].nodes)
+
+
+def test_recomputed_cell_weights_get_gradients_when_the_compiled_cell_is_differentiated_from_outside():
+    # value_and_grad of a GRAPH_MODE cell / of ms.jit(cell): the compiled call is differentiated as a whole,
+    # its tape meets the recomputed cell's weights only inside the recompute node
+    class Net(nn.Cell):
+        def __init__(self):
+            super().__init__()
+            self.d = nn.Dense(3, 3, weight_init="ones", bias_init="zeros")
+            self.d.recompute()
+
+        def construct(self, x):
+            y = self.d(x)
+            return (y * y).sum()
+
+    x = ms.Tensor(np.array([[1., 2., 3.]], np.float32))
+    want_dw = np.array([[12., 24., 36.]] * 3, np.float32)
+    ms.set_context(mode=ms.GRAPH_MODE)
+    try:
+        n = Net()
+        loss, (dx, (dw, db)) = ms.value_and_grad(n, 0, n.trainable_params())(x)
+    finally:
+        ms.set_context(mode=ms.PYNATIVE_MODE)
+    assert float(loss) == 108.0
+    np.testing.assert_array_equal(dx.asnumpy(), [[36., 36., 36.]])
+    np.testing.assert_array_equal(dw.asnumpy(), want_dw)
+    np.testing.assert_array_equal(db.asnumpy(), [12., 12., 12.])
+    n = Net()
+    _, (dw, _) = ms.value_and_grad(ms.jit(n), None, n.trainable_params())(x)
+    np.testing.assert_array_equal(dw.asnumpy(), want_dw)
