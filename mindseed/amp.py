@@ -252,6 +252,16 @@ class _AutoConstruct:
         with _AutoScope(self.dtype):
             return self.inner(*args, **kwargs)
 
+    def around(self, fn):
+        """fn (the cell's construct as graph mode converts it) run in this wrapper's scope, as construct is."""
+        inner = getattr(self.inner, "around", None)
+        fn = fn if inner is None else inner(fn)
+
+        def run(*args, **kwargs):
+            with _AutoScope(self.dtype):
+                return fn(*args, **kwargs)
+        return run
+
 
 def _set_amp_decorator(obj, dtype):
     if inspect.isfunction(obj) or inspect.ismethod(obj):
@@ -259,6 +269,8 @@ def _set_amp_decorator(obj, dtype):
         def wrapper(*args, **kwargs):
             with _AutoScope(dtype):
                 return obj(*args, **kwargs)
+        # graph mode converts the wrapper itself (the scope is active while obj is traced), not obj's source
+        del wrapper.__wrapped__
         return wrapper
     _set_construct(obj, _AutoConstruct, dtype)
     return obj

@@ -282,3 +282,33 @@ def test_loss_scale_managers():
         amp.FixedLossScaleManager(0.5)
     with pytest.raises(ValueError, match="'init_loss_scale' must be > 1"):
         amp.DynamicLossScaleManager(0.5)
+
+
+def test_auto_level_casts_are_compiled_in_graph_mode():
+    # the 'auto' scope wraps the converted construct (GRAPH_MODE) and the function (ms.jit): the same casts,
+    # dtypes, values and gradients as PyNative
+    x = ms.Tensor(np.array([[1.0001, 2.0, 3.0]], np.float32))
+
+    def run(mode):
+        ms.set_context(mode=mode)
+        try:
+            ms.set_seed(0)
+            net = amp.auto_mixed_precision(nn.SequentialCell(nn.Dense(3, 4), nn.ReLU(), nn.Dense(4, 2)), "auto")
+            out = net(x)
+            loss, grads = ms.value_and_grad(lambda x: net(x).astype(ms.float32).sum(), None,
+                                            net.trainable_params())(x)
+        finally:
+            ms.set_context(mode=ms.PYNATIVE_MODE)
+        return out, loss, grads
+    ref_out, ref_loss, ref_grads = run(ms.PYNATIVE_MODE)
+    out, loss, grads = run(ms.GRAPH_MODE)
+    assert ref_out.dtype == out.dtype == ms.float16
+    np.testing.assert_array_equal(out.asnumpy(), ref_out.asnumpy())
+    assert float(loss) == float(ref_loss)
+    for g, r in zip(grads, ref_grads):
+        assert g.dtype == r.dtype
+        np.testing.assert_array_equal(g.asnumpy(), r.asnumpy())
+
+    w = ms.Tensor(np.ones((3, 2), np.float32))
+    f = amp.auto_mixed_precision(lambda x, w: ops.matmul(x, w), "auto")
+    assert f(x, w).dtype == ms.jit(f)(x, w).dtype == ms.float16

@@ -387,7 +387,10 @@ class Cell:
         if getattr(construct, "__func__", None) is not None or not hasattr(construct, "__code__"):
             return self.construct
         converted = _convert(construct)
-        return lambda *a, **k: converted(self, *a, **k)
+        fn = lambda *a, **k: converted(self, *a, **k)  # noqa: E731
+        # an instance-level wrapper of construct (amp 'auto' casts) wraps the converted construct the same way
+        around = getattr(self.__dict__.get("construct"), "around", None)
+        return fn if around is None else around(fn)
 
     # a cell whose construct updates state with its own kernels (optimizers) runs as one opaque graph node
     _graph_opaque = False
