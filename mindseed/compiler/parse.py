@@ -279,12 +279,12 @@ class _Rewriter:
         assign = ast.Assign(targets=[_tuple(names, ast.Store)], value=call) if names else ast.Expr(value=call)
         return [ast.copy_location(n, s) for n in (then_fn, else_fn, assign)]
 
-    def while_stmt(self, s):
+    def while_stmt(self, s, uid=None, break_in_test=True):
         if s.orelse:
             raise ConversionError("while ... else is not supported in graph mode")
         if _contains(s.body, (ast.Return,)):
             raise ConversionError("return inside a loop is not supported in graph mode")
-        uid = next(_uid)
+        uid = next(_uid) if uid is None else uid
         mutated = _mutated_outside(s.body, _assigned(s.body))   # before rewriting
         brk, cont = f"__ms_brk_{uid}", f"__ms_cont_{uid}"
         has_brk = _contains(s.body, (ast.Break,))
@@ -302,7 +302,7 @@ class _Rewriter:
         if has_brk and brk not in names:
             names.append(brk)
         test = _ExprRewriter(self.first_arg).visit(s.test)
-        if has_brk:
+        if has_brk and break_in_test:
             test = _call("__ms_and", [_call("__ms_not", [_name(brk)]), ast.Lambda(args=_noargs(), body=test)])
         new_body = self.block(body, in_loop=(brk, cont))
         cond_fn = _func(f"__ms_cond_{uid}", names, [], test)
@@ -375,11 +375,19 @@ class _Rewriter:
         head = [ast.Assign(targets=[s.target], value=_call("__ms_item", [_name(seq), _name(idx)])),
                 ast.AugAssign(target=_name(idx, ast.Store), op=ast.Add(), value=ast.Constant(1))]
         test = ast.Compare(left=_name(idx), ops=[ast.Lt()], comparators=[_call("__ms_len", [_name(seq)])])
-        loop = ast.While(test=test, body=head + list(s.body), orelse=[])
+        body = list(s.body)
+        loop_uid = next(_uid)
+        if _contains(body, (ast.Break,)):
+            # the sequence's length is static: the loop unrolls, and after a break (a tensor flag when the break
+            # is under a tensor condition) the remaining iterations are skipped by a guard rather than ending
+            # the loop, so its items (cells, functions) never have to be loop-carried values of a graph loop
+            guard = ast.If(test=_call("__ms_not", [_name(f"__ms_brk_{loop_uid}")]), body=body, orelse=[])
+            body = [ast.copy_location(guard, s)]
+        loop = ast.While(test=test, body=head + body, orelse=[])
         ast.copy_location(loop, s)
         for n in init + head:
             ast.copy_location(n, s)
-        return init + self.while_stmt(loop)
+        return init + self.while_stmt(loop, uid=loop_uid, break_in_test=False)
 
 
 def _const_step(call):

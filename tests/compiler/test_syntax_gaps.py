@@ -451,3 +451,35 @@ def test_raise_under_a_tensor_condition_inside_loops():
                         run(x, lim_t)
             else:
                 assert float(jitted(x, lim_t)) == float(fn(x, lim_t)) == 12000.0
+
+
+def test_break_under_a_tensor_condition_in_a_loop_over_cells():
+    # for over a CellList (or a tuple of functions) with a break on a tensor: the loop unrolls (static length),
+    # iterations after the break are skipped by a guard; values and gradients equal PyNative
+    class Net(nn.Cell):
+        def __init__(self):
+            super().__init__()
+            self.blocks = nn.CellList([nn.Dense(3, 3, weight_init="ones", bias_init="zeros") for _ in range(3)])
+
+        def construct(self, x, limit):
+            for b in self.blocks:
+                x = b(x)
+                if x.sum() > limit:
+                    break
+            return x.sum()
+
+    x = ms.Tensor(np.array([[1., 2., 3.]], np.float32))
+    for limit, want in ((50.0, 54.0), (10.0, 18.0), (1e9, 162.0)):
+        lim = ms.Tensor(limit, ms.float32)
+        net = Net()
+        ref = float(net(x, lim))
+        ref_grads = ms.grad(net, None, net.trainable_params())(x, lim)
+        ms.set_context(mode=ms.GRAPH_MODE)
+        try:
+            got = float(net(x, lim))
+            grads = ms.grad(net, None, net.trainable_params())(x, lim)
+        finally:
+            ms.set_context(mode=ms.PYNATIVE_MODE)
+        assert got == ref == want
+        for g, r in zip(grads, ref_grads):
+            np.testing.assert_allclose(g.asnumpy(), r.asnumpy(), rtol=1e-6)
