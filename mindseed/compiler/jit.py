@@ -6,6 +6,7 @@ import warnings
 from mindseed import _backend as B
 from mindseed._backend import inductor as _inductor
 from mindseed._utils import _state
+from mindseed.common import dtype as mstype
 from mindseed.common.context import get_context
 from mindseed.common.tensor import Tensor
 from mindseed.compiler import codegen, passes
@@ -22,14 +23,20 @@ class _Mutable:
 
 
 def mutable(input_data, dynamic_len=False):
-    """Mark `input_data` (a Tensor, or tuple/list/dict of Tensors) as variable: it does not key the compile cache."""
+    """Mark `input_data` (a Tensor, an int or float, or a tuple/list/dict of Tensors) as variable: it does not key
+    the compile cache. A mutable int or float is a scalar input of the graph (int64 / float32; results computed
+    from it come back as Python numbers), so calls with other values reuse the compiled graph."""
     if isinstance(input_data, Tensor):
         return input_data
     if isinstance(input_data, (tuple, list, dict)):
         cls = {tuple: _MutableTuple, list: _MutableList, dict: _MutableDict}[type(input_data)]
         return cls(input_data)
-    raise TypeError(f"For 'mutable', the 'input_data' must be a Tensor, tuple, list or dict of Tensors, but got "
-                    f"{type(input_data).__name__}.")
+    if isinstance(input_data, int) and not isinstance(input_data, bool):
+        return _MutableInt(input_data)
+    if isinstance(input_data, float):
+        return _MutableFloat(input_data)
+    raise TypeError(f"For 'mutable', the 'input_data' must be a Tensor, an int or float scalar, or a tuple, list or "
+                    f"dict of Tensors, but got {type(input_data).__name__}.")
 
 
 class _MutableTuple(tuple, _Mutable):
@@ -42,6 +49,22 @@ class _MutableList(list, _Mutable):
 
 class _MutableDict(dict, _Mutable):
     pass
+
+
+class _MutableInt(int, _Mutable):
+    __slots__ = ()
+
+
+class _MutableFloat(float, _Mutable):
+    __slots__ = ()
+
+
+class _ScalarLeaf(Tensor):
+    """The graph input standing for a mutable scalar argument (marked a Python scalar of the graph)."""
+    __slots__ = ()
+
+    def __init__(self, value):
+        super().__init__(value, mstype.float32 if isinstance(value, float) else mstype.int64)
 
 
 def jit_class(cls):
@@ -65,6 +88,9 @@ def _flatten(obj, leaves):
     """Structure template of obj with tensors replaced by their index in `leaves`."""
     if isinstance(obj, Tensor):
         leaves.append(obj)
+        return ("T", len(leaves) - 1)
+    if isinstance(obj, (_MutableInt, _MutableFloat)):
+        leaves.append(_ScalarLeaf(obj))
         return ("T", len(leaves) - 1)
     if isinstance(obj, (tuple, list)):
         return (type(obj), tuple(_flatten(o, leaves) for o in obj))
@@ -95,6 +121,8 @@ def _key_of(obj):
     if isinstance(obj, Tensor):
         return ("T", obj.shape, obj.dtype.name)
     if isinstance(obj, _Mutable):
+        if isinstance(obj, (_MutableInt, _MutableFloat)):
+            return ("M", type(obj).__name__)
         if isinstance(obj, dict):
             return ("M", tuple((k, _key_of(v)) for k, v in obj.items()))
         return ("M", tuple(_key_of(v) for v in obj))
@@ -486,8 +514,10 @@ class _Compiled:
         leaves = []
         tmpl = _flatten((args, kwargs), leaves)
         inputs = [Tensor._from_raw(t._data) for t in leaves]
-        for t in inputs:
+        for t, leaf in zip(inputs, leaves):
             builder.add_input(t)
+            if isinstance(leaf, _ScalarLeaf):
+                builder.mark_scalar(t)
         targs, tkwargs = _unflatten(tmpl, inputs)
         try:
             with building(builder), tentative():

@@ -349,3 +349,32 @@ def test_mutable_arguments_do_not_key_cache():
     f(ms.mutable((t([1.0]), t([2.0]))))
     f(ms.mutable((t([3.0]), t([4.0]))))
     assert len(f.cache) == 1
+
+
+def test_mutable_scalars_are_graph_inputs():
+    # ms.mutable(int/float): one compiled graph for every value; numbers computed from it come back as Python
+    # numbers; a loop bound from it stays a loop of the graph
+    x = t([1.0, 2.0, 3.0])
+
+    @ms.jit
+    def f(x, n, s):
+        return x * n + s, n + 1
+
+    for n, s in ((2, 0.5), (3, 1.5), (-4, 2.0)):
+        y, m = f(x, ms.mutable(n), ms.mutable(s))
+        np.testing.assert_allclose(y.asnumpy(), np.array([1.0, 2.0, 3.0]) * n + s, rtol=1e-6)
+        assert m == n + 1 and isinstance(m, int)
+    assert f.traces == 1
+
+    @ms.jit
+    def g(x, steps):
+        for i in range(steps):
+            x = x + i
+        return x
+
+    for steps in (3, 5):
+        np.testing.assert_array_equal(g(x, ms.mutable(steps)).asnumpy(), x.asnumpy() + sum(range(steps)))
+    assert g.traces == 1
+    assert ms.mutable(3) == 3 and ms.mutable(2.5) * 2 == 5.0
+    with pytest.raises(TypeError, match="For 'mutable'.*int or float scalar.*got str"):
+        ms.mutable("a")
