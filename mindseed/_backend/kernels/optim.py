@@ -120,6 +120,8 @@ def _fusable(p, g, a):
     reorder oneDNN otherwise does per call (forward and data gradient), and the update reads the gradient
     without a copy. A parameter set back to NCHW (set_data, a loaded checkpoint) takes its state back with it.
     """
+    if p.is_contiguous() and g.is_contiguous() and a.is_contiguous():
+        return p, g, a    # the common case, first: this runs for every parameter at every step
     if p.is_contiguous():
         if _channels_last(g) and not g.is_contiguous() and _owns_storage(p) \
                 and _relayout_(a, _CHANNELS_LAST):
