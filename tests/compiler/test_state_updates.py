@@ -259,3 +259,37 @@ def test_reading_a_parameter_value_in_python_falls_back_instead_of_freezing_it()
         np.testing.assert_array_equal(cell(x).asnumpy(), [5.0, 5.0])
     finally:
         ms.set_context(mode=ms.PYNATIVE_MODE)
+
+
+class _ClassApiState(nn.Cell):
+    def __init__(self):
+        super().__init__()
+        self.p = ms.Parameter(ms.Tensor(np.zeros(2, np.float32)), name="p")
+        self.assign_add, self.assign_sub, self.assign = ops.AssignAdd(), ops.AssignSub(), ops.Assign()
+        self.depend, self.print = ops.Depend(), ops.Print()
+
+    def construct(self, x):
+        self.assign_add(self.p, x)
+        self.assign_sub(self.p, x * 0.5)
+        y = self.depend(x * 2, self.p)
+        self.print("p is", self.p, y)
+        return y + self.p
+
+
+def test_class_api_state_primitives_and_print_in_graph_mode(capsys):
+    outs = {}
+    for mode in (ms.PYNATIVE_MODE, ms.GRAPH_MODE):
+        ms.set_context(mode=mode)
+        try:
+            cell = _ClassApiState()
+            res = [cell(ms.Tensor(np.full(2, v, np.float32))).asnumpy().tolist() for v in (1.0, 2.0)]
+            ops.Assign()(cell.p, ms.Tensor(np.array([7.0, 8.0], np.float32)))
+        finally:
+            ms.set_context(mode=ms.PYNATIVE_MODE)
+        outs[mode] = (res, cell.p.asnumpy().tolist(), capsys.readouterr().out)
+    res, p, printed = outs[ms.PYNATIVE_MODE]
+    assert res == [[2.5, 2.5], [5.5, 5.5]] and p == [7.0, 8.0]
+    assert printed.count("p is\n") == 2 and "Tensor(shape=[2], dtype=Float32" in printed
+    assert outs[ms.GRAPH_MODE] == outs[ms.PYNATIVE_MODE]
+    with pytest.raises(TypeError, match="For 'Print'.*got int"):
+        ops.Print()("x", 3)

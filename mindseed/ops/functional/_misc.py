@@ -1,13 +1,15 @@
 """Small functional helpers of MindSpore's ops namespace: depend, assign, partial, norm clipping."""
 import functools
 
+from mindseed._utils import _state
+
 from mindseed.common.parameter import Parameter
 from mindseed.common.tensor import Tensor
 from mindseed.ops.functional import _core as C
 from mindseed.ops.functional import _math as M
 from mindseed.ops._prims import core as P
 
-__all__ = ["depend", "assign", "assign_add", "assign_sub", "partial", "clip_by_norm", "clip_by_global_norm"]
+__all__ = ["depend", "assign", "assign_add", "assign_sub", "print_", "partial", "clip_by_norm", "clip_by_global_norm"]
 
 TENSOR_METHODS = {}
 
@@ -52,6 +54,33 @@ def assign_add(variable, value):
 def assign_sub(variable, value):
     """variable <- variable - value for a Parameter; returns the Parameter."""
     return assign(variable, C.sub(variable, value))
+
+
+def _print_values(*values):
+    # a Parameter prints as its value
+    print("\n".join(repr(Tensor._from_raw(v._data)) if isinstance(v, Tensor) else str(v) for v in values),
+          flush=True)
+
+
+def print_(*input_x):
+    """Print the inputs (strings and Tensors; a Tensor with its shape and dtype), one per line; returns None.
+
+    In a compiled graph it prints at every call, with that call's values.
+
+    Raises:
+        TypeError: an input is neither a str, a Tensor nor a tuple/list of them.
+    """
+    for x in input_x:
+        items = x if isinstance(x, (tuple, list)) else (x,)
+        for item in items:
+            if not isinstance(item, (str, Tensor)):
+                raise TypeError(f"For 'Print', the type of 'input_x' should be one of Tensor, str or tuple/list of "
+                                f"them, but got {type(item).__name__}.")
+    flat = [item for x in input_x for item in (x if isinstance(x, (tuple, list)) else (x,))]
+    if _state.tracing is not None:
+        _state.opaque_call(_print_values, tuple(flat))
+    else:
+        _print_values(*flat)
 
 
 def partial(func, *args):

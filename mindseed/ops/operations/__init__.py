@@ -8,6 +8,7 @@ from mindseed.ops.operations._random import *  # noqa: F401,F403
 from mindseed.ops.operations._nn import *  # noqa: F401,F403
 from mindseed.ops.operations._conv import *  # noqa: F401,F403
 from mindseed.ops.operations._optim import *  # noqa: F401,F403
+from mindseed.ops.operations._state import *  # noqa: F401,F403
 from mindseed.ops.operations._custom import *  # noqa: F401,F403
 from mindseed.ops.operations._composite import *  # noqa: F401,F403
 from mindseed.ops.operations.comm_ops import *  # noqa: F401,F403
