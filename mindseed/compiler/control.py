@@ -17,6 +17,7 @@ from mindseed._utils import _state
 from mindseed.autograd import _tape
 from mindseed.autograd.grad import vjp
 from mindseed.common import dtype as mstype
+from mindseed.common.parameter import ParameterTuple
 from mindseed.common.tensor import Tensor
 from mindseed.compiler.codegen import _free_vars
 from mindseed.compiler.ir import IF, WHILE
@@ -136,7 +137,9 @@ def _flatten(obj, leaves):
         leaves.append(obj)
         return ("T",)
     if isinstance(obj, (tuple, list)):
-        return (type(obj), tuple(_flatten(o, leaves) for o in obj))
+        # a ParameterTuple comes back as a tuple: its items are rebuilt as plain Tensors (of the same buffers)
+        kind = tuple if isinstance(obj, ParameterTuple) else type(obj)
+        return (kind, tuple(_flatten(o, leaves) for o in obj))
     return ("C", obj)
 
 
@@ -795,6 +798,16 @@ def _record_while_gradient(tapes, body_fn, full_args, carried_idx, init, free, r
 
 
 # ---------------------------------------------------------------- opaque steps
+def speculative():
+    """True while tracing code whose trace-time values are not this call's: an untaken branch, a loop body."""
+    b = _state.tracing
+    while b is not None:
+        if getattr(b, "speculative", False) or b.graph.name in ("cond", "body"):
+            return True
+        b = b.parent
+    return False
+
+
 def opaque_call(fn, args, outputs=False):
     """fn(*args) as one side-effect node of the graph being traced (it runs as Python at every call).
 
@@ -807,14 +820,21 @@ def opaque_call(fn, args, outputs=False):
     builder = _state.tracing
     leaves = []
     tmpl = _flatten(args, leaves)
-    saved_tapes, saved_tracing = list(_state.tapes), _state.tracing
-    _state.tapes.clear()
-    _state.tracing = None
-    try:
-        result = fn(*args)
-    finally:
-        _state.tapes[:] = saved_tapes
-        _state.tracing = saved_tracing
+    if speculative():
+        # traced without running now (an untaken branch, a loop body traced before the loop runs): the step must
+        # not happen; the node runs it when (and as often as) the graph gets there. Its result is not known
+        if outputs:
+            raise GraphBreak(f"a step with results (at {user_location()}) under a condition on a tensor")
+        result = None
+    else:
+        saved_tapes, saved_tracing = list(_state.tapes), _state.tracing
+        _state.tapes.clear()
+        _state.tracing = None
+        try:
+            result = fn(*args)
+        finally:
+            _state.tapes[:] = saved_tapes
+            _state.tracing = saved_tracing
     outs = []
     if outputs:
         _flatten(result, outs)

@@ -23,14 +23,7 @@ def _traced(x):
     return b is not None and isinstance(x, Tensor) and b.is_traced(x)
 
 
-def _speculative():
-    """True while tracing code whose trace-time values are not this call's: an untaken branch, a loop body."""
-    b = _state.tracing
-    while b is not None:
-        if getattr(b, "speculative", False) or b.graph.name in ("cond", "body"):
-            return True
-        b = b.parent
-    return False
+_speculative = control.speculative
 
 
 def _scalar(t, dtype, pytype, what):

@@ -157,3 +157,60 @@ def test_updates_of_an_abandoned_trace_are_not_applied_twice():
             f(ms.Tensor(np.ones(2, np.float32)))
             got.append(float(p.asnumpy()[0]))
     assert got == [2.0, 4.0, 6.0]
+
+
+def test_steps_under_tensor_conditions_run_only_when_reached(capsys):
+    # an optimizer step, an optimizer primitive or a Print in an untaken branch or a loop body: the tracing
+    # call must not run them for real (only the graph does, as often as it gets there)
+    q = ms.Parameter(ms.Tensor(np.zeros(2, np.float32)), name="q")
+    v = ms.Parameter(ms.Tensor(np.zeros(2, np.float32)), name="v")
+    acc = ms.Parameter(ms.Tensor(np.zeros(2, np.float32)), name="acc")
+    opt = nn.SGD([q], 1.0)
+    mom = ops.ApplyMomentum()
+    ones = ms.Tensor(np.ones(2, np.float32))
+
+    @ms.jit
+    def every_other(i):
+        if i % 2 == 1:
+            opt((ones,))
+        else:
+            ops.Print()("even step")
+        if i > 100:
+            mom(v, acc, 1.0, ones, 0.9)
+        return i
+
+    got = []
+    for i in (0, 0, 1, 2, 3):
+        every_other(ms.Tensor(i, ms.int32))
+        got.append(float(q.asnumpy()[0]))
+    assert got == [0.0, 0.0, -1.0, -1.0, -2.0]
+    np.testing.assert_array_equal(v.asnumpy(), [0.0, 0.0])
+    assert capsys.readouterr().out.count("even step") == 3
+
+    w = ms.Parameter(ms.Tensor(np.zeros(2, np.float32)), name="w")
+    opt_w = nn.SGD([w], 1.0)
+
+    @ms.jit
+    def three_steps(k):
+        while k < 3:
+            opt_w((ones,))
+            k = k + 1
+        return k
+
+    three_steps(ms.Tensor(0, ms.int32))
+    np.testing.assert_array_equal(w.asnumpy(), [-3.0, -3.0])
+
+
+def test_optimizer_applied_to_a_parameter_tuple_of_accumulated_gradients_in_jit():
+    net = _dense()
+    opt = nn.SGD(net.trainable_params(), 0.1)
+    acc = opt.parameters.clone(prefix="acc", init="ones")
+
+    @ms.jit
+    def step():
+        return opt(acc)
+
+    for _ in range(3):
+        step()
+    assert float(net.bias.asnumpy()[0]) == pytest.approx(-0.3)
+    assert float(net.weight.asnumpy()[0, 0]) == pytest.approx(0.7)
