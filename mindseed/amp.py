@@ -486,9 +486,7 @@ class DynamicLossScaler(LossScaler):
 
     def adjust(self, grads_finite):
         """Grow the scale after `scale_window` finite steps, shrink it (not below 1) when not finite."""
-        if _state.tracing is not None:
-            return _state.opaque_call(self._adjust, (grads_finite,))    # in a graph: run at every call
-        return self._adjust(grads_finite)
+        return _state.opaque_call(self._adjust, (grads_finite,))    # in a graph: a node run at every call
 
     def _adjust(self, grads_finite):
         finite = bool(grads_finite)

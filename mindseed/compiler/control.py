@@ -809,7 +809,8 @@ def speculative():
 
 
 def opaque_call(fn, args, outputs=False):
-    """fn(*args) as one side-effect node of the graph being traced (it runs as Python at every call).
+    """fn(*args) as one side-effect node of the graph being traced (it runs as Python at every call); outside
+    tracing, fn(*args).
 
     Used for steps that update state through their own kernels (optimizers): the trace run performs the
     real step once, without recording its inside; the graph gets one node that repeats it each call. With
@@ -818,6 +819,8 @@ def opaque_call(fn, args, outputs=False):
     run's.
     """
     builder = _state.tracing
+    if builder is None:
+        return fn(*args)          # not tracing: just the step
     leaves = []
     tmpl = _flatten(args, leaves)
     if speculative():

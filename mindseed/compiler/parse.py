@@ -376,18 +376,17 @@ class _Rewriter:
                 ast.AugAssign(target=_name(idx, ast.Store), op=ast.Add(), value=ast.Constant(1))]
         test = ast.Compare(left=_name(idx), ops=[ast.Lt()], comparators=[_call("__ms_len", [_name(seq)])])
         body = list(s.body)
-        loop_uid = next(_uid)
         if _contains(body, (ast.Break,)):
             # the sequence's length is static: the loop unrolls, and after a break (a tensor flag when the break
             # is under a tensor condition) the remaining iterations are skipped by a guard rather than ending
             # the loop, so its items (cells, functions) never have to be loop-carried values of a graph loop
-            guard = ast.If(test=_call("__ms_not", [_name(f"__ms_brk_{loop_uid}")]), body=body, orelse=[])
+            guard = ast.If(test=_call("__ms_not", [_name(f"__ms_brk_{uid}")]), body=body, orelse=[])
             body = [ast.copy_location(guard, s)]
         loop = ast.While(test=test, body=head + body, orelse=[])
         ast.copy_location(loop, s)
         for n in init + head:
             ast.copy_location(n, s)
-        return init + self.while_stmt(loop, uid=loop_uid, break_in_test=False)
+        return init + self.while_stmt(loop, uid=uid, break_in_test=False)
 
 
 def _const_step(call):

@@ -23,9 +23,6 @@ def _traced(x):
     return b is not None and isinstance(x, Tensor) and b.is_traced(x)
 
 
-_speculative = control.speculative
-
-
 def _scalar(t, dtype, pytype, what):
     if t.size != 1:
         raise ValueError(_AMBIGUOUS if pytype is bool else
@@ -174,7 +171,7 @@ def _ms_print(*args, sep=" ", end="\n", file=None, flush=False):
         builtins.print("\n".join(_print_text(v) for v in values), file=file, flush=True)
     from mindseed.ops._prims.core import py_call_p  # noqa: PLC0415
     builder.emit(py_call_p, [builder.operand(t) for t in leaves], {"fn": run}, [])
-    if not _speculative():
+    if not control.speculative():
         run(*[t._data for t in leaves])
     return None
 
@@ -199,7 +196,7 @@ def _ms_assert(cond, msg_fn=None):
     from mindseed.ops._prims.core import py_call_p  # noqa: PLC0415
     builder = _state.tracing
     builder.emit(py_call_p, [builder.operand(cond)], {"fn": check}, [])
-    if not _speculative():
+    if not control.speculative():
         check(cond._data)
 
 

@@ -62,7 +62,7 @@ def conv(x, w, b=None, *, stride, pads, dilation, groups):
     if _nhwc_conv(x, w.shape[0]):
         x = _nhwc(x)
     else:
-        w = w.contiguous()   # a channels-last weight (see optim._in_layout_of) would make oneDNN run NHWC
+        w = w.contiguous()   # a channels-last weight (see optim._fusable) would make oneDNN run NHWC
     pad = _symmetric(pads)
     if pad is None:
         x = F.pad(x, _torch_pad(pads))

@@ -12,12 +12,12 @@ from collections.abc import Iterable
 import numpy as np
 
 from mindseed import _backend as B
+from mindseed import ops
 from mindseed._backend.kernels import optim as K
 from mindseed._utils import _state
 from mindseed.common import dtype as mstype
 from mindseed.common.parameter import Parameter, ParameterTuple
 from mindseed.common.tensor import Tensor
-from mindseed import ops
 from mindseed.nn.cell import Cell
 from mindseed.nn.layer.container import CellList
 from mindseed.nn.learning_rate_schedule import LearningRateSchedule

@@ -149,15 +149,15 @@ class TrainOneStepWithLossScaleCell(TrainOneStepCell):
         scaling_sens = self.scale_sense
         loss, grads = forward_and_grads(self.network, inputs, None, self.weights, scaling_sens)
         if _state.tracing is None:
-            cond, _ = self._scaled_update(*grads)
-            return loss, cond, scaling_sens
+            return loss, self._scaled_update(*grads), scaling_sens
         # in a graph: one opaque node (unscale, overflow check, scale update, the optimizer when no overflow)
-        # whose overflow flag and scale are read at every call
-        cond, scale = _state.opaque_call(self._scaled_update, grads, outputs=True)
+        # whose overflow flag and scale (a copy after the manager's update) are read at every call
+        cond, scale = _state.opaque_call(lambda *g: (self._scaled_update(*g), self.scale_sense.copy()), grads,
+                                         outputs=True)
         return loss, cond, scale
 
     def _scaled_update(self, *grads):
-        """The step after the backward pass: (overflow flag, a copy of the scale after the manager's update)."""
+        """The step after the backward pass; returns the overflow flag."""
         scale = _float(self.scale_sense)
         local = tuple(Tensor._from_raw(g) for g in K.scaled([g._data for g in grads], 1.0 / scale))
         cond = self.get_overflow_status(None, local)
@@ -165,7 +165,7 @@ class TrainOneStepWithLossScaleCell(TrainOneStepCell):
         overflow = self.process_loss_scale(cond)
         if not bool(overflow):
             self.optimizer(grads)
-        return cond, self.scale_sense.copy()
+        return cond
 
     def set_sense_scale(self, sens):
         """Set the loss scale (a Tensor)."""

@@ -512,9 +512,10 @@ def update_in_place(target, fn, *others):
     captured first, so fn reads its value at each call, not at tracing).
     """
     tracing = _state.tracing
-    if isinstance(target, Parameter):
+    param = isinstance(target, Parameter)
+    if param:
         target._remember_value()
-    param = tracing is not None and isinstance(target, Parameter)
+    param = param and tracing is not None
     if param:
         tracing.operand(target)
     tapes = [t for t in _state.tapes

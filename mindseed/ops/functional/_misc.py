@@ -70,17 +70,12 @@ def print_(*input_x):
     Raises:
         TypeError: an input is neither a str, a Tensor nor a tuple/list of them.
     """
-    for x in input_x:
-        items = x if isinstance(x, (tuple, list)) else (x,)
-        for item in items:
-            if not isinstance(item, (str, Tensor)):
-                raise TypeError(f"For 'Print', the type of 'input_x' should be one of Tensor, str or tuple/list of "
-                                f"them, but got {type(item).__name__}.")
     flat = [item for x in input_x for item in (x if isinstance(x, (tuple, list)) else (x,))]
-    if _state.tracing is not None:
-        _state.opaque_call(_print_values, tuple(flat))
-    else:
-        _print_values(*flat)
+    for item in flat:
+        if not isinstance(item, (str, Tensor)):
+            raise TypeError(f"For 'Print', the type of 'input_x' should be one of Tensor, str or tuple/list of them, "
+                            f"but got {type(item).__name__}.")
+    _state.opaque_call(_print_values, tuple(flat))
 
 
 def partial(func, *args):

@@ -43,9 +43,7 @@ class _OptimPrim(Primitive):
             self.add_prim_attr(k, v)
 
     def __call__(self, *args, **kwargs):
-        if _state.tracing is not None:
-            return _state.opaque_call(lambda *a: self._update(*a, **kwargs), args)
-        return self._update(*args, **kwargs)
+        return _state.opaque_call(lambda *a: self._update(*a, **kwargs), args)
 
 
 class ApplyMomentum(_OptimPrim):
