@@ -17,7 +17,6 @@ on the caller's tapes whose bprop runs the backward graph. When that backward is
 goes through this same mechanism one order up.
 """
 import importlib
-import warnings
 
 from mindseed._utils import _state
 from mindseed.autograd._tape import Tape, active, backward, is_differentiable
@@ -160,8 +159,7 @@ def _build(compiled, tmpl, leaves, caller_tapes, J):
             grads = [ct.get(id(x)) for x in wrt]
             grads = [P.zeros_like_p(x) if g is None else g for x, g in zip(wrt, grads)]
     except GraphBreak as exc:
-        warnings.warn(f"mindseed.jit: the gradient of '{compiled.name}' runs in the interpreter (JIT fallback): "
-                      f"{exc}", stacklevel=4)
+        compiled.fall_back(exc, f"the gradient of '{compiled.name}'", stacklevel=5)
         return None
     finally:
         _state.tapes[:] = saved

@@ -7,7 +7,7 @@ from mindseed import _backend as B
 from mindseed._backend import inductor as _inductor
 from mindseed._utils import _state
 from mindseed.common import dtype as mstype
-from mindseed.common.context import get_context
+from mindseed.common.context import STRICT, get_context
 from mindseed.common.tensor import Tensor
 from mindseed.compiler import codegen, passes
 from mindseed.compiler.ir import Const, Graph, Sym, Var, print_graph, verify
@@ -382,7 +382,8 @@ class _Entry:
 class _Compiled:
     """A jitted function: converts, traces, optimizes and generates code once per input signature."""
 
-    def __init__(self, fn, name, jit_level=None, bound_self=None, dyn=None):
+    def __init__(self, fn, name, jit_level=None, bound_self=None, dyn=None, fullgraph=None):
+        self.fullgraph = fullgraph    # True: no interpreter fallback; None: the context's jit_syntax_level
         self.dyn = dyn                # None (static shapes), "all" (dynamic=1) or per-argument shapes with None
         self.traces = 0               # how many times the function was traced (compile count)
         self.fn = fn                  # the plain function (unbound for methods)
@@ -417,7 +418,8 @@ class _Compiled:
         bound = self.__dict__.setdefault("_bound", {})
         c = bound.get(id(obj))
         if c is None:
-            c = bound[id(obj)] = _Compiled(self.fn, self.name, self.jit_level, bound_self=obj, dyn=self.dyn)
+            c = bound[id(obj)] = _Compiled(self.fn, self.name, self.jit_level, bound_self=obj, dyn=self.dyn,
+                                           fullgraph=self.fullgraph)
         return c
 
     def _target(self):
@@ -523,7 +525,7 @@ class _Compiled:
             with building(builder), tentative():
                 result = target(*targs, **tkwargs)
         except GraphBreak as exc:
-            warnings.warn(f"mindseed.jit: '{self.name}' runs in the interpreter (JIT fallback): {exc}", stacklevel=3)
+            self.fall_back(exc, f"'{self.name}'", stacklevel=4)
             entry.run_fn, entry.captured, entry.out_tmpl, entry.source, entry.graph = None, [], None, None, None
             entry.out_types = None
             return entry, self._target()(*args, **kwargs)
@@ -568,6 +570,15 @@ class _Compiled:
         # the trace run was a real execution: its results are this call's results
         return entry, result
 
+    def fall_back(self, exc, what, stacklevel):
+        """A trace stopped at code the graph cannot hold: warn that `what` runs in the interpreter (JIT Fallback),
+        or raise when the whole function must be one graph (fullgraph=True, jit_syntax_level STRICT)."""
+        if _strict(self.fullgraph):
+            raise RuntimeError(f"For 'jit', {what} must compile as one graph (fullgraph=True / jit_syntax_level "
+                               f"STRICT), but {exc}. Set fullgraph=False to run that code in the interpreter "
+                               f"(JIT Fallback).") from None
+        warnings.warn(f"mindseed.jit: {what} runs in the interpreter (JIT fallback): {exc}", stacklevel=stacklevel)
+
     def graphs(self):
         """The compiled graphs (one per input signature), for inspection."""
         return [e.general.graph if e.general is not None else e.graph for e in self.cache.values()
@@ -579,6 +590,14 @@ def _jit_level(level):
     if level is None:
         level = (get_context("jit_config") or {}).get("jit_level") or get_context("jit_level") or "O0"
     return level
+
+
+def _strict(fullgraph):
+    """No interpreter fallback: jit's own fullgraph, else the context's jit_syntax_level (MindSpore's
+    MS_DEV_JIT_SYNTAX_LEVEL=0 too)."""
+    if fullgraph is not None:
+        return fullgraph
+    return get_context("jit_syntax_level") == STRICT or os.environ.get("MS_DEV_JIT_SYNTAX_LEVEL") == "0"
 
 
 def _saving():
@@ -632,8 +651,13 @@ def jit(function=None, *, capture_mode="ast", jit_level=None, dynamic=0, fullgra
     >>> f(ms.Tensor([1.0]))
     Tensor(shape=[1], dtype=Float32, value= [ 3.00000000e+00])
     """
+    if not isinstance(fullgraph, bool):
+        raise TypeError(f"For 'jit', the argument 'fullgraph' must be bool, but got {type(fullgraph).__name__}.")
+    strict = fullgraph or None
     if isinstance(jit_config, JitConfig):
         jit_level = jit_config.jit_level
+        if str(jit_config.jit_syntax_level).upper() in ("STRICT", str(STRICT)):
+            strict = True
     if jit_level not in (None, "O0", "O1", "O2"):
         raise ValueError(f"For 'jit', the argument 'jit_level' must be one of ['O0', 'O1', 'O2'], but got {jit_level!r}.")
     dyn = "all" if dynamic else None
@@ -649,8 +673,8 @@ def jit(function=None, *, capture_mode="ast", jit_level=None, dynamic=0, fullgra
         if hasattr(fn, "construct") and hasattr(fn, "_cells"):
             inputs = fn.__dict__.get("_inputs")
             d = _signature_of(inputs) if dyn is None and inputs else dyn
-            return _Compiled(type(fn).construct, type(fn).__name__, jit_level, bound_self=fn, dyn=d)
-        return _Compiled(fn, getattr(fn, "__name__", "fn"), jit_level, dyn=dyn)
+            return _Compiled(type(fn).construct, type(fn).__name__, jit_level, bound_self=fn, dyn=d, fullgraph=strict)
+        return _Compiled(fn, getattr(fn, "__name__", "fn"), jit_level, dyn=dyn, fullgraph=strict)
 
     if function is None:
         return wrap

@@ -314,6 +314,46 @@ def test_fallback_warns_with_file_and_line():
     np.testing.assert_allclose(f(t([2.0, 2.0])).asnumpy(), [8.0, 8.0])
 
 
+def _needs_fallback(x):
+    v = x.sum().item()
+    return x * v
+
+
+def test_fullgraph_raises_instead_of_falling_back():
+    f = ms.jit(_needs_fallback, fullgraph=True)
+    with pytest.raises(RuntimeError, match=r"'_needs_fallback' must compile as one graph .*test_jit.py:"):
+        f(t([1.0, 2.0]))
+    with pytest.raises(RuntimeError, match="the gradient of '_needs_fallback' must compile as one graph"):
+        ms.grad(f)(t([1.0, 2.0]))
+    # whole graphs still compile, and the same function without fullgraph falls back
+    np.testing.assert_allclose(ms.jit(lambda x: x * 2, fullgraph=True)(t([1.0])).asnumpy(), [2.0])
+    with warnings.catch_warnings(record=True) as w:
+        warnings.simplefilter("always")
+        np.testing.assert_allclose(ms.jit(_needs_fallback)(t([1.0, 2.0])).asnumpy(), [3.0, 6.0])
+    assert any("fallback" in str(x.message) for x in w)
+    with pytest.raises(TypeError, match="'fullgraph' must be bool"):
+        ms.jit(_needs_fallback, fullgraph=1)
+
+
+def test_strict_syntax_level_from_context_and_jit_config():
+    ms.set_context(jit_syntax_level=ms.STRICT)
+    try:
+        with pytest.raises(RuntimeError, match="must compile as one graph"):
+            ms.jit(_needs_fallback)(t([1.0]))
+
+        class Net(nn.Cell):
+            def construct(self, x):
+                return _needs_fallback(x)
+        ms.set_context(mode=ms.GRAPH_MODE)
+        with pytest.raises(RuntimeError, match="'Net' must compile as one graph"):
+            Net()(t([1.0]))
+    finally:
+        ms.set_context(jit_syntax_level=ms.LAX, mode=ms.PYNATIVE_MODE)
+    f = ms.jit(_needs_fallback, jit_config=ms.JitConfig(jit_syntax_level="STRICT"))
+    with pytest.raises(RuntimeError, match="must compile as one graph"):
+        f(t([1.0]))
+
+
 def test_save_graphs_writes_ir_before_and_after_each_pass(tmp_path):
     ms.set_context(save_graphs=True, save_graphs_path=str(tmp_path))
     try:
