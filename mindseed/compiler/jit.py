@@ -634,6 +634,8 @@ def jit(function=None, *, capture_mode="ast", jit_level=None, dynamic=0, fullgra
 
     Args:
         function (callable): the function, method or Cell to compile.
+        capture_mode (str): ``'ast'`` (the source is parsed); ``'bytecode'`` and ``'trace'`` are accepted and
+            compile the same way.
         jit_level (str): ``'O0'``: generated code calling one kernel per node, compiled in milliseconds;
             ``'O1'``: that code handed to torch's inductor, which fuses elementwise/reduction chains
             (seconds to compile). Default: the context's ``jit_config['jit_level']``, else ``'O0'``.
@@ -651,6 +653,11 @@ def jit(function=None, *, capture_mode="ast", jit_level=None, dynamic=0, fullgra
     >>> f(ms.Tensor([1.0]))
     Tensor(shape=[1], dtype=Float32, value= [ 3.00000000e+00])
     """
+    if capture_mode not in ("ast", "bytecode", "trace"):
+        raise ValueError(f"For 'jit', the argument 'capture_mode' must be one of ['ast', 'bytecode', 'trace'], but "
+                         f"got {capture_mode!r}.")
+    if dynamic not in (0, 1) or isinstance(dynamic, float):
+        raise ValueError(f"For 'jit', the argument 'dynamic' must be 0 or 1, but got {dynamic!r}.")
     if not isinstance(fullgraph, bool):
         raise TypeError(f"For 'jit', the argument 'fullgraph' must be bool, but got {type(fullgraph).__name__}.")
     strict = fullgraph or None

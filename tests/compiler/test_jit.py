@@ -333,6 +333,10 @@ def test_fullgraph_raises_instead_of_falling_back():
     assert any("fallback" in str(x.message) for x in w)
     with pytest.raises(TypeError, match="'fullgraph' must be bool"):
         ms.jit(_needs_fallback, fullgraph=1)
+    with pytest.raises(ValueError, match="'capture_mode' must be one of"):
+        ms.jit(_needs_fallback, capture_mode="graph")
+    with pytest.raises(ValueError, match="'dynamic' must be 0 or 1"):
+        ms.jit(_needs_fallback, dynamic=2)
 
 
 def test_strict_syntax_level_from_context_and_jit_config():
