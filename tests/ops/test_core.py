@@ -44,6 +44,13 @@ SPECS = [
     OpSpec("getitem_mixed", lambda x: x[None, 1, ..., ms.Tensor([3, 1])], lambda x: x[None, 1, ..., [3, 1]],
            shapes=[(2, 3, 4)]),
     OpSpec("getitem_mask", lambda x: x[x > 0], lambda x: x[x > 0], shapes=[(3, 4)]),
+    OpSpec("getitem_reverse", lambda x: x[::-1], lambda x: x[::-1], shapes=[(5,)]),
+    OpSpec("getitem_negative_steps", lambda x: x[None, 2:0:-1, ..., ::-2], lambda x: x[None, 2:0:-1, ..., ::-2],
+           shapes=[(3, 2, 5)]),
+    OpSpec("getitem_negative_step_and_index", lambda x: x[-1:-4:-2, ms.Tensor([3, 0, 3])],
+           lambda x: x[-1:-4:-2, [3, 0, 3]], shapes=[(4, 4)]),
+    OpSpec("getitem_negative_step_after_mask", lambda x: x[ms.Tensor([[True, False], [True, True]]), ::-1],
+           lambda x: x[np.array([[True, False], [True, True]]), ::-1], shapes=[(2, 2, 3)]),
 ]
 
 test_value, test_grad, test_grad2 = make_tests(SPECS)
@@ -61,6 +68,27 @@ ERRORS = [
     ErrorSpec("index_oob", lambda: ops.ones((2, 3))[5], IndexError, "out of bounds"),
 ]
 test_bad_input = make_error_tests(ERRORS)
+
+
+@pytest.mark.parametrize("index", [np.s_[::-1], np.s_[3:0:-2], np.s_[:, ::-2], np.s_[-1::-3, 1:], np.s_[..., 0:3:-1]])
+def test_setitem_negative_steps_eager_and_compiled(index):
+    x = np.arange(24, dtype=np.float32).reshape(4, 6)
+    v = np.float32(-1.0) * np.ones_like(x[index])
+    want = x.copy()
+    want[index] = v
+
+    def f(a, b):
+        a[index] = b
+        return a * 1.0
+    for fn in (f, ms.jit(f)):
+        np.testing.assert_array_equal(fn(ms.Tensor(x), ms.Tensor(v)).asnumpy(), want)
+    np.testing.assert_array_equal(ms.jit(lambda a: a[index])(ms.Tensor(x)).asnumpy(), x[index])
+    # gradient of a negative-step read, compiled
+    w = np.arange(x[index].size, dtype=np.float32).reshape(x[index].shape)
+    g = ms.jit(ms.grad(lambda a: (a[index] * ms.Tensor(w)).sum()))(ms.Tensor(x))
+    want_g = np.zeros_like(x)
+    want_g[index] = w
+    np.testing.assert_array_equal(g.asnumpy(), want_g)
 
 
 def test_setitem_grad_routes_around_overwritten_slot():

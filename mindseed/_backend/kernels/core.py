@@ -86,8 +86,50 @@ zeros_like = torch.zeros_like
 ones_like = torch.ones_like
 
 
+def _flipped(x, index):
+    """(the dims `index` slices with a negative step, the index with those slices counted from the other end),
+    or None when it has none: torch has no negative strides, so x[::-2] is x.flip(0)[::2]."""
+    parts = index if isinstance(index, tuple) else (index,)
+    if not any(type(p) is slice and p.step is not None and p.step < 0 for p in parts):
+        return None
+
+    def width(p):        # how many dims of x the index part consumes
+        if p is None or p is Ellipsis:
+            return 0
+        return p.dim() if isinstance(p, torch.Tensor) and p.dtype == torch.bool else 1
+    rest = x.dim() - sum(width(p) for p in parts)
+    dims, new, d = [], [], 0
+    for p in parts:
+        if p is Ellipsis:
+            d += rest
+        elif type(p) is slice and p.step is not None and p.step < 0:
+            n = x.shape[d]
+            start, stop, step = p.indices(n)      # stop -1: through element 0
+            dims.append(d)
+            p = slice(n - 1 - start, n - 1 - stop, -step)
+        new.append(p)
+        d += width(p)
+    return dims, tuple(new)
+
+
 def getitem(x, index):
-    return x[index]
+    flip = _flipped(x, index)
+    if flip is None:
+        return x[index]
+    dims, index = flip
+    return x.flip(dims)[index]
+
+
+def _put(out, index, value):
+    """out[index] = value (in place on `out`, or on a flipped copy that is returned)."""
+    flip = _flipped(out, index)
+    if flip is None:
+        out[index] = value
+        return out
+    dims, index = flip
+    out = out.flip(dims)
+    out[index] = value
+    return out.flip(dims)
 
 
 def _basic_index(index):
@@ -109,7 +151,7 @@ def index_add_grad(dout, shape, index):
     n = 1
     for s in shape:
         n *= s
-    pos = torch.arange(n, device=dout.device).reshape(shape)[index].reshape(-1)
+    pos = getitem(torch.arange(n, device=dout.device).reshape(shape), index).reshape(-1)
     g = torch.zeros(n, dtype=dout.dtype, device=dout.device)
     g.index_add_(0, pos, dout.reshape(-1))
     return g.reshape(shape)
@@ -157,17 +199,13 @@ def index_add_grad_n(*douts, shape, indices, order=None):
 
 
 def setitem(x, value, index):
-    out = x.clone()
     if isinstance(value, torch.Tensor) and value.dtype != x.dtype:
         value = value.to(x.dtype)
-    out[index] = value
-    return out
+    return _put(x.clone(), index, value)
 
 
 def setitem_zero(x, index):
-    out = x.clone()
-    out[index] = 0
-    return out
+    return _put(x.clone(), index, 0)
 
 
 def concat(*xs, axis=0):

@@ -36,7 +36,7 @@ def fill_slots(index, idx):
 
 
 def getitem_dyn(x, *idx, index):
-    return x[fill_slots(index, idx)]
+    return K.getitem(x, fill_slots(index, idx))
 
 
 def index_add_grad_dyn(dout, *idx, shape, index):
