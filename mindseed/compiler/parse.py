@@ -257,9 +257,10 @@ class _Rewriter:
             _contains(s.body + s.orelse, (ast.Return,), stop_at_loops=False)
         if returns:
             # both paths end the function: the branches return the function's result
+            before = _assigned(s.body + s.orelse)     # a nested returning if hides its assignments in its branches
             body = self.block(s.body, in_loop)
             orelse = self.block(s.orelse, in_loop) if s.orelse else []
-            names = _assigned(body + orelse)
+            names = before + [n for n in _assigned(body + orelse) if n not in before]
             fns = []
             for kind, stmts in (("then", body), ("else", orelse)):
                 if stmts and isinstance(stmts[-1], ast.Return):
