@@ -3,6 +3,8 @@ import functools
 import os
 import warnings
 
+import numpy as np
+
 from mindseed import _backend as B
 from mindseed._backend import inductor as _inductor
 from mindseed._utils import _state
@@ -59,6 +61,24 @@ class _MutableFloat(float, _Mutable):
     __slots__ = ()
 
 
+_PLAIN = {_MutableTuple: tuple, _MutableList: list}
+
+
+class _Identity:
+    """Cache-key part for an unhashable argument: the object itself, compared by identity and kept alive by the
+    key (an id alone could be reused by a later object and find this object's graph)."""
+    __slots__ = ("obj",)
+
+    def __init__(self, obj):
+        self.obj = obj
+
+    def __hash__(self):
+        return id(self.obj)
+
+    def __eq__(self, other):
+        return isinstance(other, _Identity) and other.obj is self.obj
+
+
 class _ScalarLeaf(Tensor):
     """The graph input standing for a mutable scalar argument (marked a Python scalar of the graph)."""
     __slots__ = ()
@@ -93,7 +113,8 @@ def _flatten(obj, leaves):
         leaves.append(_ScalarLeaf(obj))
         return ("T", len(leaves) - 1)
     if isinstance(obj, (tuple, list)):
-        return (type(obj), tuple(_flatten(o, leaves) for o in obj))
+        # a mutable tuple/list is a plain one to the function (`type(t) == tuple` holds in the graph)
+        return (_PLAIN.get(type(obj), type(obj)), tuple(_flatten(o, leaves) for o in obj))
     if isinstance(obj, dict):
         return (dict, tuple((k, _flatten(v, leaves)) for k, v in obj.items()))
     return ("C", obj)
@@ -124,17 +145,20 @@ def _key_of(obj):
         if isinstance(obj, (_MutableInt, _MutableFloat)):
             return ("M", type(obj).__name__)
         if isinstance(obj, dict):
-            return ("M", tuple((k, _key_of(v)) for k, v in obj.items()))
-        return ("M", tuple(_key_of(v) for v in obj))
+            return ("M", dict, tuple((k, _key_of(v)) for k, v in obj.items()))
+        return ("M", _PLAIN[type(obj)], tuple(_key_of(v) for v in obj))
     if isinstance(obj, (tuple, list)):
         return (type(obj).__name__, tuple(_key_of(o) for o in obj))
     if isinstance(obj, dict):
         return ("d", tuple((k, _key_of(v)) for k, v in obj.items()))
+    if isinstance(obj, np.ndarray):
+        # a constant of the graph: keyed by value (the same array changed in place, or a new one, recompiles)
+        return ("A", obj.dtype.str, obj.shape, obj.tobytes())
     try:
         hash(obj)
         return ("C", type(obj).__name__, obj)
     except TypeError:
-        return ("I", id(obj))
+        return ("I", _Identity(obj))
 
 
 # ---------------------------------------------------------------- dynamic shapes
