@@ -5,7 +5,7 @@ import numpy as np
 
 from mindseed._utils import _state
 from mindseed.common import dtype as mstype
-from mindseed.common.tensor import Tensor, _convert
+from mindseed.common.tensor import Tensor, _convert, _handle
 
 __all__ = ["Parameter", "ParameterTuple"]
 
@@ -132,7 +132,7 @@ class Parameter(Tensor):
         return p
 
     def value(self):
-        return Tensor._from_raw(self._data)
+        return _handle(self, self._data)
 
     def add_pipeline_stage(self, stage):
         pass

@@ -98,6 +98,14 @@ class Tensor:
             return
         if init is not None:
             raise ValueError("For 'Tensor', 'init' must be None when 'input_data' is given.")
+        if isinstance(input_data, Tensor) and _state.tracing is not None:
+            # a copy of a value of the graph, not a constant (gradients stop at it, as in PyNative)
+            src = _handle(input_data, input_data._data)
+            if dtype is not None and dtype != input_data.dtype:
+                src = src.astype(dtype)
+            self._data = src._data
+            _state.tracing.alias(src, self)
+            return
         self._data = _convert(input_data, dtype)
 
     # ------------------------------------------------------------ construction helpers
@@ -302,17 +310,17 @@ class Tensor:
         return self
 
     def copy(self):
-        return _wrap(self._data.clone())
+        return _handle(self, self._data.clone())
 
     def value(self):
         """The value of the tensor: the tensor itself (a Parameter returns its data as a Tensor)."""
         return self
 
     def detach(self):
-        return _wrap(self._data)
+        return _handle(self, self._data)
 
     def contiguous(self):
-        return _wrap(self._data.contiguous())
+        return _handle(self, self._data.contiguous())
 
     def cpu(self):
         return self
@@ -332,6 +340,15 @@ class Tensor:
 
 def _rebuild(array, dtype_name):
     return Tensor(array, dtype=mstype._by_name(dtype_name))
+
+
+def _handle(x, raw):
+    """A new Tensor object around `raw`, which holds x's value (detach(), copy()): while a graph is traced it is
+    x's value in the graph (a new object is not on any grad tape, so gradients stop at it)."""
+    t = _wrap(raw)
+    if _state.tracing is not None:
+        _state.tracing.alias(x, t)
+    return t
 
 
 def _convert(data, dtype):

@@ -167,6 +167,8 @@ class GraphBuilder:
     def __init__(self, name="graph", parent=None):
         self.graph = Graph(name)
         self.vars = {}          # id(tensor) -> Var
+        self.raw = {}           # id(backend tensor) -> Var: another Tensor object around the same data (detach(),
+        #                         Parameter.value()) is the same value of the graph
         self.keep = []          # the traced tensors, alive so their ids stay unique
         self.parent = parent
         self.root = parent.root if parent is not None else self
@@ -178,9 +180,15 @@ class GraphBuilder:
     # ------------------------------------------------------------ values
     def new_var(self, t, hint="v"):
         v = Var(tuple(t.shape), t.dtype.name, hint)
-        self.vars[id(t)] = v
-        self.keep.append(t)
+        self._bind(t, v)
         return v
+
+    def _bind(self, t, v):
+        self.vars[id(t)] = v
+        self.raw.setdefault(id(t._data), v)     # the first value holding it (an identity kernel's output, a
+        #                                         cotangent input made from an output, share the data later)
+        self.keep.append(t)
+        self.keep.append(t._data)
 
     def add_input(self, t, hint="p"):
         v = self.new_var(t, hint)
@@ -192,6 +200,17 @@ class GraphBuilder:
         while b is not None:
             v = b.vars.get(id(t))
             if v is not None:
+                return v
+            b = b.parent
+        raw = getattr(t, "_data", None)
+        if raw is None:
+            return None
+        b = self
+        while b is not None:
+            v = b.raw.get(id(raw))
+            if v is not None:
+                self.vars[id(t)] = v
+                self.keep.append(t)
                 return v
             b = b.parent
         return None
@@ -210,8 +229,7 @@ class GraphBuilder:
             v = Var(tuple(t.shape), t.dtype.name, "c")
             self.captured.append((t, v))
             self._captured_ids[id(t)] = v
-            self.vars[id(t)] = v
-            self.keep.append(t)
+            self._bind(t, v)
         return v
 
     def is_traced(self, t):
@@ -271,6 +289,12 @@ class GraphBuilder:
             self.assigned[id(param)] = param
         self.vars[id(param)] = self.operand(value)
         return True
+
+    def alias(self, src, t):
+        """t is another handle of src's value (detach(), a copy, Parameter.value()): the same value of the graph
+        (src captured first if it is a tensor from outside)."""
+        self.vars[id(t)] = self.operand(src)
+        self.keep.append(t)
 
     def rebind(self, obj, replacement):
         v = self.lookup(obj)

@@ -74,3 +74,30 @@ def test_cache_key_of_an_unhashable_object_keeps_it_alive():
         o = _Opaque(v)
         assert f(x, o).asnumpy()[0] == v
         del o
+
+
+def test_new_handles_of_graph_values_are_not_constants():
+    """detach(), contiguous(), copy(), Tensor(x), Parameter.value() inside jit read the call's values (they were
+    frozen at their tracing-time values), and gradients stop at detach() and Tensor(x) as in PyNative."""
+    fns = [lambda x: (x * 2).detach() + x, lambda x: x.contiguous() * 3, lambda x: x.T.contiguous() * 3,
+           lambda x: x.copy() * 2, lambda x: ms.Tensor(x) + 1, lambda x: ms.Tensor(x, ms.float64) * 2,
+           lambda x: x * ms.Tensor(x * 2).sum()]
+    x1, x2 = t([[1.0, 2.0], [3.0, 4.0]]), t([[5.0, -1.0], [0.5, 2.0]])
+    for fn in fns:
+        jf = ms.jit(fn)
+        no_fallback(jf, x1)
+        np.testing.assert_allclose(no_fallback(jf, x2).asnumpy(), fn(x2).asnumpy())
+        np.testing.assert_allclose(ms.jit(ms.grad(fn))(x2).asnumpy(), ms.grad(fn)(x2).asnumpy())
+
+    class Net(ms.nn.Cell):
+        def __init__(self):
+            super().__init__()
+            self.p = ms.Parameter(t([0.0, 0.0]), name="p")
+
+        def construct(self, x):
+            return self.p.value() + x
+    net = Net()
+    jn = ms.jit(net)
+    jn(t([1.0, 1.0]))
+    net.p.set_data(t([10.0, 20.0]))
+    np.testing.assert_array_equal(jn(t([1.0, 1.0])).asnumpy(), [11.0, 21.0])

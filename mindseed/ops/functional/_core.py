@@ -521,7 +521,10 @@ def update_in_place(target, fn, *others):
     tapes = [t for t in _state.tapes
              if t.is_tracked(target) or any(isinstance(o, Tensor) and t.is_tracked(o) for o in others)]
     if not tapes:
-        target._data = fn(Tensor._from_raw(target._data))._data
+        new = fn(Tensor._from_raw(target._data))
+        target._data = new._data
+        if tracing is not None:
+            tracing.rebind(new, target)    # later reads of target in the graph read the new value
         return target
     old = Tensor._from_raw(target._data)
     for t in tapes:
