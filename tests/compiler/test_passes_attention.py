@@ -99,3 +99,53 @@ def test_softmax_output_used_elsewhere_stays_unfused():
     for g, w_ in zip(got, want):
         np.testing.assert_allclose(g.asnumpy(), w_.asnumpy(), rtol=1e-5, atol=1e-5)
     assert "FlashAttention" not in _prims(jf)
+
+
+def _grads_of(fn, *args):
+    return ms.value_and_grad(lambda q, k, v: (ops.tanh(fn(q, k, v)) * 0.5).sum(), grad_position=(0, 1, 2))(*args)
+
+
+@pytest.mark.parametrize("shapes,mask_shape,fused", [
+    (((2, 3, 4, 8), (1, 3, 5, 8), (1, 3, 5, 8)), None, False),        # k, v broadcast over the batch
+    (((1, 3, 4, 8), (2, 3, 5, 8), (2, 3, 5, 8)), None, False),        # q broadcasts
+    (((2, 3, 4, 8), (2, 3, 5, 8), (2, 3, 5, 6)), None, False),        # v has another head size
+    (((2, 3, 4, 8), (2, 3, 5, 8), (2, 3, 5, 8)), (3, 4, 5), False),   # a 3-D mask
+    (((1, 3, 4, 8), (1, 3, 5, 8), (1, 3, 5, 8)), (2, 1, 4, 5), False),  # the mask widens the batch
+    (((2, 3, 4, 8), (2, 3, 5, 8), (2, 3, 5, 8)), (2, 1, 1, 5), True),   # a mask broadcasting up: fused
+    (((2, 3, 4, 8), (2, 3, 5, 8), (2, 3, 5, 8)), (4, 1), True),
+])
+def test_shapes_the_kernel_cannot_take_stay_unfused_and_equal(shapes, mask_shape, fused):
+    rng = np.random.default_rng(1)
+    q, k, v = (ms.Tensor(rng.standard_normal(s).astype(np.float32)) for s in shapes)
+    mask = None if mask_shape is None else ms.Tensor(rng.standard_normal(mask_shape).astype(np.float32))
+
+    def fn(q, k, v):
+        return _attention(q, k, v, mask)
+    step = ms.jit(lambda q, k, v: _grads_of(fn, q, k, v))
+    step(q, k, v)
+    (got_l, got_g), (want_l, want_g) = step(q, k, v), _grads_of(fn, q, k, v)
+    np.testing.assert_allclose(got_l.asnumpy(), want_l.asnumpy(), rtol=1e-5, atol=1e-5)
+    for g, w in zip(got_g, want_g):
+        assert g.shape == w.shape
+        np.testing.assert_allclose(g.asnumpy(), w.asnumpy(), rtol=1e-4, atol=1e-5)
+    assert ("FlashAttention" in _prims(step)) == fused
+
+
+def test_a_mask_hiding_a_whole_row_gives_nan_as_softmax_does():
+    q, k, v, _ = _data(t=4)
+    m = np.zeros((4, 4), np.float32)
+    m[1] = -np.inf
+    mask = ms.Tensor(m)
+
+    def fn(q, k, v):
+        return _attention(q, k, v, mask)
+    step = ms.jit(lambda q, k, v: (fn(q, k, v), _grads_of(fn, q, k, v)[1]))
+    step(q, k, v)
+    got_o, got_g = step(q, k, v)
+    assert "FlashAttention" in _prims(step)
+    want_o, want_g = fn(q, k, v), _grads_of(fn, q, k, v)[1]
+    np.testing.assert_array_equal(np.isnan(got_o.asnumpy()), np.isnan(want_o.asnumpy()))
+    assert np.isnan(got_o.asnumpy()[:, :, 1]).all()
+    np.testing.assert_allclose(got_o.asnumpy(), want_o.asnumpy(), rtol=1e-5, atol=1e-6)
+    for g, w in zip(got_g, want_g):
+        np.testing.assert_allclose(g.asnumpy(), w.asnumpy(), rtol=1e-4, atol=1e-5)   # NaN where PyNative's is

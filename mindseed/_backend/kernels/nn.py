@@ -630,11 +630,27 @@ def _device_type():
     return device().type
 
 
+def _masks_a_whole_row(mask):
+    """Whether some row of the additive mask is all -inf: softmax gives NaN there, the flash kernel 0."""
+    return mask is not None and bool(torch.isneginf(mask).all(-1).any())
+
+
+def _attention_probs(q, k, mask, scale):
+    s = torch.matmul(q, k.transpose(-1, -2)).mul_(scale)
+    if mask is not None:
+        s = s + mask
+    return s, torch.softmax(s, -1)
+
+
 def flash_attention(q, k, v, mask=None, *, scale):
     """(softmax(q @ k^T * scale + mask) @ v, log-sum-exp per row) as one blocked kernel: the (T, S)
-    attention matrix is never materialized. q, k, v: (B, H, T|S, D); mask additive, broadcastable."""
+    attention matrix is never materialized. q, k, v: (B, H, T|S, D); mask additive, 2-D or 4-D, broadcastable.
+    A mask hiding a whole row takes the unfused ops, whose NaN row the flash kernel would turn into zeros."""
     if mask is not None and mask.dtype != q.dtype:
         mask = mask.to(q.dtype)
+    if _masks_a_whole_row(mask):
+        s, a = _attention_probs(q, k, mask, scale)
+        return torch.matmul(a, v), torch.logsumexp(s, -1)
     return torch.ops.aten._scaled_dot_product_flash_attention_for_cpu(q, k, v, 0.0, False, attn_mask=mask,
                                                                       scale=scale)
 
@@ -643,5 +659,10 @@ def flash_attention_grad(dout, q, k, v, out, lse, mask=None, *, scale):
     """(dq, dk, dv) of flash_attention, recomputing the attention blocks from q, k and the saved lse."""
     if mask is not None and mask.dtype != q.dtype:
         mask = mask.to(q.dtype)
+    if _masks_a_whole_row(mask):
+        _, a = _attention_probs(q, k, mask, scale)
+        da = torch.matmul(dout, v.transpose(-1, -2))
+        ds = torch._softmax_backward_data(da, a, -1, a.dtype).mul_(scale)
+        return torch.matmul(ds, k), torch.matmul(ds.transpose(-1, -2), q), torch.matmul(a.transpose(-1, -2), dout)
     return torch.ops.aten._scaled_dot_product_flash_attention_for_cpu_backward(
         dout, q, k, v, out, lse, 0.0, False, attn_mask=mask, scale=scale)

@@ -12,8 +12,11 @@ times forward and backward. The pattern, after differentiation, is
 
 and becomes `o, lse = FlashAttention(q, k, v, mask)` plus `dq, dk, dv = FlashAttentionGrad(do, q, k, v, o, lse,
 mask)`, `dkt = Transpose(dk)`. The intermediate values must have no other uses (in particular the mask must
-not need a gradient), the scores must be 4-D and the kernel available for the dtype/device; anything else is
-left alone. The numbers agree with the unfused ops to float rounding (the kernel sums in a different order).
+not need a gradient), q, k, v must have the kernel's shapes (4-D, equal batch and head dims, one head size: no
+broadcasting), the mask 2-D or 4-D and no wider than the scores, and the kernel available for the dtype/device;
+anything else is left alone. The numbers agree with the unfused ops to float rounding (the kernel sums in a
+different order); a mask that hides a whole row gives that row's NaN as the unfused softmax does (the kernels
+take the unfused path then).
 """
 from mindseed._backend import kernels as _K
 from mindseed.compiler.ir import Const, Node, Var
@@ -54,6 +57,22 @@ def _last_two_swapped(node):
     perm = tuple(node.attrs.get("perm", ()))
     n = len(perm)
     return n == 4 and perm == tuple(range(n - 2)) + (n - 1, n - 2)
+
+
+def _kernel_shapes(q, k, v, mask, a):
+    """Shapes the flash kernel takes as they are: q (B, H, T, D), k and v (B, H, S, D) with no broadcasting
+    between them, scores (B, H, T, S), a 2-D or 4-D mask whose dims are 1 or the scores' (it must not widen them)."""
+    shapes = [x.shape for x in (q, k, v, a)]
+    if any(sh is None or len(sh) != 4 or not all(type(d) is int for d in sh) for sh in shapes):
+        return False
+    b, h, t, d = q.shape
+    s = k.shape[2]
+    if tuple(k.shape) != (b, h, s, d) or tuple(v.shape) != (b, h, s, d) or tuple(a.shape) != (b, h, t, s):
+        return False
+    if mask is None:
+        return True
+    return len(mask.shape) in (2, 4) and all(type(m) is int and m in (1, n)
+                                               for m, n in zip(reversed(mask.shape), (s, t, h, b)))
 
 
 class _Match:
@@ -106,6 +125,8 @@ def _match(softmax, producer, uses):
     users = uses.get(a.id, [])
     pv = [n for n in users if _plain_matmul(n) and n.inputs[0] is a]
     if len(pv) != 1 or not isinstance(pv[0].inputs[1], Var):
+        return None
+    if not _kernel_shapes(q, k, pv[0].inputs[1], mask, a):
         return None
     m.q, m.k, m.v, m.mask, m.scale, m.kt = q, k, pv[0].inputs[1], mask, scale, kt
     m.o = pv[0].outputs[0]
