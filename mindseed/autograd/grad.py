@@ -100,7 +100,8 @@ def _run_and_backward(fn, args, kwargs, positions, weights, has_aux, sens=None):
             if not isinstance(a, Parameter):
                 tape.inputs[id(a)] = a
     for w in weights:
-        tape.watch(w)
+        if w.requires_grad:       # a frozen weight asked for gets zeros (MindSpore)
+            tape.watch(w)
     with active(tape):
         out = fn(*args, **kwargs)
     if has_aux:

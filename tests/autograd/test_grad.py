@@ -196,3 +196,24 @@ def test_integer_input_position_gets_zero_gradient():
     g = ms.grad(lambda x, n: (x * n).sum(), 1)(t(PX), ms.Tensor([1, 2, 3]))
     assert g.dtype == ms.int64
     np.testing.assert_array_equal(g.asnumpy(), [0, 0, 0])
+
+
+def test_a_frozen_weight_asked_for_gets_zeros_eager_and_compiled():
+    class Net(nn.Cell):
+        def __init__(self):
+            super().__init__()
+            self.w = ms.Parameter(ms.Tensor(np.array([1.0, 2.0, 3.0], np.float32)), name="w")
+            self.v = ms.Parameter(ms.Tensor(np.array([2.0, 2.0, 2.0], np.float32)), name="v", requires_grad=False)
+
+        def construct(self, x):
+            return (x * self.w * self.v).sum()
+    net = Net()
+    x = ms.Tensor(np.array([0.5, -1.0, 2.0], np.float32))
+    for fn in (net, ms.jit(net.construct)):
+        gw, gv = ms.grad(fn, None, [net.w, net.v])(x)
+        np.testing.assert_array_equal(gw.asnumpy(), [1.0, -2.0, 4.0])
+        np.testing.assert_array_equal(gv.asnumpy(), [0.0, 0.0, 0.0])
+        gw, gv = ops.GradOperation(get_by_list=True)(fn, ms.ParameterTuple([net.w, net.v]))(x)
+        np.testing.assert_array_equal(gv.asnumpy(), [0.0, 0.0, 0.0])
+    gw, gv = ms.jit(ms.grad(net, None, [net.w, net.v]))(x)
+    np.testing.assert_array_equal(gv.asnumpy(), [0.0, 0.0, 0.0])
