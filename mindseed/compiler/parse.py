@@ -620,6 +620,7 @@ def _convert(fn):
     new = namespace["__ms_factory"](*cells)
     new.__defaults__ = fn.__defaults__
     new.__kwdefaults__ = fn.__kwdefaults__
+    new.__qualname__ = fn.__qualname__    # argument errors name the user's function
     new.__ms_original__ = fn
     return new
 

@@ -101,3 +101,19 @@ def test_new_handles_of_graph_values_are_not_constants():
     jn(t([1.0, 1.0]))
     net.p.set_data(t([10.0, 20.0]))
     np.testing.assert_array_equal(jn(t([1.0, 1.0])).asnumpy(), [11.0, 21.0])
+
+
+def _two_args(a, b):
+    return a + b
+
+
+def test_argument_errors_name_the_users_function():
+    f = ms.jit(_two_args)
+    x = t([1.0])
+    for call, text in ((lambda: f(x), "_two_args() missing 1 required positional argument: 'b'"),
+                       (lambda: f(x, x, x), "_two_args() takes 2 positional arguments but 3 were given")):
+        try:
+            call()
+            raise AssertionError("no error")
+        except TypeError as e:
+            assert str(e) == text
