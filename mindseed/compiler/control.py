@@ -590,6 +590,10 @@ def _graph_while(cond_fn, body_fn, vals, params=()):
         bb.add_input(a)
     for p in params:
         bb.vars[id(p)] = bb.add_input(_alias(p))
+    for j, i in enumerate(carried_idx):
+        if isinstance(vals[i], (bool, int, float)):
+            # a Python number carried by the loop is a Python scalar of the graph in its body (`i + 1` too)
+            bb.mark_scalar(b_in[j])
     with building(bb), _tape.paused(), speculating():
         out = body_fn(*full_args(b_in))
     known = {id(p) for p in params}

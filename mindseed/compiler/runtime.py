@@ -201,15 +201,47 @@ def _ms_assert(cond, msg_fn=None):
 
 
 # ---------------------------------------------------------------- control flow wrappers
-def _pytype_like(out, ref):
-    """Mark tensors of `out` that stand where `ref` held Python numbers (a loop counter) as Python scalars."""
+def _scalar_flags(x):
+    """Where x (a branch's or loop body's results, inspected while its trace is current) holds Python scalars:
+    Python numbers, or graph scalars standing for them (`i + 1` of a loop counter)."""
+    if isinstance(x, (tuple, list)):
+        return tuple(_scalar_flags(e) for e in x)
+    if isinstance(x, (bool, int, float)):
+        return True
+    v = _state.tracing.lookup(x) if isinstance(x, Tensor) and _state.tracing is not None else None
+    return getattr(v, "pytype", None) is not None
+
+
+_ANY = object()     # no value before (an If's results)
+
+
+def _pytype_like(out, flags, init=_ANY):
+    """Mark the 0-d tensors of `out` (an If's or a loop's results) that stand for Python scalars: where the taken
+    branch / the loop body produced one (`flags`) and, for a loop, the value before it was one too (`init`; a
+    loop that runs zero times gives it back). `s = 0; for ...: s = s + x[i]` is a Tensor, as in PyNative."""
     if isinstance(out, Tensor):
-        if isinstance(ref, (bool, int, float)) and _traced(out) and out.ndim == 0:
+        if flags is True and _traced(out) and out.ndim == 0 and \
+                (init is _ANY or _scalar_flags(init) is True):
             _state.tracing.mark_scalar(out)
         return
-    if isinstance(out, (tuple, list)) and isinstance(ref, (tuple, list)) and len(out) == len(ref):
-        for o, r in zip(out, ref):
-            _pytype_like(o, r)
+    if isinstance(out, (tuple, list)) and isinstance(flags, tuple) and len(out) == len(flags):
+        if init is _ANY:
+            init = (_ANY,) * len(out)
+        elif not isinstance(init, (tuple, list)) or len(init) != len(out):
+            return
+        for o, f, i in zip(out, flags, init):
+            _pytype_like(o, f, i)
+
+
+def _flagging(fn, flags):
+    """fn, recording the scalar flags of its results when traced (the last traced call's: an unrolled loop's
+    last iteration, a graph loop's body trace; not the loop's eager run that follows)."""
+    def run(*a):
+        r = fn(*a)
+        if _state.tracing is not None:
+            flags[:] = [_scalar_flags(r)]
+        return r
+    return run
 
 
 def _ms_if(cond, then_fn, else_fn, vals, returns=False, mutated=None):
@@ -223,9 +255,12 @@ def _ms_if(cond, then_fn, else_fn, vals, returns=False, mutated=None):
     taken_then = bool(cond._data.reshape(-1)[0])
     taken_results = []
 
+    taken_flags = []
+
     def run_taken(*a):
         r = (then_fn if taken_then else else_fn)(*a)
         taken_results.append(r)
+        taken_flags.append(_scalar_flags(r))
         return r
 
     def run_other(*a):
@@ -242,8 +277,8 @@ def _ms_if(cond, then_fn, else_fn, vals, returns=False, mutated=None):
             b.speculative = saved
     out = control.if_(cond, run_taken if taken_then else run_other, run_other if taken_then else run_taken, vals,
                       returns)
-    if taken_results:
-        _pytype_like(out, taken_results[0] if returns else vals)
+    if taken_flags:
+        _pytype_like(out, taken_flags[0])
     return out
 
 
@@ -269,17 +304,19 @@ def _raising_branch(builder, exc, like):
 
 def _ms_while(cond_fn, body_fn, vals, mutated=None):
     """`while` of converted code; Python numbers carried by a loop on a graph tensor stay Python scalars."""
-    out = control.while_(cond_fn, body_fn, vals, mutated)
-    if _state.tracing is not None:
-        _pytype_like(out, vals)
+    flags = []
+    out = control.while_(cond_fn, _flagging(body_fn, flags), vals, mutated)
+    if _state.tracing is not None and flags:
+        _pytype_like(out, flags[0], vals)
     return out
 
 
 def _ms_for_range(bounds, body_fn, vals, mutated=None):
     """`for i in range(...)` of converted code."""
-    out = control.for_range(bounds, body_fn, vals, mutated)
-    if _state.tracing is not None:
-        _pytype_like(out, vals)
+    flags = []
+    out = control.for_range(bounds, _flagging(body_fn, flags), vals, mutated)
+    if _state.tracing is not None and flags:
+        _pytype_like(out, flags[0], vals)
     return out
 
 

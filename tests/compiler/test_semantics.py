@@ -117,3 +117,55 @@ def test_argument_errors_name_the_users_function():
             raise AssertionError("no error")
         except TypeError as e:
             assert str(e) == text
+
+
+def _acc_continue(x):
+    tot = 0
+    for i in range(3):
+        if i == 1:
+            continue
+        tot = tot + x.sum() * i
+    return tot
+
+
+def _acc_tensor_loop(x):
+    s = 0.0
+    i = 0
+    while x[i % 3] < 100:
+        s = s + x.sum()
+        x = x * 2
+        i += 1
+    return s, i
+
+
+def _int_from_branches(x):
+    if x.sum() > 0:
+        k = 1
+    else:
+        k = 2
+    return x * k, k
+
+
+def _tensor_from_branch(x):
+    s = 0.0
+    if x.sum() > 0:
+        s = x.sum()
+    else:
+        s = x.max()
+    return s
+
+
+def test_values_out_of_control_flow_keep_the_type_the_code_gave_them():
+    """A Python number a loop or branch turns into a tensor is a Tensor after it (as in PyNative), a Python
+    number it keeps a number stays one (a counter, an int set in both branches)."""
+    for fn, inputs in ((_acc_continue, [t([1.0, 2.0])]), (_acc_tensor_loop, [t([1.0, 2.0, 3.0])]),
+                       (_int_from_branches, [t([1.0]), t([-1.0])]), (_tensor_from_branch, [t([1.0]), t([-1.0])])):
+        jf = ms.jit(fn)
+        for x in inputs:
+            want, got = fn(x), no_fallback(jf, x)
+            for w, g in zip(want if isinstance(want, tuple) else (want,), got if isinstance(got, tuple) else (got,)):
+                assert type(g) is type(w), (fn.__name__, type(g), type(w))
+                np.testing.assert_allclose(np.asarray(g.asnumpy() if isinstance(g, ms.Tensor) else g),
+                                           np.asarray(w.asnumpy() if isinstance(w, ms.Tensor) else w))
+    value, _ = ms.jit(ms.value_and_grad(_acc_continue))(t([1.0, 2.0]))
+    assert isinstance(value, ms.Tensor)
