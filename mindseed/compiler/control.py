@@ -93,19 +93,29 @@ def _too_many(t):
 
 
 # ---------------------------------------------------------------- boolean operators
+def _pick(a, b, take_b_when_true):
+    """`a and b` / `a or b` with a a graph tensor: Python's operand choice by a's truth, as a select (both operands
+    are graph values: b is traced either way). Bool with a Python bool keeps bool results."""
+    from mindseed.ops import functional as F  # noqa: PLC0415 -- ops are below us; imported lazily for speed
+    if isinstance(b, bool) and a.dtype == mstype.bool_:
+        if take_b_when_true:     # a and True -> a; a and False -> False
+            return a if b else F.zeros_like(a)
+        return F.ones_like(a) if b else a
+    truth = a if a.dtype == mstype.bool_ else F.not_equal(a, 0)
+    if not isinstance(b, Tensor):
+        b = Tensor(b, a.dtype) if mstype.is_float(a.dtype) and isinstance(b, (int, float)) else Tensor(b)
+    return F.where(truth, b, a) if take_b_when_true else F.where(truth, a, b)
+
+
 def and_(a, b_fn):
     if _traced(a):
-        from mindseed.ops import functional as F  # noqa: PLC0415 -- ops are below us; imported lazily for speed
-        b = b_fn()
-        return F.logical_and(a, b) if isinstance(b, Tensor) else (a if b else F.zeros_like(a).astype(mstype.bool_))
+        return _pick(a, b_fn(), True)
     return a and b_fn()
 
 
 def or_(a, b_fn):
     if _traced(a):
-        from mindseed.ops import functional as F  # noqa: PLC0415
-        b = b_fn()
-        return F.logical_or(a, b) if isinstance(b, Tensor) else (F.ones_like(a).astype(mstype.bool_) if b else a)
+        return _pick(a, b_fn(), False)
     return a or b_fn()
 
 

@@ -169,3 +169,21 @@ def test_values_out_of_control_flow_keep_the_type_the_code_gave_them():
                                            np.asarray(w.asnumpy() if isinstance(w, ms.Tensor) else w))
     value, _ = ms.jit(ms.value_and_grad(_acc_continue))(t([1.0, 2.0]))
     assert isinstance(value, ms.Tensor)
+
+
+def _and_or(x, y):
+    return x and y, x or y, (x and y) * 10
+
+
+def test_and_or_on_tensors_give_an_operand_as_python_does():
+    jf = ms.jit(_and_or)
+    for a, b in ((2.0, 3.0), (0.0, 3.0), (2.0, 0.0)):
+        x, y = t(a), t(b)
+        for g, w in zip(no_fallback(jf, x, y), _and_or(x, y)):
+            assert g.dtype == w.dtype == ms.float32
+            assert g.asnumpy() == w.asnumpy()
+    g = ms.jit(lambda x: (x > 0 and x < 3, x > 0 or x < -3))
+    for v in (1.0, 5.0, -5.0, -1.0):
+        got = g(t(v))
+        assert got[0].dtype == ms.bool_
+        assert bool(got[0].asnumpy()) == (0 < v < 3) and bool(got[1].asnumpy()) == (v > 0 or v < -3)
