@@ -104,7 +104,7 @@ class Tensor:
             if dtype is not None and dtype != input_data.dtype:
                 src = src.astype(dtype)
             self._data = src._data
-            _state.tracing.alias(src, self)
+            _state.tracing.identity_of(src, self)
             return
         self._data = _convert(input_data, dtype)
 
@@ -343,11 +343,12 @@ def _rebuild(array, dtype_name):
 
 
 def _handle(x, raw):
-    """A new Tensor object around `raw`, which holds x's value (detach(), copy()): while a graph is traced it is
-    x's value in the graph (a new object is not on any grad tape, so gradients stop at it)."""
+    """A new Tensor object around `raw`, which holds x's value (detach(), copy(), Parameter.value()): while a
+    graph is traced it is an Identity of x in the graph (recorded by the graph only: a new object is on no grad
+    tape, so gradients stop at it), which keeps x's value at this point if x is a Parameter updated later."""
     t = _wrap(raw)
     if _state.tracing is not None:
-        _state.tracing.alias(x, t)
+        _state.tracing.identity_of(x, t)
     return t
 
 

@@ -290,11 +290,11 @@ class GraphBuilder:
         self.vars[id(param)] = self.operand(value)
         return True
 
-    def alias(self, src, t):
-        """t is another handle of src's value (detach(), a copy, Parameter.value()): the same value of the graph
-        (src captured first if it is a tensor from outside)."""
-        self.vars[id(t)] = self.operand(src)
-        self.keep.append(t)
+    def identity_of(self, src, t):
+        """t is another handle of src's value (detach(), a copy, Parameter.value()): an Identity node of this
+        graph only (src captured first if it is a tensor from outside)."""
+        from mindseed.ops._prims.core import identity_p  # noqa: PLC0415 -- ops sit below; imported at use
+        self.record(identity_p, [src], {}, t)
 
     def rebind(self, obj, replacement):
         v = self.lookup(obj)

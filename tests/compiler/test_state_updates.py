@@ -293,3 +293,39 @@ def test_class_api_state_primitives_and_print_in_graph_mode(capsys):
     assert outs[ms.GRAPH_MODE] == outs[ms.PYNATIVE_MODE]
     with pytest.raises(TypeError, match="For 'Print'.*got int"):
         ops.Print()("x", 3)
+
+
+_READS = {
+    "row": lambda p: p[0], "slice": lambda p: p[1:], "col": lambda p: p[:, 1], "reshape": lambda p: p.reshape(-1),
+    "T": lambda p: p.T, "expand_dims": lambda p: ops.expand_dims(p, 0), "stop_gradient": ops.stop_gradient,
+    "broadcast": lambda p: ops.broadcast_to(p, (2, 2, 3)), "same_dtype": lambda p: p.astype(ms.float32),
+    "split": lambda p: ops.split(p, 1, 0)[0], "diagonal": ops.diagonal, "contiguous": lambda p: p.contiguous(),
+    "value": lambda p: p.value(), "detach": lambda p: p.detach(), "mul1": lambda p: p * 1,
+}
+_UPDATES = {
+    "setitem": lambda p, x: p.__setitem__(0, x + p[0]), "assign": lambda p, x: ops.assign(p, p + x),
+    "add_": lambda p, x: p.add_(x), "assign_add": lambda p, x: ops.assign_add(p, ops.broadcast_to(x, (2, 3))),
+}
+
+
+@pytest.mark.parametrize("update", sorted(_UPDATES))
+def test_reads_of_a_parameter_before_its_update_keep_the_old_value(update):
+    """A view or identity of a Parameter read before the Parameter is updated in the graph holds the value it
+    had then, as in PyNative (the update gives the Parameter new storage)."""
+    x = ms.Tensor(np.ones(3, np.float32))
+    for read_name, read in _READS.items():
+        class C(nn.Cell):
+            def __init__(self):
+                super().__init__()
+                self.p = ms.Parameter(ms.Tensor(np.arange(6, dtype=np.float32).reshape(2, 3)), name="p")
+
+            def construct(self, x):
+                old = read(self.p)
+                _UPDATES[update](self.p, x)
+                return old, self.p * 1
+        eager, graph = C(), C()
+        step = ms.jit(graph)
+        for _ in range(3):
+            for want, got in zip(eager(x), step(x)):
+                np.testing.assert_array_equal(got.asnumpy(), want.asnumpy(), err_msg=read_name)
+        np.testing.assert_array_equal(graph.p.asnumpy(), eager.p.asnumpy())

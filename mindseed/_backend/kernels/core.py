@@ -20,7 +20,9 @@ def _scalar_dtype(x, like):
 
 
 def identity(x):
-    return x
+    """x's value as another tensor object (a view of the same data): a graph that keeps an identity of a
+    Parameter it then updates (Assign gives the Parameter new storage) keeps the old value in it."""
+    return torch.ops.aten.alias(x)
 
 
 def add(x, y):
@@ -75,7 +77,8 @@ def transpose(x, perm):
 
 
 def cast(x, dtype):
-    return x.to(_TORCH_DTYPES[dtype])
+    y = x.to(_TORCH_DTYPES[dtype])
+    return torch.ops.aten.alias(x) if y is x else y     # never the input object itself (see identity)
 
 
 def broadcast_to(x, shape):
@@ -336,6 +339,12 @@ def py_call(*xs, fn):
 
 
 def assign(dst, src):
-    """dst <- src in place (a Parameter update inside a graph)."""
-    dst.copy_(src.to(dst.dtype) if src.dtype != dst.dtype else src)
+    """dst <- src (a Parameter update inside a graph): the same tensor object holds the new value. When dst owns
+    its storage it gets a new one, so views of it read before the update (p[0], p.T, a reshape) keep the old
+    value, as in PyNative, where an update rebinds the Parameter's data; a view into a larger buffer is written
+    in place (the buffer must see it)."""
+    if dst.storage_offset() == 0 and dst.untyped_storage().nbytes() == dst.numel() * dst.element_size():
+        dst.set_(src.to(dtype=dst.dtype, memory_format=torch.contiguous_format, copy=True))
+    else:
+        dst.copy_(src.to(dst.dtype) if src.dtype != dst.dtype else src)
     return dst

@@ -91,7 +91,7 @@ def bessel(name):
 
 
 def real(x):
-    return torch.real(x) if x.is_complex() else x
+    return torch.real(x) if x.is_complex() else torch.ops.aten.alias(x)
 
 
 def imag(x):
