@@ -486,7 +486,8 @@ class DynamicLossScaler(LossScaler):
 
     def adjust(self, grads_finite):
         """Grow the scale after `scale_window` finite steps, shrink it (not below 1) when not finite."""
-        return _state.opaque_call(self._adjust, (grads_finite,))    # in a graph: a node run at every call
+        # in a graph: a node run at every call
+        return _state.opaque_call(self._adjust, (grads_finite,), writes=(self.scale_value, self.counter))
 
     def _adjust(self, grads_finite):
         finite = bool(grads_finite)

@@ -822,7 +822,7 @@ def speculative():
     return False
 
 
-def opaque_call(fn, args, outputs=False):
+def opaque_call(fn, args, outputs=False, writes=()):
     """fn(*args) as one side-effect node of the graph being traced (it runs as Python at every call); outside
     tracing, fn(*args).
 
@@ -830,13 +830,17 @@ def opaque_call(fn, args, outputs=False):
     real step once, without recording its inside; the graph gets one node that repeats it each call. With
     `outputs`, the Tensors fn returns (new ones, not its arguments) are outputs of that node: later graph
     code reads the values of each call (a loss-scaled step's overflow flag); otherwise they are the trace
-    run's.
+    run's. `writes`: the Parameters the step may update. They are inputs of the node and it gives back their
+    new values, which later reads in the graph see (a loss recomputed after the step, `w * 2` before and after
+    it are different values); a read before the step stays the old value.
     """
     builder = _state.tracing
     if builder is None:
         return fn(*args)          # not tracing: just the step
     leaves = []
     tmpl = _flatten(args, leaves)
+    writes = list({id(p): p for p in writes}.values())
+    inputs = [builder.operand(t) for t in leaves] + [builder.operand(p) for p in writes]
     if speculative():
         # traced without running now (an untaken branch, a loop body traced before the loop runs): the step must
         # not happen; the node runs it when (and as often as) the graph gets there. Its result is not known
@@ -855,14 +859,18 @@ def opaque_call(fn, args, outputs=False):
     outs = []
     if outputs:
         _flatten(result, outs)
+    n_in, n_out = len(leaves), len(outs)
+    new_params = [Tensor._from_raw(p._data) for p in writes]
 
     def run(*raw):
-        res = fn(*_unflatten(tmpl, [Tensor._from_raw(r) for r in raw]))
+        res = fn(*_unflatten(tmpl, [Tensor._from_raw(r) for r in raw[:n_in]]))
+        got = []
         if outputs:
-            got = []
             _flatten(res, got)
-            return tuple(t._data for t in got)
-        return ()
+        return tuple(t._data for t in got) + tuple(p._data for p in writes)
 
-    builder.emit(P.py_call_p, [builder.operand(t) for t in leaves], {"fn": run}, outs)
+    out_vars = builder.emit(P.py_call_p, inputs, {"fn": run}, outs + new_params)
+    for p, v in zip(writes, out_vars[n_out:]):
+        builder.vars[id(p)] = v           # later reads see the step's update
+        builder.assigned[id(p)] = p       # control flow passes it out of a branch or loop body
     return result

@@ -397,7 +397,7 @@ class Cell:
 
     def _run(self, args, kwargs):
         if self._graph_opaque and _state.tracing is not None:
-            return _opaque_call(lambda *a: self.construct(*a, **kwargs), args)
+            return _opaque_call(lambda *a: self.construct(*a, **kwargs), args, writes=tuple(self.get_parameters()))
         d = self.__dict__
         if d["_cast_dtype"] is not None:
             args = tuple(_cast_float(a, d["_cast_dtype"]) for a in args)

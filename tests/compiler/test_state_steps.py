@@ -214,3 +214,49 @@ def test_optimizer_applied_to_a_parameter_tuple_of_accumulated_gradients_in_jit(
         step()
     assert float(net.bias.asnumpy()[0]) == pytest.approx(-0.3)
     assert float(net.weight.asnumpy()[0, 0]) == pytest.approx(0.7)
+
+
+class _ReadAroundStep(nn.Cell):
+    def __init__(self):
+        super().__init__()
+        self.w = ms.Parameter(ms.Tensor(np.zeros(3, np.float32)), name="w")
+        self.opt = nn.Momentum([self.w], [1.0, 0.5, 0.25, 0.125], 0.9)
+
+    def construct(self, g):
+        before = self.w * 2
+        lr0 = self.opt.get_lr()
+        self.opt((g,))
+        after = self.w * 2
+        return before, after, self.w * 1, after - before, lr0, self.opt.get_lr()
+
+
+def test_reads_after_an_optimizer_step_in_the_same_graph_see_its_update():
+    """An optimizer step is one opaque node that gives back the Parameters it updates: w read after it is the
+    new value (not merged with the read before), w * 1 returned stays a snapshot, get_lr() after it has moved."""
+    g = ms.Tensor(-np.ones(3, np.float32))
+    eager, graph = _ReadAroundStep(), _ReadAroundStep()
+    got = _in_mode(ms.GRAPH_MODE, lambda: [[o.asnumpy().copy() for o in graph(g)] for _ in range(3)])
+    want = [[o.asnumpy().copy() for o in eager(g)] for _ in range(3)]
+    for gs, ws in zip(got, want):
+        for a, b in zip(gs, ws):
+            np.testing.assert_allclose(a, b, rtol=1e-6)
+    assert want[1][1][0] != want[1][0][0]
+
+
+def test_several_steps_in_one_compiled_call_each_use_the_updated_weights():
+    def run(compiled):
+        w = ms.Parameter(ms.Tensor(np.array([[0.5, -0.3]], np.float32)), name="w")
+        opt = nn.SGD([w], 0.1)
+        x = ms.Tensor(np.array([[1.0, 2.0]], np.float32))
+        grad_fn = ms.value_and_grad(lambda x: ((ops.matmul(x, w.T) - 1.0) ** 2).sum(), None, opt.parameters)
+
+        def steps(x):
+            losses = []
+            for _ in range(3):
+                loss, grads = grad_fn(x)
+                opt(grads)
+                losses.append(loss)
+            return tuple(losses)
+        fn = ms.jit(steps) if compiled else steps
+        return [float(v.asnumpy()) for _ in range(2) for v in fn(x)]
+    np.testing.assert_allclose(run(True), run(False), rtol=1e-6)

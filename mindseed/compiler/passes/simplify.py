@@ -38,10 +38,14 @@ def _rule(node):
 
 
 def _written(graph):
-    """Ids of the values a side-effect node (an assignment, an optimizer step) may update in place."""
+    """Ids of the values that are state updated in place, in this call or a later one: what a side-effect node
+    (an assignment, an optimizer step) reads or gives back (a Parameter's new value), and the tensors captured
+    from outside (Parameters). `w * 1` of such a value must stay a new tensor: `w` itself would change."""
     from mindseed.compiler.codegen import _free_vars  # noqa: PLC0415 -- one definition of sub-graph reads
-    ids = set()
+    ids = {v.id for v in graph.params if v.name_hint == "c"}
     for node in graph.nodes:
+        if getattr(node.prim, "side_effect", False):
+            ids.update(x.id for x in node.outputs)
         if getattr(node.prim, "side_effect", False) or node.subgraphs():
             ids.update(x.id for x in node.inputs if isinstance(x, Var))
             for g in node.subgraphs():

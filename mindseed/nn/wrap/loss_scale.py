@@ -153,7 +153,7 @@ class TrainOneStepWithLossScaleCell(TrainOneStepCell):
         # in a graph: one opaque node (unscale, overflow check, scale update, the optimizer when no overflow)
         # whose overflow flag and scale (a copy after the manager's update) are read at every call
         cond, scale = _state.opaque_call(lambda *g: (self._scaled_update(*g), self.scale_sense.copy()), grads,
-                                         outputs=True)
+                                         outputs=True, writes=tuple(self.get_parameters()))
         return loss, cond, scale
 
     def _scaled_update(self, *grads):

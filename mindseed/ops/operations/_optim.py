@@ -6,6 +6,7 @@ numbers or one-element Tensors.
 """
 from mindseed._backend.kernels import optim as K
 from mindseed._utils import _state
+from mindseed.common.parameter import Parameter
 from mindseed.common.tensor import Tensor
 from mindseed.ops.operations._base import Primitive
 
@@ -43,7 +44,8 @@ class _OptimPrim(Primitive):
             self.add_prim_attr(k, v)
 
     def __call__(self, *args, **kwargs):
-        return _state.opaque_call(lambda *a: self._update(*a, **kwargs), args)
+        return _state.opaque_call(lambda *a: self._update(*a, **kwargs), args,
+                                  writes=[a for a in args if isinstance(a, Parameter)])
 
 
 class ApplyMomentum(_OptimPrim):
