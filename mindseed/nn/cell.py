@@ -397,7 +397,9 @@ class Cell:
 
     def _run(self, args, kwargs):
         if self._graph_opaque and _state.tracing is not None:
-            return _opaque_call(lambda *a: self.construct(*a, **kwargs), args, writes=tuple(self.get_parameters()))
+            # it may update its own Parameters and those it is given (a loss-scale cell's scale)
+            writes = tuple(self.get_parameters()) + tuple(a for a in args if isinstance(a, Parameter))
+            return _opaque_call(lambda *a: self.construct(*a, **kwargs), args, writes=writes)
         d = self.__dict__
         if d["_cast_dtype"] is not None:
             args = tuple(_cast_float(a, d["_cast_dtype"]) for a in args)

@@ -260,3 +260,48 @@ def test_several_steps_in_one_compiled_call_each_use_the_updated_weights():
         fn = ms.jit(steps) if compiled else steps
         return [float(v.asnumpy()) for _ in range(2) for v in fn(x)]
     np.testing.assert_allclose(run(True), run(False), rtol=1e-6)
+
+
+def _grad_scale(scale, grad):
+    return grad * ops.cast(ops.Reciprocal()(scale), ops.dtype(grad))
+
+
+class _OwnLossScaleStep(nn.TrainOneStepWithLossScaleCell):
+    """MindSpore's documented subclass pattern (the model-zoo BERT/GPT cells): its own construct."""
+
+    def construct(self, x, y):
+        weights = self.weights
+        loss = self.network(x, y)
+        scaling_sens = self.scale_sense
+        status, scaling_sens = self.start_overflow_check(loss, scaling_sens)
+        sens = ops.ones_like(loss) * ops.cast(scaling_sens, ops.dtype(loss))
+        grads = self.grad(self.network, weights)(x, y, sens)
+        grads = self.hyper_map(ops.partial(_grad_scale, scaling_sens), grads)
+        grads = ops.clip_by_global_norm(grads, 1.0)
+        cond = self.get_overflow_status(status, grads)
+        overflow = self.process_loss_scale(cond)
+        if not overflow:
+            loss = ops.depend(loss, self.optimizer(grads))
+        return loss, cond, scaling_sens
+
+
+def test_a_loss_scale_cell_subclass_with_its_own_construct_skips_overflowing_steps_in_graph_mode():
+    def run(mode):
+        def go():
+            net = nn.Dense(2, 1, weight_init="ones", bias_init="zeros")
+            step = _OwnLossScaleStep(nn.WithLossCell(net, nn.MSELoss()), nn.SGD(net.trainable_params(), 0.1),
+                                     nn.DynamicLossScaleUpdateCell(2.0 ** 8, 2, 1000))
+            y = ms.Tensor(np.zeros((1, 1), np.float32))
+            res = []
+            for i in range(4):
+                x = np.array([[1.0, 2.0]], np.float32)
+                if i == 2:
+                    x[0, 0] = np.inf
+                _, cond, scale = step(ms.Tensor(x), y)
+                res.append((bool(cond.asnumpy()), float(scale.asnumpy())))
+            return res, net.weight.asnumpy()
+        return _in_mode(mode, go)
+    (g, wg), (p, wp) = run(ms.GRAPH_MODE), run(ms.PYNATIVE_MODE)
+    assert g == p == [(False, 256.0), (False, 256.0), (True, 128.0), (False, 128.0)]
+    np.testing.assert_allclose(wg, wp, rtol=1e-6)
+    assert np.isfinite(wg).all()

@@ -10,6 +10,7 @@ from mindseed._utils import _state
 from mindseed.common import dtype as mstype
 from mindseed.common.parameter import Parameter
 from mindseed.common.tensor import Tensor
+from mindseed import ops
 from mindseed.nn.cell import Cell
 from mindseed.nn.wrap.cell_wrapper import TrainOneStepCell, _get_attr_from_cell, forward_and_grads
 
@@ -122,12 +123,17 @@ class TrainOneStepWithLossScaleCell(TrainOneStepCell):
         super().__init__(network, optimizer, sens=None)
         self.base = Tensor(1, mstype.float32)
         self.base0 = Tensor(0, mstype.int32)
+        # the operators MindSpore's cell carries, which subclasses with their own construct use
+        self.hyper_map = ops.HyperMap()
+        self.reduce_sum = ops.ReduceSum(keep_dims=False)
+        self.reduce_all = ops.ReduceAll(keep_dims=False)
+        self.less_equal = ops.LessEqual()
+        self.equal = ops.Equal()
+        self.logic_not = ops.LogicalNot()
         # data parallel: every rank must agree on overflow, or the ranks that skip a step and the ranks that
         # take it (with another rank's inf/nan in the reduced gradients) drift apart
         self.is_distributed = self.reducer_flag
-        if self.is_distributed:
-            from mindseed.ops.operations.comm_ops import AllReduce  # noqa: PLC0415 -- data parallel only
-            self.allreduce = AllReduce()
+        self.allreduce = ops.AllReduce()      # called in data parallel only
         self.gpu_target = False
         self.loss_scaling_manager = None
         if isinstance(scale_sense, Cell):
@@ -183,6 +189,13 @@ class TrainOneStepWithLossScaleCell(TrainOneStepCell):
         """A bool Tensor: whether any of the tensors in `compute_output` holds inf or nan (on any rank, in data
         parallel training)."""
         outputs = compute_output if isinstance(compute_output, (tuple, list)) else (compute_output,)
+        if _state.tracing is not None:
+            # in a graph (a subclass's own construct): computed at every call
+            finite = ops.stack([ops.isfinite(g).all() for g in outputs]).all() if outputs else Tensor(True)
+            overflow = ops.logical_not(finite)
+            if self.is_distributed:
+                overflow = self.allreduce(overflow.astype(mstype.float32)) > 0
+            return overflow
         overflow = not K.all_finite([g._data for g in outputs])
         if self.is_distributed:
             flags = self.allreduce(Tensor(np.float32(overflow)))
