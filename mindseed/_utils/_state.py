@@ -29,3 +29,7 @@ param_undo = []
 # bumped by every change of a Cell's training flag (set_train, `cell.training = ...`): compiled functions key
 # their caches by the flags of the cells they call, recomputed only when this moved
 train_epoch = 0
+
+# set by recomputation (Cell.recompute) around a forward run and its re-runs for the gradient: the random draws
+# (dropout masks, noise) of the first run, which the re-runs reuse instead of drawing new ones
+random_draws = None

@@ -370,7 +370,9 @@ def recompute_call(fn, args, weights=(), name="Recompute"):
     weights = [w for w in weights if any(tp.is_tracked(w) for tp in tapes)]
     if not any(tp.is_tracked(x) for tp in tapes for x in inputs + weights):
         return fn(*args)
-    with _tape.paused():
+    from mindseed.ops._registry import RandomDraws  # noqa: PLC0415
+    draws = RandomDraws()     # the re-runs reuse this run's dropout masks and noise
+    with _tape.paused(), draws.active(replaying=False):
         orig = fn(*args)
     multi = isinstance(orig, tuple)
     # fresh handles: an output may be an input object, which must not be confused with it on the tape
@@ -383,7 +385,7 @@ def recompute_call(fn, args, weights=(), name="Recompute"):
         full = list(args)
         for i, x in zip(pos, xs):
             full[i] = x
-        with replay():
+        with replay(), draws.active(replaying=True):
             return fn(*full)
 
     def bprop(*all_args):

@@ -16,7 +16,7 @@ from mindseed import _backend as B
 from mindseed._utils import _state
 from mindseed.common.tensor import Tensor
 
-__all__ = ["Prim", "registry", "get"]
+__all__ = ["Prim", "RandomPrim", "RandomDraws", "registry", "get"]
 
 registry = {}
 _tapes = _state.tapes
@@ -137,6 +137,60 @@ class Prim:
 
     def __repr__(self):
         return f"Prim({self.name})"
+
+
+class RandomPrim(Prim):
+    """A primitive that draws random numbers. Code re-run for a gradient (recomputation) must see the draws of
+    its first run: while `_state.random_draws` is set, calls are logged, and in a re-run each call gets the same
+    call's draw back, through `replay(args, attrs, first_out)` (deterministic primitives, so a compiled graph
+    reads the first run's values too; default: the first outputs themselves)."""
+
+    __slots__ = ("replay",)
+
+    def __init__(self, name, impl=None, replay=None, **kw):
+        super().__init__(name, impl, **kw)
+        self.replay = replay
+
+    def __call__(self, *args, **attrs):
+        draws = _state.random_draws
+        if draws is None:
+            return Prim.__call__(self, *args, **attrs)
+        return draws.draw(self, args, attrs)
+
+
+class RandomDraws:
+    """The random draws of one run (recording), handed back in order to its re-runs (`rerun()`)."""
+
+    def __init__(self):
+        self.items = []
+        self.pos = None         # None: recording
+
+    def draw(self, prim, args, attrs):
+        if self.pos is None or self.pos >= len(self.items) or self.items[self.pos][0] is not prim:
+            out = Prim.__call__(prim, *args, **attrs)
+            if self.pos is None:
+                self.items.append((prim, out))
+            return out
+        out = self.items[self.pos][1]
+        self.pos += 1
+        return out if prim.replay is None else prim.replay(args, attrs, out)
+
+    def active(self, replaying):
+        return _DrawsActive(self, replaying)
+
+
+class _DrawsActive:
+    def __init__(self, draws, replaying):
+        self.draws, self.replaying = draws, replaying
+
+    def __enter__(self):
+        self.saved = (_state.random_draws, self.draws.pos)
+        self.draws.pos = 0 if self.replaying else None
+        _state.random_draws = self.draws
+
+    def __exit__(self, *exc):
+        _state.random_draws, self.draws.pos = self.saved
+        return False
 
 
 def get(name):

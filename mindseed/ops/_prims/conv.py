@@ -10,7 +10,7 @@ from mindseed._backend.kernels import conv as K
 from mindseed.common import dtype as mstype
 from mindseed.common.tensor import Tensor
 from mindseed.ops._prims.core import reduce_sum_p
-from mindseed.ops._registry import Prim
+from mindseed.ops._registry import Prim, RandomPrim
 
 # ---------------------------------------------------------------- convolution
 conv_p = Prim("Convolution", K.conv)
@@ -198,7 +198,7 @@ def _fractional_max_pool_bprop(x, samples, out, dout, kernel, output_size):
 
 
 # the window positions of fractional max pooling: random, never differentiated
-uniform_samples_p = Prim("FractionalPoolSamples", K.uniform_samples)
+uniform_samples_p = RandomPrim("FractionalPoolSamples", K.uniform_samples)
 
 # ---------------------------------------------------------------- padding and constant gathers along an axis
 pad_constant_p = Prim("PadV3", K.pad_constant)

@@ -13,7 +13,7 @@ from mindseed._backend.kernels import nn as K
 from mindseed.ops._prims.core import (add_p, cast_p, concat_p, div_p, equal_p, exp_p, greater_p, less_equal_p,
                                       less_p, matmul_p, mul_p, neg_p, pow_p, reduce_sum_p, reshape_p, sign_p,
                                       split_sizes_p, sub_p, transpose_p, where_p, zeros_like_p)
-from mindseed.ops._registry import Prim
+from mindseed.ops._registry import Prim, RandomPrim
 
 
 def _mask(cond, like):
@@ -245,7 +245,14 @@ def _log_softmax_grad_bprop(y, d, out, c, needs, axis):
 log_softmax_grad_p.def_bprop(_log_softmax_grad_bprop, takes_needs=True)
 
 # ---------------------------------------------------------------- dropout and noise
-dropout_p = Prim("Dropout", K.dropout, multi_output=True)
+def _dropout_replay(args, attrs, first):
+    """The first run's mask applied to this run's x: (x * mask / keep, mask), in deterministic ops."""
+    mask = first[1]
+    keep = 1.0 - attrs["p"]
+    return (dropout_grad_p(args[0], mask, keep_prob=keep), mask)
+
+
+dropout_p = RandomPrim("Dropout", K.dropout, replay=_dropout_replay, multi_output=True)
 dropout_grad_p = Prim("DropoutGrad", K.dropout_grad)
 
 
@@ -261,8 +268,8 @@ def _dropout_grad_bprop(dout, mask, out, ddout, keep_prob):
 
 
 # random samples with no gradient (the tape does not record primitives without a bprop)
-rrelu_slopes_p = Prim("RReLUSlopes", K.uniform_noise)
-gumbel_noise_p = Prim("GumbelNoise", K.gumbel_noise)
+rrelu_slopes_p = RandomPrim("RReLUSlopes", K.uniform_noise)
+gumbel_noise_p = RandomPrim("GumbelNoise", K.gumbel_noise)
 argmax_one_hot_p = Prim("ArgMaxOneHot", K.argmax_one_hot)
 
 # ---------------------------------------------------------------- dense
