@@ -178,7 +178,7 @@ def pytype_to_dtype(obj):
         return float64
     if obj is complex:
         return complex128
-    raise NotImplementedError(f"The python type {obj} cannot be converted to MindSpore type.")
+    raise TypeError(f"The python type {obj} cannot be converted to MindSpore type.")
 
 
 def get_py_obj_dtype(obj):

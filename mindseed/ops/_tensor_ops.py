@@ -3,6 +3,8 @@
 Other functional families declare `TENSOR_METHODS = {name: function(self, ...)}`; `attach()` puts
 all of them on the Tensor class once, when `mindseed.ops` is imported.
 """
+import numpy as np
+
 from mindseed._utils import _state
 from mindseed.common import dtype as mstype
 from mindseed.common.tensor import Tensor
@@ -146,6 +148,12 @@ def _permute(self, *axes):
 
 
 def _astype(self, dtype, copy=True):
+    """The tensor cast to `dtype`: a mindspore dtype, a numpy dtype or type, or its name ("float16")."""
+    if isinstance(dtype, str):
+        named = getattr(mstype, dtype, None)
+        dtype = named if isinstance(named, mstype.Type) else np.dtype(dtype)
+    if not isinstance(dtype, mstype.Type):
+        dtype = mstype.pytype_to_dtype(dtype)
     return F.cast(self, dtype)
 
 

@@ -205,3 +205,13 @@ def test_getitem_errors():
         x[2]
     with pytest.raises(IndexError):
         x[ms.Tensor([0.5])]
+
+
+def test_astype_takes_dtype_names_and_numpy_types():
+    x = ms.Tensor(np.array([1.5, -2.5], np.float32))
+    for dtype, want in (("float16", ms.float16), ("bfloat16", ms.bfloat16), ("int32", ms.int32),
+                        (np.float64, ms.float64), (np.dtype("int8"), ms.int8), (ms.bool_, ms.bool_)):
+        assert x.astype(dtype).dtype == want
+    assert ms.jit(lambda x: x.astype("float16"))(x).dtype == ms.float16
+    with pytest.raises(TypeError):
+        x.astype(object)
