@@ -207,6 +207,10 @@ class _AutoCastPrim(Prim):
 
     def __call__(self, *args, **attrs):
         target = _AutoScope.targets[self.name]
+        if self.name == "Dense" and len(args) == 3 and isinstance(args[2], Tensor):
+            # MindSpore's Dense is MatMul (white list) then BiasAdd, which promotes to the float32 bias
+            x, w, b = args
+            return ops.add(Prim.__call__(self, amp_cast(x, target), amp_cast(w, target), None, **attrs), b)
         return Prim.__call__(self, *[amp_cast(a, target) for a in args], **attrs)
 
 

@@ -119,6 +119,18 @@ def test_auto_level_per_primitive(dtype):
 
 
 @pytest.mark.parametrize("dtype", LOW)
+def test_auto_level_dense_multiplies_in_low_precision_and_adds_the_bias_in_float32(dtype):
+    dense = nn.Dense(3, 2)
+    x = ms.Tensor(np.array([[1.0001, 2.0, 3.0]], np.float32))
+    out = amp.auto_mixed_precision(dense, "auto", dtype)(x)
+    assert out.dtype == ms.float32
+    low = ops.matmul(x.astype(dtype), dense.weight.astype(dtype).T)
+    np.testing.assert_array_equal(out.asnumpy(), low.astype(ms.float32).asnumpy() + dense.bias.asnumpy())
+    no_bias = amp.auto_mixed_precision(nn.Dense(3, 2, has_bias=False), "auto", dtype)(x)
+    assert no_bias.dtype == dtype
+
+
+@pytest.mark.parametrize("dtype", LOW)
 def test_gradients_reach_float32_parameters(dtype):
     net = amp.auto_mixed_precision(Net(), "O2", dtype)
     net.set_train()
@@ -302,7 +314,7 @@ def test_auto_level_casts_are_compiled_in_graph_mode():
         return out, loss, grads
     ref_out, ref_loss, ref_grads = run(ms.PYNATIVE_MODE)
     out, loss, grads = run(ms.GRAPH_MODE)
-    assert ref_out.dtype == out.dtype == ms.float16
+    assert ref_out.dtype == out.dtype == ms.float32      # Dense's bias add promotes (MindSpore)
     np.testing.assert_array_equal(out.asnumpy(), ref_out.asnumpy())
     assert float(loss) == float(ref_loss)
     for g, r in zip(grads, ref_grads):

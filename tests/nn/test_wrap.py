@@ -205,3 +205,10 @@ def test_parameter_update_and_micro_batches():
         nn.MicroBatchInterleaved(Scale(), 3)(x)
     with pytest.raises(ValueError, match="must be large than 0"):
         nn.GradAccumulationCell(Scale(), 0)
+
+
+def test_dynamic_loss_scale_growing_past_float32_max_stores_inf():
+    cell = nn.DynamicLossScaleUpdateCell(loss_scale_value=2.0 ** 127, scale_factor=2, scale_window=1)
+    scale = ms.Parameter(ms.Tensor(np.float32(2.0 ** 127)), name="scale")
+    cell(scale, ms.Tensor(False))
+    assert np.isinf(scale.asnumpy())

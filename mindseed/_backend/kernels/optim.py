@@ -28,6 +28,8 @@ def assign_(dst, value):
     """dst[...] = value (a tensor or a number), in place."""
     if isinstance(value, torch.Tensor):
         dst.copy_(value.reshape(dst.shape) if value.numel() == dst.numel() else value)
+    elif isinstance(value, float) and dst.is_floating_point():
+        dst.copy_(torch.tensor(value, dtype=torch.float64))    # beyond the dtype's range: inf, as MindSpore
     else:
         dst.fill_(value)
 
