@@ -704,7 +704,10 @@ def jit(function=None, *, capture_mode="ast", jit_level=None, dynamic=0, fullgra
         if hasattr(fn, "construct") and hasattr(fn, "_cells"):
             inputs = fn.__dict__.get("_inputs")
             d = _signature_of(inputs) if dyn is None and inputs else dyn
-            return _Compiled(type(fn).construct, type(fn).__name__, jit_level, bound_self=fn, dyn=d, fullgraph=strict)
+            # the whole call, as GRAPH_MODE compiles it: to_float casts and hooks included
+            compiled = _Compiled(_run_cell, type(fn).__name__, jit_level, bound_self=fn, dyn=d, fullgraph=strict)
+            compiled._converted = functools.partial(_run_cell, fn)
+            return compiled
         return _Compiled(fn, getattr(fn, "__name__", "fn"), jit_level, dyn=dyn, fullgraph=strict)
 
     if function is None:

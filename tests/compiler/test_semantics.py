@@ -187,3 +187,18 @@ def test_and_or_on_tensors_give_an_operand_as_python_does():
         got = g(t(v))
         assert got[0].dtype == ms.bool_
         assert bool(got[0].asnumpy()) == (0 < v < 3) and bool(got[1].asnumpy()) == (v > 0 or v < -3)
+
+
+def test_jit_of_a_cell_compiles_its_whole_call():
+    """ms.jit(cell) runs what calling the cell runs: to_float casts (and hooks), as GRAPH_MODE does."""
+    x = t(np.random.default_rng(0).uniform(-1, 1, (4, 6)))
+    ms.set_seed(0)
+    net = ms.nn.Dense(6, 3)
+    net.to_float(ms.float16)
+    want = net(x)
+    got = ms.jit(net)(x)
+    assert got.dtype == want.dtype == ms.float16
+    np.testing.assert_array_equal(got.asnumpy(), want.asnumpy())
+    hooked = ms.nn.Dense(6, 3)
+    hooked.register_forward_hook(lambda cell, inputs, output: output * 0 + 1)
+    np.testing.assert_array_equal(ms.jit(hooked)(x).asnumpy(), np.ones((4, 3), np.float32))
