@@ -195,6 +195,18 @@ def _dyn_key(obj, dyn):
     return (tuple(parts), _key_of(kwargs))
 
 
+def _repeats(leaves):
+    """None, or for a call passing one tensor at several places, the index of each leaf's first occurrence
+    (part of the cache key: the graph for f(x, x) has one input where f(x, y) has two)."""
+    if len(leaves) < 2:
+        return None
+    ids = [id(t) for t in leaves]
+    if len(set(ids)) == len(ids):
+        return None
+    first = {}
+    return tuple(first.setdefault(i, k) for k, i in enumerate(ids))
+
+
 class _NoFit(Exception):
     pass
 
@@ -464,7 +476,9 @@ class _Compiled:
             return call_differentiated(self, args, kwargs)
         if self.dyn is not None:
             return self._call_dynamic(args, kwargs)
-        key = _key_of((args, kwargs))
+        leaves = []
+        _flatten((args, kwargs), leaves)
+        key = (_key_of((args, kwargs)), _repeats(leaves))
         entry = self.cache.get((key, self.mode_key()))
         if entry is None:
             entry, result = self._compile(args, kwargs)
@@ -472,8 +486,6 @@ class _Compiled:
             return result
         if entry.run_fn is None:
             return self._target()(*args, **kwargs)
-        leaves = []
-        _flatten((args, kwargs), leaves)
         return self._run(entry, leaves)
 
     def _call_dynamic(self, args, kwargs):
@@ -485,7 +497,7 @@ class _Compiled:
         not unify or agree (structure or numbers depend on the sizes otherwise) compile per size."""
         leaves = []
         _flatten((args, kwargs), leaves)
-        key = _dyn_key((args, kwargs), self.dyn)
+        key = (_dyn_key((args, kwargs), self.dyn), _repeats(leaves))
         entry = self.cache.get((key, self.mode_key()))
         if entry is None:
             entry, result = self._compile(args, kwargs)
@@ -539,11 +551,18 @@ class _Compiled:
         builder = GraphBuilder(self.name)
         leaves = []
         tmpl = _flatten((args, kwargs), leaves)
-        inputs = [Tensor._from_raw(t._data) for t in leaves]
-        for t, leaf in zip(inputs, leaves):
-            builder.add_input(t)
-            if isinstance(leaf, _ScalarLeaf):
-                builder.mark_scalar(t)
+        # one graph input per distinct tensor: a tensor passed twice (f(x, x)) is one value, as in PyNative,
+        # where a gradient w.r.t. it sums over its uses
+        inputs, firsts, seen = [], [], {}
+        for i, leaf in enumerate(leaves):
+            t = seen.get(id(leaf))
+            if t is None:
+                t = seen[id(leaf)] = Tensor._from_raw(leaf._data)
+                firsts.append(i)
+                builder.add_input(t)
+                if isinstance(leaf, _ScalarLeaf):
+                    builder.mark_scalar(t)
+            inputs.append(t)
         targs, tkwargs = _unflatten(tmpl, inputs)
         try:
             with building(builder), tentative():
@@ -584,11 +603,11 @@ class _Compiled:
         if dump is not None:
             dump("99_codegen", entry.source)
         entry.captured = builder.captured
-        entry.in_keep = None
+        entry.in_keep = None if len(firsts) == len(leaves) else firsts
         if graph.kept_params is not None:
             # unused inputs were pruned: pass only the kept ones (unread Parameters are not even read)
-            n_in = len(leaves)
-            entry.in_keep = [i for i in graph.kept_params if i < n_in]
+            n_in = len(firsts)
+            entry.in_keep = [firsts[i] for i in graph.kept_params if i < n_in]
             entry.captured = [builder.captured[i - n_in] for i in graph.kept_params if i >= n_in]
         entry.graph = graph
         # the trace run was a real execution: its results are this call's results

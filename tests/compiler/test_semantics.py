@@ -202,3 +202,28 @@ def test_jit_of_a_cell_compiles_its_whole_call():
     hooked = ms.nn.Dense(6, 3)
     hooked.register_forward_hook(lambda cell, inputs, output: output * 0 + 1)
     np.testing.assert_array_equal(ms.jit(hooked)(x).asnumpy(), np.ones((4, 3), np.float32))
+
+
+def _aab(a, b):
+    return (a * a * b).sum()
+
+
+def test_one_tensor_passed_twice_is_one_value_of_the_graph():
+    """f(x, x): PyNative differentiates x wherever it is passed (every position gets the total gradient); the
+    compiled function has one input for it too, and f(x, y) gets its own graph."""
+    x, y = t([1.0, 2.0, 3.0]), t([0.5, 0.5, 0.5])
+    g = ms.grad(_aab, grad_position=(0, 1))
+    jg = ms.jit(g)
+    for args in ((x, x), (x, y), (x, x)):
+        for got, want in zip(jg(*args), g(*args)):
+            np.testing.assert_allclose(got.asnumpy(), want.asnumpy())
+    assert len(jg.cache) == 2
+    np.testing.assert_allclose(jg(x, x)[0].asnumpy(), 3 * x.asnumpy() ** 2)
+
+    mha = ms.nn.MultiheadAttention(8, 2)
+    q = ms.Tensor(np.random.default_rng(0).standard_normal((3, 2, 8)).astype(np.float32))
+    vg = ms.value_and_grad(lambda a, b, c: mha(a, b, c)[0].sum(), grad_position=(0, 1, 2))
+    want = vg(q, q, q)[1]
+    got = ms.jit(vg)(q, q, q)[1]
+    for a, b in zip(got, want):
+        np.testing.assert_allclose(a.asnumpy(), b.asnumpy(), rtol=1e-5, atol=1e-5)
