@@ -296,8 +296,9 @@ def vjp(fn, *inputs, weights=None, has_aux=False):
         sens = _flatten_outputs(v)
         if len(sens) != len(roots):
             raise ValueError(f"For 'vjp', the cotangent has {len(sens)} tensors, the output {len(roots)}.")
-        ct = backward(tape, roots, sens)
-        ig = tuple(_grad_or_zeros(ct, a) for a in aliases)
+        ct = backward(tape, roots, sens, keep={id(w) for w in ws if id(w) in tape.moved})
+        # an input updated in place is differentiated at its original value, which the tape moved to another handle
+        ig = tuple(_grad_or_zeros(ct, tape.moved.get(id(a), a)) for a in aliases)
         if ws:
             return ig, tuple(_grad_or_zeros(ct, w) for w in ws)
         return ig

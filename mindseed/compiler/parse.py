@@ -90,6 +90,26 @@ _MUTATORS = frozenset(("append", "extend", "insert", "pop", "remove", "clear", "
                        "sort", "reverse", "add", "discard"))
 
 
+def _updated_in_place(stmts, names):
+    """`names` plus the local variables a block updates in place without rebinding them (`y[i] = v`,
+    `y += ...` on an item, `y.add_(1)`): a tensor updated so is a new value, which control flow on a tensor
+    must carry out of its branch or loop body like an assignment (a Python container is caught by
+    `_mutated_outside` and falls back)."""
+    out = list(names)
+    for st in stmts:
+        for node in _walk_no_nested(st, False):
+            targets = node.targets if isinstance(node, ast.Assign) else \
+                [node.target] if isinstance(node, (ast.AugAssign, ast.AnnAssign)) else []
+            roots = [t.value for t in targets if isinstance(t, ast.Subscript)]
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr.endswith("_") \
+                    and not node.func.attr.startswith("_"):
+                roots.append(node.func.value)
+            for r in roots:
+                if isinstance(r, ast.Name) and r.id not in out:
+                    out.append(r.id)
+    return out
+
+
 def _mutated_outside(stmts, assigned):
     """A thunk `lambda: {"lst": lst, "self.d": self.d}` of the values a block changes in place (`lst.append(..)`,
     `d[k] = v`, `del d[k]`) but does not bind, or None. Control flow on a tensor traces its bodies without
@@ -250,6 +270,7 @@ class _Rewriter:
     def if_stmt(self, s, in_loop):
         uid = next(_uid)
         mutated = _mutated_outside(s.body + s.orelse, _assigned(s.body + s.orelse))   # before rewriting
+        in_place = _updated_in_place(s.body + s.orelse, [])
         test = _ExprRewriter(self.first_arg).visit(s.test)
         # both paths end the function: `return` in them (a branch that only raises, e.g. in a loop body, where a
         # `return` cannot be, is an ordinary branch: raising when taken, a run-time raise when traced only)
@@ -257,7 +278,8 @@ class _Rewriter:
             _contains(s.body + s.orelse, (ast.Return,), stop_at_loops=False)
         if returns:
             # both paths end the function: the branches return the function's result
-            before = _assigned(s.body + s.orelse)     # a nested returning if hides its assignments in its branches
+            # (a nested returning if hides its assignments in its branches)
+            before = _updated_in_place(s.body + s.orelse, _assigned(s.body + s.orelse) + in_place)
             body = self.block(s.body, in_loop)
             orelse = self.block(s.orelse, in_loop) if s.orelse else []
             names = before + [n for n in _assigned(body + orelse) if n not in before]
@@ -272,7 +294,9 @@ class _Rewriter:
             return [ast.copy_location(n, s) for n in (fns[0], fns[1], ast.Return(value=call))]
         body = self.block(s.body, in_loop)
         orelse = self.block(s.orelse, in_loop)
-        names = _assigned(body + orelse)  # after rewriting: break/continue became flag assignments
+        # after rewriting: break/continue became flag assignments
+        names = _assigned(body + orelse)
+        names += [n for n in in_place if n not in names]
         then_fn = _func(f"__ms_then_{uid}", names, body, _tuple(names))
         else_fn = _func(f"__ms_else_{uid}", names, orelse, _tuple(names))
         call = _with_mutated(_call("__ms_if", [test, _name(then_fn.name), _name(else_fn.name),
@@ -287,6 +311,7 @@ class _Rewriter:
             raise ConversionError("return inside a loop is not supported in graph mode")
         uid = next(_uid) if uid is None else uid
         mutated = _mutated_outside(s.body, _assigned(s.body))   # before rewriting
+        in_place = _updated_in_place(s.body, [])
         brk, cont = f"__ms_brk_{uid}", f"__ms_cont_{uid}"
         has_brk = _contains(s.body, (ast.Break,))
         has_cont = _contains(s.body, (ast.Continue,))
@@ -300,6 +325,7 @@ class _Rewriter:
             body.insert(0, ast.Assign(targets=[_name(cont, ast.Store)], value=ast.Constant(False)))
             pre.append(ast.Assign(targets=[_name(cont, ast.Store)], value=ast.Constant(False)))
         names = _assigned(body)
+        names += [n for n in in_place if n not in names]
         if has_brk and brk not in names:
             names.append(brk)
         test = _ExprRewriter(self.first_arg).visit(s.test)
@@ -345,9 +371,9 @@ class _Rewriter:
         if is_range and not jumps and isinstance(s.target, ast.Name):
             # for i in range(...): stays a loop in the graph when a bound is a tensor
             mutated = _mutated_outside(s.body, _assigned(s.body) + [s.target.id])   # before rewriting
+            names = [n for n in _updated_in_place(s.body, _assigned(s.body)) if n != s.target.id]
             args = [_ExprRewriter(self.first_arg).visit(a) for a in s.iter.args]
             body = self.block(s.body)
-            names = [n for n in _assigned(s.body) if n != s.target.id]
             body_fn = _func(f"__ms_forbody_{uid}", [s.target.id] + names, body, _tuple(names))
             call = _with_mutated(_call("__ms_for_range", [ast.Tuple(elts=args, ctx=ast.Load()), _name(body_fn.name),
                                                           _current_values(names)]), mutated)

@@ -217,3 +217,13 @@ def test_a_frozen_weight_asked_for_gets_zeros_eager_and_compiled():
         np.testing.assert_array_equal(gv.asnumpy(), [0.0, 0.0, 0.0])
     gw, gv = ms.jit(ms.grad(net, None, [net.w, net.v]))(x)
     np.testing.assert_array_equal(gv.asnumpy(), [0.0, 0.0, 0.0])
+
+
+def test_vjp_of_a_function_updating_its_input_in_place():
+    def f(x):
+        x.mul_(2.0)
+        return x * x
+    x = ms.Tensor(np.array([1.0, -3.0], np.float32))
+    out, pull = ms.vjp(f, x)
+    np.testing.assert_allclose(out.asnumpy(), [4.0, 36.0])
+    np.testing.assert_allclose(pull(ms.Tensor(np.ones(2, np.float32)))[0].asnumpy(), [8.0, -24.0])

@@ -227,3 +227,51 @@ def test_one_tensor_passed_twice_is_one_value_of_the_graph():
     got = ms.jit(vg)(q, q, q)[1]
     for a, b in zip(got, want):
         np.testing.assert_allclose(a.asnumpy(), b.asnumpy(), rtol=1e-5, atol=1e-5)
+
+
+def _setitem_in_branches(a):
+    y = a * 2
+    if y.sum() > 0:
+        y[0] = 5.0
+    else:
+        y[1] = 3.0
+    return y
+
+
+def _add_in_branch(a):
+    y = a * 2
+    if y.sum() > 0:
+        y.add_(1.0)
+    return y
+
+
+def _setitem_in_loop(a):
+    y = a * 1
+    i = ms.Tensor(0)
+    while i < 2:
+        y[i] = y[i] * 2 + 1
+        i = i + 1
+    return y
+
+
+def _setitem_in_range_loop(a, n):
+    y = a * 1
+    for i in range(n):
+        y[i % 2] = y[i % 2] + i
+    return y
+
+
+def test_in_place_updates_of_local_tensors_under_tensor_control_flow():
+    """y[i] = v / y.add_(...) in a branch or loop body on a tensor condition updates y as PyNative does (the
+    first call applied both branches, later calls none)."""
+    a = t(np.arange(6).reshape(2, 3) - 2)
+    for fn in (_setitem_in_branches, _add_in_branch, _setitem_in_loop):
+        jf = ms.jit(fn)
+        for x in (a, -a, a, -a):
+            np.testing.assert_array_equal(no_fallback(jf, x).asnumpy(), fn(x).asnumpy())
+        g = ms.jit(ms.grad(lambda x: (fn(x) * x).sum()))
+        np.testing.assert_allclose(g(a).asnumpy(), ms.grad(lambda x: (fn(x) * x).sum())(a).asnumpy())
+    jf = ms.jit(_setitem_in_range_loop)
+    n = ms.Tensor(3)
+    np.testing.assert_array_equal(no_fallback(jf, a, n).asnumpy(), _setitem_in_range_loop(a, 3).asnumpy())
+    np.testing.assert_array_equal(no_fallback(jf, a, n).asnumpy(), _setitem_in_range_loop(a, 3).asnumpy())
