@@ -1,6 +1,7 @@
 """`jit`: compile a function or Cell.construct into generated code, cached by input signature."""
 import functools
 import os
+import sys
 import warnings
 
 import numpy as np
@@ -14,7 +15,8 @@ from mindseed.common.tensor import Tensor
 from mindseed.compiler import codegen, passes
 from mindseed.compiler.ir import Const, Graph, Sym, Var, print_graph, verify
 from mindseed.compiler.parse import convert
-from mindseed.compiler.trace import GraphBreak, GraphBuilder, add_user_trace, building, tentative, user_frame
+from mindseed.compiler.trace import (GraphBreak, GraphBuilder, _is_user, add_user_trace, building, tentative,
+                                     user_frame)
 
 __all__ = ["jit", "mutable", "jit_class", "JitConfig"]
 
@@ -195,6 +197,71 @@ def _dyn_key(obj, dyn):
     return (tuple(parts), _key_of(kwargs))
 
 
+_RUNTIME_FILE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "runtime.py")
+
+
+def _dim_cmp(op):
+    def f(self, other):
+        self._decided()
+        return getattr(int, op)(self, other)
+    return f
+
+
+def _dim_arith(op):
+    def f(self, *other):
+        r = getattr(int, op)(self, *other)
+        return _DimInt(r) if type(r) is int else r
+    return f
+
+
+class _DimInt(int):
+    """A dynamic dim of a traced input (`x.shape[0]` under set_inputs / dynamic=1). Arithmetic on it stays one;
+    comparing it in the user's code (`2.0 if x.shape[0] < 5 else 3.0`, `min(n - 1, 3)`) is a decision on the size
+    that a graph generalized over sizes cannot repeat, so the trace is marked and compiles per size."""
+    __slots__ = ()
+
+    def _decided(self):
+        # the user's code, or the compiler's helpers running the user's operations (a chained comparison, a
+        # converted builtin); not a layer's argument check
+        b = _state.tracing
+        if b is not None:
+            fn = sys._getframe(2).f_code.co_filename
+            if _is_user(fn) or fn == _RUNTIME_FILE:
+                b.root.size_decisions = True
+
+    __lt__, __le__, __gt__ = _dim_cmp("__lt__"), _dim_cmp("__le__"), _dim_cmp("__gt__")
+    __ge__, __eq__, __ne__ = _dim_cmp("__ge__"), _dim_cmp("__eq__"), _dim_cmp("__ne__")
+    __add__, __radd__, __sub__, __rsub__ = (_dim_arith("__add__"), _dim_arith("__radd__"), _dim_arith("__sub__"),
+                                            _dim_arith("__rsub__"))
+    __mul__, __rmul__, __floordiv__, __rfloordiv__ = (_dim_arith("__mul__"), _dim_arith("__rmul__"),
+                                                      _dim_arith("__floordiv__"), _dim_arith("__rfloordiv__"))
+    __mod__, __rmod__, __neg__, __abs__ = (_dim_arith("__mod__"), _dim_arith("__rmod__"), _dim_arith("__neg__"),
+                                           _dim_arith("__abs__"))
+    __hash__ = int.__hash__
+
+    def __bool__(self):
+        self._decided()
+        return int(self) != 0
+
+    def __repr__(self):
+        return int.__repr__(self)
+
+    __str__ = __repr__
+
+
+class _DynInput(Tensor):
+    """A traced input with dynamic dims: its shape gives them as _DimInt."""
+    __slots__ = ("_dyn_dims",)
+
+    @property
+    def shape(self):
+        return tuple(_DimInt(d) if i in self._dyn_dims else d for i, d in enumerate(self._data.shape))
+
+    def __len__(self):
+        n = self._data.shape[0]
+        return _DimInt(n) if 0 in self._dyn_dims else n
+
+
 def _repeats(leaves):
     """None, or for a call passing one tensor at several places, the index of each leaf's first occurrence
     (part of the cache key: the graph for f(x, x) has one input where f(x, y) has two)."""
@@ -221,11 +288,11 @@ def _fit(a, b, cands):
     if isinstance(a, int) and isinstance(b, int):
         if a == b:
             return b
-        for k, (_, _, n1, n2) in enumerate(cands):
-            if (b - a) % (n2 - n1) == 0:
-                slope = (b - a) // (n2 - n1)
-                return Sym(k, slope, a - slope * n1)
-        raise _NoFit
+        fits = [(k, (b - a) // (n2 - n1)) for k, (_, _, n1, n2) in enumerate(cands) if (b - a) % (n2 - n1) == 0]
+        if len(fits) != 1:
+            raise _NoFit       # none, or dims that moved alike in these samples: which one it follows is unknown
+        k, slope = fits[0]
+        return Sym(k, slope, a - slope * cands[k][2])
     if isinstance(a, (tuple, list)) and type(a) is type(b) and len(a) == len(b):
         return type(b)(_fit(x, y, cands) for x, y in zip(a, b))
     if isinstance(a, slice) and isinstance(b, slice):
@@ -240,6 +307,8 @@ def _fit(a, b, cands):
     if isinstance(a, float) and isinstance(b, float):
         if a == b or a != a and b != b:
             return b
+        if len(cands) != 1:
+            raise _NoFit
         for k, (_, _, n1, n2) in enumerate(cands):
             if abs(a * n1 - b * n2) <= 1e-9 * abs(a * n1):
                 return Sym(k, a * n1, 0.0, "inv")      # c / d: a mean's 1/n
@@ -400,12 +469,13 @@ def _agrees(g, g3, dims, vm):
 
 class _Entry:
     __slots__ = ("run_fn", "captured", "out_tmpl", "source", "graph", "n_inputs", "out_types", "in_keep", "samples",
-                 "general", "dims", "fixed", "verified")
+                 "general", "dims", "fixed", "verified", "decided")
 
     def __init__(self):
         self.general = None
         self.samples = None
         self.verified = False
+        self.decided = False      # the Python code compared a dynamic dim: this graph holds for its sizes only
 
     def fits(self, leaves):
         """Do these inputs have the sizes of the generalized samples in every dim that did not vary?"""
@@ -513,9 +583,10 @@ class _Compiled:
             return self._run(sub, leaves) if sub.run_fn is not None else self._target()(*args, **kwargs)
         sub, result = self._compile(args, kwargs)
         entry.samples[shapes] = sub
-        if entry.run_fn is None or sub.run_fn is None:
+        if entry.run_fn is None or sub.run_fn is None or entry.decided or sub.decided:
             entry.general = None
-        elif general is None and len(entry.samples) == 2:
+        elif general is None and len(entry.samples) <= 4:
+            # from the first sample and this one (a later pair may tell apart dims an earlier one could not)
             first_shapes = next(iter(entry.samples))
             entry.general = _generalize(entry, first_shapes, sub, shapes)
         elif general is not None and not general.verified and general.fits(leaves):
@@ -528,6 +599,22 @@ class _Compiled:
             else:
                 entry.general = None     # the sizes' formulas are not the fitted ones: compile per size
         return result
+
+    def _dyn_dims_of(self, args, leaves):
+        """{leaf index: the dynamic dims of that input tensor} under set_inputs / dynamic=1."""
+        if self.dyn is None:
+            return {}
+        out, k = {}, 0
+        for i, a in enumerate(args):
+            n = []
+            _flatten(a, n)
+            if isinstance(a, Tensor) and len(n) == 1 and n[0] is a:
+                if self.dyn == "all":
+                    out[k] = frozenset(range(len(a.shape)))
+                elif i < len(self.dyn) and self.dyn[i] is not None:
+                    out[k] = frozenset(j for j, d in enumerate(self.dyn[i]) if d is None)
+            k += len(n)
+        return out
 
     def _run(self, entry, leaves, dims=None):
         if entry.run_fn is None:
@@ -554,10 +641,17 @@ class _Compiled:
         # one graph input per distinct tensor: a tensor passed twice (f(x, x)) is one value, as in PyNative,
         # where a gradient w.r.t. it sums over its uses
         inputs, firsts, seen = [], [], {}
+        dyn_dims = self._dyn_dims_of(args, leaves)
+        builder.size_decisions = False
         for i, leaf in enumerate(leaves):
             t = seen.get(id(leaf))
             if t is None:
-                t = seen[id(leaf)] = Tensor._from_raw(leaf._data)
+                if dyn_dims.get(i):
+                    t = object.__new__(_DynInput)
+                    t._data, t._dyn_dims = leaf._data, dyn_dims[i]
+                else:
+                    t = Tensor._from_raw(leaf._data)
+                seen[id(leaf)] = t
                 firsts.append(i)
                 builder.add_input(t)
                 if isinstance(leaf, _ScalarLeaf):
@@ -581,6 +675,7 @@ class _Compiled:
             raise
         finally:
             self.note_cells(builder)
+        entry.decided = builder.size_decisions
         out_leaves = []
         entry.out_tmpl = _flatten(result, out_leaves)
         graph = builder.graph

@@ -3,6 +3,7 @@ import numpy as np
 import pytest
 
 import mindseed as ms
+from _graph import graph_mode
 from mindseed import nn, ops
 
 
@@ -121,3 +122,36 @@ def test_gradient_of_a_mean_follows_the_size_in_a_dynamic_graph():
     for n in (3, 4, 6, 9, 5):
         x = np.arange(1, n + 1, dtype=np.float32)
         np.testing.assert_allclose(g(ms.Tensor(x)).asnumpy(), 2 * x / n, rtol=1e-6)
+
+
+class _SizeBranch(nn.Cell):
+    def construct(self, x):
+        k = 2.0 if x.shape[0] < 5 else 3.0
+        return x.sum() * k + x[min(x.shape[0] - 1, 3)].sum()
+
+
+class _SecondBatch(nn.Cell):
+    def construct(self, x, y):
+        return x.sum() + y.shape[0] * 1.0
+
+
+def test_python_decisions_on_a_dynamic_dim_compile_per_size():
+    """A Python value chosen by comparing a dynamic dim holds only for the sizes it was traced at: such a
+    function compiles per size instead of generalizing from samples (batch 6 got the k of batches 2-4)."""
+    net = _SizeBranch()
+    net.set_inputs(ms.Tensor(shape=[None, 4], dtype=ms.float32))
+    with graph_mode():
+        for b in (2, 3, 4, 6, 8, 5):
+            x = np.arange(b * 4, dtype=np.float32).reshape(b, 4)
+            got = float(net(ms.Tensor(x)).asnumpy())
+            want = x.sum() * (2.0 if b < 5 else 3.0) + x[min(b - 1, 3)].sum()
+            assert got == want, (b, got, want)
+
+
+def test_a_number_from_one_of_two_dynamic_dims_that_moved_alike():
+    net = _SecondBatch()
+    net.set_inputs(ms.Tensor(shape=[None, 4], dtype=ms.float32), ms.Tensor(shape=[None, 4], dtype=ms.float32))
+    with graph_mode():
+        for bx, by in ((2, 2), (3, 3), (4, 4), (2, 7), (5, 1), (6, 9)):
+            x, y = np.ones((bx, 4), np.float32), np.ones((by, 4), np.float32)
+            assert float(net(ms.Tensor(x), ms.Tensor(y)).asnumpy()) == 4.0 * bx + by
