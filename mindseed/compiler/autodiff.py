@@ -159,7 +159,7 @@ def _build(compiled, tmpl, leaves, caller_tapes, J):
             grads = [ct.get(id(x)) for x in wrt]
             grads = [P.zeros_like_p(x) if g is None else g for x, g in zip(wrt, grads)]
     except GraphBreak as exc:
-        compiled.fall_back(exc, f"the gradient of '{compiled.name}'", stacklevel=5)
+        compiled.fall_back(exc, f"the gradient of '{compiled.name}'")
         return None
     finally:
         _state.tapes[:] = saved

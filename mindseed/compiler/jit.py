@@ -662,7 +662,7 @@ class _Compiled:
             with building(builder), tentative():
                 result = target(*targs, **tkwargs)
         except GraphBreak as exc:
-            self.fall_back(exc, f"'{self.name}'", stacklevel=4)
+            self.fall_back(exc, f"'{self.name}'")
             entry.run_fn, entry.captured, entry.out_tmpl, entry.source, entry.graph = None, [], None, None, None
             entry.out_types = None
             return entry, self._target()(*args, **kwargs)
@@ -708,14 +708,19 @@ class _Compiled:
         # the trace run was a real execution: its results are this call's results
         return entry, result
 
-    def fall_back(self, exc, what, stacklevel):
+    def fall_back(self, exc, what):
         """A trace stopped at code the graph cannot hold: warn that `what` runs in the interpreter (JIT Fallback),
-        or raise when the whole function must be one graph (fullgraph=True, jit_syntax_level STRICT)."""
+        filed against the user's calling line, or raise when the whole function must be one graph (fullgraph=True,
+        jit_syntax_level STRICT)."""
         if _strict(self.fullgraph):
             raise RuntimeError(f"For 'jit', {what} must compile as one graph (fullgraph=True / jit_syntax_level "
                                f"STRICT), but {exc}. Set fullgraph=False to run that code in the interpreter "
                                f"(JIT Fallback).") from None
-        warnings.warn(f"mindseed.jit: {what} runs in the interpreter (JIT fallback): {exc}", stacklevel=stacklevel)
+        level, f = 2, sys._getframe(1)
+        while f is not None and not _is_user(f.f_code.co_filename):
+            f, level = f.f_back, level + 1
+        warnings.warn(f"mindseed.jit: {what} runs in the interpreter (JIT fallback): {exc}",
+                      stacklevel=level if f is not None else 2)
 
     def graphs(self):
         """The compiled graphs (one per input signature), for inspection."""

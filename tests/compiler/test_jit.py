@@ -311,7 +311,20 @@ def test_fallback_warns_with_file_and_line():
         out = f(t([1.0, 2.0]))
     np.testing.assert_allclose(out.asnumpy(), [3.0, 6.0])
     assert any("test_jit.py:" in str(x.message) and "fallback" in str(x.message) for x in w)
+    assert all(x.filename == __file__ for x in w if "fallback" in str(x.message))   # filed at the calling line
     np.testing.assert_allclose(f(t([2.0, 2.0])).asnumpy(), [8.0, 8.0])
+
+    class Net(nn.Cell):
+        def construct(self, x):
+            return x * x.sum().item()
+    ms.set_context(mode=ms.GRAPH_MODE)
+    try:
+        with warnings.catch_warnings(record=True) as w:
+            warnings.simplefilter("always")
+            Net()(t([1.0, 2.0]))
+    finally:
+        ms.set_context(mode=ms.PYNATIVE_MODE)
+    assert [x.filename for x in w if "fallback" in str(x.message)] == [__file__]
 
 
 def _needs_fallback(x):
