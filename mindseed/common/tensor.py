@@ -87,9 +87,13 @@ class Tensor:
             if init is not None:
                 self._data = _init_data(init, shape, dtype)
                 return
-            if shape is None:
+            if shape is None and dtype is None:
                 raise ValueError("For 'Tensor', 'input_data' and 'shape' can not both be None.")
-            shape = (shape,) if isinstance(shape, int) else tuple(shape)
+            shape = None if shape is None else (shape,) if isinstance(shape, int) else tuple(shape)
+            if shape is None or shape == (-2,):
+                # a dynamic-rank placeholder (Tensor(shape=None or [-2], dtype=...)) for set_inputs: no data
+                self._data = B.meta([], dtype.name)
+                return
             if any(s is None or s == -1 for s in shape):
                 # a dynamic-shape placeholder (Tensor(shape=[None, 3])) for set_inputs; holds no data
                 self._data = B.meta([0 if s in (None, -1) else s for s in shape], (dtype or mstype.float32).name)

@@ -164,11 +164,21 @@ def _key_of(obj):
 
 
 # ---------------------------------------------------------------- dynamic shapes
+_RANK = "rank"     # the signature of a dynamic-rank placeholder: any rank, every dim dynamic
+
+
+def _dynamic_sig(s):
+    return s == _RANK or s is not None and None in s
+
+
 def _signature_of(placeholders):
-    """Per-argument shapes with None for dynamic dims, from Tensor(shape=[None, 3]) placeholders."""
+    """Per-argument shapes with None for dynamic dims, from Tensor(shape=[None, 3]) placeholders (_RANK for
+    Tensor(shape=None / [-2], dtype=...))."""
     sig = []
     for p in placeholders:
-        if isinstance(p, Tensor):
+        if isinstance(p, Tensor) and p._data.is_meta and p._data.dim() == 0:
+            sig.append(_RANK)
+        elif isinstance(p, Tensor):
             # a placeholder's unknown dims are stored as 0 (it holds no data)
             sig.append(tuple(None if d == 0 else d for d in p.shape))
         else:
@@ -185,7 +195,7 @@ def _dyn_key(obj, dyn):
             parts.append(_key_of(a))
             continue
         sig = None if dyn == "all" else (dyn[k] if k < len(dyn) else None)
-        if dyn == "all":
+        if dyn == "all" or sig == _RANK:
             parts.append(("T", len(a.shape), a.dtype.name))
         elif sig is None:
             parts.append(_key_of(a))
@@ -609,7 +619,7 @@ class _Compiled:
             n = []
             _flatten(a, n)
             if isinstance(a, Tensor) and len(n) == 1 and n[0] is a:
-                if self.dyn == "all":
+                if self.dyn == "all" or i < len(self.dyn) and self.dyn[i] == _RANK:
                     out[k] = frozenset(range(len(a.shape)))
                 elif i < len(self.dyn) and self.dyn[i] is not None:
                     out[k] = frozenset(j for j, d in enumerate(self.dyn[i]) if d is None)
@@ -814,7 +824,7 @@ def jit(function=None, *, capture_mode="ast", jit_level=None, dynamic=0, fullgra
     if input_signature is not None:
         sig = input_signature if isinstance(input_signature, (tuple, list)) else (input_signature,)
         dyn = _signature_of(sig)
-        if not any(s is not None and None in s for s in dyn):
+        if not any(_dynamic_sig(s) for s in dyn):
             dyn = None
 
     def wrap(fn):
@@ -840,7 +850,7 @@ def compile_cell_call(cell, args, kwargs):
     if compiled is None:
         inputs = cell.__dict__.get("_inputs")
         dyn = _signature_of(inputs) if inputs else None
-        if dyn is not None and not any(sg is not None and None in sg for sg in dyn):
+        if dyn is not None and not any(_dynamic_sig(sg) for sg in dyn):
             dyn = None
         compiled = _Compiled(_run_cell, type(cell).__name__, bound_self=cell, dyn=dyn)
         compiled._converted = functools.partial(_run_cell, cell)

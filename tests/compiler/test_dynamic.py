@@ -155,3 +155,23 @@ def test_a_number_from_one_of_two_dynamic_dims_that_moved_alike():
         for bx, by in ((2, 2), (3, 3), (4, 4), (2, 7), (5, 1), (6, 9)):
             x, y = np.ones((bx, 4), np.float32), np.ones((by, 4), np.float32)
             assert float(net(ms.Tensor(x), ms.Tensor(y)).asnumpy()) == 4.0 * bx + by
+
+
+class _RankFree(nn.Cell):
+    def construct(self, x):
+        return x.sum() + x.ndim + x.shape[-1]
+
+
+@pytest.mark.parametrize("spec", [[-2], None])
+def test_dynamic_rank_placeholders(spec):
+    """Tensor(shape=[-2] or None, dtype=...) declares an input of any rank (MindSpore's dynamic rank)."""
+    net = _RankFree()
+    net.set_inputs(ms.Tensor(shape=spec, dtype=ms.float32))
+    with graph_mode():
+        for s in ((2, 4), (2, 3, 4), (5,), (3, 4), (2, 3, 5)):
+            got = float(net(ms.Tensor(np.ones(s, np.float32))).asnumpy())
+            assert got == np.prod(s) + len(s) + s[-1]
+    f = ms.jit(lambda x: x * 2, input_signature=(ms.Tensor(shape=spec, dtype=ms.float32),))
+    np.testing.assert_array_equal(f(ms.Tensor(np.ones((2, 3), np.float32))).asnumpy(), np.full((2, 3), 2.0))
+    with pytest.raises(ValueError, match="can not both be None"):
+        ms.Tensor(shape=None)
