@@ -23,7 +23,7 @@ from mindseed.compiler.codegen import _free_vars
 from mindseed.compiler.ir import IF, WHILE
 from mindseed.compiler.trace import GraphBreak, GraphBuilder, building, replay, speculating, user_location
 from mindseed.ops._prims import core as P
-from mindseed.ops._registry import Prim
+from mindseed.ops._registry import Prim, RandomDraws
 
 __all__ = ["if_", "while_", "for_range", "and_", "or_", "not_", "ifexp", "UNDEF", "RETVAL", "load", "as_sequence",
            "opaque_call"]
@@ -212,7 +212,8 @@ class _Branch:
             else:
                 args.append(v)
         self.fn = fn
-        with building(self.builder), _tape.paused():
+        self.draws = RandomDraws()      # its dropout masks and noise, which its gradient's re-run must reuse
+        with building(self.builder), _tape.paused(), self.draws.active(replaying=False):
             self.result = fn(*args)
 
     def finish(self, result):
@@ -294,14 +295,40 @@ def _graph_if(cond, then_fn, else_fn, vals):
     results = [Tensor._from_raw(x._data) for x in taken]
     operands = [parent.operand(v) for v in vals if isinstance(v, Tensor)]
     params = _pass_out_assigned(t.builder, e.builder)
+    differentiated = any(not getattr(tp, "records_all", False) for tp in _state.tapes)
+    draw_leaves = _pass_out_draws(t, e) if differentiated else []
+    param_outs = [Tensor._from_raw(p._data) for p in params]
+    draw_outs = [Tensor._from_raw(x._data) for x in draw_leaves]
     outs = parent.emit(IF, [parent.operand(cond)] + operands, {"then": t.builder.graph, "else_": e.builder.graph},
-                       results + [Tensor._from_raw(p._data) for p in params])
+                       results + param_outs + draw_outs)
     for p, var in zip(params, outs[len(results):]):
         # later reads of a Parameter a branch updated see the If's output, whichever branch ran
         parent.vars[id(p)] = var
         parent.assigned[id(p)] = p
+    if draw_leaves:
+        # the branches' random draws as values of the enclosing graph, for the re-runs of the gradient
+        it = iter(draw_outs)
+        for b in (t, e):
+            b.draws.items = [(prim, tuple(next(it) for _ in out) if isinstance(out, tuple) else next(it))
+                             for prim, out in b.draws.items]
     _record_if_gradient(cond, then_fn, else_fn, vals, results, t, e, retensorized, then_ref, else_ref)
     return _unflatten(tt if _concrete_bool(cond) else te, results)
+
+
+def _pass_out_draws(t, e):
+    """The random draws of both branches as more outputs of each (zeros on the side that did not draw them), in
+    the order then's draws, else's draws; returns the drawing branch's tensors, in that order."""
+    leaves = {b: [x for _, out in b.draws.items for x in (out if isinstance(out, tuple) else (out,))] for b in (t, e)}
+    for b in (t, e):
+        for owner in (t, e):
+            for x in leaves[owner]:
+                if owner is b:
+                    b.builder.graph.outputs.append(b.builder.operand(x))
+                else:
+                    with building(b.builder), _tape.paused():
+                        z = P.fill_p(shape=tuple(x.shape), value=0, dtype=x.dtype.name)
+                    b.builder.graph.outputs.append(b.builder.operand(z))
+    return leaves[t] + leaves[e]
 
 
 def _pass_out_assigned(*builders):
@@ -331,7 +358,7 @@ def _record_if_gradient(cond, then_fn, else_fn, vals, results, t, e, retensorize
     # outer tensors the branches read through closures and that a tape differentiates (e.g. weights)
     free = _tracked_free(tapes, (t.builder.graph, e.builder.graph), t.builder.parent)
 
-    def branch_vjp(fn, ref):
+    def branch_vjp(fn, ref, draws):
         def run(*args):
             ops_, douts = args[:len(operands)], args[len(operands):]
 
@@ -339,7 +366,7 @@ def _record_if_gradient(cond, then_fn, else_fn, vals, results, t, e, retensorize
                 full = list(vals)
                 for i, x in zip(pos, xs):
                     full[i] = x
-                with replay():
+                with replay(), draws.active(replaying=True):
                     out = _fill_retval(fn(*full), ref)
                 if retensorized:  # the same outputs as the If node: Python numbers there became tensors
                     out = _numbers_to_tensors(out)
@@ -362,7 +389,7 @@ def _record_if_gradient(cond, then_fn, else_fn, vals, results, t, e, retensorize
         *_, out, dout = all_args
         douts = dout if isinstance(dout, tuple) else (dout,)
         with pinned:
-            grads = if_(cond, branch_vjp(then_fn, then_ref), branch_vjp(else_fn, else_ref),
+            grads = if_(cond, branch_vjp(then_fn, then_ref, t.draws), branch_vjp(else_fn, else_ref, e.draws),
                         tuple(operands) + tuple(douts), False)
         return (None,) + tuple(grads)
 

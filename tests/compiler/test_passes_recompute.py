@@ -145,3 +145,36 @@ def test_recomputed_dropout_reuses_the_forward_mask(compiled):
         mask = (out.asnumpy() != 0) * 2.0 * (pre.asnumpy() > 0)
         want = mask @ block.fc.weight.asnumpy()
         np.testing.assert_allclose(g.asnumpy(), want, rtol=1e-5, atol=1e-6)
+
+
+class _DropInBranch(nn.Cell):
+    def __init__(self):
+        super().__init__()
+        self.d = nn.Dropout(p=0.5)
+        self.fc = nn.Dense(16, 16, weight_init="ones", bias_init="zeros")
+
+    def construct(self, x):
+        h = ops.relu(self.fc(x))
+        if x.sum() > 0:
+            h = self.d(h)
+        else:
+            h = h * 2.0
+        return (h * 3.0).sum()
+
+
+def test_dropout_in_a_branch_on_a_tensor_uses_its_forward_mask_in_the_gradient():
+    """The gradient of an If re-runs the taken branch: its dropout must apply the forward's mask."""
+    ms.set_seed(0)
+    net = _DropInBranch()
+    net.set_train()
+    x = ms.Tensor(np.full((4, 16), 0.01, np.float32))
+    ms.set_context(mode=ms.GRAPH_MODE)
+    try:
+        vg = ms.value_and_grad(net, None, net.trainable_params())
+        for _ in range(3):
+            loss, grads = vg(x)
+            # every pre-activation is 0.16: loss = 3 * 0.16 * 2 * (kept units); d loss / d bias = 3 * 2 * kept
+            kept = float(loss.asnumpy()) / (3 * 0.16 * 2)
+            np.testing.assert_allclose(float(grads[1].asnumpy().sum()), 3 * 2 * kept, rtol=1e-4)
+    finally:
+        ms.set_context(mode=ms.PYNATIVE_MODE)
