@@ -139,6 +139,23 @@ def _unflatten(tmpl, leaves):
         return tag(items)
 
 
+def _plain_constants(tmpl):
+    """The result template with numpy scalars as Python numbers (a graph gives back bool/int/float, as
+    MindSpore's does); the same object when there are none."""
+    tag = tmpl[0]
+    if tag == "C":
+        return ("C", tmpl[1].item()) if isinstance(tmpl[1], np.generic) else tmpl
+    if tag == "T":
+        return tmpl
+    if tag is dict:
+        items = tuple((k, _plain_constants(v)) for k, v in tmpl[1])
+        changed = any(a is not b for (_, a), (_, b) in zip(items, tmpl[1]))
+    else:
+        items = tuple(_plain_constants(t) for t in tmpl[1])
+        changed = any(a is not b for a, b in zip(items, tmpl[1]))
+    return (tag, items) if changed else tmpl
+
+
 def _key_of(obj):
     """Hashable compile-cache key: tensors by (shape, dtype), mutable containers by structure, others by value."""
     if isinstance(obj, Tensor):
@@ -688,6 +705,10 @@ class _Compiled:
         entry.decided = builder.size_decisions
         out_leaves = []
         entry.out_tmpl = _flatten(result, out_leaves)
+        plain = _plain_constants(entry.out_tmpl)
+        if plain is not entry.out_tmpl:
+            entry.out_tmpl = plain
+            result = _unflatten(plain, out_leaves)
         graph = builder.graph
         graph.outputs = [builder.operand(t) for t in out_leaves]
         # Python scalars of the graph (`int(t)`, a loop counter) go back to Python as bool/int/float

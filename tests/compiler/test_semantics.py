@@ -275,3 +275,11 @@ def test_in_place_updates_of_local_tensors_under_tensor_control_flow():
     n = ms.Tensor(3)
     np.testing.assert_array_equal(no_fallback(jf, a, n).asnumpy(), _setitem_in_range_loop(a, 3).asnumpy())
     np.testing.assert_array_equal(no_fallback(jf, a, n).asnumpy(), _setitem_in_range_loop(a, 3).asnumpy())
+
+
+def test_numpy_scalars_come_back_as_python_numbers():
+    f = ms.jit(lambda x: (x * 2, np.float32(1.5), {"a": np.int64(3)}, [np.bool_(True)]))
+    for _ in range(2):
+        _, a, d, lst = f(t([1.0]))
+        assert (type(a), type(d["a"]), type(lst[0])) == (float, int, bool)
+        assert (a, d["a"], lst[0]) == (1.5, 3, True)
