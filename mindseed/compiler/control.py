@@ -631,7 +631,8 @@ def _graph_while(cond_fn, body_fn, vals, params=()):
         if isinstance(vals[i], (bool, int, float)):
             # a Python number carried by the loop is a Python scalar of the graph in its body (`i + 1` too)
             bb.mark_scalar(b_in[j])
-    with building(bb), _tape.paused(), speculating():
+    bdraws = RandomDraws()    # the body's random draws: a differentiated loop pushes them with its carried values
+    with building(bb), _tape.paused(), speculating(), bdraws.active(replaying=False):
         out = body_fn(*full_args(b_in))
     known = {id(p) for p in params}
     updated = [p for p in {**cb.assigned, **bb.assigned}.values() if id(p) not in known]
@@ -652,7 +653,7 @@ def _graph_while(cond_fn, body_fn, vals, params=()):
         cb.add_input(c_s)
         bb.add_input(s_in)
         with building(bb):
-            s_out = stack_push_p(s_in, *b_in)
+            s_out = stack_push_p(s_in, *b_in, *_draw_leaves(bdraws))
         bb.graph.outputs.append(bb.operand(s_out))
         _mark_stacks(parent, [stack])
         _mark_stacks(bb, [s_in, s_out])
@@ -667,9 +668,13 @@ def _graph_while(cond_fn, body_fn, vals, params=()):
     try:
         cur = list(init)
         while _truth(cond_fn(*full_args(cur))):
-            if stack is not None:
-                stack._data.append(tuple(v._data for v in cur))
-            res = body_fn(*full_args(cur))
+            if stack is None:
+                res = body_fn(*full_args(cur))
+            else:
+                it_draws = RandomDraws()
+                with it_draws.active(replaying=False):
+                    res = body_fn(*full_args(cur))
+                stack._data.append(tuple(v._data for v in cur) + tuple(x._data for x in _draw_leaves(it_draws)))
             cur = [_numbers_to_tensors(res[i]) for i in carried_idx]
     finally:
         running_loop[0] -= 1
@@ -687,7 +692,7 @@ def _graph_while(cond_fn, body_fn, vals, params=()):
         outs = parent.emit(WHILE, [parent.operand(v) for v in init] + p_in + [parent.operand(stack)],
                            {"cond": cb.graph, "body": bb.graph}, results + p_out + [final_stack])
         _mark_stacks(parent, [final_stack])
-        _record_while_gradient(tapes, body_fn, full_args, carried_idx, init, free, results, final_stack)
+        _record_while_gradient(tapes, body_fn, full_args, carried_idx, init, free, results, final_stack, bdraws)
     for p, var in zip(params, outs[len(results):]):
         parent.vars[id(p)] = var         # reads after the loop see its last update
         parent.assigned[id(p)] = p
@@ -761,7 +766,11 @@ def _differentiated_free(tapes, builders, init):
     return free
 
 
-def _record_while_gradient(tapes, body_fn, full_args, carried_idx, init, free, results, stack):
+def _draw_leaves(draws):
+    return [x for _, out in draws.items for x in (out if isinstance(out, tuple) else (out,))]
+
+
+def _record_while_gradient(tapes, body_fn, full_args, carried_idx, init, free, results, stack, bdraws):
     """One node per grad tape for a While: its backward is a While running from the last iteration to the first.
 
     Iteration k of the backward loop reads the carried values the forward loop pushed at the start of its
@@ -774,18 +783,32 @@ def _record_while_gradient(tapes, body_fn, full_args, carried_idx, init, free, r
     diff = [i for i, v in enumerate(init) if _tape.is_differentiable(v)]
     n_d = len(diff)
 
-    def body_carried(*carried):
+    def body_carried(*carried, draws=None):
         with replay():
-            res = body_fn(*full_args(list(carried)))
+            if draws is None:
+                res = body_fn(*full_args(list(carried)))
+            else:
+                with draws.active(replaying=True):
+                    res = body_fn(*full_args(list(carried)))
         return tuple(_numbers_to_tensors(res[i]) for i in carried_idx)
 
-    def step_vjp(saved, d_c, d_f):
+    shapes = [(x.shape, x.dtype) for x in _draw_leaves(bdraws)]
+
+    def saved_draws(drawn):
+        """The iteration's pushed draws, in the structure of the body's random calls."""
+        it = iter(drawn)
+        draws = RandomDraws()
+        draws.items = [(prim, tuple(next(it) for _ in out) if isinstance(out, tuple) else next(it))
+                       for prim, out in bdraws.items]
+        return draws
+
+    def step_vjp(saved, d_c, d_f, draws=None):
         """vjp of one iteration at its saved carried values: gradients of the float carried values and of free."""
         def f(*xs):
             full = list(saved)
             for i, x in zip(diff, xs):
                 full[i] = x
-            res = body_carried(*full)
+            res = body_carried(*full, draws=draws)
             return tuple(res[i] for i in diff)
         _, pull = vjp(f, *[saved[i] for i in diff], weights=free)
         grads = pull(*d_c)
@@ -801,7 +824,10 @@ def _record_while_gradient(tapes, body_fn, full_args, carried_idx, init, free, r
 
     def back_body_saved(k, *acc):
         # the stack is read from outside the loop, not carried: the backward loop never changes it
-        g_c, d_f = step_vjp(stack_get_p(stack, k, *init), acc[:n_d], acc[n_d:])
+        like = tuple(init) + tuple(P.fill_p(shape=tuple(sh), value=0, dtype=dt.name) for sh, dt in shapes)
+        entry = stack_get_p(stack, k, *like)
+        draws = saved_draws(entry[len(init):]) if shapes else None
+        g_c, d_f = step_vjp(entry[:len(init)], acc[:n_d], acc[n_d:], draws)
         return (P.sub_p(k, 1),) + g_c + d_f
 
     def back_body_recompute(k, *acc):

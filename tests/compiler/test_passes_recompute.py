@@ -178,3 +178,36 @@ def test_dropout_in_a_branch_on_a_tensor_uses_its_forward_mask_in_the_gradient()
             np.testing.assert_allclose(float(grads[1].asnumpy().sum()), 3 * 2 * kept, rtol=1e-4)
     finally:
         ms.set_context(mode=ms.PYNATIVE_MODE)
+
+
+class _DropInLoop(nn.Cell):
+    def __init__(self):
+        super().__init__()
+        self.d = nn.Dropout(p=0.5)
+        self.fc = nn.Dense(16, 16, weight_init="ones", bias_init="zeros")
+
+    def construct(self, x):
+        h = ops.relu(self.fc(x))
+        i = ms.Tensor(0, ms.int32)
+        while i < x.shape[0] // 4 + ops.zeros((), ms.int32):
+            h = self.d(h)
+            i = i + 1
+        return (h * 3.0).sum()
+
+
+def test_dropout_in_a_loop_on_a_tensor_uses_its_forward_masks_in_the_gradient():
+    """The gradient of a While re-runs each iteration from its pushed values: the iteration's dropout masks are
+    pushed too and reused."""
+    ms.set_seed(0)
+    net = _DropInLoop()
+    net.set_train()
+    x = ms.Tensor(np.full((4, 16), 0.01, np.float32))
+    ms.set_context(mode=ms.GRAPH_MODE)
+    try:
+        vg = ms.value_and_grad(net, None, net.trainable_params())
+        for _ in range(3):
+            loss, grads = vg(x)
+            kept = float(loss.asnumpy()) / (3 * 0.16 * 2)       # one iteration: each kept unit is scaled by 2
+            np.testing.assert_allclose(float(grads[1].asnumpy().sum()), 3 * 2 * kept, rtol=1e-4)
+    finally:
+        ms.set_context(mode=ms.PYNATIVE_MODE)
