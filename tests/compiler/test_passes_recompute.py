@@ -147,25 +147,36 @@ def test_recomputed_dropout_reuses_the_forward_mask(compiled):
         np.testing.assert_allclose(g.asnumpy(), want, rtol=1e-5, atol=1e-6)
 
 
-class _DropInBranch(nn.Cell):
-    def __init__(self):
+class _DropIn(nn.Cell):
+    """relu(fc(x)) with every pre-activation 0.16, dropout (p=0.5) once in a branch or a loop on a tensor."""
+
+    def __init__(self, where):
         super().__init__()
+        self.where = where
         self.d = nn.Dropout(p=0.5)
         self.fc = nn.Dense(16, 16, weight_init="ones", bias_init="zeros")
 
     def construct(self, x):
         h = ops.relu(self.fc(x))
-        if x.sum() > 0:
-            h = self.d(h)
+        if self.where == "if":
+            if x.sum() > 0:
+                h = self.d(h)
+            else:
+                h = h * 2.0
         else:
-            h = h * 2.0
+            i = ms.Tensor(0, ms.int32)
+            while i < x.shape[0] // 4 + ops.zeros((), ms.int32):
+                h = self.d(h)
+                i = i + 1
         return (h * 3.0).sum()
 
 
-def test_dropout_in_a_branch_on_a_tensor_uses_its_forward_mask_in_the_gradient():
-    """The gradient of an If re-runs the taken branch: its dropout must apply the forward's mask."""
+@pytest.mark.parametrize("where", ["if", "while"])
+def test_dropout_under_tensor_control_flow_uses_its_forward_mask_in_the_gradient(where):
+    """The gradient of an If re-runs the taken branch, that of a While each iteration from its pushed values:
+    their dropout must apply the forward's masks (pushed with the iteration's values for a loop)."""
     ms.set_seed(0)
-    net = _DropInBranch()
+    net = _DropIn(where)
     net.set_train()
     x = ms.Tensor(np.full((4, 16), 0.01, np.float32))
     ms.set_context(mode=ms.GRAPH_MODE)
@@ -173,41 +184,8 @@ def test_dropout_in_a_branch_on_a_tensor_uses_its_forward_mask_in_the_gradient()
         vg = ms.value_and_grad(net, None, net.trainable_params())
         for _ in range(3):
             loss, grads = vg(x)
-            # every pre-activation is 0.16: loss = 3 * 0.16 * 2 * (kept units); d loss / d bias = 3 * 2 * kept
+            # loss = 3 * 0.16 * 2 * (kept units); d loss / d bias = 3 * 2 * (kept units)
             kept = float(loss.asnumpy()) / (3 * 0.16 * 2)
-            np.testing.assert_allclose(float(grads[1].asnumpy().sum()), 3 * 2 * kept, rtol=1e-4)
-    finally:
-        ms.set_context(mode=ms.PYNATIVE_MODE)
-
-
-class _DropInLoop(nn.Cell):
-    def __init__(self):
-        super().__init__()
-        self.d = nn.Dropout(p=0.5)
-        self.fc = nn.Dense(16, 16, weight_init="ones", bias_init="zeros")
-
-    def construct(self, x):
-        h = ops.relu(self.fc(x))
-        i = ms.Tensor(0, ms.int32)
-        while i < x.shape[0] // 4 + ops.zeros((), ms.int32):
-            h = self.d(h)
-            i = i + 1
-        return (h * 3.0).sum()
-
-
-def test_dropout_in_a_loop_on_a_tensor_uses_its_forward_masks_in_the_gradient():
-    """The gradient of a While re-runs each iteration from its pushed values: the iteration's dropout masks are
-    pushed too and reused."""
-    ms.set_seed(0)
-    net = _DropInLoop()
-    net.set_train()
-    x = ms.Tensor(np.full((4, 16), 0.01, np.float32))
-    ms.set_context(mode=ms.GRAPH_MODE)
-    try:
-        vg = ms.value_and_grad(net, None, net.trainable_params())
-        for _ in range(3):
-            loss, grads = vg(x)
-            kept = float(loss.asnumpy()) / (3 * 0.16 * 2)       # one iteration: each kept unit is scaled by 2
             np.testing.assert_allclose(float(grads[1].asnumpy().sum()), 3 * 2 * kept, rtol=1e-4)
     finally:
         ms.set_context(mode=ms.PYNATIVE_MODE)
