@@ -104,11 +104,13 @@ class Tensor:
             raise ValueError("For 'Tensor', 'init' must be None when 'input_data' is given.")
         if isinstance(input_data, Tensor) and _state.tracing is not None:
             # a copy of a value of the graph, not a constant (gradients stop at it, as in PyNative)
-            src = _handle(input_data, input_data._data)
-            if dtype is not None and dtype != input_data.dtype:
-                src = src.astype(dtype)
-            self._data = src._data
-            _state.tracing.identity_of(src, self)
+            if dtype is None or dtype == input_data.dtype:
+                self._data = input_data._data.clone()
+                _state.tracing.identity_of(input_data, self)
+            else:
+                cast = _handle(input_data, input_data._data).astype(dtype)
+                self._data = cast._data
+                _state.tracing.rebind(cast, self)
             return
         self._data = _convert(input_data, dtype)
 

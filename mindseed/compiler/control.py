@@ -307,10 +307,8 @@ def _graph_if(cond, then_fn, else_fn, vals):
         parent.assigned[id(p)] = p
     if draw_leaves:
         # the branches' random draws as values of the enclosing graph, for the re-runs of the gradient
-        it = iter(draw_outs)
-        for b in (t, e):
-            b.draws.items = [(prim, tuple(next(it) for _ in out) if isinstance(out, tuple) else next(it))
-                             for prim, out in b.draws.items]
+        n_then = len(t.draws.leaves())
+        t.draws, e.draws = t.draws.refilled(draw_outs[:n_then]), e.draws.refilled(draw_outs[n_then:])
     _record_if_gradient(cond, then_fn, else_fn, vals, results, t, e, retensorized, then_ref, else_ref)
     return _unflatten(tt if _concrete_bool(cond) else te, results)
 
@@ -318,7 +316,7 @@ def _graph_if(cond, then_fn, else_fn, vals):
 def _pass_out_draws(t, e):
     """The random draws of both branches as more outputs of each (zeros on the side that did not draw them), in
     the order then's draws, else's draws; returns the drawing branch's tensors, in that order."""
-    leaves = {b: [x for _, out in b.draws.items for x in (out if isinstance(out, tuple) else (out,))] for b in (t, e)}
+    leaves = {b: b.draws.leaves() for b in (t, e)}
     for b in (t, e):
         for owner in (t, e):
             for x in leaves[owner]:
@@ -653,7 +651,7 @@ def _graph_while(cond_fn, body_fn, vals, params=()):
         cb.add_input(c_s)
         bb.add_input(s_in)
         with building(bb):
-            s_out = stack_push_p(s_in, *b_in, *_draw_leaves(bdraws))
+            s_out = stack_push_p(s_in, *b_in, *bdraws.leaves())
         bb.graph.outputs.append(bb.operand(s_out))
         _mark_stacks(parent, [stack])
         _mark_stacks(bb, [s_in, s_out])
@@ -674,7 +672,7 @@ def _graph_while(cond_fn, body_fn, vals, params=()):
                 it_draws = RandomDraws()
                 with it_draws.active(replaying=False):
                     res = body_fn(*full_args(cur))
-                stack._data.append(tuple(v._data for v in cur) + tuple(x._data for x in _draw_leaves(it_draws)))
+                stack._data.append(tuple(v._data for v in cur) + tuple(x._data for x in it_draws.leaves()))
             cur = [_numbers_to_tensors(res[i]) for i in carried_idx]
     finally:
         running_loop[0] -= 1
@@ -766,10 +764,6 @@ def _differentiated_free(tapes, builders, init):
     return free
 
 
-def _draw_leaves(draws):
-    return [x for _, out in draws.items for x in (out if isinstance(out, tuple) else (out,))]
-
-
 def _record_while_gradient(tapes, body_fn, full_args, carried_idx, init, free, results, stack, bdraws):
     """One node per grad tape for a While: its backward is a While running from the last iteration to the first.
 
@@ -792,15 +786,7 @@ def _record_while_gradient(tapes, body_fn, full_args, carried_idx, init, free, r
                     res = body_fn(*full_args(list(carried)))
         return tuple(_numbers_to_tensors(res[i]) for i in carried_idx)
 
-    shapes = [(x.shape, x.dtype) for x in _draw_leaves(bdraws)]
-
-    def saved_draws(drawn):
-        """The iteration's pushed draws, in the structure of the body's random calls."""
-        it = iter(drawn)
-        draws = RandomDraws()
-        draws.items = [(prim, tuple(next(it) for _ in out) if isinstance(out, tuple) else next(it))
-                       for prim, out in bdraws.items]
-        return draws
+    shapes = [(x.shape, x.dtype) for x in bdraws.leaves()]
 
     def step_vjp(saved, d_c, d_f, draws=None):
         """vjp of one iteration at its saved carried values: gradients of the float carried values and of free."""
@@ -826,7 +812,7 @@ def _record_while_gradient(tapes, body_fn, full_args, carried_idx, init, free, r
         # the stack is read from outside the loop, not carried: the backward loop never changes it
         like = tuple(init) + tuple(P.fill_p(shape=tuple(sh), value=0, dtype=dt.name) for sh, dt in shapes)
         entry = stack_get_p(stack, k, *like)
-        draws = saved_draws(entry[len(init):]) if shapes else None
+        draws = bdraws.refilled(entry[len(init):]) if shapes else None   # the iteration's pushed draws
         g_c, d_f = step_vjp(entry[:len(init)], acc[:n_d], acc[n_d:], draws)
         return (P.sub_p(k, 1),) + g_c + d_f
 

@@ -253,9 +253,7 @@ def _ms_if(cond, then_fn, else_fn, vals, returns=False, mutated=None):
     if cond.size != 1:
         raise ValueError(_AMBIGUOUS)
     taken_then = bool(cond._data.reshape(-1)[0])
-    taken_results = []
-
-    taken_flags = []
+    taken_results, taken_flags = [], []
 
     def run_taken(*a):
         r = (then_fn if taken_then else else_fn)(*a)

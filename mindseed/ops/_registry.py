@@ -159,11 +159,24 @@ class RandomPrim(Prim):
 
 
 class RandomDraws:
-    """The random draws of one run (recording), handed back in order to its re-runs (`rerun()`)."""
+    """The random draws of one run, in call order: logged while active with replaying=False, handed back in
+    order while active with replaying=True (a re-run of the same code for a gradient)."""
 
     def __init__(self):
-        self.items = []
+        self.items = []         # (prim, its output: a Tensor or a tuple of them)
         self.pos = None         # None: recording
+
+    def leaves(self):
+        """The drawn tensors, flat."""
+        return [x for _, out in self.items for x in (out if isinstance(out, tuple) else (out,))]
+
+    def refilled(self, values):
+        """The same draws holding `values` (flat, as `leaves()`) instead: their copies in another graph."""
+        it = iter(values)
+        draws = RandomDraws()
+        draws.items = [(prim, tuple(next(it) for _ in out) if isinstance(out, tuple) else next(it))
+                       for prim, out in self.items]
+        return draws
 
     def draw(self, prim, args, attrs):
         if self.pos is None or self.pos >= len(self.items) or self.items[self.pos][0] is not prim:
