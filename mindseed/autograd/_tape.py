@@ -136,7 +136,7 @@ def backward(tape, roots, sens, keep=()):
             _accumulate(ct, r, _fit(s, r))
     for prim, args, attrs, out in reversed(tape.nodes):
         if prim.multi_output:
-            skip = getattr(prim, "residual_outputs", ())
+            skip = prim.residual_outputs
             douts = [ct.pop(id(o), None) for o in out]
             douts = [None if i in skip else d for i, d in enumerate(douts)]
             if all(d is None for d in douts):

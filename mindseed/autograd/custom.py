@@ -2,18 +2,18 @@
 from mindseed._utils import _state
 from mindseed.common.tensor import Tensor
 from mindseed.autograd._tape import paused
+from mindseed.ops._registry import Op
 
 __all__ = ["call_with_bprop"]
 
 
-class _UserBprop:
+class _UserBprop(Op):
     """Stands in for a primitive on the tape: the engine calls `bprop(*inputs, out, dout)`."""
 
-    __slots__ = ("name", "bprop", "multi_output", "bprop_takes_needs")
+    __slots__ = ()
 
     def __init__(self, name, bprop, multi_output):
-        self.name, self.bprop, self.multi_output = name, bprop, multi_output
-        self.bprop_takes_needs = False
+        super().__init__(name, bprop, multi_output=multi_output)
 
 
 def call_with_bprop(fn, bprop, args, name="CustomBprop"):

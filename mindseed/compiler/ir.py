@@ -14,6 +14,8 @@ The printer shows a graph as Python, one line per node with its shape/dtype and 
 """
 import itertools
 
+from mindseed.ops._registry import Op
+
 __all__ = ["Var", "Node", "Graph", "Const", "Sym", "IF", "WHILE", "print_graph", "verify"]
 
 _ids = itertools.count()
@@ -101,19 +103,14 @@ class Node:
         return [g for g in self.attrs.values() if isinstance(g, Graph)]
 
 
-class _Control:
-    """Pseudo-primitives of structured control flow (no kernel; codegen emits Python if/while)."""
+class _Control(Op):
+    """Pseudo-primitives of structured control flow (no kernel; codegen emits Python if/while). What runs in
+    their sub-graphs (side effects, random draws) is read from the sub-graphs, not from these properties."""
 
-    __slots__ = ("name", "multi_output", "bprop", "side_effect")
+    __slots__ = ()
 
     def __init__(self, name):
-        self.name = name
-        self.multi_output = True
-        self.bprop = None
-        self.side_effect = False
-
-    def __repr__(self):
-        return self.name
+        super().__init__(name, multi_output=True)
 
 
 # If(cond, *operands; then=Graph, else_=Graph) -> outputs of the taken branch

@@ -13,7 +13,7 @@ import sys
 from mindseed._utils import _state
 from mindseed.common.parameter import Parameter
 from mindseed.common.tensor import Tensor
-from mindseed.compiler.ir import Const, Graph, Node, Var
+from mindseed.compiler.ir import WHILE, Const, Graph, Node, Var
 
 __all__ = ["GraphBuilder", "GraphBreak", "building", "replay", "replaying", "add_user_trace", "speculating", "user_trace_here"]
 
@@ -256,7 +256,7 @@ class GraphBuilder:
     def emit(self, prim, inputs, attrs, outs_tensors):
         """Add a node for already-computed outputs (control flow nodes)."""
         outs = [self.new_var(o) for o in outs_tensors]
-        if getattr(prim, "name", None) == "While":
+        if prim is WHILE:     # a loop's carried Python scalars stay Python scalars
             for i, o in zip(inputs, outs):
                 if isinstance(i, Var) and i.pytype is not None:
                     o.pytype = _pytype_of(o.dtype)

@@ -15,8 +15,9 @@ arguments are attributes (plain Python values, never differentiated). The public
 from mindseed import _backend as B
 from mindseed._utils import _state
 from mindseed.common.tensor import Tensor
+from mindseed.ops._infer import Abstract
 
-__all__ = ["Prim", "RandomPrim", "RandomDraws", "registry", "get"]
+__all__ = ["Op", "Prim", "RandomPrim", "RandomDraws", "registry", "get"]
 
 registry = {}
 _tapes = _state.tapes
@@ -29,33 +30,85 @@ def _wrap(raw):
     return t
 
 
-class Prim:
-    """One primitive: name, kernel, bprop, and optional infer/check rules.
+class Op:
+    """What the tape, the graph and its passes read of a node's operator: a primitive, a control-flow node
+    (`If`, `While`) or a user's gradient rule stand-in all have these fields.
+
+    Args:
+        name (str): MindSpore's CamelCase name, e.g. ``"MatMul"`` (for messages and IR dumps only: nothing
+            compares it).
+        multi_output (bool): the kernel returns a tuple of backend tensors.
+        side_effect (bool): updates state (parameters, optimizer moments) in place: graphs keep it, in order,
+            never merged, folded or removed, and nothing is scheduled across it.
+        random (bool): draws random numbers: never merged, folded or removed, kept in order with other draws.
+        fresh (bool): its first output is always a newly allocated buffer (never a view of an input), so a
+            later kernel may write over it when nothing else reads it.
+        heavy (bool): streams large operands through the caches (matrix products, convolutions): scheduling
+            does not pull it next to the producer of its inputs.
+        identity (bool): its output is its first input's value.
+        retype (bool): its output holds its first input's values, only its shape or dtype may change (reshape,
+            cast, broadcast): with the input's shape and dtype it is the input.
+        left_identity, right_identity (number): `e op x == x` / `x op e == x` for this Python number `e`
+            (0 for Add, 1 for Mul; None: none).
+        commutative (bool): `x op y == y op x`.
+        fill_value (number): the output is the first input's shape and dtype filled with this number
+            (OnesLike: 1).
+        inplace (Op): the primitive computing the same value written over its first input's buffer (set by the
+            variant's declaration, `Prim(..., in_place_of=base)`).
+        residual_outputs (tuple): positions of outputs kept only for the bprop (a mean and rstd, a log-sum-exp):
+            their cotangents are never propagated, so the bprop gets None there instead of zeros.
+        infer (callable): the shape/dtype rule, see `abstract_eval`.
+    """
+
+    __slots__ = ("name", "bprop", "bprop_takes_needs", "multi_output", "side_effect", "random", "fresh", "heavy",
+                 "identity", "retype", "left_identity", "right_identity", "commutative", "fill_value", "inplace",
+                 "residual_outputs", "infer")
+
+    def __init__(self, name, bprop=None, *, multi_output=False, side_effect=False, random=False, fresh=False,
+                 heavy=False, identity=False, retype=False, left_identity=None, right_identity=None,
+                 commutative=False, fill_value=None, residual_outputs=(), infer=None):
+        self.name = name
+        self.bprop = bprop
+        self.bprop_takes_needs = False
+        self.multi_output = multi_output
+        self.side_effect = side_effect
+        self.random = random
+        self.fresh = fresh
+        self.heavy = heavy
+        self.identity = identity
+        self.retype = retype
+        self.left_identity = left_identity
+        self.right_identity = right_identity
+        self.commutative = commutative
+        self.fill_value = fill_value
+        self.inplace = None
+        self.residual_outputs = tuple(residual_outputs)
+        self.infer = infer
+
+    def __repr__(self):
+        return self.name
+
+
+class Prim(Op):
+    """One primitive: name, kernel, bprop, shape rule and the properties passes read (see `Op`).
 
     Args:
         name (str): MindSpore's CamelCase name, e.g. ``"MatMul"``.
         impl (callable): the kernel, called with backend tensors (Python scalars pass through) and attrs.
-        multi_output (bool): the kernel returns a tuple of backend tensors.
-        side_effect (bool): the kernel updates state (parameters, optimizer moments) in place.
-        residual_outputs (tuple): positions of outputs kept only for the bprop (a mean and rstd, a
-            log-sum-exp): their cotangents are never propagated, so the bprop gets None there instead of zeros.
+        in_place_of (Prim): this primitive is `in_place_of`'s computation written over its first input.
+        **props: the properties of `Op` (multi_output, side_effect, fresh, infer, ...).
     """
 
-    __slots__ = ("name", "impl", "bprop", "infer", "check", "multi_output", "bprop_takes_needs", "side_effect",
-                 "residual_outputs", "__weakref__")
+    __slots__ = ("impl", "check", "__weakref__")
 
-    def __init__(self, name, impl=None, multi_output=False, side_effect=False, residual_outputs=()):
+    def __init__(self, name, impl=None, *, in_place_of=None, **props):
         if name in registry:
             raise ValueError(f"Primitive '{name}' is declared twice.")
-        self.name = name
+        super().__init__(name, **props)
         self.impl = impl
-        self.bprop = None
-        self.infer = None
         self.check = None
-        self.multi_output = multi_output
-        self.side_effect = side_effect  # updates state: graphs keep it, in order, never merged or removed
-        self.residual_outputs = tuple(residual_outputs)
-        self.bprop_takes_needs = False
+        if in_place_of is not None:
+            in_place_of.inplace = self
         registry[name] = self
 
     # ------------------------------------------------------------ declaration
@@ -76,7 +129,8 @@ class Prim:
         return fn
 
     def def_infer(self, fn):
-        """fn(*abstract_inputs, **attrs) -> (shape, dtype); only where running the kernel on meta is wrong."""
+        """fn(*abstract_inputs, **attrs) -> Abstract(shape, dtype) (a tuple of them: multi_output), the shape rule
+        `abstract_eval` uses instead of running the kernel on meta tensors (see `ops._infer`)."""
         self.infer = fn
         return fn
 
@@ -128,12 +182,20 @@ class Prim:
         return kind(f"For '{self.name}', the inputs ({shapes}) with attributes {attrs} are invalid: {msg}")
 
     def abstract_eval(self, *args, **attrs):
-        """Shape and dtype of the output without computing it (kernel on meta tensors by default)."""
+        """Shape and dtype of the output without computing it: an `Abstract(shape, dtype name)`, a tuple of them
+        for a multi-output primitive. A tensor input is anything with `shape` and `dtype` (a Tensor, a backend
+        tensor, an IR value, an Abstract); other inputs are Python values. The declared rule (`infer`) when
+        there is one, else the kernel run on meta tensors (which needs every dim known)."""
+        ins = [_abstract(a) for a in args]
         if self.infer is not None:
-            return self.infer(*args, **attrs)
-        metas = [B.meta(a.shape, a.dtype.name) if isinstance(a, Tensor) else a for a in args]
-        out = self.impl(*metas, **attrs)
-        return out
+            return self.infer(*ins, **attrs)
+        if any(isinstance(a, Abstract) and (a.shape is None or None in a.shape) for a in ins):
+            raise ValueError(f"For '{self.name}', the output shape of inputs with unknown dims ({args}) needs a "
+                             f"shape rule, and the primitive declares none.")
+        out = self.impl(*[B.meta(a.shape, a.dtype) if isinstance(a, Abstract) else a for a in ins], **attrs)
+        if self.multi_output:
+            return tuple(Abstract(tuple(o.shape), B.dtype_name(o)) for o in out)
+        return Abstract(tuple(out.shape), B.dtype_name(out))
 
     def __repr__(self):
         return f"Prim({self.name})"
@@ -148,7 +210,7 @@ class RandomPrim(Prim):
     __slots__ = ("replay",)
 
     def __init__(self, name, impl=None, replay=None, **kw):
-        super().__init__(name, impl, **kw)
+        super().__init__(name, impl, random=True, **kw)
         self.replay = replay
 
     def __call__(self, *args, **attrs):
@@ -204,6 +266,18 @@ class _DrawsActive:
     def __exit__(self, *exc):
         _state.random_draws, self.draws.pos = self.saved
         return False
+
+
+def _abstract(x):
+    if isinstance(x, Abstract):
+        return x
+    if isinstance(x, Tensor):
+        return Abstract(tuple(x.shape), x.dtype.name)
+    if B.is_array(x):
+        return Abstract(tuple(x.shape), B.dtype_name(x))
+    if isinstance(getattr(x, "dtype", None), str) and hasattr(x, "shape"):
+        return Abstract(None if x.shape is None else tuple(x.shape), x.dtype)
+    return x
 
 
 def get(name):

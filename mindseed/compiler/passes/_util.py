@@ -1,21 +1,24 @@
-"""Helpers shared by passes: purity, substitution of values, readers of a value, fresh buffers."""
-from mindseed import _backend as B
+"""Helpers shared by passes: purity, substitution of values, readers of a value, new nodes."""
 from mindseed.common import dtype as mstype
-from mindseed.compiler.ir import Var
+from mindseed.compiler.ir import Const, Node, Var
 
-# kernels whose first output is always a newly allocated buffer (never a view of an input): a pass may let a
-# later kernel write over it when nothing else reads it
-FRESH = frozenset(("Convolution", "BatchNorm", "BatchNormUpdate", "Dense", "MatMul", "Add", "Sub", "Mul", "AddReLU",
-                   "ConvBackpropInput", "BatchNormGrad", "LayerNormGrad", "ReluGrad", "MaxPool2x2Grad"))
 FLOATS = frozenset(str(t) for t in mstype.float_type)  # IR values carry dtype names
 
 
 def is_pure(node):
-    """No side effects and deterministic: may be removed, merged or evaluated early."""
+    """No side effects and deterministic: may be removed, merged or evaluated early. A node calling back into
+    Python (a hook, a pyfunc: a callable attribute) is not."""
     prim = node.prim
-    if getattr(prim, "side_effect", False) or node.subgraphs():
+    if prim.side_effect or prim.random or node.subgraphs():
         return False
-    return not any(isinstance(v, B.Generator) or callable(v) and not isinstance(v, type) for v in node.attrs.values())
+    return not any(callable(v) and not isinstance(v, type) for v in node.attrs.values())
+
+
+def new_node(prim, inputs, attrs, loc, hint="v"):
+    """A node applying `prim`, its outputs new Vars typed by the primitive's shape rule (`Prim.abstract_eval`)."""
+    out = prim.abstract_eval(*[x.value if isinstance(x, Const) else x for x in inputs], **attrs)
+    outs = out if prim.multi_output else (out,)
+    return Node(prim, inputs, attrs, [Var(o.shape, o.dtype, hint) for o in outs], loc)
 
 
 def substitute(graph, mapping):

@@ -9,17 +9,17 @@ from mindseed.compiler.passes._util import is_pure, substitute
 from mindseed.ops._prims.core import fill_p
 
 _MAX_FOLD_ELEMENTS = 1 << 16  # keep large constants as computations (memory, not time, is the concern)
-_LIKE = {"OnesLike": 1, "ZerosLike": 0}
 
 
 def _as_fill(node):
-    """OnesLike/ZerosLike(x) of a static shape and dtype as the equal Fill, which has no inputs; else node."""
+    """OnesLike/ZerosLike(x) (a primitive with a `fill_value`) of a static shape and dtype as the equal Fill,
+    which has no inputs; else node."""
     x = node.inputs[0] if len(node.inputs) == 1 else None
-    if node.prim.name not in _LIKE or not isinstance(x, Var) or x.shape is None or x.dtype is None \
+    value = node.prim.fill_value
+    if value is None or not isinstance(x, Var) or x.shape is None or x.dtype is None \
             or not all(isinstance(d, int) for d in x.shape):
         return node
-    return Node(fill_p, [], {"shape": tuple(x.shape), "value": _LIKE[node.prim.name], "dtype": x.dtype},
-                node.outputs, node.loc)
+    return Node(fill_p, [], {"shape": tuple(x.shape), "value": value, "dtype": x.dtype}, node.outputs, node.loc)
 
 
 def fold_constants(graph):

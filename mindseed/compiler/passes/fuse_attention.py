@@ -20,9 +20,9 @@ take the unfused path then).
 """
 from mindseed._backend import kernels as _K
 from mindseed.compiler.ir import Const, Node, Var
-from mindseed.compiler.passes._util import uses_of
-from mindseed.ops._prims.core import transpose_p
-from mindseed.ops._prims.nn import flash_attention_grad_p, flash_attention_p
+from mindseed.compiler.passes._util import new_node, uses_of
+from mindseed.ops._prims.core import add_p, div_p, matmul_p, mul_p, transpose_p
+from mindseed.ops._prims.nn import flash_attention_grad_p, flash_attention_p, softmax_grad_p, softmax_p
 
 __all__ = ["fuse_attention"]
 
@@ -32,7 +32,7 @@ def _flag(node, name):
 
 
 def _plain_matmul(node):
-    return node is not None and node.prim.name == "MatMul" and not _flag(node, "transpose_a") \
+    return node is not None and node.prim is matmul_p and not _flag(node, "transpose_a") \
         and not _flag(node, "transpose_b")
 
 
@@ -41,18 +41,18 @@ def _scale_of(node, x):
     if node is None or len(node.inputs) != 2:
         return None
     a, b = node.inputs
-    if node.prim.name == "Mul":
+    if node.prim is mul_p:
         other = b if a is x else a if b is x else None
         if isinstance(other, Const) and isinstance(other.value, (int, float)) and not isinstance(other.value, bool):
             return float(other.value)
-    if node.prim.name == "Div" and a is x and isinstance(b, Const) and isinstance(b.value, (int, float)) \
+    if node.prim is div_p and a is x and isinstance(b, Const) and isinstance(b.value, (int, float)) \
             and not isinstance(b.value, bool) and b.value != 0:
         return 1.0 / float(b.value)
     return None
 
 
 def _last_two_swapped(node):
-    if node is None or node.prim.name != "Transpose":
+    if node is None or node.prim is not transpose_p:
         return False
     perm = tuple(node.attrs.get("perm", ()))
     n = len(perm)
@@ -93,12 +93,12 @@ def _match(softmax, producer, uses):
         return None
     mask = None
     scaled = s3
-    if add.prim.name == "Add" and len(add.inputs) == 2:
+    if add.prim is add_p and len(add.inputs) == 2:
         x, y = add.inputs
         px, py = producer.get(getattr(x, "id", None)), producer.get(getattr(y, "id", None))
-        if px is not None and px.prim.name in ("Mul", "Div"):
+        if px is not None and px.prim in (mul_p, div_p):
             scaled, mask = x, y
-        elif py is not None and py.prim.name in ("Mul", "Div"):
+        elif py is not None and py.prim in (mul_p, div_p):
             scaled, mask = y, x
         else:
             return None
@@ -142,15 +142,15 @@ def _match_backward(m, a, users, producer, uses):
     """The gradient part; dv / dq / dk may each be absent (not asked for), the softmax gradient may not."""
     if len(users) > 2 or None in users:
         return False
-    dv_mm = next((n for n in users if n.prim.name == "MatMul" and _flag(n, "transpose_a")
+    dv_mm = next((n for n in users if n.prim is matmul_p and _flag(n, "transpose_a")
                   and not _flag(n, "transpose_b") and n.inputs[0] is a), None)
-    sg = next((n for n in users if n.prim.name == "SoftmaxGrad" and n.inputs[0] is a
+    sg = next((n for n in users if n.prim is softmax_grad_p and n.inputs[0] is a
                and n.attrs.get("axis") in (-1, 3)), None)
     if sg is None or len(users) != 1 + (dv_mm is not None):
         return False
     da = sg.inputs[1]
     da_mm = producer.get(getattr(da, "id", None))
-    if da_mm is None or da_mm.prim.name != "MatMul" or not _flag(da_mm, "transpose_b") \
+    if da_mm is None or da_mm.prim is not matmul_p or not _flag(da_mm, "transpose_b") \
             or _flag(da_mm, "transpose_a") or da_mm.inputs[1] is not m.v or len(uses.get(da.id, ())) != 1:
         return False
     do = da_mm.inputs[0]
@@ -165,9 +165,9 @@ def _match_backward(m, a, users, producer, uses):
     ds_users = uses.get(ds.id, [])
     if not ds_users or None in ds_users:
         return False
-    dq_mm = next((n for n in ds_users if n.prim.name == "MatMul" and _flag(n, "transpose_b")
+    dq_mm = next((n for n in ds_users if n.prim is matmul_p and _flag(n, "transpose_b")
                   and not _flag(n, "transpose_a") and n.inputs[0] is ds and n.inputs[1] is m.kt), None)
-    dk_mm = next((n for n in ds_users if n.prim.name == "MatMul" and _flag(n, "transpose_a")
+    dk_mm = next((n for n in ds_users if n.prim is matmul_p and _flag(n, "transpose_a")
                   and not _flag(n, "transpose_b") and n.inputs[0] is m.q and n.inputs[1] is ds), None)
     found = [n for n in (dq_mm, dk_mm) if n is not None]
     if len(found) != len(ds_users):
@@ -186,7 +186,7 @@ def fuse_attention(graph):
         return graph
     producer = {o.id: node for node in graph.nodes for o in node.outputs}
     uses = uses_of(graph)
-    matches = [m for m in (_match(n, producer, uses) for n in graph.nodes if n.prim.name == "Softmax") if m]
+    matches = [m for m in (_match(n, producer, uses) for n in graph.nodes if n.prim is softmax_p) if m]
     if not matches:
         return graph
     drop, insert = set(), {}
@@ -195,17 +195,18 @@ def fuse_attention(graph):
         fwd_at = m.fwd[-1]
         if m.bwd and min(order[id(n)] for n in m.bwd) < order[id(fwd_at)]:
             continue        # a cotangent not computed from the output (given from outside): keep it unfused
-        lse = Var(m.o.shape[:3], "Float32" if m.o.dtype in ("Float16", "BFloat16") else m.o.dtype, "lse")
-        insert[id(fwd_at)] = [Node(flash_attention_p, [m.q, m.k, m.v, m.mask], {"scale": m.scale}, [m.o, lse],
-                                   fwd_at.loc)]
+        fwd = new_node(flash_attention_p, [m.q, m.k, m.v, m.mask], {"scale": m.scale}, fwd_at.loc, "lse")
+        fwd.outputs[0] = m.o        # (o, lse): the output the unfused ops computed, and a new log-sum-exp
+        lse = fwd.outputs[1]
+        insert[id(fwd_at)] = [fwd]
         drop.update(id(n) for n in m.fwd)
         if m.bwd:
             first = min(m.bwd, key=lambda n: order[id(n)])
-            dq = m.dq or Var(m.q.shape, m.q.dtype, "dq")
-            dk = Var(m.k.shape, m.k.dtype, "dk")
-            dv = m.dv or Var(m.v.shape, m.v.dtype, "dv")
-            insert[id(first)] = [Node(flash_attention_grad_p, [m.do, m.q, m.k, m.v, m.o, lse, m.mask],
-                                      {"scale": m.scale}, [dq, dk, dv], first.loc)]
+            bwd = new_node(flash_attention_grad_p, [m.do, m.q, m.k, m.v, m.o, lse, m.mask], {"scale": m.scale},
+                           first.loc, "d")
+            dq, dk, dv = bwd.outputs
+            bwd.outputs = [m.dq or dq, dk, m.dv or dv]
+            insert[id(first)] = [bwd]
             if m.dkt is not None:
                 insert[id(first)].append(Node(transpose_p, [dk], {"perm": (0, 1, 3, 2)}, [m.dkt], first.loc))
             drop.update(id(n) for n in m.bwd)

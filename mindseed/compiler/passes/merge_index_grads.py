@@ -13,7 +13,7 @@ back to (B, T, 3 * H * D) after it are views instead of a 3 * B * T * H * D copy
 from mindseed._backend.kernels.core import _basic_index
 from mindseed.compiler.ir import Node, Var
 from mindseed.compiler.passes._util import uses_of
-from mindseed.ops._prims.core import index_add_grad_n_p, index_add_grad_p
+from mindseed.ops._prims.core import add_p, index_add_grad_n_p, index_add_grad_p, transpose_p
 
 __all__ = ["merge_index_grads"]
 
@@ -29,7 +29,7 @@ def merge_index_grads(graph):
         if node.prim is index_add_grad_p and _basic_index(node.attrs["index"]):
             terms[node.outputs[0].id] = ([node.inputs[0]], [node.attrs["index"]], node)
             continue
-        if node.prim.name != "Add" or len(node.inputs) != 2:
+        if node.prim is not add_p or len(node.inputs) != 2:
             continue
         a, b = node.inputs
         if not (isinstance(a, Var) and isinstance(b, Var) and a.id in terms and b.id in terms and a.id != b.id):
@@ -56,7 +56,7 @@ def _lay_out_for_transpose(graph):
         if node.prim is not index_add_grad_n_p:
             continue
         readers = uses.get(node.outputs[0].id, ())
-        if len(readers) == 1 and readers[0] is not None and readers[0].prim.name == "Transpose":
+        if len(readers) == 1 and readers[0] is not None and readers[0].prim is transpose_p:
             perm = tuple(readers[0].attrs["perm"])
             if sorted(perm) == list(range(len(node.attrs["shape"]))):
                 node.attrs["order"] = perm

@@ -13,7 +13,7 @@ The rewrite applies when the rectified value is read only by the pool, its gradi
 gradient, and each pool gradient is read only by that ReLU gradient.
 """
 from mindseed.compiler.ir import Node, Var
-from mindseed.compiler.passes._util import uses_of
+from mindseed.compiler.passes._util import new_node, uses_of
 from mindseed.ops._prims.conv import max_pool_2x2_grad_p, max_pool_2x2_p
 from mindseed.ops._prims.core import relu_grad_p, relu_p
 
@@ -26,8 +26,8 @@ def _is(x, var):
 
 def _pairs(r, pooled, readers, uses):
     """[(pool gradient, relu gradient)] when every reader of r but the pool is one of such a pair; else None."""
-    grads = [n for n in readers if n.prim.name == "MaxPool2x2Grad"]
-    relu_grads = [n for n in readers if n.prim.name == "ReluGrad"]
+    grads = [n for n in readers if n.prim is max_pool_2x2_grad_p]
+    relu_grads = [n for n in readers if n.prim is relu_grad_p]
     if len(grads) + len(relu_grads) != len(readers):
         return None
     pairs = []
@@ -36,7 +36,7 @@ def _pairs(r, pooled, readers, uses):
             return None
         g = pg.outputs[0]
         after = uses.get(g.id, ())
-        if len(after) != 1 or after[0] is None or after[0].prim.name != "ReluGrad":
+        if len(after) != 1 or after[0] is None or after[0].prim is not relu_grad_p:
             return None
         rg = after[0]
         if not (_is(rg.inputs[0], g) and _is(rg.inputs[1], r)):
@@ -55,11 +55,11 @@ def pool_before_relu(graph):
     producer = {out.id: node for node in graph.nodes for out in node.outputs[:1]}
     instead, drop = {}, set()
     for node in graph.nodes:
-        if node.prim.name != "MaxPool2x2" or not isinstance(node.inputs[0], Var):
+        if node.prim is not max_pool_2x2_p or not isinstance(node.inputs[0], Var):
             continue
         r, pooled = node.inputs[0], node.outputs[0]
         relu = producer.get(r.id)
-        if relu is None or relu.prim.name != "ReLU" or id(relu) in drop or not isinstance(relu.inputs[0], Var):
+        if relu is None or relu.prim is not relu_p or id(relu) in drop or not isinstance(relu.inputs[0], Var):
             continue
         readers = uses.get(r.id, ())
         if any(n is None for n in readers):
@@ -68,15 +68,15 @@ def pool_before_relu(graph):
         if pairs is None:
             continue
         c = relu.inputs[0]
-        raw = Var(pooled.shape, pooled.dtype, "pool")
-        instead[id(node)] = [Node(max_pool_2x2_p, [c], {}, [raw], node.loc),
-                             Node(relu_p, [raw], {}, [pooled], relu.loc)]
+        pool = new_node(max_pool_2x2_p, [c], {}, node.loc, "pool")
+        raw = pool.outputs[0]
+        instead[id(node)] = [pool, Node(relu_p, [raw], {}, [pooled], relu.loc)]
         drop.add(id(relu))
         for pg, rg in pairs:
-            d = Var(pooled.shape, pooled.dtype, "dpool")
+            dpool = new_node(relu_grad_p, [pg.inputs[2], pooled], {}, rg.loc, "dpool")
             # both take the pool gradient's place: its inputs are ready there, and it came before the ReluGrad
-            instead[id(pg)] = [Node(relu_grad_p, [pg.inputs[2], pooled], {}, [d], rg.loc),
-                               Node(max_pool_2x2_grad_p, [c, raw, d], {}, [rg.outputs[0]], pg.loc)]
+            instead[id(pg)] = [dpool,
+                               Node(max_pool_2x2_grad_p, [c, raw, dpool.outputs[0]], {}, [rg.outputs[0]], pg.loc)]
             drop.add(id(rg))
     if instead:
         nodes = []

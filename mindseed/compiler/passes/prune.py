@@ -31,7 +31,7 @@ def _effectful(node):
     subgraphs = node.subgraphs()
     if not subgraphs:
         return not is_pure(node)
-    return getattr(node.prim, "side_effect", False) or any(_effectful(n) for g in subgraphs for n in g.nodes)
+    return node.prim.side_effect or any(_effectful(n) for g in subgraphs for n in g.nodes)
 
 
 def _param_deps(graph, roots):

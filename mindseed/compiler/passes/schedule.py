@@ -9,7 +9,8 @@ gradient: 5 us right after it was produced, 25 us after a 128 x 784 x 512 produc
 
 The pass keeps the trace order but, each time a node is placed, first places the light nodes that read its
 results and have all their other inputs (depth first: the ReLU gradient of a data gradient, then the bias
-sum of that). Nothing moves across a node with side effects or sub-graphs, and random ops keep their
+sum of that); a `heavy` primitive (it streams large operands: it neither needs nor keeps its inputs hot) is
+not pulled up. Nothing moves across a node with side effects or sub-graphs, and random ops keep their
 relative order, so every value is the same.
 """
 from mindseed.compiler.ir import Var
@@ -17,13 +18,10 @@ from mindseed.compiler.passes._util import is_pure
 
 __all__ = ["schedule_locality"]
 
-# ops that stream large operands through the caches: they neither need nor keep their inputs hot
-_HEAVY = frozenset(("MatMul", "BatchMatMul", "Dense", "Convolution", "ConvBackpropInput", "ConvBackpropFilter",
-                    "FlashAttention", "FlashAttentionGrad", "PyCall"))
 
 
 def _barrier(node):
-    return getattr(node.prim, "side_effect", False) or bool(node.subgraphs())
+    return node.prim.side_effect or bool(node.subgraphs())
 
 
 def schedule_locality(graph):
@@ -67,6 +65,6 @@ def _schedule(nodes):
             placed.add(id(n))
             order.append(n)
             light = [r for out in n.outputs for r in readers.get(out.id, ())
-                     if id(r) not in placed and r.prim.name not in _HEAVY]
+                     if id(r) not in placed and not r.prim.heavy]
             stack.extend(reversed(light))
     return order

@@ -1,4 +1,5 @@
-"""Algebraic simplification: identities that need no computation (x*1, x+0, identity, no-op cast/reshape)."""
+"""Algebraic simplification: identities that need no computation (x*1, x+0, identity, no-op cast/reshape), read
+from the primitives' declarations (`identity`, `retype`, `left_identity`, `right_identity`)."""
 from mindseed.compiler.ir import Const, Var
 from mindseed.compiler.passes._util import substitute
 
@@ -13,27 +14,21 @@ def _same_type(a, out):
 
 
 def _rule(node):
-    """The value that replaces node's single output, or None."""
-    name = node.prim.name
+    """The value that replaces node's single output, or None: the declared identities of its primitive."""
+    prim = node.prim
     ins = node.inputs
     out = node.outputs[0] if len(node.outputs) == 1 else None
-    if out is None:
+    if out is None or not ins:
         return None
-    if name == "Identity":
+    if prim.identity:
         return ins[0]
-    if name in ("Mul",) and len(ins) == 2:
-        if _is_scalar(ins[1], 1) and _same_type(ins[0], out):
+    if prim.retype and _same_type(ins[0], out):
+        return ins[0]
+    if len(ins) == 2:
+        if prim.right_identity is not None and _is_scalar(ins[1], prim.right_identity) and _same_type(ins[0], out):
             return ins[0]
-        if _is_scalar(ins[0], 1) and _same_type(ins[1], out):
+        if prim.left_identity is not None and _is_scalar(ins[0], prim.left_identity) and _same_type(ins[1], out):
             return ins[1]
-    if name in ("Add", "Sub") and len(ins) == 2 and _is_scalar(ins[1], 0) and _same_type(ins[0], out):
-        return ins[0]
-    if name == "Add" and _is_scalar(ins[0], 0) and _same_type(ins[1], out):
-        return ins[1]
-    if name == "Div" and _is_scalar(ins[1], 1) and _same_type(ins[0], out):
-        return ins[0]
-    if name in ("Cast", "Reshape", "BroadcastTo") and _same_type(ins[0], out):
-        return ins[0]
     return None
 
 
@@ -44,9 +39,9 @@ def _written(graph):
     from mindseed.compiler.codegen import _free_vars  # noqa: PLC0415 -- one definition of sub-graph reads
     ids = {v.id for v in graph.params if v.name_hint == "c"}
     for node in graph.nodes:
-        if getattr(node.prim, "side_effect", False):
+        if node.prim.side_effect:
             ids.update(x.id for x in node.outputs)
-        if getattr(node.prim, "side_effect", False) or node.subgraphs():
+        if node.prim.side_effect or node.subgraphs():
             ids.update(x.id for x in node.inputs if isinstance(x, Var))
             for g in node.subgraphs():
                 ids |= _free_vars(g)
@@ -67,7 +62,7 @@ def simplify_algebra(graph):
             simplify_algebra(g)
         node.inputs = [mapping.get(x.id, x) if isinstance(x, Var) else x for x in node.inputs]
         if graph.dynamic:
-            repl = node.inputs[0] if node.prim.name == "Identity" and len(node.outputs) == 1 else None
+            repl = node.inputs[0] if node.prim.identity and len(node.outputs) == 1 else None
         else:
             repl = _rule(node)
         if repl is not None and not (isinstance(repl, Var) and repl.id in written):

@@ -9,7 +9,8 @@ place: the same kernel on the same values, so the same numbers.
 """
 from mindseed.compiler.ir import Node, Var
 from mindseed.compiler.passes._util import uses_of
-from mindseed.ops._prims.nn_norm import batch_norm_update_p
+from mindseed.ops._prims.core import assign_p
+from mindseed.ops._prims.nn_norm import batch_norm_p, batch_norm_update_p
 
 __all__ = ["update_stats_in_place"]
 
@@ -22,7 +23,7 @@ def _write_back(stat, new, uses):
     if len(readers) != 2 or len(new_readers) != 1:
         return None
     assign = new_readers[0]
-    if assign is None or assign.prim.name != "Assign" or assign not in readers:
+    if assign is None or assign.prim is not assign_p or assign not in readers:
         return None
     target, value = assign.inputs
     if not (isinstance(target, Var) and target.id == stat.id and isinstance(value, Var) and value.id == new.id):
@@ -35,7 +36,7 @@ def update_stats_in_place(graph):
     uses = uses_of(graph)
     drop = set()
     for i, node in enumerate(graph.nodes):
-        if node.prim.name != "BatchNorm" or len(node.outputs) != 5:
+        if node.prim is not batch_norm_p or len(node.outputs) != 5:
             continue
         rm, rv = node.inputs[3], node.inputs[4]
         am = _write_back(rm, node.outputs[3], uses)

@@ -10,10 +10,11 @@ from mindseed._backend.kernels import conv as K
 from mindseed.common import dtype as mstype
 from mindseed.common.tensor import Tensor
 from mindseed.ops._prims.core import reduce_sum_p
+from mindseed.ops import _infer as I
 from mindseed.ops._registry import Prim, RandomPrim
 
 # ---------------------------------------------------------------- convolution
-conv_p = Prim("Convolution", K.conv)
+conv_p = Prim("Convolution", K.conv, fresh=True, heavy=True)
 
 
 @conv_p.def_bprop(takes_needs=True)
@@ -69,7 +70,7 @@ def check_conv(x, w, b=None, stride=(), pads=(), dilation=(), groups=1, op="Conv
 
 conv_p.def_check(check_conv)
 
-conv_backprop_input_p = Prim("ConvBackpropInput", K.conv_backprop_input)
+conv_backprop_input_p = Prim("ConvBackpropInput", K.conv_backprop_input, fresh=True, heavy=True)
 
 
 @conv_backprop_input_p.def_bprop
@@ -80,7 +81,7 @@ def _conv_backprop_input_bprop(dy, w, out, ddx, input_shape, stride, pads, dilat
     return d_dy, d_w
 
 
-conv_backprop_filter_p = Prim("ConvBackpropFilter", K.conv_backprop_filter)
+conv_backprop_filter_p = Prim("ConvBackpropFilter", K.conv_backprop_filter, heavy=True)
 
 
 @conv_backprop_filter_p.def_bprop
@@ -92,8 +93,14 @@ def _conv_backprop_filter_bprop(x, dy, out, ddw, weight_shape, stride, pads, dil
 
 
 # ---------------------------------------------------------------- 2x2 max pooling, stride 2, no padding
-max_pool_2x2_p = Prim("MaxPool2x2", K.max_pool_2x2)
-max_pool_2x2_grad_p = Prim("MaxPool2x2Grad", K.max_pool_2x2_grad)
+def _halved(x):
+    """The last two dims halved (an odd last row or column dropped)."""
+    *lead, h, w = x.shape
+    return I.Abstract(tuple(lead) + (None if h is None else h // 2, None if w is None else w // 2), x.dtype)
+
+
+max_pool_2x2_p = Prim("MaxPool2x2", K.max_pool_2x2, infer=_halved)
+max_pool_2x2_grad_p = Prim("MaxPool2x2Grad", K.max_pool_2x2_grad, fresh=True, infer=I.same)
 max_pool_2x2_grad_grad_p = Prim("MaxPool2x2GradGrad", K.max_pool_2x2_grad_grad)
 
 

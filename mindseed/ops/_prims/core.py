@@ -2,10 +2,11 @@
 from math import log
 
 from mindseed._backend.kernels import core as K
+from mindseed.ops import _infer as I
 from mindseed.ops._registry import Prim
 
 # ---------------------------------------------------------------- identity / stop_gradient
-identity_p = Prim("Identity", K.identity)
+identity_p = Prim("Identity", K.identity, identity=True, infer=I.same)
 
 
 @identity_p.def_bprop
@@ -14,10 +15,10 @@ def _identity_bprop(x, out, dout):
 
 
 # no bprop: the tape never records it, so nothing flows back through it
-stop_gradient_p = Prim("StopGradient", K.identity)
+stop_gradient_p = Prim("StopGradient", K.identity, infer=I.same)
 
 # ---------------------------------------------------------------- arithmetic
-add_p = Prim("Add", K.add)
+add_p = Prim("Add", K.add, fresh=True, commutative=True, left_identity=0, right_identity=0, infer=I.binary)
 
 
 @add_p.def_bprop
@@ -25,7 +26,7 @@ def _add_bprop(x, y, out, dout):
     return dout, dout
 
 
-sub_p = Prim("Sub", K.sub)
+sub_p = Prim("Sub", K.sub, fresh=True, right_identity=0, infer=I.binary)
 
 
 @sub_p.def_bprop
@@ -33,7 +34,7 @@ def _sub_bprop(x, y, out, dout):
     return dout, neg_p(dout)
 
 
-mul_p = Prim("Mul", K.mul)
+mul_p = Prim("Mul", K.mul, fresh=True, commutative=True, left_identity=1, right_identity=1, infer=I.binary)
 
 
 @mul_p.def_bprop(takes_needs=True)
@@ -41,7 +42,7 @@ def _mul_bprop(x, y, out, dout, needs):
     return mul_p(dout, y) if needs[0] else None, mul_p(dout, x) if needs[1] else None
 
 
-div_p = Prim("Div", K.div)
+div_p = Prim("Div", K.div, right_identity=1, infer=I.true_divide)
 
 
 @div_p.def_bprop(takes_needs=True)
@@ -51,7 +52,7 @@ def _div_bprop(x, y, out, dout, needs):
     return dx, neg_p(mul_p(dx, out)) if needs[1] else None
 
 
-neg_p = Prim("Neg", K.neg)
+neg_p = Prim("Neg", K.neg, infer=I.same)
 
 
 @neg_p.def_bprop
@@ -59,7 +60,7 @@ def _neg_bprop(x, out, dout):
     return (neg_p(dout),)
 
 
-matmul_p = Prim("MatMul", K.matmul)
+matmul_p = Prim("MatMul", K.matmul, fresh=True, heavy=True, infer=I.matmul)
 
 
 @matmul_p.def_bprop(takes_needs=True)
@@ -97,7 +98,7 @@ def _matmul_vec_bprop(x, y, dout):
     return dx, dy
 
 
-pow_p = Prim("Pow", K.pow_)
+pow_p = Prim("Pow", K.pow_, infer=I.binary)
 
 
 @pow_p.def_bprop
@@ -110,7 +111,7 @@ def _pow_bprop(x, y, out, dout):
     return dx, mul_p(dout, mul_p(out, log_p(x)))
 
 
-exp_p = Prim("Exp", K.exp)
+exp_p = Prim("Exp", K.exp, infer=I.to_float)
 
 
 @exp_p.def_bprop
@@ -118,7 +119,7 @@ def _exp_bprop(x, out, dout):
     return (mul_p(dout, out),)
 
 
-log_p = Prim("Log", K.log)
+log_p = Prim("Log", K.log, infer=I.to_float)
 
 
 @log_p.def_bprop
@@ -126,8 +127,8 @@ def _log_bprop(x, out, dout):
     return (div_p(dout, x),)
 
 
-maximum_p = Prim("Maximum", K.maximum)
-minimum_p = Prim("Minimum", K.minimum)
+maximum_p = Prim("Maximum", K.maximum, commutative=True, infer=I.binary)
+minimum_p = Prim("Minimum", K.minimum, commutative=True, infer=I.binary)
 
 
 def _select_bprop(pick_x):
@@ -143,7 +144,7 @@ def _select_bprop(pick_x):
 maximum_p.def_bprop(_select_bprop(lambda x, y: greater_p(x, y)))
 minimum_p.def_bprop(_select_bprop(lambda x, y: less_p(x, y)))
 
-relu_p = Prim("ReLU", K.relu)
+relu_p = Prim("ReLU", K.relu, infer=I.same)
 
 
 @relu_p.def_bprop
@@ -151,7 +152,7 @@ def _relu_bprop(x, out, dout):
     return (relu_grad_p(dout, out),)
 
 
-relu_grad_p = Prim("ReluGrad", K.relu_grad)
+relu_grad_p = Prim("ReluGrad", K.relu_grad, fresh=True, infer=I.same)
 
 
 @relu_grad_p.def_bprop
@@ -160,9 +161,9 @@ def _relu_grad_bprop(dout, out, _out, ddout):
 
 
 # made by the fuse_relu pass: ReLU over its input's own buffer, and relu(x + y) in one kernel
-relu_inplace_p = Prim("ReLUInplace", K.relu_)
+relu_inplace_p = Prim("ReLUInplace", K.relu_, in_place_of=relu_p, infer=I.same)
 relu_inplace_p.def_bprop(_relu_bprop)
-add_relu_p = Prim("AddReLU", K.add_relu)
+add_relu_p = Prim("AddReLU", K.add_relu, fresh=True, commutative=True, infer=I.binary)
 
 
 @add_relu_p.def_bprop
@@ -172,23 +173,23 @@ def _add_relu_bprop(x, y, out, dout):
 
 
 # made by the inplace pass: a gradient kernel written over an input buffer that dies with it
-relu_grad_inplace_p = Prim("ReluGradInplace", K.relu_grad_)
+relu_grad_inplace_p = Prim("ReluGradInplace", K.relu_grad_, in_place_of=relu_grad_p, infer=I.same)
 relu_grad_inplace_p.def_bprop(_relu_grad_bprop)
-add_inplace_p = Prim("AddInplace", K.add_)
+add_inplace_p = Prim("AddInplace", K.add_, in_place_of=add_p, infer=I.same)
 add_inplace_p.def_bprop(_add_bprop)
 
-sign_p = Prim("Sign", K.sign)
+sign_p = Prim("Sign", K.sign, infer=I.same)
 
 # ---------------------------------------------------------------- comparison (no gradient)
-greater_p = Prim("Greater", K.greater)
-less_p = Prim("Less", K.less)
-greater_equal_p = Prim("GreaterEqual", K.greater_equal)
-less_equal_p = Prim("LessEqual", K.less_equal)
-equal_p = Prim("Equal", K.equal)
-not_equal_p = Prim("NotEqual", K.not_equal)
+greater_p = Prim("Greater", K.greater, infer=I.compare)
+less_p = Prim("Less", K.less, infer=I.compare)
+greater_equal_p = Prim("GreaterEqual", K.greater_equal, infer=I.compare)
+less_equal_p = Prim("LessEqual", K.less_equal, infer=I.compare)
+equal_p = Prim("Equal", K.equal, commutative=True, infer=I.compare)
+not_equal_p = Prim("NotEqual", K.not_equal, commutative=True, infer=I.compare)
 
 # ---------------------------------------------------------------- reductions and shapes
-reduce_sum_p = Prim("ReduceSum", K.reduce_sum)
+reduce_sum_p = Prim("ReduceSum", K.reduce_sum, infer=I.sum_)
 
 
 @reduce_sum_p.def_bprop
@@ -202,7 +203,7 @@ def _reduce_sum_bprop(x, out, dout, axis=None, keep_dims=False):
     return (broadcast_to_p(dout, shape=x.shape),)
 
 
-reshape_p = Prim("Reshape", K.reshape)
+reshape_p = Prim("Reshape", K.reshape, retype=True, infer=I.reshape)
 
 
 @reshape_p.def_bprop
@@ -210,7 +211,7 @@ def _reshape_bprop(x, out, dout, shape):
     return (reshape_p(dout, shape=x.shape),)
 
 
-transpose_p = Prim("Transpose", K.transpose)
+transpose_p = Prim("Transpose", K.transpose, infer=I.transpose)
 
 
 @transpose_p.def_bprop
@@ -221,7 +222,7 @@ def _transpose_bprop(x, out, dout, perm):
     return (transpose_p(dout, perm=tuple(inv)),)
 
 
-cast_p = Prim("Cast", K.cast)
+cast_p = Prim("Cast", K.cast, retype=True, infer=I.cast)
 
 
 @cast_p.def_bprop
@@ -229,7 +230,7 @@ def _cast_bprop(x, out, dout, dtype):
     return (cast_p(dout, dtype=x.dtype.name),)
 
 
-broadcast_to_p = Prim("BroadcastTo", K.broadcast_to)
+broadcast_to_p = Prim("BroadcastTo", K.broadcast_to, retype=True, infer=I.broadcast_to)
 
 
 @broadcast_to_p.def_bprop
@@ -237,9 +238,9 @@ def _broadcast_to_bprop(x, out, dout, shape):
     return (dout,)  # the engine sums the broadcast dimensions back to x's shape
 
 
-zeros_like_p = Prim("ZerosLike", K.zeros_like)
-ones_like_p = Prim("OnesLike", K.ones_like)
-fill_p = Prim("Fill", K.fill)
+zeros_like_p = Prim("ZerosLike", K.zeros_like, fill_value=0, infer=I.same)
+ones_like_p = Prim("OnesLike", K.ones_like, fill_value=1, infer=I.same)
+fill_p = Prim("Fill", K.fill, infer=I.fill)
 
 # ---------------------------------------------------------------- indexing
 getitem_p = Prim("Getitem", K.getitem)
@@ -287,7 +288,7 @@ def _setitem_zero_bprop(x, out, dout, index):
     return (setitem_zero_p(dout, index=index),)
 
 
-concat_p = Prim("Concat", K.concat)
+concat_p = Prim("Concat", K.concat, infer=I.concat)
 
 
 @concat_p.def_bprop
@@ -305,7 +306,7 @@ def _split_sizes_bprop(x, out, dout, sizes, axis=0):
     return (concat_p(*dout, axis=axis),)
 
 
-stack_p = Prim("Stack", K.stack)
+stack_p = Prim("Stack", K.stack, infer=I.stack)
 
 
 @stack_p.def_bprop
@@ -315,7 +316,7 @@ def _stack_bprop(*args, axis=0):
     return tuple(reshape_p(p, shape=x.shape) for p, x in zip(parts, xs))
 
 
-where_p = Prim("Select", K.where)
+where_p = Prim("Select", K.where, infer=I.select)
 
 
 @where_p.def_bprop
@@ -337,7 +338,7 @@ def _hook_backward_bprop(*args, hook):
     return tuple(new) if isinstance(new, (tuple, list)) else (new,)
 
 # An opaque step a graph calls as it is (optimizer updates): the node keeps its place and is never removed.
-py_call_p = Prim("PyCall", K.py_call, multi_output=True, side_effect=True)
+py_call_p = Prim("PyCall", K.py_call, multi_output=True, side_effect=True, heavy=True)
 
 # Parameter update inside a graph: writes the parameter's buffer in place
 assign_p = Prim("Assign", K.assign, side_effect=True)

@@ -33,6 +33,7 @@ from mindseed.ops._prims.core import (
     where_p,
     zeros_like_p,
 )
+from mindseed.ops import _infer as I
 from mindseed.ops._registry import Prim
 
 _LN2 = math.log(2.0)
@@ -52,34 +53,35 @@ def _safe_x(x):
     return zero, where_p(zero, ones_like_p(x), x)
 
 
-def _unary(name, kernel, grad=None):
-    """A unary primitive whose bprop is dout * grad(x, out)."""
-    p = Prim(name, kernel)
+def _unary(name, kernel, grad=None, infer=I.to_float):
+    """A unary primitive whose bprop is dout * grad(x, out); by default a float function (bool and integer
+    inputs give float32)."""
+    p = Prim(name, kernel, infer=infer)
     if grad is not None:
         p.def_bprop(lambda x, out, dout: (mul_p(dout, grad(x, out)),))
     return p
 
 
 # ---------------------------------------------------------------- unary: powers and roots
-abs_p = Prim("Abs", K.abs_)
+abs_p = Prim("Abs", K.abs_, infer=I.same)
 abs_p.def_bprop(lambda x, out, dout: (mul_p(dout, sgn_p(x)),))  # sgn: sign for reals, z/|z| for complex
 sqrt_p = _unary("Sqrt", K.sqrt, lambda x, out: div_p(0.5, out))
 # NOTE: d/dx x^(-1/2) = -out^3 / 2 reuses out instead of dividing by x
 rsqrt_p = _unary("Rsqrt", K.rsqrt, lambda x, out: mul_p(mul_p(out, mul_p(out, out)), -0.5))
-square_p = _unary("Square", K.square, lambda x, out: mul_p(x, 2.0))
+square_p = _unary("Square", K.square, lambda x, out: mul_p(x, 2.0), infer=None)  # bool -> int64: the kernel knows
 reciprocal_p = _unary("Reciprocal", K.reciprocal, lambda x, out: neg_p(mul_p(out, out)))
 
 # ---------------------------------------------------------------- unary: trigonometric and hyperbolic
-sin_p = Prim("Sin", K.sin)
-cos_p = Prim("Cos", K.cos)
+sin_p = Prim("Sin", K.sin, infer=I.to_float)
+cos_p = Prim("Cos", K.cos, infer=I.to_float)
 sin_p.def_bprop(lambda x, out, dout: (mul_p(dout, cos_p(x)),))
 cos_p.def_bprop(lambda x, out, dout: (neg_p(mul_p(dout, sin_p(x))),))
 tan_p = _unary("Tan", K.tan, lambda x, out: add_p(1.0, mul_p(out, out)))
 asin_p = _unary("Asin", K.asin, lambda x, out: rsqrt_p(sub_p(1.0, mul_p(x, x))))
 acos_p = _unary("ACos", K.acos, lambda x, out: neg_p(rsqrt_p(sub_p(1.0, mul_p(x, x)))))
 atan_p = _unary("Atan", K.atan, lambda x, out: reciprocal_p(add_p(mul_p(x, x), 1.0)))
-sinh_p = Prim("Sinh", K.sinh)
-cosh_p = Prim("Cosh", K.cosh)
+sinh_p = Prim("Sinh", K.sinh, infer=I.to_float)
+cosh_p = Prim("Cosh", K.cosh, infer=I.to_float)
 sinh_p.def_bprop(lambda x, out, dout: (mul_p(dout, cosh_p(x)),))
 cosh_p.def_bprop(lambda x, out, dout: (mul_p(dout, sinh_p(x)),))
 tanh_p = _unary("Tanh", K.tanh, lambda x, out: sub_p(1.0, mul_p(out, out)))
@@ -99,17 +101,17 @@ log10_p = _unary("Log10", K.log10, lambda x, out: reciprocal_p(mul_p(x, _LN10)))
 exp2_p = _unary("Exp2", K.exp2, lambda x, out: mul_p(out, _LN2))
 
 # ---------------------------------------------------------------- unary: rounding and sign (zero gradient)
-floor_p = Prim("Floor", K.floor)
-ceil_p = Prim("Ceil", K.ceil)
-round_p = Prim("Round", K.round_)
-trunc_p = Prim("Trunc", K.trunc)
-frac_p = Prim("Frac", K.frac)
+floor_p = Prim("Floor", K.floor, infer=I.same)
+ceil_p = Prim("Ceil", K.ceil, infer=I.same)
+round_p = Prim("Round", K.round_, infer=I.same)
+trunc_p = Prim("Trunc", K.trunc, infer=I.same)
+frac_p = Prim("Frac", K.frac, infer=I.same)
 frac_p.def_bprop(lambda x, out, dout: (dout,))
 signbit_p = Prim("SignBit", K.signbit)
-sgn_p = Prim("Sgn", K.sgn)
+sgn_p = Prim("Sgn", K.sgn, infer=I.same)
 
 # ---------------------------------------------------------------- unary: special functions
-sinc_p = Prim("Sinc", K.sinc)
+sinc_p = Prim("Sinc", K.sinc, infer=I.to_float)
 
 
 @sinc_p.def_bprop
@@ -193,15 +195,15 @@ complex_p = Prim("Complex", K.complex_)
 complex_p.def_bprop(lambda re, im, out, dout: (real_p(dout), imag_p(dout)))
 
 nan_to_num_p = Prim("NanToNum", K.nan_to_num)
-is_finite_p = Prim("IsFinite", K.isfinite)
+is_finite_p = Prim("IsFinite", K.isfinite, infer=I.predicate)
 nan_to_num_p.def_bprop(
     lambda x, out, dout, nan=0.0, posinf=None, neginf=None: (where_p(is_finite_p(x), dout, zeros_like_p(dout)),))
-is_nan_p = Prim("IsNan", K.isnan)
-is_inf_p = Prim("IsInf", K.isinf)
+is_nan_p = Prim("IsNan", K.isnan, infer=I.predicate)
+is_inf_p = Prim("IsInf", K.isinf, infer=I.predicate)
 is_neg_inf_p = Prim("IsNegInf", K.isneginf)
 is_pos_inf_p = Prim("IsPosInf", K.isposinf)
 is_real_p = Prim("IsReal", K.isreal)
-logical_not_p = Prim("LogicalNot", K.logical_not)
+logical_not_p = Prim("LogicalNot", K.logical_not, infer=I.predicate)
 bitwise_not_p = Prim("BitwiseNot", K.bitwise_not)
 population_count_p = Prim("PopulationCount", K.population_count)
 
@@ -306,9 +308,9 @@ bitwise_or_p = Prim("BitwiseOr", K.bitwise_or)
 bitwise_xor_p = Prim("BitwiseXor", K.bitwise_xor)
 left_shift_p = Prim("LeftShift", K.bitwise_left_shift)
 right_shift_p = Prim("RightShift", K.bitwise_right_shift)
-logical_and_p = Prim("LogicalAnd", K.logical_and)
-logical_or_p = Prim("LogicalOr", K.logical_or)
-logical_xor_p = Prim("LogicalXor", K.logical_xor)
+logical_and_p = Prim("LogicalAnd", K.logical_and, infer=I.compare)
+logical_or_p = Prim("LogicalOr", K.logical_or, infer=I.compare)
+logical_xor_p = Prim("LogicalXor", K.logical_xor, infer=I.compare)
 heaviside_p = Prim("Heaviside", K.heaviside)
 is_close_p = Prim("IsClose", K.isclose)
 next_after_p = Prim("NextAfter", K.nextafter)
@@ -372,7 +374,7 @@ def _expand(t, x, axis, keep_dims):
     return broadcast_to_p(t, shape=x.shape)
 
 
-reduce_mean_p = Prim("ReduceMean", K.reduce_mean)
+reduce_mean_p = Prim("ReduceMean", K.reduce_mean, infer=I.reduce)
 
 
 @reduce_mean_p.def_bprop
@@ -388,8 +390,8 @@ def _extreme_bprop(x, out, dout, axis=None, keep_dims=False):
     return (mul_p(div_p(hit, count), _expand(dout, x, axis, keep_dims)),)
 
 
-reduce_max_p = Prim("ReduceMax", K.reduce_max)
-reduce_min_p = Prim("ReduceMin", K.reduce_min)
+reduce_max_p = Prim("ReduceMax", K.reduce_max, infer=I.reduce)
+reduce_min_p = Prim("ReduceMin", K.reduce_min, infer=I.reduce)
 reduce_max_p.def_bprop(_extreme_bprop)
 reduce_min_p.def_bprop(_extreme_bprop)
 
@@ -434,8 +436,8 @@ def _cumprod_bprop(x, out, dout, axis=0, exclusive=False, reverse=False, dtype=N
     return (div_p(s, x),)
 
 
-reduce_all_p = Prim("ReduceAll", K.reduce_all)
-reduce_any_p = Prim("ReduceAny", K.reduce_any)
+reduce_all_p = Prim("ReduceAll", K.reduce_all, infer=I.reduce_bool)
+reduce_any_p = Prim("ReduceAny", K.reduce_any, infer=I.reduce_bool)
 count_nonzero_p = Prim("CountNonZero", K.count_nonzero)
 
 reduce_var_p = Prim("ReduceVar", K.reduce_var)

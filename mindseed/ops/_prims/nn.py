@@ -13,6 +13,7 @@ from mindseed._backend.kernels import nn as K
 from mindseed.ops._prims.core import (add_p, cast_p, concat_p, div_p, equal_p, exp_p, greater_p, less_equal_p,
                                       less_p, matmul_p, mul_p, neg_p, pow_p, reduce_sum_p, reshape_p, sign_p,
                                       split_sizes_p, sub_p, transpose_p, where_p, zeros_like_p)
+from mindseed.ops import _infer as I
 from mindseed.ops._registry import Prim, RandomPrim
 
 
@@ -189,8 +190,8 @@ def _glu_grad_bprop(dout, x, out, ddout, axis):
 
 
 # ---------------------------------------------------------------- softmax
-softmax_p = Prim("Softmax", K.softmax)
-softmax_grad_p = Prim("SoftmaxGrad", K.softmax_grad)
+softmax_p = Prim("Softmax", K.softmax, infer=I.same)
+softmax_grad_p = Prim("SoftmaxGrad", K.softmax_grad, infer=I.same)
 
 
 @softmax_p.def_bprop
@@ -212,11 +213,19 @@ def _softmax_grad_bprop(y, d, out, c, needs, axis):
 
 softmax_grad_p.def_bprop(_softmax_grad_bprop, takes_needs=True)
 
+def _flash_attention_infer(q, k, v, mask=None, *, scale):
+    """o: (B, H, T, Dv) of q's dtype; lse: (B, H, T), in float32 for half-precision inputs."""
+    lse_dtype = "Float32" if q.dtype in ("Float16", "BFloat16") else q.dtype
+    return I.Abstract(tuple(q.shape[:-1]) + (v.shape[-1],), q.dtype), I.Abstract(tuple(q.shape[:-1]), lse_dtype)
+
+
 # softmax(q @ k^T * scale + mask) @ v in one kernel, -> (out, lse). Produced by the compiler's attention
 # fusion pass (passes/fuse_attention.py) from the unfused ops; the mask is a constant of the pattern.
-flash_attention_p = Prim("FlashAttention", K.flash_attention, multi_output=True, residual_outputs=(1,))  # (o, lse)
+flash_attention_p = Prim("FlashAttention", K.flash_attention, multi_output=True, residual_outputs=(1,), heavy=True,
+                         infer=_flash_attention_infer)  # (o, lse)
 # first-order only: it appears in graphs after differentiation, which never differentiate it again
-flash_attention_grad_p = Prim("FlashAttentionGrad", K.flash_attention_grad, multi_output=True)
+flash_attention_grad_p = Prim("FlashAttentionGrad", K.flash_attention_grad, multi_output=True, heavy=True,
+                              infer=lambda dout, q, k, v, *rest, **attrs: (q, k, v))  # (dq, dk, dv)
 
 
 @flash_attention_p.def_bprop
@@ -273,7 +282,7 @@ gumbel_noise_p = RandomPrim("GumbelNoise", K.gumbel_noise)
 argmax_one_hot_p = Prim("ArgMaxOneHot", K.argmax_one_hot)
 
 # ---------------------------------------------------------------- dense
-dense_p = Prim("Dense", K.dense)
+dense_p = Prim("Dense", K.dense, fresh=True, heavy=True)
 
 
 def _dense_bprop(x, w, b, out, dout, needs):

@@ -69,10 +69,10 @@ def _norm_double_backward(dy, x, w, eps, layout, cot, needs):
     return (ddy if needs[0] else None), dx, dw
 
 
-def _norm_pair(name, kernel, grad_kernel, layout_of):
+def _norm_pair(name, kernel, grad_kernel, layout_of, fresh=False, fresh_grad=False):
     """Forward primitive (y, mean, rstd, ...) and gradient primitive (dx, dw, db) of a normalization."""
-    fwd = Prim(name, kernel, multi_output=True)
-    grad = Prim(name + "Grad", grad_kernel, multi_output=True)
+    fwd = Prim(name, kernel, multi_output=True, fresh=fresh)
+    grad = Prim(name + "Grad", grad_kernel, multi_output=True, fresh=fresh_grad)
 
     def grad_bprop(dy, x, w, mean, rstd, out, dout, needs, **attrs):
         ddy, dx, dw = _norm_double_backward(dy, x, w, attrs["eps"], layout_of(x, w, **attrs), dout, needs)
@@ -104,7 +104,8 @@ def _group_norm_layout(x, w, num_groups, eps):
 
 
 # ---------------------------------------------------------------- LayerNorm
-layer_norm_p, layer_norm_grad_p = _norm_pair("LayerNorm", K.layer_norm, K.layer_norm_grad, _layer_norm_layout)
+layer_norm_p, layer_norm_grad_p = _norm_pair("LayerNorm", K.layer_norm, K.layer_norm_grad, _layer_norm_layout,
+                                             fresh_grad=True)
 
 
 @layer_norm_p.def_bprop
@@ -120,7 +121,8 @@ def _layer_norm_bprop(x, w, b, out, dout, needs, normalized_shape, eps):
 layer_norm_p.def_bprop(_layer_norm_bprop, takes_needs=True)
 
 # ---------------------------------------------------------------- BatchNorm (training mode; inference is composite)
-batch_norm_p, batch_norm_grad_p = _norm_pair("BatchNorm", K.batch_norm_train, K.batch_norm_grad, _batch_norm_layout)
+batch_norm_p, batch_norm_grad_p = _norm_pair("BatchNorm", K.batch_norm_train, K.batch_norm_grad, _batch_norm_layout,
+                                             fresh=True, fresh_grad=True)
 
 
 def _batch_norm_bprop(x, w, b, running_mean, running_var, out, dout, needs, momentum, eps):
@@ -135,7 +137,7 @@ def _batch_norm_bprop(x, w, b, running_mean, running_var, out, dout, needs, mome
 batch_norm_p.def_bprop(_batch_norm_bprop, takes_needs=True)
 # BatchNorm whose new running statistics are written back to the ones it read (compiler pass
 # update_stats_in_place): they are updated in place, and the node has only (y, mean, rstd)
-batch_norm_update_p = Prim("BatchNormUpdate", K.batch_norm_train_, multi_output=True, side_effect=True)
+batch_norm_update_p = Prim("BatchNormUpdate", K.batch_norm_train_, multi_output=True, side_effect=True, fresh=True)
 
 # inference: y = (x - mean) * rstd * w + b with rstd = (var + eps)^-1/2, all per channel, in one kernel
 batch_norm_infer_p = Prim("BatchNormInference", K.batch_norm_infer)
