@@ -142,9 +142,9 @@ def select(cond, x, y, **attrs):
 
 
 # ---------------------------------------------------------------- reductions
-def _reduced_shape(shape, axis, keep_dims):
+def _reduced_shape(shape, axis, keep_dims, empty_is_all=True):
     n = len(shape)
-    if axis is None or axis == () or axis == []:
+    if axis is None or empty_is_all and axis in ((), []):
         dims = set(range(n))
     else:
         dims = {a % n if n else 0 for a in ((axis,) if isinstance(axis, int) else axis)}
@@ -159,8 +159,8 @@ def reduce(x, axis=None, keep_dims=False, **attrs):
 
 
 def reduce_bool(x, axis=None, keep_dims=False, **attrs):
-    """all / any: as `reduce`, Bool."""
-    return Abstract(_reduced_shape(x.shape, axis, keep_dims), "Bool")
+    """all / any: as `reduce` (but an empty `axis` reduces no dim), Bool."""
+    return Abstract(_reduced_shape(x.shape, axis, keep_dims, empty_is_all=False), "Bool")
 
 
 def sum_(x, axis=None, keep_dims=False, **attrs):

@@ -3,6 +3,7 @@
 Both are attributes, so a traced graph calls the same kernel with them bound (an opaque call into Python).
 """
 from mindseed._backend.kernels import custom as K
+from mindseed.ops._infer import Abstract
 from mindseed.ops._registry import Prim
 
 custom_p = Prim("Custom", K.pyfunc)
@@ -24,8 +25,9 @@ def _custom_bprop(*args, func, out_shapes, out_dtypes, multi, bprop=None):
 
 
 def _custom_infer(*args, func, out_shapes, out_dtypes, multi, bprop=None):
-    pairs = tuple(zip(out_shapes, out_dtypes))
-    return pairs if multi else pairs[0]
+    """The outputs the user declared (the kernel checks them)."""
+    outs = tuple(Abstract(tuple(s), d) for s, d in zip(out_shapes, out_dtypes))
+    return outs if multi else outs[0]
 
 
 for _p in (custom_p, custom_multi_p):
