@@ -41,7 +41,8 @@ def _binary_cases(prim, mixes=_MIXES):
         cases += [(prim, (_t((2, 3), "int32"), s), {}), (prim, (s, _t((3,), "float16")), {}),
                   (prim, (_t((2,), "bool"), s), {})]
     # a 0-d tensor of a higher category than the dimensioned operand decides the category
-    cases += [(prim, (_t((2, 3), "int32"), _t((), "float64")), {}), (prim, (_t((3,), "float16"), _t((), "float64")), {})]
+    cases += [(prim, (_t((2, 3), "int32"), _t((), "float64")), {}),
+              (prim, (_t((3,), "float16"), _t((), "float64")), {})]
     return cases
 
 
