@@ -87,6 +87,19 @@ def _cases():
         args = (x, P.relu_p(x), _t((2, 3, 2, 3))) if p is C.max_pool_2x2_grad_p else \
             tuple(_t((2, 3, 4, 6)) for _ in range(n))
         cases.append((p, args, {"axis": -1} if p is N.softmax_grad_p else {}))
+    acts = [(N.relu6_p, N.relu6_grad_p, {}), (N.hardtanh_p, N.hardtanh_grad_p, {"min_val": -1.0, "max_val": 1.0}),
+            (N.leaky_relu_p, N.leaky_relu_grad_p, {"alpha": 0.1}), (N.hshrink_p, N.hshrink_grad_p, {"lambd": 0.5}),
+            (N.softshrink_p, N.softshrink_grad_p, {"lambd": 0.5}),
+            (N.threshold_p, N.threshold_grad_p, {"thr": 0.5, "value": 0.0}), (N.hsigmoid_p, N.hsigmoid_grad_p, {}),
+            (N.hswish_p, N.hswish_grad_p, {}), (N.elu_p, N.elu_grad_p, {"alpha": 1.0, "scale": 1.0, "input_scale": 1.0}),
+            (N.gelu_p, N.gelu_grad_p, {"approximate": "tanh"}), (N.fast_gelu_p, N.fast_gelu_grad_p, {}),
+            (N.silu_p, N.silu_grad_p, {}), (N.mish_p, N.mish_grad_p, {}),
+            (N.softplus_p, N.softplus_grad_p, {"beta": 1.0, "threshold": 20.0}), (N.softsign_p, N.softsign_grad_p, {}),
+            (N.tanhshrink_p, N.tanhshrink_grad_p, {}), (N.logsigmoid_p, N.logsigmoid_grad_p, {})]
+    for fwd, grad, attrs in acts:      # elementwise activations and their gradients (dout, x)
+        for shape, dt in (((2, 3), "float32"), ((4,), "float64"), ((), "float16")):
+            cases.append((fwd, (_t(shape, dt),), attrs))
+            cases.append((grad, (_t(shape, dt), _t(shape, dt)), attrs))
     cases.append((N.softmax_p, (_t((2, 5)),), {"axis": -1}))
     cases.append((N.softmax_p, (_t((2, 5), "float64"),), {"axis": 0}))
     for shape in ((2, 3, 4, 6), (1, 5, 7), (3, 2, 2)):

@@ -40,8 +40,8 @@ def _activation(name, kernel, grad_kernel, grad2=None):
 
     `grad2(x, **attrs)` composes f''(x) of primitives; None when f'' is zero almost everywhere.
     """
-    fwd = Prim(name, kernel)
-    grad = Prim(name + "Grad", grad_kernel)
+    fwd = Prim(name, kernel, infer=I.same)
+    grad = Prim(name + "Grad", grad_kernel, infer=I.same)   # (dout, x): dout's shape and dtype
 
     def bprop(x, out, dout, **attrs):
         return (grad(dout, x, **attrs),)
