@@ -13,8 +13,9 @@ and gets, with nothing written in any other file:
 * the Tensor method `Tensor.sin(self)` (`tensor=True`: every functional name; or a tuple of names);
 * the Primitive class `ops.Sin()(x)` (`cls=`: one name or a tuple).
 
-A signature is Python: `name(a, b, *, attr=default)`. Positional parameters are the primitive's inputs;
-keyword-only parameters are its attributes, passed by keyword with their defaults. `check` says what the
+A signature is Python: `name(a, b, n=None, *, attr=default)`. Parameters without a default are the
+primitive's inputs; parameters with one (positional or keyword-only) are its attributes, passed to the
+primitive by keyword. `check` says what the
 inputs must be:
 
 * ``"tensor"`` (default): every input a Tensor;
@@ -64,7 +65,8 @@ def public(prim, *signatures, tensor=False, cls=(), check="tensor", doc=None):
 
     Args:
         prim (Prim): the primitive the names call.
-        *signatures (str): `"name(inputs..., *, attrs=defaults)"`; the first is the main one, the others aliases.
+        *signatures (str): `"name(inputs..., attrs=defaults, *, attrs=defaults)"`; the first is the main one, the
+            others aliases.
         tensor (Union[bool, tuple[str]]): Tensor methods: True for every functional name, or the names.
         cls (Union[str, tuple[str]]): names of the MindSpore Primitive classes (`ops.Sin`).
         check (str): what the inputs must be: "tensor", "operands" or "float".
@@ -125,22 +127,30 @@ def _add(table, name, obj, prim):
 
 
 def _parse(sig):
-    """'name(a, b, *, k=1)' -> ('name', ['a', 'b'], [('k', 1)])."""
+    """'name(a, b, n=None, *, k=1)' -> ('name', ['a', 'b'], [('n', None, False), ('k', 1, True)]).
+
+    Parameters without a default are the primitive's inputs; those with one are its attributes (keyword-only
+    after `*`)."""
     try:
         fn = ast.parse(f"def {sig}: pass").body[0]
     except SyntaxError:
-        raise ValueError(f"For 'public', {sig!r} is not a signature 'name(inputs, *, attrs=defaults)'.") from None
+        raise ValueError(f"For 'public', {sig!r} is not a signature 'name(inputs, attrs=defaults, *, attrs=defaults)'."
+                         ) from None
     args = fn.args
-    if args.vararg or args.kwarg or args.defaults or args.posonlyargs:
-        raise ValueError(f"For 'public', {sig!r}: inputs take no defaults, and there is no *args or **kwargs.")
-    inputs = [a.arg for a in args.args]
-    attrs = [(a.arg, ast.literal_eval(d)) for a, d in zip(args.kwonlyargs, args.kw_defaults)]
+    if args.vararg or args.kwarg or args.posonlyargs:
+        raise ValueError(f"For 'public', {sig!r}: a row's signature has no *args, **kwargs or positional-only marker.")
+    n_inputs = len(args.args) - len(args.defaults)
+    inputs = [a.arg for a in args.args[:n_inputs]]
+    attrs = [(a.arg, ast.literal_eval(d), False) for a, d in zip(args.args[n_inputs:], args.defaults)]
+    attrs += [(a.arg, ast.literal_eval(d), True) for a, d in zip(args.kwonlyargs, args.kw_defaults)]
     return fn.name, inputs, attrs
 
 
 def _function(prim, name, inputs, attrs, check, doc):
-    """Compile `def name(inputs, *, attrs=defaults): <checks>; return prim(inputs, attr=attr)`."""
-    params = ", ".join(inputs + (["*"] + [f"{a}=_d_{a}" for a, _ in attrs] if attrs else []))
+    """Compile `def name(inputs, attrs=defaults): <checks>; return prim(inputs, attr=attr)`."""
+    positional = [f"{a}=_d_{a}" for a, _, kw in attrs if not kw]
+    keyword = [f"{a}=_d_{a}" for a, _, kw in attrs if kw]
+    params = ", ".join(inputs + positional + (["*"] + keyword if keyword else []))
     lines = [f"def {name}({params}):"]
     if check == "operands":
         a, b = inputs
@@ -151,11 +161,11 @@ def _function(prim, name, inputs, attrs, check, doc):
         for a in inputs:
             lines.append(f"    if not isinstance({a}, Tensor):")
             lines.append(f"        _check_tensor({prim.name!r}, {a!r}, {a})")
-    call = ", ".join(inputs + [f"{a}={a}" for a, _ in attrs])
+    call = ", ".join(inputs + [f"{a}={a}" for a, _, _ in attrs])
     lines.append(f"    return _prim({call})")
     scope = {"Tensor": Tensor, "_operands": _operands, "_check_tensor": _check_tensor,
              "_check_float": _check_float, "_prim": prim}
-    scope.update({f"_d_{a}": d for a, d in attrs})
+    scope.update({f"_d_{a}": d for a, d, _ in attrs})
     code = compile("\n".join(lines), f"<mindseed.ops.{name}>", "exec")
     exec(code, scope)  # noqa: S102 -- the template above, filled with identifiers parsed by ast
     fn = scope[name]
