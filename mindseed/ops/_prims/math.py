@@ -713,3 +713,35 @@ public(igammac_p, "igammac(input, other)", tensor=True, cls="Igammac", check="op
 public(zeta_p, "zeta(input, other)", cls="Zeta", check="operands", doc="The Hurwitz zeta function zeta(input, other).")
 public(next_after_p, "nextafter(input, other)", tensor=True, cls="NextAfter", check="operands",
        doc="The next floating-point value after `input` toward `other`.")
+
+public(gcd_p, "gcd(input, other)", tensor=True, cls="Gcd", check="operands", doc="Greatest common divisor of integer "
+       "tensors.")
+public(lcm_p, "lcm(input, other)", tensor=True, cls="Lcm", check="operands", doc="Least common multiple of integer "
+       "tensors.")
+public(bitwise_and_p, "bitwise_and(input, other)", tensor=True, cls="BitwiseAnd", check="operands",
+       doc="input & other for integer or bool tensors.")
+public(bitwise_or_p, "bitwise_or(input, other)", tensor=True, cls="BitwiseOr", check="operands",
+       doc="input | other for integer or bool tensors.")
+public(bitwise_xor_p, "bitwise_xor(input, other)", tensor=True, cls="BitwiseXor", check="operands",
+       doc="input ^ other for integer or bool tensors.")
+public(bitwise_not_p, "bitwise_not(input)", "invert(x)", tensor=True, cls="Invert",
+       doc="~input for integer tensors (logical not for bool).")
+public(left_shift_p, "bitwise_left_shift(input, other)", tensor=True, cls="LeftShift", check="operands",
+       doc="input << other.")
+public(right_shift_p, "bitwise_right_shift(input, other)", tensor=True, cls="RightShift", check="operands",
+       doc="input >> other (arithmetic shift for signed types).")
+public(population_count_p, "population_count(input_x)", cls="PopulationCount",
+       doc="The number of 1 bits of each element (UInt8).")
+public(logical_and_p, "logical_and(input, other)", tensor=True, cls="LogicalAnd", check="operands",
+       doc="Elementwise logical AND (any dtype; nonzero is True).")
+public(logical_or_p, "logical_or(input, other)", tensor=True, cls="LogicalOr", check="operands",
+       doc="Elementwise logical OR.")
+public(logical_xor_p, "logical_xor(input, other)", tensor=True, cls="LogicalXor", check="operands",
+       doc="Elementwise logical XOR.")
+public(logical_not_p, "logical_not(input)", tensor=True, cls="LogicalNot", doc="Elementwise logical NOT.")
+public(is_nan_p, "isnan(input)", "isnan_ext(tensor)", tensor=("isnan",), cls="IsNan", doc="True where input is NaN.")
+public(is_inf_p, "isinf(input)", tensor=True, cls="IsInf", doc="True where input is +inf or -inf.")
+public(is_finite_p, "isfinite(input)", tensor=True, cls="IsFinite", doc="True where input is neither NaN nor infinite.")
+public(is_neg_inf_p, "isneginf(input)", tensor=True, doc="True where input is -inf.")
+public(is_pos_inf_p, "isposinf(input)", tensor=True, doc="True where input is +inf.")
+public(is_real_p, "isreal(input)", tensor=True, doc="True where the imaginary part is 0 (everywhere for real inputs).")

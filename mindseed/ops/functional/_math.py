@@ -203,15 +203,13 @@ def _div(self, other, *, rounding_mode=None):
 
 
 _UNARY = (
-    "deg2rad", "real", "conj", "isfinite", "isinf", "isnan", "isneginf", "isposinf", "isreal", "logical_not",
-    "bitwise_not", "invert", "positive", "rad2deg",
+    "deg2rad", "real", "conj", "positive", "rad2deg",
 )
 _SAME_SIGNATURE = (
-    "bitwise_and", "bitwise_or", "bitwise_xor", "bitwise_left_shift", "bitwise_right_shift", "gcd", "lcm", "ldexp",
-    "logical_and", "logical_or", "logical_xor", "float_power", "isclose", "allclose", "approximate_equal", "lerp",
-    "addcmul", "logit", "nan_to_num", "mvlgamma", "amax", "amin", "aminmax", "median", "nanmedian", "nanmean",
-    "logsumexp", "cummax", "cummin", "logcumsumexp", "quantile", "nanquantile", "unsorted_segment_max",
-    "unsorted_segment_min", "unsorted_segment_prod",
+    "ldexp", "float_power", "isclose", "allclose", "approximate_equal", "lerp", "addcmul", "logit", "nan_to_num",
+    "mvlgamma", "amax", "amin", "aminmax", "median", "nanmedian", "nanmean", "logsumexp", "cummax", "cummin",
+    "logcumsumexp", "quantile", "nanquantile", "unsorted_segment_max", "unsorted_segment_min",
+    "unsorted_segment_prod",
 )
 
 

@@ -1,12 +1,11 @@
 """Elementwise math of mindspore.ops: unary functions, binary arithmetic, special functions, logic and tests."""
 import math
-import numbers
 
 import numpy as np
 
 from mindseed.common import dtype as mstype
 from mindseed.common.tensor import Tensor
-from mindseed.ops._api import _operands  # noqa: F401 -- the family's hand-written functions share the rows' check
+from mindseed.ops._api import _operands
 from mindseed.ops._prims import core as C
 from mindseed.ops._prims import math as P
 from mindseed.ops.functional import _core as FC
@@ -18,7 +17,6 @@ __all__ = [
     "tensor_pow", "tensor_exp", "tensor_gt", "tensor_ge", "tensor_lt", "tensor_le",
 ]
 
-_PY_NUMBERS = (int, float, bool)
 
 
 # ---------------------------------------------------------------- argument checks (cheap on the hot path)
