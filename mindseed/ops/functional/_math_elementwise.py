@@ -17,8 +17,6 @@ __all__ = [
     "tensor_pow", "tensor_exp", "tensor_gt", "tensor_ge", "tensor_lt", "tensor_le",
 ]
 
-
-
 # ---------------------------------------------------------------- argument checks (cheap on the hot path)
 def _tensor(op, x, name="input"):
     if not isinstance(x, Tensor):
