@@ -4,11 +4,13 @@
         OpSpec("exp", ops.exp, np.exp, shapes=[(3, 4)]),
         OpSpec("add", ops.add, np.add, shapes=[(3, 4), (4,)]),      # broadcasting
     ]
-    test_value, test_grad, test_grad2 = make_tests(SPECS)
+    test_value, test_grad, test_grad2, test_graph = make_tests(SPECS)
 
 Values are checked against the numpy reference in float32 and float64; gradients of
 sum(f(x) * v) for a random v against float64 central finite differences; second order (the
-gradient of <grad, w>) likewise when `grad2=True`.
+gradient of <grad, w>) likewise when `grad2=True`; and the op compiled with `ms.jit` gives what it gives in
+PyNative (`graph=False` opts a row out, with a comment saying why). `tests/ops/test_rows.py` checks that every
+registered primitive is exercised by some table row (or is exempt, with the reason).
 """
 from dataclasses import dataclass, field
 from typing import Callable, Optional
@@ -31,6 +33,7 @@ class OpSpec:
     grad: bool = True                # check first-order gradients w.r.t. all float inputs
     grad2: bool = False              # also second order
     grad_inputs: Optional[tuple] = None  # which inputs to differentiate (default: all float inputs)
+    graph: bool = True               # also check that ms.jit(fn) gives PyNative's values
     extra: tuple = ()                # non-tensor positional args appended after the tensors
     atol: float = 1e-5
     rtol: float = 1e-4
@@ -172,11 +175,27 @@ def check_grad2(spec):
         np.testing.assert_allclose(g.asnumpy(), w, atol=spec.grad_atol * 100, rtol=spec.grad_rtol * 100)
 
 
+def check_graph(spec):
+    """The op compiled (`ms.jit`) gives what it gives in PyNative, in float32."""
+    arrays = spec.arrays("float32")
+    want = _np(_call(spec, arrays))
+
+    def run(*xs):
+        return spec.fn(*xs, *spec.extra, **spec.kwargs)
+
+    got = _np(ms.jit(run)(*[ms.Tensor(a) for a in arrays]))
+    for g, w in zip(got, want) if isinstance(want, list) else ((got, want),):
+        g, w = np.asarray(g), np.asarray(w)
+        assert g.shape == w.shape and g.dtype == w.dtype, f"{spec.name}: graph {g.shape} {g.dtype} != {w.shape} {w.dtype}"
+        np.testing.assert_allclose(g, w, atol=1e-5, rtol=1e-5, equal_nan=True)
+
+
 def make_tests(specs):
-    """Module-level pytest functions for a table of OpSpecs."""
+    """Module-level pytest functions for a table of OpSpecs: value, gradient, second order, graph == PyNative."""
     value_cases = [pytest.param(s, d, id=f"{s.id}-{d}") for s in specs if s.ref is not None for d in s.dtypes]
     grad_cases = [pytest.param(s, id=s.id) for s in specs if s.grad]
     grad2_cases = [pytest.param(s, id=s.id) for s in specs if s.grad2]
+    graph_cases = [pytest.param(s, id=s.id) for s in specs if s.graph]
 
     @pytest.mark.parametrize("spec,dtype", value_cases)
     def test_value(spec, dtype):
@@ -190,7 +209,11 @@ def make_tests(specs):
     def test_grad2(spec):
         check_grad2(spec)
 
-    return test_value, test_grad, test_grad2
+    @pytest.mark.parametrize("spec", graph_cases)
+    def test_graph(spec):
+        check_graph(spec)
+
+    return test_value, test_grad, test_grad2, test_graph
 
 
 @dataclass

@@ -103,7 +103,7 @@ SPECS = [OpSpec(f"all_reduce_{op}", _collective(ops.AllReduce(op)), lambda x: x,
     OpSpec("comm_func_all_reduce", lambda x: comm_func.all_reduce(x)[0], lambda x: x, shapes=[(3,)]),
     OpSpec("comm_func_broadcast", lambda x: comm_func.broadcast(x, 0), lambda x: x, shapes=[(3,)]),
 ]
-_test_value, _test_grad, _test_grad2 = make_tests(SPECS)
+_test_value, _test_grad, _test_grad2, _test_graph = make_tests(SPECS)
 
 
 # in a world of one every collective is the identity: its value and gradients are checked by the op harness

@@ -76,7 +76,7 @@ SPECS = [
     cell_spec("RReLU_fixed", nn.RReLU(0.2, 0.2), lambda x: np.where(x >= 0, x, 0.2 * x)),
 ]
 
-test_value, test_grad, test_grad2 = make_tests(SPECS)
+test_value, test_grad, test_grad2, test_graph = make_tests(SPECS)
 
 
 def test_oracle_values():

@@ -254,7 +254,7 @@ def _np_masked_place(mask, src):
     return out
 
 
-test_value, test_grad, test_grad2 = make_tests(SPECS)
+test_value, test_grad, test_grad2, test_graph = make_tests(SPECS)
 
 X = ops.ones((2, 3))
 ERRORS = [

@@ -124,7 +124,7 @@ def _area(x, size):
     return x.reshape(n, c, size[0], h // size[0], size[1], w // size[1]).mean((3, 5))
 
 
-test_value, test_grad, test_grad2 = make_tests(SPECS)
+test_value, test_grad, test_grad2, test_graph = make_tests(SPECS)
 
 _X = ms.Tensor(np.ones((1, 3, 5, 5), np.float32))
 _W = ms.Tensor(np.ones((2, 3, 3, 3), np.float32))

@@ -75,7 +75,7 @@ SPECS = [
            lambda x: x.reshape(1, 2, 2, 3).transpose(0, 2, 1, 3).reshape(1, 4, 3), shapes=[(1, 4, 3)]),
 ]
 
-test_value, test_grad, test_grad2 = make_tests(SPECS)
+test_value, test_grad, test_grad2, test_graph = make_tests(SPECS)
 
 
 def test_max_unpool2d_class_and_fractional_fixed_ksize():

@@ -53,7 +53,7 @@ SPECS = [
            lambda x: x[np.array([[True, False], [True, True]]), ::-1], shapes=[(2, 2, 3)]),
 ]
 
-test_value, test_grad, test_grad2 = make_tests(SPECS)
+test_value, test_grad, test_grad2, test_graph = make_tests(SPECS)
 
 ERRORS = [
     ErrorSpec("matmul_shapes", lambda: ops.matmul(ops.ones((2, 3)), ops.ones((4, 5))), ValueError,

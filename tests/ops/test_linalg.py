@@ -174,7 +174,7 @@ def _svd_rebuild(s, u, v):
     return ops.matmul(u * s, v.T)
 
 
-test_value, test_grad, test_grad2 = make_tests(SPECS)
+test_value, test_grad, test_grad2, test_graph = make_tests(SPECS)
 
 A = ops.ones((2, 3))
 S = ms.Tensor(np.eye(3, dtype=np.float32))

@@ -230,7 +230,7 @@ LOGIC = [
     OpSpec("isreal", ops.isreal, np.isreal, grad=False),
 ]
 
-test_value, test_grad, test_grad2 = make_tests(UNARY + BINARY + LOGIC)
+test_value, test_grad, test_grad2, test_graph = make_tests(UNARY + BINARY + LOGIC)
 
 _x = ms.Tensor(np.ones((2, 3), np.float32))
 _f = ms.Tensor([1.5, -2.0])

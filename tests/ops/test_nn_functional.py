@@ -108,7 +108,7 @@ MISC = [
            gen=[ints(0, 5), None], grad=False),
 ]
 
-test_value, test_grad, test_grad2 = make_tests(ACTIVATIONS + SOFTMAX + MISC)
+test_value, test_grad, test_grad2, test_graph = make_tests(ACTIVATIONS + SOFTMAX + MISC)
 
 
 # ---------------------------------------------------------------- behaviour beyond values

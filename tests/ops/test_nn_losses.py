@@ -173,7 +173,7 @@ def _pd(a, b, p):
     return (np.abs(a - b + 1e-6) ** p).sum(-1) ** (1 / p)
 
 
-test_value, test_grad, test_grad2 = make_tests(SPECS)
+test_value, test_grad, test_grad2, test_graph = make_tests(SPECS)
 
 
 # ---------------------------------------------------------------- fused softmax cross entropy (class API)

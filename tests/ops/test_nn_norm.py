@@ -60,7 +60,7 @@ SPECS = [
            lambda x: x / np.sqrt(np.maximum((x * x).sum(1, keepdims=True), 1e-4)), shapes=[(3, 4)], grad2=True),
 ]
 
-test_value, test_grad, test_grad2 = make_tests(SPECS)
+test_value, test_grad, test_grad2, test_graph = make_tests(SPECS)
 
 
 def test_batch_norm_training_updates_running_stats_in_place():

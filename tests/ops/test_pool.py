@@ -99,7 +99,7 @@ SPECS = [
            gen=[None, lambda r, s: r.uniform(0, 1, s)], grad_inputs=(0,)),
 ]
 
-test_value, test_grad, test_grad2 = make_tests(SPECS)
+test_value, test_grad, test_grad2, test_graph = make_tests(SPECS)
 
 
 def test_max_unpool2d_inverts_max_pool2d():

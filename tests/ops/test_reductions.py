@@ -133,7 +133,7 @@ SPECS = [
     OpSpec("nanmean", lambda x: ops.nanmean(x, 0, True), lambda x: np.nanmean(x, 0, keepdims=True), gen=_with_nans),
 ]
 
-test_value, test_grad, test_grad2 = make_tests(SPECS)
+test_value, test_grad, test_grad2, test_graph = make_tests(SPECS)
 
 _x = ms.Tensor(np.arange(6, dtype=np.float32).reshape(2, 3))
 ERRORS = [
@@ -267,7 +267,7 @@ QUANTILE = [
            shapes=[(3, 2, 2), (3,)]),
     OpSpec("trapz_dx", lambda y: ops.trapz(y, dx=0.5, dim=0), lambda y: np.trapezoid(y, dx=0.5, axis=0)),
 ]
-test_quantile_value, test_quantile_grad, test_quantile_grad2 = make_tests(QUANTILE)
+test_quantile_value, test_quantile_grad, test_quantile_grad2, test_quantile_graph = make_tests(QUANTILE)
 
 test_quantile_bad_input = make_error_tests([
     ErrorSpec("quantile_q_range", lambda: ops.quantile(_x, 1.5), ValueError, "For 'quantile', the 'q' values"),
@@ -318,7 +318,7 @@ SEGMENTS = [
            lambda x, p: np.diff(x, 2, 0, prepend=p, append=p), shapes=[(4, 3), (1, 3)]),
     OpSpec("sum_to_size", lambda x: x.sum_to_size(3, 1), lambda x: x.sum(0).sum(-1, keepdims=True), shapes=S3),
 ]
-test_segment_value, test_segment_grad, test_segment_grad2 = make_tests(SEGMENTS)
+test_segment_value, test_segment_grad, test_segment_grad2, test_segment_graph = make_tests(SEGMENTS)
 
 test_segment_bad_input = make_error_tests([
     ErrorSpec("segment_ids_float", lambda: ops.unsorted_segment_sum(_x, ms.Tensor([0.0, 1.0]), 2), TypeError,

@@ -34,6 +34,7 @@ from mindseed.ops._prims.core import (
     zeros_like_p,
 )
 from mindseed.ops import _infer as I
+from mindseed.ops._api import public
 from mindseed.ops._registry import Prim
 
 _LN2 = math.log(2.0)
@@ -623,3 +624,126 @@ for _p in (erf_p, erfc_p, erfinv_p, lgamma_p, digamma_p, polygamma_p, floor_p, c
            cummax_p, cummin_p, logcumsumexp_p, sinc_p, bessel_i0_p, bessel_i1_p, bessel_i0e_p, bessel_i1e_p,
            bessel_j0_p, bessel_j1_p, bessel_y0_p, bessel_y1_p, bessel_k0_p, bessel_k1_p, bessel_k0e_p, bessel_k1e_p):
     _require(_p, _is_real, "real number")
+
+
+# ---------------------------------------------------------------- public names: ops.<function>, Tensor.<method>, ops.<Class>
+public(abs_p, "abs(input)", "absolute(input)", tensor=True, cls=("Abs", "ComplexAbs"), doc="|input| elementwise.")
+public(sqrt_p, "sqrt(x)", tensor=True, cls="Sqrt", doc="Square root (integer inputs give Float32).")
+public(rsqrt_p, "rsqrt(input)", tensor=True, cls="Rsqrt", doc="1 / sqrt(input).")
+public(square_p, "square(input)", tensor=True, cls="Square", doc="input * input.")
+public(reciprocal_p, "reciprocal(input)", "inv(x)", tensor=True, cls=("Reciprocal", "Inv"),
+       doc="1 / input (integer inputs give Float32).")
+public(sin_p, "sin(input)", tensor=True, cls="Sin", doc="Sine.")
+public(cos_p, "cos(input)", tensor=True, cls="Cos", doc="Cosine.")
+public(tan_p, "tan(input)", tensor=True, cls="Tan", doc="Tangent.")
+public(asin_p, "asin(input)", "arcsin(x)", tensor=True, cls="Asin", doc="Arcsine.")
+public(acos_p, "acos(input)", "arccos(input)", tensor=True, cls="ACos", doc="Arccosine.")
+public(atan_p, "atan(input)", "arctan(input)", tensor=True, cls="Atan", doc="Arctangent.")
+public(sinh_p, "sinh(input)", tensor=True, cls="Sinh", doc="Hyperbolic sine.")
+public(cosh_p, "cosh(input)", tensor=True, cls="Cosh", doc="Hyperbolic cosine.")
+public(tanh_p, "tanh(input)", tensor=True, cls="Tanh", doc="Hyperbolic tangent.")
+public(asinh_p, "asinh(input)", "arcsinh(input)", tensor=True, cls="Asinh", doc="Inverse hyperbolic sine.")
+public(acosh_p, "acosh(input)", "arccosh(input)", tensor=True, cls="Acosh", doc="Inverse hyperbolic cosine.")
+public(atanh_p, "atanh(input)", "arctanh(input)", tensor=True, cls="Atanh", doc="Inverse hyperbolic tangent.")
+public(sigmoid_p, "sigmoid(input)", tensor=True, cls="Sigmoid", doc="1 / (1 + exp(-input)).")
+public(erf_p, "erf(input)", tensor=True, cls="Erf", doc="Gauss error function.")
+public(erfc_p, "erfc(input)", tensor=True, cls="Erfc", doc="1 - erf(input).")
+public(erfinv_p, "erfinv(input)", tensor=True, cls="Erfinv", doc="Inverse error function on (-1, 1).")
+public(log1p_p, "log1p(input)", tensor=True, cls="Log1p", doc="log(1 + input), accurate near 0.")
+public(expm1_p, "expm1(input)", "tensor_expm1(input)", tensor=("expm1",), cls="Expm1",
+       doc="exp(input) - 1, accurate near 0.")
+public(log2_p, "log2(input)", tensor=True, doc="Base-2 logarithm.")
+public(log10_p, "log10(input)", tensor=True, doc="Base-10 logarithm.")
+public(exp2_p, "exp2(input)", tensor=True, doc="2 ** input.")
+public(floor_p, "floor(input)", tensor=True, cls="Floor", doc="Largest integer not greater than each element.")
+public(ceil_p, "ceil(input)", tensor=True, cls="Ceil", doc="Smallest integer not less than each element.")
+public(trunc_p, "trunc(input)", tensor=True, cls="Trunc", doc="Round toward zero.")
+public(frac_p, "frac(x)", tensor=True, doc="The fractional part, x - trunc(x).")
+public(sgn_p, "sgn(input)", tensor=True, doc="sign for real inputs; input / |input| (0 at 0) for complex ones.")
+public(signbit_p, "signbit(input)", tensor=True, doc="True where the sign bit is set (negative numbers, -0.0).")
+public(sinc_p, "sinc(input)", tensor=True, cls="Sinc", doc="sin(pi x) / (pi x), 1 at 0.")
+public(digamma_p, "digamma(input)", tensor=True, cls="Digamma", doc="The logarithmic derivative of the gamma function.")
+public(lgamma_p, "lgamma(input)", tensor=True, cls="Lgamma", doc="log |Gamma(input)|.")
+public(angle_p, "angle(input)", tensor=True, cls="Angle", doc="The argument of each complex element (0 or pi for "
+       "real ones).")
+public(imag_p, "imag(input)", tensor=True, cls="Imag", doc="The imaginary part (zeros for a real input).")
+public(bessel_i0_p, "bessel_i0(x)", "i0(input)", tensor=("i0",), cls="BesselI0",
+       doc="Modified Bessel function of the first kind, order 0.")
+public(bessel_i1_p, "bessel_i1(x)", cls="BesselI1", doc="Modified Bessel function of the first kind, order 1.")
+public(bessel_i0e_p, "bessel_i0e(x)", cls="BesselI0e", doc="exp(-|x|) * bessel_i0(x).")
+public(bessel_i1e_p, "bessel_i1e(x)", cls="BesselI1e", doc="exp(-|x|) * bessel_i1(x).")
+public(bessel_j0_p, "bessel_j0(x)", cls="BesselJ0", doc="Bessel function of the first kind, order 0.")
+public(bessel_j1_p, "bessel_j1(x)", cls="BesselJ1", doc="Bessel function of the first kind, order 1.")
+public(bessel_y0_p, "bessel_y0(x)", cls="BesselY0", doc="Bessel function of the second kind, order 0.")
+public(bessel_y1_p, "bessel_y1(x)", cls="BesselY1", doc="Bessel function of the second kind, order 1.")
+public(bessel_k0_p, "bessel_k0(x)", cls="BesselK0", doc="Modified Bessel function of the second kind, order 0.")
+public(bessel_k1_p, "bessel_k1(x)", cls="BesselK1", doc="Modified Bessel function of the second kind, order 1.")
+public(bessel_k0e_p, "bessel_k0e(x)", cls="BesselK0e", doc="exp(x) * bessel_k0(x).")
+public(bessel_k1e_p, "bessel_k1e(x)", cls="BesselK1e", doc="exp(x) * bessel_k1(x).")
+
+public(floor_div_p, "floor_divide(input, other)", "floor_div(x, y)", "floordiv(input, other)",
+       "tensor_floordiv(input, other)", tensor=("floor_divide",), cls="FloorDiv", check="operands",
+       doc="floor(input / other), Python's `//` (integer inputs stay integer).")
+public(floor_mod_p, "remainder(input, other)", "floor_mod(x, y)", "floormod(x, y)", "tensor_mod(x, y)",
+       tensor=("remainder",), cls="FloorMod", check="operands",
+       doc="Python's `%`: the remainder with the sign of the divisor.")
+public(mod_p, "fmod(input, other)", "truncate_mod(x, y)", tensor=("fmod",), cls=("Mod", "TruncateMod"),
+       check="operands", doc="C's fmod: the remainder with the sign of the dividend.")
+public(truncate_div_p, "truncate_div(x, y)", cls="TruncateDiv", check="operands", doc="x / y rounded toward zero.")
+public(xdivy_p, "xdivy(x, y)", tensor=True, cls="Xdivy", check="operands", doc="x / y, and 0 where x is 0.")
+public(xlogy_p, "xlogy(input, other)", tensor=True, cls="Xlogy", check="operands",
+       doc="input * log(other), and 0 where input is 0.")
+public(atan2_p, "atan2(input, other)", "arctan2(input, other)", tensor=True, cls="Atan2", check="operands",
+       doc="The angle of the point (other, input), in (-pi, pi].")
+public(hypot_p, "hypot(input, other)", tensor=True, cls="Hypot", check="operands", doc="sqrt(input ** 2 + other ** 2).")
+public(logaddexp_p, "logaddexp(input, other)", tensor=True, check="operands",
+       doc="log(exp(input) + exp(other)), computed stably.")
+public(logaddexp2_p, "logaddexp2(input, other)", tensor=True, check="operands",
+       doc="log2(2 ** input + 2 ** other), computed stably.")
+public(copysign_p, "copysign(x, other)", tensor=True, check="operands", doc="|x| with the sign of `other` (a float "
+       "result).")
+public(heaviside_p, "heaviside(input, values)", tensor=True, cls="Heaviside", check="operands",
+       doc="0 where input < 0, `values` where input == 0, 1 where input > 0.")
+public(fmax_p, "fmax(input, other)", tensor=True, cls="Fmax", check="operands",
+       doc="Elementwise maximum that ignores NaN (NaN only where both are NaN).")
+public(fmin_p, "fmin(input, other)", tensor=True, cls="Fmin", check="operands",
+       doc="Elementwise minimum that ignores NaN.")
+public(igamma_p, "igamma(input, other)", tensor=True, cls="Igamma", check="operands",
+       doc="The regularized lower incomplete gamma function P(input, other).")
+public(igammac_p, "igammac(input, other)", tensor=True, cls="Igammac", check="operands",
+       doc="The regularized upper incomplete gamma function Q(input, other).")
+public(zeta_p, "zeta(input, other)", cls="Zeta", check="operands", doc="The Hurwitz zeta function zeta(input, other).")
+public(next_after_p, "nextafter(input, other)", tensor=True, cls="NextAfter", check="operands",
+       doc="The next floating-point value after `input` toward `other`.")
+
+public(gcd_p, "gcd(input, other)", tensor=True, cls="Gcd", check="operands", doc="Greatest common divisor of integer "
+       "tensors.")
+public(lcm_p, "lcm(input, other)", tensor=True, cls="Lcm", check="operands", doc="Least common multiple of integer "
+       "tensors.")
+public(bitwise_and_p, "bitwise_and(input, other)", tensor=True, cls="BitwiseAnd", check="operands",
+       doc="input & other for integer or bool tensors.")
+public(bitwise_or_p, "bitwise_or(input, other)", tensor=True, cls="BitwiseOr", check="operands",
+       doc="input | other for integer or bool tensors.")
+public(bitwise_xor_p, "bitwise_xor(input, other)", tensor=True, cls="BitwiseXor", check="operands",
+       doc="input ^ other for integer or bool tensors.")
+public(bitwise_not_p, "bitwise_not(input)", "invert(x)", tensor=True, cls="Invert",
+       doc="~input for integer tensors (logical not for bool).")
+public(left_shift_p, "bitwise_left_shift(input, other)", tensor=True, cls="LeftShift", check="operands",
+       doc="input << other.")
+public(right_shift_p, "bitwise_right_shift(input, other)", tensor=True, cls="RightShift", check="operands",
+       doc="input >> other (arithmetic shift for signed types).")
+public(population_count_p, "population_count(input_x)", cls="PopulationCount",
+       doc="The number of 1 bits of each element (UInt8).")
+public(logical_and_p, "logical_and(input, other)", tensor=True, cls="LogicalAnd", check="operands",
+       doc="Elementwise logical AND (any dtype; nonzero is True).")
+public(logical_or_p, "logical_or(input, other)", tensor=True, cls="LogicalOr", check="operands",
+       doc="Elementwise logical OR.")
+public(logical_xor_p, "logical_xor(input, other)", tensor=True, cls="LogicalXor", check="operands",
+       doc="Elementwise logical XOR.")
+public(logical_not_p, "logical_not(input)", tensor=True, cls="LogicalNot", doc="Elementwise logical NOT.")
+public(is_nan_p, "isnan(input)", "isnan_ext(tensor)", tensor=("isnan",), cls="IsNan", doc="True where input is NaN.")
+public(is_inf_p, "isinf(input)", tensor=True, cls="IsInf", doc="True where input is +inf or -inf.")
+public(is_finite_p, "isfinite(input)", tensor=True, cls="IsFinite", doc="True where input is neither NaN nor infinite.")
+public(is_neg_inf_p, "isneginf(input)", tensor=True, doc="True where input is -inf.")
+public(is_pos_inf_p, "isposinf(input)", tensor=True, doc="True where input is +inf.")
+public(is_real_p, "isreal(input)", tensor=True, doc="True where the imaginary part is 0 (everywhere for real inputs).")

@@ -8,6 +8,10 @@ from mindseed.ops.functional._random import *  # noqa: F401,F403
 from mindseed.ops.functional._nn import *  # noqa: F401,F403
 from mindseed.ops.functional._conv import *  # noqa: F401,F403
 from mindseed.ops.functional._misc import *  # noqa: F401,F403
+from mindseed.ops import _api, _prims
+
+_prims.load_all()
+globals().update(_api.FUNCTIONS)   # the thin functions, generated from the primitives' rows
 
 # Tensor methods declared by each family (name -> function(self, ...)); attached by mindseed.ops
-TENSOR_METHOD_TABLES = [m.TENSOR_METHODS for m in (_math, _array, _linalg, _random, _nn, _conv)]
+TENSOR_METHOD_TABLES = [_api.METHODS] + [m.TENSOR_METHODS for m in (_math, _array, _linalg, _random, _nn, _conv)]

@@ -3,6 +3,7 @@
 The functions live in `_math_elementwise`, `_math_logic` and `_math_reduce`; this module re-exports them and declares
 `TENSOR_METHODS`, the Tensor methods of the family with MindSpore's method signatures.
 """
+from mindseed.ops._api import G
 from mindseed.ops._prims import core as C
 from mindseed.ops._prims import math as P
 from mindseed.ops.functional import _math_elementwise as E
@@ -170,17 +171,17 @@ def clamp_(input, min=None, max=None):
 
 def erfinv_(input):
     """`erfinv` in place."""
-    return _assign(input, E.erfinv(input))
+    return _assign(input, G.erfinv(input))
 
 
 def tanh_(input):
     """`tanh` in place."""
-    return _assign(input, E.tanh(input))
+    return _assign(input, G.tanh(input))
 
 
 def inplace_sigmoid(input):
     """`sigmoid` in place."""
-    return _assign(input, E.sigmoid(input))
+    return _assign(input, G.sigmoid(input))
 
 
 def _add(self, other, *, alpha=1):
@@ -195,25 +196,17 @@ def _div(self, other, *, rounding_mode=None):
     if rounding_mode is None:
         return C.div_p(self, other)
     if rounding_mode == "floor":
-        return E.floor_divide(self, other)
+        return G.floor_divide(self, other)
     if rounding_mode == "trunc":
         return P.trunc_p(C.div_p(self, other))
     raise ValueError(f"For 'div_', 'rounding_mode' must be None, 'floor' or 'trunc', but got {rounding_mode}.")
 
 
 _UNARY = (
-    "abs", "absolute", "acos", "acosh", "arccos", "arccosh", "arcsin", "arcsinh", "arctan", "arctanh", "asin",
-    "asinh", "atan", "atanh", "ceil", "cos", "cosh", "deg2rad", "digamma", "erf", "erfc", "erfinv", "expm1", "floor",
-    "frac", "i0", "imag", "real", "conj", "angle", "isfinite", "isinf", "isnan", "isneginf", "isposinf", "isreal",
-    "lgamma", "log10", "log1p", "log2", "logical_not", "bitwise_not", "invert", "inv", "positive", "rad2deg",
-    "reciprocal", "rsqrt", "sgn", "sigmoid", "signbit", "sin", "sinc", "sinh", "sqrt", "square", "tan", "tanh",
-    "trunc", "exp2",
+    "deg2rad", "real", "conj", "positive", "rad2deg",
 )
 _SAME_SIGNATURE = (
-    "arctan2", "atan2", "bitwise_and", "bitwise_or", "bitwise_xor", "bitwise_left_shift", "bitwise_right_shift",
-    "copysign", "floor_divide", "fmax", "fmin", "fmod", "gcd", "lcm", "heaviside", "hypot", "igamma", "igammac",
-    "ldexp", "logaddexp", "logaddexp2", "logical_and", "logical_or", "logical_xor", "nextafter", "remainder", "xdivy",
-    "xlogy", "float_power", "isclose", "allclose", "approximate_equal", "lerp", "addcmul", "logit", "nan_to_num",
+    "ldexp", "float_power", "isclose", "allclose", "approximate_equal", "lerp", "addcmul", "logit", "nan_to_num",
     "mvlgamma", "amax", "amin", "aminmax", "median", "nanmedian", "nanmean", "logsumexp", "cummax", "cummin",
     "logcumsumexp", "quantile", "nanquantile", "unsorted_segment_max", "unsorted_segment_min",
     "unsorted_segment_prod",
@@ -236,10 +229,10 @@ TENSOR_METHODS.update({
     "all": _all, "any": _any, "std": _std, "var": _var, "cumsum": _cumsum, "cumprod": _cumprod,
     "count_nonzero": _count_nonzero, "nansum": _nansum, "ptp": _ptp, "clamp": _clamp, "clip": _clamp,
     "round": _round, "addcdiv": _addcdiv, "diff": _diff, "sum_to_size": _sum_to_size, "__round__": _round_dunder,
-    "clamp_": _inplace(_clamp, "clamp_"), "floor_": _inplace(E.floor, "floor_"),
-    "floor_divide_": _inplace(E.floor_divide, "floor_divide_"), "erfinv_": _inplace(E.erfinv, "erfinv_"),
-    "sigmoid_": _inplace(E.sigmoid, "sigmoid_"), "tanh_": _inplace(E.tanh, "tanh_"),
-    "sign_": _inplace(C.sign_p, "sign_"), "remainder_": _inplace(E.remainder, "remainder_"),
+    "clamp_": _inplace(_clamp, "clamp_"), "floor_": _inplace(G.floor, "floor_"),
+    "floor_divide_": _inplace(G.floor_divide, "floor_divide_"), "erfinv_": _inplace(G.erfinv, "erfinv_"),
+    "sigmoid_": _inplace(G.sigmoid, "sigmoid_"), "tanh_": _inplace(G.tanh, "tanh_"),
+    "sign_": _inplace(C.sign_p, "sign_"), "remainder_": _inplace(G.remainder, "remainder_"),
     "exp_": _inplace(C.exp_p, "exp_"), "log_": _inplace(C.log_p, "log_"),
     "add_": _inplace(_add, "add_"), "sub_": _inplace(_sub, "sub_"), "mul_": _inplace(C.mul_p, "mul_"),
     "div_": _inplace(_div, "div_"),

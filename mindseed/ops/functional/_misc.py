@@ -6,7 +6,7 @@ from mindseed._utils import _state
 from mindseed.common.parameter import Parameter
 from mindseed.common.tensor import Tensor
 from mindseed.ops.functional import _core as C
-from mindseed.ops.functional import _math as M
+from mindseed.ops._api import G
 from mindseed.ops._prims import core as P
 
 __all__ = ["depend", "assign", "assign_add", "assign_sub", "print_", "partial", "clip_by_norm", "clip_by_global_norm"]
@@ -84,7 +84,7 @@ def partial(func, *args):
 
 
 def _l2(x):
-    return M.sqrt(C.sum(C.mul(x, x)))
+    return G.sqrt(C.sum(C.mul(x, x)))
 
 
 def clip_by_norm(x, max_norm, norm_type=2.0, error_if_nonfinite=False):
@@ -107,6 +107,6 @@ def clip_by_global_norm(x, clip_norm=1.0, use_norm=None):
     xs = tuple(x)
     if use_norm is None:
         total = C.sum(C.stack([C.sum(C.mul(t, t)).astype(xs[0].dtype) for t in xs]))
-        use_norm = M.sqrt(total)
+        use_norm = G.sqrt(total)
     scale = C.div(clip_norm, C.maximum(use_norm, clip_norm))
     return tuple(C.mul(t, C.cast(scale, t.dtype)) for t in xs)

@@ -12,3 +12,6 @@ from mindseed.ops.operations._state import *  # noqa: F401,F403
 from mindseed.ops.operations._custom import *  # noqa: F401,F403
 from mindseed.ops.operations._composite import *  # noqa: F401,F403
 from mindseed.ops.operations.comm_ops import *  # noqa: F401,F403
+from mindseed.ops import _api
+
+globals().update(_api.classes())   # the thin classes, generated from the primitives' rows

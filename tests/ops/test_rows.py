@@ -1,0 +1,122 @@
+"""Every registered primitive is exercised by some op-table row (tests/_harness.py), or is exempt with a reason.
+
+The rows of all tables (every test module that calls `make_tests`) are run — forward in float64, and the gradient
+where the row checks one — while a recorder notes each primitive called; a primitive no row reaches fails here,
+so a new primitive comes with its row.
+"""
+import glob
+import importlib.util
+import os
+
+import numpy as np
+import pytest
+
+import mindseed as ms
+from mindseed._utils import _state
+from mindseed.ops._registry import registry
+
+from _harness import OpSpec, _call
+
+_TESTS = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+# primitive -> why no op-table row exercises it (and where it is tested instead)
+EXEMPT = {
+    # random draws: their values are not a function of the inputs (tests/ops/test_random.py checks statistics)
+    **{name: "random; statistics in tests/ops/test_random.py" for name in (
+        "Bernoulli", "Cauchy", "Dropout", "Exponential", "GumbelNoise", "LogNormal", "Multinomial", "Poisson",
+        "RandomCategorical", "RandomChoiceWithMask", "Randperm", "StandardGamma", "StandardLaplace", "StandardNormal",
+        "UniformInt", "UniformReal", "CandidateSampler", "FractionalPoolSamples")},
+    # collectives: tests/communication (a one-process group and two processes)
+    **{name: "collective; tests/communication" for name in (
+        "AllGather", "AllReduce", "Barrier", "Broadcast", "ReduceScatter")},
+    # state and graph plumbing: tests/compiler and tests/common
+    "Assign": "updates a Parameter; tests/compiler/test_state_updates.py",
+    "AddInplace": "in-place update; tests/compiler/test_passes_inplace.py",
+    "ReLUInplace": "in-place pass output; tests/compiler/test_passes_inplace.py",
+    "ReluGradInplace": "in-place pass output; tests/compiler/test_passes_inplace.py",
+    "AddReLU": "fusion pass output; tests/compiler/test_passes_relu.py",
+    "HookBackward": "Cell/Tensor hooks; tests/nn/test_cell.py",
+    "PyCall": "JIT fallback of Python code; tests/compiler/test_syntax_gaps.py",
+    "Custom": "ops.Custom; tests/ops/test_composite_custom.py",
+    "CustomMultiOutput": "ops.Custom; tests/ops/test_composite_custom.py",
+    "Empty": "uninitialised memory: no value to compare; tests/ops/test_array.py",
+    **{name: "loop stack of differentiated While graphs; tests/compiler/test_control_grad*.py" for name in (
+        "StackNew", "StackPush", "StackGet", "StackLen")},
+    **{name: "tensor indexing of dynamic size; tests/ops/test_array.py and tests/compiler" for name in (
+        "GetitemDyn", "SetitemDyn", "SetitemZeroDyn")},
+    "FlashAttention": "fused attention pass output; tests/compiler/test_passes_attention.py",
+    "FlashAttentionGrad": "fused attention pass output; tests/compiler/test_passes_attention.py",
+    "MaxPool2x2GradGrad": "pool+relu pass output; tests/compiler/test_passes_pool_relu.py",
+    "IndexAddGradN": "merged index gradients pass output; tests/compiler/test_passes_index_grads.py",
+    "BatchNormUpdate": "moving statistics update; tests/compiler/test_passes_schedule.py and tests/nn",
+}
+
+
+def _table_specs():
+    specs = []
+    paths = glob.glob(os.path.join(_TESTS, "ops", "test_*.py")) + glob.glob(os.path.join(_TESTS, "nn", "test_*.py"))
+    for path in sorted(paths):   # (the collective table of tests/communication needs a process group)
+        with open(path, encoding="utf-8") as f:
+            if "make_tests(" not in f.read():
+                continue
+        name = "_rows_" + os.path.relpath(path, _TESTS).replace(os.sep, "_")[:-3]
+        spec = importlib.util.spec_from_file_location(name, path)
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+        for value in vars(module).values():
+            if isinstance(value, (list, tuple)) and value and all(isinstance(v, OpSpec) for v in value):
+                specs += [v for v in value if v not in specs]
+    return specs
+
+
+class _Recorder:
+    """A tape that only notes which primitives ran."""
+
+    def __init__(self):
+        self.seen = set()
+
+    def record(self, prim, args, attrs, out):
+        self.seen.add(prim.name)
+
+
+def _exercise(spec):
+    arrays = spec.arrays("float64")
+    _call(spec, arrays)
+    if spec.grad:
+        positions = tuple(i for i, a in enumerate(arrays) if a.dtype.kind == "f") \
+            if spec.grad_inputs is None else spec.grad_inputs
+
+        def objective(*xs):
+            args = [ms.Tensor(a) for a in arrays]
+            for p, x in zip(positions, xs):
+                args[p] = x
+            out = spec.fn(*args, *spec.extra, **spec.kwargs)
+            outs = out if isinstance(out, (tuple, list)) else (out,)
+            return sum(o.astype(ms.float64).sum() for o in outs if o.dtype in (ms.float32, ms.float64))
+
+        ms.grad(objective, grad_position=tuple(range(len(positions))))(*[ms.Tensor(arrays[p]) for p in positions])
+
+
+@pytest.mark.filterwarnings("ignore")   # the tables' own numpy references and JIT fallbacks warn on purpose
+def test_every_primitive_has_a_row():
+    recorder = _Recorder()
+    _state.tapes.append(recorder)
+    try:
+        for spec in _table_specs():
+            _exercise(spec)
+    finally:
+        _state.tapes.remove(recorder)
+    stale = sorted(name for name in EXEMPT if name not in registry or name in recorder.seen)
+    assert not stale, f"exempt primitives that no longer exist or now have a row (drop them from EXEMPT): {stale}"
+    missing = sorted(set(registry) - recorder.seen - set(EXEMPT))
+    assert not missing, f"primitives that no op-table row exercises (add an OpSpec row): {missing}"
+
+
+def test_recorder_sees_primitives():
+    recorder = _Recorder()
+    _state.tapes.append(recorder)
+    try:
+        ms.ops.sin(ms.Tensor(np.ones(3, np.float32)))
+    finally:
+        _state.tapes.remove(recorder)
+    assert recorder.seen == {"Sin"}
