@@ -4,7 +4,7 @@ import pytest
 
 import mindseed as ms
 from mindseed import ops
-from _harness import ErrorSpec, OpSpec, bools, make_error_tests, make_tests
+from _harness import ErrorSpec, OpSpec, bools, ints, make_error_tests, make_tests
 
 I = ms.Tensor  # noqa: E741 -- short constructor for constant index tensors
 
@@ -67,6 +67,47 @@ ND_IDX_UNIQ = np.array([[0, 1], [2, 3], [1, 0]])
 ROWS = np.array([[0, 2], [1, 0]])
 MASK = np.array([[True, False, True, False], [False, False, True, True], [True, True, False, False]])
 SORTED_SEQ = np.array([1.0, 3.0, 5.0, 7.0])
+
+
+_INT = ("float64",)  # integer results of integer (or no) inputs: the dtype label is irrelevant, run once
+
+
+def _with_zeros(r, s):
+    return r.standard_normal(s) * (r.uniform(size=s) > 0.4)
+
+
+def _ties(r, s):
+    """Values on a coarse grid: repeats, and hits of the boundaries/sequences below."""
+    return r.randint(-4, 5, s) * 0.5
+
+
+def _sorted_rows(r, s):
+    return np.sort(r.randint(-4, 5, s) * 0.5, -1)
+
+
+def _np_unique_first(x):
+    """(distinct values in order of first appearance, each element's position among them)."""
+    u, first, inv = np.unique(x.reshape(-1), return_index=True, return_inverse=True)
+    order = np.argsort(first)
+    rank = np.empty_like(order)
+    rank[order] = np.arange(order.size)
+    return [u[order], rank[inv].reshape(x.shape)]
+
+
+def _np_unique_consecutive(x):
+    starts = np.concatenate([[True], x[1:] != x[:-1]])
+    return [x[starts], np.cumsum(starts) - 1, np.diff(np.append(np.flatnonzero(starts), x.size))]
+
+
+def _np_unique_with_pad(x, pad):
+    out, idx = _np_unique_first(x)
+    return [np.concatenate([out, np.full(x.size - out.size, pad, x.dtype)]), idx]
+
+
+def _np_fill_diagonal(x, value, wrap=False):
+    out = x.copy()
+    np.fill_diagonal(out, value, wrap)
+    return out
 
 SPECS = [
     # ---------------------------------------------------------- shapes
@@ -235,6 +276,58 @@ SPECS = [
            lambda x: _np_s2b(np.pad(x, ((0, 0), (0, 0), (1, 0), (0, 1))), 2, 2), shapes=[(1, 2, 3, 3)]),
     OpSpec("batch_to_space_nd", lambda x: ops.batch_to_space_nd(x, 2, ((1, 0), (0, 1))),
            lambda x: _np_b2s(x, 2, 2)[:, :, 1:, :-1], shapes=[(4, 1, 2, 2)]),
+    OpSpec("fill_diagonal", lambda x: x.fill_diagonal(2.5), lambda x: _np_fill_diagonal(x, 2.5), shapes=[(3, 4)],
+           grad2=True),
+    OpSpec("fill_diagonal_wrap", lambda x: x.fill_diagonal(-1.0, True), lambda x: _np_fill_diagonal(x, -1.0, True),
+           shapes=[(7, 3)]),
+    # complex numbers built from real parts and viewed as real again: the gradient reaches both real inputs
+    OpSpec("view_as_real", lambda re, im: ops.view_as_real(ops.Complex()(re, im)),
+           lambda re, im: np.stack([re, im], -1), shapes=[(3, 4), (3, 4)], grad2=True),
+    # ---------------------------------------------------------- searches, sets, counts (integer results: no gradient)
+    OpSpec("nonzero", ops.nonzero, np.argwhere, shapes=[(3, 4)], gen=_with_zeros, grad=False),
+    OpSpec("argwhere", ops.argwhere, np.argwhere, shapes=[(2, 2, 3)], gen=_with_zeros, grad=False),
+    OpSpec("unique", ops.unique, _np_unique_first, shapes=[(3, 4)], gen=ints(0, 5), grad=False, dtypes=_INT),
+    OpSpec("unique_method_sorted", lambda x: x.unique(return_inverse=True, return_counts=True),
+           lambda x: list(np.unique(x, return_inverse=True, return_counts=True)), shapes=[(10,)], gen=_ties,
+           grad=False),
+    OpSpec("unique_consecutive", lambda x: ops.unique_consecutive(x, True, True), _np_unique_consecutive,
+           shapes=[(10,)], gen=ints(0, 3), grad=False, dtypes=_INT),
+    OpSpec("unique_with_pad", lambda x: ops.unique_with_pad(x, -1), lambda x: _np_unique_with_pad(x, -1),
+           shapes=[(8,)], gen=ints(0, 4), grad=False, dtypes=_INT),
+    OpSpec("searchsorted", ops.searchsorted, lambda s, v: np.stack([np.searchsorted(a, b) for a, b in zip(s, v, strict=True)]),
+           shapes=[(2, 5), (2, 4)], gen=[_sorted_rows, _ties], grad=False),
+    OpSpec("searchsorted_right_int32", lambda s, v: ops.searchsorted(s, v, out_int32=True, right=True),
+           lambda s, v: np.searchsorted(s, v, "right").astype(np.int32), shapes=[(6,), (3, 4)],
+           gen=[_sorted_rows, _ties], grad=False),
+    OpSpec("bucketize", lambda x: ops.bucketize(x, [-1.0, 0.0, 0.5, 2.0]),
+           lambda x: np.searchsorted([-1.0, 0.0, 0.5, 2.0], x, "left").astype(np.int32), gen=_ties, grad=False),
+    OpSpec("bucketize_right", lambda x: ops.bucketize(x, [-1.0, 0.0, 0.5, 2.0], right=True),
+           lambda x: np.searchsorted([-1.0, 0.0, 0.5, 2.0], x, "right").astype(np.int32), gen=_ties, grad=False),
+    # the counts are a function of the integer input only; weighted counts are linear in the weights
+    OpSpec("bincount", ops.bincount, lambda i: np.bincount(i).astype(np.float32), shapes=[(9,)], gen=ints(0, 6),
+           grad=False, dtypes=_INT),
+    OpSpec("bincount_weights_minlength", lambda i, w: ops.bincount(i, w, 8), lambda i, w: np.bincount(i, w, 8),
+           shapes=[(9,), (9,)], gen=[ints(0, 6), None], grad=False),
+    OpSpec("histc", lambda x: ops.histc(x, 5, -1.5, 1.5), lambda x: np.histogram(x, 5, (-1.5, 1.5))[0],
+           shapes=[(4, 6)], grad=False),
+    OpSpec("histc_data_range", lambda x: ops.histc(x, 4), lambda x: np.histogram(x, 4)[0], shapes=[(10,)],
+           grad=False),
+    OpSpec("one_hot", lambda i: ops.one_hot(i, 4), lambda i: np.eye(4, dtype=np.int64)[i], shapes=[(2, 3)],
+           gen=ints(0, 4), grad=False, dtypes=_INT),
+    OpSpec("one_hot_tensor_values_axis0", lambda i, on, off: ops.one_hot(i, 3, on, off, 0),
+           lambda i, on, off: np.where(np.eye(3)[i].T > 0, on, off), shapes=[(4,), (), ()],
+           gen=[ints(0, 3), None, None], grad=False),
+    # ---------------------------------------------------------- constructors of no tensor input (no gradient)
+    OpSpec("linspace", lambda: ops.linspace(-1, 2, 7), lambda: np.linspace(-1, 2, 7), shapes=[], grad=False,
+           dtypes=_INT),
+    OpSpec("linspace_tensor_ends", lambda: ops.linspace(ms.Tensor(3.0), ms.Tensor(-1.0), 5),
+           lambda: np.linspace(3, -1, 5), shapes=[], grad=False, dtypes=_INT),
+    OpSpec("logspace", lambda: ops.logspace(-1, 2, 4, 3, dtype=ms.float64), lambda: np.logspace(-1, 2, 4, base=3),
+           shapes=[], grad=False, dtypes=_INT),
+    OpSpec("tril_indices", lambda: ops.tril_indices(4, 3, -1), lambda: np.array(np.tril_indices(4, -1, 3)),
+           shapes=[], grad=False, dtypes=_INT),
+    OpSpec("triu_indices_int32", lambda: ops.triu_indices(3, 5, 1, dtype=ms.int32),
+           lambda: np.array(np.triu_indices(3, 1, 5), np.int32), shapes=[], grad=False, dtypes=_INT),
 ]
 
 

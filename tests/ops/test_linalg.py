@@ -33,6 +33,37 @@ def _np_cov(x, correction=1):
     return np.cov(x, ddof=correction)
 
 
+def _lu_pivots(r, s):
+    """LAPACK-style 1-based pivots: row i was swapped with row piv[i] - 1 >= i."""
+    return np.array([r.randint(i + 1, s[0] + 1) for i in range(s[0])], np.int32)
+
+
+def _np_lu_unpack(d, piv):
+    n = d.shape[-1]
+    perm = np.eye(n)
+    for i, p in enumerate(piv):
+        perm[[i, p - 1]] = perm[[p - 1, i]]
+    return perm.T, np.tril(d, -1) + np.eye(n), np.triu(d)
+
+
+def _np_plu(d, piv):
+    p, lo, up = _np_lu_unpack(d, piv)
+    return p @ lo @ up
+
+
+def _eig_parts(w, v=None, a=None):
+    parts = [ops.sort(ops.real(w))[0], ops.sort(ops.imag(w))[0]]
+    if v is not None:
+        ac = ops.Complex()(a, ops.zeros_like(a))
+        parts.append(ops.abs(ops.matmul(ac, v) - v * w.reshape(1, -1)))
+    return parts
+
+
+def _np_eig_parts(a):
+    w = np.linalg.eigvals(a)
+    return [np.sort(w.real), np.sort(w.imag), np.zeros(a.shape)]
+
+
 SQ = (3, 3)
 SPECS = [
     # ---------------------------------------------------------- products
@@ -167,6 +198,23 @@ SPECS = [
         1.0, 1.5 / (np.linalg.norm(x, axis=1, keepdims=True) + 1e-7)), shapes=[(3, 4)]),
     OpSpec("einsum_ext", lambda a, b: ops.einsum_ext("ij,j->i", a, b), np.matmul, shapes=[(2, 3), (3,)]),
     OpSpec("cond_1", lambda a: ops.cond(a, 1), lambda a: np.linalg.cond(a, 1), shapes=[SQ], gen=well_conditioned),
+    # ---------------------------------------------------------- eigenvalues, Householder and LU helpers
+    # (declared without a gradient in mindseed/ops/_prims/linalg.py: complex results, or packed factor forms)
+    # eigenvalues compared as sorted real and imaginary parts (their order is not specified); A V = V diag(w)
+    OpSpec("eig", lambda a: _eig_parts(*ops.eig(a), a), lambda a: _np_eig_parts(a), shapes=[(4, 4)], grad=False),
+    OpSpec("eigvals", lambda a: _eig_parts(ops.eigvals(a)), lambda a: _np_eig_parts(a)[:2], shapes=[(5, 5)],
+           grad=False),
+    OpSpec("geqrf", ops.geqrf, lambda a: [np.linalg.qr(a, "raw")[0].T, np.linalg.qr(a, "raw")[1]], shapes=[(4, 3)],
+           grad=False),
+    OpSpec("orgqr", lambda a: ops.orgqr(*ops.geqrf(a)), lambda a: np.linalg.qr(a)[0], shapes=[(4, 3)], grad=False),
+    OpSpec("ormqr_left_transpose", lambda a, c: ops.ormqr(*ops.geqrf(a), c, True, True),
+           lambda a, c: np.linalg.qr(a, "complete")[0].T @ c, shapes=[(4, 3), (4, 2)], grad=False),
+    OpSpec("ormqr_right", lambda a, c: ops.ormqr(*ops.geqrf(a), c, False),
+           lambda a, c: c @ np.linalg.qr(a, "complete")[0], shapes=[(4, 3), (2, 4)], grad=False),
+    OpSpec("lu_unpack", ops.lu_unpack, lambda d, piv: list(_np_lu_unpack(d, piv)), shapes=[(4, 4), (4,)],
+           gen=[well_conditioned, _lu_pivots], grad=False),
+    OpSpec("lu_solve", ops.lu_solve, lambda b, d, piv: np.linalg.solve(_np_plu(d, piv), b),
+           shapes=[(4, 2), (4, 4), (4,)], gen=[None, well_conditioned, _lu_pivots], grad=False),
 ]
 
 

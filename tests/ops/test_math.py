@@ -179,7 +179,21 @@ BINARY = [
     OpSpec("heaviside", ops.heaviside, np.heaviside, shapes=[(3, 4), (4,)],
            gen=[lambda r, s: r.choice([-1.0, 0.0, 2.0], s), None], grad=False),
     OpSpec("nextafter", ops.nextafter, np.nextafter, shapes=[(3, 4), (3, 4)], grad=False, atol=0, rtol=0),
+    OpSpec("div_no_nan", lambda x, y: ops.DivNoNan()(x, y), np.divide, shapes=[(3, 4), (4,)],
+           gen=[None, away_from_zero], grad2=True),
+    # y = 0 gives 0; finite differences of y across its zeros are meaningless, so only x's gradient is checked there
+    OpSpec("div_no_nan_zeros", lambda x, y: ops.DivNoNan()(x, y), lambda x, y: np.where(y == 0, 0.0, x / np.where(
+        y == 0, 1.0, y)), shapes=[(3, 4), (3, 4)], gen=[None, lambda r, s: r.choice([-2.0, 0.0, 0.5, 1.5], s)],
+           grad_inputs=(0,)),
+    # conj(a + ib) - (c + id) = (a - c) - i(b + d): complex numbers built, conjugated and taken apart
+    OpSpec("complex_conj_parts", lambda a, b, c, d: _conj_minus(ops.Complex()(a, b), ops.Complex()(c, d)),
+           lambda a, b, c, d: [a - c, -b - d], shapes=[(3, 4)] * 4, grad2=True),
 ]
+
+
+def _conj_minus(z, w):
+    p = ops.conj(z) - w
+    return ops.real(p), ops.imag(p)
 
 _INT = ("float64",)  # integer and bool cases: the dtype label is irrelevant, run once
 LOGIC = [

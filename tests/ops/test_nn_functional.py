@@ -83,6 +83,34 @@ def _emb(idx, w):
     return w[idx]
 
 
+_EMB_IDX = np.array([[0, 2, 2], [4, 0, 2]])
+
+
+def _np_scatter_rows(w, idx, c):
+    out = np.zeros_like(w)
+    np.add.at(out, idx, c)
+    return out
+
+
+def _embedding_renormed(i, w, max_norm, norm_type=2.0):
+    out = ops.embedding(i, w, max_norm=max_norm, norm_type=norm_type)
+    return out, w
+
+
+def _np_embedding_renormed(i, w, max_norm, norm_type=2.0):
+    w = w.copy()
+    for k in np.unique(i):
+        norm = np.sum(np.abs(w[k]) ** norm_type) ** (1 / norm_type)
+        if norm > max_norm:
+            w[k] *= max_norm / (norm + 1e-7)
+    return [w[i], w]
+
+
+def _dropout_vjp_minus_mask(x, c):
+    out, vjp = ms.vjp(lambda y: ops.dropout(y, 0.4), x)
+    return vjp(c)[0] - out * c / x
+
+
 MISC = [
     OpSpec("bias_add", ops.bias_add, lambda x, b: x + b.reshape(3, 1, 1), shapes=[(2, 3, 2, 2), (3,)], grad2=True),
     OpSpec("bias_add_2d", ops.bias_add, lambda x, b: x + b, shapes=[(4, 3), (3,)]),
@@ -106,6 +134,26 @@ MISC = [
     # the padding row gets no gradient by design: see test_embedding_grad_padding_and_frequency_scaling
     OpSpec("embedding_padding", lambda i, w: ops.embedding(i, w, padding_idx=2), _emb, shapes=[(3, 4), (5, 2)],
            gen=[ints(0, 5), None], grad=False),
+    # the gradient of embedding w.r.t. the table as a row of its own (its gradient w.r.t. c gathers c back)
+    OpSpec("embedding_table_grad", lambda w, c: ms.grad(lambda v: (ops.embedding(ms.Tensor(_EMB_IDX), v) * c).sum())(w),
+           lambda w, c: _np_scatter_rows(w, _EMB_IDX, c), shapes=[(5, 3), (2, 3, 3)], grad2=True),
+    # max_norm renormalizes the rows looked up, in place (on a copy here), outside the gradient as in MindSpore:
+    # finite differences would see the renormalization, so only the value and the updated table are checked
+    OpSpec("embedding_max_norm", lambda i, w: _embedding_renormed(i, w.copy(), 1.2),
+           lambda i, w: _np_embedding_renormed(i, w, 1.2), shapes=[(2, 3), (6, 4)], gen=[ints(0, 4), None],
+           grad=False),
+    OpSpec("embedding_max_norm_p1", lambda i, w: _embedding_renormed(i, w.copy(), 2.0, 1.0),
+           lambda i, w: _np_embedding_renormed(i, w, 2.0, 1.0), shapes=[(5,), (4, 3)], gen=[ints(0, 3), None],
+           grad=False),
+    # hard Gumbel-softmax: one-hot of the argmax of logits + Gumbel noise; logits 50 apart make the argmax that of the
+    # logits whatever the noise (random, redrawn by every call: no finite differences)
+    OpSpec("gumbel_softmax_hard", lambda x: ops.gumbel_softmax(x, 1.0, True), lambda x: np.eye(4)[x.argmax(1)],
+           shapes=[(3, 4)], gen=lambda r, s: 50.0 * np.stack([r.permutation(s[1]) for _ in range(s[0])]),
+           grad=False),
+    # dropout's gradient applies the forward's mask and scale: vjp(c) = c * out / x (random mask: no finite
+    # differences, the row's value is that identity)
+    OpSpec("dropout_vjp_uses_forward_mask", _dropout_vjp_minus_mask, lambda x, c: np.zeros_like(x),
+           shapes=[(4, 5), (4, 5)], grad=False),
 ]
 
 test_value, test_grad, test_grad2, test_graph = make_tests(ACTIVATIONS + SOFTMAX + MISC)

@@ -35,6 +35,36 @@ def _ignore_some(r, s):
     return t
 
 
+_CTC_NP = (np.array([[1, 2, 2], [3, 1, 0]], np.int32), np.array([6, 5], np.int32), np.array([3, 2], np.int32))
+_CTC = tuple(ms.Tensor(a) for a in _CTC_NP)
+_CTC_B3_NP = (np.array([[1, 0], [2, 2]], np.int64), np.array([5, 6], np.int64), np.array([2, 2], np.int64))
+_CTC_B3 = tuple(ms.Tensor(a) for a in _CTC_B3_NP)
+_GREEDY_LEN = np.array([5, 3, 4], np.int32)
+
+
+def _greedy_logits(r, s):
+    """Logits whose best class repeats and is often the blank (the last class)."""
+    best = r.choice(s[2], s[:2])
+    for t in range(1, s[0]):
+        best[t] = np.where(r.uniform(size=s[1]) < 0.4, best[t - 1], best[t])
+    return r.uniform(0, 0.5, s) + np.eye(s[2])[best]
+
+
+def _np_ctc_greedy(x, lengths, merge=True):
+    """(indices (K, 2), values (K,), dense shape (2,), -sum of best logits (N, 1)); the blank is the last class."""
+    blank, idx, vals, longest = x.shape[2] - 1, [], [], 0
+    for b, n in enumerate(lengths):
+        path, out = x[:n, b].argmax(1), []
+        for t, c in enumerate(path):
+            if c != blank and not (merge and t > 0 and path[t - 1] == c):
+                out.append(c)
+        idx += [[b, i] for i in range(len(out))]
+        vals += out
+        longest = max(longest, len(out))
+    logp = np.array([[-x[:n, b].max(1).sum()] for b, n in enumerate(lengths)])
+    return [np.array(idx).reshape(-1, 2), np.array(vals), np.array([x.shape[1], longest]), logp]
+
+
 SPECS = []
 for red in REDUCTIONS:
     SPECS += [
@@ -136,6 +166,30 @@ SPECS += [
     OpSpec("triplet_margin_loss_p1_swap", lambda a, p, n: ops.triplet_margin_loss(a, p, n, 0.5, 1, 1e-6, True, 'none'),
            lambda a, p, n: np.maximum(_pd(a, p, 1) - np.minimum(_pd(a, n, 1), _pd(p, n, 1)) + 0.5, 0),
            shapes=[(4, 5), (4, 5), (4, 5)]),
+    # fused softmax cross entropy (class API): (loss, softmax - labels); its gradient drops the cotangent of the
+    # second output, as MindSpore's does, so the gradient is checked on the loss alone
+    OpSpec("SoftmaxCrossEntropyWithLogits", lambda x, y: ops.SoftmaxCrossEntropyWithLogits()(x, y),
+           lambda x, y: [-(y * R.log_softmax(x, 1)).sum(1), R.softmax(x, 1) - y], shapes=[(4, 3), (4, 3)],
+           gen=[None, _rows_of_probs], grad=False),
+    OpSpec("SoftmaxCrossEntropyWithLogits_loss", lambda x, y: ops.SoftmaxCrossEntropyWithLogits()(x, y)[0],
+           lambda x, y: -(y * R.log_softmax(x, 1)).sum(1), shapes=[(4, 3), (4, 3)], gen=[None, _rows_of_probs],
+           grad2=True),
+    # nn.SoftmaxCrossEntropyWithLogits(sparse=True) of 2-D logits, mean: MindSpore's fused sparse kernel
+    OpSpec("nn_sparse_softmax_cross_entropy_mean",
+           lambda x, t: ms.nn.SoftmaxCrossEntropyWithLogits(sparse=True, reduction="mean")(x, t),
+           lambda x, t: R.nll(R.log_softmax(x, 1), t), shapes=[(5, 4), (5,)], gen=[None, ints(0, 4)], grad2=True),
+    # CTC of log-softmax outputs (first-order gradient only: see test_ctc_loss_grad_first_order_and_second_order_raises)
+    OpSpec("ctc_loss_none", lambda z: ops.ctc_loss(ops.log_softmax(z), *_CTC, reduction="none")[0],
+           lambda z: R.ctc(R.log_softmax(z), *_CTC_NP), shapes=[(6, 2, 4)]),
+    OpSpec("ctc_loss_mean_blank", lambda z: ops.ctc_loss(ops.log_softmax(z), *_CTC_B3, blank=3)[0],
+           lambda z: (R.ctc(R.log_softmax(z), *_CTC_B3_NP, blank=3) / _CTC_B3_NP[2]).mean(), shapes=[(6, 2, 4)]),
+    # integer or boolean results, declared without gradient
+    OpSpec("ctc_greedy_decoder", lambda x: ops.ctc_greedy_decoder(x, ms.Tensor(_GREEDY_LEN)),
+           lambda x: _np_ctc_greedy(x, _GREEDY_LEN), shapes=[(5, 3, 4)], gen=_greedy_logits, grad=False),
+    OpSpec("ctc_greedy_decoder_no_merge", lambda x: ops.ctc_greedy_decoder(x, ms.Tensor(_GREEDY_LEN), False),
+           lambda x: _np_ctc_greedy(x, _GREEDY_LEN, False), shapes=[(5, 3, 4)], gen=_greedy_logits, grad=False),
+    OpSpec("intopk", lambda x, t: ops.intopk(x, t, 2), lambda x, t: (x > x[np.arange(len(t)), t][:, None]).sum(1) < 2,
+           shapes=[(6, 4), (6,)], gen=[None, ints(0, 4, np.int32)], grad=False),
 ]
 
 

@@ -38,6 +38,23 @@ def _fractional_ref(x, samples, kernel, out_size):
     return out
 
 
+def _unpool_indices(r, n, c, oh, ow, k):
+    """For each k x k window of an (oh * k, ow * k) plane one flat position in it, as max pooling returns."""
+    di, dj = r.randint(0, k, (2, n, c, oh, ow))
+    rows = np.arange(oh)[:, None] * k + di
+    cols = np.arange(ow)[None, :] * k + dj
+    return rows * (ow * k) + cols
+
+
+_UNPOOL_IDX = _unpool_indices(np.random.RandomState(5), 2, 2, 2, 3, 2)
+
+
+def _np_unpool(y):
+    out = np.zeros(y.shape[:2] + (4 * 6,), y.dtype)
+    np.put_along_axis(out, _UNPOOL_IDX.reshape(2, 2, -1), y.reshape(2, 2, -1), axis=2)
+    return out.reshape(y.shape[:2] + (4, 6))
+
+
 SPECS = [
     # kernel 2, stride 2, no padding: the fast strided-maximum kernel (odd sizes drop the last row/column)
     OpSpec("max_pool2d_2x2_fast", lambda x: ops.max_pool2d(x, 2, 2), lambda x: pool(x, (2, 2), (2, 2), (0,) * 4)[0],
@@ -97,6 +114,9 @@ SPECS = [
     OpSpec("fractional_max_pool2d", lambda x, u: ops.fractional_max_pool2d(x, 2, (3, 4), _random_samples=u),
            lambda x, u: _fractional_ref(x, u, (2, 2), (3, 4)), shapes=[(2, 2, 5, 6), (2, 2, 2)],
            gen=[None, lambda r, s: r.uniform(0, 1, s)], grad_inputs=(0,)),
+    # unpooling scatters y to constant argmax positions; its gradient gathers at them
+    OpSpec("max_unpool2d", lambda y: ops.max_unpool2d(y, ms.Tensor(_UNPOOL_IDX), 2), _np_unpool, shapes=[(2, 2, 2, 3)],
+           grad2=True),
 ]
 
 test_value, test_grad, test_grad2, test_graph = make_tests(SPECS)

@@ -90,6 +90,9 @@ SPECS = [
     OpSpec("min_axis", lambda x: ops.min(x, 0), lambda x: (x.min(0), x.argmin(0)), shapes=S3),
     OpSpec("max_all", ops.max, lambda x: (x.max(), 0)),
     OpSpec("aminmax", lambda x: ops.aminmax(x, axis=1), lambda x: (x.min(1), x.max(1)), shapes=S3),
+    # the gradient of max along an axis as a row of its own: its gradient (w.r.t. w) takes w back at the argmax
+    OpSpec("max_axis_grad", lambda x, w: ms.grad(lambda y: (ops.max(y, 1)[0] * w).sum())(x),
+           lambda x, w: np.eye(4)[x.argmax(1)] * w[:, None], shapes=[(3, 4), (3,)]),
     OpSpec("argmax", lambda x: ops.argmax(x, 1), lambda x: x.argmax(1), shapes=S3, grad=False),
     OpSpec("argmax_flat", ops.argmax, np.argmax, shapes=S3, grad=False),
     OpSpec("argmin_keep", lambda x: ops.argmin(x, 2, True), lambda x: x.argmin(2)[..., None], shapes=S3, grad=False),
@@ -250,6 +253,18 @@ def test_reductions_fuzz(case, keep, which, seed):
 
 
 # ---------------------------------------------------------------- quantiles and trapz
+def _np_quantile_grad(x, q, w):
+    """d/dx of sum(w * quantile(x, q, axis=1)) with linear interpolation (no ties)."""
+    out = np.zeros_like(x)
+    pos = q * (x.shape[1] - 1)
+    lo, frac = int(np.floor(pos)), pos - np.floor(pos)
+    order = np.argsort(x, 1)
+    for i in range(x.shape[0]):
+        out[i, order[i, lo]] += (1 - frac) * w[i]
+        out[i, order[i, min(lo + 1, x.shape[1] - 1)]] += frac * w[i]
+    return out
+
+
 QUANTILE = [
     OpSpec("quantile_all", lambda x: ops.quantile(x, 0.3), lambda x: np.quantile(x, 0.3), grad2=True),
     OpSpec("quantile_axis_many", lambda x: ops.quantile(x, ms.Tensor([0.2, 0.5, 1.0]), axis=1),
@@ -260,6 +275,9 @@ QUANTILE = [
            lambda x: np.quantile(x, [0.1, 0.9], keepdims=True), shapes=[(2, 3)]),
     OpSpec("nanquantile", lambda x: ops.nanquantile(x, 0.4, axis=1), lambda x: np.nanquantile(x, 0.4, axis=1),
            shapes=[(3, 5)], gen=_with_nans),
+    # the gradient of quantile as a row of its own: w spread over the two order statistics around the quantile
+    OpSpec("quantile_grad", lambda x, w: ms.grad(lambda y: (ops.quantile(y, 0.3, axis=1) * w).sum())(x),
+           lambda x, w: _np_quantile_grad(x, 0.3, w), shapes=[(3, 5), (3,)]),
     OpSpec("trapz", ops.trapz, lambda y: np.trapezoid(y, axis=-1), shapes=S3, grad2=True),
     OpSpec("trapz_x", lambda y, x: ops.trapz(y, x, dim=1), lambda y, x: np.trapezoid(y, x, axis=1),
            shapes=[(2, 3, 4), (2, 3, 4)], grad2=True),
