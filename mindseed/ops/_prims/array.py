@@ -8,6 +8,7 @@ from functools import partial
 from mindseed._backend.kernels import array as K
 from mindseed.ops._prims.core import (cast_p, concat_p, div_p, equal_p, fill_p, mul_p, neg_p, reduce_sum_p, reshape_p,
                                       stack_p, where_p, zeros_like_p)
+from mindseed.ops._prims.math import complex_p
 from mindseed.ops._registry import Prim
 
 # ---------------------------------------------------------------- movement
@@ -314,6 +315,12 @@ tril_indices_p = Prim("TrilIndices", K.tril_indices)
 triu_indices_p = Prim("TriuIndices", K.triu_indices)
 combination_indices_p = Prim("CombinationIndices", K.combination_indices)
 view_as_real_p = Prim("ViewAsReal", K.view_as_real)
+
+
+@view_as_real_p.def_bprop
+def _view_as_real_bprop(x, out, dout):
+    re, im = unstack_p(dout, axis=dout.ndim - 1)
+    return (complex_p(re, im),)
 copy_to_p = Prim("TensorCopy", K.copy_to)
 
 
