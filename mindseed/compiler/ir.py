@@ -6,13 +6,22 @@ primitive to inputs (Vars or Python constants) with attributes; control-flow nod
 `While`) hold their bodies as sub-graphs in `attrs`. Nodes whose primitive has side effects
 (parameter updates, random draws) are kept in order and never removed or merged.
 
-The printer shows a graph as Python, one line per node with its shape/dtype and the user's line:
+The printer shows a graph as Python source that parses (`ast.parse`), one line per node with its
+shape/dtype and the user's line; an If's or While's sub-graphs are local functions defined before it:
 
-    def construct(p0: f32[64, 1, 32, 32], p1: f32[6, 1, 5, 5]):
+    def construct(p0: "f32[64, 1, 32, 32]", p1: "f32[6, 1, 5, 5]"):
         v2 = Conv2D(p0, p1, stride=1, ...)   # f32[64, 6, 28, 28]  lenet.py:14
-        return v2
+        v3 = Greater(v2_sum, 0.0)            # bool[]
+        def then_1(then_1_p0: "f32[64, 6, 28, 28]"):
+            ...
+        def else_1(else_1_p0: "f32[64, 6, 28, 28]"):
+            ...
+        v9 = If(v3, v2, then=then_1, else_=else_1)   # f32[64, 6, 28, 28]
+        return v9
 """
+import ast
 import itertools
+import keyword
 
 from mindseed.ops._registry import Op
 
@@ -143,54 +152,82 @@ class Graph:
 
 
 # ---------------------------------------------------------------- printing
-def _fmt_operand(x, names):
-    if isinstance(x, Var):
-        return names.get(x.id, f"%{x.id}")
-    if isinstance(x, Const):
-        v = x.value
-        if hasattr(v, "shape") and hasattr(v, "dtype") and not isinstance(v, (int, float)):
-            return f"const<{list(v.shape)}>"
-        return repr(v)
-    return repr(x)
+def _ident(name):
+    """`name` as a Python identifier: a graph or primitive name may be `<lambda>`, or a keyword (`else`)."""
+    s = "".join(c if c.isascii() and (c.isalnum() or c == "_") else "_" for c in str(name)) or "_"
+    if s[0].isdigit():
+        s = "_" + s
+    return s + "_" if keyword.iskeyword(s) else s
 
 
-def _fmt_attr(v):
+def _expr(text):
+    """`text` if it is one line of Python expression, else an `opaque('...')` call holding it."""
+    if "\n" not in text:
+        try:
+            ast.parse(text, mode="eval")
+            return text
+        except (SyntaxError, ValueError):
+            pass
+    return f"opaque({text!r})"
+
+
+def _fmt_value(v, names):
+    """An operand or attribute as a Python expression."""
+    if isinstance(v, Var):
+        return names.get(v.id, f"v{v.id}")
+    if isinstance(v, Const):
+        return _fmt_value(v.value, names)
     if isinstance(v, Graph):
-        return f"@{v.name}"
-    if hasattr(v, "shape") and hasattr(v, "dtype") and not isinstance(v, (int, float, str)):
-        return f"<tensor {list(v.shape)}>"
+        return names.get(("g", id(v)), _ident(v.name))
+    if v is None or isinstance(v, (bool, int, str, Sym)):
+        return repr(v)
+    if isinstance(v, float):
+        return repr(v) if v == v and v not in (float("inf"), float("-inf")) else f"float({str(v)!r})"
+    if isinstance(v, tuple):
+        return "(" + "".join(_fmt_value(x, names) + ", " for x in v) + ")"
+    if isinstance(v, list):
+        return "[" + ", ".join(_fmt_value(x, names) for x in v) + "]"
+    if isinstance(v, slice):
+        return f"slice({_fmt_value(v.start, names)}, {_fmt_value(v.stop, names)}, {_fmt_value(v.step, names)})"
+    if hasattr(v, "shape") and hasattr(v, "dtype"):
+        return f"Tensor(shape={list(v.shape)}, dtype={_ident(str(v.dtype).rsplit('.', 1)[-1])})"
     if callable(v) and not isinstance(v, type):
-        return f"<{getattr(v, '__name__', type(v).__name__)}>"
-    return repr(v)
+        return _ident(getattr(v, "__name__", type(v).__name__))
+    return _expr(repr(v))
 
 
-def print_graph(graph, indent="", outer_names=None):
-    """The graph as readable Python, one line per node with type and source location."""
-    names = dict(outer_names or {})
-    prefix = "" if outer_names is None else graph.name + "_"
+def print_graph(graph):
+    """The graph as Python source: one line per node with its type and source location in a comment; the
+    branch and loop-body graphs of an If / While are local functions defined just before it."""
+    return "\n".join(_print_lines(graph, _ident(graph.name), "", {}, [0]))
+
+
+def _print_lines(graph, fname, indent, names, counter):
+    names = dict(names)
     for i, p in enumerate(graph.params):
-        names[p.id] = f"{prefix}p{i}"
-    lines = []
-    subs = []
-    params = ", ".join(f"{names[p.id]}: {p.type_str()}" for p in graph.params)
-    lines.append(f"{indent}def {graph.name}({params}):")
+        names[p.id] = f"{fname}_p{i}" if indent else f"p{i}"
+    params = ", ".join(f'{names[p.id]}: "{p.type_str()}"' for p in graph.params)
+    lines = [f"{indent}def {fname}({params}):"]
+    inner = indent + "    "
     for node in graph.nodes:
+        subs = node.subgraphs()
+        if subs:
+            counter[0] += 1
+            for g in subs:
+                names[("g", id(g))] = _ident(f"{g.name}_{counter[0]}")
+                lines.extend(_print_lines(g, names[("g", id(g))], inner, names, counter))
         for o in node.outputs:
             names[o.id] = f"v{o.id}"
         lhs = ", ".join(names[o.id] for o in node.outputs) or "_"
-        args = [_fmt_operand(x, names) for x in node.inputs]
-        args += [f"{k}={_fmt_attr(v)}" for k, v in node.attrs.items()]
+        args = [_fmt_value(x, names) for x in node.inputs]
+        args += [f"{_ident(k)}={_fmt_value(v, names)}" for k, v in node.attrs.items()]
         types = ", ".join(o.type_str() for o in node.outputs)
         loc = f"  {node.loc}" if node.loc else ""
         loc += "  [recomputed]" if node.recomputed else ""
-        lines.append(f"{indent}    {lhs} = {node.prim.name}({', '.join(args)})  # {types}{loc}")
-        subs.extend((g, dict(names)) for g in node.subgraphs())
-    outs = ", ".join(_fmt_operand(o, names) for o in graph.outputs)
-    lines.append(f"{indent}    return {outs}")
-    text = "\n".join(lines)
-    for g, scope in subs:
-        text += "\n\n" + print_graph(g, indent, scope)
-    return text
+        lines.append(f"{inner}{lhs} = {_ident(node.prim.name)}({', '.join(args)})  # {types}{loc}")
+    outs = ", ".join(_fmt_value(o, names) for o in graph.outputs)
+    lines.append(f"{inner}return {outs}".rstrip())
+    return lines
 
 
 # ---------------------------------------------------------------- verifier

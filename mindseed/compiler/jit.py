@@ -1,92 +1,32 @@
-"""`jit`: compile a function or Cell.construct into generated code, cached by input signature."""
+"""`jit`: compile a function or Cell.construct into generated code, cached by input signature.
+
+`_Compiled` is the jitted function: per input signature (cache.py) it converts the source (parse.py), traces
+it into a graph (trace.py), runs the passes, generates code (codegen.py) and dumps each stage when save_graphs
+is on (dump.py); dynamic shapes fit one graph for all sizes (dynamic.py); differentiated from outside it
+builds forward and backward graphs (autodiff.py). `mutable` (mutable.py) is re-exported here.
+"""
 import functools
 import os
 import sys
 import warnings
 
-import numpy as np
-
 from mindseed import _backend as B
 from mindseed._backend import inductor as _inductor
 from mindseed._utils import _state
-from mindseed.common import dtype as mstype
 from mindseed.common.context import STRICT, get_context
 from mindseed.common.tensor import Tensor
 from mindseed.compiler import codegen, passes
-from mindseed.compiler.ir import Const, Graph, Sym, Var, print_graph, verify
+from mindseed.compiler.cache import _Entry, _flatten, _key_of, _plain_constants, _repeats, _unflatten  # noqa: F401
+from mindseed.compiler.dump import dumper
+from mindseed.compiler.dynamic import (_RANK, _agrees, _dyn_key, _DynInput, _dynamic_sig, _generalize, _same_meta,
+                                       _signature_of)
+from mindseed.compiler.ir import verify
+from mindseed.compiler.mutable import _ScalarLeaf, mutable
 from mindseed.compiler.parse import convert
 from mindseed.compiler.trace import (GraphBreak, GraphBuilder, _is_user, add_user_trace, building, tentative,
                                      user_frame)
 
 __all__ = ["jit", "mutable", "jit_class", "JitConfig"]
-
-
-class _Mutable:
-    """Marks a non-tensor argument as a run-time value (not part of the compile-cache key)."""
-    __slots__ = ()
-
-
-def mutable(input_data, dynamic_len=False):
-    """Mark `input_data` (a Tensor, an int or float, or a tuple/list/dict of Tensors) as variable: it does not key
-    the compile cache. A mutable int or float is a scalar input of the graph (int64 / float32; results computed
-    from it come back as Python numbers), so calls with other values reuse the compiled graph."""
-    if isinstance(input_data, Tensor):
-        return input_data
-    if isinstance(input_data, (tuple, list, dict)):
-        cls = {tuple: _MutableTuple, list: _MutableList, dict: _MutableDict}[type(input_data)]
-        return cls(input_data)
-    if isinstance(input_data, int) and not isinstance(input_data, bool):
-        return _MutableInt(input_data)
-    if isinstance(input_data, float):
-        return _MutableFloat(input_data)
-    raise TypeError(f"For 'mutable', the 'input_data' must be a Tensor, an int or float scalar, or a tuple, list or "
-                    f"dict of Tensors, but got {type(input_data).__name__}.")
-
-
-class _MutableTuple(tuple, _Mutable):
-    pass
-
-
-class _MutableList(list, _Mutable):
-    pass
-
-
-class _MutableDict(dict, _Mutable):
-    pass
-
-
-class _MutableInt(int, _Mutable):
-    __slots__ = ()
-
-
-class _MutableFloat(float, _Mutable):
-    __slots__ = ()
-
-
-_PLAIN = {_MutableTuple: tuple, _MutableList: list}
-
-
-class _Identity:
-    """Cache-key part for an unhashable argument: the object itself, compared by identity and kept alive by the
-    key (an id alone could be reused by a later object and find this object's graph)."""
-    __slots__ = ("obj",)
-
-    def __init__(self, obj):
-        self.obj = obj
-
-    def __hash__(self):
-        return id(self.obj)
-
-    def __eq__(self, other):
-        return isinstance(other, _Identity) and other.obj is self.obj
-
-
-class _ScalarLeaf(Tensor):
-    """The graph input standing for a mutable scalar argument (marked a Python scalar of the graph)."""
-    __slots__ = ()
-
-    def __init__(self, value):
-        super().__init__(value, mstype.float32 if isinstance(value, float) else mstype.int64)
 
 
 def jit_class(cls):
@@ -103,413 +43,6 @@ class JitConfig:
     def __init__(self, jit_level="O0", exc_mode="auto", jit_syntax_level="", debug_level="RELEASE", **kwargs):
         self.jit_level, self.exc_mode, self.jit_syntax_level = jit_level, exc_mode, jit_syntax_level
         self.jit_config_dict = dict(jit_level=jit_level, exc_mode=exc_mode, **kwargs)
-
-
-# ---------------------------------------------------------------- pytrees of arguments and results
-def _flatten(obj, leaves):
-    """Structure template of obj with tensors replaced by their index in `leaves`."""
-    if isinstance(obj, Tensor):
-        leaves.append(obj)
-        return ("T", len(leaves) - 1)
-    if isinstance(obj, (_MutableInt, _MutableFloat)):
-        leaves.append(_ScalarLeaf(obj))
-        return ("T", len(leaves) - 1)
-    if isinstance(obj, (tuple, list)):
-        # a mutable tuple/list is a plain one to the function (`type(t) == tuple` holds in the graph)
-        return (_PLAIN.get(type(obj), type(obj)), tuple(_flatten(o, leaves) for o in obj))
-    if isinstance(obj, dict):
-        return (dict, tuple((k, _flatten(v, leaves)) for k, v in obj.items()))
-    return ("C", obj)
-
-
-def _unflatten(tmpl, leaves):
-    tag = tmpl[0]
-    if tag == "T":
-        return leaves[tmpl[1]]
-    if tag == "C":
-        return tmpl[1]
-    if tag is dict:
-        return {k: _unflatten(v, leaves) for k, v in tmpl[1]}
-    items = [_unflatten(t, leaves) for t in tmpl[1]]
-    if tag in (tuple, list):
-        return tag(items)
-    try:
-        return tag(*items)  # namedtuple
-    except TypeError:
-        return tag(items)
-
-
-def _plain_constants(tmpl):
-    """The result template with numpy scalars as Python numbers (a graph gives back bool/int/float, as
-    MindSpore's does); the same object when there are none."""
-    tag = tmpl[0]
-    if tag == "C":
-        return ("C", tmpl[1].item()) if isinstance(tmpl[1], np.generic) else tmpl
-    if tag == "T":
-        return tmpl
-    if tag is dict:
-        items = tuple((k, _plain_constants(v)) for k, v in tmpl[1])
-        changed = any(a is not b for (_, a), (_, b) in zip(items, tmpl[1]))
-    else:
-        items = tuple(_plain_constants(t) for t in tmpl[1])
-        changed = any(a is not b for a, b in zip(items, tmpl[1]))
-    return (tag, items) if changed else tmpl
-
-
-def _key_of(obj):
-    """Hashable compile-cache key: tensors by (shape, dtype), mutable containers by structure, others by value."""
-    if isinstance(obj, Tensor):
-        return ("T", obj.shape, obj.dtype.name)
-    if isinstance(obj, _Mutable):
-        if isinstance(obj, (_MutableInt, _MutableFloat)):
-            return ("M", type(obj).__name__)
-        if isinstance(obj, dict):
-            return ("M", dict, tuple((k, _key_of(v)) for k, v in obj.items()))
-        return ("M", _PLAIN[type(obj)], tuple(_key_of(v) for v in obj))
-    if isinstance(obj, (tuple, list)):
-        return (type(obj).__name__, tuple(_key_of(o) for o in obj))
-    if isinstance(obj, dict):
-        return ("d", tuple((k, _key_of(v)) for k, v in obj.items()))
-    if isinstance(obj, np.ndarray):
-        # a constant of the graph: keyed by value (the same array changed in place, or a new one, recompiles)
-        return ("A", obj.dtype.str, obj.shape, obj.tobytes())
-    try:
-        hash(obj)
-        return ("C", type(obj).__name__, obj)
-    except TypeError:
-        return ("I", _Identity(obj))
-
-
-# ---------------------------------------------------------------- dynamic shapes
-_RANK = "rank"     # the signature of a dynamic-rank placeholder: any rank, every dim dynamic
-
-
-def _dynamic_sig(s):
-    return s == _RANK or s is not None and None in s
-
-
-def _signature_of(placeholders):
-    """Per-argument shapes with None for dynamic dims, from Tensor(shape=[None, 3]) placeholders (_RANK for
-    Tensor(shape=None / [-2], dtype=...))."""
-    sig = []
-    for p in placeholders:
-        if isinstance(p, Tensor) and p._data.is_meta and p._data.dim() == 0:
-            sig.append(_RANK)
-        elif isinstance(p, Tensor):
-            # a placeholder's unknown dims are stored as 0 (it holds no data)
-            sig.append(tuple(None if d == 0 else d for d in p.shape))
-        else:
-            sig.append(None)
-    return tuple(sig)
-
-
-def _dyn_key(obj, dyn):
-    """Cache key with the dynamic dims left out (`dyn`: "all", or per-argument shapes with None)."""
-    args, kwargs = obj
-    parts = []
-    for k, a in enumerate(args):
-        if not isinstance(a, Tensor):
-            parts.append(_key_of(a))
-            continue
-        sig = None if dyn == "all" else (dyn[k] if k < len(dyn) else None)
-        if dyn == "all" or sig == _RANK:
-            parts.append(("T", len(a.shape), a.dtype.name))
-        elif sig is None:
-            parts.append(_key_of(a))
-        else:
-            if len(sig) != len(a.shape) or any(s is not None and s != d for s, d in zip(sig, a.shape)):
-                raise ValueError(f"For 'set_inputs', the input {k} of shape {a.shape} does not match the dynamic "
-                                 f"shape {list(sig)} it was declared with.")
-            parts.append(("T", tuple(None if s is None else d for s, d in zip(sig, a.shape)), a.dtype.name))
-    return (tuple(parts), _key_of(kwargs))
-
-
-_RUNTIME_FILE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "runtime.py")
-
-
-def _dim_cmp(op):
-    def f(self, other):
-        self._decided()
-        return getattr(int, op)(self, other)
-    return f
-
-
-def _dim_arith(op):
-    def f(self, *other):
-        r = getattr(int, op)(self, *other)
-        return _DimInt(r) if type(r) is int else r
-    return f
-
-
-class _DimInt(int):
-    """A dynamic dim of a traced input (`x.shape[0]` under set_inputs / dynamic=1). Arithmetic on it stays one;
-    comparing it in the user's code (`2.0 if x.shape[0] < 5 else 3.0`, `min(n - 1, 3)`) is a decision on the size
-    that a graph generalized over sizes cannot repeat, so the trace is marked and compiles per size."""
-    __slots__ = ()
-
-    def _decided(self):
-        # the user's code, or the compiler's helpers running the user's operations (a chained comparison, a
-        # converted builtin); not a layer's argument check
-        b = _state.tracing
-        if b is not None:
-            fn = sys._getframe(2).f_code.co_filename
-            if _is_user(fn) or fn == _RUNTIME_FILE:
-                b.root.size_decisions = True
-
-    __lt__, __le__, __gt__ = _dim_cmp("__lt__"), _dim_cmp("__le__"), _dim_cmp("__gt__")
-    __ge__, __eq__, __ne__ = _dim_cmp("__ge__"), _dim_cmp("__eq__"), _dim_cmp("__ne__")
-    __add__, __radd__, __sub__, __rsub__ = (_dim_arith("__add__"), _dim_arith("__radd__"), _dim_arith("__sub__"),
-                                            _dim_arith("__rsub__"))
-    __mul__, __rmul__, __floordiv__, __rfloordiv__ = (_dim_arith("__mul__"), _dim_arith("__rmul__"),
-                                                      _dim_arith("__floordiv__"), _dim_arith("__rfloordiv__"))
-    __mod__, __rmod__, __neg__, __abs__ = (_dim_arith("__mod__"), _dim_arith("__rmod__"), _dim_arith("__neg__"),
-                                           _dim_arith("__abs__"))
-    __hash__ = int.__hash__
-
-    def __bool__(self):
-        self._decided()
-        return int(self) != 0
-
-    def __repr__(self):
-        return int.__repr__(self)
-
-    __str__ = __repr__
-
-
-class _DynInput(Tensor):
-    """A traced input with dynamic dims: its shape gives them as _DimInt."""
-    __slots__ = ("_dyn_dims",)
-
-    @property
-    def shape(self):
-        return tuple(_DimInt(d) if i in self._dyn_dims else d for i, d in enumerate(self._data.shape))
-
-    def __len__(self):
-        n = self._data.shape[0]
-        return _DimInt(n) if 0 in self._dyn_dims else n
-
-
-def _repeats(leaves):
-    """None, or for a call passing one tensor at several places, the index of each leaf's first occurrence
-    (part of the cache key: the graph for f(x, x) has one input where f(x, y) has two)."""
-    if len(leaves) < 2:
-        return None
-    ids = [id(t) for t in leaves]
-    if len(set(ids)) == len(ids):
-        return None
-    first = {}
-    return tuple(first.setdefault(i, k) for k, i in enumerate(ids))
-
-
-class _NoFit(Exception):
-    pass
-
-
-def _fit(a, b, cands):
-    """The value standing for a (first sample) and b (second sample): itself if equal, a Sym `x * dim + y` if
-    an int that follows a dynamic dim linearly; _NoFit otherwise."""
-    if isinstance(a, bool) or isinstance(b, bool) or a is None or b is None:
-        if a is b or a == b:
-            return b
-        raise _NoFit
-    if isinstance(a, int) and isinstance(b, int):
-        if a == b:
-            return b
-        fits = [(k, (b - a) // (n2 - n1)) for k, (_, _, n1, n2) in enumerate(cands) if (b - a) % (n2 - n1) == 0]
-        if len(fits) != 1:
-            raise _NoFit       # none, or dims that moved alike in these samples: which one it follows is unknown
-        k, slope = fits[0]
-        return Sym(k, slope, a - slope * cands[k][2])
-    if isinstance(a, (tuple, list)) and type(a) is type(b) and len(a) == len(b):
-        return type(b)(_fit(x, y, cands) for x, y in zip(a, b))
-    if isinstance(a, slice) and isinstance(b, slice):
-        return slice(*(_fit(x, y, cands) for x, y in ((a.start, b.start), (a.stop, b.stop), (a.step, b.step))))
-    if a is b:
-        return b
-    if hasattr(a, "shape") and hasattr(b, "shape") and not isinstance(a, (int, float)):
-        import numpy as np  # noqa: PLC0415 -- compile time only
-        if tuple(a.shape) == tuple(b.shape) and np.array_equal(B.to_numpy(a), B.to_numpy(b)):
-            return b
-        raise _NoFit
-    if isinstance(a, float) and isinstance(b, float):
-        if a == b or a != a and b != b:
-            return b
-        if len(cands) != 1:
-            raise _NoFit
-        for k, (_, _, n1, n2) in enumerate(cands):
-            if abs(a * n1 - b * n2) <= 1e-9 * abs(a * n1):
-                return Sym(k, a * n1, 0.0, "inv")      # c / d: a mean's 1/n
-            slope = (b - a) / (n2 - n1)
-            return Sym(k, slope, a - slope * n1)       # c * d + e
-        raise _NoFit
-    if type(a) is type(b) and not isinstance(a, float) and not callable(a):
-        try:
-            if a == b:
-                return b
-        except Exception:  # noqa: BLE001 -- incomparable: treat as different
-            pass
-    if callable(a) and callable(b) and getattr(a, "__code__", None) is getattr(b, "__code__", 0):
-        return b   # e.g. an opaque step's closure: same code, its own captured values
-    raise _NoFit
-
-
-def _unify(g1, g2, vm, cands, subs):
-    if (len(g1.params), len(g1.nodes), len(g1.outputs)) != (len(g2.params), len(g2.nodes), len(g2.outputs)):
-        raise _NoFit
-    for a, b in zip(g1.params, g2.params):
-        vm[a.id] = b.id
-        _widen(a, b)
-    for n1, n2 in zip(g1.nodes, g2.nodes):
-        if n1.prim is not n2.prim or len(n1.inputs) != len(n2.inputs) or n1.attrs.keys() != n2.attrs.keys() \
-                or len(n1.outputs) != len(n2.outputs):
-            raise _NoFit
-        ins = []
-        for x, y in zip(n1.inputs, n2.inputs):
-            if isinstance(x, Var) or isinstance(y, Var):
-                if not (isinstance(x, Var) and isinstance(y, Var)) or vm.get(x.id) != y.id:
-                    raise _NoFit
-                ins.append(y)
-            else:
-                v = _fit(x.value, y.value, cands)
-                ins.append(y if v is y.value else Const(v))
-        attrs = {}
-        for k, a in n1.attrs.items():
-            b = n2.attrs[k]
-            if isinstance(a, Graph):
-                if not isinstance(b, Graph):
-                    raise _NoFit
-                _unify(a, b, vm, cands, subs)
-                attrs[k] = b
-            else:
-                attrs[k] = _fit(a, b, cands)
-        subs.append((n2, ins, attrs))
-        for o1, o2 in zip(n1.outputs, n2.outputs):
-            vm[o1.id] = o2.id
-            _widen(o1, o2)
-    outs = []
-    for x, y in zip(g1.outputs, g2.outputs):
-        if isinstance(x, Var) != isinstance(y, Var) or isinstance(x, Var) and vm.get(x.id) != y.id:
-            raise _NoFit
-        outs.append(y if isinstance(y, Var) else Const(_fit(x.value, y.value, cands)))
-    subs.append((g2, outs, None))
-
-
-def _widen(a, b):
-    if a.shape is not None and b.shape is not None and len(a.shape) == len(b.shape):
-        b.shape = tuple(p if p == q else None for p, q in zip(a.shape, b.shape))
-
-
-def _generalize(e1, shapes1, e2, shapes2):
-    """One entry valid for every size of the dynamic dims, from two traced samples; None if they differ in
-    more than size-dependent numbers."""
-    if len(shapes1) != len(shapes2) or e1.out_tmpl != e2.out_tmpl or e1.out_types != e2.out_types \
-            or e1.in_keep != e2.in_keep or len(e1.captured) != len(e2.captured) \
-            or any(a is not b for (a, _), (b, _) in zip(e1.captured, e2.captured)):
-        return None
-    cands = [(i, j, s1[j], s2[j]) for i, (s1, s2) in enumerate(zip(shapes1, shapes2)) if len(s1) == len(s2)
-             for j in range(len(s1)) if s1[j] != s2[j]]
-    if not cands:
-        return None
-    subs = []
-    try:
-        _unify(e1.graph, e2.graph, {}, cands, subs)
-    except _NoFit:
-        return None
-    for node, ins, attrs in subs:
-        if attrs is None:
-            node.outputs = ins          # a graph's outputs
-        else:
-            node.inputs, node.attrs = ins, attrs
-    entry = _Entry()
-    entry.captured, entry.out_tmpl, entry.out_types, entry.in_keep = e2.captured, e2.out_tmpl, e2.out_types, \
-        e2.in_keep
-    entry.graph = e2.graph
-    entry.source, entry.run_fn = codegen.generate(e2.graph, "graph_fn", dynamic=True)
-    entry.dims = [(i, j) for i, j, _, _ in cands]
-    varied = set(entry.dims)
-    entry.fixed = [(i, j, n) for i, s in enumerate(shapes2) for j, n in enumerate(s) if (i, j) not in varied]
-    return entry
-
-
-def _sym_value(v, dims):
-    """v with each Sym evaluated at the dynamic dims `dims`."""
-    if isinstance(v, Sym):
-        d = dims[v.k]
-        return v.a / d if v.kind == "inv" else v.a * d + v.b
-    if isinstance(v, (tuple, list)):
-        return type(v)(_sym_value(x, dims) for x in v)
-    if isinstance(v, slice):
-        return slice(_sym_value(v.start, dims), _sym_value(v.stop, dims), _sym_value(v.step, dims))
-    return v
-
-
-def _close(a, b):
-    """Does the general graph's value `a` (evaluated) equal the traced value `b`?"""
-    if isinstance(a, (int, float)) and isinstance(b, (int, float)) and not isinstance(a, bool) \
-            and not isinstance(b, bool):
-        if isinstance(a, int) and isinstance(b, int):
-            return a == b
-        return a == b or abs(a - b) <= 1e-9 * max(abs(a), abs(b)) or (a != a and b != b)
-    if isinstance(a, (tuple, list)) and isinstance(b, (tuple, list)):
-        return type(a) is type(b) and len(a) == len(b) and all(_close(x, y) for x, y in zip(a, b))
-    if isinstance(a, slice) and isinstance(b, slice):
-        return all(_close(x, y) for x, y in ((a.start, b.start), (a.stop, b.stop), (a.step, b.step)))
-    try:
-        _fit(a, b, [])
-        return True
-    except _NoFit:
-        return False
-
-
-def _agrees(g, g3, dims, vm):
-    """Does the generalized graph `g`, at the dims of a third traced sample, compute what that sample's graph
-    `g3` computes? (Checks the fitted size formulas: a non-linear one, `n // 2`, fits any two sizes.)"""
-    if (len(g.params), len(g.nodes), len(g.outputs)) != (len(g3.params), len(g3.nodes), len(g3.outputs)):
-        return False
-    for a, b in zip(g.params, g3.params):
-        vm[a.id] = b.id
-    for n1, n2 in zip(g.nodes, g3.nodes):
-        if n1.prim is not n2.prim or len(n1.inputs) != len(n2.inputs) or n1.attrs.keys() != n2.attrs.keys() \
-                or len(n1.outputs) != len(n2.outputs):
-            return False
-        for x, y in zip(n1.inputs, n2.inputs):
-            if isinstance(x, Var) != isinstance(y, Var):
-                return False
-            if isinstance(x, Var) and vm.get(x.id) != y.id or \
-                    not isinstance(x, Var) and not _close(_sym_value(x.value, dims), y.value):
-                return False
-        for k, a in n1.attrs.items():
-            b = n2.attrs[k]
-            if isinstance(a, Graph) != isinstance(b, Graph):
-                return False
-            if isinstance(a, Graph) and not _agrees(a, b, dims, vm) or \
-                    not isinstance(a, Graph) and not _close(_sym_value(a, dims), b):
-                return False
-        for o1, o2 in zip(n1.outputs, n2.outputs):
-            vm[o1.id] = o2.id
-    for x, y in zip(g.outputs, g3.outputs):
-        if isinstance(x, Var) != isinstance(y, Var) or isinstance(x, Var) and vm.get(x.id) != y.id or \
-                not isinstance(x, Var) and not _close(_sym_value(x.value, dims), y.value):
-            return False
-    return True
-
-
-class _Entry:
-    __slots__ = ("run_fn", "captured", "out_tmpl", "source", "graph", "n_inputs", "out_types", "in_keep", "samples",
-                 "general", "dims", "fixed", "verified", "decided")
-
-    def __init__(self):
-        self.general = None
-        self.samples = None
-        self.verified = False
-        self.decided = False      # the Python code compared a dynamic dim: this graph holds for its sizes only
-
-    def fits(self, leaves):
-        """Do these inputs have the sizes of the generalized samples in every dim that did not vary?"""
-        for i, j, n in self.fixed:
-            if leaves[i].shape[j] != n:
-                return False
-        return True
 
 
 class _Compiled:
@@ -618,10 +151,7 @@ class _Compiled:
             entry.general = _generalize(entry, first_shapes, sub, shapes)
         elif general is not None and not general.verified and general.fits(leaves):
             dims = tuple(leaves[i].shape[j] for i, j in general.dims)
-            same_meta = sub.out_tmpl == general.out_tmpl and sub.out_types == general.out_types and \
-                sub.in_keep == general.in_keep and len(sub.captured) == len(general.captured) and \
-                all(a is b for (a, _), (b, _) in zip(sub.captured, general.captured))
-            if same_meta and _agrees(general.graph, sub.graph, dims, {}):
+            if _same_meta(sub, general) and _agrees(general.graph, sub.graph, dims):
                 general.verified = True
             else:
                 entry.general = None     # the sizes' formulas are not the fitted ones: compile per size
@@ -721,7 +251,7 @@ class _Compiled:
             graph.add_param(v)
         verify(graph)
         graph.dynamic = self.dyn is not None
-        dump = _dumper(self.name)
+        dump = dumper(self.name)
         graph = passes.run_pipeline(graph, dump=dump)
         entry.source, entry.run_fn = codegen.generate(graph, "graph_fn")
         if _jit_level(self.jit_level) in ("O1", "O2"):
@@ -772,34 +302,6 @@ def _strict(fullgraph):
     if fullgraph is not None:
         return fullgraph
     return get_context("jit_syntax_level") == STRICT or os.environ.get("MS_DEV_JIT_SYNTAX_LEVEL") == "0"
-
-
-def _saving():
-    return get_context("save_graphs") or os.environ.get("MS_DEV_SAVE_GRAPHS")
-
-
-_graph_count = [0]
-
-
-def _dumper(name):
-    """A writer of this compile's IR files, or None when save_graphs is off. Each compiled graph gets a number;
-    its files are `<graph#>_<name>_<pass#>_<stage>.ir` (00_traced, then one per pass in pipeline order) and
-    `<graph#>_<name>_99_codegen.py` (the generated code)."""
-    if not _saving():
-        return None
-    _graph_count[0] += 1
-    gid = _graph_count[0]
-    safe = "".join(c if c.isalnum() or c in "_-" else "_" for c in name)
-
-    def dump(stage, graph_or_text):
-        text = graph_or_text if isinstance(graph_or_text, str) else print_graph(graph_or_text)
-        k, _, what = stage.partition("_")
-        ext = "py" if what == "codegen" else "ir"
-        path = get_context("save_graphs_path") or "."
-        os.makedirs(path, exist_ok=True)
-        with open(os.path.join(path, f"{gid:04d}_{safe}_{int(k):02d}_{what}.{ext}"), "w", encoding="utf-8") as f:
-            f.write(text + ("" if text.endswith("\n") else "\n"))
-    return dump
 
 
 def jit(function=None, *, capture_mode="ast", jit_level=None, dynamic=0, fullgraph=False, backend="",
