@@ -13,3 +13,19 @@ def _fresh_seed():
     ms.set_seed(0)
     np.random.seed(0)
     yield
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _graph_dumps_parse():
+    """Every file save_graphs writes in the suite is Python source (the IR printer's contract)."""
+    import ast
+
+    from mindseed.compiler import dump
+    write = dump._write
+
+    def checked(path, text):
+        ast.parse(text, filename=path)
+        write(path, text)
+    dump._write = checked
+    yield
+    dump._write = write

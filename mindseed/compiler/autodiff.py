@@ -26,6 +26,7 @@ from mindseed.common.parameter import Parameter
 from mindseed.common.tensor import Tensor
 from mindseed.compiler import codegen, passes
 from mindseed.compiler.codegen import _free_vars
+from mindseed.compiler.dump import dumper
 from mindseed.compiler.ir import Graph, Var, verify
 from mindseed.compiler.passes.dce import eliminate_dead_code
 from mindseed.compiler.trace import GraphBreak, GraphBuilder, building, tentative
@@ -73,7 +74,7 @@ _MISSING = object()
 
 class _GradEntry:
     __slots__ = ("fwd", "joint", "arg_tmpl", "n_leaves", "wrt_inputs", "external", "captured", "roots", "out_tmpl",
-                 "grad_vars", "residuals", "sens_vars", "bwd_nodes", "variants", "higher", "first")
+                 "grad_vars", "residuals", "sens_vars", "bwd_nodes", "variants", "higher", "first", "dump")
 
 
 def call_differentiated(compiled, args, kwargs):
@@ -117,7 +118,7 @@ def _record(compiled, entry, tapes, leaves, wrt, out, res_raw):
         mask = tuple(any(tp.is_tracked(x) for tp in tapes) for x in wrt)
         run = entry.variants.get(mask)
         if run is None:
-            run = entry.variants[mask] = _backward_variant(compiled.name, entry, mask)
+            run = entry.variants[mask] = _backward_variant(compiled.name, entry, mask, entry.dump)
         grads = iter(run(*res_raw, *[s._data for s in sens]))
         return tuple(Tensor._from_raw(next(grads)) if m else None for m in mask)
 
@@ -171,8 +172,10 @@ def _build(compiled, tmpl, leaves, caller_tapes, J):
     for _, v in builder.captured:
         graph.add_param(v)
     verify(graph)
-    graph = passes.run_pipeline(graph)
+    dump = dumper(compiled.name + "_grad")    # save_graphs: the joint graph, then the forward and backward graphs
+    graph = passes.run_pipeline(graph, dump=dump)
     entry = _GradEntry()
+    entry.dump = dump
     entry.n_leaves = len(leaves)
     entry.arg_tmpl = tmpl
     entry.wrt_inputs = wrt_inputs
@@ -193,7 +196,10 @@ def _build(compiled, tmpl, leaves, caller_tapes, J):
     fwd = Graph(compiled.name + "_forward")
     fwd.params, fwd.nodes, fwd.outputs = fwd_params, fwd_nodes, list(out_vars) + entry.residuals
     verify(fwd)
-    _, entry.fwd = codegen.generate(fwd, "forward_fn")
+    source, entry.fwd = codegen.generate(fwd, "forward_fn")
+    if dump is not None:
+        dump("90_forward", fwd)
+        dump("91_forward_codegen", source)
     # the trace run was a real execution: its outputs and residuals serve this first call
     entry.first = None
     known = {}
@@ -262,7 +268,7 @@ def _all_vars(graph, found):
     return found
 
 
-def _backward_variant(name, entry, mask):
+def _backward_variant(name, entry, mask, dump=None):
     """Generated backward code returning only the gradients in mask (what the caller's tapes track)."""
     g = Graph(name + "_backward")
     g.params = list(entry.residuals) + list(entry.sens_vars)
@@ -270,7 +276,12 @@ def _backward_variant(name, entry, mask):
     g.outputs = [v for v, m in zip(entry.grad_vars, mask) if m]
     g = eliminate_dead_code(g)
     verify(g)
-    return codegen.generate(g, "backward_fn")[1]
+    source, run = codegen.generate(g, "backward_fn")
+    if dump is not None:
+        bits = "".join("1" if m else "0" for m in mask)
+        dump(f"92_backward_{bits}", g)
+        dump(f"93_backward_{bits}_codegen", source)
+    return run
 
 
 def _higher(compiled, entry):
