@@ -1,14 +1,15 @@
-"""Run-time helpers of converted code: Python control flow on Python values, graph control flow on tensors.
+"""Graph control flow, branches: an `if` whose condition is a traced tensor becomes an If node.
 
-The parser rewrites `if`, `while`, `for i in range(...)`, `and`/`or`/`not` and `a if c else b` into
-these calls. When the deciding value is a Python value (or nothing is being traced) they do what
-Python does. When it is a tensor computed inside the graph being traced, they trace the bodies
-into sub-graphs and emit one If/While node, so the graph keeps the control flow (its size does not
-depend on how many times a loop runs). Gradients flow through If and While nodes by rules recorded on
-the active grad tapes: the backward of an If is again an If on the same condition, whose branches
-differentiate the corresponding forward branch; a differentiated While pushes its carried values on a
-saved-value stack each iteration, and its backward is a While from the last iteration to the first
-that re-runs one body at the saved values and applies its vjp (linear time; see docs/compiler.md).
+Converted code reaches these through helpers.py (`__ms_if`, `__ms_ifexp`, `__ms_and`, ...). When the deciding
+value is a Python value (or nothing is being traced) they do what Python does. When it is a tensor computed
+inside the graph being traced, both branches are traced into sub-graphs and one If node is emitted, so the
+graph keeps the branch; `a and b` / `a or b` / `not a` on a traced tensor are selects and a logical not.
+The gradient of an If is recorded on the active grad tapes as again an If on the same condition, whose
+branches re-run the corresponding forward branch under a tape and apply its vjp.
+
+Also here, because loops.py shares them: the values of variables not assigned yet (`UNDEF`, `RETVAL`),
+results as leaves, the tensor aliases bodies are traced on, closure pinning for re-runs, the outer
+tensors a body's gradient must include, and the check that no Python container changes under a condition.
 """
 import functools
 
@@ -20,25 +21,13 @@ from mindseed.common import dtype as mstype
 from mindseed.common.parameter import ParameterTuple
 from mindseed.common.tensor import Tensor
 from mindseed.compiler.codegen import _free_vars
-from mindseed.compiler.ir import IF, WHILE
+from mindseed.compiler.ir import IF
+from mindseed.compiler.opaque import opaque_call  # noqa: F401 -- its former home: nn/cell.py imports it from here
 from mindseed.compiler.trace import GraphBreak, GraphBuilder, building, replay, speculating, user_location
 from mindseed.ops._prims import core as P
-from mindseed.ops._registry import Prim, RandomDraws
+from mindseed.ops._registry import RandomDraws
 
-__all__ = ["if_", "while_", "for_range", "and_", "or_", "not_", "ifexp", "UNDEF", "RETVAL", "load", "as_sequence",
-           "opaque_call"]
-
-
-# saved-value stacks of differentiated loops (see _backend/kernels/stack.py); never differentiated themselves
-stack_new_p = Prim("StackNew", KS.stack_new, side_effect=True)
-stack_push_p = Prim("StackPush", KS.stack_push, side_effect=True)
-stack_len_p = Prim("StackLen", KS.stack_len)
-stack_get_p = Prim("StackGet", KS.stack_get, multi_output=True)
-
-
-# > 0 while a graph loop runs eagerly during its trace (for the values the rest of the trace needs): it is the
-# graph's first run, so `print` prints as the graph's Print node does
-running_loop = [0]
+__all__ = ["if_", "and_", "or_", "not_", "ifexp", "UNDEF", "RETVAL", "no_container_changes"]
 
 
 class _Undef:
@@ -60,18 +49,6 @@ class _RetVal(_Undef):
 
 
 RETVAL = _RetVal()
-
-
-def load(local_vars, name):
-    return local_vars.get(name, UNDEF)
-
-
-def as_sequence(it):
-    if isinstance(it, (list, tuple, range)):
-        return it
-    if isinstance(it, Tensor):
-        return [it[i] for i in range(it.shape[0])]
-    return list(it)
 
 
 def _traced(x):
@@ -257,7 +234,6 @@ def _fill_in(builder, obj, ref):
 
 
 def _graph_if(cond, then_fn, else_fn, vals):
-    from mindseed.compiler.trace import user_location  # noqa: PLC0415
     parent = _state.tracing
     where = user_location()
     taken_then = _concrete_bool(cond)
@@ -446,284 +422,10 @@ class _Pinned:
         return False
 
 
-# ---------------------------------------------------------------- while
-_CONTAINERS = (list, dict, set, bytearray)
-
-
-def no_container_changes(mutated):
-    """Before tracing control flow on a tensor: the values its bodies change in place (`mutated`, the parser's
-    thunk of them) must not be Python containers (a list appended to in one branch, or by a loop body traced
-    once): their changes cannot follow the run-time condition, so the function runs in the interpreter."""
-    if mutated is None:
-        return
-    try:
-        values = mutated()
-    except (NameError, AttributeError):
-        return
-    for name, value in values.items():
-        if isinstance(value, _CONTAINERS):
-            raise GraphBreak(f"the Python {type(value).__name__} '{name}' is changed under a condition on a tensor "
-                             f"(at {user_location()}); graph control flow cannot carry that change")
-
-
-def while_(cond_fn, body_fn, vals, mutated=None):
-    """Run `vals = body_fn(*vals)` while `cond_fn(*vals)`; a While node when the condition is a traced tensor."""
-    c = cond_fn(*vals)
-    while not _traced(c):
-        # a Python condition: the loop unrolls while tracing, until the condition becomes a tensor
-        if not c:
-            return vals
-        vals = body_fn(*vals)
-        c = cond_fn(*vals)
-    no_container_changes(mutated)
-    filled = None
-    if any(isinstance(v, _Undef) for v in vals):
-        filled = vals = _init_undefined(body_fn, vals)
-    if any(isinstance(v, (tuple, list)) for v in vals):
-        out = _graph_while_tree(cond_fn, body_fn, vals)
-    else:
-        out = _graph_while(cond_fn, body_fn, vals)
-    if filled is not None:
-        # a number the body assigns (a `for` target) stays a Python scalar of the graph, like a loop counter
-        for o, r in zip(out, filled):
-            if isinstance(r, (bool, int, float)) and isinstance(o, Tensor) and o.ndim == 0:
-                _state.tracing.mark_scalar(o)
-    return out
-
-
-def _carriable(x):
-    if isinstance(x, (tuple, list)):
-        return len(x) > 0 and all(_carriable(e) for e in x)
-    return isinstance(x, (Tensor, bool, int, float))
-
-
-def _init_undefined(body_fn, vals):
-    """A loop on a tensor whose body assigns variables unbound before it (the `for` target, a result set by a
-    `return` in the loop (RETVAL), a value first computed in the body and read after the loop): trace the body
-    once, aside, to learn their structure, and start the loop from zeros of it, so that they are carried."""
-    parent = _state.tracing
-    probe = GraphBuilder("body", parent=parent)    # "body": speculative, prints nothing now
-    args = []
-    for v in vals:
-        if isinstance(v, Tensor):
-            a = _alias(v)
-            probe.add_input(a)
-            args.append(a)
-        else:
-            args.append(v)
-    with building(probe), _tape.paused(), speculating():
-        out = body_fn(*args)
-    return tuple(_zeros_like_tree(o) if isinstance(v, _Undef) and _carriable(o) else v for v, o in zip(vals, out))
-
-
-def _leaves_of(obj, leaves):
-    """Template of a carried tuple/list with tensors and Python numbers as leaves (both are carried)."""
-    if isinstance(obj, (tuple, list)):
-        return (type(obj), tuple(_leaves_of(o, leaves) for o in obj))
-    leaves.append(obj)
-    return ("L",)
-
-
-def _rebuild(tmpl, it):
-    if tmpl[0] == "L":
-        return next(it)
-    return tmpl[0](_rebuild(t, it) for t in tmpl[1])
-
-
-def _graph_while_tree(cond_fn, body_fn, vals):
-    """A While carrying tuples/lists (e.g. a `return a, b` value): their leaves are carried one by one."""
-    from mindseed.compiler.trace import user_location  # noqa: PLC0415
-    tmpls, flat = [], []
-    for v in vals:
-        if isinstance(v, (tuple, list)):
-            leaves = []
-            tmpls.append((_leaves_of(v, leaves), len(leaves)))
-            flat.extend(leaves)
-        else:
-            tmpls.append(None)
-            flat.append(v)
-
-    def unflat(fl):
-        out, k = [], 0
-        for tm in tmpls:
-            if tm is None:
-                out.append(fl[k])
-                k += 1
-            else:
-                out.append(_rebuild(tm[0], iter(fl[k:k + tm[1]])))
-                k += tm[1]
-        return out
-
-    def flat_out(res):
-        fl = []
-        for tm, r in zip(tmpls, res):
-            if tm is None:
-                fl.append(r)
-                continue
-            leaves = []
-            if _leaves_of(r, leaves) != tm[0]:
-                raise TypeError(f"For 'While' at {user_location()}, a loop variable changes structure in the loop "
-                                f"body.")
-            fl.extend(leaves)
-        return tuple(fl)
-    out = _graph_while(lambda *fl: cond_fn(*unflat(fl)), lambda *fl: flat_out(body_fn(*unflat(fl))), tuple(flat))
-    return tuple(unflat(out))
-
-
 def _alias(v):
     """A fresh handle on v's value for tracing a body; a stack is copied, so the trace run cannot change it."""
     raw = v._data
     return Tensor._from_raw(KS.Stack(raw) if isinstance(raw, KS.Stack) else raw)
-
-
-def _mark_stacks(builder, tensors):
-    """Stack values print as `Stack[]` in the IR (the builder typed them from their tensor-like face)."""
-    for t in tensors:
-        if isinstance(t._data, KS.Stack):
-            var = builder.lookup(t)
-            if var is not None:
-                var.dtype = "Stack"
-
-
-def _graph_while(cond_fn, body_fn, vals, params=()):
-    """The While node. `params`: Parameters the bodies update (Assign), carried as extra values so that reads in
-    later iterations and after the loop see the updates (found by a first trace, then the loop is traced again)."""
-    from mindseed.compiler.trace import user_location  # noqa: PLC0415
-    where = user_location()
-    parent = _state.tracing
-    tapes = [tp for tp in _state.tapes if not getattr(tp, "records_all", False)]
-    carried_idx = [i for i, v in enumerate(vals) if not isinstance(v, _Undef)]
-    init = [_numbers_to_tensors(vals[i]) if isinstance(vals[i], (int, float, bool)) else vals[i] for i in carried_idx]
-    for v in init:
-        if not isinstance(v, Tensor):
-            raise TypeError(f"For 'While' at {where}, a loop variable of type {type(v).__name__} cannot be carried "
-                            f"by a loop on a tensor condition.")
-
-    def full_args(carried):
-        args = list(vals)
-        for i, v in zip(carried_idx, carried):
-            args[i] = v
-        return args
-
-    cb = GraphBuilder("cond", parent=parent)
-    c_in = [_alias(v) for v in init]
-    for a in c_in:
-        cb.add_input(a)
-    for p in params:
-        cb.vars[id(p)] = cb.add_input(_alias(p))
-    # the bodies are traced with the grad tapes paused: the loop's gradient is its own rule (below), which
-    # re-runs the body under a tape of its own; a loop nested in the body must not save values for nobody.
-    # Parameter updates traced here are undone: the loop runs for real below.
-    with building(cb), _tape.paused(), speculating():
-        c = cond_fn(*full_args(c_in))
-    if not isinstance(c, Tensor):
-        c = Tensor(bool(c))
-    cb.graph.outputs = [cb.operand(c)]
-    bb = GraphBuilder("body", parent=parent)
-    b_in = [_alias(v) for v in init]
-    for a in b_in:
-        bb.add_input(a)
-    for p in params:
-        bb.vars[id(p)] = bb.add_input(_alias(p))
-    for j, i in enumerate(carried_idx):
-        if isinstance(vals[i], (bool, int, float)):
-            # a Python number carried by the loop is a Python scalar of the graph in its body (`i + 1` too)
-            bb.mark_scalar(b_in[j])
-    bdraws = RandomDraws()    # the body's random draws: a differentiated loop pushes them with its carried values
-    with building(bb), _tape.paused(), speculating(), bdraws.active(replaying=False):
-        out = body_fn(*full_args(b_in))
-    known = {id(p) for p in params}
-    updated = [p for p in {**cb.assigned, **bb.assigned}.values() if id(p) not in known]
-    if updated:
-        return _graph_while(cond_fn, body_fn, vals, tuple(params) + tuple(updated))
-    out = [_numbers_to_tensors(out[i]) for i in carried_idx]
-    for a, b in zip(init, out):
-        if not isinstance(b, Tensor) or a.shape != b.shape or a.dtype != b.dtype:
-            raise TypeError(f"For 'While' at {where}, a loop variable changes type in the loop body: "
-                            f"{a.shape} {a.dtype} -> {getattr(b, 'shape', type(b))} {getattr(b, 'dtype', '')}.")
-    bb.graph.outputs = [bb.operand(t) for t in out] + [bb.operand(p) for p in params]
-    free = _differentiated_free(tapes, (cb, bb), init) if tapes else None
-    stack = None
-    if free is not None:
-        # differentiated: every iteration pushes its carried values, which the backward loop reads back
-        stack = stack_new_p()
-        c_s, s_in = _alias(stack), _alias(stack)
-        cb.add_input(c_s)
-        bb.add_input(s_in)
-        with building(bb):
-            s_out = stack_push_p(s_in, *b_in, *bdraws.leaves())
-        bb.graph.outputs.append(bb.operand(s_out))
-        _mark_stacks(parent, [stack])
-        _mark_stacks(bb, [s_in, s_out])
-        _mark_stacks(cb, [c_s])
-    _mark_stacks(cb, c_in)
-    _mark_stacks(bb, b_in)
-    # concrete values for the rest of the trace: run the loop eagerly, recording nothing
-    saved_tapes, saved_tracing = list(_state.tapes), _state.tracing
-    _state.tapes.clear()
-    _state.tracing = None
-    running_loop[0] += 1
-    try:
-        cur = list(init)
-        while _truth(cond_fn(*full_args(cur))):
-            if stack is None:
-                res = body_fn(*full_args(cur))
-            else:
-                it_draws = RandomDraws()
-                with it_draws.active(replaying=False):
-                    res = body_fn(*full_args(cur))
-                stack._data.append(tuple(v._data for v in cur) + tuple(x._data for x in it_draws.leaves()))
-            cur = [_numbers_to_tensors(res[i]) for i in carried_idx]
-    finally:
-        running_loop[0] -= 1
-        _state.tapes[:] = saved_tapes
-        _state.tracing = saved_tracing
-    results = [Tensor._from_raw(v._data) for v in cur]
-    p_in = [parent.operand(p) for p in params]
-    p_out = [Tensor._from_raw(p._data) for p in params]
-    if stack is None:
-        outs = parent.emit(WHILE, [parent.operand(v) for v in init] + p_in, {"cond": cb.graph, "body": bb.graph},
-                           results + p_out)
-        _mark_stacks(parent, results)
-    else:
-        final_stack = Tensor._from_raw(stack._data)
-        outs = parent.emit(WHILE, [parent.operand(v) for v in init] + p_in + [parent.operand(stack)],
-                           {"cond": cb.graph, "body": bb.graph}, results + p_out + [final_stack])
-        _mark_stacks(parent, [final_stack])
-        _record_while_gradient(tapes, body_fn, full_args, carried_idx, init, free, results, final_stack, bdraws)
-    for p, var in zip(params, outs[len(results):]):
-        parent.vars[id(p)] = var         # reads after the loop see its last update
-        parent.assigned[id(p)] = p
-    final = list(vals)
-    for i, r in zip(carried_idx, results):
-        final[i] = r
-    return tuple(final)
-
-
-def for_range(bounds, body_fn, vals, mutated=None):
-    """`for i in range(*bounds)`: unrolled for Python bounds, a While node when a bound is a traced tensor."""
-    if not any(_traced(b) for b in bounds):
-        for i in range(*[int(b) if isinstance(b, Tensor) else b for b in bounds]):
-            vals = body_fn(i, *vals)
-        return vals
-    no_container_changes(mutated)
-    start, stop, step = (0, bounds[0], 1) if len(bounds) == 1 else (bounds[0], bounds[1], 1) if len(bounds) == 2 \
-        else bounds
-    if isinstance(step, Tensor) or step == 0:
-        raise ValueError("For 'range' in graph mode, the step must be a non-zero Python int.")
-    i0 = start if isinstance(start, Tensor) else Tensor(start, mstype.int64)
-    if isinstance(stop, Tensor) and stop.dtype != i0.dtype:
-        i0 = P.cast_p(i0, dtype=stop.dtype.name)
-
-    def cond(i, *vs):
-        return P.less_p(i, stop) if step > 0 else P.greater_p(i, stop)
-
-    def body(i, *vs):
-        new = body_fn(i, *vs)
-        return (P.add_p(i, step),) + tuple(new)
-
-    out = while_(cond, body, (i0,) + tuple(vals))
-    return tuple(out[1:])
 
 
 def _tracked_free(tapes, graphs, parent):
@@ -754,162 +456,21 @@ def _tracked_free(tapes, graphs, parent):
     return free
 
 
-def _differentiated_free(tapes, builders, init):
-    """None when no tape differentiates the loop; else the outer tracked tensors its bodies read (e.g. weights)."""
-    if not any(_tape.is_differentiable(v) for v in init):
-        return None   # only integer/bool values flow around the loop: nothing to differentiate
-    free = _tracked_free(tapes, [b.graph for b in builders], builders[0].parent)
-    if not free and not any(tp.is_tracked(v) for tp in tapes for v in init):
-        return None
-    return free
+# ---------------------------------------------------------------- containers changed under a condition
+_CONTAINERS = (list, dict, set, bytearray)
 
 
-def _record_while_gradient(tapes, body_fn, full_args, carried_idx, init, free, results, stack, bdraws):
-    """One node per grad tape for a While: its backward is a While running from the last iteration to the first.
-
-    Iteration k of the backward loop reads the carried values the forward loop pushed at the start of its
-    iteration k (`StackGet`), re-runs that one body under a tape and applies its vjp: time is linear in the
-    trip count and the graph size does not depend on it. When the backward itself is being differentiated
-    (an outer tape tracks its inputs: grad of grad), the values read from the stack would cut the dependence
-    on the loop's inputs, so that rule instead recomputes iteration k's values from the start with a nested
-    While, which the outer tape differentiates (quadratic, for higher order only).
-    """
-    diff = [i for i, v in enumerate(init) if _tape.is_differentiable(v)]
-    n_d = len(diff)
-
-    def body_carried(*carried, draws=None):
-        with replay():
-            if draws is None:
-                res = body_fn(*full_args(list(carried)))
-            else:
-                with draws.active(replaying=True):
-                    res = body_fn(*full_args(list(carried)))
-        return tuple(_numbers_to_tensors(res[i]) for i in carried_idx)
-
-    shapes = [(x.shape, x.dtype) for x in bdraws.leaves()]
-
-    def step_vjp(saved, d_c, d_f, draws=None):
-        """vjp of one iteration at its saved carried values: gradients of the float carried values and of free."""
-        def f(*xs):
-            full = list(saved)
-            for i, x in zip(diff, xs):
-                full[i] = x
-            res = body_carried(*full, draws=draws)
-            return tuple(res[i] for i in diff)
-        _, pull = vjp(f, *[saved[i] for i in diff], weights=free)
-        grads = pull(*d_c)
-        if free:
-            g_c, g_f = grads
-            d_f = tuple(P.add_p(a, b) for a, b in zip(d_f, g_f))
-        else:
-            g_c = grads
-        return tuple(g_c), tuple(d_f)
-
-    def back_cond(k, *acc):
-        return P.greater_equal_p(k, 0)
-
-    def back_body_saved(k, *acc):
-        # the stack is read from outside the loop, not carried: the backward loop never changes it
-        like = tuple(init) + tuple(P.fill_p(shape=tuple(sh), value=0, dtype=dt.name) for sh, dt in shapes)
-        entry = stack_get_p(stack, k, *like)
-        draws = bdraws.refilled(entry[len(init):]) if shapes else None   # the iteration's pushed draws
-        g_c, d_f = step_vjp(entry[:len(init)], acc[:n_d], acc[n_d:], draws)
-        return (P.sub_p(k, 1),) + g_c + d_f
-
-    def back_body_recompute(k, *acc):
-        def fwd_cond(j, *v):
-            return P.less_p(j, k)
-
-        def fwd_body(j, *v):
-            return (P.add_p(j, 1),) + body_carried(*v)
-        saved = while_(fwd_cond, fwd_body, (Tensor(0, mstype.int64),) + tuple(init))[1:]
-        g_c, d_f = step_vjp(saved, acc[:n_d], acc[n_d:])
-        return (P.sub_p(k, 1),) + g_c + d_f
-
-    pinned = _Pinned(body_fn)
-
-    def bprop(*all_args):
-        *_, out, dout = all_args
-        douts = tuple(dout) if isinstance(dout, tuple) else (dout,)
-        acc = tuple(douts[i] for i in diff) + tuple(P.zeros_like_p(f) for f in free)
-        last = P.sub_p(stack_len_p(stack), 1)
-        outer = [tp for tp in _state.tapes if not getattr(tp, "records_all", False)]
-        with pinned:
-            if outer and any(tp.is_tracked(v) for tp in outer for v in tuple(init) + tuple(free) + acc):
-                final = while_(back_cond, back_body_recompute, (last,) + acc)[1:]
-            else:
-                final = while_(back_cond, back_body_saved, (last,) + acc)[1:]
-        grads = [None] * len(init)
-        for i, g in zip(diff, final[:n_d]):
-            grads[i] = g
-        return tuple(grads) + tuple(final[n_d:])
-
-    from mindseed.autograd.custom import _UserBprop  # noqa: PLC0415
-    node = _UserBprop("While", bprop, True)
-    for tp in tapes:
-        tp.record(node, tuple(init) + tuple(free), {}, tuple(results))
-
-
-# ---------------------------------------------------------------- opaque steps
-def speculative():
-    """True while tracing code whose trace-time values are not this call's: an untaken branch, a loop body."""
-    b = _state.tracing
-    while b is not None:
-        if getattr(b, "speculative", False) or b.graph.name in ("cond", "body"):
-            return True
-        b = b.parent
-    return False
-
-
-def opaque_call(fn, args, outputs=False, writes=()):
-    """fn(*args) as one side-effect node of the graph being traced (it runs as Python at every call); outside
-    tracing, fn(*args).
-
-    Used for steps that update state through their own kernels (optimizers): the trace run performs the
-    real step once, without recording its inside; the graph gets one node that repeats it each call. With
-    `outputs`, the Tensors fn returns (new ones, not its arguments) are outputs of that node: later graph
-    code reads the values of each call (a loss-scaled step's overflow flag); otherwise they are the trace
-    run's. `writes`: the Parameters the step may update. They are inputs of the node and it gives back their
-    new values, which later reads in the graph see (a loss recomputed after the step, `w * 2` before and after
-    it are different values); a read before the step stays the old value.
-    """
-    builder = _state.tracing
-    if builder is None:
-        return fn(*args)          # not tracing: just the step
-    leaves = []
-    tmpl = _flatten(args, leaves)
-    writes = list({id(p): p for p in writes}.values())
-    inputs = [builder.operand(t) for t in leaves] + [builder.operand(p) for p in writes]
-    if speculative():
-        # traced without running now (an untaken branch, a loop body traced before the loop runs): the step must
-        # not happen; the node runs it when (and as often as) the graph gets there. Its result is not known
-        if outputs:
-            raise GraphBreak(f"a step with results (at {user_location()}) under a condition on a tensor")
-        result = None
-    else:
-        saved_tapes, saved_tracing = list(_state.tapes), _state.tracing
-        _state.tapes.clear()
-        _state.tracing = None
-        try:
-            result = fn(*args)
-        finally:
-            _state.tapes[:] = saved_tapes
-            _state.tracing = saved_tracing
-    outs = []
-    if outputs:
-        _flatten(result, outs)
-    n_in, n_out = len(leaves), len(outs)
-    new_params = [Tensor._from_raw(p._data) for p in writes]
-
-    def run(*raw):
-        res = fn(*_unflatten(tmpl, [Tensor._from_raw(r) for r in raw[:n_in]]))
-        got = []
-        if outputs:
-            _flatten(res, got)
-        return tuple(t._data for t in got) + tuple(p._data for p in writes)
-
-    out_vars = builder.emit(P.py_call_p, inputs, {"fn": run}, outs + new_params)
-    for p, v in zip(writes, out_vars[n_out:]):
-        builder.vars[id(p)] = v           # later reads see the step's update
-        builder.assigned[id(p)] = p       # control flow passes it out of a branch or loop body
-    return result
+def no_container_changes(mutated):
+    """Before tracing control flow on a tensor: the values its bodies change in place (`mutated`, the parser's
+    thunk of them) must not be Python containers (a list appended to in one branch, or by a loop body traced
+    once): their changes cannot follow the run-time condition, so the function runs in the interpreter."""
+    if mutated is None:
+        return
+    try:
+        values = mutated()
+    except (NameError, AttributeError):
+        return
+    for name, value in values.items():
+        if isinstance(value, _CONTAINERS):
+            raise GraphBreak(f"the Python {type(value).__name__} '{name}' is changed under a condition on a tensor "
+                             f"(at {user_location()}); graph control flow cannot carry that change")

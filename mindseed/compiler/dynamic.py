@@ -69,8 +69,10 @@ def _dyn_key(obj, dyn):
     return (tuple(parts), _key_of(kwargs))
 
 
-
-_RUNTIME_FILE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "runtime.py")
+# ---------------------------------------------------------------- dynamic dims seen by the traced code
+# the user's code, or the helpers of converted code running the user's operations (a chained comparison, a
+# converted builtin)
+_HELPERS_FILE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "helpers.py")
 
 
 def _dim_cmp(op):
@@ -99,7 +101,7 @@ class _DimInt(int):
         b = _state.tracing
         if b is not None:
             fn = sys._getframe(2).f_code.co_filename
-            if _is_user(fn) or fn == _RUNTIME_FILE:
+            if _is_user(fn) or fn == _HELPERS_FILE:
                 b.root.size_decisions = True
 
     __lt__, __le__, __gt__ = _dim_cmp("__lt__"), _dim_cmp("__le__"), _dim_cmp("__gt__")

@@ -1,8 +1,8 @@
 """Parsing: a function's Python source (AST) rewritten so that its control flow can become graph control flow.
 
 `if`/`while`/`for` statements, `x if c else y`, `and`/`or`/`not` are rewritten into calls of the
-helpers in `control.py`, with the branch and loop bodies turned into local functions of the
-variables they assign:
+helpers of converted code (`helpers.py`, the `__ms_*` names), with the branch and loop bodies turned into
+local functions of the variables they assign:
 
     if x.sum() > 0:                 def __ms_then_1(y):  y = x * 2; return (y,)
         y = x * 2          ==>      def __ms_else_1(y):  y = -x;    return (y,)
@@ -21,7 +21,7 @@ import itertools
 import textwrap
 import types
 
-from mindseed.compiler import control, runtime
+from mindseed.compiler import helpers
 
 __all__ = ["convert", "ConversionError"]
 
@@ -29,13 +29,8 @@ _uid = itertools.count()
 _cache = {}
 _shadowed = set()
 _shadowed_all = set()      # builtin names the function being converted rebinds (a global, closure or local)
-_HELPERS = {
-    "__ms_if": None, "__ms_while": None, "__ms_for_range": None,
-    "__ms_and": control.and_, "__ms_or": control.or_, "__ms_not": control.not_, "__ms_ifexp": control.ifexp,
-    "__ms_call": None, "__ms_UNDEF": control.UNDEF, "__ms_ld": control.load, "__ms_seq": None,
-    "__ms_len": len, "__ms_item": None, "__ms_assert": None, "__ms_RETVAL": control.RETVAL,
-}
-# builtins whose calls on graph tensors become graph operations (by the helpers at the end of this file)
+_HELPERS = dict(helpers.HELPERS)    # the names converted code calls; `__ms_call` (convert_call) is ours
+# builtins whose calls on graph tensors become graph operations (their `__ms_*` helpers in helpers.py)
 _GRAPH_BUILTINS = ("bool", "int", "float", "any", "all", "min", "max", "print")
 
 
@@ -682,5 +677,3 @@ def _defining_class(fn):
         raise ConversionError("cannot find the class of a method using super()")
     return obj
 
-
-_HELPERS.update(runtime.HELPERS)

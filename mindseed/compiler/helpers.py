@@ -1,8 +1,14 @@
-"""Run-time helpers of converted code (parse.py): builtins, print/assert, and the control-flow wrappers.
+"""The helpers of converted code: what the code parse.py rewrites calls, under the `__ms_*` names of `HELPERS`.
 
-MindSpore compiles these where they act on graph tensors; here they become graph operations instead of
-stopping the trace. Outside a trace (or on Python values) each does exactly what the builtin does. The
-converted code sees them under the `__ms_*` names of `HELPERS`.
+* Python builtins on graph values (`bool`, `int`, `float`, `any`, `all`, `min`, `max`), chained comparisons,
+  and the items of a sequence a graph loop walks by index: MindSpore compiles these where they act on graph
+  tensors; here they become graph operations instead of stopping the trace.
+* `print` and `assert` on graph values: nodes that print / check at every run of the graph.
+* The entry points of `if`, `while`, `for i in range(...)`, `and`/`or`/`not` and `a if c else b`: on a traced
+  tensor the graph control flow of control.py (If) and loops.py (While), plus what converted code needs
+  around it (Python-scalar results stay Python scalars, a branch that raises raises at run time).
+
+Outside a trace (or on Python values) each does exactly what Python does.
 """
 import operator
 
@@ -10,10 +16,25 @@ from mindseed import _backend as B
 from mindseed._utils import _state
 from mindseed.common import dtype as mstype
 from mindseed.common.tensor import Tensor
-from mindseed.compiler import control
+from mindseed.compiler import control, loops
+from mindseed.compiler.opaque import speculative
 from mindseed.compiler.trace import GraphBreak, add_user_trace, replaying, user_location, user_trace_here
 
 __all__ = ["HELPERS"]
+
+def load(local_vars, name):
+    """A variable's current value for a branch or loop body's arguments (`__ms_ld`); UNDEF when unassigned."""
+    return local_vars.get(name, control.UNDEF)
+
+
+def as_sequence(it):
+    """What a `for` walks by index: a list, tuple or range as is, a tensor's rows, any other iterable listed."""
+    if isinstance(it, (list, tuple, range)):
+        return it
+    if isinstance(it, Tensor):
+        return [it[i] for i in range(it.shape[0])]
+    return list(it)
+
 
 _AMBIGUOUS = "The truth value of an array with more than one element is ambiguous."
 
@@ -157,7 +178,7 @@ def _ms_print(*args, sep=" ", end="\n", file=None, flush=False):
     if builder is None:
         if replaying[0]:
             return None
-        if control.running_loop[0]:
+        if loops.running_loop[0]:
             builtins.print("\n".join(_print_text(v) for v in args), file=file, flush=True)
             return None
         return builtins.print(*args, sep=sep, end=end, file=file, flush=flush)
@@ -171,7 +192,7 @@ def _ms_print(*args, sep=" ", end="\n", file=None, flush=False):
         builtins.print("\n".join(_print_text(v) for v in values), file=file, flush=True)
     from mindseed.ops._prims.core import py_call_p  # noqa: PLC0415
     builder.emit(py_call_p, [builder.operand(t) for t in leaves], {"fn": run}, [])
-    if not control.speculative():
+    if not speculative():
         run(*[t._data for t in leaves])
     return None
 
@@ -196,7 +217,7 @@ def _ms_assert(cond, msg_fn=None):
     from mindseed.ops._prims.core import py_call_p  # noqa: PLC0415
     builder = _state.tracing
     builder.emit(py_call_p, [builder.operand(cond)], {"fn": check}, [])
-    if not control.speculative():
+    if not speculative():
         check(cond._data)
 
 
@@ -303,7 +324,7 @@ def _raising_branch(builder, exc, like):
 def _ms_while(cond_fn, body_fn, vals, mutated=None):
     """`while` of converted code; Python numbers carried by a loop on a graph tensor stay Python scalars."""
     flags = []
-    out = control.while_(cond_fn, _flagging(body_fn, flags), vals, mutated)
+    out = loops.while_(cond_fn, _flagging(body_fn, flags), vals, mutated)
     if _state.tracing is not None and flags:
         _pytype_like(out, flags[0], vals)
     return out
@@ -312,7 +333,7 @@ def _ms_while(cond_fn, body_fn, vals, mutated=None):
 def _ms_for_range(bounds, body_fn, vals, mutated=None):
     """`for i in range(...)` of converted code."""
     flags = []
-    out = control.for_range(bounds, _flagging(body_fn, flags), vals, mutated)
+    out = loops.for_range(bounds, _flagging(body_fn, flags), vals, mutated)
     if _state.tracing is not None and flags:
         _pytype_like(out, flags[0], vals)
     return out
@@ -347,7 +368,7 @@ def _ms_seq(it):
     """The sequence a `for` with break/continue walks by index: a tensor stays a tensor (rows read by index)."""
     if isinstance(it, Tensor) and it.ndim > 0:
         return it
-    return control.as_sequence(it)
+    return as_sequence(it)
 
 
 def _ms_item(seq, i):
@@ -364,7 +385,7 @@ def _ms_item(seq, i):
     tmpls, columns = None, None
     for it in items:
         leaves = []
-        tm = control._leaves_of(it, leaves)
+        tm = loops._leaves_of(it, leaves)
         if tmpls is None:
             tmpls, columns = tm, [[] for _ in leaves]
         if tm != tmpls:
@@ -387,10 +408,12 @@ def _ms_item(seq, i):
         else:
             raise GraphBreak(f"a sequence indexed by a loop counter of the graph holds values that are not tensors "
                              f"or numbers (at {user_location()})")
-    return control._rebuild(tmpls, iter(picked))
+    return loops._rebuild(tmpls, iter(picked))
 
 
 HELPERS = {
+    "__ms_and": control.and_, "__ms_or": control.or_, "__ms_not": control.not_, "__ms_ifexp": control.ifexp,
+    "__ms_UNDEF": control.UNDEF, "__ms_RETVAL": control.RETVAL, "__ms_ld": load, "__ms_len": len,
     "__ms_if": _ms_if, "__ms_while": _ms_while, "__ms_for_range": _ms_for_range, "__ms_seq": _ms_seq,
     "__ms_item": _ms_item, "__ms_assert": _ms_assert, "__ms_bool": _ms_bool, "__ms_int": _ms_int,
     "__ms_float": _ms_float, "__ms_any": _ms_any, "__ms_all": _ms_all, "__ms_min": _ms_min, "__ms_max": _ms_max,
