@@ -11,12 +11,13 @@ shape/dtype and the user's line; an If's or While's sub-graphs are local functio
 
     def construct(p0: "f32[64, 1, 32, 32]", p1: "f32[6, 1, 5, 5]"):
         v2 = Conv2D(p0, p1, stride=1, ...)   # f32[64, 6, 28, 28]  lenet.py:14
-        v3 = Greater(v2_sum, 0.0)            # bool[]
+        v3 = ReduceSum(v2, axis=None, keep_dims=False)   # f32[]  lenet.py:15
+        v4 = Greater(v3, 0)   # bool[]  lenet.py:15
         def then_1(then_1_p0: "f32[64, 6, 28, 28]"):
             ...
         def else_1(else_1_p0: "f32[64, 6, 28, 28]"):
             ...
-        v9 = If(v3, v2, then=then_1, else_=else_1)   # f32[64, 6, 28, 28]
+        v9 = If(v4, v2, then=then_1, else_=else_1)   # f32[64, 6, 28, 28]  lenet.py:15
         return v9
 """
 import ast
