@@ -21,6 +21,7 @@ shape/dtype and the user's line; an If's or While's sub-graphs are local functio
         return v9
 """
 import ast
+import functools
 import itertools
 import keyword
 
@@ -153,8 +154,11 @@ class Graph:
 
 
 # ---------------------------------------------------------------- printing
+@functools.lru_cache(maxsize=4096)
 def _ident(name):
     """`name` as a Python identifier: a graph or primitive name may be `<lambda>`, or a keyword (`else`)."""
+    if name.isidentifier() and name.isascii() and not keyword.iskeyword(name):
+        return name
     s = "".join(c if c.isascii() and (c.isalnum() or c == "_") else "_" for c in str(name)) or "_"
     if s[0].isdigit():
         s = "_" + s
@@ -179,7 +183,7 @@ def _fmt_value(v, names):
     if isinstance(v, Const):
         return _fmt_value(v.value, names)
     if isinstance(v, Graph):
-        return names.get(("g", id(v)), _ident(v.name))
+        return names.get(("g", id(v)), _ident(str(v.name)))
     if v is None or isinstance(v, (bool, int, str, Sym)):
         return repr(v)
     if isinstance(v, float):
@@ -193,18 +197,18 @@ def _fmt_value(v, names):
     if hasattr(v, "shape") and hasattr(v, "dtype"):
         return f"Tensor(shape={list(v.shape)}, dtype={_ident(str(v.dtype).rsplit('.', 1)[-1])})"
     if callable(v) and not isinstance(v, type):
-        return _ident(getattr(v, "__name__", type(v).__name__))
+        return _ident(str(getattr(v, "__name__", type(v).__name__)))
     return _expr(repr(v))
 
 
 def print_graph(graph):
     """The graph as Python source: one line per node with its type and source location in a comment; the
     branch and loop-body graphs of an If / While are local functions defined just before it."""
-    return "\n".join(_print_lines(graph, _ident(graph.name), "", {}, [0]))
+    return "\n".join(_print_lines(graph, _ident(str(graph.name)), "", {}, [0]))
 
 
 def _print_lines(graph, fname, indent, names, counter):
-    names = dict(names)
+    # `names` is shared by the nested graphs: values are SSA (printed `v<id>`), parameters prefixed by the graph
     for i, p in enumerate(graph.params):
         names[p.id] = f"{fname}_p{i}" if indent else f"p{i}"
     params = ", ".join(f'{names[p.id]}: "{p.type_str()}"' for p in graph.params)
@@ -221,11 +225,11 @@ def _print_lines(graph, fname, indent, names, counter):
             names[o.id] = f"v{o.id}"
         lhs = ", ".join(names[o.id] for o in node.outputs) or "_"
         args = [_fmt_value(x, names) for x in node.inputs]
-        args += [f"{_ident(k)}={_fmt_value(v, names)}" for k, v in node.attrs.items()]
+        args += [f"{_ident(str(k))}={_fmt_value(v, names)}" for k, v in node.attrs.items()]
         types = ", ".join(o.type_str() for o in node.outputs)
         loc = f"  {node.loc}" if node.loc else ""
         loc += "  [recomputed]" if node.recomputed else ""
-        lines.append(f"{inner}{lhs} = {_ident(node.prim.name)}({', '.join(args)})  # {types}{loc}")
+        lines.append(f"{inner}{lhs} = {_ident(str(node.prim.name))}({', '.join(args)})  # {types}{loc}")
     outs = ", ".join(_fmt_value(o, names) for o in graph.outputs)
     lines.append(f"{inner}return {outs}".rstrip())
     return lines

@@ -3,9 +3,11 @@ defined before their use, and gradient graphs of compiled functions (ms.grad(ms.
 GRAPH_MODE Cell) are dumped too."""
 import ast
 import os
+import warnings
 
 import numpy as np
 import pytest
+from test_syntax import ROWS   # the table of Python constructs compiled in graph mode
 
 import mindseed as ms
 from mindseed import nn, ops
@@ -216,3 +218,22 @@ def test_dynamic_shape_graph_prints_as_python():
     text = str(graph)
     ast.parse(text)
     assert '"f32[?, 4]"' in text and "d[0]" in text
+
+
+@pytest.mark.parametrize("name, fn, inputs, diff", ROWS, ids=[r[0] for r in ROWS])
+def test_every_construct_of_the_syntax_table_dumps_python(name, fn, inputs, diff, saved):
+    jf = ms.jit(fn)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        jf(*inputs[0])               # one signature: its graph, and its gradient's graphs
+        if diff:
+            ms.grad(jf, grad_position=0)(*inputs[0])
+    files = saved()
+    for n, tree in _parse_all(files).items():
+        if n.endswith(".ir"):
+            for prim, attrs in (("If", ("then", "else_")), ("While", ("cond", "body"))):
+                if f" = {prim}(" in files[n]:
+                    _defined_before_use(tree, prim, attrs)
+    assert any("_00_traced.ir" in n for n in files)
+    if diff:
+        assert any("_grad_92_backward_" in n for n in files)
