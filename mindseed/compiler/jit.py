@@ -342,7 +342,8 @@ def jit(function=None, *, capture_mode="ast", jit_level=None, dynamic=0, fullgra
         if str(jit_config.jit_syntax_level).upper() in ("STRICT", str(STRICT)):
             strict = True
     if jit_level not in (None, "O0", "O1", "O2"):
-        raise ValueError(f"For 'jit', the argument 'jit_level' must be one of ['O0', 'O1', 'O2'], but got {jit_level!r}.")
+        raise ValueError(f"For 'jit', the argument 'jit_level' must be one of ['O0', 'O1', 'O2'], but got "
+                         f"{jit_level!r}.")
     dyn = "all" if dynamic else None
     if input_signature is not None:
         sig = input_signature if isinstance(input_signature, (tuple, list)) else (input_signature,)
