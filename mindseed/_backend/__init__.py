@@ -3,50 +3,17 @@
 Everything above this package sees backend tensors as opaque values and reaches kernels through
 the names exported here (`mindseed._backend.kernels` and the helpers below). Backend tensors never
 require grad: autodiff is mindseed's own.
+
+The package keeps to itself: importing or running mindseed changes none of torch's process or thread
+state (grad mode, inference mode), so torch code in the same process trains as it would alone. No kernel
+needs grad mode off: an op whose inputs do not require grad records nothing, whatever the mode.
 """
 import ctypes
 import os
 import sys
-import threading
 
 import numpy as np
 import torch
-
-torch.set_grad_enabled(False)
-
-
-class _ThreadState(threading.local):
-    """Per thread: torch's inference mode, entered on the thread's first use of mindseed and kept.
-
-    Backend tensors never take part in torch's autograd, so its bookkeeping is skipped altogether: no
-    autograd or view-tracking dispatch, no version counters (2-3% of a small model's training step). Tensors
-    made in inference mode may only be updated in place by a thread in inference mode, so every thread that
-    runs mindseed code enters it: the importing thread now, others on their first compiled call or optimizer
-    kernel (kernels.optim), or when their first in-place update through a Prim of a tensor made elsewhere fails
-    (`outside_inference_mode`; the Prim then runs again). The guard lives in this thread-local, so it ends in
-    its own thread when that thread ends.
-    """
-
-    def __init__(self):
-        self.inference = torch._C._InferenceMode(True)
-
-
-_thread_state = _ThreadState()
-
-
-def enter_inference_mode():
-    """Put the calling thread in inference mode (once; later calls cost an attribute read)."""
-    return _thread_state.inference
-
-
-def outside_inference_mode(exc):
-    """Whether a kernel failed only because this thread, not yet in inference mode, updated in place a tensor
-    made in inference mode (it may then enter it and run the kernel again)."""
-    return isinstance(exc, RuntimeError) and "inference tensor outside InferenceMode" in str(exc) \
-        and not torch.is_inference_mode_enabled()
-
-
-enter_inference_mode()
 
 
 def _tune_malloc():

@@ -646,7 +646,6 @@ class _Compiled:
     def _run(self, entry, leaves, dims=None):
         if entry.run_fn is None:
             raise RuntimeError("internal: no compiled graph")
-        B.enter_inference_mode()
         if entry.in_keep is None:
             raw = [t._data for t in leaves]
         else:
