@@ -9,6 +9,7 @@ state (grad mode, inference mode), so torch code in the same process trains as i
 needs grad mode off: an op whose inputs do not require grad records nothing, whatever the mode.
 """
 import ctypes
+import operator
 import os
 import sys
 
@@ -138,6 +139,40 @@ def set_flush_denormal(flag):
     Training on CPU can produce subnormal gradients (e.g. softmax of confident logits) that make
     conv/matmul kernels many times slower."""
     return bool(torch.set_flush_denormal(bool(flag)))
+
+
+# ---------------------------------------------------------------- reading and copying backend tensors
+# The layers above never call a method of a backend tensor themselves (tests/test_layering.py checks it): they
+# ask these. Most are torch's own unbound methods, so the PyNative hot path pays no extra Python frame.
+shape_of = operator.attrgetter("shape")         # a tuple (torch.Size) of ints
+dtype_of = operator.attrgetter("dtype")         # a backend dtype, the value of torch_dtype(its MindSpore name)
+ndim = torch.Tensor.dim
+numel = torch.Tensor.numel
+itemsize = torch.Tensor.element_size            # bytes per element
+strides_of = torch.Tensor.stride                # in elements
+is_contiguous = torch.Tensor.is_contiguous
+storage_offset = torch.Tensor.storage_offset
+data_ptr = torch.Tensor.data_ptr
+item = torch.Tensor.item                        # the one element as a Python number
+tolist = torch.Tensor.tolist
+clone = torch.Tensor.clone                      # a copy with its own storage
+contiguous = torch.Tensor.contiguous
+reshape = torch.Tensor.reshape                  # a view where the layout allows, else a copy
+
+
+def is_inexact(x):
+    """Whether x holds floating or complex numbers (a value gradients flow through)."""
+    return x.is_floating_point() or x.is_complex()
+
+
+def is_meta(x):
+    """Whether x is a placeholder without data (shape and dtype only)."""
+    return x.is_meta
+
+
+def cast(x, dtype_name_):
+    """x in dtype `dtype_name_` (MindSpore name); x itself when it already is."""
+    return x.to(_TORCH_DTYPES[dtype_name_])
 
 
 # ---------------------------------------------------------------- numpy interchange

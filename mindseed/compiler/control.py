@@ -12,6 +12,7 @@ that re-runs one body at the saved values and applies its vjp (linear time; see 
 """
 import functools
 
+from mindseed import _backend as B
 from mindseed._backend.kernels import stack as KS
 from mindseed._utils import _state
 from mindseed.autograd import _tape
@@ -80,7 +81,7 @@ def _traced(x):
 
 
 def _concrete_bool(t):
-    return bool(t._data.reshape(-1)[0]) if t._data.numel() == 1 else _too_many(t)
+    return bool(B.item(t._data)) if t.size == 1 else _too_many(t)
 
 
 def _truth(c):
@@ -672,7 +673,7 @@ def _graph_while(cond_fn, body_fn, vals, params=()):
                 it_draws = RandomDraws()
                 with it_draws.active(replaying=False):
                     res = body_fn(*full_args(cur))
-                stack._data.append(tuple(v._data for v in cur) + tuple(x._data for x in it_draws.leaves()))
+                KS.stack_push(stack._data, *(v._data for v in cur), *(x._data for x in it_draws.leaves()))
             cur = [_numbers_to_tensors(res[i]) for i in carried_idx]
     finally:
         running_loop[0] -= 1
