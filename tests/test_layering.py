@@ -78,3 +78,90 @@ def test_no_torch_autograd_or_optim_in_backend():
             if word in src:
                 bad.append(f"{rel} uses {word}")
     assert not bad, "\n".join(bad)
+
+
+# builtins that call a method of their argument (len(t._data) is t._data.__len__())
+_CALLING_BUILTINS = {"len", "bool", "int", "float", "complex", "iter", "list", "tuple", "abs", "hash", "repr", "str"}
+
+
+def _raw_uses(tree):
+    """Where code works on a backend tensor itself: `X._data.name` (a method or property of the backend tensor,
+    read or written), `X._data[...]`, an operator or comparison other than `is` with `X._data` as operand, a
+    builtin that calls its methods (`len(X._data)`), and the same on a local name bound to `X._data`
+    (`raw = t._data; raw.shape`). Passing `X._data` on (to a backend function, a kernel, a list) is not a use.
+    `_data` is the storage of a Tensor everywhere in the package."""
+    defs = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)
+
+    def scopes(node):
+        yield node
+        for n in ast.walk(node):
+            if isinstance(n, defs):
+                yield n
+
+    def walk_scope(node):
+        """The nodes of one function (or the module) without those of the functions defined in it."""
+        todo = [c for c in (node.body if isinstance(node.body, list) else [node.body]) if not isinstance(c, defs)]
+        while todo:
+            n = todo.pop()
+            yield n
+            todo += [c for c in ast.iter_child_nodes(n) if not isinstance(c, defs)]
+
+    def raw(expr, names):
+        return (isinstance(expr, ast.Attribute) and expr.attr == "_data") or \
+            (isinstance(expr, ast.Name) and expr.id in names)
+
+    found = set()
+    for scope in scopes(tree):
+        nodes = list(walk_scope(scope))
+        names = {t.id for n in nodes if isinstance(n, ast.Assign) and raw(n.value, ())
+                 for t in n.targets if isinstance(t, ast.Name)}
+        for n in nodes:
+            if isinstance(n, (ast.Attribute, ast.Subscript)) and raw(n.value, names):
+                what = f".{n.attr}" if isinstance(n, ast.Attribute) else "[...]"
+            elif isinstance(n, ast.BinOp) and (raw(n.left, names) or raw(n.right, names)) or \
+                    isinstance(n, ast.UnaryOp) and raw(n.operand, names):
+                what = " in an operator"
+            elif isinstance(n, ast.Compare) and any(raw(e, names) for e in [n.left, *n.comparators]) and \
+                    not all(isinstance(o, (ast.Is, ast.IsNot)) for o in n.ops):
+                what = " in a comparison"
+            elif isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id in _CALLING_BUILTINS and \
+                    any(raw(a, names) for a in n.args):
+                what = f" in {n.func.id}()"
+            else:
+                continue
+            found.add((n.lineno, ast.unparse(n)[:60], what))
+    return sorted(found)
+
+
+def test_backend_tensors_are_worked_on_only_in_backend():
+    """Outside _backend, a Tensor's backend tensor (`t._data`) is handed to backend functions (`B.numel(t._data)`),
+    never asked for its torch methods or properties (`t._data.numel()`)."""
+    bad = []
+    for rel, path in _modules():
+        if _top(rel) == "_backend":
+            continue
+        with open(path, encoding="utf-8") as f:
+            tree = ast.parse(f.read(), path)
+        bad += [f"{rel}:{line} {code}: uses a backend tensor{what}" for line, code, what in _raw_uses(tree)]
+    assert not bad, "\n".join(bad)
+
+
+def test_the_backend_tensor_check_sees_each_kind_of_use():
+    src = """
+def f(t, u):
+    a = t._data.numel()
+    b = t._data.shape
+    c = t._data[0]
+    d = t._data + 1
+    e = len(u._data)
+    raw = t._data
+    g = raw.dtype
+    h = t._data == u._data
+    ok = B.numel(t._data), t._data is None, [t._data], fn(raw)
+
+    def inner(raw):
+        return raw.shape
+    return lambda: t._data.dim()
+"""
+    lines = [line for line, _, _ in _raw_uses(ast.parse(src))]
+    assert lines == [3, 4, 5, 6, 7, 9, 10, 15]

@@ -1,4 +1,4 @@
-"""mindseed from threads other than the importing one (each enters torch's inference mode on its own)."""
+"""mindseed from threads other than the importing one: a model made in one thread trains in another."""
 import threading
 
 import numpy as np

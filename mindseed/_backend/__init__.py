@@ -3,50 +3,18 @@
 Everything above this package sees backend tensors as opaque values and reaches kernels through
 the names exported here (`mindseed._backend.kernels` and the helpers below). Backend tensors never
 require grad: autodiff is mindseed's own.
+
+The package keeps to itself: importing or running mindseed changes none of torch's process or thread
+state (grad mode, inference mode), so torch code in the same process trains as it would alone. No kernel
+needs grad mode off: an op whose inputs do not require grad records nothing, whatever the mode.
 """
 import ctypes
+import operator
 import os
 import sys
-import threading
 
 import numpy as np
 import torch
-
-torch.set_grad_enabled(False)
-
-
-class _ThreadState(threading.local):
-    """Per thread: torch's inference mode, entered on the thread's first use of mindseed and kept.
-
-    Backend tensors never take part in torch's autograd, so its bookkeeping is skipped altogether: no
-    autograd or view-tracking dispatch, no version counters (2-3% of a small model's training step). Tensors
-    made in inference mode may only be updated in place by a thread in inference mode, so every thread that
-    runs mindseed code enters it: the importing thread now, others on their first compiled call or optimizer
-    kernel (kernels.optim), or when their first in-place update through a Prim of a tensor made elsewhere fails
-    (`outside_inference_mode`; the Prim then runs again). The guard lives in this thread-local, so it ends in
-    its own thread when that thread ends.
-    """
-
-    def __init__(self):
-        self.inference = torch._C._InferenceMode(True)
-
-
-_thread_state = _ThreadState()
-
-
-def enter_inference_mode():
-    """Put the calling thread in inference mode (once; later calls cost an attribute read)."""
-    return _thread_state.inference
-
-
-def outside_inference_mode(exc):
-    """Whether a kernel failed only because this thread, not yet in inference mode, updated in place a tensor
-    made in inference mode (it may then enter it and run the kernel again)."""
-    return isinstance(exc, RuntimeError) and "inference tensor outside InferenceMode" in str(exc) \
-        and not torch.is_inference_mode_enabled()
-
-
-enter_inference_mode()
 
 
 def _tune_malloc():
@@ -171,6 +139,40 @@ def set_flush_denormal(flag):
     Training on CPU can produce subnormal gradients (e.g. softmax of confident logits) that make
     conv/matmul kernels many times slower."""
     return bool(torch.set_flush_denormal(bool(flag)))
+
+
+# ---------------------------------------------------------------- reading and copying backend tensors
+# The layers above never call a method of a backend tensor themselves (tests/test_layering.py checks it): they
+# ask these. Most are torch's own unbound methods, so the PyNative hot path pays no extra Python frame.
+shape_of = operator.attrgetter("shape")         # a tuple (torch.Size) of ints
+dtype_of = operator.attrgetter("dtype")         # a backend dtype, the value of torch_dtype(its MindSpore name)
+ndim = torch.Tensor.dim
+numel = torch.Tensor.numel
+itemsize = torch.Tensor.element_size            # bytes per element
+strides_of = torch.Tensor.stride                # in elements
+is_contiguous = torch.Tensor.is_contiguous
+storage_offset = torch.Tensor.storage_offset
+data_ptr = torch.Tensor.data_ptr
+item = torch.Tensor.item                        # the one element as a Python number
+tolist = torch.Tensor.tolist
+clone = torch.Tensor.clone                      # a copy with its own storage
+contiguous = torch.Tensor.contiguous
+reshape = torch.Tensor.reshape                  # a view where the layout allows, else a copy
+
+
+def is_inexact(x):
+    """Whether x holds floating or complex numbers (a value gradients flow through)."""
+    return x.is_floating_point() or x.is_complex()
+
+
+def is_meta(x):
+    """Whether x is a placeholder without data (shape and dtype only)."""
+    return x.is_meta
+
+
+def cast(x, dtype_name_):
+    """x in dtype `dtype_name_` (MindSpore name); x itself when it already is."""
+    return x.to(_TORCH_DTYPES[dtype_name_])
 
 
 # ---------------------------------------------------------------- numpy interchange

@@ -2,15 +2,61 @@
 
 `tapes` is the stack of active gradient recorders: the primitive dispatcher records onto each of
 them when it is non-empty, and does nothing more than this one truth test when it is empty.
+
+`tracing` holds the graph tracer while a function is traced: the layers below the compiler see it only through
+the `Recorder` protocol.
 """
+import abc
 
 tapes = []
 
 # PYNATIVE_MODE = 1, GRAPH_MODE = 0 (MindSpore's values)
 mode = 1
 
-# the graph builder while a function is being traced for graph mode (None otherwise); Tensor methods that
-# read values (bool, item, asnumpy) consult it, because a traced value is not known at run time
+
+class Recorder(abc.ABC):
+    """What Tensor, Parameter and Cell tell the graph tracer while a function is traced for graph mode.
+
+    The tracer (`compiler.trace.GraphBuilder`) implements it and sits in `tracing` while it traces; the layers
+    below the compiler call only these methods on it, never its fields, and only after reading `tracing` once:
+
+        rec = _state.tracing
+        if rec is not None:
+            rec.on_concrete_read(self, "item()")
+
+    so PyNative code pays one global read. Tensors passed in are mindseed Tensors (Parameters included).
+    """
+
+    @abc.abstractmethod
+    def on_copy(self, src, copy):
+        """`copy`, a new Tensor object, holds src's value (`Tensor(t)`, `t.copy()`, `t.detach()`,
+        `Parameter.value()`): the graph gets a copy of src's value at this point (gradients stop at the new
+        object, as in PyNative, and a later update of a Parameter src does not change it)."""
+
+    @abc.abstractmethod
+    def rebind(self, obj, replacement):
+        """From now on `replacement` (an existing Tensor object) stands for obj's value in the graph (a Tensor made
+        from the result of a cast, an in-place update that swapped a tensor's data). Grad tapes have the same
+        method with the same meaning."""
+
+    @abc.abstractmethod
+    def on_concrete_read(self, t, what):
+        """Python is about to read t's values (`what`: "item()", "bool()", "an index", ...). Raises the tracer's
+        graph break when they are only known when the graph runs (t computed in the graph, or a Parameter);
+        returns None when t is a constant of the graph."""
+
+    @abc.abstractmethod
+    def on_parameter_write(self, param, value):
+        """`param.set_data(value)` / `param.assign_value(value)` with a Tensor: the graph updates param at each
+        call (later reads of param in the graph see value). Called before the Parameter's data is replaced."""
+
+    @abc.abstractmethod
+    def on_cell_call(self, cell):
+        """`cell` is called inside the traced function: compiled code depends on its training flag."""
+
+
+# the Recorder (graph builder) while a function is being traced for graph mode, None otherwise; Tensor methods
+# that read values (bool, item, asnumpy) consult it, because a traced value is not known at run time
 tracing = None
 
 # set by the compiler: function -> the function rewritten for graph tracing; grad transforms apply it to the

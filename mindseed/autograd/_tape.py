@@ -9,6 +9,7 @@ tape is active they are recorded there: that is all higher-order differentiation
 Generic work happens here once, never in a bprop: summing broadcast dimensions back to the input's
 shape, casting back to the input's dtype, zero cotangents for unused outputs, accumulation.
 """
+from mindseed._backend import is_inexact
 from mindseed._utils import _state
 from mindseed.common import dtype as mstype
 from mindseed.common.tensor import Tensor
@@ -57,9 +58,9 @@ class Tape:
             return
         if prim.multi_output:
             for o in out:
-                if o._data.is_floating_point() or o._data.is_complex():
+                if is_inexact(o._data):
                     tracked[id(o)] = o
-        elif out._data.is_floating_point() or out._data.is_complex():
+        elif is_inexact(out._data):
             tracked[id(out)] = out
         else:
             return
@@ -118,7 +119,7 @@ def _fit(g, x):
             g = P.reduce_sum_p(g, axis=tuple(range(lead)) + inner, keep_dims=True)
         if g.shape != xs:
             g = P.reshape_p(g, shape=xs)
-    if g._data.dtype != x._data.dtype:
+    if g.dtype != x.dtype:
         g = P.cast_p(g, dtype=x.dtype.name)
     return g
 

@@ -3,6 +3,7 @@ import numbers
 
 import numpy as np
 
+from mindseed import _backend as B
 from mindseed._utils import _state
 from mindseed.common import dtype as mstype
 from mindseed.common.tensor import Tensor, _convert, _handle
@@ -32,7 +33,7 @@ class Parameter(Tensor):
         if isinstance(default_input, Tensor):
             # a Parameter owns its storage (as in MindSpore): optimizers update it in place, which must not
             # reach the Tensor it was made from
-            self._data = default_input._data.clone()
+            self._data = B.clone(default_input._data)
         elif isinstance(default_input, (np.ndarray, numbers.Number, list, tuple)):
             dtype = mstype.float32 if isinstance(default_input, float) else None
             self._data = _convert(default_input, dtype)
@@ -86,18 +87,20 @@ class Parameter(Tensor):
         self._remember_value()
         if isinstance(data, Tensor):
             raw = data._data
-            if _state.tracing is not None:
+            rec = _state.tracing
+            if rec is not None:
                 # a constant made while tracing (`ops.assign(p, Tensor(0.0))`) is a captured graph input
-                _state.tracing.assign(self, data)
+                rec.on_parameter_write(self, data)
         else:
             raw = _convert(data, self.dtype)
-        if tuple(raw.shape) != self.shape and not slice_shape and self.shape != ():
-            raise ValueError(f"For 'Parameter.set_data', the shape of the new data {tuple(raw.shape)} must be the "
+        shape = tuple(B.shape_of(raw))
+        if shape != self.shape and not slice_shape and self.shape != ():
+            raise ValueError(f"For 'Parameter.set_data', the shape of the new data {shape} must be the "
                              f"same as the shape of the parameter {self.shape}.")
-        if raw.dtype != self._data.dtype and isinstance(data, Tensor):
+        if isinstance(data, Tensor) and data.dtype != self.dtype:
             if mstype.is_float(self.dtype) and mstype.is_float(data.dtype):
-                raw = raw.to(self._data.dtype)
-            elif self.dtype != data.dtype:
+                raw = B.cast(raw, self.dtype.name)
+            else:
                 raise TypeError(f"For 'Parameter.set_data', the dtype of the new data {data.dtype} is not compatible "
                                 f"with the parameter dtype {self.dtype}.")
         self._data = raw
@@ -113,19 +116,20 @@ class Parameter(Tensor):
         """Replace the data (no autodiff). While a graph is traced it is an Assign of the graph, so every call of
         the compiled function repeats it (a batch norm's running statistics)."""
         self._remember_value()
-        if isinstance(value, Tensor) and _state.tracing is not None:
-            _state.tracing.assign(self, value)
+        rec = _state.tracing
+        if rec is not None and isinstance(value, Tensor):
+            rec.on_parameter_write(self, value)
         return super().assign_value(value)
 
     def set_dtype(self, dtype):
-        self._data = self._data.to(Tensor(0, dtype)._data.dtype)
+        self._data = B.cast(self._data, Tensor(0, dtype).dtype.name)
         return self
 
     def init_data(self, layout=None, set_sliced=False):
         return self
 
     def clone(self, init="same"):
-        p = Parameter(Tensor(self._data.clone()), self.name, self.requires_grad, self.layerwise_parallel)
+        p = Parameter(Tensor(B.clone(self._data)), self.name, self.requires_grad, self.layerwise_parallel)
         if init != "same":
             from mindseed.common.initializer import initializer  # noqa: PLC0415
             p.set_data(initializer(init, self.shape, self.dtype))
@@ -151,7 +155,7 @@ class Parameter(Tensor):
         return (_rebuild_param, (t, self.name, self.requires_grad))
 
     def __deepcopy__(self, memo):
-        p = Parameter(Tensor._from_raw(self._data.clone()), self.name, self.requires_grad)
+        p = Parameter(Tensor._from_raw(B.clone(self._data)), self.name, self.requires_grad)
         memo[id(self)] = p
         return p
 

@@ -102,15 +102,16 @@ class Tensor:
             return
         if init is not None:
             raise ValueError("For 'Tensor', 'init' must be None when 'input_data' is given.")
-        if isinstance(input_data, Tensor) and _state.tracing is not None:
+        rec = _state.tracing
+        if rec is not None and isinstance(input_data, Tensor):
             # a copy of a value of the graph, not a constant (gradients stop at it, as in PyNative)
             if dtype is None or dtype == input_data.dtype:
-                self._data = input_data._data.clone()
-                _state.tracing.identity_of(input_data, self)
+                self._data = B.clone(input_data._data)
+                rec.on_copy(input_data, self)
             else:
                 cast = _handle(input_data, input_data._data).astype(dtype)
                 self._data = cast._data
-                _state.tracing.rebind(cast, self)
+                rec.rebind(cast, self)
             return
         self._data = _convert(input_data, dtype)
 
@@ -129,32 +130,32 @@ class Tensor:
     # ------------------------------------------------------------ attributes
     @property
     def shape(self):
-        return tuple(self._data.shape)
+        return tuple(B.shape_of(self._data))
 
     @property
     def dtype(self):
-        return _DTYPE_OF[self._data.dtype]
+        return _DTYPE_OF[B.dtype_of(self._data)]
 
     @property
     def ndim(self):
-        return self._data.dim()
+        return B.ndim(self._data)
 
     @property
     def size(self):
-        return self._data.numel()
+        return B.numel(self._data)
 
     @property
     def itemsize(self):
-        return self._data.element_size()
+        return B.itemsize(self._data)
 
     @property
     def nbytes(self):
-        return self._data.numel() * self._data.element_size()
+        return B.numel(self._data) * B.itemsize(self._data)
 
     @property
     def strides(self):
-        es = self._data.element_size()
-        return tuple(s * es for s in self._data.stride())
+        es = B.itemsize(self._data)
+        return tuple(s * es for s in B.strides_of(self._data))
 
     @property
     def has_init(self):
@@ -168,29 +169,29 @@ class Tensor:
         return self
 
     def dim(self):
-        return self._data.dim()
+        return B.ndim(self._data)
 
     def numel(self):
-        return self._data.numel()
+        return B.numel(self._data)
 
     def nelement(self):
-        return self._data.numel()
+        return B.numel(self._data)
 
     def element_size(self):
-        return self._data.element_size()
+        return B.itemsize(self._data)
 
     def is_contiguous(self):
-        return self._data.is_contiguous()
+        return B.is_contiguous(self._data)
 
     def stride(self, dim=None):
-        s = tuple(self._data.stride())
+        s = tuple(B.strides_of(self._data))
         return s if dim is None else s[dim]
 
     def storage_offset(self):
-        return self._data.storage_offset()
+        return B.storage_offset(self._data)
 
     def data_ptr(self):
-        return self._data.data_ptr()
+        return B.data_ptr(self._data)
 
     def is_complex(self):
         return mstype.is_complex(self.dtype)
@@ -214,8 +215,9 @@ class Tensor:
     # ------------------------------------------------------------ numpy interop
     def asnumpy(self):
         """The values as a numpy array (shares memory with the tensor on CPU)."""
-        if _state.tracing is not None:
-            _state.tracing.concrete_access(self, "asnumpy()")
+        rec = _state.tracing
+        if rec is not None:
+            rec.on_concrete_read(self, "asnumpy()")
         return B.to_numpy(self._data)
 
     def numpy(self):
@@ -228,26 +230,29 @@ class Tensor:
     def item(self, index=None):
         if index is not None:
             return self[index].item()
-        if _state.tracing is not None:
-            _state.tracing.concrete_access(self, "item()")
-        if self._data.numel() != 1:
+        rec = _state.tracing
+        if rec is not None:
+            rec.on_concrete_read(self, "item()")
+        if B.numel(self._data) != 1:
             raise ValueError(f"For 'Tensor.item', the tensor must have exactly one element, but got shape {self.shape}.")
-        return self._data.item()
+        return B.item(self._data)
 
     def tolist(self):
-        if _state.tracing is not None:
-            _state.tracing.concrete_access(self, "tolist()")
+        rec = _state.tracing
+        if rec is not None:
+            rec.on_concrete_read(self, "tolist()")
         if self.dtype == mstype.bfloat16:
-            return self._data.float().tolist()
-        return self._data.tolist()
+            return B.tolist(B.cast(self._data, "Float32"))
+        return B.tolist(self._data)
 
     def __bool__(self):
-        if _state.tracing is not None:
-            _state.tracing.concrete_access(self, "bool()")
-        if self._data.numel() != 1:
+        rec = _state.tracing
+        if rec is not None:
+            rec.on_concrete_read(self, "bool()")
+        if B.numel(self._data) != 1:
             raise ValueError("The truth value of an array with more than one element is ambiguous. "
                              "Use a.any() or a.all()")
-        return bool(self._data.item())
+        return bool(B.item(self._data))
 
     def __int__(self):
         return int(self.item())
@@ -259,34 +264,35 @@ class Tensor:
         return complex(self.item())
 
     def __index__(self):
-        if _state.tracing is not None:
-            _state.tracing.concrete_access(self, "an index")
-        if not mstype.is_integral(self.dtype) or self._data.numel() != 1:
+        rec = _state.tracing
+        if rec is not None:
+            rec.on_concrete_read(self, "an index")
+        if not mstype.is_integral(self.dtype) or B.numel(self._data) != 1:
             raise TypeError("Only integer tensors of a single element can be converted to an index.")
-        return int(self._data.item())
+        return int(B.item(self._data))
 
     def __len__(self):
-        if self._data.dim() == 0:
+        if B.ndim(self._data) == 0:
             raise TypeError("len() of a 0-d tensor")
-        return self._data.shape[0]
+        return B.shape_of(self._data)[0]
 
     def __iter__(self):
-        if self._data.dim() == 0:
+        if B.ndim(self._data) == 0:
             raise TypeError("iteration over a 0-d tensor")
-        return (self[i] for i in range(self._data.shape[0]))
+        return (self[i] for i in range(B.shape_of(self._data)[0]))
 
     def __hash__(self):
         return id(self)
 
     def __reduce__(self):
-        return (_rebuild, (self.asnumpy() if self.dtype != mstype.bfloat16 else self._data.float().numpy(),
+        return (_rebuild, (self.asnumpy() if self.dtype != mstype.bfloat16 else B.to_numpy(B.cast(self._data, "Float32")),
                            self.dtype.name))
 
     def __copy__(self):
-        return _wrap(self._data.clone())
+        return _wrap(B.clone(self._data))
 
     def __deepcopy__(self, memo):
-        t = _wrap(self._data.clone())
+        t = _wrap(B.clone(self._data))
         memo[id(self)] = t
         return t
 
@@ -298,13 +304,13 @@ class Tensor:
         return _value_str(self, for_str=True)
 
     def __format__(self, spec):
-        if self._data.dim() == 0 and spec:
+        if B.ndim(self._data) == 0 and spec:
             return format(self.item(), spec)
         return str(self)
 
     # ------------------------------------------------------------ data movement
     def set_dtype(self, dtype):
-        self._data = self._data.to(B.torch_dtype(dtype.name))
+        self._data = B.cast(self._data, dtype.name)
         return self
 
     def assign_value(self, value):
@@ -316,7 +322,7 @@ class Tensor:
         return self
 
     def copy(self):
-        return _handle(self, self._data.clone())
+        return _handle(self, B.clone(self._data))
 
     def value(self):
         """The value of the tensor: the tensor itself (a Parameter returns its data as a Tensor)."""
@@ -326,7 +332,7 @@ class Tensor:
         return _handle(self, self._data)
 
     def contiguous(self):
-        return _handle(self, self._data.contiguous())
+        return _handle(self, B.contiguous(self._data))
 
     def cpu(self):
         return self
@@ -353,8 +359,9 @@ def _handle(x, raw):
     graph is traced it is an Identity of x in the graph (recorded by the graph only: a new object is on no grad
     tape, so gradients stop at it), which keeps x's value at this point if x is a Parameter updated later."""
     t = _wrap(raw)
-    if _state.tracing is not None:
-        _state.tracing.identity_of(x, t)
+    rec = _state.tracing
+    if rec is not None:
+        rec.on_copy(x, t)
     return t
 
 
@@ -362,9 +369,9 @@ def _convert(data, dtype):
     """Python/numpy data -> backend tensor with MindSpore's dtype defaults."""
     if isinstance(data, Tensor):
         raw = data._data
-        if dtype is not None and raw.dtype != B.torch_dtype(dtype.name):
-            return raw.to(B.torch_dtype(dtype.name))
-        return raw.clone()
+        if dtype is not None and B.dtype_of(raw) != B.torch_dtype(dtype.name):
+            return B.cast(raw, dtype.name)
+        return B.clone(raw)
     if isinstance(data, np.ndarray):
         if data.dtype == object:
             data = np.array(_to_numpy_nested(data.tolist()))
@@ -417,7 +424,7 @@ _SCI = {"Float16": (11, 4), "Float32": (15, 8), "Float64": (15, 8)}
 
 def _host_array(t):
     if t.dtype == mstype.bfloat16:
-        return B.to_numpy(t._data.float())
+        return B.to_numpy(B.cast(t._data, "Float32"))
     return t.asnumpy()
 
 

@@ -13,6 +13,7 @@ tensors a body's gradient must include, and the check that no Python container c
 """
 import functools
 
+from mindseed import _backend as B
 from mindseed._backend.kernels import stack as KS
 from mindseed._utils import _state
 from mindseed.autograd import _tape
@@ -57,7 +58,7 @@ def _traced(x):
 
 
 def _concrete_bool(t):
-    return bool(t._data.reshape(-1)[0]) if t._data.numel() == 1 else _too_many(t)
+    return bool(B.item(t._data)) if t.size == 1 else _too_many(t)
 
 
 def _truth(c):

@@ -38,7 +38,7 @@ def _signature_of(placeholders):
     Tensor(shape=None / [-2], dtype=...))."""
     sig = []
     for p in placeholders:
-        if isinstance(p, Tensor) and p._data.is_meta and p._data.dim() == 0:
+        if isinstance(p, Tensor) and B.is_meta(p._data) and B.ndim(p._data) == 0:
             sig.append(_RANK)
         elif isinstance(p, Tensor):
             # a placeholder's unknown dims are stored as 0 (it holds no data)
@@ -130,10 +130,10 @@ class _DynInput(Tensor):
 
     @property
     def shape(self):
-        return tuple(_DimInt(d) if i in self._dyn_dims else d for i, d in enumerate(self._data.shape))
+        return tuple(_DimInt(d) if i in self._dyn_dims else d for i, d in enumerate(B.shape_of(self._data)))
 
     def __len__(self):
-        n = self._data.shape[0]
+        n = B.shape_of(self._data)[0]
         return _DimInt(n) if 0 in self._dyn_dims else n
 
 

@@ -273,7 +273,7 @@ def _ms_if(cond, then_fn, else_fn, vals, returns=False, mutated=None):
     control.no_container_changes(mutated)
     if cond.size != 1:
         raise ValueError(_AMBIGUOUS)
-    taken_then = bool(cond._data.reshape(-1)[0])
+    taken_then = bool(B.item(cond._data))
     taken_results, taken_flags = [], []
 
     def run_taken(*a):

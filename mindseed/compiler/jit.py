@@ -176,7 +176,6 @@ class _Compiled:
     def _run(self, entry, leaves, dims=None):
         if entry.run_fn is None:
             raise RuntimeError("internal: no compiled graph")
-        B.enter_inference_mode()
         if entry.in_keep is None:
             raw = [t._data for t in leaves]
         else:
@@ -245,7 +244,7 @@ class _Compiled:
         types = [getattr(v, "pytype", None) for v in graph.outputs]
         entry.out_types = tuple(types) if any(types) else None
         if entry.out_types is not None:
-            result = _unflatten(entry.out_tmpl, [t if ty is None else ty(t._data.item())
+            result = _unflatten(entry.out_tmpl, [t if ty is None else ty(B.item(t._data))
                                                  for t, ty in zip(out_leaves, types)])
         for _, v in builder.captured:
             graph.add_param(v)

@@ -239,7 +239,7 @@ def _graph_while(cond_fn, body_fn, vals, params=()):
                 it_draws = RandomDraws()
                 with it_draws.active(replaying=False):
                     res = body_fn(*full_args(cur))
-                stack._data.append(tuple(v._data for v in cur) + tuple(x._data for x in it_draws.leaves()))
+                KS.stack_push(stack._data, *(v._data for v in cur), *(x._data for x in it_draws.leaves()))
             cur = [_numbers_to_tensors(res[i]) for i in carried_idx]
     finally:
         running_loop[0] -= 1

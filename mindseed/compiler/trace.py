@@ -159,8 +159,10 @@ def user_trace_here():
     return _trace_text(frames[::-1]) if frames else ""
 
 
-class GraphBuilder:
-    """Records primitive calls into a Graph; `parent` is the enclosing builder for a branch or loop body."""
+class GraphBuilder(_state.Recorder):
+    """Records primitive calls into a Graph; `parent` is the enclosing builder for a branch or loop body.
+
+    It is the `_state.Recorder` of Tensor, Parameter and Cell while it traces (`building`)."""
 
     records_all = True
 
@@ -270,7 +272,8 @@ class GraphBuilder:
             v.pytype = pytype or _pytype_of(v.dtype)
         return t
 
-    def concrete_access(self, t, what):
+    # ------------------------------------------------------------ the Recorder protocol (_utils._state)
+    def on_concrete_read(self, t, what):
         if self.is_traced(t):
             raise GraphBreak(f"{what} of a tensor computed inside the graph (at {user_location()}) is only known "
                              f"at run time")
@@ -278,7 +281,7 @@ class GraphBuilder:
             # a Parameter's value changes between calls (optimizers, assign): not a constant of the graph
             raise GraphBreak(f"{what} of Parameter '{t.name}' (at {user_location()}) is only known at run time")
 
-    def assign(self, param, value):
+    def on_parameter_write(self, param, value):
         """`param.set_data(value)` while tracing: an Assign node; later reads of param see value."""
         from mindseed.ops._prims.core import assign_p  # noqa: PLC0415 -- ops sit below; imported at use
         target = self.root._capture(param) if self.lookup(param) is None else self.root._captured_ids.get(id(param))
@@ -290,7 +293,7 @@ class GraphBuilder:
         self.vars[id(param)] = self.operand(value)
         return True
 
-    def identity_of(self, src, t):
+    def on_copy(self, src, t):
         """t is another handle of src's value (detach(), a copy, Parameter.value()): an Identity node of this
         graph only (src captured first if it is a tensor from outside)."""
         from mindseed.ops._prims.core import identity_p  # noqa: PLC0415 -- ops sit below; imported at use
@@ -301,6 +304,9 @@ class GraphBuilder:
         if v is not None:
             self.vars[id(replacement)] = v
             self.keep.append(replacement)
+
+    def on_cell_call(self, cell):
+        self.root.cells[id(cell)] = cell
 
 
 def _pytype_of(dtype_name):

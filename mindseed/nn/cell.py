@@ -373,8 +373,9 @@ class Cell:
         return self.construct(*args, **kwargs)
 
     def _call_slow(self, args, kwargs):
-        if _state.tracing is not None:
-            _state.tracing.root.cells[id(self)] = self
+        rec = _state.tracing
+        if rec is not None:
+            rec.on_cell_call(self)
         elif _state.mode == 0:
             # GRAPH_MODE: the whole call (casts, hooks, construct) is compiled once per input signature
             return _compile_cell_call(self, args, kwargs)

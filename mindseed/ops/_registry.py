@@ -154,9 +154,6 @@ class Prim(Op):
             else:
                 out = self.impl(*[a._data if isinstance(a, Tensor) else a for a in args], **attrs)
         except Exception as exc:  # noqa: BLE001 -- every kernel failure is translated for the user
-            if B.outside_inference_mode(exc):   # a new thread's first in-place update: nothing was written
-                B.enter_inference_mode()
-                return self(*args, **attrs)
             raise self._error(exc, args, attrs) from None
         if self.multi_output:
             out = tuple([_wrap(o) for o in out])

@@ -484,7 +484,7 @@ def _new_value(param, new, strict_load):
         # MindSpore accepts trailing size-1 dims in the file, e.g. (12, 2048, 1, 1) -> (12, 2048)
         if len(new.shape) > len(param.shape) and all(d == 1 for d in extra) and \
                 new.shape[:len(param.shape)] == param.shape:
-            data = Tensor._from_raw(new._data.reshape(param.shape))
+            data = Tensor._from_raw(B.reshape(new._data, param.shape))
         else:
             raise RuntimeError(_shape_msg(param, new))
     if param.dtype != new.dtype:
@@ -498,7 +498,7 @@ def _new_value(param, new, strict_load):
                            f"as {param.name} in the argument 'parameter_dict'. but got its type {param.dtype} in the "
                            f"argument 'net' and type {new.dtype} in the argument 'parameter_dict'.May you need to "
                            f"check whether the checkpoint you loaded is correct.")
-    return Tensor._from_raw(data._data.clone())
+    return Tensor._from_raw(B.clone(data._data))
 
 
 def load_param_into_net(net, parameter_dict, strict_load=False, remove_redundancy=False):

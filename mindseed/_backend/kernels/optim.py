@@ -5,12 +5,9 @@ Every function updates `params` and the optimizer state in place and never write
 The update rules are MindSpore's (ApplyMomentum, SGD, Adam, ApplyAdagrad, ...); the names of the
 arguments follow the primitives'. `torch._foreach_*` runs one kernel over the whole list.
 """
-import functools
 import math
 
 import torch
-
-from mindseed._backend import enter_inference_mode
 
 
 # ---------------------------------------------------------------- small helpers used by nn.optim
@@ -92,7 +89,7 @@ def _channels_last(t):
 
 
 def _owns_storage(t):
-    """Whether t is its storage's only view, whole (`_base` is not kept under inference mode)."""
+    """Whether t is its storage's only view, whole."""
     return t.storage_offset() == 0 and t.untyped_storage().nbytes() == t.numel() * t.element_size()
 
 
@@ -488,21 +485,3 @@ def adafactor_(param, grad, exp_avg, row, col, sq, lr, eps1, eps2, clip_threshol
     if weight_decay:
         p = p + p * (-weight_decay * lr_t)
     param.copy_(p - upd)
-
-
-# ---------------------------------------------------------------- threads
-def _entering_inference_mode(fn):
-    @functools.wraps(fn)
-    def run(*args, **kwargs):
-        enter_inference_mode()
-        return fn(*args, **kwargs)
-    return run
-
-
-# The in-place kernels here are the only ones called outside a Prim (by optimizers, loss scaling and the optimizer
-# primitives): each puts its thread in inference mode first, so a thread whose first mindseed work is an
-# optimizer step may update tensors made in another thread (see _backend._ThreadState).
-for _name, _fn in list(globals().items()):
-    if _name.endswith("_") and not _name.startswith("_") and callable(_fn):
-        globals()[_name] = _entering_inference_mode(_fn)
-del _name, _fn

@@ -465,7 +465,7 @@ def _graph_index(index, norm, mask_ok):
     for it, n in zip(items, nitems):
         if isinstance(it, Tensor):
             if it.dtype == mstype.bool_ and not mask_ok:
-                _state.tracing.concrete_access(it, "a boolean mask index (a result of data-dependent size)")
+                _state.tracing.on_concrete_read(it, "a boolean mask index (a result of data-dependent size)")
             tmpl.append(PI.Slot(len(tensors)))
             tensors.append(it)
         else:
@@ -534,5 +534,5 @@ def update_in_place(target, fn, *others):
     for t in tapes:
         t.rebind(new, target)
     if param:
-        tracing.assign(target, new)
+        tracing.on_parameter_write(target, new)
     return target
