@@ -223,9 +223,9 @@ def test_adafactor_step_is_its_primitive():
     opt = nn.AdaFactor(p, learning_rate=0.01, relative_step=False, scale_parameter=False, weight_decay=0.1)
     w = _params()
     exp_avg = _state(0.0, "m")
-    rows = [ms.Parameter(ms.Tensor(np.zeros(4, np.float32)), "r0"), ms.Parameter(ms.Tensor(np.zeros(1, np.float32)), "r1")]
-    cols = [ms.Parameter(ms.Tensor(np.zeros(16, np.float32)), "c0"), ms.Parameter(ms.Tensor(np.zeros(1, np.float32)), "c1")]
-    full = [ms.Parameter(ms.Tensor(np.zeros(1, np.float32)), "f0"), ms.Parameter(ms.Tensor(np.zeros(16, np.float32)), "f1")]
+    def zeros(*sizes):
+        return [ms.Parameter(ms.Tensor(np.zeros(n, np.float32)), f"s{n}_{i}") for i, n in enumerate(sizes)]
+    rows, cols, full = zeros(4, 1), zeros(16, 1), zeros(1, 16)     # factored for the matrix, full for the vector
     for step, grads in enumerate(GRADS):
         opt(tuple(ms.Tensor(g) for g in grads))
         beta2t = 1.0 - (step + 1.0) ** -0.8
@@ -299,7 +299,8 @@ def _exp_cases():
             P.assign_value_p(s["_eta"], _f32(0.1) / (1. + 0.01 * _f32(0.1) * (step + 1)) ** 0.75)
             P.assign_value_p(s["_mu"], 1. / max(1., step + 1 - 1.0))
         ref.each(one, grads)
-    cases["ASGD"] = (lambda p: optim.ASGD(p, lr=0.1, lambd=0.01, t0=1.0)), (lambda: Ref(ax=0.0, _eta=0.0, _mu=1.0)), asgd
+    cases["ASGD"] = (lambda p: optim.ASGD(p, lr=0.1, lambd=0.01, t0=1.0)), \
+        (lambda: Ref(ax=0.0, _eta=0.0, _mu=1.0)), asgd
     return cases
 
 

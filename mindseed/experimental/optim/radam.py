@@ -47,6 +47,6 @@ class RAdam(Optimizer):
         for gid, group in enumerate(self.param_groups):
             beta1, beta2 = group["betas"]
             grads = self._group_grads(gradients, gid, False, group["weight_decay"])
-            radam_p(self._slice(self.parameters, gid), self._slice(self.exp_avg, gid), self._slice(self.exp_avg_sq, gid),
-                    grads, step, self._lr(gid), beta1, beta2, group["eps"])
+            radam_p(self._slice(self.parameters, gid), self._slice(self.exp_avg, gid),
+                    self._slice(self.exp_avg_sq, gid), grads, step, self._lr(gid), beta1, beta2, group["eps"])
         return True
