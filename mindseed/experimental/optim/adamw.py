@@ -56,6 +56,7 @@ class AdamW(Optimizer):
             beta1, beta2 = group["betas"]
             grads = self._group_grads(gradients, gid, group.get("maximize"))
             adamw_p(self._slice(self.parameters, gid), self._slice(self.exp_avg, gid),
-                    self._slice(self.exp_avg_sq, gid), self._slice(self.max_exp_avg_sq, gid), grads, step, self._lr(gid),
-                    beta1, beta2, group.get("weight_decay"), group.get("eps"), amsgrad=group.get("amsgrad"))
+                    self._slice(self.exp_avg_sq, gid), self._slice(self.max_exp_avg_sq, gid), grads, step,
+                    self._lr(gid), beta1, beta2, group.get("weight_decay"), group.get("eps"),
+                    amsgrad=group.get("amsgrad"))
         return True
