@@ -28,7 +28,10 @@ def _raw(x):
     if isinstance(x, Tensor):
         return x._data
     if isinstance(x, (list, tuple)):
-        return [t._data if isinstance(t, Tensor) else t for t in x]
+        try:
+            return [t._data for t in x]          # the common case: all Tensors (one pass, no checks)
+        except AttributeError:
+            return [t._data if isinstance(t, Tensor) else t for t in x]
     return x
 
 
