@@ -60,15 +60,15 @@ class OptimPrim(Prim):
     Args:
         name (str): MindSpore's name of the primitive.
         impl (callable): the kernel (lists of backend tensors or backend tensors, numbers, attrs).
-        fresh (bool): the kernel returns new tensors instead of updating its inputs in place.
+        fresh (bool): the kernel returns new tensors instead of updating its inputs in place (`Op.fresh`); otherwise
+            it is a `side_effect`.
     """
 
-    __slots__ = ("fresh",)
+    __slots__ = ()
 
     def __init__(self, name, impl, fresh=False, multi_output=None):
         super().__init__(name, impl, multi_output=fresh if multi_output is None else multi_output,
-                         side_effect=not fresh)
-        self.fresh = fresh
+                         side_effect=not fresh, fresh=fresh)
 
     def __call__(self, *args, **attrs):
         if _state.tracing is not None:
