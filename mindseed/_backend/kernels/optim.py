@@ -142,8 +142,10 @@ def _whole_vectors(params, grads, accums):
         # runs every step: cheap attribute checks only (`.device` builds an object; `.is_cpu` does not)
         dt = p.dtype
         matched = None
-        if dt in _FUSED_SGD_DTYPES and g.dtype == dt and a.dtype == dt and p.numel() % 16 == 0 \
-                and p.is_cpu and g.is_cpu and a.is_cpu:
+        # (equal sizes: the fused kernel walks raw memory and does not check them; the _foreach path raises)
+        n = p.numel()
+        if dt in _FUSED_SGD_DTYPES and g.dtype == dt and a.dtype == dt and n % 16 == 0 and g.numel() == n \
+                and a.numel() == n and p.is_cpu and g.is_cpu and a.is_cpu:
             matched = _fusable(p, g, a)
         if matched is None:
             ps, gs, accs = rest

@@ -1,7 +1,7 @@
 """Adadelta with torch-style parameter groups (MindSpore's ApplyAdadelta)."""
-from mindseed._backend.kernels import optim as K
 from mindseed.experimental.optim.optimizer import Optimizer, check_not_less_than, check_not_less_than_without_equal
 from mindseed.nn.optim import _validator as V
+from mindseed.ops._prims.optim import apply_adadelta_p
 
 __all__ = ["Adadelta"]
 
@@ -39,6 +39,6 @@ class Adadelta(Optimizer):
     def construct(self, gradients):
         for gid, group in enumerate(self.param_groups):
             grads = self._group_grads(gradients, gid, group.get("maximize"), group["weight_decay"])
-            K.apply_adadelta_(self._slice(self.parameters, gid), grads, self._slice(self.accum, gid),
-                              self._slice(self.accum_update, gid), self._lr(gid), group["rho"], group["eps"])
+            apply_adadelta_p(self._slice(self.parameters, gid), self._slice(self.accum, gid),
+                             self._slice(self.accum_update, gid), self._lr(gid), group["rho"], group["eps"], grads)
         return True

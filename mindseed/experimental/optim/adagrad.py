@@ -1,10 +1,10 @@
 """Adagrad with learning-rate decay and torch-style parameter groups (MindSpore's ApplyAdagradV2)."""
 import numpy as np
 
-from mindseed._backend.kernels import optim as K
 from mindseed.common.parameter import Parameter
 from mindseed.common.tensor import Tensor
 from mindseed.experimental.optim.optimizer import Optimizer, check_not_less_than, check_not_less_than_without_equal
+from mindseed.ops._prims.optim import apply_adagrad_v2_p
 
 __all__ = ["Adagrad"]
 
@@ -44,11 +44,11 @@ class Adagrad(Optimizer):
         self.step_t = Parameter(Tensor(np.int32(0)), "step_t")
 
     def construct(self, gradients):
-        step = K.item(self.step_t._data)
+        step = self.step_t.item()
         for gid, group in enumerate(self.param_groups):
             grads = self._group_grads(gradients, gid, group.get("maximize"), group["weight_decay"])
             lr = self._lr(gid) / (1 + step * group["lr_decay"])
-            K.apply_adagrad_(self._slice(self.parameters, gid), grads, self._slice(self.accum, gid), lr, True,
-                             group["eps"])
-        K.step_(self.step_t._data)
+            apply_adagrad_v2_p(self._slice(self.parameters, gid), self._slice(self.accum, gid), lr, grads,
+                               epsilon=group["eps"])
+        self._increment(self.step_t)
         return True

@@ -1,10 +1,10 @@
 """Adam with torch-style parameter groups (MindSpore's Adam primitive: eps added to sqrt(v))."""
 import numpy as np
 
-from mindseed._backend.kernels import optim as K
 from mindseed.common.parameter import Parameter
 from mindseed.common.tensor import Tensor
 from mindseed.experimental.optim.optimizer import Optimizer
+from mindseed.ops._prims.optim import adam_p
 
 __all__ = ["Adam"]
 
@@ -50,14 +50,14 @@ class Adam(Optimizer):
         self.state_step = Parameter(Tensor(np.int32(0)), "state_step")
 
     def construct(self, gradients):
-        K.step_(self.state_step._data)
-        step = K.item(self.state_step._data)
+        self._increment(self.state_step)
+        step = self.state_step.item()
         for gid, group in enumerate(self.param_groups):
             beta1, beta2 = group.get("betas")
             grads = self._group_grads(gradients, gid, group.get("maximize"), group.get("weight_decay"))
             b1p, b2p = _f32(beta1) ** step, _f32(beta2) ** step
-            K.adam_(self._slice(self.parameters, gid), grads, self._slice(self.exp_avg, gid),
-                    self._slice(self.exp_avg_sq, gid), b1p, b2p, self._lr(gid), beta1, beta2, group.get("eps"))
+            adam_p(self._slice(self.parameters, gid), self._slice(self.exp_avg, gid), self._slice(self.exp_avg_sq, gid),
+                   b1p, b2p, self._lr(gid), beta1, beta2, group.get("eps"), grads)
         return True
 
 

@@ -1,11 +1,11 @@
 """AdamW: Adam with decoupled weight decay, torch-style parameter groups."""
 import numpy as np
 
-from mindseed._backend.kernels import optim as K
 from mindseed.common.parameter import Parameter
 from mindseed.common.tensor import Tensor
 from mindseed.experimental.optim.adam import _check_adam_args
 from mindseed.experimental.optim.optimizer import Optimizer
+from mindseed.ops._prims.optim import adamw_p
 
 __all__ = ["AdamW"]
 
@@ -50,12 +50,13 @@ class AdamW(Optimizer):
         self.state_step = Parameter(Tensor(np.int32(0)), "state_step")
 
     def construct(self, gradients):
-        K.step_(self.state_step._data)
-        step = K.item(self.state_step._data)
+        self._increment(self.state_step)
+        step = self.state_step.item()
         for gid, group in enumerate(self.param_groups):
             beta1, beta2 = group["betas"]
             grads = self._group_grads(gradients, gid, group.get("maximize"))
-            K.adamw_(self._slice(self.parameters, gid), grads, self._slice(self.exp_avg, gid),
-                     self._slice(self.exp_avg_sq, gid), self._slice(self.max_exp_avg_sq, gid), step, self._lr(gid),
-                     beta1, beta2, group.get("eps"), group.get("weight_decay"), group.get("amsgrad"))
+            adamw_p(self._slice(self.parameters, gid), self._slice(self.exp_avg, gid),
+                    self._slice(self.exp_avg_sq, gid), self._slice(self.max_exp_avg_sq, gid), grads, step,
+                    self._lr(gid), beta1, beta2, group.get("weight_decay"), group.get("eps"),
+                    amsgrad=group.get("amsgrad"))
         return True

@@ -1,10 +1,10 @@
 """ASGD with torch-style parameter groups."""
 import numpy as np
 
-from mindseed._backend.kernels import optim as K
 from mindseed.common.parameter import Parameter
 from mindseed.common.tensor import Tensor
 from mindseed.experimental.optim.optimizer import Optimizer, check_not_less_than, check_not_less_than_without_equal
+from mindseed.ops._prims.optim import asgd_p, assign_value_p
 
 __all__ = ["ASGD"]
 
@@ -47,8 +47,8 @@ class ASGD(Optimizer):
         self.step_t = Parameter(Tensor(np.int32(0)), "step_t")
 
     def construct(self, gradients):
-        K.step_(self.step_t._data)
-        step = K.item(self.step_t._data)
+        self._increment(self.step_t)
+        step = self.step_t.item()
         for gid, group in enumerate(self.param_groups):
             lo, _ = self._span(gid)
             grads = self._group_grads(gradients, gid, group.get("maximize"), group["weight_decay"])
@@ -57,8 +57,8 @@ class ASGD(Optimizer):
                 i = lo + k
                 eta, mu = self.eta[i], self.mu[i]
                 if step == 1:
-                    K.assign_(eta._data, lr)
-                K.asgd_(self.parameters[i]._data, g, self.ax[i]._data, K.item(eta._data), K.item(mu._data), lambd)
-                K.assign_(eta._data, lr / (1. + lambd * lr * step) ** alpha)
-                K.assign_(mu._data, 1. / max(1., step - t0))
+                    assign_value_p(eta, lr)
+                asgd_p(self.parameters[i], g, self.ax[i], eta, mu, lambd)
+                assign_value_p(eta, lr / (1. + lambd * lr * step) ** alpha)
+                assign_value_p(mu, 1. / max(1., step - t0))
         return True

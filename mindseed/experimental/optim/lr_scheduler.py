@@ -7,12 +7,12 @@ import math
 from bisect import bisect_right
 from collections import Counter
 
-from mindseed._backend.kernels import optim as K
 from mindseed.common import dtype as mstype
 from mindseed.common.parameter import Parameter
 from mindseed.common.tensor import Tensor
 from mindseed.experimental.optim.optimizer import Optimizer
 from mindseed.nn.optim import _validator as V
+from mindseed.ops._prims.optim import assign_value_p
 
 __all__ = ["StepLR", "LinearLR", "LRScheduler", "ExponentialLR", "PolynomialLR", "MultiplicativeLR", "ConstantLR",
            "MultiStepLR", "LambdaLR", "SequentialLR", "ReduceLROnPlateau", "CyclicLR", "CosineAnnealingWarmRestarts",
@@ -22,12 +22,12 @@ __all__ = ["StepLR", "LinearLR", "LRScheduler", "ExponentialLR", "PolynomialLR",
 def _value(x):
     """A Python float of a Parameter/Tensor/number."""
     if isinstance(x, Tensor):
-        return K.item(x._data)
+        return x.item()
     return float(x)
 
 
 def _set(param, value):
-    K.assign_(param._data, value._data if isinstance(value, Tensor) else float(value))
+    assign_value_p(param, value if isinstance(value, Tensor) else float(value))
 
 
 def _tensors(values):

@@ -1,11 +1,11 @@
 """NAdam: Adam with Nesterov momentum and momentum decay, torch-style parameter groups."""
 import numpy as np
 
-from mindseed._backend.kernels import optim as K
 from mindseed.common.parameter import Parameter
 from mindseed.common.tensor import Tensor
 from mindseed.experimental.optim.optimizer import Optimizer, check_not_less_than, check_not_less_than_without_equal
 from mindseed.nn.optim import _validator as V
+from mindseed.ops._prims.optim import nadam_p
 
 __all__ = ["NAdam"]
 
@@ -46,8 +46,8 @@ class NAdam(Optimizer):
         self.mu_product = [Parameter(Tensor(1.), "mu_product_" + p.name) for p in self.parameters]
 
     def construct(self, gradients):
-        K.step_(self.step_t._data)
-        step = K.item(self.step_t._data)
+        self._increment(self.step_t)
+        step = self.step_t.item()
         for gid, group in enumerate(self.param_groups):
             lo, _ = self._span(gid)
             beta1, beta2 = group["betas"]
@@ -55,6 +55,6 @@ class NAdam(Optimizer):
             lr = self._lr(gid)
             for k, g in enumerate(grads):
                 i = lo + k
-                K.nadam_(self.parameters[i]._data, g, self.exp_avg[i]._data, self.exp_avg_sq[i]._data,
-                         self.mu_product[i]._data, step, lr, beta1, beta2, group["eps"], group["momentum_decay"])
+                nadam_p(self.parameters[i], self.exp_avg[i], self.exp_avg_sq[i], self.mu_product[i], g, step, lr, beta1,
+                        beta2, group["eps"], group["momentum_decay"])
         return True

@@ -1,23 +1,20 @@
 """Optimizer with torch-style parameter groups (mindspore.experimental.optim).
 
 Each group is a dict holding its ``'params'`` and hyper-parameters; its ``'lr'`` is a Parameter
-(``learning_rate_group_<i>``) that the schedulers of `lr_scheduler` update in place. Updates run
-outside autodiff through the fused kernels of `mindseed._backend.kernels.optim`.
+(``learning_rate_group_<i>``) that the schedulers of `lr_scheduler` update in place. The parameter
+checks, learning-rate Parameters, gradient processing and step bookkeeping are those of `nn.Optimizer`
+(their common base `OptimizerBase`); the updates are the primitives of `ops._prims.optim`.
 """
 from collections import defaultdict
-from collections.abc import Iterable
 
-from mindseed._backend.kernels import optim as K
-from mindseed.common import dtype as mstype
 from mindseed.common.parameter import Parameter, ParameterTuple
 from mindseed.common.tensor import Tensor
-from mindseed.nn.cell import Cell
-from mindseed.nn.optim import _validator as V
+from mindseed.nn.optim._base import OptimizerBase
 
 __all__ = ["Optimizer"]
 
 
-class Optimizer(Cell):
+class Optimizer(OptimizerBase):
     """Base class of the experimental optimizers.
 
     Args:
@@ -37,11 +34,8 @@ class Optimizer(Cell):
     0.10000000149011612
     """
 
-    # its construct updates the parameters with kernels directly: one opaque node of a traced graph
-    _graph_opaque = True
-
     def __init__(self, params, defaults):
-        super().__init__(auto_prefix=False)
+        super().__init__()
         param_groups = self._parameters_base_check(params, "params")
         self.defaults = defaults
         self.state = defaultdict(dict)
@@ -55,10 +49,6 @@ class Optimizer(Cell):
             self.add_param_group(group)
         self.parameters = ParameterTuple(self.parameters)
         self.enable_tuple_broaden = True
-
-    @property
-    def cls_name(self):
-        return type(self).__name__
 
     def __repr__(self):
         text = type(self).__name__ + " ("
@@ -90,18 +80,6 @@ class Optimizer(Cell):
         self.param_groups.append(param_group)
         self.group_start_id.append(self.group_start_id[-1] + len(param_group["params"]))
 
-    @staticmethod
-    def _parameters_base_check(parameters, param_info):
-        if parameters is None:
-            raise ValueError(f"For 'Optimizer', the argument {param_info} can not be None.")
-        if not isinstance(parameters, Iterable):
-            raise TypeError(f"For 'Optimizer', the argument {param_info} must be Iterable type, but got "
-                            f"{type(parameters)}.")
-        parameters = list(parameters)
-        if not parameters:
-            raise ValueError(f"For 'Optimizer', the argument {param_info} must not be empty.")
-        return parameters
-
     def _preprocess_param_group(self, param_group):
         if not isinstance(param_group, dict):
             raise TypeError("Param group must be a dict.")
@@ -124,26 +102,19 @@ class Optimizer(Cell):
 
     def _build_single_lr(self, learning_rate, name):
         if isinstance(learning_rate, (float, int)) and not isinstance(learning_rate, bool):
-            learning_rate = float(learning_rate)
-            V.non_negative_float(learning_rate, "learning rate", self.cls_name)
-            return Parameter(Tensor(learning_rate, mstype.float32), name)
+            return self._lr_parameter(self._checked_rate(learning_rate, "learning rate"), name)
         if isinstance(learning_rate, Tensor):
             if learning_rate.ndim == 0:
-                return Parameter(Tensor(learning_rate.asnumpy(), mstype.float32), name)
+                return self._lr_parameter(learning_rate, name)
             raise ValueError("For 'Optimizer', if 'learning_rate' is a Tensor, then it should be scalar Tensor")
         raise TypeError(f"For 'Optimizer', the argument 'learning_rate' must be int, float or Tensor, but got "
                         f"{type(learning_rate)}.")
 
     def _preprocess_weight_decay(self, weight_decay):
         if isinstance(weight_decay, (float, int)) and not isinstance(weight_decay, bool):
-            weight_decay = float(weight_decay)
-            V.non_negative_float(weight_decay, "weight_decay", self.cls_name)
-            return weight_decay
+            return self._checked_rate(weight_decay, "weight_decay")
         raise TypeError(f"For 'Optimizer', the argument 'Weight_decay' must be int or float.but got "
                         f"{type(weight_decay)}")
-
-    def construct(self, *hyper_params):
-        raise AttributeError(f"For '{self.cls_name}', the method 'construct' is not defined.")
 
     # ------------------------------------------------------------ helpers of the subclasses
     def _lr(self, group_id):
@@ -151,27 +122,27 @@ class Optimizer(Cell):
         lr = self.param_groups[group_id]["lr"]
         if isinstance(lr, float):
             return lr
-        return K.item(self.lrs[group_id]._data)
+        return self.lrs[group_id].item()
 
     def _span(self, group_id):
         return self.group_start_id[group_id], self.group_start_id[group_id + 1]
 
     def _group_grads(self, gradients, group_id, maximize=False, weight_decay=0.0):
-        """Backend gradients of one group: negated when maximizing, then plus weight_decay * param."""
+        """The gradients of one group: negated when maximizing, then plus weight_decay * param."""
         lo, hi = self._span(group_id)
         if len(gradients) < hi:
             raise ValueError(f"For '{self.cls_name}', the number of gradients {len(gradients)} must equal the number "
                              f"of parameters {len(self.parameters)}.")
-        raw = [g._data for g in gradients[lo:hi]]
+        grads = tuple(gradients[lo:hi])
         if maximize:
-            raw = K.neg(raw)
+            grads = self._negated(grads)
         if weight_decay != 0.0:
-            raw = K.decayed(raw, [p._data for p in self.parameters[lo:hi]], weight_decay)
-        return raw
+            grads = self._decayed(grads, self.parameters[lo:hi], weight_decay)
+        return grads
 
     def _slice(self, states, group_id):
         lo, hi = self._span(group_id)
-        return [s._data for s in states[lo:hi]]
+        return states[lo:hi]
 
 
 def check_not_less_than(arg_value, arg_name, prim, value=0.0):

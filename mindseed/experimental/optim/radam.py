@@ -1,11 +1,11 @@
 """RAdam: Adam with variance rectification, torch-style parameter groups."""
 import numpy as np
 
-from mindseed._backend.kernels import optim as K
 from mindseed.common.parameter import Parameter
 from mindseed.common.tensor import Tensor
 from mindseed.experimental.optim.optimizer import Optimizer, check_not_less_than, check_not_less_than_without_equal
 from mindseed.nn.optim import _validator as V
+from mindseed.ops._prims.optim import radam_p
 
 __all__ = ["RAdam"]
 
@@ -42,11 +42,11 @@ class RAdam(Optimizer):
         self.exp_avg_sq = self.parameters.clone(prefix="exp_avg_sq", init="zeros")
 
     def construct(self, gradients):
-        K.step_(self.step_t._data)
-        step = K.item(self.step_t._data)
+        self._increment(self.step_t)
+        step = self.step_t.item()
         for gid, group in enumerate(self.param_groups):
             beta1, beta2 = group["betas"]
             grads = self._group_grads(gradients, gid, False, group["weight_decay"])
-            K.radam_(self._slice(self.parameters, gid), grads, self._slice(self.exp_avg, gid),
-                     self._slice(self.exp_avg_sq, gid), step, self._lr(gid), beta1, beta2, group["eps"])
+            radam_p(self._slice(self.parameters, gid), self._slice(self.exp_avg, gid),
+                    self._slice(self.exp_avg_sq, gid), grads, step, self._lr(gid), beta1, beta2, group["eps"])
         return True

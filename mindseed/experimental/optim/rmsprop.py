@@ -1,6 +1,6 @@
 """RMSprop (torch-style) with parameter groups."""
-from mindseed._backend.kernels import optim as K
 from mindseed.experimental.optim.optimizer import Optimizer, check_not_less_than, check_not_less_than_without_equal
+from mindseed.ops._prims.optim import rmsprop_p
 
 __all__ = ["RMSprop"]
 
@@ -47,7 +47,7 @@ class RMSprop(Optimizer):
     def construct(self, gradients):
         for gid, group in enumerate(self.param_groups):
             grads = self._group_grads(gradients, gid, group.get("maximize"), group["weight_decay"])
-            K.rmsprop_torch_style_(self._slice(self.parameters, gid), grads, self._slice(self.mean_square, gid),
-                                   self._slice(self.mean_grad, gid), self._slice(self.moment, gid), self._lr(gid),
-                                   group["alpha"], group["eps"], group["momentum"], group["centered"])
+            rmsprop_p(self._slice(self.parameters, gid), self._slice(self.mean_square, gid),
+                      self._slice(self.mean_grad, gid), self._slice(self.moment, gid), grads, self._lr(gid),
+                      group["alpha"], group["eps"], group["momentum"], centered=group["centered"])
         return True

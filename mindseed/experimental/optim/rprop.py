@@ -1,11 +1,11 @@
 """Rprop with torch-style parameter groups."""
 import numpy as np
 
-from mindseed._backend.kernels import optim as K
 from mindseed.common.parameter import Parameter
 from mindseed.common.tensor import Tensor
 from mindseed.experimental.optim.optimizer import Optimizer, check_not_less_than_without_equal
 from mindseed.nn.optim import _validator as V
+from mindseed.ops._prims.optim import rprop_p
 
 __all__ = ["Rprop"]
 
@@ -40,8 +40,8 @@ class Rprop(Optimizer):
         self.step_t = Parameter(Tensor(np.int32(0)), "step_t")
 
     def construct(self, gradients):
-        K.step_(self.step_t._data)
-        first = K.item(self.step_t._data) == 1
+        self._increment(self.step_t)
+        first = self.step_t.item() == 1
         for gid, group in enumerate(self.param_groups):
             lo, _ = self._span(gid)
             etaminus, etaplus = (float(np.float32(e)) for e in group["etas"])
@@ -50,6 +50,6 @@ class Rprop(Optimizer):
             lr = self._lr(gid)
             for k, g in enumerate(grads):
                 i = lo + k
-                K.rprop_(self.parameters[i]._data, g, self.prev[i]._data, self.step_size[i]._data, lr, first,
-                         etaminus, etaplus, step_min, step_max)
+                rprop_p(self.parameters[i], g, self.prev[i], self.step_size[i], lr, first, etaminus, etaplus,
+                        step_min, step_max)
         return True

@@ -1,8 +1,8 @@
 """SGD with torch-style parameter groups (MindSpore's SGD primitive per group)."""
-from mindseed._backend.kernels import optim as K
 from mindseed.common.tensor import Tensor
 from mindseed.experimental.optim.optimizer import Optimizer
 from mindseed.nn.optim import _validator as V
+from mindseed.ops._prims.optim import sgd_p
 
 __all__ = ["SGD"]
 
@@ -58,7 +58,7 @@ class SGD(Optimizer):
     def construct(self, gradients):
         for gid, group in enumerate(self.param_groups):
             grads = self._group_grads(gradients, gid, group.get("maximize"))
-            K.sgd_(self._slice(self.parameters, gid), grads, self._slice(self.accum, gid), self._slice(self.stat, gid),
-                   self._lr(gid), float(group.get("momentum")), group.get("dampening"), group.get("nesterov"),
-                   group.get("weight_decay"))
+            sgd_p(self._slice(self.parameters, gid), grads, self._lr(gid), self._slice(self.accum, gid),
+                  float(group.get("momentum")), self._slice(self.stat, gid), dampening=group.get("dampening"),
+                  weight_decay=group.get("weight_decay"), nesterov=group.get("nesterov"))
         return True

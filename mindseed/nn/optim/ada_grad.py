@@ -1,7 +1,7 @@
 """Adagrad: per-element rates shrinking with the accumulated squared gradients (MindSpore's ApplyAdagrad)."""
-from mindseed._backend.kernels import optim as K
 from mindseed.nn.optim import _validator as V
-from mindseed.nn.optim.optimizer import Optimizer, _data, opt_init_args_register
+from mindseed.nn.optim.optimizer import Optimizer, opt_init_args_register
+from mindseed.ops._prims.optim import apply_adagrad_p
 
 __all__ = ["Adagrad"]
 
@@ -39,7 +39,7 @@ class Adagrad(Optimizer):
         grads = self._grads(grads)
         segments = self._segments_with_lr()
         self._advance()
-        params, accum = _data(self._parameters), _data(self.accum)
+        params, accum = self._parameters, self.accum
         for lo, hi, lr in segments:
-            K.apply_adagrad_(params[lo:hi], grads[lo:hi], accum[lo:hi], lr, self.update_slots)
+            apply_adagrad_p(params[lo:hi], accum[lo:hi], lr, grads[lo:hi], update_slots=self.update_slots)
         return self._success

@@ -1,8 +1,8 @@
 """Adadelta (MindSpore's ApplyAdadelta)."""
-from mindseed._backend.kernels import optim as K
 from mindseed.common.tensor import Tensor
 from mindseed.nn.optim import _validator as V
-from mindseed.nn.optim.optimizer import Optimizer, _data, opt_init_args_register
+from mindseed.nn.optim.optimizer import Optimizer, opt_init_args_register
+from mindseed.ops._prims.optim import apply_adadelta_p
 
 __all__ = ["Adadelta"]
 
@@ -49,8 +49,8 @@ class Adadelta(Optimizer):
         grads = self._grads(grads)
         segments = self._segments_with_lr()
         self._advance()
-        params, accum, accum_update = _data(self._parameters), _data(self.accum), _data(self.accum_update)
+        params, accum, accum_update = self._parameters, self.accum, self.accum_update
         for lo, hi, lr in segments:
-            K.apply_adadelta_(params[lo:hi], grads[lo:hi], accum[lo:hi], accum_update[lo:hi], lr, self.rho,
-                              self.epsilon)
+            apply_adadelta_p(params[lo:hi], accum[lo:hi], accum_update[lo:hi], lr, self.rho, self.epsilon,
+                             grads[lo:hi])
         return self._success

@@ -1,13 +1,13 @@
 """AdaFactor: adaptive rates with factored second moments (sublinear memory), MindSpore's update rule."""
 import math
 
-from mindseed._backend.kernels import optim as K
 from mindseed.common import dtype as mstype
 from mindseed.common.initializer import initializer
 from mindseed.common.parameter import Parameter, ParameterTuple
 from mindseed.common.tensor import Tensor
 from mindseed.nn.optim import _validator as V
 from mindseed.nn.optim.optimizer import Optimizer, opt_init_args_register
+from mindseed.ops._prims.optim import adafactor_p
 
 __all__ = ["AdaFactor"]
 
@@ -91,7 +91,7 @@ class AdaFactor(Optimizer):
         self._init_state(beta1)
         self.step = Parameter(initializer(0, [1], mstype.float32), name="afactor_step")
         self.__dict__["_hyper"] = (float(eps[0]), float(eps[1]), float(clip_threshold), float(decay_rate),
-                                   K.item(self.beta1._data), float(weight_decay))
+                                   self.beta1.item(), float(weight_decay))
 
     def _init_state(self, beta1):
         self.use_first_moment = beta1 > 0
@@ -127,16 +127,16 @@ class AdaFactor(Optimizer):
     def construct(self, gradients):
         segments = self._segments_with_lr()
         self._advance()
-        K.step_(self.step._data)
-        step = K.item(self.step._data)
+        self._increment(self.step)
+        step = self.step.item()
         eps1, eps2, clip, decay_rate, beta1, wd = self._hyper
         beta2t = 1.0 - step ** -decay_rate
         for lo, hi, lr in segments:
             if self.scale_lr and self.relative_step:
                 lr = min(1e-6 * step if self.warmup_init else 1e-2, 1.0 / math.sqrt(step))
             for i in range(lo, hi):
-                K.adafactor_(self._parameters[i]._data, gradients[i]._data, self.exp_avg[i]._data,
-                             self.exp_avg_sq_row[i]._data, self.exp_avg_sq_col[i]._data, self.exp_avg_sq[i]._data,
-                             lr, eps1, eps2, clip, beta1, beta2t, wd if self.weight_decay_flag else 0.0,
-                             self.scale_parameter, self.use_first_moment)
+                adafactor_p(self._parameters[i], gradients[i], self.exp_avg[i], self.exp_avg_sq_row[i],
+                            self.exp_avg_sq_col[i], self.exp_avg_sq[i], lr, eps1, eps2, clip, beta1, beta2t,
+                            wd if self.weight_decay_flag else 0.0, scale_parameter=self.scale_parameter,
+                            use_first_moment=self.use_first_moment)
         return self._success

@@ -1,10 +1,10 @@
 """Adam, AdamWeightDecay and AdamOffload with MindSpore's update rules and state names."""
-from mindseed._backend.kernels import optim as K
 from mindseed.common import dtype as mstype
 from mindseed.common.parameter import Parameter
 from mindseed.common.tensor import Tensor
 from mindseed.nn.optim import _validator as V
-from mindseed.nn.optim.optimizer import Optimizer, _data, _number, _runs, opt_init_args_register
+from mindseed.nn.optim.optimizer import Optimizer, _runs, opt_init_args_register
+from mindseed.ops._prims.optim import adam_amsgrad_p, adam_p, adam_weight_decay_p, scalar_mul_p
 
 __all__ = ["Adam", "AdamWeightDecay", "AdamOffload"]
 
@@ -29,16 +29,16 @@ class _AdamBase(Optimizer):
         self.beta2_power = Parameter(Tensor([1.0] * power_shape[0] if power_shape else 1.0, mstype.float32),
                                      name="beta2_power")
         self.eps = Tensor(eps, mstype.float32)
-        self.__dict__["_hyper"] = (K.item(self.beta1._data), K.item(self.beta2._data), K.item(self.eps._data))
+        self.__dict__["_hyper"] = (self.beta1.item(), self.beta2.item(), self.eps.item())
         self.moment1 = self._parameters.clone(prefix="moment1", init="zeros")
         self.moment2 = self._parameters.clone(prefix="moment2", init="zeros")
 
     def _next_powers(self):
         """beta_power *= beta (float32, in place, as MindSpore stores them) and their new values."""
         b1, b2, _ = self._hyper
-        K.mul_scalar_(self.beta1_power._data, b1)
-        K.mul_scalar_(self.beta2_power._data, b2)
-        return K.item(self.beta1_power._data), K.item(self.beta2_power._data)
+        scalar_mul_p(self.beta1_power, b1)
+        scalar_mul_p(self.beta2_power, b2)
+        return self.beta1_power.item(), self.beta2_power.item()
 
     def _adam_step(self, gradients, vhat=None):
         grads = self._grads(gradients)
@@ -46,14 +46,13 @@ class _AdamBase(Optimizer):
         self._advance()
         b1p, b2p = self._next_powers()
         b1, b2, eps = self._hyper
-        params, m, v = _data(self._parameters), _data(self.moment1), _data(self.moment2)
+        params, m, v = self._parameters, self.moment1, self.moment2
         for lo, hi, lr in segments:
             if vhat is not None:
-                K.adam_amsgrad_(params[lo:hi], grads[lo:hi], m[lo:hi], v[lo:hi], vhat[lo:hi], b1p, b2p, lr, b1, b2,
-                                eps)
+                adam_amsgrad_p(params[lo:hi], m[lo:hi], v[lo:hi], vhat[lo:hi], b1p, b2p, lr, b1, b2, eps, grads[lo:hi])
             else:
-                K.adam_(params[lo:hi], grads[lo:hi], m[lo:hi], v[lo:hi], b1p, b2p, lr, b1, b2, eps,
-                        self.use_nesterov)
+                adam_p(params[lo:hi], m[lo:hi], v[lo:hi], b1p, b2p, lr, b1, b2, eps, grads[lo:hi],
+                       use_nesterov=self.use_nesterov)
         return self._success
 
 
@@ -123,7 +122,7 @@ class Adam(_AdamBase):
             self.vhat = self._parameters.clone(prefix="vhat", init="zeros")
 
     def construct(self, gradients):
-        return self._adam_step(gradients, _data(self.vhat) if self.use_amsgrad else None)
+        return self._adam_step(gradients, self.vhat if self.use_amsgrad else None)
 
 
 class AdamOffload(_AdamBase):
@@ -187,7 +186,7 @@ class AdamWeightDecay(Optimizer):
         self.beta1 = Tensor([beta1], mstype.float32)
         self.beta2 = Tensor([beta2], mstype.float32)
         self.eps = Tensor([eps], mstype.float32)
-        self.__dict__["_hyper"] = (K.item(self.beta1._data), K.item(self.beta2._data), K.item(self.eps._data))
+        self.__dict__["_hyper"] = (self.beta1.item(), self.beta2.item(), self.eps.item())
         self.moments1 = self._parameters.clone(prefix="adam_m", init="zeros")
         self.moments2 = self._parameters.clone(prefix="adam_v", init="zeros")
         self.use_fused_opt = True
@@ -196,18 +195,18 @@ class AdamWeightDecay(Optimizer):
         if len(gradients) != self.param_length:
             raise ValueError(f"For '{self.cls_name}', the number of gradients {len(gradients)} must equal the number "
                              f"of parameters {self.param_length}.")
-        grads = [g._data for g in gradients]
+        grads = tuple(gradients)
         wds = self.get_weight_decay()
         segments = self._segments_with_lr()
         self._advance()
         b1, b2, eps = self._hyper
-        params, m, v = _data(self._parameters), _data(self.moments1), _data(self.moments2)
+        params, m, v = self._parameters, self.moments1, self.moments2
         lr_of = [lr for lo, hi, lr in segments for _ in range(lo, hi)]
         if self.is_group:
-            wd_of = [_number(wd) if flag else 0.0 for wd, flag in zip(wds, self.decay_flags)]
+            wd_of = [self._value(wd) if flag else 0.0 for wd, flag in zip(wds, self.decay_flags)]
         else:
-            wd = _number(wds)
+            wd = self._value(wds)
             wd_of = [wd if flag else 0.0 for flag in self.decay_flags]
         for lo, hi, (lr, wd) in _runs(list(zip(lr_of, wd_of))):
-            K.adam_weight_decay_(params[lo:hi], grads[lo:hi], m[lo:hi], v[lo:hi], lr, b1, b2, eps, wd)
+            adam_weight_decay_p(params[lo:hi], m[lo:hi], v[lo:hi], lr, b1, b2, eps, wd, grads[lo:hi])
         return self._success

@@ -1,10 +1,10 @@
 """AdaMax: Adam with the infinity norm (MindSpore's ApplyAdaMax)."""
-from mindseed._backend.kernels import optim as K
 from mindseed.common import dtype as mstype
 from mindseed.common.parameter import Parameter
 from mindseed.common.tensor import Tensor
 from mindseed.nn.optim.adam import _check_param_value
-from mindseed.nn.optim.optimizer import Optimizer, _data, opt_init_args_register
+from mindseed.nn.optim.optimizer import Optimizer, opt_init_args_register
+from mindseed.ops._prims.optim import apply_ada_max_p, scalar_mul_p
 
 __all__ = ["AdaMax"]
 
@@ -43,7 +43,7 @@ class AdaMax(Optimizer):
         self.beta2 = Tensor(beta2, mstype.float32)
         self.beta1_power = Parameter(Tensor([1.0], mstype.float32), name="beta1_power")
         self.eps = Tensor(eps, mstype.float32)
-        self.__dict__["_hyper"] = (K.item(self.beta1._data), K.item(self.beta2._data), K.item(self.eps._data))
+        self.__dict__["_hyper"] = (self.beta1.item(), self.beta2.item(), self.eps.item())
         self.moment1 = self._parameters.clone(prefix="moment1", init="zeros")
         self.moment2 = self._parameters.clone(prefix="moment2", init="zeros")
 
@@ -52,9 +52,9 @@ class AdaMax(Optimizer):
         segments = self._segments_with_lr()
         self._advance()
         b1, b2, eps = self._hyper
-        K.mul_scalar_(self.beta1_power._data, b1)
-        b1p = K.item(self.beta1_power._data)
-        params, m, v = _data(self._parameters), _data(self.moment1), _data(self.moment2)
+        scalar_mul_p(self.beta1_power, b1)
+        b1p = self.beta1_power.item()
+        params, m, v = self._parameters, self.moment1, self.moment2
         for lo, hi, lr in segments:
-            K.ada_max_(params[lo:hi], grads[lo:hi], m[lo:hi], v[lo:hi], b1p, lr, b1, b2, eps)
+            apply_ada_max_p(params[lo:hi], m[lo:hi], v[lo:hi], b1p, lr, b1, b2, eps, grads[lo:hi])
         return self._success

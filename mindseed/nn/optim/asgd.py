@@ -1,10 +1,10 @@
 """ASGD: averaged stochastic gradient descent (MindSpore's nn.ASGD)."""
-from mindseed._backend.kernels import optim as K
 from mindseed.common import dtype as mstype
 from mindseed.common.parameter import Parameter, ParameterTuple
 from mindseed.common.tensor import Tensor
 from mindseed.nn.optim import _validator as V
 from mindseed.nn.optim.optimizer import Optimizer, opt_init_args_register
+from mindseed.ops._prims.optim import asgd_p, assign_value_p
 
 __all__ = ["ASGD"]
 
@@ -53,16 +53,16 @@ class ASGD(Optimizer):
         grads = self._grads(gradients)
         segments = self._segments_with_lr()
         self._advance()
-        step = K.item(self.global_step._data)
-        t0 = K.item(self.t0._data)
+        step = self.global_step.item()
+        t0 = self.t0.item()
         lambd, alpha = self.lambd, self.alpha
         params = self._parameters
         for lo, hi, lr in segments:
             for i in range(lo, hi):
                 eta, mu = self.eta[i], self.mu[i]
                 if step == 1:
-                    K.assign_(eta._data, lr)
-                K.asgd_(params[i]._data, grads[i], self.ax[i]._data, K.item(eta._data), K.item(mu._data), lambd)
-                K.assign_(eta._data, lr / (1. + lambd * lr * step) ** alpha)
-                K.assign_(mu._data, 1. / max(1., step - t0))
+                    assign_value_p(eta, lr)
+                asgd_p(params[i], grads[i], self.ax[i], eta, mu, lambd)
+                assign_value_p(eta, lr / (1. + lambd * lr * step) ** alpha)
+                assign_value_p(mu, 1. / max(1., step - t0))
         return True

@@ -1,7 +1,7 @@
 """FTRL: Follow The Regularized Leader (MindSpore's ApplyFtrl)."""
-from mindseed._backend.kernels import optim as K
 from mindseed.nn.optim import _validator as V
-from mindseed.nn.optim.optimizer import Optimizer, _data, opt_init_args_register
+from mindseed.nn.optim.optimizer import Optimizer, opt_init_args_register
+from mindseed.ops._prims.optim import apply_ftrl_p
 
 __all__ = ["FTRL"]
 
@@ -78,8 +78,8 @@ class FTRL(Optimizer):
         grads = self._grads(grads)
         segments = self._segments_with_lr()
         self._advance()
-        params, moments, linear = _data(self._parameters), _data(self.moments), _data(self.linear)
+        params, moments, linear = self._parameters, self.moments, self.linear
         for lo, hi, lr in segments:
-            K.apply_ftrl_(params[lo:hi], grads[lo:hi], moments[lo:hi], linear[lo:hi], lr, self.l1, self.l2,
-                          self.lr_power)
+            apply_ftrl_p(params[lo:hi], moments[lo:hi], linear[lo:hi], grads[lo:hi], lr, self.l1, self.l2,
+                         self.lr_power)
         return self._success

@@ -1,9 +1,9 @@
 """Lamb: layer-wise adaptive moments for large-batch training."""
-from mindseed._backend.kernels import optim as K
 from mindseed.common import dtype as mstype
 from mindseed.common.tensor import Tensor
 from mindseed.nn.optim.adam import _check_param_value
-from mindseed.nn.optim.optimizer import Optimizer, _number, opt_init_args_register
+from mindseed.nn.optim.optimizer import Optimizer, opt_init_args_register
+from mindseed.ops._prims.optim import lamb_p
 
 __all__ = ["Lamb"]
 
@@ -45,7 +45,7 @@ class Lamb(Optimizer):
         self.beta1 = Tensor([beta1], mstype.float32)
         self.beta2 = Tensor([beta2], mstype.float32)
         self.eps = Tensor([eps], mstype.float32)
-        self.__dict__["_hyper"] = (K.item(self.beta1._data), K.item(self.beta2._data), K.item(self.eps._data))
+        self.__dict__["_hyper"] = (self.beta1.item(), self.beta2.item(), self.eps.item())
         self.params = self._parameters
         self.moments1 = self.params.clone(prefix="lamb_m", init="zeros")
         self.moments2 = self.params.clone(prefix="lamb_v", init="zeros")
@@ -54,16 +54,15 @@ class Lamb(Optimizer):
         wds = self.get_weight_decay()
         segments = self._segments_with_lr()
         self._advance()
-        grads = self._centralize_raw([g._data for g in gradients]) if self.is_group else [g._data for g in gradients]
-        step = K.item(self.global_step._data)
+        grads = self._centralized(gradients, self._gc_flags) if self.is_group else gradients
+        step = self.global_step.item()
         b1, b2, eps = self._hyper
-        wd_all = None if self.is_group else _number(wds)
+        wd_all = None if self.is_group else self._value(wds)
         for lo, hi, lr in segments:
             for i in range(lo, hi):
                 if not self.decay_flags[i]:
                     wd = 0.0
                 else:
-                    wd = _number(wds[i]) if self.is_group else wd_all
-                K.lamb_(self.params[i]._data, self.moments1[i]._data, self.moments2[i]._data, grads[i], lr, b1, b2,
-                        eps, wd, step)
+                    wd = self._value(wds[i]) if self.is_group else wd_all
+                lamb_p(self.params[i], self.moments1[i], self.moments2[i], grads[i], lr, b1, b2, eps, wd, step)
         return self._success

@@ -1,10 +1,10 @@
 """LARS: layer-wise adaptive rate scaling of another optimizer's gradients."""
-from mindseed._backend.kernels import optim as K
 from mindseed.common import dtype as mstype
 from mindseed.common.parameter import Parameter
 from mindseed.common.tensor import Tensor
 from mindseed.nn.optim import _validator as V
-from mindseed.nn.optim.optimizer import Optimizer, _number, _wrap, opt_init_args_register
+from mindseed.nn.optim.optimizer import Optimizer, opt_init_args_register
+from mindseed.ops._prims.optim import lars_update_p
 
 __all__ = ["LARS"]
 
@@ -76,19 +76,19 @@ class LARS(Optimizer):
         inner = self._inner_plan
         lrs = inner._lr_values() if self.use_clip else None
         wds = self.get_weight_decay()
-        raw = [g._data for g in gradients]
-        if self.need_scale:
-            raw = K.scaled(raw, 1.0 / self.loss_scale)
+        grads = self._scaled(gradients, 1.0 / self.loss_scale) if self.need_scale else gradients
         out = []
-        for i, (g, p) in enumerate(zip(raw, self.parameters)):
+        for i, (g, p) in enumerate(zip(grads, self.parameters)):
             if not self.lars_flag[i]:
                 out.append(g)
                 continue
             wd = 0.0
             if self.decay_flags[i]:
-                wd = _number(wds[i] if self.is_group else wds) / self.loss_scale
+                wd = self._value(wds[i] if self.is_group else wds) / self.loss_scale
             lr = 0.0
             if self.use_clip:
                 lr = lrs[next(k for lo, hi, k in inner._segments if lo <= i < hi)]
-            out.append(K.lars_grad(p._data, g, wd, lr, self.epsilon, self.coefficient, self.use_clip))
-        return self.opt(_wrap(out))
+            # the sums of squares of weight and gradient are computed by the primitive (in float32)
+            out.append(lars_update_p(p, g, None, None, wd, lr, epsilon=self.epsilon, hyperpara=self.coefficient,
+                                     use_clip=self.use_clip))
+        return self.opt(tuple(out))

@@ -1,10 +1,10 @@
 """Momentum: SGD with (Nesterov) momentum, MindSpore's ApplyMomentum rule."""
-from mindseed._backend.kernels import optim as K
 from mindseed.common import dtype as mstype
 from mindseed.common.parameter import Parameter
 from mindseed.common.tensor import Tensor
 from mindseed.nn.optim import _validator as V
-from mindseed.nn.optim.optimizer import Optimizer, _data, opt_init_args_register
+from mindseed.nn.optim.optimizer import Optimizer, opt_init_args_register
+from mindseed.ops._prims.optim import apply_momentum_p
 
 __all__ = ["Momentum"]
 
@@ -53,8 +53,8 @@ class Momentum(Optimizer):
         grads = self._grads(gradients)
         segments = self._segments_with_lr()
         self._advance()
-        params, moments = _data(self._parameters), _data(self.moments)
-        momentum = K.item(self.momentum._data)
+        params, moments = self._parameters, self.moments
+        momentum = self.momentum.item()
         for lo, hi, lr in segments:
-            K.apply_momentum_(params[lo:hi], grads[lo:hi], moments[lo:hi], lr, momentum, self.use_nesterov)
+            apply_momentum_p(params[lo:hi], moments[lo:hi], lr, grads[lo:hi], momentum, use_nesterov=self.use_nesterov)
         return self._success

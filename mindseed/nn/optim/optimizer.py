@@ -3,17 +3,16 @@
 The state an optimizer keeps is made of Parameters named as MindSpore names them (`global_step`,
 `learning_rate`, `moments.<param>`, ...), so optimizer checkpoints line up with MindSpore's. A step
 runs outside autodiff: the gradients are preprocessed (weight decay, gradient centralization,
-loss-scale division) and the update rule applied in place by fused backend kernels
-(`mindseed._backend.kernels.optim`), a few kernels for the whole parameter list.
+loss-scale division) and the update rule applied in place by the primitives of `ops._prims.optim`
+(MindSpore's ApplyMomentum, Adam, ...), one call of a fused kernel for each run of parameters sharing
+their hyper-parameters. What it shares with `experimental.optim.Optimizer` is in `OptimizerBase`.
 """
 import inspect
 from collections.abc import Iterable
 
 import numpy as np
 
-from mindseed import _backend as B
 from mindseed import ops
-from mindseed._backend.kernels import optim as K
 from mindseed._utils import _state
 from mindseed.common import dtype as mstype
 from mindseed.common.parameter import Parameter, ParameterTuple
@@ -22,6 +21,7 @@ from mindseed.nn.cell import Cell
 from mindseed.nn.layer.container import CellList
 from mindseed.nn.learning_rate_schedule import LearningRateSchedule
 from mindseed.nn.optim import _validator as V
+from mindseed.nn.optim._base import OptimizerBase
 
 __all__ = ["Optimizer", "opt_init_args_register"]
 
@@ -53,7 +53,7 @@ def opt_init_args_register(fn):
     return deco
 
 
-class Optimizer(Cell):
+class Optimizer(OptimizerBase):
     """Base class of optimizers; subclasses define `construct(gradients)` applying one update.
 
     Args:
@@ -86,13 +86,10 @@ class Optimizer(Cell):
     0.5
     """
 
-    # the update runs through its own fused kernels: inside a compiled graph it is one opaque step
-    _graph_opaque = True
-
     _support_parallel_optimizer = False
 
     def __init__(self, learning_rate, parameters, weight_decay=0.0, loss_scale=1.0):
-        super().__init__(auto_prefix=False)
+        super().__init__()
         parameters = self._parameters_base_check(parameters, "parameters")
         self.param_rank = None
         self.optim_filter = None
@@ -107,9 +104,9 @@ class Optimizer(Cell):
         self.dynamic_weight_decay = False
         self.grad_centralization = False
         self._unique = True
-        self._target = B.device_target()
         self.dynamic_lr = False
         self.global_step = Parameter(Tensor(np.zeros([1], np.int32)), name="global_step")
+        self._target = self.global_step.device
         self.is_group = False
         self.is_group_lr = False
         self.is_group_params_ordered = False
@@ -122,10 +119,6 @@ class Optimizer(Cell):
             self.group_grad_centralization = []
             self._init_group_params(parameters, learning_rate, weight_decay, self.grad_centralization)
         self._init_opt_attrs(learning_rate, parameters, weight_decay)
-
-    @property
-    def cls_name(self):
-        return type(self).__name__
 
     # ------------------------------------------------------------ construction
     def _init_opt_attrs(self, learning_rate, parameters, weight_decay):
@@ -196,11 +189,8 @@ class Optimizer(Cell):
                         f"LearningRateSchedule, but got {type(learning_rate)}.")
 
     def _build_single_lr(self, learning_rate, name):
-        if isinstance(learning_rate, float):
-            learning_rate = Parameter(Tensor(learning_rate, mstype.float32), name)
-            return _ConvertToCell(learning_rate) if self.is_group_lr and self.dynamic_lr else learning_rate
-        if isinstance(learning_rate, Tensor) and learning_rate.ndim == 0:
-            learning_rate = Parameter(learning_rate, name)
+        if isinstance(learning_rate, float) or (isinstance(learning_rate, Tensor) and learning_rate.ndim == 0):
+            learning_rate = self._lr_parameter(learning_rate, name)
             return _ConvertToCell(learning_rate) if self.is_group_lr and self.dynamic_lr else learning_rate
         if isinstance(learning_rate, Tensor) and learning_rate.ndim == 1:
             return _IteratorLearningRate(learning_rate, name)
@@ -223,18 +213,6 @@ class Optimizer(Cell):
             raise TypeError(f"For 'Optimizer', the 'gradients_centralization' must be bool type, but got "
                             f"{type(grad_centralization)}.")
         return grad_centralization
-
-    @staticmethod
-    def _parameters_base_check(parameters, param_info):
-        if parameters is None:
-            raise ValueError(f"For 'Optimizer', the argument {param_info} can not be None.")
-        if not isinstance(parameters, Iterable):
-            raise TypeError(f"For 'Optimizer', the argument {param_info} must be Iterable type, but got "
-                            f"{type(parameters)}.")
-        parameters = list(parameters)
-        if not parameters:
-            raise ValueError(f"For 'Optimizer', the argument {param_info} must not be empty.")
-        return parameters
 
     def _check_group_params(self, parameters):
         for group in parameters:
@@ -406,15 +384,15 @@ class Optimizer(Cell):
 
     def decay_weight(self, gradients):
         """Gradients plus weight_decay * parameter for the parameters being decayed."""
-        return _wrap(self._decay_raw(_raw(gradients)))
+        return self._decay(tuple(gradients))
 
     def gradients_centralization(self, gradients):
         """Gradients of the parameters flagged `grad_centralization` minus their mean over all axes but the first."""
-        return _wrap(self._centralize_raw(_raw(gradients)))
+        return self._centralized(tuple(gradients), self._gc_flags)
 
     def scale_grad(self, gradients):
         """Gradients divided by the loss scale."""
-        return _wrap(self._scale_raw(_raw(gradients)))
+        return self._scaled(tuple(gradients), 1.0 / self.loss_scale) if self.need_scale else tuple(gradients)
 
     def flatten_gradients(self, gradients):
         """The gradients unchanged (parameters are never flattened into one buffer here)."""
@@ -427,59 +405,39 @@ class Optimizer(Cell):
     def _is_dynamic_lr_or_weight_decay(self):
         return self.dynamic_lr or self.dynamic_weight_decay
 
-    def construct(self, *hyper_params):
-        raise AttributeError(f"For '{self.cls_name}', the method 'construct' is not defined.")
-
-    # ------------------------------------------------------------ the fast path used by the subclasses
+    # ------------------------------------------------------------ what the subclasses' steps use
     def _grads(self, gradients):
-        """Backend gradients after weight decay, centralization and loss-scale division."""
+        """The gradients after weight decay, centralization and loss-scale division."""
         if len(gradients) != self.param_length:
             raise ValueError(f"For '{self.cls_name}', the number of gradients {len(gradients)} must equal the number "
                              f"of parameters {self.param_length}.")
-        raw = [g._data for g in gradients]
+        grads = tuple(gradients)
         if self.exec_weight_decay:
-            raw = self._decay_raw(raw)
-        if self.is_group:
-            raw = self._centralize_raw(raw)
+            grads = self._decay(grads)
+        if self.is_group and any(self._gc_flags):
+            grads = self._centralized(grads, self._gc_flags)
         if self.need_scale:
-            raw = self._scale_raw(raw)
-        return raw
+            grads = self._scaled(grads, 1.0 / self.loss_scale)
+        return grads
 
-    def _decay_raw(self, raw):
+    def _decay(self, grads):
         if not self.exec_weight_decay:
-            return raw
+            return grads
         params = self._parameters
         wds = self.get_weight_decay()
         if not self.is_group:
-            wd = _number(wds)
             idx = [i for i, f in enumerate(self.decay_flags) if f]
-            if len(idx) == len(raw):
-                return K.decayed(raw, [p._data for p in params], wd)
-            raw = list(raw)
-            out = K.decayed([raw[i] for i in idx], [params[i]._data for i in idx], wd)
-            for i, g in zip(idx, out):
-                raw[i] = g
-            return raw
-        raw = list(raw)
+            if len(idx) == len(grads):
+                return self._decayed(grads, params, wds)
+            out = list(grads)
+            for i, g in zip(idx, self._decayed([grads[i] for i in idx], [params[i] for i in idx], wds)):
+                out[i] = g
+            return tuple(out)
+        out = list(grads)
         for i, (flag, wd) in enumerate(zip(self.decay_flags, wds)):
             if flag:
-                raw[i] = K.decayed([raw[i]], [params[i]._data], _number(wd))[0]
-        return raw
-
-    def _centralize_raw(self, raw):
-        if not any(self._gc_flags):
-            return raw
-        raw = list(raw)
-        for i, flag in enumerate(self._gc_flags):
-            g = raw[i]
-            if flag and g.dim() > 1 and g.shape[1] % 16 == 0:
-                raw[i] = K.centralized(g)
-        return raw
-
-    def _scale_raw(self, raw):
-        if not self.need_scale:
-            return raw
-        return K.scaled(raw, 1.0 / self.loss_scale)
+                out[i] = self._decayed([grads[i]], [params[i]], wd)[0]
+        return tuple(out)
 
     def _lr_values(self):
         """The learning rate of this step for each rate source, as Python floats (read before the step count moves)."""
@@ -487,15 +445,15 @@ class Optimizer(Cell):
         step = None
         for src in self._lr_sources:
             if isinstance(src, Parameter):
-                values.append(K.item(src._data))
+                values.append(src.item())
             elif isinstance(src, _IteratorLearningRate):
                 if step is None:
-                    step = int(K.item(self.global_step._data))
-                values.append(K.gather_item(src.learning_rate._data, step))
+                    step = int(self.global_step.item())
+                values.append(src.rate_at(step))
             elif isinstance(src, _ConvertToCell):
-                values.append(K.item(src.learning_rate._data))
+                values.append(src.learning_rate.item())
             else:
-                values.append(_number(src(self.global_step)))
+                values.append(self._value(src(self.global_step)))
         return values
 
     def _segments_with_lr(self):
@@ -504,26 +462,7 @@ class Optimizer(Cell):
         return [(lo, hi, lrs[k]) for lo, hi, k in self._segments]
 
     def _advance(self):
-        K.step_(self.global_step._data)
-
-
-def _raw(gradients):
-    return [g._data for g in gradients]
-
-
-def _wrap(raw):
-    return tuple(Tensor._from_raw(g) for g in raw)
-
-
-def _number(x):
-    """A Python float of a number or a one-element Tensor."""
-    if isinstance(x, Tensor):
-        return K.item(x._data)
-    return float(x)
-
-
-def _data(params):
-    return [p._data for p in params]
+        self._increment(self.global_step)
 
 
 def _runs(keys):
@@ -568,7 +507,15 @@ class _IteratorLearningRate(LearningRateSchedule):
         if _state.tracing is not None:
             # a graph node: the rate of the step the compiled function runs, not of the step it was traced at
             return ops.gather(self.learning_rate, global_step.reshape(()), 0)
-        return Tensor(K.gather_item(self.learning_rate._data, int(global_step)), mstype.float32)
+        return Tensor(self.rate_at(int(global_step)), mstype.float32)
+
+    def rate_at(self, step):
+        """The rate of step `step` as a Python float."""
+        n = self.learning_rate.shape[0]
+        if not 0 <= step < n:
+            raise ValueError(f"For 'Gather', the 'input_indices' should be in the range [0, {n}), but got {step}: the "
+                             f"dynamic learning rate has {n} values and step {step} asks for one more.")
+        return self.learning_rate[step].item()
 
 
 class _WrappedWeightDecay(Cell):

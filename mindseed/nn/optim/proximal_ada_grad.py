@@ -1,9 +1,9 @@
 """ProximalAdagrad: Adagrad followed by the proximal step of an L1/L2 penalty (ApplyProximalAdagrad)."""
-from mindseed._backend.kernels import optim as K
 from mindseed.common import dtype as mstype
 from mindseed.common.tensor import Tensor
 from mindseed.nn.optim import _validator as V
-from mindseed.nn.optim.optimizer import Optimizer, _data, opt_init_args_register
+from mindseed.nn.optim.optimizer import Optimizer, opt_init_args_register
+from mindseed.ops._prims.optim import apply_proximal_adagrad_p
 
 __all__ = ["ProximalAdagrad"]
 
@@ -54,8 +54,8 @@ class ProximalAdagrad(Optimizer):
         grads = self._grads(grads)
         segments = self._segments_with_lr()
         self._advance()
-        params, accum = _data(self._parameters), _data(self.accum)
-        l1, l2 = K.item(self.l1._data), K.item(self.l2._data)
+        params, accum = self._parameters, self.accum
+        l1, l2 = self.l1.item(), self.l2.item()
         for lo, hi, lr in segments:
-            K.apply_proximal_adagrad_(params[lo:hi], grads[lo:hi], accum[lo:hi], lr, l1, l2)
+            apply_proximal_adagrad_p(params[lo:hi], accum[lo:hi], lr, l1, l2, grads[lo:hi])
         return self._success

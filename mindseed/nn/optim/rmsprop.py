@@ -1,7 +1,7 @@
 """RMSProp, plain or centered (MindSpore's ApplyRMSProp / ApplyCenteredRMSProp)."""
-from mindseed._backend.kernels import optim as K
 from mindseed.nn.optim import _validator as V
-from mindseed.nn.optim.optimizer import Optimizer, _data, opt_init_args_register
+from mindseed.nn.optim.optimizer import Optimizer, opt_init_args_register
+from mindseed.ops._prims.optim import apply_centered_rms_prop_p, apply_rms_prop_p
 
 __all__ = ["RMSProp"]
 
@@ -59,9 +59,12 @@ class RMSProp(Optimizer):
         grads = self._grads(gradients)
         segments = self._segments_with_lr()
         self._advance()
-        params, ms, mom = _data(self._parameters), _data(self.ms), _data(self.moment)
-        mg = _data(self.mg) if self.centered else None
+        params, ms, mom = self._parameters, self.ms, self.moment
         for lo, hi, lr in segments:
-            K.apply_rms_prop_(params[lo:hi], grads[lo:hi], ms[lo:hi], mom[lo:hi], lr, self.decay, self.momentum,
-                              self.epsilon, mg[lo:hi] if mg is not None else None)
+            if self.centered:
+                apply_centered_rms_prop_p(params[lo:hi], self.mg[lo:hi], ms[lo:hi], mom[lo:hi], grads[lo:hi], lr,
+                                          self.decay, self.momentum, self.epsilon)
+            else:
+                apply_rms_prop_p(params[lo:hi], ms[lo:hi], mom[lo:hi], lr, grads[lo:hi], self.decay, self.momentum,
+                                 self.epsilon)
         return self._success

@@ -1,7 +1,7 @@
 """Rprop: resilient backpropagation, per-element step sizes adapted by the sign of the gradient."""
-from mindseed._backend.kernels import optim as K
 from mindseed.nn.optim import _validator as V
 from mindseed.nn.optim.optimizer import Optimizer, opt_init_args_register
+from mindseed.ops._prims.optim import rprop_p
 
 __all__ = ["Rprop"]
 
@@ -58,9 +58,9 @@ class Rprop(Optimizer):
         grads = self._grads(gradients)
         segments = self._segments_with_lr()
         self._advance()
-        first = K.item(self.global_step._data) == 1
+        first = self.global_step.item() == 1
         for lo, hi, lr in segments:
             for i in range(lo, hi):
-                K.rprop_(self._parameters[i]._data, grads[i], self.prev[i]._data, self.step_size[i]._data, lr, first,
-                         self.etaminus, self.etaplus, self.step_size_min, self.step_size_max)
+                rprop_p(self._parameters[i], grads[i], self.prev[i], self.step_size[i], lr, first, self.etaminus,
+                        self.etaplus, self.step_size_min, self.step_size_max)
         return True

@@ -1,10 +1,10 @@
 """SGD with momentum, dampening, Nesterov and weight decay: MindSpore's SGD primitive."""
-from mindseed._backend.kernels import optim as K
 from mindseed.common import dtype as mstype
 from mindseed.common.parameter import Parameter
 from mindseed.common.tensor import Tensor
 from mindseed.nn.optim import _validator as V
-from mindseed.nn.optim.optimizer import Optimizer, _data, opt_init_args_register
+from mindseed.nn.optim.optimizer import Optimizer, opt_init_args_register
+from mindseed.ops._prims.optim import sgd_p
 
 __all__ = ["SGD"]
 
@@ -73,9 +73,9 @@ class SGD(Optimizer):
         grads = self._grads(gradients)
         segments = self._segments_with_lr()
         self._advance()
-        params, accum, stat = _data(self._parameters), _data(self.accum), _data(self.stat)
-        momentum = K.item(self.momentum._data)
+        params, accum, stat = self._parameters, self.accum, self.stat
+        momentum = self.momentum.item()
         for lo, hi, lr in segments:
-            K.sgd_(params[lo:hi], grads[lo:hi], accum[lo:hi], stat[lo:hi], lr, momentum, self.dampening,
-                   self.nesterov)
+            sgd_p(params[lo:hi], grads[lo:hi], lr, accum[lo:hi], momentum, stat[lo:hi], dampening=self.dampening,
+                  nesterov=self.nesterov)
         return self._success

@@ -1,22 +1,16 @@
 """Optimizer primitives of the class API (`ops.ApplyMomentum()(var, accum, lr, grad, momentum)`, ...).
 
-Each updates its Parameter arguments in place with the fused kernels of `mindseed._backend.kernels.optim`
-(the rules of nn.optim) and returns them; the update is not differentiated. Scalar inputs may be
-numbers or one-element Tensors.
+Each checks its arguments and calls its primitive of `ops._prims.optim`, the one nn.optim and
+experimental.optim call too: it updates its Parameter arguments in place and they are returned; the
+update is not differentiated. Scalar inputs may be numbers or one-element Tensors.
 """
-from mindseed._backend.kernels import optim as K
-from mindseed._utils import _state
-from mindseed.common.parameter import Parameter
 from mindseed.common.tensor import Tensor
+from mindseed.ops._prims import optim as P
 from mindseed.ops.operations._base import Primitive
 
 __all__ = ["ApplyMomentum", "SGD", "Adam", "ApplyAdamWithAmsgradV2", "AdamWeightDecay", "ApplyAdagrad",
            "ApplyAdagradV2", "ApplyAdadelta", "ApplyAdaMax", "ApplyRMSProp", "ApplyCenteredRMSProp",
            "ApplyProximalAdagrad", "ApplyFtrl", "ApplyGradientDescent", "LARSUpdate"]
-
-
-def _num(x):
-    return K.item(x._data) if isinstance(x, Tensor) else float(x)
 
 
 def _check_tensors(name, **tensors):
@@ -33,19 +27,13 @@ def _check_tensors(name, **tensors):
 
 
 class _OptimPrim(Primitive):
-    """A class-API optimizer op: constructor arguments become attributes; `_update` applies it.
-
-    In a traced graph the update is one opaque node, run again at every call of the compiled function.
-    """
+    """A class-API optimizer op: constructor arguments become attributes; `__call__` checks the inputs and calls
+    the primitive (in a traced graph, one opaque node run again at every call of the compiled function)."""
 
     def __init__(self, **attrs):
         super().__init__(type(self).__name__)
         for k, v in attrs.items():
             self.add_prim_attr(k, v)
-
-    def __call__(self, *args, **kwargs):
-        return _state.opaque_call(lambda *a: self._update(*a, **kwargs), args,
-                                  writes=[a for a in args if isinstance(a, Parameter)])
 
 
 class ApplyMomentum(_OptimPrim):
@@ -60,11 +48,10 @@ class ApplyMomentum(_OptimPrim):
     def __init__(self, use_locking=False, use_nesterov=False, gradient_scale=1.0):
         super().__init__(use_locking=use_locking, use_nesterov=use_nesterov, gradient_scale=gradient_scale)
 
-    def _update(self, variable, accumulation, learning_rate, gradient, momentum):
+    def __call__(self, variable, accumulation, learning_rate, gradient, momentum):
         _check_tensors(self.name, variable=variable, accumulation=accumulation, gradient=gradient)
-        grad = gradient._data if self.gradient_scale == 1.0 else K.scaled([gradient._data], self.gradient_scale)[0]
-        K.apply_momentum_([variable._data], [grad], [accumulation._data], _num(learning_rate), _num(momentum),
-                          self.use_nesterov)
+        P.apply_momentum_p(variable, accumulation, learning_rate, gradient, momentum, use_nesterov=self.use_nesterov,
+                           gradient_scale=self.gradient_scale)
         return variable
 
 
@@ -74,10 +61,10 @@ class SGD(_OptimPrim):
     def __init__(self, dampening=0.0, weight_decay=0.0, nesterov=False):
         super().__init__(dampening=dampening, weight_decay=weight_decay, nesterov=nesterov)
 
-    def _update(self, parameters, gradient, learning_rate, accum, momentum, stat):
+    def __call__(self, parameters, gradient, learning_rate, accum, momentum, stat):
         _check_tensors(self.name, parameters=parameters, gradient=gradient, accum=accum, stat=stat)
-        K.sgd_([parameters._data], [gradient._data], [accum._data], [stat._data], _num(learning_rate), _num(momentum),
-               self.dampening, self.nesterov, self.weight_decay)
+        P.sgd_p(parameters, gradient, learning_rate, accum, momentum, stat, dampening=self.dampening,
+                weight_decay=self.weight_decay, nesterov=self.nesterov)
         return parameters
 
 
@@ -87,10 +74,10 @@ class Adam(_OptimPrim):
     def __init__(self, use_locking=False, use_nesterov=False):
         super().__init__(use_locking=use_locking, use_nesterov=use_nesterov)
 
-    def _update(self, var, m, v, beta1_power, beta2_power, lr, beta1, beta2, epsilon, gradient):
+    def __call__(self, var, m, v, beta1_power, beta2_power, lr, beta1, beta2, epsilon, gradient):
         _check_tensors(self.name, var=var, m=m, v=v, gradient=gradient)
-        K.adam_([var._data], [gradient._data], [m._data], [v._data], _num(beta1_power), _num(beta2_power), _num(lr),
-                _num(beta1), _num(beta2), _num(epsilon), self.use_nesterov)
+        P.adam_p(var, m, v, beta1_power, beta2_power, lr, beta1, beta2, epsilon, gradient,
+                 use_nesterov=self.use_nesterov)
         return var, m, v
 
 
@@ -100,10 +87,9 @@ class ApplyAdamWithAmsgradV2(_OptimPrim):
     def __init__(self, use_locking=False):
         super().__init__(use_locking=use_locking)
 
-    def _update(self, var, m, v, vhat, beta1_power, beta2_power, lr, beta1, beta2, epsilon, grad):
+    def __call__(self, var, m, v, vhat, beta1_power, beta2_power, lr, beta1, beta2, epsilon, grad):
         _check_tensors(self.name, var=var, m=m, v=v, vhat=vhat, grad=grad)
-        K.adam_amsgrad_([var._data], [grad._data], [m._data], [v._data], [vhat._data], _num(beta1_power),
-                        _num(beta2_power), _num(lr), _num(beta1), _num(beta2), _num(epsilon))
+        P.adam_amsgrad_p(var, m, v, vhat, beta1_power, beta2_power, lr, beta1, beta2, epsilon, grad)
         return var, m, v, vhat
 
 
@@ -113,10 +99,9 @@ class AdamWeightDecay(_OptimPrim):
     def __init__(self, use_locking=False):
         super().__init__(use_locking=use_locking)
 
-    def _update(self, var, m, v, lr, beta1, beta2, epsilon, decay, gradient):
+    def __call__(self, var, m, v, lr, beta1, beta2, epsilon, decay, gradient):
         _check_tensors(self.name, var=var, m=m, v=v, gradient=gradient)
-        K.adam_weight_decay_([var._data], [gradient._data], [m._data], [v._data], _num(lr), _num(beta1), _num(beta2),
-                             _num(epsilon), _num(decay))
+        P.adam_weight_decay_p(var, m, v, lr, beta1, beta2, epsilon, decay, gradient)
         return var, m, v
 
 
@@ -126,9 +111,9 @@ class ApplyAdagrad(_OptimPrim):
     def __init__(self, update_slots=True):
         super().__init__(update_slots=update_slots)
 
-    def _update(self, var, accum, lr, grad):
+    def __call__(self, var, accum, lr, grad):
         _check_tensors(self.name, var=var, accum=accum, grad=grad)
-        K.apply_adagrad_([var._data], [grad._data], [accum._data], _num(lr), self.update_slots)
+        P.apply_adagrad_p(var, accum, lr, grad, update_slots=self.update_slots)
         return var, accum
 
 
@@ -138,29 +123,27 @@ class ApplyAdagradV2(_OptimPrim):
     def __init__(self, epsilon, update_slots=True):
         super().__init__(epsilon=epsilon, update_slots=update_slots)
 
-    def _update(self, var, accum, lr, grad):
+    def __call__(self, var, accum, lr, grad):
         _check_tensors(self.name, var=var, accum=accum, grad=grad)
-        K.apply_adagrad_([var._data], [grad._data], [accum._data], _num(lr), self.update_slots, self.epsilon)
+        P.apply_adagrad_v2_p(var, accum, lr, grad, epsilon=self.epsilon, update_slots=self.update_slots)
         return var, accum
 
 
 class ApplyAdadelta(_OptimPrim):
     """Adadelta; returns (var, accum, accum_update)."""
 
-    def _update(self, var, accum, accum_update, lr, rho, epsilon, grad):
+    def __call__(self, var, accum, accum_update, lr, rho, epsilon, grad):
         _check_tensors(self.name, var=var, accum=accum, accum_update=accum_update, grad=grad)
-        K.apply_adadelta_([var._data], [grad._data], [accum._data], [accum_update._data], _num(lr), _num(rho),
-                          _num(epsilon))
+        P.apply_adadelta_p(var, accum, accum_update, lr, rho, epsilon, grad)
         return var, accum, accum_update
 
 
 class ApplyAdaMax(_OptimPrim):
     """v = max(beta2 * v, |grad|); var -= lr / (1 - beta1_power) * m / (v + eps); returns (var, m, v)."""
 
-    def _update(self, var, m, v, beta1_power, lr, beta1, beta2, epsilon, grad):
+    def __call__(self, var, m, v, beta1_power, lr, beta1, beta2, epsilon, grad):
         _check_tensors(self.name, var=var, m=m, v=v, grad=grad)
-        K.ada_max_([var._data], [grad._data], [m._data], [v._data], _num(beta1_power), _num(lr), _num(beta1),
-                   _num(beta2), _num(epsilon))
+        P.apply_ada_max_p(var, m, v, beta1_power, lr, beta1, beta2, epsilon, grad)
         return var, m, v
 
 
@@ -170,10 +153,9 @@ class ApplyRMSProp(_OptimPrim):
     def __init__(self, use_locking=False):
         super().__init__(use_locking=use_locking)
 
-    def _update(self, var, mean_square, moment, learning_rate, grad, decay, momentum, epsilon):
+    def __call__(self, var, mean_square, moment, learning_rate, grad, decay, momentum, epsilon):
         _check_tensors(self.name, var=var, mean_square=mean_square, moment=moment, grad=grad)
-        K.apply_rms_prop_([var._data], [grad._data], [mean_square._data], [moment._data], _num(learning_rate),
-                          _num(decay), _num(momentum), _num(epsilon))
+        P.apply_rms_prop_p(var, mean_square, moment, learning_rate, grad, decay, momentum, epsilon)
         return var
 
 
@@ -183,11 +165,11 @@ class ApplyCenteredRMSProp(_OptimPrim):
     def __init__(self, use_locking=False):
         super().__init__(use_locking=use_locking)
 
-    def _update(self, var, mean_gradient, mean_square, moment, grad, learning_rate, decay, momentum, epsilon):
+    def __call__(self, var, mean_gradient, mean_square, moment, grad, learning_rate, decay, momentum, epsilon):
         _check_tensors(self.name, var=var, mean_gradient=mean_gradient, mean_square=mean_square, moment=moment,
                        grad=grad)
-        K.apply_rms_prop_([var._data], [grad._data], [mean_square._data], [moment._data], _num(learning_rate),
-                          _num(decay), _num(momentum), _num(epsilon), [mean_gradient._data])
+        P.apply_centered_rms_prop_p(var, mean_gradient, mean_square, moment, grad, learning_rate, decay, momentum,
+                                    epsilon)
         return var
 
 
@@ -197,9 +179,9 @@ class ApplyProximalAdagrad(_OptimPrim):
     def __init__(self, use_locking=False):
         super().__init__(use_locking=use_locking)
 
-    def _update(self, var, accum, lr, l1, l2, grad):
+    def __call__(self, var, accum, lr, l1, l2, grad):
         _check_tensors(self.name, var=var, accum=accum, grad=grad)
-        K.apply_proximal_adagrad_([var._data], [grad._data], [accum._data], _num(lr), _num(l1), _num(l2))
+        P.apply_proximal_adagrad_p(var, accum, lr, l1, l2, grad)
         return var, accum
 
 
@@ -209,19 +191,18 @@ class ApplyFtrl(_OptimPrim):
     def __init__(self, use_locking=False):
         super().__init__(use_locking=use_locking)
 
-    def _update(self, var, accum, linear, grad, lr, l1, l2, lr_power):
+    def __call__(self, var, accum, linear, grad, lr, l1, l2, lr_power):
         _check_tensors(self.name, var=var, accum=accum, linear=linear, grad=grad)
-        K.apply_ftrl_([var._data], [grad._data], [accum._data], [linear._data], _num(lr), _num(l1), _num(l2),
-                      _num(lr_power))
+        P.apply_ftrl_p(var, accum, linear, grad, lr, l1, l2, lr_power)
         return var
 
 
 class ApplyGradientDescent(_OptimPrim):
     """var -= alpha * delta; returns var."""
 
-    def _update(self, var, alpha, delta):
+    def __call__(self, var, alpha, delta):
         _check_tensors(self.name, var=var, delta=delta)
-        K.gradient_descent_([var._data], [delta._data], _num(alpha))
+        P.apply_gradient_descent_p(var, alpha, delta)
         return var
 
 
@@ -231,8 +212,7 @@ class LARSUpdate(_OptimPrim):
     def __init__(self, epsilon=1e-05, hyperpara=0.001, use_clip=False):
         super().__init__(epsilon=epsilon, hyperpara=hyperpara, use_clip=use_clip)
 
-    def _update(self, weight, gradient, norm_weight, norm_gradient, weight_decay, learning_rate):
+    def __call__(self, weight, gradient, norm_weight, norm_gradient, weight_decay, learning_rate):
         _check_tensors(self.name, weight=weight, gradient=gradient)
-        out = K.lars_update(weight._data, gradient._data, _num(norm_weight), _num(norm_gradient), _num(weight_decay),
-                            _num(learning_rate), self.epsilon, self.hyperpara, self.use_clip)
-        return Tensor._from_raw(out)
+        return P.lars_update_p(weight, gradient, norm_weight, norm_gradient, weight_decay, learning_rate,
+                               epsilon=self.epsilon, hyperpara=self.hyperpara, use_clip=self.use_clip)
