@@ -3,7 +3,8 @@
 Levels of `auto_mixed_precision` (float16 or bfloat16):
 
 * O1: cells and primitives of the white list (Dense, Conv*, RNN cells, MatMul, ...) compute in low
-  precision and hand float32 results back;
+  precision and hand float32 results back. As MindSpore's rewrite, it returns a new network (`<Class>Opt`
+  cells sharing the Parameters); the network given is left unchanged;
 * O2: the whole network in low precision except the black list (BatchNorm*, LayerNorm), kept float32;
 * O3: the whole network in low precision;
 * auto: per primitive, MindSpore's auto white list in low precision and auto black list in float32.
@@ -11,6 +12,12 @@ Levels of `auto_mixed_precision` (float16 or bfloat16):
 Parameters stay float32 (the optimizer updates float32 master weights): a cell set to low precision by
 `Cell.to_float` reads its trainable Parameters as casts while it runs, and the gradients flow back
 through the casts as float32.
+
+Level 'auto' is a cast policy, not a change to any class: a table {Prim object: rule} pushed on
+`ops._registry.cast_policies` while the network's construct (or the function) runs, in PyNative and while
+graph mode traces it, and popped after. `Prim.__call__` looks the primitive up in the innermost policy (one
+check when none is active); a rule casts the floating inputs with Cast primitives, which the tape and the
+graph record like any other, then runs the primitive. Networks without amp never see a policy.
 """
 import functools
 import inspect
