@@ -225,7 +225,6 @@ def _rewritten_copy(cell, counts, memo):
     for key in _OWN_TABLES:
         if key in d:
             d[key] = type(d[key])(d[key])
-    new.__dict__.update(d)
     for name, child in d["_cells"].items():
         if child is not None:
             d["_cells"][name] = _rewritten_copy(child, counts, memo)

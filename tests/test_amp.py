@@ -369,6 +369,13 @@ def test_no_class_of_a_cell_or_primitive_changes(level):
         assert mixed is not net and type(mixed).__name__ == "MatNetOpt" and type(mixed.fc).__name__ == "DenseOpt"
         assert [id(p) for p in mixed.trainable_params()] == [id(p) for p in net.trainable_params()]
         assert type(mixed.matmul) is not ops.MatMul and type(net.matmul) is ops.MatMul
+        x = np.random.RandomState(1).uniform(-1, 1, (2, 3)).astype(np.float32)
+        np.testing.assert_allclose(net(ms.Tensor(x)).asnumpy(), _reference_matnet(net, x), rtol=1e-5, atol=1e-6)
+        seq = nn.SequentialCell(nn.Dense(3, 4), nn.ReLU())
+        seq_o1 = amp.auto_mixed_precision(seq, "O1", ms.bfloat16)
+        assert [type(c).__name__ for c in seq_o1.cells()] == ["DenseOpt", "ReLUOpt"] and seq_o1[0] is not seq[0]
+        assert seq_o1(ms.Tensor(x)).dtype == ms.float32 and seq(ms.Tensor(x)).dtype == ms.float32
+        assert seq_o1[0]._cast_dtype == ms.bfloat16 and seq[0]._cast_dtype is None
 
 
 def _reference_matnet(net, x):
