@@ -3,7 +3,8 @@
 Levels of `auto_mixed_precision` (float16 or bfloat16):
 
 * O1: cells and primitives of the white list (Dense, Conv*, RNN cells, MatMul, ...) compute in low
-  precision and hand float32 results back;
+  precision and hand float32 results back. As MindSpore's rewrite, it returns a new network (`<Class>Opt`
+  cells sharing the Parameters); the network given is left unchanged;
 * O2: the whole network in low precision except the black list (BatchNorm*, LayerNorm), kept float32;
 * O3: the whole network in low precision;
 * auto: per primitive, MindSpore's auto white list in low precision and auto black list in float32.
@@ -11,9 +12,16 @@ Levels of `auto_mixed_precision` (float16 or bfloat16):
 Parameters stay float32 (the optimizer updates float32 master weights): a cell set to low precision by
 `Cell.to_float` reads its trainable Parameters as casts while it runs, and the gradients flow back
 through the casts as float32.
+
+Level 'auto' is a cast policy, not a change to any class: a table {Prim object: rule} pushed on
+`ops._registry.cast_policies` while the network's construct (or the function) runs, in PyNative and while
+graph mode traces it, and popped after. `Prim.__call__` looks the primitive up in the innermost policy (one
+check when none is active); a rule casts the floating inputs with Cast primitives, which the tape and the
+graph record like any other, then runs the primitive. Networks without amp never see a policy.
 """
 import functools
 import inspect
+import types
 
 from mindseed import nn, ops
 from mindseed._backend.kernels import optim as K
@@ -22,9 +30,8 @@ from mindseed.common import dtype as mstype
 from mindseed.common.parameter import Parameter
 from mindseed.common.tensor import Tensor
 from mindseed.nn.optim import _validator as V
+from mindseed.ops import _registry
 from mindseed.ops import operations as P
-from mindseed.ops._registry import Prim
-from mindseed.ops._registry import registry as _prim_registry
 
 __all__ = ["DynamicLossScaleManager", "LossScaleManager", "FixedLossScaleManager", "build_train_network",
            "DynamicLossScaler", "StaticLossScaler", "LossScaler", "auto_mixed_precision", "all_finite",
@@ -37,7 +44,8 @@ AMP_WHITE_LIST = [getattr(nn, n) for n in ("Conv1d", "Conv2d", "Conv3d", "Conv1d
                   if hasattr(P, n)]
 AMP_BLACK_LIST = [nn.BatchNorm1d, nn.BatchNorm2d, nn.BatchNorm3d, nn.LayerNorm]
 
-# MindSpore's AMP_AUTO_WHITE_LIST / AMP_AUTO_BLACK_LIST, by the names of mindseed's primitives
+# level 'auto', a cast policy per primitive: MindSpore's AMP_AUTO_WHITE_LIST (computed in the low-precision dtype)
+# and AMP_AUTO_BLACK_LIST (computed in float32), by the names of mindseed's primitives (names without one skipped)
 _AUTO_WHITE = ("Convolution", "MatMul", "BatchMatMul", "Dense", "Einsum", "PReLU")
 _AUTO_BLACK = ("Pow", "ACos", "Asin", "Cosh", "Erfinv", "Exp", "Expm1", "Log", "Log10", "Log1p", "Log2", "Reciprocal",
                "Rsqrt", "Sinh", "Tan", "Softplus", "LayerNorm", "BatchNorm", "GroupNorm", "LpNorm", "KLDivLoss",
@@ -117,7 +125,10 @@ def _outputs_to_float32(cell, args, output):
 
 
 class _CastPrimitive:
-    """A primitive instance run on low-precision inputs with float32 outputs (O1 white-list primitives)."""
+    """A white-list primitive instance of an O1 network: run on low-precision inputs, float32 outputs.
+
+    It stands in the rewritten network's copy of the cell that holds the primitive (the user's cell keeps the
+    primitive itself), as MindSpore's rewrite inserts casts around the calls of that instance."""
 
     def __init__(self, prim, dtype):
         self.prim = prim
@@ -165,9 +176,12 @@ def _auto_black_list(network, black_list, dtype):
 
 
 def _auto_white_list(network, white_list, dtype):
-    """Cells and primitives of the white list compute in `dtype` and return float32."""
+    """A rewritten copy of `network` (MindSpore's rewrite builds a new network): its cells of the white list
+    compute in `dtype` and return float32, and so do its white-list primitive instances. The copy shares the
+    Parameters; `network`, its cells and their classes are left as they were."""
     cell_types = tuple(t for t in white_list if isinstance(t, type) and issubclass(t, nn.Cell))
     prim_types = tuple(t for t in white_list if isinstance(t, type) and issubclass(t, P.Primitive))
+    copy = _rewritten_copy(network, {}, {})
 
     def visit(cell):
         if _precision_set_by_user(cell):
@@ -183,100 +197,147 @@ def _auto_white_list(network, white_list, dtype):
         for child in cell.name_cells().values():
             visit(child)
 
-    visit(network)
-    _rename_rewritten(network)
-    return network
+    visit(copy)
+    return copy
 
 
-def _rename_rewritten(network):
-    """Give every cell MindSpore's name for a rewritten cell: `<Class>Opt`, then `<Class>Opt_1`, ... (a subclass)."""
-    counts = {}
-    for _, cell in network.cells_and_names():
-        cls = type(cell)
-        base = cls.__name__ + "Opt"
-        n = counts.get(base, 0)
-        counts[base] = n + 1
-        cell.__class__ = type(base if n == 0 else f"{base}_{n}", (cls,), {"__module__": cls.__module__})
+# per-call state a copy must not share with the cell it copies (compiled graphs, caches of the mode flags)
+_UNSHARED = ("_ms_compiled", "_modes_cache", "_hook_grad_output", "_bound")
+# the per-cell tables a copy gets its own (shallow) copies of
+_OWN_TABLES = ("_params", "_cells", "_params_list", "_forward_pre_hooks", "_forward_hooks", "_backward_hooks",
+               "_backward_pre_hooks", "_flags")
 
 
-# ---------------------------------------------------------------- level 'auto': per-primitive casts
-class _AutoCastPrim(Prim):
-    """A primitive whose float inputs are cast (on the tape) to its amp target dtype before it runs."""
+def _rewritten_copy(cell, counts, memo):
+    """A copy of `cell` and its descendants as MindSpore's rewrite names them: each an instance of a new subclass
+    `<Class>Opt`, then `<Class>Opt_1`, ... (pre-order), sharing the Parameters and other attribute values."""
+    done = memo.get(id(cell))
+    if done is not None:
+        return done
+    cls = type(cell)
+    base = cls.__name__ + "Opt"
+    n = counts.get(base, 0)
+    counts[base] = n + 1
+    opt_cls = type(base if n == 0 else f"{base}_{n}", (cls,), {"__module__": cls.__module__})
+    new = object.__new__(opt_cls)
+    memo[id(cell)] = new
+    d = {k: v for k, v in cell.__dict__.items() if k not in _UNSHARED}
+    for key in _OWN_TABLES:
+        if key in d:
+            d[key] = type(d[key])(d[key])
+    for name, child in d["_cells"].items():
+        if child is not None:
+            d["_cells"][name] = _rewritten_copy(child, counts, memo)
+    for key, value in d.items():
+        if isinstance(value, nn.Cell) and id(value) in memo:           # a child also held as a plain attribute
+            d[key] = memo[id(value)]
+        elif isinstance(value, (tuple, list)) and any(isinstance(v, nn.Cell) and id(v) in memo for v in value):
+            d[key] = type(value)(memo.get(id(v), v) if isinstance(v, nn.Cell) else v for v in value)
+        elif isinstance(value, types.MethodType) and value.__self__ is cell:   # an instance-level construct
+            d[key] = types.MethodType(value.__func__, new)
+    new.__dict__.update(d)
+    return new
 
-    __slots__ = ()
 
-    def __call__(self, *args, **attrs):
-        target = _AutoScope.targets[self.name]
-        if self.name == "Dense" and len(args) == 3 and isinstance(args[2], Tensor):
-            # MindSpore's Dense is MatMul (white list) then BiasAdd, which promotes to the float32 bias
+# ---------------------------------------------------------------- level 'auto': a cast policy per primitive
+_NO_CASTS = {}      # pushed while a rule runs its primitive: the primitive itself is not looked up again
+_policies = {}      # dtype -> the policy of level 'auto' in that dtype, built on first use
+
+
+def _run_as_is(prim, args, attrs):
+    _registry.cast_policies.append(_NO_CASTS)
+    try:
+        return prim(*args, **attrs)
+    finally:
+        _registry.cast_policies.pop()
+
+
+def _inputs_to(dtype):
+    """A policy rule: the floating-point inputs cast to `dtype` (Cast primitives, on the tape), then the primitive."""
+    def rule(prim, args, attrs):
+        return _run_as_is(prim, [amp_cast(a, dtype) for a in args], attrs)
+    return rule
+
+
+def _dense_inputs_to(dtype):
+    """Dense's rule: MindSpore's Dense is MatMul (white list) then BiasAdd, which promotes to the float32 bias."""
+    def rule(prim, args, attrs):
+        if len(args) == 3 and isinstance(args[2], Tensor):
             x, w, b = args
-            return ops.add(Prim.__call__(self, amp_cast(x, target), amp_cast(w, target), None, **attrs), b)
-        return Prim.__call__(self, *[amp_cast(a, target) for a in args], **attrs)
+            return ops.add(_run_as_is(prim, [amp_cast(x, dtype), amp_cast(w, dtype), None], attrs), b)
+        return _run_as_is(prim, [amp_cast(a, dtype) for a in args], attrs)
+    return rule
 
 
-class _AutoScope:
-    """While active, the auto white-list primitives run on `dtype` inputs and the black-list ones on float32.
+def _auto_policy(dtype):
+    """Level 'auto' in `dtype`: {Prim object: rule}, read by `Prim.__call__` while an 'auto' network runs."""
+    policy = _policies.get(dtype)
+    if policy is None:
+        low, full = _inputs_to(dtype), _inputs_to(mstype.float32)
+        policy = {}
+        for names, rule in ((_AUTO_WHITE, low), (_AUTO_BLACK, full)):
+            for name in names:
+                prim = _registry.registry.get(name)
+                if prim is not None:
+                    policy[prim] = rule
+        dense = _registry.registry.get("Dense")
+        if dense is not None:
+            policy[dense] = _dense_inputs_to(dtype)
+        _policies[dtype] = policy
+    return policy
 
-    The primitives switch class (to `_AutoCastPrim`) for the duration: the casts are ordinary Cast
-    primitives recorded on the tape, so the backward pass sees consistent dtypes.
-    """
 
-    depth = 0
-    targets = {}
+class _PolicyScope:
+    """While active, `policy` decides the dtypes primitives run in (innermost scope wins); restored on exit."""
 
-    def __init__(self, dtype):
-        self.dtype = dtype
+    __slots__ = ("policy",)
+
+    def __init__(self, policy):
+        self.policy = policy
 
     def __enter__(self):
-        if _AutoScope.depth == 0:
-            for names, target in ((_AUTO_WHITE, self.dtype), (_AUTO_BLACK, mstype.float32)):
-                for name in names:
-                    prim = _prim_registry.get(name)
-                    if prim is not None and type(prim) is Prim:
-                        _AutoScope.targets[name] = target
-                        prim.__class__ = _AutoCastPrim
-        _AutoScope.depth += 1
+        _registry.cast_policies.append(self.policy)
 
     def __exit__(self, *exc):
-        _AutoScope.depth -= 1
-        if _AutoScope.depth == 0:
-            for name in _AutoScope.targets:
-                _prim_registry[name].__class__ = Prim
-            _AutoScope.targets.clear()
+        _registry.cast_policies.pop()
         return False
 
 
 class _AutoConstruct:
-    __slots__ = ("inner", "dtype")
+    """An 'auto' cell's construct (an instance attribute: the class is untouched), run in its policy's scope."""
 
-    def __init__(self, inner, dtype):
-        self.inner, self.dtype = inner, dtype
+    __slots__ = ("inner", "policy")
+
+    def __init__(self, inner, policy):
+        self.inner, self.policy = inner, policy
 
     def __call__(self, *args, **kwargs):
-        with _AutoScope(self.dtype):
+        with _PolicyScope(self.policy):
             return self.inner(*args, **kwargs)
 
     def around(self, fn):
         """fn (the cell's construct as graph mode converts it) run in this wrapper's scope, as construct is."""
         inner = getattr(self.inner, "around", None)
         fn = fn if inner is None else inner(fn)
+        policy = self.policy
 
         def run(*args, **kwargs):
-            with _AutoScope(self.dtype):
+            with _PolicyScope(policy):
                 return fn(*args, **kwargs)
         return run
 
 
 def _set_amp_decorator(obj, dtype):
+    policy = _auto_policy(dtype)
     if inspect.isfunction(obj) or inspect.ismethod(obj):
         @functools.wraps(obj)
         def wrapper(*args, **kwargs):
-            with _AutoScope(dtype):
+            with _PolicyScope(policy):
                 return obj(*args, **kwargs)
         # graph mode converts the wrapper itself (the scope is active while obj is traced), not obj's source
         del wrapper.__wrapped__
         return wrapper
-    _set_construct(obj, _AutoConstruct, dtype)
+    _set_construct(obj, _AutoConstruct, policy)
     return obj
 
 

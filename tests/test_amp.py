@@ -324,3 +324,132 @@ def test_auto_level_casts_are_compiled_in_graph_mode():
     w = ms.Tensor(np.ones((3, 2), np.float32))
     f = amp.auto_mixed_precision(lambda x, w: ops.matmul(x, w), "auto")
     assert f(x, w).dtype == ms.jit(f)(x, w).dtype == ms.float16
+
+
+# ---------------------------------------------------------------- the cast policy: scoped, no class changes
+def _classes(obj):
+    """type() of obj, its cells, the primitives they hold and every registered primitive."""
+    from mindseed.ops._registry import registry
+    seen = {f"prim {name}": type(p) for name, p in registry.items()}
+    if isinstance(obj, nn.Cell):
+        for name, cell in obj.cells_and_names():
+            seen[f"cell {name}"] = type(cell)
+            for attr, value in cell.__dict__.items():
+                if isinstance(value, ops.Primitive):
+                    seen[f"attr {name}.{attr}"] = type(value)
+    return seen
+
+
+class MatNet(nn.Cell):
+    """A white-list primitive instance (O1), functional white- and black-list ops ('auto') and a Dense cell."""
+
+    def __init__(self):
+        super().__init__()
+        self.matmul = ops.MatMul()
+        self.w = ms.Parameter(ms.Tensor(np.linspace(-1, 1, 12, dtype=np.float32).reshape(3, 4)), name="w")
+        self.fc = nn.Dense(4, 2)
+
+    def construct(self, x):
+        y = self.matmul(x, ops.cast(self.w, x.dtype))
+        return self.fc(ops.exp(y.astype(ms.float32) * 0.1))
+
+
+@pytest.mark.parametrize("level", ["O1", "O2", "O3", "auto"])
+def test_no_class_of_a_cell_or_primitive_changes(level):
+    net = MatNet()
+    before = _classes(net)
+    during = []
+    net.fc.register_forward_pre_hook(lambda cell, args: during.append(_classes(net)))
+    mixed = amp.auto_mixed_precision(net, level, ms.bfloat16)
+    out = mixed(_x(2, 3))
+    assert out.dtype == ms.float32
+    assert _classes(net) == before and during == [before]       # after the call and while the network runs
+    if level == "O1":
+        # MindSpore's rewrite hands back a new network of <Class>Opt cells, sharing the Parameters
+        assert mixed is not net and type(mixed).__name__ == "MatNetOpt" and type(mixed.fc).__name__ == "DenseOpt"
+        assert [id(p) for p in mixed.trainable_params()] == [id(p) for p in net.trainable_params()]
+        assert type(mixed.matmul) is not ops.MatMul and type(net.matmul) is ops.MatMul
+        x = np.random.RandomState(1).uniform(-1, 1, (2, 3)).astype(np.float32)
+        np.testing.assert_allclose(net(ms.Tensor(x)).asnumpy(), _reference_matnet(net, x), rtol=1e-5, atol=1e-6)
+        seq = nn.SequentialCell(nn.Dense(3, 4), nn.ReLU())
+        seq_o1 = amp.auto_mixed_precision(seq, "O1", ms.bfloat16)
+        assert [type(c).__name__ for c in seq_o1.cells()] == ["DenseOpt", "ReLUOpt"] and seq_o1[0] is not seq[0]
+        assert seq_o1(ms.Tensor(x)).dtype == ms.float32 and seq(ms.Tensor(x)).dtype == ms.float32
+        assert seq_o1[0]._cast_dtype == ms.bfloat16 and seq[0]._cast_dtype is None
+
+
+def _reference_matnet(net, x):
+    w = net.w.asnumpy().astype(np.float64)
+    y = np.exp(x.astype(np.float64) @ w * 0.1)
+    return y @ net.fc.weight.asnumpy().astype(np.float64).T + net.fc.bias.asnumpy()
+
+
+@pytest.mark.parametrize("level", ["O1", "auto"])
+def test_a_network_without_amp_is_not_affected_by_one_with_amp(level):
+    # two networks in one process, one mixed-precision: the other computes in float32 before, between and after
+    # the mixed one's calls, also when it is called from inside the mixed network's run
+    ms.set_seed(3)
+    plain, mixed = MatNet(), amp.auto_mixed_precision(MatNet(), level, ms.bfloat16)
+    x = np.random.RandomState(5).uniform(-1, 1, (2, 3)).astype(np.float32)
+    ref = _reference_matnet(plain, x)
+    inner = []
+    mixed.fc.register_forward_pre_hook(lambda cell, args: inner.append(plain(ms.Tensor(x))))
+    for _ in range(2):
+        out = plain(ms.Tensor(x))
+        assert out.dtype == ms.float32
+        np.testing.assert_allclose(out.asnumpy(), ref, rtol=1e-5, atol=1e-6)
+        low = mixed(ms.Tensor(x))
+        assert low.dtype == ms.float32
+        err = np.abs(low.asnumpy() - _reference_matnet(mixed, x)).max()
+        assert 1e-5 < err < 5e-2                # computed in bfloat16: close, and not float32's value
+    assert len(inner) == 2
+    for got in inner:
+        # called inside the mixed network's run, the plain network still computes in float32 (O1 casts belong to
+        # the rewritten cells); under 'auto' it inherits the innermost active policy, as MindSpore's amp strategy
+        if level == "O1":
+            np.testing.assert_allclose(got.asnumpy(), ref, rtol=1e-5, atol=1e-6)
+        else:
+            assert got.dtype == ms.float32 and np.abs(got.asnumpy() - ref).max() > 1e-5
+    from mindseed.ops._registry import cast_policies
+    assert cast_policies == []
+
+
+def test_the_policy_is_restored_when_the_network_raises():
+    from mindseed.ops._registry import cast_policies
+
+    class Bad(nn.Cell):
+        def construct(self, x):
+            y = ops.matmul(x, x)
+            raise ValueError(f"bad {y.dtype}")
+
+    net = amp.auto_mixed_precision(Bad(), "auto", ms.bfloat16)
+    with pytest.raises(ValueError, match="bad BFloat16"):
+        net(_x(2, 2))
+    assert cast_policies == []
+    assert ops.matmul(_x(2, 2), _x(2, 2)).dtype == ms.float32
+
+
+@pytest.mark.parametrize("level", ["O1", "O2", "O3", "auto"])
+def test_graph_mode_amp_network_matches_pynative(level):
+    x = ms.Tensor(np.random.RandomState(2).uniform(-1, 1, (4, 3)).astype(np.float32))
+
+    def run(mode, jit=False):
+        ms.set_context(mode=mode)
+        try:
+            ms.set_seed(7)
+            net = amp.auto_mixed_precision(MatNet(), level, ms.float16)
+            call = ms.jit(net) if jit else net
+            out = call(x)
+            grads = ms.grad(lambda x: call(x).sum(), None, net.trainable_params())(x)
+        finally:
+            ms.set_context(mode=ms.PYNATIVE_MODE)
+        return out, grads
+
+    ref_out, ref_grads = run(ms.PYNATIVE_MODE)
+    for out, grads in (run(ms.GRAPH_MODE), run(ms.PYNATIVE_MODE, jit=True)):
+        assert out.dtype == ref_out.dtype == ms.float32
+        np.testing.assert_array_equal(out.asnumpy(), ref_out.asnumpy())
+        assert len(grads) == len(ref_grads) == 3
+        for g, r in zip(grads, ref_grads):
+            assert g.dtype == r.dtype == ms.float32
+            np.testing.assert_array_equal(g.asnumpy(), r.asnumpy())

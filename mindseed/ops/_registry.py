@@ -21,6 +21,9 @@ __all__ = ["Op", "Prim", "RandomPrim", "RandomDraws", "registry", "get"]
 
 registry = {}
 _tapes = _state.tapes
+# the active mixed-precision cast policies, innermost last (`mindseed.amp` pushes one while an amp network runs):
+# each maps a Prim object to rule(prim, args, attrs) -> outputs, which casts the inputs and runs the primitive
+cast_policies = []
 _new = object.__new__
 
 
@@ -142,6 +145,10 @@ class Prim(Op):
     # ------------------------------------------------------------ execution
     def __call__(self, *args, **attrs):
         # NOTE: the hot path of PyNative; unrolled for the common arities to avoid building a list
+        if cast_policies:
+            rule = cast_policies[-1].get(self)
+            if rule is not None:
+                return rule(self, args, attrs)
         try:
             n = len(args)
             if n == 2:
