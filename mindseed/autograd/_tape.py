@@ -55,14 +55,13 @@ class Tape:
                 break
         else:
             return
+        # as MindSpore, every output is differentiated whatever its dtype (an integer Tensor gets an integer
+        # gradient: d cumsum(int8) is int8; Cast to uint8 passes the gradient back to the float input)
         if prim.multi_output:
             for o in out:
-                if o._data.is_floating_point() or o._data.is_complex():
-                    tracked[id(o)] = o
-        elif out._data.is_floating_point() or out._data.is_complex():
-            tracked[id(out)] = out
+                tracked[id(o)] = o
         else:
-            return
+            tracked[id(out)] = out
         self.nodes.append((prim, args, attrs, out))
 
 

@@ -2,7 +2,7 @@
 from mindseed._utils import _state
 from mindseed.common.parameter import Parameter
 from mindseed.common.tensor import Tensor
-from mindseed.autograd._tape import Tape, active, backward, is_differentiable
+from mindseed.autograd._tape import Tape, active, backward
 from mindseed.ops._prims import core as P
 
 __all__ = ["grad", "value_and_grad", "get_grad", "vjp", "jvp", "jacrev", "jacfwd", "GradOperation"]
@@ -109,8 +109,7 @@ def _run_and_backward(fn, args, kwargs, positions, weights, has_aux, sens=None):
         alias = aliases.get(id(a))
         if alias is None:
             alias = aliases[id(a)] = P.identity_p(a)
-            if is_differentiable(a):  # integer inputs get zero gradients
-                tape.watch(alias)
+            tape.watch(alias)     # integer Tensors too: MindSpore differentiates every Tensor input
         return alias
 
     def alias_all(a):

@@ -172,6 +172,12 @@ def _type(self, dtype=None):
     return str(self.dtype) if dtype is None else F.cast(self, dtype)
 
 
+def _contiguous(self):
+    """The tensor in contiguous memory, differentiated as the identity (already contiguous: an Identity, which a
+    graph also treats as the value at this point of a Parameter updated later)."""
+    return P.identity_p(self) if self.is_contiguous() else P.contiguous_p(self)
+
+
 def _conj_T(self, swap_last_two):
     from mindseed.ops import functional  # noqa: PLC0415 -- the math family, attached after import
     axes = tuple(range(self.ndim - 2)) + (self.ndim - 1, self.ndim - 2) if swap_last_two else \
@@ -200,7 +206,7 @@ CORE_METHODS = {
     "half": lambda self: F.cast(self, mstype.float16), "int": lambda self: F.cast(self, mstype.int32),
     "long": lambda self: F.cast(self, mstype.int64), "bool": lambda self: F.cast(self, mstype.bool_),
     "double": lambda self: F.cast(self, mstype.float64), "byte": lambda self: F.cast(self, mstype.uint8),
-    "type": _type, "contiguous": lambda self: P.contiguous_p(self),
+    "type": _type, "contiguous": _contiguous,
 }
 
 
