@@ -9,7 +9,6 @@ tape is active they are recorded there: that is all higher-order differentiation
 Generic work happens here once, never in a bprop: summing broadcast dimensions back to the input's
 shape, casting back to the input's dtype, zero cotangents for unused outputs, accumulation.
 """
-from mindseed._backend import is_inexact
 from mindseed._utils import _state
 from mindseed.common import dtype as mstype
 from mindseed.common.tensor import Tensor
@@ -56,14 +55,13 @@ class Tape:
                 break
         else:
             return
+        # as MindSpore, every output is differentiated whatever its dtype (an integer Tensor gets an integer
+        # gradient: d cumsum(int8) is int8; Cast to uint8 passes the gradient back to the float input)
         if prim.multi_output:
             for o in out:
-                if is_inexact(o._data):
-                    tracked[id(o)] = o
-        elif is_inexact(out._data):
-            tracked[id(out)] = out
+                tracked[id(o)] = o
         else:
-            return
+            tracked[id(out)] = out
         self.nodes.append((prim, args, attrs, out))
 
 

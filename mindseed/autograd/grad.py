@@ -2,7 +2,7 @@
 from mindseed._utils import _state
 from mindseed.common.parameter import Parameter
 from mindseed.common.tensor import Tensor
-from mindseed.autograd._tape import Tape, active, backward, is_differentiable
+from mindseed.autograd._tape import Tape, active, backward
 from mindseed.ops._prims import core as P
 
 __all__ = ["grad", "value_and_grad", "get_grad", "vjp", "jvp", "jacrev", "jacfwd", "GradOperation"]
@@ -76,23 +76,55 @@ def _traceable(fn):
     return fn
 
 
+def _tensor_leaves(a):
+    """The Tensors of a (nested) tuple/list argument, or None when it holds none."""
+    if isinstance(a, Tensor):
+        return [a]
+    if isinstance(a, (tuple, list)):
+        leaves = [t for x in a for t in (_tensor_leaves(x) or [])]
+        return leaves or None
+    return None
+
+
+def _differentiable_positions(args, positions):
+    """The positions MindSpore differentiates: a Tensor argument; in a graph also a tuple/list holding Tensors
+    (its gradient is a tuple of the same shape). Other arguments (numbers, strings, constant tuples) are skipped,
+    in PyNative also tuples of Tensors."""
+    in_graph = _state.tracing is not None
+    return tuple(p for p in positions
+                 if isinstance(args[p], Tensor) or (in_graph and _tensor_leaves(args[p]) is not None))
+
+
 def _run_and_backward(fn, args, kwargs, positions, weights, has_aux, sens=None):
-    """Run fn under a fresh tape; return (value, gradients of inputs at positions, gradients of weights)."""
+    """Run fn under a fresh tape; return (value, gradients of inputs at positions, gradients of weights).
+
+    Every position must hold a Tensor, or (see `_differentiable_positions`) a tuple/list holding Tensors."""
     fn = _traceable(fn)
     tape = Tape()
     args = list(args)
     aliases = {}
-    for p in positions:
-        a = args[p]
-        if not isinstance(a, Tensor):
-            raise TypeError(f"For 'grad', the input at grad_position {p} must be a Tensor, but got {type(a).__name__}.")
+
+    def alias_of(a):
         # a fresh alias per transform keeps nested transforms of the same tensor apart
         alias = aliases.get(id(a))
         if alias is None:
             alias = aliases[id(a)] = P.identity_p(a)
-            if is_differentiable(a):  # integer inputs get zero gradients
-                tape.watch(alias)
-        args[p] = alias
+            tape.watch(alias)     # integer Tensors too: MindSpore differentiates every Tensor input
+        return alias
+
+    def alias_all(a):
+        if isinstance(a, Tensor):
+            return alias_of(a)
+        if isinstance(a, (tuple, list)):
+            return type(a)(alias_all(x) for x in a)
+        return a
+
+    for p in positions:
+        a = args[p]
+        if isinstance(a, Tensor) or _tensor_leaves(a) is not None:
+            args[p] = alias_all(a)
+        else:
+            raise TypeError(f"For 'grad', the input at grad_position {p} must be a Tensor, but got {type(a).__name__}.")
     for i, a in enumerate(args):
         if isinstance(a, Tensor):
             # as MindSpore, a tensor is differentiated wherever it is passed: f(x, x) sees one variable twice
@@ -117,8 +149,16 @@ def _run_and_backward(fn, args, kwargs, positions, weights, has_aux, sens=None):
         if len(sens_list) != len(roots):
             raise ValueError(f"For 'grad', the sens has {len(sens_list)} tensors but the output has {len(roots)}.")
     ct = backward(tape, roots, sens_list, keep={id(w) for w in weights if id(w) in tape.moved})
-    # an input updated in place is differentiated at its original value, which the tape moved to another handle
-    input_grads = tuple(_grad_or_zeros(ct, tape.moved.get(id(args[p]), args[p])) for p in positions)
+
+    def grad_of(a):
+        if isinstance(a, Tensor):
+            # an input updated in place is differentiated at its original value, which the tape moved elsewhere
+            return _grad_or_zeros(ct, tape.moved.get(id(a), a))
+        if isinstance(a, (tuple, list)):
+            return tuple(grad_of(x) for x in a)
+        return 0
+
+    input_grads = tuple(grad_of(args[p]) for p in positions)
     weight_grads = tuple(_grad_or_zeros(ct, w) for w in weights)
     return out, input_grads, weight_grads
 
@@ -129,13 +169,14 @@ def _grad_or_zeros(ct, x):
 
 
 def _pack(positions_arg, input_grads, weight_grads, has_weights, positions, weights, return_ids):
+    """MindSpore's result shape: one differentiated input gives its gradient itself (an int or a 1-tuple
+    grad_position alike), several a tuple, none an empty tuple."""
     if return_ids:
         input_grads = tuple((p, g) for p, g in zip(positions, input_grads))
         weight_grads = tuple((w.name, g) for w, g in zip(weights, weight_grads))
-    single = isinstance(positions_arg, int) and not isinstance(positions_arg, bool)
     if positions_arg is None:
         return weight_grads
-    ig = input_grads[0] if single else input_grads
+    ig = input_grads[0] if len(input_grads) == 1 else input_grads
     if has_weights:
         return ig, weight_grads
     return ig
@@ -169,7 +210,7 @@ def grad(fn, grad_position=0, weights=None, has_aux=False, return_ids=False):
         raise ValueError("`grad_position` and `weight` can not be None at the same time.")
 
     def grad_fn(*args, **kwargs):
-        positions = _check_positions(grad_position, len(args))
+        positions = _differentiable_positions(args, _check_positions(grad_position, len(args)))
         ws = _weights_list(weights)
         out, ig, wg = _run_and_backward(fn, args, kwargs, positions, ws, has_aux)
         res = _pack(grad_position, ig, wg, weights is not None, positions, ws, return_ids)
@@ -192,7 +233,7 @@ def value_and_grad(fn, grad_position=0, weights=None, has_aux=False, return_ids=
         raise ValueError("`grad_position` and `weight` can not be None at the same time.")
 
     def value_and_grad_fn(*args, **kwargs):
-        positions = _check_positions(grad_position, len(args))
+        positions = _differentiable_positions(args, _check_positions(grad_position, len(args)))
         ws = _weights_list(weights)
         out, ig, wg = _run_and_backward(fn, args, kwargs, positions, ws, has_aux)
         res = _pack(grad_position, ig, wg, weights is not None, positions, ws, return_ids)
@@ -334,58 +375,72 @@ def jvp(fn, inputs, v, has_aux=False):
     return primal, tangent
 
 
+def _jac_result(jac, primal, grad_position):
+    """MindSpore's layout of a Jacobian: per output (a tuple when fn returns a tuple), per input (a tuple when
+    grad_position is a tuple)."""
+    per_out = [j[0] if isinstance(grad_position, int) else tuple(j) for j in jac]
+    return tuple(per_out) if isinstance(primal, tuple) else per_out[0]
+
+
+def _with_aux(res, out, has_aux):
+    if not has_aux:
+        return res
+    aux = _aux_of(out)
+    return res, (aux[0] if len(aux) == 1 else aux)
+
+
+def _on_positions(fn, args, positions, has_aux):
+    """fn as a function of the inputs at `positions` only (the other arguments fixed); the primal output only."""
+    def restricted(*xs):
+        a = list(args)
+        for p, x in zip(positions, xs):
+            a[p] = x
+        o = fn(*a)
+        return o[0] if has_aux else o
+    return restricted
+
+
 def jacrev(fn, grad_position=0, has_aux=False):
-    """Jacobian by reverse mode: one vjp per output element."""
+    """Jacobian by reverse mode: one vjp per output element.
+
+    The Jacobian of output `o` with respect to input `x` has shape `o.shape + x.shape`; see `_jac_result`."""
     def jac_fn(*args):
         positions = _check_positions(grad_position, len(args))
         out = fn(*args)
         primal = out[0] if has_aux else out
-        rows = []
-        flat = P.reshape_p(primal, shape=(-1,))
-        n = flat.shape[0]
-        for i in range(n):
-            def pick(*xs, _i=i):
-                o = fn(*xs)
-                o = o[0] if has_aux else o
-                return P.reshape_p(o, shape=(-1,))[_i]
-            g = grad(pick, grad_position=positions)(*args)
-            rows.append(g)
+        outs = list(primal) if isinstance(primal, tuple) else [primal]
+        _, pullback = vjp(_on_positions(fn, args, positions, has_aux), *[args[p] for p in positions])
+        zeros = [P.zeros_like_p(o) for o in outs]
         jac = []
-        for k, p in enumerate(positions):
-            stacked = P.stack_p(*[r[k] for r in rows], axis=0)
-            jac.append(P.reshape_p(stacked, shape=primal.shape + args[p].shape))
-        res = jac[0] if isinstance(grad_position, int) else tuple(jac)
-        return (res, _aux_of(out)[0] if len(out) == 2 else _aux_of(out)) if has_aux else res
+        for j, o in enumerate(outs):
+            rows = []
+            for i in range(o.size):
+                e = P.reshape_p(P.setitem_p(P.reshape_p(zeros[j], shape=(-1,)), 1.0, index=i), shape=o.shape)
+                sens = zeros[:j] + [e] + zeros[j + 1:]
+                rows.append(pullback(*sens) if isinstance(primal, tuple) else pullback(e))
+            jac.append([P.reshape_p(P.stack_p(*[r[k] for r in rows], axis=0), shape=o.shape + args[p].shape)
+                        for k, p in enumerate(positions)])
+        return _with_aux(_jac_result(jac, primal, grad_position), out, has_aux)
     return jac_fn
 
 
 def jacfwd(fn, grad_position=0, has_aux=False):
-    """Jacobian by forward mode: one jvp per input element."""
+    """Jacobian by forward mode: one jvp per input element (same layout as `jacrev`)."""
     def jac_fn(*args):
         positions = _check_positions(grad_position, len(args))
         out = fn(*args)
         primal = out[0] if has_aux else out
-        jac = []
+        outs = list(primal) if isinstance(primal, tuple) else [primal]
+        jac = [[] for _ in outs]
         for p in positions:
             x = args[p]
-            cols = []
-            n = x.size
-            for i in range(n):
-                e = P.reshape_p(P.zeros_like_p(x), shape=(-1,))
-                e = P.setitem_p(e, 1.0, index=i)
-                e = P.reshape_p(e, shape=x.shape)
-
-                def only(xp, _p=p):
-                    a = list(args)
-                    a[_p] = xp
-                    o = fn(*a)
-                    return o[0] if has_aux else o
-                _, t = jvp(only, (x,), (e,))
-                cols.append(t)
-            stacked = P.stack_p(*cols, axis=-1)
-            jac.append(P.reshape_p(stacked, shape=primal.shape + x.shape))
-        res = jac[0] if isinstance(grad_position, int) else tuple(jac)
-        return (res, _aux_of(out)[0] if len(out) == 2 else _aux_of(out)) if has_aux else res
+            cols = [[] for _ in outs]
+            for i in range(x.size):
+                e = P.reshape_p(P.setitem_p(P.reshape_p(P.zeros_like_p(x), shape=(-1,)), 1.0, index=i), shape=x.shape)
+                _, t = jvp(_on_positions(fn, args, (p,), has_aux), (x,), (e,))
+                for j, tj in enumerate(t if isinstance(primal, tuple) else (t,)):
+                    cols[j].append(tj)
+            for j, o in enumerate(outs):
+                jac[j].append(P.reshape_p(P.stack_p(*cols[j], axis=-1), shape=o.shape + x.shape))
+        return _with_aux(_jac_result(jac, primal, grad_position), out, has_aux)
     return jac_fn
-
-

@@ -584,7 +584,9 @@ def convert(fn):
 
 
 def _convert(fn):
-    raw = inspect.getsource(fn)
+    # the source of `fn`'s own code: `inspect.getsource(fn)` follows `__wrapped__` (functools.wraps) to the
+    # decorated function, whose body would then run with the wrapper's globals and closure
+    raw = inspect.getsource(fn.__code__)
     source = textwrap.dedent(raw)
     tree = ast.parse(source)
     fdef = tree.body[0]
@@ -599,6 +601,10 @@ def _convert(fn):
         raise ConversionError("generators are not converted")
     first_line = fn.__code__.co_firstlineno
     fdef.decorator_list = []
+    # default values were evaluated where `fn` was defined (names of the enclosing scope, not of `fn`'s globals):
+    # the rewritten function takes them from `fn.__defaults__`/`__kwdefaults__` below, not by evaluating them again
+    fdef.args.defaults = []
+    fdef.args.kw_defaults = [None] * len(fdef.args.kwonlyargs)
     args = fdef.args.posonlyargs + fdef.args.args
     first_arg = args[0].arg if args else None
     # a builtin name the function rebinds (a global, closure or local `min`) is left alone

@@ -54,20 +54,21 @@ def _matmul(x, y):
 
 def _and(x, y):
     from mindseed.ops import functional  # noqa: PLC0415
-    return functional.bitwise_and(x, y) if _is_int(x) else functional.logical_and(x, y)
+    return functional.bitwise_and(x, y) if _is_int(x) or _is_int(y) else functional.logical_and(x, y)
 
 
 def _or(x, y):
     from mindseed.ops import functional  # noqa: PLC0415
-    return functional.bitwise_or(x, y) if _is_int(x) else functional.logical_or(x, y)
+    return functional.bitwise_or(x, y) if _is_int(x) or _is_int(y) else functional.logical_or(x, y)
 
 
 def _xor(x, y):
     from mindseed.ops import functional  # noqa: PLC0415
-    return functional.bitwise_xor(x, y) if _is_int(x) else functional.logical_xor(x, y)
+    return functional.bitwise_xor(x, y) if _is_int(x) or _is_int(y) else functional.logical_xor(x, y)
 
 
 def _is_int(x):
+    # `&`, `|`, `^` are bitwise when an operand is an integer Tensor, whichever side (`1 & t` as `t & 1`)
     return isinstance(x, Tensor) and mstype.is_integral(x.dtype) and x.dtype != mstype.bool_
 
 
@@ -166,6 +167,25 @@ def _T(self):
     return F.transpose(self, tuple(range(self.ndim - 1, -1, -1)))
 
 
+def _type(self, dtype=None):
+    """Tensor.type(): the dtype's name ("Float32"); Tensor.type(dtype): the tensor cast to dtype."""
+    return str(self.dtype) if dtype is None else F.cast(self, dtype)
+
+
+def _contiguous(self):
+    """The tensor in contiguous memory, differentiated as the identity (already contiguous: an Identity, which a
+    graph also treats as the value at this point of a Parameter updated later)."""
+    return P.identity_p(self) if self.is_contiguous() else P.contiguous_p(self)
+
+
+def _conj_T(self, swap_last_two):
+    from mindseed.ops import functional  # noqa: PLC0415 -- the math family, attached after import
+    axes = tuple(range(self.ndim - 2)) + (self.ndim - 1, self.ndim - 2) if swap_last_two else \
+        tuple(range(self.ndim - 1, -1, -1))
+    t = F.transpose(self, axes)
+    return functional.conj(t) if mstype.is_complex(self.dtype) else t
+
+
 def _expand_as(self, other):
     return F.broadcast_to(self, other.shape)
 
@@ -185,7 +205,8 @@ CORE_METHODS = {
     "true_divide": F.true_divide, "float": lambda self: F.cast(self, mstype.float32),
     "half": lambda self: F.cast(self, mstype.float16), "int": lambda self: F.cast(self, mstype.int32),
     "long": lambda self: F.cast(self, mstype.int64), "bool": lambda self: F.cast(self, mstype.bool_),
-    "double": lambda self: F.cast(self, mstype.float64),
+    "double": lambda self: F.cast(self, mstype.float64), "byte": lambda self: F.cast(self, mstype.uint8),
+    "type": _type, "contiguous": _contiguous,
 }
 
 
@@ -195,4 +216,5 @@ def attach(*tables):
             setattr(Tensor, name, fn)
     Tensor.T = property(_T)
     Tensor.mT = property(lambda self: F.transpose(self, tuple(range(self.ndim - 2)) + (self.ndim - 1, self.ndim - 2)))
-    Tensor.H = property(lambda self: _T(self))
+    Tensor.H = property(lambda self: _conj_T(self, False))
+    Tensor.mH = property(lambda self: _conj_T(self, True))

@@ -1,10 +1,13 @@
 """Functional autodiff API: grad / value_and_grad / GradOperation / vjp / jvp / jac* / vmap / hooks."""
+import contextlib
+
 import numpy as np
 import pytest
 
 import mindseed as ms
 from mindseed import nn, ops
 from mindseed._utils import _state
+from _graph import graph_mode
 
 
 def t(a, dtype=np.float32):
@@ -192,10 +195,36 @@ def test_no_tape_left_behind_and_no_recording_outside_transforms():
     assert _state.tapes == []
 
 
-def test_integer_input_position_gets_zero_gradient():
+def test_integer_input_is_differentiated_in_its_dtype():
+    # as MindSpore: an integer Tensor is differentiated like any other, its gradient cast to its dtype
     g = ms.grad(lambda x, n: (x * n).sum(), 1)(t(PX), ms.Tensor([1, 2, 3]))
     assert g.dtype == ms.int64
-    np.testing.assert_array_equal(g.asnumpy(), [0, 0, 0])
+    np.testing.assert_array_equal(g.asnumpy(), [1, -2, 0])
+    x = ms.Tensor(np.array([[1, 2, 3, 4], [5, 6, 7, 8]], np.int8))
+    g = ms.grad(lambda a: ops.cumsum(a, 1))(x)
+    assert g.dtype == ms.int8
+    np.testing.assert_array_equal(g.asnumpy(), [[4, 3, 2, 1], [4, 3, 2, 1]])
+    g = ms.grad(lambda a, b: ops.floor_mod(a, b))(ms.Tensor([2, 4, -1], ms.int32), ms.Tensor([3, 3, 3], ms.int32))
+    np.testing.assert_array_equal(g.asnumpy(), [1, 1, 1])
+    # comparisons pass no gradient
+    g = ms.grad(lambda a, b: ops.greater(a, b))(ms.Tensor([2, 4], ms.int32), ms.Tensor([3, 3], ms.int32))
+    np.testing.assert_array_equal(g.asnumpy(), [0, 0])
+
+
+@pytest.mark.parametrize("mode", ["graph", "pynative"])
+def test_gradient_flows_through_casts_to_integers_and_back(mode):
+    # float -> uint8 -> gradient ones back at the float input; int32 -> float64 -> ones in int32
+    byte = lambda a: a.byte()  # noqa: E731
+    double = lambda a: a.double()  # noqa: E731
+    run = (lambda f, *a: ms.jit(f)(*a)) if mode == "graph" else (lambda f, *a: f(*a))
+    ctx = graph_mode() if mode == "graph" else contextlib.nullcontext()
+    with ctx:
+        g = run(lambda a: ms.grad(byte)(a), ms.Tensor(np.full((2, 2), 1.7, np.float32)))
+        assert g.dtype == ms.float32
+        np.testing.assert_array_equal(g.asnumpy(), np.ones((2, 2)))
+        g = run(lambda a: ms.grad(double)(a), ms.Tensor(np.ones((2, 2)), ms.int32))
+        assert g.dtype == ms.int32
+        np.testing.assert_array_equal(g.asnumpy(), np.ones((2, 2)))
 
 
 def test_a_frozen_weight_asked_for_gets_zeros_eager_and_compiled():

@@ -128,6 +128,7 @@ SPECS = [
     OpSpec("repeat_interleave_tensor", lambda x: ops.repeat_interleave(x, I([1, 0, 2]), 0),
            lambda x: np.repeat(x, [1, 0, 2], 0), grad2=True),
     OpSpec("repeat_elements", lambda x: ops.repeat_elements(x, 2, 0), lambda x: np.repeat(x, 2, 0)),
+    OpSpec("contiguous_of_transpose", lambda x: ops.transpose(x, (1, 0)).contiguous(), lambda x: x.T, grad2=True),
     OpSpec("flip", lambda x: ops.flip(x, (0, 2)), lambda x: np.flip(x, (0, 2)), shapes=[(2, 3, 4)], grad2=True),
     OpSpec("fliplr", ops.fliplr, np.fliplr),
     OpSpec("flipud", ops.flipud, np.flipud),

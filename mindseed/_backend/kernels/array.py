@@ -183,6 +183,10 @@ def sort(x, axis=-1, descending=False, stable=False):
 
 def topk(x, k, dim=-1, largest=True, sorted=True):
     v, i = torch.topk(x, k, dim=dim, largest=largest, sorted=sorted)
+    if not sorted:
+        # as MindSpore's CPU kernel, unsorted keeps the chosen elements in their input order (all k: x itself)
+        i, _ = torch.sort(i, dim=dim)
+        v = torch.gather(x, dim, i)
     return v, i.int()
 
 

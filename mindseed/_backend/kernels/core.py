@@ -25,27 +25,67 @@ def identity(x):
     return torch.ops.aten.alias(x)
 
 
+def contiguous(x):
+    return x.contiguous()
+
+
+_WIDE_UNSIGNED = (torch.uint16, torch.uint32, torch.uint64)
+
+
+def _wrapping(op, x, y):
+    """op on tensors of which one is uint16/32/64, for which torch has no CPU arithmetic: computed on int64, which
+    wraps the same modulo 2**64, and cast back."""
+    t = x if isinstance(x, torch.Tensor) and x.dtype in _WIDE_UNSIGNED else y
+    wide = lambda v: v.view(torch.int64) if v.dtype == torch.uint64 else v.to(torch.int64)  # noqa: E731
+    x = wide(x) if isinstance(x, torch.Tensor) else x
+    y = wide(y) if isinstance(y, torch.Tensor) else y
+    out = op(x, y)
+    return out.view(torch.uint64) if t.dtype == torch.uint64 else out.to(t.dtype)
+
+
+def _unsigned(x, y):
+    return (isinstance(x, torch.Tensor) and x.dtype in _WIDE_UNSIGNED) or \
+        (isinstance(y, torch.Tensor) and y.dtype in _WIDE_UNSIGNED)
+
+
+def _scalar_operand(x):
+    """A Python number as a 0-d tensor when both operands are numbers (Sub(10.11, 902)): int64, float32 or bool."""
+    dtype = torch.bool if isinstance(x, bool) else torch.int64 if isinstance(x, int) else \
+        torch.float32 if isinstance(x, float) else torch.complex64
+    return torch.scalar_tensor(x, dtype=dtype)
+
+
 def add(x, y):
+    if _unsigned(x, y):
+        return _wrapping(torch.add, x, y)
     if isinstance(x, torch.Tensor):
         return torch.add(x, y)
-    return torch.add(y, x)
+    return torch.add(y if isinstance(y, torch.Tensor) else _scalar_operand(y), x)
 
 
 def sub(x, y):
+    if _unsigned(x, y):
+        return _wrapping(torch.sub, x, y)
     if isinstance(x, torch.Tensor):
         return torch.sub(x, y)
+    if not isinstance(y, torch.Tensor):
+        return torch.sub(_scalar_operand(x), y)
     return torch.rsub(y, x)
 
 
 def mul(x, y):
+    if _unsigned(x, y):
+        return _wrapping(torch.mul, x, y)
     if isinstance(x, torch.Tensor):
         return torch.mul(x, y)
-    return torch.mul(y, x)
+    return torch.mul(y if isinstance(y, torch.Tensor) else _scalar_operand(y), x)
 
 
 def div(x, y):
     if isinstance(x, torch.Tensor):
         return torch.div(x, y)
+    if not isinstance(y, torch.Tensor):
+        return torch.div(_scalar_operand(x), y)
     return torch.div(_t(x, y), y)
 
 

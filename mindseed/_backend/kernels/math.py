@@ -10,6 +10,7 @@ from mindseed._backend import _TORCH_DTYPES
 from mindseed._backend.kernels.core import _t
 
 _special = torch.special
+_WIDE_UNSIGNED = (torch.uint16, torch.uint32, torch.uint64)
 
 
 def _pair(x, y):
@@ -469,6 +470,14 @@ def cum_extreme(x, axis=0, largest=True):
     """(values, indices) of the running maximum (or minimum) along axis."""
     if x.dim() == 0:
         return x.clone(), torch.zeros((), dtype=torch.int64, device=x.device)
+    if x.dtype in _WIDE_UNSIGNED:
+        # torch has no cummax/cummin for these: run on int64 (for uint64 its bits with the sign bit flipped, which
+        # order as the unsigned values)
+        bits = x.view(torch.int64) if x.dtype == torch.uint64 else x.to(torch.int64)
+        key = bits ^ torch.iinfo(torch.int64).min if x.dtype == torch.uint64 else bits
+        _, index = (torch.cummax if largest else torch.cummin)(key, axis)
+        values = torch.gather(bits, axis, index)
+        return (values.view(torch.uint64) if x.dtype == torch.uint64 else values.to(x.dtype)), index
     values, index = (torch.cummax if largest else torch.cummin)(x, axis)
     return values, index
 

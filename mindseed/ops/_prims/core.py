@@ -14,6 +14,15 @@ def _identity_bprop(x, out, dout):
     return (dout,)
 
 
+# x's value in contiguous memory (Tensor.contiguous): differentiated as the identity
+contiguous_p = Prim("Contiguous", K.contiguous)
+
+
+@contiguous_p.def_bprop
+def _contiguous_bprop(x, out, dout):
+    return (dout,)
+
+
 # no bprop: the tape never records it, so nothing flows back through it
 stop_gradient_p = Prim("StopGradient", K.identity, infer=I.same)
 

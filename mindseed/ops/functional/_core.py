@@ -72,11 +72,19 @@ def neg(input):
     return P.neg_p(input)
 
 
-subtract = sub
+def subtract(input, other, *, alpha=1):
+    """input - alpha * other, broadcasting."""
+    return P.sub_p(input, other if alpha == 1 else P.mul_p(other, alpha))
+
+
+def true_divide(input, other):
+    """input / other (true division)."""
+    return P.div_p(input, other)
+
+
 multiply = mul
 divide = div
 negative = neg
-true_divide = P.div_p
 
 
 def matmul(input, other):

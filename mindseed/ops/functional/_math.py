@@ -3,6 +3,8 @@
 The functions live in `_math_elementwise`, `_math_logic` and `_math_reduce`; this module re-exports them and declares
 `TENSOR_METHODS`, the Tensor methods of the family with MindSpore's method signatures.
 """
+from mindseed.common import dtype as mstype
+from mindseed.common.tensor import Tensor
 from mindseed.ops._api import G
 from mindseed.ops._prims import core as C
 from mindseed.ops._prims import math as P
@@ -111,8 +113,11 @@ def _cumprod(self, dim, dtype=None):
     return R.cumprod(self, dim, dtype)
 
 
-def _count_nonzero(self, dim=None):
-    return R.count_nonzero(self, () if dim is None else dim)
+def _count_nonzero(self, dim=None, keep_dims=None, dtype=None, *, axis=None):
+    # Tensor.count_nonzero(dim=None) and the older count_nonzero(axis=(), keep_dims=False, dtype=int32)
+    if axis is None and keep_dims is None and dtype is None:
+        return R.count_nonzero(self, () if dim is None else dim)
+    return R.count_nonzero(self, _pick(axis, dim, ()), bool(keep_dims), mstype.int32 if dtype is None else dtype)
 
 
 def _nansum(self, dim=None, keepdim=False, *, dtype=None, axis=None, keepdims=None):
@@ -184,12 +189,26 @@ def inplace_sigmoid(input):
     return _assign(input, G.sigmoid(input))
 
 
+def _operand(other):
+    # Tensor methods take a list or tuple of numbers as a Tensor (`x.add([1, 2])`)
+    return Tensor(other) if isinstance(other, (list, tuple)) else other
+
+
 def _add(self, other, *, alpha=1):
+    other = _operand(other)
     return C.add_p(self, other if alpha == 1 else C.mul_p(other, alpha))
 
 
 def _sub(self, other, *, alpha=1):
+    other = _operand(other)
     return C.sub_p(self, other if alpha == 1 else C.mul_p(other, alpha))
+
+
+def _remainder(self, other=None, *, divisor=None):
+    # Tensor.remainder(other) and its older form Tensor.remainder(divisor=...)
+    if (other is None) == (divisor is None):
+        raise TypeError("For 'Tensor.remainder', exactly one of 'other' and 'divisor' must be given.")
+    return G.remainder(self, _operand(_pick(other, divisor, None)))
 
 
 def _div(self, other, *, rounding_mode=None):
@@ -234,6 +253,7 @@ TENSOR_METHODS.update({
     "sigmoid_": _inplace(G.sigmoid, "sigmoid_"), "tanh_": _inplace(G.tanh, "tanh_"),
     "sign_": _inplace(C.sign_p, "sign_"), "remainder_": _inplace(G.remainder, "remainder_"),
     "exp_": _inplace(C.exp_p, "exp_"), "log_": _inplace(C.log_p, "log_"),
+    "add": _add, "sub": _sub, "subtract": _sub, "remainder": _remainder,
     "add_": _inplace(_add, "add_"), "sub_": _inplace(_sub, "sub_"), "mul_": _inplace(C.mul_p, "mul_"),
     "div_": _inplace(_div, "div_"),
 })

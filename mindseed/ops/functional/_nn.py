@@ -260,6 +260,8 @@ def prelu(input, weight):
                          f"input), but got shape {weight.shape}.")
     if input.ndim >= 2 and weight.size != 1:
         weight = P.reshape_p(weight, shape=(c,) + (1,) * (input.ndim - 2))
+    elif input.ndim == 0 and weight.ndim == 1:
+        weight = P.reshape_p(weight, shape=())   # the output has the input's shape: a scalar stays a scalar
     return P.where_p(P.greater_p(input, 0.0), input, P.mul_p(weight, input))
 
 

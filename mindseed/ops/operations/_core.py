@@ -1,4 +1,5 @@
 """Class API of the core ops."""
+from mindseed.common.tensor import Tensor
 from mindseed.ops.functional import _core as F
 from mindseed.ops.operations._base import Primitive
 
@@ -77,9 +78,12 @@ class ReduceSum(Primitive):
         self.attrs.update(keep_dims=keep_dims)
 
     def __call__(self, x, axis=()):
-        if self.skip_mode and axis in ((), []):
+        if isinstance(axis, Tensor):   # the axes as a Tensor (empty: all of them)
+            axis = tuple(int(a) for a in axis.asnumpy().reshape(-1)) if axis.ndim else int(axis.item())
+        empty = isinstance(axis, (tuple, list)) and len(axis) == 0
+        if self.skip_mode and empty:
             return x
-        return F.sum(x, axis if axis not in ((), []) else None, self.keep_dims, dtype=x.dtype)
+        return F.sum(x, None if empty else axis, self.keep_dims, dtype=x.dtype)
 
 
 class BroadcastTo(Primitive):

@@ -1,0 +1,135 @@
+"""Which inputs `grad` differentiates and the shape of what it returns, as MindSpore 2.10 does.
+
+One differentiated input gives its gradient itself (`grad_position=0` and `(0,)` alike), several a tuple,
+none an empty tuple. Arguments that are not Tensors (numbers, constant tuples) are skipped; in a graph a
+tuple holding Tensors is differentiated too (its gradient is a tuple).
+"""
+import contextlib
+
+import numpy as np
+import pytest
+
+import mindseed as ms
+from mindseed import ops
+from _graph import graph_mode
+
+
+def t(a):
+    return ms.Tensor(np.asarray(a, dtype=np.float32))
+
+
+def _mode(mode):
+    return graph_mode() if mode == "graph" else contextlib.nullcontext()
+
+
+def _run(mode, fn, *args):
+    return ms.jit(fn)(*args) if mode == "graph" else fn(*args)
+
+
+def cube_scaled(x, k, n):
+    return x * x * x * k + n
+
+
+@pytest.mark.parametrize("mode", ["graph", "pynative"])
+def test_one_position_gives_the_gradient_itself(mode):
+    x = t([1.0, 2.0])
+    with _mode(mode):
+        for pos in (0, (0,)):
+            g = _run(mode, lambda a, pos=pos: ms.grad(cube_scaled, pos)(a, 2, 3), x)
+            assert isinstance(g, ms.Tensor)
+            np.testing.assert_allclose(g.asnumpy(), [6.0, 24.0])
+
+
+@pytest.mark.parametrize("mode", ["graph", "pynative"])
+def test_non_tensor_positions_are_skipped(mode):
+    x = t([1.0, 2.0])
+    with _mode(mode):
+        # 2 and 3 are numbers: only x is differentiated, and a single gradient comes back
+        g = _run(mode, lambda a: ms.grad(cube_scaled, (0, 1, 2))(a, 2, 3), x)
+        assert isinstance(g, ms.Tensor)
+        np.testing.assert_allclose(g.asnumpy(), [6.0, 24.0])
+        # nothing differentiable asked for: an empty tuple
+        assert _run(mode, lambda a: ms.grad(cube_scaled, (1, 2))(a, 2, 3), x) == ()
+
+
+def test_constant_tuple_argument_is_skipped_in_graph_and_pynative():
+    def resize(x, size):
+        return ops.ResizeNearestNeighbor(size, True)(x)
+
+    x = t([[[[1.0, 2.0, 3.0], [1.0, 2.0, 3.0]]]])
+    want = [[[[1.0, 0.0, 1.0], [1.0, 0.0, 1.0]]]]
+    np.testing.assert_allclose(ms.grad(resize, (0, 1))(x, (2, 2)).asnumpy(), want)
+    with graph_mode():
+        g = ms.jit(lambda a: ms.grad(resize, (0, 1))(a, (2, 2)))(x)
+        np.testing.assert_allclose(g.asnumpy(), want)
+
+
+def test_tuple_of_tensors_is_differentiated_in_graph_only():
+    def f(x, pair):
+        return x * pair[0] + pair[1] * pair[1]
+
+    x, a, b = t([1.0, 2.0]), t([3.0, 4.0]), t([5.0, 6.0])
+    with graph_mode():
+        gx, (ga, gb) = ms.jit(lambda x, a, b: ms.grad(f, (0, 1))(x, (a, b)))(x, a, b)
+    np.testing.assert_allclose(gx.asnumpy(), [3.0, 4.0])
+    np.testing.assert_allclose(ga.asnumpy(), [1.0, 2.0])
+    np.testing.assert_allclose(gb.asnumpy(), [10.0, 12.0])
+    # PyNative skips the tuple: x alone
+    g = ms.grad(f, (0, 1))(x, (a, b))
+    np.testing.assert_allclose(g.asnumpy(), [3.0, 4.0])
+
+
+def test_one_position_with_weights_and_return_ids():
+    w = ms.Parameter(t([2.0, 3.0]), name="w")
+
+    def f(x):
+        return (x * w).sum()
+
+    x = t([1.0, 5.0])
+    gx, gw = ms.grad(f, (0,), weights=[w])(x)
+    np.testing.assert_allclose(gx.asnumpy(), [2.0, 3.0])
+    np.testing.assert_allclose(gw[0].asnumpy(), [1.0, 5.0])
+    pos, g = ms.grad(f, (0,), return_ids=True)(x)
+    assert pos == 0
+    np.testing.assert_allclose(g.asnumpy(), [2.0, 3.0])
+    v, g = ms.value_and_grad(f, (0,))(x)
+    np.testing.assert_allclose(v.asnumpy(), 17.0)
+    np.testing.assert_allclose(g.asnumpy(), [2.0, 3.0])
+
+
+def _numeric_jac(f, x, eps=1e-6):
+    x = np.asarray(x, np.float64)
+    out = np.asarray(f(x))
+    jac = np.zeros(out.shape + x.shape)
+    for idx in np.ndindex(x.shape):
+        d = np.zeros_like(x)
+        d[idx] = eps
+        jac[(Ellipsis,) + idx] = (np.asarray(f(x + d)) - np.asarray(f(x - d))) / (2 * eps)
+    return jac
+
+
+@pytest.mark.parametrize("mode", ["graph", "pynative"])
+@pytest.mark.parametrize("jac", [ops.jacrev, ops.jacfwd])
+def test_jacobian_of_several_outputs_is_per_output_then_per_input(jac, mode):
+    def f(x, y, z):
+        return x * x + y * y + z * z, x * y * z
+
+    xs = [np.array([[1.0, 2.0], [3.0, 4.0]]), np.array([[-2.0, 3.0], [-1.0, 2.0]]),
+          np.array([[0.0, 3.0], [5.0, -1.0]])]
+    np_f = [lambda x, y, z: x * x + y * y + z * z, lambda x, y, z: x * y * z]
+    with _mode(mode):
+        got = _run(mode, lambda *a: jac(f, grad_position=(1, 2))(*a), *[t(x) for x in xs])
+        assert isinstance(got, tuple) and len(got) == 2
+        for j in range(2):
+            assert isinstance(got[j], tuple) and len(got[j]) == 2
+            for k, p in enumerate((1, 2)):
+                def one(v, j=j, p=p):
+                    a = list(xs)
+                    a[p] = v
+                    return np_f[j](*a)
+                np.testing.assert_allclose(got[j][k].asnumpy(), _numeric_jac(one, xs[p]), atol=1e-4)
+        # an int grad_position: per output, the Jacobian itself
+        single = _run(mode, lambda *a: jac(f)(*a), *[t(x) for x in xs])
+        assert isinstance(single, tuple) and len(single) == 2 and isinstance(single[1], ms.Tensor)
+        np.testing.assert_allclose(single[1].asnumpy(),
+                                   _numeric_jac(lambda v: np_f[1](v, xs[1], xs[2]), xs[0]), atol=1e-4)
