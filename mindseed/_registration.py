@@ -7,7 +7,8 @@ from mindseed import amp, autograd, common, compiler, nn, ops, train
 from mindseed.common import api as _common_api
 from mindseed.ops.function import grad as _function_grad
 
-_AUTODIFF = ("grad", "value_and_grad", "vjp", "jvp", "jacfwd", "jacrev", "get_grad", "vmap")
+_AUTODIFF = ("grad", "value_and_grad", "vjp", "jvp", "jacfwd", "jacrev", "get_grad", "vmap", "linearize", "jet",
+             "derivative")
 for _name in ("GradOperation",) + _AUTODIFF:
     setattr(ops, _name, getattr(autograd, _name))
 # ... and where MindSpore's module layout puts them: ops.functional / ops.function(.grad.grad_func), ops.composite
@@ -15,6 +16,7 @@ for _module in (ops.functional, ops.function, _function_grad, _function_grad.gra
     for _name in _AUTODIFF:
         setattr(_module, _name, getattr(autograd, _name))
 ops.composite.GradOperation = autograd.GradOperation
+_function_grad.custom_vjp = _function_grad.grad_func.custom_vjp = autograd.custom_vjp
 
 # graph compilation, reached from mindspore.common and mindspore.common.api
 for _name in ("jit", "jit_class", "mutable", "JitConfig"):

@@ -4,7 +4,7 @@ from mindseed.common.tensor import Tensor
 from mindseed.autograd._tape import paused
 from mindseed.ops._registry import Op
 
-__all__ = ["call_with_bprop"]
+__all__ = ["call_with_bprop", "custom_vjp"]
 
 
 class _UserBprop(Op):
@@ -39,3 +39,42 @@ def call_with_bprop(fn, bprop, args, name="CustomBprop"):
         if not getattr(tape, "records_all", False):
             tape.record(node, args, {}, out)
     return out
+
+
+class _CustomVjp:
+    """A function with a user-defined backward: `fn.defbwd(bwd)`, `bwd(*inputs, out, dout)` -> input gradients."""
+
+    def __init__(self, fwd):
+        if not callable(fwd):
+            raise TypeError(f"For 'custom_vjp', 'fn' must be callable, but got {type(fwd).__name__}.")
+        self.fwd, self.bwd = fwd, None
+        self.__name__ = getattr(fwd, "__name__", type(self).__name__)
+        self.__doc__ = getattr(fwd, "__doc__", None)
+
+    def defbwd(self, bwd):
+        if not callable(bwd):
+            raise TypeError(f"For 'custom_vjp', the backward function must be callable, but got "
+                            f"{type(bwd).__name__}.")
+        self.bwd = bwd
+        return bwd
+
+    def __call__(self, *args):
+        if self.bwd is None:  # no backward defined yet: autodiff of the forward
+            return self.fwd(*args)
+        return call_with_bprop(self.fwd, self.bwd, args, self.__name__)
+
+
+def custom_vjp(fn=None):
+    """Give a function a custom backward (MindSpore's `ops.function.grad.grad_func.custom_vjp`).
+
+    >>> import mindseed as ms
+    >>> @custom_vjp
+    ... def f(x):
+    ...     return x * x
+    >>> _ = f.defbwd(lambda x, out, dout: (dout * 10,))
+    >>> ms.grad(f)(ms.Tensor(3.0))
+    Tensor(shape=[], dtype=Float32, value=10.0)
+    """
+    if fn is not None:
+        return _CustomVjp(fn)
+    return _CustomVjp
