@@ -9,7 +9,7 @@ from mindseed.ops.function import grad as _function_grad
 
 _AUTODIFF = ("grad", "value_and_grad", "vjp", "jvp", "jacfwd", "jacrev", "get_grad", "vmap", "linearize", "jet",
              "derivative")
-for _name in ("GradOperation",) + _AUTODIFF:
+for _name in ("GradOperation", "Morph") + _AUTODIFF:
     setattr(ops, _name, getattr(autograd, _name))
 # ... and where MindSpore's module layout puts them: ops.functional / ops.function(.grad.grad_func), ops.composite
 for _module in (ops.functional, ops.function, _function_grad, _function_grad.grad_func):

@@ -4,7 +4,7 @@ from mindseed.common.tensor import Tensor
 from mindseed.autograd._tape import paused
 from mindseed.ops._registry import Op
 
-__all__ = ["call_with_bprop", "custom_vjp"]
+__all__ = ["call_with_bprop", "custom_vjp", "Morph"]
 
 
 class _UserBprop(Op):
@@ -78,3 +78,27 @@ def custom_vjp(fn=None):
     if fn is not None:
         return _CustomVjp(fn)
     return _CustomVjp
+
+
+class Morph:
+    """A user function used as one operator of a graph (MindSpore's `ops.Morph`): `Morph(fn, infer_shape,
+    infer_dtype, bprop_fn=None)(*args, **kwargs)` is `fn(*args, **kwargs)`, differentiated by autodiff of `fn` or,
+    given `bprop_fn(*args, out, dout)`, by that rule. `infer_shape` / `infer_dtype` describe the output for
+    MindSpore's graph compiler; here the traced `fn` carries its own shapes. Only in GRAPH_MODE, as MindSpore.
+    """
+
+    def __init__(self, fn, infer_shape, infer_dtype, bprop_fn=None):
+        for name, f in (("fn", fn), ("infer_shape", infer_shape), ("infer_dtype", infer_dtype)):
+            if not callable(f):
+                raise TypeError(f"For 'Morph', '{name}' must be callable, but got {type(f).__name__}.")
+        if bprop_fn is not None and not callable(bprop_fn):
+            raise TypeError(f"For 'Morph', 'bprop_fn' must be callable or None, but got {type(bprop_fn).__name__}.")
+        self.name = "Morph"
+        self.fn, self.infer_shape, self.infer_dtype, self.bprop_fn = fn, infer_shape, infer_dtype, bprop_fn
+
+    def __call__(self, *args, **kwargs):
+        if _state.tracing is None:
+            raise RuntimeError("Morph is only supported in GRAPH_MODE.")
+        if self.bprop_fn is None:
+            return self.fn(*args, **kwargs)
+        return call_with_bprop(lambda *a: self.fn(*a, **kwargs), self.bprop_fn, args, self.name)
