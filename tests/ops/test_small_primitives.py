@@ -121,3 +121,38 @@ def test_auto_generate_copy_and_contiguous():
     np.testing.assert_array_equal(contiguous(y).asnumpy(), x.asnumpy().T)
     g = ms.grad(lambda a: (copy(a) * a).sum())(ms.Tensor([1.0, 2.0]))
     np.testing.assert_allclose(g.asnumpy(), [2.0, 4.0])
+
+
+def test_conjugate_transpose():
+    x = np.array([[1 + 2j, 3j, 2.0], [4.0, -1j, 1 - 1j]], np.complex64)
+    out = ops.ConjugateTranspose()(ms.Tensor(x), (1, 0))
+    np.testing.assert_array_equal(out.asnumpy(), np.conj(x).T)
+    r = np.arange(6, dtype=np.float32).reshape(1, 2, 3)
+    np.testing.assert_array_equal(ops.ConjugateTranspose()(ms.Tensor(r), (2, 0, 1)).asnumpy(), r.transpose(2, 0, 1))
+    assert ops.operations.array_ops.ConjugateTranspose is ops.ConjugateTranspose
+
+
+def test_apply_adam_with_amsgrad_matches_the_update_rule_and_v2():
+    rng = np.random.default_rng(0)
+    var0, m0, v0, vh0 = rng.normal(size=4), rng.normal(size=4), rng.uniform(size=4), rng.uniform(size=4)
+    g = rng.normal(size=4)
+    b1, b2, eps, lr, b1p, b2p = 0.8, 0.95, 1e-6, 0.1, 0.64, 0.9025
+
+    def params():
+        return [ms.Parameter(ms.Tensor(a.astype(np.float32)), name=n)
+                for a, n in ((var0, "var"), (m0, "m"), (v0, "v"), (vh0, "vhat"))]
+
+    p1 = params()
+    ops.operations.ApplyAdamWithAmsgrad(b1, b2, eps)(*p1, b1p, b2p, lr, ms.Tensor(g.astype(np.float32)))
+    m = b1 * m0 + (1 - b1) * g
+    v = b2 * v0 + (1 - b2) * g * g
+    vh = np.maximum(vh0, v)
+    var = var0 - lr * np.sqrt(1 - b2p) / (1 - b1p) * m / (np.sqrt(vh) + eps)
+    for p, ref in zip(p1, (var, m, v, vh)):
+        np.testing.assert_allclose(p.asnumpy(), ref, rtol=1e-5, atol=1e-6)
+    p2 = params()
+    ops.operations.ApplyAdamWithAmsgradV2()(*p2, b1p, b2p, lr, b1, b2, eps, ms.Tensor(g.astype(np.float32)))
+    for a, b in zip(p1, p2):
+        np.testing.assert_array_equal(a.asnumpy(), b.asnumpy())
+    with pytest.raises(TypeError, match="'ApplyAdamWithAmsgrad'.*'beta1'"):
+        ops.operations.ApplyAdamWithAmsgrad(beta1="0.9")
