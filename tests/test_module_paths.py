@@ -10,7 +10,8 @@ from mindseed import nn, ops
 
 LAYOUT_OPERATIONS = ["array_ops", "math_ops", "nn_ops", "random_ops", "linalg_ops", "image_ops", "inner_ops",
                      "other_ops", "debug_ops", "custom_ops", "comm_ops"]
-FUNCTION_MODULES = ["array_func", "math_func", "nn_func", "random_func", "linalg_func", "clip_func", "other_func"]
+FUNCTION_MODULES = ["array_func", "math_func", "nn_func", "random_func", "linalg_func", "clip_func", "other_func",
+                    "fft_func"]
 
 
 def test_autodiff_names_in_functional_function_and_composite():
@@ -88,6 +89,7 @@ def test_function_math_func_carries_functional_as_F():
     from mindseed.ops.function.math_func import F
     assert F is ops.functional
     assert ops.function.array_func.reshape is ops.reshape and ops.function.nn_func.conv2d is ops.conv2d
+    assert ops.function.math_func.sin is ops.sin and ops.function.fft_func.rfft is ops.rfft  # generated rows
 
 
 def test_auto_generate_holds_primitive_classes_and_functions():
