@@ -3,10 +3,26 @@
 `mindspore.ops.GradOperation`, `ops.grad`, ... are autodiff (layer L3) but users reach them through
 `ops` (L2); the top level puts them there once, by registration, so `ops` never imports upward.
 """
-from mindseed import amp, autograd, nn, ops, train
+from mindseed import amp, autograd, common, compiler, nn, ops, train
+from mindseed.common import api as _common_api
+from mindseed.ops.function import grad as _function_grad
 
-for _name in ("GradOperation", "grad", "value_and_grad", "vjp", "jvp", "jacfwd", "jacrev", "get_grad", "vmap"):
+_AUTODIFF = ("grad", "value_and_grad", "vjp", "jvp", "jacfwd", "jacrev", "get_grad", "vmap", "linearize", "jet",
+             "derivative")
+for _name in ("GradOperation", "Morph") + _AUTODIFF:
     setattr(ops, _name, getattr(autograd, _name))
+# ... and where MindSpore's module layout puts them: ops.functional / ops.function(.grad.grad_func), ops.composite
+for _module in (ops.functional, ops.function, _function_grad, _function_grad.grad_func):
+    for _name in _AUTODIFF:
+        setattr(_module, _name, getattr(autograd, _name))
+ops.composite.GradOperation = autograd.GradOperation
+_function_grad.custom_vjp = _function_grad.grad_func.custom_vjp = autograd.custom_vjp
+
+# graph compilation, reached from mindspore.common and mindspore.common.api
+for _name in ("jit", "jit_class", "mutable", "JitConfig"):
+    setattr(common, _name, getattr(compiler, _name))
+for _name in ("jit", "jit_class"):
+    setattr(_common_api, _name, getattr(compiler, _name))
 
 # MindSpore's nn namespace also carries the metrics
 for _name in list(train.metrics.__all__) + ["get_metrics"]:

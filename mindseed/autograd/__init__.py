@@ -2,3 +2,5 @@
 from mindseed.autograd.grad import (GradOperation, get_grad, grad, jacfwd, jacrev, jvp, value_and_grad,  # noqa: F401
                                     vjp)
 from mindseed.autograd.vmap import vmap  # noqa: F401
+from mindseed.autograd.taylor import derivative, jet, linearize  # noqa: F401
+from mindseed.autograd.custom import Morph, custom_vjp  # noqa: F401

@@ -4,7 +4,7 @@ from mindseed.common.tensor import Tensor
 from mindseed.autograd._tape import paused
 from mindseed.ops._registry import Op
 
-__all__ = ["call_with_bprop"]
+__all__ = ["call_with_bprop", "custom_vjp", "Morph"]
 
 
 class _UserBprop(Op):
@@ -39,3 +39,66 @@ def call_with_bprop(fn, bprop, args, name="CustomBprop"):
         if not getattr(tape, "records_all", False):
             tape.record(node, args, {}, out)
     return out
+
+
+class _CustomVjp:
+    """A function with a user-defined backward: `fn.defbwd(bwd)`, `bwd(*inputs, out, dout)` -> input gradients."""
+
+    def __init__(self, fwd):
+        if not callable(fwd):
+            raise TypeError(f"For 'custom_vjp', 'fn' must be callable, but got {type(fwd).__name__}.")
+        self.fwd, self.bwd = fwd, None
+        self.__name__ = getattr(fwd, "__name__", type(self).__name__)
+        self.__doc__ = getattr(fwd, "__doc__", None)
+
+    def defbwd(self, bwd):
+        if not callable(bwd):
+            raise TypeError(f"For 'custom_vjp', the backward function must be callable, but got "
+                            f"{type(bwd).__name__}.")
+        self.bwd = bwd
+        return bwd
+
+    def __call__(self, *args):
+        if self.bwd is None:  # no backward defined yet: autodiff of the forward
+            return self.fwd(*args)
+        return call_with_bprop(self.fwd, self.bwd, args, self.__name__)
+
+
+def custom_vjp(fn=None):
+    """Give a function a custom backward (MindSpore's `ops.function.grad.grad_func.custom_vjp`).
+
+    >>> import mindseed as ms
+    >>> @custom_vjp
+    ... def f(x):
+    ...     return x * x
+    >>> _ = f.defbwd(lambda x, out, dout: (dout * 10,))
+    >>> ms.grad(f)(ms.Tensor(3.0))
+    Tensor(shape=[], dtype=Float32, value=10.0)
+    """
+    if fn is not None:
+        return _CustomVjp(fn)
+    return _CustomVjp
+
+
+class Morph:
+    """A user function used as one operator of a graph (MindSpore's `ops.Morph`): `Morph(fn, infer_shape,
+    infer_dtype, bprop_fn=None)(*args, **kwargs)` is `fn(*args, **kwargs)`, differentiated by autodiff of `fn` or,
+    given `bprop_fn(*args, out, dout)`, by that rule. `infer_shape` / `infer_dtype` describe the output for
+    MindSpore's graph compiler; here the traced `fn` carries its own shapes. Only in GRAPH_MODE, as MindSpore.
+    """
+
+    def __init__(self, fn, infer_shape, infer_dtype, bprop_fn=None):
+        for name, f in (("fn", fn), ("infer_shape", infer_shape), ("infer_dtype", infer_dtype)):
+            if not callable(f):
+                raise TypeError(f"For 'Morph', '{name}' must be callable, but got {type(f).__name__}.")
+        if bprop_fn is not None and not callable(bprop_fn):
+            raise TypeError(f"For 'Morph', 'bprop_fn' must be callable or None, but got {type(bprop_fn).__name__}.")
+        self.name = "Morph"
+        self.fn, self.infer_shape, self.infer_dtype, self.bprop_fn = fn, infer_shape, infer_dtype, bprop_fn
+
+    def __call__(self, *args, **kwargs):
+        if _state.tracing is None:
+            raise RuntimeError("Morph is only supported in GRAPH_MODE.")
+        if self.bprop_fn is None:
+            return self.fn(*args, **kwargs)
+        return call_with_bprop(lambda *a: self.fn(*a, **kwargs), self.bprop_fn, args, self.name)

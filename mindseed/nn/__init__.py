@@ -6,3 +6,4 @@ from mindseed.nn.optim import *  # noqa: F401,F403
 from mindseed.nn.wrap import *  # noqa: F401,F403
 from mindseed.nn.learning_rate_schedule import *  # noqa: F401,F403
 from mindseed.nn.dynamic_lr import *  # noqa: F401,F403
+from mindseed.nn.grad import Jvp, Vjp  # noqa: F401

@@ -3,5 +3,7 @@ from mindseed.ops import functional  # noqa: F401
 from mindseed.ops.functional import *  # noqa: F401,F403
 from mindseed.ops.operations import *  # noqa: F401,F403
 from mindseed.ops import _tensor_ops
+# MindSpore's module layout: the same objects under ops.composite, ops.function, ops.primitive, ops.auto_generate
+from mindseed.ops import auto_generate, composite, function, primitive  # noqa: F401,E402
 
 _tensor_ops.attach(*functional.TENSOR_METHOD_TABLES)

@@ -12,6 +12,13 @@ from mindseed.ops.operations._state import *  # noqa: F401,F403
 from mindseed.ops.operations._custom import *  # noqa: F401,F403
 from mindseed.ops.operations._composite import *  # noqa: F401,F403
 from mindseed.ops.operations.comm_ops import *  # noqa: F401,F403
+from mindseed.ops.operations._sequence import *  # noqa: F401,F403
+from mindseed.ops.operations._embedding import *  # noqa: F401,F403
+from mindseed.ops.operations._inplace import *  # noqa: F401,F403
+from mindseed.ops.operations._wrappers import *  # noqa: F401,F403
 from mindseed.ops import _api
 
 globals().update(_api.classes())   # the thin classes, generated from the primitives' rows
+# MindSpore's module layout (`from mindspore.ops.operations.nn_ops import Conv2D`): the same classes, by module
+from mindseed.ops.operations import (array_ops, custom_ops, debug_ops, image_ops, inner_ops, linalg_ops,  # noqa: F401,E402
+                                     manually_defined, math_ops, nn_ops, other_ops, random_ops)

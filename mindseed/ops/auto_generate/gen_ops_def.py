@@ -1,0 +1,23 @@
+"""mindspore.ops.auto_generate.gen_ops_def: the functional ops (the same functions as `mindspore.ops`) and, as in
+MindSpore, the Primitive classes of `gen_ops_prim`."""
+from mindseed.common.tensor import Tensor
+from mindseed.ops.auto_generate.gen_ops_prim import *  # noqa: F401,F403
+from mindseed.ops.auto_generate.gen_ops_prim import __all__ as _prims
+from mindseed.ops.function import *  # noqa: F401,F403
+from mindseed.ops.function import __all__ as _functions
+from mindseed.ops.functional import deepcopy as _deepcopy
+
+
+def copy(input):
+    """A new Tensor with `input`'s values (differentiable; MindSpore's generated `copy`)."""
+    return _deepcopy(input)
+
+
+def contiguous(input):
+    """`input` laid out contiguously: itself when it already is, else a contiguous copy (`Tensor.contiguous`)."""
+    if not isinstance(input, Tensor):
+        raise TypeError(f"For 'contiguous', 'input' must be a Tensor, but got {type(input).__name__}.")
+    return input.contiguous()
+
+
+__all__ = sorted(set(_prims) | set(_functions) | {"copy", "contiguous"})

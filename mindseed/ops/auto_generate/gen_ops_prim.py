@@ -1,0 +1,13 @@
+"""mindspore.ops.auto_generate.gen_ops_prim: the Primitive classes (the same classes as
+`mindspore.ops.operations`) and the backward kernels of `ops.operations._grad_ops`."""
+from mindseed.ops import operations as _operations
+from mindseed.ops.operations import _grad_ops
+from mindseed.ops.operations._base import Primitive as _Primitive
+
+__all__ = sorted(_n for _n, _v in vars(_operations).items()
+                 if not _n.startswith("_") and isinstance(_v, type) and issubclass(_v, _Primitive)
+                 and _v.__module__ != _Primitive.__module__)
+globals().update({_n: getattr(_operations, _n) for _n in __all__})
+# the backward kernels real code calls (not in ops.operations, as in MindSpore)
+globals().update({_n: getattr(_grad_ops, _n) for _n in _grad_ops.__all__})
+__all__ = sorted(set(__all__) | set(_grad_ops.__all__))

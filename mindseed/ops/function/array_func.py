@@ -1,0 +1,24 @@
+"""mindspore.ops.function.array_func: creation, shape, indexing and scatter/gather ops (same objects as
+`mindspore.ops`)."""
+from mindseed.ops.functional._array import *  # noqa: F401,F403
+from mindseed.ops.functional._array import __all__ as _family
+from mindseed.ops.functional._array import _new_ones, _new_zeros
+from mindseed.ops.functional._core import (broadcast_to, cast, cat, concat, fill, full, full_like,  # noqa: F401
+                                           ones, ones_like, permute, reshape, stack, tensor_getitem,
+                                           tensor_setitem, transpose, where, zeros, zeros_like)
+
+__all__ = list(_family) + ["broadcast_to", "cast", "cat", "concat", "fill", "full", "full_like", "ones", "ones_like",
+                           "permute", "reshape", "stack", "tensor_getitem", "tensor_setitem", "transpose", "where",
+                           "zeros", "zeros_like", "new_zeros", "new_ones"]
+
+
+def new_zeros(input, size, dtype=None):
+    """A Tensor of zeros of shape `size` (an int or a tuple), with `input`'s dtype unless `dtype` is given
+    (`Tensor.new_zeros` as a function)."""
+    return _new_zeros(input, size, dtype=dtype)
+
+
+def new_ones(input, size, dtype=None):
+    """A Tensor of ones of shape `size` (an int or a tuple), with `input`'s dtype unless `dtype` is given
+    (`Tensor.new_ones` as a function)."""
+    return _new_ones(input, size, dtype=dtype)

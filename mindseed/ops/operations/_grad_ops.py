@@ -1,0 +1,214 @@
+"""The backward kernels of MindSpore's generated ops that real code calls directly (`ops.auto_generate.SqrtGrad`,
+...): each is the closed-form derivative of its forward op times the incoming gradient, written with mindseed ops
+(so it is differentiable in turn). Not in `ops.operations`, as in MindSpore (its `_grad_ops`)."""
+import math
+
+from mindseed.common import dtype as mstype
+from mindseed.common.tensor import Tensor
+from mindseed.ops import functional as F
+from mindseed.ops.operations._base import Primitive
+
+__all__ = ["SqrtGrad", "RsqrtGrad", "TanhGrad", "SigmoidGrad", "ReciprocalGrad", "GeLUGrad", "FastGeLUGrad",
+           "HShrinkGrad", "MaximumGrad", "MinimumGrad", "BiasAddGrad", "PReLUGrad"]
+
+
+def _floats(op, **named):
+    for name, x in named.items():
+        if not isinstance(x, Tensor) or not mstype.is_float(x.dtype):
+            got = x.dtype if isinstance(x, Tensor) else type(x).__name__
+            raise TypeError(f"For '{op}', '{name}' must be a float Tensor, but got {got}.")
+
+
+def _same_shape(op, a_name, a, b_name, b):
+    if tuple(a.shape) != tuple(b.shape):
+        raise ValueError(f"For '{op}', '{a_name}' and '{b_name}' must have the same shape, but got {a.shape} and "
+                         f"{b.shape}.")
+
+
+class _YDyGrad(Primitive):
+    """Gradient from the forward output y: `Op(y, dy)`."""
+
+    def __init__(self):
+        super().__init__(type(self).__name__)
+
+    def __call__(self, y, dy):
+        _floats(self.name, y=y, dy=dy)
+        _same_shape(self.name, "y", y, "dy", dy)
+        return self._rule(y, dy)
+
+
+class SqrtGrad(_YDyGrad):
+    """y = sqrt(x): dx = dy / (2 y)."""
+
+    @staticmethod
+    def _rule(y, dy):
+        return dy / (y * 2)
+
+
+class RsqrtGrad(_YDyGrad):
+    """y = 1 / sqrt(x): dx = -dy y^3 / 2."""
+
+    @staticmethod
+    def _rule(y, dy):
+        return dy * y * y * y * -0.5
+
+
+class TanhGrad(_YDyGrad):
+    """y = tanh(x): dx = dy (1 - y^2)."""
+
+    @staticmethod
+    def _rule(y, dy):
+        return dy * (1 - y * y)
+
+
+class SigmoidGrad(_YDyGrad):
+    """y = sigmoid(x): dx = dy y (1 - y)."""
+
+    @staticmethod
+    def _rule(y, dy):
+        return dy * y * (1 - y)
+
+
+class ReciprocalGrad(_YDyGrad):
+    """y = 1 / x: dx = -dy y^2."""
+
+    @staticmethod
+    def _rule(y, dy):
+        return -(dy * y * y)
+
+
+class GeLUGrad(Primitive):
+    """`GeLUGrad()(dy, x, y)`: dy times the derivative of GeLU's tanh form 0.5 x (1 + tanh(u)),
+    u = sqrt(2/pi) (x + 0.044715 x^3) (the form MindSpore's GeLU primitive computes)."""
+
+    def __init__(self):
+        super().__init__("GeLUGrad")
+
+    def __call__(self, dy, x, y):
+        _floats(self.name, dy=dy, x=x, y=y)
+        _same_shape(self.name, "dy", dy, "x", x)
+        k = math.sqrt(2.0 / math.pi)
+        t = F.tanh((x + x * x * x * 0.044715) * k)
+        return dy * ((1 + t) * 0.5 + x * 0.5 * (1 - t * t) * k * (1 + x * x * (3 * 0.044715)))
+
+
+class FastGeLUGrad(Primitive):
+    """`FastGeLUGrad()(dy, x)`: dy times the derivative of x * sigmoid(1.702 x)."""
+
+    def __init__(self):
+        super().__init__("FastGeLUGrad")
+
+    def __call__(self, dy, x):
+        _floats(self.name, dy=dy, x=x)
+        _same_shape(self.name, "dy", dy, "x", x)
+        s = F.sigmoid(x * 1.702)
+        return dy * (s + x * 1.702 * s * (1 - s))
+
+
+class HShrinkGrad(Primitive):
+    """`HShrinkGrad(lambd=0.5)(gradients, features)`: the gradient where |features| > lambd, else 0."""
+
+    def __init__(self, lambd=0.5):
+        super().__init__("HShrinkGrad")
+        if isinstance(lambd, bool) or not isinstance(lambd, (int, float)):
+            raise TypeError(f"For 'HShrinkGrad', 'lambd' must be a float, but got {type(lambd).__name__}.")
+        self.lambd = float(lambd)
+        self.add_prim_attr("lambd", self.lambd)
+
+    def __call__(self, gradients, features):
+        _floats(self.name, gradients=gradients, features=features)
+        _same_shape(self.name, "gradients", gradients, "features", features)
+        keep = F.cast(F.abs(features) > self.lambd, gradients.dtype)
+        return gradients * keep
+
+
+def _sum_to(g, shape):
+    """g summed over the axes broadcasting added or stretched, back to `shape`."""
+    shape = tuple(shape)
+    lead = g.ndim - len(shape)
+    axes = tuple(range(lead)) + tuple(lead + i for i, n in enumerate(shape) if n == 1 and g.shape[lead + i] != 1)
+    if axes:
+        g = F.sum(g, axes, keepdim=True)
+    return F.reshape(g, shape)
+
+
+class _SelectGrad(Primitive):
+    def __init__(self, grad_x=True, grad_y=True):
+        super().__init__(type(self).__name__)
+        for name, v in (("grad_x", grad_x), ("grad_y", grad_y)):
+            if not isinstance(v, bool):
+                raise TypeError(f"For '{self.name}', '{name}' must be a bool, but got {type(v).__name__}.")
+        self.grad_x, self.grad_y = grad_x, grad_y
+        self.add_prim_attr("grad_x", grad_x)
+        self.add_prim_attr("grad_y", grad_y)
+
+    def __call__(self, x1, x2, grads):
+        for name, v in (("x1", x1), ("x2", x2), ("grads", grads)):
+            if not isinstance(v, Tensor):
+                raise TypeError(f"For '{self.name}', '{name}' must be a Tensor, but got {type(v).__name__}.")
+        dt = grads.dtype
+        # as the gradient of Maximum / Minimum: where x1 == x2 the gradient is split evenly
+        pick = F.cast(self._pick(x1, x2), dt) + F.cast(F.equal(x1, x2), dt) * 0.5
+        dx1 = _sum_to(grads * pick, x1.shape) if self.grad_x else F.zeros_like(x1)
+        dx2 = _sum_to(grads * (1 - pick), x2.shape) if self.grad_y else F.zeros_like(x2)
+        return dx1, dx2
+
+
+class MaximumGrad(_SelectGrad):
+    """`MaximumGrad(grad_x=True, grad_y=True)(x1, x2, grads)` -> (dx1, dx2) of maximum(x1, x2)."""
+
+    @staticmethod
+    def _pick(x1, x2):
+        return F.greater(x1, x2)
+
+
+class MinimumGrad(_SelectGrad):
+    """`MinimumGrad(grad_x=True, grad_y=True)(x1, x2, grads)` -> (dx1, dx2) of minimum(x1, x2)."""
+
+    @staticmethod
+    def _pick(x1, x2):
+        return F.less(x1, x2)
+
+
+class BiasAddGrad(Primitive):
+    """`BiasAddGrad(data_format="NCHW")(dout)`: dout summed over every axis but the channel axis."""
+
+    def __init__(self, data_format="NCHW"):
+        super().__init__("BiasAddGrad")
+        if data_format not in ("NCHW", "NHWC", "NCDHW"):
+            raise ValueError(f"For 'BiasAddGrad', 'data_format' must be 'NCHW', 'NHWC' or 'NCDHW', but got "
+                             f"{data_format!r}.")
+        self.data_format = data_format
+        self.add_prim_attr("data_format", data_format)
+
+    def __call__(self, dout):
+        if not isinstance(dout, Tensor) or dout.ndim < 2:
+            raise ValueError(f"For 'BiasAddGrad', 'dout' must be a Tensor of rank >= 2, but got "
+                             f"{getattr(dout, 'shape', type(dout).__name__)}.")
+        channel = dout.ndim - 1 if self.data_format == "NHWC" else 1
+        return F.sum(dout, tuple(a for a in range(dout.ndim) if a != channel))
+
+
+class PReLUGrad(Primitive):
+    """`PReLUGrad()(dy, x, weight)` -> (dx, dweight) of prelu(x, weight) (one weight per channel, axis 1, or one)."""
+
+    def __init__(self):
+        super().__init__("PReLUGrad")
+
+    def __call__(self, dy, x, weight):
+        _floats(self.name, dy=dy, x=x, weight=weight)
+        _same_shape(self.name, "dy", dy, "x", x)
+        c = x.shape[1] if x.ndim >= 2 else 1
+        if weight.ndim != 1 or weight.size not in (1, c):
+            raise ValueError(f"For 'PReLUGrad', 'weight' must be 1-D of size 1 or {c}, but got shape "
+                             f"{weight.shape}.")
+        per_channel = x.ndim >= 2 and weight.size != 1
+        w = F.reshape(weight, (c,) + (1,) * (x.ndim - 2)) if per_channel else weight
+        pos = F.cast(x > 0, x.dtype)
+        dx = dy * (pos + (1 - pos) * w)
+        contrib = dy * x * (1 - pos)
+        if per_channel:
+            dw = F.sum(contrib, tuple(a for a in range(x.ndim) if a != 1))
+        else:
+            dw = F.reshape(F.sum(contrib), (1,))
+        return dx, dw

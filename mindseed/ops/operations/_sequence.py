@@ -1,0 +1,98 @@
+"""Class API of the conversions between Tensors and Python sequences / scalars (MindSpore's sequence ops):
+TensorToTuple, TensorToList, TensorToScalar, TupleToTensor, ListToTensor, ScalarToTensor."""
+import numbers
+
+from mindseed.common import dtype as mstype
+from mindseed.common.tensor import Tensor
+from mindseed.ops.operations._base import Primitive
+
+__all__ = ["TensorToTuple", "TensorToList", "TensorToScalar", "TupleToTensor", "ListToTensor", "ScalarToTensor"]
+
+
+def _check_tensor(op, x):
+    if not isinstance(x, Tensor):
+        raise TypeError(f"For '{op}', the input must be a Tensor, but got {type(x).__name__}.")
+
+
+class TensorToTuple(Primitive):
+    """A 1-D Tensor's elements as a tuple of Python numbers (a 0-D Tensor: a tuple of one).
+
+    >>> import mindseed as ms
+    >>> ms.ops.TensorToTuple()(ms.Tensor([1, 2, 3]))
+    (1, 2, 3)
+    """
+
+    def __init__(self):
+        super().__init__("TensorToTuple")
+
+    def __call__(self, input_x):
+        _check_tensor(self.name, input_x)
+        if input_x.ndim > 1:
+            raise ValueError(f"For '{self.name}', the input must be 0-D or 1-D, but got shape {input_x.shape}.")
+        values = input_x.tolist()
+        return tuple(values) if isinstance(values, list) else (values,)
+
+
+class TensorToList(Primitive):
+    """A 1-D Tensor's elements as a list of Python numbers."""
+
+    def __init__(self):
+        super().__init__("TensorToList")
+
+    def __call__(self, input_x):
+        _check_tensor(self.name, input_x)
+        if input_x.ndim > 1:
+            raise ValueError(f"For '{self.name}', the input must be 0-D or 1-D, but got shape {input_x.shape}.")
+        values = input_x.tolist()
+        return values if isinstance(values, list) else [values]
+
+
+class TensorToScalar(Primitive):
+    """A 0-D Tensor's value as a Python number."""
+
+    def __init__(self):
+        super().__init__("TensorToScalar")
+
+    def __call__(self, input_x):
+        _check_tensor(self.name, input_x)
+        if input_x.ndim != 0:
+            raise ValueError(f"For '{self.name}', the input must be a 0-D Tensor, but got shape {input_x.shape}.")
+        return input_x.item()
+
+
+class _SequenceToTensor(Primitive):
+    kinds = (tuple, list)
+
+    def __init__(self):
+        super().__init__(type(self).__name__)
+
+    def __call__(self, input_x, dtype=mstype.float32):
+        if not isinstance(input_x, self.kinds):
+            raise TypeError(f"For '{self.name}', the input must be a {self.kinds[0].__name__}, but got "
+                            f"{type(input_x).__name__}.")
+        for v in input_x:
+            if isinstance(v, bool) or not isinstance(v, (numbers.Number, Tensor)):
+                raise TypeError(f"For '{self.name}', the elements must be numbers, but got {type(v).__name__}.")
+        return Tensor([v.item() if isinstance(v, Tensor) else v for v in input_x], dtype)
+
+
+class TupleToTensor(_SequenceToTensor):
+    """A tuple of numbers as a 1-D Tensor of `dtype` (default Float32)."""
+    kinds = (tuple,)
+
+
+class ListToTensor(_SequenceToTensor):
+    """A list of numbers as a 1-D Tensor of `dtype` (default Float32)."""
+    kinds = (list,)
+
+
+class ScalarToTensor(Primitive):
+    """A Python number as a 0-D Tensor of `dtype` (default Float32)."""
+
+    def __init__(self):
+        super().__init__("ScalarToTensor")
+
+    def __call__(self, input_x, dtype=mstype.float32):
+        if isinstance(input_x, bool) or not isinstance(input_x, numbers.Number):
+            raise TypeError(f"For '{self.name}', the input must be int or float, but got {type(input_x).__name__}.")
+        return Tensor(input_x, dtype)

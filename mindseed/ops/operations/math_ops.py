@@ -1,0 +1,40 @@
+"""mindspore.ops.operations.math_ops: elementwise, comparison, reduction, cumulative and matrix-product primitives, by MindSpore's module layout (the same classes as
+`mindspore.ops.operations`)."""
+from mindseed.ops.operations import (  # noqa: F401
+    ACos, Abs, AccumulateNV2, Acosh, Add, AddN, Addcdiv, Addcmul, Angle, ApproximateEqual, Asin, Asinh,
+    AssignAdd, AssignSub, Atan, Atan2, Atanh, BatchMatMul, BesselI0, BesselI0e, BesselI1, BesselI1e, BesselJ0,
+    BesselJ1, BesselK0, BesselK0e, BesselK1, BesselK1e, BesselY0, BesselY1, BitwiseAnd, BitwiseOr, BitwiseXor,
+    Bucketize, Cdist, Ceil, Cholesky, CholeskyInverse, CholeskySolve, Complex, ComplexAbs, Conj, Cos, Cosh,
+    CountNonZero, Cross, CumProd, CumSum, Cummin, CumulativeLogsumexp, Digamma, Div, DivNoNan, Eig, Einsum,
+    Equal, EqualCount, Erf, Erfc, Erfinv, EuclideanNorm, Exp, Expm1, Floor, FloorDiv, FloorMod, Fmax, Fmin, Gcd,
+    Ger, Greater, GreaterEqual, Heaviside, Histogram, Hypot, Igamma, Igammac, Imag, IndexAdd, InplaceAdd,
+    InplaceSub, InplaceUpdate, Inv, Invert, IsClose, IsFinite, IsInf, IsNan, Lcm, Lerp, LerpScalar, Less,
+    LessEqual, Lgamma, LinSpace, Log, Log1p, LogMatrixDeterminant, LogicalAnd, LogicalNot, LogicalOr,
+    LogicalXor, Logit, LpNorm, LuSolve, LuUnpack, MatMul, MatrixDeterminant, MatrixExp, MatrixInverse,
+    MatrixPower, MatrixSolve, MatrixSolveLs, MatrixTriangularSolve, Maximum, Median, Minimum, Mod, Mul,
+    MulNoNan, NanToNum, Neg, NextAfter, NotEqual, NuclearNorm, Orgqr, Ormqr, Polar, Polygamma, Pow, Qr,
+    Quantile, Real, RealDiv, Reciprocal, ReduceAll, ReduceAny, ReduceMax, ReduceMean, ReduceMin, ReduceProd,
+    ReduceStd, ReduceSum, Roll, Round, Rsqrt, Sign, Sin, Sinc, Sinh, Sqrt, Square, SquareSumAll,
+    SquaredDifference, Sub, Tan, TensorAdd, Trace, TrilIndices, TriuIndices, Trunc, TruncateDiv, TruncateMod,
+    Xdivy, Xlogy, Zeta)
+
+__all__ = [
+    "ACos", "Abs", "AccumulateNV2", "Acosh", "Add", "AddN", "Addcdiv", "Addcmul", "Angle", "ApproximateEqual",
+    "Asin", "Asinh", "AssignAdd", "AssignSub", "Atan", "Atan2", "Atanh", "BatchMatMul", "BesselI0", "BesselI0e",
+    "BesselI1", "BesselI1e", "BesselJ0", "BesselJ1", "BesselK0", "BesselK0e", "BesselK1", "BesselK1e",
+    "BesselY0", "BesselY1", "BitwiseAnd", "BitwiseOr", "BitwiseXor", "Bucketize", "Cdist", "Ceil", "Cholesky",
+    "CholeskyInverse", "CholeskySolve", "Complex", "ComplexAbs", "Conj", "Cos", "Cosh", "CountNonZero", "Cross",
+    "CumProd", "CumSum", "Cummin", "CumulativeLogsumexp", "Digamma", "Div", "DivNoNan", "Eig", "Einsum",
+    "Equal", "EqualCount", "Erf", "Erfc", "Erfinv", "EuclideanNorm", "Exp", "Expm1", "Floor", "FloorDiv",
+    "FloorMod", "Fmax", "Fmin", "Gcd", "Ger", "Greater", "GreaterEqual", "Heaviside", "Histogram", "Hypot",
+    "Igamma", "Igammac", "Imag", "IndexAdd", "InplaceAdd", "InplaceSub", "InplaceUpdate", "Inv", "Invert",
+    "IsClose", "IsFinite", "IsInf", "IsNan", "Lcm", "Lerp", "LerpScalar", "Less", "LessEqual", "Lgamma",
+    "LinSpace", "Log", "Log1p", "LogMatrixDeterminant", "LogicalAnd", "LogicalNot", "LogicalOr", "LogicalXor",
+    "Logit", "LpNorm", "LuSolve", "LuUnpack", "MatMul", "MatrixDeterminant", "MatrixExp", "MatrixInverse",
+    "MatrixPower", "MatrixSolve", "MatrixSolveLs", "MatrixTriangularSolve", "Maximum", "Median", "Minimum",
+    "Mod", "Mul", "MulNoNan", "NanToNum", "Neg", "NextAfter", "NotEqual", "NuclearNorm", "Orgqr", "Ormqr",
+    "Polar", "Polygamma", "Pow", "Qr", "Quantile", "Real", "RealDiv", "Reciprocal", "ReduceAll", "ReduceAny",
+    "ReduceMax", "ReduceMean", "ReduceMin", "ReduceProd", "ReduceStd", "ReduceSum", "Roll", "Round", "Rsqrt",
+    "Sign", "Sin", "Sinc", "Sinh", "Sqrt", "Square", "SquareSumAll", "SquaredDifference", "Sub", "Tan",
+    "TensorAdd", "Trace", "TrilIndices", "TriuIndices", "Trunc", "TruncateDiv", "TruncateMod", "Xdivy", "Xlogy",
+    "Zeta"]

@@ -1,0 +1,139 @@
+"""MindSpore's module layout: the paths real code imports from hold the same objects as the flat namespaces."""
+import importlib
+import subprocess
+import sys
+
+import pytest
+
+import mindseed as ms
+from mindseed import nn, ops
+
+LAYOUT_OPERATIONS = ["array_ops", "math_ops", "nn_ops", "random_ops", "linalg_ops", "image_ops", "inner_ops",
+                     "other_ops", "debug_ops", "custom_ops", "comm_ops"]
+FUNCTION_MODULES = ["array_func", "math_func", "nn_func", "random_func", "linalg_func", "clip_func", "other_func",
+                    "fft_func"]
+
+
+def test_autodiff_names_in_functional_function_and_composite():
+    from mindseed.ops.composite import GradOperation, HyperMap, Map, MultitypeFuncGraph
+    from mindseed.ops.function.grad.grad_func import custom_vjp, jvp as gf_jvp
+    from mindseed.ops.functional import derivative, get_grad, grad, jet, jvp, linearize, value_and_grad, vjp, vmap
+    assert GradOperation is ops.GradOperation and HyperMap is ops.HyperMap and Map is ops.Map
+    assert MultitypeFuncGraph is ops.MultitypeFuncGraph
+    assert vmap is ops.vmap is ms.vmap and grad is ops.grad is ms.grad and vjp is ms.vjp and jvp is ms.jvp is gf_jvp
+    assert value_and_grad is ms.value_and_grad and get_grad is ms.get_grad
+    assert linearize is ops.linearize and jet is ops.jet and derivative is ops.derivative
+    # as in MindSpore, ops.function.grad is the function; the subpackage of that name is reached by import
+    assert ops.function.vmap is vmap and ops.function.grad is grad
+    assert importlib.import_module("mindseed.ops.function.grad").vmap is vmap
+    assert custom_vjp is importlib.import_module("mindseed.ops.function.grad").custom_vjp
+
+
+def test_composite_functions_are_the_ops_functions():
+    from mindseed.ops import composite as C
+    for name in C.__all__:
+        assert getattr(C, name) is getattr(ops, name), name
+
+
+def test_common_and_common_api_hold_the_compiler_entry_points():
+    from mindseed.common import JitConfig, jit, jit_class, mutable
+    from mindseed.common.api import jit as api_jit, jit_class as api_jit_class
+    assert jit is api_jit is ms.jit and jit_class is api_jit_class is ms.jit_class
+    assert mutable is ms.mutable and JitConfig is ms.JitConfig
+
+
+@pytest.mark.parametrize("module", LAYOUT_OPERATIONS)
+def test_operations_layout_modules_hold_the_same_classes(module):
+    mod = importlib.import_module(f"mindseed.ops.operations.{module}")
+    assert mod.__all__, module
+    for name in mod.__all__:
+        assert getattr(mod, name) is getattr(ops.operations, name) is getattr(ops, name), (module, name)
+
+
+def test_each_primitive_class_is_in_at_most_one_layout_module():
+    seen = {}
+    for module in LAYOUT_OPERATIONS:
+        for name in importlib.import_module(f"mindseed.ops.operations.{module}").__all__:
+            assert name not in seen, f"{name} in {seen.get(name)} and {module}"
+            seen[name] = module
+    # where MindSpore puts a few of them
+    assert seen["Conv2D"] == "nn_ops" and seen["Stack"] == "array_ops" and seen["Lerp"] == "math_ops"
+    assert seen["StandardNormal"] == "random_ops" and seen["Assign"] == "other_ops" and seen["Svd"] == "linalg_ops"
+
+
+@pytest.mark.parametrize("module", FUNCTION_MODULES)
+def test_function_layout_modules_hold_the_same_functions(module):
+    mod = importlib.import_module(f"mindseed.ops.function.{module}")
+    assert mod.__all__, module
+    not_in_ops = set()
+    for name in mod.__all__:
+        assert getattr(mod, name) is getattr(ops.function, name), (module, name)
+        if hasattr(ops, name):
+            assert getattr(mod, name) is getattr(ops, name), (module, name)
+        else:
+            not_in_ops.add(name)
+    assert not_in_ops <= {"new_zeros", "new_ones"}  # MindSpore has these in array_func only
+
+
+def test_array_func_new_zeros_and_new_ones():
+    from mindseed.ops.function.array_func import new_ones, new_zeros
+    x = ms.Tensor([1.0, 2.0])
+    z = new_zeros(x, (2, 3))
+    assert z.shape == (2, 3) and z.dtype == ms.float32 and not z.asnumpy().any()
+    o = new_ones(x, 4, ms.int32)
+    assert o.dtype == ms.int32 and o.asnumpy().tolist() == [1, 1, 1, 1]
+    assert new_zeros(x, 0).shape == (0,)
+
+
+def test_function_math_func_carries_functional_as_F():
+    from mindseed.ops.function.math_func import F
+    assert F is ops.functional
+    assert ops.function.array_func.reshape is ops.reshape and ops.function.nn_func.conv2d is ops.conv2d
+    assert ops.function.math_func.sin is ops.sin and ops.function.fft_func.rfft is ops.rfft  # generated rows
+
+
+def test_auto_generate_holds_primitive_classes_and_functions():
+    from mindseed.ops.auto_generate import gen_ops_def, gen_ops_prim
+    from mindseed.ops.auto_generate.gen_ops_def import Reciprocal, reciprocal
+    assert Reciprocal is ops.Reciprocal and reciprocal is ops.reciprocal
+    assert gen_ops_prim.Conv2D is ops.Conv2D and gen_ops_def.Conv2D is ops.Conv2D
+    assert ops.auto_generate.broadcast_to is ops.broadcast_to
+    for name in gen_ops_prim.__all__:
+        cls = getattr(gen_ops_prim, name)
+        assert isinstance(cls, type) and issubclass(cls, ops.Primitive), name
+    assert "Primitive" not in gen_ops_prim.__all__ and "HyperMap" not in gen_ops_prim.__all__
+
+
+def test_primitive_module():
+    from mindseed.ops.primitive import Primitive, PrimitiveWithInfer, constexpr, prim_attr_register
+    assert Primitive is ops.Primitive and PrimitiveWithInfer is ops.PrimitiveWithInfer
+    assert constexpr is ops.constexpr and prim_attr_register is ops.prim_attr_register
+
+
+def test_manually_defined():
+    from mindseed.ops.operations.manually_defined import Cast, Rank, rank
+    assert rank is ops.rank and Rank is ops.Rank and Cast is ops.Cast
+    assert ops.operations.manually_defined.rank(ms.Tensor([[1.0, 2.0]])) == 2
+
+
+def test_nn_grad_cells():
+    from mindseed.nn.grad import Jvp, Vjp
+    assert Jvp is nn.Jvp and Vjp is nn.Vjp
+
+
+def test_compat_maps_the_new_modules_to_the_same_objects():
+    code = (
+        "import mindseed.compat as c; c.install()\n"
+        "import mindspore.ops.composite as C, mindspore.ops.operations.nn_ops as N\n"
+        "from mindspore.ops.function.array_func import reshape\n"
+        "from mindspore.ops.auto_generate.gen_ops_prim import Add\n"
+        "from mindspore.common.api import jit\n"
+        "from mindspore.nn.grad import Jvp\n"
+        "from mindspore.ops.functional import vmap\n"
+        "import mindseed as ms\n"
+        "assert C is ms.ops.composite and N is ms.ops.operations.nn_ops and reshape is ms.ops.reshape\n"
+        "assert Add is ms.ops.Add and jit is ms.jit and Jvp is ms.nn.Jvp and vmap is ms.vmap\n"
+        "print('ok')\n")
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert r.returncode == 0, r.stderr[-2000:]
+    assert r.stdout.strip().endswith("ok")
