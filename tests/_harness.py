@@ -111,7 +111,7 @@ def _scalar_objective(spec, positions, arrays, cot):
 
 def _numeric_grad(f, xs, eps):
     grads = []
-    for k, x in enumerate(xs):
+    for x in xs:
         g = np.zeros_like(x)
         flat = x.reshape(-1)
         for i in range(flat.size):
@@ -191,7 +191,8 @@ def check_graph(spec):
     got = _np(ms.jit(run)(*[ms.Tensor(a) for a in arrays]))
     for g, w in zip(got, want) if isinstance(want, list) else ((got, want),):
         g, w = np.asarray(g), np.asarray(w)
-        assert g.shape == w.shape and g.dtype == w.dtype, f"{spec.name}: graph {g.shape} {g.dtype} != {w.shape} {w.dtype}"
+        assert g.shape == w.shape and g.dtype == w.dtype, \
+            f"{spec.name}: graph {g.shape} {g.dtype} != {w.shape} {w.dtype}"
         np.testing.assert_allclose(g, w, atol=1e-5, rtol=1e-5, equal_nan=True)
 
 

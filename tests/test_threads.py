@@ -48,7 +48,7 @@ def test_a_model_made_here_trains_in_another_thread_as_here():
     for jit in (False, True):
         here = _train(_net(), 3, jit)
         net = _net()                                   # made in this thread, updated in place by the other
-        there = _in_thread(lambda: _train(net, 3, jit))
+        there = _in_thread(lambda net=net, jit=jit: _train(net, 3, jit))
         np.testing.assert_array_equal(there, here)
         assert there[-1] < there[0]
 

@@ -142,7 +142,8 @@ class Parameter(Tensor):
         pass
 
     def __repr__(self):
-        return f"Parameter (name={self.name}, shape={self.shape}, dtype={self.dtype}, requires_grad={self.requires_grad})"
+        return (f"Parameter (name={self.name}, shape={self.shape}, dtype={self.dtype}, "
+                f"requires_grad={self.requires_grad})")
 
     def __str__(self):
         return self.__repr__()

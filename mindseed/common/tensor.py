@@ -120,7 +120,8 @@ class Tensor:
     def from_numpy(array):
         """A Tensor sharing memory with the numpy array (on CPU)."""
         if not isinstance(array, np.ndarray):
-            raise TypeError(f"For 'Tensor.from_numpy', the input must be numpy.ndarray, but got {type(array).__name__}.")
+            raise TypeError(f"For 'Tensor.from_numpy', the input must be numpy.ndarray, but got "
+                            f"{type(array).__name__}.")
         return _wrap(B.from_numpy(array, copy=False))
 
     @classmethod
@@ -234,7 +235,8 @@ class Tensor:
         if rec is not None:
             rec.on_concrete_read(self, "item()")
         if B.numel(self._data) != 1:
-            raise ValueError(f"For 'Tensor.item', the tensor must have exactly one element, but got shape {self.shape}.")
+            raise ValueError(f"For 'Tensor.item', the tensor must have exactly one element, but got shape "
+                             f"{self.shape}.")
         return B.item(self._data)
 
     def tolist(self):
@@ -285,8 +287,8 @@ class Tensor:
         return id(self)
 
     def __reduce__(self):
-        return (_rebuild, (self.asnumpy() if self.dtype != mstype.bfloat16 else B.to_numpy(B.cast(self._data, "Float32")),
-                           self.dtype.name))
+        values = self.asnumpy() if self.dtype != mstype.bfloat16 else B.to_numpy(B.cast(self._data, "Float32"))
+        return (_rebuild, (values, self.dtype.name))
 
     def __copy__(self):
         return _wrap(B.clone(self._data))
@@ -576,7 +578,8 @@ class COOTensor:
         return COOTensor(self.indices, self.values.abs(), self.shape)
 
     def __repr__(self):
-        return f"COOTensor(shape={list(self.shape)}, dtype={self.dtype}, indices={self.indices!r}, values={self.values!r})"
+        return (f"COOTensor(shape={list(self.shape)}, dtype={self.dtype}, indices={self.indices!r}, "
+                f"values={self.values!r})")
 
 
 class CSRTensor:

@@ -196,7 +196,7 @@ class _Rewriter:
     def block(self, stmts, in_loop=False):
         stmts = self._fold_early_returns(self._lower_returns(list(stmts)))
         out = []
-        for i, s in enumerate(stmts):
+        for s in stmts:
             new = self.stmt(s, in_loop)
             out.extend(new if isinstance(new, list) else [new])
         return out

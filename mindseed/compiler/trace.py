@@ -15,7 +15,8 @@ from mindseed.common.parameter import Parameter
 from mindseed.common.tensor import Tensor
 from mindseed.compiler.ir import WHILE, Const, Graph, Node, Var
 
-__all__ = ["GraphBuilder", "GraphBreak", "building", "replay", "replaying", "add_user_trace", "speculating", "user_trace_here"]
+__all__ = ["GraphBuilder", "GraphBreak", "building", "replay", "replaying", "add_user_trace", "speculating",
+           "user_trace_here"]
 
 _PKG_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 

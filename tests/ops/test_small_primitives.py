@@ -8,6 +8,7 @@ from mindseed import nn, ops
 from mindseed.ops.auto_generate import contiguous, copy
 from mindseed.ops.auto_generate.gen_ops_prim import InplaceAddExt, InplaceDiv, InplaceMul, InplaceSubExt
 
+_TWO = ms.Tensor(2.0)
 
 def test_tensor_sequence_conversions():
     assert ops.TensorToTuple()(ms.Tensor([1, 2, 3])) == (1, 2, 3)
@@ -84,7 +85,7 @@ class _MorphNet(nn.Cell):
     def __init__(self, bprop=None):
         super().__init__()
         self.w = ms.Parameter(ms.Tensor(np.array([1.0, 2.0, 3.0], np.float32)), name="w")
-        self.scale = ops.Morph(lambda a, k=ms.Tensor(2.0): a * k * 5, lambda *s: s[0], lambda *d: d[0], bprop)
+        self.scale = ops.Morph(lambda a, k=_TWO: a * k * 5, lambda *s: s[0], lambda *d: d[0], bprop)
 
     def construct(self, x):
         return self.scale(self.scale(x * self.w), k=ms.Tensor(3.0))

@@ -6,7 +6,9 @@ from mindseed._backend import _TORCH_DTYPES
 
 def _t(x, like):
     """A Python scalar as a 0-d tensor that promotes like MindSpore's scalar (weakly)."""
-    return x if isinstance(x, torch.Tensor) else torch.scalar_tensor(x, dtype=_scalar_dtype(x, like), device=like.device)
+    if isinstance(x, torch.Tensor):
+        return x
+    return torch.scalar_tensor(x, dtype=_scalar_dtype(x, like), device=like.device)
 
 
 def _scalar_dtype(x, like):

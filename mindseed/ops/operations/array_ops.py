@@ -1,5 +1,5 @@
-"""mindspore.ops.operations.array_ops: creation, shape, indexing, gather/scatter and segment primitives, by MindSpore's module layout (the same classes as
-`mindspore.ops.operations`)."""
+"""mindspore.ops.operations.array_ops: creation, shape, indexing, gather/scatter and segment primitives, by
+MindSpore's module layout (the same classes as `mindspore.ops.operations`)."""
 from mindseed.ops.operations import (  # noqa: F401
     AffineGrid, ArgMaxWithValue, ArgMinWithValue, Argmax, Argmin, Bincount, BroadcastTo, Cast, CheckNumerics,
     Col2Im, Concat, ConjugateTranspose, Cummax, DType, DepthToSpace, Diag, DiagPart, DynamicShape,

@@ -1,5 +1,5 @@
-"""mindspore.ops.operations.math_ops: elementwise, comparison, reduction, cumulative and matrix-product primitives, by MindSpore's module layout (the same classes as
-`mindspore.ops.operations`)."""
+"""mindspore.ops.operations.math_ops: elementwise, comparison, reduction, cumulative and matrix-product primitives,
+by MindSpore's module layout (the same classes as `mindspore.ops.operations`)."""
 from mindseed.ops.operations import (  # noqa: F401
     ACos, Abs, AccumulateNV2, Acosh, Add, AddN, Addcdiv, Addcmul, Angle, ApproximateEqual, Asin, Asinh,
     AssignAdd, AssignSub, Atan, Atan2, Atanh, BatchMatMul, BesselI0, BesselI0e, BesselI1, BesselI1e, BesselJ0,

@@ -1,5 +1,5 @@
-"""mindspore.ops.operations.nn_ops: activation, loss, normalization, convolution, pooling and optimizer-update primitives, by MindSpore's module layout (the same classes as
-`mindspore.ops.operations`)."""
+"""mindspore.ops.operations.nn_ops: activation, loss, normalization, convolution, pooling and optimizer-update
+primitives, by MindSpore's module layout (the same classes as `mindspore.ops.operations`)."""
 from mindseed.ops.operations import (  # noqa: F401
     Adam, AdamWeightDecay, AdaptiveAvgPool2D, AdaptiveAvgPool3D, AdaptiveMaxPool2D, AdaptiveMaxPool3D,
     ApplyAdaMax, ApplyAdadelta, ApplyAdagrad, ApplyAdagradV2, ApplyAdamWithAmsgrad, ApplyAdamWithAmsgradV2,

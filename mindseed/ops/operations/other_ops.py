@@ -1,5 +1,5 @@
-"""mindspore.ops.operations.other_ops: Assign, Depend and StopGradient, by MindSpore's module layout (the same classes as
-`mindspore.ops.operations`)."""
+"""mindspore.ops.operations.other_ops: Assign, Depend and StopGradient, by MindSpore's module layout (the same
+classes as `mindspore.ops.operations`)."""
 from mindseed.ops.operations import (  # noqa: F401
     Assign, Depend, StopGradient)
 
