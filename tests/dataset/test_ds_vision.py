@@ -79,7 +79,7 @@ def test_random_transforms_shapes_ranges_and_seed():
     assert a.shape == (8, 9, 3)
     crop = V.RandomCrop((5, 6))(img)
     H, W = img.shape[:2]
-    found = any((img[t:t + 5, l:l + 6] == crop).all() for t in range(H - 4) for l in range(W - 5))
+    found = any((img[t:t + 5, c:c + 6] == crop).all() for t in range(H - 4) for c in range(W - 5))
     assert found
     assert V.RandomCrop(20, pad_if_needed=True)(img).shape == (20, 20, 3)
     flips = {V.RandomHorizontalFlip(0.5)(img).tobytes() for _ in range(30)}

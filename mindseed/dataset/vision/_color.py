@@ -332,7 +332,7 @@ class RandomColorAdjust(ImageTensorOperation):
         self.contrast = _range_arg(contrast, "contrast", center=1.0)
         self.saturation = _range_arg(saturation, "saturation", center=1.0)
         self.hue = _range_arg(hue, "hue", center=0.0)
-        for name, (lo, hi) in (("brightness", self.brightness), ("contrast", self.contrast),
+        for name, (lo, _hi) in (("brightness", self.brightness), ("contrast", self.contrast),
                                ("saturation", self.saturation)):
             if lo < 0:
                 raise ValueError(f"Input {name} is not within the required interval of [0, 16777216].")
