@@ -214,3 +214,15 @@ def test_write_file_and_write_jpeg_roundtrip(tmp_path):
     np.testing.assert_array_equal(V.read_file(str(tmp_path / "raw.bin")), raw)
     with pytest.raises(TypeError):
         V.write_file(str(tmp_path / "bad.bin"), np.zeros((2, 2), np.uint8))
+
+
+def test_random_color_adjust_factor_ranges_as_mindspore():
+    """A number v is the range (max(0, 1 - v), 1 + v); both ends of brightness, contrast and saturation must lie in
+    [0, 16777216] (the upper end was not checked)."""
+    op = V.RandomColorAdjust(brightness=2, contrast=0.5, saturation=(0.0, 16777216))
+    assert op.brightness == (0.0, 3.0) and op.contrast == (0.5, 1.5) and op.saturation == (0.0, 16777216.0)
+    for kw in ({"brightness": (0.5, 2e7)}, {"contrast": (-0.1, 1.0)}, {"saturation": 16777216}, {"brightness": -1}):
+        with pytest.raises(ValueError, match=f"Input {next(iter(kw))} is not within the required interval"):
+            V.RandomColorAdjust(**kw)
+    with pytest.raises(ValueError, match="hue"):
+        V.RandomColorAdjust(hue=0.6)
