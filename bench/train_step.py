@@ -15,7 +15,8 @@ def main(keys):
         ours = W.run_mindseed(k, "pynative")
         peer = W.run_torch(k, "eager")
         rows.append((k, ours, peer))
-    print(f"\n{'workload':10s} {'mindseed/s':>11s} {'torch/s':>9s} {'ratio':>7s}  {'loss0 ours':>11s} {'loss0 torch':>11s}")
+    print(f"\n{'workload':10s} {'mindseed/s':>11s} {'torch/s':>9s} {'ratio':>7s}  "
+          f"{'loss0 ours':>11s} {'loss0 torch':>11s}")
     for k, o, p in rows:
         ratio = o["steps_per_s"] / p["steps_per_s"]
         print(f"{k:10s} {o['steps_per_s']:11.2f} {p['steps_per_s']:9.2f} {ratio:6.2f}x  {o['check0']:11.6f} "

@@ -14,8 +14,6 @@ from mindseed.common._parallel import (get_auto_parallel_context, reset_auto_par
 from mindseed.common.parameter import Parameter, ParameterTuple  # noqa: F401
 from mindseed.common.seed import get_seed, set_seed  # noqa: F401
 from mindseed.common.tensor import COOTensor, CSRTensor, RowTensor, Tensor  # noqa: F401
-
-tensor = Tensor  # MindSpore 2.x's lower-case constructor
 from mindseed.common import initializer as _initializer  # noqa: F401
 from mindseed import ops  # noqa: F401
 from mindseed import nn  # noqa: F401
@@ -29,6 +27,8 @@ from mindseed.train import *  # noqa: F401,F403
 from mindseed.amp import (DynamicLossScaleManager, FixedLossScaleManager, LossScaleManager,  # noqa: F401
                           build_train_network)  # (MindSpore re-exports these at the top level)
 from mindseed import _registration  # noqa: F401  (later layers add their names to lower namespaces)
+
+tensor = Tensor  # MindSpore 2.x's lower-case constructor
 
 __version__ = "0.1.0"
 

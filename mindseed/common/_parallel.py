@@ -239,11 +239,13 @@ def _set_communi_parallel_mode(value):
     _values["communi_parallel_mode"] = value
 
 
-def _set_optimizer_weight_shard_size(value):
+def _set_optimizer_weight_shard_size(value, stacklevel=3):
     if not isinstance(value, int) or isinstance(value, bool):
         raise TypeError(f"The type of optimizer_weight_shard_size must be int, but got {type(value)}.")
     if value <= 1:
-        warnings.warn("The setting 'optimizer_weight_shard_size' is invalid. Please use the integer larger than 1.")
+        # stacklevel: the warning names the user's set_auto_parallel_context call
+        warnings.warn("The setting 'optimizer_weight_shard_size' is invalid. Please use the integer larger than 1.",
+                      stacklevel=stacklevel)
         return
     _values["optimizer_weight_shard_size"] = value
 
@@ -295,7 +297,7 @@ def _set_parallel_optimizer_config(value):
         if isinstance(size, bool) or not isinstance(size, int) or size <= 0:
             raise ValueError(f"For 'optimizer_weight_shard_size', the 'optimizer_weight_shard_size' must be a "
                              f"positive int, but got {size}.")
-        _set_optimizer_weight_shard_size(size)
+        _set_optimizer_weight_shard_size(size, stacklevel=4)
     if level is not None and level not in ("level1", "level2", "level3"):
         raise ValueError(f"Optimizer level should in ['level1', 'level2', 'level3'], but got {level}")
     _values["parallel_optimizer_config"] = {**_values["parallel_optimizer_config"], **value}
@@ -336,7 +338,7 @@ def _check_fusion(comm_type, item):
 
 def _set_sharding_propagation(value):
     warnings.warn("This attribute is replaced by context.set_auto_parallel_context(search_mode='sharding_propagation'),"
-                  " and this attribute will be deleted in a future MindSpore version.")
+                  " and this attribute will be deleted in a future MindSpore version.", stacklevel=3)
     _need_bool("sharding_propagation", value, "set_auto_parallel_context().set_sharding_propagation")
     _values["sharding_propagation"] = value
 

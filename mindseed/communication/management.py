@@ -262,7 +262,7 @@ def create_group(group, rank_ids, options=None):
         if rank_ids != _user_groups[group]:
             raise ValueError(f"The group {group} has been created, the rank_list is {_user_groups[group]}, but current "
                              f"rank_list for the group is {rank_ids}")
-        warnings.warn(f"{group!r} group has existed.")
+        warnings.warn(f"{group!r} group has existed.", stacklevel=2)
         return
     if not isinstance(rank_ids, list):
         raise TypeError(f"For 'create_group', the argument 'rank_ids' must be type of list, but got 'rank_ids' type : "

@@ -346,7 +346,7 @@ def gradient(f, *varargs, axis=None, edge_order=1):
         if n < 2:
             raise ValueError("For 'gradient', each axis must have at least 2 elements.")
 
-        def sl(a, b):
+        def sl(a, b, ax=ax):
             return (slice(None),) * ax + (slice(a, b),)
         first = ops.div(ops.sub(f[sl(1, 2)], f[sl(0, 1)]), h)
         last = ops.div(ops.sub(f[sl(n - 1, n)], f[sl(n - 2, n - 1)]), h)

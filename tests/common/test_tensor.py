@@ -6,7 +6,7 @@ import pytest
 
 import mindseed as ms
 from mindseed import ops
-from mindseed.common.initializer import (Constant, Dirac, HeNormal, HeUniform, Identity, Normal, One, Orthogonal,
+from mindseed.common.initializer import (Constant, Dirac, HeNormal, HeUniform, Identity, Normal, Orthogonal,
                                          TruncatedNormal, Uniform, XavierNormal, XavierUniform, Zero, initializer)
 
 
@@ -51,7 +51,8 @@ def test_repr_matches_mindspore():
     assert repr(ms.Tensor([[1.5, 2], [3, 4]])) == ("Tensor(shape=[2, 2], dtype=Float32, value=\n"
                                                    "[[ 1.50000000e+00,  2.00000000e+00],\n"
                                                    " [ 3.00000000e+00,  4.00000000e+00]])")
-    assert repr(ms.Tensor([1.5, 2], ms.float16)) == "Tensor(shape=[2], dtype=Float16, value= [ 1.5000e+00,  2.0000e+00])"
+    assert repr(ms.Tensor([1.5, 2], ms.float16)) == \
+        "Tensor(shape=[2], dtype=Float16, value= [ 1.5000e+00,  2.0000e+00])"
     assert repr(ms.Tensor([True, False])) == "Tensor(shape=[2], dtype=Bool, value= [ True, False])"
     assert str(ms.Tensor([[1.5, 2], [3, 4]])) == "[[1.5 2. ]\n [3.  4. ]]"
     assert str(ms.Tensor(7.5)) == "7.5"
@@ -132,7 +133,8 @@ def test_initializer_fans_and_statistics():
     fan_in, fan_out = 300, 400
     checks = [
         (Normal(sigma=0.02), 0.02), (Uniform(scale=0.1), 0.1 / np.sqrt(3)),
-        (XavierUniform(), np.sqrt(6 / (fan_in + fan_out)) / np.sqrt(3)), (XavierNormal(), np.sqrt(2 / (fan_in + fan_out))),
+        (XavierUniform(), np.sqrt(6 / (fan_in + fan_out)) / np.sqrt(3)),
+        (XavierNormal(), np.sqrt(2 / (fan_in + fan_out))),
         (HeUniform(), np.sqrt(2.0) * np.sqrt(3 / fan_in) / np.sqrt(3)), (HeNormal(), np.sqrt(2.0 / fan_in)),
         (HeUniform(negative_slope=np.sqrt(5)), np.sqrt(2 / 6) * np.sqrt(3 / fan_in) / np.sqrt(3)),
     ]

@@ -132,7 +132,7 @@ def early_return(x, w, n):
 
 
 def for_tensor_range(x, w, n):
-    for i in range(n):
+    for _ in range(n):
         x = ops.tanh(x * w) + x * 0.5
     return (x * x).sum()
 

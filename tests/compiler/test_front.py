@@ -78,8 +78,10 @@ def test_print_is_a_graph_node_printed_at_every_call(capsys):
     chatty(t([1.0, 2.0]), 3)
     chatty(t([1.0, 3.0]), 3)
     out = capsys.readouterr().out.splitlines()
-    assert out == ["n =", "3", "3", "1", "2.5", "Tensor(shape=[2], dtype=Float32, value=[ 1.00000000e+00  2.00000000e+00])",
-                   "n =", "3", "4", "1", "2.5", "Tensor(shape=[2], dtype=Float32, value=[ 1.00000000e+00  3.00000000e+00])"]
+    assert out == ["n =", "3", "3", "1", "2.5",
+                   "Tensor(shape=[2], dtype=Float32, value=[ 1.00000000e+00  2.00000000e+00])",
+                   "n =", "3", "4", "1", "2.5",
+                   "Tensor(shape=[2], dtype=Float32, value=[ 1.00000000e+00  3.00000000e+00])"]
     assert len(chatty.cache) == 1
 
 

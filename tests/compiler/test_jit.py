@@ -72,7 +72,7 @@ def test_cse_and_dce():
     def f(x):
         a = ops.exp(x)
         b = ops.exp(x)      # same as a
-        unused = x * 100    # dead
+        unused = x * 100    # dead  # noqa: F841 (the test is that it is removed)
         return a + b
     np.testing.assert_allclose(f(t([0.0])).asnumpy(), [2.0])
     names = [n.prim.name for n in _only_graph(f).nodes]

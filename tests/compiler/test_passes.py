@@ -91,7 +91,7 @@ def test_unused_if_output_is_pruned_from_both_branches():
         if x.sum() > 0:
             a, b = x * 2, ops.exp(x)
         else:
-            a, b = x - 1, ops.sin(x)
+            a, b = x - 1, ops.sin(x)    # noqa: F841 (b is never read: the test is that it is pruned)
         return a
     np.testing.assert_allclose(f(t([1.0, 2.0])).asnumpy(), [2.0, 4.0])
     np.testing.assert_allclose(f(t([-1.0, -2.0])).asnumpy(), [-2.0, -3.0])

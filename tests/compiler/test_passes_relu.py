@@ -94,6 +94,15 @@ def test_broadcast_add_is_not_fused_but_relu_runs_in_place():
     assert "AddReLU" not in names and names.count("ReLUInplace") == 1
 
 
+def _train_step(grad_fn, opt):
+    """One training step of `grad_fn` (value_and_grad) and `opt` (bound here, not read from a loop's variables)."""
+    def step(x):
+        loss, grads = grad_fn(x)
+        opt(grads)
+        return loss
+    return step
+
+
 def test_resnet_block_in_graph_mode_trains_as_pynative():
     class Block(nn.Cell):
         def __init__(self):
@@ -116,12 +125,7 @@ def test_resnet_block_in_graph_mode_trains_as_pynative():
         net = Block()
         net.set_train()
         opt = nn.Momentum(net.trainable_params(), 0.1, 0.9)
-        grad_fn = ms.value_and_grad(net, None, opt.parameters)
-
-        def step(x):
-            loss, grads = grad_fn(x)
-            opt(grads)
-            return loss
+        step = _train_step(ms.value_and_grad(net, None, opt.parameters), opt)
         if jit:
             step = ms.jit(step)
         losses[jit] = [float(step(x).asnumpy()) for _ in range(4)]

@@ -52,7 +52,7 @@ def test_cache_keys_numpy_arguments_by_value_and_containers_by_type():
     a += 1                  # changed in place: a new constant
     np.testing.assert_array_equal(f(x, a).asnumpy(), x.asnumpy() + 2)
 
-    g = ms.jit(lambda s: (s[0:2], s, type(s) == tuple, isinstance(s, list)))
+    g = ms.jit(lambda s: (s[0:2], s, type(s) == tuple, isinstance(s, list)))  # noqa: E721 (compiles `==` on types)
     out = g(ms.mutable([1, 2, 3]))
     assert out == ([1, 2], [1, 2, 3], False, True) and type(out[0]) is list
     out = g(ms.mutable((1, 2, 3)))
@@ -261,6 +261,10 @@ def _setitem_in_range_loop(a, n):
     return y
 
 
+def _weighted_sum(fn):
+    return lambda x: (fn(x) * x).sum()
+
+
 def test_in_place_updates_of_local_tensors_under_tensor_control_flow():
     """y[i] = v / y.add_(...) in a branch or loop body on a tensor condition updates y as PyNative does (the
     first call applied both branches, later calls none)."""
@@ -269,8 +273,8 @@ def test_in_place_updates_of_local_tensors_under_tensor_control_flow():
         jf = ms.jit(fn)
         for x in (a, -a, a, -a):
             np.testing.assert_array_equal(no_fallback(jf, x).asnumpy(), fn(x).asnumpy())
-        g = ms.jit(ms.grad(lambda x: (fn(x) * x).sum()))
-        np.testing.assert_allclose(g(a).asnumpy(), ms.grad(lambda x: (fn(x) * x).sum())(a).asnumpy())
+        g = ms.jit(ms.grad(_weighted_sum(fn)))
+        np.testing.assert_allclose(g(a).asnumpy(), ms.grad(_weighted_sum(fn))(a).asnumpy())
     jf = ms.jit(_setitem_in_range_loop)
     n = ms.Tensor(3)
     np.testing.assert_array_equal(no_fallback(jf, a, n).asnumpy(), _setitem_in_range_loop(a, 3).asnumpy())

@@ -308,21 +308,27 @@ _UPDATES = {
 }
 
 
+def _read_then_update(read, update):
+    """A Cell class whose construct reads its Parameter with `read`, then updates it with `update`."""
+    class C(nn.Cell):
+        def __init__(self):
+            super().__init__()
+            self.p = ms.Parameter(ms.Tensor(np.arange(6, dtype=np.float32).reshape(2, 3)), name="p")
+
+        def construct(self, x):
+            old = read(self.p)
+            update(self.p, x)
+            return old, self.p * 1
+    return C
+
+
 @pytest.mark.parametrize("update", sorted(_UPDATES))
 def test_reads_of_a_parameter_before_its_update_keep_the_old_value(update):
     """A view or identity of a Parameter read before the Parameter is updated in the graph holds the value it
     had then, as in PyNative (the update gives the Parameter new storage)."""
     x = ms.Tensor(np.ones(3, np.float32))
     for read_name, read in _READS.items():
-        class C(nn.Cell):
-            def __init__(self):
-                super().__init__()
-                self.p = ms.Parameter(ms.Tensor(np.arange(6, dtype=np.float32).reshape(2, 3)), name="p")
-
-            def construct(self, x):
-                old = read(self.p)
-                _UPDATES[update](self.p, x)
-                return old, self.p * 1
+        C = _read_then_update(read, _UPDATES[update])
         eager, graph = C(), C()
         step = ms.jit(graph)
         for _ in range(3):

@@ -178,7 +178,7 @@ def cont_tuple_list_dict(x, y):
     lst.extend([x + y])
     d = {"a": x, "b": y}
     d["c"] = x * y
-    a, *rest = (x, y, x * y)
+    a, *rest = (x, y, x * y)    # noqa: F841 (a starred assignment with a leading target)
     first, (second, third) = x, (y, 3.0)
     return tup[0] * tup[2] + lst[-1] + lst[1] + d["a"] * d["c"] + rest[1] + sum(d.values()) + \
         first * second * third + len(rest) + tup[-2:][0]
@@ -361,11 +361,11 @@ def bi_map_filter(x):
 
 
 def bi_getattr_hasattr(x):
-    k = getattr(_Plain(2.0), "k") + getattr(_Plain(1.0), "missing", 5.0)
+    k = getattr(_Plain(2.0), "k") + getattr(_Plain(1.0), "missing", 5.0)  # noqa: B009 (the compiled getattr)
     out = x * k
     if hasattr(x, "shape") and not hasattr(x, "no_such_attr"):
         out = out + x.shape[0]
-    return out + getattr(ops, "exp")(x)
+    return out + getattr(ops, "exp")(x)  # noqa: B009
 
 
 def bi_more(x):

@@ -120,7 +120,7 @@ def main():
             print("0 passed, 1 failed")
             return 1
         got = json.loads(lines[0][4:])
-        for name, (path, rows) in expected.items():
+        for name, (_path, rows) in expected.items():
             res = got[name]
             checks = [("row count", res["size"] == (len(rows) if rows is not None else 4))]
             if rows is not None:

@@ -282,7 +282,8 @@ def test_direct_rgbx_decode_reports_bad_data_like_decode():
         assert str(plain.value) == str(direct.value)
 
 
-@pytest.mark.parametrize("mode,kw", [("RGB", {}), ("L", {}), ("RGB", {"progressive": True}), ("RGB", {"restart_marker_rows": 1})])
+@pytest.mark.parametrize("mode,kw", [("RGB", {}), ("L", {}), ("RGB", {"progressive": True}),
+                                     ("RGB", {"restart_marker_rows": 1})])
 def test_jpeg_decodes_only_the_rows_asked_for(mode, kw):
     from mindseed.dataset.vision import _image as I
     data = _encoded(mode, **kw)

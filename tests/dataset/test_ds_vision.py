@@ -79,7 +79,7 @@ def test_random_transforms_shapes_ranges_and_seed():
     assert a.shape == (8, 9, 3)
     crop = V.RandomCrop((5, 6))(img)
     H, W = img.shape[:2]
-    found = any((img[t:t + 5, l:l + 6] == crop).all() for t in range(H - 4) for l in range(W - 5))
+    found = any((img[t:t + 5, c:c + 6] == crop).all() for t in range(H - 4) for c in range(W - 5))
     assert found
     assert V.RandomCrop(20, pad_if_needed=True)(img).shape == (20, 20, 3)
     flips = {V.RandomHorizontalFlip(0.5)(img).tobytes() for _ in range(30)}
@@ -214,3 +214,15 @@ def test_write_file_and_write_jpeg_roundtrip(tmp_path):
     np.testing.assert_array_equal(V.read_file(str(tmp_path / "raw.bin")), raw)
     with pytest.raises(TypeError):
         V.write_file(str(tmp_path / "bad.bin"), np.zeros((2, 2), np.uint8))
+
+
+def test_random_color_adjust_factor_ranges_as_mindspore():
+    """A number v is the range (max(0, 1 - v), 1 + v); both ends of brightness, contrast and saturation must lie in
+    [0, 16777216] (the upper end was not checked)."""
+    op = V.RandomColorAdjust(brightness=2, contrast=0.5, saturation=(0.0, 16777216))
+    assert op.brightness == (0.0, 3.0) and op.contrast == (0.5, 1.5) and op.saturation == (0.0, 16777216.0)
+    for kw in ({"brightness": (0.5, 2e7)}, {"contrast": (-0.1, 1.0)}, {"saturation": 16777216}, {"brightness": -1}):
+        with pytest.raises(ValueError, match=f"Input {next(iter(kw))} is not within the required interval"):
+            V.RandomColorAdjust(**kw)
+    with pytest.raises(ValueError, match="hue"):
+        V.RandomColorAdjust(hue=0.6)

@@ -131,7 +131,8 @@ def test_apply_momentum_fused_path_is_bitwise_the_two_step_rule(monkeypatch, dty
     for g in grads:   # and they are the rule (float64 reference, loose)
         a = 0.9 * a + g[0].numpy()
         p = p - 0.01 * a
-    np.testing.assert_allclose(fast[0], p, rtol=1e-2 if dtype == np.float16 else 1e-5, atol=1e-2 if dtype == np.float16 else 1e-6)
+    half = dtype == np.float16
+    np.testing.assert_allclose(fast[0], p, rtol=1e-2 if half else 1e-5, atol=1e-2 if half else 1e-6)
 
 
 def test_apply_momentum_takes_a_channels_last_gradient_on_the_fused_path(monkeypatch):

@@ -6,7 +6,7 @@ import mindseed as ms
 import mindseed.numpy as mnp
 
 A = onp.array([[1.0, -2.0, onp.nan], [4.0, 5.0, 6.0]])
-I = onp.array([12, 18, 7])
+INTS = onp.array([12, 18, 7])
 X6 = onp.arange(6.0)
 F = onp.array([1, 2, 4, 7, 11, 16.0])
 G2 = onp.array([[1, 2, 6], [3, 4, 5.0]])
@@ -20,12 +20,12 @@ LIN = onp.linspace(-2.5, 2.5, 6)
 m = mnp.array
 
 CASES = [
-    ("bitwise_and", lambda: mnp.bitwise_and(m(I), 6), lambda: onp.bitwise_and(I, 6)),
-    ("bitwise_or", lambda: mnp.bitwise_or(m(I), 6), lambda: onp.bitwise_or(I, 6)),
-    ("bitwise_xor", lambda: mnp.bitwise_xor(m(I), 6), lambda: onp.bitwise_xor(I, 6)),
-    ("bitwise_not", lambda: mnp.bitwise_not(m(I)), lambda: onp.bitwise_not(I)),
-    ("gcd", lambda: mnp.gcd(m(I), m([8, 12, 14])), lambda: onp.gcd(I, [8, 12, 14])),
-    ("lcm", lambda: mnp.lcm(m(I), m([8, 12, 14])), lambda: onp.lcm(I, [8, 12, 14])),
+    ("bitwise_and", lambda: mnp.bitwise_and(m(INTS), 6), lambda: onp.bitwise_and(INTS, 6)),
+    ("bitwise_or", lambda: mnp.bitwise_or(m(INTS), 6), lambda: onp.bitwise_or(INTS, 6)),
+    ("bitwise_xor", lambda: mnp.bitwise_xor(m(INTS), 6), lambda: onp.bitwise_xor(INTS, 6)),
+    ("bitwise_not", lambda: mnp.bitwise_not(m(INTS)), lambda: onp.bitwise_not(INTS)),
+    ("gcd", lambda: mnp.gcd(m(INTS), m([8, 12, 14])), lambda: onp.gcd(INTS, [8, 12, 14])),
+    ("lcm", lambda: mnp.lcm(m(INTS), m([8, 12, 14])), lambda: onp.lcm(INTS, [8, 12, 14])),
     ("copysign", lambda: mnp.copysign(m([1.0, 2.0]), m([-1.0, 1.0])), lambda: [-1.0, 2.0]),
     ("heaviside", lambda: mnp.heaviside(m([-1.0, 0.0, 2.0]), m([0.5] * 3)),
      lambda: onp.heaviside([-1.0, 0.0, 2.0], 0.5)),
@@ -43,8 +43,8 @@ CASES = [
     ("nancumsum", lambda: mnp.nancumsum(m(A), axis=1), lambda: onp.nancumsum(A, axis=1)),
     ("append", lambda: mnp.append(m(A), m([1.0, 2.0])), lambda: onp.append(A, [1.0, 2.0])),
     ("append_axis", lambda: mnp.append(m(A), m(A), axis=0), lambda: onp.append(A, A, axis=0)),
-    ("isin", lambda: mnp.isin(m(I), m([7, 12])), lambda: onp.isin(I, [7, 12])),
-    ("in1d", lambda: mnp.in1d(m(I), m([7, 12]), invert=True), lambda: onp.isin(I, [7, 12], invert=True)),
+    ("isin", lambda: mnp.isin(m(INTS), m([7, 12])), lambda: onp.isin(INTS, [7, 12])),
+    ("in1d", lambda: mnp.in1d(m(INTS), m([7, 12]), invert=True), lambda: onp.isin(INTS, [7, 12], invert=True)),
     ("intersect1d", lambda: mnp.intersect1d(m([3, 1, 2, 1]), m([2, 3, 5])),
      lambda: onp.intersect1d([3, 1, 2, 1], [2, 3, 5])),
     ("setdiff1d", lambda: mnp.setdiff1d(m([3, 1, 2, 1]), m([2, 5])), lambda: onp.setdiff1d([3, 1, 2, 1], [2, 5])),

@@ -66,7 +66,7 @@ def test_data_gradient_layout_follows_the_input_channels():
         x = ms.Tensor(rs.randn(2, c_in, 8, 8).astype(np.float32))
         w = ms.Tensor((rs.randn(16, c_in, 3, 3) * 0.2).astype(np.float32))
         dy = rs.randn(2, 16, 6, 6).astype(np.float32)
-        gx, gw = ms.grad(lambda a, b: (ops.conv2d(a, b) * ms.Tensor(dy)).sum(), (0, 1))(x, w)
+        gx, gw = ms.grad(lambda a, b, dy=dy: (ops.conv2d(a, b) * ms.Tensor(dy)).sum(), (0, 1))(x, w)
         assert tuple(gx._data.stride()) == strides
         xn, wn = x.asnumpy().astype(np.float64), w.asnumpy().astype(np.float64)
         ref = np.zeros_like(xn)

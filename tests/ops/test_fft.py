@@ -1,6 +1,6 @@
-"""The fft family (ops.fft, ifft, rfft, irfft, hfft, ihfft in 1, 2 and n dims, fftshift, ifftshift): values vs numpy.fft,
-gradients vs float64 finite differences (through real and imaginary parts, and from complex inputs built of two real
-ones), graph == PyNative, and bad arguments."""
+"""The fft family (ops.fft, ifft, rfft, irfft, hfft, ihfft in 1, 2 and n dims, fftshift, ifftshift): values vs
+numpy.fft, gradients vs float64 finite differences (through real and imaginary parts, and from complex inputs built of
+two real ones), graph == PyNative, and bad arguments."""
 import numpy as np
 import pytest
 

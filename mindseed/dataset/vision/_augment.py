@@ -51,8 +51,8 @@ class Erase(ImageTensorOperation):
 
     def _np(self, img):
         out = img if self.inplace and img.flags.writeable else img.copy()
-        t, l, h, w = self.box
-        out[t:t + h, l:l + w] = np.asarray(self.value, dtype=img.dtype)
+        top, left, h, w = self.box
+        out[top:top + h, left:left + w] = np.asarray(self.value, dtype=img.dtype)
         return out
 
 
@@ -176,7 +176,7 @@ class MixUp(TensorOperation):
         if isinstance(alpha, bool) or not isinstance(alpha, (int, float)):
             raise TypeError(f"Argument alpha with value {alpha!r} is not of type [<class 'int'>, <class 'float'>].")
         if batch_size < 1:
-            raise ValueError(f"Input batch_size is not within the required interval of [1, 16777216].")
+            raise ValueError("Input batch_size is not within the required interval of [1, 16777216].")
         if alpha <= 0:
             raise ValueError(f"Input alpha must be greater than 0: {alpha}")
         self.batch_size, self.alpha, self.is_single = batch_size, float(alpha), is_single

@@ -324,18 +324,25 @@ class AdjustSharpness(ImageTensorOperation):
         return _sharpness(img, self.sharpness_factor)
 
 
+def _factor_range(v, name):
+    """RandomColorAdjust's brightness, contrast or saturation: a number v >= 0 is the range (max(0, 1 - v), 1 + v), a
+    (min, max) pair is taken as given; both ends must lie in [0, 16777216] (MindSpore's bounds)."""
+    lo, hi = _range_arg(v, name, center=1.0)
+    if isinstance(v, numbers.Real):
+        lo = max(0.0, lo)
+    if lo < 0 or hi > 16777216:
+        raise ValueError(f"Input {name} is not within the required interval of [0, 16777216].")
+    return (lo, hi)
+
+
 class RandomColorAdjust(ImageTensorOperation):
     """Random brightness, contrast, saturation (factors around 1) and hue (shift around 0), in random order."""
 
     def __init__(self, brightness=(1, 1), contrast=(1, 1), saturation=(1, 1), hue=(0, 0)):
-        self.brightness = _range_arg(brightness, "brightness", center=1.0)
-        self.contrast = _range_arg(contrast, "contrast", center=1.0)
-        self.saturation = _range_arg(saturation, "saturation", center=1.0)
+        self.brightness = _factor_range(brightness, "brightness")
+        self.contrast = _factor_range(contrast, "contrast")
+        self.saturation = _factor_range(saturation, "saturation")
         self.hue = _range_arg(hue, "hue", center=0.0)
-        for name, (lo, hi) in (("brightness", self.brightness), ("contrast", self.contrast),
-                               ("saturation", self.saturation)):
-            if lo < 0:
-                raise ValueError(f"Input {name} is not within the required interval of [0, 16777216].")
         if self.hue[0] < -0.5 or self.hue[1] > 0.5:
             raise ValueError("Input hue is not within the required interval of [-0.5, 0.5].")
 

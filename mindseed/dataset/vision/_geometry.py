@@ -261,8 +261,8 @@ class RandomCrop(ImageTensorOperation):
     def _np(self, img):
         h, w = _hw(self.size)
         if self.padding is not None:
-            l, t, r, b = self.padding
-            img = I.pad_image(img, t, b, l, r, self.padding_mode.value, self.fill_value)
+            left, top, right, bottom = self.padding
+            img = I.pad_image(img, top, bottom, left, right, self.padding_mode.value, self.fill_value)
         H, W = img.shape[:2]
         if self.pad_if_needed and (H < h or W < w):
             ph, pw = max(0, h - H), max(0, w - W)
@@ -426,8 +426,8 @@ class Pad(ImageTensorOperation):
         self.padding_mode = padding_mode
 
     def _np(self, img):
-        l, t, r, b = self.padding
-        return I.pad_image(img, t, b, l, r, self.padding_mode.value, self.fill_value)
+        left, top, right, bottom = self.padding
+        return I.pad_image(img, top, bottom, left, right, self.padding_mode.value, self.fill_value)
 
 
 class PadToSize(ImageTensorOperation):
@@ -667,8 +667,8 @@ class FiveCrop(ImageTensorOperation):
         H, W = img.shape[:2]
         if h > H or w > W:
             raise ValueError(f"FiveCrop: the crop size ({h}, {w}) is bigger than the image ({H}, {W}).")
-        t, l = (H - h) // 2, (W - w) // 2
-        return (img[:h, :w], img[:h, W - w:], img[H - h:, :w], img[H - h:, W - w:], img[t:t + h, l:l + w])
+        top, left = (H - h) // 2, (W - w) // 2
+        return (img[:h, :w], img[:h, W - w:], img[H - h:, :w], img[H - h:, W - w:], img[top:top + h, left:left + w])
 
     def _np(self, img):
         return tuple(c.copy() for c in self._crops(img))

@@ -241,7 +241,8 @@ class TrainOneStepCell(Cell):
         self.__dict__["_value_and_grad"] = value_and_grad(self.network, None, self.weights)
         # set_auto_parallel_context(parameter_broadcast=True): every rank starts from rank 0's parameters,
         # broadcast at the first step (after any checkpoint loading)
-        self.__dict__["_broadcast_pending"] = self.reducer_flag and bool(get_auto_parallel_context("parameter_broadcast"))
+        broadcast = bool(get_auto_parallel_context("parameter_broadcast"))
+        self.__dict__["_broadcast_pending"] = self.reducer_flag and broadcast
         _get_attr_from_cell(self, network)
 
     def __call__(self, *args, **kwargs):

@@ -45,7 +45,7 @@ def _einsum_bprop(*args, equation, needs):
             # letters summed away in the forward pass come back as broadcast dimensions
             shape = []
             it = iter(g.shape)
-            for c, d in zip(subs[i], x.shape):
+            for c, _d in zip(subs[i], x.shape):
                 shape.append(next(it) if c in avail else 1)
             g = reshape_p(g, shape=tuple(shape))
             g = broadcast_to_p(g, shape=tuple(d if c not in avail else s for c, d, s in zip(subs[i], x.shape, shape)))

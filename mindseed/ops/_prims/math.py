@@ -626,7 +626,7 @@ for _p in (erf_p, erfc_p, erfinv_p, lgamma_p, digamma_p, polygamma_p, floor_p, c
     _require(_p, _is_real, "real number")
 
 
-# ---------------------------------------------------------------- public names: ops.<function>, Tensor.<method>, ops.<Class>
+# ------------------------------------------------------- public names: ops.<function>, Tensor.<method>, ops.<Class>
 public(abs_p, "abs(input)", "absolute(input)", tensor=True, cls=("Abs", "ComplexAbs"), doc="|input| elementwise.")
 public(sqrt_p, "sqrt(x)", tensor=True, cls="Sqrt", doc="Square root (integer inputs give Float32).")
 public(rsqrt_p, "rsqrt(input)", tensor=True, cls="Rsqrt", doc="1 / sqrt(input).")

@@ -109,7 +109,7 @@ def _elementwise_loss(name, kernel, grad_kernel, second, n_weights=0):
     grad = Prim(name + "Grad", grad_kernel, multi_output=True)
 
     def bprop(x, y, *rest, needs, **attrs):
-        weights, (out, dout) = rest[:n_weights], rest[n_weights:]
+        weights, (_out, dout) = rest[:n_weights], rest[n_weights:]
         dx, dy = grad(dout, x, y, *weights, **attrs)
         wgrads = ()
         if n_weights:
@@ -117,7 +117,7 @@ def _elementwise_loss(name, kernel, grad_kernel, second, n_weights=0):
         return (dx if needs[0] else None, dy if needs[1] else None) + wgrads
 
     def grad_bprop(dout, x, y, *rest, needs, **attrs):
-        weights, (out, (cx, cy)) = rest[:n_weights], rest[n_weights:]
+        weights, (_out, (cx, cy)) = rest[:n_weights], rest[n_weights:]
         reduction = attrs["reduction"]
         d_dout = None
         if needs[0]:

@@ -3,7 +3,7 @@ distributions with parameters (normal's mean and stddev, uniform's bounds, ...) 
 `ops.functional._random` as a sample of a standard distribution shifted and scaled by mindseed ops, so
 gradients reach the parameters where MindSpore's do."""
 from mindseed._backend.kernels import random as K
-from mindseed.ops._registry import Prim, RandomPrim
+from mindseed.ops._registry import RandomPrim
 
 uniform_real_p = RandomPrim("UniformReal", K.uniform_real)
 standard_normal_p = RandomPrim("StandardNormal", K.standard_normal)

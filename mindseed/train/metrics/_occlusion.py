@@ -89,9 +89,9 @@ def _bounding_box(b_box, im_shape):
         return None, None
     if len(b_box) != 2 * len(im_shape):
         raise ValueError(f"For 'OcclusionSensitivity', the bounding box must contain upper and lower for all "
-                         f"dimensions (except batch number), and the length of 'b_box' must be twice as long as predicted value's "
-                         f"(except batch number), but got 'b_box' length {len(b_box)}, predicted value length (except "
-                         f"batch number) {len(im_shape)}.")
+                         f"dimensions (except batch number), and the length of 'b_box' must be twice as long as "
+                         f"predicted value's (except batch number), but got 'b_box' length {len(b_box)}, predicted "
+                         f"value length (except batch number) {len(im_shape)}.")
     b_min, b_max = np.array(b_box[::2]), np.array(b_box[1::2])
     b_min[b_min < 0] = 0
     b_max[b_max < 0] = im_shape[b_max < 0] - 1
