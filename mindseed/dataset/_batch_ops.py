@@ -5,7 +5,7 @@ import numpy as np
 
 from mindseed.dataset import _validate as V
 from mindseed.dataset._engine import BatchInfo, Dataset, pipeline_error, reraise_worker, to_array
-from mindseed.dataset._ops import MapDataset, SyncWaitDataset, _op_name, _place_columns
+from mindseed.dataset._ops import MapDataset, SyncWaitDataset, _io_columns, _op_name, _place_columns
 from mindseed.dataset._workers import ThreadMap, WorkerError, format_exception
 
 
@@ -108,13 +108,7 @@ class BatchDataset(Dataset):
         return self.batch_size if isinstance(self.batch_size, int) else -1
 
     def _io(self):
-        cols = self.children[0].get_col_names()
-        ins = self.input_columns or cols
-        for c in ins:
-            if c not in cols:
-                raise RuntimeError(f"Invalid parameter, column name: '{c}' of input_columns does not exist in the "
-                                   f"dataset columns {cols}.")
-        return cols, ins, self.output_columns or ins
+        return _io_columns(self)
 
     def _col_names(self):
         cols, ins, outs = self._io()

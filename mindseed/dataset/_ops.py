@@ -18,6 +18,18 @@ from mindseed.dataset._workers import (BatchProcesses, ProcessMap, ThreadMap, Wo
 _CHUNK = 16
 
 
+def _io_columns(node, default_inputs=None):
+    """(columns of the child, input columns, output columns) of a map or batch node; without input_columns the
+    first `default_inputs` columns (all when None) are its inputs."""
+    cols = node.children[0].get_col_names()
+    ins = node.input_columns or cols[:default_inputs]
+    for c in ins:
+        if c not in cols:
+            raise RuntimeError(f"Invalid parameter, column name: '{c}' of input_columns does not exist in the "
+                               f"dataset columns {cols}.")
+    return cols, ins, node.output_columns or ins
+
+
 def _place_columns(cols, inputs, outputs):
     """MindSpore's column order after an op maps `inputs` to `outputs` (in place when counts match)."""
     if len(inputs) == len(outputs):
@@ -146,13 +158,7 @@ class MapDataset(Dataset):
             cb.ds_epoch_end(run)
 
     def _io(self):
-        cols = self.children[0].get_col_names()
-        ins = self.input_columns or cols[:1]
-        for c in ins:
-            if c not in cols:
-                raise RuntimeError(f"Invalid parameter, column name: '{c}' of input_columns does not exist in the "
-                                   f"dataset columns {cols}.")
-        return cols, ins, self.output_columns or ins
+        return _io_columns(self, 1)
 
     def _col_names(self):
         cols, ins, outs = self._io()

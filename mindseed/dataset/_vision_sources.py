@@ -44,8 +44,9 @@ def _read_idx(path, magic, ndim):
     return np.frombuffer(body, dtype=np.uint8, count=need).reshape(dims)
 
 
-class _IdxDataset(MappableSource):
-    """MNIST's idx format: `{train,t10k}-{images-idx3,labels-idx1}-ubyte` in `dataset_dir`."""
+class _FileArrays(MappableSource):
+    """A source read whole from the files of `dataset_dir` for a `usage` ('train', 'test' or 'all'): `_load()`
+    gives its columns as arrays (read once, shared by copies), the last one the class label."""
 
     _name = "MnistDataset"
 
@@ -56,6 +57,26 @@ class _IdxDataset(MappableSource):
         super().__init__(num_samples, num_parallel_workers, shuffle, sampler, num_shards, shard_id)
         self.dataset_dir = dataset_dir
         self._data = None
+
+    def _num_rows(self):
+        return len(self._load()[0])
+
+    def _arrays(self):
+        return self._load()
+
+    def _class_labels(self):
+        return self._load()[-1]
+
+    def __deepcopy__(self, memo):
+        new = super().__deepcopy__(memo)
+        new._data = self._data  # read-only arrays: share them
+        return new
+
+
+class _IdxDataset(_FileArrays):
+    """MNIST's idx format: `{train,t10k}-{images-idx3,labels-idx1}-ubyte` in `dataset_dir`."""
+
+    _name = "MnistDataset"
 
     def _col_names(self):
         return ["image", "label"]
@@ -88,20 +109,6 @@ class _IdxDataset(MappableSource):
                                                       labels[0]).astype(np.uint32)]
         return self._data
 
-    def _num_rows(self):
-        return len(self._load()[0])
-
-    def _arrays(self):
-        return self._load()
-
-    def _class_labels(self):
-        return self._load()[1]
-
-    def __deepcopy__(self, memo):
-        new = super().__deepcopy__(memo)
-        new._data = self._data  # read-only arrays: share them
-        return new
-
 
 class MnistDataset(_IdxDataset):
     """The MNIST handwritten digits from their idx files: columns image (28, 28, 1) uint8, label uint32.
@@ -132,17 +139,9 @@ class KMnistDataset(_IdxDataset):
 
 
 # ---------------------------------------------------------------------------- CIFAR
-class _CifarDataset(MappableSource):
+class _CifarDataset(_FileArrays):
     _record = 3073
     _name = "Cifar10Dataset"
-
-    def __init__(self, dataset_dir, usage=None, num_samples=None, num_parallel_workers=None, shuffle=None,
-                 sampler=None, num_shards=None, shard_id=None, cache=None):
-        V.check_dir(dataset_dir, self._name)
-        self.usage = _check_usage(usage, ("train", "test", "all"), self._name)
-        super().__init__(num_samples, num_parallel_workers, shuffle, sampler, num_shards, shard_id)
-        self.dataset_dir = dataset_dir
-        self._data = None
 
     def _files(self):
         names = sorted(os.listdir(self.dataset_dir))
@@ -168,20 +167,6 @@ class _CifarDataset(MappableSource):
         images = np.ascontiguousarray(rec[:, nl:].reshape(-1, 3, 32, 32).transpose(0, 2, 3, 1))
         self._data = [images] + [np.ascontiguousarray(rec[:, k]).astype(np.uint32) for k in range(nl)]
         return self._data
-
-    def _num_rows(self):
-        return len(self._load()[0])
-
-    def _arrays(self):
-        return self._load()
-
-    def _class_labels(self):
-        return self._load()[-1]
-
-    def __deepcopy__(self, memo):
-        new = super().__deepcopy__(memo)
-        new._data = self._data
-        return new
 
 
 class Cifar10Dataset(_CifarDataset):

@@ -55,6 +55,11 @@ def _check_inputs(learning_rate, decay_rate, total_step, step_per_epoch, decay_e
     V.value_type("is_stair", is_stair, [bool])
 
 
+def _per_step(total_step, step_per_epoch, lr_at_epoch):
+    """[lr_at_epoch(epoch of step i) for each of the total_step steps]."""
+    return [lr_at_epoch(math.floor(i / step_per_epoch)) for i in range(total_step)]
+
+
 def exponential_decay_lr(learning_rate, decay_rate, total_step, step_per_epoch, decay_epoch, is_stair=False):
     """lr * decay_rate ^ (epoch / decay_epoch) per step, epoch = floor(step / step_per_epoch).
 
@@ -63,12 +68,10 @@ def exponential_decay_lr(learning_rate, decay_rate, total_step, step_per_epoch, 
     [0.1, 0.1, 0.09, 0.09]
     """
     _check_inputs(learning_rate, decay_rate, total_step, step_per_epoch, decay_epoch, is_stair)
-    lr = []
-    for i in range(total_step):
-        epoch = math.floor(i / step_per_epoch)
-        p = math.floor(epoch / decay_epoch) if is_stair else epoch / decay_epoch
-        lr.append(learning_rate * decay_rate ** p)
-    return lr
+
+    def lr_at(epoch):
+        return learning_rate * decay_rate ** (math.floor(epoch / decay_epoch) if is_stair else epoch / decay_epoch)
+    return _per_step(total_step, step_per_epoch, lr_at)
 
 
 def natural_exp_decay_lr(learning_rate, decay_rate, total_step, step_per_epoch, decay_epoch, is_stair=False):
@@ -79,13 +82,12 @@ def natural_exp_decay_lr(learning_rate, decay_rate, total_step, step_per_epoch, 
     [0.1, 0.0607, 0.0368]
     """
     _check_inputs(learning_rate, decay_rate, total_step, step_per_epoch, decay_epoch, is_stair)
-    lr = []
-    for i in range(total_step):
-        epoch = math.floor(i / step_per_epoch)
+
+    def lr_at(epoch):
         if is_stair:
             epoch = math.floor(epoch / decay_epoch) * decay_epoch
-        lr.append(learning_rate * math.e ** (-decay_rate * epoch))
-    return lr
+        return learning_rate * math.e ** (-decay_rate * epoch)
+    return _per_step(total_step, step_per_epoch, lr_at)
 
 
 def inverse_decay_lr(learning_rate, decay_rate, total_step, step_per_epoch, decay_epoch, is_stair=False):
@@ -96,14 +98,12 @@ def inverse_decay_lr(learning_rate, decay_rate, total_step, step_per_epoch, deca
     [0.1, 0.0667, 0.05]
     """
     _check_inputs(learning_rate, decay_rate, total_step, step_per_epoch, decay_epoch, is_stair)
-    lr = []
-    for i in range(total_step):
-        epoch = math.floor(i / step_per_epoch)
+
+    def lr_at(epoch):
         if is_stair:
-            lr.append(learning_rate / (1 + decay_rate * math.floor(epoch / decay_epoch)))
-        else:
-            lr.append(learning_rate / (1 + decay_rate * epoch / decay_epoch))
-    return lr
+            return learning_rate / (1 + decay_rate * math.floor(epoch / decay_epoch))
+        return learning_rate / (1 + decay_rate * epoch / decay_epoch)
+    return _per_step(total_step, step_per_epoch, lr_at)
 
 
 def cosine_decay_lr(min_lr, max_lr, total_step, step_per_epoch, decay_epoch):
@@ -126,11 +126,8 @@ def cosine_decay_lr(min_lr, max_lr, total_step, step_per_epoch, decay_epoch):
         raise ValueError(f"For 'cosine_decay_lr', the 'max_lr' must be greater than the 'min_lr', but got 'max_lr' "
                          f"value: {max_lr}, 'min_lr' value: {min_lr}.")
     delta = 0.5 * (max_lr - min_lr)
-    lr = []
-    for i in range(total_step):
-        epoch = min(math.floor(i / step_per_epoch), decay_epoch)
-        lr.append(min_lr + delta * (1 + math.cos(math.pi * epoch / decay_epoch)))
-    return lr
+    return _per_step(total_step, step_per_epoch,
+                     lambda epoch: min_lr + delta * (1 + math.cos(math.pi * min(epoch, decay_epoch) / decay_epoch)))
 
 
 def polynomial_decay_lr(learning_rate, end_learning_rate, total_step, step_per_epoch, decay_epoch, power,
@@ -155,17 +152,16 @@ def polynomial_decay_lr(learning_rate, end_learning_rate, total_step, step_per_e
     V.positive_int(step_per_epoch, "step_per_epoch")
     V.positive_int(decay_epoch, "decay_epoch")
     V.value_type("update_decay_epoch", update_decay_epoch, [bool])
-    lr = []
     delta = learning_rate - end_learning_rate
-    period = decay_epoch
-    for i in range(total_step):
-        epoch = math.floor(i / step_per_epoch)
+
+    def lr_at(epoch):
+        period = decay_epoch
         if update_decay_epoch:
             period = decay_epoch * max(math.ceil(epoch / decay_epoch), 1)
         else:
             epoch = min(period, epoch)
-        lr.append(delta * (1 - epoch / period) ** power + end_learning_rate)
-    return lr
+        return delta * (1 - epoch / period) ** power + end_learning_rate
+    return _per_step(total_step, step_per_epoch, lr_at)
 
 
 def warmup_lr(learning_rate, total_step, step_per_epoch, warmup_epoch):
@@ -182,8 +178,5 @@ def warmup_lr(learning_rate, total_step, step_per_epoch, warmup_epoch):
     V.positive_int(warmup_epoch, "warmup_epoch")
     V.positive_int(total_step, "total_step")
     V.positive_int(step_per_epoch, "step_per_epoch")
-    lr = []
-    for i in range(total_step):
-        epoch = min(warmup_epoch, math.floor(i / step_per_epoch))
-        lr.append(learning_rate * epoch / warmup_epoch)
-    return lr
+    return _per_step(total_step, step_per_epoch,
+                     lambda epoch: learning_rate * min(warmup_epoch, epoch) / warmup_epoch)

@@ -283,8 +283,8 @@ class Dropout(Cell):
         return f"p={self.p}"
 
 
-class DropoutExt(Cell):
-    """Dropout with PyTorch-style arguments (`p`, `inplace` ignored: results are new tensors)."""
+class _DropoutExt(Cell):
+    _FN = "dropout"
 
     def __init__(self, p=0.5, inplace=False):
         super().__init__()
@@ -294,7 +294,13 @@ class DropoutExt(Cell):
     def construct(self, input):
         if not self.training or self.p == 0:
             return input
-        return F.dropout(input, p=self.p, training=True)
+        return getattr(F, self._FN)(input, self.p, True)
+
+
+class DropoutExt(_DropoutExt):
+    """Dropout with PyTorch-style arguments (`p`, `inplace` ignored: results are new tensors)."""
+
+    _FN = "dropout"
 
 
 def _check_p(cls, p, low_inclusive=True):
@@ -318,50 +324,38 @@ class Dropout1d(Cell):
         return F.dropout1d(x, self.prob)
 
 
-class Dropout2d(Cell):
+class _ChannelDropout(Cell):
+    _FN = "dropout2d"
+
+    def __init__(self, p=0.5):
+        super().__init__()
+        self.keep_prob = 1.0 - _check_p(type(self).__name__, p)
+
+    def construct(self, x):
+        if not self.training or self.keep_prob == 1:
+            return x
+        return getattr(F, self._FN)(x, 1.0 - self.keep_prob)
+
+    def extend_repr(self):
+        return f"p={self.keep_prob}"
+
+
+class Dropout2d(_ChannelDropout):
     """Zero whole channels of a (N, C, H, W) input with probability p in training."""
 
-    def __init__(self, p=0.5):
-        super().__init__()
-        self.keep_prob = 1.0 - _check_p("Dropout2d", p)
-
-    def construct(self, x):
-        if not self.training or self.keep_prob == 1:
-            return x
-        return F.dropout2d(x, 1.0 - self.keep_prob)
-
-    def extend_repr(self):
-        return f"p={self.keep_prob}"
+    _FN = "dropout2d"
 
 
-class Dropout2dExt(Cell):
+class Dropout2dExt(_DropoutExt):
     """Dropout2d with PyTorch-style arguments."""
 
-    def __init__(self, p=0.5, inplace=False):
-        super().__init__()
-        self.p = p
-        self.inplace = inplace
-
-    def construct(self, input):
-        if not self.training or self.p == 0:
-            return input
-        return F.dropout2d(input, self.p)
+    _FN = "dropout2d"
 
 
-class Dropout3d(Cell):
+class Dropout3d(_ChannelDropout):
     """Zero whole channels of a (N, C, D, H, W) input with probability p in training."""
 
-    def __init__(self, p=0.5):
-        super().__init__()
-        self.keep_prob = 1.0 - _check_p("Dropout3d", p)
-
-    def construct(self, x):
-        if not self.training or self.keep_prob == 1:
-            return x
-        return F.dropout3d(x, 1.0 - self.keep_prob)
-
-    def extend_repr(self):
-        return f"p={self.keep_prob}"
+    _FN = "dropout3d"
 
 
 class Upsample(Cell):

@@ -21,7 +21,28 @@ def _activation(cls, activation, alpha):
     return act
 
 
-class Conv2dBnAct(Cell):
+class _BnAct(Cell):
+    """The optional batch norm and activation that follow the main layer of Conv2dBnAct / DenseBnAct."""
+
+    def _setup_bn_act(self, cls, bn_cls, out_channels, has_bn, momentum, eps, activation, alpha, after_fake):
+        if not isinstance(has_bn, bool) or not isinstance(after_fake, bool):
+            raise TypeError(f"For '{cls}', the 'has_bn' and 'after_fake' must be bool.")
+        self.has_bn = has_bn
+        self.has_act = activation is not None
+        self.after_fake = after_fake
+        if has_bn:
+            self.batchnorm = bn_cls(out_channels, eps, momentum)
+        self.activation = _activation(cls, activation, alpha)
+
+    def _bn_act(self, x):
+        if self.has_bn:
+            x = self.batchnorm(x)
+        if self.has_act:
+            x = self.activation(x)
+        return x
+
+
+class Conv2dBnAct(_BnAct):
     """Conv2d, then optional BatchNorm2d (momentum 0.997), then optional activation."""
 
     def __init__(self, in_channels, out_channels, kernel_size, stride=1, pad_mode="same", padding=0, dilation=1,
@@ -31,47 +52,23 @@ class Conv2dBnAct(Cell):
         self.conv = Conv2d(in_channels, out_channels, kernel_size=kernel_size, stride=stride, pad_mode=pad_mode,
                            padding=padding, dilation=dilation, group=group, has_bias=has_bias,
                            weight_init=weight_init, bias_init=bias_init)
-        if not isinstance(has_bn, bool) or not isinstance(after_fake, bool):
-            raise TypeError("For 'Conv2dBnAct', the 'has_bn' and 'after_fake' must be bool.")
-        self.has_bn = has_bn
-        self.has_act = activation is not None
-        self.after_fake = after_fake
-        if has_bn:
-            self.batchnorm = BatchNorm2d(out_channels, eps, momentum)
-        self.activation = _activation("Conv2dBnAct", activation, alpha)
+        self._setup_bn_act("Conv2dBnAct", BatchNorm2d, out_channels, has_bn, momentum, eps, activation, alpha, after_fake)
 
     def construct(self, x):
-        x = self.conv(x)
-        if self.has_bn:
-            x = self.batchnorm(x)
-        if self.has_act:
-            x = self.activation(x)
-        return x
+        return self._bn_act(self.conv(x))
 
 
-class DenseBnAct(Cell):
+class DenseBnAct(_BnAct):
     """Dense, then optional BatchNorm1d, then optional activation."""
 
     def __init__(self, in_channels, out_channels, weight_init="normal", bias_init="zeros", has_bias=True,
                  has_bn=False, momentum=0.9, eps=1e-5, activation=None, alpha=0.2, after_fake=True):
         super().__init__()
         self.dense = Dense(in_channels, out_channels, weight_init, bias_init, has_bias)
-        if not isinstance(has_bn, bool) or not isinstance(after_fake, bool):
-            raise TypeError("For 'DenseBnAct', the 'has_bn' and 'after_fake' must be bool.")
-        self.has_bn = has_bn
-        self.has_act = activation is not None
-        self.after_fake = after_fake
-        if has_bn:
-            self.batchnorm = BatchNorm1d(out_channels, eps, momentum)
-        self.activation = _activation("DenseBnAct", activation, alpha)
+        self._setup_bn_act("DenseBnAct", BatchNorm1d, out_channels, has_bn, momentum, eps, activation, alpha, after_fake)
 
     def construct(self, x):
-        x = self.dense(x)
-        if self.has_bn:
-            x = self.batchnorm(x)
-        if self.has_act:
-            x = self.activation(x)
-        return x
+        return self._bn_act(self.dense(x))
 
 
 class TimeDistributed(Cell):

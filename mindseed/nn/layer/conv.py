@@ -118,6 +118,20 @@ class _ConvForward(_Conv):
             self._pads = same_pads((1,) * nd, self._kernel, self._stride, self._dilation)
             self._same = False
 
+    def _init_nd(self, cls, nd, in_channels, out_channels, kernel_size, stride, pad_mode, padding, dilation, group,
+                 has_bias, weight_init, bias_init, data_format, dtype):
+        """The N-d convolution's init: int or tuple kernel/stride/dilation as nd-tuples, then the pads."""
+        kernel_size = tuple_n(cls, "kernel_size", kernel_size, nd)
+        stride = tuple_n(cls, "stride", stride, nd)
+        dilation = tuple_n(cls, "dilation", dilation, nd)
+        _Conv.__init__(self, cls, in_channels, out_channels, kernel_size, stride, pad_mode, padding, dilation,
+                       group, has_bias, weight_init, bias_init, data_format, dtype=dtype)
+        self._kernel, self._stride, self._dilation = kernel_size, stride, dilation
+        self._setup_pads(cls, nd, padding)
+
+    def construct(self, x):
+        return self._conv(x)
+
     def _conv(self, x):
         if x.ndim != self._nd + 2:
             raise ValueError(f"For '{type(self).__name__}', the input must be a {self._nd + 2}D Tensor, but got "
@@ -147,16 +161,8 @@ class Conv2d(_ConvForward):
     def __init__(self, in_channels, out_channels, kernel_size, stride=1, pad_mode="same", padding=0, dilation=1,
                  group=1, has_bias=False, weight_init=None, bias_init=None, data_format="NCHW",
                  dtype=mstype.float32):
-        kernel_size = tuple_n("Conv2d", "kernel_size", kernel_size, 2)
-        stride = tuple_n("Conv2d", "stride", stride, 2)
-        dilation = tuple_n("Conv2d", "dilation", dilation, 2)
-        super().__init__("Conv2d", in_channels, out_channels, kernel_size, stride, pad_mode, padding, dilation,
-                         group, has_bias, weight_init, bias_init, data_format, dtype=dtype)
-        self._kernel, self._stride, self._dilation = kernel_size, stride, dilation
-        self._setup_pads("Conv2d", 2, padding)
-
-    def construct(self, x):
-        return self._conv(x)
+        self._init_nd("Conv2d", 2, in_channels, out_channels, kernel_size, stride, pad_mode, padding, dilation,
+                      group, has_bias, weight_init, bias_init, data_format, dtype)
 
 
 class Conv3d(_ConvForward):
@@ -165,16 +171,8 @@ class Conv3d(_ConvForward):
     def __init__(self, in_channels, out_channels, kernel_size, stride=1, pad_mode="same", padding=0, dilation=1,
                  group=1, has_bias=False, weight_init=None, bias_init=None, data_format="NCDHW",
                  dtype=mstype.float32):
-        kernel_size = tuple_n("Conv3d", "kernel_size", kernel_size, 3)
-        stride = tuple_n("Conv3d", "stride", stride, 3)
-        dilation = tuple_n("Conv3d", "dilation", dilation, 3)
-        super().__init__("Conv3d", in_channels, out_channels, kernel_size, stride, pad_mode, padding, dilation,
-                         group, has_bias, weight_init, bias_init, data_format, dtype=dtype)
-        self._kernel, self._stride, self._dilation = kernel_size, stride, dilation
-        self._setup_pads("Conv3d", 3, padding)
-
-    def construct(self, x):
-        return self._conv(x)
+        self._init_nd("Conv3d", 3, in_channels, out_channels, kernel_size, stride, pad_mode, padding, dilation,
+                      group, has_bias, weight_init, bias_init, data_format, dtype)
 
 
 def _check_1d_args(cls, kernel_size, stride, padding, dilation):

@@ -115,6 +115,9 @@ class _MaxPoolNd(_PoolNd):
             raise ValueError(f"For {cls}, the pad_mode must be 'pad' when dilation is not 1 or return_indices is "
                              f"True, but got pad_mode:{self.pad_mode.lower()}.")
 
+    def construct(self, x):
+        return self._pool(x)
+
     def _pool(self, x):
         x, squeeze = self._batched(x)
         if not self.return_indices:
@@ -148,9 +151,6 @@ class MaxPool2d(_MaxPoolNd):
         super().__init__(kernel_size, stride, pad_mode, data_format)
         self._setup(padding, dilation, return_indices, ceil_mode)
 
-    def construct(self, x):
-        return self._pool(x)
-
 
 class MaxPool3d(_MaxPoolNd):
     """3-D max pooling over (N, C, D, H, W) or (C, D, H, W); ceil_mode is allowed in every pad mode."""
@@ -161,9 +161,6 @@ class MaxPool3d(_MaxPoolNd):
                  ceil_mode=False):
         super().__init__(kernel_size, stride, pad_mode)
         self._setup(padding, dilation, return_indices, ceil_mode, pad_only_extras=False)
-
-    def construct(self, x):
-        return self._pool(x)
 
 
 class MaxPool1d(_MaxPoolNd):
@@ -215,6 +212,9 @@ class _AvgPoolNd(_PoolNd):
         self._count_pad = bool(count_include_pad) and not (plain and self.pad_mode == "SAME")
         self._divisor = divisor_override or 0
 
+    def construct(self, x):
+        return self._pool(x)
+
     def _pool(self, x):
         x, squeeze = self._batched(x)
         out = avg_pool_p(x, kernel=self._kernel, stride=self._stride, pads=self._pads_for(x),
@@ -234,9 +234,6 @@ class AvgPool2d(_AvgPoolNd):
         super().__init__(kernel_size, stride, pad_mode, data_format)
         self._setup(padding, ceil_mode, count_include_pad, divisor_override)
 
-    def construct(self, x):
-        return self._pool(x)
-
 
 class AvgPool3d(_AvgPoolNd):
     """3-D average pooling over (N, C, D, H, W) or (C, D, H, W)."""
@@ -247,9 +244,6 @@ class AvgPool3d(_AvgPoolNd):
                  divisor_override=None):
         super().__init__(kernel_size, stride, pad_mode)
         self._setup(padding, ceil_mode, count_include_pad, divisor_override)
-
-    def construct(self, x):
-        return self._pool(x)
 
 
 class AvgPool1d(_AvgPoolNd):
@@ -273,32 +267,30 @@ class AvgPool1d(_AvgPoolNd):
         return self._pool(x)
 
 
-class LPPool1d(Cell):
+class _LPPool(Cell):
+    _FN = "lp_pool2d"
+
+    def __init__(self, norm_type, kernel_size, stride=None, ceil_mode=False):
+        super().__init__()
+        self.norm_type = norm_type
+        self.kernel_size = kernel_size
+        self.stride = stride
+        self.ceil_mode = ceil_mode
+
+    def construct(self, x):
+        return getattr(F, self._FN)(x, self.norm_type, self.kernel_size, self.stride, self.ceil_mode)
+
+
+class LPPool1d(_LPPool):
     """Power-average pooling: (sum over the window of x ** norm_type) ** (1 / norm_type), over (N, C, L)."""
 
-    def __init__(self, norm_type, kernel_size, stride=None, ceil_mode=False):
-        super().__init__()
-        self.norm_type = norm_type
-        self.kernel_size = kernel_size
-        self.stride = stride
-        self.ceil_mode = ceil_mode
-
-    def construct(self, x):
-        return F.lp_pool1d(x, self.norm_type, self.kernel_size, self.stride, self.ceil_mode)
+    _FN = "lp_pool1d"
 
 
-class LPPool2d(Cell):
+class LPPool2d(_LPPool):
     """Power-average pooling over (N, C, H, W)."""
 
-    def __init__(self, norm_type, kernel_size, stride=None, ceil_mode=False):
-        super().__init__()
-        self.norm_type = norm_type
-        self.kernel_size = kernel_size
-        self.stride = stride
-        self.ceil_mode = ceil_mode
-
-    def construct(self, x):
-        return F.lp_pool2d(x, self.norm_type, self.kernel_size, self.stride, self.ceil_mode)
+    _FN = "lp_pool2d"
 
 
 def _check_adaptive_1d(cls, x, output_size):
@@ -321,110 +313,114 @@ def _check_output_size_int(cls, output_size):
         raise ValueError(f"For '{cls}', the 'output_size' must be >= 1, but got {output_size}.")
 
 
-class AdaptiveAvgPool1d(Cell):
+class _AdaptivePool1d(Cell):
+    _FN = "adaptive_avg_pool1d"
+
+    def __init__(self, output_size):
+        super().__init__()
+        _check_output_size_int(type(self).__name__, output_size)
+        self.output_size = output_size
+
+    def _pool(self, x):
+        _check_adaptive_1d(type(self).__name__, x, self.output_size)
+        return getattr(F, self._FN)(x, self.output_size)
+
+
+class AdaptiveAvgPool1d(_AdaptivePool1d):
     """Average pooling of (N, C, L) to (N, C, output_size); L must be a multiple of output_size (MindSpore)."""
 
-    def __init__(self, output_size):
-        super().__init__()
-        _check_output_size_int("AdaptiveAvgPool1d", output_size)
-        self.output_size = output_size
+    _FN = "adaptive_avg_pool1d"
 
     def construct(self, input):
-        _check_adaptive_1d("AdaptiveAvgPool1d", input, self.output_size)
-        return F.adaptive_avg_pool1d(input, self.output_size)
+        return self._pool(input)
 
 
-class AdaptiveMaxPool1d(Cell):
+class AdaptiveMaxPool1d(_AdaptivePool1d):
     """Max pooling of (N, C, L) to (N, C, output_size); L must be a multiple of output_size (MindSpore)."""
 
-    def __init__(self, output_size):
-        super().__init__()
-        _check_output_size_int("AdaptiveMaxPool1d", output_size)
-        self.output_size = output_size
+    _FN = "adaptive_max_pool1d"
 
     def construct(self, x):
-        _check_adaptive_1d("AdaptiveMaxPool1d", x, self.output_size)
-        return F.adaptive_max_pool1d(x, self.output_size)
+        return self._pool(x)
 
 
-class AdaptiveAvgPool2d(Cell):
+class _AdaptiveAvgPool(Cell):
+    _FN = "adaptive_avg_pool2d"
+
+    def __init__(self, output_size):
+        super().__init__()
+        self.output_size = output_size
+
+    def construct(self, input):
+        return getattr(F, self._FN)(input, self.output_size)
+
+
+class AdaptiveAvgPool2d(_AdaptiveAvgPool):
     """Average pooling to `output_size` (int, or (H, W) where None keeps the input size)."""
 
-    def __init__(self, output_size):
-        super().__init__()
-        self.output_size = output_size
-
-    def construct(self, input):
-        return F.adaptive_avg_pool2d(input, self.output_size)
+    _FN = "adaptive_avg_pool2d"
 
 
-class AdaptiveAvgPool3d(Cell):
+class AdaptiveAvgPool3d(_AdaptiveAvgPool):
     """Average pooling to `output_size` (int, or (D, H, W) where None keeps the input size)."""
 
-    def __init__(self, output_size):
-        super().__init__()
-        self.output_size = output_size
-
-    def construct(self, input):
-        return F.adaptive_avg_pool3d(input, self.output_size)
+    _FN = "adaptive_avg_pool3d"
 
 
-class AdaptiveMaxPool2d(Cell):
-    """Max pooling to `output_size`; with return_indices also the flat argmax per plane."""
+class _AdaptiveMaxPool(Cell):
+    _FN = "adaptive_max_pool2d"
+    _INT_TO_TUPLE = False
 
     def __init__(self, output_size, return_indices=False):
         super().__init__()
-        self.output_size = output_size
-        self.return_indices = return_indices
-
-    def construct(self, input):
-        return F.adaptive_max_pool2d(input, self.output_size, self.return_indices)
-
-
-class AdaptiveMaxPool3d(Cell):
-    """Max pooling of (N, C, D, H, W) to `output_size`; with return_indices also the argmax."""
-
-    def __init__(self, output_size, return_indices=False):
-        super().__init__()
-        if isinstance(output_size, int):
+        if self._INT_TO_TUPLE and isinstance(output_size, int):
             output_size = (output_size,) * 3
         self.output_size = output_size
         self.return_indices = return_indices
 
     def construct(self, input):
-        return F.adaptive_max_pool3d(input, self.output_size, self.return_indices)
+        return getattr(F, self._FN)(input, self.output_size, self.return_indices)
 
 
-class FractionalMaxPool2d(Cell):
+class AdaptiveMaxPool2d(_AdaptiveMaxPool):
+    """Max pooling to `output_size`; with return_indices also the flat argmax per plane."""
+
+    _FN = "adaptive_max_pool2d"
+
+
+class AdaptiveMaxPool3d(_AdaptiveMaxPool):
+    """Max pooling of (N, C, D, H, W) to `output_size`; with return_indices also the argmax."""
+
+    _FN = "adaptive_max_pool3d"
+    _INT_TO_TUPLE = True
+
+
+class _FractionalMaxPool(Cell):
+    _FN = "fractional_max_pool2d"
+
+    def __init__(self, kernel_size, output_size=None, output_ratio=None, return_indices=False, _random_samples=None):
+        super().__init__()
+        self.kernel_size = kernel_size
+        self.output_size = output_size
+        self.output_ratio = output_ratio
+        self.return_indices = return_indices
+        self._random_samples = _random_samples
+
+    def construct(self, input):
+        return getattr(F, self._FN)(input, self.kernel_size, self.output_size, self.output_ratio,
+                                    self.return_indices, self._random_samples)
+
+
+class FractionalMaxPool2d(_FractionalMaxPool):
     """Fractional max pooling over (N, C, H, W) to `output_size` or `output_ratio` of the input."""
 
-    def __init__(self, kernel_size, output_size=None, output_ratio=None, return_indices=False, _random_samples=None):
-        super().__init__()
-        self.kernel_size = kernel_size
-        self.output_size = output_size
-        self.output_ratio = output_ratio
-        self.return_indices = return_indices
-        self._random_samples = _random_samples
-
-    def construct(self, input):
-        return F.fractional_max_pool2d(input, self.kernel_size, self.output_size, self.output_ratio,
-                                       self.return_indices, self._random_samples)
+    _FN = "fractional_max_pool2d"
 
 
-class FractionalMaxPool3d(Cell):
+class FractionalMaxPool3d(_FractionalMaxPool):
     """Fractional max pooling over (N, C, D, H, W)."""
 
-    def __init__(self, kernel_size, output_size=None, output_ratio=None, return_indices=False, _random_samples=None):
-        super().__init__()
-        self.kernel_size = kernel_size
-        self.output_size = output_size
-        self.output_ratio = output_ratio
-        self.return_indices = return_indices
-        self._random_samples = _random_samples
-
-    def construct(self, input):
-        return F.fractional_max_pool3d(input, self.kernel_size, self.output_size, self.output_ratio,
-                                       self.return_indices, self._random_samples)
+    _FN = "fractional_max_pool3d"
 
 
 def _unpool_output_size(cls, output_size):

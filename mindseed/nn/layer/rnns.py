@@ -95,6 +95,14 @@ class _RNNCellBase(Cell):
             self.bias_ih = None
             self.bias_hh = None
 
+    def _tensor_hx_step(self, cls, x, hx):
+        """One step of a cell whose state `hx` is one float Tensor, like `x`."""
+        _check_tensor(cls, "x", x)
+        _check_tensor(cls, "hx", hx)
+        _check_float(cls, "x", x)
+        _check_float(cls, "hx", hx)
+        return self._step(x, hx)
+
     def _step(self, x, h):
         return _STEPS[self._MODE](_linear(x, self.weight_ih, self.bias_ih), h, self.weight_hh, self.bias_hh)
 
@@ -116,11 +124,7 @@ class RNNCell(_RNNCellBase):
         self._MODE = "RNN_TANH" if nonlinearity == "tanh" else "RNN_RELU"
 
     def construct(self, x, hx):
-        _check_tensor("RNNCell", "x", x)
-        _check_tensor("RNNCell", "hx", hx)
-        _check_float("RNNCell", "x", x)
-        _check_float("RNNCell", "hx", hx)
-        return self._step(x, hx)
+        return self._tensor_hx_step("RNNCell", x, hx)
 
 
 class LSTMCell(_RNNCellBase):
@@ -152,11 +156,7 @@ class GRUCell(_RNNCellBase):
         super().__init__(input_size, hidden_size, has_bias, 3, dtype)
 
     def construct(self, x, hx):
-        _check_tensor("GRUCell", "x", x)
-        _check_tensor("GRUCell", "hx", hx)
-        _check_float("GRUCell", "x", x)
-        _check_float("GRUCell", "hx", hx)
-        return self._step(x, hx)
+        return self._tensor_hx_step("GRUCell", x, hx)
 
 
 # ---------------------------------------------------------------- the recurrence over a sequence

@@ -366,16 +366,19 @@ class TransformerDecoderLayer(Cell):
         return self.dropout3(x)
 
 
+def _fresh_layers(layer_cls, layer, num_layers):
+    """`num_layers` copies of a new `layer_cls` built with `layer`'s configuration (not its weights)."""
+    fresh = layer_cls(layer.d_model, layer.nhead, layer.dim_feedforward, layer.dropout_num, layer.activation1,
+                      layer.layernorm_eps, layer.batch_first, layer.norm_first, dtype=layer.dtype)
+    return CellList([copy.deepcopy(fresh) for _ in range(num_layers)])
+
+
 class TransformerEncoder(Cell):
     """`num_layers` fresh copies of `encoder_layer`'s configuration, then an optional norm."""
 
     def __init__(self, encoder_layer, num_layers, norm=None):
         super().__init__()
-        layer = TransformerEncoderLayer(encoder_layer.d_model, encoder_layer.nhead, encoder_layer.dim_feedforward,
-                                        encoder_layer.dropout_num, encoder_layer.activation1,
-                                        encoder_layer.layernorm_eps, encoder_layer.batch_first,
-                                        encoder_layer.norm_first, dtype=encoder_layer.dtype)
-        self.layers = CellList([copy.deepcopy(layer) for _ in range(num_layers)])
+        self.layers = _fresh_layers(TransformerEncoderLayer, encoder_layer, num_layers)
         self.num_layers = num_layers
         self.norm = norm
 
@@ -394,11 +397,7 @@ class TransformerDecoder(Cell):
 
     def __init__(self, decoder_layer, num_layers, norm=None):
         super().__init__()
-        layer = TransformerDecoderLayer(decoder_layer.d_model, decoder_layer.nhead, decoder_layer.dim_feedforward,
-                                        decoder_layer.dropout_num, decoder_layer.activation1,
-                                        decoder_layer.layernorm_eps, decoder_layer.batch_first,
-                                        decoder_layer.norm_first, dtype=decoder_layer.dtype)
-        self.layers = CellList([copy.deepcopy(layer) for _ in range(num_layers)])
+        self.layers = _fresh_layers(TransformerDecoderLayer, decoder_layer, num_layers)
         self.num_layers = num_layers
         self.norm = norm
 

@@ -355,14 +355,26 @@ class _MicroBatch(Cell):
         return _micro_slices(inputs, i, self.micro_size)
 
 
+def _check_count(name, arg, count):
+    if isinstance(count, bool) or not isinstance(count, int):
+        raise TypeError(f"For '{name}', the argument '{arg}' must be integer, but got the type : {type(count)}.")
+    if count <= 0:
+        raise ValueError(f"For '{name}', the argument '{arg}' must be large than 0, but got {count}.")
+
+
 def _check_micro(name, network, micro_size, arg="micro_size"):
     if not isinstance(network, Cell):
         raise TypeError(f"For '{name}', the argument 'network' must cell type, but got the type : {type(network)}.")
-    if isinstance(micro_size, bool) or not isinstance(micro_size, int):
-        raise TypeError(f"For '{name}', the argument '{arg}' must be integer, but got the type : "
-                        f"{type(micro_size)}.")
-    if micro_size <= 0:
-        raise ValueError(f"For '{name}', the argument '{arg}' must be large than 0, but got {micro_size}.")
+    _check_count(name, arg, micro_size)
+
+
+def _sum_over_micro(network, slicers, count, inputs):
+    """The sum of network's outputs on the `count` micro-batches the `slicers` cut from `inputs`."""
+    ret = None
+    for i in range(count):
+        output = network(*slicers[i](i, *inputs))
+        ret = output if ret is None else ret + output
+    return ret
 
 
 class _MicroSum(Cell):
@@ -376,11 +388,7 @@ class _MicroSum(Cell):
         _get_attr_from_cell(self, network)
 
     def construct(self, *inputs):
-        ret = None
-        for i in range(self.micro_size):
-            output = self.network(*self.micro_inputs[i](i, *inputs))
-            ret = output if ret is None else ret + output
-        return ret
+        return _sum_over_micro(self.network, self.micro_inputs, self.micro_size, inputs)
 
 
 class GradAccumulationCell(_MicroSum):
@@ -433,20 +441,11 @@ class MicroBatchInterleaved(Cell):
 
     def __init__(self, network, interleave_num=2):
         super().__init__(auto_prefix=False)
-        if isinstance(interleave_num, bool) or not isinstance(interleave_num, int):
-            raise TypeError(f"For 'MicroBatchInterleaved', the argument 'interleave_num' must be integer, but got the "
-                            f"type : {type(interleave_num)}.")
-        if interleave_num <= 0:
-            raise ValueError(f"For 'MicroBatchInterleaved', the argument 'interleave_num' must be large than 0, but "
-                             f"got {interleave_num}.")
+        _check_count("MicroBatchInterleaved", "interleave_num", interleave_num)
         self.network = network
         self.interleave_num = interleave_num
         self.interleave_inputs = CellList([_MicroBatch(interleave_num) for _ in range(interleave_num)])
         _get_attr_from_cell(self, network)
 
     def construct(self, *inputs):
-        output = None
-        for i in range(self.interleave_num):
-            out = self.network(*self.interleave_inputs[i](i, *inputs))
-            output = out if output is None else output + out
-        return output
+        return _sum_over_micro(self.network, self.interleave_inputs, self.interleave_num, inputs)

@@ -20,7 +20,41 @@ def _empty(name):
                         f"calling eval method.")
 
 
-class MAE(Metric):
+class _MeanError(Metric):
+    """The sum over all elements of an error of (y - y_pred), divided by the number of samples (first axis)."""
+
+    _name = "MAE"
+
+    def __init__(self):
+        super().__init__()
+        self.clear()
+
+    def clear(self):
+        """Reset the sums."""
+        self._error_sum = 0
+        self._samples_num = 0
+
+    @staticmethod
+    def _error(diff):
+        return np.abs(diff)
+
+    @rearrange_inputs
+    def update(self, *inputs):
+        """Add a batch: (predictions, targets)."""
+        _need(self._name, inputs, 2)
+        y_pred = self._convert_data(inputs[0])
+        y = self._convert_data(inputs[1])
+        self._error_sum += float(self._error(y.reshape(y_pred.shape) - y_pred).sum())
+        self._samples_num += y.shape[0]
+
+    def eval(self):
+        """The mean error."""
+        if self._samples_num == 0:
+            raise _empty(self._name)
+        return self._error_sum / self._samples_num
+
+
+class MAE(_MeanError):
     """Mean absolute error: sum |y - y_pred| over all elements / number of samples (first axis).
 
     >>> import numpy as np
@@ -29,32 +63,14 @@ class MAE(Metric):
     0.0375
     """
 
-    def __init__(self):
-        super().__init__()
-        self.clear()
+    _name = "MAE"
 
-    def clear(self):
-        """Reset the sums."""
-        self._abs_error_sum = 0
-        self._samples_num = 0
-
-    @rearrange_inputs
-    def update(self, *inputs):
-        """Add a batch: (predictions, targets)."""
-        _need("MAE", inputs, 2)
-        y_pred = self._convert_data(inputs[0])
-        y = self._convert_data(inputs[1])
-        self._abs_error_sum += float(np.abs(y.reshape(y_pred.shape) - y_pred).sum())
-        self._samples_num += y.shape[0]
-
-    def eval(self):
-        """The mean absolute error."""
-        if self._samples_num == 0:
-            raise _empty("MAE")
-        return self._abs_error_sum / self._samples_num
+    @staticmethod
+    def _error(diff):
+        return np.abs(diff)
 
 
-class MSE(Metric):
+class MSE(_MeanError):
     """Mean squared error: sum (y - y_pred)^2 over all elements / number of samples (first axis).
 
     >>> import numpy as np
@@ -63,29 +79,11 @@ class MSE(Metric):
     0.003125
     """
 
-    def __init__(self):
-        super().__init__()
-        self.clear()
+    _name = "MSE"
 
-    def clear(self):
-        """Reset the sums."""
-        self._squared_error_sum = 0
-        self._samples_num = 0
-
-    @rearrange_inputs
-    def update(self, *inputs):
-        """Add a batch: (predictions, targets)."""
-        _need("MSE", inputs, 2)
-        y_pred = self._convert_data(inputs[0])
-        y = self._convert_data(inputs[1])
-        self._squared_error_sum += float(np.power(y.reshape(y_pred.shape) - y_pred, 2).sum())
-        self._samples_num += y.shape[0]
-
-    def eval(self):
-        """The mean squared error."""
-        if self._samples_num == 0:
-            raise _empty("MSE")
-        return self._squared_error_sum / self._samples_num
+    @staticmethod
+    def _error(diff):
+        return np.power(diff, 2)
 
 
 class Loss(Metric):
