@@ -52,7 +52,8 @@ class Conv2dBnAct(_BnAct):
         self.conv = Conv2d(in_channels, out_channels, kernel_size=kernel_size, stride=stride, pad_mode=pad_mode,
                            padding=padding, dilation=dilation, group=group, has_bias=has_bias,
                            weight_init=weight_init, bias_init=bias_init)
-        self._setup_bn_act("Conv2dBnAct", BatchNorm2d, out_channels, has_bn, momentum, eps, activation, alpha, after_fake)
+        self._setup_bn_act("Conv2dBnAct", BatchNorm2d, out_channels, has_bn, momentum, eps, activation, alpha,
+                           after_fake)
 
     def construct(self, x):
         return self._bn_act(self.conv(x))
@@ -65,7 +66,8 @@ class DenseBnAct(_BnAct):
                  has_bn=False, momentum=0.9, eps=1e-5, activation=None, alpha=0.2, after_fake=True):
         super().__init__()
         self.dense = Dense(in_channels, out_channels, weight_init, bias_init, has_bias)
-        self._setup_bn_act("DenseBnAct", BatchNorm1d, out_channels, has_bn, momentum, eps, activation, alpha, after_fake)
+        self._setup_bn_act("DenseBnAct", BatchNorm1d, out_channels, has_bn, momentum, eps, activation, alpha,
+                           after_fake)
 
     def construct(self, x):
         return self._bn_act(self.dense(x))
