@@ -321,22 +321,23 @@ def _raising_branch(builder, exc, like):
     return placeholder(like)
 
 
-def _ms_while(cond_fn, body_fn, vals, mutated=None):
-    """`while` of converted code; Python numbers carried by a loop on a graph tensor stay Python scalars."""
+def _loop(run, first, body_fn, vals, mutated):
+    """A loop of converted code; Python numbers carried by a loop on a graph tensor stay Python scalars."""
     flags = []
-    out = loops.while_(cond_fn, _flagging(body_fn, flags), vals, mutated)
+    out = run(first, _flagging(body_fn, flags), vals, mutated)
     if _state.tracing is not None and flags:
         _pytype_like(out, flags[0], vals)
     return out
+
+
+def _ms_while(cond_fn, body_fn, vals, mutated=None):
+    """`while` of converted code."""
+    return _loop(loops.while_, cond_fn, body_fn, vals, mutated)
 
 
 def _ms_for_range(bounds, body_fn, vals, mutated=None):
     """`for i in range(...)` of converted code."""
-    flags = []
-    out = loops.for_range(bounds, _flagging(body_fn, flags), vals, mutated)
-    if _state.tracing is not None and flags:
-        _pytype_like(out, flags[0], vals)
-    return out
+    return _loop(loops.for_range, bounds, body_fn, vals, mutated)
 
 
 def _ms_unsupported(what):

@@ -172,12 +172,17 @@ def _graph_while(cond_fn, body_fn, vals, params=()):
             args[i] = v
         return args
 
-    cb = GraphBuilder("cond", parent=parent)
-    c_in = [_alias(v) for v in init]
-    for a in c_in:
-        cb.add_input(a)
-    for p in params:
-        cb.vars[id(p)] = cb.add_input(_alias(p))
+    def loop_graph(name):
+        """A builder for the condition or the body: the carried values and the updated Parameters as inputs."""
+        builder = GraphBuilder(name, parent=parent)
+        inputs = [_alias(v) for v in init]
+        for a in inputs:
+            builder.add_input(a)
+        for p in params:
+            builder.vars[id(p)] = builder.add_input(_alias(p))
+        return builder, inputs
+
+    cb, c_in = loop_graph("cond")
     # the bodies are traced with the grad tapes paused: the loop's gradient is its own rule (below), which
     # re-runs the body under a tape of its own; a loop nested in the body must not save values for nobody.
     # Parameter updates traced here are undone: the loop runs for real below.
@@ -186,12 +191,7 @@ def _graph_while(cond_fn, body_fn, vals, params=()):
     if not isinstance(c, Tensor):
         c = Tensor(bool(c))
     cb.graph.outputs = [cb.operand(c)]
-    bb = GraphBuilder("body", parent=parent)
-    b_in = [_alias(v) for v in init]
-    for a in b_in:
-        bb.add_input(a)
-    for p in params:
-        bb.vars[id(p)] = bb.add_input(_alias(p))
+    bb, b_in = loop_graph("body")
     for j, i in enumerate(carried_idx):
         if isinstance(vals[i], (bool, int, float)):
             # a Python number carried by the loop is a Python scalar of the graph in its body (`i + 1` too)

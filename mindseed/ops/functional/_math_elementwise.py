@@ -5,7 +5,7 @@ import numpy as np
 
 from mindseed.common import dtype as mstype
 from mindseed.common.tensor import Tensor
-from mindseed.ops._api import _operands
+from mindseed.ops._api import _check_float, _check_tensor, _operands
 from mindseed.ops._prims import core as C
 from mindseed.ops._prims import math as P
 from mindseed.ops.functional import _core as FC
@@ -20,13 +20,11 @@ __all__ = [
 # ---------------------------------------------------------------- argument checks (cheap on the hot path)
 def _tensor(op, x, name="input"):
     if not isinstance(x, Tensor):
-        raise TypeError(f"For '{op}', the '{name}' must be a Tensor, but got {type(x).__name__}.")
+        _check_tensor(op, name, x)
 
 
 def _float_tensor(op, x, name="input"):
-    _tensor(op, x, name)
-    if not mstype.is_float(x.dtype):
-        raise TypeError(f"For '{op}', the '{name}' must be a Tensor of float type, but got {x.dtype}.")
+    _check_float(op, name, x)
 
 
 # ---------------------------------------------------------------- unary
