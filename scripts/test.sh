@@ -6,4 +6,4 @@ cd "$(dirname "$0")/.."
 export PYTHONPATH="$PWD${PYTHONPATH:+:$PYTHONPATH}"
 export OMP_NUM_THREADS=${OMP_NUM_THREADS:-1}
 .venv/bin/ruff check mindseed tests bench   # any finding fails the run (set -e)
-exec .venv/bin/python -m pytest -q -n 2 --timeout=900 "$@"
+exec .venv/bin/python -m pytest -n 2 --timeout=900 "$@"

@@ -11,6 +11,10 @@ import numpy as np
 import pytest
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+PEERS = os.path.join(ROOT, "..", "shared", "bench", "peers")
+if not os.path.isfile(os.path.join(PEERS, "common.py")):
+    pytest.skip("needs the peers' workloads in ../shared/bench/peers next to the repository",
+                allow_module_level=True)
 sys.path.insert(0, os.path.join(ROOT, "bench"))
 
 import _workloads as W  # noqa: E402

@@ -1,6 +1,5 @@
 """Adadelta with torch-style parameter groups (MindSpore's ApplyAdadelta)."""
-from mindseed.experimental.optim.optimizer import Optimizer, check_not_less_than, check_not_less_than_without_equal
-from mindseed.nn.optim import _validator as V
+from mindseed.experimental.optim.optimizer import Optimizer, check_args
 from mindseed.ops._prims.optim import apply_adadelta_p
 
 __all__ = ["Adadelta"]
@@ -28,13 +27,10 @@ class Adadelta(Optimizer):
     """
 
     def __init__(self, params, lr=1.0, rho=0.9, eps=1e-6, weight_decay=0.0, *, maximize=False):
-        check_not_less_than_without_equal(lr, "lr", "Adadelta")
-        check_not_less_than_without_equal(eps, "eps", "Adadelta")
-        check_not_less_than(weight_decay, "weight_decay", "Adadelta")
-        V.float_range(rho, 0., 1., "[]", "rho", "Adadelta")
+        check_args("Adadelta", (lr, "lr", ">0"), (eps, "eps", ">0"), (weight_decay, "weight_decay", ">=0"),
+                   (rho, "rho", "[0,1]"))
         super().__init__(params, dict(lr=lr, rho=rho, eps=eps, weight_decay=weight_decay, maximize=maximize))
-        self.accum = self.parameters.clone(prefix="accum", init=0)
-        self.accum_update = self.parameters.clone(prefix="accum_update", init=0)
+        self._states("accum", "accum_update", init=0)
 
     def construct(self, gradients):
         for gid, group in enumerate(self.param_groups):

@@ -1,9 +1,6 @@
 """Adagrad with learning-rate decay and torch-style parameter groups (MindSpore's ApplyAdagradV2)."""
-import numpy as np
 
-from mindseed.common.parameter import Parameter
-from mindseed.common.tensor import Tensor
-from mindseed.experimental.optim.optimizer import Optimizer, check_not_less_than, check_not_less_than_without_equal
+from mindseed.experimental.optim.optimizer import Optimizer, check_args
 from mindseed.ops._prims.optim import apply_adagrad_v2_p
 
 __all__ = ["Adagrad"]
@@ -33,15 +30,12 @@ class Adagrad(Optimizer):
 
     def __init__(self, params, lr=1e-2, lr_decay=0.0, weight_decay=0.0, initial_accumulator_value=0.0, eps=1e-10, *,
                  maximize=False):
-        check_not_less_than_without_equal(lr, "lr", "Adagrad")
-        check_not_less_than(lr_decay, "lr_decay", "Adagrad")
-        check_not_less_than(weight_decay, "weight_decay", "Adagrad")
-        check_not_less_than(initial_accumulator_value, "initial_accumulator_value", "Adagrad")
-        check_not_less_than_without_equal(eps, "eps", "Adagrad")
+        check_args("Adagrad", (lr, "lr", ">0"), (lr_decay, "lr_decay", ">=0"), (weight_decay, "weight_decay", ">=0"),
+                   (initial_accumulator_value, "initial_accumulator_value", ">=0"), (eps, "eps", ">0"))
         super().__init__(params, dict(lr=lr, lr_decay=lr_decay, eps=eps, weight_decay=weight_decay,
                                       initial_accumulator_value=initial_accumulator_value, maximize=maximize))
         self.accum = self.parameters.clone(prefix="accum", init=initial_accumulator_value)
-        self.step_t = Parameter(Tensor(np.int32(0)), "step_t")
+        self._step_counter("step_t")
 
     def construct(self, gradients):
         step = self.step_t.item()

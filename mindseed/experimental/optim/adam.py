@@ -1,8 +1,6 @@
 """Adam with torch-style parameter groups (MindSpore's Adam primitive: eps added to sqrt(v))."""
 import numpy as np
 
-from mindseed.common.parameter import Parameter
-from mindseed.common.tensor import Tensor
 from mindseed.experimental.optim.optimizer import Optimizer
 from mindseed.ops._prims.optim import adam_p
 
@@ -44,10 +42,8 @@ class Adam(Optimizer):
         defaults = {"lr": lr, "betas": betas, "eps": eps, "weight_decay": weight_decay, "amsgrad": amsgrad,
                     "maximize": maximize}
         super().__init__(params, defaults)
-        self.exp_avg = self.parameters.clone(prefix="exp_avg", init="zeros")
-        self.exp_avg_sq = self.parameters.clone(prefix="exp_avg_sq", init="zeros")
-        self.max_exp_avg_sq = self.parameters.clone(prefix="max_exp_avg_sq", init="zeros")
-        self.state_step = Parameter(Tensor(np.int32(0)), "state_step")
+        self._states("exp_avg", "exp_avg_sq", "max_exp_avg_sq")
+        self._step_counter("state_step")
 
     def construct(self, gradients):
         self._increment(self.state_step)

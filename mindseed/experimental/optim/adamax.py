@@ -1,10 +1,6 @@
 """Adamax (torch-style, infinity norm) with parameter groups."""
-import numpy as np
 
-from mindseed.common.parameter import Parameter
-from mindseed.common.tensor import Tensor
-from mindseed.experimental.optim.optimizer import Optimizer, check_not_less_than, check_not_less_than_without_equal
-from mindseed.nn.optim import _validator as V
+from mindseed.experimental.optim.optimizer import Optimizer, check_args
 from mindseed.ops._prims.optim import adamax_p
 
 __all__ = ["Adamax"]
@@ -32,16 +28,12 @@ class Adamax(Optimizer):
     """
 
     def __init__(self, params, lr=2e-3, betas=(0.9, 0.999), eps=1e-8, weight_decay=0.0, *, maximize=False):
-        check_not_less_than_without_equal(lr, "lr", "Adamax")
-        check_not_less_than(weight_decay, "weight_decay", "Adamax")
-        check_not_less_than_without_equal(eps, "eps", "Adamax")
-        V.float_range(betas[0], 0., 1., "[)", "betas[0]", "Adamax")
-        V.float_range(betas[1], 0., 1., "[)", "betas[1]", "Adamax")
+        check_args("Adamax", (lr, "lr", ">0"), (weight_decay, "weight_decay", ">=0"), (eps, "eps", ">0"),
+                   (betas[0], "betas[0]", "[0,1)"), (betas[1], "betas[1]", "[0,1)"))
         super().__init__(params, {"lr": lr, "betas": betas, "eps": eps, "weight_decay": weight_decay,
                                   "maximize": maximize})
-        self.step_t = Parameter(Tensor(np.int32(0)), "step_t")
-        self.exp_avg = self.parameters.clone(prefix="exp_avg", init="zeros")
-        self.exp_inf = self.parameters.clone(prefix="exp_inf", init="zeros")
+        self._step_counter("step_t")
+        self._states("exp_avg", "exp_inf")
 
     def construct(self, gradients):
         self._increment(self.step_t)

@@ -1,8 +1,5 @@
 """AdamW: Adam with decoupled weight decay, torch-style parameter groups."""
-import numpy as np
 
-from mindseed.common.parameter import Parameter
-from mindseed.common.tensor import Tensor
 from mindseed.experimental.optim.adam import _check_adam_args
 from mindseed.experimental.optim.optimizer import Optimizer
 from mindseed.ops._prims.optim import adamw_p
@@ -44,10 +41,8 @@ class AdamW(Optimizer):
         defaults = {"lr": lr, "betas": betas, "eps": eps, "weight_decay": weight_decay, "amsgrad": amsgrad,
                     "maximize": maximize}
         super().__init__(params, defaults)
-        self.exp_avg = self.parameters.clone(prefix="exp_avg", init="zeros")
-        self.exp_avg_sq = self.parameters.clone(prefix="exp_avg_sq", init="zeros")
-        self.max_exp_avg_sq = self.parameters.clone(prefix="max_exp_avg_sq", init="zeros")
-        self.state_step = Parameter(Tensor(np.int32(0)), "state_step")
+        self._states("exp_avg", "exp_avg_sq", "max_exp_avg_sq")
+        self._step_counter("state_step")
 
     def construct(self, gradients):
         self._increment(self.state_step)

@@ -1,9 +1,8 @@
 """ASGD with torch-style parameter groups."""
-import numpy as np
 
 from mindseed.common.parameter import Parameter
 from mindseed.common.tensor import Tensor
-from mindseed.experimental.optim.optimizer import Optimizer, check_not_less_than, check_not_less_than_without_equal
+from mindseed.experimental.optim.optimizer import Optimizer, check_args
 from mindseed.ops._prims.optim import asgd_p, assign_value_p
 
 __all__ = ["ASGD"]
@@ -33,8 +32,7 @@ class ASGD(Optimizer):
     """
 
     def __init__(self, params, lr=1e-2, lambd=1e-4, alpha=0.75, t0=1e6, weight_decay=0.0, maximize=False):
-        check_not_less_than_without_equal(lr, "lr", "ASGD")
-        check_not_less_than(weight_decay, "weight_decay", "ASGD")
+        check_args("ASGD", (lr, "lr", ">0"), (weight_decay, "weight_decay", ">=0"))
         if not isinstance(lambd, float):
             raise TypeError(f"For 'ASGD', the type of lambd must be float, but got {type(lambd)}.")
         if not isinstance(t0, float):
@@ -44,7 +42,7 @@ class ASGD(Optimizer):
         self.mu = [Parameter(Tensor(1.), "mu_" + p.name) for p in self.parameters]
         self.eta = [Parameter(Tensor(0.), "eta_" + p.name) for p in self.parameters]
         self.ax = self.parameters.clone(prefix="ax", init="zeros")
-        self.step_t = Parameter(Tensor(np.int32(0)), "step_t")
+        self._step_counter("step_t")
 
     def construct(self, gradients):
         self._increment(self.step_t)

@@ -1,10 +1,8 @@
 """NAdam: Adam with Nesterov momentum and momentum decay, torch-style parameter groups."""
-import numpy as np
 
 from mindseed.common.parameter import Parameter
 from mindseed.common.tensor import Tensor
-from mindseed.experimental.optim.optimizer import Optimizer, check_not_less_than, check_not_less_than_without_equal
-from mindseed.nn.optim import _validator as V
+from mindseed.experimental.optim.optimizer import Optimizer, check_args
 from mindseed.ops._prims.optim import nadam_p
 
 __all__ = ["NAdam"]
@@ -32,17 +30,13 @@ class NAdam(Optimizer):
     """
 
     def __init__(self, params, lr=2e-3, betas=(0.9, 0.999), eps=1e-8, weight_decay=0.0, momentum_decay=4e-3):
-        check_not_less_than_without_equal(lr, "lr", "NAdam")
-        check_not_less_than_without_equal(eps, "eps", "NAdam")
-        check_not_less_than(weight_decay, "weight_decay", "NAdam")
-        check_not_less_than(momentum_decay, "momentum_decay", "NAdam")
-        V.float_range(betas[0], 0., 1., "[)", "betas[0]", "NAdam")
-        V.float_range(betas[1], 0., 1., "[)", "betas[1]", "NAdam")
+        check_args("NAdam", (lr, "lr", ">0"), (eps, "eps", ">0"), (weight_decay, "weight_decay", ">=0"),
+                   (momentum_decay, "momentum_decay", ">=0"), (betas[0], "betas[0]", "[0,1)"),
+                   (betas[1], "betas[1]", "[0,1)"))
         super().__init__(params, {"lr": lr, "betas": betas, "eps": eps, "weight_decay": weight_decay,
                                   "momentum_decay": momentum_decay})
-        self.step_t = Parameter(Tensor(np.int32(0)), "step_t")
-        self.exp_avg = self.parameters.clone(prefix="exp_avg", init="zeros")
-        self.exp_avg_sq = self.parameters.clone(prefix="exp_avg_sq", init="zeros")
+        self._step_counter("step_t")
+        self._states("exp_avg", "exp_avg_sq")
         self.mu_product = [Parameter(Tensor(1.), "mu_product_" + p.name) for p in self.parameters]
 
     def construct(self, gradients):

@@ -7,8 +7,11 @@ checks, learning-rate Parameters, gradient processing and step bookkeeping are t
 """
 from collections import defaultdict
 
+import numpy as np
+
 from mindseed.common.parameter import Parameter, ParameterTuple
 from mindseed.common.tensor import Tensor
+from mindseed.nn.optim import _validator as V
 from mindseed.nn.optim._base import OptimizerBase
 
 __all__ = ["Optimizer"]
@@ -140,19 +143,32 @@ class Optimizer(OptimizerBase):
             grads = self._decayed(grads, self.parameters[lo:hi], weight_decay)
         return grads
 
+    def _states(self, *names, init="zeros"):
+        """One state per parameter for each name (attribute ``self.<name>``, parameters ``<name>.<param>``)."""
+        for name in names:
+            setattr(self, name, self.parameters.clone(prefix=name, init=init))
+
+    def _step_counter(self, name):
+        """The int32 step count ``self.<name>``, a Parameter saved with the optimizer's state."""
+        setattr(self, name, Parameter(Tensor(np.int32(0)), name))
+
     def _slice(self, states, group_id):
         lo, hi = self._span(group_id)
         return states[lo:hi]
 
 
-def check_not_less_than(arg_value, arg_name, prim, value=0.0):
-    """arg_value >= value."""
-    if arg_value < value:
-        raise ValueError(f"For {prim}, the {arg_name} must be greater than or equal to {value}, but got "
-                         f"{arg_value}.")
+def check_args(prim, *rules):
+    """Check hyper-parameters in order; each rule is (value, name, bound).
 
-
-def check_not_less_than_without_equal(arg_value, arg_name, prim, value=0.0):
-    """arg_value > value."""
-    if arg_value <= value:
-        raise ValueError(f"For {prim}, the {arg_name} must be greater than {value}, but got {arg_value}.")
+    bound is ``">0"``, ``">=0"``, ``">1"`` (a comparison with a number) or a range such as ``"[0,1)"``.
+    """
+    for value, name, bound in rules:
+        if bound[0] in "([":
+            lower, upper = (float(b) for b in bound[1:-1].split(","))
+            V.float_range(value, lower, upper, bound[0] + bound[-1], name, prim)
+        elif bound.startswith(">="):
+            if value < float(bound[2:]):
+                raise ValueError(f"For {prim}, the {name} must be greater than or equal to {float(bound[2:])}, but "
+                                 f"got {value}.")
+        elif value <= float(bound[1:]):
+            raise ValueError(f"For {prim}, the {name} must be greater than {float(bound[1:])}, but got {value}.")

@@ -1,10 +1,6 @@
 """RAdam: Adam with variance rectification, torch-style parameter groups."""
-import numpy as np
 
-from mindseed.common.parameter import Parameter
-from mindseed.common.tensor import Tensor
-from mindseed.experimental.optim.optimizer import Optimizer, check_not_less_than, check_not_less_than_without_equal
-from mindseed.nn.optim import _validator as V
+from mindseed.experimental.optim.optimizer import Optimizer, check_args
 from mindseed.ops._prims.optim import radam_p
 
 __all__ = ["RAdam"]
@@ -31,15 +27,11 @@ class RAdam(Optimizer):
     """
 
     def __init__(self, params, lr=1e-3, betas=(0.9, 0.999), eps=1e-8, weight_decay=0.0):
-        check_not_less_than_without_equal(lr, "lr", "RAdam")
-        check_not_less_than(weight_decay, "weight_decay", "RAdam")
-        check_not_less_than_without_equal(eps, "eps", "RAdam")
-        V.float_range(betas[0], 0., 1., "[)", "betas[0]", "RAdam")
-        V.float_range(betas[1], 0., 1., "[)", "betas[1]", "RAdam")
+        check_args("RAdam", (lr, "lr", ">0"), (weight_decay, "weight_decay", ">=0"), (eps, "eps", ">0"),
+                   (betas[0], "betas[0]", "[0,1)"), (betas[1], "betas[1]", "[0,1)"))
         super().__init__(params, {"lr": lr, "betas": betas, "eps": eps, "weight_decay": weight_decay})
-        self.step_t = Parameter(Tensor(np.int32(0)), "step_t")
-        self.exp_avg = self.parameters.clone(prefix="exp_avg", init="zeros")
-        self.exp_avg_sq = self.parameters.clone(prefix="exp_avg_sq", init="zeros")
+        self._step_counter("step_t")
+        self._states("exp_avg", "exp_avg_sq")
 
     def construct(self, gradients):
         self._increment(self.step_t)

@@ -1,5 +1,5 @@
 """RMSprop (torch-style) with parameter groups."""
-from mindseed.experimental.optim.optimizer import Optimizer, check_not_less_than, check_not_less_than_without_equal
+from mindseed.experimental.optim.optimizer import Optimizer, check_args
 from mindseed.ops._prims.optim import rmsprop_p
 
 __all__ = ["RMSprop"]
@@ -33,16 +33,11 @@ class RMSprop(Optimizer):
 
     def __init__(self, params, lr=1e-2, alpha=0.99, eps=1e-8, weight_decay=0.0, momentum=0.0, centered=False,
                  maximize=False):
-        check_not_less_than_without_equal(lr, "lr", "RMSprop")
-        check_not_less_than(alpha, "alpha", "RMSprop")
-        check_not_less_than_without_equal(eps, "eps", "RMSprop")
-        check_not_less_than(momentum, "momentum", "RMSprop")
-        check_not_less_than(weight_decay, "weight_decay", "RMSprop")
+        check_args("RMSprop", (lr, "lr", ">0"), (alpha, "alpha", ">=0"), (eps, "eps", ">0"),
+                   (momentum, "momentum", ">=0"), (weight_decay, "weight_decay", ">=0"))
         super().__init__(params, {"lr": lr, "momentum": momentum, "alpha": alpha, "eps": eps, "centered": centered,
                                   "weight_decay": weight_decay, "maximize": maximize})
-        self.mean_grad = self.parameters.clone(prefix="mean_grad", init="zeros")
-        self.mean_square = self.parameters.clone(prefix="mean_square", init="zeros")
-        self.moment = self.parameters.clone(prefix="moment", init="zeros")
+        self._states("mean_grad", "mean_square", "moment")
 
     def construct(self, gradients):
         for gid, group in enumerate(self.param_groups):

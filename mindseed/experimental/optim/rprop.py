@@ -1,10 +1,7 @@
 """Rprop with torch-style parameter groups."""
 import numpy as np
 
-from mindseed.common.parameter import Parameter
-from mindseed.common.tensor import Tensor
-from mindseed.experimental.optim.optimizer import Optimizer, check_not_less_than_without_equal
-from mindseed.nn.optim import _validator as V
+from mindseed.experimental.optim.optimizer import Optimizer, check_args
 from mindseed.ops._prims.optim import rprop_p
 
 __all__ = ["Rprop"]
@@ -31,13 +28,10 @@ class Rprop(Optimizer):
     """
 
     def __init__(self, params, lr=1e-2, etas=(0.5, 1.2), step_sizes=(1e-6, 50), *, maximize=False):
-        check_not_less_than_without_equal(lr, "lr", "Rprop")
-        check_not_less_than_without_equal(etas[1], "etas[1]", "Rprop", 1.)
-        V.float_range(etas[0], 0., 1., "()", "etas[0]", "Rprop")
+        check_args("Rprop", (lr, "lr", ">0"), (etas[1], "etas[1]", ">1"), (etas[0], "etas[0]", "(0,1)"))
         super().__init__(params, {"lr": lr, "etas": etas, "step_sizes": step_sizes, "maximize": maximize})
-        self.prev = self.parameters.clone(prefix="prev", init="zeros")
-        self.step_size = self.parameters.clone(prefix="step_size", init="zeros")
-        self.step_t = Parameter(Tensor(np.int32(0)), "step_t")
+        self._states("prev", "step_size")
+        self._step_counter("step_t")
 
     def construct(self, gradients):
         self._increment(self.step_t)

@@ -2,7 +2,7 @@
 from mindseed.common import dtype as mstype
 from mindseed.ops.functional import _array as F
 from mindseed.ops.functional import _core as C
-from mindseed.ops.operations._base import Primitive
+from mindseed.ops.operations._base import Primitive, simple_primitive as _simple
 
 __all__ = [
     "ExpandDims", "Squeeze", "Flatten", "Tile", "Gather", "GatherV2", "SparseGatherV2", "GatherD", "GatherNd",
@@ -18,16 +18,6 @@ __all__ = [
     "Bucketize", "Bincount", "Histogram", "Meshgrid", "Identity", "FillDiagonal", "MatrixBandPart", "Trace", "Size",
     "Rank", "Shape", "TensorShape", "DynamicShape", "TupleToArray", "Fills", "Padding",
 ]
-
-
-def _simple(name, fn, doc):
-    def __init__(self):
-        Primitive.__init__(self, name)
-
-    def __call__(self, *args):
-        return fn(*args)
-
-    return type(name, (Primitive,), {"__init__": __init__, "__call__": __call__, "__doc__": doc})
 
 
 def _with_attrs(name, fn, params, doc):

@@ -84,3 +84,14 @@ def constexpr(fn=None, get_instance=True, reuse_result=True, check=True):
     if fn is None:
         return lambda f: f
     return fn
+
+
+def simple_primitive(name, fn, doc):
+    """A Primitive class `name` with no attributes whose call is `fn(*args)`."""
+    def __init__(self):
+        Primitive.__init__(self, name)
+
+    def __call__(self, *args):
+        return fn(*args)
+
+    return type(name, (Primitive,), {"__init__": __init__, "__call__": __call__, "__doc__": doc})

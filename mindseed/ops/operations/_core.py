@@ -1,22 +1,12 @@
 """Class API of the core ops."""
 from mindseed.common.tensor import Tensor
 from mindseed.ops.functional import _core as F
-from mindseed.ops.operations._base import Primitive
+from mindseed.ops.operations._base import Primitive, simple_primitive as _simple
 
 __all__ = ["Add", "Sub", "Mul", "Div", "RealDiv", "Neg", "MatMul", "BatchMatMul", "Pow", "Exp", "Log", "Maximum",
            "Minimum", "ReLU", "Greater", "Less", "GreaterEqual", "LessEqual", "Equal", "NotEqual", "ReduceSum",
            "Reshape", "Transpose", "Cast", "BroadcastTo", "ZerosLike", "OnesLike", "StopGradient", "Concat",
            "Stack", "Select", "Fill", "Zeros", "Ones", "Sign"]
-
-
-def _simple(name, fn, doc):
-    def __init__(self):
-        Primitive.__init__(self, name)
-
-    def __call__(self, *args):
-        return fn(*args)
-
-    return type(name, (Primitive,), {"__init__": __init__, "__call__": __call__, "__doc__": doc})
 
 
 Add = _simple("Add", F.add, "x + y.")

@@ -6,7 +6,7 @@ from mindseed.ops._prims import math as P
 from mindseed.ops.functional import _math as F
 from mindseed.ops.functional._core import _axes, _axis
 from mindseed.ops.functional._math_elementwise import _tensor
-from mindseed.ops.operations._base import Primitive
+from mindseed.ops.operations._base import Primitive, simple_primitive as _simple
 
 _SIMPLE = {
     "Rint": (F.round, "x rounded half to even."),
@@ -28,16 +28,6 @@ _SIMPLE = {
     "UnsortedSegmentMin": (F.unsorted_segment_min, "segment minima."),
     "UnsortedSegmentProd": (F.unsorted_segment_prod, "segment products."),
 }
-
-
-def _simple(name, fn, doc):
-    def __init__(self):
-        Primitive.__init__(self, name)
-
-    def __call__(self, *args):
-        return fn(*args)
-
-    return type(name, (Primitive,), {"__init__": __init__, "__call__": __call__, "__doc__": doc})
 
 
 for _name, (_fn, _doc) in _SIMPLE.items():

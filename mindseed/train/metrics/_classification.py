@@ -45,19 +45,7 @@ class Accuracy(EvaluationBase):
     @rearrange_inputs
     def update(self, *inputs):
         """Add a batch: (logits, labels)."""
-        _need("Accuracy", inputs, 2)
-        y_pred = self._convert_data(inputs[0])
-        y = self._convert_data(inputs[1])
-        if self._type == "classification" and y_pred.ndim == y.ndim and _check_onehot_data(y):
-            y = y.argmax(axis=1)
-        self._check_shape(y_pred, y)
-        self._check_value(y_pred, y)
-        if self._class_num == 0:
-            self._class_num = y_pred.shape[1]
-        elif y_pred.shape[1] != self._class_num:
-            raise ValueError(f"For 'Accuracy.update', class number not match, last input predicted data contain "
-                             f"{self._class_num} classes, but current predicted data contain {y_pred.shape[1]} "
-                             f"classes, please check your predicted value(inputs[0]).")
+        y_pred, y = _read_batch(self, "Accuracy", inputs, self._type == "classification")
         if self._type == "classification":
             result = (np.equal(y_pred.argmax(axis=1), y) * 1).reshape(-1)
         else:
@@ -96,19 +84,7 @@ class _PrecisionRecall(EvaluationBase):
             self._denominator = 0
 
     def _counts(self, inputs):
-        _need(self._name, inputs, 2)
-        y_pred = self._convert_data(inputs[0])
-        y = self._convert_data(inputs[1])
-        if self._type == "classification" and y_pred.ndim == y.ndim and _check_onehot_data(y):
-            y = y.argmax(axis=1)
-        self._check_shape(y_pred, y)
-        self._check_value(y_pred, y)
-        if self._class_num == 0:
-            self._class_num = y_pred.shape[1]
-        elif y_pred.shape[1] != self._class_num:
-            raise ValueError(f"For '{self._name}.update', class number not match, last input predicted data contain "
-                             f"{self._class_num} classes, but current predicted data contain {y_pred.shape[1]} "
-                             f"classes, please check your predicted value(inputs[0]).")
+        y_pred, y = _read_batch(self, self._name, inputs, self._type == "classification")
         c = self._class_num
         if self._type == "classification":
             if y.max() + 1 > c:
@@ -121,6 +97,12 @@ class _PrecisionRecall(EvaluationBase):
             y_pred = y_pred.swapaxes(1, 0).reshape(c, -1)
             y = y.swapaxes(1, 0).reshape(c, -1)
         return y_pred, y
+
+    @rearrange_inputs
+    def update(self, *inputs):
+        """Add a batch: (logits, labels)."""
+        y_pred, y = self._counts(inputs)
+        self._accumulate((y * y_pred).sum(axis=0), self._positives_of(y_pred, y).sum(axis=0))
 
     def _accumulate(self, true_positives, denominator):
         if self._type == "multilabel":
@@ -158,11 +140,9 @@ class Precision(_PrecisionRecall):
 
     _name = "Precision"
 
-    @rearrange_inputs
-    def update(self, *inputs):
-        """Add a batch: (logits, labels)."""
-        y_pred, y = self._counts(inputs)
-        self._accumulate((y * y_pred).sum(axis=0), y_pred.sum(axis=0))
+    @staticmethod
+    def _positives_of(y_pred, y):
+        return y_pred  # the denominator counts predicted positives (TP + FP)
 
 
 class Recall(_PrecisionRecall):
@@ -170,18 +150,17 @@ class Recall(_PrecisionRecall):
 
     >>> import numpy as np
     >>> from mindseed.train import Recall
-    >>> m = Recall(); m.update(np.array([[0.2, 0.5], [0.3, 0.1], [0.9, 0.6]]), np.array([1, 0, 1]))
-    >>> m.eval()
-    array([1. , 0.5])
+    >>> recall = Recall()
+    >>> recall.update(np.array([[0.2, 0.5], [0.3, 0.1], [0.9, 0.6]]), np.array([1, 0, 1]))
+    >>> print(recall.eval())
+    [1.  0.5]
     """
 
     _name = "Recall"
 
-    @rearrange_inputs
-    def update(self, *inputs):
-        """Add a batch: (logits, labels)."""
-        y_pred, y = self._counts(inputs)
-        self._accumulate((y * y_pred).sum(axis=0), y.sum(axis=0))
+    @staticmethod
+    def _positives_of(y_pred, y):
+        return y  # the denominator counts actual positives (TP + FN)
 
 
 class Fbeta(Metric):
@@ -215,17 +194,7 @@ class Fbeta(Metric):
     @rearrange_inputs
     def update(self, *inputs):
         """Add a batch: (logits, labels)."""
-        _need("Fbeta", inputs, 2)
-        y_pred = self._convert_data(inputs[0])
-        y = self._convert_data(inputs[1])
-        if y_pred.ndim == y.ndim and _check_onehot_data(y):
-            y = y.argmax(axis=1)
-        if self._class_num == 0:
-            self._class_num = y_pred.shape[1]
-        elif y_pred.shape[1] != self._class_num:
-            raise ValueError(f"For 'Fbeta.update', class number not match, last input predicted data contain "
-                             f"{self._class_num} classes, but current predicted data contain {y_pred.shape[1]} "
-                             f"classes, please check your predicted value(inputs[0]).")
+        y_pred, y = _read_batch(self, "Fbeta", inputs, True, checked=False)
         c = self._class_num
         if y.max() + 1 > c:
             raise ValueError(f"For 'Fbeta.update', predicted value(inputs[0]) and true value(inputs[1]) should contain "
@@ -385,3 +354,23 @@ class ConfusionMatrix(Metric):
                 matrix = cm / cm.sum()
         matrix[np.isnan(matrix)] = 0
         return matrix
+
+
+def _read_batch(metric, name, inputs, classification, checked=True):
+    """(y_pred, y) of an update's inputs as numpy, one-hot labels turned into indices (`classification`), shapes
+    and values checked (`checked`), and the class count fixed by the first batch."""
+    _need(name, inputs, 2)
+    y_pred = metric._convert_data(inputs[0])
+    y = metric._convert_data(inputs[1])
+    if classification and y_pred.ndim == y.ndim and _check_onehot_data(y):
+        y = y.argmax(axis=1)
+    if checked:
+        metric._check_shape(y_pred, y)
+        metric._check_value(y_pred, y)
+    if metric._class_num == 0:
+        metric._class_num = y_pred.shape[1]
+    elif y_pred.shape[1] != metric._class_num:
+        raise ValueError(f"For '{name}.update', class number not match, last input predicted data contain "
+                         f"{metric._class_num} classes, but current predicted data contain {y_pred.shape[1]} "
+                         f"classes, please check your predicted value(inputs[0]).")
+    return y_pred, y

@@ -26,33 +26,28 @@ def _rate(num, den):
         return np.where(den > 0, num / np.where(den > 0, den, 1), np.nan)
 
 
+# (numerator, denominator) of the metrics that are one ratio of the counts tp, fp, tn, fn
+_RATIOS = {
+    "tpr": lambda tp, fp, tn, fn: (tp, tp + fn),
+    "tnr": lambda tp, fp, tn, fn: (tn, fp + tn),
+    "ppv": lambda tp, fp, tn, fn: (tp, tp + fp),
+    "npv": lambda tp, fp, tn, fn: (tn, tn + fn),
+    "fnr": lambda tp, fp, tn, fn: (fn, tp + fn),
+    "fpr": lambda tp, fp, tn, fn: (fp, fp + tn),
+    "fdr": lambda tp, fp, tn, fn: (fp, fp + tp),
+    "for": lambda tp, fp, tn, fn: (fn, fn + tn),
+    "ts": lambda tp, fp, tn, fn: (tp, tp + fn + fp),
+    "acc": lambda tp, fp, tn, fn: (tp + tn, tp + fn + fp + tn),
+    "f1": lambda tp, fp, tn, fn: (tp * 2.0, tp * 2.0 + fn + fp),
+    "mcc": lambda tp, fp, tn, fn: (tp * tn - fp * fn, np.sqrt((tp + fp) * (tp + fn) * (tn + fp) * (tn + fn))),
+}
+
+
 def _fraction(metric, tp, fp, tn, fn):
     """(numerator, denominator) of one metric from the counts."""
+    if metric in _RATIOS:
+        return _RATIOS[metric](tp, fp, tn, fn)
     p, n = tp + fn, fp + tn
-    if metric == "tpr":
-        return tp, p
-    if metric == "tnr":
-        return tn, n
-    if metric == "ppv":
-        return tp, tp + fp
-    if metric == "npv":
-        return tn, tn + fn
-    if metric == "fnr":
-        return fn, p
-    if metric == "fpr":
-        return fp, n
-    if metric == "fdr":
-        return fp, fp + tp
-    if metric == "for":
-        return fn, fn + tn
-    if metric == "ts":
-        return tp, tp + fn + fp
-    if metric == "acc":
-        return tp + tn, p + n
-    if metric == "f1":
-        return tp * 2.0, tp * 2.0 + fn + fp
-    if metric == "mcc":
-        return tp * tn - fp * fn, np.sqrt((tp + fp) * (tp + fn) * (tn + fp) * (tn + fn))
     tpr, tnr = _rate(tp, p), _rate(tn, n)
     if metric == "pt":
         return np.sqrt(tpr * (1.0 - tnr)) + tnr - 1.0, tpr + tnr - 1.0
