@@ -60,50 +60,46 @@ def _per_step(total_step, step_per_epoch, lr_at_epoch):
     return [lr_at_epoch(math.floor(i / step_per_epoch)) for i in range(total_step)]
 
 
-def exponential_decay_lr(learning_rate, decay_rate, total_step, step_per_epoch, decay_epoch, is_stair=False):
-    """lr * decay_rate ^ (epoch / decay_epoch) per step, epoch = floor(step / step_per_epoch).
+def _decay_lr(name, factor, doc):
+    """A per-step schedule lr * factor(decay_rate, p, e): p = epoch / decay_epoch and e = epoch, both rounded down
+    to whole `decay_epoch`s when is_stair."""
+    def schedule(learning_rate, decay_rate, total_step, step_per_epoch, decay_epoch, is_stair=False):
+        _check_inputs(learning_rate, decay_rate, total_step, step_per_epoch, decay_epoch, is_stair)
+
+        def lr_at(epoch):
+            if is_stair:
+                p = math.floor(epoch / decay_epoch)
+                return learning_rate * factor(decay_rate, p, p * decay_epoch)
+            return learning_rate * factor(decay_rate, epoch / decay_epoch, epoch)
+        return _per_step(total_step, step_per_epoch, lr_at)
+    schedule.__name__ = schedule.__qualname__ = name
+    schedule.__doc__ = doc
+    return schedule
+
+
+exponential_decay_lr = _decay_lr("exponential_decay_lr", lambda r, p, e: r ** p, """\
+lr * decay_rate ^ (epoch / decay_epoch) per step, epoch = floor(step / step_per_epoch).
 
     >>> import mindseed as ms
     >>> [round(x, 4) for x in ms.nn.exponential_decay_lr(0.1, 0.9, 4, 1, 2, True)]
     [0.1, 0.1, 0.09, 0.09]
-    """
-    _check_inputs(learning_rate, decay_rate, total_step, step_per_epoch, decay_epoch, is_stair)
+    """)
 
-    def lr_at(epoch):
-        return learning_rate * decay_rate ** (math.floor(epoch / decay_epoch) if is_stair else epoch / decay_epoch)
-    return _per_step(total_step, step_per_epoch, lr_at)
-
-
-def natural_exp_decay_lr(learning_rate, decay_rate, total_step, step_per_epoch, decay_epoch, is_stair=False):
-    """lr * e ^ (-decay_rate * epoch) per step (epoch rounded down to whole `decay_epoch`s when `is_stair`).
+natural_exp_decay_lr = _decay_lr("natural_exp_decay_lr", lambda r, p, e: math.e ** (-r * e), """\
+lr * e ^ (-decay_rate * epoch) per step (epoch rounded down to whole `decay_epoch`s when `is_stair`).
 
     >>> import mindseed as ms
     >>> [round(x, 4) for x in ms.nn.natural_exp_decay_lr(0.1, 0.5, 3, 1, 2)]
     [0.1, 0.0607, 0.0368]
-    """
-    _check_inputs(learning_rate, decay_rate, total_step, step_per_epoch, decay_epoch, is_stair)
+    """)
 
-    def lr_at(epoch):
-        if is_stair:
-            epoch = math.floor(epoch / decay_epoch) * decay_epoch
-        return learning_rate * math.e ** (-decay_rate * epoch)
-    return _per_step(total_step, step_per_epoch, lr_at)
-
-
-def inverse_decay_lr(learning_rate, decay_rate, total_step, step_per_epoch, decay_epoch, is_stair=False):
-    """lr / (1 + decay_rate * epoch / decay_epoch) per step (the ratio floored when `is_stair`).
+inverse_decay_lr = _decay_lr("inverse_decay_lr", lambda r, p, e: 1 / (1 + r * p), """\
+lr / (1 + decay_rate * epoch / decay_epoch) per step (the ratio floored when `is_stair`).
 
     >>> import mindseed as ms
     >>> [round(x, 4) for x in ms.nn.inverse_decay_lr(0.1, 0.5, 3, 1, 1)]
     [0.1, 0.0667, 0.05]
-    """
-    _check_inputs(learning_rate, decay_rate, total_step, step_per_epoch, decay_epoch, is_stair)
-
-    def lr_at(epoch):
-        if is_stair:
-            return learning_rate / (1 + decay_rate * math.floor(epoch / decay_epoch))
-        return learning_rate / (1 + decay_rate * epoch / decay_epoch)
-    return _per_step(total_step, step_per_epoch, lr_at)
+    """)
 
 
 def cosine_decay_lr(min_lr, max_lr, total_step, step_per_epoch, decay_epoch):
@@ -113,10 +109,7 @@ def cosine_decay_lr(min_lr, max_lr, total_step, step_per_epoch, decay_epoch):
     >>> [round(x, 4) for x in ms.nn.cosine_decay_lr(0.01, 0.1, 3, 1, 2)]
     [0.1, 0.055, 0.01]
     """
-    if not isinstance(min_lr, float):
-        raise TypeError(f"For 'cosine_decay_lr', the argument 'min_lr' must be type of float, but got 'min_lr' "
-                        f"type: {type(min_lr)}.")
-    V.non_negative_float(min_lr, "min_lr", None)
+    V.non_negative_float_typed(min_lr, "min_lr", "cosine_decay_lr", None)
     V.positive_float(max_lr, "max_lr")
     V.is_float(max_lr, "max_lr")
     V.positive_int(total_step, "total_step")
@@ -142,10 +135,7 @@ def polynomial_decay_lr(learning_rate, end_learning_rate, total_step, step_per_e
     """
     V.positive_float(learning_rate, "learning_rate")
     V.is_float(learning_rate, "learning_rate")
-    if not isinstance(end_learning_rate, float):
-        raise TypeError(f"For 'polynomial_decay_lr', the argument 'end_learning_rate' must be type of float, but got "
-                        f"'end_learning_rate' type: {type(end_learning_rate)}.")
-    V.non_negative_float(end_learning_rate, "end_learning_rate", None)
+    V.non_negative_float_typed(end_learning_rate, "end_learning_rate", "polynomial_decay_lr", None)
     V.positive_float(power, "power")
     V.is_float(power, "power")
     V.positive_int(total_step, "total_step")
@@ -171,10 +161,7 @@ def warmup_lr(learning_rate, total_step, step_per_epoch, warmup_epoch):
     >>> ms.nn.warmup_lr(0.1, 4, 1, 2)
     [0.0, 0.05, 0.1, 0.1]
     """
-    if not isinstance(learning_rate, float):
-        raise TypeError(f"For 'warmup_lr', the argument 'learning_rate' must be type of float, but got "
-                        f"'learning_rate' type: {type(learning_rate)}.")
-    V.non_negative_float(learning_rate, "learning_rate", None)
+    V.non_negative_float_typed(learning_rate, "learning_rate", "warmup_lr", None)
     V.positive_int(warmup_epoch, "warmup_epoch")
     V.positive_int(total_step, "total_step")
     V.positive_int(step_per_epoch, "step_per_epoch")

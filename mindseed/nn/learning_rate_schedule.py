@@ -122,10 +122,7 @@ class CosineDecayLR(LearningRateSchedule):
 
     def __init__(self, min_lr, max_lr, decay_steps):
         super().__init__()
-        if not isinstance(min_lr, float):
-            raise TypeError(f"For 'CosineDecayLR', the argument 'min_lr' must be type of float, but got 'min_lr' "
-                            f"type: {type(min_lr)}.")
-        V.non_negative_float(min_lr, "min_lr", "CosineDecayLR")
+        V.non_negative_float_typed(min_lr, "min_lr", "CosineDecayLR", "CosineDecayLR")
         V.positive_float(max_lr, "max_lr", "CosineDecayLR")
         V.is_float(max_lr, "max_lr", "CosineDecayLR")
         V.positive_int(decay_steps, "decay_steps", "CosineDecayLR")
@@ -156,10 +153,7 @@ class PolynomialDecayLR(LearningRateSchedule):
         super().__init__()
         V.positive_float(learning_rate, "learning_rate")
         V.is_float(learning_rate, "learning_rate")
-        if not isinstance(end_learning_rate, float):
-            raise TypeError(f"For 'PolynomialDecayLR', the argument 'end_learning_rate' must be type of float, but "
-                            f"got 'end_learning_rate' type: {type(end_learning_rate)}.")
-        V.non_negative_float(end_learning_rate, "end_learning_rate", "PolynomialDecayLR")
+        V.non_negative_float_typed(end_learning_rate, "end_learning_rate", "PolynomialDecayLR", "PolynomialDecayLR")
         V.positive_int(decay_steps, "decay_steps", "PolynomialDecayLR")
         V.value_type("update_decay_steps", update_decay_steps, [bool], "PolynomialDecayLR")
         V.positive_float(power, "power", "PolynomialDecayLR")
@@ -192,10 +186,7 @@ class WarmUpLR(LearningRateSchedule):
 
     def __init__(self, learning_rate, warmup_steps):
         super().__init__()
-        if not isinstance(learning_rate, float):
-            raise TypeError(f"For 'WarmUpLR', the argument 'learning_rate' must be type of float, but got "
-                            f"'learning_rate' type: {type(learning_rate)}.")
-        V.non_negative_float(learning_rate, "learning_rate", "WarmUpLR")
+        V.non_negative_float_typed(learning_rate, "learning_rate", "WarmUpLR", "WarmUpLR")
         V.positive_int(warmup_steps, "warmup_steps", "WarmUpLR")
         self.warmup_steps = warmup_steps
         self.learning_rate = learning_rate

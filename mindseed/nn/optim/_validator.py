@@ -33,6 +33,14 @@ def non_negative_float(value, name=None, prim=None):
     return _number(value, 0, _GE, float, name, prim)
 
 
+def non_negative_float_typed(value, name, owner, prim=None):
+    """A float >= 0; a non-float is a TypeError naming `owner` (the schedule), as MindSpore's schedules say."""
+    if not isinstance(value, float):
+        raise TypeError(f"For '{owner}', the argument '{name}' must be type of float, but got '{name}' "
+                        f"type: {type(value)}.")
+    return non_negative_float(value, name, prim)
+
+
 def is_float(value, name=None, prim=None):
     head = f"For '{prim}', the" if prim else "The"
     arg = f"'{name}'" if name else "input value"
