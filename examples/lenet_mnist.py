@@ -61,7 +61,7 @@ def main(argv=None):
     ap.add_argument("--epochs", type=int, default=3)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--batch-size", type=int, default=32)
-    ap.add_argument("--lr", type=float, default=0.01)
+    ap.add_argument("--lr", type=float, default=0.02, help="the peak learning rate (cosine decay to 0)")
     ap.add_argument("--graph", action="store_true", help="train in GRAPH_MODE (compiled)")
     ap.add_argument("--ckpt-dir", default=os.path.join(os.path.expanduser("~"), ".cache", "mindseed", "lenet_ckpt"))
     args = ap.parse_args(argv)
@@ -75,7 +75,10 @@ def main(argv=None):
 
     net = LeNet5()
     loss = nn.SoftmaxCrossEntropyWithLogits(sparse=True, reduction="mean")
-    opt = nn.Momentum(net.trainable_params(), learning_rate=args.lr, momentum=0.9)
+    steps_per_epoch = train_data.get_dataset_size()
+    # the rate falls from lr to 0 along a cosine over the run, so the last steps settle the weights
+    lr = nn.cosine_decay_lr(0.0, args.lr, steps_per_epoch * args.epochs, steps_per_epoch, args.epochs)
+    opt = nn.Momentum(net.trainable_params(), learning_rate=lr, momentum=0.9)
     model = Model(net, loss_fn=loss, optimizer=opt, metrics={"accuracy": Accuracy()})
     ckpt = ModelCheckpoint(prefix="lenet", directory=args.ckpt_dir,
                            config=CheckpointConfig(save_checkpoint_steps=train_data.get_dataset_size(),

@@ -210,15 +210,18 @@ def grad(fn, grad_position=0, weights=None, has_aux=False, return_ids=False):
         raise ValueError("`grad_position` and `weight` can not be None at the same time.")
 
     def grad_fn(*args, **kwargs):
-        positions = _differentiable_positions(args, _check_positions(grad_position, len(args)))
-        ws = _weights_list(weights)
-        out, ig, wg = _run_and_backward(fn, args, kwargs, positions, ws, has_aux)
-        res = _pack(grad_position, ig, wg, weights is not None, positions, ws, return_ids)
-        if has_aux:
-            return res, _aux_of(out)
-        return res
+        out, res = _value_and_gradients(fn, args, kwargs, grad_position, weights, has_aux, return_ids)
+        return (res, _aux_of(out)) if has_aux else res
 
     return grad_fn
+
+
+def _value_and_gradients(fn, args, kwargs, grad_position, weights, has_aux, return_ids):
+    """fn's output and the gradients `grad` returns for these arguments."""
+    positions = _differentiable_positions(args, _check_positions(grad_position, len(args)))
+    ws = _weights_list(weights)
+    out, ig, wg = _run_and_backward(fn, args, kwargs, positions, ws, has_aux)
+    return out, _pack(grad_position, ig, wg, weights is not None, positions, ws, return_ids)
 
 
 def value_and_grad(fn, grad_position=0, weights=None, has_aux=False, return_ids=False):
@@ -233,13 +236,8 @@ def value_and_grad(fn, grad_position=0, weights=None, has_aux=False, return_ids=
         raise ValueError("`grad_position` and `weight` can not be None at the same time.")
 
     def value_and_grad_fn(*args, **kwargs):
-        positions = _differentiable_positions(args, _check_positions(grad_position, len(args)))
-        ws = _weights_list(weights)
-        out, ig, wg = _run_and_backward(fn, args, kwargs, positions, ws, has_aux)
-        res = _pack(grad_position, ig, wg, weights is not None, positions, ws, return_ids)
-        if has_aux:
-            out = (out[0],) + _aux_of(out)
-        return out, res
+        out, res = _value_and_gradients(fn, args, kwargs, grad_position, weights, has_aux, return_ids)
+        return ((out[0],) + _aux_of(out) if has_aux else out), res
 
     return value_and_grad_fn
 

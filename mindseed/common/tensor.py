@@ -533,18 +533,8 @@ def _entries(a, out, item, line, breaks):
 
 
 # ---------------------------------------------------------------- sparse tensors
-class COOTensor:
-    """A sparse tensor in coordinate format: `indices` (N, ndim), `values` (N,), dense `shape`."""
-
-    def __init__(self, indices=None, values=None, shape=None, coo_tensor=None):
-        if coo_tensor is not None:
-            indices, values, shape = coo_tensor.indices, coo_tensor.values, coo_tensor.shape
-        if not isinstance(indices, Tensor) or not isinstance(values, Tensor):
-            raise TypeError("For 'COOTensor', 'indices' and 'values' must be Tensors.")
-        if indices.ndim != 2 or values.ndim != 1 or indices.shape[0] != values.shape[0]:
-            raise ValueError(f"For 'COOTensor', 'indices' must be (N, ndim) and 'values' (N,), but got "
-                             f"{indices.shape} and {values.shape}.")
-        self.indices, self.values, self.shape = indices, values, tuple(shape)
+class _Sparse:
+    """What the sparse formats share: dtype and sizes come from the stored values, ndim from the dense shape."""
 
     @property
     def dtype(self):
@@ -561,6 +551,20 @@ class COOTensor:
     @property
     def ndim(self):
         return len(self.shape)
+
+
+class COOTensor(_Sparse):
+    """A sparse tensor in coordinate format: `indices` (N, ndim), `values` (N,), dense `shape`."""
+
+    def __init__(self, indices=None, values=None, shape=None, coo_tensor=None):
+        if coo_tensor is not None:
+            indices, values, shape = coo_tensor.indices, coo_tensor.values, coo_tensor.shape
+        if not isinstance(indices, Tensor) or not isinstance(values, Tensor):
+            raise TypeError("For 'COOTensor', 'indices' and 'values' must be Tensors.")
+        if indices.ndim != 2 or values.ndim != 1 or indices.shape[0] != values.shape[0]:
+            raise ValueError(f"For 'COOTensor', 'indices' must be (N, ndim) and 'values' (N,), but got "
+                             f"{indices.shape} and {values.shape}.")
+        self.indices, self.values, self.shape = indices, values, tuple(shape)
 
     def to_dense(self):
         dense = np.zeros(self.shape, dtype=self.values.asnumpy().dtype)
@@ -582,7 +586,7 @@ class COOTensor:
                 f"values={self.values!r})")
 
 
-class CSRTensor:
+class CSRTensor(_Sparse):
     """A sparse matrix in compressed-sparse-row format."""
 
     def __init__(self, indptr=None, indices=None, values=None, shape=None, csr_tensor=None):
@@ -598,22 +602,6 @@ class CSRTensor:
         if indices.shape[0] != values.shape[0]:
             raise ValueError("For 'CSRTensor', 'indices' and 'values' must have the same length.")
         self.indptr, self.indices, self.values, self.shape = indptr, indices, values, shape
-
-    @property
-    def dtype(self):
-        return self.values.dtype
-
-    @property
-    def size(self):
-        return self.values.size
-
-    @property
-    def itemsize(self):
-        return self.values.itemsize
-
-    @property
-    def ndim(self):
-        return len(self.shape)
 
     def to_dense(self):
         vals = self.values.asnumpy()

@@ -300,28 +300,19 @@ def minimum(x, y):
     return torch.minimum(_t(x, y), _t(y, x))
 
 
-def greater(x, y):
-    return torch.gt(x, y) if isinstance(x, torch.Tensor) else torch.lt(y, x)
+def _comparison(op, flipped):
+    """x op y, a Python number on either side (`flipped`: the same comparison with its operands swapped)."""
+    def kernel(x, y):
+        return op(x, y) if isinstance(x, torch.Tensor) else flipped(y, x)
+    return kernel
 
 
-def less(x, y):
-    return torch.lt(x, y) if isinstance(x, torch.Tensor) else torch.gt(y, x)
-
-
-def greater_equal(x, y):
-    return torch.ge(x, y) if isinstance(x, torch.Tensor) else torch.le(y, x)
-
-
-def less_equal(x, y):
-    return torch.le(x, y) if isinstance(x, torch.Tensor) else torch.ge(y, x)
-
-
-def equal(x, y):
-    return torch.eq(x, y) if isinstance(x, torch.Tensor) else torch.eq(y, x)
-
-
-def not_equal(x, y):
-    return torch.ne(x, y) if isinstance(x, torch.Tensor) else torch.ne(y, x)
+greater = _comparison(torch.gt, torch.lt)
+less = _comparison(torch.lt, torch.gt)
+greater_equal = _comparison(torch.ge, torch.le)
+less_equal = _comparison(torch.le, torch.ge)
+equal = _comparison(torch.eq, torch.eq)
+not_equal = _comparison(torch.ne, torch.ne)
 
 
 def relu(x):

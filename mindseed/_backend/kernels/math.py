@@ -138,49 +138,33 @@ def population_count(x):
 
 
 # ---------------------------------------------------------------- binary
-def floor_divide(x, y):
-    x, y = _pair(x, y)
-    return torch.floor_divide(x, y)
+def _binary(fn, to_float=False):
+    """The kernel fn(x, y) of two operands brought to tensors (`_pair`), as floats when `to_float`."""
+    def kernel(x, y):
+        x, y = _pair(x, y)
+        return fn(_float(x), _float(y)) if to_float else fn(x, y)
+    return kernel
 
 
-def floor_mod(x, y):
-    x, y = _pair(x, y)
-    return torch.remainder(x, y)
-
-
-def fmod(x, y):
-    x, y = _pair(x, y)
-    return torch.fmod(x, y)
+floor_divide = _binary(torch.floor_divide)
+floor_mod = _binary(torch.remainder)
+fmod = _binary(torch.fmod)
+atan2 = _binary(torch.atan2)
+hypot = _binary(torch.hypot, to_float=True)
+logaddexp = _binary(torch.logaddexp, to_float=True)
+logaddexp2 = _binary(torch.logaddexp2, to_float=True)
+copysign = _binary(torch.copysign)
+fmax = _binary(torch.fmax)
+fmin = _binary(torch.fmin)
+xlogy = _binary(torch.xlogy)
+gcd = _binary(torch.gcd)
+lcm = _binary(torch.lcm)
+nextafter = _binary(torch.nextafter, to_float=True)
 
 
 def truncate_div(x, y):
     x, y = _pair(x, y)
     return torch.div(x, y, rounding_mode="trunc")
-
-
-def atan2(x, y):
-    x, y = _pair(x, y)
-    return torch.atan2(x, y)
-
-
-def hypot(x, y):
-    x, y = _pair(x, y)
-    return torch.hypot(_float(x), _float(y))
-
-
-def logaddexp(x, y):
-    x, y = _pair(x, y)
-    return torch.logaddexp(_float(x), _float(y))
-
-
-def logaddexp2(x, y):
-    x, y = _pair(x, y)
-    return torch.logaddexp2(_float(x), _float(y))
-
-
-def copysign(x, y):
-    x, y = _pair(x, y)
-    return torch.copysign(x, y)
 
 
 def heaviside(x, values):
@@ -189,21 +173,6 @@ def heaviside(x, values):
         dt = torch.promote_types(x.dtype, values.dtype)
         x, values = x.to(dt), values.to(dt)
     return torch.heaviside(x, values)
-
-
-def fmax(x, y):
-    x, y = _pair(x, y)
-    return torch.fmax(x, y)
-
-
-def fmin(x, y):
-    x, y = _pair(x, y)
-    return torch.fmin(x, y)
-
-
-def xlogy(x, y):
-    x, y = _pair(x, y)
-    return torch.xlogy(x, y)
 
 
 def xdivy(x, y):
@@ -216,16 +185,6 @@ def div_no_nan(x, y):
     x, y = _pair(x, y)
     q = torch.div(x, y)
     return torch.where(y == 0, torch.zeros((), dtype=q.dtype, device=q.device), q)
-
-
-def gcd(x, y):
-    x, y = _pair(x, y)
-    return torch.gcd(x, y)
-
-
-def lcm(x, y):
-    x, y = _pair(x, y)
-    return torch.lcm(x, y)
 
 
 def _bitwise(fn):
@@ -248,11 +207,6 @@ logical_xor = _bitwise(torch.logical_xor)
 def isclose(x, y, rtol=1e-5, atol=1e-8, equal_nan=False):
     x, y = _pair(x, y)
     return torch.isclose(x, y, rtol=rtol, atol=atol, equal_nan=equal_nan)
-
-
-def nextafter(x, y):
-    x, y = _pair(x, y)
-    return torch.nextafter(_float(x), _float(y))
 
 
 def igamma(a, x):

@@ -86,26 +86,12 @@ def threshold_grad(dout, x, thr, value):
     return _threshold_backward(dout, x, thr)
 
 
-def hardsigmoid(x):
-    return _NN.hardsigmoid(x)
+hardsigmoid = _NN.hardsigmoid
+hardsigmoid_grad = _A.hardsigmoid_backward.default  # (dout, x)
 
 
-_hardsigmoid_backward = _A.hardsigmoid_backward.default
-
-
-def hardsigmoid_grad(dout, x):
-    return _hardsigmoid_backward(dout, x)
-
-
-def hardswish(x):
-    return _NN.hardswish(x)
-
-
-_hardswish_backward = _A.hardswish_backward.default
-
-
-def hardswish_grad(dout, x):
-    return _hardswish_backward(dout, x)
+hardswish = _NN.hardswish
+hardswish_grad = _A.hardswish_backward.default  # (dout, x)
 
 
 # ---------------------------------------------------------------- smooth activations
@@ -143,26 +129,12 @@ def fast_gelu_grad(dout, x):
     return dout * (s + 1.702 * x * s * (1 - s))
 
 
-def silu(x):
-    return _NN.silu(x)
+silu = _NN.silu
+silu_grad = _A.silu_backward.default  # (dout, x)
 
 
-_silu_backward = _A.silu_backward.default
-
-
-def silu_grad(dout, x):
-    return _silu_backward(dout, x)
-
-
-def mish(x):
-    return _NN.mish(x)
-
-
-_mish_backward = _A.mish_backward.default
-
-
-def mish_grad(dout, x):
-    return _mish_backward(dout, x)
+mish = _NN.mish
+mish_grad = _A.mish_backward.default  # (dout, x)
 
 
 def softplus(x, beta, threshold):

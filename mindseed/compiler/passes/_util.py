@@ -1,4 +1,6 @@
-"""Helpers shared by passes: purity, substitution of values, readers of a value, new nodes."""
+"""Helpers shared by passes: purity, substitution of values, readers of a value, new nodes, nested graphs."""
+import functools
+
 from mindseed.common import dtype as mstype
 from mindseed.compiler.ir import Const, Node, Var
 
@@ -59,3 +61,14 @@ def single_use(var, uses):
     """Whether exactly one node of the graph (not an output, not a sub-graph) reads var (`uses`: uses_of)."""
     readers = uses.get(var.id, ())
     return len(readers) == 1 and readers[0] is not None
+
+
+def inner_graphs_first(pass_fn):
+    """Decorate a pass over one graph so that it runs over every node's sub-graphs (recursively) first."""
+    @functools.wraps(pass_fn)
+    def run(graph):
+        for node in graph.nodes:
+            for g in node.subgraphs():
+                run(g)
+        return pass_fn(graph)
+    return run

@@ -7,16 +7,14 @@ after common-subexpression elimination, which could otherwise give the sum a sec
 it only remove nodes or write in place).
 """
 from mindseed.compiler.ir import Node, Var
-from mindseed.compiler.passes._util import FLOATS, single_use, uses_of
+from mindseed.compiler.passes._util import FLOATS, inner_graphs_first, single_use, uses_of
 from mindseed.ops._prims.core import add_p, add_relu_p, relu_p
 
 __all__ = ["fuse_relu"]
 
 
+@inner_graphs_first
 def fuse_relu(graph):
-    for node in graph.nodes:
-        for g in node.subgraphs():
-            fuse_relu(g)
     uses = uses_of(graph)
     producer = {}
     for node in graph.nodes:

@@ -15,15 +15,13 @@ common-subexpression elimination, which could otherwise give the buffer a second
 only reorder or remove nodes.
 """
 from mindseed.compiler.ir import Node, Var
-from mindseed.compiler.passes._util import FLOATS, single_use, uses_of
+from mindseed.compiler.passes._util import FLOATS, inner_graphs_first, single_use, uses_of
 
 __all__ = ["write_in_place"]
 
 
+@inner_graphs_first
 def write_in_place(graph):
-    for node in graph.nodes:
-        for g in node.subgraphs():
-            write_in_place(g)
     uses = uses_of(graph)
     fresh = set()
     for node in graph.nodes:

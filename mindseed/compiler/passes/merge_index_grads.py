@@ -12,16 +12,14 @@ back to (B, T, 3 * H * D) after it are views instead of a 3 * B * T * H * D copy
 """
 from mindseed._backend.kernels.core import _basic_index
 from mindseed.compiler.ir import Node, Var
-from mindseed.compiler.passes._util import uses_of
+from mindseed.compiler.passes._util import inner_graphs_first, uses_of
 from mindseed.ops._prims.core import add_p, index_add_grad_n_p, index_add_grad_p, transpose_p
 
 __all__ = ["merge_index_grads"]
 
 
+@inner_graphs_first
 def merge_index_grads(graph):
-    for node in graph.nodes:
-        for g in node.subgraphs():
-            merge_index_grads(g)
     uses = uses_of(graph)
     terms = {}      # var id -> (cotangents, indices, node) of an index gradient that may merge
     replace, drop = {}, set()

@@ -13,7 +13,7 @@ The rewrite applies when the rectified value is read only by the pool, its gradi
 gradient, and each pool gradient is read only by that ReLU gradient.
 """
 from mindseed.compiler.ir import Node, Var
-from mindseed.compiler.passes._util import new_node, uses_of
+from mindseed.compiler.passes._util import inner_graphs_first, new_node, uses_of
 from mindseed.ops._prims.conv import max_pool_2x2_grad_p, max_pool_2x2_p
 from mindseed.ops._prims.core import relu_grad_p, relu_p
 
@@ -47,10 +47,8 @@ def _pairs(r, pooled, readers, uses):
     return pairs
 
 
+@inner_graphs_first
 def pool_before_relu(graph):
-    for node in graph.nodes:
-        for g in node.subgraphs():
-            pool_before_relu(g)
     uses = uses_of(graph)
     producer = {out.id: node for node in graph.nodes for out in node.outputs[:1]}
     instead, drop = {}, set()

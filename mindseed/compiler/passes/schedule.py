@@ -14,7 +14,7 @@ not pulled up. Nothing moves across a node with side effects or sub-graphs, and 
 relative order, so every value is the same.
 """
 from mindseed.compiler.ir import Var
-from mindseed.compiler.passes._util import is_pure
+from mindseed.compiler.passes._util import inner_graphs_first, is_pure
 
 __all__ = ["schedule_locality"]
 
@@ -24,10 +24,8 @@ def _barrier(node):
     return node.prim.side_effect or bool(node.subgraphs())
 
 
+@inner_graphs_first
 def schedule_locality(graph):
-    for node in graph.nodes:
-        for g in node.subgraphs():
-            schedule_locality(g)
     order, segment = [], []
     for node in graph.nodes:
         if _barrier(node):

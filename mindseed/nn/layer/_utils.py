@@ -1,6 +1,7 @@
 """Argument checks shared by the layers, with MindSpore's messages."""
 import numbers
 
+from mindseed._utils.errors import check_type
 from mindseed.ops import functional as F
 
 
@@ -21,15 +22,11 @@ def check_non_negative_int(cls, name, value):
 
 
 def check_bool(cls, name, value):
-    if not isinstance(value, bool):
-        raise TypeError(f"For '{cls}', the type of '{name}' must be bool, but got {type(value).__name__}.")
-    return value
+    return check_type(cls, name, value, bool)
 
 
 def check_float(cls, name, value):
-    if isinstance(value, bool) or not isinstance(value, float):
-        raise TypeError(f"For '{cls}', the type of '{name}' must be float, but got {type(value).__name__}.")
-    return value
+    return check_type(cls, name, value, float)  # a bool is not a float
 
 
 def check_string(cls, name, value, choices):

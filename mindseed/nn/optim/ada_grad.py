@@ -36,9 +36,7 @@ class Adagrad(Optimizer):
         self.update_slots = update_slots
 
     def construct(self, grads):
-        grads = self._grads(grads)
-        segments = self._segments_with_lr()
-        self._advance()
+        grads, segments = self._begin_step(grads)
         params, accum = self._parameters, self.accum
         for lo, hi, lr in segments:
             apply_adagrad_p(params[lo:hi], accum[lo:hi], lr, grads[lo:hi], update_slots=self.update_slots)

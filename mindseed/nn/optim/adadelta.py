@@ -46,9 +46,7 @@ class Adadelta(Optimizer):
     def construct(self, grads):
         if not isinstance(grads, tuple) or not isinstance(grads[0], Tensor):
             raise TypeError("For 'Adadelta', the 'grads' must be a tuple of Tensor.")
-        grads = self._grads(grads)
-        segments = self._segments_with_lr()
-        self._advance()
+        grads, segments = self._begin_step(grads)
         params, accum, accum_update = self._parameters, self.accum, self.accum_update
         for lo, hi, lr in segments:
             apply_adadelta_p(params[lo:hi], accum[lo:hi], accum_update[lo:hi], lr, self.rho, self.epsilon,

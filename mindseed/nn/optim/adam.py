@@ -41,9 +41,7 @@ class _AdamBase(Optimizer):
         return self.beta1_power.item(), self.beta2_power.item()
 
     def _adam_step(self, gradients, vhat=None):
-        grads = self._grads(gradients)
-        segments = self._segments_with_lr()
-        self._advance()
+        grads, segments = self._begin_step(gradients)
         b1p, b2p = self._next_powers()
         b1, b2, eps = self._hyper
         params, m, v = self._parameters, self.moment1, self.moment2

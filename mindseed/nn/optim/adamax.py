@@ -48,9 +48,7 @@ class AdaMax(Optimizer):
         self.moment2 = self._parameters.clone(prefix="moment2", init="zeros")
 
     def construct(self, gradients):
-        grads = self._grads(gradients)
-        segments = self._segments_with_lr()
-        self._advance()
+        grads, segments = self._begin_step(gradients)
         b1, b2, eps = self._hyper
         scalar_mul_p(self.beta1_power, b1)
         b1p = self.beta1_power.item()

@@ -50,9 +50,7 @@ class ASGD(Optimizer):
         self.ax = self._parameters.clone(prefix="ax_", init="zeros")
 
     def construct(self, gradients):
-        grads = self._grads(gradients)
-        segments = self._segments_with_lr()
-        self._advance()
+        grads, segments = self._begin_step(gradients)
         step = self.global_step.item()
         t0 = self.t0.item()
         lambd, alpha = self.lambd, self.alpha

@@ -75,9 +75,7 @@ class FTRL(Optimizer):
         self.use_locking = use_locking
 
     def construct(self, grads):
-        grads = self._grads(grads)
-        segments = self._segments_with_lr()
-        self._advance()
+        grads, segments = self._begin_step(grads)
         params, moments, linear = self._parameters, self.moments, self.linear
         for lo, hi, lr in segments:
             apply_ftrl_p(params[lo:hi], moments[lo:hi], linear[lo:hi], grads[lo:hi], lr, self.l1, self.l2,

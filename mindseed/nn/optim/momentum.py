@@ -50,9 +50,7 @@ class Momentum(Optimizer):
         self.moments = self.params.clone(prefix="moments", init="zeros")
 
     def construct(self, gradients):
-        grads = self._grads(gradients)
-        segments = self._segments_with_lr()
-        self._advance()
+        grads, segments = self._begin_step(gradients)
         params, moments = self._parameters, self.moments
         momentum = self.momentum.item()
         for lo, hi, lr in segments:

@@ -464,6 +464,13 @@ class Optimizer(OptimizerBase):
     def _advance(self):
         self._increment(self.global_step)
 
+    def _begin_step(self, gradients):
+        """A step's processed gradients and its (start, stop, lr) segments; the step count then moves on."""
+        grads = self._grads(gradients)
+        segments = self._segments_with_lr()
+        self._advance()
+        return grads, segments
+
 
 def _runs(keys):
     """(start, stop, key) for each run of equal consecutive keys."""

@@ -51,9 +51,7 @@ class ProximalAdagrad(Optimizer):
         self.use_locking = use_locking
 
     def construct(self, grads):
-        grads = self._grads(grads)
-        segments = self._segments_with_lr()
-        self._advance()
+        grads, segments = self._begin_step(grads)
         params, accum = self._parameters, self.accum
         l1, l2 = self.l1.item(), self.l2.item()
         for lo, hi, lr in segments:

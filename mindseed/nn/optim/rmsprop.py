@@ -56,9 +56,7 @@ class RMSProp(Optimizer):
         self.decay = decay
 
     def construct(self, gradients):
-        grads = self._grads(gradients)
-        segments = self._segments_with_lr()
-        self._advance()
+        grads, segments = self._begin_step(gradients)
         params, ms, mom = self._parameters, self.ms, self.moment
         for lo, hi, lr in segments:
             if self.centered:

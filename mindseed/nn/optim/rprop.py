@@ -55,9 +55,7 @@ class Rprop(Optimizer):
         self.step_size = self._parameters.clone(prefix="step_size", init="zeros")
 
     def construct(self, gradients):
-        grads = self._grads(gradients)
-        segments = self._segments_with_lr()
-        self._advance()
+        grads, segments = self._begin_step(gradients)
         first = self.global_step.item() == 1
         for lo, hi, lr in segments:
             for i in range(lo, hi):

@@ -70,9 +70,7 @@ class SGD(Optimizer):
         self.stat = self._parameters.clone(prefix="stat", init="ones")
 
     def construct(self, gradients):
-        grads = self._grads(gradients)
-        segments = self._segments_with_lr()
-        self._advance()
+        grads, segments = self._begin_step(gradients)
         params, accum, stat = self._parameters, self.accum, self.stat
         momentum = self.momentum.item()
         for lo, hi, lr in segments:
