@@ -23,6 +23,7 @@ from mindseed.autograd import (GradOperation as _GradOperation, get_grad, grad, 
 from mindseed import amp, dataset, experimental, mindrecord, train  # noqa: F401
 from mindseed import numpy  # noqa: F401  (mindspore.numpy)
 from mindseed import communication, context, parallel, runtime  # noqa: F401
+from mindseed import mint  # noqa: F401  (mindspore.mint)
 from mindseed.train import *  # noqa: F401,F403
 from mindseed.amp import (DynamicLossScaleManager, FixedLossScaleManager, LossScaleManager,  # noqa: F401
                           build_train_network)  # (MindSpore re-exports these at the top level)
