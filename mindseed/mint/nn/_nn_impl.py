@@ -1,4 +1,5 @@
 """mint.nn.functional names whose torch-style signature needs real code; compositions of existing ops."""
+import math
 import numbers
 
 import numpy as np
@@ -8,7 +9,7 @@ from mindseed.common import dtype as mstype
 from mindseed.common.tensor import Tensor
 from mindseed.mint._impl import check_tensor, inplace
 
-__all__ = ["activation", "softmax", "adaptive_max_pool1d", "batch_norm", "kl_div", "normalize", "one_hot"]
+__all__ = ["activation", "softmax", "resize", "adaptive_max_pool1d", "batch_norm", "kl_div", "normalize", "one_hot"]
 
 _REDUCTIONS = ("none", "mean", "sum", "batchmean")
 
@@ -99,3 +100,18 @@ def one_hot(tensor, num_classes=-1):
         raise ValueError(f"For 'mint.one_hot', the 'num_classes' must be -1 or non-negative, but got {num_classes}.")
     one, zero = Tensor(1, mstype.int64), Tensor(0, mstype.int64)
     return _ops.one_hot(_ops.cast(tensor, mstype.int64), int(num_classes), one, zero)
+
+
+def resize(input, size, scale_factor, mode, align_corners):
+    """interpolate to `size`, or to floor(input size * scale_factor) of each spatial dimension."""
+    check_tensor("Upsampling", "input", input)
+    if (size is None) == (scale_factor is None):
+        raise ValueError("For 'mint.nn Upsampling', exactly one of 'size' and 'scale_factor' must be given.")
+    if size is None:
+        spatial = input.shape[2:]
+        scales = scale_factor if isinstance(scale_factor, (tuple, list)) else (scale_factor,) * len(spatial)
+        if len(scales) != len(spatial):
+            raise ValueError(f"For 'mint.nn Upsampling', 'scale_factor' must give {len(spatial)} values, but got "
+                             f"{scale_factor}.")
+        size = tuple(int(math.floor(d * float(s))) for d, s in zip(spatial, scales))
+    return _ops.interpolate(input, size=size, mode=mode, align_corners=align_corners)

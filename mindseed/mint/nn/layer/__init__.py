@@ -4,6 +4,7 @@ Cells whose MindSpore signature is mindseed.nn's own are those classes; paramete
 functional call are one table line each (`_table`); layers holding parameters are written in `_params`.
 """
 from mindseed import nn as _nn
+from mindseed.mint.nn import _nn_impl as _n
 from mindseed.mint.nn import functional as F
 from mindseed.mint.nn.layer._params import (BatchNorm1d, BatchNorm2d, BatchNorm3d, Conv1d, Conv2d, Conv3d,
                                             ConvTranspose2d, Embedding, GroupNorm, LayerNorm, PReLU, SyncBatchNorm,
@@ -48,12 +49,12 @@ Softshrink(lambd=0.5) | input -> F.softshrink(input, self.lambd)  # x -+ lambd o
 Tanh() | input -> F.tanh(input)  # Hyperbolic tangent.
 Threshold(threshold, value, inplace=False) | input -> F.threshold(input, self.threshold, self.value, self.inplace)  # x where x > threshold, else value.
 Unfold(kernel_size, dilation=1, padding=0, stride=1) | input -> F.unfold(input, self.kernel_size, self.dilation, self.padding, self.stride)  # Sliding blocks as columns.
-UpsamplingBilinear2d(size=None, scale_factor=None) | input -> F.interpolate(input, self.size, self.scale_factor, 'bilinear', True)  # Bilinear upsampling (corners aligned).
-UpsamplingNearest2d(size=None, scale_factor=None) | input -> F.interpolate(input, self.size, self.scale_factor, 'nearest')  # Nearest-neighbour upsampling.
+UpsamplingBilinear2d(size=None, scale_factor=None) | input -> _n.resize(input, self.size, self.scale_factor, 'bilinear', True)  # Bilinear upsampling (corners aligned).
+UpsamplingNearest2d(size=None, scale_factor=None) | input -> _n.resize(input, self.size, self.scale_factor, 'nearest', None)  # Nearest-neighbour upsampling.
 """
 
 _CELLS = dict(_SAME)
-_CELLS.update(_compile_cells(_TABLE, {"F": F}, __name__))
+_CELLS.update(_compile_cells(_TABLE, {"F": F, "_n": _n}, __name__))
 _CELLS.update({c.__name__: c for c in (BatchNorm1d, BatchNorm2d, BatchNorm3d, Conv1d, Conv2d, Conv3d, ConvTranspose2d,
                                        Embedding, GroupNorm, LayerNorm, PReLU, SyncBatchNorm, ZeroPad1d, ZeroPad3d)})
 globals().update(_CELLS)
