@@ -4,22 +4,19 @@ A line is ``signature -> expression  # doc``:
 
     all(input, dim=None, keepdim=False) -> _ops.all(input, dim, keepdim)  # True where every element is.
 
-and becomes a plain Python function with exactly that signature (torch-style names and defaults, as
-MindSpore's mint has them) whose body returns the expression. The expression calls the op that already
-implements the computation (a functional op, a Tensor method, a primitive), so the mint name has that op's
-kernels, gradient and graph-mode behaviour; nothing is computed here. Defaults and expressions are evaluated in
-the `scope` the caller gives (its modules and helpers).
+(a long row continues on the following indented lines) and becomes a plain Python function with exactly that
+signature (torch-style names and defaults, as MindSpore's mint has them) whose body returns the expression. The
+expression calls the op that already implements the computation (a functional op, a Tensor method, a primitive),
+so the mint name has that op's kernels, gradient and graph-mode behaviour; nothing is computed here. Defaults and
+expressions are evaluated in the `scope` the caller gives (its modules and helpers).
 """
-__all__ = ["compile_table", "reexport"]
+__all__ = ["compile_table", "reexport", "rows"]
 
 
 def compile_table(table, scope, module):
     """{name: function} for every non-blank line of `table` (see the module docstring)."""
     out = {}
-    for line in table.strip().splitlines():
-        line = line.strip()
-        if not line:
-            continue
+    for line in rows(table):
         head, _, doc = line.partition("  # ")
         sig, arrow, expr = head.partition(" -> ")
         if not arrow:
@@ -32,6 +29,19 @@ def compile_table(table, scope, module):
         fn.__module__, fn.__qualname__ = module, name
         fn.__doc__ = (doc.strip() or f"mint.{name}.") + f"\n\n    Computed as ``{expr.strip()}``."
         out[name] = fn
+    return out
+
+
+def rows(table):
+    """The rows of a table: each non-blank line at column 0, joined with its indented continuation lines."""
+    out = []
+    for line in table.strip("\n").splitlines():
+        if not line.strip():
+            continue
+        if line[0] in " \t" and out:
+            out[-1] += " " + line.strip()
+        else:
+            out.append(line.strip())
     return out
 
 

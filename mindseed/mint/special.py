@@ -5,7 +5,8 @@ from mindseed.mint.nn import functional as _F
 
 _FUNCTIONS = _reexport(_ops, "erfc exp2 expm1 log1p sinc")
 _FUNCTIONS.update(_compile_table("""
-log_softmax(input, dim=None, *, dtype=None) -> _F.log_softmax(input, dim, dtype=dtype)  # log(softmax(input)) along `dim`.
+log_softmax(input, dim=None, *, dtype=None) -> _F.log_softmax(input, dim, dtype=dtype)  # log(softmax(input)) along
+    `dim`.
 round(input) -> _ops.round(input)  # Rounded to the nearest integer (half to even).
 """, {"_ops": _ops, "_F": _F}, __name__))
 globals().update(_FUNCTIONS)

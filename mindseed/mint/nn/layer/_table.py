@@ -7,6 +7,7 @@ A line is ``Name(init parameters) | construct parameters -> expression  # doc``:
 and becomes a Cell class whose `__init__` has that signature and stores each argument as an attribute, and whose
 `construct` returns the expression (which reads the attributes through `self`).
 """
+from mindseed.mint._compile import rows
 from mindseed.nn.cell import Cell
 
 __all__ = ["compile_cells"]
@@ -15,10 +16,7 @@ __all__ = ["compile_cells"]
 def compile_cells(table, scope, module):
     """{name: Cell subclass} for every non-blank line of `table`."""
     out = {}
-    for line in table.strip().splitlines():
-        line = line.strip()
-        if not line:
-            continue
+    for line in rows(table):
         head, _, doc = line.partition("  # ")
         sig, bar, rest = head.partition(" | ")
         inputs, arrow, expr = rest.partition(" -> ")
