@@ -5,10 +5,7 @@ and kills whatever is left in `finally`; the workers write their results to JSON
 """
 import json
 import os
-import socket
-import subprocess
 import sys
-import time
 
 import numpy as np
 import pytest
@@ -20,56 +17,25 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, HERE)
 from _dist_worker import rank_input, train_data  # noqa: E402
-
-_LAUNCH_VARS = ("MS_WORKER_NUM", "MS_NODE_ID", "MS_SCHED_HOST", "MS_SCHED_PORT", "MS_ROLE", "RANK_ID", "RANK_SIZE",
-                "OMPI_COMM_WORLD_RANK", "OMPI_COMM_WORLD_SIZE", "MASTER_ADDR", "MASTER_PORT", "MS_TOPO_TIMEOUT")
-_LIMIT_S = 120
-
-
-def _free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
+from _workers import clean_env, free_port, run  # noqa: E402
 
 def _launch(tmp_path, scenario, n=2, scheduler=False):
     """Run `n` workers (plus msrun's scheduler process when `scheduler`); the workers' JSON results by rank."""
-    env = {k: v for k, v in os.environ.items() if k not in _LAUNCH_VARS}
-    env.update(MS_WORKER_NUM=str(n), MS_SCHED_HOST="127.0.0.1", MS_SCHED_PORT=str(_free_port()), OMP_NUM_THREADS="1",
-               MS_TOPO_TIMEOUT="60", PYTHONPATH=ROOT + os.pathsep + env.get("PYTHONPATH", ""))
+    env = clean_env(MS_WORKER_NUM=str(n), MS_SCHED_HOST="127.0.0.1", MS_SCHED_PORT=str(free_port()),
+                    MS_TOPO_TIMEOUT="60")
     roles = (["sched"] if scheduler else []) + [f"w{i}" for i in range(n)]
-    procs, logs = [], []
-    try:
-        for role in roles:
-            penv = dict(env)
-            if role == "sched":
-                penv["MS_ROLE"] = "MS_SCHED"
-            elif scheduler:
-                penv["MS_ROLE"] = "MS_WORKER"    # msrun without node ids: ranks in arrival order
-            else:
-                penv["MS_NODE_ID"] = role[1:]
-            log = open(tmp_path / f"{role}.log", "w+", encoding="utf-8")
-            logs.append(log)
-            procs.append(subprocess.Popen([sys.executable, os.path.join(HERE, "_dist_worker.py"), scenario,
-                                           str(tmp_path / f"{role}.json")], env=penv, stdout=log,
-                                          stderr=subprocess.STDOUT, cwd=str(tmp_path)))
-        deadline = time.monotonic() + _LIMIT_S
-        for p in procs:
-            try:
-                p.wait(timeout=max(1.0, deadline - time.monotonic()))
-            except subprocess.TimeoutExpired:
-                break    # the check below names the process that hung
-    finally:
-        for p in procs:
-            if p.poll() is None:
-                p.kill()
-                p.wait()
-        for log in logs:
-            log.close()
-    texts = {role: (tmp_path / f"{role}.log").read_text() for role in roles}
-    for role, p in zip(roles, procs):
-        assert p.returncode == 0, \
-            f"{role} exited with {p.returncode} (killed after {_LIMIT_S} s if negative):\n{texts[role][-3000:]}"
+    workers = []
+    for role in roles:
+        penv = dict(env)
+        if role == "sched":
+            penv["MS_ROLE"] = "MS_SCHED"
+        elif scheduler:
+            penv["MS_ROLE"] = "MS_WORKER"    # msrun without node ids: ranks in arrival order
+        else:
+            penv["MS_NODE_ID"] = role[1:]
+        workers.append((role, [os.path.join(HERE, "_dist_worker.py"), scenario, str(tmp_path / f"{role}.json")],
+                        penv))
+    run(tmp_path, workers)
     results = [json.loads((tmp_path / f"{role}.json").read_text()) for role in roles if role != "sched"]
     return sorted(results, key=lambda r: r["rank"])
 

@@ -2,35 +2,24 @@
 the object collectives, point-to-point operations, groups and a gradient through all_reduce."""
 import json
 import os
-import socket
-import subprocess
-import sys
-import time
 
 import numpy as np
 import pytest
+from _workers import LAUNCH_VARS, clean_env, free_port, run
 
 import mindseed as ms
 from mindseed import communication as comm
 from mindseed.mint import distributed as dist
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-ROOT = os.path.dirname(os.path.dirname(HERE))
-_LAUNCH_VARS = ("MS_WORKER_NUM", "MS_NODE_ID", "MS_SCHED_HOST", "MS_SCHED_PORT", "MS_ROLE", "RANK_ID", "RANK_SIZE",
-                "OMPI_COMM_WORLD_RANK", "OMPI_COMM_WORLD_SIZE", "MASTER_ADDR", "MASTER_PORT", "MS_TOPO_TIMEOUT")
-_LIMIT_S = 120
-
-
-def _free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 @pytest.fixture
 def world(monkeypatch):
-    for name in _LAUNCH_VARS:
+    for name in LAUNCH_VARS:
         monkeypatch.delenv(name, raising=False)
+    for name in ("WORLD_COMM_GROUP", "BACKEND"):    # restored after the test, as before any init
+        monkeypatch.setattr(comm.GlobalComm, name, getattr(comm.GlobalComm, name))
     dist.init_process_group()
     yield
     comm.release()
@@ -76,40 +65,16 @@ def test_world_of_one(world):
 
 
 def test_tcp_store():
-    store = dist.TCPStore("127.0.0.1", _free_port(), 1, True)
+    store = dist.TCPStore("127.0.0.1", free_port(), 1, True)
     store.set("key", "value")
     assert store.get("key") == b"value" and store.add("n", 2) == 2 and store.add("n", 3) == 5
     assert store.check(["key"]) and store.num_keys() >= 2 and store.delete_key("key")
 
 
 def _launch(tmp_path, n=2):
-    env = {k: v for k, v in os.environ.items() if k not in _LAUNCH_VARS}
-    env.update(OMP_NUM_THREADS="1", PYTHONPATH=ROOT + os.pathsep + env.get("PYTHONPATH", ""))
-    port = _free_port()
-    procs, logs = [], []
-    try:
-        for rank in range(n):
-            log = open(tmp_path / f"w{rank}.log", "w+", encoding="utf-8")
-            logs.append(log)
-            procs.append(subprocess.Popen([sys.executable, os.path.join(HERE, "_mint_dist_worker.py"), str(rank),
-                                           str(port), str(tmp_path / f"w{rank}.json")], env=env, stdout=log,
-                                          stderr=subprocess.STDOUT, cwd=str(tmp_path)))
-        deadline = time.monotonic() + _LIMIT_S
-        for p in procs:
-            try:
-                p.wait(timeout=max(1.0, deadline - time.monotonic()))
-            except subprocess.TimeoutExpired:
-                break
-    finally:
-        for p in procs:
-            if p.poll() is None:
-                p.kill()
-                p.wait()
-        for log in logs:
-            log.close()
-    for rank, p in enumerate(procs):
-        text = (tmp_path / f"w{rank}.log").read_text()
-        assert p.returncode == 0, f"worker {rank} exited with {p.returncode}:\n{text[-3000:]}"
+    port, env = free_port(), clean_env()
+    run(tmp_path, [(f"w{rank}", [os.path.join(HERE, "_mint_dist_worker.py"), str(rank), str(port),
+                                 str(tmp_path / f"w{rank}.json")], env) for rank in range(n)])
     return [json.loads((tmp_path / f"w{rank}.json").read_text()) for rank in range(n)]
 
 

@@ -39,13 +39,15 @@ def _check_positive(op, **values):
 
 class _ConvNd(Cell):
     """weight (out, in / groups, *k) [transposed: (in, out / groups, *k)] and bias, initialised as torch does:
-    uniform in +-1/sqrt(fan_in) (He uniform with a = sqrt(5) for the weight)."""
+    uniform in +-1/sqrt(fan_in) (He uniform with a = sqrt(5) for the weight). A subclass names its rank `_ND` and
+    its function `_FN` (a mint.nn.functional convolution)."""
 
     _ND = 2
+    _FN = None
     _TRANSPOSED = False
 
-    def __init__(self, in_channels, out_channels, kernel_size, stride, padding, dilation, groups, bias, padding_mode,
-                 dtype, output_padding=0):
+    def __init__(self, in_channels, out_channels, kernel_size, stride=1, padding=0, dilation=1, groups=1, bias=True,
+                 padding_mode="zeros", dtype=None):
         super().__init__()
         op = type(self).__name__
         _check_positive(op, in_channels=in_channels, out_channels=out_channels, groups=groups)
@@ -69,7 +71,6 @@ class _ConvNd(Cell):
         self.stride = _tuple(op, "stride", stride, self._ND)
         self.dilation = _tuple(op, "dilation", dilation, self._ND)
         self.padding, self.padding_mode = padding, padding_mode
-        self.output_padding = _tuple(op, "output_padding", output_padding, self._ND)
         shape = ((in_channels, out_channels // groups) if self._TRANSPOSED else
                  (out_channels, in_channels // groups)) + self.kernel_size
         dtype = _dtype(dtype)
@@ -80,12 +81,12 @@ class _ConvNd(Cell):
         else:
             self.bias = None
 
-    def _padded(self, input):
-        """input padded by `padding_mode` when it is not 'zeros' (then the convolution pads nothing)."""
-        if self.padding_mode == "zeros":
-            return input, self.padding
-        pads = tuple(p for d in reversed(self.padding) for p in (d, d))
-        return F.pad(input, pads, self.padding_mode), 0
+    def construct(self, input):
+        padding = self.padding
+        if self.padding_mode != "zeros":   # padded here by the mode; the convolution pads nothing
+            input = F.pad(input, tuple(p for d in reversed(self.padding) for p in (d, d)), self.padding_mode)
+            padding = 0
+        return type(self)._FN(input, self.weight, self.bias, self.stride, padding, self.dilation, self.groups)
 
 
 class Conv1d(_ConvNd):
@@ -97,15 +98,7 @@ class Conv1d(_ConvNd):
     """
 
     _ND = 1
-
-    def __init__(self, in_channels, out_channels, kernel_size, stride=1, padding=0, dilation=1, groups=1, bias=True,
-                 padding_mode="zeros", dtype=None):
-        super().__init__(in_channels, out_channels, kernel_size, stride, padding, dilation, groups, bias,
-                         padding_mode, dtype)
-
-    def construct(self, input):
-        x, padding = self._padded(input)
-        return F.conv1d(x, self.weight, self.bias, self.stride, padding, self.dilation, self.groups)
+    _FN = F.conv1d
 
 
 class Conv2d(_ConvNd):
@@ -117,29 +110,14 @@ class Conv2d(_ConvNd):
     (1, 4, 8, 8)
     """
 
-    def __init__(self, in_channels, out_channels, kernel_size, stride=1, padding=0, dilation=1, groups=1, bias=True,
-                 padding_mode="zeros", dtype=None):
-        super().__init__(in_channels, out_channels, kernel_size, stride, padding, dilation, groups, bias,
-                         padding_mode, dtype)
-
-    def construct(self, input):
-        x, padding = self._padded(input)
-        return F.conv2d(x, self.weight, self.bias, self.stride, padding, self.dilation, self.groups)
+    _FN = F.conv2d
 
 
 class Conv3d(_ConvNd):
     """3-D convolution over (N, C_in, D, H, W): torch's arguments and initialisation."""
 
     _ND = 3
-
-    def __init__(self, in_channels, out_channels, kernel_size, stride=1, padding=0, dilation=1, groups=1, bias=True,
-                 padding_mode="zeros", dtype=None):
-        super().__init__(in_channels, out_channels, kernel_size, stride, padding, dilation, groups, bias,
-                         padding_mode, dtype)
-
-    def construct(self, input):
-        x, padding = self._padded(input)
-        return F.conv3d(x, self.weight, self.bias, self.stride, padding, self.dilation, self.groups)
+    _FN = F.conv3d
 
 
 class ConvTranspose2d(_ConvNd):
@@ -153,7 +131,8 @@ class ConvTranspose2d(_ConvNd):
             raise ValueError(f"For 'ConvTranspose2d', only padding_mode 'zeros' is supported, but got "
                              f"{padding_mode!r}.")
         super().__init__(in_channels, out_channels, kernel_size, stride, padding, dilation, groups, bias,
-                         padding_mode, dtype, output_padding)
+                         padding_mode, dtype)
+        self.output_padding = _tuple("ConvTranspose2d", "output_padding", output_padding, 2)
 
     def construct(self, input):
         return F.conv_transpose2d(input, self.weight, self.bias, self.stride, self.padding, self.output_padding,
