@@ -123,6 +123,11 @@ def main(rank, port, out_path):
         dist.all_reduce(y)
         return y.sum()
     out["grad_all_reduce"] = _l(ms.grad(f)(w))
+    # SyncBatchNorm over the two halves of one batch normalises as BatchNorm over the whole batch
+    batch = np.arange(24, dtype=np.float32).reshape(4, 3, 2) ** 1.5
+    sbn = ms.mint.nn.SyncBatchNorm(3, momentum=0.5).set_train()
+    out["sync_batch_norm"] = _l(sbn(_t(batch[2 * rank:2 * rank + 2])))
+    out["sync_running_mean"] = _l(sbn.running_mean)
     dist.barrier()
     dist.destroy_process_group()
     out["after_destroy"] = dist.is_initialized()

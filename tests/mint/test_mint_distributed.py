@@ -120,3 +120,12 @@ def test_two_processes(two, key, want0, want1):
 def test_two_processes_p2p_extras(two):
     assert two[1]["recv_src"] == 0 and two[1]["recv_object_list"] == [{"k": [1, 2]}, "s"]
     assert two[0]["global_rank"] == 1 and [two[0]["group_rank"], two[1]["group_rank"]] == [0, 1]
+
+
+def test_sync_batch_norm_spans_both_processes(two):
+    batch = np.arange(24, dtype=np.float32).reshape(4, 3, 2) ** 1.5
+    mean, var = batch.mean((0, 2), keepdims=True), batch.var((0, 2), keepdims=True)
+    want = (batch - mean) / np.sqrt(var + 1e-5)
+    got = np.concatenate([np.asarray(two[r]["sync_batch_norm"]) for r in range(2)])
+    np.testing.assert_allclose(got, want, rtol=1e-4, atol=1e-5)
+    np.testing.assert_allclose(two[0]["sync_running_mean"], 0.5 * mean.reshape(-1), rtol=1e-5)

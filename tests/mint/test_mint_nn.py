@@ -316,3 +316,19 @@ def test_network_of_mint_layers_trains_with_mint_optim(optimizer):
     final = float(loss.asnumpy())
     # from ln 2 = 0.69 at the start to under 0.15: the layers, their gradients and the optimizer all work
     assert first > 0.5 and final < 0.15, (first, final)
+
+
+def test_network_of_mint_layers_in_graph_mode_gives_pynative_values():
+    net = _Net()
+    x, _ = _data()
+    want = net(x).asnumpy()
+    got = ms.jit(lambda a: net(a))(x).asnumpy()
+    np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-6)
+
+
+def test_dropout_layers_follow_the_training_flag():
+    x = _t(np.ones((10, 20, 2, 2), np.float32))
+    for layer in (nn.Dropout(0.5), nn.Dropout2d(0.5)):
+        np.testing.assert_array_equal(layer(x).asnumpy(), 1.0)      # a new Cell is in eval mode
+        layer.set_train()
+        assert (layer(x).asnumpy() == 0).mean() > 0.2
