@@ -126,7 +126,8 @@ def is_initialized():
 def init_process_group(backend="hccl", init_method=None, timeout=None, world_size=-1, rank=-1, store=None,
                        group_name="", pg_options=None, device_id=None):
     """Join the world of processes: from the launcher's environment (msrun, mpirun), or from `init_method`
-    ("env://" or "tcp://host:port") with `world_size` and `rank`.
+    ("env://" or "tcp://host:port") with `world_size` and `rank`. The arguments given are set as the launcher
+    variables `mindspore.communication.init` reads (MASTER_ADDR, MASTER_PORT, RANK_SIZE, RANK_ID, MS_TOPO_TIMEOUT).
 
     Args:
         backend (str): "hccl" (the device's default), "mccl"/"gloo" (CPU) or "nccl" (GPU).
