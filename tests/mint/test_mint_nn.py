@@ -107,6 +107,11 @@ FUNCTIONAL = [
     ("pad-reflect", lambda: F.pad(_t(M[None]), (1, 1), mode="reflect"), np.pad(M[None], ((0, 0), (0, 0), (1, 1)),
                                                                                   mode="reflect")),
     ("dropout-eval", lambda: F.dropout(_t(M), 0.9, training=False), M),
+    ("dropout2d-eval", lambda: F.dropout2d(_t(A), 0.9, training=False), A),
+    ("avg_pool3d", lambda: F.avg_pool3d(_t(A[:, :, None].repeat(2, 2)), 2), _avg_pool2d(A, 2)[:, :, None]),
+    ("conv3d", lambda: F.conv3d(_t(np.ones((1, 1, 2, 3, 3), np.float32)), _t(np.ones((1, 1, 2, 3, 3), np.float32)),
+                                padding=(0, 1, 1)), np.array([[[[[8, 12, 8], [12, 18, 12], [8, 12, 8]]]]], np.float32)),
+    ("upsample", lambda: F.upsample(_t(A), size=(10, 10)), A.repeat(2, 2).repeat(2, 3)),
 ]
 
 
@@ -182,6 +187,18 @@ LAYERS = [
     ("GroupNorm", lambda: nn.GroupNorm(3, 3)(_t(A)), _bn(A.transpose(1, 0, 2, 3)).transpose(1, 0, 2, 3) * 0 +
      (A - A.mean((2, 3), keepdims=True)) / np.sqrt(A.var((2, 3), keepdims=True) + 1e-5)),
     ("PReLU", lambda: nn.PReLU()(_t(M)), np.where(M > 0, M, 0.25 * M)),
+    ("Hardtanh", lambda: nn.Hardtanh(-0.3, 0.4)(_t(M)), np.clip(M, -0.3, 0.4)),
+    ("ReLU6", lambda: nn.ReLU6()(_t(M * 8)), np.clip(M * 8, 0, 6)),
+    ("LogSigmoid", lambda: nn.LogSigmoid()(_t(M)), np.log(_sigmoid(M))),
+    ("SELU", lambda: nn.SELU()(_t(M)), 1.0507009873554805 * np.where(M > 0, M, 1.6732632423543772 * (np.exp(M) - 1))),
+    ("Hardsigmoid", lambda: nn.Hardsigmoid()(_t(M * 4)), np.clip(M * 4 / 6 + 0.5, 0, 1)),
+    ("Hardswish", lambda: nn.Hardswish()(_t(M * 4)), M * 4 * np.clip(M * 4 / 6 + 0.5, 0, 1)),
+    ("AvgPool3d", lambda: nn.AvgPool3d(2)(_t(A[:, :, None].repeat(2, 2))), _avg_pool2d(A, 2)[:, :, None]),
+    ("BatchNorm3d-train", lambda: nn.BatchNorm3d(3).set_train()(_t(A[:, :, None])), _bn(A[:, :, None])),
+    ("Unfold", lambda: nn.Unfold(5)(_t(A)), A.reshape(2, 75, 1)),
+    ("UpsamplingBilinear2d", lambda: nn.UpsamplingBilinear2d((3, 3))(_t(np.array([[[[0.0, 2.0], [4.0, 6.0]]]],
+                                                                                         np.float32))),
+     np.array([[[[0, 1, 2], [2, 3, 4], [4, 5, 6]]]], np.float32)),
     ("SyncBatchNorm-one-process", lambda: nn.SyncBatchNorm(3).set_train()(_t(A)), _bn(A)),
 ]
 
