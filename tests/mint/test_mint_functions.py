@@ -267,7 +267,7 @@ SPECS = [
     OpSpec("mint.mean-dims", lambda x: mint.mean(x, (0, 1)), lambda x: x.mean()),
     OpSpec("mint.max-dim", lambda x: mint.max(x, 1)[0], _ref_max_dim),
     OpSpec("mint.amax", lambda x: mint.amax(x, 0), lambda x: x.max(0)),
-    OpSpec("mint.std", lambda x: mint.std(x, 1), lambda x: x.std(1, ddof=1)),
+    OpSpec("mint.std", lambda x: mint.std(x, 1), lambda x: x.std(1, ddof=1), grad2=True),
     OpSpec("mint.var-keepdim", lambda x: mint.var(x, 0, correction=0, keepdim=True),
            lambda x: x.var(0, keepdims=True)),
     OpSpec("mint.prod", lambda x: mint.prod(x, 1), lambda x: x.prod(1), gen=positive),
