@@ -47,9 +47,9 @@ all(input, dim=None, keepdim=False) -> _ops.all(input, dim, keepdim)  # True whe
 any(input, dim=None, keepdim=False) -> _ops.any(input, dim, keepdim)  # True where some element over `dim` is.
 amax(input, dim=(), keepdim=False) -> _ops.amax(input, _h.dims(dim), keepdim)  # Maximum over `dim` (all when ()).
 amin(input, dim=(), keepdim=False) -> _ops.amin(input, _h.dims(dim), keepdim)  # Minimum over `dim` (all when ()).
-argmin(input, dim=None, keepdim=False) -> _ops.argmin(input, dim, keepdim)  # Index of the minimum.
-argsort(input, dim=-1, descending=False, stable=False) -> _T.argsort(input, dim=dim, descending=descending,
-    stable=stable)  # Indices that sort `input` along `dim`.
+argmin(input, dim=None, keepdim=False) -> _h.long(_ops.argmin(input, dim, keepdim))  # Index of the minimum.
+argsort(input, dim=-1, descending=False, stable=False) -> _h.long(_T.argsort(input, dim=dim,
+    descending=descending, stable=stable))  # Indices that sort `input` along `dim`.
 bernoulli(input, *, generator=None) -> _ops.bernoulli_ext(input, generator=generator)  # 1 with probability input,
     else 0.
 bitwise_not(input) -> _ops.bitwise_not(input)  # Bitwise NOT.
@@ -66,10 +66,10 @@ conv2d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1) -> _
     weight, bias, stride, padding, dilation, groups)  # 2-D convolution, torch-style padding.
 conv_tbc(input, weight, bias, pad=0) -> _h.conv_tbc(input, weight, bias, pad)  # 1-D convolution in (time, batch,
     channel) layout.
-count_nonzero(input, dim=None) -> _T.count_nonzero(_h.check_tensor('count_nonzero', 'input', input), dim)  # Number
-    of nonzero elements over `dim`.
+count_nonzero(input, dim=None) -> _h.long(_T.count_nonzero(_h.check_tensor('count_nonzero', 'input', input),
+    dim))  # Number of nonzero elements over `dim`.
 cummax(input, dim) -> _ops.cummax(input, dim)  # Running maximum and its index along `dim`.
-cummin(input, dim) -> _ops.cummin(input, dim)  # Running minimum and its index along `dim`.
+cummin(input, dim) -> _h.with_long_indices(_ops.cummin(input, dim))  # Running minimum and its index along `dim`.
 cumsum(input, dim, dtype=None) -> _ops.cumsum(input, dim, dtype)  # Running sum along `dim`.
 diag(input, diagonal=0) -> _h.diag(input, diagonal)  # Diagonal matrix of a vector, or a diagonal of a matrix.
 diff(input, n=1, dim=-1, prepend=None, append=None) -> _ops.diff(input, n, dim, prepend, append)  # n-th forward
@@ -142,8 +142,8 @@ scatter_add(input, dim, index, src) -> _ops.tensor_scatter_elements(input, index
 select(input, dim, index) -> _T.select(_h.check_tensor('select', 'input', input), dim, index)  # The slice at
     `index` of `dim`, that dimension removed.
 softmax(input, dim, *, dtype=None) -> _ops.softmax(input, dim, dtype=dtype)  # Softmax along `dim`.
-sort(input, *, dim=-1, descending=False, stable=False) -> _T.sort(_h.check_tensor('sort', 'input', input), dim=dim,
-    descending=descending, stable=stable)  # (sorted values, indices) along `dim`.
+sort(input, *, dim=-1, descending=False, stable=False) -> _h.with_long_indices(_T.sort(_h.check_tensor('sort',
+    'input', input), dim=dim, descending=descending, stable=stable))  # (sorted values, indices) along `dim`.
 split(tensor, split_size_or_sections, dim=0) -> _ops.split(tensor, split_size_or_sections, dim)  # Pieces along
     `dim`.
 sqrt(input) -> _ops.sqrt(input)  # Square root.
@@ -158,8 +158,8 @@ std_mean(input, dim=None, *, correction=1, keepdim=False) -> _ops.std_mean(input
 var_mean(input, dim=None, *, correction=1, keepdim=False) -> _ops.var_mean(input, dim, correction, keepdim)  # (var,
     mean).
 t(input) -> _ops.t(input)  # Transpose of a matrix (<= 2-D).
-topk(input, k, dim=-1, largest=True, sorted=True) -> _ops.topk(input, k, dim, largest, sorted)  # k largest
-    (smallest) values and indices along `dim`.
+topk(input, k, dim=-1, largest=True, sorted=True) -> _h.with_long_indices(_ops.topk(input, k, dim, largest,
+    sorted))  # k largest (smallest) values and indices along `dim`.
 transpose(input, dim0, dim1) -> _ops.swapaxes(input, dim0, dim1)  # dim0 and dim1 swapped.
 triangular_solve(b, A, upper=True, transpose=False, unitriangular=False) ->
     _T.triangular_solve(_h.check_tensor('triangular_solve', 'b', b), A, upper, transpose, unitriangular)  #

@@ -13,7 +13,7 @@ from mindseed.ops.functional._core import update_in_place
 
 __all__ = ["extreme", "median", "norm", "diag", "vdot", "where", "conv", "conv_tbc", "cdist", "equal", "linspace",
            "dims", "creation_size", "batch_norm_stats", "batch_norm_elemt", "batch_norm_gather_stats_with_counts",
-           "inplace", "check_tensor"]
+           "inplace", "check_tensor", "long", "with_long_indices"]
 
 
 def check_tensor(op, name, value):
@@ -26,6 +26,16 @@ def inplace(input, fn, *others):
     """`input` made to hold fn(input) (the `foo_` and `inplace=True` forms); returns `input`."""
     update_in_place(input, fn, *others)
     return input
+
+
+def long(t):
+    """Indices and counts as Int64, as mint returns them."""
+    return t if t.dtype == mstype.int64 else _ops.cast(t, mstype.int64)
+
+
+def with_long_indices(out):
+    """(values, indices) with the indices as Int64."""
+    return out[0], long(out[1])
 
 
 def dims(dim):

@@ -310,3 +310,11 @@ def test_graph_mode_max_overloads_and_keepdim():
     np.testing.assert_array_equal(out[1].asnumpy(), A.argmax(1)[:, None])
     np.testing.assert_allclose(out[2].asnumpy(), np.maximum(A, B))
     np.testing.assert_allclose(out[3].asnumpy(), A.sum(0))
+
+
+def test_indices_and_counts_are_int64():
+    x = X
+    for out in (mint.argmin(x), mint.argmax(x, 1), mint.argsort(x), mint.sort(x)[1], mint.topk(x, 2)[1],
+                mint.cummin(x, 1)[1], mint.cummax(x, 1)[1], mint.max(x, 1)[1], mint.min(x, 0)[1],
+                mint.kthvalue(x, 1, 0)[1], mint.median(x, 1)[1], mint.count_nonzero(x), mint.nonzero(x)):
+        assert out.dtype == ms.int64
