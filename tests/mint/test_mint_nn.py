@@ -332,8 +332,9 @@ def test_network_of_mint_layers_trains_with_mint_optim(optimizer):
         opt(grads)
         first = float(loss.asnumpy()) if first is None else first
     final = float(loss.asnumpy())
-    # from ln 2 = 0.69 at the start to under 0.15: the layers, their gradients and the optimizer all work
-    assert first > 0.5 and final < 0.15, (first, final)
+    # from 0.68 (about ln 2) at the start to under 0.05 in 60 steps (measured: AdamW 0.0034, Adam 0.0032,
+    # SGD 0.013): the layers, their gradients and the optimizer all work
+    assert first > 0.5 and final < 0.05, (first, final)
 
 
 def test_network_of_mint_layers_in_graph_mode_gives_pynative_values():
