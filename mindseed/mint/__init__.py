@@ -79,7 +79,7 @@ empty(*size, dtype=None, device=None) -> _ops.empty(*size, dtype=dtype, device=d
 empty_like(input, *, dtype=None, device=None) -> _ops.empty_like(input, dtype=dtype, device=device)  # Uninitialised
     Tensor of input's shape.
 eq(input, other) -> _ops.eq(input, other)  # input == other elementwise.
-equal(input, other) -> _h.equal(input, other)  # Whether both have one shape and equal elements.
+equal(input, other) -> _h.equal(input, other)  # Whether both have one shape and equal elements (a bool).
 ge(input, other) -> _ops.greater_equal(input, other)  # input >= other elementwise.
 greater_equal(input, other) -> _ops.greater_equal(input, other)  # input >= other elementwise.
 less(input, other) -> _ops.less(input, other)  # input < other elementwise.

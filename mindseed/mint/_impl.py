@@ -173,12 +173,12 @@ def cdist(x1, x2, p=2.0, compute_mode="use_mm_for_euclid_dist_if_necessary"):
 
 
 def equal(input, other):
-    """True (a bool Tensor) when both have one shape and equal elements."""
+    """Whether both have one shape and equal elements: a Python bool, as MindSpore's mint.equal."""
     check_tensor("equal", "input", input)
     check_tensor("equal", "other", other)
     if input.shape != other.shape:
-        return Tensor(False)
-    return _ops.all(_ops.equal(input, other))
+        return False
+    return bool(_ops.all(_ops.equal(input, other)).item())
 
 
 def linspace(start, end, steps, *, dtype=None):
