@@ -94,4 +94,5 @@ def simple_primitive(name, fn, doc):
     def __call__(self, *args):
         return fn(*args)
 
-    return type(name, (Primitive,), {"__init__": __init__, "__call__": __call__, "__doc__": doc})
+    return type(name, (Primitive,), {"__init__": __init__, "__call__": __call__, "__doc__": doc,
+                                     "__module__": "mindseed.ops.operations"})
