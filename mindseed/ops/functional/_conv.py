@@ -249,8 +249,8 @@ def pad(input_x, padding=None, mode="constant", value=None, *, paddings=None):
             crop (constant mode).
         mode (str): 'constant', 'reflect', 'replicate' or 'circular'.
         value (Union[int, float, None]): the fill of 'constant' mode (0 when None).
-        paddings (tuple[tuple[int]]): the MindSpore 1.x form, instead of `padding`: one (before, after) pair per
-            dimension, from the first; zeros are padded.
+        paddings (tuple[tuple[int]]): the MindSpore 1.x form, instead of `padding` (also accepted by position):
+            one (before, after) pair per dimension, from the first; zeros are padded.
 
     Raises:
         TypeError: input_x not a Tensor, padding not ints.
@@ -266,6 +266,8 @@ def pad(input_x, padding=None, mode="constant", value=None, *, paddings=None):
     if (padding is None) == (paddings is None):
         raise TypeError(f"For '{op}', give exactly one of 'padding' and the 1.x form 'paddings', but got "
                         f"padding={padding!r} and paddings={paddings!r}.")
+    if padding is not None and padding and all(isinstance(p, (tuple, list)) for p in padding):
+        padding, paddings = None, padding       # the 1.x pairs given by position
     if paddings is not None:
         padding = tuple(v for pair in reversed(_pairs_arg(op, input_x, paddings)) for v in pair)
     if isinstance(padding, Tensor):
