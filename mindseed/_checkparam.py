@@ -61,27 +61,26 @@ def check_isinstance(arg_name, arg_value, classes):
     return arg_value
 
 
-def check_bool(arg_value, arg_name=None, prim_name=None):
-    if not isinstance(arg_value, bool):
-        raise TypeError(f"{_the(arg_name, prim_name)} must be a bool, but got {type(arg_value).__name__}.")
+def _check_kind(arg_value, ok, kind, arg_name, prim_name):
+    if not ok:
+        raise TypeError(f"{_the(arg_name, prim_name)} must be {kind}, but got {type(arg_value).__name__}.")
     return arg_value
+
+
+def check_bool(arg_value, arg_name=None, prim_name=None):
+    return _check_kind(arg_value, isinstance(arg_value, bool), "a bool", arg_name, prim_name)
 
 
 def check_is_int(arg_value, arg_name=None, prim_name=None):
-    if not _is_int(arg_value):
-        raise TypeError(f"{_the(arg_name, prim_name)} must be an int, but got {type(arg_value).__name__}.")
-    return arg_value
+    return _check_kind(arg_value, _is_int(arg_value), "an int", arg_name, prim_name)
 
 
 def check_is_float(arg_value, arg_name=None, prim_name=None):
-    if not isinstance(arg_value, float):
-        raise TypeError(f"{_the(arg_name, prim_name)} must be a float, but got {type(arg_value).__name__}.")
-    return arg_value
+    return _check_kind(arg_value, isinstance(arg_value, float), "a float", arg_name, prim_name)
 
 
 def _check_number_rel(arg_value, value, rel, is_type, kind, arg_name, prim_name):
-    if not is_type(arg_value):
-        raise TypeError(f"{_the(arg_name, prim_name)} must be {kind}, but got {type(arg_value).__name__}.")
+    _check_kind(arg_value, is_type(arg_value), kind, arg_name, prim_name)
     test, text = _relation(rel, _RELATIONS, "comparison")
     if not test(arg_value, value):
         raise ValueError(f"{_the(arg_name, prim_name)} must be {kind} {text.format(value)}, but got {arg_value}.")
@@ -123,8 +122,7 @@ def check_non_negative_float(arg_value, arg_name=None, prim_name=None):
 
 
 def _check_range(arg_value, lower_limit, upper_limit, rel, is_type, kind, arg_name, prim_name):
-    if not is_type(arg_value):
-        raise TypeError(f"{_the(arg_name, prim_name)} must be {kind}, but got {type(arg_value).__name__}.")
+    _check_kind(arg_value, is_type(arg_value), kind, arg_name, prim_name)
     test, text = _relation(rel, _RANGES, "range")
     if not test(arg_value, lower_limit, upper_limit):
         raise ValueError(f"{_the(arg_name, prim_name)} must be {text.format(lower_limit, upper_limit)}, but got "
