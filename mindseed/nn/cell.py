@@ -42,9 +42,13 @@ class _AttrTable(OrderedDict):
     code that assigns an entry directly, as MindSpore's own tools do (`cell._cells[name] = new`), is seen through
     `cell.name` as in MindSpore, whose attribute reads go through these tables."""
 
-    def __init__(self, attrs=None):       # (copy/deepcopy rebuild it empty, then restore `_attrs` before the items)
-        super().__init__()
-        self._attrs = attrs
+    _attrs = None       # the owner's __dict__; an unbound table (a plain copy of one) is an ordinary OrderedDict
+
+    @classmethod
+    def of(cls, attrs):
+        table = cls()
+        table._attrs = attrs
+        return table
 
     def __setitem__(self, key, value):
         super().__setitem__(key, value)
@@ -77,8 +81,8 @@ class Cell:
 
     def __init__(self, auto_prefix=True, flags=None):
         d = self.__dict__
-        d["_params"] = _AttrTable(d)
-        d["_cells"] = _AttrTable(d)
+        d["_params"] = _AttrTable.of(d)
+        d["_cells"] = _AttrTable.of(d)
         d["_params_list"] = OrderedDict()
         d["_auto_prefix"] = auto_prefix
         d["_param_prefix"] = ""
@@ -527,7 +531,7 @@ class Cell:
         d.update(state)
         for store in ("_params", "_cells"):      # a copy's tables mirror into the copy's own attributes
             if isinstance(d.get(store), _AttrTable):
-                table, d[store] = d[store], _AttrTable(d)
+                table, d[store] = d[store], _AttrTable.of(d)
                 d[store].update(table)
 
     def __dir__(self):
