@@ -1,15 +1,48 @@
-"""Run an unmodified MindSpore script on mindseed: `python -m mindseed.compat script.py [args]`.
+"""Run unmodified MindSpore code on mindseed: `import mindspore` and `from mindspore.x import y` resolve to
+`mindseed` and `mindseed.x`.
 
-`import mindspore` and `from mindspore.x import y` resolve to `mindseed` and `mindseed.x`.
+    python -m mindseed.compat script.py [args]        # what `python` accepts: a script, -m module, -c code,
+    python -m mindseed.compat -m package.module [args]  # `-` or a pipe on stdin, and an interactive session
+    python -m mindseed.compat -c "import mindspore; print(mindspore.__version__)"
+    python -m mindseed.compat                          # interactive session
+
+    python -m mindseed.compat --install-hook            # every Python of this environment (notebooks, tools
+    python -m mindseed.compat --uninstall-hook          # that start Python themselves) gets the alias
+
+Under the alias `mindspore.__version__` is the MindSpore release whose API mindseed implements
+(`MINDSPORE_VERSION`), since packages built on MindSpore compare it with their own version tables.
 """
+import code
 import importlib
 import importlib.abc
+import importlib.metadata
 import importlib.util
 import os
 import runpy
+import shutil
 import sys
+import sysconfig
+import types
+import warnings
 
-__all__ = ["install", "main"]
+__all__ = ["MINDSPORE_VERSION", "install", "install_hook", "uninstall_hook", "main"]
+
+MINDSPORE_VERSION = "2.10.0"
+
+_HOOK_MODULE = "_mindseed_compat_hook"
+_HOOK_PTH = "mindseed-compat.pth"
+_USAGE = """\
+usage: python -m mindseed.compat [option] ... [-c cmd | -m mod | file | -] [arg] ...
+       python -m mindseed.compat --install-hook [--target DIR] | --uninstall-hook [--target DIR]
+Runs Python as `python` would, with `import mindspore` resolving to mindseed.
+  -c cmd  program passed in as a string        -m mod  run a library module as a script
+  file    program read from a script file      -       program read from stdin (default; interactive if a tty)
+  -i      inspect interactively after running  -q      no banner in interactive mode
+  -u      unbuffered stdout and stderr
+  --install-hook    write a .pth start-up hook into this environment's site-packages (or --target DIR) so
+                    that every Python started there resolves `import mindspore` to mindseed
+  --uninstall-hook  remove that hook
+"""
 
 
 class _AliasFinder(importlib.abc.MetaPathFinder, importlib.abc.Loader):
@@ -25,31 +58,180 @@ class _AliasFinder(importlib.abc.MetaPathFinder, importlib.abc.Loader):
 
     def create_module(self, spec):
         real = "mindseed" + spec.name[len("mindspore"):]
-        return importlib.import_module(real)
+        module = importlib.import_module(real)
+        if real == "mindseed":
+            module.__version__ = MINDSPORE_VERSION
+        return module
 
     def exec_module(self, module):
         pass
 
 
-def install():
-    """Make `mindspore` importable as an alias of mindseed in this process."""
-    if not any(isinstance(f, _AliasFinder) for f in sys.meta_path):
-        sys.meta_path.insert(0, _AliasFinder())
+def install(position=0):
+    """Make `mindspore` importable as an alias of mindseed in this process; returns the finder."""
+    for f in sys.meta_path:
+        if type(f).__name__ == "_AliasFinder":       # also one installed by another copy of this module
+            return f
+    finder = _AliasFinder()
+    sys.meta_path.insert(position, finder)
+    return finder
+
+
+def _site_dir(target):
+    return os.path.abspath(target) if target else sysconfig.get_paths()["purelib"]
+
+
+def install_hook(target=None):
+    """Write the start-up hook into `target` (default: this interpreter's site-packages); returns the .pth path.
+
+    Every Python that processes that directory as a site directory (the environment's own interpreter) then
+    resolves `import mindspore` to mindseed, without importing mindseed until `mindspore` is imported.
+    """
+    site_dir = _site_dir(target)
+    os.makedirs(site_dir, exist_ok=True)
+    try:
+        real = importlib.metadata.distribution("mindspore")
+    except importlib.metadata.PackageNotFoundError:
+        real = None
+    if real is not None:
+        warnings.warn(f"mindseed.compat: MindSpore {real.version} is installed in this environment; the hook "
+                      "makes `import mindspore` resolve to mindseed instead", stacklevel=2)
+    shutil.copyfile(os.path.join(os.path.dirname(os.path.abspath(__file__)), "_compat_hook.py"),
+                    os.path.join(site_dir, _HOOK_MODULE + ".py"))
+    pth = os.path.join(site_dir, _HOOK_PTH)
+    with open(pth, "w", encoding="utf-8") as f:
+        f.write(f"import {_HOOK_MODULE}\n")
+    return pth
+
+
+def uninstall_hook(target=None):
+    """Remove the start-up hook from `target` (default: this interpreter's site-packages); returns what was removed."""
+    site_dir = _site_dir(target)
+    removed = []
+    for name in (_HOOK_PTH, _HOOK_MODULE + ".py"):
+        path = os.path.join(site_dir, name)
+        if os.path.exists(path):
+            os.remove(path)
+            removed.append(path)
+    return removed
+
+
+def _main_module():
+    """A fresh `__main__` module, as the interpreter makes for `-c` or stdin (pickling by `__main__` names works)."""
+    module = types.ModuleType("__main__")
+    module.__builtins__ = __builtins__
+    sys.modules["__main__"] = module
+    return module.__dict__
+
+
+def _run_source(source, filename):
+    namespace = _main_module()
+    exec(compile(source, filename, "exec"), namespace)
+    return namespace
+
+
+def _interact(namespace, quiet):
+    try:
+        import readline  # noqa: F401  (line editing and history, where the platform has it)
+    except ImportError:
+        pass
+    banner = "" if quiet else (f"Python {sys.version} on {sys.platform}\nmindseed.compat: `import mindspore` "
+                               f"resolves to mindseed (MindSpore {MINDSPORE_VERSION} API)")
+    sys.ps1, sys.ps2 = getattr(sys, "ps1", ">>> "), getattr(sys, "ps2", "... ")
+    code.interact(banner=banner, local=namespace, exitmsg="")
+
+
+def _parse(argv):
+    """Python's own command line: options, then what to run ('c', 'm', 'file' or 'stdin') and its arguments."""
+    opts = {"i": False, "q": False, "u": False, "target": None}
+    i = 0
+    while i < len(argv):
+        arg = argv[i]
+        if arg in ("--install-hook", "--uninstall-hook"):
+            rest = argv[i + 1:]
+            if rest[:1] == ["--target"] and len(rest) == 2:
+                opts["target"] = rest[1]
+            elif rest:
+                raise SystemExit(f"mindseed.compat: {arg} takes only '--target DIR', got {rest}")
+            return arg[2:], None, opts
+        if arg in ("-h", "--help", "-?"):
+            return "help", None, opts
+        if arg == "-" or not arg.startswith("-"):
+            return ("stdin" if arg == "-" else "file"), argv[i:], opts
+        flag, value = arg[1], arg[2:]
+        if flag in "cm":
+            if not value:
+                i += 1
+                if i == len(argv):
+                    raise SystemExit(f"Argument expected for the -{flag} option\n{_USAGE}")
+                value = argv[i]
+            return flag, [value] + argv[i + 1:], opts
+        elif flag in "iqu" and all(c in "iqu" for c in arg[1:]):
+            for c in arg[1:]:
+                opts[c] = True
+        else:
+            raise SystemExit(f"mindseed.compat: unknown option {arg!r}\n{_USAGE}")
+        i += 1
+    return "stdin", [], opts
+
+
+def _ensure_mindseed_importable():
+    # the caller's sys.path[0] is replaced as python does for a script; mindseed must stay findable
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    if root not in sys.path:
+        sys.path.append(root)
 
 
 def main(argv=None):
+    """Entry point of `python -m mindseed.compat`: returns the exit status."""
     argv = list(sys.argv[1:] if argv is None else argv)
-    if not argv or argv[0] in ("-h", "--help"):
-        print("usage: python -m mindseed.compat script.py [args...]")
-        return 0 if argv else 2
-    script = argv[0]
-    if not os.path.isfile(script):
-        print(f"mindseed.compat: no such script: {script}", file=sys.stderr)
-        return 2
+    what, args, opts = _parse(argv)
+    if what == "help":
+        print(_USAGE, end="")
+        return 0
+    if what in ("install-hook", "uninstall-hook"):
+        if what == "install-hook":
+            print(f"mindseed.compat: hook installed: {install_hook(opts['target'])}")
+        else:
+            removed = uninstall_hook(opts["target"])
+            print(f"mindseed.compat: removed {', '.join(removed)}" if removed else
+                  f"mindseed.compat: no hook in {_site_dir(opts['target'])}")
+        return 0
+    if opts["u"]:
+        sys.stdout.reconfigure(write_through=True)
+        sys.stderr.reconfigure(write_through=True)
+    _ensure_mindseed_importable()
     install()
-    sys.argv = argv
-    sys.path.insert(0, os.path.dirname(os.path.abspath(script)))
-    runpy.run_path(script, run_name="__main__")
+    namespace = None
+    interactive_stdin = what == "stdin" and (not args or args == ["-"]) and sys.stdin.isatty()
+    if what == "file":
+        script = args[0]
+        if not os.path.exists(script):
+            print(f"mindseed.compat: can't open file {script!r}: no such file or directory", file=sys.stderr)
+            return 2
+        sys.argv = args
+        sys.path[0] = os.path.dirname(os.path.abspath(script))
+        namespace = runpy.run_path(script, run_name="__main__")
+    elif what == "m":
+        sys.argv = args
+        sys.path[0] = os.getcwd()
+        runpy.run_module(args[0], run_name="__main__", alter_sys=True)
+        namespace = sys.modules["__main__"].__dict__
+    elif what == "c":
+        sys.argv = ["-c"] + args[1:]
+        sys.path[0] = ""
+        namespace = _run_source(args[0], "<string>")
+    elif interactive_stdin:
+        sys.argv = args or [""]
+        sys.path[0] = ""
+        _interact(_main_module(), opts["q"])
+        return 0
+    else:
+        sys.argv = args or [""]
+        sys.path[0] = ""
+        namespace = _run_source(sys.stdin.read(), "<stdin>")
+    if opts["i"]:
+        _interact(namespace, True)
     return 0
 
 

@@ -79,6 +79,13 @@ def _assign(arr, values):
     arr[...] = np.asarray(values, dtype=arr.dtype) if arr.dtype != np.bool_ else np.asarray(values).astype(bool)
 
 
+def _assignment(arr, num):
+    """MindSpore's helper of `Initializer._initialize` subclasses: write `num` (an array or a scalar) into `arr`
+    in place and return it (user-defined initializers call it)."""
+    _assign(arr, num)
+    return arr
+
+
 class Zero(Initializer):
     def _initialize(self, arr):
         arr.fill(0)
@@ -130,9 +137,12 @@ class TruncatedNormal(Initializer):
     def _initialize(self, arr):
         rng = self._rng()
         n = arr.size
+        # draws per kept value: 1 / P(a <= x <= b), with a margin so that one round nearly always suffices
+        cdf = [0.5 * (1 + math.erf((v - self.mean) / (self.sigma * math.sqrt(2)))) for v in (self.a, self.b)]
+        per_value = 1.05 / max(cdf[1] - cdf[0], 1e-6)
         out = np.empty(0)
         while out.size < n:
-            draw = rng.normal(self.mean, self.sigma, max(2 * (n - out.size), 16))
+            draw = rng.normal(self.mean, self.sigma, int((n - out.size) * per_value) + 16)
             out = np.concatenate([out, draw[(draw >= self.a) & (draw <= self.b)]])
         _assign(arr, out[:n].reshape(arr.shape))
 
@@ -302,6 +312,17 @@ _ALIASES = {
     "he_normal": HeNormal, "henormal": HeNormal, "identity": Identity, "eye": Identity,
     "orthogonal": Orthogonal, "dirac": Dirac, "variancescaling": VarianceScaling,
 }
+_INITIALIZER_ALIAS = _ALIASES    # MindSpore's name of the table `initializer('name', ...)` looks names up in
+
+
+def _register(*aliases):
+    """Class decorator (MindSpore's): make an Initializer subclass available to `initializer()` under its lower-case
+    class name and `aliases`."""
+    def register(cls):
+        for name in (cls.__name__.lower(),) + aliases:
+            _ALIASES[name.lower()] = cls
+        return cls
+    return register
 
 
 def initializer(init, shape=None, dtype=mstype.float32):

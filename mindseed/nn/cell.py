@@ -37,6 +37,30 @@ class _HookHandle:
         self.remove()
 
 
+class _AttrTable(OrderedDict):
+    """A cell's `_params` / `_cells`: each entry is also an instance attribute (plain attribute reads stay fast), so
+    code that assigns an entry directly, as MindSpore's own tools do (`cell._cells[name] = new`), is seen through
+    `cell.name` as in MindSpore, whose attribute reads go through these tables."""
+
+    _attrs = None       # the owner's __dict__; an unbound table (a plain copy of one) is an ordinary OrderedDict
+
+    @classmethod
+    def of(cls, attrs):
+        table = cls()
+        table._attrs = attrs
+        return table
+
+    def __setitem__(self, key, value):
+        super().__setitem__(key, value)
+        if self._attrs is not None:
+            self._attrs[key] = value
+
+    def __delitem__(self, key):
+        super().__delitem__(key)
+        if self._attrs is not None:
+            self._attrs.pop(key, None)
+
+
 class Cell:
     """Base class of all networks: holds child cells and Parameters and defines `construct`.
 
@@ -57,8 +81,8 @@ class Cell:
 
     def __init__(self, auto_prefix=True, flags=None):
         d = self.__dict__
-        d["_params"] = OrderedDict()
-        d["_cells"] = OrderedDict()
+        d["_params"] = _AttrTable.of(d)
+        d["_cells"] = _AttrTable.of(d)
         d["_params_list"] = OrderedDict()
         d["_auto_prefix"] = auto_prefix
         d["_param_prefix"] = ""
@@ -503,7 +527,12 @@ class Cell:
         return self.__dict__.copy()
 
     def __setstate__(self, state):
-        self.__dict__.update(state)
+        d = self.__dict__
+        d.update(state)
+        for store in ("_params", "_cells"):      # a copy's tables mirror into the copy's own attributes
+            if isinstance(d.get(store), _AttrTable):
+                table, d[store] = d[store], _AttrTable.of(d)
+                d[store].update(table)
 
     def __dir__(self):
         return list(super().__dir__())

@@ -6,6 +6,8 @@ from collections.abc import Iterable
 import numpy as np
 
 from mindseed import nn
+from mindseed.common._parallel import _get_parallel_mode
+from mindseed.common.context import ParallelMode  # noqa: F401  (MindSpore's train.model exposes it; used by callers)
 from mindseed.common.tensor import Tensor
 from mindseed.train.callback._callback import InternalCallbackParam, RunContext, _CallbackManager
 from mindseed.train.callback._checkpoint import ModelCheckpoint
@@ -56,12 +58,17 @@ class Model:
     >>> # model.fit(3, train_ds, valid_ds, callbacks=[ms.train.LossMonitor()])
     """
 
-    def __init__(self, network, loss_fn=None, optimizer=None, metrics=None, eval_network=None, eval_indexes=None,
-                 amp_level="O0", boost_level="O0", **kwargs):
+    def _check_kwargs(self, kwargs):
+        """The keyword arguments Model accepts (subclasses such as privacy-preserving Models call it too)."""
         for arg in kwargs:
             if arg not in _KWARGS:
                 raise ValueError(f"The argument in 'kwargs' should be 'loss_scale_manager' or 'keep_batchnorm_fp32' or "
                                  f"'boost_config_dict' or 'acc_level', but got '{arg}'.")
+
+    def __init__(self, network, loss_fn=None, optimizer=None, metrics=None, eval_network=None, eval_indexes=None,
+                 amp_level="O0", boost_level="O0", **kwargs):
+        self._check_kwargs(kwargs)
+        self._parallel_mode = _get_parallel_mode()
         if not isinstance(network, nn.Cell):
             raise TypeError(f"For 'Model', the type of 'network' should be Cell, but got {type(network).__name__}.")
         self._network = network

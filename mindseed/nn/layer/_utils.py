@@ -1,4 +1,5 @@
 """Argument checks shared by the layers, with MindSpore's messages."""
+import functools
 import numbers
 
 from mindseed._utils.errors import check_type
@@ -59,3 +60,10 @@ def div_no_nan(x, y):
     zero = F.equal(y, 0)
     safe = F.where(zero, F.ones_like(y), y)
     return F.where(zero, F.zeros_like(F.div(x, safe)), F.div(x, safe))
+
+
+def layer_primitive(make):
+    """A MindSpore layer's primitive attribute (`Conv2d.conv2d`, `LayerNorm.layer_norm`), built from the layer's
+    settings on first read: MindSpore layers hold one, and subclasses call it with their own inputs (a
+    standardised weight, a transposed input)."""
+    return functools.cached_property(make)

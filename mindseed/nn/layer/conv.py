@@ -11,10 +11,11 @@ from mindseed.common.initializer import HeUniform, Uniform, _calculate_fan_in_an
 from mindseed.common.parameter import Parameter
 from mindseed.common.tensor import Tensor
 from mindseed.nn.cell import Cell
-from mindseed.nn.layer._utils import check_bool, check_positive_int, tuple_n
+from mindseed.nn.layer._utils import check_bool, check_positive_int, layer_primitive, tuple_n
 from mindseed.ops import functional as F
 from mindseed.ops._prims import core as P
 from mindseed.ops._prims.conv import conv_backprop_input_p, conv_p
+from mindseed.ops.operations import Conv2D, Conv3D
 
 __all__ = ["Conv2d", "Conv2dTranspose", "Conv1d", "Conv1dTranspose", "Conv3d", "Conv3dTranspose"]
 
@@ -132,6 +133,13 @@ class _ConvForward(_Conv):
     def construct(self, x):
         return self._conv(x)
 
+    def _conv_primitive(self):
+        """Conv2D/Conv3D with this layer's settings, called as (x, weight) without the bias, as MindSpore's."""
+        prim = Conv3D if self._nd == 3 else Conv2D
+        mode = self.pad_mode.lower()
+        return prim(self.out_channels, self._kernel, mode=1, pad_mode=mode, pad=self._pads if mode == "pad" else 0,
+                    stride=self._stride, dilation=self._dilation, group=self.group)
+
     def _conv(self, x):
         if x.ndim != self._nd + 2:
             raise ValueError(f"For '{type(self).__name__}', the input must be a {self._nd + 2}D Tensor, but got "
@@ -164,6 +172,8 @@ class Conv2d(_ConvForward):
         self._init_nd("Conv2d", 2, in_channels, out_channels, kernel_size, stride, pad_mode, padding, dilation,
                       group, has_bias, weight_init, bias_init, data_format, dtype)
 
+    conv2d = layer_primitive(_ConvForward._conv_primitive)
+
 
 class Conv3d(_ConvForward):
     """3-D convolution over (N, C_in, D, H, W); padding an int or (head, tail, top, bottom, left, right)."""
@@ -173,6 +183,8 @@ class Conv3d(_ConvForward):
                  dtype=mstype.float32):
         self._init_nd("Conv3d", 3, in_channels, out_channels, kernel_size, stride, pad_mode, padding, dilation,
                       group, has_bias, weight_init, bias_init, data_format, dtype)
+
+    conv3d = layer_primitive(_ConvForward._conv_primitive)
 
 
 def _check_1d_args(cls, kernel_size, stride, padding, dilation):
@@ -204,6 +216,8 @@ class Conv1d(_ConvForward):
         self.padding = (0, 0, padding, padding)
         self._kernel, self._stride, self._dilation = (1, kernel_size), (1, stride), (1, dilation)
         self._setup_pads("Conv1d", 2, self.padding)
+
+    conv2d = layer_primitive(_ConvForward._conv_primitive)      # as MindSpore's Conv1d: a 2-D conv of height 1
 
     def construct(self, x):
         if x.ndim != 3:

@@ -12,9 +12,10 @@ from mindseed.common.initializer import Initializer, initializer
 from mindseed.common.parameter import Parameter
 from mindseed.common.tensor import Tensor
 from mindseed.nn.cell import Cell
-from mindseed.nn.layer._utils import check_bool, check_positive_int
+from mindseed.nn.layer._utils import check_bool, check_positive_int, layer_primitive
 from mindseed.ops import functional as F
 from mindseed.ops._prims import core as P
+from mindseed.ops.operations import LayerNorm as LayerNormPrim
 
 __all__ = ["BatchNorm1d", "BatchNorm2d", "BatchNorm3d", "LayerNorm", "LayerNormExt", "GroupNorm", "SyncBatchNorm",
            "InstanceNorm1d", "InstanceNorm2d", "InstanceNorm3d"]
@@ -183,6 +184,12 @@ class LayerNorm(Cell):
             return F.layer_norm(input_x, self._nshape, gamma, beta, self.epsilon)
         normed = F.layer_norm(input_x, input_x.shape[bna:], None, None, self.epsilon)
         return P.add_p(P.mul_p(normed, gamma), beta)
+
+    @layer_primitive
+    def layer_norm(self):
+        """The LayerNorm primitive of this layer's axes and epsilon: (x, gamma, beta) -> (y, mean, variance)."""
+        return LayerNormPrim(begin_norm_axis=self.begin_norm_axis, begin_params_axis=self.begin_params_axis,
+                             epsilon=self.epsilon)
 
     def extend_repr(self):
         return (f"normalized_shape={self.normalized_shape}, begin_norm_axis={self.begin_norm_axis}, "

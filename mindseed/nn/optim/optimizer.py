@@ -107,6 +107,10 @@ class Optimizer(OptimizerBase):
         self.dynamic_lr = False
         self.global_step = Parameter(Tensor(np.zeros([1], np.int32)), name="global_step")
         self._target = self.global_step.device
+        # what MindSpore's base class gives the `construct`/`get_lr` of user-written optimizers
+        self.global_step_increase_tensor = Tensor([1], mstype.int32)
+        self.assignadd = ops.AssignAdd()
+        self.hyper_map, self.map_ = ops.HyperMap(), ops.Map()
         self.is_group = False
         self.is_group_lr = False
         self.is_group_params_ordered = False

@@ -44,10 +44,14 @@ def _flatten(self, *args, order="C", start_dim=0, end_dim=-1):
     return _S.flatten(self, order, start_dim=start_dim, end_dim=end_dim)
 
 
-def _squeeze(self, *axis):
-    if not axis:
-        return _S.squeeze(self)
-    return _S.squeeze(self, axis[0] if len(axis) == 1 else axis)
+def _squeeze(self, *args, axis=None, dim=None):
+    """By position, as MindSpore's `axis=` or as the mint spelling `dim=`."""
+    axis = dim if axis is None else axis
+    if args:
+        if axis is not None:
+            raise TypeError(f"For 'Tensor.squeeze', the axis is given twice: {args} and {axis}.")
+        axis = args[0] if len(args) == 1 else args
+    return _S.squeeze(self) if axis is None else _S.squeeze(self, axis)
 
 
 def _repeat(self, *repeats, axis=None):

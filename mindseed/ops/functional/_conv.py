@@ -240,7 +240,7 @@ def _pad_axes(op, x, pairs, mode):
     return x
 
 
-def pad(input_x, padding, mode="constant", value=None):
+def pad(input_x, padding=None, mode="constant", value=None, *, paddings=None):
     """Pad the last len(padding) // 2 dimensions: padding = (left, right, top, bottom, front, back, ...).
 
     Args:
@@ -249,6 +249,8 @@ def pad(input_x, padding, mode="constant", value=None):
             crop (constant mode).
         mode (str): 'constant', 'reflect', 'replicate' or 'circular'.
         value (Union[int, float, None]): the fill of 'constant' mode (0 when None).
+        paddings (tuple[tuple[int]]): the MindSpore 1.x form, instead of `padding` (also accepted by position):
+            one (before, after) pair per dimension, from the first; zeros are padded.
 
     Raises:
         TypeError: input_x not a Tensor, padding not ints.
@@ -261,6 +263,13 @@ def pad(input_x, padding, mode="constant", value=None):
     """
     op = "pad"
     check_tensor(op, "input_x", input_x)
+    if (padding is None) == (paddings is None):
+        raise TypeError(f"For '{op}', give exactly one of 'padding' and the 1.x form 'paddings', but got "
+                        f"padding={padding!r} and paddings={paddings!r}.")
+    if padding is not None and padding and all(isinstance(p, (tuple, list)) for p in padding):
+        padding, paddings = None, padding       # the 1.x pairs given by position
+    if paddings is not None:
+        padding = tuple(v for pair in reversed(_pairs_arg(op, input_x, paddings)) for v in pair)
     if isinstance(padding, Tensor):
         padding = tuple(int(v) for v in padding.asnumpy().reshape(-1))
     if not isinstance(padding, (tuple, list)) or not all(_is_int(p) for p in padding):

@@ -17,7 +17,7 @@ __all__ = [
     "AdaptiveAvgPool2D", "AdaptiveAvgPool3D", "AdaptiveMaxPool2D", "AdaptiveMaxPool3D", "MaxUnpool2D", "MaxUnpool3D",
     "FractionalMaxPoolWithFixedKsize", "Pad", "PadV3", "MirrorPad", "DepthToSpace", "SpaceToDepth", "Im2Col",
     "Col2Im", "ChannelShuffle", "ResizeNearestNeighbor", "ResizeNearestNeighborV2", "ResizeBilinearV2",
-    "ResizeBicubic", "ResizeLinear1D", "UpsampleNearest3D", "UpsampleTrilinear3D", "GridSampler2D",
+    "ResizeBilinear", "ResizeBicubic", "ResizeLinear1D", "UpsampleNearest3D", "UpsampleTrilinear3D", "GridSampler2D",
     "GridSampler3D", "AffineGrid", "ROIAlign",
 ]
 
@@ -526,6 +526,19 @@ class ResizeBilinearV2(Primitive):
         if self.align_corners or self.half_pixel_centers:
             return C.resize_p(image, mode="linear", size=size, align_corners=bool(self.align_corners))
         return FR._separable("linear", image, size, False, False)
+
+
+class ResizeBilinear(ResizeBilinearV2):
+    """The deprecated form of ResizeBilinearV2 that model zoos still call: the output `size` (h, w) is given at
+    construction and the primitive is called as (x)."""
+
+    def __init__(self, size, align_corners=False, half_pixel_centers=False):
+        super().__init__(align_corners, half_pixel_centers)
+        self.name = "ResizeBilinear"
+        self.size = int_tuple(self.name, "size", _size_tuple(size), 2)
+
+    def __call__(self, x):
+        return super().__call__(x, self.size)
 
 
 class ResizeBicubic(Primitive):

@@ -1,0 +1,157 @@
+"""mindspore._checkparam: MindSpore's argument checks, used by packages built on MindSpore.
+
+Each check returns the value it accepted (callers assign it) and raises MindSpore's TypeError/ValueError.
+Relations are the module constants EQ, NE, LT, LE, GT, GE (against one value) and INC_NEITHER, INC_LEFT,
+INC_RIGHT, INC_BOTH (a range, naming which ends are included), IN and NOT_IN (membership).
+"""
+import numbers
+
+EQ, NE, LT, LE, GT, GE = 1, 2, 3, 4, 5, 6
+INC_NEITHER, INC_LEFT, INC_RIGHT, INC_BOTH = 7, 8, 9, 10
+IN, NOT_IN = 11, 12
+
+_RELATIONS = {
+    EQ: (lambda x, v: x == v, "= {}"), NE: (lambda x, v: x != v, "!= {}"),
+    LT: (lambda x, v: x < v, "< {}"), LE: (lambda x, v: x <= v, "<= {}"),
+    GT: (lambda x, v: x > v, "> {}"), GE: (lambda x, v: x >= v, ">= {}"),
+    IN: (lambda x, v: x in v, "in {}"), NOT_IN: (lambda x, v: x not in v, "not in {}"),
+}
+_RANGES = {
+    INC_NEITHER: (lambda x, lo, hi: lo < x < hi, "in ({}, {})"),
+    INC_LEFT: (lambda x, lo, hi: lo <= x < hi, "in [{}, {})"),
+    INC_RIGHT: (lambda x, lo, hi: lo < x <= hi, "in ({}, {}]"),
+    INC_BOTH: (lambda x, lo, hi: lo <= x <= hi, "in [{}, {}]"),
+}
+
+
+def _the(arg_name, prim_name):
+    name = f"'{arg_name}'" if arg_name else "input value"
+    return f"For '{prim_name}', the {name}" if prim_name else f"The {name}"
+
+
+def _is_int(value):
+    return isinstance(value, numbers.Integral) and not isinstance(value, bool)
+
+
+def _is_number(value):
+    return isinstance(value, numbers.Real) and not isinstance(value, bool)
+
+
+def _relation(rel, table, kind):
+    if rel not in table:
+        raise ValueError(f"The relation {rel!r} is not a valid {kind} relation of mindspore._checkparam.")
+    return table[rel]
+
+
+def check_value_type(arg_name, arg_value, valid_types, prim_name=None):
+    """`arg_value` is an instance of one of `valid_types` (bool is not accepted as int unless listed)."""
+    valid_types = tuple(valid_types) if isinstance(valid_types, (tuple, list)) else (valid_types,)
+    ok = isinstance(arg_value, valid_types) and not (isinstance(arg_value, bool) and bool not in valid_types)
+    if not ok:
+        names = [getattr(t, "__name__", str(t)) for t in valid_types]
+        raise TypeError(f"{_the(arg_name, prim_name)} must be {' or '.join(names)}, but got '{arg_value}' with type "
+                        f"'{type(arg_value).__name__}'.")
+    return arg_value
+
+
+def check_isinstance(arg_name, arg_value, classes):
+    """`arg_value` is an instance of `classes`."""
+    if not isinstance(arg_value, classes):
+        raise TypeError(f"The type of '{arg_name}' must be {classes}, but got {type(arg_value).__name__}.")
+    return arg_value
+
+
+def _check_kind(arg_value, ok, kind, arg_name, prim_name):
+    if not ok:
+        raise TypeError(f"{_the(arg_name, prim_name)} must be {kind}, but got {type(arg_value).__name__}.")
+    return arg_value
+
+
+def check_bool(arg_value, arg_name=None, prim_name=None):
+    return _check_kind(arg_value, isinstance(arg_value, bool), "a bool", arg_name, prim_name)
+
+
+def check_is_int(arg_value, arg_name=None, prim_name=None):
+    return _check_kind(arg_value, _is_int(arg_value), "an int", arg_name, prim_name)
+
+
+def check_is_float(arg_value, arg_name=None, prim_name=None):
+    return _check_kind(arg_value, isinstance(arg_value, float), "a float", arg_name, prim_name)
+
+
+def _check_number_rel(arg_value, value, rel, is_type, kind, arg_name, prim_name):
+    _check_kind(arg_value, is_type(arg_value), kind, arg_name, prim_name)
+    test, text = _relation(rel, _RELATIONS, "comparison")
+    if not test(arg_value, value):
+        raise ValueError(f"{_the(arg_name, prim_name)} must be {kind} {text.format(value)}, but got {arg_value}.")
+    return arg_value
+
+
+def check_int(arg_value, value, rel, arg_name=None, prim_name=None):
+    """An int standing in relation `rel` to `value`, e.g. check_int(x, 0, GT)."""
+    return _check_number_rel(arg_value, value, rel, _is_int, "int", arg_name, prim_name)
+
+
+def check_equal_int(arg_value, value, arg_name=None, prim_name=None):
+    return check_int(arg_value, value, EQ, arg_name, prim_name)
+
+
+def check_positive_int(arg_value, arg_name=None, prim_name=None):
+    return check_int(arg_value, 0, GT, arg_name, prim_name)
+
+
+def check_non_negative_int(arg_value, arg_name=None, prim_name=None):
+    return check_int(arg_value, 0, GE, arg_name, prim_name)
+
+
+def check_negative_int(arg_value, arg_name=None, prim_name=None):
+    return check_int(arg_value, 0, LT, arg_name, prim_name)
+
+
+def check_number(arg_name, arg_value, value, rel, prim_name=None):
+    """A real number (int or float, not bool) standing in relation `rel` to `value`."""
+    return _check_number_rel(arg_value, value, rel, _is_number, "number", arg_name, prim_name)
+
+
+def check_positive_float(arg_value, arg_name=None, prim_name=None):
+    return _check_number_rel(arg_value, 0, GT, lambda v: isinstance(v, float), "float", arg_name, prim_name)
+
+
+def check_non_negative_float(arg_value, arg_name=None, prim_name=None):
+    return _check_number_rel(arg_value, 0, GE, lambda v: isinstance(v, float), "float", arg_name, prim_name)
+
+
+def _check_range(arg_value, lower_limit, upper_limit, rel, is_type, kind, arg_name, prim_name):
+    _check_kind(arg_value, is_type(arg_value), kind, arg_name, prim_name)
+    test, text = _relation(rel, _RANGES, "range")
+    if not test(arg_value, lower_limit, upper_limit):
+        raise ValueError(f"{_the(arg_name, prim_name)} must be {text.format(lower_limit, upper_limit)}, but got "
+                         f"{arg_value}.")
+    return arg_value
+
+
+def check_int_range(arg_value, lower_limit, upper_limit, rel, arg_name=None, prim_name=None):
+    """An int within [lower_limit, upper_limit], the ends included as `rel` says (INC_BOTH, INC_LEFT, ...)."""
+    return _check_range(arg_value, lower_limit, upper_limit, rel, _is_int, "int", arg_name, prim_name)
+
+
+def check_float_range(arg_value, lower_limit, upper_limit, rel, arg_name=None, prim_name=None):
+    """A real number within the range (ints are accepted as MindSpore does)."""
+    return _check_range(arg_value, lower_limit, upper_limit, rel, _is_number, "number", arg_name, prim_name)
+
+
+def check_string(arg_value, valid_values, arg_name=None, prim_name=None):
+    """A str among `valid_values`."""
+    if not isinstance(arg_value, str) or arg_value not in valid_values:
+        raise ValueError(f"{_the(arg_name, prim_name)} must be str and must be in {list(valid_values)}, but got "
+                         f"{arg_value!r}.")
+    return arg_value
+
+
+def twice(arg_value):
+    """An int as (v, v); a pair as it is."""
+    if _is_int(arg_value):
+        return (arg_value, arg_value)
+    if isinstance(arg_value, tuple) and len(arg_value) == 2 and all(_is_int(v) for v in arg_value):
+        return arg_value
+    raise ValueError(f"The value must be an int or a tuple of two ints, but got {arg_value!r}.")

@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# Install the MindSpore ecosystem packages of tests/ecosystem/packages.txt, each with `pip install --no-deps`
+# into its own directory of the cache ($MINDSEED_ECO_CACHE, default ~/.cache/mindseed-eco/<name>-<version>),
+# as a user would next to mindseed. Already installed ones are kept. A package that fails to install is
+# reported and its tests skip; the script then exits 1.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+PY=${PYTHON:-.venv/bin/python}
+cache=${MINDSEED_ECO_CACHE:-$HOME/.cache/mindseed-eco}
+status=0
+while read -r spec; do
+  case "$spec" in ''|'#'*) continue ;; esac
+  dir="$cache/${spec/==/-}"
+  [ -f "$dir/.installed" ] && continue
+  rm -rf "$dir"
+  if "$PY" -m pip install -q --disable-pip-version-check --no-deps --no-compile --target "$dir" "$spec" 2>&1 \
+      | grep -v "is ignored: it is neither a file nor a directory"; [ "${PIPESTATUS[0]}" -eq 0 ]; then
+    touch "$dir/.installed"
+  else
+    echo "ecosystem.sh: could not install $spec; its tests in tests/ecosystem will skip" >&2
+    status=1
+  fi
+done < tests/ecosystem/packages.txt
+exit $status

@@ -1,0 +1,155 @@
+"""mindcv 0.3.0, unmodified, on mindseed: its documented first uses.
+
+`create_model` + forward for a representative set of model families (every model of `list_models()` with
+MINDSEED_ECO_ALL=1), parameter counts against the published architectures, and training with its
+`create_loss` / `create_scheduler` / `create_optimizer` factories, its TrainStep and its data pipeline.
+"""
+import os
+
+import numpy as np
+import pytest
+
+from _eco import RUN_ALL, use
+
+# model -> the smallest square input it runs at (32 where the model allows; transformers need their size).
+# Chosen to cover the families that use MindSpore's layer primitives (BiT: Conv2d.conv2d; edgenext/convnext:
+# LayerNorm.layer_norm) and an old argument form (halonet: ops.pad(paddings=)).
+REPRESENTATIVE = {
+    "resnet18": 32, "mobilenet_v3_small_075": 32, "edgenext_xx_small": 32, "convnextv2_atto": 32,
+    "BiT_resnet50": 32, "ghostnet_050": 32, "efficientnet_b0": 32, "squeezenet1_0": 64, "shufflenet_v2_x0_5": 32,
+    "regnet_y_200mf": 32, "halonet_50t": 256,
+}
+# trainable parameters with 1000 classes: the published architectures' counts (torchvision's for the same nets)
+PARAMS_1000 = {"resnet18": 11_689_512, "squeezenet1_0": 1_248_424, "efficientnet_b0": 5_288_548}
+
+
+@pytest.fixture(scope="module")
+def mindcv():
+    return use("mindcv", "mindcv")
+
+
+def _forward_checked(ms, net, size):
+    """Eval-mode outputs of a batch of two equal those of each image alone (no mixing across the batch)."""
+    x = np.random.default_rng(0).random((2, 3, size, size), dtype=np.float32)
+    both = net(ms.Tensor(x)).asnumpy()
+    one = net(ms.Tensor(x[1:])).asnumpy()
+    return both, one
+
+
+@pytest.mark.parametrize("name", sorted(REPRESENTATIVE))
+def test_create_model_and_forward(mindcv, name):
+    import mindspore as ms
+    assert name in mindcv.list_models()
+    net = mindcv.create_model(name, num_classes=10)
+    net.set_train(False)
+    both, one = _forward_checked(ms, net, REPRESENTATIVE[name])
+    assert both.shape == (2, 10) and np.isfinite(both).all()
+    np.testing.assert_allclose(one[0], both[1], rtol=1e-3, atol=1e-5 * np.abs(both).max() + 1e-6)
+    assert np.abs(both[0] - both[1]).max() > 1e-3 * np.abs(both).max()    # the two images give different logits
+
+
+@pytest.mark.parametrize("name", sorted(PARAMS_1000))
+def test_parameter_counts_match_the_published_architectures(mindcv, name):
+    net = mindcv.create_model(name)
+    assert sum(int(np.prod(p.shape)) for p in net.trainable_params()) == PARAMS_1000[name]
+
+
+@pytest.mark.skipif(not RUN_ALL, reason="the sweep over all of list_models() runs with MINDSEED_ECO_ALL=1")
+def test_every_model_creates_and_runs_forward(mindcv):
+    import mindspore as ms
+    from mindcv.models import registry
+    failures = {}
+    for name in mindcv.list_models():
+        net = mindcv.create_model(name, num_classes=10)
+        net.set_train(False)
+        cfg = registry.get_pretrained_cfg_value(name, "input_size") if registry.has_pretrained_cfg_key(
+            name, "input_size") else (3, 224, 224)
+        errors = []
+        for size in sorted({32, 64, cfg[-1], 256}):     # the smallest size the architecture accepts
+            try:
+                y = net(ms.Tensor(np.random.default_rng(0).random((1, 3, size, size), dtype=np.float32)))
+            except (ValueError, TypeError, RuntimeError) as e:
+                errors.append(f"{size}: {type(e).__name__}: {e}"[:300])
+                continue
+            if y.shape != (1, 10) or not np.isfinite(y.asnumpy()).all():
+                errors.append(f"{size}: output {y.shape}, finite {np.isfinite(y.asnumpy()).all()}")
+            else:
+                errors = []
+            break
+        if errors:
+            failures[name] = errors
+    assert not failures, failures
+
+
+def test_train_step_with_factories_lowers_the_loss(mindcv):
+    """create_loss / create_scheduler / create_optimizer and mindcv's TrainStep (EMA, gradient clipping)."""
+    import mindspore as ms
+    from mindcv.loss import create_loss
+    from mindcv.optim import create_optimizer
+    from mindcv.scheduler import create_scheduler
+    from mindcv.utils import TrainStep
+    ms.set_seed(1)
+    rng = np.random.default_rng(1)
+    classes, steps_per_epoch, epochs, batch = 3, 3, 6, 6
+    y = rng.integers(0, classes, steps_per_epoch * batch).astype(np.int32)
+    x = (rng.random((len(y), 3, 32, 32)) + y[:, None, None, None]).astype(np.float32)
+    net = mindcv.create_model("mobilenet_v3_small_075", num_classes=classes)
+    loss = create_loss(name="CE", label_smoothing=0.1)
+    lr = create_scheduler(steps_per_epoch, scheduler="cosine_decay", lr=0.01, min_lr=1e-4, warmup_epochs=1,
+                          decay_epochs=epochs)
+    opt = create_optimizer(net.trainable_params(), opt="adamw", lr=lr, weight_decay=1e-4)
+    step = TrainStep(ms.nn.WithLossCell(net, loss), opt, scale_sense=ms.Tensor(1.0, ms.float32), ema=True,
+                     clip_grad=True).set_train()
+    losses = []
+    for _ in range(epochs):
+        for i in range(steps_per_epoch):
+            sl = slice(i * batch, (i + 1) * batch)
+            losses.append(float(step(ms.Tensor(x[sl]), ms.Tensor(y[sl])).asnumpy()))
+    assert np.isfinite(losses).all()
+    first, last = np.mean(losses[:steps_per_epoch]), np.mean(losses[-steps_per_epoch:])
+    assert last < 0.6 * first, losses
+    assert float(step.updates.asnumpy()) == epochs * steps_per_epoch           # EMA counted every step
+    assert int(opt.global_step.asnumpy()[0]) == epochs * steps_per_epoch       # the schedule advanced per step
+    ema = dict((p.name, p.asnumpy()) for p in step.ema_weight)
+    w = next(p for p in net.trainable_params() if p.ndim == 4)
+    assert not np.allclose(ema["ema." + w.name], w.asnumpy())                  # EMA weights trail the weights
+
+
+def _image_folder(root, rng, colors, per_class):
+    from PIL import Image
+    for split, n in per_class.items():
+        for c, col in enumerate(colors):
+            d = os.path.join(root, split, f"class_{c}")
+            os.makedirs(d, exist_ok=True)
+            for i in range(n):
+                img = np.clip(rng.normal(col, 40, (40, 40, 3)), 0, 255).astype(np.uint8)
+                Image.fromarray(img).save(os.path.join(d, f"{i}.png"))
+
+
+def test_readme_pipeline_trains_an_image_folder_classifier(mindcv, tmp_path):
+    """The README's flow: create_dataset/create_transforms/create_loader, the factories, create_trainer, eval."""
+    import mindspore as ms
+    from mindcv.data import create_dataset, create_loader, create_transforms
+    from mindcv.loss import create_loss
+    from mindcv.optim import create_optimizer
+    from mindcv.scheduler import create_scheduler
+    from mindcv.utils import create_trainer, get_metrics
+    ms.set_seed(0)
+    _image_folder(str(tmp_path), np.random.default_rng(0), [(220, 40, 40), (40, 200, 60), (50, 60, 230)],
+                  {"train": 12, "val": 4})
+    train = create_loader(create_dataset(name="", root=str(tmp_path), split="train", shuffle=True), batch_size=6,
+                          is_training=True, num_classes=3, drop_remainder=True,
+                          transform=create_transforms(dataset_name="", image_resize=32, is_training=True))
+    val = create_loader(create_dataset(name="", root=str(tmp_path), split="val", shuffle=False), batch_size=6,
+                        is_training=False, num_classes=3,
+                        transform=create_transforms(dataset_name="", image_resize=32, is_training=False))
+    steps = train.get_dataset_size()
+    assert steps == 6 and val.get_dataset_size() == 2
+    net = mindcv.create_model("mobilenet_v1_025", num_classes=3)
+    lr = create_scheduler(steps, scheduler="cosine_decay", lr=0.01, min_lr=1e-4, warmup_epochs=1, decay_epochs=5)
+    opt = create_optimizer(net.trainable_params(), opt="adamw", lr=lr, weight_decay=1e-5)
+    trainer = create_trainer(net, create_loss(name="CE", label_smoothing=0.1), opt, get_metrics(3), amp_level="O0",
+                             amp_cast_list=None, loss_scale_type="fixed", ema=True, clip_grad=True)
+    trainer.train(8, train, dataset_sink_mode=False)
+    acc = trainer.eval(val, dataset_sink_mode=False)["Top_1_Accuracy"]
+    assert acc >= 0.9, acc

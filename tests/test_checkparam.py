@@ -1,0 +1,32 @@
+"""mindspore._checkparam: checks return what they accepted and raise MindSpore's errors."""
+import pytest
+
+from mindseed import _checkparam as V
+
+
+def test_checks_return_the_value():
+    assert V.check_value_type("k", 3, [int, float], "Op") == 3
+    assert V.check_int(5, 2, V.GT, "k", "Op") == 5 and V.check_positive_int(1) == 1
+    assert V.check_non_negative_int(0) == 0 and V.check_equal_int(4, 4) == 4 and V.check_bool(False) is False
+    assert V.check_is_int(7) == 7 and V.check_positive_float(0.5) == 0.5 and V.check_number("x", 2, 1, V.GE) == 2
+    assert V.check_float_range(1, 0.0, 1.0, V.INC_BOTH) == 1
+    assert V.check_int_range(0, 0, 3, V.INC_LEFT) == 0
+    assert V.check_isinstance("t", (1,), tuple) == (1,) and V.check_string("a", ["a", "b"]) == "a"
+    assert V.twice(3) == (3, 3) and V.twice((1, 2)) == (1, 2)
+
+
+@pytest.mark.parametrize("call, err, match", [
+    (lambda: V.check_value_type("k", True, [int], "Op"), TypeError,
+     "For 'Op', the 'k' must be int, but got 'True' with type 'bool'"),
+    (lambda: V.check_int(1, 2, V.GT, "k", "Op"), ValueError, "For 'Op', the 'k' must be int > 2, but got 1"),
+    (lambda: V.check_positive_int(1.0, "n"), TypeError, "The 'n' must be int, but got float"),
+    (lambda: V.check_float_range(1.0, 0.0, 1.0, V.INC_LEFT, "p", "Op"), ValueError,
+     r"For 'Op', the 'p' must be in \[0.0, 1.0\), but got 1.0"),
+    (lambda: V.check_int_range(3, 0, 3, V.INC_NEITHER), ValueError, r"must be in \(0, 3\), but got 3"),
+    (lambda: V.check_bool(1, "flag"), TypeError, "The 'flag' must be a bool, but got int"),
+    (lambda: V.twice((1, 2, 3)), ValueError, "an int or a tuple of two ints"),
+    (lambda: V.check_int(1, 0, 99), ValueError, "relation 99 is not a valid comparison relation"),
+])
+def test_bad_values_raise_mindspore_errors(call, err, match):
+    with pytest.raises(err, match=match):
+        call()
