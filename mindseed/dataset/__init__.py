@@ -18,8 +18,14 @@ from mindseed.dataset._schema import Schema, DSCallback, WaitedDSCallback  # noq
 from mindseed.dataset._sources import (GeneratorDataset, MappableSource as MappableDataset,  # noqa: F401
                                        NumpySlicesDataset, PaddedDataset, Shuffle)
 from mindseed.dataset._text_sources import CSVDataset, TextFileDataset  # noqa: F401
-from mindseed.dataset._vision_sources import (Cifar10Dataset, Cifar100Dataset, FashionMnistDataset,  # noqa: F401
-                                              ImageFolderDataset, KMnistDataset, MnistDataset)
+from mindseed.dataset._vision_sources import (Cifar10Dataset, Cifar100Dataset, EMnistDataset,  # noqa: F401
+                                              FashionMnistDataset, ImageFolderDataset, KMnistDataset, MnistDataset,
+                                              QMnistDataset)
+from mindseed.dataset._vision_more import (Caltech101Dataset, Caltech256Dataset, CelebADataset,  # noqa: F401
+                                           FakeImageDataset, Flowers102Dataset, SemeionDataset, STL10Dataset,
+                                           SVHNDataset, USPSDataset)
+from mindseed.dataset._detection_sources import CocoDataset, VOCDataset  # noqa: F401
+from mindseed.dataset._format_sources import ManifestDataset, RandomDataset, TFRecordDataset  # noqa: F401
 from mindseed.dataset.samplers import (DistributedSampler, PKSampler, RandomSampler, Sampler,  # noqa: F401
                                        SequentialSampler, SubsetRandomSampler, SubsetSampler,
                                        WeightedRandomSampler)
@@ -29,7 +35,9 @@ __all__ = ["config", "Dataset", "GeneratorDataset", "NumpySlicesDataset", "Padde
            "CSVDataset", "TextFileDataset", "MindDataset", "Schema", "Shuffle", "DSCallback", "WaitedDSCallback",
            "Sampler", "SequentialSampler", "RandomSampler", "SubsetRandomSampler", "SubsetSampler",
            "WeightedRandomSampler", "PKSampler", "DistributedSampler", "BatchInfo", "zip", "transforms", "vision",
-           "text"]
+           "text", "EMnistDataset", "QMnistDataset", "SVHNDataset", "STL10Dataset", "USPSDataset", "SemeionDataset",
+           "Flowers102Dataset", "Caltech101Dataset", "Caltech256Dataset", "CelebADataset", "FakeImageDataset",
+           "VOCDataset", "CocoDataset", "ManifestDataset", "TFRecordDataset", "RandomDataset"]
 
 
 def zip(datasets):  # noqa: A001  (MindSpore's name)

@@ -43,7 +43,10 @@ def _shuffle_mode(shuffle):
 
 
 class _LineSource(Dataset):
-    """Rows from files read in order; shuffle (files and/or rows) and row-level sharding."""
+    """Rows from files read in order; shuffle (files and/or rows) and row-level sharding (file-level when
+    `_shard_files`: shard i reads files i, i + num_shards, ...)."""
+
+    _shard_files = False
 
     def __init__(self, dataset_files, num_samples, num_parallel_workers, shuffle, num_shards, shard_id):
         V.check_num_samples(num_samples)
@@ -72,19 +75,24 @@ class _LineSource(Dataset):
         except OSError as e:
             raise RuntimeError(f"Invalid file, failed to open {path}: {e.strerror or e}.") from None
 
+    def _my_files(self):
+        if self.num_shards and self._shard_files:
+            return self.dataset_files[self.shard_id::self.num_shards]
+        return list(self.dataset_files)
+
     def _size(self):
-        total = sum(1 for f in self.dataset_files for _ in self._read(f))
-        if self.num_shards:
+        total = sum(1 for f in self._my_files() for _ in self._read(f))
+        if self.num_shards and not self._shard_files:
             total = -(-total // self.num_shards)
         return total if not self.num_samples else min(total, self.num_samples)
 
     def _rows(self, ctx):
         rng = ctx.rng(self)
-        files = list(self.dataset_files)
+        files = self._my_files()
         if self.shuffle_mode in (Shuffle.GLOBAL, Shuffle.FILES):
             files = [files[i] for i in rng.permutation(len(files))]
         rows = (r for f in files for r in self._read(f))
-        if self.num_shards:
+        if self.num_shards and not self._shard_files:
             rows = list(rows)
             per = -(-len(rows) // self.num_shards)
             rows = [rows[(self.shard_id + self.num_shards * k) % len(rows)] for k in range(per)] if rows else []
