@@ -18,6 +18,10 @@ from mindseed.dataset._schema import Schema, DSCallback, WaitedDSCallback  # noq
 from mindseed.dataset._sources import (GeneratorDataset, MappableSource as MappableDataset,  # noqa: F401
                                        NumpySlicesDataset, PaddedDataset, Shuffle)
 from mindseed.dataset._text_sources import CSVDataset, TextFileDataset  # noqa: F401
+from mindseed.dataset._text_corpora import (AGNewsDataset, AmazonReviewDataset, CoNLL2000Dataset,  # noqa: F401
+                                            DBpediaDataset, EnWik9Dataset, IMDBDataset, PennTreebankDataset,
+                                            SogouNewsDataset, SQuADDataset, SST2Dataset, UDPOSDataset,
+                                            WikiTextDataset, YahooAnswersDataset, YelpReviewDataset)
 from mindseed.dataset._vision_sources import (Cifar10Dataset, Cifar100Dataset, EMnistDataset,  # noqa: F401
                                               FashionMnistDataset, ImageFolderDataset, KMnistDataset, MnistDataset,
                                               QMnistDataset)
@@ -37,7 +41,10 @@ __all__ = ["config", "Dataset", "GeneratorDataset", "NumpySlicesDataset", "Padde
            "WeightedRandomSampler", "PKSampler", "DistributedSampler", "BatchInfo", "zip", "transforms", "vision",
            "text", "EMnistDataset", "QMnistDataset", "SVHNDataset", "STL10Dataset", "USPSDataset", "SemeionDataset",
            "Flowers102Dataset", "Caltech101Dataset", "Caltech256Dataset", "CelebADataset", "FakeImageDataset",
-           "VOCDataset", "CocoDataset", "ManifestDataset", "TFRecordDataset", "RandomDataset"]
+           "VOCDataset", "CocoDataset", "ManifestDataset", "TFRecordDataset", "RandomDataset",
+           "AGNewsDataset", "AmazonReviewDataset", "DBpediaDataset", "SogouNewsDataset", "YahooAnswersDataset",
+           "YelpReviewDataset", "PennTreebankDataset", "WikiTextDataset", "EnWik9Dataset", "SST2Dataset",
+           "IMDBDataset", "CoNLL2000Dataset", "UDPOSDataset", "SQuADDataset"]
 
 
 def zip(datasets):  # noqa: A001  (MindSpore's name)
