@@ -141,18 +141,18 @@ class _Declared:
 
 
 # ---------------------------------------------------------------------------- record helpers
-def read_bytes(path):
+def read_bytes(path, what="file"):
     """The bytes of a file, with a missing or unreadable file named."""
     try:
         with open(path, "rb") as f:
             return f.read()
     except OSError as e:
-        raise RuntimeError(f"Invalid file, failed to open file: {path}: {e.strerror}.") from None
+        raise RuntimeError(f"Invalid file, failed to open {what}: {path}: {e.strerror}.") from None
 
 
 def read_image(path, decode, decrypt=None):
     """An image file as raw bytes (uint8, 1-D) or decoded (HWC RGB uint8)."""
-    data = read_bytes(path)
+    data = read_bytes(path, "image file")
     if decrypt is not None:
         data = decrypt(data)
     if not decode:

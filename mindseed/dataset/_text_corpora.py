@@ -171,11 +171,11 @@ class _SentenceCorpus(_Corpus):
                         yield [strings(col) for col in zip(*sentence)]
                     sentence = []
                     continue
+                if not sentence:
+                    start = line_no
                 if len(fields) != len(self._columns):
                     raise RuntimeError(f"Invalid file, {path} line {line_no} (in the sentence from line {start}) has "
                                        f"{len(fields)} fields, but {type(self).__name__} has {len(self._columns)}.")
-                if not sentence:
-                    start = line_no
                 sentence.append(fields)
         if sentence:
             yield [strings(col) for col in zip(*sentence)]

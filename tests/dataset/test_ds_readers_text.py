@@ -1,0 +1,147 @@
+"""Text corpora readers on small files laid out as each corpus is distributed."""
+import csv
+import json
+
+import numpy as np
+import pytest
+
+import mindseed.dataset as ds
+
+
+def rows(d, **kw):
+    return [[np.asarray(x) for x in r] for r in d.create_tuple_iterator(num_epochs=1, output_numpy=True, **kw)]
+
+
+def strs(out, col=0):
+    return [str(r[col]) for r in out]
+
+
+def _write_csv(path, records):
+    with open(path, "w", newline="", encoding="utf-8") as f:
+        csv.writer(f, quoting=csv.QUOTE_ALL).writerows(records)
+
+
+CSV_CORPORA = [(ds.AGNewsDataset, ["index", "title", "description"]),
+               (ds.AmazonReviewDataset, ["label", "title", "content"]),
+               (ds.DBpediaDataset, ["class", "title", "content"]),
+               (ds.SogouNewsDataset, ["index", "title", "content"]),
+               (ds.YahooAnswersDataset, ["class", "title", "content", "answer"]),
+               (ds.YelpReviewDataset, ["label", "text"])]
+
+
+@pytest.mark.parametrize("cls,columns", CSV_CORPORA)
+def test_csv_corpora_columns_usage_shards_and_errors(tmp_path, cls, columns):
+    width = len(columns)
+    train = [[str(i)] + [f"t{i}, \"quoted\"\nline {k}" for k in range(width - 1)] for i in range(5)]
+    _write_csv(str(tmp_path / "train.csv"), train)
+    _write_csv(str(tmp_path / "test.csv"), [["9"] + ["x"] * (width - 1)])
+    d = cls(str(tmp_path), usage="train", shuffle=False)
+    out = rows(d)
+    assert d.get_col_names() == columns and d.get_dataset_size() == 5
+    assert strs(out) == ["0", "1", "2", "3", "4"] and str(out[2][-1]) == train[2][-1]
+    assert out[0][0].dtype.kind == "U"
+    assert strs(rows(cls(str(tmp_path), shuffle=False))) == ["9", "0", "1", "2", "3", "4"]   # files sorted
+    parts = [strs(rows(cls(str(tmp_path), usage="train", shuffle=False, num_shards=2, shard_id=i))) for i in range(2)]
+    assert parts == [["0", "2", "4"], ["1", "3", "0"]]
+    assert sorted(strs(rows(cls(str(tmp_path), usage="train")))) == ["0", "1", "2", "3", "4"]   # shuffled
+    assert len(rows(cls(str(tmp_path), usage="train", num_samples=2))) == 2
+    _write_csv(str(tmp_path / "test.csv"), [["9"] + ["x"] * (width - 1), ["8"]])
+    with pytest.raises(RuntimeError, match="test.csv record 2 has 1 fields"):
+        rows(cls(str(tmp_path), usage="test"))
+    with pytest.raises(ValueError, match="valid set"):
+        cls(str(tmp_path), usage="valid")
+
+
+@pytest.mark.parametrize("cls,names", [(ds.PennTreebankDataset, "ptb.{}.txt"), (ds.WikiTextDataset, "wiki.{}.tokens")])
+def test_line_corpora(tmp_path, cls, names):
+    for usage in ("train", "valid", "test"):
+        (tmp_path / names.format(usage)).write_text(f" {usage} one \n\n {usage} two \n")
+    out = rows(cls(str(tmp_path), usage="valid", shuffle=False))
+    assert strs(out) == [" valid one ", " valid two "]
+    assert cls(str(tmp_path)).get_dataset_size() == 6 and cls(str(tmp_path)).get_col_names() == ["text"]
+    (tmp_path / names.format("test")).unlink()
+    with pytest.raises(ValueError, match="usage 'test'"):
+        cls(str(tmp_path), usage="test")
+
+
+def test_enwik9_streams_its_file(tmp_path):
+    (tmp_path / "enwik9").write_text("<mediawiki>\n  <page>\n\n</mediawiki>\n")
+    d = ds.EnWik9Dataset(str(tmp_path), shuffle=False, num_shards=2, shard_id=1)
+    assert strs(rows(d)) == ["  <page>", "<mediawiki>"] and d.get_dataset_size() == 2
+    with pytest.raises(ValueError, match="does not exist"):
+        ds.EnWik9Dataset(str(tmp_path / "missing"))
+    (tmp_path / "enwik9").unlink()
+    with pytest.raises(RuntimeError, match="file not found: .*enwik9"):
+        ds.EnWik9Dataset(str(tmp_path))
+
+
+def test_sst2_usages(tmp_path):
+    (tmp_path / "train.tsv").write_text("sentence\tlabel\nit 's great \t1\nbad , really\t0\n")
+    (tmp_path / "test.tsv").write_text("index\tsentence\n0\tunlabeled one\n")
+    d = ds.SST2Dataset(str(tmp_path), shuffle=False)
+    assert d.get_col_names() == ["sentence", "label"]
+    assert [(str(a), str(b)) for a, b in rows(d)] == [("it 's great ", "1"), ("bad , really", "0")]
+    t = ds.SST2Dataset(str(tmp_path), usage="test", shuffle=False)
+    assert t.get_col_names() == ["sentence"] and strs(rows(t)) == ["unlabeled one"]
+    (tmp_path / "train.tsv").write_text("sentence\tlabel\nno label here\n")
+    with pytest.raises(RuntimeError, match="train.tsv line 2"):
+        rows(ds.SST2Dataset(str(tmp_path)))
+
+
+def test_imdb_folders_labels_sampler_and_encoding_error(tmp_path):
+    texts = {}
+    for part in ("train", "test"):
+        for sub in ("pos", "neg"):
+            (tmp_path / part / sub).mkdir(parents=True)
+            for k in range(2):
+                text = f"{part} {sub} review {k} — good" if sub == "pos" else f"{part} {sub} {k}"
+                (tmp_path / part / sub / f"{k}_{k + 5}.txt").write_text(text, encoding="utf-8")
+                texts[(part, sub, k)] = text
+    d = ds.IMDBDataset(str(tmp_path), usage="train", shuffle=False)
+    out = rows(d)
+    assert d.get_col_names() == ["text", "label"] and [int(r[1]) for r in out] == [1, 1, 0, 0]
+    assert str(out[0][0]) == texts[("train", "pos", 0)] and out[0][1].dtype == np.uint32
+    assert ds.IMDBDataset(str(tmp_path)).get_dataset_size() == 8
+    picked = rows(ds.IMDBDataset(str(tmp_path), usage="test", sampler=ds.SubsetSampler([3, 0])))
+    assert strs(picked) == [texts[("test", "neg", 1)], texts[("test", "pos", 0)]]
+    parts = [rows(ds.IMDBDataset(str(tmp_path), shuffle=False, num_shards=4, shard_id=i)) for i in range(4)]
+    assert [len(p) for p in parts] == [2, 2, 2, 2]
+    (tmp_path / "test" / "neg" / "0_5.txt").write_bytes(b"\xff\xfe bad")
+    with pytest.raises(RuntimeError, match="0_5.txt is not UTF-8"):
+        rows(ds.IMDBDataset(str(tmp_path), usage="test"))
+
+
+@pytest.mark.parametrize("cls,sep,names", [(ds.CoNLL2000Dataset, " ", ("train.txt", "test.txt")),
+                                           (ds.UDPOSDataset, "\t", ("train.txt", "valid.txt", "test.txt"))])
+def test_sentence_corpora_group_tokens(tmp_path, cls, sep, names):
+    body = sep.join(["Confidence", "NN", "B-NP"]) + "\n" + sep.join(["in", "IN", "B-PP"]) + "\n\n" + \
+        sep.join(["Rockwell", "NNP", "B-NP"]) + "\n"
+    for n in names:
+        (tmp_path / n).write_text(body)
+    d = cls(str(tmp_path), usage="train", shuffle=False)
+    out = rows(d)
+    assert len(d.get_col_names()) == 3 and len(out) == 2
+    assert out[0][0].tolist() == ["Confidence", "in"] and out[0][2].tolist() == ["B-NP", "B-PP"]
+    assert out[1][1].tolist() == ["NNP"] and out[1][1].shape == (1,)
+    assert cls(str(tmp_path)).get_dataset_size() == 2 * len(names)
+    (tmp_path / "test.txt").write_text(body + "\nbroken" + sep + "line\n")
+    with pytest.raises(RuntimeError, match="test.txt line 6 .*sentence from line 6"):
+        rows(cls(str(tmp_path), usage="test"))
+
+
+def test_squad_rows_per_question(tmp_path):
+    doc = {"data": [{"title": "T", "paragraphs": [{"context": "Paris is in France.", "qas": [
+        {"question": "Where is Paris?", "answers": [{"text": "France", "answer_start": 12},
+                                                     {"text": "in France", "answer_start": 9}]},
+        {"question": "Unanswerable?", "answers": [], "is_impossible": True}]}]}]}
+    (tmp_path / "train-v2.0.json").write_text(json.dumps(doc))
+    (tmp_path / "dev-v1.1.json").write_text(json.dumps(doc))
+    d = ds.SQuADDataset(str(tmp_path), usage="train", shuffle=False)
+    out = rows(d)
+    assert d.get_col_names() == ["context", "question", "text", "answer_start"] and len(out) == 2
+    assert out[0][2].tolist() == ["France", "in France"] and out[0][3].tolist() == [12, 9]
+    assert out[0][3].dtype == np.uint32 and out[1][2].shape == (0,)
+    assert ds.SQuADDataset(str(tmp_path)).get_dataset_size() == 4
+    (tmp_path / "dev-v1.1.json").write_text(json.dumps(doc)[:40])
+    with pytest.raises(RuntimeError, match="dev-v1.1.json is not a valid SQuAD JSON"):
+        rows(ds.SQuADDataset(str(tmp_path), usage="dev"))
