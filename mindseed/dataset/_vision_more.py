@@ -34,6 +34,15 @@ def _mat_var(mat, name, path):
     return mat[name]
 
 
+def _numbered_fields(path):
+    """(line number, whitespace-separated fields) of the non-blank lines of a text file, read as a stream."""
+    with open(path, encoding="ascii", errors="replace") as f:
+        for line_no, line in enumerate(f, 1):
+            fields = line.split()
+            if fields:
+                yield line_no, fields
+
+
 # ---------------------------------------------------------------------------- array-backed
 class SVHNDataset(_FileArrays):
     """SVHN cropped digits from `{train,test,extra}_32x32.mat`: image (32, 32, 3) uint8, label uint32 (0-9).
@@ -108,20 +117,16 @@ class SemeionDataset(_FileArrays):
     def _load_arrays(self):
         path = self._need(self._path("semeion.data"))
         images, labels = [], []
-        with open(path, encoding="ascii", errors="replace") as f:
-            for line_no, line in enumerate(f, 1):
-                fields = line.split()
-                if not fields:
-                    continue
-                try:
-                    values = np.array(fields, dtype=np.float64)
-                except ValueError:
-                    values = np.zeros(0)
-                if values.size != 266 or values[256:].sum() != 1:
-                    raise RuntimeError(f"Invalid file, {path} line {line_no}: expected 256 pixels and a one-hot digit "
-                                       f"(266 numbers), but got {len(fields)} fields.")
-                images.append((values[:256].reshape(16, 16) * 255).astype(np.uint8))
-                labels.append(int(np.argmax(values[256:])))
+        for line_no, fields in _numbered_fields(path):
+            try:
+                values = np.array(fields, dtype=np.float64)
+            except ValueError:
+                values = np.zeros(0)
+            if values.size != 266 or values[256:].sum() != 1:
+                raise RuntimeError(f"Invalid file, {path} line {line_no}: expected 256 pixels and a one-hot digit "
+                                   f"(266 numbers), but got {len(fields)} fields.")
+            images.append((values[:256].reshape(16, 16) * 255).astype(np.uint8))
+            labels.append(int(np.argmax(values[256:])))
         if not images:
             raise RuntimeError(f"Invalid file, {path} holds no record.")
         return [np.stack(images), np.asarray(labels, np.uint32)]
@@ -140,24 +145,20 @@ class USPSDataset(FileRowSource):
         return self._usage_files({"train": "usps", "test": "usps.t"})
 
     def _file_rows(self, path):
-        with open(path, encoding="ascii", errors="replace") as f:
-            for line_no, line in enumerate(f, 1):
-                fields = line.split()
-                if not fields:
-                    continue
-                try:
-                    label = int(float(fields[0])) - 1
-                    pix = np.zeros(256, np.float64)
-                    for item in fields[1:]:
-                        k, v = item.split(":")
-                        pix[int(k) - 1] = float(v)
-                except (ValueError, IndexError):
-                    raise RuntimeError(f"Invalid file, {path} line {line_no}: not a libsvm record "
-                                       f"'label index:value ...' of 256 pixels.") from None
-                if not 0 <= label <= 9:
-                    raise RuntimeError(f"Invalid file, {path} line {line_no}: label {label + 1} is not in [1, 10].")
-                image = ((pix + 1.0) / 2.0 * 255.0).clip(0, 255).astype(np.uint8).reshape(16, 16, 1)
-                yield [image, np.array(label, np.uint32)]
+        for line_no, fields in _numbered_fields(path):
+            try:
+                label = int(float(fields[0])) - 1
+                pix = np.zeros(256, np.float64)
+                for item in fields[1:]:
+                    k, v = item.split(":")
+                    pix[int(k) - 1] = float(v)
+            except (ValueError, IndexError):
+                raise RuntimeError(f"Invalid file, {path} line {line_no}: not a libsvm record "
+                                   f"'label index:value ...' of 256 pixels.") from None
+            if not 0 <= label <= 9:
+                raise RuntimeError(f"Invalid file, {path} line {line_no}: label {label + 1} is not in [1, 10].")
+            image = ((pix + 1.0) / 2.0 * 255.0).clip(0, 255).astype(np.uint8).reshape(16, 16, 1)
+            yield [image, np.array(label, np.uint32)]
 
 
 # ---------------------------------------------------------------------------- image files
