@@ -95,7 +95,7 @@ class STL10Dataset(_FileArrays):
                                    f"cut).")
             n = size // self._image_bytes
             # stored column-major per image: (C, W, H) in C order
-            images.append(np.memmap(path, np.uint8, "r", shape=(n, 3, 96, 96)).transpose(0, 3, 2, 1))
+            images.append(np.memmap(path, np.uint8, "r", shape=(n, 3, 96, 96)))
             if p == "unlabeled":
                 labels.append(np.full(n, -1, np.int32))
                 continue
@@ -104,7 +104,7 @@ class STL10Dataset(_FileArrays):
             if len(y) != n:
                 raise RuntimeError(f"Invalid data, {path} holds {n} images but {ypath} holds {len(y)} labels.")
             labels.append(y.astype(np.int32) - 1)
-        return [chain(images), np.concatenate(labels)]
+        return [chain(images, "cwh"), np.concatenate(labels)]
 
 
 class SemeionDataset(_FileArrays):
