@@ -18,7 +18,8 @@ from mindseed.dataset._schema import Schema, DSCallback, WaitedDSCallback  # noq
 from mindseed.dataset._sources import (GeneratorDataset, MappableSource as MappableDataset,  # noqa: F401
                                        NumpySlicesDataset, PaddedDataset, Shuffle)
 from mindseed.dataset._text_sources import CSVDataset, TextFileDataset  # noqa: F401
-from mindseed.dataset._text_corpora import (AGNewsDataset, AmazonReviewDataset, CoNLL2000Dataset,  # noqa: F401
+from mindseed.dataset._text_corpora import (AGNewsDataset, AmazonReviewDataset, CLUEDataset,  # noqa: F401
+                                            CoNLL2000Dataset, Multi30kDataset,
                                             DBpediaDataset, EnWik9Dataset, IMDBDataset, PennTreebankDataset,
                                             SogouNewsDataset, SQuADDataset, SST2Dataset, UDPOSDataset,
                                             WikiTextDataset, YahooAnswersDataset, YelpReviewDataset)
@@ -44,7 +45,7 @@ __all__ = ["config", "Dataset", "GeneratorDataset", "NumpySlicesDataset", "Padde
            "VOCDataset", "CocoDataset", "ManifestDataset", "TFRecordDataset", "RandomDataset",
            "AGNewsDataset", "AmazonReviewDataset", "DBpediaDataset", "SogouNewsDataset", "YahooAnswersDataset",
            "YelpReviewDataset", "PennTreebankDataset", "WikiTextDataset", "EnWik9Dataset", "SST2Dataset",
-           "IMDBDataset", "CoNLL2000Dataset", "UDPOSDataset", "SQuADDataset"]
+           "IMDBDataset", "CoNLL2000Dataset", "UDPOSDataset", "SQuADDataset", "Multi30kDataset", "CLUEDataset"]
 
 
 def zip(datasets):  # noqa: A001  (MindSpore's name)

@@ -14,7 +14,7 @@ from mindseed.dataset._text_sources import TextFileDataset
 
 __all__ = ["AGNewsDataset", "AmazonReviewDataset", "DBpediaDataset", "SogouNewsDataset", "YahooAnswersDataset",
            "YelpReviewDataset", "PennTreebankDataset", "WikiTextDataset", "EnWik9Dataset", "SST2Dataset",
-           "IMDBDataset", "CoNLL2000Dataset", "UDPOSDataset", "SQuADDataset"]
+           "IMDBDataset", "CoNLL2000Dataset", "UDPOSDataset", "SQuADDataset", "Multi30kDataset", "CLUEDataset"]
 
 _STREAM = ("dataset_dir, usage=None, num_samples=None, num_parallel_workers=None, shuffle=Shuffle.GLOBAL, "
            "num_shards=None, shard_id=None, cache=None")
@@ -278,3 +278,102 @@ class SQuADDataset(_Corpus):
                         raise RuntimeError(f"Invalid file, {path}: data[{a}].paragraphs[{p}].qas[{q}] lacks context, "
                                            f"question or an answer's text/answer_start.") from None
                     yield row
+
+
+# ---------------------------------------------------------------------------- Multi30k
+class Multi30kDataset(_Corpus):
+    """Multi30k translation pairs (`train.{en,de}`, `val.{en,de}`, `test2016.{en,de}`: line k of one language is
+    the translation of line k of the other): columns text and translation (string), in `language_pair` order.
+
+    Args:
+        usage (str, optional): ``'train'``, ``'valid'``, ``'test'`` or ``'all'``. Default: ``None`` (all).
+        language_pair (Sequence[str], optional): ``['en', 'de']`` or ``['de', 'en']``. Default: ``['en', 'de']``.
+    """
+
+    _signature = ("dataset_dir, usage=None, language_pair=None, num_samples=None, num_parallel_workers=None, "
+                  "shuffle=None, num_shards=None, shard_id=None, cache=None")
+    _choices = {"usage": ("train", "valid", "test", "all", None)}
+    _columns = ("text", "translation")
+
+    def _check_args(self):
+        pair = ["en", "de"] if self.language_pair is None else list(self.language_pair)
+        if pair not in (["en", "de"], ["de", "en"]):
+            raise ValueError(f"Input language_pair is not within the valid set of [['en', 'de'], ['de', 'en']], "
+                             f"but got {self.language_pair!r}.")
+        self.language_pair = pair
+
+    def _files(self):
+        src = self.language_pair[0]
+        return self._usage_files({"train": f"train.{src}", "valid": f"val.{src}", "test": f"test2016.{src}"})
+
+    def _file_rows(self, path):
+        other = path[:-2] + self.language_pair[1]
+        with open(path, encoding="utf-8") as fa, open(self._need(other), encoding="utf-8") as fb:
+            count = 0
+            for a, b in zip(fa, fb, strict=False):
+                count += 1
+                yield [np.array(a.rstrip("\r\n")), np.array(b.rstrip("\r\n"))]
+            if fa.readline() or fb.readline():
+                raise RuntimeError(f"Invalid file, {path} and {other} differ in length after line {count}: every "
+                                   f"sentence needs its translation.")
+
+
+# ---------------------------------------------------------------------------- CLUE
+_S, _U = "str", "uint32"
+# task -> (train/eval columns, test columns), each [(json key, kind)]
+_PAIR = ([("sentence1", _S), ("sentence2", _S), ("label", _S)], [("id", _U), ("sentence1", _S), ("sentence2", _S)])
+_CLUE_COLUMNS = {
+    "AFQMC": _PAIR, "CMNLI": _PAIR,
+    "TNEWS": ([("label", _S), ("label_des", _S), ("sentence", _S), ("keywords", _S)],
+              [("id", _U), ("sentence", _S), ("keywords", _S)]),
+    "IFLYTEK": ([("label", _S), ("label_des", _S), ("sentence", _S)], [("id", _U), ("sentence", _S)]),
+    "CSL": ([("id", _U), ("abst", _S), ("keyword", "strs"), ("label", _S)],
+            [("id", _U), ("abst", _S), ("keyword", "strs")]),
+}
+_WSC = [("span1_index", _U), ("span2_index", _U), ("span1_text", _S), ("span2_text", _S), ("idx", _U), ("text", _S)]
+_CLUE_COLUMNS["WSC"] = (_WSC + [("label", _S)], _WSC)
+
+
+class CLUEDataset(FileRowSource):
+    """CLUE benchmark files (one JSON object per line) for a `task`; the columns depend on task and usage
+    (e.g. AFQMC train/eval: sentence1, sentence2, label; test: id, sentence1, sentence2).
+
+    Args:
+        dataset_files (Union[str, list[str]]): files or glob patterns.
+        task (str, optional): ``'AFQMC'``, ``'TNEWS'``, ``'IFLYTEK'``, ``'CMNLI'``, ``'WSC'`` or ``'CSL'``.
+            Default: ``'AFQMC'``.
+        usage (str, optional): ``'train'``, ``'test'`` or ``'eval'``. Default: ``'train'``.
+    """
+
+    _signature = ("dataset_files, task='AFQMC', usage='train', num_samples=None, num_parallel_workers=None, "
+                  "shuffle=Shuffle.GLOBAL, num_shards=None, shard_id=None, cache=None")
+    _choices = {"task": tuple(_CLUE_COLUMNS), "usage": ("train", "test", "eval")}
+
+    def _spec(self):
+        return _CLUE_COLUMNS[self.task][1 if self.usage == "test" else 0]
+
+    def _col_names(self):
+        return [k for k, _ in self._spec()]
+
+    def _file_rows(self, path):
+        spec = self._spec()
+        with open(path, encoding="utf-8") as f:
+            for line_no, line in enumerate(f, 1):
+                if not line.strip():
+                    continue
+                try:
+                    obj = json.loads(line)
+                    if self.task == "WSC":
+                        obj = dict(obj, **obj.get("target", {}))
+                    yield [self._value(obj[k], kind) for k, kind in spec]
+                except (ValueError, KeyError, TypeError) as e:
+                    raise RuntimeError(f"Invalid file, {path} line {line_no}: not a CLUE {self.task} {self.usage} "
+                                       f"record ({type(e).__name__}: {e}).") from None
+
+    @staticmethod
+    def _value(v, kind):
+        if kind == _U:
+            return np.array(int(v), np.uint32)
+        if kind == "strs":
+            return strings([str(x) for x in v])
+        return np.array(str(v))

@@ -145,3 +145,49 @@ def test_squad_rows_per_question(tmp_path):
     (tmp_path / "dev-v1.1.json").write_text(json.dumps(doc)[:40])
     with pytest.raises(RuntimeError, match="dev-v1.1.json is not a valid SQuAD JSON"):
         rows(ds.SQuADDataset(str(tmp_path), usage="dev"))
+
+
+def test_multi30k_pairs_and_language_order(tmp_path):
+    (tmp_path / "train.en").write_text("A dog runs.\nTwo men.\nA cat.\n")
+    (tmp_path / "train.de").write_text("Ein Hund rennt.\nZwei Männer.\nEine Katze.\n")
+    d = ds.Multi30kDataset(str(tmp_path), usage="train", shuffle=False)
+    out = rows(d)
+    assert d.get_col_names() == ["text", "translation"]
+    assert [(str(a), str(b)) for a, b in out][1] == ("Two men.", "Zwei Männer.")
+    rev = rows(ds.Multi30kDataset(str(tmp_path), usage="train", language_pair=["de", "en"], shuffle=False))
+    assert (str(rev[2][0]), str(rev[2][1])) == ("Eine Katze.", "A cat.")
+    parts = [rows(ds.Multi30kDataset(str(tmp_path), usage="train", shuffle=False, num_shards=3, shard_id=i))
+             for i in range(3)]
+    assert [str(p[0][0]) for p in parts] == ["A dog runs.", "Two men.", "A cat."]
+    with pytest.raises(ValueError, match="language_pair"):
+        ds.Multi30kDataset(str(tmp_path), language_pair=["en", "fr"])
+    (tmp_path / "train.de").write_text("Ein Hund rennt.\n")
+    with pytest.raises(RuntimeError, match="train.en and .*train.de differ in length after line 1"):
+        rows(ds.Multi30kDataset(str(tmp_path), usage="train"))
+
+
+def test_clue_tasks_usage_columns_and_types(tmp_path):
+    afqmc = tmp_path / "afqmc_train.json"
+    afqmc.write_text("\n".join(json.dumps({"sentence1": f"s{i}", "sentence2": f"t{i}", "label": str(i % 2)})
+                               for i in range(4)) + "\n")
+    d = ds.CLUEDataset(str(afqmc), task="AFQMC", usage="train", shuffle=False)
+    out = rows(d)
+    assert d.get_col_names() == ["sentence1", "sentence2", "label"] and strs(out, 2) == ["0", "1", "0", "1"]
+    test = tmp_path / "afqmc_test.json"
+    test.write_text(json.dumps({"id": 7, "sentence1": "a", "sentence2": "b"}) + "\n")
+    t = rows(ds.CLUEDataset(str(test), usage="test"))
+    assert int(t[0][0]) == 7 and t[0][0].dtype == np.uint32
+    wsc = tmp_path / "wsc.json"
+    wsc.write_text(json.dumps({"target": {"span1_index": 0, "span2_index": 3, "span1_text": "A", "span2_text": "it"},
+                               "idx": 5, "text": "A ... it", "label": "true"}) + "\n")
+    w = ds.CLUEDataset(str(wsc), task="WSC", usage="eval")
+    row = rows(w)[0]
+    assert w.get_col_names()[-1] == "label" and int(row[1]) == 3 and str(row[3]) == "it" and int(row[4]) == 5
+    csl = tmp_path / "csl.json"
+    csl.write_text(json.dumps({"id": 1, "abst": "x", "keyword": ["k1", "k2"], "label": "1"}) + "\n")
+    assert rows(ds.CLUEDataset(str(csl), task="CSL"))[0][2].tolist() == ["k1", "k2"]
+    parts = [rows(ds.CLUEDataset(str(afqmc), shuffle=False, num_shards=2, shard_id=i)) for i in range(2)]
+    assert strs(parts[1]) == ["s1", "s3"]
+    afqmc.write_text(json.dumps({"sentence1": "only one"}) + "\n")
+    with pytest.raises(RuntimeError, match="afqmc_train.json line 1: not a CLUE AFQMC train record"):
+        rows(ds.CLUEDataset(str(afqmc)))
