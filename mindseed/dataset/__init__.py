@@ -29,6 +29,8 @@ from mindseed.dataset._vision_sources import (Cifar10Dataset, Cifar100Dataset, E
 from mindseed.dataset._vision_more import (Caltech101Dataset, Caltech256Dataset, CelebADataset,  # noqa: F401
                                            FakeImageDataset, Flowers102Dataset, SemeionDataset, STL10Dataset,
                                            SVHNDataset, USPSDataset)
+from mindseed.dataset._audio_sources import (CMUArcticDataset, LibriTTSDataset, LJSpeechDataset,  # noqa: F401
+                                             SpeechCommandsDataset, YesNoDataset)
 from mindseed.dataset._detection_sources import CocoDataset, VOCDataset  # noqa: F401
 from mindseed.dataset._format_sources import ManifestDataset, RandomDataset, TFRecordDataset  # noqa: F401
 from mindseed.dataset.samplers import (DistributedSampler, PKSampler, RandomSampler, Sampler,  # noqa: F401
@@ -45,7 +47,8 @@ __all__ = ["config", "Dataset", "GeneratorDataset", "NumpySlicesDataset", "Padde
            "VOCDataset", "CocoDataset", "ManifestDataset", "TFRecordDataset", "RandomDataset",
            "AGNewsDataset", "AmazonReviewDataset", "DBpediaDataset", "SogouNewsDataset", "YahooAnswersDataset",
            "YelpReviewDataset", "PennTreebankDataset", "WikiTextDataset", "EnWik9Dataset", "SST2Dataset",
-           "IMDBDataset", "CoNLL2000Dataset", "UDPOSDataset", "SQuADDataset", "Multi30kDataset", "CLUEDataset"]
+           "IMDBDataset", "CoNLL2000Dataset", "UDPOSDataset", "SQuADDataset", "Multi30kDataset", "CLUEDataset",
+           "LJSpeechDataset", "YesNoDataset", "SpeechCommandsDataset", "CMUArcticDataset", "LibriTTSDataset"]
 
 
 def zip(datasets):  # noqa: A001  (MindSpore's name)
