@@ -31,6 +31,9 @@ from mindseed.dataset._vision_more import (Caltech101Dataset, Caltech256Dataset,
                                            SVHNDataset, USPSDataset)
 from mindseed.dataset._audio_sources import (CMUArcticDataset, LibriTTSDataset, LJSpeechDataset,  # noqa: F401
                                              SpeechCommandsDataset, YesNoDataset)
+from mindseed.dataset._vision_files import (DIV2KDataset, FlickrDataset, Food101Dataset, KITTIDataset,  # noqa: F401
+                                            OmniglotDataset, RenderedSST2Dataset, SBUDataset, SUN397Dataset,
+                                            WIDERFaceDataset)
 from mindseed.dataset._detection_sources import CocoDataset, VOCDataset  # noqa: F401
 from mindseed.dataset._format_sources import ManifestDataset, RandomDataset, TFRecordDataset  # noqa: F401
 from mindseed.dataset.samplers import (DistributedSampler, PKSampler, RandomSampler, Sampler,  # noqa: F401
@@ -48,7 +51,9 @@ __all__ = ["config", "Dataset", "GeneratorDataset", "NumpySlicesDataset", "Padde
            "AGNewsDataset", "AmazonReviewDataset", "DBpediaDataset", "SogouNewsDataset", "YahooAnswersDataset",
            "YelpReviewDataset", "PennTreebankDataset", "WikiTextDataset", "EnWik9Dataset", "SST2Dataset",
            "IMDBDataset", "CoNLL2000Dataset", "UDPOSDataset", "SQuADDataset", "Multi30kDataset", "CLUEDataset",
-           "LJSpeechDataset", "YesNoDataset", "SpeechCommandsDataset", "CMUArcticDataset", "LibriTTSDataset"]
+           "LJSpeechDataset", "YesNoDataset", "SpeechCommandsDataset", "CMUArcticDataset", "LibriTTSDataset",
+           "Food101Dataset", "SUN397Dataset", "RenderedSST2Dataset", "OmniglotDataset", "FlickrDataset", "SBUDataset",
+           "DIV2KDataset", "WIDERFaceDataset", "KITTIDataset"]
 
 
 def zip(datasets):  # noqa: A001  (MindSpore's name)
