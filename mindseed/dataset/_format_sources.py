@@ -1,7 +1,6 @@
 """Standard-format readers: TFRecordDataset (tf.train.Example records, parsed with protobuf, CRCs checked),
 ManifestDataset (a JSON-lines manifest of images and labels) and RandomDataset (rows of a schema, generated)."""
 import gzip
-import json
 import struct
 import zlib
 
@@ -9,7 +8,7 @@ import numpy as np
 
 from mindseed.common import dtype as mstype
 from mindseed.dataset import config as _cfg
-from mindseed.dataset._readers import FileRowSource, IndexedSource, read_image
+from mindseed.dataset._readers import FileRowSource, IndexedSource, json_lines, read_image
 from mindseed.dataset._schema import Schema
 
 __all__ = ["TFRecordDataset", "ManifestDataset", "RandomDataset"]
@@ -291,19 +290,15 @@ class ManifestDataset(IndexedSource):
     def _scan(self):
         path = self.dataset_file
         entries = []
-        with open(path, encoding="utf-8") as f:
-            for line_no, line in enumerate(f, 1):
-                if not line.strip():
-                    continue
-                try:
-                    obj = json.loads(line)
-                    source = obj["source"]
-                    names = [a["name"] for a in obj.get("annotation", [])]
-                except (ValueError, KeyError, TypeError) as e:
-                    raise RuntimeError(f"Invalid file, {path} line {line_no}: not a manifest entry with 'source' and "
-                                       f"'annotation' names ({e}).") from None
-                if str(obj.get("usage", "")).lower() == self.usage:
-                    entries.append((source, names))
+        what = "a manifest entry with 'source' and 'annotation' names"
+        for line_no, obj in json_lines(path, what):
+            try:
+                source = obj["source"]
+                names = [a["name"] for a in obj.get("annotation", [])]
+            except (KeyError, TypeError, AttributeError) as e:
+                raise RuntimeError(f"Invalid file, {path} line {line_no}: not {what} ({e!r}).") from None
+            if str(obj.get("usage", "")).lower() == self.usage:
+                entries.append((source, names))
         if self.class_indexing is not None:
             mapping = dict(self.class_indexing)
         else:

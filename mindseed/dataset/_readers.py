@@ -10,6 +10,7 @@ and stored on the reader. What is left to a reader is how to enumerate and decod
 * a file-stream reader (`FileRowSource`, the non-mappable ones such as the text corpora) names its files
   (`_files()`) and yields the rows of one file (`_file_rows(path)`).
 """
+import json
 import os
 
 import numpy as np
@@ -20,7 +21,7 @@ from mindseed.dataset._sources import MappableSource, Shuffle
 from mindseed.dataset._text_sources import _LineSource
 from mindseed.dataset._workers import ThreadMap, WorkerError
 
-__all__ = ["IndexedSource", "FileRowSource", "read_bytes", "read_image", "strings"]
+__all__ = ["IndexedSource", "FileRowSource", "read_bytes", "read_image", "strings", "json_lines"]
 
 
 # ---------------------------------------------------------------------------- argument checks
@@ -159,6 +160,20 @@ def read_image(path, decode, decrypt=None):
         return np.frombuffer(data, dtype=np.uint8)
     from mindseed.dataset.vision._image import decode_bytes
     return decode_bytes(data, path)
+
+
+def json_lines(path, what):
+    """(line number, object) of each non-blank line of a JSON-lines file, read as a stream; a line that is not
+    JSON is an error naming the file, the line and `what` was expected."""
+    with open(path, encoding="utf-8") as f:
+        for line_no, line in enumerate(f, 1):
+            if not line.strip():
+                continue
+            try:
+                obj = json.loads(line)
+            except ValueError as e:
+                raise RuntimeError(f"Invalid file, {path} line {line_no}: not {what} ({e}).") from None
+            yield line_no, obj
 
 
 def strings(values):

@@ -9,7 +9,7 @@ import os
 
 import numpy as np
 
-from mindseed.dataset._readers import FileRowSource, IndexedSource, read_bytes, strings
+from mindseed.dataset._readers import FileRowSource, IndexedSource, json_lines, read_bytes, strings
 from mindseed.dataset._text_sources import TextFileDataset
 
 __all__ = ["AGNewsDataset", "AmazonReviewDataset", "DBpediaDataset", "SogouNewsDataset", "YahooAnswersDataset",
@@ -357,18 +357,16 @@ class CLUEDataset(FileRowSource):
 
     def _file_rows(self, path):
         spec = self._spec()
-        with open(path, encoding="utf-8") as f:
-            for line_no, line in enumerate(f, 1):
-                if not line.strip():
-                    continue
-                try:
-                    obj = json.loads(line)
-                    if self.task == "WSC":
-                        obj = dict(obj, **obj.get("target", {}))
-                    yield [self._value(obj[k], kind) for k, kind in spec]
-                except (ValueError, KeyError, TypeError) as e:
-                    raise RuntimeError(f"Invalid file, {path} line {line_no}: not a CLUE {self.task} {self.usage} "
-                                       f"record ({type(e).__name__}: {e}).") from None
+        what = f"a CLUE {self.task} {self.usage} record"
+        for line_no, obj in json_lines(path, what):
+            try:
+                if self.task == "WSC":
+                    obj = dict(obj, **obj.get("target", {}))
+                row = [self._value(obj[k], kind) for k, kind in spec]
+            except (ValueError, KeyError, TypeError, AttributeError) as e:
+                raise RuntimeError(f"Invalid file, {path} line {line_no}: not {what} ({type(e).__name__}: {e}).") \
+                    from None
+            yield row
 
     @staticmethod
     def _value(v, kind):
