@@ -191,3 +191,28 @@ def test_clue_tasks_usage_columns_and_types(tmp_path):
     afqmc.write_text(json.dumps({"sentence1": "only one"}) + "\n")
     with pytest.raises(RuntimeError, match="afqmc_train.json line 1: not a CLUE AFQMC train record"):
         rows(ds.CLUEDataset(str(afqmc)))
+
+
+def test_sharded_and_buffer_shuffled_lines_stream_in_bounded_memory(tmp_path, monkeypatch):
+    import tracemalloc
+
+    from mindseed.dataset import _text_sources
+    path = tmp_path / "big.txt"
+    line = "x" * 190
+    path.write_text("".join(f"{i:08d} {line}\n" for i in range(60000)))   # ~12 MB
+    monkeypatch.setattr(_text_sources, "SHUFFLE_BUFFER", 1000)
+    for kw in ({"shuffle": False, "num_shards": 3, "shard_id": 2}, {"shuffle": True}):
+        d = ds.TextFileDataset(str(path), **kw)
+        tracemalloc.start()
+        seen = [int(str(r[0])[:8]) for r in d.create_tuple_iterator(num_epochs=1, output_numpy=True)]
+        peak = tracemalloc.get_traced_memory()[1]
+        tracemalloc.stop()
+        assert peak < 4 << 20, (kw, peak)        # rows are not all held: 60000 rows take ~15 MB
+        if "num_shards" in kw:
+            assert seen[:3] == [2, 5, 8] and len(seen) == 20000
+        else:
+            assert sorted(seen) == list(range(60000)) and seen[:100] != list(range(100))
+    # a shard one row short wraps around to the start
+    (tmp_path / "five.txt").write_text("a\nb\nc\nd\ne\n")
+    assert strs(rows(ds.TextFileDataset(str(tmp_path / "five.txt"), shuffle=False, num_shards=3, shard_id=2))) == \
+        ["c", "a"]

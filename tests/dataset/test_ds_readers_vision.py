@@ -263,3 +263,17 @@ def test_fake_image_dataset_is_reproducible_and_sharded():
     np.testing.assert_array_equal(parts[1][0][0], a[1][0])
     with pytest.raises(ValueError, match="image_size"):
         ds.FakeImageDataset(image_size=(2, 2))
+
+
+def test_cifar_epoch_reads_rows_from_the_file_in_bounded_memory(tmp_path):
+    import tracemalloc
+    rs = np.random.RandomState(9)
+    rec = np.concatenate([rs.randint(0, 10, (8000, 1)), rs.randint(0, 256, (8000, 3072))], 1).astype(np.uint8)
+    rec.tofile(str(tmp_path / "data_batch_1.bin"))   # ~24 MB
+    del rec
+    d = ds.Cifar10Dataset(str(tmp_path), usage="train", shuffle=True).batch(100)
+    tracemalloc.start()
+    n = sum(b[0].shape[0] for b in d.create_tuple_iterator(num_epochs=1, output_numpy=True))
+    peak = tracemalloc.get_traced_memory()[1]
+    tracemalloc.stop()
+    assert n == 8000 and peak < 4 << 20, peak
