@@ -34,6 +34,8 @@ from mindseed.dataset._audio_sources import (CMUArcticDataset, LibriTTSDataset, 
 from mindseed.dataset._vision_files import (DIV2KDataset, FlickrDataset, Food101Dataset, KITTIDataset,  # noqa: F401
                                             OmniglotDataset, RenderedSST2Dataset, SBUDataset, SUN397Dataset,
                                             WIDERFaceDataset)
+from mindseed.dataset._vision_scenes import (CityscapesDataset, LFWDataset, PhotoTourDataset,  # noqa: F401
+                                             Places365Dataset, SBDataset)
 from mindseed.dataset._detection_sources import CocoDataset, VOCDataset  # noqa: F401
 from mindseed.dataset._format_sources import ManifestDataset, RandomDataset, TFRecordDataset  # noqa: F401
 from mindseed.dataset.samplers import (DistributedSampler, PKSampler, RandomSampler, Sampler,  # noqa: F401
@@ -53,7 +55,8 @@ __all__ = ["config", "Dataset", "GeneratorDataset", "NumpySlicesDataset", "Padde
            "IMDBDataset", "CoNLL2000Dataset", "UDPOSDataset", "SQuADDataset", "Multi30kDataset", "CLUEDataset",
            "LJSpeechDataset", "YesNoDataset", "SpeechCommandsDataset", "CMUArcticDataset", "LibriTTSDataset",
            "Food101Dataset", "SUN397Dataset", "RenderedSST2Dataset", "OmniglotDataset", "FlickrDataset", "SBUDataset",
-           "DIV2KDataset", "WIDERFaceDataset", "KITTIDataset"]
+           "DIV2KDataset", "WIDERFaceDataset", "KITTIDataset",
+           "Places365Dataset", "LFWDataset", "CityscapesDataset", "SBDataset", "PhotoTourDataset"]
 
 
 def zip(datasets):  # noqa: A001  (MindSpore's name)
