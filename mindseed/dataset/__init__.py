@@ -19,7 +19,7 @@ from mindseed.dataset._sources import (GeneratorDataset, MappableSource as Mappa
                                        NumpySlicesDataset, PaddedDataset, Shuffle)
 from mindseed.dataset._text_sources import CSVDataset, TextFileDataset  # noqa: F401
 from mindseed.dataset._text_corpora import (AGNewsDataset, AmazonReviewDataset, CLUEDataset,  # noqa: F401
-                                            CoNLL2000Dataset, Multi30kDataset,
+                                            CoNLL2000Dataset, IWSLT2016Dataset, IWSLT2017Dataset, Multi30kDataset,
                                             DBpediaDataset, EnWik9Dataset, IMDBDataset, PennTreebankDataset,
                                             SogouNewsDataset, SQuADDataset, SST2Dataset, UDPOSDataset,
                                             WikiTextDataset, YahooAnswersDataset, YelpReviewDataset)
@@ -53,6 +53,7 @@ __all__ = ["config", "Dataset", "GeneratorDataset", "NumpySlicesDataset", "Padde
            "AGNewsDataset", "AmazonReviewDataset", "DBpediaDataset", "SogouNewsDataset", "YahooAnswersDataset",
            "YelpReviewDataset", "PennTreebankDataset", "WikiTextDataset", "EnWik9Dataset", "SST2Dataset",
            "IMDBDataset", "CoNLL2000Dataset", "UDPOSDataset", "SQuADDataset", "Multi30kDataset", "CLUEDataset",
+           "IWSLT2016Dataset", "IWSLT2017Dataset",
            "LJSpeechDataset", "YesNoDataset", "SpeechCommandsDataset", "CMUArcticDataset", "LibriTTSDataset",
            "Food101Dataset", "SUN397Dataset", "RenderedSST2Dataset", "OmniglotDataset", "FlickrDataset", "SBUDataset",
            "DIV2KDataset", "WIDERFaceDataset", "KITTIDataset",

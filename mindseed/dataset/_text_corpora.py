@@ -14,7 +14,8 @@ from mindseed.dataset._text_sources import TextFileDataset
 
 __all__ = ["AGNewsDataset", "AmazonReviewDataset", "DBpediaDataset", "SogouNewsDataset", "YahooAnswersDataset",
            "YelpReviewDataset", "PennTreebankDataset", "WikiTextDataset", "EnWik9Dataset", "SST2Dataset",
-           "IMDBDataset", "CoNLL2000Dataset", "UDPOSDataset", "SQuADDataset", "Multi30kDataset", "CLUEDataset"]
+           "IMDBDataset", "CoNLL2000Dataset", "UDPOSDataset", "SQuADDataset", "Multi30kDataset", "CLUEDataset",
+           "IWSLT2016Dataset", "IWSLT2017Dataset"]
 
 _STREAM = ("dataset_dir, usage=None, num_samples=None, num_parallel_workers=None, shuffle=Shuffle.GLOBAL, "
            "num_shards=None, shard_id=None, cache=None")
@@ -281,9 +282,54 @@ class SQuADDataset(_Corpus):
 
 
 # ---------------------------------------------------------------------------- Multi30k
-class Multi30kDataset(_Corpus):
-    """Multi30k translation pairs (`train.{en,de}`, `val.{en,de}`, `test2016.{en,de}`: line k of one language is
-    the translation of line k of the other): columns text and translation (string), in `language_pair` order.
+class _Translation(_Corpus):
+    """Parallel corpora: each file of the source language has a partner in the target language whose k-th
+    sentence translates its k-th sentence; columns text and translation (string)."""
+
+    _columns = ("text", "translation")
+    _languages = ("en", "de")
+    _default_pair = ("de", "en")
+
+    def _check_args(self):
+        pair = list(self._default_pair) if self.language_pair is None else self.language_pair
+        if not isinstance(pair, (list, tuple)) or len(pair) != 2 or pair[0] == pair[1] or \
+                not all(x in self._languages for x in pair) or "en" not in pair and "en" in self._needs_en:
+            raise ValueError(f"Input language_pair is not a valid pair of {list(self._languages)}"
+                             f"{' including en' if self._needs_en else ''}, but got {self.language_pair!r}.")
+        self.language_pair = list(pair)
+
+    _needs_en = ()
+
+    def _partner(self, path):
+        src, tgt = self.language_pair
+        head, dot, ext = path.rpartition(f".{src}")
+        return head + f".{tgt}" + ext
+
+    @staticmethod
+    def _sentences(f, path):
+        for line in f:
+            yield line.rstrip("\r\n")
+
+    def _file_rows(self, path):
+        other = self._need(self._partner(path))
+        with open(path, encoding="utf-8") as fa, open(other, encoding="utf-8") as fb:
+            sa, sb = self._sentences(fa, path), self._sentences(fb, other)
+            count = 0
+            while True:
+                a, b = next(sa, None), next(sb, None)
+                if a is None and b is None:
+                    return
+                if a is not None and b is not None:
+                    count += 1
+                    yield [np.array(a), np.array(b)]
+                    continue
+                raise RuntimeError(f"Invalid file, {path} and {other} differ in length after sentence {count}: every "
+                                   f"sentence needs its translation.")
+
+
+class Multi30kDataset(_Translation):
+    """Multi30k translation pairs (`train.{en,de}`, `val.{en,de}`, `test2016.{en,de}`): columns text and
+    translation (string), in `language_pair` order.
 
     Args:
         usage (str, optional): ``'train'``, ``'valid'``, ``'test'`` or ``'all'``. Default: ``None`` (all).
@@ -293,29 +339,73 @@ class Multi30kDataset(_Corpus):
     _signature = ("dataset_dir, usage=None, language_pair=None, num_samples=None, num_parallel_workers=None, "
                   "shuffle=None, num_shards=None, shard_id=None, cache=None")
     _choices = {"usage": ("train", "valid", "test", "all", None)}
-    _columns = ("text", "translation")
-
-    def _check_args(self):
-        pair = ["en", "de"] if self.language_pair is None else list(self.language_pair)
-        if pair not in (["en", "de"], ["de", "en"]):
-            raise ValueError(f"Input language_pair is not within the valid set of [['en', 'de'], ['de', 'en']], "
-                             f"but got {self.language_pair!r}.")
-        self.language_pair = pair
+    _default_pair = ("en", "de")
 
     def _files(self):
         src = self.language_pair[0]
         return self._usage_files({"train": f"train.{src}", "valid": f"val.{src}", "test": f"test2016.{src}"})
 
-    def _file_rows(self, path):
-        other = path[:-2] + self.language_pair[1]
-        with open(path, encoding="utf-8") as fa, open(self._need(other), encoding="utf-8") as fb:
-            count = 0
-            for a, b in zip(fa, fb, strict=False):
-                count += 1
-                yield [np.array(a.rstrip("\r\n")), np.array(b.rstrip("\r\n"))]
-            if fa.readline() or fb.readline():
-                raise RuntimeError(f"Invalid file, {path} and {other} differ in length after line {count}: every "
-                                   f"sentence needs its translation.")
+
+class _IWSLT(_Translation):
+    """IWSLT TED talks: `train.tags.<src>-<tgt>.<src>` (metadata lines in <tags> are skipped) and
+    `IWSLT1x.TED.<set>.<src>-<tgt>.<src>.xml` (the <seg> elements)."""
+
+    _STREAM_PAIR = ("num_samples=None, shuffle=Shuffle.GLOBAL, num_shards=None, shard_id=None, "
+                    "num_parallel_workers=None, cache=None")
+    _choices = {"usage": ("train", "valid", "test", "all", None)}
+
+    def _names(self, root, year, valid, test):
+        src, tgt = self.language_pair
+        pair = f"{src}-{tgt}"
+        return {"train": os.path.join(root, f"train.tags.{pair}.{src}"),
+                "valid": os.path.join(root, f"IWSLT{year}.TED.{valid}.{pair}.{src}.xml"),
+                "test": os.path.join(root, f"IWSLT{year}.TED.{test}.{pair}.{src}.xml")}
+
+    @staticmethod
+    def _sentences(f, path):
+        xml = path.endswith(".xml")
+        for line in f:
+            line = line.strip()
+            if xml:
+                if line.startswith("<seg") and line.endswith("</seg>"):
+                    yield line[line.index(">") + 1:-len("</seg>")].strip()
+            elif line and not line.startswith("<"):
+                yield line
+
+
+class IWSLT2016Dataset(_IWSLT):
+    """IWSLT 2016 (`texts/<src>/<tgt>/<src>-<tgt>/...`): columns text and translation.
+
+    Args:
+        language_pair (Sequence[str], optional): two of en, fr, de, cs, ar, one of them en. Default: ``['de', 'en']``.
+        valid_set, test_set (str, optional): ``'dev2010'``, ``'tst2010'`` ... ``'tst2014'``. Default:
+            ``'tst2013'`` and ``'tst2014'``.
+    """
+
+    _signature = "dataset_dir, usage=None, language_pair=None, valid_set=None, test_set=None, " + _IWSLT._STREAM_PAIR
+    _sets = ("dev2010", "tst2010", "tst2011", "tst2012", "tst2013", "tst2014", None)
+    _choices = dict(_IWSLT._choices, valid_set=_sets, test_set=_sets)
+    _languages = ("en", "fr", "de", "cs", "ar")
+    _needs_en = ("en",)
+
+    def _files(self):
+        src, tgt = self.language_pair
+        root = self._path("texts", src, tgt, f"{src}-{tgt}")
+        return self._usage_files(self._names(root, 16, self.valid_set or "tst2013", self.test_set or "tst2014"))
+
+
+class IWSLT2017Dataset(_IWSLT):
+    """IWSLT 2017 (`DeEnItNlRo-DeEnItNlRo/...`, dev2010 and tst2010 sets): columns text and translation.
+
+    Args:
+        language_pair (Sequence[str], optional): two of en, nl, de, it, ro. Default: ``['de', 'en']``.
+    """
+
+    _signature = "dataset_dir, usage=None, language_pair=None, " + _IWSLT._STREAM_PAIR
+    _languages = ("en", "nl", "de", "it", "ro")
+
+    def _files(self):
+        return self._usage_files(self._names(self._path("DeEnItNlRo-DeEnItNlRo"), 17, "dev2010", "tst2010"))
 
 
 # ---------------------------------------------------------------------------- CLUE

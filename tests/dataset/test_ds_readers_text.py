@@ -162,7 +162,7 @@ def test_multi30k_pairs_and_language_order(tmp_path):
     with pytest.raises(ValueError, match="language_pair"):
         ds.Multi30kDataset(str(tmp_path), language_pair=["en", "fr"])
     (tmp_path / "train.de").write_text("Ein Hund rennt.\n")
-    with pytest.raises(RuntimeError, match="train.en and .*train.de differ in length after line 1"):
+    with pytest.raises(RuntimeError, match="train.en and .*train.de differ in length after sentence 1"):
         rows(ds.Multi30kDataset(str(tmp_path), usage="train"))
 
 
@@ -216,3 +216,37 @@ def test_sharded_and_buffer_shuffled_lines_stream_in_bounded_memory(tmp_path, mo
     (tmp_path / "five.txt").write_text("a\nb\nc\nd\ne\n")
     assert strs(rows(ds.TextFileDataset(str(tmp_path / "five.txt"), shuffle=False, num_shards=3, shard_id=2))) == \
         ["c", "a"]
+
+
+def _iwslt_files(root, year, src, tgt, valid, test):
+    root.mkdir(parents=True)
+    sents = {src: ["Hallo Welt.", "Zweiter Satz."], tgt: ["Hello world.", "Second sentence."]}
+    for lang in (src, tgt):
+        (root / f"train.tags.{src}-{tgt}.{lang}").write_text(
+            "<url>http://www.ted.com/talks/x</url>\n<keywords>talks</keywords>\n" + "\n".join(sents[lang]) + "\n")
+        for s in (valid, test):
+            segs = "".join(f'<seg id="{k + 1}"> {t} </seg>\n' for k, t in enumerate(sents[lang][:1]))
+            (root / f"IWSLT{year}.TED.{s}.{src}-{tgt}.{lang}.xml").write_text(
+                f'<refset>\n<doc docid="1">\n<talkid>1</talkid>\n{segs}</doc>\n</refset>\n')
+
+
+def test_iwslt_2016_and_2017_tags_and_xml(tmp_path):
+    _iwslt_files(tmp_path / "texts" / "de" / "en" / "de-en", 16, "de", "en", "tst2013", "tst2014")
+    d = ds.IWSLT2016Dataset(str(tmp_path), usage="train", shuffle=False)
+    out = rows(d)
+    assert d.get_col_names() == ["text", "translation"]
+    assert [(str(a), str(b)) for a, b in out] == [("Hallo Welt.", "Hello world."),
+                                                  ("Zweiter Satz.", "Second sentence.")]
+    v = rows(ds.IWSLT2016Dataset(str(tmp_path), usage="valid", shuffle=False))
+    assert [(str(a), str(b)) for a, b in v] == [("Hallo Welt.", "Hello world.")]
+    assert ds.IWSLT2016Dataset(str(tmp_path), shuffle=False).get_dataset_size() == 4
+    with pytest.raises(ValueError, match="no .*tst2012"):
+        ds.IWSLT2016Dataset(str(tmp_path), usage="valid", valid_set="tst2012")
+    with pytest.raises(ValueError, match="language_pair"):
+        ds.IWSLT2016Dataset(str(tmp_path), language_pair=["de", "fr"])
+    _iwslt_files(tmp_path / "DeEnItNlRo-DeEnItNlRo", 17, "it", "ro", "dev2010", "tst2010")
+    t = ds.IWSLT2017Dataset(str(tmp_path), usage="test", language_pair=["it", "ro"], shuffle=False)
+    assert [str(r[1]) for r in rows(t)] == ["Hello world."]
+    (tmp_path / "DeEnItNlRo-DeEnItNlRo" / "train.tags.it-ro.ro").write_text("Only one.\n")
+    with pytest.raises(RuntimeError, match="train.tags.it-ro.it and .*train.tags.it-ro.ro differ in length"):
+        rows(ds.IWSLT2017Dataset(str(tmp_path), usage="train", language_pair=["it", "ro"]))
