@@ -30,7 +30,7 @@ from mindseed.dataset._vision_more import (Caltech101Dataset, Caltech256Dataset,
                                            FakeImageDataset, Flowers102Dataset, SemeionDataset, STL10Dataset,
                                            SVHNDataset, USPSDataset)
 from mindseed.dataset._audio_sources import (CMUArcticDataset, LibriTTSDataset, LJSpeechDataset,  # noqa: F401
-                                             SpeechCommandsDataset, YesNoDataset)
+                                             SpeechCommandsDataset, TedliumDataset, YesNoDataset)
 from mindseed.dataset._vision_files import (DIV2KDataset, FlickrDataset, Food101Dataset, KITTIDataset,  # noqa: F401
                                             OmniglotDataset, RenderedSST2Dataset, SBUDataset, SUN397Dataset,
                                             WIDERFaceDataset)
@@ -53,7 +53,7 @@ __all__ = ["config", "Dataset", "GeneratorDataset", "NumpySlicesDataset", "Padde
            "AGNewsDataset", "AmazonReviewDataset", "DBpediaDataset", "SogouNewsDataset", "YahooAnswersDataset",
            "YelpReviewDataset", "PennTreebankDataset", "WikiTextDataset", "EnWik9Dataset", "SST2Dataset",
            "IMDBDataset", "CoNLL2000Dataset", "UDPOSDataset", "SQuADDataset", "Multi30kDataset", "CLUEDataset",
-           "IWSLT2016Dataset", "IWSLT2017Dataset",
+           "IWSLT2016Dataset", "IWSLT2017Dataset", "TedliumDataset",
            "LJSpeechDataset", "YesNoDataset", "SpeechCommandsDataset", "CMUArcticDataset", "LibriTTSDataset",
            "Food101Dataset", "SUN397Dataset", "RenderedSST2Dataset", "OmniglotDataset", "FlickrDataset", "SBUDataset",
            "DIV2KDataset", "WIDERFaceDataset", "KITTIDataset",

@@ -9,7 +9,7 @@ import numpy as np
 from mindseed.dataset._readers import IndexedSource
 
 __all__ = ["LJSpeechDataset", "YesNoDataset", "SpeechCommandsDataset", "CMUArcticDataset", "LibriTTSDataset",
-           "read_wav"]
+           "TedliumDataset", "read_wav", "read_sphere"]
 
 _MAPPABLE = "num_samples=None, num_parallel_workers=None, shuffle=None, sampler=None, num_shards=None, shard_id=None"
 
@@ -206,3 +206,97 @@ class LibriTTSDataset(_WavCorpus):
                 raise RuntimeError(f"Invalid file, failed to open {tpath}: {e.strerror}.") from None
         return super()._load((path, texts + [np.array(int(speaker), np.uint32), np.array(int(chapter), np.uint32),
                                              utt]))
+
+
+def read_sphere(path):
+    """(samples float32 (channels, n), sample rate) of a NIST SPHERE file with 16-bit PCM data (TED-LIUM's .sph)."""
+    data = _sphere_bytes(path)
+    try:
+        size = int(data[8:16].split()[0])
+        fields = {}
+        for line in data[16:size].decode("ascii", "replace").splitlines():
+            parts = line.split(None, 2)
+            if parts and parts[0] == "end_head":
+                break
+            if len(parts) == 3:
+                fields[parts[0]] = parts[2]
+        rate = int(fields.get("sample_rate", 16000))
+        channels = int(fields.get("channel_count", 1))
+        width = int(fields.get("sample_n_bytes", 2))
+    except (ValueError, IndexError):
+        raise RuntimeError(f"Invalid file, {path} has no readable NIST SPHERE header.") from None
+    if data[:7] != b"NIST_1A" or width != 2 or "pcm" not in fields.get("sample_coding", "pcm"):
+        raise RuntimeError(f"Invalid file, {path} is not a NIST SPHERE file of 16-bit PCM samples.")
+    order = ">" if fields.get("sample_byte_format", "01").strip() == "10" else "<"
+    body = data[size:]
+    count = int(fields.get("sample_count", len(body) // (2 * channels)))
+    if len(body) < count * 2 * channels:
+        raise RuntimeError(f"Invalid file, {path} is truncated: its header announces {count} samples but the data "
+                           f"holds {len(body) // (2 * channels)}.")
+    x = np.frombuffer(body, f"{order}i2", count * channels).astype(np.float32) / 32768.0
+    return np.ascontiguousarray(x.reshape(-1, channels).T), rate
+
+
+def _sphere_bytes(path):
+    try:
+        with open(path, "rb") as f:
+            return f.read()
+    except OSError as e:
+        raise RuntimeError(f"Invalid file, failed to open audio file: {path}: {e.strerror}.") from None
+
+
+class TedliumDataset(IndexedSource):
+    """TED-LIUM release 1, 2 or 3 (`<root>/<usage>/stm/*.stm` segment lists and `sph/*.sph` audio): one row per
+    segment: waveform (float32 (1, n), the segment's samples), sample_rate (int32), transcript, talk_id,
+    speaker_id and identifier (string).
+
+    Args:
+        release (str): ``'release1'``, ``'release2'`` or ``'release3'``.
+        usage (str, optional): ``'train'``, ``'dev'``, ``'test'`` or ``'all'`` (releases 1 and 2; release 3 has
+            one set). Default: ``None`` (all).
+        extensions (str, optional): the audio files' extension. Default: ``'.sph'``.
+    """
+
+    _signature = f"dataset_dir, release, usage=None, extensions=None, {_MAPPABLE}, cache=None"
+    _choices = {"release": ("release1", "release2", "release3"), "usage": ("train", "dev", "test", "all", None)}
+    _columns = ("waveform", "sample_rate", "transcript", "talk_id", "speaker_id", "identifier")
+    _roots = {"release1": "TEDLIUM_release1", "release2": "TEDLIUM_release2", "release3": "TEDLIUM_release-3"}
+
+    def _check_args(self):
+        if self.extensions is not None and not isinstance(self.extensions, str):
+            raise TypeError(f"Argument extensions with value {self.extensions!r} is not of type [<class 'str'>].")
+        if self.release == "release3" and self.usage not in ("all", None):
+            raise ValueError("TedliumDataset: release3 has one set; usage must be None or 'all'.")
+
+    def _scan(self):
+        root = self._path(self._roots[self.release])
+        parts = ["data"] if self.release == "release3" else [self.usage]
+        if self.usage == "all" and self.release != "release3":
+            parts = [p for p in ("train", "dev", "test") if os.path.isdir(os.path.join(root, p, "stm"))] or ["train"]
+        records = []
+        for part in parts:
+            stm_dir = os.path.join(root, part, "stm")
+            if not os.path.isdir(stm_dir):
+                raise RuntimeError(f"Invalid file, TedliumDataset: folder not found: {stm_dir}.")
+            for name in sorted(n for n in os.listdir(stm_dir) if n.endswith(".stm")):
+                path = os.path.join(stm_dir, name)
+                audio = os.path.join(root, part, "sph", name[:-4] + (self.extensions or ".sph"))
+                with open(path, encoding="utf-8") as f:
+                    for line_no, line in enumerate(f, 1):
+                        fields = line.split(None, 6)
+                        if not fields:
+                            continue
+                        try:
+                            start, end = float(fields[3]), float(fields[4])
+                        except (ValueError, IndexError):
+                            raise RuntimeError(f"Invalid file, {path} line {line_no}: expected 'talk channel speaker "
+                                               f"start end <identifier> transcript'.") from None
+                        text = fields[6].strip() if len(fields) > 6 else ""
+                        records.append((audio, start, end, [text, fields[0], fields[2], fields[5]]))
+        return records
+
+    def _load(self, record):
+        audio, start, end, values = record
+        wave_, rate = read_sphere(audio)
+        segment = np.ascontiguousarray(wave_[:, int(start * rate):int(end * rate)])
+        return [segment, np.array(rate, np.int32)] + [np.array(v) for v in values]

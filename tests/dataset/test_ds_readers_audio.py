@@ -111,3 +111,40 @@ def test_cmu_arctic_and_libritts(tmp_path):
     os.remove(str(base / "84_121123_000007_000001.normalized.txt"))
     with pytest.raises(RuntimeError, match="84_121123_000007_000001.normalized.txt"):
         rows(ds.LibriTTSDataset(str(tmp_path)))
+
+
+def write_sphere(path, samples, rate=16000, byte_format="01"):
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    a = np.asarray(samples, "<i2" if byte_format == "01" else ">i2")
+    head = (f"NIST_1A\n   1024\nsample_rate -i {rate}\nchannel_count -i 1\nsample_n_bytes -i 2\n"
+            f"sample_count -i {len(a)}\nsample_byte_format -s2 {byte_format}\nsample_coding -s3 pcm\nend_head\n")
+    with open(path, "wb") as f:
+        f.write(head.encode().ljust(1024, b" ") + a.tobytes())
+
+
+def test_tedlium_segments_from_stm_and_sphere(tmp_path):
+    root = tmp_path / "TEDLIUM_release1"
+    samples = np.arange(0, 16000 * 3, 50, dtype=np.int64) % 32000 - 16000    # 960 samples at 320 Hz
+    write_sphere(str(root / "train" / "sph" / "Talk_A.sph"), samples, rate=320)
+    (root / "train" / "stm").mkdir(parents=True)
+    (root / "train" / "stm" / "Talk_A.stm").write_text(
+        "Talk_A 1 Speaker_A 0.00 1.00 <o,f0,male> hello there\n"
+        "Talk_A 1 Speaker_A 1.50 2.25 <o,f0,male> general kenobi\n")
+    write_sphere(str(root / "test" / "sph" / "Talk_B.sph"), samples[:320], rate=320, byte_format="10")
+    (root / "test" / "stm").mkdir(parents=True)
+    (root / "test" / "stm" / "Talk_B.stm").write_text("Talk_B 1 Spk_B 0.5 1.0 <o,f0,female> big endian\n")
+    d = ds.TedliumDataset(str(tmp_path), "release1", usage="train", shuffle=False)
+    out = rows(d)
+    assert d.get_col_names() == ["waveform", "sample_rate", "transcript", "talk_id", "speaker_id", "identifier"]
+    assert out[1][0].shape == (1, 240) and int(out[1][1]) == 320 and str(out[1][2]) == "general kenobi"
+    np.testing.assert_allclose(out[1][0][0], samples[480:720] / 32768.0)
+    assert (str(out[0][3]), str(out[0][4]), str(out[0][5])) == ("Talk_A", "Speaker_A", "<o,f0,male>")
+    big = rows(ds.TedliumDataset(str(tmp_path), "release1", usage="test"))[0]
+    np.testing.assert_allclose(big[0][0], samples[160:320] / 32768.0)
+    assert ds.TedliumDataset(str(tmp_path), "release1").get_dataset_size() == 3
+    with pytest.raises(ValueError, match="release3"):
+        ds.TedliumDataset(str(tmp_path), "release3", usage="train")
+    with open(str(root / "test" / "sph" / "Talk_B.sph"), "r+b") as f:
+        f.truncate(1100)
+    with pytest.raises(RuntimeError, match="Talk_B.sph is truncated"):
+        rows(ds.TedliumDataset(str(tmp_path), "release1", usage="test"))
