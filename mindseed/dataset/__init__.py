@@ -32,6 +32,7 @@ from mindseed.dataset._vision_more import (Caltech101Dataset, Caltech256Dataset,
 from mindseed.dataset._audio_sources import (CMUArcticDataset, LibriTTSDataset, LJSpeechDataset,  # noqa: F401
                                              SpeechCommandsDataset, TedliumDataset, YesNoDataset)
 from mindseed.dataset._vision_files import (DIV2KDataset, FlickrDataset, Food101Dataset, KITTIDataset,  # noqa: F401
+                                            LSUNDataset,
                                             OmniglotDataset, RenderedSST2Dataset, SBUDataset, SUN397Dataset,
                                             WIDERFaceDataset)
 from mindseed.dataset._vision_scenes import (CityscapesDataset, LFWDataset, PhotoTourDataset,  # noqa: F401
@@ -56,7 +57,7 @@ __all__ = ["config", "Dataset", "GeneratorDataset", "NumpySlicesDataset", "Padde
            "IWSLT2016Dataset", "IWSLT2017Dataset", "TedliumDataset",
            "LJSpeechDataset", "YesNoDataset", "SpeechCommandsDataset", "CMUArcticDataset", "LibriTTSDataset",
            "Food101Dataset", "SUN397Dataset", "RenderedSST2Dataset", "OmniglotDataset", "FlickrDataset", "SBUDataset",
-           "DIV2KDataset", "WIDERFaceDataset", "KITTIDataset",
+           "DIV2KDataset", "WIDERFaceDataset", "KITTIDataset", "LSUNDataset",
            "Places365Dataset", "LFWDataset", "CityscapesDataset", "SBDataset", "PhotoTourDataset"]
 
 

@@ -6,7 +6,7 @@ import numpy as np
 
 from mindseed.dataset._readers import IndexedSource, read_image, strings
 
-__all__ = ["Food101Dataset", "SUN397Dataset", "RenderedSST2Dataset", "OmniglotDataset", "FlickrDataset",
+__all__ = ["LSUNDataset", "Food101Dataset", "SUN397Dataset", "RenderedSST2Dataset", "OmniglotDataset", "FlickrDataset",
            "SBUDataset", "DIV2KDataset", "WIDERFaceDataset", "KITTIDataset"]
 
 _N_TAIL = ("num_samples=None, num_parallel_workers=None, shuffle=None, decode=False, sampler=None, num_shards=None, "
@@ -45,6 +45,43 @@ class Food101Dataset(_ImageAndValues):
         parts = ("train", "test") if self.usage == "all" else (self.usage,)
         return [([self._path("images", f"{item}.jpg")], [item.split("/")[0]])
                 for p in parts for item in _lines(self._path("meta", f"{p}.txt"))]
+
+
+class LSUNDataset(_ImageAndValues):
+    """LSUN scenes extracted to folders (`<class>_train/`, `<class>_val/`, and `test/`): columns image and label
+    (uint32: the class's index among `classes`, or among all classes found, sorted; 0 for test images).
+
+    Args:
+        usage (str, optional): ``'train'``, ``'valid'``, ``'test'`` or ``'all'``. Default: ``None`` (all).
+        classes (Union[str, list[str]], optional): the classes to read. Default: ``None`` (all in `dataset_dir`).
+    """
+
+    _signature = "dataset_dir, usage=None, classes=None, " + _N_TAIL
+    _choices = {"usage": ("train", "valid", "test", "all", None)}
+
+    def _check_args(self):
+        classes = [self.classes] if isinstance(self.classes, str) else self.classes
+        if classes is not None and (not isinstance(classes, (list, tuple)) or not all(isinstance(c, str)
+                                                                                      for c in classes)):
+            raise TypeError(f"Argument classes with value {self.classes!r} is not a str or a list of str.")
+        self.classes = None if classes is None else list(classes)
+
+    def _scan(self):
+        found = sorted({d.rsplit("_", 1)[0] for d in _sorted_dirs(self.dataset_dir)
+                        if d.endswith(("_train", "_val"))})
+        classes = self.classes if self.classes is not None else found
+        suffixes = {"train": ("train",), "valid": ("val",), "test": (), "all": ("train", "val")}[self.usage]
+        records = []
+        for k, cls in enumerate(classes):
+            for suffix in suffixes:
+                folder = self._path(f"{cls}_{suffix}")
+                if not os.path.isdir(folder):
+                    raise RuntimeError(f"Invalid file, LSUNDataset: folder not found: {folder}.")
+                records += [([os.path.join(folder, n)], [np.array(k, np.uint32)]) for n in sorted(os.listdir(folder))]
+        if self.usage in ("test", "all") and os.path.isdir(self._path("test")):
+            records += [([self._path("test", n)], [np.array(0, np.uint32)]) for n in sorted(os.listdir(self._path(
+                "test")))]
+        return records
 
 
 class SUN397Dataset(_ImageAndValues):

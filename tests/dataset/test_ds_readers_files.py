@@ -135,3 +135,17 @@ def test_widerface_and_kitti(tmp_path):
     (lab / "000001.txt").write_text("Spaceship 1 2 3\n")
     with pytest.raises(RuntimeError, match="000001.txt line 1"):
         rows(ds.KITTIDataset(str(k), usage="train"))
+
+
+def test_lsun_class_folders(tmp_path):
+    for cls in ("bedroom", "tower"):
+        for split in ("train", "val"):
+            for j in range(2 if split == "train" else 1):
+                img(tmp_path / f"{cls}_{split}" / f"{j}.jpg", 9, fmt="JPEG")
+    img(tmp_path / "test" / "t0.jpg", 9, fmt="JPEG")
+    out = rows(ds.LSUNDataset(str(tmp_path), usage="train", shuffle=False))
+    assert [int(r[1]) for r in out] == [0, 0, 1, 1] and out[0][1].dtype == np.uint32
+    assert [int(r[1]) for r in rows(ds.LSUNDataset(str(tmp_path), usage="valid", classes="tower"))] == [0]
+    assert ds.LSUNDataset(str(tmp_path)).get_dataset_size() == 7
+    with pytest.raises(RuntimeError, match="kitchen_train"):
+        rows(ds.LSUNDataset(str(tmp_path), usage="train", classes=["kitchen"]))
