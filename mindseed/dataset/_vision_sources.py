@@ -4,29 +4,20 @@ import struct
 
 import numpy as np
 
-from mindseed.dataset import _validate as V
+from mindseed.dataset._readers import IndexedSource, read_image
 from mindseed.dataset._sources import MappableSource
 
-__all__ = ["MnistDataset", "FashionMnistDataset", "KMnistDataset", "Cifar10Dataset", "Cifar100Dataset",
-           "ImageFolderDataset"]
+__all__ = ["MnistDataset", "FashionMnistDataset", "KMnistDataset", "EMnistDataset", "QMnistDataset",
+           "Cifar10Dataset", "Cifar100Dataset", "ImageFolderDataset"]
 
 
-def _check_usage(usage, allowed, who):
-    if usage is None:
-        return "all"
-    if not isinstance(usage, str):
-        raise TypeError(f"Argument usage with value {usage!r} is not of type [<class 'str'>], but got {type(usage)}.")
-    if usage not in allowed:
-        raise ValueError(f"Input usage is not within the valid set of {list(allowed)}.")
-    return usage
-
-
-def _read_idx(path, magic, ndim):
-    """(array, count) of an idx file, checking its magic number and size."""
+def _read_idx(path, magic, ndim, dtype=np.uint8):
+    """The data of an idx file as a read-only memory map (rows are read when used), after checking its magic
+    number and that the file holds the data its header announces."""
+    itemsize = np.dtype(dtype).itemsize
     try:
         with open(path, "rb") as f:
             head = f.read(4 + 4 * ndim)
-            body = f.read()
     except OSError as e:
         raise RuntimeError(f"Invalid file, failed to open file: {path}: {e.strerror}.") from None
     if len(head) < 4 + 4 * ndim:
@@ -37,77 +28,125 @@ def _read_idx(path, magic, ndim):
         raise RuntimeError(f"Invalid file, {path} is not an idx file of this kind: magic number {got:#x} is not "
                            f"{magic:#x} ({'images' if magic == 2051 else 'labels'}).")
     dims = struct.unpack(f">{ndim}I", head[4:])
-    need = int(np.prod(dims))
-    if len(body) < need:
-        raise RuntimeError(f"Invalid file, {path} is truncated: the header announces {need} bytes of data but the "
-                           f"file has {len(body)}.")
-    return np.frombuffer(body, dtype=np.uint8, count=need).reshape(dims)
+    need = int(np.prod(dims)) * itemsize
+    have = os.path.getsize(path) - len(head)
+    if have < need:
+        raise RuntimeError(f"Invalid file, {path} is truncated: the header announces {need} bytes of data (record "
+                           f"{have // max(need // max(dims[0], 1), 1)} of {dims[0]} is cut) but the file has {have}.")
+    if need == 0:
+        return np.zeros(dims, dtype)
+    return np.memmap(path, dtype=dtype, mode="r", offset=len(head), shape=dims).view(np.ndarray)
 
 
-class _FileArrays(MappableSource):
-    """A source read whole from the files of `dataset_dir` for a `usage` ('train', 'test' or 'all'): `_load()`
-    gives its columns as arrays (read once, shared by copies), the last one the class label."""
+class Chain:
+    """Arrays of one row shape read as one (row ids across files), without concatenating them in memory.
 
-    _name = "MnistDataset"
+    `planar` names the layout of planar image parts ((N, C, H, W) 'chw' or (N, C, W, H) 'cwh'): their rows
+    come out as HWC, converted one channel at a time (several times faster than numpy's transposing copy).
+    """
 
-    def __init__(self, dataset_dir, usage=None, num_samples=None, num_parallel_workers=None, shuffle=None,
-                 sampler=None, num_shards=None, shard_id=None, cache=None):
-        V.check_dir(dataset_dir, self._name)
-        self.usage = _check_usage(usage, ("train", "test", "all"), self._name)
-        super().__init__(num_samples, num_parallel_workers, shuffle, sampler, num_shards, shard_id)
-        self.dataset_dir = dataset_dir
-        self._data = None
+    def __init__(self, parts, planar=None):
+        # plain ndarray views of memory maps: np.memmap's Python-level __getitem__ costs more than the gather
+        self.parts = [p.view(np.ndarray) if isinstance(p, np.memmap) else p for p in parts]
+        self.planar = planar
+        self.starts = np.cumsum([0] + [len(p) for p in self.parts])
+        row = tuple(self.parts[0].shape[1:])
+        if planar is not None:
+            row = (row[1], row[2], row[0]) if planar == "chw" else (row[2], row[1], row[0])
+        self.shape = (int(self.starts[-1]),) + row
+        self.dtype = self.parts[0].dtype
+
+    def __len__(self):
+        return self.shape[0]
+
+    def _hwc(self, planes, out):
+        for c in range(planes.shape[1]):
+            out[..., c] = planes[:, c] if self.planar == "chw" else planes[:, c].swapaxes(1, 2)
+        return out
+
+    def __getitem__(self, key):
+        i = key[0] if isinstance(key, tuple) else key
+        if isinstance(i, (int, np.integer)):
+            k = int(np.searchsorted(self.starts, i, side="right")) - 1
+            row = self.parts[k][int(i) - int(self.starts[k])]
+            return row if self.planar is None else self._hwc(row[None], np.empty((1,) + self.shape[1:],
+                                                                                  self.dtype))[0]
+        ids = np.asarray(i, dtype=np.int64)
+        out = np.empty((len(ids),) + self.shape[1:], self.dtype)
+        part = np.searchsorted(self.starts, ids, side="right") - 1
+        for k in np.unique(part):
+            sel = part == k
+            rows = self.parts[k][ids[sel] - self.starts[k]]
+            if self.planar is not None:
+                rows = self._hwc(rows, np.empty((len(rows),) + self.shape[1:], self.dtype))
+            if sel.all():
+                return rows
+            out[sel] = rows
+        return out
+
+
+def chain(parts, planar=None):
+    """One array-like of `parts` (the part itself when there is one and it needs no conversion)."""
+    return parts[0] if len(parts) == 1 and planar is None else Chain(parts, planar)
+
+
+class _FileArrays(IndexedSource):
+    """A source read from the files of `dataset_dir` for a `usage`: `_load_arrays()` gives its columns as arrays
+    indexed by row (memory maps of the files where the format allows), the last one the class label."""
+
+    _signature = ("dataset_dir, usage=None, num_samples=None, num_parallel_workers=None, shuffle=None, "
+                  "sampler=None, num_shards=None, shard_id=None, cache=None")
+    _choices = {"usage": ("train", "test", "all", None)}
+
+    def _scan(self):
+        return self._load_arrays()
 
     def _num_rows(self):
-        return len(self._load()[0])
+        return len(self._index()[0])
 
     def _arrays(self):
-        return self._load()
+        return self._index()
 
     def _class_labels(self):
-        return self._load()[-1]
+        return np.asarray(self._index()[-1])
 
-    def __deepcopy__(self, memo):
-        new = super().__deepcopy__(memo)
-        new._data = self._data  # read-only arrays: share them
-        return new
+    _fetch = MappableSource._fetch
+    _rows = MappableSource._rows
 
 
 class _IdxDataset(_FileArrays):
     """MNIST's idx format: `{train,t10k}-{images-idx3,labels-idx1}-ubyte` in `dataset_dir`."""
 
-    _name = "MnistDataset"
+    _columns = ("image", "label")
+    _prefixes = {"train": "train", "test": "t10k"}
+    _label_magic, _label_ndim, _label_dtype = 2049, 1, np.uint8
 
-    def _col_names(self):
-        return ["image", "label"]
+    def _pairs(self):
+        """(images file, labels file) of each part of `usage`."""
+        parts = list(self._prefixes.values()) if self.usage == "all" else [self._prefixes[self.usage]]
+        suffix = "labels-idx1-ubyte" if self._label_ndim == 1 else "labels-idx2-int"
+        return [(self._path(f"{p}-images-idx3-ubyte"), self._path(f"{p}-{suffix}")) for p in parts]
 
-    def _load(self):
-        if self._data is not None:
-            return self._data
-        prefixes = {"train": ["train"], "test": ["t10k"], "all": ["train", "t10k"]}[self.usage]
+    def _labels(self, lab):
+        return lab.astype(np.uint32)
+
+    def _load_arrays(self):
         images, labels = [], []
-        for p in prefixes:
-            img_path = os.path.join(self.dataset_dir, f"{p}-images-idx3-ubyte")
-            lab_path = os.path.join(self.dataset_dir, f"{p}-labels-idx1-ubyte")
+        for img_path, lab_path in self._pairs():
             if self.usage == "all" and not (os.path.exists(img_path) or os.path.exists(lab_path)):
                 continue
-            for path in (img_path, lab_path):
-                if not os.path.isfile(path):
-                    raise RuntimeError(f"Invalid file, {self._name}: file not found: {path}.")
-            img = _read_idx(img_path, 2051, 3)
-            lab = _read_idx(lab_path, 2049, 1)
+            img = _read_idx(self._need(img_path), 2051, 3)
+            lab = _read_idx(self._need(lab_path), self._label_magic, self._label_ndim, self._label_dtype)
             if len(img) != len(lab):
                 raise RuntimeError(f"Invalid data, {img_path} holds {len(img)} images but {lab_path} holds "
                                    f"{len(lab)} labels.")
-            images.append(img)
-            labels.append(lab)
+            images.append(img.reshape(img.shape + (1,)))
+            labels.append(self._labels(lab))
         if not images:
-            raise RuntimeError(f"Invalid file, {self._name}: no idx files (train-images-idx3-ubyte / "
-                               f"t10k-images-idx3-ubyte) found in {self.dataset_dir}.")
-        img = np.concatenate(images) if len(images) > 1 else images[0]
-        self._data = [img.reshape(img.shape + (1,)), (np.concatenate(labels) if len(labels) > 1 else
-                                                      labels[0]).astype(np.uint32)]
-        return self._data
+            names = ", ".join(os.path.basename(p[0]) for p in self._pairs())
+            raise RuntimeError(f"Invalid file, {type(self).__name__}: no idx files ({names}) found in "
+                               f"{self.dataset_dir}.")
+        return [chain(images), np.concatenate(labels)]
 
 
 class MnistDataset(_IdxDataset):
@@ -123,50 +162,96 @@ class MnistDataset(_IdxDataset):
         RuntimeError: a file is missing, is not an idx file of the right kind, or is truncated.
     """
 
-    _name = "MnistDataset"
-
 
 class FashionMnistDataset(_IdxDataset):
     """Fashion-MNIST (same idx layout as MNIST)."""
-
-    _name = "FashionMnistDataset"
 
 
 class KMnistDataset(_IdxDataset):
     """Kuzushiji-MNIST (same idx layout as MNIST)."""
 
-    _name = "KMnistDataset"
+
+class EMnistDataset(_IdxDataset):
+    """EMNIST: `emnist-{name}-{train,test}-{images-idx3,labels-idx1}-ubyte`; image (28, 28, 1) uint8, label uint32.
+
+    Args:
+        name (str): the split: ``'byclass'``, ``'bymerge'``, ``'balanced'``, ``'letters'``, ``'digits'`` or
+            ``'mnist'``.
+    """
+
+    _signature = ("dataset_dir, name, usage=None, num_samples=None, num_parallel_workers=None, shuffle=None, "
+                  "sampler=None, num_shards=None, shard_id=None, cache=None")
+    _choices = {"usage": ("train", "test", "all", None),
+                "name": ("byclass", "bymerge", "balanced", "letters", "digits", "mnist")}
+
+    @property
+    def _prefixes(self):
+        return {"train": f"emnist-{self.name}-train", "test": f"emnist-{self.name}-test"}
+
+
+class QMnistDataset(_IdxDataset):
+    """QMNIST: `qmnist-{train,test}-images-idx3-ubyte` with `-labels-idx2-int` (8 int32 per image), and
+    `xnist-*` for usage 'nist'. Columns image (28, 28, 1) uint8 and label uint32: the class (`compat`) or
+    all 8 label fields.
+
+    Args:
+        usage (str, optional): ``'train'``, ``'test'``, ``'test10k'``, ``'test50k'``, ``'nist'`` or ``'all'``
+            (train and test). Default: ``None`` (all).
+        compat (bool, optional): the label is the class number only. Default: ``True``.
+    """
+
+    _signature = ("dataset_dir, usage=None, compat=True, num_samples=None, num_parallel_workers=None, "
+                  "shuffle=None, sampler=None, num_shards=None, shard_id=None, cache=None")
+    _choices = {"usage": ("train", "test", "test10k", "test50k", "nist", "all", None)}
+    _label_magic, _label_ndim, _label_dtype = 3074, 2, ">i4"
+    _prefixes = {"train": "qmnist-train", "test": "qmnist-test", "nist": "xnist"}
+
+    def _pairs(self):
+        usage = self.usage
+        self.usage = {"test10k": "test", "test50k": "test"}.get(usage, usage)
+        try:
+            pairs = super()._pairs()
+        finally:
+            self.usage = usage
+        return pairs[:2] if usage == "all" else pairs
+
+    def _labels(self, lab):
+        return (lab[:, 0] if self.compat else lab).astype(np.uint32)
+
+    def _load_arrays(self):
+        image, label = super()._load_arrays()
+        part = {"test10k": slice(0, 10000), "test50k": slice(10000, None)}.get(self.usage)
+        if part is None:
+            return [image, label]
+        return [image[part], label[part]]
 
 
 # ---------------------------------------------------------------------------- CIFAR
 class _CifarDataset(_FileArrays):
     _record = 3073
-    _name = "Cifar10Dataset"
 
     def _files(self):
         names = sorted(os.listdir(self.dataset_dir))
         train, test = self._split_names(names)
         files = {"train": train, "test": test, "all": train + test}[self.usage]
         if not files:
-            raise RuntimeError(f"Invalid file, {self._name}: no {self._pattern} file for usage '{self.usage}' in "
-                               f"{self.dataset_dir}.")
+            raise RuntimeError(f"Invalid file, {type(self).__name__}: no {self._pattern} file for usage "
+                               f"'{self.usage}' in {self.dataset_dir}.")
         return [os.path.join(self.dataset_dir, f) for f in files]
 
-    def _load(self):
-        if self._data is not None:
-            return self._data
+    def _load_arrays(self):
         recs = []
         for path in self._files():
             size = os.path.getsize(path)
             if size == 0 or size % self._record:
                 raise RuntimeError(f"Invalid file, {path} is truncated or corrupt: its size {size} is not a multiple "
-                                   f"of the {self._record}-byte record of {self._name}.")
-            recs.append(np.fromfile(path, dtype=np.uint8).reshape(-1, self._record))
-        rec = np.concatenate(recs) if len(recs) > 1 else recs[0]
+                                   f"of the {self._record}-byte record of {type(self).__name__} (record "
+                                   f"{size // self._record} is cut).")
+            recs.append(np.memmap(path, dtype=np.uint8, mode="r", shape=(size // self._record, self._record)))
         nl = self._record - 3072
-        images = np.ascontiguousarray(rec[:, nl:].reshape(-1, 3, 32, 32).transpose(0, 2, 3, 1))
-        self._data = [images] + [np.ascontiguousarray(rec[:, k]).astype(np.uint32) for k in range(nl)]
-        return self._data
+        # rows stay in the files (memory maps); a row's image is turned CHW -> HWC when it is read
+        images = chain([r[:, nl:].reshape(-1, 3, 32, 32) for r in recs], "chw")
+        return [images] + [np.concatenate([r[:, k] for r in recs]).astype(np.uint32) for k in range(nl)]
 
 
 class Cifar10Dataset(_CifarDataset):
@@ -178,33 +263,28 @@ class Cifar10Dataset(_CifarDataset):
     """
 
     _record = 3073
-    _name = "Cifar10Dataset"
     _pattern = "data_batch_*.bin / test_batch.bin"
 
     def _split_names(self, names):
         return ([n for n in names if n.startswith("data_batch_") and n.endswith(".bin")],
                 [n for n in names if n == "test_batch.bin"])
 
-    def _col_names(self):
-        return ["image", "label"]
 
 
 class Cifar100Dataset(_CifarDataset):
     """CIFAR-100 from train.bin / test.bin: image (32, 32, 3) uint8, coarse_label and fine_label uint32."""
 
     _record = 3074
-    _name = "Cifar100Dataset"
     _pattern = "train.bin / test.bin"
 
     def _split_names(self, names):
         return [n for n in names if n == "train.bin"], [n for n in names if n == "test.bin"]
 
-    def _col_names(self):
-        return ["image", "coarse_label", "fine_label"]
+    _columns = ("image", "coarse_label", "fine_label")
 
 
 # ---------------------------------------------------------------------------- ImageFolder
-class ImageFolderDataset(MappableSource):
+class ImageFolderDataset(IndexedSource):
     """Images in one sub-folder per class: columns image (raw bytes, or decoded HWC RGB) and label int32.
 
     Args:
@@ -215,30 +295,11 @@ class ImageFolderDataset(MappableSource):
         num_samples, num_parallel_workers, shuffle, sampler, num_shards, shard_id: as every mappable source.
     """
 
-    def __init__(self, dataset_dir, num_samples=None, num_parallel_workers=None, shuffle=None, sampler=None,
-                 extensions=None, class_indexing=None, decode=False, num_shards=None, shard_id=None, cache=None,
-                 decrypt=None):
-        V.check_dir(dataset_dir, "ImageFolderDataset")
-        if extensions is not None and (not isinstance(extensions, list) or
-                                       not all(isinstance(e, str) for e in extensions)):
-            raise TypeError("extensions should be a list of str.")
-        if class_indexing is not None and not isinstance(class_indexing, dict):
-            raise TypeError("class_indexing should be a dictionary.")
-        V.check_bool(decode, "decode")
-        super().__init__(num_samples, num_parallel_workers, shuffle, sampler, num_shards, shard_id)
-        self.dataset_dir = dataset_dir
-        self.extensions = extensions
-        self.class_indexing = class_indexing
-        self.decode = decode
-        self.decrypt = decrypt
-        self._index = None
-
-    def _col_names(self):
-        return ["image", "label"]
+    _signature = ("dataset_dir, num_samples=None, num_parallel_workers=None, shuffle=None, sampler=None, "
+                  "extensions=None, class_indexing=None, decode=False, num_shards=None, shard_id=None, cache=None, "
+                  "decrypt=None")
 
     def _scan(self):
-        if self._index is not None:
-            return self._index
         classes = sorted(d for d in os.listdir(self.dataset_dir)
                          if os.path.isdir(os.path.join(self.dataset_dir, d)))
         if self.class_indexing is not None:
@@ -255,47 +316,19 @@ class ImageFolderDataset(MappableSource):
                 if os.path.isfile(path) and (exts is None or name.endswith(exts)):
                     files.append(path)
                     labels.append(mapping[c])
-        self._index = (files, np.asarray(labels, dtype=np.int32), mapping)
-        return self._index
+        self._mapping = mapping
+        self._labels = np.asarray(labels, dtype=np.int32)
+        return files
 
     def get_class_indexing(self):
-        return dict(self._scan()[2])
-
-    def _num_rows(self):
-        return len(self._scan()[0])
+        self._index()
+        return dict(self._mapping)
 
     def _class_labels(self):
-        return self._scan()[1]
-
-    def _load_image(self, path):
-        try:
-            with open(path, "rb") as f:
-                data = f.read()
-        except OSError as e:
-            raise RuntimeError(f"Invalid file, failed to open image file: {path}: {e.strerror}.") from None
-        if self.decrypt is not None:
-            data = self.decrypt(data)
-        if not self.decode:
-            return np.frombuffer(data, dtype=np.uint8)
-        from mindseed.dataset.vision._image import decode_bytes
-        return decode_bytes(data, path)
+        self._index()
+        return self._labels
 
     def _fetch(self, ids):
-        files, labels, _ = self._scan()
+        files = self._index()
         for i in ids:
-            yield [self._load_image(files[i]), np.array(labels[i], dtype=np.int32)]
-
-    def _rows(self, ctx):
-        ids = self._ids(ctx)
-        workers = self._workers()
-        if not self.decode or workers <= 1:
-            yield from self._fetch(ids)
-            return
-        from mindseed.dataset._engine import pipeline_error
-        from mindseed.dataset._workers import ThreadMap, WorkerError
-        pool = ThreadMap(lambda c: list(self._fetch(c)), workers)
-        try:
-            for rows in pool.imap(ids[s:s + 8] for s in range(0, len(ids), 8)):
-                yield from rows
-        except WorkerError as e:
-            raise pipeline_error(e.text.strip().splitlines()[-1]) from None
+            yield [read_image(files[i], self.decode, self.decrypt), np.array(self._labels[i], dtype=np.int32)]
