@@ -48,7 +48,8 @@ class JitConfig:
 class _Compiled:
     """A jitted function: converts, traces, optimizes and generates code once per input signature."""
 
-    def __init__(self, fn, name, jit_level=None, bound_self=None, dyn=None, fullgraph=None):
+    def __init__(self, fn, name, jit_level=None, bound_self=None, dyn=None, fullgraph=None, pipeline=None):
+        self.pipeline = pipeline      # the passes to run (None: passes.PIPELINE)
         self.fullgraph = fullgraph    # True: no interpreter fallback; None: the context's jit_syntax_level
         self.dyn = dyn                # None (static shapes), "all" (dynamic=1) or per-argument shapes with None
         self.traces = 0               # how many times the function was traced (compile count)
@@ -251,7 +252,7 @@ class _Compiled:
         verify(graph)
         graph.dynamic = self.dyn is not None
         dump = dumper(self.name)
-        graph = passes.run_pipeline(graph, dump=dump)
+        graph = passes.run_pipeline(graph, dump=dump, pipeline=self.pipeline)
         entry.source, entry.run_fn = codegen.generate(graph, "graph_fn")
         if _jit_level(self.jit_level) in ("O1", "O2"):
             entry.run_fn = _inductor.compile_graph(entry.run_fn)   # fused by inductor on its first run
@@ -383,3 +384,16 @@ def compile_cell_call(cell, args, kwargs):
 
 def _run_cell(cell, *args, **kwargs):
     return cell._run(args, kwargs)
+
+
+def trace_graph(fn, args, pipeline=None):
+    """One compile of `fn` (a Cell or function) on `args` with the given passes, for the graph's consumers (export):
+    the cache entry, whose `graph` has the inputs then the captured tensors (`captured`) as parameters. Code the
+    graph cannot hold raises instead of falling back to the interpreter."""
+    if hasattr(fn, "construct") and hasattr(fn, "_cells"):
+        compiled = _Compiled(_run_cell, type(fn).__name__, bound_self=fn, fullgraph=True, pipeline=pipeline)
+        compiled._converted = functools.partial(_run_cell, fn)
+    else:
+        compiled = _Compiled(fn, getattr(fn, "__name__", "fn"), fullgraph=True, pipeline=pipeline)
+    entry, _ = compiled._compile(tuple(args), {})
+    return entry

@@ -17,7 +17,7 @@ from mindseed.compiler.passes.schedule import schedule_locality
 from mindseed.compiler.passes.simplify import simplify_algebra
 from mindseed.compiler.passes.update_stats import update_stats_in_place
 
-__all__ = ["PIPELINE", "run_pipeline", "register_pass"]
+__all__ = ["PIPELINE", "PORTABLE", "run_pipeline", "register_pass"]
 
 PIPELINE = [
     simplify_algebra,
@@ -44,10 +44,15 @@ def register_pass(fn, before=None):
         PIPELINE.insert(PIPELINE.index(before), fn)
 
 
-def run_pipeline(graph, dump=None):
+# the passes that keep a graph made of the traced primitives only (no fused or in-place kernels): what export
+# writes as MindIR / ONNX operators
+PORTABLE = [simplify_algebra, fold_constants, eliminate_common_subexpressions, prune_dead_outputs, eliminate_dead_code]
+
+
+def run_pipeline(graph, dump=None, pipeline=None):
     if dump is not None:
         dump("0_traced", graph)
-    for i, p in enumerate(PIPELINE, 1):
+    for i, p in enumerate(PIPELINE if pipeline is None else pipeline, 1):
         graph = p(graph)
         verify(graph)
         if dump is not None:
