@@ -1,0 +1,196 @@
+"""MindIR: files written by real MindSpore 2.10 load and run with its outputs; mindseed's own export loads back
+with the network's outputs (PyNative and graph mode); bad files and bad calls give clear errors."""
+import os
+
+import numpy as np
+import pytest
+
+import mindseed as ms
+from mindseed import nn
+from mindseed.export import MindIRError
+
+from export import _nets
+
+FIXTURES = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "fixtures", "mindir")
+NAMES = ["lenet", "resblock", "mlp", "control"]
+
+
+@pytest.fixture(scope="module")
+def expected():
+    with np.load(os.path.join(FIXTURES, "expected.npz"), allow_pickle=False) as f:
+        return dict(f)
+
+
+@pytest.fixture(scope="module")
+def nets():
+    return _nets.build(ms)
+
+
+def _expected_outputs(expected, name):
+    return [expected[f"{name}_y{i}"] for i in range(4) if f"{name}_y{i}" in expected]
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_load_mindspore_file_matches_mindspore_outputs(expected, name):
+    graph = ms.load(os.path.join(FIXTURES, name + ".mindir"))
+    assert type(graph).__name__ == "FuncGraph"
+    got = _nets.outputs(nn.GraphCell(graph)(ms.Tensor(expected[name + "_x"])))
+    want = _expected_outputs(expected, name)
+    assert len(got) == len(want)
+    for g, w in zip(got, want):
+        np.testing.assert_allclose(g, w, rtol=1e-5, atol=1e-5)
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_same_network_in_mindseed_matches_mindspore(expected, nets, name):
+    net, x = nets[name]
+    np.testing.assert_array_equal(x, expected[name + "_x"])
+    for g, w in zip(_nets.outputs(net(ms.Tensor(x))), _expected_outputs(expected, name)):
+        np.testing.assert_allclose(g, w, rtol=1e-5, atol=1e-5)
+
+
+@pytest.mark.parametrize("mode", ["pynative", "graph"])
+@pytest.mark.parametrize("name", NAMES)
+def test_export_then_load_round_trip(tmp_path, nets, name, mode):
+    net, x = nets[name]
+    ref = _nets.outputs(net(ms.Tensor(x)))
+    ms.export(net, ms.Tensor(x), file_name=str(tmp_path / name), file_format="MINDIR")
+    graph = ms.load(str(tmp_path / (name + ".mindir")))
+    cell = nn.GraphCell(graph)
+    if mode == "graph":
+        ms.set_context(mode=ms.GRAPH_MODE)
+    try:
+        got = _nets.outputs(cell(ms.Tensor(x)))
+    finally:
+        ms.set_context(mode=ms.PYNATIVE_MODE)
+    assert len(got) == len(ref)
+    for g, r in zip(got, ref):
+        np.testing.assert_allclose(g, r, rtol=1e-5, atol=1e-5)
+
+
+def test_exported_weights_are_the_checkpoint_names(tmp_path, nets):
+    net, x = nets["resblock"]
+    ms.export(net, ms.Tensor(x), file_name=str(tmp_path / "r"))
+    graph = ms.load(str(tmp_path / "r.mindir"))
+    by_name = {p.name: p.asnumpy() for p in graph.parameters.values()}
+    for name, p in net.parameters_and_names():
+        np.testing.assert_array_equal(by_name[name], p.asnumpy())
+
+
+def test_control_flow_takes_the_branch_the_input_selects(tmp_path, nets):
+    net, x = nets["control"]
+    ms.export(net, ms.Tensor(x), file_name=str(tmp_path / "c"))
+    cell = nn.GraphCell(ms.load(str(tmp_path / "c.mindir")))
+    for sample in (np.full((3, 4), 0.5, np.float32), np.full((3, 4), -3.0, np.float32), x):
+        np.testing.assert_allclose(cell(ms.Tensor(sample)).asnumpy(), net(ms.Tensor(sample)).asnumpy(), rtol=1e-6)
+    # a negative input takes the else branch (x * 2), then loops until -6 * 12 + 12 * 1.5 * k >= 20: k = 6
+    out = cell(ms.Tensor(np.full((3, 4), -3.0, np.float32))).asnumpy()
+    np.testing.assert_allclose(out, np.full((3, 4), -6.0 + 1.5 * 6, np.float32))
+
+
+def test_load_mindir_and_save_mindir_round_trip(tmp_path):
+    model = ms.load_mindir(os.path.join(FIXTURES, "mlp.mindir"))
+    assert model.producer_name == "MindSpore" and model.graph.parameter
+    model.doc_string = "edited"
+    ms.save_mindir(model, str(tmp_path / "copy"))
+    assert ms.load_mindir(str(tmp_path / "copy.mindir")).doc_string == "edited"
+    x = ms.Tensor(np.ones((5, 6), np.float32))
+    a = ms.load(os.path.join(FIXTURES, "mlp.mindir"))(x)
+    b = ms.load(str(tmp_path / "copy.mindir"))(x)
+    for u, v in zip(a, b):
+        np.testing.assert_array_equal(u.asnumpy(), v.asnumpy())
+
+
+# ---------------------------------------------------------------- bad files
+def _bytes(name):
+    with open(os.path.join(FIXTURES, name), "rb") as f:
+        return f.read()
+
+
+@pytest.mark.parametrize("cut", [0.5, 0.9, 0.999])
+def test_truncated_file_is_an_error_naming_the_file(tmp_path, cut):
+    data = _bytes("lenet.mindir")
+    path = tmp_path / "cut.mindir"
+    path.write_bytes(data[:int(len(data) * cut)])
+    with pytest.raises(ValueError, match="cut.mindir"):
+        ms.load(str(path))
+
+
+def test_corrupt_weights_are_an_error_naming_the_parameter(tmp_path):
+    model = ms.load_mindir(os.path.join(FIXTURES, "lenet.mindir"))
+    model.graph.parameter[0].raw_data = model.graph.parameter[0].raw_data[:-4]
+    ms.save_mindir(model, str(tmp_path / "bad"))
+    with pytest.raises(MindIRError, match=r"bad\.mindir.*conv1\.weight.*bytes"):
+        ms.load(str(tmp_path / "bad.mindir"))
+
+
+@pytest.mark.parametrize("payload", [b"", b"not a model at all", bytes(range(256)) * 8, b"\x0a\x05hello"])
+def test_foreign_or_garbage_file_is_rejected(tmp_path, payload):
+    path = tmp_path / "foreign.mindir"
+    path.write_bytes(payload)
+    with pytest.raises(ValueError, match="foreign.mindir"):
+        ms.load(str(path))
+
+
+def test_unknown_operator_is_an_error_naming_node_and_operator(tmp_path):
+    model = ms.load_mindir(os.path.join(FIXTURES, "lenet.mindir"))
+    prim = next(p for p in model.primitives if p.op_type == "ReLU")
+    prim.op_type = "os.system"
+    ms.save_mindir(model, str(tmp_path / "evil"))
+    with pytest.raises(MindIRError, match=r"evil\.mindir.*node .*operator 'os\.system' is not supported"):
+        ms.load(str(tmp_path / "evil.mindir"))
+
+
+def test_dangling_input_is_an_error(tmp_path):
+    model = ms.load_mindir(os.path.join(FIXTURES, "mlp.mindir"))
+    node = next(n for n in model.graph.node if n.op_type != "Constant" and n.input)
+    node.input[0] = "nowhere"
+    ms.save_mindir(model, str(tmp_path / "dangle"))
+    with pytest.raises(MindIRError, match="input 'nowhere' is not defined"):
+        ms.load(str(tmp_path / "dangle.mindir"))
+
+
+def test_load_argument_errors(tmp_path):
+    with pytest.raises(ValueError, match="should end with '.mindir'"):
+        ms.load(str(tmp_path / "model.onnx"))
+    with pytest.raises(ValueError, match="does not exist"):
+        ms.load(str(tmp_path / "missing.mindir"))
+
+
+def test_graph_cell_checks_its_inputs():
+    cell = nn.GraphCell(ms.load(os.path.join(FIXTURES, "mlp.mindir")))
+    with pytest.raises(ValueError, match=r"shape \[5, 6\].*\[5, 7\]"):
+        cell(ms.Tensor(np.ones((5, 7), np.float32)))
+    with pytest.raises(ValueError, match="takes 1 inputs, but got 2"):
+        cell(ms.Tensor(np.ones((5, 6), np.float32)), ms.Tensor(np.ones((5, 6), np.float32)))
+    with pytest.raises(TypeError, match="dtype float32"):
+        cell(ms.Tensor(np.ones((5, 6), np.int32)))
+
+
+# ---------------------------------------------------------------- export errors
+def test_export_rejects_unknown_format_and_global_parameter(tmp_path, nets):
+    net, x = nets["mlp"]
+    with pytest.raises(ValueError, match=r"'file_format' must be one of \['AIR', 'ONNX', 'MINDIR'\], but got PTH"):
+        ms.export(net, ms.Tensor(x), file_name=str(tmp_path / "m"), file_format="PTH")
+    scale = ms.Parameter(ms.Tensor(np.array([2.0], np.float32)), name="outside")
+
+    class UsesGlobal(nn.Cell):
+        def __init__(self):
+            super().__init__()
+            self.lin = nn.Dense(6, 2)
+
+        def construct(self, v):
+            return self.lin(v) * scale
+
+    with pytest.raises(ValueError, match="wasn't created in nn.Cell.*outside"):
+        ms.export(UsesGlobal(), ms.Tensor(x), file_name=str(tmp_path / "g"))
+    assert not os.path.exists(tmp_path / "g.mindir")
+
+
+def test_export_names_an_operator_without_mindir_form(tmp_path):
+    class Sorts(nn.Cell):
+        def construct(self, v):
+            return ms.ops.sort(v)[0]
+
+    with pytest.raises(ValueError, match="operator 'Sort'.*has no MindIR form"):
+        ms.export(Sorts(), ms.Tensor(np.ones((2, 3), np.float32)), file_name=str(tmp_path / "s"))
