@@ -18,9 +18,9 @@ def _det_init(ms, net):
     return net
 
 
-def build(ms):
+def build(ms, lenet5=False):
     """{name: (net, input array)} for LeNet-5 at 16x16, a ResNet basic block, an MLP and a net with an if and a
-    while on tensor values."""
+    while on tensor values (and the full-size LeNet-5 with `lenet5`)."""
     nn, ops = ms.nn, ms.ops
 
     class TinyLeNet(nn.Cell):
@@ -91,15 +91,45 @@ def build(ms):
             return x
 
     rng = np.random.RandomState(7)
-    return {
+    nets = {
         "lenet": (_det_init(ms, TinyLeNet()), rng.randn(2, 1, 16, 16).astype(np.float32)),
         "resblock": (_det_init(ms, ResidualBlock()), rng.randn(2, 4, 8, 8).astype(np.float32)),
         "mlp": (_det_init(ms, MLP()), rng.randn(5, 6).astype(np.float32)),
         "control": (_det_init(ms, Control()), rng.randn(3, 4).astype(np.float32)),
     }
+    if lenet5:
+        nets["lenet5"] = (_det_init(ms, _lenet5(ms)), np.random.RandomState(3).randn(2, 1, 32, 32).astype(np.float32))
+    return nets
 
 
 def outputs(result):
     """A network's result as a list of numpy arrays."""
     result = result if isinstance(result, (tuple, list)) else (result,)
     return [r.asnumpy() for r in result]
+
+
+def _lenet5(ms):
+    """The full LeNet-5 of MindSpore's tutorials (1x32x32 input)."""
+    nn = ms.nn
+
+    class LeNet5(nn.Cell):
+        def __init__(self, num_class=10, num_channel=1):
+            super().__init__()
+            self.conv1 = nn.Conv2d(num_channel, 6, 5, pad_mode="valid")
+            self.conv2 = nn.Conv2d(6, 16, 5, pad_mode="valid")
+            self.fc1 = nn.Dense(16 * 5 * 5, 120)
+            self.fc2 = nn.Dense(120, 84)
+            self.fc3 = nn.Dense(84, num_class)
+            self.relu = nn.ReLU()
+            self.max_pool2d = nn.MaxPool2d(kernel_size=2, stride=2)
+            self.flatten = nn.Flatten()
+
+        def construct(self, x):
+            x = self.max_pool2d(self.relu(self.conv1(x)))
+            x = self.max_pool2d(self.relu(self.conv2(x)))
+            x = self.flatten(x)
+            x = self.relu(self.fc1(x))
+            x = self.relu(self.fc2(x))
+            return self.fc3(x)
+
+    return LeNet5()
