@@ -18,16 +18,10 @@ from mindseed.export import _schema as S
 from mindseed.export._capture import as_numpy, np_dtype
 from mindseed.export._mindir_format import MONAD, encode, shape_proto, tensor_proto
 from mindseed.export._ms_ops import FUNCTION, PAD_MODE_ID, PRIMITIVE, TYPE_ID_OF
+from mindseed.export._table import EmitTable
 
-EMIT = {}
-
-
-def _emits(*names):
-    def register(fn):
-        for n in names:
-            EMIT[n] = fn
-        return fn
-    return register
+EMIT = EmitTable("MindIR")
+_emits = EMIT.emits
 
 
 class _Model:
@@ -116,14 +110,8 @@ class _Writer:
             self.env[out.id] = name
         return name
 
-    def write(self, graph, node_filter=None):
-        for node in graph.nodes:
-            emit = EMIT.get(node.prim.name)
-            if emit is None:
-                loc = f" (at {node.loc})" if node.loc else ""
-                raise ValueError(f"For 'export', the operator '{node.prim.name}'{loc} has no MindIR form in mindseed's "
-                                 f"exporter.")
-            emit(self, node)
+    def write(self, graph):
+        EMIT.write(self, graph)
 
 
 # ---------------------------------------------------------------- the compiler's primitives as MindSpore operators

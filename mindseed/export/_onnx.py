@@ -10,11 +10,13 @@ import numpy as np
 
 from mindseed.compiler.ir import IF, WHILE, Const, Var
 from mindseed.export._capture import as_numpy, np_dtype
+from mindseed.export._table import EmitTable
 
 OPSET = 11
 IR_VERSION = 6
 
-EMIT = {}
+EMIT = EmitTable("ONNX")
+_emits = EMIT.emits
 
 
 def _onnx():
@@ -23,14 +25,6 @@ def _onnx():
     except ImportError as e:
         raise ImportError("For 'export', file_format='ONNX' needs the 'onnx' package (pip install onnx).") from e
     return onnx
-
-
-def _emits(*names):
-    def register(fn):
-        for n in names:
-            EMIT[n] = fn
-        return fn
-    return register
 
 
 class _Writer:
@@ -71,13 +65,7 @@ class _Writer:
         return name
 
     def write(self, graph):
-        for node in graph.nodes:
-            emit = EMIT.get(node.prim.name)
-            if emit is None:
-                loc = f" (at {node.loc})" if node.loc else ""
-                raise ValueError(f"For 'export', the operator '{node.prim.name}'{loc} has no ONNX form in mindseed's "
-                                 f"exporter.")
-            emit(self, node)
+        EMIT.write(self, graph)
 
     def value_info(self, name, var, batch=False):
         dims = [d for d in var.shape]

@@ -23,17 +23,19 @@ def build(ms, lenet5=False):
     while on tensor values (and the full-size LeNet-5 with `lenet5`)."""
     nn, ops = ms.nn, ms.ops
 
-    class TinyLeNet(nn.Cell):
-        def __init__(self):
+    class LeNet(nn.Cell):
+        """LeNet-5's layers; the default sizes make a small one for 16x16 inputs."""
+
+        def __init__(self, c1=4, c2=8, k2=3, fc=(32, 16, 12), conv_bias=True):
             super().__init__()
-            self.conv1 = nn.Conv2d(1, 4, 5, pad_mode="valid", has_bias=True)
-            self.conv2 = nn.Conv2d(4, 8, 3, pad_mode="valid")
+            self.conv1 = nn.Conv2d(1, c1, 5, pad_mode="valid", has_bias=conv_bias)
+            self.conv2 = nn.Conv2d(c1, c2, k2, pad_mode="valid")
             self.relu = nn.ReLU()
             self.pool = nn.MaxPool2d(kernel_size=2, stride=2)
             self.flatten = nn.Flatten()
-            self.fc1 = nn.Dense(32, 16)
-            self.fc2 = nn.Dense(16, 12)
-            self.fc3 = nn.Dense(12, 10)
+            self.fc1 = nn.Dense(fc[0], fc[1])
+            self.fc2 = nn.Dense(fc[1], fc[2])
+            self.fc3 = nn.Dense(fc[2], 10)
 
         def construct(self, x):
             x = self.pool(self.relu(self.conv1(x)))
@@ -92,13 +94,14 @@ def build(ms, lenet5=False):
 
     rng = np.random.RandomState(7)
     nets = {
-        "lenet": (_det_init(ms, TinyLeNet()), rng.randn(2, 1, 16, 16).astype(np.float32)),
+        "lenet": (_det_init(ms, LeNet()), rng.randn(2, 1, 16, 16).astype(np.float32)),
         "resblock": (_det_init(ms, ResidualBlock()), rng.randn(2, 4, 8, 8).astype(np.float32)),
         "mlp": (_det_init(ms, MLP()), rng.randn(5, 6).astype(np.float32)),
         "control": (_det_init(ms, Control()), rng.randn(3, 4).astype(np.float32)),
     }
-    if lenet5:
-        nets["lenet5"] = (_det_init(ms, _lenet5(ms)), np.random.RandomState(3).randn(2, 1, 32, 32).astype(np.float32))
+    if lenet5:   # the LeNet-5 of MindSpore's tutorials, 1x32x32 inputs
+        nets["lenet5"] = (_det_init(ms, LeNet(6, 16, 5, (400, 120, 84), conv_bias=False)),
+                          np.random.RandomState(3).randn(2, 1, 32, 32).astype(np.float32))
     return nets
 
 
@@ -107,29 +110,3 @@ def outputs(result):
     result = result if isinstance(result, (tuple, list)) else (result,)
     return [r.asnumpy() for r in result]
 
-
-def _lenet5(ms):
-    """The full LeNet-5 of MindSpore's tutorials (1x32x32 input)."""
-    nn = ms.nn
-
-    class LeNet5(nn.Cell):
-        def __init__(self, num_class=10, num_channel=1):
-            super().__init__()
-            self.conv1 = nn.Conv2d(num_channel, 6, 5, pad_mode="valid")
-            self.conv2 = nn.Conv2d(6, 16, 5, pad_mode="valid")
-            self.fc1 = nn.Dense(16 * 5 * 5, 120)
-            self.fc2 = nn.Dense(120, 84)
-            self.fc3 = nn.Dense(84, num_class)
-            self.relu = nn.ReLU()
-            self.max_pool2d = nn.MaxPool2d(kernel_size=2, stride=2)
-            self.flatten = nn.Flatten()
-
-        def construct(self, x):
-            x = self.max_pool2d(self.relu(self.conv1(x)))
-            x = self.max_pool2d(self.relu(self.conv2(x)))
-            x = self.flatten(x)
-            x = self.relu(self.fc1(x))
-            x = self.relu(self.fc2(x))
-            return self.fc3(x)
-
-    return LeNet5()
