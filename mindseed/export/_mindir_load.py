@@ -5,15 +5,18 @@ knows (`_ms_ops.OPS`), a graph it calls or a value it defines; every input must 
 weights must have exactly the bytes their shapes need. A failure is a `MindIRError` naming the file and the
 node. Nothing in the file is evaluated as code: operators are looked up by name in a fixed table.
 
-Control flow as MindSpore writes it: `Switch(cond, Partial(then, ...), Partial(else, ...))` picks a closure
-that the next node calls; a `while` is a graph that calls itself through such a switch (tail recursion).
-Calls in tail position are run by a loop, not by Python recursion, so a loop's trip count is unbounded.
+Control flow as MindSpore writes it: `Switch(cond, Partial(then, ...), Partial(else, ...))` makes a choice
+that the next node calls, run as the compiler's `if` (an If node in graph mode); a `while` is a header graph
+that calls itself through such a switch (tail recursion), recognized and run as the compiler's `while` (a
+While node in graph mode, a loop in PyNative: the trip count is unbounded). Other tail calls continue the
+caller's loop instead of recursing.
 """
 import numpy as np
 
 from mindseed.common import dtype as mstype
 from mindseed.common.parameter import Parameter
 from mindseed.common.tensor import Tensor
+from mindseed.compiler import control, loops
 from mindseed.export import _schema as S
 from mindseed.export._mindir_format import MONAD, MindIRError, decode, np_dtype_of, tensor_from_proto
 from mindseed.export._ms_ops import OPS
@@ -31,6 +34,15 @@ class _Closure:
         self.graph, self.bound = graph, tuple(bound)
 
 
+class _Choice:
+    """Switch(cond, a, b) not yet decided: calling it is an `if` on cond (an If node when cond is traced)."""
+
+    __slots__ = ("cond", "a", "b")
+
+    def __init__(self, cond, a, b):
+        self.cond, self.a, self.b = cond, a, b
+
+
 class _Node:
     __slots__ = ("name", "output", "op", "kind", "attrs", "inputs", "callee")
 
@@ -40,13 +52,34 @@ class _Node:
 
 
 class _Graph:
-    __slots__ = ("name", "inputs", "nodes", "output", "tail")
+    __slots__ = ("name", "inputs", "nodes", "output", "tail", "loop")
 
     def __init__(self, name, inputs, nodes, output):
         self.name, self.inputs, self.nodes, self.output = name, inputs, nodes, output
         last = nodes[-1] if nodes else None
         # a call whose result is the graph's result: run by the caller's loop (tail call)
-        self.tail = last if last is not None and last.output == output and last.op in ("call", "Partial") else None
+        self.tail = last if last is not None and last.output == output and last.op == "call" else None
+        self.loop = None    # for a while loop's header: (the Partial node of the body, that of the exit)
+
+
+def _find_loops(graphs):
+    """Mark the while-loop headers: a graph whose tail calls Switch(c, Partial(B), Partial(E)) where B's tail
+    calls the header again."""
+    for g in graphs.values():
+        if g.tail is None:
+            continue
+        by_out = {n.output: n for n in g.nodes}
+        switch = by_out.get(g.tail.callee)
+        if switch is None or switch.op != "Switch" or len(switch.inputs) != 3:
+            continue
+        partials = [by_out.get(i) for i in switch.inputs[1:]]
+        if any(p is None or p.op != "Partial" or p.inputs[0] not in graphs for p in partials):
+            continue
+        for body, other in ((partials[0], partials[1]), (partials[1], partials[0])):
+            b = graphs[body.inputs[0]]
+            if b.tail is not None and b.tail.callee == g.name:
+                g.loop = (body.output, other.output)
+                break
 
 
 class FuncGraph:
@@ -88,34 +121,56 @@ class FuncGraph:
             return self.parameters[name]
         return self._graphs[name]
 
-    def _run(self, graph, args):
-        while True:
-            env = dict(zip(graph.inputs, args))
-            for node in graph.nodes:
-                if node is graph.tail:
-                    break
+    def _env(self, graph, args):
+        """Run a graph's nodes but its tail call; the environment of its values."""
+        env = dict(zip(graph.inputs, args))
+        for node in graph.nodes:
+            if node is not graph.tail:
                 env[node.output] = self._apply(node, [self._value(env, i) for i in node.inputs], env)
-            if graph.tail is None:
-                return self._value(env, graph.output)
-            node = graph.tail
-            args = [self._value(env, i) for i in node.inputs]
-            if node.op == "Partial":
-                return _Closure(args[0], args[1:])
-            target = self._value(env, node.callee)
+        return env
+
+    def _run(self, target, args):
+        """Call a graph, closure or undecided switch; tail calls continue this loop instead of recursing."""
+        while True:
             while isinstance(target, _Closure):
-                args, target = list(target.bound) + args, target.graph
-            graph = target
+                args, target = list(target.bound) + list(args), target.graph
+            if isinstance(target, _Choice):
+                return self._if(target, args)
+            if target.loop is not None:
+                return self._while(target, args)
+            env = self._env(target, args)
+            if target.tail is None:
+                return self._value(env, target.output)
+            args = [self._value(env, i) for i in target.tail.inputs]
+            target = self._value(env, target.tail.callee)
+
+    def _if(self, choice, args):
+        return control.if_(choice.cond, lambda *a: self._run(choice.a, a), lambda *a: self._run(choice.b, a),
+                           tuple(args))
+
+    def _while(self, header, args):
+        """A while loop written as tail recursion, run as one (a While node when the condition is traced)."""
+        body_at, exit_at = header.loop
+
+        def cond(*vals):
+            return self._env(header, vals)[header.tail.callee].cond
+
+        def body(*vals):
+            closure = self._env(header, vals)[body_at]
+            b = closure.graph
+            env = self._env(b, closure.bound)
+            return tuple(self._value(env, i) for i in b.tail.inputs)
+
+        final = loops.while_(cond, body, tuple(args))
+        return self._run(self._env(header, final)[exit_at], [])
 
     def _apply(self, node, args, env):
         if node.op == "call":
-            target = self._value(env, node.callee)
-            while isinstance(target, _Closure):
-                args, target = list(target.bound) + args, target.graph
-            return self._run(target, args)
+            return self._run(self._value(env, node.callee), args)
         if node.op == "Partial":
             return _Closure(args[0], args[1:])
         if node.op == "Switch":
-            return args[1] if bool(args[0]) else args[2]
+            return _Choice(*args)
         return OPS[node.op][1](args, node.attrs)
 
 
@@ -167,6 +222,7 @@ class _Reader:
                 name = p.ref_key or p.name.rsplit(":", 1)[-1]
                 params[p.name] = Parameter(Tensor(tensor_from_proto(p, where)), name=name)
         graphs = {name: self._graph(g, consts, params) for name, g in self.graph_protos.items()}
+        _find_loops(graphs)
         main = graphs[self.model.graph.name]
         specs = []
         for v in self.model.graph.input:

@@ -1,6 +1,7 @@
 """MindIR: files written by real MindSpore 2.10 load and run with its outputs; mindseed's own export loads back
 with the network's outputs (PyNative and graph mode); bad files and bad calls give clear errors."""
 import os
+import warnings
 
 import numpy as np
 import pytest
@@ -30,11 +31,26 @@ def _expected_outputs(expected, name):
     return [expected[f"{name}_y{i}"] for i in range(4) if f"{name}_y{i}" in expected]
 
 
+def _run(cell, x, mode):
+    """cell(x) in PyNative or graph mode (where a fallback to the interpreter is an error: control flow in a
+    loaded file must compile to If/While)."""
+    if mode == "pynative":
+        return _nets.outputs(cell(x))
+    ms.set_context(mode=ms.GRAPH_MODE)
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("error", UserWarning)
+            return _nets.outputs(cell(x))
+    finally:
+        ms.set_context(mode=ms.PYNATIVE_MODE)
+
+
+@pytest.mark.parametrize("mode", ["pynative", "graph"])
 @pytest.mark.parametrize("name", NAMES)
-def test_load_mindspore_file_matches_mindspore_outputs(expected, name):
+def test_load_mindspore_file_matches_mindspore_outputs(expected, name, mode):
     graph = ms.load(os.path.join(FIXTURES, name + ".mindir"))
     assert type(graph).__name__ == "FuncGraph"
-    got = _nets.outputs(nn.GraphCell(graph)(ms.Tensor(expected[name + "_x"])))
+    got = _run(nn.GraphCell(graph), ms.Tensor(expected[name + "_x"]), mode)
     want = _expected_outputs(expected, name)
     assert len(got) == len(want)
     for g, w in zip(got, want):
@@ -56,13 +72,7 @@ def test_export_then_load_round_trip(tmp_path, nets, name, mode):
     ref = _nets.outputs(net(ms.Tensor(x)))
     ms.export(net, ms.Tensor(x), file_name=str(tmp_path / name), file_format="MINDIR")
     graph = ms.load(str(tmp_path / (name + ".mindir")))
-    cell = nn.GraphCell(graph)
-    if mode == "graph":
-        ms.set_context(mode=ms.GRAPH_MODE)
-    try:
-        got = _nets.outputs(cell(ms.Tensor(x)))
-    finally:
-        ms.set_context(mode=ms.PYNATIVE_MODE)
+    got = _run(nn.GraphCell(graph), ms.Tensor(x), mode)
     assert len(got) == len(ref)
     for g, r in zip(got, ref):
         np.testing.assert_allclose(g, r, rtol=1e-5, atol=1e-5)
@@ -77,14 +87,20 @@ def test_exported_weights_are_the_checkpoint_names(tmp_path, nets):
         np.testing.assert_array_equal(by_name[name], p.asnumpy())
 
 
-def test_control_flow_takes_the_branch_the_input_selects(tmp_path, nets):
+@pytest.mark.parametrize("mode", ["pynative", "graph"])
+@pytest.mark.parametrize("source", ["mindseed", "mindspore"])
+def test_control_flow_takes_the_branch_the_input_selects(tmp_path, nets, source, mode):
     net, x = nets["control"]
-    ms.export(net, ms.Tensor(x), file_name=str(tmp_path / "c"))
-    cell = nn.GraphCell(ms.load(str(tmp_path / "c.mindir")))
+    path = os.path.join(FIXTURES, "control.mindir")
+    if source == "mindseed":
+        ms.export(net, ms.Tensor(x), file_name=str(tmp_path / "c"))
+        path = str(tmp_path / "c.mindir")
+    cell = nn.GraphCell(ms.load(path))
     for sample in (np.full((3, 4), 0.5, np.float32), np.full((3, 4), -3.0, np.float32), x):
-        np.testing.assert_allclose(cell(ms.Tensor(sample)).asnumpy(), net(ms.Tensor(sample)).asnumpy(), rtol=1e-6)
+        np.testing.assert_allclose(_run(cell, ms.Tensor(sample), mode)[0], net(ms.Tensor(sample)).asnumpy(),
+                                   rtol=1e-5, atol=1e-5)
     # a negative input takes the else branch (x * 2), then loops until -6 * 12 + 12 * 1.5 * k >= 20: k = 6
-    out = cell(ms.Tensor(np.full((3, 4), -3.0, np.float32))).asnumpy()
+    out = _run(cell, ms.Tensor(np.full((3, 4), -3.0, np.float32)), mode)[0]
     np.testing.assert_allclose(out, np.full((3, 4), -6.0 + 1.5 * 6, np.float32))
 
 
