@@ -182,13 +182,32 @@ def _avg_pool(w, node):
 def _dense(w, node):
     x, wt, b = node.inputs
     out = node.outputs[0]
-    if len(x.shape) != 2:
-        raise ValueError(f"For 'export', Dense has a MindIR form for 2-D inputs, but got shape {x.shape}.")
-    if _none(b):
-        w.op("MatMul", [w.name(x), w.name(wt), w.name(False), w.name(True)], out)
-    else:
-        y = w.op("MatMul", [w.name(x), w.name(wt), w.name(False), w.name(True)], shape=out)
-        w.op("BiasAdd", [y, w.name(b), w.name(0)], out)
+    flat = len(x.shape) != 2     # as MindSpore's nn.Dense: (..., in) -> (-1, in) -> (..., out)
+    x2 = w.op("Reshape", [w.name(x), w.name((-1, x.shape[-1]))]) if flat else w.name(x)
+    last = None if flat else out
+    y = w.op("MatMul", [x2, w.name(wt), w.name(False), w.name(True)], None if _none(b) else last)
+    if not _none(b):
+        y = w.op("BiasAdd", [y, w.name(b), w.name(0)], last)
+    if flat:
+        w.op("Reshape", [y, w.name(tuple(int(d) for d in out.shape))], out)
+
+
+@_emits("Gather")
+def _gather(w, node):
+    x, idx = node.inputs
+    w.op("Gather", [w.name(x), w.name(idx), w.name(int(node.attrs.get("axis", 0))),
+                    w.name(int(node.attrs.get("batch_dims", 0)))], node.outputs[0])
+
+
+@_emits("LayerNorm")
+def _layer_norm(w, node):
+    axis = -len(node.attrs["normalized_shape"])
+    dt = np_dtype(node.outputs[0].dtype)
+    t = w.op("LayerNorm", [w.name(v) for v in node.inputs] + [w.name(axis), w.name(axis),
+                                                               w.name(float(node.attrs["eps"]))],
+             shape=[(tuple(o.shape), dt) for o in node.outputs])
+    for i, o in enumerate(node.outputs):
+        w.op("TupleGetItem", [t, w.name(i)], o, kind=PRIMITIVE)
 
 
 @_emits("MatMul")

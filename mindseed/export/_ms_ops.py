@@ -180,6 +180,16 @@ def _argmax(a, _attrs):
     return O.Argmax(int(a[1]), TYPE_IDS[int(a[2])])(a[0])
 
 
+@_op("Gather")
+def _gather(a, _attrs):
+    return O.Gather(int(a[3]) if len(a) > 3 else 0)(a[0], a[1], int(a[2]))
+
+
+@_op("LayerNorm")
+def _layer_norm(a, _attrs):
+    return O.LayerNorm(int(a[3]), int(a[4]), float(a[5]))(a[0], a[1], a[2])
+
+
 @_op("Select")
 def _select(a, _attrs):
     return O.Select()(a[0], a[1], a[2])

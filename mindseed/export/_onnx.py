@@ -186,6 +186,28 @@ def _dense(w, node):
         w.node("Add", [y, w.name(b)], node.outputs[0])
 
 
+@_emits("Gather")
+def _gather(w, node):
+    if node.attrs.get("batch_dims", 0):
+        raise ValueError("For 'export', Gather with batch_dims has no ONNX form in mindseed's exporter.")
+    x, idx = node.inputs
+    w.node("Gather", [w.name(x), w.name(idx)], node.outputs[0], axis=int(node.attrs.get("axis", 0)))
+
+
+@_emits("LayerNorm")
+def _layer_norm(w, node):
+    # opset 11 has no LayerNormalization: (x - mean) / sqrt(var + eps) * gamma + beta over the trailing dims
+    x, gamma, beta = node.inputs
+    out, mean_out, rstd_out = node.outputs
+    axes = list(range(len(x.shape) - len(node.attrs["normalized_shape"]), len(x.shape)))
+    mean = w.node("ReduceMean", [w.name(x)], mean_out, axes=axes, keepdims=1)
+    d = w.node("Sub", [w.name(x), mean])
+    var = w.node("ReduceMean", [w.node("Mul", [d, d])], axes=axes, keepdims=1)
+    rstd = w.node("Reciprocal", [w.node("Sqrt", [w.node("Add", [var, w.name(float(node.attrs["eps"]), x)])])],
+                  rstd_out)
+    w.node("Add", [w.node("Mul", [w.node("Mul", [d, rstd]), w.name(gamma)]), w.name(beta)], out)
+
+
 @_emits("MatMul")
 def _matmul(w, node):
     x, y = node.inputs

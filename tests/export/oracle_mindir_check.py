@@ -27,7 +27,7 @@ import mindspore as ms
 sys.path.insert(0, sys.argv[2])
 import _nets
 folder = sys.argv[1]
-nets = _nets.build(ms, lenet5=True)
+nets = _nets.build(ms, full=True)
 for name, (net, x) in nets.items():
     # direction 1: run mindseed's file
     try:
@@ -51,7 +51,7 @@ def main():
         return 0
     import _nets
     import mindseed as ms
-    nets = _nets.build(ms, lenet5=True)
+    nets = _nets.build(ms, full=True)
     passed = failed = 0
     with tempfile.TemporaryDirectory() as folder:
         ref = {}

@@ -13,7 +13,7 @@ from mindseed.export import MindIRError
 from export import _nets
 
 FIXTURES = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "fixtures", "mindir")
-NAMES = ["lenet", "resblock", "mlp", "control"]
+NAMES = ["lenet", "resblock", "mlp", "control", "resnet", "gpt"]
 
 
 @pytest.fixture(scope="module")

@@ -11,7 +11,7 @@ from export import _nets
 onnx = pytest.importorskip("onnx")
 ort = pytest.importorskip("onnxruntime")
 
-NAMES = ["lenet", "resblock", "mlp", "control"]
+NAMES = ["lenet", "resblock", "mlp", "control", "resnet", "gpt"]
 
 
 @pytest.fixture(scope="module")

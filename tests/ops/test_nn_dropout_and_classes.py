@@ -84,7 +84,7 @@ def _x():
     (ops.LogSoftmax(0), lambda x: R.log_softmax(x, 0)), (ops.ReLU6(), lambda x: np.clip(x, 0, 6)),
     (ops.Elu(), R.elu), (ops.SeLU(), lambda x: R.SELU_SCALE * R.elu(x, R.SELU_ALPHA)),
     (ops.CeLU(2.0), lambda x: np.maximum(x, 0) + np.minimum(0, 2 * (np.exp(x / 2) - 1))),
-    (ops.GeLU(), R.gelu), (ops.FastGeLU(), lambda x: x * R.sigmoid(1.702 * x)),
+    (ops.GeLU(), lambda x: R.gelu(x, 'tanh')), (ops.FastGeLU(), lambda x: x * R.sigmoid(1.702 * x)),
     (ops.HSwish(), lambda x: x * np.clip(x + 3, 0, 6) / 6), (ops.HSigmoid(), lambda x: np.clip(x + 3, 0, 6) / 6),
     (ops.HShrink(0.3), lambda x: np.where(np.abs(x) > 0.3, x, 0)),
     (ops.SoftShrink(0.3), lambda x: np.sign(x) * np.maximum(np.abs(x) - 0.3, 0)),

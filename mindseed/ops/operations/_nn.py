@@ -48,8 +48,10 @@ def _unary(name, fn, doc):
 
 ReLU6 = _unary("ReLU6", F.relu6, "min(max(x, 0), 6).")
 SeLU = _unary("SeLU", F.selu, "Scaled exponential linear unit.")
-GeLU = _unary("GeLU", F.gelu, "Gaussian error linear unit (exact).")
-Gelu = _unary("Gelu", F.gelu, "Deprecated spelling of GeLU.")
+# MindSpore's GeLU primitive computes the tanh approximation (ops.gelu's default is the exact form)
+GeLU = _unary("GeLU", lambda x: F.gelu(x, approximate="tanh"),
+              "Gaussian error linear unit, tanh form: 0.5 x (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3))).")
+Gelu = _unary("Gelu", lambda x: F.gelu(x, approximate="tanh"), "Deprecated spelling of GeLU.")
 FastGeLU = _unary("FastGeLU", F.fast_gelu, "x * sigmoid(1.702 x).")
 FastGelu = _unary("FastGelu", F.fast_gelu, "Deprecated spelling of FastGeLU.")
 HSwish = _unary("HSwish", F.hardswish, "x * relu6(x + 3) / 6.")
