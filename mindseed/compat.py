@@ -11,6 +11,8 @@
 
 Under the alias `mindspore.__version__` is the MindSpore release whose API mindseed implements
 (`MINDSPORE_VERSION`), since packages built on MindSpore compare it with their own version tables.
+
+`import mindspore_lite` resolves to `mindseed.lite` (the Lite runtime's Python API).
 """
 import code
 import importlib
@@ -45,19 +47,29 @@ Runs Python as `python` would, with `import mindspore` resolving to mindseed.
 """
 
 
+# MindSpore's top-level packages and the mindseed packages they resolve to
+_ALIASES = (("mindspore_lite", "mindseed.lite"), ("mindspore", "mindseed"))
+
+
+def _real_name(fullname):
+    for alias, real in _ALIASES:
+        if fullname == alias or fullname.startswith(alias + "."):
+            return real + fullname[len(alias):]
+    return None
+
+
 class _AliasFinder(importlib.abc.MetaPathFinder, importlib.abc.Loader):
-    """Finds `mindspore[.x]` by importing `mindseed[.x]` and registering it under both names."""
+    """Finds `mindspore[.x]` (`mindspore_lite[.x]`) by importing `mindseed[.x]` (`mindseed.lite[.x]`) and
+    registering it under both names."""
 
     def find_spec(self, fullname, path=None, target=None):
-        if fullname == "mindspore" or fullname.startswith("mindspore."):
-            real = "mindseed" + fullname[len("mindspore"):]
-            if importlib.util.find_spec(real) is None:
-                return None
-            return importlib.util.spec_from_loader(fullname, self)
-        return None
+        real = _real_name(fullname)
+        if real is None or importlib.util.find_spec(real) is None:
+            return None
+        return importlib.util.spec_from_loader(fullname, self)
 
     def create_module(self, spec):
-        real = "mindseed" + spec.name[len("mindspore"):]
+        real = _real_name(spec.name)
         module = importlib.import_module(real)
         if real == "mindseed":
             module.__version__ = MINDSPORE_VERSION
