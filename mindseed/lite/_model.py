@@ -145,8 +145,35 @@ class Tensor:
         return f"name: {self.name},\ndtype: {self._dtype},\nshape: {self._shape},\nformat: {self.format}"
 
 
-# compiling traces with process-wide state: the first call of each input signature runs under this lock
-_COMPILING = threading.Lock()
+class _CompileGate:
+    """Compiling traces with process-wide state: a compile (the first call of an input signature) runs alone,
+    while calls of compiled graphs may run together."""
+
+    def __init__(self):
+        self._cv = threading.Condition()
+        self._running = 0
+        self._compiling = False
+
+    def run(self, fn, args, compile_):
+        with self._cv:
+            while self._compiling or (compile_ and self._running):
+                self._cv.wait()
+            if compile_:
+                self._compiling = True
+            else:
+                self._running += 1
+        try:
+            return fn(*args)
+        finally:
+            with self._cv:
+                if compile_:
+                    self._compiling = False
+                else:
+                    self._running -= 1
+                self._cv.notify_all()
+
+
+_GATE = _CompileGate()
 
 
 class Model:
@@ -206,12 +233,8 @@ class Model:
                              f"{len(inputs)}.")
         args = [_MsTensor(t.get_data_to_numpy()) for t in inputs]
         key = tuple((t.shape, str(t.dtype)) for t in args)
-        if key in self._compiled:
-            result = self._run(*args)
-        else:
-            with _COMPILING:
-                result = self._run(*args)
-            self._compiled.add(key)
+        result = _GATE.run(self._run, args, key not in self._compiled)
+        self._compiled.add(key)
         result = result if isinstance(result, tuple) else (result,)
         return [Tensor(r.asnumpy(), name=f"output_{i}") for i, r in enumerate(result)]
 
