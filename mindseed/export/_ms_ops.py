@@ -10,7 +10,6 @@ mindseed cannot run: loading names it with the file and the node.
 """
 from mindseed import ops as O
 from mindseed.common import dtype as mstype
-from mindseed.common.tensor import Tensor
 
 PRIMITIVE, FUNCTION = "PRIMITIVE", "PRIMITIVE_FUNCTION"
 
@@ -223,7 +222,3 @@ def _depend(a, _attrs):
 def _update_state(a, _attrs):
     return None
 
-
-def as_scalar(value):
-    """A 0-d constant tensor an operator reads as a number (MindSpore stores `x + 1`'s 1 as a tensor)."""
-    return value.asnumpy().item() if isinstance(value, Tensor) and value.ndim == 0 else value
