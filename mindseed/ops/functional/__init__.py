@@ -14,6 +14,7 @@ _prims.load_all()
 globals().update(_api.FUNCTIONS)   # the thin functions, generated from the primitives' rows
 from mindseed.ops.functional._sparse import *  # noqa: F401,F403,E402
 from mindseed.ops.functional._inner import *  # noqa: F401,F403,E402
+from mindseed.ops.functional._boxes import *  # noqa: F401,F403,E402
 
 # Tensor methods declared by each family (name -> function(self, ...)); attached by mindseed.ops
 TENSOR_METHOD_TABLES = [_api.METHODS] + [m.TENSOR_METHODS for m in (_math, _array, _linalg, _random, _nn, _conv)]
