@@ -27,3 +27,24 @@ def stress_check(device, size=256, rounds=4):
         elif not torch.equal(out, first):
             return 1
     return 0
+
+
+def is_pinned(x):
+    return bool(x.is_pinned()) if x.device.type == "cpu" else False
+
+
+def pinned(x):
+    """x in page-locked host memory (what makes host-to-GPU copies asynchronous); without a GPU, x itself."""
+    if x.device.type == "cpu" and torch.cuda.is_available():
+        return x.pin_memory()
+    return x
+
+
+def is_shared(x):
+    return bool(x.is_shared())
+
+
+def storage_info(x):
+    """(address, bytes) of the memory block holding x."""
+    s = x.untyped_storage()
+    return s.data_ptr(), s.nbytes()
