@@ -31,3 +31,8 @@ for _name in list(train.metrics.__all__) + ["get_metrics"]:
 # loss-scale managers are importable from mindspore.train as well as mindspore.amp
 for _name in ("FixedLossScaleManager", "DynamicLossScaleManager", "LossScaleManager"):
     setattr(train, _name, getattr(amp, _name))
+
+# the summary ops (ops.ScalarSummary, ...) hand their values to SummaryRecord's cache
+from mindseed.ops.operations import _more as _ops_more  # noqa: E402
+from mindseed.train.summary import summary_record as _summary_record  # noqa: E402
+_ops_more._SUMMARY_SINKS.append(_summary_record._record_summary_tensor)

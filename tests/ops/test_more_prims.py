@@ -142,3 +142,44 @@ def test_adjust_hue_rotates_hue(delta):
     want = np.apply_along_axis(lambda p: colorsys.hsv_to_rgb(*(lambda h, s, v: ((h + delta) % 1.0, s, v))(
         *colorsys.rgb_to_hsv(*p))), -1, x)
     np.testing.assert_allclose(got, want, atol=1e-12)
+
+
+def test_summary_ops_feed_the_summary_record_cache():
+    from mindseed.train.summary import summary_record as sr
+    sr._summary_cache.clear()
+    ops.ScalarSummary()("loss", ms.Tensor(1.5))
+    ops.ImageSummary()("img", ms.Tensor(np.zeros((1, 3, 2, 2), np.float32)))
+    assert set(sr._summary_cache) == {"loss[:Scalar]", "img[:Image]"}
+    sr._summary_cache.clear()
+    with pytest.raises(ValueError, match="For 'ScalarSummary', the 'value' of shape \\(2,\\) is not a scalar"):
+        ops.ScalarSummary()("loss", ms.Tensor([1.0, 2.0]))
+    with pytest.raises(TypeError, match="For 'TensorSummary', the 'name' must be a non-empty str"):
+        ops.TensorSummary()(3, ms.Tensor([1.0]))
+
+
+def test_dropout_masks_nms_sparse_slice_float_status_pyfunc():
+    mask = ops.DropoutGenMask()(ms.Tensor([4, 50]), ms.Tensor(0.3))
+    assert mask.shape == (32,) and mask.dtype == ms.uint8
+    bits = np.unpackbits(mask.asnumpy(), bitorder="little")
+    assert bits[200:].sum() == 0 and 20 < bits[:200].sum() < 100
+    out = ops.DropoutDoMask()(ms.Tensor(np.ones((4, 50), np.float32)), mask, 0.3).asnumpy()
+    np.testing.assert_allclose(out.ravel(), bits[:200] / 0.3, rtol=1e-6)
+    boxes = ms.Tensor(np.array([[0, 0, 1, 1], [0, 0.1, 1, 1.1], [0, 2, 1, 3], [0, 0, 1, 1]], np.float32))
+    keep = ops.NonMaxSuppressionV3()(boxes, ms.Tensor([0.9, 0.8, 0.7, 0.1]), ms.Tensor(3), ms.Tensor(0.5),
+                                     ms.Tensor(0.2))
+    assert keep.asnumpy().tolist() == [0, 2]
+    overlaps = ms.Tensor(np.array([[1, 0.9, 0], [0.9, 1, 0], [0, 0, 1]], np.float32))
+    keep = ops.NonMaxSuppressionWithOverlaps()(overlaps, ms.Tensor([0.5, 0.9, 0.1]), ms.Tensor(2), ms.Tensor(0.5),
+                                               ms.Tensor(0.0))
+    assert keep.asnumpy().tolist() == [1, 2]
+    idx, vals, shape = ops.SparseSlice()(ms.Tensor([[0, 0], [1, 2], [2, 3]]), ms.Tensor([1.0, 2, 3]),
+                                         ms.Tensor([3, 4]), ms.Tensor([1, 1]), ms.Tensor([5, 2]))
+    assert idx.asnumpy().tolist() == [[0, 1]] and vals.asnumpy().tolist() == [2.0] and shape.tolist() == [2, 2]
+    assert ops.FloatStatus()(ms.Tensor([1.0, np.inf])).tolist() == [1.0]
+    assert ops.FloatStatus()(ms.Tensor([1.0, 2.0])).tolist() == [0.0]
+    (y,) = ops.PyFunc(lambda a: a * 2, [ms.float32], [(2,)], [ms.float32], [(2,)])(ms.Tensor([1.0, 2.0]))
+    assert y.tolist() == [2.0, 4.0]
+    assert ops.ParallelConcat()([ms.Tensor([[1]]), ms.Tensor([[2]])]).tolist() == [[1], [2]]
+    assert ops.TransposeExtView()(ms.Tensor(np.zeros((2, 3))), 0, 1).shape == (3, 2)
+    i, v, _ = ops.Coalesce()(ms.Tensor([[0, 0]]), ms.Tensor([1.0, 2.0]), ms.Tensor([2]))
+    assert i.asnumpy().tolist() == [[0]] and v.tolist() == [3.0]

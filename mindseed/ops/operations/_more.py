@@ -213,6 +213,86 @@ def _log_softmax_ext(x, dim=None, dtype=None):
     return F.log_softmax(x if dtype is None else F.cast(x, dtype), dim)
 
 
+_SUMMARY_SINKS = []    # where the summary ops put their values: SummaryRecord registers its cache here
+
+
+def _summary(kind, check):
+    def record(name, value):
+        if not isinstance(name, str) or not name:
+            raise TypeError(f"For '{kind}Summary', the 'name' must be a non-empty str, but got {name!r}.")
+        if not isinstance(value, Tensor):
+            raise TypeError(f"For '{kind}Summary', the 'value' must be a Tensor, but got {type(value).__name__}.")
+        if not check(value):
+            raise ValueError(f"For '{kind}Summary', the 'value' of shape {value.shape} is not a {kind.lower()} "
+                             f"value.")
+        for sink in _SUMMARY_SINKS:
+            sink(f"{name}[:{kind}]", value)
+    return record
+
+
+def _float_status(x):
+    return Tensor([0.0 if bool(np.all(np.isfinite(_host(x)))) else 1.0], _F32)
+
+
+def _py_func(*inputs, fn=REQUIRED, in_types=REQUIRED, in_shapes=REQUIRED, out_types=REQUIRED, out_shapes=REQUIRED,
+             stateful=True):
+    outs = fn(*[_host(x) for x in inputs])
+    outs = outs if isinstance(outs, (tuple, list)) else (outs,)
+    return tuple(Tensor(np.asarray(o).reshape(s), t) for o, t, s in zip(outs, out_types, out_shapes))
+
+
+def _dropout_gen_mask(shape, keep_prob, Seed0=0, Seed1=0):  # noqa: N803 -- MindSpore's attribute names
+    n = int(np.prod(_ints(shape)))
+    padded = -(-n // 128) * 128
+    keep = F.uniform((padded,), Tensor(0.0, _F32), Tensor(1.0, _F32), seed=Seed0 or Seed1 or None).asnumpy() \
+        < float(_host(keep_prob))
+    keep[n:] = False
+    return Tensor(np.packbits(keep, bitorder="little"))
+
+
+def _dropout_do_mask(x, mask, keep_prob):
+    bits = np.unpackbits(_host(mask), bitorder="little")[:x.size].reshape(x.shape)
+    return x * Tensor(bits, x.dtype) / keep_prob
+
+
+def _nms(order, overlap, max_output_size, threshold):
+    keep = []
+    for i in order:
+        if len(keep) == int(max_output_size):
+            break
+        if all(overlap(i, j) <= threshold for j in keep):
+            keep.append(i)
+    return Tensor(np.array(keep, np.int32))
+
+
+def _nms_v3(boxes, scores, max_output_size, iou_threshold, score_threshold):
+    b, s = _host(boxes).astype(np.float64), _host(scores)
+    y0, x0 = np.minimum(b[:, 0], b[:, 2]), np.minimum(b[:, 1], b[:, 3])
+    y1, x1 = np.maximum(b[:, 0], b[:, 2]), np.maximum(b[:, 1], b[:, 3])
+    area = (y1 - y0) * (x1 - x0)
+
+    def iou(i, j):
+        inter = max(0.0, min(y1[i], y1[j]) - max(y0[i], y0[j])) * max(0.0, min(x1[i], x1[j]) - max(x0[i], x0[j]))
+        union = area[i] + area[j] - inter
+        return inter / union if union > 0 else 0.0
+    order = [i for i in np.argsort(-s, kind="stable") if s[i] > float(_host(score_threshold))]
+    return _nms(order, iou, _host(max_output_size), float(_host(iou_threshold)))
+
+
+def _nms_overlaps(overlaps, scores, max_output_size, overlap_threshold, score_threshold):
+    o, s = _host(overlaps), _host(scores)
+    order = [i for i in np.argsort(-s, kind="stable") if s[i] > float(_host(score_threshold))]
+    return _nms(order, lambda i, j: o[i, j], _host(max_output_size), float(_host(overlap_threshold)))
+
+
+def _sparse_slice(indices, values, shape, start, size):
+    idx, dims, lo, n = _host(indices), _host(shape), _host(start), _host(size)
+    hi = np.minimum(lo + n, dims)
+    keep = np.nonzero(np.all((idx >= lo) & (idx < hi), axis=1))[0]
+    return (Tensor((idx[keep] - lo).astype(idx.dtype)), F.gather(values, Tensor(keep.astype(np.int64)), 0),
+            Tensor(np.maximum(hi - lo, 0).astype(dims.dtype)))
+
+
 def _window(fn):
     return lambda window_length, periodic=True, dtype=_F32, **kw: fn(window_length, periodic, dtype=dtype, **kw)
 
@@ -313,6 +393,35 @@ _ROWS = {
                      "Identity; in the backward pass hook_fn(grads) sees (and may replace) the inputs' gradients."),
     "InsertGradientOf": (_insert_gradient_of, (("f", REQUIRED),), ("x",),
                          "Identity; the gradient flowing back through it is f(gradient)."),
+    "ScalarSummary": (_summary("Scalar", lambda v: v.size == 1), (), ("name", "value"),
+                      "Record a scalar for the SummaryRecord of the step (tag 'name[:Scalar]')."),
+    "TensorSummary": (_summary("Tensor", lambda v: True), (), ("name", "value"),
+                      "Record a tensor for the SummaryRecord of the step."),
+    "ImageSummary": (_summary("Image", lambda v: v.ndim == 4), (), ("name", "value"),
+                     "Record NCHW images for the SummaryRecord of the step."),
+    "HistogramSummary": (_summary("Histogram", lambda v: True), (), ("name", "value"),
+                         "Record a histogram of a tensor for the SummaryRecord of the step."),
+    "CropAndResize": (F.crop_and_resize, (("method", "bilinear"), ("extrapolation_value", 0.0)),
+                      ("x", "boxes", "box_index", "crop_size"), None),
+    "Coalesce": (F.coalesce, (), ("x_indices", "x_values", "x_shape"), None),
+    "ParallelConcat": (lambda values: F.concat(values, 0), (), ("values",), "The Tensors joined along dim 0."),
+    "TransposeView": (F.transpose, (), ("input", "input_perm"), "input with its dims permuted."),
+    "TransposeExtView": (F.swapaxes, (), ("input", "dim0", "dim1"), "input with two dims swapped."),
+    "FloatStatus": (_float_status, (), ("x",), "[0.] when every element is finite, else [1.] (overflow)."),
+    "PyFunc": (_py_func, (("fn", REQUIRED), ("in_types", REQUIRED), ("in_shapes", REQUIRED), ("out_types", REQUIRED),
+                          ("out_shapes", REQUIRED), ("stateful", True)), None,
+               "fn run on the inputs as numpy arrays; its outputs as Tensors of out_types and out_shapes."),
+    "DropoutGenMask": (_dropout_gen_mask, (("Seed0", 0), ("Seed1", 0)), ("shape", "keep_prob"),
+                       "A random bit mask (1 = keep, probability keep_prob), packed 8 to a uint8, 128-bit blocks."),
+    "DropoutDoMask": (_dropout_do_mask, (), ("input_x", "mask", "keep_prob"),
+                      "input_x where the DropoutGenMask bit is set, scaled by 1 / keep_prob; 0 elsewhere."),
+    "NonMaxSuppressionV3": (_nms_v3, (), ("boxes", "scores", "max_output_size", "iou_threshold", "score_threshold"),
+                            "Greedy non-maximum suppression: indices of kept boxes (y0, x0, y1, x1), best first."),
+    "NonMaxSuppressionWithOverlaps": (_nms_overlaps, (), ("overlaps", "scores", "max_output_size",
+                                                          "overlap_threshold", "score_threshold"),
+                                      "Greedy non-maximum suppression on a given overlap matrix."),
+    "SparseSlice": (_sparse_slice, (), ("indices", "values", "shape", "start", "size"),
+                    "The COO entries inside the box [start, start + size), re-indexed from start."),
 }
 
 globals().update({_name: primitive_class(_name, _fn, _attrs, _inputs, doc=_doc)
