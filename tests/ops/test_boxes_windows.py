@@ -95,3 +95,24 @@ def test_kaiser_hamming_params_frequencies_eps():
     assert ops.eps(ms.Tensor([1.0], ms.float16)).asnumpy()[0] == np.finfo(np.float16).eps
     assert ops.Eps()(ms.Tensor([1.0, 2.0])).asnumpy().tolist() == [np.finfo(np.float32).eps] * 2
     assert ops.hann_window(1).asnumpy().tolist() == [1.0] and ops.hann_window(0).shape == (0,)
+
+
+def _np_rope(x, cos, sin, mode):
+    if mode == 0:
+        h = x.shape[-1] // 2
+        rot = np.concatenate([-x[..., h:], x[..., :h]], -1)
+    else:
+        rot = np.stack([-x[..., 1::2], x[..., 0::2]], -1).reshape(x.shape)
+    return x * cos + rot * sin
+
+
+ROPE = [OpSpec(f"rotary_position_embedding-{m}", lambda x, c, s, m=m: ops.rotary_position_embedding(x, c, s, m),
+               lambda x, c, s, m=m: _np_rope(x, c, s, m), shapes=[(2, 3, 2, 4), (1, 3, 1, 4), (1, 3, 1, 4)])
+        for m in (0, 1)]
+test_rope_value, test_rope_grad, _, test_rope_graph = make_tests(ROPE)
+test_rope_bad = make_error_tests([
+    ErrorSpec("rope-mode", lambda: ops.rotary_position_embedding(*[ms.Tensor(np.ones((1, 1, 1, 2)))] * 3, 2),
+              ValueError, "For 'RotaryPositionEmbedding', the 'mode' must be 0 or 1"),
+    ErrorSpec("rope-odd", lambda: ops.rotary_position_embedding(*[ms.Tensor(np.ones((1, 1, 1, 3)))] * 3),
+              ValueError, "even last dim"),
+])

@@ -65,3 +65,11 @@ def test_registration_decorators_and_move_to(tmp_path):
     np.testing.assert_array_equal(np.load(tmp_path / "x.npy"), np.eye(2))
     with pytest.raises(ValueError, match="For 'TensorDump', the 'mode'"):
         ops.tensordump("y", ms.Tensor([1.0]), "sideways")
+
+
+def test_iteration_helpers():
+    assert ops.iter_converter({"a": 1, "b": 2}) == ("a", "b") and ops.iter_converter([1, 2]) == (1, 2)
+    assert ops.ms_hasnext((1,)) and not ops.ms_hasnext(())
+    assert ops.ms_next((1, 2, 3)) == (1, (2, 3))
+    assert ops.switch_layer(ms.Tensor(1), (abs, len))([1, 2]) == 2
+    assert not ops.is_sequence_value_unknown((1, 2)) and not ops.is_sequence_shape_unknown([1])

@@ -15,7 +15,8 @@ __all__ = ["tuple_setitem", "list_setitem", "dict_setitem", "make_tuple", "make_
            "bool_not", "typeof", "hastype", "tail", "zip_operation", "environ_create", "environ_set", "environ_get",
            "environ_add", "env_get", "array_to_scalar", "broadcast_gradient_args", "reduced_shape", "isconstant",
            "hyper_add", "mixed_precision_cast", "switch", "tensordump", "move_to", "add_flags", "op_info_register",
-           "custom_info_register", "kernel", "ms_kernel"]
+           "custom_info_register", "kernel", "ms_kernel", "ms_hasnext", "ms_next", "iter_converter", "switch_layer",
+           "is_sequence_value_unknown", "is_sequence_shape_unknown", "is_dynamic_sequence_element_unknown"]
 
 TENSOR_METHODS = {}
 
@@ -305,3 +306,38 @@ def kernel(fn=None, reg_info=None, compile_attrs=None):
 
 
 ms_kernel = kernel
+
+
+def iter_converter(x):
+    """The sequence a `for` loop walks: the items of a tuple/list, the keys of a dict, the rows of a Tensor."""
+    if isinstance(x, dict):
+        return tuple(x.keys())
+    return tuple(x)
+
+
+def ms_hasnext(xs):
+    """Whether a sequence being iterated has items left."""
+    return len(xs) > 0
+
+
+def ms_next(xs):
+    """(first item, the rest) of a sequence being iterated."""
+    return xs[0], xs[1:]
+
+
+def switch_layer(index, branches):
+    """The branch (a function or Cell) of the tuple `branches` at `index` (an int or 0-D int Tensor)."""
+    return branches[int(index)]
+
+
+def _known(doc):
+    def check(x):
+        return False
+    check.__doc__ = doc
+    return check
+
+
+# values of sequences are concrete when the tracer reads them (a mutable sequence is traced with its value)
+is_sequence_value_unknown = _known("Whether a sequence's values are unknown at compile time: never, here.")
+is_sequence_shape_unknown = _known("Whether a sequence's length is unknown at compile time: never, here.")
+is_dynamic_sequence_element_unknown = _known("Whether a dynamic sequence's element is unknown: never, here.")
