@@ -3,6 +3,8 @@ from mindseed.ops import functional  # noqa: F401
 from mindseed.ops.functional import *  # noqa: F401,F403
 from mindseed.ops.operations import *  # noqa: F401,F403
 from mindseed.ops import _tensor_ops
+from mindseed.ops.op_info_register import (AiCPURegOp, AkgAscendRegOp, AkgGpuRegOp, CpuRegOp,  # noqa: F401
+                                           CustomRegOp, DataType, TBERegOp)
 # MindSpore's module layout: the same objects under ops.composite, ops.function, ops.primitive, ops.auto_generate
 from mindseed.ops import auto_generate, composite, function, primitive  # noqa: F401,E402
 
