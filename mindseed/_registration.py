@@ -24,7 +24,8 @@ for _name in ("jit", "jit_class", "mutable", "JitConfig"):
 for _name in ("jit", "jit_class"):
     setattr(_common_api, _name, getattr(compiler, _name))
 
-# MindSpore's nn namespace also carries the metrics
+# MindSpore's nn namespace also carries the metrics (and their module)
+nn.metrics = train.metrics
 for _name in list(train.metrics.__all__) + ["get_metrics"]:
     setattr(nn, _name, getattr(train.metrics, _name))
 
