@@ -29,3 +29,8 @@ def test_storage_memory_and_properties():
     assert t.data is t and not t.is_meta
     p = ms.Parameter(t, name="p")
     assert p.data is p
+
+
+def test_membership():
+    t = ms.Tensor(np.array([[1, 2], [3, 4]]))
+    assert 3 in t and 5 not in t and ms.Tensor(2) in t

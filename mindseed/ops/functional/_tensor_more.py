@@ -58,12 +58,14 @@ TENSOR_METHODS = {
     "is_shared": lambda self: _I.is_shared(self._data),
     "untyped_storage": lambda self: UntypedStorage(self),
     "storage": lambda self: UntypedStorage(self),
+    "__contains__": lambda self, value: bool((self == value).any()),
     "data": property(lambda self: self, doc="The Tensor itself (MindSpore's `Tensor.data`)."),
     "is_meta": property(lambda self: B.is_meta(self._data), doc="Whether the Tensor is a placeholder without data."),
 }
 for _name, _fn in TENSOR_METHODS.items():
     if not isinstance(_fn, (property, staticmethod)):
         _fn.__name__ = _fn.__qualname__ = _name
+TENSOR_METHODS["__contains__"].__doc__ = "`value in tensor`: whether any element equals value."
 TENSOR_METHODS["bfloat16"].__doc__ = "The Tensor cast to bfloat16."
 TENSOR_METHODS["short"].__doc__ = "The Tensor cast to int16."
 TENSOR_METHODS["to_coo"].__doc__ = "The COOTensor of the non-zero elements."
