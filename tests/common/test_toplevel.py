@@ -75,3 +75,10 @@ def test_compile_hints_keep_results_and_run_check_prints(capsys):
         ms.lazy_inline(f, policy="back")
     ms.run_check()
     assert "installed on platform" in capsys.readouterr().out
+
+
+def test_ops_carries_the_collectives_of_mint_distributed():
+    from mindseed.mint import distributed
+    for name in ("all_reduce", "all_gather_into_tensor", "broadcast", "barrier", "isend", "irecv", "new_group",
+                 "get_rank", "reduce_scatter_tensor", "all_to_all_single"):
+        assert getattr(ops, name) is getattr(distributed, name)
