@@ -1,6 +1,7 @@
 """ops.flash_attention_score against a numpy reference: layouts, grouped-query heads, masks, causal modes, position
 bias; gradients vs float64 finite differences; bad arguments."""
 import numpy as np
+import pytest
 
 import mindseed as ms
 from mindseed import ops
@@ -79,3 +80,22 @@ def test_lower_right_causal_and_sbh_layout():
     want = _np_attention(q.transpose(1, 0, 2)[:, None], k.transpose(1, 0, 2)[:, None], v.transpose(1, 0, 2)[:, None],
                          1.0, excluded)[:, 0].transpose(1, 0, 2)
     np.testing.assert_allclose(got, want, rtol=1e-12)
+
+
+def test_prompt_incre_and_fused_infer_attention_match_the_reference():
+    r = np.random.RandomState(1)
+    q, k, v = r.randn(1, 3, 4), r.randn(1, 5, 4), r.randn(1, 5, 4)            # BSH, 2 heads of 2
+    want = _bnsd_to_bsh(_np_attention(_bsh_to_bnsd(q, 2), _bsh_to_bnsd(k, 2), _bsh_to_bnsd(v, 2), 0.5, _MASK))
+    args = (ms.Tensor(q), ms.Tensor(k), ms.Tensor(v))
+    got = ops.prompt_flash_attention(*args, attn_mask=ms.Tensor(_MASK), num_heads=2, scale_value=0.5)
+    np.testing.assert_allclose(got.asnumpy(), want, rtol=1e-12)
+    got = ops.incre_flash_attention(*args, attn_mask=ms.Tensor(_MASK), num_heads=2, scale_value=0.5)
+    np.testing.assert_allclose(got.asnumpy(), want, rtol=1e-12)
+    out, lse = ops.fused_infer_attention_score(*args, atten_mask=ms.Tensor(_MASK), num_heads=2, scale=0.5,
+                                               softmax_lse_flag=True)
+    np.testing.assert_allclose(out.asnumpy(), want, rtol=1e-12)
+    s = _bsh_to_bnsd(q, 2) @ np.swapaxes(_bsh_to_bnsd(k, 2), -1, -2) * 0.5
+    s = np.where(_MASK, -np.inf, s)
+    np.testing.assert_allclose(lse.asnumpy(), np.log(np.exp(s).sum(-1, keepdims=True)), rtol=1e-12)
+    with pytest.raises(ValueError, match="For 'IncreFlashAttention', block_table"):
+        ops.incre_flash_attention(*args, block_table=ms.Tensor([0]))
