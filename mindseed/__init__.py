@@ -29,6 +29,20 @@ from mindseed.export import export, load, load_mindir, save_mindir  # noqa: F401
 from mindseed.amp import (DynamicLossScaleManager, FixedLossScaleManager, LossScaleManager,  # noqa: F401
                           build_train_network)  # (MindSpore re-exports these at the top level)
 from mindseed import _registration  # noqa: F401  (later layers add their names to lower namespaces)
+from mindseed import hal, utils  # noqa: F401
+from mindseed.common.generator import (Generator, default_generator, get_rng_state, initial_seed,  # noqa: F401
+                                       manual_seed, seed, set_rng_state)
+from mindseed.log import get_level, get_log_config  # noqa: F401
+from mindseed.runtime import (Event, MemPool, PluggableAllocator, Stream, StreamCtx, StreamLimitCtx,  # noqa: F401
+                              communication_stream, current_stream, default_stream, dispatch_threads_num,
+                              empty_cache, get_device_limit, get_stream_limit, launch_blocking, max_memory_allocated,
+                              max_memory_reserved, memory_allocated, memory_reserved, memory_stats, memory_summary,
+                              reset_max_memory_allocated, reset_max_memory_reserved, reset_peak_memory_stats,
+                              reset_stream_limit, set_cpu_affinity, set_cur_stream, set_device_limit,
+                              set_kernel_launch_capture, set_kernel_launch_group, set_memory, set_stream_limit,
+                              synchronize, use_mem_pool)
+from mindseed._toplevel import *  # noqa: F401,F403
+from mindseed.ops.functional._tensor_more import UntypedStorage  # noqa: F401
 
 tensor = Tensor  # MindSpore 2.x's lower-case constructor
 

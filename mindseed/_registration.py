@@ -24,10 +24,29 @@ for _name in ("jit", "jit_class", "mutable", "JitConfig"):
 for _name in ("jit", "jit_class"):
     setattr(_common_api, _name, getattr(compiler, _name))
 
-# MindSpore's nn namespace also carries the metrics
+# MindSpore's nn namespace also carries the metrics (and their module)
+nn.metrics = train.metrics
 for _name in list(train.metrics.__all__) + ["get_metrics"]:
     setattr(nn, _name, getattr(train.metrics, _name))
 
 # loss-scale managers are importable from mindspore.train as well as mindspore.amp
 for _name in ("FixedLossScaleManager", "DynamicLossScaleManager", "LossScaleManager"):
     setattr(train, _name, getattr(amp, _name))
+
+# the summary ops (ops.ScalarSummary, ...) hand their values to SummaryRecord's cache
+from mindseed.ops.operations import _more as _ops_more  # noqa: E402
+from mindseed.train.summary import summary_record as _summary_record  # noqa: E402
+_ops_more._SUMMARY_SINKS.append(_summary_record._record_summary_tensor)
+
+# MindSpore's ops namespace carries the torch-style collectives (mindspore.ops.function.comm_func): the same
+# functions as mint.distributed
+from mindseed.mint import distributed as _mint_distributed  # noqa: E402
+_COMM_FUNCS = ("all_gather", "all_gather_into_tensor", "all_gather_into_tensor_uneven", "all_gather_object",
+               "all_reduce", "all_to_all", "all_to_all_single", "barrier", "batch_isend_irecv", "broadcast",
+               "broadcast_object_list", "destroy_process_group", "gather_object", "get_backend", "get_global_rank",
+               "get_group_rank", "get_process_group_ranks", "get_rank", "get_world_size", "init_process_group",
+               "irecv", "is_available", "is_initialized", "isend", "new_group", "recv", "recv_object_list", "reduce",
+               "reduce_scatter", "reduce_scatter_tensor", "reduce_scatter_tensor_uneven", "scatter_object_list",
+               "send", "send_object_list")
+for _name in _COMM_FUNCS:
+    setattr(ops, _name, getattr(_mint_distributed, _name))

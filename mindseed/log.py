@@ -85,3 +85,27 @@ def get_log_config():
     config = {"GLOG_v": _level_setting(), "GLOG_logtostderr": os.environ.get("GLOG_logtostderr", "1")}
     config.update({k: os.environ[k] for k in _CONFIG_KEYS[1:] if k in os.environ})
     return config
+
+
+def parse_vlog_level(s):
+    """The (low, high) verbose levels a `VLOG_v` value selects: '50' -> (50, 50), '(1,100)' -> (1, 100); None
+    when unset or malformed."""
+    if s is None:
+        return None
+    s = s.strip()
+    try:
+        if s.startswith("(") and s.endswith(")"):
+            low, high = (int(v) for v in s[1:-1].split(","))
+        else:
+            low = high = int(s)
+    except ValueError:
+        return None
+    return (low, high) if 0 < low <= high else None
+
+
+def vlog_print(level, module, file, line, message):
+    """Print a verbose message of `level` (an int or its str) when `VLOG_v` selects it."""
+    selected = parse_vlog_level(os.environ.get("VLOG_v"))
+    if selected is None or not selected[0] <= int(level) <= selected[1]:
+        return
+    sys.stderr.write(f"[V{int(level)}] {module}({os.getpid()}):{file}:{line}] {message}\n")

@@ -3,6 +3,9 @@ from mindseed.ops import functional  # noqa: F401
 from mindseed.ops.functional import *  # noqa: F401,F403
 from mindseed.ops.operations import *  # noqa: F401,F403
 from mindseed.ops import _tensor_ops
+# (binding the function `op_info_register` over the module of that name, as MindSpore's ops namespace does)
+from mindseed.ops.op_info_register import (AiCPURegOp, AkgAscendRegOp, AkgGpuRegOp, CpuRegOp,  # noqa: F401
+                                           CustomRegOp, DataType, TBERegOp, custom_info_register, op_info_register)
 # MindSpore's module layout: the same objects under ops.composite, ops.function, ops.primitive, ops.auto_generate
 from mindseed.ops import auto_generate, composite, function, primitive  # noqa: F401,E402
 

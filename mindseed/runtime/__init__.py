@@ -11,11 +11,16 @@ import os
 import re
 
 from mindseed import _backend as B
+from mindseed.runtime.thread_bind_core import cpu_set
 
-__all__ = ["set_memory", "dispatch_threads_num", "launch_blocking", "set_cpu_affinity", "synchronize",
+__all__ = ["set_memory", "dispatch_threads_num", "launch_blocking", "set_cpu_affinity",
            "empty_cache", "memory_allocated", "max_memory_allocated", "memory_reserved", "max_memory_reserved",
            "reset_max_memory_allocated", "reset_max_memory_reserved", "reset_peak_memory_stats", "memory_stats",
-           "memory_summary", "get_runtime_config"]
+           "memory_summary", "get_runtime_config", "set_kernel_launch_capture", "set_kernel_launch_group",
+           "Stream", "StreamCtx", "Event", "current_stream", "default_stream", "communication_stream",
+           "set_cur_stream", "synchronize", "StreamLimitCtx", "set_stream_limit", "get_stream_limit",
+           "reset_stream_limit", "set_device_limit", "get_device_limit", "PluggableAllocator", "MemPool",
+           "use_mem_pool"]
 
 _SIZE = re.compile(r"[1-9][0-9]*(\.)?[0-9]*GB|0\.[0-9]*GB", re.ASCII)
 _config = {}
@@ -93,7 +98,7 @@ def set_cpu_affinity(enable_affinity, affinity_cpu_list=None, module_to_cpu_dict
         raise TypeError(f"The parameter 'affinity_cpu_list' must be {list}, but got {type(affinity_cpu_list)}")
     if module_to_cpu_dict is not None and not isinstance(module_to_cpu_dict, dict):
         raise TypeError(f"The parameter 'module_to_cpu_dict' must be {dict}, but got {type(module_to_cpu_dict)}")
-    cpus = _cpu_set(affinity_cpu_list) if affinity_cpu_list else None
+    cpus = cpu_set(affinity_cpu_list) if affinity_cpu_list else None
     if enable_affinity and cpus and hasattr(os, "sched_setaffinity"):
         available = os.sched_getaffinity(0)
         missing = sorted(cpus - available)
@@ -105,28 +110,9 @@ def set_cpu_affinity(enable_affinity, affinity_cpu_list=None, module_to_cpu_dict
                                    "module_to_cpu_dict": module_to_cpu_dict, "bind_file": bind_file}
 
 
-def _cpu_set(items):
-    cpus = set()
-    for item in items:
-        if isinstance(item, int) and not isinstance(item, bool) and item >= 0:
-            cpus.add(item)
-            continue
-        m = re.fullmatch(r"(\d+)(?:-(\d+))?", item) if isinstance(item, str) else None
-        if m is None or (m.group(2) is not None and int(m.group(2)) < int(m.group(1))):
-            raise ValueError(f"For 'set_cpu_affinity', each item of 'affinity_cpu_list' must be a core number or a "
-                             f"range 'a-b' with a <= b, but got {item!r}.")
-        cpus.update(range(int(m.group(1)), int(m.group(2) or m.group(1)) + 1))
-    return cpus
-
-
 def get_runtime_config():
     """The runtime settings made so far (name -> value)."""
     return dict(_config)
-
-
-def synchronize():
-    """Wait until all work queued on the current device has finished."""
-    B.synchronize()
 
 
 def empty_cache():
@@ -194,3 +180,15 @@ def memory_summary():
     for name, value in rows:
         out += [f"| {name:<20} | {_fmt(value):>8}{'':<12} |", line]
     return "\n".join(out)
+
+
+# streams, events, core limits, pools and executor settings: one module each, as MindSpore lays them out
+from mindseed.runtime import device  # noqa: E402,F401
+from mindseed.runtime.device_limit import get_device_limit, set_device_limit  # noqa: E402
+from mindseed.runtime.event import Event  # noqa: E402
+from mindseed.runtime.executor import set_kernel_launch_capture, set_kernel_launch_group  # noqa: E402
+from mindseed.runtime.memory import MemPool, PluggableAllocator, use_mem_pool  # noqa: E402
+from mindseed.runtime.stream import (Stream, StreamCtx, communication_stream, current_stream,  # noqa: E402
+                                     default_stream, set_cur_stream, synchronize)
+from mindseed.runtime.stream_limit import (StreamLimitCtx, get_stream_limit, reset_stream_limit,  # noqa: E402
+                                           set_stream_limit)

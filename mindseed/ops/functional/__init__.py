@@ -12,6 +12,13 @@ from mindseed.ops import _api, _prims
 
 _prims.load_all()
 globals().update(_api.FUNCTIONS)   # the thin functions, generated from the primitives' rows
+from mindseed.ops.functional._sparse import *  # noqa: F401,F403,E402
+from mindseed.ops.functional._inner import *  # noqa: F401,F403,E402
+from mindseed.ops.functional._boxes import *  # noqa: F401,F403,E402
+from mindseed.ops.functional._rope import *  # noqa: F401,F403,E402
+from mindseed.ops.functional._attention import *  # noqa: F401,F403,E402
+from mindseed.ops.functional import _tensor_more  # noqa: E402
 
 # Tensor methods declared by each family (name -> function(self, ...)); attached by mindseed.ops
-TENSOR_METHOD_TABLES = [_api.METHODS] + [m.TENSOR_METHODS for m in (_math, _array, _linalg, _random, _nn, _conv)]
+TENSOR_METHOD_TABLES = [_api.METHODS] + [m.TENSOR_METHODS for m in (_math, _array, _linalg, _random, _nn, _conv,
+                                                                     _tensor_more)]

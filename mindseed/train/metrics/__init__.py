@@ -56,3 +56,33 @@ def get_metrics(metrics):
     if isinstance(metrics, set):
         return {name: get_metric_fn(name) for name in metrics}
     raise TypeError(f"For 'get_metrics', the argument 'metrics' must be None, dict or set, but got {metrics}")
+
+
+# MindSpore's module layout (`from mindspore.train.metrics.accuracy import Accuracy`): one module per metric,
+# holding the same classes
+_MODULES = {
+    "accuracy": ("Accuracy",), "bleu_score": ("BleuScore",), "confusion_matrix": ("ConfusionMatrix",
+                                                                                   "ConfusionMatrixMetric"),
+    "cosine_similarity": ("CosineSimilarity",), "dice": ("Dice",), "error": ("MAE", "MSE"),
+    "fbeta": ("Fbeta", "F1"), "hausdorff_distance": ("HausdorffDistance",), "loss": ("Loss",),
+    "mean_surface_distance": ("MeanSurfaceDistance",), "occlusion_sensitivity": ("OcclusionSensitivity",),
+    "perplexity": ("Perplexity",), "precision": ("Precision",), "recall": ("Recall",), "roc": ("ROC",),
+    "root_mean_square_surface_distance": ("RootMeanSquareDistance",),
+    "topk": ("TopKCategoricalAccuracy", "Top1CategoricalAccuracy", "Top5CategoricalAccuracy"),
+}
+
+
+def _module(name, classes):
+    import importlib.machinery  # noqa: PLC0415
+    import sys  # noqa: PLC0415
+    import types  # noqa: PLC0415
+    module = types.ModuleType(f"{__name__}.{name}", f"mindspore.train.metrics.{name}: {', '.join(classes)}.")
+    module.__spec__ = importlib.machinery.ModuleSpec(module.__name__, None)
+    module.__all__ = list(classes)
+    for cls in classes:
+        setattr(module, cls, globals()[cls])
+    sys.modules[module.__name__] = module
+    return module
+
+
+globals().update({_name: _module(_name, _classes) for _name, _classes in _MODULES.items()})

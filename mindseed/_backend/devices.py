@@ -1,0 +1,68 @@
+"""Device queries for `mindspore.hal` / `mindspore.runtime`: count, name, capability, properties of CPU and GPU."""
+import os
+import platform
+
+import torch
+
+from mindseed import _backend as B
+
+
+def _target(target):
+    return "GPU" if target in ("GPU", "CUDA") else target
+
+
+def count(target):
+    """Number of devices of `target` ('CPU', 'GPU' or 'Ascend') this process can use."""
+    target = _target(target)
+    if target == "GPU":
+        return torch.cuda.device_count() if torch.cuda.is_available() else 0
+    if target == "CPU":
+        return 1
+    return 0
+
+
+def available(target):
+    return count(target) > 0
+
+
+def initialized(target):
+    """A device is initialized once tensors have been placed on it: the CPU always; CUDA once torch set it up."""
+    target = _target(target)
+    if target == "GPU":
+        return bool(torch.cuda.is_available() and torch.cuda.is_initialized())
+    return target == "CPU"
+
+
+def name(device_id, target):
+    target = _target(target)
+    if target == "GPU":
+        return torch.cuda.get_device_name(device_id)
+    return platform.processor() or platform.machine()
+
+
+def capability(device_id, target):
+    """(major, minor) compute capability of a GPU; None for a CPU, as MindSpore returns."""
+    if _target(target) == "GPU":
+        return tuple(torch.cuda.get_device_capability(device_id))
+    return None
+
+
+def arch_list(target):
+    if _target(target) == "GPU":
+        return list(torch.cuda.get_arch_list()) if torch.cuda.is_available() else []
+    return [platform.machine()]
+
+
+def properties(device_id, target):
+    """{name, total_memory, ...} of one device: a GPU's as torch reports them, the CPU's from the OS."""
+    if _target(target) == "GPU":
+        p = torch.cuda.get_device_properties(device_id)
+        return {"name": p.name, "major": p.major, "minor": p.minor, "total_memory": p.total_memory,
+                "multi_processor_count": p.multi_processor_count, "is_integrated": bool(p.is_integrated)}
+    total = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") if hasattr(os, "sysconf") else 0
+    return {"name": name(device_id, "CPU"), "total_memory": total,
+            "cpu_count": len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()}
+
+
+def current_target():
+    return B.device_target()

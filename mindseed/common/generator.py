@@ -1,0 +1,117 @@
+"""mindspore.Generator and the default generator's functions (manual_seed, seed, initial_seed, get/set_rng_state).
+
+A Generator is one stream of random numbers; random ops take one as `generator=`. The default generator is the
+stream random ops draw from when given none (the one `set_seed` restarts), so `manual_seed` makes them reproducible.
+"""
+import random
+
+from mindseed import _backend as B
+from mindseed.common import seed as _seed
+from mindseed.common.tensor import Tensor
+
+__all__ = ["Generator", "default_generator", "manual_seed", "seed", "initial_seed", "get_rng_state",
+           "set_rng_state"]
+
+
+def _check_seed(api, value):
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise TypeError(f"For '{api}', the argument 'seed' must be int, but got {type(value).__name__}.")
+    if not -0x8000_0000_0000_0000 <= value < 0x1_0000_0000_0000_0000:
+        raise ValueError(f"For '{api}', the argument 'seed' must be in [-2**63, 2**64), but got {value}.")
+    return value % 0x1_0000_0000_0000_0000
+
+
+class Generator:
+    """A stream of random numbers with its own state.
+
+    >>> import mindseed as ms
+    >>> g = ms.Generator().manual_seed(7)
+    >>> a = ms.ops.rand(3, generator=g); g.manual_seed(7)
+    >>> bool((ms.ops.rand(3, generator=g) == a).all())
+    True
+    """
+
+    def __init__(self):
+        self._generator = B.Generator(0)
+        self._initial_seed = 0
+
+    def manual_seed(self, seed):
+        """Restart the stream from `seed`; returns the generator."""
+        self._initial_seed = _check_seed("manual_seed", seed)
+        self._generator.manual_seed(self._initial_seed)
+        return self
+
+    def seed(self):
+        """Restart the stream from a fresh non-deterministic seed; returns that seed."""
+        value = random.SystemRandom().getrandbits(63)
+        self.manual_seed(value)
+        return value
+
+    def initial_seed(self):
+        """The seed the stream was last started from."""
+        return self._initial_seed
+
+    def get_state(self):
+        """The stream's state, a uint8 Tensor."""
+        return Tensor._from_raw(self._generator.get_state())
+
+    def set_state(self, state):
+        """Continue from a state returned by `get_state`; returns the generator."""
+        if not isinstance(state, Tensor):
+            raise TypeError(f"For 'set_state', the argument 'state' must be a Tensor, but got {type(state).__name__}.")
+        if state.dtype.name != "UInt8" or state.ndim != 1:
+            raise ValueError(f"For 'set_state', the argument 'state' must be a 1-D uint8 Tensor from get_state, but "
+                             f"got a {state.ndim}-D {state.dtype} Tensor.")
+        self._generator.set_state(state._data)
+        return self
+
+
+class _DefaultGenerator(Generator):
+    """The generator random ops draw from when given none (the stream `set_seed` restarts)."""
+
+    def __init__(self):  # noqa: D107 -- shares the global op stream instead of owning one
+        self._generator = _seed.op_generator()
+        self._initial_seed = _seed.get_seed() or 0
+        self._global_seen = _seed.get_seed()
+
+    def manual_seed(self, seed):
+        super().manual_seed(seed)
+        self._global_seen = _seed.get_seed()
+        return self
+
+    def initial_seed(self):
+        """The seed of the last `manual_seed`/`seed`, or of `set_seed` when that came later."""
+        g = _seed.get_seed()
+        return g if g != self._global_seen else self._initial_seed
+
+
+default_generator = _DefaultGenerator()
+
+
+def manual_seed(seed):
+    """Restart the default generator from `seed`.
+
+    >>> import mindseed as ms
+    >>> ms.manual_seed(1)
+    """
+    default_generator.manual_seed(seed)
+
+
+def seed():
+    """Restart the default generator from a fresh non-deterministic seed; returns the seed."""
+    return default_generator.seed()
+
+
+def initial_seed():
+    """The seed the default generator was last started from."""
+    return default_generator.initial_seed()
+
+
+def get_rng_state():
+    """The default generator's state, a uint8 Tensor."""
+    return default_generator.get_state()
+
+
+def set_rng_state(state):
+    """Continue the default generator from a state returned by `get_rng_state`."""
+    default_generator.set_state(state)

@@ -1,0 +1,343 @@
+"""The inner functions of MindSpore's ops namespace that its graph compiler emits for Python syntax (`t[i]` on a
+tuple is `tuple_getitem`, `x += y` is `augassign_add`, `a and b` on bools is `bool_and`, ...) and the gradient
+engine uses (environments, broadcast reduction axes). Here they are the Python operations they stand for, so code
+that calls them by name runs as in MindSpore; graph mode traces through them like any Python.
+"""
+import operator
+
+import numpy as np
+
+from mindseed.common import dtype as mstype
+from mindseed.common.tensor import Tensor
+
+__all__ = ["tuple_setitem", "list_setitem", "dict_setitem", "make_tuple", "make_list", "make_dict", "make_range",
+           "make_slice", "tuple_reversed", "tuple_div", "shape_mul", "in_dict", "not_in_dict", "bool_and", "bool_or",
+           "bool_not", "typeof", "hastype", "tail", "zip_operation", "environ_create", "environ_set", "environ_get",
+           "environ_add", "env_get", "array_to_scalar", "broadcast_gradient_args", "reduced_shape", "isconstant",
+           "hyper_add", "mixed_precision_cast", "switch", "tensordump", "move_to", "add_flags", "op_info_register",
+           "custom_info_register", "kernel", "ms_kernel", "ms_hasnext", "ms_next", "iter_converter", "switch_layer",
+           "is_sequence_value_unknown", "is_sequence_shape_unknown", "is_dynamic_sequence_element_unknown"]
+
+TENSOR_METHODS = {}
+
+
+
+def _named(name, op, doc):
+    """`op` as a Python function called `name` (MindSpore's names are functions, not builtins)."""
+    def fn(*args):
+        return op(*args)
+    fn.__name__ = fn.__qualname__ = name
+    fn.__doc__ = doc
+    return fn
+
+
+_OPERATORS = {
+    "tuple_getitem": (operator.getitem, "data[index] of a tuple."),
+    "list_getitem": (operator.getitem, "data[index] of a list."),
+    "dict_getitem": (operator.getitem, "data[key] of a dict."),
+    "tuple_len": (len, "The length of a tuple."), "list_len": (len, "The length of a list."),
+    "tuple_equal": (operator.eq, "Whether two tuples are equal."),
+    "list_equal": (operator.eq, "Whether two lists are equal."),
+    "string_eq": (operator.eq, "Whether two strings are equal."),
+    "bool_eq": (operator.eq, "Whether two bools are equal."),
+    "is_": (operator.is_, "x is y."), "is_not": (operator.is_not, "x is not y."),
+    "string_concat": (operator.add, "The concatenation of two strings."),
+    "augassign_add": (operator.iadd, "x += y."), "augassign_sub": (operator.isub, "x -= y."),
+    "augassign_mul": (operator.imul, "x *= y."), "augassign_div": (operator.itruediv, "x /= y."),
+    "augassign_floordiv": (operator.ifloordiv, "x //= y."), "augassign_mod": (operator.imod, "x %= y."),
+    "SliceGetItem": (getattr, "An attribute ('start', 'stop' or 'step') of a slice."),
+}
+globals().update({_name: _named(_name, _op, _doc) for _name, (_op, _doc) in _OPERATORS.items()})
+__all__ += list(_OPERATORS)
+
+
+def tuple_setitem(data, index, value):
+    """A copy of the tuple `data` with item `index` replaced by `value`."""
+    items = list(data)
+    items[index] = value
+    return tuple(items)
+
+
+def list_setitem(data, index, value):
+    """A copy of the list `data` with item `index` replaced by `value`."""
+    items = list(data)
+    items[index] = value
+    return items
+
+
+def dict_setitem(data, key, value):
+    """A copy of the dict `data` with `key` set to `value`."""
+    return {**data, key: value}
+
+
+def make_tuple(*elements):
+    """The tuple of the arguments."""
+    return elements
+
+
+def make_list(*elements):
+    """The list of the arguments."""
+    return list(elements)
+
+
+def make_dict(keys, values):
+    """The dict of `keys` paired with `values`."""
+    return dict(zip(keys, values))
+
+
+def make_range(start, stop=None, step=1):
+    """range(start, stop, step) (one argument: range(start))."""
+    return range(start) if stop is None else range(start, stop, step)
+
+
+def make_slice(start, stop, step):
+    """slice(start, stop, step)."""
+    return slice(start, stop, step)
+
+
+def tuple_reversed(data):
+    """The tuple in reverse order."""
+    return tuple(reversed(data))
+
+
+def tuple_div(x, y):
+    """Elementwise division of two shapes; each element must divide exactly.
+
+    Raises:
+        ValueError: the tuples differ in length, or an element does not divide.
+    """
+    if len(x) != len(y):
+        raise ValueError(f"For 'tuple_div', the two tuples must have the same length, but got {len(x)} and {len(y)}.")
+    for a, b in zip(x, y):
+        if b == 0 or a % b:
+            raise ValueError(f"For 'tuple_div', each element of {x} must be divisible by the one of {y}.")
+    return tuple(a // b for a, b in zip(x, y))
+
+
+def shape_mul(shape):
+    """The product of the elements of a shape (1 for ())."""
+    return int(np.prod(shape, dtype=np.int64)) if shape else 1
+
+
+def in_dict(key, data):
+    """Whether `key` is a key of `data`."""
+    return key in data
+
+
+def not_in_dict(key, data):
+    """Whether `key` is not a key of `data`."""
+    return key not in data
+
+
+def bool_and(x, y):
+    """x and y, of two bools."""
+    return bool(x) and bool(y)
+
+
+def bool_or(x, y):
+    """x or y, of two bools."""
+    return bool(x) or bool(y)
+
+
+def bool_not(x):
+    """not x."""
+    return not x
+
+
+def typeof(x):
+    """The MindSpore type of a value: `TensorType[Float32]` for a float32 Tensor, `Int64` for an int, ..."""
+    return mstype.get_py_obj_dtype(x)
+
+
+def hastype(x, type_):
+    """Whether `x` is of MindSpore type `type_` (a Tensor type matches `mstype.tensor_type`)."""
+    t = typeof(x)
+    return t == type_ or (isinstance(type_, type) and isinstance(t, type_))
+
+
+def tail(data):
+    """All items of a tuple but the first."""
+    return tuple(data[1:])
+
+
+def zip_operation(*sequences):
+    """The tuple of tuples zipping the sequences."""
+    return tuple(zip(*sequences))
+
+
+def environ_create():
+    """A new empty gradient environment (key -> value)."""
+    return {}
+
+
+def environ_set(env, key, value):
+    """A copy of `env` with `key` set to `value`."""
+    return {**env, key: value}
+
+
+def environ_get(env, key, default):
+    """The value of `key` in `env`, or `default`."""
+    return env.get(key, default)
+
+
+env_get = environ_get
+
+
+def environ_add(env1, env2):
+    """The environment of both: values of keys in both are added."""
+    out = dict(env1)
+    for k, v in env2.items():
+        out[k] = hyper_add(out[k], v) if k in out else v
+    return out
+
+
+def hyper_add(x, y):
+    """x + y of two values of one structure (tensors, numbers, or nested tuples/lists/dicts of them)."""
+    if isinstance(x, (tuple, list)):
+        return type(x)(hyper_add(a, b) for a, b in zip(x, y))
+    if isinstance(x, dict):
+        return {k: hyper_add(x[k], y[k]) for k in x}
+    return x + y
+
+
+def array_to_scalar(x):
+    """The Python scalar of a one-element Tensor."""
+    if not isinstance(x, Tensor):
+        raise TypeError(f"For 'array_to_scalar', the 'x' must be a Tensor, but got {type(x).__name__}.")
+    return x.item()
+
+
+def broadcast_gradient_args(shape_x, shape_y):
+    """The axes along which the gradients of x and y must be summed after an op broadcast them together."""
+    n = max(len(shape_x), len(shape_y))
+    px, py = (1,) * (n - len(shape_x)) + tuple(shape_x), (1,) * (n - len(shape_y)) + tuple(shape_y)
+    rx, ry = [], []
+    for i, (a, b) in enumerate(zip(px, py)):
+        if a == b:
+            continue
+        if a != 1 and b != 1:
+            raise ValueError(f"For 'broadcast_gradient_args', the shapes {tuple(shape_x)} and {tuple(shape_y)} cannot "
+                             f"be broadcast.")
+        (rx if a == 1 else ry).append(i)
+    return tuple(rx), tuple(ry)
+
+
+def reduced_shape(shape, axis):
+    """`shape` with the reduced `axis` (an int, tuple, or () for all) set to 1."""
+    axes = range(len(shape)) if axis in ((), None) else (axis,) if isinstance(axis, int) else axis
+    axes = {a % len(shape) for a in axes}
+    return tuple(1 if i in axes else s for i, s in enumerate(shape))
+
+
+def isconstant(x):
+    """Whether `x` is a compile-time constant: any value but a Tensor."""
+    return not isinstance(x, Tensor)
+
+
+def mixed_precision_cast(dst_type, x):
+    """x with every floating Tensor in it (nested tuples, lists, dicts too) cast to `dst_type`."""
+    if isinstance(x, Tensor):
+        return x.astype(dst_type) if mstype.is_float(x.dtype) else x
+    if isinstance(x, (tuple, list)):
+        return type(x)(mixed_precision_cast(dst_type, v) for v in x)
+    if isinstance(x, dict):
+        return {k: mixed_precision_cast(dst_type, v) for k, v in x.items()}
+    return x
+
+
+def switch(cond, true_branch, false_branch):
+    """`true_branch` when `cond` holds, else `false_branch`."""
+    return true_branch if cond else false_branch
+
+
+def tensordump(file_name, tensor, mode="out"):
+    """Save `tensor` to the numpy file `file_name` (".npy" added when missing); `mode` ('out', 'in', 'all') names
+    which side of an op the dump stands for and is recorded in MindSpore's file-name scheme."""
+    if not isinstance(file_name, str):
+        raise TypeError(f"For 'TensorDump', the 'file_name' must be a str, but got {type(file_name).__name__}.")
+    if not isinstance(tensor, Tensor):
+        raise TypeError(f"For 'TensorDump', the 'tensor' must be a Tensor, but got {type(tensor).__name__}.")
+    if mode not in ("out", "in", "all"):
+        raise ValueError(f"For 'TensorDump', the 'mode' must be one of 'out', 'in', 'all', but got {mode!r}.")
+    np.save(file_name if file_name.endswith(".npy") else file_name + ".npy", tensor.asnumpy())
+
+
+def move_to(input, to="CPU", blocking=True):  # noqa: A002 -- MindSpore's argument name
+    """`input` on device `to` ('CPU', 'GPU', 'Ascend', 'Disk'); one device per process here, so the same data."""
+    if to not in ("CPU", "GPU", "Ascend", "Disk"):
+        raise ValueError(f"For 'move_to', the 'to' must be one of 'CPU', 'GPU', 'Ascend', 'Disk', but got {to!r}.")
+    if not isinstance(input, Tensor):
+        raise TypeError(f"For 'move_to', the 'input' must be a Tensor, but got {type(input).__name__}.")
+    return input.move_to(to, blocking)
+
+
+def add_flags(fn=None, **flags):
+    """Set compile flags on a function or Cell (`fn._mindspore_flags`); returns it. As a decorator without `fn`."""
+    def mark(f):
+        f.__dict__.setdefault("_mindspore_flags", {}).update(flags)
+        return f
+    return mark if fn is None else mark(fn)
+
+
+def _register_info(attr):
+    def register(*infos):
+        def decorator(func):
+            getattr(func, attr, None) or setattr(func, attr, [])
+            getattr(func, attr).extend(infos)
+            return func
+        return decorator
+    return register
+
+
+op_info_register = _register_info("reg_info")
+op_info_register.__doc__ = "Decorator attaching operator registration info to a kernel function (`func.reg_info`)."
+custom_info_register = _register_info("reg_info")
+custom_info_register.__doc__ = "Decorator attaching Custom-op registration info (`func.reg_info`), as MindSpore."
+
+
+def kernel(fn=None, reg_info=None, compile_attrs=None):
+    """Mark a Python function as a hybrid kernel for `ops.Custom` (`fn.ms_kernel`); it runs as written."""
+    def mark(f):
+        f.ms_kernel = True
+        f.reg_info = reg_info
+        f.compile_attrs = compile_attrs or {}
+        return f
+    return mark if fn is None else mark(fn)
+
+
+ms_kernel = kernel
+
+
+def iter_converter(x):
+    """The sequence a `for` loop walks: the items of a tuple/list, the keys of a dict, the rows of a Tensor."""
+    if isinstance(x, dict):
+        return tuple(x.keys())
+    return tuple(x)
+
+
+def ms_hasnext(xs):
+    """Whether a sequence being iterated has items left."""
+    return len(xs) > 0
+
+
+def ms_next(xs):
+    """(first item, the rest) of a sequence being iterated."""
+    return xs[0], xs[1:]
+
+
+def switch_layer(index, branches):
+    """The branch (a function or Cell) of the tuple `branches` at `index` (an int or 0-D int Tensor)."""
+    return branches[int(index)]
+
+
+def _known(doc):
+    def check(x):
+        return False
+    check.__doc__ = doc
+    return check
+
+
+# values of sequences are concrete when the tracer reads them (a mutable sequence is traced with its value)
+is_sequence_value_unknown = _known("Whether a sequence's values are unknown at compile time: never, here.")
+is_sequence_shape_unknown = _known("Whether a sequence's length is unknown at compile time: never, here.")
+is_dynamic_sequence_element_unknown = _known("Whether a dynamic sequence's element is unknown: never, here.")

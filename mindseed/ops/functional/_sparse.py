@@ -1,0 +1,352 @@
+"""MindSpore's sparse functions: COOTensor / CSRTensor / RowTensor construction, conversion, arithmetic.
+
+Index arithmetic (which positions exist, row pointers, merges) is done on the host with numpy: indices carry no
+gradient. Values always go through ops (gather, segment sums, scatters), so every function here is differentiable
+in its values and works in graph mode as the ops it is made of do. The elementwise functions (`coo_sin`,
+`csr_exp`, ...) apply the op to the stored values and keep the pattern, as MindSpore's do (for a function with
+f(0) != 0 that is not the function of the dense tensor — MindSpore's definition).
+"""
+import numpy as np
+
+from mindseed.common import dtype as mstype
+from mindseed.common.tensor import COOTensor, CSRTensor, RowTensor, Tensor
+from mindseed.ops import functional as F
+
+__all__ = ["make_coo_tensor", "make_csr_tensor", "make_row_tensor", "make_row_tensor_inner", "make_sparse_tensor",
+           "coo_tensor_get_indices", "coo_tensor_get_values", "coo_tensor_get_dense_shape",
+           "csr_tensor_get_indptr", "csr_tensor_get_indices", "csr_tensor_get_values", "csr_tensor_get_dense_shape",
+           "row_tensor_get_indices", "row_tensor_get_values", "row_tensor_get_dense_shape",
+           "csr_to_coo", "csr_to_dense", "coo2csr", "csr2coo", "dense_to_sparse_coo", "dense_to_sparse_csr",
+           "coo_add", "coo_concat", "csr_add", "csr_mul", "csr_div", "csr_mv", "csr_mm", "csr_reduce_sum",
+           "csr_softmax", "csr_gather", "coalesce", "sparse_segment_mean", "row_tensor_add"]
+
+TENSOR_METHODS = {}
+
+_UNARY = ("abs", "acos", "acosh", "asin", "asinh", "atan", "atanh", "ceil", "cos", "cosh", "exp", "expm1", "floor",
+          "inv", "isfinite", "isinf", "isnan", "log", "log1p", "neg", "relu", "relu6", "round", "sigmoid", "sin",
+          "sinh", "softsign", "sqrt", "square", "tan", "tanh")
+_KINDS = {"coo": COOTensor, "csr": CSRTensor}
+
+
+def _check(api, name, value, kind):
+    if not isinstance(value, kind):
+        raise TypeError(f"For '{api}', the '{name}' must be a {kind.__name__}, but got {type(value).__name__}.")
+    return value
+
+
+def _int_host(t):
+    return np.asarray(t.asnumpy() if isinstance(t, Tensor) else t).astype(np.int64)
+
+
+def _with_values(x, values):
+    if isinstance(x, COOTensor):
+        return COOTensor(x.indices, values, x.shape)
+    return CSRTensor(x.indptr, x.indices, values, x.shape)
+
+
+def _elementwise(kind, op):
+    api = f"{kind}_{op}"
+
+    def sparse_fn(x):
+        return _with_values(_check(api, "x", x, _KINDS[kind]), getattr(F, op)(x.values))
+    sparse_fn.__name__ = sparse_fn.__qualname__ = api
+    sparse_fn.__doc__ = f"`{op}` of the stored values of a {_KINDS[kind].__name__}, same sparsity pattern."
+    return sparse_fn
+
+
+_GENERATED = {f"{k}_{op}": _elementwise(k, op) for k in _KINDS for op in _UNARY}
+globals().update(_GENERATED)
+__all__ += list(_GENERATED)
+
+
+# ---------------------------------------------------------------- construction and parts
+def make_coo_tensor(indices, values, dense_shape):
+    """COOTensor(indices (N, ndim), values (N,), dense_shape)."""
+    return COOTensor(indices, values, dense_shape)
+
+
+make_sparse_tensor = make_coo_tensor
+
+
+def make_csr_tensor(indptr, indices, values, dense_shape):
+    """CSRTensor(indptr (rows + 1,), indices (N,), values (N,), dense_shape)."""
+    return CSRTensor(indptr, indices, values, dense_shape)
+
+
+def make_row_tensor(indices, values, dense_shape):
+    """RowTensor: `values[i]` is row `indices[i]` of a dense tensor of `dense_shape`."""
+    return RowTensor(indices, values, dense_shape)
+
+
+make_row_tensor_inner = make_row_tensor
+
+
+def _getter(kind, attr, api):
+    def get(x):
+        return getattr(_check(api, "x", x, kind), attr)
+    get.__name__ = get.__qualname__ = api
+    get.__doc__ = f"The `{attr}` of a {kind.__name__}."
+    return get
+
+
+coo_tensor_get_indices = _getter(COOTensor, "indices", "coo_tensor_get_indices")
+coo_tensor_get_values = _getter(COOTensor, "values", "coo_tensor_get_values")
+coo_tensor_get_dense_shape = _getter(COOTensor, "shape", "coo_tensor_get_dense_shape")
+csr_tensor_get_indptr = _getter(CSRTensor, "indptr", "csr_tensor_get_indptr")
+csr_tensor_get_indices = _getter(CSRTensor, "indices", "csr_tensor_get_indices")
+csr_tensor_get_values = _getter(CSRTensor, "values", "csr_tensor_get_values")
+csr_tensor_get_dense_shape = _getter(CSRTensor, "shape", "csr_tensor_get_dense_shape")
+row_tensor_get_indices = _getter(RowTensor, "indices", "row_tensor_get_indices")
+row_tensor_get_values = _getter(RowTensor, "values", "row_tensor_get_values")
+row_tensor_get_dense_shape = _getter(RowTensor, "dense_shape", "row_tensor_get_dense_shape")
+
+
+# ---------------------------------------------------------------- conversions
+def _csr_rows(x):
+    ptr = _int_host(x.indptr)
+    return np.repeat(np.arange(len(ptr) - 1), np.diff(ptr))
+
+
+def coo2csr(row_indices, height):
+    """The row pointer (height + 1,) of sorted COO row indices."""
+    _check("coo2csr", "row_indices", row_indices, Tensor)
+    rows = _int_host(row_indices)
+    if rows.size and (rows.min() < 0 or rows.max() >= height):
+        raise ValueError(f"For 'coo2csr', every row index must be in [0, {height}), but got {rows.min()}.."
+                         f"{rows.max()}.")
+    ptr = np.zeros(height + 1, np.int64)
+    np.cumsum(np.bincount(rows, minlength=height), out=ptr[1:])
+    return Tensor(ptr.astype(row_indices.asnumpy().dtype))
+
+
+def csr2coo(indptr, length):
+    """The row index of each of the `length` stored values of a CSR row pointer."""
+    _check("csr2coo", "indptr", indptr, Tensor)
+    ptr = _int_host(indptr)
+    if ptr[-1] != length:
+        raise ValueError(f"For 'csr2coo', 'length' must equal indptr[-1] = {ptr[-1]}, but got {length}.")
+    return Tensor(np.repeat(np.arange(len(ptr) - 1), np.diff(ptr)).astype(indptr.asnumpy().dtype))
+
+
+def csr_to_coo(tensor):
+    """The COOTensor of a CSRTensor (same values, row-major order)."""
+    _check("csr_to_coo", "tensor", tensor, CSRTensor)
+    idx = np.stack([_csr_rows(tensor), _int_host(tensor.indices)], axis=1)
+    return COOTensor(Tensor(idx.astype(tensor.indices.asnumpy().dtype)), tensor.values, tensor.shape)
+
+
+def _scatter_dense(index_rows, values, shape):
+    zeros = F.zeros(tuple(shape), values.dtype)
+    if index_rows.shape[0] == 0:
+        return zeros
+    return F.tensor_scatter_add(zeros, Tensor(index_rows.astype(np.int64)), values)
+
+
+def csr_to_dense(csr_tensor):
+    """The dense Tensor of a CSRTensor (duplicates summed); differentiable in the values."""
+    _check("csr_to_dense", "csr_tensor", csr_tensor, CSRTensor)
+    idx = np.stack([_csr_rows(csr_tensor), _int_host(csr_tensor.indices)], axis=1)
+    return _scatter_dense(idx, csr_tensor.values, csr_tensor.shape)
+
+
+def _nonzero(api, tensor):
+    _check(api, "tensor", tensor, Tensor)
+    idx = np.argwhere(tensor.asnumpy() != 0)
+    return idx, F.gather_nd(tensor, Tensor(idx.astype(np.int64))) if idx.size else \
+        F.zeros((0,), tensor.dtype)
+
+
+def dense_to_sparse_coo(tensor):
+    """The COOTensor of the non-zero elements of `tensor` (row-major order)."""
+    idx, values = _nonzero("dense_to_sparse_coo", tensor)
+    return COOTensor(Tensor(idx.reshape(-1, tensor.ndim).astype(np.int64)), values, tensor.shape)
+
+
+def dense_to_sparse_csr(tensor):
+    """The CSRTensor of the non-zero elements of a 2-D `tensor`."""
+    if isinstance(tensor, Tensor) and tensor.ndim != 2:
+        raise ValueError(f"For 'dense_to_sparse_csr', the 'tensor' must be 2-D, but got {tensor.ndim}-D.")
+    idx, values = _nonzero("dense_to_sparse_csr", tensor)
+    idx = idx.reshape(-1, 2)
+    ptr = np.zeros(tensor.shape[0] + 1, np.int64)
+    np.cumsum(np.bincount(idx[:, 0], minlength=tensor.shape[0]), out=ptr[1:])
+    return CSRTensor(Tensor(ptr), Tensor(idx[:, 1].astype(np.int64)), values, tensor.shape)
+
+
+# ---------------------------------------------------------------- arithmetic
+def _merge(idx_list, values_list, shape):
+    """Union of several index sets (rows of (N_i, ndim)): the sorted unique indices and the summed values."""
+    idx = np.concatenate(idx_list, axis=0)
+    flat = np.ravel_multi_index(idx.T, shape) if idx.size else np.zeros(0, np.int64)
+    uniq, inverse = np.unique(flat, return_inverse=True)
+    values = F.unsorted_segment_sum(F.concat(values_list), Tensor(inverse.astype(np.int32)), len(uniq))
+    return np.stack(np.unravel_index(uniq, shape), axis=1), values
+
+
+def coo_add(x1, x2, thresh):
+    """x1 + x2 of two COOTensors of one shape; sums whose magnitude is below `thresh` are dropped."""
+    for name, x in (("x1", x1), ("x2", x2)):
+        _check("coo_add", name, x, COOTensor)
+    if tuple(x1.shape) != tuple(x2.shape):
+        raise ValueError(f"For 'coo_add', the shapes of 'x1' and 'x2' must be equal, but got {x1.shape} and "
+                         f"{x2.shape}.")
+    idx, values = _merge([_int_host(x1.indices), _int_host(x2.indices)], [x1.values, x2.values], x1.shape)
+    t = float(thresh.asnumpy()) if isinstance(thresh, Tensor) else float(thresh)
+    keep = np.nonzero(np.abs(values.asnumpy()) >= t)[0]
+    if len(keep) != len(idx):
+        idx, values = idx[keep], F.gather(values, Tensor(keep.astype(np.int64)), 0)
+    return COOTensor(Tensor(idx.astype(x1.indices.asnumpy().dtype)), values, x1.shape)
+
+
+def coo_concat(sp_input, concat_dim=0):
+    """COOTensors joined along `concat_dim` (their other dims equal)."""
+    if not isinstance(sp_input, (list, tuple)) or not sp_input:
+        raise TypeError(f"For 'coo_concat', the 'sp_input' must be a non-empty list of COOTensor, but got "
+                        f"{type(sp_input).__name__}.")
+    for x in sp_input:
+        _check("coo_concat", "sp_input", x, COOTensor)
+    ndim = len(sp_input[0].shape)
+    dim = concat_dim % ndim
+    idx, offset = [], 0
+    for x in sp_input:
+        if len(x.shape) != ndim or any(a != b for k, (a, b) in enumerate(zip(x.shape, sp_input[0].shape)) if k != dim):
+            raise ValueError(f"For 'coo_concat', every input must have the shape {sp_input[0].shape} except along "
+                             f"dim {dim}, but got {x.shape}.")
+        i = _int_host(x.indices).copy()
+        i[:, dim] += offset
+        idx.append(i)
+        offset += x.shape[dim]
+    shape = tuple(offset if k == dim else s for k, s in enumerate(sp_input[0].shape))
+    return COOTensor(Tensor(np.concatenate(idx).astype(np.int64)), F.concat([x.values for x in sp_input]), shape)
+
+
+def _csr_of(idx, values, shape, index_dtype):
+    ptr = np.zeros(shape[0] + 1, np.int64)
+    np.cumsum(np.bincount(idx[:, 0], minlength=shape[0]), out=ptr[1:])
+    return CSRTensor(Tensor(ptr.astype(index_dtype)), Tensor(idx[:, 1].astype(index_dtype)), values, shape)
+
+
+def csr_add(a, b, alpha, beta):
+    """alpha * a + beta * b of two CSRTensors of one shape (alpha, beta: 1-element Tensors or numbers)."""
+    for name, x in (("a", a), ("b", b)):
+        _check("csr_add", name, x, CSRTensor)
+    if tuple(a.shape) != tuple(b.shape):
+        raise ValueError(f"For 'csr_add', the shapes of 'a' and 'b' must be equal, but got {a.shape} and {b.shape}.")
+    ia = np.stack([_csr_rows(a), _int_host(a.indices)], axis=1)
+    ib = np.stack([_csr_rows(b), _int_host(b.indices)], axis=1)
+    alpha, beta = (F.reshape(s, ()) if isinstance(s, Tensor) else s for s in (alpha, beta))
+    idx, values = _merge([ia, ib], [a.values * alpha, b.values * beta], a.shape)
+    return _csr_of(idx, values, a.shape, a.indices.asnumpy().dtype)
+
+
+def _dense_at(api, x, y):
+    """y (broadcast to x's dense shape) at x's stored positions."""
+    _check(api, "x", x, CSRTensor)
+    _check(api, "y", y, Tensor)
+    full = F.broadcast_to(y, tuple(x.shape))
+    idx = np.stack([_csr_rows(x), _int_host(x.indices)], axis=1)
+    return F.gather_nd(full, Tensor(idx.astype(np.int64)))
+
+
+def csr_mul(x, y):
+    """CSRTensor x times dense y (broadcast to x's shape) at x's stored positions."""
+    return _with_values(x, x.values * _dense_at("csr_mul", x, y))
+
+
+def csr_div(x, y):
+    """CSRTensor x divided by dense y (broadcast to x's shape) at x's stored positions."""
+    return _with_values(x, x.values / _dense_at("csr_div", x, y))
+
+
+def _rows_times(api, a, dense):
+    """Sum over each CSR row of values * dense[column]: (rows, *dense.shape[1:])."""
+    _check(api, "csr_tensor", a, CSRTensor)
+    _check(api, "dense", dense, Tensor)
+    if dense.shape[0] != a.shape[1]:
+        raise ValueError(f"For '{api}', the sparse matrix of shape {a.shape} and the dense operand of shape "
+                         f"{dense.shape} cannot be multiplied.")
+    picked = F.gather(dense, Tensor(_int_host(a.indices)), 0)
+    scale = F.reshape(a.values, (-1,) + (1,) * (dense.ndim - 1))
+    rows = Tensor(_csr_rows(a).astype(np.int32))
+    return F.unsorted_segment_sum(picked * scale, rows, a.shape[0])
+
+
+def csr_mv(csr_tensor, dense_vector):
+    """CSRTensor (m, n) times a dense (n, 1) vector: (m, 1)."""
+    return _rows_times("csr_mv", csr_tensor, dense_vector)
+
+
+def csr_mm(a, b, trans_a=False, trans_b=False, adjoint_a=False, adjoint_b=False):
+    """CSRTensor a times b: a dense result for a dense b, a CSRTensor for a CSRTensor b."""
+    _check("csr_mm", "a", a, CSRTensor)
+    if trans_a or adjoint_a:
+        a = dense_to_sparse_csr(F.transpose(csr_to_dense(a), (1, 0)))
+    if isinstance(b, CSRTensor):
+        dense_b = csr_to_dense(b)
+        dense_b = F.transpose(dense_b, (1, 0)) if (trans_b or adjoint_b) else dense_b
+        return dense_to_sparse_csr(_rows_times("csr_mm", a, dense_b))
+    _check("csr_mm", "b", b, Tensor)
+    return _rows_times("csr_mm", a, F.transpose(b, (1, 0)) if (trans_b or adjoint_b) else b)
+
+
+def csr_reduce_sum(csr_tensor, axis):
+    """Sum of a 2-D CSRTensor along `axis` (0 or 1), the dim kept: (1, n) or (m, 1)."""
+    _check("csr_reduce_sum", "csr_tensor", csr_tensor, CSRTensor)
+    if axis not in (0, 1, -1, -2):
+        raise ValueError(f"For 'csr_reduce_sum', the 'axis' must be in [-2, 1], but got {axis}.")
+    axis %= 2
+    seg = _csr_rows(csr_tensor) if axis == 1 else _int_host(csr_tensor.indices)
+    n = csr_tensor.shape[0] if axis == 1 else csr_tensor.shape[1]
+    out = F.unsorted_segment_sum(csr_tensor.values, Tensor(seg.astype(np.int32)), n)
+    return F.reshape(out, (n, 1) if axis == 1 else (1, n))
+
+
+def csr_softmax(logits, dtype=mstype.float32):
+    """Softmax over the stored values of each row of a CSRTensor."""
+    _check("csr_softmax", "logits", logits, CSRTensor)
+    rows = Tensor(_csr_rows(logits).astype(np.int32))
+    v = F.cast(logits.values, dtype)
+    m = F.gather(F.unsorted_segment_max(v, rows, logits.shape[0]), rows, 0)
+    e = F.exp(v - F.stop_gradient(m))
+    return _with_values(logits, e / F.gather(F.unsorted_segment_sum(e, rows, logits.shape[0]), rows, 0))
+
+
+def csr_gather(indptr, indices, dense, dense_shape):
+    """The elements of `dense` at the positions of a CSR pattern (indptr, indices): the values of a CSRTensor."""
+    for name, v in (("indptr", indptr), ("indices", indices), ("dense", dense)):
+        _check("csr_gather", name, v, Tensor)
+    ptr = _int_host(indptr)
+    rows = np.repeat(np.arange(len(ptr) - 1), np.diff(ptr))
+    idx = np.stack([rows, _int_host(indices)], axis=1)
+    return F.gather_nd(F.reshape(dense, tuple(dense_shape)), Tensor(idx.astype(np.int64)))
+
+
+def coalesce(x_indices, x_values, x_shape):
+    """(indices (ndim, M), values (M,), shape) with duplicate positions summed and positions sorted, from indices
+    (ndim, N), values (N,) and the dense shape (a 1-D Tensor)."""
+    for name, v in (("x_indices", x_indices), ("x_values", x_values), ("x_shape", x_shape)):
+        _check("coalesce", name, v, Tensor)
+    shape = tuple(_int_host(x_shape))
+    idx, values = _merge([_int_host(x_indices).T], [x_values], shape)
+    return Tensor(idx.T.astype(np.int64)), values, x_shape
+
+
+def sparse_segment_mean(x, indices, segment_ids):
+    """out[s] = mean of x[indices[j]] over the j with segment_ids[j] == s (segment_ids sorted); empty segments
+    are 0."""
+    for name, v in (("x", x), ("indices", indices), ("segment_ids", segment_ids)):
+        _check("sparse_segment_mean", name, v, Tensor)
+    seg = _int_host(segment_ids)
+    if seg.size and np.any(np.diff(seg) < 0):
+        raise ValueError("For 'sparse_segment_mean', the 'segment_ids' must be sorted.")
+    n = int(seg.max()) + 1 if seg.size else 0
+    total = F.unsorted_segment_sum(F.gather(x, indices, 0), segment_ids, n)
+    counts = np.maximum(np.bincount(seg, minlength=n), 1).astype(np.float64)
+    return total / Tensor(counts.reshape((n,) + (1,) * (x.ndim - 1)), x.dtype)
+
+
+def row_tensor_add(x, y):
+    """A dense Tensor y plus a RowTensor x (its rows added at their indices)."""
+    _check("row_tensor_add", "x", x, RowTensor)
+    _check("row_tensor_add", "y", y, Tensor)
+    return F.index_add(y, F.cast(x.indices, mstype.int32), x.values, 0)

@@ -1,0 +1,60 @@
+"""Primitive classes made from a table: one row per class names its constructor attributes, its call inputs and
+the function it calls. For classes whose whole job is "keep the constructor arguments, call one function with the
+inputs and those attributes" — no class body is written for them."""
+import inspect
+
+from mindseed.common.tensor import Tensor
+from mindseed.ops.operations._base import Primitive
+
+__all__ = ["primitive_class", "REQUIRED"]
+
+REQUIRED = inspect.Parameter.empty
+
+
+def primitive_class(name, fn, attrs=(), inputs=None, tensors=(), same_shape=(), returns=None, doc=None,
+                    module="mindseed.ops.operations"):
+    """A Primitive class `name`: `name(**attrs)(*inputs)` returns `fn(*inputs, **attrs)`.
+
+    Args:
+        fn (callable): what a call runs; it receives the call's inputs positionally and the attributes by keyword.
+        attrs (tuple): (attribute, default) pairs; default `REQUIRED` makes it a required constructor argument.
+        inputs (tuple[str]): the names of the call's inputs (for messages and `returns`); None: any number.
+        tensors (tuple[str]): inputs that must be Tensors.
+        same_shape (tuple[str]): inputs whose shapes must equal the first one's (a variable and its state).
+        returns (Union[None, str, tuple[str]]): return these inputs (updated in place by `fn`) instead of fn's result.
+    """
+    params = [inspect.Parameter(a, inspect.Parameter.POSITIONAL_OR_KEYWORD, default=d) for a, d in attrs]
+    signature = inspect.Signature(params)
+
+    def __init__(self, *args, **kwargs):
+        Primitive.__init__(self, name)
+        try:
+            bound = signature.bind(*args, **kwargs)
+        except TypeError as exc:
+            raise TypeError(f"For '{name}', {exc}.") from None
+        bound.apply_defaults()
+        for k, v in bound.arguments.items():
+            self.add_prim_attr(k, v)
+
+    def __call__(self, *args):
+        if inputs is not None and len(args) != len(inputs):
+            raise TypeError(f"For '{name}', {len(inputs)} inputs ({', '.join(inputs)}) are required, but got "
+                            f"{len(args)}.")
+        named = dict(zip(inputs, args)) if inputs is not None else {}
+        for arg in tensors:
+            if not isinstance(named[arg], Tensor):
+                raise TypeError(f"For '{name}', the '{arg}' must be a Tensor or Parameter, but got "
+                                f"{type(named[arg]).__name__}.")
+        for arg in same_shape[1:]:
+            if named[arg].shape != named[same_shape[0]].shape:
+                raise ValueError(f"For '{name}', the shape of '{arg}' {named[arg].shape} must be the same as the "
+                                 f"shape of '{same_shape[0]}' {named[same_shape[0]].shape}.")
+        out = fn(*args, **{a: self.attrs[a] for a, _ in attrs})
+        if returns is None:
+            return out
+        return named[returns] if isinstance(returns, str) else tuple(named[r] for r in returns)
+
+    __init__.__signature__ = inspect.Signature([inspect.Parameter("self", inspect.Parameter.POSITIONAL_ONLY)]
+                                               + params)
+    return type(name, (Primitive,), {"__init__": __init__, "__call__": __call__, "__module__": module,
+                                     "__doc__": doc or getattr(fn, "__doc__", None)})

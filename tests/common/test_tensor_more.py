@@ -1,0 +1,36 @@
+"""Tensor methods: dtype shorthands, sparse and DLPack conversions, bytes, storage, host memory queries, `data`."""
+import numpy as np
+import pytest
+
+import mindseed as ms
+
+
+def test_shorthands_conversions_and_bytes():
+    t = ms.Tensor(np.array([[0, 1.5], [2, 0]], np.float32))
+    assert t.bfloat16().dtype == ms.bfloat16 and t.short().dtype == ms.int16
+    assert t.short().asnumpy().tolist() == [[0, 1], [2, 0]]
+    np.testing.assert_array_equal(t.to_coo().to_dense().asnumpy(), t.asnumpy())
+    csr = t.to_csr()
+    assert csr.indptr.asnumpy().tolist() == [0, 1, 2] and csr.values.asnumpy().tolist() == [1.5, 2.0]
+    np.testing.assert_array_equal(ms.Tensor.from_dlpack(t.to_dlpack()).asnumpy(), t.asnumpy())
+    raw = t.get_bytes()
+    assert raw == t.asnumpy().tobytes()
+    np.testing.assert_array_equal(ms.Tensor.convert_bytes_to_tensor(raw, (2, 2), ms.float32).asnumpy(), t.asnumpy())
+    with pytest.raises(TypeError, match="'bytes_data' must be bytes"):
+        ms.Tensor.convert_bytes_to_tensor("x", (1,), ms.float32)
+
+
+def test_storage_memory_and_properties():
+    t = ms.Tensor(np.zeros((3, 4), np.float64))
+    s = t.untyped_storage()
+    assert isinstance(s, ms.UntypedStorage) and s.nbytes() == 96 and s.data_ptr() == t.data_ptr()
+    assert t.storage().nbytes() == 96 and not t.is_shared()
+    assert t.is_pinned() in (True, False) and t.pin_memory().shape == (3, 4)
+    assert t.data is t and not t.is_meta
+    p = ms.Parameter(t, name="p")
+    assert p.data is p
+
+
+def test_membership():
+    t = ms.Tensor(np.array([[1, 2], [3, 4]]))
+    assert 3 in t and 5 not in t and ms.Tensor(2) in t

@@ -1,0 +1,185 @@
+"""Primitive classes made from table rows (ops/operations/_more.py): values vs numpy, gradients of the composites
+vs float64 finite differences, the loop and hook classes, bad input."""
+import colorsys
+
+import numpy as np
+import pytest
+
+import mindseed as ms
+from mindseed import ops
+
+from _harness import ErrorSpec, OpSpec, make_error_tests, make_tests
+
+
+def _unit(r, s):
+    return r.uniform(0.05, 0.95, s)
+
+
+def _np_rgb_to_hsv(x):
+    return np.apply_along_axis(lambda p: colorsys.rgb_to_hsv(*p), -1, x)
+
+
+def _np_tridiagonal(up, mid, low, rhs):
+    m = rhs.shape[-2]
+    a = np.diag(mid[0]) + np.diag(up[0, :-1], 1) + np.diag(low[0, 1:], -1)
+    return a @ rhs if m else rhs
+
+
+def _np_depthwise(x, w):
+    k, c, kh, kw = w.shape
+    n, _, h, wd = x.shape
+    out = np.zeros((n, c * k, h - kh + 1, wd - kw + 1))
+    for ci in range(c):
+        for ki in range(k):
+            for i in range(h - kh + 1):
+                for j in range(wd - kw + 1):
+                    out[:, ci * k + ki, i, j] = (x[:, ci, i:i + kh, j:j + kw] * w[ki, ci]).sum((1, 2))
+    return out
+
+
+_SP_IDX = np.array([[0, 1], [2, 0], [1, 1]])
+
+SPECS = [
+    OpSpec("RGBToHSV", ops.RGBToHSV(), _np_rgb_to_hsv, shapes=[(4, 3)], gen=_unit),
+    OpSpec("HSVToRGB", ops.HSVToRGB(), lambda x: np.apply_along_axis(lambda p: colorsys.hsv_to_rgb(*p), -1, x),
+           shapes=[(4, 3)], gen=_unit),
+    OpSpec("AdjustSaturation", lambda x: ops.AdjustSaturation()(x, 0.5), lambda x: np.apply_along_axis(
+        lambda p: colorsys.hsv_to_rgb(*(lambda h, s, v: (h, s * 0.5, v))(*colorsys.rgb_to_hsv(*p))), -1, x),
+        shapes=[(4, 3)], gen=_unit),
+    OpSpec("TridiagonalMatMul", ops.TridiagonalMatMul(), _np_tridiagonal, shapes=[(1, 4), (1, 4), (1, 4), (4, 2)]),
+    OpSpec("SparseTensorDenseMatmul", lambda v, d: ops.SparseTensorDenseMatmul()(ms.Tensor(_SP_IDX), v, (3, 2), d),
+           lambda v, d: _np_scatter(v) @ d, shapes=[(3,), (2, 4)]),
+    OpSpec("SparseToDense", lambda v: ops.SparseToDense()(ms.Tensor(_SP_IDX), v, (3, 2)), lambda v: _np_scatter(v),
+           shapes=[(3,)]),
+    OpSpec("DepthwiseConv2dNative", lambda x, w: ops.DepthwiseConv2dNative(2, 3)(x, w), _np_depthwise,
+           shapes=[(1, 2, 5, 4), (2, 2, 3, 3)], atol=1e-4),
+    OpSpec("NthElement", lambda x: ops.NthElement()(x, 1), lambda x: np.sort(x, -1)[..., 1], shapes=[(3, 4)]),
+    OpSpec("Renorm", ops.Renorm(2, 0, 1.0), lambda x: x * np.minimum(1.0, 1.0 / np.linalg.norm(
+        x.reshape(x.shape[0], -1), axis=1))[:, None], shapes=[(3, 4)]),
+    OpSpec("InsertGradientOf", lambda x: ops.InsertGradientOf(lambda d: d * 1.0)(x) * 2, lambda x: x * 2),
+]
+test_value, test_grad, test_grad2, test_graph = make_tests(SPECS)
+
+
+def _np_scatter(v):
+    d = np.zeros((3, 2), v.dtype)
+    d[_SP_IDX[:, 0], _SP_IDX[:, 1]] = v
+    return d
+
+
+test_bad_input = make_error_tests([
+    ErrorSpec("BatchToSpaceND-attr", lambda: ops.BatchToSpaceND(), TypeError,
+              "For 'BatchToSpaceND', missing a required argument: 'block_shape'"),
+    ErrorSpec("IOU-inputs", lambda: ops.IOU()(ms.Tensor(np.ones((1, 4)))), TypeError,
+              "For 'IOU', 2 inputs (anchor_boxes, gt_boxes) are required, but got 1"),
+    ErrorSpec("InvertPermutation-not", lambda: ops.InvertPermutation()(ms.Tensor([0, 0, 1])), ValueError,
+              "For 'InvertPermutation'"),
+    ErrorSpec("NthElement-n", lambda: ops.NthElement()(ms.Tensor([[1.0, 2.0]]), 2), ValueError,
+              "For 'NthElement', the 'n' must be in [0, 2)"),
+    ErrorSpec("DataFormat-bad", lambda: ops.DataFormatDimMap("NHWC", "NCH")(ms.Tensor([0])), ValueError,
+              "For 'DataFormatDimMap'"),
+    ErrorSpec("Assert-false", lambda: ops.Assert()(ms.Tensor([True, False]), [ms.Tensor([1, 2, 3, 4])]), ValueError,
+              "For 'Assert', the condition is false"),
+    ErrorSpec("Bitpack-width", lambda: ops.CompareAndBitpack()(ms.Tensor(np.ones(5)), ms.Tensor(0.0)), ValueError,
+              "For 'CompareAndBitpack'"),
+])
+
+
+def test_index_and_format_rows():
+    assert ops.InvertPermutation()(ms.Tensor([2, 0, 1])).asnumpy().tolist() == [1, 2, 0]
+    assert ops.UnravelIndex()(ms.Tensor([5, 7]), ms.Tensor([3, 3])).asnumpy().tolist() == [[1, 2], [2, 1]]
+    out, idx = ops.ListDiff()(ms.Tensor([1, 2, 3, 4]), ms.Tensor([2, 4]))
+    assert out.asnumpy().tolist() == [1, 3] and idx.asnumpy().tolist() == [0, 2] and idx.dtype == ms.int32
+    assert ops.DataFormatDimMap()(ms.Tensor([0, 1, 2, 3, -1])).asnumpy().tolist() == [0, 3, 1, 2, 2]
+    assert ops.DataFormatVecPermute()(ms.Tensor([1, 2, 3, 4])).asnumpy().tolist() == [1, 4, 2, 3]
+    packed = ops.CompareAndBitpack()(ms.Tensor(np.arange(16.0).reshape(2, 8)), ms.Tensor(3.5))
+    assert packed.asnumpy().tolist() == [[0b00001111], [0b11111111]]
+    hist = ops.HistogramFixedWidth(5)(ms.Tensor([-1.0, 0.0, 1.5, 2.0, 5.0, 15.0]), ms.Tensor([0.0, 5.0]))
+    assert hist.asnumpy().tolist() == [2, 1, 1, 0, 2]
+    cm = ops.ConfusionMatrix(3)(ms.Tensor([0, 1, 2, 1]), ms.Tensor([0, 2, 2, 1]))
+    assert cm.asnumpy().tolist() == [[1, 0, 0], [0, 1, 1], [0, 0, 1]]
+    x = ms.Tensor(np.arange(12.0).reshape(1, 4, 3))
+    np.testing.assert_array_equal(ops.MatrixDiagPartV3()(x, ms.Tensor(0), ms.Tensor(0.0)).asnumpy(), [[0.0, 4, 8]])
+    assert ops.Expand()(ms.Tensor([1, 2]), (2, 2)).shape == (2, 2)
+    assert ops.FillV2()(ms.Tensor([2, 1]), ms.Tensor(7)).asnumpy().tolist() == [[7], [7]]
+    a, b = ops.IdentityN()([ms.Tensor([1]), ms.Tensor([2])])
+    assert a.tolist() == [1] and b.tolist() == [2]
+    st = ops.SpaceToBatchND([2, 2], [[0, 0], [0, 0]])(ms.Tensor(np.arange(16.0).reshape(1, 1, 4, 4)))
+    back = ops.BatchToSpaceND([2, 2], [[0, 0], [0, 0]])(st)
+    np.testing.assert_array_equal(back.asnumpy(), np.arange(16.0).reshape(1, 1, 4, 4))
+    np.testing.assert_allclose(ops.LogSoftmaxExt()(ms.Tensor([[0.0, 0.0]]), 1).asnumpy(), [[-np.log(2)] * 2], rtol=1e-6)
+
+
+def test_truncated_normals_stay_in_range_with_the_right_spread():
+    ms.set_seed(1)
+    x = ops.TruncatedNormal()(ms.Tensor([20000])).asnumpy()
+    assert x.dtype == np.float32 and np.abs(x).max() <= 2.0 and abs(x.std() - 0.8796) < 0.02
+    y = ops.ParameterizedTruncatedNormal()(ms.Tensor([2, 5000]), ms.Tensor([0.0, 10.0]), ms.Tensor([1.0, 2.0]),
+                                           ms.Tensor([-1.0, 9.0]), ms.Tensor([1.0, 14.0])).asnumpy()
+    assert y[0].min() >= -1 and y[0].max() <= 1 and y[1].min() >= 9 and y[1].max() <= 14
+    assert abs(y[0].mean()) < 0.05
+
+
+def test_loops_partial_hooks_and_dump(tmp_path):
+    assert ops.ForiLoop()(0, 4, lambda i, v: v + i, 0) == 6
+    assert ops.WhileLoop()(lambda v: v < 10, lambda v: v * 2, 1) == 16
+    carry, ys = ops.Scan()(lambda c, x: (c + x, c * 10), 0, [1, 2, 3])
+    assert carry == 6 and ys == [0, 10, 30]
+    assert ops.Partial()(lambda a, b: a - b, 5)(2) == 3
+    seen = []
+    g = ms.grad(lambda x: ops.HookBackward(lambda d: seen.append(d[0].asnumpy()))(x * 3).sum())(ms.Tensor([1.0]))
+    assert g.asnumpy().tolist() == [3.0] and seen[0].tolist() == [1.0]
+    g = ms.grad(lambda x: ops.InsertGradientOf(lambda d: d * 5)(x * 2).sum())(ms.Tensor([1.0]))
+    assert g.asnumpy().tolist() == [10.0]
+    ops.TensorDump()(str(tmp_path / "t"), ms.Tensor([1.0, 2.0]))
+    assert np.load(tmp_path / "t.npy").tolist() == [1.0, 2.0]
+
+
+@pytest.mark.parametrize("delta", [0.25, -0.1])
+def test_adjust_hue_rotates_hue(delta):
+    x = np.random.RandomState(3).uniform(0.1, 0.9, (5, 3))
+    got = ops.AdjustHue()(ms.Tensor(x), delta).asnumpy()
+    want = np.apply_along_axis(lambda p: colorsys.hsv_to_rgb(*(lambda h, s, v: ((h + delta) % 1.0, s, v))(
+        *colorsys.rgb_to_hsv(*p))), -1, x)
+    np.testing.assert_allclose(got, want, atol=1e-12)
+
+
+def test_summary_ops_feed_the_summary_record_cache():
+    from mindseed.train.summary import summary_record as sr
+    sr._summary_cache.clear()
+    ops.ScalarSummary()("loss", ms.Tensor(1.5))
+    ops.ImageSummary()("img", ms.Tensor(np.zeros((1, 3, 2, 2), np.float32)))
+    assert set(sr._summary_cache) == {"loss[:Scalar]", "img[:Image]"}
+    sr._summary_cache.clear()
+    with pytest.raises(ValueError, match="For 'ScalarSummary', the 'value' of shape \\(2,\\) is not a scalar"):
+        ops.ScalarSummary()("loss", ms.Tensor([1.0, 2.0]))
+    with pytest.raises(TypeError, match="For 'TensorSummary', the 'name' must be a non-empty str"):
+        ops.TensorSummary()(3, ms.Tensor([1.0]))
+
+
+def test_dropout_masks_nms_sparse_slice_float_status_pyfunc():
+    mask = ops.DropoutGenMask()(ms.Tensor([4, 50]), ms.Tensor(0.3))
+    assert mask.shape == (32,) and mask.dtype == ms.uint8
+    bits = np.unpackbits(mask.asnumpy(), bitorder="little")
+    assert bits[200:].sum() == 0 and 20 < bits[:200].sum() < 100
+    out = ops.DropoutDoMask()(ms.Tensor(np.ones((4, 50), np.float32)), mask, 0.3).asnumpy()
+    np.testing.assert_allclose(out.ravel(), bits[:200] / 0.3, rtol=1e-6)
+    boxes = ms.Tensor(np.array([[0, 0, 1, 1], [0, 0.1, 1, 1.1], [0, 2, 1, 3], [0, 0, 1, 1]], np.float32))
+    keep = ops.NonMaxSuppressionV3()(boxes, ms.Tensor([0.9, 0.8, 0.7, 0.1]), ms.Tensor(3), ms.Tensor(0.5),
+                                     ms.Tensor(0.2))
+    assert keep.asnumpy().tolist() == [0, 2]
+    overlaps = ms.Tensor(np.array([[1, 0.9, 0], [0.9, 1, 0], [0, 0, 1]], np.float32))
+    keep = ops.NonMaxSuppressionWithOverlaps()(overlaps, ms.Tensor([0.5, 0.9, 0.1]), ms.Tensor(2), ms.Tensor(0.5),
+                                               ms.Tensor(0.0))
+    assert keep.asnumpy().tolist() == [1, 2]
+    idx, vals, shape = ops.SparseSlice()(ms.Tensor([[0, 0], [1, 2], [2, 3]]), ms.Tensor([1.0, 2, 3]),
+                                         ms.Tensor([3, 4]), ms.Tensor([1, 1]), ms.Tensor([5, 2]))
+    assert idx.asnumpy().tolist() == [[0, 1]] and vals.asnumpy().tolist() == [2.0] and shape.tolist() == [2, 2]
+    assert ops.FloatStatus()(ms.Tensor([1.0, np.inf])).tolist() == [1.0]
+    assert ops.FloatStatus()(ms.Tensor([1.0, 2.0])).tolist() == [0.0]
+    (y,) = ops.PyFunc(lambda a: a * 2, [ms.float32], [(2,)], [ms.float32], [(2,)])(ms.Tensor([1.0, 2.0]))
+    assert y.tolist() == [2.0, 4.0]
+    assert ops.ParallelConcat()([ms.Tensor([[1]]), ms.Tensor([[2]])]).tolist() == [[1], [2]]
+    assert ops.TransposeExtView()(ms.Tensor(np.zeros((2, 3))), 0, 1).shape == (3, 2)
+    i, v, _ = ops.Coalesce()(ms.Tensor([[0, 0]]), ms.Tensor([1.0, 2.0]), ms.Tensor([2]))
+    assert i.asnumpy().tolist() == [[0]] and v.tolist() == [3.0]

@@ -1,0 +1,126 @@
+"""The remaining optimizer primitives (sign rules, proximal GD, Keras momentum, Adagrad-DA, AdamNoUpdateParam,
+FusedWeightScaleApplyMomentum) and the row-sparse SparseApply*/FusedSparse* forms, against numpy references."""
+import numpy as np
+import pytest
+
+import mindseed as ms
+from mindseed import ops
+
+R = np.random.RandomState(0)
+
+
+def _param(a, name):
+    return ms.Parameter(ms.Tensor(np.array(a, np.float64)), name=name)
+
+
+def _np_adagrad(var, acc, g, lr, eps=0.0):
+    acc = acc + g * g
+    return var - lr * g / (np.sqrt(acc) + eps), acc
+
+
+def test_add_sign_power_sign_proximal_keras_adagrad_da():
+    v0, m0, g = R.randn(4), R.randn(4), R.randn(4)
+    var, m = _param(v0, "v"), _param(m0, "m")
+    ops.ApplyAddSign()(var, m, 0.1, 1.0, 0.5, 0.9, ms.Tensor(g))
+    mn = 0.9 * m0 + 0.1 * g
+    np.testing.assert_allclose(m.asnumpy(), mn)
+    np.testing.assert_allclose(var.asnumpy(), v0 - 0.1 * (1.0 + 0.5 * np.sign(g) * np.sign(mn)) * g)
+    var, m = _param(v0, "v"), _param(m0, "m")
+    ops.ApplyPowerSign()(var, m, 0.1, np.e, 0.5, 0.9, ms.Tensor(g))
+    np.testing.assert_allclose(var.asnumpy(), v0 - 0.1 * np.exp(np.e * 0.5 * np.sign(g) * np.sign(mn)) * g)
+    var = _param(v0, "v")
+    ops.ApplyProximalGradientDescent()(var, 0.1, 0.2, 0.3, ms.Tensor(g))
+    prox = v0 - 0.1 * g
+    np.testing.assert_allclose(var.asnumpy(), np.sign(prox) * np.maximum(np.abs(prox) - 0.02, 0) / 1.03)
+    for nesterov in (False, True):
+        var, acc = _param(v0, "v"), _param(m0, "a")
+        out = ops.ApplyKerasMomentum(use_nesterov=nesterov)(var, acc, 0.1, ms.Tensor(g), 0.9)
+        an = 0.9 * m0 - 0.1 * g
+        np.testing.assert_allclose(acc.asnumpy(), an)
+        np.testing.assert_allclose(var.asnumpy(), v0 + (0.9 * an - 0.1 * g if nesterov else an))
+        assert out[0] is var and out[1] is acc
+    var, ga, gs = _param(v0, "v"), _param(np.zeros(4), "ga"), _param(np.full(4, 0.1), "gs")
+    ops.ApplyAdagradDA()(var, ga, gs, ms.Tensor(g), 0.1, 0.05, 0.2, 3)
+    shrunk = np.sign(g) * np.maximum(np.abs(g) - 0.15, 0)
+    np.testing.assert_allclose(var.asnumpy(), -0.1 * shrunk / (0.2 * 3 * 0.1 + np.sqrt(0.1 + g * g)))
+
+
+def test_adam_no_update_param_and_weight_scaled_momentum():
+    m, v, g = _param(np.zeros(3), "m"), _param(np.zeros(3), "v"), R.randn(3)
+    upd = ops.AdamNoUpdateParam()(m, v, 0.9, 0.999, 0.01, 0.9, 0.999, 1e-8, ms.Tensor(g))
+    rate = 0.01 * np.sqrt(1 - 0.999) / (1 - 0.9)
+    np.testing.assert_allclose(upd.asnumpy(), -rate * 0.1 * g / (np.sqrt(0.001 * g * g) + 1e-8))
+    var, acc = _param([1.0, 2.0], "w"), _param([0.0, 0.0], "acc")
+    ops.FusedWeightScaleApplyMomentum()(0.1, 2.0, var, acc, 0.5, ms.Tensor([2.0, 4.0]), 0.9)
+    gs = np.array([2.0, 4.0]) / 2 + 0.1 * np.array([1.0, 2.0])
+    np.testing.assert_allclose(var.asnumpy(), [1.0, 2.0] - 0.5 * gs)
+
+
+@pytest.mark.parametrize("cls", ["SparseApplyAdagrad", "SparseApplyAdagradV2"])
+def test_sparse_adagrad_updates_only_the_rows_and_sums_duplicates(cls):
+    v0, a0 = R.randn(4, 2), np.full((4, 2), 0.1)
+    var, acc = _param(v0, "v"), _param(a0, "a")
+    grad, idx = R.randn(3, 2), np.array([2, 0, 2])
+    op = ops.SparseApplyAdagrad(lr=0.5) if cls == "SparseApplyAdagrad" else ops.SparseApplyAdagradV2(0.5, 1e-3)
+    op(var, acc, ms.Tensor(grad), ms.Tensor(idx, ms.int32))
+    g = np.zeros((4, 2))
+    np.add.at(g, idx, grad)
+    want_v, want_a = _np_adagrad(v0, a0, g, 0.5, 0.0 if cls == "SparseApplyAdagrad" else 1e-3)
+    rows = [0, 2]
+    np.testing.assert_allclose(var.asnumpy()[rows], want_v[rows])
+    np.testing.assert_allclose(acc.asnumpy()[rows], want_a[rows])
+    np.testing.assert_array_equal(var.asnumpy()[[1, 3]], v0[[1, 3]])
+
+
+def test_sparse_forms_agree_with_the_dense_primitives_on_their_rows():
+    idx = np.array([3, 1])
+    grad = R.randn(2, 3)
+    dense_g = np.zeros((5, 3))
+    dense_g[idx] = grad
+    cases = [
+        ("SparseApplyProximalAdagrad", lambda t: ops.SparseApplyProximalAdagrad()(t[0], t[1], 0.1, 0.01, 0.02,
+                                                                                 ms.Tensor(grad), ms.Tensor(idx)),
+         lambda t: ops.ApplyProximalAdagrad()(t[0], t[1], 0.1, 0.01, 0.02, ms.Tensor(dense_g)), 2),
+        ("SparseApplyFtrl", lambda t: ops.SparseApplyFtrl(0.1, 0.01, 0.02, -0.5)(t[0], t[1], t[2], ms.Tensor(grad),
+                                                                               ms.Tensor(idx)),
+         lambda t: ops.ApplyFtrl()(t[0], t[1], t[2], ms.Tensor(dense_g), 0.1, 0.01, 0.02, -0.5), 3),
+        ("SparseApplyRMSProp", lambda t: ops.SparseApplyRMSProp(0.9, 0.5, 1e-6)(t[0], t[1], t[2], 0.1,
+                                                                              ms.Tensor(grad), ms.Tensor(idx)),
+         lambda t: ops.ApplyRMSProp()(t[0], t[1], t[2], 0.1, ms.Tensor(dense_g), 0.9, 0.5, 1e-6), 3),
+        ("SparseApplyAdadelta", lambda t: ops.SparseApplyAdadelta(1e-6)(t[0], t[1], t[2], 0.1, 0.9, ms.Tensor(grad),
+                                                                       ms.Tensor(idx)),
+         lambda t: ops.ApplyAdadelta()(t[0], t[1], t[2], 0.1, 0.9, 1e-6, ms.Tensor(dense_g)), 3),
+        ("FusedSparseLazyAdam", lambda t: ops.FusedSparseLazyAdam()(t[0], t[1], t[2], 0.9, 0.999, 0.01, 0.9, 0.999,
+                                                                    1e-8, ms.Tensor(grad), ms.Tensor(idx)),
+         lambda t: ops.Adam()(t[0], t[1], t[2], 0.9, 0.999, 0.01, 0.9, 0.999, 1e-8, ms.Tensor(dense_g)), 3),
+    ]
+    for name, sparse, dense, n in cases:
+        start = [np.abs(R.randn(5, 3)) + 0.1 for _ in range(n)]
+        a = [_param(s, f"a{k}") for k, s in enumerate(start)]
+        b = [_param(s, f"b{k}") for k, s in enumerate(start)]
+        sparse(a)
+        dense(b)
+        for x, y, s in zip(a, b, start):
+            np.testing.assert_allclose(x.asnumpy()[idx], y.asnumpy()[idx], rtol=1e-12, err_msg=name)
+            np.testing.assert_array_equal(x.asnumpy()[[0, 2, 4]], s[[0, 2, 4]], err_msg=name)
+
+
+def test_fused_sparse_adam_is_dense_adam_on_the_scattered_gradient_and_errors():
+    start = [R.randn(4, 2), np.zeros((4, 2)), np.zeros((4, 2))]
+    a = [_param(s, f"a{k}") for k, s in enumerate(start)]
+    b = [_param(s, f"b{k}") for k, s in enumerate(start)]
+    grad, idx = R.randn(1, 2), np.array([2])
+    ops.FusedSparseAdam()(*a, 0.9, 0.999, 0.01, 0.9, 0.999, 1e-8, ms.Tensor(grad), ms.Tensor(idx))
+    dense = np.zeros((4, 2))
+    dense[2] = grad
+    ops.Adam()(*b, 0.9, 0.999, 0.01, 0.9, 0.999, 1e-8, ms.Tensor(dense))
+    for x, y in zip(a, b):
+        np.testing.assert_allclose(x.asnumpy(), y.asnumpy())
+    with pytest.raises(TypeError, match="For 'SparseApplyAdagrad', missing a required argument: 'lr'"):
+        ops.SparseApplyAdagrad()
+    with pytest.raises(TypeError, match="For 'SparseApplyAdagrad', 4 inputs"):
+        ops.SparseApplyAdagrad(0.1)(a[0], a[1], ms.Tensor(grad))
+    with pytest.raises(ValueError, match="For 'SparseApplyAdagrad', the shape of 'accum'"):
+        ops.SparseApplyAdagrad(0.1)(a[0], _param(np.ones(3), "x"), ms.Tensor(grad), ms.Tensor(idx))
+    with pytest.raises(ValueError, match="For 'SparseApplyAdagrad'.*indices must be in \\[0, 4\\)"):
+        ops.SparseApplyAdagrad(0.1)(a[0], a[1], ms.Tensor(grad), ms.Tensor(np.array([7])))
