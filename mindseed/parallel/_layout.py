@@ -8,9 +8,8 @@ neither cut a dim nor are partial replicate the tensor.
 
 MindSpore's two notations compile into this one type:
 
-* a strategy tuple `(2, 1, 4)` for a tensor on `device_num` devices: the mesh `(device_num / 8, 2, 4)` (the
-  repeated-calculation axis first, when there is one) with dim 0 cut by the second axis and dim 2 by the third
-  (`TensorLayout.from_strategy`);
+* a strategy tuple `(2, 1, 4)` for a tensor on `device_num` devices: the mesh `(2, 1, 4, device_num / 8)` (the
+  repeated-calculation axis last, as MindSpore places it) with dim i cut by axis i (`TensorLayout.from_strategy`);
 * `mindspore.parallel.Layout(device_matrix, alias_name)(*tensor_map)`: the mesh `device_matrix` named by
   `alias_name`, the dims cut by the named axes (`TensorLayout.from_layout`).
 
@@ -171,9 +170,11 @@ class TensorLayout:
         if device_num % used:
             raise ValueError(f"The strategy is {_format_strategy((strategy,))}, the product of its values {used} "
                              f"must divide the device number {device_num}.")
+        # NOTE: MindSpore puts the repeated-calculation axis last in the device matrix (the ranks holding the same
+        # piece are neighbours)
         repeat = device_num // used
-        mesh = DeviceMesh((repeat,) + strategy, ("repeat",) + tuple(f"s{i}" for i in range(len(strategy))))
-        return cls(mesh, shape, tuple((i + 1,) for i in range(len(strategy))), pad=pad, strategy=(strategy,))
+        mesh = DeviceMesh(strategy + (repeat,), tuple(f"s{i}" for i in range(len(strategy))) + ("repeat",))
+        return cls(mesh, shape, tuple((i,) for i in range(len(strategy))), pad=pad, strategy=(strategy,))
 
     @classmethod
     def from_layout(cls, shape, layout, pad=False):
