@@ -173,7 +173,9 @@ class TensorLayout:
         # NOTE: MindSpore puts the repeated-calculation axis last in the device matrix (the ranks holding the same
         # piece are neighbours)
         repeat = device_num // used
-        mesh = DeviceMesh(strategy + (repeat,), tuple(f"s{i}" for i in range(len(strategy))) + ("repeat",))
+        extra = ((repeat,), ("repeat",)) if repeat > 1 else ((), ())
+        mesh = DeviceMesh(strategy + extra[0] or (1,), tuple(f"s{i}" for i in range(len(strategy))) + extra[1] or
+                          ("repeat",))
         return cls(mesh, shape, tuple((i,) for i in range(len(strategy))), pad=pad, strategy=(strategy,))
 
     @classmethod
@@ -188,7 +190,7 @@ class TensorLayout:
         if len(tensor_map) != len(shape):
             raise ValueError(f"The layout's tensor map {tensor_map} has {len(tensor_map)} entries, but the tensor "
                              f"shape {tuple(shape)} has {len(shape)} dims.")
-        names = layout._alias_name
+        names = tuple(info["alias_name"])
         # NOTE: an "interleaved_parallel" axis splits a dim into copies held by the same device: it is no mesh axis
         keep = [i for i, n in enumerate(names) if n != "interleaved_parallel"]
         mesh = DeviceMesh(tuple(matrix[i] for i in keep), tuple(names[i] for i in keep))
