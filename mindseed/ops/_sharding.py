@@ -6,9 +6,9 @@ a factor sharded over some devices is cut the same way in every tensor that carr
     matmul_p = Prim("MatMul", K.matmul, ..., sharding=S.matmul)
     S.matmul(x(8, 4), w(4, 3))  ->  ins (("m", "k"), ("k", "n")), outs (("m", "n"),), sums {"k"}
 
-* A factor of the inputs missing from the outputs is contracted. When it is sharded the local results add up to
-  the global one (`sums`: the outputs are partial sums), or their mean does (`means`: a local mean, scaled by
-  1/shards, is a partial sum); any other contracted factor is `whole`.
+* A factor of the inputs missing from an output is contracted for it. When it is sharded the local results add up
+  to the global one (`sums`: that output is a partial sum), or their mean does (`means`: a local mean, scaled by
+  1/shards, is a partial sum); a factor missing from every output and in neither set is `whole`.
 * `whole` factors must not be sharded (the softmax axis, the normalized axes of a layer norm).
 * `localize(attrs, local_out_shapes)` gives the attributes of the local call when an attribute is a shape
   (Reshape, BroadcastTo); None when the attributes hold for shards as they are.
@@ -40,10 +40,14 @@ class ShardingRule:
         self.ins, self.outs = tuple(ins), tuple(outs)
         in_factors = {f for dims in self.ins if dims for f in dims if f is not None}
         out_factors = {f for dims in self.outs for f in dims if f is not None}
-        contracted = in_factors - out_factors
-        self.sums, self.means = frozenset(sums) & contracted, frozenset(means) & contracted
-        self.whole = frozenset(whole) | (contracted - self.sums - self.means)
+        self.sums, self.means = frozenset(sums), frozenset(means)
+        self.whole = frozenset(whole) | (in_factors - out_factors - self.sums - self.means)
         self.localize = localize
+
+    def contracted(self, k):
+        """(sums, means): the factors output `k` is a partial sum (a partial mean) over when they are cut."""
+        mine = set(self.outs[k])
+        return self.sums - mine, self.means - mine
 
     def factors(self):
         """Every factor, in order of first appearance (inputs, then outputs)."""

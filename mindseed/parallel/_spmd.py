@@ -25,6 +25,7 @@ import math
 import numpy as np
 
 from mindseed._utils import _state
+from mindseed.common._shard_layout import Layout
 from mindseed.common.tensor import Tensor
 from mindseed.ops.operations._base import shard_scopes
 from mindseed.parallel._layout import DeviceMesh, TensorLayout, _format_strategy, shard_array
@@ -209,24 +210,26 @@ class _Executor:
         in_strategy = call.strategy[0]
         name = call.prim.name
         tensors = [(i, a) for i, a in enumerate(call.args) if isinstance(a, Tensor)]
-        if len(in_strategy) != len(tensors) or any(len(s) != len(a.shape) for s, (_, a) in zip(in_strategy, tensors)):
+        sizes = [len(s.to_dict()["tensor_map"]) if isinstance(s, Layout) else len(s) for s in in_strategy]
+        if len(in_strategy) != len(tensors) or any(k != len(a.shape) for k, (_, a) in zip(sizes, tensors)):
             raise ValueError(f"For '{name}', the in_strategy {_format_strategy(in_strategy)} must have one tuple per "
                              f"input tensor with one value per dim, but the inputs have shapes "
                              f"{[tuple(a.shape) for _, a in tensors]}.")
-        if all(not isinstance(s, tuple) for s in in_strategy):
+        if all(isinstance(s, Layout) for s in in_strategy):
             return self._from_layouts(call, rule, tensors)
         cuts = {}
         for s, (i, a) in zip(in_strategy, tensors):
             for j, (f, n) in enumerate(zip(rule.ins[i], s)):
-                if n == 1:
+                if n == 1 and f is None:
                     continue
-                if f is None or f in rule.whole:
+                if n != 1 and (f is None or f in rule.whole):
                     raise ValueError(f"For '{name}', the in_strategy {_format_strategy(in_strategy)} cuts dim {j} of "
                                      f"input {i} (shape {tuple(a.shape)}), which the operator needs whole.")
                 if cuts.setdefault(f, n) != n:
                     raise ValueError(f"For '{name}', the in_strategy {_format_strategy(in_strategy)} is invalid: the "
                                      f"dims that {name} matches must be cut into the same number of pieces, but "
                                      f"got {cuts[f]} and {n}.")
+        cuts = {f: n for f, n in cuts.items() if n != 1}
         used = math.prod(cuts.values())
         if self.world.size % used:
             raise ValueError(f"For '{name}', the in_strategy {_format_strategy(in_strategy)} uses {used} devices, "
@@ -300,14 +303,17 @@ class _Executor:
             layout = TensorLayout(mesh, tuple(a.shape), tuple(assign.get(f, ()) for f in rule.ins[i]))
             in_layouts.append(layout)
             local_args.append(self.bring(a, layout))
-        partial = tuple(ax for f in rule.sums | rule.means for ax in assign.get(f, ()))
-        out_layouts = [TensorLayout(mesh, tuple(o.shape), tuple(assign.get(f, ()) for f in dims), partial)
-                       for o, dims in zip(call.outs, rule.outs)]
-        scale = math.prod(mesh.shape[ax] for f in rule.means for ax in assign.get(f, ()))
+        out_layouts, scales = [], []
+        for k, (o, dims) in enumerate(zip(call.outs, rule.outs)):
+            sums, means = rule.contracted(k)
+            partial = tuple(ax for f in sums | means for ax in assign.get(f, ()))
+            out_layouts.append(TensorLayout(mesh, tuple(o.shape), tuple(assign.get(f, ()) for f in dims), partial))
+            scales.append(math.prod(mesh.shape[ax] for f in means for ax in assign.get(f, ())))
         attrs = call.attrs
         if rule.localize is not None:
             attrs = rule.localize(call.attrs, [lay.local_shape for lay in out_layouts])
-        per_rank = [self._kernel(call, [args[r] for args in local_args], attrs, scale) for r in range(self.world.size)]
+        per_rank = [self._kernel(call, [args[r] for args in local_args], attrs, scales)
+                    for r in range(self.world.size)]
         for k, (o, layout) in enumerate(zip(call.outs, out_layouts)):
             self.env[id(o)] = DistValue(layout, [outs[k] for outs in per_rank])
         if strategy and strategy[1]:
@@ -315,23 +321,23 @@ class _Executor:
         self.plans.append(CallPlan(call, mesh, assign, in_layouts, out_layouts, self.moves))
 
     @staticmethod
-    def _kernel(call, args, attrs, scale):
+    def _kernel(call, args, attrs, scales=None):
         out = call.prim(*[Tensor(np.asarray(a)) if isinstance(a, (np.ndarray, np.generic)) else a
                            for a in args], **attrs)
         outs = out if isinstance(out, tuple) else (out,)
         arrays = [np.asarray(o.asnumpy()) for o in outs]
-        if scale != 1:  # a mean over a cut factor: local means / cuts add up to the global mean
-            arrays = [np.asarray(a / scale) if np.issubdtype(a.dtype, np.floating) else a for a in arrays]
-        return arrays
+        # a mean over a cut factor: the local means / cuts add up to the global mean
+        return [np.asarray(a / k) if k != 1 and np.issubdtype(a.dtype, np.floating) else a
+                for a, k in zip(arrays, scales or [1] * len(arrays))]
 
     def _apply_out_strategy(self, call, out_strategy):
         layouts = []
         for o, s in zip(call.outs, out_strategy):
             v = self.env[id(o)]
-            if isinstance(s, tuple):
-                target = TensorLayout.from_strategy(tuple(o.shape), s, self.world.size)
-            else:
+            if isinstance(s, Layout):
                 target = TensorLayout.from_layout(tuple(o.shape), s)
+            else:
+                target = TensorLayout.from_strategy(tuple(o.shape), s, self.world.size)
             moves = plan(v.layout, target, v.shards[0].itemsize)
             self.moves.append(moves)
             self.env[id(o)] = DistValue(target, moves.run(v.shards, self.world))
@@ -344,7 +350,7 @@ class _Executor:
         in_layouts = [TensorLayout.replicated(mesh, tuple(a.shape)) for a in call.args if isinstance(a, Tensor)]
         local_args = [self.bring(a, TensorLayout.replicated(mesh, tuple(a.shape))) if isinstance(a, Tensor)
                       else [a] * self.world.size for a in call.args]
-        per_rank = [self._kernel(call, [args[r] for args in local_args], call.attrs, 1)
+        per_rank = [self._kernel(call, [args[r] for args in local_args], call.attrs)
                     for r in range(self.world.size)]
         out_layouts = [TensorLayout.replicated(mesh, tuple(o.shape)) for o in call.outs]
         for k, (o, layout) in enumerate(zip(call.outs, out_layouts)):
