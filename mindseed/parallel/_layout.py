@@ -8,8 +8,9 @@ neither cut a dim nor are partial replicate the tensor.
 
 MindSpore's two notations compile into this one type:
 
-* a strategy tuple `(2, 1, 4)` for a tensor on `device_num` devices: the mesh `(2, 1, 4, device_num / 8)` (the
-  repeated-calculation axis last, as MindSpore places it) with dim i cut by axis i (`TensorLayout.from_strategy`);
+* a strategy tuple `(2, 1, 4)` for a tensor on `device_num` devices: the mesh `(2, 4, device_num / 8)` (the
+  dims cut in more than one piece, then the repeated-calculation axis, last as MindSpore places it), dim 0 cut by
+  axis 0 and dim 2 by axis 1 (`TensorLayout.from_strategy`);
 * `mindspore.parallel.Layout(device_matrix, alias_name)(*tensor_map)`: the mesh `device_matrix` named by
   `alias_name`, the dims cut by the named axes (`TensorLayout.from_layout`).
 
@@ -173,10 +174,13 @@ class TensorLayout:
         # NOTE: MindSpore puts the repeated-calculation axis last in the device matrix (the ranks holding the same
         # piece are neighbours)
         repeat = device_num // used
-        extra = ((repeat,), ("repeat",)) if repeat > 1 else ((), ())
-        mesh = DeviceMesh(strategy + extra[0] or (1,), tuple(f"s{i}" for i in range(len(strategy))) + extra[1] or
-                          ("repeat",))
-        return cls(mesh, shape, tuple((i,) for i in range(len(strategy))), pad=pad, strategy=(strategy,))
+        # a dim cut into 1 piece makes no mesh axis: equal cuts give equal meshes, whatever the rank of the tensor
+        cut = [i for i, s in enumerate(strategy) if s > 1]
+        sizes = tuple(strategy[i] for i in cut) + ((repeat,) if repeat > 1 else ())
+        names = tuple(f"s{i}" for i in cut) + (("repeat",) if repeat > 1 else ())
+        mesh = DeviceMesh(sizes or (1,), names or ("repeat",))
+        dims = tuple((cut.index(i),) if i in cut else () for i in range(len(strategy)))
+        return cls(mesh, shape, dims, pad=pad, strategy=(strategy,))
 
     @classmethod
     def from_layout(cls, shape, layout, pad=False):

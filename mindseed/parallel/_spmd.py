@@ -152,6 +152,11 @@ class Execution:
         self.world, self._executor, self._leaf_layouts = world, executor, leaf_layouts
         self.plans, self.whole_calls = executor.plans, executor.whole_calls
 
+    @property
+    def reads(self):
+        """The redistributions `value` made (gradients brought to their parameters' layouts, ...)."""
+        return self._executor.moves
+
     def value(self, t, layout=None):
         """The ranks' arrays of tensor `t`, redistributed to `layout` first when given (the communication is
         logged like the program's)."""
@@ -198,7 +203,8 @@ class _Executor:
             return v.shards
         if v.layout == layout:
             return v.shards
-        key = (id(t), layout)
+        # a whole copy serves every mesh: the ranks hold the same arrays whatever the mesh's shape
+        key = (id(t), "whole" if layout.is_replicated() else layout)
         if key not in self.copies:
             moves = plan(v.layout, layout, _np(v.shards[0]).itemsize)
             self.moves.append(moves)
@@ -382,4 +388,5 @@ def execute(program, world, layouts=None):
     ex = _Executor(world, given)
     for call in program.calls:
         ex.run(call)
+    ex.moves = []  # from now on: the redistributions made to read results (Execution.reads)
     return Execution(world, ex, {**given, **ex.leaves})

@@ -73,9 +73,10 @@ def test_mesh_ranks_are_row_major():
 
 
 @pytest.mark.parametrize("shape, strategy, n, local, mesh", [
-    ((8, 6), (4, 1), 4, (2, 6), (4, 1)),
+    ((8, 6), (4, 1), 4, (2, 6), (4,)),
     ((8, 6), (2, 3), 12, (4, 2), (2, 3, 2)),
-    ((8,), (1,), 2, (8,), (1, 2)),
+    ((8,), (1,), 2, (8,), (2,)),
+    ((8, 6), (1, 1), 1, (8, 6), (1,)),
 ])
 def test_strategy_tuples_compile(shape, strategy, n, local, mesh):
     layout = TensorLayout.from_strategy(shape, strategy, n)
