@@ -23,6 +23,14 @@ import sys
 
 import numpy as np
 
+from mindseed import nn, ops
+from mindseed.autograd.grad import value_and_grad
+from mindseed.common.parameter import Parameter
+from mindseed.common.tensor import Tensor
+from mindseed.parallel._layout import TensorLayout, assemble
+from mindseed.parallel._spmd import execute, record
+from mindseed.parallel._world import SimulatedWorld
+
 __all__ = ["plan_step", "format_plan", "main"]
 
 _DEMOS = {
@@ -35,8 +43,6 @@ _DEMOS = {
 
 
 def _demo(name, n):
-    from mindseed import Parameter, Tensor, nn, ops  # noqa: PLC0415 -- the demo needs the whole framework
-
     mm1, add, mm2 = _DEMOS[name][0](n)
     data = _DEMOS[name][1](n)
 
@@ -78,17 +84,12 @@ def plan_step(network, inputs, devices, dataset_strategy=None):
         ValueError: a strategy that does not fit (see `_spmd.execute`), or `dataset_strategy` not one tuple per
             input.
     """
-    import mindseed as ms  # noqa: PLC0415 -- the planner drives the whole framework
-    from mindseed.parallel._layout import TensorLayout, assemble  # noqa: PLC0415
-    from mindseed.parallel._spmd import execute, record  # noqa: PLC0415
-    from mindseed.parallel._world import SimulatedWorld  # noqa: PLC0415
-
     inputs = tuple(inputs)
     if dataset_strategy is not None and len(dataset_strategy) != len(inputs):
         raise ValueError(f"For 'plan', the dataset_strategy {dataset_strategy} must have one tuple per input "
                          f"({len(inputs)}).")
     params = list(network.trainable_params())
-    program = record(ms.value_and_grad(network, None, params), *inputs)
+    program = record(value_and_grad(network, None, params), *inputs)
     loss, grads = program.result
     layouts = None if dataset_strategy is None else list(zip(inputs, dataset_strategy))
     ex = execute(program, SimulatedWorld(devices), layouts)
