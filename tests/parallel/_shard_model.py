@@ -36,11 +36,12 @@ def layouts(draw, mesh_shape, ndim, allow_partial=True):
     order = draw(st.permutations(list(range(len(mesh_shape)))))
     dims, partial = [[] for _ in range(ndim)], []
     for a in order:
+        # 0..ndim-1: cuts that dim; ndim: partial (when allowed); the last choice: replicates
         choice = draw(st.integers(0, ndim + (1 if allow_partial else 0)))
         if choice < ndim:
             dims[choice].append(a)
-        elif choice == ndim:
-            partial.append(a) if allow_partial else None
+        elif choice == ndim and allow_partial:
+            partial.append(a)
     return tuple(tuple(d) for d in dims), tuple(partial)
 
 
