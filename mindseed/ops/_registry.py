@@ -61,15 +61,17 @@ class Op:
         residual_outputs (tuple): positions of outputs kept only for the bprop (a mean and rstd, a log-sum-exp):
             their cotangents are never propagated, so the bprop gets None there instead of zeros.
         infer (callable): the shape/dtype rule, see `abstract_eval`.
+        sharding (callable): the sharding rule `(*inputs, **attrs) -> ops._sharding.ShardingRule`, which the
+            parallel partitioner reads to run the op on shards (None: the op runs on whole tensors only).
     """
 
     __slots__ = ("name", "bprop", "bprop_takes_needs", "multi_output", "side_effect", "random", "fresh", "heavy",
                  "identity", "retype", "left_identity", "right_identity", "commutative", "fill_value", "inplace",
-                 "residual_outputs", "infer")
+                 "residual_outputs", "infer", "sharding")
 
     def __init__(self, name, bprop=None, *, multi_output=False, side_effect=False, random=False, fresh=False,
                  heavy=False, identity=False, retype=False, left_identity=None, right_identity=None,
-                 commutative=False, fill_value=None, residual_outputs=(), infer=None):
+                 commutative=False, fill_value=None, residual_outputs=(), infer=None, sharding=None):
         self.name = name
         self.bprop = bprop
         self.bprop_takes_needs = False
@@ -87,6 +89,7 @@ class Op:
         self.inplace = None
         self.residual_outputs = tuple(residual_outputs)
         self.infer = infer
+        self.sharding = sharding
 
     def __repr__(self):
         return self.name

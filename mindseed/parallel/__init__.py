@@ -1,6 +1,17 @@
 """mindspore.parallel: distributed-training helpers.
 
-The auto-parallel context is `mindseed.set_auto_parallel_context`. Data parallelism runs today
-(`nn.TrainOneStepCell` all-reduces gradients under ``parallel_mode='data_parallel'``); the sharding planner
-of semi-auto/auto parallel is not part of mindseed yet.
+The auto-parallel context is `mindseed.set_auto_parallel_context`. Data parallelism runs on processes today
+(`nn.TrainOneStepCell` all-reduces gradients under ``parallel_mode='data_parallel'``).
+
+The foundation of semi-auto parallel runs in one process on a simulated world of N ranks:
+
+* `_layout`: `DeviceMesh` and `TensorLayout` (strategy tuples and `Layout` compile into it), `shard_array` /
+  `assemble` between a global array and the ranks' shards;
+* `_world`: `SimulatedWorld`, the collectives on per-rank lists, with their bytes logged;
+* `_redistribute`: `plan(src, dst)`, the collectives and local slices from one layout to another;
+* `_spmd`: `record(fn, *args)` keeps the primitive calls of a run (backward included) with the strategies given
+  to `Primitive.shard`; `execute(program, world)` runs them on shards by the primitives' sharding rules.
 """
+from mindseed.common._shard_layout import Layout
+
+__all__ = ["Layout"]

@@ -3,6 +3,7 @@ from math import log
 
 from mindseed._backend.kernels import core as K
 from mindseed.ops import _infer as I
+from mindseed.ops import _sharding as S
 from mindseed.ops._registry import Prim
 
 # ---------------------------------------------------------------- identity / stop_gradient
@@ -27,7 +28,8 @@ def _contiguous_bprop(x, out, dout):
 stop_gradient_p = Prim("StopGradient", K.identity, infer=I.same)
 
 # ---------------------------------------------------------------- arithmetic
-add_p = Prim("Add", K.add, fresh=True, commutative=True, left_identity=0, right_identity=0, infer=I.binary)
+add_p = Prim("Add", K.add, fresh=True, commutative=True, left_identity=0, right_identity=0, infer=I.binary,
+             sharding=S.elementwise)
 
 
 @add_p.def_bprop
@@ -35,7 +37,7 @@ def _add_bprop(x, y, out, dout):
     return dout, dout
 
 
-sub_p = Prim("Sub", K.sub, fresh=True, right_identity=0, infer=I.binary)
+sub_p = Prim("Sub", K.sub, fresh=True, right_identity=0, infer=I.binary, sharding=S.elementwise)
 
 
 @sub_p.def_bprop
@@ -43,7 +45,8 @@ def _sub_bprop(x, y, out, dout):
     return dout, neg_p(dout)
 
 
-mul_p = Prim("Mul", K.mul, fresh=True, commutative=True, left_identity=1, right_identity=1, infer=I.binary)
+mul_p = Prim("Mul", K.mul, fresh=True, commutative=True, left_identity=1, right_identity=1, infer=I.binary,
+             sharding=S.elementwise)
 
 
 @mul_p.def_bprop(takes_needs=True)
@@ -51,7 +54,7 @@ def _mul_bprop(x, y, out, dout, needs):
     return mul_p(dout, y) if needs[0] else None, mul_p(dout, x) if needs[1] else None
 
 
-div_p = Prim("Div", K.div, right_identity=1, infer=I.true_divide)
+div_p = Prim("Div", K.div, right_identity=1, infer=I.true_divide, sharding=S.elementwise)
 
 
 @div_p.def_bprop(takes_needs=True)
@@ -61,7 +64,7 @@ def _div_bprop(x, y, out, dout, needs):
     return dx, neg_p(mul_p(dx, out)) if needs[1] else None
 
 
-neg_p = Prim("Neg", K.neg, infer=I.same)
+neg_p = Prim("Neg", K.neg, infer=I.same, sharding=S.elementwise)
 
 
 @neg_p.def_bprop
@@ -69,7 +72,7 @@ def _neg_bprop(x, out, dout):
     return (neg_p(dout),)
 
 
-matmul_p = Prim("MatMul", K.matmul, fresh=True, heavy=True, infer=I.matmul)
+matmul_p = Prim("MatMul", K.matmul, fresh=True, heavy=True, infer=I.matmul, sharding=S.matmul)
 
 
 @matmul_p.def_bprop(takes_needs=True)
@@ -107,7 +110,7 @@ def _matmul_vec_bprop(x, y, dout):
     return dx, dy
 
 
-pow_p = Prim("Pow", K.pow_, infer=I.binary)
+pow_p = Prim("Pow", K.pow_, infer=I.binary, sharding=S.elementwise)
 
 
 @pow_p.def_bprop
@@ -120,7 +123,7 @@ def _pow_bprop(x, y, out, dout):
     return dx, mul_p(dout, mul_p(out, log_p(x)))
 
 
-exp_p = Prim("Exp", K.exp, infer=I.to_float)
+exp_p = Prim("Exp", K.exp, infer=I.to_float, sharding=S.elementwise)
 
 
 @exp_p.def_bprop
@@ -128,7 +131,7 @@ def _exp_bprop(x, out, dout):
     return (mul_p(dout, out),)
 
 
-log_p = Prim("Log", K.log, infer=I.to_float)
+log_p = Prim("Log", K.log, infer=I.to_float, sharding=S.elementwise)
 
 
 @log_p.def_bprop
@@ -136,8 +139,8 @@ def _log_bprop(x, out, dout):
     return (div_p(dout, x),)
 
 
-maximum_p = Prim("Maximum", K.maximum, commutative=True, infer=I.binary)
-minimum_p = Prim("Minimum", K.minimum, commutative=True, infer=I.binary)
+maximum_p = Prim("Maximum", K.maximum, commutative=True, infer=I.binary, sharding=S.elementwise)
+minimum_p = Prim("Minimum", K.minimum, commutative=True, infer=I.binary, sharding=S.elementwise)
 
 
 def _select_bprop(pick_x):
@@ -153,7 +156,7 @@ def _select_bprop(pick_x):
 maximum_p.def_bprop(_select_bprop(lambda x, y: greater_p(x, y)))
 minimum_p.def_bprop(_select_bprop(lambda x, y: less_p(x, y)))
 
-relu_p = Prim("ReLU", K.relu, infer=I.same)
+relu_p = Prim("ReLU", K.relu, infer=I.same, sharding=S.elementwise)
 
 
 @relu_p.def_bprop
@@ -161,7 +164,7 @@ def _relu_bprop(x, out, dout):
     return (relu_grad_p(dout, out),)
 
 
-relu_grad_p = Prim("ReluGrad", K.relu_grad, fresh=True, infer=I.same)
+relu_grad_p = Prim("ReluGrad", K.relu_grad, fresh=True, infer=I.same, sharding=S.elementwise)
 
 
 @relu_grad_p.def_bprop
@@ -198,7 +201,7 @@ equal_p = Prim("Equal", K.equal, commutative=True, infer=I.compare)
 not_equal_p = Prim("NotEqual", K.not_equal, commutative=True, infer=I.compare)
 
 # ---------------------------------------------------------------- reductions and shapes
-reduce_sum_p = Prim("ReduceSum", K.reduce_sum, infer=I.sum_)
+reduce_sum_p = Prim("ReduceSum", K.reduce_sum, infer=I.sum_, sharding=S.reduction)
 
 
 @reduce_sum_p.def_bprop
@@ -212,7 +215,7 @@ def _reduce_sum_bprop(x, out, dout, axis=None, keep_dims=False):
     return (broadcast_to_p(dout, shape=x.shape),)
 
 
-reshape_p = Prim("Reshape", K.reshape, retype=True, infer=I.reshape)
+reshape_p = Prim("Reshape", K.reshape, retype=True, infer=I.reshape, sharding=S.reshape)
 
 
 @reshape_p.def_bprop
@@ -220,7 +223,7 @@ def _reshape_bprop(x, out, dout, shape):
     return (reshape_p(dout, shape=x.shape),)
 
 
-transpose_p = Prim("Transpose", K.transpose, infer=I.transpose)
+transpose_p = Prim("Transpose", K.transpose, infer=I.transpose, sharding=S.transpose)
 
 
 @transpose_p.def_bprop
@@ -231,7 +234,7 @@ def _transpose_bprop(x, out, dout, perm):
     return (transpose_p(dout, perm=tuple(inv)),)
 
 
-cast_p = Prim("Cast", K.cast, retype=True, infer=I.cast)
+cast_p = Prim("Cast", K.cast, retype=True, infer=I.cast, sharding=S.elementwise)
 
 
 @cast_p.def_bprop
@@ -239,7 +242,7 @@ def _cast_bprop(x, out, dout, dtype):
     return (cast_p(dout, dtype=x.dtype.name),)
 
 
-broadcast_to_p = Prim("BroadcastTo", K.broadcast_to, retype=True, infer=I.broadcast_to)
+broadcast_to_p = Prim("BroadcastTo", K.broadcast_to, retype=True, infer=I.broadcast_to, sharding=S.broadcast_to)
 
 
 @broadcast_to_p.def_bprop
@@ -247,8 +250,8 @@ def _broadcast_to_bprop(x, out, dout, shape):
     return (dout,)  # the engine sums the broadcast dimensions back to x's shape
 
 
-zeros_like_p = Prim("ZerosLike", K.zeros_like, fill_value=0, infer=I.same)
-ones_like_p = Prim("OnesLike", K.ones_like, fill_value=1, infer=I.same)
+zeros_like_p = Prim("ZerosLike", K.zeros_like, fill_value=0, infer=I.same, sharding=S.elementwise)
+ones_like_p = Prim("OnesLike", K.ones_like, fill_value=1, infer=I.same, sharding=S.elementwise)
 fill_p = Prim("Fill", K.fill, infer=I.fill)
 
 # ---------------------------------------------------------------- indexing

@@ -34,6 +34,7 @@ from mindseed.ops._prims.core import (
     zeros_like_p,
 )
 from mindseed.ops import _infer as I
+from mindseed.ops import _sharding as S
 from mindseed.ops._api import public
 from mindseed.ops._registry import Prim
 
@@ -375,7 +376,7 @@ def _expand(t, x, axis, keep_dims):
     return broadcast_to_p(t, shape=x.shape)
 
 
-reduce_mean_p = Prim("ReduceMean", K.reduce_mean, infer=I.reduce)
+reduce_mean_p = Prim("ReduceMean", K.reduce_mean, infer=I.reduce, sharding=S.reduction_mean)
 
 
 @reduce_mean_p.def_bprop

@@ -14,6 +14,7 @@ from mindseed.ops._prims.core import (add_p, cast_p, concat_p, div_p, equal_p, e
                                       less_p, matmul_p, mul_p, neg_p, pow_p, reduce_sum_p, reshape_p, sign_p,
                                       split_sizes_p, sub_p, transpose_p, where_p, zeros_like_p)
 from mindseed.ops import _infer as I
+from mindseed.ops import _sharding as S
 from mindseed.ops._registry import Prim, RandomPrim
 
 
@@ -190,8 +191,8 @@ def _glu_grad_bprop(dout, x, out, ddout, axis):
 
 
 # ---------------------------------------------------------------- softmax
-softmax_p = Prim("Softmax", K.softmax, infer=I.same)
-softmax_grad_p = Prim("SoftmaxGrad", K.softmax_grad, infer=I.same)
+softmax_p = Prim("Softmax", K.softmax, infer=I.same, sharding=S.along)
+softmax_grad_p = Prim("SoftmaxGrad", K.softmax_grad, infer=I.same, sharding=S.along)
 
 
 @softmax_p.def_bprop
@@ -282,7 +283,7 @@ gumbel_noise_p = RandomPrim("GumbelNoise", K.gumbel_noise)
 argmax_one_hot_p = Prim("ArgMaxOneHot", K.argmax_one_hot)
 
 # ---------------------------------------------------------------- dense
-dense_p = Prim("Dense", K.dense, fresh=True, heavy=True)
+dense_p = Prim("Dense", K.dense, fresh=True, heavy=True, sharding=S.dense)
 
 
 def _dense_bprop(x, w, b, out, dout, needs):

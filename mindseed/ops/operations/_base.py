@@ -1,5 +1,47 @@
 """Base classes of the Primitive-class API."""
+import functools
+
+from mindseed.common._shard_layout import Layout
+
 __all__ = ["Primitive", "PrimitiveWithInfer", "PrimitiveWithCheck", "prim_attr_register", "constexpr"]
+
+# the class-API calls with a sharding strategy that are running now, innermost last: (primitive, its arguments).
+# A recorder of primitive calls (the parallel partitioner's) gives the strategy to the primitive call they make
+# on exactly these arguments.
+shard_scopes = []
+
+
+def _scoped(call):
+    @functools.wraps(call)
+    def __call__(self, *args, **kwargs):
+        if self.in_strategy is None:
+            return call(self, *args, **kwargs)
+        shard_scopes.append((self, args))
+        try:
+            return call(self, *args, **kwargs)
+        finally:
+            shard_scopes.pop()
+    __call__.shard_scoped = True
+    return __call__
+
+
+def _check_strategy(name, strategy, which):
+    if not isinstance(strategy, tuple):
+        raise TypeError(f"{which} must be tuple type, but got:{type(strategy)}")
+    kinds = set()
+    for ele in strategy:
+        if isinstance(ele, Layout):
+            kinds.add("layout")
+            continue
+        if not isinstance(ele, tuple):
+            raise TypeError(f"The element of strategy must be tuple type, but got:{type(ele)}")
+        kinds.add("tuple")
+        for value in ele:
+            if isinstance(value, bool) or not isinstance(value, int):
+                raise TypeError(f"The {which}: {strategy} of {name} is not valid, the value of strategy must be int "
+                                f"type, but got:{type(value)}")
+    if len(kinds) > 1:
+        raise TypeError(f"For '{name}', the strategy can only pass in consistent type for all dimensions.")
 
 
 class Primitive:
@@ -7,6 +49,14 @@ class Primitive:
 
     Subclasses implement `__call__` by calling the functional op with their attributes.
     """
+
+    in_strategy = out_strategy = None
+
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        call = cls.__dict__.get("__call__")
+        if call is not None and not getattr(call, "shard_scoped", False):
+            cls.__call__ = _scoped(call)
 
     def __init__(self, name=None):
         self.name = name or type(self).__name__
@@ -29,7 +79,30 @@ class Primitive:
         return self
 
     def shard(self, in_strategy=None, out_strategy=None, **kwargs):
+        """Record how the operator's inputs (and outputs) are cut across devices, for semi-auto parallel.
+
+        Args:
+            in_strategy (tuple): per input, a tuple with the number of pieces of each dim, or a
+                `mindspore.parallel.Layout` called with a tensor map.
+            out_strategy (tuple): the same for the outputs (needs `in_strategy`).
+
+        Raises:
+            TypeError: a strategy that is not a tuple of tuples of int (or of Layouts), or mixes the two.
+            ValueError: `out_strategy` without `in_strategy`.
+
+        >>> from mindseed import ops
+        >>> ops.MatMul().shard(((2, 1), (1, 4)))
+        Prim[MatMul]<transpose_a=False, transpose_b=False, in_strategy=((2, 1), (1, 4)), out_strategy=None>
+        """
+        if in_strategy is not None:
+            _check_strategy(self.name, in_strategy, "in_strategy")
+        if out_strategy is not None:
+            _check_strategy(self.name, out_strategy, "out_strategy")
+            if in_strategy is None:
+                raise ValueError(f"The out_strategy of {self.name} is {out_strategy}, need to set in_strategy, but "
+                                 f"got none")
         self.in_strategy, self.out_strategy = in_strategy, out_strategy
+        self.attrs.update(in_strategy=in_strategy, out_strategy=out_strategy)
         return self
 
     def recompute(self, mode=True):

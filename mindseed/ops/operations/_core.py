@@ -1,5 +1,6 @@
 """Class API of the core ops."""
 from mindseed.common.tensor import Tensor
+from mindseed.ops._prims.core import matmul_p
 from mindseed.ops.functional import _core as F
 from mindseed.ops.operations._base import Primitive, simple_primitive as _simple
 
@@ -46,11 +47,19 @@ class MatMul(Primitive):
         self.attrs.update(transpose_a=transpose_a, transpose_b=transpose_b)
 
     def __call__(self, x, y):
-        if self.transpose_a:
-            x = F.transpose(x, tuple(range(x.ndim - 2)) + (x.ndim - 1, x.ndim - 2))
-        if self.transpose_b:
-            y = F.transpose(y, tuple(range(y.ndim - 2)) + (y.ndim - 1, y.ndim - 2))
-        return F.matmul(x, y)
+        if not (self.transpose_a or self.transpose_b):
+            return F.matmul(x, y)
+        # one primitive call with the transpose attributes: a strategy given to `shard` names these two inputs
+        for arg, t in (("x", x), ("y", y)):
+            if not isinstance(t, Tensor) or t.ndim < 2:
+                raise TypeError(f"For '{self.name}', the input '{arg}' must be a Tensor of at least 2 dims when "
+                                f"transposed, but got {t.shape if isinstance(t, Tensor) else type(t).__name__}.")
+        k1 = x.shape[-2] if self.transpose_a else x.shape[-1]
+        k2 = y.shape[-1] if self.transpose_b else y.shape[-2]
+        if k1 != k2:
+            raise ValueError(f"For '{self.name}', the input dimensions must be equal, but got 'x1_col': {k1} and "
+                             f"'x2_row': {k2}.")
+        return matmul_p(x, y, transpose_a=self.transpose_a, transpose_b=self.transpose_b)
 
 
 class BatchMatMul(MatMul):

@@ -1,0 +1,233 @@
+"""Sharding rules: how a primitive's dims correspond, so a partitioner can run it on shards.
+
+A rule names every dim of every input and output by a *factor* (Shardy's and MindSpore's "tensor map" idea):
+a factor sharded over some devices is cut the same way in every tensor that carries it.
+
+    matmul_p = Prim("MatMul", K.matmul, ..., sharding=S.matmul)
+    S.matmul(x(8, 4), w(4, 3))  ->  ins (("m", "k"), ("k", "n")), outs (("m", "n"),), sums {"k"}
+
+* A factor of the inputs missing from an output is contracted for it. When it is sharded the local results add up
+  to the global one (`sums`: that output is a partial sum), or their mean does (`means`: a local mean, scaled by
+  1/shards, is a partial sum); a factor missing from every output and in neither set is `whole`.
+* `whole` factors must not be sharded (the softmax axis, the normalized axes of a layer norm).
+* `localize(attrs, local_out_shapes)` gives the attributes of the local call when an attribute is a shape
+  (Reshape, BroadcastTo); None when the attributes hold for shards as they are.
+
+A rule is `sharding(*inputs, **attrs) -> ShardingRule`, where a tensor input is anything with a `shape` (an
+`Abstract`, a Tensor) and a non-tensor input (a Python number, None) has no dims. The parallel package reads
+rules; nothing here knows about devices.
+"""
+__all__ = ["ShardingRule", "elementwise", "matmul", "dense", "reduction", "reduction_mean", "along", "reshape",
+           "transpose", "broadcast_to", "layer_norm", "layer_norm_grad"]
+
+
+class ShardingRule:
+    """The factors of an op's dims (see the module docstring).
+
+    Args:
+        ins (tuple): per input, a tuple with one factor name (or None: never sharded) per dim; None for an input
+            that is not a tensor.
+        outs (tuple): per output, the same.
+        sums (Iterable[str]): contracted factors whose local results add up.
+        means (Iterable[str]): contracted factors whose local results average.
+        whole (Iterable[str]): factors that must stay unsharded.
+        localize (callable): `(attrs, local_out_shapes) -> attrs` for the local call, or None.
+    """
+
+    __slots__ = ("ins", "outs", "sums", "means", "whole", "localize")
+
+    def __init__(self, ins, outs, sums=(), means=(), whole=(), localize=None):
+        self.ins, self.outs = tuple(ins), tuple(outs)
+        in_factors = {f for dims in self.ins if dims for f in dims if f is not None}
+        out_factors = {f for dims in self.outs for f in dims if f is not None}
+        self.sums, self.means = frozenset(sums), frozenset(means)
+        self.whole = frozenset(whole) | (in_factors - out_factors - self.sums - self.means)
+        self.localize = localize
+
+    def contracted(self, k):
+        """(sums, means): the factors output `k` is a partial sum (a partial mean) over when they are cut."""
+        mine = set(self.outs[k])
+        return self.sums - mine, self.means - mine
+
+    def factors(self):
+        """Every factor, in order of first appearance (inputs, then outputs)."""
+        seen = {}
+        for dims in self.ins + self.outs:
+            for f in dims or ():
+                if f is not None:
+                    seen.setdefault(f, None)
+        return tuple(seen)
+
+    def __repr__(self):
+        fmt = lambda t: "(" + ", ".join("None" if d is None else "".join(f or "_" for f in d) for d in t) + ")"  # noqa: E731
+        return f"ShardingRule({fmt(self.ins)} -> {fmt(self.outs)}, sums={sorted(self.sums)}, " \
+               f"means={sorted(self.means)}, whole={sorted(self.whole)})"
+
+
+def _shape(x):
+    shape = getattr(x, "shape", None)
+    return None if shape is None else tuple(shape)
+
+
+def _broadcast_dims(shapes, prefix="e"):
+    """Factors of operands broadcast together: output dim i is factor `prefix+i`; a size-1 dim that broadcasts
+    against a larger one gets None."""
+    rank = max((len(s) for s in shapes if s is not None), default=0)
+    out_shape = [1] * rank
+    for s in shapes:
+        if s is not None:
+            for j, d in enumerate(s):
+                if d != 1:
+                    out_shape[j + rank - len(s)] = d
+    ins = []
+    for s in shapes:
+        if s is None:
+            ins.append(None)
+            continue
+        lead = rank - len(s)
+        ins.append(tuple(f"{prefix}{j + lead}" if d == out_shape[j + lead] != 1 else None for j, d in enumerate(s)))
+    return ins, tuple(f"{prefix}{i}" if d != 1 else None for i, d in enumerate(out_shape))
+
+
+def elementwise(*inputs, **attrs):
+    """Elementwise on broadcast operands (Add, Mul, ReLU, ReluGrad, Cast, OnesLike): every output dim one factor."""
+    ins, out = _broadcast_dims([_shape(x) for x in inputs])
+    return ShardingRule(ins, (out,))
+
+
+def _axes(axis, ndim):
+    if axis is None or axis == ():
+        return tuple(range(ndim))
+    axes = (axis,) if isinstance(axis, int) else tuple(axis)
+    return tuple(sorted({a % max(ndim, 1) for a in axes}))
+
+
+def _reduce(x, axis, keep_dims, kind):
+    nd = len(x.shape)
+    axes = _axes(axis, nd)
+    ins = tuple(f"r{i}" for i in range(nd))
+    out = tuple(None if i in axes else f for i, f in enumerate(ins)) if keep_dims else \
+        tuple(f for i, f in enumerate(ins) if i not in axes)
+    reduced = [ins[i] for i in axes]
+    return ShardingRule((ins,), (out,), **{kind: reduced})
+
+
+def reduction(x, axis=None, keep_dims=False, **attrs):
+    """ReduceSum: a sharded reduced axis leaves partial sums."""
+    return _reduce(x, axis, keep_dims, "sums")
+
+
+def reduction_mean(x, axis=None, keep_dims=False, **attrs):
+    """ReduceMean: a sharded reduced axis leaves local means, averaged across the shards."""
+    return _reduce(x, axis, keep_dims, "means")
+
+
+def along(*inputs, axis=-1, **attrs):
+    """Same-shape operands reduced along `axis` inside the op (Softmax, SoftmaxGrad): those dims are whole."""
+    rule = elementwise(*inputs)
+    out = rule.outs[0]
+    whole = {out[a] for a in _axes(axis, len(out))} - {None}
+    return ShardingRule(rule.ins, rule.outs, whole=whole)
+
+
+def matmul(x, y, transpose_a=False, transpose_b=False, **attrs):
+    """MatMul / BatchMatMul (aten's matmul): batch dims broadcast, m x k @ k x n; k sharded leaves partial sums.
+    A 1-D operand is a row (x) or a column (y), dropped from the result."""
+    a, b = _shape(x), _shape(y)
+    a_rows = ("m", "k")[::-1] if transpose_a else ("m", "k")
+    b_rows = ("n", "k") if transpose_b else ("k", "n")
+    a_batch, b_batch = a[:-2] if len(a) > 1 else (), b[:-2] if len(b) > 1 else ()
+    (fa, fb), fo = _broadcast_dims([a_batch, b_batch], prefix="b")
+    x_dims = ("k",) if len(a) == 1 else fa + a_rows
+    y_dims = ("k",) if len(b) == 1 else fb + b_rows
+    out = fo + (() if len(a) == 1 else ("m",)) + (() if len(b) == 1 else ("n",))
+    return ShardingRule((x_dims, y_dims), (out,), sums=("k",))
+
+
+def dense(x, w, b=None, **attrs):
+    """Dense: y = x @ w.T + b over the last axis of x; the input features sharded leave partial sums."""
+    lead = tuple(f"b{i}" for i in range(len(x.shape) - 1))
+    w_dims = ("k",) if len(w.shape) == 1 else ("n", "k")
+    out = lead + (() if len(w.shape) == 1 else ("n",))
+    b_dims = None if _shape(b) is None else (("n",) if len(b.shape) else ())
+    return ShardingRule((lead + ("k",), w_dims, b_dims), (out,), sums=("k",))
+
+
+def transpose(x, perm, **attrs):
+    """Transpose: the factors permuted."""
+    ins = tuple(f"t{i}" for i in range(len(x.shape)))
+    return ShardingRule((ins,), (tuple(ins[p] for p in perm),))
+
+
+def _shape_local(attrs, local_out_shapes):
+    return {**attrs, "shape": tuple(local_out_shapes[0])}
+
+
+def broadcast_to(x, shape, **attrs):
+    """BroadcastTo: x's dims aligned to the right of `shape`; the new dims are never sharded."""
+    src = _shape(x)
+    target = tuple(s if s != -1 else src[i - len(shape) + len(src)] for i, s in enumerate(shape))
+    lead = len(target) - len(src)
+    ins = tuple(f"e{j + lead}" if d == target[j + lead] else None for j, d in enumerate(src))
+    out = tuple(f"e{i}" if i >= lead and src[i - lead] == d else None for i, d in enumerate(target))
+    return ShardingRule((ins,), (out,), localize=_shape_local)
+
+
+def reshape(x, shape, **attrs):
+    """Reshape: input and output dims are grouped into runs of equal size; in each run only the major dim may be
+    sharded, and the shards follow it into the major dim of the output run."""
+    src = _shape(x)
+    total = 1
+    for d in src:
+        total *= d
+    known = 1
+    for d in shape:
+        if d != -1:
+            known *= d
+    dst = tuple(total // known if d == -1 and known else d for d in shape)
+    ins, out = [None] * len(src), [None] * len(dst)
+    i = j = 0
+    while i < len(src) or j < len(dst):
+        # skip size-1 dims: they carry no data to shard
+        if i < len(src) and src[i] == 1:
+            i += 1
+            continue
+        if j < len(dst) and dst[j] == 1:
+            j += 1
+            continue
+        i0, j0, a, b = i, j, src[i], dst[j]
+        i, j = i + 1, j + 1
+        while a != b:
+            if a < b:
+                a *= src[i]
+                i += 1
+            else:
+                b *= dst[j]
+                j += 1
+        ins[i0] = out[j0] = f"g{i0}"
+    return ShardingRule((tuple(ins),), (tuple(out),), localize=_shape_local)
+
+
+def _layer_norm_dims(x, normalized_shape):
+    nd, k = len(x.shape), len(normalized_shape)
+    lead = tuple(f"b{i}" for i in range(nd - k))
+    norm = tuple(f"n{i}" for i in range(k))
+    return lead, norm
+
+
+def layer_norm(x, w, b, normalized_shape, eps, **attrs):
+    """LayerNorm (y, mean, rstd): the leading dims shard freely, the normalized ones are whole."""
+    lead, norm = _layer_norm_dims(x, normalized_shape)
+    param = lambda t: None if _shape(t) is None else norm  # noqa: E731
+    stats = lead + (None,) * len(norm)
+    return ShardingRule((lead + norm, param(w), param(b)), (lead + norm, stats, stats), whole=norm)
+
+
+def layer_norm_grad(dy, x, w, mean, rstd, normalized_shape, eps, **attrs):
+    """LayerNormGrad (dx, dw, db): dw and db sum over the leading dims (partial sums when they are sharded)."""
+    lead, norm = _layer_norm_dims(x, normalized_shape)
+    stats = lead + (None,) * len(norm)
+    if _shape(w) is None:
+        return ShardingRule((lead + norm, lead + norm, None, stats, stats), (lead + norm,), whole=norm)
+    return ShardingRule((lead + norm, lead + norm, norm, stats, stats), (lead + norm, norm, norm), sums=lead,
+                        whole=norm)

@@ -1,0 +1,392 @@
+"""Sharded execution: a program of primitive calls run on the shards of N ranks, with the communication between.
+
+`record(fn, *args)` runs `fn` once on whole tensors (PyNative) and keeps every primitive call it makes, the
+backward pass of a `value_and_grad` included (its bprops are primitive calls too), with the strategy of the
+class-API operator (`ops.MatMul().shard(...)`) that made it. `execute(program, world, ...)` runs the calls
+again on a world of ranks, every rank on its shards:
+
+* a call's strategy fixes the cuts of the factors of the primitive's sharding rule (`ops._sharding`) and the
+  operator's device matrix (the cut factors, then the repeated-calculation axis, as MindSpore builds it);
+  without a strategy the cuts come from the inputs (their first input's mesh; a factor takes the first cut
+  offered), which carries the forward strategies into the backward calls;
+* inputs are redistributed to the cuts the call needs (`_redistribute.plan`); a partial-sum input is reduced,
+  with ReduceScatter when the call wants that axis cutting a dim;
+* the kernel runs per rank with the local attributes (`ShardingRule.localize`); a contracted factor that is cut
+  leaves its outputs as partial sums (a mean is scaled by 1/cuts); `out_strategy` redistributes the outputs;
+* a primitive without a sharding rule runs on whole tensors on every rank (its inputs gathered): correct,
+  listed in `Execution.whole_calls`.
+
+Leaves (arguments of the program, parameters, constants) are on every rank from the start: a leaf without a
+given layout is cut as its first consumer needs, free of communication (MindSpore slices parameters at
+initialization the same way); a leaf with a given layout (the dataset strategy of an input) starts there.
+"""
+import math
+
+import numpy as np
+
+from mindseed._utils import _state
+from mindseed.common._shard_layout import Layout
+from mindseed.common.tensor import Tensor
+from mindseed.ops.operations._base import shard_scopes
+from mindseed.parallel._layout import DeviceMesh, TensorLayout, _format_strategy, shard_array
+from mindseed.parallel._redistribute import plan
+
+__all__ = ["Call", "Program", "record", "DistValue", "Execution", "execute"]
+
+
+class Call:
+    """One recorded primitive call: the primitive, its arguments (Tensors or Python values), its attributes,
+    its output(s) and the (in_strategy, out_strategy) of the operator that made it (None: none)."""
+
+    __slots__ = ("prim", "args", "attrs", "out", "strategy")
+
+    def __init__(self, prim, args, attrs, out, strategy):
+        self.prim, self.args, self.attrs, self.out, self.strategy = prim, args, attrs, out, strategy
+
+    @property
+    def outs(self):
+        return self.out if isinstance(self.out, tuple) else (self.out,)
+
+    def __repr__(self):
+        shapes = ", ".join(str(tuple(a.shape)) if isinstance(a, Tensor) else repr(a) for a in self.args)
+        return f"{self.prim.name}({shapes})" + (f" shard{self.strategy[0]}" if self.strategy else "")
+
+
+class Program:
+    """The primitive calls of one run of a function, its arguments and its outputs (Tensors, flat)."""
+
+    def __init__(self, calls, args, outputs, result):
+        self.calls, self.args, self.outputs, self.result = calls, args, outputs, result
+
+
+class _Recorder:
+    """Sits on the stack of tapes while the function runs: the dispatcher offers it every primitive call."""
+
+    records_all = True
+
+    def __init__(self):
+        self.calls = []
+
+    def record(self, prim, args, attrs, out):
+        strategy = None
+        if shard_scopes:
+            owner, scope_args = shard_scopes[-1]
+            if len(args) == len(scope_args) and all(a is b for a, b in zip(args, scope_args)):
+                strategy = (owner.in_strategy, owner.out_strategy)
+        self.calls.append(Call(prim, tuple(args), dict(attrs), out, strategy))
+
+    # the tape protocol: a recorder tracks nothing for differentiation
+    def watch(self, t):
+        return None
+
+    def is_tracked(self, t):
+        return False
+
+    def rebind(self, obj, replacement):
+        return None
+
+
+def _flat(x):
+    if isinstance(x, Tensor):
+        return [x]
+    if isinstance(x, (tuple, list)):
+        return [t for item in x for t in _flat(item)]
+    return []
+
+
+def record(fn, *args):
+    """Run `fn(*args)` (PyNative) and return its `Program`: every primitive call it made, in order.
+
+    >>> import numpy as np, mindseed as ms
+    >>> from mindseed.parallel._spmd import record
+    >>> prog = record(lambda x: ms.ops.relu(x) * 2, ms.Tensor(np.ones((2, 2))))
+    >>> [c.prim.name for c in prog.calls]
+    ['ReLU', 'Mul']
+    """
+    rec = _Recorder()
+    _state.tapes.append(rec)
+    try:
+        result = fn(*args)
+    finally:
+        _state.tapes.remove(rec)
+    return Program(rec.calls, args, _flat(result), result)
+
+
+class CallPlan:
+    """How one call ran: its device mesh, the mesh axes cutting each factor of its sharding rule (None: it ran on
+    whole tensors), its inputs' and outputs' layouts, and the redistributions it needed (`moves`)."""
+
+    __slots__ = ("call", "mesh", "cuts", "in_layouts", "out_layouts", "moves")
+
+    def __init__(self, call, mesh, cuts, in_layouts, out_layouts, moves):
+        self.call, self.mesh, self.cuts = call, mesh, cuts
+        self.in_layouts, self.out_layouts, self.moves = in_layouts, out_layouts, moves
+
+    @property
+    def sent_bytes(self):
+        return sum(m.sent_bytes for m in self.moves)
+
+
+class DistValue:
+    """A tensor on the ranks of a world: its layout and each rank's numpy array."""
+
+    __slots__ = ("layout", "shards")
+
+    def __init__(self, layout, shards):
+        self.layout, self.shards = layout, shards
+
+
+def _world_mesh(size):
+    return DeviceMesh((size,), ("world",))
+
+
+def _np(t):
+    return np.asarray(t.asnumpy() if isinstance(t, Tensor) else t)
+
+
+class Execution:
+    """The result of `execute`: the values of the program's tensors on the world, how each call ran (`plans`),
+    the calls that ran on whole tensors (no sharding rule: `whole_calls`); the world logs the communication."""
+
+    def __init__(self, world, executor, leaf_layouts):
+        self.world, self._executor, self._leaf_layouts = world, executor, leaf_layouts
+        self.plans, self.whole_calls = executor.plans, executor.whole_calls
+
+    @property
+    def reads(self):
+        """The redistributions `value` made (gradients brought to their parameters' layouts, ...)."""
+        return self._executor.moves
+
+    def value(self, t, layout=None):
+        """The ranks' arrays of tensor `t`, redistributed to `layout` first when given (the communication is
+        logged like the program's)."""
+        v = self._executor.env[id(t)]
+        if layout is None or layout == v.layout:
+            return v
+        return DistValue(layout, self._executor.bring(t, layout))
+
+    def layout_of(self, t):
+        """The layout of tensor `t` as it was produced (a leaf: as its first consumer cut it)."""
+        return self._leaf_layouts.get(id(t)) or self._executor.env[id(t)].layout
+
+
+class _Executor:
+    def __init__(self, world, leaf_layouts):
+        self.world = world
+        self.env = {}             # id(tensor) -> DistValue
+        self.leaves = {}          # id(leaf) -> its layout once a consumer has cut it
+        self.given = dict(leaf_layouts)
+        self.whole_calls = []
+        self.copies = {}          # (id(tensor), layout) -> shards: a value redistributed once serves every consumer
+        self.plans = []           # one CallPlan per call
+        self.moves = []           # the redistributions of the call running now
+
+    # ------------------------------------------------------------ values
+    def _current(self, t):
+        v = self.env.get(id(t))
+        if v is not None:
+            return v
+        if id(t) in self.given:
+            layout = self.given[id(t)]
+            v = DistValue(layout, shard_array(_np(t), layout))
+            self.env[id(t)] = v
+            return v
+        return None
+
+    def bring(self, t, layout):
+        """Tensor `t`'s shards under `layout`."""
+        v = self._current(t)
+        if v is None:  # a leaf nobody cut yet: every rank slices its part, no communication
+            self.leaves[id(t)] = layout
+            v = DistValue(layout, shard_array(_np(t), layout))
+            self.env[id(t)] = v
+            return v.shards
+        if v.layout == layout:
+            return v.shards
+        # a whole copy serves every mesh: the ranks hold the same arrays whatever the mesh's shape
+        key = (id(t), "whole" if layout.is_replicated() else layout)
+        if key not in self.copies:
+            moves = plan(v.layout, layout, _np(v.shards[0]).itemsize)
+            self.moves.append(moves)
+            self.copies[key] = moves.run(v.shards, self.world)
+        return self.copies[key]
+
+    # ------------------------------------------------------------ cuts of a call's factors
+    def _from_strategy(self, call, rule):
+        in_strategy = call.strategy[0]
+        name = call.prim.name
+        tensors = [(i, a) for i, a in enumerate(call.args) if isinstance(a, Tensor)]
+        sizes = [len(s.to_dict()["tensor_map"]) if isinstance(s, Layout) else len(s) for s in in_strategy]
+        if len(in_strategy) != len(tensors) or any(k != len(a.shape) for k, (_, a) in zip(sizes, tensors)):
+            raise ValueError(f"For '{name}', the in_strategy {_format_strategy(in_strategy)} must have one tuple per "
+                             f"input tensor with one value per dim, but the inputs have shapes "
+                             f"{[tuple(a.shape) for _, a in tensors]}.")
+        if all(isinstance(s, Layout) for s in in_strategy):
+            return self._from_layouts(call, rule, tensors)
+        cuts = {}
+        for s, (i, a) in zip(in_strategy, tensors):
+            for j, (f, n) in enumerate(zip(rule.ins[i], s)):
+                if n == 1 and f is None:
+                    continue
+                if n != 1 and (f is None or f in rule.whole):
+                    raise ValueError(f"For '{name}', the in_strategy {_format_strategy(in_strategy)} cuts dim {j} of "
+                                     f"input {i} (shape {tuple(a.shape)}), which the operator needs whole.")
+                if cuts.setdefault(f, n) != n:
+                    raise ValueError(f"For '{name}', the in_strategy {_format_strategy(in_strategy)} is invalid: the "
+                                     f"dims that {name} matches must be cut into the same number of pieces, but "
+                                     f"got {cuts[f]} and {n}.")
+        cuts = {f: n for f, n in cuts.items() if n != 1}
+        used = math.prod(cuts.values())
+        if self.world.size % used:
+            raise ValueError(f"For '{name}', the in_strategy {_format_strategy(in_strategy)} uses {used} devices, "
+                             f"which does not divide the device number {self.world.size}.")
+        factors = [f for f in rule.factors() if f in cuts]
+        repeat = self.world.size // used
+        shape = tuple(cuts[f] for f in factors) + ((repeat,) if repeat > 1 else ())
+        names = tuple(factors) + (("repeat",) if repeat > 1 else ())
+        mesh = DeviceMesh(shape or (1,), names or ("repeat",))
+        return mesh, {f: (mesh.axis(f),) for f in factors}
+
+    def _from_layouts(self, call, rule, tensors):
+        name = call.prim.name
+        mesh, assign = None, {}
+        for s, (i, a) in zip(call.strategy[0], tensors):
+            layout = TensorLayout.from_layout(tuple(a.shape), s)
+            if mesh is None:
+                mesh = layout.mesh
+            elif layout.mesh.shape != mesh.shape:
+                raise ValueError(f"For '{name}', the layouts of the inputs must share one device matrix, but got "
+                                 f"{mesh.shape} and {layout.mesh.shape}.")
+            for j, (f, axes) in enumerate(zip(rule.ins[i], layout.dims)):
+                if not axes:
+                    continue
+                if f is None or f in rule.whole:
+                    raise ValueError(f"For '{name}', the layout of input {i} cuts dim {j} (shape {tuple(a.shape)}), "
+                                     f"which the operator needs whole.")
+                if assign.setdefault(f, axes) != axes:
+                    raise ValueError(f"For '{name}', the layouts cut the dims that {name} matches differently: "
+                                     f"{assign[f]} and {axes}.")
+        if mesh.size != self.world.size:
+            raise ValueError(f"For '{name}', the layout's device matrix {mesh.shape} holds {mesh.size} devices, but "
+                             f"the world has {self.world.size}.")
+        return mesh, assign
+
+    def _propagated(self, call, rule):
+        mesh, assign, used = None, {}, set()
+        for i, a in enumerate(call.args):
+            v = self._current(a) if isinstance(a, Tensor) else None
+            if v is None or rule.ins[i] is None or not any(v.layout.dims):
+                continue
+            if mesh is None:
+                mesh = v.layout.mesh
+            elif v.layout.mesh.shape != mesh.shape:
+                continue
+            for f, axes in zip(rule.ins[i], v.layout.dims):
+                if f is None or not axes or f in rule.whole or f in assign or used & set(axes):
+                    continue
+                assign[f] = axes
+                used.update(axes)
+        if mesh is None:
+            return _world_mesh(self.world.size), {}
+        return mesh, assign
+
+    # ------------------------------------------------------------ running a call
+    def run(self, call):
+        rule = None
+        if call.prim.sharding is not None:
+            rule = call.prim.sharding(*call.args, **call.attrs)
+        if rule is None:
+            self._run_whole(call)
+            return
+        strategy = call.strategy
+        mesh, assign = self._from_strategy(call, rule) if strategy and strategy[0] else self._propagated(call, rule)
+        self.moves = []
+        in_layouts, local_args = [], []
+        for i, a in enumerate(call.args):
+            if not isinstance(a, Tensor):
+                local_args.append([a] * self.world.size)
+                continue
+            layout = TensorLayout(mesh, tuple(a.shape), tuple(assign.get(f, ()) for f in rule.ins[i]))
+            in_layouts.append(layout)
+            local_args.append(self.bring(a, layout))
+        out_layouts, scales = [], []
+        for k, (o, dims) in enumerate(zip(call.outs, rule.outs)):
+            sums, means = rule.contracted(k)
+            partial = tuple(ax for f in sums | means for ax in assign.get(f, ()))
+            out_layouts.append(TensorLayout(mesh, tuple(o.shape), tuple(assign.get(f, ()) for f in dims), partial))
+            scales.append(math.prod(mesh.shape[ax] for f in means for ax in assign.get(f, ())))
+        attrs = call.attrs
+        if rule.localize is not None:
+            attrs = rule.localize(call.attrs, [lay.local_shape for lay in out_layouts])
+        per_rank = [self._kernel(call, [args[r] for args in local_args], attrs, scales)
+                    for r in range(self.world.size)]
+        for k, (o, layout) in enumerate(zip(call.outs, out_layouts)):
+            self.env[id(o)] = DistValue(layout, [outs[k] for outs in per_rank])
+        if strategy and strategy[1]:
+            out_layouts = self._apply_out_strategy(call, strategy[1])
+        self.plans.append(CallPlan(call, mesh, assign, in_layouts, out_layouts, self.moves))
+
+    @staticmethod
+    def _kernel(call, args, attrs, scales=None):
+        out = call.prim(*[Tensor(np.asarray(a)) if isinstance(a, (np.ndarray, np.generic)) else a
+                           for a in args], **attrs)
+        outs = out if isinstance(out, tuple) else (out,)
+        arrays = [np.asarray(o.asnumpy()) for o in outs]
+        # a mean over a cut factor: the local means / cuts add up to the global mean
+        return [np.asarray(a / k) if k != 1 and np.issubdtype(a.dtype, np.floating) else a
+                for a, k in zip(arrays, scales or [1] * len(arrays))]
+
+    def _apply_out_strategy(self, call, out_strategy):
+        layouts = []
+        for o, s in zip(call.outs, out_strategy):
+            v = self.env[id(o)]
+            if isinstance(s, Layout):
+                target = TensorLayout.from_layout(tuple(o.shape), s)
+            else:
+                target = TensorLayout.from_strategy(tuple(o.shape), s, self.world.size)
+            moves = plan(v.layout, target, v.shards[0].itemsize)
+            self.moves.append(moves)
+            self.env[id(o)] = DistValue(target, moves.run(v.shards, self.world))
+            layouts.append(target)
+        return layouts
+
+    def _run_whole(self, call):
+        mesh = _world_mesh(self.world.size)
+        self.moves = []
+        in_layouts = [TensorLayout.replicated(mesh, tuple(a.shape)) for a in call.args if isinstance(a, Tensor)]
+        local_args = [self.bring(a, TensorLayout.replicated(mesh, tuple(a.shape))) if isinstance(a, Tensor)
+                      else [a] * self.world.size for a in call.args]
+        per_rank = [self._kernel(call, [args[r] for args in local_args], call.attrs)
+                    for r in range(self.world.size)]
+        out_layouts = [TensorLayout.replicated(mesh, tuple(o.shape)) for o in call.outs]
+        for k, (o, layout) in enumerate(zip(call.outs, out_layouts)):
+            self.env[id(o)] = DistValue(layout, [outs[k] for outs in per_rank])
+        self.whole_calls.append(call)
+        self.plans.append(CallPlan(call, mesh, None, in_layouts, out_layouts, self.moves))
+
+
+def execute(program, world, layouts=None):
+    """Run `program` on the ranks of `world`.
+
+    Args:
+        program (Program): from `record`.
+        world (SimulatedWorld): the ranks and their collectives.
+        layouts (Sequence): (Tensor, TensorLayout or strategy tuple) pairs for leaves that start cut (the data's
+            dataset strategy); other leaves are cut as their first consumer needs.
+
+    Returns:
+        Execution.
+
+    Raises:
+        ValueError: a strategy that does not fit its operator's inputs or the world.
+    """
+    given = {}
+    for t, layout in layouts or ():
+        if isinstance(layout, tuple):
+            layout = TensorLayout.from_strategy(tuple(t.shape), layout, world.size)
+        given[id(t)] = layout
+    ex = _Executor(world, given)
+    for call in program.calls:
+        ex.run(call)
+    ex.moves = []  # from now on: the redistributions made to read results (Execution.reads)
+    return Execution(world, ex, {**given, **ex.leaves})

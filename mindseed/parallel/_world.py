@@ -1,0 +1,165 @@
+"""A world of N ranks simulated in one process: the collectives on per-rank lists of arrays.
+
+The partitioner and the redistribution planner talk to a world object, never to module-level state, so the same
+plan runs on the simulated world (tests, the planner that needs no cluster) and, later, on torch.distributed.
+A value of the world is a list holding each rank's numpy array; a collective takes the groups it runs in
+(disjoint lists of ranks, each in group-rank order) and returns the new list. Every call is logged with the
+bytes it moves (`CommRecord`).
+
+Bytes are those each rank sends with the ring algorithms (n ranks in a group, S the bytes of one rank's input):
+AllReduce 2 (n-1)/n S, AllGather (n-1) S, ReduceScatter (n-1)/n S, AllToAll (n-1)/n S, Broadcast S (pipelined).
+"""
+import numpy as np
+
+__all__ = ["SimulatedWorld", "CommRecord"]
+
+_REDUCE = {"sum": np.add, "max": np.maximum, "min": np.minimum, "prod": np.multiply}
+
+
+class CommRecord:
+    """One collective as it ran: `kind`, the size of its groups, how many groups, the bytes of one rank's input
+    and the bytes each rank sends (see the module docstring)."""
+
+    __slots__ = ("kind", "group_size", "groups", "input_bytes", "sent_bytes")
+
+    def __init__(self, kind, group_size, groups, input_bytes, sent_bytes):
+        self.kind, self.group_size, self.groups = kind, group_size, groups
+        self.input_bytes, self.sent_bytes = input_bytes, sent_bytes
+
+    def __repr__(self):
+        return (f"{self.kind}(groups={self.groups}x{self.group_size}, input={self.input_bytes} B, "
+                f"sent/rank={self.sent_bytes} B)")
+
+
+def sent_bytes(kind, n, input_bytes):
+    """Bytes one rank sends for collective `kind` in a group of `n` ranks with `input_bytes` of input each."""
+    if n <= 1:
+        return 0
+    if kind == "AllReduce":
+        return 2 * (n - 1) * input_bytes // n
+    if kind == "AllGather":
+        return (n - 1) * input_bytes
+    if kind in ("ReduceScatter", "AllToAll"):
+        return (n - 1) * input_bytes // n
+    if kind == "Broadcast":
+        return input_bytes
+    raise ValueError(f"For 'sent_bytes', the collective must be one of AllReduce, AllGather, ReduceScatter, "
+                     f"AllToAll, Broadcast, but got {kind!r}.")
+
+
+class SimulatedWorld:
+    """`size` ranks in one process. Values are lists of numpy arrays indexed by rank.
+
+    Args:
+        size (int): the number of ranks.
+
+    Raises:
+        ValueError: `size` below 1.
+    """
+
+    def __init__(self, size):
+        if isinstance(size, bool) or not isinstance(size, int) or size < 1:
+            raise ValueError(f"For 'SimulatedWorld', the 'size' must be a positive int, but got {size!r}.")
+        self.size = size
+        self.log = []
+
+    # ------------------------------------------------------------ helpers
+    def _check(self, name, values, groups):
+        if len(values) != self.size:
+            raise ValueError(f"For '{name}', the value must hold one array per rank ({self.size}), but got "
+                             f"{len(values)}.")
+        seen = [r for g in groups for r in g]
+        if len(set(seen)) != len(seen) or any(not 0 <= r < self.size for r in seen):
+            raise ValueError(f"For '{name}', the groups {groups} must be disjoint lists of ranks in "
+                             f"[0, {self.size}).")
+        sizes = {len(g) for g in groups}
+        if len(sizes) > 1:
+            raise ValueError(f"For '{name}', all groups must have the same size, but got {groups}.")
+
+    def _record(self, kind, groups, values):
+        n = len(groups[0]) if groups else 1
+        nbytes = int(np.asarray(values[groups[0][0]]).nbytes) if groups else 0
+        self.log.append(CommRecord(kind, n, len(groups), nbytes, sent_bytes(kind, n, nbytes)))
+
+    # ------------------------------------------------------------ collectives
+    def all_reduce(self, values, groups, op="sum"):
+        """Every member of a group gets the reduction of the group's arrays."""
+        self._check("AllReduce", values, groups)
+        out = list(values)
+        for g in groups:
+            acc = np.array(values[g[0]])
+            for r in g[1:]:
+                acc = _REDUCE[op](acc, values[r])
+            for r in g:
+                out[r] = acc.copy()
+        self._record("AllReduce", groups, values)
+        return out
+
+    def all_gather(self, values, groups, axis=0):
+        """Every member gets the group's arrays concatenated along `axis`, in group order."""
+        self._check("AllGather", values, groups)
+        out = list(values)
+        for g in groups:
+            cat = np.concatenate([values[r] for r in g], axis=axis)
+            for r in g:
+                out[r] = cat.copy()
+        self._record("AllGather", groups, values)
+        return out
+
+    def reduce_scatter(self, values, groups, axis=0, op="sum"):
+        """The group's arrays reduced, then cut into len(group) equal pieces along `axis`: member i keeps piece i.
+
+        Raises:
+            ValueError: `axis` of the arrays is not a multiple of the group size.
+        """
+        self._check("ReduceScatter", values, groups)
+        out = list(values)
+        for g in groups:
+            acc = np.array(values[g[0]])
+            for r in g[1:]:
+                acc = _REDUCE[op](acc, values[r])
+            if acc.shape[axis] % len(g):
+                raise ValueError(f"For 'ReduceScatter', the dim {axis} of the input ({acc.shape[axis]}) must be "
+                                 f"divisible by the group size {len(g)}.")
+            for r, piece in zip(g, np.split(acc, len(g), axis=axis)):
+                out[r] = piece.copy()
+        self._record("ReduceScatter", groups, values)
+        return out
+
+    def all_to_all(self, values, groups, split_axis, concat_axis):
+        """Member i cuts its array into len(group) pieces along `split_axis` and sends piece j to member j; each
+        member concatenates what it received along `concat_axis`, in group order.
+
+        Raises:
+            ValueError: `split_axis` is not a multiple of the group size.
+        """
+        self._check("AllToAll", values, groups)
+        out = list(values)
+        for g in groups:
+            n = len(g)
+            if values[g[0]].shape[split_axis] % n:
+                raise ValueError(f"For 'AllToAll', the split dim {split_axis} of the input "
+                                 f"({values[g[0]].shape[split_axis]}) must be divisible by the group size {n}.")
+            pieces = [np.split(values[r], n, axis=split_axis) for r in g]
+            for j, r in enumerate(g):
+                out[r] = np.concatenate([pieces[i][j] for i in range(n)], axis=concat_axis)
+        self._record("AllToAll", groups, values)
+        return out
+
+    def broadcast(self, values, groups, root=0):
+        """Every member of a group gets the array of the member at group rank `root`."""
+        self._check("Broadcast", values, groups)
+        out = list(values)
+        for g in groups:
+            for r in g:
+                out[r] = np.array(values[g[root]])
+        self._record("Broadcast", groups, values)
+        return out
+
+    # ------------------------------------------------------------ accounting
+    def bytes_by_kind(self):
+        """{collective kind: total bytes sent per rank}, over the log."""
+        out = {}
+        for rec in self.log:
+            out[rec.kind] = out.get(rec.kind, 0) + rec.sent_bytes
+        return out

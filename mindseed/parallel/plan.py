@@ -1,0 +1,173 @@
+"""Plan a sharded training step on a simulated world: per operator and per rank, the strategy, memory and
+communication, without a cluster.
+
+    python -m mindseed.parallel.plan script.py --devices 4
+    python -m mindseed.parallel.plan --demo data-x-tensor --devices 4
+
+The script defines `network` (a Cell whose operators may carry `shard` strategies), `inputs` (a tuple of Tensors)
+and, optionally, `dataset_strategy` (one strategy tuple per input; default: every input whole on every rank).
+The planner records one forward and backward step (`value_and_grad` over the trainable parameters), runs it on
+`--devices` simulated ranks (`_spmd.execute`), checks that the sharded loss and gradients equal the
+single-process ones, and prints:
+
+* per operator call: its device matrix, the cut of each factor, the collectives it needed and their bytes;
+* per rank: the bytes of its parameter shards, of its gradient shards, of the values the step produced on it
+  (every recorded output, no buffer reuse: an upper bound of activation memory), and the bytes it sent;
+* per collective kind: how many ran and the bytes each rank sent.
+
+Bytes sent are those of ring algorithms (see `_world`).
+"""
+import argparse
+import runpy
+import sys
+
+import numpy as np
+
+from mindseed import nn, ops
+from mindseed.autograd.grad import value_and_grad
+from mindseed.common.parameter import Parameter
+from mindseed.common.tensor import Tensor
+from mindseed.parallel._layout import TensorLayout, assemble
+from mindseed.parallel._spmd import execute, record
+from mindseed.parallel._world import SimulatedWorld
+
+__all__ = ["plan_step", "format_plan", "main"]
+
+_DEMOS = {
+    # name: (strategies of the demo MLP's two matmuls and bias add, dataset strategy factor)
+    "data": (lambda n: (((n, 1), (1, 1)), None, None), lambda n: (n, 1)),
+    "tensor": (lambda n: (((1, 1), (1, n)), ((1, n), (n,)), ((1, n), (n, 1))), lambda n: None),
+    "data-x-tensor": (lambda n: (((2, 1), (1, n // 2)), ((2, n // 2), (n // 2,)), ((2, n // 2), (n // 2, 1))),
+                      lambda n: (2, 1)),
+}
+
+
+def _demo(name, n):
+    mm1, add, mm2 = _DEMOS[name][0](n)
+    data = _DEMOS[name][1](n)
+
+    class MLP(nn.Cell):
+        def __init__(self):
+            super().__init__()
+            rng = np.random.default_rng(0)
+            self.w1 = Parameter(Tensor(rng.standard_normal((16, 32))), name="w1")
+            self.b1 = Parameter(Tensor(rng.standard_normal((32,))), name="b1")
+            self.w2 = Parameter(Tensor(rng.standard_normal((32, 8))), name="w2")
+            self.mm1, self.add, self.mm2 = ops.MatMul(), ops.Add(), ops.MatMul()
+            for op, s in ((self.mm1, mm1), (self.add, add), (self.mm2, mm2)):
+                if s is not None:
+                    op.shard(s)
+            self.relu, self.mean = ops.ReLU(), ops.ReduceMean()
+
+        def construct(self, x, y):
+            d = self.mm2(self.relu(self.add(self.mm1(x, self.w1), self.b1)), self.w2) - y
+            return self.mean(d * d)
+
+    rng = np.random.default_rng(1)
+    inputs = (Tensor(rng.standard_normal((16, 16))), Tensor(rng.standard_normal((16, 8))))
+    return MLP(), inputs, None if data is None else (data, data)
+
+
+class StepPlan:
+    """The plan of one training step: the execution, the parameters and their gradients, and whether the sharded
+    results equal the single-process ones (`max_error`)."""
+
+    def __init__(self, program, execution, params, grads, max_error):
+        self.program, self.execution, self.params, self.grads = program, execution, params, grads
+        self.max_error = max_error
+
+
+def plan_step(network, inputs, devices, dataset_strategy=None):
+    """Record one `value_and_grad` step of `network` on `inputs` and run it on `devices` simulated ranks.
+
+    Raises:
+        ValueError: a strategy that does not fit (see `_spmd.execute`), or `dataset_strategy` not one tuple per
+            input.
+    """
+    inputs = tuple(inputs)
+    if dataset_strategy is not None and len(dataset_strategy) != len(inputs):
+        raise ValueError(f"For 'plan', the dataset_strategy {dataset_strategy} must have one tuple per input "
+                         f"({len(inputs)}).")
+    params = list(network.trainable_params())
+    program = record(value_and_grad(network, None, params), *inputs)
+    loss, grads = program.result
+    layouts = None if dataset_strategy is None else list(zip(inputs, dataset_strategy))
+    ex = execute(program, SimulatedWorld(devices), layouts)
+    value = ex.value(loss)
+    whole = TensorLayout.replicated(value.layout.mesh, value.layout.shape)
+    error = float(np.max(np.abs(ex.value(loss, whole).shards[0] - loss.asnumpy())))
+    for p, g in zip(params, grads):
+        layout = ex.layout_of(p)
+        got = assemble(ex.value(g, layout).shards, layout)
+        error = max(error, float(np.max(np.abs(got - g.asnumpy()))) if got.size else 0.0)
+    return StepPlan(program, ex, params, grads, error)
+
+
+def _bytes(layout, itemsize):
+    return int(np.prod(layout.local_shape, dtype=np.int64)) * itemsize
+
+
+def format_plan(step, max_ranks=16):
+    """The text the planner prints for `step` (a `StepPlan`)."""
+    ex = step.execution
+    world = ex.world
+    lines = [f"== {world.size} ranks; sharded loss and gradients vs one process: max |error| = {step.max_error:.3g}",
+             "", "== operators"]
+    for i, p in enumerate(ex.plans):
+        cuts = "whole tensors" if p.cuts is None else \
+            ", ".join(f"{f}:{'x'.join(p.mesh.names[a] for a in axes)}" for f, axes in p.cuts.items()) or "replicated"
+        comm = "; ".join(repr(s) for m in p.moves for s in m.collectives())
+        lines.append(f"{i:4d} {p.call!r:60s} mesh {p.mesh.shape} [{cuts}]" + (f"  <- {comm}" if comm else ""))
+    reads = "; ".join(repr(s) for m in ex.reads for s in m.collectives())
+    lines.append(f"     reading the loss and the gradients in their parameters' layouts: {reads or 'no communication'}")
+    lines += ["", "== per rank (bytes)", f"{'rank':>6} {'coords':>12} {'params':>10} {'grads':>10} "
+              f"{'values':>12} {'sent':>10}"]
+    item = {id(p): p.asnumpy().itemsize for p in step.params}
+    param_bytes = sum(_bytes(ex.layout_of(p), item[id(p)]) for p in step.params)
+    grad_bytes = sum(_bytes(ex.layout_of(p), item[id(p)]) for p in step.params)
+    values = sum(_bytes(lay, o.asnumpy().itemsize) for p in ex.plans for o, lay in zip(p.call.outs, p.out_layouts))
+    sent = sum(r.sent_bytes for r in world.log)
+    mesh = ex.plans[0].mesh if ex.plans else None
+    for rank in range(min(world.size, max_ranks)):
+        coords = mesh.coords(rank) if mesh is not None else ()
+        lines.append(f"{rank:>6} {str(coords):>12} {param_bytes:>10} {grad_bytes:>10} {values:>12} {sent:>10}")
+    if world.size > max_ranks:
+        lines.append(f"   ... {world.size - max_ranks} more ranks, the same figures (even shards)")
+    lines += ["", "== collectives", f"{'kind':>14} {'count':>6} {'sent/rank':>12}"]
+    counts = {}
+    for r in world.log:
+        c = counts.setdefault(r.kind, [0, 0])
+        c[0] += 1
+        c[1] += r.sent_bytes
+    for kind, (n, b) in sorted(counts.items()):
+        lines.append(f"{kind:>14} {n:>6} {b:>12}")
+    if ex.whole_calls:
+        lines += ["", f"== ran on whole tensors (no sharding rule): {sorted({c.prim.name for c in ex.whole_calls})}"]
+    return "\n".join(lines)
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(prog="python -m mindseed.parallel.plan", description=__doc__.split("\n")[0])
+    parser.add_argument("script", nargs="?", help="defines `network`, `inputs` and optionally `dataset_strategy`")
+    parser.add_argument("--devices", type=int, default=4, help="number of simulated ranks (default 4)")
+    parser.add_argument("--demo", choices=sorted(_DEMOS), help="plan a built-in MLP instead of a script")
+    parser.add_argument("--ranks", type=int, default=16, help="print at most this many ranks (default 16)")
+    args = parser.parse_args(argv)
+    if args.devices < 1:
+        parser.error(f"--devices must be positive, but got {args.devices}")
+    if args.demo:
+        network, inputs, data = _demo(args.demo, args.devices)
+    elif args.script:
+        scope = runpy.run_path(args.script, run_name="__plan__")
+        missing = [k for k in ("network", "inputs") if k not in scope]
+        if missing:
+            parser.error(f"the script {args.script} must define {' and '.join(missing)}")
+        network, inputs, data = scope["network"], scope["inputs"], scope.get("dataset_strategy")
+    else:
+        parser.error("give a script or --demo")
+    print(format_plan(plan_step(network, inputs, args.devices, data), args.ranks))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
