@@ -125,13 +125,14 @@ class _Entry:
     types, which argument leaves it keeps (`in_keep`); for dynamic shapes the traced `samples` by shapes and
     the `general` entry fitted from them (`dims`, `fixed`, `verified`, `decided`: see dynamic.py)."""
     __slots__ = ("run_fn", "captured", "out_tmpl", "source", "graph", "n_inputs", "out_types", "in_keep", "samples",
-                 "general", "dims", "fixed", "verified", "decided")
+                 "general", "dims", "fixed", "verified", "decided", "value_reads")
 
     def __init__(self):
         self.general = None
         self.samples = None
         self.verified = False
         self.decided = False      # the Python code compared a dynamic dim: this graph holds for its sizes only
+        self.value_reads = ()     # the argument leaves whose values the trace read (the cache keys on them)
 
     def fits(self, leaves):
         """Do these inputs have the sizes of the generalized samples in every dim that did not vary?"""

@@ -14,6 +14,7 @@ from mindseed import _backend as B
 from mindseed._backend import inductor as _inductor
 from mindseed._utils import _state
 from mindseed.common.context import STRICT, get_context
+from mindseed.common.parameter import Parameter
 from mindseed.common.tensor import Tensor
 from mindseed.compiler import codegen, passes
 from mindseed.compiler.cache import _Entry, _flatten, _key_of, _plain_constants, _repeats, _unflatten  # noqa: F401
@@ -58,6 +59,7 @@ class _Compiled:
         self.jit_level = jit_level
         self.bound_self = bound_self  # the instance for a method or Cell.construct
         self.cache = {}
+        self.value_keyed = {}   # cache key -> the argument leaves whose values are part of the key (read by a trace)
         # the cells whose training flags are part of the cache key: the bound cell and every cell the traced
         # code called; `_modes` caches (train epoch, key part)
         self.mode_cells = {id(bound_self): bound_self} if hasattr(bound_self, "_modes") else {}
@@ -109,11 +111,17 @@ class _Compiled:
             return self._call_dynamic(args, kwargs)
         leaves = []
         _flatten((args, kwargs), leaves)
-        key = (_key_of((args, kwargs)), _repeats(leaves))
-        entry = self.cache.get((key, self.mode_key()))
+        key = (_key_of((args, kwargs)), _repeats(leaves), self.mode_key())
+        read = self.value_keyed.get(key)
+        entry = self.cache.get(key if read is None else (key, _values_of(leaves, read)))
         if entry is None:
             entry, result = self._compile(args, kwargs)
-            self.cache[(key, self.mode_key())] = entry
+            if entry.value_reads or read is not None:
+                # the trace read these arguments' values (they fixed a shape or an attribute): one graph per value
+                read = tuple(sorted(set(entry.value_reads) | set(read or ())))
+                self.value_keyed[key] = read
+                key = (key, _values_of(leaves, read))
+            self.cache[key] = entry
             return result
         if entry.run_fn is None:
             return self._target()(*args, **kwargs)
@@ -200,6 +208,8 @@ class _Compiled:
         inputs, firsts, seen = [], [], {}
         dyn_dims = self._dyn_dims_of(args, leaves)
         builder.size_decisions = False
+        if self.dyn is None:
+            builder.by_value = {}
         for i, leaf in enumerate(leaves):
             t = seen.get(id(leaf))
             if t is None:
@@ -210,9 +220,11 @@ class _Compiled:
                     t = Tensor._from_raw(leaf._data)
                 seen[id(leaf)] = t
                 firsts.append(i)
-                builder.add_input(t)
+                v = builder.add_input(t)
                 if isinstance(leaf, _ScalarLeaf):
                     builder.mark_scalar(t)
+                elif builder.by_value is not None and not isinstance(leaf, Parameter):
+                    builder.by_value[id(v)] = i
             inputs.append(t)
         targs, tkwargs = _unflatten(tmpl, inputs)
         try:
@@ -221,7 +233,7 @@ class _Compiled:
         except GraphBreak as exc:
             self.fall_back(exc, f"'{self.name}'")
             entry.run_fn, entry.captured, entry.out_tmpl, entry.source, entry.graph = None, [], None, None, None
-            entry.out_types = None
+            entry.out_types, entry.value_reads = None, ()
             return entry, self._target()(*args, **kwargs)
         except Exception as exc:
             # name the user's line (MindSpore: "The Traceback of Net Construct Code"), in the traceback text
@@ -233,6 +245,7 @@ class _Compiled:
         finally:
             self.note_cells(builder)
         entry.decided = builder.size_decisions
+        entry.value_reads = tuple(builder.value_reads)
         out_leaves = []
         entry.out_tmpl = _flatten(result, out_leaves)
         plain = _plain_constants(entry.out_tmpl)
@@ -287,6 +300,11 @@ class _Compiled:
         """The compiled graphs (one per input signature), for inspection."""
         return [e.general.graph if e.general is not None else e.graph for e in self.cache.values()
                 if e.graph is not None]
+
+
+def _values_of(leaves, read):
+    """The values of the argument leaves at the indices `read`, hashable (part of a value-keyed cache key)."""
+    return tuple(B.to_numpy(leaves[i]._data).tobytes() for i in read)
 
 
 def _jit_level(level):

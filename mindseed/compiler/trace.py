@@ -179,6 +179,9 @@ class GraphBuilder(_state.Recorder):
         self._captured_ids = {}
         self.assigned = {}      # id -> Parameter updated (Assign) in this graph: control flow passes them out
         self.cells = {}         # root only: id -> Cell called while tracing (their training flags key the cache)
+        self.by_value = None    # root only: {id(input Var): leaf index} of the inputs whose values Python may read
+        #                         (the graph is then specialized on them); None: every such read is a graph break
+        self.value_reads = set()  # root only: the leaf indices of the inputs whose values the trace read
 
     # ------------------------------------------------------------ values
     def new_var(self, t, hint="v"):
@@ -275,7 +278,15 @@ class GraphBuilder(_state.Recorder):
 
     # ------------------------------------------------------------ the Recorder protocol (_utils._state)
     def on_concrete_read(self, t, what):
-        if self.is_traced(t):
+        v = self.lookup(t)
+        if v is not None and not isinstance(t, Parameter):
+            leaf = None if self.root.by_value is None else self.root.by_value.get(id(v))
+            if leaf is not None:
+                # an argument's value (a depth, a range bound given as a tensor): a constant of this graph, which
+                # the caller's cache keys on that argument's value
+                self.root.value_reads.add(leaf)
+                return
+        if v is not None:
             raise GraphBreak(f"{what} of a tensor computed inside the graph (at {user_location()}) is only known "
                              f"at run time")
         if isinstance(t, Parameter):
