@@ -60,6 +60,7 @@ class _Compiled:
         self.bound_self = bound_self  # the instance for a method or Cell.construct
         self.cache = {}
         self.value_keyed = {}   # cache key -> the argument leaves whose values are part of the key (read by a trace)
+        self.value_graphs = {}  # cache key -> how many graphs were compiled for values of those leaves
         # the cells whose training flags are part of the cache key: the bound cell and every cell the traced
         # code called; `_modes` caches (train epoch, key part)
         self.mode_cells = {id(bound_self): bound_self} if hasattr(bound_self, "_modes") else {}
@@ -111,17 +112,12 @@ class _Compiled:
             return self._call_dynamic(args, kwargs)
         leaves = []
         _flatten((args, kwargs), leaves)
-        key = (_key_of((args, kwargs)), _repeats(leaves), self.mode_key())
-        read = self.value_keyed.get(key)
-        entry = self.cache.get(key if read is None else (key, _values_of(leaves, read)))
+        key = (_key_of((args, kwargs)), _repeats(leaves))
+        entry = self.cache.get(self._valued((key, self.mode_key()), leaves))
         if entry is None:
-            entry, result = self._compile(args, kwargs)
-            if entry.value_reads or read is not None:
-                # the trace read these arguments' values (they fixed a shape or an attribute): one graph per value
-                read = tuple(sorted(set(entry.value_reads) | set(read or ())))
-                self.value_keyed[key] = read
-                key = (key, _values_of(leaves, read))
-            self.cache[key] = entry
+            entry, result = self._compile(args, kwargs, by_value=self._valued_graphs((key, self.mode_key())))
+            # the mode key again: the trace may have met cells whose training flags key the graph
+            self.cache[self._valued((key, self.mode_key()), leaves, entry)] = entry
             return result
         if entry.run_fn is None:
             return self._target()(*args, **kwargs)
@@ -137,11 +133,11 @@ class _Compiled:
         leaves = []
         _flatten((args, kwargs), leaves)
         key = (_dyn_key((args, kwargs), self.dyn), _repeats(leaves))
-        entry = self.cache.get((key, self.mode_key()))
+        entry = self.cache.get(self._valued((key, self.mode_key()), leaves))
         if entry is None:
-            entry, result = self._compile(args, kwargs)
+            entry, result = self._compile(args, kwargs, by_value=self._valued_graphs((key, self.mode_key())))
             entry.samples = {tuple(t.shape for t in leaves): entry}
-            self.cache[(key, self.mode_key())] = entry
+            self.cache[self._valued((key, self.mode_key()), leaves, entry)] = entry
             return result
         general = entry.general
         if general is not None and general.verified and general.fits(leaves):
@@ -165,6 +161,28 @@ class _Compiled:
             else:
                 entry.general = None     # the sizes' formulas are not the fitted ones: compile per size
         return result
+
+    def _valued(self, key, leaves, entry=None):
+        """The cache key of a call: `key`, with the values of the arguments that traces read (a depth, a range
+        bound or a `mutable` axis given as a tensor fixed a shape or an attribute: one graph per value). With the
+        entry just compiled, its reads join those of the signature."""
+        read = self.value_keyed.get(key)
+        if entry is not None and entry.value_reads:
+            read = self.value_keyed[key] = tuple(sorted(set(entry.value_reads) | set(read or ())))
+            self.value_graphs[key] = self.value_graphs.get(key, 0) + 1
+            return (key, _values_of(leaves, read))
+        if read is None:
+            return key
+        valued = (key, _values_of(leaves, read))
+        if entry is None and valued in self.cache:
+            return valued
+        # a graph that reads no value (or, past the budget, the interpreter fallback) serves every value
+        return valued if self._valued_graphs(key) else key
+
+    def _valued_graphs(self, key):
+        """May a new trace of this signature read argument values (one more graph per value)? Not after
+        _MAX_VALUED graphs: the values change at every call (data, not a size), the interpreter runs that code."""
+        return self.value_graphs.get(key, 0) < _MAX_VALUED
 
     def _dyn_dims_of(self, args, leaves):
         """{leaf index: the dynamic dims of that input tensor} under set_inputs / dynamic=1."""
@@ -196,7 +214,7 @@ class _Compiled:
         return _unflatten(entry.out_tmpl, [Tensor._from_raw(o) if ty is None else ty(o.item())
                                            for o, ty in zip(outs, entry.out_types)])
 
-    def _compile(self, args, kwargs):
+    def _compile(self, args, kwargs, by_value=True):
         self.traces += 1
         entry = _Entry()
         target = self._target()
@@ -208,8 +226,7 @@ class _Compiled:
         inputs, firsts, seen = [], [], {}
         dyn_dims = self._dyn_dims_of(args, leaves)
         builder.size_decisions = False
-        if self.dyn is None:
-            builder.by_value = {}
+        builder.by_value = {} if by_value else None
         for i, leaf in enumerate(leaves):
             t = seen.get(id(leaf))
             if t is None:
@@ -223,7 +240,7 @@ class _Compiled:
                 v = builder.add_input(t)
                 if isinstance(leaf, _ScalarLeaf):
                     builder.mark_scalar(t)
-                elif builder.by_value is not None and not isinstance(leaf, Parameter):
+                if by_value and not isinstance(leaf, Parameter):
                     builder.by_value[id(v)] = i
             inputs.append(t)
         targs, tkwargs = _unflatten(tmpl, inputs)
@@ -300,6 +317,9 @@ class _Compiled:
         """The compiled graphs (one per input signature), for inspection."""
         return [e.general.graph if e.general is not None else e.graph for e in self.cache.values()
                 if e.graph is not None]
+
+
+_MAX_VALUED = 16    # graphs per signature keyed on argument values, before such reads fall back
 
 
 def _values_of(leaves, read):
