@@ -318,9 +318,10 @@ class GraphBuilder(_state.Recorder):
             yield b
             b = b.parent
 
-    def on_concrete_read(self, t, what):
+    def on_concrete_read(self, t, what, constant=True):
         v = self.lookup(t)
-        if v is not None and not isinstance(t, Parameter) and self.root.by_value is not None and _library_read():
+        if v is not None and constant and not isinstance(t, Parameter) and self.root.by_value is not None \
+                and _library_read():
             leaves = self._argument_leaves(v)
             if leaves is not None:
                 # a value fixed by the arguments' values (a depth or a range bound given as a tensor, a `mutable`
