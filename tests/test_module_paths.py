@@ -115,6 +115,8 @@ def test_auto_generate_holds_primitive_classes_and_functions():
     from mindseed.ops.auto_generate.gen_ops_def import Reciprocal, reciprocal
     assert Reciprocal is ops.Reciprocal and reciprocal is ops.reciprocal
     assert gen_ops_prim.Conv2D is ops.Conv2D and gen_ops_def.Conv2D is ops.Conv2D
+    # the attribute-less classes made by one factory too
+    assert gen_ops_prim.Add is ops.Add and gen_ops_prim.Neg is ops.Neg and gen_ops_prim.MaximumGradGrad
     assert ops.auto_generate.broadcast_to is ops.broadcast_to
     for name in gen_ops_prim.__all__:
         cls = getattr(gen_ops_prim, name)

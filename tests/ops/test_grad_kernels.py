@@ -75,6 +75,22 @@ def test_maximum_and_minimum_grads_split_ties_and_sum_broadcast_axes():
     np.testing.assert_array_equal(dx2.asnumpy(), [0, 0, 0])
 
 
+def test_maximum_and_minimum_grad_grads_are_the_derivative_in_grads():
+    x1, x2 = np.array([1.0, 2.0, 4.0, 3.0]), np.array([2.0, 4.0, 3.0, 3.0])
+    d1, d2 = np.array([0.0, 5.0, 3.0, 2.0]), np.array([1.0, 2.0, 7.0, 4.0])
+    zx1, zx2, sopd = G.MaximumGradGrad()(t(x1), t(x2), t(d1), t(d2))
+    assert not zx1.asnumpy().any() and not zx2.asnumpy().any()
+    np.testing.assert_array_equal(sopd.asnumpy(), [1.0, 2.0, 3.0, 3.0])    # a tie: the mean
+    # the vjp of MaximumGrad w.r.t. its grads, cotangents (d1, d2)
+    ref = ms.grad(lambda g: (G.MaximumGrad()(t(x1), t(x2), g)[0] * t(d1)).sum()
+                  + (G.MaximumGrad()(t(x1), t(x2), g)[1] * t(d2)).sum())(t(np.ones(4)))
+    np.testing.assert_array_equal(sopd.asnumpy(), ref.asnumpy())
+    _, _, sopd = ms.jit(lambda *a: G.MinimumGradGrad()(*a))(t(x1), t(x2), t(d1), t(d2))
+    np.testing.assert_array_equal(sopd.asnumpy(), [0.0, 5.0, 7.0, 3.0])
+    with pytest.raises(TypeError, match="'dx2' must be a Tensor"):
+        G.MaximumGradGrad()(t(x1), t(x2), t(d1), 1.0)
+
+
 def test_bias_add_grad_sums_all_but_the_channel_axis():
     d = RNG.normal(size=(2, 3, 4, 5))
     np.testing.assert_allclose(G.BiasAddGrad()(t(d)).asnumpy(), d.sum(axis=(0, 2, 3)))

@@ -9,7 +9,8 @@ from mindseed.ops import functional as F
 from mindseed.ops.operations._base import Primitive
 
 __all__ = ["SqrtGrad", "RsqrtGrad", "TanhGrad", "SigmoidGrad", "ReciprocalGrad", "GeLUGrad", "FastGeLUGrad",
-           "HShrinkGrad", "MaximumGrad", "MinimumGrad", "BiasAddGrad", "PReLUGrad"]
+           "HShrinkGrad", "MaximumGrad", "MinimumGrad", "MaximumGradGrad", "MinimumGradGrad", "BiasAddGrad",
+           "PReLUGrad"]
 
 
 def _floats(op, **named):
@@ -142,16 +143,28 @@ class _SelectGrad(Primitive):
         self.add_prim_attr("grad_x", grad_x)
         self.add_prim_attr("grad_y", grad_y)
 
-    def __call__(self, x1, x2, grads):
-        for name, v in (("x1", x1), ("x2", x2), ("grads", grads)):
+    def _share(self, x1, x2, dt, **tensors):
+        """x1's share of the gradient: 1 where x1 is picked, 0 where x2 is, 1/2 where they are equal (as the
+        gradient of Maximum / Minimum)."""
+        for name, v in dict(x1=x1, x2=x2, **tensors).items():
             if not isinstance(v, Tensor):
                 raise TypeError(f"For '{self.name}', '{name}' must be a Tensor, but got {type(v).__name__}.")
-        dt = grads.dtype
-        # as the gradient of Maximum / Minimum: where x1 == x2 the gradient is split evenly
-        pick = F.cast(self._pick(x1, x2), dt) + F.cast(F.equal(x1, x2), dt) * 0.5
+        return F.cast(self._pick(x1, x2), dt) + F.cast(F.equal(x1, x2), dt) * 0.5
+
+    def __call__(self, x1, x2, grads):
+        pick = self._share(x1, x2, grads.dtype if isinstance(grads, Tensor) else None, grads=grads)
         dx1 = _sum_to(grads * pick, x1.shape) if self.grad_x else F.zeros_like(x1)
         dx2 = _sum_to(grads * (1 - pick), x2.shape) if self.grad_y else F.zeros_like(x2)
         return dx1, dx2
+
+
+class _SelectGradGrad(_SelectGrad):
+    """`(x1, x2, dx1, dx2)` -> (0, 0, the gradient of the first-order rule's outputs w.r.t. its `grads`): the
+    first-order rule is linear in grads, so this is dx1 where x1 is picked, dx2 where x2 is (their mean on ties)."""
+
+    def __call__(self, x1, x2, dx1, dx2):
+        pick = self._share(x1, x2, dx1.dtype if isinstance(dx1, Tensor) else None, dx1=dx1, dx2=dx2)
+        return F.zeros_like(x1), F.zeros_like(x2), dx1 * pick + dx2 * (1 - pick)
 
 
 class MaximumGrad(_SelectGrad):
@@ -168,6 +181,16 @@ class MinimumGrad(_SelectGrad):
     @staticmethod
     def _pick(x1, x2):
         return F.less(x1, x2)
+
+
+class MaximumGradGrad(_SelectGradGrad):
+    """`MaximumGradGrad(grad_x=True, grad_y=True)(x1, x2, dx1, dx2)` -> (0, 0, sopd_grads) of MaximumGrad."""
+    _pick = staticmethod(MaximumGrad._pick)
+
+
+class MinimumGradGrad(_SelectGradGrad):
+    """`MinimumGradGrad(grad_x=True, grad_y=True)(x1, x2, dx1, dx2)` -> (0, 0, sopd_grads) of MinimumGrad."""
+    _pick = staticmethod(MinimumGrad._pick)
 
 
 class BiasAddGrad(Primitive):
