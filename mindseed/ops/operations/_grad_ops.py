@@ -6,11 +6,12 @@ import math
 from mindseed.common import dtype as mstype
 from mindseed.common.tensor import Tensor
 from mindseed.ops import functional as F
+from mindseed.ops._prims.nn_loss import nll_loss_grad_p as _nll_loss_grad_p
 from mindseed.ops.operations._base import Primitive
 
 __all__ = ["SqrtGrad", "RsqrtGrad", "TanhGrad", "SigmoidGrad", "ReciprocalGrad", "GeLUGrad", "FastGeLUGrad",
            "HShrinkGrad", "MaximumGrad", "MinimumGrad", "MaximumGradGrad", "MinimumGradGrad", "BiasAddGrad",
-           "PReLUGrad"]
+           "PReLUGrad", "NLLLossGrad"]
 
 
 def _floats(op, **named):
@@ -235,3 +236,28 @@ class PReLUGrad(Primitive):
         else:
             dw = F.reshape(F.sum(contrib), (1,))
         return dx, dw
+
+
+class NLLLossGrad(Primitive):
+    """`NLLLossGrad(reduction="mean", ignore_index=-100)(logits, loss_grad, labels, weight, total_weight)` -> the
+    gradient of NLLLoss w.r.t. its (log-probability) input, on the NLLLoss kernel's own gradient primitive."""
+
+    def __init__(self, reduction="mean", ignore_index=-100):
+        super().__init__("NLLLossGrad")
+        if reduction not in ("none", "mean", "sum"):
+            raise ValueError(f"For 'NLLLossGrad', 'reduction' must be 'none', 'mean' or 'sum', but got {reduction!r}.")
+        if not isinstance(ignore_index, int) or isinstance(ignore_index, bool):
+            raise TypeError(f"For 'NLLLossGrad', 'ignore_index' must be an int, but got {type(ignore_index).__name__}.")
+        self.reduction, self.ignore_index = reduction, ignore_index
+        self.add_prim_attr("reduction", reduction)
+        self.add_prim_attr("ignore_index", ignore_index)
+
+    def __call__(self, logits, loss_grad, labels, weight, total_weight):
+        for name, v in (("logits", logits), ("loss_grad", loss_grad), ("labels", labels), ("weight", weight),
+                        ("total_weight", total_weight)):
+            if not isinstance(v, Tensor):
+                raise TypeError(f"For 'NLLLossGrad', '{name}' must be a Tensor, but got {type(v).__name__}.")
+        _floats(self.name, logits=logits, loss_grad=loss_grad)
+        return _nll_loss_grad_p(loss_grad, logits, F.cast(labels, mstype.int64), F.cast(weight, logits.dtype),
+                                F.reshape(F.cast(total_weight, logits.dtype), ()), reduction=self.reduction,
+                                ignore_index=self.ignore_index)
