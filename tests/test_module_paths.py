@@ -3,6 +3,7 @@ import importlib
 import subprocess
 import sys
 
+import numpy as np
 import pytest
 
 import mindseed as ms
@@ -85,6 +86,23 @@ def test_array_func_new_zeros_and_new_ones():
     assert new_zeros(x, 0).shape == (0,)
 
 
+def test_array_func_max_ext_and_min_ext():
+    from mindseed.ops.function.array_func import max_ext, min_ext
+    a = np.array([[1.0, 20.0, 5.0], [67.0, 8.0, 9.0]], np.float32)
+    x = ms.Tensor(a)
+    values, index = min_ext(x, 1)
+    np.testing.assert_array_equal(values.asnumpy(), a.min(1))
+    np.testing.assert_array_equal(index.asnumpy(), a.argmin(1))
+    values, index = max_ext(x, 0, True)
+    np.testing.assert_array_equal(values.asnumpy(), a.max(0, keepdims=True))
+    np.testing.assert_array_equal(index.asnumpy(), a.argmax(0)[None])
+    assert max_ext(x).item() == 67.0 and min_ext(x).item() == 1.0
+    grad = ms.grad(lambda t: min_ext(t, 1)[0].sum())(x)
+    np.testing.assert_array_equal(grad.asnumpy(), (a == a.min(1, keepdims=True)).astype(np.float32))
+    with pytest.raises(ValueError, match="keepdim"):
+        min_ext(x, None, True)
+
+
 def test_function_math_func_carries_functional_as_F():
     from mindseed.ops.function.math_func import F
     assert F is ops.functional
@@ -97,6 +115,8 @@ def test_auto_generate_holds_primitive_classes_and_functions():
     from mindseed.ops.auto_generate.gen_ops_def import Reciprocal, reciprocal
     assert Reciprocal is ops.Reciprocal and reciprocal is ops.reciprocal
     assert gen_ops_prim.Conv2D is ops.Conv2D and gen_ops_def.Conv2D is ops.Conv2D
+    # the attribute-less classes made by one factory too
+    assert gen_ops_prim.Add is ops.Add and gen_ops_prim.Neg is ops.Neg and gen_ops_prim.MaximumGradGrad
     assert ops.auto_generate.broadcast_to is ops.broadcast_to
     for name in gen_ops_prim.__all__:
         cls = getattr(gen_ops_prim, name)

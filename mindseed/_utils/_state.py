@@ -40,10 +40,11 @@ class Recorder(abc.ABC):
         method with the same meaning."""
 
     @abc.abstractmethod
-    def on_concrete_read(self, t, what):
+    def on_concrete_read(self, t, what, constant=True):
         """Python is about to read t's values (`what`: "item()", "bool()", "an index", ...). Raises the tracer's
         graph break when they are only known when the graph runs (t computed in the graph, or a Parameter);
-        returns None when t is a constant of the graph."""
+        returns None when t is a constant of the graph. `constant=False`: the values are data (a mask), never
+        made a constant of the graph by keying it on the arguments that fix them."""
 
     @abc.abstractmethod
     def on_parameter_write(self, param, value):

@@ -9,7 +9,7 @@ without their dynamic dims (`dynamic._dyn_key`).
 import numpy as np
 
 from mindseed.common.tensor import Tensor
-from mindseed.compiler.mutable import _PLAIN, _Mutable, _MutableFloat, _MutableInt, _ScalarLeaf
+from mindseed.compiler.mutable import _MUTABLE_SCALARS, _PLAIN, _Mutable, _ScalarLeaf
 
 # ---------------------------------------------------------------- pytrees of arguments and results
 def _flatten(obj, leaves):
@@ -17,7 +17,7 @@ def _flatten(obj, leaves):
     if isinstance(obj, Tensor):
         leaves.append(obj)
         return ("T", len(leaves) - 1)
-    if isinstance(obj, (_MutableInt, _MutableFloat)):
+    if isinstance(obj, _MUTABLE_SCALARS):
         leaves.append(_ScalarLeaf(obj))
         return ("T", len(leaves) - 1)
     if isinstance(obj, (tuple, list)):
@@ -85,7 +85,7 @@ def _key_of(obj):
     if isinstance(obj, Tensor):
         return ("T", obj.shape, obj.dtype.name)
     if isinstance(obj, _Mutable):
-        if isinstance(obj, (_MutableInt, _MutableFloat)):
+        if isinstance(obj, _MUTABLE_SCALARS):
             return ("M", type(obj).__name__)
         if isinstance(obj, dict):
             return ("M", dict, tuple((k, _key_of(v)) for k, v in obj.items()))
@@ -125,13 +125,14 @@ class _Entry:
     types, which argument leaves it keeps (`in_keep`); for dynamic shapes the traced `samples` by shapes and
     the `general` entry fitted from them (`dims`, `fixed`, `verified`, `decided`: see dynamic.py)."""
     __slots__ = ("run_fn", "captured", "out_tmpl", "source", "graph", "n_inputs", "out_types", "in_keep", "samples",
-                 "general", "dims", "fixed", "verified", "decided")
+                 "general", "dims", "fixed", "verified", "decided", "value_reads")
 
     def __init__(self):
         self.general = None
         self.samples = None
         self.verified = False
         self.decided = False      # the Python code compared a dynamic dim: this graph holds for its sizes only
+        self.value_reads = ()     # the argument leaves whose values the trace read (the cache keys on them)
 
     def fits(self, leaves):
         """Do these inputs have the sizes of the generalized samples in every dim that did not vary?"""

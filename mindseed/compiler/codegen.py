@@ -57,7 +57,7 @@ class _Emitter:
         return name
 
     def kernel(self, prim):
-        return self.bind(prim.impl, f"k_{prim.name}_")
+        return self.bind(prim.kernel, f"k_{prim.name}_")
 
     def operand(self, x, names):
         if isinstance(x, Var):

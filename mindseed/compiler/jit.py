@@ -14,6 +14,7 @@ from mindseed import _backend as B
 from mindseed._backend import inductor as _inductor
 from mindseed._utils import _state
 from mindseed.common.context import STRICT, get_context
+from mindseed.common.parameter import Parameter
 from mindseed.common.tensor import Tensor
 from mindseed.compiler import codegen, passes
 from mindseed.compiler.cache import _Entry, _flatten, _key_of, _plain_constants, _repeats, _unflatten  # noqa: F401
@@ -58,6 +59,8 @@ class _Compiled:
         self.jit_level = jit_level
         self.bound_self = bound_self  # the instance for a method or Cell.construct
         self.cache = {}
+        self.value_keyed = {}   # cache key -> the argument leaves whose values are part of the key (read by a trace)
+        self.value_graphs = {}  # cache key -> how many graphs were compiled for values of those leaves
         # the cells whose training flags are part of the cache key: the bound cell and every cell the traced
         # code called; `_modes` caches (train epoch, key part)
         self.mode_cells = {id(bound_self): bound_self} if hasattr(bound_self, "_modes") else {}
@@ -110,10 +113,11 @@ class _Compiled:
         leaves = []
         _flatten((args, kwargs), leaves)
         key = (_key_of((args, kwargs)), _repeats(leaves))
-        entry = self.cache.get((key, self.mode_key()))
+        entry = self.cache.get(self._valued((key, self.mode_key()), leaves))
         if entry is None:
-            entry, result = self._compile(args, kwargs)
-            self.cache[(key, self.mode_key())] = entry
+            entry, result = self._compile(args, kwargs, by_value=self._valued_graphs((key, self.mode_key())))
+            # the mode key again: the trace may have met cells whose training flags key the graph
+            self.cache[self._valued((key, self.mode_key()), leaves, entry)] = entry
             return result
         if entry.run_fn is None:
             return self._target()(*args, **kwargs)
@@ -129,11 +133,11 @@ class _Compiled:
         leaves = []
         _flatten((args, kwargs), leaves)
         key = (_dyn_key((args, kwargs), self.dyn), _repeats(leaves))
-        entry = self.cache.get((key, self.mode_key()))
+        entry = self.cache.get(self._valued((key, self.mode_key()), leaves))
         if entry is None:
-            entry, result = self._compile(args, kwargs)
+            entry, result = self._compile(args, kwargs, by_value=self._valued_graphs((key, self.mode_key())))
             entry.samples = {tuple(t.shape for t in leaves): entry}
-            self.cache[(key, self.mode_key())] = entry
+            self.cache[self._valued((key, self.mode_key()), leaves, entry)] = entry
             return result
         general = entry.general
         if general is not None and general.verified and general.fits(leaves):
@@ -157,6 +161,28 @@ class _Compiled:
             else:
                 entry.general = None     # the sizes' formulas are not the fitted ones: compile per size
         return result
+
+    def _valued(self, key, leaves, entry=None):
+        """The cache key of a call: `key`, with the values of the arguments that traces read (a depth, a range
+        bound or a `mutable` axis given as a tensor fixed a shape or an attribute: one graph per value). With the
+        entry just compiled, its reads join those of the signature."""
+        read = self.value_keyed.get(key)
+        if entry is not None and entry.value_reads:
+            read = self.value_keyed[key] = tuple(sorted(set(entry.value_reads) | set(read or ())))
+            self.value_graphs[key] = self.value_graphs.get(key, 0) + 1
+            return (key, _values_of(leaves, read))
+        if read is None:
+            return key
+        valued = (key, _values_of(leaves, read))
+        if entry is None and valued in self.cache:
+            return valued
+        # a graph that reads no value (or, past the budget, the interpreter fallback) serves every value
+        return valued if self._valued_graphs(key) else key
+
+    def _valued_graphs(self, key):
+        """May a new trace of this signature read argument values (one more graph per value)? Not after
+        _MAX_VALUED graphs: the values change at every call (data, not a size), the interpreter runs that code."""
+        return self.value_graphs.get(key, 0) < _MAX_VALUED
 
     def _dyn_dims_of(self, args, leaves):
         """{leaf index: the dynamic dims of that input tensor} under set_inputs / dynamic=1."""
@@ -188,7 +214,7 @@ class _Compiled:
         return _unflatten(entry.out_tmpl, [Tensor._from_raw(o) if ty is None else ty(o.item())
                                            for o, ty in zip(outs, entry.out_types)])
 
-    def _compile(self, args, kwargs):
+    def _compile(self, args, kwargs, by_value=True):
         self.traces += 1
         entry = _Entry()
         target = self._target()
@@ -200,6 +226,7 @@ class _Compiled:
         inputs, firsts, seen = [], [], {}
         dyn_dims = self._dyn_dims_of(args, leaves)
         builder.size_decisions = False
+        builder.by_value = {} if by_value else None
         for i, leaf in enumerate(leaves):
             t = seen.get(id(leaf))
             if t is None:
@@ -210,9 +237,11 @@ class _Compiled:
                     t = Tensor._from_raw(leaf._data)
                 seen[id(leaf)] = t
                 firsts.append(i)
-                builder.add_input(t)
+                v = builder.add_input(t)
                 if isinstance(leaf, _ScalarLeaf):
                     builder.mark_scalar(t)
+                if by_value and not isinstance(leaf, Parameter):
+                    builder.by_value[id(v)] = i
             inputs.append(t)
         targs, tkwargs = _unflatten(tmpl, inputs)
         try:
@@ -221,7 +250,7 @@ class _Compiled:
         except GraphBreak as exc:
             self.fall_back(exc, f"'{self.name}'")
             entry.run_fn, entry.captured, entry.out_tmpl, entry.source, entry.graph = None, [], None, None, None
-            entry.out_types = None
+            entry.out_types, entry.value_reads = None, ()
             return entry, self._target()(*args, **kwargs)
         except Exception as exc:
             # name the user's line (MindSpore: "The Traceback of Net Construct Code"), in the traceback text
@@ -233,6 +262,7 @@ class _Compiled:
         finally:
             self.note_cells(builder)
         entry.decided = builder.size_decisions
+        entry.value_reads = tuple(builder.value_reads)
         out_leaves = []
         entry.out_tmpl = _flatten(result, out_leaves)
         plain = _plain_constants(entry.out_tmpl)
@@ -287,6 +317,14 @@ class _Compiled:
         """The compiled graphs (one per input signature), for inspection."""
         return [e.general.graph if e.general is not None else e.graph for e in self.cache.values()
                 if e.graph is not None]
+
+
+_MAX_VALUED = 16    # graphs per signature keyed on argument values, before such reads fall back
+
+
+def _values_of(leaves, read):
+    """The values of the argument leaves at the indices `read`, hashable (part of a value-keyed cache key)."""
+    return tuple(B.to_numpy(leaves[i]._data).tobytes() for i in read)
 
 
 def _jit_level(level):

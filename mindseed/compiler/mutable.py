@@ -1,6 +1,6 @@
 """`ms.mutable`: arguments marked as run-time values, which do not key the compile cache.
 
-A mutable tuple/list/dict of tensors is keyed by its structure only; a mutable int or float becomes a
+A mutable tuple/list/dict of tensors is keyed by its structure only; a mutable bool, int or float becomes a
 scalar input of the graph (`_ScalarLeaf`), so calls with other values reuse the compiled graph.
 """
 from mindseed.common import dtype as mstype
@@ -23,12 +23,14 @@ def mutable(input_data, dynamic_len=False):
     if isinstance(input_data, (tuple, list, dict)):
         cls = {tuple: _MutableTuple, list: _MutableList, dict: _MutableDict}[type(input_data)]
         return cls(input_data)
-    if isinstance(input_data, int) and not isinstance(input_data, bool):
+    if isinstance(input_data, bool):
+        return _MutableBool(input_data)
+    if isinstance(input_data, int):
         return _MutableInt(input_data)
     if isinstance(input_data, float):
         return _MutableFloat(input_data)
-    raise TypeError(f"For 'mutable', the 'input_data' must be a Tensor, an int or float scalar, or a tuple, list or "
-                    f"dict of Tensors, but got {type(input_data).__name__}.")
+    raise TypeError(f"For 'mutable', the 'input_data' must be a Tensor, a bool, int or float scalar, or a tuple, list "
+                    f"or dict of Tensors, but got {type(input_data).__name__}.")
 
 
 class _MutableTuple(tuple, _Mutable):
@@ -51,6 +53,35 @@ class _MutableFloat(float, _Mutable):
     __slots__ = ()
 
 
+class _MutableBool(int, _Mutable):
+    """A mutable bool: Python's bool cannot be subclassed, so an int that reports bool as its class (isinstance,
+    type checks of user code) and prints and combines as a bool."""
+    __slots__ = ()
+
+    @property
+    def __class__(self):
+        return bool
+
+    def __repr__(self):
+        return repr(bool(self))
+
+    __str__ = __repr__
+
+    def __and__(self, other):
+        return bool(self) & other
+
+    def __or__(self, other):
+        return bool(self) | other
+
+    def __xor__(self, other):
+        return bool(self) ^ other
+
+    __rand__, __ror__, __rxor__ = __and__, __or__, __xor__
+
+
+_MUTABLE_SCALARS = (_MutableInt, _MutableFloat, _MutableBool)
+
+
 _PLAIN = {_MutableTuple: tuple, _MutableList: list}
 
 
@@ -59,4 +90,6 @@ class _ScalarLeaf(Tensor):
     __slots__ = ()
 
     def __init__(self, value):
-        super().__init__(value, mstype.float32 if isinstance(value, float) else mstype.int64)
+        super().__init__(bool(value) if isinstance(value, bool) else value,
+                         mstype.bool_ if isinstance(value, bool) else mstype.float32 if isinstance(value, float)
+                         else mstype.int64)

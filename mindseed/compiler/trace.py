@@ -120,6 +120,19 @@ def _is_user(fn):
     return not fn.startswith(_PKG_DIR) and not fn.startswith("<")
 
 
+# the files that only pass a value read on (Tensor.item / __index__, the recorder, converted code's helpers)
+_READERS = tuple(os.path.join(_PKG_DIR, d) + os.sep for d in ("common", "_utils", "compiler"))
+
+
+def _library_read():
+    """Is the value being read by mindseed's own code (an op taking a size or an axis as a tensor, which
+    MindSpore's kernel reads at run time), rather than by the user's (`t.item()` in a construct)?"""
+    f = sys._getframe(2)
+    while f is not None and f.f_code.co_filename.startswith(_READERS):
+        f = f.f_back
+    return f is not None and f.f_code.co_filename.startswith(_PKG_DIR)
+
+
 def add_user_trace(exc):
     """Append the user's frames of exc's traceback to its message, as MindSpore does ("The Traceback of Net
     Construct Code": each frame's file:line and source line, outermost first). Done once per exception; an
@@ -179,6 +192,9 @@ class GraphBuilder(_state.Recorder):
         self._captured_ids = {}
         self.assigned = {}      # id -> Parameter updated (Assign) in this graph: control flow passes them out
         self.cells = {}         # root only: id -> Cell called while tracing (their training flags key the cache)
+        self.by_value = None    # root only: {id(input Var): leaf index} of the inputs whose values Python may read
+        #                         (the graph is then specialized on them); None: every such read is a graph break
+        self.value_reads = set()  # root only: the leaf indices of the inputs whose values the trace read
 
     # ------------------------------------------------------------ values
     def new_var(self, t, hint="v"):
@@ -274,8 +290,45 @@ class GraphBuilder(_state.Recorder):
         return t
 
     # ------------------------------------------------------------ the Recorder protocol (_utils._state)
-    def on_concrete_read(self, t, what):
-        if self.is_traced(t):
+    def _argument_leaves(self, v):
+        """The argument leaves whose values determine v (v an argument, or computed from arguments only by
+        primitives that neither draw random numbers nor update state), or None."""
+        by_value, leaves, todo, seen = self.root.by_value, set(), [v], set()
+        producers = None
+        while todo:
+            v = todo.pop()
+            if id(v) in seen:
+                continue
+            seen.add(id(v))
+            leaf = by_value.get(id(v))
+            if leaf is not None:
+                leaves.add(leaf)
+                continue
+            if producers is None:
+                producers = {id(o): n for b in self._chain() for n in b.graph.nodes for o in n.outputs}
+            node = producers.get(id(v))
+            if node is None or getattr(node.prim, "impl", None) is None or node.prim.random or node.prim.side_effect:
+                return None     # read from outside, drawn, updated, or out of control flow: known at run time
+            todo.extend(x for x in node.inputs if isinstance(x, Var))
+        return leaves
+
+    def _chain(self):
+        b = self
+        while b is not None:
+            yield b
+            b = b.parent
+
+    def on_concrete_read(self, t, what, constant=True):
+        v = self.lookup(t)
+        if v is not None and constant and not isinstance(t, Parameter) and self.root.by_value is not None \
+                and _library_read():
+            leaves = self._argument_leaves(v)
+            if leaves is not None:
+                # a value fixed by the arguments' values (a depth or a range bound given as a tensor, a `mutable`
+                # axis): a constant of this graph, whose cache keys on those arguments' values
+                self.root.value_reads.update(leaves)
+                return
+        if v is not None:
             raise GraphBreak(f"{what} of a tensor computed inside the graph (at {user_location()}) is only known "
                              f"at run time")
         if isinstance(t, Parameter):

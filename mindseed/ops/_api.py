@@ -161,10 +161,15 @@ def _function(prim, name, inputs, attrs, check, doc):
         for a in inputs:
             lines.append(f"    if not isinstance({a}, Tensor):")
             lines.append(f"        _check_tensor({prim.name!r}, {a!r}, {a})")
+    for a, _, _ in attrs:
+        # an attribute given as a tensor (a `mutable` axis, a size computed as a tensor): its value, as MindSpore's
+        # argument handlers take it
+        lines.append(f"    if isinstance({a}, Tensor):")
+        lines.append(f"        {a} = _attr_value({a})")
     call = ", ".join(inputs + [f"{a}={a}" for a, _, _ in attrs])
     lines.append(f"    return _prim({call})")
     scope = {"Tensor": Tensor, "_operands": _operands, "_check_tensor": _check_tensor,
-             "_check_float": _check_float, "_prim": prim}
+             "_check_float": _check_float, "_prim": prim, "_attr_value": _attr_value}
     scope.update({f"_d_{a}": d for a, d, _ in attrs})
     code = compile("\n".join(lines), f"<mindseed.ops.{name}>", "exec")
     exec(code, scope)  # noqa: S102 -- the template above, filled with identifiers parsed by ast
@@ -184,6 +189,11 @@ def _primitive_class(Primitive, name, fn, doc):  # noqa: N803 -- the base class
 
     return type(name, (Primitive,), {"__init__": __init__, "__call__": __call__, "__doc__": doc,
                                      "__module__": "mindseed.ops.operations"})
+
+
+def _attr_value(t):
+    """A tensor given for an attribute: a Python number (0-d) or a tuple of them."""
+    return t.item() if t.ndim == 0 else tuple(t.tolist())
 
 
 # ---------------------------------------------------------------- argument checks (off the fast path)

@@ -13,6 +13,7 @@ arguments are attributes (plain Python values, never differentiated). The public
 `ops.functional` does argument checking, defaults and dtype handling; the primitive does the work.
 """
 from mindseed import _backend as B
+from mindseed._backend.widen import call_widened, lacks_dtype, widening
 from mindseed._utils import _state
 from mindseed.common.tensor import Tensor
 from mindseed.ops._infer import Abstract
@@ -105,7 +106,7 @@ class Prim(Op):
         **props: the properties of `Op` (multi_output, side_effect, fresh, infer, ...).
     """
 
-    __slots__ = ("impl", "check", "__weakref__")
+    __slots__ = ("impl", "check", "widened", "__weakref__")
 
     def __init__(self, name, impl=None, *, in_place_of=None, **props):
         if name in registry:
@@ -113,6 +114,7 @@ class Prim(Op):
         super().__init__(name, **props)
         self.impl = impl
         self.check = None
+        self.widened = None     # impl computing in a wider dtype where torch lacks one (set on the first need)
         if in_place_of is not None:
             in_place_of.inplace = self
         registry[name] = self
@@ -164,7 +166,9 @@ class Prim(Op):
             else:
                 out = self.impl(*[a._data if isinstance(a, Tensor) else a for a in args], **attrs)
         except Exception as exc:  # noqa: BLE001 -- every kernel failure is translated for the user
-            raise self._error(exc, args, attrs) from None
+            if not lacks_dtype(exc):
+                raise self._error(exc, args, attrs) from None
+            out = self._run_widened(args, attrs)
         if self.multi_output:
             out = tuple([_wrap(o) for o in out])
         else:
@@ -172,6 +176,22 @@ class Prim(Op):
         if _tapes:
             for tape in _tapes:
                 tape.record(self, args, attrs, out)
+        return out
+
+    @property
+    def kernel(self):
+        """The kernel generated graph code calls: impl, or impl computing in a wider dtype once a call needed it."""
+        return self.widened or self.impl
+
+    def _run_widened(self, args, attrs):
+        """The kernel failed for a dtype torch has no kernel for (uint16, float16 special functions, ...): computed
+        in a wider one, as MindSpore's kernels compute these dtypes."""
+        try:
+            out = call_widened(self.impl, [a._data if isinstance(a, Tensor) else a for a in args], attrs)
+        except Exception as exc:  # noqa: BLE001 -- translated for the user
+            raise self._error(exc, args, attrs) from None
+        if self.widened is None:
+            self.widened = widening(self.impl)
         return out
 
     def _error(self, exc, args, attrs):

@@ -287,3 +287,13 @@ def test_numpy_scalars_come_back_as_python_numbers():
         _, a, d, lst = f(t([1.0]))
         assert (type(a), type(d["a"]), type(lst[0])) == (float, int, bool)
         assert (a, d["a"], lst[0]) == (1.5, 3, True)
+
+
+def test_mutable_bool_is_a_bool_to_user_code_and_a_graph_input():
+    flag = ms.mutable(True)
+    assert isinstance(flag, bool) and repr(flag) == "True" and (flag & False) is False and (flag | False) is True
+    assert isinstance(ms.mutable(False), bool) and not ms.mutable(False)
+    f = ms.jit(lambda x, eq: ms.ops.isclose(x, x * 1.0, 1e-5, 1e-8, eq))
+    nan = t([float("nan"), 1.0])
+    np.testing.assert_array_equal(no_fallback(f, nan, ms.mutable(True)).asnumpy(), [True, True])
+    np.testing.assert_array_equal(no_fallback(f, nan, ms.mutable(False)).asnumpy(), [False, True])

@@ -233,6 +233,37 @@ def test_cell_list_and_dict():
         cd[1] = nn.ReLU()
 
 
+def test_cell_containers_check_elements_keys_and_indices_as_mindspore():
+    with pytest.raises(TypeError, match="can not be CellDict"):
+        nn.CellList([nn.CellDict({"a": nn.ReLU()})])
+    with pytest.raises(TypeError, match="list"):
+        nn.CellList((nn.ReLU(),))
+    cl = nn.CellList([nn.ReLU(), nn.Tanh()])
+    with pytest.raises(TypeError, match="'index'"):
+        cl["0"]
+    with pytest.raises(IndexError, match=r"\[-2, 2\)"):
+        cl[2]
+    with pytest.raises(IndexError, match=r"\[-2, 2\]"):
+        cl.insert(3, nn.ReLU())
+    cl.insert(2, nn.Sigmoid())
+    cl[-1] = nn.ReLU()
+    del cl[-3]
+    assert [type(c).__name__ for c in cl] == ["Tanh", "ReLU"]
+    cd = nn.CellDict()
+    for key, exc in (("a.b", KeyError), ("", KeyError), ("training", KeyError), (3, TypeError)):
+        with pytest.raises(exc):
+            cd[key] = nn.ReLU()
+    for cell in (None, nn.CellList(), nn.SequentialCell(), nn.CellDict()):
+        with pytest.raises(TypeError):
+            cd["x"] = cell
+    cd.update([("p", nn.ReLU()), ["q", nn.Tanh()]])
+    assert list(cd) == ["p", "q"]
+    with pytest.raises(ValueError, match="length 2"):
+        cd.update([("r", nn.ReLU(), 1)])
+    with pytest.raises(TypeError):
+        cd.update(5)
+
+
 def test_cell_errors():
     class Early(nn.Cell):
         def __init__(self):

@@ -348,6 +348,7 @@ ERRORS = [
     ErrorSpec("unfold_ksizes", lambda: nn.Unfold([2, 2, 2, 1], [1, 1, 1, 1], [1, 1, 1, 1]), ValueError,
               "For 'Unfold'"),
     ErrorSpec("l1reg_scale", lambda: nn.L1Regularizer(-1.0), ValueError, "For 'L1Regularizer'"),
+    ErrorSpec("l1reg_weights", lambda: nn.L1Regularizer(0.5)((1, 2)), TypeError, "'weights' must be a Tensor"),
     ErrorSpec("roll_len", lambda: nn.Roll([1, 2], [0]), ValueError, "For 'Roll'"),
     ErrorSpec("bidense_shape", lambda: nn.BiDense(2, 3, 4)(ms.ops.ones((2, 2)), ms.ops.ones((3, 3))), ValueError,
               "For 'BiDense'"),

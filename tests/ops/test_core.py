@@ -135,3 +135,15 @@ def test_clip_by_global_norm_and_norm():
     p = ms.Parameter(ms.Tensor([1.0]), name="p")
     assert ops.assign(p, ms.Tensor([5.0])) is p and p.item() == 5.0
     assert ops.depend(a, b) is a
+
+
+def test_assign_converts_the_value_to_the_variables_dtype():
+    p = ms.Parameter(ms.Tensor(np.zeros((2, 2), np.float32)), name="p")
+    value = np.array([[1, -2], [3, 4]], np.int32)
+    out = ops.Assign()(p, ms.Tensor(value))
+    assert out.dtype == ms.float32 and p.dtype == ms.float32
+    np.testing.assert_array_equal(p.asnumpy(), value.astype(np.float32))
+    q = ms.Parameter(ms.Tensor(np.zeros(2, np.int32)), name="q")
+    ms.jit(lambda v: ops.assign(q, v))(ms.Tensor(np.array([1.7, -2.2], np.float32)))
+    assert q.dtype == ms.int32
+    np.testing.assert_array_equal(q.asnumpy(), [1, -2])

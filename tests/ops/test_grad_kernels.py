@@ -75,6 +75,41 @@ def test_maximum_and_minimum_grads_split_ties_and_sum_broadcast_axes():
     np.testing.assert_array_equal(dx2.asnumpy(), [0, 0, 0])
 
 
+def test_maximum_and_minimum_grad_grads_are_the_derivative_in_grads():
+    x1, x2 = np.array([1.0, 2.0, 4.0, 3.0]), np.array([2.0, 4.0, 3.0, 3.0])
+    d1, d2 = np.array([0.0, 5.0, 3.0, 2.0]), np.array([1.0, 2.0, 7.0, 4.0])
+    zx1, zx2, sopd = G.MaximumGradGrad()(t(x1), t(x2), t(d1), t(d2))
+    assert not zx1.asnumpy().any() and not zx2.asnumpy().any()
+    np.testing.assert_array_equal(sopd.asnumpy(), [1.0, 2.0, 3.0, 3.0])    # a tie: the mean
+    # the vjp of MaximumGrad w.r.t. its grads, cotangents (d1, d2)
+    ref = ms.grad(lambda g: (G.MaximumGrad()(t(x1), t(x2), g)[0] * t(d1)).sum()
+                  + (G.MaximumGrad()(t(x1), t(x2), g)[1] * t(d2)).sum())(t(np.ones(4)))
+    np.testing.assert_array_equal(sopd.asnumpy(), ref.asnumpy())
+    _, _, sopd = ms.jit(lambda *a: G.MinimumGradGrad()(*a))(t(x1), t(x2), t(d1), t(d2))
+    np.testing.assert_array_equal(sopd.asnumpy(), [0.0, 5.0, 7.0, 3.0])
+    with pytest.raises(TypeError, match="'dx2' must be a Tensor"):
+        G.MaximumGradGrad()(t(x1), t(x2), t(d1), 1.0)
+
+
+def test_nll_loss_grad_class_matches_the_gradient_of_nll_loss():
+    x = np.array([[0.53, 0.74, -2.12], [1.29, -0.34, -1.13]], np.float32)
+    target, weight = np.array([0, 1], np.int32), np.array([0.45, -0.32, 1.21], np.float32)
+    for reduction in ("none", "mean", "sum"):
+        loss, total = ops.NLLLoss(reduction)(t(x), ms.Tensor(target), t(weight))
+        dloss = np.array([3.24, -2.13], np.float32) if reduction == "none" else np.array(1.23, np.float32)
+        got = G.NLLLossGrad(reduction)(t(x), t(dloss), ms.Tensor(target), t(weight), total)
+        want = np.zeros_like(x)
+        scale = dloss if reduction == "none" else np.full(2, dloss / (weight[target].sum() if reduction == "mean"
+                                                                      else 1.0))
+        want[[0, 1], target] = -weight[target] * scale
+        np.testing.assert_allclose(got.asnumpy(), want, rtol=1e-5)
+        ref = ms.grad(lambda a, d=dloss, r=reduction: (ops.NLLLoss(r)(a, ms.Tensor(target), t(weight))[0]
+                                                       * t(d)).sum())(t(x))
+        np.testing.assert_allclose(got.asnumpy(), ref.asnumpy(), rtol=1e-5)
+    with pytest.raises(ValueError, match="'reduction'"):
+        G.NLLLossGrad("avg")
+
+
 def test_bias_add_grad_sums_all_but_the_channel_axis():
     d = RNG.normal(size=(2, 3, 4, 5))
     np.testing.assert_allclose(G.BiasAddGrad()(t(d)).asnumpy(), d.sum(axis=(0, 2, 3)))

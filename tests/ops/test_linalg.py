@@ -155,6 +155,11 @@ SPECS = [
            lambda b, a: np.linalg.solve(_spd(a), b), shapes=[(3, 2), SQ]),
     OpSpec("cholesky_inverse", lambda a: ops.cholesky_inverse(ops.cholesky(_ms_spd(a))),
            lambda a: np.linalg.inv(_spd(a)), shapes=[SQ]),
+    # MindSpore's kernel takes the whole matrix as the factor, its other triangle included
+    OpSpec("cholesky_inverse_whole_factor", lambda a: ops.cholesky_inverse(_ms_spd(a), True),
+           lambda a: np.linalg.inv(_spd(a).T @ _spd(a)), shapes=[SQ]),
+    OpSpec("cholesky_inverse_whole_lower", lambda a: ops.cholesky_inverse(_ms_spd(a)),
+           lambda a: np.linalg.inv(_spd(a) @ _spd(a).T), shapes=[SQ]),
     # ---------------------------------------------------------- SVD, QR
     OpSpec("svd_values", lambda a: ops.svd(a, compute_uv=False), lambda a: np.linalg.svd(a, compute_uv=False),
            shapes=[(4, 3)], grad2=True),

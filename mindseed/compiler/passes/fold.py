@@ -39,7 +39,7 @@ def fold_constants(graph):
         # all inputs known now (or none: Fill, Range built from Python-level shapes)
         if is_pure(node) and node.outputs and all(isinstance(x, Const) for x in node.inputs):
             try:
-                out = node.prim.impl(*[x.value for x in node.inputs], **node.attrs)
+                out = node.prim.kernel(*[x.value for x in node.inputs], **node.attrs)
             except Exception:  # noqa: BLE001 -- leave it to run time, where the error is reported properly
                 kept.append(node)
                 continue

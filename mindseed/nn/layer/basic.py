@@ -629,6 +629,8 @@ class L1Regularizer(Cell):
         self.scale = Tensor(scale, mstype.float32)
 
     def construct(self, weights):
+        if not isinstance(weights, Tensor):
+            raise TypeError(f"For 'L1Regularizer', the 'weights' must be a Tensor, but got {type(weights).__name__}.")
         if weights.dtype == mstype.bool_:
             raise TypeError("For 'L1Regularizer', the 'weights' must be a number tensor, but got Bool.")
         return P.mul_p(self.scale, F.sum(F.abs(weights)))

@@ -1,5 +1,6 @@
 """SequentialCell, CellList, CellDict."""
 from collections import OrderedDict
+from collections import abc
 
 from mindseed.nn.cell import Cell
 
@@ -10,6 +11,19 @@ def _check_cell(op, cell):
     if not isinstance(cell, Cell):
         raise TypeError(f"For '{op}', each element must be a Cell, but got {type(cell).__name__}.")
     return cell
+
+
+def _check_index(op, index, n, inserting=False):
+    """A list position as MindSpore checks it: an int (TypeError) in [-n, n) ([-n, n] when inserting, IndexError);
+    returns it counted from the front."""
+    if not isinstance(index, int) or isinstance(index, bool):
+        raise TypeError(f"For '{op}', the type of 'index' must be int, but got {type(index).__name__}.")
+    hi = n + 1 if inserting else n
+    if not -n <= index < hi:
+        close = "]" if inserting else ")"
+        raise IndexError(f"For '{op}', the value of 'index' must be a number in range [{-n}, {n}{close}, "
+                         f"but got {index}.")
+    return index + n if index < 0 else index
 
 
 class SequentialCell(Cell):
@@ -110,7 +124,7 @@ class SequentialCell(Cell):
 
 
 class CellList(Cell):
-    """A list of cells, registered as children (indexable, appendable)."""
+    """A list of cells, registered as children (indexable, appendable). A CellDict cannot be an element."""
 
     def __init__(self, *args, **kwargs):
         auto_prefix, _ = kwargs.pop("auto_prefix", True), kwargs
@@ -121,18 +135,24 @@ class CellList(Cell):
     def __getitem__(self, index):
         if isinstance(index, slice):
             return CellList(list(self._cells.values())[index])
-        n = len(self._cells)
-        if not -n <= index < n:
-            raise IndexError(f"For 'CellList', the index {index} is out of range [{-n}, {n}).")
-        return self._cells[str(index % n)]
+        if not isinstance(index, int):
+            raise TypeError(f"For 'CellList', the type of 'index' must be int or slice, but got "
+                            f"{type(index).__name__}.")
+        return self._cells[str(_check_index("CellList", index, len(self._cells)))]
 
     def __setitem__(self, index, cell):
-        n = len(self._cells)
-        self.insert_child_to_cell(str(index % n), _check_cell("CellList", cell))
+        _check_cell("CellList", cell)
+        self.insert_child_to_cell(str(_check_index("CellList", index, len(self._cells))), cell)
 
     def __delitem__(self, index):
         cells = list(self._cells.values())
-        del cells[index]
+        if isinstance(index, slice):
+            del cells[index]
+        elif isinstance(index, int):
+            del cells[_check_index("CellList", index, len(cells))]
+        else:
+            raise TypeError(f"For 'CellList', the type of 'index' must be int or slice, but got "
+                            f"{type(index).__name__}.")
         self._reset(cells)
 
     def _reset(self, cells):
@@ -153,23 +173,30 @@ class CellList(Cell):
 
     def insert(self, index, cell):
         cells = list(self._cells.values())
-        cells.insert(index, _check_cell("CellList", cell))
+        cells.insert(_check_index("CellList", index, len(cells), inserting=True), _check_element(cell))
         self._reset(cells)
 
     def extend(self, cells):
-        if not isinstance(cells, (list, tuple, CellList)):
-            raise TypeError(f"For 'CellList', the argument of 'extend' must be a list of Cells, but got "
+        if not isinstance(cells, (list, CellList)):
+            raise TypeError(f"For 'CellList', the new cells wanted to append should be instance of list, but got "
                             f"{type(cells).__name__}.")
         for cell in cells:
             self.append(cell)
         return self
 
     def append(self, cell):
-        self.insert_child_to_cell(str(len(self._cells)), _check_cell("CellList", cell))
+        self.insert_child_to_cell(str(len(self._cells)), _check_element(cell))
         return self
 
     def construct(self, *inputs):
         raise AttributeError("For 'CellList', construct is not defined: call its cells.")
+
+
+def _check_element(cell):
+    """An element of a CellList: a Cell, not a CellDict."""
+    if isinstance(cell, CellDict):
+        raise TypeError(f"For 'CellList', the type of cell can not be CellDict, but got {type(cell).__name__}.")
+    return _check_cell("CellList", cell)
 
 
 class CellDict(Cell):
@@ -186,7 +213,16 @@ class CellDict(Cell):
 
     def __setitem__(self, key, cell):
         if not isinstance(key, str):
-            raise TypeError(f"For 'CellDict', the key must be str, but got {type(key).__name__}.")
+            raise TypeError(f"For 'CellDict', the type of key should be string but got {type(key).__name__}.")
+        if key not in self._cells and hasattr(self, key):
+            raise KeyError(f"For 'CellDict', the key can not be same with the attributes of Cell, but got key {key}.")
+        if "." in key or key == "":
+            raise KeyError(f"For 'CellDict', a key can not be empty or contain \".\", but got key {key!r}.")
+        if cell is None:
+            raise TypeError("For 'CellDict', cell can not be None.")
+        if isinstance(cell, (CellDict, CellList, SequentialCell)):
+            raise TypeError(f"For 'CellDict', the type of cell can not be CellDict, CellList or SequentialCell, "
+                            f"but got {type(cell).__name__}.")
         self.insert_child_to_cell(key, _check_cell("CellDict", cell))
 
     def __delitem__(self, key):
@@ -221,9 +257,22 @@ class CellDict(Cell):
         return self._cells.items()
 
     def update(self, cells):
-        items = cells.items() if hasattr(cells, "items") else cells
-        for key, cell in items:
-            self[key] = cell
+        if not isinstance(cells, abc.Iterable):
+            raise TypeError(f"For 'CellDict', update() takes an iterable of key-value pairs or a mapping, but got "
+                            f"{type(cells).__name__}.")
+        if isinstance(cells, (abc.Mapping, CellDict)):
+            for key, cell in cells.items():
+                self[key] = cell
+            return
+        for i, pair in enumerate(cells):
+            if not isinstance(pair, abc.Iterable):
+                raise TypeError(f"For 'CellDict', update() element #{i} should be an iterable key-value pair, but "
+                                f"got {type(pair).__name__}.")
+            pair = tuple(pair)
+            if len(pair) != 2:
+                raise ValueError(f"For 'CellDict', update() element #{i} should have length 2, but has length "
+                                 f"{len(pair)}.")
+            self[pair[0]] = pair[1]
 
     def construct(self, *inputs):
         raise AttributeError("For 'CellDict', construct is not defined: call its cells.")

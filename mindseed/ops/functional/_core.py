@@ -473,7 +473,8 @@ def _graph_index(index, norm, mask_ok):
     for it, n in zip(items, nitems):
         if isinstance(it, Tensor):
             if it.dtype == mstype.bool_ and not mask_ok:
-                _state.tracing.on_concrete_read(it, "a boolean mask index (a result of data-dependent size)")
+                _state.tracing.on_concrete_read(it, "a boolean mask index (a result of data-dependent size)",
+                                                constant=False)
             tmpl.append(PI.Slot(len(tensors)))
             tensors.append(it)
         else:

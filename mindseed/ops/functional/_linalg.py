@@ -497,11 +497,11 @@ def cholesky_solve(input, input2, upper=False):
 
 
 def cholesky_inverse(input_x, upper=False):
-    """The inverse of A from its Cholesky factor."""
+    """The inverse of A = U^T U (upper) or L L^T from its Cholesky factor. As MindSpore's kernel, the whole
+    matrix given is the factor (entries outside its triangle are not ignored)."""
     _square("CholeskyInverse", input_x, "input_x")
-    n = input_x.shape[-1]
-    eye = P.broadcast_to_p(A.eye_p(n=n, m=n, dtype=input_x.dtype.name), shape=input_x.shape)
-    return cholesky_solve(eye, input_x, upper)
+    gram = P.matmul_p(_mT(input_x), input_x) if upper else P.matmul_p(input_x, _mT(input_x))
+    return L.inverse_p(gram)
 
 
 def matrix_solve(matrix, rhs, adjoint=False):

@@ -24,6 +24,8 @@ def assign(variable, value):
 
     Nothing flows back through the assignment (as MindSpore): later gradients see the new value as a constant.
 
+    A value of another dtype is converted to the variable's (MindSpore's implicit conversion of a written operand).
+
     Raises:
         TypeError: `variable` is not a Tensor/Parameter.
         ValueError: `value` has another shape than `variable`.
@@ -39,6 +41,9 @@ def assign(variable, value):
                              f"{value.ndim}, 'variable' rank: {variable.ndim}.")
         raise ValueError(f"For 'Assign','value' must have the same shape as 'variable'. But got 'value' shape: "
                          f"{value.shape}, 'variable' shape: {variable.shape}.")
+    if value.dtype != variable.dtype:
+        # MindSpore's implicit conversion of a written operand: the value takes the variable's dtype
+        value = P.cast_p(value, dtype=variable.dtype.name)
     if isinstance(variable, Parameter):
         variable.set_data(value)
     else:

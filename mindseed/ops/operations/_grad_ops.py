@@ -6,10 +6,12 @@ import math
 from mindseed.common import dtype as mstype
 from mindseed.common.tensor import Tensor
 from mindseed.ops import functional as F
+from mindseed.ops._prims.nn_loss import nll_loss_grad_p as _nll_loss_grad_p
 from mindseed.ops.operations._base import Primitive
 
 __all__ = ["SqrtGrad", "RsqrtGrad", "TanhGrad", "SigmoidGrad", "ReciprocalGrad", "GeLUGrad", "FastGeLUGrad",
-           "HShrinkGrad", "MaximumGrad", "MinimumGrad", "BiasAddGrad", "PReLUGrad"]
+           "HShrinkGrad", "MaximumGrad", "MinimumGrad", "MaximumGradGrad", "MinimumGradGrad", "BiasAddGrad",
+           "PReLUGrad", "NLLLossGrad"]
 
 
 def _floats(op, **named):
@@ -142,16 +144,28 @@ class _SelectGrad(Primitive):
         self.add_prim_attr("grad_x", grad_x)
         self.add_prim_attr("grad_y", grad_y)
 
-    def __call__(self, x1, x2, grads):
-        for name, v in (("x1", x1), ("x2", x2), ("grads", grads)):
+    def _share(self, x1, x2, dt, **tensors):
+        """x1's share of the gradient: 1 where x1 is picked, 0 where x2 is, 1/2 where they are equal (as the
+        gradient of Maximum / Minimum)."""
+        for name, v in dict(x1=x1, x2=x2, **tensors).items():
             if not isinstance(v, Tensor):
                 raise TypeError(f"For '{self.name}', '{name}' must be a Tensor, but got {type(v).__name__}.")
-        dt = grads.dtype
-        # as the gradient of Maximum / Minimum: where x1 == x2 the gradient is split evenly
-        pick = F.cast(self._pick(x1, x2), dt) + F.cast(F.equal(x1, x2), dt) * 0.5
+        return F.cast(self._pick(x1, x2), dt) + F.cast(F.equal(x1, x2), dt) * 0.5
+
+    def __call__(self, x1, x2, grads):
+        pick = self._share(x1, x2, grads.dtype if isinstance(grads, Tensor) else None, grads=grads)
         dx1 = _sum_to(grads * pick, x1.shape) if self.grad_x else F.zeros_like(x1)
         dx2 = _sum_to(grads * (1 - pick), x2.shape) if self.grad_y else F.zeros_like(x2)
         return dx1, dx2
+
+
+class _SelectGradGrad(_SelectGrad):
+    """`(x1, x2, dx1, dx2)` -> (0, 0, the gradient of the first-order rule's outputs w.r.t. its `grads`): the
+    first-order rule is linear in grads, so this is dx1 where x1 is picked, dx2 where x2 is (their mean on ties)."""
+
+    def __call__(self, x1, x2, dx1, dx2):
+        pick = self._share(x1, x2, dx1.dtype if isinstance(dx1, Tensor) else None, dx1=dx1, dx2=dx2)
+        return F.zeros_like(x1), F.zeros_like(x2), dx1 * pick + dx2 * (1 - pick)
 
 
 class MaximumGrad(_SelectGrad):
@@ -168,6 +182,16 @@ class MinimumGrad(_SelectGrad):
     @staticmethod
     def _pick(x1, x2):
         return F.less(x1, x2)
+
+
+class MaximumGradGrad(_SelectGradGrad):
+    """`MaximumGradGrad(grad_x=True, grad_y=True)(x1, x2, dx1, dx2)` -> (0, 0, sopd_grads) of MaximumGrad."""
+    _pick = staticmethod(MaximumGrad._pick)
+
+
+class MinimumGradGrad(_SelectGradGrad):
+    """`MinimumGradGrad(grad_x=True, grad_y=True)(x1, x2, dx1, dx2)` -> (0, 0, sopd_grads) of MinimumGrad."""
+    _pick = staticmethod(MinimumGrad._pick)
 
 
 class BiasAddGrad(Primitive):
@@ -212,3 +236,28 @@ class PReLUGrad(Primitive):
         else:
             dw = F.reshape(F.sum(contrib), (1,))
         return dx, dw
+
+
+class NLLLossGrad(Primitive):
+    """`NLLLossGrad(reduction="mean", ignore_index=-100)(logits, loss_grad, labels, weight, total_weight)` -> the
+    gradient of NLLLoss w.r.t. its (log-probability) input, on the NLLLoss kernel's own gradient primitive."""
+
+    def __init__(self, reduction="mean", ignore_index=-100):
+        super().__init__("NLLLossGrad")
+        if reduction not in ("none", "mean", "sum"):
+            raise ValueError(f"For 'NLLLossGrad', 'reduction' must be 'none', 'mean' or 'sum', but got {reduction!r}.")
+        if not isinstance(ignore_index, int) or isinstance(ignore_index, bool):
+            raise TypeError(f"For 'NLLLossGrad', 'ignore_index' must be an int, but got {type(ignore_index).__name__}.")
+        self.reduction, self.ignore_index = reduction, ignore_index
+        self.add_prim_attr("reduction", reduction)
+        self.add_prim_attr("ignore_index", ignore_index)
+
+    def __call__(self, logits, loss_grad, labels, weight, total_weight):
+        for name, v in (("logits", logits), ("loss_grad", loss_grad), ("labels", labels), ("weight", weight),
+                        ("total_weight", total_weight)):
+            if not isinstance(v, Tensor):
+                raise TypeError(f"For 'NLLLossGrad', '{name}' must be a Tensor, but got {type(v).__name__}.")
+        _floats(self.name, logits=logits, loss_grad=loss_grad)
+        return _nll_loss_grad_p(loss_grad, logits, F.cast(labels, mstype.int64), F.cast(weight, logits.dtype),
+                                F.reshape(F.cast(total_weight, logits.dtype), ()), reduction=self.reduction,
+                                ignore_index=self.ignore_index)
