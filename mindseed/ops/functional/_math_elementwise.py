@@ -164,6 +164,8 @@ def ldexp(x, other):
     """x * 2 ** other."""
     _tensor("ldexp", x, "x")
     if not isinstance(other, Tensor):
+        if isinstance(other, bool) or not isinstance(other, (int, float)):
+            raise TypeError(f"For 'ldexp', the 'other' must be a Tensor, int or float, but got {type(other).__name__}.")
         return C.mul_p(x, 2.0 ** other)
     scale = P.exp2_p(other)
     if mstype.is_float(x.dtype) and not mstype.is_float(other.dtype) and scale.dtype != x.dtype:
