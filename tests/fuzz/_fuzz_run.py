@@ -19,6 +19,8 @@ import time
 _HERE = os.path.dirname(os.path.abspath(__file__))
 _ROOT = os.path.dirname(os.path.dirname(_HERE))
 FINDINGS = ("crash", "hang", "internal", "leaked", "build")
+# importing mindseed comes before the first call: on a loaded machine it can take a while
+_START_TIMEOUT = float(os.environ.get("MINDSEED_FUZZ_START_TIMEOUT", "600"))
 
 
 def _env():
@@ -38,7 +40,7 @@ def _run_batch(batch, timeout, scratch):
         proc.stdin.write("\n".join(todo).encode())
         proc.stdin.close()
         current, buf = None, b""
-        deadline = time.monotonic() + timeout + 60          # importing mindseed comes first
+        deadline = time.monotonic() + _START_TIMEOUT
         finished = False
         while True:
             left = deadline - time.monotonic()

@@ -126,6 +126,8 @@ def test_next_save_removes_the_temporary_of_a_killed_save(tmp_path):
 def _write_mindrecord(path):
     from mindseed.mindrecord import FileWriter
     w = FileWriter(path, shard_num=1, overwrite=True)
+    w.set_header_size(1 << 14)     # the smallest sizes: a file of a few pages to flip byte by byte
+    w.set_page_size(1 << 15)
     w.add_schema({"label": {"type": "int32"}, "name": {"type": "string"}, "x": {"type": "float32", "shape": [2]},
                   "ids": {"type": "int64", "shape": [-1]}}, "flips")
     w.write_raw_data([{"label": i, "name": f"r{i}", "x": np.array([i, -i], np.float32),
@@ -152,11 +154,13 @@ def test_every_flipped_byte_of_a_mindrecord_is_an_error_or_the_exact_rows(tmp_pa
     raw = open(target, "rb").read()
     if which == "shard":
         n = int.from_bytes(raw[:8], "little")
-        hs = F.read_header(src)["header_size"]
-        # every byte of the header and the pages, and a few of the zero padding between them
-        positions = list(range(8 + n)) + list(range(8 + n, hs, 997)) + list(range(hs, len(raw)))
-    else:
-        positions = range(len(raw))
+        h = F.read_header(src)
+        hs, ps = h["header_size"], h["page_size"]
+        pages = [range(hs + p["page_id"] * ps, hs + p["page_id"] * ps + p["page_size"]) for p in h["page"]]
+        # every byte of the header and of the pages, and a few of the zero padding around them
+        positions = list(range(8 + n)) + list(range(8 + n, len(raw), 997)) + [i for r in pages for i in r]
+    else:   # every byte SQLite uses, and some of the zeros of its free space
+        positions = [p for p in range(len(raw)) if raw[p] or p % 61 == 0]
     wrong = []
     for pos in positions:
         data = bytearray(raw)
