@@ -186,8 +186,9 @@ def is_meta(x):
 
 
 def cast(x, dtype_name_):
-    """x in dtype `dtype_name_` (MindSpore name); x itself when it already is."""
-    return x.to(_TORCH_DTYPES[dtype_name_])
+    """x in dtype `dtype_name_` (MindSpore name); x itself when it already is (complex to real: the real part)."""
+    dt = _TORCH_DTYPES[dtype_name_]
+    return (x.real if x.is_complex() and not dt.is_complex else x).to(dt)
 
 
 # ---------------------------------------------------------------- numpy interchange

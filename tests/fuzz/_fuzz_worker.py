@@ -8,6 +8,7 @@ swapping the machine), and it runs in a scratch directory (ops that write files)
 import json
 import linecache
 import os
+import re
 import resource
 import sys
 import traceback
@@ -16,14 +17,16 @@ import warnings
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 _MINDSEED = None
+# Python's messages for a call that does not match a signature (a method's wrapper passes its arguments on)
+_BINDING = re.compile(r"^\w+\(\) (missing \d+ required|takes \d+|got an unexpected keyword|got multiple values)")
 
 
 def _deliberate(exc):
     """Whether mindseed raised `exc` on purpose: its innermost frame is a `raise` statement in mindseed's code (a
     message formed for the user), rather than Python or a kernel failing under mindseed's feet."""
     frames = traceback.extract_tb(exc.__traceback__)
-    if len(frames) <= 1:        # the call itself did not bind (Python's own message about the public signature)
-        return True
+    if len(frames) <= 1 or (isinstance(exc, TypeError) and _BINDING.search(str(exc))):
+        return True             # the call did not bind: Python's own message naming the function and the argument
     last = frames[-1]
     if not last.filename.startswith(_MINDSEED):
         return False

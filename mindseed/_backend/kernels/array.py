@@ -339,4 +339,8 @@ def view_as_real(x):
 
 def copy_to(x, src):
     """src broadcast and cast into a fresh tensor of x's shape and dtype."""
-    return src.to(x.dtype).expand(x.shape).clone() if isinstance(src, torch.Tensor) else torch.full_like(x, src)
+    if not isinstance(src, torch.Tensor):
+        return torch.full_like(x, src)
+    if src.is_complex() and not x.is_complex():
+        src = src.real      # the real part, as a cast keeps it
+    return src.to(x.dtype).expand(x.shape).clone()
