@@ -446,10 +446,16 @@ def tensor_split(input, indices_or_sections, axis=0):
                          for i in range(len(bounds) - 1))
         return _split_at("tensor_split", input, sizes, ax)
     k = _int("tensor_split", "indices_or_sections", indices_or_sections)
-    if k <= 0:
-        raise ValueError(f"For 'tensor_split', the number of sections must be positive, but got {k}.")
+    if not 0 < k <= n + _MAX_EMPTY_SECTIONS:
+        raise ValueError(f"For 'tensor_split', the number of sections must be in [1, {n + _MAX_EMPTY_SECTIONS}] "
+                         f"(the axis has {n} elements), but got {k}.")
     q, r = divmod(n, k)
     return _split_at("tensor_split", input, [q + 1] * r + [q] * (k - r), ax)
+
+
+# sections beyond the axis length are empty pieces (as numpy's array_split gives them), but each is a Tensor: a
+# count far past the length is unbounded work, not a split
+_MAX_EMPTY_SECTIONS = 1 << 16
 
 
 def _nsplit(op, input, indices_or_sections, axis, min_ndim):

@@ -60,6 +60,8 @@ def logit(input, eps=None):
     """log(p / (1 - p)), with p = clamp(input, eps, 1 - eps) when `eps` is given."""
     _tensor("Logit", input)
     x = input if mstype.is_float(input.dtype) else C.cast_p(input, dtype="Float32")
+    if eps is not None and (isinstance(eps, bool) or not isinstance(eps, (int, float))):
+        raise TypeError(f"For 'Logit', the 'eps' must be a float or None, but got {type(eps).__name__}.")
     if eps is not None and eps >= 0:
         x = P.clamp_p(x, float(eps), 1.0 - float(eps))
     return C.log_p(C.div_p(x, C.sub_p(1.0, x)))
