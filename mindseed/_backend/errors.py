@@ -67,7 +67,7 @@ def kernel_error(exc):
     msg = _KERNEL_PREFIX.sub("", msg)
     msg = _TENSOR_REPR.sub(r"Tensor of shape \1", msg)
     msg = _TORCH_NAME.sub(_torch_name, msg)
-    msg = _DTYPE_RE.sub(lambda m: _dtype_name(m.group(1)), msg)
+    msg = _DTYPE_RE.sub(lambda m: _dtype_name(m.group(1)), msg).replace("scalar type", "dtype")
     if _VOCABULARY.search(msg):
         msg = "the kernel does not accept these inputs."
     kind = TypeError if isinstance(exc, TypeError) or "dtype" in msg or "type" in msg.split(" ")[:3] \

@@ -195,7 +195,7 @@ def searchsorted(seq, values, sorter=None, out_int32=False, right=False):
         values = torch.tensor(values, dtype=seq.dtype, device=seq.device)
     if sorter is not None:
         sorter = _long(sorter)
-    return torch.searchsorted(seq, values, out_int32=out_int32, right=right, sorter=sorter)
+    return torch.searchsorted(seq.contiguous(), values.contiguous(), out_int32=out_int32, right=right, sorter=sorter)
 
 
 def bucketize(x, boundaries, right=False):

@@ -177,7 +177,7 @@ def _inplace_method(fn):
     return method
 
 
-def _index_fill_torch(self, dim, index, value):
+def _index_fill_dim_first(self, dim, index, value):
     return _I.index_fill(self, dim, index, value)
 
 
@@ -373,7 +373,7 @@ TENSOR_METHODS = {
     # indexing
     "masked_fill": _I.masked_fill, "masked_fill_": _masked_fill_, "masked_select": _I.masked_select,
     "masked_scatter": _I.masked_scatter, "masked_scatter_": _inplace_method(_I.masked_scatter),
-    "index_fill": _I.index_fill, "index_fill_": _inplace_method(_index_fill_torch), "index_add": _index_add,
+    "index_fill": _I.index_fill, "index_fill_": _inplace_method(_index_fill_dim_first), "index_add": _index_add,
     "index_add_": _index_add_, "index_select": _I.index_select, "index_put": _index_put,
     "index_put_": _inplace_method(_index_put), "index_copy_": _inplace_method(_index_copy),
     "gather": _gather, "gather_elements": _I.gather_elements, "gather_nd": _I.gather_nd, "take": _take,
