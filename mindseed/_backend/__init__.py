@@ -16,6 +16,8 @@ import sys
 import numpy as np
 import torch
 
+from mindseed._backend.errors import kernel_error  # noqa: F401 -- re-exported for the registry
+
 
 def _tune_malloc():
     """Keep freed activation buffers in glibc's heap instead of returning them to the OS after every step.
@@ -63,6 +65,19 @@ def dtype_name(x):
 
 def is_array(x):
     return isinstance(x, torch.Tensor)
+
+
+def describe(x):
+    """`x` for a message: a backend tensor as its shape and MindSpore dtype (never torch's repr), containers
+    element by element."""
+    if isinstance(x, torch.Tensor):
+        return f"Tensor(shape={list(x.shape)}, dtype={_NAMES_BY_TORCH.get(x.dtype, x.dtype)})"
+    if isinstance(x, (tuple, list)):
+        inner = ", ".join(describe(v) for v in x)
+        return f"({inner}{',' if len(x) == 1 else ''})" if isinstance(x, tuple) else f"[{inner}]"
+    if isinstance(x, dict):
+        return "{" + ", ".join(f"{k!r}: {describe(v)}" for k, v in x.items()) + "}"
+    return repr(x)
 
 
 # ---------------------------------------------------------------- device
@@ -171,8 +186,9 @@ def is_meta(x):
 
 
 def cast(x, dtype_name_):
-    """x in dtype `dtype_name_` (MindSpore name); x itself when it already is."""
-    return x.to(_TORCH_DTYPES[dtype_name_])
+    """x in dtype `dtype_name_` (MindSpore name); x itself when it already is (complex to real: the real part)."""
+    dt = _TORCH_DTYPES[dtype_name_]
+    return (x.real if x.is_complex() and not dt.is_complex else x).to(dt)
 
 
 # ---------------------------------------------------------------- numpy interchange

@@ -69,11 +69,21 @@ def _stop(out):
     return out
 
 
-def _traceable(fn):
+def _traceable(fn, op="grad"):
     """Inside a graph trace, the function with its control flow rewritten for the graph."""
+    if not callable(fn):
+        raise TypeError(f"For '{op}', the 'fn' must be a function or a Cell, but got {type(fn).__name__}.")
     if _state.tracing is not None and _state.convert is not None:
         return _state.convert(fn)
     return fn
+
+
+def _tensors_arg(op, name, x):
+    """A Tensor or a tuple/list of Tensors, as a tuple."""
+    xs = (x,) if isinstance(x, Tensor) else tuple(x) if isinstance(x, (tuple, list)) else None
+    if xs is None or not all(isinstance(t, Tensor) for t in xs):
+        raise TypeError(f"For '{op}', the '{name}' must be a Tensor or a tuple of Tensors, but got {x!r:.80}.")
+    return xs
 
 
 def _tensor_leaves(a):
@@ -310,10 +320,10 @@ def vjp(fn, *inputs, weights=None, has_aux=False):
     >>> f(ms.Tensor([1.0]))
     (Tensor(shape=[1], dtype=Float32, value= [2.]),)
     """
+    fn = _traceable(fn, "vjp")
     for x in inputs:
         if not isinstance(x, Tensor):
             raise TypeError(f"For 'vjp', the inputs must be Tensors, but got {type(x).__name__}.")
-    fn = _traceable(fn)
     tape = Tape()
     aliases = [P.identity_p(x) for x in inputs]
     for a in aliases:
@@ -352,8 +362,9 @@ def jvp(fn, inputs, v, has_aux=False):
 
     Computed as the transpose of the (linear) vjp: differentiate u -> vjp(u) at u = 0 along v.
     """
-    inputs_t = (inputs,) if isinstance(inputs, Tensor) else tuple(inputs)
-    v_t = (v,) if isinstance(v, Tensor) else tuple(v)
+    _traceable(fn, "jvp")
+    inputs_t = _tensors_arg("jvp", "inputs", inputs)
+    v_t = _tensors_arg("jvp", "v", v)
     if len(inputs_t) != len(v_t):
         raise ValueError(f"For 'jvp', 'inputs' and 'v' must have the same length, but got {len(inputs_t)} and "
                          f"{len(v_t)}.")

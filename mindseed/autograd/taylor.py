@@ -110,13 +110,18 @@ def jet(fn, primals, series):
     return _taylor("jet", fn, xs, ss)
 
 
+# the Taylor series is carried as a stack of `order` coefficients and costs O(order^2): beyond this, float
+# precision has long been lost and the work is unbounded
+_MAX_ORDER = 1024
+
+
 def derivative(fn, primals, order):
     """`(out_primals, out_series)`: fn at `primals` and its `order`-th derivative there, every input moving with
     unit speed (x(t) = x0 + t): for one input, the `order`-th derivative of fn along the all-ones direction.
     """
     xs = _as_tuple("derivative", "primals", primals)
-    if not isinstance(order, int) or isinstance(order, bool) or order < 1:
-        raise ValueError(f"For 'derivative', 'order' must be a positive int, but got {order!r}.")
+    if not isinstance(order, int) or isinstance(order, bool) or not 1 <= order <= _MAX_ORDER:
+        raise ValueError(f"For 'derivative', 'order' must be an int in [1, {_MAX_ORDER}], but got {order!r}.")
     ss = tuple(F.stack([F.ones_like(x)] + [F.zeros_like(x)] * (order - 1), 0) for x in xs)
     out, series = _taylor("derivative", fn, xs, ss)
     if isinstance(out, Tensor):

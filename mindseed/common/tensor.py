@@ -113,7 +113,12 @@ class Tensor:
                 self._data = cast._data
                 rec.rebind(cast, self)
             return
-        self._data = _convert(input_data, dtype)
+        try:
+            self._data = _convert(input_data, dtype)
+        except (ValueError, TypeError, OverflowError, RuntimeError) as exc:
+            if str(exc).startswith("For '"):
+                raise
+            raise _convert_error(input_data, dtype, exc) from None
 
     # ------------------------------------------------------------ construction helpers
     @staticmethod
@@ -186,7 +191,11 @@ class Tensor:
 
     def stride(self, dim=None):
         s = tuple(B.strides_of(self._data))
-        return s if dim is None else s[dim]
+        if dim is None:
+            return s
+        if isinstance(dim, bool) or not isinstance(dim, (int, np.integer)) or not -max(len(s), 1) <= dim < len(s):
+            raise IndexError(f"For 'stride', the 'dim' must be an int in [{-len(s)}, {len(s)}), but got {dim!r}.")
+        return s[dim]
 
     def storage_offset(self):
         return B.storage_offset(self._data)
@@ -312,6 +321,8 @@ class Tensor:
 
     # ------------------------------------------------------------ data movement
     def set_dtype(self, dtype):
+        if not isinstance(dtype, mstype.Type):
+            raise TypeError(f"For 'set_dtype', the 'dtype' must be a mindspore dtype, but got {dtype!r}.")
         self._data = B.cast(self._data, dtype.name)
         return self
 
@@ -365,6 +376,19 @@ def _handle(x, raw):
     if rec is not None:
         rec.on_copy(x, t)
     return t
+
+
+def _convert_error(data, dtype, exc):
+    """Why Python/numpy data cannot become a Tensor (ragged lists, values out of the dtype's range), in the
+    Tensor's words."""
+    kind, msg = B.kernel_error(exc)
+    if "inhomogeneous" in msg or "sequence" in msg:
+        kind, msg = ValueError, "the nested sequences have different lengths (a Tensor needs a rectangular shape)."
+    elif isinstance(exc, OverflowError) or "out of bounds" in msg:
+        kind, msg = ValueError, "a value is out of the range of the dtype."
+    what = type(data).__name__ if not isinstance(data, (list, tuple)) or len(str(data)) > 60 else str(data)
+    dt = "" if dtype is None else f" as {dtype}"
+    return kind(f"For 'Tensor', the input_data {what} cannot be converted{dt}: {msg}")
 
 
 def _convert(data, dtype):

@@ -8,7 +8,13 @@ compressed (a 4-byte BE count, 2-bit width codes packed MSB first, then each val
 1/2/4/8 bytes). RAW_DATA pages hold, per row, an 8-byte LE length + a MessagePack map of the scalar fields
 (a double is written as float32 when that is exact, as nlohmann::json does). Every blob page is a row group. A
 SQLite file `<shard>.db` indexes each row's page ids and offsets (and the index fields).
+
+mindseed adds a table to the index file, `MINDSEED_CRC(REGION, CRC32)`: the crc32 of every page (REGION = page id),
+of the header (-1) and of the index rows (-2); the shard file itself stays byte-identical to MindSpore's. A reader
+verifies the header and the index on open and each page the first time a row of it is read; files written by
+MindSpore have no such table and are read unverified.
 """
+import binascii
 import json
 import os
 import sqlite3
@@ -28,6 +34,7 @@ ARRAY_TYPES = ("int32", "int64", "float32", "float64")
 _NP = {"int32": np.int32, "int64": np.int64, "float32": np.float32, "float64": np.float64}
 _SQL_TYPE = {"int32": "INTEGER", "int64": "INTEGER", "float32": "REAL", "float64": "REAL", "string": "TEXT"}
 _WIDTH = (1, 2, 4, 8)
+_HEADER_REGION, _INDEX_REGION = -1, -2
 _WIDTH_DT = (np.dtype("<i1"), np.dtype("<i2"), np.dtype("<i4"), np.dtype("<i8"))
 
 
@@ -137,9 +144,11 @@ class ShardSetReader:
                 raise RuntimeError(f"Invalid file, {p} has a different schema from {self.paths[0]}.")
         self.raw_fields = sorted(k for k in self.schema if k not in self.blob_fields)
         self.fds = [os.open(p, os.O_RDONLY) for p in self.paths]
+        self.crcs = []           # per shard: {region: crc32} (None: a file without checksums)
         self.sizes = [os.fstat(fd).st_size for fd in self.fds]
         table = [self._index(i) for i in range(len(self.paths))]
-        self.rows = np.concatenate(table) if table else np.zeros((0, 5), np.int64)
+        self.rows = np.concatenate(table) if table else np.zeros((0, 7), np.int64)
+        self._checked = set()    # (shard, page id) of the pages whose checksum matched
 
     def _index(self, k):
         path, h = self.paths[k], self.headers[k]
@@ -153,12 +162,22 @@ class ShardSetReader:
                                   "PAGE_OFFSET_BLOB, PAGE_OFFSET_BLOB_END FROM INDEXES ORDER BY ROW_ID").fetchall()
             finally:
                 con.close()
+            crcs = _checksums(db)
         except sqlite3.Error as e:
             raise RuntimeError(f"Invalid file, the index file {db} of MindRecord file {path} is corrupt: "
                                f"{e}.") from None
         a = np.asarray(rec, dtype=np.int64).reshape(-1, 6)
+        self.crcs.append(crcs)
+        if crcs is not None:
+            n = struct.unpack("<Q", os.pread(self.fds[k], 8, 0))[0]
+            head = os.pread(self.fds[k], 8 + n, 0)
+            if crcs.get(_HEADER_REGION) != binascii.crc32(head) or crcs.get(_INDEX_REGION) != _index_crc(a):
+                raise RuntimeError(f"Invalid file, the checksum of MindRecord file {path} or of its index file {db} "
+                                   f"does not match: the file is damaged.")
         hs, ps = int(h["header_size"]), int(h["page_size"])
-        out = np.empty((len(a), 5), dtype=np.int64)
+        out = np.empty((len(a), 7), dtype=np.int64)
+        out[:, 5] = a[:, 0]
+        out[:, 6] = a[:, 3]
         out[:, 0] = k
         out[:, 1] = hs + a[:, 0] * ps + a[:, 1]
         out[:, 2] = hs + a[:, 0] * ps + a[:, 2]
@@ -185,8 +204,11 @@ class ShardSetReader:
 
     def read(self, i):
         """Row `i` as {field: python/numpy value} (raw fields decoded, blob fields as bytes or arrays)."""
-        k, r0, r1, b0, b1 = (int(x) for x in self.rows[i])
+        k, r0, r1, b0, b1, raw_page, blob_page = (int(x) for x in self.rows[i])
         fd, path = self.fds[k], self.paths[k]
+        if self.crcs[k] is not None:
+            self._check_page(k, raw_page)
+            self._check_page(k, blob_page)
         out = {}
         raw = os.pread(fd, r1 - r0, r0)
         if len(raw) != r1 - r0 or len(raw) < 8:
@@ -219,6 +241,17 @@ class ShardSetReader:
                 out[name] = self._blob_value(name, data, f"{path} row {i} field '{name}'")
         return out
 
+    def _check_page(self, k, pid):
+        if (k, pid) in self._checked:
+            return
+        h = self.headers[k]
+        sizes = {int(p["page_id"]): int(p["page_size"]) for p in h["page"]}
+        data = os.pread(self.fds[k], sizes.get(pid, 0), int(h["header_size"]) + pid * int(h["page_size"]))
+        if pid not in sizes or self.crcs[k].get(pid) != binascii.crc32(data):
+            raise RuntimeError(f"Invalid file, the checksum of page {pid} of MindRecord file {self.paths[k]} does not "
+                               f"match: the file is damaged.")
+        self._checked.add((k, pid))
+
     def _blob_value(self, name, data, where):
         spec = self.schema[name]
         if spec["type"] == "bytes":
@@ -233,6 +266,22 @@ class ShardSetReader:
         except ValueError:
             raise RuntimeError(f"Invalid data, {where}: {arr.size} values do not fit the schema shape "
                                f"{shape}.") from None
+
+
+def _checksums(db):
+    """{region: crc32} of a shard's index file written by mindseed; None when it has none (written by MindSpore)."""
+    con = sqlite3.connect(f"file:{db}?mode=ro", uri=True)
+    try:
+        if not con.execute("SELECT 1 FROM sqlite_master WHERE type='table' AND name='MINDSEED_CRC'").fetchall():
+            return None
+        return dict(con.execute("SELECT REGION, CRC32 FROM MINDSEED_CRC").fetchall())
+    finally:
+        con.close()
+
+
+def _index_crc(rows):
+    """crc32 of the index rows (page ids and offsets, int64 little-endian)."""
+    return binascii.crc32(np.ascontiguousarray(rows, dtype="<i8").tobytes())
 
 
 def column_array(spec, value):
@@ -259,6 +308,7 @@ class ShardFileWriter:
         self.page_data = {}      # page_id -> bytearray still being filled
         self.blob_page = self.raw_page = None
         self.index = []          # per row: (raw page, raw off, raw end, group, blob page, blob off, blob end, keys)
+        self.crcs = {}           # region -> crc32 (see the module docstring)
         self.compression = 0
 
     def _new_page(self, kind):
@@ -275,6 +325,7 @@ class ShardFileWriter:
         self.f.seek(self.header_size + page["page_id"] * self.page_size)
         self.f.write(data)
         page["page_size"] = len(data)
+        self.crcs[page["page_id"]] = binascii.crc32(data)
 
     def add(self, raw_bytes, blob_bytes, keys):
         row = len(self.index)
@@ -335,6 +386,7 @@ class ShardFileWriter:
                                f"header size {self.header_size}; call set_header_size with a larger size.")
         self.f.seek(0)
         self.f.write(struct.pack("<Q", len(text)) + text)
+        self.crcs[_HEADER_REGION] = binascii.crc32(struct.pack("<Q", len(text)) + text)
         self.f.write(b"\0" * (self.header_size - 8 - len(text)))
         self.f.truncate(end + last["page_size"])
         self.f.close()
@@ -358,6 +410,10 @@ class ShardFileWriter:
                             [(i, rp, r0, r1, g, bp, b0, b1) + tuple(x for v in keys for x in (0, v))
                              for i, (rp, r0, r1, g, bp, b0, b1, keys) in enumerate(self.index)])
             con.execute("INSERT INTO SHARD_NAME VALUES (?)", (os.path.basename(self.path),))
+            self.crcs[_INDEX_REGION] = _index_crc([(rp, r0, r1, bp, b0, b1) for rp, r0, r1, _, bp, b0, b1, _ in
+                                                   self.index])
+            con.execute("CREATE TABLE MINDSEED_CRC(REGION INT PRIMARY KEY NOT NULL, CRC32 INT NOT NULL)")
+            con.executemany("INSERT INTO MINDSEED_CRC VALUES (?, ?)", sorted(self.crcs.items()))
             con.commit()
         finally:
             con.close()

@@ -202,11 +202,9 @@ class Prim(Op):
                 self.check(*args, **attrs)
             except (TypeError, ValueError, IndexError) as mine:
                 return mine
-        shapes = ", ".join(f"{a.shape} {a.dtype}" if isinstance(a, Tensor) else repr(a) for a in args)
-        msg = str(exc).split("\n")[0]
-        kind = TypeError if isinstance(exc, TypeError) or "dtype" in msg or "type" in msg.split(" ")[:3] \
-            else IndexError if isinstance(exc, IndexError) else ValueError
-        return kind(f"For '{self.name}', the inputs ({shapes}) with attributes {attrs} are invalid: {msg}")
+        shapes = ", ".join(f"{a.shape} {a.dtype}" if isinstance(a, Tensor) else B.describe(a) for a in args)
+        kind, msg = B.kernel_error(exc)
+        return kind(f"For '{self.name}', the inputs ({shapes}) with attributes {B.describe(attrs)} are invalid: {msg}")
 
     def abstract_eval(self, *args, **attrs):
         """Shape and dtype of the output without computing it: an `Abstract(shape, dtype name)`, a tuple of them

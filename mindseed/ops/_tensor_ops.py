@@ -187,6 +187,8 @@ def _conj_T(self, swap_last_two):
 
 
 def _expand_as(self, other):
+    if not isinstance(other, Tensor):
+        raise TypeError(f"For 'expand_as', the 'other' must be a Tensor, but got {type(other).__name__}.")
     return F.broadcast_to(self, other.shape)
 
 

@@ -275,3 +275,48 @@ def parse_safetensors(buf):
     if end_max != len(data):
         raise FormatError(f"the tensors cover {end_max} bytes but the file holds {len(data)} data bytes")
     return records, metadata
+
+
+# mindseed's whole-file checksum of a safetensors file: crc32 of every byte of the file with the value's ten digits
+# read as zeros (so the header -- names, dtypes, shapes, offsets -- is covered as well as the data)
+FILE_CRC_KEY = "mindseed_crc32"
+_FILE_CRC_BLANK = b"0" * 10
+
+
+def safetensors_crc_num(records):
+    """MindSpore's `crc_num` of safetensors records: crc32 of each name then its bytes, in name order."""
+    crc = 0
+    for name, _, _, payload in sorted(records, key=lambda r: r[0]):
+        crc = crc32(payload, crc32(name.encode("utf-8"), crc))
+    return crc
+
+
+def seal_safetensors(records, metadata):
+    """Bytes of a safetensors file carrying MindSpore's `crc_num` and mindseed's whole-file checksum."""
+    meta = dict(metadata, crc_num=str(safetensors_crc_num(records)), **{FILE_CRC_KEY: _FILE_CRC_BLANK.decode()})
+    buf = bytearray(encode_safetensors(records, meta))
+    at = _file_crc_at(buf)
+    buf[at:at + 10] = b"%010d" % crc32(bytes(buf))
+    return bytes(buf)
+
+
+def _file_crc_at(buf):
+    (n,) = struct.unpack("<Q", buf[:8])
+    key = b'"%s":"' % FILE_CRC_KEY.encode()
+    at = bytes(buf[8:8 + n]).find(key)
+    return -1 if at < 0 else 8 + at + len(key)
+
+
+def safetensors_checksum_ok(buf, records, metadata):
+    """True/False: the file's checksum (mindseed's whole-file one, else MindSpore's crc_num) matches; None: the file
+    carries none."""
+    metadata = metadata if isinstance(metadata, dict) else {}
+    stored = metadata.get(FILE_CRC_KEY)
+    if stored is not None:
+        at = _file_crc_at(buf)
+        if at < 0 or not str(stored).isdigit() or bytes(buf[at:at + 10]) != str(stored).encode():
+            return False
+        return crc32(bytes(buf[:at]) + _FILE_CRC_BLANK + bytes(buf[at + 10:])) == int(stored)
+    if "crc_num" in metadata:
+        return str(safetensors_crc_num(records)) == metadata["crc_num"]
+    return None

@@ -30,6 +30,11 @@ from mindseed.nn.cell import Cell
 from mindseed.train import _ckpt_format as CF
 from mindseed.train._wire import DecodeError
 
+try:
+    import fcntl
+except ImportError:  # not POSIX: no advisory locks, stale temporaries stay
+    fcntl = None
+
 __all__ = ["save_checkpoint", "load_checkpoint", "load_param_into_net", "load_checkpoint_async",
            "ckpt_to_safetensors", "safetensors_to_ckpt", "async_ckpt_thread_status"]
 
@@ -158,8 +163,8 @@ def save_checkpoint(save_obj, ckpt_file_name, integrated_save=True, async_save=F
         enc_key (bytes): encryption key; encrypted checkpoints are not supported by mindseed. Default: ``None``.
         enc_mode (str): encryption mode. Default: ``"AES-GCM"``.
         choice_func (Callable[[str], bool]): keep only the parameters for which it returns True. Default: ``None``.
-        crc_check (bool): store a CRC32 (a `.ckpt` always gets MindSpore's CRC footer in mindseed; for safetensors
-            the CRC goes into the metadata). Default: ``False``.
+        crc_check (bool): store a CRC32; mindseed always does (a `.ckpt` gets MindSpore's CRC footer, a safetensors
+            file MindSpore's `crc_num` and a whole-file checksum in its metadata). Default: ``False``.
         format (str): ``"ckpt"`` or ``"safetensors"``. Default: ``"ckpt"``.
 
     Raises:
@@ -208,21 +213,17 @@ def save_checkpoint(save_obj, ckpt_file_name, integrated_save=True, async_save=F
 
 
 def _write_file(path, records, format, crc_check):
+    """`crc_check` is MindSpore's switch; mindseed writes its checksums always (a `.ckpt` footer, the safetensors
+    metadata), so that a damaged file is an error on load, not other numbers."""
     if format == "ckpt":
         _atomic_write(path, _ckpt_chunks(records))
         return
     records = sorted(records, key=lambda r: r[0])
-    meta = {"format": "ms"}
-    crc = 0
-    for name, _, type_name, payload in records:
+    for name, _, type_name, _ in records:
         if type_name == "str":
             raise ValueError(f"For 'save_checkpoint', the string value '{name}' cannot be saved in the safetensors "
                              f"format.")
-        if crc_check:
-            crc = CF.crc32(payload, CF.crc32(name.encode("utf-8"), crc))
-    if crc_check:
-        meta["crc_num"] = str(crc)
-    _atomic_write(path, [CF.encode_safetensors(records, meta if records else None)])
+    _atomic_write(path, [CF.seal_safetensors(records, {"format": "ms"})])
 
 
 def _ckpt_chunks(records):
@@ -236,17 +237,23 @@ def _ckpt_chunks(records):
 
 
 def _atomic_write(path, chunks):
-    """Write to a temporary file beside `path`, fsync it, rename it over `path` (read-only, as MindSpore)."""
+    """Write to a temporary file beside `path`, fsync it, rename it over `path` (read-only, as MindSpore).
+
+    The temporary file is locked while it is written: one left behind by a save that was killed is unlocked, and
+    the next save to `path` removes it."""
     directory = os.path.dirname(path) or "."
+    _remove_stale_temporaries(directory, os.path.basename(path))
     fd, tmp = tempfile.mkstemp(prefix=os.path.basename(path) + ".", suffix=".tmp", dir=directory)
     try:
         with os.fdopen(fd, "wb") as f:
+            if fcntl is not None:
+                fcntl.flock(f.fileno(), fcntl.LOCK_EX)
             for chunk in chunks:
                 f.write(chunk)
             f.flush()
             os.fsync(f.fileno())
-        os.chmod(tmp, stat.S_IRUSR)
-        os.replace(tmp, path)
+            os.chmod(tmp, stat.S_IRUSR)
+            os.replace(tmp, path)
     except BaseException:
         logger.critical("Failed to save the checkpoint file %s. Maybe don't have the permission to write files, "
                         "or the disk space is insufficient and so on.", path)
@@ -264,6 +271,30 @@ def _atomic_write(path, chunks):
         pass
     finally:
         os.close(dfd)
+
+
+def _remove_stale_temporaries(directory, base):
+    """Remove `<base>.<random>.tmp` files of `directory` that no live save holds locked (killed saves)."""
+    if fcntl is None:
+        return
+    pattern = re.compile(re.escape(base) + r"\.[A-Za-z0-9_]{8}\.tmp")
+    try:
+        names = [n for n in os.listdir(directory) if pattern.fullmatch(n)]
+    except OSError:
+        return
+    for n in names:
+        tmp = os.path.join(directory, n)
+        try:
+            fd = os.open(tmp, os.O_RDONLY)
+        except OSError:
+            continue
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            os.remove(tmp)
+        except OSError:
+            pass        # a save in progress, or not ours to remove
+        finally:
+            os.close(fd)
 
 
 def _wait_async_save():
@@ -344,33 +375,38 @@ def _parse_file(file, format, crc_check):
             records, meta = CF.parse_safetensors(buf)
         except CF.FormatError as e:
             raise _corrupt(name, e) from e
+        _checksum_verdict(CF.safetensors_checksum_ok(buf, records, meta), name, crc_check)
         records.sort(key=lambda r: r[0])
-        if crc_check:
-            if not meta or "crc_num" not in meta:
-                logger.warning("For 'load_checkpoint', the safetensors file do not contain the crc code, "
-                               "please check the file.")
-            else:
-                crc = 0
-                for rname, _, _, payload in records:
-                    crc = CF.crc32(payload, CF.crc32(rname.encode("utf-8"), crc))
-                if str(crc) != meta["crc_num"]:
-                    raise ValueError(f"For 'load_checkpoint', the crc check has failed. Please check whether the "
-                                     f"ckpt file {name} is damaged.")
         return [(r[0], "tensor", r[1], r[2], r[3]) for r in records]
     if not buf:
         raise _corrupt(name, "the file is empty")
     payload, stored = CF.split_footer(buf)
     if stored is None and payload.startswith(CF.MARKER):
         raise _corrupt(name, "the file was written with a CRC footer that is missing (truncated file)")
-    if stored is None and crc_check:
-        logger.warning("For 'load_checkpoint', the ckpt file do not contain the crc code, please check the file.")
-    if stored is not None and CF.crc32(payload) != stored:
-        raise ValueError(f"For 'load_checkpoint', the crc check is failed, please check whether the ckpt file "
-                         f"{name} is damaged.")
+    _checksum_verdict(None if stored is None else CF.crc32(payload) == stored, name, crc_check)
     try:
         return CF.parse_ckpt(payload)
     except (DecodeError, CF.FormatError) as e:
         raise _corrupt(name, e) from e
+
+
+_warned_unchecked = set()
+
+
+def _checksum_verdict(ok, name, crc_check):
+    """A checksum that does not match is an error; a file without one loads (said once per file) unless
+    `crc_check` asks for one."""
+    if ok is False:
+        raise ValueError(f"For 'load_checkpoint', the crc check has failed. Please check whether the checkpoint file "
+                         f"{name} is damaged.")
+    if ok is None:
+        if crc_check:
+            raise ValueError(f"For 'load_checkpoint', 'crc_check' is True but the checkpoint file {name} carries no "
+                             f"crc code, so its contents cannot be verified.")
+        if name not in _warned_unchecked:
+            _warned_unchecked.add(name)
+            logger.warning("For 'load_checkpoint', the checkpoint file %s does not contain the crc code: its contents "
+                           "cannot be verified (load it with crc_check=True to refuse such files).", name)
 
 
 def _whether_load(specify_prefix, filter_prefix, name):
@@ -399,7 +435,8 @@ def load_checkpoint(ckpt_file_name, net=None, strict_load=False, filter_prefix=N
         dec_mode (str): decryption mode. Default: ``"AES-GCM"``.
         specify_prefix (Union[str, list, tuple]): load only names starting with these (deprecated). Default: ``None``.
         choice_func (Callable[[str], bool]): load only names for which it is True (ignored when a prefix is given).
-        crc_check (bool): require the CRC to match (a CRC present in the file is always checked here).
+        crc_check (bool): refuse a file that carries no checksum (one present in the file is always verified; a
+            file without one loads with a warning, once per file). Default: ``False``.
         remove_redundancy (bool): load a checkpoint saved with redundancy removal (parallel only).
         format (str): ``"ckpt"`` or ``"safetensors"``. Default: ``"ckpt"``.
 

@@ -195,7 +195,7 @@ def searchsorted(seq, values, sorter=None, out_int32=False, right=False):
         values = torch.tensor(values, dtype=seq.dtype, device=seq.device)
     if sorter is not None:
         sorter = _long(sorter)
-    return torch.searchsorted(seq, values, out_int32=out_int32, right=right, sorter=sorter)
+    return torch.searchsorted(seq.contiguous(), values.contiguous(), out_int32=out_int32, right=right, sorter=sorter)
 
 
 def bucketize(x, boundaries, right=False):
@@ -339,4 +339,8 @@ def view_as_real(x):
 
 def copy_to(x, src):
     """src broadcast and cast into a fresh tensor of x's shape and dtype."""
-    return src.to(x.dtype).expand(x.shape).clone() if isinstance(src, torch.Tensor) else torch.full_like(x, src)
+    if not isinstance(src, torch.Tensor):
+        return torch.full_like(x, src)
+    if src.is_complex() and not x.is_complex():
+        src = src.real      # the real part, as a cast keeps it
+    return src.to(x.dtype).expand(x.shape).clone()

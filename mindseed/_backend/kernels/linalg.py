@@ -92,5 +92,15 @@ def lu_solve(b, lu_data, lu_pivots):
 
 
 def lu_unpack(lu_data, lu_pivots, unpack_data=True, unpack_pivots=True):
+    # NOTE: torch's kernel reads the pivots without checking them (a wrong shape or value is a SIGSEGV)
+    if lu_data.dim() < 2:
+        raise ValueError(f"the 'LU_data' must be at least 2-D, but got shape {list(lu_data.shape)}.")
+    want = list(lu_data.shape[:-2]) + [min(lu_data.shape[-2:])]
+    if list(lu_pivots.shape) != want or lu_pivots.dtype.is_floating_point or lu_pivots.is_complex() \
+            or lu_pivots.dtype == torch.bool:
+        raise ValueError(f"the 'LU_pivots' must be an integer tensor of shape {want} for 'LU_data' of shape "
+                         f"{list(lu_data.shape)}, but got shape {list(lu_pivots.shape)}.")
+    if lu_pivots.numel() and (lu_pivots.min() < 1 or lu_pivots.max() > lu_data.shape[-2]):
+        raise ValueError(f"the 'LU_pivots' values must be in [1, {lu_data.shape[-2]}] (1-based row numbers).")
     p, lo, up = torch.lu_unpack(lu_data, lu_pivots.to(torch.int32), unpack_data, unpack_pivots)
     return p, lo, up

@@ -3,6 +3,7 @@
 Binary kernels accept a Python scalar on either side (it promotes weakly, like MindSpore's scalars).
 """
 import math
+import warnings
 
 import torch
 
@@ -300,7 +301,13 @@ def reduce_any(x, axis=None, keep_dims=False):
 def reduce_var(x, axis=None, ddof=0, keep_dims=False):
     if x.dim() == 0:
         return torch.zeros_like(x) if ddof == 0 else torch.full_like(x, math.nan)
-    return torch.var(x, dim=_dims(axis, x.dim()), correction=ddof, keepdim=keep_dims)
+    dims = _dims(axis, x.dim())
+    count = math.prod(x.shape[d] for d in dims)
+    if count <= ddof:   # no degrees of freedom left: NaN (or inf), without torch's warning
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            return torch.var(x, dim=dims, correction=ddof, keepdim=keep_dims)
+    return torch.var(x, dim=dims, correction=ddof, keepdim=keep_dims)
 
 
 def logsumexp(x, axis=None, keep_dims=False):

@@ -177,7 +177,7 @@ def _inplace_method(fn):
     return method
 
 
-def _index_fill_torch(self, dim, index, value):
+def _index_fill_dim_first(self, dim, index, value):
     return _I.index_fill(self, dim, index, value)
 
 
@@ -212,6 +212,9 @@ def _take(self, indices, axis=None, mode="clip"):
     x = P.reshape_p(self, shape=(-1,)) if axis is None else self
     ax = 0 if axis is None else _axis("take", axis, self.ndim)
     if not isinstance(indices, Tensor):
+        if indices is None:
+            raise TypeError("For 'take', the 'indices' must be a Tensor, an int or a sequence of ints, but got "
+                            "NoneType.")
         indices = Tensor(indices, mstype.int64)
     n = x.shape[ax]
     if mode == "clip":
@@ -240,7 +243,7 @@ def _fill_diagonal(self, fill_value, wrap=False):
     if self.ndim > 2 and len(set(self.shape)) != 1:
         raise ValueError(f"For 'fill_diagonal', all dimensions of a tensor with more than 2 must be equal, but got "
                          f"{self.shape}.")
-    return A.fill_diagonal_p(self, value=_I._scalar_like(self, fill_value), wrap=bool(wrap))
+    return A.fill_diagonal_p(self, value=_I._scalar_like(self, fill_value, "fill_diagonal"), wrap=bool(wrap))
 
 
 def _index_put(self, indices, values, accumulate=False):
@@ -264,6 +267,9 @@ def _index_copy(self, dim, index, tensor):
 
 def _choose(self, choices, mode="clip"):
     """out[i] = choices[self[i]][i] (numpy's choose), indices clipped or wrapped by `mode`."""
+    if not isinstance(choices, (tuple, list)) or not choices:
+        raise TypeError(f"For 'choose', the 'choices' must be a non-empty tuple or list of Tensors, but got "
+                        f"{type(choices).__name__}.")
     cs = _S.broadcast_tensors(*[c if isinstance(c, Tensor) else Tensor(c) for c in choices])
     st = stack(cs, 0)
     n = st.shape[0]
@@ -302,7 +308,7 @@ def _strides(shape):
 def _fill_(self, value):
     if isinstance(value, Tensor):
         return _I._inplace(self, lambda old: A.copy_to_p(old, cast(value, old.dtype)), value)
-    return _I._inplace(self, lambda old: P.fill_p(shape=old.shape, value=_I._scalar_like(old, value),
+    return _I._inplace(self, lambda old: P.fill_p(shape=old.shape, value=_I._scalar_like(old, value, "fill_"),
                                                   dtype=old.dtype.name))
 
 
@@ -367,7 +373,7 @@ TENSOR_METHODS = {
     # indexing
     "masked_fill": _I.masked_fill, "masked_fill_": _masked_fill_, "masked_select": _I.masked_select,
     "masked_scatter": _I.masked_scatter, "masked_scatter_": _inplace_method(_I.masked_scatter),
-    "index_fill": _I.index_fill, "index_fill_": _inplace_method(_index_fill_torch), "index_add": _index_add,
+    "index_fill": _I.index_fill, "index_fill_": _inplace_method(_index_fill_dim_first), "index_add": _index_add,
     "index_add_": _index_add_, "index_select": _I.index_select, "index_put": _index_put,
     "index_put_": _inplace_method(_index_put), "index_copy_": _inplace_method(_index_copy),
     "gather": _gather, "gather_elements": _I.gather_elements, "gather_nd": _I.gather_nd, "take": _take,

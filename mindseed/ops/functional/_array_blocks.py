@@ -114,6 +114,9 @@ def matrix_set_diag(x, diagonal, k=0, align="RIGHT_LEFT"):
     _check_tensor("MatrixSetDiagV3", "diagonal", diagonal)
     _check_align("MatrixSetDiagV3", align)
     lo, hi = _band("MatrixSetDiagV3", k)
+    if x.ndim < 2 or diagonal.ndim < 1:
+        raise ValueError(f"For 'MatrixSetDiagV3', the 'x' must be at least 2-D and the 'diagonal' at least 1-D, but "
+                         f"got shapes {x.shape} and {diagonal.shape}.")
     rows, cols = x.shape[-2], x.shape[-1]
     max_len = max(_diag_len(rows, cols, d) for d in range(lo, hi + 1))
     if diagonal.shape[-1] != max_len:

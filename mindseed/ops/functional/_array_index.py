@@ -53,8 +53,10 @@ def _check_mask(op, mask):
         raise TypeError(f"For '{op}', the 'mask' must be a bool Tensor, but got {mask.dtype}.")
 
 
-def _scalar_like(x, value):
+def _scalar_like(x, value, op="fill"):
     """A number converted to x's kind so the kernel keeps x's dtype."""
+    if isinstance(value, (complex, np.complexfloating)) or not isinstance(value, (numbers.Number, np.number)):
+        raise TypeError(f"For '{op}', the 'value' must be a bool, int or float, but got {type(value).__name__}.")
     if x.dtype == mstype.bool_:
         return bool(value)
     return int(value) if mstype.is_integral(x.dtype) else float(value)
@@ -76,7 +78,7 @@ def masked_fill(input_x, mask, value):
                              f"{value.shape}.")
         value = cast(value, input_x.dtype)
     elif isinstance(value, (numbers.Number, np.number, np.bool_)):
-        value = _scalar_like(input_x, value)
+        value = _scalar_like(input_x, value, "MaskedFill")
     else:
         raise TypeError(f"For 'MaskedFill', the 'value' must be a number or a Tensor, but got {type(value).__name__}.")
     return P.where_p(mask, value, input_x)
@@ -103,7 +105,7 @@ def _index_1d(op, x, axis, index):
     _check_int_tensor(op, "index", index)
     if index.ndim > 1:
         raise ValueError(f"For '{op}', the 'index' must be 0-D or 1-D, but got shape {index.shape}.")
-    ax = _axis(op, axis, x.ndim)
+    ax = _axis(op, axis, x.ndim, scalar_ok=False)
     if index.ndim == 0:
         index = P.reshape_p(index, shape=(1,))
     return ax, index
@@ -118,7 +120,7 @@ def index_fill(x, axis, index, value):
                              f"{value.shape}.")
         value = cast(value, x.dtype)
     else:
-        value = _scalar_like(x, value)
+        value = _scalar_like(x, value, "IndexFill")
     return A.index_fill_p(x, index, value, axis=ax)
 
 
@@ -152,14 +154,14 @@ def index_select(input, axis, index):
     _check_int_tensor("index_select", "index", index)
     if index.ndim > 1:
         raise ValueError(f"For 'index_select', the 'index' must be 0-D or 1-D, but got shape {index.shape}.")
-    ax = _axis("index_select", axis, input.ndim)
+    ax = _axis("index_select", axis, input.ndim, scalar_ok=False)
     return A.gather_p(input, P.reshape_p(index, shape=(-1,)) if index.ndim == 0 else index, axis=ax, batch_dims=0)
 
 
 def _gather_check(x, indices, axis, batch_dims):
     _check_tensor("Gather", "input_params", x)
     _check_int_tensor("Gather", "input_indices", indices)
-    ax = _axis("Gather", axis, x.ndim)
+    ax = _axis("Gather", axis, x.ndim, scalar_ok=False)
     b = _int("Gather", "batch_dims", batch_dims)
     if b < 0:
         b += indices.ndim

@@ -269,7 +269,7 @@ def _getitem(x, index):
 def narrow(input, axis, start, length):
     """The `length` elements from `start` along `axis`."""
     _check_tensor("narrow", "input", input)
-    ax = _axis("narrow", axis, input.ndim)
+    ax = _axis("narrow", axis, input.ndim, scalar_ok=False)
     n = input.shape[ax]
     start, length = _int("narrow", "start", start), _int("narrow", "length", length)
     if start < 0:
@@ -403,7 +403,7 @@ def split(tensor, split_size_or_sections, axis=0):
     [(2, 2), (2, 2), (1, 2)]
     """
     _check_tensor("Split", "tensor", tensor)
-    ax = _axis("Split", axis, tensor.ndim)
+    ax = _axis("Split", axis, tensor.ndim, scalar_ok=False)
     n = tensor.shape[ax]
     if isinstance(split_size_or_sections, (list, tuple)):
         sizes = _ints("Split", "split_size_or_sections", split_size_or_sections)
@@ -424,7 +424,7 @@ def chunk(input, chunks, axis=0):
     chunks = _int("chunk", "chunks", chunks)
     if chunks <= 0:
         raise ValueError(f"For 'chunk', the 'chunks' must be positive, but got {chunks}.")
-    ax = _axis("chunk", axis, input.ndim)
+    ax = _axis("chunk", axis, input.ndim, scalar_ok=False)
     n = input.shape[ax]
     k = max(-(-n // chunks), 1)
     sizes = [k] * (n // k) + ([n % k] if n % k else [])
@@ -434,7 +434,7 @@ def chunk(input, chunks, axis=0):
 def tensor_split(input, indices_or_sections, axis=0):
     """numpy's array_split: `sections` nearly equal pieces, or pieces cut at the listed indices."""
     _check_tensor("tensor_split", "input", input)
-    ax = _axis("tensor_split", axis, input.ndim)
+    ax = _axis("tensor_split", axis, input.ndim, scalar_ok=False)
     n = input.shape[ax]
     if isinstance(indices_or_sections, (list, tuple)):
         cuts = [min(max(c + n if c < 0 else c, 0), n) for c in _ints("tensor_split", "indices_or_sections",
@@ -446,10 +446,16 @@ def tensor_split(input, indices_or_sections, axis=0):
                          for i in range(len(bounds) - 1))
         return _split_at("tensor_split", input, sizes, ax)
     k = _int("tensor_split", "indices_or_sections", indices_or_sections)
-    if k <= 0:
-        raise ValueError(f"For 'tensor_split', the number of sections must be positive, but got {k}.")
+    if not 0 < k <= n + _MAX_EMPTY_SECTIONS:
+        raise ValueError(f"For 'tensor_split', the number of sections must be in [1, {n + _MAX_EMPTY_SECTIONS}] "
+                         f"(the axis has {n} elements), but got {k}.")
     q, r = divmod(n, k)
     return _split_at("tensor_split", input, [q + 1] * r + [q] * (k - r), ax)
+
+
+# sections beyond the axis length are empty pieces (as numpy's array_split gives them), but each is a Tensor: a
+# count far past the length is unbounded work, not a split
+_MAX_EMPTY_SECTIONS = 1 << 16
 
 
 def _nsplit(op, input, indices_or_sections, axis, min_ndim):

@@ -185,11 +185,15 @@ def _axes(op, axis, ndim):
     return _axis(op, axis, ndim)
 
 
-def _axis(op, a, ndim):
+def _axis(op, a, ndim, scalar_ok=True):
+    """`a` as an axis in [0, ndim); a 0-d input has one axis (0 or -1) unless `scalar_ok` is False (ops that take
+    a slice, a size or an index along a real dimension)."""
     if isinstance(a, Tensor):
-        a = int(a.item())
+        a = _int_tensor_values(op, "axis", a)[0] if a.size == 1 else a
     if isinstance(a, bool) or not isinstance(a, (int, np.integer)):
         raise TypeError(f"For '{op}', the 'axis' must be int, tuple or list, but got {type(a).__name__}.")
+    if ndim == 0 and not scalar_ok:
+        raise ValueError(f"For '{op}', the input must have at least 1 dimension, but got a 0-D Tensor.")
     n = max(ndim, 1)
     if not -n <= a < n:
         raise ValueError(f"For '{op}', the 'axis' must be in range [{-n}, {n}), but got {a}.")
@@ -205,16 +209,23 @@ def sum(input, dim=None, keepdim=False, *, dtype=None):
     """
     _check_tensor("sum", "input", input)
     if dtype is not None:
-        input = P.cast_p(input, dtype=dtype.name)
+        input = P.cast_p(input, dtype=_dtype_arg("sum", dtype).name)
     elif input.dtype == mstype.bool_ or (mstype.is_integral(input.dtype) and input.dtype != mstype.int64
                                         and input.dtype != mstype.uint64):
         input = P.cast_p(input, dtype="Int64")
     return P.reduce_sum_p(input, axis=_axes("sum", dim, input.ndim), keep_dims=bool(keepdim))
 
 
+def _int_tensor_values(op, name, t):
+    """The values of an integer Tensor given where ints are expected (a shape, a count), as Python ints."""
+    if t.dtype == mstype.bool_ or not mstype.is_integral(t.dtype):
+        raise TypeError(f"For '{op}', the '{name}' given as a Tensor must have an integer dtype, but got {t.dtype}.")
+    return [int(v) for v in t.asnumpy().reshape(-1)]
+
+
 def _shape_arg(op, shape):
     if isinstance(shape, Tensor):
-        shape = tuple(int(v) for v in shape.asnumpy().reshape(-1))
+        shape = tuple(_int_tensor_values(op, "shape", shape))
     if isinstance(shape, (int, np.integer)):
         return (int(shape),)
     if not isinstance(shape, (tuple, list)):
@@ -222,7 +233,7 @@ def _shape_arg(op, shape):
     out = []
     for s in shape:
         if isinstance(s, Tensor):
-            s = int(s.item())
+            s = _int_tensor_values(op, "shape", s)[0] if s.size == 1 else s
         if isinstance(s, bool) or not isinstance(s, (int, np.integer)):
             raise TypeError(f"For '{op}', the elements of 'shape' must be int, but got {shape}.")
         out.append(int(s))
@@ -256,6 +267,9 @@ def reshape(input, shape):
 def transpose(input, input_perm):
     """Permute the dimensions by `input_perm`."""
     _check_tensor("Transpose", "input", input)
+    if not isinstance(input_perm, (tuple, list)):
+        raise TypeError(f"For 'Transpose', the 'input_perm' must be a tuple or list of ints, but got "
+                        f"{type(input_perm).__name__}.")
     perm = tuple(_axis("Transpose", p, input.ndim) for p in input_perm)
     if len(perm) != input.ndim or sorted(perm) != list(range(input.ndim)):
         raise ValueError(f"For 'Transpose', the 'input_perm' {tuple(input_perm)} is not a permutation of the "
@@ -280,6 +294,9 @@ def cast(input, dtype):
     """The values converted to `dtype`."""
     dtype = _dtype_arg("Cast", dtype)
     if not isinstance(input, Tensor):
+        if input is None:
+            raise TypeError("For 'Cast', the 'input' must be a Tensor, a number or a sequence of numbers, but got "
+                            "NoneType.")
         return Tensor(input, dtype)
     if input.dtype == dtype:
         return input
@@ -293,6 +310,9 @@ def broadcast_to(input, shape):
     lead = len(shape) - input.ndim
     if lead < 0:
         raise ValueError(f"For 'BroadcastTo', the 'shape' {shape} has fewer dimensions than the input {input.shape}.")
+    if any(s == -1 for s in shape[:lead]):
+        raise ValueError(f"For 'BroadcastTo', -1 in 'shape' {shape} must stand for a dimension of the input "
+                         f"{input.shape}, not a new leading one.")
     full_shape = tuple(input.shape[i - lead] if s == -1 else s for i, s in enumerate(shape))
     for i, s in enumerate(input.shape):
         if s != 1 and s != full_shape[i + lead]:
@@ -384,12 +404,12 @@ def where(condition, input, other):
 
 def zeros(size, dtype=None):
     """A tensor of zeros (Float32 unless `dtype`)."""
-    return P.fill_p(shape=_shape_arg("zeros", size), value=0, dtype=(dtype or mstype.float32).name)
+    return P.fill_p(shape=_shape_arg("zeros", size), value=0, dtype=_dtype_arg("zeros", dtype or mstype.float32).name)
 
 
 def ones(shape, dtype=None):
     """A tensor of ones (Float32 unless `dtype`)."""
-    return P.fill_p(shape=_shape_arg("ones", shape), value=1, dtype=(dtype or mstype.float32).name)
+    return P.fill_p(shape=_shape_arg("ones", shape), value=1, dtype=_dtype_arg("ones", dtype or mstype.float32).name)
 
 
 def full(size, fill_value, *, dtype=None):
@@ -399,7 +419,7 @@ def full(size, fill_value, *, dtype=None):
     if dtype is None:
         dtype = mstype.bool_ if isinstance(fill_value, bool) else \
             mstype.int64 if isinstance(fill_value, int) else mstype.float32
-    return P.fill_p(shape=_shape_arg("full", size), value=fill_value, dtype=dtype.name)
+    return P.fill_p(shape=_shape_arg("full", size), value=fill_value, dtype=_dtype_arg("full", dtype).name)
 
 
 def fill(type, shape, value):
@@ -408,6 +428,7 @@ def fill(type, shape, value):
 
 
 def full_like(input, fill_value, *, dtype=None):
+    _check_tensor("full_like", "input", input)
     return full(input.shape, fill_value, dtype=dtype or input.dtype)
 
 
@@ -520,6 +541,9 @@ def update_in_place(target, fn, *others):
     a Parameter is an Assign of the graph, so every call of the compiled function repeats it (the Parameter is
     captured first, so fn reads its value at each call, not at tracing).
     """
+    if not isinstance(target, Tensor):
+        raise TypeError(f"For the in-place update, the input to update must be a Tensor (or Parameter), but got "
+                        f"{type(target).__name__}.")
     tracing = _state.tracing
     param = isinstance(target, Parameter)
     if param:

@@ -60,6 +60,8 @@ def logit(input, eps=None):
     """log(p / (1 - p)), with p = clamp(input, eps, 1 - eps) when `eps` is given."""
     _tensor("Logit", input)
     x = input if mstype.is_float(input.dtype) else C.cast_p(input, dtype="Float32")
+    if eps is not None and (isinstance(eps, bool) or not isinstance(eps, (int, float))):
+        raise TypeError(f"For 'Logit', the 'eps' must be a float or None, but got {type(eps).__name__}.")
     if eps is not None and eps >= 0:
         x = P.clamp_p(x, float(eps), 1.0 - float(eps))
     return C.log_p(C.div_p(x, C.sub_p(1.0, x)))
@@ -164,6 +166,8 @@ def ldexp(x, other):
     """x * 2 ** other."""
     _tensor("ldexp", x, "x")
     if not isinstance(other, Tensor):
+        if isinstance(other, bool) or not isinstance(other, (int, float)):
+            raise TypeError(f"For 'ldexp', the 'other' must be a Tensor, int or float, but got {type(other).__name__}.")
         return C.mul_p(x, 2.0 ** other)
     scale = P.exp2_p(other)
     if mstype.is_float(x.dtype) and not mstype.is_float(other.dtype) and scale.dtype != x.dtype:

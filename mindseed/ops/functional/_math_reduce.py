@@ -20,6 +20,7 @@ __all__ = [
 
 _builtin_all = builtins.all
 _builtin_any = builtins.any
+_builtin_min = builtins.min
 
 
 def _keep(op, name, v):
@@ -425,7 +426,7 @@ def nanquantile(input, q, axis=None, keepdims=False):
 def trapz(y, x=None, *, dx=1.0, dim=-1):
     """The trapezoidal rule along `dim`, with sample points `x` (1-D or y's shape) or spacing `dx`."""
     _tensor("trapz", y, "y")
-    d = _axis("trapz", dim, y.ndim)
+    d = _axis("trapz", dim, y.ndim, scalar_ok=False)
     n = y.shape[d]
     head = (slice(None),) * d
     left, right = C.getitem_p(y, index=head + (slice(0, n - 1),)), C.getitem_p(y, index=head + (slice(1, n),))
@@ -458,7 +459,7 @@ def diff(x, n=1, axis=-1, prepend=None, append=None):
     _tensor("diff", x, "x")
     if isinstance(n, bool) or not isinstance(n, int) or n < 0:
         raise ValueError(f"For 'diff', the 'n' must be a non-negative int, but got {n}.")
-    ax = _axis("diff", axis, x.ndim)
+    ax = _axis("diff", axis, x.ndim, scalar_ok=False)
     parts = [t for t in (prepend, x, append) if t is not None]
     if len(parts) > 1:
         parts = [_broadcast_edge(t, x, ax) if t is not x else t for t in parts]
@@ -467,7 +468,8 @@ def diff(x, n=1, axis=-1, prepend=None, append=None):
             dt = mstype.promote_types(dt, t.dtype)
         x = C.concat_p(*[t if t.dtype == dt else C.cast_p(t, dtype=dt.name) for t in parts], axis=ax)
     head = (slice(None),) * ax
-    for _ in range(n):
+    # NOTE: after as many differences as the axis is long the result is empty and stays so: n is cut there
+    for _ in range(_builtin_min(n, x.shape[ax])):
         m = x.shape[ax]
         hi, lo = C.getitem_p(x, index=head + (slice(1, m),)), C.getitem_p(x, index=head + (slice(0, m - 1),))
         x = C.not_equal_p(hi, lo) if x.dtype == mstype.bool_ else C.sub_p(hi, lo)

@@ -85,6 +85,8 @@ def print_(*input_x):
 
 def partial(func, *args):
     """func with its first arguments bound (functools.partial)."""
+    if not callable(func):
+        raise TypeError(f"For 'partial', the 'func' must be callable, but got {type(func).__name__}.")
     return functools.partial(func, *args)
 
 
@@ -96,6 +98,9 @@ def clip_by_norm(x, max_norm, norm_type=2.0, error_if_nonfinite=False):
     """x (or each tensor of a tuple) scaled so that its L2 norm is at most max_norm."""
     if isinstance(x, (tuple, list)):
         return type(x)(clip_by_norm(t, max_norm) for t in x)
+    if not isinstance(x, Tensor):
+        raise TypeError(f"For 'clip_by_norm', the 'x' must be a Tensor or a tuple of Tensors, but got "
+                        f"{type(x).__name__}.")
     norm = _l2(x)
     scale = C.div(max_norm, C.maximum(norm, max_norm))
     return C.mul(x, C.cast(scale, x.dtype))
@@ -109,6 +114,9 @@ def clip_by_global_norm(x, clip_norm=1.0, use_norm=None):
     """
     if isinstance(x, Tensor):
         return clip_by_global_norm((x,), clip_norm, use_norm)[0]
+    if not isinstance(x, (tuple, list)) or not x or not all(isinstance(t, Tensor) for t in x):
+        raise TypeError(f"For 'clip_by_global_norm', the 'x' must be a Tensor or a non-empty tuple of Tensors, but "
+                        f"got {x!r:.80}.")
     xs = tuple(x)
     if use_norm is None:
         total = C.sum(C.stack([C.sum(C.mul(t, t)).astype(xs[0].dtype) for t in xs]))

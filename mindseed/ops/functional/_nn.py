@@ -222,6 +222,8 @@ def logsigmoid(x):
 
 def _halves(op, x, axis):
     _check_float(op, "x", x)
+    if x.ndim == 0:
+        raise ValueError(f"For '{op}', the input must have at least 1 dimension, but got a 0-D Tensor.")
     axis = _check_axis(op, "axis", axis, x.ndim)
     if x.shape[axis] % 2:
         raise ValueError(f"For '{op}', the size of dimension {axis} of the input must be even, but got "

@@ -431,6 +431,8 @@ def multilabel_soft_margin_loss(input, target, weight=None, reduction='mean'):
     """mean over classes of target * softplus(-input) + (1 - target) * softplus(input), times weight."""
     op = "multilabel_soft_margin_loss"
     _check_float(op, "input", input)
+    if input.ndim == 0:
+        raise ValueError(f"For '{op}', the 'input' must have a class dimension, but got a 0-D Tensor.")
     _check_tensor(op, "target", target)
     _check_reduction(op, reduction)
     _check_broadcast(op, "input", input, "target", target)

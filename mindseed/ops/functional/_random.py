@@ -17,6 +17,7 @@ from mindseed.ops._prims import array as A
 from mindseed.ops._prims import core as P
 from mindseed.ops._prims import random as R
 from mindseed.ops.functional._array_index import _inplace
+from mindseed.ops.functional._array_shape import _int
 from mindseed.ops.functional._core import _check_tensor, _dtype_arg, cast
 
 __all__ = [
@@ -31,9 +32,20 @@ __all__ = [
 def _gen(seed=None, seed2=0):
     if seed is None:
         seed = 0
-    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:
-        raise ValueError(f"The random 'seed' must be a non-negative int, but got {seed!r}.")
+    for name, s in (("seed", seed), ("offset", seed2)):
+        if isinstance(s, bool) or not isinstance(s, (int, np.integer)) or not 0 <= s < 2 ** 63:
+            raise ValueError(f"The random '{name}' must be a non-negative int, but got {s!r}.")
     return _seed.op_generator(int(seed), int(seed2))
+
+
+def _real(op, name, v):
+    """A distribution parameter given as a Python number (or a one-element Tensor), as a float."""
+    if isinstance(v, Tensor) and v.size == 1:
+        v = v.item()
+    if isinstance(v, (bool, np.bool_)) or not isinstance(v, (numbers.Real, np.number)) or \
+            isinstance(v, np.complexfloating):
+        raise TypeError(f"For '{op}', the '{name}' must be an int or float, but got {type(v).__name__}.")
+    return float(v)
 
 
 def _generator(generator):
@@ -252,7 +264,10 @@ def randint_like(input, low, high, seed=None, *, dtype=None):
 def randperm(n, seed=0, offset=0, dtype=mstype.int64):
     """A random permutation of 0..n-1."""
     if isinstance(n, Tensor):
-        n = int(n.asnumpy().reshape(-1)[0])
+        if n.size != 1 or n.dtype == mstype.bool_ or not mstype.is_integral(n.dtype):
+            raise TypeError(f"For 'randperm', the 'n' given as a Tensor must hold one integer, but got shape "
+                            f"{n.shape} and dtype {n.dtype}.")
+        n = int(n.item())
     if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n < 0:
         raise ValueError(f"For 'randperm', the 'n' must be a non-negative int, but got {n!r}.")
     dtype = _dtype_arg("randperm", dtype)
@@ -312,7 +327,8 @@ def random_categorical(logits, num_sample, seed=0, dtype=mstype.int64):
     if dtype not in (mstype.int16, mstype.int32, mstype.int64):
         raise TypeError(f"For 'RandomCategorical', the 'dtype' must be int16, int32 or int64, but got {dtype}.")
     z = P.stop_gradient_p(logits if mstype.is_float(logits.dtype) else cast(logits, mstype.float32))
-    out = R.categorical_p(z, num_samples=int(num_sample), gen=_gen(seed))
+    out = R.categorical_p(z, num_samples=_int("RandomCategorical", "num_sample", num_sample),
+                            gen=_gen(seed))
     return cast(out, dtype)
 
 
@@ -398,11 +414,12 @@ def _float_target(op, input):
 def uniform_(input, from_=0, to=1, *, generator=None):
     """Fill input in place with samples uniform in [from_, to)."""
     _float_target("uniform_", input)
+    lo, hi = _real("uniform_", "from_", from_), _real("uniform_", "to", to)
     g = _generator(generator)
 
     def fn(old):
         u = R.uniform_real_p(shape=old.shape, dtype=old.dtype.name, gen=g)
-        return P.add_p(P.mul_p(u, float(to) - float(from_)), float(from_))
+        return P.add_p(P.mul_p(u, hi - lo), lo)
     return _inplace(input, fn)
 
 
@@ -426,7 +443,7 @@ def bernoulli_(input, p=0.5, *, generator=None):
         if isinstance(p, Tensor):
             prob = cast(P.broadcast_to_p(p, shape=old.shape) if p.shape != old.shape else p, mstype.float32)
         else:
-            prob = P.fill_p(shape=old.shape, value=float(p), dtype="Float32")
+            prob = P.fill_p(shape=old.shape, value=_real("bernoulli_", "p", p), dtype="Float32")
         return cast(R.bernoulli_p(P.stop_gradient_p(prob), gen=g), old.dtype)
     return _inplace(input, fn)
 
@@ -452,6 +469,7 @@ def random_(input, from_=0, to=None, *, generator=None):
 def exponential_(input, lambd=1, *, generator=None):
     """Fill input in place with samples of the exponential distribution of rate lambd."""
     _float_target("exponential_", input)
+    lambd = _real("exponential_", "lambd", lambd)
     if lambd <= 0:
         raise ValueError(f"For 'exponential_', the 'lambd' must be positive, but got {lambd}.")
     g = _generator(generator)
@@ -462,19 +480,21 @@ def exponential_(input, lambd=1, *, generator=None):
 # ---------------------------------------------------------------- Tensor methods
 def _uniform_method(self, from_=0.0, to=1.0, generator=None):
     _float_target("uniform", self)
+    lo, hi = _real("uniform", "from_", from_), _real("uniform", "to", to)
     u = R.uniform_real_p(shape=self.shape, dtype=self.dtype.name, gen=_generator(generator))
-    return P.add_p(P.mul_p(u, float(to) - float(from_)), float(from_))
+    return P.add_p(P.mul_p(u, hi - lo), lo)
 
 
 def _cauchy_method(self, median=0.0, sigma=1.0):
     _float_target("cauchy", self)
-    return R.cauchy_p(shape=self.shape, median=float(median), sigma=float(sigma), dtype=self.dtype.name,
-                      gen=_gen())
+    return R.cauchy_p(shape=self.shape, median=_real("cauchy", "median", median),
+                      sigma=_real("cauchy", "sigma", sigma), dtype=self.dtype.name, gen=_gen())
 
 
 def _log_normal_method(self, mean=1.0, std=2.0):
     _float_target("log_normal", self)
-    return R.log_normal_p(shape=self.shape, mean=float(mean), std=float(std), dtype=self.dtype.name, gen=_gen())
+    return R.log_normal_p(shape=self.shape, mean=_real("log_normal", "mean", mean),
+                             std=_real("log_normal", "std", std), dtype=self.dtype.name, gen=_gen())
 
 
 TENSOR_METHODS = {

@@ -1,0 +1,68 @@
+"""Fuzz: every public op of `mindseed.ops` and every Tensor method, given bad inputs, returns a result or raises a
+clean MindSpore-style error -- never a crash, a hang, an internal Python error or torch's words.
+
+The normal suite runs a fixed sample (and the calls that once crashed or hung); ``MINDSEED_FUZZ_FULL=1`` runs the
+whole table and prints the counts (``python tests/fuzz/_fuzz_run.py`` does the same outside pytest).
+"""
+import json
+import os
+
+import _fuzz_cases as cases
+import _fuzz_run as runner
+
+FULL = bool(os.environ.get("MINDSEED_FUZZ_FULL"))
+# calls that once crashed the interpreter, hung it, or answered with an internal error (issue 26)
+_ONCE_BROKEN = [
+    "ops.lu_unpack|1|t_empty", "ops.lu_unpack|1|t_0d", "ops.diff|kw:n|huge", "ops.diff_ext|kw:n|huge",
+    "Tensor.diff|0|huge", "Tensor.take|0|none", "ops.inplace_add|0|none", "ops.scatter_update|0|none",
+    "ops.zeros|0|t_nan", "ops.ones|0|t_nan", "ops.zeros|0|t_bool", "ops.zeros|0|huge", "ops.cast|0|none",
+    "ops.chunk|0|t_0d", "ops.split|0|t_0d", "ops.trapz|0|t_0d", "ops.glu|0|t_0d", "ops.atan2|0|t_complex",
+    "ops.tensor_getitem|1|t_int", "ops.jvp|0|t_f64", "Tensor.uniform_|0|complex",
+]
+
+
+def _report(outcomes):
+    counts = runner.tally(outcomes)
+    print(json.dumps(counts))
+    found = runner.findings(outcomes)
+    for call, res in sorted(found.items())[:60]:
+        print(f"{res['kind']:8} {call}: {res['detail']}")
+    return counts, found
+
+
+def test_bad_inputs_give_a_result_or_a_clean_error():
+    every = cases.all_calls()
+    calls = every if FULL else sorted(set(cases.sample(every, 0.06)) | (set(_ONCE_BROKEN) & set(every)))
+    counts, found = _report(runner.run(calls, timeout=10.0 if FULL else 20.0))
+    assert counts["calls"] == len(calls)
+    assert not found, f"{len(found)} of {len(calls)} calls crashed, hung, failed inside mindseed or leaked torch " \
+                      f"text: {sorted(found)[:20]}"
+
+
+def test_the_table_reaches_every_public_op_and_tensor_method():
+    targets = cases.targets()
+    ops_ = [t for t in targets if t.startswith("ops.")]
+    methods = [t for t in targets if t.startswith("Tensor.")]
+    assert len(ops_) > 500 and len(methods) > 300
+    called = {c.split("|")[0] for c in cases.all_calls()}
+    assert called == set(targets)
+    assert set(_ONCE_BROKEN) <= set(cases.all_calls())
+
+
+def test_runner_names_a_crash_a_hang_an_internal_error_and_leaked_text(monkeypatch):
+    monkeypatch.setenv("MINDSEED_FUZZ_SELFTEST", "1")
+    calls = ["ops.abs|0|t_f64", "selftest.crash|0|t_f64", "ops.abs|0|str", "selftest.hang|0|t_f64",
+             "selftest.internal|0|t_f64", "selftest.leak|0|t_f64", "ops.abs|0|t_int"]
+    out = runner.run(calls, timeout=3.0)
+    assert [out[c]["kind"] for c in calls] == ["ok", "crash", "error", "hang", "internal", "leaked", "ok"]
+
+
+def test_leaked_torch_text_detector():
+    for text in ("torch.linalg.lu_solve: A must be square", "c10::complex<float> != float", "please report an "
+                 "enhancement request to PyTorch", "DefaultCPUAllocator: can't allocate memory", "dtype=torch.int32",
+                 "expected scalar type Float but found Double", "Overflow when unpacking long long",
+                 "aten::add.Tensor", "expand(torch.FloatTensor{[2, 3]}, size=[3])"):
+        assert cases.leaked_torch_text(text), text
+    for text in ("For 'Add', the 'x' shape (2, 3) and 'y' shape (4,) cannot broadcast.", "For 'UniqueWithPad', "
+                 "the 'x' must be 1-D", "flatten", "Float32 and Complex64", "Memory not enough"):
+        assert cases.leaked_torch_text(text) is None, text
