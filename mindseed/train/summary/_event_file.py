@@ -1,17 +1,23 @@
-"""TensorBoard event files by hand: the TFRecord framing with masked CRC32C and the Event/Summary messages.
+"""MindSpore's summary format: its record framing (masked CRC-32C) and its Event/Summary messages.
 
-TFRecord framing of each record: uint64 length, uint32 masked_crc32c(length bytes), the data, uint32
-masked_crc32c(data). The messages follow tensorflow/core/util/event.proto and framework/summary.proto:
+Each record is framed as MindSpore's event writer (and TensorFlow's TFRecord) frames it: uint64 length,
+uint32 masked_crc32c(length bytes), the data, uint32 masked_crc32c(data). The messages follow MindSpore's
+summary.proto and anf_ir.proto (package mindspore.irpb), which MindInsight reads:
 
-    Event { double wall_time = 1; int64 step = 2; oneof what { string file_version = 3; Summary summary = 5; } }
+    Event { required double wall_time = 1; optional int64 step = 2;
+            oneof what { string version = 3; GraphProto graph_def = 4; Summary summary = 5; } }
     Summary { repeated Value value = 1; }
-    Summary.Value { string tag = 1; SummaryMetadata metadata = 9; oneof value { float simple_value = 2;
-                    Image image = 4; HistogramProto histo = 5; TensorProto tensor = 8; } }
-    Summary.Image { int32 height = 1; int32 width = 2; int32 colorspace = 3; bytes encoded_image_string = 4; }
-    HistogramProto { double min = 1, max = 2, num = 3, sum = 4, sum_squares = 5;
-                     repeated double bucket_limit = 6 [packed]; repeated double bucket = 7 [packed]; }
-    SummaryMetadata { PluginData plugin_data = 1 { string plugin_name = 1; bytes content = 2; } }
-    TensorProto { DataType dtype = 1; TensorShapeProto tensor_shape = 2; repeated bytes string_val = 8; }
+    Summary.Value { required string tag = 1;
+                    oneof value { float scalar_value = 3; Image image = 4; TensorProto tensor = 8;
+                                  Histogram histogram = 9; } }
+    Summary.Image { int32 height = 1; int32 width = 2; int32 colorspace = 3; bytes encoded_image = 4; }
+    Summary.Histogram { repeated bucket buckets = 1 { double left = 1; double width = 2; int64 count = 3; };
+                        int64 nan_count = 2, pos_inf_count = 3, neg_inf_count = 4;
+                        double max = 5, min = 6, sum = 7; int64 count = 8; }
+    TensorProto { repeated int64 dims = 1; DataType data_type = 2; repeated float float_data = 3 [packed];
+                  bytes raw_data = 8; }
+
+The format-neutral parts (histogram buckets, the image canvas as PNG) are shared with the TensorBoard writer.
 """
 import io
 import struct
@@ -21,6 +27,12 @@ import numpy as np
 from mindseed.train import _wire as W
 
 _POLY = 0x82F63B78  # CRC-32C (Castagnoli), reflected
+VERSION = "MindSpore.Event:1"
+# anf_ir.proto DataType
+_DT = {np.dtype(np.bool_): 1, np.dtype(np.int8): 2, np.dtype(np.int16): 3, np.dtype(np.int32): 4,
+       np.dtype(np.int64): 5, np.dtype(np.uint8): 6, np.dtype(np.uint16): 7, np.dtype(np.uint32): 8,
+       np.dtype(np.uint64): 9, np.dtype(np.float16): 10, np.dtype(np.float32): 11, np.dtype(np.float64): 12}
+DT_STRING = 13
 
 
 def _make_table():
@@ -51,13 +63,18 @@ def masked_crc32c(data):
 
 
 def frame(record):
-    """One TFRecord: length, its masked CRC, the data, its masked CRC."""
+    """One record: length, its masked CRC, the data, its masked CRC."""
     header = struct.pack("<Q", len(record))
     return header + struct.pack("<I", masked_crc32c(header)) + record + struct.pack("<I", masked_crc32c(record))
 
 
+def record(file, data):
+    """Write one framed record to an open binary file."""
+    file.write(frame(data))
+
+
 def read_records(buf):
-    """The records of a TFRecord file; raises ValueError on a bad CRC or a truncated record."""
+    """The records of a summary (or TFRecord) file; raises ValueError on a bad CRC or a truncated record."""
     pos, out = 0, []
     while pos < len(buf):
         if pos + 12 > len(buf):
@@ -77,41 +94,24 @@ def read_records(buf):
     return out
 
 
-# ---------------------------------------------------------------- messages
-def event(wall_time, step=0, file_version=None, summary_values=None):
-    body = W.f_double(1, wall_time) + W.f_varint(2, step)
-    if file_version is not None:
-        body += W.f_bytes(3, file_version)
-    if summary_values is not None:
-        body += W.f_bytes(5, b"".join(W.f_bytes(1, v) for v in summary_values))
-    return body
+# ---------------------------------------------------------------- format-neutral data
+def histogram_of(array):
+    """MindSpore's histogram of an array: (stats, edges, counts) over the finite values.
 
-
-def _plugin_metadata(name):
-    return W.f_bytes(9, W.f_bytes(1, W.f_bytes(1, name)))
-
-
-def scalar_value(tag, value):
-    return W.f_bytes(1, tag) + W.f_float(2, float(value))
-
-
-def histogram_value(tag, array):
-    """A HistogramProto of the finite values, with MindSpore's choice of bucket count."""
+    stats holds count (all values), nan/pos_inf/neg_inf counts, min, max, sum and sum_squares of the finite
+    values; the bucket count follows MindSpore's rule (2 for <= 5 values, 3 for <= 10, then one per 10 up to 90).
+    """
     a = np.asarray(array, dtype=np.float64).ravel()
     finite = a[np.isfinite(a)]
-    if finite.size:
-        lo, hi = float(finite.min()), float(finite.max())
-        bins = _histogram_bins(finite.size)
-        first, last = (lo, hi) if lo < hi else (lo - 0.5, hi + 0.5)
-        counts, edges = np.histogram(finite, bins=np.linspace(first, last, bins + 1))
-        limits = edges[1:].tolist()
-        total, squares = float(finite.sum()), float(np.dot(finite, finite))
-    else:
-        lo = hi = total = squares = 0.0
-        counts, limits = np.zeros(1), [0.0]
-    body = (W.f_double(1, lo) + W.f_double(2, hi) + W.f_double(3, float(finite.size)) + W.f_double(4, total)
-            + W.f_double(5, squares) + W.f_packed_doubles(6, limits) + W.f_packed_doubles(7, counts.astype(float)))
-    return W.f_bytes(1, tag) + W.f_bytes(5, body)
+    stats = {"count": a.size, "nan": int(np.isnan(a).sum()), "pos_inf": int(np.isposinf(a).sum()),
+             "neg_inf": int(np.isneginf(a).sum()), "min": 0.0, "max": 0.0, "sum": 0.0, "sum_squares": 0.0}
+    if not finite.size:
+        return stats, np.zeros(1), np.zeros(0, np.int64)
+    lo, hi = float(finite.min()), float(finite.max())
+    stats.update(min=lo, max=hi, sum=float(finite.sum()), sum_squares=float(np.dot(finite, finite)))
+    first, last = (lo, hi) if lo < hi else (lo - 0.5, hi + 0.5)
+    counts, edges = np.histogram(finite, bins=np.linspace(first, last, _histogram_bins(finite.size) + 1))
+    return stats, edges, counts
 
 
 def _histogram_bins(count):
@@ -124,20 +124,20 @@ def _histogram_bins(count):
     return 90
 
 
-def image_value(tag, nchw):
-    """An image summary of an (N, C, H, W) array, N images tiled in a grid, encoded as PNG."""
+def image_png(nchw):
+    """(height, width, 3, PNG bytes) of an (N, C, H, W) array on MindSpore's canvas: up to 8 RGB images a row."""
     from PIL import Image  # noqa: PLC0415 -- Pillow is a dependency of mindseed (image decode)
     a = np.asarray(nchw)
     if a.ndim != 4 or a.shape[1] not in (1, 3) or 0 in a.shape:
         raise ValueError(f"For 'SummaryRecord', an image must be NCHW with 1 or 3 channels, but got shape {a.shape}.")
-    a = _to_uint8(a)
-    canvas = _grid(a)
+    if a.shape[1] == 1:  # MindSpore writes grey images as RGB
+        a = np.repeat(a, 3, axis=1)
+    canvas = _grid(_to_uint8(a))
     h, w, c = canvas.shape
-    img = Image.fromarray(canvas[:, :, 0] if c == 1 else canvas, mode="L" if c == 1 else "RGB")
+    img = Image.fromarray(canvas, mode="RGB")
     out = io.BytesIO()
     img.save(out, format="PNG")
-    body = W.f_varint(1, h) + W.f_varint(2, w) + W.f_varint(3, c) + W.f_bytes(4, out.getvalue())
-    return W.f_bytes(1, tag) + W.f_bytes(4, body)
+    return h, w, c, out.getvalue()
 
 
 def _to_uint8(a):
@@ -152,10 +152,10 @@ def _to_uint8(a):
     return ((a - lo) * scale).astype(np.uint8)
 
 
-def _grid(nchw):
+def _grid(nchw, max_cols=8):
     n, c, h, w = nchw.shape
-    cols = int(np.ceil(np.sqrt(n)))
-    rows = int(np.ceil(n / cols))
+    cols = min(n, max_cols)
+    rows = -(-n // cols)
     canvas = np.zeros((c, rows * h, cols * w), np.uint8)
     for i in range(n):
         y, x = divmod(i, cols)
@@ -163,26 +163,133 @@ def _grid(nchw):
     return canvas.transpose(1, 2, 0)
 
 
-def text_value(tag, text):
-    """A text summary (TensorBoard's text plugin): a scalar DT_STRING tensor."""
-    tensor = W.f_varint(1, 7) + W.f_bytes(2, b"") + W.f_bytes(8, text.encode("utf-8"))
-    return W.f_bytes(1, tag) + _plugin_metadata("text") + W.f_bytes(8, tensor)
+# ---------------------------------------------------------------- MindSpore messages
+def event(wall_time, step=0, version=None, summary_values=None):
+    body = W.f_double(1, wall_time) + W.f_varint(2, step)
+    if version is not None:
+        body += W.f_bytes(3, version)
+    if summary_values is not None:
+        body += W.f_bytes(5, b"".join(W.f_bytes(1, v) for v in summary_values))
+    return body
 
 
-_DT = {np.dtype(np.float32): (1, 5, "f"), np.dtype(np.float64): (2, 6, "d"), np.dtype(np.int32): (3, 7, None),
-       np.dtype(np.int64): (9, 10, None)}
+def scalar_value(tag, value):
+    return W.f_bytes(1, tag) + W.f_float(3, float(value))
+
+
+def histogram_value(tag, array):
+    stats, edges, counts = histogram_of(array)
+    body = b"".join(W.f_bytes(1, W.f_double(1, float(left)) + W.f_double(2, float(right - left))
+                              + W.f_varint(3, int(n)))
+                    for left, right, n in zip(edges[:-1], edges[1:], counts))
+    body += (W.f_varint(2, stats["nan"]) + W.f_varint(3, stats["pos_inf"]) + W.f_varint(4, stats["neg_inf"])
+             + W.f_double(5, stats["max"]) + W.f_double(6, stats["min"]) + W.f_double(7, stats["sum"])
+             + W.f_varint(8, stats["count"]))
+    return W.f_bytes(1, tag) + W.f_bytes(9, body)
+
+
+def image_value(tag, nchw):
+    h, w, c, png = image_png(nchw)
+    return W.f_bytes(1, tag) + W.f_bytes(4, W.f_varint(1, h) + W.f_varint(2, w) + W.f_varint(3, c)
+                                          + W.f_bytes(4, png))
 
 
 def tensor_value(tag, array):
-    """A tensor summary (float32/float64/int32/int64; others stored as float32)."""
+    """MindSpore's tensor summary: dims, the array's data type and its values as float_data."""
     a = np.asarray(array)
     if a.dtype not in _DT:
-        a = a.astype(np.float32)
-    dtype_enum, field, fmt = _DT[a.dtype]
-    shape = b"".join(W.f_bytes(2, W.f_varint(1, d)) for d in a.shape)
-    flat = a.ravel().tolist()
-    if fmt:
-        vals = W.f_bytes(field, struct.pack(f"<{len(flat)}{fmt}", *flat))
-    else:
-        vals = W.f_bytes(field, b"".join(W.varint(int(v)) for v in flat))
-    return W.f_bytes(1, tag) + W.f_bytes(8, W.f_varint(1, dtype_enum) + W.f_bytes(2, shape) + vals)
+        raise ValueError(f"For 'SummaryRecord', a tensor summary needs a bool, int, uint or float array, but got "
+                         f"dtype {a.dtype}.")
+    flat = a.astype(np.float32).ravel()
+    body = b"".join(W.f_varint(1, d) for d in a.shape) + W.f_varint(2, _DT[a.dtype])
+    body += W.f_bytes(3, flat.astype("<f4").tobytes())
+    return W.f_bytes(1, tag) + W.f_bytes(8, body)
+
+
+def text_value(tag, text):
+    """A text value: a scalar DT_STRING TensorProto whose raw_data is the UTF-8 text."""
+    return W.f_bytes(1, tag) + W.f_bytes(8, W.f_varint(2, DT_STRING) + W.f_bytes(8, text.encode("utf-8")))
+
+
+# ---------------------------------------------------------------- reading
+def _double(b):
+    return struct.unpack("<d", b)[0]
+
+
+def read_events(buf):
+    """Decode a MindSpore summary file (CRCs checked) into a list of dicts.
+
+    Each event: {"wall_time", "step", and "version" or "values"}; values map tag -> (kind, value) with kind
+    "scalar" (float), "image" (dict height/width/colorspace/png), "tensor" (dict dims/dtype/values/raw) or
+    "histogram" (dict buckets [(left, width, count)], nan/pos_inf/neg_inf counts, min, max, sum, count).
+    """
+    events = []
+    for rec in read_records(buf):
+        ev = {"wall_time": 0.0, "step": 0}
+        for field, _, v in W.fields(rec):
+            if field == 1:
+                ev["wall_time"] = _double(v)
+            elif field == 2:
+                ev["step"] = W.as_int64(v)
+            elif field == 3:
+                ev["version"] = rec[v[0]:v[1]].decode()
+            elif field == 5:
+                ev["values"] = dict(_read_value(rec, span) for f, _, span in W.fields(rec, *v) if f == 1)
+        events.append(ev)
+    return events
+
+
+def _read_value(buf, span):
+    tag, kind, value = None, None, None
+    for field, _, v in W.fields(buf, *span):
+        if field == 1:
+            tag = buf[v[0]:v[1]].decode()
+        elif field == 3:
+            kind, value = "scalar", struct.unpack("<f", v)[0]
+        elif field == 4:
+            kind, value = "image", _read_image(buf, v)
+        elif field == 8:
+            kind, value = "tensor", _read_tensor(buf, v)
+        elif field == 9:
+            kind, value = "histogram", _read_histogram(buf, v)
+    return tag, (kind, value)
+
+
+def _read_image(buf, span):
+    names = {1: "height", 2: "width", 3: "colorspace"}
+    out = {}
+    for field, _, v in W.fields(buf, *span):
+        if field in names:
+            out[names[field]] = v
+        elif field == 4:
+            out["png"] = bytes(buf[v[0]:v[1]])
+    return out
+
+
+def _read_tensor(buf, span):
+    out = {"dims": [], "dtype": 0, "values": np.zeros(0, np.float32), "raw": b""}
+    for field, _, v in W.fields(buf, *span):
+        if field == 1:
+            out["dims"].append(W.as_int64(v))
+        elif field == 2:
+            out["dtype"] = v
+        elif field == 3:
+            out["values"] = np.frombuffer(bytes(buf[v[0]:v[1]]), "<f4").reshape(out["dims"])
+        elif field == 8:
+            out["raw"] = bytes(buf[v[0]:v[1]])
+    return out
+
+
+def _read_histogram(buf, span):
+    ints = {2: "nan", 3: "pos_inf", 4: "neg_inf", 8: "count"}
+    doubles = {5: "max", 6: "min", 7: "sum"}
+    out = {"buckets": [], "nan": 0, "pos_inf": 0, "neg_inf": 0, "max": 0.0, "min": 0.0, "sum": 0.0, "count": 0}
+    for field, _, v in W.fields(buf, *span):
+        if field == 1:
+            b = {f: val for f, _, val in W.fields(buf, *v)}
+            out["buckets"].append((_double(b[1]), _double(b[2]), W.as_int64(b[3])))
+        elif field in ints:
+            out[ints[field]] = W.as_int64(v)
+        elif field in doubles:
+            out[doubles[field]] = _double(v)
+    return out

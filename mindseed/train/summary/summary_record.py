@@ -1,6 +1,10 @@
-"""SummaryRecord: write scalars, histograms, images, tensors and text to a TensorBoard event file."""
+"""SummaryRecord: write scalars, histograms, images, tensors and text to a summary file.
+
+MindSpore's summary format (what MindInsight reads) by default; TensorBoard's event format on request.
+"""
 import logging
 import os
+import platform
 import re
 import socket
 import threading
@@ -13,6 +17,7 @@ from mindseed.common import dtype as mstype
 from mindseed.common.tensor import Tensor
 from mindseed.nn.cell import Cell
 from mindseed.train.summary import _event_file as E
+from mindseed.train.summary import _tensorboard
 
 __all__ = ["SummaryRecord"]
 
@@ -22,6 +27,8 @@ _PLUGINS = ("scalar", "image", "histogram", "tensor", "text")
 _TAGGED = re.compile(r"(.+)\[:(.+)\]")
 _summary_cache = {}
 _summary_lock = threading.Lock()
+_FORMATS = ("mindspore", "tensorboard")
+FORMAT_ENV = "MINDSEED_SUMMARY_FORMAT"
 
 
 def _record_summary_tensor(name, value):
@@ -38,8 +45,27 @@ def _check_prefix(value, what):
                          f"and '.'.")
 
 
+def _rank():
+    """MindSpore's number in the file name: the rank once communication is initialised, else the device id."""
+    from mindseed import context  # noqa: PLC0415 -- context imports train at start-up
+    from mindseed.communication import management  # noqa: PLC0415
+    if management.GlobalComm.INITED:
+        return management.get_rank()
+    return context.get_context("device_id")
+
+
+def _summary_format(value):
+    """The format asked for: the argument, else $MINDSEED_SUMMARY_FORMAT, else 'mindspore'."""
+    source = "format"
+    if value is None:
+        value, source = os.environ.get(FORMAT_ENV) or "mindspore", FORMAT_ENV
+    if not isinstance(value, str) or value.lower() not in _FORMATS:
+        raise ValueError(f"For 'SummaryRecord', the '{source}' must be one of {list(_FORMATS)}, but got {value!r}.")
+    return value.lower()
+
+
 class SummaryRecord:
-    """Write summary data to an event file that TensorBoard (and its EventAccumulator) reads.
+    """Write summary data to a summary file: MindSpore's format (read by MindInsight) or TensorBoard's.
 
     Values added with `add_value` are kept until `record(step)` writes them as one event.
 
@@ -53,9 +79,12 @@ class SummaryRecord:
         max_file_size (int): start a new file when the current one would grow past this many bytes. Default: ``None``.
         raise_exception (bool): raise on write errors instead of logging them. Default: ``False``.
         export_options (dict): accepted for compatibility. Default: ``None``.
+        format (str): ``"mindspore"`` or ``"tensorboard"`` (mindseed's extension). Default: ``None``, which
+            takes the environment variable ``MINDSEED_SUMMARY_FORMAT`` and else ``"mindspore"``.
 
-    The file is named ``{prefix}.out.tfevents.{time}.{host}{suffix}`` (TensorBoard finds files with
-    "tfevents" in their name).
+    In MindSpore's format the file is named ``{prefix}.out.events.summary.{time}.{rank}.{host}{suffix}`` as
+    MindSpore names it; in TensorBoard's ``{prefix}.out.tfevents.{time}.{host}.{pid}{suffix}`` (TensorBoard
+    finds files with "tfevents" in their name), written through the ``tensorboard`` package.
 
     >>> import mindseed as ms
     >>> with ms.train.SummaryRecord("/tmp/summary_demo") as rec:
@@ -67,7 +96,7 @@ class SummaryRecord:
     count = 0  # open instances (MindSpore allows only one at a time; here several may be open)
 
     def __init__(self, log_dir, file_prefix="events", file_suffix="_MS", num_process=32, network=None,
-                 max_file_size=None, raise_exception=False, export_options=None):
+                 max_file_size=None, raise_exception=False, export_options=None, format=None):  # noqa: A002
         if not isinstance(log_dir, str) or not log_dir:
             raise ValueError(f"For 'SummaryRecord', the 'log_dir' must be a non-empty str, but got {log_dir!r}.")
         _check_prefix(file_prefix, "file_prefix")
@@ -80,6 +109,8 @@ class SummaryRecord:
                             f"{type(raise_exception)}.")
         if network is not None and not isinstance(network, Cell):
             raise TypeError(f"For 'SummaryRecord', the 'network' must be None or Cell, but got {type(network)}.")
+        self.format = _summary_format(format)
+        self._codec = _tensorboard.Writer() if self.format == "tensorboard" else E
         self.network = network
         self.base_log_dir = os.path.realpath(log_dir)
         os.makedirs(self.base_log_dir, exist_ok=True)
@@ -97,8 +128,11 @@ class SummaryRecord:
 
     # ------------------------------------------------------------ file handling
     def _open_file(self):
-        name = f"{self.file_prefix}.out.tfevents.{int(time.time())}.{socket.gethostname()}.{os.getpid()}" \
-               f"{self.file_suffix}"
+        if self.format == "tensorboard":
+            middle = f".out.tfevents.{int(time.time())}.{socket.gethostname()}.{os.getpid()}"
+        else:
+            middle = f".out.events.summary.{int(time.time())}.{_rank()}.{platform.node()}"
+        name = f"{self.file_prefix}{middle}{self.file_suffix}"
         path = os.path.join(self.base_log_dir, name)
         n = 1
         while os.path.exists(path):  # a second file in the same second
@@ -107,20 +141,20 @@ class SummaryRecord:
         self.file_path = path
         self._file = open(path, "wb")  # noqa: SIM115 -- kept open until close()
         self._size = 0
-        self._write(E.event(time.time(), 0, file_version="brain.Event:2"))
+        self._write(self._codec.event(time.time(), 0, version=self._codec.VERSION))
 
     def _write(self, event_bytes):
-        data = E.frame(event_bytes)
-        if self.max_file_size is not None and self._size and self._size + len(data) > self.max_file_size:
+        size = len(event_bytes) + 16  # framing: length, its CRC, data CRC
+        if self.max_file_size is not None and self._size and self._size + size > self.max_file_size:
             self._file.close()
             self._open_file()
         try:
-            self._file.write(data)
+            self._codec.record(self._file, event_bytes)
         except OSError:
             if self.raise_exception:
                 raise
             logger.exception("For 'SummaryRecord', writing %s failed.", self.file_path)
-        self._size += len(data)
+        self._size += size
 
     def __enter__(self):
         if self._closed:
@@ -213,20 +247,21 @@ class SummaryRecord:
                 values.append(self._encode(plugin, name, array))
         values = [v for v in values if v is not None]
         if values:
-            self._write(E.event(time.time(), step, summary_values=values))
+            self._write(self._codec.event(time.time(), step, summary_values=values))
         return True
 
     def _encode(self, plugin, name, array):
+        codec = self._codec
         try:
             if plugin == "scalar":
-                return E.scalar_value(name, np.asarray(array).reshape(-1)[0])
+                return codec.scalar_value(name, np.asarray(array).reshape(-1)[0])
             if plugin == "histogram":
-                return E.histogram_value(name, array)
+                return codec.histogram_value(name, array)
             if plugin == "image":
-                return E.image_value(name, array)
+                return codec.image_value(name, array)
             if plugin == "text":
-                return E.text_value(name, array)
-            return E.tensor_value(name, array)
+                return codec.text_value(name, array)
+            return codec.tensor_value(name, array)
         except ValueError:
             if self.raise_exception:
                 raise
