@@ -8,7 +8,7 @@ import numpy as np
 from mindseed.common.parameter import Parameter
 from mindseed.common.tensor import Tensor
 from mindseed.train.callback._callback import Callback, _handle_loss, _make_directory
-from mindseed.train.summary.summary_record import SummaryRecord
+from mindseed.train.summary.summary_record import SummaryRecord, _summary_format
 
 __all__ = ["SummaryCollector"]
 
@@ -16,7 +16,7 @@ logger = logging.getLogger("mindseed")
 
 
 class SummaryCollector(Callback):
-    """Collect training data into a TensorBoard event file in `summary_dir`.
+    """Collect training data into a summary file in `summary_dir` (MindSpore's format, or TensorBoard's).
 
     Every `collect_freq` steps (and at the first step) it records: the loss (``loss/auto``), the
     first input if it is an image batch (``input_data/auto``), histograms of the first five trained
@@ -38,6 +38,8 @@ class SummaryCollector(Callback):
         collect_tensor_freq (int): steps between collections of tensor summaries. Default: ``None``.
         max_file_size (int): start a new event file past this many bytes. Default: ``None``.
         export_options (dict): accepted for compatibility. Default: ``None``.
+        format (str): ``"mindspore"`` or ``"tensorboard"``, as for `SummaryRecord` (mindseed's extension).
+            Default: ``None`` (the environment variable ``MINDSEED_SUMMARY_FORMAT``, else ``"mindspore"``).
     """
 
     _DEFAULT_SPECIFIED_DATA = {"collect_metric": True, "collect_graph": True, "collect_train_lineage": True,
@@ -46,7 +48,7 @@ class SummaryCollector(Callback):
 
     def __init__(self, summary_dir, collect_freq=10, num_process=32, collect_specified_data=None,
                  keep_default_action=True, custom_lineage_data=None, collect_tensor_freq=None, max_file_size=None,
-                 export_options=None):
+                 export_options=None, format=None):  # noqa: A002
         super().__init__()
         self._summary_dir = _make_directory(summary_dir)
         for name, value, allow_none in (("collect_freq", collect_freq, False),
@@ -62,6 +64,7 @@ class SummaryCollector(Callback):
         self._collect_freq = collect_freq
         self._collect_tensor_freq = collect_tensor_freq
         self._max_file_size = max_file_size
+        self._format = _summary_format(format, "SummaryCollector")
         self._specified = self._process_specified_data(collect_specified_data, keep_default_action)
         if custom_lineage_data is not None:
             if not isinstance(custom_lineage_data, dict) or not all(
@@ -96,7 +99,7 @@ class SummaryCollector(Callback):
         return result
 
     def __enter__(self):
-        self._record = SummaryRecord(self._summary_dir, max_file_size=self._max_file_size)
+        self._record = SummaryRecord(self._summary_dir, max_file_size=self._max_file_size, format=self._format)
         self._first_step = True
         return self
 

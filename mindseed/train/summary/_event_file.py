@@ -134,7 +134,7 @@ def image_png(nchw):
         a = np.repeat(a, 3, axis=1)
     canvas = _grid(_to_uint8(a))
     h, w, c = canvas.shape
-    img = Image.fromarray(canvas, mode="RGB")
+    img = Image.fromarray(canvas)
     out = io.BytesIO()
     img.save(out, format="PNG")
     return h, w, c, out.getvalue()

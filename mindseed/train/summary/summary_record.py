@@ -54,13 +54,13 @@ def _rank():
     return context.get_context("device_id")
 
 
-def _summary_format(value):
+def _summary_format(value, caller="SummaryRecord"):
     """The format asked for: the argument, else $MINDSEED_SUMMARY_FORMAT, else 'mindspore'."""
     source = "format"
     if value is None:
         value, source = os.environ.get(FORMAT_ENV) or "mindspore", FORMAT_ENV
     if not isinstance(value, str) or value.lower() not in _FORMATS:
-        raise ValueError(f"For 'SummaryRecord', the '{source}' must be one of {list(_FORMATS)}, but got {value!r}.")
+        raise ValueError(f"For '{caller}', the '{source}' must be one of {list(_FORMATS)}, but got {value!r}.")
     return value.lower()
 
 
