@@ -173,7 +173,7 @@ def test_on_request_exit_saves_and_stops(tmp_path):
 def test_summary_record_is_read_by_tensorboard(tmp_path):
     from tensorboard.backend.event_processing import event_accumulator as ea_mod
     from tensorboard.util import tensor_util
-    with SummaryRecord(str(tmp_path)) as rec:
+    with SummaryRecord(str(tmp_path), format="tensorboard") as rec:
         for step in range(1, 4):
             rec.add_value("scalar", "loss", ms.Tensor(np.float32(1.0 / step)))
             rec.add_value("histogram", "w", ms.Tensor(np.arange(20, dtype=np.float32) * step))
@@ -228,7 +228,7 @@ def test_summary_record_errors_and_truncated_file(tmp_path):
 def test_summary_collector_records_loss_histograms_and_lineage(tmp_path):
     from tensorboard.backend.event_processing import event_accumulator as ea_mod
     _, _, model = _model()
-    collector = SummaryCollector(str(tmp_path), collect_freq=2)
+    collector = SummaryCollector(str(tmp_path), collect_freq=2, format="tensorboard")
     model.fit(2, _data(), _data(VALID), callbacks=[collector])
     acc = ea_mod.EventAccumulator(str(tmp_path), size_guidance={"tensors": 0, "scalars": 0, "histograms": 0})
     acc.Reload()
