@@ -207,8 +207,13 @@ def tensor_value(tag, array):
 
 
 def text_value(tag, text):
-    """A text value: a scalar DT_STRING TensorProto whose raw_data is the UTF-8 text."""
-    return W.f_bytes(1, tag) + W.f_bytes(8, W.f_varint(2, DT_STRING) + W.f_bytes(8, text.encode("utf-8")))
+    """A text value (mindseed's; MindSpore has no text summary): a DT_STRING TensorProto, the UTF-8 text in raw_data.
+
+    Its dims are [0], matching its empty float_data, so readers that reshape float_data to dims (MindInsight's
+    tensor container) take it as an empty tensor.
+    """
+    body = W.f_varint(1, 0) + W.f_varint(2, DT_STRING) + W.f_bytes(8, text.encode("utf-8"))
+    return W.f_bytes(1, tag) + W.f_bytes(8, body)
 
 
 # ---------------------------------------------------------------- reading
