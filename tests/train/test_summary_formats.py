@@ -131,3 +131,20 @@ def test_summary_collector_writes_mindspore_format(tmp_path, monkeypatch):
     assert kinds["l1.weight/auto"] == "histogram" and kinds["train_lineage"] == "tensor"
     lineage = next(e["values"]["train_lineage"][1]["raw"] for e in events if "train_lineage" in e.get("values", {}))
     assert b"epoch" in lineage
+
+
+def test_image_canvas_rows_and_linear_scaling_as_mindspore(tmp_path):
+    imgs = RNG.integers(0, 256, (9, 3, 2, 3)).astype(np.uint8)  # 9 images: a row of 8, then one
+    with SummaryRecord(str(tmp_path)) as rec:
+        rec.add_value("image", "img", ms.Tensor(imgs))
+        rec.record(1)
+        path = rec.log_dir
+    _, img = E.read_events(open(path, "rb").read())[1]["values"]["img"]
+    canvas = np.zeros((3, 4, 24))
+    for i in range(9):
+        y, x = divmod(i, 8)
+        canvas[:, 2 * y:2 * y + 2, 3 * x:3 * x + 3] = imgs[i]
+    lo, hi = canvas.min(), canvas.max()  # the empty slots count: lo is 0
+    expected = ((canvas.astype(np.float32) - lo) * (255 / (hi - lo + 1))).astype(np.uint8).transpose(1, 2, 0)
+    assert (img["height"], img["width"]) == (4, 24)
+    np.testing.assert_array_equal(np.asarray(Image.open(io.BytesIO(img["png"]))), expected)

@@ -132,7 +132,7 @@ def image_png(nchw):
         raise ValueError(f"For 'SummaryRecord', an image must be NCHW with 1 or 3 channels, but got shape {a.shape}.")
     if a.shape[1] == 1:  # MindSpore writes grey images as RGB
         a = np.repeat(a, 3, axis=1)
-    canvas = _grid(_to_uint8(a))
+    canvas = _to_uint8(_grid(a))  # as MindSpore: scaled over the whole (float) canvas
     h, w, c = canvas.shape
     img = Image.fromarray(canvas)
     out = io.BytesIO()
@@ -141,9 +141,7 @@ def image_png(nchw):
 
 
 def _to_uint8(a):
-    """MindSpore's scaling: uint8 as is, [0, 1] times 255, otherwise min..max mapped linearly."""
-    if a.dtype == np.uint8:
-        return a
+    """MindSpore's scaling of the (float) canvas: within [0, 1] times 255, otherwise min..max mapped linearly."""
     lo, hi = float(np.min(a)), float(np.max(a))
     a = a.astype(np.float32)
     if lo >= 0 and hi <= 1:
@@ -156,7 +154,7 @@ def _grid(nchw, max_cols=8):
     n, c, h, w = nchw.shape
     cols = min(n, max_cols)
     rows = -(-n // cols)
-    canvas = np.zeros((c, rows * h, cols * w), np.uint8)
+    canvas = np.zeros((c, rows * h, cols * w), np.float64)
     for i in range(n):
         y, x = divmod(i, cols)
         canvas[:, y * h:(y + 1) * h, x * w:(x + 1) * w] = nchw[i]
@@ -279,9 +277,10 @@ def _read_tensor(buf, span):
         elif field == 2:
             out["dtype"] = v
         elif field == 3:
-            out["values"] = np.frombuffer(bytes(buf[v[0]:v[1]]), "<f4").reshape(out["dims"])
+            out["values"] = np.frombuffer(bytes(buf[v[0]:v[1]]), "<f4")
         elif field == 8:
             out["raw"] = bytes(buf[v[0]:v[1]])
+    out["values"] = out["values"].reshape(out["dims"])
     return out
 
 
