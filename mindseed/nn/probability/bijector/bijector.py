@@ -4,10 +4,10 @@
 from mindseed import ops
 from mindseed.common import dtype as mstype
 from mindseed.nn.cell import Cell
-from mindseed.nn.probability.distribution.distribution import _check_range, to_tensor
+from mindseed.nn.probability.distribution.distribution import NamedParams, _check_range, to_tensor
 
 
-class Bijector(Cell):
+class Bijector(NamedParams, Cell):
     """Base class: subclasses implement `_forward`, `_inverse` and `_forward_log_jacobian`."""
 
     def __init__(self, is_constant_jacobian=False, is_injective=True, name=None, dtype=None, param=None):
@@ -16,19 +16,7 @@ class Bijector(Cell):
         self._dtype = dtype or mstype.float32
         self._is_constant_jacobian = is_constant_jacobian
         self._is_injective = is_injective
-        self._parameters = dict(param) if param else {}
-
-    @property
-    def name(self):
-        return self._name
-
-    @property
-    def dtype(self):
-        return self._dtype
-
-    @property
-    def parameters(self):
-        return self._parameters
+        self._parameters_given = dict(param) if param else {}
 
     @property
     def is_constant_jacobian(self):

@@ -2,7 +2,7 @@
 from mindseed import ops
 from mindseed.nn.cell import Cell
 from mindseed.nn.layer import get_activation
-from mindseed.nn.probability.bnn_layers.layer_distribution import NormalPosterior, NormalPrior
+from mindseed.nn.probability.bnn_layers.layer_distribution import NormalPosterior
 
 
 def _default_posterior(name, shape):

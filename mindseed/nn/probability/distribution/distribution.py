@@ -32,7 +32,23 @@ def _check_range(api, arg, t, low, high):
         raise ValueError(f"For '{api}', '{arg}' must be in ({lo}, {hi}), but got {a.tolist()}.")
 
 
-class Distribution(Cell):
+class NamedParams:
+    """The name/dtype/parameters properties shared by distributions and bijectors."""
+
+    @property
+    def name(self):
+        return self._name
+
+    @property
+    def dtype(self):
+        return self._dtype
+
+    @property
+    def parameters(self):
+        return self._parameters_given
+
+
+class Distribution(NamedParams, Cell):
     """Base class of distributions: parameter handling, method dispatch and the derived functions."""
 
     _param_names = ()      # parameter names, in per-call argument order
@@ -57,20 +73,8 @@ class Distribution(Cell):
 
     # ------------------------------------------------------------------ properties
     @property
-    def name(self):
-        return self._name
-
-    @property
-    def dtype(self):
-        return self._dtype
-
-    @property
     def seed(self):
         return self._seed
-
-    @property
-    def parameters(self):
-        return self._parameters_given
 
     @property
     def param_dtype(self):
