@@ -9,3 +9,4 @@ from mindseed.nn.dynamic_lr import *  # noqa: F401,F403
 from mindseed.nn.grad import Jvp, Vjp  # noqa: F401
 from mindseed.nn import sparse  # noqa: F401
 from mindseed.nn.sparse import SparseTensorDenseMatmul, SparseToDense  # noqa: F401
+from mindseed.nn import probability  # noqa: F401,E402

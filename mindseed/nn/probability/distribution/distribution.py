@@ -1,0 +1,260 @@
+"""mindspore.nn.probability.distribution.Distribution: the Cell base of every distribution.
+
+A distribution holds its parameters (given at construction, or None to be given per call). Every public
+method takes the parameters as trailing positional or keyword arguments that override the stored ones;
+subclasses implement `_log_prob`/`_prob`, `_cdf`, `_mean`, `_var`, `_mode`, `_entropy`, `_kl` and `_sample`
+with the parameters as Tensors, from mindseed ops, so every value is differentiable.
+"""
+import numpy as np
+
+from mindseed import ops
+from mindseed.common import dtype as mstype
+from mindseed.common.tensor import Tensor
+from mindseed.nn.cell import Cell
+
+
+def to_tensor(v, dtype=mstype.float32, api="Distribution", arg="value"):
+    """A Tensor of `dtype` from a number, list, numpy array or Tensor."""
+    if isinstance(v, Tensor):
+        return v if v.dtype == dtype else ops.cast(v, dtype)
+    if isinstance(v, bool) or not isinstance(v, (int, float, list, tuple, np.ndarray, np.number)):
+        raise TypeError(f"For '{api}', '{arg}' must be an int, float, list, numpy.ndarray or Tensor, "
+                        f"but got {type(v).__name__}.")
+    return Tensor(np.asarray(v, dtype=mstype.dtype_to_nptype(dtype)))
+
+
+def _check_range(api, arg, t, low, high):
+    """Raises ValueError unless every element of `t` lies in (low, high) (open bounds; None = unbounded)."""
+    a = t.asnumpy()
+    if (low is not None and not np.all(a > low)) or (high is not None and not np.all(a < high)):
+        lo = "-inf" if low is None else low
+        hi = "inf" if high is None else high
+        raise ValueError(f"For '{api}', '{arg}' must be in ({lo}, {hi}), but got {a.tolist()}.")
+
+
+class NamedParams:
+    """The name/dtype/parameters properties shared by distributions and bijectors."""
+
+    @property
+    def name(self):
+        return self._name
+
+    @property
+    def dtype(self):
+        return self._dtype
+
+    @property
+    def parameters(self):
+        return self._parameters_given
+
+
+class Distribution(NamedParams, Cell):
+    """Base class of distributions: parameter handling, method dispatch and the derived functions."""
+
+    _param_names = ()      # parameter names, in per-call argument order
+    _ranges = {}           # parameter name -> (low, high) open bounds checked on concrete values
+    _continuous = True
+
+    def __init__(self, seed, dtype, name, param):
+        super().__init__()
+        if seed is None:
+            seed = 0
+        if not isinstance(seed, int) or isinstance(seed, bool) or seed < 0:
+            raise TypeError(f"For '{name}', 'seed' must be a non-negative int, but got {seed!r}.")
+        if self._continuous and not mstype.is_float(dtype):
+            raise TypeError(f"For '{name}', 'dtype' must be a float type, but got {dtype}.")
+        self._name, self._seed, self._dtype = name, seed, dtype
+        self._parameters_given = dict(param) if param else {}
+        self._values = {}
+        for p in self._param_names:
+            v = self._parameters_given.get(p)
+            self._values[p] = None if v is None else self._check_param(p, to_tensor(v, self.param_dtype, name, p))
+        self.parameter_type = self.param_dtype
+
+    # ------------------------------------------------------------------ properties
+    @property
+    def seed(self):
+        return self._seed
+
+    @property
+    def param_dtype(self):
+        return self._dtype if mstype.is_float(self._dtype) else mstype.float32
+
+    @property
+    def batch_shape(self):
+        shapes = [v.shape for v in self._values.values() if v is not None]
+        return tuple(np.broadcast_shapes(*shapes)) if shapes else ()
+
+    @property
+    def broadcast_shape(self):
+        return self.batch_shape
+
+    def get_dist_type(self):
+        return type(self).__name__
+
+    def get_dist_args(self, *args, **kwargs):
+        return tuple(self._dist_params(args, kwargs))
+
+    # ------------------------------------------------------------------ parameters
+    def _check_param(self, p, t):
+        if p in self._ranges:
+            _check_range(self._name, p, t, *self._ranges[p])
+        return t
+
+    def _dist_params(self, args, kwargs):
+        if len(args) > len(self._param_names):
+            raise TypeError(f"For '{self._name}', expected at most {len(self._param_names)} parameters "
+                            f"{self._param_names}, but got {len(args)}.")
+        out = []
+        for i, p in enumerate(self._param_names):
+            v = args[i] if i < len(args) else kwargs.pop(p, None)
+            if v is None:
+                v = self._values[p]
+                if v is None:
+                    raise ValueError(f"For '{self._name}', the parameter '{p}' was given neither at "
+                                     f"construction nor in this call.")
+            else:
+                v = self._check_param(p, to_tensor(v, self.param_dtype, self._name, p))
+            out.append(v)
+        if kwargs:
+            raise TypeError(f"For '{self._name}', unexpected arguments {sorted(kwargs)}.")
+        return out
+
+    def _value(self, value):
+        return to_tensor(value, self.param_dtype, self._name, "value")
+
+    def _unsupported(self, what):
+        raise NotImplementedError(f"For '{self._name}', {what} is not implemented for the "
+                                  f"{self.get_dist_type()} distribution.")
+
+    # ------------------------------------------------------------------ public API
+    def prob(self, value, *args, **kwargs):
+        return self._prob(self._value(value), *self._dist_params(args, kwargs))
+
+    def log_prob(self, value, *args, **kwargs):
+        return self._log_prob(self._value(value), *self._dist_params(args, kwargs))
+
+    def cdf(self, value, *args, **kwargs):
+        return self._cdf(self._value(value), *self._dist_params(args, kwargs))
+
+    def log_cdf(self, value, *args, **kwargs):
+        return self._log_cdf(self._value(value), *self._dist_params(args, kwargs))
+
+    def survival_function(self, value, *args, **kwargs):
+        return self._survival(self._value(value), *self._dist_params(args, kwargs))
+
+    def log_survival(self, value, *args, **kwargs):
+        return self._log_survival(self._value(value), *self._dist_params(args, kwargs))
+
+    def mean(self, *args, **kwargs):
+        return self._mean(*self._dist_params(args, kwargs))
+
+    def mode(self, *args, **kwargs):
+        return self._mode(*self._dist_params(args, kwargs))
+
+    def sd(self, *args, **kwargs):
+        return self._sd(*self._dist_params(args, kwargs))
+
+    def var(self, *args, **kwargs):
+        return self._var(*self._dist_params(args, kwargs))
+
+    def entropy(self, *args, **kwargs):
+        return self._entropy(*self._dist_params(args, kwargs))
+
+    def _kl_args(self, dist, args, kwargs):
+        if dist != self.get_dist_type():
+            raise ValueError(f"For '{self._name}', kl_loss/cross_entropy support only dist "
+                             f"'{self.get_dist_type()}', but got {dist!r}.")
+        n = len(self._param_names)
+        b_kwargs = {p: kwargs.pop(p + "_b", None) for p in self._param_names}
+        a_kwargs = {p: kwargs.pop(p + "_a", None) for p in self._param_names}
+        if kwargs:
+            raise TypeError(f"For '{self._name}', unexpected arguments {sorted(kwargs)}.")
+        b = list(args[:n]) + [b_kwargs[p] for p in self._param_names[len(args[:n]):]]
+        if any(v is None for v in b):
+            raise ValueError(f"For '{self._name}', kl_loss/cross_entropy need every parameter of the other "
+                             f"distribution {self._param_names}.")
+        b = [self._check_param(p, to_tensor(v, self.param_dtype, self._name, p + "_b"))
+             for p, v in zip(self._param_names, b)]
+        a = self._dist_params(args[n:], {p: v for p, v in a_kwargs.items() if v is not None})
+        return b, a
+
+    def kl_loss(self, dist, *args, **kwargs):
+        """KL(self || dist): `args` are dist's parameters, then optionally self's."""
+        b, a = self._kl_args(dist, args, kwargs)
+        return self._kl(*b, *a)
+
+    def cross_entropy(self, dist, *args, **kwargs):
+        """H(self, dist) = entropy(self) + KL(self || dist)."""
+        b, a = self._kl_args(dist, args, kwargs)
+        return self._entropy(*a) + self._kl(*b, *a)
+
+    def sample(self, shape=(), *args, **kwargs):
+        if isinstance(shape, int) and not isinstance(shape, bool):
+            shape = (shape,)
+        if not isinstance(shape, (tuple, list)) or not all(isinstance(s, int) and s >= 0 for s in shape):
+            raise TypeError(f"For '{self._name}', 'shape' must be a tuple of non-negative ints, but got {shape!r}.")
+        params = self._dist_params(args, kwargs)
+        full = tuple(shape) + tuple(np.broadcast_shapes(*[p.shape for p in params]))
+        return self._sample(full, *[ops.broadcast_to(p, full) for p in params])
+
+    def construct(self, name, *args, **kwargs):
+        methods = ("prob", "log_prob", "cdf", "log_cdf", "survival_function", "log_survival", "mean", "sd",
+                   "var", "mode", "entropy", "kl_loss", "cross_entropy", "sample", "get_dist_args",
+                   "get_dist_type")
+        if name not in methods:
+            raise ValueError(f"For '{self._name}', the method name must be one of {methods}, but got {name!r}.")
+        return getattr(self, name)(*args, **kwargs)
+
+    # ------------------------------------------------------------------ derived defaults
+    def _prob(self, x, *p):
+        return ops.exp(self._log_prob(x, *p))
+
+    def _log_prob(self, x, *p):
+        if type(self)._prob is Distribution._prob:
+            self._unsupported("log_prob")
+        return ops.log(self._prob(x, *p))
+
+    def _cdf(self, x, *p):
+        self._unsupported("cdf")
+
+    def _log_cdf(self, x, *p):
+        return ops.log(self._cdf(x, *p))
+
+    def _survival(self, x, *p):
+        return 1.0 - self._cdf(x, *p)
+
+    def _log_survival(self, x, *p):
+        return ops.log(self._survival(x, *p))
+
+    def _sd(self, *p):
+        return ops.sqrt(self._var(*p))
+
+    def _var(self, *p):
+        self._unsupported("var")
+
+    def _mean(self, *p):
+        self._unsupported("mean")
+
+    def _mode(self, *p):
+        self._unsupported("mode")
+
+    def _entropy(self, *p):
+        self._unsupported("entropy")
+
+    def _kl(self, *p):
+        self._unsupported("kl_loss")
+
+    def _sample(self, shape, *p):
+        self._unsupported("sample")
+
+    def _uniform(self, shape):
+        """Uniform(0, 1) samples of `shape`, kept away from 0 and 1 so that logs stay finite."""
+        gen_seed = self._seed or None
+        u = ops.uniform(shape, Tensor(np.float32(0)), Tensor(np.float32(1)), seed=gen_seed)
+        u = ops.clamp(u, 1e-7, 1.0 - 1e-7)
+        return u if self.param_dtype == mstype.float32 else ops.cast(u, self.param_dtype)
+
+    def _normal(self, shape):
+        z = ops.standard_normal(shape, seed=self._seed or None)
+        return z if self.param_dtype == mstype.float32 else ops.cast(z, self.param_dtype)
