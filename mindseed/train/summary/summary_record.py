@@ -47,7 +47,7 @@ def _check_prefix(value, what):
 
 def _rank():
     """MindSpore's number in the file name: the rank once communication is initialised, else the device id."""
-    from mindseed import context  # noqa: PLC0415 -- context imports train at start-up
+    from mindseed.common import context  # noqa: PLC0415
     from mindseed.communication import management  # noqa: PLC0415
     if management.GlobalComm.INITED:
         return management.get_rank()
