@@ -213,3 +213,14 @@ def test_in_pipeline_and_errors():
         A.LowpassBiquad(SR, 1000, Q=2.0)
     with pytest.raises(RuntimeError, match="ComplexNorm: .*complex=2"):
         A.ComplexNorm()(np.ones((3, 3)))
+
+
+def test_inverse_mel_scale_recovers_a_consistent_stft():
+    rng = np.random.default_rng(0)
+    fb = A.melscale_fbanks(33, 0.0, 8000.0, 8, SR).astype(np.float64)
+    mel = (rng.random((33, 10)).T @ fb).T
+    est = A.InverseMelScale(33, n_mels=8, sample_rate=SR)(mel)
+    assert est.shape == (33, 10) and (est >= 0).all()
+    np.testing.assert_allclose((est.T @ fb).T, mel, atol=0.02 * np.abs(mel).max())
+    with pytest.raises(ValueError, match="InverseMelScale: sgdargs"):
+        A.InverseMelScale(33, sgdargs={"lr": 0.1})

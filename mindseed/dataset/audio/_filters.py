@@ -4,7 +4,8 @@ import math
 import numpy as np
 from scipy import signal
 
-from mindseed.dataset.audio.utils import FadeShape, GainType, check_enum
+from mindseed.dataset.audio.utils import FadeShape, GainType
+from mindseed.dataset.audio.validators import check_enum, check_number, check_positive
 from mindseed.dataset.transforms._base import TensorOperation
 
 __all__ = ["AllpassBiquad", "BandBiquad", "BandpassBiquad", "BandrejectBiquad", "BassBiquad", "Biquad", "Contrast",
@@ -22,11 +23,7 @@ def waveform(x, who, min_ndim=1):
 
 
 def _num(v, name, who, positive=False):
-    if isinstance(v, bool) or not isinstance(v, (int, float)):
-        raise TypeError(f"{who}: argument {name} with value {v!r} is not of type [int, float].")
-    if positive and v <= 0:
-        raise ValueError(f"{who}: {name} should be greater than 0, but got {v}.")
-    return float(v)
+    return check_positive(v, name, who) if positive else check_number(v, name, who)
 
 
 def _lfilter(x, b, a, clamp):

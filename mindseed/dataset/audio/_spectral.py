@@ -8,17 +8,16 @@ import numpy as np
 
 from mindseed.dataset.audio._filters import waveform
 from mindseed.dataset.audio.utils import (BorderType, MelType, NormMode, NormType, ScaleType,
-                                          WindowType, check_enum, create_dct, linear_fbanks, melscale_fbanks)
+                                          WindowType, create_dct, linear_fbanks, melscale_fbanks)
+from mindseed.dataset.audio.validators import check_enum, check_int
 from mindseed.dataset.transforms._base import TensorOperation
 
-__all__ = ["AmplitudeToDB", "Angle", "ComplexNorm", "DBToAmplitude", "InverseSpectrogram", "LFCC", "MFCC",
+__all__ = ["AmplitudeToDB", "Angle", "ComplexNorm", "DBToAmplitude", "InverseMelScale", "InverseSpectrogram",
+           "LFCC", "MFCC",
            "Magphase", "MelScale", "MelSpectrogram", "Spectrogram"]
 
 
-def _int(v, name, who, low=1):
-    if not isinstance(v, int) or isinstance(v, bool) or v < low:
-        raise ValueError(f"{who}: {name} should be an int >= {low}, but got {v!r}.")
-    return v
+_int = check_int
 
 
 def _window(kind, win_length, n_fft):
@@ -303,3 +302,48 @@ class LFCC(TensorOperation):
         spec = self._spec(x)
         lin = np.swapaxes(np.swapaxes(spec, -1, -2) @ self._fb.astype(spec.dtype), -1, -2)
         return _dct_apply(_log_or_db(lin, self.log_lf), self._dct)
+
+
+class InverseMelScale(TensorOperation):
+    """Estimate a normal STFT (..., n_stft, time) from a mel spectrogram (..., n_mels, time).
+
+    Like MindSpore, it minimizes the squared error of the mel projection by SGD with momentum (sgdargs
+    {'sgd_lr': 0.1, 'sgd_momentum': 0.9}), keeping the estimate non-negative, from a random start.
+    """
+
+    def __init__(self, n_stft, n_mels=128, sample_rate=16000, f_min=0.0, f_max=None, max_iter=100000,
+                 tolerance_loss=1e-5, tolerance_change=1e-8, sgdargs=None, norm=NormType.NONE, mel_type=MelType.HTK):
+        self.n_stft, self.n_mels, self.sample_rate = n_stft, n_mels, sample_rate
+        self.max_iter = _int(max_iter, "max_iter", "InverseMelScale")
+        self.tolerance_loss, self.tolerance_change = float(tolerance_loss), float(tolerance_change)
+        args = dict(sgdargs or {"sgd_lr": 0.1, "sgd_momentum": 0.9})
+        unknown = set(args) - {"sgd_lr", "sgd_momentum"}
+        if unknown:
+            raise ValueError(f"InverseMelScale: sgdargs should only have keys 'sgd_lr' and 'sgd_momentum', but got "
+                             f"{sorted(unknown)}.")
+        self.sgdargs = {"sgd_lr": float(args.get("sgd_lr", 0.1)), "sgd_momentum": float(args.get("sgd_momentum", 0.9))}
+        self._fb = melscale_fbanks(n_stft, float(f_min), _fmax(f_max, sample_rate), n_mels, sample_rate, norm,
+                                   mel_type).astype(np.float64)
+
+    def _apply(self, x):
+        from mindseed.dataset import _random
+        a = waveform(x, "InverseMelScale", min_ndim=2)
+        if a.shape[-2] != self.n_mels:
+            raise RuntimeError(f"InverseMelScale: the input mel dimension should be n_mels {self.n_mels}, but got "
+                               f"{a.shape[-2]}.")
+        lead = a.shape[:-2]
+        mel = np.swapaxes(a.reshape((-1,) + a.shape[-2:]).astype(np.float64), -1, -2)  # (B, time, n_mels)
+        spec = _random.rng().random(mel.shape[:-1] + (self.n_stft,))
+        buf = np.zeros_like(spec)
+        lr, mom = self.sgdargs["sgd_lr"], self.sgdargs["sgd_momentum"]
+        count = mel.shape[0] * mel.shape[1]
+        loss = float("inf")
+        for _ in range(self.max_iter):
+            diff = mel - spec @ self._fb
+            new_loss = float((diff ** 2).sum(axis=-1).mean())
+            buf = mom * buf + (-2.0 / count) * (diff @ self._fb.T)
+            spec = np.maximum(spec - lr * buf, 0.0)
+            if new_loss < self.tolerance_loss or abs(loss - new_loss) < self.tolerance_change:
+                break
+            loss = new_loss
+        return np.swapaxes(spec, -1, -2).reshape(lead + (self.n_stft, a.shape[-1])).astype(a.dtype)

@@ -6,7 +6,8 @@ from scipy import special
 
 from mindseed.dataset.audio._filters import waveform
 from mindseed.dataset.audio._spectral import _STFT, _complex_in, _complex_out, _int
-from mindseed.dataset.audio.utils import BorderType, ResampleMethod, WindowType, check_enum
+from mindseed.dataset.audio.utils import BorderType, ResampleMethod, WindowType
+from mindseed.dataset.audio.validators import check_enum, check_positive
 from mindseed.dataset.transforms._base import TensorOperation
 from mindseed.dataset import _random
 
@@ -30,9 +31,7 @@ def _phase_vocoder(z, rate, phase_advance):
 
 
 def _rate(v, who, name="rate"):
-    if isinstance(v, bool) or not isinstance(v, (int, float)) or v <= 0:
-        raise ValueError(f"{who}: {name} should be a positive number, but got {v!r}.")
-    return float(v)
+    return check_positive(v, name, who)
 
 
 class PhaseVocoder(TensorOperation):

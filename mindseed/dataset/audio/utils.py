@@ -3,6 +3,8 @@ import enum
 
 import numpy as np
 
+from mindseed.dataset.audio.validators import check_enum
+
 __all__ = ["BorderType", "DensityFunction", "FadeShape", "GainType", "Interpolation", "MelType", "Modulation",
            "NormMode", "NormType", "ResampleMethod", "ScaleType", "WindowType", "create_dct", "linear_fbanks",
            "melscale_fbanks"]
@@ -88,13 +90,6 @@ class WindowType(str, enum.Enum):
     HAMMING = "hamming"
     HANN = "hann"
     KAISER = "kaiser"
-
-
-def check_enum(value, enum_cls, name, who):
-    """`value` as a member of `enum_cls`, or a TypeError naming the op and argument."""
-    if isinstance(value, enum_cls):
-        return value
-    raise TypeError(f"{who}: argument {name} with value {value!r} is not of type [{enum_cls.__name__}].")
 
 
 def _hz_to_mel(f, mel_type):
