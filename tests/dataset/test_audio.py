@@ -224,3 +224,13 @@ def test_inverse_mel_scale_recovers_a_consistent_stft():
     np.testing.assert_allclose((est.T @ fb).T, mel, atol=0.02 * np.abs(mel).max())
     with pytest.raises(ValueError, match="InverseMelScale: sgdargs"):
         A.InverseMelScale(33, sgdargs={"lr": 0.1})
+
+
+def test_contrast_dcshift_closed_forms():
+    x = np.linspace(-1, 1, 21)
+    np.testing.assert_allclose(A.Contrast(75.0)(x), np.sin(x * np.pi / 2 + 0.1 * np.sin(x * 2 * np.pi)), atol=1e-12)
+    np.testing.assert_allclose(A.DCShift(0.25)(x), np.clip(x + 0.25, -1, 1), atol=1e-12)
+    # de-emphasis attenuates treble: ~-9.5 dB shelf at 44.1 kHz, 0 dB at DC
+    b, a = A.DeemphBiquad(44100).coeffs()
+    _, h = signal.freqz(b, a, worN=[0.0, 20000.0], fs=44100)
+    np.testing.assert_allclose(20 * np.log10(abs(h)), [0.0, -9.477], atol=0.6)

@@ -229,9 +229,9 @@ class DeemphBiquad(_Filter):
         self.sample_rate = sample_rate
 
     def coeffs(self):
-        cf, slope = (5283.0, 0.4845) if self.sample_rate == 44100 else (5356.0, 0.479)
+        cf, slope, gain = (5283.0, 0.4845, -9.477) if self.sample_rate == 44100 else (5356.0, 0.479, -9.62)
         w0 = 2 * math.pi * cf / self.sample_rate
-        return _shelf(-9.477, w0, lambda a_: math.sin(w0) / 2 * math.sqrt((a_ + 1 / a_) * (1 / slope - 1) + 2),
+        return _shelf(gain, w0, lambda a_: math.sin(w0) / 2 * math.sqrt((a_ + 1 / a_) * (1 / slope - 1) + 2),
                       treble=True)
 
 
@@ -352,7 +352,7 @@ class DCShift(TensorOperation):
 
 
 class Contrast(TensorOperation):
-    """Contrast effect: sin(x*pi/2 + amount/100 * sin(2*pi*x))."""
+    """Contrast effect: sin(x*pi/2 + amount/750 * sin(2*pi*x))."""
 
     def __init__(self, enhancement_amount=75.0):
         self.enhancement_amount = _num(enhancement_amount, "enhancement_amount", "Contrast")
@@ -362,7 +362,7 @@ class Contrast(TensorOperation):
     def _apply(self, x):
         a = waveform(x, "Contrast")
         t = a * (math.pi / 2)
-        return np.sin(t + self.enhancement_amount / 100.0 * np.sin(t * 4)).astype(a.dtype)
+        return np.sin(t + self.enhancement_amount / 750.0 * np.sin(t * 4)).astype(a.dtype)
 
 
 class Overdrive(TensorOperation):
