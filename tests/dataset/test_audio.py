@@ -234,3 +234,24 @@ def test_contrast_dcshift_closed_forms():
     b, a = A.DeemphBiquad(44100).coeffs()
     _, h = signal.freqz(b, a, worN=[0.0, 20000.0], fs=44100)
     np.testing.assert_allclose(20 * np.log10(abs(h)), [0.0, -9.477], atol=0.6)
+
+
+def test_flanger_zero_width_is_identity_and_delays_with_depth():
+    x = _sine(300, 2000, 0.3)[None, :]
+    np.testing.assert_allclose(A.Flanger(SR, width=0.0)(x), x, atol=1e-12)
+    y = A.Flanger(SR, delay=1.0, depth=0.0, width=100.0)(x)
+    # constant 1 ms delay (16 samples), equal mix: y[n] = (x[n] + x[n - 16]) / 2
+    np.testing.assert_allclose(y[0, 32:], (x[0, 32:] + x[0, 16:-16]) / 2, atol=1e-9)
+    with pytest.raises(ValueError, match="Flanger: delay"):
+        A.Flanger(SR, delay=40.0)
+
+
+def test_dither_quantizes_to_16_bits():
+    x = _sine(300, 1000, 0.3)
+    for df in A.DensityFunction:
+        y = A.Dither(df)(x)
+        np.testing.assert_allclose(y * 2 ** 15, np.round(y * 2 ** 15), atol=1e-9)
+        assert np.abs(y - x).max() < 3e-4
+    tp = A.Dither()(x)
+    ref = np.round(x * 32766 + np.bartlett(1001)[:-1]) / 32768
+    np.testing.assert_allclose(tp, ref, atol=1e-12)
