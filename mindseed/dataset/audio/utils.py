@@ -10,86 +10,25 @@ __all__ = ["BorderType", "DensityFunction", "FadeShape", "GainType", "Interpolat
            "melscale_fbanks"]
 
 
-class BorderType(str, enum.Enum):
-    """Padding mode."""
-    CONSTANT = "constant"
-    EDGE = "edge"
-    REFLECT = "reflect"
-    SYMMETRIC = "symmetric"
+def _str_enum(name, doc, values):
+    """A str-valued Enum class of this module; each member is named by its value in upper case."""
+    cls = enum.Enum(name, {v.upper(): v for v in values.split()}, type=str, module=__name__)
+    cls.__doc__ = doc
+    return cls
 
 
-class DensityFunction(str, enum.Enum):
-    """Density function type."""
-    TPDF = "TPDF"
-    RPDF = "RPDF"
-    GPDF = "GPDF"
-
-
-class FadeShape(str, enum.Enum):
-    """Fade Shapes."""
-    LINEAR = "linear"
-    EXPONENTIAL = "exponential"
-    LOGARITHMIC = "logarithmic"
-    QUARTER_SINE = "quarter_sine"
-    HALF_SINE = "half_sine"
-
-
-class GainType(str, enum.Enum):
-    """Gain type."""
-    AMPLITUDE = "amplitude"
-    POWER = "power"
-    DB = "db"
-
-
-class Interpolation(str, enum.Enum):
-    """Interpolation type."""
-    LINEAR = "linear"
-    QUADRATIC = "quadratic"
-
-
-class MelType(str, enum.Enum):
-    """Mel scale type."""
-    HTK = "htk"
-    SLANEY = "slaney"
-
-
-class Modulation(str, enum.Enum):
-    """Modulation type."""
-    SINUSOIDAL = "sinusoidal"
-    TRIANGULAR = "triangular"
-
-
-class NormMode(str, enum.Enum):
-    """Normalization mode of the DCT."""
-    NONE = "none"
-    ORTHO = "ortho"
-
-
-class NormType(str, enum.Enum):
-    """Normalization type of the mel filterbank."""
-    NONE = "none"
-    SLANEY = "slaney"
-
-
-class ResampleMethod(str, enum.Enum):
-    """Resample method."""
-    SINC_INTERPOLATION = "sinc_interpolation"
-    KAISER_WINDOW = "kaiser_window"
-
-
-class ScaleType(str, enum.Enum):
-    """Scale type of an input to AmplitudeToDB."""
-    MAGNITUDE = "magnitude"
-    POWER = "power"
-
-
-class WindowType(str, enum.Enum):
-    """Window function type."""
-    BARTLETT = "bartlett"
-    BLACKMAN = "blackman"
-    HAMMING = "hamming"
-    HANN = "hann"
-    KAISER = "kaiser"
+BorderType = _str_enum("BorderType", "Padding mode.", "constant edge reflect symmetric")
+DensityFunction = _str_enum("DensityFunction", "Density function type.", "TPDF RPDF GPDF")
+FadeShape = _str_enum("FadeShape", "Fade Shapes.", "linear exponential logarithmic quarter_sine half_sine")
+GainType = _str_enum("GainType", "Gain type.", "amplitude power db")
+Interpolation = _str_enum("Interpolation", "Interpolation type.", "linear quadratic")
+MelType = _str_enum("MelType", "Mel scale type.", "htk slaney")
+Modulation = _str_enum("Modulation", "Modulation type.", "sinusoidal triangular")
+NormMode = _str_enum("NormMode", "Normalization mode of the DCT.", "none ortho")
+NormType = _str_enum("NormType", "Normalization type of the mel filterbank.", "none slaney")
+ResampleMethod = _str_enum("ResampleMethod", "Resample method.", "sinc_interpolation kaiser_window")
+ScaleType = _str_enum("ScaleType", "Scale type of an input to AmplitudeToDB.", "magnitude power")
+WindowType = _str_enum("WindowType", "Window function type.", "bartlett blackman hamming hann kaiser")
 
 
 def _hz_to_mel(f, mel_type):
