@@ -255,3 +255,17 @@ def test_dither_quantizes_to_16_bits():
     tp = A.Dither()(x)
     ref = np.round(x * 32766 + np.bartlett(1001)[:-1]) / 32768
     np.testing.assert_allclose(tp, ref, atol=1e-12)
+
+
+def test_phaser_without_decay_is_a_gain_and_lfo_table():
+    x = _sine(300, 3000, 0.3)
+    np.testing.assert_allclose(A.Phaser(SR, gain_in=0.5, gain_out=0.8, decay=0.0)(x), x * 0.4, atol=1e-12)
+    y = A.Phaser(SR, decay=0.5)(x)
+    assert y.shape == x.shape and not np.allclose(y, x * 0.4 * 0.74)
+    from mindseed.dataset.audio._effects import wave_table
+    t = wave_table(True, 8, 0.0, 1.0, 0.0)
+    np.testing.assert_allclose(t, (np.sin(np.arange(8) / 8 * 2 * np.pi) + 1) / 2, atol=1e-12)
+    tri = wave_table(False, 8, 0.0, 1.0, 0.0)
+    np.testing.assert_allclose(tri, [0.5, 0.75, 1.0, 0.75, 0.5, 0.25, 0.0, 0.25], atol=1e-12)
+    with pytest.raises(ValueError, match="Phaser: decay"):
+        A.Phaser(SR, decay=1.5)

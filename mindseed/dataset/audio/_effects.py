@@ -6,10 +6,10 @@ import numpy as np
 from mindseed.dataset import _random
 from mindseed.dataset.audio._filters import waveform
 from mindseed.dataset.audio.utils import DensityFunction, Interpolation, Modulation
-from mindseed.dataset.audio.validators import check_enum, check_int, check_number
+from mindseed.dataset.audio.validators import check_enum, check_int, check_range
 from mindseed.dataset.transforms._base import TensorOperation
 
-__all__ = ["Dither", "Flanger"]
+__all__ = ["Dither", "Flanger", "Phaser"]
 
 
 def wave_table(sine, size, low, high, phase):
@@ -31,14 +31,9 @@ class Flanger(TensorOperation):
                  modulation=Modulation.SINUSOIDAL, interpolation=Interpolation.LINEAR):
         who = "Flanger"
         self.sample_rate = check_int(sample_rate, "sample_rate", who)
-        limits = {"delay": (0, 30), "depth": (0, 10), "regen": (-95, 95), "width": (0, 100), "speed": (0.1, 10),
-                  "phase": (0, 100)}
-        for name, v in (("delay", delay), ("depth", depth), ("regen", regen), ("width", width), ("speed", speed),
-                        ("phase", phase)):
-            lo, hi = limits[name]
-            if not lo <= check_number(v, name, who) <= hi:
-                raise ValueError(f"{who}: {name} should be in range [{lo}, {hi}], but got {v}.")
-            setattr(self, name, float(v))
+        for name, v, lo, hi in (("delay", delay, 0, 30), ("depth", depth, 0, 10), ("regen", regen, -95, 95),
+                                ("width", width, 0, 100), ("speed", speed, 0.1, 10), ("phase", phase, 0, 100)):
+            setattr(self, name, check_range(v, name, who, lo, hi))
         self.modulation = check_enum(modulation, Modulation, "modulation", who)
         self.interpolation = check_enum(interpolation, Interpolation, "interpolation", who)
 
@@ -110,3 +105,40 @@ class Dither(TensorOperation):
             err = dithered - w
             dithered = dithered + np.concatenate([np.zeros((w.shape[0], 1)), err[:, :-1]], axis=1)
         return dithered.reshape(a.shape).astype(a.dtype)
+
+
+class Phaser(TensorOperation):
+    """sox's phaser on a (..., time) waveform: a modulated feedback delay line, clamped to [-1, 1]."""
+
+    def __init__(self, sample_rate, gain_in=0.4, gain_out=0.74, delay_ms=3.0, decay=0.4, mod_speed=0.5,
+                 sinusoidal=True):
+        who = "Phaser"
+        self.sample_rate = check_int(sample_rate, "sample_rate", who)
+        self.gain_in = check_range(gain_in, "gain_in", who, 0.0, 1.0)
+        self.gain_out = check_range(gain_out, "gain_out", who, 0.0, 1e9)
+        self.delay_ms = check_range(delay_ms, "delay_ms", who, 0.0, 5.0)
+        self.decay = check_range(decay, "decay", who, 0.0, 0.99)
+        self.mod_speed = check_range(mod_speed, "mod_speed", who, 0.1, 2.0)
+        if not isinstance(sinusoidal, bool):
+            raise TypeError(f"{who}: argument sinusoidal with value {sinusoidal!r} is not of type [bool].")
+        self.sinusoidal = sinusoidal
+        if int(self.delay_ms * 0.001 * sample_rate + 0.5) < 1:
+            raise ValueError(f"{who}: delay_ms * sample_rate should span at least one sample, but got delay_ms="
+                             f"{delay_ms} at sample_rate={sample_rate}.")
+
+    def _apply(self, x):
+        a = waveform(x, "Phaser")
+        w = a.reshape(-1, a.shape[-1]).astype(np.float64) * self.gain_in
+        buf_len = int(self.delay_ms * 0.001 * self.sample_rate + 0.5)
+        mod_len = int(self.sample_rate / self.mod_speed + 0.5)
+        mod = (wave_table(self.sinusoidal, mod_len, 1.0, float(buf_len), math.pi / 2) + 0.5).astype(np.int64)
+        buf = np.zeros((w.shape[0], buf_len))
+        out = np.empty_like(w)
+        pos = mod_pos = 0
+        for i in range(w.shape[-1]):
+            idx = (pos + mod[mod_pos]) % buf_len
+            mod_pos = (mod_pos + 1) % mod_len
+            pos = (pos + 1) % buf_len
+            out[:, i] = w[:, i] + buf[:, idx]
+            buf[:, pos] = out[:, i] * self.decay
+        return np.clip(out * self.gain_out, -1.0, 1.0).reshape(a.shape).astype(a.dtype)

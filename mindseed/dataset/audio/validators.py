@@ -1,6 +1,6 @@
 """Argument checks shared by the `mindspore.dataset.audio` transforms (`mindspore.dataset.audio.validators`)."""
 
-__all__ = ["check_enum", "check_int", "check_number", "check_positive"]
+__all__ = ["check_enum", "check_int", "check_number", "check_positive", "check_range"]
 
 
 def check_enum(value, enum_cls, name, who):
@@ -29,3 +29,11 @@ def check_int(value, name, who, low=1):
     if not isinstance(value, int) or isinstance(value, bool) or value < low:
         raise ValueError(f"{who}: {name} should be an int >= {low}, but got {value!r}.")
     return value
+
+
+def check_range(value, name, who, low, high):
+    """`value` as a float in [low, high], or an error naming the op and argument."""
+    v = check_number(value, name, who)
+    if not low <= v <= high:
+        raise ValueError(f"{who}: {name} should be in range [{low}, {high}], but got {value}.")
+    return v
