@@ -7,7 +7,7 @@
 """
 from mindseed.dataset import config  # noqa: F401
 from mindseed.dataset import samplers as _samplers_mod
-from mindseed.dataset import text, transforms, vision  # noqa: F401
+from mindseed.dataset import audio, text, transforms, vision  # noqa: F401
 from mindseed.dataset._engine import BatchInfo, Dataset, DictIterator, TupleIterator  # noqa: F401
 from mindseed.dataset._mind_source import MindDataset  # noqa: F401
 from mindseed.dataset._batch_ops import BatchDataset, BucketBatchByLengthDataset  # noqa: F401
@@ -48,7 +48,8 @@ __all__ = ["config", "Dataset", "GeneratorDataset", "NumpySlicesDataset", "Padde
            "CSVDataset", "TextFileDataset", "MindDataset", "Schema", "Shuffle", "DSCallback", "WaitedDSCallback",
            "Sampler", "SequentialSampler", "RandomSampler", "SubsetRandomSampler", "SubsetSampler",
            "WeightedRandomSampler", "PKSampler", "DistributedSampler", "BatchInfo", "zip", "transforms", "vision",
-           "text", "EMnistDataset", "QMnistDataset", "SVHNDataset", "STL10Dataset", "USPSDataset", "SemeionDataset",
+           "text", "audio", "EMnistDataset", "QMnistDataset", "SVHNDataset", "STL10Dataset", "USPSDataset",
+           "SemeionDataset",
            "Flowers102Dataset", "Caltech101Dataset", "Caltech256Dataset", "CelebADataset", "FakeImageDataset",
            "VOCDataset", "CocoDataset", "ManifestDataset", "TFRecordDataset", "RandomDataset",
            "AGNewsDataset", "AmazonReviewDataset", "DBpediaDataset", "SogouNewsDataset", "YahooAnswersDataset",

@@ -1,0 +1,349 @@
+"""Spectral transforms of `mindspore.dataset.audio`: STFT, mel/linear scales, cepstra, phase vocoder, resampling.
+
+Complex spectrograms are real arrays with a trailing axis of 2 (real, imaginary), as in MindSpore.
+"""
+import math
+
+import numpy as np
+
+from mindseed.dataset.audio._filters import waveform
+from mindseed.dataset.audio.utils import (BorderType, MelType, NormMode, NormType, ScaleType,
+                                          WindowType, create_dct, linear_fbanks, melscale_fbanks)
+from mindseed.dataset.audio.validators import check_enum, check_int
+from mindseed.dataset.transforms._base import TensorOperation
+
+__all__ = ["AmplitudeToDB", "Angle", "ComplexNorm", "DBToAmplitude", "InverseMelScale", "InverseSpectrogram",
+           "LFCC", "MFCC",
+           "Magphase", "MelScale", "MelSpectrogram", "Spectrogram"]
+
+
+_int = check_int
+
+
+def _window(kind, win_length, n_fft):
+    if kind == WindowType.HANN:
+        w = np.hanning(win_length + 1)[:-1] if win_length > 1 else np.ones(win_length)
+    elif kind == WindowType.HAMMING:
+        w = np.hamming(win_length + 1)[:-1] if win_length > 1 else np.ones(win_length)
+    elif kind == WindowType.BLACKMAN:
+        w = np.blackman(win_length + 1)[:-1] if win_length > 1 else np.ones(win_length)
+    elif kind == WindowType.BARTLETT:
+        w = np.bartlett(win_length + 1)[:-1] if win_length > 1 else np.ones(win_length)
+    else:
+        w = np.kaiser(win_length + 1, 12.0)[:-1] if win_length > 1 else np.ones(win_length)
+    left = (n_fft - win_length) // 2
+    return np.pad(w, (left, n_fft - win_length - left))
+
+
+class _STFT:
+    """Shared STFT settings: n_fft, win_length, hop_length, window, center, pad_mode, onesided."""
+
+    def _stft_args(self, who, n_fft, win_length, hop_length, pad, window, normalized, center=True,
+                   pad_mode=BorderType.REFLECT, onesided=True):
+        self.n_fft = _int(n_fft, "n_fft", who)
+        self.win_length = n_fft if win_length is None else _int(win_length, "win_length", who)
+        if self.win_length > n_fft:
+            raise ValueError(f"{who}: win_length should be no more than n_fft {n_fft}, but got {win_length}.")
+        self.hop_length = self.win_length // 2 if hop_length is None else _int(hop_length, "hop_length", who)
+        self.pad = _int(pad, "pad", who, low=0)
+        self.window = check_enum(window, WindowType, "window", who)
+        for name, v in (("normalized", normalized), ("center", center), ("onesided", onesided)):
+            if not isinstance(v, bool):
+                raise TypeError(f"{who}: argument {name} with value {v!r} is not of type [bool].")
+        self.normalized, self.center, self.onesided = normalized, center, onesided
+        self.pad_mode = check_enum(pad_mode, BorderType, "pad_mode", who)
+
+    def _win(self):
+        return _window(self.window, self.win_length, self.n_fft)
+
+    def stft(self, x):
+        """Complex STFT of shape (..., freq, time)."""
+        x = x.astype(np.float64)
+        if self.pad:
+            x = np.pad(x, [(0, 0)] * (x.ndim - 1) + [(self.pad, self.pad)])
+        if self.center:
+            h = self.n_fft // 2
+            x = np.pad(x, [(0, 0)] * (x.ndim - 1) + [(h, h)], mode=self.pad_mode.value)
+        if x.shape[-1] < self.n_fft:
+            raise RuntimeError(f"{type(self).__name__}: the padded waveform length {x.shape[-1]} should be at least "
+                               f"n_fft {self.n_fft}.")
+        n_frames = 1 + (x.shape[-1] - self.n_fft) // self.hop_length
+        idx = np.arange(self.n_fft)[None, :] + self.hop_length * np.arange(n_frames)[:, None]
+        w = self._win()
+        frames = x[..., idx] * w
+        spec = np.fft.rfft(frames, axis=-1) if self.onesided else np.fft.fft(frames, axis=-1)
+        if self.normalized:
+            spec /= np.sqrt(np.sum(w ** 2))
+        return np.swapaxes(spec, -1, -2)
+
+    def istft(self, spec, length=None):
+        """Inverse of `stft` by windowed overlap-add; spec is complex (..., freq, time)."""
+        w = self._win()
+        if self.normalized:
+            spec = spec * np.sqrt(np.sum(w ** 2))
+        frames = np.swapaxes(spec, -1, -2)
+        frames = np.fft.irfft(frames, n=self.n_fft, axis=-1) if self.onesided else \
+            np.real(np.fft.ifft(frames, axis=-1))
+        n_frames = frames.shape[-2]
+        total = self.n_fft + self.hop_length * (n_frames - 1)
+        out = np.zeros(frames.shape[:-2] + (total,))
+        env = np.zeros(total)
+        for t in range(n_frames):
+            s = t * self.hop_length
+            out[..., s:s + self.n_fft] += frames[..., t, :] * w
+            env[s:s + self.n_fft] += w ** 2
+        start = self.n_fft // 2 if self.center else 0
+        end = total - (self.n_fft // 2 if self.center else 0)
+        if length is not None:
+            end = start + length
+        out, env = out[..., start:end], env[start:end]
+        out = out / np.where(env > 1e-11, env, 1.0)
+        if length is not None and out.shape[-1] < length:
+            out = np.pad(out, [(0, 0)] * (out.ndim - 1) + [(0, length - out.shape[-1])])
+        return out
+
+
+def _complex_in(x, who):
+    a = np.asarray(x)
+    if a.ndim < 1 or a.shape[-1] != 2 or a.dtype.kind not in "fiu":
+        raise RuntimeError(f"{who}: the input should be a real tensor of shape <..., complex=2>, but got shape "
+                           f"{list(a.shape)} and dtype {a.dtype}.")
+    return a[..., 0].astype(np.float64) + 1j * a[..., 1].astype(np.float64), (
+        a.dtype if a.dtype == np.float64 else np.float32)
+
+
+def _complex_out(z, dtype):
+    return np.stack([z.real, z.imag], axis=-1).astype(dtype)
+
+
+class Spectrogram(TensorOperation, _STFT):
+    """Spectrogram |STFT|^power of a waveform (..., time) -> (..., freq, frames)."""
+
+    def __init__(self, n_fft=400, win_length=None, hop_length=None, pad=0, window=WindowType.HANN, power=2.0,
+                 normalized=False, center=True, pad_mode=BorderType.REFLECT, onesided=True):
+        self._stft_args("Spectrogram", n_fft, win_length, hop_length, pad, window, normalized, center, pad_mode,
+                        onesided)
+        if isinstance(power, bool) or not isinstance(power, (int, float)) or power < 0:
+            raise ValueError(f"Spectrogram: power should be a non-negative number, but got {power!r}.")
+        self.power = float(power)
+
+    def _apply(self, x):
+        a = waveform(x, "Spectrogram")
+        return (np.abs(self.stft(a)) ** self.power).astype(a.dtype)
+
+
+class InverseSpectrogram(TensorOperation, _STFT):
+    """Waveform from a complex spectrogram (..., freq, frames, 2) by inverse STFT."""
+
+    def __init__(self, length=None, n_fft=400, win_length=None, hop_length=None, pad=0, window=WindowType.HANN,
+                 normalized=False, center=True, pad_mode=BorderType.REFLECT, onesided=True):
+        self._stft_args("InverseSpectrogram", n_fft, win_length, hop_length, pad, window, normalized, center,
+                        pad_mode, onesided)
+        self.length = None if length is None else _int(length, "length", "InverseSpectrogram", low=0)
+
+    def _apply(self, x):
+        z, dtype = _complex_in(x, "InverseSpectrogram")
+        length = None if self.length is None else self.length + 2 * self.pad
+        out = self.istft(z, length)
+        if self.pad:
+            out = out[..., self.pad:out.shape[-1] - self.pad]
+        return out.astype(dtype)
+
+
+class AmplitudeToDB(TensorOperation):
+    """Amplitude or power spectrogram to decibels, floored at top_db below the maximum."""
+
+    def __init__(self, stype=ScaleType.POWER, ref_value=1.0, amin=1e-10, top_db=80.0):
+        self.stype = check_enum(stype, ScaleType, "stype", "AmplitudeToDB")
+        for name, v in (("ref_value", ref_value), ("amin", amin)):
+            if isinstance(v, bool) or not isinstance(v, (int, float)) or v <= 0:
+                raise ValueError(f"AmplitudeToDB: {name} should be a positive number, but got {v!r}.")
+        if top_db is not None and (isinstance(top_db, bool) or not isinstance(top_db, (int, float)) or top_db <= 0):
+            raise ValueError(f"AmplitudeToDB: top_db should be a positive number, but got {top_db!r}.")
+        self.ref_value, self.amin, self.top_db = float(ref_value), float(amin), top_db
+
+    def _apply(self, x):
+        a = waveform(x, "AmplitudeToDB")
+        mult = 10.0 if self.stype == ScaleType.POWER else 20.0
+        db = mult * np.log10(np.maximum(a.astype(np.float64), self.amin))
+        db -= mult * math.log10(max(self.amin, self.ref_value))
+        if self.top_db is not None:
+            db = np.maximum(db, db.max() - self.top_db) if db.size else db
+        return db.astype(a.dtype)
+
+
+class DBToAmplitude(TensorOperation):
+    """Decibels back to amplitude/power: ref * 10^(0.1 * x * power)."""
+
+    def __init__(self, ref, power):
+        for name, v in (("ref", ref), ("power", power)):
+            if isinstance(v, bool) or not isinstance(v, (int, float)):
+                raise TypeError(f"DBToAmplitude: argument {name} with value {v!r} is not of type [int, float].")
+        self.ref, self.power = float(ref), float(power)
+
+    def _apply(self, x):
+        a = waveform(x, "DBToAmplitude")
+        return (self.ref * np.power(10.0, 0.1 * a.astype(np.float64) * self.power)).astype(a.dtype)
+
+
+class ComplexNorm(TensorOperation):
+    """|z|^power of a complex tensor (..., 2)."""
+
+    def __init__(self, power=1.0):
+        if isinstance(power, bool) or not isinstance(power, (int, float)) or power < 0:
+            raise ValueError(f"{type(self).__name__}: power should be a non-negative number, but got {power!r}.")
+        self.power = float(power)
+
+    def _apply(self, x):
+        z, dtype = _complex_in(x, "ComplexNorm")
+        return (np.abs(z) ** self.power).astype(dtype)
+
+
+class Angle(TensorOperation):
+    """Phase angle of a complex tensor (..., 2)."""
+
+    def _apply(self, x):
+        z, dtype = _complex_in(x, "Angle")
+        return np.angle(z).astype(dtype)
+
+
+class Magphase(ComplexNorm):
+    """(|z|^power, angle(z)) of a complex tensor (..., 2)."""
+
+    def _apply(self, x):
+        z, dtype = _complex_in(x, "Magphase")
+        return (np.abs(z) ** self.power).astype(dtype), np.angle(z).astype(dtype)
+
+
+def _fmax(f_max, sample_rate):
+    return float(sample_rate // 2) if f_max is None else float(f_max)
+
+
+class MelScale(TensorOperation):
+    """Normal STFT (..., n_stft, time) to mel frequency (..., n_mels, time)."""
+
+    def __init__(self, n_mels=128, sample_rate=16000, f_min=0.0, f_max=None, n_stft=201, norm=NormType.NONE,
+                 mel_type=MelType.HTK):
+        self.n_mels, self.sample_rate, self.f_min, self.n_stft = n_mels, sample_rate, float(f_min), n_stft
+        self.f_max = _fmax(f_max, sample_rate)
+        self.norm, self.mel_type = norm, mel_type
+        self._fb = melscale_fbanks(n_stft, self.f_min, self.f_max, n_mels, sample_rate, norm, mel_type)
+
+    def _apply(self, x):
+        a = waveform(x, "MelScale", min_ndim=2)
+        if a.shape[-2] != self.n_stft:
+            raise RuntimeError(f"MelScale: the input frequency dimension should be n_stft {self.n_stft}, but got "
+                               f"{a.shape[-2]}.")
+        return np.swapaxes(np.swapaxes(a, -1, -2) @ self._fb.astype(a.dtype), -1, -2)
+
+
+class MelSpectrogram(TensorOperation):
+    """Mel spectrogram: Spectrogram followed by MelScale."""
+
+    def __init__(self, sample_rate=16000, n_fft=400, win_length=None, hop_length=None, f_min=0.0, f_max=None, pad=0,
+                 n_mels=128, window=WindowType.HANN, power=2.0, normalized=False, center=True,
+                 pad_mode=BorderType.REFLECT, onesided=True, norm=NormType.NONE, mel_scale=MelType.HTK):
+        self.sample_rate, self.n_fft, self.n_mels = sample_rate, n_fft, n_mels
+        self._spec = Spectrogram(n_fft, win_length, hop_length, pad, window, power, normalized, center, pad_mode,
+                                 onesided)
+        self._mel = MelScale(n_mels, sample_rate, f_min, f_max, n_fft // 2 + 1, norm, mel_scale)
+
+    def _apply(self, x):
+        return self._mel(self._spec(x))
+
+
+def _dct_apply(spec, dct):
+    return np.swapaxes(np.swapaxes(spec, -1, -2) @ dct.astype(spec.dtype), -1, -2)
+
+
+def _log_or_db(x, log, top_db=80.0):
+    return np.log(x + 1e-6).astype(x.dtype) if log else AmplitudeToDB(ScaleType.POWER, 1.0, 1e-10, top_db)(x)
+
+
+def _check_dct(who, dct_type, norm):
+    if dct_type != 2:
+        raise ValueError(f"{who}: dct_type should be 2, but got {dct_type!r}.")
+    return check_enum(norm, NormMode, "norm", who)
+
+
+class MFCC(TensorOperation):
+    """Mel-frequency cepstral coefficients of a waveform (..., time) -> (..., n_mfcc, frames)."""
+
+    def __init__(self, sample_rate=16000, n_mfcc=40, dct_type=2, norm=NormMode.ORTHO, log_mels=False,
+                 melkwargs=None):
+        self.norm = _check_dct("MFCC", dct_type, norm)
+        self.sample_rate, self.n_mfcc, self.dct_type, self.log_mels = sample_rate, n_mfcc, dct_type, log_mels
+        kw = dict(melkwargs or {})
+        kw.setdefault("sample_rate", sample_rate)
+        self._mel = MelSpectrogram(**kw)
+        if n_mfcc > self._mel.n_mels:
+            raise ValueError(f"MFCC: n_mfcc should be no more than n_mels {self._mel.n_mels}, but got {n_mfcc}.")
+        self._dct = create_dct(n_mfcc, self._mel.n_mels, self.norm)
+
+    def _apply(self, x):
+        return _dct_apply(_log_or_db(self._mel(x), self.log_mels), self._dct)
+
+
+class LFCC(TensorOperation):
+    """Linear-frequency cepstral coefficients of a waveform (..., time) -> (..., n_lfcc, frames)."""
+
+    def __init__(self, sample_rate=16000, n_filter=128, n_lfcc=40, f_min=0.0, f_max=None, dct_type=2,
+                 norm=NormMode.ORTHO, log_lf=False, speckwargs=None):
+        self.norm = _check_dct("LFCC", dct_type, norm)
+        if n_lfcc > n_filter:
+            raise ValueError(f"LFCC: n_lfcc should be no more than n_filter {n_filter}, but got {n_lfcc}.")
+        self.sample_rate, self.n_filter, self.n_lfcc, self.log_lf = sample_rate, n_filter, n_lfcc, log_lf
+        self._spec = Spectrogram(**dict(speckwargs or {}))
+        self._fb = linear_fbanks(self._spec.n_fft // 2 + 1, float(f_min), _fmax(f_max, sample_rate), n_filter,
+                                 sample_rate)
+        self._dct = create_dct(n_lfcc, n_filter, self.norm)
+
+    def _apply(self, x):
+        spec = self._spec(x)
+        lin = np.swapaxes(np.swapaxes(spec, -1, -2) @ self._fb.astype(spec.dtype), -1, -2)
+        return _dct_apply(_log_or_db(lin, self.log_lf), self._dct)
+
+
+class InverseMelScale(TensorOperation):
+    """Estimate a normal STFT (..., n_stft, time) from a mel spectrogram (..., n_mels, time).
+
+    Like MindSpore, it minimizes the squared error of the mel projection by SGD with momentum (sgdargs
+    {'sgd_lr': 0.1, 'sgd_momentum': 0.9}), keeping the estimate non-negative, from a random start.
+    """
+
+    def __init__(self, n_stft, n_mels=128, sample_rate=16000, f_min=0.0, f_max=None, max_iter=100000,
+                 tolerance_loss=1e-5, tolerance_change=1e-8, sgdargs=None, norm=NormType.NONE, mel_type=MelType.HTK):
+        self.n_stft, self.n_mels, self.sample_rate = n_stft, n_mels, sample_rate
+        self.max_iter = _int(max_iter, "max_iter", "InverseMelScale")
+        self.tolerance_loss, self.tolerance_change = float(tolerance_loss), float(tolerance_change)
+        args = dict(sgdargs or {"sgd_lr": 0.1, "sgd_momentum": 0.9})
+        unknown = set(args) - {"sgd_lr", "sgd_momentum"}
+        if unknown:
+            raise ValueError(f"InverseMelScale: sgdargs should only have keys 'sgd_lr' and 'sgd_momentum', but got "
+                             f"{sorted(unknown)}.")
+        self.sgdargs = {"sgd_lr": float(args.get("sgd_lr", 0.1)), "sgd_momentum": float(args.get("sgd_momentum", 0.9))}
+        self._fb = melscale_fbanks(n_stft, float(f_min), _fmax(f_max, sample_rate), n_mels, sample_rate, norm,
+                                   mel_type).astype(np.float64)
+
+    def _apply(self, x):
+        from mindseed.dataset import _random
+        a = waveform(x, "InverseMelScale", min_ndim=2)
+        if a.shape[-2] != self.n_mels:
+            raise RuntimeError(f"InverseMelScale: the input mel dimension should be n_mels {self.n_mels}, but got "
+                               f"{a.shape[-2]}.")
+        lead = a.shape[:-2]
+        mel = np.swapaxes(a.reshape((-1,) + a.shape[-2:]).astype(np.float64), -1, -2)  # (B, time, n_mels)
+        spec = _random.rng().random(mel.shape[:-1] + (self.n_stft,))
+        buf = np.zeros_like(spec)
+        lr, mom = self.sgdargs["sgd_lr"], self.sgdargs["sgd_momentum"]
+        count = mel.shape[0] * mel.shape[1]
+        loss = float("inf")
+        for _ in range(self.max_iter):
+            diff = mel - spec @ self._fb
+            new_loss = float((diff ** 2).sum(axis=-1).mean())
+            buf = mom * buf + (-2.0 / count) * (diff @ self._fb.T)
+            spec = np.maximum(spec - lr * buf, 0.0)
+            if new_loss < self.tolerance_loss or abs(loss - new_loss) < self.tolerance_change:
+                break
+            loss = new_loss
+        return np.swapaxes(spec, -1, -2).reshape(lead + (self.n_stft, a.shape[-1])).astype(a.dtype)
