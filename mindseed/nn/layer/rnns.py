@@ -163,10 +163,11 @@ class GRUCell(_RNNCellBase):
 class _DynamicRNN(Cell):
     """Runs one direction of one layer over a (T, B, I) sequence; optional per-sample lengths."""
 
-    def __init__(self, mode):
+    mode = None  # set by each subclass in _RNN_CELLS
+
+    def __init__(self):
         super().__init__()
-        self.mode = mode
-        self.is_lstm = mode == "LSTM"
+        self.is_lstm = self.mode == "LSTM"
 
     def construct(self, x, h_0, seq_length, w_ih, w_hh, b_ih, b_hh):
         dt = x.dtype
@@ -200,28 +201,10 @@ class _DynamicRNN(Cell):
         return P.stack_p(*outputs, axis=0), state
 
 
-class _DynamicRNNTanh(_DynamicRNN):
-    def __init__(self):
-        super().__init__("RNN_TANH")
-
-
-class _DynamicRNNRelu(_DynamicRNN):
-    def __init__(self):
-        super().__init__("RNN_RELU")
-
-
-class _DynamicLSTMCPUGPU(_DynamicRNN):
-    def __init__(self):
-        super().__init__("LSTM")
-
-
-class _DynamicGRUCPUGPU(_DynamicRNN):
-    def __init__(self):
-        super().__init__("GRU")
-
-
-_RNN_CELLS = {"RNN_TANH": _DynamicRNNTanh, "RNN_RELU": _DynamicRNNRelu, "LSTM": _DynamicLSTMCPUGPU,
-              "GRU": _DynamicGRUCPUGPU}
+# one subclass per mode, named as MindSpore names them (they show in the Cell's repr)
+_RNN_CELLS = {mode: type(cls_name, (_DynamicRNN,), {"mode": mode, "__module__": __name__})
+              for mode, cls_name in (("RNN_TANH", "_DynamicRNNTanh"), ("RNN_RELU", "_DynamicRNNRelu"),
+                                     ("LSTM", "_DynamicLSTMCPUGPU"), ("GRU", "_DynamicGRUCPUGPU"))}
 
 
 def _reverse(x, seq_length):

@@ -14,6 +14,15 @@ def _check_tensor(op, x):
         raise TypeError(f"For '{op}', the input must be a Tensor, but got {type(x).__name__}.")
 
 
+def _elements(op, x):
+    """The elements of a 0-D or 1-D Tensor `x` as a list of Python numbers."""
+    _check_tensor(op, x)
+    if x.ndim > 1:
+        raise ValueError(f"For '{op}', the input must be 0-D or 1-D, but got shape {x.shape}.")
+    values = x.tolist()
+    return values if isinstance(values, list) else [values]
+
+
 class TensorToTuple(Primitive):
     """A 1-D Tensor's elements as a tuple of Python numbers (a 0-D Tensor: a tuple of one).
 
@@ -26,11 +35,7 @@ class TensorToTuple(Primitive):
         super().__init__("TensorToTuple")
 
     def __call__(self, input_x):
-        _check_tensor(self.name, input_x)
-        if input_x.ndim > 1:
-            raise ValueError(f"For '{self.name}', the input must be 0-D or 1-D, but got shape {input_x.shape}.")
-        values = input_x.tolist()
-        return tuple(values) if isinstance(values, list) else (values,)
+        return tuple(_elements(self.name, input_x))
 
 
 class TensorToList(Primitive):
@@ -40,11 +45,7 @@ class TensorToList(Primitive):
         super().__init__("TensorToList")
 
     def __call__(self, input_x):
-        _check_tensor(self.name, input_x)
-        if input_x.ndim > 1:
-            raise ValueError(f"For '{self.name}', the input must be 0-D or 1-D, but got shape {input_x.shape}.")
-        values = input_x.tolist()
-        return values if isinstance(values, list) else [values]
+        return _elements(self.name, input_x)
 
 
 class TensorToScalar(Primitive):
