@@ -180,13 +180,22 @@ class MultitypeFuncGraph:
         return f"MultitypeFuncGraph({self.name!r})"
 
 
-def _check_ops(cls_name, ops):
-    if ops is not None and not callable(ops):
-        raise TypeError(f"For '{cls_name}', the 'ops' must be a MultitypeFuncGraph, a function or None, but got "
-                        f"{type(ops).__name__}.")
+class _MapBase:
+    """The shared constructor of HyperMap and Map: a fixed operation, or ``None`` to take it from each call."""
+
+    def __init__(self, ops=None, reverse=False):
+        if ops is not None and not callable(ops):
+            raise TypeError(f"For '{type(self).__name__}', the 'ops' must be a MultitypeFuncGraph, a function or None, "
+                            f"but got {type(ops).__name__}.")
+        self.ops = ops
+        self.reverse = reverse
+
+    def _func_args(self, args):
+        """(operation, sequences) of one call."""
+        return (args[0], args[1:]) if self.ops is None else (self.ops, args)
 
 
-class HyperMap:
+class HyperMap(_MapBase):
     """Apply an operation to the leaves of (nested) tuples/lists, element by element.
 
     Args:
@@ -205,14 +214,8 @@ class HyperMap:
     ((4, 10), (18,))
     """
 
-    def __init__(self, ops=None, reverse=False):
-        _check_ops("HyperMap", ops)
-        self.ops = ops
-        self.reverse = reverse
-
     def __call__(self, *args):
-        func, args_list = (args[0], args[1:]) if self.ops is None else (self.ops, args)
-        return _hyper(func, args_list)
+        return _hyper(*self._func_args(args))
 
 
 def _hyper(func, args_list):
@@ -221,7 +224,7 @@ def _hyper(func, args_list):
     return tuple(_hyper(func, items) for items in zip(*args_list))
 
 
-class Map:
+class Map(_MapBase):
     """Apply an operation to the elements of sequences (one level, no recursion into nested sequences).
 
     Args:
@@ -237,11 +240,6 @@ class Map:
     (2, 4)
     """
 
-    def __init__(self, ops=None, reverse=False):
-        _check_ops("Map", ops)
-        self.ops = ops
-        self.reverse = reverse
-
     def __call__(self, *args):
-        func, args_list = (args[0], args[1:]) if self.ops is None else (self.ops, args)
+        func, args_list = self._func_args(args)
         return tuple(map(func, *args_list))
