@@ -22,6 +22,16 @@ def _check_dtype(cls, name, x, allowed):
 _FLOATS = (mstype.float16, mstype.float32, mstype.float64)
 
 
+class _FloatUnary(Cell):
+    """A Cell applying `_fn` to one float16/32/64 Tensor named `_arg` in its dtype error."""
+
+    _arg = "x"
+
+    def construct(self, x):
+        _check_dtype(type(self).__name__, self._arg, x, _FLOATS)
+        return type(self)._fn(x)
+
+
 class ReduceLogSumExp(Cell):
     """log(sum(exp(x))) over `axis`, stabilised by the maximum."""
 
@@ -57,20 +67,16 @@ class Range(Cell):
         return self.result_tensor
 
 
-class LGamma(Cell):
+class LGamma(_FloatUnary):
     """log|Gamma(x)|."""
 
-    def construct(self, x):
-        _check_dtype("LGamma", "x", x, _FLOATS)
-        return F.lgamma(x)
+    _fn = F.lgamma
 
 
-class DiGamma(Cell):
+class DiGamma(_FloatUnary):
     """The digamma function d/dx log Gamma(x)."""
 
-    def construct(self, x):
-        _check_dtype("DiGamma", "x", x, _FLOATS)
-        return F.digamma(x)
+    _fn = F.digamma
 
 
 class IGamma(Cell):
@@ -173,17 +179,15 @@ class Moments(Cell):
         return mean, variance
 
 
-class MatInverse(Cell):
+class MatInverse(_FloatUnary):
     """The inverse of (batched) symmetric positive-definite matrices."""
 
-    def construct(self, a):
-        _check_dtype("MatInverse", "input_a", a, _FLOATS)
-        return F.inverse(a)
+    _arg = "input_a"
+    _fn = F.inverse
 
 
-class MatDet(Cell):
+class MatDet(_FloatUnary):
     """The determinant of (batched) symmetric positive-definite matrices."""
 
-    def construct(self, a):
-        _check_dtype("MatDet", "input_a", a, _FLOATS)
-        return F.det(a)
+    _arg = "input_a"
+    _fn = F.det

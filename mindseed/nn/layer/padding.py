@@ -26,8 +26,9 @@ def _check_result_shape(name, shape, padding):
 class _ConstantPadNd(Cell):
     _LEN = 2
 
-    def __init__(self, padding, value, name="ConstantPadNd"):
+    def __init__(self, padding, value):
         super().__init__()
+        name = type(self).__name__
         if isinstance(padding, bool) or not isinstance(padding, (int, tuple)):
             raise TypeError(f"For '{name}', the type of parameter 'padding' must be in [int, tuple], but got "
                             f"{type(padding)}")
@@ -60,26 +61,17 @@ class ConstantPad1d(_ConstantPadNd):
 
     _LEN = 2
 
-    def __init__(self, padding, value):
-        super().__init__(padding, value, name="ConstantPad1d")
-
 
 class ConstantPad2d(_ConstantPadNd):
     """Pad the last two dimensions with `value`; padding an int or (left, right, top, bottom)."""
 
     _LEN = 4
 
-    def __init__(self, padding, value):
-        super().__init__(padding, value, name="ConstantPad2d")
-
 
 class ConstantPad3d(_ConstantPadNd):
     """Pad the last three dimensions with `value`; padding an int or a 6-tuple."""
 
     _LEN = 6
-
-    def __init__(self, padding, value):
-        super().__init__(padding, value, name="ConstantPad3d")
 
 
 class ZeroPad2d(_ConstantPadNd):
@@ -88,7 +80,7 @@ class ZeroPad2d(_ConstantPadNd):
     _LEN = 4
 
     def __init__(self, padding):
-        super().__init__(padding, 0, name="ZeroPad2d")
+        super().__init__(padding, 0)
 
 
 class _MirrorPadNd(Cell):
