@@ -13,7 +13,27 @@ def _check(op, input, other):
         raise TypeError(f"For '{op}', 'other' must be a Tensor or a number, but got {type(other).__name__}.")
 
 
-class InplaceAddExt(Primitive):
+class _Inplace(Primitive):
+    """Checks the inputs, then calls the Tensor's in-place method `_method` on `input`."""
+
+    _method = None
+
+    def __call__(self, input, other):
+        _check(self.name, input, other)
+        return getattr(input, self._method)(other)
+
+
+class _InplaceAlpha(Primitive):
+    """As _Inplace, for the methods that scale `other` by `alpha`."""
+
+    _method = None
+
+    def __call__(self, input, other, alpha=1):
+        _check(self.name, input, other)
+        return getattr(input, self._method)(other, alpha=alpha)
+
+
+class InplaceAddExt(_InplaceAlpha):
     """input <- input + alpha * other; returns input.
 
     >>> import mindseed as ms
@@ -23,42 +43,14 @@ class InplaceAddExt(Primitive):
     [3.0, 4.0]
     """
 
-    def __init__(self):
-        super().__init__("InplaceAddExt")
-
-    def __call__(self, input, other, alpha=1):
-        _check(self.name, input, other)
-        return input.add_(other, alpha=alpha)
+    _method = "add_"
 
 
-class InplaceSubExt(Primitive):
-    """input <- input - alpha * other; returns input."""
-
-    def __init__(self):
-        super().__init__("InplaceSubExt")
-
-    def __call__(self, input, other, alpha=1):
-        _check(self.name, input, other)
-        return input.sub_(other, alpha=alpha)
+def _inplace_class(name, base, method, doc):
+    """A public in-place Primitive class `name` calling the Tensor method `method`."""
+    return type(name, (base,), {"_method": method, "__doc__": doc, "__module__": __name__})
 
 
-class InplaceMul(Primitive):
-    """input <- input * other; returns input."""
-
-    def __init__(self):
-        super().__init__("InplaceMul")
-
-    def __call__(self, input, other):
-        _check(self.name, input, other)
-        return input.mul_(other)
-
-
-class InplaceDiv(Primitive):
-    """input <- input / other; returns input."""
-
-    def __init__(self):
-        super().__init__("InplaceDiv")
-
-    def __call__(self, input, other):
-        _check(self.name, input, other)
-        return input.div_(other)
+InplaceSubExt = _inplace_class("InplaceSubExt", _InplaceAlpha, "sub_", "input <- input - alpha * other; returns input.")
+InplaceMul = _inplace_class("InplaceMul", _Inplace, "mul_", "input <- input * other; returns input.")
+InplaceDiv = _inplace_class("InplaceDiv", _Inplace, "div_", "input <- input / other; returns input.")
