@@ -42,8 +42,10 @@ class _NNPrim(Primitive):
             self.attrs[k] = v
 
 
-def _unary(name, fn, doc):
-    return type(name, (_NNPrim,), {"__call__": lambda self, x: fn(x), "__doc__": doc})
+def _unary(name, fn, doc, params=()):
+    """A class `name` whose call is `fn(x, *attributes)`, the attributes being its constructor arguments `params`."""
+    return type(name, (_NNPrim,), {"__call__": lambda self, x: fn(x, *(getattr(self, k) for k, _ in params)),
+                                   "_params": params, "__doc__": doc, "__module__": __name__})
 
 
 ReLU6 = _unary("ReLU6", F.relu6, "min(max(x, 0), 6).")
@@ -86,44 +88,11 @@ class LogSoftmax(_NNPrim):
         return F.log_softmax(logits, _single_axis("LogSoftmax", self.axis))
 
 
-class Elu(_NNPrim):
-    """elu(x, alpha)."""
-    _params = (("alpha", 1.0),)
-
-    def __call__(self, input_x):
-        return F.elu(input_x, self.alpha)
-
-
-class CeLU(_NNPrim):
-    """celu(x, alpha)."""
-    _params = (("alpha", 1.0),)
-
-    def __call__(self, x):
-        return F.celu(x, self.alpha)
-
-
-class HShrink(_NNPrim):
-    """hardshrink(x, lambd)."""
-    _params = (("lambd", 0.5),)
-
-    def __call__(self, input):
-        return F.hardshrink(input, self.lambd)
-
-
-class SoftShrink(_NNPrim):
-    """softshrink(x, lambd)."""
-    _params = (("lambd", 0.5),)
-
-    def __call__(self, input):
-        return F.softshrink(input, self.lambd)
-
-
-class GLU(_NNPrim):
-    """glu(x, axis): first half times sigmoid of the second."""
-    _params = (("axis", -1),)
-
-    def __call__(self, x):
-        return F.glu(x, self.axis)
+Elu = _unary("Elu", F.elu, "elu(x, alpha).", (("alpha", 1.0),))
+CeLU = _unary("CeLU", F.celu, "celu(x, alpha).", (("alpha", 1.0),))
+HShrink = _unary("HShrink", F.hardshrink, "hardshrink(x, lambd).", (("lambd", 0.5),))
+SoftShrink = _unary("SoftShrink", F.softshrink, "softshrink(x, lambd).", (("lambd", 0.5),))
+GLU = _unary("GLU", F.glu, "glu(x, axis): first half times sigmoid of the second.", (("axis", -1),))
 
 
 class PReLU(_NNPrim):
@@ -154,12 +123,7 @@ class Dense(_NNPrim):
         return F.dense(input, weight, bias)
 
 
-class Pdist(_NNPrim):
-    """p-norm distances between the rows of x."""
-    _params = (("p", 2.0),)
-
-    def __call__(self, x):
-        return F.pdist(x, self.p)
+Pdist = _unary("Pdist", F.pdist, "p-norm distances between the rows of x.", (("p", 2.0),))
 
 
 class Cdist(_NNPrim):
