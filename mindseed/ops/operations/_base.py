@@ -169,3 +169,39 @@ def simple_primitive(name, fn, doc):
 
     return type(name, (Primitive,), {"__init__": __init__, "__call__": __call__, "__doc__": doc,
                                      "__module__": "mindseed.ops.operations"})
+
+
+REQUIRED = object()  # an AttrPrimitive parameter without a default
+
+
+class AttrPrimitive(Primitive):
+    """A class-API op: constructor arguments become attributes (MindSpore's `prim_attr_register`).
+
+    `_params` lists (name, default) in the constructor's order; a default of `REQUIRED` makes the argument required.
+    """
+
+    _params = ()
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(type(self).__name__)
+        values = dict(self._params)
+        names = [k for k, _ in self._params]
+        if len(args) > len(names):
+            raise TypeError(f"For '{self.name}', expected at most {len(names)} arguments, but got {len(args)}.")
+        values.update(zip(names, args))
+        for k in kwargs:
+            if k not in values:
+                raise TypeError(f"For '{self.name}', got an unexpected argument '{k}'.")
+        values.update(kwargs)
+        for k, v in values.items():
+            if v is REQUIRED:
+                raise TypeError(f"For '{self.name}', the argument '{k}' is required.")
+            setattr(self, k, v)
+            self.attrs[k] = v
+
+
+def attr_primitive(name, fn, doc, params=()):
+    """An AttrPrimitive class `name` whose call is `fn(x, *attributes)`, the attributes being its constructor
+    arguments `params` ((name, default) pairs)."""
+    return type(name, (AttrPrimitive,), {"__call__": lambda self, x: fn(x, *(getattr(self, k) for k, _ in params)),
+                                         "_params": params, "__doc__": doc, "__module__": "mindseed.ops.operations"})

@@ -9,7 +9,7 @@ from mindseed.ops.functional import _conv as F
 from mindseed.ops.functional import _pool as FP
 from mindseed.ops.functional import _resample as FR
 from mindseed.ops.functional._conv_args import check_float, check_rank, int_tuple, pad_pairs, same_pads
-from mindseed.ops.operations._base import Primitive
+from mindseed.ops.operations._base import REQUIRED, Primitive, attr_primitive
 
 __all__ = [
     "Conv2D", "Conv3D", "Conv2DTranspose", "Conv2DBackpropInput", "Conv3DTranspose", "MaxPool", "AvgPool",
@@ -295,37 +295,13 @@ class AvgPool3D(Primitive):
                                self.divisor_override, self.name)
 
 
-class AdaptiveAvgPool2D(Primitive):
-    """Adaptive average pooling to output_size (an int or (h, w), None keeps a size)."""
-
-    def __init__(self, output_size):
-        super().__init__("AdaptiveAvgPool2D")
-        self.output_size = output_size
-
-    def __call__(self, x):
-        return FP.adaptive_avg_pool2d(x, self.output_size)
-
-
-class AdaptiveAvgPool3D(Primitive):
-    """Adaptive 3D average pooling to output_size."""
-
-    def __init__(self, output_size):
-        super().__init__("AdaptiveAvgPool3D")
-        self.output_size = output_size
-
-    def __call__(self, x):
-        return FP.adaptive_avg_pool3d(x, self.output_size)
-
-
-class AdaptiveMaxPool2D(Primitive):
-    """Adaptive max pooling to output_size, returning (output, int64 argmax)."""
-
-    def __init__(self, output_size):
-        super().__init__("AdaptiveMaxPool2D")
-        self.output_size = output_size
-
-    def __call__(self, input):
-        return FP.adaptive_max_pool2d(input, self.output_size, True)
+_SIZE = (("output_size", REQUIRED),)
+AdaptiveAvgPool2D = attr_primitive("AdaptiveAvgPool2D", FP.adaptive_avg_pool2d, "Adaptive average pooling to "
+                                   "output_size (an int or (h, w), None keeps a size).", _SIZE)
+AdaptiveAvgPool3D = attr_primitive("AdaptiveAvgPool3D", FP.adaptive_avg_pool3d,
+                                   "Adaptive 3D average pooling to output_size.", _SIZE)
+AdaptiveMaxPool2D = attr_primitive("AdaptiveMaxPool2D", lambda x, size: FP.adaptive_max_pool2d(x, size, True),
+                                   "Adaptive max pooling to output_size, returning (output, int64 argmax).", _SIZE)
 
 
 class AdaptiveMaxPool3D(Primitive):

@@ -2,7 +2,7 @@
 from mindseed.common.tensor import Tensor
 from mindseed.ops._prims.core import matmul_p
 from mindseed.ops.functional import _core as F
-from mindseed.ops.operations._base import Primitive, simple_primitive as _simple
+from mindseed.ops.operations._base import REQUIRED, Primitive, attr_primitive, simple_primitive as _simple
 
 __all__ = ["Add", "Sub", "Mul", "Div", "RealDiv", "Neg", "MatMul", "BatchMatMul", "Pow", "Exp", "Log", "Maximum",
            "Minimum", "ReLU", "Greater", "Less", "GreaterEqual", "LessEqual", "Equal", "NotEqual", "ReduceSum",
@@ -85,31 +85,9 @@ class ReduceSum(Primitive):
         return F.sum(x, None if empty else axis, self.keep_dims, dtype=x.dtype)
 
 
-class BroadcastTo(Primitive):
-    def __init__(self, shape):
-        super().__init__("BroadcastTo")
-        self.shape = shape
-
-    def __call__(self, x):
-        return F.broadcast_to(x, self.shape)
-
-
-class Concat(Primitive):
-    def __init__(self, axis=0):
-        super().__init__("Concat")
-        self.axis = axis
-
-    def __call__(self, tensors):
-        return F.concat(tensors, self.axis)
-
-
-class Stack(Primitive):
-    def __init__(self, axis=0):
-        super().__init__("Stack")
-        self.axis = axis
-
-    def __call__(self, tensors):
-        return F.stack(tensors, self.axis)
+BroadcastTo = attr_primitive("BroadcastTo", F.broadcast_to, "x broadcast to `shape`.", (("shape", REQUIRED),))
+Concat = attr_primitive("Concat", F.concat, "The tensors joined along `axis`.", (("axis", 0),))
+Stack = attr_primitive("Stack", F.stack, "The tensors stacked along a new `axis`.", (("axis", 0),))
 
 
 class Fill(Primitive):

@@ -9,7 +9,7 @@ from mindseed.ops._prims import nn_norm as NN
 from mindseed.ops.functional import _nn as F
 from mindseed.ops.functional import _nn_loss as FL
 from mindseed.ops.functional import _nn_norm as FN
-from mindseed.ops.operations._base import Primitive
+from mindseed.ops.operations._base import AttrPrimitive, attr_primitive
 
 __all__ = [
     "Softmax", "LogSoftmax", "SoftmaxCrossEntropyWithLogits", "SparseSoftmaxCrossEntropyWithLogits", "ReLU6", "Elu",
@@ -21,47 +21,20 @@ __all__ = [
 ]
 
 
-class _NNPrim(Primitive):
-    """A class-API op: constructor arguments become attributes (MindSpore's `prim_attr_register`)."""
-
-    _params = ()
-
-    def __init__(self, *args, **kwargs):
-        super().__init__(type(self).__name__)
-        values = dict(self._params)
-        names = [k for k, _ in self._params]
-        if len(args) > len(names):
-            raise TypeError(f"For '{self.name}', expected at most {len(names)} arguments, but got {len(args)}.")
-        values.update(zip(names, args))
-        for k in kwargs:
-            if k not in values:
-                raise TypeError(f"For '{self.name}', got an unexpected argument '{k}'.")
-        values.update(kwargs)
-        for k, v in values.items():
-            setattr(self, k, v)
-            self.attrs[k] = v
-
-
-def _unary(name, fn, doc, params=()):
-    """A class `name` whose call is `fn(x, *attributes)`, the attributes being its constructor arguments `params`."""
-    return type(name, (_NNPrim,), {"__call__": lambda self, x: fn(x, *(getattr(self, k) for k, _ in params)),
-                                   "_params": params, "__doc__": doc, "__module__": __name__})
-
-
-ReLU6 = _unary("ReLU6", F.relu6, "min(max(x, 0), 6).")
-SeLU = _unary("SeLU", F.selu, "Scaled exponential linear unit.")
+ReLU6 = attr_primitive("ReLU6", F.relu6, "min(max(x, 0), 6).")
+SeLU = attr_primitive("SeLU", F.selu, "Scaled exponential linear unit.")
 # MindSpore's GeLU primitive computes the tanh approximation (ops.gelu's default is the exact form)
-GeLU = _unary("GeLU", lambda x: F.gelu(x, approximate="tanh"),
+GeLU = attr_primitive("GeLU", lambda x: F.gelu(x, approximate="tanh"),
               "Gaussian error linear unit, tanh form: 0.5 x (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3))).")
-Gelu = _unary("Gelu", lambda x: F.gelu(x, approximate="tanh"), "Deprecated spelling of GeLU.")
-FastGeLU = _unary("FastGeLU", F.fast_gelu, "x * sigmoid(1.702 x).")
-FastGelu = _unary("FastGelu", F.fast_gelu, "Deprecated spelling of FastGeLU.")
-HSwish = _unary("HSwish", F.hardswish, "x * relu6(x + 3) / 6.")
-HSigmoid = _unary("HSigmoid", F.hardsigmoid, "relu6(x + 3) / 6.")
-Mish = _unary("Mish", F.mish, "x * tanh(softplus(x)).")
-Softplus = _unary("Softplus", F.softplus, "log(1 + exp(x)).")
-Softsign = _unary("Softsign", F.softsign, "x / (1 + |x|).")
-L2Loss = _unary("L2Loss", lambda x: P.mul_p(P.reduce_sum_p(P.mul_p(x, x)), 0.5), "sum(x^2) / 2.")
+Gelu = attr_primitive("Gelu", lambda x: F.gelu(x, approximate="tanh"), "Deprecated spelling of GeLU.")
+FastGeLU = attr_primitive("FastGeLU", F.fast_gelu, "x * sigmoid(1.702 x).")
+FastGelu = attr_primitive("FastGelu", F.fast_gelu, "Deprecated spelling of FastGeLU.")
+HSwish = attr_primitive("HSwish", F.hardswish, "x * relu6(x + 3) / 6.")
+HSigmoid = attr_primitive("HSigmoid", F.hardsigmoid, "relu6(x + 3) / 6.")
+Mish = attr_primitive("Mish", F.mish, "x * tanh(softplus(x)).")
+Softplus = attr_primitive("Softplus", F.softplus, "log(1 + exp(x)).")
+Softsign = attr_primitive("Softsign", F.softsign, "x / (1 + |x|).")
+L2Loss = attr_primitive("L2Loss", lambda x: P.mul_p(P.reduce_sum_p(P.mul_p(x, x)), 0.5), "sum(x^2) / 2.")
 
 
 def _single_axis(op, axis):
@@ -72,7 +45,7 @@ def _single_axis(op, axis):
     return axis
 
 
-class Softmax(_NNPrim):
+class Softmax(AttrPrimitive):
     """softmax along `axis` (an int or a tuple of one int)."""
     _params = (("axis", -1),)
 
@@ -80,7 +53,7 @@ class Softmax(_NNPrim):
         return F.softmax(input, _single_axis("Softmax", self.axis))
 
 
-class LogSoftmax(_NNPrim):
+class LogSoftmax(AttrPrimitive):
     """log_softmax along `axis`."""
     _params = (("axis", -1),)
 
@@ -88,20 +61,20 @@ class LogSoftmax(_NNPrim):
         return F.log_softmax(logits, _single_axis("LogSoftmax", self.axis))
 
 
-Elu = _unary("Elu", F.elu, "elu(x, alpha).", (("alpha", 1.0),))
-CeLU = _unary("CeLU", F.celu, "celu(x, alpha).", (("alpha", 1.0),))
-HShrink = _unary("HShrink", F.hardshrink, "hardshrink(x, lambd).", (("lambd", 0.5),))
-SoftShrink = _unary("SoftShrink", F.softshrink, "softshrink(x, lambd).", (("lambd", 0.5),))
-GLU = _unary("GLU", F.glu, "glu(x, axis): first half times sigmoid of the second.", (("axis", -1),))
+Elu = attr_primitive("Elu", F.elu, "elu(x, alpha).", (("alpha", 1.0),))
+CeLU = attr_primitive("CeLU", F.celu, "celu(x, alpha).", (("alpha", 1.0),))
+HShrink = attr_primitive("HShrink", F.hardshrink, "hardshrink(x, lambd).", (("lambd", 0.5),))
+SoftShrink = attr_primitive("SoftShrink", F.softshrink, "softshrink(x, lambd).", (("lambd", 0.5),))
+GLU = attr_primitive("GLU", F.glu, "glu(x, axis): first half times sigmoid of the second.", (("axis", -1),))
 
 
-class PReLU(_NNPrim):
+class PReLU(AttrPrimitive):
     """prelu(x, weight) with per-channel slopes."""
     def __call__(self, input, weight):
         return F.prelu(input, weight)
 
 
-class BiasAdd(_NNPrim):
+class BiasAdd(AttrPrimitive):
     """x + bias along the channel axis of `data_format`."""
     _params = (("data_format", "NCHW"),)
 
@@ -117,16 +90,16 @@ class BiasAdd(_NNPrim):
         return F.bias_add(input_x, bias)
 
 
-class Dense(_NNPrim):
+class Dense(AttrPrimitive):
     """x @ weight.T + bias."""
     def __call__(self, input, weight, bias=None):
         return F.dense(input, weight, bias)
 
 
-Pdist = _unary("Pdist", F.pdist, "p-norm distances between the rows of x.", (("p", 2.0),))
+Pdist = attr_primitive("Pdist", F.pdist, "p-norm distances between the rows of x.", (("p", 2.0),))
 
 
-class Cdist(_NNPrim):
+class Cdist(AttrPrimitive):
     """p-norm distances between the rows of x1 and x2."""
     _params = (("p", 2.0),)
 
@@ -135,7 +108,7 @@ class Cdist(_NNPrim):
 
 
 # ---------------------------------------------------------------- softmax cross entropy
-class SoftmaxCrossEntropyWithLogits(_NNPrim):
+class SoftmaxCrossEntropyWithLogits(AttrPrimitive):
     """(loss per sample, gradient softmax - labels) for 2-D logits and one-hot (or soft) labels."""
 
     def __call__(self, logits, labels):
@@ -149,7 +122,7 @@ class SoftmaxCrossEntropyWithLogits(_NNPrim):
         return L.sce_p(logits, labels)
 
 
-class SparseSoftmaxCrossEntropyWithLogits(_NNPrim):
+class SparseSoftmaxCrossEntropyWithLogits(AttrPrimitive):
     """Mean cross entropy of 2-D logits and class indices; with `is_grad`, its gradient w.r.t. the logits."""
     _params = (("is_grad", False),)
 
@@ -165,7 +138,7 @@ class SparseSoftmaxCrossEntropyWithLogits(_NNPrim):
         return P.mul_p(P.sub_p(N.softmax_p(logits, axis=-1), hot), 1.0 / logits.shape[0])
 
 
-class SigmoidCrossEntropyWithLogits(_NNPrim):
+class SigmoidCrossEntropyWithLogits(AttrPrimitive):
     """Elementwise binary cross entropy of sigmoid(logits) and label (no reduction)."""
 
     def __call__(self, logits, label):
@@ -173,7 +146,7 @@ class SigmoidCrossEntropyWithLogits(_NNPrim):
 
 
 # ---------------------------------------------------------------- normalization
-class LayerNorm(_NNPrim):
+class LayerNorm(AttrPrimitive):
     """(y, mean, variance) of layer normalization over the axes from `begin_norm_axis` on.
 
     gamma and beta have the shape of the input from `begin_params_axis` on.
@@ -199,7 +172,7 @@ class LayerNorm(_NNPrim):
         return y, mean, variance
 
 
-class BatchNorm(_NNPrim):
+class BatchNorm(AttrPrimitive):
     """(y, batch_mean, batch_variance, reserve_1, reserve_2); in training, mean and variance are updated."""
     _params = (("is_training", False), ("epsilon", 1e-5), ("momentum", 0.1), ("data_format", "NCHW"))
 
@@ -218,7 +191,7 @@ class BatchNorm(_NNPrim):
         return y, bmean, bvar, bmean, bvar
 
 
-class RmsNorm(_NNPrim):
+class RmsNorm(AttrPrimitive):
     """(y, rstd) of root-mean-square normalization."""
     _params = (("epsilon", 1e-6),)
 
@@ -226,7 +199,7 @@ class RmsNorm(_NNPrim):
         return FN.rms_norm(x, gamma, self.epsilon)
 
 
-class L2Normalize(_NNPrim):
+class L2Normalize(AttrPrimitive):
     """x / sqrt(max(sum(x^2, axis), epsilon))."""
     _params = (("axis", 0), ("epsilon", 1e-4))
 
@@ -234,7 +207,7 @@ class L2Normalize(_NNPrim):
         return FN._l2_normalize(x, _single_axis("L2Normalize", self.axis), self.epsilon)
 
 
-class LRN(_NNPrim):
+class LRN(AttrPrimitive):
     """Local response normalization across channels."""
     _params = (("depth_radius", 5), ("bias", 1.0), ("alpha", 1.0), ("beta", 0.5), ("norm_region", "ACROSS_CHANNELS"))
 
@@ -249,7 +222,7 @@ def _check_keep_prob(op, keep_prob):
     return float(keep_prob)
 
 
-class Dropout(_NNPrim):
+class Dropout(AttrPrimitive):
     """(x * mask / keep_prob, mask) with mask ~ Bernoulli(keep_prob), in x's dtype."""
     _params = (("keep_prob", 0.5), ("Seed0", 0), ("Seed1", 0))
 
@@ -259,7 +232,7 @@ class Dropout(_NNPrim):
         return N.dropout_p(x, p=1.0 - keep, generator=op_generator(self.Seed0, self.Seed1))
 
 
-class _ChannelDropout(_NNPrim):
+class _ChannelDropout(AttrPrimitive):
     _params = (("keep_prob", 0.5),)
     _ndim = 4
 
@@ -284,7 +257,7 @@ class Dropout3D(_ChannelDropout):
 
 
 # ---------------------------------------------------------------- losses
-class BCEWithLogitsLoss(_NNPrim):
+class BCEWithLogitsLoss(AttrPrimitive):
     """binary_cross_entropy_with_logits with a fixed reduction."""
     _params = (("reduction", "mean"),)
 
@@ -292,7 +265,7 @@ class BCEWithLogitsLoss(_NNPrim):
         return FL.binary_cross_entropy_with_logits(input, target, weight, posWeight, self.reduction)
 
 
-class BinaryCrossEntropy(_NNPrim):
+class BinaryCrossEntropy(AttrPrimitive):
     """binary_cross_entropy with a fixed reduction."""
     _params = (("reduction", "mean"),)
 
@@ -300,7 +273,7 @@ class BinaryCrossEntropy(_NNPrim):
         return FL.binary_cross_entropy(input, target, weight, self.reduction)
 
 
-class KLDivLoss(_NNPrim):
+class KLDivLoss(AttrPrimitive):
     """kl_div with a fixed reduction."""
     _params = (("reduction", "mean"),)
 
@@ -308,7 +281,7 @@ class KLDivLoss(_NNPrim):
         return FL.kl_div(logits, labels, self.reduction)
 
 
-class NLLLoss(_NNPrim):
+class NLLLoss(AttrPrimitive):
     """(loss, total_weight) of the negative log likelihood of 2-D log-probabilities."""
     _params = (("reduction", "mean"), ("ignore_index", -100))
 
@@ -318,7 +291,7 @@ class NLLLoss(_NNPrim):
         return loss, P.stop_gradient_p(total)
 
 
-class SmoothL1Loss(_NNPrim):
+class SmoothL1Loss(AttrPrimitive):
     """smooth_l1_loss with fixed beta and reduction."""
     _params = (("beta", 1.0), ("reduction", "none"))
 
@@ -326,7 +299,7 @@ class SmoothL1Loss(_NNPrim):
         return FL.smooth_l1_loss(prediction, target, self.beta, self.reduction)
 
 
-class SoftMarginLoss(_NNPrim):
+class SoftMarginLoss(AttrPrimitive):
     """soft_margin_loss with a fixed reduction."""
     _params = (("reduction", "mean"),)
 
@@ -334,7 +307,7 @@ class SoftMarginLoss(_NNPrim):
         return FL.soft_margin_loss(input, target, self.reduction)
 
 
-class MultiMarginLoss(_NNPrim):
+class MultiMarginLoss(AttrPrimitive):
     """multi_margin_loss with fixed p, margin and reduction."""
     _params = (("p", 1), ("margin", 1.0), ("reduction", "mean"))
 
@@ -345,7 +318,7 @@ class MultiMarginLoss(_NNPrim):
         return FL.multi_margin_loss(x, target, self.p, margin, weight, self.reduction)
 
 
-class MultilabelMarginLoss(_NNPrim):
+class MultilabelMarginLoss(AttrPrimitive):
     """(loss, is_target) of the multi-label hinge loss."""
     _params = (("reduction", "mean"),)
 
@@ -357,7 +330,7 @@ class MultilabelMarginLoss(_NNPrim):
         return loss, P.cast_p(is_target, dtype=target.dtype.name)
 
 
-class TripletMarginLoss(_NNPrim):
+class TripletMarginLoss(AttrPrimitive):
     """triplet_margin_loss; the margin is an input."""
     _params = (("p", 2), ("swap", False), ("eps", 1e-6), ("reduction", "mean"))
 
@@ -365,7 +338,7 @@ class TripletMarginLoss(_NNPrim):
         return FL.triplet_margin_loss(x, positive, negative, margin, self.p, self.eps, self.swap, self.reduction)
 
 
-class CTCLossV2(_NNPrim):
+class CTCLossV2(AttrPrimitive):
     """(loss, log_alpha) of the CTC loss of (T, N, C) log-probabilities."""
     _params = (("blank", 0), ("reduction", "none"), ("zero_infinity", False))
 
@@ -374,7 +347,7 @@ class CTCLossV2(_NNPrim):
                            self.zero_infinity)
 
 
-class CTCGreedyDecoder(_NNPrim):
+class CTCGreedyDecoder(AttrPrimitive):
     """(decoded_indices, decoded_values, decoded_shape, log_probability) of greedy CTC decoding."""
     _params = (("merge_repeated", True),)
 
@@ -382,7 +355,7 @@ class CTCGreedyDecoder(_NNPrim):
         return FL.ctc_greedy_decoder(inputs, sequence_length, self.merge_repeated)
 
 
-class InTopK(_NNPrim):
+class InTopK(AttrPrimitive):
     """Whether each target is in the top k of its row."""
     _params = (("k", 1),)
 
