@@ -36,6 +36,13 @@ class _OptimPrim(Primitive):
             self.add_prim_attr(k, v)
 
 
+class _LockingOptimPrim(_OptimPrim):
+    """An optimizer op whose only constructor argument is `use_locking`."""
+
+    def __init__(self, use_locking=False):
+        super().__init__(use_locking=use_locking)
+
+
 class ApplyMomentum(_OptimPrim):
     """accum = accum * momentum + grad; var -= lr * accum (nesterov: lr * grad + lr * momentum * accum).
 
@@ -81,11 +88,8 @@ class Adam(_OptimPrim):
         return var, m, v
 
 
-class ApplyAdamWithAmsgradV2(_OptimPrim):
+class ApplyAdamWithAmsgradV2(_LockingOptimPrim):
     """Adam with the running maximum `vhat` of v in the denominator; returns (var, m, v, vhat)."""
-
-    def __init__(self, use_locking=False):
-        super().__init__(use_locking=use_locking)
 
     def __call__(self, var, m, v, vhat, beta1_power, beta2_power, lr, beta1, beta2, epsilon, grad):
         _check_tensors(self.name, var=var, m=m, v=v, vhat=vhat, grad=grad)
@@ -93,11 +97,8 @@ class ApplyAdamWithAmsgradV2(_OptimPrim):
         return var, m, v, vhat
 
 
-class AdamWeightDecay(_OptimPrim):
+class AdamWeightDecay(_LockingOptimPrim):
     """var -= lr * (m / (sqrt(v) + eps) + decay * var), no bias correction; returns (var, m, v)."""
-
-    def __init__(self, use_locking=False):
-        super().__init__(use_locking=use_locking)
 
     def __call__(self, var, m, v, lr, beta1, beta2, epsilon, decay, gradient):
         _check_tensors(self.name, var=var, m=m, v=v, gradient=gradient)
@@ -147,11 +148,8 @@ class ApplyAdaMax(_OptimPrim):
         return var, m, v
 
 
-class ApplyRMSProp(_OptimPrim):
+class ApplyRMSProp(_LockingOptimPrim):
     """ms = decay * ms + (1 - decay) * grad^2; mom = momentum * mom + lr * grad / sqrt(ms + eps); var -= mom."""
-
-    def __init__(self, use_locking=False):
-        super().__init__(use_locking=use_locking)
 
     def __call__(self, var, mean_square, moment, learning_rate, grad, decay, momentum, epsilon):
         _check_tensors(self.name, var=var, mean_square=mean_square, moment=moment, grad=grad)
@@ -159,11 +157,8 @@ class ApplyRMSProp(_OptimPrim):
         return var
 
 
-class ApplyCenteredRMSProp(_OptimPrim):
+class ApplyCenteredRMSProp(_LockingOptimPrim):
     """RMSProp with the mean gradient subtracted in the denominator: sqrt(ms - mg^2 + eps)."""
-
-    def __init__(self, use_locking=False):
-        super().__init__(use_locking=use_locking)
 
     def __call__(self, var, mean_gradient, mean_square, moment, grad, learning_rate, decay, momentum, epsilon):
         _check_tensors(self.name, var=var, mean_gradient=mean_gradient, mean_square=mean_square, moment=moment,
@@ -173,11 +168,8 @@ class ApplyCenteredRMSProp(_OptimPrim):
         return var
 
 
-class ApplyProximalAdagrad(_OptimPrim):
+class ApplyProximalAdagrad(_LockingOptimPrim):
     """Adagrad followed by the proximal step of l1/l2 (rate lr / sqrt(accum)); returns (var, accum)."""
-
-    def __init__(self, use_locking=False):
-        super().__init__(use_locking=use_locking)
 
     def __call__(self, var, accum, lr, l1, l2, grad):
         _check_tensors(self.name, var=var, accum=accum, grad=grad)
@@ -185,11 +177,8 @@ class ApplyProximalAdagrad(_OptimPrim):
         return var, accum
 
 
-class ApplyFtrl(_OptimPrim):
+class ApplyFtrl(_LockingOptimPrim):
     """FTRL-Proximal with accumulators `accum` and `linear`; returns var."""
-
-    def __init__(self, use_locking=False):
-        super().__init__(use_locking=use_locking)
 
     def __call__(self, var, accum, linear, grad, lr, l1, l2, lr_power):
         _check_tensors(self.name, var=var, accum=accum, linear=linear, grad=grad)
