@@ -205,3 +205,9 @@ def attr_primitive(name, fn, doc, params=()):
     arguments `params` ((name, default) pairs)."""
     return type(name, (AttrPrimitive,), {"__call__": lambda self, x: fn(x, *(getattr(self, k) for k, _ in params)),
                                          "_params": params, "__doc__": doc, "__module__": "mindseed.ops.operations"})
+
+
+def subclass(base, name, doc, **attrs):
+    """A public class `name` (documented by `doc`) deriving from `base`, differing only in the class attributes
+    `attrs`: one row of a table of ops that share their code."""
+    return type(name, (base,), {**attrs, "__doc__": doc, "__module__": base.__module__})

@@ -1,7 +1,7 @@
 """Class API of the in-place arithmetic of MindSpore's generated ops: InplaceAddExt, InplaceSubExt, InplaceMul,
 InplaceDiv. Each updates its first input (a Tensor or Parameter) and returns it, as `Tensor.add_` etc."""
 from mindseed.common.tensor import Tensor
-from mindseed.ops.operations._base import Primitive
+from mindseed.ops.operations._base import Primitive, subclass
 
 __all__ = ["InplaceAddExt", "InplaceSubExt", "InplaceMul", "InplaceDiv"]
 
@@ -46,11 +46,6 @@ class InplaceAddExt(_InplaceAlpha):
     _method = "add_"
 
 
-def _inplace_class(name, base, method, doc):
-    """A public in-place Primitive class `name` calling the Tensor method `method`."""
-    return type(name, (base,), {"_method": method, "__doc__": doc, "__module__": __name__})
-
-
-InplaceSubExt = _inplace_class("InplaceSubExt", _InplaceAlpha, "sub_", "input <- input - alpha * other; returns input.")
-InplaceMul = _inplace_class("InplaceMul", _Inplace, "mul_", "input <- input * other; returns input.")
-InplaceDiv = _inplace_class("InplaceDiv", _Inplace, "div_", "input <- input / other; returns input.")
+InplaceSubExt = subclass(_InplaceAlpha, "InplaceSubExt", "input <- input - alpha * other; returns input.", _method="sub_")
+InplaceMul = subclass(_Inplace, "InplaceMul", "input <- input * other; returns input.", _method="mul_")
+InplaceDiv = subclass(_Inplace, "InplaceDiv", "input <- input / other; returns input.", _method="div_")

@@ -6,7 +6,7 @@ from mindseed.ops._prims import math as P
 from mindseed.ops.functional import _math as F
 from mindseed.ops.functional._core import _axes, _axis
 from mindseed.ops.functional._math_elementwise import _tensor
-from mindseed.ops.operations._base import Primitive, simple_primitive as _simple
+from mindseed.ops.operations._base import Primitive, simple_primitive as _simple, subclass
 
 _SIMPLE = {
     "Rint": (F.round, "x rounded half to even."),
@@ -305,57 +305,43 @@ class Median(_WithAttrs):
 
 class _ArgReduce(_WithAttrs):
     _prim = None
-    _op = ""
 
     def __init__(self, axis=-1, output_type=mstype.int32):
-        super().__init__(self._op)
+        super().__init__()
         self._set(axis=axis, output_type=output_type)
 
     def __call__(self, input_x):
-        _tensor(self._op, input_x, "input_x")
-        return type(self)._prim(input_x, axis=_axis(self._op, self.axis, input_x.ndim), keep_dims=False,
+        _tensor(self.name, input_x, "input_x")
+        return type(self)._prim(input_x, axis=_axis(self.name, self.axis, input_x.ndim), keep_dims=False,
                                 dtype=self.output_type.name)
 
 
-class Argmax(_ArgReduce):
-    """The index of the maximum along `axis`, as `output_type`."""
-    _prim, _op = P.argmax_p, "Argmax"
-
-
-class Argmin(_ArgReduce):
-    """The index of the minimum along `axis`, as `output_type`."""
-    _prim, _op = P.argmin_p, "Argmin"
+Argmax = subclass(_ArgReduce, "Argmax", "The index of the maximum along `axis`, as `output_type`.", _prim=P.argmax_p)
+Argmin = subclass(_ArgReduce, "Argmin", "The index of the minimum along `axis`, as `output_type`.", _prim=P.argmin_p)
 
 
 class _ArgWithValue(_WithAttrs):
     _prim = None
-    _op = ""
 
     def __init__(self, axis=0, keep_dims=False):
-        super().__init__(self._op)
+        super().__init__()
         self._set(axis=axis, keep_dims=keep_dims)
 
     def __call__(self, input):
-        _tensor(self._op, input)
-        return type(self)._prim(input, axis=_axis(self._op, self.axis, input.ndim), keep_dims=bool(self.keep_dims))
+        _tensor(self.name, input)
+        return type(self)._prim(input, axis=_axis(self.name, self.axis, input.ndim), keep_dims=bool(self.keep_dims))
 
 
-class ArgMaxWithValue(_ArgWithValue):
-    """(index, value) of the maximum along `axis`."""
-    _prim, _op = P.argmax_with_value_p, "ArgMaxWithValue"
-
-
-class ArgMinWithValue(_ArgWithValue):
-    """(index, value) of the minimum along `axis`."""
-    _prim, _op = P.argmin_with_value_p, "ArgMinWithValue"
+_ARGMAX_DOC, _ARGMIN_DOC = "(index, value) of the maximum along `axis`.", "(index, value) of the minimum along `axis`."
+ArgMaxWithValue = subclass(_ArgWithValue, "ArgMaxWithValue", _ARGMAX_DOC, _prim=P.argmax_with_value_p)
+ArgMinWithValue = subclass(_ArgWithValue, "ArgMinWithValue", _ARGMIN_DOC, _prim=P.argmin_with_value_p)
 
 
 class _Reduce(_WithAttrs):
     _fn = None
-    _op = ""
 
     def __init__(self, keep_dims=False):
-        super().__init__(self._op)
+        super().__init__()
         self._set(keep_dims=keep_dims)
 
     def __call__(self, x, axis=()):
@@ -364,34 +350,15 @@ class _Reduce(_WithAttrs):
         return type(self)._fn(x, axis, self.keep_dims)
 
 
-class ReduceMean(_Reduce):
-    """The mean over `axis` (all axes when empty)."""
-    _fn, _op = staticmethod(F.mean), "ReduceMean"
-
-
-class ReduceMax(_Reduce):
-    """The maximum over `axis` (all axes when empty)."""
-    _fn, _op = staticmethod(F.amax), "ReduceMax"
-
-
-class ReduceMin(_Reduce):
-    """The minimum over `axis` (all axes when empty)."""
-    _fn, _op = staticmethod(F.amin), "ReduceMin"
-
-
-class ReduceAll(_Reduce):
-    """Logical AND over `axis` (all axes when empty)."""
-    _fn, _op = staticmethod(F.all), "ReduceAll"
-
-
-class ReduceAny(_Reduce):
-    """Logical OR over `axis` (all axes when empty)."""
-    _fn, _op = staticmethod(F.any), "ReduceAny"
+ReduceMean = subclass(_Reduce, "ReduceMean", "The mean over `axis` (all axes when empty).", _fn=staticmethod(F.mean))
+ReduceMax = subclass(_Reduce, "ReduceMax", "The maximum over `axis` (all axes when empty).", _fn=staticmethod(F.amax))
+ReduceMin = subclass(_Reduce, "ReduceMin", "The minimum over `axis` (all axes when empty).", _fn=staticmethod(F.amin))
+ReduceAll = subclass(_Reduce, "ReduceAll", "Logical AND over `axis` (all axes when empty).", _fn=staticmethod(F.all))
+ReduceAny = subclass(_Reduce, "ReduceAny", "Logical OR over `axis` (all axes when empty).", _fn=staticmethod(F.any))
 
 
 class ReduceProd(_Reduce):
     """The product over `axis` (all axes when empty), keeping x's dtype."""
-    _op = "ReduceProd"
 
     def __call__(self, x, axis=()):
         _tensor("ReduceProd", x, "x")
