@@ -46,6 +46,7 @@ class InplaceAddExt(_InplaceAlpha):
     _method = "add_"
 
 
-InplaceSubExt = subclass(_InplaceAlpha, "InplaceSubExt", "input <- input - alpha * other; returns input.", _method="sub_")
+InplaceSubExt = subclass(_InplaceAlpha, "InplaceSubExt", "input <- input - alpha * other; returns input.",
+                         _method="sub_")
 InplaceMul = subclass(_Inplace, "InplaceMul", "input <- input * other; returns input.", _method="mul_")
 InplaceDiv = subclass(_Inplace, "InplaceDiv", "input <- input / other; returns input.", _method="div_")
