@@ -6,7 +6,7 @@ from mindseed.ops._prims import math as P
 from mindseed.ops.functional import _math as F
 from mindseed.ops.functional._core import _axes, _axis
 from mindseed.ops.functional._math_elementwise import _tensor
-from mindseed.ops.operations._base import Primitive, simple_primitive as _simple, subclass
+from mindseed.ops.operations._base import REQUIRED, Primitive, attr_primitive, simple_primitive as _simple, subclass
 
 _SIMPLE = {
     "Rint": (F.round, "x rounded half to even."),
@@ -223,15 +223,8 @@ class ApproximateEqual(_WithAttrs):
         return F.approximate_equal(x, y, self.tolerance)
 
 
-class Mvlgamma(_WithAttrs):
-    """The multivariate log-gamma function of dimension p."""
-
-    def __init__(self, p):
-        super().__init__("Mvlgamma")
-        self._set(p=p)
-
-    def __call__(self, x):
-        return F.mvlgamma(x, self.p)
+Mvlgamma = attr_primitive("Mvlgamma", F.mvlgamma, "The multivariate log-gamma function of dimension p.",
+                          (("p", REQUIRED),))
 
 
 def _axis_value(axis):
@@ -240,53 +233,23 @@ def _axis_value(axis):
 
 class _Scan(_WithAttrs):
     _prim = None
-    _op = ""
 
     def __init__(self, exclusive=False, reverse=False):
-        super().__init__(self._op)
+        super().__init__()
         self._set(exclusive=exclusive, reverse=reverse)
 
     def __call__(self, x, axis):
-        _tensor(self._op, x, "x")
-        ax = _axis(self._op, _axis_value(axis), x.ndim)
+        _tensor(self.name, x, "x")
+        ax = _axis(self.name, _axis_value(axis), x.ndim)
         return type(self)._prim(x, axis=ax, exclusive=bool(self.exclusive), reverse=bool(self.reverse))
 
 
-class CumSum(_Scan):
-    """Cumulative sum along an axis (optionally exclusive and/or reversed)."""
-    _prim, _op = P.cumsum_p, "CumSum"
-
-
-class CumProd(_Scan):
-    """Cumulative product along an axis (optionally exclusive and/or reversed)."""
-    _prim, _op = P.cumprod_p, "CumProd"
-
-
-class CumulativeLogsumexp(_Scan):
-    """Cumulative log-sum-exp along an axis (optionally exclusive and/or reversed)."""
-    _prim, _op = P.logcumsumexp_p, "CumulativeLogsumexp"
-
-
-class Cummax(_WithAttrs):
-    """(running maximum, index) along `axis`."""
-
-    def __init__(self, axis):
-        super().__init__("Cummax")
-        self._set(axis=axis)
-
-    def __call__(self, input):
-        return F.cummax(input, self.axis)
-
-
-class Cummin(_WithAttrs):
-    """(running minimum, index) along `axis`."""
-
-    def __init__(self, axis):
-        super().__init__("Cummin")
-        self._set(axis=axis)
-
-    def __call__(self, input):
-        return F.cummin(input, self.axis)
+_SCAN_DOC = "Cumulative {} along an axis (optionally exclusive and/or reversed)."
+CumSum = subclass(_Scan, "CumSum", _SCAN_DOC.format("sum"), _prim=P.cumsum_p)
+CumProd = subclass(_Scan, "CumProd", _SCAN_DOC.format("product"), _prim=P.cumprod_p)
+CumulativeLogsumexp = subclass(_Scan, "CumulativeLogsumexp", _SCAN_DOC.format("log-sum-exp"), _prim=P.logcumsumexp_p)
+Cummax = attr_primitive("Cummax", F.cummax, "(running maximum, index) along `axis`.", (("axis", REQUIRED),))
+Cummin = attr_primitive("Cummin", F.cummin, "(running minimum, index) along `axis`.", (("axis", REQUIRED),))
 
 
 class Median(_WithAttrs):
