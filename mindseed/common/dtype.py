@@ -52,28 +52,9 @@ class Number(Type):
         self.bits = bits
 
 
-class Bool(Number):
-    __slots__ = ()
-
-
-class Int(Number):
-    __slots__ = ()
-
-
-class UInt(Number):
-    __slots__ = ()
-
-
-class Float(Number):
-    __slots__ = ()
-
-
-class BFloat(Number):
-    __slots__ = ()
-
-
-class Complex(Number):
-    __slots__ = ()
+# the kinds of Number (each dtype below is an instance of one), differing only in name
+Bool, Int, UInt, Float, BFloat, Complex = (type(kind, (Number,), {"__slots__": (), "__module__": __name__})
+                                          for kind in ("Bool", "Int", "UInt", "Float", "BFloat", "Complex"))
 
 
 class TensorType(Type):
