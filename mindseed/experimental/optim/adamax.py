@@ -36,8 +36,7 @@ class Adamax(Optimizer):
         self._states("exp_avg", "exp_inf")
 
     def construct(self, gradients):
-        self._increment(self.step_t)
-        step = self.step_t.item()
+        step = self._next_step(self.step_t)
         for gid, group in enumerate(self.param_groups):
             beta1, beta2 = group["betas"]
             grads = self._group_grads(gradients, gid, group.get("maximize"), group["weight_decay"])

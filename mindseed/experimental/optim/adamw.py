@@ -45,8 +45,7 @@ class AdamW(Optimizer):
         self._step_counter("state_step")
 
     def construct(self, gradients):
-        self._increment(self.state_step)
-        step = self.state_step.item()
+        step = self._next_step(self.state_step)
         for gid, group in enumerate(self.param_groups):
             beta1, beta2 = group["betas"]
             grads = self._group_grads(gradients, gid, group.get("maximize"))

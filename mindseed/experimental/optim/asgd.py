@@ -45,8 +45,7 @@ class ASGD(Optimizer):
         self._step_counter("step_t")
 
     def construct(self, gradients):
-        self._increment(self.step_t)
-        step = self.step_t.item()
+        step = self._next_step(self.step_t)
         for gid, group in enumerate(self.param_groups):
             lo, _ = self._span(gid)
             grads = self._group_grads(gradients, gid, group.get("maximize"), group["weight_decay"])

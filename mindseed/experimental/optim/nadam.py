@@ -40,8 +40,7 @@ class NAdam(Optimizer):
         self.mu_product = [Parameter(Tensor(1.), "mu_product_" + p.name) for p in self.parameters]
 
     def construct(self, gradients):
-        self._increment(self.step_t)
-        step = self.step_t.item()
+        step = self._next_step(self.step_t)
         for gid, group in enumerate(self.param_groups):
             lo, _ = self._span(gid)
             beta1, beta2 = group["betas"]

@@ -152,6 +152,11 @@ class Optimizer(OptimizerBase):
         """The int32 step count ``self.<name>``, a Parameter saved with the optimizer's state."""
         setattr(self, name, Parameter(Tensor(np.int32(0)), name))
 
+    def _next_step(self, counter):
+        """Increments the step counter `counter` in place; the new count as an int."""
+        self._increment(counter)
+        return counter.item()
+
     def _slice(self, states, group_id):
         lo, hi = self._span(group_id)
         return states[lo:hi]
