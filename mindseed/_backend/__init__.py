@@ -187,7 +187,12 @@ def is_meta(x):
 
 def cast(x, dtype_name_):
     """x in dtype `dtype_name_` (MindSpore name); x itself when it already is (complex to real: the real part)."""
-    dt = _TORCH_DTYPES[dtype_name_]
+    return to_dtype(x, _TORCH_DTYPES[dtype_name_])
+
+
+def to_dtype(x, dt):
+    """x in the backend dtype `dt`; complex to real keeps the real part, as MindSpore's Cast (torch's own copy
+    would warn that it discards the imaginary part)."""
     return (x.real if x.is_complex() and not dt.is_complex else x).to(dt)
 
 

@@ -6,7 +6,7 @@ import numpy as np
 from mindseed import _backend as B
 from mindseed._utils import _state
 from mindseed.common import dtype as mstype
-from mindseed.common.tensor import Tensor, _convert, _handle
+from mindseed.common.tensor import Tensor, _checked_convert, _handle
 
 __all__ = ["Parameter", "ParameterTuple"]
 
@@ -36,7 +36,7 @@ class Parameter(Tensor):
             self._data = B.clone(default_input._data)
         elif isinstance(default_input, (np.ndarray, numbers.Number, list, tuple)):
             dtype = mstype.float32 if isinstance(default_input, float) else None
-            self._data = _convert(default_input, dtype)
+            self._data = _checked_convert(default_input, dtype)
         else:
             raise TypeError(f"For 'Parameter', the 'default_input' must be Tensor, numpy.ndarray, number, list or "
                             f"tuple, but got {type(default_input).__name__}.")
@@ -92,7 +92,7 @@ class Parameter(Tensor):
                 # a constant made while tracing (`ops.assign(p, Tensor(0.0))`) is a captured graph input
                 rec.on_parameter_write(self, data)
         else:
-            raw = _convert(data, self.dtype)
+            raw = _checked_convert(data, self.dtype)
         shape = tuple(B.shape_of(raw))
         if shape != self.shape and not slice_shape and self.shape != ():
             raise ValueError(f"For 'Parameter.set_data', the shape of the new data {shape} must be the "

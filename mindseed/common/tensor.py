@@ -113,12 +113,7 @@ class Tensor:
                 self._data = cast._data
                 rec.rebind(cast, self)
             return
-        try:
-            self._data = _convert(input_data, dtype)
-        except (ValueError, TypeError, OverflowError, RuntimeError) as exc:
-            if str(exc).startswith("For '"):
-                raise
-            raise _convert_error(input_data, dtype, exc) from None
+        self._data = _checked_convert(input_data, dtype)
 
     # ------------------------------------------------------------ construction helpers
     @staticmethod
@@ -331,7 +326,7 @@ class Tensor:
         if isinstance(value, Tensor):
             self._data = value._data
         else:
-            self._data = _convert(value, self.dtype)
+            self._data = _checked_convert(value, self.dtype)
         return self
 
     def copy(self):
@@ -389,6 +384,16 @@ def _convert_error(data, dtype, exc):
     what = type(data).__name__ if not isinstance(data, (list, tuple)) or len(str(data)) > 60 else str(data)
     dt = "" if dtype is None else f" as {dtype}"
     return kind(f"For 'Tensor', the input_data {what} cannot be converted{dt}: {msg}")
+
+
+def _checked_convert(data, dtype):
+    """`_convert`, with a failure to convert told in the Tensor's words."""
+    try:
+        return _convert(data, dtype)
+    except (ValueError, TypeError, OverflowError, RuntimeError) as exc:
+        if str(exc).startswith("For '"):
+            raise
+        raise _convert_error(data, dtype, exc) from None
 
 
 def _convert(data, dtype):

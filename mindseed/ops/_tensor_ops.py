@@ -152,7 +152,11 @@ def _astype(self, dtype, copy=True):
     """The tensor cast to `dtype`: a mindspore dtype, a numpy dtype or type, or its name ("float16")."""
     if isinstance(dtype, str):
         named = getattr(mstype, dtype, None)
-        dtype = named if isinstance(named, mstype.Type) else np.dtype(dtype)
+        try:
+            dtype = named if isinstance(named, mstype.Type) else np.dtype(dtype)
+        except TypeError:
+            raise TypeError(f"For 'Tensor.astype', the 'dtype' must be a mindspore dtype, a numpy dtype or the name "
+                            f"of one, but got '{dtype}'.") from None
     if not isinstance(dtype, mstype.Type):
         dtype = mstype.pytype_to_dtype(dtype)
     return F.cast(self, dtype)

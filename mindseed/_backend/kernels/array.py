@@ -3,7 +3,7 @@ import itertools
 
 import torch
 
-from mindseed._backend import _TORCH_DTYPES
+from mindseed._backend import _TORCH_DTYPES, to_dtype
 
 
 def _dev():
@@ -167,7 +167,7 @@ def index_fill(x, index, value, axis):
 
 
 def masked_scatter(x, mask, source):
-    return torch.masked_scatter(x, mask, source.to(x.dtype))
+    return torch.masked_scatter(x, mask, to_dtype(source, x.dtype))
 
 
 def masked_select(x, mask):

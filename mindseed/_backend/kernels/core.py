@@ -1,7 +1,7 @@
 """Kernels of the core primitives (arithmetic, sums, shapes, casts, indexing)."""
 import torch
 
-from mindseed._backend import _TORCH_DTYPES
+from mindseed._backend import _TORCH_DTYPES, to_dtype
 
 
 def _t(x, like):
@@ -119,10 +119,7 @@ def transpose(x, perm):
 
 
 def cast(x, dtype):
-    dt = _TORCH_DTYPES[dtype]
-    if x.is_complex() and not dt.is_complex:
-        x = x.real          # MindSpore's cast keeps the real part (torch warns on the way)
-    y = x.to(dt)
+    y = to_dtype(x, _TORCH_DTYPES[dtype])    # complex to real: the real part, as MindSpore's cast
     return torch.ops.aten.alias(x) if y is x else y     # never the input object itself (see identity)
 
 
@@ -248,7 +245,7 @@ def index_add_grad_n(*douts, shape, indices, order=None):
 
 def setitem(x, value, index):
     if isinstance(value, torch.Tensor) and value.dtype != x.dtype:
-        value = value.to(x.dtype)
+        value = to_dtype(value, x.dtype)
     return _put(x.clone(), index, value)
 
 
@@ -380,7 +377,7 @@ def assign(dst, src):
     value, as in PyNative, where an update rebinds the Parameter's data; a view into a larger buffer is written
     in place (the buffer must see it)."""
     if dst.storage_offset() == 0 and dst.untyped_storage().nbytes() == dst.numel() * dst.element_size():
-        dst.set_(src.to(dtype=dst.dtype, memory_format=torch.contiguous_format, copy=True))
+        dst.set_(to_dtype(src, dst.dtype).to(memory_format=torch.contiguous_format, copy=True))
     else:
-        dst.copy_(src.to(dst.dtype) if src.dtype != dst.dtype else src)
+        dst.copy_(to_dtype(src, dst.dtype) if src.dtype != dst.dtype else src)
     return dst

@@ -9,6 +9,8 @@ import math
 
 import torch
 
+from mindseed._backend import to_dtype
+
 
 # ---------------------------------------------------------------- small helpers used by nn.optim
 def item(x):
@@ -24,6 +26,7 @@ def step_(x):
 def assign_(dst, value):
     """dst[...] = value (a tensor or a number), in place."""
     if isinstance(value, torch.Tensor):
+        value = to_dtype(value, dst.dtype)
         dst.copy_(value.reshape(dst.shape) if value.numel() == dst.numel() else value)
     elif isinstance(value, float) and dst.is_floating_point():
         dst.copy_(torch.tensor(value, dtype=torch.float64))    # beyond the dtype's range: inf, as MindSpore

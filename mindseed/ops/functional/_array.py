@@ -109,28 +109,38 @@ def _resize(self, *new_shape):
 
 
 # ---------------------------------------------------------------- indexing methods
+def _bind(method, names, args, kwargs, required):
+    """The arguments of an overloaded Tensor method as {name: value}; `required` lists the names that must be
+    given ("a|b": either spelling). Too many positional arguments or a missing one is a TypeError naming them."""
+    if len(args) > len(names):
+        raise TypeError(f"For 'Tensor.{method}', at most {len(names)} positional arguments ({', '.join(names)}) are "
+                        f"accepted, but got {len(args)}.")
+    params = dict(zip(names, args))
+    params.update(kwargs)
+    for req in required:
+        if not any(n in params for n in req.split("|")):
+            spelled = " or ".join(f"'{n}'" for n in req.split("|"))
+            raise TypeError(f"For 'Tensor.{method}', the argument {spelled} is required, but it was not given.")
+    return params
+
+
 def _gather(self, *args, **kwargs):
     """Tensor.gather(input_indices, axis, batch_dims=0) or the torch-like Tensor.gather(dim, index)."""
     if "dim" in kwargs or "index" in kwargs or (args and isinstance(args[0], int) and len(args) >= 2
                                                  and isinstance(args[1], Tensor)):
-        names = ("dim", "index")
-        params = dict(zip(names, args))
-        params.update(kwargs)
+        params = _bind("gather", ("dim", "index"), args, kwargs, ("dim", "index"))
         return _I.gather_elements(self, params["dim"], params["index"])
-    names = ("input_indices", "axis", "batch_dims")
-    params = dict(zip(names, args))
-    params.update(kwargs)
+    params = _bind("gather", ("input_indices", "axis", "batch_dims"), args, kwargs, ("input_indices",))
     return _I.gather(self, params["input_indices"], params.get("axis", 0), params.get("batch_dims", 0))
 
 
 def _index_add(self, *args, **kwargs):
     """Tensor.index_add(indices, y, axis, ...) (in place, MindSpore's) or index_add(dim, index, source, alpha=1)."""
     if args and isinstance(args[0], int) or "dim" in kwargs:
-        params = dict(zip(("dim", "index", "source"), args))
-        params.update(kwargs)
+        params = _bind("index_add", ("dim", "index", "source"), args, kwargs, ("dim", "index", "source"))
         return _index_add_torch(self, params["dim"], params["index"], params["source"], params.get("alpha", 1))
-    params = dict(zip(("indices", "y", "axis"), args))
-    params.update(kwargs)
+    params = _bind("index_add", ("indices", "y", "axis", "use_lock", "check_index_bound"), args, kwargs,
+                   ("indices", "y", "axis"))
     return _I.index_add(self, params["indices"], params["y"], params["axis"])
 
 
@@ -146,8 +156,7 @@ def _index_add_(self, dim, index, source, *, alpha=1):
 
 
 def _scatter(self, *args, **kwargs):
-    params = dict(zip(("axis", "index", "src"), args))
-    params.update(kwargs)
+    params = _bind("scatter", ("axis", "index", "src"), args, kwargs, ("axis|dim", "index", "src|value"))
     axis = params.get("axis", params.get("dim"))
     src = params.get("src", params.get("value"))
     reduce = params.get("reduce")
@@ -161,11 +170,9 @@ def _scatter(self, *args, **kwargs):
 def _scatter_add(self, *args, **kwargs):
     """Tensor.scatter_add(dim, index, src) (elementwise add) or MindSpore's scatter_add(indices, updates)."""
     if (args and isinstance(args[0], int)) or "dim" in kwargs:
-        params = dict(zip(("dim", "index", "src"), args))
-        params.update(kwargs)
+        params = _bind("scatter_add", ("dim", "index", "src"), args, kwargs, ("dim", "index", "src"))
         return _I.tensor_scatter_elements(self, params["index"], params["src"], params["dim"], "add")
-    params = dict(zip(("indices", "updates"), args))
-    params.update(kwargs)
+    params = _bind("scatter_add", ("indices", "updates"), args, kwargs, ("indices", "updates"))
     return _I.tensor_scatter_add(self, params["indices"], params["updates"])
 
 

@@ -274,7 +274,11 @@ def sequence_mask(lengths, maxlen=None):
     """mask[..., j] = j < lengths[...]: a Bool tensor with a new last dimension of size maxlen (max of lengths)."""
     _check_tensor("SequenceMask", "lengths", lengths)
     if maxlen is None:
-        maxlen = int(lengths.asnumpy().max()) if lengths.size else 0
+        longest = lengths.asnumpy().max() if lengths.size else 0
+        if not np.isfinite(longest):
+            raise ValueError(f"For 'SequenceMask', the 'lengths' must be finite when 'maxlen' is not given, but its "
+                             f"maximum is {longest}.")
+        maxlen = int(longest)
     maxlen = _int("SequenceMask", "maxlen", maxlen)
     if maxlen <= 0 and lengths.size:
         raise ValueError(f"For 'SequenceMask', the 'maxlen' must be positive, but got {maxlen}.")

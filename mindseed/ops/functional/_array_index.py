@@ -567,9 +567,10 @@ def searchsorted(sorted_sequence, values, *, out_int32=False, right=False, side=
 def bucketize(input, boundaries, *, right=False):
     """For each element, the index of the bucket of the sorted `boundaries` (list of numbers) it falls in (Int32)."""
     _check_tensor("Bucketize", "input", input)
-    if not isinstance(boundaries, (list, tuple)):
+    if not isinstance(boundaries, (list, tuple)) or not all(
+            isinstance(b, numbers.Real) and not isinstance(b, bool) for b in boundaries):
         raise TypeError(f"For 'Bucketize', the 'boundaries' must be a list of numbers, but got "
-                        f"{type(boundaries).__name__}.")
+                        f"{boundaries if isinstance(boundaries, (list, tuple)) else type(boundaries).__name__}.")
     return A.bucketize_p(input, boundaries=[float(b) for b in boundaries], right=bool(right))
 
 
@@ -595,6 +596,8 @@ def bincount(input, weights=None, minlength=0):
 def histc(input, bins=100, min=0.0, max=0.0):  # noqa: A002 -- MindSpore's argument names
     """Histogram of `bins` equal-width bins over [min, max] (the data's range when both are 0)."""
     _check_tensor("Histogram", "input", input)
+    if mstype.is_complex(input.dtype):
+        raise TypeError(f"For 'Histogram', the 'input' must have a real number dtype, but got {input.dtype}.")
     bins = _int("Histogram", "bins", bins)
     if bins <= 0:
         raise ValueError(f"For 'Histogram', the 'bins' must be positive, but got {bins}.")

@@ -266,7 +266,7 @@ def pad(input_x, padding=None, mode="constant", value=None, *, paddings=None):
     if (padding is None) == (paddings is None):
         raise TypeError(f"For '{op}', give exactly one of 'padding' and the 1.x form 'paddings', but got "
                         f"padding={padding!r} and paddings={paddings!r}.")
-    if padding is not None and padding and all(isinstance(p, (tuple, list)) for p in padding):
+    if isinstance(padding, (tuple, list)) and padding and all(isinstance(p, (tuple, list)) for p in padding):
         padding, paddings = None, padding       # the 1.x pairs given by position
     if paddings is not None:
         padding = tuple(v for pair in reversed(_pairs_arg(op, input_x, paddings)) for v in pair)

@@ -223,19 +223,20 @@ def _int_tensor_values(op, name, t):
     return [int(v) for v in t.asnumpy().reshape(-1)]
 
 
-def _shape_arg(op, shape):
+def _shape_arg(op, shape, name="shape"):
+    """A shape given as an int, a tuple/list of ints or an integer Tensor, as a tuple of ints."""
     if isinstance(shape, Tensor):
-        shape = tuple(_int_tensor_values(op, "shape", shape))
-    if isinstance(shape, (int, np.integer)):
+        shape = tuple(_int_tensor_values(op, name, shape))
+    if isinstance(shape, (int, np.integer)) and not isinstance(shape, bool):
         return (int(shape),)
     if not isinstance(shape, (tuple, list)):
-        raise TypeError(f"For '{op}', the 'shape' must be a tuple, list or int, but got {type(shape).__name__}.")
+        raise TypeError(f"For '{op}', the '{name}' must be a tuple, list or int, but got {type(shape).__name__}.")
     out = []
     for s in shape:
         if isinstance(s, Tensor):
-            s = _int_tensor_values(op, "shape", s)[0] if s.size == 1 else s
+            s = _int_tensor_values(op, name, s)[0] if s.size == 1 else s
         if isinstance(s, bool) or not isinstance(s, (int, np.integer)):
-            raise TypeError(f"For '{op}', the elements of 'shape' must be int, but got {shape}.")
+            raise TypeError(f"For '{op}', the elements of '{name}' must be int, but got {shape}.")
         out.append(int(s))
     return tuple(out)
 
@@ -521,6 +522,8 @@ def tensor_setitem(x, index, value):
     """x[index] = value, as a new tensor (the caller rebinds it)."""
     if isinstance(value, Tensor):
         pass
+    elif isinstance(value, complex) and not mstype.is_complex(x.dtype):
+        raise TypeError(f"For 'tensor_setitem', a complex value cannot be assigned to a Tensor of dtype {x.dtype}.")
     elif isinstance(value, (bool, numbers.Number)):
         value = float(value) if mstype.is_float(x.dtype) and not isinstance(value, bool) else value
     else:

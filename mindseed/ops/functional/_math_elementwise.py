@@ -168,7 +168,11 @@ def ldexp(x, other):
     if not isinstance(other, Tensor):
         if isinstance(other, bool) or not isinstance(other, (int, float)):
             raise TypeError(f"For 'ldexp', the 'other' must be a Tensor, int or float, but got {type(other).__name__}.")
-        return C.mul_p(x, 2.0 ** other)
+        try:
+            scale = 2.0 ** other
+        except OverflowError:   # 2 ** other beyond any float: the product overflows as the kernel's would
+            scale = math.inf
+        return C.mul_p(x, scale)
     scale = P.exp2_p(other)
     if mstype.is_float(x.dtype) and not mstype.is_float(other.dtype) and scale.dtype != x.dtype:
         scale = C.cast_p(scale, dtype=x.dtype.name)  # an integer exponent keeps x's precision
@@ -251,9 +255,12 @@ def addn(x):
     if not isinstance(x, (list, tuple)) or not x:
         raise TypeError(f"For 'AddN', the 'x' must be a non-empty list or tuple of Tensors, but got "
                         f"{type(x).__name__}.")
+    for t in x:
+        if not isinstance(t, Tensor):
+            raise TypeError(f"For 'AddN', every element of 'x' must be a Tensor, but got {type(t).__name__}.")
     out = x[0]
     for t in x[1:]:
-        if not isinstance(t, Tensor) or t.shape != out.shape:
+        if t.shape != out.shape:
             raise ValueError(f"For 'AddN', all inputs must be Tensors of the same shape {out.shape}, but got "
                              f"{getattr(t, 'shape', type(t).__name__)}.")
         out = C.add_p(out, t)

@@ -7,7 +7,7 @@ from mindseed.common import dtype as mstype
 from mindseed.common.tensor import Tensor
 from mindseed.ops._prims import core as C
 from mindseed.ops._prims import math as P
-from mindseed.ops.functional._core import _axes, _axis, _dtype_arg
+from mindseed.ops.functional._core import _axes, _axis, _dtype_arg, _shape_arg
 from mindseed.ops.functional._math_elementwise import _tensor
 
 __all__ = [
@@ -498,7 +498,7 @@ def sum_to_size(input, size):
         ValueError: `size` cannot be broadcast to input's shape.
     """
     _tensor("sum_to_size", input)
-    size = (size,) if isinstance(size, int) else tuple(size)
+    size = _shape_arg("sum_to_size", size, "size")
     lead = input.ndim - len(size)
     if lead < 0 or _builtin_any(s != 1 and s != input.shape[lead + i] for i, s in enumerate(size)):
         raise ValueError(f"For 'sum_to_size', the size {size} is not expandable to the tensor size {input.shape}.")

@@ -72,12 +72,16 @@ def unsorted_segment_prod(x, segment_ids, num_segments):
 
 
 # ---------------------------------------------------------------- scalar arithmetic (Python numbers)
+def _number(name, arg, v):
+    """`v` when it is a Python number (int, float or bool), else MindSpore's TypeError naming the op."""
+    if not isinstance(v, (int, float, bool)):
+        raise TypeError(f"For '{name}', the '{arg}' must be a number, but got {type(v).__name__}.")
+    return v
+
+
 def _scalar_op(name, fn, doc):
     def op(x, y):
-        for arg, v in (("x", x), ("y", y)):
-            if not isinstance(v, (int, float, bool)):
-                raise TypeError(f"For '{name}', the '{arg}' must be a number, but got {type(v).__name__}.")
-        return fn(x, y)
+        return fn(_number(name, "x", x), _number(name, "y", y))
     op.__name__ = op.__qualname__ = name
     op.__doc__ = doc
     return op
@@ -101,20 +105,21 @@ scalar_min = _scalar_op("scalar_min", lambda x, y: x if x <= y else y, "The smal
 
 
 def scalar_log(x):
-    """The natural logarithm of a Python number."""
-    if not isinstance(x, (int, float)):
-        raise TypeError(f"For 'scalar_log', the 'x' must be a number, but got {type(x).__name__}.")
-    return math.log(x)
+    """The natural logarithm of a Python number (as C's log: -inf at 0, nan below it)."""
+    x = _number("scalar_log", "x", x)
+    if x != x or x < 0:
+        return math.nan
+    return math.log(x) if x > 0 else -math.inf
 
 
 def scalar_uadd(x):
     """+x for a Python number."""
-    return +x
+    return +_number("scalar_uadd", "x", x)
 
 
 def scalar_usub(x):
     """-x for a Python number."""
-    return -x
+    return -_number("scalar_usub", "x", x)
 
 
 def scalar_cast(input_x, input_y):

@@ -3,7 +3,7 @@ from mindseed.common import dtype as mstype
 from mindseed.ops._prims import core as P
 from mindseed.ops._prims import nn as N
 from mindseed.ops._prims import nn_norm as NN
-from mindseed.ops.functional._core import _check_tensor
+from mindseed.ops.functional._core import _check_tensor, _shape_arg
 
 __all__ = ["layer_norm", "batch_norm", "group_norm", "rms_norm", "add_layer_norm", "add_rms_norm", "lrn"]
 
@@ -49,7 +49,7 @@ def layer_norm(input, normalized_shape, weight=None, bias=None, eps=1e-5):
     """
     op = "layer_norm"
     _check_float(op, "input", input)
-    ns = (normalized_shape,) if isinstance(normalized_shape, int) else tuple(normalized_shape)
+    ns = _shape_arg(op, normalized_shape, "normalized_shape")
     k = len(ns)
     if k == 0 or k > input.ndim or input.shape[input.ndim - k:] != ns:
         raise ValueError(f"For '{op}', the 'normalized_shape' {ns} must be the trailing shape of the input shape "

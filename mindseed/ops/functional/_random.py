@@ -452,6 +452,8 @@ def random_(input, from_=0, to=None, *, generator=None):
     """Fill input in place with random integers in [from_, to); with no `to`, up to the largest integer the
     dtype holds exactly (2**mantissa for floats, the maximum for ints)."""
     _check_tensor("random_", "input", input)
+    if mstype.is_complex(input.dtype):
+        raise TypeError(f"For 'random_', the 'input' must have a real number or bool dtype, but got {input.dtype}.")
     g = _generator(generator)
     if to is None:
         dt = input.dtype
