@@ -18,6 +18,14 @@ _ONCE_BROKEN = [
     "ops.zeros|0|t_nan", "ops.ones|0|t_nan", "ops.zeros|0|t_bool", "ops.zeros|0|huge", "ops.cast|0|none",
     "ops.chunk|0|t_0d", "ops.split|0|t_0d", "ops.trapz|0|t_0d", "ops.glu|0|t_0d", "ops.atan2|0|t_complex",
     "ops.tensor_getitem|1|t_int", "ops.jvp|0|t_f64", "Tensor.uniform_|0|complex",
+    "ops.scalar_uadd|0|dtype", "ops.scalar_usub|0|none", "ops.scalar_log|0|neg", "ops.layer_norm|1|dtype",
+    "ops.layer_norm|1|nan", "ops.sum_to_size|1|dtype", "ops.sum_to_size|1|float", "ops.pad|kw:padding|nan",
+    "ops.pad|kw:padding|huge", "ops.sequence_mask|0|t_nan", "ops.addn|0|list", "ops.accumulate_n|0|ragged",
+    "ops.ldexp|1|huge", "Tensor.ldexp|0|overflow", "Tensor.scatter|-|none", "Tensor.scatter_add|-|none",
+    "Tensor.gather|-|none", "Tensor.index_add|-|none", "ops.bucketize|1|ragged", "ops.tensor_setitem|2|complex",
+    "ops.tensor_setitem|2|t_complex", "Tensor.astype|0|str", "Tensor.assign_value|0|complex",
+    "Tensor.assign_value|0|ragged", "ops.random_|0|t_complex", "ops.histc|0|t_complex", "ops.masked_scatter|2|t_complex",
+    "ops.assign|1|t_complex",
 ]
 
 
@@ -66,3 +74,42 @@ def test_leaked_torch_text_detector():
     for text in ("For 'Add', the 'x' shape (2, 3) and 'y' shape (4,) cannot broadcast.", "For 'UniqueWithPad', "
                  "the 'x' must be 1-D", "flatten", "Float32 and Complex64", "Memory not enough"):
         assert cases.leaked_torch_text(text) is None, text
+
+
+def test_once_internal_calls_now_answer_with_values_or_named_errors():
+    import math
+
+    import numpy as np
+    import pytest
+
+    import mindseed as ms
+    from mindseed import ops
+    assert ops.scalar_log(0) == -math.inf and math.isnan(ops.scalar_log(-1)) and ops.scalar_usub(2.5) == -2.5
+    for fn, args, words in ((ops.scalar_uadd, ("a",), "'scalar_uadd', the 'x'"),
+                            (ops.layer_norm, (ms.Tensor(np.ones((2, 3), np.float32)), ms.int32), "'normalized_shape'"),
+                            (ops.sum_to_size, (ms.Tensor(np.ones((2, 3), np.float32)), 2.5), "'size'"),
+                            (ops.addn, ([1, 2],), "'AddN', every element"),
+                            (ops.bucketize, (ms.Tensor(np.ones(3, np.float32)), [[1], [2]]), "'boundaries'"),
+                            (ops.random_, (ms.Tensor(np.ones(2, np.complex64)),), "'random_', the 'input'"),
+                            (ops.histc, (ms.Tensor(np.ones(2, np.complex64)),), "'Histogram', the 'input'")):
+        with pytest.raises(TypeError, match=words):
+            fn(*args)
+    x = ms.Tensor(np.arange(6, dtype=np.float32).reshape(2, 3))
+    with pytest.raises(TypeError, match="'Tensor.scatter', the argument 'index'"):
+        x.scatter(0)
+    with pytest.raises(TypeError, match="'Tensor.astype', the 'dtype'"):
+        x.astype("abc")
+    with pytest.raises(TypeError, match="'tensor_setitem'"):
+        ops.tensor_setitem(x, 0, 1 + 2j)
+    with pytest.raises(ValueError, match="'SequenceMask', the 'lengths' must be finite"):
+        ops.sequence_mask(ms.Tensor(np.array([1.0, np.nan], np.float32)))
+    np.testing.assert_array_equal(ops.ldexp(ms.Tensor(np.array([1.0, -2.0], np.float32)), 10 ** 12).asnumpy(),
+                                  [np.inf, -np.inf])
+    # complex into a real tensor keeps the real part, as MindSpore's Cast
+    c = ms.Tensor(np.array([1.5 + 2j, -3 - 1j, 4 + 0j], np.complex64))
+    np.testing.assert_array_equal(ops.tensor_setitem(x, 0, c).asnumpy()[0], [1.5, -3, 4])
+    mask = ms.Tensor(np.array([True, False, True]))
+    np.testing.assert_array_equal(ops.masked_scatter(x[1], mask, c).asnumpy(), [1.5, 4, -3])
+    p = ms.Parameter(ms.Tensor(np.zeros(3, np.float32)))
+    ops.assign(p, c)
+    np.testing.assert_array_equal(p.asnumpy(), [1.5, -3, 4])
