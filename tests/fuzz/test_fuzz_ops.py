@@ -24,8 +24,11 @@ _ONCE_BROKEN = [
     "ops.ldexp|1|huge", "Tensor.ldexp|0|overflow", "Tensor.scatter|-|none", "Tensor.scatter_add|-|none",
     "Tensor.gather|-|none", "Tensor.index_add|-|none", "ops.bucketize|1|ragged", "ops.tensor_setitem|2|complex",
     "ops.tensor_setitem|2|t_complex", "Tensor.astype|0|str", "Tensor.assign_value|0|complex",
-    "Tensor.assign_value|0|ragged", "ops.random_|0|t_complex", "ops.histc|0|t_complex", "ops.masked_scatter|2|t_complex",
-    "ops.assign|1|t_complex",
+    "Tensor.assign_value|0|ragged", "ops.random_|0|t_complex", "ops.histc|0|t_complex",
+    "ops.masked_scatter|2|t_complex", "ops.assign|1|t_complex", "ops.tuple_div|1|none", "ops.tuple_setitem|1|overflow",
+    "ops.make_dict|0|complex", "ops.make_range|0|none", "ops.environ_set|0|bool", "ops.env_get|0|t_empty",
+    "ops.environ_add|1|empty_tuple", "ops.reduced_shape|1|ragged", "ops.shape_mul|0|dict", "ops.ms_next|0|huge",
+    "ops.bool_eq|-|none",
 ]
 
 

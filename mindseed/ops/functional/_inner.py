@@ -3,6 +3,7 @@ tuple is `tuple_getitem`, `x += y` is `augassign_add`, `a and b` on bools is `bo
 engine uses (environments, broadcast reduction axes). Here they are the Python operations they stand for, so code
 that calls them by name runs as in MindSpore; graph mode traces through them like any Python.
 """
+import inspect
 import operator
 
 import numpy as np
@@ -24,7 +25,14 @@ TENSOR_METHODS = {}
 
 def _named(name, op, doc):
     """`op` as a Python function called `name` (MindSpore's names are functions, not builtins)."""
+    try:
+        arity = len(inspect.signature(op).parameters)
+    except ValueError:
+        arity = 2               # getattr: (object, name)
+
     def fn(*args):
+        if len(args) != arity:
+            raise TypeError(f"For '{name}', {arity} arguments are required, but got {len(args)}.")
         return op(*args)
     fn.__name__ = fn.__qualname__ = name
     fn.__doc__ = doc
@@ -51,23 +59,46 @@ globals().update({_name: _named(_name, _op, _doc) for _name, (_op, _doc) in _OPE
 __all__ += list(_OPERATORS)
 
 
+_SEQ = ((tuple, list), "a tuple or list")
+_INT = ((int,), "an int")
+_DICT = ((dict,), "a dict")
+
+
+def _arg(op, name, value, kinds):
+    """`value` when it is of one of `kinds` (types, words), else MindSpore's TypeError naming the op and argument."""
+    types, words = kinds
+    if not isinstance(value, types) or (bool not in types and isinstance(value, bool) and int in types):
+        raise TypeError(f"For '{op}', the '{name}' must be {words}, but got {type(value).__name__}.")
+    return value
+
+
+def _index(op, data, index):
+    """A valid int index into the sequence `data`."""
+    _arg(op, "index", index, _INT)
+    if not -len(data) <= index < len(data):
+        raise IndexError(f"For '{op}', the 'index' {index} is out of range for a sequence of length {len(data)}.")
+    return index
+
+
 def tuple_setitem(data, index, value):
     """A copy of the tuple `data` with item `index` replaced by `value`."""
-    items = list(data)
+    items = list(_arg("tuple_setitem", "data", data, _SEQ))
+    index = _index("tuple_setitem", items, index)
     items[index] = value
     return tuple(items)
 
 
 def list_setitem(data, index, value):
     """A copy of the list `data` with item `index` replaced by `value`."""
-    items = list(data)
+    items = list(_arg("list_setitem", "data", data, _SEQ))
+    index = _index("list_setitem", items, index)
     items[index] = value
     return items
 
 
 def dict_setitem(data, key, value):
     """A copy of the dict `data` with `key` set to `value`."""
-    return {**data, key: value}
+    return {**_arg("dict_setitem", "data", data, _DICT), _hashable("dict_setitem", key): value}
 
 
 def make_tuple(*elements):
@@ -82,11 +113,17 @@ def make_list(*elements):
 
 def make_dict(keys, values):
     """The dict of `keys` paired with `values`."""
-    return dict(zip(keys, values))
+    keys, values = _arg("make_dict", "keys", keys, _SEQ), _arg("make_dict", "values", values, _SEQ)
+    return dict(zip((_hashable("make_dict", k) for k in keys), values))
 
 
 def make_range(start, stop=None, step=1):
     """range(start, stop, step) (one argument: range(start))."""
+    for name, v in (("start", start), ("stop", stop), ("step", step)):
+        if v is not None or name == "start":
+            _arg("make_range", name, v, _INT)
+    if step == 0:
+        raise ValueError("For 'make_range', the 'step' must not be 0.")
     return range(start) if stop is None else range(start, stop, step)
 
 
@@ -97,7 +134,7 @@ def make_slice(start, stop, step):
 
 def tuple_reversed(data):
     """The tuple in reverse order."""
-    return tuple(reversed(data))
+    return tuple(reversed(_arg("tuple_reversed", "data", data, _SEQ)))
 
 
 def tuple_div(x, y):
@@ -106,6 +143,9 @@ def tuple_div(x, y):
     Raises:
         ValueError: the tuples differ in length, or an element does not divide.
     """
+    for name, v in (("x", x), ("y", y)):
+        for a in _arg("tuple_div", name, v, _SEQ):
+            _arg("tuple_div", f"elements of {name}", a, _INT)
     if len(x) != len(y):
         raise ValueError(f"For 'tuple_div', the two tuples must have the same length, but got {len(x)} and {len(y)}.")
     for a, b in zip(x, y):
@@ -116,17 +156,19 @@ def tuple_div(x, y):
 
 def shape_mul(shape):
     """The product of the elements of a shape (1 for ())."""
+    for s_ in _arg("shape_mul", "shape", shape, _SEQ):
+        _arg("shape_mul", "elements of shape", s_, _INT)
     return int(np.prod(shape, dtype=np.int64)) if shape else 1
 
 
 def in_dict(key, data):
     """Whether `key` is a key of `data`."""
-    return key in data
+    return _hashable("in_dict", key) in _arg("in_dict", "data", data, _DICT)
 
 
 def not_in_dict(key, data):
     """Whether `key` is not a key of `data`."""
-    return key not in data
+    return _hashable("not_in_dict", key) not in _arg("not_in_dict", "data", data, _DICT)
 
 
 def bool_and(x, y):
@@ -165,6 +207,14 @@ def zip_operation(*sequences):
     return tuple(zip(*sequences))
 
 
+def _hashable(op, key):
+    try:
+        hash(key)
+    except TypeError:
+        raise TypeError(f"For '{op}', the 'key' must be hashable, but got {type(key).__name__}.") from None
+    return key
+
+
 def environ_create():
     """A new empty gradient environment (key -> value)."""
     return {}
@@ -172,12 +222,12 @@ def environ_create():
 
 def environ_set(env, key, value):
     """A copy of `env` with `key` set to `value`."""
-    return {**env, key: value}
+    return {**_arg("environ_set", "env", env, _DICT), _hashable("environ_set", key): value}
 
 
 def environ_get(env, key, default):
     """The value of `key` in `env`, or `default`."""
-    return env.get(key, default)
+    return _arg("environ_get", "env", env, _DICT).get(_hashable("environ_get", key), default)
 
 
 env_get = environ_get
@@ -185,8 +235,8 @@ env_get = environ_get
 
 def environ_add(env1, env2):
     """The environment of both: values of keys in both are added."""
-    out = dict(env1)
-    for k, v in env2.items():
+    out = dict(_arg("environ_add", "env1", env1, _DICT))
+    for k, v in _arg("environ_add", "env2", env2, _DICT).items():
         out[k] = hyper_add(out[k], v) if k in out else v
     return out
 
@@ -209,6 +259,8 @@ def array_to_scalar(x):
 
 def broadcast_gradient_args(shape_x, shape_y):
     """The axes along which the gradients of x and y must be summed after an op broadcast them together."""
+    _arg("broadcast_gradient_args", "shape_x", shape_x, _SEQ)
+    _arg("broadcast_gradient_args", "shape_y", shape_y, _SEQ)
     n = max(len(shape_x), len(shape_y))
     px, py = (1,) * (n - len(shape_x)) + tuple(shape_x), (1,) * (n - len(shape_y)) + tuple(shape_y)
     rx, ry = [], []
@@ -224,7 +276,12 @@ def broadcast_gradient_args(shape_x, shape_y):
 
 def reduced_shape(shape, axis):
     """`shape` with the reduced `axis` (an int, tuple, or () for all) set to 1."""
+    _arg("reduced_shape", "shape", shape, _SEQ)
     axes = range(len(shape)) if axis in ((), None) else (axis,) if isinstance(axis, int) else axis
+    for a in _arg("reduced_shape", "axis", axes, ((tuple, list, range), "an int or a tuple of ints")):
+        _arg("reduced_shape", "elements of axis", a, _INT)
+    if not shape:
+        return ()
     axes = {a % len(shape) for a in axes}
     return tuple(1 if i in axes else s for i, s in enumerate(shape))
 
@@ -317,11 +374,13 @@ def iter_converter(x):
 
 def ms_hasnext(xs):
     """Whether a sequence being iterated has items left."""
-    return len(xs) > 0
+    return len(_arg("ms_hasnext", "xs", xs, _SEQ)) > 0
 
 
 def ms_next(xs):
     """(first item, the rest) of a sequence being iterated."""
+    if not _arg("ms_next", "xs", xs, _SEQ):
+        raise ValueError("For 'ms_next', the sequence 'xs' is empty.")
     return xs[0], xs[1:]
 
 
