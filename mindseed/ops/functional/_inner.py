@@ -328,9 +328,17 @@ def move_to(input, to="CPU", blocking=True):  # noqa: A002 -- MindSpore's argume
     return input.move_to(to, blocking)
 
 
+def _function(op, name, f):
+    """`f` when it is a function (or a Cell, or any object taking attributes), else a TypeError naming the op."""
+    if not callable(f) or not hasattr(f, "__dict__"):
+        raise TypeError(f"For '{op}', the '{name}' must be a function or a Cell, but got {type(f).__name__}.")
+    return f
+
+
 def add_flags(fn=None, **flags):
     """Set compile flags on a function or Cell (`fn._mindspore_flags`); returns it. As a decorator without `fn`."""
     def mark(f):
+        _function("add_flags", "fn", f)
         f.__dict__.setdefault("_mindspore_flags", {}).update(flags)
         return f
     return mark if fn is None else mark(fn)
@@ -355,6 +363,7 @@ custom_info_register.__doc__ = "Decorator attaching Custom-op registration info 
 def kernel(fn=None, reg_info=None, compile_attrs=None):
     """Mark a Python function as a hybrid kernel for `ops.Custom` (`fn.ms_kernel`); it runs as written."""
     def mark(f):
+        _function("kernel", "fn", f)
         f.ms_kernel = True
         f.reg_info = reg_info
         f.compile_attrs = compile_attrs or {}
@@ -369,6 +378,9 @@ def iter_converter(x):
     """The sequence a `for` loop walks: the items of a tuple/list, the keys of a dict, the rows of a Tensor."""
     if isinstance(x, dict):
         return tuple(x.keys())
+    if not isinstance(x, (tuple, list, range, str, Tensor)):
+        raise TypeError(f"For 'iter_converter', the 'x' must be a tuple, list, dict or Tensor, but got "
+                        f"{type(x).__name__}.")
     return tuple(x)
 
 
@@ -386,7 +398,10 @@ def ms_next(xs):
 
 def switch_layer(index, branches):
     """The branch (a function or Cell) of the tuple `branches` at `index` (an int or 0-D int Tensor)."""
-    return branches[int(index)]
+    _arg("switch_layer", "branches", branches, _SEQ)
+    if isinstance(index, Tensor):
+        index = index.item() if index.ndim == 0 and mstype.is_integral(index.dtype) else index
+    return branches[_index("switch_layer", branches, index)]
 
 
 def _known(doc):
