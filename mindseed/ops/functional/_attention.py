@@ -96,6 +96,12 @@ def flash_attention_score(query, key, value, head_num, real_shift=None, drop_mas
 
 def _attend(query, key, value, head_num, input_layout, scale, attn_mask, pse, sparse_mode):
     """(output in the query's layout, log-sum-exp of the scores (B, N, S1, 1))."""
+    for name, t in (("query", query), ("key", key), ("value", value)):
+        if not isinstance(t, Tensor):
+            raise TypeError(f"For 'FlashAttentionScore', the '{name}' must be a Tensor, but got {type(t).__name__}.")
+        if t.ndim != len(input_layout):
+            raise ValueError(f"For 'FlashAttentionScore', the '{name}' must be {len(input_layout)}-D in the layout "
+                             f"{input_layout}, but got shape {t.shape}.")
     q = _to_bnsd(query, input_layout, head_num)
     kv_heads = _kv_heads(key, input_layout, head_num, q.shape[-1])
     if kv_heads <= 0 or head_num % kv_heads:
