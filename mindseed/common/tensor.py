@@ -666,6 +666,9 @@ class RowTensor:
     def __init__(self, indices=None, values=None, shape=None, row_tensor=None):
         if row_tensor is not None:
             indices, values, shape = row_tensor.indices, row_tensor.values, row_tensor.dense_shape
+        if not isinstance(shape, (tuple, list)):
+            raise TypeError(f"For 'RowTensor', the 'shape' must be a tuple or list of ints, but got "
+                            f"{type(shape).__name__}.")
         self.indices, self.values, self.dense_shape = indices, values, tuple(shape)
 
     @property

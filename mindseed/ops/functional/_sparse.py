@@ -38,6 +38,14 @@ def _int_host(t):
     return np.asarray(t.asnumpy() if isinstance(t, Tensor) else t).astype(np.int64)
 
 
+def _indptr(api, t):
+    """The row pointer `t` (a 1-D Tensor of at least one entry) as host int64."""
+    _check(api, "indptr", t, Tensor)
+    if t.ndim != 1 or t.size == 0:
+        raise ValueError(f"For '{api}', the 'indptr' must be a non-empty 1-D Tensor, but got shape {t.shape}.")
+    return _int_host(t)
+
+
 def _with_values(x, values):
     if isinstance(x, COOTensor):
         return COOTensor(x.indices, values, x.shape)
@@ -110,6 +118,8 @@ def _csr_rows(x):
 def coo2csr(row_indices, height):
     """The row pointer (height + 1,) of sorted COO row indices."""
     _check("coo2csr", "row_indices", row_indices, Tensor)
+    if isinstance(height, bool) or not isinstance(height, (int, np.integer)) or not 0 <= height < 2 ** 31:
+        raise ValueError(f"For 'coo2csr', the 'height' must be an int in [0, 2**31), but got {height!r}.")
     rows = _int_host(row_indices)
     if rows.size and (rows.min() < 0 or rows.max() >= height):
         raise ValueError(f"For 'coo2csr', every row index must be in [0, {height}), but got {rows.min()}.."
@@ -121,8 +131,7 @@ def coo2csr(row_indices, height):
 
 def csr2coo(indptr, length):
     """The row index of each of the `length` stored values of a CSR row pointer."""
-    _check("csr2coo", "indptr", indptr, Tensor)
-    ptr = _int_host(indptr)
+    ptr = _indptr("csr2coo", indptr)
     if ptr[-1] != length:
         raise ValueError(f"For 'csr2coo', 'length' must equal indptr[-1] = {ptr[-1]}, but got {length}.")
     return Tensor(np.repeat(np.arange(len(ptr) - 1), np.diff(ptr)).astype(indptr.asnumpy().dtype))
@@ -250,12 +259,14 @@ def _dense_at(api, x, y):
 
 def csr_mul(x, y):
     """CSRTensor x times dense y (broadcast to x's shape) at x's stored positions."""
-    return _with_values(x, x.values * _dense_at("csr_mul", x, y))
+    dense = _dense_at("csr_mul", x, y)
+    return _with_values(x, x.values * dense)
 
 
 def csr_div(x, y):
     """CSRTensor x divided by dense y (broadcast to x's shape) at x's stored positions."""
-    return _with_values(x, x.values / _dense_at("csr_div", x, y))
+    dense = _dense_at("csr_div", x, y)
+    return _with_values(x, x.values / dense)
 
 
 def _rows_times(api, a, dense):
@@ -315,7 +326,7 @@ def csr_gather(indptr, indices, dense, dense_shape):
     """The elements of `dense` at the positions of a CSR pattern (indptr, indices): the values of a CSRTensor."""
     for name, v in (("indptr", indptr), ("indices", indices), ("dense", dense)):
         _check("csr_gather", name, v, Tensor)
-    ptr = _int_host(indptr)
+    ptr = _indptr("csr_gather", indptr)
     rows = np.repeat(np.arange(len(ptr) - 1), np.diff(ptr))
     idx = np.stack([rows, _int_host(indices)], axis=1)
     return F.gather_nd(F.reshape(dense, tuple(dense_shape)), Tensor(idx.astype(np.int64)))
