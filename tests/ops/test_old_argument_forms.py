@@ -38,3 +38,12 @@ def test_resize_bilinear_takes_its_size_at_construction():
     np.testing.assert_allclose(got[..., ::2, ::2], x, rtol=1e-6)
     np.testing.assert_allclose(got[..., 1, 1], (x[..., 0, 0] + x[..., 1, 0] + x[..., 0, 1] + x[..., 1, 1]) / 4,
                                rtol=1e-5)
+
+
+def test_table_primitives_take_their_input_by_keyword():
+    x = ms.Tensor(np.array([-1.0, 2.0], np.float32))
+    want = np.array([np.exp(-1.0) - 1.0, 2.0], np.float32)
+    np.testing.assert_allclose(ms.ops.Elu()(input_x=x).asnumpy(), want, rtol=1e-6)
+    np.testing.assert_allclose(ms.ops.Elu()(x).asnumpy(), want, rtol=1e-6)
+    with pytest.raises(TypeError, match="Elu"):
+        ms.ops.Elu()(x, x)

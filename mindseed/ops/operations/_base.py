@@ -203,8 +203,13 @@ class AttrPrimitive(Primitive):
 def attr_primitive(name, fn, doc, params=()):
     """An AttrPrimitive class `name` whose call is `fn(x, *attributes)`, the attributes being its constructor
     arguments `params` ((name, default) pairs)."""
-    return type(name, (AttrPrimitive,), {"__call__": lambda self, x: fn(x, *(getattr(self, k) for k, _ in params)),
-                                         "_params": params, "__doc__": doc, "__module__": "mindseed.ops.operations"})
+    def __call__(self, *args, **kwargs):
+        inputs = args + tuple(kwargs.values())  # the input by position or under its MindSpore name (input_x, x, ...)
+        if len(inputs) != 1:
+            raise TypeError(f"For '{name}', one input is expected, but got {len(inputs)}.")
+        return fn(inputs[0], *(getattr(self, k) for k, _ in params))
+    return type(name, (AttrPrimitive,), {"__call__": __call__, "_params": params, "__doc__": doc,
+                                         "__module__": "mindseed.ops.operations"})
 
 
 def subclass(base, name, doc, **attrs):
