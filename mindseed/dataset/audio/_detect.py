@@ -53,8 +53,6 @@ def _best_lags(nccf, sample_rate, freq_high):
 def _median_smooth(idx, win_length):
     pad = (win_length - 1) // 2
     idx = np.concatenate([np.repeat(idx[:, :1], pad, axis=1), idx], axis=1).astype(np.float64)
-    if idx.shape[1] < win_length:
-        return idx[:, :0]
     windows = np.lib.stride_tricks.sliding_window_view(idx, win_length, axis=1)
     return np.sort(windows, axis=-1)[..., (win_length - 1) // 2]
 
@@ -66,8 +64,9 @@ class DetectPitchFrequency(TensorOperation):
         who = "DetectPitchFrequency"
         if isinstance(sample_rate, bool) or not isinstance(sample_rate, int):
             raise TypeError(f"{who}: argument sample_rate with value {sample_rate!r} is not of type [int].")
-        if sample_rate == 0:
-            raise ValueError(f"{who}: sample_rate can not be zero.")
+        if sample_rate == 0 or not -2147483648 <= sample_rate <= 2147483647:
+            raise ValueError("Input sample_rate is not within the required interval of [-2147483648, 0) and "
+                             "(0, 2147483647].")
         self.sample_rate = sample_rate
         self.frame_time = check_positive(frame_time, "frame_time", who)
         self.win_length = check_int(win_length, "win_length", who)
@@ -75,9 +74,18 @@ class DetectPitchFrequency(TensorOperation):
         self.freq_high = check_positive(freq_high, "freq_high", who)
 
     def _apply(self, x):
-        a = waveform(x, "DetectPitchFrequency")
+        a = np.asarray(x)
+        if a.dtype.kind != "f" or a.ndim < 1:
+            raise RuntimeError(f"DetectPitchFrequency: the input should be a float tensor of shape <..., time>, "
+                               f"expecting tensor in type of [float, double], but got {a.dtype} of shape "
+                               f"{list(a.shape)}.")
         w = a.reshape(-1, a.shape[-1]).astype(np.float64)
         nccf = _nccf(w, self.sample_rate, self.frame_time, self.freq_low)
+        pad = (self.win_length - 1) // 2
+        if nccf.shape[1] + pad < self.win_length:
+            raise RuntimeError(f"DetectPitchFrequency: the input's {a.shape[-1]} samples make {nccf.shape[1]} "
+                               f"frames of {int(math.ceil(self.sample_rate * self.frame_time))} samples, too few "
+                               f"for the median smoothing over win_length={self.win_length} frames.")
         lags = _median_smooth(_best_lags(nccf, self.sample_rate, self.freq_high), self.win_length)
         freq = self.sample_rate / (_EPS + lags)
         return freq.reshape(a.shape[:-1] + freq.shape[-1:]).astype(np.float32)

@@ -277,11 +277,9 @@ class JiebaTokenizer(TensorOperation):
 
     def _apply(self, x):
         a = np.asarray(x)
-        if a.dtype.kind not in "US":
-            raise RuntimeError(f"JiebaTokenizerOp: the input should be a string tensor, but got {a.dtype}.")
-        if a.ndim != 0:
-            raise RuntimeError(f"JiebaTokenizerOp: the input shape should be scalar, but got shape "
-                               f"{list(a.shape)}.")
+        if a.dtype.kind not in "US" or a.ndim != 0:
+            raise RuntimeError(f"JiebaTokenizerOp: the input shape should be scalar and the input datatype should "
+                               f"be string, but got shape {list(a.shape)} of {a.dtype}.")
         text = a.item()
         text = text.decode("utf-8") if isinstance(text, bytes) else text
         if text == "":

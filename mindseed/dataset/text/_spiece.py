@@ -140,8 +140,7 @@ class SentencePieceTokenizer(TensorOperation):
                 proc.LoadFromSerializedProto(self.mode._proto)
             else:
                 if not os.path.isfile(self.mode):
-                    raise RuntimeError(f"SentencePieceTokenizer: the model file {self.mode} does not exist or is "
-                                       f"not a file.")
+                    raise RuntimeError(f"SentencePieceTokenizer: The file {self.mode} does not exist.")
                 try:
                     proc.Load(self.mode)
                 except (RuntimeError, OSError) as e:
@@ -152,8 +151,8 @@ class SentencePieceTokenizer(TensorOperation):
     def _apply(self, x):
         a = np.asarray(x)
         if a.ndim != 0 or a.dtype.kind not in "US":
-            raise RuntimeError(f"SentencePieceTokenizer: the input tensor should be scalar string tensor, but got "
-                               f"shape {list(a.shape)} of {a.dtype}.")
+            raise RuntimeError(f"SentencePieceTokenizer: the input shape should be scalar and the input datatype "
+                               f"should be string, but got shape {list(a.shape)} of {a.dtype}.")
         s = a.item()
         s = s.decode("utf-8") if isinstance(s, bytes) else s
         proc = self._load()
