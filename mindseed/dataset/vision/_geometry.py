@@ -258,22 +258,30 @@ class RandomCrop(ImageTensorOperation):
             raise TypeError(f"Argument padding_mode with value {padding_mode!r} is not of type [<enum 'Border'>].")
         self.padding_mode = padding_mode
 
-    def _np(self, img):
+    def _padded_box(self, img):
+        """(padded image, pad top, pad left, crop top, crop left, h, w) of one random crop."""
         h, w = _hw(self.size)
+        pad_top = pad_left = 0
         if self.padding is not None:
             left, top, right, bottom = self.padding
             img = I.pad_image(img, top, bottom, left, right, self.padding_mode.value, self.fill_value)
+            pad_top, pad_left = top, left
         H, W = img.shape[:2]
         if self.pad_if_needed and (H < h or W < w):
             ph, pw = max(0, h - H), max(0, w - W)
             img = I.pad_image(img, ph, ph, pw, pw, self.padding_mode.value, self.fill_value)
+            pad_top, pad_left = pad_top + ph, pad_left + pw
             H, W = img.shape[:2]
         if H < h or W < w:
-            raise RuntimeError(f"RandomCrop: the crop size ({h}, {w}) is larger than the image ({H}, {W}); set "
-                               f"pad_if_needed=True or padding.")
+            raise RuntimeError(f"{type(self).__name__}: the crop size ({h}, {w}) is larger than the image ({H}, "
+                               f"{W}); set pad_if_needed=True or padding.")
         g = rng()
         top = int(g.integers(0, H - h + 1))
         left = int(g.integers(0, W - w + 1))
+        return img, pad_top, pad_left, top, left, h, w
+
+    def _np(self, img):
+        img, _, _, top, left, h, w = self._padded_box(img)
         return img[top:top + h, left:left + w].copy()
 
 
