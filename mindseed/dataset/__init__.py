@@ -33,6 +33,7 @@ from mindseed.dataset._audio_sources import (CMUArcticDataset, LibriTTSDataset, 
                                              SpeechCommandsDataset, TedliumDataset, YesNoDataset)
 from mindseed.dataset._gtzan import GTZANDataset  # noqa: F401
 from mindseed.dataset._obs import OBSMindDataset, sync_wait_for_dataset  # noqa: F401
+from mindseed.dataset._serialize import compare, deserialize, serialize, show  # noqa: F401
 from mindseed.dataset._vision_files import (DIV2KDataset, FlickrDataset, Food101Dataset, KITTIDataset,  # noqa: F401
                                             LSUNDataset,
                                             OmniglotDataset, RenderedSST2Dataset, SBUDataset, SUN397Dataset,
@@ -58,7 +59,8 @@ __all__ = ["config", "Dataset", "GeneratorDataset", "NumpySlicesDataset", "Padde
            "YelpReviewDataset", "PennTreebankDataset", "WikiTextDataset", "EnWik9Dataset", "SST2Dataset",
            "IMDBDataset", "CoNLL2000Dataset", "UDPOSDataset", "SQuADDataset", "Multi30kDataset", "CLUEDataset",
            "IWSLT2016Dataset", "IWSLT2017Dataset", "TedliumDataset",
-           "GTZANDataset", "OBSMindDataset", "sync_wait_for_dataset", "LJSpeechDataset", "YesNoDataset",
+           "GTZANDataset", "OBSMindDataset", "sync_wait_for_dataset", "serialize", "deserialize", "show",
+           "compare", "LJSpeechDataset", "YesNoDataset",
            "SpeechCommandsDataset", "CMUArcticDataset",
            "LibriTTSDataset",
            "Food101Dataset", "SUN397Dataset", "RenderedSST2Dataset", "OmniglotDataset", "FlickrDataset", "SBUDataset",
