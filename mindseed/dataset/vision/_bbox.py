@@ -98,30 +98,28 @@ class RandomResizeWithBBox(ResizeWithBBox):
         return self._resize(img, b, inter)
 
 
-class RandomHorizontalFlipWithBBox(_BBoxOp):
+class _FlipWithBBox(_BBoxOp):
+    _axis = 1  # image axis mirrored: 1 left-right (moves x), 0 top-bottom (moves y)
+
+    def __init__(self, prob=0.5):
+        self.prob = _prob(prob)
+
+    def _pair(self, img, b):
+        if rng().random() < self.prob:
+            pos, extent = (0, 2) if self._axis == 1 else (1, 3)
+            b[:, pos] = img.shape[self._axis] - b[:, pos] - b[:, extent]
+            img = _hflip(img) if self._axis == 1 else img[::-1].copy()
+        return img, b
+
+
+class RandomHorizontalFlipWithBBox(_FlipWithBBox):
     """Mirror the image and its boxes left-right with probability `prob`."""
 
-    def __init__(self, prob=0.5):
-        self.prob = _prob(prob)
 
-    def _pair(self, img, b):
-        if rng().random() < self.prob:
-            b[:, 0] = img.shape[1] - b[:, 0] - b[:, 2]
-            img = _hflip(img)
-        return img, b
-
-
-class RandomVerticalFlipWithBBox(_BBoxOp):
+class RandomVerticalFlipWithBBox(_FlipWithBBox):
     """Mirror the image and its boxes top-bottom with probability `prob`."""
 
-    def __init__(self, prob=0.5):
-        self.prob = _prob(prob)
-
-    def _pair(self, img, b):
-        if rng().random() < self.prob:
-            b[:, 1] = img.shape[0] - b[:, 1] - b[:, 3]
-            img = img[::-1].copy()
-        return img, b
+    _axis = 0
 
 
 class RandomCropWithBBox(_BBoxOp, RandomCrop):
