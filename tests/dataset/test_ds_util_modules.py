@@ -48,5 +48,5 @@ def test_vision_py_util_functions_run_the_transforms():
 
 def test_namespace_submodules():
     assert transforms.vision is vision and transforms.transforms.Compose is transforms.Compose
-    assert vision.not_random is transforms.not_random and vision.transforms.Resize is vision.Resize
+    assert vision.not_random(lambda x: x).random is False and vision.transforms.Resize is vision.Resize
     assert ds.audio.transforms.Vad is ds.audio.Vad and ds.text.validators.check_uint32 is not None
