@@ -155,25 +155,20 @@ class JiebaTokenizer(TensorOperation):
                 weights[word] = math.log(freq / total) if freq else median_w
                 if len(word) == 1:
                     user_single.add(word)
-            prefixes = set()
-            for w in weights:
-                for k in range(1, len(w)):
-                    prefixes.add(w[:k])
-            self._model = (weights, prefixes, min_w, user_single, _load_hmm(self.hmm_path))
+            longest = min(max(map(len, weights)), MAX_WORD_LENGTH)
+            self._model = (weights, longest, min_w, user_single, _load_hmm(self.hmm_path))
         return self._model
 
     def _mp(self, text):
-        weights, prefixes, min_w, _, _ = self._build()
+        weights, longest, min_w, _, _ = self._build()
         n = len(text)
         best = [0.0] * (n + 1)
         choice = [1] * n
         for i in range(n - 1, -1, -1):
             cands = [(1, weights.get(text[i]))]
-            j = i + 2
-            while j <= min(n, i + MAX_WORD_LENGTH) and text[i:j - 1] in prefixes:
+            for j in range(i + 2, min(n, i + longest) + 1):
                 if text[i:j] in weights:
                     cands.append((j - i, weights[text[i:j]]))
-                j += 1
             top, pick = MIN_DOUBLE, 1
             for length, w in cands:
                 val = best[i + length] + (min_w if w is None else w)
