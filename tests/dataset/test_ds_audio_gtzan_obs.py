@@ -141,13 +141,17 @@ def test_gtzan_bad_files_are_named(tmp_path):
 
 
 # ------------------------------------------------------------------------------------------------------ OBS
-def _mindrecord(path):
+def _mindrecord(path, first=0, n=6):
     from mindseed.mindrecord import FileWriter
     w = FileWriter(path, shard_num=1, overwrite=True)
     w.add_schema({"label": {"type": "int32"}, "data": {"type": "float32", "shape": [2]}}, "test")
-    w.write_raw_data([{"label": i, "data": np.array([i, -i], np.float32)} for i in range(6)])
+    w.write_raw_data([{"label": i, "data": np.array([i, -i], np.float32)} for i in range(first, first + n)])
     w.commit()
     return path
+
+
+def _labels(d):
+    return [int(r["label"]) for r in d.create_dict_iterator(num_epochs=1, output_numpy=True)]
 
 
 def test_obs_mind_dataset_reads_local_files_with_mindspore_arguments(tmp_path):
@@ -155,11 +159,13 @@ def test_obs_mind_dataset_reads_local_files_with_mindspore_arguments(tmp_path):
     sync = tmp_path / "sync"
     sync.mkdir()
     d = ds.OBSMindDataset(["file://" + path], "https://obs.example.com", "AK", "SK", str(sync), shuffle=False)
-    assert d.get_col_names() == ["data", "label"]
-    assert [int(r["label"]) for r in d.create_dict_iterator(num_epochs=1, output_numpy=True)] == list(range(6))
+    assert d.get_col_names() == ["data", "label"] and _labels(d) == list(range(6))
+    # MindSpore's plan: shard 1 of 2 reads the contiguous span of rows 3..5
     shard = ds.OBSMindDataset([path], "http://127.0.0.1:9000", "AK", "SK", "file://" + str(sync),
                               columns_list=["label"], shuffle=False, num_shards=2, shard_id=1)
-    assert [int(r["label"]) for r in shard.create_dict_iterator(num_epochs=1, output_numpy=True)] == [1, 3, 5]
+    assert shard.get_dataset_size() == 3 and _labels(shard) == [3, 4, 5]
+    d = ds.OBSMindDataset([path], "https://obs.example.com", "AK", "SK", str(sync))
+    assert sorted(_labels(d)) == list(range(6))
     with pytest.raises(RuntimeError, match="s3://bucket/a.mindrecord is a remote object"):
         ds.OBSMindDataset(["s3://bucket/a.mindrecord"], "https://obs.example.com", "AK", "SK", str(sync))
     with pytest.raises(ValueError, match="server should be a str that starts with http:// or https://"):
@@ -170,6 +176,30 @@ def test_obs_mind_dataset_reads_local_files_with_mindspore_arguments(tmp_path):
         ds.OBSMindDataset([path], "https://obs.example.com", "AK", "SK", str(sync), shuffle="yes")
     with pytest.raises(RuntimeError, match="num_shards and shard_id need to be passed in together"):
         ds.OBSMindDataset([path], "https://obs.example.com", "AK", "SK", str(sync), num_shards=2)
+    with pytest.raises(ValueError, match=r"columns_list: \['nope'\] can not found in MindRecord fields"):
+        ds.OBSMindDataset([path], "https://obs.example.com", "AK", "SK", str(sync), columns_list=["nope"])
+
+
+def test_obs_mind_dataset_shards_and_shuffles_files_as_mindspore_plans(tmp_path):
+    import random
+    from mindseed.dataset._obs import shard_spans
+    assert shard_spans([6], 3, 1) == [(0, 3, 6)]
+    assert shard_spans([4, 4, 3], 4, 2) == [(2, 0, 3), (0, 0, 1)]  # the last span wraps to the first file
+    files = [_mindrecord(str(tmp_path / f"{k}.mindrecord"), 10 * k, 3) for k in range(3)]
+    sync = tmp_path / "sync"
+    sync.mkdir()
+    args = (files, "https://obs.example.com", "AK", "SK", str(sync))
+    order = list(files)
+    random.Random(1).shuffle(order)  # MindSpore: set_seed(1); random.shuffle(dataset_files)
+    expected = [10 * files.index(f) + i for f in order for i in range(3)]
+    assert _labels(ds.OBSMindDataset(*args, shuffle=ds.Shuffle.FILES)) == expected
+    infile = _labels(ds.OBSMindDataset(*args, shuffle=ds.Shuffle.INFILE))
+    assert [v // 10 for v in infile] == [0, 0, 0, 1, 1, 1, 2, 2, 2] and sorted(infile) == sorted(expected)
+    spans = [_labels(ds.OBSMindDataset(*args, shuffle=False, num_shards=2, shard_id=k)) for k in range(2)]
+    assert spans == [[0, 1, 2, 10, 11], [12, 20, 21, 22, 0]]
+    unequal = [_labels(ds.OBSMindDataset(*args, shuffle=False, num_shards=2, shard_id=k, shard_equal_rows=False))
+               for k in range(2)]
+    assert unequal == [[0, 1, 2, 20, 21, 22], [10, 11, 12]]
 
 
 def test_sync_wait_for_dataset_is_a_barrier_over_the_sync_directory(tmp_path, monkeypatch):
