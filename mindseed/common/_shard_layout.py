@@ -5,6 +5,7 @@ its `TensorLayout`. Checks and messages are MindSpore 2.x's.
 """
 import copy
 import math
+from mindseed._utils._props import readonly
 
 __all__ = ["Layout"]
 
@@ -69,17 +70,9 @@ class Layout:
         self._tensor_map = None
         self._rank_list = list(range(count)) if rank_list is None else list(rank_list)
 
-    @property
-    def device_matrix(self):
-        return self._device_shape
-
-    @property
-    def alias_name(self):
-        return self._alias_name
-
-    @property
-    def rank_list(self):
-        return self._rank_list
+    device_matrix = readonly("_device_shape")
+    alias_name = readonly("_alias_name")
+    rank_list = readonly("_rank_list")
 
     def _axis(self, name, written):
         if name not in self._alias_name:

@@ -11,6 +11,7 @@ from mindseed.common import dtype as mstype
 from mindseed.common.parameter import Parameter, ParameterTuple
 from mindseed.common.tensor import Tensor
 from mindseed.ops._prims import core as P
+from mindseed._utils._props import readonly
 
 __all__ = ["Cell", "GraphCell"]
 
@@ -342,13 +343,8 @@ class Cell:
     def cls_name(self):
         return type(self).__name__
 
-    @property
-    def param_prefix(self):
-        return self._param_prefix
-
-    @property
-    def auto_prefix(self):
-        return self._auto_prefix
+    param_prefix = readonly("_param_prefix")
+    auto_prefix = readonly("_auto_prefix")
 
     @property
     def bprop_debug(self):

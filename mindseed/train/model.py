@@ -13,6 +13,7 @@ from mindseed.train.callback._callback import InternalCallbackParam, RunContext,
 from mindseed.train.callback._checkpoint import ModelCheckpoint
 from mindseed.train.dataset_helper import DatasetHelper, _check_dataset
 from mindseed.train.metrics import Loss, get_metric_fn, get_metrics
+from mindseed._utils._props import readonly
 
 __all__ = ["Model"]
 
@@ -484,20 +485,9 @@ class Model:
                 raise RuntimeError("If define `valid_dataset`, metric fn can not be None or empty, you should set the "
                                    "argument 'metrics' for model.")
 
-    @property
-    def train_network(self):
-        """The network one training step runs (e.g. TrainOneStepCell)."""
-        return self._train_network
-
-    @property
-    def predict_network(self):
-        """The network `predict` runs."""
-        return self._predict_network
-
-    @property
-    def eval_network(self):
-        """The network `eval` runs."""
-        return self._eval_network
+    train_network = readonly("_train_network", 'The network one training step runs (e.g. TrainOneStepCell).')
+    predict_network = readonly("_predict_network", 'The network `predict` runs.')
+    eval_network = readonly("_eval_network", 'The network `eval` runs.')
 
 
 def _plain(value):

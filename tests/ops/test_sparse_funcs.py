@@ -118,3 +118,15 @@ def test_elementwise_keeps_the_pattern(op):
         out = getattr(ops, f"{kind}_{op}")(make(ms.Tensor(v)))
         np.testing.assert_allclose(out.values.asnumpy(), getattr(ops, op)(ms.Tensor(v)).asnumpy())
         np.testing.assert_array_equal(out.indices.asnumpy(), make(ms.Tensor(v)).indices.asnumpy())
+
+
+@pytest.mark.parametrize("indices, values, exc, text", [
+    ([0, 1], [1.0, 1.0], ValueError, "'x_indices' must be a 2-D Tensor"),
+    ([[0, 0], [0, 0], [0, 0]], [1.0, 1.0], ValueError, "'x_indices' shape must be"),
+    ([[0, 0], [0, 0]], [1.0, 1.0, 1.0], ValueError, "'x_indices' shape must be"),
+    ([[0, 5], [1, 1]], [1.0, 1.0], RuntimeError, r"\[0, 1\] = 5 is out of range"),
+    ([[0, 1], [1, -1]], [1.0, 1.0], RuntimeError, r"\[1, 1\] = -1 is out of range"),
+])
+def test_coalesce_names_bad_indices(indices, values, exc, text):
+    with pytest.raises(exc, match=text):
+        ops.coalesce(ms.Tensor(indices), ms.Tensor(values), ms.Tensor([3, 3]))

@@ -1,13 +1,12 @@
 """AdamW: Adam with decoupled weight decay, torch-style parameter groups."""
 
-from mindseed.experimental.optim.adam import _check_adam_args
-from mindseed.experimental.optim.optimizer import Optimizer
+from mindseed.experimental.optim.adam import Adam
 from mindseed.ops._prims.optim import adamw_p
 
 __all__ = ["AdamW"]
 
 
-class AdamW(Optimizer):
+class AdamW(Adam):
     r"""AdamW.
 
     .. math::
@@ -37,12 +36,7 @@ class AdamW(Optimizer):
 
     def __init__(self, params, lr=1e-3, betas=(0.9, 0.999), eps=1e-8, weight_decay=1e-2, amsgrad=False, *,
                  maximize=False):
-        _check_adam_args(lr, betas, eps, weight_decay)
-        defaults = {"lr": lr, "betas": betas, "eps": eps, "weight_decay": weight_decay, "amsgrad": amsgrad,
-                    "maximize": maximize}
-        super().__init__(params, defaults)
-        self._states("exp_avg", "exp_avg_sq", "max_exp_avg_sq")
-        self._step_counter("state_step")
+        super().__init__(params, lr, betas, eps, weight_decay, amsgrad, maximize=maximize)
 
     def construct(self, gradients):
         step = self._next_step(self.state_step)

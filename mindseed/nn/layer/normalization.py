@@ -27,6 +27,11 @@ def _check_dim(cls, ndim, allowed):
         raise ValueError(f"For '{cls}', the in_shape must have {want} dims, but got {ndim}.")
 
 
+def _check_num_features(cls, num_features):
+    if isinstance(num_features, bool) or not isinstance(num_features, int):
+        raise TypeError(f"For '{cls}', the type of 'num_features' must be int, but got {type(num_features).__name__}.")
+
+
 class _BatchNorm(Cell):
     """Batch normalization over the channel axis (axis 1)."""
 
@@ -37,9 +42,7 @@ class _BatchNorm(Cell):
                  dtype=mstype.float32):
         super().__init__()
         cls = type(self).__name__
-        if isinstance(num_features, bool) or not isinstance(num_features, int):
-            raise TypeError(f"For '{cls}', the type of 'num_features' must be int, but got "
-                            f"{type(num_features).__name__}.")
+        _check_num_features(cls, num_features)
         if num_features < 1:
             raise ValueError(f"For '{cls}', the 'num_features' must be at least 1, but got {num_features}.")
         if momentum < 0 or momentum > 1:
@@ -272,9 +275,7 @@ class _InstanceNorm(Cell):
                  dtype=mstype.float32):
         super().__init__()
         cls = type(self).__name__
-        if isinstance(num_features, bool) or not isinstance(num_features, int):
-            raise TypeError(f"For '{cls}', the type of 'num_features' must be int, but got "
-                            f"{type(num_features).__name__}.")
+        _check_num_features(cls, num_features)
         for name, v in (("eps", eps), ("momentum", momentum)):
             if isinstance(v, bool) or not isinstance(v, float):
                 raise TypeError(f"For '{cls}', the type of '{name}' must be float, but got {type(v).__name__}.")

@@ -366,50 +366,44 @@ class TransformerDecoderLayer(Cell):
         return self.dropout3(x)
 
 
-def _fresh_layers(layer_cls, layer, num_layers):
-    """`num_layers` copies of a new `layer_cls` built with `layer`'s configuration (not its weights)."""
-    fresh = layer_cls(layer.d_model, layer.nhead, layer.dim_feedforward, layer.dropout_num, layer.activation1,
-                      layer.layernorm_eps, layer.batch_first, layer.norm_first, dtype=layer.dtype)
-    return CellList([copy.deepcopy(fresh) for _ in range(num_layers)])
+class _Stack(Cell):
+    """`num_layers` fresh copies of `layer`'s configuration (not its weights), then an optional norm."""
+
+    def __init__(self, layer_cls, layer, num_layers, norm):
+        super().__init__()
+        fresh = layer_cls(layer.d_model, layer.nhead, layer.dim_feedforward, layer.dropout_num, layer.activation1,
+                          layer.layernorm_eps, layer.batch_first, layer.norm_first, dtype=layer.dtype)
+        self.layers = CellList([copy.deepcopy(fresh) for _ in range(num_layers)])
+        self.num_layers = num_layers
+        self.norm = norm
+
+    def _stack(self, output, *args, **kwargs):
+        for mod in self.layers:
+            output = mod(output, *args, **kwargs)
+        return output if self.norm is None else self.norm(output)
 
 
-class TransformerEncoder(Cell):
+class TransformerEncoder(_Stack):
     """`num_layers` fresh copies of `encoder_layer`'s configuration, then an optional norm."""
 
     def __init__(self, encoder_layer, num_layers, norm=None):
-        super().__init__()
-        self.layers = _fresh_layers(TransformerEncoderLayer, encoder_layer, num_layers)
-        self.num_layers = num_layers
-        self.norm = norm
+        super().__init__(TransformerEncoderLayer, encoder_layer, num_layers, norm)
 
     def construct(self, src, src_mask=None, src_key_padding_mask=None):
         _check_kpm(src_key_padding_mask)
-        output = src
-        for mod in self.layers:
-            output = mod(output, src_mask=src_mask, src_key_padding_mask=src_key_padding_mask)
-        if self.norm is not None:
-            output = self.norm(output)
-        return output
+        return self._stack(src, src_mask=src_mask, src_key_padding_mask=src_key_padding_mask)
 
 
-class TransformerDecoder(Cell):
+class TransformerDecoder(_Stack):
     """`num_layers` fresh copies of `decoder_layer`'s configuration, then an optional norm."""
 
     def __init__(self, decoder_layer, num_layers, norm=None):
-        super().__init__()
-        self.layers = _fresh_layers(TransformerDecoderLayer, decoder_layer, num_layers)
-        self.num_layers = num_layers
-        self.norm = norm
+        super().__init__(TransformerDecoderLayer, decoder_layer, num_layers, norm)
 
     def construct(self, tgt, memory, tgt_mask=None, memory_mask=None, tgt_key_padding_mask=None,
                   memory_key_padding_mask=None):
-        output = tgt
-        for mod in self.layers:
-            output = mod(output, memory, tgt_mask=tgt_mask, memory_mask=memory_mask,
+        return self._stack(tgt, memory, tgt_mask=tgt_mask, memory_mask=memory_mask,
                          tgt_key_padding_mask=tgt_key_padding_mask, memory_key_padding_mask=memory_key_padding_mask)
-        if self.norm is not None:
-            output = self.norm(output)
-        return output
 
 
 class Transformer(Cell):

@@ -337,8 +337,19 @@ def coalesce(x_indices, x_values, x_shape):
     (ndim, N), values (N,) and the dense shape (a 1-D Tensor)."""
     for name, v in (("x_indices", x_indices), ("x_values", x_values), ("x_shape", x_shape)):
         _check("coalesce", name, v, Tensor)
-    shape = tuple(_int_host(x_shape))
-    idx, values = _merge([_int_host(x_indices).T], [x_values], shape)
+    for name, v, ndim in (("x_indices", x_indices, 2), ("x_values", x_values, 1), ("x_shape", x_shape, 1)):
+        if v.ndim != ndim:
+            raise ValueError(f"For 'Coalesce', the '{name}' must be a {ndim}-D Tensor, but got shape {v.shape}.")
+    if x_indices.shape[1] != x_values.shape[0] or x_indices.shape[0] != x_shape.shape[0]:
+        raise ValueError(f"For 'Coalesce', the 'x_indices' shape must be (len(x_shape), len(x_values)) = "
+                         f"({x_shape.shape[0]}, {x_values.shape[0]}), but got {x_indices.shape}.")
+    shape, idx = tuple(_int_host(x_shape)), _int_host(x_indices)
+    bad = np.nonzero((idx < 0) | (idx >= np.array(shape).reshape(-1, 1)))
+    if bad[0].size:
+        d, j = int(bad[0][0]), int(bad[1][0])
+        raise RuntimeError(f"For 'Coalesce', the 'x_indices' [{d}, {j}] = {idx[d, j]} is out of range "
+                           f"[0, {shape[d]}) of dimension {d} of 'x_shape'.")
+    idx, values = _merge([idx.T], [x_values], shape)
     return Tensor(idx.T.astype(np.int64)), values, x_shape
 
 

@@ -261,3 +261,9 @@ class NLLLossGrad(Primitive):
         return _nll_loss_grad_p(loss_grad, logits, F.cast(labels, mstype.int64), F.cast(weight, logits.dtype),
                                 F.reshape(F.cast(total_weight, logits.dtype), ()), reduction=self.reduction,
                                 ignore_index=self.ignore_index)
+
+
+from mindseed.ops.operations import _grad_ops_vjp  # noqa: E402 -- the vjp-built kernels, same namespace
+from mindseed.ops.operations._grad_ops_vjp import *  # noqa: E402,F401,F403
+
+__all__ += _grad_ops_vjp.__all__

@@ -9,6 +9,7 @@ from mindseed.common.tensor import Tensor
 from mindseed.nn.cell import Cell
 from mindseed.train import serialization as S
 from mindseed.train.callback._callback import Callback, _make_directory
+from mindseed._utils._props import readonly
 
 __all__ = ["CheckpointConfig", "ModelCheckpoint"]
 
@@ -189,9 +190,7 @@ class CheckpointManager:
         self._ckpoint_filelist = []
         self._format = format
 
-    @property
-    def ckpoint_filelist(self):
-        return self._ckpoint_filelist
+    ckpoint_filelist = readonly("_ckpoint_filelist")
 
     @property
     def ckpoint_num(self):
@@ -351,15 +350,6 @@ class ModelCheckpoint(Callback):
                           crc_check=self._config.crc_check)
         return path
 
-    @property
-    def latest_ckpt_file_name(self):
-        """The path of the last checkpoint written."""
-        return self._latest_ckpt_file_name
-
-    @property
-    def _get_save_checkpoint_steps(self):
-        return self._config.save_checkpoint_steps
-
-    @property
-    def _get_last_trigger_step(self):
-        return self._last_triggered_step
+    latest_ckpt_file_name = readonly("_latest_ckpt_file_name", 'The path of the last checkpoint written.')
+    _get_save_checkpoint_steps = readonly("_config.save_checkpoint_steps")
+    _get_last_trigger_step = readonly("_last_triggered_step")

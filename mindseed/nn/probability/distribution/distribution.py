@@ -11,6 +11,7 @@ from mindseed import ops
 from mindseed.common import dtype as mstype
 from mindseed.common.tensor import Tensor
 from mindseed.nn.cell import Cell
+from mindseed._utils._props import readonly
 
 
 def to_tensor(v, dtype=mstype.float32, api="Distribution", arg="value"):
@@ -35,17 +36,9 @@ def _check_range(api, arg, t, low, high):
 class NamedParams:
     """The name/dtype/parameters properties shared by distributions and bijectors."""
 
-    @property
-    def name(self):
-        return self._name
-
-    @property
-    def dtype(self):
-        return self._dtype
-
-    @property
-    def parameters(self):
-        return self._parameters_given
+    name = readonly("_name")
+    dtype = readonly("_dtype")
+    parameters = readonly("_parameters_given")
 
 
 class Distribution(NamedParams, Cell):
@@ -72,9 +65,7 @@ class Distribution(NamedParams, Cell):
         self.parameter_type = self.param_dtype
 
     # ------------------------------------------------------------------ properties
-    @property
-    def seed(self):
-        return self._seed
+    seed = readonly("_seed")
 
     @property
     def param_dtype(self):
@@ -85,9 +76,7 @@ class Distribution(NamedParams, Cell):
         shapes = [v.shape for v in self._values.values() if v is not None]
         return tuple(np.broadcast_shapes(*shapes)) if shapes else ()
 
-    @property
-    def broadcast_shape(self):
-        return self.batch_shape
+    broadcast_shape = readonly("batch_shape")
 
     def get_dist_type(self):
         return type(self).__name__

@@ -1,6 +1,7 @@
 """mindspore.nn.probability.distribution.TransformedDistribution: a distribution pushed through a bijector."""
 from mindseed.nn.probability.bijector.bijector import Bijector
 from mindseed.nn.probability.distribution.distribution import Distribution
+from mindseed._utils._props import readonly
 
 
 class TransformedDistribution(Distribution):
@@ -21,17 +22,9 @@ class TransformedDistribution(Distribution):
         self._bijector, self._distribution = bijector, distribution
         self._values = distribution._values
 
-    @property
-    def bijector(self):
-        return self._bijector
-
-    @property
-    def distribution(self):
-        return self._distribution
-
-    @property
-    def is_linear_transformation(self):
-        return self._bijector.is_constant_jacobian
+    bijector = readonly("_bijector")
+    distribution = readonly("_distribution")
+    is_linear_transformation = readonly("_bijector.is_constant_jacobian")
 
     def _check_param(self, p, t):
         return self._base_check(p, t)

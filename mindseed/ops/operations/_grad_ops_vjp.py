@@ -1,0 +1,150 @@
+"""Backward kernels of MindSpore's generated ops whose closed form is the vector-Jacobian product of a forward op
+mindseed already differentiates (`ops.auto_generate.GridSampler2DGrad`, `ResizeNearestNeighborGrad`, ...), and
+LayerNorm's gradient and second-order gradient written out. Each takes the forward op's inputs and the incoming
+gradient in MindSpore's argument order and is differentiable in turn."""
+from mindseed.common import dtype as mstype
+from mindseed.common.tensor import Tensor
+from mindseed.ops import functional as F
+from mindseed.ops.operations._base import Primitive
+
+__all__ = ["GridSampler2DGrad", "GridSampler3DGrad", "ResizeNearestNeighborGrad", "ResizeNearestNeighborV2Grad",
+           "LayerNormGrad", "LayerNormGradGrad"]
+
+
+def _vjp(fn, primals, cotangent):
+    from mindseed.ops import vjp  # noqa: PLC0415 -- autodiff sits above the operation classes
+    return vjp(fn, *primals)[1](cotangent)
+
+
+def _tensors(op, ndim=None, **named):
+    for name, x in named.items():
+        if not isinstance(x, Tensor) or not mstype.is_float(x.dtype):
+            got = x.dtype if isinstance(x, Tensor) else type(x).__name__
+            raise TypeError(f"For '{op}', '{name}' must be a float Tensor, but got {got}.")
+        if ndim is not None and x.ndim != ndim:
+            raise ValueError(f"For '{op}', '{name}' must be a {ndim}-D Tensor, but got shape {x.shape}.")
+
+
+class _GridSamplerGrad(Primitive):
+    _NDIM = 4
+
+    def __init__(self, interpolation_mode="bilinear", padding_mode="zeros", align_corners=False, output_mask=(1, 1)):
+        super().__init__(type(self).__name__)
+        if interpolation_mode not in ("bilinear", "nearest", "bicubic"):
+            raise ValueError(f"For '{self.name}', 'interpolation_mode' must be 'bilinear', 'nearest' or 'bicubic', "
+                             f"but got {interpolation_mode!r}.")
+        if padding_mode not in ("zeros", "border", "reflection"):
+            raise ValueError(f"For '{self.name}', 'padding_mode' must be 'zeros', 'border' or 'reflection', but got "
+                             f"{padding_mode!r}.")
+        self.interpolation_mode, self.padding_mode = interpolation_mode, padding_mode
+        self.align_corners, self.output_mask = bool(align_corners), tuple(output_mask)
+        self.add_prim_attr("interpolation_mode", interpolation_mode)
+        self.add_prim_attr("padding_mode", padding_mode)
+        self.add_prim_attr("align_corners", self.align_corners)
+
+    def __call__(self, grad, input_x, grid):
+        _tensors(self.name, self._NDIM, grad=grad, input_x=input_x, grid=grid)
+        want = (input_x.shape[0], input_x.shape[1]) + tuple(grid.shape[1:-1])
+        if tuple(grad.shape) != want:
+            raise ValueError(f"For '{self.name}', 'grad' must have the forward output's shape {want}, but got "
+                             f"{grad.shape}.")
+
+        def forward(x, g):
+            return F.grid_sample(x, g, self.interpolation_mode, self.padding_mode, self.align_corners)
+        return tuple(_vjp(forward, (input_x, grid), grad))
+
+
+class GridSampler2DGrad(_GridSamplerGrad):
+    """`GridSampler2DGrad(interpolation_mode, padding_mode, align_corners)(grad, input_x, grid)`: the gradients
+    (dx, dgrid) of `grid_sample` on (N, C, H, W) inputs and (N, H', W', 2) grids."""
+
+
+class GridSampler3DGrad(_GridSamplerGrad):
+    """`GridSampler3DGrad(...)(grad, input_x, grid)`: as GridSampler2DGrad on (N, C, D, H, W) inputs."""
+
+    _NDIM = 5
+
+
+class ResizeNearestNeighborGrad(Primitive):
+    """`ResizeNearestNeighborGrad(align_corners=False)(grads, size)`: the gradient of nearest-neighbour resizing
+    from spatial `size` to the spatial shape of `grads` (N, C, H', W'): each output gradient added to its source."""
+
+    def __init__(self, align_corners=False, half_pixel_centers=False):
+        super().__init__(type(self).__name__)
+        self.align_corners, self.half_pixel_centers = bool(align_corners), bool(half_pixel_centers)
+        self.add_prim_attr("align_corners", self.align_corners)
+        self.add_prim_attr("half_pixel_centers", self.half_pixel_centers)
+
+    def __call__(self, grads, size):
+        _tensors(self.name, 4, grads=grads)
+        if isinstance(size, Tensor):
+            size = tuple(int(v) for v in size.asnumpy().reshape(-1))
+        if not isinstance(size, (tuple, list)) or len(size) != 2 or any(
+                isinstance(v, bool) or not isinstance(v, int) or v < 1 for v in size):
+            raise ValueError(f"For '{self.name}', 'size' must be two positive ints (H, W), but got {size}.")
+        from mindseed.ops import operations as P  # noqa: PLC0415 -- the forward class of the same layer
+        resize = P.ResizeNearestNeighborV2(self.align_corners, self.half_pixel_centers)
+        out_size = Tensor(list(grads.shape[2:]), mstype.int32)
+        x = F.zeros(tuple(grads.shape[:2]) + tuple(size), grads.dtype)
+        return _vjp(lambda v: resize(v, out_size), (x,), grads)[0]
+
+
+class ResizeNearestNeighborV2Grad(ResizeNearestNeighborGrad):
+    """`ResizeNearestNeighborV2Grad(align_corners=False, half_pixel_centers=False)(grads, size)`."""
+
+
+def _norm_axes(op, x, begin_norm_axis, begin_params_axis):
+    nd = x.ndim
+    b, p = begin_norm_axis % nd if nd else 0, begin_params_axis % nd if nd else 0
+    if not -nd <= begin_norm_axis < nd or not -nd <= begin_params_axis < nd:
+        raise ValueError(f"For '{op}', 'begin_norm_axis' and 'begin_params_axis' must be in [{-nd}, {nd}), but got "
+                         f"{begin_norm_axis} and {begin_params_axis}.")
+    return tuple(range(b, nd)), tuple(range(p)), tuple(x.shape[p:])
+
+
+class LayerNormGrad(Primitive):
+    """`LayerNormGrad(begin_norm_axis=1, begin_params_axis=1, epsilon=1e-12)(x, dy, variance, mean, gamma)`:
+    (dx, dgamma, dbeta) of y = gamma (x - mean) / sqrt(variance + epsilon) + beta, with the saved statistics."""
+
+    def __init__(self, begin_norm_axis=1, begin_params_axis=1, epsilon=1e-12):
+        super().__init__(type(self).__name__)
+        for name, v in (("begin_norm_axis", begin_norm_axis), ("begin_params_axis", begin_params_axis)):
+            if isinstance(v, bool) or not isinstance(v, int):
+                raise TypeError(f"For '{self.name}', '{name}' must be an int, but got {type(v).__name__}.")
+            self.add_prim_attr(name, v)
+        self.begin_norm_axis, self.begin_params_axis, self.epsilon = begin_norm_axis, begin_params_axis, epsilon
+
+    def _grads(self, x, dy, variance, mean, gamma):
+        norm, batch, pshape = _norm_axes(self.name, x, self.begin_norm_axis, self.begin_params_axis)
+        rstd = F.rsqrt(variance + self.epsilon)
+        xhat = (x - mean) * rstd
+        dgamma = F.reshape(F.sum(dy * xhat, batch), pshape)
+        dbeta = F.reshape(F.sum(dy, batch), pshape)
+        dxhat = dy * gamma
+        dx = rstd * (dxhat - F.mean(dxhat, norm, keep_dims=True) - xhat * F.mean(dxhat * xhat, norm, keep_dims=True))
+        return dx, dgamma, dbeta
+
+    def __call__(self, x, dy, variance, mean, gamma):
+        _tensors(self.name, x=x, dy=dy, variance=variance, mean=mean, gamma=gamma)
+        if tuple(dy.shape) != tuple(x.shape):
+            raise ValueError(f"For '{self.name}', 'dy' must have the shape of 'x' {x.shape}, but got {dy.shape}.")
+        return self._grads(x, dy, variance, mean, gamma)
+
+
+class LayerNormGradGrad(LayerNormGrad):
+    """`LayerNormGradGrad(begin_norm_axis=1, begin_params_axis=1)(x, dy, variance, mean, gamma, d_dx, d_dg, d_db)`:
+    the gradients (d x, d dy, d gamma) of LayerNormGrad's outputs (dx, dgamma, dbeta) weighted by (d_dx, d_dg,
+    d_db). The saved mean and variance give the values; their dependence on x is differentiated as in LayerNorm."""
+
+    def __call__(self, x, dy, variance, mean, gamma, d_dx, d_dg, d_db):
+        _tensors(self.name, x=x, dy=dy, variance=variance, mean=mean, gamma=gamma, d_dx=d_dx, d_dg=d_dg, d_db=d_db)
+        norm, _, _ = _norm_axes(self.name, x, self.begin_norm_axis, self.begin_params_axis)
+
+        def grads(xv, dyv, g):
+            m = F.mean(xv, norm, keep_dims=True)
+            v = F.mean((xv - m) * (xv - m), norm, keep_dims=True)
+            # the saved statistics' values, with the derivative of the statistics of xv
+            m_eff = mean + (m - F.stop_gradient(m))
+            v_eff = variance + (v - F.stop_gradient(v))
+            return self._grads(xv, dyv, v_eff, m_eff, g)
+        return tuple(_vjp(grads, (x, dy, gamma), (d_dx, d_dg, d_db)))

@@ -1,0 +1,98 @@
+"""Backward kernels of ops.auto_generate built from vector-Jacobian products (GridSampler*Grad,
+ResizeNearestNeighbor*Grad) and LayerNorm's first and second-order gradients, against numpy and finite
+differences."""
+import numpy as np
+import pytest
+
+import mindseed as ms
+from mindseed import ops
+from mindseed.ops import auto_generate as A
+
+RS = np.random.RandomState(0)
+
+
+def _ln_stats(x):
+    m = x.mean(-1, keepdims=True)
+    return m, ((x - m) ** 2).mean(-1, keepdims=True)
+
+
+def _ln_np(x, g, b):
+    m, v = _ln_stats(x)
+    return g * (x - m) / np.sqrt(v + 1e-12) + b
+
+
+def _fd(f, x, eps=1e-6):
+    out = np.zeros_like(x)
+    for i in np.ndindex(x.shape):
+        d = np.zeros_like(x)
+        d[i] = eps
+        out[i] = (f(x + d) - f(x - d)) / (2 * eps)
+    return out
+
+
+def test_layer_norm_grad_matches_finite_differences():
+    x, dy, g = RS.randn(3, 5), RS.randn(3, 5), RS.randn(5)
+    m, v = _ln_stats(x)
+    dx, dg, db = A.LayerNormGrad(1, 1)(*(ms.Tensor(a, ms.float64) for a in (x, dy, v, m, g)))
+    np.testing.assert_allclose(dx.asnumpy(), _fd(lambda t: (_ln_np(t, g, 0) * dy).sum(), x), rtol=1e-5, atol=1e-7)
+    np.testing.assert_allclose(dg.asnumpy(), _fd(lambda t: (_ln_np(x, t, 0) * dy).sum(), g), rtol=1e-5, atol=1e-7)
+    np.testing.assert_allclose(db.asnumpy(), dy.sum(0), rtol=1e-12)
+
+
+def test_layer_norm_grad_grad_is_the_derivative_of_layer_norm_grad():
+    x, dy, g = RS.randn(2, 4), RS.randn(2, 4), RS.randn(4)
+    ddx, ddg, ddb = RS.randn(2, 4), RS.randn(4), RS.randn(4)
+    T = lambda a: ms.Tensor(a, ms.float64)  # noqa: E731
+
+    def weighted(xv, dyv, gv):
+        m, v = _ln_stats(xv)
+        dx, dg, db = A.LayerNormGrad(1, 1)(T(xv), T(dyv), T(v), T(m), T(gv))
+        return (dx.asnumpy() * ddx).sum() + (dg.asnumpy() * ddg).sum() + (db.asnumpy() * ddb).sum()
+    m, v = _ln_stats(x)
+    sx, sdy, sg = A.LayerNormGradGrad(1, 1)(T(x), T(dy), T(v), T(m), T(g), T(ddx), T(ddg), T(ddb))
+    np.testing.assert_allclose(sx.asnumpy(), _fd(lambda t: weighted(t, dy, g), x), rtol=1e-5, atol=1e-6)
+    np.testing.assert_allclose(sdy.asnumpy(), _fd(lambda t: weighted(x, t, g), dy), rtol=1e-5, atol=1e-6)
+    np.testing.assert_allclose(sg.asnumpy(), _fd(lambda t: weighted(x, dy, t), g), rtol=1e-5, atol=1e-6)
+
+
+@pytest.mark.parametrize("align, half", [(False, False), (True, False), (False, True)])
+def test_resize_nearest_neighbor_grad_sums_into_sources(align, half):
+    grads = RS.randn(1, 2, 5, 7)
+    out = A.ResizeNearestNeighborV2Grad(align, half)(ms.Tensor(grads, ms.float64), (3, 4)).asnumpy()
+    # the forward map: which source pixel each output pixel reads
+    x = np.arange(12, dtype=np.float64).reshape(1, 1, 3, 4)
+    fwd = ops.ResizeNearestNeighborV2(align, half)(ms.Tensor(x), ms.Tensor([5, 7], ms.int32)).asnumpy()
+    want = np.zeros((1, 2, 12))
+    for i in range(5):
+        for j in range(7):
+            want[:, :, int(fwd[0, 0, i, j])] += grads[:, :, i, j]
+    np.testing.assert_allclose(out, want.reshape(1, 2, 3, 4), rtol=1e-12)
+    same = A.ResizeNearestNeighborGrad(align, half)(ms.Tensor(grads, ms.float64), (3, 4)).asnumpy()
+    np.testing.assert_allclose(same, out)
+
+
+@pytest.mark.parametrize("cls, nd", [(A.GridSampler2DGrad, 2), (A.GridSampler3DGrad, 3)])
+def test_grid_sampler_grad_matches_finite_differences(cls, nd):
+    x = RS.randn(1, 2, *(3,) * nd)
+    grid = RS.uniform(-0.9, 0.9, (1,) + (2,) * nd + (nd,))
+    dout = RS.randn(1, 2, *(2,) * nd)
+
+    def f(xv, gv):
+        y = ops.grid_sample(ms.Tensor(xv), ms.Tensor(gv), "bilinear", "zeros", True).asnumpy()
+        return (y * dout).sum()
+    dx, dgrid = cls("bilinear", "zeros", True)(ms.Tensor(dout), ms.Tensor(x), ms.Tensor(grid))
+    np.testing.assert_allclose(dx.asnumpy(), _fd(lambda t: f(t, grid), x), rtol=1e-5, atol=1e-7)
+    np.testing.assert_allclose(dgrid.asnumpy(), _fd(lambda t: f(x, t), grid), rtol=1e-4, atol=1e-6)
+
+
+def test_grad_ops_name_bad_input():
+    with pytest.raises(ValueError, match="GridSampler2DGrad.*'grad' must have the forward output's shape"):
+        A.GridSampler2DGrad()(ops.ones((1, 1, 3, 3)), ops.ones((1, 1, 2, 2)), ops.ones((1, 2, 2, 2)))
+    with pytest.raises(ValueError, match="GridSampler2DGrad.*'padding_mode'"):
+        A.GridSampler2DGrad(padding_mode="wrap")
+    with pytest.raises(ValueError, match="ResizeNearestNeighborGrad.*'size' must be two positive ints"):
+        A.ResizeNearestNeighborGrad()(ops.ones((1, 1, 2, 2)), (0, 2))
+    with pytest.raises(TypeError, match="LayerNormGrad.*'dy' must be a float Tensor"):
+        A.LayerNormGrad()(ops.ones((2, 3)), 1, ops.ones((2, 1)), ops.ones((2, 1)), ops.ones((3,)))
+    with pytest.raises(ValueError, match="LayerNormGrad.*'dy' must have the shape"):
+        A.LayerNormGrad()(ops.ones((2, 3)), ops.ones((3, 2)), ops.ones((2, 1)), ops.ones((2, 1)), ops.ones((3,)))
