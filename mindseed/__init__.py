@@ -30,6 +30,8 @@ from mindseed.amp import (DynamicLossScaleManager, FixedLossScaleManager, LossSc
                           build_train_network)  # (MindSpore re-exports these at the top level)
 from mindseed import _registration  # noqa: F401  (later layers add their names to lower namespaces)
 from mindseed import hal, utils  # noqa: F401
+from mindseed import profiler  # noqa: F401
+from mindseed.profiler import Profiler  # noqa: F401
 from mindseed.common.generator import (Generator, default_generator, get_rng_state, initial_seed,  # noqa: F401
                                        manual_seed, seed, set_rng_state)
 from mindseed.log import get_level, get_log_config  # noqa: F401

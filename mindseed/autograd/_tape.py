@@ -9,7 +9,7 @@ tape is active they are recorded there: that is all higher-order differentiation
 Generic work happens here once, never in a bprop: summing broadcast dimensions back to the input's
 shape, casting back to the input's dtype, zero cotangents for unused outputs, accumulation.
 """
-from mindseed._utils import _state
+from mindseed._utils import _scope, _state
 from mindseed.common import dtype as mstype
 from mindseed.common.tensor import Tensor
 from mindseed.ops._prims import core as P
@@ -128,6 +128,17 @@ def backward(tape, roots, sens, keep=()):
     The cotangent of an intermediate is dropped once used, except for ids in `keep` (a weight updated in place
     is differentiated at its final value, as MindSpore does).
     """
+    if not _state.profiling and _state.tracing is None:
+        return _backward(tape, roots, sens, keep)
+    # MindSpore's scope of gradient kernels (graph nodes traced here carry it too)
+    _scope.push_named(f"Gradients/{_scope.current()}")
+    try:
+        return _backward(tape, roots, sens, keep)
+    finally:
+        _scope.pop()
+
+
+def _backward(tape, roots, sens, keep):
     ct = {}
     tracked = tape.tracked
     for r, s in zip(roots, sens):
