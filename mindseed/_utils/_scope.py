@@ -11,7 +11,7 @@ _scopes = _state.scopes
 
 
 def _child_name(parent, cell):
-    for name, child in parent.__dict__.get("_cells", {}).items():
+    for name, child in getattr(parent, "__dict__", {}).get("_cells", {}).items():
         if child is cell:
             return name
     return type(cell).__name__.lower()
