@@ -19,7 +19,7 @@ from mindseed import ops  # noqa: F401
 from mindseed import nn  # noqa: F401
 from mindseed.compiler import JitConfig, jit, jit_class, mutable  # noqa: F401
 from mindseed.autograd import (GradOperation as _GradOperation, get_grad, grad, jacfwd, jacrev, jvp,  # noqa: F401
-                               value_and_grad, vjp, vmap)
+                               register_saved_tensors_hooks, saved_tensors_hooks, value_and_grad, vjp, vmap)
 from mindseed import amp, boost, dataset, experimental, log, mindrecord, train  # noqa: F401
 from mindseed import numpy  # noqa: F401  (mindspore.numpy)
 from mindseed import communication, context, parallel, runtime  # noqa: F401

@@ -91,3 +91,10 @@ profiling = []
 
 # the Cell scopes being run or traced, innermost last: (cell, MindSpore scope name such as "Default/fc-Dense")
 scopes = []
+
+# gradient hooks of tensors (`Tensor.register_hook`): id(tensor) -> {handle id: hook}; the backward engine consults
+# it only when it is non-empty. Entries go when their tensor does.
+tensor_grad_hooks = {}
+
+# `saved_tensors_hooks` in force, innermost last: (pack_hook, unpack_hook) applied to the tensors a tape saves
+saved_tensors_hooks = []
