@@ -325,7 +325,9 @@ class Cell:
         return self
 
     def init_parameters_data(self, auto_parallel_mode=False):
-        return {p.name: p for p in self.get_parameters()}
+        """Initialize the parameters whose initialization was skipped (nn.utils.no_init_parameters); returns them by
+        name."""
+        return {p.name: p.init_data() for p in self.get_parameters()}
 
     def shard(self, in_strategy, out_strategy=None, parameter_plan=None, device="Ascend", level=0):
         return self
