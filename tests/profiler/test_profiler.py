@@ -222,3 +222,39 @@ def test_no_profiler_leaves_dispatch_untouched():
     relu = nn.ReLU()
     relu(ms.ops.ones((2,), ms.float32))
     assert _state.profiling == [] and _state.scopes == []
+
+
+def test_dynamic_profiler_monitor_profiles_the_configured_steps(tmp_path):
+    from mindseed.profiler import DynamicProfilerMonitor
+    cfg = tmp_path / "cfg"
+    cfg.mkdir()
+    (cfg / "profiler_config.json").write_text(json.dumps({"start_step": 2, "stop_step": 3, "analyse_mode": 0}))
+    out = tmp_path / "out"
+    relu, x = nn.ReLU(), ms.ops.ones((2,), ms.float32)
+    monitor = DynamicProfilerMonitor(cfg_path=str(cfg), output_path=str(out), poll_interval=0)
+    recording = []
+    for _ in range(5):
+        relu(x)
+        recording.append(bool(_state.profiling))
+        monitor.step()
+    assert recording == [False, True, True, False, False]
+    outs = _outputs(out / "rank0_start2_stop3")
+    _, rows = _read_csv(os.path.join(outs[0], "op_statistic.csv"))
+    assert rows[0][0] == "ReLU" and int(rows[0][2]) == 2
+    with pytest.raises(TypeError, match="cfg_path"):
+        DynamicProfilerMonitor()
+
+
+def test_env_profiler_reads_ms_profiler_options(tmp_path, monkeypatch):
+    from mindseed.profiler import EnvProfiler
+    monkeypatch.setenv("MS_PROFILER_OPTIONS", json.dumps({"start": True, "output_path": str(tmp_path)}))
+    relu, x = nn.ReLU(), ms.ops.ones((2,), ms.float32)
+    prof = EnvProfiler()
+    relu(x)
+    prof.analyse()
+    assert not _state.profiling
+    _, rows = _read_csv(os.path.join(_outputs(tmp_path)[0], "op_statistic.csv"))
+    assert [r[0] for r in rows] == ["ReLU"]
+    monkeypatch.setenv("MS_PROFILER_OPTIONS", "[1]")
+    with pytest.raises(ValueError, match="MS_PROFILER_OPTIONS"):
+        EnvProfiler()
