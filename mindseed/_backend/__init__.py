@@ -240,8 +240,9 @@ def as_strided(x, size, stride, offset):
 
 def to_numpy(x):
     if x.dtype in (torch.bfloat16, torch.float8_e4m3fn, torch.float8_e5m2):
-        raise TypeError(f"For 'asnumpy', numpy has no {_NAMES_BY_TORCH[x.dtype]}: cast the tensor with "
-                        f"astype(mindspore.float32) first.")
+        name = {torch.bfloat16: "bfloat16", torch.float8_e4m3fn: "float8_e4m3fn"}.get(x.dtype, "float8_e5m2")
+        raise TypeError(f"For 'asnumpy', numpy has no {name}: cast the tensor with astype(mindspore.float32) "
+                        f"first.")
     if x.device.type != "cpu":
         x = x.cpu()
     return x.numpy()
