@@ -98,10 +98,13 @@ class Loc(str):
     traced in (`scope`, MindSpore's full name such as "Default/fc-Dense", which the profiler reports). A str, so
     the passes that copy a node's loc into the nodes replacing it keep the scope too."""
 
-    def __new__(cls, text, scope):
+    def __new__(cls, text, scope="Default"):
         self = super().__new__(cls, text)
         self.scope = scope
         return self
+
+    def __reduce__(self):
+        return (Loc, (str(self), self.scope))
 
 
 class Node:
