@@ -19,7 +19,7 @@ from mindseed import ops  # noqa: F401
 from mindseed import nn  # noqa: F401
 from mindseed.compiler import JitConfig, jit, jit_class, mutable  # noqa: F401
 from mindseed.autograd import (GradOperation as _GradOperation, get_grad, grad, jacfwd, jacrev, jvp,  # noqa: F401
-                               value_and_grad, vjp, vmap)
+                               register_saved_tensors_hooks, saved_tensors_hooks, value_and_grad, vjp, vmap)
 from mindseed import amp, boost, dataset, experimental, log, mindrecord, train  # noqa: F401
 from mindseed import numpy  # noqa: F401  (mindspore.numpy)
 from mindseed import communication, context, parallel, runtime  # noqa: F401
@@ -30,6 +30,8 @@ from mindseed.amp import (DynamicLossScaleManager, FixedLossScaleManager, LossSc
                           build_train_network)  # (MindSpore re-exports these at the top level)
 from mindseed import _registration  # noqa: F401  (later layers add their names to lower namespaces)
 from mindseed import hal, utils  # noqa: F401
+from mindseed import profiler  # noqa: F401
+from mindseed.profiler import Profiler  # noqa: F401
 from mindseed.common.generator import (Generator, default_generator, get_rng_state, initial_seed,  # noqa: F401
                                        manual_seed, seed, set_rng_state)
 from mindseed.log import get_level, get_log_config  # noqa: F401

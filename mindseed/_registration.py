@@ -50,3 +50,9 @@ _COMM_FUNCS = ("all_gather", "all_gather_into_tensor", "all_gather_into_tensor_u
                "send", "send_object_list")
 for _name in _COMM_FUNCS:
     setattr(ops, _name, getattr(_mint_distributed, _name))
+
+# gradient hooks of tensors live with the tape (autograd) but are Tensor methods
+from mindseed.autograd import hooks as _hooks  # noqa: E402
+common.Tensor.register_hook = _hooks.register_hook
+common.Tensor.hooks = _hooks.hooks
+common.Tensor.remove_hook = staticmethod(_hooks.remove_hook)

@@ -76,7 +76,8 @@ def test_no_import_of_a_higher_layer():
 def test_no_torch_autograd_or_optim_in_backend():
     bad = []
     for rel, path in _modules():
-        src = open(path, encoding="utf-8").read()
+        # MindSpore's own Tensor.requires_grad_ may be defined; calling torch's may not
+        src = open(path, encoding="utf-8").read().replace("def requires_grad_(", "")
         for word in ("torch.autograd", "torch.optim", "torch.nn.Module", ".backward(", "requires_grad_(", "torch.jit"):
             if word in src:
                 bad.append(f"{rel} uses {word}")

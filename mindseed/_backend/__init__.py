@@ -43,14 +43,24 @@ _tune_malloc()
 
 Array = torch.Tensor
 
+class _DtypeTable(dict):
+    """MindSpore dtype name -> torch dtype; a MindSpore dtype torch has no type for (hifloat8, int4) has no
+    kernels: any use of it is a TypeError naming it."""
+
+    def __missing__(self, name):
+        raise TypeError(f"the dtype {name} has no CPU/GPU kernels (only Ascend computes it); use float8_e4m3fn, "
+                        f"float8_e5m2, float16 or int8 instead.")
+
+
 # MindSpore dtype name -> torch dtype; the common.dtype module owns the user-visible objects.
-_TORCH_DTYPES = {
+_TORCH_DTYPES = _DtypeTable({
     "Bool": torch.bool,
     "Int8": torch.int8, "Int16": torch.int16, "Int32": torch.int32, "Int64": torch.int64,
     "UInt8": torch.uint8, "UInt16": torch.uint16, "UInt32": torch.uint32, "UInt64": torch.uint64,
     "Float16": torch.float16, "BFloat16": torch.bfloat16, "Float32": torch.float32, "Float64": torch.float64,
     "Complex64": torch.complex64, "Complex128": torch.complex128,
-}
+    "Float8E4M3FN": torch.float8_e4m3fn, "Float8E5M2": torch.float8_e5m2,
+})
 _NAMES_BY_TORCH = {v: k for k, v in _TORCH_DTYPES.items()}
 
 
@@ -97,6 +107,18 @@ def set_device(target, device_id=None):
 
 def device():
     return _device
+
+
+def to_device(x, target):
+    """x on the device named `target` ("CPU", "GPU"/"cuda", with an optional ":<id>"); None when this machine has
+    no such device."""
+    name, _, idx = target.partition(":")
+    name = name.upper()
+    if name == "CPU":
+        return x.cpu()
+    if name in ("GPU", "CUDA") and torch.cuda.is_available():
+        return x.to(torch.device("cuda", int(idx) if idx.isdigit() else 0))
+    return None
 
 
 def device_target():
@@ -211,9 +233,16 @@ def from_numpy(a, dtype_name_=None, copy=True):
     return t
 
 
+def as_strided(x, size, stride, offset):
+    """A view of x's storage with the given sizes, strides and storage offset (in elements)."""
+    return torch.as_strided(x, tuple(size), tuple(stride), offset)
+
+
 def to_numpy(x):
-    if x.dtype == torch.bfloat16:
-        raise TypeError("For 'asnumpy', numpy has no bfloat16: cast the tensor with astype(mindspore.float32) first.")
+    if x.dtype in (torch.bfloat16, torch.float8_e4m3fn, torch.float8_e5m2):
+        name = {torch.bfloat16: "bfloat16", torch.float8_e4m3fn: "float8_e4m3fn"}.get(x.dtype, "float8_e5m2")
+        raise TypeError(f"For 'asnumpy', numpy has no {name}: cast the tensor with astype(mindspore.float32) "
+                        f"first.")
     if x.device.type != "cpu":
         x = x.cpu()
     return x.numpy()

@@ -80,3 +80,21 @@ train_epoch = 0
 # set by recomputation (Cell.recompute) around a forward run and its re-runs for the gradient: the random draws
 # (dropout masks, noise) of the first run, which the re-runs reuse instead of drawing new ones
 random_draws = None
+
+# the active profilers (`mindseed.profiler`), innermost last; empty when none records, and then the primitive
+# dispatcher, Cell.__call__ and compiled graphs pay one truth test of this list. A profiler here has
+#   run_op(prim, args, attrs) -> outputs        runs one primitive call and records its time
+#   run_cell(cell, call) -> call()               runs one Cell call and records its time and scope
+#   kernel(op_type, name, t0, t1)                a compiled graph's kernel took t0..t1 (perf_counter_ns)
+#   run_graph(name, call) -> call()              runs one compiled graph and records its time
+profiling = []
+
+# the Cell scopes being run or traced, innermost last: (cell, MindSpore scope name such as "Default/fc-Dense")
+scopes = []
+
+# gradient hooks of tensors (`Tensor.register_hook`): id(tensor) -> {handle id: hook}; the backward engine consults
+# it only when it is non-empty. Entries go when their tensor does.
+tensor_grad_hooks = {}
+
+# `saved_tensors_hooks` in force, innermost last: (pack_hook, unpack_hook) applied to the tensors a tape saves
+saved_tensors_hooks = []

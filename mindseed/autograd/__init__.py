@@ -4,3 +4,4 @@ from mindseed.autograd.grad import (GradOperation, get_grad, grad, jacfwd, jacre
 from mindseed.autograd.vmap import vmap  # noqa: F401
 from mindseed.autograd.taylor import derivative, jet, linearize  # noqa: F401
 from mindseed.autograd.custom import Morph, custom_vjp  # noqa: F401
+from mindseed.autograd.hooks import register_saved_tensors_hooks, saved_tensors_hooks  # noqa: F401

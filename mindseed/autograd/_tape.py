@@ -9,19 +9,23 @@ tape is active they are recorded there: that is all higher-order differentiation
 Generic work happens here once, never in a bprop: summing broadcast dimensions back to the input's
 shape, casting back to the input's dtype, zero cotangents for unused outputs, accumulation.
 """
-from mindseed._utils import _state
+from mindseed._utils import _scope, _state
 from mindseed.common import dtype as mstype
+from mindseed.autograd.hooks import pack_saved, run_grad_hooks
 from mindseed.common.tensor import Tensor
 from mindseed.ops._prims import core as P
 
 _FLOAT_KINDS = (mstype.Float, mstype.BFloat, mstype.Complex)
+_grad_hooks = _state.tensor_grad_hooks
+_saved_hooks = _state.saved_tensors_hooks
 
 
 class Tape:
-    __slots__ = ("nodes", "tracked", "inputs", "moved")
+    __slots__ = ("nodes", "tracked", "inputs", "moved", "packed")
 
     def __init__(self):
         self.nodes = []
+        self.packed = {}   # node index -> its inputs packed by `saved_tensors_hooks` (hooks.py)
         self.tracked = {}  # id -> tensor; holding the tensor keeps its id unique while the tape lives
         self.inputs = {}   # id -> tensor: the function's positional inputs (MindSpore forbids writing into them)
         self.moved = {}    # id -> the handle that took over a tensor's original value at its first in-place update
@@ -63,6 +67,8 @@ class Tape:
         else:
             tracked[id(out)] = out
         self.nodes.append((prim, args, attrs, out))
+        if _saved_hooks:
+            self.packed[len(self.nodes) - 1] = pack_saved(args)
 
 
 class active:
@@ -128,12 +134,27 @@ def backward(tape, roots, sens, keep=()):
     The cotangent of an intermediate is dropped once used, except for ids in `keep` (a weight updated in place
     is differentiated at its final value, as MindSpore does).
     """
+    if not _state.profiling and _state.tracing is None:
+        return _backward(tape, roots, sens, keep)
+    # MindSpore's scope of gradient kernels (graph nodes traced here carry it too)
+    _scope.push_named(f"Gradients/{_scope.current()}")
+    try:
+        return _backward(tape, roots, sens, keep)
+    finally:
+        _scope.pop()
+
+
+def _backward(tape, roots, sens, keep):
     ct = {}
     tracked = tape.tracked
+    packed = tape.packed
+    hooked = set() if _grad_hooks else None   # ids whose gradient went through their hooks
     for r, s in zip(roots, sens):
         if isinstance(r, Tensor) and id(r) in tracked:
             _accumulate(ct, r, _fit(s, r))
-    for prim, args, attrs, out in reversed(tape.nodes):
+    nodes = tape.nodes
+    for i in range(len(nodes) - 1, -1, -1):
+        prim, args, attrs, out = nodes[i]
         if prim.multi_output:
             skip = prim.residual_outputs
             douts = [ct.pop(id(o), None) for o in out]
@@ -141,22 +162,37 @@ def backward(tape, roots, sens, keep=()):
             if all(d is None for d in douts):
                 continue
             # zeros for an output nobody differentiated; None for a residual (its bprop never reads it)
-            dout = tuple(None if i in skip else P.zeros_like_p(o) if d is None else d
-                         for i, (o, d) in enumerate(zip(out, douts)))
+            dout = tuple(None if k in skip else P.zeros_like_p(o) if d is None else d
+                         for k, (o, d) in enumerate(zip(out, douts)))
+            if hooked is not None:
+                dout = tuple(d if d is None else _hooked(o, d, hooked) for o, d in zip(out, dout))
         else:
             dout = ct.pop(id(out), None) if not keep or id(out) not in keep else ct.get(id(out))
             if dout is None:
                 continue
+            if hooked is not None:
+                dout = _hooked(out, dout, hooked)
+        # the bprop computes with the unpacked inputs; gradients still go to the inputs themselves
+        values = packed[i].unpack() if packed and i in packed else args
         if prim.bprop_takes_needs:
             needs = tuple(id(a) in tracked for a in args)
-            grads = prim.bprop(*args, out, dout, needs=needs, **attrs)
+            grads = prim.bprop(*values, out, dout, needs=needs, **attrs)
         else:
-            grads = prim.bprop(*args, out, dout, **attrs)
+            grads = prim.bprop(*values, out, dout, **attrs)
         for a, g in zip(args, grads):
             if g is None or id(a) not in tracked or not isinstance(a, Tensor):
                 continue
             _accumulate(ct, a, _fit(g, a))
+    if hooked is not None:
+        for k in list(ct):
+            if k not in hooked and k in _grad_hooks:
+                ct[k] = _hooked(tracked[k], ct[k], hooked)
     return ct
+
+
+def _hooked(t, grad, hooked):
+    hooked.add(id(t))
+    return run_grad_hooks(t, grad) if id(t) in _grad_hooks else grad
 
 
 def _accumulate(ct, x, g):

@@ -5,6 +5,7 @@ __all__ = [
     "Type", "Number", "Bool", "Int", "UInt", "Float", "BFloat", "Complex", "TensorType",
     "bool_", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
     "float16", "float32", "float64", "bfloat16", "complex64", "complex128",
+    "float8_e4m3fn", "float8_e5m2", "hifloat8", "qint4x2",
     "byte", "short", "intc", "intp", "int_", "long", "ubyte", "ushort", "uintc", "uintp", "uint",
     "half", "single", "double", "float_", "cfloat", "cdouble", "number", "tensor_type", "string",
     "type_none", "list_", "tuple_",
@@ -78,6 +79,11 @@ uint8, uint16, uint32, uint64 = (UInt(f"UInt{b}", b) for b in (8, 16, 32, 64))
 float16, float32, float64 = (Float(f"Float{b}", b) for b in (16, 32, 64))
 bfloat16 = BFloat("BFloat16", 16)
 complex64, complex128 = Complex("Complex64", 64), Complex("Complex128", 128)
+# 8-bit floats (torch computes casts of float8_e4m3fn / float8_e5m2; hifloat8 and the packed int4 have Ascend
+# kernels only: using them is a TypeError naming the dtype). Not in the number_type tuples, which list the types
+# every op computes.
+float8_e4m3fn, float8_e5m2, hifloat8 = Float("Float8E4M3FN", 8), Float("Float8E5M2", 8), Float("HiFloat8", 8)
+qint4x2 = Int("Int4", 4)
 
 byte, short, intc, intp, int_, long = int8, int16, int32, int64, int64, int64
 ubyte, ushort, uintc, uintp, uint = uint8, uint16, uint32, uint64, uint64
@@ -99,7 +105,7 @@ number_type = (int8, int16, int32, int64, uint8, uint16, uint32, uint64, float16
                bfloat16, complex64, complex128)
 all_types = (bool_,) + number_type
 
-_ALL = {t.name: t for t in all_types}
+_ALL = {t.name: t for t in all_types + (float8_e4m3fn, float8_e5m2, hifloat8, qint4x2)}
 
 
 def _by_name(name):

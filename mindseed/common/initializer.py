@@ -5,9 +5,11 @@ initializes the same network on every run.
 """
 import math
 import numbers
+import weakref
 
 import numpy as np
 
+from mindseed import _backend as B
 from mindseed.common import dtype as mstype
 from mindseed.common import seed as _seed
 from mindseed.common.tensor import Tensor
@@ -366,8 +368,37 @@ def initializer(init, shape=None, dtype=mstype.float32):
     if not isinstance(init, Initializer):
         raise TypeError(f"For 'initializer', the type of 'init' must be Tensor, str, Initializer or number, but got "
                         f"{type(init).__name__}.")
+    if _deferring[0]:
+        return _deferred(init, shape, dtype)
     np_dtype = np.float32 if dtype == mstype.bfloat16 else mstype.dtype_to_nptype(dtype)
     work_dtype = np.float64 if np.issubdtype(np_dtype, np.floating) else np_dtype
     arr = np.zeros(shape, dtype=work_dtype)
     init(arr)
     return Tensor(arr.astype(np_dtype) if dtype != mstype.bfloat16 else arr.astype(np.float32), dtype)
+
+
+# `nn.utils.no_init_parameters`: while its depth is positive, `initializer` returns tensors that hold no data yet
+# (meta tensors) and remembers how to fill them; a Parameter made from one keeps the recipe until `init_data()`
+_deferring = [0]
+_recipes = {}   # id(deferred tensor) -> (init, shape, dtype)
+
+
+def _deferred(init, shape, dtype):
+    t = Tensor._from_raw(B.meta(shape, dtype.name))
+    _recipes[id(t)] = (init, shape, dtype)
+    weakref.finalize(t, _recipes.pop, id(t), None)
+    return t
+
+
+def deferred_recipe(t):
+    """How to fill `t`, a tensor `initializer` made under `no_init_parameters` (None for any other tensor)."""
+    return _recipes.get(id(t))
+
+
+def run_recipe(recipe):
+    """The tensor a deferred `initializer` call stands for, computed now."""
+    depth, _deferring[0] = _deferring[0], 0
+    try:
+        return initializer(*recipe)
+    finally:
+        _deferring[0] = depth

@@ -6,6 +6,7 @@ import numpy as np
 from mindseed import _backend as B
 from mindseed._utils import _state
 from mindseed.common import dtype as mstype
+from mindseed.common.initializer import deferred_recipe, run_recipe
 from mindseed.common.tensor import Tensor, _checked_convert, _handle
 
 __all__ = ["Parameter", "ParameterTuple"]
@@ -30,7 +31,11 @@ class Parameter(Tensor):
 
     def __init__(self, default_input=None, name=None, requires_grad=True, layerwise_parallel=False,
                  parallel_optimizer=True, storage_format="", device=None):
-        if isinstance(default_input, Tensor):
+        recipe = deferred_recipe(default_input) if isinstance(default_input, Tensor) else None
+        if recipe is not None:
+            # made by `initializer` under nn.utils.no_init_parameters: filled by init_data() or a checkpoint
+            self._data = default_input._data
+        elif isinstance(default_input, Tensor):
             # a Parameter owns its storage (as in MindSpore): optimizers update it in place, which must not
             # reach the Tensor it was made from
             self._data = B.clone(default_input._data)
@@ -51,7 +56,9 @@ class Parameter(Tensor):
         self.is_param_ps = False
         self.param_info = None
         self.sliced = False
-        self.init_mode = None
+        self._init_recipe = recipe
+        self.init_mode = None if recipe is None else recipe[0]
+        self.init_param = recipe is None       # MindSpore's mark of a parameter whose initialization was skipped
 
     @property
     def name(self):
@@ -104,6 +111,8 @@ class Parameter(Tensor):
                 raise TypeError(f"For 'Parameter.set_data', the dtype of the new data {data.dtype} is not compatible "
                                 f"with the parameter dtype {self.dtype}.")
         self._data = raw
+        if self.__dict__.get("_init_recipe") is not None:
+            self._init_done()       # a value from a checkpoint: nothing left to initialize
         return self
 
     def _remember_value(self):
@@ -125,8 +134,23 @@ class Parameter(Tensor):
         self._data = B.cast(self._data, Tensor(0, dtype).dtype.name)
         return self
 
+    @property
+    def has_init(self):
+        """Whether the parameter still waits for its initialization (made under nn.utils.no_init_parameters)."""
+        return self.__dict__.get("_init_recipe") is not None
+
     def init_data(self, layout=None, set_sliced=False):
+        """Initialize a parameter whose initialization was skipped (nn.utils.no_init_parameters); returns it."""
+        recipe = self.__dict__.get("_init_recipe")
+        if recipe is not None:
+            self._data = run_recipe(recipe)._data
+            self._init_done()
         return self
+
+    def _init_done(self):
+        self._init_recipe = None
+        self.init_mode = None
+        self.init_param = True
 
     def clone(self, init="same"):
         p = Parameter(Tensor(B.clone(self._data)), self.name, self.requires_grad, self.layerwise_parallel)

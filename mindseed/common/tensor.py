@@ -14,7 +14,7 @@ from mindseed.common import dtype as mstype
 
 __all__ = ["Tensor", "COOTensor", "CSRTensor", "RowTensor"]
 
-_DTYPE_OF = {B.torch_dtype(t.name): t for t in mstype.all_types}
+_DTYPE_OF = {B.torch_dtype(t.name): t for t in mstype.all_types + (mstype.float8_e4m3fn, mstype.float8_e5m2)}
 
 
 def _infer_dtype(data):
@@ -81,6 +81,8 @@ class Tensor:
 
     def __init__(self, input_data=None, dtype=None, shape=None, init=None, internal=False, const_arg=False,
                  device=None):
+        if const_arg:
+            _tensor_state.set_const_arg(self, const_arg)
         if dtype is not None and not isinstance(dtype, mstype.Type):
             dtype = mstype.pytype_to_dtype(dtype)
         if input_data is None:
@@ -674,3 +676,6 @@ class RowTensor:
     @property
     def dtype(self):
         return self.values.dtype
+
+from mindseed.common import _tensor_state  # noqa: E402
+_tensor_state.attach(Tensor)

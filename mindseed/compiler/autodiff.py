@@ -96,7 +96,8 @@ def call_differentiated(compiled, args, kwargs):
         # the function cannot be compiled (JIT fallback, warned once): run it in the interpreter under the tapes
         return compiled._target()(*args, **kwargs)
     if first is None:
-        outs = entry.fwd(*[t._data for t in leaves], *[t._data for t, _ in entry.captured])
+        raw = [t._data for t in leaves] + [t._data for t, _ in entry.captured]
+        outs = codegen.run_profiled(entry.fwd, compiled.name, *raw) if _state.profiling else entry.fwd(*raw)
         n_out = len(outs) - len(entry.residuals)
         first = outs[:n_out], outs[n_out:]
     out_raw, res_raw = first
@@ -119,7 +120,8 @@ def _record(compiled, entry, tapes, leaves, wrt, out, res_raw):
         run = entry.variants.get(mask)
         if run is None:
             run = entry.variants[mask] = _backward_variant(compiled.name, entry, mask, entry.dump)
-        grads = iter(run(*res_raw, *[s._data for s in sens]))
+        raw = [*res_raw, *[s._data for s in sens]]
+        grads = iter(codegen.run_profiled(run, f"Gradients/{compiled.name}", *raw) if _state.profiling else run(*raw))
         return tuple(Tensor._from_raw(next(grads)) if m else None for m in mask)
 
     node = _UserBprop(compiled.name, bprop, True)
@@ -276,7 +278,7 @@ def _backward_variant(name, entry, mask, dump=None):
     g.outputs = [v for v, m in zip(entry.grad_vars, mask) if m]
     g = eliminate_dead_code(g)
     verify(g)
-    source, run = codegen.generate(g, "backward_fn")
+    source, run = codegen.generate(g, "backward_fn", scope_prefix="Gradients/")
     if dump is not None:
         bits = "".join("1" if m else "0" for m in mask)
         dump(f"92_backward_{bits}", g)

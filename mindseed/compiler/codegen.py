@@ -6,10 +6,14 @@ tensor; every value is `del`eted after its last use so its buffer is freed as ea
 What `save_graphs` shows next to the IR is this same text.
 """
 import itertools
+from time import perf_counter_ns as _now
 
+from mindseed._utils import _state
 from mindseed.compiler.ir import IF, WHILE, Const, Sym, Var
 
-__all__ = ["generate"]
+__all__ = ["generate", "profiled", "run_profiled"]
+
+_profiling = _state.profiling
 
 _LITERAL_TYPES = (bool, int, float, str, type(None), type(Ellipsis))
 _counter = itertools.count()
@@ -42,8 +46,11 @@ def _literal(v):
 
 
 class _Emitter:
-    def __init__(self, dynamic=False):
+    def __init__(self, dynamic=False, timed=False, scope_prefix=""):
         self.dynamic = dynamic
+        self.scope_prefix = scope_prefix
+        self.timed = timed        # kernels report their times to the profiler (see `profiled`)
+        self.op_count = 0
         self.globals = {}
         self._bound = {}
 
@@ -58,6 +65,13 @@ class _Emitter:
 
     def kernel(self, prim):
         return self.bind(prim.kernel, f"k_{prim.name}_")
+
+    def timed_kernel(self, node):
+        """A kernel that reports its time to the active profiler under the node's full name (profiled twin)."""
+        scope = getattr(node.loc, "scope", "Default")
+        name = f"{self.scope_prefix}{scope}/{node.prim.name}-op{self.op_count}"
+        self.op_count += 1
+        return self.bind(_timed(node.prim.kernel, node.prim.name, name), f"k_{node.prim.name}_")
 
     def operand(self, x, names):
         if isinstance(x, Var):
@@ -110,7 +124,8 @@ class _Emitter:
     def _apply(self, node, names):
         args = [self.operand(x, names) for x in node.inputs]
         args += [f"{k}={self.attr(v)}" for k, v in node.attrs.items()]
-        call = f"{self.kernel(node.prim)}({', '.join(args)})"
+        kernel = self.timed_kernel(node) if self.timed else self.kernel(node.prim)
+        call = f"{kernel}({', '.join(args)})"
         outs = [names[o.id] for o in node.outputs]
         if not outs:
             return call
@@ -183,13 +198,47 @@ def _free_vars(graph):
     return free
 
 
-def generate(graph, name="graph_fn", dynamic=False):
+def generate(graph, name="graph_fn", dynamic=False, timed=False, scope_prefix=""):
     """(python source, compiled function) for a graph; the function takes and returns backend tensors
-    (and, when `dynamic`, the keyword `_d`: the dynamic input dims that Sym values are computed from)."""
-    em = _Emitter(dynamic)
+    (and, when `dynamic`, the keyword `_d`: the dynamic input dims that Sym values are computed from).
+    `timed`: each kernel reports its time to the active profiler (the twin `profiled` builds), its name's scope
+    prefixed by `scope_prefix` ("Gradients/" for a backward graph)."""
+    em = _Emitter(dynamic, timed, scope_prefix)
     lines = em.function(graph, name, {}, "")
     source = "\n".join(lines) + "\n"
     namespace = dict(em.globals)
     code = compile(source, f"<mindseed-graph {graph.name}>", "exec")
     exec(code, namespace)  # noqa: S102 -- our own generated source
-    return source, namespace[name]
+    fn = namespace[name]
+    if not timed:
+        fn.__ms_graph__ = (graph, name, dynamic, scope_prefix)
+    return source, fn
+
+
+def profiled(fn):
+    """The twin of a generated function whose kernels report their times to the active profiler (`_state.profiling`)
+    under MindSpore's full op names ("Default/fc-Dense/MatMul-op0"), generated on the first profiled run and kept.
+    A function that is not generated code (an inductor-compiled graph) is timed as a whole by the caller."""
+    twin = getattr(fn, "__ms_profiled__", None)
+    if twin is None:
+        made = getattr(fn, "__ms_graph__", None)
+        if made is None:
+            return fn
+        graph, name, dynamic, prefix = made
+        twin = fn.__ms_profiled__ = generate(graph, name, dynamic, timed=True, scope_prefix=prefix)[1]
+    return twin
+
+
+def run_profiled(fn, name, *args, **kwargs):
+    """Run a generated graph function under the active profiler: the graph as one event, each kernel as one."""
+    return _profiling[-1].run_graph(name, lambda: profiled(fn)(*args, **kwargs))
+
+
+def _timed(kernel, op_type, name):
+    def run(*args, **attrs):
+        t0 = _now()
+        out = kernel(*args, **attrs)
+        if _profiling:
+            _profiling[-1].kernel(op_type, name, t0, _now())
+        return out
+    return run

@@ -27,7 +27,7 @@ import keyword
 
 from mindseed.ops._registry import Op
 
-__all__ = ["Var", "Node", "Graph", "Const", "Sym", "IF", "WHILE", "print_graph", "verify"]
+__all__ = ["Var", "Loc", "Node", "Graph", "Const", "Sym", "IF", "WHILE", "print_graph", "verify"]
 
 _ids = itertools.count()
 
@@ -93,8 +93,22 @@ class Sym:
         return self.source("d")
 
 
+class Loc(str):
+    """A node's `loc` traced inside a Cell: the user's 'file:line' that also carries the Cell scope the node was
+    traced in (`scope`, MindSpore's full name such as "Default/fc-Dense", which the profiler reports). A str, so
+    the passes that copy a node's loc into the nodes replacing it keep the scope too."""
+
+    def __new__(cls, text, scope="Default"):
+        self = super().__new__(cls, text)
+        self.scope = scope
+        return self
+
+    def __reduce__(self):
+        return (Loc, (str(self), self.scope))
+
+
 class Node:
-    """prim(*inputs, **attrs) -> outputs; `loc` is the user's 'file:line'."""
+    """prim(*inputs, **attrs) -> outputs; `loc` is the user's 'file:line' (a `Loc` inside a Cell)."""
 
     __slots__ = ("prim", "inputs", "attrs", "outputs", "loc", "recomputed")
 

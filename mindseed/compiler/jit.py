@@ -12,7 +12,7 @@ import warnings
 
 from mindseed import _backend as B
 from mindseed._backend import inductor as _inductor
-from mindseed._utils import _state
+from mindseed._utils import _scope, _state
 from mindseed.common.context import STRICT, get_context
 from mindseed.common.parameter import Parameter
 from mindseed.common.tensor import Tensor
@@ -208,7 +208,11 @@ class _Compiled:
         else:
             raw = [leaves[i]._data for i in entry.in_keep]
         raw += [t._data for t, _ in entry.captured]
-        outs = entry.run_fn(*raw) if dims is None else entry.run_fn(*raw, _d=dims)
+        kw = {} if dims is None else {"_d": dims}
+        if _state.profiling:
+            outs = codegen.run_profiled(entry.run_fn, self.name, *raw, **kw)
+        else:
+            outs = entry.run_fn(*raw, **kw)
         if entry.out_types is None:
             return _unflatten(entry.out_tmpl, [Tensor._from_raw(o) for o in outs])
         return _unflatten(entry.out_tmpl, [Tensor._from_raw(o) if ty is None else ty(o.item())
@@ -421,7 +425,11 @@ def compile_cell_call(cell, args, kwargs):
 
 
 def _run_cell(cell, *args, **kwargs):
-    return cell._run(args, kwargs)
+    _scope.push(cell)       # the compiled cell is the scope of what it calls ("Default" at the top)
+    try:
+        return cell._run(args, kwargs)
+    finally:
+        _scope.pop()
 
 
 def trace_graph(fn, args, pipeline=None):

@@ -13,7 +13,7 @@ import sys
 from mindseed._utils import _state
 from mindseed.common.parameter import Parameter
 from mindseed.common.tensor import Tensor
-from mindseed.compiler.ir import WHILE, Const, Graph, Node, Var
+from mindseed.compiler.ir import WHILE, Const, Graph, Loc, Node, Var
 
 __all__ = ["GraphBuilder", "GraphBreak", "building", "replay", "replaying", "add_user_trace", "speculating",
            "user_trace_here"]
@@ -90,6 +90,14 @@ def user_location():
             return f"{os.path.basename(fn)}:{f.f_lineno}"
         f = f.f_back
     return None
+
+
+def _node_loc():
+    """A new node's loc: the user's line, with the Cell scope it is traced in when there is one."""
+    where = user_location()
+    if not _state.scopes:
+        return where
+    return Loc(where or "", _state.scopes[-1][1])
 
 
 def user_frame(exc):
@@ -267,7 +275,7 @@ class GraphBuilder(_state.Recorder):
             if outs[0].shape == () and _scalar_inputs(inputs):
                 # arithmetic on Python scalars of the graph (`int(t) + 1`) stays a Python scalar
                 outs[0].pytype = _pytype_of(outs[0].dtype)
-        node = Node(prim, inputs, attrs, outs, user_location())
+        node = Node(prim, inputs, attrs, outs, _node_loc())
         if _recomputing[0]:
             node.recomputed = True
         self.graph.nodes.append(node)
@@ -279,7 +287,7 @@ class GraphBuilder(_state.Recorder):
             for i, o in zip(inputs, outs):
                 if isinstance(i, Var) and i.pytype is not None:
                     o.pytype = _pytype_of(o.dtype)
-        self.graph.nodes.append(Node(prim, inputs, attrs, outs, user_location()))
+        self.graph.nodes.append(Node(prim, inputs, attrs, outs, _node_loc()))
         return outs
 
     def mark_scalar(self, t, pytype=None):

@@ -10,3 +10,5 @@ from mindseed.nn.grad import Jvp, Vjp  # noqa: F401
 from mindseed.nn import sparse  # noqa: F401
 from mindseed.nn.sparse import SparseTensorDenseMatmul, SparseToDense  # noqa: F401
 from mindseed.nn import probability  # noqa: F401,E402
+from mindseed.nn import utils  # noqa: F401,E402
+from mindseed.nn.utils import no_init_parameters  # noqa: F401,E402

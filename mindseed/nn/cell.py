@@ -1,7 +1,7 @@
 """Cell: the building block of networks, with MindSpore's parameter naming, hooks and custom bprop."""
 from collections import OrderedDict
 
-from mindseed._utils import _state
+from mindseed._utils import _scope, _state
 from mindseed.autograd.custom import call_with_bprop
 from mindseed.compiler.jit import compile_cell_call as _compile_cell_call
 from mindseed.compiler.control import opaque_call as _opaque_call
@@ -16,6 +16,7 @@ from mindseed._utils._props import readonly
 __all__ = ["Cell", "GraphCell"]
 
 _DEFAULT_PARAM_NAME = "Parameter"
+_profiling = _state.profiling
 
 
 class _HookHandle:
@@ -325,7 +326,9 @@ class Cell:
         return self
 
     def init_parameters_data(self, auto_parallel_mode=False):
-        return {p.name: p for p in self.get_parameters()}
+        """Initialize the parameters whose initialization was skipped (nn.utils.no_init_parameters); returns them by
+        name."""
+        return {p.name: p.init_data() for p in self.get_parameters()}
 
     def shard(self, in_strategy, out_strategy=None, parameter_plan=None, device="Ascend", level=0):
         return self
@@ -388,15 +391,26 @@ class Cell:
         raise AttributeError("bprop")
 
     def __call__(self, *args, **kwargs):
-        if self.__dict__["_slow_call"] or _state.tracing is not None or _state.mode == 0:
+        if self.__dict__["_slow_call"] or _state.tracing is not None or _state.mode == 0 or _profiling:
             return self._call_slow(args, kwargs)
         return self.construct(*args, **kwargs)
 
     def _call_slow(self, args, kwargs):
+        if _profiling and _state.tracing is None:
+            # the profiler times the call under the cell's scope name (ops inside are recorded in it)
+            return _profiling[-1].run_cell(self, lambda: self._call_unprofiled(args, kwargs))
+        return self._call_unprofiled(args, kwargs)
+
+    def _call_unprofiled(self, args, kwargs):
         rec = _state.tracing
         if rec is not None:
             rec.on_cell_call(self)
-        elif _state.mode == 0:
+            _scope.push(self)       # graph nodes carry the scope they were traced in
+            try:
+                return self._run(args, kwargs)
+            finally:
+                _scope.pop()
+        if _state.mode == 0:
             # GRAPH_MODE: the whole call (casts, hooks, construct) is compiled once per input signature
             return _compile_cell_call(self, args, kwargs)
         return self._run(args, kwargs)

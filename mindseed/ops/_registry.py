@@ -22,6 +22,7 @@ __all__ = ["Op", "Prim", "RandomPrim", "RandomDraws", "registry", "get"]
 
 registry = {}
 _tapes = _state.tapes
+_profiling = _state.profiling
 # the active mixed-precision cast policies, innermost last (`mindseed.amp` pushes one while an amp network runs):
 # each maps a Prim object to rule(prim, args, attrs) -> outputs, which casts the inputs and runs the primitive
 cast_policies = []
@@ -150,6 +151,8 @@ class Prim(Op):
     # ------------------------------------------------------------ execution
     def __call__(self, *args, **attrs):
         # NOTE: the hot path of PyNative; unrolled for the common arities to avoid building a list
+        if _profiling:
+            return _profiling[-1].run_op(self, args, attrs)
         if cast_policies:
             rule = cast_policies[-1].get(self)
             if rule is not None:
