@@ -14,8 +14,9 @@ The protobuf messages (MindSpore's node_strategy.proto, proto2, repeated scalars
     ParallelLayouts      { repeated DevMatrix dev_matrix = 1; repeated TensorMap tensor_map = 2;
                            repeated ParamSplitShape param_split_shape = 3; repeated IndicesOffset indices_offset = 4;
                            field = 5; opt_weight_shard_step = 6; opt_weight_shard_size = 7; }
-    ParallelGroupMap     { repeated ParallelGroupItem parallel_group_item = 1; ParallelGroupRanks
-                           ckpt_restore_rank_list = 2; }   ParallelGroupItem { group_name = 1; parallel_group_ranks = 2 }
+    ParallelGroupMap     { repeated ParallelGroupItem parallel_group_item = 1;
+                           ParallelGroupRanks ckpt_restore_rank_list = 2; }
+    ParallelGroupItem    { group_name = 1; ParallelGroupRanks parallel_group_ranks = 2; }
 
 A parameter's layout is MindSpore's pair (device matrix, tensor map): the tensor map gives per tensor dim the
 device-matrix axis cutting it counted from the right (-1: not cut). With the parallel optimizer, dim 0 is further

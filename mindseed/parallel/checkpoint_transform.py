@@ -234,7 +234,7 @@ def _transform(rank_id, src_map, dst_map, files, api):
     ckpt(min(files))
     for rank in sorted(loaded):  # values outside the strategies (step counters, learning rates): whole in a file
         for name, value in loaded[rank].items():
-            if name not in out and (src_map is None or name not in src_map) and (dst_map is None or name not in dst_map):
+            if name not in out and name not in (src_map or {}) and name not in (dst_map or {}):
                 out[name] = value
     return out
 

@@ -324,3 +324,65 @@ def test_get_ckpt_path_with_strategy_finds_a_rank_with_the_same_slices(tmp_path)
     _run(MLP(**COLUMN_ROW_4), 4, str(tmp_path / "tp.ckpt"))
     assert ms.get_ckpt_path_with_strategy(str(tmp_path / "ck" / "rank_0" / "net0.ckpt"),
                                           str(tmp_path / "tp.ckpt")) is None
+
+
+def _strategy_schema():
+    """MindSpore's node_strategy.proto (the messages of a strategy file), built with protobuf's descriptors."""
+    from google.protobuf import descriptor_pb2, descriptor_pool, message_factory  # noqa: PLC0415
+    L = descriptor_pb2.FieldDescriptorProto
+    fdp = descriptor_pb2.FileDescriptorProto(name="node_strategy_test.proto", package="straspb", syntax="proto2")
+
+    def message(name, *fields):
+        m = fdp.message_type.add(name=name)
+        for fname, number, kind, label, type_name in fields:
+            m.field.add(name=fname, number=number, type=kind, label=label,
+                        **({"type_name": f".straspb.{type_name}"} if type_name else {}))
+
+    rep, req, msg = L.LABEL_REPEATED, L.LABEL_REQUIRED, L.TYPE_MESSAGE
+    message("ParallelStrategy", ("dim", 1, L.TYPE_UINT32, rep, None))
+    message("ParallelStrategys", ("stage", 1, L.TYPE_UINT32, req, None),
+            ("parallel_strategy", 2, msg, rep, "ParallelStrategy"))
+    message("ParallelStrategyItem", ("node_name", 1, L.TYPE_STRING, req, None),
+            ("parallel_strategys", 2, msg, req, "ParallelStrategys"))
+    message("DevMatrix", ("dim", 1, L.TYPE_UINT32, rep, None))
+    message("TensorMap", ("dim", 1, L.TYPE_INT32, rep, None))
+    message("ParamSplitShape", ("dim", 1, L.TYPE_INT64, rep, None))
+    message("IndicesOffset", ("dim", 1, L.TYPE_INT64, rep, None))
+    message("ParallelLayouts", ("dev_matrix", 1, msg, rep, "DevMatrix"), ("tensor_map", 2, msg, rep, "TensorMap"),
+            ("param_split_shape", 3, msg, rep, "ParamSplitShape"), ("indices_offset", 4, msg, rep, "IndicesOffset"),
+            ("field", 5, L.TYPE_INT32, req, None), ("opt_weight_shard_step", 6, L.TYPE_INT32, req, None),
+            ("opt_weight_shard_size", 7, L.TYPE_INT32, req, None))
+    message("ParallelLayoutItem", ("param_name", 1, L.TYPE_STRING, req, None),
+            ("parallel_layouts", 2, msg, req, "ParallelLayouts"))
+    message("ParallelStrategyMap", ("current_stage", 1, L.TYPE_UINT32, req, None),
+            ("parallel_strategy_item", 2, msg, rep, "ParallelStrategyItem"),
+            ("parallel_layout_item", 3, msg, rep, "ParallelLayoutItem"))
+    pool = descriptor_pool.DescriptorPool()
+    pool.Add(fdp)
+    return lambda name: message_factory.GetMessageClass(pool.FindMessageTypeByName(f"straspb.{name}"))
+
+
+def test_strategy_file_parses_with_mindspores_schema_both_ways(saved, tmp_path):
+    pytest.importorskip("google.protobuf")
+    path, _, _ = saved
+    StrategyMap = _strategy_schema()("ParallelStrategyMap")
+    parsed = StrategyMap()
+    parsed.ParseFromString((path / "src_strategy.ckpt").read_bytes())
+    assert parsed.IsInitialized()  # every required field is there
+    items = {i.param_name: i.parallel_layouts for i in parsed.parallel_layout_item}
+    assert list(items["w1"].dev_matrix[0].dim) == [4] and list(items["w1"].tensor_map[0].dim) == [-1, 0]
+    assert [i.node_name for i in parsed.parallel_strategy_item][:1] == ["MatMul-op0"]
+    assert [list(s.dim) for s in parsed.parallel_strategy_item[0].parallel_strategys.parallel_strategy] == \
+        [[1, 1], [1, 4]]
+    # a file protobuf writes (with an optimizer shard) reads back
+    written = StrategyMap(current_stage=0)
+    item = written.parallel_layout_item.add(param_name="m")
+    lay = item.parallel_layouts
+    lay.dev_matrix.add().dim.extend([2, 2])
+    lay.tensor_map.add().dim.extend([1, -1])
+    lay.param_split_shape.add()
+    lay.indices_offset.add()
+    lay.field, lay.opt_weight_shard_step, lay.opt_weight_shard_size = 0, 1, 2
+    (tmp_path / "pb.ckpt").write_bytes(written.SerializeToString())
+    rec = ms.build_searched_strategy(str(tmp_path / "pb.ckpt"))["m"]
+    assert rec == SF.ParallelLayouts([2, 2], [1, -1], opt_weight_shard_step=1, opt_weight_shard_size=2)
