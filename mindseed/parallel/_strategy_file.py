@@ -28,7 +28,7 @@ import json
 import math
 import os
 
-from mindseed.parallel._layout import DeviceMesh, TensorLayout
+from mindseed.parallel._layout import DeviceMesh, TensorLayout, optimizer_shard_dims
 from mindseed.train import _wire as W
 
 __all__ = ["ParallelLayouts", "build_searched_strategy", "merge_pipeline_strategys", "restore_group_info_list",
@@ -114,40 +114,6 @@ def record_of(layout, name="the parameter"):
     return ParallelLayouts(dev_matrix, tensor_map)
 
 
-def _opt_shard(mesh_shape, dims, size, name):
-    """(mesh shape, dims) with dim 0 further cut over `size` of the repeated axes, innermost first (-1: all)."""
-    used = {a for d in dims for a in d}
-    repeated = [a for a, s in enumerate(mesh_shape) if a not in used and s > 1]
-    if not repeated:
-        raise ValueError(f"For the strategy file, {name}'s device matrix {list(mesh_shape)} has no repeated axis "
-                         f"for the optimizer shard.")
-    shape, opt = list(mesh_shape), []
-    remaining = math.prod(shape[a] for a in repeated) if size == -1 else size
-    for a in reversed(repeated):
-        if remaining == 1:
-            break
-        if shape[a] > remaining:
-            if shape[a] % remaining:
-                raise ValueError(f"For the strategy file, {name}'s device-matrix axis of size {shape[a]} cannot be "
-                                 f"divided by the optimizer shard size {remaining}.")
-            # split the axis: the inner part of size `remaining` carries the shard
-            shape[a:a + 1] = [shape[a] // remaining, remaining]
-            dims = [tuple(x + 1 if x > a else x for x in d) for d in dims]
-            opt = [x + 1 for x in opt]
-            a += 1
-        if remaining % shape[a]:
-            raise ValueError(f"For the strategy file, the optimizer shard size {size} of {name} does not divide its "
-                             f"device matrix {list(mesh_shape)}.")
-        remaining //= shape[a]
-        opt.insert(0, a)
-    if remaining != 1:
-        raise ValueError(f"For the strategy file, the optimizer shard size {size} of {name} is more than its "
-                         f"repeated devices in {list(mesh_shape)}.")
-    dims = list(dims)
-    dims[0] = tuple(dims[0]) + tuple(opt)
-    return tuple(shape), dims
-
-
 def tensor_layout(record, shape, name="the parameter"):
     """The `TensorLayout` of a `ParallelLayouts` for a tensor of the global `shape`.
 
@@ -170,7 +136,7 @@ def tensor_layout(record, shape, name="the parameter"):
         dims.append(tuple(last - e for e in entry if e != -1))
     mesh_shape = tuple(dev)
     if record.opt_weight_shard_size and record.opt_weight_shard_step and shape:
-        mesh_shape, dims = _opt_shard(mesh_shape, dims, record.opt_weight_shard_size, name)
+        mesh_shape, dims = optimizer_shard_dims(mesh_shape, dims, record.opt_weight_shard_size, name)
     return TensorLayout(DeviceMesh(mesh_shape, tuple(f"d{i}" for i in range(len(mesh_shape)))), tuple(shape), dims)
 
 
