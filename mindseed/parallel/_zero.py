@@ -14,12 +14,15 @@ ranks; `optimizer_weight_shard_size` of them, -1: all), as MindSpore's parallel 
 Only optimizers whose update is elementwise shard this way (`SHARDABLE`); Lamb, LARS and AdaFactor read norms
 of the whole parameter.
 """
+import math
+
 import numpy as np
 
 from mindseed.common._parallel import get_auto_parallel_context
 from mindseed.common.tensor import Tensor
 from mindseed.parallel._layout import assemble, optimizer_shard, shard_array
 from mindseed.parallel._redistribute import plan
+from mindseed.parallel._strategy_file import record_of, write_strategy_file
 
 __all__ = ["ShardedOptimizer", "SHARDABLE"]
 
@@ -86,6 +89,29 @@ class ShardedOptimizer:
     def rank_state(self, rank):
         """{name: Tensor} of `rank`'s slices of the optimizer state (what it saves in its checkpoint)."""
         return {q.name: Tensor(self.slices[id(q)][rank]) for qs in self.states.values() for q in qs}
+
+    def rank_checkpoint(self, rank):
+        """{name: Tensor} of what `rank` saves: its optimizer slices of the parameters and of their state."""
+        return {x.name: Tensor(self.slices[id(x)][rank]) for p in self.params for x in [p] + self.states.get(id(p), [])}
+
+    def strategy_records(self):
+        """{name: ParallelLayouts} of the parameters and their state: the parameter's layout with MindSpore's
+        `opt_weight_shard_size` (pieces) and `opt_weight_shard_step` (rank stride inside a shard group)."""
+        out = {}
+        for p in self.params:
+            layout, opt = self.layouts[id(p)], self.opt_layouts[id(p)]
+            rec = record_of(layout, f"parameter '{p.name}'")
+            if opt != layout:
+                inner = opt.dims[0][-1]
+                rec.opt_weight_shard_size = opt.cuts(0) // layout.cuts(0)
+                rec.opt_weight_shard_step = math.prod(opt.mesh.shape[inner + 1:])
+            for x in [p] + self.states.get(id(p), []):
+                out[x.name] = rec
+        return out
+
+    def save_strategy(self, path):
+        """Write MindSpore's strategy file of the step with the optimizer shards (see `strategy_records`)."""
+        write_strategy_file(path, self.strategy_records(), self.execution.operator_strategies())
 
     def step(self, gradients):
         """One update from the step's `gradients` (Tensors of the recorded program, in the optimizer's parameter

@@ -117,3 +117,21 @@ def test_sharded_optimizer_rejects_non_elementwise_optimizers():
         ShardedOptimizer(nn.Lamb(net.trainable_params(), learning_rate=0.1), ex)
     with pytest.raises(ValueError, match="'optimizer_weight_shard_size' must be -1 or a positive int"):
         ShardedOptimizer(nn.Adam(net.trainable_params()), ex, 0)
+
+
+@pytest.mark.parametrize("case", ["data-4", "data-4-shard-2", "data-x-tensor-2x2"])
+def test_a_zero_checkpoint_transforms_to_whole_parameters_and_state(case, tmp_path):
+    n = CASES[case][0]
+    _, ref, _, ref_opt, sharded, _ = _steps(case, "Adam")
+    sharded.save_strategy(str(tmp_path / "zero.ckpt"))
+    rec = ms.build_searched_strategy(str(tmp_path / "zero.ckpt"))["moment1.w2"]
+    assert rec.opt_weight_shard_size == (2 if case == "data-4-shard-2" else n // (1 if "tensor" not in case else 2))
+    for r in range(n):
+        (tmp_path / "src" / f"rank_{r}").mkdir(parents=True)
+        ms.save_checkpoint(sharded.rank_checkpoint(r), str(tmp_path / "src" / f"rank_{r}" / "zero.ckpt"))
+    ms.transform_checkpoints(str(tmp_path / "src"), str(tmp_path / "whole"), "whole", str(tmp_path / "zero.ckpt"))
+    got = ms.load_checkpoint(str(tmp_path / "whole" / "rank_0" / "whole0.ckpt"))
+    expected = {q.name: q.asnumpy() for _, q in ref_opt.parameters_and_names() if q.name.startswith("moment")}
+    expected.update({p.name: p.asnumpy() for p in ref.trainable_params()})
+    for name, value in expected.items():
+        np.testing.assert_allclose(got[name].asnumpy(), value, rtol=0, atol=1e-12)
