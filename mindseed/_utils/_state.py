@@ -80,3 +80,7 @@ train_epoch = 0
 # set by recomputation (Cell.recompute) around a forward run and its re-runs for the gradient: the random draws
 # (dropout masks, noise) of the first run, which the re-runs reuse instead of drawing new ones
 random_draws = None
+
+# set by the PyNative backward engine while a primitive's bprop runs: the forward output it differentiates (the
+# pipeline partitioner puts the bprop's calls on the stage of that forward call)
+bprop_of = None

@@ -147,11 +147,15 @@ def backward(tape, roots, sens, keep=()):
             dout = ct.pop(id(out), None) if not keep or id(out) not in keep else ct.get(id(out))
             if dout is None:
                 continue
-        if prim.bprop_takes_needs:
-            needs = tuple(id(a) in tracked for a in args)
-            grads = prim.bprop(*args, out, dout, needs=needs, **attrs)
-        else:
-            grads = prim.bprop(*args, out, dout, **attrs)
+        outer, _state.bprop_of = _state.bprop_of, out
+        try:
+            if prim.bprop_takes_needs:
+                needs = tuple(id(a) in tracked for a in args)
+                grads = prim.bprop(*args, out, dout, needs=needs, **attrs)
+            else:
+                grads = prim.bprop(*args, out, dout, **attrs)
+        finally:
+            _state.bprop_of = outer
         for a, g in zip(args, grads):
             if g is None or id(a) not in tracked or not isinstance(a, Tensor):
                 continue

@@ -401,6 +401,16 @@ class _Executor:
         self.plans.append(CallPlan(call, mesh, None, in_layouts, out_layouts, self.moves))
 
 
+def given_layouts(layouts, size):
+    """{id(tensor): TensorLayout} of (Tensor, strategy tuple or TensorLayout) pairs on `size` ranks."""
+    given = {}
+    for t, layout in layouts or ():
+        if isinstance(layout, tuple):
+            layout = TensorLayout.from_strategy(tuple(t.shape), layout, size)
+        given[id(t)] = layout
+    return given
+
+
 def execute(program, world, layouts=None):
     """Run `program` on the ranks of `world`.
 
@@ -416,11 +426,7 @@ def execute(program, world, layouts=None):
     Raises:
         ValueError: a strategy that does not fit its operator's inputs or the world.
     """
-    given = {}
-    for t, layout in layouts or ():
-        if isinstance(layout, tuple):
-            layout = TensorLayout.from_strategy(tuple(t.shape), layout, world.size)
-        given[id(t)] = layout
+    given = given_layouts(layouts, world.size)
     ex = _Executor(world, given)
     for call in program.calls:
         ex.run(call)
