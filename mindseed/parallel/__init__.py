@@ -17,12 +17,15 @@ The foundation of semi-auto parallel runs in one process on a simulated world of
 from mindseed.common._shard_layout import Layout
 from mindseed.parallel._strategy_file import (build_searched_strategy, merge_pipeline_strategys,
                                               restore_group_info_list)
-from mindseed.parallel.checkpoint_transform import (get_ckpt_path_with_strategy, load_distributed_checkpoint,
+from mindseed.parallel.checkpoint_transform import (convert_checkpoint_by_rank, convert_checkpoints,
+                                                    get_ckpt_path_with_strategy, load_distributed_checkpoint,
                                                     load_segmented_checkpoints, merge_sliced_parameter,
-                                                    rank_list_for_transform, transform_checkpoint_by_rank,
-                                                    transform_checkpoints, unified_safetensors)
+                                                    rank_list_for_convert, rank_list_for_transform,
+                                                    transform_checkpoint_by_rank, transform_checkpoints,
+                                                    unified_safetensors)
 
 __all__ = ["Layout", "build_searched_strategy", "merge_pipeline_strategys", "restore_group_info_list",
            "get_ckpt_path_with_strategy", "load_distributed_checkpoint", "load_segmented_checkpoints",
            "merge_sliced_parameter", "rank_list_for_transform", "transform_checkpoint_by_rank",
-           "transform_checkpoints", "unified_safetensors"]
+           "transform_checkpoints", "unified_safetensors", "rank_list_for_convert", "convert_checkpoint_by_rank",
+           "convert_checkpoints"]

@@ -38,7 +38,8 @@ from mindseed.train.serialization import load_checkpoint, load_param_into_net, s
 
 __all__ = ["merge_sliced_parameter", "rank_list_for_transform", "transform_checkpoint_by_rank",
            "transform_checkpoints", "load_distributed_checkpoint", "load_segmented_checkpoints",
-           "unified_safetensors", "get_ckpt_path_with_strategy"]
+           "unified_safetensors", "get_ckpt_path_with_strategy", "rank_list_for_convert",
+           "convert_checkpoint_by_rank", "convert_checkpoints"]
 
 _WHOLE = DeviceMesh((1,), ("whole",))
 
@@ -707,3 +708,22 @@ def get_ckpt_path_with_strategy(cur_ckpt_path, cur_strategy_path):
         if os.path.isfile(path):
             return path
     return None
+
+
+def rank_list_for_convert(rank_id, src_strategy_file=None, dst_strategy_file=None):
+    """MindSpore's earlier name of `rank_list_for_transform`."""
+    return rank_list_for_transform(rank_id, src_strategy_file, dst_strategy_file)
+
+
+def convert_checkpoint_by_rank(rank_id, checkpoint_files_map, save_checkpoint_file_name, src_strategy_file=None,
+                               dst_strategy_file=None):
+    """MindSpore's earlier name of `transform_checkpoint_by_rank`."""
+    transform_checkpoint_by_rank(rank_id, checkpoint_files_map, save_checkpoint_file_name, src_strategy_file,
+                                 dst_strategy_file)
+
+
+def convert_checkpoints(src_checkpoints_dir, dst_checkpoints_dir, ckpt_prefix, src_strategy_file=None,
+                        dst_strategy_file=None):
+    """MindSpore's earlier name of `transform_checkpoints`."""
+    transform_checkpoints(src_checkpoints_dir, dst_checkpoints_dir, ckpt_prefix, src_strategy_file,
+                          dst_strategy_file)

@@ -386,3 +386,13 @@ def test_strategy_file_parses_with_mindspores_schema_both_ways(saved, tmp_path):
     (tmp_path / "pb.ckpt").write_bytes(written.SerializeToString())
     rec = ms.build_searched_strategy(str(tmp_path / "pb.ckpt"))["m"]
     assert rec == SF.ParallelLayouts([2, 2], [1, -1], opt_weight_shard_step=1, opt_weight_shard_size=2)
+
+
+def test_earlier_names_and_top_level_names(saved, tmp_path):
+    path, _, whole = saved
+    src = str(path / "src_strategy.ckpt")
+    assert ms.parallel.rank_list_for_convert(0, src) == ms.rank_list_for_transform(0, src)
+    ms.parallel.convert_checkpoints(str(path / "src"), str(tmp_path / "whole"), "w", src)
+    np.testing.assert_array_equal(ms.load_checkpoint(str(tmp_path / "whole" / "rank_0" / "w0.ckpt"))["w1"].asnumpy(),
+                                  whole["w1"])
+    assert ms.Layout is ms.parallel.Layout
