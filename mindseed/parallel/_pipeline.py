@@ -30,9 +30,11 @@ __all__ = ["record_pipeline", "execute_pipeline", "PipelineProgram", "PipelineEx
 class PipelineProgram(Program):
     """A `Program` whose calls carry a stage each (`stages[i]`, None: computed on every stage that needs it)."""
 
-    def __init__(self, calls, args, outputs, result, stages):
+    def __init__(self, calls, args, outputs, result, stages, micro=None, forward=None):
         super().__init__(calls, args, outputs, result)
         self.stages = stages
+        self.micro = micro or [None] * len(calls)   # per call: the micro-batch it works on (None: not one)
+        self.forward = forward or [True] * len(calls)   # per call: made by the forward pass
 
 
 class _StageRecorder(_Recorder):
@@ -42,6 +44,10 @@ class _StageRecorder(_Recorder):
         self.backward = False   # the outermost network call has returned: the calls are the backward pass
         self.producer = {}      # id(tensor) -> stage of the call that made it
         self.stages = []
+        self.current_micro = None   # the micro-batch the forward pass is in (nn.PipelineCell's network calls)
+        self.micro_of = {}      # id(tensor) -> micro-batch of the call that made it
+        self.micro = []
+        self.forward = []
 
     def record(self, prim, args, attrs, out):
         super().record(prim, args, attrs, out)
@@ -58,8 +64,13 @@ class _StageRecorder(_Recorder):
         else:
             stage = min(found) if self.backward else max(found)
         self.stages.append(stage)
+        micro = self.current_micro if not self.backward else \
+            (self.micro_of.get(id(forward_out)) if forward_out is not None else None)
+        self.micro.append(micro)
+        self.forward.append(not self.backward)
         for o in self.calls[-1].outs:
             self.producer[id(o)] = stage
+            self.micro_of[id(o)] = micro
 
 
 def _stage_of(cell, name):
@@ -127,7 +138,19 @@ def record_pipeline(fn, network, *args):
                 rec.backward = True
         return leave
 
+    def micro_batch():
+        rec.current_micro = count[0]
+        count[0] += 1
+
+        def leave():
+            rec.current_micro = None
+        return leave
+
+    count = [0]
     undos = [_wrap(cell, scope(s)) for cell, s in staged if cell is not network]
+    inner = getattr(network, "network", None)
+    if hasattr(network, "micro_size") and isinstance(inner, Cell):  # nn.PipelineCell: one call per micro-batch
+        undos.append(_wrap(inner, micro_batch))
     undos.append(_wrap(network, outer))
     _state.tapes.append(rec)
     try:
@@ -136,7 +159,7 @@ def record_pipeline(fn, network, *args):
         _state.tapes.remove(rec)
         for undo in reversed(undos):
             undo()
-    return PipelineProgram(rec.calls, args, _flat(result), result, rec.stages)
+    return PipelineProgram(rec.calls, args, _flat(result), result, rec.stages, rec.micro, rec.forward)
 
 
 class PipelineExecution:
@@ -144,8 +167,9 @@ class PipelineExecution:
     ranks), and the Send/Receive records of the values that crossed stages (`p2p`: (from stage, to stage,
     CommRecord))."""
 
-    def __init__(self, stages, p2p, producer):
+    def __init__(self, stages, p2p, producer, activations):
         self.stages, self.p2p, self._producer = stages, p2p, producer
+        self.activations = activations   # [stage][micro-batch]: bytes one rank keeps of that micro-batch's forward
 
     def stage_of(self, t):
         """The stage holding tensor `t` (a leaf: the first stage that read it)."""
@@ -160,6 +184,42 @@ class PipelineExecution:
     def sent_bytes(self):
         """Bytes each rank sent point to point over the step, summed over its stage's sends."""
         return sum(rec.sent_bytes for _, _, rec in self.p2p)
+
+    def schedule(self, kind="1f1b"):
+        """Per stage, the order of its micro-batch passes: ("F", m) / ("B", m). ``"gpipe"``: every forward, then
+        every backward; ``"1f1b"``: stage s runs min(stages - s - 1, micro) forwards, then alternates one forward
+        and one backward, then the remaining backwards (MindSpore's pipeline schedule).
+
+        Raises:
+            ValueError: another `kind`.
+        """
+        stages, micro = len(self.stages), len(self.activations[0])
+        out = []
+        for s in range(stages):
+            if kind == "gpipe":
+                out.append([("F", m) for m in range(micro)] + [("B", m) for m in range(micro)])
+                continue
+            if kind != "1f1b":
+                raise ValueError(f"For 'schedule', the kind must be '1f1b' or 'gpipe', but got {kind!r}.")
+            warm = min(stages - s - 1, micro)
+            order = [("F", m) for m in range(warm)]
+            for m in range(micro - warm):
+                order += [("F", warm + m), ("B", m)]
+            order += [("B", m) for m in range(micro - warm, micro)]
+            out.append(order)
+        return out
+
+    def peak_activation_bytes(self, kind="1f1b"):
+        """Per stage, the most bytes of forward values one rank holds at once under the schedule (a micro-batch's
+        are kept from its forward to its backward)."""
+        peaks = []
+        for s, order in enumerate(self.schedule(kind)):
+            held = peak = 0
+            for pass_, m in order:
+                held += self.activations[s][m] if pass_ == "F" else -self.activations[s][m]
+                peak = max(peak, held)
+            peaks.append(peak)
+        return peaks
 
 
 def execute_pipeline(program, stages, devices, layouts=None):
@@ -203,6 +263,12 @@ def execute_pipeline(program, stages, devices, layouts=None):
             ex.run(call)
         for o in call.outs:
             producer[id(o)] = stage
+    micro = max((m for m in program.micro if m is not None), default=0) + 1
+    activations = [[0] * micro for _ in range(stages)]
+    for call, stage, m, fwd in zip(program.calls, program.stages, program.micro, program.forward):
+        if stage is not None and m is not None and fwd:
+            activations[stage][m] += sum(int(executors[stage].env[id(o)].shards[0].nbytes) for o in call.outs)
     for ex in executors:
         ex.moves = []
-    return PipelineExecution([Execution(ex.world, ex, {**given, **ex.leaves}) for ex in executors], p2p, producer)
+    return PipelineExecution([Execution(ex.world, ex, {**given, **ex.leaves}) for ex in executors], p2p, producer,
+                             activations)

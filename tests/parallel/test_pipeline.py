@@ -142,3 +142,23 @@ def test_tensor_parallel_inside_a_stage_cuts_its_weights():
     for layer, stage in zip(net.layers, stage_of):
         layout = run.stages[stage].layout_of(layer.w)
         assert layout.local_shape == (layer.w.shape[0], layer.w.shape[1] // 2)
+
+
+@pytest.mark.parametrize("micro", [2, 8])
+def test_one_forward_one_backward_holds_fewer_micro_batches_than_gpipe(micro):
+    widths, stage_of, stages, devices, _, _, _ = CASES["4-stage"]
+    _, cell = _pipeline(widths, stage_of, micro)
+    program = record_pipeline(ms.value_and_grad(cell, None, cell.trainable_params()), cell, X, Y)
+    run = execute_pipeline(program, stages, devices)
+    rows = 8 // micro
+    # every micro-batch keeps the same forward values on a stage; stage 0 holds MatMul, Add and Tanh outputs
+    assert run.activations[0] == [3 * rows * widths[1] * 8] * micro
+    one = run.activations
+    gpipe, f1b = run.peak_activation_bytes("gpipe"), run.peak_activation_bytes("1f1b")
+    assert gpipe == [micro * one[s][0] for s in range(stages)]
+    assert f1b == [min(stages - s, micro) * one[s][0] for s in range(stages)]
+    order = run.schedule("1f1b")
+    assert order[stages - 1][:4] == [("F", 0), ("B", 0), ("F", 1), ("B", 1)]
+    assert sorted(order[0]) == sorted(run.schedule("gpipe")[0])
+    with pytest.raises(ValueError, match="must be '1f1b' or 'gpipe'"):
+        run.schedule("zb")
