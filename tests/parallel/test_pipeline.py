@@ -162,3 +162,42 @@ def test_one_forward_one_backward_holds_fewer_micro_batches_than_gpipe(micro):
     assert sorted(order[0]) == sorted(run.schedule("gpipe")[0])
     with pytest.raises(ValueError, match="must be '1f1b' or 'gpipe'"):
         run.schedule("zb")
+
+
+class Tied(nn.Cell):
+    """A weight read by the first and the last stage (an embedding tied to the output head)."""
+
+    def __init__(self):
+        super().__init__()
+        rng = np.random.default_rng(4)
+        self.w = Parameter(Tensor(rng.standard_normal((4, 6)) / 2), name="w")
+        self.first, self.last = _Use(self.w, False), _Use(self.w, True)
+        self.first.pipeline_stage, self.last.pipeline_stage = 0, 1
+
+    def construct(self, x):
+        return self.last(self.first(x))
+
+
+class _Use(nn.Cell):
+    def __init__(self, w, transpose):
+        super().__init__()
+        self.w, self.mm, self.act = w, ops.MatMul(transpose_b=transpose), ops.Tanh()
+
+    def construct(self, x):
+        return self.act(self.mm(x, self.w))
+
+
+def test_a_parameter_shared_by_two_stages_gets_both_stages_gradients():
+    net = Tied()
+    cell = nn.PipelineCell(WithLoss(net), 2)
+    program = record_pipeline(ms.value_and_grad(cell, None, cell.trainable_params()), cell, X, Y)
+    run = execute_pipeline(program, 2, 2)
+    ref_net = Tied()
+    ref = nn.PipelineCell(WithLoss(ref_net), 2)
+    _, (ref_grad,) = ms.value_and_grad(ref, None, ref.trainable_params())(X, Y)
+    (g,) = program.result[1]
+    ex = run.execution_of(g)
+    value = ex.value(g)
+    np.testing.assert_allclose(assemble(value.shards, value.layout), ref_grad.asnumpy(), rtol=0, atol=1e-12)
+    # both stages hold the weight
+    assert [s for s, e in enumerate(run.stages) if id(net.w) in e._executor.env] == [0, 1]
