@@ -98,3 +98,7 @@ tensor_grad_hooks = {}
 
 # `saved_tensors_hooks` in force, innermost last: (pack_hook, unpack_hook) applied to the tensors a tape saves
 saved_tensors_hooks = []
+
+# set by the PyNative backward engine while a primitive's bprop runs: the forward output it differentiates (the
+# pipeline partitioner puts the bprop's calls on the stage of that forward call)
+bprop_of = None

@@ -174,11 +174,15 @@ def _backward(tape, roots, sens, keep):
                 dout = _hooked(out, dout, hooked)
         # the bprop computes with the unpacked inputs; gradients still go to the inputs themselves
         values = packed[i].unpack() if packed and i in packed else args
-        if prim.bprop_takes_needs:
-            needs = tuple(id(a) in tracked for a in args)
-            grads = prim.bprop(*values, out, dout, needs=needs, **attrs)
-        else:
-            grads = prim.bprop(*values, out, dout, **attrs)
+        outer, _state.bprop_of = _state.bprop_of, out
+        try:
+            if prim.bprop_takes_needs:
+                needs = tuple(id(a) in tracked for a in args)
+                grads = prim.bprop(*values, out, dout, needs=needs, **attrs)
+            else:
+                grads = prim.bprop(*values, out, dout, **attrs)
+        finally:
+            _state.bprop_of = outer
         for a, g in zip(args, grads):
             if g is None or id(a) not in tracked or not isinstance(a, Tensor):
                 continue

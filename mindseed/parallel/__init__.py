@@ -10,8 +10,22 @@ The foundation of semi-auto parallel runs in one process on a simulated world of
 * `_world`: `SimulatedWorld`, the collectives on per-rank lists, with their bytes logged;
 * `_redistribute`: `plan(src, dst)`, the collectives and local slices from one layout to another;
 * `_spmd`: `record(fn, *args)` keeps the primitive calls of a run (backward included) with the strategies given
-  to `Primitive.shard`; `execute(program, world)` runs them on shards by the primitives' sharding rules.
+  to `Primitive.shard`; `execute(program, world)` runs them on shards by the primitives' sharding rules;
+* `_strategy_file` and `checkpoint_transform`: MindSpore's strategy files, and distributed checkpoints merged or
+  re-cut for another strategy (`merge_sliced_parameter`, `transform_checkpoints`, `load_distributed_checkpoint`, ...).
 """
 from mindseed.common._shard_layout import Layout
+from mindseed.parallel._strategy_file import (build_searched_strategy, merge_pipeline_strategys,
+                                              restore_group_info_list)
+from mindseed.parallel.checkpoint_transform import (convert_checkpoint_by_rank, convert_checkpoints,
+                                                    get_ckpt_path_with_strategy, load_distributed_checkpoint,
+                                                    load_segmented_checkpoints, merge_sliced_parameter,
+                                                    rank_list_for_convert, rank_list_for_transform,
+                                                    transform_checkpoint_by_rank, transform_checkpoints,
+                                                    unified_safetensors)
 
-__all__ = ["Layout"]
+__all__ = ["Layout", "build_searched_strategy", "merge_pipeline_strategys", "restore_group_info_list",
+           "get_ckpt_path_with_strategy", "load_distributed_checkpoint", "load_segmented_checkpoints",
+           "merge_sliced_parameter", "rank_list_for_transform", "transform_checkpoint_by_rank",
+           "transform_checkpoints", "unified_safetensors", "rank_list_for_convert", "convert_checkpoint_by_rank",
+           "convert_checkpoints"]

@@ -23,7 +23,7 @@ import math
 
 import numpy as np
 
-__all__ = ["DeviceMesh", "TensorLayout", "shard_array", "assemble"]
+__all__ = ["DeviceMesh", "TensorLayout", "shard_array", "assemble", "optimizer_shard_dims", "optimizer_shard"]
 
 
 class DeviceMesh:
@@ -311,3 +311,56 @@ def assemble(shards, layout):
         else:
             out[box] = piece
     return out
+
+
+def optimizer_shard_dims(mesh_shape, dims, size, name="the parameter"):
+    """(mesh shape, dims) with dim 0 further cut over `size` of the repeated axes (-1: all of them), as MindSpore's
+    parallel optimizer cuts a parameter: the innermost repeated axes first, an axis split in (outer, inner) when only
+    part of it is needed; the new cuts are minor to dim 0's model-parallel cuts.
+
+    Raises:
+        ValueError: no repeated axis, or `size` that the repeated axes cannot make.
+    """
+    used = {a for d in dims for a in d}
+    repeated = [a for a, s in enumerate(mesh_shape) if a not in used and s > 1]
+    if not repeated:
+        raise ValueError(f"For the parallel optimizer, {name}'s device matrix {list(mesh_shape)} has no repeated axis "
+                         f"for the optimizer shard.")
+    shape, opt = list(mesh_shape), []
+    remaining = math.prod(shape[a] for a in repeated) if size == -1 else size
+    for a in reversed(repeated):
+        if remaining == 1:
+            break
+        if shape[a] > remaining:
+            if shape[a] % remaining:
+                raise ValueError(f"For the parallel optimizer, {name}'s device-matrix axis of size {shape[a]} cannot "
+                                 f"be divided by the optimizer shard size {remaining}.")
+            # split the axis: the inner part of size `remaining` carries the shard
+            shape[a:a + 1] = [shape[a] // remaining, remaining]
+            dims = [tuple(x + 1 if x > a else x for x in d) for d in dims]
+            opt = [x + 1 for x in opt]
+            a += 1
+        if remaining % shape[a]:
+            raise ValueError(f"For the parallel optimizer, the optimizer shard size {size} of {name} does not divide "
+                             f"its device matrix {list(mesh_shape)}.")
+        remaining //= shape[a]
+        opt.insert(0, a)
+    if remaining != 1:
+        raise ValueError(f"For the parallel optimizer, the optimizer shard size {size} of {name} is more than its "
+                         f"repeated devices in {list(mesh_shape)}.")
+    dims = list(dims)
+    dims[0] = tuple(dims[0]) + tuple(opt)
+    return tuple(shape), dims
+
+
+def optimizer_shard(layout, size=-1, name="the parameter"):
+    """`layout` with dim 0 further cut by the parallel optimizer over `size` of its repeated ranks (-1: all);
+    None when that is impossible (no repeated axis, or dim 0 not divisible), where MindSpore leaves the parameter
+    whole in the optimizer."""
+    if not layout.shape or layout.partial:
+        return None
+    try:
+        shape, dims = optimizer_shard_dims(layout.mesh.shape, layout.dims, size, name)
+        return TensorLayout(DeviceMesh(shape), layout.shape, dims)
+    except ValueError:
+        return None

@@ -25,7 +25,9 @@ import math
 import numpy as np
 
 from mindseed._utils import _state
+from mindseed.common._parallel import get_auto_parallel_context
 from mindseed.common._shard_layout import Layout
+from mindseed.common.parameter import Parameter
 from mindseed.common.tensor import Tensor
 from mindseed.ops.operations._base import shard_scopes
 from mindseed.parallel._layout import DeviceMesh, TensorLayout, _format_strategy, shard_array
@@ -169,12 +171,44 @@ class Execution:
         """The layout of tensor `t` as it was produced (a leaf: as its first consumer cut it)."""
         return self._leaf_layouts.get(id(t)) or self._executor.env[id(t)].layout
 
+    def parameter_layouts(self):
+        """{name: TensorLayout} of the Parameters the program read, as their first consumer cut them (what the
+        strategy file records)."""
+        params = self._executor.params
+        return {params[k].name: layout for k, layout in self._leaf_layouts.items() if k in params}
+
+    def rank_parameters(self, rank):
+        """{name: Tensor} of `rank`'s slice of every Parameter the program read: what that rank saves with
+        `save_checkpoint(net, file, integrated_save=False)`.
+
+        Raises:
+            ValueError: `rank` out of the world.
+        """
+        if isinstance(rank, bool) or not isinstance(rank, int) or not 0 <= rank < self.world.size:
+            raise ValueError(f"For 'rank_parameters', the rank must be an int in [0, {self.world.size}), but got "
+                             f"{rank!r}.")
+        params = self._executor.params
+        return {params[k].name: Tensor(np.ascontiguousarray(self._executor.env[k].shards[rank]), params[k].dtype)
+                for k in self._leaf_layouts if k in params}
+
+    def operator_strategies(self):
+        """[(node name, strategy)] of the calls that ran sharded: per input, the number of pieces of each dim."""
+        return [(f"{p.call.prim.name}-op{i}", [[lay.cuts(d) for d in range(len(lay.shape))] for lay in p.in_layouts])
+                for i, p in enumerate(self.plans) if p.cuts is not None]
+
+    def save_strategy(self, path):
+        """Write MindSpore's strategy file of this run: every Parameter's layout and every sharded call's
+        strategy (a name ending in ``.json`` gives JSON, else protobuf)."""
+        from mindseed.parallel._strategy_file import write_strategy_file  # noqa: PLC0415  (needs mindseed.train)
+        write_strategy_file(path, self.parameter_layouts(), self.operator_strategies())
+
 
 class _Executor:
     def __init__(self, world, leaf_layouts):
         self.world = world
         self.env = {}             # id(tensor) -> DistValue
         self.leaves = {}          # id(leaf) -> its layout once a consumer has cut it
+        self.params = {}          # id(leaf) -> the Parameter, for the leaves that are Parameters
         self.given = dict(leaf_layouts)
         self.whole_calls = []
         self.copies = {}          # (id(tensor), layout) -> shards: a value redistributed once serves every consumer
@@ -186,6 +220,8 @@ class _Executor:
         v = self.env.get(id(t))
         if v is not None:
             return v
+        if isinstance(t, Parameter):
+            self.params[id(t)] = t
         if id(t) in self.given:
             layout = self.given[id(t)]
             v = DistValue(layout, shard_array(_np(t), layout))
@@ -365,6 +401,16 @@ class _Executor:
         self.plans.append(CallPlan(call, mesh, None, in_layouts, out_layouts, self.moves))
 
 
+def given_layouts(layouts, size):
+    """{id(tensor): TensorLayout} of (Tensor, strategy tuple or TensorLayout) pairs on `size` ranks."""
+    given = {}
+    for t, layout in layouts or ():
+        if isinstance(layout, tuple):
+            layout = TensorLayout.from_strategy(tuple(t.shape), layout, size)
+        given[id(t)] = layout
+    return given
+
+
 def execute(program, world, layouts=None):
     """Run `program` on the ranks of `world`.
 
@@ -380,13 +426,13 @@ def execute(program, world, layouts=None):
     Raises:
         ValueError: a strategy that does not fit its operator's inputs or the world.
     """
-    given = {}
-    for t, layout in layouts or ():
-        if isinstance(layout, tuple):
-            layout = TensorLayout.from_strategy(tuple(t.shape), layout, world.size)
-        given[id(t)] = layout
+    given = given_layouts(layouts, world.size)
     ex = _Executor(world, given)
     for call in program.calls:
         ex.run(call)
     ex.moves = []  # from now on: the redistributions made to read results (Execution.reads)
-    return Execution(world, ex, {**given, **ex.leaves})
+    execution = Execution(world, ex, {**given, **ex.leaves})
+    path = get_auto_parallel_context("strategy_ckpt_save_file")
+    if path:  # MindSpore writes the strategy file when it compiles a sharded network
+        execution.save_strategy(path)
+    return execution

@@ -11,11 +11,13 @@ The planner records one forward and backward step (`value_and_grad` over the tra
 single-process ones, and prints:
 
 * per operator call: its device matrix, the cut of each factor, the collectives it needed and their bytes;
-* per rank: the bytes of its parameter shards, of its gradient shards, of the values the step produced on it
-  (every recorded output, no buffer reuse: an upper bound of activation memory), and the bytes it sent;
+* per rank: the bytes of its parameter shards, of its gradient shards, of its optimizer state (``--optimizer``;
+  cut over the data-parallel ranks with ``--parallel-optimizer``), of the values the step produced on it (every
+  recorded output, no buffer reuse: an upper bound of activation memory), and the bytes it sent;
 * per collective kind: how many ran and the bytes each rank sent.
 
-Bytes sent are those of ring algorithms (see `_world`).
+Bytes sent are those of ring algorithms (see `_world`). ``--strategy-file PATH`` writes MindSpore's strategy file
+of the plan (``.json`` or protobuf).
 """
 import argparse
 import runpy
@@ -27,7 +29,7 @@ from mindseed import nn, ops
 from mindseed.autograd.grad import value_and_grad
 from mindseed.common.parameter import Parameter
 from mindseed.common.tensor import Tensor
-from mindseed.parallel._layout import TensorLayout, assemble
+from mindseed.parallel._layout import TensorLayout, assemble, optimizer_shard
 from mindseed.parallel._spmd import execute, record
 from mindseed.parallel._world import SimulatedWorld
 
@@ -107,8 +109,13 @@ def _bytes(layout, itemsize):
     return int(np.prod(layout.local_shape, dtype=np.int64)) * itemsize
 
 
-def format_plan(step, max_ranks=16):
-    """The text the planner prints for `step` (a `StepPlan`)."""
+# state tensors an optimizer keeps per parameter (Momentum: the velocity; Adam: two moments)
+OPTIMIZER_STATES = {"sgd": 0, "momentum": 1, "adam": 2}
+
+
+def format_plan(step, max_ranks=16, optimizer="adam", parallel_optimizer=False):
+    """The text the planner prints for `step` (a `StepPlan`): the optimizer state is `optimizer`'s (a key of
+    `OPTIMIZER_STATES`), cut over each parameter's data-parallel ranks with `parallel_optimizer` (ZeRO-1)."""
     ex = step.execution
     world = ex.world
     lines = [f"== {world.size} ranks; sharded loss and gradients vs one process: max |error| = {step.max_error:.3g}",
@@ -121,16 +128,21 @@ def format_plan(step, max_ranks=16):
     reads = "; ".join(repr(s) for m in ex.reads for s in m.collectives())
     lines.append(f"     reading the loss and the gradients in their parameters' layouts: {reads or 'no communication'}")
     lines += ["", "== per rank (bytes)", f"{'rank':>6} {'coords':>12} {'params':>10} {'grads':>10} "
-              f"{'values':>12} {'sent':>10}"]
+              f"{'opt state':>10} {'values':>12} {'sent':>10}"]
     item = {id(p): p.asnumpy().itemsize for p in step.params}
     param_bytes = sum(_bytes(ex.layout_of(p), item[id(p)]) for p in step.params)
     grad_bytes = sum(_bytes(ex.layout_of(p), item[id(p)]) for p in step.params)
+    state_layouts = [(optimizer_shard(ex.layout_of(p)) if parallel_optimizer else None) or ex.layout_of(p)
+                     for p in step.params]
+    state_bytes = OPTIMIZER_STATES[optimizer] * sum(_bytes(lay, item[id(p)])
+                                                   for p, lay in zip(step.params, state_layouts))
     values = sum(_bytes(lay, o.asnumpy().itemsize) for p in ex.plans for o, lay in zip(p.call.outs, p.out_layouts))
     sent = sum(r.sent_bytes for r in world.log)
     mesh = ex.plans[0].mesh if ex.plans else None
     for rank in range(min(world.size, max_ranks)):
         coords = mesh.coords(rank) if mesh is not None else ()
-        lines.append(f"{rank:>6} {str(coords):>12} {param_bytes:>10} {grad_bytes:>10} {values:>12} {sent:>10}")
+        lines.append(f"{rank:>6} {str(coords):>12} {param_bytes:>10} {grad_bytes:>10} {state_bytes:>10} "
+                     f"{values:>12} {sent:>10}")
     if world.size > max_ranks:
         lines.append(f"   ... {world.size - max_ranks} more ranks, the same figures (even shards)")
     lines += ["", "== collectives", f"{'kind':>14} {'count':>6} {'sent/rank':>12}"]
@@ -152,6 +164,11 @@ def main(argv=None):
     parser.add_argument("--devices", type=int, default=4, help="number of simulated ranks (default 4)")
     parser.add_argument("--demo", choices=sorted(_DEMOS), help="plan a built-in MLP instead of a script")
     parser.add_argument("--ranks", type=int, default=16, help="print at most this many ranks (default 16)")
+    parser.add_argument("--optimizer", choices=sorted(OPTIMIZER_STATES), default="adam",
+                        help="the optimizer whose state is counted (default adam)")
+    parser.add_argument("--parallel-optimizer", action="store_true",
+                        help="cut the optimizer state over each parameter's data-parallel ranks (ZeRO-1)")
+    parser.add_argument("--strategy-file", help="write MindSpore's strategy file of the plan here")
     args = parser.parse_args(argv)
     if args.devices < 1:
         parser.error(f"--devices must be positive, but got {args.devices}")
@@ -165,7 +182,11 @@ def main(argv=None):
         network, inputs, data = scope["network"], scope["inputs"], scope.get("dataset_strategy")
     else:
         parser.error("give a script or --demo")
-    print(format_plan(plan_step(network, inputs, args.devices, data), args.ranks))
+    step = plan_step(network, inputs, args.devices, data)
+    print(format_plan(step, args.ranks, args.optimizer, args.parallel_optimizer))
+    if args.strategy_file:
+        step.execution.save_strategy(args.strategy_file)
+        print(f"\nstrategy file written: {args.strategy_file}")
     return 0
 
 

@@ -6,6 +6,7 @@ import sys
 
 import pytest
 
+import mindseed as ms
 from mindseed.parallel import plan
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -73,3 +74,18 @@ def test_plan_reports_bad_arguments(tmp_path, capsys):
     with pytest.raises(SystemExit):
         plan.main(["--demo", "data", "--devices", "0"])
     assert "--devices must be positive" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("n", [2, 4])
+def test_the_parallel_optimizer_cuts_the_adam_state_over_the_data_ranks(n, capsys, tmp_path):
+    params = (16 * 32 + 32 + 32 * 8) * 8
+    assert plan.main(["--demo", "data", "--devices", str(n), "--ranks", "1"]) == 0
+    assert f"{params:>10} {params:>10} {2 * params:>10}" in capsys.readouterr().out
+    strategy = str(tmp_path / "s.json")
+    assert plan.main(["--demo", "data", "--devices", str(n), "--ranks", "1", "--parallel-optimizer",
+                      "--strategy-file", strategy]) == 0
+    out = capsys.readouterr().out
+    assert f"{params:>10} {params:>10} {2 * params // n:>10}" in out
+    assert sorted(ms.build_searched_strategy(strategy)) == ["b1", "w1", "w2"]
+    assert plan.main(["--demo", "data", "--devices", str(n), "--ranks", "1", "--optimizer", "sgd"]) == 0
+    assert f"{params:>10} {params:>10} {0:>10}" in capsys.readouterr().out

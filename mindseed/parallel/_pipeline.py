@@ -1,0 +1,274 @@
+"""Pipeline parallel on a simulated world: the stages of a network (`Cell.pipeline_stage`) on their own ranks, with
+the activations and gradients crossing stages sent point to point.
+
+`record_pipeline(fn, network, *args)` records one step like `_spmd.record` and gives every primitive call a stage:
+
+* a forward call inside a cell whose `pipeline_stage` is set runs on that stage (the innermost such cell);
+* another forward call runs on the latest stage among its inputs' producers (the loss after the last stage);
+* a backward call made by a primitive's bprop (the backward engine names the forward output it differentiates,
+  `_state.bprop_of`) runs on the stage of that forward call; another backward call (the sum of a tensor's
+  gradients) on the earliest stage among its inputs' producers;
+* a call none of whose inputs comes from a stage (micro-batch slicing of the data, the initial gradient) is
+  computed on every stage that needs it, as every stage reads the dataset.
+
+`execute_pipeline(program, stages, devices)` runs each stage's calls on its `devices / stages` ranks (with the
+operators' shard strategies, as `_spmd.execute`), and logs a Send/Receive pair per rank whenever a stage reads a
+value produced on another one (rank i of one stage to rank i of the other, as MindSpore pairs them). With
+`nn.PipelineCell(network, micro_size)` the step runs `micro_size` micro-batches through the stages; the values are
+those of the single-process run whatever the schedule, so the order of the calls is the recorded one (the
+schedule, 1F1B or interleaved, changes when each stage works, not what it computes).
+"""
+from mindseed._utils import _state
+from mindseed.common.tensor import Tensor
+from mindseed.nn.cell import Cell
+from mindseed.parallel._spmd import DistValue, Execution, Program, _Executor, _flat, _Recorder, given_layouts
+from mindseed.parallel._world import CommRecord, SimulatedWorld
+
+__all__ = ["record_pipeline", "execute_pipeline", "PipelineProgram", "PipelineExecution"]
+
+
+class PipelineProgram(Program):
+    """A `Program` whose calls carry a stage each (`stages[i]`, None: computed on every stage that needs it)."""
+
+    def __init__(self, calls, args, outputs, result, stages, micro=None, forward=None):
+        super().__init__(calls, args, outputs, result)
+        self.stages = stages
+        self.micro = micro or [None] * len(calls)   # per call: the micro-batch it works on (None: not one)
+        self.forward = forward or [True] * len(calls)   # per call: made by the forward pass
+
+
+class _StageRecorder(_Recorder):
+    def __init__(self):
+        super().__init__()
+        self.scopes = []        # the stages of the staged cells running now, innermost last
+        self.backward = False   # the outermost network call has returned: the calls are the backward pass
+        self.producer = {}      # id(tensor) -> stage of the call that made it
+        self.stages = []
+        self.current_micro = None   # the micro-batch the forward pass is in (nn.PipelineCell's network calls)
+        self.micro_of = {}      # id(tensor) -> micro-batch of the call that made it
+        self.micro = []
+        self.forward = []
+
+    def record(self, prim, args, attrs, out):
+        super().record(prim, args, attrs, out)
+        found = {self.producer[id(a)] for a in args if isinstance(a, Tensor) and self.producer.get(id(a)) is not None}
+        forward_out = _state.bprop_of
+        if isinstance(forward_out, tuple):
+            forward_out = forward_out[0]
+        if self.scopes and not self.backward:
+            stage = self.scopes[-1]
+        elif self.backward and forward_out is not None and id(forward_out) in self.producer:
+            stage = self.producer[id(forward_out)]  # a bprop runs where its forward call ran
+        elif not found:
+            stage = None
+        else:
+            stage = min(found) if self.backward else max(found)
+        self.stages.append(stage)
+        micro = self.current_micro if not self.backward else \
+            (self.micro_of.get(id(forward_out)) if forward_out is not None else None)
+        self.micro.append(micro)
+        self.forward.append(not self.backward)
+        for o in self.calls[-1].outs:
+            self.producer[id(o)] = stage
+            self.micro_of[id(o)] = micro
+
+
+def _stage_of(cell, name):
+    stage = cell.__dict__.get("pipeline_stage", getattr(cell, "pipeline_stage", None))
+    if stage is None:
+        return None
+    if isinstance(stage, bool) or not isinstance(stage, int) or stage < 0:
+        raise ValueError(f"For pipeline parallel, the 'pipeline_stage' of cell '{name}' must be a non-negative int, "
+                         f"but got {stage!r}.")
+    return stage
+
+
+def _wrap(cell, enter):
+    """Replace `cell`'s construct (on the instance) by one that calls `enter()` around it; returns the undo."""
+    had = "construct" in cell.__dict__
+    previous = cell.__dict__.get("construct")
+    inner = cell.construct
+
+    def construct(*args, **kwargs):
+        leave = enter()
+        try:
+            return inner(*args, **kwargs)
+        finally:
+            leave()
+
+    cell.__dict__["construct"] = construct
+
+    def undo():
+        if had:
+            cell.__dict__["construct"] = previous
+        else:
+            del cell.__dict__["construct"]
+
+    return undo
+
+
+def record_pipeline(fn, network, *args):
+    """Run `fn(*args)` (a step of `network`, e.g. `value_and_grad(network, ...)`) and return its
+    `PipelineProgram`.
+
+    Raises:
+        TypeError: `network` is not a Cell.
+        ValueError: a `pipeline_stage` that is not a non-negative int, or no cell with one.
+    """
+    if not isinstance(network, Cell):
+        raise TypeError(f"For 'record_pipeline', the 'network' must be a Cell, but got {type(network).__name__}.")
+    staged = [(cell, s) for name, cell in network.cells_and_names() if (s := _stage_of(cell, name)) is not None]
+    if not staged:
+        raise ValueError("For pipeline parallel, no cell of the network has a 'pipeline_stage'.")
+    rec = _StageRecorder()
+    depth = [0]
+
+    def scope(stage):
+        def enter():
+            rec.scopes.append(stage)
+            return rec.scopes.pop
+        return enter
+
+    def outer():
+        depth[0] += 1
+
+        def leave():
+            depth[0] -= 1
+            if depth[0] == 0:
+                rec.backward = True
+        return leave
+
+    def micro_batch():
+        rec.current_micro = count[0]
+        count[0] += 1
+
+        def leave():
+            rec.current_micro = None
+        return leave
+
+    count = [0]
+    undos = [_wrap(cell, scope(s)) for cell, s in staged if cell is not network]
+    inner = getattr(network, "network", None)
+    if hasattr(network, "micro_size") and isinstance(inner, Cell):  # nn.PipelineCell: one call per micro-batch
+        undos.append(_wrap(inner, micro_batch))
+    undos.append(_wrap(network, outer))
+    _state.tapes.append(rec)
+    try:
+        result = fn(*args)
+    finally:
+        _state.tapes.remove(rec)
+        for undo in reversed(undos):
+            undo()
+    return PipelineProgram(rec.calls, args, _flat(result), result, rec.stages, rec.micro, rec.forward)
+
+
+class PipelineExecution:
+    """The result of `execute_pipeline`: one `Execution` per stage (`stages[s]`, on its own world of the stage's
+    ranks), and the Send/Receive records of the values that crossed stages (`p2p`: (from stage, to stage,
+    CommRecord))."""
+
+    def __init__(self, stages, p2p, producer, activations):
+        self.stages, self.p2p, self._producer = stages, p2p, producer
+        self.activations = activations   # [stage][micro-batch]: bytes one rank keeps of that micro-batch's forward
+
+    def stage_of(self, t):
+        """The stage holding tensor `t` (a leaf: the first stage that read it)."""
+        s = self._producer.get(id(t))
+        if s is None:
+            s = next(i for i, ex in enumerate(self.stages) if id(t) in ex._executor.env)
+        return s
+
+    def execution_of(self, t):
+        return self.stages[self.stage_of(t)]
+
+    def sent_bytes(self):
+        """Bytes each rank sent point to point over the step, summed over its stage's sends."""
+        return sum(rec.sent_bytes for _, _, rec in self.p2p)
+
+    def schedule(self, kind="1f1b"):
+        """Per stage, the order of its micro-batch passes: ("F", m) / ("B", m). ``"gpipe"``: every forward, then
+        every backward; ``"1f1b"``: stage s runs min(stages - s - 1, micro) forwards, then alternates one forward
+        and one backward, then the remaining backwards (MindSpore's pipeline schedule).
+
+        Raises:
+            ValueError: another `kind`.
+        """
+        stages, micro = len(self.stages), len(self.activations[0])
+        out = []
+        for s in range(stages):
+            if kind == "gpipe":
+                out.append([("F", m) for m in range(micro)] + [("B", m) for m in range(micro)])
+                continue
+            if kind != "1f1b":
+                raise ValueError(f"For 'schedule', the kind must be '1f1b' or 'gpipe', but got {kind!r}.")
+            warm = min(stages - s - 1, micro)
+            order = [("F", m) for m in range(warm)]
+            for m in range(micro - warm):
+                order += [("F", warm + m), ("B", m)]
+            order += [("B", m) for m in range(micro - warm, micro)]
+            out.append(order)
+        return out
+
+    def peak_activation_bytes(self, kind="1f1b"):
+        """Per stage, the most bytes of forward values one rank holds at once under the schedule (a micro-batch's
+        are kept from its forward to its backward)."""
+        peaks = []
+        for s, order in enumerate(self.schedule(kind)):
+            held = peak = 0
+            for pass_, m in order:
+                held += self.activations[s][m] if pass_ == "F" else -self.activations[s][m]
+                peak = max(peak, held)
+            peaks.append(peak)
+        return peaks
+
+
+def execute_pipeline(program, stages, devices, layouts=None):
+    """Run a `PipelineProgram` on `devices` simulated ranks in `stages` pipeline stages.
+
+    Args:
+        program (PipelineProgram): from `record_pipeline`.
+        stages (int): the number of stages (`pipeline_stages`).
+        devices (int): the number of ranks; each stage has `devices / stages`.
+        layouts (Sequence): (Tensor, strategy tuple or TensorLayout) of the inputs on a stage's ranks.
+
+    Returns:
+        PipelineExecution.
+
+    Raises:
+        ValueError: `stages` does not divide `devices`, or a call's stage is not below `stages`.
+    """
+    if isinstance(stages, bool) or not isinstance(stages, int) or stages < 1 or devices % stages:
+        raise ValueError(f"For pipeline parallel, the 'pipeline_stages' ({stages!r}) must be a positive int dividing "
+                         f"the device number {devices}.")
+    used = {s for s in program.stages if s is not None}
+    if used and max(used) >= stages:
+        raise ValueError(f"For pipeline parallel, a cell has pipeline_stage {max(used)}, but 'pipeline_stages' is "
+                         f"{stages}.")
+    per_stage = devices // stages
+    given = given_layouts(layouts, per_stage)
+    executors = [_Executor(SimulatedWorld(per_stage), given) for _ in range(stages)]
+    producer, p2p = {}, []
+    for call, stage in zip(program.calls, program.stages):
+        targets = range(stages) if stage is None else (stage,)
+        for s in targets:
+            ex = executors[s]
+            for a in call.args:
+                src = producer.get(id(a)) if isinstance(a, Tensor) else None
+                if src is None or src == s or id(a) in ex.env:
+                    continue
+                value = executors[src].env[id(a)]
+                ex.env[id(a)] = DistValue(value.layout, [x.copy() for x in value.shards])
+                nbytes = int(value.shards[0].nbytes)
+                p2p.append((src, s, CommRecord("Send", 2, per_stage, nbytes, nbytes)))
+            ex.run(call)
+        for o in call.outs:
+            producer[id(o)] = stage
+    micro = max((m for m in program.micro if m is not None), default=0) + 1
+    activations = [[0] * micro for _ in range(stages)]
+    for call, stage, m, fwd in zip(program.calls, program.stages, program.micro, program.forward):
+        if stage is not None and m is not None and fwd:
+            activations[stage][m] += sum(int(executors[stage].env[id(o)].shards[0].nbytes) for o in call.outs)
+    for ex in executors:
+        ex.moves = []
+    return PipelineExecution([Execution(ex.world, ex, {**given, **ex.leaves}) for ex in executors], p2p, producer,
+                             activations)

@@ -1,0 +1,151 @@
+"""The parallel optimizer (ZeRO-1: `enable_parallel_optimizer`, `optimizer_weight_shard_size`) on a simulated world.
+
+Each parameter's optimizer state is cut along dim 0 over the ranks that repeat the parameter (its data-parallel
+ranks; `optimizer_weight_shard_size` of them, -1: all), as MindSpore's parallel optimizer does
+(`_layout.optimizer_shard`). One step:
+
+1. each gradient is brought to the optimizer layout: a data-parallel gradient (a partial sum over the data axis)
+   is reduce-scattered, never all-reduced;
+2. every rank runs the user's optimizer on its slices (the optimizer's own update rule, with its parameters and
+   state set to the rank's slices for the call; scalar state such as the step count and Adam's beta powers is
+   the same on every rank);
+3. the updated slices are all-gathered back to the parameter's layout.
+
+Only optimizers whose update is elementwise shard this way (`SHARDABLE`); Lamb, LARS and AdaFactor read norms
+of the whole parameter.
+"""
+import math
+
+import numpy as np
+
+from mindseed.common._parallel import get_auto_parallel_context
+from mindseed.common.tensor import Tensor
+from mindseed.parallel._layout import assemble, optimizer_shard, shard_array
+from mindseed.parallel._redistribute import plan
+from mindseed.parallel._strategy_file import record_of, write_strategy_file
+
+__all__ = ["ShardedOptimizer", "SHARDABLE"]
+
+SHARDABLE = ("SGD", "Momentum", "Adam", "AdamWeightDecay", "AdamOffload")
+
+
+class ShardedOptimizer:
+    """`optimizer` with its state cut over the data-parallel ranks of `execution`'s world.
+
+    Args:
+        optimizer (Optimizer): the user's optimizer (its parameters are the network's).
+        execution (Execution): the sharded step (`_spmd.execute`) that read the parameters.
+        shard_size (int): ranks sharing one parameter's state; -1: all its repeated ranks. Default: the context's
+            ``optimizer_weight_shard_size``.
+
+    Raises:
+        TypeError: an optimizer whose update is not elementwise.
+        ValueError: a parameter the execution did not read.
+    """
+
+    def __init__(self, optimizer, execution, shard_size=None):
+        name = type(optimizer).__name__
+        if name not in SHARDABLE:
+            raise TypeError(f"For the parallel optimizer, the optimizer must be one of {', '.join(SHARDABLE)} (an "
+                            f"elementwise update), but got {name}.")
+        size = get_auto_parallel_context("optimizer_weight_shard_size") if shard_size is None else shard_size
+        if isinstance(size, bool) or not isinstance(size, int) or (size < 1 and size != -1):
+            raise ValueError(f"For the parallel optimizer, the 'optimizer_weight_shard_size' must be -1 or a positive "
+                             f"int, but got {size!r}.")
+        self.optimizer, self.execution, self.world = optimizer, execution, execution.world
+        self.params = list(optimizer.parameters)
+        known = execution.parameter_layouts()
+        self.layouts, self.opt_layouts, self.states = {}, {}, {}
+        for p in self.params:
+            if p.name not in known:
+                raise ValueError(f"For the parallel optimizer, the parameter '{p.name}' was not read by the sharded "
+                                 f"step.")
+            layout = execution.layout_of(p)
+            self.layouts[id(p)] = layout
+            opt = optimizer_shard(layout, size, p.name) if size != 1 else None
+            self.opt_layouts[id(p)] = opt or layout  # MindSpore leaves a parameter it cannot cut whole
+        own = {id(p) for p in self.params}
+        by_name = {p.name: p for p in self.params}
+        self.globals = []
+        for _, q in optimizer.parameters_and_names():
+            if id(q) in own:
+                continue
+            owner = by_name.get(q.name.partition(".")[2])
+            if owner is not None and q.shape == owner.shape:
+                self.states.setdefault(id(owner), []).append(q)
+            else:
+                self.globals.append(q)
+        # every rank's slices: parameters (as the optimizer sees them) and states
+        self.slices = {}
+        for p in self.params:
+            layout = self.opt_layouts[id(p)]
+            for x in [p] + self.states.get(id(p), []):
+                self.slices[id(x)] = shard_array(x.asnumpy(), layout)
+
+    def state_bytes(self, rank):
+        """Bytes of the optimizer state `rank` holds."""
+        return sum(self.slices[id(q)][rank].nbytes for qs in self.states.values() for q in qs)
+
+    def rank_state(self, rank):
+        """{name: Tensor} of `rank`'s slices of the optimizer state (what it saves in its checkpoint)."""
+        return {q.name: Tensor(self.slices[id(q)][rank]) for qs in self.states.values() for q in qs}
+
+    def rank_checkpoint(self, rank):
+        """{name: Tensor} of what `rank` saves: its optimizer slices of the parameters and of their state."""
+        return {x.name: Tensor(self.slices[id(x)][rank]) for p in self.params for x in [p] + self.states.get(id(p), [])}
+
+    def strategy_records(self):
+        """{name: ParallelLayouts} of the parameters and their state: the parameter's layout with MindSpore's
+        `opt_weight_shard_size` (pieces) and `opt_weight_shard_step` (rank stride inside a shard group)."""
+        out = {}
+        for p in self.params:
+            layout, opt = self.layouts[id(p)], self.opt_layouts[id(p)]
+            rec = record_of(layout, f"parameter '{p.name}'")
+            if opt != layout:
+                inner = opt.dims[0][-1]
+                rec.opt_weight_shard_size = opt.cuts(0) // layout.cuts(0)
+                rec.opt_weight_shard_step = math.prod(opt.mesh.shape[inner + 1:])
+            for x in [p] + self.states.get(id(p), []):
+                out[x.name] = rec
+        return out
+
+    def save_strategy(self, path):
+        """Write MindSpore's strategy file of the step with the optimizer shards (see `strategy_records`)."""
+        write_strategy_file(path, self.strategy_records(), self.execution.operator_strategies())
+
+    def step(self, gradients):
+        """One update from the step's `gradients` (Tensors of the recorded program, in the optimizer's parameter
+        order). Returns each parameter's updated slices in its layout (a list per rank), after the all-gather; the
+        Parameters hold the whole updated values.
+
+        Raises:
+            ValueError: not one gradient per parameter.
+        """
+        if len(gradients) != len(self.params):
+            raise ValueError(f"For the parallel optimizer, {len(gradients)} gradients were given for "
+                             f"{len(self.params)} parameters.")
+        grads = [self.execution.value(g, self.opt_layouts[id(p)]).shards for p, g in zip(self.params, gradients)]
+        scalars = [(q, q.asnumpy()) for q in self.globals]
+        wholes = [(x, x.asnumpy()) for p in self.params for x in [p] + self.states.get(id(p), [])]
+        try:
+            for r in range(self.world.size):
+                for q, value in scalars:  # the same step on every rank: each starts from the same scalars
+                    q.set_data(Tensor(value, q.dtype))
+                for x, _ in wholes:
+                    x.set_data(Tensor(np.ascontiguousarray(self.slices[id(x)][r]), x.dtype), slice_shape=True)
+                self.optimizer(tuple(Tensor(np.ascontiguousarray(g[r])) for g in grads))
+                for x, _ in wholes:
+                    self.slices[id(x)][r] = x.asnumpy()
+        finally:
+            for x, value in wholes:
+                x.set_data(Tensor(value, x.dtype), slice_shape=True)
+        out = {}
+        for p in self.params:
+            layout, opt = self.layouts[id(p)], self.opt_layouts[id(p)]
+            shards = self.slices[id(p)]
+            if opt != layout:
+                shards = plan(opt, layout, shards[0].itemsize).run(shards, self.world)
+            out[id(p)] = shards
+            for x in [p] + self.states.get(id(p), []):
+                x.set_data(Tensor(assemble(self.slices[id(x)], opt), x.dtype))
+        return [out[id(p)] for p in self.params]
