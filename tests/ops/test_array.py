@@ -153,6 +153,9 @@ SPECS = [
     OpSpec("hsplit", lambda x: ops.hsplit(x, 2), lambda x: np.hsplit(x, 2)),
     OpSpec("vsplit", lambda x: ops.vsplit(x, [1]), lambda x: np.vsplit(x, [1])),
     OpSpec("dsplit", lambda x: ops.dsplit(x, 2), lambda x: np.dsplit(x, 2), shapes=[(2, 3, 4)]),
+    # an uneven count gives the first pieces one more element (MindSpore's tensor_split rule)
+    OpSpec("vsplit_uneven", lambda x: ops.vsplit(x, 3), lambda x: np.array_split(x, 3, 0), shapes=[(10, 2)]),
+    OpSpec("hsplit_uneven", lambda x: ops.hsplit(x, 3), lambda x: np.array_split(x, 3, 1), shapes=[(2, 10)]),
     OpSpec("unbind", lambda x: ops.unbind(x, 1), lambda x: [x[:, i] for i in range(4)], grad2=True),
     OpSpec("unstack", lambda x: ops.unstack(x, 0), lambda x: list(x)),
     OpSpec("movedim", lambda x: ops.movedim(x, (0, 1), (2, 0)), lambda x: np.moveaxis(x, (0, 1), (2, 0)),
@@ -362,7 +365,7 @@ ERRORS = [
     ErrorSpec("narrow_range", lambda: ops.narrow(X, 1, 2, 2), ValueError, "For 'narrow'"),
     ErrorSpec("slice_range", lambda: ops.slice(X, (0, 1), (1, 5)), ValueError, "For 'Slice'"),
     ErrorSpec("split_sections", lambda: ops.split(X, [1, 1], 1), ValueError, "For 'Split'"),
-    ErrorSpec("hsplit_uneven", lambda: ops.hsplit(X, 2), ValueError, "For 'hsplit'"),
+    ErrorSpec("hsplit_zero", lambda: ops.hsplit(X, 0), ValueError, "must be a positive int"),
     ErrorSpec("movedim_len", lambda: ops.movedim(X, (0, 1), (1,)), ValueError, "For 'movedim'"),
     ErrorSpec("concat_not_list", lambda: ops.hstack(X), TypeError, "For 'hstack'"),
     ErrorSpec("meshgrid_2d", lambda: ops.meshgrid(X, X), ValueError, "For 'Meshgrid'"),

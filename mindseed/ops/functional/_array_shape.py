@@ -464,9 +464,8 @@ def _nsplit(op, input, indices_or_sections, axis, min_ndim):
         raise ValueError(f"For '{op}', the input must have at least {min_ndim} dimensions, but got {input.ndim}.")
     if not isinstance(indices_or_sections, (list, tuple)):
         k = _int(op, "indices_or_sections", indices_or_sections)
-        if k <= 0 or input.shape[axis] % k:
-            raise ValueError(f"For '{op}', dimension {axis} of size {input.shape[axis]} cannot be split into {k} "
-                             f"equal sections.")
+        if k <= 0:  # as MindSpore (tensor_split): an uneven count gives the first pieces one more element
+            raise ValueError(f"For '{op}', 'indices_or_sections' must be a positive int, but got {k}.")
     return tensor_split(input, indices_or_sections, axis)
 
 
