@@ -300,7 +300,9 @@ class Cell:
         return self
 
     def add_flags(self, **flags):
+        # as MindSpore: each flag is also an attribute of the cell (`net.add_flags(thor=False); net.thor`)
         self._flags.update(flags)
+        self.__dict__.update(flags)
         return self
 
     def add_flags_recursive(self, **flags):
