@@ -55,9 +55,11 @@ def batches(n, batch_size, seed):
 
 
 def make_thor(net, loss, args):
-    steps = args.max_steps + 1
-    lr = ms.Tensor(np.full(steps, args.thor_lr, np.float32))
-    damping = ms.Tensor((args.damping * args.damping_decay ** (np.arange(steps) / 100.0)).astype(np.float32))
+    steps = np.arange(args.max_steps + 1)
+    # cosine decay over --thor-decay-steps (MindSpore's THOR recipes give THOR a decaying rate), then constant
+    done = np.minimum(steps, args.thor_decay_steps) / args.thor_decay_steps
+    lr = ms.Tensor((args.thor_lr * (0.01 + 0.99 * 0.5 * (1 + np.cos(np.pi * done)))).astype(np.float32))
+    damping = ms.Tensor((args.damping * args.damping_decay ** (steps / 100.0)).astype(np.float32))
     opt = nn.thor(net, lr, damping, 0.9, batch_size=args.batch_size, frequency=args.frequency)
     model = ms.Model(net, loss_fn=loss, optimizer=opt)
     return ms.ConvertModelUtils.convert_to_thor_model(model, network=net, loss_fn=loss, optimizer=opt)
@@ -100,6 +102,7 @@ def main(argv=None):
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--momentum-lr", type=float, default=0.01)
     ap.add_argument("--thor-lr", type=float, default=0.01)
+    ap.add_argument("--thor-decay-steps", type=int, default=1000)
     ap.add_argument("--damping", type=float, default=0.03)
     ap.add_argument("--damping-decay", type=float, default=0.87)
     ap.add_argument("--frequency", type=int, default=10)

@@ -131,7 +131,7 @@ class ThorGpu(Optimizer):
         self._kinds = tuple(kinds.get(id(p), (_OTHER, None)) for p in self._parameters)
         self._layer_index = []
         inv_a, inv_g = [], []
-        for p, (kind, cell) in zip(self._parameters, self._kinds):
+        for kind, cell in self._kinds:
             if kind in (_CONV, _FC, _EMBEDDING):
                 a, g = _factors(kind, cell)
                 k = len(inv_a)
