@@ -324,6 +324,8 @@ def test_thor_model_refreshes_the_factors_every_frequency_steps():
     ({"split_indices": [1, "a"]}, TypeError, "split_indices"),
     ({"use_nesterov": 1}, TypeError, "use_nesterov"),
     ({"decay_filter": 3}, TypeError, "decay_filter"),
+    ({"weight_decay": -1.0}, ValueError, "weight_decay"),
+    ({"weight_decay": ms.Tensor(0.1)}, TypeError, "weight_decay"),
 ])
 def test_thor_bad_arguments(kwargs, err, match):
     args = {"learning_rate": ms.Tensor(0.1), "damping": [0.1], "momentum": 0.9}

@@ -112,6 +112,7 @@ class ThorGpu(Optimizer):
         params = [p for p in net.get_parameters() if p.requires_grad]
         super().__init__(learning_rate, params, weight_decay, loss_scale)
         cls = type(self).__name__
+        V.value_type("weight_decay", weight_decay, [int, float], cls)       # THOR's decay is a number
         _check_args(momentum, frequency, learning_rate, batch_size, split_indices, decay_filter, cls)
         self.momentum = Parameter(Tensor(momentum, mstype.float32), name="momentum")
         self.params = self._parameters
@@ -123,7 +124,7 @@ class ThorGpu(Optimizer):
         self.damping = Tensor(self._damping_values, mstype.float32)
         self.batch_size = batch_size
         self.frequency = frequency
-        self.thor_weight_decay = float(weight_decay) if isinstance(weight_decay, (int, float)) else weight_decay
+        self.thor_weight_decay = float(weight_decay)
         self.decay_flags = tuple(bool(decay_filter(p)) for p in self._parameters)
         self.cov_step = Parameter(Tensor(np.zeros([1], np.int32)), name="cov_step", requires_grad=False)
         self.thor = True
