@@ -136,8 +136,8 @@ def main(argv=None):
     (thor_steps, thor_time, _), (mom_steps, mom_time, _) = results["THOR"], results["Momentum"]
     if thor_steps and mom_steps:
         print(f"\nTHOR reached {args.target:.0%} in {thor_steps} steps ({thor_time:.1f} s), Momentum in {mom_steps} "
-              f"steps ({mom_time:.1f} s): THOR needed {mom_steps / thor_steps:.2f}x fewer steps and "
-              f"{mom_time / thor_time:.2f}x less training time.")
+              f"steps ({mom_time:.1f} s): steps Momentum/THOR {mom_steps / thor_steps:.2f}x, training time "
+              f"Momentum/THOR {mom_time / thor_time:.2f}x.")
 
 
 if __name__ == "__main__":
