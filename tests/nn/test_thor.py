@@ -325,7 +325,7 @@ def test_thor_model_refreshes_the_factors_every_frequency_steps():
     ({"use_nesterov": 1}, TypeError, "use_nesterov"),
     ({"decay_filter": 3}, TypeError, "decay_filter"),
     ({"weight_decay": -1.0}, ValueError, "weight_decay"),
-    ({"weight_decay": ms.Tensor(0.1)}, TypeError, "weight_decay"),
+    ({"weight_decay": nn.ExponentialDecayLR(0.1, 0.9, 4)}, TypeError, "For 'ThorGpu', the type of 'weight_decay'"),
 ])
 def test_thor_bad_arguments(kwargs, err, match):
     args = {"learning_rate": ms.Tensor(0.1), "damping": [0.1], "momentum": 0.9}
