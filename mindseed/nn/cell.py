@@ -267,13 +267,14 @@ class Cell:
         return self
 
     def _modes(self):
-        """The training flags of this cell and its sub-cells: part of the compile-cache key of the compiled
-        functions that call it (the graph differs: dropout, batch statistics). Recomputed after a set_train."""
+        """The training flags (and `add_flags` flags) of this cell and its sub-cells: part of the compile-cache key
+        of the compiled functions that call it (the graph differs: dropout, batch statistics, THOR's recording).
+        Recomputed after a set_train or add_flags."""
         d = self.__dict__
         cached = d.get("_modes_cache")
         if cached is not None and cached[0] == _state.train_epoch:
             return cached[1]
-        modes = tuple(cell.training for _, cell in self.cells_and_names())
+        modes = tuple((cell.training, _plain_flags(cell._flags)) for _, cell in self.cells_and_names())
         d["_modes_cache"] = (_state.train_epoch, modes)
         return modes
 
@@ -302,7 +303,10 @@ class Cell:
         return self
 
     def add_flags(self, **flags):
+        # as MindSpore: each flag is also an attribute of the cell (`net.add_flags(thor=False); net.thor`)
         self._flags.update(flags)
+        self.__dict__.update(flags)
+        _state.train_epoch += 1     # the flags are part of the compile-cache key (`_modes`): a trace reads them
         return self
 
     def add_flags_recursive(self, **flags):
@@ -546,6 +550,11 @@ class Cell:
 
     def __dir__(self):
         return list(super().__dir__())
+
+
+def _plain_flags(flags):
+    """The flags whose values can be part of a cache key."""
+    return tuple(sorted((k, v) for k, v in flags.items() if isinstance(v, (bool, int, float, str, type(None)))))
 
 
 def _tensor_args(args):

@@ -9,6 +9,8 @@ from mindseed.train.serialization import (async_ckpt_thread_status, ckpt_to_safe
                                           load_checkpoint_async, load_param_into_net, safetensors_to_ckpt,
                                           save_checkpoint)
 from mindseed.train.summary import SummaryRecord  # noqa: F401
+from mindseed.train import train_thor  # noqa: F401
+from mindseed.train.train_thor import ConvertModelUtils, ConvertNetUtils  # noqa: F401
 
 # MindSpore re-exports mixed precision here; it lives in mindseed.amp (a sibling package), looked up on first use
 _AMP_NAMES = ("amp", "build_train_network", "LossScaleManager", "FixedLossScaleManager", "DynamicLossScaleManager")
@@ -16,7 +18,7 @@ _AMP_NAMES = ("amp", "build_train_network", "LossScaleManager", "FixedLossScaleM
 # (the amp names stay out of __all__ so that `from mindseed.train import *` never imports mindseed.amp)
 __all__ = ["Model", "DatasetHelper", "connect_network_with_dataset", "save_checkpoint", "load_checkpoint",
            "load_param_into_net", "async_ckpt_thread_status", "data_sink", "load_checkpoint_async",
-           "ckpt_to_safetensors", "safetensors_to_ckpt", "SummaryRecord"]
+           "ckpt_to_safetensors", "safetensors_to_ckpt", "SummaryRecord", "ConvertModelUtils", "ConvertNetUtils"]
 __all__.extend(callback.__all__)
 __all__.extend(metrics.__all__)
 

@@ -12,3 +12,4 @@ from mindseed.nn.layer.transformer import *  # noqa: F401,F403
 from mindseed.nn.layer.image import *  # noqa: F401,F403
 from mindseed.nn.layer.math import *  # noqa: F401,F403
 from mindseed.nn.layer.combined import *  # noqa: F401,F403
+from mindseed.nn.layer.thor_layer import *  # noqa: F401,F403

@@ -15,6 +15,7 @@ from mindseed.nn.optim.ada_grad import Adagrad
 from mindseed.nn.optim.adafactor import AdaFactor
 from mindseed.nn.optim.adamax import AdaMax
 from mindseed.nn.optim.adadelta import Adadelta
+from mindseed.nn.optim.thor import thor
 
 __all__ = ["Optimizer", "Momentum", "LARS", "Adam", "AdamWeightDecay", "LazyAdam", "AdamOffload", "Lamb", "SGD",
-           "ASGD", "Rprop", "FTRL", "RMSProp", "ProximalAdagrad", "Adagrad", "AdaFactor", "AdaMax", "Adadelta"]
+           "ASGD", "Rprop", "FTRL", "RMSProp", "ProximalAdagrad", "Adagrad", "AdaFactor", "AdaMax", "Adadelta", "thor"]
