@@ -17,12 +17,14 @@ MindSpore have no such table and are read unverified.
 import binascii
 import json
 import os
+import shutil
 import sqlite3
 import struct
 
 import numpy as np
 
 from mindseed.mindrecord import _msgpack
+from mindseed.mindrecord import config as _crypt
 from mindseed.mindrecord.exceptions import MRMInvalidHeaderSizeError, MRMInvalidPageSizeError
 
 VERSION = "3.0"
@@ -132,8 +134,13 @@ def shard_paths(path):
 class ShardSetReader:
     """Random access to the rows of one or more shard files (same schema)."""
 
-    def __init__(self, paths):
-        self.paths = list(paths)
+    def __init__(self, paths, expand=False, _opened=None):
+        """`paths`: shard files (or, with `expand`, one file whose header lists its whole shard set). Encrypted
+        files are decrypted first (see `config`); `source_paths` are the files named by the caller."""
+        if _opened is not None:
+            self.source_paths, self.paths, self._decrypted = _opened
+        else:
+            self._open_sources(list(paths), expand)
         self.headers = [read_header(p) for p in self.paths]
         first = self.headers[0]["schema"][0]
         self.schema = first["schema"]
@@ -149,6 +156,32 @@ class ShardSetReader:
         table = [self._index(i) for i in range(len(self.paths))]
         self.rows = np.concatenate(table) if table else np.zeros((0, 7), np.int64)
         self._checked = set()    # (shard, page id) of the pages whose checksum matched
+
+    def _open_sources(self, paths, expand):
+        self._decrypted = None
+        opened, folder = _crypt.decrypted_copies(paths[:1] if expand else paths)
+        if folder is not None:
+            self._decrypted = _Folder(folder)
+        if expand:
+            base = os.path.dirname(os.path.abspath(paths[0]))
+            names = [os.path.basename(a) for a in read_header(opened[0])["shard_addresses"]]
+            sources = [os.path.join(base, n) for n in names]
+            for p in sources:
+                if not os.path.isfile(p):
+                    raise RuntimeError(f"Invalid file, MindRecord shard file {p} (listed in the header of "
+                                       f"{paths[0]}) does not exist.")
+            if folder is not None:
+                rest = [p for p in sources if os.path.basename(p) != os.path.basename(paths[0])]
+                _crypt.decrypted_copies(rest, folder)
+                opened = [os.path.join(folder, n) for n in names]
+            else:
+                opened = sources
+            paths = sources
+        self.source_paths, self.paths = paths, opened
+
+    def reopen(self):
+        """Another reader of the same (already decrypted) files."""
+        return ShardSetReader(None, _opened=(self.source_paths, self.paths, self._decrypted))
 
     def _index(self, k):
         path, h = self.paths[k], self.headers[k]
@@ -192,7 +225,7 @@ class ShardSetReader:
         return len(self.rows)
 
     def close(self):
-        for fd in self.fds:
+        for fd in getattr(self, "fds", ()):
             try:
                 os.close(fd)
             except OSError:
@@ -266,6 +299,16 @@ class ShardSetReader:
         except ValueError:
             raise RuntimeError(f"Invalid data, {where}: {arr.size} values do not fit the schema shape "
                                f"{shape}.") from None
+
+
+class _Folder:
+    """A private folder of decrypted copies, removed when the last reader using it is gone."""
+
+    def __init__(self, path):
+        self.path = path
+
+    def __del__(self):
+        shutil.rmtree(self.path, ignore_errors=True)
 
 
 def _checksums(db):
