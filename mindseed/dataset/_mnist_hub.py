@@ -22,7 +22,7 @@ SHA256 = {
 }
 _ALLOWED = {("numpy.core.multiarray", "_reconstruct"), ("numpy._core.multiarray", "_reconstruct"),
             ("numpy", "ndarray"), ("numpy", "dtype"), ("numpy.core.multiarray", "scalar"),
-            ("numpy._core.multiarray", "scalar")}
+            ("numpy._core.multiarray", "scalar"), ("_codecs", "encode")}  # encode: bytes in protocol-2 pickles
 
 
 class _ArraysOnly(pickle.Unpickler):
