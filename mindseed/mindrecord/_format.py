@@ -327,6 +327,15 @@ def _index_crc(rows):
     return binascii.crc32(np.ascontiguousarray(rows, dtype="<i8").tobytes())
 
 
+def reader_row(schema, row):
+    """A row as MindSpore's FileReader and MindPage return it: a float field holding a whole number comes back as
+    an int (its C++ side passes the row through JSON)."""
+    for k, v in row.items():
+        if isinstance(v, float) and v.is_integer() and "shape" not in schema[k]:
+            row[k] = int(v)
+    return row
+
+
 def column_array(spec, value):
     """A field value as MindDataset outputs it (numpy, dtype from the schema)."""
     t = spec["type"]

@@ -350,7 +350,7 @@ class FileReader:
         """Yield each row as {field: value} (ints/floats/str for scalars, bytes, numpy arrays)."""
         for i in range(len(self._reader)):
             row = self._reader.read(i)
-            yield {k: row[k] for k in self._fields}
+            yield F.reader_row(self._reader.schema, {k: row[k] for k in self._fields})
 
     def schema(self):
         """The schema {field: {"type": ..., ["shape": ...]}}."""

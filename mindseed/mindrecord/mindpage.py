@@ -168,4 +168,5 @@ class MindPage:
             finally:
                 con.close()
             wanted.extend(self._starts[k] + pos for pos, (hit,) in enumerate(hits) if hit)
-        return [self._reader.read(i) for i in wanted[page * num_row:(page + 1) * num_row]]
+        return [F.reader_row(self._reader.schema, self._reader.read(i))
+                for i in wanted[page * num_row:(page + 1) * num_row]]
