@@ -1,9 +1,8 @@
 """MindDataset: rows of MindRecord files (written by FileWriter, Dataset.save or real MindSpore)."""
 import os
 
-
-
 from mindseed.dataset import _validate as V
+from mindseed.dataset._cache import attach_cache
 from mindseed.dataset._sources import MappableSource
 from mindseed.mindrecord import _format as F
 
@@ -63,6 +62,7 @@ class MindDataset(MappableSource):
                 raise RuntimeError(f"Invalid columns_list, column '{c}' is not in the MindRecord schema "
                                    f"{sorted(schema)} of {paths[0]}.")
         self.names = list(names)
+        attach_cache(self, cache)
         if padded_sample is not None:
             missing = [c for c in self.names if c not in padded_sample]
             if missing:
