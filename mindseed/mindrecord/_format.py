@@ -240,8 +240,8 @@ class ShardSetReader:
         k, r0, r1, b0, b1, raw_page, blob_page = (int(x) for x in self.rows[i])
         fd, path = self.fds[k], self.paths[k]
         if self.crcs[k] is not None:
-            self._check_page(k, raw_page)
-            self._check_page(k, blob_page)
+            self._check_page(k, raw_page, i)
+            self._check_page(k, blob_page, i)
         out = {}
         raw = os.pread(fd, r1 - r0, r0)
         if len(raw) != r1 - r0 or len(raw) < 8:
@@ -274,7 +274,7 @@ class ShardSetReader:
                 out[name] = self._blob_value(name, data, f"{path} row {i} field '{name}'")
         return out
 
-    def _check_page(self, k, pid):
+    def _check_page(self, k, pid, row):
         if (k, pid) in self._checked:
             return
         h = self.headers[k]
@@ -282,7 +282,7 @@ class ShardSetReader:
         data = os.pread(self.fds[k], sizes.get(pid, 0), int(h["header_size"]) + pid * int(h["page_size"]))
         if pid not in sizes or self.crcs[k].get(pid) != binascii.crc32(data):
             raise RuntimeError(f"Invalid file, the checksum of page {pid} of MindRecord file {self.paths[k]} does not "
-                               f"match: the file is damaged.")
+                               f"match (reading row {row}): the file is damaged.")
         self._checked.add((k, pid))
 
     def _blob_value(self, name, data, where):
