@@ -52,6 +52,17 @@ def set_enc_key(enc_key):
     ENC_KEY = enc_key
 
 
+def _mode(value, name):
+    """`value` if it is a callable or a supported mode name (ValueError naming `name` otherwise)."""
+    if callable(value):
+        return value
+    if not isinstance(value, str):
+        raise ValueError(f"The input {name} is not str.")
+    if value not in _MODES:
+        raise ValueError(f"The input {name} is invalid.")
+    return value
+
+
 def set_enc_mode(enc_mode="AES-GCM"):
     """Set the encryption mode: ``"AES-GCM"`` or a function ``f(in_file, file_size, out_file, key)``.
 
@@ -59,14 +70,7 @@ def set_enc_mode(enc_mode="AES-GCM"):
         ValueError: `enc_mode` is neither a supported mode nor callable.
     """
     global ENC_MODE
-    if callable(enc_mode):
-        ENC_MODE = enc_mode
-        return
-    if not isinstance(enc_mode, str):
-        raise ValueError("The input enc_mode is not str.")
-    if enc_mode not in _MODES:
-        raise ValueError("The input enc_mode is invalid.")
-    ENC_MODE = enc_mode
+    ENC_MODE = _mode(enc_mode, "enc_mode")
 
 
 def set_dec_mode(dec_mode="AES-GCM"):
@@ -77,14 +81,7 @@ def set_dec_mode(dec_mode="AES-GCM"):
         ValueError: `dec_mode` is neither a supported mode, callable, nor None.
     """
     global DEC_MODE
-    if dec_mode is None or callable(dec_mode):
-        DEC_MODE = dec_mode
-        return
-    if not isinstance(dec_mode, str):
-        raise ValueError("The input dec_mode is not str.")
-    if dec_mode not in _MODES:
-        raise ValueError("The input dec_mode is invalid.")
-    DEC_MODE = dec_mode
+    DEC_MODE = None if dec_mode is None else _mode(dec_mode, "dec_mode")
 
 
 def _get_enc_key():
