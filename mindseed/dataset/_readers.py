@@ -66,11 +66,16 @@ def _accept(self, name, value):
     return value
 
 
+def _check_cache(self, name, value):
+    from mindseed.dataset._cache import check_cache
+    return check_cache(value)
+
+
 _ARG_CHECKS = {
     "dataset_dir": _check_dir, "dataset_file": _check_file, "annotation_file": _check_file,
     "decode": _check_flag, "compat": _check_flag, "extra_metadata": _check_flag, "shard_equal_rows": _check_flag,
     "small": _check_flag, "extensions": _check_extensions, "class_indexing": _check_class_indexing,
-    "cache": _accept, "decrypt": _accept,
+    "cache": _check_cache, "decrypt": _accept,
 }
 # handled by the base classes (MappableSource / _LineSource)
 _BASE_ARGS = ("num_samples", "num_parallel_workers", "shuffle", "sampler", "num_shards", "shard_id")
@@ -112,6 +117,9 @@ def _bind(self, args):
         self.usage = "all"
     self._check_args()
     self._base_init(args)
+    if args.get("cache") is not None:
+        from mindseed.dataset._cache import attach_cache
+        attach_cache(self, args["cache"])
 
 
 class _Declared:

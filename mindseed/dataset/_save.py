@@ -39,6 +39,9 @@ def save_dataset(dataset, file_name, num_files=1, file_type="mindrecord"):
         raise ValueError(f"Dataset.save: file_type '{file_type}' is not supported; only 'mindrecord'.")
     if isinstance(num_files, bool) or not isinstance(num_files, int) or not 1 <= num_files <= 1000:
         raise ValueError("Input num_files is not within the required interval of [1, 1000].")
+    from mindseed.mindrecord.config import _get_enc_key
+    if _get_enc_key() is not None and num_files > 1:
+        raise RuntimeError("When encode mode is enabled, the automatic sharding function is unavailable.")
     names = dataset.get_col_names()
     rows = dataset._rows(Ctx(_base_seed(), (0,), _number_nodes(dataset)))
     writer = None

@@ -17,12 +17,14 @@ MindSpore have no such table and are read unverified.
 import binascii
 import json
 import os
+import shutil
 import sqlite3
 import struct
 
 import numpy as np
 
 from mindseed.mindrecord import _msgpack
+from mindseed.mindrecord import config as _crypt
 from mindseed.mindrecord.exceptions import MRMInvalidHeaderSizeError, MRMInvalidPageSizeError
 
 VERSION = "3.0"
@@ -132,8 +134,13 @@ def shard_paths(path):
 class ShardSetReader:
     """Random access to the rows of one or more shard files (same schema)."""
 
-    def __init__(self, paths):
-        self.paths = list(paths)
+    def __init__(self, paths, expand=False, _opened=None):
+        """`paths`: shard files (or, with `expand`, one file whose header lists its whole shard set). Encrypted
+        files are decrypted first (see `config`); `source_paths` are the files named by the caller."""
+        if _opened is not None:
+            self.source_paths, self.paths, self._decrypted = _opened
+        else:
+            self._open_sources(list(paths), expand)
         self.headers = [read_header(p) for p in self.paths]
         first = self.headers[0]["schema"][0]
         self.schema = first["schema"]
@@ -149,6 +156,32 @@ class ShardSetReader:
         table = [self._index(i) for i in range(len(self.paths))]
         self.rows = np.concatenate(table) if table else np.zeros((0, 7), np.int64)
         self._checked = set()    # (shard, page id) of the pages whose checksum matched
+
+    def _open_sources(self, paths, expand):
+        self._decrypted = None
+        opened, folder = _crypt.decrypted_copies(paths[:1] if expand else paths)
+        if folder is not None:
+            self._decrypted = _Folder(folder)
+        if expand:
+            base = os.path.dirname(os.path.abspath(paths[0]))
+            names = [os.path.basename(a) for a in read_header(opened[0])["shard_addresses"]]
+            sources = [os.path.join(base, n) for n in names]
+            for p in sources:
+                if not os.path.isfile(p):
+                    raise RuntimeError(f"Invalid file, MindRecord shard file {p} (listed in the header of "
+                                       f"{paths[0]}) does not exist.")
+            if folder is not None:
+                rest = [p for p in sources if os.path.basename(p) != os.path.basename(paths[0])]
+                _crypt.decrypted_copies(rest, folder)
+                opened = [os.path.join(folder, n) for n in names]
+            else:
+                opened = sources
+            paths = sources
+        self.source_paths, self.paths = paths, opened
+
+    def reopen(self):
+        """Another reader of the same (already decrypted) files."""
+        return ShardSetReader(None, _opened=(self.source_paths, self.paths, self._decrypted))
 
     def _index(self, k):
         path, h = self.paths[k], self.headers[k]
@@ -192,7 +225,7 @@ class ShardSetReader:
         return len(self.rows)
 
     def close(self):
-        for fd in self.fds:
+        for fd in getattr(self, "fds", ()):
             try:
                 os.close(fd)
             except OSError:
@@ -207,8 +240,8 @@ class ShardSetReader:
         k, r0, r1, b0, b1, raw_page, blob_page = (int(x) for x in self.rows[i])
         fd, path = self.fds[k], self.paths[k]
         if self.crcs[k] is not None:
-            self._check_page(k, raw_page)
-            self._check_page(k, blob_page)
+            self._check_page(k, raw_page, i)
+            self._check_page(k, blob_page, i)
         out = {}
         raw = os.pread(fd, r1 - r0, r0)
         if len(raw) != r1 - r0 or len(raw) < 8:
@@ -241,7 +274,7 @@ class ShardSetReader:
                 out[name] = self._blob_value(name, data, f"{path} row {i} field '{name}'")
         return out
 
-    def _check_page(self, k, pid):
+    def _check_page(self, k, pid, row):
         if (k, pid) in self._checked:
             return
         h = self.headers[k]
@@ -249,7 +282,7 @@ class ShardSetReader:
         data = os.pread(self.fds[k], sizes.get(pid, 0), int(h["header_size"]) + pid * int(h["page_size"]))
         if pid not in sizes or self.crcs[k].get(pid) != binascii.crc32(data):
             raise RuntimeError(f"Invalid file, the checksum of page {pid} of MindRecord file {self.paths[k]} does not "
-                               f"match: the file is damaged.")
+                               f"match (reading row {row}): the file is damaged.")
         self._checked.add((k, pid))
 
     def _blob_value(self, name, data, where):
@@ -268,6 +301,16 @@ class ShardSetReader:
                                f"{shape}.") from None
 
 
+class _Folder:
+    """A private folder of decrypted copies, removed when the last reader using it is gone."""
+
+    def __init__(self, path):
+        self.path = path
+
+    def __del__(self):
+        shutil.rmtree(self.path, ignore_errors=True)
+
+
 def _checksums(db):
     """{region: crc32} of a shard's index file written by mindseed; None when it has none (written by MindSpore)."""
     con = sqlite3.connect(f"file:{db}?mode=ro", uri=True)
@@ -282,6 +325,15 @@ def _checksums(db):
 def _index_crc(rows):
     """crc32 of the index rows (page ids and offsets, int64 little-endian)."""
     return binascii.crc32(np.ascontiguousarray(rows, dtype="<i8").tobytes())
+
+
+def reader_row(schema, row):
+    """A row as MindSpore's FileReader and MindPage return it: a float field holding a whole number comes back as
+    an int (its C++ side passes the row through JSON)."""
+    for k, v in row.items():
+        if isinstance(v, float) and v.is_integer() and "shape" not in schema[k]:
+            row[k] = int(v)
+    return row
 
 
 def column_array(spec, value):

@@ -4,7 +4,7 @@ __all__ = ["MindRecordException", "ParamValueError", "ParamTypeError", "ParamMis
            "MRMOpenError", "MRMOpenForAppendError", "MRMInvalidPageSizeError", "MRMInvalidHeaderSizeError",
            "MRMSetHeaderError", "MRMWriteDatasetError", "MRMCommitError", "MRMAddSchemaError", "MRMAddIndexError",
            "MRMBuildSchemaError", "MRMGetMetaError", "MRMInvalidSchemaError", "MRMValidateDataError",
-           "MRMDefineIndexError", "MRMDefineBlobError", "MRMUnsupportedSchemaError"]
+           "MRMDefineIndexError", "MRMDefineBlobError", "MRMUnsupportedSchemaError", "MRMDefineCategoryError"]
 
 
 class MindRecordException(Exception):
@@ -40,6 +40,15 @@ MRMValidateDataError = _kind("MRMValidateDataError", "Raw data is valid.")
 MRMDefineIndexError = _kind("MRMDefineIndexError", "Index field is error.")
 MRMDefineBlobError = _kind("MRMDefineBlobError", "Blob field is error.")
 MRMUnsupportedSchemaError = _kind("MRMUnsupportedSchemaError", "Schema is not supported.")
+
+
+class MRMDefineCategoryError(MindRecordException):
+    """A category field (MindPage) is not one of the candidate fields."""
+
+    def __init__(self, error_detail):
+        super().__init__(f"Failed to define category field. Detail: {error_detail}")
+
+
 PathNotExistsError = _kind("PathNotExistsError", "Path does not exist.")
 
 

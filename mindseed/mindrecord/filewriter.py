@@ -7,6 +7,7 @@ import numpy as np
 
 from mindseed.mindrecord import _format as F
 from mindseed.mindrecord import _msgpack
+from mindseed.mindrecord import config as _crypt
 from mindseed.mindrecord.exceptions import (MRMDefineIndexError, MRMInvalidSchemaError, ParamTypeError,
                                             ParamValueError)
 
@@ -303,6 +304,7 @@ class FileWriter:
             for q in (p, p + ".db"):
                 if os.path.exists(q):
                     os.chmod(q, 0o600)
+        _crypt.encrypt_written(self._paths)
         self._committed = True
         return SUCCESS
 
@@ -323,7 +325,7 @@ class FileReader:
     def __init__(self, file_name, num_consumer=4, columns=None, operator=None):
         if isinstance(file_name, str):
             _check_filename(file_name)
-            paths = F.shard_paths(file_name)
+            paths = [file_name]
         elif isinstance(file_name, list) and file_name:
             for f in file_name:
                 _check_filename(f)
@@ -333,7 +335,7 @@ class FileReader:
         for p in paths:
             if not os.path.isfile(p):
                 raise RuntimeError(f"Invalid file, MindRecord file {p} does not exist.")
-        self._reader = F.ShardSetReader(paths)
+        self._reader = F.ShardSetReader(paths, expand=isinstance(file_name, str))
         fields = self._reader.raw_fields + self._reader.blob_fields
         if columns is not None:
             if not isinstance(columns, list) or not all(isinstance(c, str) for c in columns):
@@ -348,7 +350,7 @@ class FileReader:
         """Yield each row as {field: value} (ints/floats/str for scalars, bytes, numpy arrays)."""
         for i in range(len(self._reader)):
             row = self._reader.read(i)
-            yield {k: row[k] for k in self._fields}
+            yield F.reader_row(self._reader.schema, {k: row[k] for k in self._fields})
 
     def schema(self):
         """The schema {field: {"type": ..., ["shape": ...]}}."""
