@@ -101,3 +101,96 @@ def test_importable_as_mindspore_lite():
     env = dict(os.environ, PYTHONPATH=os.pathsep.join(p for p in sys.path if p))
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=300)
     assert out.stdout.split() == ["mindseed.lite._model", "MINDIR"], out.stderr
+
+
+@pytest.fixture(scope="module")
+def nets():
+    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+    import _nets  # noqa: PLC0415 -- the export tests' networks
+    return _nets.build(ms)
+
+
+def _exported(tmp_path, net, x, name):
+    ms.export(net, ms.Tensor(x), file_name=str(tmp_path / name))
+    model = _model(str(tmp_path / (name + ".mindir")))
+    inputs = model.get_inputs()
+    inputs[0].set_data_from_numpy(x)
+    return model, inputs
+
+
+@pytest.mark.parametrize("name,batch", [("lenet", 1), ("lenet", 3), ("resnet", 4), ("resblock", 2)])
+def test_folded_model_equals_eager(tmp_path, nets, name, batch):
+    """Batch norms and biases folded into convolutions, MatMul + bias as Dense: the outputs are eager's."""
+    net, x = nets[name]
+    x = np.random.RandomState(batch).randn(batch, *x.shape[1:]).astype(np.float32)
+    model, inputs = _exported(tmp_path, net, x, name)
+    want = net(ms.Tensor(x)).asnumpy()
+    for _ in range(2):
+        got = model.predict(inputs)[0].get_data_to_numpy()
+        np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-5 * np.abs(want).max())
+    (compiled,) = model._compiled.values()
+    prims = [n.prim.name for n in compiled.graph.nodes]
+    # nothing left of the batch norms, the bias additions and the weight transposes
+    assert not {"BatchNormInference", "MatMul", "Add", "Transpose"} & set(prims), prims
+    assert prims.count("Convolution") + prims.count("ConvolutionGemm") == sum(
+        1 for _, c in net.cells_and_names() if isinstance(c, ms.nn.Conv2d))
+
+
+def test_predict_reads_new_data_and_resizes(tmp_path, nets):
+    net, x = nets["lenet"]
+    model, inputs = _exported(tmp_path, net, x, "lenet")
+    for seed in (1, 2):
+        y = np.random.RandomState(seed).randn(*x.shape).astype(np.float32)
+        inputs[0].set_data_from_numpy(y)
+        out = model.predict(inputs)[0].get_data_to_numpy()
+        np.testing.assert_allclose(out, net(ms.Tensor(y)).asnumpy(), rtol=1e-5, atol=1e-5)
+        out[...] = 0     # the caller owns the result: the next call is not affected
+    model.resize(inputs, [[5] + list(x.shape[1:])])
+    y = np.random.RandomState(3).randn(5, *x.shape[1:]).astype(np.float32)
+    inputs[0].set_data_from_numpy(y)
+    with pytest.raises(ValueError, match="Reshape"):
+        model.predict(inputs)           # the file's reshape target (2, 32) is baked in: fails at predict
+
+
+def _check_plan(plan):
+    """No two activations alive at the same time share bytes; the arena holds them all."""
+    bufs = plan.buffers
+    for i, (_, off, size, first, last) in enumerate(bufs):
+        assert off % 64 == 0 and off + size <= plan.peak_bytes
+        for _, off2, size2, first2, last2 in bufs[i + 1:]:
+            if not (last < first2 or last2 < first):
+                assert off + size <= off2 or off2 + size2 <= off
+    assert plan.total_bytes == sum(b[2] for b in bufs)
+
+
+def test_memory_plan_reuses_buffers(tmp_path, nets):
+    net = ms.nn.SequentialCell([ms.nn.Dense(16, 32), ms.nn.ReLU(), ms.nn.Dense(32, 32), ms.nn.Sigmoid(),
+                                ms.nn.Dense(32, 8)])
+    x = np.ones((4, 16), np.float32)
+    model, inputs = _exported(tmp_path, net, x, "chain")
+    model.predict(inputs)
+    (plan,) = model.memory_plan()
+    _check_plan(plan)
+    # Dense(4x32) -> ReLU in place -> Dense(4x32) -> Sigmoid (4x32) -> Dense(4x8): four buffers of 512, 512, 512
+    # and 128 bytes (aligned to 64); a chain needs two alive at once: 512 + 512
+    assert sorted(b[2] for b in plan.buffers) == [128, 512, 512, 512]
+    assert plan.total_bytes == 1664 and plan.peak_bytes == 1024
+    net, x = nets["resnet"]
+    model, inputs = _exported(tmp_path, net, x, "resnet")
+    model.predict(inputs)
+    (plan,) = model.memory_plan()
+    _check_plan(plan)
+    assert plan.peak_bytes < plan.total_bytes / 2
+
+
+def test_gemm_convolution_equals_convolution():
+    from mindseed import _backend as B  # noqa: PLC0415
+    from mindseed.ops._prims.conv import conv_gemm_p, conv_p  # noqa: PLC0415
+    rng = np.random.RandomState(0)
+    for shape, wshape, stride, pads in [((1, 1, 12, 12), (3, 1, 5, 5), (1, 1), (0, 0, 0, 0)),
+                                        ((2, 3, 9, 9), (4, 3, 3, 3), (2, 2), (1, 1, 1, 1)),
+                                        ((2, 3, 9, 7), (4, 3, 3, 3), (1, 2), (1, 2, 0, 1))]:
+        x, w, b = (B.from_numpy(rng.randn(*s).astype(np.float64)) for s in (shape, wshape, wshape[:1]))
+        attrs = dict(stride=stride, pads=pads, dilation=(1, 1), groups=1)
+        want = B.to_numpy(conv_p.kernel(x, w, b, **attrs))
+        np.testing.assert_allclose(B.to_numpy(conv_gemm_p.kernel(x, w, b, **attrs)), want, rtol=1e-12, atol=1e-12)

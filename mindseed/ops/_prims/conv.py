@@ -15,6 +15,8 @@ from mindseed.ops._registry import Prim, RandomPrim
 
 # ---------------------------------------------------------------- convolution
 conv_p = Prim("Convolution", K.conv, fresh=True, heavy=True)
+# the same convolution by im2col + matmul (inference compilers pick it per shape where it is faster; no bprop)
+conv_gemm_p = Prim("ConvolutionGemm", K.conv_gemm, fresh=True, heavy=True)
 
 
 @conv_p.def_bprop(takes_needs=True)

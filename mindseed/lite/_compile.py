@@ -1,0 +1,165 @@
+"""A loaded model compiled for inference: weights bound as constants and folded, a static memory plan, and one
+generated function per input signature that calls only kernels.
+
+`compile_model(cell, args)` traces the model (the `@ms.jit` trace, `fullgraph`), binds every weight it read as a
+constant, and runs `INFERENCE_PASSES`: algebra and constant folding (reshapes and transposes of weights happen
+now), `fold_weights` (batch norms and bias additions into convolutions, MatMul + bias as one Dense with its
+weight laid out as the kernel reads it), then the usual fusion, in-place and scheduling passes. The generated
+code is what runs at `predict`: no signature lookup, no tensor wrappers, no autodiff state.
+"""
+import time
+
+import numpy as np
+
+from mindseed import _backend as B
+from mindseed.common.tensor import Tensor
+from mindseed.compiler import codegen, passes
+from mindseed.compiler.ir import Const, Var
+from mindseed.compiler.jit import trace_graph
+from mindseed.compiler.passes._util import substitute
+from mindseed.compiler.passes.fold_weights import fold_weights
+from mindseed.ops._prims.conv import conv_gemm_p, conv_p
+from mindseed.ops._registry import registry
+
+__all__ = ["CompiledModel", "MemoryPlan", "compile_model", "INFERENCE_PASSES"]
+
+# the pipeline's passes after the weights became constants (prune_unused_parameters is left out: every model
+# input stays an argument of the generated function, read or not)
+INFERENCE_PASSES = [passes.simplify_algebra, passes.fold_constants, fold_weights, passes.fold_constants] + \
+    [p for p in passes.PIPELINE if p.__name__ not in ("simplify_algebra", "fold_constants", "prune_unused_parameters")]
+
+_ITEMSIZE = {"Float64": 8, "Int64": 8, "UInt64": 8, "Complex64": 8, "Complex128": 16, "Float32": 4, "Int32": 4,
+             "UInt32": 4, "Float16": 2, "BFloat16": 2, "Int16": 2, "UInt16": 2, "Int8": 1, "UInt8": 1, "Bool": 1}
+_ALIGN = 64
+
+
+class MemoryPlan:
+    """Where each activation of the top-level graph lives in one arena, from the values' lifetimes.
+
+    Every node output is a buffer live from the node that writes it to the last node that reads it (a graph
+    output to the end); an in-place node's output is its first input's buffer. Buffers are placed greedily,
+    largest first, at the lowest 64-byte-aligned offset that no buffer alive at the same time occupies (the
+    arena planner of TFLite / MindSpore Lite). `peak_bytes` is the arena's size, `total_bytes` the sum of all
+    activations (what keeping every value would take), `buffers` [(var id, offset, size, first, last)].
+    """
+
+    def __init__(self, graph):
+        self.buffers = []
+        in_place = {p.inplace for p in registry.values() if getattr(p, "inplace", None) is not None}
+        owner, life, size = {}, {}, {}
+        end = len(graph.nodes)
+        for i, node in enumerate(graph.nodes):
+            for x in node.inputs:
+                if isinstance(x, Var) and owner.get(x.id, x.id) in life:
+                    life[owner[x.id]][1] = i
+            for g in node.subgraphs():
+                for vid in codegen._free_vars(g):
+                    if owner.get(vid, vid) in life:
+                        life[owner[vid]][1] = i
+            for k, out in enumerate(node.outputs):
+                src = node.inputs[0] if k == 0 and node.prim in in_place and node.inputs else None
+                if isinstance(src, Var) and owner.get(src.id, src.id) in life:
+                    owner[out.id] = owner.get(src.id, src.id)
+                    continue
+                owner[out.id] = out.id
+                life[out.id] = [i, i]
+                size[out.id] = _nbytes(out)
+        for o in graph.outputs:
+            if isinstance(o, Var) and owner.get(o.id, o.id) in life:
+                life[owner[o.id]][1] = end
+        placed = []
+        for vid in sorted(life, key=lambda v: (-size[v], life[v][0])):
+            first, last = life[vid]
+            offset = 0
+            for p_off, p_size, p_first, p_last in sorted((b[1], b[2], b[3], b[4]) for b in placed):
+                if p_last < first or p_first > last:
+                    continue    # not alive at the same time
+                if offset + size[vid] <= p_off:
+                    break
+                offset = max(offset, _aligned(p_off + p_size))
+            placed.append((vid, offset, size[vid], first, last))
+        self.buffers = sorted(placed, key=lambda b: b[3])
+        self.total_bytes = sum(size.values())
+        self.peak_bytes = max((b[1] + b[2] for b in placed), default=0)
+
+    def __repr__(self):
+        return (f"MemoryPlan({len(self.buffers)} activations: planned arena {self.peak_bytes} bytes, "
+                f"sum of all activations {self.total_bytes} bytes)")
+
+
+def _aligned(n):
+    return (n + _ALIGN - 1) // _ALIGN * _ALIGN
+
+
+def _nbytes(var):
+    shape = var.shape or ()
+    n = 1
+    for d in shape:
+        n *= d if isinstance(d, int) else 1
+    return _aligned(n * _ITEMSIZE.get(str(var.dtype), 8))
+
+
+class CompiledModel:
+    """The generated function of one input signature (`run(*backend tensors) -> tuple`), its source, graph and
+    memory plan."""
+
+    def __init__(self, graph, source, run, plan):
+        self.graph, self.source, self.run, self.plan = graph, source, run, plan
+
+
+def compile_model(cell, args):
+    """Trace `cell` on `args` (Tensors) and compile it for inference (see the module's doc)."""
+    entry = trace_graph(cell, args, pipeline=[])
+    graph = entry.graph
+    n_in = len(graph.params) - len(entry.captured)
+    if n_in != len(args):
+        raise ValueError(f"For 'Model.predict', the model's {len(args)} inputs must be distinct tensors.")
+    consts = {var.id: Const(t._data) for (t, _), var in zip(entry.captured, graph.params[n_in:])}
+    graph.params = graph.params[:n_in]
+    substitute(graph, consts)
+    graph = passes.run_pipeline(graph, pipeline=INFERENCE_PASSES)
+    choose_kernels(graph)
+    graph.outputs = [o if isinstance(o, Var) else _as_tensor(o) for o in graph.outputs]
+    source, run = codegen.generate(graph, "predict")
+    return CompiledModel(graph, source, run, MemoryPlan(graph))
+
+
+_TUNED = {}    # (input shape, weight shape, dtype, attrs) -> the faster convolution primitive
+
+
+def choose_kernels(graph):
+    """Each convolution of a static shape runs the faster of oneDNN's convolution and im2col + matmul, measured
+    now on inputs of its shape (once per shape in the process): tiny batch-1 convolutions are 2-3x faster as one
+    matrix product, large batched ones through oneDNN."""
+    for node in graph.nodes:
+        for g in node.subgraphs():
+            choose_kernels(g)
+        if node.prim is not conv_p or not isinstance(node.inputs[0], Var) or not isinstance(node.inputs[1], Const):
+            continue
+        x, w = node.inputs[0], node.inputs[1].value
+        if x.dtype != "Float32" or x.shape is None or len(x.shape) != 4 or not all(isinstance(d, int) for d in x.shape):
+            continue
+        key = (tuple(x.shape), tuple(B.shape_of(w)), str(x.dtype), tuple(sorted(node.attrs.items())))
+        best = _TUNED.get(key)
+        if best is None:
+            sample = B.from_numpy(np.random.RandomState(0).standard_normal(x.shape).astype(np.float32), str(x.dtype))
+            b = node.inputs[2].value if isinstance(node.inputs[2], Const) else None
+            best = _TUNED[key] = min((conv_p, conv_gemm_p), key=lambda p: _time(p.kernel, sample, w, b, node.attrs))
+        node.prim = best
+
+
+def _time(kernel, x, w, b, attrs, runs=5):
+    kernel(x, w, b, **attrs)
+    best = float("inf")
+    for _ in range(runs):
+        t = time.perf_counter()
+        kernel(x, w, b, **attrs)
+        best = min(best, time.perf_counter() - t)
+    return best
+
+
+def _as_tensor(value):
+    """An output that folded to a constant, as a constant tensor operand."""
+    v = value.value if isinstance(value, Const) else value
+    return Const(v if B.is_array(v) else Tensor(np.asarray(v))._data)
+
