@@ -118,42 +118,39 @@ def compile_model(cell, args):
     graph.params = graph.params[:n_in]
     substitute(graph, consts)
     graph = passes.run_pipeline(graph, pipeline=INFERENCE_PASSES)
-    choose_kernels(graph)
+    choose_kernels(graph, [a._data for a in args])
     graph.outputs = [o if isinstance(o, Var) else _as_tensor(o) for o in graph.outputs]
     source, run = codegen.generate(graph, "predict")
     return CompiledModel(graph, source, run, MemoryPlan(graph))
 
 
-_TUNED = {}    # (input shape, weight shape, dtype, attrs) -> the faster convolution primitive
+def choose_kernels(graph, args):
+    """Each float32 2-d convolution runs the faster of oneDNN's convolution and im2col + matmul, measured now: the
+    graph runs once on `args` (backend tensors), node by node, and at each convolution both kernels are timed on
+    the input it really gets (its shape and memory layout). Tiny batch-1 convolutions are 2-3x faster as one
+    matrix product, batched ones through oneDNN. Tuning stops at the first control-flow node."""
+    env = {p.id: B.clone(a) for p, a in zip(graph.params, args)}
 
-
-def choose_kernels(graph):
-    """Each convolution of a static shape runs the faster of oneDNN's convolution and im2col + matmul, measured
-    now on inputs of its shape (once per shape in the process): tiny batch-1 convolutions are 2-3x faster as one
-    matrix product, large batched ones through oneDNN."""
+    def value(x):
+        return env[x.id] if isinstance(x, Var) else x.value if isinstance(x, Const) else x
     for node in graph.nodes:
-        for g in node.subgraphs():
-            choose_kernels(g)
-        if node.prim is not conv_p or not isinstance(node.inputs[0], Var) or not isinstance(node.inputs[1], Const):
-            continue
-        x, w = node.inputs[0], node.inputs[1].value
-        if x.dtype != "Float32" or x.shape is None or len(x.shape) != 4 or not all(isinstance(d, int) for d in x.shape):
-            continue
-        key = (tuple(x.shape), tuple(B.shape_of(w)), str(x.dtype), tuple(sorted(node.attrs.items())))
-        best = _TUNED.get(key)
-        if best is None:
-            sample = B.from_numpy(np.random.RandomState(0).standard_normal(x.shape).astype(np.float32), str(x.dtype))
-            b = node.inputs[2].value if isinstance(node.inputs[2], Const) else None
-            best = _TUNED[key] = min((conv_p, conv_gemm_p), key=lambda p: _time(p.kernel, sample, w, b, node.attrs))
-        node.prim = best
+        if node.subgraphs() or not all(not isinstance(x, Var) or x.id in env for x in node.inputs):
+            return
+        inputs = [value(x) for x in node.inputs]
+        x = node.inputs[0] if node.inputs else None
+        if node.prim is conv_p and isinstance(x, Var) and x.dtype == "Float32" and len(x.shape or ()) == 4:
+            node.prim = min((conv_p, conv_gemm_p), key=lambda p: _time(p.kernel, inputs, node.attrs))
+        out = node.prim.kernel(*inputs, **node.attrs)
+        for var, o in zip(node.outputs, out if node.prim.multi_output else (out,)):
+            env[var.id] = o
 
 
-def _time(kernel, x, w, b, attrs, runs=5):
-    kernel(x, w, b, **attrs)
+def _time(kernel, inputs, attrs, runs=5):
+    kernel(*inputs, **attrs)
     best = float("inf")
     for _ in range(runs):
         t = time.perf_counter()
-        kernel(x, w, b, **attrs)
+        kernel(*inputs, **attrs)
         best = min(best, time.perf_counter() - t)
     return best
 
