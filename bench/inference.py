@@ -6,7 +6,8 @@ eager and torch.compile, in one process (issue 23's speed target: Lite >= the be
 W5 is ResNet-20 inference at batch 32 (../shared/bench/peers); LeNet1 is the W2 LeNet-5 at batch 1. The networks,
 weights and batches are the peers' own (`ms_w*.py` run with `import mindspore` resolving to mindseed, exported to
 MindIR and ONNX; `torch_w*.py` as they are); every runner is timed by the peers' harness (`common.run_benchmark`)
-and gives the same checksum (check0). Every runner uses the same number of threads (default: torch's). With
+and gives the same checksum (check0). Every runner uses the same number of threads (default 1: on a shared
+machine more threads mostly measure the other processes). With
 --rounds N the runners run N times, interleaved, and the medians are printed (these machines are noisy).
 Without ../shared the benchmark says so and exits.
 """
@@ -139,8 +140,8 @@ def _median(results, field):
 
 
 def main(keys, inductor=True, rounds=1, threads=None):
-    import torch  # noqa: PLC0415 -- the peers' framework, for its thread count
-    threads = threads or torch.get_num_threads()
+    import torch  # noqa: PLC0415 -- the peers' framework
+    threads = threads or 1
     torch.set_num_threads(threads)
     table = {}
     with tempfile.TemporaryDirectory() as folder:

@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 
 import mindseed as ms
+from export import _nets
 from mindseed import lite as mslite
 
 FIXTURES = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "fixtures", "mindir")
@@ -105,8 +106,6 @@ def test_importable_as_mindspore_lite():
 
 @pytest.fixture(scope="module")
 def nets():
-    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-    import _nets  # noqa: PLC0415 -- the export tests' networks
     return _nets.build(ms)
 
 
@@ -194,3 +193,83 @@ def test_gemm_convolution_equals_convolution():
         attrs = dict(stride=stride, pads=pads, dilation=(1, 1), groups=1)
         want = B.to_numpy(conv_p.kernel(x, w, b, **attrs))
         np.testing.assert_allclose(B.to_numpy(conv_gemm_p.kernel(x, w, b, **attrs)), want, rtol=1e-12, atol=1e-12)
+
+
+def _convert(src, out, fmk):
+    converter = mslite.Converter()
+    converter.save_type = mslite.ModelType.MINDIR
+    converter.convert(fmk_type=fmk, model_file=str(src), output_file=str(out))
+    return _model(str(out) + ".mindir")
+
+
+@pytest.mark.parametrize("name", ["lenet", "resnet", "mlp", "resblock"])
+def test_converter_runs_onnx_files_in_lite(tmp_path, nets, name):
+    """mindseed's ONNX export -> Converter (ONNX -> MindIR) -> the Lite runtime: the network's outputs."""
+    net, x = nets[name]
+    ms.export(net, ms.Tensor(x), file_name=str(tmp_path / name), file_format="ONNX")
+    model = _convert(tmp_path / (name + ".onnx"), tmp_path / ("conv_" + name), mslite.FmkType.ONNX)
+    inputs = model.get_inputs()
+    assert inputs[0].shape == list(x.shape)
+    inputs[0].set_data_from_numpy(x)
+    want = _nets.outputs(net(ms.Tensor(x)))
+    got = [t.get_data_to_numpy() for t in model.predict(inputs)]
+    assert len(got) == len(want)
+    for g, w in zip(got, want):
+        np.testing.assert_allclose(g, w, rtol=1e-5, atol=1e-5 * max(1.0, np.abs(w).max()))
+
+
+def test_converter_on_torch_exported_models(tmp_path):
+    """ONNX files written by torch.onnx.export (its flatten is Shape/Gather/Concat/Reshape arithmetic)."""
+    torch = pytest.importorskip("torch")
+    pytest.importorskip("onnx")
+
+    class CNN(torch.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.conv = torch.nn.Conv2d(2, 4, 3, padding=1)
+            self.bn = torch.nn.BatchNorm2d(4)
+            self.fc = torch.nn.Linear(4 * 4 * 4, 5)
+
+        def forward(self, x):
+            y = torch.nn.functional.max_pool2d(torch.relu(self.bn(self.conv(x))), 2)
+            return torch.softmax(self.fc(y.flatten(1)), -1)
+
+    torch.manual_seed(0)
+    net = CNN().eval()
+    with torch.no_grad():
+        net.bn.running_mean.uniform_(-1, 1)
+        net.bn.running_var.uniform_(0.5, 2)
+    x = np.random.RandomState(0).randn(3, 2, 8, 8).astype(np.float32)
+    with torch.inference_mode(False), torch.no_grad():
+        want = net(torch.from_numpy(x)).numpy()
+        try:
+            torch.onnx.export(net, (torch.from_numpy(x),), str(tmp_path / "cnn.onnx"), opset_version=13, dynamo=False)
+        except Exception as e:  # noqa: BLE001 -- the exporter's own dependencies
+            pytest.skip(f"torch.onnx.export is not available here: {e}")
+    model = _convert(tmp_path / "cnn.onnx", tmp_path / "cnn", mslite.FmkType.ONNX)
+    np.testing.assert_allclose(model.predict([mslite.Tensor(x)])[0].get_data_to_numpy(), want, rtol=1e-5,
+                               atol=1e-6)
+
+
+def test_converter_errors(tmp_path, expected):
+    onnx = pytest.importorskip("onnx")
+    from onnx import TensorProto, helper  # noqa: PLC0415
+    converter = mslite.Converter()
+    with pytest.raises(ValueError, match="TFLITE is not supported"):
+        converter.convert(mslite.FmkType.TFLITE, str(tmp_path / "m"), str(tmp_path / "o"))
+    with pytest.raises(RuntimeError, match="does not exist"):
+        converter.convert(mslite.FmkType.ONNX, str(tmp_path / "none.onnx"), str(tmp_path / "o"))
+    (tmp_path / "junk.onnx").write_bytes(b"\x08junk")
+    with pytest.raises(ValueError, match="junk.onnx' is not a valid ONNX model"):
+        converter.convert(mslite.FmkType.ONNX, str(tmp_path / "junk.onnx"), str(tmp_path / "o"))
+    x = helper.make_tensor_value_info("x", TensorProto.FLOAT, [2, 3])
+    y = helper.make_tensor_value_info("y", TensorProto.FLOAT, [2, 3])
+    graph = helper.make_graph([helper.make_node("Hardmax", ["x"], ["y"], name="hm")], "g", [x], [y])
+    onnx.save(helper.make_model(graph, opset_imports=[helper.make_opsetid("", 13)]), str(tmp_path / "hm.onnx"))
+    with pytest.raises(ValueError, match="hm.onnx', node 'hm': the operator Hardmax is not supported"):
+        converter.convert(mslite.FmkType.ONNX, str(tmp_path / "hm.onnx"), str(tmp_path / "o"))
+    # a MindIR file is checked and copied
+    model = _convert(os.path.join(FIXTURES, "mlp.mindir"), tmp_path / "mlp_copy", mslite.FmkType.MINDIR)
+    model.get_inputs()[0].set_data_from_numpy(expected["mlp_x"])
+    np.testing.assert_allclose(model.predict(model.get_inputs())[0].get_data_to_numpy(), expected["mlp_y0"],
+                               rtol=1e-5, atol=1e-5)
