@@ -16,9 +16,11 @@ from mindseed.common.tensor import Tensor
 from mindseed.compiler import codegen, passes
 from mindseed.compiler.ir import Const, Var
 from mindseed.compiler.jit import trace_graph
-from mindseed.compiler.passes._util import substitute
+from mindseed.compiler.passes._util import single_use, substitute, uses_of
 from mindseed.compiler.passes.fold_weights import fold_weights
-from mindseed.ops._prims.conv import conv_gemm_p, conv_p
+from mindseed._backend.kernels import conv as K
+from mindseed.ops._prims.conv import conv_gemm_p, conv_p, conv_packed_p
+from mindseed.ops._prims.core import relu_inplace_p, relu_p
 from mindseed.ops._registry import registry
 
 __all__ = ["CompiledModel", "MemoryPlan", "compile_model", "INFERENCE_PASSES"]
@@ -125,24 +127,57 @@ def compile_model(cell, args):
 
 
 def choose_kernels(graph, args):
-    """Each float32 2-d convolution runs the faster of oneDNN's convolution and im2col + matmul, measured now: the
-    graph runs once on `args` (backend tensors), node by node, and at each convolution both kernels are timed on
-    the input it really gets (its shape and memory layout). Tiny batch-1 convolutions are 2-3x faster as one
-    matrix product, batched ones through oneDNN. Tuning stops at the first control-flow node."""
+    """Each float32 2-d convolution runs the fastest of oneDNN's convolution, the same with its weight packed once
+    into oneDNN's blocked layout (and a ReLU after it fused), and im2col + matmul, measured now: the graph runs
+    once on `args` (backend tensors), node by node, and at each convolution the kernels are timed on the input it
+    really gets (its shape and memory layout). Tiny batch-1 convolutions are 2-3x faster as one matrix product,
+    batched ones through oneDNN. Tuning stops at the first control-flow node."""
     env = {p.id: B.clone(a) for p, a in zip(graph.params, args)}
 
     def value(x):
         return env[x.id] if isinstance(x, Var) else x.value if isinstance(x, Const) else x
     for node in graph.nodes:
         if node.subgraphs() or not all(not isinstance(x, Var) or x.id in env for x in node.inputs):
-            return
+            break
         inputs = [value(x) for x in node.inputs]
         x = node.inputs[0] if node.inputs else None
-        if node.prim is conv_p and isinstance(x, Var) and x.dtype == "Float32" and len(x.shape or ()) == 4:
-            node.prim = min((conv_p, conv_gemm_p), key=lambda p: _time(p.kernel, inputs, node.attrs))
+        if node.prim is conv_p and isinstance(x, Var) and x.dtype == "Float32" and len(x.shape or ()) == 4 \
+                and isinstance(node.inputs[1], Const):
+            inputs = _choose_convolution(node, inputs)
         out = node.prim.kernel(*inputs, **node.attrs)
         for var, o in zip(node.outputs, out if node.prim.multi_output else (out,)):
             env[var.id] = o
+    _fuse_packed_relu(graph)
+
+
+def _choose_convolution(node, inputs):
+    """Time the convolution kernels on the node's real inputs; rewrite the node to the fastest; its inputs."""
+    choices = [(conv_p, inputs), (conv_gemm_p, inputs)]
+    packed = K.pack_conv_weight(inputs[1], B.shape_of(inputs[0]), **node.attrs)
+    if packed is not None:
+        choices.append((conv_packed_p, [inputs[0], packed] + inputs[2:]))
+    prim, best = min(choices, key=lambda c: _time(c[0].kernel, c[1], node.attrs))
+    node.prim = prim
+    if prim is conv_packed_p:
+        node.inputs = [node.inputs[0], Const(packed)] + node.inputs[2:]
+    return best
+
+
+def _fuse_packed_relu(graph):
+    """A ReLU whose only input is a packed convolution's output (read by nothing else) runs inside it."""
+    uses = uses_of(graph)
+    producer = {n.outputs[0].id: n for n in graph.nodes if n.prim is conv_packed_p}
+    drop = set()
+    for node in graph.nodes:
+        x = node.inputs[0] if node.inputs else None
+        if node.prim not in (relu_p, relu_inplace_p) or not isinstance(x, Var) or x.id not in producer \
+                or not single_use(x, uses):
+            continue
+        conv = producer[x.id]
+        conv.attrs = dict(conv.attrs, relu=True)
+        conv.outputs = node.outputs
+        drop.add(id(node))
+    graph.nodes = [n for n in graph.nodes if id(n) not in drop]
 
 
 def _time(kernel, inputs, attrs, runs=5):

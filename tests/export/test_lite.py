@@ -131,7 +131,7 @@ def test_folded_model_equals_eager(tmp_path, nets, name, batch):
     prims = [n.prim.name for n in compiled.graph.nodes]
     # nothing left of the batch norms, the bias additions and the weight transposes
     assert not {"BatchNormInference", "MatMul", "Add", "Transpose"} & set(prims), prims
-    assert prims.count("Convolution") + prims.count("ConvolutionGemm") == sum(
+    assert sum(prims.count(k) for k in ("Convolution", "ConvolutionGemm", "ConvolutionPacked")) == sum(
         1 for _, c in net.cells_and_names() if isinstance(c, ms.nn.Conv2d))
 
 
@@ -273,3 +273,41 @@ def test_converter_errors(tmp_path, expected):
     model.get_inputs()[0].set_data_from_numpy(expected["mlp_x"])
     np.testing.assert_allclose(model.predict(model.get_inputs())[0].get_data_to_numpy(), expected["mlp_y0"],
                                rtol=1e-5, atol=1e-5)
+
+
+def test_packed_convolution_equals_convolution():
+    from mindseed import _backend as B  # noqa: PLC0415
+    from mindseed._backend.kernels import conv as K  # noqa: PLC0415
+    from mindseed.ops._prims.conv import conv_p, conv_packed_p  # noqa: PLC0415
+    rng = np.random.RandomState(1)
+    for shape, wshape, stride, pads in [((2, 3, 9, 9), (16, 3, 3, 3), (1, 1), (1, 1, 1, 1)),
+                                        ((3, 16, 8, 8), (32, 16, 1, 1), (2, 2), (0, 0, 0, 0))]:
+        x, w, b = (B.from_numpy(rng.randn(*s).astype(np.float32)) for s in (shape, wshape, wshape[:1]))
+        attrs = dict(stride=stride, pads=pads, dilation=(1, 1), groups=1)
+        want = B.to_numpy(conv_p.kernel(x, w, b, **attrs)).astype(np.float64)
+        packed = K.pack_conv_weight(w, shape, **attrs)
+        if packed is None:
+            pytest.skip("oneDNN is not available")
+        np.testing.assert_allclose(B.to_numpy(conv_packed_p.kernel(x, packed, b, **attrs)), want, rtol=1e-5, atol=1e-5)
+        np.testing.assert_allclose(B.to_numpy(conv_packed_p.kernel(x, packed, b, relu=True, **attrs)),
+                                   np.maximum(want, 0), rtol=1e-5, atol=1e-5)
+
+
+@pytest.mark.parametrize("pick", ["ConvolutionPacked", "ConvolutionGemm", "Convolution"])
+def test_each_convolution_kernel_gives_eager_outputs(tmp_path, nets, monkeypatch, pick):
+    """Whichever kernel the timing picks (forced here), the model computes the same: ReLUs fused into packed
+    convolutions included."""
+    from mindseed.lite import _compile  # noqa: PLC0415
+    monkeypatch.setattr(_compile, "_time", lambda kernel, inputs, attrs: 0.0 if kernel.__name__ == {
+        "ConvolutionPacked": "conv_packed", "ConvolutionGemm": "conv_gemm", "Convolution": "conv"}[pick] else 1.0)
+    net, x = nets["resnet"]
+    model, inputs = _exported(tmp_path, net, x, "resnet")
+    want = net(ms.Tensor(x)).asnumpy()
+    got = model.predict(inputs)[0].get_data_to_numpy()
+    np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-5 * np.abs(want).max())
+    (compiled,) = model._compiled.values()
+    convs = [n for n in compiled.graph.nodes if n.prim.name.startswith("Convolution")]
+    assert {n.prim.name for n in convs} == {pick}
+    if pick == "ConvolutionPacked":
+        assert sum(bool(n.attrs.get("relu")) for n in convs) >= 7      # conv-bn-relu of the stem and each block
+        assert not any(n.prim.name.startswith("ReLU") for n in compiled.graph.nodes)
