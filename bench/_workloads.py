@@ -125,7 +125,7 @@ def _ms_util_module(mode, jit_level="O0"):
 
     m = types.ModuleType("_ms_util")
     m.nn, m.ops, m.Tensor, m.Parameter = nn, ops, ms.Tensor, ms.Parameter
-    m.train_main, m.infer_main = train_main, infer_main
+    m.train_main, m.infer_main, m.load_params = train_main, infer_main, load_params
     return m
 
 

@@ -6,11 +6,14 @@ Loading a MindIR file (`_mindir_load`) checks it completely and runs its operato
 MindSpore operators on mindseed (`_ms_ops`), so files written by MindSpore and by mindseed load alike.
 """
 import os
+import shutil
+
+import numpy as np
 
 from mindseed.export._capture import capture
-from mindseed.export._mindir_format import MindIRError
+from mindseed.export._mindir_format import MindIRError, write_external
 from mindseed.export._mindir_load import FuncGraph, load_func_graph, read_model
-from mindseed.export._mindir_save import mindir_bytes
+from mindseed.export._mindir_save import mindir_model
 
 __all__ = ["export", "load", "save_mindir", "load_mindir", "FuncGraph", "MindIRError"]
 
@@ -27,6 +30,9 @@ def export(net, *inputs, file_name, file_format="MINDIR", **kwargs):
         file_name (str): the file to write; the format's suffix is added when missing.
         file_format (str): ``'MINDIR'`` or ``'ONNX'`` (``'AIR'`` needs Ascend and is refused).
         kwargs: ``dynamic_batch=True`` (ONNX) makes the first input dim of every input symbolic.
+
+    A MINDIR model whose weights pass 1 GB is written as MindSpore writes it: the graph in
+    ``file_name_graph.mindir`` and the weights in ``file_name_variables/data_0`` (``ms.load`` reads both).
 
     Raises:
         ValueError: an unknown format, a Parameter not owned by `net`, or an operator with no exported form.
@@ -46,7 +52,11 @@ def export(net, *inputs, file_name, file_format="MINDIR", **kwargs):
                          "use 'MINDIR' or 'ONNX'.")
     cap = capture(net, inputs)
     if file_format == "MINDIR":
-        data, suffix = mindir_bytes(cap), ".mindir"
+        model = mindir_model(cap)
+        if sum(len(p.raw_data) for p in model.graph.parameter) > TOTAL_SAVE_KB * 1024:
+            _split_save(model, file_name)
+            return
+        data, suffix = model.SerializeToString(), ".mindir"
     else:
         from mindseed.export._onnx import onnx_bytes  # noqa: PLC0415 -- the onnx package is optional
         data, suffix = onnx_bytes(cap, dynamic_batch=bool(kwargs.get("dynamic_batch", False))), ".onnx"
@@ -55,6 +65,40 @@ def export(net, *inputs, file_name, file_format="MINDIR", **kwargs):
     os.makedirs(directory, exist_ok=True)
     with open(path, "wb") as f:
         f.write(data)
+
+
+# weights above 1 GB are saved apart from the graph, in weights files of at most 1 TB (MindSpore's limits)
+TOTAL_SAVE_KB = 1024 * 1024
+PARAMETER_SPLIT_KB = 1024 * 1024 * 1024
+
+
+def _split_save(model, file_name):
+    """MindSpore's layout for large models: the graph in `<name>_graph.mindir`, the weights in
+    `<name>_variables/data_0, data_1, ...` (each: a 64-byte header, then every weight padded to 64 bytes), each
+    parameter pointing at its bytes with `external_data` (location relative to the graph file's directory)."""
+    prefix = os.path.basename(file_name)
+    prefix = prefix[:-len(".mindir")] if prefix.endswith(".mindir") else prefix
+    directory = os.path.dirname(os.path.abspath(file_name))
+    folder = os.path.join(directory, prefix + "_variables")
+    if os.path.isdir(folder):
+        shutil.rmtree(folder)
+    os.makedirs(folder)
+    groups, size = [[]], 64
+    for p in model.graph.parameter:
+        n = len(p.raw_data) + (-len(p.raw_data) % 64)
+        if groups[-1] and size + n > PARAMETER_SPLIT_KB * 1024:
+            groups.append([])
+            size = 64
+        groups[-1].append(p)
+        size += n
+    for index, params in enumerate(groups):
+        location = f"{prefix}_variables/data_{index}"
+        arrays = [np.frombuffer(p.raw_data, np.uint8) for p in params]
+        for p, (offset, length) in zip(params, write_external(os.path.join(directory, location), arrays)):
+            p.ClearField("raw_data")
+            p.external_data.location, p.external_data.offset, p.external_data.length = location, offset, length
+    with open(os.path.join(directory, prefix + "_graph.mindir"), "wb") as f:
+        f.write(model.SerializeToString())
 
 
 def load_mindir(file_name, dec_key=None, dec_mode="AES-GCM"):

@@ -3,6 +3,8 @@
 Decoding checks what it reads (sizes against shapes, known types) and raises `MindIRError` naming where the
 value sits; nothing read is ever evaluated as code.
 """
+import os
+
 import numpy as np
 
 from mindseed.export import _schema as S
@@ -61,16 +63,20 @@ def shape_proto(proto, shape, np_dtype):
     return proto
 
 
-def tensor_from_proto(proto, where):
-    """The numpy array of a TensorProto; its raw bytes must match its shape exactly."""
+def tensor_from_proto(proto, where, folder=None):
+    """The numpy array of a TensorProto; its raw bytes must match its shape exactly. Data stored outside the file
+    (`external_data`, a weight of a model saved in parts) is read from under `folder` (the model's directory)."""
     dt = np.dtype(np_dtype_of(proto.data_type, where)).newbyteorder("<")
     dims = tuple(proto.dims)
     if any(d < 0 for d in dims):
         raise MindIRError(f"{where}: a constant tensor has an unknown dimension in its shape {list(dims)}.")
-    if proto.HasField("external_data"):
-        raise MindIRError(f"{where}: the tensor's data is stored in an external file "
-                          f"({proto.external_data.location!r}); load the model with its weights inside.")
     n = int(np.prod(dims, dtype=np.int64))
+    if proto.HasField("external_data"):
+        if folder is None:
+            raise MindIRError(f"{where}: the tensor's data is stored in an external file "
+                              f"({proto.external_data.location!r}), which only a model's weights may be.")
+        data = read_external(proto.external_data, folder, n * dt.itemsize, where)
+        return np.frombuffer(data, dtype=dt).astype(dt.newbyteorder("="), copy=True).reshape(dims)
     if proto.raw_data or n == 0:
         if len(proto.raw_data) != n * dt.itemsize:
             raise MindIRError(f"{where}: tensor data has {len(proto.raw_data)} bytes, but shape {list(dims)} of "
@@ -83,6 +89,52 @@ def tensor_from_proto(proto, where):
                 raise MindIRError(f"{where}: tensor has {len(values)} values, but shape {list(dims)} needs {n}.")
             return np.asarray(values).astype(dt.newbyteorder("=")).reshape(dims)
     raise MindIRError(f"{where}: tensor of shape {list(dims)} has no data.")
+
+
+EXTERNAL_HEADER = 64     # a weights file starts with 64 bytes: byte 0 is 1 when the data is little-endian
+
+
+def read_external(ext, folder, nbytes, where):
+    """The `nbytes` bytes an ExternalDataProto points at: a file under `folder` (no absolute path, no way out of
+    the folder), past its header, within its size, little-endian."""
+    location = ext.location
+    path = os.path.realpath(os.path.join(folder, location))
+    root = os.path.realpath(folder)
+    if not location or os.path.isabs(location) or os.path.commonpath([root, path]) != root:
+        raise MindIRError(f"{where}: the external data location {location!r} is not a file under the model's "
+                          f"directory '{folder}'.")
+    if ext.length != nbytes or ext.offset < EXTERNAL_HEADER:
+        raise MindIRError(f"{where}: the external data in '{location}' has offset {ext.offset} and length "
+                          f"{ext.length}, but the tensor needs {nbytes} bytes after the {EXTERNAL_HEADER}-byte header.")
+    try:
+        size = os.path.getsize(path)
+        with open(path, "rb") as f:
+            order = f.read(1)
+            f.seek(ext.offset)
+            data = f.read(nbytes) if ext.offset + nbytes <= size else b""
+    except OSError as e:
+        raise MindIRError(f"{where}: the external data file '{location}' cannot be read ({e.strerror}).") from None
+    if order != b"\x01":
+        raise MindIRError(f"{where}: the external data file '{location}' is not little-endian MindSpore weight data.")
+    if len(data) != nbytes:
+        raise MindIRError(f"{where}: the external data file '{location}' has {size} bytes, but the tensor's data ends "
+                          f"at byte {ext.offset + nbytes} (truncated file).")
+    return data
+
+
+def write_external(path, arrays):
+    """Write arrays into one weights file as MindSpore does: the header, then each array's bytes padded to 64;
+    returns [(offset, length)]."""
+    spans = []
+    with open(path, "wb") as f:
+        f.write(b"\x01" + bytes(EXTERNAL_HEADER - 1))
+        offset = EXTERNAL_HEADER
+        for a in arrays:
+            data = np.ascontiguousarray(a).astype(a.dtype.newbyteorder("<"), copy=False).tobytes()
+            f.write(data + bytes(-len(data) % 64))
+            spans.append((offset, len(data)))
+            offset += len(data) + (-len(data) % 64)
+    return spans
 
 
 # ---------------------------------------------------------------- attribute values

@@ -11,6 +11,8 @@ that calls itself through such a switch (tail recursion), recognized and run as 
 While node in graph mode, a loop in PyNative: the trip count is unbounded). Other tail calls continue the
 caller's loop instead of recursing.
 """
+import os
+
 import numpy as np
 
 from mindseed.common import dtype as mstype
@@ -204,6 +206,7 @@ def read_model(file_name, what="load"):
 class _Reader:
     def __init__(self, file_name, model):
         self.file = file_name
+        self.folder = os.path.dirname(os.path.abspath(file_name))     # where weights saved apart are read from
         self.model = model
         self.prims = {p.name: p for p in model.primitives}
         self.graph_protos = {g.name: g for g in [model.graph, *model.functions]}
@@ -220,7 +223,7 @@ class _Reader:
             for p in g.parameter:
                 where = self.where(g.name, p.name)
                 name = p.ref_key or p.name.rsplit(":", 1)[-1]
-                params[p.name] = Parameter(Tensor(tensor_from_proto(p, where)), name=name)
+                params[p.name] = Parameter(Tensor(tensor_from_proto(p, where, self.folder)), name=name)
         graphs = {name: self._graph(g, consts, params) for name, g in self.graph_protos.items()}
         _find_loops(graphs)
         main = graphs[self.model.graph.name]

@@ -445,8 +445,8 @@ def _call(w, callee, inputs, outputs, graph_call=False):
 
 
 # ---------------------------------------------------------------- the model
-def mindir_bytes(cap):
-    """The serialized ModelProto of a Captured graph."""
+def mindir_model(cap):
+    """The ModelProto of a Captured graph."""
     model = _Model(cap.name)
     gname = f"{cap.name}_construct"
     root = model.proto.graph
@@ -475,4 +475,4 @@ def mindir_bytes(cap):
                         np_dtype(o.dtype))
     else:
         shape_proto(info.tensor.add(), cap.outputs[0].shape, np_dtype(cap.outputs[0].dtype))
-    return model.proto.SerializeToString()
+    return model.proto

@@ -7,8 +7,8 @@ import numpy as np
 
 from mindseed import _backend as B
 from mindseed.common.tensor import Tensor as _MsTensor
-from mindseed.compiler.jit import jit
 from mindseed.export import load as _load_mindir
+from mindseed.lite._compile import compile_model
 from mindseed.nn import GraphCell
 
 
@@ -145,35 +145,8 @@ class Tensor:
         return f"name: {self.name},\ndtype: {self._dtype},\nshape: {self._shape},\nformat: {self.format}"
 
 
-class _CompileGate:
-    """Compiling traces with process-wide state: a compile (the first call of an input signature) runs alone,
-    while calls of compiled graphs may run together."""
-
-    def __init__(self):
-        self._cv = threading.Condition()
-        self._running = 0
-        self._compiling = False
-
-    def run(self, fn, args, compile_):
-        with self._cv:
-            while self._compiling or (compile_ and self._running):
-                self._cv.wait()
-            if compile_:
-                self._compiling = True
-            else:
-                self._running += 1
-        try:
-            return fn(*args)
-        finally:
-            with self._cv:
-                if compile_:
-                    self._compiling = False
-                else:
-                    self._running -= 1
-                self._cv.notify_all()
-
-
-_GATE = _CompileGate()
+# tracing uses process-wide state: one model compiles at a time (running compiled code needs no lock)
+_COMPILE_LOCK = threading.Lock()
 
 
 class Model:
@@ -181,9 +154,9 @@ class Model:
 
     def __init__(self):
         self._graph = None
-        self._run = None
+        self._cell = None
         self._inputs = None
-        self._compiled = set()     # input signatures compiled already
+        self._compiled = {}     # input signature -> CompiledModel
 
     def build_from_file(self, model_path, model_type, context=None, config_path="", config_dict=None):
         if not isinstance(model_type, ModelType):
@@ -197,8 +170,8 @@ class Model:
             B.set_num_threads(int(context.cpu.thread_num))
         graph = _load_mindir(model_path)
         self._graph = graph
-        # inference only: the loaded graph compiled once per input signature (passes + generated code)
-        self._run = jit(GraphCell(graph))
+        # inference only: the loaded graph compiled once per input signature (weights folded, generated code)
+        self._cell = GraphCell(graph)
         self._inputs = [Tensor(shape=[1 if d is None else d for d in shape], dtype=_DT_OF[np.dtype(dt)], name=name)
                         for name, shape, dt in graph.input_specs]
 
@@ -231,12 +204,24 @@ class Model:
         if len(inputs) != len(self._inputs):
             raise ValueError(f"For 'Model.predict', the model takes {len(self._inputs)} inputs, but got "
                              f"{len(inputs)}.")
-        args = [_MsTensor(t.get_data_to_numpy()) for t in inputs]
-        key = tuple((t.shape, str(t.dtype)) for t in args)
-        result = _GATE.run(self._run, args, key not in self._compiled)
-        self._compiled.add(key)
-        result = result if isinstance(result, tuple) else (result,)
-        return [Tensor(r.asnumpy(), name=f"output_{i}") for i, r in enumerate(result)]
+        arrays = [t.get_data_to_numpy() for t in inputs]
+        compiled = self._compiled.get(tuple((a.shape, a.dtype) for a in arrays))
+        if compiled is None:
+            compiled = self._compile(arrays)
+        result = compiled.run(*[B.from_numpy(a, copy=False) for a in arrays])
+        return [Tensor(np.array(B.to_numpy(r)), name=f"output_{i}") for i, r in enumerate(result)]
+
+    def _compile(self, arrays):
+        with _COMPILE_LOCK:
+            compiled = compile_model(self._cell, [_MsTensor(a) for a in arrays])
+        self._compiled[tuple((a.shape, a.dtype) for a in arrays)] = compiled
+        return compiled
+
+    def memory_plan(self):
+        """The static activation plans of the input signatures compiled so far (the latest last): each has
+        `peak_bytes` (the planned arena) and `total_bytes` (the sum of all activations)."""
+        self._check_built("memory_plan")
+        return [c.plan for c in self._compiled.values()]
 
 
 class RunnerConfig:

@@ -210,3 +210,54 @@ def test_export_names_an_operator_without_mindir_form(tmp_path):
 
     with pytest.raises(ValueError, match="operator 'Sort'.*has no MindIR form"):
         ms.export(Sorts(), ms.Tensor(np.ones((2, 3), np.float32)), file_name=str(tmp_path / "s"))
+
+
+def test_large_model_saved_in_parts(tmp_path, monkeypatch):
+    """Weights past the size limit go to <name>_variables/data_N (MindSpore's layout); load reads them back."""
+    import sys  # noqa: PLC0415
+    from mindseed import lite as mslite  # noqa: PLC0415
+    E = sys.modules["mindseed.export"]     # the package (`mindseed.export` the attribute is the function)
+    net = ms.nn.SequentialCell([ms.nn.Dense(6, 40), ms.nn.ReLU(), ms.nn.Dense(40, 3)])
+    x = np.random.RandomState(0).randn(4, 6).astype(np.float32)
+    want = net(ms.Tensor(x)).asnumpy()
+    monkeypatch.setattr(E, "TOTAL_SAVE_KB", 0)
+    monkeypatch.setattr(E, "PARAMETER_SPLIT_KB", 1)      # at most 1 KB per weights file: several files
+    ms.export(net, ms.Tensor(x), file_name=str(tmp_path / "big"))
+    graph_file, folder = tmp_path / "big_graph.mindir", tmp_path / "big_variables"
+    assert not (tmp_path / "big.mindir").exists() and graph_file.exists()
+    files = sorted(os.listdir(folder))
+    assert files[:2] == ["data_0", "data_1"]
+    model = ms.load_mindir(str(graph_file))
+    assert all(p.external_data.location.startswith("big_variables/data_") and not p.raw_data
+               for p in model.graph.parameter)
+    assert (folder / "data_0").read_bytes()[:64] == b"\x01" + bytes(63)
+    np.testing.assert_allclose(ms.nn.GraphCell(ms.load(str(graph_file)))(ms.Tensor(x)).asnumpy(), want, rtol=1e-6)
+    lite = mslite.Model()
+    lite.build_from_file(str(graph_file), mslite.ModelType.MINDIR)
+    np.testing.assert_allclose(lite.predict([mslite.Tensor(x)])[0].get_data_to_numpy(), want, rtol=1e-6)
+    # a weights file cut short, a location outside the model's folder, foreign data: errors naming the file
+    data = (folder / "data_0").read_bytes()
+    (folder / "data_0").write_bytes(data[:100])
+    with pytest.raises(ValueError, match="truncated"):
+        ms.load(str(graph_file))
+    (folder / "data_0").write_bytes(b"\x00" + data[1:])
+    with pytest.raises(ValueError, match="not little-endian"):
+        ms.load(str(graph_file))
+    (folder / "data_0").write_bytes(data)
+    model.graph.parameter[0].external_data.location = "../outside"
+    ms.save_mindir(model, str(tmp_path / "evil_graph"))
+    with pytest.raises(ValueError, match="not a file under the model's directory"):
+        ms.load(str(tmp_path / "evil_graph.mindir"))
+    model.graph.parameter[0].external_data.location = "big_variables/data_0"
+    model.graph.parameter[0].external_data.length += 4
+    ms.save_mindir(model, str(tmp_path / "bad_graph"))
+    with pytest.raises(ValueError, match="bad_graph.mindir.*needs"):
+        ms.load(str(tmp_path / "bad_graph.mindir"))
+
+
+def test_mindspore_file_with_weights_apart(expected):
+    """A model MindSpore wrote with its weights in split_variables/data_0 (its layout past 1 GB)."""
+    graph = ms.load(os.path.join(FIXTURES, "split_graph.mindir"))
+    outs = _nets.outputs(nn.GraphCell(graph)(ms.Tensor(expected["mlp_x"])))
+    for i, y in enumerate(outs):
+        np.testing.assert_allclose(y, expected[f"mlp_y{i}"], rtol=1e-5, atol=1e-6)

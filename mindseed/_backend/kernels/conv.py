@@ -70,6 +70,38 @@ def conv(x, w, b=None, *, stride, pads, dilation, groups):
     return _CONV[x.dim() - 2](x, w, b, stride, pad, dilation, groups)
 
 
+def conv_gemm(x, w, b=None, *, stride, pads, dilation, groups):
+    """2-d convolution as im2col + one matrix product (aten's slow_conv2d), NCHW: for small images and batches
+    (batch-1 LeNet) it skips oneDNN's per-call set-up and runs 2-3x faster; `conv` otherwise. Same arguments."""
+    pad = _symmetric(pads)
+    if x.dim() != 4 or groups != 1 or tuple(dilation) != (1, 1) or pad is None or x.device.type != "cpu":
+        return conv(x, w, b, stride=stride, pads=pads, dilation=dilation, groups=groups)
+    return _slow_conv2d(x.contiguous(), w.contiguous(), tuple(w.shape[2:]), b, tuple(stride), tuple(pad))
+
+
+_slow_conv2d = torch.ops.aten._slow_conv2d_forward
+
+
+def pack_conv_weight(w, x_shape, *, stride, pads, dilation, groups):
+    """The weight of a 2-d float32 CPU convolution reordered once into oneDNN's blocked layout for inputs of shape
+    `x_shape` (an inference model's constant weight), for `conv_packed`; None where that path does not apply."""
+    pad = _symmetric(pads)
+    if w.dim() != 4 or w.dtype != torch.float32 or w.device.type != "cpu" or pad is None \
+            or not torch.backends.mkldnn.is_available():
+        return None
+    return torch._C._nn.mkldnn_reorder_conv2d_weight(w.contiguous().to_mkldnn(), list(pad), list(stride),
+                                                      list(dilation), groups, list(x_shape))
+
+
+def conv_packed(x, w_packed, b=None, *, stride, pads, dilation, groups, relu=False):
+    """2-d convolution by a `pack_conv_weight` weight, NHWC, with the ReLU after it fused when `relu`."""
+    return _conv_pointwise(_nhwc(x), w_packed, b, list(_symmetric(pads)), list(stride), list(dilation), groups,
+                           "relu" if relu else "none", [], "")
+
+
+_conv_pointwise = torch.ops.mkldnn._convolution_pointwise
+
+
 def conv_backprop_input(dy, w, *, input_shape, stride, pads, dilation, groups):
     """Gradient of conv w.r.t. its input (a transposed convolution), shaped `input_shape`."""
     nd = dy.dim() - 2

@@ -15,6 +15,10 @@ from mindseed.ops._registry import Prim, RandomPrim
 
 # ---------------------------------------------------------------- convolution
 conv_p = Prim("Convolution", K.conv, fresh=True, heavy=True)
+# the same convolution by im2col + matmul (inference compilers pick it per shape where it is faster; no bprop)
+conv_gemm_p = Prim("ConvolutionGemm", K.conv_gemm, fresh=True, heavy=True)
+# ... and with a weight pre-packed for oneDNN (K.pack_conv_weight) and an optional fused ReLU (`relu=True`)
+conv_packed_p = Prim("ConvolutionPacked", K.conv_packed, fresh=True, heavy=True)
 
 
 @conv_p.def_bprop(takes_needs=True)

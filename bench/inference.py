@@ -1,0 +1,178 @@
+"""Inference: mindseed's Lite runtime next to onnxruntime (on mindseed's ONNX export of the same network), torch
+eager and torch.compile, in one process (issue 23's speed target: Lite >= the best of them on W5).
+
+    python bench/inference.py [W5] [LeNet1] [--rounds N] [--no-inductor] [--threads N]
+
+W5 is ResNet-20 inference at batch 32 (../shared/bench/peers); LeNet1 is the W2 LeNet-5 at batch 1. The networks,
+weights and batches are the peers' own (`ms_w*.py` run with `import mindspore` resolving to mindseed, exported to
+MindIR and ONNX; `torch_w*.py` as they are); every runner is timed by the peers' harness (`common.run_benchmark`)
+and gives the same checksum (check0). Every runner uses the same number of threads (default 1: on a shared
+machine more threads mostly measure the other processes). With
+--rounds N the runners run N times, interleaved, and the medians are printed (these machines are noisy).
+Without ../shared the benchmark says so and exits.
+"""
+import os
+import statistics
+import sys
+import tempfile
+import types
+
+import numpy as np
+
+try:
+    import _workloads as W
+except ImportError as exc:        # no ../shared/bench/peers next to the repository
+    print(f"bench/inference.py: skipped: {exc}")
+    sys.exit(0)
+
+common = W.common
+SPECS = {"W5": ("w5_resnet20_infer", None), "LeNet1": ("w2_lenet5", 1)}   # peer script, batch (None: the peer's)
+
+
+def _recorded(kind):
+    """The (make_net, params, xs) a peer script hands to its train_main / infer_main, without running it."""
+    seen = {}
+
+    def record(wl, make_net, params, xs, *_):
+        seen.update(wl=wl, make_net=make_net, params=params, xs=xs)
+    if kind == "ms":
+        m = W._ms_util_module("pynative")
+    else:
+        import _torch_util  # noqa: PLC0415 -- the peers' torch helpers (load_state, infer_main)
+        m = types.ModuleType("_torch_util")
+        m.__dict__.update({k: v for k, v in vars(_torch_util).items() if not k.startswith("__")})
+    m.train_main = m.infer_main = record
+    return m, seen
+
+
+def _peer(kind, key):
+    """Run the peer script of `key` for `kind` ("ms" / "torch") with a recording helper module."""
+    script, batch = SPECS[key]
+    helper = "_ms_util" if kind == "ms" else "_torch_util"
+    real = sys.modules.get(helper)
+    m, seen = _recorded(kind)
+    sys.modules[helper] = m
+    try:
+        W._exec_as_main(os.path.join(W.PEERS, f"{kind}_{script}.py"))
+    finally:
+        if real is not None:
+            sys.modules[helper] = real
+        else:
+            sys.modules.pop(helper, None)
+    seen["xs"] = [np.ascontiguousarray(x[:batch]) for x in seen["xs"]]
+    seen["wl"] = f"{key}_infer"
+    return seen
+
+
+class _Files:
+    """The peer network on mindseed, exported once as MindIR and ONNX."""
+
+    def __init__(self, key, folder):
+        import mindseed as ms  # noqa: PLC0415
+        p = _peer("ms", key)
+        net = p["make_net"]()
+        W._ms_util_module("pynative").load_params(net, p["params"])
+        net.set_train(False)
+        self.xs, self.wl = p["xs"], p["wl"]
+        base = os.path.join(folder, key)
+        ms.export(net, ms.Tensor(self.xs[0]), file_name=base, file_format="MINDIR")
+        ms.export(net, ms.Tensor(self.xs[0]), file_name=base, file_format="ONNX")
+        self.mindir, self.onnx = base + ".mindir", base + ".onnx"
+
+
+def run_lite(files, threads):
+    from mindseed import lite as mslite  # noqa: PLC0415
+    context = mslite.Context()
+    context.target = ["cpu"]
+    context.cpu.thread_num = threads
+    model = mslite.Model()
+    model.build_from_file(files.mindir, mslite.ModelType.MINDIR, context)
+    inputs = [[mslite.Tensor(x)] for x in files.xs]     # one input list per batch (get_inputs has one)
+
+    def step(i):
+        return model.predict(inputs[i % len(inputs)])
+    common.run_benchmark("mindseed", "lite", files.wl, step, sync=lambda out: None,
+                         to_float=lambda out: float(out[0].get_data_to_numpy().astype(np.float64).sum()),
+                         compiled=True, threads=threads)
+    result = W.last_result()
+    plan = model.memory_plan()[-1]
+    result.update(plan_peak_kb=plan.peak_bytes / 1024, plan_total_kb=plan.total_bytes / 1024)
+    return result
+
+
+def run_ort(files, threads):
+    import onnxruntime as ort  # noqa: PLC0415
+    options = ort.SessionOptions()
+    options.intra_op_num_threads, options.inter_op_num_threads = threads, 1
+    session = ort.InferenceSession(files.onnx, options, providers=["CPUExecutionProvider"])
+    name = session.get_inputs()[0].name
+
+    def step(i):
+        return session.run(None, {name: files.xs[i % len(files.xs)]})
+    common.run_benchmark("onnxruntime", "cpu", files.wl, step, sync=lambda out: None,
+                         to_float=lambda out: float(out[0].astype(np.float64).sum()), compiled=True,
+                         threads=threads)
+    return W.last_result()
+
+
+def run_torch(key, mode):
+    """The torch peer: W5 as its own script runs it; LeNet1 through the peers' infer_main at batch 1."""
+    if SPECS[key][1] is None:
+        return W.run_torch(key, mode)
+    import torch  # noqa: PLC0415 -- the peer
+    p = _peer("torch", key)
+    import _torch_util  # noqa: PLC0415
+    saved = sys.argv
+    sys.argv = [saved[0], mode]
+    if mode == "compile":
+        torch._dynamo.reset()
+    try:
+        with torch.inference_mode(False):
+            _torch_util.infer_main(p["wl"], p["make_net"], p["params"], p["xs"])
+    finally:
+        sys.argv = saved
+    return W.last_result()
+
+
+def _median(results, field):
+    vals = [r[field] for r in results if isinstance(r.get(field), (int, float))]
+    return statistics.median(vals) if vals else float("nan")
+
+
+def main(keys, inductor=True, rounds=1, threads=None):
+    import torch  # noqa: PLC0415 -- the peers' framework
+    threads = threads or 1
+    torch.set_num_threads(threads)
+    table = {}
+    with tempfile.TemporaryDirectory() as folder:
+        files = {k: _Files(k, folder) for k in keys}
+        runners = [("lite", lambda k: run_lite(files[k], threads)), ("ort", lambda k: run_ort(files[k], threads)),
+                   ("eager", lambda k: run_torch(k, "eager"))]
+        if inductor:
+            runners.append(("compile", lambda k: run_torch(k, "compile")))
+        for _ in range(rounds):
+            for k in keys:
+                for name, run in runners:
+                    table.setdefault((k, name), []).append(run(k))
+    names = [n for n, _ in runners]
+    others = [n for n in names if n != "lite"]
+    print(f"\nms per batch (median of {rounds}, {threads} threads); ratio = other's ms / Lite's ms (> 1: Lite is "
+          f"faster)\n{'workload':10s}" + "".join(f"{n:>10s}" for n in names)
+          + "".join(f"{'/' + n:>10s}" for n in others) + f"{'plan KB':>10s}{'all KB':>10s}{'check0':>14s}")
+    for k in keys:
+        ms_ = {n: _median(table[(k, n)], "ms_per_step") for n in names}
+        line = f"{k:10s}" + "".join(f"{ms_[n]:10.3f}" for n in names)
+        line += "".join(f"{ms_[n] / ms_['lite']:9.2f}x" for n in others)
+        lite = table[(k, "lite")][-1]
+        line += f"{lite['plan_peak_kb']:10.0f}{lite['plan_total_kb']:10.0f}{lite['check0']:14.4f}"
+        print(line)
+    print("check0 per runner (the same network and batch):",
+          {f"{k}/{n}": round(table[(k, n)][-1].get("check0", float("nan")), 4) for k in keys for n in names})
+
+
+if __name__ == "__main__":
+    argv = sys.argv[1:]
+    rounds = W.pop_option(argv, "--rounds", 1, int)
+    n_threads = W.pop_option(argv, "--threads", None, int)
+    args = [a for a in argv if not a.startswith("--")]
+    main(args or ["W5", "LeNet1"], inductor="--no-inductor" not in argv, rounds=rounds, threads=n_threads)
