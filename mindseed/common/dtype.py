@@ -1,4 +1,6 @@
 """MindSpore's data types: `mindseed.float32` prints `Float32`, maps to numpy and promotes as MindSpore."""
+import enum
+
 import numpy as np
 
 __all__ = [
@@ -7,7 +9,7 @@ __all__ = [
     "float16", "float32", "float64", "bfloat16", "complex64", "complex128",
     "byte", "short", "intc", "intp", "int_", "long", "ubyte", "ushort", "uintc", "uintp", "uint",
     "half", "single", "double", "float_", "cfloat", "cdouble", "number", "tensor_type", "string",
-    "type_none", "list_", "tuple_",
+    "type_none", "list_", "tuple_", "qint4x2",
     "dtype_to_nptype", "dtype_to_pytype", "pytype_to_dtype", "get_py_obj_dtype",
     "int_type", "uint_type", "float_type", "signed_type", "complex_type", "all_types", "number_type",
     "QuantDtype",
@@ -78,6 +80,7 @@ uint8, uint16, uint32, uint64 = (UInt(f"UInt{b}", b) for b in (8, 16, 32, 64))
 float16, float32, float64 = (Float(f"Float{b}", b) for b in (16, 32, 64))
 bfloat16 = BFloat("BFloat16", 16)
 complex64, complex128 = Complex("Complex64", 64), Complex("Complex128", 128)
+qint4x2 = Int("Int4", 4)        # two signed 4-bit values packed per byte (the weight type of int4 quantization)
 
 byte, short, intc, intp, int_, long = int8, int16, int32, int64, int64, int64
 ubyte, ushort, uintc, uintp, uint = uint8, uint16, uint32, uint64, uint64
@@ -99,7 +102,7 @@ number_type = (int8, int16, int32, int64, uint8, uint16, uint32, uint64, float16
                bfloat16, complex64, complex128)
 all_types = (bool_,) + number_type
 
-_ALL = {t.name: t for t in all_types}
+_ALL = {t.name: t for t in all_types + (qint4x2,)}
 
 
 def _by_name(name):
@@ -225,7 +228,18 @@ def promote_types(a, b):
     return a if a.bits >= b.bits else b
 
 
-class QuantDtype:
-    """Quantization data types, as `mindspore.QuantDtype`."""
-    INT2, INT3, INT4, INT5, INT6, INT7, INT8 = (f"INT{n}" for n in range(2, 9))
-    UINT2, UINT3, UINT4, UINT5, UINT6, UINT7, UINT8 = (f"UINT{n}" for n in range(2, 9))
+@enum.unique
+class QuantDtype(enum.Enum):
+    """Quantization data types, as `mindspore.QuantDtype`: `INT1` ~ `INT16` (values 0 ~ 15) and `UINT1` ~ `UINT16`
+    (values 100 ~ 115); `value()` is the number (tools derive the bit width from it)."""
+    INT1, INT2, INT3, INT4, INT5, INT6, INT7, INT8 = range(0, 8)
+    INT9, INT10, INT11, INT12, INT13, INT14, INT15, INT16 = range(8, 16)
+    UINT1, UINT2, UINT3, UINT4, UINT5, UINT6, UINT7, UINT8 = range(100, 108)
+    UINT9, UINT10, UINT11, UINT12, UINT13, UINT14, UINT15, UINT16 = range(108, 116)
+
+    def __str__(self):
+        return self.name
+
+    def value(self):     # noqa: D401  MindSpore's: a method, not Enum's property
+        """The number of the type."""
+        return self._value_

@@ -1,0 +1,53 @@
+"""mindspore.common.api._cell_graph_executor: the executor that compiles a Cell's graph and keeps it under a phase
+key, as tools built on MindSpore call it directly — `compile(net, *inputs, phase=...)` then
+`_get_func_graph_proto(net, key, 'mind_ir')` for the serialized MindIR (or 'onnx_ir' for ONNX) of that graph.
+
+The graph is mindseed's trace of the network on the inputs in inference mode, the one `mindspore.export` writes.
+"""
+from mindseed.common.tensor import Tensor
+
+__all__ = ["_CellGraphExecutor", "_cell_graph_executor"]
+
+
+class _CellGraphExecutor:
+    """Compiles Cells into graphs kept under phase keys (see the module docstring)."""
+
+    def __init__(self):
+        self._graphs = {}
+
+    def compile(self, obj, *args, phase="predict", do_convert=True, jit_config_dict=None, **kwargs):
+        """Trace `obj` on `args`; returns (the key of the kept graph, True)."""
+        from mindseed.export._capture import capture  # noqa: PLC0415  (export is a higher layer)
+        inputs = tuple(a for a in args if isinstance(a, Tensor))
+        key = f"{phase}.{id(obj)}"
+        self._graphs[key] = capture(obj, inputs, what="_cell_graph_executor.compile")
+        return key, True
+
+    def has_compiled(self, phase="predict"):
+        return any(key.startswith(f"{phase}.") for key in self._graphs)
+
+    def _get_func_graph_proto(self, obj, exec_id, ir_type="onnx_ir", use_prefix=False, incremental=False):
+        """The serialized graph kept under `exec_id`: ``'mind_ir'`` (MindIR ModelProto) or ``'onnx_ir'``."""
+        if exec_id not in self._graphs:
+            raise ValueError(f"For '_get_func_graph_proto', no graph was compiled under {exec_id!r}; call "
+                             f"compile(net, *inputs, phase=...) first.")
+        captured = self._graphs[exec_id]
+        if ir_type == "mind_ir":
+            from mindseed.export._mindir_save import mindir_bytes  # noqa: PLC0415
+            return mindir_bytes(captured)
+        if ir_type == "onnx_ir":
+            from mindseed.export._onnx import onnx_bytes  # noqa: PLC0415
+            return onnx_bytes(captured)
+        raise ValueError(f"For '_get_func_graph_proto', 'ir_type' must be 'mind_ir' or 'onnx_ir', but got "
+                         f"{ir_type!r}.")
+
+    def del_net_res(self, obj, net_id=None):
+        """Forget the graphs compiled from `obj`."""
+        for key in [k for k in self._graphs if k.endswith(f".{id(obj)}")]:
+            del self._graphs[key]
+
+    def __call__(self, obj, *args, phase="predict"):
+        return obj(*args)
+
+
+_cell_graph_executor = _CellGraphExecutor()
