@@ -125,7 +125,22 @@ class Parameter(Tensor):
         self._data = B.cast(self._data, Tensor(0, dtype).dtype.name)
         return self
 
+    @property
+    def init(self):
+        """The initializer `init_data()` will fill the Parameter from; None once its data is set (always, unless
+        one is assigned: mindseed materializes Parameters when they are created)."""
+        return self.__dict__.get("_pending_init")
+
+    @init.setter
+    def init(self, value):
+        self.__dict__["_pending_init"] = value
+
     def init_data(self, layout=None, set_sliced=False):
+        """Fill the Parameter from the initializer assigned to `init`, if any; returns it."""
+        pending = self.__dict__.pop("_pending_init", None)
+        if pending is not None:
+            from mindseed.common.initializer import initializer  # noqa: PLC0415
+            self.set_data(initializer(pending, self.shape, self.dtype))
         return self
 
     def clone(self, init="same"):
