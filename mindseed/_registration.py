@@ -50,3 +50,8 @@ _COMM_FUNCS = ("all_gather", "all_gather_into_tensor", "all_gather_into_tensor_u
                "send", "send_object_list")
 for _name in _COMM_FUNCS:
     setattr(ops, _name, getattr(_mint_distributed, _name))
+
+# the graph executor tools call through mindspore.common.api (it serializes graphs with the exporter)
+from mindseed.export import _graph_executor as _executor  # noqa: E402
+_common_api._cell_graph_executor = _executor._cell_graph_executor
+_common_api._CellGraphExecutor = _executor._CellGraphExecutor

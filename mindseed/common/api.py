@@ -3,4 +3,3 @@
 They live in `mindseed.compiler` (a higher layer than common); `mindseed._registration` places the same objects
 here when mindseed is imported, so `from mindspore.common.api import jit` is `mindspore.jit`.
 """
-from mindseed.common._graph_executor import _CellGraphExecutor, _cell_graph_executor  # noqa: E402,F401
