@@ -1,4 +1,5 @@
-"""mindspore.common.api._cell_graph_executor (placed there by `mindseed._registration`): the executor that compiles a Cell's graph and keeps it under a phase
+"""mindspore.common.api._cell_graph_executor (placed there by `mindseed._registration`): the executor that
+compiles a Cell's graph and keeps it under a phase
 key, as tools built on MindSpore call it directly — `compile(net, *inputs, phase=...)` then
 `_get_func_graph_proto(net, key, 'mind_ir')` for the serialized MindIR (or 'onnx_ir' for ONNX) of that graph.
 
@@ -20,7 +21,7 @@ class _CellGraphExecutor:
 
     def compile(self, obj, *args, phase="predict", do_convert=True, jit_config_dict=None, **kwargs):
         """Trace `obj` on `args`; returns (the key of the kept graph, True)."""
-        from mindseed.export._capture import capture  # noqa: PLC0415  (the capture imports the compiler)
+        from mindseed.export._capture import capture  # noqa: PLC0415  (loaded on first use)
         inputs = tuple(a for a in args if isinstance(a, Tensor))
         key = f"{phase}.{id(obj)}"
         self._graphs[key] = capture(obj, inputs, what="_cell_graph_executor.compile")
