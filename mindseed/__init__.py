@@ -49,6 +49,7 @@ from mindseed.runtime import (Event, MemPool, PluggableAllocator, Stream, Stream
                               synchronize, use_mem_pool)
 from mindseed._toplevel import *  # noqa: F401,F403
 from mindseed.ops.functional._tensor_more import UntypedStorage  # noqa: F401
+from mindseed.rewrite import Node, NodeType, ScopedValue, SymbolTree  # noqa: F401
 
 tensor = Tensor  # MindSpore 2.x's lower-case constructor
 

@@ -54,6 +54,31 @@ def check_value_type(arg_name, arg_value, valid_types, prim_name=None):
     return arg_value
 
 
+def _type_names(types):
+    return " or ".join(getattr(t, "__name__", str(t)) for t in types)
+
+
+def check_element_type_of_iterable(arg_name, arg_value, valid_types, prim_name=None):
+    """`arg_value` is a list or tuple whose every element is an instance of one of `valid_types`."""
+    check_value_type(arg_name, arg_value, [list, tuple], prim_name)
+    for element in arg_value:
+        if not isinstance(element, tuple(valid_types)):
+            raise TypeError(f"{_the(arg_name, prim_name)} must be a list or tuple of {_type_names(valid_types)}, but "
+                            f"got an element '{element}' with type '{type(element).__name__}'.")
+    return arg_value
+
+
+def check_element_type_of_dict(arg_name, arg_value, key_types, value_types, prim_name=None):
+    """`arg_value` is a dict whose keys are of `key_types` and values of `value_types`."""
+    check_value_type(arg_name, arg_value, [dict], prim_name)
+    for key, value in arg_value.items():
+        if not isinstance(key, tuple(key_types)) or not isinstance(value, tuple(value_types)):
+            raise TypeError(f"{_the(arg_name, prim_name)} must be a dict of {_type_names(key_types)} to "
+                            f"{_type_names(value_types)}, but got the item {key!r}: '{value}' with types "
+                            f"'{type(key).__name__}' and '{type(value).__name__}'.")
+    return arg_value
+
+
 def check_isinstance(arg_name, arg_value, classes):
     """`arg_value` is an instance of `classes`."""
     if not isinstance(arg_value, classes):

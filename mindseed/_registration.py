@@ -56,3 +56,8 @@ from mindseed.autograd import hooks as _hooks  # noqa: E402
 common.Tensor.register_hook = _hooks.register_hook
 common.Tensor.hooks = _hooks.hooks
 common.Tensor.remove_hook = staticmethod(_hooks.remove_hook)
+
+# the graph executor tools call through mindspore.common.api (it serializes graphs with the exporter)
+from mindseed.export import _graph_executor as _executor  # noqa: E402
+_common_api._cell_graph_executor = _executor._cell_graph_executor
+_common_api._CellGraphExecutor = _executor._CellGraphExecutor

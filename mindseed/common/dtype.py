@@ -1,4 +1,6 @@
 """MindSpore's data types: `mindseed.float32` prints `Float32`, maps to numpy and promotes as MindSpore."""
+import enum
+
 import numpy as np
 
 __all__ = [
@@ -231,7 +233,18 @@ def promote_types(a, b):
     return a if a.bits >= b.bits else b
 
 
-class QuantDtype:
-    """Quantization data types, as `mindspore.QuantDtype`."""
-    INT2, INT3, INT4, INT5, INT6, INT7, INT8 = (f"INT{n}" for n in range(2, 9))
-    UINT2, UINT3, UINT4, UINT5, UINT6, UINT7, UINT8 = (f"UINT{n}" for n in range(2, 9))
+@enum.unique
+class QuantDtype(enum.Enum):
+    """Quantization data types, as `mindspore.QuantDtype`: `INT1` ~ `INT16` (values 0 ~ 15) and `UINT1` ~ `UINT16`
+    (values 100 ~ 115); `value()` is the number (tools derive the bit width from it)."""
+    INT1, INT2, INT3, INT4, INT5, INT6, INT7, INT8 = range(0, 8)
+    INT9, INT10, INT11, INT12, INT13, INT14, INT15, INT16 = range(8, 16)
+    UINT1, UINT2, UINT3, UINT4, UINT5, UINT6, UINT7, UINT8 = range(100, 108)
+    UINT9, UINT10, UINT11, UINT12, UINT13, UINT14, UINT15, UINT16 = range(108, 116)
+
+    def __str__(self):
+        return self.name
+
+    def value(self):     # noqa: D401  MindSpore's: a method, not Enum's property
+        """The number of the type."""
+        return self._value_

@@ -139,12 +139,27 @@ class Parameter(Tensor):
         """Whether the parameter still waits for its initialization (made under nn.utils.no_init_parameters)."""
         return self.__dict__.get("_init_recipe") is not None
 
+    @property
+    def init(self):
+        """The initializer `init_data()` will fill the Parameter from; None once its data is set (always, unless
+        one is assigned: mindseed materializes Parameters when they are created)."""
+        return self.__dict__.get("_pending_init")
+
+    @init.setter
+    def init(self, value):
+        self.__dict__["_pending_init"] = value
+
     def init_data(self, layout=None, set_sliced=False):
-        """Initialize a parameter whose initialization was skipped (nn.utils.no_init_parameters); returns it."""
+        """Initialize a parameter whose initialization was skipped (nn.utils.no_init_parameters) or whose `init` was
+        assigned an initializer; returns it."""
         recipe = self.__dict__.get("_init_recipe")
         if recipe is not None:
             self._data = run_recipe(recipe)._data
             self._init_done()
+        pending = self.__dict__.pop("_pending_init", None)
+        if pending is not None:
+            from mindseed.common.initializer import initializer  # noqa: PLC0415
+            self.set_data(initializer(pending, self.shape, self.dtype))
         return self
 
     def _init_done(self):

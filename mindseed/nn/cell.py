@@ -206,6 +206,11 @@ class Cell:
             if prefix:
                 param.name = prefix + name
 
+    def update_cell_prefix(self):
+        """Give every cell of the network its path as parameter prefix (`param_prefix`)."""
+        for path, cell in self.cells_and_names():
+            cell.__dict__["_param_prefix"] = path
+
     # ------------------------------------------------------------ traversal
     def cells_and_names(self, cells=None, name_prefix=""):
         """(name, cell) for this cell and every descendant, each once."""

@@ -302,8 +302,12 @@ class Model:
                                      f"'train_dataset'")
                 cb_params.cur_step_num += 1
                 self._current_step_num = int((cb_params.cur_step_num - 1) % cb_params.batch_num + 1)
+                # a list, as MindSpore's: step_begin callbacks may change the batch in place (SCOP appends its
+                # knockoff data) or hand back another one, and the step trains on that
+                element = list(element)
                 cb_params.train_dataset_element = element
                 list_callback.on_train_step_begin(run_context)
+                element = cb_params.train_dataset_element
                 self._check_network_mode(self._train_network, True)
                 outputs = self._train_network(*element)
                 cb_params.net_outputs = outputs

@@ -25,7 +25,7 @@ def pinned(name):
     """The version packages.txt pins for `name`."""
     with open(os.path.join(HERE, "packages.txt"), encoding="utf-8") as f:
         for line in f:
-            spec = line.split("#")[0].strip()
+            spec = (line.split("#")[0].split() or [""])[0]     # the package; the third-party ones it needs follow
             if spec.split("==")[0] == name:
                 return spec.split("==")[1]
     raise KeyError(f"{name} is not pinned in tests/ecosystem/packages.txt")

@@ -69,9 +69,10 @@ class Dense(Cell):
 
     def construct(self, x):
         shape = x.shape
-        if not shape or shape[-1] != self.in_channels:
+        in_channels = self.weight.shape[1]      # the weight's, as MindSpore's MatMul checks (it may be reassigned)
+        if not shape or shape[-1] != in_channels:
             raise ValueError(f"For 'MatMul' the input dimensions must be equal, but got 'x1_col': "
-                             f"{shape[-1] if shape else 0} and 'x2_row': {self.in_channels}.")
+                             f"{shape[-1] if shape else 0} and 'x2_row': {in_channels}.")
         # one fused kernel (x @ w.T + b) over any leading axes; its backward computes only the needed grads
         x = dense_p(x, self.weight, self.bias)
         if self.activation_flag:

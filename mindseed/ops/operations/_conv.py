@@ -75,6 +75,8 @@ class _Conv(Primitive):
                              f"and 'pad_mode': {pad_mode}.")
         else:
             self._pads = (0,) * (2 * nd)
+        # MindSpore's attribute names: the padding of each side and the layout
+        self.padding, self.format = tuple(self._pads), data_format
         self.attrs.update(out_channel=out_channel, kernel_size=self.kernel_size, pad_mode=self.pad_mode,
                           stride=self.stride, dilation=self.dilation, group=group, data_format=data_format)
 

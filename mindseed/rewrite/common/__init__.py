@@ -1,0 +1,2 @@
+"""Shared tables of mindspore.rewrite."""
+from . import namespace  # noqa: F401

@@ -1,0 +1,2 @@
+"""Implementation of rewrite nodes."""
+from .node import Node  # noqa: F401

@@ -1,0 +1,349 @@
+"""MindSpore Golden Stick (mindspore-gs 1.4.1), unmodified, on mindseed: its documented algorithms.
+
+SimQAT (rewrite-based: the network's construct is rewritten with quantized cells) applied to LeNet, trained and
+converted and exported; SLB QAT with its temperature/BN-calibration callbacks; SCOP's knockoff pruning (its
+callback doubles each batch with permuted copies) and fine-tune pruning; the Ghost transform; UniPruner's graph
+analysis (from the executor's MindIR), zeroing callback and pruning.
+"""
+import os
+
+import numpy as np
+import pytest
+
+from _eco import use
+
+
+@pytest.fixture(scope="module")
+def gs():
+    return use("mindspore-gs", "mindspore_gs")
+
+
+def _lenet_class():
+    import mindspore.nn as nn
+    from mindspore.common.initializer import Normal
+
+    class LeNet5(nn.Cell):
+        def __init__(self, num_class=10, num_channel=1, include_top=True):
+            super().__init__()
+            self.conv1 = nn.Conv2d(num_channel, 6, 5, pad_mode='valid')
+            self.conv2 = nn.Conv2d(6, 16, 5, pad_mode='valid')
+            self.relu = nn.ReLU()
+            self.max_pool2d = nn.MaxPool2d(kernel_size=2, stride=2)
+            self.include_top = include_top
+            if self.include_top:
+                self.flatten = nn.Flatten()
+                self.fc1 = nn.Dense(16 * 5 * 5, 120, weight_init=Normal(0.02))
+                self.fc2 = nn.Dense(120, 84, weight_init=Normal(0.02))
+                self.fc3 = nn.Dense(84, num_class, weight_init=Normal(0.02))
+
+        def construct(self, x):
+            x = self.conv1(x)
+            x = self.relu(x)
+            x = self.max_pool2d(x)
+            x = self.conv2(x)
+            x = self.relu(x)
+            x = self.max_pool2d(x)
+            if not self.include_top:
+                return x
+            x = self.flatten(x)
+            x = self.relu(self.fc1(x))
+            x = self.relu(self.fc2(x))
+            x = self.fc3(x)
+            return x
+    return LeNet5
+
+
+def _symmetric_per_channel_reference(w, mn, mx):
+    """MindSpore's 8-bit symmetric per-channel fake quantization of a weight (axis 0) in the per-channel range
+    [mn, mx], float32 as its kernels compute it."""
+    flat = w.reshape(w.shape[0], -1)
+    use_max = np.abs(mn) < mx
+    mn, mx = np.where(use_max, -mx, mn), np.where(use_max, mx, -mn)
+    scale = (mx - mn) / np.float32(255)
+    zp = np.clip(np.floor(-mn / scale + np.float32(0.5)), 0, 255)
+    nmin, nmax = ((0 - zp) * scale).reshape(-1, 1), ((255 - zp) * scale).reshape(-1, 1)
+    q = np.floor((np.clip(flat, nmin, nmax) - nmin) / scale.reshape(-1, 1) + 0.5) * scale.reshape(-1, 1) + nmin
+    return q.reshape(w.shape)
+
+
+def _batch(shape, classes, n=8, seed=0):
+    rng = np.random.default_rng(seed)
+    return rng.random((n,) + shape, dtype=np.float32), rng.integers(0, classes, n).astype(np.int32)
+
+
+def test_simqat_lenet_apply_train_convert_export(gs, tmp_path):
+    import mindspore as ms
+    from mindspore import nn
+    from mindspore_gs.quantization import SimulatedQuantizationAwareTraining as SimQAT
+    from mindspore_gs.quantization.quant_cell import QuantCell
+    ms.set_seed(1)
+    net = _lenet_class()()
+    algo = SimQAT()
+    qnet = algo.apply(net)
+    assert type(qnet).__name__ == "LeNet5Opt"
+    quant = {name: type(c).__name__ for name, c in qnet.name_cells().items() if isinstance(c, QuantCell)}
+    assert quant == {"Conv2d": "Conv2dQuant", "Conv2d_1": "Conv2dQuant", "ReLU": "ActQuant", "ReLU_1": "ActQuant",
+                     "ReLU_2": "ActQuant", "ReLU_3": "ActQuant", "Dense": "DenseQuant", "Dense_1": "DenseQuant",
+                     "Dense_2": "DenseQuant"}
+    assert "relu" not in qnet.name_cells() and "conv1" not in qnet.name_cells()       # replaced, dropped
+    x, y = _batch((1, 32, 32), 10)
+    loss_fn = nn.SoftmaxCrossEntropyWithLogits(sparse=True, reduction="mean")
+    train = nn.TrainOneStepCell(nn.WithLossCell(qnet, loss_fn), nn.Momentum(qnet.trainable_params(), 0.01, 0.9))
+    train.set_train()
+    losses = [float(train(ms.Tensor(x), ms.Tensor(y)).asnumpy()) for _ in range(10)]
+    assert losses[-1] < losses[0] - 0.01 and np.isfinite(losses).all()
+    # the fake-quantized weight of conv1 is MindSpore's 8-bit symmetric per-channel quantization of the weight in
+    # the range its quantizer tracked (the weight's own before the last update)
+    qnet.set_train(False)
+    conv = qnet.Conv2d
+    w, wq = conv.weight.asnumpy(), conv.weight_quantizer()
+    mn, mx = wq._float_min.asnumpy(), wq._float_max.asnumpy()
+    assert mn.shape == (6,) and np.all(mn <= 0) and np.all(mx >= 0)
+    assert np.abs(mn - np.minimum(w.reshape(6, -1).min(1), 0)).max() < 0.05       # one small SGD step away
+    fq = wq(conv.weight).asnumpy()
+    np.testing.assert_allclose(fq, _symmetric_per_channel_reference(w, mn, mx), rtol=0, atol=1e-6)
+    assert all(len(np.unique(c)) <= 256 for c in fq.reshape(6, -1)) and np.abs(fq - w).max() > 0
+    # the activations are quantized on the range the training saw: conv1's output takes at most 256 values
+    act_min = float(conv._output_quantizer._float_min.asnumpy()[0])
+    act_max = float(conv._output_quantizer._float_max.asnumpy()[0])
+    assert act_min < 0 < act_max
+    # convert: quantizers become FakeQuantParam carrying scale and zero point; the network exports
+    converted = algo.convert(qnet)
+    params = converted.Conv2d._weight_quantizer.fq.attrs
+    assert params["is_per_channel"] and len(params["linear_quant_scale"]) == 6
+    out = converted(ms.Tensor(x)).asnumpy()
+    assert out.shape == (8, 10) and np.isfinite(out).all()
+    ms.export(converted, ms.Tensor(x), file_name=str(tmp_path / "lenet_q"), file_format="MINDIR")
+    loaded = nn.GraphCell(ms.load(str(tmp_path / "lenet_q.mindir")))
+    np.testing.assert_allclose(loaded(ms.Tensor(x)).asnumpy(), out, rtol=1e-5, atol=1e-5)
+
+
+def test_slb_qat_trains_with_its_callbacks(gs):
+    import mindspore as ms
+    import mindspore.dataset as ds
+    from mindspore import nn
+    from mindspore.common.dtype import QuantDtype
+    from mindspore.train import Callback, Model
+    from mindspore_gs.quantization import SlbQuantAwareTraining
+
+    class Net(nn.Cell):
+        def __init__(self):
+            super().__init__()
+            self.conv = nn.Conv2d(1, 6, 5, pad_mode='valid')
+            self.bn = nn.BatchNorm2d(6)
+            self.relu = nn.ReLU()
+            self.flatten = nn.Flatten()
+            self.fc = nn.Dense(6 * 4 * 4, 4)
+
+        def construct(self, x):
+            x = self.relu(self.bn(self.conv(x)))
+            return self.fc(self.flatten(x))
+
+    class Losses(Callback):
+        def __init__(self):
+            self.values = []
+
+        def on_train_epoch_end(self, run_context):
+            self.values.append(float(run_context.original_args().net_outputs.asnumpy()))
+
+    ms.set_seed(0)
+    x, y = _batch((1, 8, 8), 4, n=32)
+    data = ds.NumpySlicesDataset({"x": x, "y": y}, shuffle=False).batch(8)
+    algo = SlbQuantAwareTraining()
+    algo.set_weight_quant_dtype(QuantDtype.INT1)
+    algo.set_act_quant_dtype(QuantDtype.INT8)
+    algo.set_enable_act_quant(True)
+    algo.set_enable_bn_calibration(True)
+    algo.set_epoch_size(3)
+    algo.set_has_trained_epoch(0)
+    algo.set_t_start_val(1.0)
+    algo.set_t_start_time(0.2)
+    algo.set_t_end_time(0.6)
+    algo.set_t_factor(1.2)
+    qnet = algo.apply(Net())
+    assert type(qnet.Conv2d).__name__ == "Conv2dSlbQuant"
+    loss = nn.SoftmaxCrossEntropyWithLogits(sparse=True, reduction="mean")
+    model = Model(qnet, loss, nn.Momentum(qnet.trainable_params(), 0.01, 0.9), metrics={"acc"})
+    record = Losses()
+    model.train(3, data, callbacks=algo.callbacks(model, data) + [record])
+    assert record.values[-1] < record.values[0]
+    out = algo.convert(qnet)(ms.Tensor(x[:2])).asnumpy()
+    assert out.shape == (2, 4) and np.isfinite(out).all()
+
+
+class _Bottleneck:
+    """A ResNet bottleneck (conv1/bn1 .. conv3/bn3 in this order, as SCOP expects), built on the aliased nn."""
+
+    @staticmethod
+    def make(nn, cin, mid):
+        class Bottleneck(nn.Cell):
+            def __init__(self):
+                super().__init__()
+                self.conv1 = nn.Conv2d(cin, mid, 1)
+                self.bn1 = nn.BatchNorm2d(mid)
+                self.conv2 = nn.Conv2d(mid, mid, 3, pad_mode='pad', padding=1)
+                self.bn2 = nn.BatchNorm2d(mid)
+                self.conv3 = nn.Conv2d(mid, cin, 1)
+                self.bn3 = nn.BatchNorm2d(cin)
+                self.relu = nn.ReLU()
+
+            def construct(self, x):
+                y = self.relu(self.bn1(self.conv1(x)))
+                y = self.relu(self.bn2(self.conv2(y)))
+                y = self.bn3(self.conv3(y))
+                return self.relu(x + y)
+        return Bottleneck()
+
+
+def test_scop_knockoff_then_finetune_pruning(gs):
+    import mindspore as ms
+    import mindspore.dataset as ds
+    from mindspore import nn
+    from mindspore.train import Callback, Model
+    from mindspore_gs.pruner import PrunerFtCompressAlgo, PrunerKfCompressAlgo
+    from mindspore_gs.pruner.scop.scop_pruner import KfConv2d, MaskedConv2dbn
+
+    class Net(nn.Cell):
+        def __init__(self):
+            super().__init__()
+            self.conv1 = nn.Conv2d(3, 8, 3)
+            self.bn1 = nn.BatchNorm2d(8)
+            self.relu = nn.ReLU()
+            self.layer1 = nn.SequentialCell([_Bottleneck.make(nn, 8, 4), _Bottleneck.make(nn, 8, 4)])
+            self.pool = nn.AvgPool2d(8)
+            self.flatten = nn.Flatten()
+            self.fc = nn.Dense(8, 4)
+
+        def construct(self, x):
+            x = self.relu(self.bn1(self.conv1(x)))
+            return self.fc(self.flatten(self.pool(self.layer1(x))))
+
+    class BatchSizes(Callback):
+        def __init__(self):
+            self.sizes = []
+
+        def on_train_step_begin(self, run_context):
+            self.sizes.append(run_context.original_args().train_dataset_element[0].shape[0])
+
+    ms.set_seed(0)
+    x, y = _batch((3, 8, 8), 4, n=64)
+    data = ds.NumpySlicesDataset({"x": x, "y": y}, shuffle=False).batch(16)
+    kf = PrunerKfCompressAlgo({})
+    net = kf.apply(Net())
+    kf_convs = [c for _, c in net.cells_and_names() if isinstance(c, KfConv2d)]
+    assert len(kf_convs) == 6 and all(np.allclose(c.kfscale.asnumpy(), 0.5) for c in kf_convs)
+    assert [p.name.endswith("kfscale") for p in net.trainable_params()] == [True] * 6      # only the scales train
+    sizes = BatchSizes()
+    loss = nn.SoftmaxCrossEntropyWithLogits(sparse=True, reduction="mean")
+    model = Model(net, loss, nn.Momentum(net.trainable_params(), 0.1, 0.9))
+    model.train(2, data, callbacks=kf.callbacks() + [sizes])
+    assert sizes.sizes == [32] * 8          # each batch of 16 and its 16 knockoffs
+    assert all(not np.allclose(c.kfscale.asnumpy(), 0.5) for c in kf_convs)
+    net = PrunerFtCompressAlgo({'prune_rate': 0.5}).apply(net)
+    masked = [c for _, c in net.cells_and_names() if isinstance(c, MaskedConv2dbn)]
+    assert len(masked) == 6 and [len(m.mask) for m in masked] == [2, 2, 4, 2, 2, 4]
+    net.set_train(False)
+    block = net.layer1[0]
+    stem = net.relu(net.bn1(net.conv1(ms.Tensor(x[:2]))))
+    h = block.conv1(stem).asnumpy()          # the pruned half of the channels is exactly zero
+    zero = sorted(set(range(4)) - set(block.conv1.mask))
+    assert np.all(h[:, zero] == 0) and np.all(np.abs(h[:, block.conv1.mask]).sum(axis=(0, 2, 3)) > 0)
+    assert np.isfinite(net(ms.Tensor(x[:2])).asnumpy()).all()
+
+
+def test_ghost_replaces_convolutions_with_cheap_operations(gs):
+    import mindspore as ms
+    from mindspore import nn
+    from mindspore_gs import GhostAlgo
+
+    class Block(nn.Cell):
+        def __init__(self):
+            super().__init__()
+            self.conv1 = nn.Conv2d(8, 8, 1)
+            self.conv2 = nn.Conv2d(8, 8, 3)
+            self.relu = nn.ReLU()
+
+        def construct(self, x):
+            return self.relu(self.conv2(self.relu(self.conv1(x))))
+
+    class Net(nn.Cell):
+        def __init__(self):
+            super().__init__()
+            self.stem = nn.Conv2d(3, 8, 3)
+            self.layer = Block()
+            self.pool = nn.AvgPool2d(8)
+            self.flatten = nn.Flatten()
+            self.head = nn.Dense(8, 2)
+
+        def construct(self, x):
+            return self.head(self.flatten(self.pool(self.layer(self.stem(x)))))
+
+    net = Net()
+    count = lambda n: sum(int(np.prod(p.shape)) for p in n.trainable_params())  # noqa: E731
+    assert count(net) == 216 + 64 + 576 + 18
+    new = GhostAlgo().apply(net)
+    names = [n for n, _ in new.cells_and_names()]
+    assert "layer.conv1.cheap_operation" in names and "layer.conv2.bn" in names and "stem.bn" not in names
+    # 1x1 conv -> primary 8->4 (32) + bn (8) + depthwise 3x3 (36) + bn (8); 3x3 conv -> depthwise (72) + bn (16)
+    assert count(new) == 216 + (32 + 8 + 36 + 8) + (72 + 16) + 18
+    x, y = _batch((3, 8, 8), 2, n=4)
+    train = nn.TrainOneStepCell(nn.WithLossCell(new, nn.SoftmaxCrossEntropyWithLogits(sparse=True, reduction="mean")),
+                                nn.Momentum(new.trainable_params(), 0.1, 0.9))
+    train.set_train()
+    losses = [float(train(ms.Tensor(x), ms.Tensor(y)).asnumpy()) for _ in range(5)]
+    assert losses[-1] < losses[0]
+
+
+def test_uni_pruner_groups_zeroing_and_pruning(gs, tmp_path):
+    import mindspore as ms
+    import mindspore.dataset as ds
+    from mindspore import nn
+    from mindspore.train import Model
+    from mindspore_gs.pruner.uni_pruning import UniPruner
+
+    class VGGish(nn.Cell):
+        def __init__(self):
+            super().__init__()
+            self.conv1 = nn.Conv2d(1, 16, 3)
+            self.bn1 = nn.BatchNorm2d(16)
+            self.conv2 = nn.Conv2d(16, 16, 3)
+            self.bn2 = nn.BatchNorm2d(16)
+            self.relu = nn.ReLU()
+            self.pool = nn.AvgPool2d(16)
+            self.flatten = nn.Flatten()
+            self.fc = nn.Dense(16, 10)
+
+        def construct(self, x):
+            x = self.relu(self.bn1(self.conv1(x)))
+            x = self.relu(self.bn2(self.conv2(x)))
+            return self.fc(self.flatten(self.pool(x)))
+
+    class Args:
+        exp_name, epoch_size, device_target = "vgg", 2, "CPU"
+
+    ms.set_seed(0)
+    cfg = {"exp_name": "vgg", "frequency": 1, "target_sparsity": 0.5, "pruning_step": 4, "filter_lower_threshold": 10,
+           "input_size": [1, 1, 16, 16], "output_path": str(tmp_path), "prune_flag": 1, "rank": 0,
+           "device_target": "CPU"}
+    net = VGGish()
+    algo = UniPruner(cfg)
+    algo.apply(net)
+    groups = {tuple(sorted(g.ms_starts)): tuple(sorted(g.ms_ends)) for g in algo.graph_anaylzer.groups}
+    assert groups[("conv1",)] == ("conv2",) and groups[("conv2",)] == ("fc",) and groups[("fc",)] == ()
+    middles = {k for g in algo.graph_anaylzer.groups for k in g.ms_middles}
+    assert middles == {"bn1", "bn2"}
+    x, y = _batch((1, 16, 16), 10, n=32)
+    data = ds.NumpySlicesDataset({"x": x, "y": y}, shuffle=False).batch(8)
+    loss = nn.SoftmaxCrossEntropyWithLogits(sparse=True, reduction="mean")
+    Model(net, loss, nn.Momentum(net.trainable_params(), 0.01, 0.9)).train(2, data, callbacks=algo.callbacks())
+    saved = sorted(os.listdir(tmp_path / "vgg"))
+    assert "vgg_zeroed_rank0_epoch2_mask.json" in saved and "vgg_zeroed_rank0_epoch2.mindir" in saved
+    mask = algo._callback.mask
+    pruned = {k: len(v) for k, v in mask.items()}
+    assert set(pruned) <= {"conv1", "conv2"} and sum(pruned.values()) > 0
+    before = sum(int(np.prod(p.shape)) for p in net.trainable_params())
+    algo.prune_by_mask(net, mask, Args(), "pruned")
+    c1, c2 = 16 - pruned.get("conv1", 0), 16 - pruned.get("conv2", 0)
+    after = sum(int(np.prod(p.shape)) for p in net.trainable_params())
+    assert after == c1 * 9 + 2 * c1 + c2 * c1 * 9 + 2 * c2 + c2 * 10 + 10 < before
+    assert net(ms.Tensor(x[:2])).shape == (2, 10)
