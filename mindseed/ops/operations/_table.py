@@ -3,6 +3,7 @@ the function it calls. For classes whose whole job is "keep the constructor argu
 inputs and those attributes" — no class body is written for them."""
 import inspect
 
+from mindseed.common import dtype as mstype
 from mindseed.common.tensor import Tensor
 from mindseed.ops.operations._base import Primitive
 
@@ -12,7 +13,7 @@ REQUIRED = inspect.Parameter.empty
 
 
 def primitive_class(name, fn, attrs=(), inputs=None, tensors=(), same_shape=(), returns=None, doc=None,
-                    module="mindseed.ops.operations"):
+                    module="mindseed.ops.operations", int_tensors=()):
     """A Primitive class `name`: `name(**attrs)(*inputs)` returns `fn(*inputs, **attrs)`.
 
     Args:
@@ -22,6 +23,7 @@ def primitive_class(name, fn, attrs=(), inputs=None, tensors=(), same_shape=(), 
         tensors (tuple[str]): inputs that must be Tensors.
         same_shape (tuple[str]): inputs whose shapes must equal the first one's (a variable and its state).
         returns (Union[None, str, tuple[str]]): return these inputs (updated in place by `fn`) instead of fn's result.
+        int_tensors (tuple[str]): inputs that must be Tensors of an integer dtype (indices).
     """
     params = [inspect.Parameter(a, inspect.Parameter.POSITIONAL_OR_KEYWORD, default=d) for a, d in attrs]
     signature = inspect.Signature(params)
@@ -45,6 +47,10 @@ def primitive_class(name, fn, attrs=(), inputs=None, tensors=(), same_shape=(), 
             if not isinstance(named[arg], Tensor):
                 raise TypeError(f"For '{name}', the '{arg}' must be a Tensor or Parameter, but got "
                                 f"{type(named[arg]).__name__}.")
+        for arg in int_tensors:
+            if not isinstance(named[arg], Tensor) or not mstype.is_integral(named[arg].dtype):
+                got = f"Tensor[{named[arg].dtype}]" if isinstance(named[arg], Tensor) else type(named[arg]).__name__
+                raise TypeError(f"For '{name}', the '{arg}' must be a Tensor of int32 or int64, but got {got}.")
         for arg in same_shape[1:]:
             if named[arg].shape != named[same_shape[0]].shape:
                 raise ValueError(f"For '{name}', the shape of '{arg}' {named[arg].shape} must be the same as the "
