@@ -61,7 +61,6 @@ def _check_flags(name, attrs):
 
 def _ada_factor(name):
     def call(*args, **attrs):
-        _check_flags(name, attrs)
         grad, param = args[6], args[7]
         if grad.shape != param.shape:
             raise ValueError(f"For '{name}', the shape of 'gradient' {grad.shape} must be the same as the shape of "
@@ -72,7 +71,6 @@ def _ada_factor(name):
 
 
 def _fused_cast_adam(var, m, v, lr, beta1, beta2, epsilon, decay, gradient, global_norm, use_locking=False):
-    _check_flags("FusedCastAdamWeightDecay", {"use_locking": use_locking})
     for arg, t in (("var", var), ("gradient", gradient)):
         if t.dtype not in (mstype.float16, mstype.float32):
             raise TypeError(f"For 'FusedCastAdamWeightDecay', the '{arg}' must be float16 or float32, but got "
@@ -104,6 +102,7 @@ _ROWS = {
         "returns (var, m, v), updated in place."),
 }
 
-globals().update({_name: primitive_class(_name, _fn, _attrs, _inputs, tensors=_tensors, same_shape=_same, doc=_doc)
+globals().update({_name: primitive_class(_name, _fn, _attrs, _inputs, tensors=_tensors, same_shape=_same, doc=_doc,
+                                        check=lambda attrs, _name=_name: _check_flags(_name, attrs))
                   for _name, (_fn, _attrs, _inputs, _tensors, _same, _doc) in _ROWS.items()})
 __all__ = list(_ROWS)

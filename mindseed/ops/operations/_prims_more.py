@@ -72,7 +72,6 @@ def _ragged_range(starts, limits, deltas, Tsplits):  # noqa: N803 -- MindSpore's
 
 def _edit_distance(hypothesis_indices, hypothesis_values, hypothesis_shape, truth_indices, truth_values,
                    truth_shape, normalize=True):
-    validator.check_value_type("normalize", normalize, [bool], "EditDistance")
     for side, (ind, val, shp) in (("hypothesis", (hypothesis_indices, hypothesis_values, hypothesis_shape)),
                                   ("truth", (truth_indices, truth_values, truth_shape))):
         _dtype("EditDistance", f"{side}_indices", ind, (mstype.int64,))
@@ -87,7 +86,6 @@ def _edit_distance(hypothesis_indices, hypothesis_values, hypothesis_shape, trut
 
 
 def _nms_with_mask(bboxes, iou_threshold=0.5):
-    validator.check_value_type("iou_threshold", iou_threshold, [float], "NMSWithMask")
     _dtype("NMSWithMask", "bboxes", bboxes, (mstype.float16, mstype.float32))
     if bboxes.ndim != 2 or bboxes.shape[1] != 5:
         raise ValueError(f" For NMSWithMask, the 2nd dim in shape of bboxes should equal to 5 or 8, but got "
@@ -98,8 +96,6 @@ def _nms_with_mask(bboxes, iou_threshold=0.5):
 def _combined_nms(boxes, scores, max_output_size_per_class, max_total_size, iou_threshold, score_threshold,
                   pad_per_class=False, clip_boxes=True):
     name = "CombinedNonMaxSuppression"
-    validator.check_value_type("pad_per_class", pad_per_class, [bool], name)
-    validator.check_value_type("clip_boxes", clip_boxes, [bool], name)
     _dtype(name, "boxes", boxes, (mstype.float16, mstype.float32))
     _dtype(name, "scores", scores, (mstype.float16, mstype.float32))
     if boxes.ndim != 4 or boxes.shape[3] != 4 or scores.ndim != 3 or scores.shape[:2] != boxes.shape[:2] \
@@ -118,7 +114,6 @@ def _combined_nms(boxes, scores, max_output_size_per_class, max_total_size, iou_
 
 
 def _resize_area(images, size, align_corners=False):
-    validator.check_value_type("align_corners", align_corners, [bool], "ResizeArea")
     if not isinstance(images, Tensor) or images.ndim != 4:
         raise ValueError(f"For 'ResizeArea', 'images' must be a 4-D (N, H, W, C) Tensor, but got "
                          f"{getattr(images, 'shape', type(images).__name__)}.")
@@ -130,7 +125,6 @@ def _resize_area(images, size, align_corners=False):
 
 
 def _accidental_hits(true_classes, sampled_candidates, num_true=1):
-    validator.check_value_type("num_true", num_true, [int], "ComputeAccidentalHits")
     _dtype("ComputeAccidentalHits", "true_classes", true_classes, _INTS)
     _dtype("ComputeAccidentalHits", "sampled_candidates", sampled_candidates, _INTS)
     if true_classes.ndim != 2 or true_classes.shape[1] != num_true or sampled_candidates.ndim != 1:
@@ -140,7 +134,6 @@ def _accidental_hits(true_classes, sampled_candidates, num_true=1):
 
 
 def _no_repeat_ngram(state_seq, log_probs, ngram_size=1):
-    validator.check_value_type("ngram_size", ngram_size, [int], "NoRepeatNGram")
     _dtype("NoRepeatNGram", "state_seq", state_seq, _INTS)
     _dtype("NoRepeatNGram", "log_probs", log_probs, (mstype.float16, mstype.float32, mstype.float64))
     if state_seq.ndim != 3 or log_probs.ndim != 3 or state_seq.shape[:2] != log_probs.shape[:2]:
@@ -156,8 +149,6 @@ def _ctc_loss(x, labels_indices, labels_values, sequence_length, preprocess_coll
               ctc_merge_repeated=True, ignore_longer_outputs_than_inputs=False):
     flags = {"preprocess_collapse_repeated": preprocess_collapse_repeated, "ctc_merge_repeated": ctc_merge_repeated,
              "ignore_longer_outputs_than_inputs": ignore_longer_outputs_than_inputs}
-    for k, v in flags.items():
-        validator.check_value_type(k, v, [bool], "CTCLoss")
     _dtype("CTCLoss", "x", x, (mstype.float16, mstype.float32, mstype.float64))
     _dtype("CTCLoss", "labels_indices", labels_indices, (mstype.int64,))
     _dtype("CTCLoss", "labels_values", labels_values, (mstype.int32,))
@@ -217,7 +208,25 @@ _ROWS = {
              "Short-time Fourier transform (frames from the signal's start, no centering)."),
 }
 
-globals().update({_name: primitive_class(_name, _fn, _attrs, _inputs, doc=_doc)
+# the attribute types each class checks at construction, as MindSpore's __init__
+_ATTR_TYPES = {"EditDistance": {"normalize": bool}, "NMSWithMask": {"iou_threshold": float},
+               "CombinedNonMaxSuppression": {"pad_per_class": bool, "clip_boxes": bool},
+               "ResizeArea": {"align_corners": bool}, "ComputeAccidentalHits": {"num_true": int},
+               "NoRepeatNGram": {"ngram_size": int},
+               "CTCLoss": dict.fromkeys(("preprocess_collapse_repeated", "ctc_merge_repeated",
+                                         "ignore_longer_outputs_than_inputs"), bool),
+               "STFT": {"n_fft": int, "hop_length": int, "win_length": int, "normalized": bool, "onesided": bool,
+                        "return_complex": bool}}
+
+
+def _attr_check(name):
+    def check(attrs):
+        for k, kind in _ATTR_TYPES.get(name, {}).items():
+            validator.check_value_type(k, attrs[k], [kind], name)
+    return check
+
+
+globals().update({_name: primitive_class(_name, _fn, _attrs, _inputs, doc=_doc, check=_attr_check(_name))
                   for _name, (_fn, _attrs, _inputs, _doc) in _ROWS.items()})
 __all__ += list(_ROWS)
 

@@ -13,7 +13,7 @@ REQUIRED = inspect.Parameter.empty
 
 
 def primitive_class(name, fn, attrs=(), inputs=None, tensors=(), same_shape=(), returns=None, doc=None,
-                    module="mindseed.ops.operations", int_tensors=()):
+                    module="mindseed.ops.operations", int_tensors=(), check=None):
     """A Primitive class `name`: `name(**attrs)(*inputs)` returns `fn(*inputs, **attrs)`.
 
     Args:
@@ -24,6 +24,8 @@ def primitive_class(name, fn, attrs=(), inputs=None, tensors=(), same_shape=(), 
         same_shape (tuple[str]): inputs whose shapes must equal the first one's (a variable and its state).
         returns (Union[None, str, tuple[str]]): return these inputs (updated in place by `fn`) instead of fn's result.
         int_tensors (tuple[str]): inputs that must be Tensors of an integer dtype (indices).
+        check (callable): called with the attributes (a dict) at construction, raising MindSpore's error for a bad
+            one.
     """
     params = [inspect.Parameter(a, inspect.Parameter.POSITIONAL_OR_KEYWORD, default=d) for a, d in attrs]
     signature = inspect.Signature(params)
@@ -35,6 +37,8 @@ def primitive_class(name, fn, attrs=(), inputs=None, tensors=(), same_shape=(), 
         except TypeError as exc:
             raise TypeError(f"For '{name}', {exc}.") from None
         bound.apply_defaults()
+        if check is not None:
+            check(dict(bound.arguments))
         for k, v in bound.arguments.items():
             self.add_prim_attr(k, v)
 
