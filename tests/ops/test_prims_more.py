@@ -11,7 +11,7 @@ from scipy import special
 
 import mindseed as ms
 from mindseed import ops
-from tests._harness import ErrorSpec, OpSpec, make_error_tests, make_tests
+from _harness import ErrorSpec, OpSpec, make_error_tests, make_tests
 
 T = ms.Tensor
 
