@@ -92,6 +92,36 @@ def _dilation_ref(x, f, stride, rate):
     return (p + f.reshape(f.shape[0], -1).T[None, :, :, None, None]).max(1)
 
 
+def _ijfo_ref(x, h, c, w, b, forget_bias=0.0):
+    i, j, f, o = np.split(np.concatenate([x, h], -1) @ w + b, 4, -1)
+    i, j, f, o = _sig(i), np.tanh(j), _sig(f + forget_bias), _sig(o)
+    c = f * c + i * j
+    return c, o * np.tanh(c), i, j, f, o, np.tanh(c)
+
+
+def _dynamic_rnn_ref(x, w, b, h0, c0):
+    h, c, rows = h0[0], c0[0], []
+    for t in range(x.shape[0]):
+        c, h, *gates = _ijfo_ref(x[t], h, c, w, b)
+        rows.append((h, h, c, *gates))
+    return [np.stack(col) for col in zip(*rows)]
+
+
+def _gru_ref(x, wi, wh, bi, bh, h0, lengths):
+    h, rows = h0, []
+    for t in range(x.shape[0]):
+        xr, xz, xn = np.split(x[t] @ wi + bi, 3, -1)
+        hr, hz, hn = np.split(h @ wh + bh, 3, -1)
+        r, z = _sig(xr + hr), _sig(xz + hz)
+        n = np.tanh(xn + r * hn)
+        h = np.where((lengths > t)[:, None], (1 - z) * n + z * h, h)
+        rows.append((h, h, z, r, n, hn))
+    return [np.stack(col) for col in zip(*rows)]
+
+
+_LENGTHS = np.array([3, 1], np.int32)
+
+
 def _parts(z):
     return ops.real(z), ops.imag(z)
 
@@ -108,6 +138,13 @@ SPECS = [_lstm_spec(*case) for case in _LSTM_CASES] + [
            lambda x: _patches_ref(x, (2, 3), (2, 1), (1, 2)), shapes=[(2, 3, 6, 7)]),
     OpSpec("dilation2d", lambda x, f: ops.Dilation2D((2, 1), (1, 2), "VALID")(x, f),
            lambda x, f: _dilation_ref(x, f, (2, 1), (1, 2)), shapes=[(1, 3, 7, 8), (3, 2, 3)]),
+    OpSpec("basic_lstm_cell", lambda x, h, c, w, b: ops.BasicLSTMCell(forget_bias=0.5)(x, h, c, w, b),
+           lambda x, h, c, w, b: _ijfo_ref(x, h, c, w, b, 0.5), shapes=[(2, 3), (2, 4), (2, 4), (7, 16), (16,)]),
+    OpSpec("dynamic_rnn", lambda x, w, b, h, c: ops.DynamicRNN()(x, w, b, None, h, c), _dynamic_rnn_ref,
+           shapes=[(3, 2, 3), (7, 16), (16,), (1, 2, 4), (1, 2, 4)]),
+    OpSpec("dynamic_gru_v2", lambda x, wi, wh, bi, bh, h: ops.DynamicGRUV2()(x, wi, wh, bi, bh, T(_LENGTHS), h),
+           lambda x, wi, wh, bi, bh, h: _gru_ref(x, wi, wh, bi, bh, h, _LENGTHS),
+           shapes=[(3, 2, 3), (3, 12), (4, 12), (12,), (12,), (2, 4)]),
     # (real, imaginary parts): the harness differentiates real outputs
     OpSpec("fft_with_size_rfft2", lambda x: _parts(ops.FFTWithSize(2, False, True, "ortho")(x)),
            lambda x: _np_parts(np.fft.rfft2(x, norm="ortho")), shapes=[(2, 4, 6)]),
@@ -161,6 +198,11 @@ test_bad_input = make_error_tests([
     ErrorSpec("lstm-weight-size", lambda: ops.LSTM(2, 3, 1, True, False, 0.0)(
         T(np.ones((2, 1, 2), np.float32)), T(np.ones((1, 1, 3), np.float32)), T(np.ones((1, 1, 3), np.float32)),
         T(np.ones((5, 1, 1), np.float32))), ValueError, "must hold 72 elements"),
+    ErrorSpec("dynamic-rnn-cell-type", lambda: ops.DynamicRNN(cell_type="GRU"), ValueError, "cell_type"),
+    ErrorSpec("dynamic-rnn-forget-bias", lambda: ops.DynamicRNN(forget_bias=1), TypeError, "forget_bias"),
+    ErrorSpec("gru-gate-order", lambda: ops.DynamicGRUV2(gate_order="hzr"), ValueError, "gate_order"),
+    ErrorSpec("basic-lstm-weight", lambda: ops.BasicLSTMCell()(*(T(np.ones(s, np.float32)) for s in (
+        (2, 3), (2, 4), (2, 4), (6, 16), (16,)))), ValueError, "w (I + H, 4H)"),
     ErrorSpec("dilation-nhwc", lambda: ops.Dilation2D(1, 1, "valid", "NHWC"), ValueError, "NHWC"),
     ErrorSpec("dilation-stride", lambda: ops.Dilation2D((3,), 1), ValueError, "stride"),
     ErrorSpec("dilation-filter-channels", lambda: ops.Dilation2D(1, 1)(_X4, T(np.ones((3, 2, 2), np.float32))),
