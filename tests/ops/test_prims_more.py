@@ -79,6 +79,26 @@ def _area_ref(img, h, w):
     return out
 
 
+def _glimpse_ref(img, offsets, size=(3, 4), centered=True, normalized=False):
+    n, height, width, _ = img.shape
+    h, w = size
+    out = np.zeros((n, h, w, img.shape[3]))
+    for i in range(n):
+        y, x = offsets[i]
+        if normalized:
+            x, y = x * width, y * height
+        if centered:
+            x, y = x / 2 + width / 2, y / 2 + height / 2
+        top, left = int(y - h / 2), int(x - w / 2)
+        for r in range(h):
+            for c in range(w):
+                if 0 <= top + r < height and 0 <= left + c < width:
+                    out[i, r, c] = img[i, top + r, left + c]
+    return out
+
+
+_OFFSETS = np.array([[2.0, 3.0], [4.5, 1.0]], np.float32)
+
 SPECS = [
     OpSpec("betainc", lambda a, b, x: ops.Betainc()(a, b, x), special.betainc, shapes=[(3, 4)] * 3,
            gen=[_shape, _shape, _unit], atol=1e-6, grad_inputs=(2,)),  # MindSpore differentiates x only
@@ -91,6 +111,13 @@ SPECS = [
     OpSpec("matrix_logarithm", lambda x: ops.MatrixLogarithm()(x), lambda x: np.stack([sla.logm(m) for m in x]),
            shapes=[(2, 3, 3)], gen=lambda r, s: np.eye(3) * 3 + r.standard_normal(s) * 0.3
            + 0.3j * r.standard_normal(s), grad=False),
+    OpSpec("extract_glimpse", lambda x: ops.ExtractGlimpse(False, False, False, "zero")(
+        x, T(np.array([3, 4], np.int32)), T(_OFFSETS)), lambda x: _glimpse_ref(x, _OFFSETS, centered=False),
+           shapes=[(2, 6, 7, 2)], dtypes=("float32",), grad=False),
+    OpSpec("extract_glimpse_centered", lambda x: ops.ExtractGlimpse(True, True, False, "zero")(
+        x, T(np.array([3, 4], np.int32)), T(_OFFSETS / 10)),
+           lambda x: _glimpse_ref(x, _OFFSETS / 10, normalized=True), shapes=[(2, 6, 7, 2)], dtypes=("float32",),
+           grad=False),
 ]
 test_value, test_grad, test_grad2, test_graph = make_tests(SPECS)
 
@@ -183,6 +210,27 @@ def test_pad_and_shift_and_sub_and_filter():
     assert jit[0].asnumpy().tolist() == [0, 3, 4]
 
 
+def test_extract_glimpse_noise_stays_in_the_image_range():
+    img = np.random.RandomState(0).uniform(-1, 2, (1, 4, 4, 1)).astype(np.float32)
+    out = ops.ExtractGlimpse(False, False)(T(img), T(np.array([4, 4], np.int32)),
+                                           T(np.array([[0.0, 0.0]], np.float32))).asnumpy()
+    np.testing.assert_array_equal(out[0, 2:, 2:], img[0, :2, :2])        # the part inside the image
+    assert img.min() <= out.min() and out.max() <= img.max()
+
+
+def test_fractional_max_pool3d_with_fixed_ksize():
+    r = np.random.RandomState(3)
+    x = r.standard_normal((2, 3, 6, 7, 8)).astype(np.float32)
+    y, argmax = ops.FractionalMaxPool3DWithFixedKsize((2, 2, 3), (3, 4, 3))(T(x), T(r.uniform(0.05, 0.95, (2, 3, 3))
+                                                                                   .astype(np.float32)))
+    assert y.shape == (2, 3, 3, 4, 3) and argmax.dtype == ms.int64
+    flat = x.reshape(2, 3, -1)
+    np.testing.assert_array_equal(y.asnumpy().reshape(2, 3, -1),
+                                  np.take_along_axis(flat, argmax.asnumpy().reshape(2, 3, -1), -1))
+    with pytest.raises(ValueError, match="random_samples"):
+        ops.FractionalMaxPool3DWithFixedKsize(2, 2)(T(x), T(np.ones((2, 3, 2), np.float32)))
+
+
 def test_dtype_to_enum_gives_mindsporess_type_ids():
     ids = {ms.bool_: 30, ms.int8: 32, ms.int32: 34, ms.int64: 35, ms.uint8: 37, ms.float16: 42, ms.float32: 43,
            ms.float64: 44, ms.bfloat16: 45, ms.complex64: 51, ms.complex128: 52}
@@ -219,6 +267,7 @@ test_bad_input = make_error_tests([
     ErrorSpec("pad-and-shift-index", lambda: ops.PadAndShift()(T(np.array([1, 2]), ms.int32),
                                                               T(np.array([0, 1]), ms.int32), 1), ValueError,
               "shift_idx"),
+    ErrorSpec("glimpse-noise", lambda: ops.ExtractGlimpse(noise="salt"), ValueError, "noise"),
     ErrorSpec("dtype-to-enum", lambda: ops.DtypeToEnum()("op", "arg", 3), TypeError,
               "the input 'arg' should be mindspore dtype"),
 ])

@@ -116,3 +116,25 @@ def no_repeat_ngram(state_seq, log_probs, ngram_size):
             if seq[start:start + n - 1] == tail:
                 flat[r, seq[start + n - 1]] = low
     return out
+
+
+def extract_glimpse(x, size, offsets, centered, normalized):
+    """(glimpses (N, h, w, C), inside mask (N, h, w, 1)) of NHWC images around the (y, x) offsets, TensorFlow's
+    placement: normalized offsets scale by the image size, centered ones count from the image centre (in [-1, 1]),
+    the window's corner truncated toward zero."""
+    n, height, width, _ = x.shape
+    h, w = (int(v) for v in size.reshape(-1).tolist())
+    out = torch.zeros((n, h, w, x.shape[3]), dtype=x.dtype, device=x.device)
+    inside = torch.zeros((n, h, w, 1), dtype=torch.bool, device=x.device)
+    for i, (y0, x0) in enumerate(offsets.reshape(n, 2).tolist()):
+        if normalized:
+            x0, y0 = x0 * width, y0 * height
+        if centered:
+            x0, y0 = x0 / 2 + width / 2, y0 / 2 + height / 2
+        top, left = int(y0 - h / 2), int(x0 - w / 2)
+        r0, r1 = max(top, 0), min(top + h, height)
+        c0, c1 = max(left, 0), min(left + w, width)
+        if r0 < r1 and c0 < c1:
+            out[i, r0 - top:r1 - top, c0 - left:c1 - left] = x[i, r0:r1, c0:c1]
+            inside[i, r0 - top:r1 - top, c0 - left:c1 - left] = True
+    return out, inside

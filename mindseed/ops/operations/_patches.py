@@ -1,17 +1,20 @@
 """Primitive classes written in differentiable ops, so their gradients come from autodiff: the patch extractors
 (`ExtractImagePatches`, `ExtractVolumePatches`), grayscale morphological dilation (`Dilation2D`), the fft family
-in one class (`FFTWithSize`) and `CopyWithSlice`. Windows follow TensorFlow's conventions, as MindSpore's: "SAME"
-pads (pad_total // 2) before and the rest after, and a patch's channels vary fastest in the output depth."""
+in one class (`FFTWithSize`), `CopyWithSlice` and `FractionalMaxPool3DWithFixedKsize`. Windows follow
+TensorFlow's conventions, as MindSpore's: "SAME" pads (pad_total // 2) before and the rest after, and a patch's
+channels vary fastest in the output depth."""
 import math
 
 from mindseed import _checkparam as validator
 from mindseed.common import dtype as mstype
 from mindseed.common.tensor import Tensor
 from mindseed.ops import functional as F
+from mindseed.ops.functional import _pool as FP
 from mindseed.ops.operations._base import Primitive
 from mindseed.ops.operations._state import Assign
 
-__all__ = ["ExtractImagePatches", "ExtractVolumePatches", "Dilation2D", "FFTWithSize", "CopyWithSlice"]
+__all__ = ["ExtractImagePatches", "ExtractVolumePatches", "Dilation2D", "FFTWithSize", "CopyWithSlice",
+           "FractionalMaxPool3DWithFixedKsize"]
 
 
 def _tuple(name, arg, value, n, lead=0):
@@ -214,3 +217,36 @@ class CopyWithSlice(Primitive):
         if F.broadcast_to(y, x.shape).shape != x.shape:
             raise ValueError(f"For '{self.name}', 'y' of shape {y.shape} must broadcast to x's shape {x.shape}.")
         return self._assign(x, F.cast(F.broadcast_to(y, x.shape), x.dtype))
+
+
+class FractionalMaxPool3DWithFixedKsize(Primitive):
+    """Fractional 3-D max pooling with windows of `ksize` placed by `random_samples` (N, C, 3) in (0, 1):
+    `(x, random_samples)` -> (y, argmax), y of `output_shape` (D, H, W); argmax indexes the flattened D * H * W
+    input."""
+
+    def __init__(self, ksize, output_shape, data_format="NCDHW"):
+        super().__init__("FractionalMaxPool3DWithFixedKsize")
+        name = self.name
+        self.ksize = _tuple(name, "ksize", ksize, 3)
+        self.output_shape = _tuple(name, "output_shape", output_shape, 3)
+        self.data_format = validator.check_string(data_format, ["NCDHW", "NDHWC"], "data_format", name)
+        self.attrs.update(ksize=self.ksize, output_shape=self.output_shape, data_format=data_format)
+
+    def __call__(self, x, random_samples):
+        name = self.name
+        for arg, t, ranks in (("x", x, (4, 5)), ("random_samples", random_samples, (3,))):
+            if not isinstance(t, Tensor):
+                raise TypeError(f"For '{name}', the '{arg}' must be a Tensor, but got {type(t).__name__}.")
+            if t.ndim not in ranks:
+                raise TypeError(f"For '{name}', the '{arg}' must be a {' or '.join(f'{r}D' for r in ranks)} "
+                                f"tensor, but got rank {t.ndim}.")
+        if self.data_format == "NDHWC":
+            x = F.moveaxis(x, -1, -4)
+        lead = x.shape[:-4] if x.ndim == 5 else (1,)
+        if random_samples.shape != tuple(lead) + (x.shape[-4], 3):
+            raise ValueError(f"For '{name}', 'random_samples' must be (N, C, 3) = {tuple(lead) + (x.shape[-4], 3)}, "
+                             f"but got {random_samples.shape}.")
+        y, argmax = FP.fractional_max_pool3d(x, self.ksize, self.output_shape, None, True, random_samples)
+        if self.data_format == "NDHWC":
+            y, argmax = F.moveaxis(y, -4, -1), F.moveaxis(argmax, -4, -1)
+        return y, argmax

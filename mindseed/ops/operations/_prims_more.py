@@ -5,6 +5,7 @@ runs no kernel, is written out at the end."""
 from mindseed import _checkparam as validator
 from mindseed.common import dtype as mstype
 from mindseed.common.tensor import Tensor
+from mindseed.ops import functional as F
 from mindseed.ops._prims import math_more as P
 from mindseed.ops.operations._base import Primitive
 from mindseed.ops.operations._table import REQUIRED, primitive_class
@@ -145,6 +146,29 @@ def _no_repeat_ngram(state_seq, log_probs, ngram_size=1):
     return P.no_repeat_ngram_p(state_seq, log_probs, ngram_size=ngram_size)
 
 
+def _extract_glimpse(x, size, offsets, centered=True, normalized=True, uniform_noise=True, noise="uniform"):
+    name = "ExtractGlimpse"
+    _dtype(name, "x", x, (mstype.float32,))
+    _dtype(name, "size", size, (mstype.int32,))
+    _dtype(name, "offsets", offsets, (mstype.float32,))
+    if x.ndim != 4 or offsets.shape != (x.shape[0], 2) or size.shape != (2,) or bool((size <= 0).any()):
+        raise ValueError(f"For '{name}', need x (batch, height, width, channels), size 2 positive ints and offsets "
+                         f"(batch, 2), but got {x.shape}, {size.shape} and {offsets.shape}.")
+    out, inside = P.extract_glimpse_p(x, size, offsets, centered=centered, normalized=normalized)
+    if noise == "zero" and not uniform_noise:
+        return out
+    # outside the image: noise drawn per image, uniform over its value range or normal of its mean and deviation
+    axes = (1, 2, 3)
+    if uniform_noise or noise == "uniform":
+        low, high = F.amin(x, axes, True), F.amax(x, axes, True)
+        fill = low + F.rand_like(out) * (high - low)
+    elif noise == "gaussian":
+        fill = F.mean(x, axes, True) + F.randn_like(out) * F.std(x, axes, keepdims=True)
+    else:
+        fill = F.zeros_like(out)
+    return F.select(F.broadcast_to(inside, out.shape), out, fill)
+
+
 def _ctc_loss(x, labels_indices, labels_values, sequence_length, preprocess_collapse_repeated=False,
               ctc_merge_repeated=True, ignore_longer_outputs_than_inputs=False):
     flags = {"preprocess_collapse_repeated": preprocess_collapse_repeated, "ctc_merge_repeated": ctc_merge_repeated,
@@ -199,6 +223,10 @@ _ROWS = {
                               "class of its row."),
     "NoRepeatNGram": (_no_repeat_ngram, (("ngram_size", 1),), ("state_seq", "log_probs"),
                       "log_probs with -FLT_MAX at the words that would repeat an n-gram of state_seq."),
+    "ExtractGlimpse": (_extract_glimpse, (("centered", True), ("normalized", True), ("uniform_noise", True),
+                                          ("noise", "uniform")), ("x", "size", "offsets"),
+                       "Glimpses (batch, h, w, channels) of NHWC images around (y, x) offsets; outside the image, "
+                       "noise ('uniform', 'gaussian' or 'zero')."),
     "CTCLoss": (_ctc_loss, (("preprocess_collapse_repeated", False), ("ctc_merge_repeated", True),
                             ("ignore_longer_outputs_than_inputs", False)),
                 ("x", "labels_indices", "labels_values", "sequence_length"),
@@ -209,7 +237,9 @@ _ROWS = {
 }
 
 # the attribute types each class checks at construction, as MindSpore's __init__
-_ATTR_TYPES = {"EditDistance": {"normalize": bool}, "NMSWithMask": {"iou_threshold": float},
+_ATTR_TYPES = {"EditDistance": {"normalize": bool},
+               "ExtractGlimpse": {"centered": bool, "normalized": bool, "uniform_noise": bool, "noise": str},
+               "NMSWithMask": {"iou_threshold": float},
                "CombinedNonMaxSuppression": {"pad_per_class": bool, "clip_boxes": bool},
                "ResizeArea": {"align_corners": bool}, "ComputeAccidentalHits": {"num_true": int},
                "NoRepeatNGram": {"ngram_size": int},
@@ -223,6 +253,8 @@ def _attr_check(name):
     def check(attrs):
         for k, kind in _ATTR_TYPES.get(name, {}).items():
             validator.check_value_type(k, attrs[k], [kind], name)
+        if name == "ExtractGlimpse":
+            validator.check_string(attrs["noise"], ["uniform", "gaussian", "zero"], "noise", name)
     return check
 
 
