@@ -57,6 +57,27 @@ def _ctc(merge):
     return lambda x: ops.CTCLoss(ctc_merge_repeated=merge)(x, T(_LI), T(_LV), T(_SL))[0]
 
 
+# ---------------------------------------------------------------- RNN-T: the alpha recursion in numpy
+_RL = np.array([[1, 2], [3, 0]], np.int32)
+_RIL, _RLL = np.array([4, 3], np.int32), np.array([2, 1], np.int32)
+
+
+def _rnnt_ref(acts, blank=0):
+    out = []
+    for b in range(acts.shape[0]):
+        lp = acts[b] - np.log(np.exp(acts[b]).sum(-1, keepdims=True))
+        t_len, u_len, y = _RIL[b], _RLL[b] + 1, _RL[b]
+        alpha = np.full((t_len, u_len), -np.inf)
+        alpha[0, 0] = 0
+        for t, u in itertools.product(range(t_len), range(u_len)):
+            terms = ([alpha[t - 1, u] + lp[t - 1, u, blank]] if t else []) + \
+                ([alpha[t, u - 1] + lp[t, u - 1, y[u - 1]]] if u else [])
+            if terms:
+                alpha[t, u] = np.logaddexp.reduce(terms)
+        out.append(-(alpha[-1, -1] + lp[t_len - 1, u_len - 1, blank]))
+    return np.array(out)
+
+
 # ---------------------------------------------------------------- STFT, ResizeArea references
 def _stft_ref(x, win, n_fft, hop):
     frames = [x[..., s:s + n_fft] * win for s in range(0, x.shape[-1] - n_fft + 1, hop)]
@@ -104,6 +125,8 @@ SPECS = [
            gen=[_shape, _shape, _unit], atol=1e-6, grad_inputs=(2,)),  # MindSpore differentiates x only
     OpSpec("ctc_loss", _ctc(True), lambda x: _ctc_ref(x, True), shapes=[(4, 2, 3)]),
     OpSpec("ctc_loss_no_merge", _ctc(False), lambda x: _ctc_ref(x, False), shapes=[(4, 2, 3)]),
+    OpSpec("rnnt_loss", lambda a: ops.RNNTLoss(2)(a, T(_RL), T(_RIL), T(_RLL))[0], lambda a: _rnnt_ref(a, 2),
+           shapes=[(2, 4, 3, 5)]),
     OpSpec("stft", lambda x, w: ops.STFT(8, 3, 8, False, True, True)(x, w), lambda x, w: _stft_ref(x, w, 8, 3),
            shapes=[(2, 20), (8,)], grad=False),
     OpSpec("resize_area", lambda x: ops.ResizeArea()(x, T(np.array([3, 4], np.int32))),
@@ -267,6 +290,8 @@ test_bad_input = make_error_tests([
     ErrorSpec("pad-and-shift-index", lambda: ops.PadAndShift()(T(np.array([1, 2]), ms.int32),
                                                               T(np.array([0, 1]), ms.int32), 1), ValueError,
               "shift_idx"),
+    ErrorSpec("rnnt-labels-dtype", lambda: ops.RNNTLoss()(T(np.ones((2, 4, 3, 5), np.float32)), T(_RL.astype(
+        np.int64)), T(_RIL), T(_RLL)), TypeError, "labels"),
     ErrorSpec("glimpse-noise", lambda: ops.ExtractGlimpse(noise="salt"), ValueError, "noise"),
     ErrorSpec("dtype-to-enum", lambda: ops.DtypeToEnum()("op", "arg", 3), TypeError,
               "the input 'arg' should be mindspore dtype"),

@@ -93,3 +93,54 @@ def stft(x, window, n_fft, hop_length, win_length, normalized, onesided, return_
     out = torch.stft(x, n_fft, hop_length=hop_length, win_length=win_length, window=window, center=False,
                      normalized=normalized, onesided=real_out, return_complex=True)
     return out if return_complex else torch.view_as_real(out)
+
+
+def rnnt_loss(acts, labels, input_lengths, label_lengths, blank_label):
+    """(costs (B,), d cost / d acts (B, T, U, V)) of the RNN transducer loss over logits acts (log-softmax inside)."""
+    logp = torch.log_softmax(acts.to(torch.float64), -1)
+    costs = torch.zeros(acts.shape[0], dtype=torch.float64)
+    grads = torch.zeros(logp.shape, dtype=torch.float64)
+    for b in range(acts.shape[0]):
+        t_len, u_len = int(input_lengths[b]), int(label_lengths[b]) + 1
+        if not 0 < t_len <= acts.shape[1] or not 0 < u_len <= acts.shape[2]:
+            raise ValueError(f"input_lengths[{b}] = {t_len} and label_lengths[{b}] = {u_len - 1} must fit acts of "
+                             f"shape {tuple(acts.shape)}")
+        lp = logp[b, :t_len, :u_len]
+        ys = labels[b, :u_len - 1].long()
+        blank = lp[:, :, blank_label]                                         # (T, U)
+        emit = lp[:, :-1].gather(-1, ys.reshape(1, -1, 1).expand(t_len, -1, 1)).squeeze(-1)   # (T, U-1)
+        alpha = torch.full((t_len, u_len), _NEG, dtype=torch.float64)
+        beta = torch.full((t_len, u_len), _NEG, dtype=torch.float64)
+        for t in range(t_len):
+            for u in range(u_len):
+                if t == 0 and u == 0:
+                    alpha[t, u] = 0.0
+                    continue
+                terms = []
+                if t > 0:
+                    terms.append(alpha[t - 1, u] + blank[t - 1, u])
+                if u > 0:
+                    terms.append(alpha[t, u - 1] + emit[t, u - 1])
+                alpha[t, u] = _logsumexp(*terms)
+        for t in range(t_len - 1, -1, -1):
+            for u in range(u_len - 1, -1, -1):
+                if t == t_len - 1 and u == u_len - 1:
+                    beta[t, u] = blank[t, u]
+                    continue
+                terms = []
+                if t < t_len - 1:
+                    terms.append(beta[t + 1, u] + blank[t, u])
+                if u < u_len - 1:
+                    terms.append(beta[t, u + 1] + emit[t, u])
+                beta[t, u] = _logsumexp(*terms)
+        ll = beta[0, 0]
+        costs[b] = -ll
+        # d(-ll)/d logp, then through log_softmax: g_acts = softmax * sum(g_logp) - g_logp, sum(g_logp) = -occupancy
+        g = torch.zeros((t_len, u_len, acts.shape[3]), dtype=torch.float64)
+        nxt = torch.cat([beta[1:], torch.full((1, u_len), _NEG, dtype=torch.float64)])
+        g[:, :, blank_label] = -torch.exp(alpha + blank + nxt - ll)
+        g[-1, -1, blank_label] = -torch.exp(alpha[-1, -1] + blank[-1, -1] - ll)
+        g_emit = -torch.exp(alpha[:, :-1] + emit + beta[:, 1:] - ll)
+        g[:, :-1].scatter_add_(-1, ys.reshape(1, -1, 1).expand(t_len, -1, 1), g_emit.unsqueeze(-1))
+        grads[b, :t_len, :u_len] = torch.exp(lp) * (-g.sum(-1, keepdim=True)) + g
+    return costs.to(acts.dtype), grads.to(acts.dtype)

@@ -1,6 +1,6 @@
 """The remaining math, detection and sequence primitives of MindSpore's class API: Betainc, MatrixLogarithm,
 RaggedRange, EditDistance, NMSWithMask, CombinedNonMaxSuppression, ResizeArea, ComputeAccidentalHits, NoRepeatNGram,
-ExtractGlimpse, CTCLoss and STFT. Their classes are the table rows of `ops/operations/_prims_more.py`."""
+ExtractGlimpse, CTCLoss, RNNTLoss and STFT. Their classes are the table rows of `ops/operations/_prims_more.py`."""
 from mindseed._backend.kernels import ctc_stft as KC
 from mindseed._backend.kernels import detect as KD
 from mindseed._backend.kernels import math_more as K
@@ -32,6 +32,14 @@ no_repeat_ngram_p = Prim("NoRepeatNGram", KD.no_repeat_ngram)
 extract_glimpse_p = Prim("ExtractGlimpse", KD.extract_glimpse, multi_output=True)
 stft_p = Prim("STFT", KC.stft)
 ctc_loss_p = Prim("CTCLoss", KC.ctc_loss, multi_output=True, residual_outputs=(1,))   # (loss, dloss/dlogits)
+
+
+rnnt_loss_p = Prim("RNNTLoss", KC.rnnt_loss, multi_output=True, residual_outputs=(1,))  # (costs, dcosts/dacts)
+
+
+@rnnt_loss_p.def_bprop
+def _rnnt_loss_bprop(acts, labels, input_lengths, label_lengths, out, dout, **attrs):
+    return mul_p(out[1], reshape_p(dout[0], (acts.shape[0], 1, 1, 1))), None, None, None
 
 
 @ctc_loss_p.def_bprop

@@ -185,6 +185,21 @@ def _ctc_loss(x, labels_indices, labels_values, sequence_length, preprocess_coll
     return P.ctc_loss_p(x, labels_indices, labels_values, sequence_length, **flags)
 
 
+def _rnnt_loss(acts, labels, input_lengths, label_lengths, blank_label=0):
+    _dtype("RNNTLoss", "acts", acts, (mstype.float16, mstype.float32, mstype.float64))
+    for arg, t in (("labels", labels), ("input_lengths", input_lengths), ("label_lengths", label_lengths)):
+        _dtype("RNNTLoss", arg, t, (mstype.int32,))
+    batch = acts.shape[0] if acts.ndim == 4 else None
+    if batch is None or labels.shape != (batch, acts.shape[2] - 1) or input_lengths.shape != (batch,) \
+            or label_lengths.shape != (batch,):
+        raise ValueError(f"For 'RNNTLoss', need acts (B, T, U, V), labels (B, U - 1), input_lengths and "
+                         f"label_lengths (B,), but got {acts.shape}, {labels.shape}, {input_lengths.shape} and "
+                         f"{label_lengths.shape}.")
+    if not 0 <= blank_label < acts.shape[3]:
+        raise ValueError(f"For 'RNNTLoss', 'blank_label' must be in [0, {acts.shape[3]}), but got {blank_label}.")
+    return P.rnnt_loss_p(acts, labels, input_lengths, label_lengths, blank_label=blank_label)
+
+
 def _stft(x, window, n_fft=REQUIRED, hop_length=REQUIRED, win_length=REQUIRED, normalized=REQUIRED,
           onesided=REQUIRED, return_complex=REQUIRED):
     if not isinstance(window, Tensor):
@@ -231,6 +246,8 @@ _ROWS = {
                             ("ignore_longer_outputs_than_inputs", False)),
                 ("x", "labels_indices", "labels_values", "sequence_length"),
                 "CTC loss of logits (max_time, batch, classes), blank = the last class: (loss, gradient)."),
+    "RNNTLoss": (_rnnt_loss, (("blank_label", 0),), ("acts", "labels", "input_lengths", "label_lengths"),
+                 "RNN transducer loss of logits acts (B, T, U, V): (costs, gradient for acts)."),
     "STFT": (_stft, tuple((k, REQUIRED) for k in ("n_fft", "hop_length", "win_length", "normalized", "onesided",
                                                    "return_complex")), ("x", "window"),
              "Short-time Fourier transform (frames from the signal's start, no centering)."),
@@ -242,7 +259,7 @@ _ATTR_TYPES = {"EditDistance": {"normalize": bool},
                "NMSWithMask": {"iou_threshold": float},
                "CombinedNonMaxSuppression": {"pad_per_class": bool, "clip_boxes": bool},
                "ResizeArea": {"align_corners": bool}, "ComputeAccidentalHits": {"num_true": int},
-               "NoRepeatNGram": {"ngram_size": int},
+               "NoRepeatNGram": {"ngram_size": int}, "RNNTLoss": {"blank_label": int},
                "CTCLoss": dict.fromkeys(("preprocess_collapse_repeated", "ctc_merge_repeated",
                                          "ignore_longer_outputs_than_inputs"), bool),
                "STFT": {"n_fft": int, "hop_length": int, "win_length": int, "normalized": bool, "onesided": bool,
