@@ -296,3 +296,17 @@ test_bad_input = make_error_tests([
     ErrorSpec("dtype-to-enum", lambda: ops.DtypeToEnum()("op", "arg", 3), TypeError,
               "the input 'arg' should be mindspore dtype"),
 ])
+
+
+def test_functional_stft_centres_the_frames_with_reflection():
+    x = np.random.RandomState(4).standard_normal((2, 40)).astype(np.float32)
+    out = ops.stft(T(x), 16)
+    padded = np.pad(x, ((0, 0), (8, 8)), mode="reflect")
+    want = _stft_ref(padded, np.ones(16), 16, 4)
+    assert out.shape == (2, 9, 11, 2)                       # real and imaginary parts by default for real input
+    np.testing.assert_allclose(out.asnumpy()[..., 0] + 1j * out.asnumpy()[..., 1], want, atol=1e-4)
+    single = ops.stft(T(x[0]), 16, hop_length=5, win_length=12, window=T(np.hanning(12).astype(np.float32)),
+                      center=False, return_complex=True)
+    np.testing.assert_allclose(single.asnumpy(), _stft_ref(x[0], np.pad(np.hanning(12), 2), 16, 5), atol=1e-4)
+    with pytest.raises(ValueError, match="pad_mode"):
+        ops.stft(T(x), 16, pad_mode="WRAP")
