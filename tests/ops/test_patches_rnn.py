@@ -2,6 +2,7 @@
 (and against what MindSpore 2.10 CPU computed for LSTM's flat weight layout), gradients against float64 finite
 differences, MindSpore's errors."""
 import numpy as np
+import pytest
 
 import mindseed as ms
 from mindseed import ops
@@ -214,3 +215,34 @@ test_bad_input = make_error_tests([
     ErrorSpec("irfft-signal-sizes", lambda: ops.FFTWithSize(1, True, True, signal_sizes=(8,))(
         T(np.ones(6, np.complex64))), ValueError, "a valid one should be [10], or [11]"),
 ])
+
+
+@pytest.mark.parametrize("cls, reduce", [(ops.FractionalMaxPool, np.max), (ops.FractionalAvgPool, np.mean)])
+@pytest.mark.parametrize("pseudo_random, overlapping", [(False, False), (True, False), (False, True)])
+def test_fractional_pools_reduce_the_cells_of_their_sequences(cls, reduce, pseudo_random, overlapping):
+    x = np.random.RandomState(5).standard_normal((2, 8, 9, 3)).astype(np.float32)
+    y, rows, cols = cls([1.0, 1.5, 2.0, 1.0], pseudo_random, overlapping)(T(x))
+    rows, cols = rows.asnumpy(), cols.asnumpy()
+    assert y.shape == (2, 5, 4, 3) and rows[0] == 0 and rows[-1] == 8 and cols[-1] == 9
+    assert (np.diff(rows) > 0).all() and (np.diff(cols) > 0).all()
+    for i in range(5):
+        for j in range(4):
+            r1, c1 = (min(rows[i + 1] + 1, 8), min(cols[j + 1] + 1, 9)) if overlapping else (rows[i + 1], cols[j + 1])
+            np.testing.assert_allclose(y.asnumpy()[:, i, j], reduce(x[:, rows[i]:r1, cols[j]:c1], axis=(1, 2)),
+                                       rtol=1e-5, atol=1e-6)
+
+
+def test_fractional_pool_deterministic_reuses_its_sequences_and_has_a_gradient():
+    x = T(np.random.RandomState(6).standard_normal((1, 8, 9, 1)).astype(np.float32))
+    op = ops.FractionalMaxPool([1.0, 1.5, 2.0, 1.0], deterministic=True)
+    first, second = op(x), op(x)
+    np.testing.assert_array_equal(first[1].asnumpy(), second[1].asnumpy())
+    grad = ms.grad(lambda t: op(t)[0].sum())(x).asnumpy()
+    assert grad.sum() == 20 and set(np.unique(grad)) <= {0.0, 1.0}    # one winner per output cell
+
+
+def test_fractional_pool_arguments():
+    with pytest.raises(TypeError, match="pooling_ratio"):
+        ops.FractionalMaxPool((1.0, 1.5, 2.0, 1.0))
+    with pytest.raises(ValueError, match="pooling_ratio"):
+        ops.FractionalAvgPool([2.0, 1.5, 2.0, 1.0])

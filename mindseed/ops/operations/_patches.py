@@ -1,6 +1,6 @@
 """Primitive classes written in differentiable ops, so their gradients come from autodiff: the patch extractors
 (`ExtractImagePatches`, `ExtractVolumePatches`), grayscale morphological dilation (`Dilation2D`), the fft family
-in one class (`FFTWithSize`), `CopyWithSlice` and `FractionalMaxPool3DWithFixedKsize`. Windows follow
+in one class (`FFTWithSize`), `CopyWithSlice` and the fractional poolings. Windows follow
 TensorFlow's conventions, as MindSpore's: "SAME" pads (pad_total // 2) before and the rest after, and a patch's
 channels vary fastest in the output depth."""
 import math
@@ -14,7 +14,7 @@ from mindseed.ops.operations._base import Primitive
 from mindseed.ops.operations._state import Assign
 
 __all__ = ["ExtractImagePatches", "ExtractVolumePatches", "Dilation2D", "FFTWithSize", "CopyWithSlice",
-           "FractionalMaxPool3DWithFixedKsize"]
+           "FractionalMaxPool3DWithFixedKsize", "FractionalMaxPool", "FractionalAvgPool"]
 
 
 def _tuple(name, arg, value, n, lead=0):
@@ -250,3 +250,82 @@ class FractionalMaxPool3DWithFixedKsize(Primitive):
         if self.data_format == "NDHWC":
             y, argmax = F.moveaxis(y, -4, -1), F.moveaxis(argmax, -4, -1)
         return y, argmax
+
+
+def _pooling_sequence(name, size, ratio, pseudo_random, overlapping):
+    """TensorFlow's fractional pooling boundaries: out + 1 increasing ints from 0 to `size` (the last cell may end
+    at size - 1 when overlapping), out = floor(size / ratio)."""
+    out = int(size / ratio)
+    if out <= 0:
+        raise ValueError(f"For '{name}', pooling_ratio {ratio} is too large for a dimension of {size}.")
+    if pseudo_random:
+        alpha = size / out
+        u = float(F.rand(1).item())
+        start = math.ceil(alpha * u) - 1
+        seq = [0] + [min(int(math.ceil(alpha * (i + u))) - 1 - start, size) for i in range(1, out)] + [size]
+    else:
+        base, extra = divmod(size, out)
+        bumps = set(F.randperm(out).asnumpy()[:extra].tolist())
+        seq = [0]
+        for i in range(out):
+            seq.append(seq[-1] + base + (i in bumps))
+    return seq
+
+
+class _FractionalPool(Primitive):
+    """Fractional pooling of NHWC images (TensorFlow's, as MindSpore's): rows and columns cut at random boundaries
+    into floor(size / ratio) cells; returns (y, row_pooling_sequence, col_pooling_sequence)."""
+
+    _reduce = None
+
+    def __init__(self, pooling_ratio, pseudo_random=False, overlapping=False, deterministic=False, seed=0, seed2=0):
+        super().__init__(type(self).__name__)
+        name = self.name
+        validator.check_value_type("pooling_ratio", pooling_ratio, [list], name)
+        if len(pooling_ratio) != 4 or pooling_ratio[0] != 1.0 or pooling_ratio[3] != 1.0 or \
+                any(r < 1.0 for r in pooling_ratio):
+            raise ValueError(f"For '{name}', 'pooling_ratio' must be [1.0, row_ratio >= 1, col_ratio >= 1, 1.0], but "
+                             f"got {pooling_ratio}.")
+        for k, v in (("pseudo_random", pseudo_random), ("overlapping", overlapping),
+                     ("deterministic", deterministic)):
+            validator.check_value_type(k, v, [bool], name)
+        for k, v in (("seed", seed), ("seed2", seed2)):
+            validator.check_value_type(k, v, [int], name)
+        self.pooling_ratio, self.pseudo_random, self.overlapping = pooling_ratio, pseudo_random, overlapping
+        self.deterministic, self.seed, self.seed2 = deterministic, seed, seed2
+        self.attrs.update(pooling_ratio=pooling_ratio, pseudo_random=pseudo_random, overlapping=overlapping,
+                          deterministic=deterministic, seed=seed, seed2=seed2)
+        self._fixed = None   # deterministic: the sequences of the first call, reused
+
+    def __call__(self, x):
+        name = self.name
+        if not isinstance(x, Tensor) or x.ndim != 4:
+            raise ValueError(f"For '{name}', 'x' must be a 4-D (N, H, W, C) Tensor, but got "
+                             f"{getattr(x, 'shape', type(x).__name__)}.")
+        if self._fixed is not None and self._fixed[0] == x.shape[1:3]:
+            rows, cols = self._fixed[1]
+        else:
+            rows, cols = (_pooling_sequence(name, x.shape[axis], self.pooling_ratio[axis], self.pseudo_random,
+                                            self.overlapping) for axis in (1, 2))
+            if self.deterministic:
+                self._fixed = (x.shape[1:3], (rows, cols))
+        y = self._pool(self._pool(x, rows, 1), cols, 2)
+        return y, Tensor(rows, mstype.int64), Tensor(cols, mstype.int64)
+
+    def _pool(self, x, seq, axis):
+        cells = []
+        for i in range(len(seq) - 1):
+            end = min(seq[i + 1] + 1, x.shape[axis]) if self.overlapping else seq[i + 1]
+            index = (slice(None),) * axis + (slice(seq[i], end),)
+            cells.append(self._reduce(x[index], axis, True))
+        return F.concat(cells, axis)
+
+
+class FractionalMaxPool(_FractionalPool):
+    __doc__ = _FractionalPool.__doc__.replace("Fractional pooling", "Fractional max pooling")
+    _reduce = staticmethod(F.amax)
+
+
+class FractionalAvgPool(_FractionalPool):
+    __doc__ = _FractionalPool.__doc__.replace("Fractional pooling", "Fractional average pooling")
+    _reduce = staticmethod(F.mean)
