@@ -148,9 +148,9 @@ def _no_repeat_ngram(state_seq, log_probs, ngram_size=1):
 
 def _extract_glimpse(x, size, offsets, centered=True, normalized=True, uniform_noise=True, noise="uniform"):
     name = "ExtractGlimpse"
-    _dtype(name, "x", x, (mstype.float32,))
+    _dtype(name, "x", x, _FLOATS)
     _dtype(name, "size", size, (mstype.int32,))
-    _dtype(name, "offsets", offsets, (mstype.float32,))
+    _dtype(name, "offsets", offsets, _FLOATS)
     if x.ndim != 4 or offsets.shape != (x.shape[0], 2) or size.shape != (2,) or bool((size <= 0).any()):
         raise ValueError(f"For '{name}', need x (batch, height, width, channels), size 2 positive ints and offsets "
                          f"(batch, 2), but got {x.shape}, {size.shape} and {offsets.shape}.")
