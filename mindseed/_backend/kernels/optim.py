@@ -395,19 +395,22 @@ def apply_proximal_adagrad_(params, grads, accums, lr, l1, l2):
         p.copy_(prox / (1 + rate * l2))
 
 
-def apply_ftrl_(params, grads, accums, linears, lr, l1, l2, lr_power):
-    """ApplyFtrl: follow-the-regularized-leader with accumulators `accum` and `linear`."""
-    for w, g, acc, lin in zip(params, grads, accums, linears):
+def apply_ftrl_(params, grads, accums, linears, lr, l1, l2, lr_power, l2_shrinkage=0.0):
+    """ApplyFtrl: follow-the-regularized-leader with accumulators `accum` and `linear` (FTRL-V2: the linear term
+    sees the gradient plus `2 l2_shrinkage w`). float16 state is computed in float32 (as MindSpore's CPU kernel)."""
+    for w16, g16, acc16, lin16 in zip(params, grads, accums, linears):
+        w, g, acc, lin = (t.float() if t.dtype == torch.float16 else t for t in (w16, g16, acc16, lin16))
         new_acc = acc + g * g
         if lr_power == -0.5:
             acc_pow, new_pow = acc.sqrt(), new_acc.sqrt()
         else:
             acc_pow, new_pow = acc.pow(-lr_power), new_acc.pow(-lr_power)
-        lin.add_(g - (new_pow - acc_pow) / lr * w)
+        lin = lin + ((g + 2 * l2_shrinkage * w if l2_shrinkage else g) - (new_pow - acc_pow) / lr * w)
         quadratic = new_pow / lr + 2 * l2
         x = torch.clamp(lin, -l1, l1) - lin
-        w.copy_(torch.where(lin.abs() > l1, x / quadratic, torch.zeros_like(w)))
-        acc.copy_(new_acc)
+        w16.copy_(torch.where(lin.abs() > l1, x / quadratic, torch.zeros_like(w)))
+        lin16.copy_(lin)
+        acc16.copy_(new_acc)
 
 
 def asgd_(param, grad, ax, eta, mu, lambd):

@@ -67,6 +67,10 @@ def _sparse_ftrl(var, accum, linear, grad, indices, lr=0.01, l1=0.0, l2=0.0, lr_
     K.sparse_rows_(K.ftrl_, [var, accum, linear], grad, indices, lr, l1, l2, lr_power)
 
 
+def _sparse_ftrl_v2(var, accum, linear, grad, indices, lr=0.01, l1=0.0, l2=0.0, l2_shrinkage=0.0, lr_power=-0.5):
+    K.sparse_rows_(K.ftrl_, [var, accum, linear], grad, indices, lr, l1, l2, lr_power, l2_shrinkage)
+
+
 def _sparse_lazy_adam(var, m, v, beta1_power, beta2_power, lr, beta1, beta2, epsilon, grad, indices,
                       use_nesterov=False):
     K.sparse_rows_(K.adam_, [var, m, v], grad, indices, _num(beta1_power), _num(beta2_power), _num(lr), _num(beta1),
@@ -84,5 +88,6 @@ sparse_apply_adadelta_p = OptimPrim("SparseApplyAdadelta", _sparse_adadelta)
 sparse_apply_rms_prop_p = OptimPrim("SparseApplyRMSProp", _sparse_rms_prop)
 sparse_apply_proximal_adagrad_p = OptimPrim("SparseApplyProximalAdagrad", _sparse_proximal_adagrad)
 sparse_apply_ftrl_p = OptimPrim("SparseApplyFtrl", _sparse_ftrl)
+sparse_apply_ftrl_v2_p = OptimPrim("SparseApplyFtrlV2", _sparse_ftrl_v2)
 fused_sparse_lazy_adam_p = OptimPrim("FusedSparseLazyAdam", _sparse_lazy_adam)
 fused_sparse_adam_p = OptimPrim("FusedSparseAdam", _sparse_adam)

@@ -1,4 +1,4 @@
-"""Small functional helpers of MindSpore's ops namespace: depend, assign, partial, norm clipping."""
+"""Small functional helpers of MindSpore's ops namespace: depend, assign, partial, norm clipping, stft."""
 import functools
 
 from mindseed._utils import _state
@@ -9,7 +9,8 @@ from mindseed.ops.functional import _core as C
 from mindseed.ops._api import G
 from mindseed.ops._prims import core as P
 
-__all__ = ["depend", "assign", "assign_add", "assign_sub", "print_", "partial", "clip_by_norm", "clip_by_global_norm"]
+__all__ = ["depend", "assign", "assign_add", "assign_sub", "print_", "partial", "clip_by_norm", "clip_by_global_norm",
+           "stft"]
 
 TENSOR_METHODS = {}
 
@@ -123,3 +124,47 @@ def clip_by_global_norm(x, clip_norm=1.0, use_norm=None):
         use_norm = G.sqrt(total)
     scale = C.div(clip_norm, C.maximum(use_norm, clip_norm))
     return tuple(C.mul(t, C.cast(scale, t.dtype)) for t in xs)
+
+
+def stft(x, n_fft, hop_length=None, win_length=None, window=None, center=True, pad_mode="REFLECT",
+         normalized=False, onesided=None, return_complex=None):
+    """Short-time Fourier transform of a (batch of) 1-D signal(s) (MindSpore's `ops.stft`).
+
+    Args:
+        x (Tensor): (L,) or (B, L), real or complex.
+        n_fft (int): frame length (the FFT size).
+        hop_length (int): frame step; n_fft // 4 by default.
+        win_length (int): window length (<= n_fft, centred in the frame); n_fft by default.
+        window (Tensor): (win_length,); all ones by default.
+        center (bool): pad n_fft // 2 on both sides (pad_mode 'REFLECT' or 'CONSTANT') so frame t is centred at
+            t * hop_length.
+        normalized (bool): scale by 1 / sqrt(n_fft).
+        onesided (bool): keep n_fft // 2 + 1 frequencies; True by default for real x and window.
+        return_complex (bool): complex output, or (..., 2) real and imaginary parts; by default complex for complex
+            x or window.
+
+    Returns:
+        Tensor (B, n_fft // 2 + 1 or n_fft, frames) (+ a last dim of 2 when not return_complex).
+    """
+    from mindseed.common import dtype as mstype  # noqa: PLC0415
+    from mindseed.ops import functional as F  # noqa: PLC0415 -- the package imports this module
+    from mindseed.ops.operations._prims_more import STFT  # noqa: PLC0415 -- the class API sits above F
+    if not isinstance(x, Tensor):
+        raise TypeError(f"For 'stft', the 'x' must be a Tensor, but got {type(x).__name__}.")
+    if isinstance(n_fft, bool) or not isinstance(n_fft, int) or n_fft <= 0:
+        raise ValueError(f"For 'stft', 'n_fft' must be a positive int, but got {n_fft}.")
+    hop_length = n_fft // 4 if hop_length is None else hop_length
+    win_length = n_fft if win_length is None else win_length
+    if window is None:
+        window = F.ones((win_length,), mstype.float32 if x.dtype not in (mstype.float64, mstype.complex128)
+                      else mstype.float64)
+    is_complex = mstype.is_complex(x.dtype) or mstype.is_complex(window.dtype)
+    onesided = not is_complex if onesided is None else onesided
+    return_complex = is_complex if return_complex is None else return_complex
+    if pad_mode.upper() not in ("REFLECT", "CONSTANT"):
+        raise ValueError(f"For 'stft', 'pad_mode' must be 'REFLECT' or 'CONSTANT', but got {pad_mode}.")
+    if center:
+        signal = x.reshape((1,) + x.shape) if x.ndim == 1 else x
+        signal = F.pad(signal.reshape((1,) + signal.shape), (n_fft // 2, n_fft // 2), mode=pad_mode.lower())[0]
+        x = signal[0] if x.ndim == 1 else signal
+    return STFT(n_fft, hop_length, win_length, normalized, onesided, return_complex)(x, window)

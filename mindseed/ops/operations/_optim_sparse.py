@@ -76,6 +76,13 @@ _ROWS = {
                         (("lr", REQUIRED), ("l1", REQUIRED), ("l2", REQUIRED), ("lr_power", REQUIRED), _LOCK),
                         ("var", "accum", "linear", "grad", "indices"), ("var", "accum", "linear"),
                         ("var", "accum", "linear"), "FTRL-Proximal on the rows `indices`."),
+    "SparseApplyFtrlV2": (_drop(P.sparse_apply_ftrl_v2_p, "use_locking"),
+                          (("lr", REQUIRED), ("l1", REQUIRED), ("l2", REQUIRED), ("l2_shrinkage", REQUIRED),
+                           ("lr_power", REQUIRED), _LOCK),
+                          ("var", "accum", "linear", "grad", "indices"), ("var", "accum", "linear"),
+                          ("var", "accum", "linear"),
+                          "FTRL-Proximal with L2 shrinkage (the linear term sees grad + 2 l2_shrinkage var) on the "
+                          "rows `indices`."),
     "FusedSparseLazyAdam": (_drop(P.fused_sparse_lazy_adam_p, "use_locking"), (_LOCK, _NESTEROV), _ADAM_IN,
                             ("var", "m", "v"), ("var", "m", "v"),
                             "Adam on the rows `indices` only (the other rows' moments are left as they are)."),
@@ -84,7 +91,9 @@ _ROWS = {
                         "Adam on the dense gradient made of the rows `indices` (every row's moments decay)."),
 }
 
-globals().update({_name: primitive_class(_name, _fn, _attrs, _inputs, tensors=_same, same_shape=_same[:1] + tuple(
-    s for s in _same[1:] if s not in ("grad", "gradient")), returns=_ret, doc=_doc)
+globals().update({_name: primitive_class(
+    _name, _fn, _attrs, _inputs, tensors=_same + tuple(a for a in ("grad",) if a in _inputs and a not in _same),
+    same_shape=_same[:1] + tuple(s for s in _same[1:] if s not in ("grad", "gradient")), returns=_ret, doc=_doc,
+    int_tensors=("indices",) if "indices" in _inputs else ())
     for _name, (_fn, _attrs, _inputs, _same, _ret, _doc) in _ROWS.items()})
 __all__ = list(_ROWS)

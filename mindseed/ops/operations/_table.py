@@ -3,6 +3,7 @@ the function it calls. For classes whose whole job is "keep the constructor argu
 inputs and those attributes" — no class body is written for them."""
 import inspect
 
+from mindseed.common import dtype as mstype
 from mindseed.common.tensor import Tensor
 from mindseed.ops.operations._base import Primitive
 
@@ -12,7 +13,7 @@ REQUIRED = inspect.Parameter.empty
 
 
 def primitive_class(name, fn, attrs=(), inputs=None, tensors=(), same_shape=(), returns=None, doc=None,
-                    module="mindseed.ops.operations"):
+                    module="mindseed.ops.operations", int_tensors=(), check=None):
     """A Primitive class `name`: `name(**attrs)(*inputs)` returns `fn(*inputs, **attrs)`.
 
     Args:
@@ -22,6 +23,9 @@ def primitive_class(name, fn, attrs=(), inputs=None, tensors=(), same_shape=(), 
         tensors (tuple[str]): inputs that must be Tensors.
         same_shape (tuple[str]): inputs whose shapes must equal the first one's (a variable and its state).
         returns (Union[None, str, tuple[str]]): return these inputs (updated in place by `fn`) instead of fn's result.
+        int_tensors (tuple[str]): inputs that must be Tensors of an integer dtype (indices).
+        check (callable): called with the attributes (a dict) at construction, raising MindSpore's error for a bad
+            one.
     """
     params = [inspect.Parameter(a, inspect.Parameter.POSITIONAL_OR_KEYWORD, default=d) for a, d in attrs]
     signature = inspect.Signature(params)
@@ -33,6 +37,8 @@ def primitive_class(name, fn, attrs=(), inputs=None, tensors=(), same_shape=(), 
         except TypeError as exc:
             raise TypeError(f"For '{name}', {exc}.") from None
         bound.apply_defaults()
+        if check is not None:
+            check(dict(bound.arguments))
         for k, v in bound.arguments.items():
             self.add_prim_attr(k, v)
 
@@ -45,6 +51,10 @@ def primitive_class(name, fn, attrs=(), inputs=None, tensors=(), same_shape=(), 
             if not isinstance(named[arg], Tensor):
                 raise TypeError(f"For '{name}', the '{arg}' must be a Tensor or Parameter, but got "
                                 f"{type(named[arg]).__name__}.")
+        for arg in int_tensors:
+            if not isinstance(named[arg], Tensor) or not mstype.is_integral(named[arg].dtype):
+                got = f"Tensor[{named[arg].dtype}]" if isinstance(named[arg], Tensor) else type(named[arg]).__name__
+                raise TypeError(f"For '{name}', the '{arg}' must be a Tensor of int32 or int64, but got {got}.")
         for arg in same_shape[1:]:
             if named[arg].shape != named[same_shape[0]].shape:
                 raise ValueError(f"For '{name}', the shape of '{arg}' {named[arg].shape} must be the same as the "

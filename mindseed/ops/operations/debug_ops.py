@@ -1,7 +1,9 @@
-"""mindspore.ops.operations.debug_ops: Print, by MindSpore's module layout (the same classes as
-`mindspore.ops.operations`)."""
+"""mindspore.ops.operations.debug_ops: Print, summaries, gradient hooks and Assert, by MindSpore's module layout
+(the same classes as `mindspore.ops.operations`)."""
 from mindseed.ops.operations import (  # noqa: F401
-    Print)
+    Assert, HistogramSummary, HookBackward, ImageSummary, InsertGradientOf, Print, ScalarSummary, TensorDump,
+    TensorSummary)
 
 __all__ = [
-    "Print"]
+    "Assert", "HistogramSummary", "HookBackward", "ImageSummary", "InsertGradientOf", "Print", "ScalarSummary",
+    "TensorDump", "TensorSummary"]

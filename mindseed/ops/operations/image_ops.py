@@ -1,7 +1,10 @@
 """mindspore.ops.operations.image_ops: image resizing primitives, by MindSpore's module layout (the same classes as
 `mindspore.ops.operations`)."""
 from mindseed.ops.operations import (  # noqa: F401
-    ResizeBicubic, ResizeBilinearV2)
+    AdjustHue, AdjustSaturation, CombinedNonMaxSuppression, CropAndResize, HSVToRGB, NonMaxSuppressionV3,
+    NonMaxSuppressionWithOverlaps, RGBToHSV, ResizeArea, ResizeBicubic, ResizeBilinearV2)
 
 __all__ = [
-    "ResizeBicubic", "ResizeBilinearV2"]
+    "AdjustHue", "AdjustSaturation", "CombinedNonMaxSuppression", "CropAndResize", "HSVToRGB",
+    "NonMaxSuppressionV3", "NonMaxSuppressionWithOverlaps", "RGBToHSV", "ResizeArea", "ResizeBicubic",
+    "ResizeBilinearV2"]

@@ -1,7 +1,9 @@
 """mindspore.ops.operations.inner_ops: inner primitives, by MindSpore's module layout (the same classes as
 `mindspore.ops.operations`)."""
 from mindseed.ops.operations import (  # noqa: F401
-    Randperm)
+    FusedAdaFactor, FusedAdaFactorWithGlobalNorm, FusedCastAdamWeightDecay, FusedWeightScaleApplyMomentum,
+    NoRepeatNGram, Randperm)
 
 __all__ = [
-    "Randperm"]
+    "FusedAdaFactor", "FusedAdaFactorWithGlobalNorm", "FusedCastAdamWeightDecay", "FusedWeightScaleApplyMomentum",
+    "NoRepeatNGram", "Randperm"]

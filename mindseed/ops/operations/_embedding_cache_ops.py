@@ -1,0 +1,5 @@
+"""mindspore.ops.operations._embedding_cache_ops: the embedding-cache primitives, by MindSpore's module layout (the
+same classes as `mindspore.ops.operations`)."""
+from mindseed.ops.operations import PadAndShift, SubAndFilter, UpdateCache  # noqa: F401
+
+__all__ = ["PadAndShift", "SubAndFilter", "UpdateCache"]
