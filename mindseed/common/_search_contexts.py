@@ -1,6 +1,7 @@
-"""Two small settings stores of MindSpore's top level: the parameters of the automatic-parallel strategy search
-(`set_algo_parameters`, read by `python -m mindseed.parallel.plan`'s search) and the parameter-server context
-(`set_ps_context`; mindseed trains without a parameter server, so `enable_ps` only records the request)."""
+"""Two small settings stores of MindSpore's top level: the parameters of AUTO_PARALLEL's strategy search
+(`set_algo_parameters`; recorded and checked as MindSpore does — mindseed's planner takes strategies as given and
+does not search yet) and the parameter-server context (`set_ps_context`; mindseed trains without a parameter
+server, so `enable_ps` only records the request)."""
 import numpy as np
 
 __all__ = ["set_algo_parameters", "get_algo_parameters", "reset_algo_parameters", "set_ps_context",
