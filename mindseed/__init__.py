@@ -9,6 +9,8 @@ from mindseed.common.dtype import *  # noqa: F401,F403
 from mindseed.common.context import (COMPATIBLE, GRAPH_MODE, LAX, PYNATIVE_MODE, STRICT,  # noqa: F401
                                      ParallelMode, get_context, get_current_device, set_context, set_deterministic,
                                      set_device, set_recursion_limit)
+from mindseed.common._search_contexts import (get_algo_parameters, get_ps_context,  # noqa: F401
+                                              reset_algo_parameters, set_algo_parameters, set_ps_context)
 from mindseed.common._parallel import (get_auto_parallel_context, reset_auto_parallel_context,  # noqa: F401
                                        set_auto_parallel_context)
 from mindseed.common.parameter import Parameter, ParameterTuple  # noqa: F401

@@ -183,3 +183,26 @@ def test_dropout_masks_nms_sparse_slice_float_status_pyfunc():
     assert ops.TransposeExtView()(ms.Tensor(np.zeros((2, 3))), 0, 1).shape == (3, 2)
     i, v, _ = ops.Coalesce()(ms.Tensor([[0, 0]]), ms.Tensor([1.0, 2.0]), ms.Tensor([2]))
     assert i.asnumpy().tolist() == [[0]] and v.tolist() == [3.0]
+
+
+def test_custom_pyfunc_with_no_outputs_runs_for_its_side_effect():
+    seen = []
+
+    def record(a, b):
+        seen.append(a + b)
+
+    class Net(ms.nn.Cell):
+        def __init__(self):
+            super().__init__()
+            self.func = ms.ops.Custom(record, (), (), "pyfunc")
+
+        def construct(self, x, y):
+            return self.func(x, y)
+    for mode in (ms.PYNATIVE_MODE, ms.GRAPH_MODE):
+        ms.set_context(mode=mode)
+        try:
+            assert Net()(ms.Tensor([1.0, 2.0]), ms.Tensor([3.0, 4.0])) == ()
+        finally:
+            ms.set_context(mode=ms.PYNATIVE_MODE)
+        np.testing.assert_array_equal(seen[-1], [4.0, 6.0])
+    assert len(seen) == 2

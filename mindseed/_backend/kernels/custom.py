@@ -16,6 +16,8 @@ def _to_array(x):
 def pyfunc(*xs, func, out_shapes, out_dtypes, multi, bprop=None):
     """func(*numpy arrays) -> array (or tuple of arrays when `multi`), checked against the declared shapes."""
     out = func(*[_to_array(x) for x in xs])
+    if out is None and not out_shapes:  # a function run for its side effects: no outputs declared, none made
+        return ()
     outs = tuple(out) if multi and isinstance(out, (tuple, list)) else (out,)
     if len(outs) != len(out_shapes):
         raise ValueError(f"For 'Custom', 'func' returned {len(outs)} outputs, but 'out_shape' declares "
