@@ -18,12 +18,8 @@ def _binary(prim, op):
             return prim(self, other)
         if isinstance(other, (list, tuple)):
             return prim(self, Tensor(other))
-        try:
-            import numpy as np  # noqa: PLC0415
-            if isinstance(other, (np.ndarray, np.generic)):
-                return prim(self, Tensor(other))
-        except ImportError:  # pragma: no cover
-            pass
+        if isinstance(other, (np.ndarray, np.generic)):
+            return prim(self, Tensor(other))
         return NotImplemented
     method.__name__ = op
     return method
@@ -31,7 +27,8 @@ def _binary(prim, op):
 
 def _rbinary(prim, op):
     def method(self, other):
-        if isinstance(other, (list, tuple)):
+        # `array - t` reaches here through Tensor.__array_priority__: the array becomes a Tensor, as a list does
+        if isinstance(other, (list, tuple, np.ndarray)):
             other = Tensor(other)
         return prim(other, self)
     method.__name__ = op
