@@ -220,6 +220,11 @@ SPECS = [
         x, I([[0, 0], [1, 2], [3, 3]]), s, 1, "add"),
         lambda x, s: _np_scatter_elements(x, 1, np.array([[0, 0], [1, 2], [3, 3]]), s, True),
         shapes=[(3, 4), (3, 2)], grad2=True),
+    OpSpec("tensor_scatter_elements_negative_index", lambda x, s: ops.tensor_scatter_elements(
+        x, I([[-1, 0], [1, -2], [-4, 3]]), s, 1),
+        lambda x, s: _np_scatter_elements(x, 1, np.array([[3, 0], [1, 2], [0, 3]]), s), shapes=[(3, 4), (3, 2)]),
+    OpSpec("gather_d_negative_index", lambda x: ops.gather_d(x, 0, I([[-1, 0, -3, 1]])), lambda x: np.take_along_axis(
+        x, np.array([[2, 0, 0, 1]]), 0)),
     OpSpec("tensor_scatter_update", lambda x, u: ops.tensor_scatter_update(x, I(ND_IDX_UNIQ), u),
            lambda x, u: _np_scatter_nd(x, ND_IDX_UNIQ, u, "update"), shapes=[(3, 4), (3,)], grad2=True),
     OpSpec("tensor_scatter_add", lambda x, u: ops.tensor_scatter_add(x, I(ND_IDX), u),

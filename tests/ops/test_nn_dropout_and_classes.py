@@ -74,6 +74,20 @@ def test_dropout_class_returns_output_and_mask():
     np.testing.assert_allclose(out2.asnumpy(), mask2.asnumpy() * 2.0)
 
 
+def test_channel_dropout_keep_prob_zero_drops_every_channel():
+    for op, shape in ((ops.Dropout2D, (2, 3, 2, 2)), (ops.Dropout3D, (2, 3, 1, 2, 2))):
+        out, mask = op(keep_prob=0.0)(ops.ones(shape))
+        assert not out.asnumpy().any() and mask.dtype == ms.bool_ and not mask.asnumpy().any()
+    with pytest.raises(ValueError, match="Dropout2D.*keep_prob"):
+        ops.Dropout2D(keep_prob=-0.1)(ops.ones((1, 1, 2, 2)))
+
+
+def test_array_on_the_left_of_a_tensor_operator():
+    x = ms.Tensor(np.array([1.0, 2.0], np.float32))
+    np.testing.assert_allclose(np.asarray(np.array([5.0, 7.0], np.float32) - x), [4.0, 5.0])
+    np.testing.assert_allclose(np.asarray(np.array([3.0, 4.0], np.float32) / x), [3.0, 2.0])
+
+
 # ---------------------------------------------------------------- class API
 def _x():
     return np.random.RandomState(0).randn(4, 3)

@@ -2,12 +2,12 @@
 `mindspore.ops.operations`)."""
 from mindseed.ops.operations import (  # noqa: F401
     Bernoulli, Cauchy, Gamma, LogNormalReverse, LogUniformCandidateSampler, Multinomial,
-    MultinomialWithReplacement, NonDeterministicInts, Poisson, RandomCategorical, RandomChoiceWithMask,
-    RandomGamma, RandomPoisson, RandomShuffle, RandpermV2, StandardLaplace, StandardNormal,
-    UniformCandidateSampler, UniformInt, UniformReal)
+    MultinomialWithReplacement, NonDeterministicInts, ParameterizedTruncatedNormal, Poisson, RandomCategorical,
+    RandomChoiceWithMask, RandomGamma, RandomPoisson, RandomShuffle, RandpermV2, StandardLaplace, StandardNormal,
+    TruncatedNormal, UniformCandidateSampler, UniformInt, UniformReal)
 
 __all__ = [
     "Bernoulli", "Cauchy", "Gamma", "LogNormalReverse", "LogUniformCandidateSampler", "Multinomial",
-    "MultinomialWithReplacement", "NonDeterministicInts", "Poisson", "RandomCategorical",
-    "RandomChoiceWithMask", "RandomGamma", "RandomPoisson", "RandomShuffle", "RandpermV2", "StandardLaplace",
-    "StandardNormal", "UniformCandidateSampler", "UniformInt", "UniformReal"]
+    "MultinomialWithReplacement", "NonDeterministicInts", "ParameterizedTruncatedNormal", "Poisson",
+    "RandomCategorical", "RandomChoiceWithMask", "RandomGamma", "RandomPoisson", "RandomShuffle", "RandpermV2",
+    "StandardLaplace", "StandardNormal", "TruncatedNormal", "UniformCandidateSampler", "UniformInt", "UniformReal"]
