@@ -417,6 +417,8 @@ test_bad_input = make_error_tests(ERRORS)
      ([1, 2, 3, 1], [0, 0, 1, 1, 2, 3], [2, 2, 1, 1])),
     ("unique_with_pad", lambda: ops.unique_with_pad(ms.Tensor([1, 1, 2, 5, 3, 1]), -1),
      ([1, 2, 5, 3, -1, -1], [0, 0, 1, 2, 3, 0])),
+    ("unique_with_pad_float_pad", lambda: ops.UniqueWithPad()(ms.Tensor([1.0, 2.0, 5.0, 2.0]), 0.5),
+     ([1.0, 2.0, 5.0, 0.5], [0, 1, 2, 1])),
     ("searchsorted", lambda: ops.searchsorted(ms.Tensor(SORTED_SEQ), ms.Tensor([3.0, 4.0, 9.0])), [1, 2, 4]),
     ("searchsorted_right", lambda: ops.searchsorted(ms.Tensor(SORTED_SEQ), ms.Tensor([3.0]), right=True), [2]),
     ("bucketize", lambda: ops.bucketize(ms.Tensor([[0.5, 3.0], [6.0, 9.0]]), [1.0, 3.0, 5.0]), [[0, 1], [3, 3]]),

@@ -41,6 +41,13 @@ sqrt = torch.sqrt
 rsqrt = torch.rsqrt
 square = torch.square
 reciprocal = torch.reciprocal
+
+
+def inv(x):
+    """MindSpore's Inv: 1 / x, and for an integer x the truncated reciprocal (1, -1 or 0) in x's dtype."""
+    if x.is_floating_point() or x.is_complex():
+        return torch.reciprocal(x)
+    return torch.trunc(torch.reciprocal(x)).to(x.dtype)
 sin, cos, tan = torch.sin, torch.cos, torch.tan
 asin, acos, atan = torch.asin, torch.acos, torch.atan
 sinh, cosh, tanh = torch.sinh, torch.cosh, torch.tanh
