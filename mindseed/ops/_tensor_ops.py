@@ -84,8 +84,8 @@ def _getitem(self, index):
 
 
 def _setitem(self, index, value):
-    # PyNative refuses it under a gradient; GRAPH_MODE compiles it as a functional update, which grad goes through
-    for t in _state.tapes if _state.mode == 1 else ():
+    # refused under an eager gradient, as in PyNative; a compiled graph traces it as a functional update
+    for t in _state.tapes if _state.tracing is None else ():
         if id(self) in getattr(t, "inputs", ()):
             raise RuntimeError("Can not modify tensor id of input tensor from network by assign value, this may caused "
                                "by slice op, please check your code to avoid this error!")

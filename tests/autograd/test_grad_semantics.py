@@ -155,7 +155,15 @@ def test_setitem_on_cell_input_in_graph_mode_is_a_functional_update():
         out = Net()(t(x0), t(x0))
         np.testing.assert_allclose(out[0].asnumpy(), [[0, 2], [14, 14], [8, 10]])
         np.testing.assert_allclose(out[1].asnumpy(), [[9, 9], [9, 9], [16, 25]])
-        ga, gb = ops.GradOperation(get_all=True)(Net())(t(x0), t(x0))
+        class GradNet(ms.nn.Cell):
+            def __init__(self):
+                super().__init__()
+                self.net = Net()
+
+            def construct(self, a, b):
+                return ops.GradOperation(get_all=True)(self.net)(a, b)
+
+        ga, gb = GradNet()(t(x0), t(x0))
         np.testing.assert_allclose(ga.asnumpy(), [[2, 2], [0, 0], [2, 2]])
         np.testing.assert_allclose(gb.asnumpy(), [[0, 0], [0, 0], [8, 10]])
     finally:

@@ -372,3 +372,13 @@ def test_diff_bool_and_int():
     assert ops.diff(ms.Tensor([True, False, False])).asnumpy().tolist() == [True, False]
     assert ops.diff(ms.Tensor([1, 3, 7])).asnumpy().tolist() == [2, 4]
     assert ms.Tensor([[1.0, 4.0]]).diff().asnumpy().tolist() == [[3.0]]
+
+
+def test_axis_given_as_an_integer_tensor():
+    x = np.arange(24, dtype=np.float32).reshape(2, 3, 4)
+    t = ms.Tensor(x)
+    np.testing.assert_allclose(ops.reduce_sum(t, ms.Tensor(np.array([0, 1]))).asnumpy(), x.sum((0, 1)))
+    np.testing.assert_allclose(ops.ReduceMean(keep_dims=True)(t, ms.Tensor(np.array([-1]))).asnumpy(),
+                               x.mean(-1, keepdims=True))
+    with pytest.raises(ValueError, match="ReduceSum.*duplicated"):
+        ops.reduce_sum(t, ms.Tensor(np.array([1, 1])))
