@@ -382,3 +382,12 @@ def test_axis_given_as_an_integer_tensor():
                                x.mean(-1, keepdims=True))
     with pytest.raises(ValueError, match="ReduceSum.*duplicated"):
         ops.reduce_sum(t, ms.Tensor(np.array([1, 1])))
+
+
+def test_half_cumsum_rounds_the_running_sum_at_every_step_as_numpy():
+    x = np.random.RandomState(3).rand(2, 3, 40).astype(np.float16)
+    for axis, kwargs in ((2, {}), (1, {}), (-1, {"reverse": True})):
+        got = ops.CumSum(**kwargs)(ms.Tensor(x), axis).asnumpy()
+        want = np.flip(np.cumsum(np.flip(x, axis), axis=axis), axis) if kwargs else np.cumsum(x, axis=axis)
+        assert got.dtype == np.float16
+        np.testing.assert_array_equal(got, want)

@@ -412,6 +412,14 @@ def _scan(fn, fill):
 
 def _cumsum(x, axis, dtype):
     dt = _TORCH_DTYPES[dtype] if dtype is not None else (torch.int64 if x.dtype == torch.bool else x.dtype)
+    if dt in (torch.float16, torch.bfloat16) and x.shape[axis] > 1:
+        # MindSpore's kernel (as numpy) rounds the running sum to the half type at every step; torch keeps it in
+        # float32 until the end
+        parts = x.to(dt).unbind(axis)
+        outs = [parts[0]]
+        for p in parts[1:]:
+            outs.append(outs[-1] + p)
+        return torch.stack(outs, axis)
     return torch.cumsum(x, axis, dtype=dt)
 
 
