@@ -387,6 +387,8 @@ ERRORS = [
               TypeError, "For 'TensorScatterAdd'"),
     ErrorSpec("scatter_elements_reduction", lambda: ops.tensor_scatter_elements(
         X, ms.Tensor([[0]]), ms.Tensor([[1.0]]), 0, "max"), ValueError, "For 'TensorScatterElements'"),
+    ErrorSpec("repeat_elements_rank", lambda: ops.repeat_elements(ops.ones((1,) * 8), 2, 0), ValueError,
+              "For repeat_elements, the rank of x should be less than or equal to 7, but got 8"),
     ErrorSpec("index_select_2d", lambda: ops.index_select(X, 0, ms.Tensor([[0]])), ValueError,
               "For 'index_select'"),
     ErrorSpec("index_add_shape", lambda: ops.index_add(X, ms.Tensor([0]), ops.ones((2, 2)), 0), ValueError,
