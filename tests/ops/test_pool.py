@@ -235,3 +235,5 @@ def test_adaptive_max_pool3d_takes_integer_input():
     assert out.dtype == ms.int32 and idx.dtype == ms.int32
     want = x.reshape(2, 2, 2, 2, 2, 2, 2).max(axis=(2, 4, 6))
     np.testing.assert_array_equal(out.asnumpy(), want)
+    with pytest.raises(RuntimeError, match="adaptive_max_pool3d.*empty"):
+        ops.adaptive_max_pool3d(ms.Tensor(np.zeros((0, 3, 3, 4), np.int32)), (1, 1, 2))

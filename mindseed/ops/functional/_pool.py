@@ -325,6 +325,8 @@ def adaptive_max_pool2d(input, output_size, return_indices=False):
 def adaptive_max_pool3d(input, output_size, return_indices=False):
     """Max pooling of (N, C, D, H, W) or (C, D, H, W) to `output_size` (float or integer input, as MindSpore's
     CPU kernel takes); with return_indices the int32 argmax."""
+    if 0 in getattr(input, "shape", (1,)):  # MindSpore's kernel refuses it at run time
+        raise RuntimeError(f"For 'adaptive_max_pool3d', the input must not be empty, but got shape {input.shape}.")
     return _adaptive_max("adaptive_max_pool3d", 3, input, output_size, return_indices, "Int32", ints=True)
 
 
