@@ -27,8 +27,11 @@ def _binary(prim, op):
 
 def _rbinary(prim, op):
     def method(self, other):
-        # `array - t` reaches here through Tensor.__array_priority__: the array becomes a Tensor, as a list does
-        if isinstance(other, (list, tuple, np.ndarray)):
+        # `array - t` reaches here through Tensor.__array_priority__; MindSpore's Tensor has none, so numpy computes
+        # it on the tensor's values and gives an ndarray: the same here
+        if isinstance(other, np.ndarray):
+            return getattr(other, "__" + op[3:])(np.asarray(self))
+        if isinstance(other, (list, tuple)):
             other = Tensor(other)
         return prim(other, self)
     method.__name__ = op
