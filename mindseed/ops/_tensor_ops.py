@@ -18,12 +18,8 @@ def _binary(prim, op):
             return prim(self, other)
         if isinstance(other, (list, tuple)):
             return prim(self, Tensor(other))
-        try:
-            import numpy as np  # noqa: PLC0415
-            if isinstance(other, (np.ndarray, np.generic)):
-                return prim(self, Tensor(other))
-        except ImportError:  # pragma: no cover
-            pass
+        if isinstance(other, (np.ndarray, np.generic)):
+            return prim(self, Tensor(other))
         return NotImplemented
     method.__name__ = op
     return method
@@ -31,6 +27,10 @@ def _binary(prim, op):
 
 def _rbinary(prim, op):
     def method(self, other):
+        # `array - t` reaches here through Tensor.__array_priority__; MindSpore's Tensor has none, so numpy computes
+        # it on the tensor's values and gives an ndarray: the same here
+        if isinstance(other, np.ndarray):
+            return getattr(other, "__" + op[3:])(np.asarray(self))
         if isinstance(other, (list, tuple)):
             other = Tensor(other)
         return prim(other, self)
@@ -87,7 +87,8 @@ def _getitem(self, index):
 
 
 def _setitem(self, index, value):
-    for t in _state.tapes:
+    # refused under an eager gradient, as in PyNative; a compiled graph traces it as a functional update
+    for t in _state.tapes if _state.tracing is None else ():
         if id(self) in getattr(t, "inputs", ()):
             raise RuntimeError("Can not modify tensor id of input tensor from network by assign value, this may caused "
                                "by slice op, please check your code to avoid this error!")

@@ -142,6 +142,34 @@ def test_setitem_on_function_input_is_refused_as_mindspore():
     assert y.asnumpy().tolist() == [1.0, 4.0]
 
 
+def test_setitem_on_cell_input_in_graph_mode_is_a_functional_update():
+    class Net(ms.nn.Cell):
+        def construct(self, a, b):
+            a[1] = 7.0
+            b[0:2] = 3.0
+            return a * 2, b * b
+
+    x0 = np.arange(6, dtype=np.float32).reshape(3, 2)
+    ms.set_context(mode=ms.GRAPH_MODE)
+    try:
+        out = Net()(t(x0), t(x0))
+        np.testing.assert_allclose(out[0].asnumpy(), [[0, 2], [14, 14], [8, 10]])
+        np.testing.assert_allclose(out[1].asnumpy(), [[9, 9], [9, 9], [16, 25]])
+        class GradNet(ms.nn.Cell):
+            def __init__(self):
+                super().__init__()
+                self.net = Net()
+
+            def construct(self, a, b):
+                return ops.GradOperation(get_all=True)(self.net)(a, b)
+
+        ga, gb = GradNet()(t(x0), t(x0))
+        np.testing.assert_allclose(ga.asnumpy(), [[2, 2], [0, 0], [2, 2]])
+        np.testing.assert_allclose(gb.asnumpy(), [[0, 0], [0, 0], [8, 10]])
+    finally:
+        ms.set_context(mode=ms.PYNATIVE_MODE)
+
+
 def test_inplace_method_on_input_differentiates_the_original_value():
     x = t([1.0, 2.0, 3.0])
 

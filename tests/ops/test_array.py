@@ -223,6 +223,11 @@ SPECS = [
         x, I([[0, 0], [1, 2], [3, 3]]), s, 1, "add"),
         lambda x, s: _np_scatter_elements(x, 1, np.array([[0, 0], [1, 2], [3, 3]]), s, True),
         shapes=[(3, 4), (3, 2)], grad2=True),
+    OpSpec("tensor_scatter_elements_negative_index", lambda x, s: ops.tensor_scatter_elements(
+        x, I([[-1, 0], [1, -2], [-4, 3]]), s, 1),
+        lambda x, s: _np_scatter_elements(x, 1, np.array([[3, 0], [1, 2], [0, 3]]), s), shapes=[(3, 4), (3, 2)]),
+    OpSpec("gather_d_negative_index", lambda x: ops.gather_d(x, 0, I([[-1, 0, -3, 1]])), lambda x: np.take_along_axis(
+        x, np.array([[2, 0, 0, 1]]), 0)),
     OpSpec("tensor_scatter_update", lambda x, u: ops.tensor_scatter_update(x, I(ND_IDX_UNIQ), u),
            lambda x, u: _np_scatter_nd(x, ND_IDX_UNIQ, u, "update"), shapes=[(3, 4), (3,)], grad2=True),
     OpSpec("tensor_scatter_add", lambda x, u: ops.tensor_scatter_add(x, I(ND_IDX), u),
@@ -385,6 +390,8 @@ ERRORS = [
               TypeError, "For 'TensorScatterAdd'"),
     ErrorSpec("scatter_elements_reduction", lambda: ops.tensor_scatter_elements(
         X, ms.Tensor([[0]]), ms.Tensor([[1.0]]), 0, "max"), ValueError, "For 'TensorScatterElements'"),
+    ErrorSpec("repeat_elements_rank", lambda: ops.repeat_elements(ops.ones((1,) * 8), 2, 0), ValueError,
+              "For repeat_elements, the rank of x should be less than or equal to 7, but got 8"),
     ErrorSpec("index_select_2d", lambda: ops.index_select(X, 0, ms.Tensor([[0]])), ValueError,
               "For 'index_select'"),
     ErrorSpec("index_add_shape", lambda: ops.index_add(X, ms.Tensor([0]), ops.ones((2, 2)), 0), ValueError,
@@ -415,6 +422,8 @@ test_bad_input = make_error_tests(ERRORS)
      ([1, 2, 3, 1], [0, 0, 1, 1, 2, 3], [2, 2, 1, 1])),
     ("unique_with_pad", lambda: ops.unique_with_pad(ms.Tensor([1, 1, 2, 5, 3, 1]), -1),
      ([1, 2, 5, 3, -1, -1], [0, 0, 1, 2, 3, 0])),
+    ("unique_with_pad_float_pad", lambda: ops.UniqueWithPad()(ms.Tensor([1.0, 2.0, 5.0, 2.0]), 0.5),
+     ([1.0, 2.0, 5.0, 0.5], [0, 1, 2, 1])),
     ("searchsorted", lambda: ops.searchsorted(ms.Tensor(SORTED_SEQ), ms.Tensor([3.0, 4.0, 9.0])), [1, 2, 4]),
     ("searchsorted_right", lambda: ops.searchsorted(ms.Tensor(SORTED_SEQ), ms.Tensor([3.0]), right=True), [2]),
     ("bucketize", lambda: ops.bucketize(ms.Tensor([[0.5, 3.0], [6.0, 9.0]]), [1.0, 3.0, 5.0]), [[0, 1], [3, 3]]),

@@ -147,3 +147,16 @@ def test_assign_converts_the_value_to_the_variables_dtype():
     ms.jit(lambda v: ops.assign(q, v))(ms.Tensor(np.array([1.7, -2.2], np.float32)))
     assert q.dtype == ms.int32
     np.testing.assert_array_equal(q.asnumpy(), [1, -2])
+
+
+def test_list_index_with_a_tensor_or_slice_indexes_like_a_tuple():
+    x0 = np.arange(6, dtype=np.float32).reshape(2, 3)
+    mask = ms.Tensor(np.array([True, False]))
+    np.testing.assert_array_equal(ms.Tensor(x0)[[mask, 0]].asnumpy(), x0[np.array([True, False]), 0])
+    np.testing.assert_array_equal(ms.Tensor(x0)[[slice(None), 1]].asnumpy(), x0[:, 1])
+    np.testing.assert_array_equal(ms.Tensor(x0)[[1, 0]].asnumpy(), x0[[1, 0]])  # numbers only: one array index
+    y = ms.Tensor(x0)
+    y[[mask, 0]] = -1
+    want = x0.copy()
+    want[0, 0] = -1
+    np.testing.assert_array_equal(y.asnumpy(), want)

@@ -68,8 +68,9 @@ def _cases():
               M.logical_and_p, M.logical_or_p, M.logical_xor_p):
         cases += _binary_cases(p)
     for p in (P.identity_p, P.stop_gradient_p, P.neg_p, P.relu_p, P.sign_p, P.zeros_like_p, P.ones_like_p,
-              M.abs_p, M.floor_p, M.ceil_p, M.round_p, M.trunc_p, M.frac_p, M.sgn_p):
-        dts = ("float32", "float16", "float64", "int32") if p in (P.neg_p, P.relu_p, M.sgn_p, M.frac_p, P.sign_p) \
+              M.abs_p, M.floor_p, M.ceil_p, M.round_p, M.trunc_p, M.frac_p, M.sgn_p, M.inv_p):
+        dts = ("float32", "float16", "float64", "int32") if p in (P.neg_p, P.relu_p, M.sgn_p, M.frac_p, P.sign_p,
+                                                                  M.inv_p) \
             else ("float32", "float16", "float64", "int32", "bool")
         cases += _unary_cases(p, dts)
     for p in (P.exp_p, P.log_p, M.sin_p, M.cos_p, M.sinh_p, M.cosh_p, M.sinc_p, M.sqrt_p, M.rsqrt_p,

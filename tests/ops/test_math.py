@@ -203,6 +203,8 @@ LOGIC = [
            gen=[ints(-9, 9), lambda r, s: r.choice([-3, -2, 2, 5], s)], grad=False, dtypes=_INT),
     OpSpec("fmod_int", ops.fmod, np.fmod, shapes=[(3, 4), (4,)],
            gen=[ints(-9, 9), lambda r, s: r.choice([-3, -2, 2, 5], s)], grad=False, dtypes=_INT),
+    OpSpec("inv_int", lambda x: ops.Inv()(x), np.reciprocal,
+           gen=lambda r, s: r.choice([-7, -1, 1, 2, 9], s).astype(np.int32), grad=False, dtypes=_INT),
     OpSpec("gcd", ops.gcd, np.gcd, shapes=[(3, 4), (4,)], gen=ints(-20, 20), grad=False, dtypes=_INT),
     OpSpec("lcm", ops.lcm, np.lcm, shapes=[(3, 4), (3, 4)], gen=ints(-20, 20), grad=False, dtypes=_INT),
     OpSpec("bitwise_and", ops.bitwise_and, np.bitwise_and, shapes=[(3, 4), (4,)], gen=ints(-20, 20), grad=False,

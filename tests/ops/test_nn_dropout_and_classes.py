@@ -74,6 +74,25 @@ def test_dropout_class_returns_output_and_mask():
     np.testing.assert_allclose(out2.asnumpy(), mask2.asnumpy() * 2.0)
 
 
+def test_channel_dropout_keep_prob_zero_drops_every_channel():
+    for op, shape in ((ops.Dropout2D, (2, 3, 2, 2)), (ops.Dropout3D, (2, 3, 1, 2, 2))):
+        out, mask = op(keep_prob=0.0)(ops.ones(shape))
+        assert not out.asnumpy().any() and mask.dtype == ms.bool_ and not mask.asnumpy().any()
+    with pytest.raises(ValueError, match="Dropout2D.*keep_prob"):
+        ops.Dropout2D(keep_prob=-0.1)(ops.ones((1, 1, 2, 2)))
+
+
+def test_array_on_the_left_of_a_tensor_operator_gives_an_ndarray_as_numpy_computes_it():
+    x = ms.Tensor(np.array([1.0, 2.0], np.float32))
+    d = np.array([5.0, 7.0]) - x
+    assert isinstance(d, np.ndarray) and d.dtype == np.float64
+    np.testing.assert_allclose(d, [4.0, 5.0])
+    q = np.array([3.0, 4.0], np.float32) / x
+    assert isinstance(q, np.ndarray) and q.dtype == np.float32
+    np.testing.assert_allclose(q, [3.0, 2.0])
+    assert np.all(np.array([1.0, 2.5]) - x < 1.0)
+
+
 # ---------------------------------------------------------------- class API
 def _x():
     return np.random.RandomState(0).randn(4, 3)

@@ -250,3 +250,10 @@ ERRORS = [
     ErrorSpec("gumbel_tau", lambda: ops.gumbel_softmax(ops.ones((2, 2)), -1.0), ValueError, "For 'gumbel_softmax'"),
 ]
 test_bad_input = make_error_tests(ERRORS)
+
+
+def test_selu_of_integers_keeps_the_dtype_as_mindspore_cpu():
+    for dtype, ms_dtype in ((np.int8, ms.int8), (np.int32, ms.int32)):
+        out = ops.SeLU()(ms.Tensor(np.array([-100, -3, -1, 0, 2, 5, 100], dtype)))
+        assert out.dtype == ms_dtype
+        np.testing.assert_array_equal(out.asnumpy(), [-1, 0, 0, 0, 2, 5, 100])

@@ -227,3 +227,13 @@ def test_max_pool_2x2_fast_gradient_on_every_tie_pattern(shape):
     fast = ms.grad(lambda a: (ops.max_pool2d(a, 2, 2) * w).sum())(x)
     slow = ms.grad(lambda a: (ops.max_pool2d(a, 2, 2, return_indices=True)[0] * w).sum())(x)
     np.testing.assert_array_equal(fast.asnumpy(), slow.asnumpy())
+
+
+def test_adaptive_max_pool3d_takes_integer_input():
+    x = np.arange(2 * 4 * 4 * 4, dtype=np.int32).reshape(2, 4, 4, 4) * 3 - 50
+    out, idx = ops.adaptive_max_pool3d(ms.Tensor(x), (2, 2, 2), True)
+    assert out.dtype == ms.int32 and idx.dtype == ms.int32
+    want = x.reshape(2, 2, 2, 2, 2, 2, 2).max(axis=(2, 4, 6))
+    np.testing.assert_array_equal(out.asnumpy(), want)
+    with pytest.raises(RuntimeError, match="adaptive_max_pool3d.*empty"):
+        ops.adaptive_max_pool3d(ms.Tensor(np.zeros((0, 3, 3, 4), np.int32)), (1, 1, 2))

@@ -85,6 +85,12 @@ def test_class_instances_own_their_stream():
     assert not np.array_equal(op((3,)).asnumpy(), op((3,)).asnumpy())
     v = ops.UniformInt(seed=1)((1000,), T(2, ms.int32), T(5, ms.int32)).asnumpy()
     assert v.dtype == np.int32 and v.min() == 2 and v.max() == 4
+    classes = T(np.array([[1], [3]], np.int32))
+    for cls in (ops.UniformCandidateSampler, ops.LogUniformCandidateSampler):
+        first = cls(1, 40, False, 50, seed=3)(classes)[0].asnumpy()
+        np.testing.assert_array_equal(first, cls(1, 40, False, 50, seed=3)(classes)[0].asnumpy())
+        op = cls(1, 40, False, 50, seed=3)
+        assert not np.array_equal(op(classes)[0].asnumpy(), op(classes)[0].asnumpy())
 
 
 # ---------------------------------------------------------------- distribution sanity

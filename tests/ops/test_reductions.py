@@ -372,3 +372,22 @@ def test_diff_bool_and_int():
     assert ops.diff(ms.Tensor([True, False, False])).asnumpy().tolist() == [True, False]
     assert ops.diff(ms.Tensor([1, 3, 7])).asnumpy().tolist() == [2, 4]
     assert ms.Tensor([[1.0, 4.0]]).diff().asnumpy().tolist() == [[3.0]]
+
+
+def test_axis_given_as_an_integer_tensor():
+    x = np.arange(24, dtype=np.float32).reshape(2, 3, 4)
+    t = ms.Tensor(x)
+    np.testing.assert_allclose(ops.reduce_sum(t, ms.Tensor(np.array([0, 1]))).asnumpy(), x.sum((0, 1)))
+    np.testing.assert_allclose(ops.ReduceMean(keep_dims=True)(t, ms.Tensor(np.array([-1]))).asnumpy(),
+                               x.mean(-1, keepdims=True))
+    with pytest.raises(ValueError, match="ReduceSum.*duplicated"):
+        ops.reduce_sum(t, ms.Tensor(np.array([1, 1])))
+
+
+def test_half_cumsum_rounds_the_running_sum_at_every_step_as_numpy():
+    x = np.random.RandomState(3).rand(2, 3, 40).astype(np.float16)
+    for axis, kwargs in ((2, {}), (1, {}), (-1, {"reverse": True})):
+        got = ops.CumSum(**kwargs)(ms.Tensor(x), axis).asnumpy()
+        want = np.flip(np.cumsum(np.flip(x, axis), axis=axis), axis) if kwargs else np.cumsum(x, axis=axis)
+        assert got.dtype == np.float16
+        np.testing.assert_array_equal(got, want)

@@ -97,13 +97,21 @@ def gather_grad(dout, indices, shape, axis=0, batch_dims=0):
     return g.scatter_add_(dim, index, dout.reshape(index.shape)).reshape(shape)
 
 
+def _wrap_negative(index, size):
+    """An int64 index with entries in [-size, 0) counted from the end of their axis (MindSpore allows them)."""
+    index = _long(index)
+    return torch.where(index < 0, index + size, index)
+
+
 def gather_d(x, index, dim):
-    return torch.gather(x, dim, _long(index))
+    return torch.gather(x, dim, _wrap_negative(index, x.shape[dim]))
 
 
 def scatter_elements(x, index, updates, axis, reduction="none"):
-    """MindSpore's TensorScatterElements: updates written (or added, multiplied) at index along axis."""
-    index = _long(index)
+    """MindSpore's TensorScatterElements: updates written (or added, multiplied) at index along axis.
+
+    An index in [-s, 0) counts from the end of the axis, as MindSpore allows."""
+    index = _wrap_negative(index, x.shape[axis])
     if reduction == "none":
         return torch.scatter(x, axis, index, updates)
     if reduction == "add":

@@ -41,6 +41,13 @@ sqrt = torch.sqrt
 rsqrt = torch.rsqrt
 square = torch.square
 reciprocal = torch.reciprocal
+
+
+def inv(x):
+    """MindSpore's Inv: 1 / x, and for an integer x the truncated reciprocal (1, -1 or 0) in x's dtype."""
+    if x.is_floating_point() or x.is_complex():
+        return torch.reciprocal(x)
+    return torch.trunc(torch.reciprocal(x)).to(x.dtype)
 sin, cos, tan = torch.sin, torch.cos, torch.tan
 asin, acos, atan = torch.asin, torch.acos, torch.atan
 sinh, cosh, tanh = torch.sinh, torch.cosh, torch.tanh
@@ -405,6 +412,14 @@ def _scan(fn, fill):
 
 def _cumsum(x, axis, dtype):
     dt = _TORCH_DTYPES[dtype] if dtype is not None else (torch.int64 if x.dtype == torch.bool else x.dtype)
+    if dt in (torch.float16, torch.bfloat16) and x.shape[axis] > 1:
+        # MindSpore's kernel (as numpy) rounds the running sum to the half type at every step; torch keeps it in
+        # float32 until the end
+        parts = x.to(dt).unbind(axis)
+        outs = [parts[0]]
+        for p in parts[1:]:
+            outs.append(outs[-1] + p)
+        return torch.stack(outs, axis)
     return torch.cumsum(x, axis, dtype=dt)
 
 

@@ -72,6 +72,7 @@ sqrt_p = _unary("Sqrt", K.sqrt, lambda x, out: div_p(0.5, out))
 rsqrt_p = _unary("Rsqrt", K.rsqrt, lambda x, out: mul_p(mul_p(out, mul_p(out, out)), -0.5))
 square_p = _unary("Square", K.square, lambda x, out: mul_p(x, 2.0), infer=None)  # bool -> int64: the kernel knows
 reciprocal_p = _unary("Reciprocal", K.reciprocal, lambda x, out: neg_p(mul_p(out, out)))
+inv_p = _unary("Inv", K.inv, lambda x, out: neg_p(mul_p(out, out)), infer=I.same)  # integers stay integers
 
 # ---------------------------------------------------------------- unary: trigonometric and hyperbolic
 sin_p = Prim("Sin", K.sin, infer=I.to_float)
@@ -632,8 +633,9 @@ public(abs_p, "abs(input)", "absolute(input)", tensor=True, cls=("Abs", "Complex
 public(sqrt_p, "sqrt(x)", tensor=True, cls="Sqrt", doc="Square root (integer inputs give Float32).")
 public(rsqrt_p, "rsqrt(input)", tensor=True, cls="Rsqrt", doc="1 / sqrt(input).")
 public(square_p, "square(input)", tensor=True, cls="Square", doc="input * input.")
-public(reciprocal_p, "reciprocal(input)", "inv(x)", tensor=True, cls=("Reciprocal", "Inv"),
-       doc="1 / input (integer inputs give Float32).")
+public(reciprocal_p, "reciprocal(input)", tensor=True, cls="Reciprocal", doc="1 / input (integer inputs give Float32).")
+public(inv_p, "inv(x)", tensor=True, cls="Inv",
+       doc="1 / x; an integer x gives its truncated reciprocal (1, -1 or 0) in its own dtype.")
 public(sin_p, "sin(input)", tensor=True, cls="Sin", doc="Sine.")
 public(cos_p, "cos(input)", tensor=True, cls="Cos", doc="Cosine.")
 public(tan_p, "tan(input)", tensor=True, cls="Tan", doc="Tangent.")

@@ -491,10 +491,14 @@ def unique_consecutive(input, return_inverse=False, return_counts=False, dim=Non
 
 
 def unique_with_pad(x, pad_num):
-    """unique of a 1-D tensor padded with pad_num to x's length, and the inverse indices."""
+    """unique of a 1-D tensor padded with pad_num to x's length, and the inverse indices.
+
+    pad_num is an int, or a float when x is a float tensor."""
     _check_tensor("UniqueWithPad", "x", x)
     if x.ndim != 1:
         raise ValueError(f"For 'UniqueWithPad', the 'x' must be 1-D, but got shape {x.shape}.")
+    if mstype.is_float(x.dtype) and isinstance(pad_num, float):
+        return tuple(A.unique_with_pad_p(x, pad_num=pad_num))
     return tuple(A.unique_with_pad_p(x, pad_num=_int("UniqueWithPad", "pad_num", pad_num)))
 
 

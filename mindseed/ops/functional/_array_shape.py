@@ -187,8 +187,10 @@ def repeat_interleave(input, repeats, axis=None):
 
 
 def repeat_elements(x, rep, axis=0):
-    """Each element repeated `rep` times along `axis`."""
+    """Each element repeated `rep` times along `axis` (x of rank at most 7, as in MindSpore)."""
     _check_tensor("RepeatElements", "x", x)
+    if x.ndim > 7:
+        raise ValueError(f"For repeat_elements, the rank of x should be less than or equal to 7, but got {x.ndim}.")
     rep = _int("RepeatElements", "rep", rep)
     if rep <= 0:
         raise ValueError(f"For 'RepeatElements', the 'rep' must be positive, but got {rep}.")

@@ -173,6 +173,8 @@ gt, lt, ge, le, eq, ne = greater, less, greater_equal, less_equal, equal, not_eq
 
 
 def _axes(op, axis, ndim):
+    if isinstance(axis, Tensor) and axis.ndim > 0:  # a 1-D integer Tensor of axes, as MindSpore's reductions take
+        axis = tuple(_int_tensor_values(op, "axis", axis))
     if axis is None or axis == ():
         return None
     if isinstance(axis, (list, tuple)):
@@ -506,8 +508,18 @@ def _graph_index(index, norm, mask_ok):
     return (tuple(tmpl) if isinstance(index, tuple) else tmpl[0]), tensors
 
 
+def _list_as_tuple(index):
+    """A list index holding a non-scalar Tensor, a slice, None or Ellipsis indexes like the tuple of its items
+    (`x[[mask, 0]]` is `x[mask, 0]`), as in MindSpore; a list of numbers stays one array index."""
+    if isinstance(index, list) and any((isinstance(i, Tensor) and i.ndim > 0) or i is None or i is Ellipsis
+                                       or isinstance(i, slice) for i in index):
+        return tuple(index)
+    return index
+
+
 def tensor_getitem(x, index):
     """x[index] with ints, slices, Ellipsis, None, bool masks, int tensors/lists and mixes."""
+    index = _list_as_tuple(index)
     if isinstance(index, (int, tuple)) and not isinstance(index, bool):
         _check_int_index(x, index)
     norm = _normalize_index(x, index)
@@ -528,6 +540,7 @@ def tensor_setitem(x, index, value):
         value = float(value) if mstype.is_float(x.dtype) and not isinstance(value, bool) else value
     else:
         value = Tensor(value, x.dtype)
+    index = _list_as_tuple(index)
     norm = _normalize_index(x, index)
     if _state.tracing is not None:
         dyn = _graph_index(index, norm, True)

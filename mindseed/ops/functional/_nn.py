@@ -9,8 +9,10 @@ from mindseed.common import dtype as mstype
 from mindseed.common.seed import op_generator
 from mindseed.common.tensor import Tensor
 from mindseed.ops._prims import core as P
+from mindseed.ops._prims import math as M
 from mindseed.ops._prims import nn as N
-from mindseed.ops.functional._core import _check_tensor, cast
+from mindseed.ops.functional import _core as F_core
+from mindseed.ops.functional._core import _check_tensor, cast, where
 from mindseed.ops.functional._nn_loss import *  # noqa: F401,F403
 from mindseed.ops.functional._nn_loss import __all__ as _loss_names
 from mindseed.ops.functional._nn_norm import *  # noqa: F401,F403
@@ -128,7 +130,14 @@ _SELU_SCALE = 1.0507009873554804934193349852946
 
 
 def selu(input_x):
-    """scale * elu(input_x, alpha) with SELU's self-normalizing constants."""
+    """scale * elu(input_x, alpha) with SELU's self-normalizing constants.
+
+    An integer input keeps its dtype the way MindSpore's CPU kernel computes it, with scale and alpha * scale
+    truncated to the integer 1: x where x > 0, else trunc(expm1(x)) (0, or -1 far below zero)."""
+    _check_tensor("SeLU", "input_x", input_x)
+    if mstype.is_integral(input_x.dtype) and input_x.dtype != mstype.bool_:
+        neg = M.trunc_p(M.expm1_p(cast(input_x, mstype.float64)))
+        return where(F_core.greater(input_x, 0), input_x, cast(neg, input_x.dtype))
     _check_float("SeLU", "input_x", input_x)
     return N.elu_p(input_x, alpha=_SELU_ALPHA, scale=_SELU_SCALE, input_scale=1.0)
 

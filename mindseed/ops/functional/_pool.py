@@ -292,13 +292,18 @@ def adaptive_avg_pool3d(input, output_size):
     return _adaptive_avg("adaptive_avg_pool3d", 3, input, output_size)
 
 
-def _adaptive_max(op, nd, input, output_size, return_indices, index_dtype):
+def _adaptive_max(op, nd, input, output_size, return_indices, index_dtype, ints=False):
+    """`ints`: integer inputs are pooled too (exactly, through float64), keeping their dtype."""
     check_rank(op, input, (nd + 1, nd + 2))
-    check_float(op, input)
+    integral = ints and mstype.is_integral(input.dtype) and input.dtype != mstype.bool_
+    if not integral:
+        check_float(op, input)
     _check_bools(op, return_indices=return_indices)
     x, added = _batched(input, nd)
     size = _adaptive_size(op, output_size, x.shape[2:])
-    out, idx = C.adaptive_max_pool_p(x, output_size=size)
+    out, idx = C.adaptive_max_pool_p(P.cast_p(x, dtype="Float64") if integral else x, output_size=size)
+    if integral:
+        out = P.cast_p(out, dtype=input.dtype.name)
     if not return_indices:
         return _unbatch(out, added)
     if index_dtype != "Int64":
@@ -318,8 +323,11 @@ def adaptive_max_pool2d(input, output_size, return_indices=False):
 
 
 def adaptive_max_pool3d(input, output_size, return_indices=False):
-    """Max pooling of (N, C, D, H, W) or (C, D, H, W) to `output_size`; with return_indices the int32 argmax."""
-    return _adaptive_max("adaptive_max_pool3d", 3, input, output_size, return_indices, "Int32")
+    """Max pooling of (N, C, D, H, W) or (C, D, H, W) to `output_size` (float or integer input, as MindSpore's
+    CPU kernel takes); with return_indices the int32 argmax."""
+    if 0 in getattr(input, "shape", (1,)):  # MindSpore's kernel refuses it at run time
+        raise RuntimeError(f"For 'adaptive_max_pool3d', the input must not be empty, but got shape {input.shape}.")
+    return _adaptive_max("adaptive_max_pool3d", 3, input, output_size, return_indices, "Int32", ints=True)
 
 
 # ---------------------------------------------------------------- max unpooling

@@ -376,7 +376,8 @@ def choice_with_mask(input_x, count=256, seed=None):
     return tuple(R.choice_with_mask_p(input_x, count=count, gen=_gen(seed)))
 
 
-def _sampler(op, true_classes, num_true, num_sampled, unique, range_max, seed, log_uniform, avoid):
+def _sampler(op, true_classes, num_true, num_sampled, unique, range_max, seed, log_uniform, avoid, gen=None):
+    """The candidate samplers; `gen` (a Primitive instance's own stream) replaces the generator of `seed`."""
     _check_tensor(op, "true_classes", true_classes)
     if true_classes.ndim != 2 or true_classes.shape[1] != num_true:
         raise ValueError(f"For '{op}', the 'true_classes' must have shape (batch, num_true={num_true}), but got "
@@ -385,7 +386,8 @@ def _sampler(op, true_classes, num_true, num_sampled, unique, range_max, seed, l
         raise ValueError(f"For '{op}', 'num_sampled' {num_sampled} and 'range_max' {range_max} must be positive "
                          f"(and num_sampled <= range_max when unique).")
     out = R.candidate_sampler_p(true_classes, num_sampled=int(num_sampled), unique=bool(unique),
-                                range_max=int(range_max), log_uniform=log_uniform, avoid=avoid, gen=_gen(seed))
+                                range_max=int(range_max), log_uniform=log_uniform, avoid=avoid,
+                                gen=gen if gen is not None else _gen(seed))
     return out[0], out[1], out[2]
 
 

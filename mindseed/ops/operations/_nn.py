@@ -216,9 +216,12 @@ class LRN(AttrPrimitive):
 
 
 # ---------------------------------------------------------------- dropout
-def _check_keep_prob(op, keep_prob):
-    if isinstance(keep_prob, bool) or not isinstance(keep_prob, (int, float)) or not 0 < keep_prob <= 1:
-        raise ValueError(f"For '{op}', the 'keep_prob' must be a float in range (0, 1], but got {keep_prob}.")
+def _check_keep_prob(op, keep_prob, low_inclusive=False):
+    ok = isinstance(keep_prob, (int, float)) and not isinstance(keep_prob, bool) and (
+        0 <= keep_prob <= 1 if low_inclusive else 0 < keep_prob <= 1)
+    if not ok:
+        bound = "[" if low_inclusive else "("
+        raise ValueError(f"For '{op}', the 'keep_prob' must be a float in range {bound}0, 1], but got {keep_prob}.")
     return float(keep_prob)
 
 
@@ -238,7 +241,7 @@ class _ChannelDropout(AttrPrimitive):
 
     def __call__(self, x):
         op = type(self).__name__
-        keep = _check_keep_prob(op, self.keep_prob)
+        keep = _check_keep_prob(op, self.keep_prob, low_inclusive=True)  # keep_prob=0 drops every channel
         if not isinstance(x, Tensor) or x.ndim != self._ndim:
             raise ValueError(f"For '{op}', the input must be a {self._ndim}-D Tensor, but got "
                              f"{getattr(x, 'shape', type(x).__name__)}.")

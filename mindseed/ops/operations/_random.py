@@ -195,8 +195,9 @@ class UniformCandidateSampler(_RandomPrimitive):
                ("remove_accidental_hits", False))
 
     def __call__(self, true_classes):
-        return F.uniform_candidate_sampler(true_classes, self.num_true, self.num_sampled, self.unique,
-                                           self.range_max, self.seed, self.remove_accidental_hits)
+        return F._sampler("UniformCandidateSampler", true_classes, self.num_true, self.num_sampled, self.unique,
+                          self.range_max, 0, False, bool(self.remove_accidental_hits) and bool(self.unique),
+                          gen=self.gen)
 
 
 class LogUniformCandidateSampler(_RandomPrimitive):
@@ -205,8 +206,8 @@ class LogUniformCandidateSampler(_RandomPrimitive):
     _params = (("num_true", 1), ("num_sampled", 5), ("unique", True), ("range_max", 5), ("seed", 0))
 
     def __call__(self, true_classes):
-        return F.log_uniform_candidate_sampler(true_classes, self.num_true, self.num_sampled, self.unique,
-                                               self.range_max, self.seed)
+        return F._sampler("LogUniformCandidateSampler", true_classes, self.num_true, self.num_sampled, self.unique,
+                          self.range_max, 0, True, False, gen=self.gen)
 
 
 class Bernoulli(_RandomPrimitive):
