@@ -61,3 +61,8 @@ common.Tensor.remove_hook = staticmethod(_hooks.remove_hook)
 from mindseed.export import _graph_executor as _executor  # noqa: E402
 _common_api._cell_graph_executor = _executor._cell_graph_executor
 _common_api._CellGraphExecutor = _executor._CellGraphExecutor
+
+# PIJit's decorator object (common) compiles with the compiler's jit
+from mindseed.common import _pijit_context  # noqa: E402
+from mindseed.compiler.jit import jit as _jit  # noqa: E402
+_pijit_context._jit = _jit

@@ -2,6 +2,9 @@
 ``jit(capture_mode="bytecode")``. mindseed compiles every capture mode from the function's source."""
 __all__ = ["PIJitCaptureContext"]
 
+# the compiler's `jit`, set by mindseed._registration (the compiler is a higher layer than common)
+_jit = None
+
 
 class PIJitCaptureContext:
     """Wraps a function (or a Cell's construct) as ``jit(fn, capture_mode="bytecode", fullgraph=fullgraph)``."""
@@ -13,5 +16,4 @@ class PIJitCaptureContext:
         self.fullgraph, self.jit_config = fullgraph, jit_config
 
     def __call__(self, fn):
-        from mindseed.compiler.jit import jit  # noqa: PLC0415 -- the compiler sits above common
-        return jit(fn, capture_mode="bytecode", fullgraph=self.fullgraph)
+        return _jit(fn, capture_mode="bytecode", fullgraph=self.fullgraph)

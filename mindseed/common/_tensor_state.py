@@ -120,14 +120,32 @@ def set_(self, source=None, storage_offset=0, size=None, stride=None):
             raise ValueError("For 'Tensor.set_', 'storage_offset' and 'stride' need 'size'.")
         self._data = raw
         return self
-    size = tuple(size)
+    size = _ints("size", size)
     if stride is None:
         stride, acc = [], 1
         for n in reversed(size):
             stride.insert(0, acc)
             acc *= n
-    self._data = B.as_strided(raw, size, tuple(stride), storage_offset)
+    stride = _ints("stride", stride)
+    offset = _ints("storage_offset", (storage_offset,))[0]
+    if len(stride) != len(size):
+        raise ValueError(f"For 'Tensor.set_', 'stride' {stride} must have one entry per dimension of 'size' {size}.")
+    last = offset + sum((n - 1) * st for n, st in zip(size, stride)) if all(size) else offset - 1
+    if last >= source.size:
+        raise ValueError(f"For 'Tensor.set_', a view of size {size}, stride {stride} and offset {offset} reaches "
+                         f"element {last}, past the {source.size} elements of 'source'.")
+    self._data = B.as_strided(raw, size, stride, offset)
     return self
+
+
+def _ints(name, values):
+    try:
+        out = tuple(values)
+    except TypeError:
+        out = (values,)
+    if not all(isinstance(v, int) and not isinstance(v, bool) and v >= 0 for v in out):
+        raise TypeError(f"For 'Tensor.set_', '{name}' must be non-negative ints, but got {values!r}.")
+    return out
 
 
 def wait_pipeline(self):

@@ -37,8 +37,8 @@ class _CellGraphExecutor:
                              f"compile(net, *inputs, phase=...) first.")
         captured = self._graphs[exec_id]
         if ir_type == "mind_ir":
-            from mindseed.export._mindir_save import mindir_bytes  # noqa: PLC0415
-            return _with_loads(mindir_bytes(captured))
+            from mindseed.export._mindir_save import mindir_model  # noqa: PLC0415
+            return _with_loads(mindir_model(captured).SerializeToString())
         if ir_type == "onnx_ir":
             from mindseed.export._onnx import onnx_bytes  # noqa: PLC0415
             return onnx_bytes(captured)

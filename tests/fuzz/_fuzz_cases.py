@@ -33,6 +33,8 @@ _TORCH_TEXT = re.compile(
 
 def leaked_torch_text(text):
     """The first piece of torch vocabulary in `text`, or None."""
+    # MindSpore's own API names that torch shares (`Tensor.requires_grad_`, a Parameter's 'requires_grad'), quoted
+    text = text.replace("'Tensor.requires_grad_'", "").replace("'requires_grad'", "")
     m = _TORCH_TEXT.search(text)
     return m.group(0) if m else None
 
