@@ -50,6 +50,11 @@ _COMM_FUNCS = ("all_gather", "all_gather_into_tensor", "all_gather_into_tensor_u
                "send", "send_object_list")
 for _name in _COMM_FUNCS:
     setattr(ops, _name, getattr(_mint_distributed, _name))
+from mindseed.mint.distributed import _ops_extra  # noqa: E402
+for _name in ("P2POp", "TCPStore", "set_comm_ops_inplace"):
+    setattr(ops, _name, getattr(_mint_distributed.distributed, _name))
+for _name in _ops_extra.__all__:
+    setattr(ops, _name, getattr(_ops_extra, _name))
 
 # gradient hooks of tensors live with the tape (autograd) but are Tensor methods
 from mindseed.autograd import hooks as _hooks  # noqa: E402

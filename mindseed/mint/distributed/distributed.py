@@ -9,6 +9,7 @@ compositions of them. Point-to-point operations and the key-value store use the 
 handle is returned whose `wait()` returns at once: the operation has completed.
 """
 import datetime
+import functools
 import os
 
 import numpy as np
@@ -596,3 +597,89 @@ class TCPStore:
     @property
     def port(self):
         return self._store.port
+
+
+# ---------------------------------------------------------------- in-place mode (ops.set_comm_ops_inplace)
+# MindSpore's ops namespace carries these functions too; `set_comm_ops_inplace(False, [...])` makes all_reduce,
+# all_gather_into_tensor, reduce_scatter_tensor, recv and irecv return their results instead of writing them, and
+# the others refuse to run ("Non-inplace mode is currently not supported.", as MindSpore).
+COMM_FUNCS = ("all_reduce", "all_gather_into_tensor", "all_gather_into_tensor_uneven", "all_to_all",
+              "all_to_all_single", "reduce_scatter_tensor", "reduce_scatter_tensor_uneven", "isend", "irecv", "send",
+              "recv", "gather", "scatter", "all_gather", "reduce_scatter", "barrier", "broadcast", "reduce",
+              "batch_isend_irecv", "all_gather_object", "broadcast_object_list", "gather_object", "scatter_object_list",
+              "send_object_list", "recv_object_list", "gather_into_tensor", "scatter_tensor", "all_to_all_v_c")
+_INPLACE = dict.fromkeys(COMM_FUNCS, True)
+
+
+def set_comm_ops_inplace(is_enable, func_list=None):
+    """Whether the communication functions of `func_list` (None: all of them) write their results into the
+    tensors they are given (the default) or return them.
+
+    Raises:
+        TypeError: `is_enable` is not a bool, `func_list` not a list/tuple.
+        ValueError: a name of `func_list` is not a communication function.
+    """
+    if not isinstance(is_enable, bool):
+        raise TypeError(f"For 'set_comm_ops_inplace', the argument 'is_enable' must be type of bool, but got "
+                        f"'is_enable' type : {type(is_enable)}.")
+    if func_list is None:
+        func_list = COMM_FUNCS
+    if not isinstance(func_list, (list, tuple)):
+        raise TypeError(f"Expected list or tuple, but got {type(func_list)}.")
+    for name in func_list:
+        if name not in _INPLACE:
+            raise ValueError(f"The function name in `func_list` must be correct, but got {name}.")
+    for name in func_list:
+        _INPLACE[name] = is_enable
+
+
+def is_inplace_func(caller_name=None):
+    """Whether the communication function `caller_name` runs in place."""
+    return _INPLACE.get(caller_name, False)
+
+
+def _returning_all_reduce(tensor, op="sum", group=None, async_op=False):
+    group, op = _group("all_reduce", group), _reduce_op("all_reduce", op)
+    return _C.all_reduce_p(_tensor("all_reduce", "tensor", tensor), op=op, group=group), _handle(async_op)
+
+
+def _returning_all_gather(output_tensor, input_tensor, group=None, async_op=False):
+    group = _group("all_gather_into_tensor", group)
+    out = _C.all_gather_p(_tensor("all_gather_into_tensor", "input_tensor", input_tensor), group=group)
+    return out, _handle(async_op)
+
+
+def _returning_reduce_scatter(output, input, op="sum", group=None, async_op=False):
+    group, op = _group("reduce_scatter_tensor", group), _reduce_op("reduce_scatter_tensor", op)
+    return _C.reduce_scatter_p(_tensor("reduce_scatter_tensor", "input", input), op=op, group=group), \
+        _handle(async_op)
+
+
+def _returning_recv(tensor, src=0, group=None, tag=0):
+    group = _group("recv", group)
+    return Tensor._from_raw(_K.recv(_tensor("recv", "tensor", tensor).shape, tensor.dtype.name, src, group, tag))
+
+
+def _returning_irecv(tensor, src=0, group=None, tag=0):
+    group = _group("irecv", group)
+    raw, handle = _K.irecv(_tensor("irecv", "tensor", tensor).shape, tensor.dtype.name, src, group, tag)
+    return Tensor._from_raw(raw), CommHandle(handle)
+
+
+def _in_place_mode(name, fn, returning=None):
+    """`fn` as the in-place mode table says: itself, `returning` (the returning form), or refused."""
+    @functools.wraps(fn)
+    def call(*args, **kwargs):
+        if _INPLACE[name]:
+            return fn(*args, **kwargs)
+        if returning is None:
+            raise ValueError("Non-inplace mode is currently not supported.")
+        return returning(*args, **kwargs)
+    return call
+
+
+_RETURNING = {"all_reduce": _returning_all_reduce, "all_gather_into_tensor": _returning_all_gather,
+              "reduce_scatter_tensor": _returning_reduce_scatter, "recv": _returning_recv, "irecv": _returning_irecv}
+for _name in COMM_FUNCS:
+    if _name in globals():
+        globals()[_name] = _in_place_mode(_name, globals()[_name], _RETURNING.get(_name))
