@@ -5,6 +5,9 @@
 * msrun: MS_WORKER_NUM (world size), MS_NODE_ID (rank; assigned in arrival order when unset),
   MS_SCHED_HOST / MS_SCHED_PORT (rendezvous), MS_ROLE (MS_SCHED: this process only hosts the rendezvous
   and exits when the workers have released), MS_TOPO_TIMEOUT (seconds);
+* every launcher: HCCL_EXEC_TIMEOUT (seconds; default MS_TOPO_TIMEOUT, else 600), how long a collective or a
+  point-to-point transfer waits for its peers before it fails with a RuntimeError naming the operator (a dead or
+  stuck peer never hangs the others);
 * mpirun: OMPI_COMM_WORLD_SIZE / OMPI_COMM_WORLD_RANK;
 * by hand: RANK_SIZE / RANK_ID, with MASTER_ADDR / MASTER_PORT as the rendezvous (default 127.0.0.1:8118).
 
@@ -56,6 +59,8 @@ def _launch_env():
     role = os.getenv("MS_ROLE")
     rank = _int_env("MS_NODE_ID", "OMPI_COMM_WORLD_RANK", "RANK_ID")
     timeout = _int_env("MS_TOPO_TIMEOUT") or _DEFAULT_TIMEOUT
+    if timeout <= 0:
+        raise RuntimeError(f"For 'init', the environment variable MS_TOPO_TIMEOUT must be positive, but got {timeout}.")
     if size is None:
         if role is not None:
             raise RuntimeError("For 'init', MS_ROLE is set but MS_WORKER_NUM is not: export the number of workers.")
@@ -108,9 +113,13 @@ def init(backend_name=None):
         sys.exit(0)
     if K.is_initialized():
         return
+    exec_timeout = _int_env("HCCL_EXEC_TIMEOUT")
+    if exec_timeout is not None and exec_timeout <= 0:
+        raise RuntimeError(f"For 'init', the environment variable HCCL_EXEC_TIMEOUT must be a positive number of "
+                           f"seconds, but got {exec_timeout}.")
     try:
         K.init(backend_name, rank, size, host, port, timeout, host_store=role is None and rank == 0,
-               served=role == "MS_WORKER")
+               served=role == "MS_WORKER", exec_timeout_s=exec_timeout)
     except Exception as exc:  # noqa: BLE001 -- torch's rendezvous errors, told in the user's terms
         raise RuntimeError(f"For 'init', joining the {size} process(es) at {host}:{port} as rank {rank} failed: "
                            f"{str(exc).splitlines()[0] if str(exc) else type(exc).__name__}") from None

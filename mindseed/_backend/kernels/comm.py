@@ -14,10 +14,11 @@ a hang.
 """
 import datetime
 import socket
-import time
 
 import torch
 import torch.distributed as dist
+
+from mindseed._backend.rendezvous import serve
 
 WORLD_GROUPS = ("hccl_world_group", "nccl_world_group", "mccl_world_group")
 
@@ -78,11 +79,7 @@ def init(backend, rank, size, host, port, timeout_s, host_store, served=False, e
 
 def serve_rendezvous(host, port, size, timeout_s):
     """Host the rendezvous store for `size` workers (msrun's scheduler role) until they have all released."""
-    store = dist.TCPStore(host, int(port), None, True, timeout=datetime.timedelta(seconds=timeout_s),
-                          wait_for_workers=False)
-    # the workers need the store while they create groups, so it lives until each has said goodbye
-    while int(store.add("mindseed/released", 0)) < size:
-        time.sleep(0.2)
+    serve(host, port, size, timeout_s)
 
 
 def _hosts(store, rank, size):

@@ -1,0 +1,26 @@
+"""The rendezvous server of a job (msrun's scheduler role): a TCP store the workers meet at.
+
+Imported by `kernels.comm`, and run by msrun as a script (`python .../rendezvous.py`), which imports torch only,
+not the framework: the scheduler starts in the time torch takes to load. As a script it reads MS_SCHED_HOST,
+MS_SCHED_PORT, MS_WORKER_NUM and MS_TOPO_TIMEOUT.
+"""
+import datetime
+import os
+import time
+
+import torch.distributed as dist
+
+
+def serve(host, port, size, timeout_s):
+    """Host the rendezvous store for `size` workers until they have all released (each adds 1 to
+    "mindseed/released" when it leaves the world)."""
+    store = dist.TCPStore(host, int(port), None, True, timeout=datetime.timedelta(seconds=timeout_s),
+                          wait_for_workers=False)
+    # the workers need the store while they create groups, so it lives until each has said goodbye
+    while int(store.add("mindseed/released", 0)) < size:
+        time.sleep(0.2)
+
+
+if __name__ == "__main__":
+    serve(os.environ.get("MS_SCHED_HOST", "127.0.0.1"), int(os.environ.get("MS_SCHED_PORT", "8118")),
+          int(os.environ["MS_WORKER_NUM"]), int(os.environ.get("MS_TOPO_TIMEOUT", "600")))
