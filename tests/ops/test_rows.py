@@ -32,7 +32,9 @@ EXEMPT = {
         "UniformInt", "UniformReal", "CandidateSampler", "FractionalPoolSamples")},
     # collectives: tests/communication (a one-process group and two processes)
     **{name: "collective; tests/communication" for name in (
-        "AllGather", "AllReduce", "Barrier", "Broadcast", "ReduceScatter")},
+        "AllGather", "AllReduce", "Barrier", "Broadcast", "ReduceScatter", "AlltoAll", "AlltoAllV", "AlltoAllVC",
+        "AllGatherV", "ReduceScatterV", "Reduce", "CollectiveGather", "CollectiveScatter", "Send", "Receive",
+        "NeighborExchange", "NeighborExchangeV2", "NeighborExchangeV2Grad", "BatchISendIRecv", "Reshard")},
     # optimizer updates (ops/_prims/optim.py): never recorded for autodiff; each checked against its optimizer
     **{name: "optimizer update; tests/nn/test_optim_on_primitives.py and test_optim_primitives.py" for name in (
         "ApplyMomentum", "SGD", "Adam", "ApplyAdamWithAmsgradV2", "AdamWeightDecay", "ApplyAdagrad", "ApplyAdagradV2",
