@@ -29,6 +29,7 @@ from mindseed.parallel import (Layout, build_searched_strategy, get_ckpt_path_wi
                                load_distributed_checkpoint, load_segmented_checkpoints, merge_pipeline_strategys,
                                merge_sliced_parameter, rank_list_for_transform, restore_group_info_list,
                                transform_checkpoint_by_rank, transform_checkpoints, unified_safetensors)
+from mindseed.parallel import parameter_broadcast, shard, sync_pipeline_shared_parameters  # noqa: F401
 from mindseed import mint  # noqa: F401  (mindspore.mint)
 from mindseed.train import *  # noqa: F401,F403
 from mindseed.export import export, load, load_mindir, save_mindir  # noqa: F401

@@ -24,7 +24,14 @@ from mindseed.parallel.checkpoint_transform import (convert_checkpoint_by_rank, 
                                                     transform_checkpoint_by_rank, transform_checkpoints,
                                                     unified_safetensors)
 
-__all__ = ["Layout", "build_searched_strategy", "merge_pipeline_strategys", "restore_group_info_list",
+from mindseed.parallel._pipeline_sync import sync_pipeline_shared_parameters
+from mindseed.parallel.parameter_broadcast import parameter_broadcast
+from mindseed.parallel.shard import shard
+from mindseed.common._search_contexts import get_algo_parameters, reset_algo_parameters, set_algo_parameters
+
+__all__ = ["shard", "parameter_broadcast", "sync_pipeline_shared_parameters", "set_algo_parameters",
+           "reset_algo_parameters", "get_algo_parameters",
+           "Layout", "build_searched_strategy", "merge_pipeline_strategys", "restore_group_info_list",
            "get_ckpt_path_with_strategy", "load_distributed_checkpoint", "load_segmented_checkpoints",
            "merge_sliced_parameter", "rank_list_for_transform", "transform_checkpoint_by_rank",
            "transform_checkpoints", "unified_safetensors", "rank_list_for_convert", "convert_checkpoint_by_rank",

@@ -61,6 +61,15 @@ class Program:
         self.calls, self.args, self.outputs, self.result = calls, args, outputs, result
 
 
+# id(Parameter) -> (Parameter, strategy tuple or Layout): the layouts `mindspore.shard`'s parameter_plan gives
+PARAMETER_PLANS = {}
+
+
+def recording():
+    """Whether a parallel recording (`record`) is running."""
+    return any(isinstance(t, _Recorder) for t in _state.tapes)
+
+
 class _Recorder:
     """Sits on the stack of tapes while the function runs: the dispatcher offers it every primitive call."""
 
@@ -404,9 +413,11 @@ class _Executor:
 def given_layouts(layouts, size):
     """{id(tensor): TensorLayout} of (Tensor, strategy tuple or TensorLayout) pairs on `size` ranks."""
     given = {}
-    for t, layout in layouts or ():
+    for t, layout in list(PARAMETER_PLANS.values()) + list(layouts or ()):
         if isinstance(layout, tuple):
             layout = TensorLayout.from_strategy(tuple(t.shape), layout, size)
+        elif isinstance(layout, Layout):
+            layout = TensorLayout.from_layout(tuple(t.shape), layout)
         given[id(t)] = layout
     return given
 

@@ -152,6 +152,30 @@ def _comm_func(r, out):
     out["matmul_reduce_scatter"] = _np(ops.matmul_reduce_scatter(x, b, "mccl_world_group", 2))
 
 
+class Params(ms.nn.Cell):
+    """Three parameters with per-rank values: a and w replicated, b cut over the ranks."""
+
+    def __init__(self, r):
+        super().__init__()
+        self.a = ms.Parameter(ms.Tensor(data(r, (2,))), name="a")
+        self.w = ms.Parameter(ms.Tensor(data(r, (2, 3), 1)), name="w")
+        self.b = ms.Parameter(ms.Tensor(data(r, (4,), 2)), name="b")
+
+
+def _parallel_api(r, out):
+    net = Params(r)
+    layout = {"a": [[2], [-1]], "w": [[2], [-1, -1]], "b": [[2], [0]]}
+    ms.parameter_broadcast(net, layout, cur_rank=r)
+    out["broadcast"] = {p.name: _np(p) for p in net.get_parameters()}
+    ms.set_auto_parallel_context(pipeline_stages=2)
+    shared = Params(r)
+    # the compiled pipeline's layout of a weight tied across the 2 stages: stage 0 (rank 0) sends it to rank 1
+    shared.parameter_layout_dict = {"w": [[2], [-1, -1], [2, 3], 0, -1, -1, 0, 0, True, r == 0, 1 - r, 9]}
+    ms.sync_pipeline_shared_parameters(shared)
+    out["synced"] = {p.name: _np(p) for p in shared.get_parameters()}
+    ms.reset_auto_parallel_context()
+
+
 def collectives():
     init()
     r = get_rank()
@@ -160,6 +184,7 @@ def collectives():
     _rooted(r, out)
     _p2p(r, out)
     _comm_func(r, out)
+    _parallel_api(r, out)
     return out
 
 

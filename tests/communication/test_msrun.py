@@ -199,6 +199,19 @@ def test_ops_forms_and_fused_tp(job):
         _eq(res[r]["matmul_reduce_scatter"], (x[0] @ b + x[1] @ b)[2 * r:2 * r + 2])
 
 
+def test_parameter_broadcast_and_pipeline_shared_parameters(job):
+    res, _ = job
+    # a and w are replicated: group (0, 1) keeps a from rank 0 and w from rank 1 (round-robin in name order)
+    for r in range(2):
+        got = res[r]["broadcast"]
+        _eq(got["a"], data(0, (2,)))
+        _eq(got["w"], data(1, (2, 3), 1))
+        _eq(got["b"], data(r, (4,), 2))            # cut over the ranks: each keeps its own slice
+        synced = res[r]["synced"]
+        _eq(synced["w"], data(0, (2, 3), 1))       # rank 0 sent its tied weight to rank 1
+        _eq(synced["a"], data(r, (2,)))
+
+
 def test_killed_worker_ends_the_job(tmp_path):
     code, text, results, _ = _msrun(tmp_path, "killed")
     assert code == 1, text[-4000:]

@@ -2,11 +2,11 @@
 from mindseed.nn.wrap.cell_wrapper import (ForwardValueAndGrad, GradAccumulationCell, MicroBatchInterleaved,
                                            ParameterUpdate, PipelineCell, TrainOneStepCell, VirtualDatasetCellTriple,
                                            WithEvalCell, WithGradCell, WithLossCell)
-from mindseed.nn.wrap.grad_reducer import DistributedGradReducer
+from mindseed.nn.wrap.grad_reducer import DistributedGradReducer, PipelineGradReducer
 from mindseed.nn.wrap.loss_scale import (DynamicLossScaleUpdateCell, FixedLossScaleUpdateCell,
                                          TrainOneStepWithLossScaleCell)
 
 __all__ = ["ForwardValueAndGrad", "TrainOneStepCell", "WithLossCell", "WithGradCell", "WithEvalCell",
            "TrainOneStepWithLossScaleCell", "ParameterUpdate", "DynamicLossScaleUpdateCell", "FixedLossScaleUpdateCell",
            "VirtualDatasetCellTriple", "GradAccumulationCell", "MicroBatchInterleaved", "PipelineCell",
-           "DistributedGradReducer"]
+           "DistributedGradReducer", "PipelineGradReducer"]

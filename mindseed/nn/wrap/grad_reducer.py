@@ -1,12 +1,15 @@
-"""DistributedGradReducer: the all-reduce of gradients in data-parallel training."""
+"""DistributedGradReducer: the all-reduce of gradients in data-parallel training; PipelineGradReducer: the
+accumulated micro-batch gradients of pipeline parallelism."""
 from mindseed import ops
 from mindseed.common import dtype as mstype
-from mindseed.common._parallel import GlobalComm, _device_num_if_set, _get_gradients_mean, _get_parallel_mode
+from mindseed.common._parallel import (GlobalComm, _device_num_if_set, _get_gradients_mean, _get_parallel_mode,
+                                       get_auto_parallel_context)
+from mindseed.common.parameter import Parameter, ParameterTuple
 from mindseed.common.tensor import RowTensor
 from mindseed.nn.cell import Cell
 from mindseed.ops.operations.comm_ops import AllGather, AllReduce, _group_size
 
-__all__ = ["DistributedGradReducer"]
+__all__ = ["DistributedGradReducer", "PipelineGradReducer"]
 
 # low-precision gradients are summed in float32 (as MindSpore does); float32 and float64 keep their dtype
 _COMM_DTYPE = {"Float16": mstype.float32, "BFloat16": mstype.float32}
@@ -90,3 +93,48 @@ class DistributedGradReducer(Cell):
         if self.mean:
             values = values * self.scale
         return RowTensor(self.allgather(grad.indices), values, grad.dense_shape)
+
+
+class PipelineGradReducer(Cell):
+    """The gradients of a pipeline-parallel step: the micro-batches' gradients accumulated, divided by
+    `scale_sense` (a loss scale), after which the accumulators are zeroed for the next step (MindSpore's rule:
+    new_grad = (accumulated gradient) / scale_sense).
+
+    The gradients given are what the step computed: with `nn.PipelineCell` they already sum the micro-batches; the
+    accumulators `accu_grads` (zeros, one per parameter) hold what was added to them outside that gradient.
+
+    Args:
+        parameters (Union[ParameterTuple, list[Parameter]]): the parameters, in the gradients' order.
+        scale_sense (float): the loss scale the gradients carry. Default: ``1.0``.
+        opt_shard (bool): the parallel optimizer shards the gradients (the accumulators are then not read).
+            Default: ``None``, the auto-parallel context's ``enable_parallel_optimizer``.
+
+    Raises:
+        TypeError: `parameters` holds something other than Parameters.
+
+    >>> import numpy as np, mindseed as ms
+    >>> net = ms.nn.Dense(2, 1)
+    >>> reducer = ms.nn.PipelineGradReducer(net.trainable_params(), scale_sense=4.0)
+    >>> [g.asnumpy().tolist() for g in reducer((ms.ops.ones((1, 2)) * 4, ms.ops.ones((1,)) * 8))]
+    [[[1.0, 1.0]], [2.0]]
+    """
+
+    def __init__(self, parameters, scale_sense=1.0, opt_shard=None):
+        super().__init__(auto_prefix=False)
+        params = tuple(parameters)
+        if not all(isinstance(p, Parameter) for p in params):
+            raise TypeError(f"For 'PipelineGradReducer', the 'parameters' must be Parameters, but got "
+                            f"{[type(p).__name__ for p in params]}.")
+        self.accu_grads = ParameterTuple(params).clone(prefix="accu_grads", init="zeros")
+        self.degree = 1.0
+        self.scale_sense = Parameter(scale_sense, name="scale_sense")
+        self.opt_shard = get_auto_parallel_context("enable_parallel_optimizer") if opt_shard is None else opt_shard
+
+    def construct(self, grads):
+        scale = self.scale_sense * self.degree
+        new_grads = []
+        for g, accu in zip(grads, self.accu_grads):
+            total = g if self.opt_shard else g + ops.cast(accu, g.dtype)
+            new_grads.append(total / ops.cast(scale, g.dtype))
+            accu.set_data(ops.zeros_like(accu))
+        return tuple(new_grads)
