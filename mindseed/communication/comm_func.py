@@ -349,16 +349,25 @@ def all_to_all_with_output_shape(output_shape_list, input_tensor_list, group=Non
     return _pieces(out, recv, shapes, dtype), _handle(async_op)
 
 
-def _split_rows(name, which, sizes, rows, n):
+def split_sizes(sizes, total, n, uneven, mismatch):
+    """`sizes` as a list of ints (n equal parts of `total` when None or empty). `uneven` and `mismatch` are the
+    messages of the ValueErrors for a `total` n does not divide and for sizes that are not n parts of `total`
+    (`str.format`ted with total, n and sizes)."""
     if sizes is None or len(sizes) == 0:
-        if rows % n:
-            raise ValueError(f"{which} shape at dim 0 must be divided by world_size, but got {rows} and {n}.")
-        return [rows // n] * n
+        if total % n:
+            raise ValueError(uneven.format(total=total, n=n, sizes=sizes))
+        return [total // n] * n
     sizes = [int(v) for v in sizes]
-    if len(sizes) != n or sum(sizes) != rows:
-        raise ValueError(f"For {name}, the {which}_split_sizes must have {n} entries summing to {rows}, but got "
-                         f"{sizes}.")
+    if len(sizes) != n or sum(sizes) != total:
+        raise ValueError(mismatch.format(total=total, n=n, sizes=sizes))
     return sizes
+
+
+def _split_rows(which, sizes, rows, n):
+    return split_sizes(sizes, rows, n, which + " shape at dim 0 must be divided by world_size, but got {total} and "
+                                             "{n}.",
+                       "For all_to_all_single_with_output_shape, the " + which + "_split_sizes must have {n} entries "
+                       "summing to {total}, but got {sizes}.")
 
 
 def all_to_all_single_with_output_shape(output_shape, tensor, output_split_sizes=None, input_split_sizes=None,
@@ -377,9 +386,8 @@ def all_to_all_single_with_output_shape(output_shape, tensor, output_split_sizes
     group = _world_group(group)
     n = get_group_size(group)
     shape = tuple(output_shape.shape) if isinstance(output_shape, Tensor) else tuple(output_shape)
-    name = "all_to_all_single_with_output_shape"
-    send_rows = _split_rows(name, "input", input_split_sizes, tensor.shape[0], n)
-    recv_rows = _split_rows(name, "output", output_split_sizes, shape[0], n)
+    send_rows = _split_rows("input", input_split_sizes, tensor.shape[0], n)
+    recv_rows = _split_rows("output", output_split_sizes, shape[0], n)
     inner_in, inner_out = int(np.prod(tensor.shape[1:], dtype=np.int64)), int(np.prod(shape[1:], dtype=np.int64))
     out = AlltoAllV(group)(_ops.reshape(tensor, (-1,)), [r * inner_in for r in send_rows],
                            [r * inner_out for r in recv_rows])

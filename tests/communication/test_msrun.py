@@ -21,11 +21,17 @@ from _workers import clean_env, free_port  # noqa: E402
 LIMIT_S = 300    # the whole job, launcher included (a loaded 2-core machine imports slowly)
 
 
-def _msrun(tmp_path, scenario, **env):
+# the launcher's own file: run by path it starts without importing the framework (the failure tests use it; the
+# main job goes through `python -m mindseed.msrun`)
+LAUNCHER = os.path.join(os.path.dirname(os.path.dirname(HERE)), "mindseed", "parallel", "cluster", "run.py")
+
+
+def _msrun(tmp_path, scenario, module=True, **env):
     """Run the job under msrun --join; (exit status, console output, the workers' results by rank)."""
     out = tmp_path / "out"
     out.mkdir()
-    cmd = [sys.executable, "-m", "mindseed.msrun", "--worker_num=2", "--local_worker_num=2",
+    launcher = ["-m", "mindseed.msrun"] if module else [LAUNCHER]
+    cmd = [sys.executable, *launcher, "--worker_num=2", "--local_worker_num=2",
            f"--master_port={free_port()}", f"--log_dir={tmp_path / 'logs'}", "--join=True", "--cluster_time_out=120",
            os.path.join(HERE, "_msrun_job.py"), scenario, str(out)]
     started = time.monotonic()
@@ -213,7 +219,7 @@ def test_parameter_broadcast_and_pipeline_shared_parameters(job):
 
 
 def test_killed_worker_ends_the_job(tmp_path):
-    code, text, results, _ = _msrun(tmp_path, "killed")
+    code, text, results, _ = _msrun(tmp_path, "killed", module=False)
     assert code == 1, text[-4000:]
     assert "worker 1" in text and "killed by signal 9" in text, text[-4000:]
     # the survivor's AllReduce failed with the communication layer's error, not a hang
@@ -222,7 +228,7 @@ def test_killed_worker_ends_the_job(tmp_path):
 
 
 def test_collective_timeout(tmp_path):
-    code, text, results, _ = _msrun(tmp_path, "timeout", HCCL_EXEC_TIMEOUT="4")
+    code, text, results, _ = _msrun(tmp_path, "timeout", module=False, HCCL_EXEC_TIMEOUT="4")
     assert code == 1, text[-4000:]
     log = (tmp_path / "logs" / "worker_0.log").read_text()
     assert "For 'AllReduce', the communication did not complete within 4 s (HCCL_EXEC_TIMEOUT)" in log, log[-3000:]

@@ -19,7 +19,7 @@ from mindseed._backend.kernels import comm_p2p as _K
 from mindseed.common._parallel import GlobalComm, _get_group
 from mindseed.common.tensor import Tensor
 from mindseed.communication import management as _m
-from mindseed.communication.comm_func import CommHandle
+from mindseed.communication.comm_func import CommHandle, split_sizes
 from mindseed.mint._impl import inplace
 from mindseed.mint.distributed import _objects
 from mindseed.ops._prims import comm as _C
@@ -101,16 +101,10 @@ def _write(target, value):
 
 
 def _split_sizes(op, name, sizes, total, n):
-    if sizes is None or len(sizes) == 0:
-        if total % n:
-            raise ValueError(f"For 'mint.distributed.{op}', dimension 0 ({total}) must be divisible by the group "
-                             f"size {n} when '{name}' is not given.")
-        return [total // n] * n
-    sizes = [int(s) for s in sizes]
-    if len(sizes) != n or sum(sizes) != total:
-        raise ValueError(f"For 'mint.distributed.{op}', '{name}' must have {n} entries summing to {total}, but got "
-                         f"{sizes}.")
-    return sizes
+    return split_sizes(sizes, total, n, f"For 'mint.distributed.{op}', dimension 0 ({{total}}) must be divisible by "
+                                        f"the group size {{n}} when '{name}' is not given.",
+                       f"For 'mint.distributed.{op}', '{name}' must have {{n}} entries summing to {{total}}, but got "
+                       f"{{sizes}}.")
 
 
 # ---------------------------------------------------------------- process groups

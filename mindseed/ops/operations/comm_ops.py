@@ -7,6 +7,7 @@ whatever the backend, other names are groups made by `communication.create_group
 import os
 
 from mindseed._backend.kernels import comm as K
+from mindseed._utils.errors import check_int
 from mindseed.common._parallel import GlobalComm, _get_group
 from mindseed.common.tensor import Tensor
 from mindseed.ops._prims import comm as C
@@ -248,19 +249,13 @@ class Barrier(Primitive):
 
 
 # ---------------------------------------------------------------- argument checks of the operators below
-def _int_arg(name, arg, value):
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise TypeError(f"For '{name}', the '{arg}' must be an int, but got {type(value).__name__}.")
-    return value
-
-
 def _int_list(name, arg, value, length=None):
     if isinstance(value, Tensor):
         value = value.asnumpy().reshape(-1).tolist()
     if not isinstance(value, (list, tuple)):
         raise TypeError(f"For '{name}', the '{arg}' must be a list or tuple of int, but got {type(value).__name__}.")
     for v in value:
-        _int_arg(name, f"element of {arg}", v)
+        check_int(name, f"element of {arg}", v)
     if length is not None and len(value) != length:
         raise ValueError(f"For '{name}', the '{arg}' must have {length} entries, but got {len(value)}.")
     return tuple(int(v) for v in value)
@@ -318,7 +313,7 @@ class Reduce(_Collective):
             raise TypeError(f"For '{self.name}', the 'op' must be str, but got {type(op).__name__}.")
         if op not in _REDUCE_OPS:
             raise ValueError(f"For '{self.name}', the 'op' must be one of {list(_REDUCE_OPS)}, but got '{op}'.")
-        self.dest_rank, self.op = _int_arg(self.name, "dest_rank", dest_rank), op
+        self.dest_rank, self.op = check_int(self.name, "dest_rank", dest_rank), op
         self.attrs.update(dest_rank=dest_rank, op=op)
 
     def __call__(self, x):
@@ -343,9 +338,9 @@ class AlltoAll(_Collective):
 
     def __init__(self, split_count, split_dim, concat_dim, group=GlobalComm.WORLD_COMM_GROUP):
         super().__init__(group)
-        self.split_count = _int_arg(self.name, "split_count", split_count)
-        self.split_dim = _int_arg(self.name, "split_dim", split_dim)
-        self.concat_dim = _int_arg(self.name, "concat_dim", concat_dim)
+        self.split_count = check_int(self.name, "split_count", split_count)
+        self.split_dim = check_int(self.name, "split_dim", split_dim)
+        self.concat_dim = check_int(self.name, "concat_dim", concat_dim)
         self.rank_size = _group_size(self.group)
         self.attrs.update(split_count=split_count, split_dim=split_dim, concat_dim=concat_dim,
                           rank_size=self.rank_size)
@@ -377,7 +372,7 @@ class AlltoAllV(_Collective):
 
     def __init__(self, group=GlobalComm.WORLD_COMM_GROUP, block_size=1):
         super().__init__(group)
-        self.block_size = _int_arg(self.name, "block_size", block_size)
+        self.block_size = check_int(self.name, "block_size", block_size)
         self.rank_size = _group_size(self.group)
         self.attrs.update(block_size=block_size)
 
@@ -405,7 +400,7 @@ class AlltoAllVC(_Collective):
 
     def __init__(self, group=GlobalComm.WORLD_COMM_GROUP, block_size=1, transpose=False):
         super().__init__(group)
-        self.block_size = _int_arg(self.name, "block_size", block_size)
+        self.block_size = check_int(self.name, "block_size", block_size)
         if not isinstance(transpose, bool):
             raise TypeError(f"For '{self.name}', the 'transpose' must be a bool, but got {type(transpose).__name__}.")
         self.transpose = transpose
@@ -463,7 +458,22 @@ class ReduceScatterV(_Collective):
         return C.reduce_scatter_v_p(input_x, input_split_sizes=sizes, op=self.op, group=self.group)
 
 
-class CollectiveGather(_Collective):
+class _RootedAtWorldRank(_Collective):
+    """A collective whose root is the process of a world rank (the attribute `root_arg` names it)."""
+
+    root_arg = None
+
+    def __init__(self, root, group):
+        super().__init__(group)
+        setattr(self, self.root_arg, check_int(self.name, self.root_arg, root))
+        self.rank_id, self.rank_size = _rank(self.group), _group_size(self.group)
+        self.attrs.update({self.root_arg: root, "rank_id": self.rank_id, "rank_size": self.rank_size})
+
+    def _root(self):
+        return self._member(self.root_arg, getattr(self, self.root_arg), world=True)
+
+
+class CollectiveGather(_RootedAtWorldRank):
     """The members' `x` concatenated along axis 0, on the process of world rank `dest_rank`; the others get a
     shape-[1] tensor with no meaning.
 
@@ -472,21 +482,19 @@ class CollectiveGather(_Collective):
         group (str): the communication group. Default: ``GlobalComm.WORLD_COMM_GROUP``.
     """
 
+    root_arg = "dest_rank"
+
     def __init__(self, dest_rank, group=GlobalComm.WORLD_COMM_GROUP):
-        super().__init__(group)
-        self.dest_rank = _int_arg(self.name, "dest_rank", dest_rank)
-        self.rank_id, self.rank_size = _rank(self.group), _group_size(self.group)
-        self.attrs.update(dest_rank=dest_rank, rank_id=self.rank_id, rank_size=self.rank_size)
+        super().__init__(dest_rank, group)
 
     def __call__(self, x):
         self._ready(x)
         if x.ndim == 0:
             raise ValueError(f"For '{self.name}', the input must have at least one dimension, but got a scalar.")
-        return C.collective_gather_p(x, dest_rank=self._member("dest_rank", self.dest_rank, world=True),
-                                     group=self.group)
+        return C.collective_gather_p(x, dest_rank=self._root(), group=self.group)
 
 
-class CollectiveScatter(_Collective):
+class CollectiveScatter(_RootedAtWorldRank):
     """Member i gets the i-th of `group size` equal blocks (along axis 0) of the `x` of world rank `src_rank`.
 
     Args:
@@ -494,16 +502,14 @@ class CollectiveScatter(_Collective):
         group (str): the communication group. Default: ``GlobalComm.WORLD_COMM_GROUP``.
     """
 
+    root_arg = "src_rank"
+
     def __init__(self, src_rank=0, group=GlobalComm.WORLD_COMM_GROUP):
-        super().__init__(group)
-        self.src_rank = _int_arg(self.name, "src_rank", src_rank)
-        self.rank_id, self.rank_size = _rank(self.group), _group_size(self.group)
-        self.attrs.update(src_rank=src_rank, rank_id=self.rank_id, rank_size=self.rank_size)
+        super().__init__(src_rank, group)
 
     def __call__(self, x):
         self._ready(x)
-        return C.collective_scatter_p(x, src_rank=self._member("src_rank", self.src_rank, world=True),
-                                      group=self.group)
+        return C.collective_scatter_p(x, src_rank=self._root(), group=self.group)
 
 
 class Send(_Collective):
@@ -519,7 +525,7 @@ class Send(_Collective):
 
     def __init__(self, sr_tag, dest_rank, group=GlobalComm.WORLD_COMM_GROUP, group_back=GlobalComm.WORLD_COMM_GROUP):
         super().__init__(group)
-        self.sr_tag, self.rank = _int_arg(self.name, "sr_tag", sr_tag), _int_arg(self.name, "dest_rank", dest_rank)
+        self.sr_tag, self.rank = check_int(self.name, "sr_tag", sr_tag), check_int(self.name, "dest_rank", dest_rank)
         self.group_back = _get_group(group_back)
         self.attrs.update(sr_tag=sr_tag, dest_rank=dest_rank, group_back=self.group_back)
 
@@ -545,7 +551,7 @@ class Receive(_Collective):
     def __init__(self, sr_tag, src_rank, shape, dtype, group=GlobalComm.WORLD_COMM_GROUP,
                  group_back=GlobalComm.WORLD_COMM_GROUP):
         super().__init__(group)
-        self.tag, self.rank = _int_arg(self.name, "sr_tag", sr_tag), _int_arg(self.name, "src_rank", src_rank)
+        self.tag, self.rank = check_int(self.name, "sr_tag", sr_tag), check_int(self.name, "src_rank", src_rank)
         self.shape = _int_list(self.name, "shape", shape)
         self.dtype = dtype
         self._dtype_name = _dtype_arg(self.name, "dtype", dtype)
