@@ -176,6 +176,27 @@ def _parallel_api(r, out):
     ms.reset_auto_parallel_context()
 
 
+def adasum_inputs(r):
+    """Per-rank tensors whose kept halves (rank 0 keeps the second, rank 1 the first) have maximum 1, so MindSpore's
+    scaling by the local maximum leaves AdaSum's formula exact."""
+    rng = np.random.RandomState(11 + r)
+    a = rng.uniform(-0.5, 0.5, (4, 3))
+    b = rng.uniform(-0.5, 0.5, (1, 5))
+    if r == 0:
+        a[3, 2], b[0, 4] = 1.0, 1.0
+    else:
+        a[0, 0], b[0, 0] = 1.0, 1.0
+    return a, b, np.array([3.0 + r])
+
+
+def _adasum(r, out):
+    from mindseed.nn.wrap.adasum import _AdaSum
+    tensors = [ms.Tensor(t) for t in adasum_inputs(r)]
+    params = [ms.Parameter(t, name=f"p{i}") for i, t in enumerate(tensors)]
+    combined = _AdaSum(r, 1, 2, params)(tuple(tensors))     # 2 nodes of 1 rank: one halving step
+    out["adasum"] = [_np(t) for t in combined]
+
+
 def collectives():
     init()
     r = get_rank()
@@ -185,6 +206,7 @@ def collectives():
     _p2p(r, out)
     _comm_func(r, out)
     _parallel_api(r, out)
+    _adasum(r, out)
     return out
 
 

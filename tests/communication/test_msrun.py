@@ -15,7 +15,7 @@ import pytest
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 sys.path.insert(0, os.path.dirname(HERE))
-from _msrun_job import data  # noqa: E402
+from _msrun_job import adasum_inputs, data  # noqa: E402
 from _workers import clean_env, free_port  # noqa: E402
 
 LIMIT_S = 300    # the whole job, launcher included (a loaded 2-core machine imports slowly)
@@ -216,6 +216,19 @@ def test_parameter_broadcast_and_pipeline_shared_parameters(job):
         synced = res[r]["synced"]
         _eq(synced["w"], data(0, (2, 3), 1))       # rank 0 sent its tied weight to rank 1
         _eq(synced["a"], data(r, (2,)))
+
+
+def test_adasum(job):
+    res, _ = job
+    ins = [adasum_inputs(r) for r in range(2)]
+    for i in range(2):
+        a, b = ins[0][i].ravel(), ins[1][i].ravel()
+        dot = a @ b
+        want = (1 - dot / (2 * (a @ a))) * a + (1 - dot / (2 * (b @ b))) * b
+        for r in range(2):
+            np.testing.assert_allclose(np.ravel(res[r]["adasum"][i]), want, rtol=1e-9, atol=1e-9)
+    for r in range(2):    # a tensor with no dim above 1 is averaged
+        _eq(res[r]["adasum"][2], (ins[0][2] + ins[1][2]) / 2)
 
 
 def test_killed_worker_ends_the_job(tmp_path):

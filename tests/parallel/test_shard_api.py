@@ -142,3 +142,18 @@ def test_pipeline_grad_reducer():
     np.testing.assert_allclose(sharded(grads)[0].asnumpy(), np.full((4, 6), 3.0))
     with pytest.raises(TypeError, match="the 'parameters' must be Parameters"):
         nn.PipelineGradReducer([X])
+
+
+def test_adasum_conditions():
+    opt = nn.Momentum(Dense2().trainable_params(), 0.1, 0.9)
+    with pytest.raises(RuntimeError, match="Stand alone mode is not supported to apply adasum."):
+        nn.AdaSumByGradWrapCell(opt)
+    ms.set_auto_parallel_context(parallel_mode="semi_auto_parallel", device_num=8)
+    try:
+        with pytest.raises(RuntimeError, match="The device_num must be at least 16 and must be the power of 2"):
+            nn.AdaSumByDeltaWeightWrapCell(opt)
+        ms.set_auto_parallel_context(pipeline_stages=2)
+        with pytest.raises(RuntimeError, match="the pipeline parallel is not supported with applying adasum"):
+            nn.AdaSumByGradWrapCell(opt)
+    finally:
+        ms.reset_auto_parallel_context()

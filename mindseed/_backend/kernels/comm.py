@@ -36,8 +36,7 @@ class CommFailure(RuntimeError):
 class _World:
     """The state of this process's communication: None until `init`."""
     inited = False
-    exec_timeout = 1836.0  # seconds a collective waits for its peers (HCCL_EXEC_TIMEOUT)
-    failures = []          # the CommFailure of the last failed kernel, for the primitive's error (take_failure)
+    exec_timeout = 600.0   # seconds a collective waits for its peers (HCCL_EXEC_TIMEOUT)
     rank = 0
     size = 1
     hosts = ["localhost"]  # host name of each world rank
@@ -183,12 +182,11 @@ def global_rank(name, rank):
 # ---------------------------------------------------------------- failures
 def run(name, fn, /, *args, **kwargs):
     """fn(*args, **kwargs), a torch.distributed call of the operator `name`; its failure becomes a `CommFailure`
-    saying what happened in the user's terms (also kept for `take_failure`)."""
+    saying what happened in the user's terms."""
     try:
         return fn(*args, **kwargs)
     except RuntimeError as exc:  # torch.distributed's DistError, gloo's enforce failures
         failure = _failure(name, exc)
-    _World.failures[:] = [failure]
     raise failure
 
 
@@ -203,11 +201,6 @@ def _failure(op, exc):
         return CommFailure(f"For '{op}', a peer process has gone away (its connection closed): it died or "
                            f"left the world. ({msg})")
     return CommFailure(f"For '{op}', the communication failed: {msg}")
-
-
-def take_failure():
-    """The CommFailure of the last kernel that failed (once), or None."""
-    return _World.failures.pop() if _World.failures else None
 
 
 # ---------------------------------------------------------------- collective kernels

@@ -2,6 +2,7 @@
 from mindseed.nn.wrap.cell_wrapper import (ForwardValueAndGrad, GradAccumulationCell, MicroBatchInterleaved,
                                            ParameterUpdate, PipelineCell, TrainOneStepCell, VirtualDatasetCellTriple,
                                            WithEvalCell, WithGradCell, WithLossCell)
+from mindseed.nn.wrap.adasum import AdaSumByDeltaWeightWrapCell, AdaSumByGradWrapCell
 from mindseed.nn.wrap.grad_reducer import DistributedGradReducer, PipelineGradReducer
 from mindseed.nn.wrap.loss_scale import (DynamicLossScaleUpdateCell, FixedLossScaleUpdateCell,
                                          TrainOneStepWithLossScaleCell)
@@ -9,4 +10,4 @@ from mindseed.nn.wrap.loss_scale import (DynamicLossScaleUpdateCell, FixedLossSc
 __all__ = ["ForwardValueAndGrad", "TrainOneStepCell", "WithLossCell", "WithGradCell", "WithEvalCell",
            "TrainOneStepWithLossScaleCell", "ParameterUpdate", "DynamicLossScaleUpdateCell", "FixedLossScaleUpdateCell",
            "VirtualDatasetCellTriple", "GradAccumulationCell", "MicroBatchInterleaved", "PipelineCell",
-           "DistributedGradReducer", "PipelineGradReducer"]
+           "DistributedGradReducer", "PipelineGradReducer", "AdaSumByGradWrapCell", "AdaSumByDeltaWeightWrapCell"]

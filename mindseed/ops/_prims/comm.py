@@ -4,6 +4,8 @@ Attributes: `op` ("sum", "max", "min", "prod", "avg") and `group` (a group name,
 MindSpore's default name to the world group's). Every collective is `side_effect`: other processes wait
 for it, so a graph keeps each one, in order, and never merges or drops it.
 """
+import sys
+
 from mindseed._backend.kernels import comm as K
 from mindseed._backend.kernels import comm_p2p as P2P
 from mindseed._backend.kernels import core as K_core
@@ -59,10 +61,11 @@ barrier_p = Prim("Barrier", K.barrier, side_effect=True)
 
 # ---------------------------------------------------------------- failures: a dead peer or a timeout
 def _comm_check(*args, **attrs):
-    """A collective's kernel failed: raise the backend's CommFailure (RuntimeError) naming the operator, rather
-    than an "invalid inputs" error."""
-    failure = K.take_failure()
-    if failure is not None:
+    """A collective's kernel failed (the primitive runs this while handling the failure): a CommFailure of the
+    backend (a dead peer, a timeout) is raised as it is, a RuntimeError naming the operator, rather than as an
+    "invalid inputs" error."""
+    failure = sys.exc_info()[1]
+    if isinstance(failure, K.CommFailure):
         raise failure
 
 
