@@ -6,9 +6,14 @@ MS_SCHED_PORT, MS_WORKER_NUM and MS_TOPO_TIMEOUT.
 """
 import datetime
 import os
+import sys
 import time
 
-import torch.distributed as dist
+if __name__ == "__main__":   # run by path: this directory's modules (errors, devices, ...) must not shadow others
+    _HERE = os.path.dirname(os.path.abspath(__file__))
+    sys.path[:] = [p for p in sys.path if os.path.abspath(p or os.curdir) != _HERE]
+
+import torch.distributed as dist  # noqa: E402
 
 
 def serve(host, port, size, timeout_s):
