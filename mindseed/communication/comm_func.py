@@ -7,13 +7,13 @@ output holds the message after that). Ranks given as `src`/`dst`/`peer` are worl
 """
 import numpy as np
 
+from mindseed import ops as _ops
 from mindseed._backend.kernels import comm_p2p as _P2P
+from mindseed.common import dtype as _mstype
 from mindseed.common._parallel import GlobalComm, _get_group
 from mindseed.common.tensor import Tensor
 from mindseed.communication.management import get_group_rank_from_world_rank, get_group_size
-from mindseed import ops as _ops
 from mindseed.ops.functional._core import update_in_place
-from mindseed.common import dtype as _mstype
 from mindseed.ops.operations.comm_ops import (AllGather, AllReduce, AlltoAllV, AlltoAllVC, Barrier, BatchISendIRecv,
                                               Broadcast, CollectiveGather, CollectiveScatter, Reduce, ReduceOp,
                                               ReduceScatter, _check_ready)
