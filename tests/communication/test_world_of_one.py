@@ -197,6 +197,9 @@ def test_msrun_arguments():
     assert manager._affinity(0) == [0, 1] and manager._affinity(1) is None
     assert manager.cmd[1:] == ["train.py", "--lr", "0.1"]
     assert msrun._command("pytest", ["-q"])[1:] == ["-m", "pytest", "-q"]
+    bare = msrun.get_args(["--worker_num=2", "--join", "--log_dir", "d", "x.py", "--join", "a"])
+    assert bare.join is True and bare.log_dir == "d" and bare.task_script_args == ["--join", "a"]
+    assert msrun.get_args(["--join", "False", "x.py"]).join is False
     unranked = msrun._ProcessManager(msrun.get_args(["--worker_num=4", "--local_worker_num=2", "x.py"]))
     assert unranked._node_id(1) is None        # ranks assigned at the rendezvous, in arrival order
 

@@ -91,9 +91,21 @@ def _parser():
     return p
 
 
+def _bare_join(argv):
+    """`argv` with a bare `--join` (before the script) given its value True; MindSpore's form is `--join True`."""
+    argv, i = list(argv), 0
+    while i < len(argv) and argv[i].startswith("--"):
+        if "=" not in argv[i]:
+            if argv[i] == "--join" and (i + 1 == len(argv) or argv[i + 1].lower() not in ("true", "false")):
+                argv.insert(i + 1, "True")
+            i += 1          # the option's value
+        i += 1
+    return argv
+
+
 def get_args(argv=None):
     """The command-line arguments of msrun."""
-    return _parser().parse_args(argv)
+    return _parser().parse_args(_bare_join(sys.argv[1:] if argv is None else argv))
 
 
 def _check(args):
