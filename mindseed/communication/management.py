@@ -109,7 +109,9 @@ def init(backend_name=None):
     rank, size, host, port, timeout, role = _launch_env()
     if role == "MS_SCHED":
         # msrun's scheduler: host the rendezvous, then end as MindSpore's scheduler does when the job is over
-        K.serve_rendezvous(host, port, size, timeout)
+        if not K.serve_rendezvous(host, port, size, timeout):
+            sys.exit(f"For 'init', fewer than {size} workers joined the scheduler within {timeout} s "
+                     f"(MS_TOPO_TIMEOUT).")
         sys.exit(0)
     if K.is_initialized():
         return

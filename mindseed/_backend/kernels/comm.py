@@ -72,13 +72,16 @@ def init(backend, rank, size, host, port, timeout_s, host_store, served=False, e
     _World.rank, _World.size = rank, size
     _World.hosts = _hosts(store, rank, size)
     _World.store = store if served else None
+    if served:
+        store.add("mindseed/joined", 1)   # the scheduler gives up on a cluster that never forms
     _World.groups = {}
     _World.inited = True
 
 
 def serve_rendezvous(host, port, size, timeout_s):
-    """Host the rendezvous store for `size` workers (msrun's scheduler role) until they have all released."""
-    serve(host, port, size, timeout_s)
+    """Host the rendezvous store for `size` workers (msrun's scheduler role) until they have all released; False when
+    the cluster did not form within `timeout_s`."""
+    return serve(host, port, size, timeout_s)
 
 
 def _hosts(store, rank, size):
