@@ -119,3 +119,56 @@ def test_celldict_key_may_not_shadow_cell_attribute():
     d = nn.CellDict({"relu": nn.ReLU()})
     with pytest.raises(KeyError):
         d["_scope"] = nn.ReLU()
+
+
+def test_tensor_in_sequence_compares_whole_tensors():
+    @ms.jit
+    def has(x):
+        y = (1, Tensor([1, 2, 3]), np.array([1, 2, 3, 4]), (1, 1))
+        return x in y, x not in y
+    a, b = has(Tensor([1, 2, 3]))
+    assert bool(a) and not bool(b)
+    a, b = has(Tensor([1, 1, 1]))
+    assert not bool(a) and bool(b)
+
+
+def test_python_attribute_update_in_graph_runs_every_call(graph_mode):
+    class Counter(nn.Cell):
+        def __init__(self):
+            super().__init__()
+            self.a = 1
+            self.t = Tensor([1, 2, 3])
+
+        def construct(self):
+            self.a = self.a + 1
+            self.t += 1
+            return self.a, self.t
+    net = Counter()
+    outs = [net() for _ in range(3)]
+    assert [o[0] for o in outs] == [2, 3, 4]
+    np.testing.assert_array_equal(outs[2][1].asnumpy(), [4, 5, 6])
+
+
+def test_attribute_update_under_strict_syntax_and_parameter_attributes(graph_mode, monkeypatch):
+    class SetData(nn.Cell):
+        def __init__(self):
+            super().__init__()
+            self.data = 1
+
+        def construct(self):
+            self.data = 2
+            return self.data
+
+    class Rename(nn.Cell):
+        def __init__(self):
+            super().__init__()
+            self.x = Parameter(Tensor([1.0]), name="x")
+
+        def construct(self):
+            self.x.name = "x2"
+            return self.x
+    with pytest.raises(ValueError, match="Do not support to set attribute for a parameter"):
+        Rename()()
+    monkeypatch.setenv("MS_DEV_JIT_SYNTAX_LEVEL", "0")
+    with pytest.raises(TypeError, match="In JIT strict mode, if need to modify a member attribute"):
+        SetData()()
