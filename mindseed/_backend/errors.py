@@ -22,7 +22,8 @@ _TORCH_NAME = re.compile(r"torch\.(\w+)")
 _KERNEL_PREFIX = re.compile(r"^(?:torch\.[\w.]+(?:\(\))?|linalg\.\w+|special\.\w+|fft\.\w+|[\w.]+\([^:]*\))\s*:\s*")
 _NOT_IMPLEMENTED = re.compile(r"\"(\w+?)\" not implemented for '([\w:<> ]+)'")
 _ALLOC = re.compile(r"allocate (\d+) bytes")
-_VOCABULARY = re.compile(r"torch|c10|aten|at::|PyTorch|Allocator|Variable|THP|SymInt|IntArrayRef|long long",
+_VOCABULARY = re.compile(r"torch|c10|aten|at::|PyTorch|Allocator|Variable|THP|SymInt|IntArrayRef|long long|"
+                         r"invalid combination of arguments|object has no attribute",
                          re.IGNORECASE)
 _DROPPED = (re.compile(r"\s*\(Could this error message be improved\?.*$", re.DOTALL),
             re.compile(r"^\[enforce fail at [^\]]*\]\s*(err == 0\.\s*)?"),
@@ -70,6 +71,6 @@ def kernel_error(exc):
     msg = _DTYPE_RE.sub(lambda m: _dtype_name(m.group(1)), msg).replace("scalar type", "dtype")
     if _VOCABULARY.search(msg):
         msg = "the kernel does not accept these inputs."
-    kind = TypeError if isinstance(exc, TypeError) or "dtype" in msg or "type" in msg.split(" ")[:3] \
+    kind = TypeError if isinstance(exc, (TypeError, AttributeError)) or "dtype" in msg or "type" in msg.split(" ")[:3] \
         else IndexError if isinstance(exc, IndexError) else ValueError
     return kind, msg

@@ -1,5 +1,6 @@
 """Functional autodiff with MindSpore's API: grad, value_and_grad, vjp, jvp, jacrev, jacfwd, GradOperation."""
 from mindseed._utils import _state
+from mindseed.common._mutable import _Mutable
 from mindseed.common.parameter import Parameter
 from mindseed.common.tensor import Tensor
 from mindseed.autograd._tape import Tape, active, backward
@@ -87,22 +88,28 @@ def _tensors_arg(op, name, x):
 
 
 def _tensor_leaves(a):
-    """The Tensors of a (nested) tuple/list argument, or None when it holds none."""
+    """The Tensors of a (nested) tuple/list/dict argument, or None when it holds none."""
     if isinstance(a, Tensor):
         return [a]
-    if isinstance(a, (tuple, list)):
-        leaves = [t for x in a for t in (_tensor_leaves(x) or [])]
+    if isinstance(a, (tuple, list, dict)):
+        leaves = [t for x in (a.values() if isinstance(a, dict) else a) for t in (_tensor_leaves(x) or [])]
         return leaves or None
     return None
 
 
 def _differentiable_positions(args, positions):
-    """The positions MindSpore differentiates: a Tensor argument; in a graph also a tuple/list holding Tensors
-    (its gradient is a tuple of the same shape). Other arguments (numbers, strings, constant tuples) are skipped,
-    in PyNative also tuples of Tensors."""
+    """The positions MindSpore differentiates: a Tensor argument; in a graph also a tuple/list/dict holding Tensors,
+    and in GRAPH_MODE a `mutable` one passed from outside (its gradient has the same structure). Other arguments
+    (numbers, strings, constant tuples) are skipped, in PyNative also containers of Tensors."""
     in_graph = _state.tracing is not None
-    return tuple(p for p in positions
-                 if isinstance(args[p], Tensor) or (in_graph and _tensor_leaves(args[p]) is not None))
+
+    def differentiable(a):
+        if isinstance(a, Tensor):
+            return True
+        if in_graph or (_state.mode == 0 and isinstance(a, _Mutable)):
+            return _tensor_leaves(a) is not None
+        return False
+    return tuple(p for p in positions if differentiable(args[p]))
 
 
 def _run_and_backward(fn, args, kwargs, positions, weights, has_aux, sens=None):
@@ -125,6 +132,8 @@ def _run_and_backward(fn, args, kwargs, positions, weights, has_aux, sens=None):
     def alias_all(a):
         if isinstance(a, Tensor):
             return alias_of(a)
+        if isinstance(a, dict):
+            return type(a)((k, alias_all(x)) for k, x in a.items())
         if isinstance(a, (tuple, list)):
             return type(a)(alias_all(x) for x in a)
         return a
@@ -164,7 +173,11 @@ def _run_and_backward(fn, args, kwargs, positions, weights, has_aux, sens=None):
         if isinstance(a, Tensor):
             # an input updated in place is differentiated at its original value, which the tape moved elsewhere
             return _grad_or_zeros(ct, tape.moved.get(id(a), a))
-        if isinstance(a, (tuple, list)):
+        if isinstance(a, dict):
+            return {k: grad_of(x) for k, x in a.items()}
+        if isinstance(a, list):
+            return [grad_of(x) for x in a]
+        if isinstance(a, tuple):
             return tuple(grad_of(x) for x in a)
         return 0
 
@@ -298,8 +311,7 @@ class GradOperation:
                 else:
                     args, sens = args[:-1], args[-1]
             ws = _weights_list(weights) if self.get_by_list else []
-            positions = tuple(i for i, a in enumerate(args) if isinstance(a, Tensor)) if self.get_all else \
-                ((0,) if args and isinstance(args[0], Tensor) else ())
+            positions = _differentiable_positions(args, range(len(args)) if self.get_all else range(min(1, len(args))))
             _, ig, wg = _run_and_backward(fn, args, kwargs, positions, ws, False, sens)
             if self.get_by_list and self.get_all:
                 return ig, wg

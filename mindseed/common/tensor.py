@@ -286,7 +286,8 @@ class Tensor:
 
     def __iter__(self):
         if B.ndim(self._data) == 0:
-            raise TypeError("iteration over a 0-d tensor")
+            raise TypeError("iteration over a 0-d tensor" if _state.tracing is None else
+                            "Cannot iterate over a scalar tensor.")
         return (self[i] for i in range(B.shape_of(self._data)[0]))
 
     def __hash__(self):

@@ -9,7 +9,7 @@ without their dynamic dims (`dynamic._dyn_key`).
 import numpy as np
 
 from mindseed.common.tensor import Tensor
-from mindseed.compiler.mutable import _MUTABLE_SCALARS, _PLAIN, _Mutable, _ScalarLeaf
+from mindseed.common._mutable import _MUTABLE_SCALARS, _PLAIN, _Mutable, _ScalarLeaf
 
 # ---------------------------------------------------------------- pytrees of arguments and results
 def _flatten(obj, leaves):

@@ -15,6 +15,7 @@ import operator
 from mindseed import _backend as B
 from mindseed._utils import _state
 from mindseed.common import dtype as mstype
+from mindseed.common.parameter import Parameter
 from mindseed.common.tensor import Tensor
 from mindseed.compiler import control, loops
 from mindseed.compiler.opaque import speculative
@@ -106,6 +107,46 @@ def _ms_any(x):
 def _ms_all(x):
     """all(x); on graph tensors a reduction in the graph."""
     return _reduce_bool(x, "all")
+
+
+_MISSING = object()
+_GRAPH_STATE = (Parameter,)     # values a graph's attribute assignment may carry (a Parameter's update is a node)
+
+
+def _ms_setattr(obj, name, value):
+    """`obj.name = value` in converted code. In a trace, giving a Python attribute a new Python value or a plain
+    Tensor is state the compiled graph cannot update at run time: the function runs in the interpreter (MindSpore's
+    JIT fallback; under STRICT syntax a TypeError). Parameters are updated in the graph; a Parameter's own
+    attributes cannot be set there."""
+    if _state.tracing is not None and not isinstance(value, _GRAPH_STATE):
+        if isinstance(obj, Parameter):
+            raise ValueError(f"Do not support to set attribute for a parameter in graph mode, but got setting "
+                             f"'{name}' of the parameter '{obj.name}'.")
+        old = getattr(obj, name, _MISSING)
+        params = getattr(obj, "__dict__", {}).get("_params")
+        if old is not value and not (params is not None and name in params) and not _same_python_value(old, value):
+            kind = type(value).__name__
+            exc = GraphBreak(f"'{type(obj).__name__}.{name}' is assigned a new {kind} (at {user_location()})")
+            exc.strict_error = TypeError(
+                f"In JIT strict mode, if need to modify a member attribute of a class with {kind} type, the class "
+                f"must be decorated with jit_class, or the attribute must be a Parameter; the attribute "
+                f"'{type(obj).__name__}.{name}' was assigned at {user_location()}.")
+            raise exc
+    setattr(obj, name, value)
+
+
+def _same_python_value(old, new):
+    try:
+        return type(old) is type(new) and not isinstance(new, Tensor) and bool(old == new)
+    except Exception:  # noqa: BLE001 -- a value without a plain equality is a new value
+        return False
+
+
+def _ms_zip(*args, **kwargs):
+    """zip(...); a graph's zip needs at least one sequence (MindSpore's ZipOperation)."""
+    if not args:
+        raise RuntimeError("The zip operator must have at least 1 argument, but the size of arguments is 0.")
+    return zip(*args, **kwargs)
 
 
 def _minmax(kind, args, kwargs):
@@ -346,9 +387,37 @@ def _ms_unsupported(what):
         raise GraphBreak(f"{what} is not supported in graph mode (at {user_location()})")
 
 
+def _ms_in(x, seq):
+    """`x in seq`. For a Tensor x in a tuple or list, MindSpore's graph semantics: an element matches when it is x,
+    or a Tensor of x's shape whose values all equal x's (a graph result when either is a graph tensor); elements of
+    another kind or shape do not match (Python's `==` would raise on multi-element tensors)."""
+    if not isinstance(x, Tensor) or not isinstance(seq, (tuple, list)):
+        return x in seq
+    from mindseed.ops import functional as F  # noqa: PLC0415 -- ops sit below; imported at use
+    result = False
+    for e in seq:
+        if e is x:
+            return True
+        if not isinstance(e, Tensor) or tuple(e.shape) != tuple(x.shape):
+            continue
+        same = F.all(F.equal(x, e))
+        if not (_traced(same) or _traced(result)):
+            if bool(same):
+                return True
+            continue
+        result = same if result is False else F.logical_or(result, same)
+    return result
+
+
+def _ms_not_in(x, seq):
+    from mindseed.ops import functional as F  # noqa: PLC0415
+    r = _ms_in(x, seq)
+    return F.logical_not(r) if isinstance(r, Tensor) else not r
+
+
 _COMPARE = {"Lt": operator.lt, "LtE": operator.le, "Gt": operator.gt, "GtE": operator.ge, "Eq": operator.eq,
             "NotEq": operator.ne, "Is": operator.is_, "IsNot": operator.is_not,
-            "In": lambda a, b: a in b, "NotIn": lambda a, b: a not in b}
+            "In": _ms_in, "NotIn": _ms_not_in}
 
 
 def _ms_chain(ops, left, *rights):
@@ -418,5 +487,6 @@ HELPERS = {
     "__ms_if": _ms_if, "__ms_while": _ms_while, "__ms_for_range": _ms_for_range, "__ms_seq": _ms_seq,
     "__ms_item": _ms_item, "__ms_assert": _ms_assert, "__ms_bool": _ms_bool, "__ms_int": _ms_int,
     "__ms_float": _ms_float, "__ms_any": _ms_any, "__ms_all": _ms_all, "__ms_min": _ms_min, "__ms_max": _ms_max,
+    "__ms_zip": _ms_zip, "__ms_setattr": _ms_setattr, "__ms_in": _ms_in, "__ms_not_in": _ms_not_in,
     "__ms_print": _ms_print, "__ms_unsupported": _ms_unsupported, "__ms_chain": _ms_chain,
 }

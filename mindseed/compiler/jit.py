@@ -22,7 +22,7 @@ from mindseed.compiler.dump import dumper
 from mindseed.compiler.dynamic import (_RANK, _agrees, _dyn_key, _DynInput, _dynamic_sig, _generalize, _same_meta,
                                        _signature_of)
 from mindseed.compiler.ir import verify
-from mindseed.compiler.mutable import _ScalarLeaf, mutable
+from mindseed.common._mutable import _ScalarLeaf, mutable
 from mindseed.compiler.parse import convert
 from mindseed.compiler.trace import (GraphBreak, GraphBuilder, _is_user, add_user_trace, building, tentative,
                                      user_frame)
@@ -104,6 +104,12 @@ class _Compiled:
         if _state.tracing is not None:
             # inside another graph: inline (the enclosing trace records our ops)
             return self._target()(*args, **kwargs)
+        out = self._call(args, kwargs)
+        if isinstance(out, (dict, tuple)) and _strict(self.fullgraph):
+            return _strict_output(out)
+        return out
+
+    def _call(self, args, kwargs):
         if any(not getattr(t, "records_all", False) for t in _state.tapes):
             # differentiated from outside: compiled forward + compiled backward graphs (autodiff.py)
             from mindseed.compiler.autodiff import call_differentiated  # noqa: PLC0415 -- autodiff imports jit
@@ -265,6 +271,7 @@ class _Compiled:
             raise
         finally:
             self.note_cells(builder)
+        _check_parameter_names(leaves, builder.captured)
         entry.decided = builder.size_decisions
         entry.value_reads = tuple(builder.value_reads)
         out_leaves = []
@@ -308,6 +315,8 @@ class _Compiled:
         filed against the user's calling line, or raise when the whole function must be one graph (fullgraph=True,
         jit_syntax_level STRICT)."""
         if _strict(self.fullgraph):
+            if getattr(exc, "strict_error", None) is not None:
+                raise exc.strict_error from None
             raise RuntimeError(f"For 'jit', {what} must compile as one graph (fullgraph=True / jit_syntax_level "
                                f"STRICT), but {exc}. Set fullgraph=False to run that code in the interpreter "
                                f"(JIT Fallback).") from None
@@ -336,6 +345,26 @@ def _jit_level(level):
     if level is None:
         level = (get_context("jit_config") or {}).get("jit_level") or get_context("jit_level") or "O0"
     return level
+
+
+def _check_parameter_names(leaves, captured):
+    """A graph holds each Parameter name once: two Parameter objects of one name (an argument and a weight the
+    function reads, or two arguments) are a ValueError, as in MindSpore (whose unnamed Parameters get unique
+    names; ours share the default name, which is not checked)."""
+    names = {}
+    for p in [x for x in leaves if isinstance(x, Parameter)] + [o for o, _ in captured if isinstance(o, Parameter)]:
+        if p.name != "Parameter" and names.setdefault(p.name, p) is not p:
+            raise ValueError(f"The parameter {p!r} , its name '{p.name}' already exists. Please set a unique name "
+                             f"for the parameter.")
+
+
+def _strict_output(out):
+    """Under STRICT syntax a graph returns no dict: MindSpore gives back the tuple of its values."""
+    if isinstance(out, dict):
+        return tuple(_strict_output(v) for v in out.values())
+    if isinstance(out, tuple) and not hasattr(out, "_fields"):
+        return tuple(_strict_output(v) for v in out)
+    return out
 
 
 def _strict(fullgraph):

@@ -31,7 +31,7 @@ _shadowed = set()
 _shadowed_all = set()      # builtin names the function being converted rebinds (a global, closure or local)
 _HELPERS = dict(helpers.HELPERS)    # the names converted code calls; `__ms_call` (convert_call) is ours
 # builtins whose calls on graph tensors become graph operations (their `__ms_*` helpers in helpers.py)
-_GRAPH_BUILTINS = ("bool", "int", "float", "any", "all", "min", "max", "print")
+_GRAPH_BUILTINS = ("bool", "int", "float", "any", "all", "min", "max", "print", "zip")
 
 
 class ConversionError(Exception):
@@ -170,6 +170,22 @@ def _tuple(names, ctx=ast.Load):
     return ast.Tuple(elts=[_name(n, ctx) for n in names], ctx=ctx())
 
 
+def _attribute_target(s):
+    """The `name.attr` (or `name.a.attr`) a plain assignment statement sets, or None."""
+    if isinstance(s, ast.Assign) and len(s.targets) == 1:
+        t = s.targets[0]
+    elif isinstance(s, ast.AugAssign):
+        t = s.target
+    else:
+        return None
+    if not isinstance(t, ast.Attribute):
+        return None
+    root = t.value
+    while isinstance(root, ast.Attribute):
+        root = root.value
+    return t if isinstance(root, ast.Name) else None
+
+
 def _call(fn, args):
     return ast.Call(func=_name(fn) if isinstance(fn, str) else fn, args=args, keywords=[])
 
@@ -251,6 +267,15 @@ class _Rewriter:
             # exceptions raised by the graph at run time cannot be caught by a trace-time `try`: interpreter
             stop = ast.Expr(value=_call("__ms_unsupported", [ast.Constant("try/except")]))
             return [ast.copy_location(stop, s), s]
+        attr_target = _attribute_target(s)
+        if attr_target is not None:
+            # `obj.name = value` / `obj.name op= value`: through __ms_setattr, which sees whether the graph would
+            # change Python state (it cannot at run time: the interpreter runs such a function)
+            value = s.value if isinstance(s, ast.Assign) else \
+                ast.BinOp(left=ast.Attribute(value=attr_target.value, attr=attr_target.attr, ctx=ast.Load()),
+                          op=s.op, right=s.value)
+            call = _call("__ms_setattr", [attr_target.value, ast.Constant(attr_target.attr), value])
+            return self.expr_in(ast.copy_location(ast.Expr(value=call), s))
         if isinstance(s, ast.Assert):
             # an assert on a graph tensor becomes a run-time check node
             test = _ExprRewriter(self.first_arg).visit(s.test)
@@ -494,6 +519,9 @@ class _ExprRewriter(ast.NodeTransformer):
     def visit_Compare(self, node):
         self.generic_visit(node)
         if len(node.ops) == 1:
+            if isinstance(node.ops[0], (ast.In, ast.NotIn)):
+                fn = "__ms_in" if isinstance(node.ops[0], ast.In) else "__ms_not_in"
+                return ast.copy_location(_call(fn, [node.left, node.comparators[0]]), node)
             return node
         # `a < b < c` is `a < b and b < c` with b evaluated once: on tensors the `and` is a graph operation
         ops_ = ast.Tuple(elts=[ast.Constant(type(o).__name__) for o in node.ops], ctx=ast.Load())

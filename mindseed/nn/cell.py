@@ -97,6 +97,7 @@ class Cell:
         d["_cast_dtype"] = None
         d["_flags"] = dict(flags or {})
         d["_recompute"] = False
+        d["_scope"] = None           # MindSpore's name-scope attribute (a CellDict key may not shadow it)
         d["_inputs"] = None
         d["_slow_call"] = type(self).bprop is not Cell.bprop
 

@@ -50,17 +50,17 @@ _PY_NUMBERS = (int, float, bool)
 class Row:
     """The public names of one primitive (see the module docstring)."""
 
-    __slots__ = ("prim", "signatures", "check", "doc", "functions", "methods", "classes")
+    __slots__ = ("prim", "signatures", "check", "doc", "functions", "methods", "classes", "numbers")
 
-    def __init__(self, prim, signatures, check, doc):
-        self.prim, self.signatures, self.check, self.doc = prim, signatures, check, doc
+    def __init__(self, prim, signatures, check, doc, numbers=False):
+        self.prim, self.signatures, self.check, self.doc, self.numbers = prim, signatures, check, doc, numbers
         self.functions, self.methods, self.classes = {}, {}, {}
 
     def __repr__(self):
         return f"Row({self.prim.name}: {', '.join(self.functions) or '-'})"
 
 
-def public(prim, *signatures, tensor=False, cls=(), check="tensor", doc=None):
+def public(prim, *signatures, tensor=False, cls=(), check="tensor", doc=None, numbers=False):
     """Declare the public names of `prim`: functional signatures, Tensor methods, Primitive classes.
 
     Args:
@@ -77,7 +77,7 @@ def public(prim, *signatures, tensor=False, cls=(), check="tensor", doc=None):
     """
     if check not in _CHECKS:
         raise ValueError(f"For 'public', 'check' must be one of {_CHECKS}, but got {check!r}.")
-    row = Row(prim, signatures, check, doc or f"The {prim.name} primitive.")
+    row = Row(prim, signatures, check, doc or f"The {prim.name} primitive.", numbers)
     for sig in signatures:
         name, inputs, attrs = _parse(sig)
         if check == "operands" and len(inputs) != 2:
@@ -111,12 +111,12 @@ G = _Generated()
 
 def classes():
     """The Primitive classes of every row, {name: class} (`ops.operations` imports them)."""
-    from mindseed.ops.operations._base import Primitive  # noqa: PLC0415 -- the class API sits above the rows
+    from mindseed.ops.operations._base import simple_primitive  # noqa: PLC0415 -- the class API sits above the rows
     for row in ROWS:
         main = next(iter(row.functions.values()))
         for name, klass in row.classes.items():
             if klass is None:
-                row.classes[name] = CLASSES[name] = _primitive_class(Primitive, name, main, row.doc)
+                row.classes[name] = CLASSES[name] = simple_primitive(name, main, row.doc, row.numbers)
     return dict(CLASSES)
 
 
@@ -178,17 +178,6 @@ def _function(prim, name, inputs, attrs, check, doc):
     fn.__qualname__ = name
     fn.__doc__ = doc
     return fn
-
-
-def _primitive_class(Primitive, name, fn, doc):  # noqa: N803 -- the base class
-    def __init__(self):
-        Primitive.__init__(self, name)
-
-    def __call__(self, *args, **kwargs):
-        return fn(*args, **kwargs)
-
-    return type(name, (Primitive,), {"__init__": __init__, "__call__": __call__, "__doc__": doc,
-                                     "__module__": "mindseed.ops.operations"})
 
 
 def _attr_value(t):

@@ -685,10 +685,10 @@ public(bessel_k0e_p, "bessel_k0e(x)", cls="BesselK0e", doc="exp(x) * bessel_k0(x
 public(bessel_k1e_p, "bessel_k1e(x)", cls="BesselK1e", doc="exp(x) * bessel_k1(x).")
 
 public(floor_div_p, "floor_divide(input, other)", "floor_div(x, y)", "floordiv(input, other)",
-       "tensor_floordiv(input, other)", tensor=("floor_divide",), cls="FloorDiv", check="operands",
+       "tensor_floordiv(input, other)", tensor=("floor_divide",), cls="FloorDiv", check="operands", numbers=True,
        doc="floor(input / other), Python's `//` (integer inputs stay integer).")
 public(floor_mod_p, "remainder(input, other)", "floor_mod(x, y)", "floormod(x, y)", "tensor_mod(x, y)",
-       tensor=("remainder",), cls="FloorMod", check="operands",
+       tensor=("remainder",), cls="FloorMod", check="operands", numbers=True,
        doc="Python's `%`: the remainder with the sign of the divisor.")
 public(mod_p, "fmod(input, other)", "truncate_mod(x, y)", tensor=("fmod",), cls=("Mod", "TruncateMod"),
        check="operands", doc="C's fmod: the remainder with the sign of the dividend.")

@@ -2,6 +2,7 @@
 import functools
 
 from mindseed.common._shard_layout import Layout
+from mindseed.common.tensor import Tensor
 
 __all__ = ["Primitive", "PrimitiveWithInfer", "PrimitiveWithCheck", "prim_attr_register", "constexpr"]
 
@@ -159,13 +160,22 @@ def constexpr(fn=None, get_instance=True, reuse_result=True, check=True):
     return fn
 
 
-def simple_primitive(name, fn, doc):
-    """A Primitive class `name` with no attributes whose call is `fn(*args)`."""
+def simple_primitive(name, fn, doc, numbers=False):
+    """A Primitive class `name` with no attributes whose call is `fn(*args, **kwargs)`.
+
+    With `numbers`, a call whose inputs are all Python numbers computes on them as tensors (MindSpore's implicit
+    conversion for the primitives whose signature groups their inputs in one dtype: `P.FloorDiv()(7, 2)`)."""
     def __init__(self):
         Primitive.__init__(self, name)
 
-    def __call__(self, *args):
-        return fn(*args)
+    if numbers:
+        def __call__(self, *args, **kwargs):
+            if args and not kwargs and all(type(a) in (int, float) for a in args):
+                args = tuple(Tensor(a) for a in args)
+            return fn(*args, **kwargs)
+    else:
+        def __call__(self, *args, **kwargs):
+            return fn(*args, **kwargs)
 
     return type(name, (Primitive,), {"__init__": __init__, "__call__": __call__, "__doc__": doc,
                                      "__module__": "mindseed.ops.operations"})
