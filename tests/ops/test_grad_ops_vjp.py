@@ -96,3 +96,26 @@ def test_grad_ops_name_bad_input():
         A.LayerNormGrad()(ops.ones((2, 3)), 1, ops.ones((2, 1)), ops.ones((2, 1)), ops.ones((3,)))
     with pytest.raises(ValueError, match="LayerNormGrad.*'dy' must have the shape"):
         A.LayerNormGrad()(ops.ones((2, 3)), ops.ones((3, 2)), ops.ones((2, 1)), ops.ones((2, 1)), ops.ones((3,)))
+
+
+@pytest.mark.parametrize("p", [1.0, 2.0, 3.0, float("inf")])
+def test_cdist_grad_is_the_vjp_of_cdist(p):
+    from mindseed.ops import auto_generate as gen
+    rng = np.random.default_rng(0)
+    a = ms.Tensor(rng.standard_normal((2, 3, 4)).astype(np.float32))
+    b = ms.Tensor(rng.standard_normal((2, 5, 4)).astype(np.float32))
+    g = ms.Tensor(rng.standard_normal((2, 3, 5)).astype(np.float32))
+    ref = ms.vjp(lambda x: ms.ops.cdist(x, b, p), a)[1](g)[0]
+    out = gen.CdistGrad(p)(g, a, b, ms.ops.cdist(a, b, p))
+    np.testing.assert_allclose(out.asnumpy(), ref.asnumpy(), atol=1e-5)
+
+
+def test_cdist_grad_uses_the_given_distances_and_checks_shapes():
+    from mindseed.ops import auto_generate as gen
+    x1 = ms.Tensor(np.array([[[1.0, 1.0], [2.0, 2.0]]], np.float32))
+    x2 = ms.Tensor(np.array([[[3.0, 3.0], [3.0, 3.0]]], np.float32))
+    g = ms.Tensor(np.array([[[1.0, 1.0], [2.0, 2.0]]], np.float32))
+    out = gen.CdistGrad(3.0)(g, x1, x2, ms.Tensor(np.full((1, 2, 2), 3.0, np.float32)))
+    np.testing.assert_allclose(out.asnumpy(), [[[-8 / 9, -8 / 9], [-4 / 9, -4 / 9]]], rtol=1e-6)
+    with pytest.raises(ValueError, match="CdistGrad"):
+        gen.CdistGrad(3.0)(g, x1, x2, ms.Tensor(np.ones((1, 2, 3), np.float32)))

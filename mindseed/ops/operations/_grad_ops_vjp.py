@@ -8,7 +8,7 @@ from mindseed.ops import functional as F
 from mindseed.ops.operations._base import Primitive
 
 __all__ = ["GridSampler2DGrad", "GridSampler3DGrad", "ResizeNearestNeighborGrad", "ResizeNearestNeighborV2Grad",
-           "LayerNormGrad", "LayerNormGradGrad"]
+           "LayerNormGrad", "LayerNormGradGrad", "CdistGrad"]
 
 
 def _vjp(fn, primals, cotangent):
@@ -148,3 +148,42 @@ class LayerNormGradGrad(LayerNormGrad):
             v_eff = variance + (v - F.stop_gradient(v))
             return self._grads(xv, dyv, v_eff, m_eff, g)
         return tuple(_vjp(grads, (x, dy, gamma), (d_dx, d_dg, d_db)))
+
+
+class CdistGrad(Primitive):
+    """`CdistGrad(p)(grad, x1, x2, dist)`: the gradient of `cdist(x1, x2, p)` with respect to x1, given the
+    forward distances `dist` (B, P, R) and their incoming gradient: for each pair, grad * d|x1 - x2|_p / dx1 =
+    grad * sign(diff) * |diff|^(p-1) / dist^(p-1) (p = 1: grad * sign(diff); p = inf: grad * sign(diff) where
+    |diff| is the largest; p = 0: zeros), 0 where dist is 0."""
+
+    def __init__(self, p=2.0):
+        super().__init__("CdistGrad")
+        if isinstance(p, bool) or not isinstance(p, (int, float)) or p < 0:
+            raise ValueError(f"For 'CdistGrad', 'p' must be a non-negative float, but got {p!r}.")
+        self.p = float(p)
+        self.add_prim_attr("p", self.p)
+
+    def __call__(self, grad, x1, x2, dist):
+        _tensors(self.name, grad=grad, x1=x1, x2=x2, dist=dist)
+        if x1.ndim < 2 or x2.ndim != x1.ndim or x1.shape[-1] != x2.shape[-1]:
+            raise ValueError(f"For 'CdistGrad', 'x1' and 'x2' must have the same rank (at least 2) and last dim, "
+                             f"but got shapes {x1.shape} and {x2.shape}.")
+        want = tuple(x1.shape[:-1]) + (x2.shape[-2],)
+        if tuple(grad.shape) != want or tuple(dist.shape) != want:
+            raise ValueError(f"For 'CdistGrad', 'grad' and 'dist' must have shape {want}, but got {grad.shape} and "
+                             f"{dist.shape}.")
+        diff = F.expand_dims(x1, -2) - F.expand_dims(x2, -3)          # (..., P, R, M)
+        g, d = F.expand_dims(grad, -1), F.expand_dims(dist, -1)
+        p = self.p
+        if p == 0.0:
+            return F.zeros_like(x1)
+        if p == 1.0:
+            pair = F.sign(diff) * g
+        elif p == float("inf"):
+            a = F.abs(diff)
+            pair = F.sign(diff) * F.cast(a == F.amax(a, -1, True), x1.dtype) * g
+        else:
+            safe = F.select(d == 0, F.ones_like(d), d)
+            pair = F.sign(diff) * F.pow(F.abs(diff), p - 1) / F.pow(safe, p - 1) * g
+            pair = F.select(F.broadcast_to(d == 0, pair.shape), F.zeros_like(pair), pair)
+        return pair.sum(-2)
