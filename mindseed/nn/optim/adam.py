@@ -18,6 +18,15 @@ def _check_param_value(beta1, beta2, eps, prim_name):
     V.positive_float(eps, "eps", prim_name)
 
 
+def _moment_hypers(opt, beta1, beta2, eps):
+    """Check beta1, beta2 and eps and keep them on `opt` as (1,) float32 tensors and as floats (`_hyper`)."""
+    _check_param_value(beta1, beta2, eps, opt.cls_name)
+    opt.beta1 = Tensor([beta1], mstype.float32)
+    opt.beta2 = Tensor([beta2], mstype.float32)
+    opt.eps = Tensor([eps], mstype.float32)
+    opt.__dict__["_hyper"] = (opt.beta1.item(), opt.beta2.item(), opt.eps.item())
+
+
 class _AdamBase(Optimizer):
     """Shared state of the Adam variants: beta powers and the two moments."""
 
@@ -180,11 +189,7 @@ class AdamWeightDecay(Optimizer):
 
     def __init__(self, params, learning_rate=1e-3, beta1=0.9, beta2=0.999, eps=1e-6, weight_decay=0.0):
         super().__init__(learning_rate, params, weight_decay)
-        _check_param_value(beta1, beta2, eps, self.cls_name)
-        self.beta1 = Tensor([beta1], mstype.float32)
-        self.beta2 = Tensor([beta2], mstype.float32)
-        self.eps = Tensor([eps], mstype.float32)
-        self.__dict__["_hyper"] = (self.beta1.item(), self.beta2.item(), self.eps.item())
+        _moment_hypers(self, beta1, beta2, eps)
         self.moments1 = self._parameters.clone(prefix="adam_m", init="zeros")
         self.moments2 = self._parameters.clone(prefix="adam_v", init="zeros")
         self.use_fused_opt = True
