@@ -42,6 +42,15 @@ class _AdamBase(Optimizer):
         self.moment1 = self._parameters.clone(prefix="moment1", init="zeros")
         self.moment2 = self._parameters.clone(prefix="moment2", init="zeros")
 
+    def _init_dense_adam(self, beta1, beta2, eps, use_locking, use_nesterov):
+        """What AdamOffload and LazyAdam share: checked hyper-parameters, (1,) powers, the two flags."""
+        _check_param_value(beta1, beta2, eps, self.cls_name)
+        V.value_type("use_locking", use_locking, [bool], self.cls_name)
+        V.value_type("use_nesterov", use_nesterov, [bool], self.cls_name)
+        self._init_adam(beta1, beta2, eps, (1,))
+        self.use_nesterov = use_nesterov
+        self.use_locking = use_locking
+
     def _next_powers(self):
         """beta_power *= beta (float32, in place, as MindSpore stores them) and their new values."""
         b1, b2, _ = self._hyper
@@ -147,13 +156,8 @@ class AdamOffload(_AdamBase):
     def __init__(self, params, learning_rate=1e-3, beta1=0.9, beta2=0.999, eps=1e-8, use_locking=False,
                  use_nesterov=False, weight_decay=0.0, loss_scale=1.0):
         super().__init__(learning_rate, params, weight_decay, loss_scale)
-        _check_param_value(beta1, beta2, eps, self.cls_name)
-        V.value_type("use_locking", use_locking, [bool], self.cls_name)
-        V.value_type("use_nesterov", use_nesterov, [bool], self.cls_name)
         self.params = self.parameters
-        self._init_adam(beta1, beta2, eps, (1,))
-        self.use_nesterov = use_nesterov
-        self.use_locking = use_locking
+        self._init_dense_adam(beta1, beta2, eps, use_locking, use_nesterov)
 
     def construct(self, gradients):
         return self._adam_step(gradients)
