@@ -521,9 +521,6 @@ class _Combined(Dataset):
                 raise TypeError(f"Invalid dataset {d!r}: {self._VERB} expects Dataset objects.")
         super().__init__(list(datasets))
 
-    def _child_sizes(self):
-        return [c.get_dataset_size() for c in self.children]
-
 
 class ZipDataset(_Combined):
     """The result of `Dataset.zip` / `ds.zip`: rows side by side, as many as the shortest input."""
@@ -541,7 +538,7 @@ class ZipDataset(_Combined):
         return names
 
     def _size(self):
-        sizes = self._child_sizes()
+        sizes = [c.get_dataset_size() for c in self.children]
         known = [s for s in sizes if s >= 0]
         return min(known) if known else -1
 
@@ -569,7 +566,7 @@ class ConcatDataset(_Combined):
         return names
 
     def _size(self):
-        sizes = self._child_sizes()
+        sizes = [c.get_dataset_size() for c in self.children]
         return -1 if any(s < 0 for s in sizes) else sum(sizes)
 
     def _rows(self, ctx):
