@@ -707,24 +707,8 @@ def _check_kwargs(key_words):
         V.value_type("loss_scale_manager", manager, [LossScaleManager])
 
 
-def _do_keep_batchnorm_fp32(network, dtype):
-    for name, subcell in list(network.name_cells().items()):
-        if subcell is network:
-            continue
-        if isinstance(subcell, tuple(AMP_BLACK_LIST)):
-            _replace_child(network, name, _OutputTo16(subcell.to_float(mstype.float32), dtype))
-        else:
-            _do_keep_batchnorm_fp32(subcell, dtype)
-
-
-class _WithLossCell32(nn.Cell):
+class _WithLossCell32(nn.WithLossCell):
     """WithLossCell computing the loss on float32 outputs and labels (low-precision networks)."""
-
-    def __init__(self, backbone, loss_fn):
-        super().__init__(auto_prefix=False)
-        self._backbone = backbone
-        self._loss_fn = loss_fn
-        _carry_amp_level(self, backbone)
 
     def construct(self, data, label):
         out = self._backbone(data)
@@ -768,9 +752,10 @@ def build_train_network(network, optimizer, loss_fn=None, level="O0", boost_leve
         config["loss_scale_manager"] = DynamicLossScaleManager()
     cast_type = config["cast_model_type"]
     if cast_type in _LOW:
-        network.to_float(cast_type)
-        if config["keep_batchnorm_fp32"]:
-            _do_keep_batchnorm_fp32(network, cast_type)
+        if config["keep_batchnorm_fp32"]:  # low precision but for the normalization layers
+            _auto_black_list(network, AMP_BLACK_LIST, cast_type)
+        else:
+            network.to_float(cast_type)
     elif not config["keep_batchnorm_fp32"] and level == "O2":
         network.to_float(mstype.float16)
     elif not (cast_type == mstype.float32 and level in ("O2", "O3")):

@@ -5,7 +5,7 @@ import numpy as np
 
 from mindseed.dataset import _validate as V
 from mindseed.dataset._engine import BatchInfo, Dataset, pipeline_error, reraise_worker, to_array
-from mindseed.dataset._ops import MapDataset, SyncWaitDataset, _io_columns, _op_name, _place_columns
+from mindseed.dataset._ops import MapDataset, SyncWaitDataset, _apply_batch_ops, _io_columns, _op_name, _place_columns
 from mindseed.dataset._workers import ThreadMap, WorkerError, format_exception
 
 
@@ -246,13 +246,7 @@ class BatchDataset(Dataset):
             for _, group in self._groups(rows, epoch):
                 out = self._assemble(group, ncols)
                 if tail:
-                    x = out[tail_col]
-                    for op in tail:
-                        try:
-                            x = op._batch_apply(x)
-                        except Exception as e:  # noqa: BLE001
-                            raise reraise_worker(e, f"map operation: [{_op_name(op)}]") from None
-                    out[tail_col] = x
+                    out[tail_col] = _apply_batch_ops(tail, out[tail_col])
                 yield out
             return
         cols, ins, outs = self._io()

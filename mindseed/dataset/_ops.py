@@ -38,6 +38,16 @@ def _place_columns(cols, inputs, outputs):
     return list(outputs) + [c for c in cols if c not in inputs]
 
 
+def _apply_batch_ops(ops, x):
+    """`x` (a whole batch of a column) through each op's batch form; an error names the op that raised it."""
+    for op in ops:
+        try:
+            x = op._batch_apply(x)
+        except Exception as e:  # noqa: BLE001
+            raise reraise_worker(e, f"map operation: [{_op_name(op)}]") from None
+    return x
+
+
 def _op_name(op):
     if hasattr(op, "_op_name"):
         return op._op_name
@@ -185,14 +195,8 @@ class MapDataset(Dataset):
         i = cols.index(ins[0])
         ops = self.operations
         for block in self.children[0]._blocks(ctx, n):
-            x = block[i]
-            for op in ops:
-                try:
-                    x = op._batch_apply(x)
-                except Exception as e:  # noqa: BLE001
-                    raise reraise_worker(e, f"map operation: [{_op_name(op)}]") from None
             block = list(block)
-            block[i] = x
+            block[i] = _apply_batch_ops(ops, block[i])
             yield block
 
     def _rows(self, ctx, defer_tail=False):
@@ -506,14 +510,22 @@ class SkipDataset(Dataset):
             rows.close()
 
 
-class ZipDataset(Dataset):
-    """The result of `Dataset.zip` / `ds.zip`: rows side by side, as many as the shortest input."""
+class _Combined(Dataset):
+    """A dataset of several input datasets; `_VERB` names the operation in errors."""
+
+    _VERB = ""
 
     def __init__(self, datasets):
         for d in datasets:
             if not isinstance(d, Dataset):
-                raise TypeError(f"Invalid dataset {d!r}: zip expects Dataset objects.")
+                raise TypeError(f"Invalid dataset {d!r}: {self._VERB} expects Dataset objects.")
         super().__init__(list(datasets))
+
+
+class ZipDataset(_Combined):
+    """The result of `Dataset.zip` / `ds.zip`: rows side by side, as many as the shortest input."""
+
+    _VERB = "zip"
 
     def _col_names(self):
         names = []
@@ -540,14 +552,10 @@ class ZipDataset(Dataset):
                 it.close()
 
 
-class ConcatDataset(Dataset):
+class ConcatDataset(_Combined):
     """The result of `Dataset.concat` / `+`: the inputs' rows one after another."""
 
-    def __init__(self, datasets):
-        for d in datasets:
-            if not isinstance(d, Dataset):
-                raise TypeError(f"Invalid dataset {d!r}: concat expects Dataset objects.")
-        super().__init__(list(datasets))
+    _VERB = "concat"
 
     def _col_names(self):
         names = self.children[0].get_col_names()
@@ -567,6 +575,15 @@ class ConcatDataset(Dataset):
             yield from c._rows(ctx)
 
 
+def _existing_columns(child, names):
+    """The columns of `child`, once every one of `names` is checked to be among them."""
+    cols = child.get_col_names()
+    for c in names:
+        if c not in cols:
+            raise RuntimeError(f"Invalid parameter, column name: '{c}' does not exist in the dataset columns {cols}.")
+    return cols
+
+
 class ProjectDataset(Dataset):
     """The result of `Dataset.project`."""
 
@@ -575,11 +592,7 @@ class ProjectDataset(Dataset):
         self.columns = V.check_columns(columns, "columns")
 
     def _col_names(self):
-        cols = self.children[0].get_col_names()
-        for c in self.columns:
-            if c not in cols:
-                raise RuntimeError(f"Invalid parameter, column name: '{c}' does not exist in the dataset columns "
-                                   f"{cols}.")
+        _existing_columns(self.children[0], self.columns)
         return list(self.columns)
 
     def _rows(self, ctx):
@@ -610,11 +623,7 @@ class RenameDataset(Dataset):
             raise ValueError("Number of column in input_columns and output_columns is not equal.")
 
     def _col_names(self):
-        cols = self.children[0].get_col_names()
-        for c in self.input_columns:
-            if c not in cols:
-                raise RuntimeError(f"Invalid parameter, column name: '{c}' does not exist in the dataset columns "
-                                   f"{cols}.")
+        cols = _existing_columns(self.children[0], self.input_columns)
         m = dict(zip(self.input_columns, self.output_columns))
         return [m.get(c, c) for c in cols]
 

@@ -60,6 +60,13 @@ def check_bool(value, name):
     type_check(value, (bool,), name)
 
 
+def bool_arg(value, name):
+    """`value` when it is a bool; TypeError in the words of MindSpore's transforms otherwise."""
+    if not isinstance(value, bool):
+        raise TypeError(f"Argument {name} with value {value!r} is not of type [<class 'bool'>].")
+    return value
+
+
 def check_dir(path, who):
     """ValueError naming the directory when it does not exist."""
     if not isinstance(path, str):

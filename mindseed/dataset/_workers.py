@@ -118,7 +118,19 @@ class _Job:
         self.error = None
 
 
-class ThreadMap:
+class _Pool:
+    """What the pools share: `close()` (on exhaustion, on error, or at interpreter exit) shuts down once."""
+
+    closed = False
+
+    def close(self):
+        if self.closed:
+            return
+        self.closed = True
+        self._shutdown()
+
+
+class ThreadMap(_Pool):
     """`imap(chunks)` over `num_workers` daemon threads, results in input order."""
 
     def __init__(self, fn, num_workers, window=None):
@@ -127,7 +139,6 @@ class ThreadMap:
         self.tasks = queue.SimpleQueue()
         self.threads = [threading.Thread(target=self._loop, name=f"mindseed-dataset-worker-{i}", daemon=True)
                         for i in range(num_workers)]
-        self.closed = False
         for t in self.threads:
             t.start()
         _LIVE.add(self)
@@ -171,10 +182,7 @@ class ThreadMap:
         finally:
             self.close()
 
-    def close(self):
-        if self.closed:
-            return
-        self.closed = True
+    def _shutdown(self):
         for _ in self.threads:
             self.tasks.put(None)
         me = threading.current_thread()
@@ -249,7 +257,7 @@ _BUILTIN_EXC = {k: v for k, v in vars(builtins).items() if isinstance(v, type) a
 _SEG_IDS = itertools.count()
 
 
-class ProcessMap:
+class ProcessMap(_Pool):
     """`imap(chunks)` over `num_workers` forked processes; chunks are lists of rows of arrays.
 
     Tasks travel through pipes. Results do too, unless `shared_memory`: then each worker, once it has returned
@@ -260,7 +268,6 @@ class ProcessMap:
 
     def __init__(self, fn, num_workers, shared_memory=False):
         self.procs, self.task_conns, self.result_conns = [], [], []
-        self.closed = False
         self.use_shm = shared_memory
         self.segs = [None] * num_workers    # this process's handle of each worker's segment
         self.new_seg = [None] * num_workers  # a segment name to hand to the worker with its next task
@@ -297,8 +304,7 @@ class ProcessMap:
             (n,) = struct.unpack_from("<Q", msg, 1)
             return unpack_rows(self.segs[w].buf[:n])
         if kind == b"E":
-            name, _, text = bytes(msg[1:]).decode("utf-8", "replace").partition("\n")
-            raise WorkerError(text, _BUILTIN_EXC.get(name))
+            raise _sent_error(msg)
         size = len(msg) - 1
         if self.use_shm and size >= _SHM_MIN:  # (re)make this worker's segment large enough for such results
             old = self.segs[w]
@@ -338,10 +344,7 @@ class ProcessMap:
         finally:
             self.close()
 
-    def close(self):
-        if self.closed:
-            return
-        self.closed = True
+    def _shutdown(self):
         self._stop_workers()
         segs, self.segs = self.segs, []
         for seg in segs:
@@ -368,6 +371,12 @@ class ProcessMap:
                 p.close()
             except ValueError:
                 pass
+
+
+def _sent_error(msg):
+    """The WorkerError of a worker's b"E" message: its exception's builtin type name, a newline, the text."""
+    name, _, text = bytes(msg[1:]).decode("utf-8", "replace").partition("\n")
+    return WorkerError(text, _BUILTIN_EXC.get(name))
 
 
 def _drop_segment(seg):
@@ -466,7 +475,7 @@ def _widen_pipe(conn, size=1 << 20):
         pass
 
 
-class BatchProcesses:
+class BatchProcesses(_Pool):
     """Batches written in forked worker processes straight into shared memory, handed out without a copy.
 
     `write(buffer, start, rows)` runs in a worker: it fills `buffer` (the batch's bytes) from the rows of one
@@ -482,7 +491,6 @@ class BatchProcesses:
         self.free = collections.deque()  # slots whose arrays are gone
         self.slots = []
         self.live = set()  # names of the slots whose arrays are still alive
-        self.closed = False
         resource_tracker.ensure_running()  # one tracker for all (see ProcessMap)
         gc.freeze()  # the children's collector leaves the inherited objects alone (no copy-on-write of the heap)
         try:
@@ -540,8 +548,7 @@ class BatchProcesses:
                 msg = ProcessMap._recv(self, w)
                 if msg[:1] == b"E":
                     self.free.append(seg)
-                    name, _, text = bytes(msg[1:]).decode("utf-8", "replace").partition("\n")
-                    raise WorkerError(text, _BUILTIN_EXC.get(name))
+                    raise _sent_error(msg)
                 if ready is not None:
                     self.task_conns[w].send_bytes(ready[0])
                     busy.append((w,) + ready[1:])
@@ -554,10 +561,7 @@ class BatchProcesses:
         finally:
             self.close()
 
-    def close(self):
-        if self.closed:
-            return
-        self.closed = True
+    def _shutdown(self):
         ProcessMap._stop_workers(self)
         self.free.clear()
         slots, self.slots = self.slots, []

@@ -165,7 +165,21 @@ class SequentialSampler(BuiltinSampler):
         return np.arange(self.start_index, self.start_index + self._own_count(n), dtype=np.int64)
 
 
-class RandomSampler(BuiltinSampler):
+class _RandomDraws(BuiltinSampler):
+    """A sampler drawing row ids at random, with or without replacement."""
+
+    def __init__(self, replacement, num_samples):
+        if not isinstance(replacement, bool):
+            raise TypeError(f"replacement must be a boolean value but was: {replacement}.")
+        _check_num_samples(num_samples)
+        super().__init__(num_samples)
+        self.replacement = replacement
+
+    def is_shuffled(self):
+        return True
+
+
+class RandomSampler(_RandomDraws):
     """Rows in a random order (a new order every epoch).
 
     Args:
@@ -174,15 +188,8 @@ class RandomSampler(BuiltinSampler):
     """
 
     def __init__(self, replacement=False, num_samples=None, shuffle=True):
-        if not isinstance(replacement, bool):
-            raise TypeError(f"replacement must be a boolean value but was: {replacement}.")
-        _check_num_samples(num_samples)
-        super().__init__(num_samples)
-        self.replacement = replacement
+        super().__init__(replacement, num_samples)
         self.reshuffle_each_epoch = True
-
-    def is_shuffled(self):
-        return True
 
     def _own_count(self, n):
         if self.replacement:
@@ -237,7 +244,7 @@ class SubsetRandomSampler(SubsetSampler):
         return _checked(ids[:self._own_count(n)], n, type(self).__name__)
 
 
-class WeightedRandomSampler(BuiltinSampler):
+class WeightedRandomSampler(_RandomDraws):
     """Row ids drawn with probability proportional to `weights`.
 
     Args:
@@ -256,17 +263,10 @@ class WeightedRandomSampler(BuiltinSampler):
             raise ValueError("weights should not contain negative numbers.")
         if not w.any():
             raise ValueError("The sum of all weights should be greater than 0.")
-        if not isinstance(replacement, bool):
-            raise TypeError(f"replacement must be a boolean value but was: {replacement}.")
-        _check_num_samples(num_samples)
+        super().__init__(replacement, num_samples)
         if num_samples == 0:
             raise ValueError("num_samples should be a positive integer value, but got num_samples: 0.")
-        super().__init__(num_samples)
         self.weights = w
-        self.replacement = replacement
-
-    def is_shuffled(self):
-        return True
 
     def _own_count(self, n):
         return self.num_samples if self.num_samples else len(self.weights)

@@ -44,14 +44,21 @@ def piecewise_constant_lr(milestone, learning_rates):
     return lr
 
 
-def _check_inputs(learning_rate, decay_rate, total_step, step_per_epoch, decay_epoch, is_stair):
+def _positive_real(value, name):
+    V.positive_float(value, name)
+    V.is_float(value, name)
+
+
+def _step_counts(total_step, step_per_epoch, decay_epoch):
     V.positive_int(total_step, "total_step")
     V.positive_int(step_per_epoch, "step_per_epoch")
     V.positive_int(decay_epoch, "decay_epoch")
-    V.positive_float(learning_rate, "learning_rate")
-    V.is_float(learning_rate, "learning_rate")
-    V.positive_float(decay_rate, "decay_rate")
-    V.is_float(decay_rate, "decay_rate")
+
+
+def _check_inputs(learning_rate, decay_rate, total_step, step_per_epoch, decay_epoch, is_stair):
+    _step_counts(total_step, step_per_epoch, decay_epoch)
+    _positive_real(learning_rate, "learning_rate")
+    _positive_real(decay_rate, "decay_rate")
     V.value_type("is_stair", is_stair, [bool])
 
 
@@ -110,11 +117,8 @@ def cosine_decay_lr(min_lr, max_lr, total_step, step_per_epoch, decay_epoch):
     [0.1, 0.055, 0.01]
     """
     V.non_negative_float_typed(min_lr, "min_lr", "cosine_decay_lr", None)
-    V.positive_float(max_lr, "max_lr")
-    V.is_float(max_lr, "max_lr")
-    V.positive_int(total_step, "total_step")
-    V.positive_int(step_per_epoch, "step_per_epoch")
-    V.positive_int(decay_epoch, "decay_epoch")
+    _positive_real(max_lr, "max_lr")
+    _step_counts(total_step, step_per_epoch, decay_epoch)
     if min_lr >= max_lr:
         raise ValueError(f"For 'cosine_decay_lr', the 'max_lr' must be greater than the 'min_lr', but got 'max_lr' "
                          f"value: {max_lr}, 'min_lr' value: {min_lr}.")
@@ -133,14 +137,10 @@ def polynomial_decay_lr(learning_rate, end_learning_rate, total_step, step_per_e
     >>> [round(x, 4) for x in ms.nn.polynomial_decay_lr(0.1, 0.01, 3, 1, 2, 1.0)]
     [0.1, 0.055, 0.01]
     """
-    V.positive_float(learning_rate, "learning_rate")
-    V.is_float(learning_rate, "learning_rate")
+    _positive_real(learning_rate, "learning_rate")
     V.non_negative_float_typed(end_learning_rate, "end_learning_rate", "polynomial_decay_lr", None)
-    V.positive_float(power, "power")
-    V.is_float(power, "power")
-    V.positive_int(total_step, "total_step")
-    V.positive_int(step_per_epoch, "step_per_epoch")
-    V.positive_int(decay_epoch, "decay_epoch")
+    _positive_real(power, "power")
+    _step_counts(total_step, step_per_epoch, decay_epoch)
     V.value_type("update_decay_epoch", update_decay_epoch, [bool])
     delta = learning_rate - end_learning_rate
 

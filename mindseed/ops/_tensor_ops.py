@@ -95,28 +95,13 @@ def _setitem(self, index, value):
     F.update_in_place(self, lambda old: F.tensor_setitem(old, index, value), value)
 
 
+# each with its reflected (__radd__) and in-place (__iadd__, a new tensor) forms
+_ARITHMETIC = (("add", P.add_p), ("sub", P.sub_p), ("mul", P.mul_p), ("truediv", P.div_p), ("floordiv", _floordiv),
+               ("mod", _mod), ("pow", P.pow_p), ("matmul", _matmul), ("and", _and), ("or", _or), ("xor", _xor))
+
 _OPERATORS = {
-    "__add__": _binary(P.add_p, "__add__"), "__radd__": _rbinary(P.add_p, "__radd__"),
-    "__iadd__": _binary(P.add_p, "__iadd__"),
-    "__sub__": _binary(P.sub_p, "__sub__"), "__rsub__": _rbinary(P.sub_p, "__rsub__"),
-    "__isub__": _binary(P.sub_p, "__isub__"),
-    "__mul__": _binary(P.mul_p, "__mul__"), "__rmul__": _rbinary(P.mul_p, "__rmul__"),
-    "__imul__": _binary(P.mul_p, "__imul__"),
-    "__truediv__": _binary(P.div_p, "__truediv__"), "__rtruediv__": _rbinary(P.div_p, "__rtruediv__"),
-    "__itruediv__": _binary(P.div_p, "__itruediv__"),
-    "__floordiv__": _binary(_floordiv, "__floordiv__"), "__rfloordiv__": _rbinary(_floordiv, "__rfloordiv__"),
-    "__ifloordiv__": _binary(_floordiv, "__ifloordiv__"),
-    "__mod__": _binary(_mod, "__mod__"), "__rmod__": _rbinary(_mod, "__rmod__"),
-    "__imod__": _binary(_mod, "__imod__"),
-    "__pow__": _binary(P.pow_p, "__pow__"), "__rpow__": _rbinary(P.pow_p, "__rpow__"),
-    "__ipow__": _binary(P.pow_p, "__ipow__"),
-    "__matmul__": _binary(_matmul, "__matmul__"), "__rmatmul__": _rbinary(_matmul, "__rmatmul__"),
-    "__imatmul__": _binary(_matmul, "__imatmul__"),
-    "__and__": _binary(_and, "__and__"), "__rand__": _rbinary(_and, "__rand__"),
-    "__iand__": _binary(_and, "__iand__"),
-    "__or__": _binary(_or, "__or__"), "__ror__": _rbinary(_or, "__ror__"), "__ior__": _binary(_or, "__ior__"),
-    "__xor__": _binary(_xor, "__xor__"), "__rxor__": _rbinary(_xor, "__rxor__"),
-    "__ixor__": _binary(_xor, "__ixor__"),
+    **{f"__{kind}{name}__": make(fn, f"__{kind}{name}__")
+       for name, fn in _ARITHMETIC for kind, make in (("", _binary), ("r", _rbinary), ("i", _binary))},
     "__lt__": _binary(P.less_p, "__lt__"), "__le__": _binary(P.less_equal_p, "__le__"),
     "__gt__": _binary(P.greater_p, "__gt__"), "__ge__": _binary(P.greater_equal_p, "__ge__"),
     "__eq__": _binary(P.equal_p, "__eq__"), "__ne__": _binary(P.not_equal_p, "__ne__"),

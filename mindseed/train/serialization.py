@@ -682,16 +682,8 @@ def ckpt_to_safetensors(file_path, save_path=None, name_map=None, file_name_rege
 
 
 def safetensors_to_ckpt(file_path, save_path=None, name_map=None, file_name_regex=None, processes_num=1):
-    """Convert a `.safetensors` file (or the `rank*/` folders of a directory) into `.ckpt` files.
-
-    Args:
-        file_path (str): a .safetensors file, or a directory with rank* subdirectories of them.
-        save_path (str): output directory (default: next to the input). Default: ``None``.
-        name_map (dict): rename parameters old -> new. Default: ``None``.
-        file_name_regex (str): convert only files matching this regular expression. Default: ``None``.
-        processes_num (int): parallel workers for a directory. Default: ``1``.
-
-    Raises:
-        ValueError: the path is invalid, `save_path` is not a directory, or the file is not a .safetensors.
+    """Convert a `.safetensors` file (or the `rank*/` folders of a directory) into `.ckpt` files: the inverse of
+    `ckpt_to_safetensors`, with the same arguments and errors (`file_path` a .safetensors file or a directory with
+    rank* subdirectories of them).
     """
     _convert(file_path, save_path, name_map, file_name_regex, processes_num, "ckpt")

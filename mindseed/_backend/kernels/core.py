@@ -57,12 +57,20 @@ def _scalar_operand(x):
     return torch.scalar_tensor(x, dtype=dtype)
 
 
-def add(x, y):
-    if _unsigned(x, y):
-        return _wrapping(torch.add, x, y)
-    if isinstance(x, torch.Tensor):
-        return torch.add(x, y)
-    return torch.add(y if isinstance(y, torch.Tensor) else _scalar_operand(y), x)
+def _commutative(op):
+    """The kernel of a commutative binary op: wrapping unsigned arithmetic, and a number on the left swapped to
+    the right (both numbers: the left one as a 0-d tensor)."""
+    def kernel(x, y):
+        if _unsigned(x, y):
+            return _wrapping(op, x, y)
+        if isinstance(x, torch.Tensor):
+            return op(x, y)
+        return op(y if isinstance(y, torch.Tensor) else _scalar_operand(y), x)
+    kernel.__name__ = kernel.__qualname__ = op.__name__
+    return kernel
+
+
+add = _commutative(torch.add)
 
 
 def sub(x, y):
@@ -75,12 +83,7 @@ def sub(x, y):
     return torch.rsub(y, x)
 
 
-def mul(x, y):
-    if _unsigned(x, y):
-        return _wrapping(torch.mul, x, y)
-    if isinstance(x, torch.Tensor):
-        return torch.mul(x, y)
-    return torch.mul(y if isinstance(y, torch.Tensor) else _scalar_operand(y), x)
+mul = _commutative(torch.mul)
 
 
 def div(x, y):

@@ -7,6 +7,7 @@ import numpy as np
 
 from mindseed.common import dtype as mstype
 from mindseed.dataset.text._vocab import Vocab
+from mindseed.dataset import _validate as V
 from mindseed.dataset.transforms._base import TensorOperation
 from mindseed.dataset.transforms._transforms import _np_dtype
 
@@ -62,8 +63,7 @@ def _byte_offsets(text, spans):
 
 class _Tokenizer(TensorOperation):
     def __init__(self, with_offsets=False):
-        if not isinstance(with_offsets, bool):
-            raise TypeError(f"Argument with_offsets with value {with_offsets!r} is not of type [<class 'bool'>].")
+        V.bool_arg(with_offsets, "with_offsets")
         self.with_offsets = with_offsets
 
     def _spans(self, text):

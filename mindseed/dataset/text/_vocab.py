@@ -4,6 +4,8 @@ import os
 
 import numpy as np
 
+from mindseed.dataset import _validate as V
+
 __all__ = ["Vocab", "to_str", "to_bytes"]
 
 
@@ -18,8 +20,7 @@ def _special(special_tokens):
 
 
 def _check_first(special_first):
-    if not isinstance(special_first, bool):
-        raise TypeError(f"Argument special_first with value {special_first!r} is not of type [<class 'bool'>].")
+    V.bool_arg(special_first, "special_first")
 
 
 class Vocab:

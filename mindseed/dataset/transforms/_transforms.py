@@ -36,6 +36,14 @@ def _run(op, vals):
     return res if isinstance(res, tuple) else (res,)
 
 
+def _chain(ops, args):
+    """`args` through `ops` in order (each one's outputs are the next one's inputs); a single output unwrapped."""
+    vals = args
+    for op in ops:
+        vals = _run(op, vals)
+    return vals[0] if len(vals) == 1 else vals
+
+
 def not_random(function):
     """Mark a Python function as deterministic (kept for MindSpore compatibility)."""
     function.random = False
@@ -57,10 +65,7 @@ class Compose(PyTensorOperation):
         self.transforms = list(transforms)
 
     def _apply(self, *args):
-        vals = args
-        for op in self.transforms:
-            vals = _run(op, vals)
-        return vals[0] if len(vals) == 1 else vals
+        return _chain(self.transforms, args)
 
     @staticmethod
     def reduce(operations):
@@ -279,39 +284,32 @@ class RandomApply(TensorOperation):
         self.prob = prob
 
     def _apply(self, *args):
-        if rng().random() >= self.prob:
-            return args[0] if len(args) == 1 else args
-        vals = args
-        for op in self.transforms:
-            vals = _run(op, vals)
-        return vals[0] if len(vals) == 1 else vals
+        return _chain(self.transforms if rng().random() < self.prob else (), args)
 
 
-class RandomChoice(TensorOperation):
+class _RandomTransforms(TensorOperation):
+    """A transform that applies its list of transforms in an order drawn at random (`_pick`)."""
+
+    def __init__(self, transforms):
+        _check_transforms(transforms)
+        self.transforms = list(transforms)
+
+    def _apply(self, *args):
+        return _chain(self._pick(), args)
+
+
+class RandomChoice(_RandomTransforms):
     """Apply one transform chosen uniformly at random."""
 
-    def __init__(self, transforms):
-        _check_transforms(transforms)
-        self.transforms = list(transforms)
-
-    def _apply(self, *args):
-        op = self.transforms[int(rng().integers(len(self.transforms)))]
-        vals = _run(op, args)
-        return vals[0] if len(vals) == 1 else vals
+    def _pick(self):
+        return (self.transforms[int(rng().integers(len(self.transforms)))],)
 
 
-class RandomOrder(TensorOperation):
+class RandomOrder(_RandomTransforms):
     """Apply all transforms in a random order."""
 
-    def __init__(self, transforms):
-        _check_transforms(transforms)
-        self.transforms = list(transforms)
-
-    def _apply(self, *args):
-        vals = args
-        for k in rng().permutation(len(self.transforms)):
-            vals = _run(self.transforms[k], vals)
-        return vals[0] if len(vals) == 1 else vals
+    def _pick(self):
+        return [self.transforms[k] for k in rng().permutation(len(self.transforms))]
 
 
 class PyFunc(TensorOperation):

@@ -5,6 +5,7 @@ import numbers
 import numpy as np
 
 from mindseed.dataset._random import rng
+from mindseed.dataset import _validate as V
 from mindseed.dataset.transforms._base import TensorOperation
 from mindseed.dataset.vision import _color as C
 from mindseed.dataset.vision import _geometry as G
@@ -169,8 +170,7 @@ class MixUp(TensorOperation):
     """
 
     def __init__(self, batch_size, alpha, is_single=True):
-        if not isinstance(is_single, bool):
-            raise TypeError(f"Argument is_single with value {is_single!r} is not of type [<class 'bool'>].")
+        V.bool_arg(is_single, "is_single")
         if isinstance(batch_size, bool) or not isinstance(batch_size, int):
             raise TypeError(f"Argument batch_size with value {batch_size!r} is not of type [<class 'int'>].")
         if isinstance(alpha, bool) or not isinstance(alpha, (int, float)):

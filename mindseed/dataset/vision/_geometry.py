@@ -5,6 +5,7 @@ import numbers
 import numpy as np
 
 from mindseed.dataset._random import rng
+from mindseed.dataset import _validate as V
 from mindseed.dataset.transforms._base import TensorOperation
 from mindseed.dataset.vision import _image as I
 from mindseed.dataset.vision._image import Image
@@ -115,8 +116,7 @@ class Decode(ImageTensorOperation):
     """Decode JPEG/PNG/BMP/TIFF bytes (1-D uint8 array or bytes) to an RGB HWC uint8 image (PIL with to_pil)."""
 
     def __init__(self, to_pil=False):
-        if not isinstance(to_pil, bool):
-            raise TypeError(f"Argument to_pil with value {to_pil!r} is not of type [<class 'bool'>].")
+        V.bool_arg(to_pil, "to_pil")
         self.to_pil = to_pil
 
     def _apply(self, data):
@@ -250,8 +250,7 @@ class RandomCrop(ImageTensorOperation):
     def __init__(self, size, padding=None, pad_if_needed=False, fill_value=0, padding_mode=Border.CONSTANT):
         self.size = _size_arg(size)
         self.padding = None if padding is None else _padding_arg(padding)
-        if not isinstance(pad_if_needed, bool):
-            raise TypeError(f"Argument pad_if_needed with value {pad_if_needed!r} is not of type [<class 'bool'>].")
+        V.bool_arg(pad_if_needed, "pad_if_needed")
         self.pad_if_needed = pad_if_needed
         self.fill_value = _fill(fill_value)
         if not isinstance(padding_mode, Border):

@@ -1,6 +1,6 @@
 """Adamax (torch-style, infinity norm) with parameter groups."""
 
-from mindseed.experimental.optim.optimizer import Optimizer, check_args
+from mindseed.experimental.optim.optimizer import Optimizer, check_adam_args
 from mindseed.ops._prims.optim import adamax_p
 
 __all__ = ["Adamax"]
@@ -10,11 +10,7 @@ class Adamax(Optimizer):
     r"""Adamax: :math:`u = \max(\beta_2 u, |g| + \epsilon)`, :math:`p = p - \frac{lr}{1 - \beta_1^t} \frac{m}{u}`.
 
     Args:
-        params (Union[list[Parameter], list[dict]]): parameters or groups.
-        lr (Union[float, int, Tensor]): Default: ``2e-3``.
-        betas (tuple[float, float]): Default: ``(0.9, 0.999)``.
-        eps (float): Default: ``1e-8``.
-        weight_decay (float): Default: ``0.0``.
+        params, lr, betas, eps, weight_decay: as in `Adam`, with `lr` defaulting to ``2e-3``.
         maximize (bool): Default: ``False``.
 
     State: ``step_t``, ``exp_avg.*``, ``exp_inf.*``.
@@ -28,8 +24,7 @@ class Adamax(Optimizer):
     """
 
     def __init__(self, params, lr=2e-3, betas=(0.9, 0.999), eps=1e-8, weight_decay=0.0, *, maximize=False):
-        check_args("Adamax", (lr, "lr", ">0"), (weight_decay, "weight_decay", ">=0"), (eps, "eps", ">0"),
-                   (betas[0], "betas[0]", "[0,1)"), (betas[1], "betas[1]", "[0,1)"))
+        check_adam_args("Adamax", lr, betas, eps, weight_decay)
         super().__init__(params, {"lr": lr, "betas": betas, "eps": eps, "weight_decay": weight_decay,
                                   "maximize": maximize})
         self._step_counter("step_t")

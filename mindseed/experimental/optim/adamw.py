@@ -13,18 +13,8 @@ class AdamW(Adam):
         p = p (1 - lr \lambda), \quad m = \beta_1 m + (1 - \beta_1) g, \quad v = \beta_2 v + (1 - \beta_2) g^2,
         \quad p = p - \frac{lr}{1 - \beta_1^t} \frac{m}{\sqrt{v} / \sqrt{1 - \beta_2^t} + \epsilon}
 
-    With `amsgrad`, v in the denominator is its running maximum.
-
-    Args:
-        params (Union[list[Parameter], list[dict]]): parameters or groups.
-        lr (Union[float, int, Tensor]): Default: ``1e-3``.
-        betas (tuple[float, float]): Default: ``(0.9, 0.999)``.
-        eps (float): Default: ``1e-8``.
-        weight_decay (float): Default: ``1e-2``.
-        amsgrad (bool): Default: ``False``.
-        maximize (bool): Default: ``False``.
-
-    State: ``exp_avg.*``, ``exp_avg_sq.*``, ``max_exp_avg_sq.*``, ``state_step``.
+    With `amsgrad`, v in the denominator is its running maximum. Arguments and state as `Adam`, except that
+    `weight_decay` (the decoupled decay rate) defaults to ``1e-2``.
 
     >>> import mindseed as ms
     >>> from mindseed.experimental import optim

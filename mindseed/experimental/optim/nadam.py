@@ -12,11 +12,7 @@ class NAdam(Optimizer):
     r"""NAdam (Dozat, 2016) with the momentum schedule :math:`\mu_t = \beta_1 (1 - 0.5 \cdot 0.96^{t \psi})`.
 
     Args:
-        params (Union[list[Parameter], list[dict]]): parameters or groups.
-        lr (Union[float, int, Tensor]): Default: ``2e-3``.
-        betas (tuple[float, float]): Default: ``(0.9, 0.999)``.
-        eps (float): Default: ``1e-8``.
-        weight_decay (float): Default: ``0.0``.
+        params, lr, betas, eps, weight_decay: as in `Adam`, with `lr` defaulting to ``2e-3``.
         momentum_decay (float): psi. Default: ``4e-3``.
 
     State: ``step_t``, ``exp_avg.*``, ``exp_avg_sq.*``, ``mu_product_<name>``.

@@ -162,6 +162,12 @@ class Optimizer(OptimizerBase):
         return states[lo:hi]
 
 
+def check_adam_args(prim, lr, betas, eps, weight_decay):
+    """The checks of Adamax and RAdam in MindSpore's order: lr > 0, weight_decay >= 0, eps > 0, betas in [0, 1)."""
+    check_args(prim, (lr, "lr", ">0"), (weight_decay, "weight_decay", ">=0"), (eps, "eps", ">0"),
+               (betas[0], "betas[0]", "[0,1)"), (betas[1], "betas[1]", "[0,1)"))
+
+
 def check_args(prim, *rules):
     """Check hyper-parameters in order; each rule is (value, name, bound).
 

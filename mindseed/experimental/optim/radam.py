@@ -1,6 +1,6 @@
 """RAdam: Adam with variance rectification, torch-style parameter groups."""
 
-from mindseed.experimental.optim.optimizer import Optimizer, check_args
+from mindseed.experimental.optim.optimizer import Optimizer, check_adam_args
 from mindseed.ops._prims.optim import radam_p
 
 __all__ = ["RAdam"]
@@ -10,11 +10,7 @@ class RAdam(Optimizer):
     r"""RAdam (Liu et al., 2019): plain momentum steps while :math:`\rho_t \le 5`, rectified Adam steps after.
 
     Args:
-        params (Union[list[Parameter], list[dict]]): parameters or groups.
-        lr (Union[float, int, Tensor]): Default: ``1e-3``.
-        betas (tuple[float, float]): Default: ``(0.9, 0.999)``.
-        eps (float): Default: ``1e-8``.
-        weight_decay (float): Default: ``0.0``.
+        params, lr, betas, eps, weight_decay: as in `Adam`, with `lr` defaulting to ``1e-3``.
 
     State: ``step_t``, ``exp_avg.*``, ``exp_avg_sq.*``.
 
@@ -27,8 +23,7 @@ class RAdam(Optimizer):
     """
 
     def __init__(self, params, lr=1e-3, betas=(0.9, 0.999), eps=1e-8, weight_decay=0.0):
-        check_args("RAdam", (lr, "lr", ">0"), (weight_decay, "weight_decay", ">=0"), (eps, "eps", ">0"),
-                   (betas[0], "betas[0]", "[0,1)"), (betas[1], "betas[1]", "[0,1)"))
+        check_adam_args("RAdam", lr, betas, eps, weight_decay)
         super().__init__(params, {"lr": lr, "betas": betas, "eps": eps, "weight_decay": weight_decay})
         self._step_counter("step_t")
         self._states("exp_avg", "exp_avg_sq")

@@ -42,9 +42,14 @@ def _explicit_pads(cls, padding, nd):
         return (padding,) * (2 * nd)
     if len(padding) != 2 * nd:
         raise ValueError(f"For '{cls}', the length of 'padding' must be {2 * nd}, but got {len(padding)}.")
+    return non_negative_ints(cls, padding, "the 'padding item' must be a non-negative int")
+
+
+def non_negative_ints(cls, padding, rule):
+    """`padding` as a tuple once every item is a non-negative int (ValueError `For '{cls}', {rule}, ...` if not)."""
     for p in padding:
         if isinstance(p, bool) or not isinstance(p, int) or p < 0:
-            raise ValueError(f"For '{cls}', the 'padding item' must be a non-negative int, but got {padding}.")
+            raise ValueError(f"For '{cls}', {rule}, but got {padding}.")
     return tuple(padding)
 
 

@@ -3,7 +3,7 @@ real cells only) and 'pad' (explicit symmetric padding, dilation, ceil_mode, ret
 fractional pooling and max-unpooling."""
 from mindseed.common import dtype as mstype
 from mindseed.nn.cell import Cell
-from mindseed.nn.layer.conv import same_pads
+from mindseed.nn.layer.conv import non_negative_ints, same_pads
 from mindseed.ops import functional as F
 from mindseed.ops._prims import core as P
 from mindseed.ops._prims.conv import avg_pool_p, max_pool_p, max_pool_values
@@ -46,10 +46,7 @@ def _padding_n(cls, padding, nd):
         padding = tuple(padding) * nd
     elif len(padding) != nd:
         raise ValueError(f"For {cls}, the length of padding must equal to {nd}, but got {len(padding)}.")
-    for p in padding:
-        if isinstance(p, bool) or not isinstance(p, int) or p < 0:
-            raise ValueError(f"For '{cls}', the 'padding' must be non-negative ints, but got {padding}.")
-    return tuple(padding)
+    return non_negative_ints(cls, padding, "the 'padding' must be non-negative ints")
 
 
 class _PoolNd(Cell):

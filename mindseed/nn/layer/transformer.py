@@ -269,28 +269,49 @@ def _check_kpm(mask):
         raise AssertionError("only bool and floating types of key_padding_mask are supported")
 
 
-class TransformerEncoderLayer(Cell):
-    """Self-attention then a feed-forward block, each with residual, dropout and LayerNorm (post-norm unless
-    norm_first)."""
+class _TransformerLayer(Cell):
+    """What the encoder and decoder layers share: self-attention (and, with `blocks` 3, attention over the
+    encoder memory), the feed-forward block, one LayerNorm and one Dropout per block, and the arguments
+    `_Stack` copies a layer's configuration from."""
 
-    def __init__(self, d_model, nhead, dim_feedforward=2048, dropout=0.1, activation="relu", layer_norm_eps=1e-5,
-                 batch_first=False, norm_first=False, dtype=mstype.float32):
+    def __init__(self, blocks, d_model, nhead, dim_feedforward, dropout, activation, layer_norm_eps, batch_first,
+                 norm_first, dtype):
         super().__init__()
         self.self_attn = MultiheadAttention(d_model, nhead, dropout=dropout, batch_first=batch_first, dtype=dtype)
+        if blocks == 3:
+            self.multihead_attn = MultiheadAttention(d_model, nhead, dropout=dropout, batch_first=batch_first,
+                                                     dtype=dtype)
         dense1, dense2 = _feedforward(d_model, dim_feedforward, dtype)
         self.dense1 = dense1
         self.dropout = Dropout(p=dropout)
         self.dense2 = dense2
         self.norm_first = norm_first
-        self.norm1 = LayerNorm((d_model,), epsilon=layer_norm_eps, dtype=dtype)
-        self.norm2 = LayerNorm((d_model,), epsilon=layer_norm_eps, dtype=dtype)
-        self.dropout1 = Dropout(p=dropout)
-        self.dropout2 = Dropout(p=dropout)
+        for i in range(1, blocks + 1):
+            setattr(self, f"norm{i}", LayerNorm((d_model,), epsilon=layer_norm_eps, dtype=dtype))
+        for i in range(1, blocks + 1):
+            setattr(self, f"dropout{i}", Dropout(p=dropout))
         self.activation1 = activation
         self.activation = _check_activation(activation)
         self.d_model, self.nhead, self.dim_feedforward = d_model, nhead, dim_feedforward
         self.dropout_num, self.layernorm_eps = dropout, layer_norm_eps
         self.batch_first, self.dtype = batch_first, dtype
+
+    def _sa_block(self, x, attn_mask, key_padding_mask):
+        x = self.self_attn(x, x, x, attn_mask=attn_mask, key_padding_mask=key_padding_mask, need_weights=False)[0]
+        return self.dropout1(x)
+
+    def _feedforward_block(self, x, dropout):
+        return dropout(self.dense2(self.dropout(self.activation(self.dense1(x)))))
+
+
+class TransformerEncoderLayer(_TransformerLayer):
+    """Self-attention then a feed-forward block, each with residual, dropout and LayerNorm (post-norm unless
+    norm_first)."""
+
+    def __init__(self, d_model, nhead, dim_feedforward=2048, dropout=0.1, activation="relu", layer_norm_eps=1e-5,
+                 batch_first=False, norm_first=False, dtype=mstype.float32):
+        super().__init__(2, d_model, nhead, dim_feedforward, dropout, activation, layer_norm_eps, batch_first,
+                         norm_first, dtype)
 
     def construct(self, src, src_mask=None, src_key_padding_mask=None):
         _check_kpm(src_key_padding_mask)
@@ -303,41 +324,18 @@ class TransformerEncoderLayer(Cell):
             x = self.norm2(P.add_p(x, self._ff_block(x)))
         return x
 
-    def _sa_block(self, x, attn_mask, key_padding_mask):
-        x = self.self_attn(x, x, x, attn_mask=attn_mask, key_padding_mask=key_padding_mask, need_weights=False)[0]
-        return self.dropout1(x)
-
     def _ff_block(self, x):
-        x = self.dense2(self.dropout(self.activation(self.dense1(x))))
-        return self.dropout2(x)
+        return self._feedforward_block(x, self.dropout2)
 
 
-class TransformerDecoderLayer(Cell):
+class TransformerDecoderLayer(_TransformerLayer):
     """Self-attention, attention over the encoder memory and a feed-forward block, each with residual,
     dropout and LayerNorm."""
 
     def __init__(self, d_model, nhead, dim_feedforward=2048, dropout=0.1, activation="relu", layer_norm_eps=1e-5,
                  batch_first=False, norm_first=False, dtype=mstype.float32):
-        super().__init__()
-        self.self_attn = MultiheadAttention(d_model, nhead, dropout=dropout, batch_first=batch_first, dtype=dtype)
-        self.multihead_attn = MultiheadAttention(d_model, nhead, dropout=dropout, batch_first=batch_first,
-                                                 dtype=dtype)
-        dense1, dense2 = _feedforward(d_model, dim_feedforward, dtype)
-        self.dense1 = dense1
-        self.dropout = Dropout(p=dropout)
-        self.dense2 = dense2
-        self.norm_first = norm_first
-        self.norm1 = LayerNorm((d_model,), epsilon=layer_norm_eps, dtype=dtype)
-        self.norm2 = LayerNorm((d_model,), epsilon=layer_norm_eps, dtype=dtype)
-        self.norm3 = LayerNorm((d_model,), epsilon=layer_norm_eps, dtype=dtype)
-        self.dropout1 = Dropout(p=dropout)
-        self.dropout2 = Dropout(p=dropout)
-        self.dropout3 = Dropout(p=dropout)
-        self.activation1 = activation
-        self.activation = _check_activation(activation)
-        self.d_model, self.nhead, self.dim_feedforward = d_model, nhead, dim_feedforward
-        self.dropout_num, self.layernorm_eps = dropout, layer_norm_eps
-        self.batch_first, self.dtype = batch_first, dtype
+        super().__init__(3, d_model, nhead, dim_feedforward, dropout, activation, layer_norm_eps, batch_first,
+                         norm_first, dtype)
 
     def construct(self, tgt, memory, tgt_mask=None, memory_mask=None, tgt_key_padding_mask=None,
                   memory_key_padding_mask=None):
@@ -352,18 +350,13 @@ class TransformerDecoderLayer(Cell):
             x = self.norm3(P.add_p(x, self._ff_block(x)))
         return x
 
-    def _sa_block(self, x, attn_mask, key_padding_mask):
-        x = self.self_attn(x, x, x, attn_mask=attn_mask, key_padding_mask=key_padding_mask, need_weights=False)[0]
-        return self.dropout1(x)
-
     def _mha_block(self, x, mem, attn_mask, key_padding_mask):
         x = self.multihead_attn(x, mem, mem, attn_mask=attn_mask, key_padding_mask=key_padding_mask,
                                 need_weights=False)[0]
         return self.dropout2(x)
 
     def _ff_block(self, x):
-        x = self.dense2(self.dropout(self.activation(self.dense1(x))))
-        return self.dropout3(x)
+        return self._feedforward_block(x, self.dropout3)
 
 
 class _Stack(Cell):
@@ -416,20 +409,15 @@ class Transformer(Cell):
                  dropout=0.1, activation="relu", custom_encoder=None, custom_decoder=None, layer_norm_eps=1e-5,
                  batch_first=False, norm_first=False, dtype=mstype.float32):
         super().__init__()
-        if custom_encoder is not None:
-            self.encoder = custom_encoder
-        else:
-            enc = TransformerEncoderLayer(d_model, nhead, dim_feedforward, dropout, activation, layer_norm_eps,
-                                          batch_first, norm_first, dtype=dtype)
-            self.encoder = TransformerEncoder(enc, num_encoder_layers,
-                                              LayerNorm((d_model,), epsilon=layer_norm_eps, dtype=dtype))
-        if custom_decoder is not None:
-            self.decoder = custom_decoder
-        else:
-            dec = TransformerDecoderLayer(d_model, nhead, dim_feedforward, dropout, activation, layer_norm_eps,
-                                          batch_first, norm_first, dtype=dtype)
-            self.decoder = TransformerDecoder(dec, num_decoder_layers,
-                                              LayerNorm((d_model,), epsilon=layer_norm_eps, dtype=dtype))
+
+        def stack(custom, layer_cls, stack_cls, num_layers):
+            if custom is not None:
+                return custom
+            layer = layer_cls(d_model, nhead, dim_feedforward, dropout, activation, layer_norm_eps, batch_first,
+                              norm_first, dtype=dtype)
+            return stack_cls(layer, num_layers, LayerNorm((d_model,), epsilon=layer_norm_eps, dtype=dtype))
+        self.encoder = stack(custom_encoder, TransformerEncoderLayer, TransformerEncoder, num_encoder_layers)
+        self.decoder = stack(custom_decoder, TransformerDecoderLayer, TransformerDecoder, num_decoder_layers)
         for _, p in self.parameters_and_names():
             if p.ndim > 1:
                 p.set_data(initializer("xavier_uniform", p.shape, p.dtype))

@@ -18,6 +18,15 @@ def _check_param_value(beta1, beta2, eps, prim_name):
     V.positive_float(eps, "eps", prim_name)
 
 
+def _moment_hypers(opt, beta1, beta2, eps):
+    """Check beta1, beta2 and eps and keep them on `opt` as (1,) float32 tensors and as floats (`_hyper`)."""
+    _check_param_value(beta1, beta2, eps, opt.cls_name)
+    opt.beta1 = Tensor([beta1], mstype.float32)
+    opt.beta2 = Tensor([beta2], mstype.float32)
+    opt.eps = Tensor([eps], mstype.float32)
+    opt.__dict__["_hyper"] = (opt.beta1.item(), opt.beta2.item(), opt.eps.item())
+
+
 class _AdamBase(Optimizer):
     """Shared state of the Adam variants: beta powers and the two moments."""
 
@@ -32,6 +41,15 @@ class _AdamBase(Optimizer):
         self.__dict__["_hyper"] = (self.beta1.item(), self.beta2.item(), self.eps.item())
         self.moment1 = self._parameters.clone(prefix="moment1", init="zeros")
         self.moment2 = self._parameters.clone(prefix="moment2", init="zeros")
+
+    def _init_dense_adam(self, beta1, beta2, eps, use_locking, use_nesterov):
+        """What AdamOffload and LazyAdam share: checked hyper-parameters, (1,) powers, the two flags."""
+        _check_param_value(beta1, beta2, eps, self.cls_name)
+        V.value_type("use_locking", use_locking, [bool], self.cls_name)
+        V.value_type("use_nesterov", use_nesterov, [bool], self.cls_name)
+        self._init_adam(beta1, beta2, eps, (1,))
+        self.use_nesterov = use_nesterov
+        self.use_locking = use_locking
 
     def _next_powers(self):
         """beta_power *= beta (float32, in place, as MindSpore stores them) and their new values."""
@@ -138,13 +156,8 @@ class AdamOffload(_AdamBase):
     def __init__(self, params, learning_rate=1e-3, beta1=0.9, beta2=0.999, eps=1e-8, use_locking=False,
                  use_nesterov=False, weight_decay=0.0, loss_scale=1.0):
         super().__init__(learning_rate, params, weight_decay, loss_scale)
-        _check_param_value(beta1, beta2, eps, self.cls_name)
-        V.value_type("use_locking", use_locking, [bool], self.cls_name)
-        V.value_type("use_nesterov", use_nesterov, [bool], self.cls_name)
         self.params = self.parameters
-        self._init_adam(beta1, beta2, eps, (1,))
-        self.use_nesterov = use_nesterov
-        self.use_locking = use_locking
+        self._init_dense_adam(beta1, beta2, eps, use_locking, use_nesterov)
 
     def construct(self, gradients):
         return self._adam_step(gradients)
@@ -180,11 +193,7 @@ class AdamWeightDecay(Optimizer):
 
     def __init__(self, params, learning_rate=1e-3, beta1=0.9, beta2=0.999, eps=1e-6, weight_decay=0.0):
         super().__init__(learning_rate, params, weight_decay)
-        _check_param_value(beta1, beta2, eps, self.cls_name)
-        self.beta1 = Tensor([beta1], mstype.float32)
-        self.beta2 = Tensor([beta2], mstype.float32)
-        self.eps = Tensor([eps], mstype.float32)
-        self.__dict__["_hyper"] = (self.beta1.item(), self.beta2.item(), self.eps.item())
+        _moment_hypers(self, beta1, beta2, eps)
         self.moments1 = self._parameters.clone(prefix="adam_m", init="zeros")
         self.moments2 = self._parameters.clone(prefix="adam_v", init="zeros")
         self.use_fused_opt = True

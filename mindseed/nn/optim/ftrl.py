@@ -6,21 +6,21 @@ from mindseed.ops._prims.optim import apply_ftrl_p
 __all__ = ["FTRL"]
 
 
+def _non_negative(name, value, prim_name):
+    V.value_type(name, value, [float], prim_name)
+    if value < 0.0:
+        raise ValueError(f"For '{prim_name}', the argument '{name}' must >= 0.0, but got {value}.")
+
+
 def _check_param(initial_accum, learning_rate, lr_power, l1, l2, use_locking, prim_name):
-    V.value_type("initial_accum", initial_accum, [float], prim_name)
-    if initial_accum < 0.0:
-        raise ValueError(f"For '{prim_name}', the argument 'initial_accum' must >= 0.0, but got {initial_accum}.")
+    _non_negative("initial_accum", initial_accum, prim_name)
     V.value_type("learning_rate", learning_rate, [float], prim_name)
     V.positive_float(learning_rate, "learning_rate", prim_name)
     V.value_type("lr_power", lr_power, [float], prim_name)
     if lr_power > 0.0:
         raise ValueError(f"For '{prim_name}', the argument 'lr_power' must <= 0.0, but got {lr_power}.")
-    V.value_type("l1", l1, [float], prim_name)
-    if l1 < 0.0:
-        raise ValueError(f"For '{prim_name}', the argument 'l1' must >= 0.0, but got {l1}.")
-    V.value_type("l2", l2, [float], prim_name)
-    if l2 < 0.0:
-        raise ValueError(f"For '{prim_name}', the argument 'l2' must >= 0.0, but got {l2}.")
+    _non_negative("l1", l1, prim_name)
+    _non_negative("l2", l2, prim_name)
     V.value_type("use_locking", use_locking, [bool], prim_name)
 
 

@@ -1,7 +1,5 @@
 """Lamb: layer-wise adaptive moments for large-batch training."""
-from mindseed.common import dtype as mstype
-from mindseed.common.tensor import Tensor
-from mindseed.nn.optim.adam import _check_param_value
+from mindseed.nn.optim.adam import _moment_hypers
 from mindseed.nn.optim.optimizer import Optimizer, opt_init_args_register
 from mindseed.ops._prims.optim import lamb_p
 
@@ -20,12 +18,8 @@ class Lamb(Optimizer):
     parameters without 'beta'/'gamma' in their names (or per group).
 
     Args:
-        params (Union[list[Parameter], list[dict]]): parameters or parameter groups (see `Optimizer`).
-        learning_rate (Union[float, int, Tensor, Iterable, LearningRateSchedule]): the rate.
-        beta1 (float): Default: ``0.9``.
-        beta2 (float): Default: ``0.999``.
-        eps (float): Default: ``1e-6``.
-        weight_decay (Union[float, int, Cell]): Default: ``0.0``.
+        learning_rate (Union[float, int, Tensor, Iterable, LearningRateSchedule]): the rate (required).
+        params, beta1, beta2, eps, weight_decay: as in `AdamWeightDecay` (same defaults).
 
     State: ``lamb_m.*``, ``lamb_v.*``.
 
@@ -41,11 +35,7 @@ class Lamb(Optimizer):
     @opt_init_args_register
     def __init__(self, params, learning_rate, beta1=0.9, beta2=0.999, eps=1e-6, weight_decay=0.0):
         super().__init__(learning_rate, params, weight_decay)
-        _check_param_value(beta1, beta2, eps, self.cls_name)
-        self.beta1 = Tensor([beta1], mstype.float32)
-        self.beta2 = Tensor([beta2], mstype.float32)
-        self.eps = Tensor([eps], mstype.float32)
-        self.__dict__["_hyper"] = (self.beta1.item(), self.beta2.item(), self.eps.item())
+        _moment_hypers(self, beta1, beta2, eps)
         self.params = self._parameters
         self.moments1 = self.params.clone(prefix="lamb_m", init="zeros")
         self.moments2 = self.params.clone(prefix="lamb_v", init="zeros")

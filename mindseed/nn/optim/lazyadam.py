@@ -1,6 +1,5 @@
 """LazyAdam: Adam that, with sparse gradients, updates only the rows present (dense gradients: plain Adam)."""
-from mindseed.nn.optim import _validator as V
-from mindseed.nn.optim.adam import _AdamBase, _check_param_value
+from mindseed.nn.optim.adam import _AdamBase
 from mindseed.nn.optim.optimizer import opt_init_args_register
 
 __all__ = ["LazyAdam"]
@@ -33,12 +32,7 @@ class LazyAdam(_AdamBase):
     def __init__(self, params, learning_rate=1e-3, beta1=0.9, beta2=0.999, eps=1e-8, use_locking=False,
                  use_nesterov=False, weight_decay=0.0, loss_scale=1.0):
         super().__init__(learning_rate, params, weight_decay, loss_scale)
-        _check_param_value(beta1, beta2, eps, self.cls_name)
-        V.value_type("use_locking", use_locking, [bool], self.cls_name)
-        V.value_type("use_nesterov", use_nesterov, [bool], self.cls_name)
-        self._init_adam(beta1, beta2, eps, (1,))
-        self.use_nesterov = use_nesterov
-        self.use_locking = use_locking
+        self._init_dense_adam(beta1, beta2, eps, use_locking, use_nesterov)
 
     def construct(self, gradients):
         return self._adam_step(gradients)

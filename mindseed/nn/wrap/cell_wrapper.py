@@ -161,12 +161,10 @@ class ForwardValueAndGrad(Cell):
         if not isinstance(network, (Cell, FunctionType, MethodType)):
             raise TypeError(f"For 'ForwardValueAndGrad', the argument 'network' must be cell, function type or "
                             f"method type, but got '{type(network)}'")
-        if not isinstance(get_all, bool):
-            raise TypeError(f"For 'ForwardValueAndGrad', the type of 'get_all' must be bool, but got "
-                            f"'{type(get_all)}'")
-        if not isinstance(get_by_list, bool):
-            raise TypeError(f"For 'ForwardValueAndGrad', the type of 'get_by_list' must be bool, but got "
-                            f"'{type(get_by_list)}'")
+        for name, flag in (("get_all", get_all), ("get_by_list", get_by_list)):
+            if not isinstance(flag, bool):
+                raise TypeError(f"For 'ForwardValueAndGrad', the type of '{name}' must be bool, but got "
+                                f"'{type(flag)}'")
         if get_by_list and not isinstance(weights, (ParameterTuple, tuple, list)):
             raise TypeError(f"For 'ForwardValueAndGrad', when 'get_by_list' is set to True, the argument 'weights' "
                             f"must be Parameters array, but got '{type(weights)}'")

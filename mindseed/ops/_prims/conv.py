@@ -160,20 +160,22 @@ def max_pool_values(x, kernel, stride, pads, dilation, ceil_mode):
     return max_pool_p(x, kernel=kernel, stride=stride, pads=pads, dilation=dilation, ceil_mode=ceil_mode)[0]
 
 
-avg_pool_p = Prim("AvgPool3D", K.avg_pool)
+def _transposed_pair(name, kernel, grad_name, grad_kernel):
+    """A linear op of x (its attrs as keywords) and its transpose, a grad op that also takes x's shape: each one's
+    bprop is the other."""
+    forward, transpose = Prim(name, kernel), Prim(grad_name, grad_kernel)
+
+    @forward.def_bprop
+    def _forward_bprop(x, out, dout, **attrs):
+        return (transpose(dout, shape=x.shape, **attrs),)
+
+    @transpose.def_bprop
+    def _transpose_bprop(dout, out, ddx, shape, **attrs):
+        return (forward(ddx, **attrs),)
+    return forward, transpose
 
 
-@avg_pool_p.def_bprop
-def _avg_pool_bprop(x, out, dout, **attrs):
-    return (avg_pool_grad_p(dout, shape=x.shape, **attrs),)
-
-
-avg_pool_grad_p = Prim("AvgPoolGrad", K.avg_pool_grad)
-
-
-@avg_pool_grad_p.def_bprop
-def _avg_pool_grad_bprop(dout, out, ddx, shape, **attrs):
-    return (avg_pool_p(ddx, **attrs),)
+avg_pool_p, avg_pool_grad_p = _transposed_pair("AvgPool3D", K.avg_pool, "AvgPoolGrad", K.avg_pool_grad)
 
 
 adaptive_avg_pool_p = Prim("AdaptiveAvgPool", K.adaptive_avg_pool)
@@ -255,20 +257,7 @@ def _fold_bprop(x, out, dout, output_size, kernel, dilation, padding, stride):
 
 
 # ---------------------------------------------------------------- resampling
-resize_p = Prim("Upsample", K.resize)
-
-
-@resize_p.def_bprop
-def _resize_bprop(x, out, dout, **attrs):
-    return (resize_grad_p(dout, shape=x.shape, **attrs),)
-
-
-resize_grad_p = Prim("UpsampleGrad", K.resize_grad)
-
-
-@resize_grad_p.def_bprop
-def _resize_grad_bprop(dout, out, ddx, shape, **attrs):
-    return (resize_p(ddx, **attrs),)
+resize_p, resize_grad_p = _transposed_pair("Upsample", K.resize, "UpsampleGrad", K.resize_grad)
 
 
 grid_sample_p = Prim("GridSampler", K.grid_sample)

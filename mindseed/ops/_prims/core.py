@@ -80,18 +80,12 @@ def _matmul_bprop(x, y, out, dout, needs, transpose_a=False, transpose_b=False):
     if x.ndim == 1 or y.ndim == 1:
         return _matmul_vec_bprop(x, y, dout)
     dx = dy = None
-    if not needs[0]:
-        pass
-    elif transpose_a:
-        dx = matmul_p(y, dout, transpose_a=transpose_b, transpose_b=True)
-    else:
-        dx = matmul_p(dout, y, transpose_b=not transpose_b)
-    if not needs[1]:
-        pass
-    elif transpose_b:
-        dy = matmul_p(dout, x, transpose_a=True, transpose_b=transpose_a)
-    else:
-        dy = matmul_p(x, dout, transpose_a=not transpose_a)
+    if needs[0]:
+        dx = (matmul_p(y, dout, transpose_a=transpose_b, transpose_b=True) if transpose_a
+              else matmul_p(dout, y, transpose_b=not transpose_b))
+    if needs[1]:
+        dy = (matmul_p(dout, x, transpose_a=True, transpose_b=transpose_a) if transpose_b
+              else matmul_p(x, dout, transpose_a=not transpose_a))
     return dx, dy
 
 

@@ -159,16 +159,20 @@ def _zeros_pad(x, axis, before, after):
     return P.concat_p(*parts, axis=axis) if len(parts) > 1 else x
 
 
+def _nd_block_args(op, input_x, block, name, pairs):
+    """(m, blocks, pairs) of the *ToSpaceND/SpaceTo*ND ops: m spatial dimensions after (N, C), one block size and
+    one (before, after) pair of `name` per spatial dimension."""
+    _check_tensor(op, "input_x", input_x)
+    m = input_x.ndim - 2
+    if m < 1:
+        raise ValueError(f"For '{op}', the input must have at least 3 dimensions, but got {input_x.shape}.")
+    return m, _blocks(op, block, m), _pairs(op, name, pairs, m)
+
+
 def space_to_batch_nd(input_x, block_size, paddings):
     """Zero-pad the spatial dimensions (those after N, C), cut them into blocks and move the block offsets into
     the batch: (N, C, H, W) -> (N * b0 * b1, C, (H + pads) / b0, (W + pads) / b1)."""
-    _check_tensor("SpaceToBatchND", "input_x", input_x)
-    m = input_x.ndim - 2
-    if m < 1:
-        raise ValueError(f"For 'SpaceToBatchND', the input must have at least 3 dimensions, but got "
-                         f"{input_x.shape}.")
-    blocks = _blocks("SpaceToBatchND", block_size, m)
-    pads = _pairs("SpaceToBatchND", "paddings", paddings, m)
+    m, blocks, pads = _nd_block_args("SpaceToBatchND", input_x, block_size, "paddings", paddings)
     x = input_x
     for i, (b, a) in enumerate(pads):
         x = _zeros_pad(x, 2 + i, b, a)
@@ -192,13 +196,7 @@ def space_to_batch_nd(input_x, block_size, paddings):
 def batch_to_space_nd(input_x, block_shape, crops):
     """The inverse of space_to_batch_nd: block offsets move from the batch back into space, then `crops` are
     cut off each spatial dimension."""
-    _check_tensor("BatchToSpaceND", "input_x", input_x)
-    m = input_x.ndim - 2
-    if m < 1:
-        raise ValueError(f"For 'BatchToSpaceND', the input must have at least 3 dimensions, but got "
-                         f"{input_x.shape}.")
-    blocks = _blocks("BatchToSpaceND", block_shape, m)
-    crop = _pairs("BatchToSpaceND", "crops", crops, m)
+    m, blocks, crop = _nd_block_args("BatchToSpaceND", input_x, block_shape, "crops", crops)
     prod = 1
     for blk in blocks:
         prod *= blk

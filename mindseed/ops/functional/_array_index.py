@@ -8,7 +8,7 @@ from mindseed.common import dtype as mstype
 from mindseed.common.tensor import Tensor
 from mindseed.ops._prims import array as A
 from mindseed.ops._prims import core as P
-from mindseed.ops.functional._array_shape import _int, _ints
+from mindseed.ops.functional._array_shape import _int, _ints, _non_negative_int
 from mindseed.ops.functional._core import _axis, _check_tensor, cast, where
 from mindseed.ops.functional._core import update_in_place as _inplace
 
@@ -583,9 +583,7 @@ def bincount(input, weights=None, minlength=0):
     _check_int_tensor("Bincount", "input", input)
     if input.ndim != 1:
         raise ValueError(f"For 'Bincount', the 'input' must be 1-D, but got shape {input.shape}.")
-    minlength = _int("Bincount", "minlength", minlength)
-    if minlength < 0:
-        raise ValueError(f"For 'Bincount', the 'minlength' must be non-negative, but got {minlength}.")
+    minlength = _non_negative_int("Bincount", "minlength", minlength)
     if weights is not None:
         _check_tensor("Bincount", "weights", weights)
         if weights.shape != input.shape:

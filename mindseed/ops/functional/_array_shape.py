@@ -35,6 +35,13 @@ def _int(op, name, v):
     return int(v)
 
 
+def _non_negative_int(op, name, v):
+    v = _int(op, name, v)
+    if v < 0:
+        raise ValueError(f"For '{op}', the '{name}' must be non-negative, but got {v}.")
+    return v
+
+
 def _ints(op, name, v):
     """An int or a sequence of ints as a tuple."""
     if isinstance(v, Tensor):
@@ -704,9 +711,7 @@ def combinations(input, r=2, with_replacement=False):
     _check_tensor("combinations", "input", input)
     if input.ndim != 1:
         raise ValueError(f"For 'combinations', the input must be 1-D, but got shape {input.shape}.")
-    r = _int("combinations", "r", r)
-    if r < 0:
-        raise ValueError(f"For 'combinations', the 'r' must be non-negative, but got {r}.")
+    r = _non_negative_int("combinations", "r", r)
     idx = A.combination_indices_p(n=input.shape[0], r=r, with_replacement=bool(with_replacement))
     return A.gather_p(input, idx, axis=0, batch_dims=0)
 

@@ -401,9 +401,13 @@ def col2im(input_x, output_size, kernel_size, dilation, padding_value, stride):
 
 
 # ---------------------------------------------------------------- layout
-def _check_factor(op, name, v):
+def _check_shuffle(op, name, v, xname, x):
+    """The checks of the channel/pixel shuffles: `name` a positive int, `x` a Tensor of rank 3 or more."""
     if not _is_int(v) or v < 1:
         raise ValueError(f"For '{op}', the '{name}' must be a positive int, but got {v!r}.")
+    check_tensor(op, xname, x)
+    if x.ndim < 3:
+        raise ValueError(f"For '{op}', the dimension of '{xname}' must be at least 3, but got {x.ndim}.")
 
 
 def pixel_shuffle(input, upscale_factor):
@@ -414,10 +418,7 @@ def pixel_shuffle(input, upscale_factor):
     (1, 2, 4, 6)
     """
     op = "pixel_shuffle"
-    _check_factor(op, "upscale_factor", upscale_factor)
-    check_tensor(op, "input", input)
-    if input.ndim < 3:
-        raise ValueError(f"For '{op}', the dimension of 'input' must be at least 3, but got {input.ndim}.")
+    _check_shuffle(op, "upscale_factor", upscale_factor, "input", input)
     r = upscale_factor
     *pre, c, h, w = input.shape
     if c % (r * r):
@@ -432,10 +433,7 @@ def pixel_shuffle(input, upscale_factor):
 def pixel_unshuffle(input, downscale_factor):
     """(*, C, H * r, W * r) -> (*, C * r * r, H, W); the inverse of `pixel_shuffle`."""
     op = "pixel_unshuffle"
-    _check_factor(op, "downscale_factor", downscale_factor)
-    check_tensor(op, "input", input)
-    if input.ndim < 3:
-        raise ValueError(f"For '{op}', the dimension of 'input' must be at least 3, but got {input.ndim}.")
+    _check_shuffle(op, "downscale_factor", downscale_factor, "input", input)
     r = downscale_factor
     *pre, c, h, w = input.shape
     if h % r or w % r:
@@ -450,10 +448,7 @@ def pixel_unshuffle(input, downscale_factor):
 def channel_shuffle(x, groups):
     """Interleave the channels of (N, C, *) across `groups`: (N, g, C / g, *) -> (N, C / g, g, *)."""
     op = "channel_shuffle"
-    _check_factor(op, "groups", groups)
-    check_tensor(op, "x", x)
-    if x.ndim < 3:
-        raise ValueError(f"For '{op}', the dimension of 'x' must be at least 3, but got {x.ndim}.")
+    _check_shuffle(op, "groups", groups, "x", x)
     n, c, *rest = x.shape
     if c % groups:
         raise ValueError(f"For '{op}', the number of channels {c} must be divisible by 'groups' {groups}.")

@@ -57,6 +57,11 @@ def mul(input, other):
 
 def div(input, other, *, rounding_mode=None):
     """input / other (true division; `rounding_mode` 'floor' or 'trunc' rounds the quotient)."""
+    return _rounded_div("div", input, other, rounding_mode)
+
+
+def _rounded_div(op, input, other, rounding_mode):
+    """input / other, the quotient rounded by `rounding_mode` (None, 'floor' or 'trunc'); errors name `op`."""
     if rounding_mode is None:
         return P.div_p(input, other)
     from mindseed.ops import functional as F  # noqa: PLC0415 -- floor/trunc live in the math family
@@ -64,7 +69,7 @@ def div(input, other, *, rounding_mode=None):
         return F.floor_divide(input, other)
     if rounding_mode == "trunc":
         return F.trunc(P.div_p(input, other))
-    raise ValueError(f"For 'div', 'rounding_mode' must be None, 'floor' or 'trunc', but got {rounding_mode}.")
+    raise ValueError(f"For '{op}', 'rounding_mode' must be None, 'floor' or 'trunc', but got {rounding_mode}.")
 
 
 def neg(input):

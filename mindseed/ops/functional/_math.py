@@ -12,7 +12,7 @@ from mindseed.ops.functional import _math_elementwise as E
 from mindseed.ops.functional import _math_logic as L
 from mindseed.ops.functional import _math_reduce as R
 from mindseed.ops.functional import _math_segment as S
-from mindseed.ops.functional._core import _axis, update_in_place
+from mindseed.ops.functional._core import _axis, _rounded_div, update_in_place
 from mindseed.ops.functional._math_elementwise import *  # noqa: F401,F403
 from mindseed.ops.functional._math_logic import *  # noqa: F401,F403
 from mindseed.ops.functional._math_reduce import *  # noqa: F401,F403
@@ -212,13 +212,7 @@ def _remainder(self, other=None, *, divisor=None):
 
 
 def _div(self, other, *, rounding_mode=None):
-    if rounding_mode is None:
-        return C.div_p(self, other)
-    if rounding_mode == "floor":
-        return G.floor_divide(self, other)
-    if rounding_mode == "trunc":
-        return P.trunc_p(C.div_p(self, other))
-    raise ValueError(f"For 'div_', 'rounding_mode' must be None, 'floor' or 'trunc', but got {rounding_mode}.")
+    return _rounded_div("div_", self, other, rounding_mode)
 
 
 _UNARY = (

@@ -53,22 +53,20 @@ def unsorted_segment_sum(input_x, segment_ids, num_segments):
     return P.segment_sum_p(input_x, segment_ids, num_segments=n)
 
 
-def unsorted_segment_max(x, segment_ids, num_segments):
-    """The maximum of each segment (the dtype's lowest value for an empty one)."""
-    n = _segment_args("UnsortedSegmentMax", x, segment_ids, num_segments)
-    return P.segment_max_p(x, segment_ids, num_segments=n)
+def _unsorted_segment(name, op, prim, doc):
+    def reduce(x, segment_ids, num_segments):
+        return prim(x, segment_ids, num_segments=_segment_args(op, x, segment_ids, num_segments))
+    reduce.__name__ = reduce.__qualname__ = name
+    reduce.__doc__ = doc
+    return reduce
 
 
-def unsorted_segment_min(x, segment_ids, num_segments):
-    """The minimum of each segment (the dtype's largest value for an empty one)."""
-    n = _segment_args("UnsortedSegmentMin", x, segment_ids, num_segments)
-    return P.segment_min_p(x, segment_ids, num_segments=n)
-
-
-def unsorted_segment_prod(x, segment_ids, num_segments):
-    """The product of each segment (1 for an empty one)."""
-    n = _segment_args("UnsortedSegmentProd", x, segment_ids, num_segments)
-    return P.segment_prod_p(x, segment_ids, num_segments=n)
+unsorted_segment_max = _unsorted_segment("unsorted_segment_max", "UnsortedSegmentMax", P.segment_max_p,
+                                         "The maximum of each segment (the dtype's lowest value for an empty one).")
+unsorted_segment_min = _unsorted_segment("unsorted_segment_min", "UnsortedSegmentMin", P.segment_min_p,
+                                         "The minimum of each segment (the dtype's largest value for an empty one).")
+unsorted_segment_prod = _unsorted_segment("unsorted_segment_prod", "UnsortedSegmentProd", P.segment_prod_p,
+                                          "The product of each segment (1 for an empty one).")
 
 
 # ---------------------------------------------------------------- scalar arithmetic (Python numbers)

@@ -29,6 +29,15 @@ def _unbatch(out, added):
     return P.reshape_p(out, shape=out.shape[1:])
 
 
+def _pool_window(op, x, kernel, stride):
+    """Checks x's rank and dtype; (nd, kernel, stride) with one int per spatial dimension (stride None: kernel)."""
+    nd = len(kernel)
+    check_rank(op, x, (nd + 1, nd + 2))
+    check_float(op, x)
+    kernel = int_tuple(op, "kernel_size", kernel, nd)
+    return nd, kernel, kernel if stride is None else int_tuple(op, "stride", stride, nd)
+
+
 # ---------------------------------------------------------------- max pooling
 def _max_pool_nd(x, kernel, stride, pad_mode="valid", padding=0, dilation=1, ceil_mode=False, return_indices=False,
                  op="MaxPool"):
@@ -45,11 +54,7 @@ def _max_pool_nd(x, kernel, stride, pad_mode="valid", padding=0, dilation=1, cei
     Raises:
         ValueError: wrong rank, bad pad_mode, window larger than the padded input.
     """
-    nd = len(kernel)
-    check_rank(op, x, (nd + 1, nd + 2))
-    check_float(op, x)
-    kernel = int_tuple(op, "kernel_size", kernel, nd)
-    stride = kernel if stride is None else int_tuple(op, "stride", stride, nd)
+    nd, kernel, stride = _pool_window(op, x, kernel, stride)
     dilation = int_tuple(op, "dilation", dilation, nd)
     x, added = _batched(x, nd)
     pads = mode_pads(op, pad_mode, padding, x.shape[2:], kernel, stride, dilation)
@@ -108,11 +113,7 @@ def _avg_pool_nd(x, kernel, stride, pad_mode="valid", padding=0, ceil_mode=False
     Raises:
         ValueError: wrong rank, bad pad_mode, window larger than the padded input.
     """
-    nd = len(kernel)
-    check_rank(op, x, (nd + 1, nd + 2))
-    check_float(op, x)
-    kernel = int_tuple(op, "kernel_size", kernel, nd)
-    stride = kernel if stride is None else int_tuple(op, "stride", stride, nd)
+    nd, kernel, stride = _pool_window(op, x, kernel, stride)
     x, added = _batched(x, nd)
     pads = mode_pads(op, pad_mode, padding, x.shape[2:], kernel, stride, (1,) * nd)
     if nd < 3 and isinstance(pad_mode, str) and pad_mode.lower() == "same":
@@ -169,23 +170,24 @@ def avg_pool2d(input_x, kernel_size=1, stride=1, padding=0, ceil_mode=False, cou
     >>> ms.ops.avg_pool2d(ms.ops.ones((1, 1, 4, 4)), 2, 2).shape
     (1, 1, 2, 2)
     """
-    op = "avg_pool2d"
-    check_rank(op, input_x, (4,), "input_x")
-    _check_bools(op, ceil_mode=ceil_mode, count_include_pad=count_include_pad)
-    kernel = int_tuple(op, "kernel_size", kernel_size, 2)
-    return _avg_pool_nd(input_x, kernel, int_tuple(op, "stride", stride, 2), "pad", pad_pairs(op, "padding",
-                        padding, 2), ceil_mode, count_include_pad, divisor_override, op)
+    return _avg_pool_nd_checked("avg_pool2d", 2, input_x, kernel_size, stride, padding, ceil_mode, count_include_pad,
+                                divisor_override)
 
 
 def avg_pool3d(input_x, kernel_size=1, stride=1, padding=0, ceil_mode=False, count_include_pad=True,
                divisor_override=0):
     """3D average pooling of (N, C, D, H, W); padding an int or (head, tail, top, bottom, left, right)."""
-    op = "avg_pool3d"
-    check_rank(op, input_x, (5,), "input_x")
+    return _avg_pool_nd_checked("avg_pool3d", 3, input_x, kernel_size, stride, padding, ceil_mode, count_include_pad,
+                                divisor_override)
+
+
+def _avg_pool_nd_checked(op, nd, input_x, kernel_size, stride, padding, ceil_mode, count_include_pad,
+                         divisor_override):
+    check_rank(op, input_x, (nd + 2,), "input_x")
     _check_bools(op, ceil_mode=ceil_mode, count_include_pad=count_include_pad)
-    kernel = int_tuple(op, "kernel_size", kernel_size, 3)
-    return _avg_pool_nd(input_x, kernel, int_tuple(op, "stride", stride, 3), "pad", pad_pairs(op, "padding",
-                        padding, 3), ceil_mode, count_include_pad, divisor_override, op)
+    kernel = int_tuple(op, "kernel_size", kernel_size, nd)
+    return _avg_pool_nd(input_x, kernel, int_tuple(op, "stride", stride, nd), "pad", pad_pairs(op, "padding",
+                        padding, nd), ceil_mode, count_include_pad, divisor_override, op)
 
 
 def lp_pool1d(x, norm_type, kernel_size, stride=None, ceil_mode=False):

@@ -209,30 +209,36 @@ def random_poisson(shape, rate, seed=None, dtype=mstype.float32):
 
 
 # ---------------------------------------------------------------- rand / randn / randint
+def _float_samples(prim, op, dtype, seed, size=None, input=None):
+    """Samples of `prim` of shape `size`, or of input's shape (and dtype unless `dtype`); Float32 by default."""
+    if input is None:
+        dtype = _float_dtype(op, dtype)
+        shape = _sizes(op, size)
+    else:
+        _check_tensor(op, "input", input)
+        dtype = _float_dtype(op, dtype, input.dtype)
+        shape = input.shape
+    return prim(shape=shape, dtype=dtype.name, gen=_gen(seed))
+
+
 def rand(*size, dtype=None, seed=None):
     """Samples uniform in [0, 1) of shape `size` (Float32 unless `dtype`, a float type)."""
-    dtype = _float_dtype("rand", dtype)
-    return R.uniform_real_p(shape=_sizes("rand", size), dtype=dtype.name, gen=_gen(seed))
-
-
-def rand_like(input, seed=None, *, dtype=None):
-    """Samples uniform in [0, 1) of input's shape (and dtype unless given)."""
-    _check_tensor("rand_like", "input", input)
-    dtype = _float_dtype("rand_like", dtype, input.dtype)
-    return R.uniform_real_p(shape=input.shape, dtype=dtype.name, gen=_gen(seed))
+    return _float_samples(R.uniform_real_p, "rand", dtype, seed, size=size)
 
 
 def randn(*size, dtype=None, seed=None):
     """Samples of N(0, 1) of shape `size` (Float32 unless `dtype`)."""
-    dtype = _float_dtype("randn", dtype)
-    return R.standard_normal_p(shape=_sizes("randn", size), dtype=dtype.name, gen=_gen(seed))
+    return _float_samples(R.standard_normal_p, "randn", dtype, seed, size=size)
+
+
+def rand_like(input, seed=None, *, dtype=None):
+    """Samples uniform in [0, 1) of input's shape (and dtype unless given)."""
+    return _float_samples(R.uniform_real_p, "rand_like", dtype, seed, input=input)
 
 
 def randn_like(input, seed=None, *, dtype=None):
     """Samples of N(0, 1) of input's shape (and dtype unless given)."""
-    _check_tensor("randn_like", "input", input)
-    dtype = _float_dtype("randn_like", dtype, input.dtype)
-    return R.standard_normal_p(shape=input.shape, dtype=dtype.name, gen=_gen(seed))
+    return _float_samples(R.standard_normal_p, "randn_like", dtype, seed, input=input)
 
 
 def _bounds(op, low, high):

@@ -138,28 +138,22 @@ _SUPPORTED = {
 }
 
 
-def _positive_ints(op, name, v, n):
-    if _is_int(v):
-        v = (int(v),) * n
-    if not isinstance(v, (tuple, list)) or not all(_is_int(s) and s > 0 for s in v):
-        raise ValueError(f"For '{op}', the '{name}' must be a positive int or a sequence of positive ints, but got "
-                         f"{v!r}.")
+def _is_number(v):
+    return isinstance(v, (int, float)) and not isinstance(v, bool)
+
+
+def _positive_numbers(op, name, v, n, kind):
+    """`v` (one number, or one per spatial dimension) as a tuple of n positive `kind`s (int or float)."""
+    if (_is_int if kind is int else _is_number)(v):
+        v = (kind(v),) * n
+    element = _is_int if kind is int else lambda s: isinstance(s, (int, float))
+    if not isinstance(v, (tuple, list)) or not all(element(s) and s > 0 for s in v):
+        raise ValueError(f"For '{op}', the '{name}' must be a positive {kind.__name__} or a sequence of positive "
+                         f"{kind.__name__}s, but got {v!r}.")
     if len(v) != n:
         raise ValueError(f"For '{op}', 'input' and '{name}' must have the same spatial dimensions, but got 'input' is "
                          f"{n}D, '{name}' is {len(v)}D")
-    return tuple(int(s) for s in v)
-
-
-def _positive_floats(op, name, v, n):
-    if isinstance(v, (int, float)) and not isinstance(v, bool):
-        v = (float(v),) * n
-    if not isinstance(v, (tuple, list)) or not all(isinstance(s, (int, float)) and s > 0 for s in v):
-        raise ValueError(f"For '{op}', the '{name}' must be a positive float or a sequence of positive floats, but "
-                         f"got {v!r}.")
-    if len(v) != n:
-        raise ValueError(f"For '{op}', 'input' and '{name}' must have the same spatial dimensions, but got 'input' is "
-                         f"{n}D, '{name}' is {len(v)}D")
-    return tuple(float(s) for s in v)
+    return tuple(kind(s) for s in v)
 
 
 def interpolate(input, size=None, scale_factor=None, mode="nearest", align_corners=None,
@@ -198,9 +192,9 @@ def interpolate(input, size=None, scale_factor=None, mode="nearest", align_corne
     if rank not in _SUPPORTED[mode]:
         raise ValueError(f"For '{op}', {mode} only support '{list(_SUPPORTED[mode])}'D, but got {rank}D")
     if size is not None:
-        size = _positive_ints(op, "size", size, n)
+        size = _positive_numbers(op, "size", size, n, int)
     else:
-        scale_factor = _positive_floats(op, "scale_factor", scale_factor, n)
+        scale_factor = _positive_numbers(op, "scale_factor", scale_factor, n, float)
     if mode == "area" and size is None:
         recompute_scale_factor = True
     if recompute_scale_factor:

@@ -160,6 +160,12 @@ def _keep(mask_t, new, old):
     return new if mask_t is None else F.select(mask_t, new, old)
 
 
+def _check_no_projection(name, num_proj):
+    if num_proj:
+        raise ValueError(f"For '{name}', 'num_proj' {num_proj} needs a projection weight, which the inputs do not "
+                         f"carry: use num_proj=0.")
+
+
 def _step_masks(seq_length, steps, batch, hidden):
     """Per step, where the sequence is still running (seq_length given), broadcast to (batch, hidden); else None."""
     if seq_length is None:
@@ -239,9 +245,7 @@ class DynamicRNN(Primitive):
                 or init_c.shape != init_h.shape:
             raise ValueError(f"For '{name}', need w (input + hidden, 4 hidden), b (4 hidden,), init_h and init_c "
                              f"(1, batch, hidden), but got {w.shape}, {b.shape}, {init_h.shape}, {init_c.shape}.")
-        if self.num_proj:
-            raise ValueError(f"For '{name}', 'num_proj' {self.num_proj} needs a projection weight, which the "
-                             f"inputs do not carry: use num_proj=0.")
+        _check_no_projection(name, self.num_proj)
         masks = _step_masks(seq_length, steps, batch, hid)
         h, c, rows = init_h[0], init_c[0], []
         for t in range(steps):
@@ -296,9 +300,7 @@ class DynamicGRUV2(Primitive):
             if bias is not None and (not isinstance(bias, Tensor) or bias.shape != (3 * hid,)):
                 raise ValueError(f"For '{name}', '{arg}' must be None or a Tensor of shape ({3 * hid},), but got "
                                  f"{getattr(bias, 'shape', bias)}.")
-        if self.num_proj:
-            raise ValueError(f"For '{name}', 'num_proj' {self.num_proj} needs a projection weight, which the "
-                             f"inputs do not carry: use num_proj=0.")
+        _check_no_projection(name, self.num_proj)
         masks = _step_masks(seq_length, steps, batch, hid)
         h, rows = init_h, []
         w_r, w_z, w_n = self._gates(weight_hidden)

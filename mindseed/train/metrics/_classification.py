@@ -19,6 +19,11 @@ def _empty(name, what="inputs(predicted value, true value) are empty, or has cal
                         f"your {what} before calling eval method.")
 
 
+def _one_hot_pair(y_pred, y, c):
+    """(one-hot of the logits' argmax, one-hot of the labels), both (N, c)."""
+    return np.eye(c)[y_pred.argmax(axis=1).reshape(-1)], np.eye(c)[y.reshape(-1).astype(np.int64)]
+
+
 class Accuracy(EvaluationBase):
     """Fraction of samples classified correctly (argmax of the logits; all labels equal for 'multilabel').
 
@@ -91,8 +96,7 @@ class _PrecisionRecall(EvaluationBase):
                 raise ValueError(f"For '{self._name}.update', predicted value (input[0]) should have the same classes "
                                  f"number as true value (input[1]), but got predicted value classes {c}, true value "
                                  f"classes {y.max() + 1}.")
-            y = np.eye(c)[y.reshape(-1).astype(np.int64)]
-            y_pred = np.eye(c)[y_pred.argmax(axis=1).reshape(-1)]
+            y_pred, y = _one_hot_pair(y_pred, y, c)
         else:
             y_pred = y_pred.swapaxes(1, 0).reshape(c, -1)
             y = y.swapaxes(1, 0).reshape(c, -1)
@@ -200,8 +204,7 @@ class Fbeta(Metric):
             raise ValueError(f"For 'Fbeta.update', predicted value(inputs[0]) and true value(inputs[1]) should contain "
                              f"same classes, but got predicted value contains {c} classes and true value contains "
                              f"{y.max() + 1} classes.")
-        y = np.eye(c)[y.reshape(-1).astype(np.int64)]
-        y_pred = np.eye(c)[y_pred.argmax(axis=1).reshape(-1)]
+        y_pred, y = _one_hot_pair(y_pred, y, c)
         self._true_positives += (y * y_pred).sum(axis=0)
         self._positives += y_pred.sum(axis=0)
         self._actual_positives += y.sum(axis=0)

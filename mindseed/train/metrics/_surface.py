@@ -219,12 +219,14 @@ class RootMeanSquareDistance(_SurfaceMetric):
 
     Args:
         symmetric (bool): both directions, then the square root. Default: ``False``.
-        distance_metric (str): ``'euclidean'``, ``'chessboard'`` or ``'taxicab'``. Default: ``'euclidean'``.
+        distance_metric (str): as in `MeanSurfaceDistance`.
 
     >>> import numpy as np
     >>> from mindseed.train import RootMeanSquareDistance
     >>> a = np.zeros((4, 4), int); a[1:3, 1:3] = 1
     >>> b = np.zeros((4, 4), int); b[1:3, 1:4] = 1
+    >>> round(float(RootMeanSquareDistance()(b, a, 1)), 4)  # from b's boundary to a's only
+    0.3333
     >>> round(float(RootMeanSquareDistance(symmetric=True)(a, b, 1)), 4)
     0.4082
     """

@@ -41,6 +41,24 @@ class NamedParams:
     parameters = readonly("_parameters_given")
 
 
+
+def _of_value(name, rule):
+    """The public method `name(value, *params)`: the subclass's `rule` on the checked value and parameters."""
+    def method(self, value, *args, **kwargs):
+        return getattr(self, rule)(self._value(value), *self._dist_params(args, kwargs))
+    method.__name__ = name
+    method.__qualname__ = f"Distribution.{name}"
+    return method
+
+
+def _of_params(name, rule):
+    """The public method `name(*params)`: the subclass's `rule` on the checked parameters."""
+    def method(self, *args, **kwargs):
+        return getattr(self, rule)(*self._dist_params(args, kwargs))
+    method.__name__ = name
+    method.__qualname__ = f"Distribution.{name}"
+    return method
+
 class Distribution(NamedParams, Cell):
     """Base class of distributions: parameter handling, method dispatch and the derived functions."""
 
@@ -117,38 +135,17 @@ class Distribution(NamedParams, Cell):
                                   f"{self.get_dist_type()} distribution.")
 
     # ------------------------------------------------------------------ public API
-    def prob(self, value, *args, **kwargs):
-        return self._prob(self._value(value), *self._dist_params(args, kwargs))
-
-    def log_prob(self, value, *args, **kwargs):
-        return self._log_prob(self._value(value), *self._dist_params(args, kwargs))
-
-    def cdf(self, value, *args, **kwargs):
-        return self._cdf(self._value(value), *self._dist_params(args, kwargs))
-
-    def log_cdf(self, value, *args, **kwargs):
-        return self._log_cdf(self._value(value), *self._dist_params(args, kwargs))
-
-    def survival_function(self, value, *args, **kwargs):
-        return self._survival(self._value(value), *self._dist_params(args, kwargs))
-
-    def log_survival(self, value, *args, **kwargs):
-        return self._log_survival(self._value(value), *self._dist_params(args, kwargs))
-
-    def mean(self, *args, **kwargs):
-        return self._mean(*self._dist_params(args, kwargs))
-
-    def mode(self, *args, **kwargs):
-        return self._mode(*self._dist_params(args, kwargs))
-
-    def sd(self, *args, **kwargs):
-        return self._sd(*self._dist_params(args, kwargs))
-
-    def var(self, *args, **kwargs):
-        return self._var(*self._dist_params(args, kwargs))
-
-    def entropy(self, *args, **kwargs):
-        return self._entropy(*self._dist_params(args, kwargs))
+    prob = _of_value("prob", "_prob")
+    log_prob = _of_value("log_prob", "_log_prob")
+    cdf = _of_value("cdf", "_cdf")
+    log_cdf = _of_value("log_cdf", "_log_cdf")
+    survival_function = _of_value("survival_function", "_survival")
+    log_survival = _of_value("log_survival", "_log_survival")
+    mean = _of_params("mean", "_mean")
+    mode = _of_params("mode", "_mode")
+    sd = _of_params("sd", "_sd")
+    var = _of_params("var", "_var")
+    entropy = _of_params("entropy", "_entropy")
 
     def _kl_args(self, dist, args, kwargs):
         if dist != self.get_dist_type():
