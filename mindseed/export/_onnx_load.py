@@ -245,8 +245,7 @@ def _lstm(ins, at):
     x, w, r = (_tensor(v) for v in ins[:3])
     hidden, dirs = at["hidden_size"], w.shape[0]
     seq, batch = x.shape[0], x.shape[1]
-    get = (lambda k: _tensor(ins[k]) if len(ins) > k and ins[k] is not None else None)
-    b, h0, c0 = get(3), get(5), get(6)
+    b, h0, c0 = (_tensor(ins[k]) if len(ins) > k and ins[k] is not None else None for k in (3, 5, 6))
     ys, hs, cs = [], [], []
     for d in range(dirs):
         wt, rt = ops.transpose(w[d], (1, 0)), ops.transpose(r[d], (1, 0))
@@ -268,9 +267,14 @@ def _lstm(ins, at):
     return ops.stack(ys, 1), ops.stack(hs, 0), ops.stack(cs, 0)
 
 
+def attr_str(at, key, default):
+    """A string attribute of a node (onnx gives bytes)."""
+    value = at.get(key, default)
+    return value.decode() if isinstance(value, bytes) else value
+
+
 def _gelu(ins, at):
-    approximate = at.get("approximate", b"none")
-    return ops.gelu(_tensor(ins[0]), approximate=approximate.decode() if isinstance(approximate, bytes) else approximate)
+    return ops.gelu(_tensor(ins[0]), approximate=attr_str(at, "approximate", "none"))
 
 
 def _mod(ins, at):

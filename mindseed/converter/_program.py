@@ -1,0 +1,197 @@
+"""The converter's working state: the ONNX graph evaluated once (what is a constant, every run-time value's shape
+and dtype), the names of the generated code (variables, layers, constants), the layers of `__init__`, the lines of
+`construct`, the weights of the checkpoint, and the writer of the Python file.
+"""
+import keyword
+import re
+
+import numpy as np
+
+from mindseed.common.tensor import Tensor
+
+# names the generated construct must not take for its variables
+_RESERVED = {"self", "ms", "nn", "ops", "os"}
+_SMALL_CONSTANT = 16        # constants up to this many elements are written in the code, larger ones go to the ckpt
+
+
+def _sanitize(text, default):
+    """A Python identifier from an ONNX name: '/t/self_attn/MatMul_output_0' -> 't_self_attn_matmul'."""
+    text = re.sub(r"_output_0$", "", text.strip("/"))
+    text = re.sub(r"_output_(\d+)$", r"_\1", text)
+    text = re.sub(r"[^0-9a-zA-Z_]+", "_", text).strip("_").lower()
+    text = re.sub(r"_+", "_", text)
+    if not text:
+        return default
+    if text[0].isdigit():
+        text = f"{default}_{text}"
+    return text + "_" if keyword.iskeyword(text) or text in _RESERVED else text
+
+
+def float_text(value, dtype=np.float32):
+    """A Python float literal that rounds to `value` in `dtype` (the shortest such for float32)."""
+    value = float(value)
+    if np.isnan(value):
+        return "float('nan')"
+    if np.isinf(value):
+        return "float('inf')" if value > 0 else "-float('inf')"
+    text = str(np.float32(value)) if np.dtype(dtype) == np.float32 else repr(value)
+    return text if any(c in text for c in ".en") else text + ".0"
+
+
+def scalar_text(value):
+    value = np.asarray(value)
+    if value.dtype.kind == "b":
+        return str(bool(value))
+    if value.dtype.kind in "iu":
+        return str(int(value))
+    return float_text(value, value.dtype)
+
+
+def dtype_text(dtype):
+    dtype = np.dtype(dtype)
+    return "ms.bool_" if dtype.kind == "b" else f"ms.{dtype.name}"
+
+
+def tuple_text(values):
+    values = [int(v) for v in values]
+    return f"({values[0]},)" if len(values) == 1 else f"({', '.join(map(str, values))})"
+
+
+def _nested_text(array):
+    if array.ndim == 0:
+        return scalar_text(array)
+    return "[" + ", ".join(_nested_text(a) for a in array) + "]"
+
+
+class Program:
+    """See the module's doc. `graph` is a checked `export._onnx_load.OnnxGraph` with static input shapes."""
+
+    def __init__(self, graph):
+        self.graph = graph
+        self.consts, self.specs = {}, {}      # constant values; run-time values' (shape, numpy dtype)
+        self.runtime = []                     # per node: does it compute at run time
+        self.consumers = {}                   # value name -> indices of the run-time nodes reading it
+        self.var, self._locals = {}, set()    # ONNX value -> variable name of construct
+        self.layers, self.params, self._attrs = [], {}, set()
+        self.lines, self.done = [], set()
+        self._const_attrs = {}
+        self._evaluate()
+
+    # -- analysis --------------------------------------------------------------------------------------------------
+    def _evaluate(self):
+        """Run the graph once on zeros: shape arithmetic and everything computed from the weights alone become
+        constants, every other value gets its shape and dtype."""
+        g = self.graph
+        self.consts.update(g.initializers)
+        self.consts.update(g.consts)
+        env = dict(self.consts)
+        for name, shape, dtype in g.input_specs:
+            env[name] = Tensor(np.zeros(shape, dtype))
+            self.specs[name] = (tuple(shape), np.dtype(dtype))
+            self.name_var(name)
+        for k, node in enumerate(g.nodes):
+            constant = all(not i or i in self.consts for i in node.inputs)
+            g.run_node(node, env)
+            for out in node.outputs:
+                if not out:
+                    continue
+                value = env[out]
+                if constant or isinstance(value, np.ndarray):
+                    self.consts[out] = env[out] = np.asarray(value.asnumpy() if isinstance(value, Tensor) else value)
+                else:
+                    self.specs[out] = (tuple(value.shape), value.asnumpy().dtype)
+            self.runtime.append(any(out in self.specs for out in node.outputs))
+            if self.runtime[-1]:
+                for i in node.inputs:
+                    self.consumers.setdefault(i, []).append(k)
+
+    def is_const(self, name):
+        return name in self.consts
+
+    def shape(self, name):
+        return self.consts[name].shape if name in self.consts else self.specs[name][0]
+
+    def dtype(self, name):
+        return self.consts[name].dtype if name in self.consts else self.specs[name][1]
+
+    def only_consumer(self, name):
+        """The index of the one node reading `name`, if exactly one does and it is not an output of the graph."""
+        readers = self.consumers.get(name, [])
+        if name in self.graph.outputs or len(readers) != 1 or readers[0] in self.done:
+            return None
+        return readers[0]
+
+    def node(self, k):
+        return self.graph.nodes[k]
+
+    # -- names -----------------------------------------------------------------------------------------------------
+    @staticmethod
+    def _unique(base, taken):
+        name, n = base, 1
+        while name in taken:
+            name, n = f"{base}_{n}", n + 1
+        taken.add(name)
+        return name
+
+    def name_var(self, onnx_name):
+        if onnx_name not in self.var:
+            self.var[onnx_name] = self._unique(_sanitize(onnx_name, "v"), self._locals)
+        return self.var[onnx_name]
+
+    def layer_name(self, node, default, weight=None):
+        """A layer's attribute: from its weight's name ('conv1.weight' -> conv1), else the node's scope
+        ('/encoder/fc/Gemm' -> encoder_fc), else `default`; an activation (no weight) is `<scope>_<default>`."""
+        base = None
+        if weight is not None and weight in self.graph.initializers and "::" not in weight and "." in weight:
+            base = _sanitize(weight.rsplit(".", 1)[0], default)
+        if base is None:
+            scope = _sanitize("_".join(node.name.strip("/").split("/")[:-1]), "")
+            base = (scope or default) if weight is not None else "_".join(p for p in (scope, default) if p)
+        return self._unique(base, self._attrs)
+
+    # -- operands --------------------------------------------------------------------------------------------------
+    def arg(self, name):
+        """An operand as a tensor: a variable, a small constant written out, or a large one kept in the ckpt."""
+        if name not in self.consts:
+            return self.var[name]
+        value = self.consts[name]
+        if value.size <= _SMALL_CONSTANT:
+            return f"ms.Tensor({_nested_text(value)}, {dtype_text(value.dtype)})"
+        if name not in self._const_attrs:
+            attr = self._unique("const_" + _sanitize(name, "c"), self._attrs)
+            self._const_attrs[name] = attr
+            self.layers.append((attr, f"ms.Parameter(ops.zeros({tuple_text(value.shape) if value.ndim else '()'}, "
+                                      f"{dtype_text(value.dtype)}), name={attr!r}, requires_grad=False)"))
+            self.params[attr] = value
+        return "self." + self._const_attrs[name]
+
+    def operand(self, name, other):
+        """An operand of an elementwise operator with `other`: a one-element constant that broadcasting does not
+        widen is a Python number."""
+        if name in self.consts and self.consts[name].size == 1 and other not in self.consts and \
+                self.consts[name].ndim <= len(self.shape(other)) and \
+                self.consts[name].dtype.kind == np.dtype(self.dtype(other)).kind:
+            return scalar_text(self.consts[name].reshape(()))
+        return self.arg(name)
+
+    # -- output ----------------------------------------------------------------------------------------------------
+    def add_layer(self, attr, ctor, params):
+        self.layers.append((attr, ctor))
+        for suffix, value in params.items():
+            self.params[f"{attr}.{suffix}"] = np.ascontiguousarray(value)
+        return "self." + attr
+
+    def assign(self, outputs, expr):
+        """`a = expr` (or `a, b = expr`); an output nothing reads is `_`."""
+        self.lines.append(f"{', '.join(self.target(o) for o in outputs)} = {expr}")
+
+    def target(self, output):
+        """The variable an output is assigned to: `_` when nothing reads it."""
+        return self.name_var(output) if output and (output in self.consumers or output in self.graph.outputs) else "_"
+
+    def alias(self, output, source):
+        self.var[output] = self.var[source]
+
+    def result(self):
+        outs = [self.arg(o) for o in self.graph.outputs]
+        return f"return {', '.join(outs)}"
