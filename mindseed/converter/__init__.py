@@ -24,7 +24,8 @@ import sys
 import numpy as np
 
 from mindseed.common.tensor import Tensor
-from mindseed.converter._layers import PATTERNS
+from mindseed.converter._fusions import find_fusions
+from mindseed.converter._layers import PATTERNS, gelu_layer, layer_norm_layer
 from mindseed.converter._ops import emit
 from mindseed.converter._program import Program, dtype_text, tuple_text
 
@@ -54,11 +55,28 @@ def _input_specs(graph, input_shape):
 
 
 def _build(program):
-    for k, node in enumerate(program.graph.nodes):
+    nodes = program.graph.nodes
+
+    def gelu(k, x, approximate):
+        gelu_layer(program, nodes[k], x, nodes[k].outputs, approximate)
+
+    def layer_norm(k, bound):
+        x = bound["x"]
+        rank = len(program.shape(x))
+        layer_norm_layer(program, nodes[k], x, nodes[k].outputs, rank - 1, program.consts[bound["G"]].reshape(-1),
+                         program.consts[bound["B"]].reshape(-1), float(program.consts[bound["E"]].reshape(-1)[0]),
+                         bound["G"])
+
+    fusions = find_fusions(program, gelu, layer_norm)
+    for k, node in enumerate(nodes):
         if k in program.done or not program.runtime[k]:
             continue
         program.done.add(k)
-        if not any(pattern(program, k) for pattern in PATTERNS.get(node.op, ())):
+        program.hint = node.op.lower()
+        if k in fusions:
+            write, bound = fusions[k]
+            write(bound)
+        elif not any(pattern(program, k) for pattern in PATTERNS.get(node.op, ())):
             emit(program, node)
 
 

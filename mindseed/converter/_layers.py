@@ -174,11 +174,11 @@ def _layer_norm(p, k):
     axis = node.attrs.get("axis", -1) % rank
     scale = consts[0]
     bias = consts[1] if len(consts) > 1 and consts[1] is not None else np.zeros_like(scale)
-    return _write_layer_norm(p, node, node.inputs[0], node.outputs, axis, scale, bias,
+    return layer_norm_layer(p, node, node.inputs[0], node.outputs, axis, scale, bias,
                              node.attrs.get("epsilon", 1e-5), node.inputs[1])
 
 
-def _write_layer_norm(p, node, x, outputs, axis, scale, bias, eps, weight_name):
+def layer_norm_layer(p, node, x, outputs, axis, scale, bias, eps, weight_name):
     shape = tuple(p.shape(x)[axis:])
     rank = len(p.shape(x))
     begin = axis - rank
@@ -307,7 +307,7 @@ def _leaky_relu(p, k):
     return True
 
 
-def _gelu_layer(p, node, x, outputs, approximate):
+def gelu_layer(p, node, x, outputs, approximate):
     layer = p.add_layer(p.layer_name(node, "gelu"), f"nn.GELU(approximate={approximate})", {})
     p.assign(outputs, f"{layer}({p.arg(x)})")
     return True
@@ -316,45 +316,4 @@ def _gelu_layer(p, node, x, outputs, approximate):
 @_pattern("Gelu")
 def _gelu(p, k):
     node = p.node(k)
-    return _gelu_layer(p, node, node.inputs[0], node.outputs, attr_str(node.attrs, "approximate", "none") == "tanh")
-
-
-def _const_operand(p, node, value):
-    """The non-constant input of a binary `node` whose other input is the constant `value` (else None)."""
-    a, b = node.inputs
-    for x, c in ((a, b), (b, a)):
-        if p.is_const(c) and not p.is_const(x) and p.consts[c].size == 1 and \
-                np.isclose(float(p.consts[c].reshape(-1)[0]), value, rtol=1e-6):
-            return x
-    return None
-
-
-def _chain(p, name, op, value=None, other=None):
-    """The one node reading `name`, if it is an `op` whose other input is the constant `value` (or the value
-    `other`)."""
-    k = p.only_consumer(name)
-    if k is None or p.node(k).op != op:
-        return None
-    node = p.node(k)
-    if value is not None and _const_operand(p, node, value) != name:
-        return None
-    if other is not None and sorted(node.inputs) != sorted([name, other]):
-        return None
-    return k
-
-
-@_pattern("Div", "Mul")
-def _erf_gelu(p, k):
-    """x * 0.5 * (1 + erf(x / sqrt(2))) in the order torch.onnx.export writes it: nn.GELU(approximate=False)."""
-    node = p.node(k)
-    x = _const_operand(p, node, np.sqrt(2.0) if node.op == "Div" else np.sqrt(0.5))
-    if x is None:
-        return False
-    chain = [k]
-    for op, value, other in (("Erf", None, None), ("Add", 1.0, None), ("Mul", None, x), ("Mul", 0.5, None)):
-        nxt = _chain(p, p.node(chain[-1]).outputs[0], op, value, other)
-        if nxt is None:
-            return False
-        chain.append(nxt)
-    p.done.update(chain[1:])
-    return _gelu_layer(p, node, x, p.node(chain[-1]).outputs, False)
+    return gelu_layer(p, node, node.inputs[0], node.outputs, attr_str(node.attrs, "approximate", "none") == "tanh")

@@ -11,7 +11,8 @@ from mindseed.common.tensor import Tensor
 
 # names the generated construct must not take for its variables
 _RESERVED = {"self", "ms", "nn", "ops", "os"}
-_SMALL_CONSTANT = 16        # constants up to this many elements are written in the code, larger ones go to the ckpt
+# constants up to this many elements are written in the code (floats, integers), larger ones go to the ckpt
+_SMALL_CONSTANT = {"f": 4, "i": 16, "u": 16, "b": 16}
 
 
 def _sanitize(text, default):
@@ -22,7 +23,7 @@ def _sanitize(text, default):
     text = re.sub(r"_+", "_", text)
     if not text:
         return default
-    if text[0].isdigit():
+    if not re.search("[a-zA-Z]", text):
         text = f"{default}_{text}"
     return text + "_" if keyword.iskeyword(text) or text in _RESERVED else text
 
@@ -75,6 +76,7 @@ class Program:
         self.layers, self.params, self._attrs = [], {}, set()
         self.lines, self.done = [], set()
         self._const_attrs = {}
+        self.hint = "v"                       # a variable's name when its ONNX name has no letter: the operator's
         self._evaluate()
 
     # -- analysis --------------------------------------------------------------------------------------------------
@@ -84,7 +86,9 @@ class Program:
         g = self.graph
         self.consts.update(g.initializers)
         self.consts.update(g.consts)
+        self.origin = {name: name for name in g.initializers}   # a constant -> the weight it was computed from
         env = dict(self.consts)
+        self.hint = "input"
         for name, shape, dtype in g.input_specs:
             env[name] = Tensor(np.zeros(shape, dtype))
             self.specs[name] = (tuple(shape), np.dtype(dtype))
@@ -98,6 +102,9 @@ class Program:
                 value = env[out]
                 if constant or isinstance(value, np.ndarray):
                     self.consts[out] = env[out] = np.asarray(value.asnumpy() if isinstance(value, Tensor) else value)
+                    sources = {self.origin[i] for i in node.inputs if i in self.origin}
+                    if constant and len(sources) == 1:
+                        self.origin[out] = sources.pop()
                 else:
                     self.specs[out] = (tuple(value.shape), value.asnumpy().dtype)
             self.runtime.append(any(out in self.specs for out in node.outputs))
@@ -135,13 +142,14 @@ class Program:
 
     def name_var(self, onnx_name):
         if onnx_name not in self.var:
-            self.var[onnx_name] = self._unique(_sanitize(onnx_name, "v"), self._locals)
+            self.var[onnx_name] = self._unique(_sanitize(onnx_name, self.hint), self._locals)
         return self.var[onnx_name]
 
     def layer_name(self, node, default, weight=None):
         """A layer's attribute: from its weight's name ('conv1.weight' -> conv1), else the node's scope
         ('/encoder/fc/Gemm' -> encoder_fc), else `default`; an activation (no weight) is `<scope>_<default>`."""
         base = None
+        weight = self.origin.get(weight, weight)
         if weight is not None and weight in self.graph.initializers and "::" not in weight and "." in weight:
             base = _sanitize(weight.rsplit(".", 1)[0], default)
         if base is None:
@@ -155,10 +163,10 @@ class Program:
         if name not in self.consts:
             return self.var[name]
         value = self.consts[name]
-        if value.size <= _SMALL_CONSTANT:
+        if value.size <= _SMALL_CONSTANT.get(value.dtype.kind, 0):
             return f"ms.Tensor({_nested_text(value)}, {dtype_text(value.dtype)})"
         if name not in self._const_attrs:
-            attr = self._unique("const_" + _sanitize(name, "c"), self._attrs)
+            attr = self._unique("const_" + _sanitize(self.origin.get(name, name), "c"), self._attrs)
             self._const_attrs[name] = attr
             self.layers.append((attr, f"ms.Parameter(ops.zeros({tuple_text(value.shape) if value.ndim else '()'}, "
                                       f"{dtype_text(value.dtype)}), name={attr!r}, requires_grad=False)"))
