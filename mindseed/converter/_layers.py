@@ -38,7 +38,7 @@ def _pads(at, rank=2):
     pads = list(at.get("pads", [0] * (2 * rank)))
     if len(set(pads)) == 1:
         return pads[0]
-    return tuple(pads[i] for pair in zip(pads[:rank], pads[rank:]) for i in pair)
+    return tuple(v for pair in zip(pads[:rank], pads[rank:]) for v in pair)
 
 
 def _kernel_args(at, defaults, names):
@@ -251,15 +251,14 @@ def _pool(kind):
         if pads[:2] != pads[2:]:
             return False
         pad = _pads(at)
-        args = f"kernel_size={_square(at['kernel_shape'])}, stride={_square(at.get('strides', [1, 1]))}"
-        if pad:
-            args += f", pad_mode='pad', padding={pad}"
-        if at.get("ceil_mode", 0):
-            args += ", ceil_mode=True"
+        extra = ", ceil_mode=True" if at.get("ceil_mode", 0) else ""
         if kind == "Avg" and pad:
-            args += f", count_include_pad={bool(at.get('count_include_pad', 0))}"
+            extra += f", count_include_pad={bool(at.get('count_include_pad', 0))}"
         if kind == "Max":
-            args += _kernel_args(at, ("dilations",), ("dilation",))
+            extra += _kernel_args(at, ("dilations",), ("dilation",))
+        args = f"kernel_size={_square(at['kernel_shape'])}, stride={_square(at.get('strides', [1, 1]))}"
+        if pad or extra:      # MindSpore takes padding, ceil_mode, dilation only with pad_mode='pad'
+            args += f", pad_mode='pad', padding={pad}{extra}"
         layer = p.add_layer(p.layer_name(node, kind.lower() + "pool2d"), f"nn.{kind}Pool2d({args})", {})
         p.assign(node.outputs[:1], f"{layer}({p.arg(node.inputs[0])})")
         return True

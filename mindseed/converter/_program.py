@@ -153,8 +153,12 @@ class Program:
         if weight is not None and weight in self.graph.initializers and "::" not in weight and "." in weight:
             base = _sanitize(weight.rsplit(".", 1)[0], default)
         if base is None:
-            scope = _sanitize("_".join(node.name.strip("/").split("/")[:-1]), "")
-            base = (scope or default) if weight is not None else "_".join(p for p in (scope, default) if p)
+            parts = node.name.strip("/").split("/")[:-1]
+            scope = _sanitize("_".join(parts), "")
+            # a weightless layer is named by its scope when that is the layer itself (torch's self.pool), else
+            # by the scope it is used in and its kind (a functional relu inside self.block: block_relu)
+            own = weight is not None or (parts and len(parts[-1]) >= 3 and parts[-1].lower() in default)
+            base = (scope or default) if own else "_".join(p for p in (scope, default) if p)
         return self._unique(base, self._attrs)
 
     # -- operands --------------------------------------------------------------------------------------------------
