@@ -39,6 +39,10 @@ def _class_name(stem):
 
 
 def _input_specs(graph, input_shape):
+    unknown = set(input_shape) - {s[0] for s in graph.input_specs}
+    if unknown:
+        raise ValueError(f"For 'converter', 'input_shape' names {sorted(unknown)}, which are not inputs of "
+                         f"'{graph.file_name}' (its inputs: {[s[0] for s in graph.input_specs]}).")
     specs = []
     for name, shape, dtype in graph.input_specs:
         shape = tuple(input_shape.get(name, shape))
@@ -47,10 +51,6 @@ def _input_specs(graph, input_shape):
                              f"{[-1 if d is None else d for d in shape]}: give its size with --input-shape "
                              f"{name}:{','.join('1' if d is None else str(d) for d in shape)}.")
         specs.append((name, shape, dtype))
-    unknown = set(input_shape) - {s[0] for s in graph.input_specs}
-    if unknown:
-        raise ValueError(f"For 'converter', 'input_shape' names {sorted(unknown)}, which are not inputs of "
-                         f"'{graph.file_name}' (its inputs: {[s[0] for s in graph.input_specs]}).")
     return specs
 
 

@@ -149,9 +149,10 @@ class Program:
         """A layer's attribute: from its weight's name ('conv1.weight' -> conv1), else the node's scope
         ('/encoder/fc/Gemm' -> encoder_fc), else `default`; an activation (no weight) is `<scope>_<default>`."""
         base = None
-        weight = self.origin.get(weight, weight)
-        if weight is not None and weight in self.graph.initializers and "::" not in weight and "." in weight:
-            base = _sanitize(weight.rsplit(".", 1)[0], default)
+        for name in (weight, self.origin.get(weight)):   # its own name (torch's Identity of a shared weight), its source
+            if name is not None and "::" not in name and "." in name and not name.startswith("/"):
+                base = _sanitize(name.rsplit(".", 1)[0], default)
+                break
         if base is None:
             parts = node.name.strip("/").split("/")[:-1]
             scope = _sanitize("_".join(parts), "")
