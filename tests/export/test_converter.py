@@ -85,6 +85,12 @@ def _layers(source):
     return layers
 
 
+def _check_layers(source, expected):
+    layers = _layers(source)
+    for attr, kind in expected.items():
+        assert layers.get(attr) == kind, (attr, layers)
+
+
 def _imports(source):
     names = set()
     for node in ast.walk(ast.parse(source)):
@@ -112,9 +118,7 @@ EXPECTED_TORCH["transformer14"] = EXPECTED_TORCH["transformer"]
 @pytest.mark.parametrize("name", sorted(EXPECTED_TORCH))
 def test_torch_exported_models(tmp_path, mindspore_alias, torch_files, name):
     source = _convert_and_compare(torch_files[name], tmp_path)
-    layers = _layers(source)
-    for attr, kind in EXPECTED_TORCH[name].items():
-        assert layers.get(attr) == kind, (attr, layers)
+    _check_layers(source, EXPECTED_TORCH[name])
     assert _imports(source) == {"os", "mindspore"}
     # everything a known layer does is in the layer: no elementwise GELU/LayerNorm arithmetic is left over
     assert "ops.erf" not in source and "ops.sqrt" not in source and "ops.tanh" not in source
@@ -148,10 +152,7 @@ MINDSEED_LAYERS = {
 
 @pytest.mark.parametrize("name", sorted(MINDSEED_LAYERS))
 def test_mindseed_exported_models(tmp_path, mindspore_alias, mindseed_files, name):
-    source = _convert_and_compare(mindseed_files[name], tmp_path)
-    layers = _layers(source)
-    for attr, kind in MINDSEED_LAYERS[name].items():
-        assert layers.get(attr) == kind, (attr, layers)
+    _check_layers(_convert_and_compare(mindseed_files[name], tmp_path), MINDSEED_LAYERS[name])
 
 
 def _model(tmp_path, name, nodes, inputs, outputs, inits=(), opset=17):
