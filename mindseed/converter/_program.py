@@ -94,7 +94,8 @@ class Program:
             self.specs[name] = (tuple(shape), np.dtype(dtype))
             self.name_var(name)
         for k, node in enumerate(g.nodes):
-            constant = all(not i or i in self.consts for i in node.inputs)
+            # (an If/Loop body may read run-time values of the graph around it)
+            constant = node.op not in ("If", "Loop") and all(not i or i in self.consts for i in node.inputs)
             g.run_node(node, env)
             for out in node.outputs:
                 if not out:
@@ -149,7 +150,8 @@ class Program:
         """A layer's attribute: from its weight's name ('conv1.weight' -> conv1), else the node's scope
         ('/encoder/fc/Gemm' -> encoder_fc), else `default`; an activation (no weight) is `<scope>_<default>`."""
         base = None
-        for name in (weight, self.origin.get(weight)):   # its own name (torch's Identity of a shared weight), its source
+        # its own name (torch's Identity of a shared weight), else the name of the weight it was computed from
+        for name in (weight, self.origin.get(weight)):
             if name is not None and "::" not in name and "." in name and not name.startswith("/"):
                 base = _sanitize(name.rsplit(".", 1)[0], default)
                 break

@@ -39,6 +39,11 @@ def _tensor(x):
     return Tensor(x) if isinstance(x, np.ndarray) else x
 
 
+def _scalar(x):
+    """A one-element tensor (an ONNX condition or trip count) as a 0-d one."""
+    return x if len(x.shape) == 0 else ops.reshape(x, ())
+
+
 def _conv(ins, at):
     x, w = ins[0], _tensor(ins[1])
     b = _tensor(ins[2]) if len(ins) > 2 else None
@@ -342,10 +347,12 @@ class OnnxGraph:
 
     def run_node(self, node, env):
         """Run `node` on the values in `env` (numpy constants or mindseed tensors) and store its outputs there."""
-        run = _OPS[node.op]
+        run = _OPS.get(node.op)
         args = [env[i] if i else None for i in node.inputs]
         try:
-            if getattr(run, "takes_opset", False):
+            if run is None:
+                result = (self._run_if if node.op == "If" else self._run_loop)(node, args, env)
+            elif getattr(run, "takes_opset", False):
                 result = run(args, node.attrs, self.opset)
             elif getattr(run, "takes_outputs", False):
                 result = run(args, node.attrs, len(node.outputs))
@@ -357,6 +364,96 @@ class OnnxGraph:
         for name, value in zip(node.outputs, results):
             if name:
                 env[name] = value
+
+    def _run_subgraph(self, sub, env, args):
+        local = dict(env)
+        local.update(sub.consts)
+        local.update(zip(sub.inputs, args))
+        for node in sub.nodes:
+            self.run_node(node, local)
+        return tuple(local[o] for o in sub.outputs)
+
+    def _run_if(self, node, args, env):
+        """A constant condition picks its branch now; else compiler.control.if_ (an If node when traced)."""
+        from mindseed.compiler import control  # noqa: PLC0415
+        then, other = node.attrs["then_branch"], node.attrs["else_branch"]
+        cond = args[0]
+        if isinstance(cond, np.ndarray):
+            return self._run_subgraph(then if cond.reshape(-1)[0] else other, env, ())
+
+        def branch(sub):
+            return lambda: tuple(_tensor(v) for v in self._run_subgraph(sub, env, ()))
+        return control.if_(_scalar(cond), branch(then), branch(other), ())
+
+    def _run_loop(self, node, args, env):
+        """ONNX Loop (trip count and/or condition, carried values; no scan outputs) as compiler.loops.while_
+        (a While node when traced, a Python loop in PyNative)."""
+        from mindseed.compiler import loops  # noqa: PLC0415
+        body = node.attrs["body"]
+        limit, cond, carried = (args + [None, None])[0], (args + [None, None])[1], args[2:]
+        if len(body.outputs) != 1 + len(carried):
+            raise _Unsupported("scan outputs")
+        if limit is None and cond is None:
+            raise _Unsupported("neither a trip count nor a condition")
+        limit = None if limit is None else _scalar(_tensor(limit))
+        start = (Tensor(np.array(0, np.int64)), _scalar(_tensor(np.array(True) if cond is None else cond)))
+
+        def cond_fn(i, c, *vals):
+            return c if limit is None else ops.logical_and(i < limit, c)
+
+        def body_fn(i, c, *vals):
+            outs = self._run_subgraph(body, env, (i, c) + vals)
+            return (i + 1, _scalar(_tensor(outs[0]))) + tuple(_tensor(v) for v in outs[1:])
+        return tuple(loops.while_(cond_fn, body_fn, start + tuple(_tensor(v) for v in carried))[2:])
+
+
+class OnnxSubgraph:
+    """A branch of an If or the body of a Loop: its inputs, constants (initializers and Constant nodes), nodes and
+    outputs. It may read values of the graphs around it by name."""
+    __slots__ = ("inputs", "consts", "nodes", "outputs")
+
+    def __init__(self, inputs, consts, nodes, outputs):
+        self.inputs, self.consts, self.nodes, self.outputs = inputs, consts, nodes, outputs
+
+
+_SUBGRAPHS = {"If": ("then_branch", "else_branch"), "Loop": ("body",)}
+
+
+def _read_nodes(g, protos, defined, consts, prefix):
+    """Check the nodes `protos` (every input defined before, every operator known) into OnnxNodes; Constant
+    nodes go to `consts`; If/Loop sub-graphs are read the same way, seeing the values defined around them."""
+    from onnx import numpy_helper  # noqa: PLC0415
+    nodes = []
+    for k, proto in enumerate(protos):
+        node = OnnxNode(prefix + (proto.name or f"#{k}"), proto.op_type, list(proto.input), list(proto.output),
+                        _attrs(proto))
+        missing = [i for i in node.inputs if i and i not in defined]
+        if missing:
+            raise g.error(node, f"its input '{missing[0]}' is not defined before it.")
+        if proto.domain not in ("", "ai.onnx") or (node.op not in _OPS and node.op not in _SUBGRAPHS and
+                                                    node.op != "Constant"):
+            raise g.error(node, f"the operator {(proto.domain + '.') if proto.domain else ''}{node.op} is not "
+                                f"supported.")
+        for key in _SUBGRAPHS.get(node.op, ()):
+            sub = next(a.g for a in proto.attribute if a.name == key)
+            sub_consts = {init.name: numpy_helper.to_array(init) for init in sub.initializer}
+            inputs = [v.name for v in sub.input]
+            sub_defined = defined | set(sub_consts) | set(inputs)
+            sub_nodes = _read_nodes(g, sub.node, sub_defined, sub_consts, node.name + "/")
+            outputs = [v.name for v in sub.output]
+            missing = [o for o in outputs if o not in sub_defined]
+            if missing:
+                raise g.error(node, f"the output '{missing[0]}' of its {key} is not defined.")
+            node.attrs[key] = OnnxSubgraph(inputs, sub_consts, sub_nodes, outputs)
+        defined.update(node.outputs)
+        if node.op == "Constant":
+            value = node.attrs.get("value")
+            if value is None:
+                raise g.error(node, "a Constant without a tensor value.")
+            consts[node.outputs[0]] = numpy_helper.to_array(value)
+            continue
+        nodes.append(node)
+    return nodes
 
 
 def read_onnx(file_name):
@@ -387,22 +484,7 @@ def read_onnx(file_name):
         dims = [d.dim_value if d.HasField("dim_value") else None for d in t.shape.dim]
         g.input_specs.append((v.name, tuple(dims), onnx.helper.tensor_dtype_to_np_dtype(t.elem_type)))
     defined |= {spec[0] for spec in g.input_specs}
-    for k, proto in enumerate(graph.node):
-        node = OnnxNode(proto.name or f"#{k}", proto.op_type, list(proto.input), list(proto.output), _attrs(proto))
-        missing = [i for i in node.inputs if i and i not in defined]
-        if missing:
-            raise g.error(node, f"its input '{missing[0]}' is not defined before it.")
-        defined.update(node.outputs)
-        if proto.domain not in ("", "ai.onnx") or (node.op not in _OPS and node.op != "Constant"):
-            raise g.error(node, f"the operator {(proto.domain + '.') if proto.domain else ''}{node.op} is not "
-                                f"supported.")
-        if node.op == "Constant":
-            value = node.attrs.get("value")
-            if value is None:
-                raise g.error(node, "a Constant without a tensor value.")
-            g.consts[node.outputs[0]] = numpy_helper.to_array(value)
-            continue
-        g.nodes.append(node)
+    g.nodes = _read_nodes(g, graph.node, defined, g.consts, "")
     g.outputs = [o.name for o in graph.output]
     return g
 

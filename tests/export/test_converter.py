@@ -244,3 +244,77 @@ def test_command_line(tmp_path):
                          capture_output=True, text=True, env=env, timeout=600)
     assert run.returncode == 0, run.stderr
     assert run.stdout.split()[0] == "(4," and "5)" in run.stdout
+
+
+# -- ONNX If/Loop in the ONNX reader (export._onnx_load.OnnxNet) ----------------------------------------------------
+
+@pytest.mark.parametrize("sign", [1.0, -1.0])
+def test_onnx_if_and_loop_run(tmp_path, mindseed_files, sign):
+    """mindseed's exporter writes the control net's tensor `if` and `while` as ONNX If and Loop; the reader runs
+    them in PyNative and compiled (If/While nodes), equal to onnxruntime, on both branches."""
+    import mindseed as ms  # noqa: PLC0415
+    from mindseed.export._onnx_load import OnnxNet  # noqa: PLC0415
+    path = _onnx_models.mindseed_onnx_files(str(tmp_path), ("control",))["ms_control"]
+    net = OnnxNet(path)
+    assert {n.op for n in net._graph.nodes} >= {"If", "Loop"}
+    x = _onnx_models.inputs_for(path)["x"] * np.float32(sign)
+    (want,) = _onnx_models.onnxruntime_outputs(path, {"x": x})
+    np.testing.assert_allclose(net(ms.Tensor(x)).asnumpy(), want, rtol=1e-6, atol=1e-6)
+    np.testing.assert_allclose(ms.jit(net.construct)(ms.Tensor(x)).asnumpy(), want, rtol=1e-6, atol=1e-6)
+
+
+def _loop_model(tmp_path, scan=False):
+    """y = x; for i in range(M) while cond: y = y * 2 + i (cond: sum(y) < 100); and an If on a constant."""
+    from onnx import TensorProto, helper, numpy_helper  # noqa: PLC0415
+    body_nodes = [helper.make_node("Cast", ["i"], ["fi"], to=TensorProto.FLOAT, name="cast_i"),
+                  helper.make_node("Mul", ["y_in", "two"], ["y2"], name="double"),
+                  helper.make_node("Add", ["y2", "fi"], ["y_out"], name="add_i"),
+                  helper.make_node("ReduceSum", ["y_out"], ["s"], keepdims=0, name="sum"),
+                  helper.make_node("Less", ["s", "limit"], ["c_out"], name="less")]
+    outs = [helper.make_tensor_value_info("c_out", TensorProto.BOOL, []),
+            helper.make_tensor_value_info("y_out", TensorProto.FLOAT, [3])]
+    if scan:
+        outs.append(helper.make_tensor_value_info("s", TensorProto.FLOAT, []))
+    body = helper.make_graph(body_nodes, "body", [helper.make_tensor_value_info("i", TensorProto.INT64, []),
+                                                  helper.make_tensor_value_info("c_in", TensorProto.BOOL, []),
+                                                  helper.make_tensor_value_info("y_in", TensorProto.FLOAT, [3])],
+                             outs, [numpy_helper.from_array(np.array(2.0, np.float32), "two")])
+    then = helper.make_graph([helper.make_node("Neg", ["y"], ["t"], name="neg")], "then", [],
+                             [helper.make_tensor_value_info("t", TensorProto.FLOAT, [3])])
+    other = helper.make_graph([helper.make_node("Abs", ["y"], ["e"], name="abs")], "else", [],
+                              [helper.make_tensor_value_info("e", TensorProto.FLOAT, [3])])
+    nodes = [helper.make_node("Loop", ["M", "go", "x"], ["y"] + (["ss"] if scan else []), body=body, name="loop"),
+             helper.make_node("If", ["flag"], ["z"], then_branch=then, else_branch=other, name="if")]
+    inits = [numpy_helper.from_array(np.array(5, np.int64), "M"), numpy_helper.from_array(np.array(True), "go"),
+             numpy_helper.from_array(np.array(100.0, np.float32), "limit"),
+             numpy_helper.from_array(np.array([False]), "flag")]
+    return _model(tmp_path, "loop", nodes, [helper.make_tensor_value_info("x", TensorProto.FLOAT, [3])],
+                  [helper.make_tensor_value_info("z", TensorProto.FLOAT, [3])], inits, opset=13)
+
+
+@pytest.mark.parametrize("x", [[0.5, -1.0, 2.0], [30.0, 1.0, 0.0], [-40.0, -3.0, 1.0]])
+def test_onnx_loop_with_trip_count_and_condition(tmp_path, x):
+    import mindseed as ms  # noqa: PLC0415
+    from mindseed.export._onnx_load import OnnxNet  # noqa: PLC0415
+    path = _loop_model(tmp_path)
+    x = np.array(x, np.float32)
+    y = x.copy()
+    for i in range(5):          # numpy reference: the trip count bounds the loop, the condition can end it first
+        y = y * 2 + i
+        if not y.sum() < 100:
+            break
+    (want,) = _onnx_models.onnxruntime_outputs(path, {"x": x})
+    np.testing.assert_allclose(want, np.abs(y), rtol=1e-6)
+    net = OnnxNet(path)
+    np.testing.assert_allclose(net(ms.Tensor(x)).asnumpy(), want, rtol=1e-6)
+    np.testing.assert_allclose(ms.jit(net.construct)(ms.Tensor(x)).asnumpy(), want, rtol=1e-6)
+
+
+def test_onnx_control_flow_errors(tmp_path):
+    import mindseed as ms  # noqa: PLC0415
+    from mindseed.export._onnx_load import OnnxNet  # noqa: PLC0415
+    net = OnnxNet(_loop_model(tmp_path, scan=True))
+    with pytest.raises(ValueError, match="loop.onnx', node 'loop': Loop with scan outputs is not supported"):
+        net(ms.Tensor(np.ones(3, np.float32)))
+    with pytest.raises(ValueError, match="node 'loop': the converter cannot write Loop"):
+        convert(_loop_model(tmp_path), str(tmp_path / "out"))
