@@ -24,12 +24,15 @@ import sys
 import numpy as np
 
 from mindseed.common.tensor import Tensor
+from mindseed.converter._control import write_if, write_loop
 from mindseed.converter._fusions import find_fusions
 from mindseed.converter._layers import PATTERNS, gelu_layer, layer_norm_layer
 from mindseed.converter._ops import emit
 from mindseed.converter._program import Program, dtype_text, tuple_text
 
 __all__ = ["convert", "main"]
+
+_CONTROL = {"If": write_if, "Loop": write_loop}
 
 
 def _class_name(stem):
@@ -76,8 +79,27 @@ def _build(program):
         if k in fusions:
             write, bound = fusions[k]
             write(bound)
+        elif node.op in _CONTROL:
+            _CONTROL[node.op](program, node, _build)
         elif not any(pattern(program, k) for pattern in PATTERNS.get(node.op, ())):
             emit(program, node)
+
+
+_CREATE_LOADING = '''def create_network(ckpt_file=CKPT_FILE):
+    """The network with the converted weights from `ckpt_file`, in inference mode."""
+    net = {class_name}()
+    not_loaded, _ = ms.load_param_into_net(net, ms.load_checkpoint(ckpt_file), strict_load=True)
+    if not_loaded:
+        raise ValueError(f"{{ckpt_file}} has no value for the parameters {{not_loaded}}.")
+    net.set_train(False)
+    return net
+'''
+_CREATE_PLAIN = '''def create_network():
+    """The network (it has no weights), in inference mode."""
+    net = {class_name}()
+    net.set_train(False)
+    return net
+'''
 
 
 def _source(program, class_name, source_name, ckpt_name):
@@ -87,43 +109,35 @@ def _source(program, class_name, source_name, ckpt_name):
                            for n, s, d in g.input_specs)
     examples = ", ".join(f"ops.{'ones' if np.dtype(d).kind == 'f' else 'zeros'}({tuple_text(s) if s else '()'}, "
                          f"{dtype_text(d)})" for _, s, d in g.input_specs)
-    init = "\n".join(f"        self.{attr} = {ctor}" for attr, ctor in program.layers) or "        pass"
+    init = "".join(f"\n        self.{attr} = {ctor}" for attr, ctor in program.layers)
     body = "\n".join("        " + line for line in program.lines + [program.result()])
+    ckpt_line, create = "", _CREATE_PLAIN.format(class_name=class_name)
+    if ckpt_name:
+        ckpt_line = f"CKPT_FILE = os.path.join(os.path.dirname(os.path.abspath(__file__)), {ckpt_name!r})\n\n\n"
+        create = _CREATE_LOADING.format(class_name=class_name)
     return f'''"""{class_name}: a MindSpore network converted from the ONNX file '{source_name}' (opset {g.opset}{
         f", written by {g.producer}" if g.producer else ""}) by mindseed.converter.
 
-    net = create_network()      # the network, its weights loaded from {ckpt_name} next to this file
+    net = create_network()      # the network{f", its weights loaded from {ckpt_name} next to this file" if ckpt_name
+                                                 else " (it has no weights)"}
     out = net({", ".join(inputs)})
 
 Inputs:
 {doc_inputs}
 """
-import os
-
-import mindspore as ms
+{"import os" + chr(10) + chr(10) if ckpt_name else ""}import mindspore as ms
 from mindspore import nn, ops
 
-CKPT_FILE = os.path.join(os.path.dirname(os.path.abspath(__file__)), {ckpt_name!r})
 
-
-class {class_name}(nn.Cell):
+{ckpt_line}class {class_name}(nn.Cell):
     def __init__(self):
-        super().__init__()
-{init}
+        super().__init__(){init}
 
     def construct(self, {", ".join(inputs)}):
 {body}
 
 
-def create_network(ckpt_file=CKPT_FILE):
-    """The network with the converted weights from `ckpt_file`, in inference mode."""
-    net = {class_name}()
-    not_loaded, _ = ms.load_param_into_net(net, ms.load_checkpoint(ckpt_file), strict_load=True)
-    if not_loaded:
-        raise ValueError(f"{{ckpt_file}} has no value for the parameters {{not_loaded}}.")
-    net.set_train(False)
-    return net
-
+{create}
 
 if __name__ == "__main__":
     outputs = create_network()({examples})
@@ -134,7 +148,8 @@ if __name__ == "__main__":
 
 def convert(model_file, output_dir, input_shape=None, class_name=None):
     """Convert the ONNX file `model_file` into `<output_dir>/<name>.py` and `<name>.ckpt` (`name` is the file's
-    stem made an identifier); returns the two paths. `input_shape` {input name: shape} fixes dynamic dims."""
+    stem made an identifier); returns the two paths (None for the ckpt of a network without weights).
+    `input_shape` {input name: shape} fixes dynamic dims."""
     from mindseed.export._onnx_load import read_onnx  # noqa: PLC0415 -- needs the optional onnx package
     from mindseed.train.serialization import save_checkpoint  # noqa: PLC0415
     if not isinstance(model_file, str) or not os.path.isfile(model_file):
@@ -149,12 +164,16 @@ def convert(model_file, output_dir, input_shape=None, class_name=None):
     _build(program)
     stem = re.sub(r"\W+", "_", os.path.splitext(os.path.basename(model_file))[0]).strip("_") or "network"
     stem = stem if stem[0].isalpha() else "net_" + stem
-    source = _source(program, class_name or _class_name(stem), os.path.basename(model_file), stem + ".ckpt")
+    source = _source(program, class_name or _class_name(stem), os.path.basename(model_file),
+                     stem + ".ckpt" if program.params else None)
     ast.parse(source)      # a bug of the converter must not write a file that does not parse
     os.makedirs(output_dir, exist_ok=True)
     py_file, ckpt_file = os.path.join(output_dir, stem + ".py"), os.path.join(output_dir, stem + ".ckpt")
-    save_checkpoint([{"name": name, "data": Tensor(np.ascontiguousarray(value))}
-                     for name, value in program.params.items()], ckpt_file)
+    if program.params:
+        save_checkpoint([{"name": name, "data": Tensor(np.ascontiguousarray(value))}
+                         for name, value in program.params.items()], ckpt_file)
+    else:
+        ckpt_file = None
     with open(py_file, "w", encoding="utf-8") as f:
         f.write(source)
     return py_file, ckpt_file
@@ -184,5 +203,5 @@ def main(argv=None):
     except (ValueError, ImportError) as e:
         print(f"mindseed.converter: error: {e}", file=sys.stderr)
         return 1
-    print(f"wrote {py_file} and {ckpt_file}")
+    print(f"wrote {py_file}" + (f" and {ckpt_file}" if ckpt_file else " (no weights)"))
     return 0

@@ -259,8 +259,6 @@ def _unsupported(p, node, why):
 def emit(p, node):
     """One line of `construct` for `node` (an error naming the node when its operator has no MindSpore form)."""
     fn = EMIT.get(node.op)
-    if node.op in ("If", "Loop"):
-        _unsupported(p, node, "a condition computed at run time (control flow is not converted yet)")
     if fn is None:
         _unsupported(p, node, "a value computed at run time")
     expr = fn(p, node)

@@ -64,20 +64,63 @@ def _nested_text(array):
     return "[" + ", ".join(_nested_text(a) for a in array) + "]"
 
 
-class Program:
-    """See the module's doc. `graph` is a checked `export._onnx_load.OnnxGraph` with static input shapes."""
+class _SubgraphView:
+    """An If branch or Loop body seen as a graph by a child Program (nodes, outputs; the rest from the file)."""
 
-    def __init__(self, graph):
-        self.graph = graph
-        self.consts, self.specs = {}, {}      # constant values; run-time values' (shape, numpy dtype)
+    def __init__(self, root, sub):
+        self.root, self.nodes, self.outputs, self.consts = root, sub.nodes, sub.outputs, sub.consts
+        self.initializers, self.opset, self.file_name, self.input_specs = root.initializers, root.opset, \
+            root.file_name, []
+
+    def error(self, node, message):
+        return self.root.error(node, message)
+
+    def run_node(self, node, env):
+        self.root.run_node(node, env)
+
+
+def _subgraph_reads(node):
+    """Every value name read inside the sub-graphs of an If/Loop node (and theirs)."""
+    names = set()
+    for key in ("then_branch", "else_branch", "body"):
+        sub = node.attrs.get(key)
+        for inner in sub.nodes if sub is not None else ():
+            names.update(i for i in inner.inputs if i)
+            names |= _subgraph_reads(inner)
+        names.update(sub.outputs if sub is not None else ())
+    return names
+
+
+class Program:
+    """See the module's doc. `graph` is a checked `export._onnx_load.OnnxGraph` with static input shapes; a child
+    Program (`parent`) writes an If branch or a Loop body (`sub`), run on `env` and `inputs` {name: value}: it shares
+    its parent's names, layers and weights, and its lines become a block of the parent's."""
+
+    def __init__(self, graph, parent=None, sub=None, env=None, inputs=None):
+        self.specs = {}                       # run-time values' (shape, numpy dtype)
         self.runtime = []                     # per node: does it compute at run time
         self.consumers = {}                   # value name -> indices of the run-time nodes reading it
-        self.var, self._locals = {}, set()    # ONNX value -> variable name of construct
-        self.layers, self.params, self._attrs = [], {}, set()
         self.lines, self.done = [], set()
-        self._const_attrs = {}
         self.hint = "v"                       # a variable's name when its ONNX name has no letter: the operator's
-        self._evaluate()
+        if parent is None:
+            self.graph, self.consts = graph, {}
+            self.var, self._locals = {}, set()    # ONNX value -> variable name of construct
+            self.layers, self.params, self._attrs, self._const_attrs = [], {}, set(), {}
+            self._evaluate()
+            return
+        self.graph = _SubgraphView(parent.graph, sub)
+        self.consts, self.origin = dict(parent.consts), dict(parent.origin)
+        self.specs.update(parent.specs)
+        self.var, self._locals, self.layers, self.params = parent.var, parent._locals, parent.layers, parent.params
+        self._attrs, self._const_attrs = parent._attrs, parent._const_attrs
+        self.consts.update(sub.consts)
+        env = dict(env)
+        env.update(sub.consts)
+        for name, value in inputs.items():
+            env[name] = value
+            self.specs[name] = (tuple(value.shape), value.asnumpy().dtype)
+            self.name_var(name)
+        self._run_nodes(env)
 
     # -- analysis --------------------------------------------------------------------------------------------------
     def _evaluate(self):
@@ -93,6 +136,10 @@ class Program:
             env[name] = Tensor(np.zeros(shape, dtype))
             self.specs[name] = (tuple(shape), np.dtype(dtype))
             self.name_var(name)
+        self._run_nodes(env)
+
+    def _run_nodes(self, env):
+        g = self.graph
         for k, node in enumerate(g.nodes):
             # (an If/Loop body may read run-time values of the graph around it)
             constant = node.op not in ("If", "Loop") and all(not i or i in self.consts for i in node.inputs)
@@ -110,8 +157,9 @@ class Program:
                     self.specs[out] = (tuple(value.shape), value.asnumpy().dtype)
             self.runtime.append(any(out in self.specs for out in node.outputs))
             if self.runtime[-1]:
-                for i in node.inputs:
+                for i in [*node.inputs, *_subgraph_reads(node)]:
                     self.consumers.setdefault(i, []).append(k)
+        self.env = env
 
     def is_const(self, name):
         return name in self.consts
@@ -210,3 +258,7 @@ class Program:
     def result(self):
         outs = [self.arg(o) for o in self.graph.outputs]
         return f"return {', '.join(outs)}"
+
+    def block(self, lines, indent="    "):
+        """Lines of a child Program as the body of an `if`/`else`/`while` here (`pass` when there are none)."""
+        self.lines.extend(indent + line for line in (lines or ["pass"]))

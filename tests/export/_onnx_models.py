@@ -89,7 +89,7 @@ def torch_onnx_files(folder, names=None, opset=17):
     return files
 
 
-def mindseed_onnx_files(folder, names=("lenet", "resblock", "mlp", "resnet", "gpt")):
+def mindseed_onnx_files(folder, names=("lenet", "resblock", "mlp", "resnet", "gpt", "control")):
     """{name: path} of the export tests' networks written by mindseed's ONNX exporter."""
     if HERE not in sys.path:
         sys.path.insert(0, HERE)

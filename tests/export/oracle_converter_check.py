@@ -3,12 +3,13 @@
     .venv/bin/python tests/export/oracle_converter_check.py [--oracle PYTHON]
 
 Writes the ONNX files of tests/export/_onnx_models.py (torch.onnx.export of a CNN with batch norms, an MLP with
-GELUs, LSTMs, a transformer block at opsets 17 and 14; mindseed's exporter's LeNet, ResNet block, MLP, ResNet-20 and
-GPT) into a temporary folder, converts each with `python -m mindseed.converter`, runs the generated file with the
-oracle's Python (real MindSpore: `create_network()` loads the .ckpt, then the network runs on the saved inputs, in
-PyNative and in graph mode) and compares its outputs with onnxruntime's on the same inputs (1e-5). Prints one line
-per file and "N passed, M failed"; exits 0 when the oracle is not installed (nothing to check). `--oracle` defaults
-to the first of /work/msvenv/bin/python and /work/oracle/bin/python that exists.
+GELUs, LSTMs, a transformer block at opsets 17 and 14; mindseed's exporter's LeNet, ResNet block, MLP, ResNet-20,
+GPT and the net with a tensor `if` and `while`) into a temporary folder, converts each with `python -m
+mindseed.converter`, runs the generated file with the oracle's Python (real MindSpore: `create_network()` loads the
+.ckpt, then the network runs on the saved inputs, in PyNative and in graph mode) and compares its outputs with
+onnxruntime's on the same inputs (1e-5). Prints one line per file and "N passed, M failed"; exits 0 when the oracle
+is not installed (nothing to check). `--oracle` defaults to the first of /work/msvenv/bin/python and
+/work/oracle/bin/python that exists.
 """
 import argparse
 import os
