@@ -12,7 +12,8 @@ computed from the weights alone becomes a constant, and every run-time value has
 node, in the file's order, is either part of a known layer (`_layers.PATTERNS`: Conv -> nn.Conv2d,
 BatchNormalization -> nn.BatchNorm2d/1d, Gemm and MatMul (+ Add) by a constant -> nn.Dense, Gather from a constant
 table -> nn.Embedding, LayerNormalization -> nn.LayerNorm, LSTM -> nn.LSTM, pools, activations, the erf form of
-GELU) created in `__init__` and called in `construct`, or one line of `ops.*` / Python arithmetic (`_ops.EMIT`).
+GELU) created in `__init__` and called in `construct`, or one line of `ops.*` / Python arithmetic (`_ops.EMIT`);
+an If is an `if`/`else` block and a Loop a `while` loop (`_control`).
 Variables are named after the ONNX values, layers after their weights (torch's `fc1.weight` -> `self.fc1`).
 """
 import argparse
