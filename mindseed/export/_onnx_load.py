@@ -14,7 +14,7 @@ from mindseed.common.parameter import Parameter
 from mindseed.common.tensor import Tensor
 from mindseed.nn.cell import Cell
 
-__all__ = ["OnnxNet"]
+__all__ = ["OnnxNet", "OnnxGraph", "read_onnx"]
 
 
 def _int_list(v):
@@ -30,13 +30,18 @@ def _np_or(fn_np, fn_ms):
     """An elementwise operator: on numpy constants (shape arithmetic) computed now, else by mindseed."""
     def run(ins, at):
         if fn_np is not None and all(isinstance(x, np.ndarray) for x in ins):
-            return fn_np(*ins)
+            return np.asarray(fn_np(*ins))
         return fn_ms(*[Tensor(x) if isinstance(x, np.ndarray) else x for x in ins])
     return run
 
 
 def _tensor(x):
     return Tensor(x) if isinstance(x, np.ndarray) else x
+
+
+def _scalar(x):
+    """A one-element tensor (an ONNX condition or trip count) as a 0-d one."""
+    return x if len(x.shape) == 0 else ops.reshape(x, ())
 
 
 def _conv(ins, at):
@@ -141,7 +146,7 @@ def _squeeze_like(unsqueeze):
 def _gather(ins, at):
     x, idx, axis = ins[0], ins[1], at.get("axis", 0)
     if isinstance(x, np.ndarray) and isinstance(idx, np.ndarray):
-        return np.take(x, idx, axis=axis)
+        return np.asarray(np.take(x, idx, axis=axis))
     return ops.gather(_tensor(x), _tensor(np.asarray(idx, np.int32) if isinstance(idx, np.ndarray) else idx), axis)
 
 
@@ -180,6 +185,107 @@ def _clip(ins, at):
     return ops.clamp(ins[0], None if lo is None else float(np.asarray(lo)),
                      None if hi is None else float(np.asarray(hi)))
 
+def _expand(ins, at):
+    x, shape = ins[0], tuple(_int_list(ins[1]))
+    out = tuple(int(d) for d in np.broadcast_shapes(tuple(x.shape), shape))
+    return np.broadcast_to(x, out).copy() if isinstance(x, np.ndarray) else ops.broadcast_to(x, out)
+
+
+def _constant_of_shape(ins, at):
+    from onnx import numpy_helper  # noqa: PLC0415
+    value = numpy_helper.to_array(at["value"]) if "value" in at else np.zeros(1, np.float32)
+    return np.full(_int_list(ins[0]), value.reshape(-1)[0], value.dtype)
+
+
+def _range(ins, at):
+    if not all(isinstance(x, np.ndarray) for x in ins):
+        raise _Unsupported("a start, limit or delta computed at run time")
+    return np.arange(ins[0].item(), ins[1].item(), ins[2].item(), dtype=ins[0].dtype)
+
+
+def _layer_norm(ins, at):
+    x = _tensor(ins[0])
+    axis = at.get("axis", -1) % len(x.shape)
+    bias = _tensor(ins[2]) if len(ins) > 2 and ins[2] is not None else None
+    return ops.layer_norm(x, tuple(x.shape[axis:]), _tensor(ins[1]), bias, at.get("epsilon", 1e-5))
+
+
+def _split(ins, at, n_outputs):
+    x, axis = ins[0], at.get("axis", 0)
+    sizes = at.get("split")
+    if sizes is None and len(ins) > 1 and ins[1] is not None:
+        sizes = _int_list(ins[1])
+    if sizes is None:
+        dim = x.shape[axis]
+        step = -(-dim // n_outputs)
+        sizes = [min(step, dim - k * step) for k in range(n_outputs)]
+    if isinstance(x, np.ndarray):
+        return tuple(np.split(x, np.cumsum(sizes)[:-1], axis=axis))
+    return tuple(ops.split(x, list(sizes), axis))
+
+
+_split.takes_outputs = True
+
+LSTM_DEFAULTS = {"activations": [b"Sigmoid", b"Tanh", b"Tanh"], "input_forget": 0, "layout": 0}
+
+
+def lstm_unsupported(ins, at):
+    """Why an ONNX LSTM node is outside what nn.LSTM computes (None when it is not)."""
+    for key, default in LSTM_DEFAULTS.items():
+        value = at.get(key, default)
+        if (list(value) if key == "activations" else value) != default:
+            return f"{key}={value}"
+    if "clip" in at:
+        return "clip"
+    lens = ins[4] if len(ins) > 4 else None
+    if lens is not None and not (isinstance(lens, np.ndarray) and np.all(lens == ins[0].shape[0])):
+        return "sequence_lens shorter than the sequence"
+    return None
+
+
+def _lstm(ins, at):
+    why = lstm_unsupported(ins, at)
+    if why:
+        raise _Unsupported(why)
+    x, w, r = (_tensor(v) for v in ins[:3])
+    hidden, dirs = at["hidden_size"], w.shape[0]
+    seq, batch = x.shape[0], x.shape[1]
+    b, h0, c0 = (_tensor(ins[k]) if len(ins) > k and ins[k] is not None else None for k in (3, 5, 6))
+    ys, hs, cs = [], [], []
+    for d in range(dirs):
+        wt, rt = ops.transpose(w[d], (1, 0)), ops.transpose(r[d], (1, 0))
+        bias = None if b is None else b[d][:4 * hidden] + b[d][4 * hidden:]
+        h = h0[d] if h0 is not None else ops.zeros((batch, hidden), x.dtype)
+        c = c0[d] if c0 is not None else ops.zeros((batch, hidden), x.dtype)
+        out = [None] * seq
+        for t in (range(seq) if d == 0 else range(seq - 1, -1, -1)):
+            gates = ops.matmul(x[t], wt) + ops.matmul(h, rt)
+            if bias is not None:
+                gates = gates + bias
+            i, o, f, g = ops.split(gates, hidden, -1)   # ONNX's gate order: input, output, forget, cell
+            c = ops.sigmoid(f) * c + ops.sigmoid(i) * ops.tanh(g)
+            h = ops.sigmoid(o) * ops.tanh(c)
+            out[t] = h
+        ys.append(ops.stack(out, 0))
+        hs.append(h)
+        cs.append(c)
+    return ops.stack(ys, 1), ops.stack(hs, 0), ops.stack(cs, 0)
+
+
+def attr_str(at, key, default):
+    """A string attribute of a node (onnx gives bytes)."""
+    value = at.get(key, default)
+    return value.decode() if isinstance(value, bytes) else value
+
+
+def _gelu(ins, at):
+    return ops.gelu(_tensor(ins[0]), approximate=attr_str(at, "approximate", "none"))
+
+
+def _mod(ins, at):
+    return (_np_or(np.fmod, ops.fmod) if at.get("fmod", 0) else _np_or(np.mod, ops.remainder))(ins, at)
+
+
 
 _OPS = {
     "Add": _np_or(np.add, ops.add), "Sub": _np_or(np.subtract, ops.sub), "Mul": _np_or(np.multiply, ops.mul),
@@ -205,11 +311,182 @@ _OPS = {
     "Squeeze": _squeeze_like(False), "Unsqueeze": _squeeze_like(True), "Gather": _gather, "Concat": _concat,
     "Slice": _slice, "Cast": _cast, "Clip": _clip,
     "Shape": lambda ins, at: np.asarray(ins[0].shape, np.int64),
+    "Expand": _expand, "ConstantOfShape": _constant_of_shape, "Range": _range, "Mod": _mod,
+    "Where": _np_or(np.where, ops.where), "LayerNormalization": _layer_norm, "LSTM": _lstm, "Split": _split,
+    "Gelu": _gelu, "LeakyRelu": lambda ins, at: ops.leaky_relu(_tensor(ins[0]), at.get("alpha", 0.01)),
+    "Dropout": lambda ins, at: ins[0],
 }
+
+
 
 
 class _Unsupported(Exception):
     pass
+
+
+class OnnxNode:
+    """One node of a checked ONNX graph: its name (or '#k'), operator, input and output names, attributes."""
+    __slots__ = ("name", "op", "inputs", "outputs", "attrs")
+
+    def __init__(self, name, op, inputs, outputs, attrs):
+        self.name, self.op, self.inputs, self.outputs, self.attrs = name, op, inputs, outputs, attrs
+
+
+class OnnxGraph:
+    """A checked ONNX file: `initializers` {name: numpy array} (the weights, in file order), `consts` (Constant
+    nodes), `input_specs` [(name, shape with None for a dynamic dim, numpy dtype)], `nodes` [OnnxNode],
+    `outputs` [name], `opset`, `producer`."""
+
+    def __init__(self, file_name):
+        self.file_name = file_name
+        self.initializers, self.consts, self.input_specs, self.nodes, self.outputs = {}, {}, [], [], []
+        self.opset, self.producer = 13, ""
+
+    def error(self, node, message):
+        return ValueError(f"The ONNX file '{self.file_name}', node '{node.name}': {message}")
+
+    def run_node(self, node, env):
+        """Run `node` on the values in `env` (numpy constants or mindseed tensors) and store its outputs there."""
+        run = _OPS.get(node.op)
+        args = [env[i] if i else None for i in node.inputs]
+        try:
+            if run is None:
+                result = (self._run_if if node.op == "If" else self._run_loop)(node, args, env)
+            elif getattr(run, "takes_opset", False):
+                result = run(args, node.attrs, self.opset)
+            elif getattr(run, "takes_outputs", False):
+                result = run(args, node.attrs, len(node.outputs))
+            else:
+                result = run(args, node.attrs)
+        except _Unsupported as e:
+            raise self.error(node, f"{node.op} with {e} is not supported.") from None
+        results = result if isinstance(result, tuple) else (result,)
+        for name, value in zip(node.outputs, results):
+            if name:
+                env[name] = value
+
+    def _run_subgraph(self, sub, env, args):
+        local = dict(env)
+        local.update(sub.consts)
+        local.update(zip(sub.inputs, args))
+        for node in sub.nodes:
+            self.run_node(node, local)
+        return tuple(local[o] for o in sub.outputs)
+
+    def _run_if(self, node, args, env):
+        """A constant condition picks its branch now; else compiler.control.if_ (an If node when traced)."""
+        from mindseed.compiler import control  # noqa: PLC0415
+        then, other = node.attrs["then_branch"], node.attrs["else_branch"]
+        cond = args[0]
+        if isinstance(cond, np.ndarray):
+            return self._run_subgraph(then if cond.reshape(-1)[0] else other, env, ())
+
+        def branch(sub):
+            return lambda: tuple(_tensor(v) for v in self._run_subgraph(sub, env, ()))
+        return control.if_(_scalar(cond), branch(then), branch(other), ())
+
+    def _run_loop(self, node, args, env):
+        """ONNX Loop (trip count and/or condition, carried values; no scan outputs) as compiler.loops.while_
+        (a While node when traced, a Python loop in PyNative)."""
+        from mindseed.compiler import loops  # noqa: PLC0415
+        body = node.attrs["body"]
+        limit, cond, carried = (args + [None, None])[0], (args + [None, None])[1], args[2:]
+        if len(body.outputs) != 1 + len(carried):
+            raise _Unsupported("scan outputs")
+        if limit is None and cond is None:
+            raise _Unsupported("neither a trip count nor a condition")
+        limit = None if limit is None else _scalar(_tensor(limit))
+        start = (Tensor(np.array(0, np.int64)), _scalar(_tensor(np.array(True) if cond is None else cond)))
+
+        def cond_fn(i, c, *vals):
+            return c if limit is None else ops.logical_and(i < limit, c)
+
+        def body_fn(i, c, *vals):
+            outs = self._run_subgraph(body, env, (i, c) + vals)
+            return (i + 1, _scalar(_tensor(outs[0]))) + tuple(_tensor(v) for v in outs[1:])
+        return tuple(loops.while_(cond_fn, body_fn, start + tuple(_tensor(v) for v in carried))[2:])
+
+
+class OnnxSubgraph:
+    """A branch of an If or the body of a Loop: its inputs, constants (initializers and Constant nodes), nodes and
+    outputs. It may read values of the graphs around it by name."""
+    __slots__ = ("inputs", "consts", "nodes", "outputs")
+
+    def __init__(self, inputs, consts, nodes, outputs):
+        self.inputs, self.consts, self.nodes, self.outputs = inputs, consts, nodes, outputs
+
+
+_SUBGRAPHS = {"If": ("then_branch", "else_branch"), "Loop": ("body",)}
+
+
+def _read_nodes(g, protos, defined, consts, prefix):
+    """Check the nodes `protos` (every input defined before, every operator known) into OnnxNodes; Constant
+    nodes go to `consts`; If/Loop sub-graphs are read the same way, seeing the values defined around them."""
+    from onnx import numpy_helper  # noqa: PLC0415
+    nodes = []
+    for k, proto in enumerate(protos):
+        node = OnnxNode(prefix + (proto.name or f"#{k}"), proto.op_type, list(proto.input), list(proto.output),
+                        _attrs(proto))
+        missing = [i for i in node.inputs if i and i not in defined]
+        if missing:
+            raise g.error(node, f"its input '{missing[0]}' is not defined before it.")
+        if proto.domain not in ("", "ai.onnx") or (node.op not in _OPS and node.op not in _SUBGRAPHS and
+                                                    node.op != "Constant"):
+            raise g.error(node, f"the operator {(proto.domain + '.') if proto.domain else ''}{node.op} is not "
+                                f"supported.")
+        for key in _SUBGRAPHS.get(node.op, ()):
+            sub = next(a.g for a in proto.attribute if a.name == key)
+            sub_consts = {init.name: numpy_helper.to_array(init) for init in sub.initializer}
+            inputs = [v.name for v in sub.input]
+            sub_defined = defined | set(sub_consts) | set(inputs)
+            sub_nodes = _read_nodes(g, sub.node, sub_defined, sub_consts, node.name + "/")
+            outputs = [v.name for v in sub.output]
+            missing = [o for o in outputs if o not in sub_defined]
+            if missing:
+                raise g.error(node, f"the output '{missing[0]}' of its {key} is not defined.")
+            node.attrs[key] = OnnxSubgraph(inputs, sub_consts, sub_nodes, outputs)
+        defined.update(node.outputs)
+        if node.op == "Constant":
+            value = node.attrs.get("value")
+            if value is None:
+                raise g.error(node, "a Constant without a tensor value.")
+            consts[node.outputs[0]] = numpy_helper.to_array(value)
+            continue
+        nodes.append(node)
+    return nodes
+
+
+def read_onnx(file_name):
+    """Parse and check an ONNX file into an `OnnxGraph` (see the module's doc for what is checked)."""
+    try:
+        import onnx  # noqa: PLC0415 -- optional dependency
+        from onnx import numpy_helper  # noqa: PLC0415
+    except ImportError:
+        raise ImportError("Reading ONNX files needs the 'onnx' package (pip install onnx).") from None
+    try:
+        model = onnx.load(file_name)
+        onnx.checker.check_model(model)
+    except FileNotFoundError:
+        raise ValueError(f"The ONNX file '{file_name}' does not exist.") from None
+    except Exception as e:  # noqa: BLE001 -- protobuf's DecodeError, onnx's ValidationError
+        raise ValueError(f"'{file_name}' is not a valid ONNX model (truncated, corrupt or foreign file): "
+                         f"{str(e).splitlines()[0] if str(e) else type(e).__name__}") from None
+    g, graph = OnnxGraph(file_name), model.graph
+    g.opset = max((o.version for o in model.opset_import if o.domain in ("", "ai.onnx")), default=13)
+    g.producer = f"{model.producer_name} {model.producer_version}".strip()
+    for init in graph.initializer:
+        g.initializers[init.name] = numpy_helper.to_array(init)
+    defined = set(g.initializers)
+    for v in graph.input:
+        if v.name in defined:
+            continue
+        t = v.type.tensor_type
+        dims = [d.dim_value if d.HasField("dim_value") else None for d in t.shape.dim]
+        g.input_specs.append((v.name, tuple(dims), onnx.helper.tensor_dtype_to_np_dtype(t.elem_type)))
+    defined |= {spec[0] for spec in g.input_specs}
+    g.nodes = _read_nodes(g, graph.node, defined, g.consts, "")
+    g.outputs = [o.name for o in graph.output]
+    return g
 
 
 class OnnxNet(Cell):
@@ -217,70 +494,18 @@ class OnnxNet(Cell):
 
     def __init__(self, file_name):
         super().__init__()
-        try:
-            import onnx  # noqa: PLC0415 -- optional dependency
-            from onnx import numpy_helper  # noqa: PLC0415
-        except ImportError:
-            raise ImportError("Reading ONNX files needs the 'onnx' package (pip install onnx).") from None
         self.file_name = file_name
-        try:
-            model = onnx.load(file_name)
-            onnx.checker.check_model(model)
-        except FileNotFoundError:
-            raise ValueError(f"The ONNX file '{file_name}' does not exist.") from None
-        except Exception as e:  # noqa: BLE001 -- protobuf's DecodeError, onnx's ValidationError
-            raise ValueError(f"'{file_name}' is not a valid ONNX model (truncated, corrupt or foreign file): "
-                             f"{str(e).splitlines()[0] if str(e) else type(e).__name__}") from None
-        graph = model.graph
-        self._opset = max((o.version for o in model.opset_import if o.domain in ("", "ai.onnx")), default=13)
-        self._consts, weights = {}, {}
-        for init in graph.initializer:
-            array = numpy_helper.to_array(init)
+        self._graph = read_onnx(file_name)
+        self.input_specs = self._graph.input_specs
+        self._consts, weights = dict(self._graph.consts), {}
+        for name, array in self._graph.initializers.items():
             if array.dtype.kind == "f":
-                weights[init.name] = Parameter(Tensor(np.ascontiguousarray(array)), name=init.name)
+                weights[name] = Parameter(Tensor(np.ascontiguousarray(array)), name=name)
             else:
-                self._consts[init.name] = array
+                self._consts[name] = array
         for i, p in enumerate(weights.values()):
             self.insert_param_to_cell(f"w{i}", p)
         self._weights = weights
-        known = set(self._consts) | set(weights)
-        self.input_specs = []
-        for v in graph.input:
-            if v.name in known:
-                continue
-            t = v.type.tensor_type
-            dims = [d.dim_value if d.HasField("dim_value") else None for d in t.shape.dim]
-            self.input_specs.append((v.name, tuple(dims), onnx.helper.tensor_dtype_to_np_dtype(t.elem_type)))
-        self._nodes = []
-        defined = known | {spec[0] for spec in self.input_specs}
-        for k, node in enumerate(graph.node):
-            name = node.name or f"#{k}"
-            missing = [i for i in node.input if i and i not in defined]
-            if missing:
-                raise ValueError(f"The ONNX file '{file_name}', node '{name}': its input '{missing[0]}' is not defined "
-                                 f"before it.")
-            defined.update(node.output)
-            if node.domain not in ("", "ai.onnx") or (node.op_type not in _OPS and node.op_type != "Constant"):
-                raise ValueError(f"The ONNX file '{file_name}', node '{name}': the operator "
-                                 f"{(node.domain + '.') if node.domain else ''}{node.op_type} is not supported.")
-            attrs = _attrs(node)
-            if node.op_type == "Constant":
-                value = attrs.get("value")
-                if value is None:
-                    raise ValueError(f"The ONNX file '{file_name}', node '{name}': a Constant without a tensor value.")
-                self._consts[node.output[0]] = numpy_helper.to_array(value)
-                continue
-            self._nodes.append((name, node.op_type, list(node.input), list(node.output), attrs))
-        self._outputs = [o.name for o in graph.output]
-
-    def _run_node(self, env, name, op, ins, outs, attrs):
-        run = _OPS[op]
-        args = [env[i] if i else None for i in ins]
-        try:
-            return run(args, attrs, self._opset) if getattr(run, "takes_opset", False) else run(args, attrs)
-        except _Unsupported as e:
-            raise ValueError(f"The ONNX file '{self.file_name}', node '{name}': {op} with {e} is not "
-                             f"supported.") from None
 
     def construct(self, *inputs):
         if len(inputs) != len(self.input_specs):
@@ -289,7 +514,7 @@ class OnnxNet(Cell):
         env = dict(self._consts)
         env.update(self._weights)
         env.update({spec[0]: x for spec, x in zip(self.input_specs, inputs)})
-        for node in self._nodes:
-            env[node[3][0]] = self._run_node(env, *node)
-        results = tuple(_tensor(env[o]) for o in self._outputs)
+        for node in self._graph.nodes:
+            self._graph.run_node(node, env)
+        results = tuple(_tensor(env[o]) for o in self._graph.outputs)
         return results if len(results) > 1 else results[0]
