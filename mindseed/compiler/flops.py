@@ -33,6 +33,20 @@ def _shape(v):
     return tuple(getattr(v, "shape", None) or ())
 
 
+def _per_dim(v, n):
+    return list(v) if isinstance(v, (tuple, list)) else [v] * n
+
+
+def _conv_out(x, w, attrs):
+    """The output shape of a convolution of x by a weight shaped w (its gradient's dy may be broadcast)."""
+    n = len(x) - 2
+    stride, dilation = _per_dim(attrs["stride"], n), _per_dim(attrs["dilation"], n)
+    pads = list(attrs["pads"])
+    spatial = [(x[2 + i] + pads[2 * i] + pads[2 * i + 1] - dilation[i] * (w[2 + i] - 1) - 1) // stride[i] + 1
+               for i in range(n)]
+    return (x[0], w[0], *spatial)
+
+
 def _node_flops(node):
     name, ins, outs = node.prim.name, node.inputs, node.outputs
     if not outs or not ins:
@@ -47,7 +61,8 @@ def _node_flops(node):
     if name in ("Convolution", "ConvolutionGemm", "ConvolutionPacked", "ConvBackpropInput"):
         return 2 * math.prod(_shape(ins[0]) if name == "ConvBackpropInput" else out) * math.prod(_shape(ins[1])[1:])
     if name == "ConvBackpropFilter":
-        return 2 * math.prod(_shape(ins[1])) * math.prod(tuple(node.attrs["weight_shape"])[1:])
+        w = tuple(node.attrs["weight_shape"])
+        return 2 * math.prod(_conv_out(_shape(ins[0]), w, node.attrs)) * math.prod(w[1:])
     if name in ("FlashAttention", "FlashAttentionGrad"):
         q, k = (_shape(ins[0]), _shape(ins[1])) if name == "FlashAttention" else (_shape(ins[1]), _shape(ins[2]))
         per = math.prod(q) * k[-2]          # B * H * T * D * S
