@@ -27,8 +27,8 @@ def _check_dynamic_arg(arg, name):
         for item in arg:
             _check_dynamic_arg(item, name)
     elif not isinstance(arg, Tensor):
-        raise TypeError(f"The decorator enable_dynamic only supports Tensor or a tuple/list of Tensor, but the argument "
-                        f": {name} is type of:{type(arg)}.")
+        raise TypeError(f"The decorator enable_dynamic only supports Tensor or a tuple/list of Tensor, but the "
+                        f"argument : {name} is type of:{type(arg)}.")
 
 
 def _has_dynamic_dim(arg):
