@@ -14,9 +14,7 @@ from mindseed.common.tensor import Tensor
 from mindseed.ops import functional as F
 from mindseed.ops.operations._table import REQUIRED, primitive_class
 
-__all__ = ["NPUAllocFloatStatus", "NPUClearFloatStatus", "NPUGetFloatStatus", "GeSwitch", "Merge", "UpdateState",
-           "Reusing", "PyExecute", "SelectView", "DumpGradient", "MapUniform", "ReshapeAndCache", "PagedAttention",
-           "PagedAttentionMask", "ApplyRotaryPosEmb", "GroupTopk", "geswitch", "merge"]
+__all__ = []
 
 
 def _tensor(api, name, x, dtypes=None):
@@ -378,5 +376,6 @@ globals().update({_name: primitive_class(_name, _fn, _attrs, _inputs, doc=_doc)
                   for _name, (_fn, _attrs, _inputs, _doc) in _ROWS.items()})
 
 # MindSpore's functional names of the dataflow primitives are instances
-geswitch = GeSwitch()  # noqa: F821 -- made by the table above
-merge = Merge()  # noqa: F821
+geswitch = globals()["GeSwitch"]()
+merge = globals()["Merge"]()
+__all__ = list(_ROWS) + ["geswitch", "merge"]
