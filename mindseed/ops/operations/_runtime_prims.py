@@ -12,6 +12,7 @@ from mindseed._utils import _state
 from mindseed.common import dtype as mstype
 from mindseed.common.tensor import Tensor
 from mindseed.ops import functional as F
+from mindseed.ops.functional._deform import deformable_offsets
 from mindseed.ops.operations._table import REQUIRED, primitive_class
 
 __all__ = []
@@ -367,6 +368,11 @@ _ROWS = {
                            None, "PagedAttention with an additive (ALiBi) bias per sequence."),
     "ApplyRotaryPosEmb": (_apply_rotary_pos_emb, (("cos_format", 0),), ("query", "key", "cos", "sin", "position_ids"),
                           "Rotary position embedding of query and key."),
+    "DeformableOffsets": (deformable_offsets, (("strides", REQUIRED), ("pads", REQUIRED), ("ksize", REQUIRED),
+                                               ("dilations", (1, 1, 1, 1)), ("data_format", "NCHW"),
+                                               ("deformable_groups", 1), ("modulated", True)), ("x", "offsets"),
+                          "The deformed, mask-scaled patches of x laid out (N, C, H_out * kh, W_out * kw) for a "
+                          "convolution with stride = kernel size (deformable_conv2d)."),
     "GroupTopk": (_group_topk, (), None,
                   "GroupTopk()(token, idx_arr, group_num, k, k_inner=1): the experts outside the k best groups set "
                   "to 0 (in place)."),
