@@ -145,3 +145,21 @@ def test_sample_distorted_bounding_box_falls_back_to_whole_image():
     whole = ops.SampleDistortedBoundingBoxV2(seed=3, use_image_if_no_bounding_boxes=True)
     _checked_crop(*whole(T(np.array([20, 20, 3], np.int32)), T(np.zeros((1, 0, 4), np.float32)),
                          T(np.array([0.5], np.float32))), 20, 20, [[0, 0, 1, 1]], 0.5, (0.75, 1.33), (0.05, 1.0))
+
+
+def test_get_next_reads_the_data_queue():
+    import mindseed.dataset as ds
+    data = ds.NumpySlicesDataset({"x": np.arange(12, dtype=np.float32).reshape(6, 2),
+                                  "y": np.arange(6, dtype=np.int32)}, shuffle=False).batch(2)
+    types, shapes = ms.train.DatasetHelper(data, dataset_sink_mode=True).types_shapes()
+    data.device_que(queue_name="test_get_next")
+    get_next = ops.GetNext(types, shapes, len(types), "test_get_next")
+    seen = [get_next() for _ in range(4)]                 # the stream continues into the next pass
+    assert [y.tolist() for _, y in seen] == [[0, 1], [2, 3], [4, 5], [0, 1]]
+    np.testing.assert_array_equal(seen[1][0].asnumpy(), [[4, 5], [6, 7]])
+    with pytest.raises(RuntimeError, match="no data queue named 'nowhere'"):
+        ops.GetNext(types, shapes, 2, "nowhere")()
+    with pytest.raises(RuntimeError, match="column 0 of the queue is Float32"):
+        ops.GetNext([ms.int32, ms.int32], shapes, 2, "test_get_next")()
+    with pytest.raises(ValueError, match="'types length' must be equal to 'shapes length'"):
+        ops.GetNext(types, shapes[:1], 2, "q")

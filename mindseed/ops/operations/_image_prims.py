@@ -1,17 +1,19 @@
 """Image primitive classes of TensorFlow lineage: ScaleAndTranslate (separable resampling with a choice of
 kernels, antialiased when shrinking; a matrix product per axis, differentiable in the images) and
-SampleDistortedBoundingBoxV2 (a random crop that keeps enough of the given boxes)."""
+SampleDistortedBoundingBoxV2 (a random crop that keeps enough of the given boxes); and GetNext, the reader of a
+dataset's data queue."""
 import math
 
 import numpy as np
 
+from mindseed._utils import _data_queues
 from mindseed.common import dtype as mstype
 from mindseed.common.tensor import Tensor
 from mindseed.ops import functional as F
 from mindseed.ops.operations._base import Primitive
 from mindseed.ops.operations._table import primitive_class
 
-__all__ = ["ScaleAndTranslate", "SampleDistortedBoundingBoxV2"]
+__all__ = ["ScaleAndTranslate", "SampleDistortedBoundingBoxV2", "GetNext"]
 
 
 # ---------------------------------------------------------------- ScaleAndTranslate
@@ -232,3 +234,43 @@ class SampleDistortedBoundingBoxV2(Primitive):
         size = Tensor(np.array([h, w, last]), dtype)
         bbox = Tensor(np.array([[[y / height, x / width, (y + h) / height, (x + w) / width]]], np.float32))
         return begin, size, bbox
+
+
+# ---------------------------------------------------------------- GetNext
+class GetNext(Primitive):
+    """The next element of the data queue `shared_name` (a dataset sent there by `dataset.device_que(queue_name=
+    shared_name)`): a tuple of `output_num` Tensors of `types` and `shapes` (a -1 or None dim: any size).
+
+    Raises:
+        TypeError: `types`/`shapes` not lists or tuples, `output_num` not an int.
+        ValueError: `types` and `shapes` of different lengths.
+        RuntimeError: (at a call) no such queue, or an element that does not match `types` / `shapes`.
+    """
+
+    def __init__(self, types, shapes, output_num, shared_name):
+        super().__init__("GetNext")
+        for name, v in (("types", types), ("shapes", shapes)):
+            if not isinstance(v, (list, tuple)):
+                raise TypeError(f"For 'GetNext', the '{name}' must be a list or tuple, but got {type(v).__name__}.")
+        if len(types) != len(shapes):
+            raise ValueError(f"For 'GetNext', the 'types length' must be equal to 'shapes length', but got "
+                             f"{len(types)} and {len(shapes)}.")
+        if not isinstance(output_num, int) or isinstance(output_num, bool):
+            raise TypeError(f"For 'GetNext', the 'output_num' must be an int, but got {type(output_num).__name__}.")
+        for k, v in (("types", list(types)), ("shapes", [tuple(s) for s in shapes]), ("output_num", output_num),
+                     ("shared_name", shared_name)):
+            self.add_prim_attr(k, v)
+
+    def __call__(self):
+        row = _data_queues.next_row(self.attrs["shared_name"])
+        if len(row) != self.attrs["output_num"]:
+            raise RuntimeError(f"For 'GetNext', the queue {self.attrs['shared_name']!r} gives {len(row)} columns, but "
+                               f"'output_num' is {self.attrs['output_num']}.")
+        for i, (t, dtype, shape) in enumerate(zip(row, self.attrs["types"], self.attrs["shapes"])):
+            if not isinstance(dtype, mstype.Type):
+                dtype = mstype.pytype_to_dtype(dtype)
+            fits = len(shape) == t.ndim and all(s in (-1, None) or s == d for s, d in zip(shape, t.shape))
+            if t.dtype != dtype or not fits:
+                raise RuntimeError(f"For 'GetNext', column {i} of the queue is {t.dtype} {t.shape}, but {dtype} "
+                                   f"{shape} was declared.")
+        return tuple(row)
