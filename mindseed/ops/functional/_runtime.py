@@ -1,5 +1,5 @@
 """Functional names of MindSpore's graph machinery and inference kernels, with their eager meaning: in-place
-gradient stops (`stop_gradient_`), the J transform (`J`), shape reductions and broadcasts of the AD rules
+gradient stops (`stop_gradient_`), shape reductions and broadcasts of the AD rules
 (`array_reduce`, `distribute`), symbolic keys of gradient environments (`embed`, `ref_to_embed`), tensor
 conditions (`is_tensor_bool_cond`), virtual implementations (`get_vm_impl_fn`, `vm_impl_registry`), the primitive
 argument decorator (`prim_arg_register`), and the MoE / ring-attention / fused-attention composites
@@ -15,7 +15,7 @@ from mindseed.common.tensor import Tensor
 from mindseed.ops import functional as F
 from mindseed.ops.functional import _core
 
-__all__ = ["stop_gradient_", "J", "array_reduce", "distribute", "embed", "ref_to_embed", "is_tensor_bool_cond",
+__all__ = ["stop_gradient_", "array_reduce", "distribute", "embed", "ref_to_embed", "is_tensor_bool_cond",
            "get_vm_impl_fn", "vm_impl_registry", "prim_arg_register", "moe_token_permute", "moe_token_unpermute",
            "ring_attention_update", "speed_fusion_attention"]
 
@@ -41,23 +41,6 @@ def stop_gradient_(input):  # noqa: A002 -- MindSpore's argument name
     """
     _tensor("stop_gradient_", "input", input)
     _core.update_in_place(input, F.stop_gradient)
-
-
-def J(fn):  # noqa: N802 -- MindSpore's name
-    """The J transform of automatic differentiation: `J(fn)(*args)` returns `(fn(*args), bprop)`, where
-    `bprop(dout)` gives the gradients of the Tensor arguments for the output cotangent `dout`.
-
-    Raises:
-        TypeError: `fn` not callable.
-    """
-    if not callable(fn):
-        raise TypeError(f"For 'J', the 'fn' must be callable, but got {type(fn).__name__}.")
-
-    @functools.wraps(fn)
-    def transformed(*args):
-        from mindseed.autograd.grad import vjp  # noqa: PLC0415 -- autograd imports ops
-        return vjp(fn, *args)
-    return transformed
 
 
 def _reduce_axes(api, shape, target):

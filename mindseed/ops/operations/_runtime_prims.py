@@ -136,8 +136,8 @@ def _update_state(*args):
 def _reusing(x):
     if not callable(x):
         raise TypeError(f"For 'Reusing', the 'input_x' must be a function, but got {type(x).__name__}.")
-    from mindseed._toplevel import no_inline  # noqa: PLC0415 -- the top level imports ops
-    return no_inline(x)
+    x.__dict__.setdefault("_ms_compile_hints", {})["no_inline"] = True     # ms.no_inline's mark
+    return x
 
 
 def _py_execute(script, keys=(), values=()):
