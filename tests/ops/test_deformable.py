@@ -130,3 +130,45 @@ def test_documented_example_shape_and_constant_offsets():
     plain = ops.conv2d(T(xr), w)
     np.testing.assert_allclose(ops.deformable_conv2d(T(xr), w, T(off), (3, 3), (1, 1, 1, 1), (0, 0, 0, 0)).asnumpy(),
                                plain.asnumpy(), rtol=1e-5, atol=1e-5)
+
+
+# ---------------------------------------------------------------- multi-scale deformable attention
+_LEVELS = np.array([[3, 4], [2, 2]], np.int32)
+_STARTS = np.array([0, 12], np.int32)
+
+
+def _msda_ref(value, loc, weight):
+    bs, _, heads, dim = value.shape
+    _, q, _, levels, points, _ = loc.shape
+    out = np.zeros((bs, q, heads, dim))
+    for b in range(bs):
+        for lvl, ((h, w), s) in enumerate(zip(_LEVELS, _STARTS)):
+            fmap = value[b, s:s + h * w].reshape(h, w, heads, dim).transpose(2, 3, 0, 1)   # (heads, dim, h, w)
+            for i in range(q):
+                for n in range(heads):
+                    for p in range(points):
+                        x, y = loc[b, i, n, lvl, p]
+                        out[b, i, n] += weight[b, i, n, lvl, p] * _sample(fmap[n], y * h - 0.5, x * w - 0.5)
+    return out.reshape(bs, q, heads * dim)
+
+
+def _msda(value, loc, weight):
+    return ops.multi_scale_deformable_attn_function(value, T(_LEVELS), T(_STARTS), loc, weight)
+
+
+def _loc_gen(r, s):
+    return r.uniform(-0.1, 1.1, s) + 0.013     # some points outside the map (zero there)
+
+
+MSDA = [OpSpec("multi_scale_deformable_attn_function", _msda, _msda_ref,
+               shapes=[(2, 16, 2, 3), (2, 3, 2, 2, 2, 2), (2, 3, 2, 2, 2)], gen=[None, _loc_gen, None])]
+test_msda_value, test_msda_grad, _, test_msda_graph = make_tests(MSDA)
+
+test_msda_bad_input = make_error_tests([
+    ErrorSpec("msda-shape-dtype", lambda: ops.multi_scale_deformable_attn_function(
+        T(np.ones((1, 4, 1, 8))), T(np.ones((1, 2))), T(np.zeros(1, np.int32)), T(np.ones((1, 1, 1, 1, 1, 2))),
+        T(np.ones((1, 1, 1, 1, 1)))), TypeError, "the dtype of 'shape' must be int32 or int64"),
+    ErrorSpec("msda-levels", lambda: ops.multi_scale_deformable_attn_function(
+        T(np.ones((1, 4, 1, 8))), T(np.array([[2, 2]], np.int32)), T(np.zeros(1, np.int32)),
+        T(np.ones((1, 1, 1, 2, 1, 2))), T(np.ones((1, 1, 1, 2, 1)))), ValueError, "2 levels in 'locations' need 2"),
+])

@@ -1,14 +1,15 @@
-"""Deformable convolution (MindSpore's `ops.deformable_conv2d` and the `DeformableOffsets` primitive class): the
-input sampled bilinearly at the kernel positions moved by learned offsets and scaled by a modulation mask, laid out
-so that a convolution with stride = kernel size finishes the job. A composite of gathers and arithmetic:
-differentiable in the input, the offsets and the mask."""
+"""Deformable sampling: convolution (MindSpore's `ops.deformable_conv2d` and the `DeformableOffsets` primitive
+class: the input sampled bilinearly at the kernel positions moved by learned offsets and scaled by a modulation mask,
+laid out so that a convolution with stride = kernel size finishes the job) and multi-scale deformable attention
+(`ops.multi_scale_deformable_attn_function`). Composites of gathers and arithmetic: differentiable in the values,
+the sampling positions and the weights."""
 import numpy as np
 
 from mindseed.common import dtype as mstype
 from mindseed.common.tensor import Tensor
 from mindseed.ops import functional as F
 
-__all__ = ["deformable_conv2d"]
+__all__ = ["deformable_conv2d", "multi_scale_deformable_attn_function"]
 
 
 def _ints(api, name, v, n):
@@ -125,3 +126,56 @@ def deformable_conv2d(x, weight, offsets, kernel_size, strides, padding, bias=No
     if bias is not None:
         out = out + F.reshape(bias.astype(out.dtype), (1, -1, 1, 1))
     return out
+
+
+def multi_scale_deformable_attn_function(value, shape, offset, locations, weight):
+    r"""Multi-scale deformable attention (Deformable DETR): for each query, head, level and point, the level's
+    feature map sampled bilinearly at `locations` (x, y in [0, 1] of the map; zero outside, pixel centres at
+    (i + 0.5) / size), weighted by `weight` and summed over levels and points.
+
+    Args:
+        value (Tensor): (bs, num_keys, num_heads, embed_dims), the levels' maps flattened one after another.
+        shape (Tensor): (num_levels, 2) int, each level's (H, W).
+        offset (Tensor): (num_levels,) int, where each level starts in num_keys.
+        locations (Tensor): (bs, num_queries, num_heads, num_levels, num_points, 2).
+        weight (Tensor): (bs, num_queries, num_heads, num_levels, num_points).
+
+    Returns:
+        Tensor (bs, num_queries, num_heads * embed_dims).
+
+    Raises:
+        TypeError: non-Tensor inputs, or `shape`/`offset` not int32/int64.
+        ValueError: shapes that do not agree.
+    """
+    api = "multi_scale_deformable_attn_function"
+    for name, t in (("value", value), ("shape", shape), ("offset", offset), ("locations", locations),
+                    ("weight", weight)):
+        if not isinstance(t, Tensor):
+            raise TypeError(f"For '{api}', the '{name}' must be a Tensor, but got {type(t).__name__}.")
+    for name, t in (("shape", shape), ("offset", offset)):
+        if t.dtype not in (mstype.int32, mstype.int64):
+            raise TypeError(f"For '{api}', the dtype of '{name}' must be int32 or int64, but got {t.dtype}.")
+    if value.ndim != 4 or locations.ndim != 6 or weight.ndim != 5:
+        raise ValueError(f"For '{api}', 'value', 'locations' and 'weight' must be 4-D, 6-D and 5-D, but got "
+                         f"{value.shape}, {locations.shape} and {weight.shape}.")
+    bs, keys, heads, dim = value.shape
+    _, queries, _, levels, points, _ = locations.shape
+    sizes, starts = shape.asnumpy().reshape(-1, 2).tolist(), offset.asnumpy().reshape(-1).tolist()
+    if len(sizes) != levels or len(starts) != levels or weight.shape != locations.shape[:-1]:
+        raise ValueError(f"For '{api}', {levels} levels in 'locations' need {levels} rows of 'shape' and 'offset' "
+                         f"and 'weight' shaped {locations.shape[:-1]}, but got {len(sizes)}, {len(starts)} and "
+                         f"{weight.shape}.")
+    out = None
+    for lvl, ((h, w), start) in enumerate(zip(sizes, starts)):
+        if start + h * w > keys:
+            raise ValueError(f"For '{api}', level {lvl} ({h}x{w} from key {start}) runs past the {keys} keys.")
+        fmap = F.transpose(value[:, start:start + h * w], (0, 2, 3, 1))           # (bs, heads, dim, h*w)
+        fmap = F.reshape(fmap, (bs, heads, dim, h, w))
+        loc = F.transpose(locations[:, :, :, lvl].astype(value.dtype), (0, 2, 1, 3, 4))   # (bs, heads, Q, P, 2)
+        px = F.reshape(loc[..., 0] * w - 0.5, (bs, heads, -1))
+        py = F.reshape(loc[..., 1] * h - 0.5, (bs, heads, -1))
+        sampled = _bilinear(fmap, py, px)                                           # (bs, heads, dim, Q*P)
+        wt = F.reshape(F.transpose(weight[:, :, :, lvl].astype(value.dtype), (0, 2, 1, 3)), (bs, heads, 1, -1))
+        part = F.reshape(sampled * wt, (bs, heads, dim, queries, points)).sum(-1)
+        out = part if out is None else out + part
+    return F.reshape(F.transpose(out, (0, 3, 1, 2)), (bs, queries, heads * dim))
