@@ -51,6 +51,7 @@ from mindseed.runtime import (Event, MemPool, PluggableAllocator, Stream, Stream
                               set_kernel_launch_capture, set_kernel_launch_group, set_memory, set_stream_limit,
                               synchronize, use_mem_pool)
 from mindseed._toplevel import *  # noqa: F401,F403
+from mindseed._toplevel_runtime import *  # noqa: F401,F403
 from mindseed.ops.functional._tensor_more import UntypedStorage  # noqa: F401
 from mindseed.rewrite import Node, NodeType, ScopedValue, SymbolTree  # noqa: F401
 

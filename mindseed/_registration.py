@@ -16,6 +16,9 @@ for _module in (ops.functional, ops.function, _function_grad, _function_grad.gra
     for _name in _AUTODIFF:
         setattr(_module, _name, getattr(autograd, _name))
 ops.composite.GradOperation = autograd.GradOperation
+# the J transform primitive of MindSpore's ops namespace
+from mindseed.autograd.j_transform import J as _J  # noqa: E402
+ops.J = ops.functional.J = _J
 _function_grad.custom_vjp = _function_grad.grad_func.custom_vjp = autograd.custom_vjp
 
 # graph compilation, reached from mindspore.common and mindspore.common.api

@@ -11,6 +11,7 @@ import numpy as np
 from mindseed import _backend as B
 from mindseed._utils import _state
 from mindseed.common import dtype as mstype
+from mindseed.common.symbol import Symbol, register_placeholder
 
 __all__ = ["Tensor", "COOTensor", "CSRTensor", "RowTensor"]
 
@@ -96,9 +97,13 @@ class Tensor:
                 # a dynamic-rank placeholder (Tensor(shape=None or [-2], dtype=...)) for set_inputs: no data
                 self._data = B.meta([], dtype.name)
                 return
-            if any(s is None or s == -1 for s in shape):
-                # a dynamic-shape placeholder (Tensor(shape=[None, 3])) for set_inputs; holds no data
-                self._data = B.meta([0 if s in (None, -1) else s for s in shape], (dtype or mstype.float32).name)
+            if any(s is None or isinstance(s, Symbol) or s == -1 for s in shape):
+                # a dynamic-shape placeholder (Tensor(shape=[None, 3]), a Symbol for a constrained dim) for
+                # set_inputs; holds no data
+                self._data = B.meta([s if isinstance(s, int) and s != -1 else 0 for s in shape],
+                                    (dtype or mstype.float32).name)
+                if any(isinstance(s, Symbol) for s in shape):
+                    register_placeholder(self, shape)
                 return
             self._data = B.full(shape, 0, (dtype or mstype.float32).name)
             return
@@ -296,6 +301,20 @@ class Tensor:
     def __reduce__(self):
         values = self.asnumpy() if self.dtype != mstype.bfloat16 else B.to_numpy(B.cast(self._data, "Float32"))
         return (_rebuild, (values, self.dtype.name))
+
+    def __getstate__(self):
+        """MindSpore's pickled state: ``{"value": (ndarray,)}``."""
+        return {"value": (self.asnumpy() if self.dtype != mstype.bfloat16
+                          else B.to_numpy(B.cast(self._data, "Float32")),)}
+
+    def __setstate__(self, state):
+        """Restore the value from `__getstate__`'s dict (or its bare ``(ndarray,)`` tuple), keeping the dtype the
+        array carries."""
+        value = state if isinstance(state, tuple) else state.get("value") if isinstance(state, dict) else None
+        if not isinstance(value, tuple) or len(value) != 1:
+            raise TypeError(f"For 'Tensor.__setstate__', the state must be a dict with a 'value' tuple (ndarray,) or "
+                            f"that tuple, but got {type(state).__name__}.")
+        self._data = Tensor(value[0])._data
 
     def __copy__(self):
         return _wrap(B.clone(self._data))

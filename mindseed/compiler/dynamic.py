@@ -16,6 +16,7 @@ import numpy as _np
 
 from mindseed import _backend as B
 from mindseed._utils import _state
+from mindseed.common.symbol import check_dims, symbols_of
 from mindseed.common.tensor import Tensor
 from mindseed.compiler import codegen
 from mindseed.compiler.cache import _Entry, _key_of
@@ -33,6 +34,15 @@ def _dynamic_sig(s):
     return s == _RANK or s is not None and None in s
 
 
+class _Sig(tuple):
+    """One argument's signature: its shape with None for dynamic dims, and the `Symbol`s of those dims (or None)."""
+
+    def __new__(cls, dims, symbols):
+        self = super().__new__(cls, dims)
+        self.symbols = symbols
+        return self
+
+
 def _signature_of(placeholders):
     """Per-argument shapes with None for dynamic dims, from Tensor(shape=[None, 3]) placeholders (_RANK for
     Tensor(shape=None / [-2], dtype=...))."""
@@ -42,7 +52,7 @@ def _signature_of(placeholders):
             sig.append(_RANK)
         elif isinstance(p, Tensor):
             # a placeholder's unknown dims are stored as 0 (it holds no data)
-            sig.append(tuple(None if d == 0 else d for d in p.shape))
+            sig.append(_Sig(tuple(None if d == 0 else d for d in p.shape), symbols_of(p)))
         else:
             sig.append(None)
     return tuple(sig)
@@ -66,6 +76,9 @@ def _dyn_key(obj, dyn):
                 raise ValueError(f"For 'set_inputs', the input {k} of shape {a.shape} does not match the dynamic "
                                  f"shape {list(sig)} it was declared with.")
             parts.append(("T", tuple(None if s is None else d for s, d in zip(sig, a.shape)), a.dtype.name))
+    if dyn != "all" and any(getattr(sig, "symbols", None) for sig in dyn):
+        check_dims([getattr(sig, "symbols", None) for sig in dyn],
+                   [a.shape if isinstance(a, Tensor) else () for a in args])
     return (tuple(parts), _key_of(kwargs))
 
 

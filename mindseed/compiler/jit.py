@@ -16,7 +16,7 @@ from mindseed._utils import _scope, _state
 from mindseed.common.context import STRICT, get_context
 from mindseed.common.parameter import Parameter
 from mindseed.common.tensor import Tensor
-from mindseed.compiler import codegen, passes
+from mindseed.compiler import codegen, flops, passes
 from mindseed.compiler.cache import _Entry, _flatten, _key_of, _plain_constants, _repeats, _unflatten  # noqa: F401
 from mindseed.compiler.dump import dumper
 from mindseed.compiler.dynamic import (_RANK, _agrees, _dyn_key, _DynInput, _dynamic_sig, _generalize, _same_meta,
@@ -66,7 +66,9 @@ class _Compiled:
         self.mode_cells = {id(bound_self): bound_self} if hasattr(bound_self, "_modes") else {}
         self._modes = (None, ())
         self._converted = None
+        self.last_graph = None        # the graph compiled last (flops.py reads it)
         functools.update_wrapper(self, fn)
+        flops.register(self)
 
     def mode_key(self):
         """The training flags of the cells this function calls (a graph traced in training mode has dropout and
@@ -307,6 +309,7 @@ class _Compiled:
             entry.in_keep = [firsts[i] for i in graph.kept_params if i < n_in]
             entry.captured = [builder.captured[i - n_in] for i in graph.kept_params if i >= n_in]
         entry.graph = graph
+        flops.note_compiled(self, graph)
         # the trace run was a real execution: its results are this call's results
         return entry, result
 

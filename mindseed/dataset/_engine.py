@@ -543,9 +543,12 @@ class Dataset:
         save_dataset(self, file_name, num_files, file_type)
 
     def device_que(self, send_epoch_end=True, create_data_info_queue=False, queue_name=""):
-        """The dataset itself: on CPU there is no device queue; iterate it directly."""
+        """The dataset itself, also sent to the data queue `queue_name` (a fresh name when empty, kept in
+        `self.queue_name`), which the `GetNext` primitive of that name reads row by row."""
+        from mindseed._utils import _data_queues  # noqa: PLC0415
+        self.queue_name = _data_queues.open_queue(self, queue_name)
         return self
 
     def to_device(self, send_epoch_end=True, create_data_info_queue=False, queue_name=""):
         """Same as device_que."""
-        return self
+        return self.device_que(send_epoch_end, create_data_info_queue, queue_name)

@@ -105,6 +105,7 @@ _OPERATORS = {
     "__lt__": _binary(P.less_p, "__lt__"), "__le__": _binary(P.less_equal_p, "__le__"),
     "__gt__": _binary(P.greater_p, "__gt__"), "__ge__": _binary(P.greater_equal_p, "__ge__"),
     "__eq__": _binary(P.equal_p, "__eq__"), "__ne__": _binary(P.not_equal_p, "__ne__"),
+    "__req__": _rbinary(P.equal_p, "__req__"),
     "__neg__": lambda self: P.neg_p(self),
     "__pos__": lambda self: self,
     "__abs__": _abs,

@@ -278,8 +278,11 @@ class Model:
             try:
                 self._train_process(epoch, train_dataset, list_callback, cb_params, initial_epoch, valid_infos,
                                     sink_mode, sink_size)
-            except BaseException:
+            except BaseException as exc:
                 self._exception_save(callbacks)
+                for cb in list_callback._callbacks:
+                    if hasattr(cb, "_on_train_failure"):
+                        cb._on_train_failure(exc)      # TrainFaultTolerance: the last whole step's weights
                 raise
 
     def _train_process(self, epoch, train_dataset, list_callback, cb_params, initial_epoch, valid_infos, sink_mode,

@@ -18,6 +18,8 @@ from mindseed.ops.functional._boxes import *  # noqa: F401,F403,E402
 from mindseed.ops.functional._rope import *  # noqa: F401,F403,E402
 from mindseed.ops.functional._attention import *  # noqa: F401,F403,E402
 from mindseed.ops.functional._comm import *  # noqa: F401,F403,E402
+from mindseed.ops.functional._runtime import *  # noqa: F401,F403,E402
+from mindseed.ops.functional._deform import *  # noqa: F401,F403,E402
 from mindseed.ops.functional import _tensor_more  # noqa: E402
 
 # Tensor methods declared by each family (name -> function(self, ...)); attached by mindseed.ops

@@ -1,0 +1,230 @@
+"""Runtime and inference primitive classes: the overflow status register, GeSwitch/Merge, UpdateState, Reusing,
+PyExecute, SelectView, DumpGradient, MapUniform and the paged-KV-cache kernels (ReshapeAndCache, PagedAttention,
+PagedAttentionMask, ApplyRotaryPosEmb, GroupTopk): values against numpy, gradients against float64 finite
+differences, MindSpore's errors for bad input."""
+import numpy as np
+import pytest
+
+import mindseed as ms
+from mindseed import nn, ops
+from _harness import ErrorSpec, OpSpec, make_error_tests, make_tests
+
+T = ms.Tensor
+
+# ---------------------------------------------------------------- paged attention: caches, tables, lengths
+_BT = np.array([[1, 2], [3, 0]], np.int32)      # sequence 0: blocks 1, 2; sequence 1: blocks 3, 0
+_CL = np.array([3, 2], np.int32)                 # tokens in the cache per sequence (block_size 2)
+
+
+def _softmax(s):
+    e = np.exp(s - s.max(-1, keepdims=True))
+    return e / e.sum(-1, keepdims=True)
+
+
+def _paged_ref(q, kc, vc, heads, scale, bias=None):
+    batch, dim = _BT.shape[0], kc.shape[-1]
+    kv_heads = kc.shape[2]
+    qh = q.reshape(batch, -1, heads, dim)
+    out = np.zeros_like(qh)
+    for b in range(batch):
+        n = int(_CL[b])
+        k = kc[_BT[b]].reshape(-1, kv_heads, dim)[:n]
+        v = vc[_BT[b]].reshape(-1, kv_heads, dim)[:n]
+        k, v = np.repeat(k, heads // kv_heads, 1), np.repeat(v, heads // kv_heads, 1)
+        s = np.einsum("shd,lhd->hsl", qh[b], k) * scale
+        if bias is not None:
+            s = s + bias[b][..., :n]
+        out[b] = np.einsum("hsl,lhd->shd", _softmax(s), v)
+    return out.reshape(q.shape)
+
+
+_ALIBI = np.random.RandomState(3).standard_normal((2, 2, 1, 4))
+
+
+def _paged(q, kc, vc):
+    return ops.PagedAttention(2, 0.5, 2)(q, kc, vc, T(_BT), T(_CL))
+
+
+def _paged_gqa(q, kc, vc):
+    return ops.PagedAttention(4, 0.3, 2)(q, kc, vc, T(_BT), T(_CL))
+
+
+def _paged_mask(q, kc, vc):
+    return ops.PagedAttentionMask(2, 0.5, 2)(q, kc, vc, T(_BT), T(_CL), None, None, T(_ALIBI, q.dtype))
+
+
+# ---------------------------------------------------------------- rotary embedding
+_POS = np.array([4, 0, 2], np.int32)
+
+
+def _rot_ref(x, cos, sin, interleaved):
+    d = cos.shape[-1]
+    h = x.reshape(len(_POS), -1, d)
+    c, s = cos[_POS][:, None], sin[_POS][:, None]
+    if interleaved:
+        r = np.stack((-h[..., 1::2], h[..., 0::2]), -1).reshape(h.shape)
+    else:
+        r = np.concatenate((-h[..., d // 2:], h[..., :d // 2]), -1)
+    return (h * c + r * s).reshape(x.shape)
+
+
+def _rope(fmt):
+    return lambda q, k, cos, sin: ops.ApplyRotaryPosEmb(fmt)(q, k, cos, sin, T(_POS))
+
+
+def _rope_ref(fmt):
+    return lambda q, k, cos, sin: (_rot_ref(q, cos, sin, fmt in (1, 3)), _rot_ref(k, cos, sin, fmt in (1, 3)))
+
+
+SPECS = [
+    OpSpec("SelectView", lambda x: ops.SelectView()(x, 2, 1), lambda x: x[:, 2], shapes=[(3, 4, 2)]),
+    OpSpec("SelectView-neg", lambda x: ops.SelectView()(x, -1, 0), lambda x: x[-1], shapes=[(3, 4)]),
+    OpSpec("PagedAttention", _paged, lambda q, kc, vc: _paged_ref(q, kc, vc, 2, 0.5),
+           shapes=[(2, 1, 6), (4, 2, 2, 3), (4, 2, 2, 3)], graph=False),
+    OpSpec("PagedAttention-gqa", _paged_gqa, lambda q, kc, vc: _paged_ref(q, kc, vc, 4, 0.3),
+           shapes=[(2, 2, 12), (4, 2, 2, 3), (4, 2, 2, 3)], graph=False),
+    OpSpec("PagedAttentionMask", _paged_mask, lambda q, kc, vc: _paged_ref(q, kc, vc, 2, 0.5, _ALIBI),
+           shapes=[(2, 1, 6), (4, 2, 2, 3), (4, 2, 2, 3)], graph=False),
+    OpSpec("ApplyRotaryPosEmb", _rope(0), _rope_ref(0), shapes=[(3, 8), (3, 4), (6, 4), (6, 4)]),
+    OpSpec("ApplyRotaryPosEmb-interleaved", _rope(1), _rope_ref(1), shapes=[(3, 8), (3, 4), (6, 4), (6, 4)]),
+]
+test_value, test_grad, test_grad2, test_graph = make_tests(SPECS)
+
+
+def _bad_slot():
+    kc = T(np.zeros((2, 2, 1, 3), np.float32))
+    return ops.ReshapeAndCache()(T(np.ones((1, 3), np.float32)), None, kc, None, T(np.array([4], np.int32)))
+
+
+test_bad_input = make_error_tests([
+    ErrorSpec("SelectView-axis", lambda: ops.SelectView()(T(np.ones((2, 3))), 0, 2), ValueError,
+              "For 'SelectView', the 'axis' must be in [-2, 2)"),
+    ErrorSpec("SelectView-index", lambda: ops.SelectView()(T(np.ones((2, 3))), 3, 1), IndexError,
+              "For 'SelectView', the index 3 is out of range"),
+    ErrorSpec("MapUniform-float", lambda: ops.MapUniform()(T(np.ones(2, np.float32)), 4, 2), TypeError,
+              "For 'MapUniform', the dtype of 'input' must be an int type"),
+    ErrorSpec("GeSwitch-pred", lambda: ops.GeSwitch()(T(1.0), T(1.0)), TypeError,
+              "For 'GeSwitch', the dtype of 'pred' must be one of"),
+    ErrorSpec("GeSwitch-data", lambda: ops.GeSwitch()("a", T(True)), TypeError,
+              "For 'GeSwitch', the 'data' must be a Tensor or a number"),
+    ErrorSpec("Merge-two", lambda: ops.Merge()((T(1.0), T(2.0))), ValueError,
+              "For 'Merge', exactly one input must carry data"),
+    ErrorSpec("Merge-list", lambda: ops.Merge()(T(1.0)), TypeError, "For 'Merge', the 'inputs' must be a tuple"),
+    ErrorSpec("NPUGetFloatStatus-int", lambda: ops.NPUGetFloatStatus()(T(np.zeros(8, np.int32))), TypeError,
+              "For 'NPUGetFloatStatus', the dtype of 'x' must be one of"),
+    ErrorSpec("ReshapeAndCache-slot", _bad_slot, ValueError, "For 'ReshapeAndCache', a slot of 'slot_mapping' (4)"),
+    ErrorSpec("PagedAttention-heads", lambda: ops.PagedAttention(3, 1.0, 2)(
+        T(np.ones((2, 1, 9), np.float32)), T(np.ones((4, 2, 2, 3), np.float32)), T(np.ones((4, 2, 2, 3), np.float32)),
+        T(_BT), T(_CL)), ValueError, "For 'PagedAttention', the 'head_num' 3 must be a multiple"),
+    ErrorSpec("GroupTopk-groups", lambda: ops.GroupTopk()(T(np.ones((2, 6), np.float32)), None, 4, 2), ValueError,
+              "For 'GroupTopk', expert_num >= group_num >= k >= 1"),
+    ErrorSpec("ApplyRotaryPosEmb-format", lambda: ops.ApplyRotaryPosEmb(5)(
+        T(np.ones((1, 4))), T(np.ones((1, 4))), T(np.ones((1, 4))), T(np.ones((1, 4))), None), ValueError,
+        "For 'ApplyRotaryPosEmb', the 'cos_format' must be 0, 1, 2 or 3"),
+    ErrorSpec("DumpGradient-io", lambda: ops.DumpGradient()("f.npy", T(1.0), "both"), ValueError,
+              "For 'DumpGradient', the 'input_output' must be 'in' or 'out'"),
+])
+
+
+# ---------------------------------------------------------------- the overflow status register
+def test_float_status_sees_overflow():
+    status = ops.NPUAllocFloatStatus()()
+    np.testing.assert_array_equal(status.asnumpy(), np.zeros(8, np.float32))
+    ops.NPUClearFloatStatus()(status)
+    big = T(np.array([3e38, 1.0], np.float32))
+    _ = big * 10
+    got = ops.NPUGetFloatStatus()(status)
+    assert got.asnumpy().sum() > 0 and status.asnumpy().sum() > 0      # written into the flag too
+    ops.NPUClearFloatStatus()(status)
+    _ = big * 0.5
+    assert ops.NPUGetFloatStatus()(status).asnumpy().sum() == 0
+    _ = big * 10                                                          # unwatched after the read
+    assert ops.NPUGetFloatStatus()(status).asnumpy().sum() == 0
+
+
+def test_float_status_in_a_network_as_mindspore_documents():
+    class Net(nn.Cell):
+        def __init__(self):
+            super().__init__()
+            self.alloc, self.get, self.clear = ops.NPUAllocFloatStatus(), ops.NPUGetFloatStatus(), \
+                ops.NPUClearFloatStatus()
+
+        def construct(self, x):
+            init = self.alloc()
+            clear = self.clear(init)
+            x = ops.depend(x, clear)
+            res = ops.sub(x, ops.neg(x))
+            init = ops.depend(init, res)
+            status = self.get(init)
+            return ops.depend(res, status), status
+
+    res, status = Net()(T(np.full((2, 3), 5, np.float16)))
+    np.testing.assert_array_equal(res.asnumpy(), np.full((2, 3), 10, np.float16))
+    assert status.asnumpy().sum() == 0
+    _, status = Net()(T(np.full((2, 3), 60000, np.float16)))       # 60000 + 60000 overflows float16
+    assert status.asnumpy().sum() > 0
+
+
+# ---------------------------------------------------------------- dataflow and markers
+def test_geswitch_merge_route_data():
+    x, y = T(10.0), T(5.0)
+    false_out, true_out = ops.geswitch(x, ops.less(x, y))
+    assert true_out is None and float(false_out) == 10.0
+    false_out, true_out = ops.GeSwitch()(y, ops.less(y, x))
+    assert false_out is None
+    data, index = ops.merge((None, ops.square(true_out)))
+    assert float(data) == 25.0 and index.tolist() == [1] and index.dtype == ms.int32
+
+
+def test_update_state_reusing_pyexecute():
+    assert ops.UpdateState()(T(1.0), T(2.0)).item() == 1.0
+
+    def body(i, v):
+        return i * v
+
+    assert ops.Reusing()(body) is body and body._ms_compile_hints == {"no_inline": True}
+    assert ops.PyExecute()("a * b + 1", ("a", "b"), (3, 4)) == 13
+    out = ops.PyExecute()("np.sum(x.asnumpy())", ("x",), (T(np.arange(4.0)),))
+    assert out == 6.0
+    with pytest.raises(TypeError, match="must be a function"):
+        ops.Reusing()(3)
+
+
+def test_dump_gradient_saves_dout(tmp_path):
+    path = str(tmp_path / "x_dout.npy")
+    dg = ops.DumpGradient()
+
+    def f(x, y):
+        return dg(path, x, "out") * y
+
+    gx, gy = ms.grad(f, grad_position=(0, 1))(T(1.0), T(2.0))
+    assert float(gx) == 2.0 and float(gy) == 1.0
+    assert np.load(path) == np.float32(2.0)
+
+
+def test_map_uniform_documented_example():
+    out = ops.MapUniform()(T(np.array([0, 1, 2, 3, 4, 5, 6, 7])), 4, 2)
+    assert out.tolist() == [0, 4, 1, 5, 2, 6, 3, 7]
+
+
+def test_reshape_and_cache_writes_slots():
+    kc, vc = T(np.zeros((2, 2, 1, 3), np.float32)), T(np.zeros((2, 2, 1, 3), np.float32))
+    k = np.arange(9, dtype=np.float32).reshape(3, 3)
+    ops.ReshapeAndCache()(T(k), T(k * 10), kc, vc, T(np.array([0, 3, -1], np.int32)))
+    want = np.zeros((4, 3), np.float32)
+    want[0], want[3] = k[0], k[1]
+    np.testing.assert_array_equal(kc.asnumpy().reshape(4, 3), want)
+    np.testing.assert_array_equal(vc.asnumpy().reshape(4, 3), want * 10)
+
+
+def test_group_topk_keeps_best_groups():
+    rng = np.random.RandomState(0)
+    x = rng.rand(3, 8).astype(np.float32)
+    for k_inner in (1, 2):
+        tok = T(x.copy())
+        ops.GroupTopk()(tok, T(np.arange(1024, dtype=np.int32)), 4, 2, k_inner)
+        groups = x.reshape(3, 4, 2)
+        score = np.sort(groups, -1)[..., ::-1][..., :k_inner].sum(-1)
+        keep = np.zeros((3, 4), bool)
+        np.put_along_axis(keep, np.argsort(-score, -1)[:, :2], True, -1)
+        np.testing.assert_array_equal(tok.asnumpy(), (groups * keep[..., None]).reshape(3, 8))
