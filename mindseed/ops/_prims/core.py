@@ -2,6 +2,7 @@
 from math import log
 
 from mindseed._backend.kernels import core as K
+from mindseed.common import dtype as mstype
 from mindseed.ops import _infer as I
 from mindseed.ops import _sharding as S
 from mindseed.ops._registry import Prim
@@ -75,8 +76,17 @@ def _neg_bprop(x, out, dout):
 matmul_p = Prim("MatMul", K.matmul, fresh=True, heavy=True, infer=I.matmul, sharding=S.matmul)
 
 
+def conj_if_complex(t):
+    """conj(t) for a complex tensor, else t: the other operand in a product's gradient (MindSpore's complex rule)."""
+    if not mstype.is_complex(t.dtype):
+        return t
+    from mindseed.ops._prims.math import conj_p  # noqa: PLC0415 -- math's rows build on this module
+    return conj_p(t)
+
+
 @matmul_p.def_bprop(takes_needs=True)
 def _matmul_bprop(x, y, out, dout, needs, transpose_a=False, transpose_b=False):
+    x, y = conj_if_complex(x), conj_if_complex(y)
     if x.ndim == 1 or y.ndim == 1:
         return _matmul_vec_bprop(x, y, dout)
     dx = dy = None

@@ -10,7 +10,7 @@ composed of this module's Softplus primitive, so this family does not depend on 
 from math import pi, sqrt
 
 from mindseed._backend.kernels import nn as K
-from mindseed.ops._prims.core import (add_p, cast_p, concat_p, div_p, equal_p, exp_p, greater_p, less_equal_p,
+from mindseed.ops._prims.core import (add_p, cast_p, concat_p, conj_if_complex, div_p, equal_p, exp_p, greater_p, less_equal_p,
                                       less_p, matmul_p, mul_p, neg_p, pow_p, reduce_sum_p, reshape_p, sign_p,
                                       split_sizes_p, sub_p, transpose_p, where_p, zeros_like_p)
 from mindseed.ops import _infer as I
@@ -288,6 +288,7 @@ dense_p = Prim("Dense", K.dense, fresh=True, heavy=True, sharding=S.dense)
 
 def _dense_bprop(x, w, b, out, dout, needs):
     # y = x w^T + b over the last axis of x
+    x, w = conj_if_complex(x), conj_if_complex(w)
     w2 = reshape_p(w, shape=(1, w.shape[0])) if w.ndim == 1 else w
     d2 = reshape_p(dout, shape=dout.shape + (1,)) if w.ndim == 1 else dout
     dx = matmul_p(d2, w2) if needs[0] else None
