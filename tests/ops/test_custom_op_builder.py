@@ -3,6 +3,7 @@ functions taking and returning Tensors (a pybind11-only source keeps the compile
 kept between runs, so only the first run compiles)."""
 import os
 import shutil
+import sysconfig
 import tempfile
 
 import numpy as np
@@ -29,6 +30,10 @@ PYBIND11_MODULE(TORCH_EXTENSION_NAME, m) {
 def source_dir():
     if shutil.which("c++") is None and shutil.which("g++") is None:
         pytest.skip("no C++ compiler on this machine")
+    if shutil.which("ninja") is None:
+        pytest.skip("the C++ extension loader needs ninja, which this machine lacks")
+    if not os.path.isfile(os.path.join(sysconfig.get_paths()["include"], "Python.h")):
+        pytest.skip("no Python development headers (Python.h) on this machine")
     root = os.path.join(tempfile.gettempdir(), "mindseed_custom_op_builder_test")
     os.makedirs(root, exist_ok=True)
     path = os.path.join(root, "ms_test_ops.cpp")
