@@ -1,0 +1,312 @@
+/* mindseed codegen runtime: the kernels a generated model calls (float32, NCHW, row-major).
+ *
+ * Plain C99 and libm. With GCC or Clang the matrix product's inner tiles use the compilers' generic vector
+ * extension (8 floats); define MSCG_SCALAR to build the plain loops instead. Every kernel writes only its
+ * output: the arena is planned by the generator, and nothing here allocates.
+ */
+
+#if (defined(__GNUC__) || defined(__clang__)) && !defined(MSCG_SCALAR)
+#define MSCG_VECTOR 1
+typedef float mscg_v8 __attribute__((vector_size(32), aligned(4), may_alias));
+#endif
+
+static float mscg_relu(float v) { return v > 0.0f ? v : 0.0f; }
+
+/* The row's epilogue: C[i][0..n) (+ bias of the row or of each column), then ReLU if asked. */
+static void mscg_gemm_scalar_rows(int m0, int m1, int n0, int n1, int K, const float *A, int lda, const float *B,
+                                  int ldb, float *C, int ldc, const float *bias_row, const float *bias_col,
+                                  int relu)
+{
+    int i, j, k;
+    for (i = m0; i < m1; i++) {
+        float *c = C + (long)i * ldc;
+        for (j = n0; j < n1; j++)
+            c[j] = bias_row ? bias_row[i] : bias_col ? bias_col[j] : 0.0f;
+        for (k = 0; k < K; k++) {
+            const float a = A[(long)i * lda + k];
+            const float *b = B + (long)k * ldb;
+            for (j = n0; j < n1; j++)
+                c[j] += a * b[j];
+        }
+        if (relu)
+            for (j = n0; j < n1; j++)
+                c[j] = mscg_relu(c[j]);
+    }
+}
+
+#ifdef MSCG_VECTOR
+static mscg_v8 mscg_splat(float v) { mscg_v8 r = {v, v, v, v, v, v, v, v}; return r; }
+
+static void mscg_store_tile(float *c, const mscg_v8 *acc, int nvec, int relu)
+{
+    int j;
+    for (j = 0; j < nvec; j++)
+        *(mscg_v8 *)(c + 8 * j) = acc[j];
+    if (relu)
+        for (j = 0; j < 8 * nvec; j++)
+            c[j] = mscg_relu(c[j]);
+}
+
+/* C[i0..i0+4) x [j..j+16): 8 accumulators kept in registers over the whole K loop. */
+static void mscg_tile4x16(int K, const float *A, int lda, const float *B, int ldb, float *C, int ldc,
+                          const float *bias_row, const float *bias_col, int i0, int j, int relu)
+{
+    const float *a0 = A + (long)i0 * lda, *a1 = a0 + lda, *a2 = a1 + lda, *a3 = a2 + lda;
+    const float *b = B + j;
+    mscg_v8 c00, c01, c10, c11, c20, c21, c30, c31;
+    int k;
+    if (bias_row) {
+        c00 = c01 = mscg_splat(bias_row[i0]); c10 = c11 = mscg_splat(bias_row[i0 + 1]);
+        c20 = c21 = mscg_splat(bias_row[i0 + 2]); c30 = c31 = mscg_splat(bias_row[i0 + 3]);
+    } else if (bias_col) {
+        c00 = c10 = c20 = c30 = *(const mscg_v8 *)(bias_col + j);
+        c01 = c11 = c21 = c31 = *(const mscg_v8 *)(bias_col + j + 8);
+    } else {
+        c00 = c01 = c10 = c11 = c20 = c21 = c30 = c31 = mscg_splat(0.0f);
+    }
+    for (k = 0; k < K; k++, b += ldb) {
+        const mscg_v8 b0 = *(const mscg_v8 *)b, b1 = *(const mscg_v8 *)(b + 8);
+        mscg_v8 a;
+        a = mscg_splat(a0[k]); c00 += a * b0; c01 += a * b1;
+        a = mscg_splat(a1[k]); c10 += a * b0; c11 += a * b1;
+        a = mscg_splat(a2[k]); c20 += a * b0; c21 += a * b1;
+        a = mscg_splat(a3[k]); c30 += a * b0; c31 += a * b1;
+    }
+    {
+        mscg_v8 r0[2], r1[2], r2[2], r3[2];
+        float *c = C + (long)i0 * ldc + j;
+        r0[0] = c00; r0[1] = c01; r1[0] = c10; r1[1] = c11; r2[0] = c20; r2[1] = c21; r3[0] = c30; r3[1] = c31;
+        mscg_store_tile(c, r0, 2, relu); mscg_store_tile(c + ldc, r1, 2, relu);
+        mscg_store_tile(c + 2L * ldc, r2, 2, relu); mscg_store_tile(c + 3L * ldc, r3, 2, relu);
+    }
+}
+
+/* One row, 32 columns (4 accumulators: the matrix-vector case of a batch-1 dense layer). */
+static void mscg_tile1x32(int K, const float *A, int lda, const float *B, int ldb, float *C, int ldc,
+                          const float *bias_row, const float *bias_col, int i, int j, int relu)
+{
+    const float *a = A + (long)i * lda, *b = B + j;
+    mscg_v8 acc[4];
+    int k, v;
+    for (v = 0; v < 4; v++)
+        acc[v] = bias_row ? mscg_splat(bias_row[i]) : bias_col ? *(const mscg_v8 *)(bias_col + j + 8 * v)
+                                                               : mscg_splat(0.0f);
+    for (k = 0; k < K; k++, b += ldb) {
+        const mscg_v8 s = mscg_splat(a[k]);
+        acc[0] += s * *(const mscg_v8 *)b; acc[1] += s * *(const mscg_v8 *)(b + 8);
+        acc[2] += s * *(const mscg_v8 *)(b + 16); acc[3] += s * *(const mscg_v8 *)(b + 24);
+    }
+    mscg_store_tile(C + (long)i * ldc + j, acc, 4, relu);
+}
+
+/* One row, 8 columns. */
+static void mscg_tile1x8(int K, const float *A, int lda, const float *B, int ldb, float *C, int ldc,
+                         const float *bias_row, const float *bias_col, int i, int j, int relu)
+{
+    const float *a = A + (long)i * lda, *b = B + j;
+    mscg_v8 acc = bias_row ? mscg_splat(bias_row[i]) : bias_col ? *(const mscg_v8 *)(bias_col + j) : mscg_splat(0.0f);
+    int k;
+    for (k = 0; k < K; k++, b += ldb)
+        acc += mscg_splat(a[k]) * *(const mscg_v8 *)b;
+    mscg_store_tile(C + (long)i * ldc + j, &acc, 1, relu);
+}
+#endif
+
+/* C (M x N) = A (M x K) B (K x N) [+ bias_row[i] | + bias_col[j]] [then ReLU]; leading dims lda, ldb, ldc. */
+static void mscg_gemm(int M, int N, int K, const float *A, int lda, const float *B, int ldb, float *C, int ldc,
+                      const float *bias_row, const float *bias_col, int relu)
+{
+#ifdef MSCG_VECTOR
+    const int m4 = M / 4 * 4;
+    int i, j = 0;
+    /* 16-column panels of B stay in L1 while every block of 4 rows of A passes over them */
+    for (; j + 16 <= N; j += 16)
+        for (i = 0; i < m4; i += 4)
+            mscg_tile4x16(K, A, lda, B, ldb, C, ldc, bias_row, bias_col, i, j, relu);
+    if (j < N)
+        mscg_gemm_scalar_rows(0, m4, j, N, K, A, lda, B, ldb, C, ldc, bias_row, bias_col, relu);
+    for (i = m4; i < M; i++) {
+        for (j = 0; j + 32 <= N; j += 32)
+            mscg_tile1x32(K, A, lda, B, ldb, C, ldc, bias_row, bias_col, i, j, relu);
+        for (; j + 8 <= N; j += 8)
+            mscg_tile1x8(K, A, lda, B, ldb, C, ldc, bias_row, bias_col, i, j, relu);
+        if (j < N)
+            mscg_gemm_scalar_rows(i, i + 1, j, N, K, A, lda, B, ldb, C, ldc, bias_row, bias_col, relu);
+    }
+#else
+    mscg_gemm_scalar_rows(0, M, 0, N, K, A, lda, B, ldb, C, ldc, bias_row, bias_col, relu);
+#endif
+}
+
+/* The columns of one image's convolution: col[(c*kh + u)*kw + v][oh*OW + ow] = x[c][oh*sh - pt + u*dh]
+ * [ow*sw - pl + v*dw], 0 outside the image. */
+static void mscg_im2col(const float *x, int C, int H, int W, int kh, int kw, int sh, int sw, int pt, int pl, int dh,
+                        int dw, int OH, int OW, float *col)
+{
+    int c, u, v, oh, ow;
+    for (c = 0; c < C; c++)
+        for (u = 0; u < kh; u++)
+            for (v = 0; v < kw; v++) {
+                float *dst = col + (((long)c * kh + u) * kw + v) * OH * OW;
+                const float *plane = x + (long)c * H * W;
+                for (oh = 0; oh < OH; oh++, dst += OW) {
+                    const int ih = oh * sh - pt + u * dh;
+                    if (ih < 0 || ih >= H) {
+                        for (ow = 0; ow < OW; ow++)
+                            dst[ow] = 0.0f;
+                        continue;
+                    }
+                    if (sw == 1) {
+                        /* a shifted copy of the row, zeros where it leaves the image */
+                        const int iw0 = -pl + v * dw;
+                        const int lo = iw0 < 0 ? -iw0 : 0, hi = W - iw0 < OW ? W - iw0 : OW;
+                        for (ow = 0; ow < lo && ow < OW; ow++)
+                            dst[ow] = 0.0f;
+                        for (ow = lo; ow < hi; ow++)
+                            dst[ow] = plane[(long)ih * W + iw0 + ow];
+                        for (ow = hi > lo ? hi : lo; ow < OW; ow++)
+                            dst[ow] = 0.0f;
+                    } else {
+                        for (ow = 0; ow < OW; ow++) {
+                            const int iw = ow * sw - pl + v * dw;
+                            dst[ow] = iw >= 0 && iw < W ? plane[(long)ih * W + iw] : 0.0f;
+                        }
+                    }
+                }
+            }
+}
+
+/* 2-d convolution of x (N, C, H, W) with w (O, C/groups, kh, kw) (+ bias) [+ ReLU] into y (N, O, OH, OW):
+ * im2col into `col` (C/groups*kh*kw x OH*OW floats) and one matrix product per image and group; a 1x1
+ * stride-1 unpadded convolution reads x itself as the column matrix. */
+static void mscg_conv2d(const float *x, int N, int C, int H, int W, const float *w, const float *bias, int O, int kh,
+                        int kw, int sh, int sw, int pt, int pl, int dh, int dw, int groups, float *y, int OH, int OW,
+                        int relu, float *col)
+{
+    const int cg = C / groups, og = O / groups, K = cg * kh * kw, P = OH * OW;
+    const int direct = kh == 1 && kw == 1 && sh == 1 && sw == 1 && pt == 0 && pl == 0 && OH == H && OW == W;
+    int n, g;
+    for (n = 0; n < N; n++)
+        for (g = 0; g < groups; g++) {
+            const float *xg = x + ((long)n * C + (long)g * cg) * H * W;
+            const float *b = xg;
+            if (!direct) {
+                mscg_im2col(xg, cg, H, W, kh, kw, sh, sw, pt, pl, dh, dw, OH, OW, col);
+                b = col;
+            }
+            mscg_gemm(og, P, K, w + (long)g * og * K, K, b, P, y + ((long)n * O + (long)g * og) * P, P,
+                      bias ? bias + (long)g * og : 0, 0, relu);
+        }
+}
+
+/* 2x2 max pooling, stride 2, no padding (an odd last row or column dropped), [then ReLU]. */
+static void mscg_maxpool2x2(const float *x, int planes, int H, int W, float *y, int OH, int OW, int relu)
+{
+    int p, i, j;
+    for (p = 0; p < planes; p++) {
+        const float *xp = x + (long)p * H * W;
+        float *yp = y + (long)p * OH * OW;
+        for (i = 0; i < OH; i++) {
+            const float *r0 = xp + (long)2 * i * W, *r1 = r0 + W;
+            for (j = 0; j < OW; j++) {
+                float a = r0[2 * j] > r0[2 * j + 1] ? r0[2 * j] : r0[2 * j + 1];
+                const float b = r1[2 * j] > r1[2 * j + 1] ? r1[2 * j] : r1[2 * j + 1];
+                a = a > b ? a : b;
+                yp[(long)i * OW + j] = relu ? mscg_relu(a) : a;
+            }
+        }
+    }
+}
+
+/* Max (mode 0) or average (mode 1) pooling of each of `planes` H x W planes; pads top/left pt, pl and the padded
+ * size H + pt + pb, W + pl + pr bound the windows (ceil mode's last window is clipped to it). Average: divide by
+ * `divisor` if > 0, else by the window inside the padded input (count_include_pad) or inside the image. */
+static void mscg_pool2d(const float *x, int planes, int H, int W, float *y, int OH, int OW, int kh, int kw, int sh,
+                        int sw, int pt, int pl, int pb, int pr, int dh, int dw, int mode, int count_include_pad,
+                        int divisor, int relu)
+{
+    int p, i, j, u, v;
+    for (p = 0; p < planes; p++) {
+        const float *xp = x + (long)p * H * W;
+        float *yp = y + (long)p * OH * OW;
+        for (i = 0; i < OH; i++)
+            for (j = 0; j < OW; j++) {
+                const int h0 = i * sh - pt, w0 = j * sw - pl;
+                float acc = mode == 0 ? -INFINITY : 0.0f;
+                int inside = 0, padded = 0;
+                for (u = 0; u < kh; u++) {
+                    const int ih = h0 + u * dh;
+                    if (ih >= H + pb)
+                        break;
+                    for (v = 0; v < kw; v++) {
+                        const int iw = w0 + v * dw;
+                        if (iw >= W + pr)
+                            break;
+                        padded++;
+                        if (ih < 0 || ih >= H || iw < 0 || iw >= W)
+                            continue;
+                        inside++;
+                        if (mode == 0) {
+                            const float t = xp[(long)ih * W + iw];
+                            acc = t > acc || t != t ? t : acc;
+                        } else {
+                            acc += xp[(long)ih * W + iw];
+                        }
+                    }
+                }
+                if (mode == 1) {
+                    const int d = divisor > 0 ? divisor : count_include_pad ? padded : inside;
+                    acc = d > 0 ? acc / (float)d : 0.0f;
+                }
+                yp[(long)i * OW + j] = relu ? mscg_relu(acc) : acc;
+            }
+    }
+}
+
+/* Adaptive average pooling: output cell (i, j) averages rows [floor(i*H/OH), ceil((i+1)*H/OH)) and the same for
+ * columns. */
+static void mscg_adaptive_avgpool2d(const float *x, int planes, int H, int W, float *y, int OH, int OW)
+{
+    int p, i, j, u, v;
+    for (p = 0; p < planes; p++) {
+        const float *xp = x + (long)p * H * W;
+        for (i = 0; i < OH; i++) {
+            const int h0 = i * H / OH, h1 = ((i + 1) * H + OH - 1) / OH;
+            for (j = 0; j < OW; j++) {
+                const int w0 = j * W / OW, w1 = ((j + 1) * W + OW - 1) / OW;
+                float acc = 0.0f;
+                for (u = h0; u < h1; u++)
+                    for (v = w0; v < w1; v++)
+                        acc += xp[(long)u * W + v];
+                y[((long)p * OH + i) * OW + j] = acc / (float)((h1 - h0) * (w1 - w0));
+            }
+        }
+    }
+}
+
+/* Softmax (or log-softmax) of x viewed as (outer, n, inner) along its middle axis. */
+static void mscg_softmax(const float *x, float *y, long outer, int n, long inner, int log_softmax)
+{
+    long o, r;
+    int k;
+    for (o = 0; o < outer; o++)
+        for (r = 0; r < inner; r++) {
+            const float *xs = x + o * n * inner + r;
+            float *ys = y + o * n * inner + r;
+            float mx = -INFINITY, sum = 0.0f;
+            for (k = 0; k < n; k++)
+                mx = xs[k * inner] > mx ? xs[k * inner] : mx;
+            for (k = 0; k < n; k++) {
+                const float e = expf(xs[k * inner] - mx);
+                sum += e;
+                if (!log_softmax)
+                    ys[k * inner] = e;
+            }
+            for (k = 0; k < n; k++) {
+                if (log_softmax)
+                    ys[k * inner] = xs[k * inner] - mx - logf(sum);
+                else
+                    ys[k * inner] /= sum;
+            }
+        }
+}
