@@ -39,7 +39,7 @@ def _load(model_path, input_shapes):
     if input_shapes is not None and len(input_shapes) != len(specs):
         raise CodegenError(f"mindseed.lite.codegen: model '{model_path}' has {len(specs)} inputs, but "
                            f"{len(input_shapes)} input shapes were given.")
-    args = []
+    args, new_specs = [], []
     for k, (name, shape, dtype) in enumerate(specs):
         shape = tuple(input_shapes[k]) if input_shapes is not None else tuple(shape)
         if any(d is None or not isinstance(d, int) or d < 1 for d in shape):
@@ -49,6 +49,8 @@ def _load(model_path, input_shapes):
             raise CodegenError(f"mindseed.lite.codegen: model '{model_path}', input '{name}' is "
                                f"{np.dtype(dtype).name}: the generated C takes float32 inputs only.")
         args.append(Tensor(np.zeros(shape, np.float32)))
+        new_specs.append((name, shape, dtype))
+    graph.input_specs = new_specs       # as Model.resize: the shapes the graph is traced with
     with _COMPILE_LOCK:
         return inference_graph(GraphCell(graph), args)
 

@@ -27,8 +27,10 @@ UNARY = {
     "Sigmoid": "1.0f / (1.0f + expf(-a))", "Tanh": "tanhf(a)", "Exp": "expf(a)", "Log": "logf(a)", "Neg": "-a",
     "Sqrt": "sqrtf(a)", "Rsqrt": "1.0f / sqrtf(a)", "Abs": "fabsf(a)", "Erf": "erff(a)", "Reciprocal": "1.0f / a",
     "Square": "a * a", "Sin": "sinf(a)", "Cos": "cosf(a)", "HSigmoid": _RELU6.format("a + 3.0f") + " / 6.0f",
-    "HSwish": "a * " + _RELU6.format("a + 3.0f") + " / 6.0f",
+    "HSwish": "a * " + _RELU6.format("a + 3.0f") + " / 6.0f", "SiLU": "a / (1.0f + expf(-a))",
+    "GeLU": "0.5f * a * (1.0f + erff(a * 0.70710678118654752f))",
 }
+_GELU_TANH = "0.5f * a * (1.0f + tanhf(0.79788456080286536f * (a + 0.044715f * a * a * a)))"
 BINARY = {
     "Add": "a + b", "AddInplace": "a + b", "AddReLU": "fmaxf(a + b, 0.0f)", "Sub": "a - b", "Mul": "a * b",
     "Div": "a / b", "Maximum": "fmaxf(a, b)", "Minimum": "fminf(a, b)", "Pow": "powf(a, b)",
@@ -96,7 +98,7 @@ def _fnum(v):
 
 SUPPORTED = sorted(set(UNARY) | set(BINARY) | set(VIEWS) | set(REDUCE) | {
     "Convolution", "Dense", "MatMul", "MaxPool2x2", "MaxPoolWithArgmaxV2", "AvgPool3D", "AdaptiveAvgPool",
-    "Softmax", "LogSoftmax", "Transpose", "Concat", "BatchNormInference"})
+    "Softmax", "LogSoftmax", "Transpose", "Concat", "BatchNormInference", "Getitem"})
 
 
 class Lowered:
@@ -214,6 +216,8 @@ class Lowered:
         out = node.outputs[0]
         name = node.prim.name
         expr = UNARY.get(name) or BINARY[name]
+        if name == "GeLU" and node.attrs.get("approximate") in ("tanh", True):
+            expr = _GELU_TANH
         if node.attrs.get("relu"):
             expr = f"fmaxf({expr}, 0.0f)"
         ops = [self.operand(x) for x in node.inputs]
@@ -228,6 +232,40 @@ class Lowered:
         perm = [p % len(x.shape) for p in node.attrs["perm"]]
         src = _contiguous_strides(_shape(x))
         self.loops(out, out.shape, [(self.ptr(x), tuple(src[p] for p in perm))], "a")
+
+    def _getitem(self, node):
+        """A basic index (ints, slices of any step, None, Ellipsis): a strided read of x."""
+        x, out = node.inputs[0], node.outputs[0]
+        index = node.attrs["index"]
+        index = index if isinstance(index, tuple) else (index,)
+        shape, st = _shape(x), _contiguous_strides(_shape(x))
+        if sum(p is Ellipsis for p in index) > 1 or not all(
+                p is None or p is Ellipsis or isinstance(p, slice) or isinstance(p, int) and not isinstance(p, bool)
+                for p in index):
+            raise self.error(node, f"only basic indexing (ints, slices, None, ...) has a C translation, but got "
+                                   f"{index!r}")
+        used = sum(1 for p in index if p is not None and p is not Ellipsis)
+        if Ellipsis in index:
+            k = index.index(Ellipsis)
+            index = index[:k] + (slice(None),) * (len(shape) - used) + index[k + 1:]
+        index = index + (slice(None),) * (len(shape) - used - sum(p is Ellipsis for p in index))
+        dims, strides, start, d = [], [], 0, 0
+        for p in index:
+            if p is None:
+                dims.append(1)
+                strides.append(0)
+                continue
+            if isinstance(p, slice):
+                lo, hi, step = p.indices(shape[d])
+                dims.append(len(range(lo, hi, step)))
+                strides.append(st[d] * step)
+                start += lo * st[d]
+            else:
+                start += (p % shape[d]) * st[d]
+            d += 1
+        if tuple(dims) != tuple(out.shape):
+            raise self.error(node, f"the index {index!r} of a {shape} value gives {dims}, not {list(out.shape)}")
+        self.loops(out, out.shape, [(f"({self.ptr(x)} + {start})", tuple(strides))], "a")
 
     def _batch_norm(self, node):
         x, out = node.inputs[0], node.outputs[0]
@@ -368,7 +406,7 @@ class Lowered:
         self.emit(f"mscg_adaptive_avgpool2d({self.ptr(x)}, {planes}, {h}, {w}, {self.ptr(out)}, {oh}, {ow});")
 
 
-_HANDLER = dict({v: "view" for v in VIEWS}, **{r: "reduce" for r in REDUCE}, Transpose="transpose",
+_HANDLER = dict({v: "view" for v in VIEWS}, **{r: "reduce" for r in REDUCE}, Transpose="transpose", Getitem="getitem",
                 BatchNormInference="batch_norm", Concat="concat", Softmax="softmax", LogSoftmax="softmax",
                 Convolution="conv", Dense="dense", MatMul="matmul", MaxPool2x2="maxpool2x2",
                 MaxPoolWithArgmaxV2="pool", AvgPool3D="pool", AdaptiveAvgPool="adaptive")
