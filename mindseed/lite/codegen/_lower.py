@@ -86,6 +86,10 @@ def _collapse(dims, strides):
     return dims, strides
 
 
+def _round16(n):
+    return (n + 15) // 16 * 16
+
+
 def _fnum(v):
     """A float32 C literal."""
     v = float(np.float32(v))
@@ -331,10 +335,12 @@ class Lowered:
                                    f"translation)")
         return B.to_numpy(x.value)
 
-    def _bias(self, node, b):
+    def _bias(self, node, b, pad=False):
+        """A pointer to the bias (padded with zeros to 16 values with `pad`), or 0 without one."""
         if b is None or isinstance(b, Const) and b.value is None:
             return "0"
-        return f"(W + {self.const(None, self._weight(node, b, 'bias').reshape(-1)) // 4})"
+        v = self._weight(node, b, "bias").reshape(1, -1)
+        return self._padded(v)[0] if pad else f"(W + {self.const(None, v) // 4})"
 
     def _conv(self, node):
         x, w, out = node.inputs[0], node.inputs[1], node.outputs[0]
@@ -348,22 +354,32 @@ class Lowered:
         (sh, sw), (dh, dw), (pt, _, pl, _) = a["stride"], a["dilation"], a["pads"]
         direct = kh == kw == sh == sw == 1 and pt == pl == 0 and (oh, ow) == (h, wd)
         if not direct:
-            self.scratch_floats = max(self.scratch_floats, cg * kh * kw * oh * ow)
+            self.scratch_floats = max(self.scratch_floats, cg * kh * kw * _round16(oh * ow))
         self.emit(f"mscg_conv2d({self.ptr(x)}, {n}, {c}, {h}, {wd}, (W + {self.const(w) // 4}), "
                   f"{self._bias(node, node.inputs[2] if len(node.inputs) > 2 else None)}, {o}, {kh}, {kw}, {sh}, "
                   f"{sw}, {pt}, {pl}, {dh}, {dw}, {a['groups']}, {self.ptr(out)}, {oh}, {ow}, "
                   f"{int(bool(a.get('relu')))}, S);")
 
-    def _gemm(self, m, n, k, a, b, y, bias_col="0", relu=False):
-        self.emit(f"mscg_gemm({m}, {n}, {k}, {a}, {k}, {b}, {n}, {y}, {n}, 0, {bias_col}, {int(bool(relu))});")
+    def _gemm(self, m, n, k, a, b, y, bias_col="0", relu=False, ldb=None):
+        """y = a b (+ bias_col) [ReLU]; b's rows `ldb` floats apart (a constant padded to 16 columns) or n."""
+        self.emit(f"mscg_gemm({m}, {n}, {k}, {a}, {k}, {b}, {ldb or n}, {y}, {n}, 0, {bias_col}, {int(bool(relu))}, "
+                  f"{int(ldb is not None)});")
+
+    def _padded(self, matrix):
+        """A constant (K, N) right-hand side stored with its rows padded with zeros to 16 columns: (pointer, ldb)."""
+        k, n = matrix.shape
+        padded = np.zeros((k, _round16(n)), np.float32)
+        padded[:, :n] = matrix
+        return f"(W + {self.const(None, padded) // 4})", padded.shape[1]
 
     def _dense(self, node):
         x, w, out = node.inputs[0], node.inputs[1], node.outputs[0]
         wa = self._weight(node, w, "dense weight")          # (out, in): stored (in, out), the rows B reads
         n_out, n_in = wa.shape
-        self._gemm(_numel(x.shape) // n_in, n_out, n_in, self.ptr(x), f"(W + {self.const(None, wa.T) // 4})",
-                   self.ptr(out), self._bias(node, node.inputs[2] if len(node.inputs) > 2 else None),
-                   node.attrs.get("relu"))
+        b, ldb = self._padded(wa.T)
+        bias = self._bias(node, node.inputs[2] if len(node.inputs) > 2 else None, pad=True)
+        self._gemm(_numel(x.shape) // n_in, n_out, n_in, self.ptr(x), b, self.ptr(out), bias, node.attrs.get("relu"),
+                   ldb)
 
     def _matmul(self, node):
         x, w, out = node.inputs[0], node.inputs[1], node.outputs[0]
@@ -372,8 +388,11 @@ class Lowered:
         if len(sx) != 2 or len(sw) != 2 or ta or (tb and not isinstance(w, Const)):
             raise self.error(node, f"only 2-d MatMul without transposed computed operands has a C kernel, but "
                                    f"got {sx} x {sw} (transpose_a={bool(ta)}, transpose_b={bool(tb)})")
-        b = f"(W + {self.const(None, self._weight(node, w, 'operand').T) // 4})" if tb else self.ptr(w)
-        self._gemm(sx[0], out.shape[1], sx[1], self.ptr(x), b, self.ptr(out))
+        if tb:
+            b, ldb = self._padded(self._weight(node, w, "operand").T)
+            self._gemm(sx[0], out.shape[1], sx[1], self.ptr(x), b, self.ptr(out), ldb=ldb)
+        else:
+            self._gemm(sx[0], out.shape[1], sx[1], self.ptr(x), self.ptr(w), self.ptr(out))
 
     def _pool_args(self, node):
         x, out = node.inputs[0], node.outputs[0]

@@ -47,107 +47,124 @@ static void mscg_store_tile(float *c, const mscg_v8 *acc, int nvec, int relu)
             c[j] = mscg_relu(c[j]);
 }
 
-/* C[i0..i0+4) x [j..j+16): 8 accumulators kept in registers over the whole K loop. */
-static void mscg_tile4x16(int K, const float *A, int lda, const float *B, int ldb, float *C, int ldc,
-                          const float *bias_row, const float *bias_col, int i0, int j, int relu)
+/* c[0..4) x [0..16) = a[0..4) x b (+ brow[i] | + bcol[j]): 8 accumulators in registers over the whole K loop. */
+static void mscg_tile4x16(int K, const float *a, int lda, const float *b, int ldb, float *c, int ldc,
+                          const float *brow, const float *bcol, int relu)
 {
-    const float *a0 = A + (long)i0 * lda, *a1 = a0 + lda, *a2 = a1 + lda, *a3 = a2 + lda;
-    const float *b = B + j;
-    mscg_v8 c00, c01, c10, c11, c20, c21, c30, c31;
+    const float *a0 = a, *a1 = a0 + lda, *a2 = a1 + lda, *a3 = a2 + lda;
+    mscg_v8 c00, c01, c10, c11, c20, c21, c30, c31, r[2];
     int k;
-    if (bias_row) {
-        c00 = c01 = mscg_splat(bias_row[i0]); c10 = c11 = mscg_splat(bias_row[i0 + 1]);
-        c20 = c21 = mscg_splat(bias_row[i0 + 2]); c30 = c31 = mscg_splat(bias_row[i0 + 3]);
-    } else if (bias_col) {
-        c00 = c10 = c20 = c30 = *(const mscg_v8 *)(bias_col + j);
-        c01 = c11 = c21 = c31 = *(const mscg_v8 *)(bias_col + j + 8);
+    if (brow) {
+        c00 = c01 = mscg_splat(brow[0]); c10 = c11 = mscg_splat(brow[1]);
+        c20 = c21 = mscg_splat(brow[2]); c30 = c31 = mscg_splat(brow[3]);
+    } else if (bcol) {
+        c00 = c10 = c20 = c30 = *(const mscg_v8 *)bcol;
+        c01 = c11 = c21 = c31 = *(const mscg_v8 *)(bcol + 8);
     } else {
         c00 = c01 = c10 = c11 = c20 = c21 = c30 = c31 = mscg_splat(0.0f);
     }
     for (k = 0; k < K; k++, b += ldb) {
         const mscg_v8 b0 = *(const mscg_v8 *)b, b1 = *(const mscg_v8 *)(b + 8);
-        mscg_v8 a;
-        a = mscg_splat(a0[k]); c00 += a * b0; c01 += a * b1;
-        a = mscg_splat(a1[k]); c10 += a * b0; c11 += a * b1;
-        a = mscg_splat(a2[k]); c20 += a * b0; c21 += a * b1;
-        a = mscg_splat(a3[k]); c30 += a * b0; c31 += a * b1;
+        mscg_v8 s;
+        s = mscg_splat(a0[k]); c00 += s * b0; c01 += s * b1;
+        s = mscg_splat(a1[k]); c10 += s * b0; c11 += s * b1;
+        s = mscg_splat(a2[k]); c20 += s * b0; c21 += s * b1;
+        s = mscg_splat(a3[k]); c30 += s * b0; c31 += s * b1;
     }
-    {
-        mscg_v8 r0[2], r1[2], r2[2], r3[2];
-        float *c = C + (long)i0 * ldc + j;
-        r0[0] = c00; r0[1] = c01; r1[0] = c10; r1[1] = c11; r2[0] = c20; r2[1] = c21; r3[0] = c30; r3[1] = c31;
-        mscg_store_tile(c, r0, 2, relu); mscg_store_tile(c + ldc, r1, 2, relu);
-        mscg_store_tile(c + 2L * ldc, r2, 2, relu); mscg_store_tile(c + 3L * ldc, r3, 2, relu);
-    }
+    r[0] = c00; r[1] = c01; mscg_store_tile(c, r, 2, relu);
+    r[0] = c10; r[1] = c11; mscg_store_tile(c + ldc, r, 2, relu);
+    r[0] = c20; r[1] = c21; mscg_store_tile(c + 2L * ldc, r, 2, relu);
+    r[0] = c30; r[1] = c31; mscg_store_tile(c + 3L * ldc, r, 2, relu);
 }
 
-/* One row, 32 columns (4 accumulators: the matrix-vector case of a batch-1 dense layer). */
-static void mscg_tile1x32(int K, const float *A, int lda, const float *B, int ldb, float *C, int ldc,
-                          const float *bias_row, const float *bias_col, int i, int j, int relu)
+/* One row, 32 columns (4 accumulators: the matrix-vector product of a batch-1 dense layer). */
+static void mscg_tile1x32(int K, const float *a, const float *b, int ldb, float *c, const float *brow,
+                          const float *bcol, int relu)
 {
-    const float *a = A + (long)i * lda, *b = B + j;
     mscg_v8 acc[4];
     int k, v;
     for (v = 0; v < 4; v++)
-        acc[v] = bias_row ? mscg_splat(bias_row[i]) : bias_col ? *(const mscg_v8 *)(bias_col + j + 8 * v)
-                                                               : mscg_splat(0.0f);
+        acc[v] = brow ? mscg_splat(brow[0]) : bcol ? *(const mscg_v8 *)(bcol + 8 * v) : mscg_splat(0.0f);
     for (k = 0; k < K; k++, b += ldb) {
         const mscg_v8 s = mscg_splat(a[k]);
         acc[0] += s * *(const mscg_v8 *)b; acc[1] += s * *(const mscg_v8 *)(b + 8);
         acc[2] += s * *(const mscg_v8 *)(b + 16); acc[3] += s * *(const mscg_v8 *)(b + 24);
     }
-    mscg_store_tile(C + (long)i * ldc + j, acc, 4, relu);
+    mscg_store_tile(c, acc, 4, relu);
 }
 
 /* One row, 8 columns. */
-static void mscg_tile1x8(int K, const float *A, int lda, const float *B, int ldb, float *C, int ldc,
-                         const float *bias_row, const float *bias_col, int i, int j, int relu)
+static void mscg_tile1x8(int K, const float *a, const float *b, int ldb, float *c, const float *brow,
+                         const float *bcol, int relu)
 {
-    const float *a = A + (long)i * lda, *b = B + j;
-    mscg_v8 acc = bias_row ? mscg_splat(bias_row[i]) : bias_col ? *(const mscg_v8 *)(bias_col + j) : mscg_splat(0.0f);
+    mscg_v8 acc = brow ? mscg_splat(brow[0]) : bcol ? *(const mscg_v8 *)bcol : mscg_splat(0.0f);
     int k;
     for (k = 0; k < K; k++, b += ldb)
         acc += mscg_splat(a[k]) * *(const mscg_v8 *)b;
-    mscg_store_tile(C + (long)i * ldc + j, &acc, 1, relu);
+    mscg_store_tile(c, &acc, 1, relu);
+}
+
+static void mscg_copy_cols(float *c, int ldc, const float *t, int ldt, int rows, int n)
+{
+    int i;
+    for (i = 0; i < rows; i++)
+        memcpy(c + (long)i * ldc, t + (long)i * ldt, (size_t)n * sizeof(float));
 }
 #endif
 
-/* C (M x N) = A (M x K) B (K x N) [+ bias_row[i] | + bias_col[j]] [then ReLU]; leading dims lda, ldb, ldc. */
+/* C (M x N) = A (M x K) B (K x N) [+ bias_row[i] | + bias_col[j]] [then ReLU]; leading dims lda, ldb, ldc.
+ * `padded`: every row of B (and bias_col) can be read up to N rounded up to 16 (the last columns then run as
+ * whole vector tiles, the extra ones dropped); else they run as scalar loops. */
 static void mscg_gemm(int M, int N, int K, const float *A, int lda, const float *B, int ldb, float *C, int ldc,
-                      const float *bias_row, const float *bias_col, int relu)
+                      const float *bias_row, const float *bias_col, int relu, int padded)
 {
 #ifdef MSCG_VECTOR
     const int m4 = M / 4 * 4;
+    float tmp[4 * 16];
     int i, j = 0;
     /* 16-column panels of B stay in L1 while every block of 4 rows of A passes over them */
     for (; j + 16 <= N; j += 16)
         for (i = 0; i < m4; i += 4)
-            mscg_tile4x16(K, A, lda, B, ldb, C, ldc, bias_row, bias_col, i, j, relu);
-    if (j < N)
+            mscg_tile4x16(K, A + (long)i * lda, lda, B + j, ldb, C + (long)i * ldc + j, ldc,
+                          bias_row ? bias_row + i : 0, bias_col ? bias_col + j : 0, relu);
+    if (j < N && padded)
+        for (i = 0; i < m4; i += 4) {
+            mscg_tile4x16(K, A + (long)i * lda, lda, B + j, ldb, tmp, 16, bias_row ? bias_row + i : 0,
+                          bias_col ? bias_col + j : 0, relu);
+            mscg_copy_cols(C + (long)i * ldc + j, ldc, tmp, 16, 4, N - j);
+        }
+    else if (j < N)
         mscg_gemm_scalar_rows(0, m4, j, N, K, A, lda, B, ldb, C, ldc, bias_row, bias_col, relu);
     for (i = m4; i < M; i++) {
+        const float *a = A + (long)i * lda, *br = bias_row ? bias_row + i : 0;
+        float *c = C + (long)i * ldc;
         for (j = 0; j + 32 <= N; j += 32)
-            mscg_tile1x32(K, A, lda, B, ldb, C, ldc, bias_row, bias_col, i, j, relu);
+            mscg_tile1x32(K, a, B + j, ldb, c + j, br, bias_col ? bias_col + j : 0, relu);
         for (; j + 8 <= N; j += 8)
-            mscg_tile1x8(K, A, lda, B, ldb, C, ldc, bias_row, bias_col, i, j, relu);
-        if (j < N)
+            mscg_tile1x8(K, a, B + j, ldb, c + j, br, bias_col ? bias_col + j : 0, relu);
+        if (j < N && padded) {
+            mscg_tile1x8(K, a, B + j, ldb, tmp, br, bias_col ? bias_col + j : 0, relu);
+            mscg_copy_cols(c + j, ldc, tmp, 8, 1, N - j);
+        } else if (j < N) {
             mscg_gemm_scalar_rows(i, i + 1, j, N, K, A, lda, B, ldb, C, ldc, bias_row, bias_col, relu);
+        }
     }
 #else
+    (void)padded;
     mscg_gemm_scalar_rows(0, M, 0, N, K, A, lda, B, ldb, C, ldc, bias_row, bias_col, relu);
 #endif
 }
 
 /* The columns of one image's convolution: col[(c*kh + u)*kw + v][oh*OW + ow] = x[c][oh*sh - pt + u*dh]
- * [ow*sw - pl + v*dw], 0 outside the image. */
+ * [ow*sw - pl + v*dw], 0 outside the image; rows `ldcol` floats apart. */
 static void mscg_im2col(const float *x, int C, int H, int W, int kh, int kw, int sh, int sw, int pt, int pl, int dh,
-                        int dw, int OH, int OW, float *col)
+                        int dw, int OH, int OW, float *col, int ldcol)
 {
     int c, u, v, oh, ow;
     for (c = 0; c < C; c++)
         for (u = 0; u < kh; u++)
             for (v = 0; v < kw; v++) {
-                float *dst = col + (((long)c * kh + u) * kw + v) * OH * OW;
+                float *dst = col + (((long)c * kh + u) * kw + v) * ldcol;
                 const float *plane = x + (long)c * H * W;
                 for (oh = 0; oh < OH; oh++, dst += OW) {
                     const int ih = oh * sh - pt + u * dh;
@@ -177,25 +194,26 @@ static void mscg_im2col(const float *x, int C, int H, int W, int kh, int kw, int
 }
 
 /* 2-d convolution of x (N, C, H, W) with w (O, C/groups, kh, kw) (+ bias) [+ ReLU] into y (N, O, OH, OW):
- * im2col into `col` (C/groups*kh*kw x OH*OW floats) and one matrix product per image and group; a 1x1
- * stride-1 unpadded convolution reads x itself as the column matrix. */
+ * im2col into `col` (C/groups*kh*kw rows of OH*OW rounded up to 16 floats) and one matrix product per image and
+ * group; a 1x1 stride-1 unpadded convolution reads x itself as the column matrix. */
 static void mscg_conv2d(const float *x, int N, int C, int H, int W, const float *w, const float *bias, int O, int kh,
                         int kw, int sh, int sw, int pt, int pl, int dh, int dw, int groups, float *y, int OH, int OW,
                         int relu, float *col)
 {
-    const int cg = C / groups, og = O / groups, K = cg * kh * kw, P = OH * OW;
+    const int cg = C / groups, og = O / groups, K = cg * kh * kw, P = OH * OW, P16 = (P + 15) / 16 * 16;
     const int direct = kh == 1 && kw == 1 && sh == 1 && sw == 1 && pt == 0 && pl == 0 && OH == H && OW == W;
     int n, g;
     for (n = 0; n < N; n++)
         for (g = 0; g < groups; g++) {
             const float *xg = x + ((long)n * C + (long)g * cg) * H * W;
-            const float *b = xg;
-            if (!direct) {
-                mscg_im2col(xg, cg, H, W, kh, kw, sh, sw, pt, pl, dh, dw, OH, OW, col);
-                b = col;
+            if (direct) {
+                mscg_gemm(og, P, K, w + (long)g * og * K, K, xg, P, y + ((long)n * O + (long)g * og) * P, P,
+                          bias ? bias + (long)g * og : 0, 0, relu, P == P16);
+            } else {
+                mscg_im2col(xg, cg, H, W, kh, kw, sh, sw, pt, pl, dh, dw, OH, OW, col, P16);
+                mscg_gemm(og, P, K, w + (long)g * og * K, K, col, P16, y + ((long)n * O + (long)g * og) * P, P,
+                          bias ? bias + (long)g * og : 0, 0, relu, 1);
             }
-            mscg_gemm(og, P, K, w + (long)g * og * K, K, b, P, y + ((long)n * O + (long)g * og) * P, P,
-                      bias ? bias + (long)g * og : 0, 0, relu);
         }
 }
 
