@@ -65,6 +65,22 @@ def test_generated_c_equals_mindseed(tmp_path, nets, name, batch):
     _check(got, [net(ms.Tensor(y)).asnumpy()])
 
 
+FIXTURES = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "fixtures", "mindir")
+
+
+@pytest.mark.parametrize("name", ["lenet", "resnet", "mlp"])
+def test_files_written_by_mindspore(tmp_path, name):
+    """MindIR files exported by MindSpore 2.10 itself (tests/fixtures/mindir): the C gives MindSpore's outputs."""
+    with np.load(os.path.join(FIXTURES, "expected.npz"), allow_pickle=False) as f:
+        expected = dict(f)
+    out = tmp_path / name
+    codegen.generate(os.path.join(FIXTURES, name + ".mindir"), str(out))
+    assert subprocess.run(["make", "-s", "-C", str(out)], capture_output=True, timeout=600).returncode == 0
+    rc, got, _, err = _run(out, name, [expected[name + "_x"]])
+    assert rc == 0, err
+    _check(got, [expected[k] for k in sorted(expected) if k.startswith(name + "_y")])
+
+
 def test_arena_is_the_memory_plan_and_predict_does_not_allocate(tmp_path, nets):
     net, x = nets["resnet20"]
     out = _build(tmp_path, net, [x[:1]], "resnet20")
