@@ -5,15 +5,22 @@
  * output: the arena is planned by the generator, and nothing here allocates.
  */
 
+#if defined(__GNUC__) || defined(__clang__)
+#define MSCG_FN static __attribute__((unused))   /* a model uses some of the kernels */
+#else
+#define MSCG_FN static
+#endif
 #if (defined(__GNUC__) || defined(__clang__)) && !defined(MSCG_SCALAR)
 #define MSCG_VECTOR 1
 typedef float mscg_v8 __attribute__((vector_size(32), aligned(4), may_alias));
+/* a scalar broadcast to 8 lanes (no vector is passed or returned by value: no ABI dependence on -mavx) */
+#define MSCG_SPLAT(v) (((mscg_v8){0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f}) + (v))
 #endif
 
-static float mscg_relu(float v) { return v > 0.0f ? v : 0.0f; }
+MSCG_FN float mscg_relu(float v) { return v > 0.0f ? v : 0.0f; }
 
 /* The row's epilogue: C[i][0..n) (+ bias of the row or of each column), then ReLU if asked. */
-static void mscg_gemm_scalar_rows(int m0, int m1, int n0, int n1, int K, const float *A, int lda, const float *B,
+MSCG_FN void mscg_gemm_scalar_rows(int m0, int m1, int n0, int n1, int K, const float *A, int lda, const float *B,
                                   int ldb, float *C, int ldc, const float *bias_row, const float *bias_col,
                                   int relu)
 {
@@ -35,9 +42,7 @@ static void mscg_gemm_scalar_rows(int m0, int m1, int n0, int n1, int K, const f
 }
 
 #ifdef MSCG_VECTOR
-static mscg_v8 mscg_splat(float v) { mscg_v8 r = {v, v, v, v, v, v, v, v}; return r; }
-
-static void mscg_store_tile(float *c, const mscg_v8 *acc, int nvec, int relu)
+MSCG_FN void mscg_store_tile(float *c, const mscg_v8 *acc, int nvec, int relu)
 {
     int j;
     for (j = 0; j < nvec; j++)
@@ -47,29 +52,40 @@ static void mscg_store_tile(float *c, const mscg_v8 *acc, int nvec, int relu)
             c[j] = mscg_relu(c[j]);
 }
 
+/* An accumulator's start: the row's bias, the 8 columns' biases, or 0. */
+MSCG_FN void mscg_tile_init(mscg_v8 *acc, const float *brow, const float *bcol)
+{
+    if (brow)
+        *acc = MSCG_SPLAT(brow[0]);
+    else if (bcol)
+        *acc = *(const mscg_v8 *)bcol;
+    else
+        *acc = MSCG_SPLAT(0.0f);
+}
+
 /* c[0..4) x [0..16) = a[0..4) x b (+ brow[i] | + bcol[j]): 8 accumulators in registers over the whole K loop. */
-static void mscg_tile4x16(int K, const float *a, int lda, const float *b, int ldb, float *c, int ldc,
+MSCG_FN void mscg_tile4x16(int K, const float *a, int lda, const float *b, int ldb, float *c, int ldc,
                           const float *brow, const float *bcol, int relu)
 {
     const float *a0 = a, *a1 = a0 + lda, *a2 = a1 + lda, *a3 = a2 + lda;
     mscg_v8 c00, c01, c10, c11, c20, c21, c30, c31, r[2];
     int k;
     if (brow) {
-        c00 = c01 = mscg_splat(brow[0]); c10 = c11 = mscg_splat(brow[1]);
-        c20 = c21 = mscg_splat(brow[2]); c30 = c31 = mscg_splat(brow[3]);
+        c00 = c01 = MSCG_SPLAT(brow[0]); c10 = c11 = MSCG_SPLAT(brow[1]);
+        c20 = c21 = MSCG_SPLAT(brow[2]); c30 = c31 = MSCG_SPLAT(brow[3]);
     } else if (bcol) {
         c00 = c10 = c20 = c30 = *(const mscg_v8 *)bcol;
         c01 = c11 = c21 = c31 = *(const mscg_v8 *)(bcol + 8);
     } else {
-        c00 = c01 = c10 = c11 = c20 = c21 = c30 = c31 = mscg_splat(0.0f);
+        c00 = c01 = c10 = c11 = c20 = c21 = c30 = c31 = MSCG_SPLAT(0.0f);
     }
     for (k = 0; k < K; k++, b += ldb) {
         const mscg_v8 b0 = *(const mscg_v8 *)b, b1 = *(const mscg_v8 *)(b + 8);
         mscg_v8 s;
-        s = mscg_splat(a0[k]); c00 += s * b0; c01 += s * b1;
-        s = mscg_splat(a1[k]); c10 += s * b0; c11 += s * b1;
-        s = mscg_splat(a2[k]); c20 += s * b0; c21 += s * b1;
-        s = mscg_splat(a3[k]); c30 += s * b0; c31 += s * b1;
+        s = MSCG_SPLAT(a0[k]); c00 += s * b0; c01 += s * b1;
+        s = MSCG_SPLAT(a1[k]); c10 += s * b0; c11 += s * b1;
+        s = MSCG_SPLAT(a2[k]); c20 += s * b0; c21 += s * b1;
+        s = MSCG_SPLAT(a3[k]); c30 += s * b0; c31 += s * b1;
     }
     r[0] = c00; r[1] = c01; mscg_store_tile(c, r, 2, relu);
     r[0] = c10; r[1] = c11; mscg_store_tile(c + ldc, r, 2, relu);
@@ -78,15 +94,15 @@ static void mscg_tile4x16(int K, const float *a, int lda, const float *b, int ld
 }
 
 /* One row, 32 columns (4 accumulators: the matrix-vector product of a batch-1 dense layer). */
-static void mscg_tile1x32(int K, const float *a, const float *b, int ldb, float *c, const float *brow,
+MSCG_FN void mscg_tile1x32(int K, const float *a, const float *b, int ldb, float *c, const float *brow,
                           const float *bcol, int relu)
 {
     mscg_v8 acc[4];
     int k, v;
     for (v = 0; v < 4; v++)
-        acc[v] = brow ? mscg_splat(brow[0]) : bcol ? *(const mscg_v8 *)(bcol + 8 * v) : mscg_splat(0.0f);
+        mscg_tile_init(acc + v, brow, bcol ? bcol + 8 * v : 0);
     for (k = 0; k < K; k++, b += ldb) {
-        const mscg_v8 s = mscg_splat(a[k]);
+        const mscg_v8 s = MSCG_SPLAT(a[k]);
         acc[0] += s * *(const mscg_v8 *)b; acc[1] += s * *(const mscg_v8 *)(b + 8);
         acc[2] += s * *(const mscg_v8 *)(b + 16); acc[3] += s * *(const mscg_v8 *)(b + 24);
     }
@@ -94,17 +110,18 @@ static void mscg_tile1x32(int K, const float *a, const float *b, int ldb, float 
 }
 
 /* One row, 8 columns. */
-static void mscg_tile1x8(int K, const float *a, const float *b, int ldb, float *c, const float *brow,
+MSCG_FN void mscg_tile1x8(int K, const float *a, const float *b, int ldb, float *c, const float *brow,
                          const float *bcol, int relu)
 {
-    mscg_v8 acc = brow ? mscg_splat(brow[0]) : bcol ? *(const mscg_v8 *)bcol : mscg_splat(0.0f);
+    mscg_v8 acc;
     int k;
+    mscg_tile_init(&acc, brow, bcol);
     for (k = 0; k < K; k++, b += ldb)
-        acc += mscg_splat(a[k]) * *(const mscg_v8 *)b;
+        acc += MSCG_SPLAT(a[k]) * *(const mscg_v8 *)b;
     mscg_store_tile(c, &acc, 1, relu);
 }
 
-static void mscg_copy_cols(float *c, int ldc, const float *t, int ldt, int rows, int n)
+MSCG_FN void mscg_copy_cols(float *c, int ldc, const float *t, int ldt, int rows, int n)
 {
     int i;
     for (i = 0; i < rows; i++)
@@ -115,7 +132,7 @@ static void mscg_copy_cols(float *c, int ldc, const float *t, int ldt, int rows,
 /* C (M x N) = A (M x K) B (K x N) [+ bias_row[i] | + bias_col[j]] [then ReLU]; leading dims lda, ldb, ldc.
  * `padded`: every row of B (and bias_col) can be read up to N rounded up to 16 (the last columns then run as
  * whole vector tiles, the extra ones dropped); else they run as scalar loops. */
-static void mscg_gemm(int M, int N, int K, const float *A, int lda, const float *B, int ldb, float *C, int ldc,
+MSCG_FN void mscg_gemm(int M, int N, int K, const float *A, int lda, const float *B, int ldb, float *C, int ldc,
                       const float *bias_row, const float *bias_col, int relu, int padded)
 {
 #ifdef MSCG_VECTOR
@@ -157,7 +174,7 @@ static void mscg_gemm(int M, int N, int K, const float *A, int lda, const float 
 
 /* The columns of one image's convolution: col[(c*kh + u)*kw + v][oh*OW + ow] = x[c][oh*sh - pt + u*dh]
  * [ow*sw - pl + v*dw], 0 outside the image; rows `ldcol` floats apart. */
-static void mscg_im2col(const float *x, int C, int H, int W, int kh, int kw, int sh, int sw, int pt, int pl, int dh,
+MSCG_FN void mscg_im2col(const float *x, int C, int H, int W, int kh, int kw, int sh, int sw, int pt, int pl, int dh,
                         int dw, int OH, int OW, float *col, int ldcol)
 {
     int c, u, v, oh, ow;
@@ -196,7 +213,7 @@ static void mscg_im2col(const float *x, int C, int H, int W, int kh, int kw, int
 /* 2-d convolution of x (N, C, H, W) with w (O, C/groups, kh, kw) (+ bias) [+ ReLU] into y (N, O, OH, OW):
  * im2col into `col` (C/groups*kh*kw rows of OH*OW rounded up to 16 floats) and one matrix product per image and
  * group; a 1x1 stride-1 unpadded convolution reads x itself as the column matrix. */
-static void mscg_conv2d(const float *x, int N, int C, int H, int W, const float *w, const float *bias, int O, int kh,
+MSCG_FN void mscg_conv2d(const float *x, int N, int C, int H, int W, const float *w, const float *bias, int O, int kh,
                         int kw, int sh, int sw, int pt, int pl, int dh, int dw, int groups, float *y, int OH, int OW,
                         int relu, float *col)
 {
@@ -218,7 +235,7 @@ static void mscg_conv2d(const float *x, int N, int C, int H, int W, const float 
 }
 
 /* 2x2 max pooling, stride 2, no padding (an odd last row or column dropped), [then ReLU]. */
-static void mscg_maxpool2x2(const float *x, int planes, int H, int W, float *y, int OH, int OW, int relu)
+MSCG_FN void mscg_maxpool2x2(const float *x, int planes, int H, int W, float *y, int OH, int OW, int relu)
 {
     int p, i, j;
     for (p = 0; p < planes; p++) {
@@ -239,7 +256,7 @@ static void mscg_maxpool2x2(const float *x, int planes, int H, int W, float *y, 
 /* Max (mode 0) or average (mode 1) pooling of each of `planes` H x W planes; pads top/left pt, pl and the padded
  * size H + pt + pb, W + pl + pr bound the windows (ceil mode's last window is clipped to it). Average: divide by
  * `divisor` if > 0, else by the window inside the padded input (count_include_pad) or inside the image. */
-static void mscg_pool2d(const float *x, int planes, int H, int W, float *y, int OH, int OW, int kh, int kw, int sh,
+MSCG_FN void mscg_pool2d(const float *x, int planes, int H, int W, float *y, int OH, int OW, int kh, int kw, int sh,
                         int sw, int pt, int pl, int pb, int pr, int dh, int dw, int mode, int count_include_pad,
                         int divisor, int relu)
 {
@@ -283,7 +300,7 @@ static void mscg_pool2d(const float *x, int planes, int H, int W, float *y, int 
 
 /* Adaptive average pooling: output cell (i, j) averages rows [floor(i*H/OH), ceil((i+1)*H/OH)) and the same for
  * columns. */
-static void mscg_adaptive_avgpool2d(const float *x, int planes, int H, int W, float *y, int OH, int OW)
+MSCG_FN void mscg_adaptive_avgpool2d(const float *x, int planes, int H, int W, float *y, int OH, int OW)
 {
     int p, i, j, u, v;
     for (p = 0; p < planes; p++) {
@@ -303,7 +320,7 @@ static void mscg_adaptive_avgpool2d(const float *x, int planes, int H, int W, fl
 }
 
 /* Softmax (or log-softmax) of x viewed as (outer, n, inner) along its middle axis. */
-static void mscg_softmax(const float *x, float *y, long outer, int n, long inner, int log_softmax)
+MSCG_FN void mscg_softmax(const float *x, float *y, long outer, int n, long inner, int log_softmax)
 {
     long o, r;
     int k;
