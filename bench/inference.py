@@ -128,7 +128,9 @@ def run_c(files, rounds=101):
     if files.c_dir is None:
         files.c_dir = os.path.join(files.folder, files.key + "_c")
         codegen.generate(files.mindir, files.c_dir, name="model")
-        subprocess.run(["make", "-s", "-C", files.c_dir], check=True, capture_output=True)
+        r = subprocess.run(["make", "-s", "-C", files.c_dir], capture_output=True, text=True)
+        if r.returncode:
+            raise RuntimeError(f"building the generated C in {files.c_dir} failed:\n{r.stdout}{r.stderr}")
     d = files.c_dir
     np.ascontiguousarray(files.xs[0], "<f4").tofile(os.path.join(d, "in.bin"))
     r = subprocess.run([os.path.join(d, "model_run"), os.path.join(d, "model.bin"), os.path.join(d, "in.bin"),
