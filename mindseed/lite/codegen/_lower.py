@@ -339,8 +339,8 @@ class Lowered:
         """A pointer to the bias (padded with zeros to 16 values with `pad`), or 0 without one."""
         if b is None or isinstance(b, Const) and b.value is None:
             return "0"
-        v = self._weight(node, b, "bias").reshape(1, -1)
-        return self._padded(v)[0] if pad else f"(W + {self.const(None, v) // 4})"
+        v = self._weight(node, b, "bias").reshape(-1)
+        return f"(W + {self.const(None, np.pad(v, (0, _round16(v.size) - v.size)) if pad else v) // 4})"
 
     def _conv(self, node):
         x, w, out = node.inputs[0], node.inputs[1], node.outputs[0]
@@ -353,33 +353,36 @@ class Lowered:
         oh, ow = out.shape[2:]
         (sh, sw), (dh, dw), (pt, _, pl, _) = a["stride"], a["dilation"], a["pads"]
         direct = kh == kw == sh == sw == 1 and pt == pl == 0 and (oh, ow) == (h, wd)
-        if not direct:
-            self.scratch_floats = max(self.scratch_floats, cg * kh * kw * _round16(oh * ow))
+        k = cg * kh * kw       # the column matrix (none for a direct 1x1 convolution) and one packed panel
+        self.scratch_floats = max(self.scratch_floats, (0 if direct else k * oh * ow) + 16 * k)
         self.emit(f"mscg_conv2d({self.ptr(x)}, {n}, {c}, {h}, {wd}, (W + {self.const(w) // 4}), "
                   f"{self._bias(node, node.inputs[2] if len(node.inputs) > 2 else None)}, {o}, {kh}, {kw}, {sh}, "
                   f"{sw}, {pt}, {pl}, {dh}, {dw}, {a['groups']}, {self.ptr(out)}, {oh}, {ow}, "
                   f"{int(bool(a.get('relu')))}, S);")
 
-    def _gemm(self, m, n, k, a, b, y, bias_col="0", relu=False, ldb=None):
-        """y = a b (+ bias_col) [ReLU]; b's rows `ldb` floats apart (a constant padded to 16 columns) or n."""
-        self.emit(f"mscg_gemm({m}, {n}, {k}, {a}, {k}, {b}, {ldb or n}, {y}, {n}, 0, {bias_col}, {int(bool(relu))}, "
-                  f"{int(ldb is not None)});")
+    def _gemm(self, m, n, k, a, b, y, bias_col="0", relu=False, packed=False):
+        """y = a b (+ bias_col) [ReLU]; b a constant packed in panels (`_packed`) or a value packed at run time."""
+        if not packed:
+            self.scratch_floats = max(self.scratch_floats, 16 * k)
+        self.emit(f"mscg_gemm({m}, {n}, {k}, {a}, {k}, {b}, {n}, {int(packed)}, S, {y}, {n}, 0, {bias_col}, "
+                  f"{int(bool(relu))});")
 
-    def _padded(self, matrix):
-        """A constant (K, N) right-hand side stored with its rows padded with zeros to 16 columns: (pointer, ldb)."""
+    def _packed(self, matrix):
+        """A constant (K, N) right-hand side stored as the product reads it: panels of 16 columns, each K rows of 16
+        (zeros past N); a pointer to it."""
         k, n = matrix.shape
         padded = np.zeros((k, _round16(n)), np.float32)
         padded[:, :n] = matrix
-        return f"(W + {self.const(None, padded) // 4})", padded.shape[1]
+        panels = padded.reshape(k, -1, 16).transpose(1, 0, 2)
+        return f"(W + {self.const(None, panels) // 4})"
 
     def _dense(self, node):
         x, w, out = node.inputs[0], node.inputs[1], node.outputs[0]
         wa = self._weight(node, w, "dense weight")          # (out, in): stored (in, out), the rows B reads
         n_out, n_in = wa.shape
-        b, ldb = self._padded(wa.T)
         bias = self._bias(node, node.inputs[2] if len(node.inputs) > 2 else None, pad=True)
-        self._gemm(_numel(x.shape) // n_in, n_out, n_in, self.ptr(x), b, self.ptr(out), bias, node.attrs.get("relu"),
-                   ldb)
+        self._gemm(_numel(x.shape) // n_in, n_out, n_in, self.ptr(x), self._packed(wa.T), self.ptr(out), bias,
+                   node.attrs.get("relu"), packed=True)
 
     def _matmul(self, node):
         x, w, out = node.inputs[0], node.inputs[1], node.outputs[0]
@@ -388,9 +391,10 @@ class Lowered:
         if len(sx) != 2 or len(sw) != 2 or ta or (tb and not isinstance(w, Const)):
             raise self.error(node, f"only 2-d MatMul without transposed computed operands has a C kernel, but "
                                    f"got {sx} x {sw} (transpose_a={bool(ta)}, transpose_b={bool(tb)})")
-        if tb:
-            b, ldb = self._padded(self._weight(node, w, "operand").T)
-            self._gemm(sx[0], out.shape[1], sx[1], self.ptr(x), b, self.ptr(out), ldb=ldb)
+        if isinstance(w, Const):
+            wa = self._weight(node, w, "operand")
+            self._gemm(sx[0], out.shape[1], sx[1], self.ptr(x), self._packed(wa.T if tb else wa), self.ptr(out),
+                       packed=True)
         else:
             self._gemm(sx[0], out.shape[1], sx[1], self.ptr(x), self.ptr(w), self.ptr(out))
 

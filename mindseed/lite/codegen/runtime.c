@@ -19,25 +19,33 @@ typedef float mscg_v8 __attribute__((vector_size(32), aligned(4), may_alias));
 
 MSCG_FN float mscg_relu(float v) { return v > 0.0f ? v : 0.0f; }
 
-/* The row's epilogue: C[i][0..n) (+ bias of the row or of each column), then ReLU if asked. */
-MSCG_FN void mscg_gemm_scalar_rows(int m0, int m1, int n0, int n1, int K, const float *A, int lda, const float *B,
-                                  int ldb, float *C, int ldc, const float *bias_row, const float *bias_col,
-                                  int relu)
+/* C[i0..i1) x [j..j+n) from one 16-column panel b (K rows of 16 floats): plain loops (the scalar build's kernel). */
+MSCG_FN void mscg_panel_scalar(int i0, int i1, int j, int n, int K, const float *A, int lda, const float *b, float *C,
+                               int ldc, const float *bias_row, const float *bias_col, int relu)
 {
-    int i, j, k;
-    for (i = m0; i < m1; i++) {
-        float *c = C + (long)i * ldc;
-        for (j = n0; j < n1; j++)
-            c[j] = bias_row ? bias_row[i] : bias_col ? bias_col[j] : 0.0f;
-        for (k = 0; k < K; k++) {
-            const float a = A[(long)i * lda + k];
-            const float *b = B + (long)k * ldb;
-            for (j = n0; j < n1; j++)
-                c[j] += a * b[j];
+    int i, jj, k;
+    for (i = i0; i < i1; i++)
+        for (jj = 0; jj < n; jj++) {
+            float acc = bias_row ? bias_row[i] : bias_col ? bias_col[j + jj] : 0.0f;
+            for (k = 0; k < K; k++)
+                acc += A[(long)i * lda + k] * b[16L * k + jj];
+            C[(long)i * ldc + j + jj] = relu ? mscg_relu(acc) : acc;
         }
-        if (relu)
-            for (j = n0; j < n1; j++)
-                c[j] = mscg_relu(c[j]);
+}
+
+/* Panel p of B (K x N, rows ldb apart): columns [16p, 16p + 16) as K contiguous rows of 16, zeros past N. */
+MSCG_FN void mscg_pack_panel(const float *B, int ldb, int K, int N, int p, float *panel)
+{
+    const int j = 16 * p, n = N - j < 16 ? N - j : 16;
+    int k, jj;
+    for (k = 0; k < K; k++) {
+        const float *src = B + (long)k * ldb + j;
+        float *dst = panel + 16L * k;
+        if (n == 16)
+            memcpy(dst, src, 16 * sizeof(float));
+        else
+            for (jj = 0; jj < 16; jj++)
+                dst[jj] = jj < n ? src[jj] : 0.0f;
     }
 }
 
@@ -63,16 +71,18 @@ MSCG_FN void mscg_tile_init(mscg_v8 *acc, const float *brow, const float *bcol)
         *acc = MSCG_SPLAT(0.0f);
 }
 
-/* c[0..4) x [0..16) = a[0..4) x b (+ brow[i] | + bcol[j]): 8 accumulators in registers over the whole K loop. */
+/* c[0..4) x [0..16) = a[0..4) x b (+ brow[i] | + bcol[j]): 8 accumulators in registers over the whole K loop.
+ * With rows < 4 the missing rows repeat the last one (c must have room for 4 rows). */
 MSCG_FN void mscg_tile4x16(int K, const float *a, int lda, const float *b, int ldb, float *c, int ldc,
-                          const float *brow, const float *bcol, int relu)
+                           const float *brow, const float *bcol, int relu, int rows)
 {
-    const float *a0 = a, *a1 = a0 + lda, *a2 = a1 + lda, *a3 = a2 + lda;
+    const int i1 = rows > 1, i2 = rows > 2 ? 2 : i1, i3 = rows > 3 ? 3 : i2;
+    const float *a0 = a, *a1 = a + i1 * (long)lda, *a2 = a + i2 * (long)lda, *a3 = a + i3 * (long)lda;
     mscg_v8 c00, c01, c10, c11, c20, c21, c30, c31, r[2];
     int k;
     if (brow) {
-        c00 = c01 = MSCG_SPLAT(brow[0]); c10 = c11 = MSCG_SPLAT(brow[1]);
-        c20 = c21 = MSCG_SPLAT(brow[2]); c30 = c31 = MSCG_SPLAT(brow[3]);
+        c00 = c01 = MSCG_SPLAT(brow[0]); c10 = c11 = MSCG_SPLAT(brow[i1]);
+        c20 = c21 = MSCG_SPLAT(brow[i2]); c30 = c31 = MSCG_SPLAT(brow[i3]);
     } else if (bcol) {
         c00 = c10 = c20 = c30 = *(const mscg_v8 *)bcol;
         c01 = c11 = c21 = c31 = *(const mscg_v8 *)(bcol + 8);
@@ -93,82 +103,103 @@ MSCG_FN void mscg_tile4x16(int K, const float *a, int lda, const float *b, int l
     r[0] = c30; r[1] = c31; mscg_store_tile(c + 3L * ldc, r, 2, relu);
 }
 
-/* One row, 32 columns (4 accumulators: the matrix-vector product of a batch-1 dense layer). */
-MSCG_FN void mscg_tile1x32(int K, const float *a, const float *b, int ldb, float *c, const float *brow,
-                          const float *bcol, int relu)
-{
-    mscg_v8 acc[4];
-    int k, v;
-    for (v = 0; v < 4; v++)
-        mscg_tile_init(acc + v, brow, bcol ? bcol + 8 * v : 0);
-    for (k = 0; k < K; k++, b += ldb) {
-        const mscg_v8 s = MSCG_SPLAT(a[k]);
-        acc[0] += s * *(const mscg_v8 *)b; acc[1] += s * *(const mscg_v8 *)(b + 8);
-        acc[2] += s * *(const mscg_v8 *)(b + 16); acc[3] += s * *(const mscg_v8 *)(b + 24);
-    }
-    mscg_store_tile(c, acc, 4, relu);
-}
-
-/* One row, 8 columns. */
-MSCG_FN void mscg_tile1x8(int K, const float *a, const float *b, int ldb, float *c, const float *brow,
-                         const float *bcol, int relu)
-{
-    mscg_v8 acc;
-    int k;
-    mscg_tile_init(&acc, brow, bcol);
-    for (k = 0; k < K; k++, b += ldb)
-        acc += MSCG_SPLAT(a[k]) * *(const mscg_v8 *)b;
-    mscg_store_tile(c, &acc, 1, relu);
-}
-
 MSCG_FN void mscg_copy_cols(float *c, int ldc, const float *t, int ldt, int rows, int n)
 {
     int i;
     for (i = 0; i < rows; i++)
         memcpy(c + (long)i * ldc, t + (long)i * ldt, (size_t)n * sizeof(float));
 }
+
+/* One row, one panel. */
+MSCG_FN void mscg_tile1x16(int K, const float *a, const float *b, float *c, const float *brow, const float *bcol,
+                           int relu)
+{
+    mscg_v8 acc[2];
+    int k;
+    mscg_tile_init(acc, brow, bcol);
+    mscg_tile_init(acc + 1, brow, bcol ? bcol + 8 : 0);
+    for (k = 0; k < K; k++, b += 16) {
+        const mscg_v8 s = MSCG_SPLAT(a[k]);
+        acc[0] += s * *(const mscg_v8 *)b;
+        acc[1] += s * *(const mscg_v8 *)(b + 8);
+    }
+    mscg_store_tile(c, acc, 2, relu);
+}
+
+/* One row, two panels (4 accumulators: the matrix-vector product of a batch-1 dense layer). */
+MSCG_FN void mscg_tile1x32(int K, const float *a, const float *b0, const float *b1, float *c, const float *brow,
+                           const float *bcol, int relu)
+{
+    mscg_v8 acc[4];
+    int k, v;
+    for (v = 0; v < 4; v++)
+        mscg_tile_init(acc + v, brow, bcol ? bcol + 8 * v : 0);
+    for (k = 0; k < K; k++, b0 += 16, b1 += 16) {
+        const mscg_v8 s = MSCG_SPLAT(a[k]);
+        acc[0] += s * *(const mscg_v8 *)b0; acc[1] += s * *(const mscg_v8 *)(b0 + 8);
+        acc[2] += s * *(const mscg_v8 *)b1; acc[3] += s * *(const mscg_v8 *)(b1 + 8);
+    }
+    mscg_store_tile(c, acc, 4, relu);
+}
 #endif
 
-/* C (M x N) = A (M x K) B (K x N) [+ bias_row[i] | + bias_col[j]] [then ReLU]; leading dims lda, ldb, ldc.
- * `padded`: every row of B (and bias_col) can be read up to N rounded up to 16 (the last columns then run as
- * whole vector tiles, the extra ones dropped); else they run as scalar loops. */
-MSCG_FN void mscg_gemm(int M, int N, int K, const float *A, int lda, const float *B, int ldb, float *C, int ldc,
-                      const float *bias_row, const float *bias_col, int relu, int padded)
+/* C (M x N) = A (M x K) B (K x N) [+ bias_row[i] | + bias_col[j]] [then ReLU], A and C rows lda / ldc apart.
+ * B is read in panels of 16 columns, each K contiguous rows of 16 floats (zeros past N): with `packed` B is
+ * already laid out so (panel p at B + 16*K*p: the generator stores constant weights that way, and bias_col is
+ * then readable up to N rounded up to 16); else B's rows are ldb apart and each panel is copied into `panel`
+ * (16*K floats) once, then every block of rows of A passes over it from L1. */
+MSCG_FN void mscg_gemm(int M, int N, int K, const float *A, int lda, const float *B, int ldb, int packed, float *panel,
+                       float *C, int ldc, const float *bias_row, const float *bias_col, int relu)
 {
+    const int panels = (N + 15) / 16;
+    int p;
 #ifdef MSCG_VECTOR
     const int m4 = M / 4 * 4;
-    float tmp[4 * 16];
-    int i, j = 0;
-    /* 16-column panels of B stay in L1 while every block of 4 rows of A passes over them */
-    for (; j + 16 <= N; j += 16)
-        for (i = 0; i < m4; i += 4)
-            mscg_tile4x16(K, A + (long)i * lda, lda, B + j, ldb, C + (long)i * ldc + j, ldc,
-                          bias_row ? bias_row + i : 0, bias_col ? bias_col + j : 0, relu);
-    if (j < N && padded)
-        for (i = 0; i < m4; i += 4) {
-            mscg_tile4x16(K, A + (long)i * lda, lda, B + j, ldb, tmp, 16, bias_row ? bias_row + i : 0,
-                          bias_col ? bias_col + j : 0, relu);
-            mscg_copy_cols(C + (long)i * ldc + j, ldc, tmp, 16, 4, N - j);
+    float tmp[4 * 32], bc[32];
+    int i;
+    for (p = 0; p < panels; p++) {
+        const int j = 16 * p, n = N - j < 16 ? N - j : 16;
+        const float *b = packed ? B + 16L * K * p : panel, *pb = bias_col ? bias_col + j : 0;
+        if (!packed)
+            mscg_pack_panel(B, ldb, K, N, p, panel);
+        if (pb && n < 16 && !packed) {      /* a bias the tile may read whole */
+            memset(bc, 0, sizeof bc);
+            memcpy(bc, pb, (size_t)n * sizeof(float));
+            pb = bc;
         }
-    else if (j < N)
-        mscg_gemm_scalar_rows(0, m4, j, N, K, A, lda, B, ldb, C, ldc, bias_row, bias_col, relu);
-    for (i = m4; i < M; i++) {
-        const float *a = A + (long)i * lda, *br = bias_row ? bias_row + i : 0;
-        float *c = C + (long)i * ldc;
-        for (j = 0; j + 32 <= N; j += 32)
-            mscg_tile1x32(K, a, B + j, ldb, c + j, br, bias_col ? bias_col + j : 0, relu);
-        for (; j + 8 <= N; j += 8)
-            mscg_tile1x8(K, a, B + j, ldb, c + j, br, bias_col ? bias_col + j : 0, relu);
-        if (j < N && padded) {
-            mscg_tile1x8(K, a, B + j, ldb, tmp, br, bias_col ? bias_col + j : 0, relu);
-            mscg_copy_cols(c + j, ldc, tmp, 8, 1, N - j);
-        } else if (j < N) {
-            mscg_gemm_scalar_rows(i, i + 1, j, N, K, A, lda, B, ldb, C, ldc, bias_row, bias_col, relu);
+        /* blocks of 4 rows; without packed weights to run single rows on later, the last 1-3 rows too */
+        for (i = 0; i < (packed ? m4 : M); i += 4) {
+            const float *br = bias_row ? bias_row + i : 0;
+            const int rows = M - i < 4 ? M - i : 4;
+            if (n == 16 && rows == 4) {
+                mscg_tile4x16(K, A + (long)i * lda, lda, b, 16, C + (long)i * ldc + j, ldc, br, pb, relu, 4);
+            } else {
+                mscg_tile4x16(K, A + (long)i * lda, lda, b, 16, tmp, 16, br, pb, relu, rows);
+                mscg_copy_cols(C + (long)i * ldc + j, ldc, tmp, 16, rows, n);
+            }
         }
     }
+    if (!packed)
+        return;
+    /* rows left over (all of them for a batch-1 dense layer): two panels at a time */
+    for (i = m4; i < M; i++)
+        for (p = 0; p < panels; p += 2) {
+            const int j = 16 * p, n = N - j < 32 ? N - j : 32;
+            const float *b0 = B + 16L * K * p, *br = bias_row ? bias_row + i : 0;
+            if (p + 1 < panels)
+                mscg_tile1x32(K, A + (long)i * lda, b0, b0 + 16L * K, tmp, br, bias_col ? bias_col + j : 0, relu);
+            else
+                mscg_tile1x16(K, A + (long)i * lda, b0, tmp, br, bias_col ? bias_col + j : 0, relu);
+            memcpy(C + (long)i * ldc + j, tmp, (size_t)n * sizeof(float));
+        }
 #else
-    (void)padded;
-    mscg_gemm_scalar_rows(0, M, 0, N, K, A, lda, B, ldb, C, ldc, bias_row, bias_col, relu);
+    for (p = 0; p < panels; p++) {
+        const int j = 16 * p, n = N - j < 16 ? N - j : 16;
+        if (!packed)
+            mscg_pack_panel(B, ldb, K, N, p, panel);
+        mscg_panel_scalar(0, M, j, n, K, A, lda, packed ? B + 16L * K * p : panel, C, ldc, bias_row, bias_col,
+                          relu);
+    }
 #endif
 }
 
@@ -211,26 +242,23 @@ MSCG_FN void mscg_im2col(const float *x, int C, int H, int W, int kh, int kw, in
 }
 
 /* 2-d convolution of x (N, C, H, W) with w (O, C/groups, kh, kw) (+ bias) [+ ReLU] into y (N, O, OH, OW):
- * im2col into `col` (C/groups*kh*kw rows of OH*OW rounded up to 16 floats) and one matrix product per image and
- * group; a 1x1 stride-1 unpadded convolution reads x itself as the column matrix. */
+ * im2col into `work` (C/groups*kh*kw rows of OH*OW floats; a 1x1 stride-1 unpadded convolution reads x itself)
+ * and one matrix product per image and group, its panels packed after the columns (16*K more floats). */
 MSCG_FN void mscg_conv2d(const float *x, int N, int C, int H, int W, const float *w, const float *bias, int O, int kh,
-                        int kw, int sh, int sw, int pt, int pl, int dh, int dw, int groups, float *y, int OH, int OW,
-                        int relu, float *col)
+                         int kw, int sh, int sw, int pt, int pl, int dh, int dw, int groups, float *y, int OH, int OW,
+                         int relu, float *work)
 {
-    const int cg = C / groups, og = O / groups, K = cg * kh * kw, P = OH * OW, P16 = (P + 15) / 16 * 16;
+    const int cg = C / groups, og = O / groups, K = cg * kh * kw, P = OH * OW;
     const int direct = kh == 1 && kw == 1 && sh == 1 && sw == 1 && pt == 0 && pl == 0 && OH == H && OW == W;
+    float *panel = direct ? work : work + (long)K * P;
     int n, g;
     for (n = 0; n < N; n++)
         for (g = 0; g < groups; g++) {
             const float *xg = x + ((long)n * C + (long)g * cg) * H * W;
-            if (direct) {
-                mscg_gemm(og, P, K, w + (long)g * og * K, K, xg, P, y + ((long)n * O + (long)g * og) * P, P,
-                          bias ? bias + (long)g * og : 0, 0, relu, P == P16);
-            } else {
-                mscg_im2col(xg, cg, H, W, kh, kw, sh, sw, pt, pl, dh, dw, OH, OW, col, P16);
-                mscg_gemm(og, P, K, w + (long)g * og * K, K, col, P16, y + ((long)n * O + (long)g * og) * P, P,
-                          bias ? bias + (long)g * og : 0, 0, relu, 1);
-            }
+            if (!direct)
+                mscg_im2col(xg, cg, H, W, kh, kw, sh, sw, pt, pl, dh, dw, OH, OW, work, P);
+            mscg_gemm(og, P, K, w + (long)g * og * K, K, direct ? xg : work, P, 0, panel,
+                      y + ((long)n * O + (long)g * og) * P, P, bias ? bias + (long)g * og : 0, 0, relu);
         }
 }
 
