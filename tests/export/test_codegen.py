@@ -244,10 +244,13 @@ def test_unknown_operator_names_the_node(tmp_path):
             return ms.ops.floor(x * 2.0) + 1.0
 
     ms.export(Floor(), ms.Tensor(np.ones((2, 3), np.float32)), file_name=str(tmp_path / "floor"))
-    with pytest.raises(codegen.CodegenError, match=r"floor.mindir', node %\d+ \(Floor.*the operator Floor has no C "
+    with pytest.raises(codegen.CodegenError, match=r"floor.mindir', node %\d+ \(Floor\): the operator Floor has no C "
                                                    r"kernel"):
         codegen.generate(str(tmp_path / "floor.mindir"), str(tmp_path / "out"))
     assert not (tmp_path / "out").exists()
+    # MindSpore's file with an `if` and a `while` on tensor values
+    with pytest.raises(codegen.CodegenError, match=r"control.mindir', node %\d+ \(If\): control flow"):
+        codegen.generate(os.path.join(FIXTURES, "control.mindir"), str(tmp_path / "out"))
 
 
 def test_command_line(tmp_path, nets):

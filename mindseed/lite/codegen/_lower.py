@@ -111,6 +111,10 @@ class Lowered:
 
     def __init__(self, graph, where):
         self.where = where
+        for node in graph.nodes:      # control flow first: its condition's comparison is not the problem
+            if node.subgraphs():
+                raise self.error(node, "control flow (If/While) has no C translation yet; export a network without "
+                                       "tensor-dependent control flow")
         for node in graph.nodes:
             self._check_node(node)
         fuse_relu_into(graph, (conv_p, dense_p, max_pool_2x2_p, max_pool_p, avg_pool_p, add_p))
@@ -135,14 +139,11 @@ class Lowered:
 
     # ------------------------------------------------------------------ checks and errors
     def error(self, node, what):
-        loc = f" ({node.loc})" if getattr(node, "loc", None) else ""
+        # (the node's source line is where the loaded graph was traced, not a line of the model: not shown)
         return CodegenError(f"mindseed.lite.codegen: model '{self.where}', node {node.outputs[0]!r} "
-                            f"({node.prim.name}{loc}): {what}")
+                            f"({node.prim.name}): {what}")
 
     def _check_node(self, node):
-        if node.subgraphs():
-            raise self.error(node, "control flow (If/While) has no C translation yet; export a network without "
-                                   "tensor-dependent control flow")
         if node.prim.name not in SUPPORTED:
             raise self.error(node, f"the operator {node.prim.name} has no C kernel (supported: "
                                    f"{', '.join(SUPPORTED)})")
