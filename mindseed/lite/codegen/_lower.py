@@ -353,9 +353,7 @@ class Lowered:
         o, cg, kh, kw = wa.shape
         oh, ow = out.shape[2:]
         (sh, sw), (dh, dw), (pt, _, pl, _) = a["stride"], a["dilation"], a["pads"]
-        direct = kh == kw == sh == sw == 1 and pt == pl == 0 and (oh, ow) == (h, wd)
-        k = cg * kh * kw       # the column matrix (none for a direct 1x1 convolution) and one packed panel
-        self.scratch_floats = max(self.scratch_floats, (0 if direct else k * oh * ow) + 16 * k)
+        self.scratch_floats = max(self.scratch_floats, 16 * cg * kh * kw)     # one panel of the column matrix
         self.emit(f"mscg_conv2d({self.ptr(x)}, {n}, {c}, {h}, {wd}, (W + {self.const(w) // 4}), "
                   f"{self._bias(node, node.inputs[2] if len(node.inputs) > 2 else None)}, {o}, {kh}, {kw}, {sh}, "
                   f"{sw}, {pt}, {pl}, {dh}, {dw}, {a['groups']}, {self.ptr(out)}, {oh}, {ow}, "

@@ -203,63 +203,78 @@ MSCG_FN void mscg_gemm(int M, int N, int K, const float *A, int lda, const float
 #endif
 }
 
-/* The columns of one image's convolution: col[(c*kh + u)*kw + v][oh*OW + ow] = x[c][oh*sh - pt + u*dh]
- * [ow*sw - pl + v*dw], 0 outside the image; rows `ldcol` floats apart. */
-MSCG_FN void mscg_im2col(const float *x, int C, int H, int W, int kh, int kw, int sh, int sw, int pt, int pl, int dh,
-                        int dw, int OH, int OW, float *col, int ldcol)
+/* Panel p of the column matrix of one image's convolution, as the matrix product reads it: column j (output
+ * position oh*OW + ow, 16p <= j < 16p + 16) of row k = (c*kh + u)*kw + v is x[c][oh*sh - pt + u*dh][ow*sw - pl +
+ * v*dw] (0 outside the image), stored at panel[16*k + j - 16p], zeros past OH*OW. The 16 positions are cut into
+ * runs along output rows; with stride 1 a run is a copy of consecutive input values. */
+MSCG_FN void mscg_im2col_panel(const float *x, int C, int H, int W, int kh, int kw, int sh, int sw, int pt, int pl,
+                               int dh, int dw, int OH, int OW, int p, float *panel)
 {
-    int c, u, v, oh, ow;
-    for (c = 0; c < C; c++)
-        for (u = 0; u < kh; u++)
-            for (v = 0; v < kw; v++) {
-                float *dst = col + (((long)c * kh + u) * kw + v) * ldcol;
-                const float *plane = x + (long)c * H * W;
-                for (oh = 0; oh < OH; oh++, dst += OW) {
-                    const int ih = oh * sh - pt + u * dh;
-                    if (ih < 0 || ih >= H) {
-                        for (ow = 0; ow < OW; ow++)
-                            dst[ow] = 0.0f;
-                        continue;
-                    }
-                    if (sw == 1) {
-                        /* a shifted copy of the row, zeros where it leaves the image */
-                        const int iw0 = -pl + v * dw;
-                        const int lo = iw0 < 0 ? -iw0 : 0, hi = W - iw0 < OW ? W - iw0 : OW;
-                        for (ow = 0; ow < lo && ow < OW; ow++)
-                            dst[ow] = 0.0f;
-                        for (ow = lo; ow < hi; ow++)
-                            dst[ow] = plane[(long)ih * W + iw0 + ow];
-                        for (ow = hi > lo ? hi : lo; ow < OW; ow++)
-                            dst[ow] = 0.0f;
-                    } else {
-                        for (ow = 0; ow < OW; ow++) {
-                            const int iw = ow * sw - pl + v * dw;
-                            dst[ow] = iw >= 0 && iw < W ? plane[(long)ih * W + iw] : 0.0f;
+    const int P = OH * OW;
+    int c, u, v, r, t;
+    {
+        int run_at[17], run_ih[17], run_iw[17], runs = 0, j = 16 * p, end = P - j < 16 ? P : j + 16;
+        float *dst = panel;
+        while (j < end) {       /* runs: [run_at[r], run_at[r + 1]) of the panel, in one output row each */
+            const int oh = j / OW, ow = j % OW, len = OW - ow < end - j ? OW - ow : end - j;
+            run_at[runs] = j - 16 * p;
+            run_ih[runs] = oh * sh - pt;
+            run_iw[runs++] = ow * sw - pl;
+            j += len;
+        }
+        run_at[runs] = end - 16 * p;
+        for (c = 0; c < C; c++)
+            for (u = 0; u < kh; u++)
+                for (v = 0; v < kw; v++, dst += 16) {
+                    if (runs == 1 && run_at[1] == 16 && sw == 1) {     /* 16 consecutive inputs inside the row */
+                        const int ih = run_ih[0] + u * dh, iw0 = run_iw[0] + v * dw;
+                        if (ih >= 0 && ih < H && iw0 >= 0 && iw0 + 16 <= W) {
+                            const float *src = x + ((long)c * H + ih) * W + iw0;
+                            for (t = 0; t < 16; t++)
+                                dst[t] = src[t];
+                            continue;
                         }
                     }
+                    for (r = 0; r < runs; r++) {
+                        const int ih = run_ih[r] + u * dh, iw0 = run_iw[r] + v * dw, n = run_at[r + 1] - run_at[r];
+                        float *d = dst + run_at[r];
+                        const float *row = x + ((long)c * H + ih) * W;
+                        if (ih < 0 || ih >= H) {
+                            for (t = 0; t < n; t++)
+                                d[t] = 0.0f;
+                        } else if (sw == 1 && iw0 >= 0 && iw0 + n <= W) {
+                            for (t = 0; t < n; t++)
+                                d[t] = row[iw0 + t];
+                        } else {
+                            for (t = 0; t < n; t++) {
+                                const int iw = iw0 + t * sw;
+                                d[t] = iw >= 0 && iw < W ? row[iw] : 0.0f;
+                            }
+                        }
+                    }
+                    for (t = run_at[runs]; t < 16; t++)
+                        dst[t] = 0.0f;
                 }
-            }
+    }
 }
 
-/* 2-d convolution of x (N, C, H, W) with w (O, C/groups, kh, kw) (+ bias) [+ ReLU] into y (N, O, OH, OW):
- * im2col into `work` (C/groups*kh*kw rows of OH*OW floats; a 1x1 stride-1 unpadded convolution reads x itself)
- * and one matrix product per image and group, its panels packed after the columns (16*K more floats). */
+/* 2-d convolution of x (N, C, H, W) with w (O, C/groups, kh, kw) (+ bias) [+ ReLU] into y (N, O, OH, OW): per image,
+ * group and 16 output positions, that panel of the column matrix (`work`: 16 * C/groups*kh*kw floats, hot in L1)
+ * and the matrix product of the weights with it. */
 MSCG_FN void mscg_conv2d(const float *x, int N, int C, int H, int W, const float *w, const float *bias, int O, int kh,
                          int kw, int sh, int sw, int pt, int pl, int dh, int dw, int groups, float *y, int OH, int OW,
                          int relu, float *work)
 {
     const int cg = C / groups, og = O / groups, K = cg * kh * kw, P = OH * OW;
-    const int direct = kh == 1 && kw == 1 && sh == 1 && sw == 1 && pt == 0 && pl == 0 && OH == H && OW == W;
-    float *panel = direct ? work : work + (long)K * P;
-    int n, g;
+    int n, g, p;
     for (n = 0; n < N; n++)
-        for (g = 0; g < groups; g++) {
-            const float *xg = x + ((long)n * C + (long)g * cg) * H * W;
-            if (!direct)
-                mscg_im2col(xg, cg, H, W, kh, kw, sh, sw, pt, pl, dh, dw, OH, OW, work, P);
-            mscg_gemm(og, P, K, w + (long)g * og * K, K, direct ? xg : work, P, 0, panel,
-                      y + ((long)n * O + (long)g * og) * P, P, bias ? bias + (long)g * og : 0, 0, relu);
-        }
+        for (g = 0; g < groups; g++)
+            for (p = 0; p < (P + 15) / 16; p++) {
+                mscg_im2col_panel(x + ((long)n * C + (long)g * cg) * H * W, cg, H, W, kh, kw, sh, sw, pt, pl, dh, dw,
+                                  OH, OW, p, work);
+                mscg_gemm(og, P - 16 * p < 16 ? P - 16 * p : 16, K, w + (long)g * og * K, K, work, 16, 1, 0,
+                          y + ((long)n * O + (long)g * og) * P + 16 * p, P, bias ? bias + (long)g * og : 0, 0, relu);
+            }
 }
 
 /* 2x2 max pooling, stride 2, no padding (an odd last row or column dropped), [then ReLU]. */
