@@ -205,56 +205,46 @@ MSCG_FN void mscg_gemm(int M, int N, int K, const float *A, int lda, const float
 
 /* Panel p of the column matrix of one image's convolution, as the matrix product reads it: column j (output
  * position oh*OW + ow, 16p <= j < 16p + 16) of row k = (c*kh + u)*kw + v is x[c][oh*sh - pt + u*dh][ow*sw - pl +
- * v*dw] (0 outside the image), stored at panel[16*k + j - 16p], zeros past OH*OW. The 16 positions are cut into
- * runs along output rows; with stride 1 a run is a copy of consecutive input values. */
+ * v*dw] (0 outside the image), stored at panel[16*k + j - 16p], zeros past OH*OW. When the 16 positions are 16
+ * consecutive inputs of one row (stride 1) a row of the panel is a copy (zeros where it leaves the image); else a
+ * gather through the positions' coordinates, out-of-image ones reading element 0 and storing 0 (no read outside). */
 MSCG_FN void mscg_im2col_panel(const float *x, int C, int H, int W, int kh, int kw, int sh, int sw, int pt, int pl,
                                int dh, int dw, int OH, int OW, int p, float *panel)
 {
-    const int P = OH * OW;
-    int c, u, v, r, t;
-    {
-        int run_at[17], run_ih[17], run_iw[17], runs = 0, j = 16 * p, end = P - j < 16 ? P : j + 16;
-        float *dst = panel;
-        while (j < end) {       /* runs: [run_at[r], run_at[r + 1]) of the panel, in one output row each */
-            const int oh = j / OW, ow = j % OW, len = OW - ow < end - j ? OW - ow : end - j;
-            run_at[runs] = j - 16 * p;
-            run_ih[runs] = oh * sh - pt;
-            run_iw[runs++] = ow * sw - pl;
-            j += len;
-        }
-        run_at[runs] = end - 16 * p;
-        for (c = 0; c < C; c++)
-            for (u = 0; u < kh; u++)
-                for (v = 0; v < kw; v++, dst += 16) {
-                    if (runs == 1 && run_at[1] == 16 && sw == 1) {     /* 16 consecutive inputs inside the row */
-                        const int ih = run_ih[0] + u * dh, iw0 = run_iw[0] + v * dw;
-                        if (ih >= 0 && ih < H && iw0 >= 0 && iw0 + 16 <= W) {
-                            const float *src = x + ((long)c * H + ih) * W + iw0;
-                            for (t = 0; t < 16; t++)
-                                dst[t] = src[t];
-                            continue;
-                        }
+    const int P = OH * OW, j0 = 16 * p, n = P - j0 < 16 ? P - j0 : 16;
+    const int one_row = n == 16 && j0 / OW == (j0 + 15) / OW && sw == 1;
+    int ihs[16], iws[16], c, u, v, t;
+    for (t = 0; t < 16; t++) {
+        ihs[t] = t < n ? (j0 + t) / OW * sh - pt : -(1 << 28);     /* past the end: never inside */
+        iws[t] = t < n ? (j0 + t) % OW * sw - pl : 0;
+    }
+    for (c = 0; c < C; c++) {
+        const float *plane = x + (long)c * H * W;
+        for (u = 0; u < kh; u++)
+            for (v = 0; v < kw; v++, panel += 16) {
+                const int ih0 = ihs[0] + u * dh, iw0 = iws[0] + v * dw;
+                if (one_row) {      /* a copy of the row's inputs [iw0, iw0 + 16), zeros where they leave it */
+                    const int lo = iw0 < 0 ? (-iw0 < 16 ? -iw0 : 16) : 0, hi = W - iw0 < 16 ? W - iw0 : 16;
+                    const float *src = plane + (long)ih0 * W + iw0;
+                    if (ih0 < 0 || ih0 >= H || hi <= lo) {
+                        for (t = 0; t < 16; t++)
+                            panel[t] = 0.0f;
+                    } else if (lo == 0 && hi == 16) {
+                        for (t = 0; t < 16; t++)
+                            panel[t] = src[t];
+                    } else {
+                        for (t = 0; t < 16; t++)
+                            panel[t] = t >= lo && t < hi ? src[t] : 0.0f;
                     }
-                    for (r = 0; r < runs; r++) {
-                        const int ih = run_ih[r] + u * dh, iw0 = run_iw[r] + v * dw, n = run_at[r + 1] - run_at[r];
-                        float *d = dst + run_at[r];
-                        const float *row = x + ((long)c * H + ih) * W;
-                        if (ih < 0 || ih >= H) {
-                            for (t = 0; t < n; t++)
-                                d[t] = 0.0f;
-                        } else if (sw == 1 && iw0 >= 0 && iw0 + n <= W) {
-                            for (t = 0; t < n; t++)
-                                d[t] = row[iw0 + t];
-                        } else {
-                            for (t = 0; t < n; t++) {
-                                const int iw = iw0 + t * sw;
-                                d[t] = iw >= 0 && iw < W ? row[iw] : 0.0f;
-                            }
-                        }
-                    }
-                    for (t = run_at[runs]; t < 16; t++)
-                        dst[t] = 0.0f;
+                    continue;
                 }
+                for (t = 0; t < 16; t++) {
+                    const int ih = ihs[t] + u * dh, iw = iws[t] + v * dw;
+                    const int inside = (unsigned)ih < (unsigned)H && (unsigned)iw < (unsigned)W;
+                    const float value = plane[inside ? ih * W + iw : 0];
+                    panel[t] = inside ? value : 0.0f;
+                }
+            }
     }
 }
 
