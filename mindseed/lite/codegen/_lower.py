@@ -19,6 +19,7 @@ from mindseed.ops._prims.nn import dense_p
 __all__ = ["CodegenError", "Lowered", "SUPPORTED"]
 
 _ALIGN = 64
+_WHOLE_COLUMNS_BYTES = 256 * 1024    # a convolution's column matrix up to this size is built whole (see runtime.c)
 
 # elementwise operators: a C expression of the operands a, b (float)
 _RELU6 = "fminf(fmaxf({}, 0.0f), 6.0f)"
@@ -353,11 +354,14 @@ class Lowered:
         o, cg, kh, kw = wa.shape
         oh, ow = out.shape[2:]
         (sh, sw), (dh, dw), (pt, _, pl, _) = a["stride"], a["dilation"], a["pads"]
-        self.scratch_floats = max(self.scratch_floats, 16 * cg * kh * kw)     # one panel of the column matrix
+        k = cg * kh * kw
+        # the whole column matrix (and a packed panel) when it fits L2 comfortably, else one panel at a time
+        whole = k * oh * ow * 4 <= _WHOLE_COLUMNS_BYTES
+        self.scratch_floats = max(self.scratch_floats, (k * oh * ow if whole else 0) + 16 * k)
         self.emit(f"mscg_conv2d({self.ptr(x)}, {n}, {c}, {h}, {wd}, (W + {self.const(w) // 4}), "
                   f"{self._bias(node, node.inputs[2] if len(node.inputs) > 2 else None)}, {o}, {kh}, {kw}, {sh}, "
                   f"{sw}, {pt}, {pl}, {dh}, {dw}, {a['groups']}, {self.ptr(out)}, {oh}, {ow}, "
-                  f"{int(bool(a.get('relu')))}, S);")
+                  f"{int(bool(a.get('relu')))}, {int(whole)}, S);")
 
     def _gemm(self, m, n, k, a, b, y, bias_col="0", relu=False, packed=False):
         """y = a b (+ bias_col) [ReLU]; b a constant packed in panels (`_packed`) or a value packed at run time."""

@@ -248,23 +248,70 @@ MSCG_FN void mscg_im2col_panel(const float *x, int C, int H, int W, int kh, int 
     }
 }
 
-/* 2-d convolution of x (N, C, H, W) with w (O, C/groups, kh, kw) (+ bias) [+ ReLU] into y (N, O, OH, OW): per image,
- * group and 16 output positions, that panel of the column matrix (`work`: 16 * C/groups*kh*kw floats, hot in L1)
- * and the matrix product of the weights with it. */
+/* The columns of one image's convolution: col[(c*kh + u)*kw + v][oh*OW + ow] = x[c][oh*sh - pt + u*dh]
+ * [ow*sw - pl + v*dw], 0 outside the image; rows `ldcol` floats apart. */
+MSCG_FN void mscg_im2col(const float *x, int C, int H, int W, int kh, int kw, int sh, int sw, int pt, int pl, int dh,
+                        int dw, int OH, int OW, float *col, int ldcol)
+{
+    int c, u, v, oh, ow;
+    for (c = 0; c < C; c++)
+        for (u = 0; u < kh; u++)
+            for (v = 0; v < kw; v++) {
+                float *dst = col + (((long)c * kh + u) * kw + v) * ldcol;
+                const float *plane = x + (long)c * H * W;
+                for (oh = 0; oh < OH; oh++, dst += OW) {
+                    const int ih = oh * sh - pt + u * dh;
+                    if (ih < 0 || ih >= H) {
+                        for (ow = 0; ow < OW; ow++)
+                            dst[ow] = 0.0f;
+                        continue;
+                    }
+                    if (sw == 1) {
+                        /* a shifted copy of the row, zeros where it leaves the image */
+                        const int iw0 = -pl + v * dw;
+                        const int lo = iw0 < 0 ? -iw0 : 0, hi = W - iw0 < OW ? W - iw0 : OW;
+                        for (ow = 0; ow < lo && ow < OW; ow++)
+                            dst[ow] = 0.0f;
+                        for (ow = lo; ow < hi; ow++)
+                            dst[ow] = plane[(long)ih * W + iw0 + ow];
+                        for (ow = hi > lo ? hi : lo; ow < OW; ow++)
+                            dst[ow] = 0.0f;
+                    } else {
+                        for (ow = 0; ow < OW; ow++) {
+                            const int iw = ow * sw - pl + v * dw;
+                            dst[ow] = iw >= 0 && iw < W ? plane[(long)ih * W + iw] : 0.0f;
+                        }
+                    }
+                }
+            }
+}
+
+/* 2-d convolution of x (N, C, H, W) with w (O, C/groups, kh, kw) (+ bias) [+ ReLU] into y (N, O, OH, OW), per image
+ * and group one matrix product of the weights with the column matrix. With `whole` (a column matrix small enough for
+ * L2: LeNet's) the matrix is built at once, row by row (shifted copies of input rows), into `work` (K*OH*OW floats,
+ * then 16*K for the panel the product packs); else one 16-position panel at a time (`work`: 16*K floats, hot in L1)
+ * is built and multiplied, so that a large feature map's column matrix never goes to memory. */
 MSCG_FN void mscg_conv2d(const float *x, int N, int C, int H, int W, const float *w, const float *bias, int O, int kh,
                          int kw, int sh, int sw, int pt, int pl, int dh, int dw, int groups, float *y, int OH, int OW,
-                         int relu, float *work)
+                         int relu, int whole, float *work)
 {
     const int cg = C / groups, og = O / groups, K = cg * kh * kw, P = OH * OW;
     int n, g, p;
     for (n = 0; n < N; n++)
-        for (g = 0; g < groups; g++)
-            for (p = 0; p < (P + 15) / 16; p++) {
-                mscg_im2col_panel(x + ((long)n * C + (long)g * cg) * H * W, cg, H, W, kh, kw, sh, sw, pt, pl, dh, dw,
-                                  OH, OW, p, work);
-                mscg_gemm(og, P - 16 * p < 16 ? P - 16 * p : 16, K, w + (long)g * og * K, K, work, 16, 1, 0,
-                          y + ((long)n * O + (long)g * og) * P + 16 * p, P, bias ? bias + (long)g * og : 0, 0, relu);
+        for (g = 0; g < groups; g++) {
+            const float *xg = x + ((long)n * C + (long)g * cg) * H * W, *wg = w + (long)g * og * K;
+            const float *bg = bias ? bias + (long)g * og : 0;
+            float *yg = y + ((long)n * O + (long)g * og) * P;
+            if (whole) {
+                mscg_im2col(xg, cg, H, W, kh, kw, sh, sw, pt, pl, dh, dw, OH, OW, work, P);
+                mscg_gemm(og, P, K, wg, K, work, P, 0, work + (long)K * P, yg, P, bg, 0, relu);
+                continue;
             }
+            for (p = 0; p < (P + 15) / 16; p++) {
+                mscg_im2col_panel(xg, cg, H, W, kh, kw, sh, sw, pt, pl, dh, dw, OH, OW, p, work);
+                mscg_gemm(og, P - 16 * p < 16 ? P - 16 * p : 16, K, wg, K, work, 16, 1, 0, yg + 16 * p, P, bg, 0, relu);
+            }
+        }
 }
 
 /* 2x2 max pooling, stride 2, no padding (an odd last row or column dropped), [then ReLU]. */
