@@ -1,18 +1,23 @@
 """Inference: mindseed's Lite runtime next to onnxruntime (on mindseed's ONNX export of the same network), torch
-eager and torch.compile, in one process (issue 23's speed target: Lite >= the best of them on W5).
+eager and torch.compile, and the network compiled to C (`mindseed.lite.codegen`), in one process (issue 23's
+speed targets: Lite >= the best of them on W5; the generated C's batch-1 LeNet latency <= 2x onnxruntime's).
 
-    python bench/inference.py [W5] [LeNet1] [--rounds N] [--no-inductor] [--threads N]
+    python bench/inference.py [W5] [LeNet1] [--rounds N] [--no-inductor] [--no-c] [--threads N]
 
 W5 is ResNet-20 inference at batch 32 (../shared/bench/peers); LeNet1 is the W2 LeNet-5 at batch 1. The networks,
 weights and batches are the peers' own (`ms_w*.py` run with `import mindspore` resolving to mindseed, exported to
 MindIR and ONNX; `torch_w*.py` as they are); every runner is timed by the peers' harness (`common.run_benchmark`)
-and gives the same checksum (check0). Every runner uses the same number of threads (default 1: on a shared
-machine more threads mostly measure the other processes). With
---rounds N the runners run N times, interleaved, and the medians are printed (these machines are noisy).
+and gives the same checksum (check0). The generated C is built with the system gcc (-O3 -march=native, its Makefile)
+and timed by its own driver: blocks of back-to-back predict calls, the median over blocks (no Python in the loop;
+the other runners' figures include their Python call). Every runner uses the same number of threads (default 1:
+on a shared machine more threads mostly measure the other processes). With --rounds N the runners run N times,
+interleaved, and the medians are printed (these machines are noisy).
 Without ../shared the benchmark says so and exits.
 """
 import os
+import shutil
 import statistics
+import subprocess
 import sys
 import tempfile
 import types
@@ -73,7 +78,8 @@ class _Files:
         net = p["make_net"]()
         W._ms_util_module("pynative").load_params(net, p["params"])
         net.set_train(False)
-        self.xs, self.wl = p["xs"], p["wl"]
+        self.xs, self.wl, self.key, self.folder = p["xs"], p["wl"], key, folder
+        self.c_dir = None
         base = os.path.join(folder, key)
         ms.export(net, ms.Tensor(self.xs[0]), file_name=base, file_format="MINDIR")
         ms.export(net, ms.Tensor(self.xs[0]), file_name=base, file_format="ONNX")
@@ -115,6 +121,63 @@ def run_ort(files, threads):
     return W.last_result()
 
 
+def run_c(files, rounds=101):
+    """The network as C (mindseed.lite.codegen), built with its Makefile (the system gcc -O3), timed by its driver on
+    the first batch: the median per-call time over `rounds` blocks of calls. Also the binary's sizes."""
+    from mindseed.lite import codegen  # noqa: PLC0415
+    if files.c_dir is None:
+        files.c_dir = os.path.join(files.folder, files.key + "_c")
+        codegen.generate(files.mindir, files.c_dir, name="model")
+        r = subprocess.run(["make", "-s", "-C", files.c_dir], capture_output=True, text=True)
+        if r.returncode:
+            raise RuntimeError(f"building the generated C in {files.c_dir} failed:\n{r.stdout}{r.stderr}")
+    d = files.c_dir
+    np.ascontiguousarray(files.xs[0], "<f4").tofile(os.path.join(d, "in.bin"))
+    r = subprocess.run([os.path.join(d, "model_run"), os.path.join(d, "model.bin"), os.path.join(d, "in.bin"),
+                        os.path.join(d, "out.bin"), str(rounds)], check=True, capture_output=True, text=True)
+    timing = dict(line.split() for line in r.stdout.splitlines())
+    text = None
+    if shutil.which("size"):         # the model's code (text) without the static arena (bss)
+        text = int(subprocess.run(["size", os.path.join(d, "model.o")], capture_output=True, text=True,
+                                  check=True).stdout.splitlines()[1].split()[0])
+    out = np.fromfile(os.path.join(d, "out.bin"), "<f4")
+    result = dict(ms_per_step=float(timing["median_us"]) / 1000.0, check0=float(out.astype(np.float64).sum()),
+                  exe_kb=os.path.getsize(os.path.join(d, "model_run")) / 1024,
+                  text_kb=text / 1024 if text is not None else float("nan"),
+                  weights_kb=os.path.getsize(os.path.join(d, "model.bin")) / 1024,
+                  py_ms=_c_through_python(files, out.size))
+    print(f"  generated C          {files.wl:18s} {1000.0 / result['ms_per_step']:8.2f} steps/s  "
+          f"loss0={result['check0']:.6f}", flush=True)
+    return result
+
+
+def _c_through_python(files, n_out):
+    """The same C as a shared library called with ctypes, timed by the peers' harness like onnxruntime (its ms per
+    batch): what a Python program calling it would see."""
+    import ctypes  # noqa: PLC0415
+    d = files.c_dir
+    lib_path = os.path.join(d, "model.so")
+    if not os.path.exists(lib_path):
+        subprocess.run(["gcc", "-O3", "-std=c99", "-ffp-contract=fast", "-march=native", "-shared", "-fPIC", "-o",
+                        lib_path, os.path.join(d, "model.c"), "-lm"], check=True, capture_output=True)
+    lib = ctypes.CDLL(lib_path)
+    lib.model_last_error.restype = ctypes.c_char_p
+    if lib.model_init(os.path.join(d, "model.bin").encode()) != 0:
+        raise RuntimeError(lib.model_last_error().decode())
+    xs = [np.ascontiguousarray(x, np.float32) for x in files.xs]
+    ptrs = [x.ctypes.data_as(ctypes.c_void_p) for x in xs]
+    out = np.empty(n_out, np.float32)
+    out_ptr = out.ctypes.data_as(ctypes.c_void_p)
+    predict = lib.model_predict
+
+    def step(i):
+        predict(ptrs[i % len(ptrs)], out_ptr)
+        return out
+    common.run_benchmark("generated-C", "ctypes", files.wl, step, sync=lambda o: None,
+                         to_float=lambda o: float(o.astype(np.float64).sum()), compiled=True, threads=1)
+    return W.last_result()["ms_per_step"]
+
+
 def run_torch(key, mode):
     """The torch peer: W5 as its own script runs it; LeNet1 through the peers' infer_main at batch 1."""
     if SPECS[key][1] is None:
@@ -139,7 +202,7 @@ def _median(results, field):
     return statistics.median(vals) if vals else float("nan")
 
 
-def main(keys, inductor=True, rounds=1, threads=None):
+def main(keys, inductor=True, rounds=1, threads=None, c=True):
     import torch  # noqa: PLC0415 -- the peers' framework
     threads = threads or 1
     torch.set_num_threads(threads)
@@ -150,6 +213,10 @@ def main(keys, inductor=True, rounds=1, threads=None):
                    ("eager", lambda k: run_torch(k, "eager"))]
         if inductor:
             runners.append(("compile", lambda k: run_torch(k, "compile")))
+        if c and shutil.which("gcc") and shutil.which("make"):
+            runners.append(("c", lambda k: run_c(files[k])))
+        elif c:
+            print("the generated C is skipped: no gcc / make on this machine")
         for _ in range(rounds):
             for k in keys:
                 for name, run in runners:
@@ -166,6 +233,16 @@ def main(keys, inductor=True, rounds=1, threads=None):
         lite = table[(k, "lite")][-1]
         line += f"{lite['plan_peak_kb']:10.0f}{lite['plan_total_kb']:10.0f}{lite['check0']:14.4f}"
         print(line)
+    if "c" in names:
+        for k in keys:
+            c_ms, ort_ms = _median(table[(k, "c")], "ms_per_step"), _median(table[(k, "ort")], "ms_per_step")
+            last = table[(k, "c")][-1]
+            py_ms = _median(table[(k, "c")], "py_ms")
+            print(f"generated C, {k}: {c_ms * 1000:.1f} us per batch in its driver, {py_ms * 1000:.1f} us called from "
+                  f"Python (ctypes); onnxruntime {ort_ms * 1000:.1f} us (from Python): C / onnxruntime = "
+                  f"{c_ms / ort_ms:.2f} (driver), {py_ms / ort_ms:.2f} (both from Python); binary "
+                  f"{last['exe_kb']:.0f} KB (the model's code {last['text_kb']:.0f} KB), weights "
+                  f"{last['weights_kb']:.0f} KB")
     print("check0 per runner (the same network and batch):",
           {f"{k}/{n}": round(table[(k, n)][-1].get("check0", float("nan")), 4) for k in keys for n in names})
 
@@ -175,4 +252,5 @@ if __name__ == "__main__":
     rounds = W.pop_option(argv, "--rounds", 1, int)
     n_threads = W.pop_option(argv, "--threads", None, int)
     args = [a for a in argv if not a.startswith("--")]
-    main(args or ["W5", "LeNet1"], inductor="--no-inductor" not in argv, rounds=rounds, threads=n_threads)
+    main(args or ["W5", "LeNet1"], inductor="--no-inductor" not in argv, rounds=rounds, threads=n_threads,
+         c="--no-c" not in argv)

@@ -23,7 +23,7 @@ from mindseed.ops._prims.conv import conv_gemm_p, conv_p, conv_packed_p
 from mindseed.ops._prims.core import relu_inplace_p, relu_p
 from mindseed.ops._registry import registry
 
-__all__ = ["CompiledModel", "MemoryPlan", "compile_model", "INFERENCE_PASSES"]
+__all__ = ["CompiledModel", "MemoryPlan", "compile_model", "inference_graph", "fuse_relu_into", "INFERENCE_PASSES"]
 
 # the pipeline's passes after the weights became constants (prune_unused_parameters is left out: every model
 # input stays an argument of the generated function, read or not)
@@ -42,12 +42,14 @@ class MemoryPlan:
     output to the end); an in-place node's output is its first input's buffer. Buffers are placed greedily,
     largest first, at the lowest 64-byte-aligned offset that no buffer alive at the same time occupies (the
     arena planner of TFLite / MindSpore Lite). `peak_bytes` is the arena's size, `total_bytes` the sum of all
-    activations (what keeping every value would take), `buffers` [(var id, offset, size, first, last)].
+    activations (what keeping every value would take), `buffers` [(var id, offset, size, first, last)], `owner`
+    {var id: the var id of the buffer holding it}. `views`: more primitives whose output is their first input's
+    buffer (the C code generator's reshapes).
     """
 
-    def __init__(self, graph):
+    def __init__(self, graph, views=()):
         self.buffers = []
-        in_place = {p.inplace for p in registry.values() if getattr(p, "inplace", None) is not None}
+        in_place = {p.inplace for p in registry.values() if getattr(p, "inplace", None) is not None} | set(views)
         owner, life, size = {}, {}, {}
         end = len(graph.nodes)
         for i, node in enumerate(graph.nodes):
@@ -81,6 +83,7 @@ class MemoryPlan:
                 offset = max(offset, _aligned(p_off + p_size))
             placed.append((vid, offset, size[vid], first, last))
         self.buffers = sorted(placed, key=lambda b: b[3])
+        self.owner = owner
         self.total_bytes = sum(size.values())
         self.peak_bytes = max((b[1] + b[2] for b in placed), default=0)
 
@@ -111,6 +114,15 @@ class CompiledModel:
 
 def compile_model(cell, args):
     """Trace `cell` on `args` (Tensors) and compile it for inference (see the module's doc)."""
+    graph = inference_graph(cell, args)
+    choose_kernels(graph, [a._data for a in args])
+    graph.outputs = [o if isinstance(o, Var) else _as_tensor(o) for o in graph.outputs]
+    source, run = codegen.generate(graph, "predict")
+    return CompiledModel(graph, source, run, MemoryPlan(graph))
+
+
+def inference_graph(cell, args):
+    """`cell` traced on `args` (Tensors), its weights bound as constants, after `INFERENCE_PASSES`."""
     entry = trace_graph(cell, args, pipeline=[])
     graph = entry.graph
     n_in = len(graph.params) - len(entry.captured)
@@ -119,11 +131,7 @@ def compile_model(cell, args):
     consts = {var.id: Const(t._data) for (t, _), var in zip(entry.captured, graph.params[n_in:])}
     graph.params = graph.params[:n_in]
     substitute(graph, consts)
-    graph = passes.run_pipeline(graph, pipeline=INFERENCE_PASSES)
-    choose_kernels(graph, [a._data for a in args])
-    graph.outputs = [o if isinstance(o, Var) else _as_tensor(o) for o in graph.outputs]
-    source, run = codegen.generate(graph, "predict")
-    return CompiledModel(graph, source, run, MemoryPlan(graph))
+    return passes.run_pipeline(graph, pipeline=INFERENCE_PASSES)
 
 
 def choose_kernels(graph, args):
@@ -147,7 +155,7 @@ def choose_kernels(graph, args):
         out = node.prim.kernel(*inputs, **node.attrs)
         for var, o in zip(node.outputs, out if node.prim.multi_output else (out,)):
             env[var.id] = o
-    _fuse_packed_relu(graph)
+    fuse_relu_into(graph, (conv_packed_p,))
 
 
 def _choose_convolution(node, inputs):
@@ -163,10 +171,11 @@ def _choose_convolution(node, inputs):
     return best
 
 
-def _fuse_packed_relu(graph):
-    """A ReLU whose only input is a packed convolution's output (read by nothing else) runs inside it."""
+def fuse_relu_into(graph, prims):
+    """A ReLU whose only input is the output of a node of `prims` (read by nothing else) runs inside that node
+    (its attribute `relu=True`)."""
     uses = uses_of(graph)
-    producer = {n.outputs[0].id: n for n in graph.nodes if n.prim is conv_packed_p}
+    producer = {n.outputs[0].id: n for n in graph.nodes if n.prim in prims and len(n.outputs) == 1}
     drop = set()
     for node in graph.nodes:
         x = node.inputs[0] if node.inputs else None

@@ -1,0 +1,447 @@
+"""An inference graph (the Lite runtime's: weights bound and folded) lowered to the C statements of `predict`.
+
+Every value of the graph is a float32 tensor with a static shape. A value lives in the arena at the offset the
+memory plan gives its buffer (in-place kernels and reshapes share their input's buffer), a graph input is the
+caller's pointer, a constant is a slice of the weights blob (64-byte aligned). Each node becomes a call of a
+kernel of `runtime.c` (convolution, matrix product, pooling, softmax) or an inline loop nest (elementwise
+operators with broadcasting, transposes, reductions) whose extents and strides are constants the compiler sees.
+"""
+import numpy as np
+
+from mindseed import _backend as B
+from mindseed.compiler.ir import Const, Var
+from mindseed.compiler.passes._util import uses_of
+from mindseed.lite._compile import MemoryPlan, fuse_relu_into
+from mindseed.ops._prims.conv import avg_pool_p, conv_p, max_pool_2x2_p, max_pool_p
+from mindseed.ops._prims.core import add_p
+from mindseed.ops._prims.nn import dense_p
+
+__all__ = ["CodegenError", "Lowered", "SUPPORTED"]
+
+_ALIGN = 64
+_WHOLE_COLUMNS_BYTES = 256 * 1024    # a convolution's column matrix up to this size is built whole (see runtime.c)
+
+# elementwise operators: a C expression of the operands a, b (float)
+_RELU6 = "fminf(fmaxf({}, 0.0f), 6.0f)"
+UNARY = {
+    "ReLU": "fmaxf(a, 0.0f)", "ReLUInplace": "fmaxf(a, 0.0f)", "ReLU6": _RELU6.format("a"),
+    "Sigmoid": "1.0f / (1.0f + expf(-a))", "Tanh": "tanhf(a)", "Exp": "expf(a)", "Log": "logf(a)", "Neg": "-a",
+    "Sqrt": "sqrtf(a)", "Rsqrt": "1.0f / sqrtf(a)", "Abs": "fabsf(a)", "Erf": "erff(a)", "Reciprocal": "1.0f / a",
+    "Square": "a * a", "Sin": "sinf(a)", "Cos": "cosf(a)", "HSigmoid": _RELU6.format("a + 3.0f") + " / 6.0f",
+    "HSwish": "a * " + _RELU6.format("a + 3.0f") + " / 6.0f", "SiLU": "a / (1.0f + expf(-a))",
+    "GeLU": "0.5f * a * (1.0f + erff(a * 0.70710678118654752f))",
+}
+_GELU_TANH = "0.5f * a * (1.0f + tanhf(0.79788456080286536f * (a + 0.044715f * a * a * a)))"
+BINARY = {
+    "Add": "a + b", "AddInplace": "a + b", "AddReLU": "fmaxf(a + b, 0.0f)", "Sub": "a - b", "Mul": "a * b",
+    "Div": "a / b", "Maximum": "fmaxf(a, b)", "Minimum": "fminf(a, b)", "Pow": "powf(a, b)",
+}
+# operators whose output is their input's bytes, reinterpreted
+VIEWS = ("Reshape", "Identity", "StopGradient", "Contiguous", "Cast")
+REDUCE = {"ReduceMean": ("0.0f", "s += {}"), "ReduceSum": ("0.0f", "s += {}"),
+          "ReduceMax": ("-INFINITY", "s = ({0} > s || {0} != {0}) ? {0} : s")}
+
+
+class CodegenError(ValueError):
+    """A model the C code generator cannot translate (the message names the file and the node)."""
+
+
+def _shape(x):
+    if isinstance(x, Var):
+        return tuple(x.shape)
+    if isinstance(x, Const) and B.is_array(x.value):
+        return tuple(B.shape_of(x.value))
+    return ()
+
+
+def _numel(shape):
+    return int(np.prod(shape, dtype=np.int64))
+
+
+def _contiguous_strides(shape):
+    strides, acc = [], 1
+    for d in reversed(shape):
+        strides.append(acc)
+        acc *= d
+    return tuple(reversed(strides))
+
+
+def _broadcast_strides(shape, out_shape):
+    """The strides reading a row-major `shape` broadcast to `out_shape` (0 along broadcast dims)."""
+    shape = (1,) * (len(out_shape) - len(shape)) + tuple(shape)
+    return tuple(0 if d == 1 and o != 1 else s for d, o, s in zip(shape, out_shape, _contiguous_strides(shape)))
+
+
+def _collapse(dims, strides):
+    """Loop dims and per-operand strides with size-1 dims dropped and mergeable neighbours merged."""
+    keep = [i for i, d in enumerate(dims) if d != 1]
+    dims = [dims[i] for i in keep]
+    strides = [[s[i] for i in keep] for s in strides]
+    i = len(dims) - 1
+    while i > 0:
+        if all(s[i - 1] == s[i] * dims[i] for s in strides):
+            dims[i - 1:i + 1] = [dims[i - 1] * dims[i]]
+            for s in strides:
+                s[i - 1:i + 1] = [s[i]]
+        i -= 1
+    return dims, strides
+
+
+def _round16(n):
+    return (n + 15) // 16 * 16
+
+
+def _fnum(v):
+    """A float32 C literal."""
+    v = float(np.float32(v))
+    if np.isnan(v):
+        return "NAN"
+    if np.isinf(v):
+        return "INFINITY" if v > 0 else "-INFINITY"
+    return f"{v!r}f"
+
+
+SUPPORTED = sorted(set(UNARY) | set(BINARY) | set(VIEWS) | set(REDUCE) | {
+    "Convolution", "Dense", "MatMul", "MaxPool2x2", "MaxPoolWithArgmaxV2", "AvgPool3D", "AdaptiveAvgPool",
+    "Softmax", "LogSoftmax", "Transpose", "Concat", "BatchNormInference", "Getitem"})
+
+
+class Lowered:
+    """`body` (C statements of predict), `weights` (the blob's float32 arrays with their byte offsets),
+    `arena_bytes`, `scratch_floats`, the plan, and the inputs' / outputs' C names and shapes."""
+
+    def __init__(self, graph, where):
+        self.where = where
+        for node in graph.nodes:      # control flow first: its condition's comparison is not the problem
+            if node.subgraphs():
+                raise self.error(node, "control flow (If/While) has no C translation yet; export a network without "
+                                       "tensor-dependent control flow")
+        for node in graph.nodes:
+            self._check_node(node)
+        fuse_relu_into(graph, (conv_p, dense_p, max_pool_2x2_p, max_pool_p, avg_pool_p, add_p))
+        self.graph = graph
+        self.uses = uses_of(graph)
+        self.plan = MemoryPlan(graph, views=[p for p in _view_prims()])
+        self.offset = {b[0]: b[1] for b in self.plan.buffers}
+        self.in_names = _names("in", len(graph.params))
+        self.out_names = _names("out", len(graph.outputs))
+        self.params = {p.id: n for p, n in zip(graph.params, self.in_names)}
+        self.in_shapes = [_shape(p) for p in graph.params]
+        self.out_shapes = [_shape(o) for o in graph.outputs]
+        self.weights, self.weight_bytes, self._const_at = [], 0, {}
+        self.scratch_floats = 0
+        self.body = []
+        for node in graph.nodes:
+            self.node = node
+            getattr(self, "_" + _HANDLER.get(node.prim.name, "elementwise"))(node)
+        for k, o in enumerate(graph.outputs):
+            self._copy(self.ptr(o), self.out_names[k], _numel(_shape(o)))
+        self.arena_bytes = self.plan.peak_bytes
+
+    # ------------------------------------------------------------------ checks and errors
+    def error(self, node, what):
+        # (the node's source line is where the loaded graph was traced, not a line of the model: not shown)
+        return CodegenError(f"mindseed.lite.codegen: model '{self.where}', node {node.outputs[0]!r} "
+                            f"({node.prim.name}): {what}")
+
+    def _check_node(self, node):
+        if node.prim.name not in SUPPORTED:
+            raise self.error(node, f"the operator {node.prim.name} has no C kernel (supported: "
+                                   f"{', '.join(SUPPORTED)})")
+        outs = node.outputs[:1] if node.prim.name == "MaxPoolWithArgmaxV2" else node.outputs
+        for v in [x for x in node.inputs if isinstance(x, Var)] + outs:
+            if str(v.dtype) != "Float32" or v.shape is None or any(not isinstance(d, int) for d in v.shape):
+                raise self.error(node, f"only float32 tensors of static shape are supported, but a value is "
+                                       f"{v.type_str()}")
+
+    # ------------------------------------------------------------------ operands
+    def ptr(self, x):
+        """The C expression of a pointer to x's first element."""
+        if isinstance(x, Var):
+            if x.id in self.params:
+                return self.params[x.id]
+            return f"(A + {self.offset[self.plan.owner[x.id]] // 4})"
+        return f"(W + {self.const(x) // 4})"
+
+    def const(self, x, array=None):
+        """The byte offset in the weights blob of a constant operand (or of `array`, a value computed from it)."""
+        if array is None:
+            v = x.value if isinstance(x, Const) else x
+            array = B.to_numpy(v) if B.is_array(v) else np.asarray(v)
+            if array.dtype.kind not in "fiub":
+                raise self.error(self.node, f"a constant of dtype {array.dtype} has no C translation")
+            key = id(v)
+        else:
+            key = None
+        if key is not None and key in self._const_at:
+            return self._const_at[key]
+        array = np.ascontiguousarray(array, dtype="<f4")
+        off = self.weight_bytes
+        self.weights.append((off, array))
+        self.weight_bytes = (off + array.nbytes + _ALIGN - 1) // _ALIGN * _ALIGN
+        if key is not None:
+            self._const_at[key] = off
+        return off
+
+    def operand(self, x):
+        """(C pointer expression or a literal, shape) of an elementwise operand."""
+        if isinstance(x, (Var, Const)) and (isinstance(x, Var) or B.is_array(x.value)):
+            return self.ptr(x), _shape(x)
+        v = x.value if isinstance(x, Const) else x
+        if isinstance(v, (bool, int, float, np.number)):
+            return _fnum(v), None
+        raise self.error(self.node, f"an operand {v!r} has no C translation")
+
+    def emit(self, *lines):
+        self.body.extend(lines)
+
+    def _copy(self, src, dst, n):
+        if src != dst:
+            self.emit(f"memcpy({dst}, {src}, {n} * sizeof(float));")
+
+    # ------------------------------------------------------------------ loop nests
+    def loops(self, out, dims, operands, expr, out_strides=None):
+        """y[...] = expr over `dims`; operands [(pointer or literal, strides or None)] read as a, b, c, ..."""
+        y = self.ptr(out)
+        out_strides = out_strides or _contiguous_strides(dims)
+        arrays = [(p, s) for p, s in operands if s is not None]
+        ld, strides = _collapse(list(dims), [list(out_strides)] + [list(s) for _, s in arrays])
+        idx = [f"i{k}" for k in range(len(ld))]
+
+        def at(ptr, s):
+            terms = [f"{i} * {st}" if st != 1 else i for i, st in zip(idx, s) if st]
+            return f"{ptr}[{' + '.join(terms) or '0'}]"
+        values = iter(at(p, s) for (p, _), s in zip(arrays, strides[1:]))
+        names = "abcd"
+        decl = "; ".join(f"const float {names[k]} = {next(values) if s is not None else p}"
+                         for k, (p, s) in enumerate(operands))
+        lines = [f"for (long {i} = 0; {i} < {d}; {i}++)" for i, d in zip(idx, ld)]
+        self.emit("{", *lines, f"    {{ {decl}; {at(y, strides[0])} = {expr}; }}", "}")
+
+    def _elementwise(self, node):
+        out = node.outputs[0]
+        name = node.prim.name
+        expr = UNARY.get(name) or BINARY[name]
+        if name == "GeLU" and node.attrs.get("approximate") in ("tanh", True):
+            expr = _GELU_TANH
+        if node.attrs.get("relu"):
+            expr = f"fmaxf({expr}, 0.0f)"
+        ops = [self.operand(x) for x in node.inputs]
+        self.loops(out, out.shape, [(p, None if s is None else _broadcast_strides(s, out.shape)) for p, s in ops],
+                   expr)
+
+    def _view(self, node):
+        self._copy(self.ptr(node.inputs[0]), self.ptr(node.outputs[0]), _numel(node.outputs[0].shape))
+
+    def _transpose(self, node):
+        x, out = node.inputs[0], node.outputs[0]
+        perm = [p % len(x.shape) for p in node.attrs["perm"]]
+        src = _contiguous_strides(_shape(x))
+        self.loops(out, out.shape, [(self.ptr(x), tuple(src[p] for p in perm))], "a")
+
+    def _getitem(self, node):
+        """A basic index (ints, slices of any step, None, Ellipsis): a strided read of x."""
+        x, out = node.inputs[0], node.outputs[0]
+        index = node.attrs["index"]
+        index = index if isinstance(index, tuple) else (index,)
+        shape, st = _shape(x), _contiguous_strides(_shape(x))
+        if sum(p is Ellipsis for p in index) > 1 or not all(
+                p is None or p is Ellipsis or isinstance(p, slice) or isinstance(p, int) and not isinstance(p, bool)
+                for p in index):
+            raise self.error(node, f"only basic indexing (ints, slices, None, ...) has a C translation, but got "
+                                   f"{index!r}")
+        used = sum(1 for p in index if p is not None and p is not Ellipsis)
+        if Ellipsis in index:
+            k = index.index(Ellipsis)
+            index = index[:k] + (slice(None),) * (len(shape) - used) + index[k + 1:]
+        index = index + (slice(None),) * (len(shape) - used - sum(p is Ellipsis for p in index))
+        dims, strides, start, d = [], [], 0, 0
+        for p in index:
+            if p is None:
+                dims.append(1)
+                strides.append(0)
+                continue
+            if isinstance(p, slice):
+                lo, hi, step = p.indices(shape[d])
+                dims.append(len(range(lo, hi, step)))
+                strides.append(st[d] * step)
+                start += lo * st[d]
+            else:
+                start += (p % shape[d]) * st[d]
+            d += 1
+        if tuple(dims) != tuple(out.shape):
+            raise self.error(node, f"the index {index!r} of a {shape} value gives {dims}, not {list(out.shape)}")
+        self.loops(out, out.shape, [(f"({self.ptr(x)} + {start})", tuple(strides))], "a")
+
+    def _batch_norm(self, node):
+        x, out = node.inputs[0], node.outputs[0]
+        gamma, beta, mean, var = (self._weight(node, v, "batch norm statistics").astype(np.float64).reshape(-1)
+                                  for v in node.inputs[1:5])
+        scale = gamma / np.sqrt(var + float(node.attrs["eps"]))
+        shift = beta - mean * scale
+        c = x.shape[1]
+        bshape = (1, c) + (1,) * (len(x.shape) - 2)
+        s_off, t_off = self.const(None, scale), self.const(None, shift)
+        st = _broadcast_strides(bshape, out.shape)
+        self.loops(out, out.shape, [(self.ptr(x), _broadcast_strides(x.shape, out.shape)),
+                                    (f"(W + {s_off // 4})", st), (f"(W + {t_off // 4})", st)], "a * b + c")
+
+    def _reduce(self, node):
+        x, out = node.inputs[0], node.outputs[0]
+        shape = _shape(x)
+        axis = node.attrs.get("axis")
+        axes = sorted({a % len(shape) for a in (range(len(shape)) if axis in (None, ()) else
+                                                 (axis if isinstance(axis, (tuple, list)) else (axis,)))})
+        kept = [d for d in range(len(shape)) if d not in axes]
+        st = _contiguous_strides(shape)
+        init, step = REDUCE[node.prim.name]
+        count = _numel([shape[a] for a in axes])
+        scale = f" * {_fnum(1.0 / count)}" if node.prim.name == "ReduceMean" and count else ""
+        ko, ro = [f"o{k}" for k in range(len(kept))], [f"r{k}" for k in range(len(axes))]
+        out_st = _contiguous_strides([shape[d] for d in kept])
+        xi = " + ".join([f"{i} * {st[d]}" for i, d in zip(ko, kept)] + [f"{i} * {st[d]}" for i, d in zip(ro, axes)])
+        yi = " + ".join(f"{i} * {s}" for i, s in zip(ko, out_st)) or "0"
+        self.emit("{", *[f"for (long {i} = 0; {i} < {shape[d]}; {i}++)" for i, d in zip(ko, kept)], "{",
+                  f"    float s = {init};",
+                  *[f"    for (long {i} = 0; {i} < {shape[d]}; {i}++)" for i, d in zip(ro, axes)],
+                  "        " + step.format(f"{self.ptr(x)}[{xi or '0'}]") + ";",
+                  f"    {self.ptr(out)}[{yi}] = s{scale};", "}", "}")
+
+    def _concat(self, node):
+        out = node.outputs[0]
+        axis = node.attrs.get("axis", 0) % len(out.shape)
+        outer = _numel(out.shape[:axis])
+        inner = _numel(out.shape[axis + 1:])
+        y, at = self.ptr(out), 0
+        for x in node.inputs:
+            n = _shape(x)[axis] * inner
+            self.emit(f"for (long o = 0; o < {outer}; o++) memcpy({y} + o * {out.shape[axis] * inner} + {at}, "
+                      f"{self.ptr(x)} + o * {n}, {n} * sizeof(float));")
+            at += n
+
+    def _softmax(self, node):
+        x, out = node.inputs[0], node.outputs[0]
+        axis = node.attrs["axis"]
+        axis = axis[0] if isinstance(axis, (tuple, list)) and len(axis) == 1 else axis
+        if not isinstance(axis, int):
+            raise self.error(node, f"softmax over several axes {axis} has no C translation")
+        shape = _shape(x)
+        axis %= len(shape)
+        self.emit(f"mscg_softmax({self.ptr(x)}, {self.ptr(out)}, {_numel(shape[:axis])}, {shape[axis]}, "
+                  f"{_numel(shape[axis + 1:])}, {int(node.prim.name == 'LogSoftmax')});")
+
+    # ------------------------------------------------------------------ heavy kernels
+    def _weight(self, node, x, what):
+        if not isinstance(x, Const) or not B.is_array(x.value):
+            raise self.error(node, f"the {what} must be a constant (weights computed at run time have no C "
+                                   f"translation)")
+        return B.to_numpy(x.value)
+
+    def _bias(self, node, b, pad=False):
+        """A pointer to the bias (padded with zeros to 16 values with `pad`), or 0 without one."""
+        if b is None or isinstance(b, Const) and b.value is None:
+            return "0"
+        v = self._weight(node, b, "bias").reshape(-1)
+        return f"(W + {self.const(None, np.pad(v, (0, _round16(v.size) - v.size)) if pad else v) // 4})"
+
+    def _conv(self, node):
+        x, w, out = node.inputs[0], node.inputs[1], node.outputs[0]
+        wa = self._weight(node, w, "convolution weight")
+        if len(x.shape) != 4:
+            raise self.error(node, f"only 2-d convolutions have a C kernel, but the input is {x.type_str()}")
+        a = node.attrs
+        n, c, h, wd = x.shape
+        o, cg, kh, kw = wa.shape
+        oh, ow = out.shape[2:]
+        (sh, sw), (dh, dw), (pt, _, pl, _) = a["stride"], a["dilation"], a["pads"]
+        k = cg * kh * kw
+        # the whole column matrix (and a packed panel) when it fits L2 comfortably, else one panel at a time
+        whole = k * oh * ow * 4 <= _WHOLE_COLUMNS_BYTES
+        self.scratch_floats = max(self.scratch_floats, (k * oh * ow if whole else 0) + 16 * k)
+        self.emit(f"mscg_conv2d({self.ptr(x)}, {n}, {c}, {h}, {wd}, (W + {self.const(w) // 4}), "
+                  f"{self._bias(node, node.inputs[2] if len(node.inputs) > 2 else None)}, {o}, {kh}, {kw}, {sh}, "
+                  f"{sw}, {pt}, {pl}, {dh}, {dw}, {a['groups']}, {self.ptr(out)}, {oh}, {ow}, "
+                  f"{int(bool(a.get('relu')))}, {int(whole)}, S);")
+
+    def _gemm(self, m, n, k, a, b, y, bias_col="0", relu=False, packed=False):
+        """y = a b (+ bias_col) [ReLU]; b a constant packed in panels (`_packed`) or a value packed at run time."""
+        if not packed:
+            self.scratch_floats = max(self.scratch_floats, 16 * k)
+        self.emit(f"mscg_gemm({m}, {n}, {k}, {a}, {k}, {b}, {n}, {int(packed)}, S, {y}, {n}, 0, {bias_col}, "
+                  f"{int(bool(relu))});")
+
+    def _packed(self, matrix):
+        """A constant (K, N) right-hand side stored as the product reads it: panels of 16 columns, each K rows of 16
+        (zeros past N); a pointer to it."""
+        k, n = matrix.shape
+        padded = np.zeros((k, _round16(n)), np.float32)
+        padded[:, :n] = matrix
+        panels = padded.reshape(k, -1, 16).transpose(1, 0, 2)
+        return f"(W + {self.const(None, panels) // 4})"
+
+    def _dense(self, node):
+        x, w, out = node.inputs[0], node.inputs[1], node.outputs[0]
+        wa = self._weight(node, w, "dense weight")          # (out, in): stored (in, out), the rows B reads
+        n_out, n_in = wa.shape
+        bias = self._bias(node, node.inputs[2] if len(node.inputs) > 2 else None, pad=True)
+        self._gemm(_numel(x.shape) // n_in, n_out, n_in, self.ptr(x), self._packed(wa.T), self.ptr(out), bias,
+                   node.attrs.get("relu"), packed=True)
+
+    def _matmul(self, node):
+        x, w, out = node.inputs[0], node.inputs[1], node.outputs[0]
+        ta, tb = node.attrs.get("transpose_a"), node.attrs.get("transpose_b")
+        sx, sw = _shape(x), _shape(w)
+        if len(sx) != 2 or len(sw) != 2 or ta or (tb and not isinstance(w, Const)):
+            raise self.error(node, f"only 2-d MatMul without transposed computed operands has a C kernel, but "
+                                   f"got {sx} x {sw} (transpose_a={bool(ta)}, transpose_b={bool(tb)})")
+        if isinstance(w, Const):
+            wa = self._weight(node, w, "operand")
+            self._gemm(sx[0], out.shape[1], sx[1], self.ptr(x), self._packed(wa.T if tb else wa), self.ptr(out),
+                       packed=True)
+        else:
+            self._gemm(sx[0], out.shape[1], sx[1], self.ptr(x), self.ptr(w), self.ptr(out))
+
+    def _pool_args(self, node):
+        x, out = node.inputs[0], node.outputs[0]
+        if len(x.shape) != 4:
+            raise self.error(node, f"only 2-d pooling has a C kernel, but the input is {x.type_str()}")
+        return x, out, x.shape[0] * x.shape[1], x.shape[2], x.shape[3], out.shape[2], out.shape[3]
+
+    def _maxpool2x2(self, node):
+        x, out, planes, h, w, oh, ow = self._pool_args(node)
+        self.emit(f"mscg_maxpool2x2({self.ptr(x)}, {planes}, {h}, {w}, {self.ptr(out)}, {oh}, {ow}, "
+                  f"{int(bool(node.attrs.get('relu')))});")
+
+    def _pool(self, node):
+        x, out, planes, h, w, oh, ow = self._pool_args(node)
+        a = node.attrs
+        if len(a["kernel"]) != 2:
+            raise self.error(node, f"only 2-d pooling has a C kernel, but the window is {a['kernel']}")
+        is_max = node.prim.name == "MaxPoolWithArgmaxV2"
+        if is_max and any(u is not None for u in self.uses.get(node.outputs[1].id, ())):
+            raise self.error(node, "the argmax output of max pooling has no C translation")
+        (kh, kw), (sh, sw), (pt, pb, pl, pr) = a["kernel"], a["stride"], a["pads"]
+        dh, dw = a.get("dilation", (1, 1))
+        self.emit(f"mscg_pool2d({self.ptr(x)}, {planes}, {h}, {w}, {self.ptr(out)}, {oh}, {ow}, {kh}, {kw}, {sh}, "
+                  f"{sw}, {pt}, {pl}, {pb}, {pr}, {dh}, {dw}, {int(not is_max)}, "
+                  f"{int(bool(a.get('count_include_pad')))}, {int(a.get('divisor_override') or 0)}, "
+                  f"{int(bool(a.get('relu')))});")
+
+    def _adaptive(self, node):
+        x, out, planes, h, w, oh, ow = self._pool_args(node)
+        self.emit(f"mscg_adaptive_avgpool2d({self.ptr(x)}, {planes}, {h}, {w}, {self.ptr(out)}, {oh}, {ow});")
+
+
+_HANDLER = dict({v: "view" for v in VIEWS}, **{r: "reduce" for r in REDUCE}, Transpose="transpose", Getitem="getitem",
+                BatchNormInference="batch_norm", Concat="concat", Softmax="softmax", LogSoftmax="softmax",
+                Convolution="conv", Dense="dense", MatMul="matmul", MaxPool2x2="maxpool2x2",
+                MaxPoolWithArgmaxV2="pool", AvgPool3D="pool", AdaptiveAvgPool="adaptive")
+
+
+def _names(stem, n):
+    return [stem] if n == 1 else [f"{stem}{k}" for k in range(n)]
+
+
+def _view_prims():
+    from mindseed.ops._registry import registry  # noqa: PLC0415
+    return [registry[v] for v in VIEWS if v in registry]

@@ -1,0 +1,276 @@
+"""Models as C (`python -m mindseed.lite.codegen`): MindIR files exported by mindseed compiled to C99 with the
+system gcc -O3, run on inputs written to a file, compared with mindseed; the weights loader's checks; errors."""
+import os
+import shutil
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+import mindseed as ms
+from export import _nets
+from mindseed.lite import codegen
+
+pytestmark = pytest.mark.skipif(shutil.which("gcc") is None or shutil.which("make") is None,
+                                reason="the generated C is built with the system gcc and make")
+
+
+@pytest.fixture(scope="module")
+def nets():
+    return _nets.build(ms, full=True)
+
+
+def _build(tmp_path, net, xs, name, **kw):
+    """Export `net` on inputs `xs`, generate C into tmp_path/name, make it; the output directory."""
+    ms.export(net, *[ms.Tensor(x) for x in xs], file_name=str(tmp_path / name))
+    out = tmp_path / ("c_" + name)
+    paths = codegen.generate(str(tmp_path / (name + ".mindir")), str(out), **kw)
+    assert set(paths) >= {"header", "source", "weights", "driver", "makefile"}
+    r = subprocess.run(["make", "-s", "-C", str(out)], capture_output=True, text=True, timeout=600)
+    assert r.returncode == 0, r.stdout + r.stderr
+    return out
+
+
+def _run(out, name, xs, weights=None, repeats=0):
+    """Run the driver on xs; (returncode, outputs as one float32 array, stdout, stderr)."""
+    np.concatenate([np.ascontiguousarray(x, "<f4").ravel() for x in xs]).tofile(out / "in.bin")
+    if (out / "out.bin").exists():
+        (out / "out.bin").unlink()
+    r = subprocess.run([str(out / f"{name}_run"), str(weights or out / f"{name}.bin"), str(out / "in.bin"),
+                        str(out / "out.bin"), str(repeats)], capture_output=True, text=True, timeout=600)
+    got = np.fromfile(out / "out.bin", "<f4") if r.returncode == 0 else None
+    return r.returncode, got, r.stdout, r.stderr
+
+
+def _check(got, want):
+    flat = np.concatenate([w.ravel() for w in want]).astype(np.float64)
+    np.testing.assert_allclose(got, flat, rtol=1e-4, atol=1e-4 * max(1.0, np.abs(flat).max()))
+
+
+@pytest.mark.parametrize("name,batch", [("lenet5", 1), ("lenet5", 3), ("resnet20", 1), ("resnet20", 2),
+                                        ("lenet", 2), ("resblock", 2)])
+def test_generated_c_equals_mindseed(tmp_path, nets, name, batch):
+    """LeNet-5 (1x32x32) and ResNet-20 (3x32x32, 16/32/64 channels): the C program's outputs are mindseed's."""
+    net, x = nets[name]
+    x = np.random.RandomState(batch).randn(batch, *x.shape[1:]).astype(np.float32)
+    out = _build(tmp_path, net, [x], name)
+    rc, got, _, err = _run(out, name, [x])
+    assert rc == 0, err
+    _check(got, [net(ms.Tensor(x)).asnumpy()])
+    # the same program on other data (nothing is left over from the first call)
+    y = np.random.RandomState(batch + 10).randn(*x.shape).astype(np.float32)
+    rc, got, _, err = _run(out, name, [y])
+    assert rc == 0, err
+    _check(got, [net(ms.Tensor(y)).asnumpy()])
+
+
+FIXTURES = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "fixtures", "mindir")
+
+
+@pytest.mark.parametrize("name", ["lenet", "resnet", "mlp"])
+def test_files_written_by_mindspore(tmp_path, name):
+    """MindIR files exported by MindSpore 2.10 itself (tests/fixtures/mindir): the C gives MindSpore's outputs."""
+    with np.load(os.path.join(FIXTURES, "expected.npz"), allow_pickle=False) as f:
+        expected = dict(f)
+    out = tmp_path / name
+    codegen.generate(os.path.join(FIXTURES, name + ".mindir"), str(out))
+    assert subprocess.run(["make", "-s", "-C", str(out)], capture_output=True, timeout=600).returncode == 0
+    rc, got, _, err = _run(out, name, [expected[name + "_x"]])
+    assert rc == 0, err
+    _check(got, [expected[k] for k in sorted(expected) if k.startswith(name + "_y")])
+
+
+def test_arena_is_the_memory_plan_and_predict_does_not_allocate(tmp_path, nets):
+    net, x = nets["resnet20"]
+    out = _build(tmp_path, net, [x[:1]], "resnet20")
+    header = (out / "resnet20.h").read_text()
+    source = (out / "resnet20.c").read_text()
+    arena = int(header.split("#define RESNET20_ARENA_BYTES ")[1].split()[0])
+    # ResNet-20 at batch 1 has ~0.7 MB of activations; two 16x32x32 maps live at once are 128 KB
+    assert 2 * 16 * 32 * 32 * 4 <= arena <= 4 * 16 * 32 * 32 * 4
+    assert f"static float mscg_arena[{arena // 4}]" in source
+    predict = source[source.index("int resnet20_predict("):]
+    assert "malloc" not in predict and "free(" not in predict
+    assert predict.count("mscg_conv2d(") == 21 and "mscg_gemm(1, 10, 64," in predict     # 19 + 2 projections
+    assert "BatchNorm" not in predict          # folded into the convolutions
+
+
+class _Zoo(ms.nn.Cell):
+    """Pooling of odd sizes, grouped convolution, softmax, unfolded batch norm, broadcasting, slicing,
+    concatenation, transposes, activations."""
+
+    def __init__(self):
+        super().__init__()
+        self.conv = ms.nn.Conv2d(3, 6, 3, stride=2, pad_mode="pad", padding=(1, 0, 2, 1), dilation=1)
+        self.dw = ms.nn.Conv2d(6, 6, 3, pad_mode="same", group=3, has_bias=True)
+        self.bn = ms.nn.BatchNorm2d(6)
+        self.maxpool = ms.nn.MaxPool2d(kernel_size=2, stride=2)
+        self.avgpool = ms.nn.AvgPool2d(kernel_size=2, stride=1, pad_mode="valid")
+        self.fc = ms.nn.Dense(6 * 2 * 2, 5)
+        self.scale = ms.Parameter(ms.Tensor(np.linspace(0.5, 1.5, 6).astype(np.float32).reshape(1, 6, 1, 1)),
+                                  name="scale")
+
+    def construct(self, x):
+        y = self.conv(x)
+        y = self.bn(ms.ops.relu(y)) * self.scale - 0.25
+        z = self.dw(ms.ops.sigmoid(y)) + ms.ops.tanh(y)
+        p = ms.ops.concat((self.maxpool(z), ms.ops.sqrt(ms.ops.square(self.maxpool(y)) + 1.0)), axis=1)
+        q = self.avgpool(p)
+        p = q[:, :6] + ms.ops.exp(-ms.ops.abs(q[:, 6:]))
+        h = self.fc(p.reshape(p.shape[0], -1))
+        t = ms.ops.transpose(p, (0, 2, 3, 1)).mean(axis=(1, 2))
+        return ms.ops.softmax(h, axis=-1), ms.ops.gelu(t, approximate="tanh") / 2.0, ms.ops.log_softmax(t, axis=1)
+
+
+def test_more_operators_and_outputs(tmp_path):
+    net = _nets._det_init(ms, _Zoo())
+    x = np.random.RandomState(0).randn(2, 3, 15, 13).astype(np.float32)
+    out = _build(tmp_path, net, [x], "zoo")
+    rc, got, _, err = _run(out, "zoo", [x])
+    assert rc == 0, err
+    _check(got, _nets.outputs(net(ms.Tensor(x))))
+
+
+def test_two_inputs_and_embedded_weights(tmp_path, nets):
+    class Two(ms.nn.Cell):
+        def __init__(self):
+            super().__init__()
+            self.a, self.b = ms.nn.Dense(6, 8), ms.nn.Dense(4, 8)
+
+        def construct(self, x, y):
+            return ms.ops.relu(self.a(x) + self.b(y)), ms.ops.matmul(x, x.T)
+
+    net = _nets._det_init(ms, Two())
+    xs = [np.random.RandomState(1).randn(3, 6).astype(np.float32),
+          np.random.RandomState(2).randn(3, 4).astype(np.float32)]
+    out = _build(tmp_path, net, xs, "two", embed_weights=True)
+    assert "int two_predict(const float *in0, const float *in1, float *out0, float *out1);" in \
+        (out / "two.h").read_text()
+    rc, got, _, err = _run(out, "two", xs, weights="-")      # the const array compiled in
+    assert rc == 0, err
+    _check(got, _nets.outputs(net(*[ms.Tensor(x) for x in xs])))
+
+
+_API_CHECK = r"""
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "lenet.h"
+/* predict before init fails; init_from_buffer from an unaligned copy of the blob gives the file's outputs; after
+ * free, predict fails again */
+int main(int argc, char **argv)
+{
+    static float x[LENET_IN0_SIZE], y0[LENET_OUT0_SIZE], y1[LENET_OUT0_SIZE];
+    unsigned char *raw = malloc(LENET_WEIGHTS_BYTES + 1);
+    FILE *f = fopen(argv[1], "rb");
+    int i;
+    for (i = 0; i < LENET_IN0_SIZE; i++) x[i] = (float)(i % 13) / 13.0f - 0.5f;
+    if (lenet_predict(x, y0) != -1 || strstr(lenet_last_error(), "call lenet_init first") == NULL) return 10;
+    if (fread(raw + 1, 1, LENET_WEIGHTS_BYTES, f) != LENET_WEIGHTS_BYTES) return 11;
+    fclose(f);
+    if (lenet_init(argv[1]) != 0 || lenet_predict(x, y0) != 0) return 12;
+    if (lenet_init_from_buffer(raw + 1, LENET_WEIGHTS_BYTES) != 0 || lenet_predict(x, y1) != 0) return 13;
+    if (memcmp(y0, y1, sizeof y0) != 0) return 14;
+    if (lenet_init_from_buffer(raw + 1, LENET_WEIGHTS_BYTES - 1) != -1) return 15;
+    lenet_free();
+    if (lenet_predict(x, y1) != -1) return 16;
+    free(raw);
+    printf("ok %s\n", argc > 2 ? argv[2] : "");
+    return 0;
+}
+"""
+
+
+def test_c_interface(tmp_path, nets):
+    net, x = nets["lenet"]
+    out = _build(tmp_path, net, [x[:1]], "lenet")
+    (out / "api.c").write_text(_API_CHECK)
+    exe = str(out / "api")
+    r = subprocess.run(["gcc", "-O2", "-std=c99", "-Wall", "-Wextra", "-Werror", "-o", exe, str(out / "api.c"),
+                        str(out / "liblenet.a"), "-lm"], capture_output=True, text=True, timeout=600)
+    assert r.returncode == 0, r.stderr
+    r = subprocess.run([exe, str(out / "lenet.bin")], capture_output=True, text=True, timeout=600)
+    assert r.returncode == 0 and r.stdout.startswith("ok"), (r.returncode, r.stderr)
+
+
+def test_generated_code_compiles_cleanly_and_the_scalar_build_agrees(tmp_path, nets):
+    """The model's source compiles with -Wall -Wextra as ISO C99 (with the vector code and without: MSCG_SCALAR,
+    -pedantic), and the plain-C build computes the same."""
+    net, x = nets["resnet20"]
+    x = x[:1]
+    ms.export(net, ms.Tensor(x), file_name=str(tmp_path / "r"))
+    out = tmp_path / "c"
+    codegen.generate(str(tmp_path / "r.mindir"), str(out))
+    r = subprocess.run(["gcc", "-O1", "-std=c99", "-Wall", "-Wextra", "-Werror", "-c", "-o", str(tmp_path / "r.o"),
+                        str(out / "r.c")], capture_output=True, text=True, timeout=600)
+    assert r.returncode == 0, r.stderr
+    r = subprocess.run(["make", "-s", "-C", str(out), "CFLAGS=-O2 -std=c99 -DMSCG_SCALAR -Wall -Wextra -Werror "
+                        "-pedantic"], capture_output=True, text=True, timeout=600)
+    assert r.returncode == 0, r.stdout + r.stderr
+    rc, got, _, err = _run(out, "r", [x])
+    assert rc == 0, err
+    _check(got, [net(ms.Tensor(x)).asnumpy()])
+
+
+def test_weights_file_is_checked(tmp_path, nets):
+    net, x = nets["lenet"]
+    out = _build(tmp_path, net, [x[:1]], "lenet")
+    blob = (out / "lenet.bin").read_bytes()
+    cases = {
+        "truncated.bin": (blob[:-7], "truncated: %d bytes, expected %d" % (len(blob) - 7, len(blob))),
+        "short.bin": (blob[:20], "truncated: 20 bytes, shorter than the 64-byte header"),
+        "trailing.bin": (blob + b"\0", "expected %d (trailing data)" % len(blob)),
+        "magic.bin": (b"XXXX" + blob[4:], "not a mindseed codegen weights file"),
+        "corrupt.bin": (blob[:100] + bytes([blob[100] ^ 1]) + blob[101:], "corrupt: the payload's CRC-32"),
+        "version.bin": (blob[:8] + b"\x02" + blob[9:], "format version 2"),
+    }
+    for fname, (data, message) in cases.items():
+        (out / fname).write_bytes(data)
+        rc, _, _, err = _run(out, "lenet", [x[:1]], weights=out / fname)
+        assert rc == 1 and message in err and fname in err, (fname, err)
+    rc, _, _, err = _run(out, "lenet", [x[:1]], weights=out / "missing.bin")
+    assert rc == 1 and "missing.bin': cannot be opened" in err
+    # the weights of another generated model (same sizes, different code) are refused
+    (tmp_path / "b2").mkdir()
+    other = _build(tmp_path / "b2", net, [x[:2]], "lenet")
+    rc, _, _, err = _run(out, "lenet", [x[:1]], weights=other / "lenet.bin")
+    assert rc == 1 and "another generated model" in err
+
+
+def test_unknown_operator_names_the_node(tmp_path):
+    class Floor(ms.nn.Cell):
+        def construct(self, x):
+            return ms.ops.floor(x * 2.0) + 1.0
+
+    ms.export(Floor(), ms.Tensor(np.ones((2, 3), np.float32)), file_name=str(tmp_path / "floor"))
+    with pytest.raises(codegen.CodegenError, match=r"floor.mindir', node %\d+ \(Floor\): the operator Floor has no C "
+                                                   r"kernel"):
+        codegen.generate(str(tmp_path / "floor.mindir"), str(tmp_path / "out"))
+    assert not (tmp_path / "out").exists()
+    # MindSpore's file with an `if` and a `while` on tensor values
+    with pytest.raises(codegen.CodegenError, match=r"control.mindir', node %\d+ \(If\): control flow"):
+        codegen.generate(os.path.join(FIXTURES, "control.mindir"), str(tmp_path / "out"))
+
+
+def test_command_line(tmp_path, nets):
+    net, x = nets["resblock"]              # no shape baked into the file: any batch
+    ms.export(net, ms.Tensor(x), file_name=str(tmp_path / "resblock"))
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(p for p in sys.path if p))
+    cmd = [sys.executable, "-m", "mindseed.lite.codegen"]
+    r = subprocess.run(cmd + [str(tmp_path / "resblock.mindir"), "-o", str(tmp_path / "gen"), "--name", "net1",
+                              "--input-shape", "3,4,8,8"], capture_output=True, text=True, env=env, timeout=600)
+    assert r.returncode == 0, r.stderr
+    assert "#define NET1_IN0_SIZE 768" in (tmp_path / "gen" / "net1.h").read_text()     # 3 x 4 x 8 x 8
+    out = tmp_path / "gen"
+    assert subprocess.run(["make", "-s", "-C", str(out)], capture_output=True, timeout=600).returncode == 0
+    y = np.random.RandomState(5).randn(3, 4, 8, 8).astype(np.float32)
+    rc, got, _, err = _run(out, "net1", [y])
+    assert rc == 0, err
+    _check(got, [net(ms.Tensor(y)).asnumpy()])
+    (tmp_path / "junk.mindir").write_bytes(b"\x08\x01junk")
+    r = subprocess.run(cmd + [str(tmp_path / "junk.mindir"), "-o", str(tmp_path / "gen2")], capture_output=True,
+                       text=True, env=env, timeout=600)
+    assert r.returncode == 1 and "junk.mindir" in r.stderr and "Traceback" not in r.stderr
+    with pytest.raises(ValueError, match="must be a C identifier"):
+        codegen.generate(str(tmp_path / "resblock.mindir"), str(tmp_path / "gen3"), name="not-a-name")
