@@ -11,8 +11,8 @@ from math import pi, sqrt
 
 from mindseed._backend.kernels import nn as K
 from mindseed.ops._prims.core import (add_p, cast_p, concat_p, conj_if_complex, div_p, equal_p, exp_p, greater_p,
-                                      less_equal_p, less_p, matmul_p, mul_p, neg_p, pow_p, reduce_sum_p, reshape_p, sign_p,
-                                      split_sizes_p, sub_p, transpose_p, where_p, zeros_like_p)
+                                      less_equal_p, less_p, matmul_p, mul_p, neg_p, pow_p, reduce_sum_p, reshape_p,
+                                      sign_p, split_sizes_p, sub_p, transpose_p, where_p, zeros_like_p)
 from mindseed.ops import _infer as I
 from mindseed.ops import _sharding as S
 from mindseed.ops._registry import Prim, RandomPrim
