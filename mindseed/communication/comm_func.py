@@ -130,21 +130,17 @@ def _group_rank(world_rank, group):
     return world_rank if group == GlobalComm.WORLD_COMM_GROUP else get_group_rank_from_world_rank(world_rank, group)
 
 
-def _need_tensor(name, value, arg="input tensor"):
-    if not isinstance(value, Tensor):
-        raise TypeError(f"For {name}, the {arg} must be tensor")
-    return value
-
-
-def _need_int(name, value, arg):
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise TypeError(f"For {name}, the {arg} must be int")
+def _need(name, value, arg, kind):
+    """`value` when it is a `kind` ("tensor" or "int"), else comm_func's TypeError."""
+    ok = isinstance(value, Tensor) if kind == "tensor" else isinstance(value, int) and not isinstance(value, bool)
+    if not ok:
+        raise TypeError(f"For {name}, the {arg} must be {kind}")
     return value
 
 
 def _p2p_ready(name, tensor, peer, group, arg):
-    _need_tensor(name, tensor)
-    _need_int(name, peer, arg)
+    _need(name, tensor, "input tensor", "tensor")
+    _need(name, peer, arg, "int")
     group = _world_group(group)
     _check_ready(name, group)
     return group
@@ -159,7 +155,7 @@ def reduce(tensor, dst, op=ReduceOp.SUM, group=GlobalComm.WORLD_COMM_GROUP):
         TypeError: `tensor` is not a Tensor, `op` or `group` not a str.
         RuntimeError: called before `init()`, or a peer died / timed out.
     """
-    _need_tensor("reduce", tensor)
+    _need("reduce", tensor, "input tensor", "tensor")
     group = _get_group(group)
     return Reduce(_group_rank(dst, group), op, group)(tensor)
 
@@ -171,8 +167,8 @@ def gather_into_tensor(tensor, dst=0, group=GlobalComm.WORLD_COMM_GROUP):
     Raises:
         TypeError: `tensor` is not a Tensor or `dst` not an int.
     """
-    _need_tensor("gather_into_tensor", tensor)
-    _need_int("gather_into_tensor", dst, "dst")
+    _need("gather_into_tensor", tensor, "input tensor", "tensor")
+    _need("gather_into_tensor", dst, "dst", "int")
     return CollectiveGather(dst, _get_group(group))(tensor)
 
 
@@ -183,8 +179,8 @@ def scatter_tensor(tensor, src=0, group=GlobalComm.WORLD_COMM_GROUP):
         TypeError: `tensor` is not a Tensor or `src` not an int.
         ValueError: `tensor.shape[0]` is not a multiple of the group size.
     """
-    _need_tensor("scatter_tensor", tensor)
-    _need_int("scatter_tensor", src, "src")
+    _need("scatter_tensor", tensor, "input tensor", "tensor")
+    _need("scatter_tensor", src, "src", "int")
     return CollectiveScatter(src, _get_group(group))(tensor)
 
 
@@ -297,7 +293,7 @@ def batch_isend_irecv(p2p_op_list):
         types.append(kind)
         ranks.append(_group_rank(p.peer, group))
         if kind == "isend":
-            sends.append(_need_tensor("batch_isend_irecv", p.tensor, "isend tensor"))
+            sends.append(_need("batch_isend_irecv", p.tensor, "isend tensor", "tensor"))
         elif isinstance(p.tensor, Tensor):
             shapes.append(p.tensor.shape)
             dtypes.append(p.tensor.dtype)
@@ -380,7 +376,7 @@ def all_to_all_single_with_output_shape(output_shape, tensor, output_split_sizes
         TypeError: `tensor` is not a Tensor, `output_shape` neither a tuple nor a Tensor.
         ValueError: split sizes that do not match the shapes and the group size.
     """
-    _need_tensor("all_to_all_single_with_output_shape", tensor)
+    _need("all_to_all_single_with_output_shape", tensor, "input tensor", "tensor")
     if not isinstance(output_shape, (Tensor, tuple, list)):
         raise TypeError(f"Expected tensor or tuple, but got {type(output_shape)}")
     group = _world_group(group)
