@@ -707,7 +707,7 @@ def _check_kwargs(key_words):
         V.value_type("loss_scale_manager", manager, [LossScaleManager])
 
 
-def _do_keep_batchnorm_fp32(network, dtype):
+def _do_keep_batchnorm_fp32(network, dtype=mstype.float16):
     for name, subcell in list(network.name_cells().items()):
         if subcell is network:
             continue
@@ -729,6 +729,14 @@ class _WithLossCell32(nn.Cell):
     def construct(self, data, label):
         out = self._backbone(data)
         return self._loss_fn(_cast_tree(out, mstype.float32), _cast_tree(label, mstype.float32))
+
+
+def _add_loss_network(network, loss_fn, cast_model_type):
+    """The network with its loss: on float32 outputs and labels when the network computes in low precision."""
+    V.value_type("loss_fn", loss_fn, [nn.Cell])
+    if cast_model_type in _LOW or network.__dict__.get("_amp_level") in ("O2", "O3", "auto"):
+        return _WithLossCell32(network, loss_fn)
+    return nn.WithLossCell(network, loss_fn)
 
 
 def build_train_network(network, optimizer, loss_fn=None, level="O0", boost_level="O0", **kwargs):
@@ -776,11 +784,7 @@ def build_train_network(network, optimizer, loss_fn=None, level="O0", boost_leve
     elif not (cast_type == mstype.float32 and level in ("O2", "O3")):
         network = auto_mixed_precision(network, level)
     if loss_fn:
-        V.value_type("loss_fn", loss_fn, [nn.Cell])
-        if cast_type in _LOW or network.__dict__.get("_amp_level") in ("O2", "O3", "auto"):
-            network = _WithLossCell32(network, loss_fn)
-        else:
-            network = nn.WithLossCell(network, loss_fn)
+        network = _add_loss_network(network, loss_fn, cast_type)
     loss_scale = None
     manager = config["loss_scale_manager"]
     if manager is not None:

@@ -22,6 +22,7 @@ from mindseed.ops.operations._cache_fused import *  # noqa: F401,F403
 from mindseed.ops.operations._rnn import *  # noqa: F401,F403
 from mindseed.ops.operations._prims_more import *  # noqa: F401,F403
 from mindseed.ops.operations._patches import *  # noqa: F401,F403
+from mindseed.ops.operations._npu_status import *  # noqa: F401,F403
 from mindseed.ops import _api
 
 globals().update(_api.classes())   # the thin classes, generated from the primitives' rows
