@@ -17,9 +17,7 @@ def _numpy1_aliases():
     meaning, when they are missing (nothing of mindseed's is involved)."""
     if not hasattr(np, "bool8"):
         np.bool8 = np.bool_
-    try:
-        np.obj2sctype
-    except AttributeError:
+    if not hasattr(np, "obj2sctype"):
         np.obj2sctype = lambda rep, default=None: (rep if isinstance(rep, type) and issubclass(rep, np.generic)
                                                    else np.dtype(rep).type)
 
