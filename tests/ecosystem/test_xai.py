@@ -11,21 +11,24 @@ import pytest
 from _eco import use
 
 
-def _numpy1_aliases():
-    """The shap copy mindspore-xai 1.8.1 carries reads two numpy 1.x names at import (`np.bool8`, `np.obj2sctype`)
-    that numpy 2 removed; MindSpore 2.10's own environment has numpy 1.26. Put them back, with numpy 1.x's
-    meaning, when they are missing (nothing of mindseed's is involved)."""
-    if not hasattr(np, "bool8"):
-        np.bool8 = np.bool_
-    if not hasattr(np, "obj2sctype"):
-        np.obj2sctype = lambda rep, default=None: (rep if isinstance(rep, type) and issubclass(rep, np.generic)
-                                                   else np.dtype(rep).type)
-
-
 @pytest.fixture(scope="module")
 def xai():
-    _numpy1_aliases()
-    return use("mindspore-xai", "mindspore_xai")
+    """The package, imported with two numpy 1.x names its copy of shap reads at import (`np.bool8`,
+    `np.obj2sctype`, which numpy 2 removed; MindSpore 2.10's own environment has numpy 1.26) put back for the
+    import, with numpy 1.x's meaning, and taken away after (nothing of mindseed's is involved)."""
+    added = {}
+    if not hasattr(np, "bool8"):
+        added["bool8"] = np.bool_
+    if not hasattr(np, "obj2sctype"):
+        added["obj2sctype"] = lambda rep, default=None: (rep if isinstance(rep, type) and issubclass(rep, np.generic)
+                                                         else np.dtype(rep).type)
+    for name, value in added.items():
+        setattr(np, name, value)
+    try:
+        return use("mindspore-xai", "mindspore_xai.explainer")
+    finally:
+        for name in added:
+            delattr(np, name)
 
 
 def _dense_relu_dense(nn):
