@@ -5,8 +5,11 @@ LeNet-5 trained here on MNIST-like synthetic digits, their success rates and, on
 input gradient numpy computes, FGSM's images exactly; natural adversarial defense (adversarial training)
 raising the accuracy on adversarial images; natural perturbations (the `natural_robustness` transforms) on
 CHW and gray images; differential privacy: the Gaussian and adaptive noise mechanisms, a DP optimizer trained
-by `Model`, and the RDP/ZCDP monitor callbacks' budgets against the closed-form Renyi accounting.
+by `Model`, and the RDP/ZCDP monitor callbacks' budgets against the closed-form Renyi accounting; suppress-based
+privacy (SuppressModel, a Model subclass building its training network from MindSpore's private amp steps).
+`DPModel` itself refuses a CPU target, on MindSpore as here.
 """
+import gc
 import math
 import re
 
@@ -307,3 +310,42 @@ def test_privacy_monitor_callbacks_report_the_budget(ma, mechanism, capsys):
         # zCDP of the Gaussian mechanism: rho = 1 / (2 sigma^2) a step; eps = rho + 2 sqrt(rho log(1 / delta))
         rho = steps / (2 * 1.5 ** 2)
         assert eps[-1] == pytest.approx(rho + 2 * math.sqrt(rho * math.log(1 / 1e-5)), rel=1e-9)
+
+
+def test_suppress_privacy_training_sparsifies_the_lenet(ma):
+    """Suppress-based privacy (its documented LeNet-5 example, PyNative on CPU): SuppressModel trains by SGD while
+    SuppressMasker zeroes a growing share of each masked layer's weights from `start_epoch` on."""
+    import mindspore as ms
+    import mindspore.dataset as ds
+    from mindspore import nn
+    from mindspore.train import Accuracy
+    from mindarmour.privacy.sup_privacy import MaskLayerDes, SuppressMasker, SuppressModel, SuppressPrivacyFactory
+    from _mnist_lenet import LeNet5  # noqa: PLC0415
+    ms.set_seed(0)
+    x, y = _digits(320, 0)
+    x_test, y_test = _digits(64, 1)
+    net = LeNet5()
+    layers = [MaskLayerDes("conv1.weight", 0, False, True, 10), MaskLayerDes("conv2.weight", 1, False, True, 150),
+              MaskLayerDes("fc1.weight", 2, True, False, -1), MaskLayerDes("fc2.weight", 4, True, False, -1),
+              MaskLayerDes("fc3.weight", 6, True, False, 50)]
+    ctrl = SuppressPrivacyFactory().create(net, layers, policy="local_train", end_epoch=8, batch_num=10,
+                                           start_epoch=4, mask_times=10, lr=0.1, sparse_end=0.5, sparse_start=0.0)
+    model = SuppressModel(network=net, loss_fn=nn.SoftmaxCrossEntropyWithLogits(sparse=True, reduction="mean"),
+                          optimizer=nn.SGD(net.trainable_params(), 0.1), metrics={"Accuracy": Accuracy()})
+    model.link_suppress_ctrl(ctrl)
+    # the masker runs gc.collect() at each of its ~100 mask updates; the objects of the session so far (every
+    # package imported) are frozen out of the collector's walk meanwhile, so each takes milliseconds, not a second
+    gc.freeze()
+    try:
+        model.train(8, ds.NumpySlicesDataset({"x": x, "y": y}, shuffle=False).batch(32),
+                    callbacks=[SuppressMasker(model=model, suppress_ctrl=ctrl)], dataset_sink_mode=False)
+    finally:
+        gc.unfreeze()
+    acc = model.eval(ds.NumpySlicesDataset({"x": x_test, "y": y_test}, shuffle=False).batch(32),
+                     dataset_sink_mode=False)["Accuracy"]
+    assert acc >= 0.9
+    zeros = {p.name.split(".", 1)[1]: float(np.mean(p.asnumpy() == 0)) for p in net.trainable_params()}
+    masked = [zeros[d.layer_name] for d in layers]
+    # the masks' last update before the end: 7/8 of the way from sparse_start to sparse_end, in every layer
+    assert all(abs(z - 0.5 * 7 / 8) < 0.01 for z in masked), zeros
+    assert zeros["fc1.bias"] == 0
