@@ -264,6 +264,14 @@ def test_dp_optimizer_adds_the_mechanisms_noise_to_the_gradients(ma):
     # w <- w - lr * (g + N(0, (norm_bound * multiplier)^2)) / micro_batches
     noise = -param.asnumpy() / 0.1 * 2 - grad
     assert abs(noise.mean()) < 0.05 and noise.std() == pytest.approx(1.5, rel=0.03)
+    # DPModel (a Model subclass) is made, then refuses the CPU target with its own error, as on MindSpore
+    from mindarmour import DPModel
+    net = nn.Dense(4, 2)
+    mech = factory._mech
+    with pytest.raises(ValueError, match="'device_target' or DP training should be 'GPU' or 'Ascend', but got CPU"):
+        DPModel(micro_batches=2, norm_bound=1.0, noise_mech=mech, network=net,
+                loss_fn=nn.SoftmaxCrossEntropyWithLogits(sparse=True),
+                optimizer=nn.Momentum(net.trainable_params(), 0.01, 0.9))
 
 
 def _sampled_gaussian_rdp(q, sigma, order):
