@@ -165,14 +165,24 @@ def _precision_set_by_user(cell):
 def _auto_black_list(network, black_list, dtype):
     """Low precision everywhere except the black-listed cells, which run in float32 and return `dtype`."""
     network.to_float(dtype)
+    _keep_fp32(network, black_list, dtype)
+    return network
+
+
+def _keep_fp32(network, black_list, dtype):
     for name, subcell in list(network.name_cells().items()):
         if subcell is network:
             continue
         if isinstance(subcell, tuple(black_list)):
             _replace_child(network, name, _OutputTo16(subcell.to_float(mstype.float32), dtype))
         else:
-            _auto_black_list(subcell, black_list, dtype)
-    return network
+            _keep_fp32(subcell, black_list, dtype)
+
+
+def _do_keep_batchnorm_fp32(network, dtype=mstype.float16):
+    """MindSpore's private walk (MindArmour calls it): the normalization cells of a network cast to low precision
+    compute in float32 again and return `dtype`."""
+    _keep_fp32(network, AMP_BLACK_LIST, dtype)
 
 
 def _auto_white_list(network, white_list, dtype):
@@ -715,6 +725,14 @@ class _WithLossCell32(nn.WithLossCell):
         return self._loss_fn(_cast_tree(out, mstype.float32), _cast_tree(label, mstype.float32))
 
 
+def _add_loss_network(network, loss_fn, cast_model_type):
+    """The network with its loss: on float32 outputs and labels when the network computes in low precision."""
+    V.value_type("loss_fn", loss_fn, [nn.Cell])
+    if cast_model_type in _LOW or network.__dict__.get("_amp_level") in ("O2", "O3", "auto"):
+        return _WithLossCell32(network, loss_fn)
+    return nn.WithLossCell(network, loss_fn)
+
+
 def build_train_network(network, optimizer, loss_fn=None, level="O0", boost_level="O0", **kwargs):
     """A training cell (TrainOneStepCell, or TrainOneStepWithLossScaleCell with loss scaling) at amp `level`.
 
@@ -761,11 +779,7 @@ def build_train_network(network, optimizer, loss_fn=None, level="O0", boost_leve
     elif not (cast_type == mstype.float32 and level in ("O2", "O3")):
         network = auto_mixed_precision(network, level)
     if loss_fn:
-        V.value_type("loss_fn", loss_fn, [nn.Cell])
-        if cast_type in _LOW or network.__dict__.get("_amp_level") in ("O2", "O3", "auto"):
-            network = _WithLossCell32(network, loss_fn)
-        else:
-            network = nn.WithLossCell(network, loss_fn)
+        network = _add_loss_network(network, loss_fn, cast_type)
     loss_scale = None
     manager = config["loss_scale_manager"]
     if manager is not None:

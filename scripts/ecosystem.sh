@@ -14,15 +14,20 @@ while read -r spec extras; do
   extras=${extras%%#*}
   extras=$(echo $extras)
   dir="$cache/${spec/==/-}"
-  [ -f "$dir/.installed" ] && [ "$(cat "$dir/.installed")" = "$extras" ] && continue
-  rm -rf "$dir"
-  # shellcheck disable=SC2086
-  if "$PY" -m pip install -q --disable-pip-version-check --no-deps --no-compile --target "$dir" "$spec" $extras 2>&1 \
-      | grep -v "is ignored: it is neither a file nor a directory"; [ "${PIPESTATUS[0]}" -eq 0 ]; then
-    printf '%s' "$extras" > "$dir/.installed"
-  else
-    echo "ecosystem.sh: could not install $spec; its tests in tests/ecosystem will skip" >&2
-    status=1
+  if [ ! -f "$dir/.installed" ] || [ "$(cat "$dir/.installed")" != "$extras" ]; then
+    rm -rf "$dir"
+    # shellcheck disable=SC2086
+    if "$PY" -m pip install -q --disable-pip-version-check --no-deps --no-compile --target "$dir" "$spec" $extras 2>&1 \
+        | grep -v "is ignored: it is neither a file nor a directory"; [ "${PIPESTATUS[0]}" -eq 0 ]; then
+      printf '%s' "$extras" > "$dir/.installed"
+    else
+      echo "ecosystem.sh: could not install $spec; its tests in tests/ecosystem will skip" >&2
+      status=1
+      continue
+    fi
   fi
+  # the bytecode, compiled here once (up-to-date files are skipped): with PYTHONDONTWRITEBYTECODE set, as in CI, the
+  # tests would otherwise compile every module of a package and its third-party packages at each import
+  "$PY" -m compileall -q -j 0 "$dir" > /dev/null 2>&1 || true
 done < tests/ecosystem/packages.txt
 exit $status

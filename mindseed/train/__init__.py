@@ -12,7 +12,8 @@ from mindseed.train.summary import SummaryRecord  # noqa: F401
 from mindseed.train import train_thor  # noqa: F401
 from mindseed.train.train_thor import ConvertModelUtils, ConvertNetUtils  # noqa: F401
 
-# MindSpore re-exports mixed precision here; it lives in mindseed.amp (a sibling package), looked up on first use
+# MindSpore re-exports mixed precision here (module `train.amp`); it lives in mindseed.amp (a sibling package),
+# looked up on first use
 _AMP_NAMES = ("amp", "build_train_network", "LossScaleManager", "FixedLossScaleManager", "DynamicLossScaleManager")
 
 # (the amp names stay out of __all__ so that `from mindseed.train import *` never imports mindseed.amp)
@@ -31,7 +32,7 @@ def __getattr__(name):
         except ImportError as e:
             raise AttributeError(f"module 'mindseed.train' has no attribute '{name}' (mindseed.amp is not "
                                  f"available: {e})") from e
-        value = amp if name == "amp" else getattr(amp, name)
+        value = importlib.import_module("mindseed.train.amp") if name == "amp" else getattr(amp, name)
         globals()[name] = value
         return value
     raise AttributeError(f"module 'mindseed.train' has no attribute '{name}'")

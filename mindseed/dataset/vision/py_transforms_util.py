@@ -7,7 +7,7 @@ from mindseed.dataset.vision import _geometry as G
 from mindseed.dataset.vision import _image as I
 from mindseed.dataset.vision.utils import Border, Inter
 
-__all__ = ["is_pil", "normalize", "decode", "hwc_to_chw", "to_pil", "horizontal_flip", "vertical_flip",
+__all__ = ["is_pil", "is_numpy", "normalize", "decode", "hwc_to_chw", "to_pil", "horizontal_flip", "vertical_flip",
            "random_horizontal_flip", "random_vertical_flip", "crop", "resize", "center_crop", "pad", "to_type",
            "grayscale", "rotate", "five_crop", "ten_crop", "rgb_to_bgr", "rgb_to_hsv", "hsv_to_rgb",
            "adjust_brightness", "adjust_contrast", "adjust_saturation", "adjust_hue"]
@@ -35,7 +35,17 @@ def decode(img):
     return I.decode_pil(np.asarray(img).tobytes() if isinstance(img, np.ndarray) else bytes(img)).convert("RGB")
 
 
+def is_numpy(img):
+    """Whether `img` is a numpy array."""
+    return isinstance(img, np.ndarray)
+
+
 def hwc_to_chw(img):
+    """<H, W, C> -> <C, H, W> of a numpy image; a 2-D image is returned unchanged."""
+    if not is_numpy(img):
+        raise TypeError(f"hwc_to_chw: img should be NumPy array. Got {type(img)}.")
+    if img.ndim not in (2, 3):
+        raise TypeError(f"hwc_to_chw: img dimension should be 2 or 3. Got {img.ndim}.")
     return G.HWC2CHW()(img)
 
 

@@ -317,13 +317,23 @@ class ParameterUpdate(Cell):
         return x
 
 
-class VirtualDatasetCellTriple(Cell):
-    """Calls the backbone with three inputs (kept for scripts written for data-parallel training)."""
+class _VirtualDatasetCell(Cell):
+    """Calls the backbone on the inputs as they come: what MindSpore wraps a network in under (semi-)auto parallel
+    to mark the dataset's inputs. mindseed's parallel layer takes the layout of the network's own inputs from
+    `dataset_strategy`, so no marker primitive sits in between; training cells written for MindSpore (MindArmour's
+    DPModel) still wrap their network in one."""
 
     def __init__(self, backbone):
         super().__init__(auto_prefix=False)
         self._backbone = backbone
         _get_attr_from_cell(self, backbone)
+
+    def construct(self, *inputs):
+        return self._backbone(*inputs)
+
+
+class VirtualDatasetCellTriple(_VirtualDatasetCell):
+    """Calls the backbone with three inputs (kept for scripts written for data-parallel training)."""
 
     def construct(self, a, b, c):
         return self._backbone(a, b, c)

@@ -21,6 +21,22 @@ def _float(x):
     return K.item(x._data) if isinstance(x, Tensor) else float(x)
 
 
+# MindSpore's per-gradient overflow check, mapped over the gradients by training cells written for 1.x/2.0
+# (`hyper_map(F.partial(_grad_overflow), grads)`): [1.] when a gradient (a RowTensor's values) holds inf/nan, else [0.]
+_grad_overflow = ops.MultitypeFuncGraph("_grad_overflow")
+_float_status = ops.FloatStatus()
+
+
+@_grad_overflow.register("Tensor")
+def _tensor_grad_overflow(grad):
+    return _float_status(grad)
+
+
+@_grad_overflow.register("RowTensor")
+def _row_tensor_grad_overflow(grad):
+    return _float_status(grad.values)
+
+
 class DynamicLossScaleUpdateCell(Cell):
     r"""Dynamic loss scale: divided by `scale_factor` on overflow (not below 1), multiplied by it after
     `scale_window` steps without overflow.

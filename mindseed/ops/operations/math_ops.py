@@ -39,3 +39,7 @@ __all__ = [
     "Rsqrt", "STFT", "Sign", "Sin", "Sinc", "Sinh", "Sqrt", "Square", "SquareSumAll", "SquaredDifference", "Sub",
     "Tan", "TensorAdd", "Trace", "TridiagonalMatMul", "TrilIndices", "TriuIndices", "Trunc", "TruncateDiv",
     "TruncateMod", "Xdivy", "Xlogy", "Zeta"]
+from mindseed.ops.operations._runtime_prims import (NPUAllocFloatStatus, NPUClearFloatStatus,  # noqa: F401,E402
+                                                    NPUGetFloatStatus)
+
+__all__ += ["NPUAllocFloatStatus", "NPUClearFloatStatus", "NPUGetFloatStatus"]

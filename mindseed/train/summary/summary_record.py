@@ -37,6 +37,18 @@ def _record_summary_tensor(name, value):
         _summary_cache[name] = value
 
 
+def _get_summary_tensor_data():
+    """The values the summary ops recorded since the last take, {'tag[:Type]': Tensor}, handed over and cleared.
+
+    MindSpore's private reader: besides SummaryRecord, tools read a layer's outputs through it (MindArmour's
+    coverage metrics and out-of-distribution detector put a TensorSummary in the network and call `predict`).
+    """
+    with _summary_lock:
+        cached = dict(_summary_cache)
+        _summary_cache.clear()
+    return cached
+
+
 def _check_prefix(value, what):
     if not isinstance(value, str):
         raise TypeError(f"For 'SummaryRecord', `{what}` should be str, but got type {type(value)}")
@@ -269,9 +281,7 @@ class SummaryRecord:
             return None
 
     def _take_summary_ops(self):
-        with _summary_lock:
-            cached = dict(_summary_cache)
-            _summary_cache.clear()
+        cached = _get_summary_tensor_data()
         for full_name, value in cached.items():
             m = _TAGGED.match(full_name)
             if m is None:

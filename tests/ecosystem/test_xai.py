@@ -1,0 +1,184 @@
+"""mindspore-xai 1.8.1, unmodified, on mindseed: its saliency explainers and benchmarks.
+
+Gradient, Deconvolution and GuidedBackprop against the input gradients numpy computes for a Dense-ReLU-Dense
+network (the latter two through `nn.ReLU` backward hooks, with MindSpore 2.10's hook convention); Occlusion
+against its sliding-window average of output drops; RISE finding the region a network looks at; GradCAM failing
+on 2.10's hook convention as it does on MindSpore 2.10; the Localization and Faithfulness benchmarks.
+"""
+import numpy as np
+import pytest
+
+from _eco import use
+
+
+@pytest.fixture(scope="module")
+def xai():
+    """The package, imported with two numpy 1.x names its copy of shap reads at import (`np.bool8`,
+    `np.obj2sctype`, which numpy 2 removed; MindSpore 2.10's own environment has numpy 1.26) put back for the
+    import, with numpy 1.x's meaning, and taken away after (nothing of mindseed's is involved)."""
+    added = {}
+    if not hasattr(np, "bool8"):
+        added["bool8"] = np.bool_
+    if not hasattr(np, "obj2sctype"):
+        added["obj2sctype"] = lambda rep, default=None: (rep if isinstance(rep, type) and issubclass(rep, np.generic)
+                                                         else np.dtype(rep).type)
+    for name, value in added.items():
+        setattr(np, name, value)
+    try:
+        return use("mindspore-xai", "mindspore_xai.explainer")
+    finally:
+        for name in added:
+            delattr(np, name)
+
+
+def _dense_relu_dense(nn):
+    class Net(nn.Cell):
+        def __init__(self):
+            super().__init__()
+            self.flatten = nn.Flatten()
+            self.fc1 = nn.Dense(2 * 3 * 3, 6)
+            self.relu = nn.ReLU()
+            self.fc2 = nn.Dense(6, 4)
+
+        def construct(self, x):
+            return self.fc2(self.relu(self.fc1(self.flatten(x))))
+    return Net()
+
+
+def test_gradient_deconvolution_guided_backprop(xai):
+    import mindspore as ms
+    from mindspore import nn
+    from mindspore_xai.explainer import Deconvolution, Gradient, GuidedBackprop
+    ms.set_seed(0)
+    net = _dense_relu_dense(nn)
+    x = np.random.default_rng(0).normal(size=(2, 2, 3, 3)).astype(np.float32)
+    targets = np.array([1, 3])
+    w1, b1, w2 = (net.fc1.weight.asnumpy().astype(np.float64), net.fc1.bias.asnumpy().astype(np.float64),
+                  net.fc2.weight.asnumpy().astype(np.float64))
+    active = x.reshape(2, -1) @ w1.T + b1 > 0
+    dout = w2[targets]                       # d logit[target] / d relu's output
+    saliency = lambda g: np.abs(g.reshape(2, 2, 3, 3)).max(1, keepdims=True)  # noqa: E731 -- abs, max over C
+    grad = Gradient(net)(ms.Tensor(x), ms.Tensor(targets, ms.int32))
+    assert grad.shape == (2, 1, 3, 3)
+    np.testing.assert_allclose(grad.asnumpy(), saliency((dout * active) @ w1), rtol=1e-5, atol=1e-6)
+    # the ReLU rule is a backward hook on each nn.ReLU returning relu(grad_inputs) (Deconvolution) or
+    # relu(grad_outputs) (GuidedBackprop). In MindSpore 2.10's convention grad_input is the gradient of the
+    # cell's input (relu' * dout) and grad_output the one of its output (dout): xai 1.8.1 (written for 1.x,
+    # where the names were the other way round) then computes guided backprop in Deconvolution and the
+    # deconvolution rule in GuidedBackprop, on MindSpore 2.10 and here alike.
+    deconv = Deconvolution(net)(ms.Tensor(x), ms.Tensor(targets, ms.int32)).asnumpy()
+    guided = GuidedBackprop(net)(ms.Tensor(x), 3).asnumpy()
+    np.testing.assert_allclose(deconv, saliency(np.maximum(dout * active, 0) @ w1), rtol=1e-5, atol=1e-6)
+    np.testing.assert_allclose(guided, saliency(np.maximum(np.tile(w2[3], (2, 1)), 0) @ w1), rtol=1e-5, atol=1e-6)
+    # the explainers work on copies: the network's own ReLU has no hook and its gradient is unchanged
+    np.testing.assert_allclose(Gradient(net)(ms.Tensor(x), ms.Tensor(targets, ms.int32)).asnumpy(),
+                               grad.asnumpy(), rtol=1e-6)
+
+
+def _occlusion_reference(w, x, target, window=3):
+    """Occlusion of a linear network (identity activation): every window of all channels zeroed in turn, the
+    target's output drop (the window's sum of w * x) averaged over the windows covering a pixel (+1 in the count)."""
+    c, h, wd = x.shape
+    contrib = (w[target].reshape(c, h, wd) * x).astype(np.float64)
+    total, count = np.zeros((h, wd)), np.ones((h, wd))
+    for i in range(h - window + 1):
+        for j in range(wd - window + 1):
+            total[i:i + window, j:j + window] += contrib[:, i:i + window, j:j + window].sum()
+            count[i:i + window, j:j + window] += 1
+    return np.abs(total / count)[None]
+
+
+def test_occlusion_averages_the_output_drops_of_sliding_windows(xai):
+    import mindspore as ms
+    from mindspore import nn
+    from mindspore_xai.explainer import Occlusion
+    ms.set_seed(1)
+    net = nn.SequentialCell([nn.Flatten(), nn.Dense(3 * 8 * 8, 4, has_bias=True)])
+    x = np.random.default_rng(1).random((2, 3, 8, 8)).astype(np.float32)
+    occ = Occlusion(net, nn.Identity(), perturbation_per_eval=7)(ms.Tensor(x), ms.Tensor([0, 2], ms.int32))
+    assert occ.shape == (2, 1, 8, 8)
+    w = net[1].weight.asnumpy()
+    for k, target in enumerate((0, 2)):
+        np.testing.assert_allclose(occ.asnumpy()[k], _occlusion_reference(w, x[k], target), rtol=1e-4, atol=1e-5)
+
+
+class _Region:
+    """A network on 1x32x32 images whose class-1 logit is 4 x the mean of the top-left 8x8 corner - 2 (class 0's
+    the negative): on a grey image the probability of class 1 is even, and follows how much of the corner shows."""
+
+    @staticmethod
+    def make(nn, ms):
+        net = nn.SequentialCell([nn.Flatten(), nn.Dense(32 * 32, 2)])
+        w = np.zeros((2, 1, 32, 32), np.float32)
+        w[1, 0, :8, :8] = 4.0 / 64
+        w[0] = -w[1]
+        net[1].weight.set_data(ms.Tensor(w.reshape(2, -1)))
+        net[1].bias.set_data(ms.Tensor(np.array([1.0, -1.0], np.float32)))
+        return net
+
+
+def test_rise_finds_the_region_the_network_looks_at(xai):
+    import mindspore as ms
+    from mindspore import nn
+    from mindspore_xai.explainer import RISE
+    net = _Region.make(nn, ms)
+    x = np.full((1, 1, 32, 32), 0.5, np.float32)
+    np.random.seed(0)
+    sal = RISE(net, nn.Softmax(), perturbation_per_eval=50)(ms.Tensor(x), 1).asnumpy()[0, 0]
+    assert sal.shape == (32, 32) and np.isfinite(sal).all()
+    # RISE's 6000 random masks: the corner's 8x8 block stands out of the other fifteen (which sit at ~1/4)
+    blocks = sal.reshape(4, 8, 4, 8).mean(axis=(1, 3)).ravel()
+    assert blocks[0] > blocks[1:].max() + 0.02 and np.abs(blocks[1:] - 0.25).max() < 0.02
+
+
+def test_gradcam_fails_on_the_210_hook_convention(xai):
+    """GradCAM 1.8.1 takes the gradient its hook receives as the layer's output gradient; with 2.10's convention
+    it is the input's (3 channels against the 4 of the activation), and the weighting fails on MindSpore 2.10 with
+    this ValueError from Mul, as here."""
+    import mindspore as ms
+    from mindspore import nn
+    from mindspore_xai.explainer import GradCAM
+
+    class Net(nn.Cell):
+        def __init__(self):
+            super().__init__()
+            self.conv = nn.Conv2d(3, 4, 3, pad_mode="same")
+            self.relu = nn.ReLU()
+            self.pool = nn.AvgPool2d(8)
+            self.flatten = nn.Flatten()
+            self.fc = nn.Dense(4, 5)
+
+        def construct(self, x):
+            return self.fc(self.flatten(self.pool(self.relu(self.conv(x)))))
+
+    x = ms.Tensor(np.random.default_rng(0).random((2, 3, 8, 8)).astype(np.float32))
+    with pytest.raises(ValueError, match="Mul"):
+        GradCAM(Net(), layer="conv")(x, ms.Tensor([1, 3], ms.int32))
+
+
+def test_localization_and_faithfulness_benchmarks(xai):
+    import mindspore as ms
+    from mindspore import nn
+    from mindspore_xai.benchmark import Faithfulness, Localization
+    from mindspore_xai.explainer import Gradient
+    net = _Region.make(nn, ms)
+    x = ms.Tensor(np.random.default_rng(2).random((1, 1, 32, 32)).astype(np.float32))
+    gradient = Gradient(net)
+    sal = gradient(x, 1)
+    # the gradient is 4/64 on the corner and 0 elsewhere: the pointing game (15 pixels' tolerance) hits a mask
+    # on the corner and misses one 16 pixels away
+    np.testing.assert_allclose(sal.asnumpy()[0, 0, :8, :8], 4 / 64, rtol=1e-6)
+    assert np.all(sal.asnumpy()[0, 0, 8:] == 0) and np.all(sal.asnumpy()[0, 0, :, 8:] == 0)
+    corner, far = np.zeros((1, 1, 32, 32)), np.zeros((1, 1, 32, 32))
+    corner[..., :8, :8] = 1
+    far[..., 23:, 23:] = 1
+    loc = Localization(num_labels=2, metric="PointingGame")
+    assert loc.evaluate(gradient, x, 1, sal, mask=corner).tolist() == [1.0]
+    assert loc.evaluate(gradient, x, 1, sal, mask=far).tolist() == [0.0]
+    ioss = Localization(num_labels=2, metric="IoSR")
+    assert ioss.evaluate(gradient, x, 1, sal, mask=corner)[0] == pytest.approx(1.0)
+    # deleting the pixels the saliency ranks first lowers the class probability most: faithful
+    np.random.seed(0)
+    faith = Faithfulness(num_labels=2, activation_fn=nn.Softmax(), metric="NaiveFaithfulness")
+    score = faith.evaluate(gradient, x, 1, sal)
+    assert score.shape == (1,) and np.isfinite(score).all() and score[0] > 0.5
