@@ -103,7 +103,7 @@ def huber(x, y, delta=1.0, reduction="mean"):
 
 
 def kl_div(x, y, reduction="mean"):
-    loss = np.where(y > 0, y * np.log(np.where(y > 0, y, 1)), 0) - y * x
+    loss = np.where(y > 0, y * np.log(np.where(y > 0, y, 1)) - y * x, 0)     # 0 where y <= 0 (MindSpore)
     if reduction == "batchmean":
         return loss.sum() / x.shape[0]
     return reduce(loss, reduction)

@@ -373,3 +373,11 @@ ERRORS = [
               ValueError, "For 'SoftmaxCrossEntropyWithLogits'"),
 ]
 test_bad_input = make_error_tests(ERRORS)
+
+
+def test_kl_div_is_zero_where_labels_are_not_positive():
+    # MindSpore's KLDivLoss: y * (log y - x) where y > 0, else 0 (negative labels included)
+    x = np.log(np.array([[0.3, 0.7], [0.5, 0.5]], np.float32))
+    y = np.array([[-1, 1], [1, -1]], np.float32)
+    out = ops.KLDivLoss("none")(ms.Tensor(x), ms.Tensor(y)).asnumpy()
+    np.testing.assert_allclose(out, [[0, -np.log(0.7)], [-np.log(0.5), 0]], rtol=1e-6)

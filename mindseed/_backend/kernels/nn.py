@@ -362,16 +362,17 @@ def huber_loss_grad(dout, x, y, delta, reduction):
 
 
 def kl_div(x, y, reduction):
-    # MindSpore's KLDivLoss: y * (log y - x), 0 where y == 0
-    loss = torch.xlogy(y, y) - y * x
+    # MindSpore's KLDivLoss: y * (log y - x) where y > 0, else 0
+    loss = torch.where(y > 0, torch.xlogy(y, y.clamp_min(0)) - y * x, torch.zeros((), dtype=x.dtype))
     return _reduce(loss, reduction)
 
 
 def kl_div_grad(dout, x, y, reduction):
     shape = torch.broadcast_shapes(x.shape, y.shape)
     d = _scale_dout(dout, shape, _numel(shape), reduction)
-    gy = torch.where(y > 0, torch.log(y.clamp_min(torch.finfo(y.dtype).tiny)) + 1, torch.zeros_like(y)) - x
-    return -d * y, d * gy
+    pos = y > 0
+    gy = torch.where(pos, torch.log(y.clamp_min(torch.finfo(y.dtype).tiny)) + 1 - x, torch.zeros((), dtype=y.dtype))
+    return -d * y, d * gy       # MindSpore's input gradient is -y * dout everywhere
 
 
 # ---------------------------------------------------------------- ctc
