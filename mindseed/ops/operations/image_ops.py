@@ -3,8 +3,9 @@
 from mindseed.ops.operations import (  # noqa: F401
     AdjustHue, AdjustSaturation, CombinedNonMaxSuppression, CropAndResize, HSVToRGB, NonMaxSuppressionV3,
     NonMaxSuppressionWithOverlaps, RGBToHSV, ResizeArea, ResizeBicubic, ResizeBilinearV2)
+from mindseed.ops.operations._image_prims import ScaleAndTranslate  # noqa: F401
 
 __all__ = [
     "AdjustHue", "AdjustSaturation", "CombinedNonMaxSuppression", "CropAndResize", "HSVToRGB",
     "NonMaxSuppressionV3", "NonMaxSuppressionWithOverlaps", "RGBToHSV", "ResizeArea", "ResizeBicubic",
-    "ResizeBilinearV2"]
+    "ResizeBilinearV2", "ScaleAndTranslate"]

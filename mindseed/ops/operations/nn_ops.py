@@ -18,6 +18,8 @@ from mindseed.ops.operations import (  # noqa: F401
     SoftShrink, Softmax, SoftmaxCrossEntropyWithLogits, Softplus, Softsign, SparseApplyAdadelta, SparseApplyAdagrad,
     SparseApplyAdagradV2, SparseApplyFtrl, SparseApplyFtrlV2, SparseApplyProximalAdagrad, SparseApplyRMSProp,
     SparseSoftmaxCrossEntropyWithLogits, Tanh, TripletMarginLoss, UpsampleNearest3D, UpsampleTrilinear3D)
+from mindseed.ops.operations._runtime_prims import (  # noqa: F401
+    ApplyRotaryPosEmb, DeformableOffsets, GroupTopk, PagedAttention, PagedAttentionMask, ReshapeAndCache)
 
 __all__ = [
     "Adam", "AdamNoUpdateParam", "AdamWeightDecay", "AdaptiveAvgPool2D", "AdaptiveAvgPool3D", "AdaptiveMaxPool2D",
@@ -39,4 +41,5 @@ __all__ = [
     "SoftmaxCrossEntropyWithLogits", "Softplus", "Softsign", "SparseApplyAdadelta", "SparseApplyAdagrad",
     "SparseApplyAdagradV2", "SparseApplyFtrl", "SparseApplyFtrlV2", "SparseApplyProximalAdagrad",
     "SparseApplyRMSProp", "SparseSoftmaxCrossEntropyWithLogits", "Tanh", "TripletMarginLoss", "UpsampleNearest3D",
-    "UpsampleTrilinear3D"]
+    "UpsampleTrilinear3D", "ApplyRotaryPosEmb", "DeformableOffsets", "GroupTopk", "PagedAttention",
+    "PagedAttentionMask", "ReshapeAndCache"]
