@@ -72,7 +72,13 @@ def _dyn_key(obj, dyn):
         elif sig is None:
             parts.append(_key_of(a))
         else:
-            if len(sig) != len(a.shape) or any(s is not None and s != d for s, d in zip(sig, a.shape)):
+            if len(sig) != len(a.shape):
+                if not a.shape:         # a 0-d tensor passes any declared rank (MindSpore): it keys as it is
+                    parts.append(_key_of(a))
+                    continue
+                raise ValueError(f"For set_inputs and tuple(list) in set_inputs, the dims of {k + 1}th input must be "
+                                 f"the same as expected, but got expected: {len(sig)}, and input: {len(a.shape)}!")
+            if any(s is not None and s != d for s, d in zip(sig, a.shape)):
                 raise ValueError(f"For 'set_inputs', the input {k} of shape {a.shape} does not match the dynamic "
                                  f"shape {list(sig)} it was declared with.")
             parts.append(("T", tuple(None if s is None else d for s, d in zip(sig, a.shape)), a.dtype.name))

@@ -203,7 +203,7 @@ class _Compiled:
             if isinstance(a, Tensor) and len(n) == 1 and n[0] is a:
                 if self.dyn == "all" or i < len(self.dyn) and self.dyn[i] == _RANK:
                     out[k] = frozenset(range(len(a.shape)))
-                elif i < len(self.dyn) and self.dyn[i] is not None:
+                elif i < len(self.dyn) and self.dyn[i] is not None and len(self.dyn[i]) == len(a.shape):
                     out[k] = frozenset(j for j, d in enumerate(self.dyn[i]) if d is None)
             k += len(n)
         return out

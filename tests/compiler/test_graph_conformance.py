@@ -172,3 +172,21 @@ def test_attribute_update_under_strict_syntax_and_parameter_attributes(graph_mod
     monkeypatch.setenv("MS_DEV_JIT_SYNTAX_LEVEL", "0")
     with pytest.raises(TypeError, match="In JIT strict mode, if need to modify a member attribute"):
         SetData()()
+
+
+def test_set_inputs_rank_is_checked_but_a_scalar_passes(graph_mode):
+    class Lin(nn.Cell):
+        def construct(self, a, b):
+            return ms.ops.linspace(a, b, 5)
+
+    class Twice(nn.Cell):
+        def construct(self, a):
+            return a * 2
+    lin = Lin()
+    lin.set_inputs(Tensor(shape=[None], dtype=ms.float32), Tensor(shape=[None], dtype=ms.float32))
+    np.testing.assert_allclose(lin(Tensor(5.0), Tensor(25.0)).asnumpy(), np.linspace(5, 25, 5))
+    np.testing.assert_allclose(lin(Tensor(15.0), Tensor(35.0)).asnumpy(), np.linspace(15, 35, 5))
+    net = Twice()
+    net.set_inputs(Tensor(shape=[None, 3], dtype=ms.float32))
+    with pytest.raises(ValueError, match="the dims of 1th input must be the same as expected, but got expected: 2"):
+        net(Tensor(np.ones((2,), np.float32)))
