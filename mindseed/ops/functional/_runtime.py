@@ -57,8 +57,11 @@ def array_reduce(fn, x, shp):
     leading dims `shp` lacks and the dims where `shp` has 1: the gradient of `distribute`.
 
     Raises:
+        TypeError: `fn` is not callable or `x` is not a Tensor.
         ValueError: `x`'s shape cannot be reduced to `shp`.
     """
+    if not callable(fn):
+        raise TypeError(f"For 'array_reduce', 'fn' must be a callable binary function, but got {type(fn).__name__}.")
     _tensor("array_reduce", "x", x)
     axes = _reduce_axes("array_reduce", x.shape, shp)
     out = x
