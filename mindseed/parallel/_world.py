@@ -47,6 +47,18 @@ def sent_bytes(kind, n, input_bytes):
                      f"AllToAll, Broadcast, but got {kind!r}.")
 
 
+def _reduced(arrays, op):
+    """A new array: the arrays combined by the reduction `op`, in order."""
+    acc = np.array(arrays[0])
+    for x in arrays[1:]:
+        acc = _REDUCE[op](acc, x)
+    return acc
+
+
+def _copies(a, n):
+    return [np.array(a) for _ in range(n)]
+
+
 class SimulatedWorld:
     """`size` ranks in one process. Values are lists of numpy arrays indexed by rank.
 
@@ -81,30 +93,26 @@ class SimulatedWorld:
         nbytes = int(np.asarray(values[groups[0][0]]).nbytes) if groups else 0
         self.log.append(CommRecord(kind, n, len(groups), nbytes, sent_bytes(kind, n, nbytes)))
 
+    def _collective(self, kind, values, groups, per_group):
+        """Run a collective: `per_group(arrays of one group, in group order)` gives each member's result."""
+        self._check(kind, values, groups)
+        out = list(values)
+        for g in groups:
+            for r, res in zip(g, per_group([values[r] for r in g])):
+                out[r] = res
+        self._record(kind, groups, values)
+        return out
+
     # ------------------------------------------------------------ collectives
     def all_reduce(self, values, groups, op="sum"):
         """Every member of a group gets the reduction of the group's arrays."""
-        self._check("AllReduce", values, groups)
-        out = list(values)
-        for g in groups:
-            acc = np.array(values[g[0]])
-            for r in g[1:]:
-                acc = _REDUCE[op](acc, values[r])
-            for r in g:
-                out[r] = acc.copy()
-        self._record("AllReduce", groups, values)
-        return out
+        return self._collective("AllReduce", values, groups,
+                                lambda xs: _copies(_reduced(xs, op), len(xs)))
 
     def all_gather(self, values, groups, axis=0):
         """Every member gets the group's arrays concatenated along `axis`, in group order."""
-        self._check("AllGather", values, groups)
-        out = list(values)
-        for g in groups:
-            cat = np.concatenate([values[r] for r in g], axis=axis)
-            for r in g:
-                out[r] = cat.copy()
-        self._record("AllGather", groups, values)
-        return out
+        return self._collective("AllGather", values, groups,
+                                lambda xs: _copies(np.concatenate(xs, axis=axis), len(xs)))
 
     def reduce_scatter(self, values, groups, axis=0, op="sum"):
         """The group's arrays reduced, then cut into len(group) equal pieces along `axis`: member i keeps piece i.
@@ -112,19 +120,13 @@ class SimulatedWorld:
         Raises:
             ValueError: `axis` of the arrays is not a multiple of the group size.
         """
-        self._check("ReduceScatter", values, groups)
-        out = list(values)
-        for g in groups:
-            acc = np.array(values[g[0]])
-            for r in g[1:]:
-                acc = _REDUCE[op](acc, values[r])
-            if acc.shape[axis] % len(g):
+        def per_group(xs):
+            acc = _reduced(xs, op)
+            if acc.shape[axis] % len(xs):
                 raise ValueError(f"For 'ReduceScatter', the dim {axis} of the input ({acc.shape[axis]}) must be "
-                                 f"divisible by the group size {len(g)}.")
-            for r, piece in zip(g, np.split(acc, len(g), axis=axis)):
-                out[r] = piece.copy()
-        self._record("ReduceScatter", groups, values)
-        return out
+                                 f"divisible by the group size {len(xs)}.")
+            return [piece.copy() for piece in np.split(acc, len(xs), axis=axis)]
+        return self._collective("ReduceScatter", values, groups, per_group)
 
     def all_to_all(self, values, groups, split_axis, concat_axis):
         """Member i cuts its array into len(group) pieces along `split_axis` and sends piece j to member j; each
@@ -133,28 +135,18 @@ class SimulatedWorld:
         Raises:
             ValueError: `split_axis` is not a multiple of the group size.
         """
-        self._check("AllToAll", values, groups)
-        out = list(values)
-        for g in groups:
-            n = len(g)
-            if values[g[0]].shape[split_axis] % n:
+        def per_group(xs):
+            n = len(xs)
+            if xs[0].shape[split_axis] % n:
                 raise ValueError(f"For 'AllToAll', the split dim {split_axis} of the input "
-                                 f"({values[g[0]].shape[split_axis]}) must be divisible by the group size {n}.")
-            pieces = [np.split(values[r], n, axis=split_axis) for r in g]
-            for j, r in enumerate(g):
-                out[r] = np.concatenate([pieces[i][j] for i in range(n)], axis=concat_axis)
-        self._record("AllToAll", groups, values)
-        return out
+                                 f"({xs[0].shape[split_axis]}) must be divisible by the group size {n}.")
+            pieces = [np.split(x, n, axis=split_axis) for x in xs]
+            return [np.concatenate([pieces[i][j] for i in range(n)], axis=concat_axis) for j in range(n)]
+        return self._collective("AllToAll", values, groups, per_group)
 
     def broadcast(self, values, groups, root=0):
         """Every member of a group gets the array of the member at group rank `root`."""
-        self._check("Broadcast", values, groups)
-        out = list(values)
-        for g in groups:
-            for r in g:
-                out[r] = np.array(values[g[root]])
-        self._record("Broadcast", groups, values)
-        return out
+        return self._collective("Broadcast", values, groups, lambda xs: _copies(xs[root], len(xs)))
 
     # ------------------------------------------------------------ accounting
     def bytes_by_kind(self):
