@@ -195,21 +195,14 @@ def div_no_nan(x, y):
     return torch.where(y == 0, torch.zeros((), dtype=q.dtype, device=q.device), q)
 
 
-def _bitwise(fn):
-    def kernel(x, y):
-        x, y = _pair(x, y)
-        return fn(x, y)
-    return kernel
-
-
-bitwise_and = _bitwise(torch.bitwise_and)
-bitwise_or = _bitwise(torch.bitwise_or)
-bitwise_xor = _bitwise(torch.bitwise_xor)
-bitwise_left_shift = _bitwise(torch.bitwise_left_shift)
-bitwise_right_shift = _bitwise(torch.bitwise_right_shift)
-logical_and = _bitwise(torch.logical_and)
-logical_or = _bitwise(torch.logical_or)
-logical_xor = _bitwise(torch.logical_xor)
+bitwise_and = _binary(torch.bitwise_and)
+bitwise_or = _binary(torch.bitwise_or)
+bitwise_xor = _binary(torch.bitwise_xor)
+bitwise_left_shift = _binary(torch.bitwise_left_shift)
+bitwise_right_shift = _binary(torch.bitwise_right_shift)
+logical_and = _binary(torch.logical_and)
+logical_or = _binary(torch.logical_or)
+logical_xor = _binary(torch.logical_xor)
 
 
 def isclose(x, y, rtol=1e-5, atol=1e-8, equal_nan=False):
