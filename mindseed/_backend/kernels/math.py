@@ -183,16 +183,17 @@ def heaviside(x, values):
     return torch.heaviside(x, values)
 
 
-def xdivy(x, y):
-    x, y = _pair(x, y)
-    q = torch.div(x, y)
-    return torch.where(x == 0, torch.zeros((), dtype=q.dtype, device=q.device), q)
+def _div_zero_where_zero(operand):
+    """x / y, and 0 where operand 0 (x: xdivy) or 1 (y: div_no_nan) is 0."""
+    def kernel(x, y):
+        x, y = _pair(x, y)
+        q = torch.div(x, y)
+        return torch.where((x, y)[operand] == 0, torch.zeros((), dtype=q.dtype, device=q.device), q)
+    return kernel
 
 
-def div_no_nan(x, y):
-    x, y = _pair(x, y)
-    q = torch.div(x, y)
-    return torch.where(y == 0, torch.zeros((), dtype=q.dtype, device=q.device), q)
+xdivy = _div_zero_where_zero(0)
+div_no_nan = _div_zero_where_zero(1)
 
 
 bitwise_and = _binary(torch.bitwise_and)
