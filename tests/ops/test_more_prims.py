@@ -206,3 +206,13 @@ def test_custom_pyfunc_with_no_outputs_runs_for_its_side_effect():
             ms.set_context(mode=ms.PYNATIVE_MODE)
         np.testing.assert_array_equal(seen[-1], [4.0, 6.0])
     assert len(seen) == 2
+
+
+@pytest.mark.parametrize("dtype, fill", [(np.float32, np.nan), (np.int16, 0)])
+def test_median_of_empty_input_is_nan_or_zero(dtype, fill):
+    x = ms.Tensor(np.array([], dtype).reshape((2, 3, 0, 4)))
+    for ignore_nan in (True, False):
+        value, index = ops.Median(True, 0, False, ignore_nan)(x)
+        assert value.shape == () and np.array_equal(value.asnumpy(), fill, equal_nan=True) and int(index) == 0
+    value, _ = ops.Median(False, 2, True)(x)
+    assert value.shape == (2, 3, 1, 4)

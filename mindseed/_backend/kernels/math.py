@@ -357,6 +357,16 @@ def median(x, axis=-1, keep_dims=False, ignore_nan=False):
     fn = torch.nanmedian if ignore_nan else torch.median
     if x.dim() == 0:
         return x.clone(), torch.zeros((), dtype=torch.int64, device=x.device)
+    if x.shape[axis] == 0:
+        # an empty reduction gives NaN (float) or 0 (integer) at index 0, as MindSpore's CPU kernel
+        shape = list(x.shape)
+        if keep_dims:
+            shape[axis] = 1
+        else:
+            del shape[axis]
+        fill = float("nan") if x.is_floating_point() else 0
+        return (torch.full(shape, fill, dtype=x.dtype, device=x.device),
+                torch.zeros(shape, dtype=torch.int64, device=x.device))
     values, index = fn(x, dim=axis, keepdim=keep_dims)
     return values, index
 
