@@ -375,3 +375,15 @@ test_bad_input = make_error_tests(ERRORS)
 ])
 def test_repr(cell, text):
     assert repr(cell) == text
+
+
+@pytest.mark.parametrize("mode", ["REFLECT", "SYMMETRIC"])
+def test_pad_mirrors_every_dimension_of_a_4d_input(mode):
+    x = np.arange(2 * 3 * 3 * 5).reshape(2, 3, 3, 5).astype(np.float32)
+    pads = ((1, 0), (2, 0), (1, 2), (3, 4)) if mode == "REFLECT" else ((1, 1), (0, 2), (1, 2), (2, 0))
+    out = nn.Pad(pads, mode)(ms.Tensor(x)).asnumpy()
+    np.testing.assert_array_equal(out, np.pad(x, pads, mode.lower()))
+    # padding only the last dims through ops.pad still accepts leading zero pairs
+    flat = (3, 4, 1, 2, 0, 0, 0, 0)
+    np.testing.assert_array_equal(ms.ops.pad(ms.Tensor(x), flat, mode="reflect").asnumpy(),
+                                  np.pad(x, ((0, 0), (0, 0), (1, 2), (3, 4)), "reflect"))

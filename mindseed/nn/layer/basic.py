@@ -451,35 +451,12 @@ class Pad(Cell):
         if len(pads) != x.ndim:
             raise ValueError(f"For 'Pad', the length of 'paddings' must be equal to the rank of the input "
                              f"{x.ndim}, but got {len(pads)}.")
-        if self.mode == "SYMMETRIC":
-            return _symmetric_pad(x, pads)
+        if self.mode != "CONSTANT":      # MirrorPad: every dimension may be mirrored
+            return F.mirror_pad(x, pads, self.mode)
         flat = []
         for before, after in reversed(pads):
             flat += [before, after]
-        return F.pad(x, tuple(flat), mode="constant" if self.mode == "CONSTANT" else "reflect")
-
-
-def _symmetric_pad(x, pads):
-    """Mirror padding that repeats the edge element (MirrorPad SYMMETRIC)."""
-    for axis, (before, after) in enumerate(pads):
-        n = x.shape[axis]
-        if before > n or after > n:
-            raise ValueError(f"For 'Pad', the SYMMETRIC paddings of dimension {axis} must not exceed its size {n}, "
-                             f"but got {(before, after)}.")
-        parts = []
-        if before:
-            parts.append(F.flip(_slice(x, axis, 0, before), (axis,)))
-        parts.append(x)
-        if after:
-            parts.append(F.flip(_slice(x, axis, n - after, n), (axis,)))
-        if len(parts) > 1:
-            x = F.concat(parts, axis)
-    return x
-
-
-def _slice(x, axis, start, stop):
-    index = (slice(None),) * axis + (slice(start, stop),)
-    return P.getitem_p(x, index=index)
+        return F.pad(x, tuple(flat), mode="constant")
 
 
 class Unfold(Cell):

@@ -287,7 +287,10 @@ def pad(input_x, padding=None, mode="constant", value=None, *, paddings=None):
     if mode not in ("reflect", "replicate", "circular"):
         raise ValueError(f"For '{op}', the 'mode' must be 'constant', 'reflect', 'replicate' or 'circular', but got "
                          f"'{mode}'.")
-    if len(padding) > 6:
+    padded = len(padding)
+    while padded > 6 and padding[padded - 2:padded] == (0, 0):      # outer dims left as they are
+        padded -= 2
+    if padded > 6:
         raise ValueError(f"For '{op}', the padding must be less than or equal to 6, but got {len(padding)}.")
     if value is not None:
         raise ValueError(f"For '{op}', the padding mode '{mode}' can not set value, but got value {value}.")
