@@ -255,3 +255,15 @@ def test_residual_outputs_reach_the_bprop_as_none():
         del registry["TestResidualTwoOut"], registry["TestPlainTwoOut"]
     assert seen["TestResidualTwoOut"] is None
     np.testing.assert_array_equal(seen["TestPlainTwoOut"].asnumpy(), [0.0, 0.0])
+
+
+def test_minimum_and_maximum_give_both_inputs_the_gradient_where_one_is_nan():
+    x = ms.Tensor(np.array([1.7, 9.6, 5.8, np.nan, 2.0], np.float32))
+    y = ms.Tensor(np.array([np.nan, 9.6, 1.0, 3.0, 2.0], np.float32))
+    d = ms.Tensor(np.array([1.43, -1.09, 0.034, 2.0, 5.0], np.float32))
+    gx, gy = ms.ops.GradOperation(get_all=True, sens_param=True)(ms.ops.minimum)(x, y, d)
+    np.testing.assert_allclose(gx.asnumpy(), [1.43, -0.545, 0.0, 2.0, 2.5], rtol=1e-6)
+    np.testing.assert_allclose(gy.asnumpy(), [1.43, -0.545, 0.034, 2.0, 2.5], rtol=1e-6)
+    gx, gy = ms.ops.GradOperation(get_all=True, sens_param=True)(ms.ops.maximum)(x, y, d)
+    np.testing.assert_allclose(gx.asnumpy(), [1.43, -0.545, 0.034, 2.0, 2.5], rtol=1e-6)
+    np.testing.assert_allclose(gy.asnumpy(), [1.43, -0.545, 0.0, 2.0, 2.5], rtol=1e-6)

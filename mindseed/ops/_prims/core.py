@@ -149,11 +149,20 @@ minimum_p = Prim("Minimum", K.minimum, commutative=True, infer=I.binary, shardin
 
 def _select_bprop(pick_x):
     def bprop(x, y, out, dout):
-        # as MindSpore: where x == y the gradient is split evenly between x and y
+        # as MindSpore: where x == y the gradient is split evenly between x and y; where either is NaN, both get
+        # the whole gradient
         dt = dout.dtype.name
         mask = add_p(cast_p(pick_x(x, y), dtype=dt), mul_p(cast_p(equal_p(x, y), dtype=dt), 0.5))
-        dx = mul_p(dout, mask)
-        return dx, sub_p(dout, dx)
+        floats = [t for t in (x, y) if hasattr(t, "dtype") and mstype.is_float(t.dtype)]
+        if not floats:
+            dx = mul_p(dout, mask)
+            return dx, sub_p(dout, dx)
+        ordered = cast_p(equal_p(floats[0], floats[0]), dtype=dt)       # 0 where a NaN is
+        if len(floats) == 2:
+            ordered = mul_p(ordered, cast_p(equal_p(y, y), dtype=dt))
+        unordered = sub_p(1.0, ordered)
+        return (mul_p(dout, add_p(mul_p(mask, ordered), unordered)),
+                mul_p(dout, add_p(mul_p(sub_p(1.0, mask), ordered), unordered)))
     return bprop
 
 
