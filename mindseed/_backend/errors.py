@@ -29,7 +29,8 @@ _DROPPED = (re.compile(r"\s*\(Could this error message be improved\?.*$", re.DOT
             re.compile(r"^\[enforce fail at [^\]]*\]\s*(err == 0\.\s*)?"),
             re.compile(r"\s*\(Triggered internally at .*\)\.?", re.DOTALL),
             re.compile(r"\s*Exception raised from .*$", re.DOTALL),
-            re.compile(r"\s*Please use .*$", re.DOTALL))     # torch's advice names torch's functions
+            re.compile(r"\s*Please use .*$", re.DOTALL),     # torch's advice names torch's functions
+            re.compile(r",?\s*Use the `.*$", re.DOTALL))
 
 
 def _dtype_name(word):
@@ -71,6 +72,7 @@ def kernel_error(exc):
     msg = _DTYPE_RE.sub(lambda m: _dtype_name(m.group(1)), msg).replace("scalar type", "dtype")
     if _VOCABULARY.search(msg):
         msg = "the kernel does not accept these inputs."
-    kind = TypeError if isinstance(exc, (TypeError, AttributeError)) or "dtype" in msg or "type" in msg.split(" ")[:3] \
-        else IndexError if isinstance(exc, IndexError) else ValueError
+    typed = isinstance(exc, (TypeError, AttributeError)) or "dtype" in msg or " bool " in msg
+    kind = TypeError if typed or "type" in msg.split(" ")[:3] else IndexError if isinstance(exc, IndexError) \
+        else ValueError
     return kind, msg

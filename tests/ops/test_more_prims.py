@@ -216,3 +216,14 @@ def test_median_of_empty_input_is_nan_or_zero(dtype, fill):
         assert value.shape == () and np.array_equal(value.asnumpy(), fill, equal_nan=True) and int(index) == 0
     value, _ = ops.Median(False, 2, True)(x)
     assert value.shape == (2, 3, 1, 4)
+
+
+def test_squared_difference_rejects_bool_and_numbers_and_sub_of_bools_names_no_torch_advice():
+    from mindseed.ops import operations as P
+    np.testing.assert_array_equal(P.SquaredDifference()(ms.Tensor([1, 2]), ms.Tensor([3, 5])).asnumpy(), [4, 9])
+    for x, y in ((ms.Tensor([True]), ms.Tensor([False])), (7, 2)):
+        with pytest.raises(TypeError, match="SquaredDifference"):
+            P.SquaredDifference()(x, y)
+    with pytest.raises(TypeError) as info:
+        ops.sub(ms.Tensor([True]), ms.Tensor([False]))
+    assert "logical_xor" not in str(info.value)

@@ -76,6 +76,11 @@ class SquaredDifference(Primitive):
         super().__init__("SquaredDifference")
 
     def __call__(self, x, y):
+        for name, t in (("x", x), ("y", y)):
+            if not isinstance(t, Tensor) or t.dtype == mstype.bool_:
+                got = t.dtype if isinstance(t, Tensor) else type(t).__name__
+                raise TypeError(f"For 'SquaredDifference', the input '{name}' must be a Tensor of a number type, "
+                                f"but got {got}.")
         d = C.sub_p(x, y)
         return C.mul_p(d, d)
 
