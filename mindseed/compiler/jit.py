@@ -351,14 +351,22 @@ def _jit_level(level):
 
 
 def _check_parameter_names(leaves, captured):
-    """A graph holds each Parameter name once: two Parameter objects of one name (an argument and a weight the
-    function reads, or two arguments) are a ValueError, as in MindSpore (whose unnamed Parameters get unique
-    names; ours share the default name, which is not checked)."""
+    """A Parameter passed as an argument of a graph must not share its name with another Parameter the graph
+    holds (another argument, or a weight it reads): a ValueError, as in MindSpore. Weights read from cells may
+    share names among themselves (cells copied into a container); unnamed Parameters share the default name and
+    are not checked (MindSpore names each one apart)."""
     names = {}
-    for p in [x for x in leaves if isinstance(x, Parameter)] + [o for o, _ in captured if isinstance(o, Parameter)]:
-        if p.name != "Parameter" and names.setdefault(p.name, p) is not p:
-            raise ValueError(f"The parameter {p!r} , its name '{p.name}' already exists. Please set a unique name "
-                             f"for the parameter.")
+    for p in leaves:
+        if isinstance(p, Parameter) and p.name != "Parameter" and names.setdefault(p.name, p) is not p:
+            _raise_duplicate(p)
+    for p, _ in captured:
+        if isinstance(p, Parameter) and names.get(p.name, p) is not p:
+            _raise_duplicate(p)
+
+
+def _raise_duplicate(p):
+    raise ValueError(f"The parameter {p!r} , its name '{p.name}' already exists. Please set a unique name for the "
+                     f"parameter.")
 
 
 def _strict_output(out):
