@@ -179,10 +179,7 @@ def get_local_rank(group=GlobalComm.WORLD_COMM_GROUP):
     Raises:
         TypeError: `group` is not a str.
     """
-    _need_str("get_local_rank", group)
-    if not K.is_initialized():
-        return int(os.getenv("LOCAL_RANK", "0"))
-    return K.local_placement(_existing(group, "get_local_rank"))[0]
+    return _local_placement(group, "get_local_rank", "LOCAL_RANK", "0", 0)
 
 
 def get_local_rank_size(group=GlobalComm.WORLD_COMM_GROUP):
@@ -191,10 +188,15 @@ def get_local_rank_size(group=GlobalComm.WORLD_COMM_GROUP):
     Raises:
         TypeError: `group` is not a str.
     """
-    _need_str("get_local_rank_size", group)
+    return _local_placement(group, "get_local_rank_size", "LOCAL_RANK_SIZE", "1", 1)
+
+
+def _local_placement(group, caller, env, unset, index):
+    """Item `index` of (rank on this host, members on this host) of `group`; before `init`, the variable `env`."""
+    _need_str(caller, group)
     if not K.is_initialized():
-        return int(os.getenv("LOCAL_RANK_SIZE", "1"))
-    return K.local_placement(_existing(group, "get_local_rank_size"))[1]
+        return int(os.getenv(env, unset))
+    return K.local_placement(_existing(group, caller))[index]
 
 
 def _existing(group, caller):

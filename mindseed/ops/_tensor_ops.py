@@ -38,33 +38,31 @@ def _rbinary(prim, op):
     return method
 
 
-def _floordiv(x, y):
-    from mindseed.ops import functional  # noqa: PLC0415 -- the math family, attached after import
-    return functional.floor_divide(x, y)
+def _functional(name):
+    """A call of `ops.functional.<name>`, looked up when called (the math family is attached after this module)."""
+    def call(*args):
+        from mindseed.ops import functional  # noqa: PLC0415
+        return getattr(functional, name)(*args)
+    call.__name__ = name
+    return call
 
 
-def _mod(x, y):
-    from mindseed.ops import functional  # noqa: PLC0415
-    return functional.remainder(x, y)
+def _bitwise_or_logical(name):
+    """`&`, `|`, `^`: bitwise_<name> when an operand is an integer Tensor, else logical_<name>."""
+    def call(x, y):
+        from mindseed.ops import functional  # noqa: PLC0415
+        kind = "bitwise_" if _is_int(x) or _is_int(y) else "logical_"
+        return getattr(functional, kind + name)(x, y)
+    call.__name__ = name
+    return call
+
+
+_floordiv, _mod, _abs = _functional("floor_divide"), _functional("remainder"), _functional("abs")
+_and, _or, _xor = _bitwise_or_logical("and"), _bitwise_or_logical("or"), _bitwise_or_logical("xor")
 
 
 def _matmul(x, y):
     return F.matmul(x, y)
-
-
-def _and(x, y):
-    from mindseed.ops import functional  # noqa: PLC0415
-    return functional.bitwise_and(x, y) if _is_int(x) or _is_int(y) else functional.logical_and(x, y)
-
-
-def _or(x, y):
-    from mindseed.ops import functional  # noqa: PLC0415
-    return functional.bitwise_or(x, y) if _is_int(x) or _is_int(y) else functional.logical_or(x, y)
-
-
-def _xor(x, y):
-    from mindseed.ops import functional  # noqa: PLC0415
-    return functional.bitwise_xor(x, y) if _is_int(x) or _is_int(y) else functional.logical_xor(x, y)
 
 
 def _is_int(x):
@@ -75,11 +73,6 @@ def _is_int(x):
 def _invert(self):
     from mindseed.ops import functional  # noqa: PLC0415
     return functional.logical_not(self) if self.dtype == mstype.bool_ else functional.bitwise_not(self)
-
-
-def _abs(self):
-    from mindseed.ops import functional  # noqa: PLC0415
-    return functional.abs(self)
 
 
 def _getitem(self, index):

@@ -15,6 +15,7 @@ from mindseed.ops._prims.core import (add_p, cast_p, concat_p, conj_if_complex, 
                                       sign_p, split_sizes_p, sub_p, transpose_p, where_p, zeros_like_p)
 from mindseed.ops import _infer as I
 from mindseed.ops import _sharding as S
+from mindseed.ops._api import public
 from mindseed.ops._registry import Prim, RandomPrim
 
 
@@ -378,3 +379,14 @@ def _swap_last(t):
 cdist_p.def_bprop(_cdist_bprop, takes_needs=True)
 
 band_matrix_p = Prim("LRNBand", K.band_matrix)  # constant: no inputs, no gradient
+
+
+# the thin public names: functional function (and Tensor method where MindSpore has one)
+public(hsigmoid_p, "hardsigmoid(input)", check="float", doc="relu6(input + 3) / 6.")
+public(hswish_p, "hardswish(input)", check="float", doc="input * relu6(input + 3) / 6.")
+public(fast_gelu_p, "fast_gelu(x)", check="float",
+       doc="x / (1 + exp(-1.702 |x|)) * exp(0.851 (x - |x|)), i.e. x * sigmoid(1.702 x).")
+public(silu_p, "silu(input)", check="float", doc="input * sigmoid(input).")
+public(mish_p, "mish(x)", check="float", doc="x * tanh(softplus(x)).")
+public(softsign_p, "softsign(x)", check="float", doc="x / (1 + |x|).")
+public(logsigmoid_p, "logsigmoid(x)", check="float", doc="log(sigmoid(x)), computed stably.")

@@ -329,39 +329,22 @@ def _ref_nd(op, input_x, indices, updates):
     return _inplace(input_x, lambda old: _tensor_scatter(op, old, indices, updates), updates)
 
 
-def scatter_nd_add(input_x, indices, updates, use_locking=False):
-    """input_x[indices] += updates, in place."""
-    return _ref_nd("add", input_x, indices, updates)
+def _scatter_nd_ref(op, doc, locking=False):
+    """MindSpore's ScatterNd<Op> function: `_ref_nd(op, ...)` under its own name."""
+    def scatter(input_x, indices, updates, use_locking=locking):
+        return _ref_nd(op, input_x, indices, updates)
+    scatter.__name__ = scatter.__qualname__ = f"scatter_nd_{op}"
+    scatter.__doc__ = doc
+    return scatter
 
 
-def scatter_nd_sub(input_x, indices, updates, use_locking=False):
-    """input_x[indices] -= updates, in place."""
-    return _ref_nd("sub", input_x, indices, updates)
-
-
-def scatter_nd_mul(input_x, indices, updates, use_locking=False):
-    """input_x[indices] *= updates, in place."""
-    return _ref_nd("mul", input_x, indices, updates)
-
-
-def scatter_nd_div(input_x, indices, updates, use_locking=False):
-    """input_x[indices] /= updates, in place."""
-    return _ref_nd("div", input_x, indices, updates)
-
-
-def scatter_nd_max(input_x, indices, updates, use_locking=False):
-    """input_x[indices] = max(input_x[indices], updates), in place."""
-    return _ref_nd("max", input_x, indices, updates)
-
-
-def scatter_nd_min(input_x, indices, updates, use_locking=False):
-    """input_x[indices] = min(input_x[indices], updates), in place."""
-    return _ref_nd("min", input_x, indices, updates)
-
-
-def scatter_nd_update(input_x, indices, updates, use_locking=True):
-    """input_x[indices] = updates, in place."""
-    return _ref_nd("update", input_x, indices, updates)
+scatter_nd_add = _scatter_nd_ref("add", "input_x[indices] += updates, in place.")
+scatter_nd_sub = _scatter_nd_ref("sub", "input_x[indices] -= updates, in place.")
+scatter_nd_mul = _scatter_nd_ref("mul", "input_x[indices] *= updates, in place.")
+scatter_nd_div = _scatter_nd_ref("div", "input_x[indices] /= updates, in place.")
+scatter_nd_max = _scatter_nd_ref("max", "input_x[indices] = max(input_x[indices], updates), in place.")
+scatter_nd_min = _scatter_nd_ref("min", "input_x[indices] = min(input_x[indices], updates), in place.")
+scatter_nd_update = _scatter_nd_ref("update", "input_x[indices] = updates, in place.", locking=True)
 
 
 def _ref_rows(op, input_x, indices, updates):

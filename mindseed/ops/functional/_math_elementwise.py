@@ -288,25 +288,6 @@ def float_power_ext(input, exponent):
 pows = tensor_pow = FC.pow
 tensor_add, tensor_sub, tensor_mul, tensor_muls, tensor_div = FC.add, FC.sub, FC.mul, FC.mul, FC.div
 tensor_exp = FC.exp
-
-
-def tensor_gt(input, other):
-    """input > other (alias of `greater`)."""
-    return FC.greater(input, other)
-
-
-def tensor_ge(input, other):
-    """input >= other (alias of `greater_equal`)."""
-    return FC.greater_equal(input, other)
-
-
-def tensor_lt(input, other):
-    """input < other (alias of `less`)."""
-    return FC.less(input, other)
-
-
-def tensor_le(input, other):
-    """input <= other (alias of `less_equal`)."""
-    return FC.less_equal(input, other)
+tensor_gt, tensor_ge, tensor_lt, tensor_le = FC.greater, FC.greater_equal, FC.less, FC.less_equal
 
 

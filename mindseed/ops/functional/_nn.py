@@ -19,10 +19,9 @@ from mindseed.ops.functional._nn_norm import *  # noqa: F401,F403
 from mindseed.ops.functional._nn_norm import __all__ as _norm_names
 
 __all__ = [
-    "relu6", "leaky_relu", "elu", "selu", "celu", "gelu", "fast_gelu", "silu", "mish", "softplus", "softsign",
-    "hardswish", "hardsigmoid", "hardtanh", "hardshrink", "softshrink", "soft_shrink", "tanhshrink", "logsigmoid",
-    "glu", "swiglu", "prelu", "rrelu", "threshold", "softmax", "log_softmax", "softmin", "gumbel_softmax",
-    "dropout", "dropout1d", "dropout2d", "dropout3d", "bias_add", "dense", "bidense", "embedding",
+    "relu6", "leaky_relu", "elu", "selu", "celu", "gelu", "softplus", "hardtanh", "hardshrink", "softshrink",
+    "soft_shrink", "tanhshrink", "glu", "swiglu", "prelu", "rrelu", "threshold", "softmax", "log_softmax", "softmin",
+    "gumbel_softmax", "dropout", "dropout1d", "dropout2d", "dropout3d", "bias_add", "dense", "bidense", "embedding",
     "cosine_similarity", "cdist", "pdist",
 ] + _loss_names + _norm_names
 
@@ -106,18 +105,6 @@ def threshold(input, thr, value):
                          value=_check_number("threshold", "value", value))
 
 
-def hardsigmoid(input):
-    """relu6(input + 3) / 6."""
-    _check_float("HSigmoid", "input", input)
-    return N.hsigmoid_p(input)
-
-
-def hardswish(input):
-    """input * relu6(input + 3) / 6."""
-    _check_float("HSwish", "input", input)
-    return N.hswish_p(input)
-
-
 # ---------------------------------------------------------------- smooth activations
 def elu(input_x, alpha=1.0):
     """input_x where input_x > 0, else alpha * (exp(input_x) - 1)."""
@@ -178,24 +165,6 @@ def gelu(input, approximate='none'):
     return N.gelu_p(input, approximate=approximate)
 
 
-def fast_gelu(x):
-    """x / (1 + exp(-1.702 |x|)) * exp(0.851 (x - |x|)), i.e. x * sigmoid(1.702 x)."""
-    _check_float("FastGeLU", "x", x)
-    return N.fast_gelu_p(x)
-
-
-def silu(input):
-    """input * sigmoid(input)."""
-    _check_float("SiLU", "input", input)
-    return N.silu_p(input)
-
-
-def mish(x):
-    """x * tanh(softplus(x))."""
-    _check_float("Mish", "x", x)
-    return N.mish_p(x)
-
-
 def softplus(input, beta=1, threshold=20):
     """log(1 + exp(beta * input)) / beta, and input itself where beta * input > threshold.
 
@@ -209,24 +178,12 @@ def softplus(input, beta=1, threshold=20):
     return N.softplus_p(input, beta=beta, threshold=_check_number("softplus", "threshold", threshold))
 
 
-def softsign(x):
-    """x / (1 + |x|)."""
-    _check_float("Softsign", "x", x)
-    return N.softsign_p(x)
-
-
 def tanhshrink(input):
     """input - tanh(input) (integer inputs are computed in float32)."""
     _check_tensor("tanhshrink", "input", input)
     if not mstype.is_float(input.dtype):
         input = P.cast_p(input, dtype="Float32")
     return N.tanhshrink_p(input)
-
-
-def logsigmoid(x):
-    """log(sigmoid(x)), computed stably."""
-    _check_float("LogSigmoid", "x", x)
-    return N.logsigmoid_p(x)
 
 
 def _halves(op, x, axis):

@@ -2,6 +2,7 @@
 from mindseed.common import dtype as mstype
 from mindseed.common.seed import op_generator
 from mindseed.common.tensor import Tensor
+from mindseed.ops._api import G
 from mindseed.ops._prims import core as P
 from mindseed.ops._prims import nn as N
 from mindseed.ops._prims import nn_loss as L
@@ -27,13 +28,13 @@ SeLU = attr_primitive("SeLU", F.selu, "Scaled exponential linear unit.")
 GeLU = attr_primitive("GeLU", lambda x: F.gelu(x, approximate="tanh"),
               "Gaussian error linear unit, tanh form: 0.5 x (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3))).")
 Gelu = attr_primitive("Gelu", lambda x: F.gelu(x, approximate="tanh"), "Deprecated spelling of GeLU.")
-FastGeLU = attr_primitive("FastGeLU", F.fast_gelu, "x * sigmoid(1.702 x).")
-FastGelu = attr_primitive("FastGelu", F.fast_gelu, "Deprecated spelling of FastGeLU.")
-HSwish = attr_primitive("HSwish", F.hardswish, "x * relu6(x + 3) / 6.")
-HSigmoid = attr_primitive("HSigmoid", F.hardsigmoid, "relu6(x + 3) / 6.")
-Mish = attr_primitive("Mish", F.mish, "x * tanh(softplus(x)).")
+FastGeLU = attr_primitive("FastGeLU", G.fast_gelu, "x * sigmoid(1.702 x).")
+FastGelu = attr_primitive("FastGelu", G.fast_gelu, "Deprecated spelling of FastGeLU.")
+HSwish = attr_primitive("HSwish", G.hardswish, "x * relu6(x + 3) / 6.")
+HSigmoid = attr_primitive("HSigmoid", G.hardsigmoid, "relu6(x + 3) / 6.")
+Mish = attr_primitive("Mish", G.mish, "x * tanh(softplus(x)).")
 Softplus = attr_primitive("Softplus", F.softplus, "log(1 + exp(x)).")
-Softsign = attr_primitive("Softsign", F.softsign, "x / (1 + |x|).")
+Softsign = attr_primitive("Softsign", G.softsign, "x / (1 + |x|).")
 L2Loss = attr_primitive("L2Loss", lambda x: P.mul_p(P.reduce_sum_p(P.mul_p(x, x)), 0.5), "sum(x^2) / 2.")
 
 
