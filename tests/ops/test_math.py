@@ -388,3 +388,12 @@ def test_binary_broadcasting_fuzz(shapes, which, seed):
     np.testing.assert_allclose(out.asnumpy(), ref(a, b), rtol=1e-6, atol=1e-9)
     gx, gy = ms.grad(lambda u, v: fn(u, v).sum(), grad_position=(0, 1))(x, y)
     assert gx.shape == tuple(sx) and gy.shape == tuple(sy)
+
+
+def test_xlogy_complex_operands():
+    # torch's xlogy takes no complex input; MindSpore's Xlogy does: x * log(y), 0 where x is 0
+    x = np.array([[0, 1 + 1j], [2, 3 - 1j]], np.complex128)
+    y = np.array([[2, 3 + 0.5j], [0.5, 1j]], np.complex128)
+    out = ops.Xlogy()(ms.Tensor(x), ms.Tensor(y)).asnumpy()
+    assert out.dtype == np.complex128
+    np.testing.assert_allclose(out, np.where(x == 0, 0, x * np.log(y)), rtol=1e-12)

@@ -164,10 +164,19 @@ logaddexp2 = _binary(torch.logaddexp2, to_float=True)
 copysign = _binary(torch.copysign)
 fmax = _binary(torch.fmax)
 fmin = _binary(torch.fmin)
-xlogy = _binary(torch.xlogy)
 gcd = _binary(torch.gcd)
 lcm = _binary(torch.lcm)
 nextafter = _binary(torch.nextafter, to_float=True)
+
+
+def xlogy(x, y):
+    """x * log(y), 0 where x is 0 (also for complex operands, which torch.xlogy does not take)."""
+    x, y = _pair(x, y)
+    if not (x.is_complex() or y.is_complex()):
+        return torch.xlogy(x, y)
+    dt = torch.promote_types(x.dtype, y.dtype)
+    x, y = x.to(dt), y.to(dt)
+    return torch.where(x == 0, torch.zeros((), dtype=dt, device=x.device), x * torch.log(y))
 
 
 def truncate_div(x, y):
