@@ -227,7 +227,7 @@ def from_numpy(a, dtype_name_=None, copy=True):
         a = a.astype(a.dtype.newbyteorder("="))
     t = torch.from_numpy(a)
     if dtype_name_ is not None and t.dtype != _TORCH_DTYPES[dtype_name_]:
-        t = t.to(_TORCH_DTYPES[dtype_name_])
+        t = to_dtype(t, _TORCH_DTYPES[dtype_name_])
     if _device.type != "cpu":
         t = t.to(_device)
     return t

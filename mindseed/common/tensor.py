@@ -434,6 +434,8 @@ def _convert(data, dtype):
     if isinstance(data, np.generic):
         return B.from_numpy(np.asarray(data), dtype.name if dtype is not None else None)
     if isinstance(data, (bool, numbers.Number)):
+        if isinstance(data, complex) and dtype is not None and not mstype.is_complex(dtype):
+            data = data.real          # a real dtype keeps the real part, as MindSpore (and numpy's astype) do
         return B.tensor(data, (dtype or _infer_dtype(data)).name)
     if isinstance(data, (list, tuple)):
         if dtype is None:
@@ -442,7 +444,14 @@ def _convert(data, dtype):
             data = _to_numpy_nested(data)
         if dtype == mstype.bfloat16:
             return B.tensor(np.asarray(data, dtype=np.float32).tolist(), "BFloat16")
-        return B.from_numpy(np.asarray(data, dtype=mstype.dtype_to_nptype(dtype)), dtype.name)
+        nptype = mstype.dtype_to_nptype(dtype)
+        try:
+            array = np.asarray(data, dtype=nptype)
+        except TypeError:
+            if not any(isinstance(x, complex) for x in _flat(data)):
+                raise
+            array = np.asarray(data).real.astype(nptype)      # complex values under a real dtype: the real part
+        return B.from_numpy(array, dtype.name)
     if B.is_array(data):
         return data
     raise TypeError(f"For 'Tensor', the type of input_data must be Tensor, numpy.ndarray, bool, int, float, "

@@ -34,3 +34,14 @@ def test_storage_memory_and_properties():
 def test_membership():
     t = ms.Tensor(np.array([[1, 2], [3, 4]]))
     assert 3 in t and 5 not in t and ms.Tensor(2) in t
+
+
+@pytest.mark.parametrize("data", [[1 + 2j, 2 - 1j], 1 + 2j, np.array([1 + 2j, 2 - 1j]), [[1 + 2j, 3]]])
+def test_complex_data_under_a_real_dtype_keeps_the_real_part(data):
+    import warnings
+    expect = np.real(np.asarray(data))
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")      # no backend warning about the discarded imaginary part
+        np.testing.assert_array_equal(ms.Tensor(data, ms.float32).asnumpy(), expect.astype(np.float32))
+        np.testing.assert_array_equal(ms.Tensor(data, ms.int32).asnumpy(), expect.astype(np.int32))
+    np.testing.assert_array_equal(ms.Tensor(data, ms.complex64).asnumpy(), np.asarray(data, np.complex64))
