@@ -251,3 +251,18 @@ ERRORS = [
               "For 'UniformCandidateSampler'"),
 ]
 test_bad_input = make_error_tests(ERRORS)
+
+
+def test_candidate_sampler_counts_dtype_and_crowded_true_classes():
+    # no rejected draw: the expected count is num_sampled * p; after rejections 1 - (1 - p) ** tries
+    for seed in range(1, 30):
+        s, te, se = ops.uniform_candidate_sampler(ms.Tensor(np.array([[1]], np.int32)), 1, 3, True, 8, seed=seed)
+        assert s.dtype == ms.int32 and te.dtype == ms.float32
+        value = float(te.asnumpy()[0, 0])
+        tries = {t: 1 - (1 - 1 / 8) ** t for t in range(4, 40)}
+        assert value == pytest.approx(3 / 8) or any(value == pytest.approx(v) for v in tries.values())
+        np.testing.assert_allclose(se.asnumpy(), value)
+    # 3 samples + 2 true classes > range 4: the true classes cannot all be avoided, so none are (no endless loop)
+    s, _, _ = ops.UniformCandidateSampler(2, 3, True, 4, seed=1, remove_accidental_hits=True)(
+        ms.Tensor(np.array([[1, 2]], np.int64)))
+    assert s.dtype == ms.int64 and len(set(s.asnumpy().tolist())) == 3

@@ -110,6 +110,8 @@ def candidate_sampler(true_classes, num_sampled, unique, range_max, log_uniform,
         return (u * range_max).floor().long().clamp(0, range_max - 1)
 
     banned = set(_cpu(true_classes).reshape(-1).tolist()) if avoid else set()
+    if num_sampled + len(banned) > range_max:
+        banned = set()      # too few classes left to avoid the true ones: MindSpore drops remove_accidental_hits
     if unique:
         seen, out, tries = set(), [], 0
         while len(out) < num_sampled:
@@ -121,6 +123,8 @@ def candidate_sampler(true_classes, num_sampled, unique, range_max, log_uniform,
         sampled = torch.tensor(out, dtype=torch.int64)
 
         def expected(k):
+            if tries == num_sampled:        # no draw was rejected: the with-replacement count (TensorFlow's rule)
+                return num_sampled * prob(k)
             return -torch.expm1(tries * torch.log1p(-prob(k)))
     else:
         sampled = draw(num_sampled)
@@ -128,5 +132,5 @@ def candidate_sampler(true_classes, num_sampled, unique, range_max, log_uniform,
         def expected(k):
             return num_sampled * prob(k)
     true_cpu = _cpu(true_classes).long()
-    return (_out(sampled, true_classes), _out(expected(true_cpu).float(), true_classes),
+    return (_out(sampled.to(true_classes.dtype), true_classes), _out(expected(true_cpu).float(), true_classes),
             _out(expected(sampled).float(), true_classes))
