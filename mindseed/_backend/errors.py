@@ -30,7 +30,8 @@ _DROPPED = (re.compile(r"\s*\(Could this error message be improved\?.*$", re.DOT
             re.compile(r"\s*\(Triggered internally at .*\)\.?", re.DOTALL),
             re.compile(r"\s*Exception raised from .*$", re.DOTALL),
             re.compile(r"\s*Please use .*$", re.DOTALL),     # torch's advice names torch's functions
-            re.compile(r",?\s*Use the `.*$", re.DOTALL))
+            re.compile(r",?\s*Use the `.*$", re.DOTALL),
+            re.compile(r"\s*If you are trying to .*$", re.DOTALL))
 
 
 def _dtype_name(word):

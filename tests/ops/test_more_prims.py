@@ -224,6 +224,17 @@ def test_squared_difference_rejects_bool_and_numbers_and_sub_of_bools_names_no_t
     for x, y in ((ms.Tensor([True]), ms.Tensor([False])), (7, 2)):
         with pytest.raises(TypeError, match="SquaredDifference"):
             P.SquaredDifference()(x, y)
+    # a bool input with a float partner promotes (MindSpore's numbers)
+    b, f = ms.Tensor(np.array([[True, False]])), ms.Tensor(np.array([[1.5, 2.0]], np.float32))
+    for out in (P.SquaredDifference()(b, f), P.SquaredDifference()(f, b)):
+        assert out.dtype == ms.float32
+        np.testing.assert_allclose(out.asnumpy(), [[0.25, 4.0]])
     with pytest.raises(TypeError) as info:
         ops.sub(ms.Tensor([True]), ms.Tensor([False]))
     assert "logical_xor" not in str(info.value)
+    # one bool operand promotes to the other's type, as in MindSpore (torch's `-` refuses any bool tensor)
+    i = ms.Tensor(np.array([[1, 2]], np.int32))
+    assert (b - f).dtype == ms.float32 and (b - i).dtype == ms.int32
+    np.testing.assert_allclose((b - f).asnumpy(), [[-0.5, -2.0]])
+    np.testing.assert_array_equal(ops.sub(i, b).asnumpy(), [[0, 2]])
+    np.testing.assert_allclose((b - 1.5).asnumpy(), [[-0.5, -1.5]])

@@ -50,6 +50,12 @@ def _unsigned(x, y):
         (isinstance(y, torch.Tensor) and y.dtype in _WIDE_UNSIGNED)
 
 
+def _bool_with_number(x, y):
+    """One operand a bool tensor, the other of a number type (a bool pair stays the kernel's to refuse)."""
+    kinds = [v.dtype == torch.bool if isinstance(v, torch.Tensor) else isinstance(v, bool) for v in (x, y)]
+    return any(isinstance(v, torch.Tensor) and v.dtype == torch.bool for v in (x, y)) and not all(kinds)
+
+
 def _scalar_operand(x):
     """A Python number as a 0-d tensor when both operands are numbers (Sub(10.11, 902)): int64, float32 or bool."""
     dtype = torch.bool if isinstance(x, bool) else torch.int64 if isinstance(x, int) else \
@@ -76,6 +82,9 @@ add = _commutative(torch.add)
 def sub(x, y):
     if _unsigned(x, y):
         return _wrapping(torch.sub, x, y)
+    if _bool_with_number(x, y):     # torch refuses `-` on a bool tensor; MindSpore promotes it first
+        dt = torch.result_type(x, y)
+        x, y = (v.to(dt) if isinstance(v, torch.Tensor) else v for v in (x, y))
     if isinstance(x, torch.Tensor):
         return torch.sub(x, y)
     if not isinstance(y, torch.Tensor):

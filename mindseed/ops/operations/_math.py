@@ -77,10 +77,13 @@ class SquaredDifference(Primitive):
 
     def __call__(self, x, y):
         for name, t in (("x", x), ("y", y)):
-            if not isinstance(t, Tensor) or t.dtype == mstype.bool_:
-                got = t.dtype if isinstance(t, Tensor) else type(t).__name__
-                raise TypeError(f"For 'SquaredDifference', the input '{name}' must be a Tensor of a number type, "
-                                f"but got {got}.")
+            if not isinstance(t, Tensor):
+                raise TypeError(f"For 'SquaredDifference', the input '{name}' must be a Tensor, but got "
+                                f"{type(t).__name__}.")
+        if x.dtype == mstype.bool_ and y.dtype == mstype.bool_:
+            # a bool pair stays bool after promotion, which the kernel refuses; bool with a number type promotes
+            raise TypeError("For 'SquaredDifference', the inputs must be Tensors of a number type (a bool input "
+                            "needs a number-typed partner), but got Bool and Bool.")
         d = C.sub_p(x, y)
         return C.mul_p(d, d)
 
