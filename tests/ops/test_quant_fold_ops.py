@@ -190,3 +190,43 @@ def test_batch_norm_fold2_values_and_gradients(step):
         np.testing.assert_allclose(d_bstd, _finite_difference(ref_loss, bstd.astype(np.float64)), rtol=1e-4)
     else:
         assert not d_bstd.any() and not d_bmean.any()
+
+
+def test_folded_cell_runs_the_same_in_graph_mode():
+    class Fold(ms.nn.Cell):
+        def __init__(self):
+            super().__init__()
+            self.mean = ms.Parameter(ms.Tensor(np.zeros(3, np.float32)), name="mean", requires_grad=False)
+            self.var = ms.Parameter(ms.Tensor(np.ones(3, np.float32)), name="var", requires_grad=False)
+            self.beta = ms.Parameter(ms.Tensor(np.full(3, 0.1, np.float32)), name="beta")
+            self.gamma = ms.Parameter(ms.Tensor(np.ones(3, np.float32)), name="gamma")
+            self.alpha = ms.Parameter(ms.Tensor(np.array([2.0], np.float32)), name="alpha")
+            self.fold, self.fold2 = Q.BatchNormFold(freeze_bn=100), Q.BatchNormFold2(freeze_bn=100)
+            self.lsq = Q.FakeLearnedScaleQuantPerLayer()
+            self.step, self.qmax = ms.Tensor([0], ms.int32), ms.Tensor([127.0])
+
+        def construct(self, x):
+            bm, bs, rm, rs = self.fold(x, self.mean, self.var, self.step)
+            return self.lsq(self.fold2(x, self.beta, self.gamma, bs, bm, rs, rm, self.step), self.alpha, self.qmax)
+
+    x = RNG.normal(size=(4, 3, 2, 2)).astype(np.float32)
+    results = []
+    for mode in (ms.PYNATIVE_MODE, ms.GRAPH_MODE):
+        ms.set_context(mode=mode)
+        try:
+            net = Fold()
+            out = net(ms.Tensor(x)).asnumpy()
+            grads = ms.grad(net, grad_position=None, weights=net.trainable_params())(ms.Tensor(x))
+            results.append((out, net.mean.asnumpy(), [g.asnumpy() for g in grads]))
+        finally:
+            ms.set_context(mode=ms.PYNATIVE_MODE)
+    (out, mean, grads), (g_out, g_mean, g_grads) = results
+    # the batch is normalized per channel (gamma 1, beta 0.1), then quantized in steps of 2 / 127
+    norm = (x - x.mean((0, 2, 3), keepdims=True)) / np.sqrt(x.var((0, 2, 3), keepdims=True) + 1e-5) + 0.1
+    np.testing.assert_allclose(out, np.floor(np.clip(norm / 2, -1, 1) * 127 + 0.5) / 127 * 2, rtol=0, atol=1e-5)
+    np.testing.assert_allclose(g_out, out, rtol=0, atol=1e-6)
+    np.testing.assert_allclose(g_mean, mean, rtol=1e-6)     # two updates each: the call and the gradient's
+    np.testing.assert_allclose(mean, 0.19 * x.mean((0, 2, 3)), rtol=1e-4, atol=1e-6)
+    for a, b in zip(grads, g_grads):
+        np.testing.assert_allclose(a, b, rtol=1e-5, atol=1e-6)
+    assert np.abs(grads[2]).sum() > 0                        # alpha learns
