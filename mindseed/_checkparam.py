@@ -4,6 +4,8 @@ Each check returns the value it accepted (callers assign it) and raises MindSpor
 Relations are the module constants EQ, NE, LT, LE, GT, GE (against one value) and INC_NEITHER, INC_LEFT,
 INC_RIGHT, INC_BOTH (a range, naming which ends are included), IN and NOT_IN (membership).
 """
+import functools
+import inspect
 import numbers
 
 EQ, NE, LT, LE, GT, GE = 1, 2, 3, 4, 5, 6
@@ -180,3 +182,24 @@ def twice(arg_value):
     if isinstance(arg_value, tuple) and len(arg_value) == 2 and all(_is_int(v) for v in arg_value):
         return arg_value
     raise ValueError(f"The value must be an int or a tuple of two ints, but got {arg_value!r}.")
+
+
+def args_type_check(*type_args, **type_kwargs):
+    """Decorator checking the types of a function's arguments: each argument named (or given by position) here
+    must be an instance of its type(s) or None, else TypeError naming the parameter, the types and the type given.
+    A function taking ``**kwargs`` has the types of those keyword arguments checked (MindSpore's `set_context`)."""
+    def type_check(func):
+        sig = inspect.signature(func)
+        bound_types = sig.bind_partial(*type_args, **type_kwargs).arguments
+        bound_types = bound_types.get("kwargs", bound_types)
+
+        @functools.wraps(func)
+        def wrapper(*args, **kwargs):
+            values = sig.bind(*args, **kwargs).arguments
+            values = values.get("kwargs", values)
+            for name, value in values.items():
+                if name in bound_types and value is not None and not isinstance(value, bound_types[name]):
+                    raise TypeError(f"The parameter '{name}' must be {bound_types[name]}, but got {type(value)}")
+            return func(*args, **kwargs)
+        return wrapper
+    return type_check

@@ -30,3 +30,34 @@ def test_checks_return_the_value():
 def test_bad_values_raise_mindspore_errors(call, err, match):
     with pytest.raises(err, match=match):
         call()
+
+
+def test_args_type_check_decorator():
+    @V.args_type_check(a=int, b=(str, float))
+    def f(a, b=None, c=0):
+        return a, b, c
+
+    assert f(1, "x", c="anything") == (1, "x", "anything") and f(2) == (2, None, 0) and f.__name__ == "f"
+    with pytest.raises(TypeError, match="The parameter 'a' must be <class 'int'>, but got <class 'float'>"):
+        f(1.5)
+    with pytest.raises(TypeError, match="parameter 'b' must be"):
+        f(1, 3)
+
+    @V.args_type_check(mode=int, device_target=str)
+    def set_ctx(**kwargs):
+        return kwargs
+
+    assert set_ctx(mode=1, other=[1]) == {"mode": 1, "other": [1]}
+    with pytest.raises(TypeError, match="'device_target' must be <class 'str'>, but got <class 'int'>"):
+        set_ctx(device_target=3)
+
+
+def test_primexpr_computes_on_values():
+    from mindseed.ops.primitive import _primexpr
+
+    @_primexpr
+    def doubled(shape):
+        return tuple(s * 2 for s in shape)
+
+    assert doubled((1, 2)) == (2, 4)
+    assert _primexpr(reuse_result=False)(len)([1, 2, 3]) == 3

@@ -125,6 +125,8 @@ def get_context(attr_key):
     """
     if attr_key == "mode":
         return _state.mode
+    if attr_key == "enable_ge":     # read-only in MindSpore too: whether the backend is Ascend's GE (never here)
+        return False
     if attr_key not in _values:
         raise ValueError(f"For 'context.get_context', the argument {attr_key} is not recognized! For detailed usage "
                          f"of 'get_context', please refer to the Mindspore official website.")

@@ -1,9 +1,11 @@
 """MindSpore Golden Stick (mindspore-gs 1.4.1), unmodified, on mindseed: its documented algorithms.
 
 SimQAT (rewrite-based: the network's construct is rewritten with quantized cells) applied to LeNet, trained and
-converted and exported; SLB QAT with its temperature/BN-calibration callbacks; SCOP's knockoff pruning (its
-callback doubles each batch with permuted copies) and fine-tune pruning; the Ghost transform; UniPruner's graph
-analysis (from the executor's MindIR), zeroing callback and pruning.
+converted and exported; SimQAT with batch-norm folding (the one-convolution fold, Golden Stick's CPU form) and LSQ
+(learned step sizes, `FakeLearnedScaleQuantPerChannel/PerLayer`), trained, converted and exported; SLB QAT with its
+temperature/BN-calibration callbacks; SCOP's knockoff pruning (its callback doubles each batch with permuted copies)
+and fine-tune pruning; the Ghost transform; UniPruner's graph analysis (from the executor's MindIR), zeroing callback
+and pruning. PTQ and RoundToNearest are not here: they quantize mindformers networks for the Ascend backend only.
 """
 import os
 
@@ -317,3 +319,109 @@ def test_uni_pruner_groups_zeroing_and_pruning(gs, tmp_path):
     after = sum(int(np.prod(p.shape)) for p in net.trainable_params())
     assert after == c1 * 9 + 2 * c1 + c2 * c1 * 9 + 2 * c2 + c2 * 10 + 10 < before
     assert net(ms.Tensor(x[:2])).shape == (2, 10)
+
+
+class _ConvBnNet:
+    """Conv2d (no bias) + BatchNorm2d + ReLU + Dense, built on the aliased nn."""
+
+    @staticmethod
+    def make(nn):
+        class Net(nn.Cell):
+            def __init__(self):
+                super().__init__()
+                self.conv = nn.Conv2d(1, 6, 5, pad_mode='valid', has_bias=False)
+                self.bn = nn.BatchNorm2d(6)
+                self.relu = nn.ReLU()
+                self.flatten = nn.Flatten()
+                self.fc = nn.Dense(6 * 4 * 4, 4)
+
+            def construct(self, x):
+                return self.fc(self.flatten(self.relu(self.bn(self.conv(x)))))
+        return Net()
+
+
+def _train_steps(ms, nn, net, x, y, steps):
+    loss_fn = nn.SoftmaxCrossEntropyWithLogits(sparse=True, reduction="mean")
+    train = nn.TrainOneStepCell(nn.WithLossCell(net, loss_fn), nn.Momentum(net.trainable_params(), 0.01, 0.9))
+    train.set_train()
+    return [float(train(ms.Tensor(x), ms.Tensor(y)).asnumpy()) for _ in range(steps)]
+
+
+def test_simqat_bn_fold_trains_folds_and_exports(gs, tmp_path):
+    import mindspore as ms
+    from mindspore import nn
+    from mindspore_gs.quantization import SimulatedQuantizationAwareTraining as SimQAT
+    ms.set_seed(1)
+    algo = SimQAT()
+    algo.set_enable_fusion(True)
+    algo.set_bn_fold(True)
+    qnet = algo.apply(_ConvBnNet.make(nn))
+    assert {n: type(c).__name__ for n, c in qnet.name_cells().items()} == {
+        "flatten": "Flatten", "Conv2dBn_1": "Conv2dBnFoldQuantOneConv", "ReLU": "ActQuant", "Dense": "DenseQuant"}
+    conv = qnet.Conv2dBn_1
+    x, y = _batch((1, 8, 8), 4)
+    losses = _train_steps(ms, nn, qnet, x, y, 8)
+    assert losses[-1] < 0.5 * losses[0] and np.isfinite(losses).all()
+    # training updated the batch norm's moving statistics; the weight is quantized after scaling by gamma / std
+    qnet.set_train(False)
+    w, gamma, beta = conv.weight.asnumpy(), conv.gamma.asnumpy(), conv.beta.asnumpy()
+    mean, var = conv.moving_mean.asnumpy(), conv.moving_variance.asnumpy()
+    assert np.abs(mean).max() > 0 and np.abs(var - 1).max() > 0
+    std = np.sqrt(var + conv.eps)
+    folded = w * (gamma / std).reshape(-1, 1, 1, 1)
+    wq = conv.weight_quantizer()
+    mn, mx = wq._float_min.asnumpy(), wq._float_max.asnumpy()
+    fq = wq(ms.Tensor(folded)).asnumpy()
+    np.testing.assert_allclose(fq, _symmetric_per_channel_reference(folded, mn, mx), rtol=0, atol=1e-6)
+    # convert folds the batch norm into the convolution's weight and a bias
+    converted = algo.convert(qnet)
+    cconv = converted.Conv2dBn_1
+    np.testing.assert_allclose(cconv.weight.asnumpy(), folded, rtol=1e-5, atol=1e-7)
+    np.testing.assert_allclose(cconv.bias.asnumpy(), beta - gamma * mean / std, rtol=1e-5, atol=1e-6)
+    out = converted(ms.Tensor(x)).asnumpy()
+    assert out.shape == (8, 4) and np.isfinite(out).all()
+    ms.export(converted, ms.Tensor(x), file_name=str(tmp_path / "bnfold"), file_format="MINDIR")
+    loaded = nn.GraphCell(ms.load(str(tmp_path / "bnfold.mindir")))
+    np.testing.assert_allclose(loaded(ms.Tensor(x)).asnumpy(), out, rtol=1e-5, atol=1e-5)
+    # the two-convolution fold is Ascend/GPU-only in Golden Stick itself, on MindSpore's CPU as here
+    two_conv = SimQAT()
+    two_conv.set_enable_fusion(True)
+    two_conv.set_bn_fold(True)
+    two_conv.set_one_conv_fold(False)
+    with pytest.raises(ValueError, match="only the 'Ascend' and 'GPU'"):
+        two_conv.apply(_ConvBnNet.make(nn))
+
+
+def test_lsq_lenet_learns_its_scales(gs, tmp_path):
+    import mindspore as ms
+    from mindspore import nn
+    from mindspore_gs.quantization.learned_step_size_quantization import \
+        LearnedStepSizeQuantizationAwareTraining as LSQ
+    ms.set_seed(1)
+    algo = LSQ()
+    qnet = algo.apply(_lenet_class()())
+    kinds = {n: type(c).__name__ for n, c in qnet.cells_and_names() if n.endswith("quantizer")}
+    assert kinds["Conv2d._weight_quantizer"] == "LearnedStepSizeFakeQuantizePerChannel"
+    assert kinds["Dense_2._output_quantizer"] == "LearnedStepSizeFakeQuantizerPerLayer"
+    wq = qnet.Conv2d.weight_quantizer()
+    assert wq.fake_quant_train.attrs["channel_axis"] == 0 and wq.quant_max.asnumpy().tolist() == [127.0]
+    alpha0 = wq._float_max.asnumpy().copy()      # Golden Stick's KL threshold of each filter (stored negated)
+    assert alpha0.shape == (6,) and np.all(np.abs(alpha0) > 0)
+    x, y = _batch((1, 32, 32), 10)
+    losses = _train_steps(ms, nn, qnet, x, y, 10)
+    assert losses[-1] < losses[0] - 0.01 and np.isfinite(losses).all()
+    alpha = wq._float_max.asnumpy()
+    assert np.abs(alpha - alpha0).max() > 1e-6         # the scales learn from their gradient
+    assert wq.quant_max.asnumpy().tolist() == [127.0]   # quant_max gets none
+    qnet.set_train(False)
+    w = qnet.Conv2d.weight.asnumpy()
+    r = w / alpha.reshape(-1, 1, 1, 1)
+    ref = np.floor(np.clip(r, -1, 1) * np.float32(127) + np.float32(0.5)) / np.float32(127) * alpha.reshape(-1, 1, 1, 1)
+    np.testing.assert_allclose(wq(qnet.Conv2d.weight).asnumpy(), ref, rtol=0, atol=1e-7)
+    converted = algo.convert(qnet)
+    attrs = converted.Conv2d._weight_quantizer.fq.attrs
+    np.testing.assert_allclose(attrs["linear_quant_scale"], np.abs(alpha) / 127, rtol=1e-6)
+    out = converted(ms.Tensor(x)).asnumpy()
+    ms.export(converted, ms.Tensor(x), file_name=str(tmp_path / "lsq"), file_format="MINDIR")
+    loaded = nn.GraphCell(ms.load(str(tmp_path / "lsq.mindir")))
+    np.testing.assert_allclose(loaded(ms.Tensor(x)).asnumpy(), out, rtol=1e-5, atol=1e-5)

@@ -92,6 +92,19 @@ def test_lenet_nodes_topology_and_code():
     assert "class LeNet5Opt(LeNet5):" in code and "fc1_var = self.fc1(x)" in code and "x = self.relu(fc1_var)" in code
 
 
+
+def test_cell_nodes_carry_the_layer_attributes():
+    stree = SymbolTree.create(LeNet5())
+    conv2 = stree.get_node("conv2")
+    assert conv2.get_attribute("kernel_size") == (5, 5) and conv2.get_attribute("pad_mode") == "valid"
+    assert conv2.get_attribute("in_channels") == 6 and conv2.get_attribute("out_channels") == 16
+    assert conv2.get_attribute("cls") is nn.Conv2d and conv2.get_attribute("missing") is None
+    assert not any(key.startswith("_") for key in conv2.get_attributes())
+    assert stree.get_node("input_x").get_attributes() == {}
+    created = Node.create_call_cell(nn.BatchNorm2d(4, eps=1e-3), ["y"], [ScopedValue.create_naming_value("x")])
+    assert created.get_attribute("eps") == 1e-3 and created.get_attribute("cls") is nn.BatchNorm2d
+    assert ms.get_context("enable_ge") is False
+
 def test_unmodified_network_computes_the_same():
     net = LeNet5()
     x = ms.Tensor(np.random.default_rng(0).random((2, 1, 32, 32), dtype=np.float32))

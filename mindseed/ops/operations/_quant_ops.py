@@ -5,16 +5,22 @@ dequantize it within that range as MindSpore's kernels do — the range is nudge
 representable, values are clamped to it and rounded to the nearest of the 2**num_bits levels — with the
 straight-through gradient: the incoming gradient where the input lies in the nudged range, zero outside.
 `FakeQuantParam` carries the quantization parameters of a converted network and passes its input through.
-Built from mindseed's ops, they run and differentiate in both execution modes.
+The learned-scale (LSQ) fake quantization, the batch-norm folding primitives (`BatchNormFold`, `CorrectionMul`,
+`BatchNormFold2`) and the gradient primitives of all three families are in `_quant_fold` and re-exported here.
+Built from mindseed's ops, they run and differentiate in both execution modes (MindSpore has GPU kernels only).
 """
 from mindseed import _checkparam as validator
 from mindseed import ops
 from mindseed.common.dtype import QuantDtype
 from mindseed.common.tensor import Tensor
 from mindseed.ops.operations._base import Primitive
+from mindseed.ops.operations._quant_fold import channel_view
 
 __all__ = ["MinMaxUpdatePerLayer", "MinMaxUpdatePerChannel", "FakeQuantPerLayer", "FakeQuantPerChannel",
-           "FakeQuantParam"]
+           "FakeQuantParam", "FakeLearnedScaleQuantPerLayer", "FakeLearnedScaleQuantPerLayerGrad",
+           "FakeLearnedScaleQuantPerChannel", "FakeLearnedScaleQuantPerChannelGrad", "BatchNormFold",
+           "BatchNormFoldGrad", "CorrectionMul", "CorrectionMulGrad", "CorrectionMulGradReduce", "BatchNormFold2",
+           "BatchNormFold2Grad"]
 
 
 def _check_ema(name, ema, ema_decay):
@@ -36,15 +42,6 @@ def _check_range_inputs(name, x, min_value, max_value, channels=None):
     if channels is not None and min_value.shape[0] != channels:
         raise ValueError(f"For '{name}', 'min' and 'max' must have one value per channel ({channels}), but got "
                          f"shape {min_value.shape}.")
-
-
-def _channel_view(value, ndim, axis):
-    """A per-channel 1-D tensor shaped to broadcast along `axis` of an `ndim`-D tensor."""
-    if axis is None:
-        return value
-    shape = [1] * ndim
-    shape[axis] = -1
-    return value.reshape(tuple(shape))
 
 
 def _min_max_update(x, min_value, max_value, ema, ema_decay, axis):
@@ -84,7 +81,7 @@ def _fake_quant(x, min_value, max_value, num_bits, symmetric, narrow_range, axis
     quant_min, quant_max = _quant_bounds(num_bits, narrow_range)
     nudge_min, nudge_max, scale = _nudge(ops.stop_gradient(min_value), ops.stop_gradient(max_value), quant_min,
                                          quant_max, symmetric)
-    nudge_min, nudge_max, scale = (_channel_view(v, x.ndim, axis) for v in (nudge_min, nudge_max, scale))
+    nudge_min, nudge_max, scale = (channel_view(v, x.ndim, axis) for v in (nudge_min, nudge_max, scale))
     inside = ops.logical_and(x >= nudge_min, x <= nudge_max).astype(x.dtype)
     clamped = ops.minimum(ops.maximum(x, nudge_min), nudge_max)
     safe = ops.where(scale == 0, ops.ones_like(scale), scale)
@@ -256,3 +253,9 @@ class FakeQuantParam(Primitive):
 
     def __call__(self, x):
         return x
+
+
+from mindseed.ops.operations._quant_fold import (  # noqa: E402 -- they use this module's helpers
+    BatchNormFold, BatchNormFold2, BatchNormFold2Grad, BatchNormFoldGrad, CorrectionMul, CorrectionMulGrad,
+    CorrectionMulGradReduce, FakeLearnedScaleQuantPerChannel, FakeLearnedScaleQuantPerChannelGrad,
+    FakeLearnedScaleQuantPerLayer, FakeLearnedScaleQuantPerLayerGrad)

@@ -95,6 +95,17 @@ def names_of(node, ctx):
     return seen
 
 
+_ATTRIBUTE_TYPES = (NodeType.CallModule, NodeType.CallCell, NodeType.CallPrimitive)
+
+
+def _instance_attributes(obj):
+    if obj is None:
+        return {}
+    attributes = {k: v for k, v in vars(obj).items() if not k.startswith("_")}
+    attributes["cls"] = type(obj)
+    return attributes
+
+
 class Node:
     """One statement of a SymbolTree (see the module docstring)."""
 
@@ -109,7 +120,9 @@ class Node:
         self._name = name
         self._instance = instance
         self._belong_tree = None
-        self._attributes = {}
+        # a Cell's or Primitive's public attributes and its class, as MindSpore's node holds them (transforms read
+        # the layer's settings through `get_attribute`)
+        self._attributes = _instance_attributes(instance) if node_type in _ATTRIBUTE_TYPES else {}
         self._arg_providers = {}        # set_arg_providers: providers given by hand (nodes outside a tree)
         self.container = None           # the CellContainer node holding this node
         self.symbol_tree = None         # Tree nodes: the sub-tree
