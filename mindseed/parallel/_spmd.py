@@ -127,11 +127,23 @@ class CallPlan:
     """How one call ran: its device mesh, the mesh axes cutting each factor of its sharding rule (None: it ran on
     whole tensors), its inputs' and outputs' layouts, and the redistributions it needed (`moves`)."""
 
-    __slots__ = ("call", "mesh", "cuts", "in_layouts", "out_layouts", "moves")
+    __slots__ = ("call", "mesh", "cuts", "in_layouts", "out_layouts", "moves", "rule")
 
-    def __init__(self, call, mesh, cuts, in_layouts, out_layouts, moves):
+    def __init__(self, call, mesh, cuts, in_layouts, out_layouts, moves, rule=None):
         self.call, self.mesh, self.cuts = call, mesh, cuts
-        self.in_layouts, self.out_layouts, self.moves = in_layouts, out_layouts, moves
+        self.in_layouts, self.out_layouts, self.moves, self.rule = in_layouts, out_layouts, moves, rule
+
+    @property
+    def flops(self):
+        """Floating-point operations of the call on one rank: 2 m n k for a product (MatMul, Dense: twice the
+        product of the local sizes of every factor of its rule), else one per element of its largest local
+        tensor."""
+        if self.rule is not None and self.rule.sums and self.call.prim.name in ("MatMul", "BatchMatMul", "Dense"):
+            sizes = {}
+            for dims, lay in zip([d for d in self.rule.ins if d is not None], self.in_layouts):
+                sizes.update((f, n) for f, n in zip(dims, lay.local_shape) if f is not None)
+            return 2 * math.prod(sizes.values())
+        return max((math.prod(lay.local_shape) for lay in self.in_layouts + self.out_layouts), default=0)
 
     @property
     def sent_bytes(self):
@@ -191,11 +203,13 @@ class Execution:
         `save_checkpoint(net, file, integrated_save=False)`.
 
         Raises:
-            ValueError: `rank` out of the world.
+            ValueError: `rank` out of the world, or a shapes-only execution.
         """
         if isinstance(rank, bool) or not isinstance(rank, int) or not 0 <= rank < self.world.size:
             raise ValueError(f"For 'rank_parameters', the rank must be an int in [0, {self.world.size}), but got "
                              f"{rank!r}.")
+        if self.world.abstract:
+            raise ValueError("For 'rank_parameters', the execution ran on a ShapeWorld: its ranks hold no values.")
         params = self._executor.params
         return {params[k].name: Tensor(np.ascontiguousarray(self._executor.env[k].shards[rank]), params[k].dtype)
                 for k in self._leaf_layouts if k in params}
@@ -212,6 +226,13 @@ class Execution:
         write_strategy_file(path, self.parameter_layouts(), self.operator_strategies())
 
 
+def _divides(call, rule, factor, cuts):
+    """Whether `cuts` pieces divide every dim of the call's tensors that `factor` names."""
+    tensors = [(dims, a.shape) for dims, a in zip(rule.ins, call.args) if dims is not None and isinstance(a, Tensor)]
+    tensors += [(dims, o.shape) for dims, o in zip(rule.outs, call.outs)]
+    return all(n % cuts == 0 for dims, shape in tensors for f, n in zip(dims, shape) if f == factor)
+
+
 class _Executor:
     def __init__(self, world, leaf_layouts):
         self.world = world
@@ -223,6 +244,10 @@ class _Executor:
         self.copies = {}          # (id(tensor), layout) -> shards: a value redistributed once serves every consumer
         self.plans = []           # one CallPlan per call
         self.moves = []           # the redistributions of the call running now
+        self.abstract = world.abstract  # a ShapeWorld: layouts only, no shard is computed
+
+    def _shard(self, t, layout):
+        return None if self.abstract else shard_array(_np(t), layout)
 
     # ------------------------------------------------------------ values
     def _current(self, t):
@@ -233,7 +258,7 @@ class _Executor:
             self.params[id(t)] = t
         if id(t) in self.given:
             layout = self.given[id(t)]
-            v = DistValue(layout, shard_array(_np(t), layout))
+            v = DistValue(layout, self._shard(t, layout))
             self.env[id(t)] = v
             return v
         return None
@@ -243,7 +268,7 @@ class _Executor:
         v = self._current(t)
         if v is None:  # a leaf nobody cut yet: every rank slices its part, no communication
             self.leaves[id(t)] = layout
-            v = DistValue(layout, shard_array(_np(t), layout))
+            v = DistValue(layout, self._shard(t, layout))
             self.env[id(t)] = v
             return v.shards
         if v.layout == layout:
@@ -251,7 +276,7 @@ class _Executor:
         # a whole copy serves every mesh: the ranks hold the same arrays whatever the mesh's shape
         key = (id(t), "whole" if layout.is_replicated() else layout)
         if key not in self.copies:
-            moves = plan(v.layout, layout, _np(v.shards[0]).itemsize)
+            moves = plan(v.layout, layout, t.itemsize)
             self.moves.append(moves)
             self.copies[key] = moves.run(v.shards, self.world)
         return self.copies[key]
@@ -329,6 +354,8 @@ class _Executor:
             for f, axes in zip(rule.ins[i], v.layout.dims):
                 if f is None or not axes or f in rule.whole or f in assign or used & set(axes):
                     continue
+                if not _divides(call, rule, f, math.prod(mesh.shape[a] for a in axes)):
+                    continue  # a cut the call's other tensors cannot take (a reshape into a smaller dim): dropped
                 assign[f] = axes
                 used.update(axes)
         if mesh is None:
@@ -363,13 +390,17 @@ class _Executor:
         attrs = call.attrs
         if rule.localize is not None:
             attrs = rule.localize(call.attrs, [lay.local_shape for lay in out_layouts])
-        per_rank = [self._kernel(call, [args[r] for args in local_args], attrs, scales)
-                    for r in range(self.world.size)]
-        for k, (o, layout) in enumerate(zip(call.outs, out_layouts)):
-            self.env[id(o)] = DistValue(layout, [outs[k] for outs in per_rank])
+        self._store(call, local_args, attrs, scales, out_layouts)
         if strategy and strategy[1]:
             out_layouts = self._apply_out_strategy(call, strategy[1])
-        self.plans.append(CallPlan(call, mesh, assign, in_layouts, out_layouts, self.moves))
+        self.plans.append(CallPlan(call, mesh, assign, in_layouts, out_layouts, self.moves, rule))
+
+    def _store(self, call, local_args, attrs, scales, out_layouts):
+        """Run the kernel on every rank's arguments (a ShapeWorld: none) and keep the outputs."""
+        per_rank = None if self.abstract else [self._kernel(call, [args[r] for args in local_args], attrs, scales)
+                                               for r in range(self.world.size)]
+        for k, (o, layout) in enumerate(zip(call.outs, out_layouts)):
+            self.env[id(o)] = DistValue(layout, None if per_rank is None else [outs[k] for outs in per_rank])
 
     @staticmethod
     def _kernel(call, args, attrs, scales=None):
@@ -389,7 +420,7 @@ class _Executor:
                 target = TensorLayout.from_layout(tuple(o.shape), s)
             else:
                 target = TensorLayout.from_strategy(tuple(o.shape), s, self.world.size)
-            moves = plan(v.layout, target, v.shards[0].itemsize)
+            moves = plan(v.layout, target, o.itemsize)
             self.moves.append(moves)
             self.env[id(o)] = DistValue(target, moves.run(v.shards, self.world))
             layouts.append(target)
@@ -401,11 +432,8 @@ class _Executor:
         in_layouts = [TensorLayout.replicated(mesh, tuple(a.shape)) for a in call.args if isinstance(a, Tensor)]
         local_args = [self.bring(a, TensorLayout.replicated(mesh, tuple(a.shape))) if isinstance(a, Tensor)
                       else [a] * self.world.size for a in call.args]
-        per_rank = [self._kernel(call, [args[r] for args in local_args], call.attrs)
-                    for r in range(self.world.size)]
         out_layouts = [TensorLayout.replicated(mesh, tuple(o.shape)) for o in call.outs]
-        for k, (o, layout) in enumerate(zip(call.outs, out_layouts)):
-            self.env[id(o)] = DistValue(layout, [outs[k] for outs in per_rank])
+        self._store(call, local_args, call.attrs, None, out_layouts)
         self.whole_calls.append(call)
         self.plans.append(CallPlan(call, mesh, None, in_layouts, out_layouts, self.moves))
 
