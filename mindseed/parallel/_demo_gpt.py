@@ -122,10 +122,18 @@ class GPT(nn.Cell):
         self.probs, self.log, self.pick = ops.Softmax(axis=-1), ops.Log(), ops.Mul()
         self.total, self.mean = ops.ReduceSum(), ops.ReduceMean()
 
-    def shard_megatron(self, dp, mp):
-        """Megatron-style strategies on a (dp, mp) mesh (see the module docstring). Returns self."""
+    def shard_megatron(self, dp, mp, products_only=False):
+        """Megatron-style strategies on a (dp, mp) mesh (see the module docstring); with `products_only` only the
+        weight products (the MatMuls), the rest left to sharding propagation. Returns self."""
         c = self.c
         hp, vp = math.gcd(c["heads"], mp), math.gcd(c["vocab"], mp)
+        if products_only:
+            for blk in self.blocks:
+                for lin, cuts in ((blk.q, (hp, 1)), (blk.k, (hp, 1)), (blk.v, (hp, 1)), (blk.proj, (1, hp)),
+                                  (blk.fc1, (mp, 1)), (blk.fc2, (1, mp))):
+                    lin.matmul.shard(((dp, cuts[1]), cuts))
+            self.head.matmul.shard(((dp, 1), (vp, 1)))
+            return self
         self.embed.shard(((1, 1), (dp, 1)))
         self.add_pos.shard(((dp, 1, 1), (1, 1)))
         for blk in self.blocks:

@@ -33,7 +33,8 @@ from mindseed.ops.operations._base import shard_scopes
 from mindseed.parallel._layout import DeviceMesh, TensorLayout, _format_strategy, shard_array
 from mindseed.parallel._redistribute import plan
 
-__all__ = ["Call", "Program", "record", "DistValue", "Execution", "execute"]
+__all__ = ["Call", "Program", "record", "DistValue", "Execution", "execute", "Assignment", "call_layouts",
+           "call_flops"]
 
 
 class Call:
@@ -138,12 +139,45 @@ class CallPlan:
         """Floating-point operations of the call on one rank: 2 m n k for a product (MatMul, Dense: twice the
         product of the local sizes of every factor of its rule), else one per element of its largest local
         tensor."""
-        if self.rule is not None and self.rule.sums and self.call.prim.name in ("MatMul", "BatchMatMul", "Dense"):
-            sizes = {}
-            for dims, lay in zip([d for d in self.rule.ins if d is not None], self.in_layouts):
-                sizes.update((f, n) for f, n in zip(dims, lay.local_shape) if f is not None)
-            return 2 * math.prod(sizes.values())
-        return max((math.prod(lay.local_shape) for lay in self.in_layouts + self.out_layouts), default=0)
+        return call_flops(self.call, self.rule, self.in_layouts, self.out_layouts)
+
+
+def call_flops(call, rule, in_layouts, out_layouts):
+    """Floating-point operations of `call` on one rank under its layouts (see `CallPlan.flops`)."""
+    if rule is not None and rule.sums and call.prim.name in ("MatMul", "BatchMatMul", "Dense"):
+        sizes = {}
+        for dims, lay in zip([d for d in rule.ins if d is not None], in_layouts):
+            sizes.update((f, n) for f, n in zip(dims, lay.local_shape) if f is not None)
+        return 2 * math.prod(sizes.values())
+    return max((math.prod(lay.local_shape) for lay in in_layouts + out_layouts), default=0)
+
+
+class Assignment:
+    """A searched strategy (`_search`): the call runs on `mesh` with each factor of its rule cut by the mesh axes
+    `assign` gives (a Call's strategy ``(Assignment, None)``)."""
+
+    __slots__ = ("mesh", "assign")
+
+    def __init__(self, mesh, assign):
+        self.mesh, self.assign = mesh, dict(assign)
+
+    def __repr__(self):
+        return "(" + ", ".join(f"{f}:{'x'.join(self.mesh.names[a] for a in axes)}"
+                               for f, axes in self.assign.items()) + ")"
+
+
+def call_layouts(call, rule, mesh, assign):
+    """({argument index: TensorLayout} of the call's tensor inputs, [TensorLayout] of its outputs, [mean scale]
+    of its outputs) when the factors of `rule` are cut by the mesh axes `assign` gives."""
+    ins = {i: TensorLayout(mesh, tuple(a.shape), tuple(assign.get(f, ()) for f in rule.ins[i]))
+           for i, a in enumerate(call.args) if isinstance(a, Tensor)}
+    outs, scales = [], []
+    for k, (o, dims) in enumerate(zip(call.outs, rule.outs)):
+        sums, means = rule.contracted(k)
+        partial = tuple(ax for f in sums | means for ax in assign.get(f, ()))
+        outs.append(TensorLayout(mesh, tuple(o.shape), tuple(assign.get(f, ()) for f in dims), partial))
+        scales.append(math.prod(mesh.shape[ax] for f in means for ax in assign.get(f, ())))
+    return ins, outs, scales
 
     @property
     def sent_bytes(self):
@@ -371,22 +405,16 @@ class _Executor:
             self._run_whole(call)
             return
         strategy = call.strategy
-        mesh, assign = self._from_strategy(call, rule) if strategy and strategy[0] else self._propagated(call, rule)
+        if strategy and isinstance(strategy[0], Assignment):
+            mesh, assign = strategy[0].mesh, strategy[0].assign
+        elif strategy and strategy[0]:
+            mesh, assign = self._from_strategy(call, rule)
+        else:
+            mesh, assign = self._propagated(call, rule)
         self.moves = []
-        in_layouts, local_args = [], []
-        for i, a in enumerate(call.args):
-            if not isinstance(a, Tensor):
-                local_args.append([a] * self.world.size)
-                continue
-            layout = TensorLayout(mesh, tuple(a.shape), tuple(assign.get(f, ()) for f in rule.ins[i]))
-            in_layouts.append(layout)
-            local_args.append(self.bring(a, layout))
-        out_layouts, scales = [], []
-        for k, (o, dims) in enumerate(zip(call.outs, rule.outs)):
-            sums, means = rule.contracted(k)
-            partial = tuple(ax for f in sums | means for ax in assign.get(f, ()))
-            out_layouts.append(TensorLayout(mesh, tuple(o.shape), tuple(assign.get(f, ()) for f in dims), partial))
-            scales.append(math.prod(mesh.shape[ax] for f in means for ax in assign.get(f, ())))
+        ins, out_layouts, scales = call_layouts(call, rule, mesh, assign)
+        in_layouts = list(ins.values())
+        local_args = [self.bring(a, ins[i]) if i in ins else [a] * self.world.size for i, a in enumerate(call.args)]
         attrs = call.attrs
         if rule.localize is not None:
             attrs = rule.localize(call.attrs, [lay.local_shape for lay in out_layouts])
@@ -450,6 +478,11 @@ def given_layouts(layouts, size):
     return given
 
 
+def searched(program):
+    """Whether the strategy search has given `program`'s calls their strategies."""
+    return any(c.strategy and isinstance(c.strategy[0], Assignment) for c in program.calls)
+
+
 def execute(program, world, layouts=None):
     """Run `program` on the ranks of `world`.
 
@@ -462,9 +495,15 @@ def execute(program, world, layouts=None):
     Returns:
         Execution.
 
+    Under ``set_auto_parallel_context(parallel_mode="auto_parallel")`` the forward calls without a strategy get
+    one from the strategy search first (`_search.search`, with the context's ``search_mode``).
+
     Raises:
         ValueError: a strategy that does not fit its operator's inputs or the world.
     """
+    if get_auto_parallel_context("parallel_mode") == "auto_parallel" and not searched(program):
+        from mindseed.parallel._search import default_mesh, search  # noqa: PLC0415  (the search runs execute's parts)
+        program = search(program, default_mesh(world.size), layouts).program
     given = given_layouts(layouts, world.size)
     ex = _Executor(world, given)
     for call in program.calls:

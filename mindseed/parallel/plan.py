@@ -39,6 +39,7 @@ from mindseed.autograd.grad import value_and_grad
 from mindseed.common.parameter import Parameter
 from mindseed.common.tensor import Tensor
 from mindseed.parallel._layout import DeviceMesh, TensorLayout, assemble, optimizer_shard
+from mindseed.parallel._search import SEARCH_MODES, default_mesh, search
 from mindseed.parallel._spmd import execute, record
 from mindseed.parallel._world import ShapeWorld, SimulatedWorld
 
@@ -97,10 +98,13 @@ def record_step(network, inputs):
     return program, params, loss, grads
 
 
-def plan_step(network, inputs, devices, dataset_strategy=None, shapes_only=False):
+def plan_step(network, inputs, devices, dataset_strategy=None, shapes_only=False, search_mode=None, mesh=None,
+              machine=None):
     """Record one `value_and_grad` step of `network` on `inputs` and run it on `devices` ranks: simulated with
     their shards (the sharded loss and gradients compared with the single-process ones: `max_error`), or with
-    `shapes_only` on layouts alone (`max_error` None).
+    `shapes_only` on layouts alone (`max_error` None). With `search_mode` (AUTO_PARALLEL's ``"dynamic_programming"``,
+    ``"recursive_programming"`` or ``"sharding_propagation"``) the forward operators get the strategies the search
+    finds on `mesh` (a DeviceMesh; default `_search.default_mesh`) with the cost model of `machine` (a `Machine`).
 
     Raises:
         ValueError: a strategy that does not fit (see `_spmd.execute`), or `dataset_strategy` not one tuple per
@@ -114,6 +118,9 @@ def plan_step(network, inputs, devices, dataset_strategy=None, shapes_only=False
     program, params, loss, grads = record_step(network, inputs)
     recorded = time.perf_counter()
     layouts = None if dataset_strategy is None else list(zip(inputs, dataset_strategy))
+    if search_mode is not None:
+        program = search(program, mesh or default_mesh(devices), layouts, machine, search_mode).program
+        recorded = time.perf_counter()  # the search counts as recording: the planning is the sharded run
     collecting = gc.isenabled()
     gc.disable()  # planning makes many small objects: full collections over a large heap would dominate its time
     try:
@@ -224,10 +231,14 @@ def _mesh(text, devices, parser):
     return sizes
 
 
-def _gpt_demo(mesh):
+def _gpt_demo(mesh, strategies="megatron"):
+    """The W4 GPT with the Megatron strategies ("megatron"), those of its products only ("products"), or none."""
     from mindseed.parallel import _demo_gpt as gpt  # noqa: PLC0415  (the demo model, only when asked for)
     dp, mp = (mesh + (1,))[:2] if len(mesh) < 2 else (mesh[0], math.prod(mesh[1:]))
-    return gpt.GPT().shard_megatron(dp, mp), gpt.inputs(), gpt.dataset_strategy(dp)
+    net = gpt.GPT()
+    if strategies:
+        net.shard_megatron(dp, mp, products_only=strategies == "products")
+    return net, gpt.inputs(), gpt.dataset_strategy(dp)
 
 
 def main(argv=None):
@@ -252,6 +263,10 @@ def main(argv=None):
     parser.add_argument("--tflops", type=float, default=100.0, help="device TFLOP/s for the step time (default 100)")
     parser.add_argument("--bandwidth", type=float, default=100.0, help="GB/s per rank (default 100)")
     parser.add_argument("--latency", type=float, default=10.0, help="microseconds per collective (default 10)")
+    parser.add_argument("--auto", nargs="?", const="dynamic_programming", choices=SEARCH_MODES,
+                        help="also plan with AUTO_PARALLEL's strategy search (default dynamic_programming) over "
+                             "--mesh and print both plans' communication (the demo GPT: from no strategy, or from "
+                             "its products' strategies for sharding_propagation)")
     args = parser.parse_args(argv)
     if args.devices < 1:
         parser.error(f"--devices must be positive, but got {args.devices}")
@@ -274,6 +289,17 @@ def main(argv=None):
     machine = Machine(args.tflops, args.bandwidth, args.latency)
     print(format_plan(step, args.ranks, args.optimizer, args.parallel_optimizer,
                       DeviceMesh(mesh, names) if args.mesh else None, machine))
+    if args.auto:
+        if args.demo == "gpt":
+            network, inputs, data = _gpt_demo(mesh, "products" if args.auto == "sharding_propagation" else None)
+        found = plan_step(network, inputs, args.devices, data, shapes_only, args.auto, DeviceMesh(mesh), machine)
+        print(f"\n== AUTO_PARALLEL ({args.auto}) on the mesh {mesh}\n")
+        print(format_plan(found, args.ranks, args.optimizer, args.parallel_optimizer, None, machine))
+        (hand, t_hand), (auto, t_auto) = ((sum(r.sent_bytes for r in s.execution.world.log),
+                                           1e3 * sum(step_seconds(s.execution, machine))) for s in (step, found))
+        print(f"\n== communication per rank: hand-written plan: {hand} B, step {t_hand:.4f} ms; searched plan "
+              f"({args.auto}): {auto} B, step {t_auto:.4f} ms")
+        step = found
     if args.strategy_file:
         step.execution.save_strategy(args.strategy_file)
         print(f"\nstrategy file written: {args.strategy_file}")
