@@ -37,7 +37,7 @@ from mindseed.common.tensor import Tensor
 from mindseed.parallel._redistribute import plan
 from mindseed.parallel._layout import DeviceMesh
 from mindseed.parallel._spmd import (Assignment, Call, Program, _Executor, call_flops, call_layouts, execute,
-                                     given_layouts)
+                                     given_layouts, propagated)
 from mindseed.parallel._world import ShapeWorld, sent_bytes
 
 __all__ = ["SEARCH_MODES", "SearchResult", "search", "forward_calls", "default_mesh"]
@@ -123,7 +123,7 @@ def _records(redistribution):
     return [_Rec(sent_bytes(s.kind, s.group_size, s.input_bytes)) for s in redistribution.collectives()]
 
 
-def search(program, mesh, layouts=None, machine=None, mode=None):
+def search(program, mesh, layouts=None, machine=None, mode=None, reads=()):
     """Strategies for the forward calls of `program` on `mesh` (a DeviceMesh of the world's ranks).
 
     Args:
@@ -132,6 +132,8 @@ def search(program, mesh, layouts=None, machine=None, mode=None):
         layouts (Sequence): the given (Tensor, layout) pairs, as for `execute` (the dataset strategy).
         machine (plan.Machine): the figures of the cost model. Default: `plan.Machine()`.
         mode (str): one of `SEARCH_MODES`. Default: the context's ``search_mode``.
+        reads (Sequence): (gradient, Parameter) pairs of the program: the gradients are read in their parameters'
+            layouts when whole plans are compared.
 
     Returns:
         SearchResult.
@@ -150,7 +152,7 @@ def search(program, mesh, layouts=None, machine=None, mode=None):
     helper = _Executor(ShapeWorld(mesh.size), {})
     n_forward = forward_calls(program)
     producer = {}   # id(tensor) -> (step index, output index)
-    steps = []      # (call index, call, rule, [(assign, mesh, ins, outs, own cost)])
+    steps = []      # (call index, call, rule, options: (assign, mesh) or FOLLOW)
     for ci, call in enumerate(program.calls[:n_forward]):
         rule = _rule(call)
         if rule is None:
@@ -159,72 +161,85 @@ def search(program, mesh, layouts=None, machine=None, mode=None):
             op_mesh, assign = helper._from_strategy(call, rule) if not isinstance(call.strategy[0], Assignment) \
                 else (call.strategy[0].mesh, call.strategy[0].assign)
             options = [(assign, op_mesh)]
-        else:
-            options = [(a, mesh) for a in _candidates(call, rule, mesh, full)]
-        table = []
-        for assign, op_mesh in options:
-            ins, outs, _ = call_layouts(call, rule, op_mesh, assign)
-            own = machine.compute_seconds(3 * call_flops(call, rule, list(ins.values()), outs))
-            for i, lay in ins.items():
-                a = call.args[i]
-                if isinstance(a, Parameter):
-                    carried = {ax for d in lay.dims for ax in d}
-                    synced = tuple(ax for axes in assign.values() for ax in axes if ax not in carried)
-                    if synced:
-                        group = math.prod(op_mesh.shape[ax] for ax in synced)
-                        local = math.prod(lay.local_shape) * a.itemsize
-                        own += machine.comm_seconds([_Rec(sent_bytes("AllReduce", group, local))])
-                elif id(a) in given and id(a) not in producer:
-                    own += costs.move(given[id(a)], lay, a.itemsize)
-            table.append((assign, op_mesh, ins, outs, own))
+        else:  # the cuts of its inputs (the propagation of semi-auto parallel), or a cut of the mesh's axes
+            options = [_FOLLOW] + [(a, mesh) for a in _candidates(call, rule, mesh, full)]
         for k, o in enumerate(call.outs):
             producer[id(o)] = (len(steps), k)
-        steps.append((ci, call, rule, table))
-    # Viterbi over the chain: best[s][c] = (cost, back pointer)
+        steps.append((ci, call, rule, options))
+
+    def own_cost(call, rule, op_mesh, assign, before):
+        ins, outs, _ = call_layouts(call, rule, op_mesh, assign)
+        own = machine.compute_seconds(3 * call_flops(call, rule, list(ins.values()), outs))
+        for i, lay in ins.items():
+            a = call.args[i]
+            if isinstance(a, Parameter):
+                carried = {ax for d in lay.dims for ax in d}
+                synced = tuple(ax for axes in assign.values() for ax in axes if ax not in carried)
+                if synced:
+                    group = math.prod(op_mesh.shape[ax] for ax in synced)
+                    local = math.prod(lay.local_shape) * a.itemsize
+                    own += machine.comm_seconds([_Rec(sent_bytes("AllReduce", group, local))])
+            elif id(a) in given and (id(a) not in producer or producer[id(a)][0] >= before):
+                own += costs.move(given[id(a)], lay, a.itemsize)
+        return ins, outs, own
+
+    # Viterbi over the chain: best[s][c] = (cost, back pointer, mesh, assign, output layouts)
     best = []
-    for s, (_, call, _, table) in enumerate(steps):
+    for s, (_, call, rule, options) in enumerate(steps):
         row = []
-        prev = best[-1] if best else [(0.0, None)]
+        prev = best[-1] if best else [(0.0, None, None, None, None)]
         paths = [_path(best, s - 1, pc) if best else {} for pc in range(len(prev))]
-        for _, _, ins, _, own in table:
+        fixed = {c: own_cost(call, rule, o[1], o[0], s) for c, o in enumerate(options) if o is not _FOLLOW}
+        for c, option in enumerate(options):
             top = None
-            for pc, (pcost, _) in enumerate(prev):
+            for pc in range(len(prev)):
                 path = paths[pc]
-                cost = pcost + own
+                srcs = []
+                for a in call.args:
+                    src = producer.get(id(a)) if isinstance(a, Tensor) else None
+                    srcs.append(None if src is None or src[0] >= s else best[src[0]][path[src[0]]][4][src[1]])
+                if option is _FOLLOW:
+                    op_mesh, assign = propagated(call, rule, srcs, mesh.size)
+                    ins, outs, own = own_cost(call, rule, op_mesh, assign, s)
+                else:
+                    assign, op_mesh = option
+                    ins, outs, own = fixed[c]
+                cost = prev[pc][0] + own
                 for i, lay in ins.items():
-                    src = producer.get(id(call.args[i]))
-                    if src is None:
-                        continue
-                    ps, k = src
-                    src_layout = steps[ps][3][path[ps]][3][k]
-                    if src_layout.mesh.size == lay.mesh.size:
-                        cost += 2 * costs.move(src_layout, lay, call.args[i].itemsize)
+                    if srcs[i] is not None and srcs[i].mesh.size == lay.mesh.size:
+                        cost += 2 * costs.move(srcs[i], lay, call.args[i].itemsize)
                 if top is None or cost < top[0]:
-                    top = (cost, pc)
+                    top = (cost, pc, op_mesh, assign, outs)
             row.append(top)
         best.append(row)
     if not steps:
         return SearchResult(program, {}, 0.0)
     last = min(range(len(best[-1])), key=lambda c: best[-1][c][0])
     path = _path(best, len(steps) - 1, last)
-    choices = {steps[s][0]: Assignment(steps[s][3][c][1], steps[s][3][c][0]) for s, c in path.items()}
+    choices = {steps[s][0]: Assignment(best[s][c][2], best[s][c][3]) for s, c in path.items()}
     calls = [Call(c.prim, c.args, c.attrs, c.out, (choices[i], None)) if i in choices else c
              for i, c in enumerate(program.calls)]
     searched = Program(calls, program.args, program.outputs, program.result)
     if any(c.strategy and c.strategy[0] for c in program.calls[:n_forward]):
         # the user's strategies alone (the other calls propagated) are a plan too: keep the cheaper of the two, as
         # the whole program runs them (the chain model is an estimate)
-        mine, theirs = _run_cost(searched, mesh, layouts, machine), _run_cost(program, mesh, layouts, machine)
+        mine, theirs = (_run_cost(p, mesh, layouts, machine, reads) for p in (searched, program))
         if theirs < mine:
             return SearchResult(program, {}, theirs)
     return SearchResult(searched, choices, best[-1][last][0])
 
 
-def _run_cost(program, mesh, layouts, machine):
-    """Seconds of one step of `program` run on a ShapeWorld: its operations and its collectives."""
+def _run_cost(program, mesh, layouts, machine, reads):
+    """Seconds of one step of `program` run on a ShapeWorld: its operations and its collectives, with the gradients
+    of `reads` brought to their parameters' layouts."""
     ex = execute(program, ShapeWorld(mesh.size), layouts)
+    for g, p in reads:
+        ex.value(g, ex.layout_of(p))
     return machine.compute_seconds(3 * sum(p.flops for p in ex.plans[:forward_calls(program)])) + \
         machine.comm_seconds(ex.world.log)
+
+
+_FOLLOW = "follow"   # an option: the cuts the call's inputs bring
 
 
 def _path(best, s, c):

@@ -34,7 +34,7 @@ from mindseed.parallel._layout import DeviceMesh, TensorLayout, _format_strategy
 from mindseed.parallel._redistribute import plan
 
 __all__ = ["Call", "Program", "record", "DistValue", "Execution", "execute", "Assignment", "call_layouts",
-           "call_flops"]
+           "call_flops", "propagated"]
 
 
 class Call:
@@ -267,6 +267,29 @@ def _divides(call, rule, factor, cuts):
     return all(n % cuts == 0 for dims, shape in tensors for f, n in zip(dims, shape) if f == factor)
 
 
+def propagated(call, rule, layouts, size):
+    """(mesh, assign) of a call without a strategy, from the layouts its inputs have (None: a leaf not cut yet):
+    the first cut input's mesh; each factor the first cut offered that no other factor took and that divides."""
+    mesh, assign, used = None, {}, set()
+    for i, layout in enumerate(layouts):
+        if layout is None or rule.ins[i] is None or not any(layout.dims):
+            continue
+        if mesh is None:
+            mesh = layout.mesh
+        elif layout.mesh.shape != mesh.shape:
+            continue
+        for f, axes in zip(rule.ins[i], layout.dims):
+            if f is None or not axes or f in rule.whole or f in assign or used & set(axes):
+                continue
+            if not _divides(call, rule, f, math.prod(mesh.shape[a] for a in axes)):
+                continue  # a cut the call's other tensors cannot take (a reshape into a smaller dim): dropped
+            assign[f] = axes
+            used.update(axes)
+    if mesh is None:
+        return _world_mesh(size), {}
+    return mesh, assign
+
+
 class _Executor:
     def __init__(self, world, leaf_layouts):
         self.world = world
@@ -376,25 +399,8 @@ class _Executor:
         return mesh, assign
 
     def _propagated(self, call, rule):
-        mesh, assign, used = None, {}, set()
-        for i, a in enumerate(call.args):
-            v = self._current(a) if isinstance(a, Tensor) else None
-            if v is None or rule.ins[i] is None or not any(v.layout.dims):
-                continue
-            if mesh is None:
-                mesh = v.layout.mesh
-            elif v.layout.mesh.shape != mesh.shape:
-                continue
-            for f, axes in zip(rule.ins[i], v.layout.dims):
-                if f is None or not axes or f in rule.whole or f in assign or used & set(axes):
-                    continue
-                if not _divides(call, rule, f, math.prod(mesh.shape[a] for a in axes)):
-                    continue  # a cut the call's other tensors cannot take (a reshape into a smaller dim): dropped
-                assign[f] = axes
-                used.update(axes)
-        if mesh is None:
-            return _world_mesh(self.world.size), {}
-        return mesh, assign
+        current = [self._current(a) if isinstance(a, Tensor) else None for a in call.args]
+        return propagated(call, rule, [None if v is None else v.layout for v in current], self.world.size)
 
     # ------------------------------------------------------------ running a call
     def run(self, call):

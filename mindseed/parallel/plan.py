@@ -119,7 +119,8 @@ def plan_step(network, inputs, devices, dataset_strategy=None, shapes_only=False
     recorded = time.perf_counter()
     layouts = None if dataset_strategy is None else list(zip(inputs, dataset_strategy))
     if search_mode is not None:
-        program = search(program, mesh or default_mesh(devices), layouts, machine, search_mode).program
+        program = search(program, mesh or default_mesh(devices), layouts, machine, search_mode,
+                         list(zip(grads, params))).program
         recorded = time.perf_counter()  # the search counts as recording: the planning is the sharded run
     collecting = gc.isenabled()
     gc.disable()  # planning makes many small objects: full collections over a large heap would dominate its time
