@@ -172,7 +172,8 @@ def step_seconds(execution, machine):
 
 def format_plan(step, max_ranks=16, optimizer="adam", parallel_optimizer=False, mesh=None, machine=None):
     """The text the planner prints for `step` (a `StepPlan`): the optimizer state is `optimizer`'s (a key of
-    `OPTIMIZER_STATES`), cut over each parameter's data-parallel ranks with `parallel_optimizer` (ZeRO-1); ranks
+    `OPTIMIZER_STATES`), cut over each parameter's data-parallel ranks with `parallel_optimizer` (True or "level1":
+    ZeRO-1; "level2": the gradients too; "level3": the weights too); ranks
     are shown by their coordinates on `mesh` (a DeviceMesh; default the first operator's), the step time
     estimated on `machine` (a `Machine`)."""
     ex = step.execution
@@ -191,10 +192,12 @@ def format_plan(step, max_ranks=16, optimizer="adam", parallel_optimizer=False, 
     lines += ["", "== per rank (bytes)", f"{'rank':>6} {'coords':>12} {'params':>10} {'grads':>10} "
               f"{'opt state':>10} {'values':>12} {'sent':>10}"]
     item = {id(p): p.itemsize for p in step.params}
-    param_bytes = sum(_bytes(ex.layout_of(p), item[id(p)]) for p in step.params)
-    grad_bytes = sum(_bytes(ex.layout_of(p), item[id(p)]) for p in step.params)
-    state_layouts = [(optimizer_shard(ex.layout_of(p)) if parallel_optimizer else None) or ex.layout_of(p)
-                     for p in step.params]
+    level = "level1" if parallel_optimizer is True else parallel_optimizer
+    state_layouts = [(optimizer_shard(ex.layout_of(p)) if level else None) or ex.layout_of(p) for p in step.params]
+    param_bytes = sum(_bytes(lay if level == "level3" else ex.layout_of(p), item[id(p)])
+                      for p, lay in zip(step.params, state_layouts))
+    grad_bytes = sum(_bytes(lay if level in ("level2", "level3") else ex.layout_of(p), item[id(p)])
+                     for p, lay in zip(step.params, state_layouts))
     state_bytes = OPTIMIZER_STATES[optimizer] * sum(_bytes(lay, item[id(p)])
                                                    for p, lay in zip(step.params, state_layouts))
     values = sum(_bytes(lay, o.itemsize) for p in ex.plans for o, lay in zip(p.call.outs, p.out_layouts))
@@ -253,8 +256,9 @@ def main(argv=None):
     parser.add_argument("--ranks", type=int, default=16, help="print at most this many ranks (default 16)")
     parser.add_argument("--optimizer", choices=sorted(OPTIMIZER_STATES), default="adam",
                         help="the optimizer whose state is counted (default adam)")
-    parser.add_argument("--parallel-optimizer", action="store_true",
-                        help="cut the optimizer state over each parameter's data-parallel ranks (ZeRO-1)")
+    parser.add_argument("--parallel-optimizer", nargs="?", const="level1", choices=("level1", "level2", "level3"),
+                        help="cut the optimizer state over each parameter's data-parallel ranks (level1, ZeRO-1; "
+                             "level2: the gradients too; level3: the weights too)")
     parser.add_argument("--strategy-file", help="write MindSpore's strategy file of the plan here")
     mode = parser.add_mutually_exclusive_group()
     mode.add_argument("--shapes-only", action="store_true",
