@@ -7,7 +7,7 @@ again on a world of ranks, every rank on its shards:
 
 * a call's strategy fixes the cuts of the factors of the primitive's sharding rule (`ops._sharding`) and the
   operator's device matrix (the cut factors, then the repeated-calculation axis, as MindSpore builds it);
-  without a strategy the cuts come from the inputs (their first input's mesh; a factor takes the first cut
+  without a strategy the cuts come from the inputs (the mesh of the most-cut input; a factor takes the first cut
   offered), which carries the forward strategies into the backward calls;
 * inputs are redistributed to the cuts the call needs (`_redistribute.plan`); a partial-sum input is reduced,
   with ReduceScatter when the call wants that axis cutting a dim;
@@ -269,14 +269,15 @@ def _divides(call, rule, factor, cuts):
 
 def propagated(call, rule, layouts, size):
     """(mesh, assign) of a call without a strategy, from the layouts its inputs have (None: a leaf not cut yet):
-    the first cut input's mesh; each factor the first cut offered that no other factor took and that divides."""
+    the mesh of the input cut into the most pieces (the first of those); each factor the first cut on that mesh
+    offered that no other factor took and that divides."""
     mesh, assign, used = None, {}, set()
-    for i, layout in enumerate(layouts):
-        if layout is None or rule.ins[i] is None or not any(layout.dims):
-            continue
-        if mesh is None:
-            mesh = layout.mesh
-        elif layout.mesh.shape != mesh.shape:
+    cut = [(i, lay) for i, lay in enumerate(layouts) if lay is not None and rule.ins[i] is not None and any(lay.dims)]
+    if cut:
+        top = max(cut, key=lambda c: math.prod(c[1].cuts(d) for d in range(len(c[1].shape))))[1]
+        mesh = top.mesh
+    for i, layout in cut:
+        if layout.mesh.shape != mesh.shape:
             continue
         for f, axes in zip(rule.ins[i], layout.dims):
             if f is None or not axes or f in rule.whole or f in assign or used & set(axes):
