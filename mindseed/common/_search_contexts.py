@@ -1,6 +1,6 @@
 """Two small settings stores of MindSpore's top level: the parameters of AUTO_PARALLEL's strategy search
-(`set_algo_parameters`; recorded and checked as MindSpore does — mindseed's planner takes strategies as given and
-does not search yet) and the parameter-server context (`set_ps_context`; mindseed trains without a parameter
+(`set_algo_parameters`; recorded and checked as MindSpore does; `mindseed.parallel._search` reads
+``fully_use_devices``) and the parameter-server context (`set_ps_context`; mindseed trains without a parameter
 server, so `enable_ps` only records the request)."""
 import numpy as np
 

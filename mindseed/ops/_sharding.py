@@ -18,7 +18,7 @@ A rule is `sharding(*inputs, **attrs) -> ShardingRule`, where a tensor input is 
 rules; nothing here knows about devices.
 """
 __all__ = ["ShardingRule", "elementwise", "matmul", "dense", "reduction", "reduction_mean", "along", "reshape",
-           "transpose", "broadcast_to", "layer_norm", "layer_norm_grad"]
+           "transpose", "broadcast_to", "layer_norm", "layer_norm_grad", "gather", "gather_grad"]
 
 
 class ShardingRule:
@@ -231,3 +231,28 @@ def layer_norm_grad(dy, x, w, mean, rstd, normalized_shape, eps, **attrs):
         return ShardingRule((lead + norm, lead + norm, None, stats, stats), (lead + norm,), whole=norm)
     return ShardingRule((lead + norm, lead + norm, norm, stats, stats), (lead + norm, norm, norm), sums=lead,
                         whole=norm)
+
+
+def _gather_dims(x_shape, indices, axis):
+    axis %= len(x_shape)
+    x_dims = tuple(None if i == axis else f"x{i}" for i in range(len(x_shape)))
+    idx = tuple(f"i{j}" for j in range(len(_shape(indices))))
+    return x_dims, idx, x_dims[:axis] + idx + x_dims[axis + 1:]
+
+
+def gather(x, indices, axis=0, batch_dims=0, **attrs):
+    """Gather (an embedding lookup): the indices' dims and x's other dims shard freely; the gathered axis of x
+    stays whole. With `batch_dims` no rule (None: the call runs on whole tensors)."""
+    if batch_dims:
+        return None
+    x_dims, idx, out = _gather_dims(_shape(x), indices, axis)
+    return ShardingRule((x_dims, idx), (out,))
+
+
+def gather_grad(dout, indices, shape, axis=0, batch_dims=0, **attrs):
+    """GatherGrad: dout scattered into zeros of `shape`; with the indices' dims sharded each rank adds its rows,
+    a partial sum."""
+    if batch_dims:
+        return None
+    x_dims, idx, d_dims = _gather_dims(tuple(shape), indices, axis)
+    return ShardingRule((d_dims, idx), (x_dims,), sums=idx, localize=_shape_local)

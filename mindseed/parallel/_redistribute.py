@@ -7,9 +7,9 @@ rank numbers unchanged); meshes without one ((2, 3) and (3, 2)) go through the w
 1. partial axes the destination cuts a dim with, right after the dims' current cuts: ReduceScatter;
 2. per dim, cuts the destination does not keep, innermost first: AllToAll when the destination wants the axis on
    another dim next, else AllGather;
-3. the other partial axes: ReduceScatter when now possible, else one AllReduce;
-4. the destination's further cuts: local slices (no communication); its new partial axes: zeros off the first
-   rank (local).
+3. the destination's further cuts by axes holding no partial sum: local slices (no communication), so that
+4. the other partial axes reduce the pieces only: ReduceScatter when now possible, else one AllReduce;
+5. the remaining cuts: local slices; the destination's new partial axes: zeros off the first rank (local).
 
 A `Redistribution` runs on a world (`run(values, world)`) and knows the bytes each rank sends (`sent_bytes`),
 which the world's log confirms when it runs.
@@ -53,6 +53,10 @@ class Step:
         return sent_bytes(self.kind, self.group_size, self.input_bytes)
 
     def run(self, values, world):
+        if world.abstract:  # a shapes-only world: the step is logged, no array moves
+            if self.kind not in ("Slice", "Zero"):
+                world.collective(self.kind, self.group_size, self.input_bytes)
+            return values
         groups = self.mesh.groups(self.axes)
         if self.kind == "AllReduce":
             return world.all_reduce(values, groups)
@@ -185,17 +189,24 @@ class _Planner:
                 self.dims[d] = self.dims[d][:-1]
                 changed = True
 
+    def slices(self, dst):
+        """The destination's further cuts by axes that hold no partial sum: local slices."""
+        for d, want in enumerate(dst.dims):
+            extra = want[len(self.dims[d]):]
+            free = next((i for i, a in enumerate(extra) if a in self.partial), len(extra))
+            if free:
+                self.add("Slice", extra[:free], d)
+                self.dims[d] += extra[:free]
+
     def finish(self, dst):
+        self.reduce_scatters(dst)
+        self.slices(dst)  # slicing before reducing: the sums run on the pieces only
         self.reduce_scatters(dst)
         rest = sorted(self.partial - set(dst.partial))
         if rest:
             self.add("AllReduce", tuple(rest))
             self.partial -= set(rest)
-        for d, want in enumerate(dst.dims):
-            extra = want[len(self.dims[d]):]
-            if extra:
-                self.add("Slice", extra, d)
-                self.dims[d] = want
+        self.slices(dst)
         new = sorted(set(dst.partial) - self.partial)
         if new:
             self.add("Zero", tuple(new))

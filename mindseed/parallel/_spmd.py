@@ -7,7 +7,7 @@ again on a world of ranks, every rank on its shards:
 
 * a call's strategy fixes the cuts of the factors of the primitive's sharding rule (`ops._sharding`) and the
   operator's device matrix (the cut factors, then the repeated-calculation axis, as MindSpore builds it);
-  without a strategy the cuts come from the inputs (their first input's mesh; a factor takes the first cut
+  without a strategy the cuts come from the inputs (the mesh of the most-cut input; a factor takes the first cut
   offered), which carries the forward strategies into the backward calls;
 * inputs are redistributed to the cuts the call needs (`_redistribute.plan`); a partial-sum input is reduced,
   with ReduceScatter when the call wants that axis cutting a dim;
@@ -33,7 +33,8 @@ from mindseed.ops.operations._base import shard_scopes
 from mindseed.parallel._layout import DeviceMesh, TensorLayout, _format_strategy, shard_array
 from mindseed.parallel._redistribute import plan
 
-__all__ = ["Call", "Program", "record", "DistValue", "Execution", "execute"]
+__all__ = ["Call", "Program", "record", "DistValue", "Execution", "execute", "Assignment", "call_layouts",
+           "call_flops", "propagated"]
 
 
 class Call:
@@ -127,11 +128,56 @@ class CallPlan:
     """How one call ran: its device mesh, the mesh axes cutting each factor of its sharding rule (None: it ran on
     whole tensors), its inputs' and outputs' layouts, and the redistributions it needed (`moves`)."""
 
-    __slots__ = ("call", "mesh", "cuts", "in_layouts", "out_layouts", "moves")
+    __slots__ = ("call", "mesh", "cuts", "in_layouts", "out_layouts", "moves", "rule")
 
-    def __init__(self, call, mesh, cuts, in_layouts, out_layouts, moves):
+    def __init__(self, call, mesh, cuts, in_layouts, out_layouts, moves, rule=None):
         self.call, self.mesh, self.cuts = call, mesh, cuts
-        self.in_layouts, self.out_layouts, self.moves = in_layouts, out_layouts, moves
+        self.in_layouts, self.out_layouts, self.moves, self.rule = in_layouts, out_layouts, moves, rule
+
+    @property
+    def flops(self):
+        """Floating-point operations of the call on one rank: 2 m n k for a product (MatMul, Dense: twice the
+        product of the local sizes of every factor of its rule), else one per element of its largest local
+        tensor."""
+        return call_flops(self.call, self.rule, self.in_layouts, self.out_layouts)
+
+
+def call_flops(call, rule, in_layouts, out_layouts):
+    """Floating-point operations of `call` on one rank under its layouts (see `CallPlan.flops`)."""
+    if rule is not None and rule.sums and call.prim.name in ("MatMul", "BatchMatMul", "Dense"):
+        sizes = {}
+        for dims, lay in zip([d for d in rule.ins if d is not None], in_layouts):
+            sizes.update((f, n) for f, n in zip(dims, lay.local_shape) if f is not None)
+        return 2 * math.prod(sizes.values())
+    return max((math.prod(lay.local_shape) for lay in in_layouts + out_layouts), default=0)
+
+
+class Assignment:
+    """A searched strategy (`_search`): the call runs on `mesh` with each factor of its rule cut by the mesh axes
+    `assign` gives (a Call's strategy ``(Assignment, None)``)."""
+
+    __slots__ = ("mesh", "assign")
+
+    def __init__(self, mesh, assign):
+        self.mesh, self.assign = mesh, dict(assign)
+
+    def __repr__(self):
+        return "(" + ", ".join(f"{f}:{'x'.join(self.mesh.names[a] for a in axes)}"
+                               for f, axes in self.assign.items()) + ")"
+
+
+def call_layouts(call, rule, mesh, assign):
+    """({argument index: TensorLayout} of the call's tensor inputs, [TensorLayout] of its outputs, [mean scale]
+    of its outputs) when the factors of `rule` are cut by the mesh axes `assign` gives."""
+    ins = {i: TensorLayout(mesh, tuple(a.shape), tuple(assign.get(f, ()) for f in rule.ins[i]))
+           for i, a in enumerate(call.args) if isinstance(a, Tensor)}
+    outs, scales = [], []
+    for k, (o, dims) in enumerate(zip(call.outs, rule.outs)):
+        sums, means = rule.contracted(k)
+        partial = tuple(ax for f in sums | means for ax in assign.get(f, ()))
+        outs.append(TensorLayout(mesh, tuple(o.shape), tuple(assign.get(f, ()) for f in dims), partial))
+        scales.append(math.prod(mesh.shape[ax] for f in means for ax in assign.get(f, ())))
+    return ins, outs, scales
 
     @property
     def sent_bytes(self):
@@ -191,11 +237,13 @@ class Execution:
         `save_checkpoint(net, file, integrated_save=False)`.
 
         Raises:
-            ValueError: `rank` out of the world.
+            ValueError: `rank` out of the world, or a shapes-only execution.
         """
         if isinstance(rank, bool) or not isinstance(rank, int) or not 0 <= rank < self.world.size:
             raise ValueError(f"For 'rank_parameters', the rank must be an int in [0, {self.world.size}), but got "
                              f"{rank!r}.")
+        if self.world.abstract:
+            raise ValueError("For 'rank_parameters', the execution ran on a ShapeWorld: its ranks hold no values.")
         params = self._executor.params
         return {params[k].name: Tensor(np.ascontiguousarray(self._executor.env[k].shards[rank]), params[k].dtype)
                 for k in self._leaf_layouts if k in params}
@@ -212,6 +260,37 @@ class Execution:
         write_strategy_file(path, self.parameter_layouts(), self.operator_strategies())
 
 
+def _divides(call, rule, factor, cuts):
+    """Whether `cuts` pieces divide every dim of the call's tensors that `factor` names."""
+    tensors = [(dims, a.shape) for dims, a in zip(rule.ins, call.args) if dims is not None and isinstance(a, Tensor)]
+    tensors += [(dims, o.shape) for dims, o in zip(rule.outs, call.outs)]
+    return all(n % cuts == 0 for dims, shape in tensors for f, n in zip(dims, shape) if f == factor)
+
+
+def propagated(call, rule, layouts, size):
+    """(mesh, assign) of a call without a strategy, from the layouts its inputs have (None: a leaf not cut yet):
+    the mesh of the input cut into the most pieces (the first of those); each factor the first cut on that mesh
+    offered that no other factor took and that divides."""
+    mesh, assign, used = None, {}, set()
+    cut = [(i, lay) for i, lay in enumerate(layouts) if lay is not None and rule.ins[i] is not None and any(lay.dims)]
+    if cut:
+        top = max(cut, key=lambda c: math.prod(c[1].cuts(d) for d in range(len(c[1].shape))))[1]
+        mesh = top.mesh
+    for i, layout in cut:
+        if layout.mesh.shape != mesh.shape:
+            continue
+        for f, axes in zip(rule.ins[i], layout.dims):
+            if f is None or not axes or f in rule.whole or f in assign or used & set(axes):
+                continue
+            if not _divides(call, rule, f, math.prod(mesh.shape[a] for a in axes)):
+                continue  # a cut the call's other tensors cannot take (a reshape into a smaller dim): dropped
+            assign[f] = axes
+            used.update(axes)
+    if mesh is None:
+        return _world_mesh(size), {}
+    return mesh, assign
+
+
 class _Executor:
     def __init__(self, world, leaf_layouts):
         self.world = world
@@ -223,6 +302,10 @@ class _Executor:
         self.copies = {}          # (id(tensor), layout) -> shards: a value redistributed once serves every consumer
         self.plans = []           # one CallPlan per call
         self.moves = []           # the redistributions of the call running now
+        self.abstract = world.abstract  # a ShapeWorld: layouts only, no shard is computed
+
+    def _shard(self, t, layout):
+        return None if self.abstract else shard_array(_np(t), layout)
 
     # ------------------------------------------------------------ values
     def _current(self, t):
@@ -233,7 +316,7 @@ class _Executor:
             self.params[id(t)] = t
         if id(t) in self.given:
             layout = self.given[id(t)]
-            v = DistValue(layout, shard_array(_np(t), layout))
+            v = DistValue(layout, self._shard(t, layout))
             self.env[id(t)] = v
             return v
         return None
@@ -243,7 +326,7 @@ class _Executor:
         v = self._current(t)
         if v is None:  # a leaf nobody cut yet: every rank slices its part, no communication
             self.leaves[id(t)] = layout
-            v = DistValue(layout, shard_array(_np(t), layout))
+            v = DistValue(layout, self._shard(t, layout))
             self.env[id(t)] = v
             return v.shards
         if v.layout == layout:
@@ -251,7 +334,7 @@ class _Executor:
         # a whole copy serves every mesh: the ranks hold the same arrays whatever the mesh's shape
         key = (id(t), "whole" if layout.is_replicated() else layout)
         if key not in self.copies:
-            moves = plan(v.layout, layout, _np(v.shards[0]).itemsize)
+            moves = plan(v.layout, layout, t.itemsize)
             self.moves.append(moves)
             self.copies[key] = moves.run(v.shards, self.world)
         return self.copies[key]
@@ -317,23 +400,8 @@ class _Executor:
         return mesh, assign
 
     def _propagated(self, call, rule):
-        mesh, assign, used = None, {}, set()
-        for i, a in enumerate(call.args):
-            v = self._current(a) if isinstance(a, Tensor) else None
-            if v is None or rule.ins[i] is None or not any(v.layout.dims):
-                continue
-            if mesh is None:
-                mesh = v.layout.mesh
-            elif v.layout.mesh.shape != mesh.shape:
-                continue
-            for f, axes in zip(rule.ins[i], v.layout.dims):
-                if f is None or not axes or f in rule.whole or f in assign or used & set(axes):
-                    continue
-                assign[f] = axes
-                used.update(axes)
-        if mesh is None:
-            return _world_mesh(self.world.size), {}
-        return mesh, assign
+        current = [self._current(a) if isinstance(a, Tensor) else None for a in call.args]
+        return propagated(call, rule, [None if v is None else v.layout for v in current], self.world.size)
 
     # ------------------------------------------------------------ running a call
     def run(self, call):
@@ -344,32 +412,30 @@ class _Executor:
             self._run_whole(call)
             return
         strategy = call.strategy
-        mesh, assign = self._from_strategy(call, rule) if strategy and strategy[0] else self._propagated(call, rule)
+        if strategy and isinstance(strategy[0], Assignment):
+            mesh, assign = strategy[0].mesh, strategy[0].assign
+        elif strategy and strategy[0]:
+            mesh, assign = self._from_strategy(call, rule)
+        else:
+            mesh, assign = self._propagated(call, rule)
         self.moves = []
-        in_layouts, local_args = [], []
-        for i, a in enumerate(call.args):
-            if not isinstance(a, Tensor):
-                local_args.append([a] * self.world.size)
-                continue
-            layout = TensorLayout(mesh, tuple(a.shape), tuple(assign.get(f, ()) for f in rule.ins[i]))
-            in_layouts.append(layout)
-            local_args.append(self.bring(a, layout))
-        out_layouts, scales = [], []
-        for k, (o, dims) in enumerate(zip(call.outs, rule.outs)):
-            sums, means = rule.contracted(k)
-            partial = tuple(ax for f in sums | means for ax in assign.get(f, ()))
-            out_layouts.append(TensorLayout(mesh, tuple(o.shape), tuple(assign.get(f, ()) for f in dims), partial))
-            scales.append(math.prod(mesh.shape[ax] for f in means for ax in assign.get(f, ())))
+        ins, out_layouts, scales = call_layouts(call, rule, mesh, assign)
+        in_layouts = list(ins.values())
+        local_args = [self.bring(a, ins[i]) if i in ins else [a] * self.world.size for i, a in enumerate(call.args)]
         attrs = call.attrs
         if rule.localize is not None:
             attrs = rule.localize(call.attrs, [lay.local_shape for lay in out_layouts])
-        per_rank = [self._kernel(call, [args[r] for args in local_args], attrs, scales)
-                    for r in range(self.world.size)]
-        for k, (o, layout) in enumerate(zip(call.outs, out_layouts)):
-            self.env[id(o)] = DistValue(layout, [outs[k] for outs in per_rank])
+        self._store(call, local_args, attrs, scales, out_layouts)
         if strategy and strategy[1]:
             out_layouts = self._apply_out_strategy(call, strategy[1])
-        self.plans.append(CallPlan(call, mesh, assign, in_layouts, out_layouts, self.moves))
+        self.plans.append(CallPlan(call, mesh, assign, in_layouts, out_layouts, self.moves, rule))
+
+    def _store(self, call, local_args, attrs, scales, out_layouts):
+        """Run the kernel on every rank's arguments (a ShapeWorld: none) and keep the outputs."""
+        per_rank = None if self.abstract else [self._kernel(call, [args[r] for args in local_args], attrs, scales)
+                                               for r in range(self.world.size)]
+        for k, (o, layout) in enumerate(zip(call.outs, out_layouts)):
+            self.env[id(o)] = DistValue(layout, None if per_rank is None else [outs[k] for outs in per_rank])
 
     @staticmethod
     def _kernel(call, args, attrs, scales=None):
@@ -389,7 +455,7 @@ class _Executor:
                 target = TensorLayout.from_layout(tuple(o.shape), s)
             else:
                 target = TensorLayout.from_strategy(tuple(o.shape), s, self.world.size)
-            moves = plan(v.layout, target, v.shards[0].itemsize)
+            moves = plan(v.layout, target, o.itemsize)
             self.moves.append(moves)
             self.env[id(o)] = DistValue(target, moves.run(v.shards, self.world))
             layouts.append(target)
@@ -401,11 +467,8 @@ class _Executor:
         in_layouts = [TensorLayout.replicated(mesh, tuple(a.shape)) for a in call.args if isinstance(a, Tensor)]
         local_args = [self.bring(a, TensorLayout.replicated(mesh, tuple(a.shape))) if isinstance(a, Tensor)
                       else [a] * self.world.size for a in call.args]
-        per_rank = [self._kernel(call, [args[r] for args in local_args], call.attrs)
-                    for r in range(self.world.size)]
         out_layouts = [TensorLayout.replicated(mesh, tuple(o.shape)) for o in call.outs]
-        for k, (o, layout) in enumerate(zip(call.outs, out_layouts)):
-            self.env[id(o)] = DistValue(layout, [outs[k] for outs in per_rank])
+        self._store(call, local_args, call.attrs, None, out_layouts)
         self.whole_calls.append(call)
         self.plans.append(CallPlan(call, mesh, None, in_layouts, out_layouts, self.moves))
 
@@ -422,6 +485,11 @@ def given_layouts(layouts, size):
     return given
 
 
+def searched(program):
+    """Whether the strategy search has given `program`'s calls their strategies."""
+    return any(c.strategy and isinstance(c.strategy[0], Assignment) for c in program.calls)
+
+
 def execute(program, world, layouts=None):
     """Run `program` on the ranks of `world`.
 
@@ -434,9 +502,15 @@ def execute(program, world, layouts=None):
     Returns:
         Execution.
 
+    Under ``set_auto_parallel_context(parallel_mode="auto_parallel")`` the forward calls without a strategy get
+    one from the strategy search first (`_search.search`, with the context's ``search_mode``).
+
     Raises:
         ValueError: a strategy that does not fit its operator's inputs or the world.
     """
+    if get_auto_parallel_context("parallel_mode") == "auto_parallel" and not searched(program):
+        from mindseed.parallel._search import default_mesh, search  # noqa: PLC0415  (the search runs execute's parts)
+        program = search(program, default_mesh(world.size), layouts).program
     given = given_layouts(layouts, world.size)
     ex = _Executor(world, given)
     for call in program.calls:

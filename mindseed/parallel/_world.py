@@ -11,7 +11,7 @@ AllReduce 2 (n-1)/n S, AllGather (n-1) S, ReduceScatter (n-1)/n S, AllToAll (n-1
 """
 import numpy as np
 
-__all__ = ["SimulatedWorld", "CommRecord"]
+__all__ = ["SimulatedWorld", "ShapeWorld", "CommRecord"]
 
 _REDUCE = {"sum": np.add, "max": np.maximum, "min": np.minimum, "prod": np.multiply}
 
@@ -93,6 +93,8 @@ class SimulatedWorld:
         nbytes = int(np.asarray(values[groups[0][0]]).nbytes) if groups else 0
         self.log.append(CommRecord(kind, n, len(groups), nbytes, sent_bytes(kind, n, nbytes)))
 
+    abstract = False  # the ranks hold arrays (ShapeWorld: only layouts)
+
     def _collective(self, kind, values, groups, per_group):
         """Run a collective: `per_group(arrays of one group, in group order)` gives each member's result."""
         self._check(kind, values, groups)
@@ -151,7 +153,39 @@ class SimulatedWorld:
     # ------------------------------------------------------------ accounting
     def bytes_by_kind(self):
         """{collective kind: total bytes sent per rank}, over the log."""
-        out = {}
-        for rec in self.log:
-            out[rec.kind] = out.get(rec.kind, 0) + rec.sent_bytes
-        return out
+        return _bytes_by_kind(self.log)
+
+
+def _bytes_by_kind(log):
+    out = {}
+    for rec in log:
+        out[rec.kind] = out.get(rec.kind, 0) + rec.sent_bytes
+    return out
+
+
+class ShapeWorld:
+    """`size` ranks that hold no arrays: a sharded program runs on layouts only (shapes and dtypes), and every
+    collective is logged with its group size, its number of groups and its bytes, as `SimulatedWorld` logs it.
+    What a plan at thousands of ranks needs: no rank's shard is ever computed.
+
+    Raises:
+        ValueError: `size` below 1.
+    """
+
+    abstract = True
+
+    def __init__(self, size):
+        if isinstance(size, bool) or not isinstance(size, int) or size < 1:
+            raise ValueError(f"For 'ShapeWorld', the 'size' must be a positive int, but got {size!r}.")
+        self.size = size
+        self.log = []
+
+    def collective(self, kind, group_size, input_bytes):
+        """Log collective `kind` run in groups of `group_size` ranks (the world cut into equal groups), each rank
+        with `input_bytes` of input."""
+        self.log.append(CommRecord(kind, group_size, self.size // group_size, input_bytes,
+                                   sent_bytes(kind, group_size, input_bytes)))
+
+    def bytes_by_kind(self):
+        """{collective kind: total bytes sent per rank}, over the log."""
+        return _bytes_by_kind(self.log)

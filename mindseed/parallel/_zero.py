@@ -1,4 +1,5 @@
-"""The parallel optimizer (ZeRO-1: `enable_parallel_optimizer`, `optimizer_weight_shard_size`) on a simulated world.
+"""The parallel optimizer (ZeRO-1/2/3: `enable_parallel_optimizer`, `optimizer_weight_shard_size`,
+``parallel_optimizer_config={"optimizer_level": "level1" | "level2" | "level3"}``) on a simulated world.
 
 Each parameter's optimizer state is cut along dim 0 over the ranks that repeat the parameter (its data-parallel
 ranks; `optimizer_weight_shard_size` of them, -1: all), as MindSpore's parallel optimizer does
@@ -11,6 +12,13 @@ ranks; `optimizer_weight_shard_size` of them, -1: all), as MindSpore's parallel 
    the same on every rank);
 3. the updated slices are all-gathered back to the parameter's layout.
 
+The levels differ in what a rank keeps between steps (`memory`), as MindSpore's:
+
+* level1: the optimizer state in slices; gradients and weights whole in their parameter layout;
+* level2: the gradients too, reduce-scattered into slices as they are produced (no whole gradient buffer);
+* level3: the weights too: a rank keeps its slices, and the weights are all-gathered for the step that reads
+  them (`gather_parameters`, logged once per step; `step` then returns the slices, not the gathered weights).
+
 Only optimizers whose update is elementwise shard this way (`SHARDABLE`); Lamb, LARS and AdaFactor read norms
 of the whole parameter.
 """
@@ -18,6 +26,7 @@ import math
 
 import numpy as np
 
+from mindseed.common import _parallel
 from mindseed.common._parallel import get_auto_parallel_context
 from mindseed.common.tensor import Tensor
 from mindseed.parallel._layout import assemble, optimizer_shard, shard_array
@@ -27,6 +36,7 @@ from mindseed.parallel._strategy_file import record_of, write_strategy_file
 __all__ = ["ShardedOptimizer", "SHARDABLE"]
 
 SHARDABLE = ("SGD", "Momentum", "Adam", "AdamWeightDecay", "AdamOffload")
+LEVELS = ("level1", "level2", "level3")
 
 
 class ShardedOptimizer:
@@ -37,13 +47,15 @@ class ShardedOptimizer:
         execution (Execution): the sharded step (`_spmd.execute`) that read the parameters.
         shard_size (int): ranks sharing one parameter's state; -1: all its repeated ranks. Default: the context's
             ``optimizer_weight_shard_size``.
+        level (str): "level1", "level2" or "level3" (see the module docstring). Default: the context's
+            ``parallel_optimizer_config["optimizer_level"]``, else "level1".
 
     Raises:
         TypeError: an optimizer whose update is not elementwise.
-        ValueError: a parameter the execution did not read.
+        ValueError: a parameter the execution did not read, or an unknown level.
     """
 
-    def __init__(self, optimizer, execution, shard_size=None):
+    def __init__(self, optimizer, execution, shard_size=None, level=None):
         name = type(optimizer).__name__
         if name not in SHARDABLE:
             raise TypeError(f"For the parallel optimizer, the optimizer must be one of {', '.join(SHARDABLE)} (an "
@@ -52,6 +64,13 @@ class ShardedOptimizer:
         if isinstance(size, bool) or not isinstance(size, int) or (size < 1 and size != -1):
             raise ValueError(f"For the parallel optimizer, the 'optimizer_weight_shard_size' must be -1 or a positive "
                              f"int, but got {size!r}.")
+        # NOTE: MindSpore's get_auto_parallel_context refuses 'parallel_optimizer_config': read the store
+        level = _parallel._values["parallel_optimizer_config"].get("optimizer_level", "level1") \
+            if level is None else level
+        if level not in LEVELS:
+            raise ValueError(f"For the parallel optimizer, the 'optimizer_level' must be one of {', '.join(LEVELS)}, "
+                             f"but got {level!r}.")
+        self.level = level
         self.optimizer, self.execution, self.world = optimizer, execution, execution.world
         self.params = list(optimizer.parameters)
         known = execution.parameter_layouts()
@@ -86,6 +105,24 @@ class ShardedOptimizer:
         """Bytes of the optimizer state `rank` holds."""
         return sum(self.slices[id(q)][rank].nbytes for qs in self.states.values() for q in qs)
 
+    def memory(self, rank):
+        """{"params", "grads", "state": bytes} that `rank` keeps between steps at this level."""
+        def held(p, sliced):
+            layout = self.opt_layouts[id(p)] if sliced else self.layouts[id(p)]
+            return math.prod(layout.local_shape) * p.itemsize
+        return {"params": sum(held(p, self.level == "level3") for p in self.params),
+                "grads": sum(held(p, self.level != "level1") for p in self.params),
+                "state": self.state_bytes(rank)}
+
+    def gather_parameters(self):
+        """Each parameter's shards in its layout, all-gathered from the ranks' slices (level3 does this before
+        the step that reads the weights; the other levels hold them already). A list per parameter."""
+        out = []
+        for p in self.params:
+            layout, opt, shards = self.layouts[id(p)], self.opt_layouts[id(p)], self.slices[id(p)]
+            out.append(plan(opt, layout, shards[0].itemsize).run(shards, self.world) if opt != layout else shards)
+        return out
+
     def rank_state(self, rank):
         """{name: Tensor} of `rank`'s slices of the optimizer state (what it saves in its checkpoint)."""
         return {q.name: Tensor(self.slices[id(q)][rank]) for qs in self.states.values() for q in qs}
@@ -115,8 +152,9 @@ class ShardedOptimizer:
 
     def step(self, gradients):
         """One update from the step's `gradients` (Tensors of the recorded program, in the optimizer's parameter
-        order). Returns each parameter's updated slices in its layout (a list per rank), after the all-gather; the
-        Parameters hold the whole updated values.
+        order). Returns each parameter's updated slices in its layout (a list per rank), after the all-gather (level3:
+        the ranks' optimizer slices, gathered by the next `gather_parameters`); the Parameters hold the whole updated
+        values.
 
         Raises:
             ValueError: not one gradient per parameter.
@@ -139,13 +177,9 @@ class ShardedOptimizer:
         finally:
             for x, value in wholes:
                 x.set_data(Tensor(value, x.dtype), slice_shape=True)
-        out = {}
         for p in self.params:
-            layout, opt = self.layouts[id(p)], self.opt_layouts[id(p)]
-            shards = self.slices[id(p)]
-            if opt != layout:
-                shards = plan(opt, layout, shards[0].itemsize).run(shards, self.world)
-            out[id(p)] = shards
             for x in [p] + self.states.get(id(p), []):
-                x.set_data(Tensor(assemble(self.slices[id(x)], opt), x.dtype))
-        return [out[id(p)] for p in self.params]
+                x.set_data(Tensor(assemble(self.slices[id(x)], self.opt_layouts[id(p)]), x.dtype))
+        if self.level == "level3":
+            return [self.slices[id(p)] for p in self.params]
+        return self.gather_parameters()

@@ -3,25 +3,34 @@ communication, without a cluster.
 
     python -m mindseed.parallel.plan script.py --devices 4
     python -m mindseed.parallel.plan --demo data-x-tensor --devices 4
+    python -m mindseed.parallel.plan --demo gpt --devices 1024 --mesh 8x128
 
 The script defines `network` (a Cell whose operators may carry `shard` strategies), `inputs` (a tuple of Tensors)
-and, optionally, `dataset_strategy` (one strategy tuple per input; default: every input whole on every rank).
-The planner records one forward and backward step (`value_and_grad` over the trainable parameters), runs it on
-`--devices` simulated ranks (`_spmd.execute`), checks that the sharded loss and gradients equal the
-single-process ones, and prints:
+and, optionally, `dataset_strategy` (one strategy tuple per input; default: every input whole on every rank). It
+runs with `devices` and `mesh` (the ``--mesh`` sizes, e.g. (8, 128); default (devices,)) defined, to build its
+strategies from. The planner records one forward and backward step (`value_and_grad` over the trainable
+parameters) and runs it on `--devices` ranks (`_spmd.execute`). Up to 64 ranks (or with ``--check``) the ranks are
+simulated with their shards, and the sharded loss and gradients are checked against the single-process ones; above
+(or with ``--shapes-only``) the step runs on layouts only (`_world.ShapeWorld`: shapes and dtypes, every collective
+counted with its bytes, no shard computed), which plans 1024 ranks in well under a second. It prints:
 
 * per operator call: its device matrix, the cut of each factor, the collectives it needed and their bytes;
 * per rank: the bytes of its parameter shards, of its gradient shards, of its optimizer state (``--optimizer``;
   cut over the data-parallel ranks with ``--parallel-optimizer``), of the values the step produced on it (every
   recorded output, no buffer reuse: an upper bound of activation memory), and the bytes it sent;
-* per collective kind: how many ran and the bytes each rank sent.
+* per collective kind: how many ran and the bytes each rank sent;
+* an estimated step time: each rank's floating-point operations (`CallPlan.flops`) at ``--tflops``, plus each
+  collective's bytes at ``--bandwidth`` GB/s and ``--latency`` microseconds per collective.
 
 Bytes sent are those of ring algorithms (see `_world`). ``--strategy-file PATH`` writes MindSpore's strategy file
 of the plan (``.json`` or protobuf).
 """
 import argparse
+import gc
+import math
 import runpy
 import sys
+import time
 
 import numpy as np
 
@@ -29,9 +38,10 @@ from mindseed import nn, ops
 from mindseed.autograd.grad import value_and_grad
 from mindseed.common.parameter import Parameter
 from mindseed.common.tensor import Tensor
-from mindseed.parallel._layout import TensorLayout, assemble, optimizer_shard
+from mindseed.parallel._layout import DeviceMesh, TensorLayout, assemble, optimizer_shard
+from mindseed.parallel._search import SEARCH_MODES, default_mesh, search
 from mindseed.parallel._spmd import execute, record
-from mindseed.parallel._world import SimulatedWorld
+from mindseed.parallel._world import ShapeWorld, SimulatedWorld
 
 __all__ = ["plan_step", "format_plan", "main"]
 
@@ -74,13 +84,27 @@ class StepPlan:
     """The plan of one training step: the execution, the parameters and their gradients, and whether the sharded
     results equal the single-process ones (`max_error`)."""
 
-    def __init__(self, program, execution, params, grads, max_error):
+    def __init__(self, program, execution, params, grads, max_error, seconds=(0.0, 0.0)):
         self.program, self.execution, self.params, self.grads = program, execution, params, grads
         self.max_error = max_error
+        self.seconds = seconds  # (recording, planning)
 
 
-def plan_step(network, inputs, devices, dataset_strategy=None):
-    """Record one `value_and_grad` step of `network` on `inputs` and run it on `devices` simulated ranks.
+def record_step(network, inputs):
+    """(program, params, loss, grads): one `value_and_grad` step of `network` over its trainable parameters."""
+    params = list(network.trainable_params())
+    program = record(value_and_grad(network, None, params), *inputs)
+    loss, grads = program.result
+    return program, params, loss, grads
+
+
+def plan_step(network, inputs, devices, dataset_strategy=None, shapes_only=False, search_mode=None, mesh=None,
+              machine=None):
+    """Record one `value_and_grad` step of `network` on `inputs` and run it on `devices` ranks: simulated with
+    their shards (the sharded loss and gradients compared with the single-process ones: `max_error`), or with
+    `shapes_only` on layouts alone (`max_error` None). With `search_mode` (AUTO_PARALLEL's ``"dynamic_programming"``,
+    ``"recursive_programming"`` or ``"sharding_propagation"``) the forward operators get the strategies the search
+    finds on `mesh` (a DeviceMesh; default `_search.default_mesh`) with the cost model of `machine` (a `Machine`).
 
     Raises:
         ValueError: a strategy that does not fit (see `_spmd.execute`), or `dataset_strategy` not one tuple per
@@ -90,19 +114,32 @@ def plan_step(network, inputs, devices, dataset_strategy=None):
     if dataset_strategy is not None and len(dataset_strategy) != len(inputs):
         raise ValueError(f"For 'plan', the dataset_strategy {dataset_strategy} must have one tuple per input "
                          f"({len(inputs)}).")
-    params = list(network.trainable_params())
-    program = record(value_and_grad(network, None, params), *inputs)
-    loss, grads = program.result
+    start = time.perf_counter()
+    program, params, loss, grads = record_step(network, inputs)
+    recorded = time.perf_counter()
     layouts = None if dataset_strategy is None else list(zip(inputs, dataset_strategy))
-    ex = execute(program, SimulatedWorld(devices), layouts)
-    value = ex.value(loss)
-    whole = TensorLayout.replicated(value.layout.mesh, value.layout.shape)
-    error = float(np.max(np.abs(ex.value(loss, whole).shards[0] - loss.asnumpy())))
-    for p, g in zip(params, grads):
-        layout = ex.layout_of(p)
-        got = assemble(ex.value(g, layout).shards, layout)
-        error = max(error, float(np.max(np.abs(got - g.asnumpy()))) if got.size else 0.0)
-    return StepPlan(program, ex, params, grads, error)
+    if search_mode is not None:
+        program = search(program, mesh or default_mesh(devices), layouts, machine, search_mode,
+                         list(zip(grads, params))).program
+        recorded = time.perf_counter()  # the search counts as recording: the planning is the sharded run
+    collecting = gc.isenabled()
+    gc.disable()  # planning makes many small objects: full collections over a large heap would dominate its time
+    try:
+        ex = execute(program, (ShapeWorld if shapes_only else SimulatedWorld)(devices), layouts)
+        value = ex.value(loss)
+        loss_whole = ex.value(loss, TensorLayout.replicated(value.layout.mesh, value.layout.shape))
+        grads_read = [ex.value(g, ex.layout_of(p)) for p, g in zip(params, grads)]
+    finally:
+        if collecting:
+            gc.enable()
+    seconds = (recorded - start, time.perf_counter() - recorded)
+    if shapes_only:
+        return StepPlan(program, ex, params, grads, None, seconds)
+    error = float(np.max(np.abs(loss_whole.shards[0] - loss.asnumpy())))
+    for g, got in zip(grads, grads_read):
+        whole = assemble(got.shards, got.layout)
+        error = max(error, float(np.max(np.abs(whole - g.asnumpy()))) if whole.size else 0.0)
+    return StepPlan(program, ex, params, grads, error, seconds)
 
 
 def _bytes(layout, itemsize):
@@ -113,13 +150,38 @@ def _bytes(layout, itemsize):
 OPTIMIZER_STATES = {"sgd": 0, "momentum": 1, "adam": 2}
 
 
-def format_plan(step, max_ranks=16, optimizer="adam", parallel_optimizer=False):
+class Machine:
+    """The figures of the step-time estimate: `tflops` per device, `bandwidth` GB/s per rank and `latency`
+    microseconds per collective."""
+
+    def __init__(self, tflops=100.0, bandwidth=100.0, latency=10.0):
+        self.tflops, self.bandwidth, self.latency = tflops, bandwidth, latency
+
+    def compute_seconds(self, flops):
+        return flops / (self.tflops * 1e12)
+
+    def comm_seconds(self, records):
+        return sum(r.sent_bytes / (self.bandwidth * 1e9) + self.latency * 1e-6 for r in records)
+
+
+def step_seconds(execution, machine):
+    """(compute, communication) seconds of one step on one rank (see `Machine`)."""
+    flops = sum(p.flops for p in execution.plans)
+    return machine.compute_seconds(flops), machine.comm_seconds(execution.world.log)
+
+
+def format_plan(step, max_ranks=16, optimizer="adam", parallel_optimizer=False, mesh=None, machine=None):
     """The text the planner prints for `step` (a `StepPlan`): the optimizer state is `optimizer`'s (a key of
-    `OPTIMIZER_STATES`), cut over each parameter's data-parallel ranks with `parallel_optimizer` (ZeRO-1)."""
+    `OPTIMIZER_STATES`), cut over each parameter's data-parallel ranks with `parallel_optimizer` (True or "level1":
+    ZeRO-1; "level2": the gradients too; "level3": the weights too); ranks
+    are shown by their coordinates on `mesh` (a DeviceMesh; default the first operator's), the step time
+    estimated on `machine` (a `Machine`)."""
     ex = step.execution
     world = ex.world
-    lines = [f"== {world.size} ranks; sharded loss and gradients vs one process: max |error| = {step.max_error:.3g}",
-             "", "== operators"]
+    check = "shapes only, no shard computed" if step.max_error is None else \
+        f"sharded loss and gradients vs one process: max |error| = {step.max_error:.3g}"
+    lines = [f"== {world.size} ranks; {check}",
+             f"   recorded in {step.seconds[0]:.3f} s, planned in {step.seconds[1]:.3f} s", "", "== operators"]
     for i, p in enumerate(ex.plans):
         cuts = "whole tensors" if p.cuts is None else \
             ", ".join(f"{f}:{'x'.join(p.mesh.names[a] for a in axes)}" for f, axes in p.cuts.items()) or "replicated"
@@ -129,16 +191,18 @@ def format_plan(step, max_ranks=16, optimizer="adam", parallel_optimizer=False):
     lines.append(f"     reading the loss and the gradients in their parameters' layouts: {reads or 'no communication'}")
     lines += ["", "== per rank (bytes)", f"{'rank':>6} {'coords':>12} {'params':>10} {'grads':>10} "
               f"{'opt state':>10} {'values':>12} {'sent':>10}"]
-    item = {id(p): p.asnumpy().itemsize for p in step.params}
-    param_bytes = sum(_bytes(ex.layout_of(p), item[id(p)]) for p in step.params)
-    grad_bytes = sum(_bytes(ex.layout_of(p), item[id(p)]) for p in step.params)
-    state_layouts = [(optimizer_shard(ex.layout_of(p)) if parallel_optimizer else None) or ex.layout_of(p)
-                     for p in step.params]
+    item = {id(p): p.itemsize for p in step.params}
+    level = "level1" if parallel_optimizer is True else parallel_optimizer
+    state_layouts = [(optimizer_shard(ex.layout_of(p)) if level else None) or ex.layout_of(p) for p in step.params]
+    param_bytes = sum(_bytes(lay if level == "level3" else ex.layout_of(p), item[id(p)])
+                      for p, lay in zip(step.params, state_layouts))
+    grad_bytes = sum(_bytes(lay if level in ("level2", "level3") else ex.layout_of(p), item[id(p)])
+                     for p, lay in zip(step.params, state_layouts))
     state_bytes = OPTIMIZER_STATES[optimizer] * sum(_bytes(lay, item[id(p)])
                                                    for p, lay in zip(step.params, state_layouts))
-    values = sum(_bytes(lay, o.asnumpy().itemsize) for p in ex.plans for o, lay in zip(p.call.outs, p.out_layouts))
+    values = sum(_bytes(lay, o.itemsize) for p in ex.plans for o, lay in zip(p.call.outs, p.out_layouts))
     sent = sum(r.sent_bytes for r in world.log)
-    mesh = ex.plans[0].mesh if ex.plans else None
+    mesh = mesh or (ex.plans[0].mesh if ex.plans else None)
     for rank in range(min(world.size, max_ranks)):
         coords = mesh.coords(rank) if mesh is not None else ()
         lines.append(f"{rank:>6} {str(coords):>12} {param_bytes:>10} {grad_bytes:>10} {state_bytes:>10} "
@@ -153,37 +217,94 @@ def format_plan(step, max_ranks=16, optimizer="adam", parallel_optimizer=False):
         c[1] += r.sent_bytes
     for kind, (n, b) in sorted(counts.items()):
         lines.append(f"{kind:>14} {n:>6} {b:>12}")
+    compute, comm = step_seconds(ex, machine or Machine())
+    lines += ["", f"== estimated step time per rank: {1e3 * (compute + comm):.4f} ms = compute {1e3 * compute:.4f} ms "
+                  f"+ communication {1e3 * comm:.4f} ms ({len(world.log)} collectives, {sent} B sent)"]
     if ex.whole_calls:
         lines += ["", f"== ran on whole tensors (no sharding rule): {sorted({c.prim.name for c in ex.whole_calls})}"]
     return "\n".join(lines)
+
+
+def _mesh(text, devices, parser):
+    try:
+        sizes = tuple(int(v) for v in text.lower().split("x"))
+    except ValueError:
+        parser.error(f"--mesh must be sizes joined by 'x' (e.g. 8x128), but got {text!r}")
+    if any(v < 1 for v in sizes) or math.prod(sizes) != devices:
+        parser.error(f"--mesh {text} must be positive sizes whose product is --devices {devices}")
+    return sizes
+
+
+def _gpt_demo(mesh, strategies="megatron"):
+    """The W4 GPT with the Megatron strategies ("megatron"), those of its products only ("products"), or none."""
+    from mindseed.parallel import _demo_gpt as gpt  # noqa: PLC0415  (the demo model, only when asked for)
+    dp, mp = (mesh + (1,))[:2] if len(mesh) < 2 else (mesh[0], math.prod(mesh[1:]))
+    net = gpt.GPT()
+    if strategies:
+        net.shard_megatron(dp, mp, products_only=strategies == "products")
+    return net, gpt.inputs(), gpt.dataset_strategy(dp)
 
 
 def main(argv=None):
     parser = argparse.ArgumentParser(prog="python -m mindseed.parallel.plan", description=__doc__.split("\n")[0])
     parser.add_argument("script", nargs="?", help="defines `network`, `inputs` and optionally `dataset_strategy`")
     parser.add_argument("--devices", type=int, default=4, help="number of simulated ranks (default 4)")
-    parser.add_argument("--demo", choices=sorted(_DEMOS), help="plan a built-in MLP instead of a script")
+    parser.add_argument("--mesh", help="the device mesh the script builds its strategies on, e.g. 8x128 "
+                                       "(default: one axis of --devices)")
+    parser.add_argument("--demo", choices=sorted(_DEMOS) + ["gpt"],
+                        help="plan a built-in MLP, or the W4 GPT with Megatron-style shards on --mesh (dp x mp)")
     parser.add_argument("--ranks", type=int, default=16, help="print at most this many ranks (default 16)")
     parser.add_argument("--optimizer", choices=sorted(OPTIMIZER_STATES), default="adam",
                         help="the optimizer whose state is counted (default adam)")
-    parser.add_argument("--parallel-optimizer", action="store_true",
-                        help="cut the optimizer state over each parameter's data-parallel ranks (ZeRO-1)")
+    parser.add_argument("--parallel-optimizer", nargs="?", const="level1", choices=("level1", "level2", "level3"),
+                        help="cut the optimizer state over each parameter's data-parallel ranks (level1, ZeRO-1; "
+                             "level2: the gradients too; level3: the weights too)")
     parser.add_argument("--strategy-file", help="write MindSpore's strategy file of the plan here")
+    mode = parser.add_mutually_exclusive_group()
+    mode.add_argument("--shapes-only", action="store_true",
+                      help="run on layouts only (the default above 64 ranks): no shard is computed")
+    mode.add_argument("--check", action="store_true",
+                      help="simulate every rank's shards and check them against one process (the default up to 64)")
+    parser.add_argument("--tflops", type=float, default=100.0, help="device TFLOP/s for the step time (default 100)")
+    parser.add_argument("--bandwidth", type=float, default=100.0, help="GB/s per rank (default 100)")
+    parser.add_argument("--latency", type=float, default=10.0, help="microseconds per collective (default 10)")
+    parser.add_argument("--auto", nargs="?", const="dynamic_programming", choices=SEARCH_MODES,
+                        help="also plan with AUTO_PARALLEL's strategy search (default dynamic_programming) over "
+                             "--mesh and print both plans' communication (the demo GPT: from no strategy, or from "
+                             "its products' strategies for sharding_propagation)")
     args = parser.parse_args(argv)
     if args.devices < 1:
         parser.error(f"--devices must be positive, but got {args.devices}")
-    if args.demo:
+    mesh = _mesh(args.mesh, args.devices, parser) if args.mesh else (args.devices,)
+    if args.demo == "gpt":
+        network, inputs, data = _gpt_demo(mesh)
+    elif args.demo:
         network, inputs, data = _demo(args.demo, args.devices)
     elif args.script:
-        scope = runpy.run_path(args.script, run_name="__plan__")
+        scope = runpy.run_path(args.script, {"devices": args.devices, "mesh": mesh}, run_name="__plan__")
         missing = [k for k in ("network", "inputs") if k not in scope]
         if missing:
             parser.error(f"the script {args.script} must define {' and '.join(missing)}")
         network, inputs, data = scope["network"], scope["inputs"], scope.get("dataset_strategy")
     else:
         parser.error("give a script or --demo")
-    step = plan_step(network, inputs, args.devices, data)
-    print(format_plan(step, args.ranks, args.optimizer, args.parallel_optimizer))
+    shapes_only = args.shapes_only or (args.devices > 64 and not args.check)
+    step = plan_step(network, inputs, args.devices, data, shapes_only)
+    names = ("dp", "mp") if len(mesh) == 2 else tuple(f"a{i}" for i in range(len(mesh)))
+    machine = Machine(args.tflops, args.bandwidth, args.latency)
+    print(format_plan(step, args.ranks, args.optimizer, args.parallel_optimizer,
+                      DeviceMesh(mesh, names) if args.mesh else None, machine))
+    if args.auto:
+        if args.demo == "gpt":
+            network, inputs, data = _gpt_demo(mesh, "products" if args.auto == "sharding_propagation" else None)
+        found = plan_step(network, inputs, args.devices, data, shapes_only, args.auto, DeviceMesh(mesh), machine)
+        print(f"\n== AUTO_PARALLEL ({args.auto}) on the mesh {mesh}\n")
+        print(format_plan(found, args.ranks, args.optimizer, args.parallel_optimizer, None, machine))
+        (hand, t_hand), (auto, t_auto) = ((sum(r.sent_bytes for r in s.execution.world.log),
+                                           1e3 * sum(step_seconds(s.execution, machine))) for s in (step, found))
+        print(f"\n== communication per rank: hand-written plan: {hand} B, step {t_hand:.4f} ms; searched plan "
+              f"({args.auto}): {auto} B, step {t_auto:.4f} ms")
+        step = found
     if args.strategy_file:
         step.execution.save_strategy(args.strategy_file)
         print(f"\nstrategy file written: {args.strategy_file}")

@@ -89,3 +89,8 @@ def test_the_parallel_optimizer_cuts_the_adam_state_over_the_data_ranks(n, capsy
     assert sorted(ms.build_searched_strategy(strategy)) == ["b1", "w1", "w2"]
     assert plan.main(["--demo", "data", "--devices", str(n), "--ranks", "1", "--optimizer", "sgd"]) == 0
     assert f"{params:>10} {params:>10} {0:>10}" in capsys.readouterr().out
+    # ZeRO-2 cuts the gradients too, ZeRO-3 the weights too
+    assert plan.main(["--demo", "data", "--devices", str(n), "--ranks", "1", "--parallel-optimizer", "level2"]) == 0
+    assert f"{params:>10} {params // n:>10} {2 * params // n:>10}" in capsys.readouterr().out
+    assert plan.main(["--demo", "data", "--devices", str(n), "--ranks", "1", "--parallel-optimizer", "level3"]) == 0
+    assert f"{params // n:>10} {params // n:>10} {2 * params // n:>10}" in capsys.readouterr().out

@@ -43,6 +43,9 @@ def _steps(case, opt_name):
         sharded.execution = ex
         start = len(world.log)
         new = sharded.step(program.result[1])
+        if sharded.level == "level3":  # the ranks keep slices: the weights are gathered for the next step
+            assert [len(s) for s in new] == [n] * len(new)
+            new = sharded.gather_parameters()
         _, grads = ms.value_and_grad(ref, None, ref.trainable_params())(x, y)
         ref_opt(grads)
         for p, shards in zip(net.trainable_params(), new):
@@ -118,3 +121,39 @@ def test_a_zero_checkpoint_transforms_to_whole_parameters_and_state(case, tmp_pa
     expected.update({p.name: p.asnumpy() for p in ref.trainable_params()})
     for name, value in expected.items():
         np.testing.assert_allclose(got[name].asnumpy(), value, rtol=0, atol=1e-12)
+
+
+@pytest.mark.parametrize("level", ["level2", "level3"])
+@pytest.mark.parametrize("case", ["data-2", "data-4", "data-x-tensor-2x2"])
+def test_zero_2_and_3_match_one_process_and_keep_slices(case, level):
+    n, _, _, _, pieces = CASES[case]
+    ms.set_auto_parallel_context(enable_parallel_optimizer=True, parallel_optimizer_config={"optimizer_level": level})
+    try:
+        net, ref, opt, ref_opt, sharded, log = _steps(case, "Adam")
+    finally:
+        ms.reset_auto_parallel_context()
+    assert sharded.level == level
+    for p, q in zip(net.trainable_params(), ref.trainable_params()):
+        np.testing.assert_allclose(p.asnumpy(), q.asnumpy(), rtol=0, atol=1e-12)
+    ours = {q.name: q for _, q in opt.parameters_and_names()}
+    for _, q in ref_opt.parameters_and_names():
+        np.testing.assert_allclose(ours[q.name].asnumpy(), q.asnumpy(), rtol=0, atol=1e-12)
+    whole = sum(p.asnumpy().nbytes for p in net.trainable_params())
+    held = sum(int(np.prod(sharded.execution.layout_of(p).local_shape)) * 8 for p in net.trainable_params())
+    for r in range(n):
+        mem = sharded.memory(r)
+        assert mem["state"] == 2 * whole // pieces          # Adam's two moments, in slices at every level
+        assert mem["grads"] == whole // pieces              # level2 and level3: gradients in slices
+        assert mem["params"] == (whole // pieces if level == "level3" else held)
+    # every gradient reduce-scattered, every weight all-gathered once per step, nothing all-reduced
+    kinds = [rec.kind for rec in log]
+    assert kinds.count("ReduceScatter") == 3 and kinds.count("AllGather") == 3 and "AllReduce" not in kinds
+
+
+def test_zero_1_keeps_whole_gradients_and_the_level_is_checked():
+    _, _, _, _, sharded, _ = _steps("data-4", "Adam")
+    assert sharded.level == "level1"
+    whole = sum(p.asnumpy().nbytes for p in sharded.params)
+    assert sharded.memory(0) == {"params": whole, "grads": whole, "state": 2 * whole // 4}
+    with pytest.raises(ValueError, match="'optimizer_level' must be one of level1, level2, level3, but got 'level4'"):
+        ShardedOptimizer(sharded.optimizer, sharded.execution, level="level4")

@@ -42,8 +42,8 @@ def _activation(name, kernel, grad_kernel, grad2=None):
 
     `grad2(x, **attrs)` composes f''(x) of primitives; None when f'' is zero almost everywhere.
     """
-    fwd = Prim(name, kernel, infer=I.same)
-    grad = Prim(name + "Grad", grad_kernel, infer=I.same)   # (dout, x): dout's shape and dtype
+    fwd = Prim(name, kernel, infer=I.same, sharding=S.elementwise)
+    grad = Prim(name + "Grad", grad_kernel, infer=I.same, sharding=S.elementwise)   # (dout, x): dout's shape
 
     def bprop(x, out, dout, **attrs):
         return (grad(dout, x, **attrs),)

@@ -1,0 +1,99 @@
+"""Shapes-only plans (`_world.ShapeWorld`): the same communication as the simulated world, and the W4 GPT with
+Megatron-style shards at 1024 ranks in closed form, planned in under a second."""
+import json
+import re
+
+import numpy as np
+import pytest
+
+from mindseed.parallel import _demo_gpt as gpt
+from mindseed.parallel import plan
+from mindseed.parallel._world import ShapeWorld
+
+SMALL = dict(batch=4, seq=8, d=16, heads=4, ffn=32, vocab=20, layers=2)
+
+
+def _log(world):
+    return [(r.kind, r.group_size, r.groups, r.input_bytes, r.sent_bytes) for r in world.log]
+
+
+@pytest.mark.parametrize("dp, mp", [(2, 1), (4, 1), (2, 2), (1, 4)])
+def test_shapes_only_logs_what_the_simulated_world_runs(dp, mp):
+    inputs = gpt.inputs(SMALL, np.float64)
+    full = plan.plan_step(gpt.GPT(SMALL, np.float64).shard_megatron(dp, mp), inputs, dp * mp,
+                          gpt.dataset_strategy(dp))
+    assert full.max_error < 1e-12
+    shapes = plan.plan_step(gpt.GPT(SMALL, np.float64).shard_megatron(dp, mp), inputs, dp * mp,
+                            gpt.dataset_strategy(dp), shapes_only=True)
+    assert shapes.max_error is None and isinstance(shapes.execution.world, ShapeWorld)
+    assert _log(shapes.execution.world) == _log(full.execution.world)
+    assert len(full.execution.world.log) > 0
+    assert [p.flops for p in shapes.execution.plans] == [p.flops for p in full.execution.plans]
+    with pytest.raises(ValueError, match="ShapeWorld"):
+        shapes.execution.rank_parameters(0)
+
+
+def _ring(kind, n, s):
+    return {"AllReduce": 2 * (n - 1) * s // n, "AllGather": (n - 1) * s}[kind]
+
+
+def test_w4_gpt_megatron_at_1024_ranks_in_closed_form():
+    c, dp, mp = gpt.W4, 8, 128
+    hp, vp, item = 4, 8, 4  # heads over gcd(4, 128), vocabulary over gcd(1000, 128); float32
+    d, f, v, t, b, layers = c["d"], c["ffn"], c["vocab"], c["seq"], c["batch"], c["layers"]
+    step = plan.plan_step(gpt.GPT().shard_megatron(dp, mp), gpt.inputs(), 1024, gpt.dataset_strategy(dp),
+                          shapes_only=True)
+    assert step.seconds[1] < 1.0, step.seconds
+    ex = step.execution
+    loss_call = next(i for i, p in enumerate(ex.plans) if p.call.prim.name == "Neg")
+
+    def comm(plans):
+        return sorted((s.kind, s.group_size, s.input_bytes) for p in plans for m in p.moves for s in m.collectives())
+
+    act = b // dp * t * d * item  # one rank's residual stream (tokens of its batch slice, whole features)
+    # forward: per layer the row-parallel proj (over the head ranks) and fc2 (over mp) all-reduce; the softmax over
+    # the vocabulary gathers the vocabulary-cut logits; the mean loss all-reduces over dp
+    forward = [("AllReduce", hp, act)] * layers + [("AllReduce", mp, act)] * layers + \
+        [("AllGather", vp, b * t // dp * v // vp * item), ("AllReduce", dp, item)]
+    assert comm(ex.plans[:loss_call + 1]) == sorted(forward)
+    # backward: Megatron's all-reduce of the column-parallel fc1's input gradient, once per layer over mp
+    backward = comm(ex.plans[loss_call + 1:])
+    assert backward.count(("AllReduce", mp, act)) == layers
+    # every gradient is all-reduced once over dp, in its parameter's (model-parallel) shard
+    local = [v * d, t * d, 2 * d, v * d // vp + v // vp]  # embeddings, ln_f, the vocabulary-cut head
+    local += [4 * d + 3 * (d * d // hp + d // hp) + d * d // hp + d + f * d // mp + f // mp + d * f // mp + d] * layers
+    reads = [(s.kind, s.group_size, s.input_bytes) for m in ex.reads for s in m.collectives()]
+    assert len(reads) == len(step.params) == 2 + 2 + 2 + 16 * layers
+    assert {(k, n) for k, n, _ in reads} == {("AllReduce", dp)}
+    assert sum(s for _, _, s in reads) == item * sum(local)
+    # the world's totals are the sum of these, with the ring byte counts
+    everything = comm(ex.plans) + reads
+    totals = {}
+    for kind, n, s in everything:
+        totals[kind] = totals.get(kind, 0) + _ring(kind, n, s)
+    assert ex.world.bytes_by_kind() == totals
+    assert len(ex.world.log) == len(everything)
+
+
+def test_the_planner_command_at_1024_ranks_prints_memory_communication_and_time(tmp_path, capsys):
+    strategy = str(tmp_path / "w4.json")
+    assert plan.main(["--demo", "gpt", "--devices", "1024", "--mesh", "8x128", "--ranks", "2",
+                      "--strategy-file", strategy]) == 0
+    out = capsys.readouterr().out
+    assert "1024 ranks; shapes only, no shard computed" in out
+    planned = float(re.search(r"planned in (\S+) s", out).group(1))
+    assert planned < 1.0
+    assert "(0, 1)" in out and "... 1022 more ranks" in out   # ranks by their (dp, mp) coordinates
+    compute, comm = (float(x) for x in re.search(r"compute (\S+) ms \+ communication (\S+) ms", out).groups())
+    assert compute > 0 and comm > 0
+    with open(strategy) as f:
+        saved = json.load(f)["parallel_layout_item"]  # MindSpore's JSON strategy file of the plan
+    assert saved["blocks.0.fc1.weight"]["dev_matrix"] == [8, 128]
+    assert saved["blocks.0.fc1.weight"]["tensor_map"] == [0, -1]   # the ffn dim over mp, the rest whole
+    assert saved["tok_emb"]["tensor_map"] == [-1, -1]
+
+
+def test_the_planner_refuses_a_mesh_of_another_size(capsys):
+    with pytest.raises(SystemExit):
+        plan.main(["--demo", "gpt", "--devices", "1024", "--mesh", "8x64"])
+    assert "product is --devices 1024" in capsys.readouterr().err

@@ -1,0 +1,88 @@
+"""AUTO_PARALLEL's strategy search (`_search`): the W4 GPT against the hand-written Megatron plan, and searched
+plans that run on the simulated ranks with the single-process loss and gradients."""
+import numpy as np
+import pytest
+
+import mindseed as ms
+from mindseed.parallel import _demo_gpt as gpt
+from mindseed.parallel import plan
+from mindseed.parallel._layout import DeviceMesh
+from mindseed.parallel._search import search
+from mindseed.parallel._spmd import Assignment, execute, record
+from mindseed.parallel._world import SimulatedWorld
+
+SMALL = dict(batch=4, seq=8, d=16, heads=4, ffn=32, vocab=20, layers=2)
+MACHINE = plan.Machine(tflops=1.0, bandwidth=10.0)   # compute and communication both count at this size
+
+
+def _sent(step):
+    return sum(r.sent_bytes for r in step.execution.world.log)
+
+
+@pytest.fixture
+def auto_context():
+    yield
+    ms.set_auto_parallel_context(parallel_mode="stand_alone", search_mode="recursive_programming")
+    ms.reset_algo_parameters()
+
+
+def test_propagation_from_the_products_costs_no_more_than_the_hand_written_megatron_plan():
+    mesh = DeviceMesh((2, 4), ("dp", "mp"))
+    megatron = plan.plan_step(gpt.GPT().shard_megatron(2, 4), gpt.inputs(), 8, gpt.dataset_strategy(2),
+                              shapes_only=True)
+    auto = plan.plan_step(gpt.GPT().shard_megatron(2, 4, products_only=True), gpt.inputs(), 8,
+                          gpt.dataset_strategy(2), shapes_only=True, search_mode="sharding_propagation", mesh=mesh,
+                          machine=MACHINE)
+    print(f"W4 GPT on (2, 4): hand-written Megatron plan {_sent(megatron)} B sent per rank, "
+          f"sharding propagation {_sent(auto)} B")
+    assert 0 < _sent(auto) <= _sent(megatron)
+    assert sum(plan.step_seconds(auto.execution, MACHINE)) <= sum(plan.step_seconds(megatron.execution, MACHINE))
+
+
+@pytest.mark.parametrize("mode", ["dynamic_programming", "recursive_programming"])
+def test_a_searched_plan_gives_the_single_process_loss_and_gradients(mode):
+    net = gpt.GPT(SMALL, np.float64)
+    step = plan.plan_step(net, gpt.inputs(SMALL, np.float64), 4, gpt.dataset_strategy(2), search_mode=mode,
+                          mesh=DeviceMesh((2, 2)), machine=MACHINE)
+    assert step.max_error < 1e-12
+    chosen = [p.cuts for p in step.execution.plans if p.call.strategy and isinstance(p.call.strategy[0], Assignment)]
+    assert chosen and any(chosen)   # the search cut something
+    if mode == "recursive_programming":   # every operator uses the whole device set
+        assert all(sorted(a for axes in c.values() for a in axes) == [0, 1] for c in chosen if c)
+
+
+def test_auto_parallel_context_searches_when_the_step_is_executed(auto_context):
+    ms.set_auto_parallel_context(parallel_mode="auto_parallel", search_mode="dynamic_programming")
+    net = gpt.GPT(SMALL, np.float64)
+    data = gpt.inputs(SMALL, np.float64)
+    program, params, loss, grads = plan.record_step(net, data)
+    ex = execute(program, SimulatedWorld(4), list(zip(data, gpt.dataset_strategy(2))))
+    assert any(p.call.strategy and isinstance(p.call.strategy[0], Assignment) for p in ex.plans)
+    got = ex.value(loss, plan.TensorLayout.replicated(ex.value(loss).layout.mesh, ())).shards[0]
+    assert abs(float(got) - float(loss.asnumpy())) < 1e-12
+    for p, g in zip(params, grads):
+        layout = ex.layout_of(p)
+        np.testing.assert_allclose(plan.assemble(ex.value(g, layout).shards, layout), g.asnumpy(), rtol=0,
+                                   atol=1e-12)
+
+
+def test_fully_use_devices_keeps_the_candidates_that_use_every_axis(auto_context):
+    net = gpt.GPT(SMALL, np.float64)
+    program = record(lambda *a: net(*a), *gpt.inputs(SMALL, np.float64))
+    ms.set_algo_parameters(fully_use_devices=True)
+    found = search(program, DeviceMesh((2, 2)), machine=MACHINE, mode="dynamic_programming")
+    cut = [a for a in found.choices.values() if a.assign]   # (a scalar call has nothing to cut)
+    assert cut
+    for a in cut:
+        assert sorted(ax for axes in a.assign.values() for ax in axes) == [0, 1]
+    with pytest.raises(ValueError, match="search_mode must be one of"):
+        search(program, DeviceMesh((2, 2)), mode="greedy")
+
+
+def test_the_planner_prints_the_hand_written_and_the_searched_plans(capsys):
+    assert plan.main(["--demo", "gpt", "--devices", "8", "--mesh", "2x4", "--shapes-only", "--auto",
+                      "sharding_propagation", "--tflops", "1", "--bandwidth", "10", "--ranks", "1"]) == 0
+    out = capsys.readouterr().out
+    hand = int(out.split("hand-written plan: ")[1].split(" B")[0])
+    found = int(out.split("searched plan (sharding_propagation): ")[1].split(" B")[0])
+    assert 0 < found <= hand
