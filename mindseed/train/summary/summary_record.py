@@ -161,7 +161,7 @@ class SummaryRecord:
         self._size = 0
         self._lineage_file = None
         self._open_file()
-        self.lineage_path = os.path.join(self.base_log_dir, f"{self.file_prefix}{self._middle(self._time)}_lineage")
+        self.lineage_path = None  # named when the first lineage value is written
         with _summary_lock:
             SummaryRecord.count += 1
 
@@ -176,16 +176,19 @@ class SummaryRecord:
             middle = f".out.tfevents.{self._time}.{socket.gethostname()}.{os.getpid()}"
         else:
             middle = self._middle(self._time)
-        name = f"{self.file_prefix}{middle}{self.file_suffix}"
-        path = os.path.join(self.base_log_dir, name)
-        n = 1
-        while os.path.exists(path):  # a second file in the same second
-            path = os.path.join(self.base_log_dir, f"{name}.{n}")
-            n += 1
-        self.file_path = path
-        self._file = open(path, "wb")  # noqa: SIM115 -- kept open until close()
+        self.file_path = self._free_path(f"{self.file_prefix}{middle}", self.file_suffix)
+        self._file = open(self.file_path, "wb")  # noqa: SIM115 -- kept open until close()
         self._size = 0
         self._write(self._codec.event(time.time(), 0, version=self._codec.VERSION))
+
+    def _free_path(self, stem, suffix, keep_suffix=False):
+        """A path not yet taken: `stem + suffix`, else (a second file in the same second) with a counter after the
+        suffix, or before it with `keep_suffix` (MindInsight finds lineage files by their '_lineage' ending)."""
+        path, n = os.path.join(self.base_log_dir, stem + suffix), 1
+        while os.path.exists(path):
+            path = os.path.join(self.base_log_dir, f"{stem}.{n}{suffix}" if keep_suffix else f"{stem}{suffix}.{n}")
+            n += 1
+        return path
 
     def _write(self, event_bytes):
         size = len(event_bytes) + 16  # framing: length, its CRC, data CRC
@@ -196,7 +199,8 @@ class SummaryRecord:
         self._size += size
 
     def _write_lineage(self, event_bytes):
-        if self._lineage_file is None:
+        if self.lineage_path is None:
+            self.lineage_path = self._free_path(f"{self.file_prefix}{self._middle(self._time)}", "_lineage", True)
             self._lineage_file = self._guarded(open, self.lineage_path, "wb")
         if self._lineage_file is not None:
             self._guarded(E.record, self._lineage_file, event_bytes)
