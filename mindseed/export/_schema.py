@@ -74,8 +74,9 @@ def build_classes(file_name, package, messages, enums=None, map_entries=(), synt
     """Message classes of a schema declared as a table, built through protobuf's message factory.
 
     `messages` maps a (dotted, for nested) message name to [(label, type, name, number)]: label "opt", "rep",
-    "req" or "oneof:<name>" (an optional field of that oneof); type a scalar of `_SCALARS`, a message name or "enum:" an enum name of `enums` (name -> {value: number}).
-    The nested messages named in `map_entries` are map entries ({"key", "value"}), so their fields act as dicts.
+    "req" or "oneof:<name>" (an optional field of that oneof); type a scalar of `_SCALARS`, a message name or
+    "enum:" an enum name of `enums` (name -> {value: number}). The nested messages named in `map_entries` are map
+    entries ({"key", "value"}), so their fields act as dicts.
     Returns {message name: class}.
     """
     fd = descriptor_pb2.FileDescriptorProto(name=file_name, package=package, syntax=syntax)

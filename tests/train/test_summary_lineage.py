@@ -69,7 +69,8 @@ def mnist_run(tmp_path_factory):
     summary = str(root / "summary")
     ckpt = ModelCheckpoint(prefix="lin", directory=str(root / "ckpt"), config=CheckpointConfig(save_checkpoint_steps=4))
     custom = {"version": "v1", "n": 3, "ratio": 0.5}
-    model.train(2, _mnist(data_dir, "train"), callbacks=[ckpt, SummaryCollector(summary, 2, custom_lineage_data=custom)])
+    collector = SummaryCollector(summary, 2, custom_lineage_data=custom)
+    model.train(2, _mnist(data_dir, "train"), callbacks=[ckpt, collector])
     result = model.eval(_mnist(data_dir, "test"), callbacks=[SummaryCollector(summary, collect_freq=2)])
     return {"root": root, "data_dir": data_dir, "summary": summary, "acc": result["acc"],
             "events": list(_lineage_events(summary).values())}
