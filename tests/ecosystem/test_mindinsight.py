@@ -16,7 +16,6 @@ import pytest
 from _eco import require
 from PIL import Image
 
-import mindseed as ms
 from mindseed import nn, ops
 from mindseed.dataset import NumpySlicesDataset
 from mindseed.train import Accuracy, Model, SummaryCollector
