@@ -24,7 +24,7 @@ PRIM_TYPES = {"PRIMITIVE": 1, "PRIMITIVE_FUNCTION": 2}
 _F = descriptor_pb2.FieldDescriptorProto
 _SCALARS = {"string": _F.TYPE_STRING, "bytes": _F.TYPE_BYTES, "int64": _F.TYPE_INT64, "int32": _F.TYPE_INT32,
             "uint64": _F.TYPE_UINT64, "float": _F.TYPE_FLOAT, "double": _F.TYPE_DOUBLE, "bool": _F.TYPE_BOOL}
-_LABELS = {"opt": _F.LABEL_OPTIONAL, "rep": _F.LABEL_REPEATED, "req": _F.LABEL_REQUIRED}
+_LABELS = {"opt": _F.LABEL_OPTIONAL, "rep": _F.LABEL_REPEATED, "req": _F.LABEL_REQUIRED, "oneof": _F.LABEL_OPTIONAL}
 
 # message -> [(label, type, name, number)]; a type that is not a scalar names a message (or ".enum:" an enum)
 _MESSAGES = {
@@ -70,34 +70,50 @@ _MESSAGES = {
 _ENUMS = {"AttributeProto.AttributeType": ATTR_TYPES, "PrimitiveProto.PrimType": PRIM_TYPES}
 
 
-def _build():
-    fd = descriptor_pb2.FileDescriptorProto(name="mindseed_mind_ir.proto", package="mind_ir", syntax="proto2")
+def build_classes(file_name, package, messages, enums=None, map_entries=(), syntax="proto2"):
+    """Message classes of a schema declared as a table, built through protobuf's message factory.
+
+    `messages` maps a (dotted, for nested) message name to [(label, type, name, number)]: label "opt", "rep",
+    "req" or "oneof:<name>" (an optional field of that oneof); type a scalar of `_SCALARS`, a message name or
+    "enum:" an enum name of `enums` (name -> {value: number}). The nested messages named in `map_entries` are map
+    entries ({"key", "value"}), so their fields act as dicts.
+    Returns {message name: class}.
+    """
+    fd = descriptor_pb2.FileDescriptorProto(name=file_name, package=package, syntax=syntax)
     protos = {}
-    for full in sorted(_MESSAGES, key=lambda n: n.count(".")):
+    for full in sorted(messages, key=lambda n: n.count(".")):
         outer, _, inner = full.rpartition(".")
         parent = protos[outer].nested_type if outer else fd.message_type
         protos[full] = parent.add(name=inner)
-    for full, values in _ENUMS.items():
+        if full in map_entries:
+            protos[full].options.map_entry = True
+    for full, values in (enums or {}).items():
         outer, _, inner = full.rpartition(".")
-        enum = protos[outer].enum_type.add(name=inner)
+        enum = protos[outer].enum_type.add(name=inner) if outer else fd.enum_type.add(name=inner)
         for name, number in values.items():
             enum.value.add(name=name, number=number)
-    for full, fields in _MESSAGES.items():
+    for full, fields in messages.items():
+        oneofs = {}
         for label, typ, name, number in fields:
-            f = protos[full].field.add(name=name, number=number, label=_LABELS[label])
+            f = protos[full].field.add(name=name, number=number, label=_LABELS[label.partition(":")[0]])
+            if label.startswith("oneof:"):
+                if label not in oneofs:
+                    oneofs[label] = len(protos[full].oneof_decl)
+                    protos[full].oneof_decl.add(name=label[6:])
+                f.oneof_index = oneofs[label]
             if typ in _SCALARS:
                 f.type = _SCALARS[typ]
             elif typ.startswith("enum:"):
-                f.type, f.type_name = _F.TYPE_ENUM, ".mind_ir." + typ[5:]
+                f.type, f.type_name = _F.TYPE_ENUM, f".{package}.{typ[5:]}"
             else:
-                f.type, f.type_name = _F.TYPE_MESSAGE, ".mind_ir." + typ
+                f.type, f.type_name = _F.TYPE_MESSAGE, f".{package}.{typ}"
     pool = descriptor_pool.DescriptorPool()
     pool.Add(fd)
-    return {name: message_factory.GetMessageClass(pool.FindMessageTypeByName("mind_ir." + name))
-            for name in _MESSAGES}
+    return {name: message_factory.GetMessageClass(pool.FindMessageTypeByName(f"{package}.{name}"))
+            for name in messages}
 
 
-_CLASSES = _build()
+_CLASSES = build_classes("mindseed_mind_ir.proto", "mind_ir", _MESSAGES, _ENUMS)
 ModelProto = _CLASSES["ModelProto"]
 GraphProto = _CLASSES["GraphProto"]
 NodeProto = _CLASSES["NodeProto"]

@@ -35,11 +35,17 @@ def package_dir(name):
     return os.path.join(cache_dir(), f"{name}-{pinned(name)}")
 
 
-def use(name, module):
-    """Import `module` of the installed ecosystem package `name` under the `mindspore` alias, or skip."""
+def require(name):
+    """The directory of the installed ecosystem package `name`, or skip."""
     where = package_dir(name)
     if not os.path.isfile(os.path.join(where, ".installed")):
         pytest.skip(f"{name}=={pinned(name)} is not installed in {where} (run scripts/ecosystem.sh)")
+    return where
+
+
+def use(name, module):
+    """Import `module` of the installed ecosystem package `name` under the `mindspore` alias, or skip."""
+    where = require(name)
     compat.install()
     if where not in sys.path:
         sys.path.append(where)      # appended: a package's own top-level `tests`/`examples` must not shadow ours

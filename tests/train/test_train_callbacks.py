@@ -235,7 +235,12 @@ def test_summary_collector_records_loss_histograms_and_lineage(tmp_path):
     steps = [e.step for e in acc.Scalars("loss/auto")]
     assert steps == [1, 2, 4, 6, 8, 10, 12]
     assert "l1.weight/auto" in acc.Tags()["histograms"]
-    assert "train_lineage" in acc.Tags()["tensors"]
+    from mindseed.train import lineage_pb2
+    from mindseed.train.summary import _event_file as E
+    (lineage,) = [n for n in os.listdir(tmp_path) if n.endswith("_lineage")]   # lineage: MindSpore's file, any format
+    events = [lineage_pb2.LineageEvent.FromString(r) for r in E.read_records(open(tmp_path / lineage, "rb").read())]
+    assert [e.WhichOneof("what") for e in events] == ["dataset_graph", "train_lineage"]
+    assert events[1].train_lineage.hyper_parameters.epoch == 2
     with pytest.raises(ValueError, match="collect_freq"):
         SummaryCollector(str(tmp_path), collect_freq=0)
     with pytest.raises(ValueError, match="unsupported"):

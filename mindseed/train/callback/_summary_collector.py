@@ -1,12 +1,14 @@
-"""SummaryCollector: record the loss, parameter histograms, input images and run info for TensorBoard."""
+"""SummaryCollector: record the loss, parameter histograms, input images, and the run's lineage for MindInsight."""
 import json
 import logging
+import os
 import re
 
 import numpy as np
 
 from mindseed.common.parameter import Parameter
 from mindseed.common.tensor import Tensor
+from mindseed.train.callback import _lineage as L
 from mindseed.train.callback._callback import Callback, _handle_loss, _make_directory
 from mindseed.train.summary.summary_record import SummaryRecord, _summary_format
 
@@ -21,9 +23,11 @@ class SummaryCollector(Callback):
     Every `collect_freq` steps (and at the first step) it records: the loss (``loss/auto``), the
     first input if it is an image batch (``input_data/auto``), histograms of the first five trained
     parameters or of those matching ``histogram_regular`` (``{name}/auto``), and the values of the
-    summary ops (``ops.ScalarSummary`` ...). At the end of training it writes the run's lineage
-    (epochs, steps, optimizer, learning rate, final loss) as text ``train_lineage``; at the end of
-    evaluation the metrics as scalars ``{metric}/eval`` and text ``eval_lineage``.
+    summary ops (``ops.ScalarSummary`` ...). As MindSpore's, it writes into the lineage file (see
+    `SummaryRecord`) the train dataset's graph and the custom lineage data at the first step, the train
+    lineage (optimizer, learning rate, loss function, epochs, batch size, parallel mode, device number,
+    train dataset path and size, network name, final loss, last checkpoint's path and size) at the end of
+    training and the eval lineage (metrics as JSON, valid dataset path and size) at the end of evaluation.
 
     Args:
         summary_dir (str): the directory of the event files.
@@ -31,10 +35,11 @@ class SummaryCollector(Callback):
         num_process (int): accepted for compatibility. Default: ``32``.
         collect_specified_data (dict): switches: ``collect_metric``, ``collect_input_data``,
             ``histogram_regular`` (a regular expression or None), ``collect_train_lineage``,
-            ``collect_eval_lineage`` (``collect_graph``, ``collect_dataset_graph`` and ``collect_landscape``
-            are accepted; graphs are not written). Default: ``None`` (all on).
+            ``collect_eval_lineage``, ``collect_dataset_graph`` (``collect_graph`` and ``collect_landscape``
+            are accepted; computational graphs are not written). Default: ``None`` (all on).
         keep_default_action (bool): unspecified switches keep their default (True) or are off. Default: ``True``.
-        custom_lineage_data (dict): str -> int/float/str written once as text ``custom_lineage_data``.
+        custom_lineage_data (dict): str -> int/float/str written once as ``UserDefinedInfo`` lineage, over the
+            ``custom_lineage_data`` of the ``MINDINSIGHT_HYPER_CONFIG`` environment variable. Default: ``None``.
         collect_tensor_freq (int): steps between collections of tensor summaries. Default: ``None``.
         max_file_size (int): start a new event file past this many bytes. Default: ``None``.
         export_options (dict): accepted for compatibility. Default: ``None``.
@@ -66,14 +71,11 @@ class SummaryCollector(Callback):
         self._max_file_size = max_file_size
         self._format = _summary_format(format, "SummaryCollector")
         self._specified = self._process_specified_data(collect_specified_data, keep_default_action)
-        if custom_lineage_data is not None:
-            if not isinstance(custom_lineage_data, dict) or not all(
-                    isinstance(k, str) and isinstance(v, (int, float, str)) for k, v in custom_lineage_data.items()):
-                raise TypeError("For 'SummaryCollector', the 'custom_lineage_data' must be a dict of str -> int, float "
-                                "or str.")
-        self._custom_lineage_data = custom_lineage_data
+        self._custom_lineage_data = L.process_custom_lineage_data(custom_lineage_data)
         self._record = None
         self._first_step = True
+        self._has_saved_graph = False
+        self._has_saved_custom_data = False
 
     def _process_specified_data(self, specified, keep_default):
         if specified is None:
@@ -119,8 +121,6 @@ class SummaryCollector(Callback):
             raise ValueError(f"Only support `train` (model.train) and `eval` (model.eval) mode, but got "
                              f"`{cb.get('mode')}` mode.")
         self._record.set_mode(cb.mode)
-        if self._custom_lineage_data:
-            self._record.add_value("text", "custom_lineage_data", json.dumps(self._custom_lineage_data))
 
     def step_end(self, run_context):
         """Collect every `collect_freq` steps (and at the first step)."""
@@ -129,6 +129,15 @@ class SummaryCollector(Callback):
             return
         self._ensure_record()
         step = cb.cur_step_num
+        if not self._has_saved_graph:
+            self._collect_dataset_graph(cb)
+            self._has_saved_graph = True
+            self._record.record(step)
+        if self._custom_lineage_data and not self._has_saved_custom_data:
+            self._record.add_value("custom_lineage_data", "custom_lineage_data",
+                                   L.package_custom_lineage_data(self._custom_lineage_data))
+            self._has_saved_custom_data = True
+            self._record.record(step)
         tensor_due = self._collect_tensor_freq is not None and step % self._collect_tensor_freq == 0
         if self._first_step or step % self._collect_freq == 0:
             self._collect_input_data(cb)
@@ -150,22 +159,24 @@ class SummaryCollector(Callback):
         self._ensure_record()
         if cb.get("mode") == "train":
             if self._specified.get("collect_train_lineage"):
-                self._record.add_value("text", "train_lineage", json.dumps(self._train_lineage(cb), default=str))
-        else:
-            metrics = cb.get("metrics") or {}
-            if self._specified.get("collect_metric"):
-                for name, value in metrics.items():
-                    if np.size(value) == 1:
-                        self._record.add_value("scalar", f"{name}/eval", Tensor(np.float32(np.asarray(value).item())))
-            if self._specified.get("collect_eval_lineage"):
-                self._record.add_value("text", "eval_lineage", json.dumps(
-                    {"metrics": {k: np.asarray(v).tolist() for k, v in metrics.items()},
-                     "valid_dataset_size": cb.get("batch_num")}, default=str))
-        self._record.set_mode("eval")
-        self._record.record(cb.get("cur_step_num", 0) or 0)
+                self._record.add_value("train_lineage", "train_lineage",
+                                       L.train_lineage_message(self._train_lineage(cb)))
+        elif self._specified.get("collect_eval_lineage"):
+            self._record.add_value("eval_lineage", "eval_lineage",
+                                   L.eval_lineage_message(cb.get("metrics"), cb.get("valid_dataset")))
+        self._record.set_mode("eval")  # as MindSpore: the summary ops' values are not taken
+        self._record.record(0)
         self._record.flush()
 
     # ------------------------------------------------------------ collectors
+    def _collect_dataset_graph(self, cb):
+        """The train dataset's graph (MindSpore takes the eval dataset's as the same)."""
+        if not self._specified.get("collect_dataset_graph") or cb.get("mode") != "train":
+            return
+        graph = L.package_dataset_graph(cb.get("train_dataset"))
+        if graph is not None:
+            self._record.add_value("dataset_graph", "train_dataset", graph)
+
     def _collect_input_data(self, cb):
         if not self._specified.get("collect_input_data"):
             return
@@ -197,15 +208,49 @@ class SummaryCollector(Callback):
             self._record.add_value("histogram", p.name + "/auto", p)
 
     @staticmethod
-    def _train_lineage(cb):
+    def _optimizer(cb):
+        """The run's optimizer: the callback argument's, else the first Optimizer in the train network."""
+        from mindseed.nn.optim.optimizer import Optimizer  # noqa: PLC0415
         optimizer = cb.get("optimizer")
+        if optimizer is None and cb.get("train_network") is not None:
+            for _, cell in cb.train_network.cells_and_names():
+                candidate = cell if isinstance(cell, Optimizer) else getattr(cell, "optimizer", None)
+                if isinstance(candidate, Optimizer):
+                    optimizer = candidate
+                    break
+        return optimizer if isinstance(optimizer, Optimizer) else None
+
+    @staticmethod
+    def _loss_fn(cb):
+        from mindseed.nn.loss.loss import LossBase  # noqa: PLC0415
+        if cb.get("loss_fn") is not None or cb.get("train_network") is None:
+            return cb.get("loss_fn")
+        return next((c for _, c in cb.train_network.cells_and_names() if isinstance(c, LossBase)), None)
+
+    @staticmethod
+    def _checkpoint_path(cb):
+        """The real path of the last checkpoint a ModelCheckpoint of the run wrote, else None."""
+        from mindseed.train.callback._checkpoint import ModelCheckpoint  # noqa: PLC0415
+        path = None
+        for callback in cb.get("list_callback") or []:
+            if isinstance(callback, ModelCheckpoint):
+                path = callback.latest_ckpt_file_name
+        return os.path.realpath(path) if path else None
+
+    def _train_lineage(self, cb):
+        """The train lineage as MindSpore's collector gathers it (its LineageMetadata keys)."""
+        optimizer = self._optimizer(cb)
         lr = getattr(optimizer, "learning_rate", None)
         loss = _handle_loss(cb.get("net_outputs"))
-        net = cb.get("train_network")
-        return {"epoch": cb.get("epoch_num"), "cur_epoch_num": cb.get("cur_epoch_num"),
-                "batch_num": cb.get("batch_num"), "cur_step_num": cb.get("cur_step_num"),
-                "loss": loss if isinstance(loss, float) else None,
+        loss_fn = self._loss_fn(cb)
+        ckpt = self._checkpoint_path(cb)
+        path, batch_size, size = L.dataset_lineage(cb.get("train_dataset"))
+        return {"loss": loss if isinstance(loss, float) else None,
+                "learning_rate": float(np.atleast_1d(lr.asnumpy())[0]) if isinstance(lr, Parameter) else None,
                 "optimizer": type(optimizer).__name__ if optimizer is not None else None,
-                "learning_rate": float(lr.asnumpy()) if isinstance(lr, Parameter) and lr.size == 1 else None,
-                "loss_function": type(cb.get("loss_fn")).__name__ if cb.get("loss_fn") is not None else None,
-                "parameter_count": int(sum(p.size for p in net.get_parameters())) if net is not None else None}
+                "network": type(cb.get("network")).__name__,
+                "loss_function": type(loss_fn).__name__ if loss_fn is not None else None,
+                "epoch": cb.get("epoch_num"), "step_num": cb.get("cur_step_num"),
+                "parallel_mode": cb.get("parallel_mode"), "device_num": cb.get("device_number"),
+                "model_path": json.dumps({"ckpt": ckpt}), "model_size": os.path.getsize(ckpt) if ckpt else 0,
+                "batch_size": batch_size, "train_dataset_path": path, "train_dataset_size": size}

@@ -1,6 +1,7 @@
-"""SummaryRecord: write scalars, histograms, images, tensors and text to a summary file.
+"""SummaryRecord: write scalars, histograms, images, tensors and text to a summary file, lineage to a lineage file.
 
-MindSpore's summary format (what MindInsight reads) by default; TensorBoard's event format on request.
+MindSpore's summary format (what MindInsight reads) by default; TensorBoard's event format on request. Lineage
+(`lineage_pb2` messages) goes, as MindSpore writes it, into `<prefix>.out.events.summary.<time>.<rank>.<host>_lineage`.
 """
 import logging
 import os
@@ -16,6 +17,7 @@ import numpy as np
 from mindseed.common import dtype as mstype
 from mindseed.common.tensor import Tensor
 from mindseed.nn.cell import Cell
+from mindseed.train import lineage_pb2
 from mindseed.train.summary import _event_file as E
 from mindseed.train.summary import _tensorboard
 
@@ -23,6 +25,11 @@ __all__ = ["SummaryRecord"]
 
 logger = logging.getLogger("mindseed")
 _PLUGINS = ("scalar", "image", "histogram", "tensor", "text")
+# lineage plugin -> (the message add_value takes, its field in LineageEvent)
+_LINEAGE = {"train_lineage": (lineage_pb2.TrainLineage, "train_lineage"),
+            "eval_lineage": (lineage_pb2.EvaluationLineage, "evaluation_lineage"),
+            "dataset_graph": (lineage_pb2.DatasetGraph, "dataset_graph"),
+            "custom_lineage_data": (lineage_pb2.UserDefinedInfo, "user_defined_info")}
 # names from summary ops carry their plugin: "loss[:Scalar]"
 _TAGGED = re.compile(r"(.+)\[:(.+)\]")
 _summary_cache = {}
@@ -66,6 +73,21 @@ def _rank():
     return context.get_context("device_id")
 
 
+def _check_lineage_value(plugin, value):
+    """MindSpore's check: a lineage plugin takes its lineage_pb2 message."""
+    prototype = _LINEAGE[plugin][0]
+    if not isinstance(value, prototype):
+        raise TypeError(f"Plugin {plugin!r} expects a {prototype.__name__} value.")
+
+
+def lineage_event(plugin, data, wall_time=None):
+    """The serialized LineageEvent of a lineage plugin's serialized message, stamped with `wall_time` (as MindSpore's,
+    without a step)."""
+    event = lineage_pb2.LineageEvent(wall_time=time.time() if wall_time is None else wall_time)
+    getattr(event, _LINEAGE[plugin][1]).ParseFromString(data)
+    return event.SerializeToString()
+
+
 def _summary_format(value, caller="SummaryRecord"):
     """The format asked for: the argument, else $MINDSEED_SUMMARY_FORMAT, else 'mindspore'."""
     source = "format"
@@ -79,7 +101,10 @@ def _summary_format(value, caller="SummaryRecord"):
 class SummaryRecord:
     """Write summary data to a summary file: MindSpore's format (read by MindInsight) or TensorBoard's.
 
-    Values added with `add_value` are kept until `record(step)` writes them as one event.
+    Values added with `add_value` are kept until `record(step)` writes them as one event; lineage values (the plugins
+    ``train_lineage``, ``eval_lineage``, ``dataset_graph``, ``custom_lineage_data``) each as a ``LineageEvent`` of
+    their own into the lineage file ``{prefix}.out.events.summary.{time}.{rank}.{host}_lineage``, created when the first
+    one is written (in MindSpore's framing whatever the format; MindInsight's lineage manager reads it).
 
     Args:
         log_dir (str): the directory of the event file (created if missing).
@@ -134,39 +159,61 @@ class SummaryRecord:
         self._closed = False
         self._file = None
         self._size = 0
+        self._lineage_file = None
         self._open_file()
+        self.lineage_path = None  # named when the first lineage value is written
         with _summary_lock:
             SummaryRecord.count += 1
 
     # ------------------------------------------------------------ file handling
+    @staticmethod
+    def _middle(seconds):
+        return f".out.events.summary.{seconds}.{_rank()}.{platform.node()}"
+
     def _open_file(self):
+        self._time = int(time.time())
         if self.format == "tensorboard":
-            middle = f".out.tfevents.{int(time.time())}.{socket.gethostname()}.{os.getpid()}"
+            middle = f".out.tfevents.{self._time}.{socket.gethostname()}.{os.getpid()}"
         else:
-            middle = f".out.events.summary.{int(time.time())}.{_rank()}.{platform.node()}"
-        name = f"{self.file_prefix}{middle}{self.file_suffix}"
-        path = os.path.join(self.base_log_dir, name)
-        n = 1
-        while os.path.exists(path):  # a second file in the same second
-            path = os.path.join(self.base_log_dir, f"{name}.{n}")
-            n += 1
-        self.file_path = path
-        self._file = open(path, "wb")  # noqa: SIM115 -- kept open until close()
+            middle = self._middle(self._time)
+        self.file_path = self._free_path(f"{self.file_prefix}{middle}", self.file_suffix)
+        self._file = open(self.file_path, "wb")  # noqa: SIM115 -- kept open until close()
         self._size = 0
         self._write(self._codec.event(time.time(), 0, version=self._codec.VERSION))
+
+    def _free_path(self, stem, suffix, keep_suffix=False):
+        """A path not yet taken: `stem + suffix`, else (a second file in the same second) with a counter after the
+        suffix, or before it with `keep_suffix` (MindInsight finds lineage files by their '_lineage' ending)."""
+        path, n = os.path.join(self.base_log_dir, stem + suffix), 1
+        while os.path.exists(path):
+            path = os.path.join(self.base_log_dir, f"{stem}.{n}{suffix}" if keep_suffix else f"{stem}{suffix}.{n}")
+            n += 1
+        return path
 
     def _write(self, event_bytes):
         size = len(event_bytes) + 16  # framing: length, its CRC, data CRC
         if self.max_file_size is not None and self._size and self._size + size > self.max_file_size:
             self._file.close()
             self._open_file()
+        self._guarded(self._codec.record, self._file, event_bytes)
+        self._size += size
+
+    def _write_lineage(self, event_bytes):
+        if self.lineage_path is None:
+            self.lineage_path = self._free_path(f"{self.file_prefix}{self._middle(self._time)}", "_lineage", True)
+            self._lineage_file = self._guarded(open, self.lineage_path, "wb")
+        if self._lineage_file is not None:
+            self._guarded(E.record, self._lineage_file, event_bytes)
+
+    def _guarded(self, write, path_or_file, *args):
+        """Run a write; an OSError is raised with `raise_exception`, else logged."""
         try:
-            self._codec.record(self._file, event_bytes)
+            return write(path_or_file, *args)
         except OSError:
             if self.raise_exception:
                 raise
-            logger.exception("For 'SummaryRecord', writing %s failed.", self.file_path)
-        self._size += size
+            logger.exception("For 'SummaryRecord', writing %s failed.", getattr(path_or_file, "name", path_or_file))
+        return None
 
     def __enter__(self):
         if self._closed:
@@ -183,7 +230,7 @@ class SummaryRecord:
         return self.file_path
 
     def set_mode(self, mode):
-        """'train' or 'eval': in 'eval' mode only scalar and text data are kept (as MindSpore)."""
+        """'train' or 'eval': in 'eval' mode the values of the summary ops are not recorded (as MindSpore)."""
         if mode not in ("train", "eval"):
             raise ValueError(f"For 'set_mode', the argument 'mode' should be 'train' or 'eval', but got {mode}.")
         self._mode = mode
@@ -193,17 +240,23 @@ class SummaryRecord:
 
         Args:
             plugin (str): ``'scalar'`` (a one-element Tensor), ``'histogram'`` (a Tensor), ``'image'`` (an NCHW Tensor
-                with 1 or 3 channels), ``'tensor'`` (a Tensor) or ``'text'`` (a str).
-            name (str): the tag.
-            value (Union[Tensor, str]): the value.
+                with 1 or 3 channels), ``'tensor'`` (a Tensor), ``'text'`` (a str, mindseed's), or a lineage plugin
+                taking a `lineage_pb2` message: ``'train_lineage'`` (TrainLineage), ``'eval_lineage'``
+                (EvaluationLineage), ``'dataset_graph'`` (DatasetGraph), ``'custom_lineage_data'`` (UserDefinedInfo).
+            name (str): the tag (not used by the lineage plugins).
+            value (Union[Tensor, str, message]): the value.
 
         Raises:
             ValueError: unknown plugin or empty name, or a scalar with more than one element.
             TypeError: the value has the wrong type.
         """
+        if plugin in _LINEAGE:
+            _check_lineage_value(plugin, value)
+            self._data_pool[plugin].append((name, value.SerializeToString()))
+            return
         if plugin not in _PLUGINS:
             raise ValueError(f"For 'SummaryRecord.add_value', no such \"plugin\" of {plugin!r}, expect value is one "
-                             f"of {list(_PLUGINS)}")
+                             f"of {list(_PLUGINS) + list(_LINEAGE)}")
         if not name or not isinstance(name, str):
             raise ValueError(f"For 'SummaryRecord', the parameter \"name\" type should be str, but got {type(name)}.")
         if plugin == "text":
@@ -247,16 +300,18 @@ class SummaryRecord:
         if self._closed:
             logger.error("The record writer is closed.")
             return False
-        self._take_summary_ops()
+        if self._mode == "train":
+            self._take_summary_ops()
         pool, self._data_pool = self._data_pool, defaultdict(list)
         values = []
         for plugin, items in pool.items():
             if plugin_filter is not None and not plugin_filter(plugin):
                 continue
-            if self._mode == "eval" and plugin not in ("scalar", "text"):
-                continue
             for name, array in items:
-                values.append(self._encode(plugin, name, array))
+                if plugin in _LINEAGE:
+                    self._write_lineage(lineage_event(plugin, array))
+                else:
+                    values.append(self._encode(plugin, name, array))
         values = [v for v in values if v is not None]
         if values:
             self._write(self._codec.event(time.time(), step, summary_values=values))
@@ -295,14 +350,17 @@ class SummaryRecord:
             logger.error("For 'SummaryRecord', the record writer is closed and can not flush, please check if "
                          "close() method is called")
             return
-        self._file.flush()
-        os.fsync(self._file.fileno())
+        for file in (self._file, self._lineage_file):
+            if file is not None:
+                file.flush()
+                os.fsync(file.fileno())
 
     def close(self):
         """Flush and close the file (also done by a `with` block)."""
         if not self._closed:
-            self._file.flush()
-            self._file.close()
+            for file in (self._file, self._lineage_file):
+                if file is not None:
+                    file.close()
             self._closed = True
             with _summary_lock:
                 SummaryRecord.count -= 1
