@@ -59,6 +59,14 @@ def _copies(a, n):
     return [np.array(a) for _ in range(n)]
 
 
+def _init_world(world, size):
+    """A world of `size` ranks with an empty collective log (SimulatedWorld, ShapeWorld)."""
+    if isinstance(size, bool) or not isinstance(size, int) or size < 1:
+        raise ValueError(f"For '{type(world).__name__}', the 'size' must be a positive int, but got {size!r}.")
+    world.size = size
+    world.log = []
+
+
 class SimulatedWorld:
     """`size` ranks in one process. Values are lists of numpy arrays indexed by rank.
 
@@ -70,10 +78,7 @@ class SimulatedWorld:
     """
 
     def __init__(self, size):
-        if isinstance(size, bool) or not isinstance(size, int) or size < 1:
-            raise ValueError(f"For 'SimulatedWorld', the 'size' must be a positive int, but got {size!r}.")
-        self.size = size
-        self.log = []
+        _init_world(self, size)
 
     # ------------------------------------------------------------ helpers
     def _check(self, name, values, groups):
@@ -175,10 +180,7 @@ class ShapeWorld:
     abstract = True
 
     def __init__(self, size):
-        if isinstance(size, bool) or not isinstance(size, int) or size < 1:
-            raise ValueError(f"For 'ShapeWorld', the 'size' must be a positive int, but got {size!r}.")
-        self.size = size
-        self.log = []
+        _init_world(self, size)
 
     def collective(self, kind, group_size, input_bytes):
         """Log collective `kind` run in groups of `group_size` ranks (the world cut into equal groups), each rank

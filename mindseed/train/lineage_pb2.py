@@ -8,8 +8,10 @@ each as a `LineageEvent` into the ``..._lineage`` file that MindInsight's lineag
 from mindseed.export._schema import build_classes
 
 
-def _map(value_type):
-    return [("opt", "string", "key", 1), ("opt", value_type, "value", 2)]
+def _maps(owner, **value_types):
+    """The map-entry messages `<owner>.Map<Kind>Entry` (key string, value of the given type)."""
+    return {f"{owner}.Map{kind}Entry": [("opt", "string", "key", 1), ("opt", value_type, "value", 2)]
+            for kind, value_type in value_types.items()}
 
 
 _MESSAGES = {
@@ -23,10 +25,7 @@ _MESSAGES = {
                         ("rep", "UserDefinedInfo.MapInt32Entry", "map_int32", 3),
                         ("rep", "UserDefinedInfo.MapStrEntry", "map_str", 4),
                         ("rep", "UserDefinedInfo.MapDoubleEntry", "map_double", 5)],
-    "UserDefinedInfo.MapDictEntry": _map("UserDefinedInfo"),
-    "UserDefinedInfo.MapInt32Entry": _map("int32"),
-    "UserDefinedInfo.MapStrEntry": _map("string"),
-    "UserDefinedInfo.MapDoubleEntry": _map("double"),
+    **_maps("UserDefinedInfo", Dict="UserDefinedInfo", Int32="int32", Str="string", Double="double"),
     "TrainLineage": [("opt", "TrainLineage.HyperParameters", "hyper_parameters", 1),
                      ("opt", "TrainLineage.TrainDataset", "train_dataset", 2),
                      ("opt", "TrainLineage.Algorithm", "algorithm", 3), ("opt", "TrainLineage.Model", "model", 4)],
@@ -51,11 +50,7 @@ _MESSAGES = {
                            ("rep", "OperationParameter.MapBoolEntry", "mapBool", 3),
                            ("rep", "OperationParameter.MapIntEntry", "mapInt", 4),
                            ("rep", "OperationParameter.MapDoubleEntry", "mapDouble", 5)],
-    "OperationParameter.MapStrEntry": _map("string"),
-    "OperationParameter.MapStrListEntry": _map("StrList"),
-    "OperationParameter.MapBoolEntry": _map("bool"),
-    "OperationParameter.MapIntEntry": _map("int32"),
-    "OperationParameter.MapDoubleEntry": _map("double"),
+    **_maps("OperationParameter", Str="string", StrList="StrList", Bool="bool", Int="int32", Double="double"),
     "StrList": [("rep", "string", "strValue", 1)],
 }
 _MAP_ENTRIES = {name for name in _MESSAGES if name.endswith("Entry")}
