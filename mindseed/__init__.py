@@ -36,7 +36,7 @@ from mindseed.export import export, load, load_mindir, save_mindir  # noqa: F401
 from mindseed.amp import (DynamicLossScaleManager, FixedLossScaleManager, LossScaleManager,  # noqa: F401
                           build_train_network)  # (MindSpore re-exports these at the top level)
 from mindseed import _registration  # noqa: F401  (later layers add their names to lower namespaces)
-from mindseed import hal, utils  # noqa: F401
+from mindseed import device_context, hal, utils  # noqa: F401
 from mindseed import profiler  # noqa: F401
 from mindseed.profiler import Profiler  # noqa: F401
 from mindseed.common.generator import (Generator, default_generator, get_rng_state, initial_seed,  # noqa: F401

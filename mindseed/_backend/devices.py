@@ -25,6 +25,14 @@ def available(target):
     return count(target) > 0
 
 
+def set_tf32(kind, enabled):
+    """torch's TF32 switch of float32 'matmul' (cuBLAS) or 'conv' (cuDNN) kernels on CUDA."""
+    if kind == "matmul":
+        torch.backends.cuda.matmul.allow_tf32 = bool(enabled)
+    else:
+        torch.backends.cudnn.allow_tf32 = bool(enabled)
+
+
 def initialized(target):
     """A device is initialized once tensors have been placed on it: the CPU always; CUDA once torch set it up."""
     target = _target(target)
