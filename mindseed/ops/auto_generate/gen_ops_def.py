@@ -21,3 +21,10 @@ def contiguous(input):
 
 
 __all__ = sorted(set(_prims) | set(_functions) | {"copy", "contiguous"})
+
+
+def __getattr__(name):
+    """MindSpore's `<name>_ext` functions: mint's forms (`ops.auto_generate._ext`)."""
+    from mindseed.ops.auto_generate import _ext  # noqa: PLC0415
+    globals()[name] = fn = _ext.lookup(__name__, name)
+    return fn

@@ -42,3 +42,10 @@ def max_ext(input, dim=None, keepdim=False):
 def min_ext(input, dim=None, keepdim=False):
     """The minimum of all elements (`dim` None), else `(values, indices)` along `dim` (`mint.min`'s form)."""
     return _extreme_ext("min", input, dim, keepdim)
+
+
+def __getattr__(name):
+    """MindSpore's `<name>_ext` functions: mint's forms (`ops.auto_generate._ext`)."""
+    from mindseed.ops.auto_generate import _ext  # noqa: PLC0415
+    globals()[name] = fn = _ext.lookup(__name__, name)
+    return fn
