@@ -109,7 +109,8 @@ def test_coo_results_match_mindspore():
                                                  Tensor([2, 3], I64), Tensor([0.5, 1.0, 2.0]))
     assert _np(*out) == [[[0, 2], [1, 5]], [1.5, 2.0], [2, 7]]
     out = S.Sspaddmm()(Tensor([[0, 1], [1, 0]], I64), Tensor([1.0, 2]), Tensor([2, 2], I64),
-                       Tensor([[0, 1], [1, 0]], I64), Tensor([3.0, 4]), Tensor([2, 2], I64), Tensor([[1.0, 2], [3, 4]]), Tensor(1.0), Tensor(2.0))
+                       Tensor([[0, 1], [1, 0]], I64), Tensor([3.0, 4]), Tensor([2, 2], I64),
+                       Tensor([[1.0, 2], [3, 4]]), Tensor(1.0), Tensor(2.0))
     assert _np(*out) == [[[0, 1, 0, 0, 1, 1], [1, 0, 0, 1, 0, 1]], [2.0, 4.0, 9.0, 12.0, 4.0, 8.0], [2, 2]]
     out = S.SparseSegmentSqrtN()(Tensor([[1.0, 2], [3, 4], [5, 6]]), Tensor([0, 1, 2]), Tensor([0, 0, 1]))
     np.testing.assert_allclose(out.asnumpy(), [[2.8284271, 4.2426407], [5.0, 6.0]], rtol=1e-6)
