@@ -249,3 +249,11 @@ test_bad_input = make_error_tests([
         Tensor([2, 3], I64), Tensor([0, 2], I64), Tensor([0, 2, 2, 3], I64), Tensor([0, 2], I64), Tensor([1.0, 2])),
         ValueError, "For 'CSRSparseMatrixToDense', with batch 1 and 2 rows"),
 ])
+
+
+def test_matrix_softmax_does_not_read_batch_pointers():
+    """MindSpore's SparseMatrixSoftmax accepts any batch_pointers (e.g. the scalar nnz) and counts by row pointers."""
+    out = S.SparseMatrixSoftmax(ms.float32)(Tensor([2, 3], I64), Tensor(3, I64), Tensor([0, 2, 3], I64),
+                                            Tensor([0, 2, 1], I64), Tensor([1.0, 2.0, 3.0]))
+    np.testing.assert_allclose(out[4].asnumpy(), [0.26894143, 0.7310586, 1.0], rtol=1e-6)
+    assert out[1].asnumpy().tolist() == [0, 3]

@@ -15,8 +15,11 @@ from mindseed.ops.operations._table import REQUIRED, primitive_class
 _CSR = ("dense_shape", "batch_pointers", "row_pointers", "col_indices", "values")
 
 
-def _csr_coo(op, dense_shape, batch_pointers, row_pointers, col_indices, values, prefix="x_"):
-    """(shape (batch, rows, cols), rank, index dtype, host (nnz, 3) batch/row/col coordinates) of a CSR input."""
+def _csr_coo(op, dense_shape, batch_pointers, row_pointers, col_indices, values, prefix="x_", batch_checked=True):
+    """(shape (batch, rows, cols), rank, index dtype, host (nnz, 3) batch/row/col coordinates) of a CSR input.
+
+    batch_checked=False: as MindSpore's SparseMatrixSoftmax, the batch pointers are not read (any shape is
+    accepted); each batch's count comes from the end of its row pointer."""
     for name, x in zip(_CSR, (dense_shape, batch_pointers, row_pointers, col_indices, values)):
         if not isinstance(x, Tensor):
             raise TypeError(f"For '{op}', the '{prefix}{name}' must be a Tensor, but got {type(x).__name__}.")
@@ -27,6 +30,8 @@ def _csr_coo(op, dense_shape, batch_pointers, row_pointers, col_indices, values,
     bptr = _host(batch_pointers).astype(np.int64).reshape(-1)
     rptr = _host(row_pointers).astype(np.int64).reshape(-1)
     col = _host(col_indices).astype(np.int64).reshape(-1)
+    if not batch_checked and rptr.size == batch * (rows + 1):
+        bptr = np.concatenate([[0], np.cumsum(rptr.reshape(batch, rows + 1)[:, -1])])
     if bptr.size != batch + 1 or rptr.size != batch * (rows + 1):
         raise ValueError(f"For '{op}', with batch {batch} and {rows} rows the '{prefix}batch_pointers' must have "
                          f"{batch + 1} elements and '{prefix}row_pointers' {batch * (rows + 1)}, but got {bptr.size} "
@@ -128,7 +133,7 @@ def _transpose(*csr, conjugate=False):
 def _softmax(*csr, dtype=REQUIRED):
     if dtype not in (mstype.float32, mstype.float64):
         raise TypeError(f"For 'SparseMatrixSoftmax', the 'dtype' must be float32 or float64, but got {dtype}.")
-    shape, rank, idx_dtype, idx = _csr_coo("SparseMatrixSoftmax", *csr, prefix="logits_")
+    shape, rank, idx_dtype, idx = _csr_coo("SparseMatrixSoftmax", *csr, prefix="logits_", batch_checked=False)
     rows = Tensor((idx[:, 0] * shape[1] + idx[:, 1]).astype(np.int32))
     values = segment_softmax(F.cast(csr[4], dtype), rows, shape[0] * shape[1])
     return _csr_of(shape, rank, idx_dtype, idx, values)
