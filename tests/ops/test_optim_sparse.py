@@ -124,3 +124,16 @@ def test_fused_sparse_adam_is_dense_adam_on_the_scattered_gradient_and_errors():
         ops.SparseApplyAdagrad(0.1)(a[0], _param(np.ones(3), "x"), ms.Tensor(grad), ms.Tensor(idx))
     with pytest.raises(ValueError, match="For 'SparseApplyAdagrad'.*indices must be in \\[0, 4\\)"):
         ops.SparseApplyAdagrad(0.1)(a[0], a[1], ms.Tensor(grad), ms.Tensor(np.array([7])))
+
+
+def test_sparse_rms_prop_rounds_mean_square_as_mindspore():
+    """ms = ms * rho + (g * g) * (1 - rho) in float32, in that order: the numbers MindSpore 2.10's CPU kernel gives
+    (a fused ms + (1 - rho) g^2 is one ulp off at these magnitudes)."""
+    rng = np.random.RandomState(0)
+    var0, ms0, mom0, g = (rng.uniform(0, 20, (2, 3, 2, 4)).astype(np.float32) for _ in range(4))
+    var, mean_sq, mom = (ms.Parameter(ms.Tensor(a.copy()), name=n) for a, n in ((var0, "v"), (ms0, "ms"), (mom0, "m")))
+    ops.SparseApplyRMSProp(0.2, 0.01, 1e-6, True)(var, mean_sq, mom, 0.01, ms.Tensor(g), ms.Tensor([0, 1]))
+    rho = np.float32(0.2)
+    want = ms0 * rho + (g * g) * (np.float32(1) - rho)
+    np.testing.assert_array_equal(mean_sq.asnumpy(), want)
+    assert mean_sq.asnumpy().ravel()[:2].tolist() == [np.float32(209.24535), np.float32(160.00179)]

@@ -23,6 +23,20 @@ def sparse_rows_(dense_, tensors, grad, indices, *args, **kwargs):
         t.index_copy_(0, uniq, r)
 
 
+def rms_prop_(params, grads, ms, moms, lr, decay, momentum, epsilon):
+    """SparseApplyRMSProp's rows: ms = ms * rho + (g * g) * (1 - rho), rounded in that order as MindSpore's CPU
+    kernel (a fused ms + (1 - rho) g^2 differs by an ulp); then the momentum and variable as ApplyRMSProp."""
+    torch._foreach_mul_(ms, decay)
+    sq = torch._foreach_mul(grads, grads)
+    torch._foreach_mul_(sq, 1 - decay)
+    torch._foreach_add_(ms, sq)
+    denom = torch._foreach_add(ms, epsilon)
+    torch._foreach_sqrt_(denom)
+    torch._foreach_mul_(moms, momentum)
+    torch._foreach_addcdiv_(moms, grads, denom, value=lr)
+    torch._foreach_sub_(params, moms)
+
+
 def add_sign_(var, m, grad, lr, alpha, sign_decay, beta):
     """m = beta m + (1 - beta) g; var -= lr (alpha + sign_decay sign(g) sign(m)) g."""
     m.mul_(beta).add_(grad, alpha=1 - beta)
@@ -78,7 +92,6 @@ def dense_grad(var, grad, indices):
 
 adagrad_ = D.apply_adagrad_
 adadelta_ = D.apply_adadelta_
-rms_prop_ = D.apply_rms_prop_
 proximal_adagrad_ = D.apply_proximal_adagrad_
 ftrl_ = D.apply_ftrl_
 adam_ = D.adam_
