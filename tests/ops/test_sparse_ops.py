@@ -5,6 +5,7 @@ import pytest
 
 import mindseed as ms
 from mindseed import Tensor
+from mindseed.ops.operations import _grad_ops
 from mindseed.ops.operations import sparse_ops as S
 
 from _harness import ErrorSpec, OpSpec, make_error_tests, make_tests
@@ -173,14 +174,14 @@ def test_segment_grads_are_the_vjp():
     for kind in ("Sum", "Mean", "SqrtN"):
         fwd = getattr(S, f"SparseSegment{kind}WithNumSegments")()
         want = ms.grad(lambda t, f=fwd: (f(t, idx, seg, Tensor(4)) * dout).sum())(x)
-        got = getattr(ms.ops.operations, f"SparseSegment{kind}Grad")()(dout, idx, seg, Tensor(4))
+        got = getattr(_grad_ops, f"SparseSegment{kind}Grad")()(dout, idx, seg, Tensor(4))
         np.testing.assert_allclose(got.asnumpy(), want.asnumpy(), rtol=1e-12)
 
 
 def test_fill_empty_rows_grad():
     _, _, _, rev = S.SparseFillEmptyRows()(Tensor([[2, 1], [0, 3]], I64), Tensor([1.0, 2.0]), Tensor([4, 4], I64),
                                            Tensor(9.0))
-    dv, dd = ms.ops.operations.SparseFillEmptyRowsGrad()(rev, Tensor([10.0, 20.0, 30.0, 40.0]))
+    dv, dd = _grad_ops.SparseFillEmptyRowsGrad()(rev, Tensor([10.0, 20.0, 30.0, 40.0]))
     assert dv.asnumpy().tolist() == [30.0, 10.0] and float(dd.asnumpy()) == 60.0
 
 
@@ -257,3 +258,27 @@ def test_matrix_softmax_does_not_read_batch_pointers():
                                             Tensor([0, 2, 1], I64), Tensor([1.0, 2.0, 3.0]))
     np.testing.assert_allclose(out[4].asnumpy(), [0.26894143, 0.7310586, 1.0], rtol=1e-6)
     assert out[1].asnumpy().tolist() == [0, 3]
+
+
+def test_set_operations_match_mindspore():
+    x1, x2 = Tensor([[1, 2, 3], [4, 5, 5]], I64), Tensor([[2, 7, 0], [5, 6, 6]], I64)
+    want = {"a-b": [[[0, 0], [0, 1], [1, 0]], [1, 3, 4], [2, 2]], "b-a": [[[0, 0], [0, 1], [1, 0]], [0, 7, 6], [2, 2]],
+            "intersection": [[[0, 0], [1, 0]], [2, 5], [2, 1]],
+            "union": [[[0, 0], [0, 1], [0, 2], [0, 3], [0, 4], [1, 0], [1, 1], [1, 2]], [0, 1, 2, 3, 7, 4, 5, 6],
+                      [2, 5]]}
+    for op, expect in want.items():
+        assert _np(*S.DenseToDenseSetOperation(set_operation=op)(x1, x2)) == expect
+    out = S.DenseToSparseSetOperation(set_operation="union")(x1, Tensor([[0, 0], [1, 0], [1, 1]], I64),
+                                                             Tensor([2, 5, 9], I64), Tensor([2, 3], I64))
+    assert _np(*out) == [[[0, 0], [0, 1], [0, 2], [1, 0], [1, 1], [1, 2]], [1, 2, 3, 4, 5, 9], [2, 3]]
+    size = S.SetSize()(Tensor([[0, 0, 0], [0, 0, 1], [1, 1, 0]], I64), Tensor([2, 3, 5], I64), Tensor([2, 2, 3], I64))
+    assert size.asnumpy().tolist() == [[2, 0], [0, 1]] and size.dtype == ms.int32
+    with pytest.raises(ValueError, match="For 'DenseToDenseSetOperation', the 'set_operation' must be one of"):
+        S.DenseToDenseSetOperation(set_operation="xor")(x1, x2)
+
+
+def test_sparse_slice_grad():
+    g = _grad_ops.SparseSliceGrad()(Tensor([1.0, 2.0]), Tensor([[0, 0], [1, 2], [2, 3]], I64), Tensor([1, 0], I64),
+                                    Tensor([[0, 2], [1, 3]], I64))
+    assert g.asnumpy().tolist() == [0.0, 1.0, 2.0]
+    assert not hasattr(ms.ops.operations, "SparseSliceGrad") and not hasattr(S, "SparseSegmentSumGrad")

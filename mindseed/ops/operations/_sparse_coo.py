@@ -449,4 +449,5 @@ for _kind, _scale in _SEGMENTS.items():
 globals().update({_name: primitive_class(_name, _fn, _attrs, _inputs, doc=_doc,
                                          module="mindseed.ops.operations.sparse_ops")
                   for _name, (_fn, _attrs, _inputs, _doc) in _ROWS.items()})
-__all__ = list(_ROWS)
+__all__ = [_n for _n in _ROWS if not _n.endswith("Grad")]    # the Grad kernels are in _grad_ops
+GRAD_CLASSES = [_n for _n in _ROWS if _n.endswith("Grad")]

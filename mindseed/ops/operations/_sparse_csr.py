@@ -1,4 +1,5 @@
-"""MindSpore's CSR sparse-matrix primitives (`mindspore.ops.operations.sparse_ops`) and the ragged-tensor ones.
+"""MindSpore's CSR sparse-matrix primitives (`mindspore.ops.operations.sparse_ops`), the ragged-tensor and the
+set ones.
 
 A (batched) CSR sparse matrix is five inputs: dense_shape (2,) or (3,) = ([batch,] rows, cols); batch_pointers
 (batch + 1,), the running count of stored values per batch; row_pointers (batch * (rows + 1),), each batch's row
@@ -256,6 +257,87 @@ def _ragged_to_tensor(shape, values, default_value, row_partition_tensors, row_p
     return F.tensor_scatter_update(fill, Tensor(rows[keep]), take(values, keep))
 
 
+
+def _row_sets(values, lead, groups):
+    """The set (sorted unique values) of each group id 0..groups-1 (lead: a host group id per value)."""
+    sets = [set() for _ in range(groups)]
+    for g, v in zip(lead.tolist(), values.tolist()):
+        sets[g].add(v)
+    return sets
+
+
+def _dense_sets(op, name, x):
+    a = _host(x)
+    if a.ndim < 2:
+        raise ValueError(f"For '{op}', the rank of '{name}' must be at least 2, but got {a.ndim}.")
+    rows = a.reshape(-1, a.shape[-1])
+    return [set(r.tolist()) for r in rows], a.shape[:-1], a.dtype
+
+
+def _sparse_sets(op, indices, values, shape):
+    idx, dims = _host(indices).astype(np.int64), _host(shape).astype(np.int64).reshape(-1)
+    if dims.size < 2:
+        raise ValueError(f"For '{op}', the rank of the sparse set must be at least 2, but got {dims.size}.")
+    lead = row_major(idx[:, :-1], dims[:-1]) if idx.size else np.zeros(0, np.int64)
+    return _row_sets(_host(values).reshape(-1), lead, int(np.prod(dims[:-1]))), tuple(dims[:-1])
+
+
+_SET_OPS = {"a-b": lambda a, b: a - b, "b-a": lambda a, b: b - a, "intersection": lambda a, b: a & b,
+            "union": lambda a, b: a | b}
+
+
+def _set_result(op, set_operation, a_sets, b_sets, lead_shape, dtype):
+    if set_operation.lower() not in _SET_OPS:
+        raise ValueError(f"For '{op}', the 'set_operation' must be one of {sorted(_SET_OPS)}, but got "
+                         f"'{set_operation}'.")
+    if len(a_sets) != len(b_sets):
+        raise ValueError(f"For '{op}', the two inputs must have the same leading dims, but got {len(a_sets)} and "
+                         f"{len(b_sets)} sets.")
+    result = [sorted(_SET_OPS[set_operation.lower()](a, b)) for a, b in zip(a_sets, b_sets)]
+    width = max((len(r) for r in result), default=0)
+    lead = np.array([np.unravel_index(k, lead_shape) for k, r in enumerate(result) for _ in r], np.int64)
+    col = np.array([j for r in result for j in range(len(r))], np.int64).reshape(-1, 1)
+    idx = np.concatenate([lead.reshape(-1, len(lead_shape)), col], 1)
+    values = np.array([v for r in result for v in r], dtype)
+    return Tensor(idx), Tensor(values), Tensor(np.array(list(lead_shape) + [width], np.int64))
+
+
+def _dense_to_dense_set(x1, x2, set_operation="a-b", validate_indices=True):
+    a, lead_a, dtype = _dense_sets("DenseToDenseSetOperation", "x1", x1)
+    b, lead_b, _ = _dense_sets("DenseToDenseSetOperation", "x2", x2)
+    if lead_a != lead_b:
+        raise ValueError(f"For 'DenseToDenseSetOperation', 'x1' and 'x2' must agree in all dims but the last, but "
+                         f"got {x1.shape} and {x2.shape}.")
+    return _set_result("DenseToDenseSetOperation", set_operation, a, b, lead_a, dtype)
+
+
+def _dense_to_sparse_set(x1, x2_indices, x2_values, x2_shape, set_operation="a-b", validate_indices=True):
+    a, lead_a, dtype = _dense_sets("DenseToSparseSetOperation", "x1", x1)
+    b, lead_b = _sparse_sets("DenseToSparseSetOperation", x2_indices, x2_values, x2_shape)
+    if tuple(lead_a) != lead_b:
+        raise ValueError(f"For 'DenseToSparseSetOperation', 'x1' {x1.shape} and 'x2_shape' must agree in all dims "
+                         f"but the last.")
+    return _set_result("DenseToSparseSetOperation", set_operation, a, b, lead_a, dtype)
+
+
+def _set_size(set_indices, set_values, set_shape, validate_indices=True):
+    sets, lead = _sparse_sets("SetSize", set_indices, set_values, set_shape)
+    return Tensor(np.array([len(x) for x in sets], np.int32).reshape(lead))
+
+
+def _sparse_slice_grad(backprop_val_grad, indices, start, new_indices):
+    idx, lo = _host(indices).astype(np.int64), _host(start).astype(np.int64).reshape(1, -1)
+    where = {tuple(r): k for k, r in enumerate((idx - lo).tolist())}
+    picked = _host(new_indices).astype(np.int64).tolist()
+    missing = [r for r in picked if tuple(r) not in where]
+    if missing:
+        raise ValueError(f"For 'SparseSliceGrad', the 'new_indices' row {missing[0]} (shifted by 'start') is not "
+                         f"among 'indices'.")
+    pos = np.array([where[tuple(r)] for r in picked], np.int64).reshape(-1, 1)
+    zeros = F.zeros((idx.shape[0],), backprop_val_grad.dtype)
+    return F.tensor_scatter_add(zeros, Tensor(pos), backprop_val_grad) if pos.size else zeros
+
+
 _ROWS = {
     "CSRSparseMatrixToDense": (_to_dense, (), tuple("x_" + n for n in _CSR), "The dense matrix of a CSR input."),
     "CSRSparseMatrixToSparseTensor": (_to_sparse_tensor, (), tuple("x_" + n for n in _CSR),
@@ -283,9 +365,20 @@ _ROWS = {
     "RaggedTensorToTensor": (_ragged_to_tensor, (("row_partition_types", REQUIRED),),
                              ("shape", "values", "default_value", "row_partition_tensors"),
                              "The dense tensor of a ragged tensor, default_value where a row is short."),
+    "DenseToDenseSetOperation": (_dense_to_dense_set, (("set_operation", "a-b"), ("validate_indices", True)),
+                                 ("x1", "x2"), "Set operation of the last-dim rows of two dense tensors, as a "
+                                 "sparse tensor of sorted values."),
+    "DenseToSparseSetOperation": (_dense_to_sparse_set, (("set_operation", "a-b"), ("validate_indices", True)),
+                                  ("x1", "x2_indices", "x2_values", "x2_shape"),
+                                  "Set operation of the last-dim rows of a dense and a sparse tensor."),
+    "SetSize": (_set_size, (("validate_indices", True),), ("set_indices", "set_values", "set_shape"),
+                "The number of distinct values in each last-dim row of a sparse tensor."),
+    "SparseSliceGrad": (_sparse_slice_grad, (), ("backprop_val_grad", "indices", "start", "new_indices"),
+                        "The gradient of SparseSlice for its input values."),
 }
 
 globals().update({_name: primitive_class(_name, _fn, _attrs, _inputs, doc=_doc,
                                          module="mindseed.ops.operations.sparse_ops")
                   for _name, (_fn, _attrs, _inputs, _doc) in _ROWS.items()})
-__all__ = list(_ROWS)
+__all__ = [_n for _n in _ROWS if not _n.endswith("Grad")]    # the Grad kernels are in _grad_ops
+GRAD_CLASSES = [_n for _n in _ROWS if _n.endswith("Grad")]

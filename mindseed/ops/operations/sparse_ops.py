@@ -8,4 +8,4 @@ from mindseed.ops.operations._sparse_csr import *  # noqa: F401,F403
 from mindseed.ops.operations._sparse_csr import __all__ as _csr
 
 __all__ = ["SparseSlice", "SparseTensorDenseAdd", "SparseTensorDenseMatmul", "SparseToDense"] + [
-    n for n in _coo + _csr if not n.endswith("Grad") and n != "SparseSegmentMean"]
+    n for n in _coo + _csr if n != "SparseSegmentMean"]
