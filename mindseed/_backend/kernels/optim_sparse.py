@@ -24,17 +24,17 @@ def sparse_rows_(dense_, tensors, grad, indices, *args, **kwargs):
 
 
 def rms_prop_(params, grads, ms, moms, lr, decay, momentum, epsilon):
-    """SparseApplyRMSProp's rows: ms = ms * rho + (g * g) * (1 - rho), rounded in that order as MindSpore's CPU
-    kernel (a fused ms + (1 - rho) g^2 differs by an ulp); then the momentum and variable as ApplyRMSProp."""
-    torch._foreach_mul_(ms, decay)
-    sq = torch._foreach_mul(grads, grads)
-    torch._foreach_mul_(sq, 1 - decay)
-    torch._foreach_add_(ms, sq)
-    denom = torch._foreach_add(ms, epsilon)
-    torch._foreach_sqrt_(denom)
-    torch._foreach_mul_(moms, momentum)
-    torch._foreach_addcdiv_(moms, grads, denom, value=lr)
-    torch._foreach_sub_(params, moms)
+    """SparseApplyRMSProp's rows, rounded as MindSpore's CPU kernel: in float32 (float16 state is computed in float32
+    and rounded once), ms = ms * rho + (g * g) * (1 - rho) only where g != 0 (a zero gradient leaves ms as it is),
+    mom = mom * momentum + (lr * g) * (1 / sqrt(ms + eps)), var -= mom."""
+    for var, g, m, mom in zip(params, grads, ms, moms):
+        wide = torch.float32 if var.dtype in (torch.float16, torch.bfloat16) else var.dtype
+        v32, g32, m32, mom32 = (t.to(wide) for t in (var, g, m, mom))
+        m32 = torch.where(g32 != 0, m32 * decay + (g32 * g32) * (1 - decay), m32)
+        mom32 = mom32 * momentum + (g32 * lr) * torch.reciprocal(torch.sqrt(m32 + epsilon))
+        m.copy_(m32)
+        mom.copy_(mom32)
+        var.copy_(v32 - mom32)
 
 
 def add_sign_(var, m, grad, lr, alpha, sign_decay, beta):
