@@ -282,3 +282,7 @@ def test_sparse_slice_grad():
                                     Tensor([[0, 2], [1, 3]], I64))
     assert g.asnumpy().tolist() == [0.0, 1.0, 2.0]
     assert not hasattr(ms.ops.operations, "SparseSliceGrad") and not hasattr(S, "SparseSegmentSumGrad")
+    # as in MindSpore: the new classes only in sparse_ops (SparseSegmentMean in math_ops), not in ops.operations
+    from mindseed.ops.operations import math_ops
+    assert not hasattr(ms.ops.operations, "SparseAdd") and not hasattr(ms.ops, "SparseAdd")
+    assert math_ops.SparseSegmentMean.__module__.endswith("math_ops") and not hasattr(S, "SparseSegmentMean")

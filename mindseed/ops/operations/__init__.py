@@ -18,8 +18,6 @@ from mindseed.ops.operations._inplace import *  # noqa: F401,F403
 from mindseed.ops.operations._wrappers import *  # noqa: F401,F403
 from mindseed.ops.operations._optim_sparse import *  # noqa: F401,F403
 from mindseed.ops.operations._more import *  # noqa: F401,F403
-from mindseed.ops.operations._sparse_coo import *  # noqa: F401,F403
-from mindseed.ops.operations._sparse_csr import *  # noqa: F401,F403
 from mindseed.ops.operations._cache_fused import *  # noqa: F401,F403
 from mindseed.ops.operations._rnn import *  # noqa: F401,F403
 from mindseed.ops.operations._prims_more import *  # noqa: F401,F403

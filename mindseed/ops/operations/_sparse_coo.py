@@ -446,8 +446,8 @@ for _kind, _scale in _SEGMENTS.items():
     _ROWS[_op + "Grad"] = (_segment_grad(_op + "Grad", _scale), (),
                            ("grad", "indices", "segment_ids", "output_dim0"), f"The gradient of {_op} for x.")
 
-globals().update({_name: primitive_class(_name, _fn, _attrs, _inputs, doc=_doc,
-                                         module="mindseed.ops.operations.sparse_ops")
-                  for _name, (_fn, _attrs, _inputs, _doc) in _ROWS.items()})
-__all__ = [_n for _n in _ROWS if not _n.endswith("Grad")]    # the Grad kernels are in _grad_ops
+_MATH_OPS = ("SparseSegmentMean",)     # MindSpore keeps this one in math_ops
+globals().update({_name: primitive_class(_name, _fn, _attrs, _inputs, doc=_doc, module="mindseed.ops.operations." + (
+    "math_ops" if _name in _MATH_OPS else "sparse_ops")) for _name, (_fn, _attrs, _inputs, _doc) in _ROWS.items()})
+__all__ = [_n for _n in _ROWS if not _n.endswith("Grad") and _n not in _MATH_OPS]   # Grad kernels: _grad_ops
 GRAD_CLASSES = [_n for _n in _ROWS if _n.endswith("Grad")]
