@@ -34,7 +34,7 @@ def rms_prop_(params, grads, ms, moms, lr, decay, momentum, epsilon):
         mom32 = mom32 * momentum + (g32 * lr) * torch.reciprocal(torch.sqrt(m32 + epsilon))
         m.copy_(m32)
         mom.copy_(mom32)
-        var.copy_(v32 - mom32)
+        var.copy_(v32 - mom.to(wide))         # the stored (rounded) momentum is what is subtracted
 
 
 def add_sign_(var, m, grad, lr, alpha, sign_decay, beta):
