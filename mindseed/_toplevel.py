@@ -4,7 +4,8 @@ import numpy as np
 
 from mindseed import _backend as B
 from mindseed.common import dtype as mstype
-from mindseed.common.tensor import COOTensor, Tensor
+from mindseed.common.sparse_tensor import SparseTensor  # noqa: F401 -- exported here as MindSpore does
+from mindseed.common.tensor import Tensor
 from mindseed.compiler.trace import recompute_call
 
 __all__ = ["from_numpy", "frombuffer", "is_tensor", "swap_tensors", "recompute", "lazy_inline", "no_inline",
@@ -139,17 +140,3 @@ def run_check():
               f"[{platform}] successfully!")
     else:
         print(f"The result of multiplication calculation is not correct on platform [{platform}]: got {got}.")
-
-
-class SparseTensor(COOTensor):
-    """The deprecated name of COOTensor (`SparseTensor(indices, values, shape)`); `shape` must be a tuple of ints.
-
-    >>> import mindseed as ms
-    >>> ms.SparseTensor(ms.Tensor([[0, 1]]), ms.Tensor([2.0]), (2, 2)).to_dense().tolist()
-    [[0.0, 2.0], [0.0, 0.0]]
-    """
-
-    def __init__(self, indices, values, shape):
-        if not isinstance(shape, tuple) or not all(isinstance(s, int) for s in shape):
-            raise TypeError(f"For 'SparseTensor', the argument 'shape' must be a tuple of ints, but got {shape!r}.")
-        super().__init__(indices, values, shape)

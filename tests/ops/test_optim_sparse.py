@@ -124,3 +124,37 @@ def test_fused_sparse_adam_is_dense_adam_on_the_scattered_gradient_and_errors():
         ops.SparseApplyAdagrad(0.1)(a[0], _param(np.ones(3), "x"), ms.Tensor(grad), ms.Tensor(idx))
     with pytest.raises(ValueError, match="For 'SparseApplyAdagrad'.*indices must be in \\[0, 4\\)"):
         ops.SparseApplyAdagrad(0.1)(a[0], a[1], ms.Tensor(grad), ms.Tensor(np.array([7])))
+
+
+def test_sparse_rms_prop_rounds_mean_square_as_mindspore():
+    """ms = ms * rho + (g * g) * (1 - rho) in float32, in that order: the numbers MindSpore 2.10's CPU kernel gives
+    (a fused ms + (1 - rho) g^2 is one ulp off at these magnitudes)."""
+    rng = np.random.RandomState(0)
+    var0, ms0, mom0, g = (rng.uniform(0, 20, (2, 3, 2, 4)).astype(np.float32) for _ in range(4))
+    var, mean_sq, mom = (ms.Parameter(ms.Tensor(a.copy()), name=n) for a, n in ((var0, "v"), (ms0, "ms"), (mom0, "m")))
+    ops.SparseApplyRMSProp(0.2, 0.01, 1e-6, True)(var, mean_sq, mom, 0.01, ms.Tensor(g), ms.Tensor([0, 1]))
+    rho = np.float32(0.2)
+    want = ms0 * rho + (g * g) * (np.float32(1) - rho)
+    np.testing.assert_array_equal(mean_sq.asnumpy(), want)
+    assert mean_sq.asnumpy().ravel()[:2].tolist() == [np.float32(209.24535), np.float32(160.00179)]
+
+
+def test_sparse_rms_prop_zero_gradient_and_float16_as_mindspore():
+    """Where the gradient is 0 MindSpore leaves ms as it is (var and mom still move); float16 state is computed in
+    float32 and rounded once. Numbers from MindSpore 2.10 CPU."""
+    var, mean_sq, mom = (ms.Parameter(ms.Tensor(np.array(a, np.float32)), name=n) for a, n in (
+        ([[0.6, 0.3], [0.1, 0.5]], "v"), ([[0.2, 0.4], [0.1, 0.3]], "ms"), ([[0.3, 0.1], [0.3, 0.6]], "m")))
+    ops.SparseApplyRMSProp(0.2, 0.01, 1e-6)(var, mean_sq, mom, 0.01, ms.Tensor(np.array([[0.0, 0.7], [0.0, 0.0]],
+                                                                                       np.float32)), ms.Tensor([0, 1]))
+    np.testing.assert_array_equal(mean_sq.asnumpy(), np.array([[0.2, 0.472], [0.1, 0.3]], np.float32))
+    np.testing.assert_array_equal(mom.asnumpy(), np.array([[0.003, 0.011188882403075695], [0.003, 0.006]], np.float32))
+    np.testing.assert_array_equal(var.asnumpy(), np.array([[0.597, 0.2888111174106598], [0.097, 0.494]], np.float32))
+    rng = np.random.RandomState(0)
+    v0, m0, mo0, g = (rng.uniform(0, 5, (2, 2, 2)).astype(np.float16) for _ in range(4))
+    var, mean_sq, mom = (ms.Parameter(ms.Tensor(a), name=n) for a, n in ((v0, "v"), (m0, "ms"), (mo0, "m")))
+    ops.SparseApplyRMSProp(0.2, 0.01, 1e-6)(var, mean_sq, mom, ms.Tensor(0.01, ms.float16), ms.Tensor(g),
+                                            ms.Tensor([0, 1]))
+    assert mean_sq.asnumpy().ravel().tolist() == [1.2431640625, 8.5703125, 1.203125, 18.375, 6.015625, 4.3671875,
+                                                  1.4716796875, 12.078125]
+    assert var.asnumpy().ravel().tolist() == [2.73828125, 3.5234375, 2.96875, 2.669921875, 2.05859375, 3.177734375,
+                                              2.154296875, 4.40625]

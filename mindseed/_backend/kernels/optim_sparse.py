@@ -23,6 +23,20 @@ def sparse_rows_(dense_, tensors, grad, indices, *args, **kwargs):
         t.index_copy_(0, uniq, r)
 
 
+def rms_prop_(params, grads, ms, moms, lr, decay, momentum, epsilon):
+    """SparseApplyRMSProp's rows, rounded as MindSpore's CPU kernel: in float32 (float16 state is computed in float32
+    and rounded once), ms = ms * rho + (g * g) * (1 - rho) only where g != 0 (a zero gradient leaves ms as it is),
+    mom = mom * momentum + (lr * g) * (1 / sqrt(ms + eps)), var -= mom."""
+    for var, g, m, mom in zip(params, grads, ms, moms):
+        wide = torch.float32 if var.dtype in (torch.float16, torch.bfloat16) else var.dtype
+        v32, g32, m32, mom32 = (t.to(wide) for t in (var, g, m, mom))
+        m32 = torch.where(g32 != 0, m32 * decay + (g32 * g32) * (1 - decay), m32)
+        mom32 = mom32 * momentum + (g32 * lr) * torch.reciprocal(torch.sqrt(m32 + epsilon))
+        m.copy_(m32)
+        mom.copy_(mom32)
+        var.copy_(v32 - mom.to(wide))         # the stored (rounded) momentum is what is subtracted
+
+
 def add_sign_(var, m, grad, lr, alpha, sign_decay, beta):
     """m = beta m + (1 - beta) g; var -= lr (alpha + sign_decay sign(g) sign(m)) g."""
     m.mul_(beta).add_(grad, alpha=1 - beta)
@@ -78,7 +92,6 @@ def dense_grad(var, grad, indices):
 
 adagrad_ = D.apply_adagrad_
 adadelta_ = D.apply_adadelta_
-rms_prop_ = D.apply_rms_prop_
 proximal_adagrad_ = D.apply_proximal_adagrad_
 ftrl_ = D.apply_ftrl_
 adam_ = D.adam_

@@ -5,7 +5,7 @@ implementations). The autodiff transforms (`grad`, `vjp`, `vmap`, ...) live in a
 `mindseed._registration` places them in `function`, `function.grad` and `function.grad.grad_func`.
 """
 from mindseed.ops.function import (array_func, clip_func, fft_func, grad, linalg_func, math_func,  # noqa: F401
-                                   nn_func, other_func, random_func)
+                                   nn_func, other_func, random_func, sparse_func, sparse_unary_func)
 from mindseed.ops.function.array_func import *  # noqa: F401,F403
 from mindseed.ops.function.math_func import *  # noqa: F401,F403
 from mindseed.ops.function.linalg_func import *  # noqa: F401,F403
@@ -14,6 +14,9 @@ from mindseed.ops.function.random_func import *  # noqa: F401,F403
 from mindseed.ops.function.clip_func import *  # noqa: F401,F403
 from mindseed.ops.function.other_func import *  # noqa: F401,F403
 from mindseed.ops.function.fft_func import *  # noqa: F401,F403
+from mindseed.ops.function.sparse_func import *  # noqa: F401,F403
+from mindseed.ops.function.sparse_unary_func import *  # noqa: F401,F403
 
 __all__ = sorted(set(array_func.__all__ + math_func.__all__ + linalg_func.__all__ + nn_func.__all__
-                     + random_func.__all__ + clip_func.__all__ + other_func.__all__ + fft_func.__all__))
+                     + random_func.__all__ + clip_func.__all__ + other_func.__all__ + fft_func.__all__
+                     + sparse_func.__all__ + sparse_unary_func.__all__))

@@ -208,25 +208,22 @@ def coo_add(x1, x2, thresh):
 
 
 def coo_concat(sp_input, concat_dim=0):
-    """COOTensors joined along `concat_dim` (their other dims equal)."""
-    if not isinstance(sp_input, (list, tuple)) or not sp_input:
-        raise TypeError(f"For 'coo_concat', the 'sp_input' must be a non-empty list of COOTensor, but got "
+    """COOTensors (int64 indices, one values dtype) joined along `concat_dim`, their other dims equal; the result
+    is in row-major order, as MindSpore's SparseConcat gives it."""
+    from mindseed.ops.operations._sparse_coo import concat_coo    # operations import this module
+    if not isinstance(sp_input, (list, tuple)):
+        raise TypeError(f"For 'coo_concat', the 'sp_input' must be a list or tuple of COOTensor, but got "
                         f"{type(sp_input).__name__}.")
+    if len(sp_input) < 2:
+        raise ValueError(f"For 'coo_concat', at least 2 COOTensors are needed, but got {len(sp_input)}.")
     for x in sp_input:
         _check("coo_concat", "sp_input", x, COOTensor)
-    ndim = len(sp_input[0].shape)
-    dim = concat_dim % ndim
-    idx, offset = [], 0
-    for x in sp_input:
-        if len(x.shape) != ndim or any(a != b for k, (a, b) in enumerate(zip(x.shape, sp_input[0].shape)) if k != dim):
-            raise ValueError(f"For 'coo_concat', every input must have the shape {sp_input[0].shape} except along "
-                             f"dim {dim}, but got {x.shape}.")
-        i = _int_host(x.indices).copy()
-        i[:, dim] += offset
-        idx.append(i)
-        offset += x.shape[dim]
-    shape = tuple(offset if k == dim else s for k, s in enumerate(sp_input[0].shape))
-    return COOTensor(Tensor(np.concatenate(idx).astype(np.int64)), F.concat([x.values for x in sp_input]), shape)
+        if x.indices.dtype != mstype.int64:
+            raise TypeError(f"For 'coo_concat', the indices of every COOTensor must be int64, but got "
+                            f"{x.indices.dtype}.")
+    idx, values, shape = concat_coo("coo_concat", [(_int_host(x.indices), x.values, x.shape) for x in sp_input],
+                                    concat_dim)
+    return COOTensor(Tensor(idx), values, tuple(int(s) for s in shape))
 
 
 def _csr_of(idx, values, shape, index_dtype):

@@ -267,3 +267,8 @@ from mindseed.ops.operations import _grad_ops_vjp  # noqa: E402 -- the vjp-built
 from mindseed.ops.operations._grad_ops_vjp import *  # noqa: E402,F401,F403
 
 __all__ += _grad_ops_vjp.__all__
+
+from mindseed.ops.operations import _sparse_coo, _sparse_csr  # noqa: E402 -- the sparse primitives' gradient kernels
+
+globals().update({_n: getattr(_m, _n) for _m in (_sparse_coo, _sparse_csr) for _n in _m.GRAD_CLASSES})
+__all__ += _sparse_coo.GRAD_CLASSES + _sparse_csr.GRAD_CLASSES

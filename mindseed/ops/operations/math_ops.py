@@ -43,3 +43,5 @@ from mindseed.ops.operations._runtime_prims import (NPUAllocFloatStatus, NPUClea
                                                     NPUGetFloatStatus)
 
 __all__ += ["NPUAllocFloatStatus", "NPUClearFloatStatus", "NPUGetFloatStatus"]
+# importable from here as in MindSpore, but (as there) not in ops.operations, so not in __all__
+from mindseed.ops.operations._sparse_coo import SparseSegmentMean  # noqa: F401,E402
