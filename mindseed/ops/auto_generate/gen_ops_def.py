@@ -2,6 +2,7 @@
 MindSpore, the Primitive classes of `gen_ops_prim`."""
 from mindseed.common.tensor import Tensor
 from mindseed.ops.auto_generate.gen_ops_prim import *  # noqa: F401,F403
+from mindseed.ops.auto_generate import gen_ops_prim
 from mindseed.ops.auto_generate.gen_ops_prim import __all__ as _prims
 from mindseed.ops.function import *  # noqa: F401,F403
 from mindseed.ops.function import __all__ as _functions
@@ -21,3 +22,8 @@ def contiguous(input):
 
 
 __all__ = sorted(set(_prims) | set(_functions) | {"copy", "contiguous"})
+
+
+def __getattr__(name):
+    # the operator instances `<name>_op`, made on first use (gen_ops_prim)
+    return gen_ops_prim.__getattr__(name)
