@@ -113,3 +113,15 @@ def test_mutable_of_a_mutable_sequence():
     assert tuple(twice) == (0, -1) and isinstance(twice, tuple)
     assert list(ms.mutable(ms.mutable([1, 2]))) == [1, 2]
     assert dict(ms.mutable(ms.mutable({"a": ms.Tensor(1)}))).keys() == {"a"}
+
+
+def test_circular_pad_crops_negative_sides_first():
+    v = np.arange(9, dtype=np.float64).reshape(1, 1, 3, 3)
+    x = ms.Tensor(v)
+    cropped = v[..., :, :2]                                  # right side -1 first, then wrap what is left
+    ref = np.pad(cropped, ((0, 0), (0, 0), (1, 2), (1, 0)), mode="wrap")
+    np.testing.assert_array_equal(ops.pad(x, (1, -1, 1, 2), mode="circular").asnumpy(), ref)
+    np.testing.assert_array_equal(ops.pad(x, (-1, 2), mode="circular").asnumpy(),
+                                  np.pad(v[..., 1:], ((0, 0),) * 3 + ((0, 2),), mode="wrap"))
+    with pytest.raises(ValueError, match="circular"):
+        ops.pad(x, (2, -2), mode="circular")
