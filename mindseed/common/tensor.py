@@ -61,9 +61,9 @@ def _stacked_dtype(data):
         dt = np.asarray(_to_numpy_nested(data)).dtype
     except ValueError:  # ragged
         dt = np.dtype(object)
-    if dt == object or dt.kind in "US":
-        raise TypeError(f"For 'Tensor', the input_data that holds numpy arrays must stack them into one rectangular "
-                        f"numeric array, but got elements of shapes {[np.shape(x) for x in data]}.")
+    if dt.kind in "OUS":
+        raise TypeError(f"For 'Tensor', the input_data that holds numpy arrays must stack them into one "
+                        f"rectangular numeric array, but got elements of shapes {[np.shape(x) for x in data]}.")
     return _LIST_DEFAULTS.get(dt) or mstype.pytype_to_dtype(dt)
 
 

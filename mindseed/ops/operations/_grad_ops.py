@@ -168,8 +168,8 @@ class LstsqV2Grad(Primitive):
     def __call__(self, gX, A, B):  # noqa: N803 -- MindSpore's argument names
         _floats(self.name, gX=gX, A=A, B=B)
         if A.ndim < 2 or B.ndim != A.ndim or tuple(gX.shape) != tuple(A.shape[:-2]) + (A.shape[-1], B.shape[-1]):
-            raise ValueError(f"For '{self.name}', 'A' (..., m, n), 'B' (..., m, k) and 'gX' (..., n, k) must agree, but "
-                             f"got {A.shape}, {B.shape} and {gX.shape}.")
+            raise ValueError(f"For '{self.name}', 'A' (..., m, n), 'B' (..., m, k) and 'gX' (..., n, k) must agree, "
+                             f"but got {A.shape}, {B.shape} and {gX.shape}.")
         pinv = F.pinv(A)
         pinv_h, grad_h = _h(pinv), _h(gX @ _h(B))
         if A.shape[-2] <= A.shape[-1]:
