@@ -21,7 +21,9 @@ def mutable(input_data, dynamic_len=False):
     if isinstance(input_data, Tensor):
         return input_data
     if isinstance(input_data, (tuple, list, dict)):
-        cls = {tuple: _MutableTuple, list: _MutableList, dict: _MutableDict}[type(input_data)]
+        # by isinstance: a sequence marked already (mutable(mutable(x), True)) is marked again
+        cls = _MutableTuple if isinstance(input_data, tuple) else _MutableList if isinstance(input_data, list) \
+            else _MutableDict
         return cls(input_data)
     if isinstance(input_data, bool):
         return _MutableBool(input_data)

@@ -21,12 +21,15 @@ _DTYPE_OF = {B.torch_dtype(t.name): t for t in mstype.all_types + (mstype.float8
 def _infer_dtype(data):
     """MindSpore's dtype of Python data: bool -> Bool, int -> Int64, float -> Float32."""
     kind = 0  # 0 bool, 1 int, 2 float, 3 complex
+    arrays = False
 
     def walk(x):
-        nonlocal kind
+        nonlocal kind, arrays
         if isinstance(x, (list, tuple)):
             for y in x:
                 walk(y)
+        elif isinstance(x, np.ndarray):
+            arrays = True
         elif isinstance(x, Tensor):
             k = 0 if x.dtype == mstype.bool_ else 1 if mstype.is_integral(x.dtype) else \
                 3 if mstype.is_complex(x.dtype) else 2
@@ -43,7 +46,25 @@ def _infer_dtype(data):
             raise TypeError(f"For 'Tensor', the type of input_data element must be bool, int, float or complex, "
                             f"but got {type(x).__name__}.")
     walk(data)
+    if arrays:
+        return _stacked_dtype(data)
     return (mstype.bool_, mstype.int64, mstype.float32, mstype.complex64)[kind]
+
+
+# a list holding numpy arrays takes numpy's dtype of the whole, except these (MindSpore's defaults for Python data)
+_LIST_DEFAULTS = {np.dtype(np.float64): mstype.float32, np.dtype(np.int32): mstype.int64}
+
+
+def _stacked_dtype(data):
+    """The dtype of a list/tuple with numpy arrays among its elements (`Tensor((a, b))` stacks a and b)."""
+    try:
+        dt = np.asarray(_to_numpy_nested(data)).dtype
+    except ValueError:  # ragged
+        dt = np.dtype(object)
+    if dt.kind in "OUS":
+        raise TypeError(f"For 'Tensor', the input_data that holds numpy arrays must stack them into one "
+                        f"rectangular numeric array, but got elements of shapes {[np.shape(x) for x in data]}.")
+    return _LIST_DEFAULTS.get(dt) or mstype.pytype_to_dtype(dt)
 
 
 def _to_numpy_nested(data):
@@ -440,7 +461,7 @@ def _convert(data, dtype):
     if isinstance(data, (list, tuple)):
         if dtype is None:
             dtype = _infer_dtype(data)
-        if any(isinstance(x, Tensor) for x in _flat(data)):
+        if any(isinstance(x, (Tensor, np.ndarray)) for x in _flat(data)):
             data = _to_numpy_nested(data)
         if dtype == mstype.bfloat16:
             return B.tensor(np.asarray(data, dtype=np.float32).tolist(), "BFloat16")

@@ -25,6 +25,29 @@ def _binary(prim, op):
     return method
 
 
+def _scaled(prim, op):
+    # `x.__sub__(y, alpha=2)` and `x.__iadd__(y, alpha=2)`: MindSpore's add and sub scale `other` by alpha first
+    plain = _binary(prim, op)
+
+    def method(self, other, *, alpha=1):
+        if alpha != 1:
+            other = (Tensor(other) if isinstance(other, (list, tuple)) else other) * alpha
+        return plain(self, other)
+    method.__name__ = op
+    return method
+
+
+def _equality(prim, op, unequal):
+    # MindSpore compares a Tensor elementwise only with a Tensor or a Python number; anything else (a list, a tuple,
+    # an ndarray, a string, None) is simply not equal: `t == [1, 2]` is False, `t != (1, 2)` is True
+    def method(self, other):
+        if isinstance(other, (Tensor, int, float)):
+            return prim(self, other)
+        return unequal
+    method.__name__ = op
+    return method
+
+
 def _rbinary(prim, op):
     def method(self, other):
         # `array - t` reaches here through Tensor.__array_priority__; MindSpore's Tensor has none, so numpy computes
@@ -95,9 +118,10 @@ _ARITHMETIC = (("add", P.add_p), ("sub", P.sub_p), ("mul", P.mul_p), ("truediv",
 _OPERATORS = {
     **{f"__{kind}{name}__": make(fn, f"__{kind}{name}__")
        for name, fn in _ARITHMETIC for kind, make in (("", _binary), ("r", _rbinary), ("i", _binary))},
+    **{f"__{kind}{name}__": _scaled(fn, f"__{kind}{name}__") for name, fn in _ARITHMETIC[:2] for kind in ("", "i")},
     "__lt__": _binary(P.less_p, "__lt__"), "__le__": _binary(P.less_equal_p, "__le__"),
     "__gt__": _binary(P.greater_p, "__gt__"), "__ge__": _binary(P.greater_equal_p, "__ge__"),
-    "__eq__": _binary(P.equal_p, "__eq__"), "__ne__": _binary(P.not_equal_p, "__ne__"),
+    "__eq__": _equality(P.equal_p, "__eq__", False), "__ne__": _equality(P.not_equal_p, "__ne__", True),
     "__req__": _rbinary(P.equal_p, "__req__"),
     "__neg__": lambda self: P.neg_p(self),
     "__pos__": lambda self: self,
@@ -142,9 +166,20 @@ def _astype(self, dtype, copy=True):
     return F.cast(self, dtype)
 
 
-def _sum(self, axis=None, dtype=None, keepdims=False, initial=None):
-    out = F.sum(self, axis, keepdims, dtype=dtype)
-    return out if initial is None else out + initial
+def _sum(self, *args, **kwargs):
+    """Tensor.sum in MindSpore's two forms: (dim=None, keepdim=False, *, dtype=None), chosen by `dim`/`keepdim`
+    keywords or a bool second argument, else the numpy-like (axis=None, dtype=None, keepdims=False, initial=None)."""
+    if {"dim", "keepdim"} & kwargs.keys() or (len(args) > 1 and isinstance(args[1], bool)):
+        return F.sum(self, *args, **kwargs)
+    return _sum_numpy(self, *args, **kwargs)
+
+
+def _sum_numpy(self, axis=None, dtype=None, keepdims=False, initial=None):
+    # `initial` joins the sum before the cast to `dtype` (a bool dtype gives whether the total is non-zero)
+    if initial is None:
+        return F.sum(self, axis, keepdims, dtype=dtype)
+    out = F.sum(self, axis, keepdims) + initial
+    return out if dtype is None else F.cast(out, dtype)
 
 
 def _T(self):

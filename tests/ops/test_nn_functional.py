@@ -235,7 +235,7 @@ ERRORS = [
     ErrorSpec("glu_odd", lambda: ops.glu(ops.ones((2, 3))), ValueError, "For 'GLU'"),
     ErrorSpec("softplus_beta0", lambda: ops.softplus(ops.ones(2), 0), ValueError, "'beta' cannot be 0"),
     ErrorSpec("celu_alpha0", lambda: ops.celu(ops.ones(2), 0.0), ValueError, "For 'CeLU'"),
-    ErrorSpec("hardshrink_lambd", lambda: ops.hardshrink(ops.ones(2), -1.0), ValueError, "For 'HShrink'"),
+    ErrorSpec("softshrink_lambd", lambda: ops.softshrink(ops.ones(2), -1.0), RuntimeError, "For 'SoftShrink'"),
     ErrorSpec("hardtanh_bounds", lambda: ops.hardtanh(ops.ones(2), 2.0, 1.0), ValueError, "For 'hardtanh'"),
     ErrorSpec("prelu_weight", lambda: ops.prelu(ops.ones((2, 3)), ops.ones(2)), ValueError, "For 'PReLU'"),
     ErrorSpec("rrelu_bounds", lambda: ops.rrelu(ops.ones(2), 0.5, 0.1), ValueError, "For 'rrelu'"),

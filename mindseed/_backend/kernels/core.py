@@ -304,26 +304,36 @@ def pow_(x, y):
     return torch.pow(x, y)
 
 
-def maximum(x, y):
-    return torch.maximum(_t(x, y), _t(y, x))
-
-
-def minimum(x, y):
-    return torch.minimum(_t(x, y), _t(y, x))
-
-
-def _comparison(op, flipped):
-    """x op y, a Python number on either side (`flipped`: the same comparison with its operands swapped)."""
+def _extremum(op):
     def kernel(x, y):
-        return op(x, y) if isinstance(x, torch.Tensor) else flipped(y, x)
+        if not isinstance(x, torch.Tensor) and not isinstance(y, torch.Tensor):   # two numbers: a 0-d result
+            x = _scalar_operand(x)
+        return op(_t(x, y), _t(y, x))
+    kernel.__name__ = kernel.__qualname__ = op.__name__
+    return kernel
+
+
+maximum = _extremum(torch.maximum)
+minimum = _extremum(torch.minimum)
+
+
+def _comparison(op, flipped, numbers=True):
+    """x op y, a Python number on either side (`flipped`: the same comparison with its operands swapped); two
+    numbers give a 0-d bool tensor where MindSpore's kernel takes them (`numbers`; its Less and Equal do not)."""
+    def kernel(x, y):
+        if isinstance(x, torch.Tensor):
+            return op(x, y)
+        if numbers and not isinstance(y, torch.Tensor):
+            return op(_scalar_operand(x), y)
+        return flipped(y, x)
     return kernel
 
 
 greater = _comparison(torch.gt, torch.lt)
-less = _comparison(torch.lt, torch.gt)
+less = _comparison(torch.lt, torch.gt, numbers=False)
 greater_equal = _comparison(torch.ge, torch.le)
 less_equal = _comparison(torch.le, torch.ge)
-equal = _comparison(torch.eq, torch.eq)
+equal = _comparison(torch.eq, torch.eq, numbers=False)
 not_equal = _comparison(torch.ne, torch.ne)
 
 

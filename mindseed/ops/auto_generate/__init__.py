@@ -9,3 +9,8 @@ from mindseed.ops.auto_generate.gen_ops_def import *  # noqa: F401,F403
 from mindseed.ops.auto_generate.gen_ops_prim import *  # noqa: F401,F403
 
 __all__ = sorted(set(gen_ops_def.__all__) | set(gen_ops_prim.__all__))
+
+
+def __getattr__(name):
+    # the operator instances `<name>_op` and the `<name>_ext` functions, made on first use (gen_ops_def)
+    return gen_ops_def.__getattr__(name)

@@ -2,6 +2,7 @@
 MindSpore, the Primitive classes of `gen_ops_prim`."""
 from mindseed.common.tensor import Tensor
 from mindseed.ops.auto_generate.gen_ops_prim import *  # noqa: F401,F403
+from mindseed.ops.auto_generate import gen_ops_prim
 from mindseed.ops.auto_generate.gen_ops_prim import __all__ as _prims
 from mindseed.ops.function import *  # noqa: F401,F403
 from mindseed.ops.function import __all__ as _functions
@@ -24,7 +25,10 @@ __all__ = sorted(set(_prims) | set(_functions) | {"copy", "contiguous"})
 
 
 def __getattr__(name):
-    """MindSpore's `<name>_ext` functions: mint's forms (`ops.auto_generate._ext`)."""
+    """The operator instances `<name>_op` (gen_ops_prim) and MindSpore's `<name>_ext` functions (mint's forms,
+    `ops.auto_generate._ext`), made on first use."""
+    if name.endswith("_op"):
+        return gen_ops_prim.__getattr__(name)
     from mindseed.ops.auto_generate import _ext  # noqa: PLC0415
     globals()[name] = fn = _ext.lookup(__name__, name)
     return fn

@@ -11,3 +11,18 @@ globals().update({_n: getattr(_operations, _n) for _n in __all__})
 # the backward kernels real code calls (not in ops.operations, as in MindSpore)
 globals().update({_n: getattr(_grad_ops, _n) for _n in _grad_ops.__all__})
 __all__ = sorted(set(__all__) | set(_grad_ops.__all__))
+
+
+# MindSpore's generated module also holds an instance of each operator under its snake-case name, `<name>_op`
+# (`tracev2_grad_op = TraceV2Grad()`): the class whose name, lower-cased, is `<name>` without underscores
+_BY_FOLDED = {_n.lower(): _n for _n in __all__}
+_INSTANCES = {}
+
+
+def __getattr__(name):
+    cls = _BY_FOLDED.get(name[:-3].replace("_", "")) if name.endswith("_op") else None
+    if cls is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    if name not in _INSTANCES:
+        _INSTANCES[name] = globals()[cls]()
+    return _INSTANCES[name]

@@ -209,15 +209,18 @@ def conv3d_transpose(inputs, weight, pad_mode="valid", padding=0, stride=1, dila
 # ---------------------------------------------------------------- padding
 @functools.lru_cache(maxsize=512)
 def _pad_index(mode, n, lo, hi):
-    """Source index of each output cell of a padded axis of length n."""
+    """Source index of each output cell of a padded axis of length n. Circular mode crops the negative sides first
+    and wraps around what is left (MindSpore's PadV3)."""
+    if mode == "circular":
+        start = max(-lo, 0)
+        kept = n - start - max(-hi, 0)
+        return tuple(start + j % kept for j in range(-max(lo, 0), kept + max(hi, 0)))
     idx = []
     for j in range(-lo, n + hi):
         if mode == "reflect":
             i = -j if j < 0 else 2 * (n - 1) - j if j >= n else j
         elif mode == "symmetric":
             i = -j - 1 if j < 0 else 2 * n - 1 - j if j >= n else j
-        elif mode == "circular":
-            i = j % n
         else:  # replicate / edge
             i = min(max(j, 0), n - 1)
         idx.append(i)
@@ -236,6 +239,10 @@ def _pad_axes(op, x, pairs, mode):
                              f"{'less than' if limit else 'at most'} the input size {n}.")
         if n == 0:
             raise ValueError(f"For '{op}', '{mode}' padding needs a non-empty dimension {axis}.")
+        kept = n - max(-lo, 0) - max(-hi, 0)
+        if mode == "circular" and (kept <= 0 or max(lo, hi) > kept):
+            raise ValueError(f"For '{op}', the circular padding ({lo}, {hi}) of dimension {axis} must wrap at most "
+                             f"the {kept} elements its negative side leaves of {n}.")
         x = C.axis_gather_p(x, axis=axis, index=_pad_index(mode, n, lo, hi))
     return x
 

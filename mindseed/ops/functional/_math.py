@@ -3,6 +3,7 @@
 The functions live in `_math_elementwise`, `_math_logic` and `_math_reduce`; this module re-exports them and declares
 `TENSOR_METHODS`, the Tensor methods of the family with MindSpore's method signatures.
 """
+from mindseed._utils import _state
 from mindseed.common import dtype as mstype
 from mindseed.common.tensor import Tensor
 from mindseed.ops._api import G
@@ -27,11 +28,13 @@ _AXIS_OVERLOAD = frozenset(("axis", "keepdims", "initial", "where", "return_indi
 
 def _extreme(self, args, kwargs, largest):
     """Tensor.max/min: `()` -> the value; `(dim, keepdim)` or `dim=` -> (values, indices);
-    `axis=`, `keepdims=`, `initial=`, `where=`, `return_indices=` -> the values (and indices when asked)."""
+    `axis=`, `keepdims=`, `initial=`, `where=`, `return_indices=` -> the values (and indices when asked).
+    In a compiled graph MindSpore tries the numpy-like form first, so positional `(0, False)` gives the values only."""
     fn, reduce_fn = (R.max, R.amax) if largest else (R.min, R.amin)
     if not args and not kwargs:
         return reduce_fn(self)
-    positional_dim = bool(args) and isinstance(args[0], int) and not isinstance(args[0], bool)
+    positional_dim = bool(args) and isinstance(args[0], int) and not isinstance(args[0], bool) \
+        and _state.tracing is None
     if not _AXIS_OVERLOAD.intersection(kwargs) and ("dim" in kwargs or "keepdim" in kwargs or positional_dim):
         dim = kwargs.pop("dim", args[0] if args else None)
         keepdim = kwargs.pop("keepdim", args[1] if len(args) > 1 else False)

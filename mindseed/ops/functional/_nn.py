@@ -77,14 +77,12 @@ def leaky_relu(input, alpha=0.2):
 
 
 def _check_lambd(op, lambd):
-    lambd = _check_number(op, "lambd", lambd)
-    if lambd < 0:
-        raise ValueError(f"For '{op}', the 'lambd' must be no less than zero, but got {lambd}.")
-    return lambd
+    # MindSpore takes a bool lambd as its number (True -> 1.0)
+    return _check_number(op, "lambd", float(lambd) if isinstance(lambd, bool) else lambd)
 
 
 def hardshrink(input, lambd=0.5):
-    """input where |input| > lambd, else 0."""
+    """input where |input| > lambd, else 0 (a negative lambd keeps every value)."""
     _check_float("HShrink", "input", input)
     return N.hshrink_p(input, lambd=_check_lambd("HShrink", lambd))
 
@@ -92,7 +90,11 @@ def hardshrink(input, lambd=0.5):
 def softshrink(input, lambd=0.5):
     """input - lambd above lambd, input + lambd below -lambd, else 0."""
     _check_float("SoftShrink", "input", input)
-    return N.softshrink_p(input, lambd=_check_lambd("SoftShrink", lambd))
+    lambd = _check_lambd("SoftShrink", lambd)
+    if lambd < 0:
+        raise RuntimeError(f"For 'SoftShrink', the values for lambd should be greater or equal to 0, but found to be "
+                           f"[{lambd:g}].")
+    return N.softshrink_p(input, lambd=lambd)
 
 
 soft_shrink = softshrink

@@ -3,15 +3,18 @@
 (so it is differentiable in turn). Not in `ops.operations`, as in MindSpore (its `_grad_ops`)."""
 import math
 
+import numpy as np
+
 from mindseed.common import dtype as mstype
 from mindseed.common.tensor import Tensor
 from mindseed.ops import functional as F
+from mindseed.ops.functional._core import _axis, _shape_arg
 from mindseed.ops._prims.nn_loss import nll_loss_grad_p as _nll_loss_grad_p
 from mindseed.ops.operations._base import Primitive
 
 __all__ = ["SqrtGrad", "RsqrtGrad", "TanhGrad", "SigmoidGrad", "ReciprocalGrad", "GeLUGrad", "FastGeLUGrad",
            "HShrinkGrad", "MaximumGrad", "MinimumGrad", "MaximumGradGrad", "MinimumGradGrad", "BiasAddGrad",
-           "PReLUGrad", "NLLLossGrad"]
+           "PReLUGrad", "NLLLossGrad", "TraceV2Grad", "LstsqV2Grad"]
 
 
 def _floats(op, **named):
@@ -122,6 +125,62 @@ class HShrinkGrad(Primitive):
         _same_shape(self.name, "gradients", gradients, "features", features)
         keep = F.cast(F.abs(features) > self.lambd, gradients.dtype)
         return gradients * keep
+
+
+class TraceV2Grad(Primitive):
+    """`TraceV2Grad()(dout, shape, offset=0, axis1=1, axis2=0)`: the gradient of the trace over (axis1, axis2) of
+    an input of `shape` (a tuple or an integer Tensor): dout, shaped as the other dims, on the offset diagonal."""
+
+    def __init__(self):
+        super().__init__("TraceV2Grad")
+
+    def __call__(self, dout, shape, offset=0, axis1=1, axis2=0):
+        _floats(self.name, dout=dout)
+        shape = _shape_arg(self.name, shape)
+        ndim = len(shape)
+        a1, a2 = _axis(self.name, axis1, ndim), _axis(self.name, axis2, ndim)
+        if a1 == a2:
+            raise ValueError(f"For '{self.name}', 'axis1' and 'axis2' must be different dims, but got {axis1} and "
+                             f"{axis2}.")
+        rest = [i for i in range(ndim) if i not in (a1, a2)]
+        batch = tuple(shape[i] for i in rest)
+        if tuple(dout.shape) != batch:
+            raise ValueError(f"For '{self.name}', 'dout' must have the shape {batch} of the dims other than axis1 and "
+                             f"axis2 of {shape}, but got {dout.shape}.")
+        diagonal = F.cast(Tensor(np.eye(shape[a1], shape[a2], k=int(offset))), dout.dtype)
+        grad = F.reshape(dout, batch + (1, 1)) * diagonal
+        return F.transpose(grad, tuple(np.argsort(rest + [a1, a2]).tolist()))
+
+
+def _h(t):
+    """The conjugate transpose of the last two dims."""
+    t = F.swapaxes(t, -1, -2)
+    return F.conj(t) if mstype.is_complex(t.dtype) else t
+
+
+class LstsqV2Grad(Primitive):
+    """`LstsqV2Grad()(gX, A, B)`: (gA, gB), the gradients of X = pinv(A) @ B (the least-squares solution of
+    A X = B, batched over leading dims) given gX: gB = pinv(A)^H gX, gA through the derivative of pinv."""
+
+    def __init__(self):
+        super().__init__("LstsqV2Grad")
+
+    def __call__(self, gX, A, B):  # noqa: N803 -- MindSpore's argument names
+        _floats(self.name, gX=gX, A=A, B=B)
+        if A.ndim < 2 or B.ndim != A.ndim or tuple(gX.shape) != tuple(A.shape[:-2]) + (A.shape[-1], B.shape[-1]):
+            raise ValueError(f"For '{self.name}', 'A' (..., m, n), 'B' (..., m, k) and 'gX' (..., n, k) must agree, "
+                             f"but got {A.shape}, {B.shape} and {gX.shape}.")
+        pinv = F.pinv(A)
+        pinv_h, grad_h = _h(pinv), _h(gX @ _h(B))
+        if A.shape[-2] <= A.shape[-1]:
+            k = grad_h @ pinv
+            k_pinv_h = k @ pinv_h
+            g_a = -_h(pinv @ k) + k_pinv_h - (A @ pinv) @ k_pinv_h + (pinv_h @ pinv) @ (grad_h - k @ A)
+        else:
+            k = pinv @ grad_h
+            pinv_h_k = pinv_h @ k
+            g_a = -_h(k @ pinv) + (grad_h - A @ k) @ pinv @ pinv_h + pinv_h_k - pinv_h_k @ pinv @ A
+        return g_a, pinv_h @ gX
 
 
 def _sum_to(g, shape):
