@@ -98,7 +98,7 @@ class Tensor:
     def __init__(self, tensor=None, shape=None, dtype=DataType.FLOAT32, name=""):
         self.name, self.format = name, Format.NCHW
         if tensor is not None:
-            self._array = np.ascontiguousarray(tensor)
+            self._array = np.asarray(tensor, order="C")
             self._shape, self._dtype = list(self._array.shape), _DT_OF[self._array.dtype]
         else:
             self._array, self._shape, self._dtype = None, list(shape or []), dtype
@@ -134,7 +134,7 @@ class Tensor:
             raise RuntimeError(f"For 'Tensor.set_data_from_numpy', tensor '{self.name}' has shape {self._shape} "
                                f"({self.element_num} elements), but the numpy array has shape "
                                f"{list(numpy_obj.shape)}.")
-        self._array = np.ascontiguousarray(numpy_obj).reshape(self._shape)
+        self._array = np.asarray(numpy_obj, order="C").reshape(self._shape)
 
     def get_data_to_numpy(self):
         if self._array is None:

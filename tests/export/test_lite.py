@@ -202,7 +202,7 @@ def _convert(src, out, fmk):
     return _model(str(out) + ".mindir")
 
 
-@pytest.mark.parametrize("name", ["lenet", "resnet", "mlp", "resblock"])
+@pytest.mark.parametrize("name", ["lenet", "resnet", "mlp", "resblock", "control", "gpt"])
 def test_converter_runs_onnx_files_in_lite(tmp_path, nets, name):
     """mindseed's ONNX export -> Converter (ONNX -> MindIR) -> the Lite runtime: the network's outputs."""
     net, x = nets[name]
@@ -215,6 +215,7 @@ def test_converter_runs_onnx_files_in_lite(tmp_path, nets, name):
     got = [t.get_data_to_numpy() for t in model.predict(inputs)]
     assert len(got) == len(want)
     for g, w in zip(got, want):
+        assert g.shape == w.shape
         np.testing.assert_allclose(g, w, rtol=1e-5, atol=1e-5 * max(1.0, np.abs(w).max()))
 
 
