@@ -13,6 +13,7 @@
 #if (defined(__GNUC__) || defined(__clang__)) && !defined(MSCG_SCALAR)
 #define MSCG_VECTOR 1
 typedef float mscg_v8 __attribute__((vector_size(32), aligned(4), may_alias));
+typedef int mscg_i8 __attribute__((vector_size(32), aligned(4), may_alias));
 /* a scalar broadcast to 8 lanes (no vector is passed or returned by value: no ABI dependence on -mavx) */
 #define MSCG_SPLAT(v) (((mscg_v8){0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f}) + (v))
 #define MSCG_TILE_ALIGN __attribute__((aligned(32)))
@@ -337,6 +338,26 @@ MSCG_FN void mscg_conv_store(const float *t, int rows, int n, const float *bias,
                              long ldy)
 {
     int i, j;
+#ifdef MSCG_VECTOR
+    if (n == 16) {      /* whole rows of 16: two vectors each, the ReLU as a mask */
+        for (i = 0; i < rows; i++) {
+            const mscg_v8 b = MSCG_SPLAT(bias ? bias[i] : 0.0f);
+            mscg_v8 v0 = *(const mscg_v8 *)(t + 16 * i) + b, v1 = *(const mscg_v8 *)(t + 16 * i + 8) + b;
+            float *yr = y + i * ldy;
+            if (res) {
+                v0 += *(const mscg_v8 *)(res + i * ldy);
+                v1 += *(const mscg_v8 *)(res + i * ldy + 8);
+            }
+            if (relu) {
+                v0 = (mscg_v8)((mscg_i8)v0 & (mscg_i8)(v0 > MSCG_SPLAT(0.0f)));
+                v1 = (mscg_v8)((mscg_i8)v1 & (mscg_i8)(v1 > MSCG_SPLAT(0.0f)));
+            }
+            *(mscg_v8 *)yr = v0;
+            *(mscg_v8 *)(yr + 8) = v1;
+        }
+        return;
+    }
+#endif
     for (i = 0; i < rows; i++) {
         const float b = bias ? bias[i] : 0.0f, *tr = t + 16 * i;
         float *yr = y + i * ldy;
