@@ -442,6 +442,21 @@ MSCG_FN void mscg_conv_block(int K, int R, const float *a, const float *b, float
                 MSCG_FMA_ROWS(R);                                                                            \
             }                                                                                                \
         }
+/* the same for 3 taps a row, one input column apart (3x3 convolutions): unrolled */
+#define MSCG_DIRECT_LOOP3(R)                                                                                 \
+    for (c = 0; c < cg; c++, x0 += plane, x1 += plane)                                                       \
+        for (u = 0; u < kh; u++) {                                                                           \
+            const float *r0 = x0 + (long)u * dh * PW, *r1 = x1 + (long)u * dh * PW;                          \
+            mscg_v8 b0 = *(const mscg_v8 *)r0, b1 = *(const mscg_v8 *)r1;                                    \
+            MSCG_FMA_ROWS(R);                                                                                \
+            a += (R);                                                                                        \
+            b0 = *(const mscg_v8 *)(r0 + 1); b1 = *(const mscg_v8 *)(r1 + 1);                                \
+            MSCG_FMA_ROWS(R);                                                                                \
+            a += (R);                                                                                        \
+            b0 = *(const mscg_v8 *)(r0 + 2); b1 = *(const mscg_v8 *)(r1 + 2);                                \
+            MSCG_FMA_ROWS(R);                                                                                \
+            a += (R);                                                                                        \
+        }
 #endif
 
 /* t (R x 16) = a (K x R, K = cg*kh*kw) x the column-matrix panel of 16 positions read in place from a padded input
@@ -455,7 +470,13 @@ MSCG_FN void mscg_conv_block_direct(int cg, int kh, int kw, int dh, int dw, long
 #ifdef MSCG_VECTOR
     mscg_v8 c00, c01, c10, c11, c20, c21, c30, c31, c40, c41, c50, c51;
     c00 = c01 = c10 = c11 = c20 = c21 = c30 = c31 = c40 = c41 = c50 = c51 = MSCG_SPLAT(0.0f);
-    if (R == 6) {
+    if (kw == 3 && dw == 1) {
+        if (R == 6) {
+            MSCG_DIRECT_LOOP3(6)
+        } else {
+            MSCG_DIRECT_LOOP3(4)
+        }
+    } else if (R == 6) {
         MSCG_DIRECT_LOOP(6)
     } else {
         MSCG_DIRECT_LOOP(4)
