@@ -54,7 +54,7 @@ def test_resize_batch_of_a_model_without_baked_shapes(tmp_path):
     x = np.random.RandomState(0).randn(5, 4).astype(np.float32)
     inputs[0].set_data_from_numpy(x)
     np.testing.assert_allclose(model.predict(inputs)[0].get_data_to_numpy(), net(ms.Tensor(x)).asnumpy(),
-                               rtol=1e-6)
+                               rtol=1e-5, atol=1e-6)   # the native path sums in another order
 
 
 def test_parallel_runner_serves_threads(expected):

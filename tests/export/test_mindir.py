@@ -251,7 +251,8 @@ def test_large_model_saved_in_parts(tmp_path, monkeypatch):
     np.testing.assert_allclose(ms.nn.GraphCell(ms.load(str(graph_file)))(ms.Tensor(x)).asnumpy(), want, rtol=1e-6)
     lite = mslite.Model()
     lite.build_from_file(str(graph_file), mslite.ModelType.MINDIR)
-    np.testing.assert_allclose(lite.predict([mslite.Tensor(x)])[0].get_data_to_numpy(), want, rtol=1e-6)
+    # (the native C path sums in another order)
+    np.testing.assert_allclose(lite.predict([mslite.Tensor(x)])[0].get_data_to_numpy(), want, rtol=1e-5, atol=1e-6)
     # a weights file cut short, a location outside the model's folder, foreign data: errors naming the file
     data = (folder / "data_0").read_bytes()
     (folder / "data_0").write_bytes(data[:100])
