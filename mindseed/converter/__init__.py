@@ -171,7 +171,7 @@ def convert(model_file, output_dir, input_shape=None, class_name=None):
     os.makedirs(output_dir, exist_ok=True)
     py_file, ckpt_file = os.path.join(output_dir, stem + ".py"), os.path.join(output_dir, stem + ".ckpt")
     if program.params:
-        save_checkpoint([{"name": name, "data": Tensor(np.ascontiguousarray(value))}
+        save_checkpoint([{"name": name, "data": Tensor(np.asarray(value, order="C"))}
                          for name, value in program.params.items()], ckpt_file)
     else:
         ckpt_file = None

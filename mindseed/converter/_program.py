@@ -241,7 +241,7 @@ class Program:
     def add_layer(self, attr, ctor, params):
         self.layers.append((attr, ctor))
         for suffix, value in params.items():
-            self.params[f"{attr}.{suffix}"] = np.ascontiguousarray(value)
+            self.params[f"{attr}.{suffix}"] = np.asarray(value, order="C")
         return "self." + attr
 
     def assign(self, outputs, expr):

@@ -47,7 +47,7 @@ def np_dtype_of(code, where):
 
 def tensor_proto(proto, array, name=None):
     """Fill a TensorProto with a numpy array (little-endian raw bytes)."""
-    array = np.ascontiguousarray(array)
+    array = np.asarray(array, order="C")     # ascontiguousarray would make a 0-d array 1-d
     proto.dims.extend(int(d) for d in array.shape)
     proto.data_type = data_type_of(array.dtype)
     if name is not None:

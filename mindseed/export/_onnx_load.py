@@ -500,7 +500,7 @@ class OnnxNet(Cell):
         self._consts, weights = dict(self._graph.consts), {}
         for name, array in self._graph.initializers.items():
             if array.dtype.kind == "f":
-                weights[name] = Parameter(Tensor(np.ascontiguousarray(array)), name=name)
+                weights[name] = Parameter(Tensor(np.asarray(array, order="C")), name=name)
             else:
                 self._consts[name] = array
         for i, p in enumerate(weights.values()):

@@ -8,7 +8,8 @@ import numpy as np
 from mindseed import _backend as B
 from mindseed.common.tensor import Tensor as _MsTensor
 from mindseed.export import load as _load_mindir
-from mindseed.lite._compile import compile_model
+from mindseed.lite._compile import _time, compile_model
+from mindseed.lite._native import build_native
 from mindseed.nn import GraphCell
 
 
@@ -98,7 +99,7 @@ class Tensor:
     def __init__(self, tensor=None, shape=None, dtype=DataType.FLOAT32, name=""):
         self.name, self.format = name, Format.NCHW
         if tensor is not None:
-            self._array = np.ascontiguousarray(tensor)
+            self._array = np.asarray(tensor, order="C")
             self._shape, self._dtype = list(self._array.shape), _DT_OF[self._array.dtype]
         else:
             self._array, self._shape, self._dtype = None, list(shape or []), dtype
@@ -134,7 +135,7 @@ class Tensor:
             raise RuntimeError(f"For 'Tensor.set_data_from_numpy', tensor '{self.name}' has shape {self._shape} "
                                f"({self.element_num} elements), but the numpy array has shape "
                                f"{list(numpy_obj.shape)}.")
-        self._array = np.ascontiguousarray(numpy_obj).reshape(self._shape)
+        self._array = np.asarray(numpy_obj, order="C").reshape(self._shape)
 
     def get_data_to_numpy(self):
         if self._array is None:
@@ -157,6 +158,8 @@ class Model:
         self._cell = None
         self._inputs = None
         self._compiled = {}     # input signature -> CompiledModel
+        self._native = {}       # input signature -> NativeModel, where the generated C is the faster
+        self._path = None
 
     def build_from_file(self, model_path, model_type, context=None, config_path="", config_dict=None):
         if not isinstance(model_type, ModelType):
@@ -169,7 +172,7 @@ class Model:
         if context.cpu.thread_num:
             B.set_num_threads(int(context.cpu.thread_num))
         graph = _load_mindir(model_path)
-        self._graph = graph
+        self._graph, self._path = graph, model_path
         # inference only: the loaded graph compiled once per input signature (weights folded, generated code)
         self._cell = GraphCell(graph)
         self._inputs = [Tensor(shape=[1 if d is None else d for d in shape], dtype=_DT_OF[np.dtype(dt)], name=name)
@@ -205,17 +208,33 @@ class Model:
             raise ValueError(f"For 'Model.predict', the model takes {len(self._inputs)} inputs, but got "
                              f"{len(inputs)}.")
         arrays = [t.get_data_to_numpy() for t in inputs]
-        compiled = self._compiled.get(tuple((a.shape, a.dtype) for a in arrays))
+        signature = tuple((a.shape, a.dtype) for a in arrays)
+        compiled = self._compiled.get(signature)
         if compiled is None:
-            compiled = self._compile(arrays)
+            compiled = self._compile(arrays, signature)
+        native = self._native.get(signature)
+        if native is not None:
+            return [Tensor(r, name=f"output_{i}") for i, r in enumerate(native.run(*arrays))]
         result = compiled.run(*[B.from_numpy(a, copy=False) for a in arrays])
         return [Tensor(np.array(B.to_numpy(r)), name=f"output_{i}") for i, r in enumerate(result)]
 
-    def _compile(self, arrays):
+    def _compile(self, arrays, signature):
+        """Compile for the inputs' signature; the model compiled to C too (when it has a C translation and a C
+        compiler is found) runs instead where it is the faster on these inputs."""
         with _COMPILE_LOCK:
             compiled = compile_model(self._cell, [_MsTensor(a) for a in arrays])
-        self._compiled[tuple((a.shape, a.dtype) for a in arrays)] = compiled
+        native = build_native(self._path, arrays)
+        if native is not None:
+            tensors = [B.from_numpy(a, copy=False) for a in arrays]
+            if _time(native.run, arrays, {}, runs=3) < _time(compiled.run, tensors, {}, runs=3):
+                self._native[signature] = native
+        self._compiled[signature] = compiled
         return compiled
+
+    def uses_native(self):
+        """Whether each input signature compiled so far runs the generated C (in compile order)."""
+        self._check_built("uses_native")
+        return [s in self._native for s in self._compiled]
 
     def memory_plan(self):
         """The static activation plans of the input signatures compiled so far (the latest last): each has

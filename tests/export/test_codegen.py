@@ -92,8 +92,53 @@ def test_arena_is_the_memory_plan_and_predict_does_not_allocate(tmp_path, nets):
     assert f"static float mscg_arena[{arena // 4}]" in source
     predict = source[source.index("int resnet20_predict("):]
     assert "malloc" not in predict and "free(" not in predict
-    assert predict.count("mscg_conv2d(") == 21 and "mscg_gemm(1, 10, 64," in predict     # 19 + 2 projections
+    # 19 + 2 projections: the stride-1 ones read their padded input in place (packed weights)
+    assert predict.count("mscg_conv2d(") + predict.count("mscg_conv2d_packed(") == 21
+    assert predict.count("mscg_conv2d_packed(") == 17 and "mscg_gemm(1, 10, 64," in predict
+    # the 9 residual additions (and their ReLUs) run in the epilogue of the convolution before them
+    assert "fmaxf(a + b, 0.0f)" not in predict and "+ b" not in predict
+    assert sum(call.split(");")[0].rsplit(",", 2)[1].strip() != "0"
+               for call in predict.split("mscg_conv2d_packed(")[1:]) == 9
     assert "BatchNorm" not in predict          # folded into the convolutions
+
+
+class _ConvPaths(ms.nn.Cell):
+    """Convolutions of every C path: stride 1 with rows of 8 (direct: dilated, grouped, 7 and 5 output channels a
+    group: blocks of 6 and 4 rows), rows of 15 (the whole column matrix), stride 2 over a column matrix past 256 KB
+    (panels), residual additions with and without a ReLU, and a convolution whose output is read twice (no
+    fusion)."""
+
+    def __init__(self):
+        super().__init__()
+        conv = ms.nn.Conv2d
+        self.a = conv(3, 7, 3, pad_mode="pad", padding=2, dilation=2, has_bias=True)
+        self.b = conv(7, 10, 3, pad_mode="pad", padding=(1, 0, 2, 1), group=1, has_bias=True)
+        self.g = conv(10, 10, 3, pad_mode="same", group=2, has_bias=False)
+        self.c = conv(10, 10, 1, has_bias=True)
+        self.wide = conv(10, 120, 1, has_bias=False)
+        self.s2 = conv(120, 5, 3, stride=2, pad_mode="pad", padding=1, has_bias=True)
+
+    def construct(self, x):
+        y = ms.ops.relu(self.a(x))                          # (n, 7, 16, 16)
+        z = self.b(y)[:, :, :, :16]                         # (n, 10, 16, 16), padding (1, 0, 2, 1) -> 17 columns
+        r = ms.ops.relu(self.g(z) + z)                      # residual with ReLU (AddReLU)
+        u = self.c(r) + r                                   # residual without ReLU
+        p = self.c(u)
+        v = self.wide(p + u) * 0.5 + p.sum()                # p read twice: not fused
+        return self.s2(v), u
+
+
+def test_convolution_paths_equal_mindseed(tmp_path):
+    net = _nets._det_init(ms, _ConvPaths())
+    x = np.random.RandomState(3).randn(2, 3, 16, 16).astype(np.float32)
+    out = _build(tmp_path, net, [x], "paths")
+    predict = (out / "paths.c").read_text().split("int paths_predict(")[1]
+    assert predict.count("mscg_conv2d_packed(") == 6 and predict.count("mscg_conv2d(") == 1
+    residual = [call.split(");")[0].rsplit(",", 2)[1].strip() for call in predict.split("mscg_conv2d_packed(")[1:]]
+    assert sum(r != "0" for r in residual) == 2
+    rc, got, _, err = _run(out, "paths", [x])
+    assert rc == 0, err
+    _check(got, _nets.outputs(net(ms.Tensor(x))))
 
 
 class _Zoo(ms.nn.Cell):

@@ -309,8 +309,17 @@ def test_onnx_loop_with_trip_count_and_condition(tmp_path, x):
     (want,) = _onnx_models.onnxruntime_outputs(path, {"x": x})
     np.testing.assert_allclose(want, np.abs(y), rtol=1e-6)
     net = OnnxNet(path)
+    assert net._weights["limit"].shape == ()          # a 0-d float initializer stays 0-d
     np.testing.assert_allclose(net(ms.Tensor(x)).asnumpy(), want, rtol=1e-6)
     np.testing.assert_allclose(ms.jit(net.construct)(ms.Tensor(x)).asnumpy(), want, rtol=1e-6)
+    # the Lite runtime: ONNX -> MindIR (0-d constants written with no dims) -> compiled While
+    from mindseed import lite as mslite  # noqa: PLC0415
+    mslite.Converter().convert(mslite.FmkType.ONNX, path, str(tmp_path / "loop_lite"))
+    model = mslite.Model()
+    model.build_from_file(str(tmp_path / "loop_lite.mindir"), mslite.ModelType.MINDIR)
+    (got,) = model.predict([mslite.Tensor(x)])
+    assert got.shape == [3]
+    np.testing.assert_allclose(got.get_data_to_numpy(), want, rtol=1e-6)
 
 
 def test_onnx_control_flow_errors(tmp_path):

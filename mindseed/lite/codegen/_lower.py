@@ -10,10 +10,10 @@ import numpy as np
 
 from mindseed import _backend as B
 from mindseed.compiler.ir import Const, Var
-from mindseed.compiler.passes._util import uses_of
+from mindseed.compiler.passes._util import single_use, uses_of
 from mindseed.lite._compile import MemoryPlan, fuse_relu_into
 from mindseed.ops._prims.conv import avg_pool_p, conv_p, max_pool_2x2_p, max_pool_p
-from mindseed.ops._prims.core import add_p
+from mindseed.ops._prims.core import add_inplace_p, add_p, add_relu_p
 from mindseed.ops._prims.nn import dense_p
 
 __all__ = ["CodegenError", "Lowered", "SUPPORTED"]
@@ -119,6 +119,7 @@ class Lowered:
         for node in graph.nodes:
             self._check_node(node)
         fuse_relu_into(graph, (conv_p, dense_p, max_pool_2x2_p, max_pool_p, avg_pool_p, add_p))
+        fuse_residual(graph)
         self.graph = graph
         self.uses = uses_of(graph)
         self.plan = MemoryPlan(graph, views=[p for p in _view_prims()])
@@ -355,13 +356,24 @@ class Lowered:
         oh, ow = out.shape[2:]
         (sh, sw), (dh, dw), (pt, _, pl, _) = a["stride"], a["dilation"], a["pads"]
         k = cg * kh * kw
-        # the whole column matrix (and a packed panel) when it fits L2 comfortably, else one panel at a time
-        whole = k * oh * ow * 4 <= _WHOLE_COLUMNS_BYTES
-        self.scratch_floats = max(self.scratch_floats, (k * oh * ow if whole else 0) + 16 * k)
-        self.emit(f"mscg_conv2d({self.ptr(x)}, {n}, {c}, {h}, {wd}, (W + {self.const(w) // 4}), "
-                  f"{self._bias(node, node.inputs[2] if len(node.inputs) > 2 else None)}, {o}, {kh}, {kw}, {sh}, "
-                  f"{sw}, {pt}, {pl}, {dh}, {dw}, {a['groups']}, {self.ptr(out)}, {oh}, {ow}, "
-                  f"{int(bool(a.get('relu')))}, {int(whole)}, S);")
+        bias = self._bias(node, node.inputs[2] if len(node.inputs) > 2 else None)
+        geometry = f"{o}, {kh}, {kw}, {sh}, {sw}, {pt}, {pl}, {dh}, {dw}, {a['groups']}, {self.ptr(out)}, {oh}, {ow}"
+        relu = int(bool(a.get("relu")))
+        res = node.inputs[3] if len(node.inputs) > 3 else None
+        # stride 1 with output rows a multiple of 8: the weight packed in blocks of output channels times the padded
+        # input read in place; else the whole column matrix (and a packed panel) when it fits L2 comfortably; else
+        # one panel of the column matrix at a time times the packed weight
+        direct = sh == 1 and sw == 1 and ow % 8 == 0
+        whole = k * oh * ow * 4 <= _WHOLE_COLUMNS_BYTES and res is None and not direct
+        padded = cg * (oh + (kh - 1) * dh) * (ow + (kw - 1) * dw) if direct else 0
+        self.scratch_floats = max(self.scratch_floats, (k * oh * ow if whole else 0) + 16 * k, padded)
+        if whole:
+            self.emit(f"mscg_conv2d({self.ptr(x)}, {n}, {c}, {h}, {wd}, (W + {self.const(w) // 4}), {bias}, "
+                      f"{geometry}, {relu}, 1, S);")
+            return
+        packed = self.const(None, _conv_blocks(wa.reshape(a["groups"], o // a["groups"], k)))
+        self.emit(f"mscg_conv2d_packed({self.ptr(x)}, {n}, {c}, {h}, {wd}, (W + {packed // 4}), {bias}, {geometry}, "
+                  f"{relu}, {self.ptr(res) if res is not None else 0}, S);")
 
     def _gemm(self, m, n, k, a, b, y, bias_col="0", relu=False, packed=False):
         """y = a b (+ bias_col) [ReLU]; b a constant packed in panels (`_packed`) or a value packed at run time."""
@@ -436,6 +448,48 @@ _HANDLER = dict({v: "view" for v in VIEWS}, **{r: "reduce" for r in REDUCE}, Tra
                 BatchNormInference="batch_norm", Concat="concat", Softmax="softmax", LogSoftmax="softmax",
                 Convolution="conv", Dense="dense", MatMul="matmul", MaxPool2x2="maxpool2x2",
                 MaxPoolWithArgmaxV2="pool", AvgPool3D="pool", AdaptiveAvgPool="adaptive")
+
+
+def _conv_blocks(w):
+    """A convolution's weight (groups, og, K) as mscg_conv2d_packed reads it: per group, blocks of 6 output channels
+    (the last of 4 when at most 4 remain), each stored K x R with zero rows past the group's channels."""
+    groups, og, k = w.shape
+    blocks = []
+    for g in range(groups):
+        for o in range(0, og, 6):
+            rows = min(6, og - o)
+            block = np.zeros((k, 6 if rows > 4 else 4), np.float32)
+            block[:, :rows] = w[g, o:o + rows].T
+            blocks.append(block.reshape(-1))
+    return np.concatenate(blocks)
+
+
+def fuse_residual(graph):
+    """An addition (Add, AddInplace or AddReLU) of a convolution's output (read by nothing else; no ReLU of its own)
+    and another value of the same shape runs in the convolution's epilogue: the convolution moves to the addition's
+    place, reads the other value as a fourth input and takes the addition's ReLU and output."""
+    uses = uses_of(graph)
+    producer = {n.outputs[0].id: n for n in graph.nodes if n.prim is conv_p and len(n.outputs) == 1}
+    drop, moved = set(), {}
+    for node in graph.nodes:
+        if node.prim not in (add_p, add_inplace_p, add_relu_p) or len(node.inputs) != 2 \
+                or not all(isinstance(v, Var) for v in node.inputs):
+            continue
+        out = node.outputs[0]
+        for k, v in enumerate(node.inputs):
+            conv, other = producer.get(v.id), node.inputs[1 - k]
+            if conv is None or id(conv) in drop or conv.attrs.get("relu") or len(conv.inputs) > 3 \
+                    or not single_use(v, uses) or tuple(other.shape) != tuple(out.shape) \
+                    or tuple(v.shape) != tuple(out.shape) or other.dtype != out.dtype or other is v:
+                continue
+            bias = conv.inputs[2] if len(conv.inputs) > 2 else Const(None)
+            conv.inputs = [conv.inputs[0], conv.inputs[1], bias, other]
+            conv.attrs = dict(conv.attrs, relu=node.prim is add_relu_p or bool(node.attrs.get("relu")))
+            conv.outputs = node.outputs
+            drop.add(id(conv))
+            moved[id(node)] = conv
+            break
+    graph.nodes = [moved.get(id(n), n) for n in graph.nodes if id(n) not in drop]
 
 
 def _names(stem, n):

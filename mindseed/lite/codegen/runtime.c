@@ -13,8 +13,12 @@
 #if (defined(__GNUC__) || defined(__clang__)) && !defined(MSCG_SCALAR)
 #define MSCG_VECTOR 1
 typedef float mscg_v8 __attribute__((vector_size(32), aligned(4), may_alias));
+typedef int mscg_i8 __attribute__((vector_size(32), aligned(4), may_alias));
 /* a scalar broadcast to 8 lanes (no vector is passed or returned by value: no ABI dependence on -mavx) */
 #define MSCG_SPLAT(v) (((mscg_v8){0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f}) + (v))
+#define MSCG_TILE_ALIGN __attribute__((aligned(32)))
+#else
+#define MSCG_TILE_ALIGN
 #endif
 
 MSCG_FN float mscg_relu(float v) { return v > 0.0f ? v : 0.0f; }
@@ -205,45 +209,59 @@ MSCG_FN void mscg_gemm(int M, int N, int K, const float *A, int lda, const float
 
 /* Panel p of the column matrix of one image's convolution, as the matrix product reads it: column j (output
  * position oh*OW + ow, 16p <= j < 16p + 16) of row k = (c*kh + u)*kw + v is x[c][oh*sh - pt + u*dh][ow*sw - pl +
- * v*dw] (0 outside the image), stored at panel[16*k + j - 16p], zeros past OH*OW. When the 16 positions are 16
- * consecutive inputs of one row (stride 1) a row of the panel is a copy (zeros where it leaves the image); else a
- * gather through the positions' coordinates, out-of-image ones reading element 0 and storing 0 (no read outside). */
+ * v*dw] (0 outside the image), stored at panel[16*k + j - 16p], zeros past OH*OW. With stride 1 the 16 positions
+ * are runs of consecutive inputs of at most 16/OW + 2 output rows, and a row of the panel is a copy of each run
+ * (zeros where it leaves the image); else a gather through the positions' coordinates, out-of-image ones reading
+ * element 0 and storing 0 (no read outside). */
 MSCG_FN void mscg_im2col_panel(const float *x, int C, int H, int W, int kh, int kw, int sh, int sw, int pt, int pl,
                                int dh, int dw, int OH, int OW, int p, float *panel)
 {
     const int P = OH * OW, j0 = 16 * p, n = P - j0 < 16 ? P - j0 : 16;
-    const int one_row = n == 16 && j0 / OW == (j0 + 15) / OW && sw == 1;
-    int ihs[16], iws[16], c, u, v, t;
+    int ihs[16], iws[16], seg_t[17], nseg = 0, c, u, v, t, s;
     for (t = 0; t < 16; t++) {
         ihs[t] = t < n ? (j0 + t) / OW * sh - pt : -(1 << 28);     /* past the end: never inside */
         iws[t] = t < n ? (j0 + t) % OW * sw - pl : 0;
+        if (t < n && (t == 0 || (j0 + t) % OW == 0))
+            seg_t[nseg++] = t;                                     /* a run starts at each new output row */
     }
+    seg_t[nseg] = n;
     for (c = 0; c < C; c++) {
         const float *plane = x + (long)c * H * W;
         for (u = 0; u < kh; u++)
             for (v = 0; v < kw; v++, panel += 16) {
-                const int ih0 = ihs[0] + u * dh, iw0 = iws[0] + v * dw;
-                if (one_row) {      /* a copy of the row's inputs [iw0, iw0 + 16), zeros where they leave it */
-                    const int lo = iw0 < 0 ? (-iw0 < 16 ? -iw0 : 16) : 0, hi = W - iw0 < 16 ? W - iw0 : 16;
-                    const float *src = plane + (long)ih0 * W + iw0;
-                    if (ih0 < 0 || ih0 >= H || hi <= lo) {
-                        for (t = 0; t < 16; t++)
-                            panel[t] = 0.0f;
-                    } else if (lo == 0 && hi == 16) {
-                        for (t = 0; t < 16; t++)
-                            panel[t] = src[t];
-                    } else {
-                        for (t = 0; t < 16; t++)
-                            panel[t] = t >= lo && t < hi ? src[t] : 0.0f;
+                if (sw != 1) {
+                    for (t = 0; t < 16; t++) {
+                        const int ih = ihs[t] + u * dh, iw = iws[t] + v * dw;
+                        const int inside = (unsigned)ih < (unsigned)H && (unsigned)iw < (unsigned)W;
+                        const float value = plane[inside ? ih * W + iw : 0];
+                        panel[t] = inside ? value : 0.0f;
                     }
                     continue;
                 }
-                for (t = 0; t < 16; t++) {
-                    const int ih = ihs[t] + u * dh, iw = iws[t] + v * dw;
-                    const int inside = (unsigned)ih < (unsigned)H && (unsigned)iw < (unsigned)W;
-                    const float value = plane[inside ? ih * W + iw : 0];
-                    panel[t] = inside ? value : 0.0f;
+                for (s = 0; s < nseg; s++) {   /* a copy of the run's inputs [iw0, iw0 + len), zeros outside */
+                    const int t0 = seg_t[s], len = seg_t[s + 1] - t0, ih = ihs[t0] + u * dh, iw0 = iws[t0] + v * dw;
+                    const int lo = iw0 < 0 ? (-iw0 < len ? -iw0 : len) : 0, hi = W - iw0 < len ? W - iw0 : len;
+                    float *dst = panel + t0;
+                    if (ih < 0 || ih >= H || hi <= lo) {
+                        for (t = 0; t < len; t++)
+                            dst[t] = 0.0f;
+                        continue;
+                    }
+                    if (lo == 0 && hi == 16) {             /* the common case: 16 inputs of one row */
+                        const float *src = plane + (long)ih * W + iw0;
+                        for (t = 0; t < 16; t++)
+                            dst[t] = src[t];
+                        continue;
+                    }
+                    for (t = 0; t < lo; t++)
+                        dst[t] = 0.0f;
+                    for (t = lo; t < hi; t++)
+                        dst[t] = plane[(long)ih * W + iw0 + t];
+                    for (t = hi; t < len; t++)
+                        dst[t] = 0.0f;
                 }
+                for (t = n; t < 16; t++)
+                    panel[t] = 0.0f;
             }
     }
 }
@@ -310,6 +328,235 @@ MSCG_FN void mscg_conv2d(const float *x, int N, int C, int H, int W, const float
             for (p = 0; p < (P + 15) / 16; p++) {
                 mscg_im2col_panel(xg, cg, H, W, kh, kw, sh, sw, pt, pl, dh, dw, OH, OW, p, work);
                 mscg_gemm(og, P - 16 * p < 16 ? P - 16 * p : 16, K, wg, K, work, 16, 1, 0, yg + 16 * p, P, bg, 0, relu);
+            }
+        }
+}
+
+/* The epilogue of a block of output channels: rows [0, rows) x columns [0, n) of t (16 floats a row) + bias[i]
+ * (+ res[i][j], rows ldy apart) [then ReLU] into y. */
+MSCG_FN void mscg_conv_store(const float *t, int rows, int n, const float *bias, const float *res, int relu, float *y,
+                             long ldy)
+{
+    int i, j;
+#ifdef MSCG_VECTOR
+    if (n == 16) {      /* whole rows of 16: two vectors each, the ReLU as a mask */
+        for (i = 0; i < rows; i++) {
+            const mscg_v8 b = MSCG_SPLAT(bias ? bias[i] : 0.0f);
+            mscg_v8 v0 = *(const mscg_v8 *)(t + 16 * i) + b, v1 = *(const mscg_v8 *)(t + 16 * i + 8) + b;
+            float *yr = y + i * ldy;
+            if (res) {
+                v0 += *(const mscg_v8 *)(res + i * ldy);
+                v1 += *(const mscg_v8 *)(res + i * ldy + 8);
+            }
+            if (relu) {
+                v0 = (mscg_v8)((mscg_i8)v0 & (mscg_i8)(v0 > MSCG_SPLAT(0.0f)));
+                v1 = (mscg_v8)((mscg_i8)v1 & (mscg_i8)(v1 > MSCG_SPLAT(0.0f)));
+            }
+            *(mscg_v8 *)yr = v0;
+            *(mscg_v8 *)(yr + 8) = v1;
+        }
+        return;
+    }
+#endif
+    for (i = 0; i < rows; i++) {
+        const float b = bias ? bias[i] : 0.0f, *tr = t + 16 * i;
+        float *yr = y + i * ldy;
+        if (res) {
+            const float *rr = res + i * ldy;
+            for (j = 0; j < n; j++)
+                yr[j] = tr[j] + b + rr[j];
+        } else {
+            for (j = 0; j < n; j++)
+                yr[j] = tr[j] + b;
+        }
+        if (relu)
+            for (j = 0; j < n; j++)
+                yr[j] = yr[j] > 0.0f ? yr[j] : 0.0f;
+    }
+}
+
+/* t (R x 16, R = 6 or 4) = a (K x R: a block of R output channels' weights, packed at generation time) x b (a
+ * 16-position panel, K rows of 16). With vectors: 12 (or 8) accumulators in registers over the whole K loop, each
+ * k one load of the block's R weights' broadcasts and two of the panel's row. */
+MSCG_FN void mscg_conv_block(int K, int R, const float *a, const float *b, float *t)
+{
+#ifdef MSCG_VECTOR
+    mscg_v8 c00, c01, c10, c11, c20, c21, c30, c31, c40, c41, c50, c51;
+    int k;
+    c00 = c01 = c10 = c11 = c20 = c21 = c30 = c31 = c40 = c41 = c50 = c51 = MSCG_SPLAT(0.0f);
+    if (R == 6) {
+        for (k = 0; k < K; k++, a += 6, b += 16) {
+            const mscg_v8 b0 = *(const mscg_v8 *)b, b1 = *(const mscg_v8 *)(b + 8);
+            mscg_v8 s;
+            s = MSCG_SPLAT(a[0]); c00 += s * b0; c01 += s * b1;
+            s = MSCG_SPLAT(a[1]); c10 += s * b0; c11 += s * b1;
+            s = MSCG_SPLAT(a[2]); c20 += s * b0; c21 += s * b1;
+            s = MSCG_SPLAT(a[3]); c30 += s * b0; c31 += s * b1;
+            s = MSCG_SPLAT(a[4]); c40 += s * b0; c41 += s * b1;
+            s = MSCG_SPLAT(a[5]); c50 += s * b0; c51 += s * b1;
+        }
+    } else {
+        for (k = 0; k < K; k++, a += 4, b += 16) {
+            const mscg_v8 b0 = *(const mscg_v8 *)b, b1 = *(const mscg_v8 *)(b + 8);
+            mscg_v8 s;
+            s = MSCG_SPLAT(a[0]); c00 += s * b0; c01 += s * b1;
+            s = MSCG_SPLAT(a[1]); c10 += s * b0; c11 += s * b1;
+            s = MSCG_SPLAT(a[2]); c20 += s * b0; c21 += s * b1;
+            s = MSCG_SPLAT(a[3]); c30 += s * b0; c31 += s * b1;
+        }
+    }
+    *(mscg_v8 *)t = c00; *(mscg_v8 *)(t + 8) = c01; *(mscg_v8 *)(t + 16) = c10; *(mscg_v8 *)(t + 24) = c11;
+    *(mscg_v8 *)(t + 32) = c20; *(mscg_v8 *)(t + 40) = c21; *(mscg_v8 *)(t + 48) = c30; *(mscg_v8 *)(t + 56) = c31;
+    *(mscg_v8 *)(t + 64) = c40; *(mscg_v8 *)(t + 72) = c41; *(mscg_v8 *)(t + 80) = c50; *(mscg_v8 *)(t + 88) = c51;
+#else
+    int i, j, k;
+    for (i = 0; i < R; i++)
+        for (j = 0; j < 16; j++) {
+            float acc = 0.0f;
+            for (k = 0; k < K; k++)
+                acc += a[(long)k * R + i] * b[16L * k + j];
+            t[16 * i + j] = acc;
+        }
+#endif
+}
+
+#ifdef MSCG_VECTOR
+#define MSCG_FMA_ROWS(R)                                                                                     \
+    do {                                                                                                     \
+        mscg_v8 s_;                                                                                          \
+        s_ = MSCG_SPLAT(a[0]); c00 += s_ * b0; c01 += s_ * b1;                                               \
+        s_ = MSCG_SPLAT(a[1]); c10 += s_ * b0; c11 += s_ * b1;                                               \
+        s_ = MSCG_SPLAT(a[2]); c20 += s_ * b0; c21 += s_ * b1;                                               \
+        s_ = MSCG_SPLAT(a[3]); c30 += s_ * b0; c31 += s_ * b1;                                               \
+        if ((R) == 6) {                                                                                      \
+            s_ = MSCG_SPLAT(a[4]); c40 += s_ * b0; c41 += s_ * b1;                                           \
+            s_ = MSCG_SPLAT(a[5]); c50 += s_ * b0; c51 += s_ * b1;                                           \
+        }                                                                                                    \
+    } while (0)
+#define MSCG_DIRECT_LOOP(R)                                                                                  \
+    for (c = 0; c < cg; c++, x0 += plane, x1 += plane)                                                       \
+        for (u = 0; u < kh; u++) {                                                                           \
+            const float *r0 = x0 + (long)u * dh * PW, *r1 = x1 + (long)u * dh * PW;                          \
+            for (v = 0; v < kw; v++, a += (R)) {                                                             \
+                const mscg_v8 b0 = *(const mscg_v8 *)(r0 + v * dw), b1 = *(const mscg_v8 *)(r1 + v * dw);    \
+                MSCG_FMA_ROWS(R);                                                                            \
+            }                                                                                                \
+        }
+/* the same for 3 taps a row, one input column apart (3x3 convolutions): unrolled */
+#define MSCG_DIRECT_LOOP3(R)                                                                                 \
+    for (c = 0; c < cg; c++, x0 += plane, x1 += plane)                                                       \
+        for (u = 0; u < kh; u++) {                                                                           \
+            const float *r0 = x0 + (long)u * dh * PW, *r1 = x1 + (long)u * dh * PW;                          \
+            mscg_v8 b0 = *(const mscg_v8 *)r0, b1 = *(const mscg_v8 *)r1;                                    \
+            MSCG_FMA_ROWS(R);                                                                                \
+            a += (R);                                                                                        \
+            b0 = *(const mscg_v8 *)(r0 + 1); b1 = *(const mscg_v8 *)(r1 + 1);                                \
+            MSCG_FMA_ROWS(R);                                                                                \
+            a += (R);                                                                                        \
+            b0 = *(const mscg_v8 *)(r0 + 2); b1 = *(const mscg_v8 *)(r1 + 2);                                \
+            MSCG_FMA_ROWS(R);                                                                                \
+            a += (R);                                                                                        \
+        }
+#endif
+
+/* t (R x 16) = a (K x R, K = cg*kh*kw) x the column-matrix panel of 16 positions read in place from a padded input
+ * (cg planes of PH x PW, `plane` floats apart): positions 0-7 start at x0, 8-15 at x1 (each 8 consecutive inputs
+ * of one row: stride 1, and the rows of the output a multiple of 8 long); row k = (c*kh + u)*kw + v of the panel
+ * is the 8 + 8 floats at x0 / x1 + c*plane + u*dh*PW + v*dw. */
+MSCG_FN void mscg_conv_block_direct(int cg, int kh, int kw, int dh, int dw, long plane, int PW, int R, const float *a,
+                                    const float *x0, const float *x1, float *t)
+{
+    int c, u, v;
+#ifdef MSCG_VECTOR
+    mscg_v8 c00, c01, c10, c11, c20, c21, c30, c31, c40, c41, c50, c51;
+    c00 = c01 = c10 = c11 = c20 = c21 = c30 = c31 = c40 = c41 = c50 = c51 = MSCG_SPLAT(0.0f);
+    if (kw == 3 && dw == 1) {
+        if (R == 6) {
+            MSCG_DIRECT_LOOP3(6)
+        } else {
+            MSCG_DIRECT_LOOP3(4)
+        }
+    } else if (R == 6) {
+        MSCG_DIRECT_LOOP(6)
+    } else {
+        MSCG_DIRECT_LOOP(4)
+    }
+    *(mscg_v8 *)t = c00; *(mscg_v8 *)(t + 8) = c01; *(mscg_v8 *)(t + 16) = c10; *(mscg_v8 *)(t + 24) = c11;
+    *(mscg_v8 *)(t + 32) = c20; *(mscg_v8 *)(t + 40) = c21; *(mscg_v8 *)(t + 48) = c30; *(mscg_v8 *)(t + 56) = c31;
+    *(mscg_v8 *)(t + 64) = c40; *(mscg_v8 *)(t + 72) = c41; *(mscg_v8 *)(t + 80) = c50; *(mscg_v8 *)(t + 88) = c51;
+#else
+    int i, j;
+    for (i = 0; i < R * 16; i++)
+        t[i] = 0.0f;
+    for (c = 0; c < cg; c++, x0 += plane, x1 += plane)
+        for (u = 0; u < kh; u++)
+            for (v = 0; v < kw; v++, a += R)
+                for (i = 0; i < R; i++)
+                    for (j = 0; j < 16; j++)
+                        t[16 * i + j] += a[i] * (j < 8 ? x0 : x1)[(long)u * dh * PW + v * dw + (j & 7)];
+#endif
+}
+
+/* x's cg planes (H x W) with pt rows / pl columns of zeros before and the rest up to PH x PW after, into xp. */
+MSCG_FN void mscg_pad_planes(const float *x, int cg, int H, int W, int pt, int pl, int PH, int PW, float *xp)
+{
+    int c, i, j;
+    for (c = 0; c < cg; c++, x += (long)H * W)
+        for (i = 0; i < PH; i++, xp += PW) {
+            const int ih = i - pt;
+            if (ih < 0 || ih >= H) {
+                for (j = 0; j < PW; j++)
+                    xp[j] = 0.0f;
+                continue;
+            }
+            for (j = 0; j < pl; j++)
+                xp[j] = 0.0f;
+            for (j = 0; j < W; j++)
+                xp[pl + j] = x[(long)ih * W + j];
+            for (j = pl + W; j < PW; j++)
+                xp[j] = 0.0f;
+        }
+}
+
+/* 2-d convolution of x (N, C, H, W) into y (N, O, OH, OW) with its weight packed by the generator: per group,
+ * blocks of 6 output channels (the last one of 4 when at most 4 remain), each K x R (R = 6 or 4, zero rows past
+ * the group's channels) with K = C/groups*kh*kw. One 16-position panel of the column matrix is built at a time
+ * (`work`: 16*K floats) and every block multiplies it; the epilogue adds the bias, `res` (a tensor of y's shape:
+ * a residual connection's other operand, or NULL) and applies the ReLU. */
+MSCG_FN void mscg_conv2d_packed(const float *x, int N, int C, int H, int W, const float *wp, const float *bias,
+                                int O, int kh, int kw, int sh, int sw, int pt, int pl, int dh, int dw, int groups,
+                                float *y, int OH, int OW, int relu, const float *res, float *work)
+{
+    const int cg = C / groups, og = O / groups, K = cg * kh * kw, P = OH * OW;
+    const int direct = sh == 1 && sw == 1 && OW % 8 == 0;
+    const int PH = OH + (kh - 1) * dh, PW = OW + (kw - 1) * dw;     /* the padded input of the direct kernel */
+    const long group_w = (long)((og / 6) * 6 + (og % 6 ? (og % 6 > 4 ? 6 : 4) : 0)) * K;
+    float t[6 * 16] MSCG_TILE_ALIGN;
+    int n, g, p, o;
+    for (n = 0; n < N; n++)
+        for (g = 0; g < groups; g++) {
+            const float *xg = x + ((long)n * C + (long)g * cg) * H * W;
+            const long base = ((long)n * O + (long)g * og) * P;
+            if (direct)
+                mscg_pad_planes(xg, cg, H, W, pt, pl, PH, PW, work);
+            for (p = 0; p < (P + 15) / 16; p++) {
+                const int cols = P - 16 * p < 16 ? P - 16 * p : 16, j1 = 16 * p + (cols > 8 ? 8 : 0);
+                const float *a = wp + g * group_w;
+                const float *x0 = work + (long)(16 * p / OW) * PW + 16 * p % OW;
+                const float *x1 = work + (long)(j1 / OW) * PW + j1 % OW;
+                if (!direct)
+                    mscg_im2col_panel(xg, cg, H, W, kh, kw, sh, sw, pt, pl, dh, dw, OH, OW, p, work);
+                for (o = 0; o < og; o += 6) {
+                    const int rows = og - o < 6 ? og - o : 6, R = rows > 4 ? 6 : 4;
+                    const long at = base + (long)o * P + 16L * p;
+                    if (direct)
+                        mscg_conv_block_direct(cg, kh, kw, dh, dw, (long)PH * PW, PW, R, a, x0, x1, t);
+                    else
+                        mscg_conv_block(K, R, a, work, t);
+                    mscg_conv_store(t, rows, cols, bias ? bias + (long)g * og + o : 0, res ? res + at : 0, relu,
+                                    y + at, P);
+                    a += (long)K * R;
+                }
             }
         }
 }
