@@ -375,6 +375,9 @@ MSCG_FN void mscg_conv_store(const float *t, int rows, int n, const float *bias,
     }
 }
 
+/* one k step of the block: the panel row's two vectors, then a weight's broadcast into row r's accumulators */
+#define MSCG_BLOCK_LOADS const mscg_v8 b0 = *(const mscg_v8 *)b, b1 = *(const mscg_v8 *)(b + 8); mscg_v8 s
+#define MSCG_BLOCK_ROW(r) s = MSCG_SPLAT(a[r]); c##r##0 += s * b0; c##r##1 += s * b1
 /* t (R x 16, R = 6 or 4) = a (K x R: a block of R output channels' weights, packed at generation time) x b (a
  * 16-position panel, K rows of 16). With vectors: 12 (or 8) accumulators in registers over the whole K loop, each
  * k one load of the block's R weights' broadcasts and two of the panel's row. */
@@ -386,23 +389,14 @@ MSCG_FN void mscg_conv_block(int K, int R, const float *a, const float *b, float
     c00 = c01 = c10 = c11 = c20 = c21 = c30 = c31 = c40 = c41 = c50 = c51 = MSCG_SPLAT(0.0f);
     if (R == 6) {
         for (k = 0; k < K; k++, a += 6, b += 16) {
-            const mscg_v8 b0 = *(const mscg_v8 *)b, b1 = *(const mscg_v8 *)(b + 8);
-            mscg_v8 s;
-            s = MSCG_SPLAT(a[0]); c00 += s * b0; c01 += s * b1;
-            s = MSCG_SPLAT(a[1]); c10 += s * b0; c11 += s * b1;
-            s = MSCG_SPLAT(a[2]); c20 += s * b0; c21 += s * b1;
-            s = MSCG_SPLAT(a[3]); c30 += s * b0; c31 += s * b1;
-            s = MSCG_SPLAT(a[4]); c40 += s * b0; c41 += s * b1;
-            s = MSCG_SPLAT(a[5]); c50 += s * b0; c51 += s * b1;
+            MSCG_BLOCK_LOADS;
+            MSCG_BLOCK_ROW(0); MSCG_BLOCK_ROW(1); MSCG_BLOCK_ROW(2); MSCG_BLOCK_ROW(3); MSCG_BLOCK_ROW(4);
+            MSCG_BLOCK_ROW(5);
         }
     } else {
         for (k = 0; k < K; k++, a += 4, b += 16) {
-            const mscg_v8 b0 = *(const mscg_v8 *)b, b1 = *(const mscg_v8 *)(b + 8);
-            mscg_v8 s;
-            s = MSCG_SPLAT(a[0]); c00 += s * b0; c01 += s * b1;
-            s = MSCG_SPLAT(a[1]); c10 += s * b0; c11 += s * b1;
-            s = MSCG_SPLAT(a[2]); c20 += s * b0; c21 += s * b1;
-            s = MSCG_SPLAT(a[3]); c30 += s * b0; c31 += s * b1;
+            MSCG_BLOCK_LOADS;
+            MSCG_BLOCK_ROW(0); MSCG_BLOCK_ROW(1); MSCG_BLOCK_ROW(2); MSCG_BLOCK_ROW(3);
         }
     }
     *(mscg_v8 *)t = c00; *(mscg_v8 *)(t + 8) = c01; *(mscg_v8 *)(t + 16) = c10; *(mscg_v8 *)(t + 24) = c11;
