@@ -91,7 +91,9 @@ def main():
         vsize = int(f.read().split()[0]) * resource.getpagesize()
     cap = vsize + (int(os.environ.get("MINDSEED_FUZZ_MEM_MB", "3072")) << 20)
     resource.setrlimit(resource.RLIMIT_AS, (cap, cap))
-    for i, call in enumerate(sys.stdin.read().split()):
+    calls = sys.stdin.read().split()
+    cases.prepare(calls)
+    for i, call in enumerate(calls):
         proto.write(f"S {i}\n")
         try:
             fn, args, kwargs = cases.build(call, fns, bad)

@@ -135,7 +135,7 @@ def init_process_group(backend="hccl", init_method=None, timeout=None, world_siz
         ValueError: an unknown backend or init_method, or a store.
         RuntimeError: the processes could not join.
     """
-    if backend not in _BACKENDS:
+    if not isinstance(backend, str) or backend not in _BACKENDS:
         raise ValueError(f"For 'mint.distributed.init_process_group', the 'backend' must be one of "
                          f"{sorted(k for k in _BACKENDS if k)}, but got {backend!r}.")
     if store is not None:
