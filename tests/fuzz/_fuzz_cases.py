@@ -98,10 +98,11 @@ _NOT_OPS = {"TENSOR_METHOD_TABLES"}
 # first so its names stay the ones reported; a function reached again under another name is called once.
 # ops' own classes are its Primitives, whose attributes are checked by the functional ops above them.
 FAMILIES = (("ops", "mindseed.ops", False), ("mint", "mindseed.mint", False),
-            ("mint.nn.functional", "mindseed.mint.nn.functional", False), ("mint.linalg", "mindseed.mint.linalg", False),
-            ("mint.special", "mindseed.mint.special", False), ("mint.distributed", "mindseed.mint.distributed", True),
-            ("comm", "mindseed.communication.comm_func", True), ("nn", "mindseed.nn", True),
-            ("mint.nn", "mindseed.mint.nn", True), ("mint.optim", "mindseed.mint.optim", True),
+            ("mint.nn.functional", "mindseed.mint.nn.functional", False),
+            ("mint.linalg", "mindseed.mint.linalg", False), ("mint.special", "mindseed.mint.special", False),
+            ("mint.distributed", "mindseed.mint.distributed", True), ("comm", "mindseed.communication.comm_func", True),
+            ("nn", "mindseed.nn", True), ("mint.nn", "mindseed.mint.nn", True),
+            ("mint.optim", "mindseed.mint.optim", True),
             ("train", "mindseed.train", True), ("dataset", "mindseed.dataset", True),
             ("dataset.transforms", "mindseed.dataset.transforms", True),
             ("dataset.vision", "mindseed.dataset.vision", True), ("dataset.text", "mindseed.dataset.text", True))
@@ -118,7 +119,7 @@ def targets():
     out, seen = {}, set()
     for prefix, module, with_classes in FAMILIES:
         mod = importlib.import_module(module)
-        for name in sorted(dir(mod)):
+        for name in sorted(getattr(mod, "__all__", None) or dir(mod)):
             obj = getattr(mod, name)
             if name.startswith("_") or name in _NOT_OPS or inspect.ismodule(obj) or not callable(obj) \
                     or id(obj) in seen or (inspect.isclass(obj) and not with_classes):

@@ -146,8 +146,8 @@ def kaiser_window(window_length, periodic=True, beta=12.0, *, dtype=None):
 
 
 def _freq(api, n, d, dtype, make):
-    if isinstance(n, bool) or not isinstance(n, int) or n <= 0:
-        raise ValueError(f"For '{api}', the 'n' must be a positive int, but got {n!r}.")
+    if isinstance(n, bool) or not isinstance(n, int) or not 0 < n < 2 ** 63:
+        raise ValueError(f"For '{api}', the 'n' must be a positive int64, but got {n!r}.")
     if isinstance(d, bool) or not isinstance(d, (int, float)) or d == 0:
         raise ValueError(f"For '{api}', the 'd' must be a non-zero number, but got {d!r}.")
     return Tensor(host_alloc(api, make, n, d), dtype or mstype.float32)
