@@ -34,7 +34,7 @@ def host_alloc(op, make, *args):
     try:
         return make(*args)
     except (MemoryError, ValueError) as exc:
-        if not isinstance(exc, MemoryError) and "Maximum allowed" not in str(exc):
+        if not isinstance(exc, MemoryError) and "Maximum allowed" not in str(exc) and "too big" not in str(exc):
             raise
         raise RuntimeError(f"For '{op}', Memory not enough: the allocation for the output failed (Allocate memory "
                            f"failed).") from None
