@@ -18,7 +18,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 _MINDSEED = None
 # Python's messages for a call that does not match a signature (a method's wrapper passes its arguments on)
-_BINDING = re.compile(r"^\w+\(\) (missing \d+ required|takes \d+|got an unexpected keyword|got multiple values)")
+_BINDING = re.compile(r"^[\w.]+\(\) (missing \d+ required|takes \d+|got an unexpected keyword|got multiple values)")
 
 
 def _deliberate(exc):

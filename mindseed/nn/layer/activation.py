@@ -201,6 +201,9 @@ class Hardtanh(Cell):
 
     def __init__(self, min_val=-1.0, max_val=1.0):
         super().__init__()
+        for name, v in (("min_val", min_val), ("max_val", max_val)):
+            if isinstance(v, bool) or not isinstance(v, (int, float)):
+                raise TypeError(f"For 'Hardtanh', the '{name}' must be a float, but got {type(v).__name__}.")
         if min_val >= max_val:
             raise ValueError(f"For Hardtanh, min_val should be less than max_val,but got {min_val} and {max_val}")
         self.min_val = min_val

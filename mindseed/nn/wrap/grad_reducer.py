@@ -52,6 +52,9 @@ class DistributedGradReducer(Cell):
 
     def __init__(self, parameters, mean=None, degree=None, fusion_type=1, group=GlobalComm.WORLD_COMM_GROUP):
         super().__init__(auto_prefix=False)
+        if not isinstance(parameters, (list, tuple)):
+            raise TypeError(f"For 'DistributedGradReducer', the 'parameters' must be a list or tuple of Parameters, "
+                            f"but got {type(parameters).__name__}.")
         self.mean = _get_gradients_mean() if mean is None else mean
         if degree is None:
             degree = _group_size(GlobalComm.WORLD_COMM_GROUP)
