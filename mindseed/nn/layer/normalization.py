@@ -8,7 +8,6 @@ import numbers
 import numpy as np
 
 from mindseed._utils.errors import host_alloc
-
 from mindseed.common import dtype as mstype
 from mindseed.common.initializer import Initializer, initializer
 from mindseed.common.parameter import Parameter

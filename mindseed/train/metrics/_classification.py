@@ -4,7 +4,6 @@ import sys
 import numpy as np
 
 from mindseed._utils.errors import host_alloc
-
 from mindseed.train.metrics.metric import EvaluationBase, Metric, _check_onehot_data, _check_type, rearrange_inputs
 
 __all__ = ["Accuracy", "Precision", "Recall", "Fbeta", "F1", "TopKCategoricalAccuracy", "Top1CategoricalAccuracy",
