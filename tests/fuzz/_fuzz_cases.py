@@ -6,11 +6,12 @@ goes (``"0"``, ``"1"``: that positional argument, every other required one a sma
 ``"kw:<param>"``: that keyword), `bad` names a row of `BAD_INPUTS`. Calls are plain strings so a worker process
 can rebuild them: the parent names the call that crashed or hung the worker.
 
-Outcomes: a result, or a clean error (TypeError/ValueError/RuntimeError/IndexError raised on purpose by mindseed's own
-code, whose text holds no torch vocabulary). Anything else is a finding: ``internal`` (another exception type, a
+Outcomes: a result, or a clean error (TypeError/ValueError/RuntimeError/IndexError/KeyError raised on purpose by
+mindseed's own code, whose text holds no torch vocabulary). Anything else is a finding: ``internal`` (another exception type, a
 Python failure inside mindseed such as ``tuple index out of range``, an exception raised from a kernel that nothing
 translated, a Tensor result without data), ``leaked`` (torch text in a message or warning), ``crash``, ``hang``.
 """
+import enum
 import inspect
 import math
 import os
@@ -21,7 +22,7 @@ import zlib
 
 import numpy as np
 
-CLEAN_TYPES = (TypeError, ValueError, RuntimeError, IndexError)
+CLEAN_TYPES = (TypeError, ValueError, RuntimeError, IndexError, KeyError)     # KeyError: MindSpore's for a name
 
 # torch's vocabulary, which no message of mindseed should carry: names, C++ namespaces, its dtype spellings and
 # its allocator (MindSpore reports memory exhaustion in its own words)
@@ -96,16 +97,15 @@ _RANGE_BAD = ("none", "nan", "neg", "huge", "overflow", "float", "str", "t_empty
 _NOT_OPS = {"TENSOR_METHOD_TABLES"}
 # The public namespaces, as (prefix, module, whether its classes are fuzzed too: their constructors). `ops` comes
 # first so its names stay the ones reported; a function reached again under another name is called once.
-# ops' own classes are its Primitives, whose attributes are checked by the functional ops above them.
+# ops' own classes are its Primitives, whose attributes are checked by the functional ops above them; an Enum's
+# "constructor" is a lookup of its members (Python's ValueError names the value and the Enum).
 FAMILIES = (("ops", "mindseed.ops", False), ("mint", "mindseed.mint", False),
             ("mint.nn.functional", "mindseed.mint.nn.functional", False),
             ("mint.linalg", "mindseed.mint.linalg", False), ("mint.special", "mindseed.mint.special", False),
             ("mint.distributed", "mindseed.mint.distributed", True), ("comm", "mindseed.communication.comm_func", True),
             ("nn", "mindseed.nn", True), ("mint.nn", "mindseed.mint.nn", True),
             ("mint.optim", "mindseed.mint.optim", True),
-            ("train", "mindseed.train", True), ("dataset", "mindseed.dataset", True),
-            ("dataset.transforms", "mindseed.dataset.transforms", True),
-            ("dataset.vision", "mindseed.dataset.vision", True), ("dataset.text", "mindseed.dataset.text", True))
+            ("train", "mindseed.train", True))
 # families that need a world of processes (a world of one, joined by the worker before its first call)
 COMM_PREFIXES = ("comm.", "mint.distributed.")
 
@@ -122,7 +122,7 @@ def targets():
         for name in sorted(getattr(mod, "__all__", None) or dir(mod)):
             obj = getattr(mod, name)
             if name.startswith("_") or name in _NOT_OPS or inspect.ismodule(obj) or not callable(obj) \
-                    or id(obj) in seen or (inspect.isclass(obj) and not with_classes):
+                    or id(obj) in seen or (inspect.isclass(obj) and (not with_classes or issubclass(obj, enum.Enum))):
                 continue
             seen.add(id(obj))
             out[prefix + "." + name] = obj
