@@ -7,9 +7,10 @@ goes (``"0"``, ``"1"``: that positional argument, every other required one a sma
 can rebuild them: the parent names the call that crashed or hung the worker.
 
 Outcomes: a result, or a clean error (TypeError/ValueError/RuntimeError/IndexError/KeyError raised on purpose by
-mindseed's own code, whose text holds no torch vocabulary). Anything else is a finding: ``internal`` (another exception type, a
-Python failure inside mindseed such as ``tuple index out of range``, an exception raised from a kernel that nothing
-translated, a Tensor result without data), ``leaked`` (torch text in a message or warning), ``crash``, ``hang``.
+mindseed's own code, whose text holds no torch vocabulary). Anything else is a finding: ``internal`` (another
+exception type, a Python failure inside mindseed such as ``tuple index out of range``, an exception raised from a
+kernel that nothing translated, a Tensor result without data), ``leaked`` (torch text in a message or warning),
+``crash``, ``hang``.
 """
 import enum
 import inspect
