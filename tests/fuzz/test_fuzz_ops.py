@@ -58,7 +58,7 @@ def test_the_table_reaches_every_public_op_and_tensor_method():
     assert len(ops_) > 500 and len(methods) > 300
     # every public namespace: mint's functions, the collectives, and the classes of nn and train
     for family, least in (("mint.", 50), ("mint.nn.functional.", 20), ("comm.", 15), ("nn.", 200), ("train.", 25),
-                          ("mint.distributed.", 5)):
+                          ("mint.distributed.", 3)):
         assert sum(t.startswith(family) for t in targets) >= least, family
     for name in ("nn.Dense", "nn.Conv2d", "train.Model", "comm.all_reduce"):
         assert name in targets, name
