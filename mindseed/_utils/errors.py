@@ -26,3 +26,15 @@ def check_axis(op, axis, ndim, name="axis"):
     if not -n <= axis < n:
         raise ValueError(f"For '{op}', the '{name}' must be in range [{-n}, {n}), but got {axis}.")
     return axis % n
+
+
+def host_alloc(op, make, *args):
+    """`make(*args)`, a host (numpy) computation whose output may be too large to allocate: that failure reads as
+    MindSpore reports memory exhaustion, a RuntimeError."""
+    try:
+        return make(*args)
+    except (MemoryError, ValueError) as exc:
+        if not isinstance(exc, MemoryError) and "Maximum allowed" not in str(exc) and "too big" not in str(exc):
+            raise
+        raise RuntimeError(f"For '{op}', Memory not enough: the allocation for the output failed (Allocate memory "
+                           f"failed).") from None

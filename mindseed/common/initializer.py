@@ -10,6 +10,7 @@ import weakref
 import numpy as np
 
 from mindseed import _backend as B
+from mindseed._utils.errors import host_alloc
 from mindseed.common import dtype as mstype
 from mindseed.common import seed as _seed
 from mindseed.common.tensor import Tensor
@@ -372,7 +373,7 @@ def initializer(init, shape=None, dtype=mstype.float32):
         return _deferred(init, shape, dtype)
     np_dtype = np.float32 if dtype == mstype.bfloat16 else mstype.dtype_to_nptype(dtype)
     work_dtype = np.float64 if np.issubdtype(np_dtype, np.floating) else np_dtype
-    arr = np.zeros(shape, dtype=work_dtype)
+    arr = host_alloc("initializer", np.zeros, shape, work_dtype)
     init(arr)
     return Tensor(arr.astype(np_dtype) if dtype != mstype.bfloat16 else arr.astype(np.float32), dtype)
 

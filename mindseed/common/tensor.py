@@ -113,6 +113,9 @@ class Tensor:
                 return
             if shape is None and dtype is None:
                 raise ValueError("For 'Tensor', 'input_data' and 'shape' can not both be None.")
+            if shape is not None and not isinstance(shape, (int, list, tuple)):
+                raise TypeError(f"For 'Tensor', the 'shape' should be one of [list, tuple], but got "
+                                f"'{type(shape)}'.")
             shape = None if shape is None else (shape,) if isinstance(shape, int) else tuple(shape)
             if shape is None or shape == (-2,):
                 # a dynamic-rank placeholder (Tensor(shape=None or [-2], dtype=...)) for set_inputs: no data
@@ -126,7 +129,13 @@ class Tensor:
                 if any(isinstance(s, Symbol) for s in shape):
                     register_placeholder(self, shape)
                 return
-            self._data = B.full(shape, 0, (dtype or mstype.float32).name)
+            if any(isinstance(s, bool) or not isinstance(s, int) or s < 0 for s in shape):
+                raise ValueError(f"For 'Tensor', the 'shape' must hold non-negative ints, but got {shape}.")
+            try:
+                self._data = B.full(shape, 0, (dtype or mstype.float32).name)
+            except (RuntimeError, MemoryError, OverflowError, TypeError) as exc:
+                kind, msg = B.kernel_error(exc)
+                raise kind(f"For 'Tensor', no data of shape {shape} can be made: {msg}") from None
             return
         if init is not None:
             raise ValueError("For 'Tensor', 'init' must be None when 'input_data' is given.")

@@ -12,7 +12,7 @@ from mindseed._backend.kernels import comm_p2p as _P2P
 from mindseed.common import dtype as _mstype
 from mindseed.common._parallel import GlobalComm, _get_group
 from mindseed.common.tensor import Tensor
-from mindseed.communication.management import get_group_rank_from_world_rank, get_group_size
+from mindseed.communication.management import get_group_rank_from_world_rank, get_group_size, get_rank
 from mindseed.ops.functional._core import update_in_place
 from mindseed.ops.operations.comm_ops import (AllGather, AllReduce, AlltoAllV, AlltoAllVC, Barrier, BatchISendIRecv,
                                               Broadcast, CollectiveGather, CollectiveScatter, Reduce, ReduceOp,
@@ -284,6 +284,9 @@ def batch_isend_irecv(p2p_op_list):
         raise TypeError(f"p2p_op_list must be type of list, but got type of {p2p_op_list}.")
     if not p2p_op_list:
         raise TypeError("p2p_op_list can not be empty list.")
+    if not all(isinstance(p, P2POp) for p in p2p_op_list):
+        raise TypeError(f"For 'batch_isend_irecv', every element of 'p2p_op_list' must be a P2POp, but got "
+                        f"{[type(p).__name__ for p in p2p_op_list]}.")
     group = _world_group(p2p_op_list[0].group)
     sends, types, ranks, shapes, dtypes = [], [], [], [], []
     for i, p in enumerate(p2p_op_list):
@@ -382,9 +385,18 @@ def all_to_all_single_with_output_shape(output_shape, tensor, output_split_sizes
     group = _world_group(group)
     n = get_group_size(group)
     shape = tuple(output_shape.shape) if isinstance(output_shape, Tensor) else tuple(output_shape)
+    if not shape or tensor.ndim == 0 or any(isinstance(v, bool) or not isinstance(v, (int, np.integer)) or v < 0
+                                            for v in shape):
+        raise ValueError(f"For 'all_to_all_single_with_output_shape', the 'output_shape' and the input tensor must "
+                         f"have at least one dim of non-negative ints, but got {shape} and {tensor.shape}.")
     send_rows = _split_rows("input", input_split_sizes, tensor.shape[0], n)
     recv_rows = _split_rows("output", output_split_sizes, shape[0], n)
     inner_in, inner_out = int(np.prod(tensor.shape[1:], dtype=np.int64)), int(np.prod(shape[1:], dtype=np.int64))
+    me = get_rank(group)
+    if send_rows[me] * inner_in != recv_rows[me] * inner_out:
+        raise ValueError(f"For 'all_to_all_single_with_output_shape', this member sends itself "
+                         f"{send_rows[me] * inner_in} elements but expects {recv_rows[me] * inner_out} from itself "
+                         f"(input shape {tensor.shape}, output shape {shape}).")
     out = AlltoAllV(group)(_ops.reshape(tensor, (-1,)), [r * inner_in for r in send_rows],
                            [r * inner_out for r in recv_rows])
     if any(recv_rows):

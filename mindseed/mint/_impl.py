@@ -9,7 +9,7 @@ import numpy as np
 from mindseed import ops as _ops
 from mindseed.common import dtype as mstype
 from mindseed.common.tensor import Tensor
-from mindseed.ops.functional._core import update_in_place
+from mindseed.ops.functional._core import _shape_arg, update_in_place
 
 __all__ = ["extreme", "median", "norm", "diag", "vdot", "where", "conv", "conv_tbc", "cdist", "equal", "linspace",
            "dims", "creation_size", "batch_norm_stats", "batch_norm_elemt", "batch_norm_gather_stats_with_counts",
@@ -48,7 +48,7 @@ def creation_size(op, size):
     if isinstance(size, (int, np.integer)) and not isinstance(size, bool):
         return (int(size),)
     if isinstance(size, Tensor):
-        return tuple(int(v) for v in size.asnumpy().reshape(-1))
+        return _shape_arg(f"mint.{op}", size, "size")
     if isinstance(size, (tuple, list)) and all(isinstance(s, (int, np.integer)) and not isinstance(s, bool)
                                                for s in size):
         return tuple(int(s) for s in size)
@@ -97,6 +97,9 @@ def norm(input, p="fro", dim=None, keepdim=False, *, dtype=None):
         input = _ops.cast(input, dtype)
     if isinstance(dim, (int, np.integer)) and not isinstance(dim, bool):
         dim = (int(dim),)
+    if dim is not None and not isinstance(dim, (tuple, list)):
+        raise TypeError(f"For 'mint.norm', the 'dim' must be None, an int or a tuple of ints, but got "
+                        f"{type(dim).__name__}.")
     if p == "fro":
         if dim is not None and len(dim) > 2:
             raise ValueError(f"For 'mint.norm', 'fro' norm takes at most 2 dimensions, but got 'dim' {dim}.")

@@ -95,6 +95,8 @@ class Cell:
         d["_backward_hooks"] = OrderedDict()
         d["_backward_pre_hooks"] = OrderedDict()
         d["_cast_dtype"] = None
+        if flags is not None and not isinstance(flags, dict):
+            raise TypeError(f"For 'Cell', the 'flags' must be a dict, but got {type(flags).__name__}.")
         d["_flags"] = dict(flags or {})
         d["_recompute"] = False
         d["_scope"] = None           # MindSpore's name-scope attribute (a CellDict key may not shadow it)

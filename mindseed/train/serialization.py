@@ -498,6 +498,9 @@ class ParamDictFuture:
 def load_checkpoint_async(ckpt_file_name, net=None, strict_load=False, filter_prefix=None, dec_key=None,
                           dec_mode="AES-GCM", specify_prefix=None, choice_func=None):
     """Start `load_checkpoint` in a background thread; returns an object whose `result()` gives its dict."""
+    if not isinstance(ckpt_file_name, str):
+        raise TypeError(f"For 'load_checkpoint_async', the 'ckpt_file_name' must be a str, but got "
+                        f"{type(ckpt_file_name).__name__}.")
     format = "safetensors" if ckpt_file_name.endswith(".safetensors") else "ckpt"
     executor = ThreadPoolExecutor(max_workers=2)
     future = executor.submit(load_checkpoint, ckpt_file_name, net, strict_load, filter_prefix, dec_key, dec_mode,
@@ -630,6 +633,9 @@ def _convert(file_path, save_path, name_map, file_name_regex, processes_num, dst
     src_format = "ckpt" if dst_format == "safetensors" else "safetensors"
     src_suffix, dst_suffix = f".{src_format}", f".{dst_format}"
     func = "ckpt_to_safetensors" if dst_format == "safetensors" else "safetensors_to_ckpt"
+    for name, v in (("file_path", file_path), ("save_path", save_path)):
+        if not isinstance(v, str) and (v is not None or name == "file_path"):
+            raise TypeError(f"For {func}, the '{name}' must be a str, but got {type(v).__name__}.")
     is_dir, is_file = os.path.isdir(file_path), os.path.isfile(file_path)
     if not is_dir and not is_file:
         raise ValueError(f"For {func}, the input path must be a valid path or file, but got {file_path}")

@@ -1,15 +1,18 @@
 """What the fuzz suite calls: the public ops and Tensor methods, the table of bad inputs, and how an outcome is judged.
 
-A call is `(target, slot, bad)`: `target` is ``"ops.<name>"`` or ``"Tensor.<name>"``, `slot` says where the bad input
+A call is `(target, slot, bad)`: `target` is ``"<family>.<name>"`` (a function or class of a public namespace,
+`FAMILIES`) or ``"Tensor.<name>"``, `slot` says where the bad input
 goes (``"0"``, ``"1"``: that positional argument, every other required one a small valid-looking value;
 ``"kw:<param>"``: that keyword), `bad` names a row of `BAD_INPUTS`. Calls are plain strings so a worker process
 can rebuild them: the parent names the call that crashed or hung the worker.
 
-Outcomes: a result, or a clean error (TypeError/ValueError/RuntimeError/IndexError raised on purpose by mindseed's own
-code, whose text holds no torch vocabulary). Anything else is a finding: ``internal`` (another exception type, a
-Python failure inside mindseed such as ``tuple index out of range``, an exception raised from a kernel that nothing
-translated, a Tensor result without data), ``leaked`` (torch text in a message or warning), ``crash``, ``hang``.
+Outcomes: a result, or a clean error (TypeError/ValueError/RuntimeError/IndexError/KeyError raised on purpose by
+mindseed's own code, whose text holds no torch vocabulary). Anything else is a finding: ``internal`` (another
+exception type, a Python failure inside mindseed such as ``tuple index out of range``, an exception raised from a
+kernel that nothing translated, a Tensor result without data), ``leaked`` (torch text in a message or warning),
+``crash``, ``hang``.
 """
+import enum
 import inspect
 import math
 import os
@@ -20,7 +23,7 @@ import zlib
 
 import numpy as np
 
-CLEAN_TYPES = (TypeError, ValueError, RuntimeError, IndexError)
+CLEAN_TYPES = (TypeError, ValueError, RuntimeError, IndexError, KeyError)     # KeyError: MindSpore's for a name
 
 # torch's vocabulary, which no message of mindseed should carry: names, C++ namespaces, its dtype spellings and
 # its allocator (MindSpore reports memory exhaustion in its own words)
@@ -93,20 +96,37 @@ _RANGE_BAD = ("none", "nan", "neg", "huge", "overflow", "float", "str", "t_empty
 # The public callables that are not ops: they configure, inspect or run other code, and their misuse is not an
 # input-validation question (ms.ops.Print-like I/O runs with its output thrown away).
 _NOT_OPS = {"TENSOR_METHOD_TABLES"}
+# The public namespaces, as (prefix, module, whether its classes are fuzzed too: their constructors). `ops` comes
+# first so its names stay the ones reported; a function reached again under another name is called once.
+# ops' own classes are its Primitives, whose attributes are checked by the functional ops above them; an Enum's
+# "constructor" is a lookup of its members (Python's ValueError names the value and the Enum).
+FAMILIES = (("ops", "mindseed.ops", False), ("mint", "mindseed.mint", False),
+            ("mint.nn.functional", "mindseed.mint.nn.functional", False),
+            ("mint.linalg", "mindseed.mint.linalg", False), ("mint.special", "mindseed.mint.special", False),
+            ("mint.distributed", "mindseed.mint.distributed", True), ("comm", "mindseed.communication.comm_func", True),
+            ("nn", "mindseed.nn", True), ("mint.nn", "mindseed.mint.nn", True),
+            ("mint.optim", "mindseed.mint.optim", True),
+            ("train", "mindseed.train", True))
+# families that need a world of processes (a world of one, joined by the worker before its first call)
+COMM_PREFIXES = ("comm.", "mint.distributed.")
 
 
 def targets():
-    """{"ops.<name>" | "Tensor.<name>": callable}, one entry per distinct public function (aliases dropped)."""
+    """{"<family>.<name>" | "Tensor.<name>": callable}, one entry per distinct public function or class (aliases
+    dropped)."""
+    import importlib
+
     import mindseed as ms
-    from mindseed import ops
     out, seen = {}, set()
-    for name in sorted(dir(ops)):
-        obj = getattr(ops, name)
-        if name.startswith("_") or name in _NOT_OPS or inspect.isclass(obj) or inspect.ismodule(obj) \
-                or not callable(obj) or id(obj) in seen:
-            continue
-        seen.add(id(obj))
-        out["ops." + name] = obj
+    for prefix, module, with_classes in FAMILIES:
+        mod = importlib.import_module(module)
+        for name in sorted(getattr(mod, "__all__", None) or dir(mod)):
+            obj = getattr(mod, name)
+            if name.startswith("_") or name in _NOT_OPS or inspect.ismodule(obj) or not callable(obj) \
+                    or id(obj) in seen or (inspect.isclass(obj) and (not with_classes or issubclass(obj, enum.Enum))):
+                continue
+            seen.add(id(obj))
+            out[prefix + "." + name] = obj
     for name in sorted(dir(ms.Tensor)):
         obj = inspect.getattr_static(ms.Tensor, name)
         if name.startswith("_") or isinstance(obj, (property, staticmethod, classmethod)) or not callable(obj):
@@ -115,6 +135,13 @@ def targets():
     if os.environ.get("MINDSEED_FUZZ_SELFTEST"):
         out.update({"selftest." + f.__name__[1:]: f for f in (_crash, _hang, _internal, _leak)})
     return out
+
+
+def prepare(calls):
+    """What a worker sets up before `calls`: the collectives need a world (of one process)."""
+    if any(c.startswith(COMM_PREFIXES) for c in calls):
+        from mindseed.communication import init
+        init()
 
 
 # targets that misbehave on purpose, to check that the runner names each kind of finding (MINDSEED_FUZZ_SELFTEST)
@@ -184,6 +211,15 @@ def _good_value(ms, name, index):
         return 1
     if name in ("dtype", "type", "new_type"):
         return ms.float32
+    if name.endswith(("channels", "features", "_size", "_dim", "_num")) or name.startswith("num_") or \
+            name in ("vocab_size", "d_model", "nhead", "normalized_shape", "padding", "stride", "max_norm"):
+        return 2
+    if name in ("learning_rate", "lr", "p", "decay_rate", "momentum", "epsilon", "eps"):
+        return 0.1
+    if name == "params":
+        return [ms.Parameter(ms.Tensor(np.ones((2, 3), np.float32)), name="fuzz_w")]
+    if name in ("network", "net", "backbone", "net_with_loss", "cell", "loss_fn", "model"):
+        return ms.nn.Dense(3, 2)
     if name in ("index", "indices", "idx", "pivots", "target", "labels", "label", "segment_ids", "seq_lengths"):
         return ms.Tensor(np.array([0, 1], np.int32))
     if name in ("mask",):

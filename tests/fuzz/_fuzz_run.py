@@ -1,6 +1,6 @@
 """Runs fuzz calls in guarded worker processes and tallies the outcomes.
 
-    python tests/fuzz/_fuzz_run.py            # the full sweep: counts per outcome, then every finding
+    python tests/fuzz/_fuzz_run.py            # the full sweep: every finding as its batch ends, then the counts
     python tests/fuzz/_fuzz_run.py ops.diff   # only the calls whose target starts with this
 
 A worker runs a batch of calls; the parent reads its progress with a per-call timeout. When the worker dies the
@@ -81,13 +81,16 @@ def _run_batch(batch, timeout, scratch):
     return results
 
 
-def run(calls, timeout=10.0, batch_size=1500):
-    """{call: outcome dict} for every call string."""
+def run(calls, timeout=10.0, batch_size=1500, on_batch=None):
+    """{call: outcome dict} for every call string; `on_batch({call: outcome})` sees each batch as it ends."""
     out = {}
     with tempfile.TemporaryDirectory(prefix="mindseed-fuzz-") as scratch:
         for k in range(0, len(calls), batch_size):
             batch = calls[k:k + batch_size]
-            out.update(zip(batch, _run_batch(batch, timeout, scratch)))
+            done = dict(zip(batch, _run_batch(batch, timeout, scratch)))
+            out.update(done)
+            if on_batch is not None:
+                on_batch(done)
     return out
 
 
@@ -108,10 +111,12 @@ def main(argv):
     if argv:
         calls = [c for c in calls if any(c.startswith(p) for p in argv)]
     t0 = time.monotonic()
-    outcomes = run(calls, timeout=float(os.environ.get("MINDSEED_FUZZ_TIMEOUT", "10")))
+
+    def report(batch):
+        for c, r in sorted(findings(batch).items()):
+            print(f"{r['kind']:8} {c}: {r['detail']}", flush=True)
+    outcomes = run(calls, timeout=float(os.environ.get("MINDSEED_FUZZ_TIMEOUT", "10")), on_batch=report)
     found = findings(outcomes)
-    for c, r in sorted(found.items()):
-        print(f"{r['kind']:8} {c}: {r['detail']}")
     print(json.dumps(tally(outcomes)), f"in {time.monotonic() - t0:.0f} s")
     return 1 if found else 0
 

@@ -18,7 +18,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 _MINDSEED = None
 # Python's messages for a call that does not match a signature (a method's wrapper passes its arguments on)
-_BINDING = re.compile(r"^\w+\(\) (missing \d+ required|takes \d+|got an unexpected keyword|got multiple values)")
+_BINDING = re.compile(r"^[\w.]+\(\) (missing \d+ required|takes \d+|got an unexpected keyword|got multiple values)")
 
 
 def _deliberate(exc):
@@ -91,7 +91,9 @@ def main():
         vsize = int(f.read().split()[0]) * resource.getpagesize()
     cap = vsize + (int(os.environ.get("MINDSEED_FUZZ_MEM_MB", "3072")) << 20)
     resource.setrlimit(resource.RLIMIT_AS, (cap, cap))
-    for i, call in enumerate(sys.stdin.read().split()):
+    calls = sys.stdin.read().split()
+    cases.prepare(calls)
+    for i, call in enumerate(calls):
         proto.write(f"S {i}\n")
         try:
             fn, args, kwargs = cases.build(call, fns, bad)

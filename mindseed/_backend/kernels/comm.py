@@ -13,6 +13,7 @@ for its peers; a peer that died or never calls it ends the wait with a `CommFail
 a hang.
 """
 import datetime
+import re
 import socket
 
 import torch
@@ -193,8 +194,12 @@ def run(name, fn, /, *args, **kwargs):
     raise failure
 
 
+_ENFORCE = re.compile(r"\[enforce fail at [^\]]*\]\s*")
+
+
 def _failure(op, exc):
     msg = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+    msg = _ENFORCE.sub("", msg).strip() or "the backend refused the operation"  # gloo's source location
     low = msg.lower()
     if "timed out" in low or "timeout" in low:
         return CommFailure(f"For '{op}', the communication did not complete within {_World.exec_timeout:g} s "

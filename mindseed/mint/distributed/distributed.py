@@ -135,7 +135,7 @@ def init_process_group(backend="hccl", init_method=None, timeout=None, world_siz
         ValueError: an unknown backend or init_method, or a store.
         RuntimeError: the processes could not join.
     """
-    if backend not in _BACKENDS:
+    if not isinstance(backend, str) or backend not in _BACKENDS:
         raise ValueError(f"For 'mint.distributed.init_process_group', the 'backend' must be one of "
                          f"{sorted(k for k in _BACKENDS if k)}, but got {backend!r}.")
     if store is not None:
@@ -549,6 +549,19 @@ class TCPStore:
 
     def __init__(self, host_name, port, world_size=None, is_master=False, timeout=datetime.timedelta(seconds=300),
                  wait_for_workers=True, multi_tenant=False, master_listen_fd=None, use_libuv=True):
+        api = "mint.distributed.TCPStore"
+        if not isinstance(host_name, str):
+            raise TypeError(f"For '{api}', the 'host_name' must be a str, but got {type(host_name).__name__}.")
+        for name, v, lo in (("port", port, 0), ("world_size", world_size, 1)):
+            if v is None and name == "world_size":
+                continue
+            if isinstance(v, bool) or not isinstance(v, int):
+                raise TypeError(f"For '{api}', the '{name}' must be an int, but got {type(v).__name__}.")
+            if not lo <= v <= (65535 if name == "port" else 2 ** 31 - 1):
+                raise ValueError(f"For '{api}', the '{name}' {v} is out of range.")
+        if not isinstance(timeout, datetime.timedelta):
+            raise TypeError(f"For '{api}', the 'timeout' must be a datetime.timedelta, but got "
+                            f"{type(timeout).__name__}.")
         self._store = _K.Store(host_name, port, world_size, is_master, timeout.total_seconds(), wait_for_workers,
                                multi_tenant, use_libuv)
 

@@ -43,6 +43,9 @@ def adaptive_max_pool1d(input, output_size, return_indices=False):
             raise ValueError(f"For 'mint.adaptive_max_pool1d', 'output_size' must be an int or 1 int, but got "
                              f"{output_size}.")
         output_size = output_size[0]
+    if isinstance(output_size, bool) or not isinstance(output_size, (int, np.integer)):
+        raise TypeError(f"For 'mint.adaptive_max_pool1d', the 'output_size' must be an int, but got "
+                        f"{type(output_size).__name__}.")
     out = _ops.adaptive_max_pool2d(_ops.unsqueeze(input, -2), (1, int(output_size)), True)
     values, indices = (_ops.squeeze(o, -2) for o in out)
     return (values, indices) if return_indices else values

@@ -1,6 +1,7 @@
 """Activation cells: thin Cells over the functional activations, with MindSpore's arguments and defaults."""
 import numpy as np
 
+from mindseed._utils.errors import host_alloc
 from mindseed.common import dtype as mstype
 from mindseed.common.parameter import Parameter
 from mindseed.common.tensor import Tensor
@@ -201,6 +202,9 @@ class Hardtanh(Cell):
 
     def __init__(self, min_val=-1.0, max_val=1.0):
         super().__init__()
+        for name, v in (("min_val", min_val), ("max_val", max_val)):
+            if isinstance(v, bool) or not isinstance(v, (int, float)):
+                raise TypeError(f"For 'Hardtanh', the '{name}' must be a float, but got {type(v).__name__}.")
         if min_val >= max_val:
             raise ValueError(f"For Hardtanh, min_val should be less than max_val,but got {min_val} and {max_val}")
         self.min_val = min_val
@@ -302,7 +306,12 @@ class PReLUExt(Cell):
 
     def __init__(self, num_parameters=1, init=0.25, dtype=None):
         super().__init__()
-        self.weight = Parameter(Tensor(np.full((num_parameters,), init, dtype=np.float32),
+        if isinstance(num_parameters, bool) or not isinstance(num_parameters, int) or num_parameters <= 0:
+            raise ValueError(f"For 'PReLUExt', the 'num_parameters' must be a positive int, but got "
+                             f"{num_parameters!r}.")
+        if isinstance(init, bool) or not isinstance(init, (int, float)):
+            raise TypeError(f"For 'PReLUExt', the 'init' must be a float, but got {type(init).__name__}.")
+        self.weight = Parameter(Tensor(host_alloc("PReLUExt", np.full, (num_parameters,), init, np.float32),
                                        dtype or mstype.float32), name="weight")
 
     def construct(self, input):

@@ -2,6 +2,7 @@
 MatInverse, MatDet."""
 import numpy as np
 
+from mindseed._utils.errors import host_alloc
 from mindseed.common import dtype as mstype
 from mindseed.common.tensor import Tensor
 from mindseed.nn.cell import Cell
@@ -57,9 +58,15 @@ class Range(Cell):
 
     def __init__(self, start, limit=None, delta=1):
         super().__init__()
+        for name, v in (("start", start), ("limit", limit), ("delta", delta)):
+            if v is not None and (isinstance(v, bool) or not isinstance(v, (int, float))):
+                raise TypeError(f"For 'Range', the '{name}' must be an int or a float, but got {type(v).__name__}.")
+            if v is not None and not np.isfinite(v):
+                raise ValueError(f"For 'Range', the '{name}' must be finite, but got {v}.")
         if delta == 0:
             raise ValueError("For 'Range', the 'delta' can not be zero.")
-        data = np.arange(start, limit, delta) if limit is not None else np.arange(start, step=delta)
+        data = host_alloc("Range", lambda: np.arange(start, limit, delta) if limit is not None else
+                          np.arange(start, step=delta))
         self.ms_dtype = mstype.float32 if data.dtype == np.float64 else mstype.int32
         self.result_tensor = Tensor(data, self.ms_dtype)
 

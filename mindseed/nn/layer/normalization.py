@@ -7,6 +7,7 @@ import numbers
 
 import numpy as np
 
+from mindseed._utils.errors import host_alloc
 from mindseed.common import dtype as mstype
 from mindseed.common.initializer import Initializer, initializer
 from mindseed.common.parameter import Parameter
@@ -212,6 +213,9 @@ class LayerNormExt(Cell):
         if not normalized_shape:
             raise ValueError(f"Expected normalized_shape to be at least 1-dimensional, i.e., containing at least one "
                              f"element, but got normalized_shape = {normalized_shape}")
+        if any(isinstance(s, bool) or not isinstance(s, numbers.Integral) or s <= 0 for s in normalized_shape):
+            raise ValueError(f"For 'LayerNormExt', the 'normalized_shape' must hold positive ints, but got "
+                             f"{normalized_shape}.")
         self.normalized_shape = tuple(normalized_shape)
         self.eps = eps
         self.elementwise_affine = elementwise_affine
@@ -219,7 +223,7 @@ class LayerNormExt(Cell):
         self.weight = None
         self.bias = None
         if elementwise_affine:
-            self.weight = Parameter(Tensor(np.ones(normalized_shape), dtype), name="weight")
+            self.weight = Parameter(Tensor(host_alloc("LayerNormExt", np.ones, normalized_shape), dtype), name="weight")
             if bias:
                 self.bias = Parameter(Tensor(np.zeros(normalized_shape), dtype), name="bias")
 

@@ -180,6 +180,9 @@ class MultiheadAttention(Cell):
     def __init__(self, embed_dim, num_heads, dropout=0.0, has_bias=True, add_bias_kv=False, add_zero_attn=False,
                  kdim=None, vdim=None, batch_first=False, dtype=mstype.float32):
         super().__init__()
+        for name, v in (("embed_dim", embed_dim), ("num_heads", num_heads)):
+            if isinstance(v, bool) or not isinstance(v, int) or v <= 0:
+                raise ValueError(f"For 'MultiheadAttention', the '{name}' must be a positive int, but got {v!r}.")
         self.embed_dim = embed_dim
         self.kdim = kdim if kdim is not None else embed_dim
         self.vdim = vdim if vdim is not None else embed_dim
@@ -364,6 +367,11 @@ class _Stack(Cell):
 
     def __init__(self, layer_cls, layer, num_layers, norm):
         super().__init__()
+        owner = layer_cls.__name__.removesuffix("Layer")
+        if not isinstance(layer, layer_cls):
+            raise TypeError(f"For '{owner}', the layer must be a {layer_cls.__name__}, but got {type(layer).__name__}.")
+        if isinstance(num_layers, bool) or not isinstance(num_layers, int) or not 0 < num_layers <= 4096:
+            raise ValueError(f"For '{owner}', the 'num_layers' must be an int in [1, 4096], but got {num_layers!r}.")
         fresh = layer_cls(layer.d_model, layer.nhead, layer.dim_feedforward, layer.dropout_num, layer.activation1,
                           layer.layernorm_eps, layer.batch_first, layer.norm_first, dtype=layer.dtype)
         self.layers = CellList([copy.deepcopy(fresh) for _ in range(num_layers)])

@@ -302,6 +302,10 @@ class SampledSoftmaxLoss(LossBase):
     def __init__(self, num_sampled, num_classes, num_true=1, sampled_values=None, remove_accidental_hits=True,
                  seed=0, reduction="none"):
         super().__init__(reduction)
+        for name, v in (("num_sampled", num_sampled), ("num_classes", num_classes), ("num_true", num_true),
+                        ("seed", seed)):
+            if isinstance(v, bool) or not isinstance(v, int):
+                raise TypeError(f"For 'SampledSoftmaxLoss', the '{name}' must be an int, but got {type(v).__name__}.")
         if num_true < 1:
             raise ValueError(f"For 'SampledSoftmaxLoss', the 'num_true' must be greater than or equal to 1, but got "
                              f"{num_true}.")

@@ -39,6 +39,9 @@ def opt_init_args_register(fn):
         if "params" in arguments:
             object.__setattr__(self, "init_params", {"params": arguments.pop("params")})
         if "optimizer" in arguments:
+            if not hasattr(arguments["optimizer"], "init_params"):
+                raise TypeError(f"For '{type(self).__name__}', the 'optimizer' must be an Optimizer, but got "
+                                f"{type(arguments['optimizer']).__name__}.")
             object.__setattr__(self, "init_params", {"params": arguments.pop("optimizer").init_params["params"]})
         if "learning_rate" in arguments:
             lr = arguments.pop("learning_rate")
@@ -188,7 +191,11 @@ class Optimizer(OptimizerBase):
                                  f"should be 0 or 1, but got {learning_rate.ndim}.")
             return Tensor(learning_rate.asnumpy(), mstype.float32)
         if isinstance(learning_rate, Iterable) and not isinstance(learning_rate, (str, bytes)):
-            return Tensor(np.array(list(learning_rate)).astype(np.float32))
+            values = list(learning_rate)
+            if not all(isinstance(v, (int, float, np.number)) and not isinstance(v, bool) for v in values):
+                raise TypeError(f"For 'Optimizer', an iterable 'learning_rate' must hold numbers, but got "
+                                f"{[type(v).__name__ for v in values][:8]}.")
+            return Tensor(np.array(values).astype(np.float32))
         raise TypeError(f"For 'Optimizer', the argument 'learning_rate' must be int, float, Tensor, Iterable or "
                         f"LearningRateSchedule, but got {type(learning_rate)}.")
 

@@ -212,6 +212,12 @@ class TrainOneStepCell(Cell):
 
     def __init__(self, network, optimizer, sens=None, return_grad=False):
         super().__init__(auto_prefix=False)
+        if not isinstance(network, Cell):
+            raise TypeError(f"For '{type(self).__name__}', the 'network' must be a Cell, but got "
+                            f"{type(network).__name__}.")
+        if not hasattr(optimizer, "parameters"):
+            raise TypeError(f"For '{type(self).__name__}', the 'optimizer' must be an Optimizer (or a Cell with "
+                            f"'parameters'), but got {type(optimizer).__name__}.")
         self.network = network
         self.network.set_grad()
         self.optimizer = optimizer

@@ -52,6 +52,9 @@ class DistributedGradReducer(Cell):
 
     def __init__(self, parameters, mean=None, degree=None, fusion_type=1, group=GlobalComm.WORLD_COMM_GROUP):
         super().__init__(auto_prefix=False)
+        if not isinstance(parameters, (list, tuple)):
+            raise TypeError(f"For 'DistributedGradReducer', the 'parameters' must be a list or tuple of Parameters, "
+                            f"but got {type(parameters).__name__}.")
         self.mean = _get_gradients_mean() if mean is None else mean
         if degree is None:
             degree = _group_size(GlobalComm.WORLD_COMM_GROUP)
@@ -121,6 +124,9 @@ class PipelineGradReducer(Cell):
 
     def __init__(self, parameters, scale_sense=1.0, opt_shard=None):
         super().__init__(auto_prefix=False)
+        if not isinstance(parameters, (list, tuple)):
+            raise TypeError(f"For 'PipelineGradReducer', the 'parameters' must be a list or tuple of Parameters, "
+                            f"but got {type(parameters).__name__}.")
         params = tuple(parameters)
         if not all(isinstance(p, Parameter) for p in params):
             raise TypeError(f"For 'PipelineGradReducer', the 'parameters' must be Parameters, but got "

@@ -294,8 +294,11 @@ def _itemset(self, *args):
         index, value = 0, args[0]
         if self.size != 1:
             raise ValueError("For 'itemset', a value alone needs a tensor of one element.")
-    else:
+    elif len(args) == 2:
         index, value = args
+    else:
+        raise TypeError(f"For 'itemset', the arguments must be (value) or (index, value), but got {len(args)} "
+                        f"arguments.")
     flat_index = index if isinstance(index, int) else int(sum(i * s for i, s in zip(index, _strides(self.shape))))
 
     def fn(old):

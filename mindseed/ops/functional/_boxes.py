@@ -9,6 +9,7 @@ import math
 
 import numpy as np
 
+from mindseed._utils.errors import host_alloc
 from mindseed.common import dtype as mstype
 from mindseed.common.tensor import Tensor
 from mindseed.ops import functional as F
@@ -110,7 +111,7 @@ def _window(api, window_length, periodic, dtype, make):
         raise TypeError(f"For '{api}', the 'dtype' must be a float type, but got {dtype}.")
     if n <= 1:
         return Tensor(np.ones(n), dtype)
-    w = make(n + 1)[:-1] if periodic else make(n)
+    w = host_alloc(api, lambda: make(n + 1)[:-1] if periodic else make(n))
     return Tensor(np.asarray(w, np.float64), dtype)
 
 
@@ -145,11 +146,11 @@ def kaiser_window(window_length, periodic=True, beta=12.0, *, dtype=None):
 
 
 def _freq(api, n, d, dtype, make):
-    if isinstance(n, bool) or not isinstance(n, int) or n <= 0:
-        raise ValueError(f"For '{api}', the 'n' must be a positive int, but got {n!r}.")
+    if isinstance(n, bool) or not isinstance(n, int) or not 0 < n < 2 ** 63:
+        raise ValueError(f"For '{api}', the 'n' must be a positive int64, but got {n!r}.")
     if isinstance(d, bool) or not isinstance(d, (int, float)) or d == 0:
         raise ValueError(f"For '{api}', the 'd' must be a non-zero number, but got {d!r}.")
-    return Tensor(make(n, d), dtype or mstype.float32)
+    return Tensor(host_alloc(api, make, n, d), dtype or mstype.float32)
 
 
 def fftfreq(n, d=1.0, dtype=None):

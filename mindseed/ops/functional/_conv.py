@@ -10,6 +10,7 @@ from mindseed.common.tensor import Tensor
 from mindseed.ops._prims import conv as C
 from mindseed.ops._prims import core as P
 from mindseed.ops.functional import _pool, _resample
+from mindseed.ops.functional._core import _int_tensor_values
 from mindseed.ops.functional._conv_args import (_is_int, check_rank, check_tensor, int_tuple, mode_pads, pad_pairs,
                                                 same_pads)
 from mindseed.ops.functional._pool import *  # noqa: F401,F403
@@ -278,7 +279,7 @@ def pad(input_x, padding=None, mode="constant", value=None, *, paddings=None):
     if paddings is not None:
         padding = tuple(v for pair in reversed(_pairs_arg(op, input_x, paddings)) for v in pair)
     if isinstance(padding, Tensor):
-        padding = tuple(int(v) for v in padding.asnumpy().reshape(-1))
+        padding = tuple(_int_tensor_values(op, "padding", padding))
     if not isinstance(padding, (tuple, list)) or not all(_is_int(p) for p in padding):
         raise TypeError(f"For '{op}', the 'padding' must be a tuple or list of ints, but got {padding!r}.")
     if not padding:

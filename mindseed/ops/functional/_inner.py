@@ -199,7 +199,7 @@ def hastype(x, type_):
 
 def tail(data):
     """All items of a tuple but the first."""
-    return tuple(data[1:])
+    return tuple(_arg("tail", "data", data, _SEQ)[1:])
 
 
 def zip_operation(*sequences):
@@ -247,7 +247,11 @@ def hyper_add(x, y):
         return type(x)(hyper_add(a, b) for a, b in zip(x, y))
     if isinstance(x, dict):
         return {k: hyper_add(x[k], y[k]) for k in x}
-    return x + y
+    try:
+        return x + y
+    except TypeError:
+        raise TypeError(f"For 'hyper_add', the inputs must be Tensors, numbers or sequences of them of one structure, "
+                        f"but got {type(x).__name__} and {type(y).__name__}.") from None
 
 
 def array_to_scalar(x):

@@ -211,7 +211,7 @@ def random_poisson(shape, rate, seed=None, dtype=mstype.float32):
 # ---------------------------------------------------------------- rand / randn / randint
 def _float_samples(prim, op, dtype, seed, size=None, input=None):
     """Samples of `prim` of shape `size`, or of input's shape (and dtype unless `dtype`); Float32 by default."""
-    if input is None:
+    if size is not None:
         dtype = _float_dtype(op, dtype)
         shape = _sizes(op, size)
     else:

@@ -76,6 +76,8 @@ def array_reduce(fn, x, shp):
 def distribute(x, shp):
     """`x` broadcast to shape `shp` (the forward of `array_reduce`)."""
     _tensor("distribute", "x", x)
+    if not isinstance(shp, (tuple, list)):
+        raise TypeError(f"For 'distribute', the 'shp' must be a tuple or list of ints, but got {type(shp).__name__}.")
     return F.broadcast_to(x, tuple(shp))
 
 
@@ -245,6 +247,9 @@ def moe_token_unpermute(permuted_tokens, sorted_indices, probs=None, padded_mode
     _tensor(api, "sorted_indices", sorted_indices)
     if padded_mode:
         raise ValueError(f"For '{api}', only 'padded_mode' False is supported.")
+    if permuted_tokens.ndim != 2:
+        raise ValueError(f"For '{api}', the 'permuted_tokens' must be 2-D (rows, hidden), but got shape "
+                         f"{permuted_tokens.shape}.")
     n_pairs = sorted_indices.size
     topk = 1 if probs is None else probs.shape[-1]
     if probs is not None and probs.size != n_pairs:
@@ -281,6 +286,16 @@ def ring_attention_update(prev_attn_out, prev_softmax_max, prev_softmax_sum, cur
         raise ValueError(f"For '{api}', the 'layout' must be 'SBH' or 'TND', but got {layout!r}.")
     if layout == "TND" and actual_seq_qlen is None:
         raise ValueError(f"For '{api}', 'actual_seq_qlen' is required when 'layout' is 'TND'.")
+    # SBH: attention outputs (S, B, H), softmax statistics (B, N, S, 8); TND: (T, N, D) and (T, N, 8)
+    ranks = (3, 4) if layout == "SBH" else (3, 3)
+    for name, t, rank in (("prev_attn_out", prev_attn_out, ranks[0]), ("cur_attn_out", cur_attn_out, ranks[0]),
+                          ("prev_softmax_max", prev_softmax_max, ranks[1]),
+                          ("prev_softmax_sum", prev_softmax_sum, ranks[1]),
+                          ("cur_softmax_max", cur_softmax_max, ranks[1]),
+                          ("cur_softmax_sum", cur_softmax_sum, ranks[1])):
+        if t.ndim != rank:
+            raise ValueError(f"For '{api}', with layout '{layout}' the '{name}' must be {rank}-D, but got shape "
+                             f"{t.shape}.")
     m = F.maximum(prev_softmax_max, cur_softmax_max)
     w1 = prev_softmax_sum * F.exp(prev_softmax_max - m)
     w2 = cur_softmax_sum * F.exp(cur_softmax_max - m)

@@ -167,6 +167,9 @@ def _nonzero(api, tensor):
 
 def dense_to_sparse_coo(tensor):
     """The COOTensor of the non-zero elements of `tensor` (row-major order)."""
+    _check("dense_to_sparse_coo", "tensor", tensor, Tensor)
+    if tensor.ndim == 0:
+        raise ValueError("For 'dense_to_sparse_coo', the 'tensor' must be at least 1-D, but got a 0-D Tensor.")
     idx, values = _nonzero("dense_to_sparse_coo", tensor)
     return COOTensor(Tensor(idx.reshape(-1, tensor.ndim).astype(np.int64)), values, tensor.shape)
 
@@ -355,6 +358,9 @@ def sparse_segment_mean(x, indices, segment_ids):
     are 0."""
     for name, v in (("x", x), ("indices", indices), ("segment_ids", segment_ids)):
         _check("sparse_segment_mean", name, v, Tensor)
+    for name, v in (("indices", indices), ("segment_ids", segment_ids)):
+        if v.ndim != 1:
+            raise ValueError(f"For 'sparse_segment_mean', the '{name}' must be 1-D, but got shape {v.shape}.")
     seg = _int_host(segment_ids)
     if seg.size and np.any(np.diff(seg) < 0):
         raise ValueError("For 'sparse_segment_mean', the 'segment_ids' must be sorted.")

@@ -3,6 +3,7 @@ import sys
 
 import numpy as np
 
+from mindseed._utils.errors import host_alloc
 from mindseed.train.metrics.metric import EvaluationBase, Metric, _check_onehot_data, _check_type, rearrange_inputs
 
 __all__ = ["Accuracy", "Precision", "Recall", "Fbeta", "F1", "TopKCategoricalAccuracy", "Top1CategoricalAccuracy",
@@ -183,6 +184,8 @@ class Fbeta(Metric):
     def __init__(self, beta):
         super().__init__()
         self.eps = sys.float_info.min
+        if isinstance(beta, bool) or not isinstance(beta, (int, float)):
+            raise TypeError(f"For 'Fbeta', the argument 'beta' must be a number, but got {type(beta).__name__}.")
         if not beta > 0:
             raise ValueError(f"For 'Fbeta', the argument 'beta' must be greater than 0, but got {beta}.")
         self.beta = beta
@@ -309,6 +312,9 @@ class ConfusionMatrix(Metric):
     def __init__(self, num_classes, normalize="no_norm", threshold=0.5):
         super().__init__()
         self.num_classes = _check_type("num_classes", num_classes, [int], "ConfusionMatrix")
+        if num_classes <= 0:
+            raise ValueError(f"For 'ConfusionMatrix', the argument 'num_classes' must be a positive int, but got "
+                             f"{num_classes}.")
         if normalize not in ("target", "prediction", "all", "no_norm"):
             raise ValueError(f"For 'ConfusionMatrix', the argument 'normalize' must be in ['all', 'prediction', "
                              f"'label', 'no_norm'(None)], but got {normalize}.")
@@ -318,7 +324,7 @@ class ConfusionMatrix(Metric):
 
     def clear(self):
         """Reset the matrix."""
-        self.confusion_matrix = np.zeros((self.num_classes, self.num_classes))
+        self.confusion_matrix = host_alloc("ConfusionMatrix", np.zeros, (self.num_classes, self.num_classes))
         self._is_update = False
 
     @rearrange_inputs

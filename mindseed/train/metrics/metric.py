@@ -103,7 +103,7 @@ class EvaluationBase(Metric):
 
     def __init__(self, eval_type):
         super().__init__()
-        if eval_type not in _eval_types:
+        if not isinstance(eval_type, str) or eval_type not in _eval_types:
             raise TypeError(f"The argument 'eval_type' must be in {_eval_types}, but got {eval_type}")
         self._type = eval_type
 

@@ -327,6 +327,8 @@ class PReLU(Cell):
         super().__init__()
         _check_positive("PReLU", num_parameters=num_parameters)
         self.num_parameters = num_parameters
+        if isinstance(init, bool) or not isinstance(init, (int, float)):
+            raise TypeError(f"For 'PReLU', the 'init' must be a float, but got {type(init).__name__}.")
         self.weight = Parameter(initializer(float(init), (num_parameters,), _dtype(dtype)), name="weight")
 
     def construct(self, input):
