@@ -74,3 +74,8 @@ _common_api._CellGraphExecutor = _executor._CellGraphExecutor
 from mindseed.common import _pijit_context  # noqa: E402
 from mindseed.compiler.jit import jit as _jit  # noqa: E402
 _pijit_context._jit = _jit
+
+# MindSpore's `<name>_ext` functions of ops.auto_generate / ops.function.array_func are mint's forms
+from mindseed import mint as _mint  # noqa: E402
+from mindseed.ops.auto_generate import _ext as _ops_ext  # noqa: E402
+_ops_ext.SOURCES[:] = [_mint, _mint.nn.functional]
