@@ -212,3 +212,21 @@ def test_dynamic_loss_scale_growing_past_float32_max_stores_inf():
     scale = ms.Parameter(ms.Tensor(np.float32(2.0 ** 127)), name="scale")
     cell(scale, ms.Tensor(False))
     assert np.isinf(scale.asnumpy())
+
+
+@pytest.mark.parametrize("args", [(3,), ("net",), (ms.Tensor([1.0]),), (nn.Dense(2, 1), "mse")])
+def test_with_grad_cell_names_a_non_cell_argument(args):
+    with pytest.raises(TypeError, match=r"For 'WithGradCell', the '(network|loss_fn)' must be a Cell, but got"):
+        nn.WithGradCell(*args)
+
+
+def test_lookups_and_constant_cells_refuse_bad_arguments_by_name():
+    with pytest.raises(TypeError, match="'name' must be a str, but got list"):
+        nn.get_activation(["relu"])
+    with pytest.raises(TypeError, match="For 'get_metric_fn', the 'name' must be a str, but got dict"):
+        nn.get_metric_fn({"a": 1})
+    with pytest.raises(TypeError, match="For 'Range', the 'start' must be an int or a float, but got NoneType"):
+        nn.Range(None)
+    with pytest.raises(RuntimeError, match="Memory not enough"):
+        nn.PReLU(channel=10 ** 12)
+    np.testing.assert_array_equal(nn.Range(10 ** 3, 10 ** 3 + 3)().asnumpy(), [1000, 1001, 1002])

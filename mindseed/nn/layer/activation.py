@@ -273,7 +273,7 @@ class PReLU(Cell):
         if isinstance(channel, bool) or not isinstance(channel, int) or channel <= 0:
             raise ValueError(f"For 'PReLU', the 'channel' must be a positive int, but got {channel}.")
         if isinstance(w, (float, np.float32)):
-            w = Tensor(np.full((channel,), w, dtype=np.float32), mstype.float32)
+            w = Tensor(host_alloc("PReLU", lambda: np.full((channel,), w, dtype=np.float32)), mstype.float32)
         elif isinstance(w, list):
             if len(w) != channel:
                 raise ValueError(f"For 'PReLU', the length of 'w' must be equal to the 'channel' when the 'w' is a "
@@ -432,6 +432,8 @@ def get_activation(name, prim_name=None):
     msg_prefix = f"For '{prim_name}', the" if prim_name else "The"
     if name is None:
         return None
+    if not isinstance(name, str):
+        raise TypeError(f"{msg_prefix} 'name' must be a str, but got {type(name).__name__}.")
     if name not in _activation:
         raise KeyError(f"{msg_prefix} 'name' must be in {list(_activation.keys())}, but got {name}.")
     return _activation[name]()

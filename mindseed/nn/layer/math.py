@@ -59,9 +59,10 @@ class Range(Cell):
     def __init__(self, start, limit=None, delta=1):
         super().__init__()
         for name, v in (("start", start), ("limit", limit), ("delta", delta)):
-            if v is not None and (isinstance(v, bool) or not isinstance(v, (int, float))):
+            if (v is None and name != "limit") or (v is not None and (isinstance(v, bool) or
+                                                                      not isinstance(v, (int, float)))):
                 raise TypeError(f"For 'Range', the '{name}' must be an int or a float, but got {type(v).__name__}.")
-            if v is not None and not np.isfinite(v):
+            if isinstance(v, float) and not np.isfinite(v):
                 raise ValueError(f"For 'Range', the '{name}' must be finite, but got {v}.")
         if delta == 0:
             raise ValueError("For 'Range', the 'delta' can not be zero.")

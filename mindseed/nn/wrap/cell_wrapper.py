@@ -98,6 +98,11 @@ class WithLossCell(Cell):
         return self._backbone
 
 
+def _check_cell(op, arg, value):
+    if not isinstance(value, Cell):
+        raise TypeError(f"For '{op}', the '{arg}' must be a Cell, but got {type(value).__name__}.")
+
+
 class WithGradCell(Cell):
     """The gradients of the network's (loss) output with respect to its trainable parameters.
 
@@ -116,6 +121,9 @@ class WithGradCell(Cell):
 
     def __init__(self, network, loss_fn=None, sens=None):
         super().__init__(auto_prefix=False)
+        _check_cell("WithGradCell", "network", network)
+        if loss_fn is not None:
+            _check_cell("WithGradCell", "loss_fn", loss_fn)
         self.network = network
         self.loss_fn = loss_fn
         self.weights = ParameterTuple(network.trainable_params())
@@ -212,9 +220,7 @@ class TrainOneStepCell(Cell):
 
     def __init__(self, network, optimizer, sens=None, return_grad=False):
         super().__init__(auto_prefix=False)
-        if not isinstance(network, Cell):
-            raise TypeError(f"For '{type(self).__name__}', the 'network' must be a Cell, but got "
-                            f"{type(network).__name__}.")
+        _check_cell(type(self).__name__, "network", network)
         if not hasattr(optimizer, "parameters"):
             raise TypeError(f"For '{type(self).__name__}', the 'optimizer' must be an Optimizer (or a Cell with "
                             f"'parameters'), but got {type(optimizer).__name__}.")

@@ -37,6 +37,8 @@ def get_metric_fn(name, *args, **kwargs):
     Raises:
         KeyError: unknown name.
     """
+    if not isinstance(name, str):
+        raise TypeError(f"For 'get_metric_fn', the 'name' must be a str, but got {type(name).__name__}.")
     if name not in __factory__:
         raise KeyError(f"For 'get_metric_fn', unsupported metric {name}, please refer to official website for more "
                        f"details about supported metrics.")
