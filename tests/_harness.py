@@ -109,6 +109,11 @@ def _scalar_objective(spec, positions, arrays, cot):
     return obj
 
 
+def central_difference(f, x, eps=1e-6):
+    """d f(x) / dx of a scalar function of one array, by central differences (float64 in, float64 out)."""
+    return _numeric_grad(lambda xs: f(xs[0]), [np.array(x, copy=True)], eps)[0]
+
+
 def _numeric_grad(f, xs, eps):
     grads = []
     for x in xs:

@@ -7,6 +7,7 @@ import pytest
 import mindseed as ms
 from mindseed import ops
 from mindseed.ops import auto_generate as A
+from _harness import central_difference as _fd
 
 RS = np.random.RandomState(0)
 
@@ -19,15 +20,6 @@ def _ln_stats(x):
 def _ln_np(x, g, b):
     m, v = _ln_stats(x)
     return g * (x - m) / np.sqrt(v + 1e-12) + b
-
-
-def _fd(f, x, eps=1e-6):
-    out = np.zeros_like(x)
-    for i in np.ndindex(x.shape):
-        d = np.zeros_like(x)
-        d[i] = eps
-        out[i] = (f(x + d) - f(x - d)) / (2 * eps)
-    return out
 
 
 def test_layer_norm_grad_matches_finite_differences():

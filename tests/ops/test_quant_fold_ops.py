@@ -6,6 +6,7 @@ import pytest
 
 import mindseed as ms
 from mindseed.ops.operations import _quant_ops as Q
+from _harness import central_difference
 
 RNG = np.random.default_rng(7)
 
@@ -104,15 +105,6 @@ def test_batch_norm_fold_statistics_update_and_freeze():
         op(ms.Tensor(x), mean, var, ms.Tensor([0.0]))
 
 
-def _finite_difference(f, x, eps=1e-6):
-    g = np.zeros_like(x)
-    for i in np.ndindex(x.shape):
-        d = np.zeros_like(x)
-        d[i] = eps
-        g[i] = (f(x + d) - f(x - d)) / (2 * eps)
-    return g
-
-
 def test_batch_norm_fold_gradient():
     x, mean, var = _bn_fold_inputs(n=2, c=2, hw=2)
     w_mean, w_std = RNG.normal(size=2), RNG.normal(size=2)
@@ -128,7 +120,7 @@ def test_batch_norm_fold_gradient():
     def ref(x64):
         return (x64.mean((0, 2, 3)) * w_mean).sum() + (np.sqrt(x64.var((0, 2, 3)) + 1e-5) * w_std).sum()
 
-    np.testing.assert_allclose(dx, _finite_difference(ref, x.astype(np.float64)), rtol=1e-4, atol=1e-5)
+    np.testing.assert_allclose(dx, central_difference(ref, x.astype(np.float64)), rtol=1e-4, atol=1e-5)
     bm, bs, _, _ = op(ms.Tensor(x), mean, var, step)
     grad_op = Q.BatchNormFoldGrad(freeze_bn=10)
     gdx = grad_op(ms.Tensor(w_mean, ms.float32), ms.Tensor(w_std, ms.float32), ms.Tensor(x), bm, bs, step)
@@ -187,7 +179,7 @@ def test_batch_norm_fold2_values_and_gradients(step):
     if step < 5:                    # the batch-std gradient against float64 finite differences
         def ref_loss(bs):
             return ((x * c(rstd / bs) + c(beta - gamma * bmean / bs)) * dout).sum()
-        np.testing.assert_allclose(d_bstd, _finite_difference(ref_loss, bstd.astype(np.float64)), rtol=1e-4)
+        np.testing.assert_allclose(d_bstd, central_difference(ref_loss, bstd.astype(np.float64)), rtol=1e-4)
     else:
         assert not d_bstd.any() and not d_bmean.any()
 
