@@ -44,10 +44,11 @@ class MemoryPlan:
     arena planner of TFLite / MindSpore Lite). `peak_bytes` is the arena's size, `total_bytes` the sum of all
     activations (what keeping every value would take), `buffers` [(var id, offset, size, first, last)], `owner`
     {var id: the var id of the buffer holding it}. `views`: more primitives whose output is their first input's
-    buffer (the C code generator's reshapes).
+    buffer (the C code generator's reshapes). `sizes`: {var id: bytes} for values stored larger than their shape
+    says (the C code generator's blocked layout).
     """
 
-    def __init__(self, graph, views=()):
+    def __init__(self, graph, views=(), sizes=None):
         self.buffers = []
         in_place = {p.inplace for p in registry.values() if getattr(p, "inplace", None) is not None} | set(views)
         owner, life, size = {}, {}, {}
@@ -67,7 +68,7 @@ class MemoryPlan:
                     continue
                 owner[out.id] = out.id
                 life[out.id] = [i, i]
-                size[out.id] = _nbytes(out)
+                size[out.id] = _aligned(sizes[out.id]) if sizes and out.id in sizes else _nbytes(out)
         for o in graph.outputs:
             if isinstance(o, Var) and owner.get(o.id, o.id) in life:
                 life[owner[o.id]][1] = end

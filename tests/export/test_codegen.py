@@ -87,18 +87,20 @@ def test_arena_is_the_memory_plan_and_predict_does_not_allocate(tmp_path, nets):
     header = (out / "resnet20.h").read_text()
     source = (out / "resnet20.c").read_text()
     arena = int(header.split("#define RESNET20_ARENA_BYTES ")[1].split()[0])
-    # ResNet-20 at batch 1 has ~0.7 MB of activations; two 16x32x32 maps live at once are 128 KB
-    assert 2 * 16 * 32 * 32 * 4 <= arena <= 4 * 16 * 32 * 32 * 4
+    # ResNet-20 at batch 1 has ~0.8 MB of activations; two 16x32x32 maps (34x34 with the border) live at once
+    assert 2 * 16 * 34 * 34 * 4 <= arena <= 4 * 16 * 34 * 34 * 4
     assert f"static float mscg_arena[{arena // 4}]" in source
     predict = source[source.index("int resnet20_predict("):]
     assert "malloc" not in predict and "free(" not in predict
-    # 19 + 2 projections: the stride-1 ones read their padded input in place (packed weights)
-    assert predict.count("mscg_conv2d(") + predict.count("mscg_conv2d_packed(") == 21
-    assert predict.count("mscg_conv2d_packed(") == 17 and "mscg_gemm(1, 10, 64," in predict
+    # 19 + 2 projections, all in the blocked layout (8 channels a vector, a zero border: padding read in place):
+    # the input converted once, the global average pool reads the last block directly
+    assert predict.count("mscg_conv2d_blocked(") == 21 and "mscg_conv2d(" not in predict
+    assert predict.count("mscg_to_blocked(") == 1 and predict.count("mscg_blocked_mean(") == 1
+    assert "mscg_gemm(1, 10, 64," in predict
     # the 9 residual additions (and their ReLUs) run in the epilogue of the convolution before them
     assert "fmaxf(a + b, 0.0f)" not in predict and "+ b" not in predict
-    assert sum(call.split(");")[0].rsplit(",", 2)[1].strip() != "0"
-               for call in predict.split("mscg_conv2d_packed(")[1:]) == 9
+    assert sum(call.split(");")[0].rsplit(",", 1)[1].strip() != "0"
+               for call in predict.split("mscg_conv2d_blocked(")[1:]) == 9
     assert "BatchNorm" not in predict          # folded into the convolutions
 
 
@@ -137,6 +139,53 @@ def test_convolution_paths_equal_mindseed(tmp_path):
     residual = [call.split(");")[0].rsplit(",", 2)[1].strip() for call in predict.split("mscg_conv2d_packed(")[1:]]
     assert sum(r != "0" for r in residual) == 2
     rc, got, _, err = _run(out, "paths", [x])
+    assert rc == 0, err
+    _check(got, _nets.outputs(net(ms.Tensor(x))))
+
+
+class _Blocked(ms.nn.Cell):
+    """Convolutions in the blocked layout: channel counts that are not multiples of 8 (3 -> 5 -> 12 -> 20), a
+    non-square image whose rows are no multiple of the 6-position tile, stride 2 with and without padding, a 5x5
+    kernel padded by 1, identity and projection residuals with and without a ReLU, a value read by a blocked
+    convolution and an NCHW operator, and the spatial mean of a blocked value. With `mixed`, z (the sum of two
+    convolutions) is also read by an NCHW operator: z and everything before it stay NCHW, the convolution after it
+    converts it."""
+
+    def __init__(self, mixed):
+        super().__init__()
+        self.mixed = mixed
+        conv = ms.nn.Conv2d
+        self.a = conv(3, 5, 3, pad_mode="pad", padding=1, has_bias=True)
+        self.b = conv(5, 5, 3, pad_mode="pad", padding=1, has_bias=False)
+        self.s2 = conv(5, 12, 3, stride=2, pad_mode="pad", padding=1, has_bias=True)
+        self.proj = conv(5, 12, 1, stride=2, has_bias=False)
+        self.k5 = conv(12, 20, 5, pad_mode="pad", padding=1, has_bias=True)
+        self.c = conv(20, 20, 3, pad_mode="pad", padding=1, has_bias=True)
+
+    def construct(self, x):
+        y = ms.ops.relu(self.a(x))                      # (n, 5, 11, 9)
+        y = ms.ops.relu(self.b(y) + y)                  # identity residual + ReLU
+        z = self.s2(y) + self.proj(y)                   # projection residual, no ReLU: (n, 12, 6, 5)
+        u = ms.ops.relu(self.k5(z))                     # (n, 20, 4, 3)
+        v = self.c(u) + u
+        return v.mean(axis=(2, 3)), ms.ops.sigmoid(z if self.mixed else x)
+
+
+@pytest.mark.parametrize("mixed", [False, True])
+def test_blocked_convolutions_equal_mindseed(tmp_path, mixed):
+    net = _nets._det_init(ms, _Blocked(mixed))
+    x = np.random.RandomState(5).randn(3, 3, 11, 9).astype(np.float32)
+    out = _build(tmp_path, net, [x], "blocked")
+    predict = (out / "blocked.c").read_text().split("int blocked_predict(")[1]
+    assert predict.count("mscg_conv2d_blocked(") == (2 if mixed else 6)
+    assert predict.count("mscg_to_blocked(") == 1 and predict.count("mscg_blocked_mean(") == 1
+    rc, got, _, err = _run(out, "blocked", [x])
+    assert rc == 0, err
+    _check(got, _nets.outputs(net(ms.Tensor(x))))
+    r = subprocess.run(["make", "-s", "-B", "-C", str(out), "CFLAGS=-O2 -std=c99 -DMSCG_SCALAR"], capture_output=True,
+                       text=True, timeout=600)
+    assert r.returncode == 0, r.stdout + r.stderr
+    rc, got, _, err = _run(out, "blocked", [x])
     assert rc == 0, err
     _check(got, _nets.outputs(net(ms.Tensor(x))))
 

@@ -122,7 +122,10 @@ class Lowered:
         fuse_residual(graph)
         self.graph = graph
         self.uses = uses_of(graph)
-        self.plan = MemoryPlan(graph, views=[p for p in _view_prims()])
+        self.blocked = blocked_values(graph)
+        self.plan = MemoryPlan(graph, views=[p for p in _view_prims()],
+                               sizes={v.id: _blocked_floats(v.shape) * 4 for n in graph.nodes for v in n.outputs
+                                      if v.id in self.blocked})
         self.offset = {b[0]: b[1] for b in self.plan.buffers}
         self.in_names = _names("in", len(graph.params))
         self.out_names = _names("out", len(graph.outputs))
@@ -289,6 +292,11 @@ class Lowered:
 
     def _reduce(self, node):
         x, out = node.inputs[0], node.outputs[0]
+        if isinstance(x, Var) and x.id in self.blocked:     # the mean over H and W (`blocked_values`)
+            n, c, h, w = x.shape
+            self.emit(f"mscg_blocked_mean({self.ptr(x)}, {n}, {c}, {h}, {w}, {_blocks(c)}, {_BORDER}, "
+                      f"{self.ptr(out)});")
+            return
         shape = _shape(x)
         axis = node.attrs.get("axis")
         axes = sorted({a % len(shape) for a in (range(len(shape)) if axis in (None, ()) else
@@ -348,6 +356,9 @@ class Lowered:
     def _conv(self, node):
         x, w, out = node.inputs[0], node.inputs[1], node.outputs[0]
         wa = self._weight(node, w, "convolution weight")
+        if out.id in self.blocked:
+            self._conv_blocked(node, x, wa, out)
+            return
         if len(x.shape) != 4:
             raise self.error(node, f"only 2-d convolutions have a C kernel, but the input is {x.type_str()}")
         a = node.attrs
@@ -374,6 +385,33 @@ class Lowered:
         packed = self.const(None, _conv_blocks(wa.reshape(a["groups"], o // a["groups"], k)))
         self.emit(f"mscg_conv2d_packed({self.ptr(x)}, {n}, {c}, {h}, {wd}, (W + {packed // 4}), {bias}, {geometry}, "
                   f"{relu}, {self.ptr(res) if res is not None else 0}, S);")
+
+    def _conv_blocked(self, node, x, wa, out):
+        """A convolution in the blocked layout (`blocked_values`): its input converted into it first unless it
+        already is; the weight packed as mscg_conv2d_blocked reads it."""
+        n, c, h, wd = x.shape
+        o, _, kh, kw = wa.shape
+        a = node.attrs
+        pt, pl = a["pads"][0], a["pads"][2]
+        if x.id in self.blocked:
+            icb, xb = _blocks(c), self.ptr(x)
+        else:
+            icb, xb = (c + 7) // 8, "S"
+            self.scratch_floats = max(self.scratch_floats, n * icb * (h + 2 * _BORDER) * (wd + 2 * _BORDER) * 8)
+            self.emit(f"mscg_to_blocked({self.ptr(x)}, {n}, {c}, {h}, {wd}, {icb}, {_BORDER}, S);")
+        ocb = _blocks(o)
+        packed = np.zeros((ocb * 8, icb * 8, kh, kw), np.float32)
+        packed[:o, :c] = wa
+        packed = packed.reshape(ocb, 8, icb, 8, kh, kw).transpose(0, 2, 4, 5, 3, 1)
+        bias = np.zeros(ocb * 8, np.float32)
+        b = node.inputs[2] if len(node.inputs) > 2 else None
+        if b is not None and not (isinstance(b, Const) and b.value is None):
+            bias[:o] = self._weight(node, b, "bias").reshape(-1)
+        res = node.inputs[3] if len(node.inputs) > 3 else None
+        self.emit(f"mscg_conv2d_blocked({xb}, {n}, {icb}, {h}, {wd}, (W + {self.const(None, packed) // 4}), "
+                  f"(W + {self.const(None, bias) // 4}), {ocb}, {kh}, {kw}, {a['stride'][0]}, {pt}, {pl}, {_BORDER}, "
+                  f"{self.ptr(out)}, {out.shape[2]}, {out.shape[3]}, {int(bool(a.get('relu')))}, "
+                  f"{self.ptr(res) if res is not None else 0});")
 
     def _gemm(self, m, n, k, a, b, y, bias_col="0", relu=False, packed=False):
         """y = a b (+ bias_col) [ReLU]; b a constant packed in panels (`_packed`) or a value packed at run time."""
@@ -462,6 +500,66 @@ def _conv_blocks(w):
             block[:, :rows] = w[g, o:o + rows].T
             blocks.append(block.reshape(-1))
     return np.concatenate(blocks)
+
+
+# ------------------------------------------------------------------ the blocked layout (see runtime.c)
+_BORDER = 1     # the zero border around each image of a blocked value: convolutions padded by up to 1 read in place
+
+
+def _blocks(c):
+    """The blocks of 8 channels a blocked value of c channels is stored in (an even count: the kernel computes
+    output channels two blocks at a time)."""
+    return (c + 15) // 16 * 2
+
+
+def _blocked_floats(shape):
+    n, c, h, w = shape
+    return n * _blocks(c) * (h + 2 * _BORDER) * (w + 2 * _BORDER) * 8
+
+
+def _blocked_conv(node):
+    """A convolution the blocked kernel computes: 2-d, one group, no dilation, equal strides, paddings <= the
+    border, a constant weight."""
+    a = node.attrs
+    return node.prim is conv_p and len(node.outputs) == 1 and len(node.outputs[0].shape or ()) == 4 \
+        and a["groups"] == 1 and tuple(a["dilation"]) == (1, 1) and a["stride"][0] == a["stride"][1] \
+        and all(0 <= p <= _BORDER for p in a["pads"]) and isinstance(node.inputs[1], Const)
+
+
+def _spatial_mean(node):
+    x = node.inputs[0] if node.inputs else None
+    if node.prim.name != "ReduceMean" or not isinstance(x, Var) or len(x.shape or ()) != 4:
+        return False
+    axis = node.attrs.get("axis")
+    return {a % 4 for a in (axis if isinstance(axis, (tuple, list)) else (axis,)) if a is not None} == {2, 3}
+
+
+def blocked_values(graph):
+    """The ids of the values stored in the blocked layout (NCHW8c with a zero border, runtime.c): outputs of
+    convolutions `_blocked_conv` accepts whose every reader is such a convolution (its input, or the residual
+    operand of one whose output is blocked too) or a mean over H and W; not graph outputs. Everything else stays
+    NCHW; a blocked convolution whose input is NCHW converts it first."""
+    convs = {n.outputs[0].id: n for n in graph.nodes if _blocked_conv(n)}
+    readers = {}
+    for n in graph.nodes:
+        for k, x in enumerate(n.inputs):
+            if isinstance(x, Var):
+                readers.setdefault(x.id, []).append((n, k))
+    blocked = set(convs) - {o.id for o in graph.outputs if isinstance(o, Var)}
+    changed = True
+    while changed:
+        changed = False
+        for vid in sorted(blocked):
+            res = convs[vid].inputs[3] if len(convs[vid].inputs) > 3 else None
+            ok = res is None or isinstance(res, Var) and res.id in blocked
+            for n, k in readers.get(vid, ()):
+                if not (n.prim is conv_p and k in (0, 3) and n.outputs[0].id in blocked
+                        or k == 0 and _spatial_mean(n)):
+                    ok = False
+            if not ok:
+                blocked.discard(vid)
+                changed = True
+    return blocked
 
 
 def fuse_residual(graph):
