@@ -44,11 +44,12 @@ class MemoryPlan:
     arena planner of TFLite / MindSpore Lite). `peak_bytes` is the arena's size, `total_bytes` the sum of all
     activations (what keeping every value would take), `buffers` [(var id, offset, size, first, last)], `owner`
     {var id: the var id of the buffer holding it}. `views`: more primitives whose output is their first input's
-    buffer (the C code generator's reshapes). `sizes`: {var id: bytes} for values stored larger than their shape
-    says (the C code generator's blocked layout).
+    buffer (the C code generator's reshapes). `sizes`: {var id: bytes} for values stored in another size than their
+    shape says (the C code generator's blocked layout, per image). `loops`: (first, last) node index ranges that run
+    once per image: a buffer alive across one's boundary is kept for the whole range.
     """
 
-    def __init__(self, graph, views=(), sizes=None):
+    def __init__(self, graph, views=(), sizes=None, loops=()):
         self.buffers = []
         in_place = {p.inplace for p in registry.values() if getattr(p, "inplace", None) is not None} | set(views)
         owner, life, size = {}, {}, {}
@@ -72,6 +73,10 @@ class MemoryPlan:
         for o in graph.outputs:
             if isinstance(o, Var) and owner.get(o.id, o.id) in life:
                 life[owner[o.id]][1] = end
+        for a, b in loops:
+            for span in life.values():
+                if span[0] <= b and span[1] >= a and not a <= span[0] <= span[1] <= b:
+                    span[0], span[1] = min(span[0], a), max(span[1], b)
         placed = []
         for vid in sorted(life, key=lambda v: (-size[v], life[v][0])):
             first, last = life[vid]

@@ -179,6 +179,8 @@ def test_blocked_convolutions_equal_mindseed(tmp_path, mixed):
     predict = (out / "blocked.c").read_text().split("int blocked_predict(")[1]
     assert predict.count("mscg_conv2d_blocked(") == (2 if mixed else 6)
     assert predict.count("mscg_to_blocked(") == 1 and predict.count("mscg_blocked_mean(") == 1
+    # the blocked run goes image by image (its activations sized for one image), converting its input's image n
+    assert predict.count("for (long n = 0; n < 3; n++) {") == 1 and "+ n * " in predict.split("mscg_to_blocked(")[1]
     rc, got, _, err = _run(out, "blocked", [x])
     assert rc == 0, err
     _check(got, _nets.outputs(net(ms.Tensor(x))))

@@ -123,9 +123,10 @@ class Lowered:
         self.graph = graph
         self.uses = uses_of(graph)
         self.blocked = blocked_values(graph)
-        self.plan = MemoryPlan(graph, views=[p for p in _view_prims()],
-                               sizes={v.id: _blocked_floats(v.shape) * 4 for n in graph.nodes for v in n.outputs
-                                      if v.id in self.blocked})
+        self.image_loops, self.per_image = _image_loops(graph, self.blocked)
+        sizes = {v.id: _blocked_floats(v.shape) * 4 for n in graph.nodes for v in n.outputs if v.id in self.blocked}
+        sizes.update({vid: sizes[vid] // _shape(v)[0] for vid, v in self.per_image.items()})
+        self.plan = MemoryPlan(graph, views=[p for p in _view_prims()], sizes=sizes, loops=self.image_loops)
         self.offset = {b[0]: b[1] for b in self.plan.buffers}
         self.in_names = _names("in", len(graph.params))
         self.out_names = _names("out", len(graph.outputs))
@@ -135,9 +136,16 @@ class Lowered:
         self.weights, self.weight_bytes, self._const_at = [], 0, {}
         self.scratch_floats = 0
         self.body = []
-        for node in graph.nodes:
+        starts, ends, self.in_loop = {a for a, _ in self.image_loops}, {b for _, b in self.image_loops}, False
+        for i, node in enumerate(graph.nodes):
             self.node = node
+            if i in starts:
+                self.emit(f"for (long n = 0; n < {_shape(node.outputs[0])[0]}; n++) {{")
+                self.in_loop = True
             getattr(self, "_" + _HANDLER.get(node.prim.name, "elementwise"))(node)
+            if i in ends:
+                self.emit("}")
+                self.in_loop = False
         for k, o in enumerate(graph.outputs):
             self._copy(self.ptr(o), self.out_names[k], _numel(_shape(o)))
         self.arena_bytes = self.plan.peak_bytes
@@ -195,6 +203,17 @@ class Lowered:
         if isinstance(v, (bool, int, float, np.number)):
             return _fnum(v), None
         raise self.error(self.node, f"an operand {v!r} has no C translation")
+
+    def image(self, x, blocked=None):
+        """(batch, pointer) of a blocked kernel's operand: in a loop over the images, image n of x (the buffer itself
+        when it holds one image)."""
+        shape = _shape(x)
+        if not self.in_loop:
+            return shape[0], self.ptr(x)
+        if x.id in self.per_image:
+            return 1, self.ptr(x)
+        blocked = x.id in self.blocked if blocked is None else blocked
+        return 1, f"({self.ptr(x)} + n * {(_blocked_floats(shape) if blocked else _numel(shape)) // shape[0]})"
 
     def emit(self, *lines):
         self.body.extend(lines)
@@ -293,9 +312,10 @@ class Lowered:
     def _reduce(self, node):
         x, out = node.inputs[0], node.outputs[0]
         if isinstance(x, Var) and x.id in self.blocked:     # the mean over H and W (`blocked_values`)
-            n, c, h, w = x.shape
-            self.emit(f"mscg_blocked_mean({self.ptr(x)}, {n}, {c}, {h}, {w}, {_blocks(c)}, {_BORDER}, "
-                      f"{self.ptr(out)});")
+            _, c, h, w = x.shape
+            n, xb = self.image(x)
+            self.emit(f"mscg_blocked_mean({xb}, {n}, {c}, {h}, {w}, {_blocks(c)}, {_BORDER}, "
+                      f"{self.image(out, False)[1]});")
             return
         shape = _shape(x)
         axis = node.attrs.get("axis")
@@ -389,20 +409,22 @@ class Lowered:
     def _conv_blocked(self, node, x, wa, out):
         """A convolution in the blocked layout (`blocked_values`): its input converted into it first unless it
         already is; the weight packed as mscg_conv2d_blocked reads it."""
-        n, c, h, wd = x.shape
+        _, c, h, wd = x.shape
         o, _, kh, kw = wa.shape
         a = node.attrs
         pt, pl = a["pads"][0], a["pads"][2]
+        n, xb = self.image(x)
         if x.id in self.blocked:
-            icb, xb = _blocks(c), self.ptr(x)
+            icb = _blocks(c)
         else:
-            icb, xb = (c + 7) // 8, "S"
+            icb = (c + 7) // 8
             self.scratch_floats = max(self.scratch_floats, n * icb * (h + 2 * _BORDER) * (wd + 2 * _BORDER) * 8)
-            self.emit(f"mscg_to_blocked({self.ptr(x)}, {n}, {c}, {h}, {wd}, {icb}, {_BORDER}, S);")
+            self.emit(f"mscg_to_blocked({xb}, {n}, {c}, {h}, {wd}, {icb}, {_BORDER}, S);")
+            xb = "S"
         ocb = _blocks(o)
         packed = np.zeros((ocb * 8, icb * 8, kh, kw), np.float32)
         packed[:o, :c] = wa
-        packed = packed.reshape(ocb, 8, icb, 8, kh, kw).transpose(0, 2, 4, 5, 3, 1)
+        packed = packed.reshape(ocb // 2, 2, 8, icb, 8, kh, kw).transpose(0, 3, 5, 6, 4, 1, 2)
         bias = np.zeros(ocb * 8, np.float32)
         b = node.inputs[2] if len(node.inputs) > 2 else None
         if b is not None and not (isinstance(b, Const) and b.value is None):
@@ -410,8 +432,8 @@ class Lowered:
         res = node.inputs[3] if len(node.inputs) > 3 else None
         self.emit(f"mscg_conv2d_blocked({xb}, {n}, {icb}, {h}, {wd}, (W + {self.const(None, packed) // 4}), "
                   f"(W + {self.const(None, bias) // 4}), {ocb}, {kh}, {kw}, {a['stride'][0]}, {pt}, {pl}, {_BORDER}, "
-                  f"{self.ptr(out)}, {out.shape[2]}, {out.shape[3]}, {int(bool(a.get('relu')))}, "
-                  f"{self.ptr(res) if res is not None else 0});")
+                  f"{self.image(out)[1]}, {out.shape[2]}, {out.shape[3]}, {int(bool(a.get('relu')))}, "
+                  f"{self.image(res)[1] if res is not None else 0});")
 
     def _gemm(self, m, n, k, a, b, y, bias_col="0", relu=False, packed=False):
         """y = a b (+ bias_col) [ReLU]; b a constant packed in panels (`_packed`) or a value packed at run time."""
@@ -560,6 +582,33 @@ def blocked_values(graph):
                 blocked.discard(vid)
                 changed = True
     return blocked
+
+
+def _image_loops(graph, blocked):
+    """The runs of consecutive nodes that are blocked convolutions or means of blocked values (2 or more, batch > 1):
+    each runs image by image (a loop over the batch around the run), so that one image's activations stay in the
+    L2 cache from layer to layer. [(first, last) node index], and {var id: var} of the values that live in one run
+    only, whose buffers hold one image."""
+    def member(node):
+        return node.outputs[0].id in blocked or _spatial_mean(node) and node.inputs[0].id in blocked
+    loops, i, nodes = [], 0, graph.nodes
+    while i < len(nodes):
+        j = i
+        while j < len(nodes) and member(nodes[j]):
+            j += 1
+        if j - i >= 2 and nodes[i].outputs[0].shape[0] > 1:
+            loops.append((i, j - 1))
+        i = max(j, i + 1)
+    readers = uses_of(graph)
+    outputs = {o.id for o in graph.outputs if isinstance(o, Var)}
+    per_image = {}
+    for a, b in loops:
+        run = {id(n) for n in nodes[a:b + 1]}
+        for n in nodes[a:b + 1]:
+            v = n.outputs[0]
+            if v.id in blocked and v.id not in outputs and all(id(u) in run for u in readers.get(v.id, ())):
+                per_image[v.id] = v
+    return loops, per_image
 
 
 def fuse_residual(graph):

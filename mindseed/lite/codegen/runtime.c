@@ -726,22 +726,21 @@ MSCG_FN void mscg_blocked_mean(const float *xb, int N, int C, int H, int W, int 
  * the whole K loop; each step broadcasts one input value of each position against the two blocks' weight vectors.
  * x + xo[j]: position j's window origin in the padded input; y + yo[j] (and res + yo[j]): its output vector. */
 static inline __attribute__((always_inline)) void mscg_bl_tile(const int NP, int ICB, int KH, int KW,
-    long icb_stride, int PW, const float *x, const long *xo, const float *w0, long w_block, const float *bias,
+    long icb_stride, int PW, const float *x, const long *xo, const float *w, const float *bias,
     const float *res, float *y, const long *yo, long y_block, int relu)
 {
     mscg_v8 a0[6], a1[6];
-    const float *w1 = w0 + w_block;
     int j, icb, u, v, c;
     for (j = 0; j < 6; j++)
         a0[j] = a1[j] = MSCG_SPLAT(0.0f);
     for (icb = 0; icb < ICB; icb++)
         for (u = 0; u < KH; u++)
-            for (v = 0; v < KW; v++, w0 += 64, w1 += 64) {
+            for (v = 0; v < KW; v++, w += 128) {
                 const float *xr = x + icb * icb_stride + ((long)u * PW + v) * 8;
                 /* not unrolled: unrolled, GCC keeps the 8 channels' input values across steps and spills */
 #pragma GCC unroll 1
                 for (c = 0; c < 8; c++) {
-                    const mscg_v8 wa = *(const mscg_v8 *)(w0 + 8 * c), wb = *(const mscg_v8 *)(w1 + 8 * c);
+                    const mscg_v8 wa = *(const mscg_v8 *)(w + 16 * c), wb = *(const mscg_v8 *)(w + 16 * c + 8);
 #pragma GCC unroll 6
                     for (j = 0; j < 6; j++)
                         if (j < NP) {
@@ -764,21 +763,21 @@ static inline __attribute__((always_inline)) void mscg_bl_tile(const int NP, int
 }
 
 #define MSCG_BL_CALL(np)                                                                                     \
-    mscg_bl_tile(np, ICB, KH, KW, icb_stride, PW, xn, xo, wp, w_block, bias + 8 * ob,                         \
+    mscg_bl_tile(np, ICB, KH, KW, icb_stride, PW, xn, xo, wp, bias + 8 * ob,                                  \
                  rn ? rn + ob * y_block : 0, yn + ob * y_block, yo, y_block, relu)
 #endif
 
 /* 2-d convolution (groups 1, dilation 1, padding pt / pl <= B) of a blocked x (ICB blocks, H x W, border B) into a
- * blocked y (OCB blocks, an even count, OH x OW, border B) with the weight packed by the generator as OCB x ICB x
- * KH x KW blocks of 8 x 8 (input channel, output channel) and the bias padded to OCB*8: + bias (+ res, a blocked
- * value of y's geometry) [then ReLU]. The output's border is zeroed. */
+ * blocked y (OCB blocks, an even count, OH x OW, border B) with the weight packed by the generator as OCB/2 x ICB x
+ * KH x KW blocks of 8 x 16 (input channel, the pair of blocks' output channels) and the bias padded to OCB*8:
+ * + bias (+ res, a blocked value of y's geometry) [then ReLU]. The output's border is zeroed. */
 MSCG_FN void mscg_conv2d_blocked(const float *x, int N, int ICB, int H, int W, const float *w, const float *bias,
                                  int OCB, int KH, int KW, int S, int pt, int pl, int B, float *y, int OH, int OW,
                                  int relu, const float *res)
 {
     const int PW = W + 2 * B, OPH = OH + 2 * B, OPW = OW + 2 * B;
     const long icb_stride = (long)(H + 2 * B) * PW * 8, y_block = (long)OPH * OPW * 8;
-    const long w_block = (long)ICB * KH * KW * 64;
+    const long w_pair = (long)ICB * KH * KW * 128;
     const int P = OH * OW;
     int n, ob, oh, p, i;
     for (n = 0; n < N; n++) {
@@ -794,7 +793,7 @@ MSCG_FN void mscg_conv2d_blocked(const float *x, int N, int ICB, int H, int W, c
                 yo[i] = ((long)(r + B) * OPW + q + B) * 8;
             }
             for (ob = 0; ob < OCB; ob += 2) {
-                const float *wp = w + ob * w_block;
+                const float *wp = w + ob / 2 * w_pair;
 #ifdef MSCG_VECTOR
                 switch (np) {
                 case 6: MSCG_BL_CALL(6); break;
@@ -807,7 +806,7 @@ MSCG_FN void mscg_conv2d_blocked(const float *x, int N, int ICB, int H, int W, c
 #else
                 for (i = 0; i < 16 * np; i++) {
                     const int blk = i % 16 / 8, lane = i % 8, j = i / 16;
-                    const float *wb = wp + blk * w_block, *xr = xn + xo[j];
+                    const float *wb = wp + 8 * blk, *xr = xn + xo[j];
                     float acc = bias[8 * ob + i % 16];
                     int icb, u, v, c;
                     for (icb = 0; icb < ICB; icb++)
@@ -815,7 +814,7 @@ MSCG_FN void mscg_conv2d_blocked(const float *x, int N, int ICB, int H, int W, c
                             for (v = 0; v < KW; v++)
                                 for (c = 0; c < 8; c++)
                                     acc += xr[icb * icb_stride + ((long)u * PW + v) * 8 + c]
-                                           * wb[(((long)icb * KH + u) * KW + v) * 64 + 8 * c + lane];
+                                           * wb[(((long)icb * KH + u) * KW + v) * 128 + 16 * c + lane];
                     if (rn)
                         acc += rn[(ob + blk) * y_block + yo[j] + lane];
                     yn[(ob + blk) * y_block + yo[j] + lane] = relu ? mscg_relu(acc) : acc;
