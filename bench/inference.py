@@ -103,7 +103,7 @@ def run_lite(files, threads):
     result = W.last_result()
     plan = model.memory_plan()[-1]
     result.update(plan_peak_kb=plan.peak_bytes / 1024, plan_total_kb=plan.total_bytes / 1024,
-                  native=model.uses_native()[-1])
+                  native=model.uses_native()[-1], native_arena_kb=(model.native_arena_bytes()[-1] or 0) / 1024)
     return result
 
 
@@ -247,7 +247,9 @@ def main(keys, inductor=True, rounds=1, threads=None, c=True):
             lite = table[(k, "lite")][-1]
             line += f"{lite['plan_peak_kb']:10.0f}{lite['plan_total_kb']:10.0f}{lite['check0']:14.4f}"
             print(line)
-    print("Lite runs the generated C (native path):", {k: table[(k, "lite")][-1].get("native") for k in keys})
+    print("Lite runs the generated C (native path; then its arena in KB instead of the plan above):",
+          {k: (table[(k, "lite")][-1].get("native"), round(table[(k, "lite")][-1].get("native_arena_kb", 0)))
+           for k in keys})
     if "c" in names:
         for k in keys:
             c_ms, ort_ms = _median(table[(k, "c")], "ms_per_step"), _median(table[(k, "ort")], "ms_per_step")

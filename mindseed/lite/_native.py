@@ -22,10 +22,11 @@ _CFLAGS = ["-O3", "-std=c99", "-ffp-contract=fast", "-march=native", "-shared", 
 
 
 class NativeModel:
-    """The generated C of one input signature: `run(*float32 arrays) -> [arrays]` (fresh outputs each call)."""
+    """The generated C of one input signature: `run(*float32 arrays) -> [arrays]` (fresh outputs each call);
+    `arena_bytes`, its static activation arena."""
 
-    def __init__(self, lib, out_shapes):
-        self._lib, self.out_shapes = lib, out_shapes
+    def __init__(self, lib, out_shapes, arena_bytes):
+        self._lib, self.out_shapes, self.arena_bytes = lib, out_shapes, arena_bytes
         self._predict = lib.model_predict
         self._predict.restype = ctypes.c_int
 
@@ -74,7 +75,8 @@ def build_native(model_path, arrays):
         return None
     finally:        # the library is mapped and its weights read: the files are not needed any more
         shutil.rmtree(folder, ignore_errors=True)
-    return NativeModel(lib, _output_shapes(header))
+    arena = [line.split()[2] for line in header.splitlines() if line.startswith("#define MODEL_ARENA_BYTES ")]
+    return NativeModel(lib, _output_shapes(header), int(arena[0]))
 
 
 def _output_shapes(header):

@@ -335,6 +335,8 @@ def test_native_path_equals_eager(tmp_path, nets, monkeypatch, name, batch):
         assert got.shape == want.shape and got.dtype == np.float32
         np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-5 * np.abs(want).max())
     assert model.uses_native() == [True]
+    (arena,) = model.native_arena_bytes()      # the generated C's static arena: at least the largest activation
+    assert arena >= max(np.prod(v.shape) * 4 for v in (x, want))
 
 
 def test_native_path_falls_back(tmp_path, nets, monkeypatch):
@@ -346,7 +348,7 @@ def test_native_path_falls_back(tmp_path, nets, monkeypatch):
     model, inputs = _exported(tmp_path, net, x, "control")
     np.testing.assert_allclose(model.predict(inputs)[0].get_data_to_numpy(), net(ms.Tensor(x)).asnumpy(),
                                rtol=1e-5, atol=1e-5)
-    assert model.uses_native() == [False]
+    assert model.uses_native() == [False] and model.native_arena_bytes() == [None]
     net, x = nets["lenet"]
     monkeypatch.setattr(_native, "_compiler", lambda: None)
     ms.export(net, ms.Tensor(x), file_name=str(tmp_path / "lenet"))
