@@ -730,27 +730,27 @@ static inline __attribute__((always_inline)) void mscg_bl_tile(const int NP, int
     const float *res, float *y, const long *yo, long y_block, int relu)
 {
     mscg_v8 a0[6], a1[6];
-    int j, icb, u, v, c;
+    int j, icb, u, c;
     for (j = 0; j < 6; j++)
         a0[j] = a1[j] = MSCG_SPLAT(0.0f);
     for (icb = 0; icb < ICB; icb++)
-        for (u = 0; u < KH; u++)
-            for (v = 0; v < KW; v++, w += 128) {
-                const float *xr = x + icb * icb_stride + ((long)u * PW + v) * 8;
-                /* not unrolled: unrolled, GCC keeps the 8 channels' input values across steps and spills */
+        for (u = 0; u < KH; u++, w += 128 * KW) {
+            /* a row of the window: its KW positions' 8 channels are KW*8 consecutive floats */
+            const float *xr = x + icb * icb_stride + (long)u * PW * 8;
+            /* not unrolled: unrolled, GCC keeps the input values across steps and spills */
 #pragma GCC unroll 1
-                for (c = 0; c < 8; c++) {
-                    const mscg_v8 wa = *(const mscg_v8 *)(w + 16 * c), wb = *(const mscg_v8 *)(w + 16 * c + 8);
+            for (c = 0; c < 8 * KW; c++) {
+                const mscg_v8 wa = *(const mscg_v8 *)(w + 16 * c), wb = *(const mscg_v8 *)(w + 16 * c + 8);
 #pragma GCC unroll 6
-                    for (j = 0; j < 6; j++)
-                        if (j < NP) {
-                            const float e = xr[xo[j] + c];
-                            const mscg_v8 s = {e, e, e, e, e, e, e, e};   /* a broadcast load (MSCG_SPLAT adds) */
-                            a0[j] += s * wa;
-                            a1[j] += s * wb;
-                        }
-                }
+                for (j = 0; j < 6; j++)
+                    if (j < NP) {
+                        const float e = xr[xo[j] + c];
+                        const mscg_v8 s = {e, e, e, e, e, e, e, e};   /* a broadcast load (MSCG_SPLAT adds) */
+                        a0[j] += s * wa;
+                        a1[j] += s * wb;
+                    }
             }
+        }
     {
         const mscg_v8 b0 = *(const mscg_v8 *)bias, b1 = *(const mscg_v8 *)(bias + 8);
 #pragma GCC unroll 6
