@@ -71,7 +71,7 @@ def _header(name, lowered, total, embed):
 
 def _source(name, lowered, model_id, total, where):
     template = open(os.path.join(_HERE, "model.c.in"), encoding="utf-8").read()
-    runtime = open(os.path.join(_HERE, "runtime.c"), encoding="utf-8").read()
+    runtime = "".join(open(os.path.join(_HERE, f), encoding="utf-8").read() for f in ("runtime.c", "runtime_blocked.c"))
     params = ", ".join([f"const float *{n}" for n in lowered.in_names] + [f"float *{n}" for n in lowered.out_names])
     body = "\n".join("    " + line for line in lowered.body)
     return template.replace("@RUNTIME@", runtime).replace("@BODY@", body).replace("@PARAMS@", params) \

@@ -524,7 +524,7 @@ def _conv_blocks(w):
     return np.concatenate(blocks)
 
 
-# ------------------------------------------------------------------ the blocked layout (see runtime.c)
+# ------------------------------------------------------------------ the blocked layout (see runtime_blocked.c)
 _BORDER = 1     # the zero border around each image of a blocked value: convolutions padded by up to 1 read in place
 
 
@@ -557,7 +557,7 @@ def _spatial_mean(node):
 
 
 def blocked_values(graph):
-    """The ids of the values stored in the blocked layout (NCHW8c with a zero border, runtime.c): outputs of
+    """The ids of the values stored in the blocked layout (NCHW8c with a zero border, runtime_blocked.c): outputs of
     convolutions `_blocked_conv` accepts whose every reader is such a convolution (its input, or the residual
     operand of one whose output is blocked too) or a mean over H and W; not graph outputs. Everything else stays
     NCHW; a blocked convolution whose input is NCHW converts it first."""
