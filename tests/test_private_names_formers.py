@@ -137,3 +137,35 @@ def test_small_module_level_names():
     net = nn.Dense(1, 1)
     _callback.set_cur_net(net)
     assert _callback.CUR_NET is net
+
+
+def test_swap_cache_copies_blocks_in_place():
+    from mindseed._c_expression import swap_cache
+    host = ms.Tensor(np.arange(12, dtype=np.float32).reshape(3, 4))
+    device = ms.Tensor(np.zeros((3, 4), np.float32))
+    swap_cache(host, device, ms.Tensor(np.array([[2, 0], [0, 1]], np.int64)), False)
+    np.testing.assert_array_equal(device.asnumpy(), [[8, 9, 10, 11], [0, 1, 2, 3], [0, 0, 0, 0]])
+    swap_cache(host, device, ms.Tensor(np.array([[1, 2]], np.int64)), True)
+    np.testing.assert_array_equal(host.asnumpy()[2], [0, 1, 2, 3])
+
+
+def test_file_system_auto_parallel_context_and_dataset_module():
+    from mindseed.common import file_system
+    from mindseed.dataset import BatchDataset
+    from mindseed.dataset.engine import datasets
+    from mindseed.parallel._auto_parallel_context import auto_parallel_context
+    assert file_system.mindio_preload("net.ckpt") is False          # no MindIO installed
+    with pytest.raises(TypeError, match="ckpt_file_name"):
+        file_system.mindio_preload(3)
+    file_system.set_mindio_server_info(8)
+    assert file_system.mindio_server_info["memfs.data_block_pool_capacity_in_gb"] == "8"
+    with pytest.raises((TypeError, ValueError)):
+        file_system.set_mindio_server_info(0)
+    ctx = auto_parallel_context()
+    assert ctx.get_pipeline_stages() == 1 and ctx.get_strategy_search_mode() == "recursive_programming"
+    ctx.set_pipeline_stages(2)
+    try:
+        assert ms.get_auto_parallel_context("pipeline_stages") == 2
+    finally:
+        ms.reset_auto_parallel_context()
+    assert datasets.BatchDataset is BatchDataset

@@ -11,7 +11,8 @@ which model code (mindformers) reads.
 """
 from mindseed._c_expression import typing  # noqa: F401
 
-__all__ = ["get_code_extra", "update_pijit_default_config", "pijit_default_config", "MSContext", "ms_ctx_param"]
+__all__ = ["get_code_extra", "update_pijit_default_config", "pijit_default_config", "MSContext", "ms_ctx_param",
+           "swap_cache"]
 
 _pijit_config = {}
 
@@ -90,3 +91,12 @@ class MSContext:
     @staticmethod
     def get_backend_policy():
         return "ms"
+
+
+def swap_cache(host, device, block_mapping, is_device_to_host):
+    """Swap the blocks of a paged attention cache between host and device copies, in place: for each row
+    (src, dst) of `block_mapping`, block `src` of one cache (the device's when `is_device_to_host`, else the
+    host's) is copied over block `dst` of the other."""
+    src_cache, dst_cache = (device, host) if is_device_to_host else (host, device)
+    for src, dst in block_mapping.asnumpy().reshape(-1, 2).tolist():
+        dst_cache[int(dst)] = src_cache[int(src)]
