@@ -1,16 +1,9 @@
 """MindSpore's `mindspore.common.file_system`: where checkpoints are written and read. The basic backend is the
 local file system (`open`); MindIO, Huawei's in-memory checkpoint store, is used when its Python package
-(`mindio_acp` or `mindio`) is installed and initialises. Model code (mindformers) preloads checkpoints through
-`mindio_preload` and sizes MindIO's pool with `set_mindio_server_info`."""
-import importlib
-import logging
-
-from mindseed._checkparam import check_positive_int
+(`mindio_acp` or `mindio`) is installed and initialises. `mindio_preload` and `set_mindio_server_info` are also
+MindSpore's top-level names; model code (mindformers) imports them from here."""
 
 __all__ = ["FileSystem", "set_mindio_server_info", "mindio_preload"]
-
-logger = logging.getLogger("mindseed")
-mindio_server_info = {"memfs.data_block_pool_capacity_in_gb": "100"}
 
 
 class FileSystem:
@@ -22,35 +15,48 @@ class FileSystem:
         self.backend = "basic"
 
 
-def _init_mindio():
-    """The initialised MindIO module, or None when neither `mindio_acp` nor `mindio` is installed or starts."""
-    for name, kwargs in (("mindio_acp", {"server_info": mindio_server_info}), ("mindio", {})):
-        try:
-            mindio = importlib.import_module(name)
-        except ImportError:
-            continue
-        ret = mindio.initialize(**kwargs)
-        if ret == 0:
-            return mindio
-        logger.warning("Failed to initialize %s: ret = %s", name, ret)
-    return None
+mindio_server_info = {"memfs.data_block_pool_capacity_in_gb": "100"}
 
 
 def set_mindio_server_info(data_block_pool_capacity_in_gb=100):
-    """Set the capacity (GB, a positive int) of MindIO's data-block memory pool."""
-    check_positive_int(data_block_pool_capacity_in_gb, "data_block_pool_capacity_in_gb")
-    mindio_server_info["memfs.data_block_pool_capacity_in_gb"] = str(data_block_pool_capacity_in_gb)
+    """The memory pool (GB) MindIO's server is started with by `mindio_preload`.
+
+    Raises:
+        TypeError / ValueError: not a positive int.
+    """
+    v = data_block_pool_capacity_in_gb
+    if not isinstance(v, int) or isinstance(v, bool):
+        raise TypeError(f"For 'set_mindio_server_info', the 'data_block_pool_capacity_in_gb' must be int, but got "
+                        f"{type(v).__name__}.")
+    if v <= 0:
+        raise ValueError(f"For 'set_mindio_server_info', the 'data_block_pool_capacity_in_gb' must be positive int, "
+                         f"but got {v}.")
+    mindio_server_info["memfs.data_block_pool_capacity_in_gb"] = str(v)
+
+
+def _init_mindio():
+    try:
+        import mindio_acp as mindio  # noqa: PLC0415 -- optional: MindIO's checkpoint accelerator
+        return mindio if mindio.initialize(server_info=mindio_server_info) == 0 else None
+    except ImportError:
+        pass
+    try:
+        import mindio  # noqa: PLC0415
+        return mindio if mindio.initialize() == 0 else None
+    except ImportError:
+        return None
 
 
 def mindio_preload(ckpt_file_name):
-    """Preload a checkpoint into MindIO's memory; False when MindIO is absent or cannot preload.
+    """Preload a checkpoint into MindIO's memory cache; False when MindIO (mindio_acp / mindio) is not installed or
+    did not start, as in MindSpore.
 
     Raises:
-        TypeError: `ckpt_file_name` is not a str.
+        TypeError: `ckpt_file_name` not a str.
     """
     if not isinstance(ckpt_file_name, str):
-        raise TypeError(f"For 'mindio_preload', the type of 'ckpt_file_name' should be 'str', but got "
-                        f"'{type(ckpt_file_name).__name__}'.")
+        raise TypeError(f"For 'mindio_preload', the 'ckpt_file_name' must be str, but got "
+                        f"{type(ckpt_file_name).__name__}.")
     mindio = _init_mindio()
     if mindio is None or not hasattr(mindio, "preload"):
         return False
