@@ -11,6 +11,7 @@ _AUTODIFF = ("grad", "value_and_grad", "vjp", "jvp", "jacfwd", "jacrev", "get_gr
              "derivative")
 for _name in ("GradOperation", "Morph") + _AUTODIFF:
     setattr(ops, _name, getattr(autograd, _name))
+ops.operations.Morph = autograd.Morph
 # ... and where MindSpore's module layout puts them: ops.functional / ops.function(.grad.grad_func), ops.composite
 for _module in (ops.functional, ops.function, _function_grad, _function_grad.grad_func):
     for _name in _AUTODIFF:

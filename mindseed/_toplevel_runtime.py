@@ -11,6 +11,7 @@ import numpy as np
 
 from mindseed import _backend as B
 from mindseed.common import context as _context
+from mindseed.common.file_system import mindio_preload, mindio_server_info, set_mindio_server_info  # noqa: F401
 from mindseed.common.symbol import Symbol
 from mindseed.common.tensor import Tensor
 from mindseed.compiler import flops as _flops
@@ -260,51 +261,4 @@ class DeviceCtx:
         _context.set_device(target, device_id)
 
 
-# ---------------------------------------------------------------- MindIO
-mindio_server_info = {"memfs.data_block_pool_capacity_in_gb": "100"}
-
-
-def set_mindio_server_info(data_block_pool_capacity_in_gb=100):
-    """The memory pool (GB) MindIO's server is started with by `mindio_preload`.
-
-    Raises:
-        TypeError / ValueError: not a positive int.
-    """
-    v = data_block_pool_capacity_in_gb
-    if not isinstance(v, int) or isinstance(v, bool):
-        raise TypeError(f"For 'set_mindio_server_info', the 'data_block_pool_capacity_in_gb' must be int, but got "
-                        f"{type(v).__name__}.")
-    if v <= 0:
-        raise ValueError(f"For 'set_mindio_server_info', the 'data_block_pool_capacity_in_gb' must be positive int, "
-                         f"but got {v}.")
-    mindio_server_info["memfs.data_block_pool_capacity_in_gb"] = str(v)
-
-
-def _init_mindio():
-    try:
-        import mindio_acp as mindio  # noqa: PLC0415 -- optional: MindIO's checkpoint accelerator
-        return mindio if mindio.initialize(server_info=mindio_server_info) == 0 else None
-    except ImportError:
-        pass
-    try:
-        import mindio  # noqa: PLC0415
-        return mindio if mindio.initialize() == 0 else None
-    except ImportError:
-        return None
-
-
-def mindio_preload(ckpt_file_name):
-    """Preload a checkpoint into MindIO's memory cache; False when MindIO (mindio_acp / mindio) is not installed or
-    did not start, as in MindSpore.
-
-    Raises:
-        TypeError: `ckpt_file_name` not a str.
-    """
-    if not isinstance(ckpt_file_name, str):
-        raise TypeError(f"For 'mindio_preload', the 'ckpt_file_name' must be str, but got "
-                        f"{type(ckpt_file_name).__name__}.")
-    mindio = _init_mindio()
-    if mindio is None or not hasattr(mindio, "preload"):
-        return False
-    mindio.preload(ckpt_file_name)
-    return True
+# MindIO (the top level's `mindio_preload`, `set_mindio_server_info`) lives in common.file_system, MindSpore's module

@@ -3,6 +3,7 @@ from mindseed._utils import _state
 from mindseed.common.tensor import Tensor
 from mindseed.autograd._tape import paused
 from mindseed.ops._registry import Op
+from mindseed.ops.operations._base import PrimitiveWithInfer
 
 __all__ = ["call_with_bprop", "custom_vjp", "Morph"]
 
@@ -80,11 +81,12 @@ def custom_vjp(fn=None):
     return _CustomVjp
 
 
-class Morph:
+class Morph(PrimitiveWithInfer):
     """A user function used as one operator of a graph (MindSpore's `ops.Morph`): `Morph(fn, infer_shape,
     infer_dtype, bprop_fn=None)(*args, **kwargs)` is `fn(*args, **kwargs)`, differentiated by autodiff of `fn` or,
     given `bprop_fn(*args, out, dout)`, by that rule. `infer_shape` / `infer_dtype` describe the output for
     MindSpore's graph compiler; here the traced `fn` carries its own shapes. Only in GRAPH_MODE, as MindSpore.
+A Primitive: attributes (`add_prim_attr`) and a sharding (`shard`) can be given to it.
     """
 
     def __init__(self, fn, infer_shape, infer_dtype, bprop_fn=None):
@@ -93,7 +95,7 @@ class Morph:
                 raise TypeError(f"For 'Morph', '{name}' must be callable, but got {type(f).__name__}.")
         if bprop_fn is not None and not callable(bprop_fn):
             raise TypeError(f"For 'Morph', 'bprop_fn' must be callable or None, but got {type(bprop_fn).__name__}.")
-        self.name = "Morph"
+        super().__init__("Morph")
         self.fn, self.infer_shape, self.infer_dtype, self.bprop_fn = fn, infer_shape, infer_dtype, bprop_fn
 
     def __call__(self, *args, **kwargs):

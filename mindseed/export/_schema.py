@@ -23,7 +23,8 @@ PRIM_TYPES = {"PRIMITIVE": 1, "PRIMITIVE_FUNCTION": 2}
 
 _F = descriptor_pb2.FieldDescriptorProto
 _SCALARS = {"string": _F.TYPE_STRING, "bytes": _F.TYPE_BYTES, "int64": _F.TYPE_INT64, "int32": _F.TYPE_INT32,
-            "uint64": _F.TYPE_UINT64, "float": _F.TYPE_FLOAT, "double": _F.TYPE_DOUBLE, "bool": _F.TYPE_BOOL}
+            "uint64": _F.TYPE_UINT64, "uint32": _F.TYPE_UINT32, "float": _F.TYPE_FLOAT, "double": _F.TYPE_DOUBLE,
+            "bool": _F.TYPE_BOOL}
 _LABELS = {"opt": _F.LABEL_OPTIONAL, "rep": _F.LABEL_REPEATED, "req": _F.LABEL_REQUIRED, "oneof": _F.LABEL_OPTIONAL}
 
 # message -> [(label, type, name, number)]; a type that is not a scalar names a message (or ".enum:" an enum)

@@ -24,3 +24,17 @@ def _is_in_auto_parallel_mode():
 
 def _get_stage_device_num():
     return _get_device_num() // get_auto_parallel_context("pipeline_stages")
+
+
+def _is_sharding_propagation():
+    """Whether the strategy search propagates shardings (`search_mode="sharding_propagation"` or the older flag)."""
+    return get_auto_parallel_context("search_mode") == "sharding_propagation" or \
+        bool(get_auto_parallel_context("sharding_propagation"))
+
+
+def _get_pipeline_stages():
+    return get_auto_parallel_context("pipeline_stages")
+
+
+def _get_enable_parallel_optimizer():
+    return get_auto_parallel_context("enable_parallel_optimizer")

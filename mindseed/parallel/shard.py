@@ -107,3 +107,41 @@ def shard(fn, in_strategy, out_strategy=None, parameter_plan=None):
 
     sharded.__wrapped__ = fn
     return sharded
+
+
+class _DistributedTensorInfo:
+    """MindSpore's description of a tensor's distribution (checkpoint code builds it from a `Layout`): the layout
+    and the number of pieces each dimension is cut into (`sharding_strategy`).
+
+    Raises:
+        TypeError: `distributed_info` is not a Layout.
+    """
+
+    def __init__(self, distributed_info):
+        if not isinstance(distributed_info, Layout):
+            raise TypeError(f"DistributedTensorInfo only supports Layout or DeviceMesh as input, but got "
+                            f"{type(distributed_info)}")
+        self._layout = self._distributed_info = distributed_info
+        self._sharding_strategy = None
+
+    @property
+    def layout(self):
+        return self._layout
+
+    @property
+    def distributed_info(self):
+        return self._distributed_info
+
+    @property
+    def sharding_strategy(self):
+        """Per tensor dimension, the product of the device-matrix axes (counted from the right) cutting it."""
+        if self._sharding_strategy is None:
+            info = self._layout.to_dict()
+            dev, strategy = info["device_matrix"], []
+            for entry in info["tensor_map"]:
+                size = 1
+                for axis in entry if isinstance(entry, (tuple, list)) else (entry,):
+                    size *= dev[len(dev) - axis - 1] if axis != -1 else 1
+                strategy.append(size)
+            self._sharding_strategy = strategy
+        return self._sharding_strategy

@@ -1,5 +1,5 @@
 """`mindspore.dataset.transforms`: transforms for any data type (Compose, TypeCast, OneHot, ...)."""
-from mindseed.dataset.transforms import _transforms as transforms  # noqa: F401  (mindspore's submodule name)
+from mindseed.dataset.transforms import transforms  # noqa: F401  (mindspore's submodule name)
 from mindseed.dataset.transforms import py_transforms_util, validators  # noqa: F401
 from mindseed.dataset.transforms._base import PyTensorOperation, TensorOperation  # noqa: F401
 from mindseed.dataset.transforms._transforms import (Compose, Concatenate, Duplicate, Fill, Mask, OneHot,  # noqa: F401

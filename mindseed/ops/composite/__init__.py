@@ -9,8 +9,9 @@ from mindseed.ops.functional import (batch_dot, clip_by_global_norm, clip_by_val
                                      cummin, dot, gamma, laplace, matmul, mm, multinomial, normal, ones_like,
                                      poisson, repeat_elements, repeat_interleave, sequence_mask, tensor_dot,
                                      uniform, vecdot, zeros_like)
+from mindseed.ops.functional._inner import add_flags  # noqa: F401
 
 __all__ = ["Map", "MultitypeFuncGraph", "GradOperation", "HyperMap", "zeros_like", "ones_like", "normal", "laplace",
            "uniform", "gamma", "poisson", "multinomial", "cummin", "repeat_elements", "repeat_interleave",
            "sequence_mask", "matmul", "mm", "count_nonzero", "tensor_dot", "vecdot", "dot", "batch_dot",
-           "clip_by_value", "clip_by_global_norm"]
+           "clip_by_value", "clip_by_global_norm", "add_flags"]

@@ -79,6 +79,13 @@ def flash_attention_score(query, key, value, head_num, real_shift=None, drop_mas
     for name, t in (("query", query), ("key", key), ("value", value)):
         if not isinstance(t, Tensor):
             raise TypeError(f"For 'FlashAttentionScore', the '{name}' must be a Tensor, but got {type(t).__name__}.")
+    check_fa_args(input_layout, sparse_mode, keep_prob, drop_mask, prefix, actual_seq_qlen, actual_seq_kvlen)
+    return attend(query, key, value, head_num, input_layout, scalar_value, attn_mask, real_shift, sparse_mode)[0]
+
+
+def check_fa_args(input_layout, sparse_mode, keep_prob, drop_mask, prefix, actual_seq_qlen, actual_seq_kvlen):
+    """FlashAttentionScore's checks of the layout, the sparse mode and the forms not carried (dropout, variable
+    lengths)."""
     if input_layout not in _LAYOUTS:
         raise ValueError(f"For 'FlashAttentionScore', the 'input_layout' must be one of {_LAYOUTS}, but got "
                          f"{input_layout!r}.")
@@ -91,11 +98,10 @@ def flash_attention_score(query, key, value, head_num, real_shift=None, drop_mas
     if actual_seq_qlen is not None or actual_seq_kvlen is not None or prefix is not None:
         raise ValueError("For 'FlashAttentionScore', variable-length sequences (actual_seq_qlen, actual_seq_kvlen, "
                          "prefix) are not supported: pad the batch and pass attn_mask.")
-    return _attend(query, key, value, head_num, input_layout, scalar_value, attn_mask, real_shift, sparse_mode)[0]
 
 
-def _attend(query, key, value, head_num, input_layout, scale, attn_mask, pse, sparse_mode):
-    """(output in the query's layout, log-sum-exp of the scores (B, N, S1, 1))."""
+def attend(query, key, value, head_num, input_layout, scale, attn_mask, pse, sparse_mode):
+    """(output in the query's layout, the masked, scaled scores (B, N, S1, S2))."""
     for name, t in (("query", query), ("key", key), ("value", value)):
         if not isinstance(t, Tensor):
             raise TypeError(f"For 'FlashAttentionScore', the '{name}' must be a Tensor, but got {type(t).__name__}.")
@@ -125,7 +131,7 @@ def _attend(query, key, value, head_num, input_layout, scale, attn_mask, pse, sp
     probs = F.softmax(scores, -1)
     if excluded is not None:                 # a query with every key excluded attends to nothing: zeros, not NaN
         probs = F.where(F.isnan(probs), F.zeros_like(probs), probs)
-    return _from_bnsd(F.matmul(probs, v), input_layout), F.logsumexp(scores, -1, True)
+    return _from_bnsd(F.matmul(probs, v), input_layout), scores
 
 
 def _check_inference(api, layout, sparse_mode, **unsupported):
@@ -148,7 +154,7 @@ def prompt_flash_attention(query, key, value, attn_mask=None, actual_seq_lengths
     _check_inference("PromptFlashAttention", input_layout, sparse_mode, actual_seq_lengths=actual_seq_lengths,
                      actual_seq_lengths_kv=actual_seq_lengths_kv, deq_scale1=deq_scale1, quant_scale1=quant_scale1,
                      deq_scale2=deq_scale2, quant_scale2=quant_scale2, quant_offset2=quant_offset2)
-    return _attend(query, key, value, num_heads, input_layout, scale_value, attn_mask, pse_shift, sparse_mode)[0]
+    return attend(query, key, value, num_heads, input_layout, scale_value, attn_mask, pse_shift, sparse_mode)[0]
 
 
 def incre_flash_attention(query, key, value, attn_mask=None, actual_seq_lengths=None, pse_shift=None,
@@ -161,7 +167,7 @@ def incre_flash_attention(query, key, value, attn_mask=None, actual_seq_lengths=
                      dequant_scale1=dequant_scale1, quant_scale1=quant_scale1, dequant_scale2=dequant_scale2,
                      quant_scale2=quant_scale2, quant_offset2=quant_offset2, antiquant_scale=antiquant_scale,
                      antiquant_offset=antiquant_offset, block_table=block_table, kv_padding_size=kv_padding_size)
-    return _attend(query, key, value, num_heads, input_layout, scale_value, attn_mask, pse_shift, 0)[0]
+    return attend(query, key, value, num_heads, input_layout, scale_value, attn_mask, pse_shift, 0)[0]
 
 
 def fused_infer_attention_score(query, key, value, *, pse_shift=None, atten_mask=None, actual_seq_lengths=None,
@@ -186,5 +192,5 @@ def fused_infer_attention_score(query, key, value, *, pse_shift=None, atten_mask
                      block_table=block_table, query_padding_size=query_padding_size, kv_padding_size=kv_padding_size,
                      key_shared_prefix=key_shared_prefix, value_shared_prefix=value_shared_prefix,
                      actual_shared_prefix_len=actual_shared_prefix_len)
-    out, lse = _attend(query, key, value, num_heads, input_layout, scale, atten_mask, pse_shift, sparse_mode)
-    return out, (lse if softmax_lse_flag else F.zeros((1,), mstype.float32))
+    out, scores = attend(query, key, value, num_heads, input_layout, scale, atten_mask, pse_shift, sparse_mode)
+    return out, (F.logsumexp(scores, -1, True) if softmax_lse_flag else F.zeros((1,), mstype.float32))

@@ -20,6 +20,7 @@ from mindseed.ops.operations import (  # noqa: F401
     SparseSoftmaxCrossEntropyWithLogits, Tanh, TripletMarginLoss, UpsampleNearest3D, UpsampleTrilinear3D)
 from mindseed.ops.operations._runtime_prims import (  # noqa: F401
     ApplyRotaryPosEmb, DeformableOffsets, GroupTopk, PagedAttention, PagedAttentionMask, ReshapeAndCache)
+from mindseed.ops.operations._mint_prims import FlashAttentionScore  # noqa: F401
 
 __all__ = [
     "Adam", "AdamNoUpdateParam", "AdamWeightDecay", "AdaptiveAvgPool2D", "AdaptiveAvgPool3D", "AdaptiveMaxPool2D",

@@ -7,6 +7,14 @@ from mindseed.common.tensor import Tensor
 
 __all__ = ["Callback", "RunContext"]
 
+CUR_NET = None      # the network being trained, for code that saves it (MindSpore's `set_cur_net`)
+
+
+def set_cur_net(net):
+    """Record the network being trained (MindSpore's private hook, called by training loops)."""
+    global CUR_NET
+    CUR_NET = net
+
 _HOOKS = ("on_train_begin", "on_train_epoch_begin", "on_train_epoch_end", "on_train_step_begin", "on_train_step_end",
           "on_train_end", "on_eval_begin", "on_eval_epoch_begin", "on_eval_epoch_end", "on_eval_step_begin",
           "on_eval_step_end", "on_eval_end", "begin", "epoch_begin", "epoch_end", "step_begin", "step_end", "end")

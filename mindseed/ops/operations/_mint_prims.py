@@ -1,0 +1,297 @@
+"""The Primitive classes of MindSpore's generated operators with `mint`'s signatures (`ops.auto_generate.AddExt()(x,
+y, alpha)`, `SumExt()(x, dim, keepdim, dtype)`, `StackExt(dim)(tensors)`, `Swiglu()(x, dim)`, ...), which model code
+(mindformers) builds its layers from, and the fused operators it calls: `GroupedMatmul`, `MoeFinalizeRouting`,
+`FlashAttentionScore` (the attention math of `ops.flash_attention_score`, with the softmax statistics MindSpore's
+kernel returns beside the output).
+
+`mint` sits above `ops`: the mint functions are looked up at call time through the registration of
+`ops.auto_generate._ext` (`SOURCES`), so each class here is the mint function of its name."""
+from mindseed.common import dtype as mstype
+from mindseed.common.tensor import Tensor
+from mindseed.ops import functional as F
+from mindseed.ops.functional import _attention
+from mindseed.ops.operations._base import REQUIRED, AttrPrimitive, simple_primitive
+
+__all__ = ["AddExt", "SubExt", "SumExt", "MeanExt", "CumsumExt", "ZerosLikeExt", "BatchMatMulExt", "SplitWithSize",
+           "Chunk", "Outer", "IndexSelect", "SortExt", "TopkExt", "SiLU", "Muls", "FmodScalar", "Scatter",
+           "StackExt", "OneHotExt", "Swiglu", "SwigluGrad", "GroupedMatmul", "MoeFinalizeRouting", "FusedAddTopKDiv",
+           "QuantV2", "DynamicQuantExt", "QuantBatchMatmul",
+           "FlashAttentionScore"]
+
+
+def _mint(name):
+    """mint's (or mint.nn.functional's) function `name`."""
+    # imported here: the auto_generate package lists ops.operations' classes when it is first imported
+    from mindseed.ops.auto_generate import _ext  # noqa: PLC0415
+    return next(getattr(source, name) for source in _ext.SOURCES if hasattr(source, name))
+
+
+def _mint_fn(name):
+    def call(*args, **kwargs):
+        return _mint(name)(*args, **kwargs)
+    return call
+
+
+def _alpha(name):
+    def call(input, other, alpha=1):
+        return _mint(name)(input, other, alpha=alpha)
+    return call
+
+
+def _sum(input, dim=None, keepdim=False, dtype=None):
+    return _mint("sum")(input, dim, keepdim, dtype=dtype)
+
+
+def _mean(input, dim=None, keepdim=False, dtype=None):
+    return _mint("mean")(input, dim, keepdim, dtype=dtype)
+
+
+def _zeros_like(input, dtype=None):
+    return _mint("zeros_like")(input, dtype=dtype)
+
+
+def _sort(input, dim=-1, descending=False, stable=False):
+    return _mint("sort")(input, dim=dim, descending=descending, stable=stable)
+
+
+def _silu(input):
+    return _mint("silu")(input)
+
+
+def _muls(input, other):
+    return F.mul(input, other)
+
+
+def _scatter(input, dim, index, src, reduce="none"):
+    """input with src (a Tensor or a number) written (or added, multiplied) at `index` along `dim`."""
+    reductions = {"none": "none", "add": "add", "multiply": "mul"}
+    if reduce not in reductions:
+        raise ValueError(f"For 'Scatter', 'reduce' must be one of {tuple(reductions)}, but got {reduce!r}.")
+    if not isinstance(src, Tensor):
+        src = F.fill(input.dtype, index.shape, src)
+    if reduce != "multiply":
+        return F.tensor_scatter_elements(input, index, src, dim, reductions[reduce])
+    # the product: each element of src multiplies input at its full coordinate (index along dim, its own elsewhere)
+    dim = dim % input.ndim
+    coords = [index if d == dim else F.broadcast_to(F.reshape(F.arange(0, index.shape[d], dtype=index.dtype),
+                                                              tuple(-1 if e == d else 1 for e in range(index.ndim))),
+                                                    index.shape) for d in range(input.ndim)]
+    src = src[tuple(slice(0, n) for n in index.shape)]
+    return F.tensor_scatter_mul(input, F.stack(coords, -1), src)
+
+
+def _swiglu_grad(grad_output, input, dim=-1):
+    """The gradient of swiglu(input, dim) = silu(a) * b with respect to input = [a, b] along dim."""
+    a, b = F.chunk(input, 2, dim)
+    sig = F.sigmoid(a)
+    da = grad_output * b * sig * (1 + a * (1 - sig))
+    return F.cat((da, grad_output * a * sig), dim)
+
+
+_DOC = "`{0}()(...)`: MindSpore's generated `{0}`, the `mint.{1}` form (same arguments and result)."
+_SIMPLE = (("CumsumExt", "cumsum"), ("BatchMatMulExt", "bmm"), ("SplitWithSize", "split"), ("Chunk", "chunk"),
+           ("Outer", "outer"), ("IndexSelect", "index_select"), ("TopkExt", "topk"), ("FmodScalar", "fmod"))
+CumsumExt, BatchMatMulExt, SplitWithSize, Chunk, Outer, IndexSelect, TopkExt, FmodScalar = (
+    simple_primitive(cls, _mint_fn(fn), _DOC.format(cls, fn)) for cls, fn in _SIMPLE)
+AddExt = simple_primitive("AddExt", _alpha("add"), _DOC.format("AddExt", "add"))
+SubExt = simple_primitive("SubExt", _alpha("sub"), _DOC.format("SubExt", "sub"))
+SumExt = simple_primitive("SumExt", _sum, _DOC.format("SumExt", "sum"))
+MeanExt = simple_primitive("MeanExt", _mean, _DOC.format("MeanExt", "mean"))
+ZerosLikeExt = simple_primitive("ZerosLikeExt", _zeros_like, _DOC.format("ZerosLikeExt", "zeros_like"))
+SortExt = simple_primitive("SortExt", _sort, _DOC.format("SortExt", "sort"))
+SiLU = simple_primitive("SiLU", _silu, "`SiLU()(input)`: input * sigmoid(input).")
+Muls = simple_primitive("Muls", _muls, "`Muls()(input, other)`: input times the number `other`.")
+Scatter = simple_primitive("Scatter", _scatter, "`Scatter()(input, dim, index, src, reduce='none')`: `src` written "
+                           "into `input` at `index` along `dim` ('add' adds it, 'multiply' multiplies by it).")
+Swiglu = simple_primitive("Swiglu", lambda input, dim=-1: F.swiglu(input, dim),
+                          "`Swiglu()(input, dim=-1)`: silu(a) * b of the halves a, b of `input` along `dim`.")
+SwigluGrad = simple_primitive("SwigluGrad", _swiglu_grad, "`SwigluGrad()(grad_output, input, dim=-1)`: the "
+                              "gradient of Swiglu with respect to its input.")
+
+
+class StackExt(AttrPrimitive):
+    """`StackExt(dim=0)(tensors)`: the tensors stacked along a new axis `dim`."""
+    _params = (("dim", 0),)
+
+    def __call__(self, tensors):
+        return _mint("stack")(tensors, self.dim)
+
+
+class OneHotExt(AttrPrimitive):
+    """`OneHotExt(axis=-1)(tensor, num_classes, on_value, off_value)`: the one-hot encoding of the indices."""
+    _params = (("axis", -1),)
+
+    def __call__(self, tensor, num_classes, on_value, off_value):
+        return F.one_hot(tensor, num_classes, on_value, off_value, self.axis)
+
+
+class GroupedMatmul(AttrPrimitive):
+    """`GroupedMatmul(split_item=0, group_type=-1, transpose_a=False, transpose_b=False)(x, weight, bias=None, ...,
+    group_list=None)`: a matrix product per group.
+
+    group_type -1: `x` and `weight` are lists of equal length and the i-th output is x[i] @ weight[i] (+ bias[i]).
+    group_type 0: `x` holds one (M, K) matrix whose rows are split into groups by `group_list` (the running ends of
+    the groups, as MindSpore's kernel takes them), `weight` one (E, K, N) tensor; group e's rows are multiplied by
+    weight[e]. With split_item 2 or 3 the result is one tensor (rows in x's order), else a list per group.
+    Quantised (scale, offset) and anti-quantised weights are MindSpore's Ascend-only forms: a ValueError here.
+    """
+    _params = (("split_item", 0), ("group_type", -1), ("transpose_a", False), ("transpose_b", False))
+
+    def __call__(self, x, weight, bias=None, scale=None, offset=None, antiquant_scale=None, antiquant_offset=None,
+                 group_list=None):
+        if any(t is not None for t in (scale, offset, antiquant_scale, antiquant_offset)):
+            raise ValueError("For 'GroupedMatmul', quantised inputs (scale, offset, antiquant_scale, "
+                             "antiquant_offset) need Ascend's kernel; pass float weights.")
+        xs, ws = list(x), list(weight)
+        bs = list(bias) if bias is not None else None
+        if self.group_type == -1:
+            if len(xs) != len(ws):
+                raise ValueError(f"For 'GroupedMatmul', with group_type -1 'x' and 'weight' must hold as many "
+                                 f"tensors, but got {len(xs)} and {len(ws)}.")
+            outs = [self._mm(a, w, None if bs is None else bs[i]) for i, (a, w) in enumerate(zip(xs, ws))]
+        elif self.group_type == 0:
+            if len(xs) != 1 or len(ws) != 1 or group_list is None:
+                raise ValueError("For 'GroupedMatmul', group_type 0 takes one 'x', one 'weight' of shape (E, K, N) "
+                                 "and a 'group_list'.")
+            ends = [int(e) for e in (group_list.asnumpy() if isinstance(group_list, Tensor) else group_list)]
+            w, starts = ws[0], [0] + ends[:-1]
+            if len(ends) != w.shape[0]:
+                raise ValueError(f"For 'GroupedMatmul', 'group_list' must hold one end per expert ({w.shape[0]}), "
+                                 f"but got {len(ends)}.")
+            outs = [self._mm(xs[0][s:e], w[i], None if bs is None else bs[0][i])
+                    for i, (s, e) in enumerate(zip(starts, ends))]
+        else:
+            raise ValueError(f"For 'GroupedMatmul', 'group_type' must be -1 or 0 here, but got {self.group_type}.")
+        return [F.cat(outs, 0)] if self.split_item in (2, 3) else outs
+
+    def _mm(self, a, w, b):
+        a = F.swapaxes(a, -1, -2) if self.transpose_a else a
+        w = F.swapaxes(w, -1, -2) if self.transpose_b else w
+        out = F.matmul(a, w)
+        return out if b is None else out + b
+
+
+def _moe_finalize_routing(expanded_x, x1, x2=None, bias=None, scales=None, expanded_row_idx=None,
+                          expanded_expert_idx=None):
+    """out[i] = x1[i] + x2[i] + sum_k scales[i, k] * (expanded_x[expanded_row_idx[i + k * N]] + bias[expert[i, k]])
+    for N tokens routed to K experts each (MindSpore's MoeFinalizeRouting)."""
+    n = x1.shape[0]
+    k = scales.shape[1] if scales is not None else expanded_x.shape[0] // n
+    rows = F.reshape(F.gather(expanded_x, expanded_row_idx, 0), (k, n, -1))             # [K, N, H]
+    if bias is not None:
+        rows = rows + F.gather(bias, F.transpose(expanded_expert_idx, (1, 0)), 0)       # expert of (token, k)
+    weights = F.transpose(scales, (1, 0))[..., None] if scales is not None else 1.0
+    out = x1 + F.reduce_sum(rows * weights, 0)
+    return out if x2 is None else out + x2
+
+
+MoeFinalizeRouting = simple_primitive("MoeFinalizeRouting", _moe_finalize_routing, _moe_finalize_routing.__doc__)
+
+
+def _fused_add_topk_div(x, add_num, group_num, group_topk, n, k, activate_type=0, is_norm=True, scale=2.5,
+                        mapping_num=None, mapping_table=None, enable_expert_mapping=False):
+    """Grouped top-k expert routing (DeepSeek-V3's): scores = sigmoid(x); the experts (columns) fall in `group_num`
+    groups, each scored by the sum of its `n` largest `scores + add_num`; in the `group_topk` best groups the `k`
+    largest `scores + add_num` are chosen. Returns (their scores, normalised to sum 1 and times `scale` when
+    `is_norm`, float32 [tokens, k]; their expert indices, int32 [tokens, k])."""
+    if enable_expert_mapping or mapping_num is not None or mapping_table is not None:
+        raise ValueError("For 'FusedAddTopKDiv', the logical-expert mapping (enable_expert_mapping, mapping_num, "
+                         "mapping_table) is not supported here: route to physical experts.")
+    if activate_type != 0:
+        raise ValueError(f"For 'FusedAddTopKDiv', 'activate_type' must be 0 (sigmoid), but got {activate_type}.")
+    tokens, experts = x.shape
+    if experts % group_num:
+        raise ValueError(f"For 'FusedAddTopKDiv', the {experts} experts must divide into 'group_num' {group_num} "
+                         f"groups.")
+    scores = F.sigmoid(F.cast(x, mstype.float32))
+    choice = scores + F.cast(add_num, mstype.float32)
+    grouped = F.reshape(choice, (tokens, group_num, experts // group_num))
+    group_scores = F.reduce_sum(F.topk(grouped, n)[0], -1)                               # [tokens, groups]
+    kept = F.topk(group_scores, group_topk)[1]
+    group_mask = F.reduce_sum(F.one_hot(kept, group_num, 1.0, 0.0), 1)                   # 1 for a kept group
+    expert_mask = F.reshape(F.broadcast_to(group_mask[..., None], grouped.shape), (tokens, experts))
+    masked = F.where(expert_mask > 0, choice, F.fill(mstype.float32, choice.shape, float("-inf")))
+    indices = F.topk(masked, k)[1]
+    weights = F.gather_elements(scores, 1, indices)
+    if is_norm:
+        weights = weights / F.sum(weights, -1, True) * scale
+    return weights, F.cast(indices, mstype.int32)
+
+
+FusedAddTopKDiv = simple_primitive("FusedAddTopKDiv", _fused_add_topk_div, _fused_add_topk_div.__doc__)
+
+
+class FlashAttentionScore(AttrPrimitive):
+    """`FlashAttentionScore(head_num, keep_prob=1.0, scale_value=1.0, pre_tokens, next_tokens, inner_precise=0,
+    input_layout='BSH', sparse_mode=0)(query, key, value, real_shift, drop_mask, padding_mask, attn_mask, prefix,
+    actual_seq_qlen, actual_seq_kvlen)` -> (softmax_max, softmax_sum, softmax_out, attention_out).
+
+    attention_out is `ops.flash_attention_score` (softmax(scale * (real_shift + q k^T)) with `attn_mask` 1 excluded,
+    times v); softmax_max and softmax_sum are the row maximum of the scores and the sum of exp(score - max), shape
+    (B, N, S1, 8) float32 (the kernel's layout, the value repeated 8 times); softmax_out is a zero of
+    shape (1,) in the query's dtype, as MindSpore returns when it keeps no probabilities."""
+    _params = (("head_num", REQUIRED), ("keep_prob", 1.0), ("scale_value", 1.0), ("pre_tokens", 2147483647),
+               ("next_tokens", 2147483647), ("inner_precise", 0), ("input_layout", "BSH"), ("sparse_mode", 0))
+
+    def __call__(self, query, key, value, real_shift=None, drop_mask=None, padding_mask=None, attn_mask=None,
+                 prefix=None, actual_seq_qlen=None, actual_seq_kvlen=None):
+        _attention.check_fa_args(self.input_layout, self.sparse_mode, self.keep_prob, drop_mask, prefix,
+                                 actual_seq_qlen, actual_seq_kvlen)
+        out, scores = _attention.attend(query, key, value, self.head_num, self.input_layout, self.scale_value,
+                                        attn_mask, real_shift, self.sparse_mode)
+        scores = F.cast(scores, mstype.float32)
+        row_max = F.amax(scores, -1, True)
+        finite_max = F.where(F.isinf(row_max), F.zeros_like(row_max), row_max)
+        row_sum = F.sum(F.exp(scores - finite_max), -1, True)
+        stats = tuple(F.tile(t, (1, 1, 1, 8)) for t in (row_max, row_sum))
+        return stats + (F.zeros((1,), query.dtype), out)
+
+
+def _to_int8(y):
+    return F.cast(F.clamp(F.round(y), -128.0, 127.0), mstype.int8)
+
+
+def _quant_v2(x, scale, offset, sqrt_mode=False, rounding_mode="ROUND", dst_type=mstype.int8):
+    """round(scale * x + offset) (scale applied twice with `sqrt_mode`), saturated to int8."""
+    if rounding_mode.upper() != "ROUND" or dst_type != mstype.int8:
+        raise ValueError(f"For 'QuantV2', only rounding_mode 'ROUND' and dst_type int8 are supported, but got "
+                         f"{rounding_mode!r} and {dst_type}.")
+    for name, t in (("scale", scale), ("offset", offset)):
+        if t.shape[-1:] != x.shape[-1:]:
+            raise ValueError(f"For 'QuantV2', the last dimension of '{name}' must be that of x ({x.shape[-1]}), "
+                             f"but got shape {t.shape}.")
+    y = x * scale * scale if sqrt_mode else x * scale
+    return _to_int8(F.cast(y + offset, mstype.float32))
+
+
+def _dynamic_quant(x, smooth_scales=None):
+    """Symmetric int8 quantisation per row (token): x (times `smooth_scales`) divided by max|x| / 127 of its row.
+    Returns (int8 values, the float32 scale of each row)."""
+    x = F.cast(x if smooth_scales is None else x * smooth_scales, mstype.float32)
+    scale = F.amax(F.abs(x), -1) / 127.0
+    safe = F.where(scale > 0, scale, F.ones_like(scale))
+    return _to_int8(x / safe[..., None]), scale
+
+
+QuantV2 = simple_primitive("QuantV2", _quant_v2, _quant_v2.__doc__)
+DynamicQuantExt = simple_primitive("DynamicQuantExt", _dynamic_quant, _dynamic_quant.__doc__)
+
+
+class QuantBatchMatmul(AttrPrimitive):
+    """`QuantBatchMatmul(transpose_x1=False, transpose_x2=False, dtype=float16)(x1, x2, scale, offset=None,
+    bias=None, pertokenScaleOptional=None)`: the int8 product x1 @ x2 accumulated exactly (int32), plus `bias`,
+    times `scale` (per output column) and the per-token scale, then `offset`, in `dtype`."""
+    _params = (("transpose_x1", False), ("transpose_x2", False), ("dtype", mstype.float16))
+
+    def __call__(self, x1, x2, scale, offset=None, bias=None, pertokenScaleOptional=None):  # noqa: N803
+        a = F.swapaxes(x1, -1, -2) if self.transpose_x1 else x1
+        b = F.swapaxes(x2, -1, -2) if self.transpose_x2 else x2
+        acc = F.cast(F.matmul(F.cast(a, mstype.float64), F.cast(b, mstype.float64)), mstype.float64)
+        if bias is not None:
+            acc = acc + F.cast(bias, mstype.float64)
+        out = acc * F.cast(scale, mstype.float64)
+        if pertokenScaleOptional is not None:
+            out = out * F.cast(pertokenScaleOptional, mstype.float64)[..., None]
+        if offset is not None:
+            out = out + F.cast(offset, mstype.float64)
+        return F.cast(out, self.dtype)

@@ -1,0 +1,193 @@
+"""The generated Primitive classes with mint's signatures (`ops.auto_generate.AddExt`, `SumExt`, `StackExt`, ...)
+and the fused operators model code builds layers from (GroupedMatmul, MoeFinalizeRouting, FusedAddTopKDiv,
+QuantV2, DynamicQuantExt, QuantBatchMatmul, FlashAttentionScore), against numpy."""
+import numpy as np
+import pytest
+
+import mindseed as ms
+from mindseed.ops import auto_generate as A
+from mindseed.ops.operations import nn_ops
+
+RNG = np.random.default_rng(0)
+
+
+def _t(a):
+    return ms.Tensor(a)
+
+
+def _f32(*shape):
+    return RNG.standard_normal(shape).astype(np.float32)
+
+
+def test_ext_arithmetic_and_reductions():
+    x, y = _f32(3, 4), _f32(3, 4)
+    np.testing.assert_allclose(A.AddExt()(_t(x), _t(y), 2).asnumpy(), x + 2 * y, rtol=1e-6)
+    np.testing.assert_allclose(A.SubExt()(_t(x), _t(y), 0.5).asnumpy(), x - 0.5 * y, rtol=1e-6)
+    s = A.SumExt()(_t(x), 1, True, ms.float64)
+    assert s.dtype == ms.float64 and s.shape == (3, 1)
+    np.testing.assert_allclose(s.asnumpy(), x.astype(np.float64).sum(1, keepdims=True), rtol=1e-6)
+    np.testing.assert_allclose(A.MeanExt()(_t(x)).asnumpy(), x.mean(), rtol=1e-5, atol=1e-7)
+    np.testing.assert_allclose(A.CumsumExt()(_t(x), 0).asnumpy(), x.cumsum(0), rtol=1e-6)
+    np.testing.assert_allclose(A.Muls()(_t(x), 3.0).asnumpy(), 3 * x, rtol=1e-6)
+    np.testing.assert_allclose(A.FmodScalar()(_t(x), 0.7).asnumpy(), np.fmod(x, 0.7), rtol=1e-5, atol=1e-6)
+    np.testing.assert_allclose(A.Outer()(_t(x[0]), _t(y[1])).asnumpy(), np.outer(x[0], y[1]), rtol=1e-6)
+    np.testing.assert_allclose(A.SiLU()(_t(x)).asnumpy(), x / (1 + np.exp(-x)), rtol=1e-5)
+    z = A.ZerosLikeExt()(_t(x), ms.int32)
+    assert z.dtype == ms.int32 and not z.asnumpy().any()
+
+
+def test_ext_shape_ops():
+    x = _f32(4, 6)
+    parts = A.SplitWithSize()(_t(x), [1, 5], 1)
+    np.testing.assert_array_equal(parts[1].asnumpy(), x[:, 1:])
+    chunks = A.Chunk()(_t(x), 2, 0)
+    np.testing.assert_array_equal(chunks[1].asnumpy(), x[2:])
+    np.testing.assert_array_equal(A.StackExt(1)([_t(x), _t(x)]).asnumpy(), np.stack([x, x], 1))
+    idx = np.array([3, 0], np.int64)
+    np.testing.assert_array_equal(A.IndexSelect()(_t(x), 0, _t(idx)).asnumpy(), x[idx])
+    vals, order = A.SortExt()(_t(x), 1, True)
+    np.testing.assert_array_equal(vals.asnumpy(), -np.sort(-x, 1))
+    np.testing.assert_array_equal(order.asnumpy(), np.argsort(-x, 1, kind="stable"))
+    top, where = A.TopkExt()(_t(x), 2, 0)
+    np.testing.assert_array_equal(top.asnumpy(), -np.sort(-x, 0)[:2])
+    np.testing.assert_array_equal(A.BatchMatMulExt()(_t(_f32(2, 3, 4)), _t(np.ones((2, 4, 1), np.float32))).shape,
+                                  (2, 3, 1))
+    hot = A.OneHotExt(-1)(_t(np.array([0, 2], np.int64)), 3, _t(np.float32(5)), _t(np.float32(-1)))
+    np.testing.assert_array_equal(hot.asnumpy(), [[5, -1, -1], [-1, -1, 5]])
+
+
+@pytest.mark.parametrize("reduce, combine", [("none", lambda a, b: b), ("add", np.add), ("multiply", np.multiply)])
+def test_scatter(reduce, combine):
+    x = _f32(2, 3)
+    index = np.array([[2, 0], [1, 2]], np.int64)
+    src = _f32(2, 2)
+    want = x.copy()
+    for i in range(2):
+        for j in range(2):
+            want[i, index[i, j]] = combine(want[i, index[i, j]], src[i, j])
+    np.testing.assert_allclose(A.Scatter()(_t(x), 1, _t(index), _t(src), reduce).asnumpy(), want, rtol=1e-6)
+    with pytest.raises(ValueError, match="Scatter"):
+        A.Scatter()(_t(x), 1, _t(index), _t(src), "max")
+
+
+def test_swiglu_and_its_gradient():
+    x = _f32(3, 8)
+    a, b = x[:, :4], x[:, 4:]
+    sig = 1 / (1 + np.exp(-a))
+    np.testing.assert_allclose(A.Swiglu()(_t(x), -1).asnumpy(), a * sig * b, rtol=1e-5)
+    dout = _f32(3, 4)
+    grad = A.SwigluGrad()(_t(dout), _t(x), -1).asnumpy()
+    # float64 central differences of sum(dout * swiglu(x))
+    x64, eps, fd = x.astype(np.float64), 1e-6, np.zeros_like(x, np.float64)
+
+    def f(v):
+        p, q = v[:, :4], v[:, 4:]
+        return (dout * p / (1 + np.exp(-p)) * q).sum()
+    for i in np.ndindex(x.shape):
+        d = np.zeros_like(x64)
+        d[i] = eps
+        fd[i] = (f(x64 + d) - f(x64 - d)) / (2 * eps)
+    np.testing.assert_allclose(grad, fd, rtol=1e-4, atol=1e-5)
+    auto = ms.grad(lambda v: (A.Swiglu()(v, -1) * _t(dout)).sum())(_t(x))
+    np.testing.assert_allclose(auto.asnumpy(), fd, rtol=1e-4, atol=1e-5)
+
+
+def test_grouped_matmul():
+    xs, ws, bs = [_f32(2, 3), _f32(4, 5)], [_f32(3, 2), _f32(5, 3)], [_f32(2), _f32(3)]
+    outs = A.GroupedMatmul()([_t(v) for v in xs], [_t(v) for v in ws], [_t(v) for v in bs])
+    for o, x, w, b in zip(outs, xs, ws, bs):
+        np.testing.assert_allclose(o.asnumpy(), x @ w + b, rtol=1e-5, atol=1e-6)
+    # one (M, K) input split by the running ends of its groups, one weight per expert
+    x, w = _f32(6, 4), _f32(3, 4, 2)
+    ends = np.array([1, 1, 6], np.int64)
+    (out,) = A.GroupedMatmul(split_item=3, group_type=0)([_t(x)], [_t(w)], group_list=_t(ends))
+    want = np.concatenate([x[:1] @ w[0], x[1:1] @ w[1], x[1:] @ w[2]])
+    np.testing.assert_allclose(out.asnumpy(), want, rtol=1e-5, atol=1e-6)
+    wt = np.ascontiguousarray(np.swapaxes(w, 1, 2))
+    (out_t,) = A.GroupedMatmul(3, 0, False, True)([_t(x)], [_t(wt)], group_list=_t(ends))
+    np.testing.assert_allclose(out_t.asnumpy(), want, rtol=1e-5, atol=1e-6)
+    with pytest.raises(ValueError, match="group_list"):
+        A.GroupedMatmul(3, 0)([_t(x)], [_t(w)], group_list=_t(ends[:2]))
+
+
+def test_moe_finalize_routing():
+    n, k, h, e = 3, 2, 4, 3
+    expanded_x, x1, x2, bias = _f32(n * k, h), _f32(n, h), _f32(n, h), _f32(e, h)
+    scales = RNG.random((n, k)).astype(np.float32)
+    row_idx = RNG.permutation(n * k).astype(np.int32)
+    expert = RNG.integers(0, e, (n, k)).astype(np.int32)
+    want = x1 + x2
+    for i in range(n):
+        for j in range(k):
+            want[i] += scales[i, j] * (expanded_x[row_idx[i + j * n]] + bias[expert[i, j]])
+    got = A.MoeFinalizeRouting()(_t(expanded_x), _t(x1), _t(x2), _t(bias), _t(scales), _t(row_idx), _t(expert))
+    np.testing.assert_allclose(got.asnumpy(), want, rtol=1e-5, atol=1e-6)
+
+
+def test_fused_add_topk_div():
+    tokens, experts, groups, group_topk, n, k = 4, 8, 4, 2, 2, 3
+    x, bias = _f32(tokens, experts), _f32(experts) * 0.1
+    weights, idx = A.FusedAddTopKDiv()(_t(x), _t(bias), groups, group_topk, n, k, 0, True, 2.5)
+    assert idx.dtype == ms.int32 and weights.dtype == ms.float32
+    scores = 1 / (1 + np.exp(-x.astype(np.float64)))
+    choice = scores + bias
+    for t in range(tokens):
+        g = choice[t].reshape(groups, -1)
+        gscore = np.sort(g, 1)[:, -n:].sum(1)
+        keep = np.argsort(-gscore, kind="stable")[:group_topk]
+        masked = np.full(experts, -np.inf)
+        for grp in keep:
+            masked[grp * 2:(grp + 1) * 2] = choice[t, grp * 2:(grp + 1) * 2]
+        chosen = np.argsort(-masked, kind="stable")[:k]
+        np.testing.assert_array_equal(idx.asnumpy()[t], chosen)
+        w = scores[t, chosen]
+        np.testing.assert_allclose(weights.asnumpy()[t], w / w.sum() * 2.5, rtol=1e-5)
+
+
+def test_quantisation_ops():
+    # MindSpore's documented example of QuantV2: saturated to int8
+    q = A.QuantV2()(_t(np.array([100.0, 150.0], np.float32)), _t(np.array([80.0, 40.0], np.float32)),
+                    _t(np.array([0.0, 2.0], np.float32)), False, "ROUND", ms.int8)
+    assert q.dtype == ms.int8 and q.asnumpy().tolist() == [127, 127]
+    x = np.array([[0.5, -1.0, 0.25], [2.0, 1.0, -0.5]], np.float32)
+    q = A.QuantV2()(_t(x), _t(np.full(3, 10.0, np.float32)), _t(np.zeros(3, np.float32)))
+    np.testing.assert_array_equal(q.asnumpy(), np.clip(np.round(x * 10), -128, 127))
+    y, scale = A.DynamicQuantExt()(_t(x))
+    np.testing.assert_allclose(scale.asnumpy(), np.abs(x).max(1) / 127, rtol=1e-6)
+    np.testing.assert_array_equal(y.asnumpy(), np.round(x / (np.abs(x).max(1, keepdims=True) / 127)))
+    a = RNG.integers(-128, 128, (3, 5)).astype(np.int8)
+    b = RNG.integers(-128, 128, (5, 2)).astype(np.int8)
+    col_scale, bias = np.array([0.01, 0.02], np.float32), np.array([3, -4], np.int32)
+    out = A.QuantBatchMatmul(dtype=ms.float32)(_t(a), _t(b), _t(col_scale), None, _t(bias))
+    want = (a.astype(np.int64) @ b.astype(np.int64) + bias) * col_scale.astype(np.float64)
+    np.testing.assert_allclose(out.asnumpy(), want, rtol=1e-6)
+
+
+def _attention_reference(q, k, v, scale, mask):
+    s = scale * q @ np.swapaxes(k, -1, -2)
+    s = np.where(mask, -np.inf, s)
+    m = s.max(-1, keepdims=True)
+    e = np.exp(s - m)
+    return (e / e.sum(-1, keepdims=True)) @ v, m, e.sum(-1, keepdims=True)
+
+
+def test_flash_attention_score_outputs_and_statistics():
+    b, n, s, d = 2, 2, 4, 8
+    q, k, v = _f32(b, n, s, d), _f32(b, n, s, d), _f32(b, n, s, d)
+    causal = np.triu(np.ones((s, s), bool), 1)
+    fa = nn_ops.FlashAttentionScore(head_num=n, scale_value=d ** -0.5, input_layout="BNSD")
+    row_max, row_sum, soft_out, out = fa(_t(q), _t(k), _t(v), None, None, None, _t(causal.astype(np.uint8)))
+    want, m, total = _attention_reference(q.astype(np.float64), k, v, d ** -0.5, causal)
+    np.testing.assert_allclose(out.asnumpy(), want, rtol=1e-5, atol=1e-6)
+    assert row_max.shape == (b, n, s, 8) and row_sum.shape == (b, n, s, 8) and soft_out.shape == (1,)
+    np.testing.assert_allclose(row_max.asnumpy(), np.broadcast_to(m, (b, n, s, 8)), rtol=1e-5, atol=1e-6)
+    np.testing.assert_allclose(row_sum.asnumpy(), np.broadcast_to(total, (b, n, s, 8)), rtol=1e-5)
+    # the BSH layout of the same heads gives the same output, and gradients flow through it
+    to_bsh = lambda t: np.ascontiguousarray(t.transpose(0, 2, 1, 3).reshape(b, s, n * d))  # noqa: E731
+    fa_bsh = A.FlashAttentionScore(n, 1.0, d ** -0.5, 65536, 0, 0, "BSH", 2)
+    out_bsh = fa_bsh(_t(to_bsh(q)), _t(to_bsh(k)), _t(to_bsh(v)))[3]
+    np.testing.assert_allclose(out_bsh.asnumpy(), to_bsh(want), rtol=1e-5, atol=1e-6)
+    g = ms.grad(lambda x: fa_bsh(x, _t(to_bsh(k)), _t(to_bsh(v)))[3].sum())(_t(to_bsh(q)))
+    assert g.shape == (b, s, n * d) and np.isfinite(g.asnumpy()).all() and np.abs(g.asnumpy()).sum() > 0
+    with pytest.raises(ValueError, match="sparse_mode"):
+        A.FlashAttentionScore(n, sparse_mode=4)(_t(q), _t(k), _t(v))
