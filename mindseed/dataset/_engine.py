@@ -253,6 +253,9 @@ class Dataset:
             children = []
         elif isinstance(children, Dataset):
             children = [children]
+        if not isinstance(children, (list, tuple)) or not all(isinstance(c, Dataset) for c in children):
+            raise TypeError(f"Dataset: the argument 'children' must be a Dataset or a list of Datasets, but got "
+                            f"{children!r}.")
         self.children = list(children)
         if num_parallel_workers is not None:
             if isinstance(num_parallel_workers, bool) or not isinstance(num_parallel_workers, int):

@@ -277,12 +277,12 @@ class NumpySlicesDataset(MappableSource):
                  sampler=None, num_shards=None, shard_id=None):
         if isinstance(data, dict):
             names = [str(k) for k in data]
-            cols = [np.asarray(v) for v in data.values()]
+            cols = [V.to_array(v, f"data[{k!r}]") for k, v in data.items()]
         elif isinstance(data, tuple):
-            cols = [np.asarray(v) for v in data]
+            cols = [V.to_array(v, f"data[{i}]") for i, v in enumerate(data)]
             names = None
         elif isinstance(data, (list, np.ndarray)):
-            cols = [np.asarray(data)]
+            cols = [V.to_array(data, "data")]
             names = None
         else:
             raise TypeError(f"Unsupported data type: {type(data).__name__}, only support some common python data "

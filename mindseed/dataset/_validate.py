@@ -1,5 +1,8 @@
 """Argument checks with MindSpore's dataset error messages."""
 import os
+import re
+
+import numpy as np
 
 INT32_MAX = 2147483647
 
@@ -101,3 +104,41 @@ def check_num_samples(num_samples):
         return
     type_check(num_samples, (int,), "num_samples")
     check_range(num_samples, 0, INT32_MAX, "num_samples")
+
+
+def check_number(value, name, types=(int, float)):
+    """`value` when it is an instance of `types` (never a bool); MindSpore's TypeError otherwise."""
+    type_check(value, types, name)
+    return value
+
+
+def check_int_seq(value, name, lengths=(2,), types=(int,), seq=(list, tuple)):
+    """A `seq` (list/tuple) of `types` (ints) whose length is one of `lengths` -> tuple; MindSpore's TypeError
+    otherwise."""
+    type_check(value, seq, name)
+    if len(value) not in lengths:
+        raise TypeError(f"Argument {name} with value {value!r} should be a list or tuple of length "
+                        f"{' or '.join(map(str, lengths))}, but got {len(value)}.")
+    for i, v in enumerate(value):
+        type_check(v, types, f"{name}[{i}]")
+    return tuple(value)
+
+
+def to_array(value, name, dtype=None):
+    """`value` as a numpy array; a TypeError naming the argument when it is ragged or of no numeric type."""
+    try:
+        return np.asarray(value, dtype=dtype)
+    except (TypeError, ValueError, OverflowError):
+        pass
+    raise TypeError(f"Argument {name} with value {value!r} cannot be read as an array: its elements must be numbers "
+                    f"of one shape{'' if dtype is None else ' (' + np.dtype(dtype).name + ')'}.")
+
+
+def compile_regex(pattern, name, who):
+    """`pattern` (a str) compiled; a TypeError or ValueError naming the op and the argument otherwise."""
+    type_check(pattern, (str,), name)
+    try:
+        return re.compile(pattern)
+    except re.error as e:
+        msg = str(e)
+    raise ValueError(f"{who}: the argument {name} {pattern!r} is not a valid regular expression: {msg}.")

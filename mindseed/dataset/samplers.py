@@ -7,6 +7,8 @@ import numbers
 
 import numpy as np
 
+from mindseed.dataset import _validate as V
+
 __all__ = ["Sampler", "BuiltinSampler", "SequentialSampler", "RandomSampler", "SubsetRandomSampler",
            "SubsetSampler", "WeightedRandomSampler", "PKSampler", "DistributedSampler"]
 
@@ -256,7 +258,7 @@ class WeightedRandomSampler(_RandomDraws):
     def __init__(self, weights, num_samples=None, replacement=True):
         if not isinstance(weights, (list, tuple, np.ndarray)):
             raise TypeError(f"weights should be a list of numbers, but got {type(weights).__name__}.")
-        w = np.asarray(weights, dtype=np.float64)
+        w = V.to_array(weights, "weights", np.float64)
         if w.ndim != 1 or w.size == 0:
             raise ValueError("weights size should not be 0")
         if (w < 0).any():

@@ -106,7 +106,10 @@ FAMILIES = (("ops", "mindseed.ops", False), ("mint", "mindseed.mint", False),
             ("mint.distributed", "mindseed.mint.distributed", True), ("comm", "mindseed.communication.comm_func", True),
             ("nn", "mindseed.nn", True), ("mint.nn", "mindseed.mint.nn", True),
             ("mint.optim", "mindseed.mint.optim", True),
-            ("train", "mindseed.train", True))
+            ("train", "mindseed.train", True), ("dataset", "mindseed.dataset", True),
+            ("dataset.transforms", "mindseed.dataset.transforms", True),
+            ("dataset.vision", "mindseed.dataset.vision", True), ("dataset.text", "mindseed.dataset.text", True),
+            ("dataset.audio", "mindseed.dataset.audio", True))
 # families that need a world of processes (a world of one, joined by the worker before its first call)
 COMM_PREFIXES = ("comm.", "mint.distributed.")
 

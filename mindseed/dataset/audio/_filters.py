@@ -4,6 +4,7 @@ import math
 import numpy as np
 from scipy import signal
 
+from mindseed.dataset import _validate as V
 from mindseed.dataset.audio.utils import FadeShape, GainType
 from mindseed.dataset.audio.validators import check_enum, check_number, check_positive
 from mindseed.dataset.transforms._base import TensorOperation
@@ -64,7 +65,11 @@ class LFilter(_Filter):
 
     def __init__(self, a_coeffs, b_coeffs, clamp=True):
         who = type(self).__name__
-        a_c, b_c = list(a_coeffs), list(b_coeffs)
+        a_c, b_c = list(V.check_number(a_coeffs, "a_coeffs", (list, tuple))), \
+            list(V.check_number(b_coeffs, "b_coeffs", (list, tuple)))
+        for name, coeffs in (("a_coeffs", a_c), ("b_coeffs", b_c)):
+            for i, c in enumerate(coeffs):
+                V.check_number(c, f"{name}[{i}]")
         if len(a_c) != len(b_c) or not a_c:
             raise ValueError(f"{who}: a_coeffs and b_coeffs should be non-empty and of the same length, but got "
                              f"{len(a_c)} and {len(b_c)}.")
@@ -93,7 +98,8 @@ class _RBJ(_Filter):
 
     def __init__(self, sample_rate, central_freq, Q=0.707):
         who = type(self).__name__
-        self.sample_rate = int(_num(sample_rate, "sample_rate", who, positive=True))
+        self.sample_rate = int(_num(V.check_number(sample_rate, "sample_rate", (int,)), "sample_rate", who,
+                                    positive=True))
         self.central_freq = _num(central_freq, "central_freq", who)
         self.Q = _num(Q, "Q", who)
         if not 0 < self.Q <= 1:
@@ -245,6 +251,7 @@ class RiaaBiquad(_Filter):
     """RIAA vinyl playback equalization (gain normalized to 0 dB at 1 kHz)."""
 
     def __init__(self, sample_rate):
+        V.type_check(sample_rate, (int,), "sample_rate")
         if sample_rate not in _RIAA:
             raise ValueError(f"RiaaBiquad: sample_rate should be one of {sorted(_RIAA)}, but got {sample_rate!r}.")
         self.sample_rate = sample_rate

@@ -10,7 +10,9 @@ from mindseed.dataset.audio._filters import waveform
 from mindseed.dataset.audio.utils import (BorderType, MelType, NormMode, NormType, ScaleType,
                                           WindowType, create_dct, linear_fbanks, melscale_fbanks)
 from mindseed.dataset.audio.validators import check_enum, check_int
+from mindseed.dataset import _validate as V
 from mindseed.dataset.transforms._base import TensorOperation
+from mindseed._utils.errors import host_alloc
 
 __all__ = ["AmplitudeToDB", "Angle", "ComplexNorm", "DBToAmplitude", "InverseMelScale", "InverseSpectrogram",
            "LFCC", "MFCC",
@@ -219,15 +221,27 @@ def _fmax(f_max, sample_rate):
     return float(sample_rate // 2) if f_max is None else float(f_max)
 
 
+def _band_args(sample_rate, f_min, f_max, **counts):
+    """MindSpore's checks of a filterbank's arguments: the counts and the sample rate positive int32s, f_min and
+    f_max (unless None) real numbers."""
+    for name, v in dict(counts, sample_rate=sample_rate).items():
+        V.check_pos_int32(v, name)
+    V.check_number(f_min, "f_min")
+    if f_max is not None:
+        V.check_number(f_max, "f_max")
+
+
 class MelScale(TensorOperation):
     """Normal STFT (..., n_stft, time) to mel frequency (..., n_mels, time)."""
 
     def __init__(self, n_mels=128, sample_rate=16000, f_min=0.0, f_max=None, n_stft=201, norm=NormType.NONE,
                  mel_type=MelType.HTK):
+        _band_args(sample_rate, f_min, f_max, n_mels=n_mels, n_stft=n_stft)
         self.n_mels, self.sample_rate, self.f_min, self.n_stft = n_mels, sample_rate, float(f_min), n_stft
         self.f_max = _fmax(f_max, sample_rate)
         self.norm, self.mel_type = norm, mel_type
-        self._fb = melscale_fbanks(n_stft, self.f_min, self.f_max, n_mels, sample_rate, norm, mel_type)
+        self._fb = host_alloc("MelScale", melscale_fbanks, n_stft, self.f_min, self.f_max, n_mels, sample_rate, norm,
+                              mel_type)
 
     def _apply(self, x):
         a = waveform(x, "MelScale", min_ndim=2)
@@ -243,6 +257,7 @@ class MelSpectrogram(TensorOperation):
     def __init__(self, sample_rate=16000, n_fft=400, win_length=None, hop_length=None, f_min=0.0, f_max=None, pad=0,
                  n_mels=128, window=WindowType.HANN, power=2.0, normalized=False, center=True,
                  pad_mode=BorderType.REFLECT, onesided=True, norm=NormType.NONE, mel_scale=MelType.HTK):
+        _band_args(sample_rate, f_min, f_max, n_mels=n_mels)
         self.sample_rate, self.n_fft, self.n_mels = sample_rate, n_fft, n_mels
         self._spec = Spectrogram(n_fft, win_length, hop_length, pad, window, power, normalized, center, pad_mode,
                                  onesided)
@@ -271,6 +286,7 @@ class MFCC(TensorOperation):
 
     def __init__(self, sample_rate=16000, n_mfcc=40, dct_type=2, norm=NormMode.ORTHO, log_mels=False,
                  melkwargs=None):
+        _band_args(sample_rate, 0.0, None, n_mfcc=n_mfcc)
         self.norm = _check_dct("MFCC", dct_type, norm)
         self.sample_rate, self.n_mfcc, self.dct_type, self.log_mels = sample_rate, n_mfcc, dct_type, log_mels
         kw = dict(melkwargs or {})
@@ -289,13 +305,14 @@ class LFCC(TensorOperation):
 
     def __init__(self, sample_rate=16000, n_filter=128, n_lfcc=40, f_min=0.0, f_max=None, dct_type=2,
                  norm=NormMode.ORTHO, log_lf=False, speckwargs=None):
+        _band_args(sample_rate, f_min, f_max, n_filter=n_filter, n_lfcc=n_lfcc)
         self.norm = _check_dct("LFCC", dct_type, norm)
         if n_lfcc > n_filter:
             raise ValueError(f"LFCC: n_lfcc should be no more than n_filter {n_filter}, but got {n_lfcc}.")
         self.sample_rate, self.n_filter, self.n_lfcc, self.log_lf = sample_rate, n_filter, n_lfcc, log_lf
         self._spec = Spectrogram(**dict(speckwargs or {}))
-        self._fb = linear_fbanks(self._spec.n_fft // 2 + 1, float(f_min), _fmax(f_max, sample_rate), n_filter,
-                                 sample_rate)
+        self._fb = host_alloc("LFCC", linear_fbanks, self._spec.n_fft // 2 + 1, float(f_min),
+                              _fmax(f_max, sample_rate), n_filter, sample_rate)
         self._dct = create_dct(n_lfcc, n_filter, self.norm)
 
     def _apply(self, x):
@@ -313,6 +330,7 @@ class InverseMelScale(TensorOperation):
 
     def __init__(self, n_stft, n_mels=128, sample_rate=16000, f_min=0.0, f_max=None, max_iter=100000,
                  tolerance_loss=1e-5, tolerance_change=1e-8, sgdargs=None, norm=NormType.NONE, mel_type=MelType.HTK):
+        _band_args(sample_rate, f_min, f_max, n_stft=n_stft, n_mels=n_mels)
         self.n_stft, self.n_mels, self.sample_rate = n_stft, n_mels, sample_rate
         self.max_iter = _int(max_iter, "max_iter", "InverseMelScale")
         self.tolerance_loss, self.tolerance_change = float(tolerance_loss), float(tolerance_change)
@@ -322,8 +340,8 @@ class InverseMelScale(TensorOperation):
             raise ValueError(f"InverseMelScale: sgdargs should only have keys 'sgd_lr' and 'sgd_momentum', but got "
                              f"{sorted(unknown)}.")
         self.sgdargs = {"sgd_lr": float(args.get("sgd_lr", 0.1)), "sgd_momentum": float(args.get("sgd_momentum", 0.9))}
-        self._fb = melscale_fbanks(n_stft, float(f_min), _fmax(f_max, sample_rate), n_mels, sample_rate, norm,
-                                   mel_type).astype(np.float64)
+        self._fb = host_alloc("InverseMelScale", melscale_fbanks, n_stft, float(f_min), _fmax(f_max, sample_rate),
+                              n_mels, sample_rate, norm, mel_type).astype(np.float64)
 
     def _apply(self, x):
         from mindseed.dataset import _random

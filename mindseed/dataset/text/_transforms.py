@@ -103,8 +103,9 @@ class RegexTokenizer(_Tokenizer):
         if not isinstance(delim_pattern, str) or not isinstance(keep_delim_pattern, str):
             raise TypeError("delim_pattern and keep_delim_pattern should be str.")
         self.delim_pattern, self.keep_delim_pattern = delim_pattern, keep_delim_pattern
-        self._delim = re.compile(delim_pattern)
-        self._keep = re.compile(keep_delim_pattern) if keep_delim_pattern else None
+        self._delim = V.compile_regex(delim_pattern, "delim_pattern", "RegexTokenizer")
+        self._keep = V.compile_regex(keep_delim_pattern, "keep_delim_pattern", "RegexTokenizer") \
+            if keep_delim_pattern else None
 
     def _spans(self, text):
         spans, pos = [], 0
@@ -363,11 +364,12 @@ class Ngram(TensorOperation):
     """n-grams of a 1-D string tensor, joined by `separator`, with optional (token, count) end padding."""
 
     def __init__(self, n, left_pad=("", 0), right_pad=("", 0), separator=" "):
-        n = [n] if isinstance(n, int) else list(n)
+        n = [n] if isinstance(n, int) else list(V.check_number(n, "n", (list, tuple)))
         if not n or any(isinstance(k, bool) or not isinstance(k, int) or k <= 0 for k in n):
             raise ValueError("n should be a positive int or a list of positive ints.")
         for pad in (left_pad, right_pad):
-            if not isinstance(pad, tuple) or len(pad) != 2 or not isinstance(pad[0], str) or pad[1] < 0:
+            if not isinstance(pad, tuple) or len(pad) != 2 or not isinstance(pad[0], str) or \
+                    isinstance(pad[1], bool) or not isinstance(pad[1], int) or pad[1] < 0:
                 raise TypeError("left_pad and right_pad should be (str, non-negative int).")
         self.n, self.left_pad, self.right_pad, self.separator = n, left_pad, right_pad, separator
 
@@ -500,8 +502,9 @@ class RegexReplace(TensorOperation):
     """Replace matches of `pattern` by `replace` (all, or only the first)."""
 
     def __init__(self, pattern, replace, replace_all=True):
-        self.pattern, self.replace, self.replace_all = pattern, replace, bool(replace_all)
-        self._re = re.compile(pattern)
+        self._re = V.compile_regex(pattern, "pattern", "RegexReplace")
+        V.type_check(replace, (str,), "replace")
+        self.pattern, self.replace, self.replace_all = pattern, replace, V.bool_arg(replace_all, "replace_all")
 
     def _apply(self, x):
         a = _text(x, "RegexReplace")

@@ -5,6 +5,7 @@ import numbers
 import numpy as np
 
 from mindseed.common import dtype as mstype
+from mindseed.dataset import _validate as V
 from mindseed.dataset._random import rng
 from mindseed.dataset.transforms._base import PyTensorOperation, TensorOperation
 
@@ -46,6 +47,8 @@ def _chain(ops, args):
 
 def not_random(function):
     """Mark a Python function as deterministic (kept for MindSpore compatibility)."""
+    if not callable(function):
+        raise TypeError(f"not_random: the argument 'function' must be a callable, but got {type(function)}.")
     function.random = False
     return function
 
@@ -152,8 +155,8 @@ class Concatenate(TensorOperation):
         if isinstance(axis, bool) or not isinstance(axis, int):
             raise TypeError(f"Argument axis with value {axis} is not of type [<class 'int'>].")
         self.axis = axis
-        self.prepend = None if prepend is None else np.asarray(prepend)
-        self.append = None if append is None else np.asarray(append)
+        self.prepend = None if prepend is None else V.to_array(prepend, "prepend")
+        self.append = None if append is None else V.to_array(append, "append")
 
     def _apply(self, *xs):
         parts = ([self.prepend] if self.prepend is not None else []) + [np.asarray(x) for x in xs] + \

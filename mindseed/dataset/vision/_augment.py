@@ -148,7 +148,7 @@ class MixUpBatch(TensorOperation):
     """MixUp on a batch: blend each image and one-hot label with a shuffled partner (lambda ~ Beta(alpha))."""
 
     def __init__(self, alpha=1.0):
-        if alpha <= 0:
+        if V.check_number(alpha, "alpha") <= 0:
             raise ValueError("Input alpha is not within the required interval of (0, 16777216].")
         self.alpha = float(alpha)
 
@@ -229,7 +229,8 @@ class RandomSelectSubpolicy(TensorOperation):
         if not isinstance(policy, list) or not policy:
             raise TypeError("policy should be a non-empty list of sub-policies.")
         for sub in policy:
-            if not isinstance(sub, list) or not sub or any(len(p) != 2 or not callable(p[0]) for p in sub):
+            if not isinstance(sub, list) or not sub or \
+                    any(not isinstance(p, (list, tuple)) or len(p) != 2 or not callable(p[0]) for p in sub):
                 raise TypeError("each sub-policy should be a list of (transform, prob) tuples.")
         self.policy = policy
 
@@ -373,6 +374,9 @@ class RandAugment(ImageTensorOperation):
     """RandAugment: `num_ops` random ops at `magnitude` (of `num_magnitude_bins`)."""
 
     def __init__(self, num_ops=2, magnitude=9, num_magnitude_bins=31, interpolation=Inter.NEAREST, fill_value=0):
+        for name, value in (("num_ops", num_ops), ("magnitude", magnitude), ("num_magnitude_bins", num_magnitude_bins)):
+            V.type_check(value, (int,), name)
+        G._inter(interpolation)
         if num_magnitude_bins < 2 or not 0 <= magnitude < num_magnitude_bins or num_ops < 0:
             raise ValueError("RandAugment: need num_ops >= 0, num_magnitude_bins >= 2, 0 <= magnitude < bins.")
         self.num_ops, self.magnitude, self.bins = num_ops, magnitude, num_magnitude_bins
@@ -390,6 +394,8 @@ class TrivialAugmentWide(ImageTensorOperation):
     """TrivialAugment: one random op at a random magnitude."""
 
     def __init__(self, num_magnitude_bins=31, interpolation=Inter.NEAREST, fill_value=0):
+        V.type_check(num_magnitude_bins, (int,), "num_magnitude_bins")
+        G._inter(interpolation)
         if num_magnitude_bins < 2:
             raise ValueError("num_magnitude_bins should be >= 2.")
         self.bins, self.interpolation, self.fill_value = num_magnitude_bins, interpolation, G._fill(fill_value)

@@ -3,6 +3,7 @@ import numbers
 
 import numpy as np
 
+from mindseed.dataset import _validate as V
 from mindseed.dataset._random import rng
 from mindseed.dataset.vision import _image as I
 from mindseed.dataset.vision._geometry import ImageTensorOperation, _prob, _range_arg
@@ -607,7 +608,7 @@ class RandomPosterize(ImageTensorOperation):
     """Posterize with bits drawn from the range `bits`."""
 
     def __init__(self, bits=(8, 8)):
-        bits = (bits, bits) if isinstance(bits, int) else tuple(bits)
+        bits = (bits, bits) if isinstance(bits, int) else V.check_int_seq(bits, "bits")
         self.bits = (_bits(bits[0]), _bits(bits[1]))
 
     def _np(self, img):
@@ -624,7 +625,8 @@ class Solarize(ImageTensorOperation):
     """Invert the pixels >= threshold (or within a (min, max) threshold range)."""
 
     def __init__(self, threshold):
-        t = (threshold, 255) if isinstance(threshold, numbers.Real) else tuple(threshold)
+        t = (threshold, 255) if isinstance(threshold, numbers.Real) and not isinstance(threshold, bool) else \
+            V.check_int_seq(threshold, "threshold", types=(int, float))
         if len(t) != 2 or not 0 <= t[0] <= t[1] <= 255:
             raise ValueError("Input threshold is not within the required interval of [0, 255].")
         self.threshold = t
@@ -637,7 +639,7 @@ class RandomSolarize(ImageTensorOperation):
     """Solarize with a threshold range drawn inside `threshold`."""
 
     def __init__(self, threshold=(0, 255)):
-        t = tuple(threshold)
+        t = V.check_int_seq(threshold, "threshold", types=(int, float), seq=(tuple,))
         if len(t) != 2 or not 0 <= t[0] <= t[1] <= 255:
             raise ValueError("Input threshold is not within the required interval of [0, 255].")
         self.threshold = t
@@ -682,13 +684,14 @@ class GaussianBlur(ImageTensorOperation):
     """Blur with a Gaussian of odd `kernel_size` (int or (w, h)) and `sigma` (default from the size)."""
 
     def __init__(self, kernel_size, sigma=None):
-        k = (kernel_size, kernel_size) if isinstance(kernel_size, int) else tuple(kernel_size)
+        k = (kernel_size, kernel_size) if isinstance(kernel_size, int) else V.check_int_seq(kernel_size, "kernel_size")
         if len(k) != 2 or any(isinstance(v, bool) or not isinstance(v, int) or v <= 0 or v % 2 == 0 for v in k):
             raise ValueError("Input kernel_size should be positive and odd.")
         if sigma is None:
             s = tuple(0.3 * ((v - 1) * 0.5 - 1) + 0.8 for v in k)
         else:
-            s = (sigma, sigma) if isinstance(sigma, numbers.Real) else tuple(sigma)
+            s = (sigma, sigma) if isinstance(sigma, numbers.Real) and not isinstance(sigma, bool) else \
+                V.check_int_seq(sigma, "sigma", types=(int, float))
             if any(v <= 0 for v in s):
                 raise ValueError("Input sigma should be positive.")
         self.kernel_size, self.sigma = k, tuple(float(v) for v in s)
@@ -712,8 +715,8 @@ class LinearTransformation(ImageTensorOperation):
     """Flatten, subtract `mean_vector`, multiply by `transformation_matrix`, reshape back."""
 
     def __init__(self, transformation_matrix, mean_vector):
-        m = np.asarray(transformation_matrix, dtype=np.float64)
-        v = np.asarray(mean_vector, dtype=np.float64)
+        m = V.to_array(transformation_matrix, "transformation_matrix", np.float64)
+        v = V.to_array(mean_vector, "mean_vector", np.float64)
         if m.ndim != 2 or m.shape[0] != m.shape[1] or v.shape != (m.shape[0],):
             raise ValueError("transformation_matrix should be square D x D and mean_vector of length D.")
         self.transformation_matrix, self.mean_vector = m, v

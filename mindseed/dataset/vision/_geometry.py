@@ -89,7 +89,7 @@ def _padding_arg(padding):
     if isinstance(padding, numbers.Integral) and not isinstance(padding, bool):
         p = [int(padding)] * 4
     elif isinstance(padding, (list, tuple)) and len(padding) in (2, 4):
-        p = [int(x) for x in padding]
+        p = list(V.check_int_seq(padding, "padding", (2, 4)))
         p = [p[0], p[1], p[0], p[1]] if len(p) == 2 else p
     else:
         raise TypeError(f"Argument padding with value {padding!r} is not of type [int, list/tuple of 2 or 4 int].")
@@ -219,7 +219,7 @@ class Crop(ImageTensorOperation):
     def __init__(self, coordinates, size):
         if not isinstance(coordinates, (list, tuple)) or len(coordinates) != 2:
             raise TypeError("Argument coordinates should be a list or tuple of (top, left).")
-        self.coordinates = tuple(int(c) for c in coordinates)
+        self.coordinates = V.check_int_seq(coordinates, "coordinates")
         self.size = _size_arg(size)
 
     def _np(self, img):
@@ -443,7 +443,7 @@ class PadToSize(ImageTensorOperation):
     def __init__(self, size, offset=None, fill_value=0, padding_mode=Border.CONSTANT):
         self.size = _size_arg(size)
         if offset is not None:
-            offset = (offset, offset) if isinstance(offset, int) else tuple(offset)
+            offset = (offset, offset) if isinstance(offset, int) else V.check_int_seq(offset, "offset")
         self.offset = offset
         self.fill_value = _fill(fill_value)
         self.padding_mode = padding_mode
@@ -552,18 +552,20 @@ class Affine(ImageTensorOperation):
     `shear` (x, y degrees)."""
 
     def __init__(self, degrees, translate, scale, shear, resample=Inter.NEAREST, fill_value=0):
-        self.degrees = float(degrees)
+        self.degrees = float(V.check_number(degrees, "degrees"))
         if not isinstance(translate, (list, tuple)) or len(translate) != 2:
             raise TypeError("Argument translate should be a list or tuple of 2 numbers.")
         for i, t in enumerate(translate):
-            if not -1 <= t <= 1:
+            if not -1 <= V.check_number(t, f"translate[{i}]") <= 1:
                 raise ValueError(f"Input translate[{i}] is not within the required interval of [-1.0, 1.0].")
         self.translate = tuple(float(t) for t in translate)
         if not isinstance(scale, numbers.Real) or scale <= 0:
             raise ValueError("Input scale must be greater than 0.")
         self.scale = float(scale)
-        shear = (shear, 0.0) if isinstance(shear, numbers.Real) else tuple(shear)
-        self.shear = tuple(float(s) for s in shear)
+        if not isinstance(shear, numbers.Real):
+            shear = tuple(V.check_number(shear, "shear", (list, tuple)))
+        shear = (shear, 0.0) if isinstance(shear, numbers.Real) else shear
+        self.shear = tuple(float(V.check_number(s, f"shear[{i}]")) for i, s in enumerate(shear))
         self.resample = _inter(resample, "resample")
         self.fill_value = _fill(fill_value)
 
@@ -642,7 +644,7 @@ class RandomPerspective(ImageTensorOperation):
     """With probability `prob`, a random perspective warp of strength `distortion_scale`."""
 
     def __init__(self, distortion_scale=0.5, prob=0.5, interpolation=Inter.BICUBIC):
-        if not 0 <= distortion_scale <= 1:
+        if not 0 <= V.check_number(distortion_scale, "distortion_scale") <= 1:
             raise ValueError("Input distortion_scale is not within the required interval of [0.0, 1.0].")
         self.distortion_scale = float(distortion_scale)
         self.prob = _prob(prob)

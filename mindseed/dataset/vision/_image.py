@@ -8,6 +8,8 @@ import io
 
 import numpy as np
 
+from mindseed.dataset._validate import to_array
+
 try:
     from PIL import Image
 except ImportError:  # pragma: no cover - Pillow is a dependency of the dataset package
@@ -25,14 +27,14 @@ def to_np(img):
     """numpy HWC (or HW) array of an image."""
     if is_pil(img):
         return pil_to_np(img)
-    return np.asarray(img)
+    return to_array(img, "image")
 
 
 def to_pil(img):
     """A PIL image of a numpy HWC/HW array (uint8 for 1/3/4 channels, float for HW)."""
     if is_pil(img):
         return img
-    a = np.asarray(img)
+    a = to_array(img, "image")
     if a.ndim == 3 and a.shape[2] == 1:
         a = a[:, :, 0]
     if a.ndim not in (2, 3) or (a.ndim == 3 and a.shape[2] not in (3, 4)):

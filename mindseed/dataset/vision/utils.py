@@ -5,6 +5,7 @@ import os
 
 import numpy as np
 
+from mindseed.dataset._validate import to_array
 from mindseed.dataset.vision._image import Image, is_pil, to_np
 
 __all__ = ["Inter", "Border", "ImageBatchFormat", "ConvertMode", "SliceMode", "AutoAugmentPolicy", "ImageReadMode",
@@ -86,7 +87,7 @@ def get_image_num_channels(image):
     """Number of channels of a numpy HWC/HW image or PIL image."""
     if is_pil(image):
         return len(image.getbands())
-    a = np.asarray(image)
+    a = to_np(image)
     if a.ndim == 2:
         return 1
     if a.ndim == 3:
@@ -98,7 +99,7 @@ def get_image_size(image):
     """[height, width] of a numpy or PIL image."""
     if is_pil(image):
         return [image.size[1], image.size[0]]
-    a = np.asarray(image)
+    a = to_np(image)
     if a.ndim not in (2, 3):
         raise ValueError(f"The shape of input image should be <H, W> or <H, W, C>, but got {list(a.shape)}.")
     return [a.shape[0], a.shape[1]]
@@ -162,7 +163,7 @@ def read_image(filename, mode=ImageReadMode.UNCHANGED):
 
 def write_file(filename, data):
     """Write a 1-D uint8 array to a file."""
-    a = np.asarray(data)
+    a = to_array(data, "data")
     if a.dtype != np.uint8 or a.ndim != 1:
         raise TypeError(f"The data to write must be a 1-D uint8 array, but got {a.dtype} {list(a.shape)}.")
     with open(filename, "wb") as f:

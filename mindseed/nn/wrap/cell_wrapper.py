@@ -353,15 +353,21 @@ class VirtualDatasetCellTriple(_VirtualDatasetCell):
 
 def _micro_slices(inputs, i, micro_size):
     """The i-th of `micro_size` equal slices of every input along axis 0."""
+    _check_split(inputs, micro_size)
     out = []
     for x in inputs:
-        n = x.shape[0]
-        if n % micro_size != 0:
-            raise ValueError(f"For micro batch initialization, the 0th dimension shape of input({n}) must be divided "
-                             f"by micro size({micro_size})")
-        step = n // micro_size
+        step = x.shape[0] // micro_size
         out.append(x[step * i:step * (i + 1)])
     return tuple(out)
+
+
+def _check_split(inputs, micro_size):
+    """Every input's batch is a positive multiple of `micro_size` (so no more micro-batches than rows)."""
+    for x in inputs:
+        n = x.shape[0]
+        if n % micro_size != 0 or n < micro_size:
+            raise ValueError(f"For micro batch initialization, the 0th dimension shape of input({n}) must be divided "
+                             f"by micro size({micro_size})")
 
 
 class _MicroBatch(Cell):
@@ -389,7 +395,13 @@ def _check_micro(name, network, micro_size, arg="micro_size"):
 
 
 def _sum_over_micro(network, slicers, count, inputs):
-    """The sum of network's outputs on the `count` micro-batches the `slicers` cut from `inputs`."""
+    """The sum of network's outputs on the `count` micro-batches the `slicers` cut from `inputs`.
+
+    The slicers (a CellList, one cell per micro-batch as MindSpore builds them) are made at the first call, once
+    the batch is known to split into `count` parts: a huge count builds nothing up front."""
+    _check_split(inputs, count)
+    while len(slicers) < count:
+        slicers.append(_MicroBatch(count))
     ret = None
     for i in range(count):
         output = network(*slicers[i](i, *inputs))
@@ -404,7 +416,7 @@ class _MicroSum(Cell):
         _check_micro(name, network, micro_size)
         self.network = network
         self.micro_size = micro_size
-        self.micro_inputs = CellList([_MicroBatch(micro_size) for _ in range(micro_size)])
+        self.micro_inputs = CellList()      # filled by the first call (_sum_over_micro)
         _get_attr_from_cell(self, network)
 
     def construct(self, *inputs):
@@ -464,7 +476,7 @@ class MicroBatchInterleaved(Cell):
         _check_count("MicroBatchInterleaved", "interleave_num", interleave_num)
         self.network = network
         self.interleave_num = interleave_num
-        self.interleave_inputs = CellList([_MicroBatch(interleave_num) for _ in range(interleave_num)])
+        self.interleave_inputs = CellList()     # filled by the first call (_sum_over_micro)
         _get_attr_from_cell(self, network)
 
     def construct(self, *inputs):
