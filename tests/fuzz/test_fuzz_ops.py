@@ -1,4 +1,4 @@
-"""Fuzz: every public function of `mindseed.ops`, `mint` and `communication.comm_func`, every class of `nn`,
+"""Fuzz: every public function of `mindseed.ops`, `mint` and `communication.comm_func`, every class of `nn`, `dataset`,
 `mint.nn` and `train`, and every Tensor method, given bad inputs, returns a result or raises a clean MindSpore-style
 error -- never a crash, a hang, an internal Python error or torch's words.
 
@@ -29,7 +29,10 @@ _ONCE_BROKEN = [
     "ops.masked_scatter|2|t_complex", "ops.assign|1|t_complex", "ops.tuple_div|1|none", "ops.tuple_setitem|1|overflow",
     "ops.make_dict|0|complex", "ops.make_range|0|none", "ops.environ_set|0|bool", "ops.env_get|0|t_empty",
     "ops.environ_add|1|empty_tuple", "ops.reduced_shape|1|ragged", "ops.shape_mul|0|dict", "ops.ms_next|0|huge",
-    "ops.bool_eq|-|none",
+    "ops.bool_eq|-|none", "nn.GradAccumulationCell|1|huge", "nn.PipelineCell|1|overflow",
+    "dataset.NumpySlicesDataset|0|ragged", "dataset.transforms.not_random|0|none", "dataset.vision.RandAugment|1|str",
+    "dataset.vision.LinearTransformation|0|ragged", "dataset.text.RegexReplace|0|list", "dataset.audio.MelScale|0|huge",
+    "dataset.audio.AllpassBiquad|0|inf",
 ]
 
 
@@ -58,7 +61,8 @@ def test_the_table_reaches_every_public_op_and_tensor_method():
     assert len(ops_) > 500 and len(methods) > 300
     # every public namespace: mint's functions, the collectives, and the classes of nn and train
     for family, least in (("mint.", 50), ("mint.nn.functional.", 20), ("comm.", 15), ("nn.", 200), ("train.", 25),
-                          ("mint.distributed.", 3)):
+                          ("mint.distributed.", 3), ("dataset.", 250), ("dataset.vision.", 80),
+                          ("dataset.text.", 20), ("dataset.audio.", 50)):
         assert sum(t.startswith(family) for t in targets) >= least, family
     for name in ("nn.Dense", "nn.Conv2d", "train.Model", "comm.all_reduce"):
         assert name in targets, name
