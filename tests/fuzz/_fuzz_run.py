@@ -103,6 +103,23 @@ def findings(outcomes):
     return {c: r for c, r in outcomes.items() if r["kind"] in FINDINGS}
 
 
+def family(call):
+    """The namespace a call's target belongs to: ``"ops"``, ``"dataset.vision"``, ``"Tensor"``, ..."""
+    return call.split("|")[0].rsplit(".", 1)[0]
+
+
+def table(outcomes):
+    """Lines of a per-family table of the tallies (calls and each finding), then the total."""
+    by = collections.defaultdict(dict)
+    for c, r in outcomes.items():
+        by[family(c)][c] = r
+    cols = ("calls",) + FINDINGS
+    rows = [(f, tally(o)) for f, o in sorted(by.items())] + [("total", tally(outcomes))]
+    lines = [f"{'family':22}" + "".join(f"{k:>9}" for k in cols)]
+    lines += [f"{f:22}" + "".join(f"{t[k]:>9}" for k in cols) for f, t in rows]
+    return lines
+
+
 def main(argv):
     sys.path.insert(0, _ROOT)
     sys.path.insert(0, _HERE)
@@ -112,11 +129,16 @@ def main(argv):
         calls = [c for c in calls if any(c.startswith(p) for p in argv)]
     t0 = time.monotonic()
 
+    done = [0]
+
     def report(batch):
+        done[0] += len(batch)
         for c, r in sorted(findings(batch).items()):
             print(f"{r['kind']:8} {c}: {r['detail']}", flush=True)
+        print(f"# {done[0]} of {len(calls)} calls, {time.monotonic() - t0:.0f} s", flush=True)
     outcomes = run(calls, timeout=float(os.environ.get("MINDSEED_FUZZ_TIMEOUT", "10")), on_batch=report)
     found = findings(outcomes)
+    print("\n".join(table(outcomes)))
     print(json.dumps(tally(outcomes)), f"in {time.monotonic() - t0:.0f} s")
     return 1 if found else 0
 
