@@ -7,6 +7,7 @@ import zlib
 import numpy as np
 
 from mindseed.common import dtype as mstype
+from mindseed.dataset import _validate as V
 from mindseed.dataset import config as _cfg
 from mindseed.dataset._readers import FileRowSource, IndexedSource, json_lines, read_image
 from mindseed.dataset._schema import Schema
@@ -28,6 +29,7 @@ def _schema_columns(schema, columns_list):
     cols = [] if schema is None else [(c["name"], c["type"], c.get("shape")) for c in schema.columns]
     if columns_list is None:
         return cols
+    columns_list = V.check_columns(columns_list, "columns_list")
     by_name = {c[0]: c for c in cols}
     if cols:
         missing = [n for n in columns_list if n not in by_name]

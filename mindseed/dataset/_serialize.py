@@ -14,6 +14,8 @@ import logging
 
 import numpy as np
 
+from mindseed.dataset import _validate as V
+
 __all__ = ["serialize", "deserialize", "show", "compare"]
 
 _SKIP = {"self", "cache", "sampler", "kwargs", "args", "callbacks", "per_batch_map"}
@@ -176,6 +178,7 @@ def deserialize(input_dict=None, json_filepath=None):
     if (input_dict is None) == (json_filepath is None):
         raise ValueError("deserialize: exactly one of input_dict and json_filepath should be given.")
     if json_filepath is not None:
+        V.check_file(json_filepath, "json_filepath")
         with open(json_filepath, encoding="utf-8") as f:
             input_dict = json.load(f)
     if not isinstance(input_dict, dict):

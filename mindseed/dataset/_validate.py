@@ -79,9 +79,9 @@ def check_dir(path, who):
         raise ValueError(f"The folder {path} does not exist or is not a directory or permission denied!")
 
 
-def check_file(path):
+def check_file(path, name="dataset_file"):
     if not isinstance(path, str):
-        raise TypeError(f"Argument dataset_file with value {path!r} is not of type [<class 'str'>], "
+        raise TypeError(f"Argument {name} with value {path!r} is not of type [<class 'str'>], "
                         f"but got {type(path)}.")
     if not os.path.isfile(path):
         raise ValueError(f"The file {path} does not exist or permission denied!")

@@ -56,6 +56,13 @@ RAGGED = [[1], [2, 3]]
     (lambda: ds.NumpySlicesDataset({"a": RAGGED}), TypeError, "Argument data['a'] with value"),
     (lambda: ds.Dataset(5), TypeError, "Dataset: the argument 'children' must be a Dataset or a list of Datasets"),
     (lambda: audio.MelScale(200, 16000, 0.0, None, 2 ** 31 - 1), RuntimeError, "For 'MelScale', Memory not enough"),
+    # every keyword, not only the first ones
+    (lambda: vision.RandomResizedCrop(2, scale=math.nan), TypeError, "Argument scale with value nan is not of type"),
+    (lambda: audio.FrequencyMasking(mask_value=None), TypeError, "Argument mask_value with value None is not of type"),
+    (lambda: audio.Resample(beta="abc"), TypeError, "Argument beta with value 'abc' is not of type"),
+    (lambda: audio.MFCC(melkwargs="abc"), TypeError, "melkwargs with value 'abc' is not of type [<class 'dict'>]"),
+    (lambda: ds.RandomDataset(columns_list=1 + 2j), TypeError, "Argument columns_list with value (1+2j)"),
+    (lambda: ds.deserialize(json_filepath="/no/such/file.json"), ValueError, "The file /no/such/file.json does not"),
 ])
 def test_bad_arguments_are_refused_at_construction(make, exc, words):
     with pytest.raises(exc) as info:

@@ -289,7 +289,7 @@ class MFCC(TensorOperation):
         _band_args(sample_rate, 0.0, None, n_mfcc=n_mfcc)
         self.norm = _check_dct("MFCC", dct_type, norm)
         self.sample_rate, self.n_mfcc, self.dct_type, self.log_mels = sample_rate, n_mfcc, dct_type, log_mels
-        kw = dict(melkwargs or {})
+        kw = dict(V.check_number(melkwargs or {}, "melkwargs", (dict,)))
         kw.setdefault("sample_rate", sample_rate)
         self._mel = MelSpectrogram(**kw)
         if n_mfcc > self._mel.n_mels:
@@ -310,7 +310,7 @@ class LFCC(TensorOperation):
         if n_lfcc > n_filter:
             raise ValueError(f"LFCC: n_lfcc should be no more than n_filter {n_filter}, but got {n_lfcc}.")
         self.sample_rate, self.n_filter, self.n_lfcc, self.log_lf = sample_rate, n_filter, n_lfcc, log_lf
-        self._spec = Spectrogram(**dict(speckwargs or {}))
+        self._spec = Spectrogram(**V.check_number(speckwargs or {}, "speckwargs", (dict,)))
         self._fb = host_alloc("LFCC", linear_fbanks, self._spec.n_fft // 2 + 1, float(f_min),
                               _fmax(f_max, sample_rate), n_filter, sample_rate)
         self._dct = create_dct(n_lfcc, n_filter, self.norm)

@@ -10,6 +10,7 @@ from mindseed.dataset.audio.utils import BorderType, ResampleMethod, WindowType
 from mindseed.dataset.audio.validators import check_enum, check_positive
 from mindseed.dataset.transforms._base import TensorOperation
 from mindseed.dataset import _random
+from mindseed.dataset import _validate as V
 
 __all__ = ["ComputeDeltas", "FrequencyMasking", "GriffinLim", "MaskAlongAxis", "MaskAlongAxisIID", "PhaseVocoder",
            "PitchShift", "Resample", "SlidingWindowCmn", "SpectralCentroid", "TimeMasking", "TimeStretch"]
@@ -125,7 +126,7 @@ class Resample(TensorOperation):
         self.resample_method = check_enum(resample_method, ResampleMethod, "resample_method", "Resample")
         self.lowpass_filter_width = _int(lowpass_filter_width, "lowpass_filter_width", "Resample")
         self.rolloff = _rate(rolloff, "Resample", "rolloff")
-        self.beta = 14.769656459379492 if beta is None else float(beta)
+        self.beta = 14.769656459379492 if beta is None else float(V.check_number(beta, "beta"))
 
     def _apply(self, x):
         a = waveform(x, "Resample")
@@ -185,7 +186,7 @@ class MaskAlongAxis(TensorOperation):
     def __init__(self, mask_start, mask_width, mask_value, axis):
         self.mask_start = _int(mask_start, "mask_start", "MaskAlongAxis", low=0)
         self.mask_width = _int(mask_width, "mask_width", "MaskAlongAxis")
-        self.mask_value = float(mask_value)
+        self.mask_value = float(V.check_number(mask_value, "mask_value"))
         if axis not in (1, 2):
             raise ValueError(f"MaskAlongAxis: axis should be 1 (frequency) or 2 (time), but got {axis!r}.")
         self.axis = axis
@@ -213,7 +214,7 @@ class MaskAlongAxisIID(TensorOperation):
 
     def __init__(self, mask_param, mask_value, axis):
         self.mask_param = _int(mask_param, "mask_param", "MaskAlongAxisIID", low=0)
-        self.mask_value = float(mask_value)
+        self.mask_value = float(V.check_number(mask_value, "mask_value"))
         if axis not in (1, 2):
             raise ValueError(f"MaskAlongAxisIID: axis should be 1 (frequency) or 2 (time), but got {axis!r}.")
         self.axis = axis
@@ -243,7 +244,7 @@ class _AxisMasking(TensorOperation):
         self.iid_masks = iid_masks
         self._param = _int(mask_param, "mask_param", who, low=0)
         self.mask_start = _int(mask_start, "mask_start", who, low=0)
-        self.mask_value = float(mask_value)
+        self.mask_value = float(V.check_number(mask_value, "mask_value"))
 
     def _apply(self, x):
         who = type(self).__name__

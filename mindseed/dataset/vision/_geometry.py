@@ -310,8 +310,8 @@ def _rrc_box(H, W, scale, ratio, max_attempts):
 
 def _check_rrc(size, scale, ratio, interpolation, max_attempts):
     size = _size_arg(size)
-    scale = _range_arg(scale, "scale")
-    ratio = _range_arg(ratio, "ratio")
+    scale = _range_arg(V.check_int_seq(scale, "scale", types=(int, float)), "scale")
+    ratio = _range_arg(V.check_int_seq(ratio, "ratio", types=(int, float)), "ratio")
     if scale[0] < 0 or ratio[0] <= 0:
         raise ValueError("Input scale and ratio must be positive.")
     if isinstance(max_attempts, bool) or not isinstance(max_attempts, int) or max_attempts < 1:
