@@ -422,6 +422,8 @@ def renorm(input, p, axis, maxnorm):
     ax = _axis("Renorm", axis, input.ndim)
     if not isinstance(p, (int, float)) or p <= 0:
         raise ValueError(f"For 'Renorm', the 'p' must be a positive number, but got {p}.")
+    if isinstance(maxnorm, bool) or not isinstance(maxnorm, (int, float)):
+        raise TypeError(f"For 'Renorm', the 'maxnorm' must be a float, but got {type(maxnorm).__name__}.")
     others = tuple(i for i in range(input.ndim) if i != ax)
     norms = L.vector_norm_p(input, ord=float(p), axis=others, keepdims=True) if others else \
         L.vector_norm_p(input, ord=float(p), axis=None, keepdims=True)
