@@ -680,6 +680,23 @@ def _convert(fn):
     return new
 
 
+def calls_first_parameter(fn):
+    """Does the body of `fn` call its first parameter (`self(...)` in a method)? False when the source is unknown."""
+    try:
+        tree = ast.parse(textwrap.dedent(inspect.getsource(fn.__code__)))
+    except (OSError, TypeError, SyntaxError, IndentationError):
+        return False
+    fdef = tree.body[0] if tree.body else None
+    if not isinstance(fdef, ast.FunctionDef):
+        return False
+    params = fdef.args.posonlyargs + fdef.args.args
+    if not params:
+        return False
+    first = params[0].arg
+    return any(isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id == first
+               for s in fdef.body for n in ast.walk(s))
+
+
 def _lambda_def(fn, tree, dedent):
     """The `lambda` of `fn` in its source (`tree`, shifted left by `dedent` columns), as an equivalent def."""
     code = fn.__code__

@@ -1,0 +1,82 @@
+"""Errors MindSpore raises in graph mode where Python would run the code: calling the class member namespace of a
+jitted method, class-API tensor primitives given only Python numbers."""
+import numpy as np
+import pytest
+
+import mindseed as ms
+from mindseed import Tensor, jit, nn
+from mindseed.ops import operations as P
+
+
+class _Obj:
+    def __init__(self):
+        self.k = 3
+
+    @jit
+    def calls_self(self, *args):
+        return self(*args)
+
+    @jit
+    def reads_members(self, x):
+        return self.plus_one(x) * self.k
+
+    @jit
+    def calls_dunder(self, x):
+        return self.__call__(x)
+
+    def plus_one(self, x):
+        return x + 1
+
+    def __call__(self, *args):
+        return args[0]
+
+
+def test_jitted_method_calling_its_object_is_a_value_error():
+    x = Tensor(np.array([1, 2], np.int32))
+    with pytest.raises(ValueError, match="The object is not callable"):
+        _Obj().calls_self(x)
+    # unbound, with the object as the first argument (it has an attribute of the method's name)
+    with pytest.raises(ValueError, match="The object is not callable"):
+        _Obj.calls_self(_Obj(), x)
+    # its attributes and methods are read; __call__ named explicitly is a method
+    np.testing.assert_array_equal(_Obj().reads_members(x).asnumpy(), [6, 9])
+    np.testing.assert_array_equal(_Obj().calls_dunder(x).asnumpy(), [1, 2])
+
+
+def test_jitted_function_given_a_callable_object_calls_it():
+    x = Tensor(np.array([1, 2], np.int32))
+    f = _Obj.calls_self
+
+    @jit
+    def outer(obj, t):
+        return f(obj, t)        # inside a graph the object is an ordinary callable argument
+    np.testing.assert_array_equal(outer(_Obj(), x).asnumpy(), [1, 2])
+
+    class Other:
+        def __call__(self, t):
+            return t * 2
+    np.testing.assert_array_equal(_Obj.calls_self(Other(), x).asnumpy(), [2, 4])
+
+
+class _ModNet(nn.Cell):
+    def construct(self, x, y):
+        return P.Mod()(x, y)
+
+
+@pytest.mark.parametrize("mode, message", [(ms.GRAPH_MODE, r"For 'Mod', the element of 'x' must be one of Tensor"),
+                                           (ms.PYNATIVE_MODE, r"primitive\[Mod\]'s input arguments\[x, y\] must be "
+                                                              r"all tensor")])
+def test_tensor_primitive_on_python_numbers_is_a_type_error(mode, message):
+    ms.set_context(mode=mode)
+    try:
+        for a, b in ((19, 2), (19.0, 2), (True, 2)):
+            with pytest.raises(TypeError, match=message):
+                _ModNet()(a, b)
+        out = _ModNet()(Tensor(np.array(-19, np.int32)), 2)       # one tensor operand is enough
+        assert out.asnumpy() == np.fmod(-19, 2)
+    finally:
+        ms.set_context(mode=ms.PYNATIVE_MODE)
+    # primitives MindSpore computes on numbers still do
+    np.testing.assert_allclose(P.Atan2()(3.0, 2.0).asnumpy(), np.arctan2(3.0, 2.0), rtol=1e-6)
+    assert P.Heaviside()(3.0, 2.0).asnumpy() == 1.0
+    assert P.FloorDiv()(7, 2).asnumpy() == 3
