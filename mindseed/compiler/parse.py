@@ -522,6 +522,10 @@ class _ExprRewriter(ast.NodeTransformer):
             if isinstance(node.ops[0], (ast.In, ast.NotIn)):
                 fn = "__ms_in" if isinstance(node.ops[0], ast.In) else "__ms_not_in"
                 return ast.copy_location(_call(fn, [node.left, node.comparators[0]]), node)
+            if isinstance(node.ops[0], (ast.Lt, ast.LtE, ast.Gt, ast.GtE)):
+                # tuples and lists are ordered as MindSpore's graph orders them (helpers._ms_order)
+                op = ast.Constant(type(node.ops[0]).__name__)
+                return ast.copy_location(_call("__ms_order", [op, node.left, node.comparators[0]]), node)
             return node
         # `a < b < c` is `a < b and b < c` with b evaluated once: on tensors the `and` is a graph operation
         ops_ = ast.Tuple(elts=[ast.Constant(type(o).__name__) for o in node.ops], ctx=ast.Load())
@@ -555,6 +559,14 @@ class _ExprRewriter(ast.NodeTransformer):
             return node
         node.func = ast.copy_location(_call("__ms_call", [node.func]), node.func)
         return node
+
+    def visit_Subscript(self, node):
+        self.generic_visit(node)
+        index = node.slice
+        if not isinstance(node.ctx, ast.Load) or isinstance(index, ast.Slice) or \
+                isinstance(index, ast.Tuple) and any(isinstance(e, ast.Slice) for e in index.elts):
+            return node
+        return ast.copy_location(_call("__ms_getitem", [node.value, index]), node)
 
     def visit_Lambda(self, node):
         # the body is an expression of the converted code: calls in it are converted too

@@ -1,5 +1,5 @@
-"""Errors MindSpore raises in graph mode where Python would run the code: calling the class member namespace of a
-jitted method, class-API tensor primitives given only Python numbers."""
+"""Graph-mode behaviours MindSpore has where Python would differ: calling the class member namespace of a jitted
+method, class-API tensor primitives given only Python numbers, ordering tuples, indexing them by a tensor."""
 import numpy as np
 import pytest
 
@@ -80,3 +80,43 @@ def test_tensor_primitive_on_python_numbers_is_a_type_error(mode, message):
     np.testing.assert_allclose(P.Atan2()(3.0, 2.0).asnumpy(), np.arctan2(3.0, 2.0), rtol=1e-6)
     assert P.Heaviside()(3.0, 2.0).asnumpy() == 1.0
     assert P.FloorDiv()(7, 2).asnumpy() == 3
+
+
+def _ordered(m_of, n_of):
+    @jit
+    def f(x, y):
+        m, n = m_of(x), n_of(y)
+        return m < n, m >= n
+    return f(Tensor(np.array([1], np.int32)), Tensor(np.array([3], np.int32)))
+
+
+def test_sequence_order_in_graph_compares_scalars_up_to_the_first_difference():
+    assert _ordered(lambda x: (1, (x, x + 1)), lambda y: (2, (y, y - 1))) == (True, False)
+    assert _ordered(lambda x: (1, x), lambda y: (2, y)) == (True, False)
+    assert _ordered(lambda x: (1.0, 2), lambda y: (1, 3)) == (True, False)
+    assert _ordered(lambda x: [1, 2], lambda y: [1, 2, y]) == (True, False)      # a prefix is smaller
+    with pytest.raises(TypeError, match="For primitive 'tuple_lt', the input element must be scalar"):
+        _ordered(lambda x: (x + 2, (x, x + 1)), lambda y: (y + 2, (y, y - 1)))
+    with pytest.raises(TypeError, match="For primitive 'list_lt', the input element must be scalar"):
+        _ordered(lambda x: [1, x], lambda y: [1, y])
+    with pytest.raises(TypeError, match=r"For op 'tuple_lt' input must be \[int32, int64, float32, float64, bool\]"):
+        _ordered(lambda x: ((1, 2), x + 2), lambda y: ((2, 3), y + 2))
+
+
+def test_sequence_order_nesting_tensors_runs_as_python():
+    a, b = _ordered(lambda x: ((x, x + 1), x + 2), lambda y: ((y, y - 1), y + 2))
+    assert a.asnumpy().tolist() == [True] and b.asnumpy().tolist() == [False]
+    with pytest.raises(TypeError, match="not supported between instances of 'tuple' and 'int'"):
+        _ordered(lambda x: ((x, 1), 2), lambda y: (1, 2))
+
+
+def test_sequence_indexed_by_a_tensor_carries_no_gradient():
+    @jit
+    def pick(x, i):
+        return (x, x + 1, x * 2)[i] * 3
+
+    x = Tensor(np.array([1.5], np.float32))
+    # a Python index: the gradient of x * 2 * 3; a tensor index is read at run time, as MindSpore's PyExecute
+    np.testing.assert_allclose(ms.grad(pick)(x, 2).asnumpy(), [6.0])
+    np.testing.assert_allclose(ms.grad(pick)(x, Tensor(2)).asnumpy(), [0.0])
+    np.testing.assert_allclose(pick(x, Tensor(2)).asnumpy(), [9.0])
