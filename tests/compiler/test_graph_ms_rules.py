@@ -120,3 +120,39 @@ def test_sequence_indexed_by_a_tensor_carries_no_gradient():
     np.testing.assert_allclose(ms.grad(pick)(x, 2).asnumpy(), [6.0])
     np.testing.assert_allclose(ms.grad(pick)(x, Tensor(2)).asnumpy(), [0.0])
     np.testing.assert_allclose(pick(x, Tensor(2)).asnumpy(), [9.0])
+
+
+def test_jit_gradient_of_integer_tensors():
+    @jit
+    def f(x, y):
+        return x * y + x
+
+    x, y = Tensor(np.array(2, np.int32)), Tensor(np.array(5, np.int32))
+    gx, gy = ms.grad(f, (0, 1))(x, y)
+    assert gx.dtype == ms.int32 and int(gx) == 6 and int(gy) == 2      # d/dx = y + 1, d/dy = x
+    _, pull = ms.vjp(f, x, y)
+    gx, gy = pull(Tensor(np.array(3, np.int32)))
+    assert (int(gx), int(gy)) == (18, 6)
+    gx = ms.grad(f)(Tensor(np.array(2.0, np.float32)), Tensor(np.array(5.0, np.float32)))
+    assert float(gx) == 6.0
+
+
+class _BranchAssign(nn.Cell):
+    def construct(self, x, y):
+        if x > y:
+            P.AssignAdd()(x, y)
+        else:
+            P.AssignSub()(y, x)
+        return x, y
+
+
+def test_in_place_write_of_an_input_happens_in_the_taken_branch_only():
+    ms.set_context(mode=ms.GRAPH_MODE)
+    try:
+        net = _BranchAssign()
+        for a, b, want in ((2, 3, (2, 1)), (5, 3, (8, 3)), (2, 3, (2, 1))):    # traced, then compiled runs
+            x, y = Tensor(np.array(a, np.int32)), Tensor(np.array(b, np.int32))
+            ox, oy = net(x, y)
+            assert (int(ox), int(oy)) == want and (int(x), int(y)) == want
+    finally:
+        ms.set_context(mode=ms.PYNATIVE_MODE)
