@@ -84,11 +84,14 @@ def call_differentiated(compiled, args, kwargs):
     leaves = []
     tmpl = J._flatten((args, kwargs), leaves)
     cache = compiled.__dict__.setdefault("_grad_cache", {})
-    key = J._key_of((args, kwargs))
+    # integer tensors are differentiated when the caller's tapes track them (MindSpore gives them gradients)
+    ints = tuple(i for i, x in enumerate(leaves) if isinstance(x, Tensor) and not is_differentiable(x)
+                 and any(tp.is_tracked(x) for tp in tapes))
+    key = (J._key_of((args, kwargs)), ints)
     entry = cache.get((key, compiled.mode_key()), _MISSING)
     first = None
     if entry is _MISSING:
-        entry = _build(compiled, tmpl, leaves, tapes, J)
+        entry = _build(compiled, tmpl, leaves, tapes, J, ints)
         cache[(key, compiled.mode_key())] = entry
         if entry is not None:
             first, entry.first = entry.first, None
@@ -131,7 +134,7 @@ def _record(compiled, entry, tapes, leaves, wrt, out, res_raw):
 
 
 # ---------------------------------------------------------------- building the graphs
-def _build(compiled, tmpl, leaves, caller_tapes, J):
+def _build(compiled, tmpl, leaves, caller_tapes, J, ints=()):
     target = compiled._target()
     builder = GraphBuilder(compiled.name)
     inputs = [Tensor._from_raw(t._data) for t in leaves]
@@ -139,7 +142,7 @@ def _build(compiled, tmpl, leaves, caller_tapes, J):
         builder.add_input(x)
     targs, tkwargs = J._unflatten(tmpl, inputs)
     tape = _WatchingTape(builder, caller_tapes)
-    wrt_inputs = [i for i, x in enumerate(inputs) if is_differentiable(x)]
+    wrt_inputs = [i for i, x in enumerate(inputs) if is_differentiable(x) or i in ints]
     for i in wrt_inputs:
         tape.watch(inputs[i])
     saved = list(_state.tapes)

@@ -12,6 +12,8 @@ Outside a trace (or on Python values) each does exactly what Python does.
 """
 import operator
 
+import numpy as np
+
 from mindseed import _backend as B
 from mindseed._utils import _state
 from mindseed.common import dtype as mstype
@@ -420,13 +422,63 @@ _COMPARE = {"Lt": operator.lt, "LtE": operator.le, "Gt": operator.gt, "GtE": ope
             "In": _ms_in, "NotIn": _ms_not_in}
 
 
+_ORDER = {"Lt": "lt", "LtE": "le", "Gt": "gt", "GtE": "ge"}
+
+
+def _runtime(v):
+    """A value only known when the graph runs (a tensor, or an array from asnumpy() of one)."""
+    return isinstance(v, (Tensor, np.ndarray))
+
+
+def _ms_order(op, a, b):
+    """`a op b`. Two tuples (lists) are ordered as MindSpore's graph compiles it: element by element, each a
+    scalar, up to the first pair that differs (a tensor or a nested sequence there is a TypeError), except that
+    sequences nesting run-time values (not led by a tensor) run as Python (MindSpore's PyExecute)."""
+    if op not in _ORDER or type(a) is not type(b) or not isinstance(a, (tuple, list)):
+        return _COMPARE[op](a, b)
+    led_by_tensor = any(s and _runtime(s[0]) for s in (a, b))
+    if not led_by_tensor and any(isinstance(e, (tuple, list)) and any(map(_runtime, e)) for s in (a, b) for e in s):
+        return _COMPARE[op](a, b)
+    name = f"{'list' if isinstance(a, list) else 'tuple'}_{_ORDER[op]}"
+    for x, y in zip(a, b):
+        for v in (x, y):
+            if _runtime(v):
+                raise TypeError(f"For primitive '{name}', the input element must be scalar, but got "
+                                f"{type(v).__name__}(shape={list(v.shape)}, dtype={v.dtype}) (at {user_location()}).")
+            if isinstance(v, (tuple, list)):
+                raise TypeError(f"For op '{name}' input must be [int32, int64, float32, float64, bool], but got {v} "
+                                f"(at {user_location()}).")
+        if x != y:
+            return _COMPARE[op](x, y)
+    return _COMPARE[op](len(a), len(b))
+
+
+def _ms_getitem(seq, index):
+    """`seq[index]`. A tuple or list indexed by a tensor is read at run time in MindSpore's graph (PyExecute):
+    what it gives carries no gradient."""
+    out = seq[index]
+    if isinstance(index, Tensor) and isinstance(seq, (tuple, list)):
+        from mindseed.ops._prims.core import stop_gradient_p  # noqa: PLC0415 -- ops sit below; imported at use
+        return _map_tensors(stop_gradient_p, out)
+    return out
+
+
+def _map_tensors(fn, obj):
+    """obj with fn applied to the tensors in it (through tuples and lists)."""
+    if isinstance(obj, Tensor):
+        return fn(obj)
+    if type(obj) in (tuple, list):
+        return type(obj)(_map_tensors(fn, o) for o in obj)
+    return obj
+
+
 def _ms_chain(ops, left, *rights):
     """`left op0 r0 op1 r1 ...` (each right operand a thunk): Python's chained comparison, whose implicit `and`
     is a graph operation when a comparison gives a graph tensor."""
     result = None
     for op, right_fn in zip(ops, rights):
         right = right_fn()
-        r = _COMPARE[op](left, right)
+        r = _ms_order(op, left, right)
         result = r if result is None else control.and_(result, lambda r=r: r)
         if not _traced(result) and not result:
             return result
@@ -489,4 +541,5 @@ HELPERS = {
     "__ms_float": _ms_float, "__ms_any": _ms_any, "__ms_all": _ms_all, "__ms_min": _ms_min, "__ms_max": _ms_max,
     "__ms_zip": _ms_zip, "__ms_setattr": _ms_setattr, "__ms_in": _ms_in, "__ms_not_in": _ms_not_in,
     "__ms_print": _ms_print, "__ms_unsupported": _ms_unsupported, "__ms_chain": _ms_chain,
+    "__ms_order": _ms_order, "__ms_getitem": _ms_getitem,
 }

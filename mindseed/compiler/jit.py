@@ -23,7 +23,7 @@ from mindseed.compiler.dynamic import (_RANK, _agrees, _dyn_key, _DynInput, _dyn
                                        _signature_of)
 from mindseed.compiler.ir import verify
 from mindseed.common._mutable import _ScalarLeaf, mutable
-from mindseed.compiler.parse import convert
+from mindseed.compiler.parse import calls_first_parameter, convert
 from mindseed.compiler.trace import (GraphBreak, GraphBuilder, _is_user, add_user_trace, building, tentative,
                                      user_frame)
 
@@ -66,6 +66,7 @@ class _Compiled:
         self.mode_cells = {id(bound_self): bound_self} if hasattr(bound_self, "_modes") else {}
         self._modes = (None, ())
         self._converted = None
+        self._calls_self = None       # does the function call its first parameter (see _check_member_call)
         self.last_graph = None        # the graph compiled last (flops.py reads it)
         functools.update_wrapper(self, fn)
         flops.register(self)
@@ -94,6 +95,24 @@ class _Compiled:
                                            fullgraph=self.fullgraph)
         return c
 
+    def _check_member_call(self, args):
+        """A jitted method of a plain class, called from Python: its object (bound, or the first argument when it
+        has an attribute of the method's name) is the class member namespace of the graph, whose attributes and
+        methods the graph reads but which cannot be called itself (MindSpore's ValueError)."""
+        if self._calls_self is False:
+            return
+        obj = self.bound_self
+        if obj is None and args and not isinstance(args[0], Tensor) and hasattr(args[0], self.name):
+            obj = args[0]
+        if obj is None or getattr(obj, "__ms_class__", False) or hasattr(obj, "_cells"):
+            return
+        if self._calls_self is None:
+            self._calls_self = calls_first_parameter(self.fn)
+        if self._calls_self:
+            raise ValueError(f"For 'jit' function '{self.name}', its first argument, a {type(obj).__name__} object, "
+                             f"is the class member namespace of the graph and is called: The object is not "
+                             f"callable. Please check code.")
+
     def _target(self):
         if self._converted is None:
             converted = convert(self.fn)
@@ -106,6 +125,7 @@ class _Compiled:
         if _state.tracing is not None:
             # inside another graph: inline (the enclosing trace records our ops)
             return self._target()(*args, **kwargs)
+        self._check_member_call(args)
         out = self._call(args, kwargs)
         if isinstance(out, (dict, tuple)) and _strict(self.fullgraph):
             return _strict_output(out)

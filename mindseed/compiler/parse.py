@@ -522,6 +522,10 @@ class _ExprRewriter(ast.NodeTransformer):
             if isinstance(node.ops[0], (ast.In, ast.NotIn)):
                 fn = "__ms_in" if isinstance(node.ops[0], ast.In) else "__ms_not_in"
                 return ast.copy_location(_call(fn, [node.left, node.comparators[0]]), node)
+            if isinstance(node.ops[0], (ast.Lt, ast.LtE, ast.Gt, ast.GtE)):
+                # tuples and lists are ordered as MindSpore's graph orders them (helpers._ms_order)
+                op = ast.Constant(type(node.ops[0]).__name__)
+                return ast.copy_location(_call("__ms_order", [op, node.left, node.comparators[0]]), node)
             return node
         # `a < b < c` is `a < b and b < c` with b evaluated once: on tensors the `and` is a graph operation
         ops_ = ast.Tuple(elts=[ast.Constant(type(o).__name__) for o in node.ops], ctx=ast.Load())
@@ -555,6 +559,14 @@ class _ExprRewriter(ast.NodeTransformer):
             return node
         node.func = ast.copy_location(_call("__ms_call", [node.func]), node.func)
         return node
+
+    def visit_Subscript(self, node):
+        self.generic_visit(node)
+        index = node.slice
+        if not isinstance(node.ctx, ast.Load) or isinstance(index, ast.Slice) or \
+                isinstance(index, ast.Tuple) and any(isinstance(e, ast.Slice) for e in index.elts):
+            return node
+        return ast.copy_location(_call("__ms_getitem", [node.value, index]), node)
 
     def visit_Lambda(self, node):
         # the body is an expression of the converted code: calls in it are converted too
@@ -678,6 +690,23 @@ def _convert(fn):
     new.__qualname__ = fn.__qualname__    # argument errors name the user's function
     new.__ms_original__ = fn
     return new
+
+
+def calls_first_parameter(fn):
+    """Does the body of `fn` call its first parameter (`self(...)` in a method)? False when the source is unknown."""
+    try:
+        tree = ast.parse(textwrap.dedent(inspect.getsource(fn.__code__)))
+    except (OSError, TypeError, SyntaxError, IndentationError):
+        return False
+    fdef = tree.body[0] if tree.body else None
+    if not isinstance(fdef, ast.FunctionDef):
+        return False
+    params = fdef.args.posonlyargs + fdef.args.args
+    if not params:
+        return False
+    first = params[0].arg
+    return any(isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id == first
+               for s in fdef.body for n in ast.walk(s))
 
 
 def _lambda_def(fn, tree, dedent):

@@ -116,7 +116,8 @@ def classes():
         main = next(iter(row.functions.values()))
         for name, klass in row.classes.items():
             if klass is None:
-                row.classes[name] = CLASSES[name] = simple_primitive(name, main, row.doc, row.numbers)
+                row.classes[name] = CLASSES[name] = simple_primitive(name, main, row.doc, row.numbers,
+                                                                       row.check == "operands")
     return dict(CLASSES)
 
 

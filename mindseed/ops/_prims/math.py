@@ -697,7 +697,7 @@ public(xdivy_p, "xdivy(x, y)", tensor=True, cls="Xdivy", check="operands", doc="
 public(xlogy_p, "xlogy(input, other)", tensor=True, cls="Xlogy", check="operands",
        doc="input * log(other), and 0 where input is 0.")
 public(atan2_p, "atan2(input, other)", "arctan2(input, other)", tensor=True, cls="Atan2", check="operands",
-       doc="The angle of the point (other, input), in (-pi, pi].")
+       numbers=True, doc="The angle of the point (other, input), in (-pi, pi].")
 public(hypot_p, "hypot(input, other)", tensor=True, cls="Hypot", check="operands", doc="sqrt(input ** 2 + other ** 2).")
 public(logaddexp_p, "logaddexp(input, other)", tensor=True, check="operands",
        doc="log(exp(input) + exp(other)), computed stably.")
@@ -705,7 +705,7 @@ public(logaddexp2_p, "logaddexp2(input, other)", tensor=True, check="operands",
        doc="log2(2 ** input + 2 ** other), computed stably.")
 public(copysign_p, "copysign(x, other)", tensor=True, check="operands", doc="|x| with the sign of `other` (a float "
        "result).")
-public(heaviside_p, "heaviside(input, values)", tensor=True, cls="Heaviside", check="operands",
+public(heaviside_p, "heaviside(input, values)", tensor=True, cls="Heaviside", check="operands", numbers=True,
        doc="0 where input < 0, `values` where input == 0, 1 where input > 0.")
 public(fmax_p, "fmax(input, other)", tensor=True, cls="Fmax", check="operands",
        doc="Elementwise maximum that ignores NaN (NaN only where both are NaN).")

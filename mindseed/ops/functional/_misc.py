@@ -1,8 +1,9 @@
 """Small functional helpers of MindSpore's ops namespace: depend, assign, partial, norm clipping, stft."""
 import functools
 
+from mindseed import _backend as B
+from mindseed._backend.kernels import core as K
 from mindseed._utils import _state
-
 from mindseed.common.parameter import Parameter
 from mindseed.common.tensor import Tensor
 from mindseed.ops.functional import _core as C
@@ -48,8 +49,33 @@ def assign(variable, value):
     if isinstance(variable, Parameter):
         variable.set_data(value)
     else:
+        if _state.tracing is not None and _state.param_undo:
+            _Written.remember(variable._data)
         P.assign_p(variable, value)  # writes the buffer in place (a side-effect node when traced)
     return variable
+
+
+class _Written:
+    """A tensor buffer written in place while traced code that does not run now is traced (a branch not taken):
+    the trace's undo (compiler.trace.speculating) gives it its contents back by setting `_data`."""
+
+    __slots__ = ("raw",)
+
+    def __init__(self, raw):
+        self.raw = raw
+
+    @classmethod
+    def remember(cls, raw):
+        for undo in _state.param_undo:
+            undo.setdefault(("buffer", id(raw)), (cls(raw), B.clone(raw)))
+
+    @property
+    def _data(self):
+        return self.raw
+
+    @_data.setter
+    def _data(self, saved):
+        K.assign(self.raw, saved)
 
 
 def assign_add(variable, value):

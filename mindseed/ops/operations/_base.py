@@ -1,6 +1,7 @@
 """Base classes of the Primitive-class API."""
 import functools
 
+from mindseed._utils import _state
 from mindseed.common._shard_layout import Layout
 from mindseed.common.tensor import Tensor
 
@@ -160,11 +161,12 @@ def constexpr(fn=None, get_instance=True, reuse_result=True, check=True):
     return fn
 
 
-def simple_primitive(name, fn, doc, numbers=False):
+def simple_primitive(name, fn, doc, numbers=False, operands=False):
     """A Primitive class `name` with no attributes whose call is `fn(*args, **kwargs)`.
 
     With `numbers`, a call whose inputs are all Python numbers computes on them as tensors (MindSpore's implicit
-    conversion for the primitives whose signature groups their inputs in one dtype: `P.FloorDiv()(7, 2)`)."""
+    conversion for the primitives whose signature groups their inputs in one dtype: `P.FloorDiv()(7, 2)`).
+    Without it, a two-operand primitive (`operands`) given only Python numbers raises MindSpore's TypeError."""
     def __init__(self):
         Primitive.__init__(self, name)
 
@@ -173,12 +175,32 @@ def simple_primitive(name, fn, doc, numbers=False):
             if args and not kwargs and all(type(a) in (int, float) for a in args):
                 args = tuple(Tensor(a) for a in args)
             return fn(*args, **kwargs)
+    elif operands:
+        def __call__(self, *args, **kwargs):
+            if len(args) == 2 and all(type(a) in (int, float, bool) for a in args):
+                _raise_numbers_only(name, args[0])
+            return fn(*args, **kwargs)
     else:
         def __call__(self, *args, **kwargs):
             return fn(*args, **kwargs)
 
     return type(name, (Primitive,), {"__init__": __init__, "__call__": __call__, "__doc__": doc,
                                      "__module__": "mindseed.ops.operations"})
+
+
+_TENSOR_TYPES = ", ".join(f"Tensor[{t}]" for t in ("Int8", "Int16", "Int32", "Int64", "UInt8", "UInt16", "UInt32",
+                                                    "UInt64", "Float16", "Float32", "Float64", "BFloat16",
+                                                    "Complex64", "Complex128"))
+
+
+def _raise_numbers_only(name, x):
+    """A tensor primitive called on Python numbers only: MindSpore's TypeError, in graph mode (where the numbers
+    are constants of the graph) the type check's wording, in PyNative the argument check's."""
+    got = "Float32" if type(x) is float else "Int64"
+    if _state.tracing is not None or _state.mode == 0:
+        raise TypeError(f"For '{name}', the element of 'x' must be one of {_TENSOR_TYPES}, but got {got}.")
+    raise TypeError(f"The primitive[{name}]'s input arguments[x, y] must be all tensor and those type must be same. "
+                    f"But got input argument[x]:{got}")
 
 
 REQUIRED = object()  # an AttrPrimitive parameter without a default

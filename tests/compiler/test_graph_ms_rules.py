@@ -1,0 +1,158 @@
+"""Graph-mode behaviours MindSpore has where Python would differ: calling the class member namespace of a jitted
+method, class-API tensor primitives given only Python numbers, ordering tuples, indexing them by a tensor."""
+import numpy as np
+import pytest
+
+import mindseed as ms
+from mindseed import Tensor, jit, nn
+from mindseed.ops import operations as P
+
+
+class _Obj:
+    def __init__(self):
+        self.k = 3
+
+    @jit
+    def calls_self(self, *args):
+        return self(*args)
+
+    @jit
+    def reads_members(self, x):
+        return self.plus_one(x) * self.k
+
+    @jit
+    def calls_dunder(self, x):
+        return self.__call__(x)
+
+    def plus_one(self, x):
+        return x + 1
+
+    def __call__(self, *args):
+        return args[0]
+
+
+def test_jitted_method_calling_its_object_is_a_value_error():
+    x = Tensor(np.array([1, 2], np.int32))
+    with pytest.raises(ValueError, match="The object is not callable"):
+        _Obj().calls_self(x)
+    # unbound, with the object as the first argument (it has an attribute of the method's name)
+    with pytest.raises(ValueError, match="The object is not callable"):
+        _Obj.calls_self(_Obj(), x)
+    # its attributes and methods are read; __call__ named explicitly is a method
+    np.testing.assert_array_equal(_Obj().reads_members(x).asnumpy(), [6, 9])
+    np.testing.assert_array_equal(_Obj().calls_dunder(x).asnumpy(), [1, 2])
+
+
+def test_jitted_function_given_a_callable_object_calls_it():
+    x = Tensor(np.array([1, 2], np.int32))
+    f = _Obj.calls_self
+
+    @jit
+    def outer(obj, t):
+        return f(obj, t)        # inside a graph the object is an ordinary callable argument
+    np.testing.assert_array_equal(outer(_Obj(), x).asnumpy(), [1, 2])
+
+    class Other:
+        def __call__(self, t):
+            return t * 2
+    np.testing.assert_array_equal(_Obj.calls_self(Other(), x).asnumpy(), [2, 4])
+
+
+class _ModNet(nn.Cell):
+    def construct(self, x, y):
+        return P.Mod()(x, y)
+
+
+@pytest.mark.parametrize("mode, message", [(ms.GRAPH_MODE, r"For 'Mod', the element of 'x' must be one of Tensor"),
+                                           (ms.PYNATIVE_MODE, r"primitive\[Mod\]'s input arguments\[x, y\] must be "
+                                                              r"all tensor")])
+def test_tensor_primitive_on_python_numbers_is_a_type_error(mode, message):
+    ms.set_context(mode=mode)
+    try:
+        for a, b in ((19, 2), (19.0, 2), (True, 2)):
+            with pytest.raises(TypeError, match=message):
+                _ModNet()(a, b)
+        out = _ModNet()(Tensor(np.array(-19, np.int32)), 2)       # one tensor operand is enough
+        assert out.asnumpy() == np.fmod(-19, 2)
+    finally:
+        ms.set_context(mode=ms.PYNATIVE_MODE)
+    # primitives MindSpore computes on numbers still do
+    np.testing.assert_allclose(P.Atan2()(3.0, 2.0).asnumpy(), np.arctan2(3.0, 2.0), rtol=1e-6)
+    assert P.Heaviside()(3.0, 2.0).asnumpy() == 1.0
+    assert P.FloorDiv()(7, 2).asnumpy() == 3
+
+
+def _ordered(m_of, n_of):
+    @jit
+    def f(x, y):
+        m, n = m_of(x), n_of(y)
+        return m < n, m >= n
+    return f(Tensor(np.array([1], np.int32)), Tensor(np.array([3], np.int32)))
+
+
+def test_sequence_order_in_graph_compares_scalars_up_to_the_first_difference():
+    assert _ordered(lambda x: (1, (x, x + 1)), lambda y: (2, (y, y - 1))) == (True, False)
+    assert _ordered(lambda x: (1, x), lambda y: (2, y)) == (True, False)
+    assert _ordered(lambda x: (1.0, 2), lambda y: (1, 3)) == (True, False)
+    assert _ordered(lambda x: [1, 2], lambda y: [1, 2, y]) == (True, False)      # a prefix is smaller
+    with pytest.raises(TypeError, match="For primitive 'tuple_lt', the input element must be scalar"):
+        _ordered(lambda x: (x + 2, (x, x + 1)), lambda y: (y + 2, (y, y - 1)))
+    with pytest.raises(TypeError, match="For primitive 'list_lt', the input element must be scalar"):
+        _ordered(lambda x: [1, x], lambda y: [1, y])
+    with pytest.raises(TypeError, match=r"For op 'tuple_lt' input must be \[int32, int64, float32, float64, bool\]"):
+        _ordered(lambda x: ((1, 2), x + 2), lambda y: ((2, 3), y + 2))
+
+
+def test_sequence_order_nesting_tensors_runs_as_python():
+    a, b = _ordered(lambda x: ((x, x + 1), x + 2), lambda y: ((y, y - 1), y + 2))
+    assert a.asnumpy().tolist() == [True] and b.asnumpy().tolist() == [False]
+    with pytest.raises(TypeError, match="not supported between instances of 'tuple' and 'int'"):
+        _ordered(lambda x: ((x, 1), 2), lambda y: (1, 2))
+
+
+def test_sequence_indexed_by_a_tensor_carries_no_gradient():
+    @jit
+    def pick(x, i):
+        return (x, x + 1, x * 2)[i] * 3
+
+    x = Tensor(np.array([1.5], np.float32))
+    # a Python index: the gradient of x * 2 * 3; a tensor index is read at run time, as MindSpore's PyExecute
+    np.testing.assert_allclose(ms.grad(pick)(x, 2).asnumpy(), [6.0])
+    np.testing.assert_allclose(ms.grad(pick)(x, Tensor(2)).asnumpy(), [0.0])
+    np.testing.assert_allclose(pick(x, Tensor(2)).asnumpy(), [9.0])
+
+
+def test_jit_gradient_of_integer_tensors():
+    @jit
+    def f(x, y):
+        return x * y + x
+
+    x, y = Tensor(np.array(2, np.int32)), Tensor(np.array(5, np.int32))
+    gx, gy = ms.grad(f, (0, 1))(x, y)
+    assert gx.dtype == ms.int32 and int(gx) == 6 and int(gy) == 2      # d/dx = y + 1, d/dy = x
+    _, pull = ms.vjp(f, x, y)
+    gx, gy = pull(Tensor(np.array(3, np.int32)))
+    assert (int(gx), int(gy)) == (18, 6)
+    gx = ms.grad(f)(Tensor(np.array(2.0, np.float32)), Tensor(np.array(5.0, np.float32)))
+    assert float(gx) == 6.0
+
+
+class _BranchAssign(nn.Cell):
+    def construct(self, x, y):
+        if x > y:
+            P.AssignAdd()(x, y)
+        else:
+            P.AssignSub()(y, x)
+        return x, y
+
+
+def test_in_place_write_of_an_input_happens_in_the_taken_branch_only():
+    ms.set_context(mode=ms.GRAPH_MODE)
+    try:
+        net = _BranchAssign()
+        for a, b, want in ((2, 3, (2, 1)), (5, 3, (8, 3)), (2, 3, (2, 1))):    # traced, then compiled runs
+            x, y = Tensor(np.array(a, np.int32)), Tensor(np.array(b, np.int32))
+            ox, oy = net(x, y)
+            assert (int(ox), int(oy)) == want and (int(x), int(y)) == want
+    finally:
+        ms.set_context(mode=ms.PYNATIVE_MODE)
