@@ -33,8 +33,10 @@ def _build(tmp_path, net, xs, name, **kw):
 
 
 def _run(out, name, xs, weights=None, repeats=0):
-    """Run the driver on xs; (returncode, outputs as one float32 array, stdout, stderr)."""
-    np.concatenate([np.ascontiguousarray(x, "<f4").ravel() for x in xs]).tofile(out / "in.bin")
+    """Run the driver on xs (float32, or int32 for integer arrays); (returncode, outputs as one float32 array,
+    stdout, stderr)."""
+    (out / "in.bin").write_bytes(b"".join(np.ascontiguousarray(x, "<i4" if x.dtype.kind in "iu" else "<f4").tobytes()
+                                          for x in xs))
     if (out / "out.bin").exists():
         (out / "out.bin").unlink()
     r = subprocess.run([str(out / f"{name}_run"), str(weights or out / f"{name}.bin"), str(out / "in.bin"),
@@ -226,6 +228,66 @@ def test_more_operators_and_outputs(tmp_path):
     rc, got, _, err = _run(out, "zoo", [x])
     assert rc == 0, err
     _check(got, _nets.outputs(net(ms.Tensor(x))))
+
+
+@pytest.mark.parametrize("name", ["gpt", "gpt_w4"])
+def test_gpt_equals_mindseed(tmp_path, nets, name):
+    """The GPT (int32 token ids -> embedding Gather, LayerNorm, batched MatMul, Softmax, tanh GeLU, Transpose) as C:
+    the int32 input is the C function's `const int32_t *`, the logits are mindseed's within 1e-4."""
+    net, idx = nets[name]
+    out = _build(tmp_path, net, [idx], name)
+    assert "const int32_t *in" in (out / f"{name}.h").read_text()
+    for seed in (0, 1):
+        x = np.random.RandomState(seed).randint(0, net.vocab, size=idx.shape).astype(np.int32)
+        x[0, :2] = [-1, -net.vocab]          # negative ids count from the end, as mindseed's Gather
+        rc, got, _, err = _run(out, name, [x])
+        assert rc == 0, err
+        _check(got, [net(ms.Tensor(x)).asnumpy()])
+
+
+def test_gather_and_layer_norm_variants(tmp_path):
+    """Gather along an inner axis with constant indices and an out-of-range id (zeros, as MindSpore's CPU kernel);
+    LayerNorm over two trailing axes."""
+    class Net(ms.nn.Cell):
+        def __init__(self):
+            super().__init__()
+            self.ln = ms.nn.LayerNorm((3, 4), begin_norm_axis=-2, begin_params_axis=-2, epsilon=1e-3)
+            self.table = ms.Tensor(np.arange(40, dtype=np.float32).reshape(2, 5, 4) / 7.0)
+
+        def construct(self, x, ids):
+            g = ms.ops.gather(self.table, ids, 1) + ms.ops.gather(self.table, ms.Tensor([4, 0, 2], ms.int32), 1)
+            return self.ln(x) * 2.0, g
+
+    net = _nets._det_init(ms, Net())
+    x = np.random.RandomState(0).randn(2, 3, 4).astype(np.float32) * 3 + 1
+    ids = np.array([1, -2, 3], np.int32)
+    out = _build(tmp_path, net, [x, ids], "gl")
+    rc, got, _, err = _run(out, "gl", [x, ids])
+    assert rc == 0, err
+    _check(got, _nets.outputs(net(ms.Tensor(x), ms.Tensor(ids))))
+    bad = np.array([1, 5, 3], np.int32)       # id 5 of 5: out of range
+    rc, got, _, err = _run(out, "gl", [x, bad])
+    assert rc == 0, err
+    g = got[24:].reshape(2, 3, 4)
+    want = _nets.outputs(net(ms.Tensor(x), ms.Tensor(np.array([1, 1, 3], np.int32))))[1]
+    np.testing.assert_allclose(g[:, [0, 2]], want[:, [0, 2]], rtol=1e-5)
+    table = np.arange(40, dtype=np.float32).reshape(2, 5, 4) / 7.0
+    np.testing.assert_allclose(g[:, 1], table[:, 0], rtol=1e-6)    # zeros from id 5, + the constant id 0's row
+
+
+def test_input_and_output_dtypes_are_checked(tmp_path):
+    class Half(ms.nn.Cell):
+        def construct(self, x):
+            return x * 2
+
+    ms.export(Half(), ms.Tensor(np.ones((2, 3), np.float16)), file_name=str(tmp_path / "half"))
+    with pytest.raises(codegen.CodegenError, match=r"half.mindir', input 'x' is float16: the generated C takes "
+                                                   r"float32 and int32 inputs only"):
+        codegen.generate(str(tmp_path / "half.mindir"), str(tmp_path / "out"))
+    ms.export(Half(), ms.Tensor(np.ones((2, 3), np.int32)), file_name=str(tmp_path / "ints"))
+    with pytest.raises(codegen.CodegenError, match=r"ints.mindir', node %\d+ \(Mul\): only float32 tensors"):
+        codegen.generate(str(tmp_path / "ints.mindir"), str(tmp_path / "out"))
+    assert not (tmp_path / "out").exists()
 
 
 def test_two_inputs_and_embedded_weights(tmp_path, nets):

@@ -45,10 +45,10 @@ def _load(model_path, input_shapes):
         if any(d is None or not isinstance(d, int) or d < 1 for d in shape):
             raise CodegenError(f"mindseed.lite.codegen: model '{model_path}', input '{name}' has shape {shape}: "
                                f"give a static shape (input_shapes / --input-shape).")
-        if np.dtype(dtype) != np.float32:
+        if np.dtype(dtype) not in (np.float32, np.int32):
             raise CodegenError(f"mindseed.lite.codegen: model '{model_path}', input '{name}' is "
-                               f"{np.dtype(dtype).name}: the generated C takes float32 inputs only.")
-        args.append(Tensor(np.zeros(shape, np.float32)))
+                               f"{np.dtype(dtype).name}: the generated C takes float32 and int32 inputs only.")
+        args.append(Tensor(np.zeros(shape, dtype)))
         new_specs.append((name, shape, dtype))
     graph.input_specs = new_specs       # as Model.resize: the shapes the graph is traced with
     with _COMPILE_LOCK:

@@ -38,24 +38,32 @@ def _c_bytes(data):
     return ",\n".join(",".join(str(b) for b in data[i:i + 32]) for i in range(0, len(data), 32)) or "0"
 
 
-def _shape_comment(kind, k, shape):
-    return f"/* {kind} {k}: float32 {list(shape)} ({int(np.prod(shape, dtype=np.int64))} values) */"
+def _in_params(lowered):
+    """The inputs' C parameters: float32 ones as float, int32 ones (indices) as int32_t."""
+    return ", ".join(f"const {t} *{n}" for t, n in zip(lowered.in_types, lowered.in_names))
+
+
+def _shape_comment(kind, k, shape, ctype="float"):
+    dtype = "int32" if ctype == "int32_t" else "float32"
+    return f"/* {kind} {k}: {dtype} {list(shape)} ({int(np.prod(shape, dtype=np.int64))} values) */"
 
 
 def _header(name, lowered, total, embed):
     up = name.upper()
-    ins = ", ".join(f"const float *{n}" for n in lowered.in_names)
+    ins = _in_params(lowered)
     outs = ", ".join(f"float *{n}" for n in lowered.out_names)
     sizes = []
     for kind, shapes in (("IN", lowered.in_shapes), ("OUT", lowered.out_shapes)):
         for k, s in enumerate(shapes):
-            sizes += [_shape_comment("input" if kind == "IN" else "output", k, s),
+            ctype = lowered.in_types[k] if kind == "IN" else "float"
+            sizes += [_shape_comment("input" if kind == "IN" else "output", k, s, ctype),
                       f"#define {up}_{kind}{k}_SIZE {int(np.prod(s, dtype=np.int64))}"]
     embedded = [f"extern const unsigned char {name}_weights_data[];", f"extern const size_t {name}_weights_size;",
                 ""] if embed else []
     return "\n".join([
         f"/* {name}: a model compiled to C by mindseed.lite.codegen. Not thread-safe: one model state per process. */",
-        f"#ifndef {up}_H", f"#define {up}_H", "", "#include <stddef.h>", "", "#ifdef __cplusplus",
+        f"#ifndef {up}_H", f"#define {up}_H", "", "#include <stddef.h>", "#include <stdint.h>", "",
+        "#ifdef __cplusplus",
         'extern "C" {', "#endif", "", *sizes,
         f"#define {up}_WEIGHTS_BYTES {total}", f"#define {up}_ARENA_BYTES {lowered.arena_bytes}", "",
         "/* Load the weights (the .bin file written with this code); 0 on success, else -1 and "
@@ -72,7 +80,7 @@ def _header(name, lowered, total, embed):
 def _source(name, lowered, model_id, total, where):
     template = open(os.path.join(_HERE, "model.c.in"), encoding="utf-8").read()
     runtime = "".join(open(os.path.join(_HERE, f), encoding="utf-8").read() for f in ("runtime.c", "runtime_blocked.c"))
-    params = ", ".join([f"const float *{n}" for n in lowered.in_names] + [f"float *{n}" for n in lowered.out_names])
+    params = _in_params(lowered) + ", " + ", ".join(f"float *{n}" for n in lowered.out_names)
     body = "\n".join("    " + line for line in lowered.body)
     return template.replace("@RUNTIME@", runtime).replace("@BODY@", body).replace("@PARAMS@", params) \
         .replace("@MODEL@", os.path.basename(where).replace("*/", "")).replace("@NAME@", name) \
@@ -85,7 +93,8 @@ def _source(name, lowered, model_id, total, where):
 def _driver(name, lowered, embed):
     template = open(os.path.join(_HERE, "main.c.in"), encoding="utf-8").read()
     up = name.upper()
-    args = ", ".join([f"in_buf + {o}" for o in _offsets(lowered.in_shapes)]
+    args = ", ".join([f"in_buf + {o}" if t == "float" else f"(const int32_t *)(in_buf + {o})"
+                      for o, t in zip(_offsets(lowered.in_shapes), lowered.in_types)]
                      + [f"out_buf + {o}" for o in _offsets(lowered.out_shapes)])
     n_in = sum(int(np.prod(s, dtype=np.int64)) for s in lowered.in_shapes)
     n_out = sum(int(np.prod(s, dtype=np.int64)) for s in lowered.out_shapes)

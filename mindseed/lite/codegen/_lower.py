@@ -103,7 +103,9 @@ def _fnum(v):
 
 SUPPORTED = sorted(set(UNARY) | set(BINARY) | set(VIEWS) | set(REDUCE) | {
     "Convolution", "Dense", "MatMul", "MaxPool2x2", "MaxPoolWithArgmaxV2", "AvgPool3D", "AdaptiveAvgPool",
-    "Softmax", "LogSoftmax", "Transpose", "Concat", "BatchNormInference", "Getitem"})
+    "Softmax", "LogSoftmax", "Transpose", "Concat", "BatchNormInference", "Getitem", "Gather", "LayerNorm"})
+# operators that read int32 values (besides the views, which keep their input's dtype): {name: its int32 operand}
+INT32_OPERAND = {"Gather": 1}
 
 
 class Lowered:
@@ -118,6 +120,10 @@ class Lowered:
                                        "tensor-dependent control flow")
         for node in graph.nodes:
             self._check_node(node)
+        for o in graph.outputs:
+            if isinstance(o, Var) and str(o.dtype) != "Float32":
+                raise CodegenError(f"mindseed.lite.codegen: model '{where}': the generated C returns float32 outputs "
+                                   f"only, but an output is {o.type_str()}")
         fuse_relu_into(graph, (conv_p, dense_p, max_pool_2x2_p, max_pool_p, avg_pool_p, add_p))
         fuse_residual(graph)
         self.graph = graph
@@ -132,6 +138,7 @@ class Lowered:
         self.out_names = _names("out", len(graph.outputs))
         self.params = {p.id: n for p, n in zip(graph.params, self.in_names)}
         self.in_shapes = [_shape(p) for p in graph.params]
+        self.in_types = ["int32_t" if str(p.dtype) == "Int32" else "float" for p in graph.params]
         self.out_shapes = [_shape(o) for o in graph.outputs]
         self.weights, self.weight_bytes, self._const_at = [], 0, {}
         self.scratch_floats = 0
@@ -161,10 +168,13 @@ class Lowered:
             raise self.error(node, f"the operator {node.prim.name} has no C kernel (supported: "
                                    f"{', '.join(SUPPORTED)})")
         outs = node.outputs[:1] if node.prim.name == "MaxPoolWithArgmaxV2" else node.outputs
-        for v in [x for x in node.inputs if isinstance(x, Var)] + outs:
-            if str(v.dtype) != "Float32" or v.shape is None or any(not isinstance(d, int) for d in v.shape):
-                raise self.error(node, f"only float32 tensors of static shape are supported, but a value is "
-                                       f"{v.type_str()}")
+        name = node.prim.name
+        for k, v in [(k, x) for k, x in enumerate(node.inputs) if isinstance(x, Var)] + [(None, o) for o in outs]:
+            int32 = str(v.dtype) == "Int32" and (INT32_OPERAND.get(name) == k or name in VIEWS and name != "Cast")
+            if not int32 and str(v.dtype) != "Float32" or v.shape is None or any(
+                    not isinstance(d, int) for d in v.shape):
+                raise self.error(node, f"only float32 tensors (and int32 indices of Gather) of static shape are "
+                                       f"supported, but a value is {v.type_str()}")
 
     # ------------------------------------------------------------------ operands
     def ptr(self, x):
@@ -348,6 +358,36 @@ class Lowered:
                       f"{self.ptr(x)} + o * {n}, {n} * sizeof(float));")
             at += n
 
+    def _gather(self, node):
+        """Gather along `axis` (batch_dims 0): negative indices count from the end, an index out of range gives zeros
+        (as MindSpore's CPU kernel)."""
+        x, idx, out = node.inputs[0], node.inputs[1], node.outputs[0]
+        axis, shape = node.attrs.get("axis", 0), _shape(x)
+        if node.attrs.get("batch_dims", 0) != 0 or not isinstance(axis, int):
+            raise self.error(node, f"only Gather with an int axis and batch_dims 0 has a C translation, but got axis "
+                                   f"{axis!r}, batch_dims {node.attrs.get('batch_dims')!r}")
+        axis %= len(shape)
+        outer, dim, inner = _numel(shape[:axis]), shape[axis], _numel(shape[axis + 1:])
+        ni = _numel(_shape(idx))
+        read = f"((const int32_t *){self.ptr(idx)})[i]" if isinstance(idx, Var) else f"(long){self.ptr(idx)}[i]"
+        self.emit("for (long i = 0; i < %d; i++) {" % ni, f"    long k = {read};", f"    k += k < 0 ? {dim} : 0;",
+                  f"    for (long o = 0; o < {outer}; o++) {{",
+                  f"        float *y = {self.ptr(out)} + (o * {ni} + i) * {inner};",
+                  f"        if (k < 0 || k >= {dim}) memset(y, 0, {inner} * sizeof(float));",
+                  f"        else memcpy(y, {self.ptr(x)} + (o * {dim} + k) * {inner}, {inner} * sizeof(float));",
+                  "    }", "}")
+
+    def _layer_norm(self, node):
+        x, gamma, beta = node.inputs[:3]
+        k = len(node.attrs["normalized_shape"])
+        shape = _shape(x)
+        inner = _numel(shape[len(shape) - k:])
+        stats = [self.ptr(o) if any(u is not None for u in self.uses.get(o.id, ())) else "0"
+                 for o in node.outputs[1:3]]
+        self.emit(f"mscg_layer_norm({self.ptr(x)}, {_numel(shape) // max(inner, 1)}, {inner}, "
+                  f"{self._bias(node, gamma)}, {self._bias(node, beta)}, {_fnum(node.attrs['eps'])}, "
+                  f"{self.ptr(node.outputs[0])}, {stats[0]}, {stats[1]});")
+
     def _softmax(self, node):
         x, out = node.inputs[0], node.outputs[0]
         axis = node.attrs["axis"]
@@ -460,18 +500,35 @@ class Lowered:
                    node.attrs.get("relu"), packed=True)
 
     def _matmul(self, node):
+        """A matrix product; with more than 2 dims a batch of them (batch dims broadcast, as numpy's matmul)."""
         x, w, out = node.inputs[0], node.inputs[1], node.outputs[0]
         ta, tb = node.attrs.get("transpose_a"), node.attrs.get("transpose_b")
         sx, sw = _shape(x), _shape(w)
-        if len(sx) != 2 or len(sw) != 2 or ta or (tb and not isinstance(w, Const)):
-            raise self.error(node, f"only 2-d MatMul without transposed computed operands has a C kernel, but "
-                                   f"got {sx} x {sw} (transpose_a={bool(ta)}, transpose_b={bool(tb)})")
-        if isinstance(w, Const):
+        if len(sx) < 2 or len(sw) < 2 or ta or (tb and (not isinstance(w, Const) or len(sw) != 2)):
+            raise self.error(node, f"only MatMul of operands with 2 or more dims, without transposed computed or "
+                                   f"batched operands, has a C kernel, but got {sx} x {sw} (transpose_a={bool(ta)}, "
+                                   f"transpose_b={bool(tb)})")
+        m, k, n = sx[-2], sx[-1], out.shape[-1]
+        if len(sw) == 2 and isinstance(w, Const):   # one constant right-hand side: the rows of x are one matrix
             wa = self._weight(node, w, "operand")
-            self._gemm(sx[0], out.shape[1], sx[1], self.ptr(x), self._packed(wa.T if tb else wa), self.ptr(out),
+            self._gemm(_numel(sx) // k, n, k, self.ptr(x), self._packed(wa.T if tb else wa), self.ptr(out),
                        packed=True)
-        else:
-            self._gemm(sx[0], out.shape[1], sx[1], self.ptr(x), self.ptr(w), self.ptr(out))
+            return
+        batch = tuple(out.shape[:-2])
+        if not batch:
+            self._gemm(m, n, k, self.ptr(x), self.ptr(w), self.ptr(out))
+            return
+        xs = _broadcast_strides(tuple(sx[:-2]) + (1,), batch + (1,))[:-1]
+        ws = _broadcast_strides(tuple(sw[:-2]) + (1,), batch + (1,))[:-1]
+        walk = []
+        for d in reversed(range(len(batch))):
+            walk.append(f"    xo += r % {batch[d]} * {xs[d] * m * k}; wo += r % {batch[d]} * {ws[d] * k * n}; "
+                        f"r /= {batch[d]};")
+        self.emit(f"for (long b = 0; b < {_numel(batch)}; b++) {{", "    long r = b, xo = 0, wo = 0;", *walk)
+        self.body.append("    ")
+        self._gemm(m, n, k, f"({self.ptr(x)} + xo)", f"({self.ptr(w)} + wo)", f"({self.ptr(out)} + b * {m * n})")
+        self.body[-2:] = [self.body[-2] + self.body[-1]]
+        self.emit("}")
 
     def _pool_args(self, node):
         x, out = node.inputs[0], node.outputs[0]
@@ -505,7 +562,8 @@ class Lowered:
 
 
 _HANDLER = dict({v: "view" for v in VIEWS}, **{r: "reduce" for r in REDUCE}, Transpose="transpose", Getitem="getitem",
-                BatchNormInference="batch_norm", Concat="concat", Softmax="softmax", LogSoftmax="softmax",
+                BatchNormInference="batch_norm", Concat="concat", Gather="gather", LayerNorm="layer_norm",
+                Softmax="softmax", LogSoftmax="softmax",
                 Convolution="conv", Dense="dense", MatMul="matmul", MaxPool2x2="maxpool2x2",
                 MaxPoolWithArgmaxV2="pool", AvgPool3D="pool", AdaptiveAvgPool="adaptive")
 

@@ -667,3 +667,31 @@ MSCG_FN void mscg_softmax(const float *x, float *y, long outer, int n, long inne
         }
 }
 
+
+/* Layer normalization of `rows` rows of n values: y = (x - mean) * rstd * gamma + beta (gamma / beta may be 0:
+ * 1 / 0), the statistics accumulated in double; mean and rstd (one per row) are stored when not 0. */
+MSCG_FN void mscg_layer_norm(const float *x, long rows, long n, const float *gamma, const float *beta, float eps,
+                             float *y, float *mean, float *rstd)
+{
+    long r, i;
+    for (r = 0; r < rows; r++) {
+        const float *xr = x + r * n;
+        float *yr = y + r * n;
+        double s = 0.0, ss = 0.0;
+        float m, rs;
+        for (i = 0; i < n; i++)
+            s += xr[i];
+        m = (float)(s / (double)n);
+        for (i = 0; i < n; i++)
+            ss += ((double)xr[i] - m) * ((double)xr[i] - m);
+        rs = (float)(1.0 / sqrt(ss / (double)n + (double)eps));
+        for (i = 0; i < n; i++) {
+            const float v = (xr[i] - m) * rs;
+            yr[i] = v * (gamma ? gamma[i] : 1.0f) + (beta ? beta[i] : 0.0f);
+        }
+        if (mean)
+            mean[r] = m;
+        if (rstd)
+            rstd[r] = rs;
+    }
+}
