@@ -272,6 +272,21 @@ def test_binary_cross_entropy_clamps_probabilities_like_mindspore():
     np.testing.assert_allclose(out.asnumpy(), -np.log(1e-12), rtol=1e-6)
 
 
+@pytest.mark.parametrize("n, dtype, mean, total", [
+    # the last bit as MindSpore 2.10 CPU gives it (its kernel sums by folding halves, not left to right)
+    (20, np.float32, 0.5077903866767883, 10.155807495117188),
+    (7, np.float32, 0.3896179795265198, 2.727325916290283),
+    (33, np.float16, 0.7158203125, 23.625),
+])
+def test_binary_cross_entropy_reduction_rounds_like_mindspore(n, dtype, mean, total):
+    r = np.random.RandomState(n)
+    p, y, w = (ms.Tensor(r.rand(n).astype(dtype)) for _ in range(3))
+    assert ops.binary_cross_entropy(p, y, w, "mean").asnumpy().item() == mean
+    assert ops.binary_cross_entropy(p, y, w, "sum").asnumpy().item() == total
+    ref = -(y.asnumpy().astype(np.float64) * np.log(p.asnumpy()) + (1 - y.asnumpy()) * np.log(1 - p.asnumpy()))
+    np.testing.assert_allclose(total, (ref * w.asnumpy()).sum(), rtol=1e-3)
+
+
 # ---------------------------------------------------------------- CTC
 def _ctc_inputs():
     r = np.random.RandomState(0)

@@ -301,12 +301,33 @@ def _numel(shape):
 _BCE_EPS = 1e-12
 
 
+def _halving_sum(loss):
+    """MindSpore's CPU loss-kernel sum: fold the upper half onto the lower half until one value is left
+    (an odd tail goes to element 0). Its rounding differs from torch's vectorized sum in the last bit."""
+    t = loss.reshape(-1).clone()
+    n = t.numel()
+    if n == 0:
+        return t.sum()
+    if n % 2 == 1:
+        t[0] += t[n - 1]
+    stride = n // 2
+    while stride > 0:
+        t[:stride] += t[stride:2 * stride]
+        if stride > 2 and stride % 2 == 1:
+            t[0] += t[stride - 1]
+        stride //= 2
+    return t[0]
+
+
 def binary_cross_entropy(p, y, weight, reduction):
     # NOTE: MindSpore clamps the probabilities at 1e-12 inside the logs (torch clamps the logs at -100)
     loss = -(y * torch.log(p.clamp_min(_BCE_EPS)) + (1 - y) * torch.log((1 - p).clamp_min(_BCE_EPS)))
     if weight is not None:
         loss = loss * weight
-    return _reduce(loss, reduction)
+    if reduction == "none":
+        return loss
+    total = _halving_sum(loss)
+    return total / loss.numel() if reduction == "mean" else total
 
 
 def binary_cross_entropy_grad(dout, p, y, weight, reduction):
