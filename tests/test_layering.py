@@ -171,3 +171,15 @@ def f(t, u):
 """
     lines = [line for line, _, _ in _raw_uses(ast.parse(src))]
     assert lines == [3, 4, 5, 6, 7, 9, 10, 15]
+
+
+def test_import_leaves_heavy_optional_libraries_unloaded():
+    """`import mindseed` pays for torch only: scipy (3.5 s of scipy.signal), onnx, tensorboard, ... load when used."""
+    import subprocess
+    import sys
+
+    heavy = ["scipy", "onnx", "onnxruntime", "tensorboard", "pandas", "matplotlib", "hypothesis"]
+    code = ("import sys, mindseed; print(' '.join(m for m in %r if m in sys.modules))" % (heavy,))
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300,
+                         cwd=os.path.dirname(ROOT), check=True).stdout.strip()
+    assert out == "", f"import mindseed loaded {out}"

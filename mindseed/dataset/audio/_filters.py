@@ -2,7 +2,6 @@
 import math
 
 import numpy as np
-from scipy import signal
 
 from mindseed.dataset import _validate as V
 from mindseed.dataset.audio.utils import FadeShape, GainType
@@ -27,10 +26,16 @@ def _num(v, name, who, positive=False):
     return check_positive(v, name, who) if positive else check_number(v, name, who)
 
 
+def _scipy_lfilter(b, a, x):
+    from scipy import signal  # scipy.signal takes seconds to import: only when a filter runs
+
+    return signal.lfilter(b, a, x, axis=-1)
+
+
 def _lfilter(x, b, a, clamp):
     b = np.asarray(b, dtype=np.float64)
     a = np.asarray(a, dtype=np.float64)
-    y = signal.lfilter(b / a[0], a / a[0], x.astype(np.float64), axis=-1)
+    y = _scipy_lfilter(b / a[0], a / a[0], x.astype(np.float64))
     return np.clip(y, -1.0, 1.0) if clamp else y
 
 
@@ -386,7 +391,7 @@ class Overdrive(TensorOperation):
         a = waveform(x, "Overdrive")
         t = a.astype(np.float64) * 10.0 ** (self.gain / 20.0) + self.color / 200.0
         t = np.where(t < -1, -2.0 / 3, np.where(t > 1, 2.0 / 3, t - t ** 3 / 3))
-        y = signal.lfilter([1.0, -1.0], [1.0, -0.995], t, axis=-1) * 0.5
+        y = _scipy_lfilter([1.0, -1.0], [1.0, -0.995], t) * 0.5
         return np.clip(y, -1.0, 1.0).astype(a.dtype)
 
 

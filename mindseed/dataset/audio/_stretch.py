@@ -2,7 +2,6 @@
 import math
 
 import numpy as np
-from scipy import special
 
 from mindseed.dataset.audio._filters import waveform
 from mindseed.dataset.audio._spectral import _STFT, _complex_in, _complex_out, _int
@@ -109,6 +108,8 @@ def _sinc_kernel(orig, new, width_param, rolloff, method, beta):
     if method == ResampleMethod.SINC_INTERPOLATION:
         win = np.cos(t * math.pi / width_param / 2) ** 2
     else:
+        from scipy import special  # imported when used: scipy is slow to import
+
         win = special.i0(beta * np.sqrt(1 - (t / width_param) ** 2)) / special.i0(beta)
     t = t * math.pi
     safe = np.where(t == 0, 1.0, t)
