@@ -144,6 +144,16 @@ def _index_add(self, *args, **kwargs):
     return _I.index_add(self, params["indices"], params["y"], params["axis"])
 
 
+def _index_select(self, *args, **kwargs):
+    """Tensor.index_select(axis, index), the axis also spelled `dim` (one of the two, not both)."""
+    params = _bind("index_select", ("axis", "index"), args, kwargs, ("axis|dim", "index"))
+    unknown = set(params) - {"axis", "dim", "index"}
+    if unknown or ("axis" in params and "dim" in params):
+        raise TypeError(f"For 'Tensor.index_select', the valid calls are index_select(dim=<int>, index=<Tensor>) "
+                        f"and index_select(axis=<int>, index=<Tensor>), but got the arguments {sorted(params)}.")
+    return _I.index_select(self, params.get("axis", params.get("dim")), params["index"])
+
+
 def _index_add_torch(self, dim, index, source, alpha=1):
     prim, index, ax = _I._index_add("IndexAdd", self, index, source, dim)
     if alpha != 1:
@@ -384,7 +394,7 @@ TENSOR_METHODS = {
     "masked_fill": _I.masked_fill, "masked_fill_": _masked_fill_, "masked_select": _I.masked_select,
     "masked_scatter": _I.masked_scatter, "masked_scatter_": _inplace_method(_I.masked_scatter),
     "index_fill": _I.index_fill, "index_fill_": _inplace_method(_index_fill_dim_first), "index_add": _index_add,
-    "index_add_": _index_add_, "index_select": _I.index_select, "index_put": _index_put,
+    "index_add_": _index_add_, "index_select": _index_select, "index_put": _index_put,
     "index_put_": _inplace_method(_index_put), "index_copy_": _inplace_method(_index_copy),
     "gather": _gather, "gather_elements": _I.gather_elements, "gather_nd": _I.gather_nd, "take": _take,
     "scatter": _scatter, "scatter_": _inplace_method(_scatter), "scatter_add": _scatter_add,
