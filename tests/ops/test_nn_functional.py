@@ -257,3 +257,13 @@ def test_selu_of_integers_keeps_the_dtype_as_mindspore_cpu():
         out = ops.SeLU()(ms.Tensor(np.array([-100, -3, -1, 0, 2, 5, 100], dtype)))
         assert out.dtype == ms_dtype
         np.testing.assert_array_equal(out.asnumpy(), [-1, 0, 0, 0, 2, 5, 100])
+
+
+def test_mish_float16_rounds_as_mindspore():
+    """Half inputs: float32 x * tanh(log(exp(x) + 1)) rounded once; values printed by MindSpore 2.10's CPU kernel."""
+    x = np.array([0.744140625, -10.9609375, -12.796875, -14.6015625, -16.828125, 2.0], np.float16)
+    want = np.array([0.6044921875, -0.00019073486328125, -3.510713577270508e-05, -6.973743438720703e-06, -0.0,
+                     1.9443359375], np.float16)
+    got = ops.mish(ms.Tensor(x)).asnumpy()
+    assert got.dtype == np.float16
+    np.testing.assert_array_equal(got, want)
