@@ -583,9 +583,12 @@ _BUILTIN_NAMES = {"len", "range", "isinstance", "print", "tuple", "list", "dict"
 
 
 # ---------------------------------------------------------------- entry point
-def _should_convert(fn):
+def _should_convert(fn, jit_class=False):
+    """User code is converted; mindseed's own only when it is a method of a `jit_class` (as MindSpore parses those)."""
     if not isinstance(fn, types.FunctionType):
         return False
+    if jit_class:
+        return True
     mod = getattr(fn, "__module__", "") or ""
     return not (mod == "mindseed" or mod.startswith("mindseed.") or mod.startswith("mindspore"))
 
@@ -595,8 +598,9 @@ def convert_call(fn):
     if type(fn) is functools.partial:
         inner = convert_call(fn.func)
         return fn if inner is fn.func else functools.partial(inner, *fn.args, **fn.keywords)
-    if isinstance(fn, types.MethodType) and _should_convert(fn.__func__):
-        conv = convert(fn.__func__)
+    jit_class = isinstance(fn, types.MethodType) and getattr(type(fn.__self__), "__ms_class__", False)
+    if isinstance(fn, types.MethodType) and _should_convert(fn.__func__, jit_class):
+        conv = convert(fn.__func__, jit_class)
         return conv if conv is fn.__func__ else functools.partial(conv, fn.__self__)
     if _should_convert(fn):
         return convert(fn)
@@ -606,11 +610,11 @@ def convert_call(fn):
 _HELPERS["__ms_call"] = convert_call
 
 
-def convert(fn):
+def convert(fn, jit_class=False):
     """`fn` with its control flow rewritten for graph tracing (or `fn` itself when it has no source / needs none)."""
     orig = fn
     fn = getattr(fn, "fn", fn)  # a jitted function: convert what it wraps
-    if not _should_convert(fn):
+    if not _should_convert(fn, jit_class):
         return orig
     cached = _cache.get(fn)
     if cached is not None:

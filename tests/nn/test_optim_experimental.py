@@ -171,3 +171,67 @@ def test_scheduler_rejects_nn_optimizers_and_bad_epochs():
         L.StepLR(optim.SGD(_params(), 0.1), 1, last_epoch=-2)
     with pytest.raises(KeyError, match="initial_lr"):
         L.StepLR(optim.SGD(_params(), 0.1), 1, last_epoch=3)
+
+
+_SCHEDULERS = {
+    "StepLR": lambda o: L.StepLR(o, step_size=2, gamma=0.5),
+    "LinearLR": lambda o: L.LinearLR(o, start_factor=0.5, total_iters=3),
+    "ExponentialLR": lambda o: L.ExponentialLR(o, gamma=0.8),
+    "PolynomialLR": lambda o: L.PolynomialLR(o, total_iters=4, power=2.0),
+    "LambdaLR": lambda o: L.LambdaLR(o, lambda e: 0.9 ** e),
+    "MultiplicativeLR": lambda o: L.MultiplicativeLR(o, lambda e: 0.9),
+    "MultiStepLR": lambda o: L.MultiStepLR(o, milestones=[2, 4, 4], gamma=0.5),
+    "ConstantLR": lambda o: L.ConstantLR(o, factor=0.5, total_iters=3),
+    "CosineAnnealingLR": lambda o: L.CosineAnnealingLR(o, T_max=3, eta_min=0.01),
+    "CyclicLR": lambda o: L.CyclicLR(o, base_lr=0.01, max_lr=0.1, step_size_up=2, mode="triangular2"),
+}
+
+
+def _rates_of_steps(make, steps, wrap):
+    opt = optim.SGD(_params(), lr=0.1)
+    sched = make(opt)
+
+    class Step(ms.nn.Cell):
+        def construct(self):
+            sched.step()
+            return sched.get_last_lr()
+
+    step = wrap(Step())
+    return [float(step()[0].asnumpy()) for _ in range(steps)]
+
+
+@pytest.mark.parametrize("name", sorted(_SCHEDULERS))
+def test_scheduler_steps_compile_under_strict(name):
+    """A scheduler's step inside a STRICT graph (no Python fallback) gives the PyNative rates, step after step."""
+    eager = _rates_of_steps(_SCHEDULERS[name], 7, lambda cell: cell)
+    ms.set_context(mode=ms.GRAPH_MODE, jit_syntax_level=ms.STRICT)
+    try:
+        graph = _rates_of_steps(_SCHEDULERS[name], 7, lambda cell: cell)
+    finally:
+        ms.set_context(mode=ms.PYNATIVE_MODE, jit_syntax_level=ms.LAX)
+    np.testing.assert_allclose(graph, eager, rtol=1e-6)
+    assert len(set(np.round(eager, 8))) > 1  # the rates do change over the steps
+
+
+def test_warm_restarts_step_to_an_epoch_under_strict():
+    def rates():
+        opt = optim.SGD(_params(), lr=0.1)
+        sched = L.CosineAnnealingWarmRestarts(opt, 2)
+
+        class Step(ms.nn.Cell):
+            def construct(self, epoch):
+                sched.step(epoch)
+                return sched.get_last_lr()
+
+        step = Step()
+        return [float(step(e)[0].asnumpy()) for e in (0.0, 1 / 3, 2 / 3, 1.0, 2.5)]
+
+    eager = rates()
+    ms.set_context(mode=ms.GRAPH_MODE, jit_syntax_level=ms.STRICT)
+    try:
+        graph = rates()
+    finally:
+        ms.set_context(mode=ms.PYNATIVE_MODE, jit_syntax_level=ms.LAX)
+    want = [0.05 * (1 + math.cos(math.pi * (e % 2) / 2)) for e in (0.0, 1 / 3, 2 / 3, 1.0, 2.5)]
+    np.testing.assert_allclose(eager, want, rtol=1e-6)
+    np.testing.assert_allclose(graph, want, rtol=1e-6)

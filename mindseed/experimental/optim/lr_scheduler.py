@@ -7,9 +7,11 @@ import math
 from bisect import bisect_right
 from collections import Counter
 
+from mindseed import ops
 from mindseed.common import dtype as mstype
 from mindseed.common.parameter import Parameter
 from mindseed.common.tensor import Tensor
+from mindseed.compiler.jit import jit_class
 from mindseed.experimental.optim.optimizer import Optimizer
 from mindseed.nn.optim import _validator as V
 from mindseed.ops._prims.optim import assign_value_p
@@ -34,6 +36,7 @@ def _tensors(values):
     return [Tensor(float(v), mstype.float32) for v in values]
 
 
+@jit_class
 class LRScheduler:
     """Base class of the schedulers: subclasses define `get_lr()` (and optionally `_get_closed_form_lr()`).
 
@@ -84,12 +87,15 @@ class LRScheduler:
 
     def get_last_lr(self):
         """The learning rates in use, one Tensor per group."""
-        return _tensors(_value(lr) for lr in self._last_lr)
+        return [lr.value() for lr in self._last_lr]
 
     def step(self, epoch=None):
-        """Advance one epoch (or jump to `epoch`) and write the new rates into the optimizer."""
+        """Advance one epoch (or jump to `epoch`) and write the new rates into the optimizer.
+
+        The epoch counter and the rates stay Tensors, so a step compiles inside a graph (even under STRICT).
+        """
         if epoch is None:
-            _set(self.last_epoch, self._epoch() + 1)
+            _set(self.last_epoch, self.last_epoch + 1)
             values = self.get_lr()
         else:
             _set(self.last_epoch, epoch)
@@ -109,6 +115,7 @@ class LRScheduler:
         return [_value(b) for b in self.base_lrs]
 
 
+@jit_class
 class StepLR(LRScheduler):
     """Multiply the rates by `gamma` every `step_size` epochs.
 
@@ -131,15 +138,15 @@ class StepLR(LRScheduler):
         super().__init__(optimizer, last_epoch)
 
     def get_lr(self):
-        e = self._epoch()
-        if e == 0 or e % self.step_size != 0:
-            return _tensors(self._lrs())
-        return _tensors(lr * self.gamma for lr in self._lrs())
+        if self.last_epoch == 0 or self.last_epoch % self.step_size != 0:
+            return [lr * 1. for lr in self._last_lr]
+        return [lr * self.gamma for lr in self._last_lr]
 
     def _get_closed_form_lr(self):
         return _tensors(b * self.gamma ** (self._epoch() // self.step_size) for b in self._bases())
 
 
+@jit_class
 class LinearLR(LRScheduler):
     """Scale the rates linearly from `start_factor` to `end_factor` over `total_iters` epochs."""
 
@@ -157,14 +164,13 @@ class LinearLR(LRScheduler):
         super().__init__(optimizer, last_epoch)
 
     def get_lr(self):
-        e = self._epoch()
-        if e == 0:
-            return _tensors(lr * self.start_factor for lr in self._lrs())
-        if e > self.total_iters:
-            return _tensors(self._lrs())
+        if self.last_epoch == 0:
+            return [lr * self.start_factor for lr in self._last_lr]
+        if self.last_epoch > self.total_iters:
+            return [lr * 1. for lr in self._last_lr]
         delta = self.end_factor - self.start_factor
-        factor = 1. + delta / (self.total_iters * self.start_factor + (e - 1) * delta)
-        return _tensors(lr * factor for lr in self._lrs())
+        factor = 1. + delta / (self.total_iters * self.start_factor + (self.last_epoch - 1) * delta)
+        return [lr * factor for lr in self._last_lr]
 
     def _get_closed_form_lr(self):
         e = self._epoch()
@@ -172,6 +178,7 @@ class LinearLR(LRScheduler):
                              * min(self.total_iters, e) / self.total_iters) for b in self._bases())
 
 
+@jit_class
 class ExponentialLR(LRScheduler):
     """Multiply the rates by `gamma` every epoch."""
 
@@ -182,14 +189,15 @@ class ExponentialLR(LRScheduler):
         super().__init__(optimizer, last_epoch)
 
     def get_lr(self):
-        if self._epoch() == 0:
-            return _tensors(self._lrs())
-        return _tensors(lr * self.gamma for lr in self._lrs())
+        if self.last_epoch == 0:
+            return [lr * 1. for lr in self._last_lr]
+        return [lr * self.gamma for lr in self._last_lr]
 
     def _get_closed_form_lr(self):
         return _tensors(b * self.gamma ** self._epoch() for b in self._bases())
 
 
+@jit_class
 class PolynomialLR(LRScheduler):
     """Decay the rates as (1 - epoch / total_iters) ** power, reaching 0 at `total_iters`."""
 
@@ -205,17 +213,18 @@ class PolynomialLR(LRScheduler):
         super().__init__(optimizer, last_epoch)
 
     def get_lr(self):
-        e = self._epoch()
-        if e == 0 or e > self.total_iters:
-            return _tensors(self._lrs())
-        factor = ((1.0 - e / self.total_iters) / (1.0 - (e - 1) / self.total_iters)) ** self.power
-        return _tensors(lr * factor for lr in self._lrs())
+        if self.last_epoch == 0 or self.last_epoch > self.total_iters:
+            return [lr * 1. for lr in self._last_lr]
+        factor = ((1.0 - self.last_epoch / self.total_iters)
+                  / (1.0 - (self.last_epoch - 1) / self.total_iters)) ** self.power
+        return [lr * factor for lr in self._last_lr]
 
     def _get_closed_form_lr(self):
         e = self._epoch()
         return _tensors(b * (1.0 - min(self.total_iters, e) / self.total_iters) ** self.power for b in self._bases())
 
 
+@jit_class
 class LambdaLR(LRScheduler):
     """Set the rates to initial_lr * lr_lambda(epoch) (one function, or one per group)."""
 
@@ -224,10 +233,10 @@ class LambdaLR(LRScheduler):
         super().__init__(optimizer, last_epoch)
 
     def get_lr(self):
-        e = self._epoch()
-        return _tensors(b * _value(fn(e)) for fn, b in zip(self.lr_lambdas, self._bases()))
+        return [b * fn(self.last_epoch) for fn, b in zip(self.lr_lambdas, self.base_lrs)]
 
 
+@jit_class
 class MultiplicativeLR(LRScheduler):
     """Multiply the rates by lr_lambda(epoch) every epoch."""
 
@@ -236,12 +245,12 @@ class MultiplicativeLR(LRScheduler):
         super().__init__(optimizer, last_epoch)
 
     def get_lr(self):
-        e = self._epoch()
-        if e > 0:
-            return _tensors(lr * _value(fn(e)) for fn, lr in zip(self.lr_lambdas, self._lrs()))
-        return _tensors(self._lrs())
+        if self.last_epoch > 0:
+            return [lr * fn(self.last_epoch) for fn, lr in zip(self.lr_lambdas, self._last_lr)]
+        return [lr * 1. for lr in self._last_lr]
 
 
+@jit_class
 class MultiStepLR(LRScheduler):
     """Multiply the rates by `gamma` at each milestone epoch."""
 
@@ -259,16 +268,18 @@ class MultiStepLR(LRScheduler):
         super().__init__(optimizer, last_epoch)
 
     def get_lr(self):
-        e = int(self._epoch())
-        if e in self.milestones:
-            return _tensors(lr * self.gamma ** self.milestones[e] for lr in self._lrs())
-        return _tensors(self._lrs())
+        lrs = [lr.value() for lr in self._last_lr]
+        for key, count in zip(self.milestones_keys, self.milestones_values):
+            if self.last_epoch == key:
+                return [lr * self.gamma ** count for lr in lrs]
+        return lrs
 
     def _get_closed_form_lr(self):
         passed = bisect_right(sorted(self.milestones.elements()), self._epoch())
         return _tensors(b * self.gamma ** passed for b in self._bases())
 
 
+@jit_class
 class ConstantLR(LRScheduler):
     """Scale the rates by `factor` until epoch `total_iters`, then restore them."""
 
@@ -282,18 +293,18 @@ class ConstantLR(LRScheduler):
         super().__init__(optimizer, last_epoch)
 
     def get_lr(self):
-        e = self._epoch()
-        if e == 0:
-            return _tensors(lr * self.factor for lr in self._lrs())
-        if e != self.total_iters:
-            return _tensors(self._lrs())
-        return _tensors(lr / self.factor for lr in self._lrs())
+        if self.last_epoch == 0:
+            return [lr * self.factor for lr in self._last_lr]
+        if self.last_epoch != self.total_iters:
+            return [lr * 1. for lr in self._last_lr]
+        return [lr / self.factor for lr in self._last_lr]
 
     def _get_closed_form_lr(self):
         e = self._epoch()
         return _tensors(b * (self.factor + (e >= self.total_iters) * (1 - self.factor)) for b in self._bases())
 
 
+@jit_class
 class CosineAnnealingLR(LRScheduler):
     r"""Cosine annealing from the initial rate to `eta_min` over `T_max` epochs (and back, periodically)."""
 
@@ -307,14 +318,14 @@ class CosineAnnealingLR(LRScheduler):
         super().__init__(optimizer, last_epoch)
 
     def get_lr(self):
-        e, t = self._epoch(), self.T_max
+        e, t = self.last_epoch, self.T_max
         if e == 0:
-            return _tensors(self._lrs())
+            return [lr * 1. for lr in self._last_lr]
         if (e - 1 - t) % (2 * t) == 0:
-            return _tensors(lr + (b - self.eta_min) * (1 - math.cos(math.pi / t)) / 2
-                            for b, lr in zip(self._bases(), self._lrs()))
-        ratio = (1 + math.cos(math.pi * e / t)) / (1 + math.cos(math.pi * (e - 1) / t))
-        return _tensors(ratio * (lr - self.eta_min) + self.eta_min for lr in self._lrs())
+            return [lr + (b - self.eta_min) * (1 - math.cos(math.pi / t)) / 2
+                    for b, lr in zip(self.base_lrs, self._last_lr)]
+        ratio = (1 + ops.cos(math.pi * e / t)) / (1 + ops.cos(math.pi * (e - 1) / t))
+        return [ratio * (lr - self.eta_min) + self.eta_min for lr in self._last_lr]
 
     def _get_closed_form_lr(self):
         e = self._epoch()
@@ -322,6 +333,7 @@ class CosineAnnealingLR(LRScheduler):
                         for b in self._bases())
 
 
+@jit_class
 class CosineAnnealingWarmRestarts(LRScheduler):
     """Cosine annealing restarted every T_i epochs, T_i growing by `T_mult` after each restart."""
 
@@ -332,6 +344,7 @@ class CosineAnnealingWarmRestarts(LRScheduler):
             raise ValueError(f"T_mult should be an integer and equal or greater than 1, but got {T_mult}")
         V.value_type("eta_min", eta_min, [float, int])
         self.T_0 = Parameter(Tensor(float(T_0), mstype.float32), name="T_0")
+        self._t0 = float(T_0)
         self.T_i = Parameter(Tensor(float(T_0), mstype.float32), name="T_i")
         self.T_mult = T_mult
         self.eta_min = Tensor(eta_min)
@@ -339,26 +352,24 @@ class CosineAnnealingWarmRestarts(LRScheduler):
         super().__init__(optimizer, last_epoch)
 
     def get_lr(self):
-        pct = math.pi * _value(self.T_cur) / _value(self.T_i)
-        eta_min = _value(self.eta_min)
-        return _tensors(eta_min + (b - eta_min) * (1 + math.cos(pct)) / 2 for b in self._bases())
+        pct = math.pi * self.T_cur / self.T_i
+        return [self.eta_min + (b - self.eta_min) * (1 + ops.cos(pct)) / 2 for b in self.base_lrs]
 
     def step(self, epoch=None):
         """Advance one epoch, or jump to `epoch` (restarts follow T_0 and T_mult)."""
-        if epoch is None and self._epoch() < 0:
+        if epoch is None and self.last_epoch < 0:
             epoch = 0
         if epoch is None:
-            epoch = self._epoch() + 1
-            t_cur, t_i = _value(self.T_cur) + 1, _value(self.T_i)
-            if t_cur >= t_i:
-                t_cur, t_i = t_cur - t_i, t_i * self.T_mult
-            _set(self.T_cur, t_cur)
-            _set(self.T_i, t_i)
+            epoch = self.last_epoch + 1
+            _set(self.T_cur, self.T_cur + 1)
+            if self.T_cur >= self.T_i:
+                _set(self.T_cur, self.T_cur - self.T_i)
+                _set(self.T_i, self.T_i * self.T_mult)
         else:
             epoch = _value(epoch)
             if epoch < 0:
                 raise ValueError(f"epoch should be a non-negative integer, but got {epoch}")
-            t0 = _value(self.T_0)
+            t0 = self._t0  # T_0 never changes: its Python value, so a step to a given epoch compiles under STRICT
             if epoch >= t0:
                 if self.T_mult == 1:
                     _set(self.T_cur, epoch % t0)
@@ -369,12 +380,13 @@ class CosineAnnealingWarmRestarts(LRScheduler):
             else:
                 _set(self.T_i, t0)
                 _set(self.T_cur, epoch)
-        _set(self.last_epoch, math.floor(epoch))
+        _set(self.last_epoch, ops.floor(epoch) if isinstance(epoch, Tensor) else math.floor(epoch))
         for param, lr in zip(self._last_lr, self.get_lr()):
             _set(param, lr)
         return True
 
 
+@jit_class
 class CyclicLR(LRScheduler):
     """Cycle the rates between `base_lr` and `max_lr` (modes 'triangular', 'triangular2', 'exp_range')."""
 
@@ -420,17 +432,18 @@ class CyclicLR(LRScheduler):
         return self.gamma ** x
 
     def get_lr(self):
-        e = self._epoch()
-        cycle = math.floor(1 + e / self.total_step_size)
+        e = self.last_epoch
+        cycle = ops.floor(1 + e / self.total_step_size)
         x = 1. + e / self.total_step_size - cycle
         if x <= self.step_up_ratio:
             scale = x / self.step_up_ratio
         else:
             scale = (x - 1) / (self.step_up_ratio - 1)
-        amplitude = _value(self.scale_fn(cycle if self.scale_mode == "cycle" else e))
-        return _tensors(b + (_value(m) - b) * scale * amplitude for b, m in zip(self._bases(), self.max_lrs))
+        amplitude = self.scale_fn(cycle if self.scale_mode == "cycle" else e)
+        return [b + (m - b) * scale * amplitude for b, m in zip(self.base_lrs, self.max_lrs)]
 
 
+@jit_class
 class SequentialLR:
     """Run schedulers one after the other, switching at the `milestones` epochs.
 
@@ -482,6 +495,7 @@ class SequentialLR:
         return _tensors(_value(lr) for lr in self._last_lr)
 
 
+@jit_class
 class ReduceLROnPlateau:
     """Reduce the rates by `factor` when a metric stops improving for `patience` epochs.
 
@@ -528,18 +542,18 @@ class ReduceLROnPlateau:
 
     def step(self, metrics):
         """Record this epoch's metric and reduce the rates when it has plateaued."""
-        epoch = _value(self.last_epoch) + 1
-        current = float(_value(Tensor(_value(metrics), mstype.float32)))
+        epoch = self.last_epoch + 1
+        current = ops.cast(metrics, mstype.float32)
         _set(self.last_epoch, epoch)
-        if self._is_improvement(current, _value(self.best)):
+        if self._is_improvement(current, self.best):
             _set(self.best, current)
             _set(self.wait, 0)
         else:
-            _set(self.wait, _value(self.wait) + 1)
+            _set(self.wait, self.wait + 1)
         if self.in_cooldown():
-            _set(self.cooldown_counter, _value(self.cooldown_counter) - 1)
+            _set(self.cooldown_counter, self.cooldown_counter - 1)
             _set(self.wait, 0)
-        if _value(self.wait) > self.patience:
+        if self.wait > self.patience:
             self._reduce_lr(epoch)
             _set(self.cooldown_counter, self.cooldown)
             _set(self.wait, 0)
@@ -547,15 +561,15 @@ class ReduceLROnPlateau:
 
     def _reduce_lr(self, epoch):
         for lr, min_lr in zip(self._last_lr, self.min_lrs):
-            old = _value(lr)
-            new = max(old * self.factor, _value(min_lr))
+            old = lr.value()
+            new = ops.maximum(old * self.factor, min_lr)
             if old > new + self.eps:
                 _set(lr, new)
         return True
 
     def in_cooldown(self):
         """Whether the scheduler is waiting after a reduction."""
-        return _value(self.cooldown_counter) > 0
+        return self.cooldown_counter > 0
 
     def _is_improvement(self, current, best):
         if self.mode == "min" and self.threshold_mode == "rel":
@@ -568,7 +582,7 @@ class ReduceLROnPlateau:
 
     def get_last_lr(self):
         """The learning rates in use, one Tensor per group."""
-        return _tensors(_value(lr) for lr in self._last_lr)
+        return [lr.value() for lr in self._last_lr]
 
 
 def _per_group(optimizer, lr_lambda):
