@@ -522,12 +522,25 @@ _group_norm_backward = _A.native_group_norm_backward.default
 
 
 def group_norm_grad(dy, x, weight, mean, rstd, num_groups, eps):
-    """(dx, dw, db), or (dx,) without a weight."""
+    """(dx, dw, db), or (dx,) without a weight.
+
+    Half and single precision accumulate in double, as MindSpore's CPU kernel is accurate to about 1e-7 where a
+    float32 accumulation over a group drifts by 1e-6.
+    """
     n, c = x.shape[0], x.shape[1]
     hw = x[0, 0].numel()
+    dtype = x.dtype
+    if dtype in (torch.float16, torch.bfloat16, torch.float32) and x.numel():
+        dy, x = dy.double(), x.double()
+        groups = x.reshape(n, num_groups, -1)  # the statistics again, in double: float32's rstd is off by 1e-6
+        var, mean = torch.var_mean(groups, dim=-1, correction=0)
+        mean, rstd = mean.reshape(n, num_groups), torch.rsqrt(var + eps).reshape(n, num_groups)
+        weight = None if weight is None else weight.double()
     if weight is None:
-        return (_group_norm_backward(dy, x, mean, rstd, None, n, c, hw, num_groups, [True, False, False])[0],)
-    return _group_norm_backward(dy, x, mean, rstd, weight, n, c, hw, num_groups, [True, True, True])
+        dx = _group_norm_backward(dy, x, mean, rstd, None, n, c, hw, num_groups, [True, False, False])[0]
+        return (dx.to(dtype),)
+    return tuple(g.to(dtype) for g in
+                 _group_norm_backward(dy, x, mean, rstd, weight, n, c, hw, num_groups, [True, True, True]))
 
 
 # ---------------------------------------------------------------- dropout
