@@ -5,6 +5,11 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 import numpy as np  # noqa: E402
 import pytest  # noqa: E402
+from hypothesis import HealthCheck, settings  # noqa: E402
+
+# CI machines are shared and noisy: a slow moment while drawing examples is not a failure of the code under test
+settings.register_profile("mindseed", suppress_health_check=[HealthCheck.too_slow])
+settings.load_profile("mindseed")
 
 
 @pytest.fixture(autouse=True)
