@@ -99,16 +99,14 @@ class _Compiled:
         """A jitted method of a plain class, called from Python: its object (bound, or the first argument when it
         has an attribute of the method's name) is the class member namespace of the graph, whose attributes and
         methods the graph reads but which cannot be called itself (MindSpore's ValueError)."""
-        if self._calls_self is False:
+        if self._calls_self is None:  # read from the source once: most functions never call their first parameter
+            self._calls_self = calls_first_parameter(self.fn)
+        if not self._calls_self:
             return
         obj = self.bound_self
         if obj is None and args and not isinstance(args[0], Tensor) and hasattr(args[0], self.name):
             obj = args[0]
-        if obj is None or getattr(obj, "__ms_class__", False) or hasattr(obj, "_cells"):
-            return
-        if self._calls_self is None:
-            self._calls_self = calls_first_parameter(self.fn)
-        if self._calls_self:
+        if obj is not None and not getattr(obj, "__ms_class__", False) and not hasattr(obj, "_cells"):
             raise ValueError(f"For 'jit' function '{self.name}', its first argument, a {type(obj).__name__} object, "
                              f"is the class member namespace of the graph and is called: The object is not "
                              f"callable. Please check code.")
