@@ -85,6 +85,21 @@ test_bad_input = make_error_tests([
 ])
 
 
+def test_concat_offset_v1():
+    from mindseed.ops.operations.array_ops import ConcatOffsetV1
+    shapes = [ms.Tensor(np.array(v, np.int32)) for v in ([1, 2, 3], [1, 5, 3], [1, 4, 3])]
+    for axis in (1, -2):
+        out = ConcatOffsetV1()(ms.Tensor(axis, ms.int32), tuple(shapes))
+        assert [o.asnumpy().tolist() for o in out] == [[0, 0, 0], [0, 2, 0], [0, 7, 0]]
+        assert out[0].dtype == ms.int32
+    with pytest.raises(RuntimeError, match="'axis' must be fall in range"):
+        ConcatOffsetV1()(ms.Tensor(3, ms.int32), tuple(shapes))
+    with pytest.raises(RuntimeError, match="for the 0th axis, element in input x1 is 2"):
+        ConcatOffsetV1()(ms.Tensor(1, ms.int32), (shapes[0], ms.Tensor(np.array([2, 5, 3], np.int32))))
+    with pytest.raises(ValueError, match="tensor1 element num in input x should be 3"):
+        ConcatOffsetV1()(ms.Tensor(1, ms.int32), (shapes[0], ms.Tensor(np.array([2, 5], np.int32))))
+
+
 def test_index_and_format_rows():
     assert ops.InvertPermutation()(ms.Tensor([2, 0, 1])).asnumpy().tolist() == [1, 2, 0]
     assert ops.UnravelIndex()(ms.Tensor([5, 7]), ms.Tensor([3, 3])).asnumpy().tolist() == [[1, 2], [2, 1]]

@@ -52,6 +52,27 @@ def _list_diff(x, y, out_idx=mstype.int32):
     return Tensor(a[keep] if keep.size else a[:0]), Tensor(keep, out_idx)
 
 
+def _concat_offset_v1(axis, x):
+    shapes = [_host(v).astype(np.int64).ravel() for v in x]
+    rank, ax = shapes[0].size, int(_host(axis))
+    for i, s in enumerate(shapes[1:], 1):
+        if s.size != rank:
+            raise ValueError(f"For 'ConcatOffsetV1', tensor{i} element num in input x should be {rank}, which is "
+                             f"element num of tensor0, but got {s.size}.")
+    if not -rank <= ax < rank:
+        raise RuntimeError(f"For 'ConcatOffsetV1', the 'axis' must be fall in range [{-rank}, {rank}), "
+                           f"but got 'axis': {ax}")
+    ax %= rank
+    for i, s in enumerate(shapes[1:], 1):
+        for d in range(rank):
+            if d != ax and s[d] != shapes[0][d]:
+                raise RuntimeError(f"For 'ConcatOffsetV1', except for the {ax}th axis, all elements in other axes "
+                                   f"should be equal, but for the {d}th axis, element in input x{i} is {s[d]}, "
+                                   f"and element in input x0 is {shapes[0][d]}")
+    starts = np.concatenate([[0], np.cumsum([s[ax] for s in shapes])[:-1]])
+    return tuple(Tensor(np.eye(rank, dtype=np.int32)[ax] * int(o)) for o in starts)
+
+
 def _format_check(api, src_format, dst_format):
     if sorted(src_format) != sorted(dst_format) or len(src_format) != 4:
         raise ValueError(f"For '{api}', 'src_format' and 'dst_format' must be permutations of one 4-letter format, "
@@ -351,6 +372,8 @@ _ROWS = {
     "UnravelIndex": (_unravel_index, (), ("indices", "dims"), "Flat indices as coordinates of `dims`: (ndim, N)."),
     "ListDiff": (_list_diff, (("out_idx", mstype.int32),), ("x", "y"),
                  "(values of x not in y, their positions in x)."),
+    "ConcatOffsetV1": (_concat_offset_v1, (), ("axis", "x"),
+                       "The offsets of each input along `axis` in their concatenation, one int32 shape vector each."),
     "DataFormatDimMap": (_dim_map, _FORMATS, ("input_x",),
                          "Dim indices mapped between formats (NHWC->NCHW: [0, 3, 1, 2])."),
     "DataFormatVecPermute": (_vec_permute, _FORMATS, ("x",), "A 4-vector in src_format order permuted to dst."),

@@ -2,14 +2,14 @@
 MindSpore's module layout (the same classes as `mindspore.ops.operations`)."""
 from mindseed.ops.operations import (  # noqa: F401
     AffineGrid, ArgMaxWithValue, ArgMinWithValue, Argmax, Argmin, BatchToSpace, BatchToSpaceNDV2, Bincount,
-    BroadcastTo, Cast, CheckNumerics, Coalesce, Col2Im, Concat, ConjugateTranspose, Cummax, DType, DepthToSpace,
-    Diag, DiagPart, DynamicShape, EditDistance, EmbeddingLookup, Expand, ExpandDims, Eye, Fill, FillDiagonal,
-    FillV2, Fills, Gather, GatherD, GatherNd, GatherV2, HammingWindow, Identity, IdentityN, Im2Col, IndexFill,
-    IndexPut, InplaceIndexAdd, InplaceUpdateV2, InvertPermutation, LeftShift, ListDiff, LogSpace, LowerBound, Lstsq,
-    MaskedFill, MaskedScatter, MaskedSelect, MatrixBandPart, MatrixDiagPartV3, MatrixDiagV3, MatrixSetDiagV3,
-    Meshgrid, Mvlgamma, NonZero, Ones, OnesLike, Pack, Padding, ParallelConcat, PopulationCount, Range, Rank,
-    Reshape, ResizeNearestNeighbor, ResizeNearestNeighborV2, ReverseSequence, ReverseV2, RightShift, Rint,
-    ScalarToTensor, ScatterAdd, ScatterAddWithAxis, ScatterDiv, ScatterMax, ScatterMin, ScatterMul, ScatterNd,
+    BroadcastTo, Cast, CheckNumerics, Coalesce, Col2Im, Concat, ConcatOffsetV1, ConjugateTranspose, Cummax, DType,
+    DepthToSpace, Diag, DiagPart, DynamicShape, EditDistance, EmbeddingLookup, Expand, ExpandDims, Eye, Fill,
+    FillDiagonal, FillV2, Fills, Gather, GatherD, GatherNd, GatherV2, HammingWindow, Identity, IdentityN, Im2Col,
+    IndexFill, IndexPut, InplaceIndexAdd, InplaceUpdateV2, InvertPermutation, LeftShift, ListDiff, LogSpace,
+    LowerBound, Lstsq, MaskedFill, MaskedScatter, MaskedSelect, MatrixBandPart, MatrixDiagPartV3, MatrixDiagV3,
+    MatrixSetDiagV3, Meshgrid, Mvlgamma, NonZero, Ones, OnesLike, Pack, Padding, ParallelConcat, PopulationCount,
+    Range, Rank, Reshape, ResizeNearestNeighbor, ResizeNearestNeighborV2, ReverseSequence, ReverseV2, RightShift,
+    Rint, ScalarToTensor, ScatterAdd, ScatterAddWithAxis, ScatterDiv, ScatterMax, ScatterMin, ScatterMul, ScatterNd,
     ScatterNdAdd, ScatterNdDiv, ScatterNdMax, ScatterNdMin, ScatterNdMul, ScatterNdSub, ScatterNdUpdate,
     ScatterNonAliasingAdd, ScatterSub, ScatterUpdate, SearchSorted, SegmentMax, SegmentMean, SegmentMin,
     SegmentProd, SegmentSum, Select, Shape, Size, Slice, Sort, SpaceToBatch, SpaceToBatchND, SpaceToDepth,
@@ -21,12 +21,12 @@ from mindseed.ops.operations import (  # noqa: F401
 
 __all__ = [
     "AffineGrid", "ArgMaxWithValue", "ArgMinWithValue", "Argmax", "Argmin", "BatchToSpace", "BatchToSpaceNDV2",
-    "Bincount", "BroadcastTo", "Cast", "CheckNumerics", "Coalesce", "Col2Im", "Concat", "ConjugateTranspose",
-    "Cummax", "DType", "DepthToSpace", "Diag", "DiagPart", "DynamicShape", "EditDistance", "EmbeddingLookup",
-    "Expand", "ExpandDims", "Eye", "Fill", "FillDiagonal", "FillV2", "Fills", "Gather", "GatherD", "GatherNd",
-    "GatherV2", "HammingWindow", "Identity", "IdentityN", "Im2Col", "IndexFill", "IndexPut", "InplaceIndexAdd",
-    "InplaceUpdateV2", "InvertPermutation", "LeftShift", "ListDiff", "LogSpace", "LowerBound", "Lstsq",
-    "MaskedFill", "MaskedScatter", "MaskedSelect", "MatrixBandPart", "MatrixDiagPartV3", "MatrixDiagV3",
+    "Bincount", "BroadcastTo", "Cast", "CheckNumerics", "Coalesce", "Col2Im", "Concat", "ConcatOffsetV1",
+    "ConjugateTranspose", "Cummax", "DType", "DepthToSpace", "Diag", "DiagPart", "DynamicShape", "EditDistance",
+    "EmbeddingLookup", "Expand", "ExpandDims", "Eye", "Fill", "FillDiagonal", "FillV2", "Fills", "Gather",
+    "GatherD", "GatherNd", "GatherV2", "HammingWindow", "Identity", "IdentityN", "Im2Col", "IndexFill", "IndexPut",
+    "InplaceIndexAdd", "InplaceUpdateV2", "InvertPermutation", "LeftShift", "ListDiff", "LogSpace", "LowerBound",
+    "Lstsq", "MaskedFill", "MaskedScatter", "MaskedSelect", "MatrixBandPart", "MatrixDiagPartV3", "MatrixDiagV3",
     "MatrixSetDiagV3", "Meshgrid", "Mvlgamma", "NonZero", "Ones", "OnesLike", "Pack", "Padding", "ParallelConcat",
     "PopulationCount", "Range", "Rank", "Reshape", "ResizeNearestNeighbor", "ResizeNearestNeighborV2",
     "ReverseSequence", "ReverseV2", "RightShift", "Rint", "ScalarToTensor", "ScatterAdd", "ScatterAddWithAxis",
@@ -39,4 +39,5 @@ __all__ = [
     "TensorScatterUpdate", "TensorShape", "Tile", "TopK", "Transpose", "TransposeExtView", "TransposeView", "Tril",
     "Triu", "TupleToArray", "Unique", "UniqueConsecutive", "UniqueWithPad", "Unpack", "UnravelIndex",
     "UnsortedSegmentMax", "UnsortedSegmentMin", "UnsortedSegmentProd", "UnsortedSegmentSum", "Unstack",
-    "UpperBound", "Zeros", "ZerosLike"]
+    "UpperBound", "Zeros", "ZerosLike",
+]
