@@ -14,6 +14,8 @@ def _check_positions(grad_position, nargs):
         return ()
     single = isinstance(grad_position, int) and not isinstance(grad_position, bool)
     positions = (grad_position,) if single else tuple(grad_position)
+    if not positions:
+        raise RuntimeError("grad_position should not be empty when grad by position!")
     for p in positions:
         if isinstance(p, bool) or not isinstance(p, int):
             raise TypeError(f"For 'grad', the 'grad_position' must be int or tuple of int, but got {grad_position}.")
@@ -191,16 +193,18 @@ def _grad_or_zeros(ct, x):
     return g if g is not None else _zeros_like(x)
 
 
-def _pack(positions_arg, input_grads, weight_grads, has_weights, positions, weights, return_ids):
+def _pack(positions_arg, input_grads, weight_grads, weights_arg, positions, weights, return_ids):
     """MindSpore's result shape: one differentiated input gives its gradient itself (an int or a 1-tuple
     grad_position alike), several a tuple, none an empty tuple."""
     if return_ids:
         input_grads = tuple((p, g) for p, g in zip(positions, input_grads))
         weight_grads = tuple((w.name, g) for w, g in zip(weights, weight_grads))
+    if isinstance(weights_arg, Parameter) and weight_grads:
+        weight_grads = weight_grads[0]  # a single Parameter (not in a list) gets its gradient itself
     if positions_arg is None:
         return weight_grads
     ig = input_grads[0] if len(input_grads) == 1 else input_grads
-    if has_weights:
+    if weights_arg is not None:
         return ig, weight_grads
     return ig
 
@@ -244,7 +248,7 @@ def _value_and_gradients(fn, args, kwargs, grad_position, weights, has_aux, retu
     positions = _differentiable_positions(args, _check_positions(grad_position, len(args)))
     ws = _weights_list(weights)
     out, ig, wg = _run_and_backward(fn, args, kwargs, positions, ws, has_aux)
-    return out, _pack(grad_position, ig, wg, weights is not None, positions, ws, return_ids)
+    return out, _pack(grad_position, ig, wg, weights, positions, ws, return_ids)
 
 
 def value_and_grad(fn, grad_position=0, weights=None, has_aux=False, return_ids=False):
@@ -301,7 +305,9 @@ class GradOperation:
 
     def __call__(self, fn, weights=None):
         if self.get_by_list and weights is None:
-            raise TypeError("For 'GradOperation', 'weights' must be given when 'get_by_list' is True.")
+            # MindSpore differentiates a Cell's trainable parameters when no weights are given
+            params = getattr(fn, "trainable_params", None)
+            weights = tuple(params()) if callable(params) else ()
 
         def grad_fn(*args, **kwargs):
             sens = None
@@ -313,13 +319,15 @@ class GradOperation:
             ws = _weights_list(weights) if self.get_by_list else []
             positions = _differentiable_positions(args, range(len(args)) if self.get_all else range(min(1, len(args))))
             _, ig, wg = _run_and_backward(fn, args, kwargs, positions, ws, False, sens)
+            if isinstance(weights, Parameter) and wg:
+                wg = wg[0]  # a single Parameter (not in a list) gets its gradient itself, as in MindSpore
             if self.get_by_list and self.get_all:
                 return ig, wg
             if self.get_by_list:
                 return wg
             if self.get_all:
                 return ig
-            return ig[0]
+            return ig[0] if ig else ()
 
         return grad_fn
 

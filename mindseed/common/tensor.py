@@ -5,6 +5,7 @@ printing). Operators and the ~300 math methods are attached by `mindseed.ops` (w
 this layer) so that every one of them goes through the primitive dispatcher and autodiff.
 """
 import numbers
+import operator
 
 import numpy as np
 
@@ -84,6 +85,19 @@ def _wrap(raw):
 _new = object.__new__
 
 
+def _graph_constant(x):
+    # a numpy scalar stays a Python number (weakly typed, as a literal in the source is); an array becomes a Tensor
+    return x.item() if isinstance(x, np.generic) else Tensor(x)
+
+
+_GRAPH_UFUNCS = {
+    np.add: operator.add, np.subtract: operator.sub, np.multiply: operator.mul, np.true_divide: operator.truediv,
+    np.floor_divide: operator.floordiv, np.remainder: operator.mod, np.power: operator.pow,
+    np.matmul: operator.matmul, np.equal: operator.eq, np.not_equal: operator.ne, np.less: operator.lt,
+    np.less_equal: operator.le, np.greater: operator.gt, np.greater_equal: operator.ge,
+}
+
+
 class Tensor:
     """A multi-dimensional array of one dtype.
 
@@ -99,7 +113,6 @@ class Tensor:
     """
 
     __slots__ = ("_data", "__weakref__")
-    __array_priority__ = 100
 
     def __init__(self, input_data=None, dtype=None, shape=None, init=None, internal=False, const_arg=False,
                  device=None):
@@ -268,6 +281,16 @@ class Tensor:
     def __array__(self, dtype=None, copy=None):
         a = self.asnumpy()
         return a if dtype is None else a.astype(dtype)
+
+    def __array_ufunc__(self, ufunc, method, *inputs, **kwargs):
+        # MindSpore's Tensor leaves numpy alone: `np.float32(2) * t` or `array == t` is numpy's computation on the
+        # tensor's values, an ndarray, in PyNative. Inside a graph MindSpore's compiler makes the numpy constant a
+        # tensor and the result is a Tensor: the same operator on Tensors here.
+        op = _GRAPH_UFUNCS.get(ufunc) if method == "__call__" and not kwargs else None
+        if op is not None and _state.tracing is not None:
+            return op(*(x if isinstance(x, Tensor) else _graph_constant(x) for x in inputs))
+        arrays = tuple(x.asnumpy() if isinstance(x, Tensor) else x for x in inputs)
+        return getattr(ufunc, method)(*arrays, **kwargs)
 
     def item(self, index=None):
         if index is not None:

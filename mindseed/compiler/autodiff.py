@@ -63,8 +63,9 @@ class _WatchingTape(Tape):
         """Differentiate `a`, a tensor from outside the function, if it is a weight or the caller tracks it.
 
         Also called by control.py for the outer tensors an If/While body reads (bodies trace tape-less)."""
-        if id(a) not in self.tracked and is_differentiable(a) and \
-                (isinstance(a, Parameter) or any(tp.is_tracked(a) for tp in self.caller_tapes)):
+        # an integer weight too when the caller differentiates it (MindSpore gives integer Parameters gradients)
+        if id(a) not in self.tracked and ((is_differentiable(a) and isinstance(a, Parameter))
+                                          or any(tp.is_tracked(a) for tp in self.caller_tapes)):
             self.tracked[id(a)] = a
             self.external.append(a)
 

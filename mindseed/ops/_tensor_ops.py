@@ -12,12 +12,30 @@ from mindseed.ops._prims import core as P
 from mindseed.ops.functional import _core as F
 
 
+def _holds_tensor(seq):
+    return any(isinstance(x, Tensor) or (isinstance(x, (list, tuple)) and _holds_tensor(x)) for x in seq)
+
+
+def _sequence_tensor(seq, dtype=None):
+    """A list or tuple as a Tensor; one holding Tensors is stacked, so gradients reach its elements (`x + (y, z)`
+    differentiates y and z, as MindSpore's does)."""
+    if not _holds_tensor(seq):
+        return Tensor(seq) if dtype is None else Tensor(seq, dtype)
+    if dtype is None:
+        dtype = next((x.dtype for x in seq if isinstance(x, Tensor)), None)
+    parts = [x if isinstance(x, Tensor) else _sequence_tensor(x, dtype) if isinstance(x, (list, tuple))
+             else Tensor(x, dtype) for x in seq]
+    if dtype is not None:
+        parts = [F.cast(x, dtype) if x.dtype != dtype else x for x in parts]
+    return F.stack(parts)
+
+
 def _binary(prim, op):
     def method(self, other):
         if isinstance(other, Tensor) or isinstance(other, (int, float, bool, complex)):
             return prim(self, other)
         if isinstance(other, (list, tuple)):
-            return prim(self, Tensor(other))
+            return prim(self, _sequence_tensor(other))
         if isinstance(other, (np.ndarray, np.generic)):
             return prim(self, Tensor(other))
         return NotImplemented
@@ -31,7 +49,7 @@ def _scaled(prim, op):
 
     def method(self, other, *, alpha=1):
         if alpha != 1:
-            other = (Tensor(other) if isinstance(other, (list, tuple)) else other) * alpha
+            other = (_sequence_tensor(other) if isinstance(other, (list, tuple)) else other) * alpha
         return plain(self, other)
     method.__name__ = op
     return method
@@ -50,12 +68,9 @@ def _equality(prim, op, unequal):
 
 def _rbinary(prim, op):
     def method(self, other):
-        # `array - t` reaches here through Tensor.__array_priority__; MindSpore's Tensor has none, so numpy computes
-        # it on the tensor's values and gives an ndarray: the same here
-        if isinstance(other, np.ndarray):
-            return getattr(other, "__" + op[3:])(np.asarray(self))
+        # (`array - t` never comes here: numpy computes it through Tensor.__array_ufunc__)
         if isinstance(other, (list, tuple)):
-            other = Tensor(other)
+            other = _sequence_tensor(other)
         return prim(other, self)
     method.__name__ = op
     return method

@@ -61,7 +61,7 @@ def test_grad_weights_and_inputs_with_ids():
     np.testing.assert_allclose(ms.get_grad(ids, 0).asnumpy(), gx.asnumpy())
     np.testing.assert_allclose(ms.get_grad(ids, b).asnumpy(), gb.asnumpy())
     only_w = ms.grad(f, None, weights=w)(x)
-    np.testing.assert_allclose(only_w[0].asnumpy(), gw.asnumpy())
+    np.testing.assert_allclose(only_w.asnumpy(), gw.asnumpy())
 
 
 def test_grad_errors():
