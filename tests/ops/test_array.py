@@ -638,3 +638,16 @@ def test_class_api():
     assert ops.Eye()(2, 2, ms.float32).shape == (2, 2)
     assert ops.Range()(ms.Tensor(0), ms.Tensor(3), ms.Tensor(1)).shape == (3,)
     np.testing.assert_allclose(ops.StridedSlice()(x, (0, 0), (2, 3), (1, 2)).asnumpy(), x.asnumpy()[:, ::2])
+
+
+def test_tensor_scatter_div_of_integers_truncates_toward_zero():
+    x = np.array([[7, -7, 9], [1, 5, -5]], np.int32)
+    idx = np.array([[0, 0], [0, 1], [1, 2], [0, 0]], np.int32)
+    up = np.array([2, 2, 3, 2], np.int32)
+    out = ops.tensor_scatter_div(ms.Tensor(x), ms.Tensor(idx), ms.Tensor(up))
+    assert out.dtype == ms.int32
+    assert out.asnumpy().tolist() == [[1, -3, 9], [1, 5, -1]]   # 7 / 2 / 2, -7 / 2, -5 / 3 (MindSpore's values)
+    with pytest.raises(ZeroDivisionError, match="TensorScatterDiv"):
+        ops.tensor_scatter_div(ms.Tensor(x), ms.Tensor(idx[:1]), ms.Tensor(np.array([0], np.int32)))
+    with pytest.raises(TypeError, match=r"TensorScatterDiv.*Tensor\[Int8\]"):
+        ops.tensor_scatter_div(ms.Tensor(x.astype(np.int8)), ms.Tensor(idx), ms.Tensor(up.astype(np.int8)))

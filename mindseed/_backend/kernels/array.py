@@ -159,7 +159,12 @@ def tensor_scatter(x, indices, updates, op="update"):
     index = rows.reshape((-1,) + (1,) * (flat.dim() - 1)).expand(src.shape)
     if op == "div":
         denom = torch.ones_like(flat).scatter_reduce_(0, index, src, "prod")
-        return (flat / denom).reshape(x.shape)
+        if flat.is_floating_point() or flat.is_complex():
+            return (flat / denom).reshape(x.shape)
+        if bool((denom == 0).any()):
+            raise ZeroDivisionError("For 'TensorScatterDiv', an integer 'updates' value is zero: division by zero.")
+        # integers divide as C does, truncating toward zero (one division by the product: the same result)
+        return torch.div(flat, denom, rounding_mode="trunc").reshape(x.shape)
     reduce = {"max": "amax", "min": "amin", "mul": "prod"}[op]
     return flat.scatter_reduce(0, index, src, reduce).reshape(x.shape)
 

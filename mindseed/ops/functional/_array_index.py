@@ -310,7 +310,13 @@ def tensor_scatter_mul(input_x, indices, updates):
 
 
 def tensor_scatter_div(input_x, indices, updates):
-    """A copy of input_x divided by updates at indices."""
+    """A copy of input_x divided by updates at indices (integers: truncated toward zero)."""
+    _check_tensor("TensorScatterDiv", "input_x", input_x)
+    if input_x.dtype in (mstype.int8, mstype.uint8, mstype.bool_):
+        raise TypeError(f"For primitive[TensorScatterDiv], the input argument[input_x] must be a type of "
+                        f"{{Tensor[Float16], Tensor[Float32], Tensor[Float64], Tensor[Int16], Tensor[Int32], "
+                        f"Tensor[Int64], Tensor[UInt16], Tensor[UInt32], Tensor[UInt64]}}, but got "
+                        f"Tensor[{input_x.dtype}].")
     return _tensor_scatter("div", input_x, indices, updates)
 
 
