@@ -106,8 +106,37 @@ def _flat(x):
     return []
 
 
-def record(fn, *args):
-    """Run `fn(*args)` (PyNative) and return its `Program`: every primitive call it made, in order.
+class _AbstractRun:
+    """Sits on the dispatcher's hook stack (`_state.profiling`, the profiler's protocol) while an abstract
+    recording runs: a primitive call computes only its outputs' shapes and dtypes (`Prim.placeholders`: the
+    primitive's shape rule, or its kernel on meta tensors, which hold no data), and the tapes see the call as
+    usual; `calls` counts the calls it answered."""
+
+    def __init__(self):
+        self.calls = 0
+
+    def run_op(self, prim, args, attrs):
+        self.calls += 1
+        out = prim.placeholders(*args, **attrs)
+        for tape in _state.tapes:
+            tape.record(prim, args, attrs, out)
+        return out
+
+    def run_cell(self, cell, call):
+        return call()
+
+    def kernel(self, op_type, name, t0, t1):
+        return None
+
+    def run_graph(self, name, call):
+        return call()
+
+
+def record(fn, *args, abstract=False):
+    """Run `fn(*args)` (PyNative) and return its `Program`: every primitive call it made, in order. With
+    `abstract` no kernel computes: every call's outputs are data-less Tensors of the shapes and dtypes its
+    primitive's shape rule gives (what a shapes-only plan needs: a step of any size records in the time of its
+    Python code).
 
     >>> import numpy as np, mindseed as ms
     >>> from mindseed.parallel._spmd import record
@@ -117,10 +146,15 @@ def record(fn, *args):
     """
     rec = _Recorder()
     _state.tapes.append(rec)
+    hook = _AbstractRun() if abstract else None
+    if hook is not None:
+        _state.profiling.append(hook)
     try:
         result = fn(*args)
     finally:
         _state.tapes.remove(rec)
+        if hook is not None:
+            _state.profiling.remove(hook)
     return Program(rec.calls, args, _flat(result), result)
 
 

@@ -90,10 +90,12 @@ class StepPlan:
         self.seconds = seconds  # (recording, planning)
 
 
-def record_step(network, inputs):
-    """(program, params, loss, grads): one `value_and_grad` step of `network` over its trainable parameters."""
+def record_step(network, inputs, abstract=False):
+    """(program, params, loss, grads): one `value_and_grad` step of `network` over its trainable parameters; with
+    `abstract` recorded on shapes and dtypes only (`_spmd.record`: no kernel runs, the loss and gradients hold no
+    data)."""
     params = list(network.trainable_params())
-    program = record(value_and_grad(network, None, params), *inputs)
+    program = record(value_and_grad(network, None, params), *inputs, abstract=abstract)
     loss, grads = program.result
     return program, params, loss, grads
 
@@ -115,7 +117,7 @@ def plan_step(network, inputs, devices, dataset_strategy=None, shapes_only=False
         raise ValueError(f"For 'plan', the dataset_strategy {dataset_strategy} must have one tuple per input "
                          f"({len(inputs)}).")
     start = time.perf_counter()
-    program, params, loss, grads = record_step(network, inputs)
+    program, params, loss, grads = record_step(network, inputs, abstract=shapes_only)
     recorded = time.perf_counter()
     layouts = None if dataset_strategy is None else list(zip(inputs, dataset_strategy))
     if search_mode is not None:

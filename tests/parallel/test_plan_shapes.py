@@ -6,6 +6,9 @@ import re
 import numpy as np
 import pytest
 
+from mindseed import nn, ops
+from mindseed.common.parameter import Parameter
+from mindseed.common.tensor import Tensor
 from mindseed.parallel import _demo_gpt as gpt
 from mindseed.parallel import plan
 from mindseed.parallel._world import ShapeWorld
@@ -97,3 +100,30 @@ def test_the_planner_refuses_a_mesh_of_another_size(capsys):
     with pytest.raises(SystemExit):
         plan.main(["--demo", "gpt", "--devices", "1024", "--mesh", "8x64"])
     assert "product is --devices 1024" in capsys.readouterr().err
+
+
+class _Outer(nn.Cell):
+    """mean(x @ w) for a column x and a row w: the product is n x n."""
+
+    def __init__(self, n):
+        super().__init__()
+        self.w = Parameter(Tensor(np.ones((1, n), np.float32)), name="w")
+        self.mm, self.mean = ops.MatMul(), ops.ReduceMean()
+
+    def construct(self, x):
+        return self.mean(self.mm(x, self.w))
+
+
+def test_a_shapes_only_plan_records_without_running_a_kernel():
+    n = 1 << 20   # x @ w holds n * n float32: 4 TiB, which no kernel could make on this machine
+    x = Tensor(np.ones((n, 1), np.float32))
+    step = plan.plan_step(_Outer(n), (x,), 4, ((4, 1),), shapes_only=True)
+    names = [c.prim.name for c in step.program.calls]
+    assert names[:2] == ["MatMul", "ReduceMean"] and "MatMul" in names[2:]   # the backward product dw = x.T @ dy
+    assert step.program.calls[0].out.shape == (n, n)
+    assert step.grads[0].shape == (1, n) and step.grads[0].dtype == step.params[0].dtype
+    ex = step.execution
+    assert ex.plans[0].flops == 2 * (n // 4) * n      # the rows of the product are cut over the 4 ranks
+    # dw is a partial sum over the batch cut: read in w's (replicated) layout, one all-reduce of its 4 n bytes
+    reads = [(s.kind, s.group_size, s.input_bytes) for m in ex.reads for s in m.collectives()]
+    assert reads == [("AllReduce", 4, 4 * n)]
