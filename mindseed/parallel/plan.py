@@ -302,10 +302,11 @@ def main(argv=None):
         found = plan_step(network, inputs, args.devices, data, shapes_only, args.auto, DeviceMesh(mesh), machine)
         print(f"\n== AUTO_PARALLEL ({args.auto}) on the mesh {mesh}\n")
         print(format_plan(found, args.ranks, args.optimizer, args.parallel_optimizer, None, machine))
-        (hand, t_hand), (auto, t_auto) = ((sum(r.sent_bytes for r in s.execution.world.log),
-                                           1e3 * sum(step_seconds(s.execution, machine))) for s in (step, found))
-        print(f"\n== communication per rank: hand-written plan: {hand} B, step {t_hand:.4f} ms; searched plan "
-              f"({args.auto}): {auto} B, step {t_auto:.4f} ms")
+        (hand, c_hand, t_hand), (auto, c_auto, t_auto) = (
+            (sum(r.sent_bytes for r in s.execution.world.log), 1e3 * step_seconds(s.execution, machine)[1],
+             1e3 * sum(step_seconds(s.execution, machine))) for s in (step, found))
+        print(f"\n== communication per rank: hand-written plan: {hand} B, {c_hand:.4f} ms (step {t_hand:.4f} ms); "
+              f"searched plan ({args.auto}): {auto} B, {c_auto:.4f} ms (step {t_auto:.4f} ms)")
         step = found
     if args.strategy_file:
         step.execution.save_strategy(args.strategy_file)
