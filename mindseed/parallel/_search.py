@@ -1,16 +1,19 @@
 """AUTO_PARALLEL: a strategy for every forward operator, searched with a cost model over a device mesh.
 
 `search(program, mesh, ...)` picks, for each forward primitive call with a sharding rule, which mesh axes cut
-each factor of its rule (`_spmd.Assignment`); the backward calls take their cuts from the forward ones as in
-semi-auto parallel (`_spmd.execute`). The cost of a choice (seconds on one rank, `plan.Machine`):
+each factor of its rule (`_spmd.Assignment`); the backward calls run in their forward calls' cuts (`_spmd.execute`).
+The cost of a choice (seconds on one rank, `plan.Machine`; `_Model`):
 
 * compute: the call's floating-point operations on its shards, three times (forward, and the two products of the
   backward pass);
-* redistribution: for each tensor input produced by an earlier forward call (or given: the dataset strategy),
-  the collectives from the producer's output layout to the layout this choice needs (`_redistribute.plan`),
-  twice (the gradient goes back the same way);
-* gradient synchronisation: a Parameter input's gradient is a partial sum over the mesh axes that cut factors
-  the parameter does not carry (data parallel): one AllReduce of its shard.
+* forward redistribution: for each tensor input produced by an earlier forward call (or given: the dataset
+  strategy), the collectives from the producer's output layout to the layout this choice needs
+  (`_redistribute.plan`);
+* backward redistribution, per primitive: the gradient of each produced input that carries one is a partial sum
+  over the mesh axes cutting factors the input does not carry (`_gradient_layout`), brought back to the producer's
+  output layout (its partial sums dropped: the gradient of a sum is the same on every rank of it);
+* gradient synchronisation: a Parameter input's gradient is a partial sum over the same axes (data parallel): one
+  AllReduce of its shard.
 
 Search modes (``set_auto_parallel_context(search_mode=...)``):
 
