@@ -127,3 +127,33 @@ def test_a_shapes_only_plan_records_without_running_a_kernel():
     # dw is a partial sum over the batch cut: read in w's (replicated) layout, one all-reduce of its 4 n bytes
     reads = [(s.kind, s.group_size, s.input_bytes) for m in ex.reads for s in m.collectives()]
     assert reads == [("AllReduce", 4, 4 * n)]
+
+
+def _signature(program):
+    return [(c.prim.name, c.strategy, [(tuple(o.shape), o.dtype) for o in c.outs]) for c in program.calls]
+
+
+class _Mixed(nn.Cell):
+    def __init__(self):
+        super().__init__()
+        self.fc1, self.fc2 = nn.Dense(8, 16), nn.Dense(16, 4)
+        self.mean = ops.ReduceMean()
+
+    def construct(self, x):
+        return self.mean(self.fc2(ops.relu(self.fc1(x))))
+
+
+@pytest.mark.parametrize("case", ["gpt", "mixed precision"])
+def test_the_abstract_recording_is_the_pynative_one(case):
+    """The same primitive calls, strategies, shapes and dtypes (the casts of mixed precision included)."""
+    if case == "gpt":
+        make, inputs = (lambda: gpt.GPT(SMALL, np.float64).shard_megatron(2, 2)), gpt.inputs(SMALL, np.float64)
+    else:
+        from mindseed import amp   # noqa: PLC0415
+        make = lambda: amp.auto_mixed_precision(_Mixed(), "auto")   # noqa: E731
+        inputs = (Tensor(np.random.default_rng(0).standard_normal((4, 8)).astype(np.float32)),)
+    real = plan.record_step(make(), inputs)[0]
+    abstract = plan.record_step(make(), inputs, abstract=True)[0]
+    assert _signature(abstract) == _signature(real)
+    if case != "gpt":
+        assert any(c.prim.name == "Cast" for c in real.calls)
