@@ -145,6 +145,8 @@ class _Model:
         self.steps = []      # (call index, call, rule, options: (assign, mesh) or _FOLLOW)
         self.tracked = set()  # ids of the values a gradient flows back through (they depend on a Parameter)
         self.fixed = {}      # (step, option) -> what `_own` gives for a fixed assignment
+        self.grads = {}      # (id(input layout), input index) -> (that layout, its gradient's layout)
+        self.whole_sums = {}  # layout -> the layout without its partial axes
         for ci, call in enumerate(program.calls[:forward_calls(program)]):
             rule = _rule(call)
             if rule is None:
@@ -211,7 +213,12 @@ class _Model:
             a = call.args[i]
             cost += self.costs.move(src, lay, a.itemsize)
             if id(a) in self.tracked:
-                cost += self.costs.move(_gradient_layout(rule, i, lay, assign), _whole_sums(src), a.itemsize)
+                key = (id(lay), i)
+                if key not in self.grads:
+                    self.grads[key] = (lay, _gradient_layout(rule, i, lay, assign))   # (lay: keeps its id taken)
+                if src not in self.whole_sums:
+                    self.whole_sums[src] = _whole_sums(src)
+                cost += self.costs.move(self.grads[key][1], self.whole_sums[src], a.itemsize)
         return op_mesh, assign, outs, cost
 
     def path_cost(self, picks):
