@@ -11,6 +11,9 @@ rank numbers unchanged); meshes without one ((2, 3) and (3, 2)) go through the w
 4. the other partial axes reduce the pieces only: ReduceScatter when now possible, else one AllReduce;
 5. the remaining cuts: local slices; the destination's new partial axes: zeros off the first rank (local).
 
+A mesh axis free in the source (cutting no dim, holding no partial sum) may first slice a dim: the plan that sends
+the fewest bytes is kept ((a0, -) -> (a1, -) through (a0, a1) gathers 1/|a1| of what the direct gather sends).
+
 A `Redistribution` runs on a world (`run(values, world)`) and knows the bytes each rank sends (`sent_bytes`),
 which the world's log confirms when it runs.
 """
