@@ -108,9 +108,26 @@ class _Chain(nn.Cell):
         return self.mean(self.mm2(y, self.w2) if self.w2 is not None else y)
 
 
-@pytest.mark.parametrize("shape, second", [((2,), True), ((4,), True), ((2, 2), False)])
-def test_the_dynamic_programming_finds_the_minimum_of_an_exhaustive_enumeration(shape, second):
-    net = _Chain(second)
+class _Residual(nn.Cell):
+    """mean(relu(x @ w1) @ w2 + relu(x @ w1)): the ReLU's output also read two calls later."""
+
+    def __init__(self):
+        super().__init__()
+        rng = np.random.default_rng(0)
+        self.w1 = Parameter(Tensor(rng.standard_normal((8, 16))), name="w1")
+        self.w2 = Parameter(Tensor(rng.standard_normal((16, 16))), name="w2")
+        self.mm1, self.mm2, self.relu, self.add, self.mean = ops.MatMul(), ops.MatMul(), ops.ReLU(), ops.Add(), \
+            ops.ReduceMean()
+
+    def construct(self, x):
+        y = self.relu(self.mm1(x, self.w1))
+        return self.mean(self.add(self.mm2(y, self.w2), y))
+
+
+@pytest.mark.parametrize("shape, net", [((2,), "chain"), ((4,), "chain"), ((2, 2), "short chain"), ((2,), "residual"),
+                                        ((4,), "residual")])
+def test_the_dynamic_programming_finds_the_minimum_of_an_exhaustive_enumeration(shape, net):
+    net = {"chain": lambda: _Chain(), "short chain": lambda: _Chain(False), "residual": _Residual}[net]()
     x = Tensor(np.random.default_rng(1).standard_normal((8, 8)))
     program, params, _, grads = plan.record_step(net, (x,), abstract=True)
     mesh = DeviceMesh(shape)
