@@ -136,7 +136,13 @@ class _AbstractRun:
         if rule is not None:  # mixed precision: its casts and the primitive come back here, uncast
             return rule(prim, args, attrs)
         self.calls += 1
-        out = prim.placeholders(*args, **attrs)
+        try:
+            out = prim.placeholders(*args, **attrs)
+        except Exception as exc:  # noqa: BLE001 -- a shape only the values decide (MaskedSelect, Unique, ...)
+            raise ValueError(f"For 'plan', the output shape of {prim.name} cannot be known without computing it "
+                             f"({type(exc).__name__}: {str(exc).splitlines()[0] if str(exc) else exc!r}): plan "
+                             f"this step with its shards computed (--check, or plan_step(shapes_only=False)).") \
+                from None
         for tape in _state.tapes:
             tape.record(prim, args, attrs, out)
         return out

@@ -11,6 +11,7 @@ from mindseed.common.parameter import Parameter
 from mindseed.common.tensor import Tensor
 from mindseed.parallel import _demo_gpt as gpt
 from mindseed.parallel import plan
+from mindseed.parallel._spmd import record
 from mindseed.parallel._world import ShapeWorld
 
 SMALL = dict(batch=4, seq=8, d=16, heads=4, ffn=32, vocab=20, layers=2)
@@ -157,3 +158,10 @@ def test_the_abstract_recording_is_the_pynative_one(case):
     assert _signature(abstract) == _signature(real)
     if case != "gpt":
         assert any(c.prim.name == "Cast" for c in real.calls)
+
+
+def test_an_abstract_recording_refuses_a_shape_only_the_values_decide():
+    x = Tensor(np.array([1.0, -2.0, 3.0]))
+    with pytest.raises(ValueError, match="output shape of MaskedSelect cannot be known without computing it"):
+        record(lambda v: ops.masked_select(v, v > 0).sum(), x, abstract=True)
+    assert float(record(lambda v: ops.masked_select(v, v > 0).sum(), x).result.asnumpy()) == 4.0
