@@ -11,8 +11,9 @@ runs with `devices` and `mesh` (the ``--mesh`` sizes, e.g. (8, 128); default (de
 strategies from. The planner records one forward and backward step (`value_and_grad` over the trainable
 parameters) and runs it on `--devices` ranks (`_spmd.execute`). Up to 64 ranks (or with ``--check``) the ranks are
 simulated with their shards, and the sharded loss and gradients are checked against the single-process ones; above
-(or with ``--shapes-only``) the step runs on layouts only (`_world.ShapeWorld`: shapes and dtypes, every collective
-counted with its bytes, no shard computed), which plans 1024 ranks in well under a second. It prints:
+(or with ``--shapes-only``) the step is recorded abstractly (no kernel runs: `_spmd.record(..., abstract=True)`) and
+runs on layouts only (`_world.ShapeWorld`: shapes and dtypes, every collective counted with its bytes, no shard
+computed), which records and plans 1024 ranks in about a tenth of a second. It prints:
 
 * per operator call: its device matrix, the cut of each factor, the collectives it needed and their bytes;
 * per rank: the bytes of its parameter shards, of its gradient shards, of its optimizer state (``--optimizer``;
