@@ -13,7 +13,7 @@ from mindseed.common import dtype as mstype
 
 __all__ = ["Abstract", "same", "to_float", "predicate", "binary", "true_divide", "compare", "select", "reduce",
            "reduce_bool", "sum_", "reshape", "transpose", "cast", "broadcast_to", "matmul", "fill", "concat",
-           "stack", "broadcast_shapes", "result_dtype"]
+           "stack", "broadcast_shapes", "result_dtype", "gather", "gather_grad", "layer_norm", "layer_norm_grad"]
 
 Abstract = namedtuple("Abstract", "shape dtype")
 
@@ -240,3 +240,28 @@ def stack(*xs, axis=0, **attrs):
     shape = list(xs[0].shape)
     shape.insert(axis % (len(shape) + 1), len(xs))
     return Abstract(tuple(shape), result_dtype(*xs))
+
+
+# ---------------------------------------------------------------- gathers and normalizations
+def gather(x, indices, axis=0, batch_dims=0, **attrs):
+    """MindSpore's Gather: x's dims before `axis`, the indices' dims after `batch_dims`, x's dims after `axis`."""
+    ax = axis % len(x.shape)
+    return Abstract(tuple(x.shape[:ax]) + tuple(indices.shape[batch_dims:]) + tuple(x.shape[ax + 1:]), x.dtype)
+
+
+def gather_grad(dout, indices, shape, axis=0, batch_dims=0, **attrs):
+    """The gathered tensor's `shape`, the gradient's dtype."""
+    return Abstract(tuple(shape), dout.dtype)
+
+
+def layer_norm(x, weight, bias, normalized_shape, eps, **attrs):
+    """(y, mean, rstd): y like x; mean and rstd keep the normalized dims as 1s, in x's dtype (the CPU kernel's)."""
+    k = len(normalized_shape)
+    stats = Abstract(tuple(x.shape[:len(x.shape) - k]) + (1,) * k, x.dtype)
+    return Abstract(x.shape, x.dtype), stats, stats
+
+
+def layer_norm_grad(dy, x, weight, mean, rstd, normalized_shape, eps, **attrs):
+    """(dx, dw, db) shaped like x and the weight; (dx,) without a weight."""
+    dx = Abstract(x.shape, x.dtype)
+    return (dx,) if weight is None else (dx, Abstract(weight.shape, weight.dtype), Abstract(weight.shape, weight.dtype))

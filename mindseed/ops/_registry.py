@@ -225,6 +225,14 @@ class Prim(Op):
             return tuple(Abstract(tuple(o.shape), B.dtype_name(o)) for o in out)
         return Abstract(tuple(out.shape), B.dtype_name(out))
 
+    def placeholders(self, *args, **attrs):
+        """The call's outputs as Tensors that hold no data (meta tensors of `abstract_eval`'s shapes and dtypes):
+        what an abstract run (the parallel planner's recording) gives back instead of computing."""
+        out = self.abstract_eval(*args, **attrs)
+        if self.multi_output:
+            return tuple(_wrap(B.meta(o.shape, o.dtype)) for o in out)
+        return _wrap(B.meta(out.shape, out.dtype))
+
     def __repr__(self):
         return f"Prim({self.name})"
 

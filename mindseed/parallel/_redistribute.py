@@ -11,6 +11,9 @@ rank numbers unchanged); meshes without one ((2, 3) and (3, 2)) go through the w
 4. the other partial axes reduce the pieces only: ReduceScatter when now possible, else one AllReduce;
 5. the remaining cuts: local slices; the destination's new partial axes: zeros off the first rank (local).
 
+A mesh axis free in the source (cutting no dim, holding no partial sum) may first slice a dim: the plan that sends
+the fewest bytes is kept ((a0, -) -> (a1, -) through (a0, a1) gathers 1/|a1| of what the direct gather sends).
+
 A `Redistribution` runs on a world (`run(values, world)`) and knows the bytes each rank sends (`sent_bytes`),
 which the world's log confirms when it runs.
 """
@@ -212,6 +215,20 @@ class _Planner:
             self.add("Zero", tuple(new))
 
 
+def _steps(src, dst, mesh, itemsize, first_slice=None):
+    """The steps from `src` to `dst` on `mesh`, after slicing dim `first_slice[1]` by the free mesh axis
+    `first_slice[0]` when given."""
+    p = _Planner(src, mesh, itemsize)
+    if first_slice is not None:
+        axis, d = first_slice
+        p.add("Slice", (axis,), d)
+        p.dims[d] += (axis,)
+    p.reduce_scatters(dst)
+    p.uncut(dst)
+    p.finish(dst)
+    return p.steps
+
+
 def plan(src, dst, itemsize=4):
     """The redistribution from layout `src` to layout `dst` of the same global tensor.
 
@@ -236,12 +253,21 @@ def plan(src, dst, itemsize=4):
         common = common_mesh(src.mesh, dst.mesh)
     if common is not None:
         mesh, parts_src, parts_dst = common
-        p = _Planner(_refined(src, mesh, parts_src), mesh, itemsize)
-        target = _refined(dst, mesh, parts_dst)
-        p.reduce_scatters(target)
-        p.uncut(target)
-        p.finish(target)
-        return Redistribution(src, dst, p.steps)
+        start, target = _refined(src, mesh, parts_src), _refined(dst, mesh, parts_dst)
+        steps = _steps(start, target, mesh, itemsize)
+        if any(s.sent_bytes for s in steps):
+            # a free axis sliced in first can shrink every collective after it: (a0, -) -> (a1, -) gathers 7/8 of
+            # the tensor over a0, but (a0, a1) -> (a1, -) gathers and exchanges 1/1024 of it
+            used = {a for d in start.dims for a in d} | set(start.partial)
+            for axis in range(len(mesh.shape)):
+                if mesh.shape[axis] == 1 or axis in used:
+                    continue
+                for d in range(len(start.shape)):
+                    if start.shape[d] % (start.cuts(d) * mesh.shape[axis]) == 0:
+                        other = _steps(start, target, mesh, itemsize, (axis, d))
+                        if sum(s.sent_bytes for s in other) < sum(s.sent_bytes for s in steps):
+                            steps = other
+        return Redistribution(src, dst, steps)
     # no common refinement: through the whole tensor on the source mesh, then cut on the destination mesh
     first = _Planner(src, src.mesh, itemsize)
     whole = TensorLayout.replicated(src.mesh, src.shape)

@@ -1,16 +1,19 @@
 """AUTO_PARALLEL: a strategy for every forward operator, searched with a cost model over a device mesh.
 
 `search(program, mesh, ...)` picks, for each forward primitive call with a sharding rule, which mesh axes cut
-each factor of its rule (`_spmd.Assignment`); the backward calls take their cuts from the forward ones as in
-semi-auto parallel (`_spmd.execute`). The cost of a choice (seconds on one rank, `plan.Machine`):
+each factor of its rule (`_spmd.Assignment`); the backward calls run in their forward calls' cuts (`_spmd.execute`).
+The cost of a choice (seconds on one rank, `plan.Machine`; `_Model`):
 
 * compute: the call's floating-point operations on its shards, three times (forward, and the two products of the
   backward pass);
-* redistribution: for each tensor input produced by an earlier forward call (or given: the dataset strategy),
-  the collectives from the producer's output layout to the layout this choice needs (`_redistribute.plan`),
-  twice (the gradient goes back the same way);
-* gradient synchronisation: a Parameter input's gradient is a partial sum over the mesh axes that cut factors
-  the parameter does not carry (data parallel): one AllReduce of its shard.
+* forward redistribution: for each tensor input produced by an earlier forward call (or given: the dataset
+  strategy), the collectives from the producer's output layout to the layout this choice needs
+  (`_redistribute.plan`);
+* backward redistribution, per primitive: the gradient of each produced input that carries one is a partial sum
+  over the mesh axes cutting factors the input does not carry (`_gradient_layout`), brought back to the producer's
+  output layout (its partial sums dropped: the gradient of a sum is the same on every rank of it);
+* gradient synchronisation: a Parameter input's gradient is a partial sum over the same axes (data parallel): one
+  AllReduce of its shard.
 
 Search modes (``set_auto_parallel_context(search_mode=...)``):
 
@@ -31,13 +34,14 @@ import itertools
 import math
 
 from mindseed.common._parallel import get_auto_parallel_context
+from mindseed.common import dtype as mstype
 from mindseed.common._search_contexts import get_algo_parameters
 from mindseed.common.parameter import Parameter
 from mindseed.common.tensor import Tensor
 from mindseed.parallel._redistribute import plan
-from mindseed.parallel._layout import DeviceMesh
+from mindseed.parallel._layout import DeviceMesh, TensorLayout
 from mindseed.parallel._spmd import (Assignment, Call, Program, _Executor, call_flops, call_layouts, execute,
-                                     given_layouts, propagated)
+                                     forward_calls, given_layouts, propagated)
 from mindseed.parallel._world import ShapeWorld, sent_bytes
 
 __all__ = ["SEARCH_MODES", "SearchResult", "search", "forward_calls", "default_mesh"]
@@ -45,23 +49,13 @@ __all__ = ["SEARCH_MODES", "SearchResult", "search", "forward_calls", "default_m
 SEARCH_MODES = ("dynamic_programming", "recursive_programming", "sharding_propagation")
 
 
-def forward_calls(program):
-    """The number of calls of the forward pass: up to the one producing the program's first output (the loss)."""
-    if not program.outputs:
-        return len(program.calls)
-    loss = id(program.outputs[0])
-    for i, c in enumerate(program.calls):
-        if any(id(o) == loss for o in c.outs):
-            return i + 1
-    return len(program.calls)
-
-
 class SearchResult:
     """The searched `program` (its forward calls carry their `Assignment`s: `choices`, by call index) and the
     estimated `cost` (seconds) of the search's model."""
 
-    def __init__(self, program, choices, cost):
+    def __init__(self, program, choices, cost, picks=()):
         self.program, self.choices, self.cost = program, choices, cost
+        self.picks = tuple(picks)   # per searched step, the index of the option taken (`_Model.steps`)
 
 
 def default_mesh(size):
@@ -123,6 +117,120 @@ def _records(redistribution):
     return [_Rec(sent_bytes(s.kind, s.group_size, s.input_bytes)) for s in redistribution.collectives()]
 
 
+def _gradient_layout(rule, i, layout, assign):
+    """The layout in which the backward pass produces the gradient of input `i` of a call that ran with `assign`:
+    the input's cuts, and partial sums over the mesh axes that cut factors the input does not carry (MatMul's dx
+    = dy @ w.T sums over the cut output features; a broadcast operand's gradient sums over the cut batch)."""
+    mine = set(rule.ins[i])
+    partial = tuple(ax for f, axes in assign.items() if f not in mine for ax in axes)
+    return TensorLayout(layout.mesh, layout.shape, layout.dims, partial)
+
+
+def _whole_sums(layout):
+    """`layout` without its partial axes: the gradient of a partial sum is the same on every rank of the sum."""
+    return layout if not layout.partial else TensorLayout(layout.mesh, layout.shape, layout.dims)
+
+
+class _Model:
+    """The cost model of the search over the forward calls of a program (see the module docstring): `options`
+    per step, `step_cost` of one step's choice given the output layouts of the steps before, and `path_cost`
+    of a whole assignment (what the dynamic programming minimises, and an exhaustive enumeration checks)."""
+
+    def __init__(self, program, mesh, layouts, machine, full):
+        self.mesh, self.machine = mesh, machine
+        self.costs = _Costs(mesh.size, machine)
+        self.given = given_layouts(layouts, mesh.size)
+        helper = _Executor(ShapeWorld(mesh.size), {})
+        self.producer = {}   # id(tensor) -> (step index, output index)
+        self.steps = []      # (call index, call, rule, options: (assign, mesh) or _FOLLOW)
+        self.tracked = set()  # ids of the values a gradient flows back through (they depend on a Parameter)
+        self.fixed = {}      # (step, option) -> what `_own` gives for a fixed assignment
+        self.grads = {}      # (id(input layout), input index) -> (that layout, its gradient's layout)
+        self.whole_sums = {}  # layout -> the layout without its partial axes
+        for ci, call in enumerate(program.calls[:forward_calls(program)]):
+            rule = _rule(call)
+            if rule is None:
+                continue
+            if call.strategy and call.strategy[0]:
+                op_mesh, assign = helper._from_strategy(call, rule) \
+                    if not isinstance(call.strategy[0], Assignment) else (call.strategy[0].mesh,
+                                                                          call.strategy[0].assign)
+                options = [(assign, op_mesh)]
+            else:  # the cuts of its inputs (the propagation of semi-auto parallel), or a cut of the mesh's axes
+                options = [_FOLLOW] + [(a, mesh) for a in _candidates(call, rule, mesh, full)]
+            if any(isinstance(a, Parameter) or id(a) in self.tracked for a in call.args):
+                self.tracked.update(id(o) for o in call.outs if mstype.is_float(o.dtype))
+            for k, o in enumerate(call.outs):
+                self.producer[id(o)] = (len(self.steps), k)
+            self.steps.append((ci, call, rule, options))
+
+    def sources(self, s, outs_of):
+        """Per argument of step `s`'s call, the output layout of the earlier step producing it (None: a leaf, a
+        Python value or a later step), read from `outs_of(step)`."""
+        srcs = []
+        for a in self.steps[s][1].args:
+            src = self.producer.get(id(a)) if isinstance(a, Tensor) else None
+            srcs.append(None if src is None or src[0] >= s else outs_of(src[0])[src[1]])
+        return srcs
+
+    def _own(self, s, op_mesh, assign):
+        """(input layouts, output layouts, seconds) of step `s` with its factors cut by `assign`: its compute,
+        the gradient synchronisation of its Parameters and the moves of its given (dataset) inputs."""
+        _, call, rule, _ = self.steps[s]
+        machine = self.machine
+        ins, outs, _ = call_layouts(call, rule, op_mesh, assign)
+        own = machine.compute_seconds(3 * call_flops(call, rule, list(ins.values()), outs))
+        for i, lay in ins.items():
+            a = call.args[i]
+            if isinstance(a, Parameter):
+                synced = _gradient_layout(rule, i, lay, assign).partial
+                if synced:
+                    group = math.prod(op_mesh.shape[ax] for ax in synced)
+                    local = math.prod(lay.local_shape) * a.itemsize
+                    own += machine.comm_seconds([_Rec(sent_bytes("AllReduce", group, local))])
+            elif id(a) in self.given and (id(a) not in self.producer or self.producer[id(a)][0] >= s):
+                own += self.costs.move(self.given[id(a)], lay, a.itemsize)
+        return ins, outs, own
+
+    def step_cost(self, s, c, srcs):
+        """(mesh, assign, output layouts, seconds) of option `c` of step `s`, its inputs produced in the layouts
+        `srcs`: its own cost, each produced input moved to the layout the step needs, and in the backward pass
+        the gradient of each produced input that carries one brought back to its producer's output layout."""
+        _, call, rule, options = self.steps[s]
+        option = options[c]
+        if option is _FOLLOW:
+            op_mesh, assign = propagated(call, rule, srcs, self.mesh.size)
+            ins, outs, cost = self._own(s, op_mesh, assign)
+        else:
+            assign, op_mesh = option
+            if (s, c) not in self.fixed:
+                self.fixed[s, c] = self._own(s, op_mesh, assign)
+            ins, outs, cost = self.fixed[s, c]
+        for i, lay in ins.items():
+            src = srcs[i]
+            if src is None or src.mesh.size != lay.mesh.size:
+                continue
+            a = call.args[i]
+            cost += self.costs.move(src, lay, a.itemsize)
+            if id(a) in self.tracked:
+                key = (id(lay), i)
+                if key not in self.grads:
+                    self.grads[key] = (lay, _gradient_layout(rule, i, lay, assign))   # (lay: keeps its id taken)
+                if src not in self.whole_sums:
+                    self.whole_sums[src] = _whole_sums(src)
+                cost += self.costs.move(self.grads[key][1], self.whole_sums[src], a.itemsize)
+        return op_mesh, assign, outs, cost
+
+    def path_cost(self, picks):
+        """Seconds of the model when step `s` takes option `picks[s]`."""
+        outs, total = [], 0.0
+        for s, c in enumerate(picks):
+            _, _, out, cost = self.step_cost(s, c, self.sources(s, lambda k: outs[k]))
+            outs.append(out)
+            total += cost
+        return total
+
+
 def search(program, mesh, layouts=None, machine=None, mode=None, reads=()):
     """Strategies for the forward calls of `program` on `mesh` (a DeviceMesh of the world's ranks).
 
@@ -147,67 +255,22 @@ def search(program, mesh, layouts=None, machine=None, mode=None, reads=()):
         raise ValueError(f"For 'search', the search_mode must be one of {', '.join(SEARCH_MODES)}, but got {mode!r}.")
     machine = machine or Machine()
     full = mode == "recursive_programming" or get_algo_parameters("fully_use_devices")
-    costs = _Costs(mesh.size, machine)
-    given = given_layouts(layouts, mesh.size)
-    helper = _Executor(ShapeWorld(mesh.size), {})
+    model = _Model(program, mesh, layouts, machine, full)
+    steps = model.steps
     n_forward = forward_calls(program)
-    producer = {}   # id(tensor) -> (step index, output index)
-    steps = []      # (call index, call, rule, options: (assign, mesh) or FOLLOW)
-    for ci, call in enumerate(program.calls[:n_forward]):
-        rule = _rule(call)
-        if rule is None:
-            continue
-        if call.strategy and call.strategy[0]:
-            op_mesh, assign = helper._from_strategy(call, rule) if not isinstance(call.strategy[0], Assignment) \
-                else (call.strategy[0].mesh, call.strategy[0].assign)
-            options = [(assign, op_mesh)]
-        else:  # the cuts of its inputs (the propagation of semi-auto parallel), or a cut of the mesh's axes
-            options = [_FOLLOW] + [(a, mesh) for a in _candidates(call, rule, mesh, full)]
-        for k, o in enumerate(call.outs):
-            producer[id(o)] = (len(steps), k)
-        steps.append((ci, call, rule, options))
-
-    def own_cost(call, rule, op_mesh, assign, before):
-        ins, outs, _ = call_layouts(call, rule, op_mesh, assign)
-        own = machine.compute_seconds(3 * call_flops(call, rule, list(ins.values()), outs))
-        for i, lay in ins.items():
-            a = call.args[i]
-            if isinstance(a, Parameter):
-                carried = {ax for d in lay.dims for ax in d}
-                synced = tuple(ax for axes in assign.values() for ax in axes if ax not in carried)
-                if synced:
-                    group = math.prod(op_mesh.shape[ax] for ax in synced)
-                    local = math.prod(lay.local_shape) * a.itemsize
-                    own += machine.comm_seconds([_Rec(sent_bytes("AllReduce", group, local))])
-            elif id(a) in given and (id(a) not in producer or producer[id(a)][0] >= before):
-                own += costs.move(given[id(a)], lay, a.itemsize)
-        return ins, outs, own
-
     # Viterbi over the chain: best[s][c] = (cost, back pointer, mesh, assign, output layouts)
     best = []
-    for s, (_, call, rule, options) in enumerate(steps):
+    for s, step in enumerate(steps):
         row = []
         prev = best[-1] if best else [(0.0, None, None, None, None)]
         paths = [_path(best, s - 1, pc) if best else {} for pc in range(len(prev))]
-        fixed = {c: own_cost(call, rule, o[1], o[0], s) for c, o in enumerate(options) if o is not _FOLLOW}
-        for c, option in enumerate(options):
+        for c in range(len(step[3])):
             top = None
             for pc in range(len(prev)):
                 path = paths[pc]
-                srcs = []
-                for a in call.args:
-                    src = producer.get(id(a)) if isinstance(a, Tensor) else None
-                    srcs.append(None if src is None or src[0] >= s else best[src[0]][path[src[0]]][4][src[1]])
-                if option is _FOLLOW:
-                    op_mesh, assign = propagated(call, rule, srcs, mesh.size)
-                    ins, outs, own = own_cost(call, rule, op_mesh, assign, s)
-                else:
-                    assign, op_mesh = option
-                    ins, outs, own = fixed[c]
+                srcs = model.sources(s, lambda k, path=path: best[k][path[k]][4])
+                op_mesh, assign, outs, own = model.step_cost(s, c, srcs)
                 cost = prev[pc][0] + own
-                for i, lay in ins.items():
-                    if srcs[i] is not None and srcs[i].mesh.size == lay.mesh.size:
-                        cost += 2 * costs.move(srcs[i], lay, call.args[i].itemsize)
                 if top is None or cost < top[0]:
                     top = (cost, pc, op_mesh, assign, outs)
             row.append(top)
@@ -219,14 +282,14 @@ def search(program, mesh, layouts=None, machine=None, mode=None, reads=()):
     choices = {steps[s][0]: Assignment(best[s][c][2], best[s][c][3]) for s, c in path.items()}
     calls = [Call(c.prim, c.args, c.attrs, c.out, (choices[i], None)) if i in choices else c
              for i, c in enumerate(program.calls)]
-    searched = Program(calls, program.args, program.outputs, program.result)
+    searched = Program(calls, program.args, program.outputs, program.result, program.differentiates)
     if any(c.strategy and c.strategy[0] for c in program.calls[:n_forward]):
         # the user's strategies alone (the other calls propagated) are a plan too: keep the cheaper of the two, as
         # the whole program runs them (the chain model is an estimate)
         mine, theirs = (_run_cost(p, mesh, layouts, machine, reads) for p in (searched, program))
         if theirs < mine:
             return SearchResult(program, {}, theirs)
-    return SearchResult(searched, choices, best[-1][last][0])
+    return SearchResult(searched, choices, best[-1][last][0], [path[s] for s in range(len(steps))])
 
 
 def _run_cost(program, mesh, layouts, machine, reads):

@@ -29,12 +29,13 @@ from mindseed.common._parallel import get_auto_parallel_context
 from mindseed.common._shard_layout import Layout
 from mindseed.common.parameter import Parameter
 from mindseed.common.tensor import Tensor
+from mindseed.ops._registry import cast_policies
 from mindseed.ops.operations._base import shard_scopes
 from mindseed.parallel._layout import DeviceMesh, TensorLayout, _format_strategy, shard_array
 from mindseed.parallel._redistribute import plan
 
 __all__ = ["Call", "Program", "record", "DistValue", "Execution", "execute", "Assignment", "call_layouts",
-           "call_flops", "propagated"]
+           "call_flops", "propagated", "forward_calls"]
 
 
 class Call:
@@ -56,10 +57,23 @@ class Call:
 
 
 class Program:
-    """The primitive calls of one run of a function, its arguments and its outputs (Tensors, flat)."""
+    """The primitive calls of one run of a function, its arguments and its outputs (Tensors, flat);
+    `differentiates[i]` is the output of the forward call whose bprop made call `i` (None: no bprop did)."""
 
-    def __init__(self, calls, args, outputs, result):
+    def __init__(self, calls, args, outputs, result, differentiates=None):
         self.calls, self.args, self.outputs, self.result = calls, args, outputs, result
+        self.differentiates = list(differentiates) if differentiates is not None else [None] * len(calls)
+
+
+def forward_calls(program):
+    """The number of calls of the forward pass: up to the one producing the program's first output (the loss)."""
+    if not program.outputs:
+        return len(program.calls)
+    loss = id(program.outputs[0])
+    for i, c in enumerate(program.calls):
+        if any(id(o) == loss for o in c.outs):
+            return i + 1
+    return len(program.calls)
 
 
 # id(Parameter) -> (Parameter, strategy tuple or Layout): the layouts `mindspore.shard`'s parameter_plan gives
@@ -78,8 +92,10 @@ class _Recorder:
 
     def __init__(self):
         self.calls = []
+        self.differentiates = []
 
     def record(self, prim, args, attrs, out):
+        self.differentiates.append(_state.bprop_of)
         strategy = None
         if shard_scopes:
             owner, scope_args = shard_scopes[-1]
@@ -106,8 +122,46 @@ def _flat(x):
     return []
 
 
-def record(fn, *args):
-    """Run `fn(*args)` (PyNative) and return its `Program`: every primitive call it made, in order.
+class _AbstractRun:
+    """Sits on the dispatcher's hook stack (`_state.profiling`, the profiler's protocol) while an abstract
+    recording runs: a primitive call computes only its outputs' shapes and dtypes (`Prim.placeholders`: the
+    primitive's shape rule, or its kernel on meta tensors, which hold no data), and the tapes see the call as
+    usual; `calls` counts the calls it answered."""
+
+    def __init__(self):
+        self.calls = 0
+
+    def run_op(self, prim, args, attrs):
+        rule = cast_policies[-1].get(prim) if cast_policies else None
+        if rule is not None:  # mixed precision: its casts and the primitive come back here, uncast
+            return rule(prim, args, attrs)
+        self.calls += 1
+        try:
+            out = prim.placeholders(*args, **attrs)
+        except Exception as exc:  # noqa: BLE001 -- a shape only the values decide (MaskedSelect, Unique, ...)
+            raise ValueError(f"For 'plan', the output shape of {prim.name} cannot be known without computing it "
+                             f"({type(exc).__name__}: {str(exc).splitlines()[0] if str(exc) else exc!r}): plan "
+                             f"this step with its shards computed (--check, or plan_step(shapes_only=False)).") \
+                from None
+        for tape in _state.tapes:
+            tape.record(prim, args, attrs, out)
+        return out
+
+    def run_cell(self, cell, call):
+        return call()
+
+    def kernel(self, op_type, name, t0, t1):
+        return None
+
+    def run_graph(self, name, call):
+        return call()
+
+
+def record(fn, *args, abstract=False):
+    """Run `fn(*args)` (PyNative) and return its `Program`: every primitive call it made, in order. With
+    `abstract` no kernel computes: every call's outputs are data-less Tensors of the shapes and dtypes its
+    primitive's shape rule gives (what a shapes-only plan needs: a step of any size records in the time of its
+    Python code).
 
     >>> import numpy as np, mindseed as ms
     >>> from mindseed.parallel._spmd import record
@@ -117,11 +171,16 @@ def record(fn, *args):
     """
     rec = _Recorder()
     _state.tapes.append(rec)
+    hook = _AbstractRun() if abstract else None
+    if hook is not None:
+        _state.profiling.append(hook)
     try:
         result = fn(*args)
     finally:
         _state.tapes.remove(rec)
-    return Program(rec.calls, args, _flat(result), result)
+        if hook is not None:
+            _state.profiling.remove(hook)
+    return Program(rec.calls, args, _flat(result), result, rec.differentiates)
 
 
 class CallPlan:
@@ -303,6 +362,8 @@ class _Executor:
         self.plans = []           # one CallPlan per call
         self.moves = []           # the redistributions of the call running now
         self.abstract = world.abstract  # a ShapeWorld: layouts only, no shard is computed
+        self.backward = None      # ids of the values the backward pass made (once it runs)
+        self.read_as = {}         # id(first output of a forward call) -> {id(input): the layout the call read}
 
     def _shard(self, t, layout):
         return None if self.abstract else shard_array(_np(t), layout)
@@ -399,12 +460,39 @@ class _Executor:
                              f"the world has {self.world.size}.")
         return mesh, assign
 
-    def _propagated(self, call, rule):
+    def _propagated(self, call, rule, read_as=None):
         current = [self._current(a) if isinstance(a, Tensor) else None for a in call.args]
-        return propagated(call, rule, [None if v is None else v.layout for v in current], self.world.size)
+        layouts = [None if v is None else v.layout for v in current]
+        if read_as:  # a bprop: the forward call's values as that call read them
+            layouts = [read_as.get(id(a), lay) if isinstance(a, Tensor) else lay for a, lay in zip(call.args, layouts)]
+        return propagated(call, rule, layouts, self.world.size)
 
     # ------------------------------------------------------------ running a call
-    def run(self, call):
+    def align_gradients(self, call, forward_out):
+        """Bring the gradients `call` reads (values of the backward pass, `self.backward`) that are shaped like an
+        output of its forward call (`forward_out`) to that output's layout, partial sums reduced, and return the
+        layouts in which that forward call read its inputs ({id: layout}): a bprop runs in the cuts of the forward
+        call it differentiates, as MindSpore partitions a bprop with its forward operator's strategy (the gradient
+        of a partial sum is the same on every rank of the sum)."""
+        targets = {}
+        for o in forward_out if isinstance(forward_out, tuple) else (forward_out,):
+            v = self.env.get(id(o)) if isinstance(o, Tensor) else None
+            if v is not None:
+                targets.setdefault(tuple(o.shape), TensorLayout(v.layout.mesh, v.layout.shape, v.layout.dims))
+        for a in call.args:
+            v = self.env.get(id(a)) if isinstance(a, Tensor) and id(a) in self.backward else None
+            target = None if v is None else targets.get(tuple(a.shape))
+            if target is not None and v.layout != target and target.mesh.size == v.layout.mesh.size:
+                self.env[id(a)] = DistValue(target, self.bring(a, target))
+        first = forward_out[0] if isinstance(forward_out, tuple) else forward_out
+        return self.read_as.get(id(first))
+
+    def run(self, call, forward_out=None):
+        """Run `call` on the ranks; `forward_out`: the output of the forward call whose bprop made it."""
+        self.moves = []
+        read_as = None
+        if forward_out is not None and not (call.strategy and call.strategy[0]):
+            read_as = self.align_gradients(call, forward_out)
         rule = None
         if call.prim.sharding is not None:
             rule = call.prim.sharding(*call.args, **call.attrs)
@@ -417,8 +505,7 @@ class _Executor:
         elif strategy and strategy[0]:
             mesh, assign = self._from_strategy(call, rule)
         else:
-            mesh, assign = self._propagated(call, rule)
-        self.moves = []
+            mesh, assign = self._propagated(call, rule, read_as)
         ins, out_layouts, scales = call_layouts(call, rule, mesh, assign)
         in_layouts = list(ins.values())
         local_args = [self.bring(a, ins[i]) if i in ins else [a] * self.world.size for i, a in enumerate(call.args)]
@@ -428,6 +515,8 @@ class _Executor:
         self._store(call, local_args, attrs, scales, out_layouts)
         if strategy and strategy[1]:
             out_layouts = self._apply_out_strategy(call, strategy[1])
+        if self.backward is None:
+            self.read_as[id(call.outs[0])] = {id(call.args[i]): lay for i, lay in ins.items()}
         self.plans.append(CallPlan(call, mesh, assign, in_layouts, out_layouts, self.moves, rule))
 
     def _store(self, call, local_args, attrs, scales, out_layouts):
@@ -463,7 +552,6 @@ class _Executor:
 
     def _run_whole(self, call):
         mesh = _world_mesh(self.world.size)
-        self.moves = []
         in_layouts = [TensorLayout.replicated(mesh, tuple(a.shape)) for a in call.args if isinstance(a, Tensor)]
         local_args = [self.bring(a, TensorLayout.replicated(mesh, tuple(a.shape))) if isinstance(a, Tensor)
                       else [a] * self.world.size for a in call.args]
@@ -513,8 +601,13 @@ def execute(program, world, layouts=None):
         program = search(program, default_mesh(world.size), layouts).program
     given = given_layouts(layouts, world.size)
     ex = _Executor(world, given)
-    for call in program.calls:
-        ex.run(call)
+    n_forward = forward_calls(program)
+    for i, call in enumerate(program.calls):
+        if i == n_forward:
+            ex.backward = set()
+        ex.run(call, program.differentiates[i])
+        if ex.backward is not None:
+            ex.backward.update(id(o) for o in call.outs)
     ex.moves = []  # from now on: the redistributions made to read results (Execution.reads)
     execution = Execution(world, ex, {**given, **ex.leaves})
     path = get_auto_parallel_context("strategy_ckpt_save_file")

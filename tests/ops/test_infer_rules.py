@@ -8,10 +8,12 @@ from mindseed import _backend as B
 from mindseed import ops
 from mindseed.compiler.ir import IF, WHILE, Var
 from mindseed.ops import _infer as I
+from mindseed.ops._prims import array as A
 from mindseed.ops._prims import conv as C
 from mindseed.ops._prims import core as P
 from mindseed.ops._prims import math as M
 from mindseed.ops._prims import nn as N
+from mindseed.ops._prims import nn_norm as NN
 from mindseed.ops._registry import Op, Prim, registry
 
 _RNG = np.random.default_rng(0)
@@ -139,6 +141,27 @@ def _cases():
     cases.append((N.flash_attention_p, (q, k, v, None), {"scale": 0.5}))
     o, lse = N.flash_attention_p(q, k, v, mask, scale=0.5)
     cases.append((N.flash_attention_grad_p, (_t((2, 3, 8, 4)), q, k, v, o, lse, mask), {"scale": 0.5}))
+    cases += _gather_and_norm_cases()
+    return cases
+
+
+def _gather_and_norm_cases():
+    cases = []
+    x, idx = _t((5, 4, 3)), ms.Tensor(np.array([[0, 2], [4, 1], [3, 3]], np.int32))
+    for axis in (0, 1, 2):
+        cases.append((A.gather_p, (x, ms.Tensor(np.array([[0, 2], [1, 1]], np.int32))), {"axis": axis}))
+    cases.append((A.gather_p, (_t((3, 5, 2), "int32"), idx), {"axis": 1, "batch_dims": 1}))
+    for axis, shape in ((0, (5, 4, 3)), (1, (3, 5, 2))):
+        dout = A.gather_p(_t(shape, "float64"), idx, axis=axis, batch_dims=axis)
+        cases.append((A.gather_grad_p, (dout, idx), {"shape": shape, "axis": axis, "batch_dims": axis}))
+    for dt, normalized in (("float32", (3,)), ("float64", (4, 3)), ("float16", (3,))):
+        x = _t((2, 4, 3), dt)
+        w, b = _t(normalized, dt), _t(normalized, dt)
+        cases.append((NN.layer_norm_p, (x, w, b), {"normalized_shape": normalized, "eps": 1e-5}))
+        _, mean, rstd = NN.layer_norm_p(x, w, b, normalized_shape=normalized, eps=1e-5)
+        for weight in (w, None):
+            cases.append((NN.layer_norm_grad_p, (_t((2, 4, 3), dt), x, weight, mean, rstd),
+                          {"normalized_shape": normalized, "eps": 1e-5}))
     return cases
 
 

@@ -6,8 +6,12 @@ import re
 import numpy as np
 import pytest
 
+from mindseed import nn, ops
+from mindseed.common.parameter import Parameter
+from mindseed.common.tensor import Tensor
 from mindseed.parallel import _demo_gpt as gpt
 from mindseed.parallel import plan
+from mindseed.parallel._spmd import record
 from mindseed.parallel._world import ShapeWorld
 
 SMALL = dict(batch=4, seq=8, d=16, heads=4, ffn=32, vocab=20, layers=2)
@@ -97,3 +101,67 @@ def test_the_planner_refuses_a_mesh_of_another_size(capsys):
     with pytest.raises(SystemExit):
         plan.main(["--demo", "gpt", "--devices", "1024", "--mesh", "8x64"])
     assert "product is --devices 1024" in capsys.readouterr().err
+
+
+class _Outer(nn.Cell):
+    """mean(x @ w) for a column x and a row w: the product is n x n."""
+
+    def __init__(self, n):
+        super().__init__()
+        self.w = Parameter(Tensor(np.ones((1, n), np.float32)), name="w")
+        self.mm, self.mean = ops.MatMul(), ops.ReduceMean()
+
+    def construct(self, x):
+        return self.mean(self.mm(x, self.w))
+
+
+def test_a_shapes_only_plan_records_without_running_a_kernel():
+    n = 1 << 20   # x @ w holds n * n float32: 4 TiB, which no kernel could make on this machine
+    x = Tensor(np.ones((n, 1), np.float32))
+    step = plan.plan_step(_Outer(n), (x,), 4, ((4, 1),), shapes_only=True)
+    names = [c.prim.name for c in step.program.calls]
+    assert names[:2] == ["MatMul", "ReduceMean"] and "MatMul" in names[2:]   # the backward product dw = x.T @ dy
+    assert step.program.calls[0].out.shape == (n, n)
+    assert step.grads[0].shape == (1, n) and step.grads[0].dtype == step.params[0].dtype
+    ex = step.execution
+    assert ex.plans[0].flops == 2 * (n // 4) * n      # the rows of the product are cut over the 4 ranks
+    # dw is a partial sum over the batch cut: read in w's (replicated) layout, one all-reduce of its 4 n bytes
+    reads = [(s.kind, s.group_size, s.input_bytes) for m in ex.reads for s in m.collectives()]
+    assert reads == [("AllReduce", 4, 4 * n)]
+
+
+def _signature(program):
+    return [(c.prim.name, c.strategy, [(tuple(o.shape), o.dtype) for o in c.outs]) for c in program.calls]
+
+
+class _Mixed(nn.Cell):
+    def __init__(self):
+        super().__init__()
+        self.fc1, self.fc2 = nn.Dense(8, 16), nn.Dense(16, 4)
+        self.mean = ops.ReduceMean()
+
+    def construct(self, x):
+        return self.mean(self.fc2(ops.relu(self.fc1(x))))
+
+
+@pytest.mark.parametrize("case", ["gpt", "mixed precision"])
+def test_the_abstract_recording_is_the_pynative_one(case):
+    """The same primitive calls, strategies, shapes and dtypes (the casts of mixed precision included)."""
+    if case == "gpt":
+        make, inputs = (lambda: gpt.GPT(SMALL, np.float64).shard_megatron(2, 2)), gpt.inputs(SMALL, np.float64)
+    else:
+        from mindseed import amp   # noqa: PLC0415
+        make = lambda: amp.auto_mixed_precision(_Mixed(), "auto")   # noqa: E731
+        inputs = (Tensor(np.random.default_rng(0).standard_normal((4, 8)).astype(np.float32)),)
+    real = plan.record_step(make(), inputs)[0]
+    abstract = plan.record_step(make(), inputs, abstract=True)[0]
+    assert _signature(abstract) == _signature(real)
+    if case != "gpt":
+        assert any(c.prim.name == "Cast" for c in real.calls)
+
+
+def test_an_abstract_recording_refuses_a_shape_only_the_values_decide():
+    x = Tensor(np.array([1.0, -2.0, 3.0]))
+    with pytest.raises(ValueError, match="output shape of MaskedSelect cannot be known without computing it"):
+        record(lambda v: ops.masked_select(v, v > 0).sum(), x, abstract=True)
+    assert float(record(lambda v: ops.masked_select(v, v > 0).sum(), x).result.asnumpy()) == 4.0

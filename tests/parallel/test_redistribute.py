@@ -130,3 +130,20 @@ def test_plan_checks_its_layouts():
         plan(a, TensorLayout(DeviceMesh((2,)), (6,), ((0,),)))
     with pytest.raises(ValueError, match="on 2 and 4 ranks"):
         plan(a, TensorLayout(DeviceMesh((4,)), (4,), ((0,),)))
+
+
+def test_a_free_axis_is_sliced_in_first_when_that_sends_less():
+    """(a0, -) -> (a1, -): gathering the rows over a0 sends a 4 x 8 shard; slicing the columns by the free a1 first
+    leaves a 4 x 2 shard to gather, then one AllToAll over a1 moves the cut from the columns to the rows."""
+    mesh = DeviceMesh((2, 4))
+    src, dst = TensorLayout(mesh, (8, 8), ((0,), ())), TensorLayout(mesh, (8, 8), ((1,), ()))
+    r = plan(src, dst, 8)
+    assert [s.kind for s in r.steps] == ["Slice", "AllGather", "AllToAll"]
+    assert r.sent_bytes == (2 - 1) * 4 * 2 * 8 + 3 * (8 * 2 * 8) // 4 < (2 - 1) * 4 * 8 * 8
+    x = np.arange(64.0).reshape(8, 8)
+    world = SimulatedWorld(8)
+    out = r.run(shard_array(x, src), world)
+    np.testing.assert_array_equal(assemble(out, dst), x)
+    for rank in range(8):
+        np.testing.assert_array_equal(out[rank], shard_array(x, dst)[rank])
+    assert sum(rec.sent_bytes for rec in world.log) == r.sent_bytes

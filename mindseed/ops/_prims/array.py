@@ -9,6 +9,7 @@ from mindseed._backend.kernels import array as K
 from mindseed.ops._prims.core import (cast_p, concat_p, div_p, equal_p, fill_p, mul_p, neg_p, reduce_sum_p, reshape_p,
                                       stack_p, where_p, zeros_like_p)
 from mindseed.ops._prims.math import complex_p
+from mindseed.ops import _infer as I
 from mindseed.ops import _sharding as S
 from mindseed.ops._registry import Prim
 
@@ -75,7 +76,7 @@ def _reverse_sequence_bprop(x, seq_lengths, out, dout, seq_dim, batch_dim):
 
 
 # ---------------------------------------------------------------- gather / scatter
-gather_p = Prim("Gather", K.gather, sharding=S.gather)
+gather_p = Prim("Gather", K.gather, sharding=S.gather, infer=I.gather)
 
 
 @gather_p.def_check
@@ -94,7 +95,7 @@ def _gather_bprop(x, indices, out, dout, axis=0, batch_dims=0):
     return gather_grad_p(dout, indices, shape=x.shape, axis=axis, batch_dims=batch_dims), None
 
 
-gather_grad_p = Prim("GatherGrad", K.gather_grad, sharding=S.gather_grad)
+gather_grad_p = Prim("GatherGrad", K.gather_grad, sharding=S.gather_grad, infer=I.gather_grad)
 
 
 @gather_grad_p.def_bprop

@@ -6,6 +6,7 @@ as in MindSpore. The gradient primitives share one second-order rule, `_norm_dou
 recomputes the statistics from x with primitives, so third and higher orders are exact as well.
 """
 from mindseed._backend.kernels import nn as K
+from mindseed.ops import _infer as I
 from mindseed.ops import _sharding as S
 from mindseed.ops._prims.core import add_p, mul_p, neg_p, pow_p, reduce_sum_p, reshape_p, sub_p
 from mindseed.ops._registry import Prim
@@ -108,6 +109,7 @@ def _group_norm_layout(x, w, num_groups, eps):
 layer_norm_p, layer_norm_grad_p = _norm_pair("LayerNorm", K.layer_norm, K.layer_norm_grad, _layer_norm_layout,
                                              fresh_grad=True)
 layer_norm_p.sharding, layer_norm_grad_p.sharding = S.layer_norm, S.layer_norm_grad
+layer_norm_p.infer, layer_norm_grad_p.infer = I.layer_norm, I.layer_norm_grad
 
 
 @layer_norm_p.def_bprop
