@@ -19,8 +19,10 @@ those of the single-process run whatever the schedule, so the order of the calls
 schedule, 1F1B or interleaved, changes when each stage works, not what it computes).
 """
 from mindseed._utils import _state
+from mindseed.common._parallel import get_auto_parallel_context
 from mindseed.common.tensor import Tensor
 from mindseed.nn.cell import Cell
+from mindseed.parallel import _schedule
 from mindseed.parallel._spmd import DistValue, Execution, Program, _Executor, _flat, _Recorder, given_layouts
 from mindseed.parallel._world import CommRecord, SimulatedWorld
 
@@ -28,48 +30,60 @@ __all__ = ["record_pipeline", "execute_pipeline", "PipelineProgram", "PipelineEx
 
 
 class PipelineProgram(Program):
-    """A `Program` whose calls carry a stage each (`stages[i]`, None: computed on every stage that needs it)."""
+    """A `Program` whose calls carry a stage each (`stages[i]`, None: computed on every stage that needs it) and a
+    chunk (`chunks[i]`: the model chunk of an interleaved pipeline; 0 without interleaving)."""
 
-    def __init__(self, calls, args, outputs, result, stages, micro=None, forward=None):
+    def __init__(self, calls, args, outputs, result, stages, micro=None, forward=None, chunks=None):
         super().__init__(calls, args, outputs, result)
         self.stages = stages
         self.micro = micro or [None] * len(calls)   # per call: the micro-batch it works on (None: not one)
         self.forward = forward or [True] * len(calls)   # per call: made by the forward pass
+        self.chunks = chunks or [0] * len(calls)
 
 
 class _StageRecorder(_Recorder):
     def __init__(self):
         super().__init__()
-        self.scopes = []        # the stages of the staged cells running now, innermost last
+        self.scopes = []        # (stage, segment or None) of the staged cells running now, innermost last
         self.backward = False   # the outermost network call has returned: the calls are the backward pass
-        self.producer = {}      # id(tensor) -> stage of the call that made it
+        self.producer = {}      # id(tensor) -> (chunk, stage) of the call that made it (stage None: every stage)
         self.stages = []
+        self.chunks = []
         self.current_micro = None   # the micro-batch the forward pass is in (nn.PipelineCell's network calls)
         self.micro_of = {}      # id(tensor) -> micro-batch of the call that made it
         self.micro = []
         self.forward = []
 
+    def _place(self, args, forward_out):
+        """(chunk, stage) of the call now recorded."""
+        found = [self.producer[id(a)] for a in args
+                 if isinstance(a, Tensor) and self.producer.get(id(a), (0, None))[1] is not None]
+        if self.scopes and not self.backward:
+            stage, segment = self.scopes[-1]
+            if segment is not None:
+                return segment, stage
+            # MindSpore's chunk colouring: a value from a later stage comes round the pipeline into the next chunk
+            return max((c + (s > stage) for c, s in found), default=0), stage
+        if self.backward and forward_out is not None and id(forward_out) in self.producer:
+            return self.producer[id(forward_out)]  # a bprop runs where its forward call ran
+        if not found:
+            return 0, None
+        return min(found) if self.backward else max(found)
+
     def record(self, prim, args, attrs, out):
         super().record(prim, args, attrs, out)
-        found = {self.producer[id(a)] for a in args if isinstance(a, Tensor) and self.producer.get(id(a)) is not None}
         forward_out = _state.bprop_of
         if isinstance(forward_out, tuple):
             forward_out = forward_out[0]
-        if self.scopes and not self.backward:
-            stage = self.scopes[-1]
-        elif self.backward and forward_out is not None and id(forward_out) in self.producer:
-            stage = self.producer[id(forward_out)]  # a bprop runs where its forward call ran
-        elif not found:
-            stage = None
-        else:
-            stage = min(found) if self.backward else max(found)
-        self.stages.append(stage)
+        place = self._place(args, forward_out)
+        self.chunks.append(place[0])
+        self.stages.append(place[1])
         micro = self.current_micro if not self.backward else \
             (self.micro_of.get(id(forward_out)) if forward_out is not None else None)
         self.micro.append(micro)
         self.forward.append(not self.backward)
         for o in self.calls[-1].outs:
-            self.producer[id(o)] = stage
+            self.producer[id(o)] = place
             self.micro_of[id(o)] = micro
 
 
@@ -81,6 +95,21 @@ def _stage_of(cell, name):
         raise ValueError(f"For pipeline parallel, the 'pipeline_stage' of cell '{name}' must be a non-negative int, "
                          f"but got {stage!r}.")
     return stage
+
+
+def _segment_of(cell):
+    """The cell's `pipeline_segment` (its chunk of an interleaved pipeline), with MindSpore's checks; None: unset."""
+    segment = cell.__dict__.get("pipeline_segment", getattr(cell, "pipeline_segment", None))
+    if segment is None:
+        return None
+    # NOTE: MindSpore's messages for 'pipeline_segment' name set_auto_parallel_context's 'pipeline_stages'
+    if isinstance(segment, bool) or not isinstance(segment, int):
+        raise TypeError(f"For 'context.set_auto_parallel_context', the argument 'pipeline_stages' must be int type, "
+                        f"but got type : {type(segment)}")
+    if segment < 0:
+        raise ValueError(f"For 'context.set_auto_parallel_context', the argument 'pipeline_stages' can not be less "
+                         f"than 0, but got {segment}")
+    return segment
 
 
 def _wrap(cell, enter):
@@ -123,9 +152,9 @@ def record_pipeline(fn, network, *args):
     rec = _StageRecorder()
     depth = [0]
 
-    def scope(stage):
+    def scope(stage, segment):
         def enter():
-            rec.scopes.append(stage)
+            rec.scopes.append((stage, segment))
             return rec.scopes.pop
         return enter
 
@@ -147,7 +176,7 @@ def record_pipeline(fn, network, *args):
         return leave
 
     count = [0]
-    undos = [_wrap(cell, scope(s)) for cell, s in staged if cell is not network]
+    undos = [_wrap(cell, scope(s, _segment_of(cell))) for cell, s in staged if cell is not network]
     inner = getattr(network, "network", None)
     if hasattr(network, "micro_size") and isinstance(inner, Cell):  # nn.PipelineCell: one call per micro-batch
         undos.append(_wrap(inner, micro_batch))
@@ -159,7 +188,7 @@ def record_pipeline(fn, network, *args):
         _state.tapes.remove(rec)
         for undo in reversed(undos):
             undo()
-    return PipelineProgram(rec.calls, args, _flat(result), result, rec.stages, rec.micro, rec.forward)
+    return PipelineProgram(rec.calls, args, _flat(result), result, rec.stages, rec.micro, rec.forward, rec.chunks)
 
 
 class PipelineExecution:
@@ -169,7 +198,15 @@ class PipelineExecution:
 
     def __init__(self, stages, p2p, producer, activations):
         self.stages, self.p2p, self._producer = stages, p2p, producer
-        self.activations = activations   # [stage][micro-batch]: bytes one rank keeps of that micro-batch's forward
+        # [stage][chunk][micro-batch]: bytes one rank keeps of that pass's forward values until its backward
+        self.chunk_activations = activations
+        # [stage][micro-batch]: the same summed over the stage's chunks
+        self.activations = [[sum(c[m] for c in per) for m in range(len(per[0]))] for per in activations]
+
+    @property
+    def chunks(self):
+        """The number of model chunks per stage (1: not interleaved)."""
+        return len(self.chunk_activations[0])
 
     def stage_of(self, t):
         """The stage holding tensor `t` (a leaf: the first stage that read it)."""
@@ -185,41 +222,28 @@ class PipelineExecution:
         """Bytes each rank sent point to point over the step, summed over its stage's sends."""
         return sum(rec.sent_bytes for _, _, rec in self.p2p)
 
-    def schedule(self, kind="1f1b"):
-        """Per stage, the order of its micro-batch passes: ("F", m) / ("B", m). ``"gpipe"``: every forward, then
-        every backward; ``"1f1b"``: stage s runs min(stages - s - 1, micro) forwards, then alternates one forward
-        and one backward, then the remaining backwards (MindSpore's pipeline schedule).
+    def schedule(self, kind=None, interleave=None):
+        """Per stage, the order of its passes (`_schedule.schedule`): ("F", m) / ("B", m), interleaved ("F", m, c)
+        / ("B", m, c) for chunk c. `kind` ("1f1b" or "gpipe") and `interleave` default to the context's
+        ``pipeline_config`` (``pipeline_scheduler``, ``pipeline_interleave``).
 
         Raises:
-            ValueError: another `kind`.
+            ValueError: another `kind`, or several chunks per stage without `interleave`.
+            RuntimeError: an interleaved 1F1B with fewer micro-batches than stages.
         """
-        stages, micro = len(self.stages), len(self.activations[0])
-        out = []
-        for s in range(stages):
-            if kind == "gpipe":
-                out.append([("F", m) for m in range(micro)] + [("B", m) for m in range(micro)])
-                continue
-            if kind != "1f1b":
-                raise ValueError(f"For 'schedule', the kind must be '1f1b' or 'gpipe', but got {kind!r}.")
-            warm = min(stages - s - 1, micro)
-            order = [("F", m) for m in range(warm)]
-            for m in range(micro - warm):
-                order += [("F", warm + m), ("B", m)]
-            order += [("B", m) for m in range(micro - warm, micro)]
-            out.append(order)
-        return out
+        kind = get_auto_parallel_context("pipeline_scheduler") if kind is None else kind
+        interleave = get_auto_parallel_context("pipeline_interleave") if interleave is None else interleave
+        return _schedule.schedule(kind, len(self.stages), len(self.activations[0]), self.chunks, interleave)
 
-    def peak_activation_bytes(self, kind="1f1b"):
-        """Per stage, the most bytes of forward values one rank holds at once under the schedule (a micro-batch's
-        are kept from its forward to its backward)."""
-        peaks = []
-        for s, order in enumerate(self.schedule(kind)):
-            held = peak = 0
-            for pass_, m in order:
-                held += self.activations[s][m] if pass_ == "F" else -self.activations[s][m]
-                peak = max(peak, held)
-            peaks.append(peak)
-        return peaks
+    def peak_activation_bytes(self, kind=None, interleave=None):
+        """Per stage, the most bytes of forward values one rank holds at once under the schedule (a pass's are kept
+        from its forward to its backward)."""
+        return _schedule.peak_bytes(self.schedule(kind, interleave), self.chunk_activations)
+
+    def timeline(self, kind=None, interleave=None, forward=1.0, backward=2.0):
+        """(per stage the (start, end, pass) of its passes, the step's length) with each forward pass taking
+        `forward` time units and each backward `backward` (`_schedule.timeline`)."""
+        return _schedule.timeline(self.schedule(kind, interleave), forward, backward)
 
 
 def execute_pipeline(program, stages, devices, layouts=None):
@@ -264,10 +288,11 @@ def execute_pipeline(program, stages, devices, layouts=None):
         for o in call.outs:
             producer[id(o)] = stage
     micro = max((m for m in program.micro if m is not None), default=0) + 1
-    activations = [[0] * micro for _ in range(stages)]
-    for call, stage, m, fwd in zip(program.calls, program.stages, program.micro, program.forward):
+    chunks = max(program.chunks, default=0) + 1
+    activations = [[[0] * micro for _ in range(chunks)] for _ in range(stages)]
+    for call, stage, c, m, fwd in zip(program.calls, program.stages, program.chunks, program.micro, program.forward):
         if stage is not None and m is not None and fwd:
-            activations[stage][m] += sum(int(executors[stage].env[id(o)].shards[0].nbytes) for o in call.outs)
+            activations[stage][c][m] += sum(int(executors[stage].env[id(o)].shards[0].nbytes) for o in call.outs)
     for ex in executors:
         ex.moves = []
     return PipelineExecution([Execution(ex.world, ex, {**given, **ex.leaves}) for ex in executors], p2p, producer,
