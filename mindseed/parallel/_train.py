@@ -20,17 +20,19 @@ While `simulate(world)` runs, a step of a `TrainOneStepCell` (under ``parallel_m
    for the backward pass (MindSpore frees the forward gathers). Without it the gradients are read in their
    parameters' layouts (data parallel all-reduces them) and the user's optimizer updates the parameters.
 
+With ``pipeline_stages`` above 1 the cell's network (an `nn.PipelineCell` whose cells have a ``pipeline_stage``) runs
+in stages (`_pipeline`), each on world size / stages ranks with the dataset strategy inside the stage, and the
+user's optimizer updates the parameters from the stages' gradients.
+
 The step returns the loss the ranks computed (and, with ``return_grad``, the gradients), as the cell does.
 """
 import contextlib
-
-import numpy as np
 
 from mindseed.common import _parallel
 from mindseed.common._parallel import get_auto_parallel_context
 from mindseed.common.tensor import Tensor
 from mindseed.parallel._layout import TensorLayout, assemble
-from mindseed.parallel._pipeline import _wrap
+from mindseed.parallel._pipeline import _wrap, execute_pipeline, record_pipeline
 from mindseed.parallel._spmd import _Recorder, execute, record
 from mindseed.parallel._world import ShapeWorld, SimulatedWorld
 from mindseed.parallel._zero import ShardedOptimizer
@@ -121,13 +123,12 @@ class SimulatedTraining:
         if type(cell).construct is not _train_one_step_construct():
             raise TypeError(f"For the simulated training step, the cell must run nn.TrainOneStepCell's step, but "
                             f"{type(cell).__name__} overrides 'construct'.")
-        if get_auto_parallel_context("pipeline_stages") > 1:
-            raise ValueError("For the simulated training step, 'pipeline_stages' must be 1: pipelines run through "
-                             "mindseed.parallel._pipeline.record_pipeline and execute_pipeline.")
         n = self.world.size
         if _parallel._values["device_num_is_set"] and get_auto_parallel_context("device_num") != n:
             raise ValueError(f"For the simulated training step, the 'device_num' "
                              f"{get_auto_parallel_context('device_num')} of the context must be the world's size {n}.")
+        if get_auto_parallel_context("pipeline_stages") > 1:
+            return self._pipeline_step(cell, inputs, get_auto_parallel_context("pipeline_stages"))
         state = self._cells.get(id(cell))
         if state is None or state.cell is not cell:
             state = self._cells[id(cell)] = _CellState(cell)
@@ -152,15 +153,40 @@ class SimulatedTraining:
             state.sharded.execution = ex
             state.sharded.step(grads)
         else:
-            whole = [Tensor(assemble(ex.value(g, ex.layout_of(p)).shards, ex.layout_of(p)), g.dtype)
-                     for p, g in zip(params, grads)]
-            cell.optimizer(tuple(whole))
-        value = ex.value(loss, TensorLayout.replicated(ex.layout_of(loss).mesh, tuple(loss.shape)))
-        out = Tensor(np.asarray(value.shards[0]), loss.dtype)
-        if cell.return_grad:
-            read = [ex.value(g, TensorLayout.replicated(ex.layout_of(g).mesh, tuple(g.shape))) for g in grads]
-            return out, {p.name: Tensor(np.asarray(v.shards[0]), g.dtype) for p, g, v in zip(params, grads, read)}
-        return out
+            cell.optimizer(tuple(_whole(ex, g, ex.layout_of(p)) for p, g in zip(params, grads)))
+        return _result(cell, params, loss, grads, lambda t: ex)
+
+    def _pipeline_step(self, cell, inputs, stages):
+        """A step of a network cut into `stages` pipeline stages (`_pipeline`), each on world size / stages ranks:
+        the stages' gradients are read in their parameters' layouts and the user's optimizer updates them."""
+        if get_auto_parallel_context("enable_parallel_optimizer"):
+            raise ValueError("For the simulated training step, the parallel optimizer inside pipeline stages is not "
+                             "simulated: set 'enable_parallel_optimizer' to False or 'pipeline_stages' to 1.")
+        n = self.world.size
+        program = record_pipeline(cell._loss_and_grads, cell.network, *inputs)
+        run = execute_pipeline(program, stages, n, dataset_layouts(inputs, n // stages if n % stages == 0 else n))
+        self.executions.append(run)
+        loss, grads = program.result
+        params = list(cell.optimizer.parameters)
+        cell.optimizer(tuple(_whole(run.execution_of(g), g, run.execution_of(g).layout_of(p))
+                             for p, g in zip(params, grads)))
+        return _result(cell, params, loss, grads, run.execution_of)
+
+
+def _whole(ex, t, layout):
+    """Tensor `t` whole, read from `ex`'s ranks in `layout` (its redistribution to it logged)."""
+    return Tensor(assemble(ex.value(t, layout).shards, layout), t.dtype)
+
+
+def _result(cell, params, loss, grads, execution_of):
+    """What the cell's step returns: the loss the ranks computed (and, with `return_grad`, {name: gradient})."""
+    def read(t):
+        ex = execution_of(t)
+        return _whole(ex, t, TensorLayout.replicated(ex.layout_of(t).mesh, tuple(t.shape)))
+
+    if cell.return_grad:
+        return read(loss), {p.name: read(g) for p, g in zip(params, grads)}
+    return read(loss)
 
 
 def _train_one_step_construct():

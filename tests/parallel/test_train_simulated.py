@@ -7,8 +7,10 @@ import pytest
 
 import mindseed as ms
 from _mlp import MLP
+from _pipeline_model import Net, WithLoss
 from mindseed import Tensor, nn
 from mindseed.dataset import NumpySlicesDataset
+from mindseed.parallel import _schedule
 from mindseed.parallel._train import simulate
 
 RNG = np.random.default_rng(5)
@@ -190,3 +192,41 @@ def test_simulated_steps_check_the_context():
             step(Tensor(np.ones((3, 4))), Tensor(np.ones((3, 6))))
     # outside the block the cell runs in this process again
     assert step(x, y).shape == ()
+
+
+def _pipeline_cell(widths, stage_of, micro, strategy=None):
+    net = Net(widths, strategy)
+    for layer, stage in zip(net.layers, stage_of):
+        layer.pipeline_stage = stage
+    return nn.PipelineCell(WithLoss(net), micro)
+
+
+@pytest.mark.parametrize("interleave", [False, True])
+def test_train_one_step_cell_runs_pipeline_stages(interleave):
+    # 2 stages of 2 ranks (data parallel inside each); interleaved: the layers go round the stages twice
+    stage_of, widths = ((0, 1, 0, 1), (4, 6, 6, 6, 6)) if interleave else ((0, 0, 1, 1), (4, 6, 6, 6, 6))
+    ms.set_auto_parallel_context(parallel_mode="semi_auto_parallel", pipeline_stages=2,
+                                 pipeline_config={"pipeline_interleave": interleave, "pipeline_scheduler": "1f1b"})
+    cell = _pipeline_cell(widths, stage_of, 4, ((2, 1), (1, 1)))
+    step = nn.TrainOneStepCell(cell, nn.Momentum(cell.trainable_params(), 0.1, 0.9))
+    batches = [(Tensor(RNG.standard_normal((8, 4))), Tensor(RNG.standard_normal((8, 6)))) for _ in range(3)]
+    with simulate(4) as run:
+        losses = [float(step(x, y).asnumpy()) for x, y in batches]
+    ms.reset_auto_parallel_context()
+    ref = _pipeline_cell(widths, (None,) * 4, 4)
+    ref_step = nn.TrainOneStepCell(ref, nn.Momentum(ref.trainable_params(), 0.1, 0.9))
+    np.testing.assert_allclose(losses, [float(ref_step(x, y).asnumpy()) for x, y in batches], rtol=0, atol=1e-12)
+    for p, q in zip(cell.trainable_params(), ref.trainable_params()):
+        np.testing.assert_allclose(p.asnumpy(), q.asnumpy(), rtol=0, atol=1e-12)
+    last = run.executions[-1]
+    assert [ex.world.size for ex in last.stages] == [2, 2] and last.chunks == (2 if interleave else 1)
+    ms.set_auto_parallel_context(pipeline_config={"pipeline_interleave": interleave, "pipeline_scheduler": "1f1b"})
+    assert last.schedule() == _schedule.schedule("1f1b", 2, 4, last.chunks, interleave)
+
+
+def test_the_parallel_optimizer_inside_pipeline_stages_is_refused():
+    ms.set_auto_parallel_context(parallel_mode="semi_auto_parallel", pipeline_stages=2, enable_parallel_optimizer=True)
+    cell = _pipeline_cell((4, 6, 6), (0, 1), 2)
+    step = nn.TrainOneStepCell(cell, nn.SGD(cell.trainable_params(), 0.1))
+    with simulate(2), pytest.raises(ValueError, match="the parallel optimizer inside pipeline stages is not simulated"):
+        step(*BATCHES[0])
