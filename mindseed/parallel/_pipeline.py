@@ -218,6 +218,31 @@ class PipelineExecution:
     def execution_of(self, t):
         return self.stages[self.stage_of(t)]
 
+    # what the parallel optimizer reads of an execution (`_zero.ShardedOptimizer`), each tensor on its stage
+    @property
+    def world(self):
+        """The world of stage 0 (every stage has as many ranks)."""
+        return self.stages[0].world
+
+    def world_of(self, t):
+        return self.execution_of(t).world
+
+    def value(self, t, layout=None):
+        return self.execution_of(t).value(t, layout)
+
+    def layout_of(self, t):
+        return self.execution_of(t).layout_of(t)
+
+    def parameter_layouts(self):
+        """{name: TensorLayout} of the Parameters, each as its stage's first consumer cut it."""
+        out = {}
+        for ex in reversed(self.stages):
+            out.update(ex.parameter_layouts())
+        return out
+
+    def operator_strategies(self):
+        return [item for ex in self.stages for item in ex.operator_strategies()]
+
     def sent_bytes(self):
         """Bytes each rank sent point to point over the step, summed over its stage's sends."""
         return sum(rec.sent_bytes for _, _, rec in self.p2p)

@@ -21,8 +21,9 @@ While `simulate(world)` runs, a step of a `TrainOneStepCell` (under ``parallel_m
    parameters' layouts (data parallel all-reduces them) and the user's optimizer updates the parameters.
 
 With ``pipeline_stages`` above 1 the cell's network (an `nn.PipelineCell` whose cells have a ``pipeline_stage``) runs
-in stages (`_pipeline`), each on world size / stages ranks with the dataset strategy inside the stage, and the
-user's optimizer updates the parameters from the stages' gradients.
+in stages (`_pipeline`), each on world size / stages ranks with the dataset strategy inside the stage; the parallel
+optimizer cuts each parameter's state over the ranks of its stage (level3 gathers a weight once per step on its
+stage, for the forward and the backward passes of every micro-batch).
 
 The step returns the loss the ranks computed (and, with ``return_grad``, the gradients), as the cell does.
 """
@@ -127,50 +128,43 @@ class SimulatedTraining:
         if _parallel._values["device_num_is_set"] and get_auto_parallel_context("device_num") != n:
             raise ValueError(f"For the simulated training step, the 'device_num' "
                              f"{get_auto_parallel_context('device_num')} of the context must be the world's size {n}.")
-        if get_auto_parallel_context("pipeline_stages") > 1:
-            return self._pipeline_step(cell, inputs, get_auto_parallel_context("pipeline_stages"))
         state = self._cells.get(id(cell))
         if state is None or state.cell is not cell:
             state = self._cells[id(cell)] = _CellState(cell)
-        program, forward_end = _record_step(cell, inputs)
-        layouts = dataset_layouts(inputs, n)
+        stages = get_auto_parallel_context("pipeline_stages")
+        if stages > 1:  # the stages on world size / stages ranks each (`_pipeline`)
+            program, forward_end = record_pipeline(cell._loss_and_grads, cell.network, *inputs), None
+            layouts = dataset_layouts(inputs, n // stages if n % stages == 0 else n)
+
+            def run(layouts, regather=None, probe=False):
+                return execute_pipeline(program, stages, n, layouts)
+        else:
+            program, forward_end = _record_step(cell, inputs)
+            layouts = dataset_layouts(inputs, n)
+
+            def run(layouts, regather=None, probe=False):
+                return execute(program, ShapeWorld(n) if probe else self.world, layouts, regather)
         loss, grads = program.result
         params = list(cell.optimizer.parameters)
         regather = None
         if get_auto_parallel_context("enable_parallel_optimizer"):
             level, threshold = _optimizer_config()
-            if state.sharded is None:  # the parameters' layouts: a shapes-only run of the step
-                first = execute(program, ShapeWorld(n), layouts)
-                state.sharded = ShardedOptimizer(cell.optimizer, first, level=level, threshold=threshold)
+            if state.sharded is None:  # the parameters' layouts: a first run of the step
+                state.sharded = ShardedOptimizer(cell.optimizer, run(layouts, probe=True), level=level,
+                                                 threshold=threshold)
             sharded = state.sharded
             if sharded.level == "level3":  # the ranks hold slices: every weight starts the step in them
                 sliced = [p for p in params if sharded.opt_layouts[id(p)] != sharded.layouts[id(p)]]
                 layouts = layouts + [(p, sharded.opt_layouts[id(p)]) for p in sliced]
-                regather = (forward_end, sliced)
-        ex = execute(program, self.world, layouts, regather)
+                regather = None if forward_end is None else (forward_end, sliced)
+        ex = run(layouts, regather)
         self.executions.append(ex)
         if state.sharded is not None:
             state.sharded.execution = ex
             state.sharded.step(grads)
         else:
             cell.optimizer(tuple(_whole(ex, g, ex.layout_of(p)) for p, g in zip(params, grads)))
-        return _result(cell, params, loss, grads, lambda t: ex)
-
-    def _pipeline_step(self, cell, inputs, stages):
-        """A step of a network cut into `stages` pipeline stages (`_pipeline`), each on world size / stages ranks:
-        the stages' gradients are read in their parameters' layouts and the user's optimizer updates them."""
-        if get_auto_parallel_context("enable_parallel_optimizer"):
-            raise ValueError("For the simulated training step, the parallel optimizer inside pipeline stages is not "
-                             "simulated: set 'enable_parallel_optimizer' to False or 'pipeline_stages' to 1.")
-        n = self.world.size
-        program = record_pipeline(cell._loss_and_grads, cell.network, *inputs)
-        run = execute_pipeline(program, stages, n, dataset_layouts(inputs, n // stages if n % stages == 0 else n))
-        self.executions.append(run)
-        loss, grads = program.result
-        params = list(cell.optimizer.parameters)
-        cell.optimizer(tuple(_whole(run.execution_of(g), g, run.execution_of(g).layout_of(p))
-                             for p, g in zip(params, grads)))
-        return _result(cell, params, loss, grads, run.execution_of)
+        return _result(cell, params, loss, grads, ex)
 
 
 def _whole(ex, t, layout):
@@ -178,10 +172,9 @@ def _whole(ex, t, layout):
     return Tensor(assemble(ex.value(t, layout).shards, layout), t.dtype)
 
 
-def _result(cell, params, loss, grads, execution_of):
+def _result(cell, params, loss, grads, ex):
     """What the cell's step returns: the loss the ranks computed (and, with `return_grad`, {name: gradient})."""
     def read(t):
-        ex = execution_of(t)
         return _whole(ex, t, TensorLayout.replicated(ex.layout_of(t).mesh, tuple(t.shape)))
 
     if cell.return_grad:

@@ -44,7 +44,8 @@ class ShardedOptimizer:
 
     Args:
         optimizer (Optimizer): the user's optimizer (its parameters are the network's).
-        execution (Execution): the sharded step (`_spmd.execute`) that read the parameters.
+        execution (Execution): the sharded step (`_spmd.execute`) that read the parameters, or a
+            `PipelineExecution` (each parameter's state cut over the ranks of its stage).
         shard_size (int): ranks sharing one parameter's state; -1: all its repeated ranks. Default: the context's
             ``optimizer_weight_shard_size``.
         level (str): "level1", "level2" or "level3" (see the module docstring). Default: the context's
@@ -128,7 +129,8 @@ class ShardedOptimizer:
         out = []
         for p in self.params:
             layout, opt, shards = self.layouts[id(p)], self.opt_layouts[id(p)], self.slices[id(p)]
-            out.append(plan(opt, layout, shards[0].itemsize).run(shards, self.world) if opt != layout else shards)
+            world = self.execution.world_of(p) if hasattr(self.execution, "world_of") else self.world
+            out.append(plan(opt, layout, shards[0].itemsize).run(shards, world) if opt != layout else shards)
         return out
 
     def rank_state(self, rank):

@@ -201,32 +201,58 @@ def _pipeline_cell(widths, stage_of, micro, strategy=None):
     return nn.PipelineCell(WithLoss(net), micro)
 
 
-@pytest.mark.parametrize("interleave", [False, True])
-def test_train_one_step_cell_runs_pipeline_stages(interleave):
-    # 2 stages of 2 ranks (data parallel inside each); interleaved: the layers go round the stages twice
-    stage_of, widths = ((0, 1, 0, 1), (4, 6, 6, 6, 6)) if interleave else ((0, 0, 1, 1), (4, 6, 6, 6, 6))
-    ms.set_auto_parallel_context(parallel_mode="semi_auto_parallel", pipeline_stages=2,
-                                 pipeline_config={"pipeline_interleave": interleave, "pipeline_scheduler": "1f1b"})
-    cell = _pipeline_cell(widths, stage_of, 4, ((2, 1), (1, 1)))
-    step = nn.TrainOneStepCell(cell, nn.Momentum(cell.trainable_params(), 0.1, 0.9))
+def _pipeline_training(stages, devices, interleave, opt_name, **context):
+    """Three steps of a pipeline of 2 * stages layers (layer i on stage i % stages when interleaved, else on stage
+    i // 2), data parallel inside each stage, through TrainOneStepCell; and the same single-process steps."""
+    layers = 2 * stages
+    stage_of = [i % stages if interleave else i // 2 for i in range(layers)]
+    widths = (4,) + (6,) * layers
+    ms.set_auto_parallel_context(parallel_mode="semi_auto_parallel", pipeline_stages=stages,
+                                 pipeline_config={"pipeline_interleave": interleave, "pipeline_scheduler": "1f1b"},
+                                 **context)
+    cell = _pipeline_cell(widths, stage_of, 4, ((devices // stages, 1), (1, 1)))
+    step = nn.TrainOneStepCell(cell, OPTIMIZERS[opt_name](cell.trainable_params()))
     batches = [(Tensor(RNG.standard_normal((8, 4))), Tensor(RNG.standard_normal((8, 6)))) for _ in range(3)]
-    with simulate(4) as run:
+    with simulate(devices) as run:
         losses = [float(step(x, y).asnumpy()) for x, y in batches]
     ms.reset_auto_parallel_context()
-    ref = _pipeline_cell(widths, (None,) * 4, 4)
-    ref_step = nn.TrainOneStepCell(ref, nn.Momentum(ref.trainable_params(), 0.1, 0.9))
+    ref = _pipeline_cell(widths, (None,) * layers, 4)
+    ref_step = nn.TrainOneStepCell(ref, OPTIMIZERS[opt_name](ref.trainable_params()))
     np.testing.assert_allclose(losses, [float(ref_step(x, y).asnumpy()) for x, y in batches], rtol=0, atol=1e-12)
     for p, q in zip(cell.trainable_params(), ref.trainable_params()):
         np.testing.assert_allclose(p.asnumpy(), q.asnumpy(), rtol=0, atol=1e-12)
+    ours = {q.name: q for _, q in step.optimizer.parameters_and_names()}
+    for _, q in ref_step.optimizer.parameters_and_names():
+        np.testing.assert_allclose(ours[q.name].asnumpy(), q.asnumpy(), rtol=0, atol=1e-12)
+    return step, run
+
+
+@pytest.mark.parametrize("interleave", [False, True])
+def test_train_one_step_cell_runs_pipeline_stages(interleave):
+    # 2 stages of 2 ranks (data parallel inside each); interleaved: the layers go round the stages twice
+    _, run = _pipeline_training(2, 4, interleave, "Momentum")
     last = run.executions[-1]
     assert [ex.world.size for ex in last.stages] == [2, 2] and last.chunks == (2 if interleave else 1)
     ms.set_auto_parallel_context(pipeline_config={"pipeline_interleave": interleave, "pipeline_scheduler": "1f1b"})
     assert last.schedule() == _schedule.schedule("1f1b", 2, 4, last.chunks, interleave)
 
 
-def test_the_parallel_optimizer_inside_pipeline_stages_is_refused():
-    ms.set_auto_parallel_context(parallel_mode="semi_auto_parallel", pipeline_stages=2, enable_parallel_optimizer=True)
-    cell = _pipeline_cell((4, 6, 6), (0, 1), 2)
-    step = nn.TrainOneStepCell(cell, nn.SGD(cell.trainable_params(), 0.1))
-    with simulate(2), pytest.raises(ValueError, match="the parallel optimizer inside pipeline stages is not simulated"):
-        step(*BATCHES[0])
+@pytest.mark.parametrize("level", ["level1", "level2", "level3"])
+@pytest.mark.parametrize("stages, devices, interleave", [(2, 4, False), (2, 4, True), (4, 8, False)])
+def test_the_parallel_optimizer_inside_pipeline_stages(stages, devices, interleave, level):
+    step, run = _pipeline_training(stages, devices, interleave, "Adam", enable_parallel_optimizer=True,
+                                   parallel_optimizer_config={"optimizer_level": level,
+                                                              "parallel_optimizer_threshold": 0})
+    sharded = run.sharded_optimizer(step)
+    last = run.executions[-1]
+    # each weight's Adam moments cut over the 2 data-parallel ranks of its stage (w: 6 rows, b: 6 entries)
+    for p in step.optimizer.parameters:
+        assert sharded.opt_layouts[id(p)].local_shape[0] == p.shape[0] // 2
+    assert sharded.state_bytes(0) == 2 * sum(int(np.prod(p.shape)) * 8 for p in step.optimizer.parameters) // 2
+    whole = sum(int(np.prod(p.shape)) * 8 for p in step.optimizer.parameters)
+    assert sharded.memory(0)["grads"] == (whole // 2 if level != "level1" else whole)
+    if level == "level3":  # the ranks start the step with the weight slices of their stage only
+        assert sharded.memory(0)["params"] == whole // 2
+        for p in step.optimizer.parameters:
+            assert last.layout_of(p) == sharded.opt_layouts[id(p)]
+            assert [s for s, ex in enumerate(last.stages) if id(p) in ex._executor.env] == [last.stage_of(p)]
