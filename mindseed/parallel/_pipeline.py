@@ -18,11 +18,14 @@ value produced on another one (rank i of one stage to rank i of the other, as Mi
 those of the single-process run whatever the schedule, so the order of the calls is the recorded one (the
 schedule, 1F1B or interleaved, changes when each stage works, not what it computes).
 """
+import numpy as np
+
 from mindseed._utils import _state
 from mindseed.common._parallel import get_auto_parallel_context
 from mindseed.common.tensor import Tensor
 from mindseed.nn.cell import Cell
 from mindseed.parallel import _schedule
+from mindseed.parallel._layout import DeviceMesh, TensorLayout
 from mindseed.parallel._spmd import DistValue, Execution, Program, _Executor, _flat, _Recorder, given_layouts
 from mindseed.parallel._world import CommRecord, SimulatedWorld
 
@@ -271,7 +274,79 @@ class PipelineExecution:
         return _schedule.timeline(self.schedule(kind, interleave), forward, backward)
 
 
-def execute_pipeline(program, stages, devices, layouts=None):
+def _unit_keys(program, interleave):
+    """Per call, the pass it belongs to: (stage, "F" | "B", micro-batch[, chunk]), or None (a call of no one
+    micro-batch: the data's slicing, the sums over micro-batches). A call of no micro-batch whose inputs all come from
+    one micro-batch belongs to it."""
+    made = {}     # id(tensor) -> micro-batch of the call that made it (None: several or none)
+    keys = []
+    for call, stage, chunk, m, fwd in zip(program.calls, program.stages, program.chunks, program.micro,
+                                          program.forward):
+        if m is None:
+            found = {made.get(id(a)) for a in call.args if isinstance(a, Tensor) and id(a) in made}
+            m = found.pop() if len(found) == 1 else None
+        for o in call.outs:
+            made[id(o)] = m
+        if stage is None or m is None:
+            keys.append(None)
+        else:
+            keys.append((stage, "F" if fwd else "B", m, chunk) if interleave else (stage, "F" if fwd else "B", m))
+    return keys
+
+
+def _shape_only(call):
+    """Whether the call's outputs depend on its inputs' shapes only (a fill: OnesLike of the loss seeds the backward
+    pass, which a pipeline starts for a micro-batch before the other micro-batches' losses exist)."""
+    return call.prim.fill_value is not None
+
+
+def schedule_order(program, order):
+    """The indices of `program`'s calls in the order the stages run them under `order` (per stage its passes, from
+    `_schedule.schedule`): the passes are released in the order `_schedule.timeline` starts them, and a call runs
+    once its pass is released and its inputs are computed (a call of no pass: as soon as its inputs are).
+
+    Returns:
+        (indices, late): `late` are the calls that ran after a later pass had been released (none when the order is
+        one the calls can follow).
+
+    Raises:
+        ValueError: calls that can never run.
+    """
+    interleave = any(len(p) == 3 for passes in order for p in passes)
+    keys = _unit_keys(program, interleave)
+    maker = {}
+    for i, call in enumerate(program.calls):
+        for o in call.outs:
+            maker.setdefault(id(o), i)
+    needs = [set() if _shape_only(call) else
+             {maker[id(a)] for a in call.args if isinstance(a, Tensor) and maker.get(id(a), i) < i}
+             for i, call in enumerate(program.calls)]
+    runs, _ = _schedule.timeline(order)
+    events = sorted((start, s, (s, *unit)) for s, r in enumerate(runs) for start, _, unit in r)
+    released, done, out, late = set(), set(), [], []
+    pending = list(range(len(program.calls)))
+    for _, _, key in events + [(None, None, None)]:
+        released.add(key)
+        moved = True
+        while moved:
+            moved, rest = False, []
+            for i in pending:
+                if (keys[i] is None or keys[i] in released or key is None) and needs[i] <= done:
+                    done.add(i)
+                    out.append(i)
+                    moved = True
+                    if keys[i] is not None and keys[i] != key:
+                        late.append(program.calls[i])
+                else:
+                    rest.append(i)
+            pending = rest
+    if pending:
+        raise ValueError(f"For pipeline parallel, {len(pending)} calls can never run under the schedule, the first "
+                         f"{program.calls[pending[0]]!r}.")
+    return out, late
+
+
+def execute_pipeline(program, stages, devices, layouts=None, scheduler=None, interleave=None):
     """Run a `PipelineProgram` on `devices` simulated ranks in `stages` pipeline stages.
 
     Args:
@@ -279,6 +354,9 @@ def execute_pipeline(program, stages, devices, layouts=None):
         stages (int): the number of stages (`pipeline_stages`).
         devices (int): the number of ranks; each stage has `devices / stages`.
         layouts (Sequence): (Tensor, strategy tuple or TensorLayout) of the inputs on a stage's ranks.
+        scheduler (str): run the calls in the order of this schedule ("1f1b" or "gpipe", `schedule_order`); None:
+            in the recorded order. The values are the same either way.
+        interleave (bool): the schedule is interleaved. Default: the context's ``pipeline_interleave``.
 
     Returns:
         PipelineExecution.
@@ -296,8 +374,16 @@ def execute_pipeline(program, stages, devices, layouts=None):
     per_stage = devices // stages
     given = given_layouts(layouts, per_stage)
     executors = [_Executor(SimulatedWorld(per_stage), given) for _ in range(stages)]
-    producer, p2p = {}, []
-    for call, stage in zip(program.calls, program.stages):
+    micro = max((m for m in program.micro if m is not None), default=0) + 1
+    chunks = max(program.chunks, default=0) + 1
+    indices, late = range(len(program.calls)), []
+    if scheduler is not None:
+        interleave = get_auto_parallel_context("pipeline_interleave") if interleave is None else interleave
+        indices, late = schedule_order(program, _schedule.schedule(scheduler, stages, micro, chunks, interleave))
+    producer, p2p, ran = {}, [], []
+    made = {id(o) for c in program.calls for o in c.outs}
+    for i in indices:
+        call, stage = program.calls[i], program.stages[i]
         targets = range(stages) if stage is None else (stage,)
         for s in targets:
             ex = executors[s]
@@ -309,16 +395,41 @@ def execute_pipeline(program, stages, devices, layouts=None):
                 ex.env[id(a)] = DistValue(value.layout, [x.copy() for x in value.shards])
                 nbytes = int(value.shards[0].nbytes)
                 p2p.append((src, s, CommRecord("Send", 2, per_stage, nbytes, nbytes)))
-            ex.run(call)
+            _run_call(ex, call, lambda t: id(t) in made and id(t) not in producer)
         for o in call.outs:
             producer[id(o)] = stage
-    micro = max((m for m in program.micro if m is not None), default=0) + 1
-    chunks = max(program.chunks, default=0) + 1
+        ran.append(call)
     activations = [[[0] * micro for _ in range(chunks)] for _ in range(stages)]
     for call, stage, c, m, fwd in zip(program.calls, program.stages, program.chunks, program.micro, program.forward):
         if stage is not None and m is not None and fwd:
             activations[stage][c][m] += sum(int(executors[stage].env[id(o)].shards[0].nbytes) for o in call.outs)
     for ex in executors:
         ex.moves = []
-    return PipelineExecution([Execution(ex.world, ex, {**given, **ex.leaves}) for ex in executors], p2p, producer,
-                             activations)
+    run = PipelineExecution([Execution(ex.world, ex, {**given, **ex.leaves}) for ex in executors], p2p, producer,
+                            activations)
+    run.calls, run.late = ran, late   # the calls in the order they ran; those that ran after a later pass started
+    keys = dict(zip(map(id, program.calls), _unit_keys(program, interleave if scheduler is not None else chunks > 1)))
+    run.passes = [[] for _ in range(stages)]   # per stage, its passes in the order their first calls ran
+    for call in ran:
+        key = keys[id(call)]
+        if key is not None and key[1:] not in run.passes[key[0]]:
+            run.passes[key[0]].append(key[1:])
+    return run
+
+
+def _run_call(ex, call, waiting):
+    """Run `call` on a stage's executor. A fill (`_shape_only`) whose inputs are not computed yet (`waiting(t)`: the
+    program makes t later) runs on stand-ins of their shapes, which are then dropped."""
+    standins = [a for a in call.args if isinstance(a, Tensor) and waiting(a) and id(a) not in ex.env] \
+        if _shape_only(call) else []
+    for a in standins:
+        layout = TensorLayout.replicated(DeviceMesh((ex.world.size,), ("world",)), tuple(a.shape))
+        ex.env[id(a)] = DistValue(layout, [np.zeros(a.shape, _np_dtype(a)) for _ in range(ex.world.size)])
+    ex.run(call)
+    for a in standins:
+        del ex.env[id(a)]
+        ex.forget({id(a)})
+
+
+def _np_dtype(t):
+    return np.asarray(t.asnumpy()).dtype

@@ -21,7 +21,8 @@ While `simulate(world)` runs, a step of a `TrainOneStepCell` (under ``parallel_m
    parameters' layouts (data parallel all-reduces them) and the user's optimizer updates the parameters.
 
 With ``pipeline_stages`` above 1 the cell's network (an `nn.PipelineCell` whose cells have a ``pipeline_stage``) runs
-in stages (`_pipeline`), each on world size / stages ranks with the dataset strategy inside the stage; the parallel
+in stages (`_pipeline`), each on world size / stages ranks with the dataset strategy inside the stage, the calls in
+the order of the context's schedule (``pipeline_config``); the parallel
 optimizer cuts each parameter's state over the ranks of its stage (level3 gathers a weight once per step on its
 stage, for the forward and the backward passes of every micro-batch).
 
@@ -137,7 +138,8 @@ class SimulatedTraining:
             layouts = dataset_layouts(inputs, n // stages if n % stages == 0 else n)
 
             def run(layouts, regather=None, probe=False):
-                return execute_pipeline(program, stages, n, layouts)
+                return execute_pipeline(program, stages, n, layouts, get_auto_parallel_context("pipeline_scheduler"),
+                                        get_auto_parallel_context("pipeline_interleave"))
         else:
             program, forward_end = _record_step(cell, inputs)
             layouts = dataset_layouts(inputs, n)

@@ -155,3 +155,27 @@ def test_schedules_check_their_arguments():
         _schedule.schedule("1f1b", 4, 2, 2, True)
     with pytest.raises(ValueError, match="wait on each other for ever"):
         _schedule.timeline([[("B", 0), ("F", 0)], [("F", 0), ("B", 0)]])
+
+
+@pytest.mark.parametrize("kind", ["1f1b", "gpipe"])
+@pytest.mark.parametrize("stages, micro, interleave", [(2, 4, True), (4, 4, True), (4, 6, True), (2, 4, False),
+                                                       (4, 8, False)])
+def test_the_calls_run_in_the_schedules_order(stages, micro, interleave, kind):
+    net = Net((4,) + (6,) * (CHUNKS * stages))
+    for i, layer in enumerate(net.layers):
+        layer.pipeline_stage = i % stages if interleave else i // CHUNKS
+    cell = nn.PipelineCell(WithLoss(net), micro)
+    program = record_pipeline(ms.value_and_grad(cell, None, cell.trainable_params()), cell, X, Y)
+    run = execute_pipeline(program, stages, stages, scheduler=kind, interleave=interleave)
+    recorded = execute_pipeline(program, stages, stages)
+    # every stage starts its passes in the schedule's order, and no call waits past the start of a later pass (the
+    # backward seed, a fill of the loss's shape, does not wait for the other micro-batches' losses)
+    assert run.passes == [list(p) for p in run.schedule(kind, interleave)]
+    assert run.late == []
+    assert recorded.passes != run.passes
+    loss, grads = program.result
+    for t in [loss, *grads]:
+        ours, theirs = run.execution_of(t).value(t), recorded.execution_of(t).value(t)
+        np.testing.assert_array_equal(assemble(ours.shards, ours.layout), assemble(theirs.shards, theirs.layout))
+    assert sorted((a, b, r.input_bytes) for a, b, r in run.p2p) == \
+        sorted((a, b, r.input_bytes) for a, b, r in recorded.p2p)
