@@ -22,9 +22,9 @@ While `simulate(world)` runs, a step of a `TrainOneStepCell` (under ``parallel_m
 
 With ``pipeline_stages`` above 1 the cell's network (an `nn.PipelineCell` whose cells have a ``pipeline_stage``) runs
 in stages (`_pipeline`), each on world size / stages ranks with the dataset strategy inside the stage, the calls in
-the order of the context's schedule (``pipeline_config``); the parallel
-optimizer cuts each parameter's state over the ranks of its stage (level3 gathers a weight once per step on its
-stage, for the forward and the backward passes of every micro-batch).
+the order of the context's schedule (``pipeline_config``); the parallel optimizer cuts each parameter's state over
+the ranks of its stage (level3 gathers a weight once per step on its stage, for the forward and the backward passes
+of every micro-batch).
 
 The step returns the loss the ranks computed (and, with ``return_grad``, the gradients), as the cell does.
 """
@@ -104,7 +104,7 @@ class SimulatedTraining:
 
     Attributes:
         world (SimulatedWorld): the ranks; their collectives are logged in ``world.log``.
-        executions (list): the `Execution` of every step, in order.
+        executions (list): the `Execution` (a pipeline: `PipelineExecution`) of every step, in order.
     """
 
     def __init__(self, world):
