@@ -3,8 +3,10 @@ the activations and gradients crossing stages sent point to point.
 
 `record_pipeline(fn, network, *args)` records one step like `_spmd.record` and gives every primitive call a stage:
 
-* a forward call inside a cell whose `pipeline_stage` is set runs on that stage (the innermost such cell);
-* another forward call runs on the latest stage among its inputs' producers (the loss after the last stage);
+* a forward call inside a cell whose `pipeline_stage` is set runs on that stage (the innermost such cell), in the
+  chunk the cell's `pipeline_segment` names, else in its inputs' chunk, one more for an input from a later stage
+  (an interleaved pipeline's cells come round the stages again: MindSpore's chunk colouring);
+* another forward call runs on the latest (chunk, stage) among its inputs' producers (the loss after the last one);
 * a backward call made by a primitive's bprop (the backward engine names the forward output it differentiates,
   `_state.bprop_of`) runs on the stage of that forward call; another backward call (the sum of a tensor's
   gradients) on the earliest stage among its inputs' producers;
@@ -14,9 +16,9 @@ the activations and gradients crossing stages sent point to point.
 `execute_pipeline(program, stages, devices)` runs each stage's calls on its `devices / stages` ranks (with the
 operators' shard strategies, as `_spmd.execute`), and logs a Send/Receive pair per rank whenever a stage reads a
 value produced on another one (rank i of one stage to rank i of the other, as MindSpore pairs them). With
-`nn.PipelineCell(network, micro_size)` the step runs `micro_size` micro-batches through the stages; the values are
-those of the single-process run whatever the schedule, so the order of the calls is the recorded one (the
-schedule, 1F1B or interleaved, changes when each stage works, not what it computes).
+`nn.PipelineCell(network, micro_size)` the step runs `micro_size` micro-batches through the stages. Given a
+`scheduler` ("1f1b" or "gpipe", interleaved or not: `_schedule`) the calls run in the schedule's order
+(`schedule_order`), else in the recorded one; the values are those of the single-process run either way.
 """
 import numpy as np
 
@@ -29,7 +31,7 @@ from mindseed.parallel._layout import DeviceMesh, TensorLayout
 from mindseed.parallel._spmd import DistValue, Execution, Program, _Executor, _flat, _Recorder, given_layouts
 from mindseed.parallel._world import CommRecord, SimulatedWorld
 
-__all__ = ["record_pipeline", "execute_pipeline", "PipelineProgram", "PipelineExecution"]
+__all__ = ["record_pipeline", "execute_pipeline", "schedule_order", "PipelineProgram", "PipelineExecution"]
 
 
 class PipelineProgram(Program):
