@@ -207,6 +207,7 @@ class PipelineExecution:
         self.chunk_activations = activations
         # [stage][micro-batch]: the same summed over the stage's chunks
         self.activations = [[sum(c[m] for c in per) for m in range(len(per[0]))] for per in activations]
+        self.scheduler = self.interleave = None   # the schedule the calls ran in (None: the recorded order)
 
     @property
     def chunks(self):
@@ -254,15 +255,20 @@ class PipelineExecution:
 
     def schedule(self, kind=None, interleave=None):
         """Per stage, the order of its passes (`_schedule.schedule`): ("F", m) / ("B", m), interleaved ("F", m, c)
-        / ("B", m, c) for chunk c. `kind` ("1f1b" or "gpipe") and `interleave` default to the context's
-        ``pipeline_config`` (``pipeline_scheduler``, ``pipeline_interleave``).
+        / ("B", m, c) for chunk c. `kind` ("1f1b" or "gpipe") and `interleave` default to those the calls ran in
+        (`execute_pipeline`'s), else to the context's ``pipeline_config`` (``pipeline_scheduler``,
+        ``pipeline_interleave``).
 
         Raises:
             ValueError: another `kind`, or several chunks per stage without `interleave`.
             RuntimeError: an interleaved 1F1B with fewer micro-batches than stages.
         """
-        kind = get_auto_parallel_context("pipeline_scheduler") if kind is None else kind
-        interleave = get_auto_parallel_context("pipeline_interleave") if interleave is None else interleave
+        if kind is None:
+            kind = self.scheduler or get_auto_parallel_context("pipeline_scheduler")
+        if interleave is None:
+            interleave = self.interleave
+        if interleave is None:
+            interleave = get_auto_parallel_context("pipeline_interleave")
         return _schedule.schedule(kind, len(self.stages), len(self.activations[0]), self.chunks, interleave)
 
     def peak_activation_bytes(self, kind=None, interleave=None):
@@ -270,10 +276,31 @@ class PipelineExecution:
         from its forward to its backward)."""
         return _schedule.peak_bytes(self.schedule(kind, interleave), self.chunk_activations)
 
-    def timeline(self, kind=None, interleave=None, forward=1.0, backward=2.0):
+    def pass_seconds(self, machine):
+        """{(stage, pass): seconds} of each pass on one rank of its stage on `machine` (`plan.Machine`: its
+        `compute_seconds(flops)` and `comm_seconds(records)`): the FLOPs of its calls (`CallPlan.flops`), their
+        collectives inside the stage, and the Sends that brought them their inputs."""
+        plans = {}
+        for ex in self.stages:
+            plans.update((id(p.call), p) for p in ex.plans)
+        out = {}
+        for (stage, unit), calls in self.pass_calls.items():
+            flops = sum(plans[id(c)].flops for c in calls)
+            comm = [step for c in calls for move in plans[id(c)].moves for step in move.collectives()]
+            comm += [rec for c in calls for rec in self.received.get((stage, id(c)), ())]
+            out[(stage, unit)] = machine.compute_seconds(flops) + machine.comm_seconds(comm)
+        return out
+
+    def step_seconds(self, machine, kind=None, interleave=None):
+        """The estimated length of the step in seconds: the schedule's timeline with each pass taking its
+        `pass_seconds` (the calls of no micro-batch, such as the sums over micro-batches, not counted)."""
+        seconds = self.pass_seconds(machine)
+        return self.timeline(kind, interleave, cost=lambda s, unit: seconds[(s, unit)])[1]
+
+    def timeline(self, kind=None, interleave=None, forward=1.0, backward=2.0, cost=None):
         """(per stage the (start, end, pass) of its passes, the step's length) with each forward pass taking
-        `forward` time units and each backward `backward` (`_schedule.timeline`)."""
-        return _schedule.timeline(self.schedule(kind, interleave), forward, backward)
+        `forward` time units and each backward `backward`, or `cost(stage, pass)` (`_schedule.timeline`)."""
+        return _schedule.timeline(self.schedule(kind, interleave), forward, backward, cost)
 
 
 def _unit_keys(program, interleave):
@@ -382,7 +409,7 @@ def execute_pipeline(program, stages, devices, layouts=None, scheduler=None, int
     if scheduler is not None:
         interleave = get_auto_parallel_context("pipeline_interleave") if interleave is None else interleave
         indices, late = schedule_order(program, _schedule.schedule(scheduler, stages, micro, chunks, interleave))
-    producer, p2p, ran = {}, [], []
+    producer, p2p, ran, received = {}, [], [], {}
     made = {id(o) for c in program.calls for o in c.outs}
     for i in indices:
         call, stage = program.calls[i], program.stages[i]
@@ -397,6 +424,7 @@ def execute_pipeline(program, stages, devices, layouts=None, scheduler=None, int
                 ex.env[id(a)] = DistValue(value.layout, [x.copy() for x in value.shards])
                 nbytes = int(value.shards[0].nbytes)
                 p2p.append((src, s, CommRecord("Send", 2, per_stage, nbytes, nbytes)))
+                received.setdefault((s, id(call)), []).append(p2p[-1][2])
             _run_call(ex, call, lambda t: id(t) in made and id(t) not in producer)
         for o in call.outs:
             producer[id(o)] = stage
@@ -410,12 +438,17 @@ def execute_pipeline(program, stages, devices, layouts=None, scheduler=None, int
     run = PipelineExecution([Execution(ex.world, ex, {**given, **ex.leaves}) for ex in executors], p2p, producer,
                             activations)
     run.calls, run.late = ran, late   # the calls in the order they ran; those that ran after a later pass started
+    run.scheduler, run.interleave = scheduler, (interleave if scheduler is not None else None)
     keys = dict(zip(map(id, program.calls), _unit_keys(program, interleave if scheduler is not None else chunks > 1)))
     run.passes = [[] for _ in range(stages)]   # per stage, its passes in the order their first calls ran
+    run.pass_calls = {}                        # (stage, pass) -> its calls
     for call in ran:
         key = keys[id(call)]
-        if key is not None and key[1:] not in run.passes[key[0]]:
-            run.passes[key[0]].append(key[1:])
+        if key is not None:
+            if key[1:] not in run.passes[key[0]]:
+                run.passes[key[0]].append(key[1:])
+            run.pass_calls.setdefault((key[0], key[1:]), []).append(call)
+    run.received = received                    # (stage, id(call)) -> the Sends that brought the call its inputs
     return run
 
 

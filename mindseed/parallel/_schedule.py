@@ -101,10 +101,10 @@ def _needs(unit, stage, stages, chunks):
     return needs
 
 
-def timeline(order, forward=1.0, backward=2.0):
+def timeline(order, forward=1.0, backward=2.0, cost=None):
     """Run the stages' pass `order` (from `schedule`) with each forward pass taking `forward` and each backward
-    `backward` time units, a stage starting a pass once it is free and the passes it depends on are done (the
-    previous virtual stage's forward, the next one's backward, its own forward).
+    `backward` time units (or `cost(stage, pass)` when given), a stage starting a pass once it is free and the
+    passes it depends on are done (the previous virtual stage's forward, the next one's backward, its own forward).
 
     Returns:
         (per stage the (start, end, pass) of its passes, the time the last pass ends).
@@ -127,7 +127,8 @@ def timeline(order, forward=1.0, backward=2.0):
             if any(n not in end for n in needs):
                 continue
             start = max([free[s]] + [end[n] for n in needs])
-            free[s] = end[(s, unit)] = start + (forward if unit[0] == "F" else backward)
+            took = cost(s, unit) if cost is not None else forward if unit[0] == "F" else backward
+            free[s] = end[(s, unit)] = start + took
             runs[s].append((start, free[s], unit))
             nxt[s] += 1
             left -= 1

@@ -179,3 +179,48 @@ def test_the_calls_run_in_the_schedules_order(stages, micro, interleave, kind):
         np.testing.assert_array_equal(assemble(ours.shards, ours.layout), assemble(theirs.shards, theirs.layout))
     assert sorted((a, b, r.input_bytes) for a, b, r in run.p2p) == \
         sorted((a, b, r.input_bytes) for a, b, r in recorded.p2p)
+
+
+ROWS = 24 // 4   # rows of a micro-batch in the step-time test
+
+
+def _layer_flops(n_in):
+    """A layer n_in -> 6 on a micro-batch: its MatMul 2 m n k, its Add and Tanh one per element."""
+    return 2 * ROWS * n_in * 6 + 2 * ROWS * 6
+
+
+class _Machine:
+    """1 ns per floating-point operation, 0.1 ns per byte sent (the interface of plan.Machine)."""
+
+    def compute_seconds(self, flops):
+        return flops * 1e-9
+
+    def comm_seconds(self, records):
+        return sum(r.sent_bytes for r in records) * 1e-10
+
+
+def test_step_time_estimate_from_the_schedule():
+    estimates, busy = {}, {}
+    for interleave in (False, True):
+        net = Net((4, 6, 6, 6, 6))
+        for i, layer in enumerate(net.layers):
+            layer.pipeline_stage = i % 2 if interleave else i // 2
+        cell = nn.PipelineCell(WithLoss(net), 4)
+        program = record_pipeline(ms.value_and_grad(cell, None, cell.trainable_params()), cell, X, Y)
+        run = execute_pipeline(program, 2, 2, scheduler="1f1b", interleave=interleave)
+        seconds = run.pass_seconds(_Machine())
+        if not interleave:
+            # stage 0: layers 4->6 and 6->6; stage 1: layers 6->6 twice, the loss (Sub, Mul, ReduceMean per
+            # element) and the Send of the 6 x 6 float64 activation
+            assert seconds[(0, ("F", 0))] == pytest.approx((_layer_flops(4) + _layer_flops(6)) * 1e-9, rel=1e-12)
+            assert seconds[(1, ("F", 0))] == pytest.approx((2 * _layer_flops(6) + 3 * ROWS * 6) * 1e-9 +
+                                                           ROWS * 6 * 8 * 1e-10, rel=1e-12)
+        else:
+            assert seconds[(0, ("F", 0, 0))] == pytest.approx(_layer_flops(4) * 1e-9, rel=1e-12)
+        estimates[interleave] = run.step_seconds(_Machine())
+        assert estimates[interleave] == run.timeline(cost=lambda s, u, t=seconds: t[(s, u)])[1]
+        busy[interleave] = [sum(v for (s, _), v in seconds.items() if s == stage) for stage in range(2)]
+        assert estimates[interleave] > max(busy[interleave])
+    # the same layers and work: interleaving shortens the bubble
+    assert sum(busy[True]) == pytest.approx(sum(busy[False]), rel=0.05)
+    assert estimates[True] < estimates[False]
