@@ -32,6 +32,7 @@ import contextlib
 
 from mindseed.common import _parallel
 from mindseed.common._parallel import get_auto_parallel_context
+from mindseed.common.context import PYNATIVE_MODE
 from mindseed.common.tensor import Tensor
 from mindseed.parallel._layout import TensorLayout, assemble
 from mindseed.parallel._pipeline import _wrap, execute_pipeline, record_pipeline
@@ -118,6 +119,13 @@ class SimulatedTraining:
         return None if state is None else state.sharded
 
     def __call__(self, cell, inputs):
+        previous, _state.mode = _state.mode, PYNATIVE_MODE
+        try:  # the step is recorded and partitioned as PyNative calls (a GRAPH_MODE context included)
+            return self._step(cell, inputs)
+        finally:
+            _state.mode = previous
+
+    def _step(self, cell, inputs):
         mode = get_auto_parallel_context("parallel_mode")
         if mode not in _MODES:
             raise ValueError(f"For the simulated training step, the 'parallel_mode' must be one of {', '.join(_MODES)}"

@@ -120,6 +120,18 @@ def test_level3_gathers_each_weight_where_the_forward_pass_first_needs_it():
         assert ex.layout_of(p) == sharded.opt_layouts[id(p)]    # the ranks start the step with slices only
 
 
+def test_a_graph_mode_context_trains_the_same():
+    # the step is recorded and partitioned as PyNative calls; the single-process reference runs compiled
+    ms.set_context(mode=ms.GRAPH_MODE)
+    try:
+        net, step, _, losses, _ = _train("4", "Adam", level="level3")
+        ms.reset_auto_parallel_context()
+        _assert_same(net, step.optimizer, losses, "Adam")
+        assert ms.get_context("mode") == ms.GRAPH_MODE
+    finally:
+        ms.set_context(mode=ms.PYNATIVE_MODE)
+
+
 def test_model_train_runs_the_parallel_optimizer():
     n, strategies, _ = MESHES["2x2"]
     _configure("2x2", "level2")
