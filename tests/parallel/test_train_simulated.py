@@ -120,6 +120,21 @@ def test_level3_gathers_each_weight_where_the_forward_pass_first_needs_it():
         assert ex.layout_of(p) == sharded.opt_layouts[id(p)]    # the ranks start the step with slices only
 
 
+def test_auto_parallel_searches_the_plan_the_parallel_optimizer_runs_on():
+    config = {"optimizer_level": "level2", "parallel_optimizer_threshold": 0}
+    ms.set_auto_parallel_context(parallel_mode="auto_parallel", search_mode="dynamic_programming",
+                                 enable_parallel_optimizer=True, parallel_optimizer_config=config)
+    net = MLP()
+    step = nn.TrainOneStepCell(net, OPTIMIZERS["Adam"](net.trainable_params()))
+    with simulate(4) as run:
+        losses = [float(step(x, y).asnumpy()) for x, y in BATCHES]
+    ms.reset_auto_parallel_context()
+    _assert_same(net, step.optimizer, losses, "Adam")
+    # every parameter's state is cut over the 4 ranks, whatever cuts the search gave the parameter
+    sharded = run.sharded_optimizer(step)
+    assert sharded.memory(0)["state"] == 2 * WHOLE * 8 // 4
+
+
 def test_a_graph_mode_context_trains_the_same():
     # the step is recorded and partitioned as PyNative calls; the single-process reference runs compiled
     ms.set_context(mode=ms.GRAPH_MODE)
