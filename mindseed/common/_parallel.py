@@ -32,6 +32,11 @@ class GlobalComm:
     CHECK_ENVS = True
 
 
+# while `mindseed.parallel._train.simulate(world)` runs: the runner of a training step on that simulated world of
+# ranks (`runner(train_one_step_cell, inputs)`), to which `nn.TrainOneStepCell` hands its steps
+simulated_training = None
+
+
 def _get_group(group):
     """The world group's current name for MindSpore's default group name; other names unchanged."""
     if group == HCCL_WORLD_COMM_GROUP:

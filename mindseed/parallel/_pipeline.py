@@ -3,8 +3,10 @@ the activations and gradients crossing stages sent point to point.
 
 `record_pipeline(fn, network, *args)` records one step like `_spmd.record` and gives every primitive call a stage:
 
-* a forward call inside a cell whose `pipeline_stage` is set runs on that stage (the innermost such cell);
-* another forward call runs on the latest stage among its inputs' producers (the loss after the last stage);
+* a forward call inside a cell whose `pipeline_stage` is set runs on that stage (the innermost such cell), in the
+  chunk the cell's `pipeline_segment` names, else in its inputs' chunk, one more for an input from a later stage
+  (an interleaved pipeline's cells come round the stages again: MindSpore's chunk colouring);
+* another forward call runs on the latest (chunk, stage) among its inputs' producers (the loss after the last one);
 * a backward call made by a primitive's bprop (the backward engine names the forward output it differentiates,
   `_state.bprop_of`) runs on the stage of that forward call; another backward call (the sum of a tensor's
   gradients) on the earliest stage among its inputs' producers;
@@ -14,62 +16,79 @@ the activations and gradients crossing stages sent point to point.
 `execute_pipeline(program, stages, devices)` runs each stage's calls on its `devices / stages` ranks (with the
 operators' shard strategies, as `_spmd.execute`), and logs a Send/Receive pair per rank whenever a stage reads a
 value produced on another one (rank i of one stage to rank i of the other, as MindSpore pairs them). With
-`nn.PipelineCell(network, micro_size)` the step runs `micro_size` micro-batches through the stages; the values are
-those of the single-process run whatever the schedule, so the order of the calls is the recorded one (the
-schedule, 1F1B or interleaved, changes when each stage works, not what it computes).
+`nn.PipelineCell(network, micro_size)` the step runs `micro_size` micro-batches through the stages. Given a
+`scheduler` ("1f1b" or "gpipe", interleaved or not: `_schedule`) the calls run in the schedule's order
+(`schedule_order`), else in the recorded one; the values are those of the single-process run either way.
 """
+import numpy as np
+
 from mindseed._utils import _state
+from mindseed.common._parallel import get_auto_parallel_context
 from mindseed.common.tensor import Tensor
 from mindseed.nn.cell import Cell
+from mindseed.parallel import _schedule
+from mindseed.parallel._layout import DeviceMesh, TensorLayout
 from mindseed.parallel._spmd import DistValue, Execution, Program, _Executor, _flat, _Recorder, given_layouts
 from mindseed.parallel._world import CommRecord, SimulatedWorld
 
-__all__ = ["record_pipeline", "execute_pipeline", "PipelineProgram", "PipelineExecution"]
+__all__ = ["record_pipeline", "execute_pipeline", "schedule_order", "PipelineProgram", "PipelineExecution"]
 
 
 class PipelineProgram(Program):
-    """A `Program` whose calls carry a stage each (`stages[i]`, None: computed on every stage that needs it)."""
+    """A `Program` whose calls carry a stage each (`stages[i]`, None: computed on every stage that needs it) and a
+    chunk (`chunks[i]`: the model chunk of an interleaved pipeline; 0 without interleaving)."""
 
-    def __init__(self, calls, args, outputs, result, stages, micro=None, forward=None):
+    def __init__(self, calls, args, outputs, result, stages, micro=None, forward=None, chunks=None):
         super().__init__(calls, args, outputs, result)
         self.stages = stages
         self.micro = micro or [None] * len(calls)   # per call: the micro-batch it works on (None: not one)
         self.forward = forward or [True] * len(calls)   # per call: made by the forward pass
+        self.chunks = chunks or [0] * len(calls)
 
 
 class _StageRecorder(_Recorder):
     def __init__(self):
         super().__init__()
-        self.scopes = []        # the stages of the staged cells running now, innermost last
+        self.scopes = []        # (stage, segment or None) of the staged cells running now, innermost last
         self.backward = False   # the outermost network call has returned: the calls are the backward pass
-        self.producer = {}      # id(tensor) -> stage of the call that made it
+        self.producer = {}      # id(tensor) -> (chunk, stage) of the call that made it (stage None: every stage)
         self.stages = []
+        self.chunks = []
         self.current_micro = None   # the micro-batch the forward pass is in (nn.PipelineCell's network calls)
         self.micro_of = {}      # id(tensor) -> micro-batch of the call that made it
         self.micro = []
         self.forward = []
 
+    def _place(self, args, forward_out):
+        """(chunk, stage) of the call now recorded."""
+        found = [self.producer[id(a)] for a in args
+                 if isinstance(a, Tensor) and self.producer.get(id(a), (0, None))[1] is not None]
+        if self.scopes and not self.backward:
+            stage, segment = self.scopes[-1]
+            if segment is not None:
+                return segment, stage
+            # MindSpore's chunk colouring: a value from a later stage comes round the pipeline into the next chunk
+            return max((c + (s > stage) for c, s in found), default=0), stage
+        if self.backward and forward_out is not None and id(forward_out) in self.producer:
+            return self.producer[id(forward_out)]  # a bprop runs where its forward call ran
+        if not found:
+            return 0, None
+        return min(found) if self.backward else max(found)
+
     def record(self, prim, args, attrs, out):
         super().record(prim, args, attrs, out)
-        found = {self.producer[id(a)] for a in args if isinstance(a, Tensor) and self.producer.get(id(a)) is not None}
         forward_out = _state.bprop_of
         if isinstance(forward_out, tuple):
             forward_out = forward_out[0]
-        if self.scopes and not self.backward:
-            stage = self.scopes[-1]
-        elif self.backward and forward_out is not None and id(forward_out) in self.producer:
-            stage = self.producer[id(forward_out)]  # a bprop runs where its forward call ran
-        elif not found:
-            stage = None
-        else:
-            stage = min(found) if self.backward else max(found)
-        self.stages.append(stage)
+        place = self._place(args, forward_out)
+        self.chunks.append(place[0])
+        self.stages.append(place[1])
         micro = self.current_micro if not self.backward else \
             (self.micro_of.get(id(forward_out)) if forward_out is not None else None)
         self.micro.append(micro)
         self.forward.append(not self.backward)
         for o in self.calls[-1].outs:
-            self.producer[id(o)] = stage
+            self.producer[id(o)] = place
             self.micro_of[id(o)] = micro
 
 
@@ -81,6 +100,21 @@ def _stage_of(cell, name):
         raise ValueError(f"For pipeline parallel, the 'pipeline_stage' of cell '{name}' must be a non-negative int, "
                          f"but got {stage!r}.")
     return stage
+
+
+def _segment_of(cell):
+    """The cell's `pipeline_segment` (its chunk of an interleaved pipeline), with MindSpore's checks; None: unset."""
+    segment = cell.__dict__.get("pipeline_segment", getattr(cell, "pipeline_segment", None))
+    if segment is None:
+        return None
+    # NOTE: MindSpore's messages for 'pipeline_segment' name set_auto_parallel_context's 'pipeline_stages'
+    if isinstance(segment, bool) or not isinstance(segment, int):
+        raise TypeError(f"For 'context.set_auto_parallel_context', the argument 'pipeline_stages' must be int type, "
+                        f"but got type : {type(segment)}")
+    if segment < 0:
+        raise ValueError(f"For 'context.set_auto_parallel_context', the argument 'pipeline_stages' can not be less "
+                         f"than 0, but got {segment}")
+    return segment
 
 
 def _wrap(cell, enter):
@@ -123,9 +157,9 @@ def record_pipeline(fn, network, *args):
     rec = _StageRecorder()
     depth = [0]
 
-    def scope(stage):
+    def scope(stage, segment):
         def enter():
-            rec.scopes.append(stage)
+            rec.scopes.append((stage, segment))
             return rec.scopes.pop
         return enter
 
@@ -147,7 +181,7 @@ def record_pipeline(fn, network, *args):
         return leave
 
     count = [0]
-    undos = [_wrap(cell, scope(s)) for cell, s in staged if cell is not network]
+    undos = [_wrap(cell, scope(s, _segment_of(cell))) for cell, s in staged if cell is not network]
     inner = getattr(network, "network", None)
     if hasattr(network, "micro_size") and isinstance(inner, Cell):  # nn.PipelineCell: one call per micro-batch
         undos.append(_wrap(inner, micro_batch))
@@ -159,7 +193,7 @@ def record_pipeline(fn, network, *args):
         _state.tapes.remove(rec)
         for undo in reversed(undos):
             undo()
-    return PipelineProgram(rec.calls, args, _flat(result), result, rec.stages, rec.micro, rec.forward)
+    return PipelineProgram(rec.calls, args, _flat(result), result, rec.stages, rec.micro, rec.forward, rec.chunks)
 
 
 class PipelineExecution:
@@ -169,7 +203,16 @@ class PipelineExecution:
 
     def __init__(self, stages, p2p, producer, activations):
         self.stages, self.p2p, self._producer = stages, p2p, producer
-        self.activations = activations   # [stage][micro-batch]: bytes one rank keeps of that micro-batch's forward
+        # [stage][chunk][micro-batch]: bytes one rank keeps of that pass's forward values until its backward
+        self.chunk_activations = activations
+        # [stage][micro-batch]: the same summed over the stage's chunks
+        self.activations = [[sum(c[m] for c in per) for m in range(len(per[0]))] for per in activations]
+        self.scheduler = self.interleave = None   # the schedule the calls ran in (None: the recorded order)
+
+    @property
+    def chunks(self):
+        """The number of model chunks per stage (1: not interleaved)."""
+        return len(self.chunk_activations[0])
 
     def stage_of(self, t):
         """The stage holding tensor `t` (a leaf: the first stage that read it)."""
@@ -181,48 +224,158 @@ class PipelineExecution:
     def execution_of(self, t):
         return self.stages[self.stage_of(t)]
 
+    # what the parallel optimizer reads of an execution (`_zero.ShardedOptimizer`), each tensor on its stage
+    @property
+    def world(self):
+        """The world of stage 0 (every stage has as many ranks)."""
+        return self.stages[0].world
+
+    def world_of(self, t):
+        return self.execution_of(t).world
+
+    def value(self, t, layout=None):
+        return self.execution_of(t).value(t, layout)
+
+    def layout_of(self, t):
+        return self.execution_of(t).layout_of(t)
+
+    def parameter_layouts(self):
+        """{name: TensorLayout} of the Parameters, each as its stage's first consumer cut it."""
+        out = {}
+        for ex in reversed(self.stages):
+            out.update(ex.parameter_layouts())
+        return out
+
+    def operator_strategies(self):
+        return [item for ex in self.stages for item in ex.operator_strategies()]
+
     def sent_bytes(self):
         """Bytes each rank sent point to point over the step, summed over its stage's sends."""
         return sum(rec.sent_bytes for _, _, rec in self.p2p)
 
-    def schedule(self, kind="1f1b"):
-        """Per stage, the order of its micro-batch passes: ("F", m) / ("B", m). ``"gpipe"``: every forward, then
-        every backward; ``"1f1b"``: stage s runs min(stages - s - 1, micro) forwards, then alternates one forward
-        and one backward, then the remaining backwards (MindSpore's pipeline schedule).
+    def schedule(self, kind=None, interleave=None):
+        """Per stage, the order of its passes (`_schedule.schedule`): ("F", m) / ("B", m), interleaved ("F", m, c)
+        / ("B", m, c) for chunk c. `kind` ("1f1b" or "gpipe") and `interleave` default to those the calls ran in
+        (`execute_pipeline`'s), else to the context's ``pipeline_config`` (``pipeline_scheduler``,
+        ``pipeline_interleave``).
 
         Raises:
-            ValueError: another `kind`.
+            ValueError: another `kind`, or several chunks per stage without `interleave`.
+            RuntimeError: an interleaved 1F1B with fewer micro-batches than stages.
         """
-        stages, micro = len(self.stages), len(self.activations[0])
-        out = []
-        for s in range(stages):
-            if kind == "gpipe":
-                out.append([("F", m) for m in range(micro)] + [("B", m) for m in range(micro)])
-                continue
-            if kind != "1f1b":
-                raise ValueError(f"For 'schedule', the kind must be '1f1b' or 'gpipe', but got {kind!r}.")
-            warm = min(stages - s - 1, micro)
-            order = [("F", m) for m in range(warm)]
-            for m in range(micro - warm):
-                order += [("F", warm + m), ("B", m)]
-            order += [("B", m) for m in range(micro - warm, micro)]
-            out.append(order)
+        if kind is None:
+            kind = self.scheduler or get_auto_parallel_context("pipeline_scheduler")
+        if interleave is None:
+            interleave = self.interleave
+        if interleave is None:
+            interleave = get_auto_parallel_context("pipeline_interleave")
+        return _schedule.schedule(kind, len(self.stages), len(self.activations[0]), self.chunks, interleave)
+
+    def peak_activation_bytes(self, kind=None, interleave=None):
+        """Per stage, the most bytes of forward values one rank holds at once under the schedule (a pass's are kept
+        from its forward to its backward)."""
+        return _schedule.peak_bytes(self.schedule(kind, interleave), self.chunk_activations)
+
+    def pass_seconds(self, machine):
+        """{(stage, pass): seconds} of each pass on one rank of its stage on `machine` (`plan.Machine`: its
+        `compute_seconds(flops)` and `comm_seconds(records)`): the FLOPs of its calls (`CallPlan.flops`), their
+        collectives inside the stage, and the Sends that brought them their inputs."""
+        plans = {}
+        for ex in self.stages:
+            plans.update((id(p.call), p) for p in ex.plans)
+        out = {}
+        for (stage, unit), calls in self.pass_calls.items():
+            flops = sum(plans[id(c)].flops for c in calls)
+            comm = [step for c in calls for move in plans[id(c)].moves for step in move.collectives()]
+            comm += [rec for c in calls for rec in self.received.get((stage, id(c)), ())]
+            out[(stage, unit)] = machine.compute_seconds(flops) + machine.comm_seconds(comm)
         return out
 
-    def peak_activation_bytes(self, kind="1f1b"):
-        """Per stage, the most bytes of forward values one rank holds at once under the schedule (a micro-batch's
-        are kept from its forward to its backward)."""
-        peaks = []
-        for s, order in enumerate(self.schedule(kind)):
-            held = peak = 0
-            for pass_, m in order:
-                held += self.activations[s][m] if pass_ == "F" else -self.activations[s][m]
-                peak = max(peak, held)
-            peaks.append(peak)
-        return peaks
+    def step_seconds(self, machine, kind=None, interleave=None):
+        """The estimated length of the step in seconds: the schedule's timeline with each pass taking its
+        `pass_seconds` (the calls of no micro-batch, such as the sums over micro-batches, not counted)."""
+        seconds = self.pass_seconds(machine)
+        return self.timeline(kind, interleave, cost=lambda s, unit: seconds[(s, unit)])[1]
+
+    def timeline(self, kind=None, interleave=None, forward=1.0, backward=2.0, cost=None):
+        """(per stage the (start, end, pass) of its passes, the step's length) with each forward pass taking
+        `forward` time units and each backward `backward`, or `cost(stage, pass)` (`_schedule.timeline`)."""
+        return _schedule.timeline(self.schedule(kind, interleave), forward, backward, cost)
 
 
-def execute_pipeline(program, stages, devices, layouts=None):
+def _unit_keys(program, interleave):
+    """Per call, the pass it belongs to: (stage, "F" | "B", micro-batch[, chunk]), or None (a call of no one
+    micro-batch: the data's slicing, the sums over micro-batches). A call of no micro-batch whose inputs all come from
+    one micro-batch belongs to it."""
+    made = {}     # id(tensor) -> micro-batch of the call that made it (None: several or none)
+    keys = []
+    for call, stage, chunk, m, fwd in zip(program.calls, program.stages, program.chunks, program.micro,
+                                          program.forward):
+        if m is None:
+            found = {made.get(id(a)) for a in call.args if isinstance(a, Tensor) and id(a) in made}
+            m = found.pop() if len(found) == 1 else None
+        for o in call.outs:
+            made[id(o)] = m
+        if stage is None or m is None:
+            keys.append(None)
+        else:
+            keys.append((stage, "F" if fwd else "B", m, chunk) if interleave else (stage, "F" if fwd else "B", m))
+    return keys
+
+
+def _shape_only(call):
+    """Whether the call's outputs depend on its inputs' shapes only (a fill: OnesLike of the loss seeds the backward
+    pass, which a pipeline starts for a micro-batch before the other micro-batches' losses exist)."""
+    return call.prim.fill_value is not None
+
+
+def schedule_order(program, order):
+    """The indices of `program`'s calls in the order the stages run them under `order` (per stage its passes, from
+    `_schedule.schedule`): the passes are released in the order `_schedule.timeline` starts them, and a call runs
+    once its pass is released and its inputs are computed (a call of no pass: as soon as its inputs are).
+
+    Returns:
+        (indices, late): `late` are the calls that ran after a later pass had been released (none when the order is
+        one the calls can follow).
+
+    Raises:
+        ValueError: calls that can never run.
+    """
+    interleave = any(len(p) == 3 for passes in order for p in passes)
+    keys = _unit_keys(program, interleave)
+    maker = {}
+    for i, call in enumerate(program.calls):
+        for o in call.outs:
+            maker.setdefault(id(o), i)
+    needs = [set() if _shape_only(call) else
+             {maker[id(a)] for a in call.args if isinstance(a, Tensor) and maker.get(id(a), i) < i}
+             for i, call in enumerate(program.calls)]
+    runs, _ = _schedule.timeline(order)
+    events = sorted((start, s, (s, *unit)) for s, r in enumerate(runs) for start, _, unit in r)
+    released, done, out, late = set(), set(), [], []
+    pending = list(range(len(program.calls)))
+    for _, _, key in events + [(None, None, None)]:
+        released.add(key)
+        moved = True
+        while moved:
+            moved, rest = False, []
+            for i in pending:
+                if (keys[i] is None or keys[i] in released or key is None) and needs[i] <= done:
+                    done.add(i)
+                    out.append(i)
+                    moved = True
+                    if keys[i] is not None and keys[i] != key:
+                        late.append(program.calls[i])
+                else:
+                    rest.append(i)
+            pending = rest
+    if pending:
+        raise ValueError(f"For pipeline parallel, {len(pending)} calls can never run under the schedule, the first "
+                         f"{program.calls[pending[0]]!r}.")
+    return out, late
+
+
+def execute_pipeline(program, stages, devices, layouts=None, scheduler=None, interleave=None):
     """Run a `PipelineProgram` on `devices` simulated ranks in `stages` pipeline stages.
 
     Args:
@@ -230,6 +383,9 @@ def execute_pipeline(program, stages, devices, layouts=None):
         stages (int): the number of stages (`pipeline_stages`).
         devices (int): the number of ranks; each stage has `devices / stages`.
         layouts (Sequence): (Tensor, strategy tuple or TensorLayout) of the inputs on a stage's ranks.
+        scheduler (str): run the calls in the order of this schedule ("1f1b" or "gpipe", `schedule_order`); None:
+            in the recorded order. The values are the same either way.
+        interleave (bool): the schedule is interleaved. Default: the context's ``pipeline_interleave``.
 
     Returns:
         PipelineExecution.
@@ -247,8 +403,16 @@ def execute_pipeline(program, stages, devices, layouts=None):
     per_stage = devices // stages
     given = given_layouts(layouts, per_stage)
     executors = [_Executor(SimulatedWorld(per_stage), given) for _ in range(stages)]
-    producer, p2p = {}, []
-    for call, stage in zip(program.calls, program.stages):
+    micro = max((m for m in program.micro if m is not None), default=0) + 1
+    chunks = max(program.chunks, default=0) + 1
+    indices, late = range(len(program.calls)), []
+    if scheduler is not None:
+        interleave = get_auto_parallel_context("pipeline_interleave") if interleave is None else interleave
+        indices, late = schedule_order(program, _schedule.schedule(scheduler, stages, micro, chunks, interleave))
+    producer, p2p, ran, received = {}, [], [], {}
+    made = {id(o) for c in program.calls for o in c.outs}
+    for i in indices:
+        call, stage = program.calls[i], program.stages[i]
         targets = range(stages) if stage is None else (stage,)
         for s in targets:
             ex = executors[s]
@@ -260,15 +424,47 @@ def execute_pipeline(program, stages, devices, layouts=None):
                 ex.env[id(a)] = DistValue(value.layout, [x.copy() for x in value.shards])
                 nbytes = int(value.shards[0].nbytes)
                 p2p.append((src, s, CommRecord("Send", 2, per_stage, nbytes, nbytes)))
-            ex.run(call)
+                received.setdefault((s, id(call)), []).append(p2p[-1][2])
+            _run_call(ex, call, lambda t: id(t) in made and id(t) not in producer)
         for o in call.outs:
             producer[id(o)] = stage
-    micro = max((m for m in program.micro if m is not None), default=0) + 1
-    activations = [[0] * micro for _ in range(stages)]
-    for call, stage, m, fwd in zip(program.calls, program.stages, program.micro, program.forward):
+        ran.append(call)
+    activations = [[[0] * micro for _ in range(chunks)] for _ in range(stages)]
+    for call, stage, c, m, fwd in zip(program.calls, program.stages, program.chunks, program.micro, program.forward):
         if stage is not None and m is not None and fwd:
-            activations[stage][m] += sum(int(executors[stage].env[id(o)].shards[0].nbytes) for o in call.outs)
+            activations[stage][c][m] += sum(int(executors[stage].env[id(o)].shards[0].nbytes) for o in call.outs)
     for ex in executors:
         ex.moves = []
-    return PipelineExecution([Execution(ex.world, ex, {**given, **ex.leaves}) for ex in executors], p2p, producer,
-                             activations)
+    run = PipelineExecution([Execution(ex.world, ex, {**given, **ex.leaves}) for ex in executors], p2p, producer,
+                            activations)
+    run.calls, run.late = ran, late   # the calls in the order they ran; those that ran after a later pass started
+    run.scheduler, run.interleave = scheduler, (interleave if scheduler is not None else None)
+    keys = dict(zip(map(id, program.calls), _unit_keys(program, interleave if scheduler is not None else chunks > 1)))
+    run.passes = [[] for _ in range(stages)]   # per stage, its passes in the order their first calls ran
+    run.pass_calls = {}                        # (stage, pass) -> its calls
+    for call in ran:
+        key = keys[id(call)]
+        if key is not None:
+            if key[1:] not in run.passes[key[0]]:
+                run.passes[key[0]].append(key[1:])
+            run.pass_calls.setdefault((key[0], key[1:]), []).append(call)
+    run.received = received                    # (stage, id(call)) -> the Sends that brought the call its inputs
+    return run
+
+
+def _run_call(ex, call, waiting):
+    """Run `call` on a stage's executor. A fill (`_shape_only`) whose inputs are not computed yet (`waiting(t)`: the
+    program makes t later) runs on stand-ins of their shapes, which are then dropped."""
+    standins = [a for a in call.args if isinstance(a, Tensor) and waiting(a) and id(a) not in ex.env] \
+        if _shape_only(call) else []
+    for a in standins:
+        layout = TensorLayout.replicated(DeviceMesh((ex.world.size,), ("world",)), tuple(a.shape))
+        ex.env[id(a)] = DistValue(layout, [np.zeros(a.shape, _np_dtype(a)) for _ in range(ex.world.size)])
+    ex.run(call)
+    for a in standins:
+        del ex.env[id(a)]
+        ex.forget({id(a)})
+
+
+def _np_dtype(t):
+    return np.asarray(t.asnumpy()).dtype

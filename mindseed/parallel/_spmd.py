@@ -400,6 +400,10 @@ class _Executor:
             self.copies[key] = moves.run(v.shards, self.world)
         return self.copies[key]
 
+    def forget(self, ids):
+        """Drop the redistributed copies of the tensors `ids` (their next consumers redistribute them again)."""
+        self.copies = {k: v for k, v in self.copies.items() if k[0] not in ids}
+
     # ------------------------------------------------------------ cuts of a call's factors
     def _from_strategy(self, call, rule):
         in_strategy = call.strategy[0]
@@ -578,7 +582,7 @@ def searched(program):
     return any(c.strategy and isinstance(c.strategy[0], Assignment) for c in program.calls)
 
 
-def execute(program, world, layouts=None):
+def execute(program, world, layouts=None, regather=None):
     """Run `program` on the ranks of `world`.
 
     Args:
@@ -586,6 +590,9 @@ def execute(program, world, layouts=None):
         world (SimulatedWorld): the ranks and their collectives.
         layouts (Sequence): (Tensor, TensorLayout or strategy tuple) pairs for leaves that start cut (the data's
             dataset strategy); other leaves are cut as their first consumer needs.
+        regather (tuple): (call index, tensors): before that call the copies of those tensors redistributed so far
+            are dropped, so that a later consumer redistributes them again (ZeRO-3 frees the weights it gathered for
+            the forward pass and gathers them again for the backward).
 
     Returns:
         Execution.
@@ -602,7 +609,10 @@ def execute(program, world, layouts=None):
     given = given_layouts(layouts, world.size)
     ex = _Executor(world, given)
     n_forward = forward_calls(program)
+    at, again = regather or (None, ())
     for i, call in enumerate(program.calls):
+        if i == at:
+            ex.forget({id(t) for t in again})
         if i == n_forward:
             ex.backward = set()
         ex.run(call, program.differentiates[i])

@@ -44,18 +44,21 @@ class ShardedOptimizer:
 
     Args:
         optimizer (Optimizer): the user's optimizer (its parameters are the network's).
-        execution (Execution): the sharded step (`_spmd.execute`) that read the parameters.
+        execution (Execution): the sharded step (`_spmd.execute`) that read the parameters, or a
+            `PipelineExecution` (each parameter's state cut over the ranks of its stage).
         shard_size (int): ranks sharing one parameter's state; -1: all its repeated ranks. Default: the context's
             ``optimizer_weight_shard_size``.
         level (str): "level1", "level2" or "level3" (see the module docstring). Default: the context's
             ``parallel_optimizer_config["optimizer_level"]``, else "level1".
+        threshold (int): ``parallel_optimizer_threshold`` in KB: a parameter of fewer bytes keeps its state whole
+            (MindSpore's default through the context is 64). Default: 0.
 
     Raises:
         TypeError: an optimizer whose update is not elementwise.
         ValueError: a parameter the execution did not read, or an unknown level.
     """
 
-    def __init__(self, optimizer, execution, shard_size=None, level=None):
+    def __init__(self, optimizer, execution, shard_size=None, level=None, threshold=0):
         name = type(optimizer).__name__
         if name not in SHARDABLE:
             raise TypeError(f"For the parallel optimizer, the optimizer must be one of {', '.join(SHARDABLE)} (an "
@@ -71,7 +74,7 @@ class ShardedOptimizer:
             raise ValueError(f"For the parallel optimizer, the 'optimizer_level' must be one of {', '.join(LEVELS)}, "
                              f"but got {level!r}.")
         self.level = level
-        self.optimizer, self.execution, self.world = optimizer, execution, execution.world
+        self.optimizer, self.execution = optimizer, execution
         self.params = list(optimizer.parameters)
         known = execution.parameter_layouts()
         self.layouts, self.opt_layouts, self.states = {}, {}, {}
@@ -81,7 +84,8 @@ class ShardedOptimizer:
                                  f"step.")
             layout = execution.layout_of(p)
             self.layouts[id(p)] = layout
-            opt = optimizer_shard(layout, size, p.name) if size != 1 else None
+            small = math.prod(p.shape) * p.itemsize < threshold * 1024
+            opt = optimizer_shard(layout, size, p.name) if size != 1 and not small else None
             self.opt_layouts[id(p)] = opt or layout  # MindSpore leaves a parameter it cannot cut whole
         own = {id(p) for p in self.params}
         by_name = {p.name: p for p in self.params}
@@ -100,6 +104,11 @@ class ShardedOptimizer:
             layout = self.opt_layouts[id(p)]
             for x in [p] + self.states.get(id(p), []):
                 self.slices[id(x)] = shard_array(x.asnumpy(), layout)
+
+    @property
+    def world(self):
+        """The world of the step the optimizer updates from (`execution`'s)."""
+        return self.execution.world
 
     def state_bytes(self, rank):
         """Bytes of the optimizer state `rank` holds."""
@@ -120,7 +129,8 @@ class ShardedOptimizer:
         out = []
         for p in self.params:
             layout, opt, shards = self.layouts[id(p)], self.opt_layouts[id(p)], self.slices[id(p)]
-            out.append(plan(opt, layout, shards[0].itemsize).run(shards, self.world) if opt != layout else shards)
+            world = self.execution.world_of(p) if hasattr(self.execution, "world_of") else self.world
+            out.append(plan(opt, layout, shards[0].itemsize).run(shards, world) if opt != layout else shards)
         return out
 
     def rank_state(self, rank):

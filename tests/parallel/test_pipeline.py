@@ -5,44 +5,10 @@ import numpy as np
 import pytest
 
 import mindseed as ms
+from _pipeline_model import Net, WithLoss
 from mindseed import Parameter, Tensor, nn, ops
 from mindseed.parallel._layout import TensorLayout, assemble
 from mindseed.parallel._pipeline import execute_pipeline, record_pipeline
-
-
-class Layer(nn.Cell):
-    def __init__(self, rng, n_in, n_out, strategy=None):
-        super().__init__()
-        self.w = Parameter(Tensor(rng.standard_normal((n_in, n_out)) / 2), name="w")
-        self.b = Parameter(Tensor(rng.standard_normal((n_out,))), name="b")
-        self.mm, self.add, self.act = ops.MatMul(), ops.Add(), ops.Tanh()
-        if strategy is not None:
-            self.mm.shard(strategy)
-
-    def construct(self, x):
-        return self.act(self.add(self.mm(x, self.w), self.b))
-
-
-class Net(nn.Cell):
-    def __init__(self, widths, strategy=None):
-        super().__init__()
-        rng = np.random.default_rng(3)
-        self.layers = nn.CellList([Layer(rng, a, b, strategy) for a, b in zip(widths, widths[1:])])
-
-    def construct(self, x):
-        for layer in self.layers:
-            x = layer(x)
-        return x
-
-
-class WithLoss(nn.Cell):
-    def __init__(self, net):
-        super().__init__()
-        self.net = net
-
-    def construct(self, x, y):
-        d = self.net(x) - y
-        return ops.reduce_mean(d * d)
 
 
 RNG = np.random.default_rng(0)
@@ -160,7 +126,7 @@ def test_one_forward_one_backward_holds_fewer_micro_batches_than_gpipe(micro):
     order = run.schedule("1f1b")
     assert order[stages - 1][:4] == [("F", 0), ("B", 0), ("F", 1), ("B", 1)]
     assert sorted(order[0]) == sorted(run.schedule("gpipe")[0])
-    with pytest.raises(ValueError, match="must be '1f1b' or 'gpipe'"):
+    with pytest.raises(ValueError, match="must be one of 1f1b, gpipe .the ones simulated., but got 'zb'"):
         run.schedule("zb")
 
 

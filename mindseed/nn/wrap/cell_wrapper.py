@@ -7,6 +7,7 @@ from types import FunctionType, MethodType
 
 from mindseed import ops
 from mindseed.autograd.grad import GradOperation, value_and_grad
+from mindseed.common import _parallel
 from mindseed.common import dtype as mstype
 from mindseed.common._parallel import GlobalComm, _get_gradients_mean, _get_parallel_mode, \
     get_auto_parallel_context
@@ -256,16 +257,22 @@ class TrainOneStepCell(Cell):
         _get_attr_from_cell(self, network)
 
     def __call__(self, *args, **kwargs):
+        if _parallel.simulated_training is not None and not kwargs:
+            # a step on a simulated world of ranks (mindseed.parallel._train.simulate)
+            return _parallel.simulated_training(self, args)
         if self.__dict__.get("_broadcast_pending"):
             self.__dict__["_broadcast_pending"] = False
             _broadcast_parameters(self)
         return super().__call__(*args, **kwargs)
 
-    def construct(self, *inputs):
+    def _loss_and_grads(self, *inputs):
+        """(loss, gradients of the optimizer's parameters) of one step, before any reduction and update."""
         if self.sense_flag:
-            loss, grads = forward_and_grads(self.network, inputs, None, self.weights, self.sens)
-        else:
-            loss, grads = self._value_and_grad(*inputs)
+            return forward_and_grads(self.network, inputs, None, self.weights, self.sens)
+        return self._value_and_grad(*inputs)
+
+    def construct(self, *inputs):
+        loss, grads = self._loss_and_grads(*inputs)
         grads = self.grad_reducer(grads)
         self.optimizer(grads)
         if self.return_grad:

@@ -1,0 +1,155 @@
+"""Pipeline schedules: the order in which each stage runs its micro-batch passes, their timeline, and the activation
+memory they hold.
+
+A pass is ``("F", m)`` / ``("B", m)`` (the forward / backward of micro-batch m through the stage) without
+interleaving, and ``("F", m, c)`` / ``("B", m, c)`` with it: an interleaved pipeline (MindSpore's
+``pipeline_config={"pipeline_interleave": True, ...}``) gives each stage several model chunks (``Cell.pipeline_stage``
+going round the stages more than once, or ``Cell.pipeline_segment``), and a pass runs one micro-batch through one
+chunk. Virtual stage ``c * stages + s`` is chunk c of stage s; values go through the virtual stages in order.
+
+* ``"gpipe"``: every forward, then every backward.
+* ``"1f1b"`` without interleaving: stage s runs min(stages - s - 1, micro) forwards, then one forward and one
+  backward in turn, then the remaining backwards.
+* interleaved (MindSpore's InterleavedScheduler): the passes are taken in MindSpore's micro-batch order: groups of
+  `stages` micro-batches (the first group also takes the ``micro % stages`` left over), in a group the chunks in
+  order (the backward: the last chunk first), in a chunk the micro-batches in order. ``"1f1b"``: stage s runs
+  ``bias = (stages + micro % stages) * (chunks - 1) + 2 * (stages - s - 1)`` forwards, then one forward and one
+  backward in turn, then the remaining backwards; ``"gpipe"``: all forwards then all backwards, in that order.
+"""
+
+__all__ = ["schedule", "timeline", "peak_bytes", "interleaved_bias"]
+
+_KINDS = ("1f1b", "gpipe")
+
+
+def _check(kind, stages, micro, chunks):
+    if kind not in _KINDS:
+        raise ValueError(f"For the pipeline schedule, the scheduler must be one of {', '.join(_KINDS)} (the ones "
+                         f"simulated), but got {kind!r}.")
+    for name, value in (("stages", stages), ("micro", micro), ("chunks", chunks)):
+        if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+            raise ValueError(f"For the pipeline schedule, '{name}' must be a positive int, but got {value!r}.")
+
+
+def interleaved_bias(stages, micro, chunks, stage):
+    """The number of forward passes stage `stage` runs before its first backward in the interleaved 1F1B schedule,
+    less one (MindSpore's ``bias_``)."""
+    return (stages + micro % stages) * (chunks - 1) + 2 * (stages - stage - 1)
+
+
+def _interleaved_passes(stages, micro, chunks, backward):
+    offset = micro % stages
+
+    def key(unit):
+        m, c = unit
+        loop = 0 if m // (stages + offset) == 0 else (m - offset) // stages
+        return loop, (-c if backward else c), m
+
+    return sorted(((m, c) for c in range(chunks) for m in range(micro)), key=key)
+
+
+def _one_f_one_b(forwards, backwards, warm):
+    order = forwards[:warm]
+    for i in range(warm, len(forwards)):
+        order += [forwards[i], backwards[i - warm]]
+    return order + backwards[len(forwards) - warm:]
+
+
+def schedule(kind, stages, micro, chunks=1, interleave=False):
+    """Per stage, the order of its passes (see the module docstring).
+
+    Raises:
+        ValueError: an unknown `kind`, a count below 1, or several chunks without `interleave`.
+        RuntimeError: an interleaved 1F1B with fewer micro-batches than stages (MindSpore's error).
+    """
+    _check(kind, stages, micro, chunks)
+    if not interleave:
+        if chunks != 1:
+            raise ValueError(f"For the pipeline schedule, the pipeline has {chunks} chunks per stage (a stage's cells "
+                             f"come round the stages again): set pipeline_config={{'pipeline_interleave': True, ...}}.")
+        out = []
+        for s in range(stages):
+            forwards = [("F", m) for m in range(micro)]
+            backwards = [("B", m) for m in range(micro)]
+            warm = micro if kind == "gpipe" else min(stages - s - 1, micro)
+            out.append(_one_f_one_b(forwards, backwards, warm))
+        return out
+    if kind == "1f1b" and micro < stages:
+        raise RuntimeError(f"For 1F1B Scheduler, MicroBatch num must be larger or equal than StageNum, but got "
+                           f"MicroBatch:{micro} StageNum:{stages}")
+    forwards = [("F", m, c) for m, c in _interleaved_passes(stages, micro, chunks, False)]
+    backwards = [("B", m, c) for m, c in _interleaved_passes(stages, micro, chunks, True)]
+    total = micro * chunks
+    return [_one_f_one_b(forwards, backwards,
+                         total if kind == "gpipe" else min(interleaved_bias(stages, micro, chunks, s), total))
+            for s in range(stages)]
+
+
+def _needs(unit, stage, stages, chunks):
+    """The (stage, pass) that must be done before `unit` runs on `stage`."""
+    kind, m, c = unit if len(unit) == 3 else (*unit, 0)
+    tag = (lambda k, ch: (k, m, ch)) if len(unit) == 3 else (lambda k, ch: (k, m))
+    if kind == "F":
+        if stage > 0:
+            return [(stage - 1, tag("F", c))]
+        return [(stages - 1, tag("F", c - 1))] if c > 0 else []
+    needs = [(stage, tag("F", c))]
+    if stage < stages - 1:
+        needs.append((stage + 1, tag("B", c)))
+    elif c < chunks - 1:
+        needs.append((0, tag("B", c + 1)))
+    return needs
+
+
+def timeline(order, forward=1.0, backward=2.0, cost=None):
+    """Run the stages' pass `order` (from `schedule`) with each forward pass taking `forward` and each backward
+    `backward` time units (or `cost(stage, pass)` when given), a stage starting a pass once it is free and the
+    passes it depends on are done (the previous virtual stage's forward, the next one's backward, its own forward).
+
+    Returns:
+        (per stage the (start, end, pass) of its passes, the time the last pass ends).
+
+    Raises:
+        ValueError: an order in which the stages wait on each other for ever.
+    """
+    stages = len(order)
+    chunks = 1 + max((p[2] for o in order for p in o if len(p) == 3), default=0)
+    end, free, nxt = {}, [0.0] * stages, [0] * stages
+    runs = [[] for _ in range(stages)]
+    left = sum(len(o) for o in order)
+    while left:
+        moved = False
+        for s in range(stages):
+            if nxt[s] == len(order[s]):
+                continue
+            unit = order[s][nxt[s]]
+            needs = _needs(unit, s, stages, chunks)
+            if any(n not in end for n in needs):
+                continue
+            start = max([free[s]] + [end[n] for n in needs])
+            took = cost(s, unit) if cost is not None else forward if unit[0] == "F" else backward
+            free[s] = end[(s, unit)] = start + took
+            runs[s].append((start, free[s], unit))
+            nxt[s] += 1
+            left -= 1
+            moved = True
+        if not moved:
+            waiting = {s: order[s][nxt[s]] for s in range(stages) if nxt[s] < len(order[s])}
+            raise ValueError(f"For the pipeline schedule, the stages wait on each other for ever: next passes "
+                             f"{waiting}.")
+    return runs, max(free)
+
+
+def peak_bytes(order, activations):
+    """Per stage, the most bytes of forward values held at once under `order`: a pass's values (`activations[s][c][m]`
+    bytes on stage s for micro-batch m of chunk c) are kept from its forward pass to its backward pass."""
+    peaks = []
+    for s, passes in enumerate(order):
+        held = peak = 0
+        for unit in passes:
+            kind, m, c = unit if len(unit) == 3 else (*unit, None)
+            size = sum(chunk[m] for chunk in activations[s]) if c is None else activations[s][c][m]
+            held += size if kind == "F" else -size
+            peak = max(peak, held)
+        peaks.append(peak)
+    return peaks

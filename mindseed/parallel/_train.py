@@ -1,0 +1,221 @@
+"""The ordinary training API on a simulated world: `nn.TrainOneStepCell` (and `Model.train`, which calls it) run
+each step sharded over the ranks of a `SimulatedWorld`, as the auto-parallel context configures it.
+
+>>> with simulate(4) as run:          # doctest: +SKIP
+...     step = nn.TrainOneStepCell(net_with_loss, optimizer)
+...     loss = step(x, y)                 # the global batch: each rank reads its part
+
+While `simulate(world)` runs, a step of a `TrainOneStepCell` (under ``parallel_mode`` ``"semi_auto_parallel"`` or
+``"auto_parallel"``):
+
+1. records the cell's forward and backward pass (`_spmd.record`, one PyNative run on whole tensors), and where the
+   forward pass ends (the network's call returns);
+2. runs it on the world's ranks (`_spmd.execute`): the inputs start cut by the context's ``dataset_strategy``
+   (``"data_parallel"``: dim 0 over every rank; ``"full_batch"``: whole on every rank; or one strategy per input);
+3. updates the parameters. With ``enable_parallel_optimizer`` the optimizer is a `_zero.ShardedOptimizer` (the
+   context's ``optimizer_weight_shard_size`` and ``parallel_optimizer_config``: ``optimizer_level``,
+   ``parallel_optimizer_threshold`` in KB, 64 by default as MindSpore's; ``gradient_accumulation_shard`` means
+   level2). At level3 the ranks keep only their weight slices: each weight starts the step in its slices and is
+   all-gathered where its first consumer needs it (layer by layer inside the forward pass), and gathered again
+   for the backward pass (MindSpore frees the forward gathers). Without it the gradients are read in their
+   parameters' layouts (data parallel all-reduces them) and the user's optimizer updates the parameters.
+
+With ``pipeline_stages`` above 1 the cell's network (an `nn.PipelineCell` whose cells have a ``pipeline_stage``) runs
+in stages (`_pipeline`), each on world size / stages ranks with the dataset strategy inside the stage, the calls in
+the order of the context's schedule (``pipeline_config``); the parallel optimizer cuts each parameter's state over
+the ranks of its stage (level3 gathers a weight once per step on its stage, for the forward and the backward passes
+of every micro-batch).
+
+The step returns the loss the ranks computed (and, with ``return_grad``, the gradients), as the cell does.
+"""
+import contextlib
+
+from mindseed.common import _parallel
+from mindseed.common._parallel import get_auto_parallel_context
+from mindseed.common.context import PYNATIVE_MODE
+from mindseed.common.tensor import Tensor
+from mindseed.parallel._layout import TensorLayout, assemble
+from mindseed.parallel._pipeline import _wrap, execute_pipeline, record_pipeline
+from mindseed.parallel._spmd import _Recorder, execute, record
+from mindseed.parallel._world import ShapeWorld, SimulatedWorld
+from mindseed.parallel._zero import ShardedOptimizer
+from mindseed._utils import _state
+
+__all__ = ["simulate", "SimulatedTraining"]
+
+_MODES = ("semi_auto_parallel", "auto_parallel")
+
+
+def _record_step(cell, inputs):
+    """(Program of one step of `cell`, index of the first call after its network's forward pass)."""
+    ends = []
+
+    def enter():
+        def leave():
+            rec = next(t for t in reversed(_state.tapes) if isinstance(t, _Recorder))
+            ends.append(len(rec.calls))
+        return leave
+
+    undo = _wrap(cell.network, enter)
+    try:
+        program = record(cell._loss_and_grads, *inputs)
+    finally:
+        undo()
+    return program, (ends[0] if ends else len(program.calls))
+
+
+def dataset_layouts(inputs, size):
+    """(Tensor, strategy) of the step's inputs under the context's ``dataset_strategy`` on `size` ranks.
+
+    Raises:
+        ValueError: a strategy tuple that does not give one strategy per tensor input.
+    """
+    tensors = [t for t in inputs if isinstance(t, Tensor)]
+    strategy = get_auto_parallel_context("dataset_strategy")
+    if strategy == "full_batch":
+        return []
+    if strategy == "data_parallel":
+        return [(t, (size,) + (1,) * (t.ndim - 1)) for t in tensors if t.ndim]
+    if len(strategy) != len(tensors):
+        raise ValueError(f"For the simulated training step, the 'dataset_strategy' {strategy} must hold one strategy "
+                         f"per input tensor, but the step has {len(tensors)} input tensors.")
+    return list(zip(tensors, strategy))
+
+
+def _optimizer_config():
+    """(level, threshold in KB) of the parallel optimizer from the context."""
+    # NOTE: MindSpore's get_auto_parallel_context refuses 'parallel_optimizer_config': read the store
+    config = _parallel._values["parallel_optimizer_config"]
+    level = config.get("optimizer_level")
+    if level is None:
+        level = "level2" if config.get("gradient_accumulation_shard") else "level1"
+    return level, config.get("parallel_optimizer_threshold", 64)
+
+
+class _CellState:
+    """What a TrainOneStepCell keeps across its simulated steps."""
+
+    def __init__(self, cell):
+        self.cell = cell
+        self.sharded = None      # the ShardedOptimizer once the first step has given the parameters' layouts
+
+
+class SimulatedTraining:
+    """The runner `simulate` installs: `runner(cell, inputs)` runs one step of a TrainOneStepCell on `world`.
+
+    Attributes:
+        world (SimulatedWorld): the ranks; their collectives are logged in ``world.log``.
+        executions (list): the `Execution` (a pipeline: `PipelineExecution`) of every step, in order.
+    """
+
+    def __init__(self, world):
+        self.world = world
+        self.executions = []
+        self._cells = {}
+
+    def sharded_optimizer(self, cell):
+        """The `ShardedOptimizer` of `cell`'s steps (None without ``enable_parallel_optimizer``)."""
+        state = self._cells.get(id(cell))
+        return None if state is None else state.sharded
+
+    def __call__(self, cell, inputs):
+        previous, _state.mode = _state.mode, PYNATIVE_MODE
+        try:  # the step is recorded and partitioned as PyNative calls (a GRAPH_MODE context included)
+            return self._step(cell, inputs)
+        finally:
+            _state.mode = previous
+
+    def _step(self, cell, inputs):
+        mode = get_auto_parallel_context("parallel_mode")
+        if mode not in _MODES:
+            raise ValueError(f"For the simulated training step, the 'parallel_mode' must be one of {', '.join(_MODES)}"
+                             f", but got '{mode}'.")
+        if type(cell).construct is not _train_one_step_construct():
+            raise TypeError(f"For the simulated training step, the cell must run nn.TrainOneStepCell's step, but "
+                            f"{type(cell).__name__} overrides 'construct'.")
+        n = self.world.size
+        if _parallel._values["device_num_is_set"] and get_auto_parallel_context("device_num") != n:
+            raise ValueError(f"For the simulated training step, the 'device_num' "
+                             f"{get_auto_parallel_context('device_num')} of the context must be the world's size {n}.")
+        state = self._cells.get(id(cell))
+        if state is None or state.cell is not cell:
+            state = self._cells[id(cell)] = _CellState(cell)
+        stages = get_auto_parallel_context("pipeline_stages")
+        if stages > 1:  # the stages on world size / stages ranks each (`_pipeline`)
+            program, forward_end = record_pipeline(cell._loss_and_grads, cell.network, *inputs), None
+            layouts = dataset_layouts(inputs, n // stages if n % stages == 0 else n)
+
+            def run(layouts, regather=None, probe=False):
+                return execute_pipeline(program, stages, n, layouts, get_auto_parallel_context("pipeline_scheduler"),
+                                        get_auto_parallel_context("pipeline_interleave"))
+        else:
+            program, forward_end = _record_step(cell, inputs)
+            layouts = dataset_layouts(inputs, n)
+
+            def run(layouts, regather=None, probe=False):
+                return execute(program, ShapeWorld(n) if probe else self.world, layouts, regather)
+        loss, grads = program.result
+        params = list(cell.optimizer.parameters)
+        regather = None
+        if get_auto_parallel_context("enable_parallel_optimizer"):
+            level, threshold = _optimizer_config()
+            if state.sharded is None:  # the parameters' layouts: a first run of the step
+                state.sharded = ShardedOptimizer(cell.optimizer, run(layouts, probe=True), level=level,
+                                                 threshold=threshold)
+            sharded = state.sharded
+            if sharded.level == "level3":  # the ranks hold slices: every weight starts the step in them
+                sliced = [p for p in params if sharded.opt_layouts[id(p)] != sharded.layouts[id(p)]]
+                layouts = layouts + [(p, sharded.opt_layouts[id(p)]) for p in sliced]
+                regather = None if forward_end is None else (forward_end, sliced)
+        ex = run(layouts, regather)
+        self.executions.append(ex)
+        if state.sharded is not None:
+            state.sharded.execution = ex
+            state.sharded.step(grads)
+        else:
+            cell.optimizer(tuple(_whole(ex, g, ex.layout_of(p)) for p, g in zip(params, grads)))
+        return _result(cell, params, loss, grads, ex)
+
+
+def _whole(ex, t, layout):
+    """Tensor `t` whole, read from `ex`'s ranks in `layout` (its redistribution to it logged)."""
+    return Tensor(assemble(ex.value(t, layout).shards, layout), t.dtype)
+
+
+def _result(cell, params, loss, grads, ex):
+    """What the cell's step returns: the loss the ranks computed (and, with `return_grad`, {name: gradient})."""
+    def read(t):
+        return _whole(ex, t, TensorLayout.replicated(ex.layout_of(t).mesh, tuple(t.shape)))
+
+    if cell.return_grad:
+        return read(loss), {p.name: read(g) for p, g in zip(params, grads)}
+    return read(loss)
+
+
+def _train_one_step_construct():
+    from mindseed.nn.wrap.cell_wrapper import TrainOneStepCell  # noqa: PLC0415  (nn imports parallel lazily)
+    return TrainOneStepCell.construct
+
+
+@contextlib.contextmanager
+def simulate(world):
+    """Run the training steps of `nn.TrainOneStepCell` (and `Model.train`) on `world` while the block runs.
+
+    Args:
+        world (Union[int, SimulatedWorld]): the ranks (an int: a new SimulatedWorld of that many).
+
+    Yields:
+        SimulatedTraining: the runner (its world's log, the executions, the sharded optimizers).
+
+    Raises:
+        ValueError: a world size that is not a positive int.
+    """
+    if not isinstance(world, SimulatedWorld):
+        world = SimulatedWorld(world)
+    runner = SimulatedTraining(world)
+    previous = _parallel.simulated_training
+    _parallel.simulated_training = runner
+    try:
+        yield runner
+    finally:
+        _parallel.simulated_training = previous

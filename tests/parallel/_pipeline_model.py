@@ -1,0 +1,40 @@
+"""The MLP the pipeline tests cut into stages: tanh layers (each with an optional MatMul strategy) and a
+mean-squared-error loss."""
+import numpy as np
+
+from mindseed import Parameter, Tensor, nn, ops
+
+
+class Layer(nn.Cell):
+    def __init__(self, rng, n_in, n_out, strategy=None):
+        super().__init__()
+        self.w = Parameter(Tensor(rng.standard_normal((n_in, n_out)) / 2), name="w")
+        self.b = Parameter(Tensor(rng.standard_normal((n_out,))), name="b")
+        self.mm, self.add, self.act = ops.MatMul(), ops.Add(), ops.Tanh()
+        if strategy is not None:
+            self.mm.shard(strategy)
+
+    def construct(self, x):
+        return self.act(self.add(self.mm(x, self.w), self.b))
+
+
+class Net(nn.Cell):
+    def __init__(self, widths, strategy=None):
+        super().__init__()
+        rng = np.random.default_rng(3)
+        self.layers = nn.CellList([Layer(rng, a, b, strategy) for a, b in zip(widths, widths[1:])])
+
+    def construct(self, x):
+        for layer in self.layers:
+            x = layer(x)
+        return x
+
+
+class WithLoss(nn.Cell):
+    def __init__(self, net):
+        super().__init__()
+        self.net = net
+
+    def construct(self, x, y):
+        d = self.net(x) - y
+        return ops.reduce_mean(d * d)
