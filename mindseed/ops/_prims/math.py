@@ -168,8 +168,9 @@ bessel_k0_p.def_bprop(lambda x, out, dout: (neg_p(mul_p(dout, bessel_k1_p(x))),)
 bessel_k1_p.def_bprop(lambda x, out, dout: (neg_p(mul_p(dout, add_p(bessel_k0_p(x), div_p(out, x)))),))
 bessel_i0e_p.def_bprop(lambda x, out, dout: (mul_p(dout, sub_p(bessel_i1e_p(x), mul_p(sign_p(x), out))),))
 bessel_k0e_p.def_bprop(lambda x, out, dout: (mul_p(dout, sub_p(out, bessel_k1e_p(x))),))
-bessel_k1e_p.def_bprop(
-    lambda x, out, dout: (mul_p(dout, sub_p(sub_p(out, bessel_k0e_p(x)), div_p(out, x))),))
+# MindSpore's form, out * (1 - 1/x) - k0e(x): the same float16 roundings as its kernel
+bessel_k1e_p.def_bprop(lambda x, out, dout: (
+    mul_p(dout, sub_p(mul_p(out, add_p(neg_p(reciprocal_p(x)), 1.0)), bessel_k0e_p(x))),))
 
 
 @bessel_i1e_p.def_bprop
