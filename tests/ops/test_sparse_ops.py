@@ -286,3 +286,16 @@ def test_sparse_slice_grad():
     from mindseed.ops.operations import math_ops
     assert not hasattr(ms.ops.operations, "SparseAdd") and not hasattr(ms.ops, "SparseAdd")
     assert math_ops.SparseSegmentMean.__module__.endswith("math_ops") and not hasattr(S, "SparseSegmentMean")
+
+
+def test_sparse_sparse_extremes_walk_the_index_lists_in_order():
+    # MindSpore walks the two lists as sorted: equal rows pair up, the smaller goes out alone against 0; unsorted
+    # rows and repeats pass through in their order (its own test's numbers)
+    i1, v1 = Tensor([[0, 1], [0, 1], [2, 2], [0, 2]]), Tensor([4, 2, -3, 4], ms.float32)
+    i2, v2, shape = Tensor([[0, 1], [2, 3]]), Tensor([2, -3], ms.float32), Tensor([3, 4])
+    rows = [[0, 1], [0, 1], [2, 2], [0, 2], [2, 3]]
+    for op, a, b, values in ((S.SparseSparseMaximum, (i1, v1), (i2, v2), [4, 2, 0, 4, 0]),
+                             (S.SparseSparseMinimum, (i1, v1), (i2, v2), [2, 0, -3, 0, -3]),
+                             (S.SparseSparseMaximum, (i2, v2), (i1, v1), [4, 2, 0, 4, 0])):
+        m, n = op()(a[0], a[1], shape, b[0], b[1], shape)
+        assert m.asnumpy().tolist() == rows and n.asnumpy().tolist() == values

@@ -87,18 +87,43 @@ def _sparse_add(a_indices, a_values, a_shape, b_indices, b_values, b_shape, thre
     return Tensor(rows, _I64), total, a_shape
 
 
+def _merge(idx1, idx2):
+    """MindSpore's (and TensorFlow's) walk over two index lists taken as sorted: equal rows pair up, the smaller row
+    goes out alone. Returns the output rows and, per output row, its row in idx1 and in idx2 (-1: absent)."""
+    rows, from1, from2 = [], [], []
+    i = j = 0
+    while i < len(idx1) or j < len(idx2):
+        a = tuple(idx1[i]) if i < len(idx1) else None
+        b = tuple(idx2[j]) if j < len(idx2) else None
+        if a is not None and a == b:
+            rows.append(a), from1.append(i), from2.append(j)
+            i, j = i + 1, j + 1
+        elif b is None or (a is not None and a < b):
+            rows.append(a), from1.append(i), from2.append(-1)
+            i += 1
+        else:
+            rows.append(b), from1.append(-1), from2.append(j)
+            j += 1
+    out = np.array(rows, np.int64).reshape(len(rows), idx1.shape[1] if idx1.ndim == 2 else idx2.shape[1])
+    return out, np.array(from1, np.int64), np.array(from2, np.int64)
+
+
+def _present_or_zero(values, sources):
+    """values[sources] with 0 where a source is -1 (a position missing from one input counts as 0)."""
+    have = np.nonzero(sources >= 0)[0]
+    zeros = F.zeros((sources.size,), values.dtype)
+    if not have.size:
+        return zeros
+    return F.tensor_scatter_update(zeros, Tensor(have.reshape(-1, 1)), take(values, sources[have]))
+
+
 def _sparse_sparse_extreme(op, pick):
     def run(x1_indices, x1_values, x1_shape, x2_indices, x2_values, x2_shape):
         i1, d1 = coo_parts(op, x1_indices, x1_values, x1_shape, "x1_")
         i2, d2 = coo_parts(op, x2_indices, x2_values, x2_shape, "x2_")
         _same_shape(op, d1, d2)
-        rows, p1, p2 = _union(i1, i2, d1)
-        zeros = F.zeros((rows.shape[0],), x1_values.dtype)     # a position missing from one input counts as 0
-        v1 = F.tensor_scatter_update(zeros, Tensor(p1.reshape(-1, 1).astype(np.int64)), x1_values) if p1.size \
-            else zeros
-        v2 = F.tensor_scatter_update(zeros, Tensor(p2.reshape(-1, 1).astype(np.int64)), x2_values) if p2.size \
-            else zeros
-        return Tensor(rows, _I64), pick(v1, v2)
+        rows, s1, s2 = _merge(i1, i2)
+        return Tensor(rows, _I64), pick(_present_or_zero(x1_values, s1), _present_or_zero(x2_values, s2))
     return run
 
 
