@@ -8,7 +8,8 @@
 from mindseed.dataset import config  # noqa: F401
 from mindseed.dataset import samplers as _samplers_mod
 from mindseed.dataset import audio, text, transforms, vision  # noqa: F401
-from mindseed.dataset._engine import BatchInfo, Dataset, DictIterator, TupleIterator  # noqa: F401
+from mindseed.dataset._engine import (AudioBaseDataset, BatchInfo, Dataset, DictIterator, SourceDataset,  # noqa: F401
+                                      TextBaseDataset, TupleIterator, UnionBaseDataset, VisionBaseDataset)
 from mindseed.dataset._mind_source import MindDataset  # noqa: F401
 from mindseed.dataset._batch_ops import BatchDataset, BucketBatchByLengthDataset  # noqa: F401
 from mindseed.dataset._ops import (ConcatDataset, FilterDataset, MapDataset, ProjectDataset,  # noqa: F401

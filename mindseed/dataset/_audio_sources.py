@@ -6,6 +6,7 @@ import wave
 
 import numpy as np
 
+from mindseed.dataset._engine import AudioBaseDataset
 from mindseed.dataset._readers import IndexedSource
 
 __all__ = ["LJSpeechDataset", "YesNoDataset", "SpeechCommandsDataset", "CMUArcticDataset", "LibriTTSDataset",
@@ -38,7 +39,7 @@ def read_wav(path):
     return np.ascontiguousarray(x.reshape(-1, channels).T), rate
 
 
-class _WavCorpus(IndexedSource):
+class _WavCorpus(IndexedSource, AudioBaseDataset):
     """Records (wav path, [other column values]); a row is the waveform, its sample rate, then the values."""
 
     _rate_dtype = np.int32
@@ -245,7 +246,7 @@ def _sphere_bytes(path):
         raise RuntimeError(f"Invalid file, failed to open audio file: {path}: {e.strerror}.") from None
 
 
-class TedliumDataset(IndexedSource):
+class TedliumDataset(IndexedSource, AudioBaseDataset):
     """TED-LIUM release 1, 2 or 3 (`<root>/<usage>/stm/*.stm` segment lists and `sph/*.sph` audio): one row per
     segment: waveform (float32 (1, n), the segment's samples), sample_rate (int32), transcript, talk_id,
     speaker_id and identifier (string).

@@ -8,6 +8,7 @@ import xml.etree.ElementTree as ET
 
 import numpy as np
 
+from mindseed.dataset._engine import VisionBaseDataset
 from mindseed.dataset._readers import IndexedSource, read_image, strings
 
 __all__ = ["VOCDataset", "CocoDataset"]
@@ -21,7 +22,7 @@ def _column(values, dtype, width=1):
     return np.asarray(values, dtype).reshape(-1, width)
 
 
-class _AnnotatedImages(IndexedSource):
+class _AnnotatedImages(IndexedSource, VisionBaseDataset):
     """Images with per-image annotation arrays: records are (image path, [arrays...])."""
 
     def _load(self, record):

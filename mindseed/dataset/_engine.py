@@ -555,3 +555,27 @@ class Dataset:
     def to_device(self, send_epoch_end=True, create_data_info_queue=False, queue_name=""):
         """Same as device_que."""
         return self.device_que(send_epoch_end, create_data_info_queue, queue_name)
+
+
+# ---------------------------------------------------------------------------- MindSpore's base classes
+# `mindspore.dataset`'s class tree, for `isinstance` checks: a source (leaf of the pipeline) is a SourceDataset, a
+# mappable one a MappableDataset (`_sources.MappableSource`); each source is also a Vision/Text/Audio base dataset
+# by the data it yields, or all three (UnionBaseDataset: GeneratorDataset, NumpySlicesDataset, MindDataset, ...).
+class SourceDataset(Dataset):
+    """Base of the datasets that read their rows from a source (no dataset child)."""
+
+
+class VisionBaseDataset(Dataset):
+    """Base of the datasets of images."""
+
+
+class TextBaseDataset(Dataset):
+    """Base of the datasets of text."""
+
+
+class AudioBaseDataset(Dataset):
+    """Base of the datasets of audio."""
+
+
+class UnionBaseDataset(VisionBaseDataset, TextBaseDataset, AudioBaseDataset):
+    """Base of the datasets whose rows may hold any kind of data."""

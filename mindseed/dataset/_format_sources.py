@@ -9,6 +9,7 @@ import numpy as np
 from mindseed.common import dtype as mstype
 from mindseed.dataset import _validate as V
 from mindseed.dataset import config as _cfg
+from mindseed.dataset._engine import UnionBaseDataset, VisionBaseDataset
 from mindseed.dataset._readers import FileRowSource, IndexedSource, json_lines, read_image
 from mindseed.dataset._schema import Schema
 
@@ -172,7 +173,7 @@ class _ZlibReader:
 _KIND_DTYPE = {"int64_list": np.int64, "float_list": np.float32, "bytes_list": np.uint8}
 
 
-class TFRecordDataset(FileRowSource):
+class TFRecordDataset(FileRowSource, UnionBaseDataset):
     """Rows of tf.train.Example records in TFRecord files (no TensorFlow needed: parsed with protobuf).
 
     Columns come from `schema` (names, types and shapes; a JSON file or a Schema) or else from the features
@@ -273,7 +274,7 @@ class TFRecordDataset(FileRowSource):
 
 
 # ---------------------------------------------------------------------------- Manifest
-class ManifestDataset(IndexedSource):
+class ManifestDataset(IndexedSource, VisionBaseDataset):
     """Images listed in a manifest file (one JSON object per line: ``source`` image path, ``usage``, and
     ``annotation`` [{"name": class}, ...]). Columns image (raw bytes unless `decode`) and label (uint32 (k,):
     the index of each annotated class).
@@ -327,7 +328,7 @@ class ManifestDataset(IndexedSource):
 _RANDOM_TYPES = (mstype.uint8, mstype.int32, mstype.int64, mstype.float32, mstype.float64)
 
 
-class RandomDataset(IndexedSource):
+class RandomDataset(IndexedSource, UnionBaseDataset):
     """Rows of random values of the `schema`'s columns (random columns when there is none), the same rows for
     the same `ds.config.set_seed`.
 

@@ -3,13 +3,14 @@ import os
 
 from mindseed.dataset import _validate as V
 from mindseed.dataset._cache import attach_cache
+from mindseed.dataset._engine import UnionBaseDataset
 from mindseed.dataset._sources import MappableSource
 from mindseed.mindrecord import _format as F
 
 __all__ = ["MindDataset"]
 
 
-class MindDataset(MappableSource):
+class MindDataset(MappableSource, UnionBaseDataset):
     """Rows of MindRecord files; columns are the schema's fields (sorted) or `columns_list`.
 
     Args:

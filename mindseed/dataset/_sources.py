@@ -7,7 +7,7 @@ from mindseed.common import dtype as mstype
 from mindseed.dataset import _validate as V
 from mindseed.dataset import config as _cfg
 from mindseed.dataset import samplers as S
-from mindseed.dataset._engine import Dataset, reraise_worker, to_array, to_row
+from mindseed.dataset._engine import Dataset, SourceDataset, UnionBaseDataset, reraise_worker, to_array, to_row
 from mindseed.dataset._workers import ProcessMap, ThreadMap, WorkerError, format_exception
 
 __all__ = ["Shuffle", "MappableSource", "GeneratorDataset", "NumpySlicesDataset", "PaddedDataset"]
@@ -20,7 +20,7 @@ class Shuffle(str, enum.Enum):
     INFILE = "infile"
 
 
-class MappableSource(Dataset):
+class MappableSource(SourceDataset):
     """A source whose rows are addressed by id: sampler, shuffle, sharding and split come from here.
 
     Subclasses give `_num_rows()`, `_fetch(ids)` (rows of those ids) and optionally `_arrays()` (column arrays
@@ -122,7 +122,7 @@ def _cast_row(row, types):
     return [a if t is None else a.astype(mstype.dtype_to_nptype(t), copy=False) for a, t in zip(row, types)]
 
 
-class GeneratorDataset(MappableSource):
+class GeneratorDataset(MappableSource, UnionBaseDataset):
     """Rows from Python: a generator function, an iterable, or a random-access object (`__getitem__` + `__len__`).
 
     Args:
@@ -263,7 +263,7 @@ class GeneratorDataset(MappableSource):
 
 
 # ---------------------------------------------------------------------------- NumpySlicesDataset
-class NumpySlicesDataset(MappableSource):
+class NumpySlicesDataset(MappableSource, UnionBaseDataset):
     """Rows sliced along the first axis of in-memory data (list, tuple of arrays, dict of arrays, ndarray).
 
     Args:
@@ -316,7 +316,7 @@ class NumpySlicesDataset(MappableSource):
         return self.columns
 
 
-class PaddedDataset(MappableSource):
+class PaddedDataset(MappableSource, UnionBaseDataset):
     """Rows given as a list of dicts {column: value} (used to pad shards, e.g. with MindDataset)."""
 
     def __init__(self, padded_samples):

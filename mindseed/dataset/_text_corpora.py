@@ -9,6 +9,7 @@ import os
 
 import numpy as np
 
+from mindseed.dataset._engine import TextBaseDataset
 from mindseed.dataset._readers import FileRowSource, IndexedSource, json_lines, read_bytes, strings
 from mindseed.dataset._text_sources import TextFileDataset
 
@@ -25,7 +26,7 @@ _STREAM_LATE = ("dataset_dir, usage=None, num_samples=None, shuffle=Shuffle.GLOB
 _TRAIN_TEST = {"train": "train.csv", "test": "test.csv"}
 
 
-class _Corpus(FileRowSource):
+class _Corpus(FileRowSource, TextBaseDataset):
     """A corpus whose files are named by usage (`_names`: usage -> file name; 'all' reads them all)."""
 
     _signature = _STREAM
@@ -201,7 +202,7 @@ class UDPOSDataset(_SentenceCorpus):
 
 
 # ---------------------------------------------------------------------------- IMDB
-class IMDBDataset(IndexedSource):
+class IMDBDataset(IndexedSource, TextBaseDataset):
     """IMDB reviews (`{train,test}/{pos,neg}/*.txt`): columns text (string) and label (uint32: 1 pos, 0 neg).
 
     Args:
@@ -424,7 +425,7 @@ _WSC = [("span1_index", _U), ("span2_index", _U), ("span1_text", _S), ("span2_te
 _CLUE_COLUMNS["WSC"] = (_WSC + [("label", _S)], _WSC)
 
 
-class CLUEDataset(FileRowSource):
+class CLUEDataset(FileRowSource, TextBaseDataset):
     """CLUE benchmark files (one JSON object per line) for a `task`; the columns depend on task and usage
     (e.g. AFQMC train/eval: sentence1, sentence2, label; test: id, sentence1, sentence2).
 

@@ -6,7 +6,7 @@ import os
 import numpy as np
 
 from mindseed.dataset import _validate as V
-from mindseed.dataset._engine import Dataset
+from mindseed.dataset._engine import Dataset, SourceDataset, TextBaseDataset, UnionBaseDataset
 from mindseed.dataset._sources import Shuffle
 
 __all__ = ["CSVDataset", "TextFileDataset"]
@@ -61,7 +61,7 @@ def _buffer_shuffle(rows, rng, size):
         yield buf[k]
 
 
-class _LineSource(Dataset):
+class _LineSource(SourceDataset):
     """Rows from files read in order; shuffle (files and/or rows) and row-level sharding (file-level when
     `_shard_files`: shard i reads files i, i + num_shards, ...)."""
 
@@ -138,7 +138,7 @@ class _LineSource(Dataset):
             yield row
 
 
-class TextFileDataset(_LineSource):
+class TextFileDataset(_LineSource, TextBaseDataset):
     """One row per line of text files: column ``text`` (str).
 
     Args:
@@ -166,7 +166,7 @@ class TextFileDataset(_LineSource):
             raise RuntimeError(f"Invalid file, {path} is not UTF-8 text: {e}.") from None
 
 
-class CSVDataset(_LineSource):
+class CSVDataset(_LineSource, UnionBaseDataset):
     """One row per CSV record; one column per field (typed by `column_defaults`, else str).
 
     Args:

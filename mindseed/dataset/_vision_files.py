@@ -4,6 +4,7 @@ import os
 
 import numpy as np
 
+from mindseed.dataset._engine import VisionBaseDataset
 from mindseed.dataset._readers import IndexedSource, read_image, strings
 
 __all__ = ["LSUNDataset", "Food101Dataset", "SUN397Dataset", "RenderedSST2Dataset", "OmniglotDataset", "FlickrDataset",
@@ -25,7 +26,7 @@ def _sorted_dirs(path):
     return sorted(d for d in os.listdir(path) if os.path.isdir(os.path.join(path, d)))
 
 
-class _ImageAndValues(IndexedSource):
+class _ImageAndValues(IndexedSource, VisionBaseDataset):
     """Records (image paths, [values]): the images (decoded if asked), then the values."""
 
     def _load(self, record):

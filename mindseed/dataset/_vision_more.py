@@ -4,6 +4,7 @@ import os
 
 import numpy as np
 
+from mindseed.dataset._engine import VisionBaseDataset
 from mindseed.dataset._readers import FileRowSource, IndexedSource, read_image
 from mindseed.dataset._vision_sources import _FileArrays, chain
 
@@ -132,7 +133,7 @@ class SemeionDataset(_FileArrays):
         return [np.stack(images), np.asarray(labels, np.uint32)]
 
 
-class USPSDataset(FileRowSource):
+class USPSDataset(FileRowSource, VisionBaseDataset):
     """USPS digits from the libsvm files `usps` (train) and `usps.t` (test): image (16, 16, 1) uint8, label
     uint32 (0-9). Rows are read line by line (not mappable: shuffle is a `Shuffle` level)."""
 
@@ -162,7 +163,7 @@ class USPSDataset(FileRowSource):
 
 
 # ---------------------------------------------------------------------------- image files
-class Flowers102Dataset(IndexedSource):
+class Flowers102Dataset(IndexedSource, VisionBaseDataset):
     """Oxford 102 Flowers: `jpg/image_%05d.jpg`, `imagelabels.mat`, `setid.mat` (and `segmim/segmim_%05d.jpg`).
     Columns image and label uint32 (0-101); task ``'Segmentation'`` adds segment between them.
 
@@ -205,7 +206,7 @@ _CALTECH101_ANNOTATION_DIRS = {"Faces": "Faces_2", "Faces_easy": "Faces_3", "Mot
                                "airplanes": "Airplanes_Side_2"}
 
 
-class Caltech101Dataset(IndexedSource):
+class Caltech101Dataset(IndexedSource, VisionBaseDataset):
     """Caltech 101: `101_ObjectCategories/<class>/image_%04d.jpg` and `Annotations/<class>/annotation_%04d.mat`.
     Columns by `target_type`: ``'category'`` image, category (uint32); ``'annotation'`` image, annotation (the
     object contour, float64 (2, N)); ``'all'`` image, category, annotation.
@@ -240,7 +241,7 @@ class Caltech101Dataset(IndexedSource):
         return row
 
 
-class Caltech256Dataset(IndexedSource):
+class Caltech256Dataset(IndexedSource, VisionBaseDataset):
     """Caltech 256: `dataset_dir/<nnn.class>/<nnn_mmmm>.jpg`: image and label uint32 (the class folders in
     sorted order)."""
 
@@ -262,7 +263,7 @@ class Caltech256Dataset(IndexedSource):
         return [read_image(record[0], self.decode), np.array(record[1], np.uint32)]
 
 
-class CelebADataset(IndexedSource):
+class CelebADataset(IndexedSource, VisionBaseDataset):
     """CelebA: `list_attr_celeba.txt` (40 attributes of -1/1 per image), optional `list_eval_partition.txt`, and
     the images in `dataset_dir`. Columns image and attr (uint32 (40,), 0/1).
 
@@ -311,7 +312,7 @@ class CelebADataset(IndexedSource):
 
 
 # ---------------------------------------------------------------------------- generated
-class FakeImageDataset(IndexedSource):
+class FakeImageDataset(IndexedSource, VisionBaseDataset):
     """Random images and labels, the same for the same `base_seed`: image uint8 of `image_size`, label uint32 in
     [0, num_classes)."""
 

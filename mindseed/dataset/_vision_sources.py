@@ -4,6 +4,7 @@ import struct
 
 import numpy as np
 
+from mindseed.dataset._engine import VisionBaseDataset
 from mindseed.dataset._readers import IndexedSource, read_image
 from mindseed.dataset._sources import MappableSource
 
@@ -90,7 +91,7 @@ def chain(parts, planar=None):
     return parts[0] if len(parts) == 1 and planar is None else Chain(parts, planar)
 
 
-class _FileArrays(IndexedSource):
+class _FileArrays(IndexedSource, VisionBaseDataset):
     """A source read from the files of `dataset_dir` for a `usage`: `_load_arrays()` gives its columns as arrays
     indexed by row (memory maps of the files where the format allows), the last one the class label."""
 
@@ -284,7 +285,7 @@ class Cifar100Dataset(_CifarDataset):
 
 
 # ---------------------------------------------------------------------------- ImageFolder
-class ImageFolderDataset(IndexedSource):
+class ImageFolderDataset(IndexedSource, VisionBaseDataset):
     """Images in one sub-folder per class: columns image (raw bytes, or decoded HWC RGB) and label int32.
 
     Args:
