@@ -42,23 +42,16 @@ from mindseed.ops.operations import _more as _ops_more  # noqa: E402
 from mindseed.train.summary import summary_record as _summary_record  # noqa: E402
 _ops_more._SUMMARY_SINKS.append(_summary_record._record_summary_tensor)
 
-# MindSpore's ops namespace carries the torch-style collectives (mindspore.ops.function.comm_func): the same
-# functions as mint.distributed
+# MindSpore's ops namespace carries the torch-style collectives (mindspore.ops.function.comm_func, also the module
+# ops.communication): the same functions as mint.distributed
 from mindseed.mint import distributed as _mint_distributed  # noqa: E402
-_COMM_FUNCS = ("all_gather", "all_gather_into_tensor", "all_gather_into_tensor_uneven", "all_gather_object",
-               "all_reduce", "all_to_all", "all_to_all_single", "barrier", "batch_isend_irecv", "broadcast",
-               "broadcast_object_list", "destroy_process_group", "gather_object", "get_backend", "get_global_rank",
-               "get_group_rank", "get_process_group_ranks", "get_rank", "get_world_size", "init_process_group",
-               "irecv", "is_available", "is_initialized", "isend", "new_group", "recv", "recv_object_list", "reduce",
-               "reduce_scatter", "reduce_scatter_tensor", "reduce_scatter_tensor_uneven", "scatter_object_list",
-               "send", "send_object_list")
-for _name in _COMM_FUNCS:
-    setattr(ops, _name, getattr(_mint_distributed, _name))
 from mindseed.mint.distributed import _ops_extra  # noqa: E402
-for _name in ("P2POp", "TCPStore", "set_comm_ops_inplace"):
-    setattr(ops, _name, getattr(_mint_distributed.distributed, _name))
-for _name in _ops_extra.__all__:
-    setattr(ops, _name, getattr(_ops_extra, _name))
+from mindseed.ops import communication as _ops_communication  # noqa: E402
+for _name in _ops_communication.__all__:
+    _fn = getattr(_ops_extra if _name in _ops_extra.__all__ else _mint_distributed.distributed, _name)
+    setattr(_ops_communication, _name, _fn)
+    if _name not in ("gather", "scatter"):
+        setattr(ops, _name, _fn)
 
 # gradient hooks of tensors live with the tape (autograd) but are Tensor methods
 from mindseed.autograd import hooks as _hooks  # noqa: E402
@@ -70,6 +63,12 @@ common.Tensor.remove_hook = staticmethod(_hooks.remove_hook)
 from mindseed.export import _graph_executor as _executor  # noqa: E402
 _common_api._cell_graph_executor = _executor._cell_graph_executor
 _common_api._CellGraphExecutor = _executor._CellGraphExecutor
+# ... and so do the PyNative executor's switches (the tape's) and the compiled graphs' flop count
+from mindseed import _toplevel_runtime  # noqa: E402
+from mindseed.autograd import _executor as _pynative  # noqa: E402
+_common_api._pynative_executor = _pynative._pynative_executor
+_common_api._PyNativeExecutor = _pynative._PyNativeExecutor
+_common_api.flops_collection = _toplevel_runtime.flops_collection
 
 # PIJit's decorator object (common) compiles with the compiler's jit
 from mindseed.common import _pijit_context  # noqa: E402

@@ -10,6 +10,9 @@ import abc
 
 tapes = []
 
+# `_pynative_executor.set_enable_grad(False)`: gradient tapes record nothing and grad transforms refuse to start
+grad_enabled = True
+
 # PYNATIVE_MODE = 1, GRAPH_MODE = 0 (MindSpore's values)
 mode = 1
 

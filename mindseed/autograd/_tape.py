@@ -51,7 +51,7 @@ class Tape:
                 self.nodes[i] = (prim, tuple(map(swap, args)), attrs, out)
 
     def record(self, prim, args, attrs, out):
-        if prim.bprop is None:
+        if prim.bprop is None or not _state.grad_enabled:
             return
         tracked = self.tracked
         for a in args:

@@ -118,6 +118,8 @@ def _run_and_backward(fn, args, kwargs, positions, weights, has_aux, sens=None):
     """Run fn under a fresh tape; return (value, gradients of inputs at positions, gradients of weights).
 
     Every position must hold a Tensor, or (see `_differentiable_positions`) a tuple/list holding Tensors."""
+    if not _state.grad_enabled:
+        raise RuntimeError("In no_grad context, you can not calculate gradient")
     fn = _traceable(fn)
     tape = Tape()
     args = list(args)

@@ -33,8 +33,10 @@ def parameter_redundancy(layout, initial_rank=0):
                 if axis != -1:
                     used.add(len(dev_matrix) - 1 - axis)   # the tensor map counts axes from the right
         groups = {}
+        # groups in MindSpore's order: by the coordinates of the used axes, the rightmost axis first
+        order = sorted(used, reverse=True)
         for index, coords in enumerate(itertools.product(*(range(d) for d in dev_matrix))):
-            key = tuple(c for i, c in enumerate(coords) if i in used)
+            key = tuple(coords[i] for i in order)
             groups.setdefault(key, []).append(index + initial_rank)
         out[name] = tuple(tuple(groups[k]) for k in sorted(groups))
     return out

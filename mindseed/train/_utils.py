@@ -1,8 +1,10 @@
 """`mindspore.train._utils`: helpers of MindSpore's training code that packages built on it import
-(mindspore-xai checks its arguments with `check_value_type`)."""
+(mindspore-xai checks its arguments with `check_value_type`; mindformers' checkpoint savers ask which rank saves which
+parameter with `get_parameter_redundancy` and `remove_param_redundancy`)."""
+import math
 from collections.abc import Iterable
 
-__all__ = ["check_value_type"]
+__all__ = ["check_value_type", "get_parameter_redundancy", "remove_param_redundancy"]
 
 
 def check_value_type(arg_name, arg_value, valid_types):
@@ -12,3 +14,68 @@ def check_value_type(arg_name, arg_value, valid_types):
     if not isinstance(arg_value, valid_types) or (isinstance(arg_value, bool) and bool not in valid_types):
         raise TypeError(f"For `{arg_name}` the type should be a valid type of {[t.__name__ for t in valid_types]}, "
                         f"but got {type(arg_value).__name__}.")
+
+
+def get_parameter_redundancy(layout_obj, initial_rank=None):
+    """{parameter name: tuple of rank tuples}, sorted by name: for each parameter, the groups of ranks that hold the
+    same slice of it (MindSpore's redundancy map, which checkpoint savers use to write each slice once).
+
+    Args:
+        layout_obj (Union[str, dict, Cell]): a strategy file, a parameter layout dict (name -> [device matrix, tensor
+            map, slice shape, field, uniform split, optimizer-shard group, ...]), or a network (stand-alone: every
+            rank of the world group holds every parameter).
+        initial_rank (int): the first rank of the pipeline stage. Default: ``None``, the stage of this rank.
+    """
+    from mindseed.nn import Cell  # noqa: PLC0415  (train sits above nn; loaded on first use)
+    from mindseed.parallel.parameter_broadcast import parameter_redundancy  # noqa: PLC0415
+    if isinstance(layout_obj, Cell):
+        from mindseed.communication.management import get_process_group_ranks  # noqa: PLC0415
+        ranks = (tuple(get_process_group_ranks()),)
+        return {name: ranks for name in sorted(p.name for _, p in layout_obj.parameters_and_names())}
+    if isinstance(layout_obj, str):
+        from mindseed.parallel._strategy_file import read_strategy_file  # noqa: PLC0415
+        records, _, _ = read_strategy_file(layout_obj, "get_parameter_redundancy")
+        layout = {k: [r.dev_matrix[0].dim, r.tensor_map[0].dim] for k, r in records.items()}
+        opt_shard = {k: (r.opt_weight_shard_step, r.opt_weight_shard_size) for k, r in records.items()}
+    else:
+        layout = {k: list(v[:2]) for k, v in layout_obj.items()}
+    if initial_rank is None:
+        from mindseed.communication.management import get_rank  # noqa: PLC0415
+        devices = math.prod(next(iter(layout.values()))[0]) if layout else 1
+        initial_rank = get_rank() // devices * devices
+    redundancy = parameter_redundancy(layout, initial_rank)
+    for name in layout:
+        if isinstance(layout_obj, str):
+            step, size = opt_shard[name]
+            if size == 0:
+                continue
+            if size == -1:
+                size = len(redundancy[name]) * len(redundancy[name][0]) // step
+        else:
+            group = layout_obj[name][5] if len(layout_obj[name]) > 5 else ""
+            if not group:
+                continue
+            from mindseed.communication.management import get_group_size  # noqa: PLC0415
+            size = get_group_size(group)
+        # the optimizer shards the parameter again over `size` ranks of each group: every size-th rank holds the
+        # same piece
+        redundancy[name] = tuple(ranks[i::size] for ranks in redundancy[name] if len(ranks) % size == 0
+                                 for i in range(size))
+    return {name: redundancy[name] for name in sorted(redundancy)}
+
+
+def remove_param_redundancy(param_redundancy_dict, keep_redundancy=1):
+    """{rank: set of parameter names}: which rank saves which parameters so that each slice is saved
+    `keep_redundancy` times. In every group of ranks holding the same slices, the parameters sharing that group go
+    round-robin over its ranks (in the order of the groups' parameters); each further copy starts one rank on."""
+    by_group = {}
+    for name, groups in param_redundancy_dict.items():
+        for group in groups:
+            by_group.setdefault(group, []).append(name)
+    result = {}
+    for shift in range(keep_redundancy):
+        for group, names in by_group.items():
+            ranks = [group[(shift + j) % len(group)] for j in range(len(group))]
+            for k, name in enumerate(names):
+                result.setdefault(ranks[k % len(ranks)], set()).add(name)
+    return result

@@ -693,3 +693,41 @@ def safetensors_to_ckpt(file_path, save_path=None, name_map=None, file_name_rege
     rank* subdirectories of them).
     """
     _convert(file_path, save_path, name_map, file_name_regex, processes_num, "ckpt")
+
+
+def _get_merged_param_data(net, parameter_layout_dict, param_name, param_data, integrated_save):
+    """The whole value of parameter `param_name` from `param_data`, this rank's slice of it (MindSpore's merge before
+    saving a sharded parameter).
+
+    `parameter_layout_dict[param_name]` is MindSpore's layout list: [device matrix, tensor map, slice shape, field,
+    uniform split, optimizer-shard group, full shape before reshape, slice shape after reshape, ...]. A layout of
+    fewer than 8 entries, or `integrated_save` False, returns `param_data` as it is; so does a `param_data` that
+    already has the parameter's full shape (mindseed's parameters hold their whole value on every rank). A slice is
+    gathered from every rank (first over the optimizer-shard group along axis 0) and the ranks' blocks are put in
+    place by the tensor map.
+    """
+    layout = parameter_layout_dict[param_name]
+    if len(layout) < 8 or not integrated_save:
+        return param_data
+    dev_mat, tensor_map, opt_group = list(layout[0]), list(layout[1]), layout[5]
+    full_shape = list(layout[6]) if layout[6] else None
+    cuts = [dev_mat[len(dev_mat) - 1 - m] if m != -1 else 1 for m in tensor_map]
+    whole = [n * c for n, c in zip(layout[2] or param_data.shape, cuts)]
+    if list(param_data.shape) in (whole, full_shape):
+        return param_data
+    from mindseed.ops.operations.comm_ops import AllGather  # noqa: PLC0415  (loaded on first use)
+    if opt_group:
+        param_data = AllGather(opt_group)(param_data)
+    if all(m == -1 for m in tensor_map):
+        return param_data
+    blocks = np.split(AllGather()(param_data).asnumpy(), int(np.prod(dev_mat)), axis=0)
+    out = np.empty([b * c for b, c in zip(blocks[0].shape, cuts)], blocks[0].dtype)
+    for rank, block in enumerate(blocks):
+        coords = np.unravel_index(rank, dev_mat)
+        where = tuple(slice(None) if m == -1 else slice(coords[len(dev_mat) - 1 - m] * n,
+                                                        (coords[len(dev_mat) - 1 - m] + 1) * n)
+                      for m, n in zip(tensor_map, block.shape))
+        out[where] = block
+    if full_shape and list(out.shape) != full_shape:
+        out = out.reshape(full_shape)
+    return Tensor(out, param_data.dtype)

@@ -3,7 +3,7 @@ gradient stops (`stop_gradient_`), shape reductions and broadcasts of the AD rul
 (`array_reduce`, `distribute`), symbolic keys of gradient environments (`embed`, `ref_to_embed`), tensor
 conditions (`is_tensor_bool_cond`), virtual implementations (`get_vm_impl_fn`, `vm_impl_registry`), the primitive
 argument decorator (`prim_arg_register`), and the MoE / ring-attention / fused-attention composites
-(`moe_token_permute`, `moe_token_unpermute`, `ring_attention_update`, `speed_fusion_attention`)."""
+(`moe_token_permute`, `moe_token_unpermute`, `moe_init_routing_v2`, `ring_attention_update`, `speed_fusion_attention`)."""
 import functools
 import inspect
 
@@ -16,7 +16,7 @@ from mindseed.ops import functional as F
 from mindseed.ops.functional import _core
 
 __all__ = ["stop_gradient_", "array_reduce", "distribute", "embed", "ref_to_embed", "is_tensor_bool_cond",
-           "get_vm_impl_fn", "vm_impl_registry", "prim_arg_register", "moe_token_permute", "moe_token_unpermute",
+           "get_vm_impl_fn", "vm_impl_registry", "prim_arg_register", "moe_token_permute", "moe_token_unpermute", "moe_init_routing_v2",
            "ring_attention_update", "speed_fusion_attention"]
 
 
@@ -265,6 +265,97 @@ def moe_token_unpermute(permuted_tokens, sorted_indices, probs=None, padded_mode
         return gathered
     out = F.reshape(gathered, (n_pairs // topk, topk, -1)) * F.expand_dims(probs.astype(gathered.dtype), -1)
     return out.sum(1)
+
+
+def _int_arg(api, name, value, low=0):
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise TypeError(f"For '{api}', the '{name}' must be an int, but got {type(value).__name__}.")
+    if value < low:
+        raise ValueError(f"For '{api}', the '{name}' must be >= {low}, but got {value}.")
+    return value
+
+
+def moe_init_routing_v2_op(x, expert_idx, active_num, expert_capacity, expert_num, drop_pad_mode,
+                           expert_tokens_count_or_cumsum_flag, expert_tokens_before_capacity_flag):
+    """The four outputs of MindSpore's `MoeInitRoutingV2` (see `moe_init_routing_v2`); an output that was not asked
+    for is zeros."""
+    api = "moe_init_routing_v2"
+    _tensor(api, "x", x)
+    _tensor(api, "expert_idx", expert_idx)
+    for name, v in (("active_num", active_num), ("expert_capacity", expert_capacity), ("expert_num", expert_num)):
+        _int_arg(api, name, v)
+    if drop_pad_mode not in (0, 1) or isinstance(drop_pad_mode, bool):
+        raise ValueError(f"For '{api}', the 'drop_pad_mode' must be 0 or 1, but got {drop_pad_mode!r}.")
+    if expert_tokens_count_or_cumsum_flag not in (0, 1, 2) or isinstance(expert_tokens_count_or_cumsum_flag, bool):
+        raise ValueError(f"For '{api}', the 'expert_tokens_count_or_cumsum_flag' must be 0, 1 or 2, but got "
+                         f"{expert_tokens_count_or_cumsum_flag!r}.")
+    if x.ndim != 2 or expert_idx.ndim != 2 or x.shape[0] != expert_idx.shape[0]:
+        raise ValueError(f"For '{api}', 'x' must be (NUM_ROWS, H) and 'expert_idx' (NUM_ROWS, K), but got shapes "
+                         f"{x.shape} and {expert_idx.shape}.")
+    if expert_idx.dtype != mstype.int32:
+        raise TypeError(f"For '{api}', the dtype of 'expert_idx' must be int32, but got {expert_idx.dtype}.")
+    rows, topk = expert_idx.shape
+    flat = expert_idx.asnumpy().reshape(-1).astype(np.int64)
+    if (drop_pad_mode == 1 or expert_tokens_count_or_cumsum_flag) and (
+            expert_num <= 0 or flat.size and (flat.min() < 0 or flat.max() >= expert_num)):
+        raise ValueError(f"For '{api}', every 'expert_idx' must be in [0, expert_num) with 'expert_num' > 0 here, "
+                         f"but got expert_num {expert_num} and indices in [{flat.min()}, {flat.max()}].")
+    if flat.size and flat.min() < 0:
+        raise ValueError(f"For '{api}', every 'expert_idx' must be >= 0, but got {flat.min()}.")
+    order = np.argsort(flat, kind="stable")              # the (token, k) pairs grouped by expert, in token order
+    counts = np.bincount(flat, minlength=max(expert_num, 1))[:expert_num] if expert_num else np.zeros(0, np.int64)
+    row_idx = np.empty(flat.size, np.int64)
+    if drop_pad_mode == 0:
+        row_idx[order] = np.arange(flat.size)
+        n_out = flat.size if active_num == 0 else min(active_num, flat.size)
+        expanded = F.gather(x, Tensor((order[:n_out] // topk).astype(np.int32)), 0)
+    else:
+        if not 0 < expert_capacity <= rows:
+            raise ValueError(f"For '{api}', in the Drop/Pad mode 'expert_capacity' must be in (0, NUM_ROWS = {rows}], "
+                             f"but got {expert_capacity}.")
+        rank = np.arange(flat.size) - np.concatenate([[0], np.cumsum(counts)[:-1]])[flat[order]]  # place in expert
+        kept = rank < expert_capacity
+        slots = flat[order] * expert_capacity + rank
+        row_idx[order] = np.where(kept, slots, -1)
+        source = np.full(expert_num * expert_capacity, -1, np.int64)
+        source[slots[kept]] = order[kept] // topk
+        expanded = F.gather(x, Tensor(np.maximum(source, 0).astype(np.int32)), 0)
+        expanded = expanded * Tensor((source >= 0).astype(np.float32)[:, None]).astype(x.dtype)
+        expanded = F.reshape(expanded, (expert_num, expert_capacity, x.shape[1]))
+    tokens = {1: np.cumsum(counts), 2: counts}.get(expert_tokens_count_or_cumsum_flag, np.zeros_like(counts))
+    before = counts if drop_pad_mode == 1 and expert_tokens_before_capacity_flag else np.zeros_like(counts)
+    return (expanded, Tensor(row_idx.astype(np.int32)), Tensor(np.asarray(tokens, np.int32)),
+            Tensor(np.asarray(before, np.int32)))
+
+
+def moe_init_routing_v2(x, expert_idx, active_num, expert_capacity, expert_num, drop_pad_mode,
+                        expert_tokens_count_or_cumsum_flag, expert_tokens_before_capacity_flag):
+    """Route tokens to their experts (MindSpore's MoeInitRoutingV2): the (token, k) pairs of `expert_idx`
+    (NUM_ROWS, K) are grouped by expert, in token order within an expert.
+
+    * `drop_pad_mode` 0: `expanded_x` (NUM_ROWS*K, H) holds the token of each pair in that order (only the first
+      `active_num` rows when `active_num` > 0); `expanded_row_idx[i]` is the row of flat pair i.
+    * `drop_pad_mode` 1: `expanded_x` (expert_num, expert_capacity, H): each expert keeps its first
+      `expert_capacity` pairs, the rest is zeros; `expanded_row_idx[i]` is `expert * expert_capacity + place`, or
+      -1 for a dropped pair.
+
+    Returns (expanded_x, expanded_row_idx), plus the tokens per expert (cumulative with flag 1, counts with flag 2)
+    in mode 0 when `expert_tokens_count_or_cumsum_flag` is set, or the counts before dropping in mode 1 when
+    `expert_tokens_before_capacity_flag` is set (int32, (expert_num,)).
+
+    Raises:
+        TypeError: non-Tensor inputs, `expert_idx` not int32, non-int sizes.
+        ValueError: shapes, negative sizes, flags out of range, an expert index out of [0, expert_num) where the
+            counts or the Drop/Pad mode need it, a capacity outside (0, NUM_ROWS] in the Drop/Pad mode.
+    """
+    expanded_x, expanded_row_idx, tokens, before = moe_init_routing_v2_op(
+        x, expert_idx, active_num, expert_capacity, expert_num, drop_pad_mode, expert_tokens_count_or_cumsum_flag,
+        expert_tokens_before_capacity_flag)
+    if drop_pad_mode == 1 and expert_tokens_before_capacity_flag:
+        return expanded_x, expanded_row_idx, before
+    if drop_pad_mode == 0 and expert_tokens_count_or_cumsum_flag != 0:
+        return expanded_x, expanded_row_idx, tokens
+    return expanded_x, expanded_row_idx
 
 
 # ---------------------------------------------------------------- attention composites

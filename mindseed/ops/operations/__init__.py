@@ -24,6 +24,7 @@ from mindseed.ops.operations._prims_more import *  # noqa: F401,F403
 from mindseed.ops.operations._patches import *  # noqa: F401,F403
 from mindseed.ops.operations._runtime_prims import *  # noqa: F401,F403
 from mindseed.ops.operations._mint_prims import *  # noqa: F401,F403
+from mindseed.ops.operations._moe_prims import *  # noqa: F401,F403
 from mindseed.ops.operations._image_prims import *  # noqa: F401,F403
 from mindseed.ops.operations._custom_builder import *  # noqa: F401,F403
 from mindseed.ops import _api

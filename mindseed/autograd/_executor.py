@@ -1,0 +1,59 @@
+"""`mindspore.common.api._pynative_executor` (placed there by `mindseed._registration`): the PyNative executor's
+switches that tools call directly.
+
+* `set_enable_grad(False)` is MindSpore's no-grad switch: operations run meanwhile are not recorded for
+  differentiation (a gradient sees them as constants) and a new `grad`/`value_and_grad` raises RuntimeError;
+  `set_enable_grad(True)` records again. `enable_grad()` reads it.
+* `grad_flag()` (and `requires_grad()`): whether a gradient transform is recording (its function is running).
+* `sync()` waits for the device's queued work; `set_async_for_graph(flag)` is MindSpore's choice of launching graphs
+  asynchronously (mindseed launches them in order on the device's queue either way, so results never differ;
+  `sync()` is the point where they are sure to be done, as in MindSpore).
+"""
+from mindseed import _backend as B
+from mindseed._utils import _state
+
+__all__ = ["_PyNativeExecutor", "_pynative_executor"]
+
+
+def _check_bool(api, value):
+    if not isinstance(value, bool):
+        raise TypeError(f"For '_pynative_executor.{api}', the argument must be a bool, but got "
+                        f"{type(value).__name__}.")
+
+
+class _PyNativeExecutor:
+    """MindSpore's PyNative executor object (see the module docstring)."""
+
+    def __init__(self):
+        self._async_for_graph = False
+
+    @staticmethod
+    def sync():
+        """Wait until every operation launched so far has finished."""
+        B.synchronize()
+
+    def set_async_for_graph(self, flag):
+        """Whether graphs are launched without waiting for them (see the module docstring)."""
+        _check_bool("set_async_for_graph", flag)
+        self._async_for_graph = flag
+
+    @staticmethod
+    def set_enable_grad(flag):
+        """Turn recording for differentiation on (True) or off (False); as MindSpore's binding, a number is taken
+        as its truth value."""
+        _state.grad_enabled = bool(flag)
+
+    @staticmethod
+    def enable_grad():
+        """Whether operations are recorded for differentiation (`set_enable_grad`)."""
+        return _state.grad_enabled
+
+    @staticmethod
+    def grad_flag():
+        """Whether a gradient transform is recording: a function being differentiated is running."""
+        return _state.grad_enabled and any(not getattr(t, "records_all", False) for t in _state.tapes)
+
+    requires_grad = grad_flag
+
+
+_pynative_executor = _PyNativeExecutor()
