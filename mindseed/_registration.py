@@ -47,7 +47,7 @@ _ops_more._SUMMARY_SINKS.append(_summary_record._record_summary_tensor)
 from mindseed.mint import distributed as _mint_distributed  # noqa: E402
 from mindseed.mint.distributed import _ops_extra  # noqa: E402
 from mindseed.ops import communication as _ops_communication  # noqa: E402
-for _name in _ops_communication.__all__:
+for _name in _ops_communication.NAMES:
     _fn = getattr(_ops_extra if _name in _ops_extra.__all__ else _mint_distributed.distributed, _name)
     setattr(_ops_communication, _name, _fn)
     if _name not in ("gather", "scatter"):

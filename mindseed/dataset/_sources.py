@@ -7,7 +7,7 @@ from mindseed.common import dtype as mstype
 from mindseed.dataset import _validate as V
 from mindseed.dataset import config as _cfg
 from mindseed.dataset import samplers as S
-from mindseed.dataset._engine import Dataset, SourceDataset, UnionBaseDataset, reraise_worker, to_array, to_row
+from mindseed.dataset._engine import SourceDataset, UnionBaseDataset, reraise_worker, to_array, to_row
 from mindseed.dataset._workers import ProcessMap, ThreadMap, WorkerError, format_exception
 
 __all__ = ["Shuffle", "MappableSource", "GeneratorDataset", "NumpySlicesDataset", "PaddedDataset"]

@@ -6,7 +6,7 @@ import os
 import numpy as np
 
 from mindseed.dataset import _validate as V
-from mindseed.dataset._engine import Dataset, SourceDataset, TextBaseDataset, UnionBaseDataset
+from mindseed.dataset._engine import SourceDataset, TextBaseDataset, UnionBaseDataset
 from mindseed.dataset._sources import Shuffle
 
 __all__ = ["CSVDataset", "TextFileDataset"]

@@ -3,7 +3,8 @@ gradient stops (`stop_gradient_`), shape reductions and broadcasts of the AD rul
 (`array_reduce`, `distribute`), symbolic keys of gradient environments (`embed`, `ref_to_embed`), tensor
 conditions (`is_tensor_bool_cond`), virtual implementations (`get_vm_impl_fn`, `vm_impl_registry`), the primitive
 argument decorator (`prim_arg_register`), and the MoE / ring-attention / fused-attention composites
-(`moe_token_permute`, `moe_token_unpermute`, `moe_init_routing_v2`, `ring_attention_update`, `speed_fusion_attention`)."""
+(`moe_token_permute`, `moe_token_unpermute`, `moe_init_routing_v2`,
+`ring_attention_update`, `speed_fusion_attention`)."""
 import functools
 import inspect
 
@@ -16,7 +17,8 @@ from mindseed.ops import functional as F
 from mindseed.ops.functional import _core
 
 __all__ = ["stop_gradient_", "array_reduce", "distribute", "embed", "ref_to_embed", "is_tensor_bool_cond",
-           "get_vm_impl_fn", "vm_impl_registry", "prim_arg_register", "moe_token_permute", "moe_token_unpermute", "moe_init_routing_v2",
+           "get_vm_impl_fn", "vm_impl_registry", "prim_arg_register", "moe_token_permute", "moe_token_unpermute",
+           "moe_init_routing_v2",
            "ring_attention_update", "speed_fusion_attention"]
 
 
