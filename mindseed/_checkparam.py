@@ -56,6 +56,20 @@ def check_value_type(arg_name, arg_value, valid_types, prim_name=None):
     return arg_value
 
 
+def check_type_name(arg_name, arg_type, valid_types, prim_name):
+    """`arg_type` (a dtype; a tensor type stands for its element type) is one of `valid_types`; returns it."""
+    valid_types = tuple(valid_types) if isinstance(valid_types, (tuple, list, set)) else (valid_types,)
+    if hasattr(arg_type, "element_type") and callable(arg_type.element_type):
+        arg_type = arg_type.element_type()
+    if arg_type not in valid_types:
+        names = [getattr(t, "__name__", t) for t in valid_types]
+        prefix = f"For '{prim_name}', the" if prim_name else "The"
+        got = getattr(arg_type, "__name__", repr(arg_type))
+        raise TypeError(f"{prefix} '{arg_name}' should be {'one of ' if len(names) > 1 else ''}"
+                        f"{names if len(names) > 1 else names[0]}, but got '{got}'.")
+    return arg_type
+
+
 def _type_names(types):
     return " or ".join(getattr(t, "__name__", str(t)) for t in types)
 

@@ -1,7 +1,7 @@
 """mindspore.ops.operations._inner_ops: inner primitives, by MindSpore's module layout (the same classes as
-`mindspore.ops.operations`)."""
+`mindspore.ops.operations`; `SiLU` and the view primitives are the generated ones MindSpore imports there)."""
 from mindseed.ops.operations import (  # noqa: F401
-    Cast, Cummin)
+    Cast, CopyWithSlice, Cummin, ExtractImagePatches, SelectView, SiLU)
 
 __all__ = [
-    "Cast", "Cummin"]
+    "Cast", "CopyWithSlice", "Cummin", "ExtractImagePatches", "SelectView", "SiLU"]

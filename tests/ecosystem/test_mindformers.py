@@ -1,0 +1,70 @@
+"""mindformers 2.1.0, unmodified, on mindseed: its legacy Llama (`mindformers.models.llama`) built from a tiny
+`LlamaConfig`, run forward, trained a few steps with MindSpore's `value_and_grad` and optimizer, then `generate`.
+
+The training data is a counting sequence (token t is followed by t + 1): a model that learns it continues any prompt
+by counting, which `generate` shows token for token.
+"""
+import os
+
+import numpy as np
+import pytest
+
+from _eco import use
+
+VOCAB, SEQ, BATCH = 64, 16, 2
+
+
+@pytest.fixture(scope="module")
+def mindformers(tmp_path_factory):
+    # mindformers writes its logs under $LOCAL_DEFAULT_PATH (default ./output): keep them out of the work tree
+    os.environ.setdefault("LOCAL_DEFAULT_PATH", str(tmp_path_factory.mktemp("mindformers_output")))
+    return use("mindformers", "mindformers")
+
+
+def _tiny_llama(seed=0):
+    import mindspore as ms
+    from mindformers.models.llama import LlamaConfig, LlamaForCausalLM
+    ms.set_seed(seed)
+    config = LlamaConfig(batch_size=BATCH, seq_length=SEQ, hidden_size=32, num_layers=2, num_heads=4, vocab_size=VOCAB,
+                         intermediate_size=64, compute_dtype="float32", param_init_type="float32",
+                         layernorm_compute_type="float32", softmax_compute_type="float32", rotary_dtype="float32",
+                         use_past=False, do_sample=False, max_decode_length=SEQ)
+    return LlamaForCausalLM(config)
+
+
+def _counting(starts):
+    """Rows of SEQ + 1 tokens counting up from each start (tokens 1 .. VOCAB - 1, wrapping past the end)."""
+    return np.array([[(s + i - 1) % (VOCAB - 1) + 1 for i in range(SEQ + 1)] for s in starts], np.int32)
+
+
+def test_llama_forward_loss_is_the_uniform_guess_at_initialisation(mindformers):
+    import mindspore as ms
+    net = _tiny_llama()
+    assert sum(int(np.prod(p.shape)) for p in net.trainable_params()) == (
+        VOCAB * 32                                          # embedding
+        + 2 * (4 * 32 * 32 + 3 * 32 * 64 + 2 * 32)          # per layer: wq wk wv wo, w1 w2 w3, two RMSNorm weights
+        + 32 + 32 * VOCAB)                                  # final norm, lm_head
+    net.set_train(True)
+    loss = float(net(ms.Tensor(_counting([3, 30]))).asnumpy().reshape(-1)[0])
+    # weights start at N(0, 0.01): the logits are near 0 and the loss near log(VOCAB)
+    assert abs(loss - np.log(VOCAB)) < 0.05, loss
+
+
+def test_llama_trains_and_generates_what_it_learned(mindformers):
+    import mindspore as ms
+    from mindspore import nn
+    net = _tiny_llama()
+    net.set_train(True)
+    optimizer = nn.AdamWeightDecay(net.trainable_params(), learning_rate=2e-3, weight_decay=0.0)
+    step = ms.value_and_grad(net, None, optimizer.parameters)
+    rng = np.random.default_rng(0)
+    losses = []
+    for _ in range(80):
+        loss, grads = step(ms.Tensor(_counting(rng.integers(1, VOCAB, BATCH))))
+        optimizer(grads)
+        losses.append(float(loss.asnumpy().reshape(-1)[0]))
+    assert losses[0] > 4.0 and np.mean(losses[-5:]) < 0.1, losses
+    net.set_train(False)
+    prompts = _counting([5, 40])[:, :4]
+    out = net.generate(prompts.tolist(), max_length=12, do_sample=False)
+    np.testing.assert_array_equal(np.array([list(o) for o in out]), _counting([5, 40])[:, :12])
