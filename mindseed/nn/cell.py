@@ -271,6 +271,7 @@ class Cell:
         """Training mode on (dropout active, batch-norm batch statistics) or off, for this cell and its children."""
         for _, cell in self.cells_and_names():
             cell.__dict__["training"] = bool(mode)
+        self.__dict__["_phase"] = "train" if mode else "predict"    # this cell's only, as in MindSpore
         _state.train_epoch += 1
         return self
 
@@ -288,7 +289,15 @@ class Cell:
 
     @property
     def phase(self):
-        return "train" if self.training else "predict"
+        """The compile phase of the cell: 'train' until `set_train` sets 'train' or 'predict' (on this cell, not its
+        children), or any string assigned (mindformers' generation switches 'prefill' / 'increment')."""
+        return self.__dict__.get("_phase", "train")
+
+    @phase.setter
+    def phase(self, value):
+        if not isinstance(value, str):
+            raise TypeError(f"For 'Cell', the property 'phase' must be string type, but got type {type(value)}.")
+        self.__dict__["_phase"] = value
 
     def set_grad(self, requires_grad=True):
         self.__dict__["requires_grad"] = requires_grad

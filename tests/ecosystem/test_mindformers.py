@@ -21,14 +21,14 @@ def mindformers(tmp_path_factory):
     return use("mindformers", "mindformers")
 
 
-def _tiny_llama(seed=0):
+def _tiny_llama(seed=0, use_past=False):
     import mindspore as ms
     from mindformers.models.llama import LlamaConfig, LlamaForCausalLM
     ms.set_seed(seed)
     config = LlamaConfig(batch_size=BATCH, seq_length=SEQ, hidden_size=32, num_layers=2, num_heads=4, vocab_size=VOCAB,
                          intermediate_size=64, compute_dtype="float32", param_init_type="float32",
                          layernorm_compute_type="float32", softmax_compute_type="float32", rotary_dtype="float32",
-                         use_past=False, do_sample=False, max_decode_length=SEQ)
+                         use_past=use_past, do_sample=False, max_decode_length=SEQ)
     return LlamaForCausalLM(config)
 
 
@@ -67,4 +67,11 @@ def test_llama_trains_and_generates_what_it_learned(mindformers):
     net.set_train(False)
     prompts = _counting([5, 40])[:, :4]
     out = net.generate(prompts.tolist(), max_length=12, do_sample=False)
+    np.testing.assert_array_equal(np.array([list(o) for o in out]), _counting([5, 40])[:, :12])
+    # the same weights in the incremental-inference form (a paged key/value cache, prefill then one token per step)
+    cached = _tiny_llama(seed=1, use_past=True)
+    cached.set_train(False)
+    not_loaded, _ = ms.load_param_into_net(cached, {p.name: p for p in net.get_parameters()})
+    assert sorted(n.rsplit(".", 1)[1] for n in not_loaded) == ["key_cache"] * 2 + ["value_cache"] * 2, not_loaded
+    out = cached.generate(prompts.tolist(), max_length=12, do_sample=False)
     np.testing.assert_array_equal(np.array([list(o) for o in out]), _counting([5, 40])[:, :12])
