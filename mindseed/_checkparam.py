@@ -56,6 +56,17 @@ def check_value_type(arg_name, arg_value, valid_types, prim_name=None):
     return arg_value
 
 
+def check(arg_name, arg_value, value_name, value, rel=EQ, prim_name=None, excp_cls=ValueError):
+    """`arg_value` stands in relation `rel` (EQ ... NOT_IN) to `value`, named `value_name` in the message; returns
+    it, or raises `excp_cls`."""
+    test, text = _relation(rel, _RELATIONS, "binary")
+    if not test(arg_value, value):
+        prefix = f"For '{prim_name}', the" if prim_name else "The"
+        subject = f"{prefix} '{arg_name}'" if " " not in arg_name else f"{prefix} {arg_name}"
+        raise excp_cls(f"{subject} should be {text.format(f'{value_name}: {value}')}, but got {arg_value}.")
+    return arg_value
+
+
 def check_type_name(arg_name, arg_type, valid_types, prim_name):
     """`arg_type` (a dtype; a tensor type stands for its element type) is one of `valid_types`; returns it."""
     valid_types = tuple(valid_types) if isinstance(valid_types, (tuple, list, set)) else (valid_types,)
@@ -154,12 +165,17 @@ def check_number(arg_name, arg_value, value, rel, prim_name=None):
     return _check_number_rel(arg_value, value, rel, _is_number, "number", arg_name, prim_name)
 
 
+def check_float(arg_value, value, rel, arg_name=None, prim_name=None):
+    """A float standing in relation `rel` to `value`, e.g. check_float(eps, 0.0, GT)."""
+    return _check_number_rel(arg_value, value, rel, lambda v: isinstance(v, float), "float", arg_name, prim_name)
+
+
 def check_positive_float(arg_value, arg_name=None, prim_name=None):
-    return _check_number_rel(arg_value, 0, GT, lambda v: isinstance(v, float), "float", arg_name, prim_name)
+    return check_float(arg_value, 0, GT, arg_name, prim_name)
 
 
 def check_non_negative_float(arg_value, arg_name=None, prim_name=None):
-    return _check_number_rel(arg_value, 0, GE, lambda v: isinstance(v, float), "float", arg_name, prim_name)
+    return check_float(arg_value, 0, GE, arg_name, prim_name)
 
 
 def _check_range(arg_value, lower_limit, upper_limit, rel, is_type, kind, arg_name, prim_name):

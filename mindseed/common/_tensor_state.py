@@ -70,7 +70,7 @@ def requires_grad_(self, requires_grad=True):
         TypeError: `requires_grad` is not a bool.
     """
     _check_bool("requires_grad_", "requires_grad", requires_grad)
-    if "requires_grad" in getattr(self, "__dict__", {}):
+    if isinstance(getattr(type(self), "requires_grad", None), property):     # a Parameter's attribute
         self.requires_grad = requires_grad
     else:
         _set(self, "requires_grad", requires_grad)

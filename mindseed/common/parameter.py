@@ -9,7 +9,31 @@ from mindseed.common import dtype as mstype
 from mindseed.common.initializer import deferred_recipe, run_recipe
 from mindseed.common.tensor import Tensor, _checked_convert, _handle
 
-__all__ = ["Parameter", "ParameterTuple"]
+__all__ = ["Parameter", "ParameterTuple", "ParamInfo"]
+
+
+class ParamInfo:
+    """The attributes of a Parameter (MindSpore's `_c_expression.ParamInfo`): `name`, `requires_grad`,
+    `layerwise_parallel`, `parallel_optimizer`, `comm_fusion`. A Parameter reads and writes them on its `param_info`,
+    so assigning another Parameter's info object (or its `clone()`) gives it those attributes: optimizers clone their
+    state this way (`state.param_info = param.param_info.clone()`, then rename the state)."""
+
+    def __init__(self, name, requires_grad=True, layerwise_parallel=False, parallel_optimizer=True, comm_fusion=1):
+        self.name = name
+        self.requires_grad = requires_grad
+        self.layerwise_parallel = layerwise_parallel
+        self.parallel_optimizer = parallel_optimizer
+        self.comm_fusion = comm_fusion
+
+    def clone(self):
+        """A new info object with the same attributes."""
+        return ParamInfo(self.name, self.requires_grad, self.layerwise_parallel, self.parallel_optimizer,
+                         self.comm_fusion)
+
+
+def _info_property(key, doc):
+    return property(lambda self: getattr(self.__dict__["_info"], key),
+                    lambda self, v: setattr(self.__dict__["_info"], key, v), doc=doc)
 
 
 class Parameter(Tensor):
@@ -47,14 +71,10 @@ class Parameter(Tensor):
                             f"tuple, but got {type(default_input).__name__}.")
         if name is not None and not isinstance(name, str):
             raise TypeError(f"For 'Parameter', the 'name' must be str, but got {type(name).__name__}.")
-        self._name = name if name is not None else self._base_name
-        self._user_named = name is not None
-        self.requires_grad = bool(requires_grad)
-        self.layerwise_parallel = layerwise_parallel
-        self.parallel_optimizer = parallel_optimizer
+        self.__dict__["_info"] = ParamInfo(name if name is not None else self._base_name, bool(requires_grad),
+                                           layerwise_parallel, parallel_optimizer)
         self.is_init = True
         self.is_param_ps = False
-        self.param_info = None
         self.sliced = False
         self._init_recipe = recipe
         self.init_mode = None if recipe is None else recipe[0]
@@ -62,7 +82,7 @@ class Parameter(Tensor):
 
     @property
     def name(self):
-        return self._name
+        return self.__dict__["_info"].name
 
     @name.setter
     def name(self, value):
@@ -70,8 +90,24 @@ class Parameter(Tensor):
             value = self._base_name
         if not isinstance(value, str):
             raise TypeError(f"For 'Parameter', the 'name' must be str, but got {type(value).__name__}.")
-        self._name = value
-        self._user_named = True
+        self.__dict__["_info"].name = value
+
+    requires_grad = _info_property("requires_grad", "Whether optimizers and `weights=` gradients include it.")
+    layerwise_parallel = _info_property("layerwise_parallel", "Whether the gradient is not reduced across data-parallel "
+                                                              "ranks (each rank holds its own slice).")
+    parallel_optimizer = _info_property("parallel_optimizer", "Whether the parallel optimizer shards it.")
+    comm_fusion = _info_property("comm_fusion", "The fusion group of its gradient's all-reduce.")
+
+    @property
+    def param_info(self):
+        """The object holding the Parameter's attributes (see `ParamInfo`)."""
+        return self.__dict__["_info"]
+
+    @param_info.setter
+    def param_info(self, info):
+        if not isinstance(info, ParamInfo):
+            raise TypeError(f"For 'Parameter', the 'param_info' must be a ParamInfo, but got {type(info).__name__}.")
+        self.__dict__["_info"] = info
 
     @property
     def data(self):

@@ -75,3 +75,33 @@ def test_llama_trains_and_generates_what_it_learned(mindformers):
     assert sorted(n.rsplit(".", 1)[1] for n in not_loaded) == ["key_cache"] * 2 + ["value_cache"] * 2, not_loaded
     out = cached.generate(prompts.tolist(), max_length=12, do_sample=False)
     np.testing.assert_array_equal(np.array([list(o) for o in out]), _counting([5, 40])[:, :12])
+
+
+def test_mindformers_training_cell_in_graph_mode(mindformers):
+    """mindformers' own training step (MFTrainOneStepCell with its AdamW and gradient clipping, its documented
+    example) compiled in GRAPH_MODE: the global norm it reports is that of the gradients PyNative computes, and the
+    loss falls."""
+    import mindspore as ms
+    from mindformers.core.optim import AdamW
+    from mindformers.wrapper import MFTrainOneStepCell
+    batches = [_counting(b) for b in np.random.default_rng(1).integers(1, VOCAB, (60, BATCH))]
+    reference = _tiny_llama()
+    reference.set_train(True)
+    _, grads = ms.value_and_grad(reference, None, reference.trainable_params())(ms.Tensor(batches[0]))
+    norm = np.sqrt(sum(float((g.asnumpy().astype(np.float64) ** 2).sum()) for g in grads))
+    ms.set_context(mode=ms.GRAPH_MODE)
+    try:
+        net = _tiny_llama()
+        net.set_train(True)
+        step = MFTrainOneStepCell(net, AdamW(net.trainable_params(), learning_rate=5e-3), use_clip_grad=True,
+                                  max_grad_norm=1.0)
+        losses = []
+        for i, batch in enumerate(batches):
+            loss, overflow, scale, _, global_norm = step(ms.Tensor(batch))
+            if i == 0:
+                assert not bool(overflow.asnumpy()) and float(scale.asnumpy()) == 1.0
+                np.testing.assert_allclose(float(global_norm.asnumpy().reshape(-1)[0]), norm, rtol=1e-4)
+            losses.append(float(loss.asnumpy().reshape(-1)[0]))
+    finally:
+        ms.set_context(mode=ms.PYNATIVE_MODE)
+    assert losses[0] > 4.0 and np.mean(losses[-5:]) < 1.0, losses

@@ -3,6 +3,7 @@
 `TrainOneStepCell` is the hot path of training: one forward under one tape, one backward for the
 optimizer's parameters, then the optimizer's in-place update; no second forward, no extra copies.
 """
+import os
 from types import FunctionType, MethodType
 
 from mindseed import ops
@@ -18,6 +19,7 @@ from mindseed.nn.cell import Cell
 from mindseed.nn.layer.container import CellList
 from mindseed.nn.optim import _validator as V
 from mindseed.nn.wrap.grad_reducer import DistributedGradReducer, _get_device_num
+from mindseed.ops.operations.comm_ops import _group_size
 
 __all__ = ["WithLossCell", "WithGradCell", "ForwardValueAndGrad", "TrainOneStepCell", "WithEvalCell",
            "ParameterUpdate", "VirtualDatasetCellTriple", "GradAccumulationCell", "MicroBatchInterleaved",
@@ -255,6 +257,13 @@ class TrainOneStepCell(Cell):
         broadcast = bool(get_auto_parallel_context("parameter_broadcast"))
         self.__dict__["_broadcast_pending"] = self.reducer_flag and broadcast
         _get_attr_from_cell(self, network)
+        # MS_ENABLE_GRACEFUL_EXIT=1: each step all-reduces the ranks' exit requests into `exit_param` (subclasses,
+        # such as mindformers' training cell, read these attributes in their own construct)
+        self.use_graceful_exit = os.environ.get("MS_ENABLE_GRACEFUL_EXIT") == "1"
+        if self.use_graceful_exit:
+            self.graceful_exit = ExitByRequest()
+            self.exit_param = Parameter(Tensor(False, mstype.bool_), name="graceful_exit")
+            self.init_param = Parameter(Tensor([0], mstype.int32), name="graceful_init")
 
     def __call__(self, *args, **kwargs):
         if _parallel.simulated_training is not None and not kwargs:
@@ -274,6 +283,8 @@ class TrainOneStepCell(Cell):
     def construct(self, *inputs):
         loss, grads = self._loss_and_grads(*inputs)
         grads = self.grad_reducer(grads)
+        if self.use_graceful_exit:
+            grads = self.graceful_exit.exit_by_request(grads, self.init_param, self.exit_param)
         self.optimizer(grads)
         if self.return_grad:
             return loss, dict(zip(self.weights_name, grads))
@@ -282,6 +293,22 @@ class TrainOneStepCell(Cell):
 
 def _identity(x):
     return x
+
+
+class ExitByRequest:
+    """MindSpore's graceful exit (`mindspore.utils.utils.ExitByRequest`): on more than one rank, every step sums the
+    ranks' requests (`init_value`, a [1] int32 Parameter each rank sets to 1 to ask) and sets `exit_value` (a bool
+    Parameter) to whether every rank asked; the gradients pass through."""
+
+    def __init__(self):
+        self.group_size = _group_size(GlobalComm.WORLD_COMM_GROUP)
+        self.is_distributed = self.group_size > 1
+
+    def exit_by_request(self, grad, init_value, exit_value):
+        if self.is_distributed:
+            requests = ops.AllReduce()(init_value)
+            ops.assign(exit_value, ops.reduce_all(ops.equal(requests, self.group_size)))
+        return grad
 
 
 class WithEvalCell(Cell):
