@@ -93,8 +93,8 @@ class Parameter(Tensor):
         self.__dict__["_info"].name = value
 
     requires_grad = _info_property("requires_grad", "Whether optimizers and `weights=` gradients include it.")
-    layerwise_parallel = _info_property("layerwise_parallel", "Whether the gradient is not reduced across data-parallel "
-                                                              "ranks (each rank holds its own slice).")
+    layerwise_parallel = _info_property("layerwise_parallel", "Whether the gradient is not reduced across "
+                                                              "data-parallel ranks (each holds its own slice).")
     parallel_optimizer = _info_property("parallel_optimizer", "Whether the parallel optimizer shards it.")
     comm_fusion = _info_property("comm_fusion", "The fusion group of its gradient's all-reduce.")
 
