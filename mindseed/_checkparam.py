@@ -73,9 +73,9 @@ def check_type_name(arg_name, arg_type, valid_types, prim_name):
     if hasattr(arg_type, "element_type") and callable(arg_type.element_type):
         arg_type = arg_type.element_type()
     if arg_type not in valid_types:
-        names = [getattr(t, "__name__", t) for t in valid_types]
+        names = [t.__name__ if isinstance(t, type) else t for t in valid_types]
         prefix = f"For '{prim_name}', the" if prim_name else "The"
-        got = getattr(arg_type, "__name__", repr(arg_type))
+        got = arg_type.__name__ if isinstance(arg_type, type) else repr(arg_type)
         raise TypeError(f"{prefix} '{arg_name}' should be {'one of ' if len(names) > 1 else ''}"
                         f"{names if len(names) > 1 else names[0]}, but got '{got}'.")
     return arg_type
