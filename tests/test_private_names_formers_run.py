@@ -243,3 +243,14 @@ def test_train_one_step_cell_graceful_exit_is_off_by_default():
     net = nn.Dense(2, 1)
     step = nn.TrainOneStepCell(nn.WithLossCell(net, nn.MSELoss()), nn.SGD(net.trainable_params(), 0.1))
     assert step.use_graceful_exit is False
+
+
+def test_dropout_layer_holds_its_primitive():
+    d = nn.Dropout(p=0.25)
+    prim = d.dropout
+    assert prim.name == "Dropout" and prim.keep_prob == 0.75 and d.dropout is prim
+    prim.shard(((2, 1),))                                   # what model code does with it (mindformers' GLM2)
+    assert nn.Dropout(keep_prob=0.9).dropout.keep_prob == pytest.approx(0.9)
+    out, mask = nn.Dropout(p=0.5).dropout(ms.Tensor(np.ones((64, 64), np.float32)))
+    kept = out.asnumpy() != 0
+    assert set(np.unique(out.asnumpy())) <= {0.0, 2.0} and 0.4 < kept.mean() < 0.6

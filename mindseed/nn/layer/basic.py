@@ -8,11 +8,12 @@ from mindseed.common.initializer import HeUniform, Uniform, initializer
 from mindseed.common.parameter import Parameter
 from mindseed.common.tensor import Tensor
 from mindseed.nn.cell import Cell
-from mindseed.nn.layer._utils import check_bool, check_positive_int
+from mindseed.nn.layer._utils import check_bool, check_positive_int, layer_primitive
 from mindseed.nn.layer.activation import get_activation
 from mindseed.ops import functional as F
 from mindseed.ops._prims import core as P
 from mindseed.ops._prims.nn import dense_p
+from mindseed.ops.operations import Dropout as _DropoutPrim
 
 __all__ = ["Dropout", "Flatten", "Dense", "Linear", "ClipByNorm", "Norm", "OneHot", "Pad", "Unfold", "Fold", "Tril",
            "Triu", "MatrixDiag", "MatrixDiagPart", "MatrixSetDiag", "L1Regularizer", "Dropout1d", "Dropout2d",
@@ -272,6 +273,11 @@ class Dropout(Cell):
             self._drop = float(p)
         self.p = p
         self.keep_prob = keep_prob
+
+    @layer_primitive
+    def dropout(self):
+        """MindSpore's `Dropout` primitive of the layer (`keep_prob` = 1 - p), which model code shards."""
+        return _DropoutPrim(keep_prob=1.0 - self._drop)
 
     def construct(self, x):
         if not self.training or self._drop == 0:
