@@ -140,12 +140,30 @@ def parameter_broadcast():
     return out
 
 
+def merged_param_data():
+    """Each rank holds its slice of a whole array; `_get_merged_param_data` gives every rank the whole."""
+    from mindseed.train.serialization import _get_merged_param_data
+    init()
+    rank = get_rank()
+    whole = np.arange(12, dtype=np.float32).reshape(4, 3)
+    rows = [[2], [0, -1], [2, 3], 0, True, "", [], []]           # cut on dim 0 over the one device axis
+    cols = [[2, 1], [-1, 1], [4, 1], 0, True, "", [], []]        # dim 1 cut by the left axis of (2, 1)
+    whole_cols = np.arange(8, dtype=np.float32).reshape(4, 2) * 10
+    net = nn.Dense(3, 4)
+    return {"rank": rank,
+            "rows": _get_merged_param_data(net, {"w": rows}, "w", ms.Tensor(whole[2 * rank:2 * rank + 2]),
+                                           True).asnumpy().tolist(),
+            "cols": _get_merged_param_data(net, {"w": cols}, "w", ms.Tensor(whole_cols[:, rank:rank + 1]),
+                                           True).asnumpy().tolist()}
+
+
 if __name__ == "__main__":
     scenario, path = sys.argv[1], sys.argv[2]
     if os.environ.get("MS_ROLE") == "MS_SCHED":
         init()   # hosts the rendezvous, then exits the process
         raise SystemExit("the scheduler returned from init()")
     result = {"collectives": collectives, "data_parallel": data_parallel,
-              "loss_scale_overflow": loss_scale_overflow, "parameter_broadcast": parameter_broadcast}[scenario]()
+              "loss_scale_overflow": loss_scale_overflow, "parameter_broadcast": parameter_broadcast,
+              "merged_param_data": merged_param_data}[scenario]()
     with open(path, "w", encoding="utf-8") as f:
         json.dump(result, f)
