@@ -239,3 +239,14 @@ def test_crop_and_resize_full_box_and_extrapolation():
         ms.Tensor(img))
     np.testing.assert_allclose(g.asnumpy()[1, 0], 2.0 * np.ones((5, 3)), rtol=1e-6)  # both boxes sample row 0
     np.testing.assert_allclose(g.asnumpy()[0], 0.0)
+
+
+def test_crop_and_resize_samples_integer_images_into_float32():
+    image = np.arange(2 * 6 * 5 * 2).reshape(2, 6, 5, 2)
+    boxes = ms.Tensor(np.array([[0, 0.5, 0.5, 0.0], [0, 0, 0.75, 1.75]], np.float32))
+    index = ms.Tensor(np.array([1, 0], np.int32))
+    want = ops.crop_and_resize(ms.Tensor(image.astype(np.float32)), boxes, index, (3, 2), extrapolation_value=0.5)
+    for dtype in (np.int8, np.int32, np.uint16):
+        got = ops.crop_and_resize(ms.Tensor(image.astype(dtype)), boxes, index, (3, 2), extrapolation_value=0.5)
+        assert got.dtype == ms.float32
+        np.testing.assert_allclose(got.asnumpy(), want.asnumpy(), rtol=1e-6)

@@ -9,6 +9,7 @@ import math
 
 import numpy as np
 
+from mindseed.common import dtype as mstype
 from mindseed.common.tensor import Tensor
 from mindseed.ops._prims import conv as C
 from mindseed.ops._prims import core as P
@@ -304,11 +305,14 @@ def affine_grid(theta, size, align_corners=False):
     return P.reshape_p(out, shape=(size[0],) + spatial + (nd,))
 
 
+_CROP_INT_IMAGES = (mstype.int8, mstype.int16, mstype.int32, mstype.int64, mstype.uint8, mstype.uint16)
+
+
 def crop_and_resize(image, boxes, box_indices, crop_size, method="bilinear", extrapolation_value=0.0):
     """Crop boxes out of NHWC images and resize each to `crop_size` (TF's CropAndResize).
 
     Args:
-        image (Tensor): (batch, H, W, depth) float images.
+        image (Tensor): (batch, H, W, depth) images (float, or integer: a float32 result).
         boxes (Tensor): (num_boxes, 4) normalized [y1, x1, y2, x2]; y maps to y * (H - 1).
         box_indices (Tensor): (num_boxes,) int image index of each box.
         crop_size (tuple[int]): (crop_height, crop_width).
@@ -326,6 +330,8 @@ def crop_and_resize(image, boxes, box_indices, crop_size, method="bilinear", ext
     check_rank(op, image, (4,), "image")
     check_rank(op, boxes, (2,), "boxes")
     check_rank(op, box_indices, (1,), "box_indices")
+    if image.dtype in _CROP_INT_IMAGES:
+        image = P.cast_p(image, dtype="Float32")   # MindSpore samples integer images into a float32 result
     check_float(op, image, "image")
     check_float(op, boxes, "boxes")
     if boxes.shape[1] != 4 or box_indices.shape[0] != boxes.shape[0]:
