@@ -245,8 +245,23 @@ def grad(fn, grad_position=0, weights=None, has_aux=False, return_ids=False):
     return grad_fn
 
 
+def _kwargs_as_inputs(fn, args, kwargs):
+    """MindSpore differentiates the Tensors passed by keyword as inputs after the positional ones (in keyword
+    order): fn as a function of all of them, the arguments, and the keywords left (values that are not Tensors)."""
+    keys = [k for k, v in kwargs.items() if isinstance(v, Tensor)]
+    if not keys:
+        return fn, args, kwargs
+    n = len(args)
+    rest = {k: v for k, v in kwargs.items() if k not in keys}
+
+    def with_keywords(*xs, **kw):
+        return fn(*xs[:n], **dict(zip(keys, xs[n:])), **kw)
+    return with_keywords, tuple(args) + tuple(kwargs[k] for k in keys), rest
+
+
 def _value_and_gradients(fn, args, kwargs, grad_position, weights, has_aux, return_ids):
     """fn's output and the gradients `grad` returns for these arguments."""
+    fn, args, kwargs = _kwargs_as_inputs(fn, args, kwargs)
     positions = _differentiable_positions(args, _check_positions(grad_position, len(args)))
     ws = _weights_list(weights)
     out, ig, wg = _run_and_backward(fn, args, kwargs, positions, ws, has_aux)
@@ -319,8 +334,9 @@ class GradOperation:
                 else:
                     args, sens = args[:-1], args[-1]
             ws = _weights_list(weights) if self.get_by_list else []
+            target, args, kwargs = _kwargs_as_inputs(fn, args, kwargs)
             positions = _differentiable_positions(args, range(len(args)) if self.get_all else range(min(1, len(args))))
-            _, ig, wg = _run_and_backward(fn, args, kwargs, positions, ws, False, sens)
+            _, ig, wg = _run_and_backward(target, args, kwargs, positions, ws, False, sens)
             if isinstance(weights, Parameter) and wg:
                 wg = wg[0]  # a single Parameter (not in a list) gets its gradient itself, as in MindSpore
             if self.get_by_list and self.get_all:

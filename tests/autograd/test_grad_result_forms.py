@@ -90,3 +90,14 @@ def test_numpy_values_on_the_left_compute_in_numpy_outside_graphs():
     a, b = scaled(t)
     assert isinstance(a, Tensor) and a.asnumpy().tolist() == [2.0, 0.0]
     assert isinstance(b, Tensor) and b.asnumpy().tolist() == [0.0, 1.0]
+
+
+def test_tensors_passed_by_keyword_are_differentiated_after_the_positional_ones():
+    a, b = Tensor(np.array([1.0, 2.0], np.float32)), Tensor(np.array([3.0, -1.0], np.float32))
+    np.testing.assert_allclose(GradOperation()(lambda *, a, b: a * b)(a=a, b=b).asnumpy(), b.asnumpy())
+    ga, gb = GradOperation(get_all=True)(lambda **kw: kw["a"] * kw["b"] + kw["c"])(a=a, b=b, c=3)
+    np.testing.assert_allclose(ga.asnumpy(), b.asnumpy())
+    np.testing.assert_allclose(gb.asnumpy(), a.asnumpy())
+    gx, gb = ms.grad(lambda x, *, b: (x * b).sum(), (0, 1))(a, b=b)
+    np.testing.assert_allclose(gx.asnumpy(), b.asnumpy())
+    np.testing.assert_allclose(gb.asnumpy(), a.asnumpy())
