@@ -126,8 +126,11 @@ class Parameter(Tensor):
         return False
 
     def set_data(self, data, slice_shape=False):
-        """Replace the value; a different shape is accepted only with MindSpore's rules (same or scalar)."""
+        """Replace the value, cast to the parameter's dtype; a different shape is accepted only with MindSpore's
+        rules (same or scalar)."""
         self._remember_value()
+        if isinstance(data, Tensor) and data.dtype != self.dtype:
+            data = data.astype(self.dtype)    # MindSpore 2.10 casts any Tensor to the parameter's dtype
         if isinstance(data, Tensor):
             raw = data._data
             rec = _state.tracing
@@ -140,12 +143,6 @@ class Parameter(Tensor):
         if shape != self.shape and not slice_shape and self.shape != ():
             raise ValueError(f"For 'Parameter.set_data', the shape of the new data {shape} must be the "
                              f"same as the shape of the parameter {self.shape}.")
-        if isinstance(data, Tensor) and data.dtype != self.dtype:
-            if mstype.is_float(self.dtype) and mstype.is_float(data.dtype):
-                raw = B.cast(raw, self.dtype.name)
-            else:
-                raise TypeError(f"For 'Parameter.set_data', the dtype of the new data {data.dtype} is not compatible "
-                                f"with the parameter dtype {self.dtype}.")
         self._data = raw
         if self.__dict__.get("_init_recipe") is not None:
             self._init_done()       # a value from a checkpoint: nothing left to initialize

@@ -217,3 +217,23 @@ def test_astype_takes_dtype_names_and_numpy_types():
     assert ms.jit(lambda x: x.astype("float16"))(x).dtype == ms.float16
     with pytest.raises(TypeError):
         x.astype(object)
+
+
+def test_parameter_set_data_casts_any_tensor_to_the_parameter_dtype():
+    p = ms.Parameter(ms.Tensor([1], ms.int64), name="p")
+    p.set_data(ms.Tensor([3], ms.int32))
+    assert p.dtype == ms.int64 and p.asnumpy().tolist() == [3]
+    p.set_data(ms.Tensor([3.75], ms.float32))      # MindSpore 2.10 casts (truncating), where 2.2 refused
+    assert p.dtype == ms.int64 and p.asnumpy().tolist() == [3]
+
+    class Net(ms.nn.Cell):
+        def __init__(self):
+            super().__init__()
+            self.param = ms.Parameter(ms.Tensor([1], ms.int64), name="param")
+
+        def construct(self, x):
+            self.param = x * 2
+            return self.param
+
+    net = Net()
+    assert net(ms.Tensor([1], ms.int32)).asnumpy().tolist() == [2] and net.param.dtype == ms.int64
