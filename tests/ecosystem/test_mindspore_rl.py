@@ -1,0 +1,127 @@
+"""mindspore-rl 0.7.0, unmodified, on mindseed: its DQN and PPO algorithms run as its examples run them.
+
+`example/dqn/train.py`'s pattern — the algorithm's `config`, `DQNSession(...).run(class_type=DQNTrainer,
+episode=...)` in GRAPH_MODE — on gym's CartPole-v0: the greedy policy of a short training balances the pole far
+longer than the untrained one. PPO (`PPOSession` + `PPOTrainer`, whose networks are written for 6-dimensional
+actions) trains a few iterations on a small continuous task registered with gym.
+
+gym 0.24.1 is the release that runs on numpy 2 (0.25/0.26's environment checker uses `np.bool8`); mindspore-rl
+does not seed gym releases before 0.26, so the tests seed the environments they create, as a user would.
+"""
+import os
+
+import numpy as np
+import pytest
+
+from _eco import use
+
+
+@pytest.fixture(scope="module")
+def rl():
+    return use("mindspore-rl", "mindspore_rl")
+
+
+def _recorder(rl):
+    """A callback keeping each episode's training reward and loss, and the greedy evaluation at the end."""
+    from mindspore_rl.utils.callback import Callback
+
+    class Recorder(Callback):
+        def __init__(self):
+            super().__init__()
+            self.rewards, self.losses, self.final_eval = [], [], None
+
+        def episode_end(self, params):
+            self.rewards.append(float(np.mean(params.total_rewards.asnumpy())))
+            self.losses.append(float(np.mean(params.loss.asnumpy())))
+
+        def end(self, params):
+            if "evaluate" in params:
+                self.final_eval = float(params.evaluate().asnumpy())
+    return Recorder()
+
+
+def _seed_environments(msrl, seed):
+    envs = []
+    for wrapper in (msrl.collect_environment, msrl.eval_environment):
+        inner = wrapper.environment
+        envs.extend(inner if isinstance(inner, (list, tuple)) else [inner])
+    for i, env in enumerate(envs):
+        env._env.reset(seed=seed + i)           # the gym environment GymEnvironment holds (gym < 0.26: unseeded)
+        env._env.action_space.seed(seed + i)
+
+
+@pytest.fixture
+def graph_mode(tmp_path):
+    import mindspore as ms
+    mode, cwd = ms.get_context("mode"), os.getcwd()
+    ms.set_context(mode=ms.GRAPH_MODE)
+    ms.set_seed(1)
+    os.chdir(tmp_path)                           # its checkpoints go to ./ckpt
+    yield
+    os.chdir(cwd)
+    ms.set_context(mode=mode)
+
+
+def test_dqn_learns_to_balance_cartpole(rl, graph_mode):
+    from mindspore_rl.algorithm.dqn import config
+    from mindspore_rl.algorithm.dqn.dqn_session import DQNSession
+    from mindspore_rl.algorithm.dqn.dqn_trainer import DQNTrainer
+    config.trainer_params.update(num_evaluate_episode=5, eval_per_episode=1000, save_per_episode=1000)
+    session = DQNSession()
+    _seed_environments(session.msrl, 7)
+    recorder = _recorder(rl)
+    session.callbacks.append(recorder)
+    session.run(class_type=DQNTrainer, episode=70)
+    assert all(np.isfinite(recorder.losses))
+    untrained = np.mean(recorder.rewards[:10])
+    assert untrained < 30, recorder.rewards
+    # CartPole-v0 stops at 200 steps; a policy that has not learnt falls after about 10
+    assert recorder.final_eval >= 100, (recorder.final_eval, recorder.rewards)
+
+
+def _register_reaching_task():
+    """A 6-dimensional continuous task (the shape of action PPO's networks are written for): the reward is minus the
+    squared distance between the action and a target the observation shows, 20 steps an episode."""
+    import gym
+    from gym import spaces
+
+    class Reach(gym.Env):
+        def __init__(self):
+            self.observation_space = spaces.Box(-1.0, 1.0, (6,), np.float32)
+            self.action_space = spaces.Box(-1.0, 1.0, (6,), np.float32)
+            self.target, self.t = None, 0
+
+        def reset(self, *, seed=None, return_info=False, options=None):
+            super().reset(seed=seed)
+            self.t = 0
+            self.target = self.np_random.uniform(-0.5, 0.5, 6).astype(np.float32)
+            return self.target.copy()
+
+        def step(self, action):
+            self.t += 1
+            reward = -float(np.sum((np.asarray(action, np.float32) - self.target) ** 2))
+            self.target = self.np_random.uniform(-0.5, 0.5, 6).astype(np.float32)
+            return self.target.copy(), reward, self.t >= 20, {}
+
+    if "Reach6-v0" not in gym.envs.registry:
+        gym.register(id="Reach6-v0", entry_point=Reach, max_episode_steps=20)
+
+
+def test_ppo_trains_a_few_iterations(rl, graph_mode):
+    _register_reaching_task()
+    from mindspore_rl.algorithm.ppo import config
+    from mindspore_rl.algorithm.ppo.ppo_session import PPOSession
+    from mindspore_rl.algorithm.ppo.ppo_trainer import PPOTrainer
+    for params in (config.collect_env_params, config.eval_env_params):
+        params["GymEnvironment"]["name"] = "Reach6-v0"
+    config.algorithm_config["collect_environment"].update(number=2, num_parallel=2)
+    config.algorithm_config["replay_buffer"]["capacity"] = 40
+    config.trainer_params.update(duration=40, num_eval_episode=1000, num_save_episode=1000)
+    config.learner_params["iter_times"] = 5
+    session = PPOSession()
+    recorder = _recorder(rl)
+    session.callbacks.append(recorder)
+    session.run(class_type=PPOTrainer, episode=4, duration=40)
+    assert len(recorder.losses) == 4 and all(np.isfinite(recorder.losses)), recorder.losses
+    # a random Gaussian policy of std 0.35 around 0 loses about 6 * (0.35**2 + 1/12) per step
+    assert all(-40 * 6 < r < 0 for r in recorder.rewards), recorder.rewards
