@@ -396,7 +396,6 @@ class DiscountedReturn(Primitive):
         if done.dtype != mstype.bool_:
             raise TypeError(f"For '{name}', the 'done' must be a bool Tensor, but got {done.dtype}.")
         keep = (1 - F.cast(done, reward.dtype)) * self.gamma
-        keep = keep.reshape(tuple(done.shape) + (1,) * (reward.ndim - done.ndim))   # one flag per environment
         value, out = last_state_value, []
         for t in range(reward.shape[0] - 1, -1, -1):
             value = reward[t] + keep[t] * value

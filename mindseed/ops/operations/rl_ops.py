@@ -81,8 +81,9 @@ class BufferAppend(_Buffer):
     def __call__(self, data, exp, count, head):
         data = self._check_buffer(data, count, head)
         if not isinstance(exp, (tuple, list)) or len(exp) != len(data):
+            size = f" of length {len(exp)}" if isinstance(exp, (tuple, list)) else ""
             raise ValueError(f"For '{self.name}', 'exp' must be a tuple of {len(data)} Tensors, but got "
-                             f"{type(exp).__name__}{' of length ' + str(len(exp)) if isinstance(exp, (tuple, list)) else ''}.")
+                             f"{type(exp).__name__}{size}.")
         batched = exp[0].ndim == data[0].ndim
         batch = exp[0].shape[0] if batched else 1
         rows = []
@@ -90,9 +91,9 @@ class BufferAppend(_Buffer):
             want = tuple(item.shape[1:])
             got = tuple(value.shape[1:]) if batched else tuple(value.shape)
             if got != want or (batched and value.shape[0] != batch):
+                after = f" (after a batch dim of {batch})" if batched else ""
                 raise ValueError(f"For '{self.name}', the {i}th 'exp' must have the shape {want} of the {i}th "
-                                 f"'data' without its first dim{' (after a batch dim of ' + str(batch) + ')' if batched else ''}"
-                                 f", but got {value.shape}.")
+                                 f"'data' without its first dim{after}, but got {value.shape}.")
             if value.dtype != item.dtype:
                 raise TypeError(f"For '{self.name}', the {i}th 'exp' must have the dtype {item.dtype} of the {i}th "
                                 f"'data', but got {value.dtype}.")
