@@ -76,3 +76,31 @@ def test_dqn_learns_to_balance_cartpole(rl, graph_mode):
     assert untrained < 30, recorder.rewards
     # CartPole-v0 stops at 200 steps; a policy that has not learnt falls after about 10
     assert recorder.final_eval >= 50, (recorder.final_eval, recorder.rewards)     # 86.6 here, seeded
+
+
+def test_ppo_trains_a_few_iterations(rl, graph_mode):
+    import _rl_envs
+    from mindspore_rl.algorithm.ppo import config
+    from mindspore_rl.algorithm.ppo.ppo_session import PPOSession
+    from mindspore_rl.algorithm.ppo.ppo_trainer import PPOTrainer
+    for params in (config.collect_env_params, config.eval_env_params):
+        params["GymEnvironment"]["name"] = _rl_envs.ENV_ID
+    # two environments (its learner squeezes the environment axis away when there is one) in one worker process
+    config.algorithm_config["collect_environment"].update(number=2, num_parallel=1)
+    config.algorithm_config["replay_buffer"]["capacity"] = 40
+    # num_eval_episode is both how often and over how many episodes its EvaluateCallback evaluates
+    config.trainer_params.update(duration=40, num_eval_episode=3, num_save_episode=1000)
+    config.learner_params["iter_times"] = 5
+    session = PPOSession()
+    learner = session.msrl.learner
+    weights = learner.actor_net.trainable_params() + learner.critic_net.trainable_params()
+    before = [p.asnumpy().copy() for p in weights]
+    recorder = _recorder(rl)
+    session.callbacks.append(recorder)
+    session.run(class_type=PPOTrainer, episode=3, duration=40)
+    assert len(recorder.losses) == 3 and all(np.isfinite(recorder.losses)), recorder.losses
+    # 40 steps of a reward in (-24, 0] each (actions are clipped to [-1, 1], targets in [-0.5, 0.5])
+    assert all(-40 * 24 < r < 0 for r in recorder.rewards), recorder.rewards
+    assert recorder.final_eval is not None and np.isfinite(recorder.final_eval) and recorder.final_eval < 0
+    unchanged = [p.name for p, value in zip(weights, before) if np.allclose(p.asnumpy(), value)]
+    assert not unchanged, f"parameters the optimizer left unchanged: {unchanged}"
