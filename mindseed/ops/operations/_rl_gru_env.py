@@ -4,6 +4,7 @@ from mindseed import _checkparam as validator
 from mindseed.common.tensor import Tensor
 from mindseed.ops import functional as F
 from mindseed.ops.operations._base import Primitive
+from mindseed.ops.operations._rnn import set_stacked_rnn_attrs
 
 __all__ = ["CudnnGRU", "EnvCreate", "EnvReset", "EnvStep"]
 
@@ -32,17 +33,7 @@ class CudnnGRU(Primitive):
 
     def __init__(self, input_size, hidden_size, num_layers, has_bias, bidirectional, dropout):
         super().__init__("CudnnGRU")
-        name = self.name
-        self.input_size = validator.check_positive_int(input_size, "input_size", name)
-        self.hidden_size = validator.check_positive_int(hidden_size, "hidden_size", name)
-        self.num_layers = validator.check_positive_int(num_layers, "num_layers", name)
-        self.has_bias = validator.check_value_type("has_bias", has_bias, (bool,), name)
-        self.bidirectional = validator.check_value_type("bidirectional", bidirectional, (bool,), name)
-        validator.check_value_type("dropout", dropout, [float], name)
-        self.dropout = validator.check_float_range(dropout, 0, 1, validator.INC_BOTH, "dropout", name)
-        self.num_directions = 2 if bidirectional else 1
-        self.attrs.update(input_size=input_size, hidden_size=hidden_size, num_layers=num_layers, has_bias=has_bias,
-                          bidirectional=bidirectional, dropout=dropout, num_directions=self.num_directions)
+        set_stacked_rnn_attrs(self, input_size, hidden_size, num_layers, has_bias, bidirectional, dropout)
         self.init_prim_io_names(inputs=["x", "hx", "w"], outputs=["y", "hy", "reserve", "state"])
 
     def _pieces(self):
