@@ -11,7 +11,7 @@ __all__ = [
     "byte", "short", "intc", "intp", "int_", "long", "ubyte", "ushort", "uintc", "uintp", "uint",
     "half", "single", "double", "float_", "cfloat", "cdouble", "number", "tensor_type", "string",
     "type_none", "list_", "tuple_",
-    "dtype_to_nptype", "dtype_to_pytype", "pytype_to_dtype", "get_py_obj_dtype",
+    "dtype_to_nptype", "type_size_in_bytes", "dtype_to_pytype", "pytype_to_dtype", "get_py_obj_dtype",
     "int_type", "uint_type", "float_type", "signed_type", "complex_type", "all_types", "number_type",
     "QuantDtype",
 ]
@@ -121,6 +121,14 @@ _NP = {
     complex64: np.complex64, complex128: np.complex128,
 }
 _FROM_NP = {np.dtype(v): k for k, v in _NP.items()}
+
+
+def type_size_in_bytes(dtype):
+    """The size in bytes of one element of `dtype` (a bool takes 1)."""
+    if not isinstance(dtype, Number):
+        raise TypeError("The argument `dtype` should be instance of mindspore.dtype, but got "
+                        f"{type(dtype).__name__}.")
+    return max(dtype.bits // 8, 1)
 
 
 def dtype_to_nptype(type_):

@@ -1,10 +1,14 @@
 """`mindspore.train._utils`: helpers of MindSpore's training code that packages built on it import
 (mindspore-xai checks its arguments with `check_value_type`; mindformers' checkpoint savers ask which rank saves which
-parameter with `get_parameter_redundancy` and `remove_param_redundancy`)."""
+parameter with `get_parameter_redundancy` and `remove_param_redundancy`; mindspore-rl makes its checkpoint directory
+with `_make_directory`)."""
 import math
+import os
 from collections.abc import Iterable
 
-__all__ = ["check_value_type", "get_parameter_redundancy", "remove_param_redundancy"]
+__all__ = ["check_value_type", "get_parameter_redundancy", "remove_param_redundancy", "_make_directory"]
+
+_MAX_PATH_LENGTH = 1024
 
 
 def check_value_type(arg_name, arg_value, valid_types):
@@ -79,3 +83,25 @@ def remove_param_redundancy(param_redundancy_dict, keep_redundancy=1):
             for k, name in enumerate(names):
                 result.setdefault(ranks[k % len(ranks)], set()).add(name)
     return result
+
+
+def _make_directory(path, arg_name="path"):
+    """The real path of the directory `path`, made (mode 0o700, with its parents) when missing, with MindSpore's
+    checks: TypeError for a path that is not a str, ValueError for a blank or too long one, NotADirectoryError
+    when it names a file."""
+    if not isinstance(path, str):
+        raise TypeError(f"The {arg_name} is invalid, the type should be string.")
+    if not path.strip():
+        raise ValueError(f"The {arg_name} is invalid, it should be non-blank.")
+    path = os.path.realpath(path)
+    if len(path) > _MAX_PATH_LENGTH:
+        raise ValueError(f"The {arg_name} length is too long, it should be limited in {_MAX_PATH_LENGTH}.")
+    if os.path.exists(path):
+        if not os.path.isdir(path):
+            raise NotADirectoryError(f"The path({path}) is a file path, it should be a directory path.")
+        return path
+    try:
+        os.makedirs(path, mode=0o700, exist_ok=True)
+    except PermissionError as e:
+        raise TypeError("No write permission on the directory.") from e
+    return path

@@ -27,6 +27,7 @@ from mindseed.ops.operations._mint_prims import *  # noqa: F401,F403
 from mindseed.ops.operations._moe_prims import *  # noqa: F401,F403
 from mindseed.ops.operations._image_prims import *  # noqa: F401,F403
 from mindseed.ops.operations._custom_builder import *  # noqa: F401,F403
+from mindseed.ops.operations.rl_ops import *  # noqa: F401,F403
 from mindseed.ops import _api
 
 globals().update(_api.classes())   # the thin classes, generated from the primitives' rows

@@ -257,7 +257,16 @@ def _float_status(x):
 
 def _py_func(*inputs, fn=REQUIRED, in_types=REQUIRED, in_shapes=REQUIRED, out_types=REQUIRED, out_shapes=REQUIRED,
              stateful=True):
-    outs = fn(*[_host(x) for x in inputs])
+    # as MindSpore's kernel: each input reaches fn as its declared shape and dtype, a Python scalar where that
+    # shape is () (an action (1,) declared () arrives as an int)
+    if not len(inputs) == len(in_types) == len(in_shapes):
+        raise ValueError(f"For 'PyFunc', the number of inputs ({len(inputs)}), of 'in_types' ({len(in_types)}) and of "
+                         f"'in_shapes' ({len(in_shapes)}) must be the same.")
+    args = []
+    for x, t, shape in zip(inputs, in_types, in_shapes):
+        arr = _host(x).astype(mstype.dtype_to_nptype(t), copy=False)
+        args.append(arr.reshape(-1)[0].item() if tuple(shape) == () else arr.reshape(tuple(shape)))
+    outs = fn(*args)
     outs = outs if isinstance(outs, (tuple, list)) else (outs,)
     return tuple(Tensor(np.asarray(o).reshape(s), t) for o, t, s in zip(outs, out_types, out_shapes))
 

@@ -15,6 +15,21 @@ from mindseed.ops.operations._base import Primitive
 __all__ = ["LSTM", "BasicLSTMCell", "DynamicRNN", "DynamicGRUV2"]
 
 
+def set_stacked_rnn_attrs(prim, input_size, hidden_size, num_layers, has_bias, bidirectional, dropout):
+    """Check and set the attributes of a stacked-RNN primitive (LSTM, CudnnGRU), with MindSpore's errors."""
+    name = prim.name
+    prim.input_size = validator.check_positive_int(input_size, "input_size", name)
+    prim.hidden_size = validator.check_positive_int(hidden_size, "hidden_size", name)
+    prim.num_layers = validator.check_positive_int(num_layers, "num_layers", name)
+    prim.has_bias = validator.check_value_type("has_bias", has_bias, (bool,), name)
+    prim.bidirectional = validator.check_value_type("bidirectional", bidirectional, (bool,), name)
+    validator.check_value_type("dropout", dropout, [float], name)
+    prim.dropout = validator.check_float_range(dropout, 0, 1, validator.INC_BOTH, "dropout", name)
+    prim.num_directions = 2 if bidirectional else 1
+    for k in ("input_size", "hidden_size", "num_layers", "has_bias", "bidirectional", "dropout", "num_directions"):
+        prim.attrs[k] = getattr(prim, k)
+
+
 class LSTM(Primitive):
     """Multi-layer (bidirectional) LSTM over a whole sequence: `(x, h, c, w)` -> (output, h_n, c_n, reserve, state).
 
@@ -33,19 +48,10 @@ class LSTM(Primitive):
 
     def __init__(self, input_size, hidden_size, num_layers, has_bias, bidirectional, dropout, proj_size=0):
         super().__init__("LSTM")
-        name = self.name
-        self.input_size = validator.check_positive_int(input_size, "input_size", name)
-        self.hidden_size = validator.check_positive_int(hidden_size, "hidden_size", name)
-        self.proj_size = validator.check_int_range(proj_size, 0, hidden_size, validator.INC_LEFT, "proj_size", name)
-        self.num_layers = validator.check_positive_int(num_layers, "num_layers", name)
-        self.has_bias = validator.check_value_type("has_bias", has_bias, (bool,), name)
-        self.bidirectional = validator.check_value_type("bidirectional", bidirectional, (bool,), name)
-        validator.check_value_type("dropout", dropout, [float], name)
-        self.dropout = validator.check_float_range(dropout, 0, 1, validator.INC_BOTH, "dropout", name)
-        self.num_directions = 2 if bidirectional else 1
-        for k in ("input_size", "hidden_size", "num_layers", "has_bias", "bidirectional", "dropout", "proj_size",
-                  "num_directions"):
-            self.attrs[k] = getattr(self, k)
+        set_stacked_rnn_attrs(self, input_size, hidden_size, num_layers, has_bias, bidirectional, dropout)
+        self.proj_size = validator.check_int_range(proj_size, 0, hidden_size, validator.INC_LEFT, "proj_size",
+                                                   self.name)
+        self.attrs["proj_size"] = proj_size
         self.init_prim_io_names(inputs=["x", "h", "c", "w"], outputs=["y", "h", "c", "reserve", "state"])
 
     def _weight_size(self):
