@@ -192,6 +192,8 @@ def _ms_max(*args, **kwargs):
 def _print_text(obj):
     """One argument as MindSpore's graph-mode Print shows it."""
     import numpy as np  # noqa: PLC0415
+    if isinstance(obj, (np.ndarray, np.generic)):
+        return str(obj)     # a numpy value of the graph (JIT Fallback) prints as numpy shows it
     if not isinstance(obj, Tensor) and hasattr(obj, "shape") and hasattr(obj, "dtype"):
         obj = Tensor._from_raw(obj)
     if isinstance(obj, Tensor):

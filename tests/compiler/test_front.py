@@ -131,3 +131,16 @@ def test_shadowed_builtin_names_are_left_alone():
     def f(x):
         return x + len(max(x))
     np.testing.assert_allclose(f(t([1.0])).asnumpy(), [5.0])
+
+
+def test_print_of_a_numpy_value_inside_a_graph_shows_numpy_text(capsys):
+    @ms.jit
+    def show():
+        arr = np.array([[1, 2], [3, 4]])
+        print(arr[:, None])
+        print(arr[0, 1])
+        return 0
+
+    assert show() == 0
+    out = capsys.readouterr().out
+    assert str(np.array([[1, 2], [3, 4]])[:, None]) in out and "\n2\n" in "\n" + out
