@@ -454,26 +454,34 @@ class Lowered:
         a = node.attrs
         pt, pl = a["pads"][0], a["pads"][2]
         n, xb = self.image(x)
+        used = 0        # scratch floats holding the converted input
         if x.id in self.blocked:
             icb = _blocks(c)
         else:
             icb = (c + 7) // 8
-            self.scratch_floats = max(self.scratch_floats, n * icb * (h + 2 * _BORDER) * (wd + 2 * _BORDER) * 8)
+            used = n * icb * (h + 2 * _BORDER) * (wd + 2 * _BORDER) * 8
+            self.scratch_floats = max(self.scratch_floats, used)
             self.emit(f"mscg_to_blocked({xb}, {n}, {c}, {h}, {wd}, {icb}, {_BORDER}, S);")
             xb = "S"
         ocb = _blocks(o)
-        packed = np.zeros((ocb * 8, icb * 8, kh, kw), np.float32)
+        packed = np.zeros((ocb * 8, icb * 8, kh, kw), np.float64 if _winograd(node) else np.float32)
         packed[:o, :c] = wa
-        packed = packed.reshape(ocb // 2, 2, 8, icb, 8, kh, kw).transpose(0, 3, 5, 6, 4, 1, 2)
         bias = np.zeros(ocb * 8, np.float32)
         b = node.inputs[2] if len(node.inputs) > 2 else None
         if b is not None and not (isinstance(b, Const) and b.value is None):
             bias[:o] = self._weight(node, b, "bias").reshape(-1)
         res = node.inputs[3] if len(node.inputs) > 3 else None
+        tail = f"{int(bool(a.get('relu')))}, {self.image(res)[1] if res is not None else 0}"
+        if _winograd(node):
+            self.scratch_floats = max(self.scratch_floats, used + _WG_SCRATCH(icb, ocb))
+            self.emit(f"mscg_conv3x3_winograd({xb}, {n}, {icb}, {h}, {wd}, "
+                      f"(W + {self.const(None, _winograd_weight(packed)) // 4}), (W + {self.const(None, bias) // 4}), "
+                      f"{ocb}, {_BORDER}, {self.image(out)[1]}, {tail}, S + {used});")
+            return
+        packed = packed.reshape(ocb // 2, 2, 8, icb, 8, kh, kw).transpose(0, 3, 5, 6, 4, 1, 2)
         self.emit(f"mscg_conv2d_blocked({xb}, {n}, {icb}, {h}, {wd}, (W + {self.const(None, packed) // 4}), "
                   f"(W + {self.const(None, bias) // 4}), {ocb}, {kh}, {kw}, {a['stride'][0]}, {pt}, {pl}, {_BORDER}, "
-                  f"{self.image(out)[1]}, {out.shape[2]}, {out.shape[3]}, {int(bool(a.get('relu')))}, "
-                  f"{self.image(res)[1] if res is not None else 0});")
+                  f"{self.image(out)[1]}, {out.shape[2]}, {out.shape[3]}, {tail});")
 
     def _gemm(self, m, n, k, a, b, y, bias_col="0", relu=False, packed=False):
         """y = a b (+ bias_col) [ReLU]; b a constant packed in panels (`_packed`) or a value packed at run time."""
@@ -604,6 +612,30 @@ def _blocked_conv(node):
     return node.prim is conv_p and len(node.outputs) == 1 and len(node.outputs[0].shape or ()) == 4 \
         and a["groups"] == 1 and tuple(a["dilation"]) == (1, 1) and a["stride"][0] == a["stride"][1] \
         and all(0 <= p <= _BORDER for p in a["pads"]) and isinstance(node.inputs[1], Const)
+
+
+# Winograd F(2x2, 3x3) (runtime_winograd.c): the weight's transform G g G^T, the scratch of MSCG_WG_SCRATCH
+_WG_G = np.array([[1, 0, 0], [0.5, 0.5, 0.5], [0.5, -0.5, 0.5], [0, 0, 1]])
+
+
+def _WG_SCRATCH(icb, ocb):  # noqa: N802 -- the C macro's name
+    return 16 * 12 * 8 * (icb + ocb)
+
+
+def _winograd(node):
+    """A blocked convolution computed by Winograd's F(2x2, 3x3): 3x3, stride 1, padding 1 on every side, an even
+    output height and width."""
+    a, (h, w) = node.attrs, node.outputs[0].shape[2:]
+    return _shape(node.inputs[1])[2:] == (3, 3) and tuple(a["stride"]) == (1, 1) \
+        and tuple(a["pads"]) == (1, 1, 1, 1) and h % 2 == 0 and w % 2 == 0
+
+
+def _winograd_weight(g):
+    """(OC, IC, 3, 3) padded to blocks (float64) -> U = G g G^T as mscg_conv3x3_winograd reads it: [16 positions of
+    the 4x4 transform][OC/16 pairs of blocks][IC][16 output channels], rounded to float32 once."""
+    oc, ic = g.shape[:2]
+    u = np.einsum("ai,ocij,bj->abco", _WG_G, g, _WG_G).reshape(16, ic, oc // 16, 16)
+    return u.transpose(0, 2, 1, 3).astype(np.float32)
 
 
 def _spatial_mean(node):

@@ -44,6 +44,22 @@ MSCG_FN void mscg_blocked_mean(const float *xb, int N, int C, int H, int W, int 
         }
 }
 
+/* Zero the border of one blocked image (CB blocks of OPH x OPW positions, border B): B rows above and below, B
+ * columns left and right. */
+MSCG_FN void mscg_blocked_border(float *y, int CB, int OPH, int OPW, int B)
+{
+    const long y_block = (long)OPH * OPW * 8;
+    int cb, oh, i;
+    for (cb = 0; cb < CB; cb++) {
+        float *yb = y + cb * y_block;
+        for (i = 0; i < B * OPW * 8; i++)
+            yb[i] = yb[(long)(OPH - B) * OPW * 8 + i] = 0.0f;
+        for (oh = B; oh < OPH - B; oh++)
+            for (i = 0; i < B * 8; i++)
+                yb[(long)oh * OPW * 8 + i] = yb[((long)oh * OPW + OPW - B) * 8 + i] = 0.0f;
+    }
+}
+
 #ifdef MSCG_VECTOR
 /* one output position's vector of 8 channels: + bias (+ the residual) [then ReLU], stored */
 #define MSCG_BL_STORE(acc, bv, dst, rsrc)                                                                    \
@@ -113,7 +129,7 @@ MSCG_FN void mscg_conv2d_blocked(const float *x, int N, int ICB, int H, int W, c
     const long icb_stride = (long)(H + 2 * B) * PW * 8, y_block = (long)OPH * OPW * 8;
     const long w_pair = (long)ICB * KH * KW * 128;
     const int P = OH * OW;
-    int n, ob, oh, p, i;
+    int n, ob, p, i;
     for (n = 0; n < N; n++) {
         const float *xn = x + (long)n * ICB * icb_stride;
         float *yn = y + (long)n * OCB * y_block;
@@ -156,13 +172,6 @@ MSCG_FN void mscg_conv2d_blocked(const float *x, int N, int ICB, int H, int W, c
 #endif
             }
         }
-        for (ob = 0; ob < OCB; ob++) {          /* the border: B rows above and below, B columns left and right */
-            float *yb = yn + ob * y_block;
-            for (i = 0; i < B * OPW * 8; i++)
-                yb[i] = yb[(long)(OPH - B) * OPW * 8 + i] = 0.0f;
-            for (oh = B; oh < OPH - B; oh++)
-                for (i = 0; i < B * 8; i++)
-                    yb[(long)oh * OPW * 8 + i] = yb[((long)oh * OPW + OPW - B) * 8 + i] = 0.0f;
-        }
+        mscg_blocked_border(yn, OCB, OPH, OPW, B);
     }
 }
