@@ -95,14 +95,16 @@ def test_arena_is_the_memory_plan_and_predict_does_not_allocate(tmp_path, nets):
     predict = source[source.index("int resnet20_predict("):]
     assert "malloc" not in predict and "free(" not in predict
     # 19 + 2 projections, all in the blocked layout (8 channels a vector, a zero border: padding read in place):
-    # the input converted once, the global average pool reads the last block directly
-    assert predict.count("mscg_conv2d_blocked(") == 21 and "mscg_conv2d(" not in predict
+    # the input converted once, the global average pool reads the last block directly; the 17 of stride 1 by
+    # Winograd's F(2x2, 3x3), the 2 of stride 2 and the 2 1x1 projections direct
+    assert predict.count("mscg_conv3x3_winograd(") == 17 and predict.count("mscg_conv2d_blocked(") == 4
+    assert "mscg_conv2d(" not in predict
     assert predict.count("mscg_to_blocked(") == 1 and predict.count("mscg_blocked_mean(") == 1
     assert "mscg_gemm(1, 10, 64," in predict
     # the 9 residual additions (and their ReLUs) run in the epilogue of the convolution before them
     assert "fmaxf(a + b, 0.0f)" not in predict and "+ b" not in predict
-    assert sum(call.split(");")[0].rsplit(",", 1)[1].strip() != "0"
-               for call in predict.split("mscg_conv2d_blocked(")[1:]) == 9
+    assert sum(call.split(");")[0].rsplit(",", 2)[1].strip() != "0"      # (..., relu, res, scratch)
+               for call in predict.split("mscg_conv3x3_winograd(")[1:]) == 9
     assert "BatchNorm" not in predict          # folded into the convolutions
 
 
@@ -174,12 +176,18 @@ class _Blocked(ms.nn.Cell):
 
 
 @pytest.mark.parametrize("mixed", [False, True])
-def test_blocked_convolutions_equal_mindseed(tmp_path, mixed):
+@pytest.mark.parametrize("size", [(11, 9), (12, 20), (10, 14)])
+def test_blocked_convolutions_equal_mindseed(tmp_path, mixed, size):
+    """The blocked convolutions; those of 3x3, stride 1, padding 1 with an even output height and width by
+    Winograd's F(2x2, 3x3): at 12x20 a, b and c (60 tiles of 2x2: whole chunks of 12; c's 4x8 output: 8 tiles, a
+    partial chunk), at 10x14 a and b (35 tiles: a last chunk of 11, register tiles of 6 and 5), at 11x9 none."""
     net = _nets._det_init(ms, _Blocked(mixed))
-    x = np.random.RandomState(5).randn(3, 3, 11, 9).astype(np.float32)
+    x = np.random.RandomState(5).randn(3, 3, *size).astype(np.float32)
     out = _build(tmp_path, net, [x], "blocked")
     predict = (out / "blocked.c").read_text().split("int blocked_predict(")[1]
-    assert predict.count("mscg_conv2d_blocked(") == (2 if mixed else 6)
+    winograd = {(11, 9): 0, (12, 20): 1 if mixed else 3, (10, 14): 0 if mixed else 2}[size]
+    assert predict.count("mscg_conv3x3_winograd(") == winograd
+    assert predict.count("mscg_conv2d_blocked(") == (2 if mixed else 6) - winograd
     assert predict.count("mscg_to_blocked(") == 1 and predict.count("mscg_blocked_mean(") == 1
     # the blocked run goes image by image (its activations sized for one image), converting its input's image n
     assert predict.count("for (long n = 0; n < 3; n++) {") == 1 and "+ n * " in predict.split("mscg_to_blocked(")[1]
