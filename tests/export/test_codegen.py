@@ -414,9 +414,70 @@ def test_unknown_operator_names_the_node(tmp_path):
                                                    r"kernel"):
         codegen.generate(str(tmp_path / "floor.mindir"), str(tmp_path / "out"))
     assert not (tmp_path / "out").exists()
-    # MindSpore's file with an `if` and a `while` on tensor values
-    with pytest.raises(codegen.CodegenError, match=r"control.mindir', node %\d+ \(If\): control flow"):
-        codegen.generate(os.path.join(FIXTURES, "control.mindir"), str(tmp_path / "out"))
+
+    class FloorInBranch(ms.nn.Cell):
+        def construct(self, x):
+            if x.sum() > 0:
+                x = ms.ops.floor(x)
+            return x + 1.0
+
+    ms.export(FloorInBranch(), ms.Tensor(np.ones((2, 3), np.float32)), file_name=str(tmp_path / "branch"))
+    with pytest.raises(codegen.CodegenError, match=r"branch.mindir', node %\d+ \(Floor\): the operator Floor"):
+        codegen.generate(str(tmp_path / "branch.mindir"), str(tmp_path / "out"))
+
+
+class _Loops(ms.nn.Cell):
+    """A bounded while over tensor conditions (an iteration bound given as an input and a logical and), with an if
+    inside whose branch reads a weight (carried by MindIR's loop as a constant), a swap of carried values, and an if
+    after the loop with a branch returning its operand unchanged."""
+
+    def __init__(self):
+        super().__init__()
+        self.d = ms.nn.Dense(4, 4)
+
+    def construct(self, x, bound):
+        i = bound * 0
+        y = x
+        while ms.ops.logical_and(i < bound, (y * y).sum() < 100):
+            if y.mean() > 0:
+                y = ms.ops.tanh(self.d(y)) * 3
+            else:
+                y = y * 0.5 + 1
+            y, x = x + y + 1, y
+            i = i + 1
+        z = x + y
+        if z.max() > 2:
+            z = z - 2
+        return z, i
+
+
+def test_control_flow_equals_mindseed(tmp_path):
+    """If and While on tensor values as C if / for (;;) (`_control`): outputs equal mindseed's for inputs taking
+    each branch and running the loop 0 to `bound` times; MindSpore's own file with an if and a while too."""
+    net = _nets._det_init(ms, _Loops())
+    x0, b0 = np.zeros((3, 4), np.float32), np.array(1, np.float32)
+    out = _build(tmp_path, net, [x0, b0], "loops")
+    predict = (out / "loops.c").read_text().split("int loops_predict(")[1]
+    assert predict.count("for (;;) {") == 1 and predict.count("break;") == 1 and predict.count("} else {") == 2
+    iterations = set()
+    for seed, scale, bound in ((0, 1, 5), (1, 1, 0), (2, 10, 3), (3, -2, 7), (4, 0.1, 2), (5, 3, 9)):
+        x = (np.random.RandomState(seed).randn(3, 4) * scale).astype(np.float32)
+        b = np.array(bound, np.float32)
+        rc, got, _, err = _run(out, "loops", [x, b])
+        assert rc == 0, err
+        want = _nets.outputs(net(ms.Tensor(x), ms.Tensor(b)))
+        _check(got, want)
+        iterations.add((int(want[1]), bound))
+    assert {0} < {i for i, _ in iterations} and any(0 < i < b for i, b in iterations) \
+        and any(i == b > 0 for i, b in iterations)
+    fixture = tmp_path / "ms_control"
+    codegen.generate(os.path.join(FIXTURES, "control.mindir"), str(fixture), name="control")
+    r = subprocess.run(["make", "-s", "-C", str(fixture)], capture_output=True, text=True, timeout=600)
+    assert r.returncode == 0, r.stdout + r.stderr
+    with np.load(os.path.join(FIXTURES, "expected.npz"), allow_pickle=False) as f:
+        rc, got, _, err = _run(fixture, "control", [f["control_x"]])
+        assert rc == 0, err
+        _check(got, [f["control_y0"]])
 
 
 def test_command_line(tmp_path, nets):

@@ -324,7 +324,7 @@ def _force_native(monkeypatch):
 
 
 @pytest.mark.skipif(shutil.which("gcc") is None, reason="the native path builds the generated C with gcc")
-@pytest.mark.parametrize("name,batch", [("lenet", 1), ("resnet", 3)])
+@pytest.mark.parametrize("name,batch", [("lenet", 1), ("resnet", 3), ("control", 3)])
 def test_native_path_equals_eager(tmp_path, nets, monkeypatch, name, batch):
     """The model compiled to C and loaded as a library runs predict when it measures faster: timed as the faster
     here, it gives eager's outputs, on new data too."""
@@ -380,13 +380,19 @@ def test_native_path_takes_int32_token_ids(tmp_path, nets, monkeypatch, name):
     assert build_native(path, [x.astype(np.int64)]) is None
 
 
+class _Floor(ms.nn.Cell):
+    def construct(self, x):
+        return ms.ops.floor(x * 4.0) + x
+
+
 def test_native_path_falls_back(tmp_path, nets, monkeypatch):
-    """No C translation (control flow), or no C compiler: build_native gives None and predict runs the kernels."""
+    """No C translation (an operator without a C kernel), or no C compiler: build_native gives None and predict
+    runs the kernels."""
     from mindseed.lite import _native  # noqa: PLC0415
-    net, x = nets["control"]
-    ms.export(net, ms.Tensor(x), file_name=str(tmp_path / "control"))
-    assert _native.build_native(str(tmp_path / "control.mindir"), [x]) is None
-    model, inputs = _exported(tmp_path, net, x, "control")
+    net, x = _Floor(), nets["mlp"][1]
+    ms.export(net, ms.Tensor(x), file_name=str(tmp_path / "floor"))
+    assert _native.build_native(str(tmp_path / "floor.mindir"), [x]) is None
+    model, inputs = _exported(tmp_path, net, x, "floor")
     np.testing.assert_allclose(model.predict(inputs)[0].get_data_to_numpy(), net(ms.Tensor(x)).asnumpy(),
                                rtol=1e-5, atol=1e-5)
     assert model.uses_native() == [False] and model.native_arena_bytes() == [None]
