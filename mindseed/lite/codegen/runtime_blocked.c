@@ -112,6 +112,19 @@ static inline __attribute__((always_inline)) void mscg_bl_tile(const int NP, int
     }
 }
 
+/* CALL(np) with np (1..6) a constant: each register tile width its own inlined copy */
+#define MSCG_BY_WIDTH(np, CALL)                                                                              \
+    do {                                                                                                     \
+        switch (np) {                                                                                        \
+        case 6: CALL(6); break;                                                                              \
+        case 5: CALL(5); break;                                                                              \
+        case 4: CALL(4); break;                                                                              \
+        case 3: CALL(3); break;                                                                              \
+        case 2: CALL(2); break;                                                                              \
+        default: CALL(1); break;                                                                             \
+        }                                                                                                    \
+    } while (0)
+
 #define MSCG_BL_CALL(np)                                                                                     \
     mscg_bl_tile(np, ICB, KH, KW, icb_stride, PW, xn, xo, wp, bias + 8 * ob,                                  \
                  rn ? rn + ob * y_block : 0, yn + ob * y_block, yo, y_block, relu)
@@ -145,14 +158,7 @@ MSCG_FN void mscg_conv2d_blocked(const float *x, int N, int ICB, int H, int W, c
             for (ob = 0; ob < OCB; ob += 2) {
                 const float *wp = w + ob / 2 * w_pair;
 #ifdef MSCG_VECTOR
-                switch (np) {
-                case 6: MSCG_BL_CALL(6); break;
-                case 5: MSCG_BL_CALL(5); break;
-                case 4: MSCG_BL_CALL(4); break;
-                case 3: MSCG_BL_CALL(3); break;
-                case 2: MSCG_BL_CALL(2); break;
-                default: MSCG_BL_CALL(1); break;
-                }
+                MSCG_BY_WIDTH(np, MSCG_BL_CALL);
 #else
                 for (i = 0; i < 16 * np; i++) {
                     const int blk = i % 16 / 8, lane = i % 8, j = i / 16;

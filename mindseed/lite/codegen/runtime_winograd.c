@@ -190,16 +190,8 @@ MSCG_FN void mscg_conv3x3_winograd(const float *x, int N, int ICB, int H, int W,
                 for (ob = 0; ob < OCB; ob += 2) {
                     const float *up = u + ((long)p * (OCB / 2) + ob / 2) * IC * 16;
 #ifdef MSCG_VECTOR
-                    for (t = 0; t < nt; t += 6) {
-                        switch (nt - t < 6 ? nt - t : 6) {
-                        case 6: MSCG_WG_CALL(6); break;
-                        case 5: MSCG_WG_CALL(5); break;
-                        case 4: MSCG_WG_CALL(4); break;
-                        case 3: MSCG_WG_CALL(3); break;
-                        case 2: MSCG_WG_CALL(2); break;
-                        default: MSCG_WG_CALL(1); break;
-                        }
-                    }
+                    for (t = 0; t < nt; t += 6)
+                        MSCG_BY_WIDTH(nt - t < 6 ? nt - t : 6, MSCG_WG_CALL);
 #else
                     int c, k;
                     for (t = 0; t < nt; t++)
