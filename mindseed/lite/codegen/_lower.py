@@ -1,11 +1,11 @@
 """An inference graph (the Lite runtime's: weights bound and folded) lowered to the C statements of `predict`.
 
 Every value of the graph is a float32 tensor with a static shape (or int32 indices, or booleans stored as 0 / 1
-floats). A value lives in the arena at the offset the
-memory plan gives its buffer (in-place kernels and reshapes share their input's buffer), a graph input is the
-caller's pointer, a constant is a slice of the weights blob (64-byte aligned). Each node becomes a call of a
-kernel of `runtime.c` (convolution, matrix product, pooling, softmax) or an inline loop nest (elementwise
-operators with broadcasting, transposes, reductions) whose extents and strides are constants the compiler sees.
+floats). A value lives in the arena at the offset the memory plan gives its buffer (in-place kernels and reshapes
+share their input's buffer), a graph input is the caller's pointer, a constant is a slice of the weights blob
+(64-byte aligned). Each node becomes a call of a kernel of `runtime.c` (convolution, matrix product, pooling,
+softmax) or an inline loop nest (elementwise operators with broadcasting, transposes, reductions) whose extents and
+strides are constants the compiler sees.
 """
 import numpy as np
 
