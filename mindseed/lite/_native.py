@@ -3,10 +3,10 @@ time, residual additions and ReLUs in the convolutions' epilogues, a static aren
 with the system C compiler and called through ctypes.
 
 `build_native(model_path, arrays)` returns a `NativeModel` for the inputs' shapes, or None when the model has no C
-translation (an operator without a C kernel, control flow, a non-float32 value), no C compiler is found, or the
-build fails: the caller keeps its kernel path then. Each NativeModel is its own library, loaded from its own
-(then removed) file: the generated code keeps its state in static variables, so models and ModelParallelRunner
-workers never share state.
+translation (an operator without a C kernel, control flow, a value neither float32 nor int32 index), no C compiler
+is found, or the build fails: the caller keeps its kernel path then. Each NativeModel is its own library, loaded
+from its own (then removed) file: the generated code keeps its state in static variables, so models and
+ModelParallelRunner workers never share state.
 """
 import ctypes
 import os
@@ -18,20 +18,21 @@ import numpy as np
 
 __all__ = ["NativeModel", "build_native"]
 
+_INPUT_DTYPES = (np.dtype(np.float32), np.dtype(np.int32))     # what the generated C's predict takes
 _CFLAGS = ["-O3", "-std=c99", "-ffp-contract=fast", "-march=native", "-shared", "-fPIC"]
 
 
 class NativeModel:
-    """The generated C of one input signature: `run(*float32 arrays) -> [arrays]` (fresh outputs each call);
-    `arena_bytes`, its static activation arena."""
+    """The generated C of one input signature: `run(*arrays) -> [float32 arrays]` (fresh outputs each call; each
+    input float32, or int32 where the C takes indices, as `in_dtypes`); `arena_bytes`, its static activation arena."""
 
-    def __init__(self, lib, out_shapes, arena_bytes):
-        self._lib, self.out_shapes, self.arena_bytes = lib, out_shapes, arena_bytes
+    def __init__(self, lib, in_dtypes, out_shapes, arena_bytes):
+        self._lib, self.in_dtypes, self.out_shapes, self.arena_bytes = lib, in_dtypes, out_shapes, arena_bytes
         self._predict = lib.model_predict
         self._predict.restype = ctypes.c_int
 
     def run(self, *arrays):
-        ins = [np.ascontiguousarray(a, np.float32) for a in arrays]
+        ins = [np.ascontiguousarray(a, dt) for a, dt in zip(arrays, self.in_dtypes)]
         outs = [np.empty(s, np.float32) for s in self.out_shapes]
         rc = self._predict(*[a.ctypes.data_as(ctypes.c_void_p) for a in ins + outs])
         if rc != 0:
@@ -56,7 +57,8 @@ def build_native(model_path, arrays):
     """The MindIR file `model_path` compiled to C for the shapes of `arrays` (numpy), or None (see the module)."""
     from mindseed.lite import codegen  # noqa: PLC0415 -- codegen imports the Lite compiler
     cc = _compiler()
-    if cc is None or not arrays or any(np.dtype(a.dtype) != np.float32 or a.ndim == 0 for a in arrays):
+    if cc is None or not arrays or any(
+            np.dtype(a.dtype) not in _INPUT_DTYPES or a.ndim == 0 for a in arrays):
         return None
     folder = tempfile.mkdtemp(prefix="mindseed_lite_")
     try:
@@ -76,14 +78,19 @@ def build_native(model_path, arrays):
     finally:        # the library is mapped and its weights read: the files are not needed any more
         shutil.rmtree(folder, ignore_errors=True)
     arena = [line.split()[2] for line in header.splitlines() if line.startswith("#define MODEL_ARENA_BYTES ")]
-    return NativeModel(lib, _output_shapes(header), int(arena[0]))
+    ins = _declared(header, "input")
+    if [np.dtype(dt) for dt, _ in ins] != [np.dtype(a.dtype) for a in arrays]:
+        return None     # an input the C takes in another type (an int32 one read as floats, say): kernels only
+    return NativeModel(lib, [dt for dt, _ in ins], [s for _, s in _declared(header, "output")], int(arena[0]))
 
 
-def _output_shapes(header):
-    """The outputs' shapes from the generated header's comments ("/* output k: float32 [d0, d1] (...) */")."""
-    shapes = []
+def _declared(header, kind):
+    """(dtype, shape) of each input or output from the generated header's comments ("/* output k: float32 [d0,
+    d1] (...) */")."""
+    found = []
     for line in header.splitlines():
-        if line.startswith("/* output "):
+        if line.startswith(f"/* {kind} "):
+            dtype = line.split(":", 1)[1].split()[0]
             dims = line.split("[", 1)[1].split("]", 1)[0]
-            shapes.append(tuple(int(d) for d in dims.split(",") if d.strip()))
-    return shapes
+            found.append((np.dtype(dtype), tuple(int(d) for d in dims.split(",") if d.strip())))
+    return found

@@ -95,14 +95,16 @@ def test_arena_is_the_memory_plan_and_predict_does_not_allocate(tmp_path, nets):
     predict = source[source.index("int resnet20_predict("):]
     assert "malloc" not in predict and "free(" not in predict
     # 19 + 2 projections, all in the blocked layout (8 channels a vector, a zero border: padding read in place):
-    # the input converted once, the global average pool reads the last block directly
-    assert predict.count("mscg_conv2d_blocked(") == 21 and "mscg_conv2d(" not in predict
+    # the input converted once, the global average pool reads the last block directly; the 17 of stride 1 by
+    # Winograd's F(2x2, 3x3), the 2 of stride 2 and the 2 1x1 projections direct
+    assert predict.count("mscg_conv3x3_winograd(") == 17 and predict.count("mscg_conv2d_blocked(") == 4
+    assert "mscg_conv2d(" not in predict
     assert predict.count("mscg_to_blocked(") == 1 and predict.count("mscg_blocked_mean(") == 1
     assert "mscg_gemm(1, 10, 64," in predict
     # the 9 residual additions (and their ReLUs) run in the epilogue of the convolution before them
     assert "fmaxf(a + b, 0.0f)" not in predict and "+ b" not in predict
-    assert sum(call.split(");")[0].rsplit(",", 1)[1].strip() != "0"
-               for call in predict.split("mscg_conv2d_blocked(")[1:]) == 9
+    assert sum(call.split(");")[0].rsplit(",", 2)[1].strip() != "0"      # (..., relu, res, scratch)
+               for call in predict.split("mscg_conv3x3_winograd(")[1:]) == 9
     assert "BatchNorm" not in predict          # folded into the convolutions
 
 
@@ -174,12 +176,18 @@ class _Blocked(ms.nn.Cell):
 
 
 @pytest.mark.parametrize("mixed", [False, True])
-def test_blocked_convolutions_equal_mindseed(tmp_path, mixed):
+@pytest.mark.parametrize("size", [(11, 9), (12, 20), (10, 14)])
+def test_blocked_convolutions_equal_mindseed(tmp_path, mixed, size):
+    """The blocked convolutions; those of 3x3, stride 1, padding 1 with an even output height and width by
+    Winograd's F(2x2, 3x3): at 12x20 a, b and c (60 tiles of 2x2: whole chunks of 12; c's 4x8 output: 8 tiles, a
+    partial chunk), at 10x14 a and b (35 tiles: a last chunk of 11, register tiles of 6 and 5), at 11x9 none."""
     net = _nets._det_init(ms, _Blocked(mixed))
-    x = np.random.RandomState(5).randn(3, 3, 11, 9).astype(np.float32)
+    x = np.random.RandomState(5).randn(3, 3, *size).astype(np.float32)
     out = _build(tmp_path, net, [x], "blocked")
     predict = (out / "blocked.c").read_text().split("int blocked_predict(")[1]
-    assert predict.count("mscg_conv2d_blocked(") == (2 if mixed else 6)
+    winograd = {(11, 9): 0, (12, 20): 1 if mixed else 3, (10, 14): 0 if mixed else 2}[size]
+    assert predict.count("mscg_conv3x3_winograd(") == winograd
+    assert predict.count("mscg_conv2d_blocked(") == (2 if mixed else 6) - winograd
     assert predict.count("mscg_to_blocked(") == 1 and predict.count("mscg_blocked_mean(") == 1
     # the blocked run goes image by image (its activations sized for one image), converting its input's image n
     assert predict.count("for (long n = 0; n < 3; n++) {") == 1 and "+ n * " in predict.split("mscg_to_blocked(")[1]
@@ -406,9 +414,70 @@ def test_unknown_operator_names_the_node(tmp_path):
                                                    r"kernel"):
         codegen.generate(str(tmp_path / "floor.mindir"), str(tmp_path / "out"))
     assert not (tmp_path / "out").exists()
-    # MindSpore's file with an `if` and a `while` on tensor values
-    with pytest.raises(codegen.CodegenError, match=r"control.mindir', node %\d+ \(If\): control flow"):
-        codegen.generate(os.path.join(FIXTURES, "control.mindir"), str(tmp_path / "out"))
+
+    class FloorInBranch(ms.nn.Cell):
+        def construct(self, x):
+            if x.sum() > 0:
+                x = ms.ops.floor(x)
+            return x + 1.0
+
+    ms.export(FloorInBranch(), ms.Tensor(np.ones((2, 3), np.float32)), file_name=str(tmp_path / "branch"))
+    with pytest.raises(codegen.CodegenError, match=r"branch.mindir', node %\d+ \(Floor\): the operator Floor"):
+        codegen.generate(str(tmp_path / "branch.mindir"), str(tmp_path / "out"))
+
+
+class _Loops(ms.nn.Cell):
+    """A bounded while over tensor conditions (an iteration bound given as an input and a logical and), with an if
+    inside whose branch reads a weight (carried by MindIR's loop as a constant), a swap of carried values, and an if
+    after the loop with a branch returning its operand unchanged."""
+
+    def __init__(self):
+        super().__init__()
+        self.d = ms.nn.Dense(4, 4)
+
+    def construct(self, x, bound):
+        i = bound * 0
+        y = x
+        while ms.ops.logical_and(i < bound, (y * y).sum() < 100):
+            if y.mean() > 0:
+                y = ms.ops.tanh(self.d(y)) * 3
+            else:
+                y = y * 0.5 + 1
+            y, x = x + y + 1, y
+            i = i + 1
+        z = x + y
+        if z.max() > 2:
+            z = z - 2
+        return z, i
+
+
+def test_control_flow_equals_mindseed(tmp_path):
+    """If and While on tensor values as C if / for (;;) (`_control`): outputs equal mindseed's for inputs taking
+    each branch and running the loop 0 to `bound` times; MindSpore's own file with an if and a while too."""
+    net = _nets._det_init(ms, _Loops())
+    x0, b0 = np.zeros((3, 4), np.float32), np.array(1, np.float32)
+    out = _build(tmp_path, net, [x0, b0], "loops")
+    predict = (out / "loops.c").read_text().split("int loops_predict(")[1]
+    assert predict.count("for (;;) {") == 1 and predict.count("break;") == 1 and predict.count("} else {") == 2
+    iterations = set()
+    for seed, scale, bound in ((0, 1, 5), (1, 1, 0), (2, 10, 3), (3, -2, 7), (4, 0.1, 2), (5, 3, 9)):
+        x = (np.random.RandomState(seed).randn(3, 4) * scale).astype(np.float32)
+        b = np.array(bound, np.float32)
+        rc, got, _, err = _run(out, "loops", [x, b])
+        assert rc == 0, err
+        want = _nets.outputs(net(ms.Tensor(x), ms.Tensor(b)))
+        _check(got, want)
+        iterations.add((int(want[1]), bound))
+    assert {0} < {i for i, _ in iterations} and any(0 < i < b for i, b in iterations) \
+        and any(i == b > 0 for i, b in iterations)
+    fixture = tmp_path / "ms_control"
+    codegen.generate(os.path.join(FIXTURES, "control.mindir"), str(fixture), name="control")
+    r = subprocess.run(["make", "-s", "-C", str(fixture)], capture_output=True, text=True, timeout=600)
+    assert r.returncode == 0, r.stdout + r.stderr
+    with np.load(os.path.join(FIXTURES, "expected.npz"), allow_pickle=False) as f:
+        rc, got, _, err = _run(fixture, "control", [f["control_x"]])
+        assert rc == 0, err
+        _check(got, [f["control_y0"]])
 
 
 def test_command_line(tmp_path, nets):

@@ -315,15 +315,20 @@ def test_each_convolution_kernel_gives_eager_outputs(tmp_path, nets, monkeypatch
         assert not any(n.prim.name.startswith("ReLU") for n in compiled.graph.nodes)
 
 
-@pytest.mark.skipif(shutil.which("gcc") is None, reason="the native path builds the generated C with gcc")
-@pytest.mark.parametrize("name,batch", [("lenet", 1), ("resnet", 3)])
-def test_native_path_equals_eager(tmp_path, nets, monkeypatch, name, batch):
-    """The model compiled to C and loaded as a library runs predict when it measures faster: timed as the faster
-    here, it gives eager's outputs, on new data too."""
+def _force_native(monkeypatch):
+    """Time the generated C as the faster, whatever it measures."""
     from mindseed.lite import _model as lite_model  # noqa: PLC0415
     from mindseed.lite._native import NativeModel  # noqa: PLC0415
     monkeypatch.setattr(lite_model, "_time", lambda run, *a, **k: 0.0 if isinstance(
         getattr(run, "__self__", None), NativeModel) else 1.0)
+
+
+@pytest.mark.skipif(shutil.which("gcc") is None, reason="the native path builds the generated C with gcc")
+@pytest.mark.parametrize("name,batch", [("lenet", 1), ("resnet", 3), ("control", 3)])
+def test_native_path_equals_eager(tmp_path, nets, monkeypatch, name, batch):
+    """The model compiled to C and loaded as a library runs predict when it measures faster: timed as the faster
+    here, it gives eager's outputs, on new data too."""
+    _force_native(monkeypatch)
     net, x = nets[name]
     x = np.random.RandomState(batch).randn(batch, *x.shape[1:]).astype(np.float32)
     model, inputs = _exported(tmp_path, net, x, name)
@@ -339,13 +344,55 @@ def test_native_path_equals_eager(tmp_path, nets, monkeypatch, name, batch):
     assert arena >= max(np.prod(v.shape) * 4 for v in (x, want))
 
 
+@pytest.mark.skipif(shutil.which("gcc") is None, reason="the native path builds the generated C with gcc")
+@pytest.mark.parametrize("name", ["gpt", "gpt_w4", "ms_gpt"])
+def test_native_path_takes_int32_token_ids(tmp_path, nets, monkeypatch, name):
+    """A GPT's int32 token ids go to the generated C as they are (its `const int32_t *` input): the model runs
+    compiled to C, on mindseed's W4 GPT and on MindSpore's GPT file, and gives mindseed's logits within 1e-4."""
+    from mindseed.lite._native import NativeModel, build_native  # noqa: PLC0415
+    _force_native(monkeypatch)
+    if name == "ms_gpt":
+        path = os.path.join(FIXTURES, "gpt.mindir")
+        net = ms.nn.GraphCell(ms.load(path))
+        x = np.load(os.path.join(FIXTURES, "expected.npz"))["gpt_x"]
+        vocab = int(x.max()) + 1
+    else:
+        net, x = nets[name] if name in nets else _nets.build(ms, full=True)[name]
+        ms.export(net, ms.Tensor(x), file_name=str(tmp_path / name))
+        path, vocab = str(tmp_path / (name + ".mindir")), net.vocab
+    assert x.dtype == np.int32
+    native = build_native(path, [x])
+    assert isinstance(native, NativeModel) and [np.dtype(d) for d in native.in_dtypes] == [np.int32]
+    model = _model(path)
+    inputs = model.get_inputs()
+    assert inputs[0].dtype is mslite.DataType.INT32
+    for seed in (0, 1):
+        ids = np.random.RandomState(seed).randint(0, vocab, size=x.shape).astype(np.int32)
+        ids[0, 0] = -1      # a negative id counts from the end, as mindseed's Gather
+        inputs[0].set_data_from_numpy(ids)
+        got = model.predict(inputs)[0].get_data_to_numpy()
+        want = net(ms.Tensor(ids)).asnumpy()
+        assert got.shape == want.shape and got.dtype == np.float32
+        np.testing.assert_allclose(got, want, rtol=1e-4, atol=1e-4 * np.abs(want).max())
+        np.testing.assert_allclose(native.run(ids)[0], want, rtol=1e-4, atol=1e-4 * np.abs(want).max())
+    assert model.uses_native() == [True]
+    # int64 ids are not what the C takes: that signature runs the kernels
+    assert build_native(path, [x.astype(np.int64)]) is None
+
+
+class _Floor(ms.nn.Cell):
+    def construct(self, x):
+        return ms.ops.floor(x * 4.0) + x
+
+
 def test_native_path_falls_back(tmp_path, nets, monkeypatch):
-    """No C translation (control flow), or no C compiler: build_native gives None and predict runs the kernels."""
+    """No C translation (an operator without a C kernel), or no C compiler: build_native gives None and predict
+    runs the kernels."""
     from mindseed.lite import _native  # noqa: PLC0415
-    net, x = nets["control"]
-    ms.export(net, ms.Tensor(x), file_name=str(tmp_path / "control"))
-    assert _native.build_native(str(tmp_path / "control.mindir"), [x]) is None
-    model, inputs = _exported(tmp_path, net, x, "control")
+    net, x = _Floor(), nets["mlp"][1]
+    ms.export(net, ms.Tensor(x), file_name=str(tmp_path / "floor"))
+    assert _native.build_native(str(tmp_path / "floor.mindir"), [x]) is None
+    model, inputs = _exported(tmp_path, net, x, "floor")
     np.testing.assert_allclose(model.predict(inputs)[0].get_data_to_numpy(), net(ms.Tensor(x)).asnumpy(),
                                rtol=1e-5, atol=1e-5)
     assert model.uses_native() == [False] and model.native_arena_bytes() == [None]

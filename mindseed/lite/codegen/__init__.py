@@ -11,8 +11,9 @@ size)`, `NAME_predict(in, out)`, `NAME_free()`, `NAME_last_error()`), `NAME.c` (
 allocation), `NAME.bin` (the weights, checked when loaded), `main.c` (a driver), a Makefile (gcc -O3), and with
 `embed_weights` `NAME_weights.c` (the blob as a const array). Only libc and libm are used.
 
-An operator without a C kernel, a non-float32 value or control flow is a `CodegenError` (a ValueError) naming the
-file and the node.
+Control flow (If / While on tensor values) becomes C if / for loops (`_control`). An operator without a C kernel or
+a value other than float32, int32 indices and booleans is a `CodegenError` (a ValueError) naming the file and the
+node.
 """
 import argparse
 import os

@@ -34,6 +34,9 @@ def weights_blob(lowered, model_id):
     return header + bytes(payload)
 
 
+_RUNTIME = ("runtime.c", "runtime_blocked.c", "runtime_winograd.c")   # the kernels, in the generated source's order
+
+
 def _c_bytes(data):
     return ",\n".join(",".join(str(b) for b in data[i:i + 32]) for i in range(0, len(data), 32)) or "0"
 
@@ -79,7 +82,7 @@ def _header(name, lowered, total, embed):
 
 def _source(name, lowered, model_id, total, where):
     template = open(os.path.join(_HERE, "model.c.in"), encoding="utf-8").read()
-    runtime = "".join(open(os.path.join(_HERE, f), encoding="utf-8").read() for f in ("runtime.c", "runtime_blocked.c"))
+    runtime = "".join(open(os.path.join(_HERE, f), encoding="utf-8").read() for f in _RUNTIME)
     params = _in_params(lowered) + ", " + ", ".join(f"float *{n}" for n in lowered.out_names)
     body = "\n".join("    " + line for line in lowered.body)
     return template.replace("@RUNTIME@", runtime).replace("@BODY@", body).replace("@PARAMS@", params) \

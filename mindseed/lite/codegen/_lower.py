@@ -1,10 +1,11 @@
 """An inference graph (the Lite runtime's: weights bound and folded) lowered to the C statements of `predict`.
 
-Every value of the graph is a float32 tensor with a static shape. A value lives in the arena at the offset the
-memory plan gives its buffer (in-place kernels and reshapes share their input's buffer), a graph input is the
-caller's pointer, a constant is a slice of the weights blob (64-byte aligned). Each node becomes a call of a
-kernel of `runtime.c` (convolution, matrix product, pooling, softmax) or an inline loop nest (elementwise
-operators with broadcasting, transposes, reductions) whose extents and strides are constants the compiler sees.
+Every value of the graph is a float32 tensor with a static shape (or int32 indices, or booleans stored as 0 / 1
+floats). A value lives in the arena at the offset the memory plan gives its buffer (in-place kernels and reshapes
+share their input's buffer), a graph input is the caller's pointer, a constant is a slice of the weights blob
+(64-byte aligned). Each node becomes a call of a kernel of `runtime.c` (convolution, matrix product, pooling,
+softmax) or an inline loop nest (elementwise operators with broadcasting, transposes, reductions) whose extents and
+strides are constants the compiler sees.
 """
 import numpy as np
 
@@ -12,6 +13,7 @@ from mindseed import _backend as B
 from mindseed.compiler.ir import Const, Var
 from mindseed.compiler.passes._util import single_use, uses_of
 from mindseed.lite._compile import MemoryPlan, fuse_relu_into
+from mindseed.lite.codegen._control import COMPARE, CONTROL, LOGICAL, ControlFlow, drop_invariant_constants
 from mindseed.ops._prims.conv import avg_pool_p, conv_p, max_pool_2x2_p, max_pool_p
 from mindseed.ops._prims.core import add_inplace_p, add_p, add_relu_p
 from mindseed.ops._prims.nn import dense_p
@@ -31,11 +33,14 @@ UNARY = {
     "HSwish": "a * " + _RELU6.format("a + 3.0f") + " / 6.0f", "SiLU": "a / (1.0f + expf(-a))",
     "GeLU": "0.5f * a * (1.0f + erff(a * 0.70710678118654752f))",
 }
-_GELU_TANH = "0.5f * a * (1.0f + tanhf(0.79788456080286536f * (a + 0.044715f * a * a * a)))"
+# 0.5 a (1 + tanh(u)) = a sigmoid(2u): one expf (libm's tanhf is several times slower, and no more accurate here)
+_GELU_TANH = "a / (1.0f + expf(-1.5957691216057307f * (a + 0.044715f * a * a * a)))"
 BINARY = {
     "Add": "a + b", "AddInplace": "a + b", "AddReLU": "fmaxf(a + b, 0.0f)", "Sub": "a - b", "Mul": "a * b",
     "Div": "a / b", "Maximum": "fmaxf(a, b)", "Minimum": "fminf(a, b)", "Pow": "powf(a, b)",
+    **{k: f"({v}) ? 1.0f : 0.0f" for k, v in {**COMPARE, **LOGICAL}.items() if k != "LogicalNot"},
 }
+UNARY["LogicalNot"] = f"({LOGICAL['LogicalNot']}) ? 1.0f : 0.0f"
 # operators whose output is their input's bytes, reinterpreted
 VIEWS = ("Reshape", "Identity", "StopGradient", "Contiguous", "Cast")
 REDUCE = {"ReduceMean": ("0.0f", "s += {}"), "ReduceSum": ("0.0f", "s += {}"),
@@ -103,23 +108,21 @@ def _fnum(v):
 
 SUPPORTED = sorted(set(UNARY) | set(BINARY) | set(VIEWS) | set(REDUCE) | {
     "Convolution", "Dense", "MatMul", "MaxPool2x2", "MaxPoolWithArgmaxV2", "AvgPool3D", "AdaptiveAvgPool",
-    "Softmax", "LogSoftmax", "Transpose", "Concat", "BatchNormInference", "Getitem", "Gather", "LayerNorm"})
+    "Softmax", "LogSoftmax", "Transpose", "Concat", "BatchNormInference", "Getitem", "Gather", "LayerNorm",
+    *CONTROL})
 # operators that read int32 values (besides the views, which keep their input's dtype): {name: its int32 operand}
 INT32_OPERAND = {"Gather": 1}
 
 
-class Lowered:
+class Lowered(ControlFlow):
     """`body` (C statements of predict), `weights` (the blob's float32 arrays with their byte offsets),
-    `arena_bytes`, `scratch_floats`, the plan, and the inputs' / outputs' C names and shapes."""
+    `arena_bytes`, `scratch_floats`, the plan, and the inputs' / outputs' C names and shapes. Control flow: see
+    `_control`."""
 
     def __init__(self, graph, where):
         self.where = where
-        for node in graph.nodes:      # control flow first: its condition's comparison is not the problem
-            if node.subgraphs():
-                raise self.error(node, "control flow (If/While) has no C translation yet; export a network without "
-                                       "tensor-dependent control flow")
-        for node in graph.nodes:
-            self._check_node(node)
+        drop_invariant_constants(graph)
+        self._check_nodes(graph)
         for o in graph.outputs:
             if isinstance(o, Var) and str(o.dtype) != "Float32":
                 raise CodegenError(f"mindseed.lite.codegen: model '{where}': the generated C returns float32 outputs "
@@ -127,7 +130,8 @@ class Lowered:
         fuse_relu_into(graph, (conv_p, dense_p, max_pool_2x2_p, max_pool_p, avg_pool_p, add_p))
         fuse_residual(graph)
         self.graph = graph
-        self.uses = uses_of(graph)
+        self.uses = _all_uses(graph)
+        self.alias, self.extra_bytes, self._views, self._shape_of = {}, 0, _view_prims(), _shape
         self.blocked = blocked_values(graph)
         self.image_loops, self.per_image = _image_loops(graph, self.blocked)
         sizes = {v.id: _blocked_floats(v.shape) * 4 for n in graph.nodes for v in n.outputs if v.id in self.blocked}
@@ -149,19 +153,28 @@ class Lowered:
             if i in starts:
                 self.emit(f"for (long n = 0; n < {_shape(node.outputs[0])[0]}; n++) {{")
                 self.in_loop = True
-            getattr(self, "_" + _HANDLER.get(node.prim.name, "elementwise"))(node)
+            self._lower_node(node)
             if i in ends:
                 self.emit("}")
                 self.in_loop = False
         for k, o in enumerate(graph.outputs):
             self._copy(self.ptr(o), self.out_names[k], _numel(_shape(o)))
-        self.arena_bytes = self.plan.peak_bytes
+        self.arena_bytes = self.plan.peak_bytes + self.extra_bytes     # sub-graph values past the plan (_control)
+
+    def _lower_node(self, node):
+        getattr(self, "_" + _HANDLER.get(node.prim.name, "elementwise"))(node)
 
     # ------------------------------------------------------------------ checks and errors
     def error(self, node, what):
         # (the node's source line is where the loaded graph was traced, not a line of the model: not shown)
         return CodegenError(f"mindseed.lite.codegen: model '{self.where}', node {node.outputs[0]!r} "
                             f"({node.prim.name}): {what}")
+
+    def _check_nodes(self, graph):
+        for node in graph.nodes:
+            self._check_node(node)
+            for g in node.subgraphs():
+                self._check_nodes(g)
 
     def _check_node(self, node):
         if node.prim.name not in SUPPORTED:
@@ -170,16 +183,22 @@ class Lowered:
         outs = node.outputs[:1] if node.prim.name == "MaxPoolWithArgmaxV2" else node.outputs
         name = node.prim.name
         for k, v in [(k, x) for k, x in enumerate(node.inputs) if isinstance(x, Var)] + [(None, o) for o in outs]:
-            int32 = str(v.dtype) == "Int32" and (INT32_OPERAND.get(name) == k or name in VIEWS and name != "Cast")
-            if not int32 and str(v.dtype) != "Float32" or v.shape is None or any(
+            int32 = str(v.dtype) == "Int32" and (INT32_OPERAND.get(name) == k or name in VIEWS and name != "Cast"
+                                                 or name in CONTROL)
+            # booleans (stored as 0 / 1 floats): results of comparisons, operands of logical operators, conditions
+            boolean = str(v.dtype) == "Bool" and (name in COMPARE and k is None or name in LOGICAL or name in CONTROL
+                                                  or name in VIEWS and not (name == "Cast" and k is None))
+            if not (int32 or boolean) and str(v.dtype) != "Float32" or v.shape is None or any(
                     not isinstance(d, int) for d in v.shape):
-                raise self.error(node, f"only float32 tensors (and int32 indices of Gather) of static shape are "
-                                       f"supported, but a value is {v.type_str()}")
+                raise self.error(node, f"only float32 tensors (int32 indices of Gather, booleans of comparisons) of "
+                                       f"static shape are supported, but a value is {v.type_str()}")
 
     # ------------------------------------------------------------------ operands
     def ptr(self, x):
         """The C expression of a pointer to x's first element."""
         if isinstance(x, Var):
+            if x.id in self.alias:
+                return self.alias[x.id]
             if x.id in self.params:
                 return self.params[x.id]
             return f"(A + {self.offset[self.plan.owner[x.id]] // 4})"
@@ -454,26 +473,34 @@ class Lowered:
         a = node.attrs
         pt, pl = a["pads"][0], a["pads"][2]
         n, xb = self.image(x)
+        used = 0        # scratch floats holding the converted input
         if x.id in self.blocked:
             icb = _blocks(c)
         else:
             icb = (c + 7) // 8
-            self.scratch_floats = max(self.scratch_floats, n * icb * (h + 2 * _BORDER) * (wd + 2 * _BORDER) * 8)
+            used = n * icb * (h + 2 * _BORDER) * (wd + 2 * _BORDER) * 8
+            self.scratch_floats = max(self.scratch_floats, used)
             self.emit(f"mscg_to_blocked({xb}, {n}, {c}, {h}, {wd}, {icb}, {_BORDER}, S);")
             xb = "S"
         ocb = _blocks(o)
-        packed = np.zeros((ocb * 8, icb * 8, kh, kw), np.float32)
+        packed = np.zeros((ocb * 8, icb * 8, kh, kw), np.float64 if _winograd(node) else np.float32)
         packed[:o, :c] = wa
-        packed = packed.reshape(ocb // 2, 2, 8, icb, 8, kh, kw).transpose(0, 3, 5, 6, 4, 1, 2)
         bias = np.zeros(ocb * 8, np.float32)
         b = node.inputs[2] if len(node.inputs) > 2 else None
         if b is not None and not (isinstance(b, Const) and b.value is None):
             bias[:o] = self._weight(node, b, "bias").reshape(-1)
         res = node.inputs[3] if len(node.inputs) > 3 else None
+        tail = f"{int(bool(a.get('relu')))}, {self.image(res)[1] if res is not None else 0}"
+        if _winograd(node):
+            self.scratch_floats = max(self.scratch_floats, used + _WG_SCRATCH(icb, ocb))
+            self.emit(f"mscg_conv3x3_winograd({xb}, {n}, {icb}, {h}, {wd}, "
+                      f"(W + {self.const(None, _winograd_weight(packed)) // 4}), (W + {self.const(None, bias) // 4}), "
+                      f"{ocb}, {_BORDER}, {self.image(out)[1]}, {tail}, S + {used});")
+            return
+        packed = packed.reshape(ocb // 2, 2, 8, icb, 8, kh, kw).transpose(0, 3, 5, 6, 4, 1, 2)
         self.emit(f"mscg_conv2d_blocked({xb}, {n}, {icb}, {h}, {wd}, (W + {self.const(None, packed) // 4}), "
                   f"(W + {self.const(None, bias) // 4}), {ocb}, {kh}, {kw}, {a['stride'][0]}, {pt}, {pl}, {_BORDER}, "
-                  f"{self.image(out)[1]}, {out.shape[2]}, {out.shape[3]}, {int(bool(a.get('relu')))}, "
-                  f"{self.image(res)[1] if res is not None else 0});")
+                  f"{self.image(out)[1]}, {out.shape[2]}, {out.shape[3]}, {tail});")
 
     def _gemm(self, m, n, k, a, b, y, bias_col="0", relu=False, packed=False):
         """y = a b (+ bias_col) [ReLU]; b a constant packed in panels (`_packed`) or a value packed at run time."""
@@ -565,7 +592,7 @@ _HANDLER = dict({v: "view" for v in VIEWS}, **{r: "reduce" for r in REDUCE}, Tra
                 BatchNormInference="batch_norm", Concat="concat", Gather="gather", LayerNorm="layer_norm",
                 Softmax="softmax", LogSoftmax="softmax",
                 Convolution="conv", Dense="dense", MatMul="matmul", MaxPool2x2="maxpool2x2",
-                MaxPoolWithArgmaxV2="pool", AvgPool3D="pool", AdaptiveAvgPool="adaptive")
+                MaxPoolWithArgmaxV2="pool", AvgPool3D="pool", AdaptiveAvgPool="adaptive", If="if", While="while")
 
 
 def _conv_blocks(w):
@@ -604,6 +631,30 @@ def _blocked_conv(node):
     return node.prim is conv_p and len(node.outputs) == 1 and len(node.outputs[0].shape or ()) == 4 \
         and a["groups"] == 1 and tuple(a["dilation"]) == (1, 1) and a["stride"][0] == a["stride"][1] \
         and all(0 <= p <= _BORDER for p in a["pads"]) and isinstance(node.inputs[1], Const)
+
+
+# Winograd F(2x2, 3x3) (runtime_winograd.c): the weight's transform G g G^T, the scratch of MSCG_WG_SCRATCH
+_WG_G = np.array([[1, 0, 0], [0.5, 0.5, 0.5], [0.5, -0.5, 0.5], [0, 0, 1]])
+
+
+def _WG_SCRATCH(icb, ocb):  # noqa: N802 -- the C macro's name
+    return 16 * 12 * 8 * (icb + ocb)
+
+
+def _winograd(node):
+    """A blocked convolution computed by Winograd's F(2x2, 3x3): 3x3, stride 1, padding 1 on every side, an even
+    output height and width."""
+    a, (h, w) = node.attrs, node.outputs[0].shape[2:]
+    return _shape(node.inputs[1])[2:] == (3, 3) and tuple(a["stride"]) == (1, 1) \
+        and tuple(a["pads"]) == (1, 1, 1, 1) and h % 2 == 0 and w % 2 == 0
+
+
+def _winograd_weight(g):
+    """(OC, IC, 3, 3) padded to blocks (float64) -> U = G g G^T as mscg_conv3x3_winograd reads it: [16 positions of
+    the 4x4 transform][OC/16 pairs of blocks][IC][16 output channels], rounded to float32 once."""
+    oc, ic = g.shape[:2]
+    u = np.einsum("ai,ocij,bj->abco", _WG_G, g, _WG_G).reshape(16, ic, oc // 16, 16)
+    return u.transpose(0, 2, 1, 3).astype(np.float32)
 
 
 def _spatial_mean(node):
@@ -695,6 +746,17 @@ def fuse_residual(graph):
             moved[id(node)] = conv
             break
     graph.nodes = [moved.get(id(n), n) for n in graph.nodes if id(n) not in drop]
+
+
+def _all_uses(graph):
+    """uses_of over the graph and its sub-graphs (recursively); a sub-graph's output counts as read (by the If or
+    While that returns it)."""
+    uses = uses_of(graph)
+    for node in graph.nodes:
+        for g in node.subgraphs():
+            for vid, readers in _all_uses(g).items():
+                uses.setdefault(vid, []).extend(r if r is not None else node for r in readers)
+    return uses
 
 
 def _names(stem, n):

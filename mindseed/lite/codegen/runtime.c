@@ -107,6 +107,35 @@ MSCG_FN void mscg_tile4x16(int K, const float *a, int lda, const float *b, int l
     r[0] = c30; r[1] = c31; mscg_store_tile(c + 3L * ldc, r, 2, relu);
 }
 
+/* c[0..6) x [0..16) = a[0..6) x b (+ brow[i] | + bcol[j]) [then ReLU], b a panel (K rows of 16): 12 accumulators
+ * over the whole K loop (the blocked convolution's register tile; broadcasts as brace initialisers). */
+MSCG_FN void mscg_tile6x16(int K, const float *a, int lda, const float *b, float *c, int ldc, const float *brow,
+                           const float *bcol, int relu)
+{
+    mscg_v8 acc0[6], acc1[6], r[2];
+    int i, k;
+    for (i = 0; i < 6; i++) {
+        mscg_tile_init(acc0 + i, brow ? brow + i : 0, bcol);
+        mscg_tile_init(acc1 + i, brow ? brow + i : 0, bcol ? bcol + 8 : 0);
+    }
+#pragma GCC unroll 1
+    for (k = 0; k < K; k++, b += 16) {
+        const mscg_v8 b0 = *(const mscg_v8 *)b, b1 = *(const mscg_v8 *)(b + 8);
+#pragma GCC unroll 6
+        for (i = 0; i < 6; i++) {
+            const float e = a[i * (long)lda + k];
+            const mscg_v8 s = {e, e, e, e, e, e, e, e};
+            acc0[i] += s * b0;
+            acc1[i] += s * b1;
+        }
+    }
+    for (i = 0; i < 6; i++) {
+        r[0] = acc0[i];
+        r[1] = acc1[i];
+        mscg_store_tile(c + i * (long)ldc, r, 2, relu);
+    }
+}
+
 MSCG_FN void mscg_copy_cols(float *c, int ldc, const float *t, int ldt, int rows, int n)
 {
     int i;
@@ -158,9 +187,9 @@ MSCG_FN void mscg_gemm(int M, int N, int K, const float *A, int lda, const float
     const int panels = (N + 15) / 16;
     int p;
 #ifdef MSCG_VECTOR
-    const int m4 = M / 4 * 4;
+    const int m4 = M / 4 * 4, last = packed ? m4 : M;
     float tmp[4 * 32], bc[32];
-    int i;
+    int i, step;
     for (p = 0; p < panels; p++) {
         const int j = 16 * p, n = N - j < 16 ? N - j : 16;
         const float *b = packed ? B + 16L * K * p : panel, *pb = bias_col ? bias_col + j : 0;
@@ -171,11 +200,15 @@ MSCG_FN void mscg_gemm(int M, int N, int K, const float *A, int lda, const float
             memcpy(bc, pb, (size_t)n * sizeof(float));
             pb = bc;
         }
-        /* blocks of 4 rows; without packed weights to run single rows on later, the last 1-3 rows too */
-        for (i = 0; i < (packed ? m4 : M); i += 4) {
+        /* blocks of 6 rows of a whole panel, then of 4; without packed weights to run single rows on later, the
+         * last 1-3 rows too */
+        for (i = 0; i < last; i += step) {
             const float *br = bias_row ? bias_row + i : 0;
             const int rows = M - i < 4 ? M - i : 4;
-            if (n == 16 && rows == 4) {
+            step = n == 16 && last - i >= 6 ? 6 : 4;
+            if (step == 6) {
+                mscg_tile6x16(K, A + (long)i * lda, lda, b, C + (long)i * ldc + j, ldc, br, pb, relu);
+            } else if (n == 16 && rows == 4) {
                 mscg_tile4x16(K, A + (long)i * lda, lda, b, 16, C + (long)i * ldc + j, ldc, br, pb, relu, 4);
             } else {
                 mscg_tile4x16(K, A + (long)i * lda, lda, b, 16, tmp, 16, br, pb, relu, rows);

@@ -44,6 +44,22 @@ MSCG_FN void mscg_blocked_mean(const float *xb, int N, int C, int H, int W, int 
         }
 }
 
+/* Zero the border of one blocked image (CB blocks of OPH x OPW positions, border B): B rows above and below, B
+ * columns left and right. */
+MSCG_FN void mscg_blocked_border(float *y, int CB, int OPH, int OPW, int B)
+{
+    const long y_block = (long)OPH * OPW * 8;
+    int cb, oh, i;
+    for (cb = 0; cb < CB; cb++) {
+        float *yb = y + cb * y_block;
+        for (i = 0; i < B * OPW * 8; i++)
+            yb[i] = yb[(long)(OPH - B) * OPW * 8 + i] = 0.0f;
+        for (oh = B; oh < OPH - B; oh++)
+            for (i = 0; i < B * 8; i++)
+                yb[(long)oh * OPW * 8 + i] = yb[((long)oh * OPW + OPW - B) * 8 + i] = 0.0f;
+    }
+}
+
 #ifdef MSCG_VECTOR
 /* one output position's vector of 8 channels: + bias (+ the residual) [then ReLU], stored */
 #define MSCG_BL_STORE(acc, bv, dst, rsrc)                                                                    \
@@ -96,6 +112,19 @@ static inline __attribute__((always_inline)) void mscg_bl_tile(const int NP, int
     }
 }
 
+/* CALL(np) with np (1..6) a constant: each register tile width its own inlined copy */
+#define MSCG_BY_WIDTH(np, CALL)                                                                              \
+    do {                                                                                                     \
+        switch (np) {                                                                                        \
+        case 6: CALL(6); break;                                                                              \
+        case 5: CALL(5); break;                                                                              \
+        case 4: CALL(4); break;                                                                              \
+        case 3: CALL(3); break;                                                                              \
+        case 2: CALL(2); break;                                                                              \
+        default: CALL(1); break;                                                                             \
+        }                                                                                                    \
+    } while (0)
+
 #define MSCG_BL_CALL(np)                                                                                     \
     mscg_bl_tile(np, ICB, KH, KW, icb_stride, PW, xn, xo, wp, bias + 8 * ob,                                  \
                  rn ? rn + ob * y_block : 0, yn + ob * y_block, yo, y_block, relu)
@@ -113,7 +142,7 @@ MSCG_FN void mscg_conv2d_blocked(const float *x, int N, int ICB, int H, int W, c
     const long icb_stride = (long)(H + 2 * B) * PW * 8, y_block = (long)OPH * OPW * 8;
     const long w_pair = (long)ICB * KH * KW * 128;
     const int P = OH * OW;
-    int n, ob, oh, p, i;
+    int n, ob, p, i;
     for (n = 0; n < N; n++) {
         const float *xn = x + (long)n * ICB * icb_stride;
         float *yn = y + (long)n * OCB * y_block;
@@ -129,14 +158,7 @@ MSCG_FN void mscg_conv2d_blocked(const float *x, int N, int ICB, int H, int W, c
             for (ob = 0; ob < OCB; ob += 2) {
                 const float *wp = w + ob / 2 * w_pair;
 #ifdef MSCG_VECTOR
-                switch (np) {
-                case 6: MSCG_BL_CALL(6); break;
-                case 5: MSCG_BL_CALL(5); break;
-                case 4: MSCG_BL_CALL(4); break;
-                case 3: MSCG_BL_CALL(3); break;
-                case 2: MSCG_BL_CALL(2); break;
-                default: MSCG_BL_CALL(1); break;
-                }
+                MSCG_BY_WIDTH(np, MSCG_BL_CALL);
 #else
                 for (i = 0; i < 16 * np; i++) {
                     const int blk = i % 16 / 8, lane = i % 8, j = i / 16;
@@ -156,13 +178,6 @@ MSCG_FN void mscg_conv2d_blocked(const float *x, int N, int ICB, int H, int W, c
 #endif
             }
         }
-        for (ob = 0; ob < OCB; ob++) {          /* the border: B rows above and below, B columns left and right */
-            float *yb = yn + ob * y_block;
-            for (i = 0; i < B * OPW * 8; i++)
-                yb[i] = yb[(long)(OPH - B) * OPW * 8 + i] = 0.0f;
-            for (oh = B; oh < OPH - B; oh++)
-                for (i = 0; i < B * 8; i++)
-                    yb[(long)oh * OPW * 8 + i] = yb[((long)oh * OPW + OPW - B) * 8 + i] = 0.0f;
-        }
+        mscg_blocked_border(yn, OCB, OPH, OPW, B);
     }
 }
