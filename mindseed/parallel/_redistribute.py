@@ -72,7 +72,9 @@ class Step:
         out = []
         for rank, v in enumerate(values):
             i, n = self.mesh.index_along(rank, self.axes)
-            if self.kind == "Slice":
+            if v is None:  # a rank another process computes
+                out.append(None)
+            elif self.kind == "Slice":
                 out.append(np.split(v, n, axis=self.dim)[i].copy())
             else:  # Zero: the first rank along the axes keeps the value, the others hold zeros (a partial sum)
                 out.append(v if i == 0 else np.zeros_like(v))

@@ -35,7 +35,7 @@ from mindseed.parallel._layout import DeviceMesh, TensorLayout, _format_strategy
 from mindseed.parallel._redistribute import plan
 
 __all__ = ["Call", "Program", "record", "DistValue", "Execution", "execute", "Assignment", "call_layouts",
-           "call_flops", "propagated", "forward_calls"]
+           "call_flops", "propagated", "forward_calls", "local_shards"]
 
 
 class Call:
@@ -252,6 +252,13 @@ class DistValue:
         self.layout, self.shards = layout, shards
 
 
+def local_shards(world, shards):
+    """`shards` (one array per rank) with only the arrays of the ranks this process computes (`world.ranks`; the
+    others None: on a real world each process holds its own rank's)."""
+    here = world.ranks
+    return [s if r in here else None for r, s in enumerate(shards)]
+
+
 def _world_mesh(size):
     return DeviceMesh((size,), ("world",))
 
@@ -303,6 +310,9 @@ class Execution:
                              f"{rank!r}.")
         if self.world.abstract:
             raise ValueError("For 'rank_parameters', the execution ran on a ShapeWorld: its ranks hold no values.")
+        if rank not in self.world.ranks:
+            raise ValueError(f"For 'rank_parameters', rank {rank} is computed by another process: this process holds "
+                             f"the values of ranks {list(self.world.ranks)}.")
         params = self._executor.params
         return {params[k].name: Tensor(np.ascontiguousarray(self._executor.env[k].shards[rank]), params[k].dtype)
                 for k in self._leaf_layouts if k in params}
@@ -366,7 +376,7 @@ class _Executor:
         self.read_as = {}         # id(first output of a forward call) -> {id(input): the layout the call read}
 
     def _shard(self, t, layout):
-        return None if self.abstract else shard_array(_np(t), layout)
+        return None if self.abstract else local_shards(self.world, shard_array(_np(t), layout))
 
     # ------------------------------------------------------------ values
     def _current(self, t):
@@ -525,10 +535,13 @@ class _Executor:
 
     def _store(self, call, local_args, attrs, scales, out_layouts):
         """Run the kernel on every rank's arguments (a ShapeWorld: none) and keep the outputs."""
-        per_rank = None if self.abstract else [self._kernel(call, [args[r] for args in local_args], attrs, scales)
-                                               for r in range(self.world.size)]
+        here = self.world.ranks  # the ranks this process computes (a process of a real world: its own)
+        per_rank = None if self.abstract else [
+            self._kernel(call, [args[r] for args in local_args], attrs, scales) if r in here else None
+            for r in range(self.world.size)]
         for k, (o, layout) in enumerate(zip(call.outs, out_layouts)):
-            self.env[id(o)] = DistValue(layout, None if per_rank is None else [outs[k] for outs in per_rank])
+            self.env[id(o)] = DistValue(layout, None if per_rank is None else
+                                        [None if outs is None else outs[k] for outs in per_rank])
 
     @staticmethod
     def _kernel(call, args, attrs, scales=None):

@@ -30,11 +30,13 @@ The step returns the loss the ranks computed (and, with ``return_grad``, the gra
 """
 import contextlib
 
+import numpy as np
+
 from mindseed.common import _parallel
 from mindseed.common._parallel import get_auto_parallel_context
 from mindseed.common.context import PYNATIVE_MODE
 from mindseed.common.tensor import Tensor
-from mindseed.parallel._layout import TensorLayout, assemble
+from mindseed.parallel._layout import TensorLayout, shard_array
 from mindseed.parallel._pipeline import _wrap, execute_pipeline, record_pipeline
 from mindseed.parallel._spmd import _Recorder, execute, record
 from mindseed.parallel._world import ShapeWorld, SimulatedWorld
@@ -82,6 +84,22 @@ def dataset_layouts(inputs, size):
     return list(zip(tensors, strategy))
 
 
+def global_inputs(inputs, world):
+    """The step's inputs whole on this process of a real run, from the rank's own slices as MindSpore's dataset
+    gives them (``dataset_strategy``: ``"data_parallel"`` cuts dim 0 over every rank, a tuple one strategy per
+    input; ``"full_batch"``: every rank reads the whole batch, unchanged): the global shape is the local one times
+    the cuts, and the slices are gathered."""
+    tensors = [t for t in inputs if isinstance(t, Tensor)]
+    cut = {}
+    for t, strategy in dataset_layouts(tensors, world.size):
+        shape = tuple(d * s for d, s in zip(t.shape, strategy))
+        layout = TensorLayout.from_strategy(shape, strategy, world.size)
+        shards = [None] * world.size
+        shards[world.rank] = t.asnumpy()
+        cut[id(t)] = Tensor(world.assemble(shards, layout), t.dtype)
+    return tuple(cut.get(id(a), a) for a in inputs)
+
+
 def _optimizer_config():
     """(level, threshold in KB) of the parallel optimizer from the context."""
     # NOTE: MindSpore's get_auto_parallel_context refuses 'parallel_optimizer_config': read the store
@@ -118,6 +136,24 @@ class SimulatedTraining:
         state = self._cells.get(id(cell))
         return None if state is None else state.sharded
 
+    def rank_parameters(self, cell, rank):
+        """{name: Tensor} of `rank`'s slice of each parameter of `cell`'s optimizer as it is now (after the last
+        step), cut by the layouts of that step: what the rank saves with ``save_checkpoint(net, file,
+        integrated_save=False)`` on a cluster (the slices the strategy file describes).
+
+        Raises:
+            ValueError: `cell` has run no step on this world, or `rank` is not computed by this process.
+        """
+        state = self._cells.get(id(cell))
+        if state is None or state.cell is not cell or not self.executions:
+            raise ValueError("For 'rank_parameters', the cell has run no training step on this world.")
+        if rank not in self.world.ranks:
+            raise ValueError(f"For 'rank_parameters', rank {rank} is not computed by this process (it computes "
+                             f"{list(self.world.ranks)}).")
+        ex = self.executions[-1]
+        return {p.name: Tensor(np.ascontiguousarray(shard_array(p.asnumpy(), ex.layout_of(p))[rank]), p.dtype)
+                for p in cell.optimizer.parameters}
+
     def __call__(self, cell, inputs):
         previous, _state.mode = _state.mode, PYNATIVE_MODE
         try:  # the step is recorded and partitioned as PyNative calls (a GRAPH_MODE context included)
@@ -134,6 +170,8 @@ class SimulatedTraining:
             raise TypeError(f"For the simulated training step, the cell must run nn.TrainOneStepCell's step, but "
                             f"{type(cell).__name__} overrides 'construct'.")
         n = self.world.size
+        if self.world.ranks != range(n):  # processes of a real run: each gave its own slice of the batch
+            inputs = global_inputs(inputs, self.world)
         if _parallel._values["device_num_is_set"] and get_auto_parallel_context("device_num") != n:
             raise ValueError(f"For the simulated training step, the 'device_num' "
                              f"{get_auto_parallel_context('device_num')} of the context must be the world's size {n}.")
@@ -179,7 +217,7 @@ class SimulatedTraining:
 
 def _whole(ex, t, layout):
     """Tensor `t` whole, read from `ex`'s ranks in `layout` (its redistribution to it logged)."""
-    return Tensor(assemble(ex.value(t, layout).shards, layout), t.dtype)
+    return Tensor(ex.world.assemble(ex.value(t, layout).shards, layout), t.dtype)
 
 
 def _result(cell, params, loss, grads, ex):
@@ -197,12 +235,26 @@ def _train_one_step_construct():
     return TrainOneStepCell.construct
 
 
+_process_runner = []   # the runner of this process's real world, once a step has needed it
+
+
+def process_training():
+    """The runner of `nn.TrainOneStepCell`'s steps on the processes of a real run (after
+    `communication.init()`, under ``semi_auto_parallel`` / ``auto_parallel``): each process runs its rank's shards
+    of the step with the real collectives (`_process_world.ProcessWorld`), its inputs the rank's slices of the
+    batch (`global_inputs`)."""
+    if not _process_runner:
+        from mindseed.parallel._process_world import ProcessWorld  # noqa: PLC0415  (imports communication)
+        _process_runner.append(SimulatedTraining(ProcessWorld()))
+    return _process_runner[0]
+
+
 @contextlib.contextmanager
 def simulate(world):
     """Run the training steps of `nn.TrainOneStepCell` (and `Model.train`) on `world` while the block runs.
 
     Args:
-        world (Union[int, SimulatedWorld]): the ranks (an int: a new SimulatedWorld of that many).
+        world (Union[int, SimulatedWorld, ProcessWorld]): the ranks (an int: a new SimulatedWorld of that many).
 
     Yields:
         SimulatedTraining: the runner (its world's log, the executions, the sharded optimizers).
@@ -210,7 +262,7 @@ def simulate(world):
     Raises:
         ValueError: a world size that is not a positive int.
     """
-    if not isinstance(world, SimulatedWorld):
+    if isinstance(world, int):
         world = SimulatedWorld(world)
     runner = SimulatedTraining(world)
     previous = _parallel.simulated_training

@@ -11,6 +11,8 @@ AllReduce 2 (n-1)/n S, AllGather (n-1) S, ReduceScatter (n-1)/n S, AllToAll (n-1
 """
 import numpy as np
 
+from mindseed.parallel._layout import assemble
+
 __all__ = ["SimulatedWorld", "ShapeWorld", "CommRecord"]
 
 _REDUCE = {"sum": np.add, "max": np.maximum, "min": np.minimum, "prod": np.multiply}
@@ -79,6 +81,16 @@ class SimulatedWorld:
 
     def __init__(self, size):
         _init_world(self, size)
+
+    @property
+    def ranks(self):
+        """The ranks whose arrays this process computes: all of them."""
+        return range(self.size)
+
+    @staticmethod
+    def assemble(shards, layout):
+        """The global array of the ranks' `shards` under `layout` (`_layout.assemble`)."""
+        return assemble(shards, layout)
 
     # ------------------------------------------------------------ helpers
     def _check(self, name, values, groups):
@@ -178,6 +190,7 @@ class ShapeWorld:
     """
 
     abstract = True
+    ranks = ()  # no rank's array is computed
 
     def __init__(self, size):
         _init_world(self, size)

@@ -29,8 +29,9 @@ import numpy as np
 from mindseed.common import _parallel
 from mindseed.common._parallel import get_auto_parallel_context
 from mindseed.common.tensor import Tensor
-from mindseed.parallel._layout import assemble, optimizer_shard, shard_array
+from mindseed.parallel._layout import optimizer_shard, shard_array
 from mindseed.parallel._redistribute import plan
+from mindseed.parallel._spmd import local_shards
 from mindseed.parallel._strategy_file import record_of, write_strategy_file
 
 __all__ = ["ShardedOptimizer", "SHARDABLE"]
@@ -112,7 +113,8 @@ class ShardedOptimizer:
 
     def state_bytes(self, rank):
         """Bytes of the optimizer state `rank` holds."""
-        return sum(self.slices[id(q)][rank].nbytes for qs in self.states.values() for q in qs)
+        return sum(math.prod(self.opt_layouts[k].local_shape) * q.itemsize
+                   for k, qs in self.states.items() for q in qs)
 
     def memory(self, rank):
         """{"params", "grads", "state": bytes} that `rank` keeps between steps at this level."""
@@ -130,7 +132,7 @@ class ShardedOptimizer:
         for p in self.params:
             layout, opt, shards = self.layouts[id(p)], self.opt_layouts[id(p)], self.slices[id(p)]
             world = self.execution.world_of(p) if hasattr(self.execution, "world_of") else self.world
-            out.append(plan(opt, layout, shards[0].itemsize).run(shards, world) if opt != layout else shards)
+            out.append(plan(opt, layout, p.itemsize).run(shards, world) if opt != layout else shards)
         return out
 
     def rank_state(self, rank):
@@ -176,7 +178,7 @@ class ShardedOptimizer:
         scalars = [(q, q.asnumpy()) for q in self.globals]
         wholes = [(x, x.asnumpy()) for p in self.params for x in [p] + self.states.get(id(p), [])]
         try:
-            for r in range(self.world.size):
+            for r in self.world.ranks:  # a process of a real world: its own rank
                 for q, value in scalars:  # the same step on every rank: each starts from the same scalars
                     q.set_data(Tensor(value, q.dtype))
                 for x, _ in wholes:
@@ -189,7 +191,8 @@ class ShardedOptimizer:
                 x.set_data(Tensor(value, x.dtype), slice_shape=True)
         for p in self.params:
             for x in [p] + self.states.get(id(p), []):
-                x.set_data(Tensor(assemble(self.slices[id(x)], self.opt_layouts[id(p)]), x.dtype))
+                self.slices[id(x)] = local_shards(self.world, self.slices[id(x)])
+                x.set_data(Tensor(self.world.assemble(self.slices[id(x)], self.opt_layouts[id(p)]), x.dtype))
         if self.level == "level3":
             return [self.slices[id(p)] for p in self.params]
         return self.gather_parameters()

@@ -202,6 +202,9 @@ class ForwardValueAndGrad(Cell):
         return forward_and_grads(self.network, inputs, positions, weights, sens)
 
 
+_SHARDED_MODES = (ParallelMode.SEMI_AUTO_PARALLEL, ParallelMode.AUTO_PARALLEL)
+
+
 class TrainOneStepCell(Cell):
     """One training step: forward, backward for the optimizer's parameters, optimizer update; returns the loss.
 
@@ -269,6 +272,10 @@ class TrainOneStepCell(Cell):
         if _parallel.simulated_training is not None and not kwargs:
             # a step on a simulated world of ranks (mindseed.parallel._train.simulate)
             return _parallel.simulated_training(self, args)
+        if GlobalComm.INITED and not kwargs and _get_parallel_mode() in _SHARDED_MODES and _get_device_num() > 1:
+            # semi-auto / auto parallel on the processes of a real run: this rank's shards of the step
+            from mindseed.parallel._train import process_training  # noqa: PLC0415  (parallel sits above nn)
+            return process_training()(self, args)
         if self.__dict__.get("_broadcast_pending"):
             self.__dict__["_broadcast_pending"] = False
             _broadcast_parameters(self)

@@ -1,0 +1,162 @@
+"""The world of the processes of a real run (`mindseed.communication` on gloo / NCCL): the world object the
+partitioner talks to (`_spmd.execute`, `_redistribute`, `_zero`, `_train`), with real collectives.
+
+A value is a list indexed by rank, as on a `SimulatedWorld`, but a process holds only its own rank's array (the
+other entries are None): `ranks` names the ranks this process computes, so the executor runs each kernel once, on
+its shards. A collective finds the group of `groups` this process belongs to and runs the communication operator
+(`ops.AllReduce`, `ops.AllGather`, `ops.ReduceScatter`, `ops.AlltoAll`, `ops.Broadcast`) in a communication group
+of those ranks, created on first use by its members (`communication.create_group`); the log holds what a
+simulated world logs, so a plan's collectives and bytes are the same on both. A group of one rank needs no
+communication.
+
+Groups are lists of ranks in group-rank order (the order a mesh axis numbers them, `DeviceMesh.groups`), while a
+communication group numbers its members in ascending order: a collective whose group is not ascending permutes its
+pieces locally before or after the operator, so that member i of the list always gets piece i.
+"""
+import numpy as np
+
+from mindseed.common.tensor import Tensor
+from mindseed.parallel._layout import assemble
+from mindseed.parallel._world import CommRecord, _bytes_by_kind, sent_bytes
+
+__all__ = ["ProcessWorld"]
+
+
+class ProcessWorld:
+    """The processes of the run this process belongs to (`mindseed.communication.init()` first).
+
+    Raises:
+        RuntimeError: communication not initialized.
+    """
+
+    abstract = False
+
+    def __init__(self):
+        from mindseed.communication import get_group_size, get_rank  # noqa: PLC0415  (parallel sits below it)
+        from mindseed.communication.management import GlobalComm  # noqa: PLC0415
+        if not GlobalComm.INITED:
+            raise RuntimeError("For 'ProcessWorld', the communication service is not initialized: call "
+                               "mindspore.communication.init() first.")
+        self.rank, self.size = get_rank(), get_group_size()
+        self.log = []
+        self._groups = {}   # sorted ranks -> the communication group's name
+
+    @property
+    def ranks(self):
+        """The ranks whose arrays this process computes: its own."""
+        return (self.rank,)
+
+    # ------------------------------------------------------------ groups
+    def _group(self, ranks):
+        """The name of the communication group of `ranks` (ascending), created by its members on first use."""
+        from mindseed.communication import create_group  # noqa: PLC0415
+        from mindseed.communication.management import GlobalComm  # noqa: PLC0415
+        if len(ranks) == self.size:
+            return GlobalComm.WORLD_COMM_GROUP
+        name = self._groups.get(ranks)
+        if name is None:
+            name = self._groups[ranks] = "parallel_" + "_".join(map(str, ranks))
+            create_group(name, list(ranks))
+        return name
+
+    def _mine(self, kind, values, groups):
+        """(group in group-rank order, its ranks ascending, my array) of the group this process is in."""
+        if len(values) != self.size:
+            raise ValueError(f"For '{kind}', the value must hold one entry per rank ({self.size}), but got "
+                             f"{len(values)}.")
+        group = next((list(g) for g in groups if self.rank in g), None)
+        if group is None:
+            raise ValueError(f"For '{kind}', rank {self.rank} is in none of the groups {groups}.")
+        return group, tuple(sorted(group)), np.asarray(values[self.rank])
+
+    def _collective(self, kind, values, groups, per_group):
+        """Run a collective: `per_group(group, sorted ranks, my array)` gives my result."""
+        group, ascending, mine = self._mine(kind, values, groups)
+        n = len(group)
+        self.log.append(CommRecord(kind, n, len(groups), int(mine.nbytes), sent_bytes(kind, n, int(mine.nbytes))))
+        out = [None] * self.size
+        out[self.rank] = np.array(mine) if n == 1 else per_group(group, ascending, mine)
+        return out
+
+    @staticmethod
+    def _run(op, x):
+        return np.asarray(op(Tensor(np.ascontiguousarray(x))).asnumpy())
+
+    # ------------------------------------------------------------ collectives (SimulatedWorld's signatures)
+    def all_reduce(self, values, groups, op="sum"):
+        """Every member of a group gets the reduction of the group's arrays."""
+        from mindseed.ops.operations.comm_ops import AllReduce  # noqa: PLC0415
+        return self._collective("AllReduce", values, groups,
+                                lambda g, asc, x: self._run(AllReduce(op, self._group(asc)), x))
+
+    def all_gather(self, values, groups, axis=0):
+        """Every member gets the group's arrays concatenated along `axis`, in group order."""
+        from mindseed.ops.operations.comm_ops import AllGather  # noqa: PLC0415
+
+        def per_group(g, asc, x):
+            got = self._run(AllGather(self._group(asc)), np.moveaxis(x, axis, 0)[None])
+            return np.concatenate([np.moveaxis(got[asc.index(r)], 0, axis) for r in g], axis=axis)
+        return self._collective("AllGather", values, groups, per_group)
+
+    def reduce_scatter(self, values, groups, axis=0, op="sum"):
+        """The group's arrays reduced, then cut into len(group) equal pieces along `axis`: member i keeps piece i.
+
+        Raises:
+            ValueError: `axis` of the arrays is not a multiple of the group size.
+        """
+        from mindseed.ops.operations.comm_ops import ReduceScatter  # noqa: PLC0415
+
+        def per_group(g, asc, x):
+            if x.shape[axis] % len(g):
+                raise ValueError(f"For 'ReduceScatter', the dim {axis} of the input ({x.shape[axis]}) must be "
+                                 f"divisible by the group size {len(g)}.")
+            pieces = np.split(x, len(g), axis=axis)
+            ordered = np.stack([np.moveaxis(pieces[g.index(r)], axis, 0) for r in asc])  # the piece of each member
+            got = self._run(ReduceScatter(op, self._group(asc)), ordered.reshape((-1,) + ordered.shape[2:]))
+            return np.moveaxis(got, 0, axis)
+        return self._collective("ReduceScatter", values, groups, per_group)
+
+    def all_to_all(self, values, groups, split_axis, concat_axis):
+        """Member i cuts its array into len(group) pieces along `split_axis` and sends piece j to member j; each
+        member concatenates what it received along `concat_axis`, in group order.
+
+        Raises:
+            ValueError: `split_axis` is not a multiple of the group size.
+        """
+        from mindseed.ops.operations.comm_ops import AlltoAll  # noqa: PLC0415
+
+        def per_group(g, asc, x):
+            n = len(g)
+            if x.shape[split_axis] % n:
+                raise ValueError(f"For 'AllToAll', the split dim {split_axis} of the input ({x.shape[split_axis]}) "
+                                 f"must be divisible by the group size {n}.")
+            pieces = np.split(x, n, axis=split_axis)
+            send = np.stack([pieces[g.index(r)] for r in asc])   # block k goes to the k-th member in ascending order
+            got = self._run(AlltoAll(n, 0, 0, self._group(asc)), send)   # block k came from that member
+            return np.concatenate([got[asc.index(r)] for r in g], axis=concat_axis)
+        return self._collective("AllToAll", values, groups, per_group)
+
+    def broadcast(self, values, groups, root=0):
+        """Every member of a group gets the array of the member at group rank `root`."""
+        from mindseed.ops.operations.comm_ops import Broadcast  # noqa: PLC0415
+
+        def per_group(g, asc, x):
+            out = Broadcast(asc.index(g[root]), self._group(asc))((Tensor(np.ascontiguousarray(x)),))
+            return np.asarray(out[0].asnumpy())
+        return self._collective("Broadcast", values, groups, per_group)
+
+    # ------------------------------------------------------------ whole values
+    def assemble(self, shards, layout):
+        """The global array of the ranks' shards under `layout`, on this process (which holds its own shard):
+        a replicated value is its shard; otherwise every rank's shard is gathered first (outside the log: this
+        is how a process reads a whole value, not a step of the plan)."""
+        from mindseed.ops.operations.comm_ops import AllGather  # noqa: PLC0415
+        mine = np.asarray(shards[self.rank])
+        if layout.is_replicated():
+            return np.array(mine)
+        every = self._run(AllGather(self._group(tuple(range(self.size)))), mine[None])
+        return assemble(list(every), layout)
+
+    def bytes_by_kind(self):
+        """{collective kind: total bytes sent per rank}, over the log."""
+        return _bytes_by_kind(self.log)
