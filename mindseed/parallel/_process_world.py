@@ -87,7 +87,7 @@ class ProcessWorld:
         """Every member of a group gets the reduction of the group's arrays."""
         from mindseed.ops.operations.comm_ops import AllReduce  # noqa: PLC0415
         return self._collective("AllReduce", values, groups,
-                                lambda g, asc, x: self._run(AllReduce(op, self._group(asc)), x))
+                                lambda g, asc, x: self._run(AllReduce(op, self._group(asc)), x).reshape(x.shape))
 
     def all_gather(self, values, groups, axis=0):
         """Every member gets the group's arrays concatenated along `axis`, in group order."""
@@ -142,7 +142,7 @@ class ProcessWorld:
 
         def per_group(g, asc, x):
             out = Broadcast(asc.index(g[root]), self._group(asc))((Tensor(np.ascontiguousarray(x)),))
-            return np.asarray(out[0].asnumpy())
+            return np.asarray(out[0].asnumpy()).reshape(x.shape)
         return self._collective("Broadcast", values, groups, per_group)
 
     # ------------------------------------------------------------ whole values

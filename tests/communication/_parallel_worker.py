@@ -1,0 +1,129 @@
+"""One process of a sharded run on real processes; tests/communication/test_parallel_processes.py launches it.
+
+usage: python _parallel_worker.py SCENARIO DIR   (the launcher environment is set by the test)
+Each scenario writes what this rank computed to DIR/result_<rank>.json; the test checks the numbers against the
+single-process run.
+"""
+import json
+import os
+import sys
+
+import numpy as np
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(os.path.dirname(HERE), "parallel"))
+
+import mindseed as ms  # noqa: E402
+from _mlp import MLP  # noqa: E402
+from mindseed import Tensor, nn  # noqa: E402
+from mindseed.communication import get_group_size, get_rank, init  # noqa: E402
+from mindseed.parallel._layout import TensorLayout  # noqa: E402
+from mindseed.parallel._process_world import ProcessWorld  # noqa: E402
+from mindseed.parallel._spmd import execute, record  # noqa: E402
+from mindseed.parallel._train import process_training  # noqa: E402
+
+RNG = np.random.default_rng(11)
+BATCHES = [(RNG.standard_normal((8, 4)), RNG.standard_normal((8, 6))) for _ in range(2)]
+# name: (ranks, operator strategies, dataset strategy of x and y)
+PLANS = {
+    "data_2": (2, dict(mm1=((2, 1), (1, 1))), (2, 1)),
+    "column_row_2": (2, dict(mm1=((1, 1), (1, 2)), add=((1, 2), (2,)), mm2=((1, 2), (2, 1))), None),
+    "data_4": (4, dict(mm1=((4, 1), (1, 1))), (4, 1)),
+    "column_row_4": (4, dict(mm1=((1, 1), (1, 4)), add=((1, 4), (4,)), mm2=((1, 4), (4, 1))), None),
+    "data_x_tensor_4": (4, dict(mm1=((2, 1), (1, 2)), add=((2, 2), (2,)), mm2=((2, 2), (2, 1))), (2, 1)),
+}
+CHECKPOINT_PLAN = "column_row_2"       # the tensor-parallel strategy trained and saved at 2 ranks
+LOAD_PLAN = "data_x_tensor_4"          # the strategy it is loaded into at 4 ranks
+
+
+def _whole(world, ex, t, layout=None):
+    layout = layout or TensorLayout.replicated(ex.layout_of(t).mesh, tuple(t.shape))
+    return world.assemble(ex.value(t, layout).shards, layout).tolist()
+
+
+def run_plan(name, net, world):
+    """One step of `net` (loss and gradients) recorded and run sharded on the processes: {loss, grads, kinds}."""
+    _, strategies, data = PLANS[name]
+    x, y = (Tensor(a) for a in BATCHES[0])
+    program = record(ms.value_and_grad(net, None, net.trainable_params()), x, y)
+    start = len(world.log)
+    ex = execute(program, world, [(x, data), (y, data)] if data else None)
+    loss, grads = program.result
+    out = {"loss": _whole(world, ex, loss),
+           "grads": {p.name: _whole(world, ex, g, ex.layout_of(p)) for p, g in zip(net.trainable_params(), grads)}}
+    out["kinds"] = [rec.kind for rec in world.log[start:]]
+    return out, ex
+
+
+def zero_level1(rank, size):
+    """ZeRO level1 through nn.TrainOneStepCell, each rank feeding its slice of the batch (MindSpore's dataset)."""
+    ms.set_auto_parallel_context(parallel_mode="semi_auto_parallel", dataset_strategy="data_parallel",
+                                 enable_parallel_optimizer=True,
+                                 parallel_optimizer_config={"optimizer_level": "level1",
+                                                            "parallel_optimizer_threshold": 0})
+    net = MLP()
+    step = nn.TrainOneStepCell(net, nn.Adam(net.trainable_params(), learning_rate=0.01))
+    rows = slice(rank * 8 // size, (rank + 1) * 8 // size)
+    losses = [float(step(Tensor(x[rows]), Tensor(y[rows])).asnumpy()) for x, y in BATCHES]
+    sharded = process_training().sharded_optimizer(step)
+    out = {"losses": losses, "params": {p.name: p.asnumpy().tolist() for p in net.trainable_params()},
+           "state": {q.name: q.asnumpy().tolist() for _, q in step.optimizer.parameters_and_names()},
+           "state_bytes": sharded.state_bytes(rank)}
+    ms.reset_auto_parallel_context()
+    return out
+
+
+def train_and_save(rank, directory):
+    """Two steps of a tensor-parallel MLP through TrainOneStepCell; the rank's slices saved in rank_<r>/ with the
+    strategy file (strategy_ckpt_config)."""
+    _, strategies, _ = PLANS[CHECKPOINT_PLAN]
+    ms.set_auto_parallel_context(parallel_mode="semi_auto_parallel", dataset_strategy="full_batch",
+                                 strategy_ckpt_config={"save_file": os.path.join(directory, f"strategy_{rank}.ckpt")})
+    net = MLP(**strategies)
+    step = nn.TrainOneStepCell(net, nn.Momentum(net.trainable_params(), learning_rate=0.1, momentum=0.9))
+    losses = [float(step(Tensor(x), Tensor(y)).asnumpy()) for x, y in BATCHES]
+    os.makedirs(os.path.join(directory, f"rank_{rank}"), exist_ok=True)
+    ms.save_checkpoint(process_training().rank_parameters(step, rank),
+                       os.path.join(directory, f"rank_{rank}", f"net{rank}.ckpt"))
+    ms.reset_auto_parallel_context()
+    return {"losses": losses, "params": {p.name: p.asnumpy().tolist() for p in net.trainable_params()}}
+
+
+def load_at_4(rank, world, directory):
+    """The 2-rank checkpoint into a fresh network of another strategy at 4 ranks: loaded whole
+    (load_distributed_checkpoint), run sharded; and transformed to this rank's slices of the new strategy."""
+    src = os.path.join(directory, "strategy_0.ckpt")
+    files = [os.path.join(directory, f"rank_{r}", f"net{r}.ckpt") for r in range(2)]
+    net = MLP(seed=9, **PLANS[LOAD_PLAN][1])
+    ms.load_distributed_checkpoint(net, files, None, src)
+    ms.set_auto_parallel_context(strategy_ckpt_save_file=os.path.join(directory, f"dst_strategy_{rank}.ckpt"))
+    out, ex = run_plan(LOAD_PLAN, net, world)
+    ms.reset_auto_parallel_context()
+    dst = os.path.join(directory, f"dst_{rank}.ckpt")
+    ms.transform_checkpoint_by_rank(rank, {r: f for r, f in enumerate(files)}, dst, src,
+                                    os.path.join(directory, f"dst_strategy_{rank}.ckpt"))
+    got = ms.load_checkpoint(dst)
+    mine = ex.rank_parameters(rank)     # the slices this rank's run cut from the loaded network
+    out["transformed"] = {name: [got[name].asnumpy().tolist(), t.asnumpy().tolist()] for name, t in mine.items()}
+    return out
+
+
+def main(scenario, directory):
+    init()
+    rank, size = get_rank(), get_group_size()
+    world = ProcessWorld()
+    out = {"rank": rank, "size": size, "plans": {}}
+    for name, (ranks, strategies, _) in PLANS.items():
+        if ranks == size:
+            out["plans"][name] = run_plan(name, MLP(**strategies), world)[0]
+    out["zero"] = zero_level1(rank, size)
+    if scenario == "save":
+        out["saved"] = train_and_save(rank, directory)
+    elif scenario == "load":
+        out["loaded"] = load_at_4(rank, world, directory)
+    with open(os.path.join(directory, f"result_{rank}.json"), "w", encoding="utf-8") as f:
+        json.dump(out, f)
+
+
+if __name__ == "__main__":
+    main(sys.argv[1], sys.argv[2])
