@@ -1,0 +1,184 @@
+"""Sharded plans on real processes (gloo): each process runs its rank's shards of the recorded step with the real
+collectives (`_process_world.ProcessWorld`, the world object the simulated runs take), and gets the single-process
+loss and gradients (float64, 1e-12) at 2 and 4 ranks: data parallel, column/row tensor parallel (Megatron's MLP),
+data x tensor, and ZeRO level1 through `nn.TrainOneStepCell` under semi_auto_parallel (each rank feeding its slice
+of the batch). A tensor-parallel MLP trained 2 steps at 2 ranks saves one checkpoint per rank with its strategy
+file; it loads at 1 rank (`load_distributed_checkpoint`, `transform_checkpoints`) and at 4 ranks with another
+strategy (loaded whole and run sharded; `transform_checkpoint_by_rank` to each rank's slices), giving the
+single-process outputs.
+
+Two launches (2 workers, then 4 workers reading the first one's checkpoint); workers in _parallel_worker.py.
+"""
+import json
+import os
+import sys
+
+import numpy as np
+import pytest
+
+import mindseed as ms
+from mindseed import Tensor, nn
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+sys.path.insert(0, os.path.join(os.path.dirname(HERE), "parallel"))
+from _mlp import MLP  # noqa: E402
+from _parallel_worker import BATCHES, CHECKPOINT_PLAN, LOAD_PLAN, PLANS  # noqa: E402
+from _workers import clean_env, free_port, run  # noqa: E402
+
+from mindseed.parallel._layout import shard_array  # noqa: E402
+from mindseed.parallel._spmd import execute, record  # noqa: E402
+from mindseed.parallel._world import SimulatedWorld  # noqa: E402
+
+
+def _launch(directory, scenario, n):
+    env = clean_env(MS_WORKER_NUM=str(n), MS_SCHED_HOST="127.0.0.1", MS_SCHED_PORT=str(free_port()),
+                    MS_TOPO_TIMEOUT="60")
+    workers = [(f"{scenario}{r}", [os.path.join(HERE, "_parallel_worker.py"), scenario, str(directory)],
+                dict(env, MS_NODE_ID=str(r))) for r in range(n)]
+    run(directory, workers)
+    return [json.loads((directory / f"result_{r}.json").read_text()) for r in range(n)]
+
+
+@pytest.fixture(scope="module")
+def two(tmp_path_factory):
+    directory = tmp_path_factory.mktemp("two_ranks")
+    return directory, _launch(directory, "save", 2)
+
+
+@pytest.fixture(scope="module")
+def four(two):
+    directory, _ = two
+    return _launch(directory, "load", 4)
+
+
+def _close(a, b):
+    np.testing.assert_allclose(np.asarray(a, dtype=np.float64), np.asarray(b, dtype=np.float64), rtol=0, atol=1e-12)
+
+
+def _one_step(net):
+    x, y = (Tensor(a) for a in BATCHES[0])
+    loss, grads = ms.value_and_grad(net, None, net.trainable_params())(x, y)
+    return loss.asnumpy(), {p.name: g.asnumpy() for p, g in zip(net.trainable_params(), grads)}
+
+
+def _simulated_kinds(name):
+    """The collectives of the plan on a SimulatedWorld of the same size (the process world logs the same)."""
+    n, strategies, data = PLANS[name]
+    net = MLP(**strategies)
+    x, y = (Tensor(a) for a in BATCHES[0])
+    program = record(ms.value_and_grad(net, None, net.trainable_params()), x, y)
+    world = SimulatedWorld(n)
+    execute(program, world, [(x, data), (y, data)] if data else None)
+    return [rec.kind for rec in world.log]
+
+
+def _check_plans(results, size):
+    loss, grads = _one_step(MLP())
+    names = sorted(name for name, plan in PLANS.items() if plan[0] == size)
+    assert len(names) >= 2
+    for res in results:
+        assert res["size"] == size and sorted(res["plans"]) == names
+        for name in names:
+            got = res["plans"][name]
+            _close(got["loss"], loss)
+            for p, g in grads.items():
+                _close(got["grads"][p], g)
+    for name in names:
+        kinds = _simulated_kinds(name)
+        assert kinds and all(res["plans"][name]["kinds"][:len(kinds)] == kinds for res in results)
+    return names
+
+
+def test_plans_on_two_processes_equal_one_process(two):
+    names = _check_plans(two[1], 2)
+    assert names == ["column_row_2", "data_2"]
+    # Megatron's MLP: the row product's partial sum is all-reduced, and data parallel all-reduces the gradients
+    assert "AllReduce" in two[1][0]["plans"]["column_row_2"]["kinds"]
+
+
+def test_plans_on_four_processes_equal_one_process(four):
+    assert _check_plans(four, 4) == ["column_row_4", "data_4", "data_x_tensor_4"]
+
+
+def _zero_reference():
+    net = MLP()
+    step = nn.TrainOneStepCell(net, nn.Adam(net.trainable_params(), learning_rate=0.01))
+    losses = [float(step(Tensor(x), Tensor(y)).asnumpy()) for x, y in BATCHES]
+    return losses, net, step.optimizer
+
+
+@pytest.mark.parametrize("which", ["two", "four"])
+def test_zero_level1_through_train_one_step_cell(request, which):
+    results = request.getfixturevalue(which)
+    results = results[1] if which == "two" else results
+    losses, net, opt = _zero_reference()
+    state = {q.name: q.asnumpy() for _, q in opt.parameters_and_names()}
+    whole_state = sum(v.nbytes for k, v in state.items() if k.startswith("moment"))
+    for res in results:
+        zero = res["zero"]
+        _close(zero["losses"], losses)
+        for p in net.trainable_params():
+            _close(zero["params"][p.name], p.asnumpy())
+        for name, value in state.items():
+            _close(zero["state"][name], value)
+        assert zero["state_bytes"] == whole_state // len(results)   # each rank holds 1/n of the moments
+
+
+def _trained_reference():
+    net = MLP()
+    step = nn.TrainOneStepCell(net, nn.Momentum(net.trainable_params(), learning_rate=0.1, momentum=0.9))
+    losses = [float(step(Tensor(x), Tensor(y)).asnumpy()) for x, y in BATCHES]
+    return losses, net
+
+
+def test_a_checkpoint_saved_at_two_ranks_loads_at_one(two, tmp_path):
+    directory, results = two
+    losses, reference = _trained_reference()
+    for res in results:
+        _close(res["saved"]["losses"], losses)
+        for p in reference.trainable_params():
+            _close(res["saved"]["params"][p.name], p.asnumpy())
+    src = str(directory / "strategy_0.ckpt")
+    assert (directory / "strategy_1.ckpt").read_bytes() == (directory / "strategy_0.ckpt").read_bytes()
+    strategy = ms.build_searched_strategy(src)
+    assert strategy["w1"].tensor_map[0].dim == [-1, 0] and strategy["w2"].tensor_map[0].dim == [0, -1]
+    files = [str(directory / f"rank_{r}" / f"net{r}.ckpt") for r in range(2)]
+    # each rank saved its half
+    halves = [ms.load_checkpoint(f) for f in files]
+    _close(np.concatenate([h["w1"].asnumpy() for h in halves], 1), reference.w1.asnumpy())
+    # loaded into a fresh single-process network: the trained model's outputs
+    fresh = MLP(seed=9)
+    assert ms.load_distributed_checkpoint(fresh, files, None, src) is True
+    want, want_grads = _one_step(reference)
+    got, got_grads = _one_step(fresh)
+    _close(got, want)
+    for name, g in want_grads.items():
+        _close(got_grads[name], g)
+    # transformed to one rank (no destination strategy: whole parameters)
+    ms.transform_checkpoints(str(directory), str(tmp_path / "one"), "whole_", src, None)
+    whole = ms.load_checkpoint(str(tmp_path / "one" / "rank_0" / "whole_0.ckpt"))
+    for p in reference.trainable_params():
+        _close(whole[p.name].asnumpy(), p.asnumpy())
+
+
+def test_a_checkpoint_saved_at_two_ranks_loads_at_four_with_another_strategy(two, four):
+    directory, _ = two
+    _, reference = _trained_reference()
+    want, want_grads = _one_step(reference)
+    for res in four:
+        loaded = res["loaded"]
+        _close(loaded["loss"], want)
+        for name, g in want_grads.items():
+            _close(loaded["grads"][name], g)
+    # the 4-rank strategy cuts differently from the 2-rank one; each rank's transformed file holds its slices
+    dst = ms.build_searched_strategy(str(directory / "dst_strategy_0.ckpt"))
+    src = ms.build_searched_strategy(str(directory / "strategy_0.ckpt"))
+    assert dst["w1"].dev_matrix[0].dim != src["w1"].dev_matrix[0].dim
+    from mindseed.parallel._strategy_file import tensor_layout  # noqa: PLC0415
+    for r, res in enumerate(four):
+        for name, (got, cut) in res["loaded"]["transformed"].items():
+            np.testing.assert_array_equal(got, cut)
+            p = getattr(reference, name)
+            _close(got, shard_array(p.asnumpy(), tensor_layout(dst[name], p.shape))[r])
+    assert LOAD_PLAN != CHECKPOINT_PLAN
