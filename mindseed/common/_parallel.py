@@ -36,6 +36,19 @@ class GlobalComm:
 # ranks (`runner(train_one_step_cell, inputs)`), to which `nn.TrainOneStepCell` hands its steps
 simulated_training = None
 
+# id(Parameter) -> (weak reference to it, slicer(param) giving this process's slice of it as a Tensor): the slices a
+# sharded training step on real processes cut (mindseed.parallel._train), which save_checkpoint(...,
+# integrated_save=False) saves
+parameter_slices = {}
+
+
+def rank_slice(param):
+    """This process's slice of `param` when a sharded run on real processes cut it, else `param` itself."""
+    entry = parameter_slices.get(id(param))
+    if entry is None or entry[0]() is not param:
+        return param
+    return entry[1](param)
+
 
 def _get_group(group):
     """The world group's current name for MindSpore's default group name; other names unchanged."""

@@ -29,6 +29,8 @@ of every micro-batch).
 The step returns the loss the ranks computed (and, with ``return_grad``, the gradients), as the cell does.
 """
 import contextlib
+import functools
+import weakref
 
 import numpy as np
 
@@ -151,8 +153,7 @@ class SimulatedTraining:
             raise ValueError(f"For 'rank_parameters', rank {rank} is not computed by this process (it computes "
                              f"{list(self.world.ranks)}).")
         ex = self.executions[-1]
-        return {p.name: Tensor(np.ascontiguousarray(shard_array(p.asnumpy(), ex.layout_of(p))[rank]), p.dtype)
-                for p in cell.optimizer.parameters}
+        return {p.name: _rank_slice(p, ex.layout_of(p), rank) for p in cell.optimizer.parameters}
 
     def __call__(self, cell, inputs):
         previous, _state.mode = _state.mode, PYNATIVE_MODE
@@ -207,12 +208,21 @@ class SimulatedTraining:
                 regather = None if forward_end is None else (forward_end, sliced)
         ex = run(layouts, regather)
         self.executions.append(ex)
+        if forward_end is not None and len(self.world.ranks) == 1:  # one rank per process: what it saves
+            for p in params:
+                _parallel.parameter_slices[id(p)] = (weakref.ref(p), functools.partial(
+                    _rank_slice, layout=ex.layout_of(p), rank=self.world.ranks[0]))
         if state.sharded is not None:
             state.sharded.execution = ex
             state.sharded.step(grads)
         else:
             cell.optimizer(tuple(_whole(ex, g, ex.layout_of(p)) for p, g in zip(params, grads)))
         return _result(cell, params, loss, grads, ex)
+
+
+def _rank_slice(p, layout, rank):
+    """Parameter `p`'s slice on `rank` under `layout`, as it is now."""
+    return Tensor(np.ascontiguousarray(shard_array(p.asnumpy(), layout)[rank]), p.dtype)
 
 
 def _whole(ex, t, layout):

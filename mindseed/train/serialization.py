@@ -23,6 +23,7 @@ from concurrent.futures import ThreadPoolExecutor
 import numpy as np
 
 from mindseed import _backend as B
+from mindseed.common import _parallel
 from mindseed.common import dtype as mstype
 from mindseed.common.parameter import Parameter
 from mindseed.common.tensor import Tensor
@@ -156,7 +157,8 @@ def save_checkpoint(save_obj, ckpt_file_name, integrated_save=True, async_save=F
         save_obj (Union[Cell, list, dict]): a Cell; a list of Parameters or of ``{"name": str, "data": Tensor}``;
             or a dict name -> Parameter/Tensor/str (e.g. what `load_checkpoint` returned).
         ckpt_file_name (str): the file; ``.ckpt`` (or ``.safetensors``) is appended when missing.
-        integrated_save (bool): merge parallel slices before saving (always whole tensors here). Default: ``True``.
+        integrated_save (bool): merge parallel slices before saving; ``False`` saves this rank's slices of the
+            parameters a sharded training step on processes cut (semi-auto / auto parallel). Default: ``True``.
         async_save (Union[bool, str]): write in a background thread (``True``, ``"thread"`` or ``"process"``);
             the values are captured before this returns. Default: ``False``.
         append_dict (dict): extra values (int, float, bool, str, Tensor) saved under their keys. Default: ``None``.
@@ -196,6 +198,8 @@ def save_checkpoint(save_obj, ckpt_file_name, integrated_save=True, async_save=F
         raise TypeError(f"For 'save_checkpoint', the 'choice_func' must be a function, but got {type(choice_func)}.")
 
     items = _items_of(save_obj, choice_func)
+    if not integrated_save and isinstance(save_obj, Cell):  # a sharded run on processes: this rank's slices
+        items = [(name, _parallel.rank_slice(v)) for name, v in items]
     if append_dict:
         for k, v in append_dict.items():
             if k == "__exception_save__":

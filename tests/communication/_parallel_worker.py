@@ -83,10 +83,13 @@ def train_and_save(rank, directory):
     step = nn.TrainOneStepCell(net, nn.Momentum(net.trainable_params(), learning_rate=0.1, momentum=0.9))
     losses = [float(step(Tensor(x), Tensor(y)).asnumpy()) for x, y in BATCHES]
     os.makedirs(os.path.join(directory, f"rank_{rank}"), exist_ok=True)
-    ms.save_checkpoint(process_training().rank_parameters(step, rank),
-                       os.path.join(directory, f"rank_{rank}", f"net{rank}.ckpt"))
+    ms.save_checkpoint(net, os.path.join(directory, f"rank_{rank}", f"net{rank}.ckpt"), integrated_save=False)
+    whole = os.path.join(directory, f"whole_{rank}.ckpt")   # integrated_save=True (the default): whole parameters
+    ms.save_checkpoint(net, whole)
     ms.reset_auto_parallel_context()
-    return {"losses": losses, "params": {p.name: p.asnumpy().tolist() for p in net.trainable_params()}}
+    sliced = process_training().rank_parameters(step, rank)
+    return {"losses": losses, "params": {p.name: p.asnumpy().tolist() for p in net.trainable_params()},
+            "rank_parameters": {name: t.asnumpy().tolist() for name, t in sliced.items()}}
 
 
 def load_at_4(rank, world, directory):

@@ -144,9 +144,16 @@ def test_a_checkpoint_saved_at_two_ranks_loads_at_one(two, tmp_path):
     strategy = ms.build_searched_strategy(src)
     assert strategy["w1"].tensor_map[0].dim == [-1, 0] and strategy["w2"].tensor_map[0].dim == [0, -1]
     files = [str(directory / f"rank_{r}" / f"net{r}.ckpt") for r in range(2)]
-    # each rank saved its half
+    # each rank saved its half (save_checkpoint(net, ..., integrated_save=False)), the whole with integrated_save
     halves = [ms.load_checkpoint(f) for f in files]
     _close(np.concatenate([h["w1"].asnumpy() for h in halves], 1), reference.w1.asnumpy())
+    _close(np.concatenate([h["w2"].asnumpy() for h in halves], 0), reference.w2.asnumpy())
+    for r, res in enumerate(results):
+        for name, value in res["saved"]["rank_parameters"].items():
+            np.testing.assert_array_equal(halves[r][name].asnumpy(), value)
+        whole = ms.load_checkpoint(str(directory / f"whole_{r}.ckpt"))
+        for p in reference.trainable_params():
+            _close(whole[p.name].asnumpy(), p.asnumpy())
     # loaded into a fresh single-process network: the trained model's outputs
     fresh = MLP(seed=9)
     assert ms.load_distributed_checkpoint(fresh, files, None, src) is True
