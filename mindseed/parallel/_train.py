@@ -180,6 +180,10 @@ class SimulatedTraining:
         if state is None or state.cell is not cell:
             state = self._cells[id(cell)] = _CellState(cell)
         stages = get_auto_parallel_context("pipeline_stages")
+        if stages > 1 and not isinstance(self.world, SimulatedWorld):
+            raise RuntimeError(f"For the sharded training step, 'pipeline_stages' {stages} runs on a simulated world "
+                               f"only (mindseed.parallel._train.simulate): pipeline stages on processes are not "
+                               f"supported yet.")
         if stages > 1:  # the stages on world size / stages ranks each (`_pipeline`)
             program, forward_end = record_pipeline(cell._loss_and_grads, cell.network, *inputs), None
             layouts = dataset_layouts(inputs, n // stages if n % stages == 0 else n)

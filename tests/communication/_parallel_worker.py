@@ -55,11 +55,11 @@ def run_plan(name, net, world):
     return out, ex
 
 
-def zero_level1(rank, size):
-    """ZeRO level1 through nn.TrainOneStepCell, each rank feeding its slice of the batch (MindSpore's dataset)."""
+def zero(rank, size, level):
+    """ZeRO through nn.TrainOneStepCell, each rank feeding its slice of the batch (MindSpore's dataset)."""
     ms.set_auto_parallel_context(parallel_mode="semi_auto_parallel", dataset_strategy="data_parallel",
                                  enable_parallel_optimizer=True,
-                                 parallel_optimizer_config={"optimizer_level": "level1",
+                                 parallel_optimizer_config={"optimizer_level": level,
                                                             "parallel_optimizer_threshold": 0})
     net = MLP()
     step = nn.TrainOneStepCell(net, nn.Adam(net.trainable_params(), learning_rate=0.01))
@@ -71,6 +71,20 @@ def zero_level1(rank, size):
            "state_bytes": sharded.state_bytes(rank)}
     ms.reset_auto_parallel_context()
     return out
+
+
+def pipeline_refused():
+    """Pipeline stages on processes: the step refuses (a clear error, not a silent single-process run)."""
+    ms.set_auto_parallel_context(parallel_mode="semi_auto_parallel", pipeline_stages=2)
+    net = MLP()
+    step = nn.TrainOneStepCell(net, nn.SGD(net.trainable_params(), learning_rate=0.1))
+    try:
+        step(*(Tensor(a) for a in BATCHES[0]))
+    except RuntimeError as exc:
+        return str(exc)
+    finally:
+        ms.reset_auto_parallel_context()
+    return None
 
 
 def train_and_save(rank, directory):
@@ -119,7 +133,8 @@ def main(scenario, directory):
     for name, (ranks, strategies, _) in PLANS.items():
         if ranks == size:
             out["plans"][name] = run_plan(name, MLP(**strategies), world)[0]
-    out["zero"] = zero_level1(rank, size)
+    out["zero"] = {level: zero(rank, size, level) for level in ("level1", "level3")}
+    out["pipeline_refused"] = pipeline_refused()
     if scenario == "save":
         out["saved"] = train_and_save(rank, directory)
     elif scenario == "load":

@@ -1,9 +1,9 @@
 """Sharded plans on real processes (gloo): each process runs its rank's shards of the recorded step with the real
 collectives (`_process_world.ProcessWorld`, the world object the simulated runs take), and gets the single-process
 loss and gradients (float64, 1e-12) at 2 and 4 ranks: data parallel, column/row tensor parallel (Megatron's MLP),
-data x tensor, and ZeRO level1 through `nn.TrainOneStepCell` under semi_auto_parallel (each rank feeding its slice
-of the batch). A tensor-parallel MLP trained 2 steps at 2 ranks saves one checkpoint per rank with its strategy
-file; it loads at 1 rank (`load_distributed_checkpoint`, `transform_checkpoints`) and at 4 ranks with another
+data x tensor, and ZeRO levels 1 and 3 through `nn.TrainOneStepCell` under semi_auto_parallel (each rank feeding
+its slice of the batch). A tensor-parallel MLP trained 2 steps at 2 ranks saves one checkpoint per rank with its
+strategy file; it loads at 1 rank (`load_distributed_checkpoint`, `transform_checkpoints`) and at 4 ranks with another
 strategy (loaded whole and run sharded; `transform_checkpoint_by_rank` to each rank's slices), giving the
 single-process outputs.
 
@@ -101,6 +101,11 @@ def test_plans_on_four_processes_equal_one_process(four):
     assert _check_plans(four, 4) == ["column_row_4", "data_4", "data_x_tensor_4"]
 
 
+def test_pipeline_stages_on_processes_are_refused(two):
+    for res in two[1]:
+        assert "'pipeline_stages' 2 runs on a simulated world only" in res["pipeline_refused"]
+
+
 def _zero_reference():
     net = MLP()
     step = nn.TrainOneStepCell(net, nn.Adam(net.trainable_params(), learning_rate=0.01))
@@ -108,15 +113,16 @@ def _zero_reference():
     return losses, net, step.optimizer
 
 
+@pytest.mark.parametrize("level", ["level1", "level3"])
 @pytest.mark.parametrize("which", ["two", "four"])
-def test_zero_level1_through_train_one_step_cell(request, which):
+def test_zero_through_train_one_step_cell(request, which, level):
     results = request.getfixturevalue(which)
     results = results[1] if which == "two" else results
     losses, net, opt = _zero_reference()
     state = {q.name: q.asnumpy() for _, q in opt.parameters_and_names()}
     whole_state = sum(v.nbytes for k, v in state.items() if k.startswith("moment"))
     for res in results:
-        zero = res["zero"]
+        zero = res["zero"][level]
         _close(zero["losses"], losses)
         for p in net.trainable_params():
             _close(zero["params"][p.name], p.asnumpy())
