@@ -36,6 +36,10 @@ class GlobalComm:
 # ranks (`runner(train_one_step_cell, inputs)`), to which `nn.TrainOneStepCell` hands its steps
 simulated_training = None
 
+# `process_training()`: the runner of TrainOneStepCell's steps on the processes of a real run (semi-auto / auto
+# parallel after `init()`), installed by mindseed.parallel (nn sits below it)
+process_training = None
+
 # id(Parameter) -> (weak reference to it, slicer(param) giving this process's slice of it as a Tensor): the slices a
 # sharded training step on real processes cut (mindseed.parallel._train), which save_checkpoint(...,
 # integrated_save=False) saves

@@ -3,7 +3,9 @@
 The auto-parallel context is `mindseed.set_auto_parallel_context`. Data parallelism runs on processes today
 (`nn.TrainOneStepCell` all-reduces gradients under ``parallel_mode='data_parallel'``).
 
-The foundation of semi-auto parallel runs in one process on a simulated world of N ranks:
+The foundation of semi-auto parallel runs in one process on a simulated world of N ranks, and on the processes of a
+real run (`_process_world.ProcessWorld`; `nn.TrainOneStepCell` uses it after `init()` under semi-auto / auto
+parallel):
 
 * `_layout`: `DeviceMesh` and `TensorLayout` (strategy tuples and `Layout` compile into it), `shard_array` /
   `assemble` between a global array and the ranks' shards;
@@ -14,6 +16,7 @@ The foundation of semi-auto parallel runs in one process on a simulated world of
 * `_strategy_file` and `checkpoint_transform`: MindSpore's strategy files, and distributed checkpoints merged or
   re-cut for another strategy (`merge_sliced_parameter`, `transform_checkpoints`, `load_distributed_checkpoint`, ...).
 """
+from mindseed.common import _parallel as _context
 from mindseed.common._shard_layout import Layout
 from mindseed.parallel._strategy_file import (build_searched_strategy, merge_pipeline_strategys,
                                               restore_group_info_list)
@@ -28,6 +31,17 @@ from mindseed.parallel._pipeline_sync import sync_pipeline_shared_parameters
 from mindseed.parallel.parameter_broadcast import parameter_broadcast
 from mindseed.parallel.shard import shard
 from mindseed.common._search_contexts import get_algo_parameters, reset_algo_parameters, set_algo_parameters
+
+
+
+def _process_training():
+    """The runner of `nn.TrainOneStepCell`'s steps on real processes (`_train.process_training`, imported on first
+    use): what the cell calls under semi-auto / auto parallel after `init()`."""
+    from mindseed.parallel._train import process_training  # noqa: PLC0415  (imports the whole partitioner)
+    return process_training()
+
+
+_context.process_training = _process_training
 
 __all__ = ["shard", "parameter_broadcast", "sync_pipeline_shared_parameters", "set_algo_parameters",
            "reset_algo_parameters", "get_algo_parameters",

@@ -272,10 +272,10 @@ class TrainOneStepCell(Cell):
         if _parallel.simulated_training is not None and not kwargs:
             # a step on a simulated world of ranks (mindseed.parallel._train.simulate)
             return _parallel.simulated_training(self, args)
-        if GlobalComm.INITED and not kwargs and _get_parallel_mode() in _SHARDED_MODES and _get_device_num() > 1:
+        if GlobalComm.INITED and not kwargs and _get_parallel_mode() in _SHARDED_MODES \
+                and _group_size(GlobalComm.WORLD_COMM_GROUP) > 1 and _parallel.process_training is not None:
             # semi-auto / auto parallel on the processes of a real run: this rank's shards of the step
-            from mindseed.parallel._train import process_training  # noqa: PLC0415  (parallel sits above nn)
-            return process_training()(self, args)
+            return _parallel.process_training()(self, args)
         if self.__dict__.get("_broadcast_pending"):
             self.__dict__["_broadcast_pending"] = False
             _broadcast_parameters(self)
