@@ -41,6 +41,28 @@ def _whole(world, ex, t, layout=None):
     return world.assemble(ex.value(t, layout).shards, layout).tolist()
 
 
+GROUPINGS = ([[3, 1, 0, 2]], [[1, 0], [3, 2]], [[0, 1], [2, 3]])   # group-rank orders, ascending or not
+
+
+def rank_array(rank):
+    return np.arange(16.0).reshape(4, 4) * (rank + 1) + rank
+
+
+def collectives(rank, world):
+    """Each collective of the world in groups listed in and out of ascending order: this rank's results and the
+    log's (kind, group size, groups, bytes)."""
+    out = []
+    for groups in GROUPINGS:
+        values = [None] * world.size
+        values[rank] = rank_array(rank)
+        results = [world.all_reduce(values, groups), world.all_gather(values, groups, axis=1),
+                   world.reduce_scatter(values, groups, axis=1), world.all_to_all(values, groups, 0, 1),
+                   world.broadcast(values, groups, root=1)]
+        out.append([r[rank].tolist() for r in results])
+    log = [[rec.kind, rec.group_size, rec.groups, rec.input_bytes, rec.sent_bytes] for rec in world.log]
+    return out, log
+
+
 def run_plan(name, net, world):
     """One step of `net` (loss and gradients) recorded and run sharded on the processes: {loss, grads, kinds}."""
     _, strategies, data = PLANS[name]
@@ -130,6 +152,9 @@ def main(scenario, directory):
     rank, size = get_rank(), get_group_size()
     world = ProcessWorld()
     out = {"rank": rank, "size": size, "plans": {}}
+    if size == 4:
+        out["collectives"] = collectives(rank, world)
+        world.log.clear()
     for name, (ranks, strategies, _) in PLANS.items():
         if ranks == size:
             out["plans"][name] = run_plan(name, MLP(**strategies), world)[0]

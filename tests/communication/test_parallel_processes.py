@@ -23,7 +23,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 sys.path.insert(0, os.path.join(os.path.dirname(HERE), "parallel"))
 from _mlp import MLP  # noqa: E402
-from _parallel_worker import BATCHES, CHECKPOINT_PLAN, LOAD_PLAN, PLANS  # noqa: E402
+from _parallel_worker import BATCHES, CHECKPOINT_PLAN, GROUPINGS, LOAD_PLAN, PLANS, rank_array  # noqa: E402
 from _workers import clean_env, free_port, run  # noqa: E402
 
 from mindseed.parallel._layout import shard_array  # noqa: E402
@@ -104,6 +104,21 @@ def test_plans_on_four_processes_equal_one_process(four):
 def test_pipeline_stages_on_processes_are_refused(two):
     for res in two[1]:
         assert "'pipeline_stages' 2 runs on a simulated world only" in res["pipeline_refused"]
+
+
+def test_the_process_world_equals_the_simulated_world_in_any_group_order(four):
+    sim = SimulatedWorld(4)
+    values = [rank_array(r) for r in range(4)]
+    for i, groups in enumerate(GROUPINGS):
+        want = [sim.all_reduce(values, groups), sim.all_gather(values, groups, axis=1),
+                sim.reduce_scatter(values, groups, axis=1), sim.all_to_all(values, groups, 0, 1),
+                sim.broadcast(values, groups, root=1)]
+        for r, res in enumerate(four):
+            got = res["collectives"][0][i]
+            for k in range(5):
+                np.testing.assert_array_equal(got[k], want[k][r])
+    log = [[rec.kind, rec.group_size, rec.groups, rec.input_bytes, rec.sent_bytes] for rec in sim.log]
+    assert all(res["collectives"][1] == log for res in four)
 
 
 def _zero_reference():
