@@ -52,7 +52,6 @@ class CudnnGRU(Primitive):
         return pieces, offset
 
     def __call__(self, x, h, w):
-        from mindseed.nn.layer.rnns import _RNN_CELLS  # noqa: PLC0415 -- nn sits above ops
         name = self.name
         for arg, value in (("x", x), ("h", h), ("w", w)):
             if not isinstance(value, Tensor):
@@ -66,7 +65,6 @@ class CudnnGRU(Primitive):
         if w.size != size:
             raise ValueError(f"For '{name}', 'w' must hold {size} weights for this configuration, but got {w.size}.")
         flat = w.reshape((-1,))
-        run = _RNN_CELLS["GRU"]()
         layer_in, h_n = x, []
         for layer in range(self.num_layers):
             outs = []
@@ -76,7 +74,7 @@ class CudnnGRU(Primitive):
                                      for o, s in pieces[k]]
                 b_ih, b_hh = bias if bias else (None, None)
                 seq = layer_in if d == 0 else F.flip(layer_in, (0,))
-                out, last = run(seq, h[k], None, w_ih, w_hh, b_ih, b_hh)
+                out, last = _gru_sequence(seq, h[k], w_ih, w_hh, b_ih, b_hh)
                 outs.append(out if d == 0 else F.flip(out, (0,)))
                 h_n.append(last)
             layer_in = outs[0] if len(outs) == 1 else F.concat(outs, 2)
@@ -84,6 +82,22 @@ class CudnnGRU(Primitive):
                 layer_in = F.dropout(layer_in, p=self.dropout)
         zeros = Tensor([[0.0]], x.dtype)
         return layer_in, F.stack(h_n, 0), zeros, zeros
+
+
+def _gru_sequence(x, h, w_ih, w_hh, b_ih, b_hh):
+    """One direction of one GRU layer over (T, B, I): the outputs (T, B, H) and the last state (r, z, n gates)."""
+    outs = []
+    for t in range(x.shape[0]):
+        gi, gh = F.matmul(x[t], w_ih.T), F.matmul(h, w_hh.T)
+        if b_ih is not None:
+            gi, gh = gi + b_ih, gh + b_hh
+        i_r, i_z, i_n = F.split(gi, h.shape[-1], -1)
+        h_r, h_z, h_n = F.split(gh, h.shape[-1], -1)
+        r, z = F.sigmoid(i_r + h_r), F.sigmoid(i_z + h_z)
+        n = F.tanh(i_n + r * h_n)
+        h = n + z * (h - n)
+        outs.append(h)
+    return F.stack(outs, 0), h
 
 
 class _GpuEnvironment(Primitive):
