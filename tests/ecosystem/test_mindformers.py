@@ -133,3 +133,48 @@ def test_chatglm2_trains_and_generates_what_it_learned(mindformers):
     net.set_train(False)
     out = net.generate(_counting([3, 30])[:, :4].tolist(), max_length=12, do_sample=False)
     np.testing.assert_array_equal(np.array([list(o) for o in out]), _counting([3, 30])[:, :12])
+
+
+def test_mcore_qwen3_trains_and_generates_what_it_learned(mindformers):
+    """A newer "mcore" model: `Qwen3ForCausalLM` after `build_context` (GRAPH_MODE, `use_legacy: False`) is
+    mindformers' `TrainingQwen3ForCausalLM` (GPTModel from Megatron-style layers: fused QKV with q/k RMSNorm, gated
+    MLP, its counter-based `Dropout` over `Generator._step` and `DropoutExt`), built tiny, trained with separate
+    labels and asked to continue the counting sequence."""
+    import mindspore as ms
+    from mindspore import nn
+    from mindformers import build_context
+    from mindformers.core.context.build_context import Context, MFContextOperator
+    from mindformers.models.qwen3 import Qwen3Config, Qwen3ForCausalLM
+    ms.set_seed(0)
+    build_context({"use_legacy": False, "context": {"mode": "GRAPH_MODE", "device_target": "CPU"}, "parallel": {}})
+    try:
+        config = Qwen3Config(num_hidden_layers=2, hidden_size=32, num_attention_heads=4, num_key_value_heads=4,
+                             head_dim=8, intermediate_size=64, vocab_size=VOCAB, seq_length=SEQ,
+                             max_position_embeddings=SEQ, hidden_dropout=0.1, compute_dtype="float32",
+                             params_dtype="float32", layernorm_compute_dtype="float32",
+                             softmax_compute_dtype="float32", rotary_dtype="float32", pad_token_id=0,
+                             eos_token_id=0, bos_token_id=0)
+        net = Qwen3ForCausalLM(config)
+        assert type(net).__name__ == "TrainingQwen3ForCausalLM"
+        assert sum(int(np.prod(p.shape)) for p in net.trainable_params()) == (
+            VOCAB * 32                                                          # embedding
+            + 2 * (32 * 32 + 3 * 32 * 32 + 2 * 8 + 2 * 32 * 64 + 32 * 64 + 2 * 32)  # proj, qkv, q/k norms, mlp, norms
+            + 32 + 32 * VOCAB)                                                  # final norm, output layer
+        net.set_train(True)
+        optimizer = nn.AdamWeightDecay(net.trainable_params(), learning_rate=2e-3, weight_decay=0.0)
+        step = ms.value_and_grad(lambda x, y: net(x, labels=y)[0], None, optimizer.parameters)
+        rng = np.random.default_rng(0)
+        losses = []
+        for _ in range(60):
+            rows = _counting(rng.integers(1, VOCAB, BATCH))
+            loss, grads = step(ms.Tensor(rows[:, :SEQ]), ms.Tensor(rows[:, 1:]))
+            optimizer(grads)
+            losses.append(float(loss.asnumpy().reshape(-1)[0]))
+        assert abs(losses[0] - np.log(VOCAB)) < 0.1 and np.mean(losses[-5:]) < 0.2, losses
+        net.set_train(False)
+        out = net.generate(_counting([5, 40])[:, :4].tolist(), max_length=12, do_sample=False)
+        np.testing.assert_array_equal(np.array([list(o) for o in out]), _counting([5, 40])[:, :12])
+    finally:
+        Context.reset_instance()
+        MFContextOperator.reset_instance()
+        ms.set_context(mode=ms.PYNATIVE_MODE)
