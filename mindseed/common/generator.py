@@ -6,6 +6,7 @@ stream random ops draw from when given none (the one `set_seed` restarts), so `m
 import random
 
 from mindseed import _backend as B
+from mindseed.common import dtype as mstype
 from mindseed.common import seed as _seed
 from mindseed.common.tensor import Tensor
 
@@ -21,6 +22,11 @@ def _check_seed(api, value):
     return value % 0x1_0000_0000_0000_0000
 
 
+def _to_int64(value):
+    """`value` wrapped into int64's range, as MindSpore's int64 seed and offset Tensors hold it."""
+    return (value + 0x8000_0000_0000_0000) % 0x1_0000_0000_0000_0000 - 0x8000_0000_0000_0000
+
+
 class Generator:
     """A stream of random numbers with its own state.
 
@@ -34,11 +40,13 @@ class Generator:
     def __init__(self):
         self._generator = B.Generator(0)
         self._initial_seed = 0
+        self._offset = 0
 
     def manual_seed(self, seed):
-        """Restart the stream from `seed`; returns the generator."""
+        """Restart the stream from `seed` (and the (seed, offset) counter from offset 0); returns the generator."""
         self._initial_seed = _check_seed("manual_seed", seed)
         self._generator.manual_seed(self._initial_seed)
+        self._offset = 0
         return self
 
     def seed(self):
@@ -65,6 +73,17 @@ class Generator:
         self._generator.set_state(state._data)
         return self
 
+    def _step(self, step):
+        """MindSpore's counter-based interface: the current (seed, offset) as int64 scalar Tensors, the offset then
+        advanced by `step` (an integer Tensor). Ops given (seed, offset), such as `DropoutExt`, draw a stream that
+        is a function of that pair alone."""
+        if not isinstance(step, Tensor) or step.ndim != 0 or not step.dtype.name.startswith(("Int", "UInt")):
+            raise RuntimeError(f"For 'Generator._step', the argument 'step' must be an integer scalar Tensor, but "
+                               f"got {step!r}.")
+        offset = self._offset
+        self._offset = _to_int64(offset + int(step.asnumpy()))
+        return Tensor(_to_int64(self.initial_seed()), mstype.int64), Tensor(offset, mstype.int64)
+
 
 class _DefaultGenerator(Generator):
     """The generator random ops draw from when given none (the stream `set_seed` restarts)."""
@@ -73,6 +92,7 @@ class _DefaultGenerator(Generator):
         self._generator = _seed.op_generator()
         self._initial_seed = _seed.get_seed() or 0
         self._global_seen = _seed.get_seed()
+        self._offset = 0
 
     def manual_seed(self, seed):
         super().manual_seed(seed)

@@ -37,6 +37,24 @@ def _counting(starts):
     return np.array([[(s + i - 1) % (VOCAB - 1) + 1 for i in range(SEQ + 1)] for s in starts], np.int32)
 
 
+def _train_with_labels(net, loss_fn, steps=60):
+    """`steps` AdamWeightDecay steps of `loss_fn(input_ids, labels)` on counting rows (labels: the next tokens);
+    the losses."""
+    import mindspore as ms
+    from mindspore import nn
+    net.set_train(True)
+    optimizer = nn.AdamWeightDecay(net.trainable_params(), learning_rate=2e-3, weight_decay=0.0)
+    step = ms.value_and_grad(loss_fn, None, optimizer.parameters)
+    rng = np.random.default_rng(0)
+    losses = []
+    for _ in range(steps):
+        rows = _counting(rng.integers(1, VOCAB, BATCH))
+        loss, grads = step(ms.Tensor(rows[:, :SEQ]), ms.Tensor(rows[:, 1:]))
+        optimizer(grads)
+        losses.append(float(loss.asnumpy().reshape(-1)[0]))
+    return losses
+
+
 def test_llama_forward_loss_is_the_uniform_guess_at_initialisation(mindformers):
     import mindspore as ms
     net = _tiny_llama()
@@ -111,7 +129,6 @@ def test_chatglm2_trains_and_generates_what_it_learned(mindformers):
     """ChatGLM2 (`mindformers.models.glm2`: multi-query attention, its own rotary embedding and dropout layers),
     tiny, trained on the counting sequence with separate labels, as its `construct(input_ids, labels)` takes them."""
     import mindspore as ms
-    from mindspore import nn
     from mindformers.models.glm2 import ChatGLM2Config, ChatGLM2ForConditionalGeneration
     ms.set_seed(0)
     config = ChatGLM2Config(batch_size=BATCH, num_layers=2, padded_vocab_size=VOCAB, hidden_size=32, ffn_hidden_size=64,
@@ -119,17 +136,43 @@ def test_chatglm2_trains_and_generates_what_it_learned(mindformers):
                             param_init_type="float32", compute_dtype="float32", layernorm_compute_type="float32",
                             rotary_dtype="float32", do_sample=False, max_decode_length=SEQ)
     net = ChatGLM2ForConditionalGeneration(config)
-    net.set_train(True)
-    optimizer = nn.AdamWeightDecay(net.trainable_params(), learning_rate=2e-3, weight_decay=0.0)
-    step = ms.value_and_grad(net, None, optimizer.parameters)
-    rng = np.random.default_rng(0)
-    losses = []
-    for _ in range(60):
-        rows = _counting(rng.integers(1, VOCAB, BATCH))
-        loss, grads = step(ms.Tensor(rows[:, :SEQ]), ms.Tensor(rows[:, 1:]))
-        optimizer(grads)
-        losses.append(float(loss.asnumpy().reshape(-1)[0]))
+    losses = _train_with_labels(net, net)
     assert abs(losses[0] - np.log(VOCAB)) < 0.05 and np.mean(losses[-5:]) < 0.1, losses
     net.set_train(False)
     out = net.generate(_counting([3, 30])[:, :4].tolist(), max_length=12, do_sample=False)
     np.testing.assert_array_equal(np.array([list(o) for o in out]), _counting([3, 30])[:, :12])
+
+
+def test_mcore_qwen3_trains_and_generates_what_it_learned(mindformers):
+    """A newer "mcore" model: `Qwen3ForCausalLM` after `build_context` (GRAPH_MODE, `use_legacy: False`) is
+    mindformers' `TrainingQwen3ForCausalLM` (GPTModel from Megatron-style layers: fused QKV with q/k RMSNorm, gated
+    MLP, its counter-based `Dropout` over `Generator._step` and `DropoutExt`), built tiny, trained with separate
+    labels and asked to continue the counting sequence."""
+    import mindspore as ms
+    from mindformers import build_context
+    from mindformers.core.context.build_context import Context, MFContextOperator
+    from mindformers.models.qwen3 import Qwen3Config, Qwen3ForCausalLM
+    ms.set_seed(0)
+    build_context({"use_legacy": False, "context": {"mode": "GRAPH_MODE", "device_target": "CPU"}, "parallel": {}})
+    try:
+        config = Qwen3Config(num_hidden_layers=2, hidden_size=32, num_attention_heads=4, num_key_value_heads=4,
+                             head_dim=8, intermediate_size=64, vocab_size=VOCAB, seq_length=SEQ,
+                             max_position_embeddings=SEQ, hidden_dropout=0.1, compute_dtype="float32",
+                             params_dtype="float32", layernorm_compute_dtype="float32",
+                             softmax_compute_dtype="float32", rotary_dtype="float32", pad_token_id=0,
+                             eos_token_id=0, bos_token_id=0)
+        net = Qwen3ForCausalLM(config)
+        assert type(net).__name__ == "TrainingQwen3ForCausalLM"
+        assert sum(int(np.prod(p.shape)) for p in net.trainable_params()) == (
+            VOCAB * 32                                                          # embedding
+            + 2 * (32 * 32 + 3 * 32 * 32 + 2 * 8 + 2 * 32 * 64 + 32 * 64 + 2 * 32)  # proj, qkv, q/k norms, mlp, norms
+            + 32 + 32 * VOCAB)                                                  # final norm, output layer
+        losses = _train_with_labels(net, lambda x, y: net(x, labels=y)[0])
+        assert abs(losses[0] - np.log(VOCAB)) < 0.1 and np.mean(losses[-5:]) < 0.2, losses
+        net.set_train(False)
+        out = net.generate(_counting([5, 40])[:, :4].tolist(), max_length=12, do_sample=False)
+        np.testing.assert_array_equal(np.array([list(o) for o in out]), _counting([5, 40])[:, :12])
+    finally:
+        Context.reset_instance()
+        MFContextOperator.reset_instance()
+        ms.set_context(mode=ms.PYNATIVE_MODE)

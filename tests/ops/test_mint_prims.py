@@ -191,3 +191,25 @@ def test_flash_attention_score_outputs_and_statistics():
     assert g.shape == (b, s, n * d) and np.isfinite(g.asnumpy()).all() and np.abs(g.asnumpy()).sum() > 0
     with pytest.raises(ValueError, match="sparse_mode"):
         A.FlashAttentionScore(n, sparse_mode=4)(_t(q), _t(k), _t(v))
+
+
+def test_generated_array_prims_of_gpt_models():
+    x = _f32(4, 6)
+    a = A.Arange()(1, 10, 3, ms.float32)
+    assert a.dtype == ms.float32
+    np.testing.assert_array_equal(a.asnumpy(), np.arange(1, 10, 3, dtype=np.float32))
+    np.testing.assert_array_equal(A.ClampScalar()(_t(x), -0.5, 0.5).asnumpy(), np.clip(x, -0.5, 0.5))
+    np.testing.assert_array_equal(A.ClampScalar()(_t(x), None, 0.0).asnumpy(), np.minimum(x, 0.0))
+    np.testing.assert_array_equal(A.TrilExt()(_t(x), -1).asnumpy(), np.tril(x, -1))
+    r = A.RepeatInterleaveTensor()(_t(x), _t(np.array([2, 0, 1, 3], np.int64)), 0)
+    np.testing.assert_array_equal(r.asnumpy(), np.repeat(x, [2, 0, 1, 3], axis=0))
+    np.testing.assert_array_equal(A.SliceExt()(_t(x), 1, 1, 6, 2).asnumpy(), x[:, 1:6:2])
+    np.testing.assert_array_equal(A.SliceExt()(_t(x), -2, 2, 100, 1).asnumpy(), x[2:])
+    with pytest.raises(ValueError, match="SliceExt.*'step'"):
+        A.SliceExt()(_t(x), 0, 0, 4, 0)
+    g = ms.grad(lambda z: (A.SliceExt()(z, 1, 0, 6, 3) * 2).sum())(_t(x)).asnumpy()
+    np.testing.assert_array_equal(g, np.where(np.arange(6) % 3 == 0, 2.0, 0.0)[None].repeat(4, 0))
+    target = _t(np.zeros((4, 6), np.float32))
+    out = A.InplaceCopy()(target, _t(x[0]))  # broadcast into the target, which is returned
+    assert out is target
+    np.testing.assert_array_equal(target.asnumpy(), np.broadcast_to(x[0], (4, 6)))

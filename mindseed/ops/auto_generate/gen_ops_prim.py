@@ -10,7 +10,9 @@ __all__ = sorted(_n for _n, _v in vars(_operations).items()
 globals().update({_n: getattr(_operations, _n) for _n in __all__})
 # the backward kernels real code calls (not in ops.operations, as in MindSpore)
 globals().update({_n: getattr(_grad_ops, _n) for _n in _grad_ops.__all__})
-__all__ = sorted(set(__all__) | set(_grad_ops.__all__))
+# generated primitives MindSpore keeps out of `ops.operations` (the counter-based random ones mcore models call)
+DropoutExt = _operations._nn.DropoutExt
+__all__ = sorted(set(__all__) | set(_grad_ops.__all__) | {"DropoutExt"})
 
 
 # MindSpore's generated module also holds an instance of each operator under its snake-case name, `<name>_op`

@@ -15,7 +15,8 @@ from mindseed.ops.operations._base import REQUIRED, AttrPrimitive, simple_primit
 __all__ = ["AddExt", "SubExt", "SumExt", "MeanExt", "CumsumExt", "ZerosLikeExt", "BatchMatMulExt", "SplitWithSize",
            "Chunk", "Outer", "IndexSelect", "SortExt", "TopkExt", "SiLU", "Muls", "FmodScalar", "Scatter",
            "StackExt", "OneHotExt", "Swiglu", "SwigluGrad", "GroupedMatmul", "MoeFinalizeRouting", "FusedAddTopKDiv",
-           "QuantV2", "DynamicQuantExt", "QuantBatchMatmul",
+           "QuantV2", "DynamicQuantExt", "QuantBatchMatmul", "Arange", "ClampScalar", "TrilExt",
+           "RepeatInterleaveTensor", "SliceExt", "InplaceCopy",
            "FlashAttentionScore"]
 
 
@@ -105,6 +106,30 @@ Scatter = simple_primitive("Scatter", _scatter, "`Scatter()(input, dim, index, s
                            "into `input` at `index` along `dim` ('add' adds it, 'multiply' multiplies by it).")
 Swiglu = simple_primitive("Swiglu", lambda input, dim=-1: F.swiglu(input, dim),
                           "`Swiglu()(input, dim=-1)`: silu(a) * b of the halves a, b of `input` along `dim`.")
+def _slice_ext(input, dim, start, end, step):
+    """input[start:end:step] along `dim`."""
+    if step <= 0:
+        raise ValueError(f"For 'SliceExt', 'step' must be positive, but got {step}.")
+    return input[(slice(None),) * (dim % input.ndim) + (slice(start, end, step),)]
+
+
+def _inplace_copy(input, src, non_blocking=False):
+    """input <- src (broadcast to input's shape, cast to its dtype); returns input."""
+    return input.copy_(src)
+
+
+Arange = simple_primitive("Arange", lambda start, end, step, dtype=None: _mint("arange")(start, end, step, dtype=dtype),
+                          _DOC.format("Arange", "arange"))
+ClampScalar = simple_primitive("ClampScalar", lambda input, min=None, max=None: _mint("clamp")(input, min, max),
+                               "`ClampScalar()(input, min=None, max=None)`: `mint.clamp` with number bounds.")
+TrilExt = simple_primitive("TrilExt", lambda input, diagonal=0: _mint("tril")(input, diagonal),
+                           _DOC.format("TrilExt", "tril"))
+RepeatInterleaveTensor = simple_primitive(
+    "RepeatInterleaveTensor", lambda input, repeats, dim=None, output_size=None: _mint("repeat_interleave")(
+        input, repeats, dim, output_size=output_size), _DOC.format("RepeatInterleaveTensor", "repeat_interleave"))
+SliceExt = simple_primitive("SliceExt", _slice_ext, "`SliceExt()(input, dim, start, end, step)`: " + _slice_ext.__doc__)
+InplaceCopy = simple_primitive("InplaceCopy", _inplace_copy, "`InplaceCopy()(input, src, non_blocking=False)`: "
+                               + _inplace_copy.__doc__)
 SwigluGrad = simple_primitive("SwigluGrad", _swiglu_grad, "`SwigluGrad()(grad_output, input, dim=-1)`: the "
                               "gradient of Swiglu with respect to its input.")
 

@@ -1,4 +1,5 @@
 """Class API of the nn family (`ops.Softmax(axis=-1)(x)`, `ops.LayerNorm(1, 1, 1e-7)(x, g, b)`, ...)."""
+from mindseed import _backend as B
 from mindseed.common import dtype as mstype
 from mindseed.common.seed import op_generator
 from mindseed.common.tensor import Tensor
@@ -258,6 +259,38 @@ class Dropout2D(_ChannelDropout):
 class Dropout3D(_ChannelDropout):
     """(output, bool mask) zeroing whole channels of an NCDHW input."""
     _ndim = 5
+
+
+def _philox_key(seed, offset):
+    """One 64-bit generator seed from MindSpore's (seed, offset) pair (splitmix64 of both): the stream a
+    counter-based op draws is a function of the pair alone."""
+    z = (seed * 0x9E3779B97F4A7C15 + offset + 0x632BE59BD9B4E019) % 0x1_0000_0000_0000_0000
+    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) % 0x1_0000_0000_0000_0000
+    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) % 0x1_0000_0000_0000_0000
+    return (z ^ (z >> 31)) >> 1  # torch seeds are non-negative int64s
+
+
+def _scalar_int(op, name, value):
+    if isinstance(value, Tensor) and value.ndim == 0 and value.dtype.name.startswith(("Int", "UInt")):
+        return int(value.asnumpy())
+    if isinstance(value, int) and not isinstance(value, bool):
+        return value
+    raise TypeError(f"For '{op}', the '{name}' must be an integer scalar Tensor (from Generator._step), but got "
+                    f"{value!r}.")
+
+
+class DropoutExt(AttrPrimitive):
+    """(output, mask): each element zeroed with probability `p`, the rest scaled by 1 / (1 - p); the bool mask marks
+    the kept ones. The mask is a function of (seed, offset) alone (MindSpore's Philox counter), so the same pair
+    gives the same mask; the gradient flows through the mask."""
+
+    def __call__(self, input, p, seed, offset):
+        F._check_float("DropoutExt", "input", input)
+        if isinstance(p, bool) or not isinstance(p, (float, int)) or not 0 <= p <= 1:
+            raise ValueError(f"For 'DropoutExt', the 'p' must be a float in range [0, 1], but got {p!r}.")
+        key = _philox_key(_scalar_int("DropoutExt", "seed", seed), _scalar_int("DropoutExt", "offset", offset))
+        out, mask = N.dropout_p(input, p=float(p), generator=B.Generator(key))
+        return out, P.cast_p(mask, dtype=mstype.bool_.name)
 
 
 # ---------------------------------------------------------------- losses
