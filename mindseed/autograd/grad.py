@@ -195,14 +195,18 @@ def _grad_or_zeros(ct, x):
     return g if g is not None else _zeros_like(x)
 
 
+def _single_weight(weights_arg, weight_grads):
+    """A single Parameter (not in a list) gets its gradient itself, as in MindSpore."""
+    return weight_grads[0] if isinstance(weights_arg, Parameter) and weight_grads else weight_grads
+
+
 def _pack(positions_arg, input_grads, weight_grads, weights_arg, positions, weights, return_ids):
     """MindSpore's result shape: one differentiated input gives its gradient itself (an int or a 1-tuple
     grad_position alike), several a tuple, none an empty tuple."""
     if return_ids:
         input_grads = tuple((p, g) for p, g in zip(positions, input_grads))
         weight_grads = tuple((w.name, g) for w, g in zip(weights, weight_grads))
-    if isinstance(weights_arg, Parameter) and weight_grads:
-        weight_grads = weight_grads[0]  # a single Parameter (not in a list) gets its gradient itself
+    weight_grads = _single_weight(weights_arg, weight_grads)
     if positions_arg is None:
         return weight_grads
     ig = input_grads[0] if len(input_grads) == 1 else input_grads
@@ -337,8 +341,7 @@ class GradOperation:
             target, args, kwargs = _kwargs_as_inputs(fn, args, kwargs)
             positions = _differentiable_positions(args, range(len(args)) if self.get_all else range(min(1, len(args))))
             _, ig, wg = _run_and_backward(target, args, kwargs, positions, ws, False, sens)
-            if isinstance(weights, Parameter) and wg:
-                wg = wg[0]  # a single Parameter (not in a list) gets its gradient itself, as in MindSpore
+            wg = _single_weight(weights, wg)
             if self.get_by_list and self.get_all:
                 return ig, wg
             if self.get_by_list:
