@@ -58,6 +58,18 @@ def _real_name(fullname):
     return None
 
 
+def _alias_loaded_submodules(real, alias):
+    """Register the already imported submodules of `real` under `alias` too.
+
+    A later `import alias.sub` then finds them in `sys.modules`, as it would in MindSpore, where the package's
+    `__init__` imported them; otherwise the import system would load the alias afresh and set `alias.sub` to the
+    module, replacing what `__init__` bound to that name (`mindspore.parallel.shard`, the function)."""
+    prefix = real + "."
+    for name, module in list(sys.modules.items()):
+        if name.startswith(prefix) and module is not None:
+            sys.modules.setdefault(alias + name[len(real):], module)
+
+
 class _AliasFinder(importlib.abc.MetaPathFinder, importlib.abc.Loader):
     """Finds `mindspore[.x]` (`mindspore_lite[.x]`) by importing `mindseed[.x]` (`mindseed.lite[.x]`) and
     registering it under both names."""
@@ -73,6 +85,7 @@ class _AliasFinder(importlib.abc.MetaPathFinder, importlib.abc.Loader):
         module = importlib.import_module(real)
         if real == "mindseed":
             module.__version__ = MINDSPORE_VERSION
+        _alias_loaded_submodules(real, spec.name)
         return module
 
     def exec_module(self, module):

@@ -52,6 +52,15 @@ def test_dash_c_runs_code_with_arguments(tmp_path):
     assert _probe_lines(r.stdout)["path0"] == "''"
 
 
+def test_importing_a_submodule_keeps_what_its_package_bound_to_that_name(tmp_path):
+    # mindspore/parallel/__init__.py binds `shard` to the function of its submodule `shard`
+    code = ("import mindspore as ms\nimport mindspore.parallel.shard\nfrom mindspore.parallel.shard import shard\n"
+            "print(ms.parallel.shard is ms.shard is shard, callable(ms.parallel.shard))")
+    r = _compat(["-c", code], tmp_path)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.split() == ["True", "True"]
+
+
 def test_script_with_arguments_sees_its_own_directory(tmp_path):
     (tmp_path / "proj").mkdir()
     (tmp_path / "proj" / "helper.py").write_text("VALUE = 7\n")
