@@ -8,6 +8,7 @@ import copy
 import os
 import warnings
 
+from mindseed._utils import _state
 from mindseed.common.context import ParallelMode
 
 __all__ = ["set_auto_parallel_context", "get_auto_parallel_context", "reset_auto_parallel_context", "GlobalComm",
@@ -44,6 +45,16 @@ process_training = None
 # sharded training step on real processes cut (mindseed.parallel._train), which save_checkpoint(...,
 # integrated_save=False) saves
 parameter_slices = {}
+
+# id(Parameter) -> (weak reference to it, strategy tuple or Layout): the starting layouts a `parameter_plan` of
+# `mindspore.shard` / `Cell.shard` gives (mindseed.nn._shard writes them, mindseed.parallel._spmd reads them)
+PARAMETER_PLANS = {}
+
+
+def partitioner_recording():
+    """Whether the parallel partitioner is recording a step now (`mindseed.parallel._spmd.record`: a recorder with
+    `partitions = True` on the stack of tapes)."""
+    return any(getattr(t, "partitions", False) for t in _state.tapes)
 
 
 def rank_slice(param):

@@ -1,6 +1,7 @@
 """Cell: the building block of networks, with MindSpore's parameter naming, hooks and custom bprop."""
 from collections import OrderedDict
 
+from mindseed import log as logger
 from mindseed._utils import _scope, _state
 from mindseed.autograd.custom import call_with_bprop
 from mindseed.compiler.jit import compile_cell_call as _compile_cell_call
@@ -10,6 +11,7 @@ from mindseed.compiler.trace import recompute_call as _recompute_call
 from mindseed.common import dtype as mstype
 from mindseed.common.parameter import Parameter, ParameterTuple
 from mindseed.common.tensor import Tensor
+from mindseed.nn._shard import check_shard, sharding
 from mindseed.ops._prims import core as P
 from mindseed._utils._props import readonly
 
@@ -101,6 +103,7 @@ class Cell:
         d["_recompute"] = False
         d["_scope"] = None           # MindSpore's name-scope attribute (a CellDict key may not shadow it)
         d["_inputs"] = None
+        d["_in_strategy"] = d["_out_strategy"] = None   # Cell.shard's
         d["_slow_call"] = type(self).bprop is not Cell.bprop
 
     # ------------------------------------------------------------ attributes
@@ -352,7 +355,28 @@ class Cell:
         return {p.name: p.init_data() for p in self.get_parameters()}
 
     def shard(self, in_strategy, out_strategy=None, parameter_plan=None, device="Ascend", level=0):
-        return self
+        """Give this cell's inputs the layouts of `in_strategy` and its outputs those of `out_strategy` (per
+        input/output: a tuple with the number of pieces of each dim, a called `mindspore.parallel.Layout`, or None),
+        and the parameters `parameter_plan` names ({"name": tuple or Layout}) their starting layouts, for the
+        partitioner of a semi-auto / auto parallel run: the strategies of the other operators are propagated from
+        them. What `mindspore.shard(cell, ...)` does, on the cell's own calls (one implementation:
+        `mindseed.nn._shard`); on one device outside a parallel run the cell computes as before. `device` and
+        `level` (MindSpore 2.3's) are checked and otherwise unused.
+
+        Raises:
+            TypeError: strategies that are not tuples of tuple(int) / Layout, or mix the two; a `parameter_plan`
+                that is not a dict of str to tuple/Layout.
+            ValueError: a parameter strategy whose length or cuts do not fit the parameter's shape.
+        """
+        check_shard(self, in_strategy, out_strategy, parameter_plan, device, level)
+        d = self.__dict__
+        if d.get("_in_strategy") is not None:
+            logger.warning(f"For '{type(self).__name__}', 'Shard' has been configured more than once. The existing "
+                           f"in_strategy is {d['_in_strategy']} and the existing out_strategy is "
+                           f"{d['_out_strategy']}. The new in_strategy {in_strategy} and out_strategy {out_strategy} "
+                           f"may not take effect. It is recommended to configure 'Shard' only once.")
+        d["_in_strategy"], d["_out_strategy"] = in_strategy, out_strategy
+        d["_slow_call"] = True
 
     def set_comm_fusion(self, fusion_type, recurse=True):
         return self
@@ -480,6 +504,8 @@ class Cell:
         if d["_backward_hooks"] and _tensor_args(args):
             args = self._wrap_input_hook(args)
         construct = self._construct_fn()
+        if d.get("_in_strategy") is not None:   # Cell.shard: the inputs and outputs placed for the partitioner
+            construct = sharding(construct, d["_in_strategy"], d["_out_strategy"])
         if type(self).bprop is not Cell.bprop:
             out = call_with_bprop(lambda *a: construct(*a, **kwargs), self.bprop, args, type(self).__name__)
         elif d["_recompute"] and _state.tracing is not None:

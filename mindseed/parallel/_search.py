@@ -295,7 +295,7 @@ def search(program, mesh, layouts=None, machine=None, mode=None, reads=()):
 def _run_cost(program, mesh, layouts, machine, reads):
     """Seconds of one step of `program` run on a ShapeWorld: its operations and its collectives, with the gradients
     of `reads` brought to their parameters' layouts."""
-    ex = execute(program, ShapeWorld(mesh.size), layouts)
+    ex = execute(program, ShapeWorld(mesh.size), layouts, search=False)
     for g, p in reads:
         ex.value(g, ex.layout_of(p))
     return machine.compute_seconds(3 * sum(p.flops for p in ex.plans[:forward_calls(program)])) + \

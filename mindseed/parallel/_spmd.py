@@ -25,11 +25,12 @@ import math
 import numpy as np
 
 from mindseed._utils import _state
-from mindseed.common._parallel import get_auto_parallel_context
+from mindseed.common._parallel import get_auto_parallel_context, partitioner_recording
 from mindseed.common._shard_layout import Layout
 from mindseed.common.parameter import Parameter
 from mindseed.common.tensor import Tensor
 from mindseed.ops._registry import cast_policies
+from mindseed.nn._shard import planned_parameters
 from mindseed.ops.operations._base import shard_scopes
 from mindseed.parallel._layout import DeviceMesh, TensorLayout, _format_strategy, shard_array
 from mindseed.parallel._redistribute import plan
@@ -76,19 +77,14 @@ def forward_calls(program):
     return len(program.calls)
 
 
-# id(Parameter) -> (Parameter, strategy tuple or Layout): the layouts `mindspore.shard`'s parameter_plan gives
-PARAMETER_PLANS = {}
-
-
-def recording():
-    """Whether a parallel recording (`record`) is running."""
-    return any(isinstance(t, _Recorder) for t in _state.tapes)
+recording = partitioner_recording   # whether a parallel recording (`record`) is running
 
 
 class _Recorder:
     """Sits on the stack of tapes while the function runs: the dispatcher offers it every primitive call."""
 
     records_all = True
+    partitions = True   # what `recording()` looks for
 
     def __init__(self):
         self.calls = []
@@ -581,7 +577,7 @@ class _Executor:
 def given_layouts(layouts, size):
     """{id(tensor): TensorLayout} of (Tensor, strategy tuple or TensorLayout) pairs on `size` ranks."""
     given = {}
-    for t, layout in list(PARAMETER_PLANS.values()) + list(layouts or ()):
+    for t, layout in list(planned_parameters().values()) + list(layouts or ()):
         if isinstance(layout, tuple):
             layout = TensorLayout.from_strategy(tuple(t.shape), layout, size)
         elif isinstance(layout, Layout):
@@ -595,7 +591,7 @@ def searched(program):
     return any(c.strategy and isinstance(c.strategy[0], Assignment) for c in program.calls)
 
 
-def execute(program, world, layouts=None, regather=None):
+def execute(program, world, layouts=None, regather=None, search=True):
     """Run `program` on the ranks of `world`.
 
     Args:
@@ -606,6 +602,7 @@ def execute(program, world, layouts=None, regather=None):
         regather (tuple): (call index, tensors): before that call the copies of those tensors redistributed so far
             are dropped, so that a later consumer redistributes them again (ZeRO-3 frees the weights it gathered for
             the forward pass and gathers them again for the backward).
+        search (bool): under ``auto_parallel``, search the strategies first (the search's own trial runs: False).
 
     Returns:
         Execution.
@@ -616,7 +613,7 @@ def execute(program, world, layouts=None, regather=None):
     Raises:
         ValueError: a strategy that does not fit its operator's inputs or the world.
     """
-    if get_auto_parallel_context("parallel_mode") == "auto_parallel" and not searched(program):
+    if search and get_auto_parallel_context("parallel_mode") == "auto_parallel" and not searched(program):
         from mindseed.parallel._search import default_mesh, search  # noqa: PLC0415  (the search runs execute's parts)
         program = search(program, default_mesh(world.size), layouts).program
     given = given_layouts(layouts, world.size)

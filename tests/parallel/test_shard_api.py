@@ -10,8 +10,9 @@ import pytest
 import mindseed as ms
 from mindseed import Parameter, Tensor, nn, ops
 from mindseed.parallel import Layout
-from mindseed.parallel import _spmd
+from mindseed.common._parallel import PARAMETER_PLANS
 from mindseed.parallel._layout import assemble
+from mindseed.parallel import _spmd
 from mindseed.parallel._spmd import execute, record
 from mindseed.parallel._world import SimulatedWorld
 from mindseed.parallel.parameter_broadcast import parameter_redundancy
@@ -33,7 +34,7 @@ class Dense2(nn.Cell):
 @pytest.fixture(autouse=True)
 def _clear_plans():
     yield
-    _spmd.PARAMETER_PLANS.clear()
+    PARAMETER_PLANS.clear()
 
 
 def _check(program, ex):
@@ -95,8 +96,11 @@ def test_reshard_gives_the_layout():
      "The param_shape[0]: 4 cannot be divisible by param_strategy[0]: 3."),
     (lambda: ms.shard(Dense2(), ((2, 1),), parameter_plan={"w": (2,)}), ValueError,
      "the length of param_strategy: 1, is not equal to param_shape len: 2."),
-    (lambda: ms.shard(Dense2(), ((2, 1),), parameter_plan={"nope": (2, 1)}), ValueError,
-     "the parameter 'nope' of 'parameter_plan' is not a trainable parameter"),
+    (lambda: Dense2().shard(((2, 1),), device=1), TypeError, "the 'device' should be a string, but got int"),
+    (lambda: Dense2().shard(((2, 1),), level="0"), TypeError, "the 'level' should be an integer, but got str"),
+    (lambda: Dense2().shard([(2, 1)]), TypeError, "the 'in_strategy' should be a tuple"),
+    (lambda: Dense2().shard(((2, 1),), parameter_plan={"w": (3, 1)}), ValueError,
+     "The param_shape[0]: 4 cannot be divisible by param_strategy[0]: 3."),
     (lambda: ms.shard(Dense2(), ((2, 1),), parameter_plan=[("w", (2, 1))]), TypeError,
      "the 'parameter_plan' should be a dict or None"),
 ])
@@ -104,6 +108,14 @@ def test_shard_errors(call, kind, message):
     with pytest.raises(kind) as info:
         call()
     assert message in str(info.value)
+
+
+def test_parameter_plan_skips_unknown_and_already_set_parameters():
+    # MindSpore warns and ignores the setting: a name the network does not have, a parameter planned before
+    net = Dense2()
+    ms.shard(net, ((2, 1),), parameter_plan={"nope": (2, 1), "w": (2, 1)})
+    net.shard(((2, 1),), parameter_plan={"w": (1, 2)})
+    assert [(p.name, s) for p, s in _spmd.planned_parameters().values()] == [("w", (2, 1))]
 
 
 def test_parameter_redundancy_groups():
