@@ -20,6 +20,8 @@ value produced on another one (rank i of one stage to rank i of the other, as Mi
 `scheduler` ("1f1b" or "gpipe", interleaved or not: `_schedule`) the calls run in the schedule's order
 (`schedule_order`), else in the recorded one; the values are those of the single-process run either way.
 """
+import math
+
 import numpy as np
 
 from mindseed._utils import _state
@@ -29,7 +31,7 @@ from mindseed.nn.cell import Cell
 from mindseed.parallel import _schedule
 from mindseed.parallel._layout import DeviceMesh, TensorLayout
 from mindseed.parallel._spmd import DistValue, Execution, Program, _Executor, _flat, _Recorder, given_layouts
-from mindseed.parallel._world import CommRecord, SimulatedWorld
+from mindseed.parallel._world import CommRecord, ShapeWorld, SimulatedWorld
 
 __all__ = ["record_pipeline", "execute_pipeline", "schedule_order", "PipelineProgram", "PipelineExecution"]
 
@@ -375,8 +377,65 @@ def schedule_order(program, order):
     return out, late
 
 
-def execute_pipeline(program, stages, devices, layouts=None, scheduler=None, interleave=None):
-    """Run a `PipelineProgram` on `devices` simulated ranks in `stages` pipeline stages.
+class _SimulatedLinks:
+    """The stages of a simulated pipeline: each on its own simulated ranks; a value crossing stages is copied."""
+
+    def __init__(self, stages, per_stage):
+        self.per_stage = per_stage
+
+    def stage_world(self, s):
+        return SimulatedWorld(self.per_stage)
+
+    @staticmethod
+    def move(value, t, src, dst, tag):
+        return [x.copy() for x in value.shards]
+
+    def finish(self):
+        return None
+
+
+class _ProcessLinks:
+    """The stages of a pipeline on the processes of a real run (`ProcessWorld`): stage s is world ranks
+    s * per_stage ... (s + 1) * per_stage - 1; this process computes its stage's calls (its rank's shards), the other
+    stages' on layouts only (a `ShapeWorld`: the layouts of the values they send it), and a value crossing stages
+    goes from rank i of one stage to rank i of the other (Send: started, completed in the background; Receive:
+    blocks until it has come)."""
+
+    def __init__(self, world, stages, per_stage):
+        if world.size != stages * per_stage:
+            raise ValueError(f"For pipeline parallel on processes, the device number {stages * per_stage} must be the "
+                             f"number of processes {world.size}.")
+        self.world, self.per_stage = world, per_stage
+        self.mine, self.index = divmod(world.rank, per_stage)
+
+    def stage_world(self, s):
+        if s != self.mine:
+            return ShapeWorld(self.per_stage)
+        first = s * self.per_stage
+        return self.world.stage(range(first, first + self.per_stage))
+
+    def move(self, value, t, src, dst, tag):
+        if src == self.mine:
+            self.world.send(value.shards[self.index], dst * self.per_stage + self.index, tag)
+        elif dst == self.mine:
+            shards = [None] * self.per_stage
+            shards[self.index] = self.world.receive(value.layout.local_shape, _np_dtype(t),
+                                                    src * self.per_stage + self.index, tag)
+            return shards
+        return None
+
+    def finish(self):
+        self.world.wait_sends()
+
+
+def _local_bytes(value, t):
+    """Bytes of one rank's shard of tensor `t` (its value `value` on a stage)."""
+    return math.prod(value.layout.local_shape) * t.itemsize
+
+
+def execute_pipeline(program, stages, devices, layouts=None, scheduler=None, interleave=None, world=None):
+    """Run a `PipelineProgram` on `devices` ranks in `stages` pipeline stages: simulated, or the processes of a
+    real run (`world`).
 
     Args:
         program (PipelineProgram): from `record_pipeline`.
@@ -386,12 +445,17 @@ def execute_pipeline(program, stages, devices, layouts=None, scheduler=None, int
         scheduler (str): run the calls in the order of this schedule ("1f1b" or "gpipe", `schedule_order`); None:
             in the recorded order. The values are the same either way.
         interleave (bool): the schedule is interleaved. Default: the context's ``pipeline_interleave``.
+        world (ProcessWorld): the processes of a real run, `devices` of them: each computes its stage's calls (stage
+            s holds world ranks s * devices / stages onwards) and the values crossing stages are sent between them;
+            the stages it is not in run on layouts only (their `Execution`s hold no arrays). None: every stage on
+            simulated ranks.
 
     Returns:
         PipelineExecution.
 
     Raises:
-        ValueError: `stages` does not divide `devices`, or a call's stage is not below `stages`.
+        ValueError: `stages` does not divide `devices`, or a call's stage is not below `stages`, or `devices` is not
+            the number of processes of `world`.
     """
     if isinstance(stages, bool) or not isinstance(stages, int) or stages < 1 or devices % stages:
         raise ValueError(f"For pipeline parallel, the 'pipeline_stages' ({stages!r}) must be a positive int dividing "
@@ -402,7 +466,8 @@ def execute_pipeline(program, stages, devices, layouts=None, scheduler=None, int
                          f"{stages}.")
     per_stage = devices // stages
     given = given_layouts(layouts, per_stage)
-    executors = [_Executor(SimulatedWorld(per_stage), given) for _ in range(stages)]
+    links = _SimulatedLinks(stages, per_stage) if world is None else _ProcessLinks(world, stages, per_stage)
+    executors = [_Executor(links.stage_world(s), given) for s in range(stages)]
     micro = max((m for m in program.micro if m is not None), default=0) + 1
     chunks = max(program.chunks, default=0) + 1
     indices, late = range(len(program.calls)), []
@@ -421,8 +486,8 @@ def execute_pipeline(program, stages, devices, layouts=None, scheduler=None, int
                 if src is None or src == s or id(a) in ex.env:
                     continue
                 value = executors[src].env[id(a)]
-                ex.env[id(a)] = DistValue(value.layout, [x.copy() for x in value.shards])
-                nbytes = int(value.shards[0].nbytes)
+                ex.env[id(a)] = DistValue(value.layout, links.move(value, a, src, s, tag=len(p2p)))
+                nbytes = _local_bytes(value, a)
                 p2p.append((src, s, CommRecord("Send", 2, per_stage, nbytes, nbytes)))
                 received.setdefault((s, id(call)), []).append(p2p[-1][2])
             _run_call(ex, call, lambda t: id(t) in made and id(t) not in producer)
@@ -432,7 +497,8 @@ def execute_pipeline(program, stages, devices, layouts=None, scheduler=None, int
     activations = [[[0] * micro for _ in range(chunks)] for _ in range(stages)]
     for call, stage, c, m, fwd in zip(program.calls, program.stages, program.chunks, program.micro, program.forward):
         if stage is not None and m is not None and fwd:
-            activations[stage][c][m] += sum(int(executors[stage].env[id(o)].shards[0].nbytes) for o in call.outs)
+            activations[stage][c][m] += sum(_local_bytes(executors[stage].env[id(o)], o) for o in call.outs)
+    links.finish()
     for ex in executors:
         ex.moves = []
     run = PipelineExecution([Execution(ex.world, ex, {**given, **ex.leaves}) for ex in executors], p2p, producer,
@@ -459,7 +525,8 @@ def _run_call(ex, call, waiting):
         if _shape_only(call) else []
     for a in standins:
         layout = TensorLayout.replicated(DeviceMesh((ex.world.size,), ("world",)), tuple(a.shape))
-        ex.env[id(a)] = DistValue(layout, [np.zeros(a.shape, _np_dtype(a)) for _ in range(ex.world.size)])
+        ex.env[id(a)] = DistValue(layout, None if ex.abstract else
+                                  [np.zeros(a.shape, _np_dtype(a)) for _ in range(ex.world.size)])
     ex.run(call)
     for a in standins:
         del ex.env[id(a)]

@@ -9,6 +9,10 @@ of those ranks, created on first use by its members (`communication.create_group
 simulated world logs, so a plan's collectives and bytes are the same on both. A group of one rank needs no
 communication.
 
+`ProcessWorld(members)` (or `world.stage(members)`) is the world of some of the processes, numbered from 0 in it (a
+pipeline stage's ranks); `send` / `receive` move an array between two processes (world ranks), as the stages of a
+pipeline do (`_pipeline.execute_pipeline`).
+
 Groups are lists of ranks in group-rank order (the order a mesh axis numbers them, `DeviceMesh.groups`), while a
 communication group numbers its members in ascending order: a collective whose group is not ascending permutes its
 pieces locally before or after the operator, so that member i of the list always gets piece i.
@@ -21,6 +25,8 @@ from mindseed.parallel._world import CommRecord, _bytes_by_kind, sent_bytes
 
 __all__ = ["ProcessWorld"]
 
+_GROUPS = {}   # world ranks (ascending) -> the communication group this process created for them (every world's)
+
 
 class ProcessWorld:
     """The processes of the run this process belongs to (`mindseed.communication.init()` first).
@@ -31,15 +37,31 @@ class ProcessWorld:
 
     abstract = False
 
-    def __init__(self):
+    def __init__(self, members=None):
         from mindseed.communication import get_group_size, get_rank  # noqa: PLC0415  (parallel sits below it)
         from mindseed.communication.management import GlobalComm  # noqa: PLC0415
         if not GlobalComm.INITED:
             raise RuntimeError("For 'ProcessWorld', the communication service is not initialized: call "
                                "mindspore.communication.init() first.")
-        self.rank, self.size = get_rank(), get_group_size()
+        self.world_size = get_group_size()
+        # the world ranks of this world's ranks 0, 1, ... (a pipeline stage's: a run of them), ascending
+        self.members = tuple(range(self.world_size)) if members is None else tuple(members)
+        if list(self.members) != sorted(set(self.members)) or get_rank() not in self.members or \
+                not all(0 <= m < self.world_size for m in self.members):
+            raise ValueError(f"For 'ProcessWorld', the 'members' must be ascending world ranks in [0, "
+                             f"{self.world_size}) holding this process's rank {get_rank()}, but got {members!r}.")
+        self.rank, self.size = self.members.index(get_rank()), len(self.members)
         self.log = []
-        self._groups = {}   # sorted ranks -> the communication group's name
+        self._sends = []    # the handles of the sends started (`send`), until `wait_sends`
+
+    def stage(self, members):
+        """The world of the ranks `members` (world ranks, ascending; this process among them): a pipeline stage's
+        ranks, numbered from 0 in it, whose collectives run in groups of those processes.
+
+        Raises:
+            ValueError: `members` not ascending world ranks holding this process's.
+        """
+        return ProcessWorld(members)
 
     @property
     def ranks(self):
@@ -51,11 +73,12 @@ class ProcessWorld:
         """The name of the communication group of `ranks` (ascending), created by its members on first use."""
         from mindseed.communication import create_group  # noqa: PLC0415
         from mindseed.communication.management import GlobalComm  # noqa: PLC0415
-        if len(ranks) == self.size:
+        ranks = tuple(self.members[r] for r in ranks)
+        if len(ranks) == self.world_size:
             return GlobalComm.WORLD_COMM_GROUP
-        name = self._groups.get(ranks)
+        name = _GROUPS.get(ranks)
         if name is None:
-            name = self._groups[ranks] = "parallel_" + "_".join(map(str, ranks))
+            name = _GROUPS[ranks] = "parallel_" + "_".join(map(str, ranks))
             create_group(name, list(ranks))
         return name
 
@@ -144,6 +167,23 @@ class ProcessWorld:
             out = Broadcast(asc.index(g[root]), self._group(asc))((Tensor(np.ascontiguousarray(x)),))
             return np.asarray(out[0].asnumpy()).reshape(x.shape)
         return self._collective("Broadcast", values, groups, per_group)
+
+    # ------------------------------------------------------------ point to point (world ranks)
+    def send(self, array, dst, tag):
+        """Start sending `array` to the process of world rank `dst` (it receives it with `receive`, same `tag`);
+        the send completes in the background (`wait_sends`)."""
+        from mindseed.communication.comm_func import isend  # noqa: PLC0415
+        self._sends.append(isend(Tensor(np.ascontiguousarray(array)), dst=dst, tag=tag))
+
+    def receive(self, shape, dtype, src, tag):
+        """The array of `shape` and numpy `dtype` the process of world rank `src` sent with `tag`."""
+        from mindseed.communication.comm_func import recv  # noqa: PLC0415
+        return np.asarray(recv(Tensor(np.zeros(shape, dtype)), src=src, tag=tag).asnumpy())
+
+    def wait_sends(self):
+        """Block until every send started has been handed over."""
+        while self._sends:
+            self._sends.pop(0).wait()
 
     # ------------------------------------------------------------ whole values
     def assemble(self, shards, layout):
