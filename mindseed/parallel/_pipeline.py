@@ -210,6 +210,7 @@ class PipelineExecution:
         # [stage][micro-batch]: the same summed over the stage's chunks
         self.activations = [[sum(c[m] for c in per) for m in range(len(per[0]))] for per in activations]
         self.scheduler = self.interleave = None   # the schedule the calls ran in (None: the recorded order)
+        self.links = None   # on the processes of a real run: how they reach each other's stages (`whole`)
 
     @property
     def chunks(self):
@@ -240,6 +241,16 @@ class PipelineExecution:
 
     def layout_of(self, t):
         return self.execution_of(t).layout_of(t)
+
+    def whole(self, t, layout=None):
+        """Tensor `t`'s global array on this process, read on its stage (in `layout` when given); on the processes
+        of a real run the first rank of that stage shares it with every process."""
+        s = self.stage_of(t)
+        stage = self.stages[s]
+        array = None if stage.world.abstract else stage.whole(t, layout)
+        if self.links is None:
+            return array
+        return self.links.share(array, s, tuple(t.shape), _np_dtype(t))
 
     def parameter_layouts(self):
         """{name: TensorLayout} of the Parameters, each as its stage's first consumer cut it."""
@@ -405,14 +416,11 @@ class _ProcessLinks:
         if world.size != stages * per_stage:
             raise ValueError(f"For pipeline parallel on processes, the device number {stages * per_stage} must be the "
                              f"number of processes {world.size}.")
-        self.world, self.per_stage = world, per_stage
+        self.world, self.per_stage, self.stages = world, per_stage, stages
         self.mine, self.index = divmod(world.rank, per_stage)
 
     def stage_world(self, s):
-        if s != self.mine:
-            return ShapeWorld(self.per_stage)
-        first = s * self.per_stage
-        return self.world.stage(range(first, first + self.per_stage))
+        return self.world.stage(self.stages) if s == self.mine else ShapeWorld(self.per_stage)
 
     def move(self, value, t, src, dst, tag):
         if src == self.mine:
@@ -426,6 +434,10 @@ class _ProcessLinks:
 
     def finish(self):
         self.world.wait_sends()
+
+    def share(self, array, stage, shape, dtype):
+        """`array` of the first rank of `stage` on every process."""
+        return self.world.share(array, stage * self.per_stage, shape, dtype)
 
 
 def _local_bytes(value, t):
@@ -503,6 +515,7 @@ def execute_pipeline(program, stages, devices, layouts=None, scheduler=None, int
         ex.moves = []
     run = PipelineExecution([Execution(ex.world, ex, {**given, **ex.leaves}) for ex in executors], p2p, producer,
                             activations)
+    run.links = links if world is not None else None
     run.calls, run.late = ran, late   # the calls in the order they ran; those that ran after a later pass started
     run.scheduler, run.interleave = scheduler, (interleave if scheduler is not None else None)
     keys = dict(zip(map(id, program.calls), _unit_keys(program, interleave if scheduler is not None else chunks > 1)))

@@ -9,7 +9,7 @@ of those ranks, created on first use by its members (`communication.create_group
 simulated world logs, so a plan's collectives and bytes are the same on both. A group of one rank needs no
 communication.
 
-`ProcessWorld(members)` (or `world.stage(members)`) is the world of some of the processes, numbered from 0 in it (a
+`ProcessWorld(members)` (or `world.stage(stages)`) is the world of some of the processes, numbered from 0 in it (a
 pipeline stage's ranks); `send` / `receive` move an array between two processes (world ranks), as the stages of a
 pipeline do (`_pipeline.execute_pipeline`).
 
@@ -54,14 +54,20 @@ class ProcessWorld:
         self.log = []
         self._sends = []    # the handles of the sends started (`send`), until `wait_sends`
 
-    def stage(self, members):
-        """The world of the ranks `members` (world ranks, ascending; this process among them): a pipeline stage's
-        ranks, numbered from 0 in it, whose collectives run in groups of those processes.
+    def stage(self, stages):
+        """The world of this process's pipeline stage when this world's ranks form `stages` stages of equal size
+        (stage s: ranks s * size / stages onwards), numbered from 0 in it; its collectives run in groups of those
+        processes.
 
         Raises:
-            ValueError: `members` not ascending world ranks holding this process's.
+            ValueError: `stages` does not divide the world's size.
         """
-        return ProcessWorld(members)
+        if isinstance(stages, bool) or not isinstance(stages, int) or stages < 1 or self.size % stages:
+            raise ValueError(f"For 'ProcessWorld.stage', the 'stages' ({stages!r}) must be a positive int dividing "
+                             f"the world's size {self.size}.")
+        per = self.size // stages
+        first = self.rank // per * per
+        return ProcessWorld(self.members[first:first + per])
 
     @property
     def ranks(self):
@@ -179,6 +185,16 @@ class ProcessWorld:
         """The array of `shape` and numpy `dtype` the process of world rank `src` sent with `tag`."""
         from mindseed.communication.comm_func import recv  # noqa: PLC0415
         return np.asarray(recv(Tensor(np.zeros(shape, dtype)), src=src, tag=tag).asnumpy())
+
+    def share(self, array, root, shape, dtype):
+        """The array of the process of world rank `root` (`array` there; elsewhere None) on every process of the
+        run, of `shape` and numpy `dtype` (a Broadcast in the world group, outside the log: how the processes of a
+        pipeline read a value of one stage)."""
+        from mindseed.communication.management import GlobalComm  # noqa: PLC0415
+        from mindseed.ops.operations.comm_ops import Broadcast  # noqa: PLC0415
+        mine = np.zeros(shape, dtype) if array is None else np.ascontiguousarray(array, dtype)
+        out = Broadcast(root, GlobalComm.WORLD_COMM_GROUP)((Tensor(mine),))
+        return np.asarray(out[0].asnumpy()).reshape(shape)
 
     def wait_sends(self):
         """Block until every send started has been handed over."""

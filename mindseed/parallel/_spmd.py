@@ -288,6 +288,12 @@ class Execution:
         """The layout of tensor `t` as it was produced (a leaf: as its first consumer cut it)."""
         return self._leaf_layouts.get(id(t)) or self._executor.env[id(t)].layout
 
+    def whole(self, t, layout=None):
+        """Tensor `t`'s global array on this process, read from the ranks' shards (in `layout` when given: its
+        redistribution there is logged)."""
+        v = self.value(t, layout)
+        return self.world.assemble(v.shards, v.layout)
+
     def parameter_layouts(self):
         """{name: TensorLayout} of the Parameters the program read, as their first consumer cut them (what the
         strategy file records)."""

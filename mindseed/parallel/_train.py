@@ -171,26 +171,28 @@ class SimulatedTraining:
             raise TypeError(f"For the simulated training step, the cell must run nn.TrainOneStepCell's step, but "
                             f"{type(cell).__name__} overrides 'construct'.")
         n = self.world.size
-        if self.world.ranks != range(n):  # processes of a real run: each gave its own slice of the batch
-            inputs = global_inputs(inputs, self.world)
+        stages = get_auto_parallel_context("pipeline_stages")
+        processes = self.world.ranks != range(n)
+        if processes:  # processes of a real run: each gave its own slice of the batch (of its stage's, in stages)
+            inputs = global_inputs(inputs, self.world if stages == 1 or n % stages else self.world.stage(stages))
         if _parallel._values["device_num_is_set"] and get_auto_parallel_context("device_num") != n:
             raise ValueError(f"For the simulated training step, the 'device_num' "
                              f"{get_auto_parallel_context('device_num')} of the context must be the world's size {n}.")
         state = self._cells.get(id(cell))
         if state is None or state.cell is not cell:
             state = self._cells[id(cell)] = _CellState(cell)
-        stages = get_auto_parallel_context("pipeline_stages")
-        if stages > 1 and not isinstance(self.world, SimulatedWorld):
-            raise RuntimeError(f"For the sharded training step, 'pipeline_stages' {stages} runs on a simulated world "
-                               f"only (mindseed.parallel._train.simulate): pipeline stages on processes are not "
-                               f"supported yet.")
+        if stages > 1 and processes and get_auto_parallel_context("enable_parallel_optimizer"):
+            raise RuntimeError(f"For the sharded training step on processes, the parallel optimizer inside "
+                               f"'pipeline_stages' {stages} is not supported: it runs on a simulated world "
+                               f"(mindseed.parallel._train.simulate) or without 'enable_parallel_optimizer'.")
         if stages > 1:  # the stages on world size / stages ranks each (`_pipeline`)
             program, forward_end = record_pipeline(cell._loss_and_grads, cell.network, *inputs), None
             layouts = dataset_layouts(inputs, n // stages if n % stages == 0 else n)
 
             def run(layouts, regather=None, probe=False):
                 return execute_pipeline(program, stages, n, layouts, get_auto_parallel_context("pipeline_scheduler"),
-                                        get_auto_parallel_context("pipeline_interleave"))
+                                        get_auto_parallel_context("pipeline_interleave"),
+                                        self.world if processes else None)
         else:
             program, forward_end = _record_step(cell, inputs)
             layouts = dataset_layouts(inputs, n)
@@ -231,7 +233,7 @@ def _rank_slice(p, layout, rank):
 
 def _whole(ex, t, layout):
     """Tensor `t` whole, read from `ex`'s ranks in `layout` (its redistribution to it logged)."""
-    return Tensor(ex.world.assemble(ex.value(t, layout).shards, layout), t.dtype)
+    return Tensor(ex.whole(t, layout), t.dtype)
 
 
 def _result(cell, params, loss, grads, ex):

@@ -96,8 +96,10 @@ def zero(rank, size, level):
 
 
 def pipeline_refused():
-    """Pipeline stages on processes: the step refuses (a clear error, not a silent single-process run)."""
-    ms.set_auto_parallel_context(parallel_mode="semi_auto_parallel", pipeline_stages=2)
+    """The parallel optimizer inside pipeline stages on processes: the step refuses (a clear error, not a silent
+    single-process run)."""
+    ms.set_auto_parallel_context(parallel_mode="semi_auto_parallel", pipeline_stages=2,
+                                 enable_parallel_optimizer=True)
     net = MLP()
     step = nn.TrainOneStepCell(net, nn.SGD(net.trainable_params(), learning_rate=0.1))
     try:

@@ -3,7 +3,8 @@
 usage: python _pipeline_worker.py DIR   (the launcher environment is set by the test)
 The process records the step of a `nn.PipelineCell` (4 micro-batches), runs its stage's calls in 1F1B order with
 the activations and gradients sent to / received from the other process, and writes what its stage computed (the
-loss on the last stage, the gradients of its stage's parameters, the Sends, its passes) to DIR/result_<rank>.json.
+loss on the last stage, the gradients of its stage's parameters, the Sends, its passes) to DIR/result_<rank>.json;
+then it trains the pipeline two steps through nn.TrainOneStepCell.
 """
 import json
 import os
@@ -60,10 +61,28 @@ def run(world, scheduler):
     return out
 
 
+def batches():
+    rng = np.random.default_rng(8)
+    return [(rng.standard_normal((8, 4)), rng.standard_normal((8, 4))) for _ in range(2)]
+
+
+def train_one_step_cell():
+    """Two steps of TrainOneStepCell (Momentum) on the 2-stage pipeline under semi_auto_parallel: the losses and
+    the parameters this process holds afterwards (all of them, whole)."""
+    ms.set_auto_parallel_context(parallel_mode="semi_auto_parallel", pipeline_stages=2,
+                                 pipeline_config={"pipeline_interleave": False, "pipeline_scheduler": "1f1b"})
+    cell = pipeline_cell()
+    step = nn.TrainOneStepCell(cell, nn.Momentum(cell.trainable_params(), learning_rate=0.1, momentum=0.9))
+    losses = [float(step(Tensor(x), Tensor(y)).asnumpy()) for x, y in batches()]
+    ms.reset_auto_parallel_context()
+    return {"losses": losses, "params": {p.name: p.asnumpy().tolist() for p in cell.trainable_params()}}
+
+
 def main(directory):
     init()
     world = ProcessWorld()
-    out = {"rank": get_rank(), "1f1b": run(world, "1f1b"), "recorded": run(world, None)}
+    out = {"rank": get_rank(), "1f1b": run(world, "1f1b"), "recorded": run(world, None),
+           "trained": train_one_step_cell()}
     with open(os.path.join(directory, f"result_{world.rank}.json"), "w", encoding="utf-8") as f:
         json.dump(out, f)
 

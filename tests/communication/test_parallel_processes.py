@@ -101,9 +101,9 @@ def test_plans_on_four_processes_equal_one_process(four):
     assert _check_plans(four, 4) == ["column_row_4", "data_4", "data_x_tensor_4"]
 
 
-def test_pipeline_stages_on_processes_are_refused(two):
+def test_the_parallel_optimizer_inside_pipeline_stages_on_processes_is_refused(two):
     for res in two[1]:
-        assert "'pipeline_stages' 2 runs on a simulated world only" in res["pipeline_refused"]
+        assert "the parallel optimizer inside 'pipeline_stages' 2 is not supported" in res["pipeline_refused"]
 
 
 def test_the_process_world_equals_the_simulated_world_in_any_group_order(four):

@@ -1,7 +1,9 @@
 """A 2-stage pipeline (nn.PipelineCell, 4 micro-batches) on two real processes (gloo, OMP_NUM_THREADS=1): each
 process runs its stage's calls in 1F1B order, the activations and gradients go between the processes by
 Send/Receive, and the loss and every parameter's gradient equal the single-process run (float64, 1e-12); the Sends
-and each stage's passes are those of the same pipeline on a simulated world. Worker: _pipeline_worker.py."""
+and each stage's passes are those of the same pipeline on a simulated world. Two steps of nn.TrainOneStepCell
+under semi_auto_parallel with pipeline_stages=2 give the single-process losses and parameters on both processes.
+Worker: _pipeline_worker.py."""
 import json
 import os
 import sys
@@ -10,12 +12,12 @@ import numpy as np
 import pytest
 
 import mindseed as ms
-from mindseed import Tensor
+from mindseed import Tensor, nn
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 sys.path.insert(0, os.path.join(os.path.dirname(HERE), "parallel"))
-from _pipeline_worker import X, Y, pipeline_cell  # noqa: E402
+from _pipeline_worker import X, Y, batches, pipeline_cell  # noqa: E402
 from _workers import clean_env, free_port, run  # noqa: E402
 
 from mindseed.parallel._pipeline import execute_pipeline, record_pipeline  # noqa: E402
@@ -71,3 +73,13 @@ def test_the_sends_and_passes_are_the_simulated_pipelines(results, order):
         assert all(res[order]["late"] == 0 for res in results)
         # stage 0 runs one forward pass ahead, then one backward and one forward in turn
         assert [p[:2] for p in results[0][order]["passes"][0][:4]] == [["F", 0], ["F", 1], ["B", 0], ["F", 2]]
+
+
+def test_train_one_step_cell_runs_the_stages_on_the_processes(results):
+    cell = pipeline_cell()
+    step = nn.TrainOneStepCell(cell, nn.Momentum(cell.trainable_params(), learning_rate=0.1, momentum=0.9))
+    losses = [float(step(Tensor(x), Tensor(y)).asnumpy()) for x, y in batches()]
+    for res in results:   # every process returns the last stage's loss and holds every parameter, updated
+        np.testing.assert_allclose(res["trained"]["losses"], losses, rtol=0, atol=1e-12)
+        for p in cell.trainable_params():
+            np.testing.assert_allclose(res["trained"]["params"][p.name], p.asnumpy(), rtol=0, atol=1e-12)
