@@ -15,6 +15,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(HERE), "parallel"))
 
 import mindseed as ms  # noqa: E402
 from _mlp import MLP  # noqa: E402
+from _pipeline_worker import run as run_pipeline  # noqa: E402
 from mindseed import Tensor, nn  # noqa: E402
 from mindseed.communication import get_group_size, get_rank, init  # noqa: E402
 from mindseed.parallel._layout import TensorLayout  # noqa: E402
@@ -166,6 +167,7 @@ def main(scenario, directory):
         out["saved"] = train_and_save(rank, directory)
     elif scenario == "load":
         out["loaded"] = load_at_4(rank, world, directory)
+        out["pipeline"] = run_pipeline(world, "1f1b", data=(2, 1))   # 2 stages x data parallel 2
     with open(os.path.join(directory, f"result_{rank}.json"), "w", encoding="utf-8") as f:
         json.dump(out, f)
 

@@ -35,14 +35,16 @@ def pipeline_cell():
     return nn.PipelineCell(WithLoss(net), MICRO)
 
 
-def run(world, scheduler):
-    """This process's part of one step: {stage, loss (last stage), grads {name: whole}, sends, passes}."""
+def run(world, scheduler, data=None):
+    """This process's part of one step in 2 stages of the world's processes (`data`: the dataset strategy of x and y
+    inside a stage): {stage, loss (last stage), grads {name: whole}, sends, passes}."""
     cell = pipeline_cell()
     x, y = Tensor(X), Tensor(Y)
     program = record_pipeline(ms.value_and_grad(cell, None, cell.trainable_params()), cell, x, y)
-    ex = execute_pipeline(program, 2, world.size, scheduler=scheduler, world=world)
+    ex = execute_pipeline(program, 2, world.size, [(x, data), (y, data)] if data else None, scheduler=scheduler,
+                          world=world)
     loss, grads = program.result
-    mine = world.rank   # one rank per stage: the stage is the rank
+    mine = world.rank // (world.size // 2)
     out = {"stage": mine, "grads": {}, "sends": [[a, b, rec.input_bytes] for a, b, rec in ex.p2p],
            "passes": [list(map(list, p)) for p in ex.passes], "late": len(ex.late)}
 

@@ -5,7 +5,8 @@ data x tensor, and ZeRO levels 1 and 3 through `nn.TrainOneStepCell` under semi_
 its slice of the batch). A tensor-parallel MLP trained 2 steps at 2 ranks saves one checkpoint per rank with its
 strategy file; it loads at 1 rank (`load_distributed_checkpoint`, `transform_checkpoints`) and at 4 ranks with another
 strategy (loaded whole and run sharded; `transform_checkpoint_by_rank` to each rank's slices), giving the
-single-process outputs.
+single-process outputs. At 4 ranks a 2-stage pipeline with data parallel inside the stages gives the single-process
+loss and gradients.
 
 Two launches (2 workers, then 4 workers reading the first one's checkpoint); workers in _parallel_worker.py.
 """
@@ -24,6 +25,7 @@ sys.path.insert(0, HERE)
 sys.path.insert(0, os.path.join(os.path.dirname(HERE), "parallel"))
 from _mlp import MLP  # noqa: E402
 from _parallel_worker import BATCHES, CHECKPOINT_PLAN, GROUPINGS, LOAD_PLAN, PLANS, rank_array  # noqa: E402
+from _pipeline_worker import X as PIPE_X, Y as PIPE_Y, pipeline_cell  # noqa: E402
 from _workers import clean_env, free_port, run  # noqa: E402
 
 from mindseed.parallel._layout import shard_array  # noqa: E402
@@ -104,6 +106,22 @@ def test_plans_on_four_processes_equal_one_process(four):
 def test_the_parallel_optimizer_inside_pipeline_stages_on_processes_is_refused(two):
     for res in two[1]:
         assert "the parallel optimizer inside 'pipeline_stages' 2 is not supported" in res["pipeline_refused"]
+
+
+def test_a_pipeline_of_two_stages_of_two_data_parallel_processes(four):
+    # stage 0 is ranks 0 and 1, stage 1 ranks 2 and 3: each stage's gradients all-reduced in its own group
+    cell = pipeline_cell()
+    loss, grads = ms.value_and_grad(cell, None, cell.trainable_params())(Tensor(PIPE_X), Tensor(PIPE_Y))
+    assert [res["pipeline"]["stage"] for res in four] == [0, 0, 1, 1]
+    for res in four[2:]:
+        _close(res["pipeline"]["loss"], loss.asnumpy())
+    for p, g in zip(cell.trainable_params(), grads):
+        holders = [res for res in four if p.name in res["pipeline"]["grads"]]
+        assert len(holders) == 2
+        for res in holders:
+            _close(res["pipeline"]["grads"][p.name], g.asnumpy())
+    # rank i of stage 0 sends its half of each micro-batch's activation to rank i of stage 1 (1 row of 5, float64)
+    assert sorted(rec[2] for rec in four[0]["pipeline"]["sends"]) == [5 * 8] * 8
 
 
 def test_the_process_world_equals_the_simulated_world_in_any_group_order(four):
