@@ -19,6 +19,11 @@ value produced on another one (rank i of one stage to rank i of the other, as Mi
 `nn.PipelineCell(network, micro_size)` the step runs `micro_size` micro-batches through the stages. Given a
 `scheduler` ("1f1b" or "gpipe", interleaved or not: `_schedule`) the calls run in the schedule's order
 (`schedule_order`), else in the recorded one; the values are those of the single-process run either way.
+
+On the processes of a real run (`execute_pipeline(..., world=ProcessWorld())`) each process computes its own stage's
+calls, the other stages' on layouts only, and the values crossing stages are sent between the processes (rank i of
+one stage to rank i of the other): every process walks the same order of calls, so each receive meets a send
+started no later.
 """
 import math
 
@@ -203,14 +208,14 @@ class PipelineExecution:
     ranks), and the Send/Receive records of the values that crossed stages (`p2p`: (from stage, to stage,
     CommRecord))."""
 
-    def __init__(self, stages, p2p, producer, activations):
+    def __init__(self, stages, p2p, producer, activations, links):
         self.stages, self.p2p, self._producer = stages, p2p, producer
         # [stage][chunk][micro-batch]: bytes one rank keeps of that pass's forward values until its backward
         self.chunk_activations = activations
         # [stage][micro-batch]: the same summed over the stage's chunks
         self.activations = [[sum(c[m] for c in per) for m in range(len(per[0]))] for per in activations]
         self.scheduler = self.interleave = None   # the schedule the calls ran in (None: the recorded order)
-        self.links = None   # on the processes of a real run: how they reach each other's stages (`whole`)
+        self.links = links   # how the stages reach each other (`_SimulatedLinks`, `_ProcessLinks`)
 
     @property
     def chunks(self):
@@ -248,8 +253,6 @@ class PipelineExecution:
         s = self.stage_of(t)
         stage = self.stages[s]
         array = None if stage.world.abstract else stage.whole(t, layout)
-        if self.links is None:
-            return array
         return self.links.share(array, s, tuple(t.shape), _np_dtype(t))
 
     def parameter_layouts(self):
@@ -391,7 +394,7 @@ def schedule_order(program, order):
 class _SimulatedLinks:
     """The stages of a simulated pipeline: each on its own simulated ranks; a value crossing stages is copied."""
 
-    def __init__(self, stages, per_stage):
+    def __init__(self, per_stage):
         self.per_stage = per_stage
 
     def stage_world(self, s):
@@ -403,6 +406,10 @@ class _SimulatedLinks:
 
     def finish(self):
         return None
+
+    @staticmethod
+    def share(array, stage, shape, dtype):
+        return array
 
 
 class _ProcessLinks:
@@ -478,7 +485,7 @@ def execute_pipeline(program, stages, devices, layouts=None, scheduler=None, int
                          f"{stages}.")
     per_stage = devices // stages
     given = given_layouts(layouts, per_stage)
-    links = _SimulatedLinks(stages, per_stage) if world is None else _ProcessLinks(world, stages, per_stage)
+    links = _SimulatedLinks(per_stage) if world is None else _ProcessLinks(world, stages, per_stage)
     executors = [_Executor(links.stage_world(s), given) for s in range(stages)]
     micro = max((m for m in program.micro if m is not None), default=0) + 1
     chunks = max(program.chunks, default=0) + 1
@@ -514,8 +521,7 @@ def execute_pipeline(program, stages, devices, layouts=None, scheduler=None, int
     for ex in executors:
         ex.moves = []
     run = PipelineExecution([Execution(ex.world, ex, {**given, **ex.leaves}) for ex in executors], p2p, producer,
-                            activations)
-    run.links = links if world is not None else None
+                            activations, links)
     run.calls, run.late = ran, late   # the calls in the order they ran; those that ran after a later pass started
     run.scheduler, run.interleave = scheduler, (interleave if scheduler is not None else None)
     keys = dict(zip(map(id, program.calls), _unit_keys(program, interleave if scheduler is not None else chunks > 1)))

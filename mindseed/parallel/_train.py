@@ -24,7 +24,9 @@ With ``pipeline_stages`` above 1 the cell's network (an `nn.PipelineCell` whose 
 in stages (`_pipeline`), each on world size / stages ranks with the dataset strategy inside the stage, the calls in
 the order of the context's schedule (``pipeline_config``); the parallel optimizer cuts each parameter's state over
 the ranks of its stage (level3 gathers a weight once per step on its stage, for the forward and the backward passes
-of every micro-batch).
+of every micro-batch). On processes (`process_training`) each process runs its own stage and sends the values
+crossing stages to the others; it reads the loss and every gradient from their stages, so every process updates
+all the parameters (the parallel optimizer inside stages runs on a simulated world only).
 
 The step returns the loss the ranks computed (and, with ``return_grad``, the gradients), as the cell does.
 """

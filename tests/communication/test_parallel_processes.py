@@ -29,6 +29,7 @@ from _pipeline_worker import X as PIPE_X, Y as PIPE_Y, pipeline_cell  # noqa: E4
 from _workers import clean_env, free_port, run  # noqa: E402
 
 from mindseed.parallel._layout import shard_array  # noqa: E402
+from mindseed.parallel._pipeline import execute_pipeline, record_pipeline  # noqa: E402
 from mindseed.parallel._spmd import execute, record  # noqa: E402
 from mindseed.parallel._world import SimulatedWorld  # noqa: E402
 
@@ -120,8 +121,14 @@ def test_a_pipeline_of_two_stages_of_two_data_parallel_processes(four):
         assert len(holders) == 2
         for res in holders:
             _close(res["pipeline"]["grads"][p.name], g.asnumpy())
-    # rank i of stage 0 sends its half of each micro-batch's activation to rank i of stage 1 (1 row of 5, float64)
-    assert sorted(rec[2] for rec in four[0]["pipeline"]["sends"]) == [5 * 8] * 8
+    # rank i of stage 0 sends to rank i of stage 1 what the simulated pipeline sends: each micro-batch's activation
+    # and its gradient back (whole: the micro-batch slicing of the data gathers the batch first)
+    x, y = Tensor(PIPE_X), Tensor(PIPE_Y)
+    program = record_pipeline(ms.value_and_grad(cell, None, cell.trainable_params()), cell, x, y)
+    sim = execute_pipeline(program, 2, 4, [(x, (2, 1)), (y, (2, 1))], scheduler="1f1b")
+    sends = [[a, b, rec.input_bytes] for a, b, rec in sim.p2p]
+    assert sorted(sends) == sorted([[0, 1, 2 * 5 * 8], [1, 0, 2 * 5 * 8]] * 4)
+    assert all(res["pipeline"]["sends"] == sends for res in four)
 
 
 def test_the_process_world_equals_the_simulated_world_in_any_group_order(four):
