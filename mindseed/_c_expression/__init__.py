@@ -7,12 +7,21 @@ run (CPython 3.11 and newer). `update_pijit_default_config` keeps the options it
 
 `MSContext.get_instance()` is the context seen from the C++ side (`get_param(ms_ctx_param.mode)`, the Ascend SoC
 version, which device packages are installed) and `typing` the type classes (`Float`, `BFloat`, `kFloat32`, ...),
-which model code (mindformers) reads.
+which model code (mindformers) reads. `ParamInfo` is the attribute record of a Parameter (`ParamInfo()` names it
+"Parameter"), which code defining its own parameter types (mindnlp) creates. `TensorPy` is the C++ base class of
+MindSpore's Tensor; mindseed's Tensor has no such base, so the name is Tensor itself (`TensorPy(array)` makes one and
+every Tensor is an instance). `pyboost_empty([size, dtype, device])` is the direct call of the `Empty` kernel in the
+form MindSpore 2.3-2.5 had (mindnlp's `empty`); 2.10 moved it to `(prim, [size, dtype id, device, pin_memory])`.
+`_framework_profiler_step_start()` / `_end()` delimit a framework step for a recording profiler (mindnlp's
+`generate(..., profile=True)`): here a `ProfilerStep` range in its trace, nothing when no profiler records.
 """
 from mindseed._c_expression import typing  # noqa: F401
+from mindseed.common.parameter import ParamInfo  # noqa: F401
+from mindseed.common.tensor import Tensor as TensorPy  # noqa: F401
 
 __all__ = ["get_code_extra", "update_pijit_default_config", "pijit_default_config", "MSContext", "ms_ctx_param",
-           "swap_cache"]
+           "swap_cache", "ParamInfo", "TensorPy", "pyboost_empty", "_framework_profiler_step_start",
+           "_framework_profiler_step_end"]
 
 _pijit_config = {}
 
@@ -100,3 +109,30 @@ def swap_cache(host, device, block_mapping, is_device_to_host):
     src_cache, dst_cache = (device, host) if is_device_to_host else (host, device)
     for src, dst in block_mapping.asnumpy().reshape(-1, 2).tolist():
         dst_cache[int(dst)] = src_cache[int(src)]
+
+
+def pyboost_empty(args, *more):
+    """An uninitialised Tensor: `pyboost_empty([size, dtype, device])` (MindSpore 2.3-2.5's direct call of the
+    `Empty` kernel; `device` is ignored, tensors live on the context's device)."""
+    if more or not isinstance(args, (list, tuple)) or len(args) != 3:
+        raise RuntimeError(f"For 'pyboost_empty', the argument must be one list [size, dtype, device], but got "
+                           f"{1 + len(more)} argument(s): {args!r:.80}.")
+    from mindseed.ops.functional._array_create import empty  # noqa: PLC0415 (ops is a layer above this module)
+    size, dtype, _ = args
+    return empty(size, dtype=dtype)
+
+
+_profiler_step = []     # the open `ProfilerStep` range ids
+
+
+def _framework_profiler_step_start():
+    """Open a `ProfilerStep` range in the trace of the recording profiler (none: nothing happens)."""
+    from mindseed.profiler.mstx import Mstx  # noqa: PLC0415 (the profiler is a layer above this module)
+    _profiler_step.append(Mstx.range_start("ProfilerStep"))
+
+
+def _framework_profiler_step_end():
+    """Close the range the last `_framework_profiler_step_start` opened."""
+    from mindseed.profiler.mstx import Mstx  # noqa: PLC0415
+    if _profiler_step:
+        Mstx.range_end(_profiler_step.pop())

@@ -8,9 +8,13 @@ switches that tools call directly.
 * `sync()` waits for the device's queued work; `set_async_for_graph(flag)` is MindSpore's choice of launching graphs
   asynchronously (mindseed launches them in order on the device's queue either way, so results never differ;
   `sync()` is the point where they are sure to be done, as in MindSpore).
+* `set_grad_flag(flag)`, `new_graph(obj, *args)`, `end_graph(obj, out, *args)`, `grad(obj, grad_op, weights,
+  grad_position, *args)`: the top-cell protocol `GradOperation` follows in PyNative, for code that drives it itself
+  (`autograd/_top_cell.py`): the forward is recorded once and differentiated at `grad`.
 """
 from mindseed import _backend as B
 from mindseed._utils import _state
+from mindseed.autograd import _top_cell
 
 __all__ = ["_PyNativeExecutor", "_pynative_executor"]
 
@@ -26,6 +30,7 @@ class _PyNativeExecutor:
 
     def __init__(self):
         self._async_for_graph = False
+        self._grad_flag = False
 
     @staticmethod
     def sync():
@@ -54,6 +59,25 @@ class _PyNativeExecutor:
         return _state.grad_enabled and any(not getattr(t, "records_all", False) for t in _state.tapes)
 
     requires_grad = grad_flag
+
+    def set_grad_flag(self, flag):
+        """Whether the next top cell (`new_graph` ... `end_graph`) is recorded for a gradient."""
+        self._grad_flag = bool(flag)
+
+    def new_graph(self, obj, *args, **kwargs):
+        """Start recording the forward of `obj` (only with the grad flag set, as in MindSpore)."""
+        if self._grad_flag:
+            _top_cell.new_graph(obj, *args, **kwargs)
+
+    @staticmethod
+    def end_graph(obj, output, *args, **kwargs):
+        """Stop recording the forward of `obj`, whose output is `output`."""
+        _top_cell.end_graph(obj, output, *args, **kwargs)
+
+    @staticmethod
+    def grad(obj, grad_op, weights, grad_position, *args):
+        """The gradients of the recorded forward of `obj`, as `grad_op` (a `GradOperation`) asks for them."""
+        return _top_cell.grad(obj, grad_op, weights, grad_position, *args)
 
 
 _pynative_executor = _PyNativeExecutor()

@@ -4,3 +4,4 @@ from mindseed.common.dtype import *  # noqa: F401,F403
 from mindseed.common.parameter import Parameter, ParameterTuple  # noqa: F401
 from mindseed.common.seed import get_seed, set_seed  # noqa: F401
 from mindseed.common.tensor import COOTensor, CSRTensor, RowTensor, Tensor  # noqa: F401
+from mindseed.common import _stub_tensor  # noqa: F401,E402  (`mindspore.common._stub_tensor.StubTensor`, read as an attribute)

@@ -162,6 +162,9 @@ def attach(tensor_cls):
     tensor_cls.delta_seed = _flag_property("delta_seed", None, "The seed offset of a random initializer.")
     tensor_cls.index_of_parent_ = _flag_property("index_of_parent_", None, "Index into the parent tensor.")
     tensor_cls.parent_tensor_ = _flag_property("parent_tensor_", None, "The tensor this one indexes.")
+    # MindSpore 2.3-2.5's `Tensor.grad` (2.10 keeps only the internal `_grad`): code with torch-style optimizers over
+    # Tensors (mindnlp's `core.optim`) stores gradients there; mindseed's own gradient functions never write it
+    tensor_cls.grad = _flag_property("grad", None, "A gradient stored with the tensor by the caller (None).")
     tensor_cls.init_finished = property(lambda self: not getattr(self, "has_init", False),
                                         doc="Whether the tensor's initialization is finished.")
     for fn in (set_const_arg, set_init_flag, is_init, set_param_info, requires_grad_, index, to_, set_,

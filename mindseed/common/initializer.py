@@ -89,6 +89,27 @@ def _assignment(arr, num):
     return arr
 
 
+def _init_random_uniform(a, b, shape):
+    """MindSpore's helper of user-written initializers: a float32 array of `shape` drawn from U(a, b), from the
+    initializers' seeded stream."""
+    return _seed.init_rng().uniform(a, b, shape).astype(np.float32)
+
+
+def _init_random_normal(mean, sigma, shape):
+    """A float32 array of `shape` drawn from N(mean, sigma^2) (MindSpore's helper, as `_init_random_uniform`)."""
+    if sigma < 0:
+        raise ValueError("sigma < 0")
+    return _seed.init_rng().normal(mean, sigma, shape).astype(np.float32)
+
+
+def _init_random_uniform_inplace(a, b, arr):
+    _assign(arr, _init_random_uniform(a, b, arr.shape))
+
+
+def _init_random_normal_inplace(mean, sigma, arr):
+    _assign(arr, _init_random_normal(mean, sigma, arr.shape))
+
+
 class Zero(Initializer):
     def _initialize(self, arr):
         arr.fill(0)

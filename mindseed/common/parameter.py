@@ -18,7 +18,8 @@ class ParamInfo:
     so assigning another Parameter's info object (or its `clone()`) gives it those attributes: optimizers clone their
     state this way (`state.param_info = param.param_info.clone()`, then rename the state)."""
 
-    def __init__(self, name, requires_grad=True, layerwise_parallel=False, parallel_optimizer=True, comm_fusion=1):
+    def __init__(self, name="Parameter", requires_grad=True, layerwise_parallel=False, parallel_optimizer=True,
+                 comm_fusion=1):
         self.name = name
         self.requires_grad = requires_grad
         self.layerwise_parallel = layerwise_parallel

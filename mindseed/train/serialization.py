@@ -29,6 +29,7 @@ from mindseed.common.parameter import Parameter
 from mindseed.common.tensor import Tensor
 from mindseed.nn.cell import Cell
 from mindseed.train import _ckpt_format as CF
+from mindseed.train._serialization_internal import _exec_save, _parse_ckpt_proto  # noqa: F401 (MindSpore's)
 from mindseed.train._wire import DecodeError
 
 try:

@@ -1,12 +1,21 @@
 """`mindspore.dataset.transforms.py_transforms_util`: the helpers behind the Python transforms (Compose,
 RandomApply, RandomChoice, RandomOrder, OneHot label smoothing) as plain functions. Randomness comes from the
 dataset's seeded generator (`mindseed.dataset.config.set_seed`)."""
+from enum import IntEnum
+
 import numpy as np
 
 from mindseed.dataset._random import rng
 
 __all__ = ["all_numpy", "compose", "one_hot_encoding", "random_order", "random_apply", "random_choice",
-           "FuncWrapper"]
+           "FuncWrapper", "Implementation"]
+
+
+class Implementation(IntEnum):
+    """Where a transform is implemented (MindSpore: C++ `C` or Python `PY`). mindseed's transforms are all Python;
+    the attribute is kept for code that sets or reads it (mindnlp's tokenizers set `PY`)."""
+    C = 0
+    PY = 1
 
 
 def all_numpy(args):

@@ -337,20 +337,16 @@ def _positive_step(x, index):
     return x, tuple(out)
 
 
-def strided_slice(input_x, begin, end, strides, begin_mask=0, end_mask=0, ellipsis_mask=0, new_axis_mask=0,
-                  shrink_axis_mask=0):
-    """x[begin:end:strides] per dimension, with TensorFlow-style bit masks.
-
-    Bit i of begin_mask/end_mask ignores begin[i]/end[i]; ellipsis_mask puts `...` at position i;
-    new_axis_mask inserts a dimension; shrink_axis_mask takes index begin[i] and drops the dimension.
-    """
-    _check_tensor("StridedSlice", "input_x", input_x)
-    b, e, st = (_ints("StridedSlice", n, v) for n, v in (("begin", begin), ("end", end), ("strides", strides)))
+def _strided_slice_index(op, ndim, begin, end, strides, begin_mask, end_mask, ellipsis_mask, new_axis_mask,
+                         shrink_axis_mask):
+    """The basic Python index (slices, ints, None) that StridedSlice's arguments and masks describe for a tensor of
+    rank `ndim`, its ellipsis expanded."""
+    b, e, st = (_ints(op, n, v) for n, v in (("begin", begin), ("end", end), ("strides", strides)))
     if not len(b) == len(e) == len(st):
-        raise ValueError(f"For 'StridedSlice', 'begin', 'end' and 'strides' must have the same length, but got "
+        raise ValueError(f"For '{op}', 'begin', 'end' and 'strides' must have the same length, but got "
                          f"{len(b)}, {len(e)} and {len(st)}.")
     if any(s == 0 for s in st):
-        raise ValueError(f"For 'StridedSlice', the 'strides' must not contain 0, but got {st}.")
+        raise ValueError(f"For '{op}', the 'strides' must not contain 0, but got {st}.")
     index = []
     for i in range(len(b)):
         bit = 1 << i
@@ -365,7 +361,20 @@ def strided_slice(input_x, begin, end, strides, begin_mask=0, end_mask=0, ellips
     if Ellipsis in index:
         at = index.index(Ellipsis)
         used = sum(1 for it in index if it is not None and it is not Ellipsis)
-        index[at:at + 1] = [_py_slice(None)] * (input_x.ndim - used)
+        index[at:at + 1] = [_py_slice(None)] * (ndim - used)
+    return tuple(index)
+
+
+def strided_slice(input_x, begin, end, strides, begin_mask=0, end_mask=0, ellipsis_mask=0, new_axis_mask=0,
+                  shrink_axis_mask=0):
+    """x[begin:end:strides] per dimension, with TensorFlow-style bit masks.
+
+    Bit i of begin_mask/end_mask ignores begin[i]/end[i]; ellipsis_mask puts `...` at position i;
+    new_axis_mask inserts a dimension; shrink_axis_mask takes index begin[i] and drops the dimension.
+    """
+    _check_tensor("StridedSlice", "input_x", input_x)
+    index = _strided_slice_index("StridedSlice", input_x.ndim, begin, end, strides, begin_mask, end_mask,
+                                 ellipsis_mask, new_axis_mask, shrink_axis_mask)
     x, index = _positive_step(input_x, tuple(index))
     return _getitem(x, index)
 

@@ -8,13 +8,14 @@ import numpy as np
 from mindseed.common import dtype as mstype
 from mindseed.common.tensor import Tensor
 from mindseed.ops import functional as F
+from mindseed.ops.functional._array_shape import _strided_slice_index
 from mindseed.ops.functional._core import _axis, _shape_arg
 from mindseed.ops._prims.nn_loss import nll_loss_grad_p as _nll_loss_grad_p
 from mindseed.ops.operations._base import Primitive
 
 __all__ = ["SqrtGrad", "RsqrtGrad", "TanhGrad", "SigmoidGrad", "ReciprocalGrad", "GeLUGrad", "FastGeLUGrad",
            "HShrinkGrad", "MaximumGrad", "MinimumGrad", "MaximumGradGrad", "MinimumGradGrad", "BiasAddGrad",
-           "PReLUGrad", "NLLLossGrad", "TraceV2Grad", "LstsqV2Grad"]
+           "PReLUGrad", "NLLLossGrad", "TraceV2Grad", "LstsqV2Grad", "StridedSliceGrad"]
 
 
 def _floats(op, **named):
@@ -331,3 +332,31 @@ from mindseed.ops.operations import _sparse_coo, _sparse_csr  # noqa: E402 -- th
 
 globals().update({_n: getattr(_m, _n) for _m in (_sparse_coo, _sparse_csr) for _n in _m.GRAD_CLASSES})
 __all__ += _sparse_coo.GRAD_CLASSES + _sparse_csr.GRAD_CLASSES
+
+
+class StridedSliceGrad(Primitive):
+    """The gradient of `StridedSlice` with the same masks: `(dy, shapex, begin, end, strides)` gives zeros of shape
+    `shapex` with `dy` at the elements the slice reads (code written for MindSpore also uses it to write a slice:
+    mindnlp's `strided_slice_update`)."""
+
+    def __init__(self, begin_mask=0, end_mask=0, ellipsis_mask=0, new_axis_mask=0, shrink_axis_mask=0):
+        super().__init__("StridedSliceGrad")
+        self.masks = (begin_mask, end_mask, ellipsis_mask, new_axis_mask, shrink_axis_mask)
+        for name, value in zip(("begin_mask", "end_mask", "ellipsis_mask", "new_axis_mask", "shrink_axis_mask"),
+                               self.masks):
+            if isinstance(value, bool) or not isinstance(value, int):
+                raise TypeError(f"For 'StridedSliceGrad', '{name}' must be an int, but got {type(value).__name__}.")
+            self.add_prim_attr(name, value)
+
+    def __call__(self, dy, shapex, begin, end, strides):
+        if not isinstance(dy, Tensor):
+            raise TypeError(f"For 'StridedSliceGrad', 'dy' must be a Tensor, but got {type(dy).__name__}.")
+        shape = _shape_arg("StridedSliceGrad", shapex)
+        index = _strided_slice_index("StridedSliceGrad", len(shape), begin, end, strides, *self.masks)
+        # the flat positions the slice reads, in the slice's order (numpy follows the same index rules)
+        positions = np.arange(int(np.prod(shape)), dtype=np.int64).reshape(shape)[index]
+        if tuple(positions.shape) != tuple(dy.shape):
+            raise ValueError(f"For 'StridedSliceGrad', 'dy' must have the shape {tuple(positions.shape)} of the slice "
+                             f"of {tuple(shape)}, but got {tuple(dy.shape)}.")
+        flat = F.scatter_nd(Tensor(positions.reshape(-1, 1)), F.reshape(dy, (-1,)), (int(np.prod(shape)),))
+        return F.reshape(flat, shape)
