@@ -1,0 +1,105 @@
+"""mindnlp 0.4.1, unmodified, on mindseed: tiny BERT and GPT-2 built from configs, trained and run.
+
+mindnlp pins `pytest==7.2.0` and imports its internals (`_pytest.doctest.import_path`) when `import mindnlp` runs, so
+it runs as a user runs it: a process of its own (`python -m mindseed.compat _mindnlp_runs.py`) with the packages its
+line in packages.txt installs first on the path. That script fine-tunes a BertForSequenceClassification with
+mindnlp's AdamW and `core.autograd.value_and_grad` (the PyNative executor's `new_graph`/`end_graph`/`grad`), takes
+the same gradients with `mindspore.value_and_grad`, runs a BertModel, trains a GPT2LMHeadModel on a counting
+sequence and generates greedily; this file checks what it saved against numpy: the classifier's gradients in closed
+form, the pooler, and GPT-2's logits from a numpy forward of its weights.
+"""
+import os
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+from _eco import HERE, require
+
+REPO = os.path.dirname(os.path.dirname(HERE))
+VOCAB, SEQ = 32, 12
+
+
+@pytest.fixture(scope="module")
+def runs(tmp_path_factory):
+    where = require("mindnlp")
+    tmp = tmp_path_factory.mktemp("mindnlp")
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([where, REPO]), OMP_NUM_THREADS="1",
+               HF_HUB_OFFLINE="1", HF_DATASETS_OFFLINE="1")
+    proc = subprocess.run([sys.executable, "-m", "mindseed.compat", os.path.join(HERE, "_mindnlp_runs.py"),
+                           str(tmp / "out.npz")], cwd=tmp, env=env, capture_output=True, text=True, timeout=600)
+    assert proc.returncode == 0, proc.stderr[-4000:]
+    return dict(np.load(tmp / "out.npz"))
+
+
+def test_bert_fine_tunes_with_mindnlps_optimizer(runs):
+    losses = runs["bert_losses"]
+    assert abs(losses[0] - np.log(2)) < 0.05 and losses[-1] < 0.1 and losses[-1] < losses[0] / 5, losses
+    np.testing.assert_array_equal(runs["bert_predictions"], runs["bert_labels"])
+
+
+def test_bert_gradients_through_the_executor_protocol(runs):
+    # mindnlp's value_and_grad (new_graph / end_graph / grad) and mindspore.value_and_grad agree exactly
+    assert runs["grad_losses"][0] == runs["grad_losses"][1]
+    assert runs["grad_max_diff"].max() == 0.0 and runs["grad_norms"][0].max() > 0
+    # and are the cross-entropy's: dL/dlogits = (softmax - onehot) / N, through the classifier's Dense
+    logits = runs["grad_logits"].astype(np.float64)
+    p = np.exp(logits - logits.max(1, keepdims=True))
+    p /= p.sum(1, keepdims=True)
+    d = (p - np.eye(2)[runs["bert_labels"]]) / len(logits)
+    np.testing.assert_allclose(runs["grad_classifier_b"], d.sum(0), rtol=1e-4, atol=1e-7)
+    np.testing.assert_allclose(runs["grad_classifier_w"], d.T @ runs["grad_pooled"], rtol=1e-4, atol=1e-7)
+
+
+def test_bert_model_pooler(runs):
+    hidden = runs["bert_hidden"]
+    assert hidden.shape == (16, 8, 32)
+    pooled = np.tanh(hidden[:, 0] @ runs["bert_pooler_w"].T + runs["bert_pooler_b"])
+    np.testing.assert_allclose(runs["bert_pooled"], pooled, rtol=1e-5, atol=1e-6)
+
+
+def _layer_norm(x, w, b):
+    mu = x.mean(-1, keepdims=True)
+    return (x - mu) / np.sqrt(((x - mu) ** 2).mean(-1, keepdims=True) + 1e-5) * w + b
+
+
+def _gpt2_logits(w, ids, heads=4):
+    """GPT-2's forward in numpy (float64) from the saved state dict."""
+    w = {k[4:]: v.astype(np.float64) for k, v in w.items() if k.startswith("gpt.")}
+    n, t = ids.shape
+    h = w["transformer.wte.weight"][ids] + w["transformer.wpe.weight"][np.arange(t)]
+    causal = np.triu(np.full((t, t), -np.inf), 1)
+    for i in range(2):
+        pre = f"transformer.h.{i}."
+        a = _layer_norm(h, w[pre + "ln_1.weight"], w[pre + "ln_1.bias"])
+        q, k, v = np.split(a @ w[pre + "attn.c_attn.weight"] + w[pre + "attn.c_attn.bias"], 3, -1)
+        q, k, v = (x.reshape(n, t, heads, -1).transpose(0, 2, 1, 3) for x in (q, k, v))
+        s = q @ k.transpose(0, 1, 3, 2) / np.sqrt(q.shape[-1]) + causal
+        s = np.exp(s - s.max(-1, keepdims=True))
+        o = (s / s.sum(-1, keepdims=True) @ v).transpose(0, 2, 1, 3).reshape(n, t, -1)
+        h = h + o @ w[pre + "attn.c_proj.weight"] + w[pre + "attn.c_proj.bias"]
+        m = _layer_norm(h, w[pre + "ln_2.weight"], w[pre + "ln_2.bias"]) @ w[pre + "mlp.c_fc.weight"]
+        m = m + w[pre + "mlp.c_fc.bias"]
+        m = 0.5 * m * (1 + np.tanh(np.sqrt(2 / np.pi) * (m + 0.044715 * m ** 3)))       # gelu_new
+        h = h + m @ w[pre + "mlp.c_proj.weight"] + w[pre + "mlp.c_proj.bias"]
+    h = _layer_norm(h, w["transformer.ln_f.weight"], w["transformer.ln_f.bias"])
+    return h @ w["lm_head.weight"].T
+
+
+def test_gpt2_trains_and_generates_what_it_learned(runs):
+    losses = runs["gpt_losses"]
+    assert abs(losses[0] - np.log(VOCAB)) < 0.2 and np.mean(losses[-5:]) < 0.6, losses
+    counting = np.array([[(s + i - 1) % (VOCAB - 1) + 1 for i in range(SEQ)] for s in (5, 20)])
+    np.testing.assert_array_equal(runs["gpt_sequences"], counting)
+    np.testing.assert_array_equal(runs["gpt.lm_head.weight"], runs["gpt.transformer.wte.weight"])   # tied
+
+
+def test_gpt2_logits_and_generate_scores_equal_a_numpy_forward(runs):
+    sequences = runs["gpt_sequences"]
+    reference = _gpt2_logits(runs, sequences)
+    np.testing.assert_allclose(runs["gpt_logits"], reference, rtol=1e-4, atol=1e-4)
+    # generate's scores at each new token (its key/value cache) are the logits of the last position so far
+    scores = runs["gpt_scores"]
+    assert scores.shape == (2, SEQ - 4, VOCAB)
+    np.testing.assert_allclose(scores, reference[:, 3:-1], rtol=1e-4, atol=1e-4)
+    np.testing.assert_array_equal(scores.argmax(-1), sequences[:, 4:])
