@@ -58,7 +58,7 @@ params = model.trainable_params()
 loss, grads = value_and_grad(lambda x, y: model(input_ids=x, labels=y).loss, params, attach_grads=False)(ids, labels)
 loss_ms, grads_ms = mindspore.value_and_grad(lambda x, y: model(input_ids=x, labels=y).loss, None, params)(ids, labels)
 out["grad_losses"] = np.array([float(loss.asnumpy()), float(loss_ms.asnumpy())])
-out["grad_norms"] = np.array([[np.linalg.norm(g.asnumpy()) for g in grads], [np.linalg.norm(g.asnumpy()) for g in grads_ms]])
+out["grad_norms"] = np.array([[np.linalg.norm(g.asnumpy()) for g in gs] for gs in (grads, grads_ms)])
 out["grad_max_diff"] = np.array([np.abs(a.asnumpy() - b.asnumpy()).max() for a, b in zip(grads, grads_ms)])
 # what the classifier's gradients must be: (softmax(logits) - onehot(labels)) / N, against the pooled features
 names = [name for name, p in model.named_parameters() if p.requires_grad]
