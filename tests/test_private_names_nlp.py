@@ -181,3 +181,18 @@ def test_initializer_random_helpers_and_implementation_enum():
     with pytest.raises(ValueError, match="sigma"):
         _init_random_normal(0.0, -1.0, (2,))
     assert (int(Implementation.C), int(Implementation.PY)) == (0, 1)
+
+
+def test_executor_keeps_a_bounded_number_of_recorded_forwards():
+    from mindseed.autograd import _top_cell
+    from mindseed.common.api import _pynative_executor as ex
+    x = ms.Tensor(np.array([1.0, 2.0], np.float32))
+    ex.set_grad_flag(True)
+    fns = [lambda t, k=k: (t * k).sum() for k in range(1, 21)]
+    for fn in fns:                   # recorded, never differentiated
+        ex.new_graph(fn, x)
+        ex.end_graph(fn, fn(x), x)
+    ex.set_grad_flag(False)
+    assert len(_top_cell._finished) == _top_cell._KEEP
+    np.testing.assert_allclose(ex.grad(fns[-1], ops.GradOperation(), None, None, x).asnumpy(), [20.0, 20.0])
+    _top_cell._finished.clear()

@@ -31,6 +31,7 @@ class _TopCellTape(Tape):
 
 _building = []      # (obj, tape) of the top cells whose forward is running, innermost last
 _finished = []      # (obj, tape, output) of the forwards recorded and not yet differentiated, newest last
+_KEEP = 8           # recorded forwards kept waiting for their `grad` (each holds its intermediates): the newest
 
 
 def _remove_tape(tape):
@@ -57,6 +58,7 @@ def end_graph(obj, output, *args, **kwargs):
             _remove_tape(tape)
             _finished[:] = [f for f in _finished if f[0] is not obj]
             _finished.append((obj, tape, output))
+            del _finished[:-_KEEP]
             return
 
 
