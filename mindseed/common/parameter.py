@@ -14,7 +14,7 @@ __all__ = ["Parameter", "ParameterTuple", "ParamInfo"]
 
 class ParamInfo:
     """The attributes of a Parameter (MindSpore's `_c_expression.ParamInfo`): `name`, `requires_grad`,
-    `layerwise_parallel`, `parallel_optimizer`, `comm_fusion`. A Parameter reads and writes them on its `param_info`,
+    `layerwise_parallel`, `parallel_optimizer`, `comm_fusion`, `cache_enable`. A Parameter reads and writes them on its `param_info`,
     so assigning another Parameter's info object (or its `clone()`) gives it those attributes: optimizers clone their
     state this way (`state.param_info = param.param_info.clone()`, then rename the state)."""
 
@@ -25,11 +25,14 @@ class ParamInfo:
         self.layerwise_parallel = layerwise_parallel
         self.parallel_optimizer = parallel_optimizer
         self.comm_fusion = comm_fusion
+        self.cache_enable = False
 
     def clone(self):
         """A new info object with the same attributes."""
-        return ParamInfo(self.name, self.requires_grad, self.layerwise_parallel, self.parallel_optimizer,
+        info = ParamInfo(self.name, self.requires_grad, self.layerwise_parallel, self.parallel_optimizer,
                          self.comm_fusion)
+        info.cache_enable = self.cache_enable
+        return info
 
 
 def _info_property(key, doc):
@@ -98,6 +101,18 @@ class Parameter(Tensor):
                                                               "data-parallel ranks (each holds its own slice).")
     parallel_optimizer = _info_property("parallel_optimizer", "Whether the parallel optimizer shards it.")
     comm_fusion = _info_property("comm_fusion", "The fusion group of its gradient's all-reduce.")
+
+    @property
+    def cache_enable(self):
+        """Whether the parameter is marked for a host-side embedding cache (MindSpore's parameter-server cache; a
+        mark that `ModelCheckpoint` reads before saving: it asks such parameters to `flush_from_cache`)."""
+        return self.__dict__["_info"].cache_enable
+
+    @cache_enable.setter
+    def cache_enable(self, value):
+        if not isinstance(value, bool):
+            raise TypeError("The argument `cache_enable` must be bool type.")
+        self.__dict__["_info"].cache_enable = value
 
     @property
     def param_info(self):
@@ -203,6 +218,7 @@ class Parameter(Tensor):
 
     def clone(self, init="same"):
         p = Parameter(Tensor(B.clone(self._data)), self.name, self.requires_grad, self.layerwise_parallel)
+        p.cache_enable = self.cache_enable
         if init != "same":
             from mindseed.common.initializer import initializer  # noqa: PLC0415
             p.set_data(initializer(init, self.shape, self.dtype))

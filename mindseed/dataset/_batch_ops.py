@@ -88,7 +88,7 @@ class BatchDataset(Dataset):
         super().__init__(child, num_parallel_workers)
         if per_batch_map is not None and not callable(per_batch_map):
             raise TypeError("per_batch_map should be a callable function.")
-        if (input_columns is not None or output_columns is not None) and per_batch_map is None:
+        if input_columns is not None and per_batch_map is None:    # output_columns alone is ignored, as MindSpore
             raise ValueError("input_columns can be specified only when per_batch_map is set.")
         self.batch_size = batch_size
         self.drop_remainder = drop_remainder

@@ -224,10 +224,10 @@ class ShardSetReader:
     def __len__(self):
         return len(self.rows)
 
-    def close(self):
+    def close(self, _close=os.close):     # bound now: at interpreter exit `os` may be gone before __del__ runs
         for fd in getattr(self, "fds", ()):
             try:
-                os.close(fd)
+                _close(fd)
             except OSError:
                 pass
         self.fds = []

@@ -276,6 +276,7 @@ class ModelCheckpoint(Callback):
         self._append_dict = dict(config.append_dict or {})
         self._append_epoch_num = self._append_dict.get("epoch_num", 0)
         self._append_step_num = self._append_dict.get("step_num", 0)
+        self._need_flush_from_cache = True
 
     def step_end(self, run_context):
         """Save if the policy says so."""
@@ -309,6 +310,8 @@ class ModelCheckpoint(Callback):
     def _save_ckpt(self, cb_params, force_to_save=False):
         if cb_params.cur_step_num == self._last_triggered_step:
             return
+        if self._need_flush_from_cache:
+            self._flush_from_cache(cb_params)
         if not self._check_save_ckpt(cb_params, force_to_save):
             return
         S._wait_async_save()
@@ -341,6 +344,15 @@ class ModelCheckpoint(Callback):
                           self._append_dict or None, self._config.enc_key, self._config.enc_mode,
                           crc_check=self._config.crc_check, format=fmt)
         self._latest_ckpt_file_name = cur_file
+
+    def _flush_from_cache(self, cb_params):
+        """Ask the parameters marked `cache_enable` to write their cached rows back before a save; with none
+        marked, never look again."""
+        cached = [p for p in cb_params.train_network.get_parameters() if p.cache_enable]
+        for param in cached:
+            param.flush_from_cache()
+        if not cached:
+            self._need_flush_from_cache = False
 
     def _save_exception_ckpt(self, network, epoch, step_in_epoch):
         """The breakpoint checkpoint written when training raises (CheckpointConfig(exception_save=True))."""
