@@ -14,9 +14,9 @@ __all__ = ["Parameter", "ParameterTuple", "ParamInfo"]
 
 class ParamInfo:
     """The attributes of a Parameter (MindSpore's `_c_expression.ParamInfo`): `name`, `requires_grad`,
-    `layerwise_parallel`, `parallel_optimizer`, `comm_fusion`, `cache_enable`. A Parameter reads and writes them on its `param_info`,
-    so assigning another Parameter's info object (or its `clone()`) gives it those attributes: optimizers clone their
-    state this way (`state.param_info = param.param_info.clone()`, then rename the state)."""
+    `layerwise_parallel`, `parallel_optimizer`, `comm_fusion`, `cache_enable`. A Parameter reads and writes them on
+    its `param_info`, so assigning another Parameter's info object (or its `clone()`) gives it those attributes:
+    optimizers clone their state this way (`state.param_info = param.param_info.clone()`, then rename the state)."""
 
     def __init__(self, name="Parameter", requires_grad=True, layerwise_parallel=False, parallel_optimizer=True,
                  comm_fusion=1):

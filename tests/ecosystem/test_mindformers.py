@@ -1,17 +1,27 @@
 """mindformers 2.1.0, unmodified, on mindseed: its legacy Llama (`mindformers.models.llama`) built from a tiny
-`LlamaConfig`, run forward, trained a few steps with MindSpore's `value_and_grad` and optimizer, then `generate`.
+`LlamaConfig`, run forward, trained a few steps with MindSpore's `value_and_grad` and optimizer, then `generate`; the
+same model through mindformers' high-level entry points (a YAML config read by `MindFormerConfig` and run by `Trainer`,
+`TrainingArguments`, `pipeline("text_generation")`).
 
 The training data is a counting sequence (token t is followed by t + 1): a model that learns it continues any prompt
 by counting, which `generate` shows token for token.
 """
+import contextlib
+import json
 import os
+import subprocess
+import sys
 
 import numpy as np
 import pytest
+import yaml
 
-from _eco import use
+from _eco import HERE, require, use
+from _mindformers_run import BATCH, PROMPTS, SEQ, TINY_LLAMA, VOCAB, counting as _counting, greedy as _greedy
+from _mindformers_run import tiny_llama as _tiny_llama
 
-VOCAB, SEQ, BATCH = 64, 16, 2
+ROOT = os.path.dirname(os.path.dirname(HERE))      # the repository: mindseed for the runs in a process of their own
+
 
 
 @pytest.fixture(scope="module")
@@ -21,20 +31,18 @@ def mindformers(tmp_path_factory):
     return use("mindformers", "mindformers")
 
 
-def _tiny_llama(seed=0, use_past=False):
+@contextlib.contextmanager
+def _mindformers_context():
+    """Undo what mindformers' context set-up (`build_context`, which `Trainer` runs) leaves behind: its context
+    singletons and the execution mode."""
     import mindspore as ms
-    from mindformers.models.llama import LlamaConfig, LlamaForCausalLM
-    ms.set_seed(seed)
-    config = LlamaConfig(batch_size=BATCH, seq_length=SEQ, hidden_size=32, num_layers=2, num_heads=4, vocab_size=VOCAB,
-                         intermediate_size=64, compute_dtype="float32", param_init_type="float32",
-                         layernorm_compute_type="float32", softmax_compute_type="float32", rotary_dtype="float32",
-                         use_past=use_past, do_sample=False, max_decode_length=SEQ)
-    return LlamaForCausalLM(config)
-
-
-def _counting(starts):
-    """Rows of SEQ + 1 tokens counting up from each start (tokens 1 .. VOCAB - 1, wrapping past the end)."""
-    return np.array([[(s + i - 1) % (VOCAB - 1) + 1 for i in range(SEQ + 1)] for s in starts], np.int32)
+    from mindformers.core.context.build_context import Context, MFContextOperator
+    try:
+        yield
+    finally:
+        Context.reset_instance()
+        MFContextOperator.reset_instance()
+        ms.set_context(mode=ms.PYNATIVE_MODE)
 
 
 def _train_with_labels(net, loss_fn, steps=60):
@@ -150,11 +158,10 @@ def test_mcore_qwen3_trains_and_generates_what_it_learned(mindformers):
     labels and asked to continue the counting sequence."""
     import mindspore as ms
     from mindformers import build_context
-    from mindformers.core.context.build_context import Context, MFContextOperator
     from mindformers.models.qwen3 import Qwen3Config, Qwen3ForCausalLM
     ms.set_seed(0)
-    build_context({"use_legacy": False, "context": {"mode": "GRAPH_MODE", "device_target": "CPU"}, "parallel": {}})
-    try:
+    with _mindformers_context():
+        build_context({"use_legacy": False, "context": {"mode": "GRAPH_MODE", "device_target": "CPU"}, "parallel": {}})
         config = Qwen3Config(num_hidden_layers=2, hidden_size=32, num_attention_heads=4, num_key_value_heads=4,
                              head_dim=8, intermediate_size=64, vocab_size=VOCAB, seq_length=SEQ,
                              max_position_embeddings=SEQ, hidden_dropout=0.1, compute_dtype="float32",
@@ -172,7 +179,166 @@ def test_mcore_qwen3_trains_and_generates_what_it_learned(mindformers):
         net.set_train(False)
         out = net.generate(_counting([5, 40])[:, :4].tolist(), max_length=12, do_sample=False)
         np.testing.assert_array_equal(np.array([list(o) for o in out]), _counting([5, 40])[:, :12])
-    finally:
-        Context.reset_instance()
-        MFContextOperator.reset_instance()
-        ms.set_context(mode=ms.PYNATIVE_MODE)
+
+
+# A run configuration in the layout of mindformers' configs/llama*/ YAMLs; the model section is TINY_LLAMA.
+TRAINER_YAML = """
+seed: 0
+output_dir: '{output_dir}'
+load_checkpoint: ''
+auto_trans_ckpt: False
+resume_training: False
+run_mode: 'train'
+use_parallel: False
+
+trainer:
+  type: CausalLanguageModelingTrainer
+  model_name: 'llama_tiny'
+
+runner_config:
+  epochs: 2
+  batch_size: {batch}
+  sink_mode: False
+  sink_size: 1
+
+optimizer:
+  type: AdamW
+  betas: [0.9, 0.95]
+  eps: 1.e-8
+  weight_decay: 0.0
+
+lr_schedule:
+  type: CosineWithWarmUpLR
+  learning_rate: 5.e-3
+  lr_end: 2.e-3
+  warmup_ratio: 0.0
+  total_steps: -1
+
+train_dataset: &train_dataset
+  data_loader:
+    type: MindDataset
+    dataset_dir: '{data}'
+    shuffle: False
+  input_columns: ["input_ids"]
+  num_parallel_workers: 1
+  python_multiprocessing: False
+  drop_remainder: True
+  batch_size: {batch}
+  repeat: 1
+  numa_enable: False
+  prefetch_size: 1
+train_dataset_task:
+  type: CausalLanguageModelDataset
+  dataset_config: *train_dataset
+
+parallel:
+  parallel_mode: 0
+  gradients_mean: False
+  full_batch: True
+parallel_config:
+  data_parallel: 1
+  model_parallel: 1
+  pipeline_stage: 1
+  micro_batch_num: 1
+  vocab_emb_dp: True
+  gradient_aggregation_group: 4
+micro_batch_interleave_num: 1
+
+{model}
+runner_wrapper:
+  type: MFTrainOneStepCell
+  scale_sense: 1.0
+  use_clip_grad: True
+
+callbacks:
+  - type: MFLossMonitor
+  - type: CheckpointMonitor
+    prefix: "llama_tiny"
+    save_checkpoint_steps: 1000
+    keep_checkpoint_max: 1
+    integrated_save: False
+    async_save: False
+
+processor:
+  return_tensors: ms
+  tokenizer:
+    type: LlamaTokenizerFast
+    vocab_file: ~
+    tokenizer_file: '{tokenizer}'
+    add_bos_token: False
+    pad_token: '<unk>'
+
+context:
+  mode: 0
+  device_target: "CPU"
+"""
+
+
+def _word_tokenizer(path):
+    """A word-level tokenizer file (the `tokenizers` package's format) naming token i "i": 0-2 are <unk>, <s>, </s>."""
+    from tokenizers import Tokenizer, models, pre_tokenizers
+    vocab = {"<unk>": 0, "<s>": 1, "</s>": 2, **{str(i): i for i in range(3, VOCAB)}}
+    tokenizer = Tokenizer(models.WordLevel(vocab, unk_token="<unk>"))
+    tokenizer.pre_tokenizer = pre_tokenizers.WhitespaceSplit()
+    tokenizer.save(str(path))
+    return str(path)
+
+
+def _run(mode, workdir):
+    """`python -m mindseed.compat -m _mindformers_run MODE WORKDIR`, in WORKDIR; what it saw."""
+    env = dict(os.environ, OMP_NUM_THREADS="1", LOCAL_DEFAULT_PATH=str(workdir),
+               PYTHONPATH=os.pathsep.join([ROOT, HERE, require("mindformers")]))
+    proc = subprocess.run([sys.executable, "-m", "mindseed.compat", "-m", "_mindformers_run", mode, str(workdir)],
+                          cwd=workdir, env=env, capture_output=True, text=True, timeout=600)
+    assert proc.returncode == 0, proc.stderr[-4000:]
+    return json.loads((workdir / "result.json").read_text())
+
+
+def test_trainer_trains_from_a_yaml_config_and_predicts(mindformers, tmp_path):
+    """The documented flow of mindformers' run_mindformer.py: a YAML run configuration (model, optimizer, lr schedule,
+    a MindRecord train dataset, callbacks, tokenizer) read by `MindFormerConfig`, its context set by `build_context`
+    (GRAPH_MODE), `Trainer(args=config).train()`, then `trainer.predict(predict_checkpoint=True)` from the checkpoint
+    the training wrote; here `pipeline("text_generation")` over a network loaded from that checkpoint. All continue
+    the counting sequence, the ids a greedy loop by hand picks."""
+    import mindspore as ms
+    from mindspore.mindrecord import FileWriter
+    from mindformers import pipeline
+    from mindformers.models.llama import LlamaTokenizerFast
+    data = str(tmp_path / "counting.mindrecord")
+    writer = FileWriter(data, 1)
+    writer.add_schema({"input_ids": {"type": "int32", "shape": [-1]}}, "counting")
+    writer.write_raw_data([{"input_ids": row} for row in _counting(np.random.default_rng(0).integers(1, VOCAB, 128))])
+    writer.commit()
+    tokenizer_file = _word_tokenizer(tmp_path / "tokenizer.json")
+    model = yaml.safe_dump({"model": {"model_config": {"type": "LlamaConfig", **TINY_LLAMA},
+                                      "arch": {"type": "LlamaForCausalLM"}}}, sort_keys=False)
+    (tmp_path / "run_llama_tiny.yaml").write_text(TRAINER_YAML.format(
+        output_dir=tmp_path / "output", data=data, batch=BATCH, tokenizer=tokenizer_file, model=model))
+    seen = _run("yaml", tmp_path)
+    losses = seen["losses"]
+    assert seen["mode"] == ms.GRAPH_MODE and len(losses) == 2 * 128 // BATCH, (seen["mode"], len(losses))
+    assert abs(losses[0] - np.log(VOCAB)) < 0.05 and np.mean(losses[-5:]) < 0.1, losses
+    expected = _counting([int(p.split()[0]) for p in PROMPTS])[:, :12]
+    assert seen["texts"] == [" ".join(map(str, row)) for row in expected], seen["texts"]
+    checkpoint = tmp_path / "output" / "checkpoint" / "rank_0" / "llama_tiny_rank_0-2_64.ckpt"
+    assert checkpoint.is_file(), sorted(p.name for p in (tmp_path / "output").rglob("*"))
+    net = _tiny_llama(seed=1)
+    not_loaded, _ = ms.load_param_into_net(net, ms.load_checkpoint(str(checkpoint)))
+    assert not not_loaded, not_loaded
+    net.set_train(False)
+    np.testing.assert_array_equal(_greedy(net, expected[:, :4], 12), expected)
+    tokenizer = LlamaTokenizerFast(tokenizer_file=tokenizer_file, add_bos_token=False, pad_token="<unk>")
+    generator = pipeline("text_generation", model=net, tokenizer=tokenizer, max_length=12, do_sample=False)
+    assert [r["text_generation_text"][0] for r in generator(["9 10 11 12"])] == [" ".join(map(str, range(9, 21)))]
+
+
+def test_trainer_with_training_arguments_and_a_model_instance(mindformers, tmp_path):
+    """The other documented construction (mindformers' own `run_check` uses it): `TrainingArguments`, a model instance,
+    a `GeneratorDataset`, mindformers' AdamW over `get_optimizer_grouped_parameters`; it trains in PyNative mode and
+    the model then generates what a greedy loop by hand picks."""
+    import mindspore as ms
+    seen = _run("arguments", tmp_path)
+    losses = seen["losses"]
+    assert seen["mode"] == ms.PYNATIVE_MODE and len(losses) == 128 // BATCH, (seen["mode"], len(losses))
+    assert abs(losses[0] - np.log(VOCAB)) < 0.05 and np.mean(losses[-5:]) < 0.3, losses
+    assert seen["generated"] == seen["greedy"], seen
