@@ -6,6 +6,7 @@ kernel returns beside the output).
 
 `mint` sits above `ops`: the mint functions are looked up at call time through the registration of
 `ops.auto_generate._ext` (`SOURCES`), so each class here is the mint function of its name."""
+from mindseed._utils import _state
 from mindseed.common import dtype as mstype
 from mindseed.common.tensor import Tensor
 from mindseed.ops import functional as F
@@ -178,16 +179,35 @@ class GroupedMatmul(AttrPrimitive):
             if len(xs) != 1 or len(ws) != 1 or group_list is None:
                 raise ValueError("For 'GroupedMatmul', group_type 0 takes one 'x', one 'weight' of shape (E, K, N) "
                                  "and a 'group_list'.")
-            ends = [int(e) for e in (group_list.asnumpy() if isinstance(group_list, Tensor) else group_list)]
-            w, starts = ws[0], [0] + ends[:-1]
-            if len(ends) != w.shape[0]:
+            w = ws[0]
+            n_ends = len(group_list) if not isinstance(group_list, Tensor) else group_list.shape[0]
+            if n_ends != w.shape[0]:
                 raise ValueError(f"For 'GroupedMatmul', 'group_list' must hold one end per expert ({w.shape[0]}), "
-                                 f"but got {len(ends)}.")
+                                 f"but got {n_ends}.")
+            if isinstance(group_list, Tensor) and _state.tracing is not None and self.split_item in (2, 3):
+                return [self._rows_by_group(xs[0], w, group_list, None if bs is None else bs[0])]
+            ends = [int(e) for e in (group_list.asnumpy() if isinstance(group_list, Tensor) else group_list)]
+            starts = [0] + ends[:-1]
             outs = [self._mm(xs[0][s:e], w[i], None if bs is None else bs[0][i])
                     for i, (s, e) in enumerate(zip(starts, ends))]
+            if self.split_item in (2, 3) and ends[-1] < xs[0].shape[0]:     # rows past the last group: zeros
+                outs.append(F.zeros((xs[0].shape[0] - ends[-1], outs[0].shape[-1]), outs[0].dtype))
         else:
             raise ValueError(f"For 'GroupedMatmul', 'group_type' must be -1 or 0 here, but got {self.group_type}.")
         return [F.cat(outs, 0)] if self.split_item in (2, 3) else outs
+
+    def _rows_by_group(self, x, w, ends, b):
+        """The one-tensor group_type 0 product without reading `ends` (a compiled graph's shapes cannot depend on
+        its values): every row times every group's weight, each row keeping its own group's product (rows past the
+        last end: zeros). E times the arithmetic of the split form, which eager calls use."""
+        m, e = x.shape[0], w.shape[0]
+        row = F.reshape(F.arange(m), (m, 1))
+        group = F.reduce_sum(F.cast(F.greater_equal(row, F.reshape(F.cast(ends, mstype.int64), (1, e))),
+                                    mstype.int32), 1)                                   # the group of each row
+        mine = F.cast(F.equal(F.reshape(group, (1, m)), F.reshape(F.arange(e, dtype=mstype.int32), (e, 1))),
+                      x.dtype)                                                          # [E, M]
+        full = self._mm(F.expand_dims(x, 0), w, None if b is None else F.expand_dims(b, 1))   # [E, M, N]
+        return F.reduce_sum(full * F.expand_dims(mine, 2), 0)
 
     def _mm(self, a, w, b):
         a = F.swapaxes(a, -1, -2) if self.transpose_a else a
