@@ -151,36 +151,6 @@ def test_chatglm2_trains_and_generates_what_it_learned(mindformers):
     np.testing.assert_array_equal(np.array([list(o) for o in out]), _counting([3, 30])[:, :12])
 
 
-def test_mcore_qwen3_trains_and_generates_what_it_learned(mindformers):
-    """A newer "mcore" model: `Qwen3ForCausalLM` after `build_context` (GRAPH_MODE, `use_legacy: False`) is
-    mindformers' `TrainingQwen3ForCausalLM` (GPTModel from Megatron-style layers: fused QKV with q/k RMSNorm, gated
-    MLP, its counter-based `Dropout` over `Generator._step` and `DropoutExt`), built tiny, trained with separate
-    labels and asked to continue the counting sequence."""
-    import mindspore as ms
-    from mindformers import build_context
-    from mindformers.models.qwen3 import Qwen3Config, Qwen3ForCausalLM
-    ms.set_seed(0)
-    with _mindformers_context():
-        build_context({"use_legacy": False, "context": {"mode": "GRAPH_MODE", "device_target": "CPU"}, "parallel": {}})
-        config = Qwen3Config(num_hidden_layers=2, hidden_size=32, num_attention_heads=4, num_key_value_heads=4,
-                             head_dim=8, intermediate_size=64, vocab_size=VOCAB, seq_length=SEQ,
-                             max_position_embeddings=SEQ, hidden_dropout=0.1, compute_dtype="float32",
-                             params_dtype="float32", layernorm_compute_dtype="float32",
-                             softmax_compute_dtype="float32", rotary_dtype="float32", pad_token_id=0,
-                             eos_token_id=0, bos_token_id=0)
-        net = Qwen3ForCausalLM(config)
-        assert type(net).__name__ == "TrainingQwen3ForCausalLM"
-        assert sum(int(np.prod(p.shape)) for p in net.trainable_params()) == (
-            VOCAB * 32                                                          # embedding
-            + 2 * (32 * 32 + 3 * 32 * 32 + 2 * 8 + 2 * 32 * 64 + 32 * 64 + 2 * 32)  # proj, qkv, q/k norms, mlp, norms
-            + 32 + 32 * VOCAB)                                                  # final norm, output layer
-        losses = _train_with_labels(net, lambda x, y: net(x, labels=y)[0])
-        assert abs(losses[0] - np.log(VOCAB)) < 0.1 and np.mean(losses[-5:]) < 0.2, losses
-        net.set_train(False)
-        out = net.generate(_counting([5, 40])[:, :4].tolist(), max_length=12, do_sample=False)
-        np.testing.assert_array_equal(np.array([list(o) for o in out]), _counting([5, 40])[:, :12])
-
-
 # A run configuration in the layout of mindformers' configs/llama*/ YAMLs; the model section is TINY_LLAMA.
 TRAINER_YAML = """
 seed: 0
@@ -342,3 +312,90 @@ def test_trainer_with_training_arguments_and_a_model_instance(mindformers, tmp_p
     assert seen["mode"] == ms.PYNATIVE_MODE and len(losses) == 128 // BATCH, (seen["mode"], len(losses))
     assert abs(losses[0] - np.log(VOCAB)) < 0.05 and np.mean(losses[-5:]) < 0.3, losses
     assert seen["generated"] == seen["greedy"], seen
+
+
+# mcore models (`use_legacy: False`) need mindformers' context, which is set up once per process (it makes MindSpore's
+# once-only runtime settings): one for the module's last tests, undone after them.
+MCORE_TINY = dict(num_hidden_layers=2, hidden_size=32, num_attention_heads=4, num_key_value_heads=4, head_dim=8,
+                  intermediate_size=64, vocab_size=VOCAB, seq_length=SEQ, max_position_embeddings=SEQ,
+                  compute_dtype="float32", params_dtype="float32", layernorm_compute_dtype="float32",
+                  softmax_compute_dtype="float32", rotary_dtype="float32", pad_token_id=0, eos_token_id=0,
+                  bos_token_id=0)
+
+
+@pytest.fixture(scope="module")
+def mcore(mindformers):
+    from mindformers import build_context
+    with _mindformers_context():
+        build_context({"use_legacy": False, "context": {"mode": "GRAPH_MODE", "device_target": "CPU"}, "parallel": {}})
+        yield
+
+
+def _learns_to_count(net):
+    """Train `net` (an mcore causal LM: `net(x, labels=y)[0]` is its loss) on the counting rows; it then continues
+    prompts by counting. The losses."""
+    losses = _train_with_labels(net, lambda x, y: net(x, labels=y)[0])
+    net.set_train(False)
+    out = net.generate(_counting([5, 40])[:, :4].tolist(), max_length=12, do_sample=False)
+    np.testing.assert_array_equal(np.array([list(o) for o in out]), _counting([5, 40])[:, :12])
+    return losses
+
+
+def test_mcore_qwen3_trains_and_generates_what_it_learned(mcore):
+    """A newer "mcore" model: `Qwen3ForCausalLM` after `build_context` (GRAPH_MODE, `use_legacy: False`) is
+    mindformers' `TrainingQwen3ForCausalLM` (GPTModel from Megatron-style layers: fused QKV with q/k RMSNorm, gated
+    MLP, its counter-based `Dropout` over `Generator._step` and `DropoutExt`), built tiny, trained with separate
+    labels and asked to continue the counting sequence."""
+    import mindspore as ms
+    from mindformers.models.qwen3 import Qwen3Config, Qwen3ForCausalLM
+    ms.set_seed(0)
+    net = Qwen3ForCausalLM(Qwen3Config(**MCORE_TINY, hidden_dropout=0.1))
+    assert type(net).__name__ == "TrainingQwen3ForCausalLM"
+    assert sum(int(np.prod(p.shape)) for p in net.trainable_params()) == (
+        VOCAB * 32                                                          # embedding
+        + 2 * (32 * 32 + 3 * 32 * 32 + 2 * 8 + 2 * 32 * 64 + 32 * 64 + 2 * 32)  # proj, qkv, q/k norms, mlp, norms
+        + 32 + 32 * VOCAB)                                                  # final norm, output layer
+    losses = _learns_to_count(net)
+    assert abs(losses[0] - np.log(VOCAB)) < 0.1 and np.mean(losses[-5:]) < 0.2, losses
+
+
+def test_mcore_qwen3_moe_routes_tokens_to_experts_and_trains(mcore):
+    """A mixture of experts: `Qwen3MoeForCausalLM` (mcore `TrainingQwen3MoeForCausalLM`: each layer's MLP a
+    `MoELayer`, a softmax top-2 router over 4 experts whose grouped SwiGLU FFN runs as one `Morph` operator of token
+    permutation, `GroupedMatmul` by the tokens per expert, unpermutation). The layer's output is the routed experts'
+    weighted sum computed by hand; the model trains to count."""
+    import mindspore as ms
+    from mindformers.models.qwen3_moe import Qwen3MoeConfig, Qwen3MoeForCausalLM
+    ms.set_seed(0)
+    experts, top_k, ffn, hidden = 4, 2, 16, 32
+    net = Qwen3MoeForCausalLM(Qwen3MoeConfig(**MCORE_TINY, num_experts=experts, num_experts_per_tok=top_k,
+                                             moe_intermediate_size=ffn, moe_grouped_gemm=True,
+                                             router_dense_type="float32", routed_scaling_factor=1.0))
+    assert type(net).__name__ == "TrainingQwen3MoeForCausalLM"
+    assert sum(int(np.prod(p.shape)) for p in net.trainable_params()) == (
+        VOCAB * hidden
+        + 2 * (32 * 32 + 3 * 32 * 32 + 2 * 8 + 2 * 32                # attention, q/k norms, norms
+               + experts * hidden                                   # router
+               + experts * (hidden * 2 * ffn + ffn * hidden))       # experts: gate and up, down
+        + 32 + 32 * VOCAB)
+    losses = _learns_to_count(net)
+    assert abs(losses[0] - np.log(VOCAB)) < 0.1 and np.mean(losses[-5:]) < 0.2, losses
+    # the first layer's MoE, on hidden states (sequence, batch, hidden), against the routing done by hand
+    moe = dict(net.cells_and_names())["model.decoder.layers.0.mlp"]
+    x = np.random.default_rng(3).standard_normal((SEQ, BATCH, hidden)).astype(np.float32)
+    out = moe(ms.Tensor(x))[0].asnumpy()
+    tokens = x.transpose(1, 0, 2).reshape(-1, hidden)
+    logits = tokens @ moe.router.weight.asnumpy().T
+    probs = np.exp(logits - logits.max(-1, keepdims=True))
+    probs /= probs.sum(-1, keepdims=True)
+    chosen = np.argsort(-probs, -1)[:, :top_k]
+    assert len(np.unique(chosen)) == experts, chosen                    # every expert gets tokens
+    w1 = moe.experts.weight1.asnumpy().reshape(experts, hidden, 2 * ffn)
+    w2 = moe.experts.weight2.asnumpy().reshape(experts, ffn, hidden)
+    want = np.zeros_like(tokens)
+    for t, token in enumerate(tokens):
+        for e in chosen[t]:
+            gate, up = np.split(token @ w1[e], 2)
+            want[t] += probs[t, e] * ((gate / (1 + np.exp(-gate)) * up) @ w2[e])
+    want = want.reshape(BATCH, SEQ, hidden).transpose(1, 0, 2)
+    np.testing.assert_allclose(out, want, rtol=1e-4, atol=1e-5 * np.abs(want).max())
