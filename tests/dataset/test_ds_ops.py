@@ -98,6 +98,11 @@ def test_batch_per_batch_map_callable_size_and_columns():
     d = abc(4).batch(2, per_batch_map=lambda a, info: ([x * 2 for x in a], [x * 3 for x in a]),
                      input_columns=["a"], output_columns=["a2", "a3"], num_parallel_workers=2)
     assert d.get_col_names() == ["a2", "a3", "b", "c"] and rows(d)[1][1].tolist() == [6, 9]
+    # output_columns without per_batch_map is ignored, as MindSpore (mindformers passes it so); input_columns is not
+    d = abc(4).batch(2, output_columns=["x"])
+    assert d.get_col_names() == ["a", "b", "c"] and [r[0].tolist() for r in rows(d)] == [[0, 1], [2, 3]]
+    with pytest.raises(ValueError, match="input_columns can be specified only when per_batch_map is set"):
+        abc(4).batch(2, input_columns=["a"])
 
 
 def test_padded_batch_and_bucket_batch_by_length():

@@ -123,6 +123,33 @@ def test_checkpoint_prefix_is_renamed_when_files_exist(tmp_path):
     assert sorted(os.listdir(tmp_path)) == ["p-1_6.ckpt", "p_1-1_6.ckpt"]
 
 
+def test_checkpoint_flushes_cached_parameters_before_saving(tmp_path):
+    """MindSpore's ModelCheckpoint asks parameters marked `cache_enable` to flush before each save; with none marked
+    it stops looking (subclasses such as mindformers' CheckpointMonitor call both from their own `_save_ckpt`)."""
+    net, _, model = _model()
+    flushed = []
+
+    class Watching(ModelCheckpoint):
+        def _flush_from_cache(self, cb_params):
+            flushed.append([p.name for p in cb_params.train_network.get_parameters() if p.cache_enable])
+            super()._flush_from_cache(cb_params)
+
+    cb = Watching("c", str(tmp_path), CheckpointConfig(save_checkpoint_steps=3))
+    assert cb._need_flush_from_cache
+    model.train(1, _data(), callbacks=[cb])
+    assert flushed == [[]] and not cb._need_flush_from_cache
+    weight = net.trainable_params()[0]
+    weight.cache_enable = True
+    assert weight.clone().cache_enable and weight.param_info.clone().cache_enable
+    with pytest.raises(TypeError, match="cache_enable"):
+        weight.cache_enable = 1
+    flushed.clear()
+    cb = Watching("d", str(tmp_path), CheckpointConfig(save_checkpoint_steps=3))
+    model.train(1, _data(), callbacks=[cb])
+    assert flushed and all(names == [weight.name] for names in flushed) and cb._need_flush_from_cache
+    assert "d-1_6.ckpt" in os.listdir(tmp_path)
+
+
 def test_exception_save_writes_breakpoint(tmp_path):
     _, _, model = _model()
 
