@@ -242,6 +242,18 @@ def _ms_print(*args, sep=" ", end="\n", file=None, flush=False):
     return None
 
 
+def _ms_unpack(value, n):
+    """The value of `t1, ..., tn = value` in a graph. MindSpore's compiler unpacks a tuple or list by index: items
+    past the n-th are dropped (`a, b = f()` of a 3-tuple takes the first two), too few is its TupleGetItem error."""
+    if isinstance(value, (tuple, list)):
+        if len(value) > n:
+            return value[:n]
+        if len(value) < n:
+            raise IndexError(f"TupleGetItem evaluator index should be in range[-{len(value)}, {len(value)}), but got "
+                             f"{len(value)}.")
+    return value
+
+
 def _ms_assert(cond, msg_fn=None):
     """`assert cond, msg`; on a graph tensor a run-time check node raising AssertionError."""
     if not _traced(cond):
@@ -543,5 +555,5 @@ HELPERS = {
     "__ms_float": _ms_float, "__ms_any": _ms_any, "__ms_all": _ms_all, "__ms_min": _ms_min, "__ms_max": _ms_max,
     "__ms_zip": _ms_zip, "__ms_setattr": _ms_setattr, "__ms_in": _ms_in, "__ms_not_in": _ms_not_in,
     "__ms_print": _ms_print, "__ms_unsupported": _ms_unsupported, "__ms_chain": _ms_chain,
-    "__ms_order": _ms_order, "__ms_getitem": _ms_getitem,
+    "__ms_order": _ms_order, "__ms_getitem": _ms_getitem, "__ms_unpack": _ms_unpack,
 }

@@ -170,6 +170,11 @@ def _tuple(names, ctx=ast.Load):
     return ast.Tuple(elts=[_name(n, ctx) for n in names], ctx=ctx())
 
 
+def _fixed_unpack(target):
+    """Whether an assignment target unpacks a fixed number of items (`a, b = ...`, no starred name)."""
+    return isinstance(target, (ast.Tuple, ast.List)) and not any(isinstance(e, ast.Starred) for e in target.elts)
+
+
 def _attribute_target(s):
     """The `name.attr` (or `name.a.attr`) a plain assignment statement sets, or None."""
     if isinstance(s, ast.Assign) and len(s.targets) == 1:
@@ -276,6 +281,11 @@ class _Rewriter:
                           op=s.op, right=s.value)
             call = _call("__ms_setattr", [attr_target.value, ast.Constant(attr_target.attr), value])
             return self.expr_in(ast.copy_location(ast.Expr(value=call), s))
+        if isinstance(s, ast.Assign) and any(_fixed_unpack(t) for t in s.targets):
+            # `a, b = value`: unpacked by index, as MindSpore's compiler does (a longer tuple's extra items dropped)
+            n = next(len(t.elts) for t in s.targets if _fixed_unpack(t))
+            s.value = ast.copy_location(_call("__ms_unpack", [s.value, ast.Constant(n)]), s.value)
+            return self.expr_in(s)
         if isinstance(s, ast.Assert):
             # an assert on a graph tensor becomes a run-time check node
             test = _ExprRewriter(self.first_arg).visit(s.test)

@@ -1,5 +1,6 @@
 """Graph-mode behaviours MindSpore has where Python would differ: calling the class member namespace of a jitted
-method, class-API tensor primitives given only Python numbers, ordering tuples, indexing them by a tensor."""
+method, class-API tensor primitives given only Python numbers, ordering tuples, indexing them by a tensor, unpacking
+tuples by index."""
 import numpy as np
 import pytest
 
@@ -156,3 +157,43 @@ def test_in_place_write_of_an_input_happens_in_the_taken_branch_only():
             assert (int(ox), int(oy)) == want and (int(x), int(y)) == want
     finally:
         ms.set_context(mode=ms.PYNATIVE_MODE)
+
+
+def _three(x):
+    return x, x + 1, x * 2
+
+
+class _Unpack(nn.Cell):
+    def __init__(self, kind):
+        super().__init__()
+        self.kind = kind
+
+    def construct(self, x):
+        if self.kind == "fewer":
+            a, b = _three(x)                # the extra item is dropped
+            return a + b
+        if self.kind == "list":
+            [a, b] = [x, x - 1, x]
+            return a * b
+        if self.kind == "starred":
+            a, *rest = _three(x)
+            return a + rest[1]
+        a, b, c, d = _three(x)              # one more than there is
+        return a + d
+
+
+def test_graph_unpacks_tuples_by_index_as_mindspore():
+    """MindSpore's compiler unpacks `a, b = value` by index: a longer tuple's extra items are dropped and too few
+    items is its TupleGetItem IndexError; PyNative is Python's unpacking."""
+    x = np.array([1.0, 2.0], np.float32)
+    ms.set_context(mode=ms.GRAPH_MODE)
+    try:
+        np.testing.assert_array_equal(_Unpack("fewer")(Tensor(x)).asnumpy(), 2 * x + 1)
+        np.testing.assert_array_equal(_Unpack("list")(Tensor(x)).asnumpy(), x * (x - 1))
+        np.testing.assert_array_equal(_Unpack("starred")(Tensor(x)).asnumpy(), 3 * x)
+        with pytest.raises(IndexError, match=r"index should be in range\[-3, 3\), but got 3"):
+            _Unpack("more")(Tensor(x))
+    finally:
+        ms.set_context(mode=ms.PYNATIVE_MODE)
+    with pytest.raises(ValueError, match="too many values to unpack"):
+        _Unpack("fewer")(Tensor(x))
