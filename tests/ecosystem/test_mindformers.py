@@ -399,3 +399,32 @@ def test_mcore_qwen3_moe_routes_tokens_to_experts_and_trains(mcore):
             want[t] += probs[t, e] * ((gate / (1 + np.exp(-gate)) * up) @ w2[e])
     want = want.reshape(BATCH, SEQ, hidden).transpose(1, 0, 2)
     np.testing.assert_allclose(out, want, rtol=1e-4, atol=1e-5 * np.abs(want).max())
+
+
+def test_mcore_deepseek_v3_with_latent_attention_and_shared_experts_trains(mcore):
+    """DeepSeek-V3 (mcore `TrainingDeepseekV3ForCausalLM`): multi-latent attention (low-rank q and kv with a decoupled
+    rotary part), a dense first layer then a MoE layer with a shared expert beside 4 routed ones, sigmoid scores
+    routed top-2 within the best of 2 expert groups, with expert bias. Built tiny, it learns to count."""
+    import mindspore as ms
+    from mindformers.models.deepseek3 import DeepseekV3Config, DeepseekV3ForCausalLM
+    ms.set_seed(0)
+    config = dict(MCORE_TINY, num_hidden_layers=2, moe_intermediate_size=16, num_nextn_predict_layers=0,
+                  n_shared_experts=1, n_routed_experts=4, routed_scaling_factor=1.0, kv_lora_rank=16, q_lora_rank=24,
+                  qk_rope_head_dim=4, v_head_dim=8, qk_nope_head_dim=8, n_group=2, topk_group=1, num_experts_per_tok=2,
+                  first_k_dense_replace=1, router_dense_type="float32", moe_grouped_gemm=True,
+                  multi_latent_attention=True, moe_router_enable_expert_bias=True)
+    del config["head_dim"]
+    net = DeepseekV3ForCausalLM(DeepseekV3Config(**config))
+    assert type(net).__name__ == "TrainingDeepseekV3ForCausalLM"
+    attention = (32 * 32                          # output projection from 4 heads of v 8
+                 + (24 + 16 + 4) * 32             # down-projections: q rank 24, kv rank 16, shared rotary key 4
+                 + 4 * (8 + 4) * 24               # q up-projection: per head 8 no-rope + 4 rope
+                 + 4 * (8 + 8) * 16               # kv up-projection: per head key 8 + value 8
+                 + 2 * 32)                        # the two norms
+    assert sum(int(np.prod(p.shape)) for p in net.trainable_params()) == (
+        VOCAB * 32
+        + attention + 2 * 64 * 32 + 64 * 32                                  # layer 0: dense gated MLP
+        + attention + 4 * 32 + 4 * (32 * 2 * 16 + 16 * 32) + 32 * 2 * 16 + 16 * 32   # layer 1: router, experts, shared
+        + 32 + 32 * VOCAB)
+    losses = _train_with_labels(net, lambda x, y: net(x, labels=y)[0])
+    assert abs(losses[0] - np.log(VOCAB)) < 0.1 and np.mean(losses[-5:]) < 0.2, losses
