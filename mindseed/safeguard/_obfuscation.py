@@ -180,7 +180,8 @@ def _obfuscate_single_ckpt(ckpt_path, metadata, obf_config, saved_path):
                     return False
                 param.set_data(value)
     name = os.path.basename(ckpt_path).split(".")[0] + "_obf.ckpt"
-    save_checkpoint([{"name": k, "data": v} for k, v in params.items()], os.path.join(os.path.realpath(saved_path), name))
+    out_path = os.path.join(os.path.realpath(saved_path), name)
+    save_checkpoint([{"name": k, "data": v} for k, v in params.items()], out_path)
     return True
 
 
@@ -413,7 +414,8 @@ _CONFIG_CHECKS = {"obf_metadata_config": _check_obf_metadata_config, "weight_obf
 def _check_valid_obf_config(obf_config, config_type):
     for key in obf_config:
         if not isinstance(key, str) or key not in _SUPPORTED_CONFIG_TYPES:
-            raise TypeError("config_type must be str, and in {}, but got {}.".format(list(_SUPPORTED_CONFIG_TYPES), key))
+            raise TypeError("config_type must be str, and in {}, but got {}."
+                            .format(list(_SUPPORTED_CONFIG_TYPES), key))
     configs = obf_config.get(config_type)
     if not isinstance(configs, list):
         raise TypeError("obf_config[] type of should be list, but got {}.".format(type(configs)))
