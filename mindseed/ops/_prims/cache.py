@@ -1,4 +1,5 @@
-"""MindSpore's embedding-cache primitives (PadAndShift, SubAndFilter, UpdateCache, MapCacheIdx) and the fused optimizer updates
+"""MindSpore's embedding-cache primitives (PadAndShift, SubAndFilter, UpdateCache, MapCacheIdx) and the fused
+optimizer updates
 of `ops.operations.inner_ops` (FusedAdaFactor[WithGlobalNorm], FusedCastAdamWeightDecay). None has a gradient:
 the cache ops move integer ids, the updates write their Parameters in place."""
 from mindseed._backend.kernels import cache as K

@@ -1,4 +1,5 @@
-"""Primitive classes of MindSpore's embedding cache (`ops.PadAndShift`, `ops.SubAndFilter`, `ops.UpdateCache`, `ops.MapCacheIdx`, module
+"""Primitive classes of MindSpore's embedding cache (`ops.PadAndShift`, `ops.SubAndFilter`, `ops.UpdateCache`,
+`ops.MapCacheIdx`, module
 `ops.operations._embedding_cache_ops`) and of the fused optimizer updates of `ops.operations.inner_ops`
 (`FusedAdaFactor`, `FusedAdaFactorWithGlobalNorm`, `FusedCastAdamWeightDecay`), one table row each over the
 primitives of `ops/_prims/cache.py`."""
