@@ -11,4 +11,5 @@ from mindseed.nn.wrap.loss_scale import (DynamicLossScaleUpdateCell, FixedLossSc
 __all__ = ["ForwardValueAndGrad", "TrainOneStepCell", "WithLossCell", "WithGradCell", "WithEvalCell",
            "TrainOneStepWithLossScaleCell", "ParameterUpdate", "DynamicLossScaleUpdateCell", "FixedLossScaleUpdateCell",
            "VirtualDatasetCellTriple", "GradAccumulationCell", "MicroBatchInterleaved", "PipelineCell",
-           "DistributedGradReducer", "PipelineGradReducer", "GetNextSingleOp", "AdaSumByGradWrapCell", "AdaSumByDeltaWeightWrapCell"]
+           "DistributedGradReducer", "PipelineGradReducer", "GetNextSingleOp", "AdaSumByGradWrapCell",
+           "AdaSumByDeltaWeightWrapCell"]
