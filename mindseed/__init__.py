@@ -32,7 +32,9 @@ from mindseed.parallel import (Layout, build_searched_strategy, get_ckpt_path_wi
 from mindseed.parallel import parameter_broadcast, shard, sync_pipeline_shared_parameters  # noqa: F401
 from mindseed import mint  # noqa: F401  (mindspore.mint)
 from mindseed.train import *  # noqa: F401,F403
-from mindseed.export import export, load, load_mindir, save_mindir  # noqa: F401
+from mindseed.export import export, export_split_mindir, load, load_mindir, save_mindir  # noqa: F401
+from mindseed import safeguard  # noqa: F401
+from mindseed.safeguard import load_obf_params_into_net, obfuscate_ckpt  # noqa: F401
 from mindseed.amp import (DynamicLossScaleManager, FixedLossScaleManager, LossScaleManager,  # noqa: F401
                           build_train_network)  # (MindSpore re-exports these at the top level)
 from mindseed import _registration  # noqa: F401  (later layers add their names to lower namespaces)

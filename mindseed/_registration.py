@@ -22,6 +22,10 @@ from mindseed.autograd.j_transform import J as _J  # noqa: E402
 ops.J = ops.functional.J = _J
 _function_grad.custom_vjp = _function_grad.grad_func.custom_vjp = autograd.custom_vjp
 
+# recomputation (the compiler's) through ops.recompute_block, as MindSpore's composite
+from mindseed._toplevel import recompute_block as _recompute_block  # noqa: E402
+ops.recompute_block = ops.composite.recompute_block = _recompute_block
+
 # graph compilation, reached from mindspore.common and mindspore.common.api
 for _name in ("jit", "jit_class", "mutable", "JitConfig"):
     setattr(common, _name, getattr(compiler, _name))

@@ -97,6 +97,37 @@ def recompute(block, *args, use_reentrant=True, output_recompute=False, early_st
                                                                                  type(block).__name__))
 
 
+class _RecomputeBlock:
+    """`ops.recompute_block(block, output_recompute=False)`: `block` as a function whose calls are recomputed in
+    the backward pass (`recompute`); `output_recompute` also drops the block's output (recomputed with the rest).
+
+    >>> import mindseed as ms
+    >>> run = ms.ops.recompute_block(lambda x: ms.ops.exp(x) * x)
+    >>> ms.grad(lambda x: run(x).sum())(ms.Tensor([0.0])).asnumpy()
+    array([1.], dtype=float32)
+    """
+
+    name = "recompute_block"
+
+    def __call__(self, block, output_recompute=False):
+        if not callable(block):
+            raise TypeError(f"For 'recompute_block', the argument 'block' must be a Cell or a function, but got "
+                            f"{type(block).__name__}.")
+        if not isinstance(output_recompute, bool):
+            raise TypeError(f"For 'recompute_block', the argument 'output_recompute' must be a bool, but got "
+                            f"{type(output_recompute).__name__}.")
+
+        def run(*args, **kwargs):
+            return recompute(block, *args, output_recompute=output_recompute, **kwargs)
+        return run
+
+    def __repr__(self):
+        return "recompute_block"
+
+
+recompute_block = _RecomputeBlock()
+
+
 def _compile_hint(flag, fn, attrs=None):
     def mark(f):
         if not callable(f):

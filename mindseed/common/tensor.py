@@ -6,6 +6,7 @@ this layer) so that every one of them goes through the primitive dispatcher and 
 """
 import numbers
 import operator
+import weakref
 
 import numpy as np
 
@@ -426,11 +427,31 @@ class Tensor:
     def asnumpy_of_slice_persistent_data(self, param_key, slice_index):
         return self.asnumpy()
 
-    def offload(self, *args, **kwargs):
-        return self
+    def offload(self, file_path):
+        """Write the tensor's bytes to `file_path` (MindSpore's offload; the data also stays in memory here) and
+        return True; `offload_file_path` then gives the path.
+
+        Raises:
+            TypeError: `file_path` is not a str.
+        """
+        if not isinstance(file_path, str):
+            raise TypeError(f"argument 1 must be str, not {type(file_path).__name__}")
+        with open(file_path, "wb") as f:
+            f.write(np.ascontiguousarray(self.asnumpy()).tobytes())
+        _OFFLOADED[id(self)] = (weakref.ref(self), file_path)
+        return True
+
+    def offload_file_path(self):
+        """The file the tensor was offloaded to, or '' if it never was."""
+        ref, path = _OFFLOADED.get(id(self), (None, ""))
+        return path if ref is not None and ref() is self else ""
 
     def flush_from_cache(self):
         return None
+
+
+# id(Tensor) -> (a weak reference to it, the file `offload` wrote it to); by id: Tensor == is elementwise
+_OFFLOADED = {}
 
 
 def _rebuild(array, dtype_name):

@@ -14,8 +14,9 @@ from mindseed.export._capture import capture
 from mindseed.export._mindir_format import MindIRError, write_external
 from mindseed.export._mindir_load import FuncGraph, load_func_graph, read_model
 from mindseed.export._mindir_save import mindir_model
+from mindseed.export._split import export_split_mindir
 
-__all__ = ["export", "load", "save_mindir", "load_mindir", "FuncGraph", "MindIRError"]
+__all__ = ["export", "load", "save_mindir", "load_mindir", "export_split_mindir", "FuncGraph", "MindIRError"]
 
 _FORMATS = ("AIR", "ONNX", "MINDIR")
 

@@ -164,6 +164,11 @@ def _strided_slice(a, _attrs):
     return O.StridedSlice(*(int(m) for m in a[4:9]))(a[0], tuple(a[1]), tuple(a[2]), tuple(a[3]))
 
 
+@_op("AllReduce", PRIMITIVE)
+def _all_reduce(a, attrs):
+    return O.AllReduce(attrs.get("op", "sum"), attrs.get("group", "hccl_world_group"))(a[0])
+
+
 @_op("Cast")
 def _cast(a, _attrs):
     return O.Cast()(a[0], TYPE_IDS[int(a[1])])

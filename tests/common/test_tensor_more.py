@@ -45,3 +45,16 @@ def test_complex_data_under_a_real_dtype_keeps_the_real_part(data):
         np.testing.assert_array_equal(ms.Tensor(data, ms.float32).asnumpy(), expect.astype(np.float32))
         np.testing.assert_array_equal(ms.Tensor(data, ms.int32).asnumpy(), expect.astype(np.int32))
     np.testing.assert_array_equal(ms.Tensor(data, ms.complex64).asnumpy(), np.asarray(data, np.complex64))
+
+
+def test_offload_writes_the_bytes_and_remembers_the_path(tmp_path):
+    a = np.arange(6, dtype=np.float32).reshape(2, 3)
+    x = ms.Tensor(a)
+    assert x.offload_file_path() == ""
+    path = str(tmp_path / "x.data")
+    assert x.offload(path) is True
+    assert x.offload_file_path() == path
+    np.testing.assert_array_equal(np.fromfile(path, np.float32).reshape(2, 3), a)
+    assert ms.Tensor(a).offload_file_path() == ""          # another tensor of equal values was not offloaded
+    with pytest.raises(TypeError, match="argument 1 must be str, not int"):
+        x.offload(3)

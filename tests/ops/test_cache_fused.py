@@ -1,6 +1,9 @@
 """The embedding-cache update (UpdateCache) and the fused optimizer updates (FusedAdaFactor[WithGlobalNorm],
 FusedCastAdamWeightDecay, SparseApplyFtrlV2): the Parameters they write, against numpy references and values
 MindSpore 2.10 CPU gave."""
+import json
+import os
+
 import numpy as np
 import pytest
 
@@ -151,3 +154,34 @@ def test_bad_input(make_call, exc, match):
     state = [_param(np.ones((3, 2), np.float32), n) for n in "abc"]
     with pytest.raises(exc, match=match):
         make_call(state)
+
+
+_MAP_CACHE_CASES = json.load(open(os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
+                                               "fixtures", "embedding_cache", "map_cache_idx.json")))
+
+
+@pytest.mark.parametrize("case", _MAP_CACHE_CASES, ids=lambda c: f"{c['args'][5]}-{len(c['args'][1])}")
+def test_map_cache_idx_equals_mindspore_cpu_kernel(case):
+    hashmap, indices, step, emb_max_num, offset, dtype = case["args"]
+    h = ms.Parameter(T(np.array(hashmap, dtype)), name="h")
+    s = ms.Parameter(T(np.array([step], dtype)), name="s")
+    if "error" in case:
+        with pytest.raises(RuntimeError, match="hashmap is full, delete old key failed"):
+            ops.MapCacheIdx()(h, T(np.array(indices, dtype)), s, emb_max_num, offset)
+        return
+    outs = ops.MapCacheIdx()(h, T(np.array(indices, dtype)), s, emb_max_num, offset)
+    for got, want in zip(outs, case["out"]):
+        assert got.dtype == h.dtype
+        np.testing.assert_array_equal(got.asnumpy(), np.array(want, dtype).reshape(got.shape))
+    np.testing.assert_array_equal(h.asnumpy(), np.array(case["hashmap"]))
+    np.testing.assert_array_equal(s.asnumpy(), np.array(case["step"]))
+
+
+def test_map_cache_idx_bad_input():
+    idx = T(np.array([1], np.int32))
+    with pytest.raises(ValueError, match="MapCacheIdx.*dimension of hashmap"):
+        ops.MapCacheIdx()(T(np.zeros(4, np.int32)), idx, T(np.array([0], np.int32)), 5, 0)
+    with pytest.raises(TypeError, match="MapCacheIdx.*same dtype"):
+        ops.MapCacheIdx()(T(np.zeros((4, 4), np.int64)), idx, T(np.array([0], np.int32)), 5, 0)
+    with pytest.raises(TypeError, match="MapCacheIdx.*hashmap"):
+        ops.MapCacheIdx()(T(np.zeros((4, 4), np.float32)), idx, T(np.array([0], np.int32)), 5, 0)

@@ -1,5 +1,7 @@
 """Kernels of MindSpore's embedding-cache primitives (PadAndShift, SubAndFilter, UpdateCache) and of the
 float16-variable AdamWeightDecay (FusedCastAdamWeightDecay)."""
+import math
+
 import torch
 
 from mindseed._backend.kernels import optim as D
@@ -61,3 +63,85 @@ def fused_cast_adam_weight_decay_(var, m, v, grad, lr, beta1, beta2, eps, decay,
     w = var.to(m.dtype)
     D.adam_weight_decay_([w], [g], [m], [v], lr, beta1, beta2, eps, max(decay, 0.0))
     var.copy_(w)
+
+
+_GOLDEN_RATIO = 0.6180339    # MindSpore's embedding-cache hash (cache_embedding_hashmap_struct.h)
+
+
+def _hash(key, length):
+    return int((_GOLDEN_RATIO * key - math.floor(_GOLDEN_RATIO * key)) * length)
+
+
+def _compress(rows, entry):
+    """Move the entries after the freed `entry` of a linear-probing run back towards their home slots."""
+    length = len(rows)
+    i, off = (entry + 1) % length, 1
+    while rows[i][3] != 0:
+        if rows[i][3] > off:
+            rows[entry][:3] = rows[i][:3]
+            rows[entry][3] = rows[i][3] - off
+            rows[i][3] = 0
+            off, entry = 0, i
+        i, off = (i + 1) % length, off + 1
+
+
+def map_cache_idx_(hashmap, indices, step, emb_max_num, offset):
+    """MindSpore's MapCacheIdx CPU kernel: look the ids `indices - offset` up in the cache's open-addressing
+    `hashmap` (rows [key, value, step, tag], tag 0 = empty); each miss takes the slot of an entry not used in the
+    last two steps. Updates `hashmap` and `step` (+1) in place; returns (cache_idx, old_emb_idx, miss_emb_idx,
+    swap_cache_idx)."""
+    rows = hashmap.tolist()
+    length = len(rows)
+    ids = indices.reshape(-1).tolist()
+    now = int(step.reshape(-1)[0])
+    emb_max, off = _int(emb_max_num, "emb_max_num"), _int(offset, "offset")
+    cache_idx, miss_pos, miss = [], [], []
+    for pos, raw in enumerate(ids):
+        key = raw - off
+        if key >= emb_max or key < 0:
+            cache_idx.append(-1)
+            continue
+        entry, count = _hash(key, length), 1
+        while rows[entry][3] != 0 and rows[entry][0] != key:
+            entry = (entry + 1) % length
+            if count > length:
+                raise ValueError("For 'MapCacheIdx', hashmap is full, search cache idx failed, please set a larger "
+                                   "vocab_cache_size!")
+            count += 1
+        if rows[entry][3] == 0:
+            miss_pos.append(pos)
+            miss.append(key)
+            cache_idx.append(-1)
+        else:
+            cache_idx.append(rows[entry][1])
+            rows[entry][2] = now
+    old, swap = [], []
+    for key in miss:
+        entry, tag = _hash(key, length), 1
+        while rows[entry][3] != 0:
+            entry = (entry + 1) % length
+            if tag > length:
+                raise ValueError("For 'MapCacheIdx', hashmap is full, insert new key failed, please set a larger "
+                                   "vocab_cache_size!")
+            tag += 1
+        rows[entry][0], rows[entry][2], rows[entry][3] = key, now, tag
+        victim, count = (entry + 1) % length, 1
+        while rows[victim][3] == 0 or rows[victim][2] >= now - 1:
+            victim = (victim + 1) % length
+            if count > length:
+                raise ValueError("For 'MapCacheIdx', hashmap is full, delete old key failed, please set a larger "
+                                   "vocab_cache_size!")
+            count += 1
+        swap.append(rows[victim][1])
+        old.append(rows[victim][0])
+        rows[entry][1] = rows[victim][1]
+        rows[victim][3] = 0
+        _compress(rows, victim)
+    for pos, slot in zip(miss_pos, swap):
+        cache_idx[pos] = slot
+    hashmap.copy_(torch.tensor(rows, dtype=hashmap.dtype))
+    step.view(-1)[0] += 1
+
+    def out(values):
+        return torch.tensor(values, dtype=hashmap.dtype, device=hashmap.device)
+    return out(cache_idx).reshape(indices.shape), out(old), out(miss), out(swap)

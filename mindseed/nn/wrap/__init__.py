@@ -1,5 +1,6 @@
 """mindspore.nn wrapper cells: loss, gradients, training steps, loss scaling."""
-from mindseed.nn.wrap.cell_wrapper import (ForwardValueAndGrad, GradAccumulationCell, MicroBatchInterleaved,
+from mindseed.nn.wrap.cell_wrapper import (ForwardValueAndGrad, GetNextSingleOp, GradAccumulationCell,
+                                           MicroBatchInterleaved,
                                            ParameterUpdate, PipelineCell, TrainOneStepCell, VirtualDatasetCellTriple,
                                            WithEvalCell, WithGradCell, WithLossCell)
 from mindseed.nn.wrap.adasum import AdaSumByDeltaWeightWrapCell, AdaSumByGradWrapCell
@@ -10,4 +11,5 @@ from mindseed.nn.wrap.loss_scale import (DynamicLossScaleUpdateCell, FixedLossSc
 __all__ = ["ForwardValueAndGrad", "TrainOneStepCell", "WithLossCell", "WithGradCell", "WithEvalCell",
            "TrainOneStepWithLossScaleCell", "ParameterUpdate", "DynamicLossScaleUpdateCell", "FixedLossScaleUpdateCell",
            "VirtualDatasetCellTriple", "GradAccumulationCell", "MicroBatchInterleaved", "PipelineCell",
-           "DistributedGradReducer", "PipelineGradReducer", "AdaSumByGradWrapCell", "AdaSumByDeltaWeightWrapCell"]
+           "DistributedGradReducer", "PipelineGradReducer", "GetNextSingleOp", "AdaSumByGradWrapCell",
+           "AdaSumByDeltaWeightWrapCell"]

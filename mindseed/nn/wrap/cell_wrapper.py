@@ -23,7 +23,7 @@ from mindseed.ops.operations.comm_ops import _group_size
 
 __all__ = ["WithLossCell", "WithGradCell", "ForwardValueAndGrad", "TrainOneStepCell", "WithEvalCell",
            "ParameterUpdate", "VirtualDatasetCellTriple", "GradAccumulationCell", "MicroBatchInterleaved",
-           "PipelineCell"]
+           "PipelineCell", "GetNextSingleOp"]
 
 
 def _broadcast_parameters(cell):
@@ -368,6 +368,36 @@ class ParameterUpdate(Cell):
     def construct(self, x):
         self._param.set_data(x)
         return x
+
+
+class GetNextSingleOp(Cell):
+    """A Cell whose call returns the next element of the data queue `queue_name` (`ops.GetNext`).
+
+    Args:
+        dataset_types (list[mindspore.dtype]): the dtypes of the columns.
+        dataset_shapes (list[tuple[int]]): the shapes of the columns (-1: any size).
+        queue_name (str): the queue a dataset was sent to (`Dataset.device_que(queue_name=...)`).
+
+    Raises:
+        TypeError: `dataset_types` or `dataset_shapes` is not a list or tuple.
+        ValueError: `dataset_types` and `dataset_shapes` have different lengths.
+        RuntimeError: (at a call) no such queue, or an element that does not match the types and shapes.
+
+    >>> import numpy as np, mindseed as ms
+    >>> data = ms.dataset.NumpySlicesDataset({"x": np.arange(4, dtype=np.int32)}, shuffle=False)
+    >>> _ = data.device_que(queue_name="doc_queue")
+    >>> ms.nn.GetNextSingleOp([ms.int32], [()], "doc_queue")()
+    (Tensor(shape=[], dtype=Int32, value= 0),)
+    """
+
+    def __init__(self, dataset_types, dataset_shapes, queue_name):
+        super().__init__()
+        types = dataset_types if isinstance(dataset_types, (list, tuple)) else None
+        self.get_next = ops.GetNext(dataset_types, dataset_shapes, len(types) if types is not None else 0,
+                                    queue_name)
+
+    def construct(self):
+        return self.get_next()
 
 
 class _VirtualDatasetCell(Cell):

@@ -1,4 +1,5 @@
-"""MindSpore's embedding-cache primitives (PadAndShift, SubAndFilter, UpdateCache) and the fused optimizer updates
+"""MindSpore's embedding-cache primitives (PadAndShift, SubAndFilter, UpdateCache, MapCacheIdx) and the fused
+optimizer updates
 of `ops.operations.inner_ops` (FusedAdaFactor[WithGlobalNorm], FusedCastAdamWeightDecay). None has a gradient:
 the cache ops move integer ids, the updates write their Parameters in place."""
 from mindseed._backend.kernels import cache as K
@@ -11,6 +12,8 @@ __all__ = []
 pad_and_shift_p = Prim("PadAndShift", K.pad_and_shift, fresh=True)
 sub_and_filter_p = Prim("SubAndFilter", K.sub_and_filter, multi_output=True, fresh=True)
 update_cache_p = OptimPrim("UpdateCache", K.update_cache_)
+# NOTE: writes its hashmap and step inputs in place and returns four fresh tensors
+map_cache_idx_p = Prim("MapCacheIdx", K.map_cache_idx_, multi_output=True, side_effect=True, fresh=True)
 
 
 def _eps_pair(epsilon):

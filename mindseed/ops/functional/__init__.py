@@ -17,6 +17,7 @@ from mindseed.ops.functional._inner import *  # noqa: F401,F403,E402
 from mindseed.ops.functional._boxes import *  # noqa: F401,F403,E402
 from mindseed.ops.functional._rope import *  # noqa: F401,F403,E402
 from mindseed.ops.functional._attention import *  # noqa: F401,F403,E402
+from mindseed.ops.functional._nsa import *  # noqa: F401,F403,E402
 from mindseed.ops.functional._comm import *  # noqa: F401,F403,E402
 from mindseed.ops.functional._runtime import *  # noqa: F401,F403,E402
 from mindseed.ops.functional._deform import *  # noqa: F401,F403,E402

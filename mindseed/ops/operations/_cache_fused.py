@@ -1,4 +1,5 @@
-"""Primitive classes of MindSpore's embedding cache (`ops.PadAndShift`, `ops.SubAndFilter`, `ops.UpdateCache`, module
+"""Primitive classes of MindSpore's embedding cache (`ops.PadAndShift`, `ops.SubAndFilter`, `ops.UpdateCache`,
+`ops.MapCacheIdx`, module
 `ops.operations._embedding_cache_ops`) and of the fused optimizer updates of `ops.operations.inner_ops`
 (`FusedAdaFactor`, `FusedAdaFactorWithGlobalNorm`, `FusedCastAdamWeightDecay`), one table row each over the
 primitives of `ops/_prims/cache.py`."""
@@ -48,6 +49,30 @@ def _update_cache(input_x, indices, update, max_num):
     return F.zeros((1,), input_x.dtype)   # MindSpore's output is a placeholder of shape [1]
 
 
+def _map_cache_idx(hashmap, indices, step, emb_max_num, offset):
+    _int_tensor("MapCacheIdx", "hashmap", hashmap)
+    _int_tensor("MapCacheIdx", "indices", indices)
+    if hashmap.ndim != 2 or hashmap.shape[1] != 4:
+        raise ValueError(f"For 'MapCacheIdx', the dimension of hashmap must be equal to 2 (rows of key, value, step, "
+                         f"tag), but got shape {hashmap.shape}.")
+    if hashmap.shape[0] == 0:
+        raise ValueError("For 'MapCacheIdx', the first dimension of 'HashMap' must be greater than 0, but got 0.")
+    if hashmap.dtype != indices.dtype:
+        raise TypeError(f"For 'MapCacheIdx', 'hashmap' and 'indices' must have the same dtype, but got "
+                        f"{hashmap.dtype} and {indices.dtype}.")
+    if not isinstance(step, Tensor) or step.size < 1 or not mstype.is_integral(step.dtype):
+        raise TypeError(f"For 'MapCacheIdx', the 'step' must be an integer Tensor of at least one element (it is "
+                        f"advanced in place), but got {step!r}.")
+    _int_scalar("MapCacheIdx", "emb_max_num", emb_max_num)
+    _int_scalar("MapCacheIdx", "offset", offset)
+    try:
+        return P.map_cache_idx_p(hashmap, indices, step, emb_max_num, offset)
+    except ValueError as exc:
+        if "hashmap is full" in str(exc):    # a cache too small for the batch: MindSpore's RuntimeError
+            raise RuntimeError(str(exc)) from None
+        raise
+
+
 _ADA_IN = ("epsilon", "clip_threshold", "beta1", "beta2", "weight_decay", "learning_rate", "gradient", "param",
            "exp_avg", "exp_avg_sq_row", "exp_avg_sq_col", "exp_avg_sq")
 _ADA_FLAGS = (("enable_scale_parameter", False), ("enable_first_moment", False), ("enable_weight_decay", False))
@@ -89,6 +114,10 @@ _ROWS = {
     "UpdateCache": (_update_cache, (), ("input_x", "indices", "update", "max_num"), (), (),
                     "input_x[indices[i]] = update[i] for the indices in [0, max_num), in place; returns a "
                     "placeholder of shape [1]."),
+    "MapCacheIdx": (_map_cache_idx, (), ("hashmap", "indices", "step", "emb_max_num", "offset"), (), (),
+                    "Cache slots of the ids indices - offset in the open-addressing hashmap (rows key, value, step, "
+                    "tag); misses evict entries unused for two steps. Updates hashmap and step in place; returns "
+                    "(cache_idx, old_emb_idx, miss_emb_idx, swap_cache_idx)."),
     "FusedAdaFactor": (_ada_factor("FusedAdaFactor"), _ADA_FLAGS, _ADA_IN, ("gradient", "param", "exp_avg"), (),
                        "AdaFactor (factored second moments for matrices), updating param and its state in place."),
     "FusedAdaFactorWithGlobalNorm": (

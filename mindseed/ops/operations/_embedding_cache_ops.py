@@ -1,5 +1,5 @@
 """mindspore.ops.operations._embedding_cache_ops: the embedding-cache primitives, by MindSpore's module layout (the
 same classes as `mindspore.ops.operations`)."""
-from mindseed.ops.operations import PadAndShift, SubAndFilter, UpdateCache  # noqa: F401
+from mindseed.ops.operations import MapCacheIdx, PadAndShift, SubAndFilter, UpdateCache  # noqa: F401
 
-__all__ = ["PadAndShift", "SubAndFilter", "UpdateCache"]
+__all__ = ["PadAndShift", "SubAndFilter", "UpdateCache", "MapCacheIdx"]

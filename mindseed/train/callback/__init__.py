@@ -5,9 +5,11 @@ from mindseed.train.callback._checkpoint import CheckpointConfig, ModelCheckpoin
 from mindseed.train.callback._plateau import EarlyStopping, ReduceLROnPlateau
 from mindseed.train.callback._exit_restore import BackupAndRestore, OnRequestExit
 from mindseed.train.callback._summary_collector import SummaryCollector
+from mindseed.train.callback._landscape import SummaryLandscape
 from mindseed.train.callback._progress import ProgressBar
 from mindseed.train.callback._fault_flops import FlopsUtilizationCollector, TrainFaultTolerance
 
 __all__ = ["Callback", "LossMonitor", "TimeMonitor", "ModelCheckpoint", "SummaryCollector", "CheckpointConfig",
            "RunContext", "LearningRateScheduler", "History", "LambdaCallback", "ReduceLROnPlateau", "EarlyStopping",
-           "OnRequestExit", "BackupAndRestore", "ProgressBar", "FlopsUtilizationCollector", "TrainFaultTolerance"]
+           "OnRequestExit", "BackupAndRestore", "ProgressBar", "FlopsUtilizationCollector", "TrainFaultTolerance",
+           "SummaryLandscape"]

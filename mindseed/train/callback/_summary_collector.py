@@ -10,6 +10,7 @@ from mindseed.common.parameter import Parameter
 from mindseed.common.tensor import Tensor
 from mindseed.train.callback import _lineage as L
 from mindseed.train.callback._callback import Callback, _handle_loss, _make_directory
+from mindseed.train.callback._landscape import LandscapeCollection
 from mindseed.train.summary.summary_record import SummaryRecord, _summary_format
 
 __all__ = ["SummaryCollector"]
@@ -35,8 +36,10 @@ class SummaryCollector(Callback):
         num_process (int): accepted for compatibility. Default: ``32``.
         collect_specified_data (dict): switches: ``collect_metric``, ``collect_input_data``,
             ``histogram_regular`` (a regular expression or None), ``collect_train_lineage``,
-            ``collect_eval_lineage``, ``collect_dataset_graph`` (``collect_graph`` and ``collect_landscape``
-            are accepted; computational graphs are not written). Default: ``None`` (all on).
+            ``collect_eval_lineage``, ``collect_dataset_graph``, ``collect_landscape`` (a dict: the parameters
+            at the steps or epochs of its ``intervals`` and ``train_metadata.json`` go to ``summary_dir/ckpt_dir``
+            for `SummaryLandscape`) and ``collect_graph`` (accepted; computational graphs are not written).
+            Default: ``None`` (all on).
         keep_default_action (bool): unspecified switches keep their default (True) or are off. Default: ``True``.
         custom_lineage_data (dict): str -> int/float/str written once as ``UserDefinedInfo`` lineage, over the
             ``custom_lineage_data`` of the ``MINDINSIGHT_HYPER_CONFIG`` environment variable. Default: ``None``.
@@ -76,6 +79,8 @@ class SummaryCollector(Callback):
         self._first_step = True
         self._has_saved_graph = False
         self._has_saved_custom_data = False
+        landscape = self._specified.get("collect_landscape")
+        self._landscape = LandscapeCollection(self._summary_dir, landscape) if landscape else None
 
     def _process_specified_data(self, specified, keep_default):
         if specified is None:
@@ -147,9 +152,13 @@ class SummaryCollector(Callback):
         elif tensor_due:
             self._record.record(step, plugin_filter=lambda plugin: plugin == "tensor")
         self._first_step = False
+        if self._landscape is not None:
+            self._landscape.maybe_save(cb, "step")
 
     def epoch_end(self, run_context):
-        """Flush the file."""
+        """Save the parameters for the landscapes (unit 'epoch'); flush the file."""
+        if self._landscape is not None:
+            self._landscape.maybe_save(run_context.original_args(), "epoch")
         if self._record is not None:
             self._record.flush()
 
@@ -167,6 +176,8 @@ class SummaryCollector(Callback):
         self._record.set_mode("eval")  # as MindSpore: the summary ops' values are not taken
         self._record.record(0)
         self._record.flush()
+        if self._landscape is not None and cb.get("mode") == "train":
+            self._landscape.save_metadata(cb.batch_num)
 
     # ------------------------------------------------------------ collectors
     def _collect_dataset_graph(self, cb):

@@ -204,6 +204,43 @@ def tensor_value(tag, array):
     return W.f_bytes(1, tag) + W.f_bytes(8, body)
 
 
+def float_tensor(array):
+    """A TensorProto holding `array` as MindSpore's landscape writer does (fill_array_to_tensor): its dims, its
+    numpy dtype's data type and the values as float_data."""
+    a = np.asarray(array)
+    body = b"".join(W.f_varint(1, d) for d in a.shape) + W.f_varint(2, _DT[a.dtype])
+    return body + W.f_bytes(3, a.astype("<f4").ravel().tobytes())
+
+
+def _point(x, y, z):
+    return W.f_bytes(1, float_tensor(x)) + W.f_bytes(2, float_tensor(y)) + W.f_bytes(3, float_tensor(z))
+
+
+class LossLandscape:
+    """summary.proto's LossLandscape: the grid (x, y, z), the training path (intervals, x, y, z), the metadata
+    (decomposition, unit, step_per_epoch) and the convergence point, each a TensorProto of float_data."""
+
+    def __init__(self, landscape, metadata, path=None, intervals=(), convergence=None):
+        self.landscape, self.metadata, self.path = landscape, metadata, path
+        self.intervals, self.convergence = list(intervals), convergence
+
+    def SerializeToString(self):  # noqa: N802 -- the protobuf message method SummaryRecord takes
+        body = W.f_bytes(1, _point(*self.landscape))
+        if self.path is not None:
+            body += W.f_bytes(2, b"".join(W.f_varint(1, int(i)) for i in self.intervals)
+                              + W.f_bytes(2, _point(*self.path)))
+        decomposition, unit, step_per_epoch = self.metadata
+        body += W.f_bytes(3, W.f_bytes(1, decomposition) + W.f_bytes(2, unit) + W.f_varint(3, step_per_epoch))
+        if self.convergence is not None:
+            body += W.f_bytes(4, _point(*self.convergence))
+        return body
+
+
+def landscape_value(tag, message):
+    """A Summary.Value holding a serialized LossLandscape (field 10)."""
+    return W.f_bytes(1, tag) + W.f_bytes(10, message)
+
+
 def text_value(tag, text):
     """A text value (mindseed's; MindSpore has no text summary): a DT_STRING TensorProto, the UTF-8 text in raw_data.
 
@@ -224,7 +261,8 @@ def read_events(buf):
 
     Each event: {"wall_time", "step", and "version" or "values"}; values map tag -> (kind, value) with kind
     "scalar" (float), "image" (dict height/width/colorspace/png), "tensor" (dict dims/dtype/values/raw) or
-    "histogram" (dict buckets [(left, width, count)], nan/pos_inf/neg_inf counts, min, max, sum, count).
+    "histogram" (dict buckets [(left, width, count)], nan/pos_inf/neg_inf counts, min, max, sum, count) or
+    "landscape" (dict landscape/loss_path/convergence_point {x, y, z}, intervals, metadata).
     """
     events = []
     for rec in read_records(buf):
@@ -255,7 +293,31 @@ def _read_value(buf, span):
             kind, value = "tensor", _read_tensor(buf, v)
         elif field == 9:
             kind, value = "histogram", _read_histogram(buf, v)
+        elif field == 10:
+            kind, value = "landscape", _read_landscape(buf, v)
     return tag, (kind, value)
+
+
+def _read_point(buf, span):
+    return {"xyz"[f - 1]: _read_tensor(buf, v)["values"] for f, _, v in W.fields(buf, *span) if f in (1, 2, 3)}
+
+
+def _read_landscape(buf, span):
+    out = {"intervals": []}
+    for field, _, v in W.fields(buf, *span):
+        if field in (1, 4):
+            out["landscape" if field == 1 else "convergence_point"] = _read_point(buf, v)
+        elif field == 2:
+            for f, _, pv in W.fields(buf, *v):
+                if f == 1:
+                    out["intervals"].append(W.as_int64(pv))
+                elif f == 2:
+                    out["loss_path"] = _read_point(buf, pv)
+        elif field == 3:
+            meta = {f: pv for f, _, pv in W.fields(buf, *v)}
+            out["metadata"] = {"decomposition": bytes(buf[meta[1][0]:meta[1][1]]).decode(),
+                               "unit": bytes(buf[meta[2][0]:meta[2][1]]).decode(), "step_per_epoch": meta[3]}
+    return out
 
 
 def _read_image(buf, span):

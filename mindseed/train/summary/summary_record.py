@@ -242,7 +242,8 @@ class SummaryRecord:
             plugin (str): ``'scalar'`` (a one-element Tensor), ``'histogram'`` (a Tensor), ``'image'`` (an NCHW Tensor
                 with 1 or 3 channels), ``'tensor'`` (a Tensor), ``'text'`` (a str, mindseed's), or a lineage plugin
                 taking a `lineage_pb2` message: ``'train_lineage'`` (TrainLineage), ``'eval_lineage'``
-                (EvaluationLineage), ``'dataset_graph'`` (DatasetGraph), ``'custom_lineage_data'`` (UserDefinedInfo).
+                (EvaluationLineage), ``'dataset_graph'`` (DatasetGraph), ``'custom_lineage_data'`` (UserDefinedInfo), or
+                ``'landscape'`` (a LossLandscape, from `SummaryLandscape`).
             name (str): the tag (not used by the lineage plugins).
             value (Union[Tensor, str, message]): the value.
 
@@ -252,6 +253,12 @@ class SummaryRecord:
         """
         if plugin in _LINEAGE:
             _check_lineage_value(plugin, value)
+            self._data_pool[plugin].append((name, value.SerializeToString()))
+            return
+        if plugin == "landscape":
+            if not hasattr(value, "SerializeToString"):
+                raise TypeError(f"For 'SummaryRecord', a landscape value must be a LossLandscape message, but got "
+                                f"{type(value).__name__}.")
             self._data_pool[plugin].append((name, value.SerializeToString()))
             return
         if plugin not in _PLUGINS:
@@ -328,6 +335,8 @@ class SummaryRecord:
                 return codec.image_value(name, array)
             if plugin == "text":
                 return codec.text_value(name, array)
+            if plugin == "landscape":
+                return E.landscape_value(name, array)
             return codec.tensor_value(name, array)
         except ValueError:
             if self.raise_exception:
