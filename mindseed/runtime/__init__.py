@@ -26,9 +26,10 @@ _SIZE = re.compile(r"[1-9][0-9]*(\.)?[0-9]*GB|0\.[0-9]*GB", re.ASCII)
 _config = {}
 
 
-def _once(name):
-    if name in _config:
-        raise RuntimeError(f"The '{name}' can not be set repeatedly.")
+def _once(name, shown=None):
+    if name in _config:     # MindSpore's wording differs for set_cpu_affinity
+        raise RuntimeError(f"The '{shown}' cannot be set repeatedly." if shown else
+                           f"The '{name}' can not be set repeatedly.")
 
 
 def _str_arg(name, value):
@@ -91,7 +92,7 @@ def set_cpu_affinity(enable_affinity, affinity_cpu_list=None, module_to_cpu_dict
         ValueError: a malformed range, or a core this machine does not have.
         RuntimeError: called a second time.
     """
-    _once("set_cpu_affinity")
+    _once("set_cpu_affinity", "mindspore.runtime.set_cpu_affinity")
     if not isinstance(enable_affinity, bool):
         raise TypeError(f"The parameter 'enable_affinity' must be {bool}, but got {type(enable_affinity)}")
     if affinity_cpu_list is not None and not isinstance(affinity_cpu_list, list):

@@ -67,6 +67,8 @@ def test_set_cpu_affinity_binds_the_process_to_the_listed_cores():
             rt.set_cpu_affinity(1)
         rt.set_cpu_affinity(True, [f"{first}-{first}"])
         assert os.sched_getaffinity(0) == {first}
+        with pytest.raises(RuntimeError, match=r"^The 'mindspore.runtime.set_cpu_affinity' cannot be set repeatedly.$"):
+            rt.set_cpu_affinity(True, [f"{first}-{first}"])
     finally:
         os.sched_setaffinity(0, before)
 
