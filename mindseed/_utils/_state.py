@@ -58,6 +58,11 @@ class Recorder(abc.ABC):
     def on_cell_call(self, cell):
         """`cell` is called inside the traced function: compiled code depends on its training flag."""
 
+    def is_argument_container(self, obj):
+        """Whether obj is a tuple/list/dict the traced function was called with (not `mutable`): MindSpore keeps
+        such an argument's structure fixed and differentiates only the Tensors passed on their own."""
+        return False
+
 
 # the Recorder (graph builder) while a function is being traced for graph mode, None otherwise; Tensor methods
 # that read values (bool, item, asnumpy) consult it, because a traced value is not known at run time

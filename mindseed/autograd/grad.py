@@ -100,15 +100,18 @@ def _tensor_leaves(a):
 
 
 def _differentiable_positions(args, positions):
-    """The positions MindSpore differentiates: a Tensor argument; in a graph also a tuple/list/dict holding Tensors,
-    and in GRAPH_MODE a `mutable` one passed from outside (its gradient has the same structure). Other arguments
-    (numbers, strings, constant tuples) are skipped, in PyNative also containers of Tensors."""
-    in_graph = _state.tracing is not None
+    """The positions MindSpore differentiates: a Tensor argument; in a graph also a tuple/list/dict holding Tensors
+    built there, and in GRAPH_MODE a `mutable` one passed from outside (its gradient has the same structure). Other
+    arguments (numbers, strings, constant tuples, a plain tuple the graph was called with) are skipped, in PyNative
+    also containers of Tensors."""
+    rec = _state.tracing
 
     def differentiable(a):
         if isinstance(a, Tensor):
             return True
-        if in_graph or (_state.mode == 0 and isinstance(a, _Mutable)):
+        if rec is not None and rec.is_argument_container(a):
+            return False
+        if rec is not None or (_state.mode == 0 and isinstance(a, _Mutable)):
             return _tensor_leaves(a) is not None
         return False
     return tuple(p for p in positions if differentiable(args[p]))

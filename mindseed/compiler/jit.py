@@ -274,6 +274,8 @@ class _Compiled:
                     builder.by_value[id(v)] = i
             inputs.append(t)
         targs, tkwargs = _unflatten(tmpl, inputs)
+        for given, traced in zip((*args, *kwargs.values()), (*targs, *tkwargs.values())):
+            builder.note_argument_containers(given, traced)
         try:
             with building(builder), tentative():
                 result = target(*targs, **tkwargs)

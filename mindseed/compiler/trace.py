@@ -11,6 +11,7 @@ import os
 import sys
 
 from mindseed._utils import _state
+from mindseed.common._mutable import _Mutable
 from mindseed.common.parameter import Parameter
 from mindseed.common.tensor import Tensor
 from mindseed.compiler.ir import WHILE, Const, Graph, Loc, Node, Var
@@ -203,6 +204,21 @@ class GraphBuilder(_state.Recorder):
         self.by_value = None    # root only: {id(input Var): leaf index} of the inputs whose values Python may read
         #                         (the graph is then specialized on them); None: every such read is a graph break
         self.value_reads = set()  # root only: the leaf indices of the inputs whose values the trace read
+        self.argument_containers = set()  # root only: ids of the (not mutable) tuples/lists/dicts passed in
+
+    def is_argument_container(self, obj):
+        return id(obj) in self.root.argument_containers
+
+    def note_argument_containers(self, given, traced):
+        """Remember the tuples/lists/dicts (at any depth) of the traced function's arguments that were not `mutable`:
+        `traced` is `given` as the function sees it (the same structure, its tensors those of the graph)."""
+        if not isinstance(traced, (tuple, list, dict)) or isinstance(given, _Mutable):
+            return
+        self.root.argument_containers.add(id(traced))
+        self.keep.append(traced)
+        pairs = zip(given.values(), traced.values()) if isinstance(traced, dict) else zip(given, traced)
+        for g, t in pairs:
+            self.note_argument_containers(g, t)
 
     # ------------------------------------------------------------ values
     def new_var(self, t, hint="v"):

@@ -79,6 +79,31 @@ def test_tuple_of_tensors_is_differentiated_in_graph_only():
     np.testing.assert_allclose(g.asnumpy(), [3.0, 4.0])
 
 
+def test_tuple_the_graph_was_called_with_is_skipped_unless_mutable():
+    # MindSpore keeps a (not mutable) tuple/list/dict argument of the compiled function fixed: grad skips it,
+    # while a tuple built in the graph, or passed as `mutable`, is differentiated
+    def f(x, pair, y):
+        return x * pair[0] * pair[1] + y
+
+    outer = ms.jit(lambda x, pair, y: ops.GradOperation(get_all=True)(f)(x, pair, y))
+    x, a, b, y = t([2.0, 3.0]), t([3.0, 1.0]), t([4.0, 5.0]), t([5.0, 7.0])
+    gx, gy = outer(x, (a, b), y)
+    np.testing.assert_allclose(gx.asnumpy(), [12.0, 5.0])
+    np.testing.assert_allclose(gy.asnumpy(), [1.0, 1.0])
+    gx, (ga, gb), gy = outer(x, ms.mutable((a, b)), y)
+    np.testing.assert_allclose(ga.asnumpy(), [8.0, 15.0])
+    np.testing.assert_allclose(gb.asnumpy(), [6.0, 3.0])
+    # nested containers of a Cell's arguments (graph mode) are fixed too
+    class Net(ms.nn.Cell):
+        def construct(self, x, nested, d):
+            return ops.GradOperation(get_all=True)(lambda u, v, w: u * v[1][0] + w["k"])(x, nested, d)
+
+    with graph_mode():
+        got = Net()(x, [a, (b,)], {"k": y})
+    assert len(got) == 1
+    np.testing.assert_allclose(got[0].asnumpy(), [4.0, 5.0])
+
+
 def test_one_position_with_weights_and_return_ids():
     w = ms.Parameter(t([2.0, 3.0]), name="w")
 
