@@ -250,6 +250,9 @@ def attach(*tables):
     for table in (_OPERATORS, CORE_METHODS) + tables:
         for name, fn in table.items():
             setattr(Tensor, name, fn)
+    # the methods with several signatures refuse bad arguments with MindSpore's overload message
+    from mindseed.ops._overload import attach_explained  # noqa: PLC0415
+    attach_explained(Tensor)
     Tensor.T = property(_T)
     Tensor.mT = property(lambda self: F.transpose(self, tuple(range(self.ndim - 2)) + (self.ndim - 1, self.ndim - 2)))
     Tensor.H = property(lambda self: _conj_T(self, False))
