@@ -154,8 +154,10 @@ def overload_error(name, signatures, args, kwargs):
     for text in dict.fromkeys(signatures[i].text for i in sorted(order, key=lambda i: signatures[i].deprecated)):
         lines.append(f'"{text}"\n')
         hit = [i for i in fitted if signatures[i].text == text]
-        if hit:
-            lines.append(f"\t{reasons[hit[0]]}\n" if state["keyword"] else _type_mismatch_lines(texts, state["failed_at"]))
+        if hit and state["keyword"]:
+            lines.append(f"\t{reasons[hit[0]]}\n")
+        elif hit:
+            lines.append(_type_mismatch_lines(texts, state["failed_at"]))
     return "".join(lines)
 
 
