@@ -242,3 +242,44 @@ def test_mindspore_import_paths_under_compat():
     r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
     assert r.returncode == 0, r.stderr
     assert r.stdout.split() == ["mindseed.nn.probability.distribution._continuous", "Exp", "Gamma"]
+
+
+def test_construction_parameters_are_readable_properties():
+    # MindSpore exposes what a distribution was built with (a float32 Tensor, or None when not given)
+    b = msd.Bernoulli([0.2, 0.4], dtype=ms.int32)
+    assert isinstance(b.probs, Tensor) and b.probs.dtype == ms.float32
+    np.testing.assert_allclose(b.probs.asnumpy(), [0.2, 0.4], rtol=1e-6)
+    assert msd.Bernoulli().probs is None
+    np.testing.assert_allclose(msd.Geometric(0.5).probs.asnumpy(), 0.5)
+    np.testing.assert_allclose(msd.Categorical([0.3, 0.7]).probs.asnumpy(), [0.3, 0.7], rtol=1e-6)
+    np.testing.assert_allclose(msd.Exponential(2.0).rate.asnumpy(), 2.0)
+    np.testing.assert_allclose(msd.Poisson(Tensor([1.5])).rate.asnumpy(), [1.5])
+    u = msd.Uniform(1.0, 3.0)
+    np.testing.assert_allclose((u.low.asnumpy(), u.high.asnumpy()), (1.0, 3.0))
+    g = msd.Gamma(Tensor([2.0]), Tensor([3.0]))
+    np.testing.assert_allclose((g.concentration.asnumpy(), g.rate.asnumpy()), ([2.0], [3.0]))
+    beta = msd.Beta(Tensor([2.0]), Tensor([5.0]))
+    np.testing.assert_allclose((beta.concentration1.asnumpy(), beta.concentration0.asnumpy()), ([2.0], [5.0]))
+    for D in (msd.Cauchy, msd.Logistic, msd.Gumbel, msd.LogNormal):
+        d = D(0.5, 2.0)
+        np.testing.assert_allclose((d.loc.asnumpy(), d.scale.asnumpy()), (0.5, 2.0))
+    with pytest.raises(AttributeError):
+        b.probs = Tensor(0.1)
+
+
+def test_probs_read_inside_a_graph_matches_pynative():
+    class Net(ms.nn.Cell):
+        def __init__(self):
+            super().__init__()
+            self.b = msd.Bernoulli(0.3, dtype=ms.int32)
+
+        def construct(self, p):
+            return self.b.cross_entropy("Bernoulli", p), self.b.probs
+
+    p = Tensor(0.9, ms.float32)
+    eager = Net()(p)
+    graph = ms.jit(Net().construct)(p)
+    want = -(0.3 * math.log(0.9) + 0.7 * math.log(0.1))
+    for ce, probs in (eager, graph):
+        np.testing.assert_allclose(ce.asnumpy(), want, rtol=1e-5)
+        np.testing.assert_allclose(probs.asnumpy(), 0.3, rtol=1e-6)

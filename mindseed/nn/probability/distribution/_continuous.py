@@ -5,7 +5,7 @@ import numpy as np
 
 from mindseed import ops
 from mindseed.common import dtype as mstype
-from mindseed.nn.probability.distribution.distribution import Distribution
+from mindseed.nn.probability.distribution.distribution import Distribution, stored
 
 _LOG_SQRT_2PI = 0.5 * math.log(2 * math.pi)
 _EULER = 0.5772156649015329
@@ -63,6 +63,9 @@ class Normal(_LocScale):
 class LogNormal(_LocScale):
     """LogNormal(loc, scale): exp of Normal(loc, scale)."""
 
+    loc = stored("loc")
+    scale = stored("scale")
+
     def __init__(self, loc=None, scale=None, seed=0, dtype=mstype.float32, name="LogNormal"):
         super().__init__(loc, scale, seed, dtype, name)
 
@@ -96,6 +99,9 @@ class LogNormal(_LocScale):
 
 class Logistic(_LocScale):
     """Logistic(loc, scale)."""
+
+    loc = stored("loc")
+    scale = stored("scale")
 
     def __init__(self, loc=None, scale=None, seed=None, dtype=mstype.float32, name="Logistic"):
         super().__init__(loc, scale, seed, dtype, name)
@@ -132,6 +138,9 @@ class Logistic(_LocScale):
 class Gumbel(_LocScale):
     """Gumbel(loc, scale) (maximum)."""
 
+    loc = stored("loc")
+    scale = stored("scale")
+
     def __init__(self, loc, scale, seed=0, dtype=mstype.float32, name="Gumbel"):
         super().__init__(loc, scale, seed, dtype, name)
 
@@ -167,6 +176,9 @@ class Gumbel(_LocScale):
 
 class Cauchy(_LocScale):
     """Cauchy(loc, scale): mean, variance and mode-free moments are undefined (mean/var raise)."""
+
+    loc = stored("loc")
+    scale = stored("scale")
 
     def __init__(self, loc=None, scale=None, seed=None, dtype=mstype.float32, name="Cauchy"):
         super().__init__(loc, scale, seed, dtype, name)
@@ -256,6 +268,9 @@ class HalfNormal(_LocScale):
 class Uniform(Distribution):
     """Uniform(low, high)."""
 
+    low = stored("low")
+    high = stored("high")
+
     _param_names = ("low", "high")
 
     def __init__(self, low=None, high=None, seed=None, dtype=mstype.float32, name="Uniform"):
@@ -303,6 +318,8 @@ class Uniform(Distribution):
 class Exponential(Distribution):
     """Exponential(rate)."""
 
+    rate = stored("rate")
+
     _param_names = ("rate",)
     _ranges = {"rate": (0, None)}
 
@@ -344,6 +361,9 @@ class Exponential(Distribution):
 class Gamma(Distribution):
     """Gamma(concentration, rate)."""
 
+    concentration = stored("concentration")
+    rate = stored("rate")
+
     _param_names = ("concentration", "rate")
     _ranges = {"concentration": (0, None), "rate": (0, None)}
 
@@ -381,6 +401,9 @@ class Gamma(Distribution):
 
 class Beta(Distribution):
     """Beta(concentration1, concentration0)."""
+
+    concentration0 = stored("concentration0")
+    concentration1 = stored("concentration1")
 
     _param_names = ("concentration1", "concentration0")
     _ranges = {"concentration1": (0, None), "concentration0": (0, None)}

@@ -3,7 +3,7 @@ import math
 
 from mindseed import ops
 from mindseed.common import dtype as mstype
-from mindseed.nn.probability.distribution.distribution import Distribution
+from mindseed.nn.probability.distribution.distribution import Distribution, stored
 
 
 def _xlogx(p):
@@ -19,6 +19,8 @@ class _Discrete(Distribution):
 
 class Bernoulli(_Discrete):
     """Bernoulli(probs): 1 with probability probs. Samples are of `dtype` (int32)."""
+
+    probs = stored("probs")
 
     _param_names = ("probs",)
     _ranges = {"probs": (0, 1)}
@@ -54,6 +56,8 @@ class Bernoulli(_Discrete):
 
 class Geometric(_Discrete):
     """Geometric(probs): the number of failures before the first success, on {0, 1, ...}."""
+
+    probs = stored("probs")
 
     _param_names = ("probs",)
     _ranges = {"probs": (0, 1)}
@@ -91,6 +95,8 @@ class Geometric(_Discrete):
 class Poisson(_Discrete):
     """Poisson(rate). Samples are of `dtype` (float32)."""
 
+    rate = stored("rate")
+
     _param_names = ("rate",)
     _ranges = {"rate": (0, None)}
 
@@ -123,6 +129,8 @@ class Poisson(_Discrete):
 
 class Categorical(_Discrete):
     """Categorical(probs): probs' last axis holds the class probabilities (normalised to sum 1)."""
+
+    probs = stored("probs")
 
     _param_names = ("probs",)
 

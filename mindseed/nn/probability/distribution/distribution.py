@@ -59,6 +59,11 @@ def _of_params(name, rule):
     method.__qualname__ = f"Distribution.{name}"
     return method
 
+def stored(name):
+    """The read-only property `name`: the parameter given at construction (a Tensor of param_dtype), or None."""
+    return property(lambda self: self._values.get(name), doc=f"The '{name}' given at construction, or None.")
+
+
 class Distribution(NamedParams, Cell):
     """Base class of distributions: parameter handling, method dispatch and the derived functions."""
 
