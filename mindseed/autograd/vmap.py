@@ -74,15 +74,29 @@ def vmap(fn, in_axes=0, out_axes=0):
     >>> ms.vmap(lambda x: x.sum())(ms.ops.ones((3, 4))).shape
     (3,)
     """
+    members = getattr(fn, "_ensemble_members", None)
+    cells = members() if callable(members) else None
+
     def mapped(*args):
+        if cells is not None and len(cells) < 2:
+            raise RuntimeError("In the model ensembling parallel training scenario ('VmapOperation' arg0 is a "
+                               f"'CellList'), the size of 'CellList' must be greater than 1, but got {len(cells)}.")
         pairs = _leaves_axes(list(args), in_axes if isinstance(in_axes, (list, tuple)) else [in_axes] * len(args))
         sizes = set()
         _batch_size(pairs, sizes)
-        if not sizes:
-            raise ValueError("For 'vmap', at least one input must be mapped (in_axes all None).")
         if len(sizes) > 1:
             raise ValueError(f"For 'vmap', the mapped inputs have different batch sizes {sorted(sizes)}.")
-        n = sizes.pop()
-        results = [fn(*_slice(pairs, list(args), i)) for i in range(n)]
-        return _stack(results, out_axes)
+        if cells is None:
+            if not sizes:
+                raise ValueError("For 'vmap', at least one input must be mapped (in_axes all None).")
+            n = sizes.pop()
+            return _stack([fn(*_slice(pairs, list(args), i)) for i in range(n)], out_axes)
+        # a CellList: cell i takes slice i (every cell the whole input when nothing is mapped)
+        n = sizes.pop() if sizes else len(cells)
+        if n != len(cells):
+            raise ValueError("If you want to execute the model ensembling parallel training, please make sure the "
+                             "'axis_size' in the scope of vmap consistent with the cell size of the input 'CellList', "
+                             "otherwise, please do not enter 'CellList' as the first argument, but we get axis_size: "
+                             f"{n} and the cell size: {len(cells)}.")
+        return _stack([cell(*_slice(pairs, list(args), i)) for i, cell in enumerate(cells)], out_axes)
     return mapped

@@ -191,6 +191,10 @@ class CellList(Cell):
     def construct(self, *inputs):
         raise AttributeError("For 'CellList', construct is not defined: call its cells.")
 
+    def _ensemble_members(self):
+        """`vmap` of a CellList maps cell i over slice i (MindSpore's model ensembling)."""
+        return list(self._cells.values())
+
 
 def _check_element(cell):
     """An element of a CellList: a Cell, not a CellDict."""
