@@ -246,6 +246,11 @@ class _Compiled:
 
     def _compile(self, args, kwargs, by_value=True):
         self.traces += 1
+        obj = self.bound_self
+        if obj is not None and hasattr(obj, "__dict__"):
+            # as MindSpore's: the object's method compiled last is what a graph calling the object runs when its
+            # class has no construct of its own (read by Cell.construct); compiling the cell's call resets it
+            obj.__dict__["__parse_method__"] = "construct" if self.fn is _run_cell else self.fn.__name__
         entry = _Entry()
         target = self._target()
         builder = GraphBuilder(self.name)

@@ -429,6 +429,10 @@ class Cell:
 
     # ------------------------------------------------------------ calling
     def construct(self, *args, **kwargs):
+        method = self.__dict__.get("__parse_method__")
+        if method not in (None, "construct") and _state.tracing is not None:
+            # called inside a graph after one of its jitted methods was compiled: MindSpore parses that method
+            return getattr(self, method)(*args, **kwargs)
         raise AttributeError(f"For '{type(self).__name__}', the method 'construct' is not defined.")
 
     def bprop(self, *args):

@@ -7,6 +7,7 @@ import pytest
 import mindseed as ms
 from mindseed import Tensor, jit, nn
 from mindseed.ops import operations as P
+from _graph import graph_mode
 
 
 class _Obj:
@@ -197,3 +198,44 @@ def test_graph_unpacks_tuples_by_index_as_mindspore():
         ms.set_context(mode=ms.PYNATIVE_MODE)
     with pytest.raises(ValueError, match="too many values to unpack"):
         _Unpack("fewer")(Tensor(x))
+
+
+class _NoConstruct(nn.Cell):
+    @jit
+    def triple(self, x):
+        return x * 3
+
+    @jit
+    def square(self, x):
+        return x * x
+
+
+class _GradOf(nn.Cell):
+    def __init__(self, net):
+        super().__init__()
+        self.net = net
+        self.grad = ms.ops.GradOperation()
+
+    def construct(self, x):
+        return self.grad(self.net)(x)
+
+
+def test_cell_without_construct_runs_its_last_compiled_jit_method_inside_a_graph():
+    x = Tensor(np.array([2.0, 5.0], np.float32))
+    with graph_mode():
+        net = _NoConstruct()
+        with pytest.raises(AttributeError, match="the method 'construct' is not defined"):
+            _GradOf(net)(x)                         # no jitted method compiled yet
+        np.testing.assert_allclose(net.square(x).asnumpy(), [4.0, 25.0])
+        np.testing.assert_allclose(_GradOf(net)(x).asnumpy(), [4.0, 10.0])      # d(x*x)/dx
+        np.testing.assert_allclose(net.triple(x).asnumpy(), [6.0, 15.0])
+        np.testing.assert_allclose(_GradOf(net)(x).asnumpy(), [3.0, 3.0])       # the one compiled last
+        with pytest.raises(AttributeError, match="the method 'construct' is not defined"):
+            net(x)                                  # called itself, it still has no construct
+        with pytest.raises(AttributeError, match="the method 'construct' is not defined"):
+            _GradOf(net)(x)                         # and compiling that call resets it, as MindSpore's does
+    # in PyNative the cell itself is called: no construct
+    net = _NoConstruct()
+    net.triple(x)
+    with pytest.raises(AttributeError, match="the method 'construct' is not defined"):
+        _GradOf(net)(x)
