@@ -205,6 +205,7 @@ class GraphBuilder(_state.Recorder):
         #                         (the graph is then specialized on them); None: every such read is a graph break
         self.value_reads = set()  # root only: the leaf indices of the inputs whose values the trace read
         self.argument_containers = set()  # root only: ids of the (not mutable) tuples/lists/dicts passed in
+        self.input_tensors = {}  # id(input Var) -> the Tensor standing for that argument in the traced function
 
     def is_argument_container(self, obj):
         return id(obj) in self.root.argument_containers
@@ -236,6 +237,7 @@ class GraphBuilder(_state.Recorder):
     def add_input(self, t, hint="p"):
         v = self.new_var(t, hint)
         self.graph.add_param(v)
+        self.input_tensors[id(v)] = t
         return v
 
     def lookup(self, t):
@@ -362,13 +364,25 @@ class GraphBuilder(_state.Recorder):
     def on_parameter_write(self, param, value):
         """`param.set_data(value)` while tracing: an Assign node; later reads of param see value."""
         from mindseed.ops._prims.core import assign_p  # noqa: PLC0415 -- ops sit below; imported at use
-        target = self.root._capture(param) if self.lookup(param) is None else self.root._captured_ids.get(id(param))
+        var = self.lookup(param)
+        target = self.root._capture(param) if var is None else self.root._captured_ids.get(id(param))
+        argument = target is None and any(var is p for p in self.root.graph.params)
+        if argument:
+            target = var    # a Parameter the function was called with: the Assign writes the argument's buffer
         if target is None:
             return False
         if not replaying[0]:
             self.graph.nodes.append(Node(assign_p, [target, self.operand(value)], {}, [], user_location()))
             self.assigned[id(param)] = param
-        self.vars[id(param)] = self.operand(value)
+        new = self.vars[id(param)] = self.operand(value)
+        if argument:        # the other handles of the argument (the function's own parameter) read the new value too
+            self.root.input_tensors[id(target)]._data = value._data
+            b = self
+            while b is not None:
+                for key, v in list(b.vars.items()):
+                    if v is target:
+                        self.vars[key] = new
+                b = b.parent
         return True
 
     def on_copy(self, src, t):

@@ -239,3 +239,23 @@ def test_cell_without_construct_runs_its_last_compiled_jit_method_inside_a_graph
     net.triple(x)
     with pytest.raises(AttributeError, match="the method 'construct' is not defined"):
         _GradOf(net)(x)
+
+
+class _DoubleParam(nn.Cell):
+    def __init__(self, q):
+        super().__init__()
+        self.q = q
+
+    def construct(self, x):
+        self.q = self.q * 2     # x is the same Parameter as self.q
+        return x
+
+
+def test_parameter_argument_assigned_through_an_attribute_is_updated_at_every_call():
+    q = ms.Parameter(Tensor(np.array([1.0, 2.0], np.float32)), name="q")
+    net = _DoubleParam(q)
+    with graph_mode():
+        for want in ([2.0, 4.0], [4.0, 8.0], [8.0, 16.0]):
+            out = net(q)
+            np.testing.assert_allclose(out.asnumpy(), want)     # the argument read after the write
+            np.testing.assert_allclose(q.asnumpy(), want)
