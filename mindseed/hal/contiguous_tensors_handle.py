@@ -18,14 +18,6 @@ def combine_tensor_list_contiguous(tensor_list, enable_mem_align=True):
     return ContiguousTensorsHandle(tensor_list, enable_mem_align)
 
 
-def _strides(shape):
-    strides, step = [], 1
-    for n in reversed(shape):
-        strides.append(step)
-        step *= n
-    return tuple(reversed(strides))
-
-
 class ContiguousTensorsHandle:
     """The tensors of `tensor_list` in one contiguous buffer: `handle[i]`, `handle[start:end]` slice it by element
     (of the first tensor's dtype), `slice_by_tensor_index(start, end)` by tensor."""
@@ -47,7 +39,8 @@ class ContiguousTensorsHandle:
         self._offsets = [0]
         for t in self.tensor_list:      # each tensor becomes a view of its part of the buffer
             size = B.numel(t._data)
-            t._data = B.as_strided(self._flat, tuple(t.shape), _strides(tuple(t.shape)), self._offsets[-1])
+            t._data = K.reshape(K.getitem(self._flat, slice(self._offsets[-1], self._offsets[-1] + size)),
+                                tuple(t.shape))
             self._offsets.append(self._offsets[-1] + size)
         item = type_size_in_bytes(dtype)
         self.before_padding_sizes = [(b - a) * item for a, b in zip(self._offsets, self._offsets[1:])]
