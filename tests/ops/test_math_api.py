@@ -258,5 +258,6 @@ def test_max_overloads():
     assert x.max(0, keepdims=True).shape == (1, 3)
     assert isinstance(x.min(1, keepdim=True), tuple)
     assert x.max(None).asnumpy().item() == 6.0
-    with pytest.raises(TypeError, match="Tensor.max"):
+    # no signature takes three positional arguments: MindSpore's text for the one whose count fitted
+    with pytest.raises(TypeError, match=r"^max\(\) takes 2 positional arguments but 3 were given\.$"):
         x.max(0, True, 1)
