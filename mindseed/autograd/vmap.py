@@ -48,8 +48,19 @@ def _stack(results, out_axes):
     first = results[0]
     if isinstance(first, (tuple, list)):
         axes = out_axes if isinstance(out_axes, (tuple, list)) else [out_axes] * len(first)
+        if len(axes) != len(first):
+            raise RuntimeError(f"The size of vmap's 'out_axes' should be equal to the number of results of 'fn': "
+                               f"{len(first)}, but got size: {len(axes)}.")
         out = [_stack([r[k] for r in results], axes[k]) for k in range(len(first))]
         return tuple(out) if isinstance(first, tuple) else out
+    if isinstance(out_axes, (tuple, list)):     # one result: a one-element out_axes holds its axis
+        if len(out_axes) != 1:
+            raise RuntimeError(f"The size of vmap's 'out_axes' should be equal to the result size: 1, but got size: "
+                               f"{len(out_axes)}.")
+        out_axes = out_axes[0]
+    if out_axes is not None and (isinstance(out_axes, bool) or not isinstance(out_axes, int)):
+        raise RuntimeError(f"The axis in vmap's 'out_axes' should be a None or a scalar of type int, but got "
+                           f"{out_axes}.")
     if not isinstance(first, Tensor):
         first = Tensor(first)
         results = [Tensor(r) for r in results]

@@ -113,7 +113,9 @@ class Tensor:
     (2, 2)
     """
 
-    __slots__ = ("_data", "__weakref__")
+    # _view: (base, index) of a slice taken by basic indexing in PyNative (`x[0]`): a write into it lands in base
+    # too, as into a MindSpore view (mindseed.ops._tensor_ops); unset otherwise
+    __slots__ = ("_data", "_view", "__weakref__")
 
     def __init__(self, input_data=None, dtype=None, shape=None, init=None, internal=False, const_arg=False,
                  device=None):

@@ -483,7 +483,8 @@ def compile_cell_call(cell, args, kwargs):
         dyn = _signature_of(inputs) if inputs else None
         if dyn is not None and not any(_dynamic_sig(sg) for sg in dyn):
             dyn = None
-        compiled = _Compiled(_run_cell, type(cell).__name__, bound_self=cell, dyn=dyn)
+        level = (cell.__dict__.get("_jit_config_dict") or {}).get("jit_level") or None   # Cell.set_jit_config
+        compiled = _Compiled(_run_cell, type(cell).__name__, jit_level=level, bound_self=cell, dyn=dyn)
         compiled._converted = functools.partial(_run_cell, cell)
         cell.__dict__["_ms_compiled"] = compiled
     return compiled(*args, **kwargs)

@@ -1,4 +1,5 @@
 """Cell: the building block of networks, with MindSpore's parameter naming, hooks and custom bprop."""
+import warnings
 from collections import OrderedDict
 
 from mindseed import log as logger
@@ -345,6 +346,18 @@ class Cell:
 
     def get_inputs(self):
         return self._inputs
+
+    def set_jit_config(self, jit_config):
+        """Compile this cell in GRAPH_MODE with `jit_config` (a `JitConfig`: its jit_level); set once, as in
+        MindSpore (a second setting is ignored with a warning)."""
+        if not hasattr(jit_config, "jit_config_dict"):     # an AttributeError, as in MindSpore
+            raise AttributeError(f"For 'Cell.set_jit_config', 'jit_config' must be a JitConfig, but got "
+                                 f"{type(jit_config).__name__}: it has no attribute 'jit_config_dict'.")
+        if self.__dict__.get("_jit_config_dict"):
+            warnings.warn("For Cell, jit config can only be set once, ignore this setting.", stacklevel=2)
+            return
+        self.__dict__["_jit_config_dict"] = dict(jit_config.jit_config_dict)
+        self.__dict__.pop("_ms_compiled", None)   # compile again at the new level
 
     def set_boost(self, boost_type):
         return self

@@ -113,8 +113,19 @@ def _invert(self):
     return functional.logical_not(self) if self.dtype == mstype.bool_ else functional.bitwise_not(self)
 
 
+def _basic_index(index):
+    """Is `index` basic indexing (ints, slices, None, ...), whose result is a view of the indexed tensor?"""
+    for i in index if type(index) is tuple else (index,):
+        if not (i is None or i is Ellipsis or type(i) in (int, slice) or isinstance(i, np.integer)):
+            return False
+    return True
+
+
 def _getitem(self, index):
-    return F.tensor_getitem(self, index)
+    out = F.tensor_getitem(self, index)
+    if _state.tracing is None and out is not self and type(out) is Tensor and _basic_index(index):
+        out._view = (self, index)   # in PyNative a basic slice is a view: `x[0][1] = v` writes into x
+    return out
 
 
 def _setitem(self, index, value):
@@ -123,6 +134,16 @@ def _setitem(self, index, value):
         if id(self) in getattr(t, "inputs", ()):
             raise RuntimeError("Can not modify tensor id of input tensor from network by assign value, this may caused "
                                "by slice op, please check your code to avoid this error!")
+    view = getattr(self, "_view", None) if _state.tracing is None else None
+    if view is not None:
+        base, at = view
+        part = F.tensor_getitem(base, at)   # the base's values there now (it may have been written since)
+        if part.shape == self.shape and part.dtype == self.dtype:
+            # the write lands in the base; the view then reads the base's values back
+            _setitem(base, at, F.tensor_setitem(part, index, value))
+            F.update_in_place(self, lambda old: F.tensor_getitem(base, at), value)
+            return
+        self._view = None   # the base changed shape or dtype: the slice stands alone from now on
     F.update_in_place(self, lambda old: F.tensor_setitem(old, index, value), value)
 
 

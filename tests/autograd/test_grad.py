@@ -139,6 +139,19 @@ def test_vmap_axes_nesting_and_grad():
         ms.vmap(lambda a, b: a + b)(t(x), t(np.ones((2, 4))))
 
 
+def test_vmap_out_axes_tuple_of_one_for_a_single_result():
+    x = np.arange(24.0).reshape(2, 3, 4)
+    for out_axes in ((0,), [1], (2,)):    # np.triu works on the last two axes of each batch element
+        got = ms.vmap(lambda a, k: ops.triu(a, k), in_axes=(0, None), out_axes=out_axes)(t(x), 1)
+        np.testing.assert_array_equal(got.asnumpy(), np.moveaxis(np.triu(x, 1), 0, out_axes[0]))
+    with pytest.raises(RuntimeError, match="'out_axes' should be equal to the result size: 1, but got size: 2"):
+        ms.vmap(lambda a: a * 2, out_axes=(0, 0))(t(x))
+    with pytest.raises(RuntimeError, match="'out_axes' should be equal to the number of results of 'fn': 2, but"):
+        ms.vmap(lambda a: (a, a * 2), out_axes=(0,))(t(x))
+    with pytest.raises(RuntimeError, match="axis in vmap's 'out_axes' should be a None or a scalar"):
+        ms.vmap(lambda a: a * 2, out_axes=((0,),))(t(x))
+
+
 def test_cell_custom_bprop_replaces_gradient():
     class Scale(nn.Cell):
         def construct(self, x):

@@ -102,6 +102,53 @@ def test_setitem_variants():
     np.testing.assert_array_equal(x.asnumpy(), want)
 
 
+def test_a_write_into_a_basic_slice_lands_in_the_indexed_tensor():
+    want = np.arange(12.0).reshape(3, 4)
+    x = ms.Tensor(want.copy())
+    x[0][1] = -1.0                  # x[0] is a view of x, as in MindSpore's PyNative
+    want[0][1] = -1.0
+    row = x[2]
+    x[2, 3] = 50.0                  # the base changes after the slice was taken ...
+    row[0] = 40.0                   # ... and a write into the slice keeps that change
+    want[2, 3], want[2, 0] = 50.0, 40.0
+    np.testing.assert_array_equal(row.asnumpy(), want[2])
+    x[1:, ::2][0, 1] = 7.0          # a slice of a slice
+    want[1:, ::2][0, 1] = 7.0
+    x[..., None][0, 2, 0] = 8.0
+    want[0, 2] = 8.0
+    np.testing.assert_array_equal(x.asnumpy(), want)
+    # advanced indexing copies
+    picked = x[ms.Tensor([0, 1])]
+    picked[0, 0] = 99.0
+    x[[0]][0, 0] = 99.0
+    np.testing.assert_array_equal(x.asnumpy(), want)
+    # copy_ then a write into a row
+    y = ms.Tensor(np.zeros((2, 2), np.int64))
+    z = y.copy_(ms.Tensor([5.0, 6.0]))
+    y[0][0] = 0
+    np.testing.assert_array_equal(z.asnumpy(), [[0, 6], [5, 6]])
+    assert z.dtype == ms.int64
+
+
+def test_a_write_into_a_slice_of_a_gradient_input_is_refused():
+    def f(x):
+        row = x[0]
+        row[0] = 1.0
+        return row.sum()
+    with pytest.raises(RuntimeError, match="Can not modify tensor id of input tensor"):
+        ms.grad(f)(ms.Tensor(np.ones((2, 3), np.float32)))
+
+    def g(x):       # a slice of an intermediate: the write is part of the computation
+        z = x * 2
+        z[0][1] = 0.0
+        return (z * z).sum()
+    x = np.arange(6.0).reshape(2, 3)
+    grad = ms.grad(g)(ms.Tensor(x))
+    want = 8 * x
+    want[0, 1] = 0.0
+    np.testing.assert_allclose(grad.asnumpy(), want)
+
+
 def test_astype_and_bfloat16_roundtrip():
     a = ms.Tensor([7.9, -5.5, 0.0])
     assert a.astype(ms.int32).tolist() == [7, -5, 0]

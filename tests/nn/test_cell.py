@@ -294,3 +294,23 @@ def test_parameter_tuple_attribute_names_as_mindspore():
     assert list(net.parameters_dict()) == expected
     opt = nn.Momentum(net.trainable_params(), 0.1, 0.9)
     assert [p.name for p in opt.moments] == ["moments." + n for n in expected]
+
+
+def test_set_jit_config_sets_the_cells_graph_jit_level_once():
+    class Double(nn.Cell):
+        def construct(self, x):
+            return x * 2
+
+    net = Double()
+    net.set_jit_config(ms.JitConfig(jit_level="O0"))
+    with pytest.warns(UserWarning, match="jit config can only be set once"):
+        net.set_jit_config(ms.JitConfig(jit_level="O1"))
+    ms.set_context(mode=ms.GRAPH_MODE)
+    try:
+        out = net(ms.Tensor(np.array([1.0, 2.0], np.float32)))
+    finally:
+        ms.set_context(mode=ms.PYNATIVE_MODE)
+    np.testing.assert_array_equal(out.asnumpy(), [2.0, 4.0])
+    assert net._ms_compiled.jit_level == "O0"       # the first setting holds
+    with pytest.raises(AttributeError, match="'jit_config' must be a JitConfig, but got dict"):
+        Double().set_jit_config({"jit_level": "O0"})

@@ -134,3 +134,36 @@ def test_grad_kernels_reject_mismatched_or_integer_inputs():
     with pytest.raises(TypeError, match="'TanhGrad'.*'y'"):
         G.TanhGrad()(ms.Tensor([1]), t([1.0]))
     assert not hasattr(ops.operations, "SqrtGrad")  # MindSpore keeps them out of ops.operations too
+
+
+def _softmax(x, axis):
+    e = np.exp(x - x.max(axis=axis, keepdims=True))
+    return e / e.sum(axis=axis, keepdims=True)
+
+
+@pytest.mark.parametrize("dim", [-1, 0])
+def test_softmax_backward_is_the_vjp_of_softmax_and_differentiable(dim):
+    x, dy = RNG.normal(size=(3, 4)), RNG.normal(size=(3, 4))
+    y = _softmax(x, dim)
+    # vjp by central differences of sum(dy * softmax(x)) in float64
+    eps, fd_dx = 1e-6, np.zeros_like(x)
+    for i in np.ndindex(x.shape):
+        e = np.zeros_like(x)
+        e[i] = eps
+        fd_dx[i] = ((dy * _softmax(x + e, dim)).sum() - (dy * _softmax(x - e, dim)).sum()) / (2 * eps)
+    out = G.SoftmaxBackward()(t(dy), t(y), dim)
+    np.testing.assert_allclose(out.asnumpy(), fd_dx, rtol=1e-6, atol=1e-9)
+    # its own gradients: d/d dout = out (1 - sum out) and d/d out = dout - s - (sum out) dout, s = sum(dout out)
+    d_dout, d_out = ms.grad(lambda a, b: G.SoftmaxBackward()(a, b, dim), (0, 1))(t(dy), t(y))
+    total, s = y.sum(dim, keepdims=True), (dy * y).sum(dim, keepdims=True)
+    np.testing.assert_allclose(d_dout.asnumpy(), y * (1 - total), atol=1e-12)
+    np.testing.assert_allclose(d_out.asnumpy(), dy - s - total * dy, rtol=1e-12, atol=1e-12)
+
+
+def test_softmax_backward_rejects_bad_arguments():
+    with pytest.raises(ValueError, match="'SoftmaxBackward'.*same shape"):
+        G.SoftmaxBackward()(t([1.0, 2.0]), t([0.5]))
+    with pytest.raises(TypeError, match="'SoftmaxBackward'.*'dim' must be an int"):
+        G.SoftmaxBackward()(t([1.0]), t([1.0]), 0.5)
+    with pytest.raises(ValueError, match="'SoftmaxBackward'.*axis"):
+        G.SoftmaxBackward()(t([1.0]), t([1.0]), 1)

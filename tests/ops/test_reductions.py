@@ -187,6 +187,29 @@ def test_reduction_dtypes():
     assert ops.amax(ms.Tensor([True, False])).asnumpy().item() is True
 
 
+@pytest.mark.parametrize("reduce, ref", [(ms.mint.sum, np.sum), (ms.mint.prod, np.prod)])
+@pytest.mark.parametrize("dtype", [ms.int8, ms.uint8, ms.int16])
+@pytest.mark.parametrize("axis", [-1, None])
+def test_sum_and_prod_keep_a_narrow_integer_dtype_asked_for(reduce, ref, dtype, axis):
+    x = np.random.default_rng(3).uniform(-4, 4, (2, 3, 4)).astype(np.float16)
+    out = reduce(ms.Tensor(x), axis, False, dtype=dtype)
+    assert out.dtype == dtype       # not the Int64 the kernel accumulates in
+    nptype = ms.dtype_to_nptype(dtype)
+    np.testing.assert_array_equal(out.asnumpy(), ref(x.astype(nptype), axis=axis, dtype=nptype))
+    g = ms.grad(lambda v: reduce(v, axis, False, dtype=dtype))(ms.Tensor(x))
+    assert g.dtype == ms.float16 and g.shape == x.shape
+
+
+def test_keep_dims_may_be_a_mutable_bool():
+    x = np.arange(24.0).reshape(2, 3, 4)
+    for keep in (True, False):
+        flag = ms.mutable(keep)
+        np.testing.assert_allclose(ops.mean(ms.Tensor(x), (0, -1), flag).asnumpy(), x.mean((0, -1), keepdims=keep))
+        np.testing.assert_allclose(ops.prod(ms.Tensor(x), 1, flag).asnumpy(), x.prod(1, keepdims=keep))
+    with pytest.raises(TypeError, match="For 'ReduceMean', the 'keep_dims' must be a bool, but got int"):
+        ops.mean(ms.Tensor(x), 0, 1)
+
+
 def test_max_initial_and_index():
     x = ms.Tensor([[1.0, 5.0, 3.0], [4.0, 2.0, 6.0]])
     v, i = ops.max(x, 1, initial=5.5)

@@ -286,8 +286,10 @@ def reduce_prod(x, axis=None, keep_dims=False, dtype=None):
     if x.dim() == 0:
         return x.clone() if dtype is not None or x.dtype != torch.bool else x.to(torch.int64)
     if axis is None and not keep_dims:
-        return torch.prod(x)
-    return _reduce_each(torch.prod, x, _dims(axis, x.dim()), keep_dims)
+        out = torch.prod(x)
+    else:
+        out = _reduce_each(torch.prod, x, _dims(axis, x.dim()), keep_dims)
+    return out if dtype is None else out.to(x.dtype)     # aten multiplies narrow integers in Int64
 
 
 def reduce_max(x, axis=None, keep_dims=False):

@@ -1,7 +1,13 @@
 """MindSpore's `<name>_ext` functions (`ops.auto_generate.gen_ops_def.add_ext`, `ops.function.array_func.split_ext`,
 ...): the forms with `mint`'s signatures, which are `mint.<name>` (or `mint.nn.functional.<name>`) here. `mint`
 sits above `ops`: `mindseed._registration` puts those two modules in `SOURCES`, and a name is looked up there when
-first asked for."""
+first asked for.
+
+The generated functions take every argument by position, where mint makes some keyword-only (`add_ext(x, y, alpha)`,
+`sum_ext(x, dim, keepdim, dtype)`, `sort_ext(x, dim, descending, stable)`): the function handed out is mint's,
+wrapped to accept those by position too."""
+import functools
+import inspect
 
 NAMES = frozenset((
     "acos acosh adaptive_avg_pool3d add arange argmax argmin argsort asin asinh atan atan2 avg_pool1d bincount bmm "
@@ -19,5 +25,40 @@ def lookup(module, name):
     for source in SOURCES if base in NAMES else ():
         fn = getattr(source, base, None)
         if fn is not None:
-            return fn
+            return positional(fn, name)
     raise AttributeError(f"module '{module}' has no attribute '{name}'")
+
+
+def positional(fn, name):
+    """`fn` taking its keyword-only parameters by position too, after the positional ones (`fn` itself when it has
+    none, or takes `*args`)."""
+    try:
+        sig = inspect.signature(fn)
+    except (TypeError, ValueError):
+        return fn
+    params = list(sig.parameters.values())
+    if any(p.kind is p.VAR_POSITIONAL for p in params):
+        return fn
+    n_pos = sum(p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD) for p in params)
+    keyword_only = [p.name for p in params if p.kind is p.KEYWORD_ONLY]
+    if not keyword_only:
+        return fn
+
+    @functools.wraps(fn)
+    def call(*args, **kwargs):
+        if len(args) > n_pos + len(keyword_only):
+            raise TypeError(f"{name}() takes at most {n_pos + len(keyword_only)} positional arguments but "
+                            f"{len(args)} were given")
+        for key, value in zip(keyword_only, args[n_pos:]):
+            if key in kwargs:
+                raise TypeError(f"{name}() got multiple values for argument '{key}'")
+            kwargs[key] = value
+        return fn(*args[:n_pos], **kwargs)
+
+    try:
+        call.__signature__ = sig.replace(parameters=[
+            p.replace(kind=p.POSITIONAL_OR_KEYWORD) if p.kind is p.KEYWORD_ONLY else p for p in params])
+    except ValueError:      # a keyword-only parameter without a default after defaulted ones: mint's shown
+        pass
+    call.__name__ = call.__qualname__ = name
+    return call

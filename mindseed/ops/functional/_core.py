@@ -220,7 +220,9 @@ def sum(input, dim=None, keepdim=False, *, dtype=None):
     elif input.dtype == mstype.bool_ or (mstype.is_integral(input.dtype) and input.dtype != mstype.int64
                                         and input.dtype != mstype.uint64):
         input = P.cast_p(input, dtype="Int64")
-    return P.reduce_sum_p(input, axis=_axes("sum", dim, input.ndim), keep_dims=bool(keepdim))
+    out = P.reduce_sum_p(input, axis=_axes("sum", dim, input.ndim), keep_dims=bool(keepdim))
+    # the kernel sums narrow integers in Int64; an asked-for `dtype` is the result's
+    return out if out.dtype == input.dtype else P.cast_p(out, dtype=input.dtype.name)
 
 
 def _int_tensor_values(op, name, t):

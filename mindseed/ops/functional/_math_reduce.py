@@ -24,9 +24,9 @@ _builtin_min = builtins.min
 
 
 def _keep(op, name, v):
-    if v is not True and v is not False:
+    if not isinstance(v, bool):     # a mutable bool (`ms.mutable(True)`) is one too
         raise TypeError(f"For '{op}', the '{name}' must be a bool, but got {type(v).__name__}.")
-    return v
+    return bool(v)
 
 
 def _lowest(dtype, largest):

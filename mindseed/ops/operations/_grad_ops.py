@@ -15,7 +15,7 @@ from mindseed.ops.operations._base import Primitive
 
 __all__ = ["SqrtGrad", "RsqrtGrad", "TanhGrad", "SigmoidGrad", "ReciprocalGrad", "GeLUGrad", "FastGeLUGrad",
            "HShrinkGrad", "MaximumGrad", "MinimumGrad", "MaximumGradGrad", "MinimumGradGrad", "BiasAddGrad",
-           "PReLUGrad", "NLLLossGrad", "TraceV2Grad", "LstsqV2Grad", "StridedSliceGrad"]
+           "PReLUGrad", "NLLLossGrad", "TraceV2Grad", "LstsqV2Grad", "StridedSliceGrad", "SoftmaxBackward"]
 
 
 def _floats(op, **named):
@@ -81,6 +81,22 @@ class ReciprocalGrad(_YDyGrad):
     @staticmethod
     def _rule(y, dy):
         return -(dy * y * y)
+
+
+class SoftmaxBackward(Primitive):
+    """`SoftmaxBackward()(dout, out, dim=-1)`: the gradient of out = softmax(x, dim) given dout,
+    out (dout - sum(dout out, dim))."""
+
+    def __init__(self):
+        super().__init__("SoftmaxBackward")
+
+    def __call__(self, dout, out, dim=-1):
+        _floats(self.name, dout=dout, out=out)
+        _same_shape(self.name, "dout", dout, "out", out)
+        if isinstance(dim, bool) or not isinstance(dim, (int, np.integer)):
+            raise TypeError(f"For '{self.name}', 'dim' must be an int, but got {type(dim).__name__}.")
+        dim = _axis(self.name, dim, out.ndim)
+        return out * (dout - F.sum(dout * out, dim, keepdim=True))
 
 
 class GeLUGrad(Primitive):
