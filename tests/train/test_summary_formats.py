@@ -147,3 +147,14 @@ def test_image_canvas_rows_and_linear_scaling_as_mindspore(tmp_path):
     expected = ((canvas.astype(np.float32) - lo) * (255 / (hi - lo + 1))).astype(np.uint8).transpose(1, 2, 0)
     assert (img["height"], img["width"]) == (4, 24)
     np.testing.assert_array_equal(np.asarray(Image.open(io.BytesIO(img["png"]))), expected)
+
+
+def test_values_summary_ops_left_before_a_record_opened_are_dropped(tmp_path):
+    ms.ops.HistogramSummary()("stale", ms.Tensor(np.arange(4, dtype=np.float32)))
+    with SummaryRecord(str(tmp_path)) as rec:
+        ms.ops.ScalarSummary()("loss", ms.Tensor(np.float32(0.25)))
+        rec.record(1)
+        path = rec.log_dir
+    events = E.read_events(open(path, "rb").read())
+    assert [sorted(e["values"]) for e in events[1:]] == [["loss"]]
+    assert events[1]["values"]["loss"] == ("scalar", np.float32(0.25))

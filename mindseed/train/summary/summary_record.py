@@ -162,6 +162,7 @@ class SummaryRecord:
         self._lineage_file = None
         self._open_file()
         self.lineage_path = None  # named when the first lineage value is written
+        _get_summary_tensor_data()  # as MindSpore: values summary ops left before this record opened are dropped
         with _summary_lock:
             SummaryRecord.count += 1
 
