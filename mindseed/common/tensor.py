@@ -113,8 +113,8 @@ class Tensor:
     (2, 2)
     """
 
-    # _view: (base, index) of a slice taken by basic indexing in PyNative (`x[0]`): a write into it lands in base
-    # too, as into a MindSpore view (mindseed.ops._tensor_ops); unset otherwise
+    # _view: (root, path of indices) of a slice taken by basic indexing in PyNative (`x[0]`): a write into it lands
+    # in the root too, as into a MindSpore view (mindseed.ops._tensor_ops); unset otherwise
     __slots__ = ("_data", "_view", "__weakref__")
 
     def __init__(self, input_data=None, dtype=None, shape=None, init=None, internal=False, const_arg=False,

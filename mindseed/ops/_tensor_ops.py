@@ -124,8 +124,19 @@ def _basic_index(index):
 def _getitem(self, index):
     out = F.tensor_getitem(self, index)
     if _state.tracing is None and out is not self and type(out) is Tensor and _basic_index(index):
-        out._view = (self, index)   # in PyNative a basic slice is a view: `x[0][1] = v` writes into x
+        # in PyNative a basic slice is a view: `x[0][1] = v` writes into x. A slice of a slice keeps the root tensor
+        # and the path of indices, not its parent, so that `x = x[1:]` in a loop does not keep every copy alive.
+        root, path = getattr(self, "_view", None) or (self, ())
+        out._view = (root, path + (index,))
     return out
+
+
+def _along(root, path):
+    """The values of `root` at the end of a path of basic indices, now."""
+    parts = [root]
+    for at in path:
+        parts.append(F.tensor_getitem(parts[-1], at))
+    return parts
 
 
 def _setitem(self, index, value):
@@ -136,14 +147,17 @@ def _setitem(self, index, value):
                                "by slice op, please check your code to avoid this error!")
     view = getattr(self, "_view", None) if _state.tracing is None else None
     if view is not None:
-        base, at = view
-        part = F.tensor_getitem(base, at)   # the base's values there now (it may have been written since)
-        if part.shape == self.shape and part.dtype == self.dtype:
-            # the write lands in the base; the view then reads the base's values back
-            _setitem(base, at, F.tensor_setitem(part, index, value))
-            F.update_in_place(self, lambda old: F.tensor_getitem(base, at), value)
+        root, path = view
+        parts = _along(root, path)   # the root's values along the path now (it may have been written since)
+        if parts[-1].shape == self.shape and parts[-1].dtype == self.dtype:
+            # the write lands in the root, through each level of the path; the view then reads the root back
+            new = F.tensor_setitem(parts[-1], index, value)
+            for part, at in zip(parts[-2:0:-1], path[:0:-1]):
+                new = F.tensor_setitem(part, at, new)
+            _setitem(root, path[0], new)
+            F.update_in_place(self, lambda old: _along(root, path)[-1], value)
             return
-        self._view = None   # the base changed shape or dtype: the slice stands alone from now on
+        self._view = None   # the root changed shape or dtype: the slice stands alone from now on
     F.update_in_place(self, lambda old: F.tensor_setitem(old, index, value), value)
 
 

@@ -130,6 +130,21 @@ def test_a_write_into_a_basic_slice_lands_in_the_indexed_tensor():
     assert z.dtype == ms.int64
 
 
+def test_a_slice_of_a_slice_keeps_only_the_root_alive_and_writes_reach_it():
+    import weakref
+    x = ms.Tensor(np.arange(24.0).reshape(2, 3, 4))
+    y = x[1:]
+    mid = weakref.ref(y)
+    for _ in range(2):
+        y = y[0]                    # a chain of slices: only x and the path are held, not each copy
+    assert mid() is None
+    y[1] = -5.0                     # x[1:][0][0][1] is x[1, 0, 1]
+    want = np.arange(24.0).reshape(2, 3, 4)
+    want[1, 0, 1] = -5.0
+    np.testing.assert_array_equal(x.asnumpy(), want)
+    np.testing.assert_array_equal(y.asnumpy(), want[1, 0])
+
+
 def test_a_write_into_a_slice_of_a_gradient_input_is_refused():
     def f(x):
         row = x[0]
