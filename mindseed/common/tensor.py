@@ -440,6 +440,8 @@ class Tensor:
             raise TypeError(f"argument 1 must be str, not {type(file_path).__name__}")
         with open(file_path, "wb") as f:
             f.write(np.ascontiguousarray(self.asnumpy()).tobytes())
+        if id(self) not in _OFFLOADED:
+            weakref.finalize(self, _OFFLOADED.pop, id(self), None)   # the entry goes with the tensor
         _OFFLOADED[id(self)] = (weakref.ref(self), file_path)
         return True
 

@@ -58,3 +58,7 @@ def test_offload_writes_the_bytes_and_remembers_the_path(tmp_path):
     assert ms.Tensor(a).offload_file_path() == ""          # another tensor of equal values was not offloaded
     with pytest.raises(TypeError, match="argument 1 must be str, not int"):
         x.offload(3)
+    from mindseed.common import tensor as tensor_module
+    key = id(x)
+    del x
+    assert key not in tensor_module._OFFLOADED                # the record goes with the tensor
