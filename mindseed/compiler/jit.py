@@ -509,3 +509,22 @@ def trace_graph(fn, args, pipeline=None):
         compiled = _Compiled(fn, getattr(fn, "__name__", "fn"), fullgraph=True, pipeline=pipeline)
     entry, _ = compiled._compile(tuple(args), {})
     return entry
+
+
+def trace_graph_dynamic(fn, placeholders, samples, pipeline=None):
+    """One graph of `fn` for every size of the dynamic dims of `placeholders` (Tensor(shape=[None, 3], ...)), for the
+    graph's consumers (export): `fn` is traced on each list of example inputs in `samples` (concrete tensors whose
+    dynamic dims take different sizes) and the traces are unified as a dynamic-shape `jit` does (dynamic.py).
+    Returns the general entry: its `graph` reads the dynamic dims as `Sym`s over `dims` [(input, dim)], or None when
+    the graphs depend on the sizes otherwise (the code compares a size, or a number is no linear function of one)."""
+    dyn = _signature_of(placeholders)
+    if hasattr(fn, "construct") and hasattr(fn, "_cells"):
+        compiled = _Compiled(_run_cell, type(fn).__name__, bound_self=fn, dyn=dyn, fullgraph=True, pipeline=pipeline)
+        compiled._converted = functools.partial(_run_cell, fn)
+    else:
+        compiled = _Compiled(fn, getattr(fn, "__name__", "fn"), dyn=dyn, fullgraph=True, pipeline=pipeline)
+    for args in samples:
+        compiled._call_dynamic(tuple(args), {})
+    entries = list(compiled.cache.values())
+    general = entries[0].general if len(entries) == 1 else None
+    return general if general is not None and general.verified else None

@@ -10,6 +10,7 @@ import shutil
 
 import numpy as np
 
+from mindseed._utils._files import atomic_write
 from mindseed.export._capture import capture
 from mindseed.export._mindir_format import MindIRError, write_external
 from mindseed.export._mindir_load import FuncGraph, load_func_graph, read_model
@@ -27,7 +28,9 @@ def export(net, *inputs, file_name, file_format="MINDIR", **kwargs):
 
     Args:
         net (Cell): the network; it is traced in inference mode (``set_train(False)``) on `inputs`.
-        inputs (Tensor): example inputs (their shapes and dtypes are the model's inputs).
+        inputs (Tensor): example inputs (their shapes and dtypes are the model's inputs); a placeholder
+            ``Tensor(shape=[None, 3], dtype=...)`` makes its None dims dynamic in the file (-1; the sizes the network
+            computes from them are computed when the model runs).
         file_name (str): the file to write; the format's suffix is added when missing.
         file_format (str): ``'MINDIR'`` or ``'ONNX'`` (``'AIR'`` needs Ascend and is refused).
         kwargs: ``dynamic_batch=True`` (ONNX) makes the first input dim of every input symbolic.
@@ -64,8 +67,7 @@ def export(net, *inputs, file_name, file_format="MINDIR", **kwargs):
     path = file_name if file_name.endswith(suffix) else file_name + suffix
     directory = os.path.dirname(os.path.abspath(path))
     os.makedirs(directory, exist_ok=True)
-    with open(path, "wb") as f:
-        f.write(data)
+    atomic_write(path, data)
 
 
 # weights above 1 GB are saved apart from the graph, in weights files of at most 1 TB (MindSpore's limits)
@@ -98,8 +100,7 @@ def _split_save(model, file_name):
         for p, (offset, length) in zip(params, write_external(os.path.join(directory, location), arrays)):
             p.ClearField("raw_data")
             p.external_data.location, p.external_data.offset, p.external_data.length = location, offset, length
-    with open(os.path.join(directory, prefix + "_graph.mindir"), "wb") as f:
-        f.write(model.SerializeToString())
+    atomic_write(os.path.join(directory, prefix + "_graph.mindir"), model.SerializeToString())
 
 
 def load_mindir(file_name, dec_key=None, dec_mode="AES-GCM"):
@@ -116,8 +117,7 @@ def save_mindir(model, file_name):
         raise TypeError(f"For 'save_mindir', the argument 'model' must be a MindIR ModelProto, but got "
                         f"{type(model).__name__}.")
     path = file_name if file_name.endswith(".mindir") else file_name + ".mindir"
-    with open(path, "wb") as f:
-        f.write(model.SerializeToString())
+    atomic_write(path, model.SerializeToString())
 
 
 def load(file_name, **kwargs):

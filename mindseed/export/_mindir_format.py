@@ -7,6 +7,7 @@ import os
 
 import numpy as np
 
+from mindseed._utils._files import atomic_write
 from mindseed.export import _schema as S
 
 # TensorProto.DataType <-> numpy
@@ -126,14 +127,16 @@ def write_external(path, arrays):
     """Write arrays into one weights file as MindSpore does: the header, then each array's bytes padded to 64;
     returns [(offset, length)]."""
     spans = []
-    with open(path, "wb") as f:
-        f.write(b"\x01" + bytes(EXTERNAL_HEADER - 1))
+
+    def chunks():
+        yield b"\x01" + bytes(EXTERNAL_HEADER - 1)
         offset = EXTERNAL_HEADER
         for a in arrays:
             data = np.ascontiguousarray(a).astype(a.dtype.newbyteorder("<"), copy=False).tobytes()
-            f.write(data + bytes(-len(data) % 64))
+            yield data + bytes(-len(data) % 64)
             spans.append((offset, len(data)))
             offset += len(data) + (-len(data) % 64)
+    atomic_write(path, chunks())
     return spans
 
 

@@ -13,7 +13,7 @@ the outer values they read as extra inputs.
 """
 import numpy as np
 
-from mindseed.compiler.ir import IF, WHILE, Const, Var
+from mindseed.compiler.ir import IF, WHILE, Const, Sym, Var
 from mindseed.export import _schema as S
 from mindseed.export._capture import as_numpy, np_dtype
 from mindseed.export._mindir_format import MONAD, encode, shape_proto, tensor_proto
@@ -63,20 +63,55 @@ class _Model:
         return name
 
 
+def _has_sym(value):
+    return isinstance(value, Sym) or isinstance(value, (tuple, list)) and any(_has_sym(v) for v in value)
+
+
 class _Writer:
     """Writes one IR graph into one GraphProto."""
 
-    def __init__(self, model, proto, env):
+    def __init__(self, model, proto, env, dims=None):
         self.model, self.proto, self.env = model, proto, env
+        self.dims = dims        # the main graph's dynamic dims: [(input name, dim)] per Sym; None in sub-graphs
+        self.sizes = {}         # the nodes computing them, made at first use
 
     def name(self, x):
         """The MindIR name of an operand: a Var of this graph (or an enclosing one), or a constant."""
         if isinstance(x, Var):
             return self.env[x.id]
         value = x.value if isinstance(x, Const) else x
+        if _has_sym(value):
+            return self.dynamic(value)
         if value is not None and not isinstance(value, (bool, int, float, str, tuple, list, np.ndarray)):
             value = as_numpy(value)
         return self.model.const(self.proto, value)
+
+    def dynamic(self, value):
+        """A number (or a tuple of numbers) computed at run time from the dynamic input dims, as MindSpore writes
+        `x.shape[0] * 3`: Shape, TupleGetItem, Scalar* operators (MakeTuple for a tuple)."""
+        if isinstance(value, (tuple, list)):
+            return self.op("MakeTuple", [self.name(v) for v in value], kind=PRIMITIVE)
+        if not isinstance(value, Sym):
+            return self.model.const(self.proto, value)
+        if self.dims is None:
+            raise ValueError("For 'export', a size computed from a dynamic input dim inside control flow (if/while) "
+                             "has no MindIR form in mindseed's exporter; export with static shapes.")
+        d = self.size(*self.dims[value.k])
+        if value.kind == "inv":
+            return self.op("ScalarDiv", [self.model.const(self.proto, value.a), d])
+        if value.a != 1 or isinstance(value.a, float):
+            d = self.op("ScalarMul", [self.model.const(self.proto, value.a), d])
+        return self.op("ScalarAdd", [d, self.model.const(self.proto, value.b)]) if value.b or \
+            isinstance(value.b, float) else d
+
+    def size(self, x, j):
+        """Dim j of the graph value named x, at run time."""
+        key = (x, j)
+        if key not in self.sizes:
+            shape = self.sizes.get(x) or self.op("Shape", [x])
+            self.sizes[x] = shape
+            self.sizes[key] = self.op("TupleGetItem", [shape, self.model.const(self.proto, j)], kind=PRIMITIVE)
+        return self.sizes[key]
 
     def tensor_const(self, value, like):
         """A number as a 0-d tensor of `like`'s dtype (MindSpore's form of `x + 1`)."""
@@ -87,6 +122,8 @@ class _Writer:
         if isinstance(x, Var):
             return self.env[x.id]
         value = x.value if isinstance(x, Const) else x
+        if isinstance(value, Sym):
+            return self.op("ScalarToTensor", [self.dynamic(value), self.name(int(TYPE_ID_OF[str(like.dtype)]))])
         if isinstance(value, (bool, int, float)):
             return self.tensor_const(value, like)
         return self.name(x)
@@ -188,8 +225,11 @@ def _dense(w, node):
     y = w.op("MatMul", [x2, w.name(wt), w.name(False), w.name(True)], None if _none(b) else last)
     if not _none(b):
         y = w.op("BiasAdd", [y, w.name(b), w.name(0)], last)
-    if flat:
-        w.op("Reshape", [y, w.name(tuple(int(d) for d in out.shape))], out)
+    if flat and None in out.shape:      # the leading dims of x, read at run time where dynamic
+        dims = [w.size(w.name(x), i) if d is None else w.name(int(d)) for i, d in enumerate(out.shape[:-1])]
+        w.op("Reshape", [y, w.op("MakeTuple", dims + [w.name(int(out.shape[-1]))], kind=PRIMITIVE)], out)
+    elif flat:
+        w.op("Reshape", [y, _shape_operand(w, out)], out)
 
 
 @_emits("Gather")
@@ -266,9 +306,20 @@ def _reduce(w, node):
     w.op(node.prim.name, args, node.outputs[0])
 
 
+def _shape_operand(w, out, target=None):
+    """The shape operand of a Reshape to `out`'s shape: its dims, or with dynamic dims the reshape's own target
+    (`target`, which may compute sizes from the input dims)."""
+    if None not in out.shape:
+        return w.name(tuple(int(d) for d in out.shape))
+    if target is None:
+        raise ValueError("For 'export', a reshape to a shape with dynamic dims has no MindIR form here.")
+    return w.name(tuple(target))
+
+
 @_emits("Reshape")
 def _reshape(w, node):
-    w.op("Reshape", [w.name(node.inputs[0]), w.name(tuple(int(d) for d in node.outputs[0].shape))], node.outputs[0])
+    w.op("Reshape", [w.name(node.inputs[0]), _shape_operand(w, node.outputs[0], node.attrs.get("shape"))],
+         node.outputs[0])
 
 
 @_emits("Transpose")
@@ -289,6 +340,9 @@ def _cast(w, node):
     w.op("Cast", [w.name(node.inputs[0]), w.name(TYPE_ID_OF[str(node.attrs["dtype"])])], node.outputs[0])
 
 
+_END = 2 ** 31 - 1     # "to the end" of a dim whose size is known at run time only
+
+
 @_emits("Getitem")
 def _getitem(w, node):
     x, out = node.inputs[0], node.outputs[0]
@@ -296,12 +350,19 @@ def _getitem(w, node):
     index = index if isinstance(index, tuple) else (index,)
     begin, end, strides, shrink = [], [], [], 0
     for i, part in enumerate(index):
+        n = _END if x.shape[i] is None else x.shape[i]      # a dynamic dim: StridedSlice clamps the end
         if isinstance(part, int) and not isinstance(part, bool):
-            begin.append(part), end.append(part + 1 if part != -1 else x.shape[i]), strides.append(1)
+            begin.append(part), end.append(part + 1 if part != -1 else n), strides.append(1)
             shrink |= 1 << i
         elif isinstance(part, slice) and all(v is None or isinstance(v, int)
                                              for v in (part.start, part.stop, part.step)):
-            start, stop, step = part.indices(x.shape[i])
+            if x.shape[i] is None and (part.step or 1) > 0:     # negative bounds stay relative to the end
+                start, stop, step = part.start or 0, _END if part.stop is None else part.stop, part.step or 1
+            elif x.shape[i] is None:
+                raise ValueError("For 'export', indexing a dynamic dim with a negative step has no MindIR form in "
+                                 "mindseed's exporter.")
+            else:
+                start, stop, step = part.indices(x.shape[i])
             if step < 0:
                 raise ValueError("For 'export', indexing with a negative step has no MindIR form in mindseed's "
                                  "exporter.")
@@ -461,7 +522,7 @@ def mindir_model(cap):
         env[var.id] = f"{gname}:{name}"
         p = tensor_proto(root.parameter.add(), array, name=env[var.id])
         p.ref_key = name
-    w = _Writer(model, root, env)
+    w = _Writer(model, root, env, dims=[(env[cap.inputs[i].id], j) for i, j in cap.dims])
     for var, array in cap.constants:
         env[var.id] = model.const(root, array)
     w.write(cap.graph)

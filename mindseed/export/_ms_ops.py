@@ -8,6 +8,8 @@ x, y, transpose_a, transpose_b). `OPS` maps each operator name mindseed knows to
 forms, so one table serves files from MindSpore and from mindseed. A name missing here is an operator
 mindseed cannot run: loading names it with the file and the node.
 """
+import operator
+
 from mindseed import ops as O
 from mindseed.common import dtype as mstype
 
@@ -47,7 +49,7 @@ for _n in ("Add", "Sub", "Mul", "Div", "RealDiv", "Maximum", "Minimum", "Greater
            "LessEqual", "Equal", "NotEqual", "Pow", "LogicalAnd", "LogicalOr", "FloorDiv"):
     _binary(_n, getattr(O, _n))
 # a tensor with a Python number (MindSpore 2.x's `x * 2`, `x.sum() < 100`)
-for _n, _prim in (("Muls", O.Mul), ("Adds", O.Add), ("SubScalar", O.Sub), ("DivScalar", O.Div),
+for _n, _prim in (("Muls", O.Mul), ("Adds", O.Add), ("SubScalar", O.Sub), ("DivScalar", O.Div), ("Divs", O.Div),
                   ("LessScalar", O.Less), ("GreaterScalar", O.Greater), ("LessEqualScalar", O.LessEqual),
                   ("GreaterEqualScalar", O.GreaterEqual), ("EqualScalar", O.Equal)):
     _binary(_n, _prim)
@@ -197,6 +199,32 @@ def _layer_norm(a, _attrs):
 @_op("Select")
 def _select(a, _attrs):
     return O.Select()(a[0], a[1], a[2])
+
+
+# ---------------------------------------------------------------- sizes of dynamic dims (`x.shape[0] * 3`)
+@_op("Shape")
+def _shape(a, _attrs):
+    return tuple(a[0].shape)
+
+
+for _n, _f in (("ScalarAdd", operator.add), ("ScalarSub", operator.sub), ("ScalarMul", operator.mul),
+               ("ScalarDiv", operator.truediv), ("ScalarFloorDiv", operator.floordiv), ("ScalarMod", operator.mod)):
+    OPS[_n] = (FUNCTION, lambda a, _attrs, f=_f: f(a[0], a[1]))
+
+
+@_op("ScalarToTensor")
+def _scalar_to_tensor(a, _attrs):
+    return O.ScalarToTensor()(a[0], TYPE_IDS[int(a[1])] if len(a) > 1 and a[1] is not None else mstype.float32)
+
+
+@_op("Zeros")
+def _zeros(a, _attrs):
+    return O.zeros(tuple(a[0]), TYPE_IDS[int(a[1])] if len(a) > 1 and a[1] is not None else mstype.float32)
+
+
+@_op("Ones")
+def _ones(a, _attrs):
+    return O.ones(tuple(a[0]), TYPE_IDS[int(a[1])] if len(a) > 1 and a[1] is not None else mstype.float32)
 
 
 # ---------------------------------------------------------------- graph plumbing

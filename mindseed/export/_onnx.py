@@ -4,11 +4,14 @@ Opset 11, as MindSpore's ONNX exporter (IR version 6, the one opset 11 belongs t
 of the compiler's IR to ONNX nodes; weights are initializers named as in the checkpoint. An If becomes an
 ONNX `If` whose branches read the outer values by name; a While becomes a `Loop` with no trip count whose
 body recomputes the condition. With `dynamic_batch` the first dim of every input and output is the
-symbolic dim "batch" (reshapes keep it with ONNX's copy-this-dim 0).
+symbolic dim "batch" (reshapes keep it with ONNX's copy-this-dim 0). Inputs given as placeholders with dynamic dims
+(Tensor(shape=[None, 3], ...)) have symbolic dims ("batch" for dim 0 of the first input, "x1_d0", ... for the
+others), and sizes the network computes from them (`x.shape[0] * 3`) are computed at run time (Shape, Gather, Mul,
+Add; Concat for a shape).
 """
 import numpy as np
 
-from mindseed.compiler.ir import IF, WHILE, Const, Var
+from mindseed.compiler.ir import IF, WHILE, Const, Sym, Var
 from mindseed.export._capture import as_numpy, np_dtype
 from mindseed.export._table import EmitTable
 
@@ -30,9 +33,10 @@ def _onnx():
 class _Writer:
     """Nodes and initializers of one ONNX graph (sub-graphs of If/Loop get their own writer, sharing names)."""
 
-    def __init__(self, onnx, env, counter, batch=None):
+    def __init__(self, onnx, env, counter, batch=None, dims=None):
         self.onnx, self.helper = onnx, onnx.helper
         self.env, self.counter, self.batch = env, counter, batch
+        self.dims = dims        # the dynamic dims, [(input name, dim)] per Sym (the main graph's inputs' names)
         self.nodes, self.inits = [], []
 
     def fresh(self, hint="t"):
@@ -44,11 +48,38 @@ class _Writer:
         if isinstance(x, Var):
             return self.env[x.id]
         value = x.value if isinstance(x, Const) else x
+        if isinstance(value, Sym):
+            size = self.size_of(value)
+            if like is None:
+                return size
+            to = self.helper.np_dtype_to_tensor_dtype(np.dtype(np_dtype(like.dtype)))
+            return self.node("Cast", [size], to=to)
+        if isinstance(value, (tuple, list)) and any(isinstance(v, Sym) for v in value):
+            parts = [self.node("Unsqueeze", [self.size_of(v)], axes=[0]) if isinstance(v, Sym)
+                     else self.const(np.asarray([v], np.int64)) for v in value]
+            return self.node("Concat", parts, axis=0)
+        if isinstance(value, (tuple, list)):
+            return self.const(np.asarray(value, np.int64))
         if isinstance(value, (bool, int, float)):
             dt = np_dtype(like.dtype) if like is not None else (np.bool_ if isinstance(value, bool) else
                                                                   np.int64 if isinstance(value, int) else np.float32)
             return self.const(np.asarray(value, dtype=dt))
         return self.const(as_numpy(value))
+
+    def size_of(self, sym):
+        """A size computed from a dynamic input dim (`a * d + b`, or `a / d`), as a 0-d int64 (float) tensor."""
+        x, j = self.dims[sym.k]
+        d = self.node("Gather", [self.node("Shape", [x]), self.const(np.asarray(j, np.int64))], axis=0)
+        if sym.kind == "inv" or isinstance(sym.a, float) or isinstance(sym.b, float):
+            d = self.node("Cast", [d], to=self.onnx.TensorProto.FLOAT)
+            num = lambda v: self.const(np.asarray(v, np.float32))     # noqa: E731
+        else:
+            num = lambda v: self.const(np.asarray(v, np.int64))       # noqa: E731
+        if sym.kind == "inv":
+            return self.node("Div", [num(sym.a), d])
+        if sym.a != 1:
+            d = self.node("Mul", [d, num(sym.a)])
+        return self.node("Add", [d, num(sym.b)]) if sym.b else d
 
     def const(self, array, hint="c"):
         name = self.fresh(hint)
@@ -67,10 +98,12 @@ class _Writer:
     def write(self, graph):
         EMIT.write(self, graph)
 
-    def value_info(self, name, var, batch=False):
+    def value_info(self, name, var, batch=False, dim_names=None):
         dims = [d for d in var.shape]
         if batch and self.batch is not None and dims and dims[0] == self.batch:
             dims[0] = "batch"
+        if dim_names is not None:
+            dims = [dim_names(j) if d is None else d for j, d in enumerate(dims)]
         return self.helper.make_tensor_value_info(name, self.onnx.helper.np_dtype_to_tensor_dtype(
             np.dtype(np_dtype(var.dtype))), dims)
 
@@ -258,6 +291,9 @@ def _reduce(w, node):
 @_emits("Reshape")
 def _reshape(w, node):
     x, out = node.inputs[0], node.outputs[0]
+    if None in out.shape:       # dynamic dims: the reshape's own target, sizes computed from the input dims
+        w.node("Reshape", [w.name(x), w.name(tuple(node.attrs["shape"]))], out)
+        return
     shape = [int(d) for d in out.shape]
     if w.batch is not None and shape and x.shape and shape[0] == x.shape[0] == w.batch:
         shape[0] = 0      # ONNX: copy the (symbolic) batch dim from the input
@@ -280,6 +316,9 @@ def _cast(w, node):
     w.node("Cast", [w.name(node.inputs[0])], node.outputs[0], to=to)
 
 
+_END = 2 ** 63 - 1     # "to the end" of a dim whose size is known at run time only
+
+
 @_emits("Getitem")
 def _getitem(w, node):
     x, out = node.inputs[0], node.outputs[0]
@@ -287,13 +326,19 @@ def _getitem(w, node):
     index = index if isinstance(index, tuple) else (index,)
     starts, ends, axes, steps, squeeze = [], [], [], [], []
     for i, part in enumerate(index):
+        n = _END if x.shape[i] is None else x.shape[i]      # a dynamic dim: Slice clamps the end
         if isinstance(part, int) and not isinstance(part, bool):
-            starts.append(part), ends.append(part + 1 if part != -1 else x.shape[i]), axes.append(i), steps.append(1)
+            starts.append(part), ends.append(part + 1 if part != -1 else n), axes.append(i), steps.append(1)
             squeeze.append(i)
         elif isinstance(part, slice) and all(v is None or isinstance(v, int)
                                              for v in (part.start, part.stop, part.step)):
-            start, stop, step = part.indices(x.shape[i])
-            if (start, stop, step) != (0, x.shape[i], 1):
+            if x.shape[i] is None:
+                step = part.step or 1
+                start = part.start if part.start is not None else 0 if step > 0 else -1
+                stop = part.stop if part.stop is not None else _END if step > 0 else -_END
+            else:
+                start, stop, step = part.indices(x.shape[i])
+            if (start, stop, step) not in ((0, n, 1), (0, _END, 1)):
                 starts.append(start), ends.append(stop), axes.append(i), steps.append(step)
         else:
             raise ValueError(f"For 'export', the index {part!r} has no ONNX form in mindseed's exporter.")
@@ -312,7 +357,7 @@ def _subgraph(w, graph, name, inputs=(), outputs=None, extra=None):
     """An ONNX graph from an IR sub-graph: its params bound to `inputs` (names already visible, or the ONNX
     graph's own inputs when `inputs` are ValueInfos), outer values read by name."""
     env = dict(w.env)
-    sub = _Writer(w.onnx, env, w.counter, w.batch)
+    sub = _Writer(w.onnx, env, w.counter, w.batch, w.dims)
     for p, n in zip(graph.params, inputs):
         env[p.id] = n
     sub.write(graph)
@@ -346,7 +391,7 @@ def _while(w, node):
     cond_g, body_g = node.attrs["cond"], node.attrs["body"]
     carried = [w.name(x) for x in node.inputs]
     # the first test, in the enclosing graph
-    head = _Writer(w.onnx, dict(w.env), w.counter, w.batch)
+    head = _Writer(w.onnx, dict(w.env), w.counter, w.batch, w.dims)
     for p, n in zip(cond_g.params, carried):
         head.env[p.id] = n
     head.write(cond_g)
@@ -358,7 +403,7 @@ def _while(w, node):
     ins = [w.fresh("carried") for _ in carried]
 
     def test_again(sub):
-        again = _Writer(w.onnx, dict(sub.env), w.counter, w.batch)
+        again = _Writer(w.onnx, dict(sub.env), w.counter, w.batch, w.dims)
         for p, o in zip(cond_g.params, body_g.outputs):
             again.env[p.id] = sub.name(o)
         again.write(cond_g)
@@ -383,11 +428,12 @@ def onnx_bytes(cap, dynamic_batch=False):
     onnx = _onnx()
     batch = cap.inputs[0].shape[0] if dynamic_batch and cap.inputs and cap.inputs[0].shape else None
     env, counter = {}, [0]
-    w = _Writer(onnx, env, counter, batch)
+    w = _Writer(onnx, env, counter, batch, dims=[("x" if i == 0 else f"x{i}", j) for i, j in cap.dims])
     inputs = []
     for i, v in enumerate(cap.inputs):
         env[v.id] = "x" if i == 0 else f"x{i}"
-        inputs.append(w.value_info(env[v.id], v, batch=True))
+        inputs.append(w.value_info(env[v.id], v, batch=True,
+                                   dim_names=lambda j, i=i: "batch" if i == j == 0 else f"x{i}_d{j}"))
     for name, var, array in cap.weights:
         env[var.id] = name
         w.inits.append(onnx.numpy_helper.from_array(array, name))

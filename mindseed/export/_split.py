@@ -13,6 +13,7 @@ import os
 
 import numpy as np
 
+from mindseed._utils._files import atomic_write
 from mindseed.export import _schema as S
 from mindseed.export._mindir_format import decode, encode, tensor_from_proto, tensor_proto
 from mindseed.export._mindir_load import load_func_graph, read_model
@@ -196,6 +197,5 @@ def export_split_mindir(file_name, device_num=8, rank_id=0, dynamic=True, sapp=T
         raise RuntimeError(f"Export and split MindIR failed: {e}") from e
     folder = os.path.dirname(file_name)
     for rank in range(device_num):
-        with open(f"split_net{rank}.mindir", "wb") as f:
-            f.write(split_model(model, folder, device_num, rank).SerializeToString())
+        atomic_write(f"split_net{rank}.mindir", split_model(model, folder, device_num, rank).SerializeToString())
     return graph

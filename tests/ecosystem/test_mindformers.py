@@ -269,7 +269,7 @@ def test_trainer_trains_from_a_yaml_config_and_predicts(mindformers, tmp_path):
     (GRAPH_MODE), `Trainer(args=config).train()`, then `trainer.predict(predict_checkpoint=True)` from the checkpoint
     the training wrote; here `pipeline("text_generation")` over a network loaded from that checkpoint. All continue
     the counting sequence, the ids a greedy loop by hand picks."""
-    import yaml                                     # pyyaml comes with mindformers (its directory in ~/.cache/mindseed-eco)
+    import yaml         # pyyaml comes with mindformers (its directory in ~/.cache/mindseed-eco)
     import mindspore as ms
     from mindspore.mindrecord import FileWriter
     from mindformers import pipeline

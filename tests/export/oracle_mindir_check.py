@@ -5,6 +5,8 @@
 1. mindseed exports each network of tests/export/_nets.py (and full-size LeNet-5) to MindIR; the oracle loads
    the files with `ms.load` + `nn.GraphCell` and runs them on the same inputs; outputs must match mindseed's.
 2. The oracle exports the same networks; mindseed loads and runs them; outputs must match the oracle's.
+Both once with static shapes and once with a dynamic batch dim (`Tensor(shape=[None, ...])`, run on a batch
+one row larger than the example's).
 Outputs match within 1e-5 of their largest magnitude (at least 1e-5 absolute).
 Prints one line per case and "N passed, M failed"; exits 0 when the oracle is not installed.
 """
@@ -29,16 +31,19 @@ import _nets
 folder = sys.argv[1]
 nets = _nets.build(ms, full=True)
 for name, (net, x) in nets.items():
-    # direction 1: run mindseed's file
-    try:
-        g = ms.nn.GraphCell(ms.load(os.path.join(folder, "ms_" + name + ".mindir")))
-        outs = _nets.outputs(g(ms.Tensor(x)))
-        np.savez(os.path.join(folder, "oracle_ran_" + name + ".npz"), *outs)
-    except Exception as e:
-        print("LOADFAIL", name, str(e).splitlines()[0][:300])
-    # direction 2: export for mindseed
-    ms.export(net, ms.Tensor(x), file_name=os.path.join(folder, "oracle_" + name), file_format="MINDIR")
-    np.savez(os.path.join(folder, "oracle_out_" + name + ".npz"), *_nets.outputs(net(ms.Tensor(x))))
+    for tag, sample, run_on in (("", ms.Tensor(x), x),
+                                ("dyn_", ms.Tensor(shape=[None] + list(x.shape[1:]), dtype=ms.Tensor(x).dtype),
+                                 np.concatenate([x, x[:1]]))):
+        # direction 1: run mindseed's file
+        try:
+            g = ms.nn.GraphCell(ms.load(os.path.join(folder, "ms_" + tag + name + ".mindir")))
+            outs = _nets.outputs(g(ms.Tensor(run_on)))
+            np.savez(os.path.join(folder, "oracle_ran_" + tag + name + ".npz"), *outs)
+        except Exception as e:
+            print("LOADFAIL", tag + name, str(e).splitlines()[0][:300])
+        # direction 2: export for mindseed
+        ms.export(net, sample, file_name=os.path.join(folder, "oracle_" + tag + name), file_format="MINDIR")
+        np.savez(os.path.join(folder, "oracle_out_" + tag + name + ".npz"), *_nets.outputs(net(ms.Tensor(run_on))))
 '''
 
 
@@ -54,16 +59,21 @@ def main():
     nets = _nets.build(ms, full=True)
     passed = failed = 0
     with tempfile.TemporaryDirectory() as folder:
-        ref = {}
+        ref, cases = {}, []
         for name, (net, x) in nets.items():
-            ref[name] = _nets.outputs(net(ms.Tensor(x)))
-            ms.export(net, ms.Tensor(x), file_name=os.path.join(folder, "ms_" + name), file_format="MINDIR")
+            # each network exported as traced (static shapes), and with a dynamic batch dim (run on one more row)
+            for tag, sample, run_on in (("", ms.Tensor(x), x),
+                                        ("dyn_", ms.Tensor(shape=[None] + list(x.shape[1:]), dtype=ms.Tensor(x).dtype),
+                                         np.concatenate([x, x[:1]]))):
+                ref[tag + name] = _nets.outputs(net(ms.Tensor(run_on)))
+                ms.export(net, sample, file_name=os.path.join(folder, "ms_" + tag + name), file_format="MINDIR")
+                cases.append((tag + name, run_on))
         run = subprocess.run([args.oracle, "-c", ORACLE_SIDE, folder, os.path.join(ROOT, "tests", "export")],
                              capture_output=True, text=True, timeout=1800)
         fails = {ln.split()[1]: ln for ln in run.stdout.splitlines() if ln.startswith("LOADFAIL")}
         if run.returncode != 0:
             print(run.stderr[-3000:])
-        for name, (_, x) in nets.items():
+        for name, x in cases:
             ok, detail = _compare(os.path.join(folder, "oracle_ran_" + name + ".npz"), ref[name])
             if name in fails:
                 ok, detail = False, fails[name]

@@ -279,3 +279,71 @@ def test_mindspore_file_with_weights_apart(expected):
     outs = _nets.outputs(nn.GraphCell(graph)(ms.Tensor(expected["mlp_x"])))
     for i, y in enumerate(outs):
         np.testing.assert_allclose(y, expected[f"mlp_y{i}"], rtol=1e-5, atol=1e-6)
+
+
+def _batches(x):
+    """Inputs of other batch sizes built from x's rows (one row; the rows, reversed, and one more)."""
+    return [x[:1], np.concatenate([x, x[::-1], x[:1]])]
+
+
+@pytest.mark.parametrize("mode", ["pynative", "graph"])
+@pytest.mark.parametrize("name", ["lenet", "mlp", "gpt"])
+def test_mindspore_file_with_a_dynamic_batch_runs_any_batch(nets, name, mode):
+    """Files MindSpore wrote from Tensor(shape=[None, ...]) (its Shape / TupleGetItem / Muls nodes) run at the batch
+    its outputs were taken at, and at others with the network's outputs."""
+    with np.load(os.path.join(FIXTURES, "dyn_expected.npz"), allow_pickle=False) as f:
+        expected = dict(f)
+    cell = nn.GraphCell(ms.load(os.path.join(FIXTURES, f"dyn_{name}.mindir")))
+    got = _run(cell, ms.Tensor(expected[name + "_x"]), mode)
+    for g, w in zip(got, _expected_outputs(expected, name)):
+        np.testing.assert_allclose(g, w, rtol=1e-5, atol=1e-5)
+    net, x = nets[name]
+    for sample in _batches(x):
+        for g, r in zip(_run(cell, ms.Tensor(sample), mode), _nets.outputs(net(ms.Tensor(sample)))):
+            np.testing.assert_allclose(g, r, rtol=1e-5, atol=1e-5)
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_export_with_a_dynamic_batch_runs_any_batch(tmp_path, nets, name):
+    """Tensor(shape=[None, ...]) as the example input: the file's input has -1 for the batch (as MindSpore writes
+    it), and the loaded graph runs every batch size with the network's outputs."""
+    net, x = nets[name]
+    ms.export(net, ms.Tensor(shape=[None, *x.shape[1:]], dtype=ms.Tensor(x).dtype), file_name=str(tmp_path / name))
+    path = str(tmp_path / (name + ".mindir"))
+    assert list(ms.load_mindir(path).graph.input[0].tensor[0].dims) == [-1, *x.shape[1:]]
+    cell = nn.GraphCell(ms.load(path))
+    for mode in ("pynative", "graph"):
+        for sample in _batches(x):
+            got = _run(cell, ms.Tensor(sample), mode)
+            ref = _nets.outputs(net(ms.Tensor(sample)))
+            assert [g.shape for g in got] == [r.shape for r in ref]
+            for g, r in zip(got, ref):
+                np.testing.assert_allclose(g, r, rtol=1e-5, atol=1e-5)
+
+
+def test_export_sizes_computed_from_a_dynamic_dim(tmp_path):
+    """Reshapes to sizes derived from the batch, a division by it, slices of the dynamic dim from either end."""
+    class Sizes(nn.Cell):
+        def construct(self, x):
+            b = x.shape[0]
+            return x.reshape(b * 3, 4), x.reshape(b, -1).mean(1) / b, x[1:, ::2], x[-1]
+
+    ms.export(Sizes(), ms.Tensor(shape=[None, 3, 4], dtype=ms.float32), file_name=str(tmp_path / "sizes"))
+    cell = nn.GraphCell(ms.load(str(tmp_path / "sizes.mindir")))
+    for n in (2, 9):
+        x = np.arange(n * 12, dtype=np.float32).reshape(n, 3, 4)
+        want = [x.reshape(n * 3, 4), x.reshape(n, -1).mean(1) / n, x[1:, ::2], x[-1]]
+        for g, w in zip(_nets.outputs(cell(ms.Tensor(x))), want):
+            np.testing.assert_allclose(g, w, rtol=1e-6)
+
+
+def test_export_refuses_a_graph_that_depends_on_the_dynamic_size(tmp_path):
+    class BySize(nn.Cell):
+        def construct(self, x):
+            if x.shape[0] > 4:
+                return x * 2
+            return x + 1
+
+    with pytest.raises(ValueError, match="For 'export', the network's graph depends on the sizes of its dynamic"):
+        ms.export(BySize(), ms.Tensor(shape=[None, 3], dtype=ms.float32), file_name=str(tmp_path / "s"))
+    assert not os.path.exists(tmp_path / "s.mindir")

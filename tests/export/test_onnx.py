@@ -79,3 +79,24 @@ def test_operator_without_onnx_form_is_named(tmp_path):
 
     with pytest.raises(ValueError, match="operator 'Sort'.*has no ONNX form"):
         ms.export(Sorts(), ms.Tensor(np.ones((2, 3), np.float32)), file_name=str(tmp_path / "s"), file_format="ONNX")
+
+
+def _batches(x):
+    """Inputs of other batch sizes built from x's rows (one row; the rows, reversed, and one more)."""
+    return [x[:1], np.concatenate([x, x[::-1], x[:1]])]
+
+
+@pytest.mark.parametrize("name", ["lenet", "mlp", "control", "gpt"])
+def test_placeholder_with_dynamic_batch_exports_symbolic_dims(tmp_path, nets, name):
+    """Tensor(shape=[None, ...]) as the example input: the batch dim is symbolic, and the sizes the network computes
+    from it (the GPT's reshapes to (b, t, 3, h, c // h)) are computed at run time."""
+    net, x = nets[name]
+    placeholder = ms.Tensor(shape=[None, *x.shape[1:]], dtype=ms.Tensor(x).dtype)
+    ms.export(net, placeholder, file_name=str(tmp_path / name), file_format="ONNX")
+    path = str(tmp_path / (name + ".onnx"))
+    assert onnx.load(path).graph.input[0].type.tensor_type.shape.dim[0].dim_param == "batch"
+    session = ort.InferenceSession(path, providers=["CPUExecutionProvider"])
+    for sample in _batches(x):
+        got = session.run(None, {"x": sample})
+        for g, r in zip(got, _nets.outputs(net(ms.Tensor(sample)))):
+            np.testing.assert_allclose(g, r, rtol=1e-5, atol=1e-5)

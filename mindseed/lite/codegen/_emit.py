@@ -17,6 +17,8 @@ import zlib
 
 import numpy as np
 
+from mindseed._utils._files import atomic_write
+
 __all__ = ["HEADER_BYTES", "MAGIC", "weights_blob", "write_files"]
 
 MAGIC = b"MSCGWTS1"
@@ -165,8 +167,6 @@ def write_files(out_dir, name, lowered, where, embed=False):
                               f"const size_t {name}_weights_size = {len(blob)};\n")
     paths = {k: os.path.join(out_dir, f) for k, f in files.items()}
     for k, text in texts.items():
-        with open(paths[k], "w", encoding="utf-8") as f:
-            f.write(text)
-    with open(paths["weights"], "wb") as f:
-        f.write(blob)
+        atomic_write(paths[k], text)
+    atomic_write(paths["weights"], blob)
     return paths
