@@ -162,7 +162,7 @@ def run_check():
     MindSpore version: ...
     """
     import mindseed  # noqa: PLC0415 -- the package imports this module
-    print(f"MindSpore version: {mindseed.__version__}")
+    print("MindSpore version: ", mindseed.__version__)      # two spaces, as MindSpore prints it
     x = Tensor(np.array([1.0, 2.0, 3.0, 4.0], np.float32))
     got = (x * x).asnumpy()
     platform = B.device_target()
