@@ -77,7 +77,7 @@ def test_compile_hints_keep_results_and_run_check_prints(capsys):
     out = capsys.readouterr().out.splitlines()
     assert out[0] == f"MindSpore version:  {ms.__version__}"       # print("MindSpore version: ", version)
     assert out[1] == ("The result of multiplication calculation is correct, MindSpore has been installed on platform "
-                      "[CPU] successfully!")
+                      f"[{ms.get_context('device_target')}] successfully!")
 
 
 def test_ops_carries_the_collectives_of_mint_distributed():
