@@ -74,7 +74,7 @@ def _samples(inputs, what):
             raise ValueError(f"For '{what}', input {i} is a placeholder of unknown rank (Tensor(shape=None)): export "
                              f"needs its rank; give its shape with None for the dynamic dims.")
         try:
-            plans.append([(3 * (d,) if d else next(batch if j == 0 else other)) for j, d in enumerate(x.shape)])
+            plans.append([(3 * (d,) if d > 0 else next(batch if j == 0 else other)) for j, d in enumerate(x.shape)])
         except StopIteration:
             raise ValueError(f"For '{what}', at most {len(_BATCH_SIZES)} dynamic batch dims and {len(_OTHER_SIZES)} "
                              f"other dynamic dims can be exported.") from None
