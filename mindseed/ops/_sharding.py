@@ -18,7 +18,8 @@ A rule is `sharding(*inputs, **attrs) -> ShardingRule`, where a tensor input is 
 rules; nothing here knows about devices.
 """
 __all__ = ["ShardingRule", "elementwise", "matmul", "dense", "reduction", "reduction_mean", "along", "reshape",
-           "transpose", "broadcast_to", "layer_norm", "layer_norm_grad", "gather", "gather_grad"]
+           "transpose", "broadcast_to", "layer_norm", "layer_norm_grad", "gather", "gather_grad", "getitem",
+           "index_add_grad", "index_add_grad_n"]
 
 
 class ShardingRule:
@@ -256,3 +257,91 @@ def gather_grad(dout, indices, shape, axis=0, batch_dims=0, **attrs):
         return None
     x_dims, idx, d_dims = _gather_dims(tuple(shape), indices, axis)
     return ShardingRule((d_dims, idx), (x_dims,), sums=idx, localize=_shape_local)
+
+
+def _basic_item(item):
+    return item is None or item is Ellipsis or isinstance(item, slice) or \
+        (isinstance(item, int) and not isinstance(item, bool))
+
+
+def _index_parts(shape, index):
+    """x[index] for a basic index (ints, slices, None, Ellipsis) dim by dim: (x_dims, out_dims, local_index), or
+    None for any other index (arrays, masks, bools).
+
+    A dim the index takes whole keeps its factor `x<j>`, and so does an aligned strided slice (x[s::k] with k
+    times its length the dim's size: each of d shards holds every k-th row from its start, the same local slice
+    `s::k`, whenever the output's d pieces divide it). Any other slice, and an int, reads the dim whole (None: a
+    cut dim is gathered first); a None index adds an output dim of size 1."""
+    items = index if isinstance(index, tuple) else (index,)
+    if not all(_basic_item(i) for i in items) or sum(i is Ellipsis for i in items) > 1:
+        return None
+    taken = sum(1 for i in items if i is not None and i is not Ellipsis)
+    if taken > len(shape):
+        return None
+    if Ellipsis in items:
+        at = items.index(Ellipsis)
+        items = items[:at] + (slice(None),) * (len(shape) - taken) + items[at + 1:]
+    else:
+        items = items + (slice(None),) * (len(shape) - taken)
+    x_dims, out_dims, local = [], [], []
+    j = 0
+    for item in items:
+        if item is None:
+            out_dims.append(None)
+            local.append(None)
+            continue
+        n, f = shape[j], f"x{j}"
+        j += 1
+        if not isinstance(item, slice):
+            x_dims.append(None)
+            local.append(item)
+            continue
+        start, stop, step = item.indices(n)
+        length = len(range(start, stop, step))
+        if step == 1 and length == n:
+            x_dims.append(f)
+            out_dims.append(f)
+            local.append(slice(None))
+        elif step > 1 and length * step == n:
+            x_dims.append(f)
+            out_dims.append(f)
+            local.append(slice(start, None, step))
+        else:
+            x_dims.append(None)
+            out_dims.append(None)
+            local.append(item)
+    return tuple(x_dims), tuple(out_dims), tuple(local)
+
+
+def getitem(x, index=None, **attrs):
+    """Getitem (x[index], a basic index): the dims the index takes whole, or in aligned strides, keep their cuts;
+    the others are read whole (see `_index_parts`). None for an advanced index (the call runs on whole tensors)."""
+    parts = _index_parts(_shape(x), index)
+    if parts is None:
+        return None
+    x_dims, out_dims, local = parts
+    return ShardingRule((x_dims,), (out_dims,), localize=lambda attrs, shapes: {**attrs, "index": local})
+
+
+def index_add_grad(dout, shape=None, index=None, **attrs):
+    """IndexAddGrad (Getitem's gradient: dout written into zeros of `shape` at `index`): Getitem's rule reversed."""
+    parts = _index_parts(tuple(shape), index)
+    if parts is None:
+        return None
+    x_dims, out_dims, local = parts
+    return ShardingRule((out_dims,), (x_dims,),
+                        localize=lambda attrs, shapes: {**attrs, "shape": tuple(shapes[0]), "index": local})
+
+
+def index_add_grad_n(*douts, shape=None, indices=(), **attrs):
+    """IndexAddGradN (the sum of IndexAddGrad over several indices): a dim of `shape` keeps its cuts when every
+    index keeps them."""
+    shape = tuple(shape)
+    parts = [_index_parts(shape, index) for index in indices]
+    if any(p is None for p in parts):
+        return None
+    kept = [f"x{j}" if all(p[0][j] is not None for p in parts) else None for j in range(len(shape))]
+    ins = tuple(tuple(f if f in kept else None for f in p[1]) for p in parts)
+    local = tuple(p[2] for p in parts)
+    return ShardingRule(ins, (tuple(kept),),
+                        localize=lambda attrs, shapes: {**attrs, "shape": tuple(shapes[0]), "indices": local})

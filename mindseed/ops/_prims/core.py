@@ -8,7 +8,7 @@ from mindseed.ops import _sharding as S
 from mindseed.ops._registry import Prim
 
 # ---------------------------------------------------------------- identity / stop_gradient
-identity_p = Prim("Identity", K.identity, identity=True, infer=I.same)
+identity_p = Prim("Identity", K.identity, identity=True, infer=I.same, sharding=S.elementwise)
 
 
 @identity_p.def_bprop
@@ -17,7 +17,7 @@ def _identity_bprop(x, out, dout):
 
 
 # x's value in contiguous memory (Tensor.contiguous): differentiated as the identity
-contiguous_p = Prim("Contiguous", K.contiguous)
+contiguous_p = Prim("Contiguous", K.contiguous, sharding=S.elementwise)
 
 
 @contiguous_p.def_bprop
@@ -26,7 +26,7 @@ def _contiguous_bprop(x, out, dout):
 
 
 # no bprop: the tape never records it, so nothing flows back through it
-stop_gradient_p = Prim("StopGradient", K.identity, infer=I.same)
+stop_gradient_p = Prim("StopGradient", K.identity, infer=I.same, sharding=S.elementwise)
 
 # ---------------------------------------------------------------- arithmetic
 add_p = Prim("Add", K.add, fresh=True, commutative=True, left_identity=0, right_identity=0, infer=I.binary,
@@ -203,15 +203,15 @@ relu_grad_inplace_p.def_bprop(_relu_grad_bprop)
 add_inplace_p = Prim("AddInplace", K.add_, in_place_of=add_p, infer=I.same)
 add_inplace_p.def_bprop(_add_bprop)
 
-sign_p = Prim("Sign", K.sign, infer=I.same)
+sign_p = Prim("Sign", K.sign, infer=I.same, sharding=S.elementwise)
 
 # ---------------------------------------------------------------- comparison (no gradient)
-greater_p = Prim("Greater", K.greater, infer=I.compare)
-less_p = Prim("Less", K.less, infer=I.compare)
-greater_equal_p = Prim("GreaterEqual", K.greater_equal, infer=I.compare)
-less_equal_p = Prim("LessEqual", K.less_equal, infer=I.compare)
-equal_p = Prim("Equal", K.equal, commutative=True, infer=I.compare)
-not_equal_p = Prim("NotEqual", K.not_equal, commutative=True, infer=I.compare)
+greater_p = Prim("Greater", K.greater, infer=I.compare, sharding=S.elementwise)
+less_p = Prim("Less", K.less, infer=I.compare, sharding=S.elementwise)
+greater_equal_p = Prim("GreaterEqual", K.greater_equal, infer=I.compare, sharding=S.elementwise)
+less_equal_p = Prim("LessEqual", K.less_equal, infer=I.compare, sharding=S.elementwise)
+equal_p = Prim("Equal", K.equal, commutative=True, infer=I.compare, sharding=S.elementwise)
+not_equal_p = Prim("NotEqual", K.not_equal, commutative=True, infer=I.compare, sharding=S.elementwise)
 
 # ---------------------------------------------------------------- reductions and shapes
 reduce_sum_p = Prim("ReduceSum", K.reduce_sum, infer=I.sum_, sharding=S.reduction)
@@ -268,7 +268,7 @@ ones_like_p = Prim("OnesLike", K.ones_like, fill_value=1, infer=I.same, sharding
 fill_p = Prim("Fill", K.fill, infer=I.fill)
 
 # ---------------------------------------------------------------- indexing
-getitem_p = Prim("Getitem", K.getitem)
+getitem_p = Prim("Getitem", K.getitem, sharding=S.getitem)
 
 
 @getitem_p.def_bprop
@@ -276,7 +276,7 @@ def _getitem_bprop(x, out, dout, index):
     return (index_add_grad_p(dout, shape=x.shape, index=index),)
 
 
-index_add_grad_p = Prim("IndexAddGrad", K.index_add_grad)
+index_add_grad_p = Prim("IndexAddGrad", K.index_add_grad, sharding=S.index_add_grad)
 
 
 @index_add_grad_p.def_bprop
@@ -285,7 +285,7 @@ def _index_add_grad_bprop(dout, out, ddout, shape, index):
 
 
 # several basic-index reads of one tensor, their gradients summed (made by the merge_index_grads pass)
-index_add_grad_n_p = Prim("IndexAddGradN", K.index_add_grad_n)
+index_add_grad_n_p = Prim("IndexAddGradN", K.index_add_grad_n, sharding=S.index_add_grad_n)
 
 
 @index_add_grad_n_p.def_bprop
@@ -341,7 +341,7 @@ def _stack_bprop(*args, axis=0):
     return tuple(reshape_p(p, shape=x.shape) for p, x in zip(parts, xs))
 
 
-where_p = Prim("Select", K.where, infer=I.select)
+where_p = Prim("Select", K.where, infer=I.select, sharding=S.elementwise)
 
 
 @where_p.def_bprop

@@ -58,14 +58,14 @@ def _safe_x(x):
 def _unary(name, kernel, grad=None, infer=I.to_float):
     """A unary primitive whose bprop is dout * grad(x, out); by default a float function (bool and integer
     inputs give float32)."""
-    p = Prim(name, kernel, infer=infer)
+    p = Prim(name, kernel, infer=infer, sharding=S.elementwise)
     if grad is not None:
         p.def_bprop(lambda x, out, dout: (mul_p(dout, grad(x, out)),))
     return p
 
 
 # ---------------------------------------------------------------- unary: powers and roots
-abs_p = Prim("Abs", K.abs_, infer=I.same)
+abs_p = Prim("Abs", K.abs_, infer=I.same, sharding=S.elementwise)
 abs_p.def_bprop(lambda x, out, dout: (mul_p(dout, sgn_p(x)),))  # sgn: sign for reals, z/|z| for complex
 sqrt_p = _unary("Sqrt", K.sqrt, lambda x, out: div_p(0.5, out))
 # NOTE: d/dx x^(-1/2) = -out^3 / 2 reuses out instead of dividing by x
@@ -75,16 +75,16 @@ reciprocal_p = _unary("Reciprocal", K.reciprocal, lambda x, out: neg_p(mul_p(out
 inv_p = _unary("Inv", K.inv, lambda x, out: neg_p(mul_p(out, out)), infer=I.same)  # integers stay integers
 
 # ---------------------------------------------------------------- unary: trigonometric and hyperbolic
-sin_p = Prim("Sin", K.sin, infer=I.to_float)
-cos_p = Prim("Cos", K.cos, infer=I.to_float)
+sin_p = Prim("Sin", K.sin, infer=I.to_float, sharding=S.elementwise)
+cos_p = Prim("Cos", K.cos, infer=I.to_float, sharding=S.elementwise)
 sin_p.def_bprop(lambda x, out, dout: (mul_p(dout, cos_p(x)),))
 cos_p.def_bprop(lambda x, out, dout: (neg_p(mul_p(dout, sin_p(x))),))
 tan_p = _unary("Tan", K.tan, lambda x, out: add_p(1.0, mul_p(out, out)))
 asin_p = _unary("Asin", K.asin, lambda x, out: rsqrt_p(sub_p(1.0, mul_p(x, x))))
 acos_p = _unary("ACos", K.acos, lambda x, out: neg_p(rsqrt_p(sub_p(1.0, mul_p(x, x)))))
 atan_p = _unary("Atan", K.atan, lambda x, out: reciprocal_p(add_p(mul_p(x, x), 1.0)))
-sinh_p = Prim("Sinh", K.sinh, infer=I.to_float)
-cosh_p = Prim("Cosh", K.cosh, infer=I.to_float)
+sinh_p = Prim("Sinh", K.sinh, infer=I.to_float, sharding=S.elementwise)
+cosh_p = Prim("Cosh", K.cosh, infer=I.to_float, sharding=S.elementwise)
 sinh_p.def_bprop(lambda x, out, dout: (mul_p(dout, cosh_p(x)),))
 cosh_p.def_bprop(lambda x, out, dout: (mul_p(dout, sinh_p(x)),))
 tanh_p = _unary("Tanh", K.tanh, lambda x, out: sub_p(1.0, mul_p(out, out)))
@@ -104,17 +104,17 @@ log10_p = _unary("Log10", K.log10, lambda x, out: reciprocal_p(mul_p(x, _LN10)))
 exp2_p = _unary("Exp2", K.exp2, lambda x, out: mul_p(out, _LN2))
 
 # ---------------------------------------------------------------- unary: rounding and sign (zero gradient)
-floor_p = Prim("Floor", K.floor, infer=I.same)
-ceil_p = Prim("Ceil", K.ceil, infer=I.same)
-round_p = Prim("Round", K.round_, infer=I.same)
-trunc_p = Prim("Trunc", K.trunc, infer=I.same)
-frac_p = Prim("Frac", K.frac, infer=I.same)
+floor_p = Prim("Floor", K.floor, infer=I.same, sharding=S.elementwise)
+ceil_p = Prim("Ceil", K.ceil, infer=I.same, sharding=S.elementwise)
+round_p = Prim("Round", K.round_, infer=I.same, sharding=S.elementwise)
+trunc_p = Prim("Trunc", K.trunc, infer=I.same, sharding=S.elementwise)
+frac_p = Prim("Frac", K.frac, infer=I.same, sharding=S.elementwise)
 frac_p.def_bprop(lambda x, out, dout: (dout,))
-signbit_p = Prim("SignBit", K.signbit)
-sgn_p = Prim("Sgn", K.sgn, infer=I.same)
+signbit_p = Prim("SignBit", K.signbit, sharding=S.elementwise)
+sgn_p = Prim("Sgn", K.sgn, infer=I.same, sharding=S.elementwise)
 
 # ---------------------------------------------------------------- unary: special functions
-sinc_p = Prim("Sinc", K.sinc, infer=I.to_float)
+sinc_p = Prim("Sinc", K.sinc, infer=I.to_float, sharding=S.elementwise)
 
 
 @sinc_p.def_bprop
@@ -125,14 +125,14 @@ def _sinc_bprop(x, out, dout):
     return (mul_p(dout, where_p(zero, mul_p(x, -math.pi ** 2 / 3.0), g)),)
 
 
-polygamma_p = Prim("Polygamma", K.polygamma)
+polygamma_p = Prim("Polygamma", K.polygamma, sharding=S.elementwise)
 polygamma_p.def_bprop(lambda x, out, dout, n: (mul_p(dout, polygamma_p(x, n=n + 1)),))
 digamma_p = _unary("Digamma", K.digamma, lambda x, out: polygamma_p(x, n=1))
 lgamma_p = _unary("Lgamma", K.lgamma, lambda x, out: digamma_p(x))
 
 
 def _bessel(name, torch_name):
-    return Prim(name, K.bessel(torch_name))
+    return Prim(name, K.bessel(torch_name), sharding=S.elementwise)
 
 
 bessel_i0_p = _bessel("BesselI0", "i0")
@@ -182,9 +182,9 @@ def _bessel_i1e_bprop(x, out, dout):
 
 
 # ---------------------------------------------------------------- unary: complex parts, cleaning, tests
-real_p = Prim("Real", K.real)
+real_p = Prim("Real", K.real, sharding=S.elementwise)
 real_p.def_bprop(lambda x, out, dout: (dout,))  # the engine casts the real cotangent to x's complex dtype
-imag_p = Prim("Imag", K.imag)
+imag_p = Prim("Imag", K.imag, sharding=S.elementwise)
 
 
 @imag_p.def_bprop
@@ -192,30 +192,30 @@ def _imag_bprop(x, out, dout):
     return (mul_p(dout, 1j),) if x.is_complex() else (None,)
 
 
-conj_p = Prim("Conj", K.conj)
+conj_p = Prim("Conj", K.conj, sharding=S.elementwise)
 conj_p.def_bprop(lambda x, out, dout: (conj_p(dout),))
-angle_p = Prim("Angle", K.angle)
-complex_p = Prim("Complex", K.complex_)
+angle_p = Prim("Angle", K.angle, sharding=S.elementwise)
+complex_p = Prim("Complex", K.complex_, sharding=S.elementwise)
 complex_p.def_bprop(lambda re, im, out, dout: (real_p(dout), imag_p(dout)))
 
-nan_to_num_p = Prim("NanToNum", K.nan_to_num)
-is_finite_p = Prim("IsFinite", K.isfinite, infer=I.predicate)
+nan_to_num_p = Prim("NanToNum", K.nan_to_num, sharding=S.elementwise)
+is_finite_p = Prim("IsFinite", K.isfinite, infer=I.predicate, sharding=S.elementwise)
 nan_to_num_p.def_bprop(
     lambda x, out, dout, nan=0.0, posinf=None, neginf=None: (where_p(is_finite_p(x), dout, zeros_like_p(dout)),))
-is_nan_p = Prim("IsNan", K.isnan, infer=I.predicate)
-is_inf_p = Prim("IsInf", K.isinf, infer=I.predicate)
-is_neg_inf_p = Prim("IsNegInf", K.isneginf)
-is_pos_inf_p = Prim("IsPosInf", K.isposinf)
-is_real_p = Prim("IsReal", K.isreal)
-logical_not_p = Prim("LogicalNot", K.logical_not, infer=I.predicate)
-bitwise_not_p = Prim("BitwiseNot", K.bitwise_not)
-population_count_p = Prim("PopulationCount", K.population_count)
+is_nan_p = Prim("IsNan", K.isnan, infer=I.predicate, sharding=S.elementwise)
+is_inf_p = Prim("IsInf", K.isinf, infer=I.predicate, sharding=S.elementwise)
+is_neg_inf_p = Prim("IsNegInf", K.isneginf, sharding=S.elementwise)
+is_pos_inf_p = Prim("IsPosInf", K.isposinf, sharding=S.elementwise)
+is_real_p = Prim("IsReal", K.isreal, sharding=S.elementwise)
+logical_not_p = Prim("LogicalNot", K.logical_not, infer=I.predicate, sharding=S.elementwise)
+bitwise_not_p = Prim("BitwiseNot", K.bitwise_not, sharding=S.elementwise)
+population_count_p = Prim("PopulationCount", K.population_count, sharding=S.elementwise)
 
 # ---------------------------------------------------------------- binary: division and remainders
-floor_div_p = Prim("FloorDiv", K.floor_divide)
-truncate_div_p = Prim("TruncateDiv", K.truncate_div)
-floor_mod_p = Prim("FloorMod", K.floor_mod)
-mod_p = Prim("Mod", K.fmod)  # C's fmod: the sign of the dividend
+floor_div_p = Prim("FloorDiv", K.floor_divide, sharding=S.elementwise)
+truncate_div_p = Prim("TruncateDiv", K.truncate_div, sharding=S.elementwise)
+floor_mod_p = Prim("FloorMod", K.floor_mod, sharding=S.elementwise)
+mod_p = Prim("Mod", K.fmod, sharding=S.elementwise)  # C's fmod: the sign of the dividend
 
 
 def _remainder_bprop(quotient):
@@ -228,7 +228,7 @@ def _remainder_bprop(quotient):
 floor_mod_p.def_bprop(_remainder_bprop(floor_div_p))
 mod_p.def_bprop(_remainder_bprop(truncate_div_p))
 
-xdivy_p = Prim("Xdivy", K.xdivy)
+xdivy_p = Prim("Xdivy", K.xdivy, sharding=S.elementwise)
 
 
 @xdivy_p.def_bprop
@@ -238,7 +238,7 @@ def _xdivy_bprop(x, y, out, dout):
     return dx, dy
 
 
-div_no_nan_p = Prim("DivNoNan", K.div_no_nan)
+div_no_nan_p = Prim("DivNoNan", K.div_no_nan, sharding=S.elementwise)
 
 
 @div_no_nan_p.def_bprop
@@ -248,7 +248,7 @@ def _div_no_nan_bprop(x, y, out, dout):
     return dx, dy
 
 
-xlogy_p = Prim("Xlogy", K.xlogy)
+xlogy_p = Prim("Xlogy", K.xlogy, sharding=S.elementwise)
 
 
 @xlogy_p.def_bprop
@@ -259,7 +259,7 @@ def _xlogy_bprop(x, y, out, dout):
 
 
 # ---------------------------------------------------------------- binary: smooth functions
-atan2_p = Prim("Atan2", K.atan2)
+atan2_p = Prim("Atan2", K.atan2, sharding=S.elementwise)
 
 
 @atan2_p.def_bprop
@@ -268,7 +268,7 @@ def _atan2_bprop(x, y, out, dout):
     return mul_p(scale, y), neg_p(mul_p(scale, x))
 
 
-hypot_p = Prim("Hypot", K.hypot)
+hypot_p = Prim("Hypot", K.hypot, sharding=S.elementwise)
 
 
 @hypot_p.def_bprop
@@ -277,13 +277,13 @@ def _hypot_bprop(x, y, out, dout):
     return mul_p(scale, x), mul_p(scale, y)
 
 
-logaddexp_p = Prim("LogAddExp", K.logaddexp)
-logaddexp2_p = Prim("LogAddExp2", K.logaddexp2)
+logaddexp_p = Prim("LogAddExp", K.logaddexp, sharding=S.elementwise)
+logaddexp2_p = Prim("LogAddExp2", K.logaddexp2, sharding=S.elementwise)
 logaddexp_p.def_bprop(lambda x, y, out, dout: (mul_p(dout, exp_p(sub_p(x, out))), mul_p(dout, exp_p(sub_p(y, out)))))
 logaddexp2_p.def_bprop(
     lambda x, y, out, dout: (mul_p(dout, exp2_p(sub_p(x, out))), mul_p(dout, exp2_p(sub_p(y, out)))))
 
-copysign_p = Prim("CopySign", K.copysign)
+copysign_p = Prim("CopySign", K.copysign, sharding=S.elementwise)
 
 
 @copysign_p.def_bprop
@@ -291,8 +291,8 @@ def _copysign_bprop(x, y, out, dout):
     return mul_p(dout, mul_p(sign_p(x), copysign_p(ones_like_p(x), y))), None
 
 
-fmax_p = Prim("Fmax", K.fmax)
-fmin_p = Prim("Fmin", K.fmin)
+fmax_p = Prim("Fmax", K.fmax, sharding=S.elementwise)
+fmin_p = Prim("Fmin", K.fmin, sharding=S.elementwise)
 
 
 def _nan_select_bprop(pick_x):
@@ -305,26 +305,26 @@ def _nan_select_bprop(pick_x):
 
 
 # ---------------------------------------------------------------- binary: integer, bitwise, logical (no gradient)
-gcd_p = Prim("Gcd", K.gcd)
-lcm_p = Prim("Lcm", K.lcm)
-bitwise_and_p = Prim("BitwiseAnd", K.bitwise_and)
-bitwise_or_p = Prim("BitwiseOr", K.bitwise_or)
-bitwise_xor_p = Prim("BitwiseXor", K.bitwise_xor)
-left_shift_p = Prim("LeftShift", K.bitwise_left_shift)
-right_shift_p = Prim("RightShift", K.bitwise_right_shift)
-logical_and_p = Prim("LogicalAnd", K.logical_and, infer=I.compare)
-logical_or_p = Prim("LogicalOr", K.logical_or, infer=I.compare)
-logical_xor_p = Prim("LogicalXor", K.logical_xor, infer=I.compare)
-heaviside_p = Prim("Heaviside", K.heaviside)
-is_close_p = Prim("IsClose", K.isclose)
-next_after_p = Prim("NextAfter", K.nextafter)
+gcd_p = Prim("Gcd", K.gcd, sharding=S.elementwise)
+lcm_p = Prim("Lcm", K.lcm, sharding=S.elementwise)
+bitwise_and_p = Prim("BitwiseAnd", K.bitwise_and, sharding=S.elementwise)
+bitwise_or_p = Prim("BitwiseOr", K.bitwise_or, sharding=S.elementwise)
+bitwise_xor_p = Prim("BitwiseXor", K.bitwise_xor, sharding=S.elementwise)
+left_shift_p = Prim("LeftShift", K.bitwise_left_shift, sharding=S.elementwise)
+right_shift_p = Prim("RightShift", K.bitwise_right_shift, sharding=S.elementwise)
+logical_and_p = Prim("LogicalAnd", K.logical_and, infer=I.compare, sharding=S.elementwise)
+logical_or_p = Prim("LogicalOr", K.logical_or, infer=I.compare, sharding=S.elementwise)
+logical_xor_p = Prim("LogicalXor", K.logical_xor, infer=I.compare, sharding=S.elementwise)
+heaviside_p = Prim("Heaviside", K.heaviside, sharding=S.elementwise)
+is_close_p = Prim("IsClose", K.isclose, sharding=S.elementwise)
+next_after_p = Prim("NextAfter", K.nextafter, sharding=S.elementwise)
 
 fmax_p.def_bprop(_nan_select_bprop(greater_equal_p))
 fmin_p.def_bprop(_nan_select_bprop(less_equal_p))
 
 # ---------------------------------------------------------------- binary: special functions
-igamma_p = Prim("Igamma", K.igamma)
-igammac_p = Prim("Igammac", K.igammac)
+igamma_p = Prim("Igamma", K.igamma, sharding=S.elementwise)
+igammac_p = Prim("Igammac", K.igammac, sharding=S.elementwise)
 
 
 def _igamma_x_grad(a, x):
@@ -336,12 +336,12 @@ def _igamma_x_grad(a, x):
 igamma_p.def_bprop(lambda a, x, out, dout: (None, mul_p(dout, _igamma_x_grad(a, x))))
 igammac_p.def_bprop(lambda a, x, out, dout: (None, neg_p(mul_p(dout, _igamma_x_grad(a, x)))))
 
-zeta_p = Prim("Zeta", K.zeta)
+zeta_p = Prim("Zeta", K.zeta, sharding=S.elementwise)
 # d/dq zeta(x, q) = -x zeta(x + 1, q); the derivative in x has no closed form and is not provided
 zeta_p.def_bprop(lambda x, q, out, dout: (None, neg_p(mul_p(dout, mul_p(x, zeta_p(add_p(x, 1.0), q))))))
 
 # ---------------------------------------------------------------- clamp
-clamp_p = Prim("Clamp", K.clamp)
+clamp_p = Prim("Clamp", K.clamp, sharding=S.elementwise)
 
 
 @clamp_p.def_bprop
