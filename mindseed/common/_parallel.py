@@ -57,6 +57,12 @@ def partitioner_recording():
     return any(getattr(t, "partitions", False) for t in _state.tapes)
 
 
+def group_info_file():
+    """Where a sharded run writes its group information file: the environment's ``GROUP_INFO_FILE`` (which
+    MindSpore reads first), else the context's ``group_ckpt_save_file``; "" for none."""
+    return os.environ.get("GROUP_INFO_FILE") or _values["group_ckpt_save_file"]
+
+
 def rank_slice(param):
     """This process's slice of `param` when a sharded run on real processes cut it, else `param` itself."""
     entry = parameter_slices.get(id(param))

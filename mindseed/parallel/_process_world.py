@@ -21,7 +21,7 @@ import numpy as np
 
 from mindseed.common.tensor import Tensor
 from mindseed.parallel._layout import assemble
-from mindseed.parallel._world import CommRecord, _bytes_by_kind, sent_bytes
+from mindseed.parallel._world import CommRecord, _bytes_by_kind, group_name, sent_bytes
 
 __all__ = ["ProcessWorld"]
 
@@ -84,7 +84,7 @@ class ProcessWorld:
             return GlobalComm.WORLD_COMM_GROUP
         name = _GROUPS.get(ranks)
         if name is None:
-            name = _GROUPS[ranks] = "parallel_" + "_".join(map(str, ranks))
+            name = _GROUPS[ranks] = group_name(ranks)
             create_group(name, list(ranks))
         return name
 

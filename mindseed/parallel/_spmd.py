@@ -25,15 +25,16 @@ import math
 import numpy as np
 
 from mindseed._utils import _state
-from mindseed.common._parallel import get_auto_parallel_context, partitioner_recording
+from mindseed.common._parallel import GlobalComm, get_auto_parallel_context, group_info_file, partitioner_recording
 from mindseed.common._shard_layout import Layout
 from mindseed.common.parameter import Parameter
 from mindseed.common.tensor import Tensor
 from mindseed.ops._registry import cast_policies
 from mindseed.nn._shard import planned_parameters
 from mindseed.ops.operations._base import shard_scopes
-from mindseed.parallel._layout import DeviceMesh, TensorLayout, _format_strategy, shard_array
+from mindseed.parallel._layout import DeviceMesh, TensorLayout, _format_strategy, optimizer_shard, shard_array
 from mindseed.parallel._redistribute import plan
+from mindseed.parallel._world import group_name
 
 __all__ = ["Call", "Program", "record", "DistValue", "Execution", "execute", "Assignment", "call_layouts",
            "call_flops", "propagated", "forward_calls", "local_shards"]
@@ -329,6 +330,58 @@ class Execution:
         strategy (a name ending in ``.json`` gives JSON, else protobuf)."""
         from mindseed.parallel._strategy_file import write_strategy_file  # noqa: PLC0415  (needs mindseed.train)
         write_strategy_file(path, self.parameter_layouts(), self.operator_strategies())
+
+    def _mirror_groups(self, rank, optimizer=False):
+        """{name: ranks} per Parameter: the ranks holding the same slice as `rank` (the group its gradient is
+        reduced in, MindSpore's mirror group), ascending; `optimizer`: the same slice of its optimizer state (the
+        parallel optimizer's cut, when it can cut the parameter)."""
+        out = {}
+        size = get_auto_parallel_context("optimizer_weight_shard_size")
+        for name, layout in self.parameter_layouts().items():
+            layout = (optimizer and optimizer_shard(layout, size, name)) or layout
+            free = [a for a in range(len(layout.mesh.shape))
+                    if all(a not in d for d in layout.dims) and a not in layout.partial]
+            out[name] = sorted(next(g for g in layout.mesh.groups(free) if rank in g))
+        return out
+
+    def communication_groups(self, rank):
+        """The groups of ranks (ascending) `rank` communicates in during the step, in order of first use: those
+        of the collectives the calls' redistributions ran, then each Parameter's mirror group."""
+        groups = {}
+        for moves in [m for p in self.plans for m in p.moves] + list(self.reads):
+            for step in moves.collectives():
+                g = tuple(sorted(next(g for g in step.mesh.groups(step.axes) if rank in g)))
+                groups.setdefault(g, None)
+        for g in self._mirror_groups(rank).values():
+            groups.setdefault(tuple(g), None)
+        return [list(g) for g in groups if len(g) > 1]
+
+    def restore_ranks(self, rank):
+        """The ranks whose checkpoints equal `rank`'s: those holding its slice of every trainable Parameter (the
+        intersection of the mirror groups, as MindSpore's FindCommonMirrorGroup; `rank` alone when a parameter
+        is cut over every rank)."""
+        params = self._executor.params
+        trainable = {p.name for p in params.values() if p.requires_grad}
+        optimizer = get_auto_parallel_context("enable_parallel_optimizer")
+        if optimizer and get_auto_parallel_context("optimizer_weight_shard_size") == -1:
+            return [rank]   # the state of every parameter is cut over all its repeated ranks
+        common = set(range(self.world.size))
+        for name, g in self._mirror_groups(rank, optimizer).items():
+            if name in trainable:
+                common &= set(g)
+        return sorted(common)
+
+    def save_group_info(self, path, rank=None):
+        """Write MindSpore's group information file of `rank` (default: this process's rank, 0 on a simulated
+        world): its communication groups and the ranks whose checkpoints restore it (`restore_group_info_list`
+        reads them back)."""
+        from mindseed.parallel._strategy_file import write_group_info_file  # noqa: PLC0415
+        rank = getattr(self.world, "rank", 0) if rank is None else rank
+        if not 0 <= rank < self.world.size:
+            raise ValueError(f"For 'save_group_info', the rank must be in [0, {self.world.size}), but got {rank}.")
+        groups = {GlobalComm.WORLD_COMM_GROUP if len(g) == self.world.size else group_name(g): g
+                  for g in self.communication_groups(rank)}
+        write_group_info_file(path, groups, self.restore_ranks(rank))
 
 
 def _divides(call, rule, factor, cuts):
@@ -639,4 +692,7 @@ def execute(program, world, layouts=None, regather=None, search=True):
     path = get_auto_parallel_context("strategy_ckpt_save_file")
     if path:  # MindSpore writes the strategy file when it compiles a sharded network
         execution.save_strategy(path)
+    path = group_info_file()
+    if path:  # and the group information file
+        execution.save_group_info(path)
     return execution

@@ -13,7 +13,7 @@ import numpy as np
 
 from mindseed.parallel._layout import assemble
 
-__all__ = ["SimulatedWorld", "ShapeWorld", "CommRecord"]
+__all__ = ["SimulatedWorld", "ShapeWorld", "CommRecord", "group_name"]
 
 _REDUCE = {"sum": np.add, "max": np.maximum, "min": np.minimum, "prod": np.multiply}
 
@@ -55,6 +55,12 @@ def _reduced(arrays, op):
     for x in arrays[1:]:
         acc = _REDUCE[op](acc, x)
     return acc
+
+
+def group_name(ranks):
+    """The name of the communication group of `ranks` (ascending; not the whole world): what `ProcessWorld`
+    creates it as, and what the group information file lists."""
+    return "parallel_" + "_".join(map(str, ranks))
 
 
 def _copies(a, n):

@@ -3,6 +3,7 @@ mean-squared-error loss."""
 import numpy as np
 
 from mindseed import Parameter, Tensor, nn, ops
+from mindseed.parallel._layout import assemble
 
 
 class Layer(nn.Cell):
@@ -38,3 +39,15 @@ class WithLoss(nn.Cell):
     def construct(self, x, y):
         d = self.net(x) - y
         return ops.reduce_mean(d * d)
+
+
+def assert_pipeline_matches(run, program, cell, ref_loss, ref_grads):
+    """The pipeline run's loss and every parameter's gradient (read in the parameter's layout on its stage) equal
+    the single-process `ref_loss` and `ref_grads` within 1e-12."""
+    loss, grads = program.result
+    value = run.execution_of(loss).value(loss)
+    np.testing.assert_allclose(assemble(value.shards, value.layout), ref_loss.asnumpy(), rtol=0, atol=1e-12)
+    for p, g, r in zip(cell.trainable_params(), grads, ref_grads):
+        ex = run.execution_of(g)
+        layout = ex.layout_of(p)
+        np.testing.assert_allclose(assemble(ex.value(g, layout).shards, layout), r.asnumpy(), rtol=0, atol=1e-12)

@@ -5,7 +5,7 @@ import math
 
 import numpy as np
 import pytest
-from _pipeline_model import Net, WithLoss
+from _pipeline_model import Net, WithLoss, assert_pipeline_matches
 from _shard_model import MESHES, layouts, model_shards
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -186,13 +186,7 @@ def test_a_data_parallel_pipeline_cuts_micro_batches_by_rule():
     ref = Net((4, 6, 5, 4))
     ref_cell = nn.PipelineCell(WithLoss(ref), 2)
     ref_loss, ref_grads = ms.value_and_grad(ref_cell, None, ref_cell.trainable_params())(x, y)
-    loss, grads = program.result
-    last = run.execution_of(loss).value(loss)
-    np.testing.assert_allclose(assemble(last.shards, last.layout), ref_loss.asnumpy(), rtol=0, atol=1e-12)
-    for p, g, r in zip(cell.trainable_params(), grads, ref_grads):
-        ex = run.execution_of(g)
-        layout = ex.layout_of(p)
-        np.testing.assert_allclose(assemble(ex.value(g, layout).shards, layout), r.asnumpy(), rtol=0, atol=1e-12)
+    assert_pipeline_matches(run, program, cell, ref_loss, ref_grads)
     # the micro-batch slices read the batch dim whole: each stage gathers x and y once, not per micro-batch
     for ex in run.stages:
         assert [r.kind for r in ex.world.log].count("AllGather") <= 2

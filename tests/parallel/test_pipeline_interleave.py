@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 
 import mindseed as ms
-from _pipeline_model import Net, WithLoss
+from _pipeline_model import Net, WithLoss, assert_pipeline_matches
 from mindseed import Tensor, nn
 from mindseed.parallel import _schedule
 from mindseed.parallel._layout import assemble
@@ -40,12 +40,7 @@ def test_interleaved_pipeline_matches_one_process(stages, micro):
     loss, grads = program.result
     ref = nn.PipelineCell(WithLoss(Net((4,) + (6,) * (CHUNKS * stages))), micro)
     ref_loss, ref_grads = ms.value_and_grad(ref, None, ref.trainable_params())(X, Y)
-    value = run.execution_of(loss).value(loss)
-    np.testing.assert_allclose(assemble(value.shards, value.layout), ref_loss.asnumpy(), rtol=0, atol=1e-12)
-    for p, g, r in zip(cell.trainable_params(), grads, ref_grads):
-        ex = run.execution_of(g)
-        layout = ex.layout_of(p)
-        np.testing.assert_allclose(assemble(ex.value(g, layout).shards, layout), r.asnumpy(), rtol=0, atol=1e-12)
+    assert_pipeline_matches(run, program, cell, ref_loss, ref_grads)
     # layer i is chunk i // stages of stage i % stages, its weight and gradient there only
     assert run.chunks == CHUNKS
     for i, layer in enumerate(net.layers):
