@@ -15,11 +15,29 @@ chunk. Virtual stage ``c * stages + s`` is chunk c of stage s; values go through
   order (the backward: the last chunk first), in a chunk the micro-batches in order. ``"1f1b"``: stage s runs
   ``bias = (stages + micro % stages) * (chunks - 1) + 2 * (stages - s - 1)`` forwards, then one forward and one
   backward in turn, then the remaining backwards; ``"gpipe"``: all forwards then all backwards, in that order.
+* ``"seqpipe"`` (MindSpore's SeqpipeScheduler, one sequence chunk): the forwards in cycles of `stages` micro-batches
+  (the ``micro % stages`` left over spread over the first cycles), in a cycle the chunks in order, in a chunk the
+  micro-batches in order; after the first ``(stages - 1 - s) * (1 if chunks == 1 else 2) + (chunks - 1) * cycle``
+  forwards, each forward is followed by one backward: the micro-batch of the oldest forward not yet gone back, in the
+  latest chunk it went forward through. Without chunks it is 1F1B.
+* ``"zero_bubble_v"`` (MindSpore's ZeroBubbleV): two chunks in a V, chunk 0 down the stages and chunk 1 back up
+  (stage s holds virtual stages s and 2 stages - 1 - s, so the first stage computes the loss), stage s running
+  2 (stages - s - 1) forwards of chunk 0, then (s + 1) pairs F0 F1, (stages - s - 1) pairs B1 F1, then
+  ``micro - 2 stages + s + 1`` rounds B1 F0 B0 F1, (stages - s - 1) rounds B1 B0 F1, (s + 1) pairs B1 B0 and the
+  last B0s. MindSpore splits each backward into the input's gradient (B) and the weights' (W) and defers the Ws to
+  fill the bubbles; a pass here is the whole backward of its cell, so the Ws run inside their B passes.
 """
 
-__all__ = ["schedule", "timeline", "peak_bytes", "interleaved_bias"]
+__all__ = ["schedule", "timeline", "peak_bytes", "interleaved_bias", "Order"]
 
-_KINDS = ("1f1b", "gpipe")
+_KINDS = ("1f1b", "gpipe", "seqpipe", "zero_bubble_v")
+
+
+class Order(list):
+    """Per stage the order of its passes; `v_shape`: the chunks go down the stages and back up (zero_bubble_v)
+    instead of round them again."""
+
+    v_shape = False
 
 
 def _check(kind, stages, micro, chunks):
@@ -55,6 +73,49 @@ def _one_f_one_b(forwards, backwards, warm):
     return order + backwards[len(forwards) - warm:]
 
 
+def _seqpipe(stages, micro, chunks, stage, tag):
+    """Stage `stage`'s passes under MindSpore's seqpipe order (see the module docstring)."""
+    if micro < stages:
+        cycles = [micro]
+    else:
+        cycles = [stages] * (micro // stages)
+        for i in range(micro - len(cycles) * stages):
+            cycles[i % len(cycles)] += 1
+    forwards, first = [], 0
+    for length in cycles:
+        forwards += [(first + m, c) for c in range(chunks) for m in range(length)]
+        first += length
+    warm = (stages - 1 - stage) * (1 if chunks == 1 else 2) + (chunks - 1) * (stages if micro < stages else cycles[0])
+    warm = min(warm, micro * chunks)
+    order, queue, went = [], [], {}
+    for i, (m, c) in enumerate(forwards):
+        order.append(tag("F", m, c))
+        queue.append(m)
+        went.setdefault(m, []).append(c)
+        if i >= warm:
+            b = queue.pop(0)
+            order.append(tag("B", b, went[b].pop()))
+    for b in queue:
+        order.append(tag("B", b, went[b].pop()))
+    return order
+
+
+def _zero_bubble_v(stages, micro, stage):
+    """Stage `stage`'s passes under MindSpore's ZeroBubbleV order (see the module docstring)."""
+    left = stages - stage - 1
+    rounds = [(2 * left, ("F0",)), (stage + 1, ("F0", "F1")), (left, ("B1", "F1")),
+              (micro - 2 * stages + stage + 1, ("B1", "F0", "B0", "F1")), (left, ("B1", "B0", "F1")),
+              (stage + 1, ("B1", "B0")), (left, ("B0",))]
+    taken = {k: 0 for k in ("F0", "F1", "B0", "B1")}
+    order = []
+    for count, kinds in rounds:
+        for _ in range(count):
+            for k in kinds:
+                order.append((k[0], taken[k], int(k[1])))
+                taken[k] += 1
+    return order
+
+
 def schedule(kind, stages, micro, chunks=1, interleave=False):
     """Per stage, the order of its passes (see the module docstring).
 
@@ -63,11 +124,24 @@ def schedule(kind, stages, micro, chunks=1, interleave=False):
         RuntimeError: an interleaved 1F1B with fewer micro-batches than stages (MindSpore's error).
     """
     _check(kind, stages, micro, chunks)
+    if kind == "zero_bubble_v":
+        if chunks != 2:
+            raise ValueError(f"For the pipeline schedule, Zero Bubble V scheduler only support chunk_num is 2, but "
+                             f"got:{chunks} (the cells' pipeline_segment 0 going down the stages, 1 coming back).")
+        if micro < 2 * stages - 1:
+            raise ValueError(f"For the pipeline schedule, Zero Bubble V needs at least 2 * stages - 1 = "
+                             f"{2 * stages - 1} micro-batches, but got {micro}.")
+        out = Order(_zero_bubble_v(stages, micro, s) for s in range(stages))
+        out.v_shape = True
+        return out
+    if chunks != 1 and not interleave:
+        raise ValueError(f"For the pipeline schedule, the pipeline has {chunks} chunks per stage (a stage's cells "
+                         f"come round the stages again): set pipeline_config={{'pipeline_interleave': True, ...}}.")
+    if kind == "seqpipe":
+        tag = (lambda k, m, c: (k, m, c)) if interleave else (lambda k, m, c: (k, m))
+        return Order(_seqpipe(stages, micro, chunks, s, tag) for s in range(stages))
     if not interleave:
-        if chunks != 1:
-            raise ValueError(f"For the pipeline schedule, the pipeline has {chunks} chunks per stage (a stage's cells "
-                             f"come round the stages again): set pipeline_config={{'pipeline_interleave': True, ...}}.")
-        out = []
+        out = Order()
         for s in range(stages):
             forwards = [("F", m) for m in range(micro)]
             backwards = [("B", m) for m in range(micro)]
@@ -80,15 +154,31 @@ def schedule(kind, stages, micro, chunks=1, interleave=False):
     forwards = [("F", m, c) for m, c in _interleaved_passes(stages, micro, chunks, False)]
     backwards = [("B", m, c) for m, c in _interleaved_passes(stages, micro, chunks, True)]
     total = micro * chunks
-    return [_one_f_one_b(forwards, backwards,
-                         total if kind == "gpipe" else min(interleaved_bias(stages, micro, chunks, s), total))
-            for s in range(stages)]
+    return Order(_one_f_one_b(forwards, backwards,
+                              total if kind == "gpipe" else min(interleaved_bias(stages, micro, chunks, s), total))
+                 for s in range(stages))
 
 
-def _needs(unit, stage, stages, chunks):
+def _needs_v(kind, stage, c, stages, tag):
+    """`_needs` for two chunks in a V: chunk 0 goes down the stages, chunk 1 comes back up."""
+    down = stage + 1 if c == 0 else stage - 1       # the stage the chunk's values go to next
+    up = stage - 1 if c == 0 else stage + 1         # and come from
+    if kind == "F":
+        return [(up, tag("F", c))] if 0 <= up < stages else [(stage, tag("F", 0))] if c == 1 else []
+    needs = [(stage, tag("F", c))]
+    if 0 <= down < stages:
+        needs.append((down, tag("B", c)))
+    elif c == 0:
+        needs.append((stage, tag("B", 1)))
+    return needs
+
+
+def _needs(unit, stage, stages, chunks, v_shape=False):
     """The (stage, pass) that must be done before `unit` runs on `stage`."""
     kind, m, c = unit if len(unit) == 3 else (*unit, 0)
     tag = (lambda k, ch: (k, m, ch)) if len(unit) == 3 else (lambda k, ch: (k, m))
+    if v_shape:
+        return _needs_v(kind, stage, c, stages, tag)
     if kind == "F":
         if stage > 0:
             return [(stage - 1, tag("F", c))]
@@ -123,7 +213,7 @@ def timeline(order, forward=1.0, backward=2.0, cost=None):
             if nxt[s] == len(order[s]):
                 continue
             unit = order[s][nxt[s]]
-            needs = _needs(unit, s, stages, chunks)
+            needs = _needs(unit, s, stages, chunks, getattr(order, "v_shape", False))
             if any(n not in end for n in needs):
                 continue
             start = max([free[s]] + [end[n] for n in needs])

@@ -126,7 +126,7 @@ def test_one_forward_one_backward_holds_fewer_micro_batches_than_gpipe(micro):
     order = run.schedule("1f1b")
     assert order[stages - 1][:4] == [("F", 0), ("B", 0), ("F", 1), ("B", 1)]
     assert sorted(order[0]) == sorted(run.schedule("gpipe")[0])
-    with pytest.raises(ValueError, match="must be one of 1f1b, gpipe .the ones simulated., but got 'zb'"):
+    with pytest.raises(ValueError, match="must be one of .* .the ones simulated., but got 'zb'"):
         run.schedule("zb")
 
 
