@@ -25,6 +25,12 @@ computed), which records and plans 1024 ranks in about a tenth of a second. It p
 
 Bytes sent are those of ring algorithms (see `_world`). ``--strategy-file PATH`` writes MindSpore's strategy file
 of the plan (``.json`` or protobuf).
+
+With pipeline stages (``--stages N``, or the script's ``set_auto_parallel_context(pipeline_stages=N)``; `network` an
+`nn.PipelineCell`), the step runs in N stages of ``devices / N`` simulated ranks in the order of the scheduler
+(``--scheduler``, ``--interleave``, or the context's ``pipeline_config``), and the planner prints per stage its
+ranks, parameter and peak activation bytes per rank, its collectives and Sends, its busy time, and the step time
+the schedule's timeline gives with each pass's estimated seconds (`PipelineExecution.step_seconds`).
 """
 import argparse
 import gc
@@ -39,12 +45,14 @@ from mindseed import nn, ops
 from mindseed.autograd.grad import value_and_grad
 from mindseed.common.parameter import Parameter
 from mindseed.common.tensor import Tensor
+from mindseed.common._parallel import get_auto_parallel_context
 from mindseed.parallel._layout import DeviceMesh, TensorLayout, assemble, optimizer_shard
+from mindseed.parallel._pipeline import execute_pipeline, record_pipeline
 from mindseed.parallel._search import SEARCH_MODES, default_mesh, search
 from mindseed.parallel._spmd import execute, record
 from mindseed.parallel._world import ShapeWorld, SimulatedWorld
 
-__all__ = ["plan_step", "format_plan", "main"]
+__all__ = ["plan_step", "format_plan", "plan_pipeline", "format_pipeline", "main"]
 
 _DEMOS = {
     # name: (strategies of the demo MLP's two matmuls and bias add, dataset strategy factor)
@@ -228,6 +236,45 @@ def format_plan(step, max_ranks=16, optimizer="adam", parallel_optimizer=False, 
     return "\n".join(lines)
 
 
+def plan_pipeline(network, inputs, devices, stages, dataset_strategy=None, scheduler=None, interleave=None):
+    """Record one `value_and_grad` step of `network` (an `nn.PipelineCell` whose cells carry `pipeline_stage`) and
+    run it in `stages` stages of ``devices / stages`` simulated ranks each, in the order of `scheduler` with
+    `interleave` (default: the context's ``pipeline_config``): a `PipelineExecution`."""
+    params = list(network.trainable_params())
+    program = record_pipeline(value_and_grad(network, None, params), network, *inputs)
+    layouts = None if dataset_strategy is None else list(zip(inputs, dataset_strategy))
+    if scheduler is None:
+        scheduler = get_auto_parallel_context("pipeline_scheduler")
+    if interleave is None:
+        interleave = get_auto_parallel_context("pipeline_interleave")
+    return execute_pipeline(program, stages, devices, layouts, scheduler, interleave)
+
+
+def format_pipeline(run, machine=None):
+    """The text the planner prints for a pipeline (`run`, a `PipelineExecution`): per stage its ranks, the bytes
+    of its parameters and its peak activations per rank, its collectives and sends, and its busy time; then the
+    step time the schedule's timeline gives with each pass's estimated seconds."""
+    machine = machine or Machine()
+    stages, per = len(run.stages), run.stages[0].world.size
+    kind = run.scheduler + (f", interleaved: {run.chunks} chunks per stage" if run.interleave else "")
+    lines = [f"== pipeline: {stages} stages x {per} ranks, {len(run.activations[0])} micro-batches, scheduler "
+             f"{kind}", f"{'stage':>6} {'ranks':>12} {'params':>10} {'peak act':>10} {'collectives':>12} "
+             f"{'sent':>10} {'p2p sent':>10} {'busy ms':>10}"]
+    seconds = run.pass_seconds(machine)
+    peaks = run.peak_activation_bytes()
+    for s, ex in enumerate(run.stages):
+        names = {p.name: p for p in ex._executor.params.values()}
+        params = sum(_bytes(lay, names[n].itemsize) for n, lay in ex.parameter_layouts().items())
+        sent = sum(r.sent_bytes for r in ex.world.log)
+        p2p = sum(rec.sent_bytes for a, _, rec in run.p2p if a == s)
+        busy = sum(t for (stage, _), t in seconds.items() if stage == s)
+        lines.append(f"{s:>6} {f'{s * per}-{(s + 1) * per - 1}':>12} {params:>10} {peaks[s]:>10} "
+                     f"{len(ex.world.log):>12} {sent:>10} {p2p:>10} {1e3 * busy:>10.4f}")
+    step = run.step_seconds(machine)
+    lines += ["", f"== estimated step time (the schedule's timeline of the passes): {1e3 * step:.4f} ms"]
+    return "\n".join(lines)
+
+
 def _mesh(text, devices, parser):
     try:
         sizes = tuple(int(v) for v in text.lower().split("x"))
@@ -263,6 +310,11 @@ def main(argv=None):
                         help="cut the optimizer state over each parameter's data-parallel ranks (level1, ZeRO-1; "
                              "level2: the gradients too; level3: the weights too)")
     parser.add_argument("--strategy-file", help="write MindSpore's strategy file of the plan here")
+    parser.add_argument("--stages", type=int, help="pipeline stages (default: the context's pipeline_stages): the "
+                        "script's network is an nn.PipelineCell whose cells carry pipeline_stage")
+    parser.add_argument("--scheduler", choices=("1f1b", "gpipe", "seqpipe", "zero_bubble_v"),
+                        help="the pipeline's scheduler (default: the context's pipeline_scheduler)")
+    parser.add_argument("--interleave", action="store_true", help="with --scheduler: several chunks per stage")
     mode = parser.add_mutually_exclusive_group()
     mode.add_argument("--shapes-only", action="store_true",
                       help="run on layouts only (the default above 64 ranks): no shard is computed")
@@ -291,6 +343,12 @@ def main(argv=None):
         network, inputs, data = scope["network"], scope["inputs"], scope.get("dataset_strategy")
     else:
         parser.error("give a script or --demo")
+    stages = args.stages or get_auto_parallel_context("pipeline_stages")
+    if stages > 1:
+        run = plan_pipeline(network, inputs, args.devices, stages, data, args.scheduler,
+                            args.interleave if args.scheduler else None)
+        print(format_pipeline(run, Machine(args.tflops, args.bandwidth, args.latency)))
+        return 0
     shapes_only = args.shapes_only or (args.devices > 64 and not args.check)
     step = plan_step(network, inputs, args.devices, data, shapes_only)
     names = ("dp", "mp") if len(mesh) == 2 else tuple(f"a{i}" for i in range(len(mesh)))

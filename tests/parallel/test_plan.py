@@ -94,3 +94,57 @@ def test_the_parallel_optimizer_cuts_the_adam_state_over_the_data_ranks(n, capsy
     assert f"{params:>10} {params // n:>10} {2 * params // n:>10}" in capsys.readouterr().out
     assert plan.main(["--demo", "data", "--devices", str(n), "--ranks", "1", "--parallel-optimizer", "level3"]) == 0
     assert f"{params // n:>10} {params // n:>10} {2 * params // n:>10}" in capsys.readouterr().out
+
+
+PIPELINE_SCRIPT = '''
+import numpy as np
+import mindseed as ms
+from mindseed import Parameter, Tensor, nn, ops
+
+class Layer(nn.Cell):
+    def __init__(self, rng, n_in, n_out):
+        super().__init__()
+        self.w = Parameter(Tensor(rng.standard_normal((n_in, n_out))), name="w")
+        self.mm, self.act = ops.MatMul().shard(((devices // 2, 1), (1, 1))), ops.Tanh()
+    def construct(self, x):
+        return self.act(self.mm(x, self.w))
+
+class Net(nn.Cell):
+    def __init__(self):
+        super().__init__()
+        rng = np.random.default_rng(0)
+        self.layers = nn.CellList([Layer(rng, 4, 8), Layer(rng, 8, 8), Layer(rng, 8, 8), Layer(rng, 8, 4)])
+        for i, layer in enumerate(self.layers):
+            layer.pipeline_stage = i // 2
+    def construct(self, x, y):
+        for layer in self.layers:
+            x = layer(x)
+        return ops.reduce_mean((x - y) * (x - y))
+
+ms.set_auto_parallel_context(pipeline_stages=2)
+network = nn.PipelineCell(Net(), 4)
+inputs = (Tensor(np.ones((16, 4))), Tensor(np.zeros((16, 4))))
+dataset_strategy = ((devices // 2, 1), (devices // 2, 1))
+'''
+
+
+@pytest.mark.parametrize("scheduler", [None, "gpipe", "seqpipe"])
+def test_the_planner_shows_pipeline_stages_and_their_step_time(tmp_path, capsys, scheduler):
+    script = tmp_path / "pipe.py"
+    script.write_text(PIPELINE_SCRIPT)
+    argv = [str(script), "--devices", "4"] + (["--scheduler", scheduler] if scheduler else [])
+    try:
+        assert plan.main(argv) == 0
+    finally:
+        ms.reset_auto_parallel_context()
+    out = capsys.readouterr().out
+    assert f"== pipeline: 2 stages x 2 ranks, 4 micro-batches, scheduler {scheduler or '1f1b'}" in out
+    rows = re.findall(r"^\s+(\d) +(\d-\d) +(\d+) +(\d+) +(\d+) +(\d+) +(\d+) +([\d.]+)$", out, re.M)
+    assert [r[:3] for r in rows] == [("0", "0-1", str((32 + 64) * 8)), ("1", "2-3", str((64 + 32) * 8))]
+    # per micro-batch of 4 rows cut over 2 ranks: 2 x 8 float64 go forward and their gradients come back
+    assert [int(r[6]) for r in rows] == [4 * 2 * 8 * 8, 4 * 2 * 8 * 8]
+    # 1F1B holds at most 2 micro-batches on stage 0, GPipe all 4
+    peak = int(rows[0][3])
+    assert peak % (4 if scheduler == "gpipe" else 2) == 0 and peak > 0
+    step = float(re.search(r"estimated step time \(the schedule's timeline of the passes\): ([\d.]+) ms", out)[1])
+    assert step >= max(float(r[7]) for r in rows) > 0
