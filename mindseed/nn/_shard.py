@@ -11,13 +11,15 @@ the function runs unchanged.
 import weakref
 
 from mindseed import log as logger
+from mindseed._utils import _state
+from mindseed.common import _parallel
 from mindseed.common._parallel import GlobalComm, PARAMETER_PLANS, partitioner_recording
 from mindseed.common._search_contexts import get_algo_parameters, set_algo_parameters
 from mindseed.common._shard_layout import Layout
 from mindseed.common.tensor import Tensor
 from mindseed.ops.operations.comm_ops import Reshard, _group_size
 
-__all__ = ["check_shard", "sharding", "planned_parameters"]
+__all__ = ["check_shard", "sharding", "planned_parameters", "simulated_runner"]
 
 
 def _inner_type(strategy, which):
@@ -129,10 +131,26 @@ def _place(values, strategies):
     return placed[0] if single else placed
 
 
+def simulated_runner():
+    """The runner of `mindseed.parallel._train.simulate` when a sharded call outside a training step is to run
+    partitioned on its simulated world: under ``semi_auto_parallel`` / ``auto_parallel``, outside a recording and a
+    graph trace; else None."""
+    runner = _parallel.simulated_training
+    if runner is None or partitioner_recording() or _state.tracing is not None:
+        return None
+    if _parallel.get_auto_parallel_context("parallel_mode") not in ("semi_auto_parallel", "auto_parallel"):
+        return None
+    return runner
+
+
 def sharding(fn, in_strategy, out_strategy=None):
     """`fn` with its inputs placed by `in_strategy` and its outputs by `out_strategy` (checked by `check_shard`),
-    in a run on several devices or a partitioner's recording; otherwise `fn` as it is."""
+    in a run on several devices or a partitioner's recording; on a simulated world (`simulated_runner`) the call is
+    recorded and run partitioned there; otherwise `fn` as it is."""
     def sharded(*args, **kwargs):
+        runner = simulated_runner()
+        if runner is not None:
+            return runner.forward(lambda *a: sharded(*a, **kwargs), args)
         if not partitioner_recording() and _group_size(GlobalComm.WORLD_COMM_GROUP) == 1:
             return fn(*args, **kwargs)    # one device, no parallel run: the function itself
         out = fn(*_place(args, in_strategy), **kwargs)

@@ -164,6 +164,27 @@ class SimulatedTraining:
         finally:
             _state.mode = previous
 
+    def forward(self, fn, args):
+        """Run `fn(*args)` (a sharded cell's or function's call outside a training step) partitioned on the world:
+        recorded as PyNative calls whatever the mode (a GRAPH_MODE call partitions as its PyNative recording does),
+        its inputs cut by the ``dataset_strategy``, run on the ranks (the `Execution` appended to `executions`);
+        returns its outputs read whole from the ranks (a tuple stays a tuple)."""
+        previous, _state.mode = _state.mode, PYNATIVE_MODE
+        try:
+            program = record(fn, *args)
+            ex = execute(program, self.world, dataset_layouts(args, self.world.size))
+        finally:
+            _state.mode = previous
+        self.executions.append(ex)
+
+        def read(t):
+            if not isinstance(t, Tensor) or id(t) not in ex._executor.env:
+                return t
+            return _whole(ex, t, TensorLayout.replicated(ex.layout_of(t).mesh, tuple(t.shape)))
+
+        result = program.result
+        return tuple(read(r) for r in result) if isinstance(result, tuple) else read(result)
+
     def _step(self, cell, inputs):
         mode = get_auto_parallel_context("parallel_mode")
         if mode not in _MODES:
