@@ -16,10 +16,12 @@ chunk. Virtual stage ``c * stages + s`` is chunk c of stage s; values go through
   ``bias = (stages + micro % stages) * (chunks - 1) + 2 * (stages - s - 1)`` forwards, then one forward and one
   backward in turn, then the remaining backwards; ``"gpipe"``: all forwards then all backwards, in that order.
 * ``"seqpipe"`` (MindSpore's SeqpipeScheduler, one sequence chunk): the forwards in cycles of `stages` micro-batches
-  (the ``micro % stages`` left over spread over the first cycles), in a cycle the chunks in order, in a chunk the
-  micro-batches in order; after the first ``(stages - 1 - s) * (1 if chunks == 1 else 2) + (chunks - 1) * cycle``
-  forwards, each forward is followed by one backward: the micro-batch of the oldest forward not yet gone back, in the
-  latest chunk it went forward through. Without chunks it is 1F1B.
+  (the ``micro % stages`` left over spread over the first cycles; fewer micro-batches than stages: one cycle), in a
+  cycle the chunks in order, in a chunk the micro-batches in order; after the first
+  ``(stages - 1 - s) * (1 if chunks == 1 else 2) + (chunks - 1) * cycles[0]`` forwards, each forward is followed by
+  one backward: the micro-batch of the oldest forward not yet gone back, in the latest chunk it went forward through.
+  Without chunks it is 1F1B. ``"seqvpp"``: the same with chunks (at least 2) and at least `stages` micro-batches
+  (MindSpore's RuntimeErrors); ``"seqsmartvpp"``: seqvpp warming up one forward per later stage instead of two.
 * ``"zero_bubble_v"`` (MindSpore's ZeroBubbleV): two chunks in a V, chunk 0 down the stages and chunk 1 back up
   (stage s holds virtual stages s and 2 stages - 1 - s, so the first stage computes the loss), stage s running
   2 (stages - s - 1) forwards of chunk 0, then (s + 1) pairs F0 F1, (stages - s - 1) pairs B1 F1, then
@@ -30,7 +32,8 @@ chunk. Virtual stage ``c * stages + s`` is chunk c of stage s; values go through
 
 __all__ = ["schedule", "timeline", "peak_bytes", "interleaved_bias", "Order"]
 
-_KINDS = ("1f1b", "gpipe", "seqpipe", "zero_bubble_v")
+_KINDS = ("1f1b", "gpipe", "seqpipe", "seqvpp", "seqsmartvpp", "zero_bubble_v")
+_SEQ = {"seqpipe": 2, "seqvpp": 2, "seqsmartvpp": 1}   # the warm-up's forwards per stage with chunks
 
 
 class Order(list):
@@ -73,8 +76,9 @@ def _one_f_one_b(forwards, backwards, warm):
     return order + backwards[len(forwards) - warm:]
 
 
-def _seqpipe(stages, micro, chunks, stage, tag):
-    """Stage `stage`'s passes under MindSpore's seqpipe order (see the module docstring)."""
+def _seqpipe(stages, micro, chunks, stage, tag, bias=2):
+    """Stage `stage`'s passes under MindSpore's seqpipe order (see the module docstring); `bias`: the warm-up's
+    forwards per later stage with chunks (seqsmartvpp: 1)."""
     if micro < stages:
         cycles = [micro]
     else:
@@ -85,8 +89,7 @@ def _seqpipe(stages, micro, chunks, stage, tag):
     for length in cycles:
         forwards += [(first + m, c) for c in range(chunks) for m in range(length)]
         first += length
-    warm = (stages - 1 - stage) * (1 if chunks == 1 else 2) + (chunks - 1) * (stages if micro < stages else cycles[0])
-    warm = min(warm, micro * chunks)
+    warm = (stages - 1 - stage) * (1 if chunks == 1 else bias) + (chunks - 1) * cycles[0]
     order, queue, went = [], [], {}
     for i, (m, c) in enumerate(forwards):
         order.append(tag("F", m, c))
@@ -137,9 +140,15 @@ def schedule(kind, stages, micro, chunks=1, interleave=False):
     if chunks != 1 and not interleave:
         raise ValueError(f"For the pipeline schedule, the pipeline has {chunks} chunks per stage (a stage's cells "
                          f"come round the stages again): set pipeline_config={{'pipeline_interleave': True, ...}}.")
-    if kind == "seqpipe":
+    if kind in ("seqvpp", "seqsmartvpp"):
+        if chunks <= 1:
+            raise RuntimeError("For seq vpp scheduler, vpp should large than 1.")
+        if micro < stages:
+            raise RuntimeError("For seq vpp scheduler, micro_num * seq_chunk_size should be greater than or equal to "
+                               "pp.")
+    if kind in _SEQ:
         tag = (lambda k, m, c: (k, m, c)) if interleave else (lambda k, m, c: (k, m))
-        return Order(_seqpipe(stages, micro, chunks, s, tag) for s in range(stages))
+        return Order(_seqpipe(stages, micro, chunks, s, tag, _SEQ[kind]) for s in range(stages))
     if not interleave:
         out = Order()
         for s in range(stages):

@@ -312,7 +312,7 @@ def main(argv=None):
     parser.add_argument("--strategy-file", help="write MindSpore's strategy file of the plan here")
     parser.add_argument("--stages", type=int, help="pipeline stages (default: the context's pipeline_stages): the "
                         "script's network is an nn.PipelineCell whose cells carry pipeline_stage")
-    parser.add_argument("--scheduler", choices=("1f1b", "gpipe", "seqpipe", "zero_bubble_v"),
+    parser.add_argument("--scheduler", choices=("1f1b", "gpipe", "seqpipe", "seqvpp", "seqsmartvpp", "zero_bubble_v"),
                         help="the pipeline's scheduler (default: the context's pipeline_scheduler)")
     parser.add_argument("--interleave", action="store_true", help="with --scheduler: several chunks per stage")
     mode = parser.add_mutually_exclusive_group()

@@ -143,9 +143,9 @@ def test_schedules_check_their_arguments():
     _, _, _, run = _interleaved(4, 4)
     with pytest.raises(ValueError, match="has 2 chunks per stage .*pipeline_interleave"):
         run.schedule("1f1b", False)
-    with pytest.raises(ValueError, match="must be one of 1f1b, gpipe, seqpipe, zero_bubble_v .the ones simulated., "
-                                         "but got .seqvpp."):
-        run.schedule("seqvpp", True)
+    with pytest.raises(ValueError, match="must be one of 1f1b, gpipe, seqpipe, seqvpp, seqsmartvpp, zero_bubble_v "
+                                         ".the ones simulated., but got .dualpipe."):
+        run.schedule("dualpipe", True)
     with pytest.raises(RuntimeError, match="MicroBatch num must be larger or equal than StageNum, but got "
                                            "MicroBatch:2 StageNum:4"):
         _schedule.schedule("1f1b", 4, 2, 2, True)

@@ -64,6 +64,24 @@ def test_seqpipe_orders():
         _schedule.timeline(order)
 
 
+def test_seqvpp_and_seqsmartvpp_orders():
+    # seqvpp is seqpipe with chunks; seqsmartvpp warms up one forward per later stage instead of two
+    for stages, micro in [(2, 4), (4, 4), (4, 6), (4, 9)]:
+        assert _schedule.schedule("seqvpp", stages, micro, 2, True) == _schedule.schedule("seqpipe", stages, micro, 2,
+                                                                                          True)
+        order = _schedule.schedule("seqsmartvpp", stages, micro, 2, True)
+        assert all(sorted(passes) == _all_passes(micro, 2) for passes in order)
+        _schedule.timeline(order)
+        first_backward = [next(i for i, p in enumerate(passes) if p[0] == "B") for passes in order]
+        # the first cycle: `stages` micro-batches and its share of the micro % stages left over
+        cycle = stages + -(-(micro % stages) // (micro // stages))
+        assert first_backward == [(stages - 1 - s) + cycle + 1 for s in range(stages)]
+    with pytest.raises(RuntimeError, match="For seq vpp scheduler, vpp should large than 1."):
+        _schedule.schedule("seqvpp", 2, 4, 1, False)
+    with pytest.raises(RuntimeError, match="micro_num \\* seq_chunk_size should be greater than or equal to pp"):
+        _schedule.schedule("seqsmartvpp", 4, 2, 2, True)
+
+
 def test_schedulers_check_their_pipelines():
     with pytest.raises(ValueError, match="Zero Bubble V scheduler only support chunk_num is 2, but got:1"):
         _schedule.schedule("zero_bubble_v", 2, 4, 1, False)
@@ -92,7 +110,7 @@ def _looped(stages, micro, chunks):
 
 @pytest.mark.parametrize("kind, stages, micro, chunks", [
     ("zero_bubble_v", 2, 4, 2), ("zero_bubble_v", 4, 8, 2), ("seqpipe", 2, 4, 1), ("seqpipe", 2, 4, 2),
-    ("seqpipe", 4, 6, 2)])
+    ("seqpipe", 4, 6, 2), ("seqvpp", 2, 4, 2), ("seqsmartvpp", 4, 6, 2)])
 def test_scheduled_pipelines_match_one_process(kind, stages, micro, chunks):
     net, cell = _v_shaped(stages, micro) if kind == "zero_bubble_v" else _looped(stages, micro, chunks)
     program = record_pipeline(ms.value_and_grad(cell, None, cell.trainable_params()), cell, X, Y)
