@@ -63,6 +63,20 @@ def group_info_file():
     return os.environ.get("GROUP_INFO_FILE") or _values["group_ckpt_save_file"]
 
 
+def simulated_runner(cell=None):
+    """The runner of `mindseed.parallel._train.simulate` when a sharded call outside a training step is to run
+    partitioned on its simulated world: under ``semi_auto_parallel`` / ``auto_parallel``, outside a recording and a
+    graph trace, and (given `cell`) when a cell of `cell`'s tree has a `Cell.shard` strategy; else None."""
+    runner = simulated_training
+    if runner is None or partitioner_recording() or _state.tracing is not None:
+        return None
+    if _values["parallel_mode"] not in ("semi_auto_parallel", "auto_parallel"):
+        return None
+    if cell is not None and all(c.__dict__.get("_in_strategy") is None for _, c in cell.cells_and_names()):
+        return None
+    return runner
+
+
 def rank_slice(param):
     """This process's slice of `param` when a sharded run on real processes cut it, else `param` itself."""
     entry = parameter_slices.get(id(param))

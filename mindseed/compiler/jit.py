@@ -13,6 +13,7 @@ import warnings
 from mindseed import _backend as B
 from mindseed._backend import inductor as _inductor
 from mindseed._utils import _scope, _state
+from mindseed.common._parallel import simulated_runner
 from mindseed.common.context import STRICT, get_context
 from mindseed.common.parameter import Parameter
 from mindseed.common.tensor import Tensor
@@ -124,6 +125,10 @@ class _Compiled:
             # inside another graph: inline (the enclosing trace records our ops)
             return self._target()(*args, **kwargs)
         self._check_member_call(args)
+        cell = self.bound_self
+        runner = simulated_runner(cell) if cell is not None and hasattr(cell, "_cells") else None
+        if runner is not None:  # a cell holding a Cell.shard on a simulated world: partitioned as recorded
+            return runner.forward(lambda *a: self.fn(cell, *a, **kwargs), args)
         out = self._call(args, kwargs)
         if isinstance(out, (dict, tuple)) and _strict(self.fullgraph):
             return _strict_output(out)

@@ -11,15 +11,13 @@ the function runs unchanged.
 import weakref
 
 from mindseed import log as logger
-from mindseed._utils import _state
-from mindseed.common import _parallel
-from mindseed.common._parallel import GlobalComm, PARAMETER_PLANS, partitioner_recording
+from mindseed.common._parallel import GlobalComm, PARAMETER_PLANS, partitioner_recording, simulated_runner
 from mindseed.common._search_contexts import get_algo_parameters, set_algo_parameters
 from mindseed.common._shard_layout import Layout
 from mindseed.common.tensor import Tensor
 from mindseed.ops.operations.comm_ops import Reshard, _group_size
 
-__all__ = ["check_shard", "sharding", "planned_parameters", "simulated_runner"]
+__all__ = ["check_shard", "sharding", "planned_parameters"]
 
 
 def _inner_type(strategy, which):
@@ -129,18 +127,6 @@ def _place(values, strategies):
     placed = tuple(Reshard((s,), (s,), (s,))(v) if s is not None and isinstance(v, Tensor) else v
                    for v, s in zip(items, strategies))
     return placed[0] if single else placed
-
-
-def simulated_runner():
-    """The runner of `mindseed.parallel._train.simulate` when a sharded call outside a training step is to run
-    partitioned on its simulated world: under ``semi_auto_parallel`` / ``auto_parallel``, outside a recording and a
-    graph trace; else None."""
-    runner = _parallel.simulated_training
-    if runner is None or partitioner_recording() or _state.tracing is not None:
-        return None
-    if _parallel.get_auto_parallel_context("parallel_mode") not in ("semi_auto_parallel", "auto_parallel"):
-        return None
-    return runner
 
 
 def sharding(fn, in_strategy, out_strategy=None):

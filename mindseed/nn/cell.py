@@ -12,7 +12,8 @@ from mindseed.compiler.trace import recompute_call as _recompute_call
 from mindseed.common import dtype as mstype
 from mindseed.common.parameter import Parameter, ParameterTuple
 from mindseed.common.tensor import Tensor
-from mindseed.nn._shard import check_shard, sharding, simulated_runner
+from mindseed.common._parallel import simulated_runner
+from mindseed.nn._shard import check_shard, sharding
 from mindseed.ops._prims import core as P
 from mindseed._utils._props import readonly
 
@@ -473,10 +474,8 @@ class Cell:
             finally:
                 _scope.pop()
         if _state.mode == 0:
-            runner = simulated_runner()
-            if runner is not None and any(c.__dict__.get("_in_strategy") is not None for _, c in
-                                          self.cells_and_names()):
-                # a cell holding a Cell.shard on a simulated world: partitioned as its PyNative recording
+            runner = simulated_runner(self)
+            if runner is not None:  # a cell holding a Cell.shard on a simulated world: partitioned as recorded
                 return runner.forward(lambda *a: self._run(a, kwargs), args)
             # GRAPH_MODE: the whole call (casts, hooks, construct) is compiled once per input signature
             return _compile_cell_call(self, args, kwargs)
