@@ -11,7 +11,7 @@ from mindseed.dataset import audio, text, transforms, vision  # noqa: F401
 from mindseed.dataset._engine import (AudioBaseDataset, BatchInfo, Dataset, DictIterator, SourceDataset,  # noqa: F401
                                       TextBaseDataset, TupleIterator, UnionBaseDataset, VisionBaseDataset)
 from mindseed.dataset._mind_source import MindDataset  # noqa: F401
-from mindseed.dataset._batch_ops import BatchDataset, BucketBatchByLengthDataset  # noqa: F401
+from mindseed.dataset._batch_ops import BatchDataset, BucketBatchByLengthDataset, PaddedBatchDataset  # noqa: F401
 from mindseed.dataset._ops import (ConcatDataset, FilterDataset, MapDataset, ProjectDataset,  # noqa: F401
                                    RenameDataset, RepeatDataset, ShuffleDataset, SkipDataset, SyncWaitDataset,
                                    TakeDataset, ZipDataset)
@@ -81,3 +81,5 @@ from mindseed.dataset._cache import DatasetCache  # noqa: E402
 __all__ += ["DatasetCache"]
 
 del _samplers_mod
+
+import mindseed.dataset.engine.datasets  # noqa: E402,F401  (`mindspore.dataset.engine` is loaded with the package)

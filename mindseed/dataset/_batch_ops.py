@@ -63,14 +63,14 @@ def _find_sync_below(node):
     while node is not None:
         if isinstance(node, SyncWaitDataset):
             return node
-        if isinstance(node, BatchDataset) or len(node.children) != 1:
+        if isinstance(node, _Batch) or len(node.children) != 1:
             return None
         node = node.children[0]
     return None
 
 
-class BatchDataset(Dataset):
-    """The result of `Dataset.batch` / `padded_batch`."""
+class _Batch(Dataset):
+    """Batching, with or without padding: what `BatchDataset` and `PaddedBatchDataset` share."""
 
     def __init__(self, child, batch_size, drop_remainder=False, num_parallel_workers=None, per_batch_map=None,
                  input_columns=None, output_columns=None, python_multiprocessing=False, max_rowsize=None,
@@ -264,6 +264,18 @@ class BatchDataset(Dataset):
         except WorkerError as e:
             raise reraise_worker(e) from None
 
+
+
+class BatchDataset(_Batch):
+    """The result of `Dataset.batch`."""
+
+
+class PaddedBatchDataset(_Batch):
+    """The result of `Dataset.padded_batch` (a class of its own in MindSpore, not a `BatchDataset`)."""
+
+    def __init__(self, child, batch_size, drop_remainder=False, num_parallel_workers=None, pad_info=None):
+        super().__init__(child, batch_size, drop_remainder, num_parallel_workers, pad_info=pad_info,
+                         _padded=pad_info is not None)
 
 class BucketBatchByLengthDataset(Dataset):
     """The result of `Dataset.bucket_batch_by_length`."""

@@ -433,10 +433,11 @@ class Dataset:
         return BatchDataset(self, batch_size, drop_remainder, num_parallel_workers, **kwargs)
 
     def padded_batch(self, batch_size, drop_remainder=False, num_parallel_workers=None, pad_info=None):
-        """Batch rows of different shapes, padding columns per `pad_info` {column: (shape, value)}."""
-        from mindseed.dataset._batch_ops import BatchDataset
-        return BatchDataset(self, batch_size, drop_remainder, num_parallel_workers,
-                            pad_info=pad_info if pad_info is not None else {}, _padded=True)
+        """Batch rows of different shapes, padding columns per `pad_info` {column: (shape, value)}; `pad_info=None`
+        pads nothing (rows of different shapes are then an error, as in `batch`), `{}` pads every column to the
+        batch's longest."""
+        from mindseed.dataset._batch_ops import PaddedBatchDataset
+        return PaddedBatchDataset(self, batch_size, drop_remainder, num_parallel_workers, pad_info)
 
     def bucket_batch_by_length(self, column_names, bucket_boundaries, bucket_batch_sizes, element_length_function=None,
                                pad_info=None, pad_to_bucket_boundary=False, drop_remainder=False):

@@ -73,7 +73,7 @@ def _node(d):
     if isinstance(d, O.MapDataset):
         node.update(op_type="Map", operations=[_op_json(op) for op in d.operations],
                     input_columns=cols(d.input_columns), output_columns=cols(d.output_columns), callback=[])
-    elif isinstance(d, B.BatchDataset):
+    elif isinstance(d, B._Batch):
         node.update(op_type="Batch", batch_size=d.batch_size, drop_remainder=bool(d.drop_remainder),
                     input_columns=cols(d.input_columns), output_columns=cols(d.output_columns))
     elif isinstance(d, O.ShuffleDataset):

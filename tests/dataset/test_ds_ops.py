@@ -122,6 +122,19 @@ def test_padded_batch_and_bucket_batch_by_length():
     assert [np.asarray(v).shape for v in col(b)] == [(2, 2), (2, 5)]
 
 
+def test_padded_batch_is_a_class_of_its_own_and_pads_only_with_pad_info():
+    def var():
+        for n in (1, 3, 2, 5):
+            yield (np.arange(n, dtype=np.int32) + 1,)
+    padded = ds.GeneratorDataset(var, ["x"]).padded_batch(2, pad_info={})
+    assert isinstance(padded, ds.PaddedBatchDataset) and not isinstance(padded, ds.BatchDataset)
+    assert isinstance(ds.GeneratorDataset(var, ["x"]).batch(2), ds.engine.datasets.BatchDataset)
+    assert (padded.get_batch_size(), padded.get_dataset_size()) == (2, 2)
+    assert col(padded) == [[[1, 0, 0], [1, 2, 3]], [[1, 2, 0, 0, 0], [1, 2, 3, 4, 5]]]
+    with pytest.raises(RuntimeError, match="Cannot batch tensors with different shapes in column 0"):
+        col(ds.GeneratorDataset(var, ["x"]).padded_batch(2))            # pad_info=None: no padding
+
+
 def test_vectorised_batch_equals_row_by_row():
     img = np.random.RandomState(0).randint(0, 256, (10, 6, 6, 1)).astype(np.uint8)
     ops = [vision.Rescale(1 / 255.0, 0.0), vision.Normalize(mean=(0.5,), std=(0.25,)), vision.HWC2CHW()]

@@ -103,3 +103,91 @@ def test_gpt2_logits_and_generate_scores_equal_a_numpy_forward(runs):
     assert scores.shape == (2, SEQ - 4, VOCAB)
     np.testing.assert_allclose(scores, reference[:, 3:-1], rtol=1e-4, atol=1e-4)
     np.testing.assert_array_equal(scores.argmax(-1), sequences[:, 4:])
+
+
+# -- more documented uses (_mindnlp_breadth.py): the Trainer, LoRA, tokenizers and other model families
+FAMILIES = ("roberta", "distilbert", "albert", "electra", "bert_qa", "vit", "llama", "qwen2", "mistral", "gemma",
+            "gpt_neox", "opt", "bloom", "t5", "bart", "whisper")
+CAUSAL = ("llama", "qwen2", "mistral", "gemma", "gpt_neox", "opt", "bloom")
+
+
+@pytest.fixture(scope="module")
+def breadth(tmp_path_factory):
+    where = require("mindnlp")
+    tmp = tmp_path_factory.mktemp("mindnlp_breadth")
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([where, REPO]), OMP_NUM_THREADS="1",
+               HF_HUB_OFFLINE="1", HF_DATASETS_OFFLINE="1", HF_DATASETS_CACHE=str(tmp / "hf"))
+    proc = subprocess.run([sys.executable, "-m", "mindseed.compat", os.path.join(HERE, "_mindnlp_breadth.py"),
+                           str(tmp / "out.npz"), str(tmp)], cwd=tmp, env=env, capture_output=True, text=True,
+                          timeout=600)
+    assert proc.returncode == 0, proc.stderr[-4000:]
+    return dict(np.load(tmp / "out.npz"))
+
+
+def test_bert_tokenizer_from_a_local_vocab_and_auto_tokenizer(breadth):
+    words = ["[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]"] + "good great fine nice happy superb lovely".split() + \
+        "bad awful poor sad ugly terrible boring".split() + "the movie was plot acting and a it really".split()
+    # "The movie was GREAT, zebra!": lower-cased, punctuation split off; ",", "zebra" and "!" are not in the vocab
+    expected = [words.index(w) if w in words else 1 for w in "[CLS] the movie was great , zebra ! [SEP]".split()]
+    np.testing.assert_array_equal(breadth["tok_ids"], expected)
+    np.testing.assert_array_equal(breadth["auto_tok_ids"], expected)         # saved, read back by AutoTokenizer
+
+
+def test_trainer_fine_tunes_evaluates_and_keeps_checkpoints(breadth):
+    losses, eval_losses = breadth["trainer_losses"], breadth["trainer_eval_losses"]
+    assert abs(losses[0] - np.log(2)) < 0.05 and losses[-1] < 0.3, losses
+    assert np.all(np.diff(eval_losses) < 0) and eval_losses[-1] < 0.3, eval_losses       # one evaluation an epoch
+    assert breadth["trainer_eval_accuracy"][-1] == 1.0 and breadth["trainer_steps"][0] == 6 * 4   # 64 rows, batch 16
+    # save_total_limit=2 keeps the best (by eval_loss: the last) and the latest; the best is what is loaded at the end
+    assert list(breadth["trainer_checkpoints"]) == ["checkpoint-20", "checkpoint-24"]
+    assert breadth["trainer_final_eval"][0] == pytest.approx(eval_losses[-1], rel=1e-6)
+    # predict's logits give the evaluation's loss and accuracy
+    logits, labels = breadth["trainer_predictions"].astype(np.float64), breadth["trainer_label_ids"]
+    np.testing.assert_array_equal(labels, np.arange(32) % 2)
+    logp = logits - logits.max(1, keepdims=True)
+    logp -= np.log(np.exp(logp).sum(1, keepdims=True))
+    assert -logp[np.arange(32), labels].mean() == pytest.approx(eval_losses[-1], rel=1e-5)
+    np.testing.assert_array_equal(logits.argmax(1), labels)
+    # save_model then from_pretrained: the same network
+    np.testing.assert_array_equal(breadth["reload_logits"], breadth["trained_logits"])
+
+
+def test_lora_trains_only_the_adapters(breadth):
+    # r=4 on q_proj (32 -> 32) and v_proj (32 -> 16, two key/value heads) of two layers; the Llama itself has 20640
+    lora = 2 * (4 * 32 + 32 * 4 + 4 * 32 + 16 * 4)
+    np.testing.assert_array_equal(breadth["lora_counts"], [lora, 20640 + lora])
+    losses = breadth["lora_losses"]
+    assert np.mean(losses[-5:]) < losses[0] - 0.2, losses
+    assert not breadth["lora_base_changed"].any() and breadth["lora_base_changed"].size == 21
+    # a LoRA layer is W x + B A x * lora_alpha / r
+    x = breadth["lora_q_x"].astype(np.float64)
+    expected = x @ breadth["lora_q_w"].T + x @ breadth["lora_q_a"].T @ breadth["lora_q_b"].T * 2
+    np.testing.assert_allclose(breadth["lora_q_out"], expected, rtol=1e-5, atol=1e-5)
+    # the adapter saved and loaded onto the saved base model gives the same logits; without it they differ
+    np.testing.assert_array_equal(breadth["lora_reload_logits"], breadth["lora_logits"])
+    assert np.abs(breadth["lora_base_logits"] - breadth["lora_logits"]).max() > 1e-2
+
+
+@pytest.mark.parametrize("family", FAMILIES)
+def test_model_family_forward_gradients_generate(breadth, family):
+    loss = breadth[f"{family}_loss"]
+    assert loss[0] == loss[1] and np.isfinite(loss[0])      # value_and_grad's value is the forward's loss
+    chance = {"vit": np.log(3), "bert_qa": np.log(8)}.get(family, np.log(2) if family in FAMILIES[:5] else np.log(32))
+    assert abs(loss[0] - chance) < 1.0, (loss, chance)      # near chance: random init
+    squared_norm, directional, nonzero, count = breadth[f"{family}_grad"]
+    assert nonzero == count, (nonzero, count)               # every trainable parameter gets a gradient
+    # the loss's finite difference along the gradient is the gradient's squared norm
+    assert directional == pytest.approx(squared_norm, rel=1e-2)
+    if family not in CAUSAL + ("t5", "bart", "whisper"):
+        return
+    sequences = breadth[f"{family}_gen_sequences"]
+    if family == "whisper":
+        assert sequences.shape == (2, 5) and (sequences[:, 0] == 1).all()     # the decoder start, 4 new tokens
+        return
+    scores, logits = breadth[f"{family}_gen_scores"], breadth[f"{family}_gen_logits"]
+    assert scores.shape == logits.shape == (2, 5, 32)
+    finite = scores > -1e30                  # processors (min length, forced eos) set some scores to the lowest,
+    finite &= finite.sum(-1, keepdims=True) > 1             # and a forced token's to 0
+    assert finite.mean() > 0.7
+    np.testing.assert_allclose(scores[finite], logits[finite], rtol=1e-4, atol=1e-4)
+    np.testing.assert_array_equal(scores.argmax(-1), sequences[:, -5:])
