@@ -126,10 +126,6 @@ class Parameter(Tensor):
         self.__dict__["_info"] = info
 
     @property
-    def data(self):
-        return self
-
-    @property
     def inited_param(self):
         return None
 

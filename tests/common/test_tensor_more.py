@@ -31,6 +31,20 @@ def test_storage_memory_and_properties():
     assert p.data is p
 
 
+def test_setting_data_replaces_the_value():
+    t = ms.Tensor(np.ones(2, np.float32))
+    u = ms.Tensor(np.zeros(3, np.int32))
+    t.data = u                                   # shape and dtype follow the new data, as in MindSpore
+    assert t.shape == (3,) and t.dtype == ms.int32 and t.asnumpy().tolist() == [0, 0, 0]
+    net = ms.nn.Dense(2, 2, has_bias=False)
+    weight = net.weight
+    net.weight.data = net.weight.data * 0 + 2    # `layer.weight.data = ...`: the same Parameter, a new value
+    assert net.weight is weight and net.weight.name == "weight"
+    np.testing.assert_array_equal(net(ms.Tensor(np.ones((1, 2), np.float32))).asnumpy(), [[4, 4]])
+    with pytest.raises(RuntimeError, match="Tensor.data.*must be a Tensor, but got list"):
+        t.data = [1, 2]
+
+
 def test_membership():
     t = ms.Tensor(np.array([[1, 2], [3, 4]]))
     assert 3 in t and 5 not in t and ms.Tensor(2) in t

@@ -13,6 +13,7 @@ downloaded:
 What the test checks is written to OUT.npz.
 """
 import csv
+import json
 import os
 import sys
 
@@ -26,7 +27,7 @@ from mindnlp.engine import Trainer, TrainingArguments
 from mindnlp.peft import LoraConfig, PeftModel, TaskType, get_peft_model
 from mindnlp import transformers as T
 from mindspore import ops
-from mindspore.dataset import transforms
+from mindspore.dataset import GeneratorDataset, transforms
 
 OUT, WORK = sys.argv[1], sys.argv[2]
 out = {}
@@ -106,6 +107,61 @@ batch = next(test_ds.create_dict_iterator())
 out["reload_logits"] = reloaded(input_ids=batch["input_ids"], attention_mask=batch["attention_mask"]).logits.asnumpy()
 out["trained_logits"] = model(input_ids=batch["input_ids"], attention_mask=batch["attention_mask"]).logits.asnumpy()
 out["auto_tok_ids"] = np.array(T.AutoTokenizer.from_pretrained(saved)("The movie was GREAT, zebra!")["input_ids"])
+
+# the saved directory through a pipeline: its scores are the model's softmax
+classify = T.pipeline("text-classification", model=saved)
+texts = ["The plot was lovely and superb", "a boring, awful movie"]
+out["pipeline_scores"] = np.array([[r["score"], int(r["label"][-1])] for r in classify(texts)])
+encoded = tokenizer(texts, padding=True, return_tensors="ms")
+out["pipeline_logits"] = reloaded(input_ids=encoded["input_ids"],
+                                  attention_mask=encoded["attention_mask"]).logits.asnumpy()
+
+# a byte-level BPE tokenizer (GPT2Tokenizer) from a vocab.json and merges.txt written here
+with open(os.path.join(WORK, "vocab.json"), "w", encoding="utf-8") as f:
+    json.dump({"<|endoftext|>": 0, "a": 1, "b": 2, "c": 3, "\u0120": 4, "ab": 5, "\u0120a": 6, "\u0120ab": 7,
+               "abc": 8}, f)
+with open(os.path.join(WORK, "merges.txt"), "w", encoding="utf-8") as f:
+    f.write("#version: 0.2\na b\n\u0120 a\n\u0120a b\nab c\n")
+bpe = T.GPT2Tokenizer(os.path.join(WORK, "vocab.json"), os.path.join(WORK, "merges.txt"))
+out["bpe_ids"] = np.array(bpe("abc ab a")["input_ids"])
+out["bpe_text"] = np.array(bpe.decode(out["bpe_ids"].tolist()))
+
+# -- the Trainer on an in-memory GeneratorDataset: accumulation, a cosine schedule with warm-up, clipping, weight decay,
+# checkpoints every 8 steps, and training resumed from one of them
+class Rows:
+    def __init__(self, n):
+        self.labels = (np.arange(n) % 2).astype(np.int32)
+        self.ids = (np.random.default_rng(0).integers(4, 27, (n, 8)) + 23 * self.labels[:, None]).astype(np.int32)
+
+    def __getitem__(self, i):
+        return self.ids[i], self.labels[i]
+
+    def __len__(self):
+        return len(self.ids)
+
+
+def bert():
+    mindspore.set_seed(0)
+    return T.BertForSequenceClassification(T.BertConfig(
+        vocab_size=50, hidden_size=32, num_hidden_layers=2, num_attention_heads=4, intermediate_size=64,
+        max_position_embeddings=32, num_labels=2, hidden_dropout_prob=0.0, attention_probs_dropout_prob=0.0))
+
+
+args = TrainingArguments(output_dir=os.path.join(WORK, "resume"), num_train_epochs=4, learning_rate=2e-3,
+                         per_device_train_batch_size=8, gradient_accumulation_steps=2, lr_scheduler_type="cosine",
+                         warmup_steps=2, weight_decay=0.01, max_grad_norm=0.5, save_strategy="steps", save_steps=8,
+                         logging_steps=4)
+runs = []
+for resume in (None, os.path.join(args.output_dir, "checkpoint-8")):
+    trainer = Trainer(model=bert(), args=args, train_dataset=GeneratorDataset(Rows(64), ["input_ids", "labels"],
+                                                                             shuffle=False))
+    result = trainer.train(resume_from_checkpoint=resume)
+    runs.append(trainer.model.classifier.weight.asnumpy())
+    out["resume_steps" if resume else "full_steps"] = np.array([result.global_step])
+out["full_losses"] = np.array([h["loss"] for h in trainer.state.log_history if "loss" in h])
+out["full_lrs"] = np.array([h["learning_rate"] for h in trainer.state.log_history if "learning_rate" in h])
+out["resume_weights"] = np.stack(runs)
+out["resume_files"] = np.array(sorted(os.listdir(os.path.join(args.output_dir, "checkpoint-8"))))
 
 # -- LoRA on a tiny Llama: only the adapters train
 V = 32
@@ -229,8 +285,8 @@ for name, (build, inputs) in FAMILIES.items():
     net = build()
     net.set_train(False)
     kwargs = inputs()
-    params = [p for p in net.trainable_params()]
-    loss, grads = mindspore.value_and_grad(lambda: net(**kwargs).loss, None, params)()
+    params = net.trainable_params()
+    loss, grads = mindspore.value_and_grad(lambda: net(**kwargs).loss, None, params)()  # noqa: B023 (called here)
     norm = float(np.sqrt(sum((g.asnumpy().astype(np.float64) ** 2).sum() for g in grads)))
     start = [p.asnumpy().copy() for p in params]
     eps = 1e-3 / norm                                       # a step of 1e-3 along the unit gradient

@@ -133,6 +133,22 @@ def test_bert_tokenizer_from_a_local_vocab_and_auto_tokenizer(breadth):
     np.testing.assert_array_equal(breadth["auto_tok_ids"], expected)         # saved, read back by AutoTokenizer
 
 
+def test_gpt2_tokenizer_byte_level_bpe_from_local_files(breadth):
+    # merges in rank order: a+b, G+a, Ga+b, ab+c (G the byte-level space); " ab" merges a+b first, then stops
+    np.testing.assert_array_equal(breadth["bpe_ids"], [8, 4, 5, 6])              # abc, G, ab, Ga
+    assert str(breadth["bpe_text"]) == "abc ab a"
+
+
+def test_text_classification_pipeline_from_the_saved_directory(breadth):
+    logits = breadth["pipeline_logits"].astype(np.float64)
+    p = np.exp(logits - logits.max(1, keepdims=True))
+    p /= p.sum(1, keepdims=True)
+    scores, labels = breadth["pipeline_scores"].T
+    np.testing.assert_allclose(scores, p.max(1), rtol=1e-5)
+    np.testing.assert_array_equal(labels, p.argmax(1))
+    np.testing.assert_array_equal(labels, [1, 0])            # the fine-tuned model: lovely/superb vs boring/awful
+
+
 def test_trainer_fine_tunes_evaluates_and_keeps_checkpoints(breadth):
     losses, eval_losses = breadth["trainer_losses"], breadth["trainer_eval_losses"]
     assert abs(losses[0] - np.log(2)) < 0.05 and losses[-1] < 0.3, losses
@@ -150,6 +166,20 @@ def test_trainer_fine_tunes_evaluates_and_keeps_checkpoints(breadth):
     np.testing.assert_array_equal(logits.argmax(1), labels)
     # save_model then from_pretrained: the same network
     np.testing.assert_array_equal(breadth["reload_logits"], breadth["trained_logits"])
+
+
+def test_trainer_accumulates_schedules_and_resumes_from_a_checkpoint(breadth):
+    # 64 rows, batches of 8 accumulated 2 by 2: 4 optimizer steps an epoch, 16 in all
+    assert breadth["full_steps"][0] == breadth["resume_steps"][0] == 16
+    losses = breadth["full_losses"]
+    assert np.all(np.diff(losses) < 0) and losses[0] < np.log(2), losses
+    # cosine after 2 warm-up steps, logged every 4 steps
+    steps = np.array([4, 8, 12, 16])
+    np.testing.assert_allclose(breadth["full_lrs"], 2e-3 * 0.5 * (1 + np.cos(np.pi * (steps - 2) / 14)), rtol=1e-6)
+    assert {"model.safetensors", "optimizer.ckpt", "scheduler.json", "trainer_state.json"} <= set(
+        breadth["resume_files"])
+    # resumed at step 8 (weights, optimizer moments, schedule), it ends where the uninterrupted run ended
+    np.testing.assert_allclose(breadth["resume_weights"][1], breadth["resume_weights"][0], rtol=0, atol=1e-6)
 
 
 def test_lora_trains_only_the_adapters(breadth):

@@ -44,6 +44,12 @@ def _convert_bytes_to_tensor(bytes_data, shape, dtype):
     return Tensor._from_raw(B.from_bytes(bytes_data, tuple(shape), dtype.name))
 
 
+def _set_data(self, value):
+    if not isinstance(value, Tensor):
+        raise RuntimeError(f"For 'Tensor.data', the value set must be a Tensor, but got {type(value).__name__}.")
+    self.assign_value(value)
+
+
 TENSOR_METHODS = {
     "bfloat16": lambda self: self.astype(mstype.bfloat16),
     "short": lambda self: self.astype(mstype.int16),
@@ -59,7 +65,9 @@ TENSOR_METHODS = {
     "untyped_storage": lambda self: UntypedStorage(self),
     "storage": lambda self: UntypedStorage(self),
     "__contains__": lambda self, value: bool((self == value).any()),
-    "data": property(lambda self: self, doc="The Tensor itself (MindSpore's `Tensor.data`)."),
+    "data": property(lambda self: self, _set_data,
+                     doc="The Tensor itself (MindSpore's `Tensor.data`); setting it replaces the Tensor's data "
+                         "(`net.weight.data = w`): it then has `w`'s value, shape and dtype."),
     "is_meta": property(lambda self: B.is_meta(self._data), doc="Whether the Tensor is a placeholder without data."),
 }
 for _name, _fn in TENSOR_METHODS.items():
