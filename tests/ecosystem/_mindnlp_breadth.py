@@ -25,6 +25,7 @@ from mindnlp.core.autograd import value_and_grad
 from mindnlp.dataset import load_dataset
 from mindnlp.engine import Trainer, TrainingArguments
 from mindnlp.peft import LoraConfig, PeftModel, TaskType, get_peft_model
+from mindnlp import peft
 from mindnlp import transformers as T
 from mindspore import ops
 from mindspore.dataset import GeneratorDataset, transforms
@@ -210,6 +211,53 @@ out["lora_reload_logits"] = adapted(input_ids=prompt).logits.asnumpy()
 plain = T.LlamaForCausalLM.from_pretrained(os.path.join(WORK, "llama"))
 plain.set_train(False)
 out["lora_base_logits"] = plain(input_ids=prompt).logits.asnumpy()
+
+
+# -- other PEFT methods: only what they add trains
+def roberta():
+    mindspore.set_seed(0)
+    return T.RobertaForSequenceClassification(T.RobertaConfig(
+        vocab_size=50, hidden_size=32, num_hidden_layers=2, num_attention_heads=4, intermediate_size=64,
+        max_position_embeddings=40, num_labels=2, hidden_dropout_prob=0.0, attention_probs_dropout_prob=0.0))
+
+
+def gpt2():
+    mindspore.set_seed(0)
+    return T.GPT2LMHeadModel(T.GPT2Config(vocab_size=50, n_positions=32, n_embd=32, n_layer=2, n_head=4,
+                                          resid_pdrop=0.0, embd_pdrop=0.0, attn_pdrop=0.0))
+
+
+tokens = mindspore.Tensor(np.random.default_rng(0).integers(3, 50, (4, 8)), mindspore.int64)
+classes = mindspore.Tensor([0, 1, 0, 1], mindspore.int64)
+PEFT = {
+    "lora_seq_cls": (roberta, lambda: LoraConfig(task_type="SEQ_CLS", r=4, lora_alpha=8,
+                                                 target_modules=["query", "value"])),
+    "lora_gpt2": (gpt2, lambda: LoraConfig(task_type="CAUSAL_LM", r=4, lora_alpha=8, target_modules=["c_attn"],
+                                           fan_in_fan_out=True)),
+    "prompt_tuning": (gpt2, lambda: peft.PromptTuningConfig(task_type="CAUSAL_LM", num_virtual_tokens=4)),
+    "prefix_tuning": (gpt2, lambda: peft.PrefixTuningConfig(task_type="CAUSAL_LM", num_virtual_tokens=4)),
+    "p_tuning": (gpt2, lambda: peft.PromptEncoderConfig(task_type="CAUSAL_LM", num_virtual_tokens=4,
+                                                        encoder_hidden_size=16)),
+    "ia3": (roberta, lambda: peft.IA3Config(task_type="SEQ_CLS", target_modules=["key", "value", "output.dense"],
+                                            feedforward_modules=["output.dense"])),
+    "adalora": (roberta, lambda: peft.AdaLoraConfig(task_type="SEQ_CLS", r=4, target_modules=["query", "value"],
+                                                    total_step=10)),
+}
+for name, (build, make_config) in PEFT.items():
+    base = build()
+    originals = [(p, p.asnumpy().copy()) for p in base.get_parameters()]
+    wrapped = get_peft_model(base, make_config())
+    params = wrapped.trainable_params()
+    labels = classes if build is roberta else tokens
+    optimizer = optim.AdamW(params, lr=1e-2)
+    grad_fn = value_and_grad(lambda: wrapped(input_ids=tokens, labels=labels).loss, params)  # noqa: B023
+    losses = []
+    for _ in range(10):
+        optimizer.zero_grad()
+        losses.append(float(grad_fn().asnumpy()))
+        optimizer.step()
+    out[f"peft_{name}"] = np.array([losses[0], losses[-1], *wrapped.get_nb_trainable_parameters(),
+                                    sum(not np.array_equal(p.asnumpy(), v) for p, v in originals)])
 
 
 # -- model families: forward, gradients (checked by a finite difference along them), generate

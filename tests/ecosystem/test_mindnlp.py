@@ -198,6 +198,27 @@ def test_lora_trains_only_the_adapters(breadth):
     assert np.abs(breadth["lora_base_logits"] - breadth["lora_logits"]).max() > 1e-2
 
 
+HEAD = 32 * 32 + 32 + 32 * 2 + 2             # RoBERTa's classification head: trained in full (modules_to_save)
+PEFT_TRAINABLE = {
+    "lora_seq_cls": 2 * 2 * (4 * 32 + 32 * 4) + HEAD,          # query and value of two layers, r=4
+    "lora_gpt2": 2 * (4 * 32 + 96 * 4),                        # the fused c_attn (32 -> 96)
+    "prompt_tuning": 4 * 32,                                   # 4 virtual token embeddings
+    "prefix_tuning": 4 * 2 * 2 * 32,                           # a key and a value per layer per virtual token
+    "p_tuning": 4 * 32 + (32 * 16 + 16) + (16 * 16 + 16) + (16 * 32 + 32),     # embeddings and the MLP encoder
+    "ia3": 2 * (32 + 32 + 32 + 64) + HEAD,                     # key, value and both output.dense inputs
+    "adalora": None,
+}
+
+
+@pytest.mark.parametrize("method", sorted(PEFT_TRAINABLE))
+def test_peft_methods_train_what_they_add(breadth, method):
+    first, last, trainable, total, base_changed = breadth[f"peft_{method}"]
+    assert last < first and np.isfinite(last), (first, last)
+    assert base_changed == 0                                   # the wrapped model's own weights stay as they were
+    if PEFT_TRAINABLE[method] is not None:
+        assert trainable == PEFT_TRAINABLE[method] and total > trainable
+
+
 @pytest.mark.parametrize("family", FAMILIES)
 def test_model_family_forward_gradients_generate(breadth, family):
     loss = breadth[f"{family}_loss"]
