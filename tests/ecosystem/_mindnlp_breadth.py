@@ -286,6 +286,8 @@ FAMILIES = {
                lambda: dict(input_ids=ids(), labels=labels2)),
     "electra": (lambda: T.ElectraForSequenceClassification(T.ElectraConfig(embedding_size=16, **enc)),
                 lambda: dict(input_ids=ids(), labels=labels2)),
+    "longformer": (lambda: T.LongformerForSequenceClassification(T.LongformerConfig(attention_window=4, **enc)),
+                   lambda: dict(input_ids=ids(), labels=labels2)),
     "bert_qa": (lambda: T.BertForQuestionAnswering(T.BertConfig(**enc)),
                 lambda: dict(input_ids=ids(), start_positions=labels2, end_positions=labels2 + 3)),
     "vit": (lambda: T.ViTForImageClassification(T.ViTConfig(

@@ -604,6 +604,11 @@ def test_tensor_in_place_methods():
     y = ms.Tensor([1.0, 2.0])
     assert y.new_zeros((3,)).shape == (3,) and y.new_full((2,), 7).asnumpy().tolist() == [7.0, 7.0]
     assert y.new_ones(2, 2).dtype == ms.float32 and y.new_empty((1,)).shape == (1,)
+    # MindSpore's signature (size, dtype=None): size by keyword, an int, and the dtype second
+    assert y.new_ones(size=(2, 3), dtype=ms.int32).asnumpy().tolist() == [[1, 1, 1]] * 2
+    assert y.new_zeros(size=2).asnumpy().tolist() == [0.0, 0.0] and y.new_empty(size=(4,)).shape == (4,)
+    z = y.new_ones((2,), ms.int64)
+    assert z.dtype == ms.int64 and z.asnumpy().tolist() == [1, 1]
 
 
 def test_index_put_and_fill_diagonal():

@@ -342,16 +342,30 @@ def _new_full(self, size, fill_value, *, dtype=None):
     return full(tuple(_varargs((size,))), fill_value, dtype=dtype or self.dtype)
 
 
-def _new_zeros(self, *size, dtype=None):
-    return full(tuple(_varargs(size)), 0, dtype=dtype or self.dtype)
+def _new_size(self, args, size, dtype):
+    """The shape and dtype of `new_zeros` / `new_ones` / `new_empty`: MindSpore's `(size, dtype=None)` (size an int
+    or a tuple, positional or keyword), and also the sizes as separate ints."""
+    if args and isinstance(args[-1], mstype.Type):
+        args, dtype = args[:-1], args[-1]
+    if size is not None:
+        args = (size,) + args
+    shape = _varargs(args)
+    return ((shape,) if isinstance(shape, int) else tuple(shape)), (dtype or self.dtype)
 
 
-def _new_ones(self, *size, dtype=None):
-    return full(tuple(_varargs(size)), 1, dtype=dtype or self.dtype)
+def _new_zeros(self, *args, size=None, dtype=None):
+    shape, dtype = _new_size(self, args, size, dtype)
+    return full(shape, 0, dtype=dtype)
 
 
-def _new_empty(self, *size, dtype=None, device=None):
-    return _C.empty(tuple(_varargs(size)), dtype=dtype or self.dtype)
+def _new_ones(self, *args, size=None, dtype=None):
+    shape, dtype = _new_size(self, args, size, dtype)
+    return full(shape, 1, dtype=dtype)
+
+
+def _new_empty(self, *args, size=None, dtype=None, device=None):
+    shape, dtype = _new_size(self, args, size, dtype)
+    return _C.empty(shape, dtype=dtype)
 
 
 def _trace_method(self, offset=0, axis1=0, axis2=1, dtype=None):
