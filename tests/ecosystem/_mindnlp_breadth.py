@@ -5,9 +5,13 @@ downloaded:
 * the quick-start fine-tune: a BertTokenizer from a vocab.txt written here, `mindnlp.dataset.load_dataset("csv")`,
   the tutorial's map / TypeCast / padded_batch pipeline, `mindnlp.engine.Trainer` + `TrainingArguments` (evaluation,
   a metric, checkpoints each epoch, the best one loaded at the end), `predict`, `save_model` and `from_pretrained`,
-  the tokenizer saved and read back with `AutoTokenizer`;
+  the tokenizer saved and read back with `AutoTokenizer`, the saved directory through a text-classification
+  `pipeline`, a GPT2Tokenizer (byte-level BPE) from a vocab.json and merges.txt;
+* the Trainer on an in-memory GeneratorDataset with gradient accumulation, a cosine schedule with warm-up,
+  clipping and weight decay, resumed from a checkpoint;
 * `mindnlp.peft` LoRA on a Llama: `get_peft_model`, the trainable-parameter count, training the adapters only,
-  `save_pretrained` and `PeftModel.from_pretrained`;
+  `save_pretrained` and `PeftModel.from_pretrained`; LoRA for sequence classification and on GPT-2, prompt,
+  prefix and p-tuning, IA3 and AdaLoRA;
 * other model families from small configs: forward, gradients with `mindspore.value_and_grad` (checked against a
   finite difference along the gradient), and `generate` (its scores against a full forward of what it generated).
 What the test checks is written to OUT.npz.
