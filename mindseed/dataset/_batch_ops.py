@@ -317,14 +317,23 @@ class BucketBatchByLengthDataset(Dataset):
         return self._count_rows()
 
     def _emit(self, group, bucket, names):
+        """One batch of `group`. As in MindSpore, no pad_info pads every column to the longest in the batch
+        with 0; a pad_info pads only the columns it names, and pad_to_bucket_boundary sets their None
+        dimensions to the bucket's boundary - 1 (an error in the last bucket, which has no boundary)."""
         out = []
         for j, name in enumerate(names):
             values = [r[j] for r in group]
             if self.pad_info is None:
+                out.append(_pad_stack(values, None, None, j))
+                continue
+            if name not in self.pad_info:
                 out.append(_stack(values, j))
                 continue
-            shape, value = self.pad_info.get(name, (None, None))
-            if self.pad_to_boundary and shape is not None and bucket < len(self.boundaries):
+            shape, value = self.pad_info[name]
+            if self.pad_to_boundary and shape is not None and None in shape:
+                if bucket >= len(self.boundaries):
+                    raise pipeline_error("Invalid data, requested to pad to bucket boundary, element falls in "
+                                         "last bucket.")
                 shape = [self.boundaries[bucket] - 1 if s is None else s for s in shape]
             out.append(_pad_stack(values, shape, value, j))
         return out

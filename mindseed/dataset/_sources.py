@@ -122,6 +122,12 @@ def _cast_row(row, types):
     return [a if t is None else a.astype(mstype.dtype_to_nptype(t), copy=False) for a, t in zip(row, types)]
 
 
+def _no_pk_sampler(sampler):
+    """GeneratorDataset and NumpySlicesDataset (a GeneratorDataset in MindSpore) have no class labels."""
+    if isinstance(sampler, S.PKSampler):
+        raise ValueError("GeneratorDataset doesn't support PKSampler.")
+
+
 class GeneratorDataset(MappableSource, UnionBaseDataset):
     """Rows from Python: a generator function, an iterable, or a random-access object (`__getitem__` + `__len__`).
 
@@ -153,6 +159,7 @@ class GeneratorDataset(MappableSource, UnionBaseDataset):
                             "__next__(__iter__).")
         if column_names is None and schema is None:
             raise ValueError("Neither columns_names nor schema are provided.")
+        _no_pk_sampler(sampler)
         if schema is not None:
             names = [c["name"] for c in schema.columns] if hasattr(schema, "columns") else None
             column_names = column_names or names
@@ -275,6 +282,7 @@ class NumpySlicesDataset(MappableSource, UnionBaseDataset):
 
     def __init__(self, data, column_names=None, num_samples=None, num_parallel_workers=1, shuffle=None,
                  sampler=None, num_shards=None, shard_id=None):
+        _no_pk_sampler(sampler)
         if isinstance(data, dict):
             names = [str(k) for k in data]
             cols = [V.to_array(v, f"data[{k!r}]") for k, v in data.items()]

@@ -77,6 +77,8 @@ def test_db_round_trip_and_top_db():
     np.testing.assert_allclose(A.DBToAmplitude(1.0, 1.0)(db), x, rtol=1e-12)
     mag = A.AmplitudeToDB(A.ScaleType.MAGNITUDE, top_db=30.0)(x)
     np.testing.assert_allclose(mag, np.maximum(20 * np.log10(x), 20 - 30))
+    with pytest.raises(RuntimeError, match="AmplitudeToDB"):  # <..., freq, time>: a 1-D input is refused
+        A.AmplitudeToDB()(x[0])
 
 
 def test_mfcc_is_dct_of_db_mel():
@@ -154,7 +156,12 @@ def test_resample_sine_and_time_stretch_lengths():
     cplx = np.stack([c.real, c.imag], -1)
     out = A.TimeStretch(hop_length=200, n_freq=201, fixed_rate=2.0)(cplx)
     assert out.shape == (201, math.ceil(c.shape[1] / 2), 2)
-    np.testing.assert_allclose(A.TimeStretch(200, 201, 1.0)(cplx)[..., 0, :], cplx[..., 0, :], atol=1e-6)
+    np.testing.assert_allclose(A.TimeStretch(200, 201, 1.0)(cplx)[0, ..., 0, :], cplx[..., 0, :], atol=1e-6)
+    # MindSpore 2.10 returns a rate-1 <freq, time, 2> input with a leading 1 (other rates keep the rank)
+    small = np.arange(24, dtype=np.float32).reshape(3, 4, 2) / 10
+    assert A.TimeStretch(1, 3, 1.0)(small).shape == (1, 3, 4, 2)
+    np.testing.assert_array_equal(A.TimeStretch(1, 3, 1.0)(small)[0], small)
+    assert A.TimeStretch(1, 3, 1.3)(small).shape == (3, 4, 2)
 
 
 def test_griffin_lim_reconstructs_magnitude():

@@ -117,9 +117,31 @@ def test_padded_batch_and_bucket_batch_by_length():
     b = ds.GeneratorDataset(var, ["x"]).bucket_batch_by_length(["x"], [3], [2, 2], pad_info={"x": ([None], 0)})
     got = [np.asarray(v).tolist() for v in col(b)]
     assert got == [[[1, 0], [1, 2]], [[1, 2, 3, 0, 0], [1, 2, 3, 4, 5]], [[1, 2, 3, 4]]]
-    b = ds.GeneratorDataset(var, ["x"]).bucket_batch_by_length(["x"], [3], [2, 2], pad_info={"x": ([None], 0)},
+    b = ds.GeneratorDataset(var, ["x"]).bucket_batch_by_length(["x"], [3, 6], [2, 2, 1], pad_info={"x": ([None], 0)},
                                                                 pad_to_bucket_boundary=True, drop_remainder=True)
     assert [np.asarray(v).shape for v in col(b)] == [(2, 2), (2, 5)]
+    # the last bucket has no boundary to pad to (MindSpore 2.10 raises a RuntimeError)
+    b = ds.GeneratorDataset(var, ["x"]).bucket_batch_by_length(["x"], [3], [2, 2], pad_info={"x": ([None], 0)},
+                                                                pad_to_bucket_boundary=True, drop_remainder=True)
+    with pytest.raises(RuntimeError, match="last bucket"):
+        col(b)
+
+
+def test_bucket_batch_pad_info_none_pads_every_column_and_dict_only_its_columns():
+    def var():
+        for i in range(1, 5):
+            yield (np.arange(i, dtype=np.int32), np.ones(i % 3 + 1, np.float32))
+    # values real MindSpore 2.10 printed: no pad_info pads every column to the batch's longest with 0
+    b = ds.GeneratorDataset(var, ["a", "b"], shuffle=False).bucket_batch_by_length(
+        ["a"], [3], [2, 2], pad_to_bucket_boundary=True)
+    got = [[np.asarray(c).tolist() for c in r] for r in rows(b)]
+    assert got == [[[[0, 0], [0, 1]], [[1.0, 1.0, 0.0], [1.0, 1.0, 1.0]]],
+                   [[[0, 1, 2, 0], [0, 1, 2, 3]], [[1.0, 0.0], [1.0, 1.0]]]]
+    # a pad_info pads only the columns it names: "b" is ragged, so batching it fails
+    b = ds.GeneratorDataset(var, ["a", "b"], shuffle=False).bucket_batch_by_length(
+        ["a"], [3], [2, 2], pad_info={"a": (None, 9)})
+    with pytest.raises(RuntimeError, match="different shapes in column 1"):
+        rows(b)
 
 
 def test_padded_batch_is_a_class_of_its_own_and_pads_only_with_pad_info():

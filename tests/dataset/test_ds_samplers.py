@@ -73,17 +73,27 @@ def test_distributed_sampler_shards_are_disjoint_and_cover():
 def test_pk_sampler_uses_labels():
     labels = np.array([0, 1, 2, 0, 1, 2, 0, 1, 2, 0], np.uint32)
     rows = ds.NumpySlicesDataset({"x": np.arange(10)}, shuffle=False)
+    rows.use_sampler(ds.PKSampler(2))
     with pytest.raises(RuntimeError, match="class labels"):
-        ids(ds.PKSampler(2))
+        next(rows.create_tuple_iterator(output_numpy=True))
 
     class Labelled(ds.NumpySlicesDataset):
         def _class_labels(self):
             return labels
 
-    d = Labelled({"x": np.arange(10), "label": labels}, sampler=ds.PKSampler(2))
+    d = Labelled({"x": np.arange(10), "label": labels})
+    d.use_sampler(ds.PKSampler(2))
     got = [int(r[0]) for r in d.create_tuple_iterator(output_numpy=True)]
     assert got == [0, 3, 1, 4, 2, 5] and d.get_dataset_size() == 6
     del rows
+
+
+def test_generator_and_numpy_slices_refuse_pk_sampler():
+    # MindSpore's GeneratorDataset validator (NumpySlicesDataset is a GeneratorDataset there)
+    with pytest.raises(ValueError, match="GeneratorDataset doesn't support PKSampler"):
+        ds.GeneratorDataset([1, 2], ["x"], sampler=ds.PKSampler(2))
+    with pytest.raises(ValueError, match="GeneratorDataset doesn't support PKSampler"):
+        ds.NumpySlicesDataset({"x": [1, 2], "label": [0, 1]}, sampler=ds.PKSampler(2, class_column="label"))
 
 
 def test_user_sampler_and_iterable_and_chaining():

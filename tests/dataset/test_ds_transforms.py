@@ -52,8 +52,10 @@ def test_padend_slice_unique():
     assert T.Slice([0, 2], 1)(x).tolist() == [[1], [7]]
     assert T.Slice(None)(np.arange(3)).tolist() == [0, 1, 2]
     assert T.Slice(Ellipsis, 1)(x).tolist() == [[1], [4], [7]]
-    u, idx, cnt = T.Unique()(np.array([5, 3, 5, 1, 3]))
-    assert u.tolist() == [5, 3, 1] and idx.tolist() == [0, 1, 0, 2, 1] and cnt.tolist() == [2, 2, 1]
+    u, idx, cnt = T.Unique()(np.array([[5, 3, 5], [1, 3, 3]]))  # flattened; MindSpore wants rank >= 2
+    assert u.tolist() == [5, 3, 1] and idx.tolist() == [0, 1, 0, 2, 1, 1] and cnt.tolist() == [2, 3, 1]
+    with pytest.raises(RuntimeError, match="at least 2-D"):
+        T.Unique()(np.array([5, 3, 5]))
 
 
 def test_compose_random_apply_choice_order():

@@ -165,7 +165,7 @@ class AmplitudeToDB(TensorOperation):
         self.ref_value, self.amin, self.top_db = float(ref_value), float(amin), top_db
 
     def _apply(self, x):
-        a = waveform(x, "AmplitudeToDB")
+        a = waveform(x, "AmplitudeToDB", min_ndim=2)  # <..., freq, time>
         mult = 10.0 if self.stype == ScaleType.POWER else 20.0
         db = mult * np.log10(np.maximum(a.astype(np.float64), self.amin))
         db -= mult * math.log10(max(self.amin, self.ref_value))

@@ -59,6 +59,8 @@ class TimeStretch(TensorOperation):
 
     def _apply(self, x):
         z, dtype = _complex_in(x, "TimeStretch")
+        if self.fixed_rate == 1.0 and np.ndim(x) == 3:  # MindSpore returns a rate-1 <freq, time, 2> as <1, ...>
+            return np.asarray(x)[None]
         adv = np.linspace(0, math.pi * self.hop_length, z.shape[-2])[:, None]
         return _complex_out(_phase_vocoder(z, self.fixed_rate, adv), dtype)
 

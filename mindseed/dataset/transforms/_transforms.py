@@ -263,12 +263,14 @@ class Slice(TensorOperation):
 
 
 class Unique(TensorOperation):
-    """(unique values in order of first appearance, index of each input element among them, counts)."""
+    """(unique values in order of first appearance, index of each input element among them, counts) of the
+    flattened input, which must be at least 2-D (MindSpore 2.10's check: a 1-D row is refused)."""
 
     def _apply(self, x):
         x = np.asarray(x)
-        if x.ndim != 1:
-            raise RuntimeError(f"Unique: the input must be 1-D, but got shape {list(x.shape)}.")
+        if x.ndim < 2:
+            raise RuntimeError(f"Unique: input must be at least 2-D in order to do unique op, got rank:{x.ndim}")
+        x = x.ravel()
         values, first, inverse, counts = np.unique(x, return_index=True, return_inverse=True, return_counts=True)
         order = np.argsort(first, kind="stable")
         rank = np.empty_like(order)
