@@ -25,10 +25,11 @@ class Type:
     def __init__(self, name):
         self._name = name
 
-    def __repr__(self):
+    def __str__(self):
         return self._name
 
-    __str__ = __repr__
+    def __repr__(self):  # the name it has in the mindspore namespace: mindspore.float32, mindspore.list_
+        return "mindspore." + _ALIAS.get(self._name, self._name.lower())
 
     def __eq__(self, other):
         return isinstance(other, Type) and other._name == self._name
@@ -45,6 +46,11 @@ class Type:
     @property
     def name(self):
         return self._name
+
+
+# repr names that are not the lower-cased str name
+_ALIAS = {"Float8E4M3FN": "float8_e4m3fn", "Float8E5M2": "float8_e5m2", "String": "string_", "None": "type_none",
+          "List": "list_", "Tuple": "tuple_", "TensorType": "tensor"}
 
 
 class Number(Type):
@@ -69,6 +75,10 @@ class TensorType(Type):
 
     def element_type_(self):
         return self.element_type
+
+    def __repr__(self):
+        e = self.element_type
+        return "mindspore.tensor" if e is None else f"mindspore.tensor[{repr(e).split('.', 1)[1]}]"
 
 
 class _Misc(Type):

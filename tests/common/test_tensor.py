@@ -229,7 +229,12 @@ def test_set_seed_reproducible_initializers():
 
 
 def test_dtype_objects():
-    assert str(ms.float32) == "Float32" and repr(ms.int8) == "Int8" and str(ms.bool_) == "Bool"
+    assert str(ms.float32) == "Float32" and str(ms.int8) == "Int8" and str(ms.bool_) == "Bool"
+    # repr is the name in the mindspore namespace (values MindSpore 2.10 printed)
+    assert [repr(t) for t in (ms.float32, ms.bool_, ms.string, ms.list_, ms.float8_e4m3fn, ms.qint4x2)] == [
+        "mindspore.float32", "mindspore.bool", "mindspore.string_", "mindspore.list_", "mindspore.float8_e4m3fn",
+        "mindspore.int4"]
+    assert repr(ms.TensorType(ms.float32)) == "mindspore.tensor[float32]" and str([ms.int64]) == "[mindspore.int64]"
     assert ms.dtype.float32 is ms.float32 and ms.float_ == ms.float32 and ms.double == ms.float64
     assert ms.dtype_to_nptype(ms.int16) == np.int16 if hasattr(ms, "dtype_to_nptype") else True
     assert ms.dtype.dtype_to_nptype(ms.float16) == np.float16

@@ -56,8 +56,10 @@ SPECS = [
 test_value, test_grad, test_grad2, test_graph = make_tests(SPECS)
 
 ERRORS = [
-    ErrorSpec("matmul_shapes", lambda: ops.matmul(ops.ones((2, 3)), ops.ones((4, 5))), ValueError,
-              "For 'MatMul', the 'x' shape (2, 3) and 'y' shape (4, 5) cannot be multiplied."),
+    ErrorSpec("matmul_shapes", lambda: ops.matmul(ops.ones((2, 3)), ops.ones((4, 5))), RuntimeError,
+              "For 'MatMulExt' op, shape1[-1] must be equal to shape2[-2], but got 3 and 4."),
+    ErrorSpec("matmul_vector", lambda: ops.matmul(ops.ones((2, 2)), ops.ones((3,))), ValueError,
+              "For 'MatMul' the input dimensions must be equal, but got 'x1_col': 2 and 'x2_row': 3."),
     ErrorSpec("matmul_type", lambda: ops.matmul([1, 2], ops.ones((2,))), TypeError, "For 'MatMul'"),
     ErrorSpec("reshape_size", lambda: ops.reshape(ops.ones((2, 3)), (4, 2)), ValueError, "For 'Reshape'"),
     ErrorSpec("transpose_perm", lambda: ops.transpose(ops.ones((2, 3)), (0, 0)), ValueError, "For 'Transpose'"),

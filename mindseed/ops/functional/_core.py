@@ -96,7 +96,8 @@ def matmul(input, other):
     """Matrix product with numpy's broadcasting rules (1-D operands are vectors).
 
     Raises:
-        ValueError: the inner dimensions differ.
+        RuntimeError: the inner dimensions differ and `other` is a matrix (MindSpore's MatMulExt check).
+        ValueError: the inner dimensions differ and `other` is a vector (MindSpore's MatMul check).
 
     >>> import mindseed as ms
     >>> ms.ops.matmul(ms.ops.ones((2, 3)), ms.ops.ones((3, 4))).shape
@@ -110,7 +111,10 @@ def matmul(input, other):
     k1 = xs[-1]
     k2 = ys[0] if len(ys) == 1 else ys[-2]
     if k1 != k2:
-        raise ValueError(f"For 'MatMul', the 'x' shape {xs} and 'y' shape {ys} cannot be multiplied.")
+        if len(ys) == 1:
+            raise ValueError(f"For 'MatMul' the input dimensions must be equal, but got 'x1_col': {k1} and "
+                             f"'x2_row': {k2}.")
+        raise RuntimeError(f"For 'MatMulExt' op, shape1[-1] must be equal to shape2[-2], but got {k1} and {k2}.")
     return P.matmul_p(input, other)
 
 
