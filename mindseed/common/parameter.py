@@ -40,6 +40,12 @@ def _info_property(key, doc):
                     lambda self, v: setattr(self.__dict__["_info"], key, v), doc=doc)
 
 
+def _check_name(name):
+    """MindSpore's check of a Parameter name (a ValueError there)."""
+    if name is not None and not isinstance(name, str):
+        raise ValueError(f"The type of the Parameter's name should be 'string' or 'None', but got {type(name)}.")
+
+
 class Parameter(Tensor):
     """A Tensor that belongs to a network: it has a name and may require gradients.
 
@@ -73,8 +79,7 @@ class Parameter(Tensor):
         else:
             raise TypeError(f"For 'Parameter', the 'default_input' must be Tensor, numpy.ndarray, number, list or "
                             f"tuple, but got {type(default_input).__name__}.")
-        if name is not None and not isinstance(name, str):
-            raise TypeError(f"For 'Parameter', the 'name' must be str, but got {type(name).__name__}.")
+        _check_name(name)
         self.__dict__["_info"] = ParamInfo(name if name is not None else self._base_name, bool(requires_grad),
                                            layerwise_parallel, parallel_optimizer)
         self.is_init = True
@@ -92,8 +97,7 @@ class Parameter(Tensor):
     def name(self, value):
         if value is None:
             value = self._base_name
-        if not isinstance(value, str):
-            raise TypeError(f"For 'Parameter', the 'name' must be str, but got {type(value).__name__}.")
+        _check_name(value)
         self.__dict__["_info"].name = value
 
     requires_grad = _info_property("requires_grad", "Whether optimizers and `weights=` gradients include it.")

@@ -71,6 +71,16 @@ def test_parameter_names():
     assert net.cls_name == "Net"
 
 
+def test_parameter_name_must_be_str_or_none():
+    # MindSpore 2.10 raises ValueError (not TypeError) for a name of another type, at creation and on rename
+    with pytest.raises(ValueError, match="should be 'string' or 'None', but got <class 'int'>"):
+        ms.Parameter(ms.Tensor([1.0]), name=3)
+    p = ms.Parameter(ms.Tensor([1.0]), name="w")
+    with pytest.raises(ValueError, match="but got <class 'bytes'>"):
+        p.name = b"x"
+    assert p.name == "w"
+
+
 def test_auto_prefix_and_parameter_tuples():
     class NoPrefix(nn.Cell):
         def __init__(self):
