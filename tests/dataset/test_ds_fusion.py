@@ -75,7 +75,8 @@ def test_normalize_batches_small_and_large(hw):
 
 
 def test_normalize_channel_mismatch_is_an_error():
-    with pytest.raises(ValueError, match="Normalize: the image has 4 channels"):
+    with pytest.raises(RuntimeError, match="Normalize: number of channels does not match the size of mean and std "
+                                           "vector, got channels: 4, size of mean: 3"):
         vision.Normalize(MEAN, STD)(np.zeros((2, 2, 4), np.uint8))
 
 

@@ -57,13 +57,19 @@ def test_pil_inputs_and_outputs():
     np.testing.assert_array_equal(V.ToNumpy()(pil), img)
     g = V.Grayscale()(pil)
     assert isinstance(g, Image.Image) and g.mode == "L"
-    g3 = V.Grayscale(3)(img)
+    g3 = np.asarray(V.Grayscale(3)(pil))
     assert g3.shape == (12, 16, 3) and (g3[..., 0] == g3[..., 2]).all()
+    with pytest.raises(TypeError, match="img should be PIL image"):  # a PIL-only transform in MindSpore
+        V.Grayscale(3)(img)
     crops = V.FiveCrop(4)(pil)
     assert len(crops) == 5 and all(c.size == (4, 4) for c in crops)
     np.testing.assert_array_equal(np.asarray(crops[4]), img[4:8, 6:10])
     assert len(V.TenCrop(4)(img)) == 10
-    np.testing.assert_array_equal(V.Resize((5, 7))(pil), V.Resize((5, 7))(img))
+    # a PIL image is resized by Pillow (MindSpore's PIL path), an array by the OpenCV-style kernel
+    resized = V.Resize((5, 7))(pil)
+    assert isinstance(resized, Image.Image) and resized.size == (7, 5)
+    np.testing.assert_array_equal(np.asarray(resized), np.asarray(pil.resize((7, 5), Image.BILINEAR)))
+    assert V.Resize((5, 7))(img).shape == (5, 7, 3)
     decoded = V.Decode(to_pil=True)(V.encode_png(img))
     assert isinstance(decoded, Image.Image)
     np.testing.assert_array_equal(np.asarray(decoded), img)
@@ -136,7 +142,7 @@ def test_decode_errors_and_argument_checks():
         V.Resize(4, interpolation="bilinear")
     with pytest.raises(ValueError):
         V.RandomHorizontalFlip(1.5)
-    with pytest.raises(ValueError):
+    with pytest.raises(RuntimeError, match="number of channels does not match"):  # MindSpore's kernel check
         V.Normalize([0.5, 0.5], [0.2, 0.2])(inputs()["img"])
     with pytest.raises(ValueError):
         V.Affine(0, [2, 0], 1.0, 0)

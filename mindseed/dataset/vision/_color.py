@@ -6,6 +6,7 @@ import numpy as np
 from mindseed.dataset import _validate as V
 from mindseed.dataset._random import rng
 from mindseed.dataset.vision import _image as I
+from mindseed.dataset.vision import _pil_ops as PO
 from mindseed.dataset.vision._geometry import ImageTensorOperation, _prob, _range_arg
 from mindseed.dataset.vision.utils import ConvertMode
 
@@ -96,8 +97,8 @@ class Normalize(ImageTensorOperation):
 
     def _check(self, x, channels):
         if len(self.mean) not in (1, channels):
-            raise ValueError(f"Normalize: the image has {channels} channels, but mean and std have "
-                             f"{len(self.mean)} values.")
+            raise RuntimeError(f"Normalize: number of channels does not match the size of mean and std vector, got "
+                               f"channels: {channels}, size of mean: {len(self.mean)}")
 
     # Every path computes float32(x), then `-= mean`, then `*= 1/std`, all in float32 (so all paths agree bit for
     # bit). Writing the cast into a preallocated output and running the two in-place ops over long contiguous rows
@@ -227,6 +228,9 @@ class AdjustBrightness(ImageTensorOperation):
     def _np(self, img):
         return I.clip_cast(img.astype(np.float32) * self.brightness_factor, img.dtype)
 
+    def _pil(self, img):
+        return PO.enhance(img, "Brightness", self.brightness_factor)
+
 
 def _contrast(img, factor):
     gray = I.rgb_to_gray(img) if img.ndim == 3 and img.shape[2] == 3 else img.astype(np.float32)
@@ -242,6 +246,9 @@ class AdjustContrast(ImageTensorOperation):
 
     def _np(self, img):
         return _contrast(img, self.contrast_factor)
+
+    def _pil(self, img):
+        return PO.enhance(img, "Contrast", self.contrast_factor)
 
 
 def _saturation(img, factor):
@@ -260,6 +267,9 @@ class AdjustSaturation(ImageTensorOperation):
 
     def _np(self, img):
         return _saturation(img, self.saturation_factor)
+
+    def _pil(self, img):
+        return PO.enhance(img, "Color", self.saturation_factor)
 
 
 def _hue(img, factor):
@@ -281,6 +291,9 @@ class AdjustHue(ImageTensorOperation):
     def _np(self, img):
         return _hue(img, self.hue_factor)
 
+    def _pil(self, img):
+        return PO.adjust_hue(img, self.hue_factor)
+
 
 class AdjustGamma(ImageTensorOperation):
     """gain * (image / 255) ** gamma, scaled back (MindSpore's table, truncating)."""
@@ -294,6 +307,9 @@ class AdjustGamma(ImageTensorOperation):
             table = np.floor((255 + 1 - 1e-3) * self.gain * np.power(np.arange(256) / 255.0, self.gamma))
             return np.clip(table, 0, 255).astype(np.uint8)[img]
         return (self.gain * np.power(img.astype(np.float32), self.gamma)).astype(img.dtype)
+
+    def _pil(self, img):
+        return PO.adjust_gamma(img, self.gamma, self.gain)
 
 
 def _smooth(img):
@@ -413,7 +429,7 @@ class Grayscale(ImageTensorOperation):
         self.num_output_channels = num_output_channels
 
     def _np(self, img):
-        return _gray(img, self.num_output_channels)
+        return _gray(PO.require_pil(img), self.num_output_channels)  # MindSpore: a PIL-only transform
 
     def _pil(self, img):
         g = img.convert("L")
@@ -479,6 +495,9 @@ class Invert(ImageTensorOperation):
     def _np(self, img):
         return (255 - img.astype(np.int32)).astype(img.dtype) if img.dtype == np.uint8 else 255 - img
 
+    def _pil(self, img):
+        return PO.image_ops("invert", img)
+
     def _batch_apply(self, x):
         return self._np(x)
 
@@ -540,9 +559,14 @@ class AutoContrast(ImageTensorOperation):
     def _np(self, img):
         return _autocontrast(_uint8(img, "AutoContrast"), self.cutoff, self.ignore)
 
+    def _pil(self, img):
+        return PO.image_ops("autocontrast", img, self.cutoff, self.ignore)
+
 
 class RandomAutoContrast(AutoContrast):
     """AutoContrast with probability `prob`."""
+
+    _pil = None  # no PIL implementation in MindSpore: a PIL image is run as an array
 
     def __init__(self, cutoff=0.0, ignore=None, prob=0.5):
         super().__init__(cutoff, ignore)
@@ -576,6 +600,9 @@ class Equalize(ImageTensorOperation):
 
     def _np(self, img):
         return _equalize(img)
+
+    def _pil(self, img):
+        return PO.image_ops("equalize", img)
 
 
 class RandomEqualize(ImageTensorOperation):

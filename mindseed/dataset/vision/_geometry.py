@@ -8,6 +8,7 @@ from mindseed.dataset._random import rng
 from mindseed.dataset import _validate as V
 from mindseed.dataset.transforms._base import TensorOperation
 from mindseed.dataset.vision import _image as I
+from mindseed.dataset.vision import _pil_ops as PO
 from mindseed.dataset.vision._image import Image
 from mindseed.dataset.vision.utils import Border, Inter, SliceMode
 
@@ -22,7 +23,7 @@ class ImageTensorOperation(TensorOperation):
     """An image transform: numpy HWC/HW arrays via `_np`, PIL images via `_pil` when defined."""
 
     def _apply(self, img):
-        if I.is_pil(img) and hasattr(self, "_pil"):
+        if I.is_pil(img) and getattr(self, "_pil", None) is not None:
             return self._pil(img)
         return self._np(I.check_image(img, type(self).__name__))
 
@@ -193,6 +194,9 @@ class Resize(ImageTensorOperation):
     def _np(self, img):
         return _resize_to(img, self.size, self.interpolation)
 
+    def _pil(self, img):
+        return PO.resize(img, self.size, self.interpolation)
+
 
 class RandomResize(ImageTensorOperation):
     """Resize with an interpolation chosen at random."""
@@ -242,6 +246,9 @@ class CenterCrop(ImageTensorOperation):
             H, W = img.shape[:2]
         top, left = (H - h) // 2, (W - w) // 2
         return img[top:top + h, left:left + w].copy()
+
+    def _pil(self, img):
+        return PO.center_crop(img, self.size)
 
 
 class RandomCrop(ImageTensorOperation):
@@ -407,6 +414,9 @@ class RandomHorizontalFlip(ImageTensorOperation):
     def _np(self, img):
         return _hflip(img) if rng().random() < self.prob else img
 
+    def _pil(self, img):
+        return img.transpose(Image.FLIP_LEFT_RIGHT) if rng().random() < self.prob else img
+
 
 class RandomVerticalFlip(ImageTensorOperation):
     """Mirror top-bottom with probability `prob`."""
@@ -419,6 +429,9 @@ class RandomVerticalFlip(ImageTensorOperation):
 
     def _np(self, img):
         return img[::-1].copy() if rng().random() < self.prob else img
+
+    def _pil(self, img):
+        return img.transpose(Image.FLIP_TOP_BOTTOM) if rng().random() < self.prob else img
 
 
 # ---------------------------------------------------------------------------- pads
@@ -435,6 +448,9 @@ class Pad(ImageTensorOperation):
     def _np(self, img):
         left, top, right, bottom = self.padding
         return I.pad_image(img, top, bottom, left, right, self.padding_mode.value, self.fill_value)
+
+    def _pil(self, img):
+        return PO.pad(img, self.padding, self.fill_value, self.padding_mode.value)
 
 
 class PadToSize(ImageTensorOperation):
