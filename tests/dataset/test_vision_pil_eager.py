@@ -62,5 +62,9 @@ def test_pil_only_and_array_only_cases():
         vision.Resize((7, 9), vision.Inter.AREA)(img)
     with pytest.raises(TypeError, match="img should be PIL image"):
         vision.Grayscale()(_img())
+    with pytest.raises(RuntimeError, match="outside the image"):  # MindSpore 2.10: RuntimeError for both
+        vision.Crop((0, 0), 40)(_img())
+    with pytest.raises(RuntimeError, match="outside the image"):
+        vision.ResizedCrop(10, 0, 8, 4, 3)(_img())
     with pytest.raises(RuntimeError, match="number of channels does not match"):
         vision.Normalize([1, 2, 3], [4, 5, 6])(img.convert("L"))

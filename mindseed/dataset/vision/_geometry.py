@@ -212,8 +212,8 @@ class RandomResize(ImageTensorOperation):
 def _crop(img, top, left, h, w):
     H, W = img.shape[:2]
     if top < 0 or left < 0 or top + h > H or left + w > W:
-        raise ValueError(f"Crop: the box (top={top}, left={left}, height={h}, width={w}) is outside the image of "
-                         f"size ({H}, {W}).")
+        raise RuntimeError(f"Crop: the box (top={top}, left={left}, height={h}, width={w}) is outside the image of "
+                           f"size ({H}, {W}).")  # MindSpore's kernel check: a RuntimeError
     return img[top:top + h, left:left + w]
 
 
