@@ -671,6 +671,12 @@ def _entries(a, out, item, line, breaks):
 
 
 # ---------------------------------------------------------------- sparse tensors
+def _sparse_ops():
+    """The sparse functional ops (imported when used: they import this module)."""
+    from mindseed.ops.functional import _sparse
+    return _sparse
+
+
 class _Sparse:
     """What the sparse formats share: dtype and sizes come from the stored values, ndim from the dense shape."""
 
@@ -719,6 +725,24 @@ class COOTensor(_Sparse):
     def abs(self):
         return COOTensor(self.indices, self.values.abs(), self.shape)
 
+    def to_csr(self):
+        """The CSRTensor of a 2-D COOTensor (entries in row-major order, stored zeros kept)."""
+        idx = self.indices.asnumpy()
+        order = np.lexsort((idx[:, 1], idx[:, 0]))
+        ptr = np.zeros(self.shape[0] + 1, idx.dtype)
+        np.cumsum(np.bincount(idx[order, 0], minlength=self.shape[0]), out=ptr[1:])
+        return CSRTensor(Tensor(ptr), Tensor(idx[order, 1]), self.values[Tensor(order.astype(np.int64))], self.shape)
+
+    def __add__(self, other):
+        """COOTensor + COOTensor (a COOTensor) or + a dense Tensor of the same shape (a Tensor), as MindSpore."""
+        if tuple(self.shape) != tuple(other.shape):
+            raise ValueError("Input tensors should have the same shape.")
+        if isinstance(other, COOTensor):
+            return _sparse_ops().coo_add(self, other, Tensor(0, self.values.dtype))
+        if isinstance(other, Tensor):
+            return other + self.to_dense()
+        raise TypeError("COOTensor can only be added with COOTensor or Tensor, but got " + type(other).__name__)
+
     def __repr__(self):
         return (f"COOTensor(shape={list(self.shape)}, dtype={self.dtype}, indices={self.indices!r}, "
                 f"values={self.values!r})")
@@ -764,6 +788,21 @@ class CSRTensor(_Sparse):
 
     def abs(self):
         return CSRTensor(self.indptr, self.indices, self.values.abs(), self.shape)
+
+    def mv(self, dense_vector):
+        return _sparse_ops().csr_mv(self, dense_vector)
+
+    def mm(self, matrix):
+        return _sparse_ops().csr_mm(self, matrix)
+
+    def sum(self, axis):
+        return _sparse_ops().csr_reduce_sum(self, axis)
+
+    def __mul__(self, other):
+        return _sparse_ops().csr_mul(self, other)
+
+    def __truediv__(self, other):
+        return _sparse_ops().csr_div(self, other)
 
     def __repr__(self):
         return f"CSRTensor(shape={list(self.shape)}, dtype={self.dtype})"

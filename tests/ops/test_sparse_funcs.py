@@ -130,3 +130,30 @@ def test_elementwise_keeps_the_pattern(op):
 def test_coalesce_names_bad_indices(indices, values, exc, text):
     with pytest.raises(exc, match=text):
         ops.coalesce(ms.Tensor(indices), ms.Tensor(values), ms.Tensor([3, 3]))
+
+
+def test_sparse_tensor_methods_match_dense_numpy():
+    from mindseed import COOTensor, CSRTensor, Tensor
+    dense = np.array([[1.0, 0.0, 0.0, 0.0], [0.0, 2.0, 0.0, 0.0]], np.float32)
+    csr = CSRTensor(Tensor(np.array([0, 1, 2], np.int32)), Tensor(np.array([0, 1], np.int32)),
+                    Tensor(np.array([1.0, 2.0], np.float32)), (2, 4))
+    vec = np.array([[1.0], [2.0], [3.0], [4.0]], np.float32)
+    np.testing.assert_allclose(csr.mv(Tensor(vec)).asnumpy(), dense @ vec)
+    mat = np.arange(8, dtype=np.float32).reshape(4, 2)
+    np.testing.assert_allclose(csr.mm(Tensor(mat)).asnumpy(), dense @ mat)
+    np.testing.assert_allclose(csr.sum(1).asnumpy(), dense.sum(1, keepdims=True))
+    np.testing.assert_allclose(csr.sum(0).asnumpy(), dense.sum(0, keepdims=True))
+    np.testing.assert_allclose((csr * Tensor(np.array([2.0], np.float32))).values.asnumpy(), [2.0, 4.0])
+    np.testing.assert_allclose((csr / Tensor(np.array([2.0], np.float32))).values.asnumpy(), [0.5, 1.0])
+    coo = COOTensor(Tensor(np.array([[1, 2], [0, 1]], np.int64)), Tensor(np.array([5.0, 7.0], np.float32)), (3, 4))
+    cd = coo.to_dense().asnumpy()
+    twice = coo + coo
+    assert isinstance(twice, COOTensor)
+    np.testing.assert_allclose(twice.to_dense().asnumpy(), 2 * cd)
+    ones = np.ones((3, 4), np.float32)
+    np.testing.assert_allclose((coo + Tensor(ones)).asnumpy(), ones + cd)
+    with pytest.raises(ValueError, match="same shape"):
+        coo + Tensor(np.ones((2, 2), np.float32))
+    c = coo.to_csr()  # row-major order
+    assert c.indptr.asnumpy().tolist() == [0, 1, 2, 2] and c.indices.asnumpy().tolist() == [1, 2]
+    np.testing.assert_allclose(c.to_dense().asnumpy(), cd)
