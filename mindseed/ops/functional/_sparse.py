@@ -257,14 +257,33 @@ def _dense_at(api, x, y):
     return F.gather_nd(full, Tensor(idx.astype(np.int64)))
 
 
+def _scalar_operand(api, x, y):
+    """y as a Tensor when it holds one value (MindSpore's is_scalar: size 1, at most 2-D), else None."""
+    if isinstance(y, (bool, int, float)):
+        y = Tensor(y)
+    if isinstance(y, Tensor) and y.size == 1 and y.ndim <= 2:
+        if y.ndim > len(x.shape):
+            raise ValueError(f"For '{api}', dense tensor cannot broadcast to the sparse tensor.")
+        return y
+    return None
+
+
 def csr_mul(x, y):
-    """CSRTensor x times dense y (broadcast to x's shape) at x's stored positions."""
+    """CSRTensor x times dense y (broadcast to x's shape) at x's stored positions. A one-value y gives the
+    scaled values as a Tensor, not a CSRTensor (MindSpore 2.10)."""
+    one = _scalar_operand("csr_mul", x, y)
+    if one is not None:
+        return F.reshape(x.values * one, x.values.shape)
     dense = _dense_at("csr_mul", x, y)
     return _with_values(x, x.values * dense)
 
 
 def csr_div(x, y):
-    """CSRTensor x divided by dense y (broadcast to x's shape) at x's stored positions."""
+    """CSRTensor x divided by dense y (broadcast to x's shape) at x's stored positions; a one-value y gives the
+    values Tensor, as csr_mul."""
+    one = _scalar_operand("csr_div", x, y)
+    if one is not None:
+        return F.reshape(x.values / one, x.values.shape)
     dense = _dense_at("csr_div", x, y)
     return _with_values(x, x.values / dense)
 
