@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 import mindseed as ms
-from mindseed import Tensor, jit, mutable
+from mindseed import Tensor, jit, mutable, ops
 
 
 def test_dict_keys_values_items_in_a_graph_are_sequences():
@@ -48,3 +48,28 @@ def test_mutable_classes_carry_mindspores_names():
     assert names == ["_Int", "_Float", "_Bool", "_List", "_Tuple", "_Dict"]
     assert isinstance(mutable(2), int) and mutable(2) + 1 == 3
     assert ms.mutable is mutable
+
+
+def test_print_in_a_graph_writes_mindspores_graph_format(capsys):
+    # the lines MindSpore 2.10 printed for the same call (graph printer: numpy layout without commas)
+    p = ops.Print()
+
+    @jit
+    def f(a, b, c, d, e):
+        p("vals", a, b, c, d, e, (1, 2), True, [a, 3])
+        return a
+
+    f(Tensor([1.0, 2.5, -3.0]), Tensor(3, ms.int32), Tensor(True), Tensor(np.arange(8).reshape(2, 2, 2), ms.int64),
+      Tensor(np.arange(6).reshape(2, 3).astype(np.float16)))
+    assert capsys.readouterr().out.splitlines() == [
+        "vals", "Tensor(shape=[3], dtype=Float32, value=[ 1.00000000e+00  2.50000000e+00 -3.00000000e+00])",
+        "3", "1", "Tensor(shape=[2, 2, 2], dtype=Int64, value=", "[[[0 1]", "  [2 3]]", " [[4 5]", "  [6 7]]])",
+        "Tensor(shape=[2, 3], dtype=Float16, value=", "[[ 0.0000e+00  1.0000e+00  2.0000e+00]",
+        " [ 3.0000e+00  4.0000e+00  5.0000e+00]])", "(1, 2)", "1",
+        "Tensor(shape=[3], dtype=Float32, value=[ 1.00000000e+00  2.50000000e+00 -3.00000000e+00])", "3"]
+
+
+def test_print_in_pynative_takes_any_python_value(capsys):
+    ops.Print()("list", [Tensor(1), 2], 1.5, None)
+    assert capsys.readouterr().out.splitlines() == [
+        "list", "[Tensor(shape=[], dtype=Int64, value= 1), 2]", "1.5", "None"]
