@@ -19,6 +19,7 @@ import importlib
 import importlib.abc
 import importlib.metadata
 import importlib.util
+import io
 import os
 import runpy
 import shutil
@@ -26,6 +27,7 @@ import sys
 import sysconfig
 import types
 import warnings
+import zipfile
 
 __all__ = ["MINDSPORE_VERSION", "install", "install_hook", "uninstall_hook", "main"]
 
@@ -155,6 +157,21 @@ def _run_source(source, filename):
     return namespace
 
 
+def _run_file(script):
+    """Run a script as `python script.py` does: its __file__ and its code's file name are absolute (a script that
+    changes directory still finds its own source: inspect.getsource, tracebacks), sys.argv[0] is left as given.
+    A directory or zip with __main__.py goes through runpy."""
+    path = os.path.abspath(script)
+    if not os.path.isfile(path) or zipfile.is_zipfile(path):
+        return runpy.run_path(script, run_name="__main__")
+    with io.open_code(path) as f:
+        code_obj = compile(f.read(), path, "exec")
+    namespace = _main_module()
+    namespace.update(__file__=path, __cached__=None)
+    exec(code_obj, namespace)  # noqa: S102 -- the user's script, as the interpreter would run it
+    return namespace
+
+
 def _interact(namespace, quiet):
     try:
         import readline  # noqa: F401  (line editing and history, where the platform has it)
@@ -236,7 +253,7 @@ def main(argv=None):
             return 2
         sys.argv = args
         sys.path[0] = os.path.dirname(os.path.abspath(script))
-        namespace = runpy.run_path(script, run_name="__main__")
+        namespace = _run_file(script)
     elif what == "m":
         sys.argv = args
         sys.path[0] = os.getcwd()

@@ -205,14 +205,15 @@ def _single_weight(weights_arg, weight_grads):
 
 def _pack(positions_arg, input_grads, weight_grads, weights_arg, positions, weights, return_ids):
     """MindSpore's result shape: one differentiated input gives its gradient itself (an int or a 1-tuple
-    grad_position alike), several a tuple, none an empty tuple."""
+    grad_position alike), several a tuple, none an empty tuple; with return_ids the inputs' (position,
+    gradient) pairs are always a tuple, even for one input."""
     if return_ids:
         input_grads = tuple((p, g) for p, g in zip(positions, input_grads))
         weight_grads = tuple((w.name, g) for w, g in zip(weights, weight_grads))
     weight_grads = _single_weight(weights_arg, weight_grads)
     if positions_arg is None:
         return weight_grads
-    ig = input_grads[0] if len(input_grads) == 1 else input_grads
+    ig = input_grads[0] if len(input_grads) == 1 and not return_ids else input_grads
     if weights_arg is not None:
         return ig, weight_grads
     return ig

@@ -29,7 +29,15 @@ def _batch_size(pairs, sizes):
     if ax is not None and isinstance(x, Tensor):
         if not -x.ndim <= ax < x.ndim:
             raise ValueError(f"For 'vmap', in_axes {ax} is out of range for an input of shape {x.shape}.")
-        sizes.add(x.shape[ax])
+        if x.shape[ax] not in sizes:
+            sizes.append(x.shape[ax])
+
+
+def _raise_all_none(in_axes):
+    if in_axes is None:
+        raise RuntimeError("The 'in_axes' of 'vmap' cannot be a single None while 'fn' is not a 'CellList'.")
+    raise RuntimeError(f"The 'in_axes' of 'vmap' cannot be all None while 'fn' is not a 'CellList', but got "
+                       f"{in_axes}.")
 
 
 def _slice(pairs, template, i):
@@ -79,7 +87,7 @@ def vmap(fn, in_axes=0, out_axes=0):
         out_axes (Union[int, None, tuple]): where the mapped axis goes in each output. Default: ``0``.
 
     Raises:
-        ValueError: mapped inputs disagree on the batch size, or no input is mapped.
+        RuntimeError: mapped inputs disagree on the batch size, or no input is mapped.
 
     >>> import mindseed as ms
     >>> ms.vmap(lambda x: x.sum())(ms.ops.ones((3, 4))).shape
@@ -93,14 +101,15 @@ def vmap(fn, in_axes=0, out_axes=0):
             raise RuntimeError("In the model ensembling parallel training scenario ('VmapOperation' arg0 is a "
                                f"'CellList'), the size of 'CellList' must be greater than 1, but got {len(cells)}.")
         pairs = _leaves_axes(list(args), in_axes if isinstance(in_axes, (list, tuple)) else [in_axes] * len(args))
-        sizes = set()
+        sizes = []
         _batch_size(pairs, sizes)
         if len(sizes) > 1:
-            raise ValueError(f"For 'vmap', the mapped inputs have different batch sizes {sorted(sizes)}.")
+            raise RuntimeError(f"The 'axis_size' of each argument in the scope of 'vmap' should be equal, but got "
+                               f"{sizes[0]} and {sizes[1]}.")
         if cells is None:
             if not sizes:
-                raise ValueError("For 'vmap', at least one input must be mapped (in_axes all None).")
-            n = sizes.pop()
+                _raise_all_none(in_axes)
+            n = sizes[0]
             return _stack([fn(*_slice(pairs, list(args), i)) for i in range(n)], out_axes)
         # a CellList: cell i takes slice i (every cell the whole input when nothing is mapped)
         n = sizes.pop() if sizes else len(cells)

@@ -10,7 +10,8 @@ __all__ = ["mutable"]
 
 
 class _Mutable:
-    """Marks a non-tensor argument as a run-time value (not part of the compile-cache key)."""
+    """Marks a non-tensor argument as a run-time value (not part of the compile-cache key). The concrete classes
+    carry MindSpore's names: type(mutable(2)).__name__ is '_Int'."""
     __slots__ = ()
 
 
@@ -22,40 +23,40 @@ def mutable(input_data, dynamic_len=False):
         return input_data
     if isinstance(input_data, (tuple, list, dict)):
         # by isinstance: a sequence marked already (mutable(mutable(x), True)) is marked again
-        cls = _MutableTuple if isinstance(input_data, tuple) else _MutableList if isinstance(input_data, list) \
-            else _MutableDict
+        cls = _Tuple if isinstance(input_data, tuple) else _List if isinstance(input_data, list) \
+            else _Dict
         return cls(input_data)
     if isinstance(input_data, bool):
-        return _MutableBool(input_data)
+        return _Bool(input_data)
     if isinstance(input_data, int):
-        return _MutableInt(input_data)
+        return _Int(input_data)
     if isinstance(input_data, float):
-        return _MutableFloat(input_data)
+        return _Float(input_data)
     raise TypeError(f"For 'mutable', the 'input_data' must be a Tensor, a bool, int or float scalar, or a tuple, list "
                     f"or dict of Tensors, but got {type(input_data).__name__}.")
 
 
-class _MutableTuple(tuple, _Mutable):
+class _Tuple(tuple, _Mutable):
     pass
 
 
-class _MutableList(list, _Mutable):
+class _List(list, _Mutable):
     pass
 
 
-class _MutableDict(dict, _Mutable):
+class _Dict(dict, _Mutable):
     pass
 
 
-class _MutableInt(int, _Mutable):
+class _Int(int, _Mutable):
     __slots__ = ()
 
 
-class _MutableFloat(float, _Mutable):
+class _Float(float, _Mutable):
     __slots__ = ()
 
 
-class _MutableBool(int, _Mutable):
+class _Bool(int, _Mutable):
     """A mutable bool: Python's bool cannot be subclassed, so an int that reports bool as its class (isinstance,
     type checks of user code) and prints and combines as a bool."""
     __slots__ = ()
@@ -81,10 +82,10 @@ class _MutableBool(int, _Mutable):
     __rand__, __ror__, __rxor__ = __and__, __or__, __xor__
 
 
-_MUTABLE_SCALARS = (_MutableInt, _MutableFloat, _MutableBool)
+_MUTABLE_SCALARS = (_Int, _Float, _Bool)
 
 
-_PLAIN = {_MutableTuple: tuple, _MutableList: list}
+_PLAIN = {_Tuple: tuple, _List: list}
 
 
 class _ScalarLeaf(Tensor):

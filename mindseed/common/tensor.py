@@ -99,6 +99,17 @@ _GRAPH_UFUNCS = {
 }
 
 
+# id(placeholder Tensor) -> (a weak reference to it, its shape with -1 for each dynamic dim), for the
+# Tensor(shape=[None, 3], dtype=...) placeholders (Tensors compare elementwise: they are not dictionary keys)
+_DYNAMIC = {}
+
+
+def _note_dynamic(tensor, shape):
+    key = id(tensor)
+    _DYNAMIC[key] = (weakref.ref(tensor, lambda _: _DYNAMIC.pop(key, None)),
+                     tuple(s if isinstance(s, int) and s != -1 else -1 for s in shape))
+
+
 class Tensor:
     """A multi-dimensional array of one dtype.
 
@@ -142,6 +153,7 @@ class Tensor:
                 # set_inputs; holds no data
                 self._data = B.meta([s if isinstance(s, int) and s != -1 else 0 for s in shape],
                                     (dtype or mstype.float32).name)
+                _note_dynamic(self, shape)
                 if any(isinstance(s, Symbol) for s in shape):
                     register_placeholder(self, shape)
                 return
@@ -184,7 +196,12 @@ class Tensor:
     # ------------------------------------------------------------ attributes
     @property
     def shape(self):
-        return tuple(B.shape_of(self._data))
+        s = tuple(B.shape_of(self._data))
+        if _DYNAMIC and 0 in s:     # a dynamic-shape placeholder: its unknown dims read -1, as in MindSpore
+            entry = _DYNAMIC.get(id(self))
+            if entry is not None and entry[0]() is self:
+                return entry[1]
+        return s
 
     @property
     def dtype(self):

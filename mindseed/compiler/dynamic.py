@@ -51,8 +51,8 @@ def _signature_of(placeholders):
         if isinstance(p, Tensor) and B.is_meta(p._data) and B.ndim(p._data) == 0:
             sig.append(_RANK)
         elif isinstance(p, Tensor):
-            # a placeholder's unknown dims are stored as 0 (it holds no data)
-            sig.append(_Sig(tuple(None if d == 0 else d for d in p.shape), symbols_of(p)))
+            # a placeholder's unknown dims read -1 (it holds no data: stored as 0)
+            sig.append(_Sig(tuple(None if d in (0, -1) else d for d in p.shape), symbols_of(p)))
         else:
             sig.append(None)
     return tuple(sig)
@@ -78,9 +78,10 @@ def _dyn_key(obj, dyn):
                     continue
                 raise ValueError(f"For set_inputs and tuple(list) in set_inputs, the dims of {k + 1}th input must be "
                                  f"the same as expected, but got expected: {len(sig)}, and input: {len(a.shape)}!")
-            if any(s is not None and s != d for s, d in zip(sig, a.shape)):
-                raise ValueError(f"For 'set_inputs', the input {k} of shape {a.shape} does not match the dynamic "
-                                 f"shape {list(sig)} it was declared with.")
+            for s, d in zip(sig, a.shape):
+                if s is not None and s != d:
+                    raise ValueError(f"For set_inputs and tuple(list) in set_inputs, the shape of {k + 1}th input "
+                                     f"must be the same as expected, but got expected: {s}, and input: {d}!")
             parts.append(("T", tuple(None if s is None else d for s, d in zip(sig, a.shape)), a.dtype.name))
     if dyn != "all" and any(getattr(sig, "symbols", None) for sig in dyn):
         check_dims([getattr(sig, "symbols", None) for sig in dyn],

@@ -469,7 +469,10 @@ def _ms_order(op, a, b):
 
 def _ms_getitem(seq, index):
     """`seq[index]`. A tuple or list indexed by a tensor is read at run time in MindSpore's graph (PyExecute):
-    what it gives carries no gradient."""
+    what it gives carries no gradient. A key missing from a dict is MindSpore's ValueError."""
+    if isinstance(seq, dict) and not isinstance(index, Tensor) and index not in seq:
+        shown = "ValueAny" if any(isinstance(v, Tensor) for v in seq.values()) else seq
+        raise ValueError(f"The key {index} does not exist in the dict:{shown}")
     out = seq[index]
     if isinstance(index, Tensor) and isinstance(seq, (tuple, list)):
         from mindseed.ops._prims.core import stop_gradient_p  # noqa: PLC0415 -- ops sit below; imported at use

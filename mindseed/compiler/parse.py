@@ -614,6 +614,19 @@ def convert_call(fn):
         return conv if conv is fn.__func__ else functools.partial(conv, fn.__self__)
     if _should_convert(fn):
         return convert(fn)
+    return _graph_method(fn)
+
+
+# in MindSpore's graph a dict's keys() and values() are tuples and its items() a list of (key, value) tuples
+_DICT_VIEWS = {"keys": lambda d: tuple(d.keys()), "values": lambda d: tuple(d.values()),
+               "items": lambda d: list(d.items())}
+
+
+def _graph_method(fn):
+    """A builtin method called in a graph, with the result MindSpore's graph gives (dict views as sequences)."""
+    owner = getattr(fn, "__self__", None)
+    if isinstance(owner, dict) and isinstance(fn, types.BuiltinMethodType) and fn.__name__ in _DICT_VIEWS:
+        return functools.partial(_DICT_VIEWS[fn.__name__], owner)
     return fn
 
 

@@ -23,15 +23,15 @@ _DEFAULT_PARAM_NAME = "Parameter"
 _profiling = _state.profiling
 
 
-class _HookHandle:
-    """Returned by register_*_hook; `remove()` unregisters the hook."""
+class HookHandle:
+    """Returned by register_*_hook; `remove()` unregisters the hook (MindSpore's class name: HookHandle)."""
 
     _next_id = 0
 
     def __init__(self, hooks):
         self._hooks = hooks
-        self.handle_id = _HookHandle._next_id
-        _HookHandle._next_id += 1
+        self.handle_id = HookHandle._next_id
+        HookHandle._next_id += 1
 
     def remove(self):
         self._hooks.pop(self.handle_id, None)
@@ -434,7 +434,7 @@ class Cell:
         if not callable(fn):
             raise TypeError(f"For '{store.strip('_')}', the 'hook_fn' must be a function, but got {type(fn).__name__}.")
         hooks = self.__dict__[store]
-        handle = _HookHandle(hooks)
+        handle = HookHandle(hooks)
         hooks[handle.handle_id] = entry
         if prepend:
             hooks.move_to_end(handle.handle_id, last=False)

@@ -135,7 +135,7 @@ def test_vmap_axes_nesting_and_grad():
     np.testing.assert_allclose(nested.asnumpy(), x + 1)
     gr = ms.grad(lambda a: ms.vmap(lambda r: (r * r).sum())(a).sum())(t(x))
     np.testing.assert_allclose(gr.asnumpy(), 2 * x)
-    with pytest.raises(ValueError, match="different batch sizes"):
+    with pytest.raises(RuntimeError, match="should be equal, but got 3 and 2"):
         ms.vmap(lambda a, b: a + b)(t(x), t(np.ones((2, 4))))
 
 
@@ -269,3 +269,13 @@ def test_vjp_of_a_function_updating_its_input_in_place():
     out, pull = ms.vjp(f, x)
     np.testing.assert_allclose(out.asnumpy(), [4.0, 36.0])
     np.testing.assert_allclose(pull(ms.Tensor(np.ones(2, np.float32)))[0].asnumpy(), [8.0, -24.0])
+
+
+def test_vmap_batch_size_and_all_none_errors_are_mindspores():
+    x = np.ones((3, 2))
+    with pytest.raises(RuntimeError, match="should be equal, but got 2 and 3"):
+        ms.vmap(lambda a, b: a + b)(t(np.ones((2, 2))), t(x))
+    with pytest.raises(RuntimeError, match="cannot be a single None"):
+        ms.vmap(lambda a, b: a + b, in_axes=None)(t(x), t(x))
+    with pytest.raises(RuntimeError, match=r"cannot be all None .* but got \(None, None\)"):
+        ms.vmap(lambda a, b: a + b, in_axes=(None, None))(t(x), t(x))

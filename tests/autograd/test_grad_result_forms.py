@@ -29,7 +29,7 @@ def test_a_single_parameter_gets_its_gradient_alone():
     listed = GradOperation(get_by_list=True)(net, [net.w])(x)
     assert isinstance(listed, tuple) and listed[0].asnumpy().tolist() == [10.0]
     assert ms.grad(net, None, net.w)(x).asnumpy().tolist() == [10.0]
-    (pos, gx), (name, gw) = ms.grad(net, 0, net.w, return_ids=True)(x)
+    ((pos, gx),), (name, gw) = ms.grad(net, 0, net.w, return_ids=True)(x)
     assert (pos, name) == (0, "w") and gx.asnumpy().tolist() == [6.0] and gw.asnumpy().tolist() == [10.0]
     value, gw = ms.value_and_grad(net, None, net.w)(x)
     assert value.asnumpy().tolist() == [62.0] and gw.asnumpy().tolist() == [10.0]
@@ -101,3 +101,17 @@ def test_tensors_passed_by_keyword_are_differentiated_after_the_positional_ones(
     gx, gb = ms.grad(lambda x, *, b: (x * b).sum(), (0, 1))(a, b=b)
     np.testing.assert_allclose(gx.asnumpy(), b.asnumpy())
     np.testing.assert_allclose(gb.asnumpy(), a.asnumpy())
+
+
+def test_return_ids_keeps_a_tuple_of_pairs_for_one_input():
+    # MindSpore 2.10: grad(fn, 1, return_ids=True) gives ((1, dy),), with weights ((1, dy),), (('w', dw),)
+    net, x = _Affine(), Tensor([10.0])
+    res = ms.grad(net, 0, return_ids=True)(x)
+    assert isinstance(res, tuple) and len(res) == 1 and res[0][0] == 0
+    assert res[0][1].asnumpy().tolist() == [6.0]
+    inputs, weights = ms.grad(net, (0,), [net.w], return_ids=True)(x)
+    assert len(inputs) == 1 and inputs[0][0] == 0
+    assert len(weights) == 1 and weights[0][0] == "w" and weights[0][1].asnumpy().tolist() == [10.0]
+    value, res = ms.value_and_grad(net, 0, return_ids=True)(x)
+    assert value.asnumpy().tolist() == [62.0] and res[0][0] == 0
+    assert ms.get_grad(res, 0).asnumpy().tolist() == [6.0]

@@ -48,7 +48,7 @@ def test_input_signature_marks_dynamic_dims():
         np.testing.assert_allclose(a.asnumpy(), e / e.sum(-1, keepdims=True), rtol=1e-5)
         np.testing.assert_allclose(b.asnumpy(), n + xx.mean(), rtol=1e-5)
     assert len(f.cache) == 1 and f.traces == 3
-    with pytest.raises(ValueError, match="dynamic shape"):
+    with pytest.raises(ValueError, match="shape of 1th input must be the same as expected"):
         f(t(np.ones((2, 4))))
 
 
@@ -175,3 +175,26 @@ def test_dynamic_rank_placeholders(spec):
     np.testing.assert_array_equal(f(ms.Tensor(np.ones((2, 3), np.float32))).asnumpy(), np.full((2, 3), 2.0))
     with pytest.raises(ValueError, match="can not both be None"):
         ms.Tensor(shape=None)
+
+
+def test_placeholder_shape_reads_minus_one_and_mismatch_names_the_input():
+    # MindSpore 2.10: Tensor(shape=[None, 3]).shape == (-1, 3); a declared dim that differs is a ValueError naming
+    # the input (1-based) and both sizes
+    assert ms.Tensor(shape=[None, 3], dtype=ms.float32).shape == (-1, 3)
+    assert ms.Tensor(shape=[2, ms.Symbol(max=8)], dtype=ms.float32).shape == (2, -1)
+    assert ms.Tensor(shape=[0, 3], dtype=ms.float32).shape == (0, 3)
+
+    class Net(nn.Cell):
+        def construct(self, a, b):
+            return a.sum() + b.sum()
+
+    net = Net()
+    net.set_inputs(ms.Tensor(shape=[None, 3], dtype=ms.float32), ms.Tensor(shape=[2, None], dtype=ms.float32))
+    with graph_mode():
+        ones = lambda *s: ms.Tensor(np.ones(s, np.float32))  # noqa: E731
+        assert float(net(ones(1, 3), ones(2, 4))) == 11.0
+        with pytest.raises(ValueError, match="shape of 2th input must be the same as expected, but got expected: "
+                                             "2, and input: 5!"):
+            net(ones(1, 3), ones(5, 4))
+        with pytest.raises(ValueError, match="shape of 1th input .* expected: 3, and input: 4!"):
+            net(ones(1, 4), ones(2, 4))

@@ -290,9 +290,10 @@ def test_class_api_state_primitives_and_print_in_graph_mode(capsys):
     res, p, printed = outs[ms.PYNATIVE_MODE]
     assert res == [[2.5, 2.5], [5.5, 5.5]] and p == [7.0, 8.0]
     assert printed.count("p is\n") == 2 and "Tensor(shape=[2], dtype=Float32" in printed
-    assert outs[ms.GRAPH_MODE] == outs[ms.PYNATIVE_MODE]
-    with pytest.raises(TypeError, match="For 'Print'.*got int"):
-        ops.Print()("x", 3)
+    assert outs[ms.GRAPH_MODE][:2] == outs[ms.PYNATIVE_MODE][:2]
+    # the graph prints the same values with MindSpore's graph printer (no commas)
+    assert outs[ms.GRAPH_MODE][2] == printed.replace(",  ", "  ").replace("value= [", "value=[")
+    assert "value=[ 5.00000000e-01  5.00000000e-01]" in outs[ms.GRAPH_MODE][2]
 
 
 _READS = {

@@ -324,3 +324,15 @@ def test_set_jit_config_sets_the_cells_graph_jit_level_once():
     assert net._ms_compiled.jit_level == "O0"       # the first setting holds
     with pytest.raises(AttributeError, match="'jit_config' must be a JitConfig, but got dict"):
         Double().set_jit_config({"jit_level": "O0"})
+
+
+def test_hook_handles_are_mindspores_hookhandle():
+    # MindSpore 2.10: type(cell.register_forward_hook(...)).__name__ == 'HookHandle'
+    net = nn.Dense(2, 1)
+    handles = [net.register_forward_pre_hook(lambda cell, inputs: None),
+               net.register_forward_hook(lambda cell, inputs, out: None),
+               net.register_backward_hook(lambda cell, gin, gout: None)]
+    assert [type(h).__name__ for h in handles] == ["HookHandle"] * 3
+    assert len({h.handle_id for h in handles}) == 3
+    for h in handles:
+        h.remove()

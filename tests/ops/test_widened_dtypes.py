@@ -65,3 +65,14 @@ def test_half_special_functions_and_distances():
 def test_a_dtype_no_kernel_takes_still_names_the_op():
     with pytest.raises((TypeError, ValueError), match="MatMul"):
         ops.matmul(ms.Tensor(np.ones((2, 2), np.bool_)), ms.Tensor(np.ones((2, 2), np.bool_)))
+
+
+def test_matmul_of_two_dtypes_is_mindspores_type_error_before_any_shape_check():
+    # MindSpore 2.10 (PyNative and graph): the dtype check of MatMulExt comes first, a TypeError
+    a = ms.Tensor(np.ones((2, 3), np.float32))
+    for other, name in ((np.ones((3, 2), np.int32), "Int32"), (np.ones((2, 2), np.int32), "Int32"),
+                        (np.ones((3, 2), np.float16), "Float16")):
+        with pytest.raises(TypeError, match=r"For 'MatMulExt', the type of 'x2' should be same as 'x1', but got 'x1' "
+                                            rf"with type Tensor\[Float32\] and 'x2' with type Tensor\[{name}\]"):
+            ops.matmul(a, ms.Tensor(other))
+    np.testing.assert_allclose(ops.matmul(a, ms.Tensor(np.ones((3, 2), np.float32))).asnumpy(), np.full((2, 2), 3.0))

@@ -96,6 +96,7 @@ def matmul(input, other):
     """Matrix product with numpy's broadcasting rules (1-D operands are vectors).
 
     Raises:
+        TypeError: the dtypes differ (checked first, as MindSpore's MatMulExt does).
         RuntimeError: the inner dimensions differ and `other` is a matrix (MindSpore's MatMulExt check).
         ValueError: the inner dimensions differ and `other` is a vector (MindSpore's MatMul check).
 
@@ -105,6 +106,9 @@ def matmul(input, other):
     """
     _check_tensor("MatMul", "input", input)
     _check_tensor("MatMul", "other", other)
+    if input.dtype != other.dtype:
+        raise TypeError(f"For 'MatMulExt', the type of 'x2' should be same as 'x1', but got 'x1' with type "
+                        f"Tensor[{input.dtype}] and 'x2' with type Tensor[{other.dtype}].")
     xs, ys = input.shape, other.shape
     if not xs or not ys:
         raise ValueError(f"For 'MatMul', the inputs must have at least 1 dimension, but got shapes {xs} and {ys}.")

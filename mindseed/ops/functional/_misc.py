@@ -1,9 +1,13 @@
 """Small functional helpers of MindSpore's ops namespace: depend, assign, partial, norm clipping, stft."""
 import functools
+import sys
+
+import numpy as np
 
 from mindseed import _backend as B
 from mindseed._backend.kernels import core as K
 from mindseed._utils import _state
+from mindseed.common import dtype as mstype
 from mindseed.common.parameter import Parameter
 from mindseed.common.tensor import Tensor
 from mindseed.ops.functional import _core as C
@@ -89,25 +93,44 @@ def assign_sub(variable, value):
 
 
 def _print_values(*values):
-    # a Parameter prints as its value
+    # a Parameter prints as its value; anything else as str() (MindSpore's PyNative Print)
     print("\n".join(repr(Tensor._from_raw(v._data)) if isinstance(v, Tensor) else str(v) for v in values),
           flush=True)
 
 
+def _graph_tensor_str(t):
+    """A Tensor as MindSpore's graph-mode Print writes it: numpy's layout without commas (floats in scientific
+    notation), a 0-d tensor as its bare value (a bool as 1 or 0)."""
+    a = Tensor._from_raw(t._data)
+    arr = a.asnumpy() if a.dtype != mstype.bfloat16 else a.astype(mstype.float32).asnumpy()
+    if arr.ndim == 0:
+        v = arr.item()
+        return str(int(v)) if isinstance(v, bool) else f"{v:g}" if isinstance(v, float) else str(v)
+    prec = {"Float16": 4, "Float32": 8, "Float64": 8}.get(a.dtype.name)
+    fmt = None if prec is None else {"float_kind": lambda v: f"{v: .{prec}e}"}
+    body = np.array2string(arr, separator=" ", formatter=fmt, threshold=sys.maxsize, max_line_width=sys.maxsize)
+    body = "\n".join(line for line in body.split("\n") if line.strip())
+    return f"Tensor(shape={list(a.shape)}, dtype={a.dtype}, value={chr(10) if arr.ndim > 1 else ''}{body})"
+
+
+def _print_graph_values(*values):
+    print("\n".join(_graph_tensor_str(v) if isinstance(v, Tensor) else str(int(v)) if isinstance(v, bool)
+                    else str(v) for v in values), flush=True)
+
+
 def print_(*input_x):
-    """Print the inputs (strings and Tensors; a Tensor with its shape and dtype), one per line; returns None.
+    """Print the inputs, one per line; returns None. A Tensor prints with its shape and dtype (in a compiled graph
+    as MindSpore's graph printer does: no commas, a 0-d tensor as its value), anything else as str() (in a graph
+    a tuple or list with Tensors item by item).
 
     In a compiled graph it prints at every call, with that call's values.
-
-    Raises:
-        TypeError: an input is neither a str, a Tensor nor a tuple/list of them.
     """
-    flat = [item for x in input_x for item in (x if isinstance(x, (tuple, list)) else (x,))]
-    for item in flat:
-        if not isinstance(item, (str, Tensor)):
-            raise TypeError(f"For 'Print', the type of 'input_x' should be one of Tensor, str or tuple/list of them, "
-                            f"but got {type(item).__name__}.")
-    _state.opaque_call(_print_values, tuple(flat))
+    if _state.tracing is not None:     # the graph prints the items of a tuple or list holding Tensors one per line
+        flat = [item for x in input_x for item in
+                (x if isinstance(x, (tuple, list)) and any(isinstance(i, Tensor) for i in x) else (x,))]
+        _state.opaque_call(_print_graph_values, tuple(flat))
+        return
+    _state.opaque_call(_print_values, input_x)
 
 
 def partial(func, *args):
