@@ -395,3 +395,26 @@ def test_pointwise_black_box_attack(ma, lenet, test_digits):
     assert success.mean() >= 0.75 and np.all(queries > 0)
     pred = lenet(_tensor(adv[success].astype(np.float32))).asnumpy().argmax(1)
     assert np.all(pred != y[success])
+
+
+def test_error_based_detector_thresholds_the_reconstruction_error(ma):
+    """MagNet's ErrorBasedDetector through a Model's predict: with x + x as the 'auto-encoder' the error of a
+    sample is mean(x^2); fit keeps the error the false positive rate leaves above, detect flags larger ones."""
+    from mindspore import nn
+    from mindspore.train import Model
+    from mindarmour.adv_robustness.detectors import ErrorBasedDetector
+
+    class Double(nn.Cell):
+        def construct(self, x):
+            return x + x
+
+    rng = np.random.default_rng(5)
+    ori = rng.random((8, 4, 4)).astype(np.float32)
+    detector = ErrorBasedDetector(Model(Double()), false_positive_rate=0.25)
+    marks = np.mean(ori.astype(np.float64) ** 2, axis=(1, 2))
+    np.testing.assert_allclose(detector.detect_diff(ori), marks, rtol=1e-6)
+    threshold = detector.fit(ori)
+    assert threshold == pytest.approx(np.sort(marks)[-2], rel=1e-6)
+    adv = np.concatenate([ori[:4] * 0.5, ori[4:] * 3]).astype(np.float32)
+    assert detector.detect(adv) == [int(m > threshold) for m in np.mean(adv.astype(np.float64) ** 2, axis=(1, 2))]
+    assert detector.detect(adv)[4:] == [1, 1, 1, 1]
