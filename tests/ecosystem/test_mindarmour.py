@@ -357,3 +357,64 @@ def test_suppress_privacy_training_sparsifies_the_lenet(ma):
     # the masks' last update before the end: 7/8 of the way from sparse_start to sparse_end, in every layer
     assert all(abs(z - 0.5 * 7 / 8) < 0.01 for z in masked), zeros
     assert zeros["fc1.bias"] == 0
+
+
+def test_carlini_wagner_l2_finds_small_perturbations(ma, lenet, test_digits):
+    from mindarmour.adv_robustness.attacks import CarliniWagnerL2Attack
+    x, y = test_digits[0][:8], test_digits[1][:8]
+    attack = CarliniWagnerL2Attack(lenet, 10, box_min=0.0, box_max=1.0, bin_search_steps=2, max_iterations=60,
+                                   learning_rate=0.05, initial_const=1.0)
+    adv = attack.generate(x, y)
+    assert adv.shape == x.shape and adv.min() >= 0 and adv.max() <= 1
+    changed = lenet(_tensor(adv.astype(np.float32))).asnumpy().argmax(1) != y
+    assert changed.mean() >= 0.75
+    # the L2 perturbations of the fooled digits stay well below an FGSM step of 0.3 on every pixel
+    l2 = np.linalg.norm((adv - x).reshape(8, -1), axis=1)[changed]
+    assert 0 < l2.max() < 0.5 * np.linalg.norm(np.full(32 * 32, 0.3))
+
+
+def _black_model(ma, network):
+    from mindarmour import BlackModel
+
+    class Model(BlackModel):
+        def predict(self, inputs):
+            if inputs.ndim == 3:
+                inputs = inputs[None]
+            return network(_tensor(inputs.astype(np.float32))).asnumpy()
+    return Model()
+
+
+def test_pointwise_black_box_attack(ma, lenet, test_digits):
+    """PointWise (started from salt-and-pepper noise) only sees the predicted labels: the images it returns are
+    classified otherwise."""
+    from mindarmour.adv_robustness.attacks import PointWiseAttack
+    x, y = test_digits[0][:4], test_digits[1][:4]
+    np.random.seed(0)
+    pointwise = PointWiseAttack(_black_model(ma, lenet), max_iter=30, search_iter=5, sparse=True)
+    success, adv, queries = pointwise.generate(x, y)
+    assert success.mean() >= 0.75 and np.all(queries > 0)
+    pred = lenet(_tensor(adv[success].astype(np.float32))).asnumpy().argmax(1)
+    assert np.all(pred != y[success])
+
+
+def test_error_based_detector_thresholds_the_reconstruction_error(ma):
+    """MagNet's ErrorBasedDetector through a Model's predict: with x + x as the 'auto-encoder' the error of a
+    sample is mean(x^2); fit keeps the error the false positive rate leaves above, detect flags larger ones."""
+    from mindspore import nn
+    from mindspore.train import Model
+    from mindarmour.adv_robustness.detectors import ErrorBasedDetector
+
+    class Double(nn.Cell):
+        def construct(self, x):
+            return x + x
+
+    rng = np.random.default_rng(5)
+    ori = rng.random((8, 4, 4)).astype(np.float32)
+    detector = ErrorBasedDetector(Model(Double()), false_positive_rate=0.25)
+    marks = np.mean(ori.astype(np.float64) ** 2, axis=(1, 2))
+    np.testing.assert_allclose(detector.detect_diff(ori), marks, rtol=1e-6)
+    threshold = detector.fit(ori)
+    assert threshold == pytest.approx(np.sort(marks)[-2], rel=1e-6)
+    adv = np.concatenate([ori[:4] * 0.5, ori[4:] * 3]).astype(np.float32)
+    assert detector.detect(adv) == [int(m > threshold) for m in np.mean(adv.astype(np.float64) ** 2, axis=(1, 2))]
+    assert detector.detect(adv)[4:] == [1, 1, 1, 1]
