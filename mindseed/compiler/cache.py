@@ -8,6 +8,7 @@ without their dynamic dims (`dynamic._dyn_key`).
 """
 import numpy as np
 
+from mindseed.common.parameter import ParameterTuple
 from mindseed.common.tensor import Tensor
 from mindseed.common._mutable import _MUTABLE_SCALARS, _PLAIN, _Mutable, _ScalarLeaf
 
@@ -21,8 +22,10 @@ def _flatten(obj, leaves):
         leaves.append(_ScalarLeaf(obj))
         return ("T", len(leaves) - 1)
     if isinstance(obj, (tuple, list)):
-        # a mutable tuple/list is a plain one to the function (`type(t) == tuple` holds in the graph)
-        return (_PLAIN.get(type(obj), type(obj)), tuple(_flatten(o, leaves) for o in obj))
+        # a mutable tuple/list is a plain one to the function (`type(t) == tuple` holds in the graph); a
+        # ParameterTuple comes out of a graph as a plain tuple of its values, as MindSpore's does
+        kind = tuple if isinstance(obj, ParameterTuple) else _PLAIN.get(type(obj), type(obj))
+        return (kind, tuple(_flatten(o, leaves) for o in obj))
     if isinstance(obj, dict):
         return (dict, tuple((k, _flatten(v, leaves)) for k, v in obj.items()))
     return ("C", obj)

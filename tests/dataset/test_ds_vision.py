@@ -232,3 +232,14 @@ def test_random_color_adjust_factor_ranges_as_mindspore():
             V.RandomColorAdjust(**kw)
     with pytest.raises(ValueError, match="hue"):
         V.RandomColorAdjust(hue=0.6)
+
+
+def test_random_affine_two_number_translate_is_the_x_range():
+    """translate=(a, b) shifts along x by a fraction in [a, b] of the width, never along y (MindSpore's rule;
+    a negative pair shifts left); four numbers give the x then y ranges."""
+    img = np.zeros((8, 10, 3), np.uint8)
+    img[2:4, 2:4] = 255
+    for translate, rows, cols in [((0.2, 0.2), [2, 3], [4, 5]), ((-0.2, -0.2), [2, 3], [0, 1]),
+                                  ((0.0, 0.0, 0.25, 0.25), [4, 5], [2, 3])]:
+        ys, xs = np.nonzero(V.RandomAffine(degrees=0, translate=translate)(img)[..., 0])
+        assert sorted(set(ys.tolist())) == rows and sorted(set(xs.tolist())) == cols, translate

@@ -153,3 +153,75 @@ def test_readme_pipeline_trains_an_image_folder_classifier(mindcv, tmp_path):
     trainer.train(8, train, dataset_sink_mode=False)
     acc = trainer.eval(val, dataset_sink_mode=False)["Top_1_Accuracy"]
     assert acc >= 0.9, acc
+
+
+GRADS = np.array([[0.5, -1.0, 0.1], [0.3, -0.5, 0.2], [0.1, 0.4, -0.3], [0.2, 0.2, 0.2]], np.float32)
+LRS = [0.1, 0.05, 0.02, 0.01]
+
+
+def _adan_reference(w):
+    """mindcv's Adan (beta1 0.98, beta2 0.92, beta3 0.99, eps 1e-8; its betas weigh the new term) in float64."""
+    b1, b2, b3, eps = 0.98, 0.92, 0.99, 1e-8
+    m = v = n = np.zeros_like(w)
+    prev = None
+    for g, lr in zip(GRADS.astype(np.float64), LRS):
+        prev = g if prev is None else prev
+        m = (1 - b1) * m + b1 * g
+        v = (1 - b2) * v + b2 * (g - prev)
+        n = (1 - b3) * n + b3 * (g + (1 - b2) * (g - prev)) ** 2
+        w = w - lr / (eps + np.sqrt(n)) * (m + (1 - b2) * v)
+        prev = g
+    return w
+
+
+def _nadam_reference(w):
+    """mindcv's NAdam (beta1 0.9, beta2 0.999, eps 1e-8, schedule_decay 4e-3) in float64."""
+    b1, b2, eps, decay = 0.9, 0.999, 1e-8, 4e-3
+    m = v = np.zeros_like(w)
+    mu_schedule, b2_power = 1.0, 1.0
+    for step, (g, lr) in enumerate(zip(GRADS.astype(np.float64), LRS), start=1):
+        mu = b1 * (1 - 0.5 * 0.96 ** (step * decay))
+        mu_next = b1 * (1 - 0.5 * 0.96 ** ((step + 1) * decay))
+        mu_schedule, schedule_next = mu_schedule * mu, mu_schedule * mu * mu_next
+        b2_power *= b2
+        m = b1 * m + (1 - b1) * g
+        v = b2 * v + (1 - b2) * g * g
+        regulated = mu_next * m / (1 - schedule_next) + (1 - mu) * g / (1 - mu_schedule)
+        w = w - lr * regulated / (eps + np.sqrt(v / (1 - b2_power)))
+    return w
+
+
+@pytest.mark.parametrize("name, reference", [("adan", _adan_reference), ("nadam", _nadam_reference)])
+def test_create_optimizer_adan_and_nadam_follow_their_formulas(mindcv, name, reference):
+    """create_optimizer's own optimizers (Adan: a jitted construct over Optimizer._grad_sparse_indices_deduplicate;
+    NAdam: returns its ParameterTuple) with a per-step learning rate, against the formulas in float64."""
+    import mindspore as ms
+    from mindcv.optim import create_optimizer
+    w0 = np.array([1.0, 2.0, 3.0], np.float32)
+    p = ms.Parameter(ms.Tensor(w0), name="w")
+    opt = create_optimizer([p], opt=name, lr=LRS)
+    for g in GRADS:
+        opt((ms.Tensor(g),))
+    np.testing.assert_allclose(p.asnumpy(), reference(w0.astype(np.float64)), rtol=1e-5, atol=1e-6)
+    assert int(opt.global_step.asnumpy()[0]) == len(LRS)
+
+
+@pytest.mark.parametrize("policy", ["randaug-m9-mstd0.5-inc1", "randaug-m7-n3", "autoaug", "trivialaugwide",
+                                    "augmix-m5-w3"])
+def test_create_transforms_auto_augment_policies_run_in_the_loader(mindcv, tmp_path, policy):
+    """The ImageNet training transforms with each auto-augment policy string (their translate ops give
+    RandomAffine a two-number x range), random erasing and color jitter, batched by create_loader with mixup."""
+    import mindspore as ms
+    from mindcv.data import create_dataset, create_loader, create_transforms
+    ms.set_seed(0)
+    _image_folder(str(tmp_path), np.random.default_rng(0), [(220, 40, 40), (40, 200, 60)], {"train": 4})
+    transform = create_transforms(dataset_name="", image_resize=32, is_training=True, auto_augment=policy,
+                                  re_prob=0.5, color_jitter=[0.4, 0.4, 0.4], interpolation="bicubic")
+    loader = create_loader(create_dataset(name="", root=str(tmp_path), split="train", shuffle=True), batch_size=4,
+                           is_training=True, num_classes=2, drop_remainder=True, mixup=0.2, transform=transform)
+    batches = list(loader.create_tuple_iterator(num_epochs=1, output_numpy=True))
+    assert len(batches) == 2
+    for image, label in batches:
+        assert image.shape == (4, 3, 32, 32) and image.dtype == np.float32 and np.isfinite(image).all()
+        assert label.shape == (4, 2)
+        np.testing.assert_allclose(label.sum(1), 1.0, rtol=1e-5)      # mixed one-hot labels

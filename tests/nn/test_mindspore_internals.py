@@ -108,3 +108,20 @@ def test_user_written_optimizer_uses_the_base_class_step_counter():
     opt((ms.Tensor([1.0, -2.0]),))
     np.testing.assert_allclose(w.asnumpy(), [0.0, 4.0])
     assert int(opt.global_step.asnumpy()[0]) == 2
+
+
+def test_optimizer_grad_sparse_indices_deduplicate():
+    """On CPU the gradients pass as they are; off CPU with `unique`, a RowTensor's repeated rows are summed."""
+    p = ms.Parameter(ms.Tensor(np.zeros((4, 2), np.float32)), name="p")
+    opt = nn.SGD([p], 0.1)
+    rows = ms.RowTensor(ms.Tensor(np.array([1, 3, 1], np.int32)),
+                        ms.Tensor(np.array([[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]], np.float32)), (4, 2))
+    assert opt._grad_sparse_indices_deduplicate((rows,))[0] is rows
+    opt._target = "GPU"
+    out = opt._grad_sparse_indices_deduplicate((rows,))[0]
+    dense = np.zeros((4, 2), np.float32)
+    np.add.at(dense, out.indices.asnumpy(), out.values.asnumpy())
+    np.testing.assert_array_equal(dense, [[0, 0], [6, 8], [0, 0], [3, 4]])
+    assert sorted(out.indices.asnumpy().tolist()) == [1, 3] and out.dense_shape == (4, 2)
+    opt.unique = False
+    assert opt._grad_sparse_indices_deduplicate((rows,))[0] is rows

@@ -599,8 +599,8 @@ class RandomAffine(ImageTensorOperation):
                 raise TypeError("Argument translate should be a list or tuple of 2 or 4 numbers.")
             if any(not -1 <= t <= 1 for t in translate):
                 raise ValueError("Input translate is not within the required interval of [-1.0, 1.0].")
-            translate = tuple(translate) if len(translate) == 4 else (-translate[0], translate[0], -translate[1],
-                                                                      translate[1])
+            # (tx_min, tx_max[, ty_min, ty_max]): two numbers translate along x only, as MindSpore's do
+            translate = tuple(float(t) for t in translate) + (0.0, 0.0)[:4 - len(translate)]
         self.translate = translate
         self.scale = None if scale is None else _range_arg(scale, "scale")
         if shear is not None:
@@ -619,8 +619,8 @@ class RandomAffine(ImageTensorOperation):
         H, W = img.shape[:2]
         angle = float(g.uniform(*self.degrees))
         if self.translate is not None:
-            tx = round(float(g.uniform(self.translate[0], self.translate[1])) * W) / W
-            ty = round(float(g.uniform(self.translate[2], self.translate[3])) * H) / H
+            tx = round(float(g.uniform(*sorted(self.translate[:2]))) * W) / W
+            ty = round(float(g.uniform(*sorted(self.translate[2:]))) * H) / H
         else:
             tx = ty = 0.0
         scale = float(g.uniform(*self.scale)) if self.scale is not None else 1.0

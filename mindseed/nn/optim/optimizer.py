@@ -16,7 +16,7 @@ from mindseed import ops
 from mindseed._utils import _state
 from mindseed.common import dtype as mstype
 from mindseed.common.parameter import Parameter, ParameterTuple
-from mindseed.common.tensor import Tensor
+from mindseed.common.tensor import RowTensor, Tensor
 from mindseed.nn.cell import Cell
 from mindseed.nn.layer.container import CellList
 from mindseed.nn.learning_rate_schedule import LearningRateSchedule
@@ -409,6 +409,13 @@ class Optimizer(OptimizerBase):
         """The gradients unchanged (parameters are never flattened into one buffer here)."""
         return gradients
 
+    def _grad_sparse_indices_deduplicate(self, gradients):
+        """Off CPU with `unique` set, each RowTensor gradient with its repeated indices summed into one row (the
+        unique indices); on CPU, and for dense gradients, the gradients as they are (MindSpore's rule)."""
+        if self._target == "CPU" or not self._unique:
+            return gradients
+        return tuple(_deduplicated_rows(g) if isinstance(g, RowTensor) else g for g in gradients)
+
     def broadcast_params(self, optim_result):
         """Parameters as they are (a single process holds all of them)."""
         return optim_result
@@ -546,3 +553,10 @@ class _WrappedWeightDecay(Cell):
 
     def construct(self, global_step):
         return self.weight_decay(global_step) * self.loss_scale
+
+
+def _deduplicated_rows(grad):
+    """A RowTensor whose rows at equal indices are summed: unique indices, values by unsorted segment sum."""
+    indices, position = ops.unique(grad.indices)
+    values = ops.unsorted_segment_sum(grad.values, position, indices.shape[0])
+    return RowTensor(indices, values, grad.dense_shape)
