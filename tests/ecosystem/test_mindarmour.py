@@ -377,9 +377,8 @@ def _black_model(ma, network):
     from mindarmour import BlackModel
 
     class Model(BlackModel):
-        def predict(self, inputs):
-            if inputs.ndim == 3:
-                inputs = inputs[None]
+        def predict(self, inputs):     # HopSkipJump queries one image as (1, 1, C, H, W), others as (C, H, W)
+            inputs = inputs.reshape((-1,) + inputs.shape[-3:])
             return network(_tensor(inputs.astype(np.float32))).asnumpy()
     return Model()
 
@@ -418,3 +417,61 @@ def test_error_based_detector_thresholds_the_reconstruction_error(ma):
     adv = np.concatenate([ori[:4] * 0.5, ori[4:] * 3]).astype(np.float32)
     assert detector.detect(adv) == [int(m > threshold) for m in np.mean(adv.astype(np.float64) ** 2, axis=(1, 2))]
     assert detector.detect(adv)[4:] == [1, 1, 1, 1]
+
+
+def test_jsma_fools_a_trained_lenet(ma, lenet, test_digits):
+    """JSMA, targeted: a few saliency-chosen pixels move each digit to the next class."""
+    from mindarmour.adv_robustness.attacks import JSMAAttack
+    x, y = test_digits
+    x, y = x[:4], y[:4]
+    target = (y + 1) % 10
+    adv = JSMAAttack(lenet, num_classes=10, max_iteration=40, theta=1.0).generate(x, target)
+    assert adv.shape == x.shape and adv.min() >= 0 and adv.max() <= 1
+    hit = lenet(_tensor(adv.astype(np.float32))).asnumpy().argmax(1) == target
+    assert hit.mean() >= 0.75
+    changed = (np.abs(adv - x) > 1e-6).reshape(4, -1).sum(1)
+    assert np.all(changed[hit] > 0) and np.all(changed[hit] <= 80)      # a sparse change: at most 2 px an iteration
+
+
+def test_hop_skip_jump_black_box_attack(ma, lenet, test_digits):
+    """HopSkipJump walks the decision boundary from a uniform-noise start on decisions only (no labels given: an
+    untargeted attack): every success is misclassified, inside the bounds."""
+    from mindarmour.adv_robustness.attacks import HopSkipJumpAttack
+    x, y = test_digits
+    x, y = x[:4], y[:4]
+    np.random.seed(3)
+    hsj = HopSkipJumpAttack(_black_model(ma, lenet), init_num_evals=20, max_num_evals=40, num_iterations=3,
+                            batch_size=32)
+    success, adv, queries = hsj.generate(x, None)
+    assert success.mean() >= 0.75 and np.all(queries[success] > 0)
+    adv = adv.reshape(x.shape)                          # each image comes back as its own batch of one
+    pred = lenet(_tensor(adv[success].astype(np.float32))).asnumpy().argmax(1)
+    assert np.all(pred != y[success]) and adv.min() >= 0 and adv.max() <= 1
+
+
+def test_spatial_smoothing_and_region_based_detectors(ma, lenet, test_digits):
+    """SpatialSmoothing's distance is the L1 norm between the predictions of an image and of its median-filtered
+    image (numpy/scipy reference), its threshold a quantile of the clean images' distances; the region-based
+    detector flags FGSM images at least as often as clean ones."""
+    from scipy import ndimage
+    from mindspore import nn
+    from mindspore.train import Model
+    from mindarmour.adv_robustness.attacks import FastGradientSignMethod
+    from mindarmour.adv_robustness.detectors import RegionBasedDetector, SpatialSmoothing
+    x, y = test_digits
+    adv = FastGradientSignMethod(lenet, eps=0.3, loss_fn=nn.SoftmaxCrossEntropyWithLogits(sparse=True)).generate(x, y)
+    model = Model(lenet)
+    smooth = SpatialSmoothing(model, ksize=3, false_positive_ratio=0.1)
+    threshold = smooth.fit(x)
+    dist = smooth.detect_diff(adv)
+    pred = lenet(_tensor(adv)).asnumpy()
+    ref = np.abs(lenet(_tensor(ndimage.median_filter(adv, size=3, mode="reflect"))).asnumpy() - pred).sum(1)
+    np.testing.assert_allclose(dist, ref, rtol=1e-4, atol=1e-4)
+    # the threshold is the distance of the clean image at the (1 - false_positive_ratio) quantile
+    assert threshold == np.sort(smooth.detect_diff(x))[int(64 * 0.9)]
+    assert smooth.detect(adv) == [int(d > threshold) for d in dist] and np.mean(smooth.detect(x)) <= 0.1
+    np.random.seed(1)
+    region = RegionBasedDetector(model, number_points=10, initial_radius=0.0, max_radius=0.4, search_step=0.05)
+    radius = region.fit(x[:16], np.eye(10)[y[:16]].astype(np.float32))
+    assert 0 <= radius <= 0.4
+    assert np.mean(region.detect(adv[:16])) >= np.mean(region.detect(x[:16]))
