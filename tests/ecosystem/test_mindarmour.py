@@ -475,3 +475,48 @@ def test_spatial_smoothing_and_region_based_detectors(ma, lenet, test_digits):
     radius = region.fit(x[:16], np.eye(10)[y[:16]].astype(np.float32))
     assert 0 <= radius <= 0.4
     assert np.mean(region.detect(adv[:16])) >= np.mean(region.detect(x[:16]))
+
+
+def _softmax_ce(logits, y):
+    z = logits - logits.max(1, keepdims=True)
+    p = np.exp(z) / np.exp(z).sum(1, keepdims=True)
+    return -np.log(p[np.arange(len(y)), y]), p
+
+
+def test_adversarial_defense_steps_and_ensemble_replacement(ma):
+    """AdversarialDefense is one SGD step of the mean cross entropy (numpy gradient); EnsembleAdversarialDefense
+    replaces ceil(replace_ratio * n) samples of the batch, split between its attacks, by their images."""
+    import mindspore as ms
+    from mindspore import nn
+    from mindarmour.adv_robustness.attacks import FastGradientSignMethod, ProjectedGradientDescent
+    from mindarmour.adv_robustness.defenses import AdversarialDefense, EnsembleAdversarialDefense
+    ms.set_seed(0)
+    rng = np.random.default_rng(0)
+    net = nn.Dense(6, 3)
+    x = rng.random((8, 6)).astype(np.float32)
+    y = rng.integers(0, 3, 8).astype(np.int32)
+    w, b = net.weight.asnumpy().astype(np.float64), net.bias.asnumpy().astype(np.float64)
+    ce, p = _softmax_ce(x @ w.T + b, y)
+    loss = nn.SoftmaxCrossEntropyWithLogits(sparse=True, reduction="mean")
+    value = AdversarialDefense(net, loss_fn=loss, optimizer=nn.SGD(net.trainable_params(), 0.5)).defense(x, y)
+    assert float(value) == pytest.approx(ce.mean(), rel=1e-5)
+    d = (p - np.eye(3)[y]) / 8
+    np.testing.assert_allclose(net.weight.asnumpy(), w - 0.5 * d.T @ x, rtol=0, atol=1e-6)
+    np.testing.assert_allclose(net.bias.asnumpy(), b - 0.5 * d.sum(0), rtol=0, atol=1e-6)
+    attacks = [FastGradientSignMethod(net, eps=0.1, loss_fn=nn.SoftmaxCrossEntropyWithLogits(sparse=True)),
+               ProjectedGradientDescent(net, eps=0.1, eps_iter=0.05, nb_iter=3,
+                                        loss_fn=nn.SoftmaxCrossEntropyWithLogits(sparse=True))]
+    # a zero learning rate keeps the network fixed: the loss is that of the batch with the attacks' images in
+    ead = EnsembleAdversarialDefense(net, attacks, loss_fn=loss, optimizer=nn.SGD(net.trainable_params(), 0.0),
+                                     replace_ratio=0.5)
+    np.random.seed(0)
+    value = ead.defense(x, y)
+    np.random.seed(0)
+    idx = np.random.choice(8, size=4, replace=False)
+    batch = x.copy()
+    batch[idx[:2]] = attacks[0].generate(x[idx[:2]], y[idx[:2]])
+    batch[idx[2:]] = attacks[1].generate(x[idx[2:]], y[idx[2:]])
+    assert np.abs(batch - x).max() <= 0.1 + 1e-6 and (np.abs(batch - x).max(1) > 0).sum() == 4
+    logits = batch.astype(np.float64) @ net.weight.asnumpy().T.astype(np.float64) + net.bias.asnumpy()
+    assert float(value) == pytest.approx(_softmax_ce(logits, y)[0].mean(), rel=1e-5)
+    assert float(value) > _softmax_ce(x @ net.weight.asnumpy().T + net.bias.asnumpy(), y)[0].mean()
