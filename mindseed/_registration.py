@@ -22,6 +22,11 @@ from mindseed.autograd.j_transform import J as _J  # noqa: E402
 ops.J = ops.functional.J = _J
 _function_grad.custom_vjp = _function_grad.grad_func.custom_vjp = autograd.custom_vjp
 
+# the sparse tensors' methods (mv, mm, sum, +, *, /) run the sparse functional ops
+from mindseed.common import tensor as _tensor  # noqa: E402
+from mindseed.ops.functional import _sparse as _sparse_functional  # noqa: E402
+_tensor._SPARSE_OPS.append(_sparse_functional)
+
 # recomputation (the compiler's) through ops.recompute_block, as MindSpore's composite
 from mindseed._toplevel import recompute_block as _recompute_block  # noqa: E402
 ops.recompute_block = ops.composite.recompute_block = _recompute_block

@@ -167,6 +167,11 @@ def test_exec_save_and_parse_ckpt_proto_round_trip(tmp_path):
         _exec_save(path, {"w": [[2, 4], "Float32", w.reshape(-1)]})
     with pytest.raises(ValueError, match="enc_key"):
         _exec_save(path, {"w": [[2, 3], "Float32", w.reshape(-1)]}, enc_key=b"0" * 16)
+    # a dtype's repr as the type name (code that aliases str(dtype) to repr, as mindnlp's patch module does)
+    _exec_save(path, {"w": [[2, 3], repr(ms.float32), w.reshape(-1)]})
+    assert [v.tensor.tensor_type for v in _parse_ckpt_proto(path, None, None, None).value] == ["Float32"]
+    with pytest.raises(TypeError, match="the type of 'w' must be one of"):
+        _exec_save(path, {"w": [[2, 3], "mindspore.nosuchtype", w.reshape(-1)]})
 
 
 def test_initializer_random_helpers_and_implementation_enum():

@@ -688,10 +688,11 @@ def _entries(a, out, item, line, breaks):
 
 
 # ---------------------------------------------------------------- sparse tensors
+_SPARSE_OPS = []     # the sparse functional ops (a higher layer): registered by mindseed._registration
+
+
 def _sparse_ops():
-    """The sparse functional ops (imported when used: they import this module)."""
-    from mindseed.ops.functional import _sparse
-    return _sparse
+    return _SPARSE_OPS[0]
 
 
 class _Sparse:

@@ -11,6 +11,7 @@ from types import SimpleNamespace
 
 import numpy as np
 
+from mindseed.common import dtype as mstype
 from mindseed.train import _ckpt_format as CF
 
 __all__ = ["_exec_save", "_parse_ckpt_proto"]
@@ -30,6 +31,10 @@ def _exec_save(ckpt_file_name, data_list, enc_key=None, enc_mode="AES-GCM", map_
             raise TypeError(f"For 'save_checkpoint', each entry of the data list must be [dims, type, data], but "
                             f"'{name}' is {value!r:.80}.")
         dims, type_name, data = value
+        if isinstance(type_name, str) and type_name.startswith("mindspore."):
+            # a dtype's repr (mindspore.float32) where its str (Float32) is meant: code that aliases str to repr
+            dt = getattr(mstype, type_name[len("mindspore."):], None)
+            type_name = dt.name if isinstance(dt, mstype.Type) else type_name
         if type_name == "str":
             records.append((name, [0], "str", CF.encode_str(str(data))))
             continue
