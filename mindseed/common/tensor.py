@@ -12,6 +12,7 @@ import numpy as np
 
 from mindseed import _backend as B
 from mindseed._utils import _state
+from mindseed._utils._files import atomic_write
 from mindseed.common import dtype as mstype
 from mindseed.common.symbol import Symbol, register_placeholder
 
@@ -455,8 +456,7 @@ class Tensor:
         """
         if not isinstance(file_path, str):
             raise TypeError(f"argument 1 must be str, not {type(file_path).__name__}")
-        with open(file_path, "wb") as f:
-            f.write(np.ascontiguousarray(self.asnumpy()).tobytes())
+        atomic_write(file_path, np.ascontiguousarray(self.asnumpy()).tobytes())
         if id(self) not in _OFFLOADED:
             weakref.finalize(self, _OFFLOADED.pop, id(self), None)   # the entry goes with the tensor
         _OFFLOADED[id(self)] = (weakref.ref(self), file_path)

@@ -507,13 +507,17 @@ def trace_graph(fn, args, pipeline=None):
     """One compile of `fn` (a Cell or function) on `args` with the given passes, for the graph's consumers (export):
     the cache entry, whose `graph` has the inputs then the captured tensors (`captured`) as parameters. Code the
     graph cannot hold raises instead of falling back to the interpreter."""
-    if hasattr(fn, "construct") and hasattr(fn, "_cells"):
-        compiled = _Compiled(_run_cell, type(fn).__name__, bound_self=fn, fullgraph=True, pipeline=pipeline)
-        compiled._converted = functools.partial(_run_cell, fn)
-    else:
-        compiled = _Compiled(fn, getattr(fn, "__name__", "fn"), fullgraph=True, pipeline=pipeline)
-    entry, _ = compiled._compile(tuple(args), {})
+    entry, _ = _compiled_for_export(fn, pipeline)._compile(tuple(args), {})
     return entry
+
+
+def _compiled_for_export(fn, pipeline, dyn=None):
+    """A _Compiled of `fn` (a Cell or function) without interpreter fallback, for trace_graph(_dynamic)."""
+    if hasattr(fn, "construct") and hasattr(fn, "_cells"):
+        compiled = _Compiled(_run_cell, type(fn).__name__, bound_self=fn, dyn=dyn, fullgraph=True, pipeline=pipeline)
+        compiled._converted = functools.partial(_run_cell, fn)
+        return compiled
+    return _Compiled(fn, getattr(fn, "__name__", "fn"), dyn=dyn, fullgraph=True, pipeline=pipeline)
 
 
 def trace_graph_dynamic(fn, placeholders, samples, pipeline=None):
@@ -522,12 +526,7 @@ def trace_graph_dynamic(fn, placeholders, samples, pipeline=None):
     dynamic dims take different sizes) and the traces are unified as a dynamic-shape `jit` does (dynamic.py).
     Returns the general entry: its `graph` reads the dynamic dims as `Sym`s over `dims` [(input, dim)], or None when
     the graphs depend on the sizes otherwise (the code compares a size, or a number is no linear function of one)."""
-    dyn = _signature_of(placeholders)
-    if hasattr(fn, "construct") and hasattr(fn, "_cells"):
-        compiled = _Compiled(_run_cell, type(fn).__name__, bound_self=fn, dyn=dyn, fullgraph=True, pipeline=pipeline)
-        compiled._converted = functools.partial(_run_cell, fn)
-    else:
-        compiled = _Compiled(fn, getattr(fn, "__name__", "fn"), dyn=dyn, fullgraph=True, pipeline=pipeline)
+    compiled = _compiled_for_export(fn, pipeline, dyn=_signature_of(placeholders))
     for args in samples:
         compiled._call_dynamic(tuple(args), {})
     entries = list(compiled.cache.values())

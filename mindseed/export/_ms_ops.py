@@ -212,19 +212,24 @@ for _n, _f in (("ScalarAdd", operator.add), ("ScalarSub", operator.sub), ("Scala
     OPS[_n] = (FUNCTION, lambda a, _attrs, f=_f: f(a[0], a[1]))
 
 
+def _dtype_arg(a):
+    """The optional dtype argument (a TypeId) after the first, float32 when absent."""
+    return TYPE_IDS[int(a[1])] if len(a) > 1 and a[1] is not None else mstype.float32
+
+
 @_op("ScalarToTensor")
 def _scalar_to_tensor(a, _attrs):
-    return O.ScalarToTensor()(a[0], TYPE_IDS[int(a[1])] if len(a) > 1 and a[1] is not None else mstype.float32)
+    return O.ScalarToTensor()(a[0], _dtype_arg(a))
 
 
 @_op("Zeros")
 def _zeros(a, _attrs):
-    return O.zeros(tuple(a[0]), TYPE_IDS[int(a[1])] if len(a) > 1 and a[1] is not None else mstype.float32)
+    return O.zeros(tuple(a[0]), _dtype_arg(a))
 
 
 @_op("Ones")
 def _ones(a, _attrs):
-    return O.ones(tuple(a[0]), TYPE_IDS[int(a[1])] if len(a) > 1 and a[1] is not None else mstype.float32)
+    return O.ones(tuple(a[0]), _dtype_arg(a))
 
 
 # ---------------------------------------------------------------- graph plumbing

@@ -70,16 +70,14 @@ class _Writer:
         """A size computed from a dynamic input dim (`a * d + b`, or `a / d`), as a 0-d int64 (float) tensor."""
         x, j = self.dims[sym.k]
         d = self.node("Gather", [self.node("Shape", [x]), self.const(np.asarray(j, np.int64))], axis=0)
+        dt = np.int64
         if sym.kind == "inv" or isinstance(sym.a, float) or isinstance(sym.b, float):
-            d = self.node("Cast", [d], to=self.onnx.TensorProto.FLOAT)
-            num = lambda v: self.const(np.asarray(v, np.float32))     # noqa: E731
-        else:
-            num = lambda v: self.const(np.asarray(v, np.int64))       # noqa: E731
+            d, dt = self.node("Cast", [d], to=self.onnx.TensorProto.FLOAT), np.float32
         if sym.kind == "inv":
-            return self.node("Div", [num(sym.a), d])
+            return self.node("Div", [self.const(np.asarray(sym.a, dt)), d])
         if sym.a != 1:
-            d = self.node("Mul", [d, num(sym.a)])
-        return self.node("Add", [d, num(sym.b)]) if sym.b else d
+            d = self.node("Mul", [d, self.const(np.asarray(sym.a, dt))])
+        return self.node("Add", [d, self.const(np.asarray(sym.b, dt))]) if sym.b else d
 
     def const(self, array, hint="c"):
         name = self.fresh(hint)

@@ -28,6 +28,7 @@ import json
 import math
 import os
 
+from mindseed._utils._files import atomic_write
 from mindseed.parallel._layout import DeviceMesh, TensorLayout, optimizer_shard_dims
 from mindseed.train import _wire as W
 
@@ -174,8 +175,7 @@ def write_strategy_file(path, params, operators=(), stage=0):
                                                 "opt_weight_shard_step": r.opt_weight_shard_step,
                                                 "opt_weight_shard_size": r.opt_weight_shard_size}
                                             for n, r in records.items()}}
-        with open(path, "w") as f:
-            json.dump(content, f, indent=1)
+        atomic_write(path, json.dumps(content, indent=1))
         return
     body = W.f_varint(1, stage)
     for node, strategy in operators:
@@ -183,16 +183,14 @@ def write_strategy_file(path, params, operators=(), stage=0):
         body += W.f_bytes(2, W.f_bytes(1, node) + W.f_bytes(2, strategys))
     for n, r in records.items():
         body += W.f_bytes(3, W.f_bytes(1, n) + W.f_bytes(2, _layouts_message(r)))
-    with open(path, "wb") as f:
-        f.write(body)
+    atomic_write(path, body)
 
 
 def write_group_info_file(path, groups, restore_ranks):
     """Write MindSpore's group information file: `groups` maps a communication group's name to its ranks;
     `restore_ranks` are the ranks whose checkpoints restore this rank."""
     body = b"".join(W.f_bytes(1, W.f_bytes(1, n) + W.f_bytes(2, _ints(1, ranks))) for n, ranks in groups.items())
-    with open(path, "wb") as f:
-        f.write(body + W.f_bytes(2, _ints(1, restore_ranks)))
+    atomic_write(path, body + W.f_bytes(2, _ints(1, restore_ranks)))
 
 
 # ---------------------------------------------------------------- reading
