@@ -132,6 +132,14 @@ class Tensor:
         if np.dtype(numpy_obj.dtype) != np.dtype(_NP_OF[self._dtype]):
             raise RuntimeError(f"For 'Tensor.set_data_from_numpy', tensor '{self.name}' has dtype {self._dtype.name}, "
                                f"but the numpy array has {numpy_obj.dtype}.")
+        if any(d < 0 for d in self._shape):
+            # a dynamic dim (-1, as get_inputs shows it) takes the array's size; the fixed dims must match
+            if numpy_obj.ndim != len(self._shape) or any(d >= 0 and d != n for d, n in zip(self._shape,
+                                                                                        numpy_obj.shape)):
+                raise RuntimeError(f"For 'Tensor.set_data_from_numpy', tensor '{self.name}' has shape "
+                                   f"{self._shape} (-1: any size), but the numpy array has shape "
+                                   f"{list(numpy_obj.shape)}.")
+            self._shape = list(numpy_obj.shape)
         if list(numpy_obj.shape) != self._shape and numpy_obj.size != self.element_num:
             raise RuntimeError(f"For 'Tensor.set_data_from_numpy', tensor '{self.name}' has shape {self._shape} "
                                f"({self.element_num} elements), but the numpy array has shape "
@@ -178,7 +186,7 @@ class Model:
         self._graph, self._path = graph, model_path
         # inference only: the loaded graph compiled once per input signature (weights folded, generated code)
         self._cell = GraphCell(graph)
-        self._inputs = [Tensor(shape=[1 if d is None else d for d in shape], dtype=_DT_OF[np.dtype(dt)], name=name)
+        self._inputs = [Tensor(shape=[-1 if d is None else d for d in shape], dtype=_DT_OF[np.dtype(dt)], name=name)
                         for name, shape, dt in graph.input_specs]
 
     def _check_built(self, what):
@@ -202,7 +210,7 @@ class Model:
                 raise ValueError(f"For 'Model.resize', input '{name}' has rank {len(shape)}, but the new shape is "
                                  f"{list(d)}.")
             t.shape = d
-            specs.append((name, tuple(int(v) for v in d), dt))
+            specs.append((name, tuple(None if int(v) < 0 else int(v) for v in d), dt))
         self._graph.input_specs = specs
 
     def predict(self, inputs, outputs=None):

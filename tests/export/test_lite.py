@@ -400,3 +400,28 @@ def test_native_path_falls_back(tmp_path, nets, monkeypatch):
     monkeypatch.setattr(_native, "_compiler", lambda: None)
     ms.export(net, ms.Tensor(x), file_name=str(tmp_path / "lenet"))
     assert _native.build_native(str(tmp_path / "lenet.mindir"), [x]) is None
+
+
+def test_dynamic_batch_shows_minus_one_and_takes_any_batch():
+    """A file with a dynamic batch (MindSpore's dyn_lenet): get_inputs shows -1 for it, set_data_from_numpy takes
+    any batch with the other dims fixed, resize gives it a size; the outputs are MindSpore's."""
+    with np.load(os.path.join(FIXTURES, "dyn_expected.npz"), allow_pickle=False) as f:
+        x, y = f["lenet_x"], f["lenet_y0"]
+    model = _model(os.path.join(FIXTURES, "dyn_lenet.mindir"))
+    inputs = model.get_inputs()
+    assert inputs[0].shape == [-1, 1, 16, 16]
+    inputs[0].set_data_from_numpy(x)
+    assert inputs[0].shape == [3, 1, 16, 16]
+    np.testing.assert_allclose(model.predict(inputs)[0].get_data_to_numpy(), y, rtol=1e-5, atol=1e-5)
+    model.resize(inputs, [[-1, 1, 16, 16]])
+    assert model.get_inputs()[0].shape == [-1, 1, 16, 16]
+    inputs[0].set_data_from_numpy(x[:1])
+    np.testing.assert_allclose(model.predict(inputs)[0].get_data_to_numpy(), y[:1], rtol=1e-5, atol=1e-5)
+    assert inputs[0].shape == [1, 1, 16, 16]
+    model.resize(inputs, [[-1, 1, 16, 16]])
+    with pytest.raises(RuntimeError, match=r"has shape \[-1, 1, 16, 16\] \(-1: any size\), but the numpy array has "
+                                           r"shape \[2, 1, 8, 8\]"):
+        model.get_inputs()[0].set_data_from_numpy(np.zeros((2, 1, 8, 8), np.float32))
+    model.resize(inputs, [[2, 1, 16, 16]])
+    with pytest.raises(RuntimeError, match="has shape"):
+        inputs[0].set_data_from_numpy(x)
