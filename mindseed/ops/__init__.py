@@ -8,5 +8,7 @@ from mindseed.ops.op_info_register import (AiCPURegOp, AkgAscendRegOp, AkgGpuReg
                                            CustomRegOp, DataType, TBERegOp, custom_info_register, op_info_register)
 # MindSpore's module layout: the same objects under ops.composite, ops.function, ops.primitive, ops.auto_generate
 from mindseed.ops import auto_generate, composite, function, primitive  # noqa: F401,E402
+# the module ops.vm_impl_registry loaded here, then its registry object bound over the name (as in MindSpore)
+from mindseed.ops.vm_impl_registry import get_vm_impl_fn, vm_impl_registry  # noqa: F401,E402
 
 _tensor_ops.attach(*functional.TENSOR_METHOD_TABLES)

@@ -171,3 +171,33 @@ def test_vm_impl_and_prim_arg_register():
 
     m = MatMul2(transpose_b=True)
     assert m.name == "MatMul2" and m.attrs["transpose_a"] is False and m.attrs["transpose_b"] is True
+
+
+def test_vm_impl_registry_module_typing_ids_and_load():
+    """The modules MindSpore's test helpers import: ops.vm_impl_registry (the same registry as ops'), the TypeId
+    numbers of _c_expression.typing, P.Load and auto_generate.OnesLikeExt."""
+    import mindseed as ms  # noqa: PLC0415
+    from mindseed._c_expression import typing  # noqa: PLC0415
+    from mindseed.ops.auto_generate import OnesLikeExt  # noqa: PLC0415
+    from mindseed.ops.operations import Load  # noqa: PLC0415
+    from mindseed.ops.vm_impl_registry import get_vm_impl_fn, vm_impl_registry  # noqa: PLC0415
+
+    assert vm_impl_registry is ops.vm_impl_registry and get_vm_impl_fn is ops.get_vm_impl_fn
+
+    @vm_impl_registry.register(ops.Neg)
+    def vm_impl_neg(self):
+        return lambda x: -x
+    assert get_vm_impl_fn(ops.Neg())(3) == -3
+    # MindSpore's numbers (type_id.h); the generic Int and Float ids map to their default widths
+    assert [typing.type_to_type_id(t) for t in (ms.bool_, ms.int8, ms.int32, ms.uint8, ms.float16, ms.float32,
+                                                  ms.bfloat16, ms.complex64)] == [30, 32, 34, 37, 42, 43, 45, 51]
+    assert typing.type_id_to_type(31) == ms.int32 and typing.type_id_to_type(41) == ms.float32
+    assert typing.type_id_to_type(44) == ms.float64 and typing.str_to_type("Int64") == ms.int64
+    with pytest.raises(TypeError, match="For 'type_id_to_type', not support the type: 36"):
+        typing.type_id_to_type(36)
+    p = ms.Parameter(ms.Tensor([1.0, 2.0]), name="p")
+    value = Load()(p, None)
+    p.set_data(ms.Tensor([5.0, 5.0]))
+    np.testing.assert_array_equal(value.asnumpy(), [1.0, 2.0])
+    ones = OnesLikeExt()(ms.Tensor([1, 2], ms.int32))
+    assert ones.dtype == ms.int32 and ones.asnumpy().tolist() == [1, 1]

@@ -139,7 +139,7 @@ class _Registry(dict):
     """Name -> fn(prim) returning the primitive's implementation on numpy arrays (MindSpore's vm_impl_registry)."""
 
     def register(self, prim):
-        name = prim if isinstance(prim, str) else getattr(prim, "name", type(prim).__name__)
+        name = prim if isinstance(prim, str) else prim.__name__ if isinstance(prim, type) else prim.name
 
         def deco(fn):
             self[name] = fn

@@ -376,3 +376,9 @@ class StridedSliceGrad(Primitive):
                              f"of {tuple(shape)}, but got {tuple(dy.shape)}.")
         flat = F.scatter_nd(Tensor(positions.reshape(-1, 1)), F.reshape(dy, (-1,)), (int(np.prod(shape)),))
         return F.reshape(flat, shape)
+
+
+from mindseed.ops.operations._grad_ops_nn import *  # noqa: E402,F401,F403
+from mindseed.ops.operations import _grad_ops_nn  # noqa: E402
+
+__all__ += _grad_ops_nn.__all__

@@ -13,10 +13,10 @@ from mindseed.ops import functional as F
 from mindseed.ops.functional import _attention
 from mindseed.ops.operations._base import REQUIRED, AttrPrimitive, simple_primitive
 
-__all__ = ["AddExt", "SubExt", "SumExt", "MeanExt", "CumsumExt", "ZerosLikeExt", "BatchMatMulExt", "SplitWithSize",
-           "Chunk", "Outer", "IndexSelect", "SortExt", "TopkExt", "SiLU", "Muls", "FmodScalar", "Scatter",
-           "StackExt", "OneHotExt", "Swiglu", "SwigluGrad", "GroupedMatmul", "MoeFinalizeRouting", "FusedAddTopKDiv",
-           "QuantV2", "DynamicQuantExt", "QuantBatchMatmul", "Arange", "ClampScalar", "TrilExt",
+__all__ = ["AddExt", "SubExt", "SumExt", "MeanExt", "CumsumExt", "ZerosLikeExt", "OnesLikeExt", "BatchMatMulExt",
+           "SplitWithSize", "Chunk", "Outer", "IndexSelect", "SortExt", "TopkExt", "SiLU", "Muls", "FmodScalar",
+           "Scatter", "StackExt", "OneHotExt", "Swiglu", "SwigluGrad", "GroupedMatmul", "MoeFinalizeRouting",
+           "FusedAddTopKDiv", "QuantV2", "DynamicQuantExt", "QuantBatchMatmul", "Arange", "ClampScalar", "TrilExt",
            "RepeatInterleaveTensor", "SliceExt", "InplaceCopy",
            "FlashAttentionScore"]
 
@@ -50,6 +50,10 @@ def _mean(input, dim=None, keepdim=False, dtype=None):
 
 def _zeros_like(input, dtype=None):
     return _mint("zeros_like")(input, dtype=dtype)
+
+
+def _ones_like(input, dtype=None):
+    return _mint("ones_like")(input, dtype=dtype)
 
 
 def _sort(input, dim=-1, descending=False, stable=False):
@@ -100,6 +104,7 @@ SubExt = simple_primitive("SubExt", _alpha("sub"), _DOC.format("SubExt", "sub"))
 SumExt = simple_primitive("SumExt", _sum, _DOC.format("SumExt", "sum"))
 MeanExt = simple_primitive("MeanExt", _mean, _DOC.format("MeanExt", "mean"))
 ZerosLikeExt = simple_primitive("ZerosLikeExt", _zeros_like, _DOC.format("ZerosLikeExt", "zeros_like"))
+OnesLikeExt = simple_primitive("OnesLikeExt", _ones_like, _DOC.format("OnesLikeExt", "ones_like"))
 SortExt = simple_primitive("SortExt", _sort, _DOC.format("SortExt", "sort"))
 SiLU = simple_primitive("SiLU", _silu, "`SiLU()(input)`: input * sigmoid(input).")
 Muls = simple_primitive("Muls", _muls, "`Muls()(input, other)`: input times the number `other`.")

@@ -133,6 +133,14 @@ def _update_state(*args):
     return args[0]
 
 
+def _load(variable, u=None):
+    """The value of a Parameter at this point of the program (a copy: later assignments do not change it)."""
+    if not isinstance(variable, Tensor):
+        raise TypeError(f"For 'Load', the 'variable' must be a Parameter or Tensor, but got "
+                        f"{type(variable).__name__}.")
+    return variable.copy()
+
+
 def _reusing(x):
     if not callable(x):
         raise TypeError(f"For 'Reusing', the 'input_x' must be a function, but got {type(x).__name__}.")
@@ -347,6 +355,7 @@ _ROWS = {
                  "(false_output, true_output): `data` flows to the branch `pred` selects; the other is None."),
     "Merge": (_merge, (), ("inputs",), "(the one input carrying data, its index as int32)."),
     "UpdateState": (_update_state, (), None, "The state input, ordered after the expression."),
+    "Load": (_load, (), ("variable", "u"), "The Parameter's value at this point (ordered by the monad `u`)."),
     "Reusing": (_reusing, (), ("input_x",), "The function, marked to be compiled once and called (no inline)."),
     "PyExecute": (_py_execute, (), None, "PyExecute()(script, keys, values): eval(script) with those local names."),
     "SelectView": (_select_view, (), ("input_tensor", "input_indices", "axis"),
