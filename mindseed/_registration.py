@@ -36,6 +36,14 @@ for _name in ("jit", "jit_class", "mutable", "JitConfig"):
     setattr(common, _name, getattr(compiler, _name))
 for _name in ("jit", "jit_class"):
     setattr(_common_api, _name, getattr(compiler, _name))
+# ... and MindSpore's module mindspore.common.mutable (`from mindspore.common.mutable import mutable`), whose name
+# common's attribute `mutable` (the function) covers, as in MindSpore
+import sys as _sys  # noqa: E402
+import types as _types  # noqa: E402
+_mutable_module = _types.ModuleType("mindseed.common.mutable", "MindSpore's `common.mutable`: `mutable`.")
+_mutable_module.mutable = compiler.mutable
+_mutable_module.__all__ = ["mutable"]
+_sys.modules.setdefault("mindseed.common.mutable", _mutable_module)
 
 # MindSpore's nn namespace also carries the metrics (and their module)
 nn.metrics = train.metrics

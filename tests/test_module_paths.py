@@ -158,3 +158,18 @@ def test_compat_maps_the_new_modules_to_the_same_objects():
     r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert r.returncode == 0, r.stderr[-2000:]
     assert r.stdout.strip().endswith("ok")
+
+
+def test_mutable_module_monads_and_compile_config():
+    """`from mindspore.common.mutable import mutable` (the module; `common.mutable` stays the function), the state
+    tokens of common._monad, and _extends.parse.compile_config's switches with MindSpore's defaults."""
+    from mindseed._extends.parse import compile_config
+    from mindseed.common import _monad
+    from mindseed.common.mutable import mutable
+    assert mutable is ms.mutable is ms.common.mutable
+    assert repr(_monad.U) == "U" and repr(_monad.IO) == "IO"
+    assert ops.depend(ms.Tensor(3), _monad.U).asnumpy() == 3
+    assert compile_config.FALLBACK_SUPPORT_LIST_DICT_INPLACE == "" and compile_config.GRAD_JIT_FILTER == "1"
+    saved, compile_config.CHECK_BPROP = compile_config.CHECK_BPROP, 1
+    assert importlib.import_module("mindseed._extends.parse.compile_config").CHECK_BPROP == 1
+    compile_config.CHECK_BPROP = saved

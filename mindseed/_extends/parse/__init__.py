@@ -1,0 +1,1 @@
+"""MindSpore's `mindspore._extends.parse`: here its `compile_config` module, the graph compiler's switches."""
