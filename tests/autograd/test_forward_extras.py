@@ -158,7 +158,23 @@ def test_nn_jvp_and_vjp_cells(mode):
 
 
 def test_nn_jvp_rejects_a_vector_per_input_mismatch():
-    with pytest.raises(ValueError, match="'Jvp'.*'v'"):
+    with pytest.raises(TypeError, match="'Jvp'.*'v'"):
         nn.Jvp(TwoOut())(t([1.0]), t([2.0]), t([1.0]))
     with pytest.raises(TypeError, match="'Vjp'"):
         nn.Vjp(TwoOut())(t([1.0]))
+
+
+def test_jvp_vjp_cells_refuse_a_wrong_number_of_vectors():
+    """One v per network input (Jvp) or output (Vjp), else MindSpore's TypeError."""
+    x = t(np.ones((2, 2)))
+    with pytest.raises(TypeError, match="For 'Jvp', 'v' must have one Tensor per network input"):
+        nn.Jvp(lambda a: a * 2)(x, (x, x))
+    with pytest.raises(TypeError, match="For 'Vjp', 'v' must have one Tensor per network output"):
+        nn.Vjp(lambda a: a * 2)(x, (x, x))
+
+
+def test_flatten_order_must_be_a_str():
+    with pytest.raises(TypeError, match="For 'Flatten', the 'order' must be a str"):
+        t(np.ones((2, 2))).flatten(order=123)
+    with pytest.raises(ValueError, match="'order' must be 'C' or 'F'"):
+        t(np.ones((2, 2))).flatten(order="X")

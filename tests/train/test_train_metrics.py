@@ -127,7 +127,7 @@ def test_confusion_matrix_metric_names_and_errors():
     lab = np.array([[[0], [1]], [[0], [1]]])
     assert M.ConfusionMatrixMetric(metric_name="tpr")(seg, lab).tolist() == [0.5]
     assert M.ConfusionMatrixMetric(metric_name="Accuracy")(seg, lab).tolist() == [0.5]
-    with pytest.raises(ValueError, match="not supported"):
+    with pytest.raises(NotImplementedError, match="not supported"):
         M.ConfusionMatrixMetric(metric_name="nope")
     with pytest.raises(ValueError, match="binarized"):
         M.ConfusionMatrixMetric()(seg, lab * 0.5)
@@ -197,3 +197,11 @@ def test_occlusion_sensitivity():
             ref[i, j] = (img[0, 0, max(0, i - 1):i + 1, max(0, j - 1):j + 1] * wk[max(0, i - 1):i + 1,
                                                                                 max(0, j - 1):j + 1]).sum()
     np.testing.assert_allclose(sens.reshape(4, 4), ref, rtol=1e-5, atol=1e-5)
+
+
+def test_confusion_matrix_metric_unknown_name_is_not_implemented():
+    """MindSpore's error type for a metric name it does not know."""
+    from mindseed.train import ConfusionMatrixMetric  # noqa: PLC0415
+    with pytest.raises(NotImplementedError, match="the metric 'wwwww' is not supported"):
+        metric = ConfusionMatrixMetric(skip_channel=True, metric_name="wwwww", calculation_method=False)
+        metric.update(ms.Tensor(np.array([[[0], [1]]])), ms.Tensor(np.array([[[0], [1]]])))

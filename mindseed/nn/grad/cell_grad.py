@@ -18,7 +18,7 @@ def _check_vector(name, v, count, what):
     if not isinstance(vs, (tuple, list)) or not all(isinstance(t, Tensor) for t in vs):
         raise TypeError(f"For '{name}', 'v' must be a Tensor or a tuple of Tensors, but got {type(v).__name__}.")
     if len(vs) != count:
-        raise ValueError(f"For '{name}', 'v' must have one Tensor per network {what} ({count}), but got {len(vs)}.")
+        raise TypeError(f"For '{name}', 'v' must have one Tensor per network {what} ({count}), but got {len(vs)}.")
 
 
 class Jvp(Cell):

@@ -110,6 +110,8 @@ def flatten(input, order="C", *, start_dim=1, end_dim=-1):
     (2, 12)
     """
     _check_tensor("Flatten", "input", input)
+    if not isinstance(order, str):
+        raise TypeError(f"For 'Flatten', the 'order' must be a str ('C' or 'F'), but got {type(order).__name__}.")
     if order not in ("C", "F"):
         raise ValueError(f"For 'Flatten', the 'order' must be 'C' or 'F', but got '{order}'.")
     if input.ndim == 0:

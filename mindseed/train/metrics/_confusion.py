@@ -64,7 +64,9 @@ def _fraction(metric, tp, fp, tn, fn):
 def _check_metric_name(metric_name):
     metric = _METRIC_NAMES.get(metric_name.replace(" ", "_").lower())
     if metric is None:
-        raise ValueError(f"For 'ConfusionMatrixMetric', the metric '{metric_name}' is not supported.")
+        # MindSpore's error type and words for a metric name it does not know
+        raise NotImplementedError(f"The metric is not implemented: For 'ConfusionMatrixMetric', the metric "
+                                  f"'{metric_name}' is not supported.")
     return metric
 
 
