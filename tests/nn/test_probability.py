@@ -27,8 +27,8 @@ CONT = [
     (msd.Uniform, (0.0, 3.0), st.uniform(0.0, 3.0), X, True),
     (msd.Exponential, (1.5,), st.expon(scale=1 / 1.5), X, True),
     (msd.Exponential, ([0.5, 2.0, 1.0, 3.0],), st.expon(scale=1 / np.array([0.5, 2.0, 1.0, 3.0])), X, True),
-    (msd.Gamma, (2.5, 1.5), st.gamma(2.5, scale=1 / 1.5), X, True),
-    (msd.Beta, (2.0, 3.0), st.beta(2.0, 3.0), X / 3, False),
+    (msd.Gamma, (np.array(2.5), np.array(1.5)), st.gamma(2.5, scale=1 / 1.5), X, True),
+    (msd.Beta, (np.array(2.0), np.array(3.0)), st.beta(2.0, 3.0), X / 3, False),
     (msd.StudentT, (5.0, 0.5, 1.5), st.t(5.0, 0.5, 1.5), X, False),
 ]
 
@@ -104,8 +104,9 @@ KL = [
     (msd.Categorical, ([0.2, 0.8],), ([0.5, 0.5],), lambda a, b: 0.2 * math.log(0.4) + 0.8 * math.log(1.6)),
 ]
 KL_MC = [
-    (msd.Gamma, (2.0, 1.5), (3.0, 0.5), st.gamma(2.0, scale=1 / 1.5), st.gamma(3.0, scale=2.0)),
-    (msd.Beta, (2.0, 3.0), (1.5, 1.5), st.beta(2, 3), st.beta(1.5, 1.5)),
+    (msd.Gamma, (np.array(2.0), np.array(1.5)), (np.array(3.0), np.array(0.5)), st.gamma(2.0, scale=1 / 1.5),
+     st.gamma(3.0, scale=2.0)),
+    (msd.Beta, (np.array(2.0), np.array(3.0)), (1.5, 1.5), st.beta(2, 3), st.beta(1.5, 1.5)),
     (msd.Gumbel, (0.0, 1.0), (0.5, 2.0), st.gumbel_r(0, 1), st.gumbel_r(0.5, 2)),
     (msd.Laplace, (0.0, 1.0), (0.5, 2.0), st.laplace(0, 1), st.laplace(0.5, 2)),
     (msd.Cauchy, (0.0, 1.0), (0.5, 2.0), st.cauchy(0, 1), st.cauchy(0.5, 2)),
@@ -129,7 +130,8 @@ def test_kl_against_monte_carlo(D, a, b, ra, rb):
 
 
 SAMPLE = [(msd.Normal, (1.0, 2.0)), (msd.Uniform, (-1.0, 3.0)), (msd.Exponential, (2.0,)),
-          (msd.Gamma, (2.0, 3.0)), (msd.Beta, (2.0, 5.0)), (msd.Logistic, (1.0, 0.5)), (msd.Gumbel, (1.0, 2.0)),
+          (msd.Gamma, (np.array(2.0), np.array(3.0))), (msd.Beta, (np.array(2.0), np.array(5.0))),
+          (msd.Logistic, (1.0, 0.5)), (msd.Gumbel, (1.0, 2.0)),
           (msd.Laplace, (1.0, 0.5)), (msd.LogNormal, (0.0, 0.5)), (msd.HalfNormal, (0.0, 1.0)),
           (msd.Bernoulli, (0.3,)), (msd.Geometric, (0.4,)), (msd.Poisson, (3.0,)),
           (msd.Categorical, ([0.2, 0.3, 0.5],)),
@@ -183,7 +185,7 @@ def test_gradient_of_kl_wrt_parameters():
     (lambda: msd.Bernoulli(1.5), "'probs' must be in"),
     (lambda: msd.Uniform(2.0, 1.0), "'low' must be less than 'high'"),
     (lambda: msd.Categorical([0.3, 0.3]), "summing to 1"),
-    (lambda: msd.Gamma(-1.0, 1.0), "'concentration' must be in"),
+    (lambda: msd.Gamma([-1.0], [1.0]), "'concentration' must be in"),
     (lambda: msd.Normal(0.0, 1.0).log_prob(0.0, None, Tensor(-2.0)), "'sd' must be in"),
     (lambda: msd.Normal(0.0, 1.0).kl_loss("Gamma", 1.0, 1.0), "support only dist 'Normal'"),
     (lambda: msd.Normal(0.0, 1.0, dtype=ms.int32), None),
@@ -283,3 +285,48 @@ def test_probs_read_inside_a_graph_matches_pynative():
     for ce, probs in (eager, graph):
         np.testing.assert_allclose(ce.asnumpy(), want, rtol=1e-5)
         np.testing.assert_allclose(probs.asnumpy(), 0.3, rtol=1e-6)
+
+
+def test_construction_checks_as_mindspore():
+    """name must be str, a discrete distribution's dtype an int/uint/float type, parameter shapes must broadcast,
+    Gamma and Beta refuse Python scalars; bijectors take float Tensors only and answer in the input's dtype."""
+    import mindseed.nn.probability.bijector as msb  # noqa: PLC0415
+    import mindseed.nn.probability.distribution as msd  # noqa: PLC0415
+    for make in (lambda: msd.Bernoulli([0.1], dtype=ms.bool_), lambda: msd.Categorical([0.5, 0.5], dtype=ms.bool_),
+                 lambda: msd.Exponential([0.1], name=1.0), lambda: msb.Exp(name=0.1), lambda: msd.Gamma(3.0, [4.0]),
+                 lambda: msd.Beta([3.0], 4.0), lambda: msb.Exp().forward(1.0),
+                 lambda: msb.Exp().forward(ms.Tensor([1], ms.int32)),
+                 lambda: msb.Exp(dtype=ms.float32).forward(ms.Tensor([1.0], ms.float16))):
+        with pytest.raises(TypeError):
+            make()
+    with pytest.raises(ValueError, match="cannot be broadcast together"):
+        msd.Normal([[2.0], [1.0]], [[2.0], [3.0], [4.0]], dtype=ms.float32)
+    out = msb.ScalarAffine(2.0, 1.0).forward(ms.Tensor([1.0], ms.float16))
+    assert out.dtype == ms.float16 and out.asnumpy().tolist() == [3.0]
+    assert msb.Exp().dtype is None and msd.Geometric([0.5], dtype=ms.int32).dtype == ms.int32
+
+
+def test_user_bijector_with_add_parameter():
+    """A bijector written MindSpore's way: _add_parameter, _check_value_dtype, cast_param_by_value."""
+    import mindseed.nn.probability.bijector as msb  # noqa: PLC0415
+
+    class Affine(msb.Bijector):
+        def __init__(self, a, b):
+            param = dict(locals())
+            param["param_dict"] = {"a": a, "b": b}
+            super().__init__(name="Affine", dtype=None, param=param)
+            self._a = self._add_parameter(a, "a")
+            self._b = self._add_parameter(b, "b")
+
+        def _forward(self, value):
+            value = self._check_value_dtype(value)
+            return value * self.cast_param_by_value(value, self._a) + self.cast_param_by_value(value, self._b)
+
+    net = Affine(2.0, 1.0)
+    assert net.parameter_names == ["a", "b"]
+    out = net.forward(ms.Tensor([1.0, 2.0], ms.float16))
+    assert out.dtype == ms.float16 and out.asnumpy().tolist() == [3.0, 5.0]
+    with pytest.raises(TypeError):
+        Affine(2.0, 1)          # the parameters' dtypes differ
+    with pytest.raises(TypeError):
+        net.forward(ms.Tensor([1], ms.int32))

@@ -3,6 +3,7 @@
 
 from mindseed import ops
 from mindseed.common import dtype as mstype
+from mindseed.common.tensor import Tensor
 from mindseed.nn.cell import Cell
 from mindseed.nn.probability.distribution.distribution import NamedParams, _check_range, to_tensor
 
@@ -12,8 +13,16 @@ class Bijector(NamedParams, Cell):
 
     def __init__(self, is_constant_jacobian=False, is_injective=True, name=None, dtype=None, param=None):
         super().__init__()
-        self._name = name or type(self).__name__
-        self._dtype = dtype or mstype.float32
+        cls = type(self).__name__
+        if not isinstance(name, str):
+            raise TypeError(f"For '{cls}', the 'name' must be str, but got {type(name).__name__}.")
+        for arg, v in (("is_constant_jacobian", is_constant_jacobian), ("is_injective", is_injective)):
+            if not isinstance(v, bool):
+                raise TypeError(f"For '{name}', the '{arg}' must be bool, but got {type(v).__name__}.")
+        if dtype is not None and dtype not in mstype.float_type:
+            raise TypeError(f"For '{cls}', the 'dtype' must be a float type, but got {dtype}.")
+        self._name = name
+        self._dtype = dtype            # None: any float input, the parameters cast to it
         self._is_constant_jacobian = is_constant_jacobian
         self._is_injective = is_injective
         self._parameters_given = dict(param) if param else {}
@@ -27,19 +36,66 @@ class Bijector(NamedParams, Cell):
         return self._is_injective
 
     def _t(self, v, arg="value"):
-        return to_tensor(v, self._dtype, self._name, arg)
+        """A parameter given at construction as a Tensor of the bijector's dtype (float32 if it has none)."""
+        return to_tensor(v, self._dtype or mstype.float32, self._name, arg)
 
-    def forward(self, value):
-        return self._forward(self._t(value))
+    def _add_parameter(self, value, name):
+        """`value` as a Tensor, recorded in `default_parameters` / `parameter_names` (MindSpore's helper for
+        bijectors written by users): of the bijector's dtype, or, with none given, a float type shared by all."""
+        if not hasattr(self, "default_parameters"):
+            self.default_parameters, self.parameter_names, self.common_dtype = [], [], None
+        if isinstance(value, bool) or value is None:
+            raise TypeError(f"{name} cannot be type {type(value)}")
+        value_t = value if isinstance(value, Tensor) else Tensor(value)
+        if self._dtype is None:
+            if self.common_dtype is None:
+                self.common_dtype = value_t.dtype
+            elif value_t.dtype != self.common_dtype:
+                raise TypeError(f"{name} should have the same dtype as other arguments.")
+            if value_t.dtype not in mstype.float_type:
+                raise TypeError(f"For '{type(self).__name__}', the 'dtype of {name}' must be a float type, but got "
+                                f"{value_t.dtype}.")
+        elif value_t.dtype != self._dtype:
+            raise TypeError(f"{name} should have the same dtype as the bijector's dtype.")
+        self.default_parameters.append(value)
+        self.parameter_names.append(name)
+        return value_t
 
-    def inverse(self, value):
-        return self._inverse(self._t(value))
+    def _check_value_dtype(self, value):
+        """`value` itself: a float Tensor (of the bijector's dtype where it has one), else a TypeError."""
+        if not isinstance(value, Tensor):
+            raise TypeError(f"For '{self._name}', the input value of bijector must be a Tensor, but got "
+                            f"{type(value).__name__}.")
+        if self._dtype is None:
+            if value.dtype not in mstype.float_type:
+                raise TypeError(f"For '{self._name}', the input value of bijector must be a float Tensor, but got "
+                                f"{value.dtype}.")
+        elif value.dtype != self._dtype:
+            raise TypeError(f"For '{self._name}', the input value of bijector must have dtype {self._dtype}, but "
+                            f"got {value.dtype}.")
+        return value
 
-    def forward_log_jacobian(self, value):
-        return self._forward_log_jacobian(self._t(value))
+    def cast_param_by_value(self, value, para):
+        """`para` cast to the dtype of `value`."""
+        return ops.cast(para, value.dtype)
 
-    def inverse_log_jacobian(self, value):
-        return self._inverse_log_jacobian(self._t(value))
+    def _apply(self, rule, value, args, kwargs):
+        """A subclass's rule on the checked value; the result in the value's dtype (the parameters cast to it)."""
+        value = self._check_value_dtype(value)
+        out = rule(value, *args, **kwargs)
+        return ops.cast(out, value.dtype) if isinstance(out, Tensor) and out.dtype != value.dtype else out
+
+    def forward(self, value, *args, **kwargs):
+        return self._apply(self._forward, value, args, kwargs)
+
+    def inverse(self, value, *args, **kwargs):
+        return self._apply(self._inverse, value, args, kwargs)
+
+    def forward_log_jacobian(self, value, *args, **kwargs):
+        return self._apply(self._forward_log_jacobian, value, args, kwargs)
+
+    def inverse_log_jacobian(self, value, *args, **kwargs):
+        return self._apply(self._inverse_log_jacobian, value, args, kwargs)
 
     def _inverse_log_jacobian(self, y):
         return -self._forward_log_jacobian(self._inverse(y))

@@ -368,6 +368,10 @@ class Gamma(Distribution):
     _ranges = {"concentration": (0, None), "rate": (0, None)}
 
     def __init__(self, concentration=None, rate=None, seed=None, dtype=mstype.float32, name="Gamma"):
+        # MindSpore's Gamma takes its parameters as lists, arrays or Tensors, not Python numbers
+        for arg, v in (("concentration", concentration), ("rate", rate)):
+            if isinstance(v, (int, float)):
+                raise TypeError(f"For 'Gamma', input {arg} can't be scalar, but got {v!r}.")
         super().__init__(seed, dtype, name, {"concentration": concentration, "rate": rate})
 
     def _log_prob(self, x, a, b):
@@ -409,6 +413,10 @@ class Beta(Distribution):
     _ranges = {"concentration1": (0, None), "concentration0": (0, None)}
 
     def __init__(self, concentration1=None, concentration0=None, seed=None, dtype=mstype.float32, name="Beta"):
+        # MindSpore's Beta takes its parameters as lists, arrays, Tensors or ints, not Python floats
+        for arg, v in (("concentration1", concentration1), ("concentration0", concentration0)):
+            if isinstance(v, float):
+                raise TypeError(f"For 'Beta', input {arg} can't be scalar, but got {v!r}.")
         super().__init__(seed, dtype, name, {"concentration1": concentration1, "concentration0": concentration0})
 
     @staticmethod

@@ -77,14 +77,29 @@ class Distribution(NamedParams, Cell):
             seed = 0
         if not isinstance(seed, int) or isinstance(seed, bool) or seed < 0:
             raise TypeError(f"For '{name}', 'seed' must be a non-negative int, but got {seed!r}.")
+        if not isinstance(name, str):
+            raise TypeError(f"For '{type(self).__name__}', the 'name' must be str, but got {type(name).__name__}.")
         if self._continuous and not mstype.is_float(dtype):
             raise TypeError(f"For '{name}', 'dtype' must be a float type, but got {dtype}.")
+        if not self._continuous and dtype not in mstype.int_type + mstype.uint_type + mstype.float_type:
+            raise TypeError(f"For '{name}', 'dtype' must be an int, uint or float type, but got {dtype}.")
         self._name, self._seed, self._dtype = name, seed, dtype
         self._parameters_given = dict(param) if param else {}
+        param_dict = self._parameters_given.get("param_dict")
+        if not self._param_names and isinstance(param_dict, dict):
+            # a distribution written by a user, MindSpore's way: its parameters are those of param['param_dict']
+            self._param_names = tuple(param_dict)
+            self._parameters_given.update(param_dict)
         self._values = {}
         for p in self._param_names:
             v = self._parameters_given.get(p)
             self._values[p] = None if v is None else self._check_param(p, to_tensor(v, self.param_dtype, name, p))
+        given = [v.shape for v in self._values.values() if v is not None]
+        try:
+            np.broadcast_shapes(*given)
+        except ValueError:
+            raise ValueError(f"For '{name}', the shapes of the parameters {[tuple(s) for s in given]} cannot be "
+                             f"broadcast together.") from None
         self.parameter_type = self.param_dtype
 
     # ------------------------------------------------------------------ properties
