@@ -454,7 +454,12 @@ class Cell:
         raise AttributeError("bprop")
 
     def __call__(self, *args, **kwargs):
-        if self.__dict__["_slow_call"] or _state.tracing is not None or _state.mode == 0 or _profiling:
+        try:
+            slow = self.__dict__["_slow_call"]
+        except KeyError:
+            raise AttributeError(f"The '{type(self).__name__}' object is not initialized: call super().__init__() "
+                                 f"in its __init__ first.") from None
+        if slow or _state.tracing is not None or _state.mode == 0 or _profiling:
             return self._call_slow(args, kwargs)
         return self.construct(*args, **kwargs)
 

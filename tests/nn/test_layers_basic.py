@@ -387,3 +387,30 @@ def test_pad_mirrors_every_dimension_of_a_4d_input(mode):
     flat = (3, 4, 1, 2, 0, 0, 0, 0)
     np.testing.assert_array_equal(ms.ops.pad(ms.Tensor(x), flat, mode="reflect").asnumpy(),
                                   np.pad(x, ((0, 0), (0, 0), (1, 2), (3, 4)), "reflect"))
+
+
+def test_mindspore_argument_checks_and_attributes():
+    """max_val's type (TypeError) and value (ValueError) for PSNR/SSIM/MSSSIM, Softmax's primitive with its axis as
+    a tuple, a Cell whose __init__ skipped super().__init__(), CheckpointConfig's int arguments."""
+    import pytest  # noqa: PLC0415
+    from mindseed.train import CheckpointConfig  # noqa: PLC0415
+    for cls in (nn.PSNR, nn.SSIM, nn.MSSSIM):
+        with pytest.raises(TypeError, match="'max_val' must be int or float"):
+            cls(max_val=True)
+        with pytest.raises(ValueError, match="'max_val' must be a number greater than 0"):
+            cls(max_val=-1.0)
+    assert nn.Softmax(1).softmax.axis == (1,) and ms.ops.Softmax(axis=-1).axis == (-1,)
+
+    class NoSuper(nn.Cell):
+        def __init__(self):
+            self.a = 1
+
+        def construct(self):
+            return self.a
+    with pytest.raises(AttributeError, match=r"call super\(\).__init__\(\)"):
+        NoSuper()()
+    for name in ("save_checkpoint_steps", "keep_checkpoint_max"):
+        with pytest.raises(TypeError):
+            CheckpointConfig(**{name: "abc"})
+        with pytest.raises(ValueError):
+            CheckpointConfig(**{name: -1})

@@ -7,6 +7,7 @@ from mindseed.common.parameter import Parameter
 from mindseed.common.tensor import Tensor
 from mindseed.nn.cell import Cell
 from mindseed.ops import functional as F
+from mindseed.ops import operations as P
 
 __all__ = ["Softmin", "Softmax", "Softmax2d", "LogSoftmax", "LogSoftmaxExt", "ReLU", "ReLU6", "RReLU", "SeLU",
            "SiLU", "Tanh", "Tanhshrink", "Hardtanh", "GELU", "FastGelu", "Sigmoid", "Softsign", "PReLU", "PReLUExt",
@@ -75,6 +76,7 @@ class Softmax(Cell):
         if not isinstance(axis, (int, tuple)) or isinstance(axis, bool):
             raise TypeError(f"For 'Softmax', the 'axis' must be int or tuple, but got {type(axis).__name__}.")
         self.axis = axis
+        self.softmax = P.Softmax(axis)
 
     def construct(self, input):
         return F.softmax(input, self.axis)

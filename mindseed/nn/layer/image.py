@@ -134,8 +134,7 @@ class PSNR(Cell):
 
     def __init__(self, max_val=1.0):
         super().__init__()
-        if isinstance(max_val, bool) or not isinstance(max_val, (int, float)) or max_val <= 0:
-            raise ValueError(f"For 'PSNR', the 'max_val' must be a number greater than 0, but got {max_val}.")
+        _check_max_val("PSNR", max_val)
         self.max_val = max_val
 
     def construct(self, img1, img2):
@@ -188,9 +187,15 @@ def _ssim_and_cs(c1, c2, img1, img2, conv):
     return F.mean(ssim, (2, 3)), F.mean(cs, (2, 3))
 
 
-def _check_ssim_args(cls, max_val, filter_size, filter_sigma, k1, k2):
-    if isinstance(max_val, bool) or not isinstance(max_val, (int, float)) or max_val <= 0:
+def _check_max_val(cls, max_val):
+    if isinstance(max_val, bool) or not isinstance(max_val, (int, float)):
+        raise TypeError(f"For '{cls}', the 'max_val' must be int or float, but got {type(max_val).__name__}.")
+    if max_val <= 0:
         raise ValueError(f"For '{cls}', the 'max_val' must be a number greater than 0, but got {max_val}.")
+
+
+def _check_ssim_args(cls, max_val, filter_size, filter_sigma, k1, k2):
+    _check_max_val(cls, max_val)
     if isinstance(filter_size, bool) or not isinstance(filter_size, int) or filter_size < 1:
         raise ValueError(f"For '{cls}', the 'filter_size' must be an int >= 1, but got {filter_size}.")
     if isinstance(filter_sigma, bool) or not isinstance(filter_sigma, float) or filter_sigma <= 0:

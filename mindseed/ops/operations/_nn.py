@@ -48,8 +48,14 @@ def _single_axis(op, axis):
 
 
 class Softmax(AttrPrimitive):
-    """softmax along `axis` (an int or a tuple of one int)."""
+    """softmax along `axis` (an int or a tuple of one int; kept as a tuple, as MindSpore keeps it)."""
     _params = (("axis", -1),)
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        if isinstance(self.axis, int) and not isinstance(self.axis, bool):
+            self.axis = (self.axis,)
+            self.add_prim_attr("axis", self.axis)
 
     def __call__(self, input):
         return F.softmax(input, _single_axis("Softmax", self.axis))

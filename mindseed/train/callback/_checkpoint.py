@@ -18,7 +18,9 @@ _INFO_LIST = ["epoch_num", "step_num"]
 
 
 def _non_negative_int(value, name):
-    if not isinstance(value, int) or isinstance(value, bool) or value < 0:
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise TypeError(f"For 'CheckpointConfig', the '{name}' must be int, but got {type(value).__name__}.")
+    if value < 0:
         raise ValueError(f"For 'CheckpointConfig', the '{name}' must be a non-negative int, but got {value!r}.")
     return value
 
