@@ -156,6 +156,10 @@ def check_non_negative_int(arg_value, arg_name=None, prim_name=None):
     return check_int(arg_value, 0, GE, arg_name, prim_name)
 
 
+def check_non_positive_int(arg_value, arg_name=None, prim_name=None):
+    return check_int(arg_value, 0, LE, arg_name, prim_name)
+
+
 def check_negative_int(arg_value, arg_name=None, prim_name=None):
     return check_int(arg_value, 0, LT, arg_name, prim_name)
 
@@ -205,13 +209,33 @@ def check_string(arg_value, valid_values, arg_name=None, prim_name=None):
     return arg_value
 
 
-def twice(arg_value):
-    """An int as (v, v); a pair as it is."""
-    if _is_int(arg_value):
-        return (arg_value, arg_value)
-    if isinstance(arg_value, tuple) and len(arg_value) == 2 and all(_is_int(v) for v in arg_value):
-        return arg_value
-    raise ValueError(f"The value must be an int or a tuple of two ints, but got {arg_value!r}.")
+def check_input_format(input_param):
+    """'NCHW', the one data format accepted."""
+    if input_param == "NCHW":
+        return input_param
+    raise ValueError(f"The data format must be NCHW, but got {input_param}.")
+
+
+def _expand_tuple(n_dimensions):
+    """A function taking an int to the tuple of it `n_dimensions` times, or a tuple of that many ints as it is."""
+    def convert(m):
+        if not isinstance(m, tuple):
+            if _is_int(m):
+                return (m,) * n_dimensions
+            raise TypeError(f"When expanding an int number to tuple, input type must be integer or tuple[int], "
+                            f"but got {type(m)}")
+        if len(m) != n_dimensions:
+            raise TypeError(f"When expanding an int number to tuple, input tuple dimension must be {n_dimensions}, "
+                            f"but got {m}")
+        for i in m:
+            if not _is_int(i):
+                raise TypeError(f"When expanding an int number to tuple, the type of element in input tuple must be "
+                                f"an integer, but got {type(i)}.")
+        return m
+    return convert
+
+
+once, twice, triple = _expand_tuple(1), _expand_tuple(2), _expand_tuple(3)
 
 
 def args_type_check(*type_args, **type_kwargs):

@@ -24,7 +24,10 @@ def test_checks_return_the_value():
      r"For 'Op', the 'p' must be in \[0.0, 1.0\), but got 1.0"),
     (lambda: V.check_int_range(3, 0, 3, V.INC_NEITHER), ValueError, r"must be in \(0, 3\), but got 3"),
     (lambda: V.check_bool(1, "flag"), TypeError, "The 'flag' must be a bool, but got int"),
-    (lambda: V.twice((1, 2, 3)), ValueError, "an int or a tuple of two ints"),
+    (lambda: V.twice((1, 2, 3)), TypeError, "input tuple dimension must be 2"),
+    (lambda: V.twice(1.5), TypeError, "input type must be integer or tuple"),
+    (lambda: V.check_non_positive_int(1), ValueError, "must be"),
+    (lambda: V.check_input_format("NHWC"), ValueError, "The data format must be NCHW"),
     (lambda: V.check_int(1, 0, 99), ValueError, "relation 99 is not a valid comparison relation"),
 ])
 def test_bad_values_raise_mindspore_errors(call, err, match):
