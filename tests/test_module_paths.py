@@ -173,3 +173,42 @@ def test_mutable_module_monads_and_compile_config():
     saved, compile_config.CHECK_BPROP = compile_config.CHECK_BPROP, 1
     assert importlib.import_module("mindseed._extends.parse.compile_config").CHECK_BPROP == 1
     compile_config.CHECK_BPROP = saved
+
+
+def test_composite_base_security_inner_checks_and_scopes():
+    """ops.composite.base's names, _c_expression.security, _inner_ops' SameTypeShape/IsInstance (MindSpore's
+    answers), Cell scopes from generate_scope and recompute."""
+    from mindseed._c_expression import security
+    from mindseed.ops.composite import base
+    from mindseed.ops.operations import _inner_ops as inner
+    assert base.GradOperation is ops.GradOperation and base.HyperMap is ops.HyperMap
+    assert security.enable_security() is False
+    check = inner.IsInstance()
+    cases = [(1.0, ms.float32), (1.0, ms.float64), (1, ms.int32), (1, ms.int64), (True, ms.bool_), (True, ms.int64),
+             ([1], ms.tuple_), ([1], ms.list_), (ms.Tensor([1.0]), ms.tensor_type), (ms.Tensor([1.0]), ms.float32)]
+    assert [check(v, t) for v, t in cases] == [True, False, False, True, True, False, False, True, True, False]
+    x = ms.Tensor([1.0])
+    assert inner.SameTypeShape()(x, ms.Tensor([2.0])) is x
+    with pytest.raises(TypeError, match="SameTypeShape"):
+        inner.SameTypeShape()(x, ms.Tensor([2]))
+    with pytest.raises(ValueError, match="SameTypeShape"):
+        inner.SameTypeShape()(x, ms.Tensor([2.0, 3.0]))
+
+    class Block(nn.Cell):
+        def __init__(self):
+            super().__init__()
+            self.conv = nn.Conv2d(1, 2, 3)
+
+    class Net(nn.Cell):
+        def __init__(self):
+            super().__init__()
+            self.block = Block()
+            self.pool = nn.MaxPool2d(2)
+    net = Net()
+    net.pool.recompute()
+    assert net.pool.get_scope() == "recompute_"
+    net.generate_scope()
+    assert (net.get_scope(), net.block.get_scope(), net.block.conv.get_scope(), net.pool.get_scope()) == (
+        None, "Default/block-Block", "Default/block-Block/conv-Conv2d", "recompute_Default/pool-MaxPool2d")
+    with pytest.raises(ValueError, match="keyword 'bad' is not recognized"):
+        net.recompute(bad=1)

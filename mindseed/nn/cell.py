@@ -13,6 +13,7 @@ from mindseed.common import dtype as mstype
 from mindseed.common.parameter import Parameter, ParameterTuple
 from mindseed.common.tensor import Tensor
 from mindseed.common._parallel import simulated_runner
+from mindseed.common.context import get_context
 from mindseed.nn._shard import check_shard, sharding
 from mindseed.ops._prims import core as P
 from mindseed._utils._props import readonly
@@ -320,9 +321,41 @@ class Cell:
         return self
 
     def recompute(self, **kwargs):
-        """Mark the cell for recomputation in the backward pass (takes effect in graph mode)."""
+        """Mark the cell for recomputation in the backward pass (takes effect in graph mode); its scope, and its
+        sub-cells', take the prefix 'recompute_'."""
+        known = ("mp_comm_recompute", "parallel_optimizer_comm_recompute", "recompute_slice_activation")
+        for key in kwargs:
+            if key not in known:
+                raise ValueError(f"For 'recompute', keyword '{key}' is not recognized! the key kwargs must be "
+                                 f"{', '.join(repr(k) for k in known)}")
         self.__dict__["_recompute"] = True
+        for _, cell in self.cells_and_names():
+            scope = cell.__dict__.get("_scope")
+            if scope is None:
+                cell.__dict__["_scope"] = "recompute_"
+            elif not scope.startswith("recompute_"):
+                cell.__dict__["_scope"] = "recompute_" + scope
         return self
+
+    def get_scope(self):
+        """The cell's scope in its network ('Default/features/conv1-Conv2d', set by `generate_scope`), or None."""
+        return self.__dict__.get("_scope")
+
+    def generate_scope(self):
+        """Give every sub-cell its scope: 'Default' followed by the attribute names down to it (each with '-' and its
+        class name while the context's reserve_class_name_in_scope is on)."""
+        with_class = get_context("reserve_class_name_in_scope")
+
+        def walk(cell, prefix):
+            for name, child in cell.name_cells().items():
+                scope = f"{prefix}/{name}" + (f"-{type(child).__name__}" if with_class else "")
+                current = child.__dict__.get("_scope")
+                if current is None:
+                    child.__dict__["_scope"] = scope
+                elif current == "recompute_":
+                    child.__dict__["_scope"] = current + scope
+                walk(child, scope)
+        walk(self, "Default")
 
     def add_flags(self, **flags):
         # as MindSpore: each flag is also an attribute of the cell (`net.add_flags(thor=False); net.thor`)

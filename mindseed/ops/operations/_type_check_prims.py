@@ -1,0 +1,55 @@
+"""Two of MindSpore's inner checking primitives (`ops.operations._inner_ops`): `SameTypeShape` and `IsInstance`."""
+from mindseed.common import dtype as mstype
+from mindseed.common.tensor import Tensor
+from mindseed.ops.operations._base import Primitive
+
+__all__ = ["SameTypeShape", "IsInstance"]
+
+
+class SameTypeShape(Primitive):
+    """`SameTypeShape()(x, y)`: x, after checking that y has its dtype (TypeError) and shape (ValueError)."""
+
+    def __init__(self):
+        super().__init__("SameTypeShape")
+
+    def __call__(self, x, y):
+        for name, v in (("x", x), ("y", y)):
+            if not isinstance(v, Tensor):
+                raise TypeError(f"For 'SameTypeShape', the '{name}' must be a Tensor, but got {type(v).__name__}.")
+        if x.dtype != y.dtype:
+            raise TypeError(f"For 'SameTypeShape', the 'y' dtype must be the 'x' dtype {x.dtype}, but got {y.dtype}.")
+        if tuple(x.shape) != tuple(y.shape):
+            raise ValueError(f"For 'SameTypeShape', the 'y' shape must be the 'x' shape {tuple(x.shape)}, but got "
+                             f"{tuple(y.shape)}.")
+        return x
+
+
+def _type_of(obj):
+    """The MindSpore type a graph gives a Python object: bool, Int64, Float32, List, Tuple or the Tensor type."""
+    if isinstance(obj, Tensor):
+        return mstype.tensor_type
+    if isinstance(obj, bool):
+        return mstype.bool_
+    if isinstance(obj, int):
+        return mstype.int64
+    if isinstance(obj, float):
+        return mstype.float32
+    if isinstance(obj, list):
+        return mstype.list_
+    if isinstance(obj, tuple):
+        return mstype.tuple_
+    return None
+
+
+class IsInstance(Primitive):
+    """`IsInstance()(inst, type_)`: whether the MindSpore type of `inst` is `type_` (a Python int is Int64, a float
+    Float32, a Tensor the tensor type)."""
+
+    def __init__(self):
+        super().__init__("IsInstance")
+
+    def __call__(self, inst, type_):
+        if not (isinstance(type_, mstype.Type) or type_ is mstype.tensor_type):
+            raise TypeError(f"For 'IsInstance', the 'type_' must be a mindspore type, but got "
+                            f"{type(type_).__name__}.")
+        return _type_of(inst) == type_
