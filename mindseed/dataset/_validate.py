@@ -7,21 +7,31 @@ import numpy as np
 INT32_MAX = 2147483647
 
 
-def type_check(arg, types, name):
-    """TypeError unless `arg` is an instance of `types` (bool is not an int here)."""
+FLOAT_MAX_INTEGER = 16777216
+
+
+def _who(who):
+    return f"{who}: " if who else ""
+
+
+def type_check(arg, types, name, who=None):
+    """TypeError unless `arg` is an instance of `types` (bool is not an int here), in MindSpore's words (the value
+    shown as str() shows it), after the op's name when `who` is given."""
     if isinstance(arg, bool) and bool not in types and int in types:
         ok = False
     else:
         ok = isinstance(arg, types)
     if not ok:
-        raise TypeError(f"Argument {name} with value {arg!r} is not of type {list(types)}, but got {type(arg)}.")
+        shown = '""' if isinstance(arg, str) and not arg else arg
+        raise TypeError(f"{_who(who)}Argument {name} with value {shown} is not of type {list(types)}, but got "
+                        f"{type(arg)}.")
 
 
-def check_range(value, low, high, name, left_open=False):
-    """ValueError unless low <= value <= high (low < value with left_open)."""
-    if (value <= low if left_open else value < low) or value > high:
-        lb = "(" if left_open else "["
-        raise ValueError(f"Input {name} is not within the required interval of {lb}{low}, {high}].")
+def check_range(value, low, high, name, left_open=False, who=None, right_open=False):
+    """ValueError unless low <= value <= high (open bounds with left_open / right_open), in MindSpore's words."""
+    if (value <= low if left_open else value < low) or (value >= high if right_open else value > high):
+        lb, rb = "(" if left_open else "[", ")" if right_open else "]"
+        raise ValueError(f"{_who(who)}Input {name} is not within the required interval of {lb}{low}, {high}{rb}.")
 
 
 def check_pos_int32(value, name):

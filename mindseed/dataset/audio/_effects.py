@@ -117,7 +117,7 @@ class Phaser(TensorOperation):
         self.gain_in = check_range(gain_in, "gain_in", who, 0.0, 1.0)
         self.gain_out = check_range(gain_out, "gain_out", who, 0.0, 1e9)
         self.delay_ms = check_range(delay_ms, "delay_ms", who, 0.0, 5.0)
-        self.decay = check_range(decay, "decay", who, 0.0, 0.99)
+        self.decay = check_range(decay, "decay", who, 0, 0.99)
         self.mod_speed = check_range(mod_speed, "mod_speed", who, 0.1, 2.0)
         if not isinstance(sinusoidal, bool):
             raise TypeError(f"{who}: argument sinusoidal with value {sinusoidal!r} is not of type [bool].")

@@ -5,7 +5,8 @@ import numpy as np
 
 from mindseed.dataset import _validate as V
 from mindseed.dataset.audio.utils import FadeShape, GainType
-from mindseed.dataset.audio.validators import check_enum, check_number, check_positive
+from mindseed.dataset.audio.validators import (check_enum, check_float32, check_int32_not_zero, check_number,
+                                               check_positive)
 from mindseed.dataset.transforms._base import TensorOperation
 
 __all__ = ["AllpassBiquad", "BandBiquad", "BandpassBiquad", "BandrejectBiquad", "BassBiquad", "Biquad", "Contrast",
@@ -74,7 +75,7 @@ class LFilter(_Filter):
             list(V.check_number(b_coeffs, "b_coeffs", (list, tuple)))
         for name, coeffs in (("a_coeffs", a_c), ("b_coeffs", b_c)):
             for i, c in enumerate(coeffs):
-                V.check_number(c, f"{name}[{i}]")
+                V.check_number(c, f"{name}[{i}]", (float, int))
         if len(a_c) != len(b_c) or not a_c:
             raise ValueError(f"{who}: a_coeffs and b_coeffs should be non-empty and of the same length, but got "
                              f"{len(a_c)} and {len(b_c)}.")
@@ -101,14 +102,12 @@ class Filtfilt(LFilter):
 class _RBJ(_Filter):
     """Biquads designed from (sample_rate, frequency, Q) with the Audio-EQ-Cookbook formulas."""
 
-    def __init__(self, sample_rate, central_freq, Q=0.707):
+    def __init__(self, sample_rate, central_freq, Q=0.707, freq_name="central_freq"):
         who = type(self).__name__
-        self.sample_rate = int(_num(V.check_number(sample_rate, "sample_rate", (int,)), "sample_rate", who,
-                                    positive=True))
-        self.central_freq = _num(central_freq, "central_freq", who)
-        self.Q = _num(Q, "Q", who)
-        if not 0 < self.Q <= 1:
-            raise ValueError(f"{who}: Q should be in range (0, 1], but got {Q}.")
+        self.sample_rate = check_int32_not_zero(sample_rate, "sample_rate", who)
+        self.central_freq = check_float32(central_freq, freq_name, who)
+        self.Q = check_number(Q, "Q", who)
+        V.check_range(self.Q, 0, 1, "Q", left_open=True, who=who)
 
     def _w(self):
         w0 = 2 * math.pi * self.central_freq / self.sample_rate
@@ -171,7 +170,7 @@ class HighpassBiquad(_RBJ):
     """Two-pole high-pass filter."""
 
     def __init__(self, sample_rate, cutoff_freq, Q=0.707):
-        super().__init__(sample_rate, cutoff_freq, Q)
+        super().__init__(sample_rate, cutoff_freq, Q, "cutoff_freq")
         self.cutoff_freq = self.central_freq
 
     def coeffs(self):
@@ -203,7 +202,7 @@ class BassBiquad(_RBJ):
 
     def __init__(self, sample_rate, gain, central_freq=100.0, Q=0.707):
         super().__init__(sample_rate, central_freq, Q)
-        self.gain = _num(gain, "gain", type(self).__name__)
+        self.gain = check_float32(gain, "gain", type(self).__name__)
 
     def coeffs(self):
         w0, _, alpha = self._w()
@@ -221,9 +220,9 @@ class EqualizerBiquad(_RBJ):
     """Two-pole peaking equalizer."""
 
     def __init__(self, sample_rate, center_freq, gain, Q=0.707):
-        super().__init__(sample_rate, center_freq, Q)
+        super().__init__(sample_rate, center_freq, Q, "center_freq")
         self.center_freq = self.central_freq
-        self.gain = _num(gain, "gain", "EqualizerBiquad")
+        self.gain = check_float32(gain, "gain", "EqualizerBiquad")
 
     def coeffs(self):
         _, c, alpha = self._w()
