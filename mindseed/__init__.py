@@ -55,6 +55,7 @@ from mindseed.runtime import (Event, MemPool, PluggableAllocator, Stream, Stream
 from mindseed._toplevel import *  # noqa: F401,F403
 from mindseed._toplevel_runtime import *  # noqa: F401,F403
 from mindseed.ops.functional._tensor_more import UntypedStorage  # noqa: F401
+from mindseed.ops.primitive import constexpr  # noqa: F401,E402  (MindSpore's top level has it too)
 from mindseed.rewrite import Node, NodeType, ScopedValue, SymbolTree  # noqa: F401
 
 tensor = Tensor  # MindSpore 2.x's lower-case constructor

@@ -212,3 +212,7 @@ def test_composite_base_security_inner_checks_and_scopes():
         None, "Default/block-Block", "Default/block-Block/conv-Conv2d", "recompute_Default/pool-MaxPool2d")
     with pytest.raises(ValueError, match="keyword 'bad' is not recognized"):
         net.recompute(bad=1)
+
+
+def test_constexpr_at_the_top_level():
+    assert ms.constexpr is ops.constexpr

@@ -414,3 +414,18 @@ def test_mindspore_argument_checks_and_attributes():
             CheckpointConfig(**{name: "abc"})
         with pytest.raises(ValueError):
             CheckpointConfig(**{name: -1})
+
+
+def test_ssim_argument_types_and_jvp_vector_structure():
+    """SSIM's filter_size / filter_sigma: TypeError for the type, ValueError for the value (MindSpore's split); a
+    network of one input (output) takes v as a Tensor in Jvp (Vjp), not a tuple."""
+    import pytest  # noqa: PLC0415
+    for kwargs, err in (({"filter_size": 1.1}, TypeError), ({"filter_size": 0}, ValueError),
+                        ({"filter_sigma": 1}, TypeError), ({"filter_sigma": -1.0}, ValueError)):
+        with pytest.raises(err, match="For 'SSIM'"):
+            nn.SSIM(**kwargs)
+    x = ms.Tensor(np.ones((2, 2), np.float32))
+    with pytest.raises(TypeError, match="'v' must be a Tensor for a network of one input"):
+        nn.Jvp(lambda a: a * 2)(x, (x,))
+    with pytest.raises(TypeError, match="'v' must be a Tensor for a network of one output"):
+        nn.Vjp(lambda a: a * 2)(x, (x,))

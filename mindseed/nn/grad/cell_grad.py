@@ -19,6 +19,10 @@ def _check_vector(name, v, count, what):
         raise TypeError(f"For '{name}', 'v' must be a Tensor or a tuple of Tensors, but got {type(v).__name__}.")
     if len(vs) != count:
         raise TypeError(f"For '{name}', 'v' must have one Tensor per network {what} ({count}), but got {len(vs)}.")
+    if count == 1 and not isinstance(v, Tensor):
+        # as MindSpore: v has the structure of the inputs (outputs), a Tensor for a single one
+        raise TypeError(f"For '{name}', 'v' must be a Tensor for a network of one {what}, but got "
+                        f"{type(v).__name__}.")
 
 
 class Jvp(Cell):

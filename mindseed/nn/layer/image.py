@@ -196,10 +196,14 @@ def _check_max_val(cls, max_val):
 
 def _check_ssim_args(cls, max_val, filter_size, filter_sigma, k1, k2):
     _check_max_val(cls, max_val)
-    if isinstance(filter_size, bool) or not isinstance(filter_size, int) or filter_size < 1:
-        raise ValueError(f"For '{cls}', the 'filter_size' must be an int >= 1, but got {filter_size}.")
-    if isinstance(filter_sigma, bool) or not isinstance(filter_sigma, float) or filter_sigma <= 0:
-        raise ValueError(f"For '{cls}', the 'filter_sigma' must be a positive float, but got {filter_sigma}.")
+    if isinstance(filter_size, bool) or not isinstance(filter_size, int):
+        raise TypeError(f"For '{cls}', the 'filter_size' must be int, but got '{type(filter_size).__name__}'.")
+    if filter_size < 1:
+        raise ValueError(f"For '{cls}', the 'filter_size' must be int and must >= 1, but got '{filter_size}'.")
+    if isinstance(filter_sigma, bool) or not isinstance(filter_sigma, float):
+        raise TypeError(f"For '{cls}', the 'filter_sigma' must be float, but got '{type(filter_sigma).__name__}'.")
+    if filter_sigma <= 0:
+        raise ValueError(f"For '{cls}', the 'filter_sigma' must be float and must > 0, but got '{filter_sigma}'.")
     for name, v in (("k1", k1), ("k2", k2)):
         if isinstance(v, bool) or not isinstance(v, float):
             raise TypeError(f"For '{cls}', the '{name}' must be float, but got {type(v).__name__}.")
