@@ -9,6 +9,11 @@ from mindseed.ops._prims import core as P
 __all__ = ["grad", "value_and_grad", "get_grad", "vjp", "jvp", "jacrev", "jacfwd", "GradOperation"]
 
 
+class GradPositionError(RuntimeError, IndexError):
+    """A grad_position past the inputs: MindSpore raises RuntimeError in PyNative mode and IndexError in graph mode;
+    this is both."""
+
+
 def _check_positions(grad_position, nargs):
     if grad_position is None:
         return ()
@@ -19,9 +24,11 @@ def _check_positions(grad_position, nargs):
     for p in positions:
         if isinstance(p, bool) or not isinstance(p, int):
             raise TypeError(f"For 'grad', the 'grad_position' must be int or tuple of int, but got {grad_position}.")
-        if not -nargs <= p < nargs:
-            raise ValueError(f"For 'grad', the 'grad_position' {p} is out of range for {nargs} inputs.")
-    return tuple(p % nargs for p in positions)
+        if p < 0:
+            raise ValueError(f"For 'grad', grad_position must be >= 0, but got {p}.")
+        if p >= nargs:
+            raise GradPositionError(f"For 'grad', position index {p} is exceed input size ({nargs} inputs).")
+    return positions
 
 
 def _weights_list(weights):
@@ -205,15 +212,15 @@ def _single_weight(weights_arg, weight_grads):
 
 def _pack(positions_arg, input_grads, weight_grads, weights_arg, positions, weights, return_ids):
     """MindSpore's result shape: one differentiated input gives its gradient itself (an int or a 1-tuple
-    grad_position alike), several a tuple, none an empty tuple; with return_ids the inputs' (position,
-    gradient) pairs are always a tuple, even for one input."""
+    grad_position alike), several a tuple, none an empty tuple; with return_ids each gradient is a (position,
+    gradient) pair, one input's pair given itself as its gradient would be."""
     if return_ids:
         input_grads = tuple((p, g) for p, g in zip(positions, input_grads))
         weight_grads = tuple((w.name, g) for w, g in zip(weights, weight_grads))
     weight_grads = _single_weight(weights_arg, weight_grads)
     if positions_arg is None:
         return weight_grads
-    ig = input_grads[0] if len(input_grads) == 1 and not return_ids else input_grads
+    ig = input_grads[0] if len(input_grads) == 1 else input_grads
     if weights_arg is not None:
         return ig, weight_grads
     return ig
@@ -299,7 +306,7 @@ def get_grad(gradients, identifier):
     key = identifier.name if isinstance(identifier, Parameter) else identifier
     found = _find_grad(gradients, key, isinstance(identifier, Parameter))
     if found is None:
-        raise ValueError(f"For 'get_grad', the identifier {identifier!r} is not in the gradients.")
+        raise RuntimeError(f"For 'get_grad', can not find the gradient for position or Parameter {identifier!r}.")
     return found
 
 

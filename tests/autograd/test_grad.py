@@ -69,8 +69,13 @@ def test_grad_errors():
         ms.grad(cubic, grad_position=None, weights=None)
     with pytest.raises(ValueError, match="requires more than one outputs"):
         ms.grad(lambda x: (x * x).sum(), has_aux=True)(t(PX))
-    with pytest.raises(ValueError, match="grad_position"):
+    # MindSpore: RuntimeError in PyNative mode, IndexError in graph mode (the error is both); a negative: ValueError
+    with pytest.raises(RuntimeError, match="position index 5 is exceed input size"):
         ms.grad(cubic, 5)(t(PX), t(PY))
+    with pytest.raises(IndexError, match="position index 2 is exceed input size"):
+        ms.grad(cubic, (0, 2))(t(PX), t(PY))
+    with pytest.raises(ValueError, match="grad_position must be >= 0"):
+        ms.grad(cubic, -1)(t(PX), t(PY))
 
 
 def test_unused_input_gets_zeros_and_stop_gradient_blocks():

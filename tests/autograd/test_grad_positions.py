@@ -114,7 +114,7 @@ def test_one_position_with_weights_and_return_ids():
     gx, gw = ms.grad(f, (0,), weights=[w])(x)
     np.testing.assert_allclose(gx.asnumpy(), [2.0, 3.0])
     np.testing.assert_allclose(gw[0].asnumpy(), [1.0, 5.0])
-    (pos, g), = ms.grad(f, (0,), return_ids=True)(x)     # MindSpore: ((0, grad),) even for one input
+    pos, g = ms.grad(f, (0,), return_ids=True)(x)     # MindSpore: (0, grad) for one input
     assert pos == 0
     np.testing.assert_allclose(g.asnumpy(), [2.0, 3.0])
     v, g = ms.value_and_grad(f, (0,))(x)

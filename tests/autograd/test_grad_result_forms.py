@@ -29,7 +29,7 @@ def test_a_single_parameter_gets_its_gradient_alone():
     listed = GradOperation(get_by_list=True)(net, [net.w])(x)
     assert isinstance(listed, tuple) and listed[0].asnumpy().tolist() == [10.0]
     assert ms.grad(net, None, net.w)(x).asnumpy().tolist() == [10.0]
-    ((pos, gx),), (name, gw) = ms.grad(net, 0, net.w, return_ids=True)(x)
+    (pos, gx), (name, gw) = ms.grad(net, 0, net.w, return_ids=True)(x)
     assert (pos, name) == (0, "w") and gx.asnumpy().tolist() == [6.0] and gw.asnumpy().tolist() == [10.0]
     value, gw = ms.value_and_grad(net, None, net.w)(x)
     assert value.asnumpy().tolist() == [62.0] and gw.asnumpy().tolist() == [10.0]
@@ -103,15 +103,23 @@ def test_tensors_passed_by_keyword_are_differentiated_after_the_positional_ones(
     np.testing.assert_allclose(gb.asnumpy(), a.asnumpy())
 
 
-def test_return_ids_keeps_a_tuple_of_pairs_for_one_input():
-    # MindSpore 2.10: grad(fn, 1, return_ids=True) gives ((1, dy),), with weights ((1, dy),), (('w', dw),)
+def test_return_ids_gives_one_input_its_pair_itself():
+    # MindSpore 2.10 (PyNative and graph): grad(fn, 0, return_ids=True) gives (0, dx), with weights
+    # ((0, dx), (('w', dw),)), as one differentiated input gives its gradient itself without return_ids
     net, x = _Affine(), Tensor([10.0])
     res = ms.grad(net, 0, return_ids=True)(x)
-    assert isinstance(res, tuple) and len(res) == 1 and res[0][0] == 0
-    assert res[0][1].asnumpy().tolist() == [6.0]
-    inputs, weights = ms.grad(net, (0,), [net.w], return_ids=True)(x)
-    assert len(inputs) == 1 and inputs[0][0] == 0
+    assert isinstance(res, tuple) and len(res) == 2 and res[0] == 0
+    assert res[1].asnumpy().tolist() == [6.0]
+    pair, weights = ms.grad(net, (0,), [net.w], return_ids=True)(x)
+    assert pair[0] == 0 and pair[1].asnumpy().tolist() == [6.0]
     assert len(weights) == 1 and weights[0][0] == "w" and weights[0][1].asnumpy().tolist() == [10.0]
     value, res = ms.value_and_grad(net, 0, return_ids=True)(x)
-    assert value.asnumpy().tolist() == [62.0] and res[0][0] == 0
+    assert value.asnumpy().tolist() == [62.0] and res[0] == 0
     assert ms.get_grad(res, 0).asnumpy().tolist() == [6.0]
+
+
+def test_get_grad_of_an_identifier_not_there_is_a_runtime_error():
+    net, x = _Affine(), Tensor([10.0])
+    res = ms.grad(net, 0, return_ids=True)(x)
+    with pytest.raises(RuntimeError, match="can not find the gradient for position or Parameter 1"):
+        ms.get_grad(res, 1)
