@@ -167,6 +167,10 @@ def dtype_to_pytype(type_):
         return float
     if isinstance(type_, Complex):
         return complex
+    others = {list_: list, tuple_: tuple, string: str, type_none: type(None)}
+    for t, py in others.items():
+        if type_ is t:
+            return py
     raise TypeError(f"For 'dtype_to_pytype', the type {type_} has no Python counterpart.")
 
 

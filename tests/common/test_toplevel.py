@@ -85,3 +85,9 @@ def test_ops_carries_the_collectives_of_mint_distributed():
     for name in ("all_reduce", "all_gather_into_tensor", "broadcast", "barrier", "isend", "irecv", "new_group",
                  "get_rank", "reduce_scatter_tensor", "all_to_all_single"):
         assert getattr(ops, name) is getattr(distributed, name)
+
+
+def test_dtype_to_pytype_covers_numbers_and_containers():
+    assert [ms.dtype_to_pytype(t) for t in (ms.bool_, ms.uint16, ms.float16, ms.complex64, ms.list_, ms.tuple_,
+                                            ms.string, ms.type_none)] == [bool, int, float, complex, list, tuple, str,
+                                                                          type(None)]
