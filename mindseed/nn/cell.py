@@ -187,6 +187,9 @@ class Cell:
         if param is not None and not isinstance(param, Parameter):
             raise TypeError(f"For 'insert_param_to_cell', the argument 'param' must be Parameter, but got "
                             f"{type(param).__name__}.")
+        if param_name in self.__dict__["_cells"]:
+            raise KeyError(f"For 'insert_param_to_cell', the {param_name} parameter already exists in the network."
+                           f"Cannot insert another parameter with the same name.")
         if param is not None and param.name == _DEFAULT_PARAM_NAME:
             param.name = self._param_prefix + param_name
         self.__dict__["_params"][param_name] = param
@@ -200,6 +203,9 @@ class Cell:
         if child_cell is not None and not isinstance(child_cell, Cell):
             raise TypeError(f"For 'insert_child_to_cell', the argument 'child_cell' must be Cell, but got "
                             f"{type(child_cell).__name__}.")
+        if child_name in self.__dict__["_params"]:
+            raise KeyError(f"For 'insert_child_to_cell', the {child_name} child cell already exists in the network."
+                           f"Cannot insert another child cell with the same name.")
         if child_cell is not None and self._auto_prefix:
             child_cell.update_parameters_name(child_name + ".")
         self.__dict__["_cells"][child_name] = child_cell

@@ -336,3 +336,24 @@ def test_hook_handles_are_mindspores_hookhandle():
     assert len({h.handle_id for h in handles}) == 3
     for h in handles:
         h.remove()
+
+
+def test_a_parameter_name_cannot_take_a_cell_and_back():
+    """MindSpore's KeyError: a Cell assigned where a Parameter is (even set to None), or the other way round."""
+
+    class ParamThenCell(nn.Cell):
+        def __init__(self):
+            super().__init__()
+            self.weight = ms.Parameter(ms.Tensor([1.0]), name="weight")
+            self.weight = None
+            self.weight = nn.ReLU()
+
+    class CellThenParam(nn.Cell):
+        def __init__(self):
+            super().__init__()
+            self.sub = nn.ReLU()
+            self.sub = ms.Parameter(ms.Tensor([1.0]), name="x")
+    with pytest.raises(KeyError, match="the weight child cell already exists"):
+        ParamThenCell()
+    with pytest.raises(KeyError, match="the sub parameter already exists"):
+        CellThenParam()
