@@ -1,4 +1,5 @@
 """Cell: the building block of networks, with MindSpore's parameter naming, hooks and custom bprop."""
+import inspect
 import warnings
 from collections import OrderedDict
 
@@ -66,6 +67,22 @@ class _AttrTable(OrderedDict):
         super().__delitem__(key)
         if self._attrs is not None:
             self._attrs.pop(key, None)
+
+
+class GraphCallArgumentError(RuntimeError, TypeError):
+    """A graph-mode call whose keyword arguments the construct does not take: MindSpore's compiler raises a
+    RuntimeError ('Got an unexpected keyword argument'); Python's call would raise a TypeError. This is both."""
+
+
+def _check_graph_kwargs(cell, args, kwargs):
+    try:
+        inspect.signature(cell.construct).bind(*args, **kwargs)
+    except TypeError as e:
+        if "keyword argument" in str(e):
+            raise GraphCallArgumentError(f"For '{type(cell).__name__}.construct', Got an unexpected keyword argument: "
+                                         f"{e}.") from None
+    except ValueError:      # no signature to check (a builtin): the call itself reports
+        pass
 
 
 class Cell:
@@ -510,6 +527,8 @@ class Cell:
 
     def _call_unprofiled(self, args, kwargs):
         rec = _state.tracing
+        if kwargs and (rec is not None or _state.mode == 0):
+            _check_graph_kwargs(self, args, kwargs)
         if rec is not None:
             rec.on_cell_call(self)
             _scope.push(self)       # graph nodes carry the scope they were traced in

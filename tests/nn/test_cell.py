@@ -357,3 +357,25 @@ def test_a_parameter_name_cannot_take_a_cell_and_back():
         ParamThenCell()
     with pytest.raises(KeyError, match="the sub parameter already exists"):
         CellThenParam()
+
+
+def test_graph_mode_call_with_an_unexpected_keyword_argument():
+    """MindSpore's compiler: RuntimeError 'Got an unexpected keyword argument' (the error is a TypeError too)."""
+    class Sub(nn.Cell):
+        def construct(self, a=1, b=2):
+            return a + b
+
+    class Net(nn.Cell):
+        def __init__(self):
+            super().__init__()
+            self.subnet = Sub()
+
+        def construct(self, a, b):
+            return self.subnet(aa=a, bb=b)
+    ms.set_context(mode=ms.GRAPH_MODE)
+    try:
+        with pytest.raises(RuntimeError, match="Got an unexpected keyword argument"):
+            Net()(ms.Tensor(1), ms.Tensor(2))
+        assert Sub()(a=ms.Tensor(3), b=ms.Tensor(4)).asnumpy() == 7
+    finally:
+        ms.set_context(mode=ms.PYNATIVE_MODE)
