@@ -20,11 +20,13 @@ class _CellGraphExecutor:
         self._graphs = {}
 
     def compile(self, obj, *args, phase="predict", do_convert=True, jit_config_dict=None, **kwargs):
-        """Trace `obj` on `args`; returns (the key of the kept graph, True)."""
-        from mindseed.export._capture import capture  # noqa: PLC0415  (loaded on first use)
-        inputs = tuple(a for a in args if isinstance(a, Tensor))
+        """Compile `obj` on `args` in its current (train or eval) mode — what cannot compile raises here, as in
+        MindSpore — and keep it under the returned key (returns (key, True)); the serializable inference graph
+        `_get_func_graph_proto` gives is traced from it when first asked for."""
+        from mindseed.compiler.jit import trace_graph  # noqa: PLC0415  (loaded on first use)
+        trace_graph(obj, args)
         key = f"{phase}.{id(obj)}"
-        self._graphs[key] = capture(obj, inputs, what="_cell_graph_executor.compile")
+        self._graphs[key] = (obj, tuple(a for a in args if isinstance(a, Tensor)))
         return key, True
 
     def has_compiled(self, phase="predict"):
@@ -36,6 +38,9 @@ class _CellGraphExecutor:
             raise ValueError(f"For '_get_func_graph_proto', no graph was compiled under {exec_id!r}; call "
                              f"compile(net, *inputs, phase=...) first.")
         captured = self._graphs[exec_id]
+        if isinstance(captured, tuple):
+            from mindseed.export._capture import capture  # noqa: PLC0415
+            captured = self._graphs[exec_id] = capture(*captured, what="_cell_graph_executor.compile")
         if ir_type == "mind_ir":
             from mindseed.export._mindir_save import mindir_model  # noqa: PLC0415
             return _with_loads(mindir_model(captured).SerializeToString())
