@@ -37,7 +37,8 @@ def test_flops_collector_graph_mode(capsys):
     assert len(lines) == 2 and all(" mfu:" in ln and " hfu:" in ln for ln in lines)
     ms_per_step = float(lines[0].split(":")[1].split("ms")[0])
     mfu = float(lines[0].split("mfu:")[1].split("%")[0])
-    assert mfu == pytest.approx(1000 * 6400 / 10e6 / ms_per_step * 100, abs=0.011)
+    # mfu is printed floored to 2 decimals from the unrounded step time, which is printed rounded
+    assert mfu == pytest.approx(1000 * 6400 / 10e6 / ms_per_step * 100, rel=2e-3, abs=0.011)
 
 
 def test_flops_collector_refuses_pynative_and_bad_args():
