@@ -24,21 +24,16 @@ class SameTypeShape(Primitive):
         return x
 
 
+# a Python value's MindSpore type in a graph (bool before int: a bool is an int too)
+_PY_TYPES = ((bool, mstype.bool_), (int, mstype.int64), (float, mstype.float32), (list, mstype.list_),
+             (tuple, mstype.tuple_))
+
+
 def _type_of(obj):
     """The MindSpore type a graph gives a Python object: bool, Int64, Float32, List, Tuple or the Tensor type."""
     if isinstance(obj, Tensor):
         return mstype.tensor_type
-    if isinstance(obj, bool):
-        return mstype.bool_
-    if isinstance(obj, int):
-        return mstype.int64
-    if isinstance(obj, float):
-        return mstype.float32
-    if isinstance(obj, list):
-        return mstype.list_
-    if isinstance(obj, tuple):
-        return mstype.tuple_
-    return None
+    return next((t for py, t in _PY_TYPES if isinstance(obj, py)), None)
 
 
 class IsInstance(Primitive):
