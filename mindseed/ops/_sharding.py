@@ -18,8 +18,9 @@ A rule is `sharding(*inputs, **attrs) -> ShardingRule`, where a tensor input is 
 rules; nothing here knows about devices.
 """
 __all__ = ["ShardingRule", "elementwise", "matmul", "dense", "reduction", "reduction_mean", "along", "reshape",
-           "transpose", "broadcast_to", "layer_norm", "layer_norm_grad", "gather", "gather_grad", "getitem",
-           "index_add_grad", "index_add_grad_n"]
+           "transpose", "broadcast_to", "reduction_whole", "arg_reduction", "arg_with_value", "arg_reduce_grad",
+           "arg_reduce_take", "scan", "scan_pair", "concat", "stack", "split", "unstack", "layer_norm",
+           "layer_norm_grad", "gather", "gather_grad", "getitem", "index_add_grad", "index_add_grad_n"]
 
 
 class ShardingRule:
@@ -121,6 +122,93 @@ def reduction(x, axis=None, keep_dims=False, **attrs):
 def reduction_mean(x, axis=None, keep_dims=False, **attrs):
     """ReduceMean: a sharded reduced axis leaves local means, averaged across the shards."""
     return _reduce(x, axis, keep_dims, "means")
+
+
+def reduction_whole(x, axis=None, keep_dims=False, **attrs):
+    """ReduceMax / ReduceMin / ReduceProd / ReduceAll / ReduceAny: the reduced axes are whole (their shards'
+    results do not combine by a sum), the other dims keep their cuts."""
+    return _reduce(x, axis, keep_dims, "whole")
+
+
+def arg_reduction(x, axis=None, keep_dims=False, **attrs):
+    """Argmax / Argmin: an index along the reduced axes, which are whole."""
+    return _reduce(x, axis, keep_dims, "whole")
+
+
+def arg_with_value(x, axis=0, keep_dims=False, **attrs):
+    """ArgMaxWithValue / ArgMinWithValue: (index, value), both reduced along the whole `axis`."""
+    rule = _reduce(x, axis, keep_dims, "whole")
+    return ShardingRule(rule.ins, rule.outs * 2, whole=rule.whole)
+
+
+def arg_reduce_grad(dout, index, shape=(), axis=0, keep_dims=False, **attrs):
+    """ArgReduceGrad: dout scattered into zeros of `shape` at `index` along the whole `axis`; the other dims keep
+    their cuts."""
+    rule = _reduce(_Shape(shape), axis, keep_dims, "whole")
+    return ShardingRule((rule.outs[0], rule.outs[0]), rule.ins, whole=rule.whole, localize=_shape_local)
+
+
+def arg_reduce_take(x, index, axis=0, keep_dims=False, **attrs):
+    """ArgReduceTake: x read at `index` along the whole `axis` (ArgReduceGrad's adjoint)."""
+    rule = _reduce(x, axis, keep_dims, "whole")
+    return ShardingRule((rule.ins[0], rule.outs[0]), rule.outs, whole=rule.whole)
+
+
+class _Shape:
+    __slots__ = ("shape",)
+
+    def __init__(self, shape):
+        self.shape = tuple(shape)
+
+
+def scan(x, axis=0, **attrs):
+    """CumSum / CumProd / Cummax / Cummin: a running result along the whole `axis`; the other dims keep their
+    cuts (one output per output of the op)."""
+    nd = len(x.shape)
+    dims = tuple(f"c{i}" for i in range(nd))
+    whole = {dims[a] for a in _axes(axis, nd)} if nd else set()
+    return ShardingRule((dims,), (dims,), whole=whole)
+
+
+def scan_pair(x, axis=0, **attrs):
+    """Cummax / Cummin: (values, indices), both running along the whole `axis`."""
+    rule = scan(x, axis)
+    return ShardingRule(rule.ins, rule.outs * 2, whole=rule.whole)
+
+
+def _joined(shapes, axis):
+    """Factors of same-rank operands joined along `axis` (Concat, Stack's output): `axis` never cut."""
+    nd = len(shapes[0])
+    a = axis % max(nd, 1)
+    return tuple(None if i == a else f"j{i}" for i in range(nd))
+
+
+def concat(*xs, axis=0, **attrs):
+    """Concat: the operands' dims other than `axis` are one factor each; `axis` is whole (never cut)."""
+    dims = _joined([_shape(x) for x in xs], axis)
+    return ShardingRule((dims,) * len(xs), (dims,))
+
+
+def stack(*xs, axis=0, **attrs):
+    """Stack: each operand dim keeps its factor in the output; the new `axis` is never cut."""
+    nd = len(xs[0].shape)
+    dims = tuple(f"j{i}" for i in range(nd))
+    a = axis % (nd + 1)
+    return ShardingRule((dims,) * len(xs), (dims[:a] + (None,) + dims[a:],))
+
+
+def split(x, sizes=(), axis=0, **attrs):
+    """SplitV: the pieces keep the cuts of the dims other than `axis`; `axis` is whole."""
+    dims = _joined([_shape(x)], axis)
+    return ShardingRule((dims,), (dims,) * len(sizes))
+
+
+def unstack(x, axis=0, **attrs):
+    """Unstack: the pieces keep the cuts of the dims other than `axis`, which is whole."""
+    nd = len(x.shape)
+    a = axis % nd
+    dims = tuple(f"j{i}" for i in range(nd))
+    return ShardingRule((dims,), (dims[:a] + dims[a + 1:],) * x.shape[a], whole={dims[a]})
 
 
 def along(*inputs, axis=-1, **attrs):

@@ -96,7 +96,10 @@ class _Recorder:
         strategy = None
         if shard_scopes:
             owner, scope_args = shard_scopes[-1]
-            if len(args) == len(scope_args) and all(a is b for a, b in zip(args, scope_args)):
+            # the operator's tensors (its other arguments, such as CumSum's axis, may become attributes)
+            mine = [a for a in args if isinstance(a, Tensor)]
+            theirs = [a for a in scope_args if isinstance(a, Tensor)]
+            if mine and len(mine) == len(theirs) and all(a is b for a, b in zip(mine, theirs)):
                 strategy = (owner.in_strategy, owner.out_strategy)
         self.calls.append(Call(prim, tuple(args), dict(attrs), out, strategy))
 

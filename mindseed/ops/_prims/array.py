@@ -59,7 +59,7 @@ def _roll_bprop(x, out, dout, shifts, dims):
     return (roll_p(dout, shifts=back, dims=dims),)
 
 
-unstack_p = Prim("Unstack", K.unstack, multi_output=True)
+unstack_p = Prim("Unstack", K.unstack, multi_output=True, sharding=S.unstack)
 
 
 @unstack_p.def_bprop

@@ -313,7 +313,7 @@ def _setitem_zero_bprop(x, out, dout, index):
     return (setitem_zero_p(dout, index=index),)
 
 
-concat_p = Prim("Concat", K.concat, infer=I.concat)
+concat_p = Prim("Concat", K.concat, infer=I.concat, sharding=S.concat)
 
 
 @concat_p.def_bprop
@@ -323,7 +323,7 @@ def _concat_bprop(*args, axis=0):
     return split_sizes_p(dout, sizes=sizes, axis=axis)
 
 
-split_sizes_p = Prim("SplitV", K.split_sizes, multi_output=True)
+split_sizes_p = Prim("SplitV", K.split_sizes, multi_output=True, sharding=S.split)
 
 
 @split_sizes_p.def_bprop
@@ -331,7 +331,7 @@ def _split_sizes_bprop(x, out, dout, sizes, axis=0):
     return (concat_p(*dout, axis=axis),)
 
 
-stack_p = Prim("Stack", K.stack, infer=I.stack)
+stack_p = Prim("Stack", K.stack, infer=I.stack, sharding=S.stack)
 
 
 @stack_p.def_bprop

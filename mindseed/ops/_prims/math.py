@@ -394,14 +394,14 @@ def _extreme_bprop(x, out, dout, axis=None, keep_dims=False):
     return (mul_p(div_p(hit, count), _expand(dout, x, axis, keep_dims)),)
 
 
-reduce_max_p = Prim("ReduceMax", K.reduce_max, infer=I.reduce)
-reduce_min_p = Prim("ReduceMin", K.reduce_min, infer=I.reduce)
+reduce_max_p = Prim("ReduceMax", K.reduce_max, infer=I.reduce, sharding=S.reduction_whole)
+reduce_min_p = Prim("ReduceMin", K.reduce_min, infer=I.reduce, sharding=S.reduction_whole)
 reduce_max_p.def_bprop(_extreme_bprop)
 reduce_min_p.def_bprop(_extreme_bprop)
 
-reduce_prod_p = Prim("ReduceProd", K.reduce_prod)
-cumprod_p = Prim("CumProd", K.cumprod)
-cumsum_p = Prim("CumSum", K.cumsum)
+reduce_prod_p = Prim("ReduceProd", K.reduce_prod, sharding=S.reduction_whole)
+cumprod_p = Prim("CumProd", K.cumprod, sharding=S.scan)
+cumsum_p = Prim("CumSum", K.cumsum, sharding=S.scan)
 
 
 @reduce_prod_p.def_bprop
@@ -440,8 +440,8 @@ def _cumprod_bprop(x, out, dout, axis=0, exclusive=False, reverse=False, dtype=N
     return (div_p(s, x),)
 
 
-reduce_all_p = Prim("ReduceAll", K.reduce_all, infer=I.reduce_bool)
-reduce_any_p = Prim("ReduceAny", K.reduce_any, infer=I.reduce_bool)
+reduce_all_p = Prim("ReduceAll", K.reduce_all, infer=I.reduce_bool, sharding=S.reduction_whole)
+reduce_any_p = Prim("ReduceAny", K.reduce_any, infer=I.reduce_bool, sharding=S.reduction_whole)
 count_nonzero_p = Prim("CountNonZero", K.count_nonzero)
 
 reduce_var_p = Prim("ReduceVar", K.reduce_var)
@@ -481,11 +481,11 @@ def _logcumsumexp_bprop(x, out, dout, axis=0, exclusive=False, reverse=False):
 
 
 # ---------------------------------------------------------------- index-returning reductions
-argmax_p = Prim("Argmax", partial(K.arg_reduce, largest=True))
-argmin_p = Prim("Argmin", partial(K.arg_reduce, largest=False))
+argmax_p = Prim("Argmax", partial(K.arg_reduce, largest=True), sharding=S.arg_reduction)
+argmin_p = Prim("Argmin", partial(K.arg_reduce, largest=False), sharding=S.arg_reduction)
 
-arg_reduce_grad_p = Prim("ArgReduceGrad", K.arg_reduce_grad)
-arg_reduce_take_p = Prim("ArgReduceTake", K.arg_reduce_take)
+arg_reduce_grad_p = Prim("ArgReduceGrad", K.arg_reduce_grad, sharding=S.arg_reduce_grad)
+arg_reduce_take_p = Prim("ArgReduceTake", K.arg_reduce_take, sharding=S.arg_reduce_take)
 
 
 @arg_reduce_grad_p.def_bprop
@@ -503,8 +503,10 @@ def _scatter_back(x, dvalues, index, axis, keep_dims):
 
 
 # outputs (index, values), MindSpore's order
-argmax_with_value_p = Prim("ArgMaxWithValue", partial(K.arg_with_value, largest=True), multi_output=True)
-argmin_with_value_p = Prim("ArgMinWithValue", partial(K.arg_with_value, largest=False), multi_output=True)
+argmax_with_value_p = Prim("ArgMaxWithValue", partial(K.arg_with_value, largest=True), multi_output=True,
+                            sharding=S.arg_with_value)
+argmin_with_value_p = Prim("ArgMinWithValue", partial(K.arg_with_value, largest=False), multi_output=True,
+                            sharding=S.arg_with_value)
 
 
 def _arg_with_value_bprop(x, out, dout, axis=0, keep_dims=False, index_dtype="Int64"):
@@ -518,8 +520,8 @@ argmin_with_value_p.def_bprop(_arg_with_value_bprop)
 median_p = Prim("Median", K.median, multi_output=True)
 median_p.def_bprop(lambda x, out, dout, axis=-1, keep_dims=False, ignore_nan=False:
                    (_scatter_back(x, dout[0], out[1], axis, keep_dims),))
-cummax_p = Prim("Cummax", partial(K.cum_extreme, largest=True), multi_output=True)
-cummin_p = Prim("Cummin", partial(K.cum_extreme, largest=False), multi_output=True)
+cummax_p = Prim("Cummax", partial(K.cum_extreme, largest=True), multi_output=True, sharding=S.scan_pair)
+cummin_p = Prim("Cummin", partial(K.cum_extreme, largest=False), multi_output=True, sharding=S.scan_pair)
 
 
 def _cum_extreme_bprop(x, out, dout, axis=0):

@@ -236,8 +236,8 @@ def _flash_attention_bprop(q, k, v, mask, out, dout, scale):
     return dq, dk, dv, None
 
 
-log_softmax_p = Prim("LogSoftmax", K.log_softmax)
-log_softmax_grad_p = Prim("LogSoftmaxGrad", K.log_softmax_grad)
+log_softmax_p = Prim("LogSoftmax", K.log_softmax, sharding=S.along)
+log_softmax_grad_p = Prim("LogSoftmaxGrad", K.log_softmax_grad, sharding=S.along)
 
 
 @log_softmax_p.def_bprop
