@@ -146,7 +146,7 @@ def _tensorize(tmpl_a, tmpl_b, leaves_a, leaves_b, where):
         return
     if tmpl_a[0] == "C" and tmpl_b[0] == "C":
         if tmpl_a[1] is UNDEF or tmpl_b[1] is UNDEF:
-            if tmpl_a[1] is not tmpl_b[1]:
+            if tmpl_a[1] is not tmpl_b[1] and not {tmpl_a[1], tmpl_b[1]} <= {UNDEF, RETVAL}:
                 raise ValueError(f"For 'If' at {where}, a variable is assigned in only one branch of an if on a "
                                  f"tensor; assign it before the if or in both branches.")
         elif tmpl_a[1] != tmpl_b[1] or type(tmpl_a[1]) is not type(tmpl_b[1]):
@@ -234,6 +234,16 @@ def _fill_in(builder, obj, ref):
         return _fill_retval(obj, ref)
 
 
+def _one_sided_undefined(a, b):
+    """The two branches' variables with each tensor the other branch never assigned made UNDEF on both sides: such
+    a variable has no value after the if (MindSpore's graphs accept it while nothing reads it afterwards)."""
+    if isinstance(a, tuple) and isinstance(b, tuple) and len(a) == len(b):
+        pairs = [(UNDEF, UNDEF) if x is UNDEF and isinstance(y, Tensor) or y is UNDEF and isinstance(x, Tensor)
+                 else (x, y) for x, y in zip(a, b)]
+        return tuple(x for x, _ in pairs), tuple(y for _, y in pairs)
+    return a, b
+
+
 def _graph_if(cond, then_fn, else_fn, vals):
     parent = _state.tracing
     where = user_location()
@@ -253,6 +263,7 @@ def _graph_if(cond, then_fn, else_fn, vals):
     then_ref, else_ref = re_, rt
     rt = _fill_in(t.builder, rt, re_)
     re_ = _fill_in(e.builder, re_, rt)
+    rt, re_ = _one_sided_undefined(rt, re_)
     lt, le = [], []
     tt, te = _flatten(rt, lt), _flatten(re_, le)
     retensorized = False

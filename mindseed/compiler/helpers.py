@@ -30,6 +30,13 @@ def load(local_vars, name):
     return local_vars.get(name, control.UNDEF)
 
 
+def load_after_return(local_vars, name):
+    """A variable's value on a path that has just returned (`__ms_ldr`): an unassigned one is RETVAL, a value never
+    read (the function returns), which an If merging it with the other branch's value makes zeros like it."""
+    v = local_vars.get(name, control.UNDEF)
+    return control.RETVAL if v is control.UNDEF else v
+
+
 def as_sequence(it):
     """What a `for` walks by index: a list, tuple or range as is, a tensor's rows, any other iterable listed."""
     if isinstance(it, (list, tuple, range)):
@@ -553,6 +560,7 @@ def _ms_item(seq, i):
 HELPERS = {
     "__ms_and": control.and_, "__ms_or": control.or_, "__ms_not": control.not_, "__ms_ifexp": control.ifexp,
     "__ms_UNDEF": control.UNDEF, "__ms_RETVAL": control.RETVAL, "__ms_ld": load, "__ms_len": len,
+    "__ms_ldr": load_after_return,
     "__ms_if": _ms_if, "__ms_while": _ms_while, "__ms_for_range": _ms_for_range, "__ms_seq": _ms_seq,
     "__ms_item": _ms_item, "__ms_assert": _ms_assert, "__ms_bool": _ms_bool, "__ms_int": _ms_int,
     "__ms_float": _ms_float, "__ms_any": _ms_any, "__ms_all": _ms_all, "__ms_min": _ms_min, "__ms_max": _ms_max,

@@ -251,7 +251,9 @@ class _Rewriter:
             after = ast.If(test=_name(rf), body=[ast.Return(value=_name(rv))], orelse=[])
             for n in init + [after]:
                 ast.copy_location(n, s)
-            new = _replace_returns([s], rf, rv, 0)
+            # on a path that returned, the statement's other variables not assigned yet are never read: RETVAL
+            after_return = [n for n in _assigned([s]) if not n.startswith(("__ms_rf_", "__ms_rv_"))]
+            new = _replace_returns([s], rf, rv, 0, after_return)
             return self._lower_returns(stmts[:i] + init + new + [after] + stmts[i + 1:])
         return stmts
 
@@ -470,7 +472,7 @@ def _needs_lowering(s):
     return False
 
 
-def _replace_returns(stmts, rf, rv, loop_depth):
+def _replace_returns(stmts, rf, rv, loop_depth, after_return=()):
     """`stmts` with each `return e` made `rv = e; rf = True` (+ `break` inside a loop); what follows a statement
     that may have returned runs only when it did not (a loop's break machinery guards the rest of its body)."""
     out = []
@@ -480,12 +482,16 @@ def _replace_returns(stmts, rf, rv, loop_depth):
                    ast.Assign(targets=[_name(rf, ast.Store)], value=ast.Constant(True))]
             if loop_depth:
                 new.append(ast.Break())
+            else:
+                new += [ast.Assign(targets=[_name(n, ast.Store)],
+                                   value=_call("__ms_ldr", [_call("locals", []), ast.Constant(n)]))
+                        for n in after_return]
             out.extend(ast.copy_location(n, st) for n in new)
             return out          # code after a return never runs
         had = _contains([st], (ast.Return,), stop_at_loops=False)
         if had and isinstance(st, ast.If):
-            st.body = _replace_returns(st.body, rf, rv, loop_depth)
-            st.orelse = _replace_returns(st.orelse, rf, rv, loop_depth)
+            st.body = _replace_returns(st.body, rf, rv, loop_depth, after_return)
+            st.orelse = _replace_returns(st.orelse, rf, rv, loop_depth, after_return)
         elif had and isinstance(st, (ast.While, ast.For)):
             st.body = _replace_returns(st.body, rf, rv, loop_depth + 1)
         elif had:
@@ -495,7 +501,7 @@ def _replace_returns(stmts, rf, rv, loop_depth):
             # returned from an inner loop: leave this loop too
             out.append(ast.copy_location(ast.If(test=_name(rf), body=[ast.Break()], orelse=[]), st))
         elif had and not loop_depth and i + 1 < len(stmts):
-            rest = _replace_returns(stmts[i + 1:], rf, rv, loop_depth)
+            rest = _replace_returns(stmts[i + 1:], rf, rv, loop_depth, after_return)
             out.append(ast.copy_location(ast.If(test=_call("__ms_not", [_name(rf)]), body=rest, orelse=[]),
                                          stmts[i + 1]))
             return out

@@ -428,3 +428,41 @@ def test_mcore_deepseek_v3_with_latent_attention_and_shared_experts_trains(mcore
         + 32 + 32 * VOCAB)
     losses = _train_with_labels(net, lambda x, y: net(x, labels=y)[0])
     assert abs(losses[0] - np.log(VOCAB)) < 0.1 and np.mean(losses[-5:]) < 0.2, losses
+
+
+def test_learning_rate_schedules_in_graph_mode_follow_their_formulas(mindformers):
+    """mindformers.core's warm-up schedules (their construct returns from a nested branch) in graph mode: the
+    values of their documented examples."""
+    import mindspore as ms
+    from mindformers.core import CosineWithRestartsAndWarmUpLR, CosineWithWarmUpLR, PolynomialWithWarmUpLR
+    ms.set_context(mode=ms.GRAPH_MODE)
+    try:
+        poly = PolynomialWithWarmUpLR(learning_rate=0.005, warmup_steps=10, total_steps=20, lr_end=1e-7)
+        cos = CosineWithWarmUpLR(learning_rate=0.005, warmup_steps=10, total_steps=20)
+        restarts = CosineWithRestartsAndWarmUpLR(learning_rate=0.005, warmup_steps=10, total_steps=20)
+        got = [[float(f(ms.Tensor(s)).asnumpy()) for s in (1, 15, 25)] for f in (poly, cos, restarts)]
+    finally:
+        ms.set_context(mode=ms.PYNATIVE_MODE)
+    # warm-up 0.005 * 1/10; polynomial (power 1): lr_end + (lr - lr_end) * (1 - 5/10)
+    np.testing.assert_allclose(got[0], [0.0005, 1e-7 + (0.005 - 1e-7) * 0.5, 1e-7], rtol=1e-5)
+    np.testing.assert_allclose(got[1], [0.0005, 0.0025, 0.0], rtol=1e-5, atol=1e-9)
+    np.testing.assert_allclose(got[2], [0.0005, 0.0025, 0.0], rtol=1e-5, atol=1e-9)
+
+
+def test_mindformers_adamw_steps_match_a_numpy_reference(mindformers):
+    """mindformers.core.optim.AdamW (decoupled weight decay, bias-corrected moments): three steps on one parameter
+    equal the textbook update computed in numpy."""
+    import mindspore as ms
+    from mindformers.core.optim import AdamW
+    w0 = np.arange(6, dtype=np.float32).reshape(2, 3) / 10
+    grads = [np.array([[0.5, -1.0, 2.0], [0.1, 0.0, -0.3]], np.float32) * k for k in (1.0, -0.5, 2.0)]
+    w = ms.Parameter(ms.Tensor(w0), name="w")
+    opt = AdamW([w], learning_rate=0.1, weight_decay=0.01)
+    for g in grads:
+        opt((ms.Tensor(g),))
+    ref, m, v = w0.astype(np.float64), 0.0, 0.0
+    for t, g in enumerate(grads, 1):
+        ref = ref * (1 - 0.1 * 0.01)
+        m, v = 0.9 * m + 0.1 * g, 0.999 * v + 0.001 * g * g
+        ref = ref - 0.1 / (1 - 0.9 ** t) * m / (np.sqrt(v / (1 - 0.999 ** t)) + 1e-8)
+    np.testing.assert_allclose(w.asnumpy(), ref, rtol=1e-5, atol=1e-6)
