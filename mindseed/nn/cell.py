@@ -16,6 +16,7 @@ from mindseed.common.tensor import Tensor
 from mindseed.common._parallel import simulated_runner
 from mindseed.common.context import get_context
 from mindseed.nn._cell_buffers import CellBuffers
+from mindseed.nn._cell_state_dict import CellStateDict, HookHandle
 from mindseed.nn._shard import check_shard, sharding
 from mindseed.ops._prims import core as P
 from mindseed._utils._props import readonly
@@ -24,26 +25,6 @@ __all__ = ["Cell", "GraphCell"]
 
 _DEFAULT_PARAM_NAME = "Parameter"
 _profiling = _state.profiling
-
-
-class HookHandle:
-    """Returned by register_*_hook; `remove()` unregisters the hook (MindSpore's class name: HookHandle)."""
-
-    _next_id = 0
-
-    def __init__(self, hooks):
-        self._hooks = hooks
-        self.handle_id = HookHandle._next_id
-        HookHandle._next_id += 1
-
-    def remove(self):
-        self._hooks.pop(self.handle_id, None)
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc):
-        self.remove()
 
 
 class _AttrTable(OrderedDict):
@@ -86,7 +67,7 @@ def _check_graph_kwargs(cell, args, kwargs):
         pass
 
 
-class Cell(CellBuffers):
+class Cell(CellBuffers, CellStateDict):
     """Base class of all networks: holds child cells and Parameters and defines `construct`.
 
     Args:
