@@ -296,10 +296,12 @@ class Generator:
         self._g.manual_seed(int(seed))
 
     def get_state(self):
-        return self._g.get_state()
+        """The stream's state as a numpy uint8 array."""
+        return self._g.get_state().numpy().copy()
 
     def set_state(self, state):
-        self._g.set_state(state)
+        """Continue from a numpy uint8 array of `get_state`."""
+        self._g.set_state(torch.from_numpy(np.ascontiguousarray(state, dtype=np.uint8)))
 
     @property
     def raw(self):

@@ -1,6 +1,4 @@
 """Device queries for `mindspore.hal` / `mindspore.runtime`: count, name, capability, properties of CPU and GPU."""
-import os
-import platform
 
 import torch
 
@@ -42,10 +40,8 @@ def initialized(target):
 
 
 def name(device_id, target):
-    target = _target(target)
-    if target == "GPU":
-        return torch.cuda.get_device_name(device_id)
-    return platform.processor() or platform.machine()
+    """A GPU's name as torch reports it."""
+    return torch.cuda.get_device_name(device_id)
 
 
 def capability(device_id, target):
@@ -56,20 +52,15 @@ def capability(device_id, target):
 
 
 def arch_list(target):
-    if _target(target) == "GPU":
-        return list(torch.cuda.get_arch_list()) if torch.cuda.is_available() else []
-    return [platform.machine()]
+    """The sm_XX list torch's CUDA kernels were built for ([] without CUDA)."""
+    return list(torch.cuda.get_arch_list()) if torch.cuda.is_available() else []
 
 
 def properties(device_id, target):
-    """{name, total_memory, ...} of one device: a GPU's as torch reports them, the CPU's from the OS."""
-    if _target(target) == "GPU":
-        p = torch.cuda.get_device_properties(device_id)
-        return {"name": p.name, "major": p.major, "minor": p.minor, "total_memory": p.total_memory,
-                "multi_processor_count": p.multi_processor_count, "is_integrated": bool(p.is_integrated)}
-    total = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") if hasattr(os, "sysconf") else 0
-    return {"name": name(device_id, "CPU"), "total_memory": total,
-            "cpu_count": len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()}
+    """{name, total_memory, ...} of one GPU as torch reports them."""
+    p = torch.cuda.get_device_properties(device_id)
+    return {"name": p.name, "major": p.major, "minor": p.minor, "total_memory": p.total_memory,
+            "multi_processor_count": p.multi_processor_count, "is_integrated": bool(p.is_integrated)}
 
 
 def current_target():

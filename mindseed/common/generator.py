@@ -5,6 +5,8 @@ stream random ops draw from when given none (the one `set_seed` restarts), so `m
 """
 import random
 
+import numpy as np
+
 from mindseed import _backend as B
 from mindseed.common import dtype as mstype
 from mindseed.common import seed as _seed
@@ -60,18 +62,31 @@ class Generator:
         return self._initial_seed
 
     def get_state(self):
-        """The stream's state, a uint8 Tensor."""
-        return Tensor._from_raw(self._generator.get_state())
+        """The stream's state, a uint8 Tensor: its seed and offset (int64 each, MindSpore's 16 bytes) followed by
+        the state of the stream of random numbers."""
+        head = np.array([_to_int64(self.initial_seed()), self._offset], np.int64).view(np.uint8)
+        return Tensor(np.concatenate([head, self._generator.get_state()]))
 
     def set_state(self, state):
-        """Continue from a state returned by `get_state`; returns the generator."""
+        """Continue from a state returned by `get_state` (the seed and offset too); returns the generator. A
+        MindSpore state of 16 bytes (seed, offset) restarts the stream from that seed."""
         if not isinstance(state, Tensor):
             raise TypeError(f"For 'set_state', the argument 'state' must be a Tensor, but got {type(state).__name__}.")
-        if state.dtype.name != "UInt8" or state.ndim != 1:
+        if state.dtype.name != "UInt8" or state.ndim != 1 or state.shape[0] < 16:
             raise ValueError(f"For 'set_state', the argument 'state' must be a 1-D uint8 Tensor from get_state, but "
-                             f"got a {state.ndim}-D {state.dtype} Tensor.")
-        self._generator.set_state(state._data)
+                             f"got a {state.ndim}-D {state.dtype} Tensor of shape {state.shape}.")
+        raw = state.asnumpy()
+        seed, offset = (int(v) for v in raw[:16].copy().view(np.int64))
+        self._set_seed(seed % 0x1_0000_0000_0000_0000)
+        if raw.size > 16:
+            self._generator.set_state(raw[16:])
+        else:
+            self._generator.manual_seed(self._initial_seed)
+        self._offset = offset
         return self
+
+    def _set_seed(self, seed):
+        self._initial_seed = seed
 
     def _step(self, step):
         """MindSpore's counter-based interface: the current (seed, offset) as int64 scalar Tensors, the offset then
@@ -99,8 +114,12 @@ class _DefaultGenerator(Generator):
         self._global_seen = _seed.get_seed()
         return self
 
+    def _set_seed(self, seed):
+        super()._set_seed(seed)
+        self._global_seen = _seed.get_seed()
+
     def initial_seed(self):
-        """The seed of the last `manual_seed`/`seed`, or of `set_seed` when that came later."""
+        """The seed of the last `manual_seed`/`seed`/`set_state`, or of `set_seed` when that came later."""
         g = _seed.get_seed()
         return g if g != self._global_seen else self._initial_seed
 

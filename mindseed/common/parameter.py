@@ -274,3 +274,46 @@ class ParameterTuple(tuple):
             c.name = f"{prefix}.{p.name}"
             out.append(c)
         return ParameterTuple(out)
+
+
+class _Buffer(Tensor):
+    """A Tensor that is part of a Cell's state but no parameter (BatchNorm's running mean): assigned to a Cell
+    attribute it registers as a buffer (`Cell.buffers()`), not as a trainable parameter. It shares `data`'s storage.
+
+    Args:
+        data (Tensor): the buffer's value.
+
+    Keyword Args:
+        persistent (bool): whether the buffer belongs to the Cell's `state_dict`. Default ``True``.
+
+    Raises:
+        ValueError: `data` is None.
+        TypeError: `data` is not a Tensor.
+    """
+
+    __slots__ = ("persistent",)
+
+    def __new__(cls, data, *, persistent=True):
+        if data is None:
+            raise ValueError("For create Buffer, input data should not be None")
+        if not isinstance(data, Tensor):
+            raise TypeError("For create Buffer, type of input data should be Tensor")
+        t = object.__new__(cls)
+        t._data = data._data
+        t.persistent = persistent
+        return t
+
+    def __init__(self, data, *, persistent=True):  # noqa: D107 -- __new__ built it
+        pass
+
+    def __reduce__(self):
+        return (_rebuild_buffer, (Tensor._from_raw(self._data), self.persistent))
+
+    def __deepcopy__(self, memo):
+        b = _Buffer(Tensor._from_raw(B.clone(self._data)), persistent=self.persistent)
+        memo[id(self)] = b
+        return b
+
+
+def _rebuild_buffer(t, persistent):
+    return _Buffer(t, persistent=persistent)

@@ -67,6 +67,7 @@ class _Compiled:
         self.mode_cells = {id(bound_self): bound_self} if hasattr(bound_self, "_modes") else {}
         self._modes = (None, ())
         self._converted = None
+        self._inputs = None           # the bound cell's set_inputs this method was compiled for (see __get__)
         self._calls_self = None       # does the function call its first parameter (see _check_member_call)
         self.last_graph = None        # the graph compiled last (flops.py reads it)
         functools.update_wrapper(self, fn)
@@ -91,9 +92,18 @@ class _Compiled:
             return self
         bound = self.__dict__.setdefault("_bound", {})
         c = bound.get(id(obj))
-        if c is None:
-            c = bound[id(obj)] = _Compiled(self.fn, self.name, self.jit_level, bound_self=obj, dyn=self.dyn,
+        # a jitted construct follows its cell's set_inputs, as the cell's own GRAPH_MODE compile does
+        inputs = obj.__dict__.get("_inputs") if self.dyn is None and self.fn.__name__ == "construct" and \
+            hasattr(obj, "_cells") else None
+        if c is None or c._inputs is not inputs:
+            dyn = self.dyn
+            if inputs:
+                dyn = _signature_of(inputs)
+                if not any(_dynamic_sig(sg) for sg in dyn):
+                    dyn = None
+            c = bound[id(obj)] = _Compiled(self.fn, self.name, self.jit_level, bound_self=obj, dyn=dyn,
                                            fullgraph=self.fullgraph)
+            c._inputs = inputs
         return c
 
     def _check_member_call(self, args):

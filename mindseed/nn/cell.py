@@ -11,10 +11,12 @@ from mindseed.compiler.control import opaque_call as _opaque_call
 from mindseed.compiler.parse import convert as _convert
 from mindseed.compiler.trace import recompute_call as _recompute_call
 from mindseed.common import dtype as mstype
-from mindseed.common.parameter import Parameter, ParameterTuple
+from mindseed.common.parameter import Parameter, ParameterTuple, _Buffer
 from mindseed.common.tensor import Tensor
 from mindseed.common._parallel import simulated_runner
 from mindseed.common.context import get_context
+from mindseed.nn._cell_buffers import CellBuffers
+from mindseed.nn._cell_state_dict import CellStateDict, HookHandle
 from mindseed.nn._shard import check_shard, sharding
 from mindseed.ops._prims import core as P
 from mindseed._utils._props import readonly
@@ -23,26 +25,6 @@ __all__ = ["Cell", "GraphCell"]
 
 _DEFAULT_PARAM_NAME = "Parameter"
 _profiling = _state.profiling
-
-
-class HookHandle:
-    """Returned by register_*_hook; `remove()` unregisters the hook (MindSpore's class name: HookHandle)."""
-
-    _next_id = 0
-
-    def __init__(self, hooks):
-        self._hooks = hooks
-        self.handle_id = HookHandle._next_id
-        HookHandle._next_id += 1
-
-    def remove(self):
-        self._hooks.pop(self.handle_id, None)
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc):
-        self.remove()
 
 
 class _AttrTable(OrderedDict):
@@ -85,7 +67,7 @@ def _check_graph_kwargs(cell, args, kwargs):
         pass
 
 
-class Cell:
+class Cell(CellBuffers, CellStateDict):
     """Base class of all networks: holds child cells and Parameters and defines `construct`.
 
     Args:
@@ -107,6 +89,8 @@ class Cell:
         d = self.__dict__
         d["_params"] = _AttrTable.of(d)
         d["_cells"] = _AttrTable.of(d)
+        d["_buffers"] = _AttrTable.of(d)
+        d["_non_persistent_buffers_set"] = set()
         d["_params_list"] = OrderedDict()
         d["_auto_prefix"] = auto_prefix
         d["_param_prefix"] = ""
@@ -130,7 +114,7 @@ class Cell:
     def __getattr__(self, name):
         # only reached when normal lookup fails, e.g. before Cell.__init__ ran
         d = self.__dict__
-        for store in ("_params", "_cells", "_params_list"):
+        for store in ("_params", "_cells", "_buffers", "_params_list"):
             table = d.get(store)
             if table is not None and name in table:
                 return table[name]
@@ -166,6 +150,9 @@ class Cell:
             object.__setattr__(self, name, value)
         elif isinstance(value, Cell):
             self.insert_child_to_cell(name, value)
+        elif isinstance(value, _Buffer):
+            d.pop(name, None)
+            self.register_buffer(name, value)
         else:
             if name in d["_params"]:
                 if value is None:
@@ -181,6 +168,12 @@ class Cell:
                     raise TypeError(f"For 'Cell', the type of cell '{name}' must be Cell or None, but got "
                                     f"{type(value).__name__}.")
                 d["_cells"][name] = None
+            elif name in d.get("_buffers", ()):
+                if value is not None:
+                    raise TypeError(f"Buffer '{name}' already exists in network, can not assign this type: "
+                                    f"'{type(value)}' as a buffer.")
+                d["_buffers"][name] = None
+                return
             elif name == "training":
                 _state.train_epoch += 1
             object.__setattr__(self, name, value)
@@ -189,6 +182,8 @@ class Cell:
         d = self.__dict__
         d["_params"].pop(name, None)
         d["_cells"].pop(name, None)
+        if "_buffers" in d:
+            d["_buffers"].pop(name, None)
         d["_params_list"].pop(name, None)
         if name in d:
             object.__delattr__(self, name)
@@ -670,7 +665,7 @@ class Cell:
     def __setstate__(self, state):
         d = self.__dict__
         d.update(state)
-        for store in ("_params", "_cells"):      # a copy's tables mirror into the copy's own attributes
+        for store in ("_params", "_cells", "_buffers"):      # a copy's tables mirror into the copy's own attributes
             if isinstance(d.get(store), _AttrTable):
                 table, d[store] = d[store], _AttrTable.of(d)
                 d[store].update(table)

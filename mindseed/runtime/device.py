@@ -1,4 +1,5 @@
 """Device queries: how many devices of a kind, their names, capabilities and properties."""
+from mindseed import log as _logger
 from mindseed._backend import devices as _D
 
 __all__ = ["device_count", "get_arch_list", "get_device_capability", "get_device_name", "get_device_properties",
@@ -44,14 +45,19 @@ def is_initialized(device_target):
 
 
 def get_arch_list(device_target=None):
-    """The architectures the kernels were built for (a GPU's sm_XX list; the CPU's machine type)."""
-    return _D.arch_list(_target("get_arch_list", device_target))
+    """The architectures the kernels were built for (a GPU's sm_XX list); None for the CPU, as in MindSpore."""
+    target = _target("get_arch_list", device_target)
+    if target == "CPU":
+        _logger.warning("'get_arch_list' for CPU is not implemented. Return None.")
+        return None
+    return _D.arch_list(target)
 
 
 def get_device_name(device_id, device_target=None):
-    """The name of device `device_id`."""
+    """The name of device `device_id` ("CPU" for the CPU, as in MindSpore)."""
     target = _target("get_device_name", device_target)
-    return _D.name(_device_id("get_device_name", device_id, target), target)
+    device_id = _device_id("get_device_name", device_id, target)
+    return "CPU" if target == "CPU" else _D.name(device_id, target)
 
 
 def get_device_capability(device_id, device_target=None):
@@ -61,6 +67,11 @@ def get_device_capability(device_id, device_target=None):
 
 
 def get_device_properties(device_id, device_target=None):
-    """The properties of device `device_id` (name, total_memory, ...) as a dict."""
+    """The properties of device `device_id` (name, total_memory, ...) as a dict; None for the CPU, as in
+    MindSpore."""
     target = _target("get_device_properties", device_target)
-    return _D.properties(_device_id("get_device_properties", device_id, target), target)
+    device_id = _device_id("get_device_properties", device_id, target)
+    if target == "CPU":
+        _logger.warning("'get_device_properties' for CPU is not implemented. Return None.")
+        return None
+    return _D.properties(device_id, target)

@@ -91,3 +91,21 @@ def test_dtype_to_pytype_covers_numbers_and_containers():
     assert [ms.dtype_to_pytype(t) for t in (ms.bool_, ms.uint16, ms.float16, ms.complex64, ms.list_, ms.tuple_,
                                             ms.string, ms.type_none)] == [bool, int, float, complex, list, tuple, str,
                                                                           type(None)]
+
+
+def test_generator_state_carries_seed_and_offset():
+    # MindSpore's state starts with the seed and offset (int64 each): a generator set from it steps on from there
+    g1 = ms.Generator().manual_seed(5)
+    one = ms.Tensor(1, ms.int64)
+    g1._step(one), g1._step(one)
+    state = g1.get_state()
+    assert state.asnumpy()[:16].view(np.int64).tolist() == [5, 2]
+    a = ops.uniform_(ops.ones((3,), ms.float32), generator=g1).asnumpy()
+    g2 = ms.Generator().set_state(state)
+    assert g2.initial_seed() == 5 and [int(v) for v in g2._step(one)] == [5, 2]
+    np.testing.assert_array_equal(ops.uniform_(ops.ones((3,), ms.float32), generator=g2).asnumpy(), a)
+    g3 = ms.Generator().set_state(ms.Tensor(np.array([9, 4], np.int64).view(np.uint8)))   # MindSpore's 16 bytes
+    assert [int(v) for v in g3._step(one)] == [9, 4]
+    fresh = ms.Generator().manual_seed(9)
+    np.testing.assert_array_equal(ops.uniform_(ops.ones((3,), ms.float32), generator=g3).asnumpy(),
+                                  ops.uniform_(ops.ones((3,), ms.float32), generator=fresh).asnumpy())

@@ -198,3 +198,26 @@ def test_placeholder_shape_reads_minus_one_and_mismatch_names_the_input():
             net(ones(1, 3), ones(5, 4))
         with pytest.raises(ValueError, match="shape of 1th input .* expected: 3, and input: 4!"):
             net(ones(1, 4), ones(2, 4))
+
+
+def test_jitted_construct_follows_set_inputs_of_its_cell():
+    # @jit on construct in PyNative mode: the cell's set_inputs (Symbols included) key and check its calls, and a
+    # later set_inputs replaces the earlier one
+    class Net(nn.Cell):
+        @ms.jit
+        def construct(self, x, y):
+            return x + y
+
+    ones = lambda *s: ms.Tensor(np.ones(s, np.float32))  # noqa: E731
+    net = Net()
+    s1, s2 = ms.Symbol(max=16, divisor=8), ms.Symbol(min=4, unique=True)
+    net.set_inputs(ms.Tensor(shape=[s1, s2], dtype=ms.float32), ms.Tensor(shape=[s1, s2], dtype=ms.float32))
+    with pytest.raises(ValueError, match="'min' value '4' of `Symbol`, but got '1'"):
+        net(ones(8, 1), ones(8, 1))
+    with pytest.raises(ValueError, match="unique symbol"):
+        net(ones(8, 4), ones(8, 5))
+    np.testing.assert_allclose(net(ones(16, 8), ones(16, 8)).asnumpy(), np.full((16, 8), 2.0))
+    net.set_inputs(ms.Tensor(shape=[2, None], dtype=ms.float32), ms.Tensor(shape=[2, None], dtype=ms.float32))
+    with pytest.raises(ValueError, match="shape of 1th input must be the same as expected, but got expected: 2"):
+        net(ones(16, 8), ones(16, 8))
+    assert net(ones(2, 1), ones(2, 1)).shape == (2, 1)

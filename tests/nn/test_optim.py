@@ -495,3 +495,19 @@ def test_updates_stay_in_the_parameter():
     np.testing.assert_allclose(p1.asnumpy(), [0.9, 1.9], rtol=1e-6)
     np.testing.assert_array_equal(p2.asnumpy(), [1.0, 2.0])
     np.testing.assert_array_equal(t.asnumpy(), [1.0, 2.0])
+
+
+def test_user_optimizer_maps_with_the_reverse_maps_of_the_base_class():
+    # MindSpore's Optimizer gives subclasses map_/hyper_map and their reverse-order twins map_reverse/hyper_map_reverse
+    class Sgd(nn.Optimizer):
+        def construct(self, gradients):
+            lr = self.get_lr()
+            return self.map_reverse(lambda p, g: ms.ops.assign(p, p - lr * g), self.parameters, gradients)
+
+    w = ms.Parameter(ms.Tensor(np.array([1.0, 2.0], np.float32)), name="w")
+    b = ms.Parameter(ms.Tensor(np.array([3.0], np.float32)), name="b")
+    opt = Sgd(0.5, [w, b])
+    opt((ms.Tensor(np.array([2.0, 4.0], np.float32)), ms.Tensor(np.array([1.0], np.float32))))
+    np.testing.assert_allclose(w.asnumpy(), [0.0, 0.0])
+    np.testing.assert_allclose(b.asnumpy(), [2.5])
+    assert opt.hyper_map_reverse(lambda x: x + 1, ((1, 2), (3,))) == ((2, 3), (4,))

@@ -114,6 +114,7 @@ class Optimizer(OptimizerBase):
         self.global_step_increase_tensor = Tensor([1], mstype.int32)
         self.assignadd = ops.AssignAdd()
         self.hyper_map, self.map_ = ops.HyperMap(), ops.Map()
+        self.hyper_map_reverse, self.map_reverse = ops.HyperMap(None, True), ops.Map(None, True)
         self.is_group = False
         self.is_group_lr = False
         self.is_group_params_ordered = False

@@ -371,9 +371,9 @@ class StridedSliceGrad(Primitive):
         index = _strided_slice_index("StridedSliceGrad", len(shape), begin, end, strides, *self.masks)
         # the flat positions the slice reads, in the slice's order (numpy follows the same index rules)
         positions = np.arange(int(np.prod(shape)), dtype=np.int64).reshape(shape)[index]
-        if tuple(positions.shape) != tuple(dy.shape):
+        if positions.size != dy.size:    # MindSpore's kernel reads dy flat: any shape of the slice's size
             raise ValueError(f"For 'StridedSliceGrad', 'dy' must have the shape {tuple(positions.shape)} of the slice "
-                             f"of {tuple(shape)}, but got {tuple(dy.shape)}.")
+                             f"of {tuple(shape)} (or as many elements), but got {tuple(dy.shape)}.")
         flat = F.scatter_nd(Tensor(positions.reshape(-1, 1)), F.reshape(dy, (-1,)), (int(np.prod(shape)),))
         return F.reshape(flat, shape)
 
@@ -382,3 +382,8 @@ from mindseed.ops.operations._grad_ops_nn import *  # noqa: E402,F401,F403
 from mindseed.ops.operations import _grad_ops_nn  # noqa: E402
 
 __all__ += _grad_ops_nn.__all__
+
+from mindseed.ops.operations._grad_ops_math import *  # noqa: E402,F401,F403
+from mindseed.ops.operations import _grad_ops_math  # noqa: E402
+
+__all__ += _grad_ops_math.__all__
