@@ -52,6 +52,45 @@ class _RetVal(_Undef):
 RETVAL = _RetVal()
 
 
+class _OneBranch(_Undef):
+    """The value after an `if` on a tensor of a variable only one branch assigns: MindSpore compiles such an `if`
+    and raises UnboundLocalError only where the variable is read after it; here the read (an operator, an
+    attribute, truth, iteration, a call) raises it."""
+
+    def __init__(self, name, branch, where):
+        self.message = (f"The local variable '{name}' is not defined in {'false' if branch else 'true'} branch, "
+                        f"but defined in {'true' if branch else 'false'} branch (the if at {where}).")
+
+    def __repr__(self):
+        return f"<undefined: {self.message}>"
+
+    def _unbound(self, *args, **kwargs):
+        raise UnboundLocalError(self.message)
+
+    def __getattr__(self, name):
+        if name.startswith("__"):
+            raise AttributeError(name)
+        self._unbound()
+
+    __bool__ = __iter__ = __len__ = __getitem__ = __call__ = __float__ = __int__ = __index__ = _unbound
+    __add__ = __radd__ = __sub__ = __rsub__ = __mul__ = __rmul__ = __truediv__ = __rtruediv__ = _unbound
+    __floordiv__ = __rfloordiv__ = __mod__ = __rmod__ = __pow__ = __rpow__ = __matmul__ = __rmatmul__ = _unbound
+    __neg__ = __pos__ = __abs__ = __invert__ = __and__ = __rand__ = __or__ = __ror__ = __xor__ = _unbound
+    __lt__ = __le__ = __gt__ = __ge__ = _unbound
+
+
+def _one_branch_names(rt, re_, names, where):
+    """The branch results of a statement `if` (one value per name it assigns): a name one branch leaves unassigned
+    is unassigned after the `if` on both paths (reading it raises, as MindSpore's compiler does)."""
+    if names is None or not (isinstance(rt, tuple) and isinstance(re_, tuple) and len(rt) == len(re_) == len(names)):
+        return rt, re_
+    rt, re_ = list(rt), list(re_)
+    for i, (name, a, b) in enumerate(zip(names, rt, re_)):
+        if (a is UNDEF) != (b is UNDEF):
+            rt[i] = re_[i] = _OneBranch(name, a is not UNDEF, where)
+    return tuple(rt), tuple(re_)
+
+
 def _traced(x):
     b = _state.tracing
     return b is not None and isinstance(x, Tensor) and b.is_traced(x)
@@ -111,13 +150,14 @@ def ifexp(cond, then_fn, else_fn):
 
 
 # ---------------------------------------------------------------- if
-def if_(cond, then_fn, else_fn, vals, returns=False):
-    """`then_fn(*vals)` or `else_fn(*vals)` by cond; an If node when cond is a traced tensor."""
+def if_(cond, then_fn, else_fn, vals, returns=False, names=None):
+    """`then_fn(*vals)` or `else_fn(*vals)` by cond; an If node when cond is a traced tensor. `names`: the
+    variables a statement `if` assigns, whose values the branches return in that order."""
     if not _traced(cond):
         return then_fn(*vals) if cond else else_fn(*vals)
     if cond.size != 1:
         _too_many(cond)
-    return _graph_if(cond, then_fn, else_fn, vals)
+    return _graph_if(cond, then_fn, else_fn, vals, None if returns else names)
 
 
 def _flatten(obj, leaves):
@@ -244,7 +284,7 @@ def _one_sided_undefined(a, b):
     return a, b
 
 
-def _graph_if(cond, then_fn, else_fn, vals):
+def _graph_if(cond, then_fn, else_fn, vals, names=None):
     parent = _state.tracing
     where = user_location()
     taken_then = _concrete_bool(cond)
@@ -258,7 +298,7 @@ def _graph_if(cond, then_fn, else_fn, vals):
     except Exception as exc:  # noqa: BLE001 -- e.g. `raise` in the branch not taken now: decide at run time
         raise GraphBreak(f"a branch of the if at {where} raises {type(exc).__name__} when traced") from exc
     t, e = (first, second) if taken_then else (second, first)
-    rt, re_ = t.result, e.result
+    rt, re_ = _one_branch_names(t.result, e.result, names, where)
     # a result not produced yet on one side (a `return` taken only in the other branch) becomes zeros there
     then_ref, else_ref = re_, rt
     rt = _fill_in(t.builder, rt, re_)

@@ -126,7 +126,12 @@ def _ms_setattr(obj, name, value):
     """`obj.name = value` in converted code. In a trace, giving a Python attribute a new Python value or a plain
     Tensor is state the compiled graph cannot update at run time: the function runs in the interpreter (MindSpore's
     JIT fallback; under STRICT syntax a TypeError). Parameters are updated in the graph; a Parameter's own
-    attributes cannot be set there."""
+    attributes cannot be set there. A Python number given to a cell's Parameter attribute (`self.step = 0`) is an
+    Assign of the graph, the number cast to the Parameter's dtype (in PyNative the Cell raises a TypeError)."""
+    params = getattr(obj, "__dict__", {}).get("_params")
+    if params is not None and params.get(name) is not None and isinstance(value, (bool, int, float)):
+        param = params[name]
+        value = Tensor(np.full(param.shape, value), param.dtype)
     if _state.tracing is not None and not isinstance(value, _GRAPH_STATE):
         if isinstance(obj, Parameter):
             raise ValueError(f"Do not support to set attribute for a parameter in graph mode, but got setting "
@@ -329,7 +334,7 @@ def _flagging(fn, flags):
     return run
 
 
-def _ms_if(cond, then_fn, else_fn, vals, returns=False, mutated=None):
+def _ms_if(cond, then_fn, else_fn, vals, returns=False, mutated=None, names=None):
     """`if` of converted code. On a graph tensor both branches are traced; a branch that raises when traced
     but is not taken now becomes a branch that raises at run time (MindSpore's `raise` in graphs)."""
     if not _traced(cond):
@@ -359,7 +364,7 @@ def _ms_if(cond, then_fn, else_fn, vals, returns=False, mutated=None):
         finally:
             b.speculative = saved
     out = control.if_(cond, run_taken if taken_then else run_other, run_other if taken_then else run_taken, vals,
-                      returns)
+                      returns, names)
     if taken_flags:
         _pytype_like(out, taken_flags[0])
     return out

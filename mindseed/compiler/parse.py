@@ -333,6 +333,7 @@ class _Rewriter:
         else_fn = _func(f"__ms_else_{uid}", names, orelse, _tuple(names))
         call = _with_mutated(_call("__ms_if", [test, _name(then_fn.name), _name(else_fn.name),
                                                _current_values(names)]), mutated)
+        call.keywords.append(ast.keyword(arg="names", value=ast.Constant(tuple(names))))
         assign = ast.Assign(targets=[_tuple(names, ast.Store)], value=call) if names else ast.Expr(value=call)
         return [ast.copy_location(n, s) for n in (then_fn, else_fn, assign)]
 

@@ -161,12 +161,12 @@ class Cell(CellBuffers, CellStateDict):
                     d["_params"][name].set_data(value)
                     return
                 else:
-                    raise TypeError(f"For 'Cell', the type of parameter '{name}' must be Parameter or None, but got "
-                                    f"{type(value).__name__}.")
+                    raise TypeError(f"Parameter '{name}' already exists in network, can not assign this type: "
+                                    f"'{type(value)}' as a parameter.")
             elif name in d["_cells"]:
                 if value is not None:
-                    raise TypeError(f"For 'Cell', the type of cell '{name}' must be Cell or None, but got "
-                                    f"{type(value).__name__}.")
+                    raise TypeError(f"Sub cell '{name}' already exists in network, can not assign this type: "
+                                    f"'{type(value)}' as a cell.")
                 d["_cells"][name] = None
             elif name in d.get("_buffers", ()):
                 if value is not None:

@@ -7,7 +7,7 @@ import pytest
 import mindseed as ms
 from mindseed import Tensor, jit, nn
 from mindseed.ops import operations as P
-from _graph import graph_mode
+from _graph import graph_mode, no_fallback
 
 
 class _Obj:
@@ -259,3 +259,57 @@ def test_parameter_argument_assigned_through_an_attribute_is_updated_at_every_ca
             out = net(q)
             np.testing.assert_allclose(out.asnumpy(), want)     # the argument read after the write
             np.testing.assert_allclose(q.asnumpy(), want)
+
+
+class _EveryOther(nn.Cell):
+    """Accumulates its input; every second call returns the sum and starts again (`self.count = 0`: a Python number
+    given to a Parameter attribute, an Assign in graph mode; `total` is assigned in one branch only)."""
+
+    def __init__(self):
+        super().__init__()
+        self.count = ms.Parameter(Tensor(0, ms.int32), name="count")
+        self.acc = ms.Parameter(Tensor(np.zeros(2, np.float32)), name="acc")
+
+    def construct(self, x):
+        self.acc = self.acc + x
+        self.count += 1
+        if self.count >= 2:
+            total = self.acc * 1.0
+            out = total.sum()
+            self.count = 0
+            self.acc = self.acc * 0.0
+        else:
+            out = x.sum() * 0.0
+        return out
+
+
+class _ReadsOneBranchVariable(nn.Cell):
+    def construct(self, x):
+        if x.sum() > 0:
+            t = x * 2
+        else:
+            x = x - 1
+        return x + t
+
+
+def test_number_assigned_to_a_parameter_attribute_and_one_branch_variables_in_graph_mode():
+    x = np.array([1.0, 2.0], np.float32)
+    with graph_mode():
+        net = _EveryOther()
+        outs, counts = [], []
+        for i in range(4):
+            outs.append(float(no_fallback(net, Tensor(x * (i + 1))).asnumpy()))
+            counts.append(int(net.count.asnumpy()))
+        assert counts == [1, 0, 1, 0] and net.count.dtype == ms.int32
+        assert outs == [0.0, 9.0, 0.0, 21.0]
+        np.testing.assert_array_equal(net.acc.asnumpy(), [0.0, 0.0])
+        # a variable one branch assigns may not be read after the if (MindSpore's compile error)
+        with pytest.raises(UnboundLocalError, match="The local variable 't' is not defined in false branch, but "
+                                                    "defined in true branch"):
+            _ReadsOneBranchVariable()(Tensor(x))
+    # in PyNative the Cell refuses a number for its Parameter attribute
+    net = _EveryOther()
+    with pytest.raises(TypeError, match="Parameter 'count' already exists in network, can not assign this type: "
+                                        "'<class 'int'>' as a parameter"):
+        net(Tensor(x))
+        net(Tensor(x))

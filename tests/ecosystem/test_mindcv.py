@@ -225,3 +225,115 @@ def test_create_transforms_auto_augment_policies_run_in_the_loader(mindcv, tmp_p
         assert image.shape == (4, 3, 32, 32) and image.dtype == np.float32 and np.isfinite(image).all()
         assert label.shape == (4, 2)
         np.testing.assert_allclose(label.sum(1), 1.0, rtol=1e-5)      # mixed one-hot labels
+
+
+@pytest.fixture
+def graph_mode():
+    import mindspore as ms
+    mode = ms.get_context("mode")
+    ms.set_context(mode=ms.GRAPH_MODE)
+    yield
+    ms.set_context(mode=mode)
+
+
+W0 = np.array([[0.1, -0.2, 0.3], [0.4, 0.5, -0.6]], np.float32)
+# MindSpore 2.10's results of the four steps below (weight, bias, EMA weight, EMA bias after the last step)
+ACCUMULATED = {
+    "momentum": ([0.4663955569267273, 0.7275840044021606, 0.34889739751815796, 0.8641042113304138],
+                 [[0.09935657680034637, -0.20774930715560913, 0.28154128789901733],
+                  [0.26114383339881897, 0.3120673596858978, -0.5735117793083191]],
+                 [-0.03345899656414986, 0.08065401762723923],
+                 [[0.0994039922952652, -0.20769542455673218, 0.2815821170806885],
+                  [0.2612878382205963, 0.3123451769351959, -0.573513925075531]],
+                 [-0.033466484397649765, 0.08048432320356369]),
+    "adamw": ([0.4663955569267273, 0.7275840044021606, 0.9060603380203247, 0.9154911041259766],
+              [[0.09236866235733032, -0.12272991240024567, 0.22976598143577576],
+               [-0.07895158231258392, -0.0945277214050293, -0.30068325996398926]],
+              [-0.11959034204483032, 0.042591556906700134],
+              [[0.09274202585220337, -0.12250921875238419, 0.23025192320346832],
+               [-0.07844997197389603, -0.0938182845711708, -0.30086183547973633]],
+              [-0.11973493546247482, 0.04215532913804054]),
+}
+
+
+@pytest.mark.parametrize("opt_name", sorted(ACCUMULATED))
+def test_train_step_accumulates_gradients_and_keeps_ema_as_mindspore(mindcv, graph_mode, opt_name):
+    """TrainStep(gradient_accumulation_steps=2, ema=True) in GRAPH_MODE (its GradientAccumulation resets its
+    Parameter counter with `self._accumulation_step = 0`): the optimizer steps on every second batch with the mean
+    gradient, the buffer is cleared, mindcv's AdamW advances its schedule every batch; MindSpore's numbers."""
+    import mindspore as ms
+    from mindcv.optim import create_optimizer
+    from mindcv.utils import TrainStep
+    from mindspore import nn
+    net = nn.Dense(3, 2, weight_init=ms.Tensor(W0), bias_init="zeros")
+    rng = np.random.default_rng(0)
+    x = rng.normal(size=(4, 2, 3)).astype(np.float32)
+    y = rng.normal(size=(4, 2, 2)).astype(np.float32)
+    opt = create_optimizer(net.trainable_params(), opt=opt_name, lr=[0.1, 0.2, 0.3, 0.4], momentum=0.5,
+                           weight_decay=0.0)
+    step = TrainStep(nn.WithLossCell(net, nn.MSELoss()), opt, scale_sense=ms.Tensor(1.0, ms.float32), ema=True,
+                     ema_decay=0.9, gradient_accumulation_steps=2).set_train()
+    accumulation = step.gradient_accumulation
+    losses, counters, global_steps = [], [], []
+    for i in range(4):
+        losses.append(float(step(ms.Tensor(x[i]), ms.Tensor(y[i])).asnumpy()))
+        counters.append(int(accumulation._accumulation_step.asnumpy()))
+        global_steps.append(int(opt.global_step.asnumpy()[0]))
+        if i == 0:
+            np.testing.assert_array_equal(net.weight.asnumpy(), W0)          # nothing applied yet
+            assert np.abs(accumulation._grad_accumulation[0].asnumpy()).max() > 0
+    assert counters == [1, 0, 1, 0]
+    assert global_steps == ([0, 1, 1, 2] if opt_name == "momentum" else [1, 2, 3, 4])
+    assert all(np.abs(g.asnumpy()).max() == 0 for g in accumulation._grad_accumulation)    # cleared after the update
+    want_losses, w, b, ema_w, ema_b = ACCUMULATED[opt_name]
+    np.testing.assert_allclose(losses, want_losses, rtol=1e-5)
+    np.testing.assert_allclose(net.weight.asnumpy(), w, rtol=1e-5, atol=1e-6)
+    np.testing.assert_allclose(net.bias.asnumpy(), b, rtol=1e-5, atol=1e-6)
+    assert [p.name.split(".")[0] for p in step.ema_weight] == ["ema", "ema"]      # clones of weight and bias
+    np.testing.assert_allclose(step.ema_weight[0].asnumpy(), ema_w, rtol=1e-5, atol=1e-6)
+    np.testing.assert_allclose(step.ema_weight[1].asnumpy(), ema_b, rtol=1e-5, atol=1e-6)
+    assert float(step.updates.asnumpy()) == 4.0
+
+
+def test_create_trainer_accumulating_with_ema_and_state_monitor(mindcv, graph_mode, tmp_path):
+    """train.py's flow in GRAPH_MODE: create_trainer(ema=True, gradient_accumulation_steps=2) and its StateMonitor
+    callback validating every epoch, writing result.log, the best and per-epoch checkpoints and a summary."""
+    import mindspore as ms
+    from mindcv.data import create_dataset, create_loader, create_transforms
+    from mindcv.loss import create_loss
+    from mindcv.optim import create_optimizer
+    from mindcv.scheduler import create_scheduler
+    from mindcv.utils import StateMonitor, create_trainer, get_metrics
+    ms.set_seed(2)
+    root, out = tmp_path / "data", tmp_path / "ckpt"
+    _image_folder(str(root), np.random.default_rng(0), [(220, 40, 40), (40, 200, 60), (50, 60, 230)],
+                  {"train": 12, "val": 4})
+
+    def loader(split, training):
+        return create_loader(create_dataset(name="", root=str(root), split=split, shuffle=training), batch_size=6,
+                             is_training=training, num_classes=3, drop_remainder=training,
+                             transform=create_transforms(dataset_name="", image_resize=32, is_training=training))
+    train, val = loader("train", True), loader("val", False)
+    epochs, steps = 10, train.get_dataset_size()
+    net = mindcv.create_model("mobilenet_v1_025", num_classes=3)
+    lr = create_scheduler(steps, scheduler="cosine_decay", lr=0.02, min_lr=1e-4, warmup_epochs=1, decay_epochs=epochs)
+    opt = create_optimizer(net.trainable_params(), opt="adamw", lr=lr, weight_decay=1e-5)
+    trainer = create_trainer(net, create_loss(name="CE", label_smoothing=0.1), opt, get_metrics(3), amp_level="O0",
+                             amp_cast_list=None, loss_scale_type="fixed", ema=True, ema_decay=0.9, clip_grad=True,
+                             gradient_accumulation_steps=2)
+    monitor = StateMonitor(trainer, model_name="mnv1", dataset_sink_mode=False, dataset_val=val,
+                           metric_name=["Top_1_Accuracy"], ckpt_save_dir=str(out), summary_dir=str(out),
+                           log_interval=2)
+    trainer.train(epochs, train, callbacks=[monitor], dataset_sink_mode=False)
+    assert int(opt.global_step.asnumpy()[0]) == epochs * steps
+    assert float(trainer.train_network.updates.asnumpy()) == epochs * steps
+    with open(out / "result.log", encoding="utf-8") as f:
+        rows = [line.split() for line in f.read().splitlines()]
+    assert rows[0][:3] == ["Epoch", "TrainLoss", "Top_1_Accuracy"] and [r[0] for r in rows[1:]] == [
+        str(e) for e in range(1, epochs + 1)]
+    accuracies = [float(r[2].rstrip("%")) / 100 for r in rows[1:]]
+    assert monitor.best_res == max(accuracies) >= 0.9, accuracies
+    assert accuracies[-1] >= 0.9 and trainer.eval(val, dataset_sink_mode=False)["Top_1_Accuracy"] == accuracies[-1]
+    files = os.listdir(out)
+    assert "mnv1_best.ckpt" in files and "optim_mnv1.ckpt" in files and "mnv1-1_6.ckpt" in files
+    assert any(name.startswith("events.out.events.summary.") for name in files)

@@ -394,6 +394,25 @@ def test_get_lr_and_get_lr_parameter():
         opt.get_lr_parameter(1)
 
 
+def test_dynamic_learning_rate_cell_gathers_in_the_steps_shape():
+    """A list learning rate is a schedule Cell whose output is Gather's: shaped as the step index (MindSpore 2.10:
+    the 1-element global_step gives a 1-element rate, which get_lr reshapes to a scalar)."""
+    p = _params()
+    opt = nn.SGD(p, [0.1, 0.2, 0.3])
+    cases = [(ms.Tensor([2], ms.int32), (1,), [0.3]), (ms.Tensor(1, ms.int32), (), 0.2),
+             (ms.Tensor([[0, 2]], ms.int32), (1, 2), [[0.1, 0.3]]), (opt.global_step, (1,), [0.1])]
+    for step, shape, rates in cases:
+        r = opt.learning_rate(step)
+        assert r.shape == shape and r.dtype == ms.float32
+        np.testing.assert_allclose(r.asnumpy(), np.array(rates, np.float32))
+    assert opt.get_lr().shape == ()
+    assert float(opt.learning_rate(opt.global_step)[0]) == pytest.approx(0.1)
+    with pytest.raises(ValueError, match="should be in the range \\[0, 3\\), but got 3"):
+        opt.learning_rate(ms.Tensor([3], ms.int32))
+    with pytest.raises(TypeError, match="'input_indices' must be an integer Tensor"):
+        opt.learning_rate(ms.Tensor([1.0], ms.float32))
+
+
 def test_learning_rate_parameter_changes_take_effect():
     p = _params()
     opt = nn.SGD(p, 0.1)

@@ -530,10 +530,16 @@ class _IteratorLearningRate(LearningRateSchedule):
         self.learning_rate = Parameter(learning_rate, name)
 
     def construct(self, global_step):
+        """Gather's result: the rate of each step in `global_step`, shaped as `global_step` (the optimizer's step
+        count is a 1-element vector, so a 1-element vector; `get_lr` reshapes it to a scalar)."""
         if _state.tracing is not None:
             # a graph node: the rate of the step the compiled function runs, not of the step it was traced at
-            return ops.gather(self.learning_rate, global_step.reshape(()), 0)
-        return Tensor(self.rate_at(int(global_step)), mstype.float32)
+            return ops.gather(self.learning_rate, global_step, 0)
+        steps = np.asarray(global_step.asnumpy() if isinstance(global_step, Tensor) else global_step)
+        if steps.dtype.kind not in "iu":
+            raise TypeError(f"For 'Gather', the 'input_indices' must be an integer Tensor, but got {steps.dtype}.")
+        rates = [self.rate_at(int(step)) for step in steps.reshape(-1)]
+        return Tensor(np.array(rates, np.float32).reshape(steps.shape), self.learning_rate.dtype)
 
     def rate_at(self, step):
         """The rate of step `step` as a Python float."""
