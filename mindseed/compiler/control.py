@@ -86,7 +86,9 @@ def _one_branch_names(rt, re_, names, where):
         return rt, re_
     rt, re_ = list(rt), list(re_)
     for i, (name, a, b) in enumerate(zip(names, rt, re_)):
-        if (a is UNDEF) != (b is UNDEF):
+        if (a is UNDEF and b is RETVAL) or (a is RETVAL and b is UNDEF):
+            rt[i] = re_[i] = UNDEF      # no value on either path that goes on (the other one has returned)
+        elif (a is UNDEF) != (b is UNDEF):
             rt[i] = re_[i] = _OneBranch(name, a is not UNDEF, where)
     return tuple(rt), tuple(re_)
 
