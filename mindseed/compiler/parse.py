@@ -282,12 +282,18 @@ class _Rewriter:
                           op=s.op, right=s.value)
             call = _call("__ms_setattr", [attr_target.value, ast.Constant(attr_target.attr), value])
             return self.expr_in(ast.copy_location(ast.Expr(value=call), s))
-        if isinstance(s, ast.Assign) and len(s.targets) == 1 and isinstance(s.targets[0], ast.Subscript) and \
-                isinstance(s.targets[0].value, ast.Name) and s.targets[0].value.id in self.local_names:
-            # `x[i] = v` on a local name: `x = __ms_setitem(x, i, v)` (a tensor's item assignment is a new tensor)
-            t = s.targets[0]
-            call = _call("__ms_setitem", [_name(t.value.id), t.slice, s.value])
-            return self.expr_in(ast.copy_location(ast.Assign(targets=[_name(t.value.id, ast.Store)], value=call), s))
+        target = s.targets[0] if isinstance(s, ast.Assign) and len(s.targets) == 1 else \
+            s.target if isinstance(s, ast.AugAssign) else None
+        if isinstance(target, ast.Subscript) and isinstance(target.value, ast.Name) and \
+                target.value.id in self.local_names:
+            # `x[i] = v` / `x[i] op= v` on a local name: `x = __ms_setitem(x, i, v)` (a tensor's item assignment
+            # is a new tensor)
+            value = s.value if isinstance(s, ast.Assign) else ast.BinOp(
+                left=ast.Subscript(value=_name(target.value.id), slice=target.slice, ctx=ast.Load()), op=s.op,
+                right=s.value)
+            call = _call("__ms_setitem", [_name(target.value.id), target.slice, value])
+            return self.expr_in(ast.copy_location(ast.Assign(targets=[_name(target.value.id, ast.Store)],
+                                                             value=call), s))
         if isinstance(s, ast.Assign) and any(_fixed_unpack(t) for t in s.targets):
             # `a, b = value`: unpacked by index, as MindSpore's compiler does (a longer tuple's extra items dropped)
             n = next(len(t.elts) for t in s.targets if _fixed_unpack(t))

@@ -342,6 +342,29 @@ class _MarksOneDirect(_MarksOne):
         return m
 
 
+class _AddsToItem(nn.Cell):
+    def __init__(self):
+        super().__init__()
+        self.m = Tensor(np.zeros(3, np.float32))
+
+    def construct(self, i):
+        m = self.m
+        m[i] += 2.0
+        counts = [1, 2]
+        counts[0] += 5              # a list's item: in place, as Python
+        return m * counts[0]
+
+
+def test_augmented_item_assignment_to_a_constant_tensor_attribute_makes_a_new_tensor():
+    with graph_mode():
+        net = _AddsToItem()
+        first = no_fallback(net, Tensor(0, ms.int64)).asnumpy()
+        second = no_fallback(net, Tensor(1, ms.int64)).asnumpy()
+    np.testing.assert_array_equal(first, [12.0, 0.0, 0.0])        # MindSpore 2.10's values
+    np.testing.assert_array_equal(second, [0.0, 12.0, 0.0])
+    np.testing.assert_array_equal(net.m.asnumpy(), [0.0, 0.0, 0.0])
+
+
 @pytest.mark.parametrize("cls", [_MarksOne, _MarksOneDirect])
 def test_item_assignment_to_a_constant_tensor_attribute_makes_a_new_tensor(cls):
     with graph_mode():
