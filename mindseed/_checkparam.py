@@ -7,6 +7,7 @@ INC_RIGHT, INC_BOTH (a range, naming which ends are included), IN and NOT_IN (me
 import functools
 import inspect
 import numbers
+from collections.abc import Iterable
 
 EQ, NE, LT, LE, GT, GE = 1, 2, 3, 4, 5, 6
 INC_NEITHER, INC_LEFT, INC_RIGHT, INC_BOTH = 7, 8, 9, 10
@@ -111,6 +112,36 @@ def check_isinstance(arg_name, arg_value, classes):
     if not isinstance(arg_value, classes):
         raise TypeError(f"The type of '{arg_name}' must be {classes}, but got {type(arg_value).__name__}.")
     return arg_value
+
+
+_DTYPES = "mindseed.common.dtype"     # the module of MindSpore's type objects (a layer above these checks)
+
+
+def _is_subtype(type_, template):
+    """MindSpore's `_issubclass_` for a type template (the same type; any number type under `number`; a tensor type
+    under the TensorType class), identity for any other template."""
+    if type(template).__module__ == _DTYPES:
+        if type_ == template:
+            return True
+        return str(template) == "Number" and any(
+            c.__module__ == _DTYPES and c.__name__ == "Number" for c in type(type_).__mro__)
+    if isinstance(template, type) and template.__module__ == _DTYPES:
+        return isinstance(type_, template)
+    return type_ is template
+
+
+def check_subclass(arg_name, type_, template_types, prim_name, addition_error_info=None):
+    """`type_` (a MindSpore type) is, or is of the kind of, one of `template_types`."""
+    if not isinstance(template_types, Iterable):
+        template_types = (template_types,)
+    if not any(_is_subtype(type_, t) for t in template_types):
+        extra = "" if addition_error_info is None else " " + addition_error_info
+        got = f"type '{type(type_).__name__}'" if isinstance(type_, (tuple, list)) else str(type_)
+        raise TypeError(f"For '{prim_name}', the element of '{arg_name}' must be "
+                        f"{'one of ' if len(template_types) > 1 else ''}{', '.join(str(t) for t in template_types)}, "
+                        f"but got {got}{extra}.The supported data types depend on the hardware that executes the "
+                        f"operator, for more details, please refer to the MindSpore official website to get more "
+                        f"information about the data type.")
 
 
 def _check_kind(arg_value, ok, kind, arg_name, prim_name):

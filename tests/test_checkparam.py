@@ -64,3 +64,26 @@ def test_primexpr_computes_on_values():
 
     assert doubled((1, 2)) == (2, 4)
     assert _primexpr(reuse_result=False)(len)([1, 2, 3]) == 3
+
+
+def test_check_subclass_follows_the_type_hierarchy():
+    """MindSpore's check_subclass (mindspore_rl's TensorArray checks its dtype with it): a type passes when it is a
+    template type, a number type under `number`, a tensor type under the TensorType class, or (any other
+    template) the very object."""
+    import mindseed as ms
+    from mindseed.common import dtype as mstype
+    numbers = mstype.number_type + (mstype.bool_,)
+    for type_, templates in [(ms.float32, numbers), (ms.bool_, [mstype.number]), (int, (int, float)),
+                             (mstype.TensorType(ms.float32), mstype.tensor_type), (ms.int32, ms.int32)]:
+        assert V.check_subclass("dtype", type_, templates, "TensorArray") is None
+    with pytest.raises(TypeError, match="For 'TensorArray', the element of 'dtype' must be one of Int8, .*Bool, but "
+                                        "got String.The supported data types"):
+        V.check_subclass("dtype", mstype.string, numbers, "TensorArray")
+    with pytest.raises(TypeError, match="the element of 'dtype' must be Int32, but got Float32.The supported"):
+        V.check_subclass("dtype", ms.float32, ms.int32, "X")
+    with pytest.raises(TypeError, match="must be one of Float32, Int32, but got type 'tuple' extra.The supported"):
+        V.check_subclass("x", (1,), [ms.float32, ms.int32], "P", "extra")
+    with pytest.raises(TypeError, match="must be Float32, but got 3.The"):
+        V.check_subclass("x", 3, [ms.float32], "P")
+    with pytest.raises(TypeError, match="must be Float32, but got Tensor\\[Float32\\]"):
+        V.check_subclass("x", mstype.TensorType(ms.float32), [ms.float32], "P")

@@ -492,6 +492,16 @@ def _ms_getitem(seq, index):
     return out
 
 
+def _ms_setitem(obj, index, value):
+    """`name[index] = value` of converted code, which rebinds `name` to the result. A Tensor's item assignment in
+    MindSpore's graph makes a new tensor: the tensor it was read from (a cell's constant attribute, another name
+    for it) keeps its value. A Parameter's is its update in place; any other object's (a list, a dict) in place."""
+    if isinstance(obj, Tensor) and not isinstance(obj, Parameter):
+        obj = obj.copy()
+    obj[index] = value
+    return obj
+
+
 def _map_tensors(fn, obj):
     """obj with fn applied to the tensors in it (through tuples and lists)."""
     if isinstance(obj, Tensor):
@@ -571,5 +581,5 @@ HELPERS = {
     "__ms_float": _ms_float, "__ms_any": _ms_any, "__ms_all": _ms_all, "__ms_min": _ms_min, "__ms_max": _ms_max,
     "__ms_zip": _ms_zip, "__ms_setattr": _ms_setattr, "__ms_in": _ms_in, "__ms_not_in": _ms_not_in,
     "__ms_print": _ms_print, "__ms_unsupported": _ms_unsupported, "__ms_chain": _ms_chain,
-    "__ms_order": _ms_order, "__ms_getitem": _ms_getitem, "__ms_unpack": _ms_unpack,
+    "__ms_order": _ms_order, "__ms_getitem": _ms_getitem, "__ms_setitem": _ms_setitem, "__ms_unpack": _ms_unpack,
 }

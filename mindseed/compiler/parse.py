@@ -90,7 +90,7 @@ def _updated_in_place(stmts, names):
     `y += ...` on an item, `y.add_(1)`): a tensor updated so is a new value, which control flow on a tensor
     must carry out of its branch or loop body like an assignment (a Python container is caught by
     `_mutated_outside` and falls back)."""
-    out = list(names)
+    out = list(dict.fromkeys(names))
     for st in stmts:
         for node in _walk_no_nested(st, False):
             targets = node.targets if isinstance(node, ast.Assign) else \
@@ -210,8 +210,9 @@ def _func(name, params, body, returns):
 
 # ---------------------------------------------------------------- the rewriter
 class _Rewriter:
-    def __init__(self, first_arg):
+    def __init__(self, first_arg, local_names=()):
         self.first_arg = first_arg
+        self.local_names = set(local_names)     # the function's own variables (`x[i] = v` may rebind them)
 
     # statements -------------------------------------------------------------
     def block(self, stmts, in_loop=False):
@@ -283,6 +284,18 @@ class _Rewriter:
                           op=s.op, right=s.value)
             call = _call("__ms_setattr", [attr_target.value, ast.Constant(attr_target.attr), value])
             return self.expr_in(ast.copy_location(ast.Expr(value=call), s))
+        target = s.targets[0] if isinstance(s, ast.Assign) and len(s.targets) == 1 else \
+            s.target if isinstance(s, ast.AugAssign) else None
+        if isinstance(target, ast.Subscript) and isinstance(target.value, ast.Name) and \
+                target.value.id in self.local_names:
+            # `x[i] = v` / `x[i] op= v` on a local name: `x = __ms_setitem(x, i, v)` (a tensor's item assignment
+            # is a new tensor)
+            value = s.value if isinstance(s, ast.Assign) else ast.BinOp(
+                left=ast.Subscript(value=_name(target.value.id), slice=target.slice, ctx=ast.Load()), op=s.op,
+                right=s.value)
+            call = _call("__ms_setitem", [_name(target.value.id), target.slice, value])
+            return self.expr_in(ast.copy_location(ast.Assign(targets=[_name(target.value.id, ast.Store)],
+                                                             value=call), s))
         if isinstance(s, ast.Assign) and any(_fixed_unpack(t) for t in s.targets):
             # `a, b = value`: unpacked by index, as MindSpore's compiler does (a longer tuple's extra items dropped)
             n = next(len(t.elts) for t in s.targets if _fixed_unpack(t))
@@ -607,7 +620,8 @@ def _should_convert(fn, jit_class=False):
     if jit_class:
         return True
     mod = getattr(fn, "__module__", "") or ""
-    return not (mod == "mindseed" or mod.startswith("mindseed.") or mod.startswith("mindspore"))
+    # the `mindspore` alias of mindseed is mindseed's own; packages built on it (mindspore_rl, ...) are user code
+    return not any(mod == top or mod.startswith(top + ".") for top in ("mindseed", "mindspore"))
 
 
 def convert_call(fn):
@@ -618,7 +632,7 @@ def convert_call(fn):
     jit_class = isinstance(fn, types.MethodType) and getattr(type(fn.__self__), "__ms_class__", False)
     if isinstance(fn, types.MethodType) and _should_convert(fn.__func__, jit_class):
         conv = convert(fn.__func__, jit_class)
-        return conv if conv is fn.__func__ else functools.partial(conv, fn.__self__)
+        return fn if conv is fn.__func__ else functools.partial(conv, fn.__self__)
     if _should_convert(fn):
         return convert(fn)
     return _graph_method(fn)
@@ -689,7 +703,7 @@ def _convert(fn):
     _shadowed_all.clear()
     _shadowed_all.update(n for n in ("map", "filter", "sorted") if n in rebound)
     try:
-        fdef.body = _Rewriter(first_arg).block(fdef.body)
+        fdef.body = _Rewriter(first_arg, code.co_varnames).block(fdef.body)
     finally:
         _shadowed.clear()
         _shadowed_all.clear()

@@ -1,5 +1,6 @@
 """Cell: the building block of networks, with MindSpore's parameter naming, hooks and custom bprop."""
 import inspect
+import re
 import warnings
 from collections import OrderedDict
 
@@ -231,6 +232,28 @@ class Cell(CellBuffers, CellStateDict):
         self.__dict__["_param_prefix"] = prefix
         for name, param in self.parameters_and_names(expand=recurse):
             if prefix:
+                param.name = prefix + name
+
+    @property
+    def _user_parameters(self):
+        """Names of the parameters the user handed this cell (an optimizer's): `_update_local_parameters_name`
+        leaves them alone."""
+        return self.__dict__.setdefault("_user_parameter_names", [])
+
+    @_user_parameters.setter
+    def _user_parameters(self, value):
+        if not isinstance(value, list):
+            raise TypeError(f"For 'Cell', the property '_user_parameters' must be list type, but got type "
+                            f"{type(value)}.")
+        self.__dict__["_user_parameter_names"] = value
+
+    def _update_local_parameters_name(self, prefix="", recurse=True):
+        """Rename the cell's own parameters (not those in `_user_parameters`) to `prefix` + their path."""
+        reg = r"^\w+[0-9a-zA-Z\_\.]*$"
+        if re.match(reg, prefix, re.ASCII) is None:
+            raise ValueError(f"The '{prefix}' is illegal, it must be match regular'{reg}' by flags'{re.ASCII}.'")
+        for name, param in self.parameters_and_names(expand=recurse):
+            if name not in self._user_parameters:
                 param.name = prefix + name
 
     def update_cell_prefix(self):

@@ -313,3 +313,129 @@ def test_number_assigned_to_a_parameter_attribute_and_one_branch_variables_in_gr
                                         "'<class 'int'>' as a parameter"):
         net(Tensor(x))
         net(Tensor(x))
+
+
+class _MarksOne(nn.Cell):
+    """`m = self.m; m[t] = ...` inside a tensor loop and branch: MindSpore's item assignment makes a new tensor,
+    the cell's constant attribute keeps its value from call to call."""
+
+    def __init__(self):
+        super().__init__()
+        self.m = Tensor(np.zeros((3, 1), np.bool_))
+        self.one = Tensor([1], ms.bool_)
+        self.start = Tensor(0, ms.int64)
+
+    def construct(self, i):
+        m = self.m
+        t = self.start
+        while t < 3:
+            if t == i:
+                m[t] = self.one
+            t = t + 1
+        return m
+
+
+class _MarksOneDirect(_MarksOne):
+    def construct(self, i):
+        m = self.m
+        m[i] = self.one
+        return m
+
+
+class _AddsToItem(nn.Cell):
+    def __init__(self):
+        super().__init__()
+        self.m = Tensor(np.zeros(3, np.float32))
+
+    def construct(self, i):
+        m = self.m
+        m[i] += 2.0
+        counts = [1, 2]
+        counts[0] += 5              # a list's item: in place, as Python
+        return m * counts[0]
+
+
+def test_augmented_item_assignment_to_a_constant_tensor_attribute_makes_a_new_tensor():
+    with graph_mode():
+        net = _AddsToItem()
+        first = no_fallback(net, Tensor(0, ms.int64)).asnumpy()
+        second = no_fallback(net, Tensor(1, ms.int64)).asnumpy()
+    np.testing.assert_array_equal(first, [12.0, 0.0, 0.0])        # MindSpore 2.10's values
+    np.testing.assert_array_equal(second, [0.0, 12.0, 0.0])
+    np.testing.assert_array_equal(net.m.asnumpy(), [0.0, 0.0, 0.0])
+
+
+@pytest.mark.parametrize("cls", [_MarksOne, _MarksOneDirect])
+def test_item_assignment_to_a_constant_tensor_attribute_makes_a_new_tensor(cls):
+    with graph_mode():
+        net = cls()
+        first = no_fallback(net, Tensor(0, ms.int64)).asnumpy().ravel()
+        second = no_fallback(net, Tensor(1, ms.int64)).asnumpy().ravel()
+    np.testing.assert_array_equal(first, [True, False, False])
+    np.testing.assert_array_equal(second, [False, True, False])       # MindSpore 2.10's values
+    np.testing.assert_array_equal(net.m.asnumpy().ravel(), [False, False, False])
+
+
+def _write_module(tmp_path, name, source):
+    import importlib
+    import sys
+    (tmp_path / f"{name}.py").write_text(source)
+    sys.path.insert(0, str(tmp_path))
+    try:
+        return importlib.import_module(name)
+    finally:
+        sys.path.remove(str(tmp_path))
+
+
+def test_functions_of_packages_named_mindspore_something_are_graph_code(tmp_path):
+    """A package built on MindSpore (mindspore_rl, mindspore_gs, ...) is user code: its functions called from a
+    graph are compiled with their control flow (only `mindspore` itself, mindseed's alias, is not)."""
+    mod = _write_module(tmp_path, "mindspore_userpkg_for_tests", (
+        "class Actor:\n"
+        "    def act(self, x, n):\n"
+        "        t = x * 0\n"
+        "        while t.sum() < n:\n"
+        "            t = t + 1\n"
+        "        return t\n"
+        "    def act_else(self, x):\n"
+        "        k = 0\n"
+        "        while k < 2:\n"
+        "            k += 1\n"
+        "        else:\n"
+        "            k += 10\n"
+        "        return x + k\n"))
+    actor = mod.Actor()
+    act, act_else = actor.act, actor.act_else      # bound methods kept as values, as MSRL keeps `agent_act`
+
+    @ms.jit
+    def f(x, n):
+        return act(x, n) * 2, act_else(x)
+
+    a, b = no_fallback(f, Tensor(np.zeros(2, np.float32)), Tensor(5.0, ms.float32))
+    np.testing.assert_array_equal(a.asnumpy(), [6.0, 6.0])           # 3 rounds: the sum reaches 6 > 5
+    np.testing.assert_array_equal(b.asnumpy(), [12.0, 12.0])         # a method that stays Python keeps its self
+
+
+def test_returning_branch_over_a_loop_updating_an_assigned_local_item():
+    """A returning `if` whose body binds `m` and then assigns its items in a tensor loop (mindspore_rl's actors)."""
+
+    class Collect(nn.Cell):
+        def __init__(self):
+            super().__init__()
+            self.zeros = Tensor(np.zeros(4, np.float32))
+
+        def construct(self, phase, x):
+            if phase == 2:
+                m = self.zeros
+                t = Tensor(0, ms.int32)
+                while t < 4:
+                    m[t] = x * t
+                    t = t + 1
+                return m
+            return x * self.zeros
+
+    with graph_mode():
+        net = Collect()
+        out = no_fallback(net, 2, Tensor(1.5, ms.float32))
+    np.testing.assert_allclose(out.asnumpy(), [0.0, 1.5, 3.0, 4.5])
+    np.testing.assert_array_equal(net.zeros.asnumpy(), np.zeros(4, np.float32))

@@ -5,7 +5,10 @@ converted and exported; SimQAT with batch-norm folding (the one-convolution fold
 (learned step sizes, `FakeLearnedScaleQuantPerChannel/PerLayer`), trained, converted and exported; SLB QAT with its
 temperature/BN-calibration callbacks; SCOP's knockoff pruning (its callback doubles each batch with permuted copies)
 and fine-tune pruning; the Ghost transform; UniPruner's graph analysis (from the executor's MindIR), zeroing callback
-and pruning. PTQ and RoundToNearest are not here: they quantize mindformers networks for the Ascend backend only.
+and pruning; RoundToNearest's weight-only int8 post-training quantization of mindformers `Linear` layers (its
+QUANTIZE mode: calibration, convert to int8 weights with a WeightQuantBatchMatmul antiquant cell). Its DEPLOY mode
+stops at Golden Stick's own missing import (`initializer` in `quant_cells/mindformers/quant_cells.py`), and PTQ
+wants a mindformers decoder network with its network helper.
 """
 import os
 
@@ -425,3 +428,55 @@ def test_lsq_lenet_learns_its_scales(gs, tmp_path):
     ms.export(converted, ms.Tensor(x), file_name=str(tmp_path / "lsq"), file_format="MINDIR")
     loaded = nn.GraphCell(ms.load(str(tmp_path / "lsq.mindir")))
     np.testing.assert_allclose(loaded(ms.Tensor(x)).asnumpy(), out, rtol=1e-5, atol=1e-5)
+
+
+def test_round_to_nearest_quantizes_linear_weights_to_int8(gs):
+    """RoundToNearest (PTQConfig QUANTIZE, Ascend backend as it requires, weight int8) on two mindformers Linear
+    layers: apply wraps them in LinearQuant cells whose per-channel observers see the weights' ranges in a forward
+    pass (outputs unchanged), convert stores int8 weights round(w / scale), scale = max|w| of each output channel
+    / 127.5, and an AntiquantBMMCell whose WeightQuantBatchMatmul gives x @ dequantized(w).T."""
+    import mindspore as ms
+    from mindspore import nn
+    layers = use("mindformers", "mindformers.modules.layers")
+    from mindspore_gs.common import BackendTarget
+    from mindspore_gs.ptq import PTQConfig, PTQMode, RoundToNearest
+
+    class Net(nn.Cell):
+        def __init__(self):
+            super().__init__()
+            self.fc1 = layers.Linear(8, 16, compute_dtype=ms.float32)
+            self.fc2 = layers.Linear(16, 4, compute_dtype=ms.float32)
+
+        def construct(self, x):
+            return self.fc2(self.fc1(x))
+    rng = np.random.default_rng(0)
+    net = Net()
+    for p in net.trainable_params():
+        p.set_data(ms.Tensor(rng.normal(0, 0.5, p.shape).astype(np.float32)))
+    x = rng.normal(size=(3, 8)).astype(np.float32)
+    ref = net(ms.Tensor(x)).asnumpy()
+    weights = {name: getattr(net, name).weight.asnumpy().copy() for name in ("fc1", "fc2")}
+    rtn = RoundToNearest(PTQConfig(mode=PTQMode.QUANTIZE, backend=BackendTarget.ASCEND, weight_quant_dtype=ms.int8))
+    fq = rtn.apply(net)
+    assert type(fq.fc1).__name__ == type(fq.fc2).__name__ == "LinearQuant"
+    np.testing.assert_array_equal(fq(ms.Tensor(x)).asnumpy(), ref)          # calibration leaves outputs alone
+    observer = fq.fc1.weight_quantizer()
+    np.testing.assert_array_equal(observer.float_min.asnumpy(), weights["fc1"].min(1))
+    np.testing.assert_array_equal(observer.float_max.asnumpy(), weights["fc1"].max(1))
+    q = rtn.convert(fq)
+    h = x
+    for name in ("fc1", "fc2"):
+        cell, w = getattr(q, name), weights[name]
+        wq = cell.weight_quantizer()
+        assert type(wq).__name__ == "AntiquantBMMCell" and cell._linear.weight.dtype == ms.int8
+        scale = np.abs(w).max(1) / 127.5
+        np.testing.assert_allclose(wq.scale.asnumpy(), scale, rtol=1e-6)
+        np.testing.assert_array_equal(wq.zp_neg.asnumpy(), 0)
+        w_int = cell._linear.weight.asnumpy()
+        np.testing.assert_array_equal(w_int, np.clip(np.round(w / scale[:, None]), -128, 127))
+        deq = w_int.astype(np.float32) * wq.scale.asnumpy()[:, None]
+        assert np.abs(deq - w).max() <= scale.max() / 2 + 1e-7
+        y = wq(ms.Tensor(h), cell._linear.weight).asnumpy()                   # WeightQuantBatchMatmul
+        np.testing.assert_allclose(y, h @ deq.T, rtol=1e-5, atol=1e-5)
+        h = y + cell._linear.bias.asnumpy()
+    np.testing.assert_allclose(h, ref, atol=0.05 * np.abs(ref).max())        # the int8 network's output

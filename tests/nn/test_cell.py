@@ -379,3 +379,31 @@ def test_graph_mode_call_with_an_unexpected_keyword_argument():
         assert Sub()(a=ms.Tensor(3), b=ms.Tensor(4)).asnumpy() == 7
     finally:
         ms.set_context(mode=ms.PYNATIVE_MODE)
+
+
+def test_update_local_parameters_name_skips_the_users_parameters():
+    """Cell._update_local_parameters_name (mindspore_rl's TD3 networks): every parameter but those the user handed
+    in (an optimizer's) gets the prefix; the prefix must be a name (MindSpore's ValueError)."""
+    import re
+
+    class Net(nn.Cell):
+        def __init__(self):
+            super().__init__()
+            self.d = nn.Dense(2, 3)
+            self.sub = nn.SequentialCell([nn.Dense(3, 1)])
+            self._update_local_parameters_name(prefix="actor")
+
+    assert [p.name for p in Net().get_parameters()] == ["actord.weight", "actord.bias", "actorsub.0.weight",
+                                                        "actorsub.0.bias"]
+    p = ms.Parameter(ms.Tensor(np.ones(2, np.float32)), name="w")
+    opt = nn.Adam([p])
+    assert opt._user_parameters == ["w"]
+    opt._update_local_parameters_name("opt_")
+    assert sorted(q.name for q in opt.get_parameters()) == [
+        "opt_beta1_power", "opt_beta2_power", "opt_global_step", "opt_learning_rate", "opt_moment1.w",
+        "opt_moment2.w", "w"]
+    for bad in ("", "a b"):
+        with pytest.raises(ValueError, match=re.escape(f"The '{bad}' is illegal, it must be match regular")):
+            nn.Dense(1, 1)._update_local_parameters_name(bad)
+    with pytest.raises(TypeError, match="must be list type"):
+        opt._user_parameters = ("w",)

@@ -242,3 +242,62 @@ def test_generated_array_prims_of_gpt_models():
     out = A.InplaceCopy()(target, _t(x[0]))  # broadcast into the target, which is returned
     assert out is target
     np.testing.assert_array_equal(target.asnumpy(), np.broadcast_to(x[0], (4, 6)))
+
+
+def test_weight_quant_batch_matmul_dequantizes_the_int8_weight():
+    """x @ ((w + offset) * scale) + bias: per tensor, per output channel (either weight layout), per group of
+    rows; with quant_scale the product is quantized to int8."""
+    x = _f32(3, 6)
+    w = RNG.integers(-128, 128, (6, 4)).astype(np.int8)
+    scale, offset, bias = np.array([0.01, 0.02, 0.03, 0.04], np.float32), _f32(4), _f32(4)
+    want = x @ ((w.astype(np.float32) + offset) * scale) + bias
+    out = A.WeightQuantBatchMatmul()(_t(x), _t(w), _t(scale), _t(offset), None, None, _t(bias))
+    assert out.dtype == ms.float32
+    np.testing.assert_allclose(out.asnumpy(), want, rtol=1e-5, atol=1e-5)
+    # the weight stored transposed, (out, in), with the same per-channel vectors (Golden Stick's layout)
+    out = A.WeightQuantBatchMatmul(False, True)(_t(x), _t(np.ascontiguousarray(w.T)), _t(scale), _t(offset),
+                                                None, None, _t(bias))
+    np.testing.assert_allclose(out.asnumpy(), want, rtol=1e-5, atol=1e-5)
+    per_tensor = A.WeightQuantBatchMatmul()(_t(x), _t(w), _t(np.array([0.05], np.float32)))
+    np.testing.assert_allclose(per_tensor.asnumpy(), x @ (w * np.float32(0.05)), rtol=1e-5, atol=1e-5)
+    # groups of 2 rows of the reduced dimension, each with its own scale per output column
+    group_scale = np.abs(_f32(3, 4)) + 0.01
+    grouped = A.WeightQuantBatchMatmul(antiquant_group_size=2)(_t(x), _t(w), _t(group_scale))
+    np.testing.assert_allclose(grouped.asnumpy(), x @ (w * np.repeat(group_scale, 2, 0)), rtol=1e-5, atol=1e-5)
+    with pytest.raises(ValueError, match="2 groups of 2 do not cover the 6 rows"):
+        A.WeightQuantBatchMatmul(antiquant_group_size=2)(_t(x), _t(w), _t(group_scale[:2]))
+    xt = np.ascontiguousarray(x.T)
+    quantized = A.WeightQuantBatchMatmul(True)(_t(xt), _t(w), _t(scale), None, _t(np.float32(4.0)),
+                                               _t(np.float32(1.0)))
+    assert quantized.dtype == ms.int8
+    np.testing.assert_array_equal(quantized.asnumpy(), np.clip(np.round(x @ (w * scale) * 4 + 1), -128, 127))
+
+
+def test_dequant_scales_the_int32_accumulator():
+    """_inner_ops.Dequant: x * deq_scale (twice with sqrt_mode, ReLU with relu_flag) as float16; a uint64 scale
+    holds a float32's bits (Golden Stick's DequantCell)."""
+    from mindseed.ops.operations._inner_ops import Dequant
+    x = np.array([[100, 150], [-3, 8]], np.int32)
+    s = np.array([0.5, -0.25], np.float32)
+    bits = np.frombuffer(s.tobytes(), np.uint32).astype(np.uint64)
+    out = Dequant()(_t(x), _t(bits))
+    assert out.dtype == ms.float16
+    np.testing.assert_array_equal(out.asnumpy(), [[50.0, -37.5], [-1.5, -2.0]])
+    np.testing.assert_array_equal(Dequant(True, True)(_t(x), _t(s.astype(np.float16))).asnumpy(),
+                                  [[25.0, 9.375], [0.0, 0.5]])
+    with pytest.raises(TypeError, match="For 'Dequant', the 'x' should be Int32"):
+        Dequant()(_t(x.astype(np.float32)), _t(bits))
+    with pytest.raises(TypeError, match="the 'deq_scale' should be one of \\[Float16, UInt64\\]"):
+        Dequant()(_t(x), _t(s))
+    with pytest.raises(TypeError, match="the 'sqrt_mode' must be bool"):
+        Dequant(1)
+
+
+def test_primitive_attr_dict_holds_the_shard_strategy():
+    m = ms.ops.MatMul(transpose_b=True)
+    assert "in_strategy" not in m.get_attr_dict()
+    m.shard(((1, 1), (1, 1)))
+    attrs = m.get_attr_dict()
+    assert attrs["in_strategy"] == ((1, 1), (1, 1))
+    attrs["in_strategy"] = None                          # a copy
+    assert m.get_attr_dict()["in_strategy"] == ((1, 1), (1, 1))

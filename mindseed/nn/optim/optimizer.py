@@ -155,6 +155,7 @@ class Optimizer(OptimizerBase):
             self.weight_decay = weight_decay if self.dynamic_decay_flags else Tensor(weight_decay, mstype.float32)
             self.grad_centralization_flags = (False,) * len(self.parameters)
         self._parameters = self.parameters
+        self._user_parameters.extend(p.name for p in self._parameters)   # the user's, not renamed with the cell's
         self.reciprocal_scale = Tensor(1.0 / self.loss_scale, mstype.float32)
         self.need_scale = self.loss_scale != 1.0
         self.param_length = len(self._parameters)

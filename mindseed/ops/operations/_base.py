@@ -73,6 +73,10 @@ class Primitive:
         self.attrs.pop(name, None)
         return self
 
+    def get_attr_dict(self):
+        """The primitive's attributes (`in_strategy` once it is sharded), as a dict."""
+        return dict(self.attrs)
+
     def init_prim_io_names(self, inputs, outputs):
         self.input_names, self.output_names = list(inputs), list(outputs)
 

@@ -17,7 +17,7 @@ __all__ = ["AddExt", "SubExt", "SumExt", "MeanExt", "CumsumExt", "ZerosLikeExt",
            "SplitWithSize", "Chunk", "Outer", "IndexSelect", "SortExt", "TopkExt", "SiLU", "Muls", "FmodScalar",
            "Scatter", "StackExt", "OneHotExt", "Swiglu", "SwigluGrad", "GroupedMatmul", "MoeFinalizeRouting",
            "FusedAddTopKDiv", "QuantV2", "DynamicQuantExt", "QuantBatchMatmul", "Arange", "ClampScalar", "TrilExt",
-           "RepeatInterleaveTensor", "SliceExt", "InplaceCopy",
+           "RepeatInterleaveTensor", "SliceExt", "InplaceCopy", "WeightQuantBatchMatmul",
            "FlashAttentionScore"]
 
 
@@ -345,3 +345,46 @@ class QuantBatchMatmul(AttrPrimitive):
         if offset is not None:
             out = out + F.cast(offset, mstype.float64)
         return F.cast(out, self.dtype)
+
+
+class WeightQuantBatchMatmul(AttrPrimitive):
+    """`WeightQuantBatchMatmul(transpose_x=False, transpose_weight=False, antiquant_group_size=0)(x, weight,
+    antiquant_scale, antiquant_offset=None, quant_scale=None, quant_offset=None, bias=None)`: x @ ((weight +
+    antiquant_offset) * antiquant_scale) + bias in x's dtype, the int8 weight dequantized per tensor, per output
+    channel (a vector of the output size, whichever way the weight is laid out) or per group of
+    `antiquant_group_size` rows of the reduced dimension; with `quant_scale` the result is quantized to int8,
+    round(y * quant_scale + quant_offset)."""
+    _params = (("transpose_x", False), ("transpose_weight", False), ("antiquant_group_size", 0))
+
+    def _per_weight(self, t, weight):
+        """The scale/offset `t` laid out to broadcast against the weight."""
+        n_axis = 0 if self.transpose_weight else weight.ndim - 1
+        k_axis = weight.ndim - 1 if self.transpose_weight else weight.ndim - 2
+        group = self.antiquant_group_size
+        if group:
+            if t.shape[k_axis] * group < weight.shape[k_axis]:
+                raise ValueError(f"For 'WeightQuantBatchMatmul', {t.shape[k_axis]} groups of "
+                                 f"{group} do not cover the {weight.shape[k_axis]} rows of the weight.")
+            t = F.repeat_interleave(t, group, k_axis)
+            return F.narrow(t, k_axis, 0, weight.shape[k_axis])
+        if t.ndim == 1 and t.shape[0] == weight.shape[n_axis] and self.transpose_weight:
+            return F.reshape(t, (-1, 1))
+        return t
+
+    def __call__(self, x, weight, antiquant_scale, antiquant_offset=None, quant_scale=None, quant_offset=None,
+                 bias=None):
+        w = F.cast(weight, x.dtype)
+        if antiquant_offset is not None:
+            w = w + F.cast(self._per_weight(antiquant_offset, weight), x.dtype)
+        w = w * F.cast(self._per_weight(antiquant_scale, weight), x.dtype)
+        a = F.swapaxes(x, -1, -2) if self.transpose_x else x
+        b = F.swapaxes(w, -1, -2) if self.transpose_weight else w
+        out = F.matmul(a, b)
+        if bias is not None:
+            out = out + F.cast(bias, out.dtype)
+        if quant_scale is None:
+            return out
+        y = F.cast(out, mstype.float32) * F.cast(quant_scale, mstype.float32)
+        if quant_offset is not None:
+            y = y + F.cast(quant_offset, mstype.float32)
+        return _to_int8(y)
