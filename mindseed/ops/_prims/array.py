@@ -85,9 +85,9 @@ def _gather_check(x, indices, axis=0, batch_dims=0):
     n = x.shape[axis]
     v = indices.asnumpy()
     bad = v[(v < -n) | (v >= n)]
-    if bad.size:
-        raise ValueError(f"For 'Gather', the 'input_indices' should be in the range [{-n}, {n}), but got "
-                         f"{int(bad[0])}.")
+    if bad.size:        # found by the kernel at run time: MindSpore's kernel launch fails (RuntimeError)
+        raise RuntimeError(f"For 'Gather', the 'input_indices' should be in the range [{-n}, {n}), but got "
+                           f"{int(bad[0])}.")
 
 
 @gather_p.def_bprop
