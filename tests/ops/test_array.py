@@ -659,7 +659,9 @@ def test_tensor_scatter_div_of_integers_truncates_toward_zero():
     out = ops.tensor_scatter_div(ms.Tensor(x), ms.Tensor(idx), ms.Tensor(up))
     assert out.dtype == ms.int32
     assert out.asnumpy().tolist() == [[1, -3, 9], [1, 5, -1]]   # 7 / 2 / 2, -7 / 2, -5 / 3 (MindSpore's values)
-    with pytest.raises(ValueError, match="TensorScatterDiv.*division by zero"):
-        ops.tensor_scatter_div(ms.Tensor(x), ms.Tensor(idx[:1]), ms.Tensor(np.array([0], np.int32)))
+    # by zero the kernel saturates as MindSpore's ScatterNdDiv does: max for a positive value, min for a negative, 0
+    zero = ops.tensor_scatter_div(ms.Tensor(np.array([7, -7, 0], np.int32)), ms.Tensor([[0], [1], [2]]),
+                                  ms.Tensor(np.array([0, 0, 0], np.int32)))
+    assert zero.asnumpy().tolist() == [2 ** 31 - 1, -2 ** 31, 0]
     with pytest.raises(TypeError, match=r"TensorScatterDiv.*Tensor\[Int8\]"):
         ops.tensor_scatter_div(ms.Tensor(x.astype(np.int8)), ms.Tensor(idx), ms.Tensor(up.astype(np.int8)))
