@@ -246,6 +246,8 @@ ERRORS = [
               "For 'RandomChoiceWithMask'"),
     ErrorSpec("randperm_negative", lambda: ops.randperm(-1), ValueError, "For 'randperm'"),
     ErrorSpec("seed_negative", lambda: ops.rand(2, seed=-3), ValueError, "seed"),
+    ErrorSpec("seed_float", lambda: ops.shuffle(ops.ones((3, 2)), seed=1.6), TypeError, "'seed' must be int"),
+    ErrorSpec("seed_bool", lambda: ops.rand(2, seed=True), TypeError, "'seed' must be int"),
     ErrorSpec("uniform__int_tensor", lambda: ops.uniform_(ops.ones((2,), ms.int32)), TypeError, "For 'uniform_'"),
     ErrorSpec("sampler_shape", lambda: ops.uniform_candidate_sampler(T([1, 3]), 1, 3, True, 5), ValueError,
               "For 'UniformCandidateSampler'"),

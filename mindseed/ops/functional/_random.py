@@ -33,7 +33,10 @@ def _gen(seed=None, seed2=0):
     if seed is None:
         seed = 0
     for name, s in (("seed", seed), ("offset", seed2)):
-        if isinstance(s, bool) or not isinstance(s, (int, np.integer)) or not 0 <= s < 2 ** 63:
+        if isinstance(s, bool) or not isinstance(s, (int, np.integer)):     # MindSpore: a TypeError, bool too
+            raise TypeError(f"The random '{name}' must be int and must >= 0, but got {s!r} with type "
+                            f"'{type(s).__name__}'.")
+        if not 0 <= s < 2 ** 63:
             raise ValueError(f"The random '{name}' must be a non-negative int, but got {s!r}.")
     return _seed.op_generator(int(seed), int(seed2))
 
