@@ -38,3 +38,25 @@ def test_convert_to_dynamic_checks_its_arguments():
         inner.ConvertToDynamic(1)
     with pytest.raises(TypeError, match="'input' must be a Tensor"):
         inner.ConvertToDynamic()([1.0])
+
+
+def test_clip_by_norm_primitive_scales_to_the_norm_in_float32():
+    x = np.array([[3.0, 4.0]], np.float16)
+    out = inner.ClipByNorm()(ms.Tensor(x), ms.Tensor(np.array([1.0], np.float16)))
+    assert out.dtype == ms.float32
+    np.testing.assert_allclose(out.asnumpy(), [[0.6, 0.8]], rtol=1e-6)
+    small = np.array([[0.3, 0.4], [0.03, 0.04]], np.float32)      # norms below clip_norm: unchanged
+    np.testing.assert_allclose(inner.ClipByNorm(1)(ms.Tensor(small), ms.Tensor(np.array([1.0], np.float32)))
+                               .asnumpy(), small, rtol=1e-6)
+    with pytest.raises(TypeError, match=r"input argument\[x\] must be a type of \{Float16, Float32\}"):
+        inner.ClipByNorm()(ms.Tensor(x.astype(np.float64)), ms.Tensor(np.array([1.0], np.float32)))
+    with pytest.raises(TypeError, match="'axis' must be None, an int"):
+        inner.ClipByNorm(1.5)
+
+
+def test_add_v2_adds_tensors_of_one_shape():
+    from mindseed.ops.operations.math_ops import AddV2
+    out = AddV2()(ms.Tensor(np.array([1, 2, 3], np.int32)), ms.Tensor(np.array([4.0, 5.0, 6.5], np.float32)))
+    assert out.dtype == ms.float32 and out.asnumpy().tolist() == [5.0, 7.0, 9.5]
+    with pytest.raises(ValueError, match=r"the input_shape: \[2, 3\] must be equal to \[3\]"):
+        AddV2()(ops.ones((2, 3)), ops.ones(3))

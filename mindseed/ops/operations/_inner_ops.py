@@ -1,5 +1,6 @@
 """mindspore.ops.operations._inner_ops: inner primitives, by MindSpore's module layout (the same classes as
 `mindspore.ops.operations`; `SiLU` and the view primitives are the generated ones MindSpore imports there)."""
+from mindseed.common import dtype as mstype
 from mindseed.common.tensor import Tensor
 from mindseed.ops import functional as F
 from mindseed.ops.operations import (  # noqa: F401
@@ -9,7 +10,7 @@ from mindseed.ops.operations._type_check_prims import IsInstance, SameTypeShape 
 
 __all__ = [
     "Cast", "CopyWithSlice", "Cummin", "ExtractImagePatches", "SelectView", "SiLU", "SameTypeShape", "IsInstance",
-    "ConvertToDynamic"]
+    "ConvertToDynamic", "ClipByNorm"]
 
 
 class ConvertToDynamic(Primitive):
@@ -33,3 +34,41 @@ class ConvertToDynamic(Primitive):
         if not isinstance(input, Tensor):
             raise TypeError(f"For 'ConvertToDynamic', the 'input' must be a Tensor, but got {type(input).__name__}.")
         return F.identity(input)
+
+
+class ClipByNorm(Primitive):
+    """`ClipByNorm(axis=None)(x, clip_norm)`: `x * clip_norm / max(||x||_2, clip_norm)`, the L2 norm taken over
+    `axis` (all dims when None), in float32 (MindSpore's deprecated inner primitive; `ops.clip_by_norm` is the
+    public one).
+
+    Raises:
+        TypeError: `axis` not None, an int or a tuple/list of ints; `x` or `clip_norm` not float16 / float32.
+        ValueError: an axis out of range.
+    """
+
+    def __init__(self, axis=None):
+        super().__init__("ClipByNorm")
+        axis = () if axis is None else axis
+        items = axis if isinstance(axis, (tuple, list)) else (axis,)
+        if not isinstance(axis, (int, tuple, list)) or isinstance(axis, bool) or \
+                any(isinstance(a, bool) or not isinstance(a, int) for a in items):
+            raise TypeError(f"For 'ClipByNorm', the 'axis' must be None, an int or a tuple/list of ints, but got "
+                            f"{axis!r}.")
+        self.axis = axis
+        self.add_prim_attr("axis", axis)
+        self.init_prim_io_names(inputs=["x", "clip_norm"], outputs=["output"])
+
+    def __call__(self, x, clip_norm):
+        for name, t in (("x", x), ("clip_norm", clip_norm)):
+            if not isinstance(t, Tensor) or t.dtype not in (mstype.float16, mstype.float32):
+                got = t.dtype if isinstance(t, Tensor) else type(t).__name__
+                raise TypeError(f"For primitive[ClipByNorm], the input argument[{name}] must be a type of "
+                                f"{{Float16, Float32}}, but got {got}.")
+        items = self.axis if isinstance(self.axis, (tuple, list)) else (self.axis,)
+        for a in items:
+            if not -x.ndim <= a < x.ndim:
+                raise ValueError(f"For 'ClipByNorm', the 'axis' must be in [{-x.ndim}, {x.ndim}), but got {a}.")
+        axes = tuple(a % x.ndim for a in items) or tuple(range(x.ndim))
+        x32, clip = F.cast(x, mstype.float32), F.cast(clip_norm, mstype.float32)
+        l2 = F.sqrt(F.sum(x32 * x32, axes, keepdim=True))
+        return x32 * clip / F.maximum(l2, clip)
