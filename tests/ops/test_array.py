@@ -386,6 +386,9 @@ ERRORS = [
     # an index outside its dim is met by the kernel while it runs: MindSpore's kernel launch fails (RuntimeError)
     ErrorSpec("tensor_scatter_index_range", lambda: ops.tensor_scatter_add(X, ms.Tensor([[0], [2]]), ops.ones((2, 3))),
               RuntimeError, "For 'TensorScatterAdd'"),
+    ErrorSpec("tensor_scatter_index_int8",
+              lambda: ops.tensor_scatter_add(X, ms.Tensor([[0]], ms.int8), ops.ones((1, 3))), TypeError,
+              "For primitive[TensorScatterAdd], the input[indices type] supports types: Int32, Int64"),
     ErrorSpec("tensor_scatter_update_index_range",
               lambda: ops.tensor_scatter_update(X, ms.Tensor([[0], [2]]), ops.ones((2, 3))), ValueError,
               "For 'TensorScatterUpdate', indices out of range for input_x"),
