@@ -268,3 +268,18 @@ def test_candidate_sampler_counts_dtype_and_crowded_true_classes():
     s, _, _ = ops.UniformCandidateSampler(2, 3, True, 4, seed=1, remove_accidental_hits=True)(
         ms.Tensor(np.array([[1, 2]], np.int64)))
     assert s.dtype == ms.int64 and len(set(s.asnumpy().tolist())) == 3
+
+
+def test_uniform_primitive_samples_the_shape_and_dtype_of_its_input():
+    from mindseed.ops.operations.random_ops import Uniform
+    for dt in (ms.float32, ms.float64):
+        y = Uniform(minval=1.0, maxval=3.0, seed=5)(ms.Tensor(np.zeros((4000,)), dt))
+        a = y.asnumpy()
+        assert y.dtype == dt and y.shape == (4000,) and 1.0 <= a.min() and a.max() < 3.0
+        assert abs(a.mean() - 2.0) < 0.05 and abs(a.var() - 4.0 / 12) < 0.03     # U(1, 3): mean 2, var 1/3
+    with pytest.raises(TypeError, match="'x' must be a Tensor of float16, float32 or float64"):
+        Uniform()(ms.Tensor(np.zeros(3), ms.int32))
+    with pytest.raises(ValueError, match="'minval' must be less than or equal to 'maxval'"):
+        Uniform(2.0, 1.0)
+    with pytest.raises(TypeError, match="minval"):
+        Uniform(1, 2.0)
