@@ -129,6 +129,8 @@ test_value, test_grad, test_grad2, test_graph = make_tests(SPECS)
 _X = ms.Tensor(np.ones((1, 3, 5, 5), np.float32))
 _W = ms.Tensor(np.ones((2, 3, 3, 3), np.float32))
 ERRORS = [
+    ErrorSpec("fold_negative_output_size", lambda: ops.fold(ops.ones((1, 4, 4)), ms.Tensor([6, -1], ms.int32), 2),
+              ValueError, "For 'Col2Im', the value of 'output_size' must not be negative, but got [6, -1]"),
     ErrorSpec("conv2d_channels", lambda: ops.conv2d(_X, ops.ones((2, 2, 3, 3))), ValueError, "For 'conv2d'"),
     ErrorSpec("conv2d_kernel_too_big", lambda: ops.conv2d(_X, ops.ones((2, 3, 7, 7))), ValueError,
               "dilated kernel size"),

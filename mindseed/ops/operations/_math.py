@@ -235,6 +235,9 @@ class ApproximateEqual(_WithAttrs):
 
     def __init__(self, tolerance=1e-05):
         super().__init__("ApproximateEqual")
+        if not isinstance(tolerance, float):
+            raise TypeError(f"For 'ApproximateEqual', the type of 'tolerance' should be 'float', but got type "
+                            f"'{type(tolerance).__name__}'.")
         self._set(tolerance=tolerance)
 
     def __call__(self, x, y):

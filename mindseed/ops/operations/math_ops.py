@@ -69,3 +69,6 @@ class AddV2(Primitive):
 
 
 __all__ += ["AddV2"]
+from mindseed.ops.operations._patches import FFTWithSize  # noqa: E402,F401 -- MindSpore's module for it
+
+__all__ += ["FFTWithSize"]
