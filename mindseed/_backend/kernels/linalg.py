@@ -54,6 +54,12 @@ def eigvals(x):
     return torch.linalg.eigvals(x)
 
 
+def eigh(x, lower=True):
+    """(eigenvalues ascending, eigenvectors) of the Hermitian matrix read from the lower (or upper) triangle."""
+    w, v = torch.linalg.eigh(x, UPLO="L" if lower else "U")
+    return w, v
+
+
 def matrix_exp(x):
     return torch.linalg.matrix_exp(x)
 

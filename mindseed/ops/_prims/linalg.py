@@ -186,6 +186,25 @@ def _qr_square_bprop(q, r, gq, gr):
 
 eig_p = Prim("Eig", K.eig, multi_output=True)  # complex results: no gradient
 eigvals_p = Prim("Eigvals", K.eigvals)
+eigh_p = Prim("Eigh", K.eigh, multi_output=True)
+
+
+@eigh_p.def_bprop
+def _eigh_bprop(a, out, dout, lower=True):
+    # A = V diag(w) V^T: G = V (diag(gw) + (V^T gV) / (w_j - w_i) off the diagonal) V^T. Only one triangle of `a` is
+    # read, so each of its off-diagonal entries stands for both (i, j) and (j, i): it gets G_ij + G_ji
+    w, v = out
+    gw, gv = dout
+    vt = _mT(v)
+    k = w.shape[-1]
+    gap = sub_p(reshape_p(w, shape=w.shape[:-1] + (1, k)), reshape_p(w, shape=w.shape[:-1] + (k, 1)))
+    gap = add_p(gap, diag_embed_p(ones_like_p(w), offset=0, dim1=-2, dim2=-1))
+    inner = div_p(matmul_p(vt, gv), gap)
+    inner = sub_p(inner, diag_embed_p(diagonal_p(inner, offset=0, dim1=-2, dim2=-1), offset=0, dim1=-2, dim2=-1))
+    g = matmul_p(v, matmul_p(add_p(inner, diag_embed_p(gw, offset=0, dim1=-2, dim2=-1)), vt))
+    both = add_p(g, _mT(g))
+    off = tril_p(both, diagonal=-1) if lower else triu_p(both, diagonal=1)
+    return (add_p(off, diag_embed_p(diagonal_p(g, offset=0, dim1=-2, dim2=-1), offset=0, dim1=-2, dim2=-1)),)
 
 # ---------------------------------------------------------------- matrix functions
 matrix_exp_p = Prim("MatrixExp", K.matrix_exp)
