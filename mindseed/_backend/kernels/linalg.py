@@ -110,3 +110,15 @@ def lu_unpack(lu_data, lu_pivots, unpack_data=True, unpack_pivots=True):
         raise ValueError(f"the 'LU_pivots' values must be in [1, {lu_data.shape[-2]}] (1-based row numbers).")
     p, lo, up = torch.lu_unpack(lu_data, lu_pivots.to(torch.int32), unpack_data, unpack_pivots)
     return p, lo, up
+
+
+def lu_factor(x):
+    """(LU packed, 0-based row pivots as int32, permutation matrix P with x = P L U): scipy's lu_factor / lu."""
+    lu, piv = torch.linalg.lu_factor(x)
+    p, _, _ = torch.lu_unpack(lu, piv, unpack_data=False)
+    return lu, (piv - 1).to(torch.int32), p.to(torch.int32)
+
+
+def lu_solve_pivots(b, lu, piv, adjoint=False):
+    """x with (P L U) x = b (its transpose with `adjoint`), from lu_factor's packed LU and 0-based pivots."""
+    return torch.linalg.lu_solve(lu, piv.to(torch.int32) + 1, b, adjoint=adjoint)

@@ -292,3 +292,8 @@ orgqr_p = Prim("Orgqr", K.orgqr)
 ormqr_p = Prim("Ormqr", K.ormqr)
 lu_solve_p = Prim("LuSolve", K.lu_solve)
 lu_unpack_p = Prim("LuUnpack", K.lu_unpack, multi_output=True)
+
+
+# ---------------------------------------------------------------- LU (scipy's conventions: 0-based pivots)
+lu_p = Prim("LU", K.lu_factor, multi_output=True)
+lu_solve_pivots_p = Prim("LuSolvePivots", K.lu_solve_pivots)
