@@ -1,5 +1,5 @@
 """mindspore.scipy.linalg: SciPy's linear-algebra functions on Tensors (triangular and Cholesky solves, Cholesky,
-eigh, LU, inverse, determinant, block diagonal), differentiable where their primitives are."""
+eigh, LU, inverse, determinant, block diagonal, least squares), differentiable where their primitives are."""
 from mindseed.common import dtype as mstype
 from mindseed.common.tensor import Tensor
 from mindseed.ops import functional as F
@@ -7,7 +7,7 @@ from mindseed.ops._prims import linalg as L
 from mindseed.scipy._checks import REAL, check_solve, check_square, check_tensor, check_type
 
 __all__ = ["block_diag", "inv", "cho_factor", "cholesky", "cho_solve", "eigh", "lu_factor", "lu", "lu_solve",
-           "solve_triangular", "det"]
+           "solve_triangular", "det", "lstsq"]
 
 _TRANS = {"N": 0, "T": 1, "C": 2, 0: 0, 1: 1, 2: 2}
 
@@ -182,3 +182,26 @@ def det(a, overwrite_a=False, check_finite=True):
     check_square("det", check_tensor("det", a))
     return L.det_p(*_as_float(a))
 
+
+
+def lstsq(A, B, rcond=None, driver=None):  # noqa: N803 -- SciPy's argument names
+    """(x, residuals, rank, s): the least-squares solution of A x = B with LAPACK's `driver` ('gelsy' by default,
+    'gelsd', 'gelss' or 'gels'), the squared residual norms (when A is tall and of full rank), the effective rank and
+    the singular values (empty where the driver does not compute them). Differentiable in the solution.
+
+    Raises:
+        TypeError: `A` or `B` not a float Tensor.
+        ValueError: an unknown driver, or shapes that do not agree.
+    """
+    driver = "gelsy" if driver is None else driver
+    if driver not in ("gelsy", "gelsd", "gelss", "gels"):
+        raise ValueError(f"For 'lstsq', the 'driver' must be one of ['gelsy', 'gelsd', 'gelss', 'gels'], but got "
+                         f"{driver!r}.")
+    for name, x in (("A", A), ("B", B)):
+        check_tensor("lstsq", x, name, (mstype.float32, mstype.float64, mstype.complex64, mstype.complex128))
+    if A.ndim < 2 or B.ndim < 1 or A.shape[-2] != (B.shape[-2] if B.ndim >= 2 else B.shape[-1]):
+        raise ValueError(f"For 'lstsq', the 'A' (..., m, n) and 'B' (..., m, k) must agree, but got {A.shape} and "
+                         f"{B.shape}.")
+    vector = B.ndim == 1
+    x, res, rank, s = L.lstsq_p(A, F.expand_dims(B, -1) if vector else B, driver=driver)
+    return (F.squeeze(x, -1) if vector else x), res, rank, s

@@ -122,3 +122,10 @@ def lu_factor(x):
 def lu_solve_pivots(b, lu, piv, adjoint=False):
     """x with (P L U) x = b (its transpose with `adjoint`), from lu_factor's packed LU and 0-based pivots."""
     return torch.linalg.lu_solve(lu, piv.to(torch.int32) + 1, b, adjoint=adjoint)
+
+
+def lstsq(a, b, driver="gelsy"):
+    """(solution, residuals, rank, singular values) of the least-squares problem a x = b with LAPACK's `driver`;
+    the last three are empty where the driver does not compute them."""
+    out = torch.linalg.lstsq(a, b, driver=driver)
+    return out.solution, out.residuals, out.rank, out.singular_values

@@ -297,3 +297,13 @@ lu_unpack_p = Prim("LuUnpack", K.lu_unpack, multi_output=True)
 # ---------------------------------------------------------------- LU (scipy's conventions: 0-based pivots)
 lu_p = Prim("LU", K.lu_factor, multi_output=True)
 lu_solve_pivots_p = Prim("LuSolvePivots", K.lu_solve_pivots)
+lstsq_p = Prim("LstsqV2", K.lstsq, multi_output=True)
+
+
+@lstsq_p.def_bprop
+def _lstsq_bprop(a, b, out, dout, driver="gelsy"):
+    # the solution is pinv(A) B (minimum norm): gB = pinv(A)^T gX, gA = the pinv gradient of gX B^T; the residuals,
+    # rank and singular values carry no gradient
+    gx = dout[0]
+    p = pinv_p(a)
+    return _pinv_bprop(a, p, matmul_p(gx, _mT(b)))[0], matmul_p(_mT(p), gx)
