@@ -283,3 +283,12 @@ def test_uniform_primitive_samples_the_shape_and_dtype_of_its_input():
         Uniform(2.0, 1.0)
     with pytest.raises(TypeError, match="minval"):
         Uniform(1, 2.0)
+
+
+def test_randn_like_is_float32_by_default_whatever_the_input_dtype():
+    # MindSpore's randn_like: Float32 unless dtype is given (rand_like follows the input's dtype)
+    x16 = ops.ones((2, 3), ms.float16)
+    assert ops.randn_like(x16).dtype == ms.float32 and ops.randn_like(x16).shape == (2, 3)
+    assert ops.randn_like(ops.ones((2,), ms.int32)).dtype == ms.float32
+    assert ops.randn_like(x16, dtype=ms.float64).dtype == ms.float64
+    assert ops.rand_like(x16).dtype == ms.float16

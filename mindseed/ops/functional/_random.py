@@ -240,8 +240,11 @@ def rand_like(input, seed=None, *, dtype=None):
 
 
 def randn_like(input, seed=None, *, dtype=None):
-    """Samples of N(0, 1) of input's shape (and dtype unless given)."""
-    return _float_samples(R.standard_normal_p, "randn_like", dtype, seed, input=input)
+    """Samples of N(0, 1) of input's shape, Float32 unless `dtype` (MindSpore does not follow input's dtype here,
+    where `rand_like` does)."""
+    _check_tensor("randn_like", "input", input)
+    return _float_samples(R.standard_normal_p, "randn_like", dtype if dtype is not None else mstype.float32, seed,
+                          size=tuple(input.shape))
 
 
 def _bounds(op, low, high):
