@@ -304,3 +304,16 @@ def test_parameter_set_data_casts_any_tensor_to_the_parameter_dtype():
 
     net = Net()
     assert net(ms.Tensor([1], ms.int32)).asnumpy().tolist() == [2] and net.param.dtype == ms.int64
+
+
+def test_python_ints_out_of_a_dtype_range_as_mindspore():
+    # wrapped into an integer dtype as a C cast does; past int64 without dtype UInt64; past 64 bits a RuntimeError
+    assert ms.Tensor(300, ms.uint8).asnumpy().item() == 44
+    assert ms.Tensor(2 ** 63, ms.int64).asnumpy().item() == -2 ** 63
+    assert ms.Tensor(70000, ms.int16).asnumpy().item() == 4464
+    big = ms.Tensor(2 ** 63)
+    assert big.dtype == ms.uint64 and big.asnumpy().item() == 2 ** 63
+    with pytest.raises(RuntimeError, match="fits no 64-bit integer"):
+        ms.Tensor(2 ** 64, ms.int64)
+    with pytest.raises(TypeError, match="contain unsupported element"):
+        ms.Tensor([2 ** 64], ms.int64)
