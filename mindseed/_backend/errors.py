@@ -76,6 +76,8 @@ def kernel_error(exc):
     if _VOCABULARY.search(msg):
         msg = "the kernel does not accept these inputs."
     typed = isinstance(exc, (TypeError, AttributeError)) or "dtype" in msg or " bool " in msg
+    if msg.startswith("The shape of the mask"):      # a bool index of the wrong length: MindSpore's ValueError
+        return ValueError, msg
     if not typed and _INDEX_RANGE.search(msg):
         # an index value outside its dim, met by the kernel while it runs: MindSpore's kernels fail at launch
         return RuntimeError, msg

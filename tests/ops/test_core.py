@@ -70,6 +70,8 @@ ERRORS = [
     ErrorSpec("add_bcast", lambda: ops.ones((2, 3)) + ops.ones((4,)), ValueError, "For 'Add'"),
     ErrorSpec("add_type", lambda: ops.add("a", ops.ones((2,))), TypeError, "For 'Add'"),
     ErrorSpec("index_oob", lambda: ops.ones((2, 3))[5], IndexError, "out of bounds"),
+    ErrorSpec("index_mask_length", lambda: ops.ones((2, 3))[ms.Tensor([True, False, True])], ValueError,
+              "The shape of the mask [3]"),
 ]
 test_bad_input = make_error_tests(ERRORS)
 
