@@ -326,6 +326,8 @@ def tensor_scatter_div(input_x, indices, updates):
 def scatter_nd(indices, updates, shape):
     """Zeros of `shape` with updates added at indices (repeats accumulate)."""
     _check_tensor("ScatterNd", "updates", updates)
+    if isinstance(indices, Tensor) and indices.ndim == 0:      # MindSpore's kernel-time check: a RuntimeError
+        raise RuntimeError("For 'ScatterNd', the input 'indices' must not be a scalar.")
     shape = _ints("ScatterNd", "shape", shape)
     if any(s <= 0 for s in shape):
         raise ValueError(f"For 'ScatterNd', the 'shape' elements must be positive, but got {shape}.")

@@ -364,6 +364,11 @@ class Pad(Primitive):
         self.paddings = paddings
 
     def __call__(self, x):
+        for i, pair in enumerate(self.paddings):
+            for j, v in enumerate(pair):
+                if isinstance(v, int) and v < 0:
+                    raise ValueError(f"For 'Pad', all elements of 'paddings' must be >= 0, but got "
+                                     f"paddings[{i}][{j}] = {v}.")
         return F._pad_all(x, self.paddings)
 
 
