@@ -60,3 +60,35 @@ def test_add_v2_adds_tensors_of_one_shape():
     assert out.dtype == ms.float32 and out.asnumpy().tolist() == [5.0, 7.0, 9.5]
     with pytest.raises(ValueError, match=r"the input_shape: \[2, 3\] must be equal to \[3\]"):
         AddV2()(ops.ones((2, 3)), ops.ones(3))
+
+
+@pytest.mark.parametrize("graph", [False, True])
+def test_tensor_copy_slices_values_and_gradients(graph):
+    x = np.zeros((4, 3), np.float32)
+    v = np.full((2, 3), 5.0, np.float32)
+    w = np.arange(12, dtype=np.float32).reshape(4, 3)
+    op = inner.TensorCopySlices()
+
+    def loss(a, b):
+        return (op(a, b, (1,), (3,), (1,)) * ms.Tensor(w)).sum()
+
+    want = x.copy()
+    want[1:3] = v
+    fwd = (lambda a, b: op(a, b, (1,), (3,), (1,)))  # noqa: E731
+    if graph:
+        with graph_mode():
+            out = ms.jit(fwd)(ms.Tensor(x), ms.Tensor(v))
+    else:
+        out = fwd(ms.Tensor(x), ms.Tensor(v))
+    np.testing.assert_array_equal(out.asnumpy(), want)
+    gx, gv = ms.grad(loss, (0, 1))(ms.Tensor(x), ms.Tensor(v))
+    mask = np.ones_like(w)
+    mask[1:3] = 0
+    np.testing.assert_array_equal(gx.asnumpy(), w * mask)
+    np.testing.assert_array_equal(gv.asnumpy(), w[1:3])
+    # broadcast value into a strided 2-D slice; x itself unchanged
+    x2 = ms.Tensor(np.zeros((10, 10), np.float32))
+    out = op(x2, ms.Tensor(np.ones(5, np.float32)), (9, 0), (10, 10), (1, 2))
+    assert out.asnumpy()[9, ::2].tolist() == [1.0] * 5 and out.asnumpy().sum() == 5 and x2.asnumpy().sum() == 0
+    with pytest.raises(ValueError, match="one length"):
+        op(x2, ms.Tensor(1.0), (0,), (1, 1), (1,))

@@ -10,7 +10,7 @@ from mindseed.ops.operations._type_check_prims import IsInstance, SameTypeShape 
 
 __all__ = [
     "Cast", "CopyWithSlice", "Cummin", "ExtractImagePatches", "SelectView", "SiLU", "SameTypeShape", "IsInstance",
-    "ConvertToDynamic", "ClipByNorm"]
+    "ConvertToDynamic", "ClipByNorm", "TensorCopySlices"]
 
 
 class ConvertToDynamic(Primitive):
@@ -72,3 +72,33 @@ class ClipByNorm(Primitive):
         x32, clip = F.cast(x, mstype.float32), F.cast(clip_norm, mstype.float32)
         l2 = F.sqrt(F.sum(x32 * x32, axes, keepdim=True))
         return x32 * clip / F.maximum(l2, clip)
+
+
+class TensorCopySlices(Primitive):
+    """`TensorCopySlices()(x, value, begin, end, strides)`: a copy of `x` with the slice
+    x[begin[0]:end[0]:strides[0], ...] (the dims past len(begin) whole) replaced by `value` (broadcast to the slice).
+    Differentiable in `x` and `value`.
+
+    Raises:
+        TypeError: `x` / `value` not Tensors, or `begin` / `end` / `strides` not tuples of ints.
+        ValueError: `begin`, `end` and `strides` of different lengths, or longer than the rank of `x`.
+    """
+
+    def __init__(self):
+        super().__init__("TensorCopySlices")
+        self.init_prim_io_names(inputs=["x", "value", "begin", "end", "strides"], outputs=["output"])
+
+    def __call__(self, x, value, begin, end, strides):
+        for name, t in (("x", x), ("value", value)):
+            if not isinstance(t, Tensor):
+                raise TypeError(f"For 'TensorCopySlices', the '{name}' must be a Tensor, but got {type(t).__name__}.")
+        for name, seq in (("begin", begin), ("end", end), ("strides", strides)):
+            if not isinstance(seq, (tuple, list)) or any(isinstance(v, bool) or not isinstance(v, int) for v in seq):
+                raise TypeError(f"For 'TensorCopySlices', the '{name}' must be a tuple of ints, but got {seq!r}.")
+        if not len(begin) == len(end) == len(strides) or len(begin) > x.ndim:
+            raise ValueError(f"For 'TensorCopySlices', 'begin', 'end' and 'strides' must have one length, at most "
+                             f"the rank {x.ndim} of 'x', but got {len(begin)}, {len(end)} and {len(strides)}.")
+        index = tuple(slice(b, e, s) for b, e, s in zip(begin, end, strides))
+        out = F.identity(x)
+        out[index] = F.cast(value, x.dtype)
+        return out
