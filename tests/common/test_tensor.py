@@ -317,3 +317,17 @@ def test_python_ints_out_of_a_dtype_range_as_mindspore():
         ms.Tensor(2 ** 64, ms.int64)
     with pytest.raises(TypeError, match="contain unsupported element"):
         ms.Tensor([2 ** 64], ms.int64)
+
+
+def test_tensor_select_takes_a_dim_and_index_or_a_condition_and_y():
+    x = ms.Tensor(np.arange(6).reshape(2, 3))
+    assert x.select(1, 2).asnumpy().tolist() == [2, 5] and x.select(1, ms.Tensor(2)).asnumpy().tolist() == [2, 5]
+    f = ms.Tensor([2.0, 3.0], ms.float32)
+    cond = ms.Tensor([True, False])
+    assert f.select(cond, ms.Tensor([1.0, 2.0])).asnumpy().tolist() == [2.0, 2.0]
+    assert f.select(cond, 1.5).asnumpy().tolist() == [2.0, 1.5]
+    assert ms.Tensor([2, 3], ms.int32).select(cond, 1).asnumpy().tolist() == [2, 1]
+    with pytest.raises(TypeError, match="if the argument 'y' is int, then the tensor type should be int32"):
+        f.select(cond, 1)
+    with pytest.raises(TypeError, match="Failed calling select"):
+        f.select(1, ms.Tensor([1.0, 2.0]))
