@@ -331,3 +331,10 @@ def test_tensor_select_takes_a_dim_and_index_or_a_condition_and_y():
         f.select(cond, 1)
     with pytest.raises(TypeError, match="Failed calling select"):
         f.select(1, ms.Tensor([1.0, 2.0]))
+
+
+def test_tensor_split_takes_both_spellings():
+    x = ms.Tensor(np.arange(12).reshape(4, 3))
+    assert [t.shape for t in x.split(split_size=2, dim=0)] == [(2, 3), (2, 3)]
+    assert [t.shape for t in x.split(split_size_or_sections=(1, 2), axis=1)] == [(4, 1), (4, 2)]
+    assert [t.shape for t in x.split(3)] == [(3, 3), (1, 3)]

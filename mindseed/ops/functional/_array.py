@@ -70,8 +70,12 @@ def _expand(self, *size):
     return broadcast_to(self, _varargs(size))
 
 
-def _split(self, split_size_or_sections, axis=0, *, dim=None):
-    return _S.split(self, split_size_or_sections, axis if dim is None else dim)
+def _split(self, split_size_or_sections=None, axis=0, *, dim=None, split_size=None):
+    """Tensor.split(split_size_or_sections, axis) or, as the pyboost overload spells it, (split_size, dim)."""
+    sizes = split_size if split_size is not None else split_size_or_sections
+    if sizes is None:
+        raise TypeError("For 'Tensor.split', the 'split_size' (or 'split_size_or_sections') is required.")
+    return _S.split(self, sizes, axis if dim is None else dim)
 
 
 def _chunk(self, chunks, axis=0, *, dim=None):
