@@ -18,7 +18,7 @@ SAMPLERS = {
     "gamma": lambda: ops.gamma((3, 4), T(2.0), T(1.0)),
     "poisson": lambda: ops.poisson((3, 4), T(3.0)),
     "random_gamma": lambda: ops.random_gamma((3,), T([1.0, 2.0])),
-    "random_poisson": lambda: ops.random_poisson((3,), T([1.0, 5.0])),
+    "random_poisson": lambda: ops.random_poisson(ms.Tensor([3], ms.int32), T([1.0, 5.0])),
     "standard_normal": lambda: ops.standard_normal((3, 4)),
     "standard_laplace": lambda: ops.standard_laplace((3, 4)),
     "rand": lambda: ops.rand(3, 4),
@@ -103,7 +103,7 @@ def test_class_instances_own_their_stream():
     ("gamma", lambda: ops.gamma((N,), T(3.0), T(2.0)), 1.5, np.sqrt(3) / 2),
     ("random_gamma", lambda: ops.random_gamma((N,), T([4.0]))[:, 0], 4.0, 2.0),
     ("poisson", lambda: ops.poisson((N,), T(4.0)), 4.0, 2.0),
-    ("random_poisson", lambda: ops.random_poisson((N,), T([9.0]))[:, 0], 9.0, 3.0),
+    ("random_poisson", lambda: ops.random_poisson(ms.Tensor([N], ms.int64), T([9.0]))[:, 0], 9.0, 3.0),
     ("rand", lambda: ops.rand(N), 0.5, np.sqrt(1 / 12)),
     ("randn", lambda: ops.randn(N, dtype=ms.float64), 0.0, 1.0),
     ("standard_normal", lambda: ops.standard_normal((N,)), 0.0, 1.0),
@@ -292,3 +292,11 @@ def test_randn_like_is_float32_by_default_whatever_the_input_dtype():
     assert ops.randn_like(ops.ones((2,), ms.int32)).dtype == ms.float32
     assert ops.randn_like(x16, dtype=ms.float64).dtype == ms.float64
     assert ops.rand_like(x16).dtype == ms.float16
+
+
+def test_random_poisson_takes_its_shape_as_an_int_tensor():
+    rate = ms.Tensor([0.5], ms.float32)
+    assert ops.random_poisson(ms.Tensor([3, 5], ms.int32), rate, seed=1).shape == (3, 5, 1)
+    for bad in ((3, 5), ms.Tensor([3.0, 5.0], ms.float32)):
+        with pytest.raises(TypeError, match=r"argument\[shape\] must be a type of"):
+            ops.random_poisson(bad, rate, seed=1)

@@ -204,7 +204,16 @@ def poisson(shape, mean, seed=None):
 
 
 def random_poisson(shape, rate, seed=None, dtype=mstype.float32):
-    """Samples of Poisson(rate) of shape `shape + rate.shape`, of `dtype`."""
+    """Samples of Poisson(rate) of shape `shape + rate.shape`, of `dtype`; `shape` a 1-D int32 / int64 Tensor, as
+    MindSpore takes it.
+
+    Raises:
+        TypeError: `shape` not an int32 / int64 Tensor, `rate` not a Tensor.
+    """
+    if not isinstance(shape, Tensor) or shape.dtype not in (mstype.int32, mstype.int64):
+        got = f"Tensor[{shape.dtype}]" if isinstance(shape, Tensor) else type(shape).__name__
+        raise TypeError(f"For primitive[RandomPoisson], the input argument[shape] must be a type of {{Tensor[Int32], "
+                        f"Tensor[Int64]}}, but got {got}.")
     _check_tensor("RandomPoisson", "rate", rate)
     shape = _shape("RandomPoisson", shape) + rate.shape
     r = cast(P.broadcast_to_p(rate, shape=shape) if rate.shape != shape else rate, mstype.float32)
