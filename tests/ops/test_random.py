@@ -300,3 +300,7 @@ def test_random_poisson_takes_its_shape_as_an_int_tensor():
     for bad in ((3, 5), ms.Tensor([3.0, 5.0], ms.float32)):
         with pytest.raises(TypeError, match=r"argument\[shape\] must be a type of"):
             ops.random_poisson(bad, rate, seed=1)
+    with pytest.raises(TypeError, match=r"argument\[rate\] must be a type of"):
+        ops.random_poisson(ms.Tensor([3], ms.int32), ms.Tensor([True]), seed=1)
+    with pytest.raises(TypeError, match="'dtype' should be one of"):
+        ops.random_poisson(ms.Tensor([3], ms.int32), rate, seed=1, dtype=ms.bool_)

@@ -215,9 +215,18 @@ def random_poisson(shape, rate, seed=None, dtype=mstype.float32):
         raise TypeError(f"For primitive[RandomPoisson], the input argument[shape] must be a type of {{Tensor[Int32], "
                         f"Tensor[Int64]}}, but got {got}.")
     _check_tensor("RandomPoisson", "rate", rate)
+    allowed = (mstype.float16, mstype.float32, mstype.float64, mstype.int32, mstype.int64)
+    if rate.dtype not in allowed:
+        raise TypeError(f"For primitive[RandomPoisson], the input argument[rate] must be a type of {{Tensor[Float16], "
+                        f"Tensor[Float32], Tensor[Float64], Tensor[Int32], Tensor[Int64]}}, but got "
+                        f"Tensor[{rate.dtype}].")
+    dtype = _dtype_arg("RandomPoisson", dtype)
+    if dtype not in allowed:
+        raise TypeError(f"For 'RandomPoisson', the 'dtype' should be one of [mindspore.int64, mindspore.int32, "
+                        f"mindspore.float16, mindspore.float32, mindspore.float64], but got {dtype}.")
     shape = _shape("RandomPoisson", shape) + rate.shape
     r = cast(P.broadcast_to_p(rate, shape=shape) if rate.shape != shape else rate, mstype.float32)
-    return cast(R.poisson_p(r, gen=_gen(seed)), _dtype_arg("RandomPoisson", dtype))
+    return cast(R.poisson_p(r, gen=_gen(seed)), dtype)
 
 
 # ---------------------------------------------------------------- rand / randn / randint
