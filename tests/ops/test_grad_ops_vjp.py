@@ -111,3 +111,9 @@ def test_cdist_grad_uses_the_given_distances_and_checks_shapes():
     np.testing.assert_allclose(out.asnumpy(), [[[-8 / 9, -8 / 9], [-4 / 9, -4 / 9]]], rtol=1e-6)
     with pytest.raises(ValueError, match="CdistGrad"):
         gen.CdistGrad(3.0)(g, x1, x2, ms.Tensor(np.ones((1, 2, 3), np.float32)))
+
+
+def test_resize_nearest_neighbor_grad_sums_integer_gradients():
+    dy = np.array([[[[1, 1, 0, 0], [1, 1, 0, 0], [0, 0, 1, 1], [0, 0, 1, 1]]]], np.int32)
+    out = A.ResizeNearestNeighborGrad(align_corners=False)(ms.Tensor(dy), (2, 2))
+    assert out.dtype == ms.int32 and out.asnumpy().tolist() == [[[[4, 0], [0, 4]]]]
