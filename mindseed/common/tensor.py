@@ -288,6 +288,15 @@ class Tensor:
     def data_sync(self, wait=True):
         return self
 
+    def _offload(self):
+        """MindSpore's hint to move the data of a device tensor to host memory (repeatable); returns None. The
+        data of a mindseed tensor stays where its kernels run (as `cpu()` and `move_to` keep it): nothing moves."""
+        return None
+
+    def _load(self):
+        """MindSpore's hint to bring offloaded data back to the device; returns None (see `_offload`)."""
+        return None
+
     # ------------------------------------------------------------ numpy interop
     def asnumpy(self):
         """The values as a numpy array (shares memory with the tensor on CPU)."""

@@ -338,3 +338,11 @@ def test_tensor_split_takes_both_spellings():
     assert [t.shape for t in x.split(split_size=2, dim=0)] == [(2, 3), (2, 3)]
     assert [t.shape for t in x.split(split_size_or_sections=(1, 2), axis=1)] == [(4, 1), (4, 2)]
     assert [t.shape for t in x.split(3)] == [(3, 3), (1, 3)]
+
+
+def test_offload_and_load_hints_keep_the_values():
+    x = ms.Tensor([[1.0, 2.0], [3.0, 4.0]])
+    assert x._offload() is None and x._offload() is None
+    p = ms.Parameter(ms.Tensor(1.0))
+    assert p._load() is None
+    assert (x * 2).asnumpy().tolist() == [[2.0, 4.0], [6.0, 8.0]] and float(p.asnumpy()) == 1.0
