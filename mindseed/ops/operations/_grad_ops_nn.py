@@ -12,7 +12,7 @@ from mindseed.ops.operations import _conv
 from mindseed.ops.operations._base import Primitive
 
 __all__ = ["ReluGrad", "FlattenGrad", "ConcatOffset", "MaxPoolGrad", "AvgPoolGrad", "MaxPoolGradWithArgmax",
-           "ResizeBilinearGrad", "Conv2DBackpropFilter", "BatchNormGrad"]
+           "ResizeBilinearGrad", "Conv2DBackpropFilter", "BatchNormGrad", "MaxPoolGradGrad", "MaxPool3DGradGrad"]
 
 
 def _tensor(op, name, x):
@@ -89,6 +89,21 @@ class _PoolGrad(Primitive):
         _tensor(self.name, "x", x)
         _tensor(self.name, "dout", dout)
         return _vjp(self._pool, x, dout)
+
+
+class _PoolGradGrad(_PoolGrad):
+    """`Op(kernel_size, strides, pad_mode, data_format)(x, out, grad)`: the second-order gradient of max pooling,
+    the change of the pooled output along `grad` (each window's value of `grad` at the window's maximum of `x`):
+    the forward-mode derivative of the pooling at `x`."""
+
+    def __call__(self, x, out, grad):
+        _tensor(self.name, "x", x)
+        _tensor(self.name, "grad", grad)
+        if tuple(grad.shape) != tuple(x.shape):
+            raise ValueError(f"For '{self.name}', 'grad' must have the shape of 'x' {tuple(x.shape)}, but got "
+                             f"{tuple(grad.shape)}.")
+        _, tangent = F.jvp(self._pool, x, grad)
+        return tangent
 
 
 class MaxPoolGrad(_PoolGrad):
@@ -179,3 +194,20 @@ class BatchNormGrad(Primitive):
         count = float(np.prod([x.shape[d] for d in axes]))
         dx = g * (dout - F.reshape(dbias, shape) / count - x_hat * F.reshape(dscale, shape) / count)
         return dx, dscale, dbias
+
+
+class MaxPoolGradGrad(_PoolGradGrad):
+    """`MaxPoolGradGrad(kernel_size, strides, pad_mode, data_format)(x, out, grad)`: MaxPool's second-order
+    gradient (see `_PoolGradGrad`)."""
+    _forward = "MaxPool"
+
+
+class MaxPool3DGradGrad(_PoolGradGrad):
+    """`MaxPool3DGradGrad(kernel_size, strides, pad_mode, data_format)(x, out, grad)`: MaxPool3D's second-order
+    gradient (see `_PoolGradGrad`)."""
+    _forward = "MaxPool3D"
+
+    def __init__(self, kernel_size=1, strides=1, pad_mode="VALID", data_format="NCDHW"):
+        Primitive.__init__(self, type(self).__name__)
+        self.kernel_size, self.strides, self.pad_mode, self.data_format = kernel_size, strides, pad_mode, data_format
+        self._pool = _conv.MaxPool3D(kernel_size, strides, pad_mode, data_format=data_format)
