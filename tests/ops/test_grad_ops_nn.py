@@ -161,3 +161,13 @@ def test_max_pool_grad_grad_picks_grad_at_each_window_maximum():
     g3 = np.random.RandomState(1).randn(1, 1, 2, 2, 2).astype(np.float32)
     out3 = G.MaxPool3DGradGrad(kernel_size=2, strides=2, pad_mode="VALID")(ms.Tensor(x3), None, ms.Tensor(g3))
     np.testing.assert_allclose(out3.asnumpy().reshape(-1), [g3.reshape(-1)[-1]], rtol=1e-6)
+
+
+def test_max_pool_grad_grad_with_argmax_gathers_per_sample_flat_indices():
+    from mindseed.ops.operations import _grad_ops as G
+    grad = np.arange(2 * 2 * 2 * 2, dtype=np.float32).reshape(2, 2, 2, 2) / 10
+    argmax = np.array([[[[3]], [[5]]], [[[0]], [[7]]]], np.int32)     # into each sample's (C, H, W) = 8 values
+    out = G.MaxPoolGradGradWithArgmax(kernel_size=2, strides=2)(ms.Tensor(np.zeros_like(grad)), ms.Tensor(grad),
+                                                                ms.Tensor(argmax))
+    flat = grad.reshape(2, -1)
+    np.testing.assert_allclose(out.asnumpy().reshape(2, -1), [flat[0, [3, 5]], flat[1, [0, 7]]], rtol=1e-6)

@@ -12,7 +12,8 @@ from mindseed.ops.operations import _conv
 from mindseed.ops.operations._base import Primitive
 
 __all__ = ["ReluGrad", "FlattenGrad", "ConcatOffset", "MaxPoolGrad", "AvgPoolGrad", "MaxPoolGradWithArgmax",
-           "ResizeBilinearGrad", "Conv2DBackpropFilter", "BatchNormGrad", "MaxPoolGradGrad", "MaxPool3DGradGrad"]
+           "ResizeBilinearGrad", "Conv2DBackpropFilter", "BatchNormGrad", "MaxPoolGradGrad", "MaxPool3DGradGrad",
+           "MaxPoolGradGradWithArgmax"]
 
 
 def _tensor(op, name, x):
@@ -211,3 +212,27 @@ class MaxPool3DGradGrad(_PoolGradGrad):
         Primitive.__init__(self, type(self).__name__)
         self.kernel_size, self.strides, self.pad_mode, self.data_format = kernel_size, strides, pad_mode, data_format
         self._pool = _conv.MaxPool3D(kernel_size, strides, pad_mode, data_format=data_format)
+
+
+class MaxPoolGradGradWithArgmax(Primitive):
+    """`MaxPoolGradGradWithArgmax(kernel_size, strides, pad_mode)(x, grad, argmax)`: the second-order gradient of
+    MaxPoolWithArgmax: each window's value of `grad` at the window's maximum, `argmax` holding those positions as flat
+    indices into one sample's (C, H, W)."""
+
+    def __init__(self, kernel_size=1, strides=1, pad_mode="VALID"):
+        super().__init__("MaxPoolGradGradWithArgmax")
+        self.kernel_size, self.strides, self.pad_mode = kernel_size, strides, pad_mode
+        for name in ("kernel_size", "strides", "pad_mode"):
+            self.add_prim_attr(name, getattr(self, name))
+
+    def __call__(self, x, grad, argmax):
+        for name, t in (("x", x), ("grad", grad), ("argmax", argmax)):
+            _tensor(self.name, name, t)
+        if not mstype.is_integral(argmax.dtype) or tuple(grad.shape) != tuple(x.shape) or argmax.ndim != x.ndim:
+            raise ValueError(f"For '{self.name}', 'grad' must have the shape of 'x' {tuple(x.shape)} and 'argmax' be "
+                             f"an integer Tensor of its rank, but got {tuple(grad.shape)} and {argmax.dtype} "
+                             f"{tuple(argmax.shape)}.")
+        n = x.shape[0]
+        flat = F.reshape(grad, (n, -1))
+        picked = F.gather_elements(flat, 1, F.cast(F.reshape(argmax, (n, -1)), mstype.int64))
+        return F.reshape(picked, tuple(argmax.shape))
