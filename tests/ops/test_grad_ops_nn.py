@@ -171,3 +171,12 @@ def test_max_pool_grad_grad_with_argmax_gathers_per_sample_flat_indices():
                                                                 ms.Tensor(argmax))
     flat = grad.reshape(2, -1)
     np.testing.assert_allclose(out.asnumpy().reshape(2, -1), [flat[0, [3, 5]], flat[1, [0, 7]]], rtol=1e-6)
+
+
+def test_max_pool_grad_with_argmax_v2_adds_grad_at_plane_indices():
+    from mindseed.ops.operations import _grad_ops as G
+    grad = np.array([[[[1.0, 2.0]], [[3.0, 4.0]]]], np.float32)          # (1, 2, 1, 2)
+    argmax = np.array([[[[1, 1]], [[0, 3]]]], np.int64)                  # per (H, W) plane of 2 x 2
+    out = G.MaxPoolGradWithArgmaxV2(kernel_size=2)(ms.Tensor(np.zeros((1, 2, 2, 2), np.float32)), ms.Tensor(grad),
+                                                    ms.Tensor(argmax))
+    np.testing.assert_array_equal(out.asnumpy(), [[[[0, 3], [0, 0]], [[3, 0], [0, 4]]]])

@@ -13,7 +13,7 @@ from mindseed.ops.operations._base import Primitive
 
 __all__ = ["ReluGrad", "FlattenGrad", "ConcatOffset", "MaxPoolGrad", "AvgPoolGrad", "MaxPoolGradWithArgmax",
            "ResizeBilinearGrad", "Conv2DBackpropFilter", "BatchNormGrad", "MaxPoolGradGrad", "MaxPool3DGradGrad",
-           "MaxPoolGradGradWithArgmax"]
+           "MaxPoolGradGradWithArgmax", "MaxPoolGradWithArgmaxV2"]
 
 
 def _tensor(op, name, x):
@@ -236,3 +236,29 @@ class MaxPoolGradGradWithArgmax(Primitive):
         flat = F.reshape(grad, (n, -1))
         picked = F.gather_elements(flat, 1, F.cast(F.reshape(argmax, (n, -1)), mstype.int64))
         return F.reshape(picked, tuple(argmax.shape))
+
+
+class MaxPoolGradWithArgmaxV2(Primitive):
+    """`MaxPoolGradWithArgmaxV2(kernel_size, strides=None, pads=0, dilation=(1, 1), ceil_mode=False,
+    argmax_type=mstype.int64)(x, grad, argmax)`: the gradient of MaxPoolWithArgmaxV2, each value of `grad` added to
+    the position `argmax` holds for it (a flat index into its (H, W) plane)."""
+
+    def __init__(self, kernel_size, strides=None, pads=0, dilation=(1, 1), ceil_mode=False, argmax_type=mstype.int64):
+        super().__init__("MaxPoolGradWithArgmaxV2")
+        self.kernel_size, self.strides, self.pads = kernel_size, strides, pads
+        self.dilation, self.ceil_mode, self.argmax_type = dilation, ceil_mode, argmax_type
+        for name in ("kernel_size", "strides", "pads", "dilation", "ceil_mode", "argmax_type"):
+            self.add_prim_attr(name, getattr(self, name))
+
+    def __call__(self, x, grad, argmax):
+        for name, t in (("x", x), ("grad", grad), ("argmax", argmax)):
+            _tensor(self.name, name, t)
+        if x.ndim != 4 or tuple(argmax.shape) != tuple(grad.shape) or not mstype.is_integral(argmax.dtype):
+            raise ValueError(f"For '{self.name}', 'x' must be (N, C, H, W) and 'argmax' an integer Tensor of the shape "
+                             f"of 'grad' {tuple(grad.shape)}, but got {tuple(x.shape)} and {argmax.dtype} "
+                             f"{tuple(argmax.shape)}.")
+        n, c = x.shape[:2]
+        plane = F.zeros((n, c, x.shape[2] * x.shape[3]), grad.dtype)
+        idx = F.cast(F.reshape(argmax, (n, c, -1)), mstype.int64)
+        out = F.tensor_scatter_elements(plane, idx, F.reshape(grad, (n, c, -1)), axis=2, reduction="add")
+        return F.reshape(out, tuple(x.shape))
