@@ -117,3 +117,13 @@ def test_resize_nearest_neighbor_grad_sums_integer_gradients():
     dy = np.array([[[[1, 1, 0, 0], [1, 1, 0, 0], [0, 0, 1, 1], [0, 0, 1, 1]]]], np.int32)
     out = A.ResizeNearestNeighborGrad(align_corners=False)(ms.Tensor(dy), (2, 2))
     assert out.dtype == ms.int32 and out.asnumpy().tolist() == [[[[4, 0], [0, 4]]]]
+
+
+def test_roi_align_grad_is_the_vjp_of_roi_align():
+    rois = ms.Tensor(np.array([[0, 0.5, 0.5, 4.5, 3.5]], np.float64))
+    x = RS.randn(1, 2, 6, 6)
+    dy = RS.randn(1, 2, 2, 2)
+    roi_align = ops.ROIAlign(2, 2, 1.0, 2)
+    got = A.ROIAlignGrad(2, 2, 1.0, 2)(ms.Tensor(dy), rois, (1, 2, 6, 6)).asnumpy()
+    want = _fd(lambda t: (roi_align(ms.Tensor(t), rois).asnumpy() * dy).sum(), x)
+    np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-8)
