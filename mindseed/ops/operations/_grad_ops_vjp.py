@@ -8,7 +8,8 @@ from mindseed.ops import functional as F
 from mindseed.ops.operations._base import Primitive
 
 __all__ = ["GridSampler2DGrad", "GridSampler3DGrad", "ResizeNearestNeighborGrad", "ResizeNearestNeighborV2Grad",
-           "LayerNormGrad", "LayerNormGradGrad", "CdistGrad", "ROIAlignGrad"]
+           "LayerNormGrad", "LayerNormGradGrad", "CdistGrad", "ROIAlignGrad",
+           "DeformableOffsetsGrad"]
 
 
 def _vjp(fn, primals, cotangent):
@@ -216,3 +217,26 @@ class ROIAlignGrad(Primitive):
         roi_align = P.ROIAlign(self.pooled_height, self.pooled_width, self.spatial_scale, self.sample_num)
         x = F.zeros(tuple(xdiff_shape), dy.dtype)
         return _vjp(lambda v: roi_align(v, rois), (x,), dy)[0]
+
+
+class DeformableOffsetsGrad(Primitive):
+    """`DeformableOffsetsGrad(strides, pads, kernel_size, dilations=(1, 1, 1, 1), data_format='NCHW',
+    deformable_groups=1, modulated=True)(out_backprop, input, offsets)`: (d input, d offsets), the gradient of
+    DeformableOffsets with the same attributes."""
+
+    def __init__(self, strides, pads, kernel_size, dilations=(1, 1, 1, 1), data_format="NCHW", deformable_groups=1,
+                 modulated=True):
+        super().__init__("DeformableOffsetsGrad")
+        self.strides, self.pads, self.kernel_size, self.dilations = strides, pads, kernel_size, dilations
+        self.data_format, self.deformable_groups, self.modulated = data_format, deformable_groups, modulated
+        for name in ("strides", "pads", "dilations", "data_format", "deformable_groups", "modulated"):
+            self.add_prim_attr(name, getattr(self, name))
+        self.add_prim_attr("ksize", kernel_size)
+        self.init_prim_io_names(inputs=["out_backprop", "input", "offsets"], outputs=["out_grad"])
+
+    def __call__(self, out_backprop, input, offsets):  # noqa: A002 -- MindSpore's argument name
+        _tensors(self.name, 4, out_backprop=out_backprop, input=input, offsets=offsets)
+        from mindseed.ops import operations as P  # noqa: PLC0415 -- the forward class of the same layer
+        forward = P.DeformableOffsets(self.strides, self.pads, self.kernel_size, self.dilations, self.data_format,
+                                      self.deformable_groups, self.modulated)
+        return _vjp(forward, (input, offsets), out_backprop)
