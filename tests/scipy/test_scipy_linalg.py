@@ -128,3 +128,4 @@ def test_matrix_set_diag():
     np.testing.assert_array_equal(out.asnumpy(), np.diag([1.0, 2.0, 3.0]))
     with pytest.raises(ValueError, match="input k"):
         ops_wrapper.matrix_set_diag(x, T(np.ones(3, np.float32)), k=1.5)
+
