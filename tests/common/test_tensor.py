@@ -346,3 +346,14 @@ def test_offload_and_load_hints_keep_the_values():
     p = ms.Parameter(ms.Tensor(1.0))
     assert p._load() is None
     assert (x * 2).asnumpy().tolist() == [[2.0, 4.0], [6.0, 8.0]] and float(p.asnumpy()) == 1.0
+
+
+def test_tensor_min_max_numpy_form_argument_types():
+    x = ms.Tensor(np.arange(4).reshape((2, 2)).astype(np.float32))
+    where = ms.Tensor([False, True])
+    assert x.min(axis=0, keepdims=False, initial=9.0, where=where).asnumpy().tolist() == [9.0, 1.0]
+    assert x.max(axis=0, initial=-1.0).asnumpy().tolist() == [2.0, 3.0]
+    with pytest.raises(TypeError):
+        x.min(axis=0, initial=9, where=None)
+    with pytest.raises(TypeError, match="'return_indices' must be bool"):
+        x.min(axis=0, initial=9, where=where, return_indices=1)
