@@ -21,6 +21,8 @@ _TENSOR_REPR = re.compile(r"torch\.\w+Tensor\{(\[[^\]]*\])\}")
 _TORCH_NAME = re.compile(r"torch\.(\w+)")
 _KERNEL_PREFIX = re.compile(r"^(?:torch\.[\w.]+(?:\(\))?|linalg\.\w+|special\.\w+|fft\.\w+|[\w.]+\([^:]*\))\s*:\s*")
 _NOT_IMPLEMENTED = re.compile(r"\"(\w+?)\" not implemented for '([\w:<> ]+)'")
+_INDEX_RANGE = re.compile(r"index -?\d+ is out of bounds for dimension|indices along dimension \d+ must be in|"
+                          r"index out of range in self")
 _ALLOC = re.compile(r"allocate (\d+) bytes")
 _VOCABULARY = re.compile(r"torch|c10|aten|at::|PyTorch|Allocator|Variable|THP|SymInt|IntArrayRef|long long|"
                          r"invalid combination of arguments|object has no attribute",
@@ -74,6 +76,11 @@ def kernel_error(exc):
     if _VOCABULARY.search(msg):
         msg = "the kernel does not accept these inputs."
     typed = isinstance(exc, (TypeError, AttributeError)) or "dtype" in msg or " bool " in msg
+    if msg.startswith("The shape of the mask"):      # a bool index of the wrong length: MindSpore's ValueError
+        return ValueError, msg
+    if not typed and _INDEX_RANGE.search(msg):
+        # an index value outside its dim, met by the kernel while it runs: MindSpore's kernels fail at launch
+        return RuntimeError, msg
     kind = TypeError if typed or "type" in msg.split(" ")[:3] else IndexError if isinstance(exc, IndexError) \
         else ValueError
     return kind, msg

@@ -288,6 +288,15 @@ class Tensor:
     def data_sync(self, wait=True):
         return self
 
+    def _offload(self):
+        """MindSpore's hint to move the data of a device tensor to host memory (repeatable); returns None. The
+        data of a mindseed tensor stays where its kernels run (as `cpu()` and `move_to` keep it): nothing moves."""
+        return None
+
+    def _load(self):
+        """MindSpore's hint to bring offloaded data back to the device; returns None (see `_offload`)."""
+        return None
+
     # ------------------------------------------------------------ numpy interop
     def asnumpy(self):
         """The values as a numpy array (shares memory with the tensor on CPU)."""
@@ -510,6 +519,22 @@ def _checked_convert(data, dtype):
     except (ValueError, TypeError, OverflowError, RuntimeError) as exc:
         if str(exc).startswith("For '"):
             raise
+        if isinstance(data, int) and not isinstance(data, bool):
+            if not -2 ** 63 <= data < 2 ** 64:     # no integer type holds it: MindSpore's RuntimeError
+                raise RuntimeError(f"For 'Tensor', cannot construct a Tensor of the int {data}: unsupported data "
+                                   f"type (it fits no 64-bit integer).") from None
+            if dtype is None and data >= 2 ** 63:   # past int64: MindSpore's UInt64
+                return _convert(data, mstype.uint64)
+            if dtype is not None and mstype.is_integral(dtype) and dtype != mstype.bool_:
+                # a Python int cast as C casts it (MindSpore): wrapped into the integer dtype's range
+                bits = mstype.type_size_in_bytes(dtype) * 8
+                wrapped = data % 2 ** bits
+                if dtype.name.startswith("Int") and wrapped >= 2 ** (bits - 1):
+                    wrapped -= 2 ** bits
+                return _convert(wrapped, dtype)
+        if isinstance(data, (list, tuple)) and isinstance(exc, OverflowError):
+            raise TypeError(f"For Tensor, the input_data is {data if len(str(data)) <= 60 else type(data).__name__} "
+                            f"that contain unsupported element.") from None
         raise _convert_error(data, dtype, exc) from None
 
 

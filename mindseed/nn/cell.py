@@ -7,7 +7,7 @@ from collections import OrderedDict
 from mindseed import log as logger
 from mindseed._utils import _scope, _state
 from mindseed.autograd.custom import call_with_bprop
-from mindseed.compiler.jit import compile_cell_call as _compile_cell_call
+from mindseed.compiler.jit import compile_cell_call as _compile_cell_call, trace_graph as _trace_graph
 from mindseed.compiler.control import opaque_call as _opaque_call
 from mindseed.compiler.parse import convert as _convert
 from mindseed.compiler.trace import recompute_call as _recompute_call
@@ -412,6 +412,17 @@ class Cell(CellBuffers, CellStateDict):
 
     def get_flags(self):
         return self._flags
+
+    def compile(self, *args, **kwargs):
+        """Compile this cell's construct as a graph for `args` (MindSpore's Cell.compile): code that cannot compile
+        raises here. Tracing runs the construct once; the parameters it updates are put back, so compiling has no
+        effect on the cell's state."""
+        saved = [(p, p.value().copy()) for p in self.get_parameters()]
+        try:
+            _trace_graph(self, args)
+        finally:
+            for p, value in saved:
+                p.set_data(value)
 
     def set_inputs(self, *inputs, **kwargs):
         """Declare the inputs (Tensor(shape=[None, 3], ...) marks a dynamic dim) for graph compilation."""

@@ -198,12 +198,12 @@ class Prim(Op):
         return out
 
     def _error(self, exc, args, attrs):
-        if isinstance(exc, (TypeError, ValueError, IndexError)) and str(exc).startswith("For '"):
+        if isinstance(exc, (TypeError, ValueError, IndexError, RuntimeError)) and str(exc).startswith("For '"):
             return exc
         if self.check is not None:
             try:
                 self.check(*args, **attrs)
-            except (TypeError, ValueError, IndexError) as mine:
+            except (TypeError, ValueError, IndexError, RuntimeError) as mine:
                 return mine
         shapes = ", ".join(f"{a.shape} {a.dtype}" if isinstance(a, Tensor) else B.describe(a) for a in args)
         kind, msg = B.kernel_error(exc)

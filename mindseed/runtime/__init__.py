@@ -79,8 +79,8 @@ def dispatch_threads_num(threads_num):
 
 
 def launch_blocking():
-    """Run device kernels synchronously (recorded; every mindseed kernel call already returns its result)."""
-    _once("launch_blocking")
+    """Run device kernels synchronously (recorded; every mindseed kernel call already returns its result). Calling
+    it again is allowed, as in MindSpore."""
     _config["launch_blocking"] = True
 
 

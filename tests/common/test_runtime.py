@@ -35,6 +35,7 @@ def test_dispatch_threads_and_launch_blocking_once():
         rt.dispatch_threads_num("a")
     rt.dispatch_threads_num(4)
     rt.launch_blocking()
+    rt.launch_blocking()        # may be called again (MindSpore), unlike dispatch_threads_num
     assert rt.get_runtime_config()["dispatch_threads_num"] == 4 and rt.get_runtime_config()["launch_blocking"]
     with pytest.raises(RuntimeError, match="'dispatch_threads_num' can not be set repeatedly"):
         rt.dispatch_threads_num(4)

@@ -304,3 +304,56 @@ def test_parameter_set_data_casts_any_tensor_to_the_parameter_dtype():
 
     net = Net()
     assert net(ms.Tensor([1], ms.int32)).asnumpy().tolist() == [2] and net.param.dtype == ms.int64
+
+
+def test_python_ints_out_of_a_dtype_range_as_mindspore():
+    # wrapped into an integer dtype as a C cast does; past int64 without dtype UInt64; past 64 bits a RuntimeError
+    assert ms.Tensor(300, ms.uint8).asnumpy().item() == 44
+    assert ms.Tensor(2 ** 63, ms.int64).asnumpy().item() == -2 ** 63
+    assert ms.Tensor(70000, ms.int16).asnumpy().item() == 4464
+    big = ms.Tensor(2 ** 63)
+    assert big.dtype == ms.uint64 and big.asnumpy().item() == 2 ** 63
+    with pytest.raises(RuntimeError, match="fits no 64-bit integer"):
+        ms.Tensor(2 ** 64, ms.int64)
+    with pytest.raises(TypeError, match="contain unsupported element"):
+        ms.Tensor([2 ** 64], ms.int64)
+
+
+def test_tensor_select_takes_a_dim_and_index_or_a_condition_and_y():
+    x = ms.Tensor(np.arange(6).reshape(2, 3))
+    assert x.select(1, 2).asnumpy().tolist() == [2, 5] and x.select(1, ms.Tensor(2)).asnumpy().tolist() == [2, 5]
+    f = ms.Tensor([2.0, 3.0], ms.float32)
+    cond = ms.Tensor([True, False])
+    assert f.select(cond, ms.Tensor([1.0, 2.0])).asnumpy().tolist() == [2.0, 2.0]
+    assert f.select(cond, 1.5).asnumpy().tolist() == [2.0, 1.5]
+    assert ms.Tensor([2, 3], ms.int32).select(cond, 1).asnumpy().tolist() == [2, 1]
+    with pytest.raises(TypeError, match="if the argument 'y' is int, then the tensor type should be int32"):
+        f.select(cond, 1)
+    with pytest.raises(TypeError, match="Failed calling select"):
+        f.select(1, ms.Tensor([1.0, 2.0]))
+
+
+def test_tensor_split_takes_both_spellings():
+    x = ms.Tensor(np.arange(12).reshape(4, 3))
+    assert [t.shape for t in x.split(split_size=2, dim=0)] == [(2, 3), (2, 3)]
+    assert [t.shape for t in x.split(split_size_or_sections=(1, 2), axis=1)] == [(4, 1), (4, 2)]
+    assert [t.shape for t in x.split(3)] == [(3, 3), (1, 3)]
+
+
+def test_offload_and_load_hints_keep_the_values():
+    x = ms.Tensor([[1.0, 2.0], [3.0, 4.0]])
+    assert x._offload() is None and x._offload() is None
+    p = ms.Parameter(ms.Tensor(1.0))
+    assert p._load() is None
+    assert (x * 2).asnumpy().tolist() == [[2.0, 4.0], [6.0, 8.0]] and float(p.asnumpy()) == 1.0
+
+
+def test_tensor_min_max_numpy_form_argument_types():
+    x = ms.Tensor(np.arange(4).reshape((2, 2)).astype(np.float32))
+    where = ms.Tensor([False, True])
+    assert x.min(axis=0, keepdims=False, initial=9.0, where=where).asnumpy().tolist() == [9.0, 1.0]
+    assert x.max(axis=0, initial=-1.0).asnumpy().tolist() == [2.0, 3.0]
+    with pytest.raises(TypeError):
+        x.min(axis=0, initial=9, where=None)
+    with pytest.raises(TypeError, match="'return_indices' must be bool"):
+        x.min(axis=0, initial=9, where=where, return_indices=1)

@@ -407,3 +407,20 @@ def test_update_local_parameters_name_skips_the_users_parameters():
             nn.Dense(1, 1)._update_local_parameters_name(bad)
     with pytest.raises(TypeError, match="must be list type"):
         opt._user_parameters = ("w",)
+
+
+def test_cell_compile_traces_without_changing_the_parameters():
+    class Counter(nn.Cell):
+        def __init__(self):
+            super().__init__()
+            self.p = ms.Parameter(ms.Tensor(np.zeros(2, np.float32)), name="p")
+
+        def construct(self, x):
+            ms.ops.assign_add(self.p, x)
+            return self.p * 2
+
+    net = Counter()
+    x = ms.Tensor(np.ones(2, np.float32))
+    net.compile(x)
+    assert net.p.asnumpy().tolist() == [0.0, 0.0]
+    assert net(x).asnumpy().tolist() == [2.0, 2.0] and net.p.asnumpy().tolist() == [1.0, 1.0]

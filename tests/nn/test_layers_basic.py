@@ -429,3 +429,12 @@ def test_ssim_argument_types_and_jvp_vector_structure():
         nn.Jvp(lambda a: a * 2)(x, (x,))
     with pytest.raises(TypeError, match="'v' must be a Tensor for a network of one output"):
         nn.Vjp(lambda a: a * 2)(x, (x,))
+
+
+def test_pad_constant_rejects_negative_paddings_and_scatter_nd_a_scalar_index():
+    with pytest.raises(ValueError, match="all elements of 'paddings' must be >= 0"):
+        nn.Pad(paddings=((0, 0), (-1, -1)))(ms.Tensor(np.ones((3, 3), np.float32)))
+    with pytest.raises(ValueError, match="all elements of 'paddings' must be >= 0"):
+        ms.ops.Pad(((0, -1),))(ms.Tensor(np.ones(3, np.float32)))
+    with pytest.raises(RuntimeError, match="must not be a scalar"):
+        ms.ops.scatter_nd(ms.Tensor(np.array(3, np.int64)), ms.Tensor(np.ones(2, np.float32)), (4, 2))

@@ -129,6 +129,8 @@ test_value, test_grad, test_grad2, test_graph = make_tests(SPECS)
 _X = ms.Tensor(np.ones((1, 3, 5, 5), np.float32))
 _W = ms.Tensor(np.ones((2, 3, 3, 3), np.float32))
 ERRORS = [
+    ErrorSpec("fold_negative_output_size", lambda: ops.fold(ops.ones((1, 4, 4)), ms.Tensor([6, -1], ms.int32), 2),
+              ValueError, "For 'Col2Im', the value of 'output_size' must not be negative, but got [6, -1]"),
     ErrorSpec("conv2d_channels", lambda: ops.conv2d(_X, ops.ones((2, 2, 3, 3))), ValueError, "For 'conv2d'"),
     ErrorSpec("conv2d_kernel_too_big", lambda: ops.conv2d(_X, ops.ones((2, 3, 7, 7))), ValueError,
               "dilated kernel size"),
@@ -250,3 +252,15 @@ def test_crop_and_resize_samples_integer_images_into_float32():
         got = ops.crop_and_resize(ms.Tensor(image.astype(dtype)), boxes, index, (3, 2), extrapolation_value=0.5)
         assert got.dtype == ms.float32
         np.testing.assert_allclose(got.asnumpy(), want.asnumpy(), rtol=1e-6)
+
+
+def test_interpolate_ext_takes_a_scale_factor_in_every_mode():
+    # mint's interpolate (ops.function.nn_func.interpolate_ext): nearest 1D by a float factor, sized floor(in * f)
+    from mindseed.ops.function.nn_func import interpolate_ext
+    x = ms.Tensor(np.array([[[0.1, 0.3, 0.5, 0.7]]], np.float32))
+    out = interpolate_ext(x, None, (2.0,), "nearest")
+    np.testing.assert_allclose(out.asnumpy(), np.repeat(x.asnumpy(), 2, axis=-1))
+    y = ms.Tensor(np.arange(8, dtype=np.float32).reshape(1, 1, 2, 2, 2))
+    assert interpolate_ext(y, None, [1.5, 2.0, 2.5], "nearest").shape == (1, 1, 3, 4, 5)
+    with pytest.raises(TypeError, match="'scale_factor' must be a float"):
+        interpolate_ext(y, None, [1, 2, 3], "nearest")

@@ -110,3 +110,14 @@ ERRORS = [
               ValueError, "bias"),
 ]
 test_bad_input = make_error_tests(ERRORS)
+
+
+def test_fractional_max_pool_with_fixed_ksize_pools_integers_exactly():
+    x = np.array([3, 9, 7, 0, 3, 5, 5, 3, 1, 8, 9, 4, 9, 8, 3, 4, 9, 9, 6, 9, 9, 1, 0, 1, 9]).reshape(1, 1, 5, 5)
+    samples = ms.Tensor(np.array([[[0.8, 0.8]]], np.float32))
+    op = ops.FractionalMaxPoolWithFixedKsize(2, (2, 2))
+    out, arg = op(ms.Tensor(x, ms.int32), samples)
+    ref, ref_arg = op(ms.Tensor(x.astype(np.float32)), samples)
+    assert out.dtype == ms.int32
+    np.testing.assert_array_equal(out.asnumpy(), ref.asnumpy().astype(np.int32))
+    np.testing.assert_array_equal(arg.asnumpy(), ref_arg.asnumpy())

@@ -64,10 +64,14 @@ ERRORS = [
     ErrorSpec("reshape_size", lambda: ops.reshape(ops.ones((2, 3)), (4, 2)), ValueError, "For 'Reshape'"),
     ErrorSpec("transpose_perm", lambda: ops.transpose(ops.ones((2, 3)), (0, 0)), ValueError, "For 'Transpose'"),
     ErrorSpec("sum_axis", lambda: ops.sum(ops.ones((2, 3)), 2), ValueError, "For 'sum'"),
+    ErrorSpec("sum_keepdim_int", lambda: ops.sum(ops.ones((2, 3)), 1, keepdim=12), TypeError,
+              "For 'sum', the 'keepdim' must be bool"),
     ErrorSpec("concat_shapes", lambda: ops.concat((ops.ones((2, 3)), ops.ones((3, 2)))), ValueError, "For 'Concat'"),
     ErrorSpec("add_bcast", lambda: ops.ones((2, 3)) + ops.ones((4,)), ValueError, "For 'Add'"),
     ErrorSpec("add_type", lambda: ops.add("a", ops.ones((2,))), TypeError, "For 'Add'"),
     ErrorSpec("index_oob", lambda: ops.ones((2, 3))[5], IndexError, "out of bounds"),
+    ErrorSpec("index_mask_length", lambda: ops.ones((2, 3))[ms.Tensor([True, False, True])], ValueError,
+              "The shape of the mask [3]"),
 ]
 test_bad_input = make_error_tests(ERRORS)
 

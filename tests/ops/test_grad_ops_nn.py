@@ -147,3 +147,36 @@ def test_relu_flatten_and_concat_offset():
         AG.ReluGrad()(ms.Tensor([1.0, 2.0]), ms.Tensor([1.0]))
     with pytest.raises(ValueError, match="For 'ConcatOffset', 'axis' must be in"):
         G.ConcatOffset(2, 3)((ms.Tensor(np.zeros((2, 3))), ms.Tensor(np.zeros((2, 3)))))
+
+
+def test_max_pool_grad_grad_picks_grad_at_each_window_maximum():
+    from mindseed.ops.operations import _grad_ops as G
+    x = np.arange(16, dtype=np.float32).reshape(1, 1, 4, 4)
+    x[0, 0, 0, 0] = 20.0                    # the first window's maximum moves to its corner
+    grad = np.random.RandomState(0).randn(1, 1, 4, 4).astype(np.float32)
+    out = G.MaxPoolGradGrad(kernel_size=2, strides=2, pad_mode="VALID")(ms.Tensor(x), None, ms.Tensor(grad))
+    want = np.array([[[[grad[0, 0, 0, 0], grad[0, 0, 1, 3]], [grad[0, 0, 3, 1], grad[0, 0, 3, 3]]]]])
+    np.testing.assert_allclose(out.asnumpy(), want, rtol=1e-6)
+    x3 = np.arange(8, dtype=np.float32).reshape(1, 1, 2, 2, 2)
+    g3 = np.random.RandomState(1).randn(1, 1, 2, 2, 2).astype(np.float32)
+    out3 = G.MaxPool3DGradGrad(kernel_size=2, strides=2, pad_mode="VALID")(ms.Tensor(x3), None, ms.Tensor(g3))
+    np.testing.assert_allclose(out3.asnumpy().reshape(-1), [g3.reshape(-1)[-1]], rtol=1e-6)
+
+
+def test_max_pool_grad_grad_with_argmax_gathers_per_sample_flat_indices():
+    from mindseed.ops.operations import _grad_ops as G
+    grad = np.arange(2 * 2 * 2 * 2, dtype=np.float32).reshape(2, 2, 2, 2) / 10
+    argmax = np.array([[[[3]], [[5]]], [[[0]], [[7]]]], np.int32)     # into each sample's (C, H, W) = 8 values
+    out = G.MaxPoolGradGradWithArgmax(kernel_size=2, strides=2)(ms.Tensor(np.zeros_like(grad)), ms.Tensor(grad),
+                                                                ms.Tensor(argmax))
+    flat = grad.reshape(2, -1)
+    np.testing.assert_allclose(out.asnumpy().reshape(2, -1), [flat[0, [3, 5]], flat[1, [0, 7]]], rtol=1e-6)
+
+
+def test_max_pool_grad_with_argmax_v2_adds_grad_at_plane_indices():
+    from mindseed.ops.operations import _grad_ops as G
+    grad = np.array([[[[1.0, 2.0]], [[3.0, 4.0]]]], np.float32)          # (1, 2, 1, 2)
+    argmax = np.array([[[[1, 1]], [[0, 3]]]], np.int64)                  # per (H, W) plane of 2 x 2
+    out = G.MaxPoolGradWithArgmaxV2(kernel_size=2)(ms.Tensor(np.zeros((1, 2, 2, 2), np.float32)), ms.Tensor(grad),
+                                                    ms.Tensor(argmax))
+    np.testing.assert_array_equal(out.asnumpy(), [[[[0, 3], [0, 0]], [[3, 0], [0, 4]]]])

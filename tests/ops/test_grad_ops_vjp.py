@@ -111,3 +111,31 @@ def test_cdist_grad_uses_the_given_distances_and_checks_shapes():
     np.testing.assert_allclose(out.asnumpy(), [[[-8 / 9, -8 / 9], [-4 / 9, -4 / 9]]], rtol=1e-6)
     with pytest.raises(ValueError, match="CdistGrad"):
         gen.CdistGrad(3.0)(g, x1, x2, ms.Tensor(np.ones((1, 2, 3), np.float32)))
+
+
+def test_resize_nearest_neighbor_grad_sums_integer_gradients():
+    dy = np.array([[[[1, 1, 0, 0], [1, 1, 0, 0], [0, 0, 1, 1], [0, 0, 1, 1]]]], np.int32)
+    out = A.ResizeNearestNeighborGrad(align_corners=False)(ms.Tensor(dy), (2, 2))
+    assert out.dtype == ms.int32 and out.asnumpy().tolist() == [[[[4, 0], [0, 4]]]]
+
+
+def test_roi_align_grad_is_the_vjp_of_roi_align():
+    rois = ms.Tensor(np.array([[0, 0.5, 0.5, 4.5, 3.5]], np.float64))
+    x = RS.randn(1, 2, 6, 6)
+    dy = RS.randn(1, 2, 2, 2)
+    roi_align = ops.ROIAlign(2, 2, 1.0, 2)
+    got = A.ROIAlignGrad(2, 2, 1.0, 2)(ms.Tensor(dy), rois, (1, 2, 6, 6)).asnumpy()
+    want = _fd(lambda t: (roi_align(ms.Tensor(t), rois).asnumpy() * dy).sum(), x)
+    np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-8)
+
+
+def test_deformable_offsets_grad_matches_finite_differences():
+    fwd = ops.DeformableOffsets((1, 1, 1, 1), (0, 0, 0, 0), (2, 2))
+    x = RS.randn(1, 1, 3, 3)
+    off = RS.rand(1, 12, 2, 2) * 0.3
+    dout = RS.randn(*fwd(ms.Tensor(x), ms.Tensor(off)).shape)
+    dx, doff = A.DeformableOffsetsGrad((1, 1, 1, 1), (0, 0, 0, 0), (2, 2))(ms.Tensor(dout), ms.Tensor(x),
+                                                                            ms.Tensor(off))
+    loss = lambda a, b: (fwd(ms.Tensor(a), ms.Tensor(b)).asnumpy() * dout).sum()  # noqa: E731
+    np.testing.assert_allclose(dx.asnumpy(), _fd(lambda a: loss(a, off), x), rtol=1e-5, atol=1e-7)
+    np.testing.assert_allclose(doff.asnumpy(), _fd(lambda b: loss(x, b), off), rtol=1e-4, atol=1e-6)

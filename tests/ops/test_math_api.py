@@ -261,3 +261,13 @@ def test_max_overloads():
     # no signature takes three positional arguments: MindSpore's text for the one whose count fitted
     with pytest.raises(TypeError, match=r"^max\(\) takes 2 positional arguments but 3 were given\.$"):
         x.max(0, True, 1)
+
+
+def test_square_sum_all_checks_its_inputs_as_mindspore():
+    f32 = ms.Tensor(np.array([1.0, 2.0, 4.0], np.float32))
+    with pytest.raises(TypeError, match="the input type must be same"):
+        ops.SquareSumAll()(f32.astype(ms.float16), f32)
+    with pytest.raises(TypeError, match=r"must be a type of \{Tensor\[Float16\], Tensor\[Float32\]\}"):
+        ops.SquareSumAll()(f32.astype(ms.float64), f32.astype(ms.float64))
+    with pytest.raises(ValueError, match=r"the x: \[3\] must be equal to \[2\]"):
+        ops.SquareSumAll()(f32, f32[:2])

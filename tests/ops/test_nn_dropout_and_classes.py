@@ -199,3 +199,9 @@ def test_intopk():
     x = ms.Tensor(np.array([[1.0, 8.0, 5.0, 3.0], [2.0, 2.0, 1.0, 0.0]], np.float32))
     np.testing.assert_array_equal(ops.intopk(x, ms.Tensor([2, 1], ms.int32), 2).asnumpy(), [True, True])
     np.testing.assert_array_equal(ops.InTopK(1)(x, ms.Tensor([2, 2], ms.int32)).asnumpy(), [False, False])
+
+
+def test_ctc_greedy_decoder_sequence_length_past_max_time_is_a_runtime_error():
+    inputs = ms.Tensor(np.zeros((2, 2, 3), np.float64))
+    with pytest.raises(RuntimeError, match=r"sequence_length\[1\] 4 should be less than 2"):
+        ops.CTCGreedyDecoder()(inputs, ms.Tensor(np.array([1, 4], np.int32)))

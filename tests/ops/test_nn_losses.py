@@ -396,3 +396,18 @@ def test_kl_div_is_zero_where_labels_are_not_positive():
     y = np.array([[-1, 1], [1, -1]], np.float32)
     out = ops.KLDivLoss("none")(ms.Tensor(x), ms.Tensor(y)).asnumpy()
     np.testing.assert_allclose(out, [[0, -np.log(0.7)], [-np.log(0.5), 0]], rtol=1e-6)
+
+
+def test_sparse_softmax_cross_entropy_with_logits_v2_loss_and_backprop():
+    from mindseed.ops.operations.nn_ops import SparseSoftmaxCrossEntropyWithLogitsV2
+    x = np.array([[2.0, 3.0, 1.0, 4.0, 5.0], [2.0, 1.0, 2.0, 4.0, 3.0]], np.float32)
+    labels = np.array([0, 1], np.int32)
+    loss, backprop = SparseSoftmaxCrossEntropyWithLogitsV2()(ms.Tensor(x), ms.Tensor(labels))
+    p = np.exp(x - x.max(1, keepdims=True))
+    p /= p.sum(1, keepdims=True)
+    np.testing.assert_allclose(loss.asnumpy(), -np.log(p[[0, 1], labels]), rtol=1e-6)
+    np.testing.assert_allclose(backprop.asnumpy(), p - np.eye(5)[labels], rtol=1e-5, atol=1e-7)
+    with pytest.raises(ValueError, match="batch x classes"):
+        SparseSoftmaxCrossEntropyWithLogitsV2()(ms.Tensor(x), ms.Tensor(labels[:1]))
+    with pytest.raises(TypeError, match="'labels' must be a Tensor of int32 or int64"):
+        SparseSoftmaxCrossEntropyWithLogitsV2()(ms.Tensor(x), ms.Tensor(labels.astype(np.float32)))

@@ -194,6 +194,8 @@ def test_dilation2d_same_keeps_the_size_and_ignores_the_border():
 
 _X4 = T(np.ones((1, 2, 5, 5), np.float32))
 test_bad_input = make_error_tests([
+    ErrorSpec("fft_with_size-irfft-last-dim-1", lambda: ops.FFTWithSize(2, True, True)(
+        ms.Tensor(np.ones((2, 1), np.complex64))), ValueError, "the last dimension of the input cannot be 1"),
     ErrorSpec("lstm-proj-size", lambda: ops.LSTM(2, 3, 1, True, False, 0.0, 3), ValueError, "proj_size"),
     ErrorSpec("lstm-dropout-int", lambda: ops.LSTM(2, 3, 1, True, False, 0), TypeError, "dropout"),
     ErrorSpec("lstm-weight-size", lambda: ops.LSTM(2, 3, 1, True, False, 0.0)(

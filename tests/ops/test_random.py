@@ -18,7 +18,7 @@ SAMPLERS = {
     "gamma": lambda: ops.gamma((3, 4), T(2.0), T(1.0)),
     "poisson": lambda: ops.poisson((3, 4), T(3.0)),
     "random_gamma": lambda: ops.random_gamma((3,), T([1.0, 2.0])),
-    "random_poisson": lambda: ops.random_poisson((3,), T([1.0, 5.0])),
+    "random_poisson": lambda: ops.random_poisson(ms.Tensor([3], ms.int32), T([1.0, 5.0])),
     "standard_normal": lambda: ops.standard_normal((3, 4)),
     "standard_laplace": lambda: ops.standard_laplace((3, 4)),
     "rand": lambda: ops.rand(3, 4),
@@ -103,7 +103,7 @@ def test_class_instances_own_their_stream():
     ("gamma", lambda: ops.gamma((N,), T(3.0), T(2.0)), 1.5, np.sqrt(3) / 2),
     ("random_gamma", lambda: ops.random_gamma((N,), T([4.0]))[:, 0], 4.0, 2.0),
     ("poisson", lambda: ops.poisson((N,), T(4.0)), 4.0, 2.0),
-    ("random_poisson", lambda: ops.random_poisson((N,), T([9.0]))[:, 0], 9.0, 3.0),
+    ("random_poisson", lambda: ops.random_poisson(ms.Tensor([N], ms.int64), T([9.0]))[:, 0], 9.0, 3.0),
     ("rand", lambda: ops.rand(N), 0.5, np.sqrt(1 / 12)),
     ("randn", lambda: ops.randn(N, dtype=ms.float64), 0.0, 1.0),
     ("standard_normal", lambda: ops.standard_normal((N,)), 0.0, 1.0),
@@ -246,6 +246,8 @@ ERRORS = [
               "For 'RandomChoiceWithMask'"),
     ErrorSpec("randperm_negative", lambda: ops.randperm(-1), ValueError, "For 'randperm'"),
     ErrorSpec("seed_negative", lambda: ops.rand(2, seed=-3), ValueError, "seed"),
+    ErrorSpec("seed_float", lambda: ops.shuffle(ops.ones((3, 2)), seed=1.6), TypeError, "'seed' must be int"),
+    ErrorSpec("seed_bool", lambda: ops.rand(2, seed=True), TypeError, "'seed' must be int"),
     ErrorSpec("uniform__int_tensor", lambda: ops.uniform_(ops.ones((2,), ms.int32)), TypeError, "For 'uniform_'"),
     ErrorSpec("sampler_shape", lambda: ops.uniform_candidate_sampler(T([1, 3]), 1, 3, True, 5), ValueError,
               "For 'UniformCandidateSampler'"),
@@ -266,3 +268,39 @@ def test_candidate_sampler_counts_dtype_and_crowded_true_classes():
     s, _, _ = ops.UniformCandidateSampler(2, 3, True, 4, seed=1, remove_accidental_hits=True)(
         ms.Tensor(np.array([[1, 2]], np.int64)))
     assert s.dtype == ms.int64 and len(set(s.asnumpy().tolist())) == 3
+
+
+def test_uniform_primitive_samples_the_shape_and_dtype_of_its_input():
+    from mindseed.ops.operations.random_ops import Uniform
+    for dt in (ms.float32, ms.float64):
+        y = Uniform(minval=1.0, maxval=3.0, seed=5)(ms.Tensor(np.zeros((4000,)), dt))
+        a = y.asnumpy()
+        assert y.dtype == dt and y.shape == (4000,) and 1.0 <= a.min() and a.max() < 3.0
+        assert abs(a.mean() - 2.0) < 0.05 and abs(a.var() - 4.0 / 12) < 0.03     # U(1, 3): mean 2, var 1/3
+    with pytest.raises(TypeError, match="'x' must be a Tensor of float16, float32 or float64"):
+        Uniform()(ms.Tensor(np.zeros(3), ms.int32))
+    with pytest.raises(ValueError, match="'minval' must be less than or equal to 'maxval'"):
+        Uniform(2.0, 1.0)
+    with pytest.raises(TypeError, match="minval"):
+        Uniform(1, 2.0)
+
+
+def test_randn_like_is_float32_by_default_whatever_the_input_dtype():
+    # MindSpore's randn_like: Float32 unless dtype is given (rand_like follows the input's dtype)
+    x16 = ops.ones((2, 3), ms.float16)
+    assert ops.randn_like(x16).dtype == ms.float32 and ops.randn_like(x16).shape == (2, 3)
+    assert ops.randn_like(ops.ones((2,), ms.int32)).dtype == ms.float32
+    assert ops.randn_like(x16, dtype=ms.float64).dtype == ms.float64
+    assert ops.rand_like(x16).dtype == ms.float16
+
+
+def test_random_poisson_takes_its_shape_as_an_int_tensor():
+    rate = ms.Tensor([0.5], ms.float32)
+    assert ops.random_poisson(ms.Tensor([3, 5], ms.int32), rate, seed=1).shape == (3, 5, 1)
+    for bad in ((3, 5), ms.Tensor([3.0, 5.0], ms.float32)):
+        with pytest.raises(TypeError, match=r"argument\[shape\] must be a type of"):
+            ops.random_poisson(bad, rate, seed=1)
+    with pytest.raises(TypeError, match=r"argument\[rate\] must be a type of"):
+        ops.random_poisson(ms.Tensor([3], ms.int32), ms.Tensor([True]), seed=1)
+    with pytest.raises(TypeError, match="'dtype' should be one of"):
+        ops.random_poisson(ms.Tensor([3], ms.int32), rate, seed=1, dtype=ms.bool_)

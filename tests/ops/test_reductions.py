@@ -369,7 +369,7 @@ test_segment_bad_input = make_error_tests([
               "For 'UnsortedSegmentSum', the 'segment_ids' must be a Tensor of int"),
     ErrorSpec("segment_ids_shape", lambda: ops.unsorted_segment_sum(_x, ms.Tensor([0, 1, 1]), 2), ValueError,
               "must be a prefix"),
-    ErrorSpec("segment_ids_range", lambda: ops.unsorted_segment_max(_x, ms.Tensor([0, 3]), 2), ValueError,
+    ErrorSpec("segment_ids_range", lambda: ops.unsorted_segment_max(_x, ms.Tensor([0, 3]), 2), RuntimeError,
               "less than 'num_segments'"),
     ErrorSpec("diff_n", lambda: ops.diff(_x, -1), ValueError, "For 'diff', the 'n'"),
     ErrorSpec("sum_to_size", lambda: _x.sum_to_size(3, 2), ValueError, "For 'sum_to_size'"),
@@ -417,3 +417,12 @@ def test_half_cumsum_rounds_the_running_sum_at_every_step_as_numpy():
         want = np.flip(np.cumsum(np.flip(x, axis), axis=axis), axis) if kwargs else np.cumsum(x, axis=axis)
         assert got.dtype == np.float16
         np.testing.assert_array_equal(got, want)
+
+
+def test_unsorted_segment_min_max_of_uint64_use_the_whole_range():
+    big = 2 ** 63 + 4
+    x = ms.Tensor(np.array([[1, 2], [3, big], [5, 6]], np.uint64))
+    ids = ms.Tensor(np.array([0, 0, 2], np.int32))
+    assert ops.unsorted_segment_min(x, ids, 4).asnumpy().tolist() == [[1, 2], [2 ** 64 - 1] * 2, [5, 6],
+                                                                       [2 ** 64 - 1] * 2]
+    assert ops.unsorted_segment_max(x, ids, 4).asnumpy().tolist() == [[3, big], [0, 0], [5, 6], [0, 0]]

@@ -216,6 +216,13 @@ def test_graph_mode_sparse_add_sees_new_indices():
 
 _A = ms.COOTensor(Tensor([[0, 1]], I64), Tensor([1.0]), (3, 4))
 test_bad_input = make_error_tests([
+    # checks MindSpore's SparseCountSparseOutput kernel makes while it runs: RuntimeError
+    ErrorSpec("count_sparse_output-weights", lambda: S.SparseCountSparseOutput()(
+        Tensor([[1, 2], [3, 1]], I64), Tensor([0, 2], I64), Tensor([4, 4], I64), Tensor([1, 2, 1], I64)),
+        RuntimeError, "weights and values must have the same shape"),
+    ErrorSpec("count_sparse_output-index", lambda: S.SparseCountSparseOutput()(
+        Tensor([[1, 2], [8, 1]], I64), Tensor([0, 2], I64), Tensor([4, 3], I64), Tensor([1, 2], I64)),
+        RuntimeError, "every row of 'indices' must lie inside 'shape' [4, 3]"),
     ErrorSpec("coo_concat-one", lambda: ms.ops.coo_concat([_A]), ValueError, "For 'coo_concat', at least 2"),
     ErrorSpec("coo_concat-dim", lambda: ms.ops.coo_concat([_A, _A], 2), IndexError,
               "For 'coo_concat', the 'concat_dim' must be in [-2, 2), but got 2"),

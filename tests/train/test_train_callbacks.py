@@ -281,3 +281,22 @@ def test_progress_bar_shows_epoch_loss_and_throughput():
     text = buf.getvalue()
     assert "Epoch 1/2" in text and "Epoch 2/2" in text
     assert "loss=" in text and "samples/s=" in text and "6/6" in text
+
+
+def test_callbacks_driven_by_hand_through_the_private_manager():
+    # MindSpore's mindspore.train.callback exports _InternalCallbackParam and _CallbackManager for this
+    from mindseed.train import EarlyStopping, RunContext
+    from mindseed.train.callback import _CallbackManager, _InternalCallbackParam
+    cb_params = _InternalCallbackParam()
+    run_context = RunContext(cb_params)
+    stopped_at = None
+    with _CallbackManager([EarlyStopping(monitor="accuracy", patience=2, baseline=0.55)]) as callbacks:
+        for epoch, acc in enumerate([0.6, 0.3, 0.5, 0.5], 1):
+            callbacks.on_train_epoch_begin(run_context)
+            cb_params.eval_results = {"accuracy": acc}
+            cb_params.cur_epoch_num = epoch
+            callbacks.on_train_epoch_end(run_context)
+            if run_context.get_stop_requested():
+                stopped_at = epoch
+                break
+    assert stopped_at == 3 and cb_params.cur_epoch_num == 3

@@ -161,10 +161,15 @@ def tensor_scatter(x, indices, updates, op="update"):
         denom = torch.ones_like(flat).scatter_reduce_(0, index, src, "prod")
         if flat.is_floating_point() or flat.is_complex():
             return (flat / denom).reshape(x.shape)
-        if bool((denom == 0).any()):
-            raise ZeroDivisionError("For 'TensorScatterDiv', an integer 'updates' value is zero: division by zero.")
-        # integers divide as C does, truncating toward zero (one division by the product: the same result)
-        return torch.div(flat, denom, rounding_mode="trunc").reshape(x.shape)
+        # integers divide as C does, truncating toward zero (one division by the product: the same result); by
+        # zero, MindSpore's kernel saturates: the dtype's max for a positive value, its min for a negative, 0 for 0
+        zero = denom == 0
+        out = torch.div(flat, torch.where(zero, torch.ones_like(denom), denom), rounding_mode="trunc")
+        if bool(zero.any()):
+            info = torch.iinfo(flat.dtype)
+            sat = torch.where(flat > 0, info.max, torch.where(flat < 0, info.min, 0)).to(flat.dtype)
+            out = torch.where(zero, sat, out)
+        return out.reshape(x.shape)
     reduce = {"max": "amax", "min": "amin", "mul": "prod"}[op]
     return flat.scatter_reduce(0, index, src, reduce).reshape(x.shape)
 

@@ -54,6 +54,12 @@ def eigvals(x):
     return torch.linalg.eigvals(x)
 
 
+def eigh(x, lower=True):
+    """(eigenvalues ascending, eigenvectors) of the Hermitian matrix read from the lower (or upper) triangle."""
+    w, v = torch.linalg.eigh(x, UPLO="L" if lower else "U")
+    return w, v
+
+
 def matrix_exp(x):
     return torch.linalg.matrix_exp(x)
 
@@ -104,3 +110,22 @@ def lu_unpack(lu_data, lu_pivots, unpack_data=True, unpack_pivots=True):
         raise ValueError(f"the 'LU_pivots' values must be in [1, {lu_data.shape[-2]}] (1-based row numbers).")
     p, lo, up = torch.lu_unpack(lu_data, lu_pivots.to(torch.int32), unpack_data, unpack_pivots)
     return p, lo, up
+
+
+def lu_factor(x):
+    """(LU packed, 0-based row pivots as int32, permutation matrix P with x = P L U): scipy's lu_factor / lu."""
+    lu, piv = torch.linalg.lu_factor(x)
+    p, _, _ = torch.lu_unpack(lu, piv, unpack_data=False)
+    return lu, (piv - 1).to(torch.int32), p.to(torch.int32)
+
+
+def lu_solve_pivots(b, lu, piv, adjoint=False):
+    """x with (P L U) x = b (its transpose with `adjoint`), from lu_factor's packed LU and 0-based pivots."""
+    return torch.linalg.lu_solve(lu, piv.to(torch.int32) + 1, b, adjoint=adjoint)
+
+
+def lstsq(a, b, driver="gelsy"):
+    """(solution, residuals, rank, singular values) of the least-squares problem a x = b with LAPACK's `driver`;
+    the last three are empty where the driver does not compute them."""
+    out = torch.linalg.lstsq(a, b, driver=driver)
+    return out.solution, out.residuals, out.rank, out.singular_values

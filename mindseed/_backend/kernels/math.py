@@ -554,6 +554,12 @@ _SEGMENT_INIT = {"sum": 0, "prod": 1}
 
 def unsorted_segment(x, ids, num_segments=1, mode="sum"):
     """Reduce the rows of x with the same id: out[k] = reduce(x[ids == k]); empty segments hold the identity."""
+    if x.dtype == torch.uint64 and mode in ("amin", "amax"):
+        # torch has no uint64 scatter min/max: reduce its bits with the sign bit flipped (ordered as the unsigned
+        # values) as int64; the empty segments' identity maps back to the uint64 extremes
+        key = x.view(torch.int64) ^ torch.iinfo(torch.int64).min
+        out = unsorted_segment(key, ids, num_segments, mode)
+        return (out ^ torch.iinfo(torch.int64).min).view(torch.uint64)
     rows, flat_ids, keep = _segment_layout(x, ids)
     if not bool(keep.all()):
         rows, flat_ids = rows[keep], flat_ids[keep]

@@ -459,6 +459,10 @@ class Pad(Cell):
                              f"{x.ndim}, but got {len(pads)}.")
         if self.mode != "CONSTANT":      # MirrorPad: every dimension may be mirrored
             return F.mirror_pad(x, pads, self.mode)
+        for i, (before, after) in enumerate(pads):
+            if before < 0 or after < 0:     # ops.Pad's check (it does not crop)
+                raise ValueError(f"For 'Pad', all elements of 'paddings' must be >= 0, but got paddings[{i}][0] = "
+                                 f"{before}, paddings[{i}][1] = {after}.")
         flat = []
         for before, after in reversed(pads):
             flat += [before, after]

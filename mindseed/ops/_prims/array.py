@@ -5,6 +5,8 @@ GatherNd <-> TensorScatterAdd, Diagonal <-> DiagonalScatter, so every bprop is i
 """
 from functools import partial
 
+import numpy as np
+
 from mindseed._backend.kernels import array as K
 from mindseed.ops._prims.core import (cast_p, concat_p, div_p, equal_p, fill_p, mul_p, neg_p, reduce_sum_p, reshape_p,
                                       stack_p, where_p, zeros_like_p)
@@ -85,9 +87,9 @@ def _gather_check(x, indices, axis=0, batch_dims=0):
     n = x.shape[axis]
     v = indices.asnumpy()
     bad = v[(v < -n) | (v >= n)]
-    if bad.size:
-        raise ValueError(f"For 'Gather', the 'input_indices' should be in the range [{-n}, {n}), but got "
-                         f"{int(bad[0])}.")
+    if bad.size:        # found by the kernel at run time: MindSpore's kernel launch fails (RuntimeError)
+        raise RuntimeError(f"For 'Gather', the 'input_indices' should be in the range [{-n}, {n}), but got "
+                           f"{int(bad[0])}.")
 
 
 @gather_p.def_bprop
@@ -145,6 +147,18 @@ tensor_scatter_max_p = _tensor_scatter("TensorScatterMax", "max")
 tensor_scatter_min_p = _tensor_scatter("TensorScatterMin", "min")
 tensor_scatter_mul_p = _tensor_scatter("TensorScatterMul", "mul")
 tensor_scatter_div_p = _tensor_scatter("TensorScatterDiv", "div")
+
+
+@tensor_scatter_update_p.def_check
+def _tensor_scatter_update_check(x, indices, updates):
+    # runs only after the kernel failed: MindSpore's update kernel checks the indices first (a ValueError, where the
+    # arithmetic scatters fail at launch)
+    depth = indices.shape[-1]
+    rows = indices.asnumpy().reshape(-1, depth)
+    bad = rows[((rows < 0) | (rows >= np.array(x.shape[:depth]))).any(axis=1)]
+    if bad.size:
+        raise ValueError(f"For 'TensorScatterUpdate', indices out of range for input_x. Please check the indices "
+                         f"which is {bad[0].tolist()}.")
 
 
 @tensor_scatter_update_p.def_bprop

@@ -186,6 +186,25 @@ def _qr_square_bprop(q, r, gq, gr):
 
 eig_p = Prim("Eig", K.eig, multi_output=True)  # complex results: no gradient
 eigvals_p = Prim("Eigvals", K.eigvals)
+eigh_p = Prim("Eigh", K.eigh, multi_output=True)
+
+
+@eigh_p.def_bprop
+def _eigh_bprop(a, out, dout, lower=True):
+    # A = V diag(w) V^T: G = V (diag(gw) + (V^T gV) / (w_j - w_i) off the diagonal) V^T. Only one triangle of `a` is
+    # read, so each of its off-diagonal entries stands for both (i, j) and (j, i): it gets G_ij + G_ji
+    w, v = out
+    gw, gv = dout
+    vt = _mT(v)
+    k = w.shape[-1]
+    gap = sub_p(reshape_p(w, shape=w.shape[:-1] + (1, k)), reshape_p(w, shape=w.shape[:-1] + (k, 1)))
+    gap = add_p(gap, diag_embed_p(ones_like_p(w), offset=0, dim1=-2, dim2=-1))
+    inner = div_p(matmul_p(vt, gv), gap)
+    inner = sub_p(inner, diag_embed_p(diagonal_p(inner, offset=0, dim1=-2, dim2=-1), offset=0, dim1=-2, dim2=-1))
+    g = matmul_p(v, matmul_p(add_p(inner, diag_embed_p(gw, offset=0, dim1=-2, dim2=-1)), vt))
+    both = add_p(g, _mT(g))
+    off = tril_p(both, diagonal=-1) if lower else triu_p(both, diagonal=1)
+    return (add_p(off, diag_embed_p(diagonal_p(g, offset=0, dim1=-2, dim2=-1), offset=0, dim1=-2, dim2=-1)),)
 
 # ---------------------------------------------------------------- matrix functions
 matrix_exp_p = Prim("MatrixExp", K.matrix_exp)
@@ -273,3 +292,18 @@ orgqr_p = Prim("Orgqr", K.orgqr)
 ormqr_p = Prim("Ormqr", K.ormqr)
 lu_solve_p = Prim("LuSolve", K.lu_solve)
 lu_unpack_p = Prim("LuUnpack", K.lu_unpack, multi_output=True)
+
+
+# ---------------------------------------------------------------- LU (scipy's conventions: 0-based pivots)
+lu_p = Prim("LU", K.lu_factor, multi_output=True)
+lu_solve_pivots_p = Prim("LuSolvePivots", K.lu_solve_pivots)
+lstsq_p = Prim("LstsqV2", K.lstsq, multi_output=True)
+
+
+@lstsq_p.def_bprop
+def _lstsq_bprop(a, b, out, dout, driver="gelsy"):
+    # the solution is pinv(A) B (minimum norm): gB = pinv(A)^T gX, gA = the pinv gradient of gX B^T; the residuals,
+    # rank and singular values carry no gradient
+    gx = dout[0]
+    p = pinv_p(a)
+    return _pinv_bprop(a, p, matmul_p(gx, _mT(b)))[0], matmul_p(_mT(p), gx)

@@ -5,6 +5,7 @@ from mindseed.ops.functional._nn import __all__ as _nn
 from mindseed.ops.functional._conv import *  # noqa: F401,F403
 from mindseed.ops.functional._conv import __all__ as _conv
 from mindseed.ops.functional._core import relu  # noqa: F401
+from mindseed.ops.functional._resample import interpolate as _interpolate
 
 from mindseed.common import dtype as _mstype
 from mindseed.common.generator import default_generator as _default_generator
@@ -33,3 +34,21 @@ def dropout_ext(input, p=0.5, training=True, inplace=False):
         input.assign_value(out)
         return input
     return out
+
+
+def interpolate_ext(input, size=None, scale_factor=None, mode="nearest", align_corners=None,
+                    recompute_scale_factor=None):
+    """`mint.nn.functional.interpolate`: `ops.interpolate`, with `scale_factor` accepted in every mode (the output
+    size is floor(input size * factor), as `recompute_scale_factor=True` computes it).
+
+    >>> import mindseed as ms
+    >>> ms.ops.function.nn_func.interpolate_ext(ms.ops.ones((1, 1, 2)), scale_factor=(2.0,)).shape
+    (1, 1, 4)
+    """
+    factors = scale_factor if isinstance(scale_factor, (tuple, list)) else (scale_factor,)
+    if scale_factor is not None and not all(isinstance(f, float) for f in factors):
+        raise TypeError(f"For 'interpolate', the 'scale_factor' must be a float or a tuple/list of floats, but got "
+                        f"{scale_factor!r}.")
+    if scale_factor is not None and size is None and recompute_scale_factor is None:
+        recompute_scale_factor = True
+    return _interpolate(input, size, scale_factor, mode, align_corners, recompute_scale_factor)

@@ -70,8 +70,12 @@ def _expand(self, *size):
     return broadcast_to(self, _varargs(size))
 
 
-def _split(self, split_size_or_sections, axis=0, *, dim=None):
-    return _S.split(self, split_size_or_sections, axis if dim is None else dim)
+def _split(self, split_size_or_sections=None, axis=0, *, dim=None, split_size=None):
+    """Tensor.split(split_size_or_sections, axis) or, as the pyboost overload spells it, (split_size, dim)."""
+    sizes = split_size if split_size is not None else split_size_or_sections
+    if sizes is None:
+        raise TypeError("For 'Tensor.split', the 'split_size' (or 'split_size_or_sections') is required.")
+    return _S.split(self, sizes, axis if dim is None else dim)
 
 
 def _chunk(self, chunks, axis=0, *, dim=None):
@@ -83,12 +87,34 @@ def _repeat_interleave(self, repeats, dim=None, *, axis=None, output_size=None):
 
 
 def _select(self, dim, index):
+    """Tensor.select: (dim, index) takes one index of a dimension; (condition, y) with a bool Tensor condition is
+    MindSpore's older form, where(condition, self, y) (y a Tensor, or an int for an Int32 / a float for a Float32
+    tensor)."""
+    if isinstance(dim, Tensor):
+        return _select_where(self, dim, index)
+    if isinstance(index, Tensor) and (index.ndim != 0 or not mstype.is_integral(index.dtype)):
+        raise TypeError(f"Failed calling select with \"select({type(dim).__name__}, Tensor)\". The valid calling "
+                        f"should be: \"Tensor.select(dim=<int>, index=<int>)\" or \"Tensor.select(condition=<Tensor>, "
+                        f"y=<Tensor, int, float>)\".")
     ax = _axis("select", dim, self.ndim)
     n = self.shape[ax]
     i = _S._int("select", "index", index)
     if not -n <= i < n:
         raise IndexError(f"For 'select', the 'index' {i} is out of range for dimension {ax} of size {n}.")
     return P.getitem_p(self, index=(_slice(None),) * ax + (i,))
+
+
+def _select_where(self, condition, y):
+    if isinstance(y, (int, float)) and not isinstance(y, bool):
+        want, kind = (mstype.int32, "int") if isinstance(y, int) else (mstype.float32, "float")
+        if self.dtype != want:
+            raise TypeError(f"For 'Tensor.select', if the argument 'y' is {kind}, then the tensor type should be "
+                            f"{'int32' if kind == 'int' else 'float32'} but got {self.dtype}")
+        y = full(self.shape, y, dtype=want)
+    elif not isinstance(y, Tensor):
+        raise TypeError(f"For 'Tensor.select', the argument 'y' must be a Tensor, int or float, but got "
+                        f"{type(y).__name__}.")
+    return _I.select(condition, self, y)
 
 
 def _resize(self, *new_shape):

@@ -265,6 +265,9 @@ _ND_NAMES = {k: "TensorScatter" + k.capitalize() for k in _ND_PRIMS}
 def _tensor_scatter(op, input_x, indices, updates):
     name = _ND_NAMES[op]
     _nd_check(name, input_x, indices)
+    if indices.dtype not in (mstype.int32, mstype.int64):
+        raise TypeError(f"For primitive[{name}], the input[indices type] supports types: Int32, Int64. But got "
+                        f"{indices.dtype}.")
     _check_tensor(name, "updates", updates)
     k = indices.shape[-1]
     want = indices.shape[:-1] + input_x.shape[k:]
@@ -323,6 +326,8 @@ def tensor_scatter_div(input_x, indices, updates):
 def scatter_nd(indices, updates, shape):
     """Zeros of `shape` with updates added at indices (repeats accumulate)."""
     _check_tensor("ScatterNd", "updates", updates)
+    if isinstance(indices, Tensor) and indices.ndim == 0:      # MindSpore's kernel-time check: a RuntimeError
+        raise RuntimeError("For 'ScatterNd', the input 'indices' must not be a scalar.")
     shape = _ints("ScatterNd", "shape", shape)
     if any(s <= 0 for s in shape):
         raise ValueError(f"For 'ScatterNd', the 'shape' elements must be positive, but got {shape}.")

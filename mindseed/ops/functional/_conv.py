@@ -376,6 +376,9 @@ def _blocks(op, spatial, kernel, dilation, padding, stride):
 def _size_arg(op, output_size):
     if isinstance(output_size, Tensor):
         output_size = tuple(int(v) for v in output_size.asnumpy().reshape(-1))
+    if isinstance(output_size, (tuple, list)) and any(isinstance(v, int) and v < 0 for v in output_size):
+        raise ValueError(f"For 'Col2Im', the value of 'output_size' must not be negative, but got "
+                         f"{list(output_size)}.")
     return int_tuple(op, "output_size", output_size, 2)
 
 

@@ -223,6 +223,8 @@ def sum(input, dim=None, keepdim=False, *, dtype=None):
     Tensor(shape=[2], dtype=Int64, value= [4 6])
     """
     _check_tensor("sum", "input", input)
+    if not isinstance(keepdim, bool):
+        raise TypeError(f"For 'sum', the 'keepdim' must be bool, but got {type(keepdim).__name__}.")
     if dtype is not None:
         input = P.cast_p(input, dtype=_dtype_arg("sum", dtype).name)
     elif input.dtype == mstype.bool_ or (mstype.is_integral(input.dtype) and input.dtype != mstype.int64

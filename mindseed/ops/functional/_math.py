@@ -46,7 +46,18 @@ def _extreme(self, args, kwargs, largest):
     return _extreme_axis(self, fn, reduce_fn, *args, **kwargs)
 
 
-def _extreme_axis(self, fn, reduce_fn, axis=None, keepdims=False, *, initial=None, where=None, return_indices=False):
+_NO_WHERE = object()
+
+
+def _extreme_axis(self, fn, reduce_fn, axis=None, keepdims=False, *, initial=None, where=_NO_WHERE,
+                  return_indices=False):
+    name = "max" if fn is R.max else "min"
+    if where is None:       # MindSpore's overload takes a Tensor (or nothing) for `where`
+        raise TypeError(f"Failed calling {name} with \"{name}(where=None)\": 'where' must be a bool Tensor when "
+                        f"given.")
+    where = None if where is _NO_WHERE else where
+    if not isinstance(return_indices, bool):
+        raise TypeError(f"{name}(): argument 'return_indices' must be bool but got {type(return_indices).__name__}.")
     if return_indices:
         return fn(self, axis, keepdims, initial=initial, where=where)
     return reduce_fn(self, axis, keepdims, initial=initial, where=where)

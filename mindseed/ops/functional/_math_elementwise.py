@@ -199,7 +199,9 @@ def _bound(op, name, v, like):
         return v
     if isinstance(v, np.generic):
         v = v.item()
-    if isinstance(v, bool) or not isinstance(v, (int, float)):
+    if isinstance(v, bool):
+        raise ValueError(f"For {op}, the dtype of 'input', 'min' and 'max' must not be bool.")
+    if not isinstance(v, (int, float)):
         raise TypeError(f"For '{op}', the '{name}' must be a Tensor, float, int or None, but got {type(v).__name__}.")
     return v
 
@@ -218,6 +220,8 @@ def clamp(input, min=None, max=None):
     if min is None and max is None:
         raise ValueError("For 'Clamp', at least one of 'min' or 'max' must not be None.")
     min, max = _bound("Clamp", "min", min, input), _bound("Clamp", "max", max, input)
+    if any(isinstance(t, Tensor) and t.dtype == mstype.bool_ for t in (input, min, max)):
+        raise ValueError("For Clamp, the dtype of 'input', 'min' and 'max' must not be bool.")
     if (isinstance(min, float) or isinstance(max, float)) and not mstype.is_float(input.dtype) and \
             not mstype.is_complex(input.dtype):
         input = C.cast_p(input, dtype="Float32")  # an integer tensor clamped to float bounds becomes Float32

@@ -36,8 +36,11 @@ def approximate_equal(x, y, tolerance=1e-05):
     _tensor("ApproximateEqual", y, "y")
     if not isinstance(tolerance, (int, float)) or isinstance(tolerance, bool):
         raise TypeError(f"For 'ApproximateEqual', the 'tolerance' must be a float, but got {type(tolerance).__name__}.")
+    if x.ndim >= 8:            # MindSpore's kernel checks these while it runs: RuntimeErrors
+        raise RuntimeError(f"For 'ApproximateEqual', the x's rank should be less than 8, but got {x.ndim}.")
     if x.shape != y.shape:
-        raise ValueError(f"For 'ApproximateEqual', the 'x' shape {x.shape} and 'y' shape {y.shape} must be the same.")
+        raise RuntimeError(f"For 'ApproximateEqual', arg 'x1' must have the same shape as 'x2'. But got 'x1' shape: "
+                           f"{x.shape}, 'x2' shape: {y.shape}.")
     return C.less_p(P.abs_p(C.sub_p(x, y)), float(tolerance))
 
 

@@ -29,7 +29,9 @@ def _segment_args(op, x, segment_ids, num_segments):
         raise ValueError(f"For '{op}', the 'segment_ids' shape {segment_ids.shape} must be a prefix of the 'x' "
                          f"shape {x.shape}.")
     if segment_ids.size and int(P.reduce_max_p(segment_ids, axis=None).item()) >= num_segments:
-        raise ValueError(f"For '{op}', the 'segment_ids' must be less than 'num_segments' {num_segments}.")
+        # MindSpore's kernel finds it while it runs: the launch fails (RuntimeError)
+        raise RuntimeError(f"For '{op}', the 'segment_ids' must be less than 'num_segments' {num_segments}: "
+                           f"segment_ids value should be [0, {num_segments}).")
     return num_segments
 
 

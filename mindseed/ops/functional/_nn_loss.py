@@ -598,8 +598,11 @@ def ctc_greedy_decoder(inputs, sequence_length, merge_repeated=True):
     if inputs.ndim != 3 or sequence_length.shape != inputs.shape[1:2]:
         raise ValueError(f"For '{op}', the 'inputs' must be (max_time, batch, classes) and 'sequence_length' (batch,),"
                          f" but got {inputs.shape} and {sequence_length.shape}.")
-    if sequence_length.size and int(sequence_length.asnumpy().max()) > inputs.shape[0]:
-        raise ValueError(f"For '{op}', the values of 'sequence_length' must not exceed max_time {inputs.shape[0]}.")
+    lengths = sequence_length.asnumpy().reshape(-1)
+    if lengths.size and int(lengths.max()) > inputs.shape[0]:      # found by MindSpore's kernel: a RuntimeError
+        k = int(np.argmax(lengths > inputs.shape[0]))
+        raise RuntimeError(f"For '{op}', sequence_length[{k}] {int(lengths[k])} should be less than "
+                           f"{inputs.shape[0]}: the values of 'sequence_length' must not exceed max_time.")
     return L.ctc_greedy_decoder_p(inputs, sequence_length, merge_repeated=merge_repeated)
 
 

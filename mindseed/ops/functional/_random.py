@@ -33,7 +33,10 @@ def _gen(seed=None, seed2=0):
     if seed is None:
         seed = 0
     for name, s in (("seed", seed), ("offset", seed2)):
-        if isinstance(s, bool) or not isinstance(s, (int, np.integer)) or not 0 <= s < 2 ** 63:
+        if isinstance(s, bool) or not isinstance(s, (int, np.integer)):     # MindSpore: a TypeError, bool too
+            raise TypeError(f"The random '{name}' must be int and must >= 0, but got {s!r} with type "
+                            f"'{type(s).__name__}'.")
+        if not 0 <= s < 2 ** 63:
             raise ValueError(f"The random '{name}' must be a non-negative int, but got {s!r}.")
     return _seed.op_generator(int(seed), int(seed2))
 
@@ -201,11 +204,29 @@ def poisson(shape, mean, seed=None):
 
 
 def random_poisson(shape, rate, seed=None, dtype=mstype.float32):
-    """Samples of Poisson(rate) of shape `shape + rate.shape`, of `dtype`."""
+    """Samples of Poisson(rate) of shape `shape + rate.shape`, of `dtype`; `shape` a 1-D int32 / int64 Tensor, as
+    MindSpore takes it.
+
+    Raises:
+        TypeError: `shape` not an int32 / int64 Tensor, `rate` not a Tensor.
+    """
+    if not isinstance(shape, Tensor) or shape.dtype not in (mstype.int32, mstype.int64):
+        got = f"Tensor[{shape.dtype}]" if isinstance(shape, Tensor) else type(shape).__name__
+        raise TypeError(f"For primitive[RandomPoisson], the input argument[shape] must be a type of {{Tensor[Int32], "
+                        f"Tensor[Int64]}}, but got {got}.")
     _check_tensor("RandomPoisson", "rate", rate)
+    allowed = (mstype.float16, mstype.float32, mstype.float64, mstype.int32, mstype.int64)
+    if rate.dtype not in allowed:
+        raise TypeError(f"For primitive[RandomPoisson], the input argument[rate] must be a type of {{Tensor[Float16], "
+                        f"Tensor[Float32], Tensor[Float64], Tensor[Int32], Tensor[Int64]}}, but got "
+                        f"Tensor[{rate.dtype}].")
+    dtype = _dtype_arg("RandomPoisson", dtype)
+    if dtype not in allowed:
+        raise TypeError(f"For 'RandomPoisson', the 'dtype' should be one of [mindspore.int64, mindspore.int32, "
+                        f"mindspore.float16, mindspore.float32, mindspore.float64], but got {dtype}.")
     shape = _shape("RandomPoisson", shape) + rate.shape
     r = cast(P.broadcast_to_p(rate, shape=shape) if rate.shape != shape else rate, mstype.float32)
-    return cast(R.poisson_p(r, gen=_gen(seed)), _dtype_arg("RandomPoisson", dtype))
+    return cast(R.poisson_p(r, gen=_gen(seed)), dtype)
 
 
 # ---------------------------------------------------------------- rand / randn / randint
@@ -237,8 +258,11 @@ def rand_like(input, seed=None, *, dtype=None):
 
 
 def randn_like(input, seed=None, *, dtype=None):
-    """Samples of N(0, 1) of input's shape (and dtype unless given)."""
-    return _float_samples(R.standard_normal_p, "randn_like", dtype, seed, input=input)
+    """Samples of N(0, 1) of input's shape, Float32 unless `dtype` (MindSpore does not follow input's dtype here,
+    where `rand_like` does)."""
+    _check_tensor("randn_like", "input", input)
+    return _float_samples(R.standard_normal_p, "randn_like", dtype if dtype is not None else mstype.float32, seed,
+                          size=tuple(input.shape))
 
 
 def _bounds(op, low, high):

@@ -28,6 +28,7 @@ from mindseed.ops.operations._moe_prims import *  # noqa: F401,F403
 from mindseed.ops.operations._image_prims import *  # noqa: F401,F403
 from mindseed.ops.operations._custom_builder import *  # noqa: F401,F403
 from mindseed.ops.operations.rl_ops import *  # noqa: F401,F403
+from mindseed.ops.operations import _named_kernels  # noqa: F401 -- registers into _base.NAMED_KERNELS
 from mindseed.ops import _api
 
 globals().update(_api.classes())   # the thin classes, generated from the primitives' rows

@@ -7,6 +7,9 @@ from mindseed.common.tensor import Tensor
 
 __all__ = ["Primitive", "PrimitiveWithInfer", "PrimitiveWithCheck", "prim_attr_register", "constexpr"]
 
+# kernels the backend has by name, for code that declares its own Primitive of that name (_named_kernels.py)
+NAMED_KERNELS = {}
+
 # the class-API calls with a sharding strategy that are running now, innermost last: (primitive, its arguments).
 # A recorder of primitive calls (the parallel partitioner's) gives the strategy to the primitive call they make
 # on exactly these arguments.
@@ -122,6 +125,9 @@ class Primitive:
         return f"Prim[{self.name}]" + (f"<{attrs}>" if attrs else "")
 
     def __call__(self, *args):
+        kernel = NAMED_KERNELS.get(self.name)
+        if kernel is not None:      # a declaration of a kernel the backend has by name (_named_kernels.py)
+            return kernel(self, *args)
         raise TypeError(f"Primitive '{self.name}' has no implementation: subclass it and define __call__, or use "
                         f"ops.Custom.")
 

@@ -352,6 +352,11 @@ class FractionalMaxPoolWithFixedKsize(Primitive):
         self.ksize, self.output_shape, self.data_format = ksize, output_shape, data_format
 
     def __call__(self, input_x, random_samples):
+        if isinstance(input_x, Tensor) and input_x.dtype in (mstype.int32, mstype.int64):
+            # MindSpore's kernel pools integers too: exactly, in float64 (the samples' float64 copy places windows)
+            y, argmax = self(P.cast_p(input_x, dtype="Float64"), P.cast_p(random_samples, dtype="Float64")
+                             if isinstance(random_samples, Tensor) else random_samples)
+            return P.cast_p(y, dtype=input_x.dtype.name), argmax
         return FP.fractional_max_pool2d(input_x, self.ksize, self.output_shape, None, True, random_samples)
 
 
@@ -364,6 +369,11 @@ class Pad(Primitive):
         self.paddings = paddings
 
     def __call__(self, x):
+        for i, pair in enumerate(self.paddings):
+            for j, v in enumerate(pair):
+                if isinstance(v, int) and v < 0:
+                    raise ValueError(f"For 'Pad', all elements of 'paddings' must be >= 0, but got "
+                                     f"paddings[{i}][{j}] = {v}.")
         return F._pad_all(x, self.paddings)
 
 

@@ -12,7 +12,8 @@ from mindseed.ops.operations import _conv
 from mindseed.ops.operations._base import Primitive
 
 __all__ = ["ReluGrad", "FlattenGrad", "ConcatOffset", "MaxPoolGrad", "AvgPoolGrad", "MaxPoolGradWithArgmax",
-           "ResizeBilinearGrad", "Conv2DBackpropFilter", "BatchNormGrad"]
+           "ResizeBilinearGrad", "Conv2DBackpropFilter", "BatchNormGrad", "MaxPoolGradGrad", "MaxPool3DGradGrad",
+           "MaxPoolGradGradWithArgmax", "MaxPoolGradWithArgmaxV2"]
 
 
 def _tensor(op, name, x):
@@ -89,6 +90,21 @@ class _PoolGrad(Primitive):
         _tensor(self.name, "x", x)
         _tensor(self.name, "dout", dout)
         return _vjp(self._pool, x, dout)
+
+
+class _PoolGradGrad(_PoolGrad):
+    """`Op(kernel_size, strides, pad_mode, data_format)(x, out, grad)`: the second-order gradient of max pooling,
+    the change of the pooled output along `grad` (each window's value of `grad` at the window's maximum of `x`):
+    the forward-mode derivative of the pooling at `x`."""
+
+    def __call__(self, x, out, grad):
+        _tensor(self.name, "x", x)
+        _tensor(self.name, "grad", grad)
+        if tuple(grad.shape) != tuple(x.shape):
+            raise ValueError(f"For '{self.name}', 'grad' must have the shape of 'x' {tuple(x.shape)}, but got "
+                             f"{tuple(grad.shape)}.")
+        _, tangent = F.jvp(self._pool, x, grad)
+        return tangent
 
 
 class MaxPoolGrad(_PoolGrad):
@@ -179,3 +195,70 @@ class BatchNormGrad(Primitive):
         count = float(np.prod([x.shape[d] for d in axes]))
         dx = g * (dout - F.reshape(dbias, shape) / count - x_hat * F.reshape(dscale, shape) / count)
         return dx, dscale, dbias
+
+
+class MaxPoolGradGrad(_PoolGradGrad):
+    """`MaxPoolGradGrad(kernel_size, strides, pad_mode, data_format)(x, out, grad)`: MaxPool's second-order
+    gradient (see `_PoolGradGrad`)."""
+    _forward = "MaxPool"
+
+
+class MaxPool3DGradGrad(_PoolGradGrad):
+    """`MaxPool3DGradGrad(kernel_size, strides, pad_mode, data_format)(x, out, grad)`: MaxPool3D's second-order
+    gradient (see `_PoolGradGrad`)."""
+    _forward = "MaxPool3D"
+
+    def __init__(self, kernel_size=1, strides=1, pad_mode="VALID", data_format="NCDHW"):
+        Primitive.__init__(self, type(self).__name__)
+        self.kernel_size, self.strides, self.pad_mode, self.data_format = kernel_size, strides, pad_mode, data_format
+        self._pool = _conv.MaxPool3D(kernel_size, strides, pad_mode, data_format=data_format)
+
+
+class MaxPoolGradGradWithArgmax(Primitive):
+    """`MaxPoolGradGradWithArgmax(kernel_size, strides, pad_mode)(x, grad, argmax)`: the second-order gradient of
+    MaxPoolWithArgmax: each window's value of `grad` at the window's maximum, `argmax` holding those positions as flat
+    indices into one sample's (C, H, W)."""
+
+    def __init__(self, kernel_size=1, strides=1, pad_mode="VALID"):
+        super().__init__("MaxPoolGradGradWithArgmax")
+        self.kernel_size, self.strides, self.pad_mode = kernel_size, strides, pad_mode
+        for name in ("kernel_size", "strides", "pad_mode"):
+            self.add_prim_attr(name, getattr(self, name))
+
+    def __call__(self, x, grad, argmax):
+        for name, t in (("x", x), ("grad", grad), ("argmax", argmax)):
+            _tensor(self.name, name, t)
+        if not mstype.is_integral(argmax.dtype) or tuple(grad.shape) != tuple(x.shape) or argmax.ndim != x.ndim:
+            raise ValueError(f"For '{self.name}', 'grad' must have the shape of 'x' {tuple(x.shape)} and 'argmax' be "
+                             f"an integer Tensor of its rank, but got {tuple(grad.shape)} and {argmax.dtype} "
+                             f"{tuple(argmax.shape)}.")
+        n = x.shape[0]
+        flat = F.reshape(grad, (n, -1))
+        picked = F.gather_elements(flat, 1, F.cast(F.reshape(argmax, (n, -1)), mstype.int64))
+        return F.reshape(picked, tuple(argmax.shape))
+
+
+class MaxPoolGradWithArgmaxV2(Primitive):
+    """`MaxPoolGradWithArgmaxV2(kernel_size, strides=None, pads=0, dilation=(1, 1), ceil_mode=False,
+    argmax_type=mstype.int64)(x, grad, argmax)`: the gradient of MaxPoolWithArgmaxV2, each value of `grad` added to
+    the position `argmax` holds for it (a flat index into its (H, W) plane)."""
+
+    def __init__(self, kernel_size, strides=None, pads=0, dilation=(1, 1), ceil_mode=False, argmax_type=mstype.int64):
+        super().__init__("MaxPoolGradWithArgmaxV2")
+        self.kernel_size, self.strides, self.pads = kernel_size, strides, pads
+        self.dilation, self.ceil_mode, self.argmax_type = dilation, ceil_mode, argmax_type
+        for name in ("kernel_size", "strides", "pads", "dilation", "ceil_mode", "argmax_type"):
+            self.add_prim_attr(name, getattr(self, name))
+
+    def __call__(self, x, grad, argmax):
+        for name, t in (("x", x), ("grad", grad), ("argmax", argmax)):
+            _tensor(self.name, name, t)
+        if x.ndim != 4 or tuple(argmax.shape) != tuple(grad.shape) or not mstype.is_integral(argmax.dtype):
+            raise ValueError(f"For '{self.name}', 'x' must be (N, C, H, W) and 'argmax' an integer Tensor of the shape "
+                             f"of 'grad' {tuple(grad.shape)}, but got {tuple(x.shape)} and {argmax.dtype} "
+                             f"{tuple(argmax.shape)}.")
+        n, c = x.shape[:2]
+        plane = F.zeros((n, c, x.shape[2] * x.shape[3]), grad.dtype)
+        idx = F.cast(F.reshape(argmax, (n, c, -1)), mstype.int64)
+        out = F.tensor_scatter_elements(plane, idx, F.reshape(grad, (n, c, -1)), axis=2, reduction="add")
+        return F.reshape(out, tuple(x.shape))

@@ -8,7 +8,8 @@ from mindseed.ops import functional as F
 from mindseed.ops.operations._base import Primitive
 
 __all__ = ["GridSampler2DGrad", "GridSampler3DGrad", "ResizeNearestNeighborGrad", "ResizeNearestNeighborV2Grad",
-           "LayerNormGrad", "LayerNormGradGrad", "CdistGrad"]
+           "LayerNormGrad", "LayerNormGradGrad", "CdistGrad", "ROIAlignGrad",
+           "DeformableOffsetsGrad"]
 
 
 def _vjp(fn, primals, cotangent):
@@ -76,6 +77,9 @@ class ResizeNearestNeighborGrad(Primitive):
         self.add_prim_attr("half_pixel_centers", self.half_pixel_centers)
 
     def __call__(self, grads, size):
+        if isinstance(grads, Tensor) and mstype.is_integral(grads.dtype) and grads.dtype != mstype.bool_:
+            # MindSpore's kernel sums integer gradients too: exactly, in float64
+            return F.cast(self(F.cast(grads, mstype.float64), size), grads.dtype)
         _tensors(self.name, 4, grads=grads)
         if isinstance(size, Tensor):
             size = tuple(int(v) for v in size.asnumpy().reshape(-1))
@@ -187,3 +191,52 @@ class CdistGrad(Primitive):
             pair = F.sign(diff) * F.pow(F.abs(diff), p - 1) / F.pow(safe, p - 1) * g
             pair = F.select(F.broadcast_to(d == 0, pair.shape), F.zeros_like(pair), pair)
         return pair.sum(-2)
+
+
+class ROIAlignGrad(Primitive):
+    """`ROIAlignGrad(pooled_height, pooled_width, spatial_scale, sample_num=2)(dy, rois, xdiff_shape)`: the gradient
+    of ROIAlign (same attributes) for its features of shape `xdiff_shape`: each pooled gradient spread over the
+    bilinear samples it averaged."""
+
+    def __init__(self, pooled_height, pooled_width, spatial_scale, sample_num=2):
+        super().__init__("ROIAlignGrad")
+        self.pooled_height, self.pooled_width = pooled_height, pooled_width
+        self.spatial_scale, self.sample_num = spatial_scale, sample_num
+        for name in ("pooled_height", "pooled_width", "spatial_scale", "sample_num"):
+            self.add_prim_attr(name, getattr(self, name))
+
+    def __call__(self, dy, rois, xdiff_shape):
+        _tensors(self.name, 4, dy=dy)
+        _tensors(self.name, 2, rois=rois)
+        if isinstance(xdiff_shape, Tensor):
+            xdiff_shape = tuple(int(v) for v in xdiff_shape.asnumpy().reshape(-1))
+        if not isinstance(xdiff_shape, (tuple, list)) or len(xdiff_shape) != 4:
+            raise ValueError(f"For '{self.name}', 'xdiff_shape' must be the 4 dims (N, C, H, W) of the features, but "
+                             f"got {xdiff_shape}.")
+        from mindseed.ops import operations as P  # noqa: PLC0415 -- the forward class of the same layer
+        roi_align = P.ROIAlign(self.pooled_height, self.pooled_width, self.spatial_scale, self.sample_num)
+        x = F.zeros(tuple(xdiff_shape), dy.dtype)
+        return _vjp(lambda v: roi_align(v, rois), (x,), dy)[0]
+
+
+class DeformableOffsetsGrad(Primitive):
+    """`DeformableOffsetsGrad(strides, pads, kernel_size, dilations=(1, 1, 1, 1), data_format='NCHW',
+    deformable_groups=1, modulated=True)(out_backprop, input, offsets)`: (d input, d offsets), the gradient of
+    DeformableOffsets with the same attributes."""
+
+    def __init__(self, strides, pads, kernel_size, dilations=(1, 1, 1, 1), data_format="NCHW", deformable_groups=1,
+                 modulated=True):
+        super().__init__("DeformableOffsetsGrad")
+        self.strides, self.pads, self.kernel_size, self.dilations = strides, pads, kernel_size, dilations
+        self.data_format, self.deformable_groups, self.modulated = data_format, deformable_groups, modulated
+        for name in ("strides", "pads", "dilations", "data_format", "deformable_groups", "modulated"):
+            self.add_prim_attr(name, getattr(self, name))
+        self.add_prim_attr("ksize", kernel_size)
+        self.init_prim_io_names(inputs=["out_backprop", "input", "offsets"], outputs=["out_grad"])
+
+    def __call__(self, out_backprop, input, offsets):  # noqa: A002 -- MindSpore's argument name
+        _tensors(self.name, 4, out_backprop=out_backprop, input=input, offsets=offsets)
+        from mindseed.ops import operations as P  # noqa: PLC0415 -- the forward class of the same layer
+        forward = P.DeformableOffsets(self.strides, self.pads, self.kernel_size, self.dilations, self.data_format,
+                                      self.deformable_groups, self.modulated)
+        return _vjp(forward, (input, offsets), out_backprop)

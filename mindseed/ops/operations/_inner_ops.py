@@ -8,12 +8,103 @@ from mindseed.common.tensor import Tensor
 from mindseed.ops import functional as F
 from mindseed.ops.operations import (  # noqa: F401
     Cast, CopyWithSlice, Cummin, ExtractImagePatches, SelectView, SiLU)
-from mindseed.ops.operations._base import AttrPrimitive
+from mindseed.ops.operations._base import AttrPrimitive, Primitive
 from mindseed.ops.operations._type_check_prims import IsInstance, SameTypeShape  # noqa: F401
 
 __all__ = [
     "Cast", "CopyWithSlice", "Cummin", "ExtractImagePatches", "SelectView", "SiLU", "SameTypeShape", "IsInstance",
-    "Dequant"]
+    "ConvertToDynamic", "ClipByNorm", "TensorCopySlices", "Dequant"]
+
+
+class ConvertToDynamic(Primitive):
+    """`ConvertToDynamic(is_dynamic_rank=False)(x)`: `x` unchanged (its gradient too). MindSpore's compiler sees
+    the output's shape (or rank) as unknown, to test how the ops after it handle dynamic shapes; mindseed's graphs
+    handle any shape, so the value simply passes.
+
+    Raises:
+        TypeError: `is_dynamic_rank` not a bool, or `input` not a Tensor.
+    """
+
+    def __init__(self, is_dynamic_rank=False):
+        super().__init__("ConvertToDynamic")
+        if not isinstance(is_dynamic_rank, bool):
+            raise TypeError(f"For 'ConvertToDynamic', the 'is_dynamic_rank' must be bool, but got "
+                            f"{type(is_dynamic_rank).__name__}.")
+        self.add_prim_attr("is_dynamic_rank", is_dynamic_rank)
+        self.init_prim_io_names(inputs=["input"], outputs=["output"])
+
+    def __call__(self, input):  # noqa: A002 -- MindSpore's argument name
+        if not isinstance(input, Tensor):
+            raise TypeError(f"For 'ConvertToDynamic', the 'input' must be a Tensor, but got {type(input).__name__}.")
+        return F.identity(input)
+
+
+class ClipByNorm(Primitive):
+    """`ClipByNorm(axis=None)(x, clip_norm)`: `x * clip_norm / max(||x||_2, clip_norm)`, the L2 norm taken over
+    `axis` (all dims when None), in float32 (MindSpore's deprecated inner primitive; `ops.clip_by_norm` is the
+    public one).
+
+    Raises:
+        TypeError: `axis` not None, an int or a tuple/list of ints; `x` or `clip_norm` not float16 / float32.
+        ValueError: an axis out of range.
+    """
+
+    def __init__(self, axis=None):
+        super().__init__("ClipByNorm")
+        axis = () if axis is None else axis
+        items = axis if isinstance(axis, (tuple, list)) else (axis,)
+        if not isinstance(axis, (int, tuple, list)) or isinstance(axis, bool) or \
+                any(isinstance(a, bool) or not isinstance(a, int) for a in items):
+            raise TypeError(f"For 'ClipByNorm', the 'axis' must be None, an int or a tuple/list of ints, but got "
+                            f"{axis!r}.")
+        self.axis = axis
+        self.add_prim_attr("axis", axis)
+        self.init_prim_io_names(inputs=["x", "clip_norm"], outputs=["output"])
+
+    def __call__(self, x, clip_norm):
+        for name, t in (("x", x), ("clip_norm", clip_norm)):
+            if not isinstance(t, Tensor) or t.dtype not in (mstype.float16, mstype.float32):
+                got = t.dtype if isinstance(t, Tensor) else type(t).__name__
+                raise TypeError(f"For primitive[ClipByNorm], the input argument[{name}] must be a type of "
+                                f"{{Float16, Float32}}, but got {got}.")
+        items = self.axis if isinstance(self.axis, (tuple, list)) else (self.axis,)
+        for a in items:
+            if not -x.ndim <= a < x.ndim:
+                raise ValueError(f"For 'ClipByNorm', the 'axis' must be in [{-x.ndim}, {x.ndim}), but got {a}.")
+        axes = tuple(a % x.ndim for a in items) or tuple(range(x.ndim))
+        x32, clip = F.cast(x, mstype.float32), F.cast(clip_norm, mstype.float32)
+        l2 = F.sqrt(F.sum(x32 * x32, axes, keepdim=True))
+        return x32 * clip / F.maximum(l2, clip)
+
+
+class TensorCopySlices(Primitive):
+    """`TensorCopySlices()(x, value, begin, end, strides)`: a copy of `x` with the slice
+    x[begin[0]:end[0]:strides[0], ...] (the dims past len(begin) whole) replaced by `value` (broadcast to the slice).
+    Differentiable in `x` and `value`.
+
+    Raises:
+        TypeError: `x` / `value` not Tensors, or `begin` / `end` / `strides` not tuples of ints.
+        ValueError: `begin`, `end` and `strides` of different lengths, or longer than the rank of `x`.
+    """
+
+    def __init__(self):
+        super().__init__("TensorCopySlices")
+        self.init_prim_io_names(inputs=["x", "value", "begin", "end", "strides"], outputs=["output"])
+
+    def __call__(self, x, value, begin, end, strides):
+        for name, t in (("x", x), ("value", value)):
+            if not isinstance(t, Tensor):
+                raise TypeError(f"For 'TensorCopySlices', the '{name}' must be a Tensor, but got {type(t).__name__}.")
+        for name, seq in (("begin", begin), ("end", end), ("strides", strides)):
+            if not isinstance(seq, (tuple, list)) or any(isinstance(v, bool) or not isinstance(v, int) for v in seq):
+                raise TypeError(f"For 'TensorCopySlices', the '{name}' must be a tuple of ints, but got {seq!r}.")
+        if not len(begin) == len(end) == len(strides) or len(begin) > x.ndim:
+            raise ValueError(f"For 'TensorCopySlices', 'begin', 'end' and 'strides' must have one length, at most "
+                             f"the rank {x.ndim} of 'x', but got {len(begin)}, {len(end)} and {len(strides)}.")
+        index = tuple(slice(b, e, s) for b, e, s in zip(begin, end, strides))
+        out = F.identity(x)
+        out[index] = F.cast(value, x.dtype)
+        return out
 
 
 class Dequant(AttrPrimitive):

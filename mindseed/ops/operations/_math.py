@@ -95,6 +95,16 @@ class SquareSumAll(Primitive):
         super().__init__("SquareSumAll")
 
     def __call__(self, x, y):
+        for name, t in (("x", x), ("y", y)):
+            if not isinstance(t, Tensor) or t.dtype not in (mstype.float16, mstype.float32):
+                got = f"Tensor[{t.dtype}]" if isinstance(t, Tensor) else type(t).__name__
+                raise TypeError(f"For primitive[SquareSumAll], the input argument[{name}] must be a type of "
+                                f"{{Tensor[Float16], Tensor[Float32]}}, but got {got}.")
+        if x.dtype != y.dtype:
+            raise TypeError(f"For primitive[SquareSumAll], the input type must be same. name:[x]:Tensor[{x.dtype}]. "
+                            f"name:[y]:Tensor[{y.dtype}].")
+        if tuple(x.shape) != tuple(y.shape):
+            raise ValueError(f"For primitive[SquareSumAll], the x: {list(x.shape)} must be equal to {list(y.shape)}")
         return C.reduce_sum_p(C.mul_p(x, x), axis=None), C.reduce_sum_p(C.mul_p(y, y), axis=None)
 
 
@@ -225,6 +235,9 @@ class ApproximateEqual(_WithAttrs):
 
     def __init__(self, tolerance=1e-05):
         super().__init__("ApproximateEqual")
+        if not isinstance(tolerance, float):
+            raise TypeError(f"For 'ApproximateEqual', the type of 'tolerance' should be 'float', but got type "
+                            f"'{type(tolerance).__name__}'.")
         self._set(tolerance=tolerance)
 
     def __call__(self, x, y):

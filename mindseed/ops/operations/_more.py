@@ -194,7 +194,9 @@ def _parameterized_truncated_normal(shape, mean, stdevs, min, max, seed=0, seed2
 def _assert(condition, input_data, summarize=3):
     if not bool(np.all(_host(condition))):
         shown = [np.ravel(_host(d))[:summarize].tolist() for d in input_data]
-        raise ValueError(f"For 'Assert', the condition is false; input data (first {summarize} of each): {shown}.")
+        # MindSpore's kernel fails at launch (RuntimeError: "assert failed")
+        raise RuntimeError(f"For 'Assert', assert failed: the condition is false; input data (first {summarize} of "
+                           f"each): {shown}.")
 
 
 def _fori_loop(lower, upper, loop_func, init_val):

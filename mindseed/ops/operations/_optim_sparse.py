@@ -94,6 +94,8 @@ _ROWS = {
 globals().update({_name: primitive_class(
     _name, _fn, _attrs, _inputs, tensors=_same + tuple(a for a in ("grad",) if a in _inputs and a not in _same),
     same_shape=_same[:1] + tuple(s for s in _same[1:] if s not in ("grad", "gradient")), returns=_ret, doc=_doc,
-    int_tensors=("indices",) if "indices" in _inputs else ())
+    int_tensors=("indices",) if "indices" in _inputs else (),
+    # MindSpore's SparseApply* kernels take float16 / float32 variables, states and gradients only
+    half_single=tuple(dict.fromkeys(_same + ("grad",))) if _name.startswith("SparseApply") else ())
     for _name, (_fn, _attrs, _inputs, _same, _ret, _doc) in _ROWS.items()})
 __all__ = list(_ROWS)

@@ -185,6 +185,8 @@ class FFTWithSize(Primitive):
             return (F.rfftn if self.onesided else F.fftn)(x, dim=dims, norm=self.norm)
         if not self.onesided:
             return F.real(F.ifftn(x, dim=dims, norm=self.norm))
+        if x.shape[-1] == 1 and not self.signal_sizes:
+            raise ValueError(f"For '{name}', the last dimension of the input cannot be 1, but got: 1")
         sizes = list(x.shape[-nd:])
         last = 2 * (sizes[-1] - 1)
         if self.signal_sizes:

@@ -21,8 +21,9 @@ def _check_tensor(op, name, x):
     return x
 
 
-def coo_parts(op, indices, values, shape, prefix=""):
-    """The host indices (N, ndim) and the shape (ndim,) of a COO input, checked as MindSpore's kernels do."""
+def coo_parts(op, indices, values, shape, prefix="", bound_error=ValueError):
+    """The host indices (N, ndim) and the shape (ndim,) of a COO input, checked as MindSpore's kernels do (an index
+    outside the shape raises `bound_error`: the kernels that find it while they run fail at launch, RuntimeError)."""
     names = [prefix + n for n in ("indices", "values", "shape")]
     for name, x in zip(names, (indices, values, shape)):
         _check_tensor(op, name, x)
@@ -36,8 +37,8 @@ def coo_parts(op, indices, values, shape, prefix=""):
                          f"({values.shape[0]}, {shape.shape[0]}), but got {indices.shape}.")
     idx, dims = _host(indices).astype(np.int64).reshape(-1, shape.shape[0]), _host(shape).astype(np.int64)
     if idx.size and (np.any(idx < 0) or np.any(idx >= dims)):
-        raise ValueError(f"For '{op}', every row of '{names[0]}' must lie inside '{names[2]}' {dims.tolist()}, but "
-                         f"got {idx[np.any((idx < 0) | (idx >= dims), axis=1)][0].tolist()}.")
+        raise bound_error(f"For '{op}', every row of '{names[0]}' must lie inside '{names[2]}' {dims.tolist()}, but "
+                          f"got {idx[np.any((idx < 0) | (idx >= dims), axis=1)][0].tolist()}.")
     return idx, dims
 
 
@@ -356,7 +357,7 @@ def _sqrt_n(c):
 
 
 def _count_sparse_output(indices, values, dense_shape, weights, binary_output=False, minlength=-1, maxlength=-1):
-    idx, dims = coo_parts("SparseCountSparseOutput", indices, values, dense_shape)
+    idx, dims = coo_parts("SparseCountSparseOutput", indices, values, dense_shape, bound_error=RuntimeError)
     if not mstype.is_integral(values.dtype):
         raise TypeError(f"For 'SparseCountSparseOutput', the 'values' must be int32 or int64, but got "
                         f"{values.dtype}.")
@@ -364,9 +365,9 @@ def _count_sparse_output(indices, values, dense_shape, weights, binary_output=Fa
     if v.size and v.min() < 0:
         raise ValueError(f"For 'SparseCountSparseOutput', the 'values' must be non-negative, but got {v.min()}.")
     w = _host(weights)
-    if w.size and w.shape != v.shape:
-        raise ValueError(f"For 'SparseCountSparseOutput', the 'weights' must be empty or of the shape of 'values' "
-                         f"{v.shape}, but got {w.shape}.")
+    if w.size and w.shape != v.shape:     # found by MindSpore's kernel while it runs: a RuntimeError
+        raise RuntimeError(f"For 'SparseCountSparseOutput', weights and values must have the same shape: the "
+                           f"'weights' must be empty or of the shape of 'values' {v.shape}, but got {w.shape}.")
     batch = idx[:, 0] if dims.size == 2 else np.zeros(v.size, np.int64)
     keep = v < maxlength if maxlength >= 0 else np.ones(v.size, bool)
     batch, v = batch[keep], v[keep]

@@ -13,7 +13,7 @@ REQUIRED = inspect.Parameter.empty
 
 
 def primitive_class(name, fn, attrs=(), inputs=None, tensors=(), same_shape=(), returns=None, doc=None,
-                    module="mindseed.ops.operations", int_tensors=(), check=None):
+                    module="mindseed.ops.operations", int_tensors=(), check=None, half_single=()):
     """A Primitive class `name`: `name(**attrs)(*inputs)` returns `fn(*inputs, **attrs)`.
 
     Args:
@@ -26,6 +26,7 @@ def primitive_class(name, fn, attrs=(), inputs=None, tensors=(), same_shape=(), 
         int_tensors (tuple[str]): inputs that must be Tensors of an integer dtype (indices).
         check (callable): called with the attributes (a dict) at construction, raising MindSpore's error for a bad
             one.
+        half_single (tuple[str]): inputs that must be Tensors of float16 or float32.
     """
     params = [inspect.Parameter(a, inspect.Parameter.POSITIONAL_OR_KEYWORD, default=d) for a, d in attrs]
     signature = inspect.Signature(params)
@@ -55,6 +56,10 @@ def primitive_class(name, fn, attrs=(), inputs=None, tensors=(), same_shape=(), 
             if not isinstance(named[arg], Tensor) or not mstype.is_integral(named[arg].dtype):
                 got = f"Tensor[{named[arg].dtype}]" if isinstance(named[arg], Tensor) else type(named[arg]).__name__
                 raise TypeError(f"For '{name}', the '{arg}' must be a Tensor of int32 or int64, but got {got}.")
+        for arg in half_single:
+            if named[arg].dtype not in (mstype.float16, mstype.float32):
+                raise TypeError(f"For primitive[{name}], the input argument[{arg}] must be a type of "
+                                f"{{Tensor[Float16], Tensor[Float32]}}, but got Tensor[{named[arg].dtype}].")
         for arg in same_shape[1:]:
             if named[arg].shape != named[same_shape[0]].shape:
                 raise ValueError(f"For '{name}', the shape of '{arg}' {named[arg].shape} must be the same as the "

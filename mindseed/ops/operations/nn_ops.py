@@ -44,3 +44,41 @@ __all__ = [
     "SparseApplyRMSProp", "SparseSoftmaxCrossEntropyWithLogits", "Tanh", "TripletMarginLoss", "UpsampleNearest3D",
     "UpsampleTrilinear3D", "ApplyRotaryPosEmb", "DeformableOffsets", "GroupTopk", "PagedAttention",
     "PagedAttentionMask", "ReshapeAndCache"]
+
+from mindseed.common import dtype as _mstype  # noqa: E402
+from mindseed.common.tensor import Tensor as _Tensor  # noqa: E402
+from mindseed.ops import functional as _F  # noqa: E402
+from mindseed.ops.operations._base import Primitive as _Primitive  # noqa: E402
+
+
+class SparseSoftmaxCrossEntropyWithLogitsV2(_Primitive):
+    """`SparseSoftmaxCrossEntropyWithLogitsV2()(logits, labels)`: (loss, backprop) per sample: loss = -log
+    softmax(logits)[label] (N,) and its gradient for the logits, softmax(logits) - one_hot(label) (N, C).
+
+    Raises:
+        TypeError: `logits` not float16 / float32, `labels` not int32 / int64.
+        ValueError: `logits` not (N, C) or `labels` not (N,).
+    """
+
+    def __init__(self):
+        super().__init__("SparseSoftmaxCrossEntropyWithLogitsV2")
+        self.init_prim_io_names(inputs=["features", "labels"], outputs=["loss", "backprop"])
+
+    def __call__(self, logits, labels):
+        name = self.name
+        if not isinstance(logits, _Tensor) or logits.dtype not in (_mstype.float16, _mstype.float32):
+            raise TypeError(f"For '{name}', the 'logits' must be a Tensor of float16 or float32, but got "
+                            f"{getattr(logits, 'dtype', type(logits).__name__)}.")
+        if not isinstance(labels, _Tensor) or labels.dtype not in (_mstype.int32, _mstype.int64):
+            raise TypeError(f"For '{name}', the 'labels' must be a Tensor of int32 or int64, but got "
+                            f"{getattr(labels, 'dtype', type(labels).__name__)}.")
+        if logits.ndim != 2 or labels.shape != logits.shape[:1]:
+            raise ValueError(f"For '{name}', the 'logits' must be [batch x classes] and 'labels' [batch], but got "
+                             f"{logits.shape} and {labels.shape}.")
+        log_p = _F.log_softmax(logits, -1)
+        onehot = _F.one_hot(labels, logits.shape[1], _F.ones((), logits.dtype), _F.zeros((), logits.dtype))
+        loss = -_F.sum(log_p * onehot, -1)
+        return loss, _F.exp(log_p) - onehot
+
+
+__all__ += ["SparseSoftmaxCrossEntropyWithLogitsV2"]

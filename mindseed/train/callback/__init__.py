@@ -1,5 +1,8 @@
 """mindspore.train.callback: Callback, RunContext and the built-in callbacks."""
 from mindseed.train.callback._callback import Callback, RunContext
+# MindSpore's private names here, which code driving callbacks by hand imports
+from mindseed.train.callback._callback import InternalCallbackParam as _InternalCallbackParam  # noqa: F401
+from mindseed.train.callback._callback import _CallbackManager  # noqa: F401
 from mindseed.train.callback._monitors import History, LambdaCallback, LearningRateScheduler, LossMonitor, TimeMonitor
 from mindseed.train.callback._checkpoint import CheckpointConfig, ModelCheckpoint
 from mindseed.train.callback._plateau import EarlyStopping, ReduceLROnPlateau

@@ -3,6 +3,7 @@ import math
 
 from mindseed import ops
 from mindseed.common import dtype as mstype
+from mindseed.common.tensor import Tensor as _Tensor
 from mindseed.nn.probability.distribution.distribution import Distribution, stored
 
 
@@ -124,7 +125,10 @@ class Poisson(_Discrete):
         return r
 
     def _sample(self, shape, r):
-        return self._cast_sample(ops.random_poisson((), r, seed=self._seed or None))
+        return self._cast_sample(ops.random_poisson(_NO_DIMS, r, seed=self._seed or None))
+
+
+_NO_DIMS = _Tensor([], mstype.int32)   # random_poisson's shape Tensor: rate's own shape only
 
 
 class Categorical(_Discrete):
