@@ -23,23 +23,53 @@ def call_with_bprop(fn, bprop, args, name="CustomBprop"):
         return fn(*args)
     with paused():
         out = fn(*args)
-    multi = isinstance(out, tuple)
-    # fresh handles: an output may be an input object, which must not be confused with it on the tape
-    out = tuple(Tensor._from_raw(o._data) for o in out) if multi else Tensor._from_raw(out._data)
+    if isinstance(out, Tensor):
+        out = Tensor._from_raw(out._data)
+        leaves, tmpl = None, None
+    else:
+        # a (nested) tuple/list output: its tensors are the node's outputs; bprop sees the structure again
+        leaves = []
+        out = tmpl = _fresh(out, leaves)
+        leaves = tuple(leaves)
 
     def engine_bprop(*all_args):
         *inputs, o, dout = all_args
+        if leaves is not None:
+            o, dout = _rebuild(tmpl, iter(o)), _rebuild(tmpl, iter(dout))
         grads = bprop(*inputs, o, dout)
         if not isinstance(grads, tuple):
             grads = (grads,)
         return grads
 
-    node = _UserBprop(name, engine_bprop, multi)
+    node = _UserBprop(name, engine_bprop, leaves is not None)
     for tape in list(_state.tapes):
         # a graph builder already recorded the forward's primitives; only grad tapes take the node
         if not getattr(tape, "records_all", False):
-            tape.record(node, args, {}, out)
+            tape.record(node, args, {}, out if leaves is None else leaves)
     return out
+
+
+def _fresh(out, leaves):
+    """out with every tensor a fresh handle (an output may be an input object, which must not be confused with
+    it on the tape), collected in `leaves`."""
+    if isinstance(out, Tensor):
+        t = Tensor._from_raw(out._data)
+        leaves.append(t)
+        return t
+    if isinstance(out, (tuple, list)):
+        items = [_fresh(o, leaves) for o in out]
+        return type(out)(items) if type(out) in (tuple, list) else type(out)(*items)
+    return out
+
+
+def _rebuild(tmpl, it):
+    """tmpl's structure with its tensors replaced, in order, by the values of `it`."""
+    if isinstance(tmpl, Tensor):
+        return next(it)
+    if isinstance(tmpl, (tuple, list)):
+        items = [_rebuild(o, it) for o in tmpl]
+        return type(tmpl)(items) if type(tmpl) in (tuple, list) else type(tmpl)(*items)
+    return tmpl
 
 
 class _CustomVjp:

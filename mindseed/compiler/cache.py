@@ -128,7 +128,8 @@ class _Entry:
     types, which argument leaves it keeps (`in_keep`); for dynamic shapes the traced `samples` by shapes and
     the `general` entry fitted from them (`dims`, `fixed`, `verified`, `decided`: see dynamic.py)."""
     __slots__ = ("run_fn", "captured", "out_tmpl", "source", "graph", "n_inputs", "out_types", "in_keep", "samples",
-                 "general", "dims", "fixed", "verified", "decided", "value_reads")
+                 "general", "dims", "fixed", "verified", "decided", "value_reads", "arg_updates",
+                 "out_aliases")
 
     def __init__(self):
         self.general = None
@@ -136,6 +137,8 @@ class _Entry:
         self.verified = False
         self.decided = False      # the Python code compared a dynamic dim: this graph holds for its sizes only
         self.value_reads = ()     # the argument leaves whose values the trace read (the cache keys on them)
+        self.arg_updates = ()     # the caller's lists of constants the call changes, and the result's places
+        self.out_aliases = ()     # that are such lists (arglists.py)
 
     def fits(self, leaves):
         """Do these inputs have the sizes of the generalized samples in every dim that did not vary?"""

@@ -17,7 +17,7 @@ from mindseed.common._parallel import simulated_runner
 from mindseed.common.context import STRICT, get_context
 from mindseed.common.parameter import Parameter
 from mindseed.common.tensor import Tensor
-from mindseed.compiler import codegen, flops, passes
+from mindseed.compiler import arglists, codegen, flops, passes
 from mindseed.compiler.cache import _Entry, _flatten, _key_of, _plain_constants, _repeats, _unflatten  # noqa: F401
 from mindseed.compiler.dump import dumper
 from mindseed.compiler.dynamic import (_RANK, _agrees, _dyn_key, _DynInput, _dynamic_sig, _generalize, _same_meta,
@@ -162,7 +162,7 @@ class _Compiled:
             return result
         if entry.run_fn is None:
             return self._target()(*args, **kwargs)
-        return self._run(entry, leaves)
+        return _replay(entry, self._run(entry, leaves), (args, kwargs))
 
     def _call_dynamic(self, args, kwargs):
         """Dynamic shapes: one cache entry per signature with the dynamic dims unknown. The first call traces;
@@ -182,11 +182,14 @@ class _Compiled:
             return result
         general = entry.general
         if general is not None and general.verified and general.fits(leaves):
-            return self._run(general, leaves, tuple(leaves[i].shape[j] for i, j in general.dims))
+            out = self._run(general, leaves, tuple(leaves[i].shape[j] for i, j in general.dims))
+            return _replay(entry, out, (args, kwargs))
         shapes = tuple(t.shape for t in leaves)
         sub = entry.samples.get(shapes)
         if sub is not None:
-            return self._run(sub, leaves) if sub.run_fn is not None else self._target()(*args, **kwargs)
+            if sub.run_fn is None:
+                return self._target()(*args, **kwargs)
+            return _replay(sub, self._run(sub, leaves), (args, kwargs))
         sub, result = self._compile(args, kwargs)
         entry.samples[shapes] = sub
         if entry.run_fn is None or sub.run_fn is None or entry.decided or sub.decided:
@@ -296,6 +299,7 @@ class _Compiled:
         targs, tkwargs = _unflatten(tmpl, inputs)
         for given, traced in zip((*args, *kwargs.values()), (*targs, *tkwargs.values())):
             builder.note_argument_containers(given, traced)
+        lists = arglists.pair_lists((args, kwargs), (targs, tkwargs))
         try:
             with building(builder), tentative():
                 result = target(*targs, **tkwargs)
@@ -314,6 +318,8 @@ class _Compiled:
         finally:
             self.note_cells(builder)
         _check_parameter_names(leaves, builder.captured)
+        entry.arg_updates = arglists.updates_of(lists)
+        entry.out_aliases = arglists.result_aliases(result, lists)
         entry.decided = builder.size_decisions
         entry.value_reads = tuple(builder.value_reads)
         out_leaves = []
@@ -351,7 +357,7 @@ class _Compiled:
         entry.graph = graph
         flops.note_compiled(self, graph)
         # the trace run was a real execution: its results are this call's results
-        return entry, result
+        return entry, _replay(entry, result, (args, kwargs))
 
     def fall_back(self, exc, what):
         """A trace stopped at code the graph cannot hold: warn that `what` runs in the interpreter (JIT Fallback),
@@ -373,6 +379,16 @@ class _Compiled:
         """The compiled graphs (one per input signature), for inspection."""
         return [e.general.graph if e.general is not None else e.graph for e in self.cache.values()
                 if e.graph is not None]
+
+
+def _replay(entry, out, root):
+    """What a call does to the caller's lists of constants (root = (args, kwargs)): their new contents, and the
+    caller's own list objects in the result where the function returns them (arglists.py)."""
+    if entry.arg_updates:
+        arglists.apply_updates(entry.arg_updates, root)
+    if entry.out_aliases:
+        out = arglists.apply_aliases(out, entry.out_aliases, root)
+    return out
 
 
 _MAX_VALUED = 16    # graphs per signature keyed on argument values, before such reads fall back
