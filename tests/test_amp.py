@@ -205,6 +205,23 @@ def test_to_float_casts_inputs_and_trainable_parameters():
     np.testing.assert_allclose(grads[1].asnumpy(), [2.0, 2.0])
 
 
+
+def test_to_float_casts_frozen_parameters_but_not_batchnorm_statistics():
+    # MindSpore casts every float input of an op (a frozen weight too) but those the op writes (moving statistics)
+    net = nn.SequentialCell(nn.Dense(3, 2), nn.BatchNorm1d(2))
+    net[0].weight.set_data(ms.Tensor(np.arange(6, dtype=np.float32).reshape(2, 3) / 5))
+    net[0].bias.set_data(ms.Tensor(np.zeros(2, np.float32)))
+    net[0].weight.requires_grad = False
+    net.to_float(ms.float16).set_train(True)
+    y = net(ms.Tensor(np.arange(12, dtype=np.float32).reshape(4, 3) / 7))
+    assert y.dtype == ms.float16
+    np.testing.assert_allclose(y.asnumpy(), [[-1.342, -1.342], [-0.447, -0.447], [0.4465, 0.447], [1.342, 1.342]],
+                               atol=2e-3)
+    assert net[1].moving_mean.dtype == ms.float32 and net[0].weight.dtype == ms.float32
+    # the moving mean after one step: momentum 0.9 from zeros, of the batch mean of x @ W.T
+    batch_mean = (np.arange(12).reshape(4, 3) / 7 @ (np.arange(6).reshape(2, 3) / 5).T).mean(0)
+    np.testing.assert_allclose(net[1].moving_mean.asnumpy(), 0.1 * batch_mean, rtol=2e-3)
+
 def test_custom_mixed_precision():
     net = amp.custom_mixed_precision(Net(), black_list=[nn.BatchNorm1d], dtype=ms.bfloat16)
     seen = _record_input_dtypes(net, {"fc", "bn"})

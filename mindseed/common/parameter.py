@@ -224,6 +224,10 @@ class Parameter(Tensor):
             p.set_data(initializer(init, self.shape, self.dtype))
         return p
 
+    def copy(self):
+        """A new Parameter of the same name and data (`clone(init='same')`, as MindSpore's)."""
+        return self.clone(init="same")
+
     def value(self):
         return _handle(self, self._data)
 

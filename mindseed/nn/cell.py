@@ -150,7 +150,7 @@ class Cell(CellBuffers, CellStateDict):
             d["_params_list"][name] = value
             object.__setattr__(self, name, value)
         elif isinstance(value, Cell):
-            self.insert_child_to_cell(name, value)
+            self._insert_child(name, value)
         elif isinstance(value, _Buffer):
             d.pop(name, None)
             self.register_buffer(name, value)
@@ -209,20 +209,29 @@ class Cell(CellBuffers, CellStateDict):
         object.__setattr__(self, param_name, param)
 
     def insert_child_to_cell(self, child_name, child_cell):
-        """Add a child Cell under `child_name`; with auto_prefix its parameters are renamed `child_name.<name>`."""
-        if not isinstance(child_name, str) or "." in child_name:
-            raise KeyError(f"For 'insert_child_to_cell', the argument 'child_name' must be a str without '.', but got "
-                           f"{child_name!r}.")
+        """Add a child Cell under `child_name`. As MindSpore's, its parameters keep their names (assigning the child
+        as an attribute, or adding it to a container, is what renames them `child_name.<name>`)."""
+        if not isinstance(child_name, str):
+            raise TypeError(f"For 'insert_child_to_cell', the type of parameter 'child_name' must be str, but got "
+                            f"{type(child_name)}.")
+        if not child_name or "." in child_name:
+            raise KeyError("For 'insert_child_to_cell', the parameter 'child_name' can not be None and can not "
+                           "contain '.' ")
         if child_cell is not None and not isinstance(child_cell, Cell):
-            raise TypeError(f"For 'insert_child_to_cell', the argument 'child_cell' must be Cell, but got "
-                            f"{type(child_cell).__name__}.")
+            raise TypeError(f"For 'insert_child_to_cell', the argument 'child_cell' must be 'Cell' if not None, "
+                            f"but got type {type(child_cell)}.")
         if child_name in self.__dict__["_params"]:
             raise KeyError(f"For 'insert_child_to_cell', the {child_name} child cell already exists in the network."
                            f"Cannot insert another child cell with the same name.")
-        if child_cell is not None and self._auto_prefix:
-            child_cell.update_parameters_name(child_name + ".")
         self.__dict__["_cells"][child_name] = child_cell
         object.__setattr__(self, child_name, child_cell)
+
+    def _insert_child(self, child_name, child_cell):
+        """insert_child_to_cell, and with auto_prefix the child's parameters renamed `child_name.<name>` (what an
+        attribute assignment and the containers do)."""
+        self.insert_child_to_cell(child_name, child_cell)
+        if child_cell is not None and self._auto_prefix:
+            child_cell.update_parameters_name(child_name + ".")
 
     def update_parameters_name(self, prefix="", recurse=True):
         """Rename every parameter to `prefix` + its path inside this cell."""
@@ -596,7 +605,7 @@ class Cell(CellBuffers, CellStateDict):
         d = self.__dict__
         if d["_cast_dtype"] is not None:
             args = tuple(_cast_float(a, d["_cast_dtype"]) for a in args)
-            shadowed = _shadow_params(d, d["_cast_dtype"])
+            shadowed = _shadow_params(self, d["_cast_dtype"])
             if shadowed:
                 try:
                     return self._run_construct(args, kwargs)
@@ -717,12 +726,15 @@ def _tensor_args(args):
     return any(isinstance(a, Tensor) for a in args)
 
 
-def _shadow_params(d, dtype):
-    """to_float: while the cell runs, its trainable float Parameters read as casts to `dtype` (the casts are on
-    the tape, so gradients reach the Parameters, which keep their dtype)."""
-    shadowed = []
+def _shadow_params(cell, dtype):
+    """to_float: while the cell runs, its float Parameters read as casts to `dtype` (the casts are on the tape, so
+    gradients reach the Parameters, which keep their dtype), as MindSpore casts every float input of an op but those
+    the op writes: the ones the cell's class lists in `_written_params` (a BatchNorm's moving statistics) stay."""
+    d, shadowed = cell.__dict__, []
+    written = getattr(type(cell), "_written_params", ())
     for name, p in d["_params"].items():
-        if p is not None and p.requires_grad and d.get(name) is p and p.dtype != dtype and mstype.is_float(p.dtype):
+        if p is not None and name not in written and d.get(name) is p and p.dtype != dtype and \
+                mstype.is_float(p.dtype):
             d[name] = P.cast_p(p, dtype=dtype.name)
             shadowed.append((name, p))
     return shadowed

@@ -119,9 +119,17 @@ def test_insert_and_update_names():
     c.insert_param_to_cell("w", ms.Parameter(ms.Tensor([1.0])))
     assert c.w.name == "w"
     c.insert_child_to_cell("dense", nn.Dense(1, 1))
-    assert [p.name for p in c.get_parameters()] == ["w", "dense.weight", "dense.bias"]
+    # MindSpore's insert_child_to_cell keeps the child's parameter names; parameters_and_names has the path
+    assert [p.name for p in c.get_parameters()] == ["w", "weight", "bias"]
+    assert [n for n, _ in c.parameters_and_names()] == ["w", "dense.weight", "dense.bias"]
     c.update_parameters_name("net.")
     assert [p.name for p in c.get_parameters()] == ["net.w", "net.dense.weight", "net.dense.bias"]
+    c.attr = nn.Dense(1, 1)     # an attribute assignment is what prefixes
+    assert [p.name for p in c.get_parameters()][3:] == ["attr.weight", "attr.bias"]
+    with pytest.raises(TypeError, match="must be str"):
+        c.insert_child_to_cell(1, nn.Dense(1, 1))
+    with pytest.raises(KeyError, match="can not be None"):
+        c.insert_child_to_cell("", nn.Dense(1, 1))
     with pytest.raises(KeyError):
         c.insert_param_to_cell("a.b", ms.Parameter(ms.Tensor([1.0])))
     with pytest.raises(TypeError):

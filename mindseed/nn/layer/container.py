@@ -42,7 +42,7 @@ class SequentialCell(Cell):
             arg = args[0]
             if isinstance(arg, OrderedDict):
                 for name, cell in arg.items():
-                    self.insert_child_to_cell(name, _check_cell("SequentialCell", cell))
+                    self._insert_child(name, _check_cell("SequentialCell", cell))
                     self._is_dynamic_name.append(False)
                 self._refresh()
                 return
@@ -52,7 +52,7 @@ class SequentialCell(Cell):
                 raise TypeError(f"For 'SequentialCell', the input must be Cells, a list of Cells or an OrderedDict, "
                                 f"but got {type(arg).__name__}.")
         for i, cell in enumerate(args):
-            self.insert_child_to_cell(str(i), _check_cell("SequentialCell", cell))
+            self._insert_child(str(i), _check_cell("SequentialCell", cell))
             self._is_dynamic_name.append(True)
         self._refresh()
 
@@ -72,7 +72,7 @@ class SequentialCell(Cell):
 
     def __setitem__(self, index, cell):
         key = list(self._cells.keys())[index]
-        self.insert_child_to_cell(key, _check_cell("SequentialCell", cell))
+        self._insert_child(key, _check_cell("SequentialCell", cell))
         self._refresh()
 
     def __delitem__(self, index):
@@ -101,7 +101,7 @@ class SequentialCell(Cell):
 
     def append(self, cell):
         """Add a cell at the end."""
-        self.insert_child_to_cell(str(len(self._cells)), _check_cell("SequentialCell", cell))
+        self._insert_child(str(len(self._cells)), _check_cell("SequentialCell", cell))
         self._is_dynamic_name.append(True)
         self._refresh()
         return self
@@ -114,7 +114,7 @@ class SequentialCell(Cell):
         self._cells.clear()
         self._is_dynamic_name = [True] * len(cells)
         for i, c in enumerate(cells):
-            self.insert_child_to_cell(str(i), c)
+            self._insert_child(str(i), c)
         self._refresh()
 
     def construct(self, input_data):
@@ -142,7 +142,7 @@ class CellList(Cell):
 
     def __setitem__(self, index, cell):
         _check_cell("CellList", cell)
-        self.insert_child_to_cell(str(_check_index("CellList", index, len(self._cells))), cell)
+        self._insert_child(str(_check_index("CellList", index, len(self._cells))), cell)
 
     def __delitem__(self, index):
         cells = list(self._cells.values())
@@ -160,7 +160,7 @@ class CellList(Cell):
             self.__dict__.pop(key, None)
         self._cells.clear()
         for i, c in enumerate(cells):
-            self.insert_child_to_cell(str(i), c)
+            self._insert_child(str(i), c)
 
     def __len__(self):
         return len(self._cells)
@@ -185,7 +185,7 @@ class CellList(Cell):
         return self
 
     def append(self, cell):
-        self.insert_child_to_cell(str(len(self._cells)), _check_element(cell))
+        self._insert_child(str(len(self._cells)), _check_element(cell))
         return self
 
     def construct(self, *inputs):
@@ -227,7 +227,7 @@ class CellDict(Cell):
         if isinstance(cell, (CellDict, CellList, SequentialCell)):
             raise TypeError(f"For 'CellDict', the type of cell can not be CellDict, CellList or SequentialCell, "
                             f"but got {type(cell).__name__}.")
-        self.insert_child_to_cell(key, _check_cell("CellDict", cell))
+        self._insert_child(key, _check_cell("CellDict", cell))
 
     def __delitem__(self, key):
         del self._cells[key]

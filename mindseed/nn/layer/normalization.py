@@ -35,6 +35,7 @@ def _check_num_features(cls, num_features):
 
 class _BatchNorm(Cell):
     """Batch normalization over the channel axis (axis 1)."""
+    _written_params = ("moving_mean", "moving_variance")     # updated by construct: to_float leaves them
 
     _DIMS = (2, 3, 4)
 
@@ -272,6 +273,7 @@ class _InstanceNorm(Cell):
 
     In training the moving statistics follow moving = (1 - momentum) * moving + momentum * batch (momentum 0.1).
     """
+    _written_params = ("moving_mean", "moving_variance")     # updated by construct: to_float leaves them
 
     _NDIM = 4
 

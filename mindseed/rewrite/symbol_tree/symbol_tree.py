@@ -420,7 +420,7 @@ class SymbolTree:
                 net._cells[field] = seq
         for field, obj in self._fields.items():
             if isinstance(obj, Cell):
-                net.insert_child_to_cell(field, obj)
+                net._insert_child(field, obj)
                 new_cells.add(id(obj))
             else:
                 object.__setattr__(net, field, obj)

@@ -1,0 +1,13 @@
+"""Parameter behaviours checked against MindSpore 2.10: copy() is a Parameter."""
+import numpy as np
+
+import mindseed as ms
+
+
+def test_parameter_copy_is_a_parameter_of_the_same_name():
+    p = ms.Parameter(ms.Tensor(np.array([8.0, 7.0], np.float32)), name="p3", requires_grad=False)
+    c = p.copy()
+    assert type(c) is ms.Parameter and c.name == "p3" and c.requires_grad is False
+    np.testing.assert_array_equal(c.asnumpy(), [8.0, 7.0])
+    p.set_data(ms.Tensor(np.array([1.0, 1.0], np.float32)))
+    np.testing.assert_array_equal(c.asnumpy(), [8.0, 7.0])     # its own data
