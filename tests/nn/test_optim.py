@@ -530,3 +530,19 @@ def test_user_optimizer_maps_with_the_reverse_maps_of_the_base_class():
     np.testing.assert_allclose(w.asnumpy(), [0.0, 0.0])
     np.testing.assert_allclose(b.asnumpy(), [2.5])
     assert opt.hyper_map_reverse(lambda x: x + 1, ((1, 2), (3,))) == ((2, 3), (4,))
+
+
+def test_a_list_learning_rate_past_its_last_step_is_gathers_runtime_error():
+    """A dynamic learning rate of n values has no rate for step n: MindSpore's Gather kernel fails at launch
+    (RuntimeError), in the step and in get_lr."""
+    net = nn.Dense(2, 1)
+    opt = nn.SGD(net.trainable_params(), learning_rate=[0.5, 0.25])
+    step = nn.TrainOneStepCell(nn.WithLossCell(net, nn.MSELoss()), opt)
+    x, t = ms.Tensor(np.ones((1, 2), np.float32)), ms.Tensor(np.zeros((1, 1), np.float32))
+    step(x, t)
+    assert float(opt.get_lr().asnumpy()) == 0.25
+    step(x, t)
+    with pytest.raises(RuntimeError, match=r"For 'Gather', the 'input_indices' should be in the range \[0, 2\)"):
+        opt.get_lr()
+    with pytest.raises(RuntimeError, match="should be in the range"):
+        step(x, t)

@@ -42,8 +42,8 @@ def gather_item(x, index):
     """x[index] as a Python float (the learning rate of step `index` from a dynamic-lr list)."""
     n = x.shape[0]
     if not 0 <= index < n:
-        raise ValueError(f"For 'Gather', the 'input_indices' should be in the range [0, {n}), but got {index}: the "
-                         f"dynamic learning rate has {n} values and step {index} asks for one more.")
+        raise RuntimeError(f"For 'Gather', the 'input_indices' should be in the range [0, {n}), but got {index}: the "
+                           f"dynamic learning rate has {n} values and step {index} asks for one more.")
     return x[index].item()
 
 

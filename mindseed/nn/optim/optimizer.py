@@ -546,8 +546,8 @@ class _IteratorLearningRate(LearningRateSchedule):
         """The rate of step `step` as a Python float."""
         n = self.learning_rate.shape[0]
         if not 0 <= step < n:
-            raise ValueError(f"For 'Gather', the 'input_indices' should be in the range [0, {n}), but got {step}: the "
-                             f"dynamic learning rate has {n} values and step {step} asks for one more.")
+            raise RuntimeError(f"For 'Gather', the 'input_indices' should be in the range [0, {n}), but got {step}: "
+                               f"the dynamic learning rate has {n} values and step {step} asks for one more.")
         return self.learning_rate[step].item()
 
 
