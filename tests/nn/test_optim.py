@@ -407,7 +407,7 @@ def test_dynamic_learning_rate_cell_gathers_in_the_steps_shape():
         np.testing.assert_allclose(r.asnumpy(), np.array(rates, np.float32))
     assert opt.get_lr().shape == ()
     assert float(opt.learning_rate(opt.global_step)[0]) == pytest.approx(0.1)
-    with pytest.raises(ValueError, match="should be in the range \\[0, 3\\), but got 3"):
+    with pytest.raises(RuntimeError, match="should be in the range \\[0, 3\\), but got 3"):
         opt.learning_rate(ms.Tensor([3], ms.int32))
     with pytest.raises(TypeError, match="'input_indices' must be an integer Tensor"):
         opt.learning_rate(ms.Tensor([1.0], ms.float32))
@@ -426,7 +426,7 @@ def test_dynamic_list_past_its_end_raises():
     opt = nn.SGD(p, [0.1, 0.01])
     _run(opt, p, steps=2)
     before = p[0].asnumpy().copy()
-    with pytest.raises(ValueError, match="should be in the range \\[0, 2\\), but got 2"):
+    with pytest.raises(RuntimeError, match="should be in the range \\[0, 2\\), but got 2"):
         _run(opt, p, steps=1)
     np.testing.assert_array_equal(p[0].asnumpy(), before)
 
@@ -472,7 +472,7 @@ ERRORS = [
     (lambda p: nn.Momentum([], 0.1, 0.9), ValueError, "must not be empty"),
     (lambda p: nn.Momentum(p, 0.1, 0.9, weight_decay=-1.0), ValueError, "'weight_decay' must be float and must >= 0"),
     (lambda p: nn.Momentum(p, 0.1, 0.9, loss_scale=0.0), ValueError, "'loss_scale' must be float and must > 0"),
-    (lambda p: nn.Momentum(p, "a", 0.9), TypeError, "'learning_rate' must be int, float, Tensor, Iterable"),
+    (lambda p: nn.Momentum(p, None, 0.9), TypeError, "'learning_rate' must be int, float, Tensor, Iterable"),
     (lambda p: nn.Adam(p, beta1=1.0), ValueError, "For 'Adam', the 'beta1' must be in range of \\(0.0, 1.0\\)"),
     (lambda p: nn.Adam(p, eps=0.0), ValueError, "For 'Adam', the 'eps' must be float and must > 0"),
     (lambda p: nn.Adam(p, foo=True), KeyError, "invalid keys"),
@@ -546,3 +546,13 @@ def test_a_list_learning_rate_past_its_last_step_is_gathers_runtime_error():
         opt.get_lr()
     with pytest.raises(RuntimeError, match="should be in the range"):
         step(x, t)
+
+
+def test_an_iterable_learning_rate_goes_through_numpy_as_mindspore():
+    params = nn.Dense(2, 1).trainable_params()
+    opt = nn.SGD(params, learning_rate=(v for v in (0.5, 0.25)))
+    assert opt.learning_rate.learning_rate.asnumpy().tolist() == [0.5, 0.25]
+    with pytest.raises(ValueError, match="could not convert string to float"):
+        nn.SGD(params, learning_rate="fast")
+    with pytest.raises(TypeError, match="must be int, float, Tensor, Iterable or LearningRateSchedule"):
+        nn.SGD(params, learning_rate=None)

@@ -192,12 +192,9 @@ class Optimizer(OptimizerBase):
                 raise ValueError(f"For 'Optimizer', if 'learning_rate' is Tensor type, then the dimension of it "
                                  f"should be 0 or 1, but got {learning_rate.ndim}.")
             return Tensor(learning_rate.asnumpy(), mstype.float32)
-        if isinstance(learning_rate, Iterable) and not isinstance(learning_rate, (str, bytes)):
-            values = list(learning_rate)
-            if not all(isinstance(v, (int, float, np.number)) and not isinstance(v, bool) for v in values):
-                raise TypeError(f"For 'Optimizer', an iterable 'learning_rate' must hold numbers, but got "
-                                f"{[type(v).__name__ for v in values][:8]}.")
-            return Tensor(np.array(values).astype(np.float32))
+        if isinstance(learning_rate, Iterable):
+            # as MindSpore: any iterable goes through numpy (a str is its characters: numpy's ValueError)
+            return Tensor(np.array(list(learning_rate)).astype(np.float32))
         raise TypeError(f"For 'Optimizer', the argument 'learning_rate' must be int, float, Tensor, Iterable or "
                         f"LearningRateSchedule, but got {type(learning_rate)}.")
 
