@@ -267,7 +267,12 @@ class _Batch(Dataset):
 
 
 class BatchDataset(_Batch):
-    """The result of `Dataset.batch`."""
+    """The result of `Dataset.batch` (no `pad_info`: MindSpore 2.x pads in `padded_batch`)."""
+
+    def __init__(self, input_dataset, batch_size, drop_remainder=False, num_parallel_workers=None, per_batch_map=None,
+                 input_columns=None, output_columns=None, python_multiprocessing=False, max_rowsize=None):
+        super().__init__(input_dataset, batch_size, drop_remainder, num_parallel_workers, per_batch_map,
+                         input_columns, output_columns, python_multiprocessing, max_rowsize)
 
 
 class PaddedBatchDataset(_Batch):

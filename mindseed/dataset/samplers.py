@@ -363,17 +363,19 @@ class DistributedSampler(BuiltinSampler):
             raise TypeError(f"num_shards must be an integer but was: {num_shards}.")
         if isinstance(shard_id, bool) or not isinstance(shard_id, int):
             raise TypeError(f"shard_id must be an integer but was: {shard_id}.")
+        # as MindSpore: the ranges are checked when the pipeline is built (a RuntimeError), not here
+        self._invalid = None
         if num_shards <= 0:
-            raise ValueError(f"num_shards should be a positive integer value, but got num_shards: {num_shards}.")
-        if shard_id < 0 or shard_id >= num_shards:
-            raise ValueError(f"shard_id should in range [0, {num_shards}], but got shard_id: {shard_id}.")
+            self._invalid = f"num_shards should be a positive integer value, but got num_shards: {num_shards}."
+        elif shard_id < 0 or shard_id >= num_shards:
+            self._invalid = f"shard_id should in range [0, {num_shards}], but got shard_id: {shard_id}."
         if not isinstance(shuffle, bool):
             raise TypeError(f"shuffle should be a boolean value, but got shuffle: {shuffle}.")
         _check_num_samples(num_samples)
         if not isinstance(offset, int) or isinstance(offset, bool):
             raise TypeError(f"offset must be an integer but was: {offset}.")
-        if offset > num_shards:
-            raise ValueError(f"offset should be no more than num_shards: {num_shards}, but got offset: {offset}.")
+        if offset > num_shards and self._invalid is None:
+            self._invalid = f"offset should be no more than num_shards: {num_shards}, but got offset: {offset}."
         super().__init__(num_samples)
         self.num_shards = num_shards
         self.shard_id = shard_id
@@ -386,11 +388,17 @@ class DistributedSampler(BuiltinSampler):
     def is_sharded(self):
         return True
 
+    def _check_built(self):
+        if self._invalid is not None:
+            raise RuntimeError(f"Invalid input, {self._invalid}")
+
     def _own_count(self, n):
+        self._check_built()
         per = -(-n // self.num_shards)
         return per if not self.num_samples else min(per, self.num_samples)
 
     def _own_ids(self, n, rng, source):
+        self._check_built()
         if n == 0:
             return np.zeros(0, np.int64)
         # the shuffle must be the same permutation on every shard: draw it from the shared epoch stream

@@ -63,8 +63,8 @@ def test_distributed_sampler_shards_are_disjoint_and_cover():
     assert set(shuffled[0]) | set(shuffled[1]) == set(range(11))
     assert len(set(shuffled[0]) & set(shuffled[1])) == 1                 # only the wrapped-around padding
     assert ids(ds.DistributedSampler(4, 1, shuffle=False, num_samples=2)) == ([1, 5], 2)
-    with pytest.raises(ValueError):
-        ds.DistributedSampler(2, 2)
+    with pytest.raises(RuntimeError, match="shard_id should in range"):
+        ids(ds.DistributedSampler(2, 2))
     via_args = [int(r[0]) for r in ds.NumpySlicesDataset({"i": np.arange(10)}, num_shards=3, shard_id=1,
                                                          shuffle=False).create_tuple_iterator(output_numpy=True)]
     assert via_args == shards[1]
@@ -122,3 +122,31 @@ def test_mnist_with_samplers_real_data():
     labels = [int(r[1]) for r in pk.create_tuple_iterator(output_numpy=True)]
     assert len(labels) == 20 and sorted(set(labels)) == list(range(10))
     assert all(labels.count(c) == 2 for c in range(10))
+
+
+def test_distributed_sampler_ranges_are_checked_when_the_pipeline_runs():
+    """MindSpore builds a DistributedSampler with any int shard_id / num_shards / offset; the pipeline refuses the
+    out-of-range ones (RuntimeError) when it starts."""
+    import numpy as np
+    import pytest
+    import mindseed.dataset as ds
+    for args in ((2, 5), (2, -1), (0, 0), (2, 0, False, None, 3)):
+        sampler = ds.DistributedSampler(*args)
+        data = ds.NumpySlicesDataset({"x": np.arange(4)}, sampler=sampler)
+        with pytest.raises(RuntimeError, match="should"):
+            list(data.create_tuple_iterator(output_numpy=True))
+    with pytest.raises(TypeError, match="shard_id must be an integer"):
+        ds.DistributedSampler(2, 1.0)
+    good = ds.NumpySlicesDataset({"x": np.arange(5)}, sampler=ds.DistributedSampler(2, 1, shuffle=False))
+    assert [int(r[0]) for r in good.create_tuple_iterator(output_numpy=True)] == [1, 3, 0]
+
+
+def test_batch_takes_no_pad_info_in_mindspore_2():
+    import numpy as np
+    import pytest
+    import mindseed.dataset as ds
+    data = ds.NumpySlicesDataset({"x": np.arange(4)}, shuffle=False)
+    with pytest.raises(TypeError, match="unexpected keyword argument 'pad_info'"):
+        data.batch(2, pad_info={"x": ([3], 0)})
+    assert [r[0].tolist() for r in data.padded_batch(2, pad_info={}).create_tuple_iterator(output_numpy=True)] == [
+        [0, 1], [2, 3]]
