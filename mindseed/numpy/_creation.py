@@ -248,4 +248,4 @@ def meshgrid(*xi, sparse=False, indexing="xy"):
         s[pos] = x.shape[0]
         x = ops.reshape(x, tuple(s))
         out.append(x if sparse else ops.broadcast_to(x, tuple(shape)))
-    return tuple(out)
+    return out  # a list, as MindSpore's meshgrid

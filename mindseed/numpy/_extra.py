@@ -19,7 +19,8 @@ __all__ = ["bitwise_and", "bitwise_or", "bitwise_xor", "bitwise_not", "invert", 
            "ravel_multi_index", "rollaxis", "select", "sometrue", "trapz", "vander", "polyval", "polyadd", "polysub",
            "polymul", "polyder", "polyint", "multi_dot", "pad", "interp", "digitize", "cov", "corrcoef", "convolve",
            "correlate", "hamming", "hanning", "bartlett", "blackman", "ediff1d", "choose", "gradient", "unwrap",
-           "apply_along_axis", "apply_over_axes", "array_str", "histogram_bin_edges", "histogram"]
+           "apply_along_axis", "apply_over_axes", "array_str", "histogram_bin_edges", "histogram", "histogramdd",
+           "histogram2d"]
 
 
 def _binary(op, doc):
@@ -225,8 +226,8 @@ def diag_indices(n, ndim=2):
 def indices(dimensions, dtype=mstype.int32, sparse=False):
     """An array of the index grids of an array of shape `dimensions`."""
     dims = _shape(dimensions)
-    grids = _manip_meshgrid([ops.arange(0, d, dtype=_dtype(dtype)) for d in dims], sparse)
-    return tuple(grids) if sparse else ops.stack(grids, 0)
+    # MindSpore returns meshgrid's list of grids (numpy stacks them when not sparse)
+    return _manip_meshgrid([ops.arange(0, d, dtype=_dtype(dtype)) for d in dims], sparse)
 
 
 def _manip_meshgrid(vectors, sparse):
@@ -589,15 +590,70 @@ def histogram(a, bins=10, range=None, weights=None, density=False):  # noqa: A00
     a = _manip.ravel(_float(a))
     edges = histogram_bin_edges(a, bins, range)
     nb = edges.shape[0] - 1
-    idx = ops.searchsorted(edges, a, right=True) - 1
-    idx = ops.where(ops.equal(a, edges[nb]), ops.full_like(idx, nb - 1), idx)
-    inside = ops.logical_and(idx >= 0, idx < nb)
+    idx, inside = _bin_index(a, edges)
     w = ops.ones_like(a) if weights is None else _manip.ravel(_float(weights))
     w = ops.where(inside, w, ops.zeros_like(w))
-    counts = ops.unsorted_segment_sum(w, ops.cast(ops.clamp(idx, 0, nb - 1), mstype.int32), nb)
+    counts = ops.unsorted_segment_sum(w, ops.cast(idx, mstype.int32), nb)
     if density:
         counts = ops.div(counts, ops.mul(ops.sum(counts), ops.diff(edges)))
     return counts, edges
+
+
+def _bin_index(values, edges):
+    """The bin of each value over increasing `edges` (the last bin includes its right edge), and whether the value
+    falls inside the edges at all."""
+    nb = edges.shape[0] - 1
+    idx = ops.searchsorted(edges, values, right=True) - 1
+    idx = ops.where(ops.equal(values, edges[nb]), ops.full_like(idx, nb - 1), idx)
+    return ops.clamp(idx, 0, nb - 1), ops.logical_and(idx >= 0, idx < nb)
+
+
+def histogramdd(sample, bins=10, range=None, weights=None, density=False):  # noqa: A002 -- numpy's name
+    """The D-dimensional histogram of the rows of an (N, D) `sample` (or of a sequence of D coordinate arrays):
+    the counts (float32) and the list of each dimension's bin edges, as MindSpore's `numpy.histogramdd`."""
+    if isinstance(sample, (tuple, list)):
+        sample = ops.stack([_float(s) for s in sample], -1)
+    elif not isinstance(sample, Tensor):
+        raise TypeError("sample should be (N, D) array, or (D, N) array_like")
+    if sample.ndim != 2:
+        raise ValueError("when an array, sample should be 2-dimensional")
+    sample = _float(sample)
+    ndim = sample.shape[1]
+    if isinstance(bins, int):
+        bins = [bins] * ndim
+    if not isinstance(bins, (tuple, list, Tensor)):
+        raise TypeError("bins should be int or sequence")
+    if len(bins) != ndim:
+        raise ValueError("The dimension of bins must be equal to the dimension of the sample")
+    if range is None:
+        range = [None] * ndim  # noqa: A001 -- numpy's name
+    elif len(range) != ndim:
+        raise ValueError("range argument must have one entry per dimension")
+    edges = [histogram_bin_edges(sample[:, i], bins[i], range[i]) for i in builtins.range(ndim)]
+    sizes = [e.shape[0] - 1 for e in edges]
+    flat = ops.zeros(sample.shape[0], mstype.int32)
+    inside = ops.ones(sample.shape[0], mstype.bool_)
+    for i, e in enumerate(edges):
+        idx, ok = _bin_index(sample[:, i], e)
+        flat = ops.add(ops.mul(flat, sizes[i]), ops.cast(idx, mstype.int32))
+        inside = ops.logical_and(inside, ok)
+    w = ops.ones(sample.shape[0], mstype.float32) if weights is None else _manip.ravel(_float(weights))
+    w = ops.where(inside, w, ops.zeros_like(w))
+    count = ops.reshape(ops.unsorted_segment_sum(w, flat, int(onp.prod(sizes))), tuple(sizes))
+    if density:
+        total = ops.sum(count)
+        for i, e in enumerate(edges):
+            shape = [1] * ndim
+            shape[i] = sizes[i]
+            count = ops.div(count, ops.reshape(ops.diff(e), tuple(shape)))
+        count = ops.div(count, total)
+    return count, edges
+
+
+def histogram2d(x, y, bins=10, range=None, weights=None, density=False):  # noqa: A002 -- numpy's name
+    """The 2-D histogram of points (x, y): counts and the x and y bin edges."""
+    count, edges = histogramdd((x, y), bins=bins, range=range, weights=weights, density=density)
+    return count, edges[0], edges[1]
 
 
 def apply_along_axis(func1d, axis, arr, *args, **kwargs):

@@ -140,6 +140,28 @@ CASES += [(f"pad_{mode}", lambda mode=mode: mnp.pad(m([[1.0, 2.0, 3.0], [3.0, 4.
            lambda mode=mode: onp.pad([[1.0, 2.0, 3.0], [3.0, 4.0, 5.0]], 1, mode))
           for mode in ("reflect", "edge", "wrap")]
 
+_PTS = onp.array([[0.0, 1.0, 2.0], [3.0, 4.0, 5.0], [6.0, 7.5, 8.0], [9.0, 10.0, 11.0], [12.0, 13.0, 14.0]])
+CASES += [
+    ("histogramdd", lambda: mnp.histogramdd(m(_PTS), bins=(2, 3, 4)), lambda: onp.histogramdd(_PTS, bins=(2, 3, 4))),
+    ("histogramdd_range_weights", lambda: mnp.histogramdd(m(_PTS[:, :2]), bins=2, range=[(0, 8), (1, 9)],
+                                                          weights=m([1.0, 2.0, 3.0, 4.0, 5.0])),
+     lambda: onp.histogramdd(_PTS[:, :2], bins=2, range=[(0, 8), (1, 9)], weights=[1.0, 2.0, 3.0, 4.0, 5.0])),
+    ("histogram2d_density", lambda: mnp.histogram2d(m(_PTS[:, 0]), m(_PTS[:, 1]), bins=(2, 3), density=True),
+     lambda: onp.histogram2d(_PTS[:, 0], _PTS[:, 1], bins=(2, 3), density=True)),
+]
+
+
+def test_grids_are_lists_as_mindspore():
+    """MindSpore's meshgrid returns a list of grids, and indices is meshgrid's result (numpy stacks it)."""
+    grids = mnp.meshgrid(m([1, 2]), m([3, 4, 5]))
+    assert isinstance(grids, list) and [g.shape for g in grids] == [(3, 2), (3, 2)]
+    idx = mnp.indices((2, 3))
+    assert isinstance(idx, list) and idx[1].asnumpy().tolist() == [[0, 1, 2], [0, 1, 2]]
+    counts, edges = mnp.histogramdd(m(_PTS), bins=2)
+    assert isinstance(edges, list) and counts.dtype == ms.float32 and counts.shape == (2, 2, 2)
+    with pytest.raises(ValueError, match="range argument must have one entry per dimension"):
+        mnp.histogramdd(m(_PTS), range=[(0, 1)])
+
 
 def _host(x):
     if isinstance(x, (tuple, list)):
