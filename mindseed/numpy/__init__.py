@@ -8,7 +8,7 @@ float32, creation functions default to float32.
 """
 from mindseed.common import dtype as _mstype
 from mindseed.common.tensor import Tensor  # noqa: F401
-from mindseed.numpy import _creation, _extra, _manip, _math
+from mindseed.numpy import _creation, _extra, _manip, _math, fft  # noqa: F401
 from mindseed.numpy._creation import *  # noqa: F401,F403
 from mindseed.numpy._manip import *  # noqa: F401,F403
 from mindseed.numpy._math import *  # noqa: F401,F403
@@ -20,6 +20,9 @@ int8, int16, int32, int64 = _mstype.int8, _mstype.int16, _mstype.int32, _mstype.
 uint8, uint16, uint32, uint64 = _mstype.uint8, _mstype.uint16, _mstype.uint32, _mstype.uint64
 float16, float32, float64 = _mstype.float16, _mstype.float32, _mstype.float64
 int_, float_ = _mstype.int32, _mstype.float32
+uint = _mstype.uint32
+numeric_types = ["int_", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64", "float_",
+                 "float16", "float32", "float64", "bool_"]
 pi = 3.141592653589793
 e = 2.718281828459045
 inf = float("inf")
@@ -27,7 +30,7 @@ nan = float("nan")
 PINF, NINF = inf, -inf
 
 _DTYPE_NAMES = ["bool_", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64", "float16",
-                "float32", "float64", "int_", "float_"]
+                "float32", "float64", "int_", "float_", "uint", "numeric_types"]
 
 
 def promote_types(type1, type2):

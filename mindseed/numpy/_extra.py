@@ -20,7 +20,7 @@ __all__ = ["bitwise_and", "bitwise_or", "bitwise_xor", "bitwise_not", "invert", 
            "polymul", "polyder", "polyint", "multi_dot", "pad", "interp", "digitize", "cov", "corrcoef", "convolve",
            "correlate", "hamming", "hanning", "bartlett", "blackman", "ediff1d", "choose", "gradient", "unwrap",
            "apply_along_axis", "apply_over_axes", "array_str", "histogram_bin_edges", "histogram", "histogramdd",
-           "histogram2d"]
+           "histogram2d", "around", "round", "matrix_power", "copy"]
 
 
 def _binary(op, doc):
@@ -724,9 +724,53 @@ class _Grid:
         if len(vecs) == 1:
             return vecs[0]
         grids = _manip_meshgrid(vecs, self.sparse)
-        return tuple(grids) if self.sparse else ops.stack(grids, 0)
+        return grids if self.sparse else ops.stack(grids, 0)  # ogrid: MindSpore's list
 
 
 mgrid = _Grid(sparse=False)
 ogrid = _Grid(sparse=True)
 __all__ += ["piecewise", "mgrid", "ogrid"]
+
+
+def around(a, decimals=0):
+    """`a` rounded half to even to `decimals` places (MindSpore: no negative decimals), in `a`'s dtype."""
+    a = a if isinstance(a, Tensor) else _to_tensor(a)
+    if isinstance(decimals, bool) or not isinstance(decimals, int):
+        raise TypeError("decimals must be an integer")
+    if decimals < 0:
+        raise ValueError("decimals < 0 is not supported now.")
+    if decimals == 0:
+        return ops.round(a)
+    return ops.div(ops.round(ops.mul(a, 10 ** decimals)), 10 ** decimals)
+
+
+round = around  # noqa: A001 -- numpy's name
+
+
+def matrix_power(a, n):
+    """The square matrix (or stack of them) `a` to the non-negative integer power `n` by repeated squaring."""
+    a = _to_tensor(a)
+    if isinstance(n, bool) or not isinstance(n, int):
+        raise TypeError("exponent must be an integer")
+    if a.ndim < 2:
+        raise ValueError("Array must be at least two-dimensional")
+    if a.shape[-2] != a.shape[-1]:
+        raise ValueError("Last 2 dimensions of the array must be square")
+    if n < 0:
+        raise ValueError("n < 0 is not supported now.")
+    if n == 0:
+        return ops.broadcast_to(ops.eye(a.shape[-1], a.shape[-1], a.dtype), a.shape)
+    result, base = None, a
+    while n:
+        if n & 1:
+            result = base if result is None else ops.matmul(result, base)
+        n >>= 1
+        if n:
+            base = ops.matmul(base, base)
+    return result
+
+
+def copy(a):
+    """A new Tensor holding a copy of `a` (any array-like)."""
+    from mindseed.numpy._creation import asarray  # noqa: PLC0415 -- sibling module, avoids a cycle at import
+    return asarray(a).copy()
