@@ -135,8 +135,16 @@ def _run_and_backward(fn, args, kwargs, positions, weights, has_aux, sens=None):
     args = list(args)
     aliases = {}
 
+    # PyNative differentiates a tensor wherever it is passed (f(x, x) sees one variable twice); a compiled graph
+    # has one parameter per position, as MindSpore's graph mode
+    per_position = _state.tracing is not None
+
     def alias_of(a):
         # a fresh alias per transform keeps nested transforms of the same tensor apart
+        if per_position:
+            alias = P.identity_p(a)
+            tape.watch(alias)
+            return alias
         alias = aliases.get(id(a))
         if alias is None:
             alias = aliases[id(a)] = P.identity_p(a)
@@ -161,7 +169,8 @@ def _run_and_backward(fn, args, kwargs, positions, weights, has_aux, sens=None):
     for i, a in enumerate(args):
         if isinstance(a, Tensor):
             # as MindSpore, a tensor is differentiated wherever it is passed: f(x, x) sees one variable twice
-            args[i] = a = aliases.get(id(a), a)
+            if not per_position:
+                args[i] = a = aliases.get(id(a), a)
             if not isinstance(a, Parameter):
                 tape.inputs[id(a)] = a
     for w in weights:
@@ -180,7 +189,8 @@ def _run_and_backward(fn, args, kwargs, positions, weights, has_aux, sens=None):
     else:
         sens_list = _flatten_outputs(sens)
         if len(sens_list) != len(roots):
-            raise ValueError(f"For 'grad', the sens has {len(sens_list)} tensors but the output has {len(roots)}.")
+            raise RuntimeError(f"The given sens gradient's size should be same as out of network! The sens has "
+                               f"{len(sens_list)} tensors, the output {len(roots)}.")
     ct = backward(tape, roots, sens_list, keep={id(w) for w in weights if id(w) in tape.moved})
 
     def grad_of(a):
@@ -230,7 +240,7 @@ def _aux_of(out):
     return _stop(out[1:]) if isinstance(out, tuple) else ()
 
 
-def grad(fn, grad_position=0, weights=None, has_aux=False, return_ids=False):
+def grad(fn, grad_position=0, weights=None, has_aux=False, return_ids=False, sens_param=False):
     """A function computing the gradient of `fn` with respect to inputs and/or weights.
 
     Args:
@@ -239,6 +249,8 @@ def grad(fn, grad_position=0, weights=None, has_aux=False, return_ids=False):
         weights (Union[Parameter, list[Parameter], ParameterTuple, None]): which weights. Default: ``None``.
         has_aux (bool): only the first output is differentiated; the others are returned. Default: ``False``.
         return_ids (bool): each gradient is paired with its position or parameter name. Default: ``False``.
+        sens_param (bool): the last argument is the sensitivity (the gradient of the output) instead of ones.
+            Default: ``False``.
 
     Returns:
         A function returning the gradients (and, with `has_aux`, the auxiliary outputs).
@@ -254,7 +266,8 @@ def grad(fn, grad_position=0, weights=None, has_aux=False, return_ids=False):
         raise ValueError("`grad_position` and `weight` can not be None at the same time.")
 
     def grad_fn(*args, **kwargs):
-        out, res = _value_and_gradients(fn, args, kwargs, grad_position, weights, has_aux, return_ids)
+        args, sens = _split_sens(args, sens_param)
+        out, res = _value_and_gradients(fn, args, kwargs, grad_position, weights, has_aux, return_ids, sens)
         return (res, _aux_of(out)) if has_aux else res
 
     return grad_fn
@@ -274,16 +287,26 @@ def _kwargs_as_inputs(fn, args, kwargs):
     return with_keywords, tuple(args) + tuple(kwargs[k] for k in keys), rest
 
 
-def _value_and_gradients(fn, args, kwargs, grad_position, weights, has_aux, return_ids):
-    """fn's output and the gradients `grad` returns for these arguments."""
+def _split_sens(args, sens_param):
+    """With `sens_param`, the last argument is the output's sensitivity, not an input of fn."""
+    if not sens_param:
+        return args, None
+    if not args:
+        raise ValueError("For 'grad', 'sens_param' is True, so the last argument must be the sensitivity, but no "
+                         "argument was given.")
+    return args[:-1], args[-1]
+
+
+def _value_and_gradients(fn, args, kwargs, grad_position, weights, has_aux, return_ids, sens=None):
+    """fn's output and the gradients `grad` returns for these arguments (`sens`: the output's sensitivity)."""
     fn, args, kwargs = _kwargs_as_inputs(fn, args, kwargs)
     positions = _differentiable_positions(args, _check_positions(grad_position, len(args)))
     ws = _weights_list(weights)
-    out, ig, wg = _run_and_backward(fn, args, kwargs, positions, ws, has_aux)
+    out, ig, wg = _run_and_backward(fn, args, kwargs, positions, ws, has_aux, sens)
     return out, _pack(grad_position, ig, wg, weights, positions, ws, return_ids)
 
 
-def value_and_grad(fn, grad_position=0, weights=None, has_aux=False, return_ids=False):
+def value_and_grad(fn, grad_position=0, weights=None, has_aux=False, return_ids=False, sens_param=False):
     """Like `grad`, but the function returns `(value, gradients)`; value is fn's whole output.
 
     >>> import mindseed as ms
@@ -295,7 +318,8 @@ def value_and_grad(fn, grad_position=0, weights=None, has_aux=False, return_ids=
         raise ValueError("`grad_position` and `weight` can not be None at the same time.")
 
     def value_and_grad_fn(*args, **kwargs):
-        out, res = _value_and_gradients(fn, args, kwargs, grad_position, weights, has_aux, return_ids)
+        args, sens = _split_sens(args, sens_param)
+        out, res = _value_and_gradients(fn, args, kwargs, grad_position, weights, has_aux, return_ids, sens)
         return ((out[0],) + _aux_of(out) if has_aux else out), res
 
     return value_and_grad_fn

@@ -618,7 +618,9 @@ def vstack(inputs):
     return concat([_at_least(x, 2) for x in _as_list("vstack", inputs)], 0)
 
 
-row_stack = vstack
+def row_stack(tensors):
+    """Tensors joined along dimension 0, 1-D tensors as rows (vstack)."""
+    return vstack(tensors)
 
 
 def dstack(tensors):

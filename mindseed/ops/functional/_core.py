@@ -82,9 +82,9 @@ def subtract(input, other, *, alpha=1):
     return P.sub_p(input, other if alpha == 1 else P.mul_p(other, alpha))
 
 
-def true_divide(input, other):
-    """input / other (true division)."""
-    return P.div_p(input, other)
+def true_divide(dividend, divisor):
+    """dividend / divisor (true division)."""
+    return P.div_p(dividend, divisor)
 
 
 multiply = mul
@@ -147,10 +147,14 @@ def minimum(input, other):
     return P.minimum_p(input, other)
 
 
-def relu(input):
-    """max(input, 0)."""
+def relu(input, inplace=False):
+    """max(input, 0); with `inplace`, written into `input` and returned."""
     _check_tensor("ReLU", "input", input)
-    return P.relu_p(input)
+    out = P.relu_p(input)
+    if inplace:
+        from mindseed.ops import functional as F  # noqa: PLC0415 -- assign lives in the state family
+        return F.assign(input, out)
+    return out
 
 
 def sign(input):
@@ -284,8 +288,9 @@ def reshape(input, shape):
     return P.reshape_p(input, shape=shape)
 
 
-def transpose(input, input_perm):
-    """Permute the dimensions by `input_perm`."""
+def transpose(input, dims):
+    """Permute the dimensions by `dims` (MindSpore's Transpose primitive calls it `input_perm`)."""
+    input_perm = dims
     _check_tensor("Transpose", "input", input)
     if not isinstance(input_perm, (tuple, list)):
         raise TypeError(f"For 'Transpose', the 'input_perm' must be a tuple or list of ints, but got "
@@ -297,8 +302,9 @@ def transpose(input, input_perm):
     return P.transpose_p(input, perm=perm)
 
 
-def permute(input, dims):
-    return transpose(input, dims)
+def permute(input, axis):
+    """The dimensions of `input` reordered by `axis`."""
+    return transpose(input, axis)
 
 
 def _dtype_arg(op, dtype):

@@ -582,6 +582,10 @@ def orgqr(input, input2):
     return L.orgqr_p(input, input2)
 
 
+def _ormqr_method(self, input2, input3, left=True, transpose=False):
+    return ormqr(self, input2, input3, left, transpose)
+
+
 def ormqr(input, tau, other, left=True, transpose=False):
     """other multiplied by Q (from Householder form), on the left or right, optionally transposed (no gradient)."""
     _float_tensor("Ormqr", "input", input)
@@ -717,7 +721,7 @@ TENSOR_METHODS = {
     "cov": cov, "cross": cross, "det": det, "dot": _dot_method, "eigvals": eigvals, "ger": ger, "geqrf": geqrf,
     "inner": inner, "inverse": inverse, "logdet": logdet, "log_matrix_determinant": log_matrix_determinant,
     "lstsq": lstsq, "lu_solve": lu_solve, "matrix_determinant": matrix_determinant, "matrix_power": matrix_power,
-    "mm": mm, "mv": mv, "norm": _norm_method, "orgqr": orgqr, "ormqr": ormqr, "outer": outer, "qr": _qr_method,
+    "mm": mm, "mv": mv, "norm": _norm_method, "orgqr": orgqr, "ormqr": _ormqr_method, "outer": outer, "qr": _qr_method,
     "slogdet": slogdet, "svd": svd, "triangular_solve": _triangular_solve, "kron": kron, "vecdot": vecdot,
     "renorm": renorm,
 }

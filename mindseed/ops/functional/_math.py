@@ -250,6 +250,9 @@ def _find(name):
 
 TENSOR_METHODS = {name: _find(name) for name in _UNARY + _SAME_SIGNATURE}
 TENSOR_METHODS.update({
+    # MindSpore's Tensor methods name the second operand `other`
+    "float_power": lambda self, other: _find("float_power")(self, other),
+    "approximate_equal": lambda self, other, tolerance=1e-5: _find("approximate_equal")(self, other, tolerance),
     "max": _max, "min": _min, "mean": _mean, "prod": _prod, "argmax": _argmax, "argmin": _argmin,
     "argmax_with_value": _arg_with_value(P.argmax_with_value_p, "ArgMaxWithValue"),
     "argmin_with_value": _arg_with_value(P.argmin_with_value_p, "ArgMinWithValue"),

@@ -290,7 +290,12 @@ def float_power_ext(input, exponent):
 
 # MindSpore's older tensor_* spellings of the arithmetic and comparison ops
 pows = tensor_pow = FC.pow
-tensor_add, tensor_sub, tensor_mul, tensor_muls, tensor_div = FC.add, FC.sub, FC.mul, FC.mul, FC.div
+tensor_add, tensor_sub, tensor_mul, tensor_muls = FC.add, FC.sub, FC.mul, FC.mul
+
+
+def tensor_div(x, y):
+    """x / y (MindSpore's RealDiv)."""
+    return FC.div(x, y)
 tensor_exp = FC.exp
 tensor_gt, tensor_ge, tensor_lt, tensor_le = FC.greater, FC.greater_equal, FC.less, FC.less_equal
 
