@@ -79,14 +79,16 @@ def _without_nan(a, fill):
     return ops.where(ops.isnan(a), ops.full_like(a, fill), a)
 
 
-def nanmax(a, axis=None, keepdims=False):
-    """The maximum over `axis`, ignoring NaNs."""
-    return _math.amax(_without_nan(a, -math.inf), axis, keepdims)
+def nanmax(a, axis=None, dtype=None, keepdims=False):
+    """The maximum over `axis`, ignoring NaNs (cast to `dtype` when given)."""
+    out = _math.amax(_without_nan(a, -math.inf), axis, keepdims)
+    return out if dtype is None else ops.cast(out, _dtype(dtype))
 
 
-def nanmin(a, axis=None, keepdims=False):
-    """The minimum over `axis`, ignoring NaNs."""
-    return _math.amin(_without_nan(a, math.inf), axis, keepdims)
+def nanmin(a, axis=None, dtype=None, keepdims=False):
+    """The minimum over `axis`, ignoring NaNs (cast to `dtype` when given)."""
+    out = _math.amin(_without_nan(a, math.inf), axis, keepdims)
+    return out if dtype is None else ops.cast(out, _dtype(dtype))
 
 
 def nanmean(a, axis=None, dtype=None, keepdims=False):
@@ -178,16 +180,26 @@ def in1d(ar1, ar2, invert=False):
     return isin(_manip.ravel(ar1), ar2, invert)
 
 
-def intersect1d(ar1, ar2):
-    """The sorted unique values present in both arrays."""
-    a, b = _manip.unique(ar1), _manip.unique(ar2)
+def intersect1d(ar1, ar2, assume_unique=False, return_indices=False):
+    """The sorted unique values present in both arrays; with `return_indices`, also the index in each (flattened)
+    array of each value's first occurrence (int32, as MindSpore)."""
+    ar1, ar2 = _manip.ravel(_to_tensor(ar1)), _manip.ravel(_to_tensor(ar2))
+    a, b = (ar1, ar2) if assume_unique and not return_indices else (_manip.unique(ar1), _manip.unique(ar2))
     keep = onp.flatnonzero(isin(a, b).asnumpy())
-    return ops.gather(a, Tensor(keep.astype(onp.int64)), 0)
+    common = ops.gather(a, Tensor(keep.astype(onp.int64)), 0)
+    if assume_unique and not return_indices:
+        common = ops.sort(common)[0]
+    if not return_indices:
+        return common
+    values, first1, first2 = common.asnumpy(), ar1.asnumpy(), ar2.asnumpy()
+    i1 = [int(onp.flatnonzero(first1 == v)[0]) for v in values]
+    i2 = [int(onp.flatnonzero(first2 == v)[0]) for v in values]
+    return common, Tensor(onp.asarray(i1, onp.int32)), Tensor(onp.asarray(i2, onp.int32))
 
 
-def setdiff1d(ar1, ar2):
-    """The sorted unique values of `ar1` not in `ar2`."""
-    a = _manip.unique(ar1)
+def setdiff1d(ar1, ar2, assume_unique=False):
+    """The sorted unique values of `ar1` not in `ar2` (`ar1` kept as given with `assume_unique`)."""
+    a = _manip.ravel(_to_tensor(ar1)) if assume_unique else _manip.unique(ar1)
     keep = onp.flatnonzero(isin(a, ar2, invert=True).asnumpy())
     return ops.gather(a, Tensor(keep.astype(onp.int64)), 0)
 
@@ -538,22 +550,109 @@ def blackman(M):
         4 * onp.pi * n / (m - 1)))
 
 
-def pad(arr, pad_width, mode="constant", constant_values=0):
-    """`arr` padded: `pad_width` is ((before, after),) per axis, or one pair/int for all axes."""
+_PAD_MODES = ("constant", "edge", "linear_ramp", "maximum", "mean", "median", "minimum", "reflect", "symmetric",
+              "wrap", "empty")
+
+
+def _per_axis(value, ndim, name):
+    """numpy's pad argument broadcast to ((before, after),) per axis."""
+    try:
+        return onp.broadcast_to(onp.asarray(value, dtype=object), (ndim, 2)).tolist()
+    except ValueError:
+        raise ValueError(f"For 'pad', '{name}' {value!r} cannot broadcast to ({ndim}, 2).") from None
+
+
+def _cyclic_index(i, n, mode):
+    """Indices of the elements of a dim of size n that numpy's 'wrap'/'reflect'/'symmetric' put at positions i
+    (relative to the dim's start; negative before it)."""
+    if mode == "wrap":
+        return onp.mod(i, n)
+    if mode == "symmetric":
+        k = onp.mod(i, 2 * n)
+        return onp.where(k >= n, 2 * n - 1 - k, k)
+    if n == 1:
+        return onp.zeros_like(i)
+    k = onp.mod(i, 2 * (n - 1))
+    return onp.where(k >= n, 2 * (n - 1) - k, k)
+
+
+def _pad_side(x, axis, width, side, mode, stat_length, constant, end_value, reflect_type):
+    """The `width` elements numpy puts on `side` (0: before, 1: after) of `axis`."""
+    n = x.shape[axis]
+    shape = list(x.shape)
+    shape[axis] = width
+    take = lambda idx: ops.gather(x, Tensor(onp.asarray(idx, onp.int64)), axis)  # noqa: E731
+    edge_index = 0 if side == 0 else n - 1
+    if mode in ("constant", "empty"):
+        return ops.full(tuple(shape), constant if mode == "constant" else 0, dtype=x.dtype)
+    if mode == "edge":
+        return take([edge_index] * width)
+    if mode in ("maximum", "minimum", "mean", "median"):
+        length = n if stat_length is None else max(1, min(int(stat_length), n))
+        part = take(range(length) if side == 0 else range(n - length, n))
+        if mode == "maximum":
+            stat = ops.amax(part, axis, keepdims=True)
+        elif mode == "minimum":
+            stat = ops.amin(part, axis, keepdims=True)
+        elif mode == "mean":
+            stat = ops.mean(_float(part), axis, keep_dims=True)
+        else:
+            stat = ops.quantile(_float(part), 0.5, axis, keepdims=True)
+        if mstype.is_float(stat.dtype) and not mstype.is_float(x.dtype):
+            stat = ops.cast(ops.round(stat), x.dtype)
+        return ops.broadcast_to(ops.cast(stat, x.dtype), tuple(shape))
+    if mode == "linear_ramp":
+        edge = _float(take([edge_index]))
+        end = ops.full_like(edge, float(end_value))
+        steps = onp.arange(width, dtype=onp.float32) / width
+        if side == 1:
+            steps = steps[::-1].copy()
+        frac = ops.reshape(Tensor(steps), tuple(width if d == axis else 1 for d in builtins.range(x.ndim)))
+        ramp = ops.add(end, ops.mul(ops.sub(edge, end), frac))
+        return ops.cast(ramp if mstype.is_float(x.dtype) else ops.trunc(ramp), x.dtype)  # numpy truncates
+    pos = onp.arange(-width, 0) if side == 0 else onp.arange(n, n + width)
+    out = take(_cyclic_index(pos, n, mode))
+    if reflect_type == "odd" and mode in ("reflect", "symmetric"):
+        edge = take([edge_index])
+        out = ops.sub(ops.mul(edge, 2), out)
+    return out
+
+
+def pad(arr, pad_width, mode="constant", stat_length=None, constant_values=0, end_values=0, reflect_type="even",
+        **kwargs):
+    """`arr` padded as numpy's pad: `pad_width` is ((before, after),) per axis, or one pair/int for all axes; every
+    numpy mode ('constant', 'edge', 'linear_ramp', 'maximum', 'mean', 'median', 'minimum', 'reflect',
+    'symmetric', 'wrap', 'empty') or a function `f(vector, pad_width, iaxis, kwargs)` filling a 1-D view."""
     x = _to_tensor(arr)
-    pw = onp.broadcast_to(onp.asarray(pad_width, dtype=onp.int64), (x.ndim, 2)).tolist()
-    modes = {"constant": "constant", "reflect": "reflect", "edge": "replicate", "wrap": "circular"}
-    if mode not in modes:
-        raise ValueError(f"For 'pad', the 'mode' must be one of {list(modes)}, but got {mode!r}.")
-    flat = []
-    for before, after in reversed(pw):
-        flat += [before, after]
-    if mode == "constant":
-        return ops.pad(x, tuple(flat), "constant", constant_values)
-    # torch-style modes pad the trailing axes of a batched input: add a batch and a channel axis
-    y = ops.reshape(x, (1, 1) + x.shape)
-    y = ops.pad(y, tuple(flat), modes[mode])
-    return ops.reshape(y, y.shape[2:])
+    if x.ndim == 0:
+        return x
+    widths = [(int(b), int(a)) for b, a in _per_axis(pad_width, x.ndim, "pad_width")]
+    if any(b < 0 or a < 0 for b, a in widths):
+        raise ValueError(f"For 'pad', 'pad_width' must be non-negative, but got {pad_width!r}.")
+    if callable(mode):
+        data = x.asnumpy()
+        out = onp.pad(data, widths, mode, **kwargs)
+        return Tensor(out, x.dtype)
+    if mode not in _PAD_MODES:
+        raise ValueError(f"For 'pad', the 'mode' must be one of {list(_PAD_MODES)}, but got {mode!r}.")
+    if reflect_type not in ("even", "odd"):
+        raise ValueError(f"For 'pad', 'reflect_type' must be 'even' or 'odd', but got {reflect_type!r}.")
+    stats = _per_axis(stat_length, x.ndim, "stat_length")
+    consts = _per_axis(constant_values, x.ndim, "constant_values")
+    ends = _per_axis(end_values, x.ndim, "end_values")
+    for axis, (before, after) in enumerate(widths):
+        if before == 0 and after == 0:
+            continue
+        if x.shape[axis] == 0 and mode not in ("constant", "empty"):
+            raise ValueError(f"For 'pad', can't extend an empty axis {axis} in mode {mode!r}.")
+        parts = [x]
+        for side, width in ((0, before), (1, after)):
+            if width:
+                piece = _pad_side(x, axis, width, side, mode, stats[axis][side], consts[axis][side],
+                                  ends[axis][side], reflect_type)
+                parts.insert(0 if side == 0 else len(parts), piece)
+        x = ops.concat(parts, axis)
+    return x
 
 
 def interp(x, xp, fp, left=None, right=None):

@@ -74,8 +74,14 @@ logical_and = _binary(ops.logical_and, doc="x1 and x2, elementwise.")
 logical_or = _binary(ops.logical_or, doc="x1 or x2, elementwise.")
 logical_xor = _binary(ops.logical_xor, doc="x1 xor x2, elementwise.")
 
-negative = _unary(ops.neg, doc="-x, elementwise.")
-positive = _unary(lambda x: x, doc="+x (a Tensor of x).")
+def negative(a, dtype=None):
+    """-a, elementwise."""
+    return _unary(ops.neg)(a, dtype)
+
+
+def positive(a, dtype=None):
+    """+a (a Tensor of a)."""
+    return _unary(lambda x: x)(a, dtype)
 absolute = _unary(ops.abs, doc="|x|, elementwise.")
 abs = absolute  # noqa: A001 -- numpy's name
 fabs = _unary(ops.abs, floats=True, doc="|x| as floats.")
@@ -94,7 +100,9 @@ sin = _unary(ops.sin, floats=True, doc="sin(x), elementwise.")
 cos = _unary(ops.cos, floats=True, doc="cos(x), elementwise.")
 tan = _unary(ops.tan, floats=True, doc="tan(x), elementwise.")
 arcsin = _unary(ops.asin, floats=True, doc="arcsin(x), elementwise.")
-arccos = _unary(ops.acos, floats=True, doc="arccos(x), elementwise.")
+def arccos(input, dtype=None):  # noqa: A002 -- MindSpore's name
+    """arccos(input), elementwise."""
+    return _unary(ops.acos, floats=True)(input, dtype)
 arctan = _unary(ops.atan, floats=True, doc="arctan(x), elementwise.")
 sinh = _unary(ops.sinh, floats=True, doc="sinh(x), elementwise.")
 cosh = _unary(ops.cosh, floats=True, doc="cosh(x), elementwise.")
@@ -114,19 +122,21 @@ sign = _unary(ops.sign, doc="-1, 0 or 1 by the sign of x.")
 isnan = _unary(ops.isnan, doc="x is NaN, elementwise.")
 isinf = _unary(ops.isinf, doc="x is +/-inf, elementwise.")
 isfinite = _unary(ops.isfinite, doc="x is finite, elementwise.")
-logical_not = _unary(ops.logical_not, doc="not x, elementwise.")
+def logical_not(a, dtype=None):
+    """not a, elementwise."""
+    return _unary(ops.logical_not)(a, dtype)
 
 
-def clip(a, a_min, a_max, dtype=None):
-    """`a` limited to [a_min, a_max] (either bound may be None).
+def clip(x, xmin, xmax, dtype=None):
+    """`x` limited to [xmin, xmax] (either bound may be None).
 
     Raises:
         ValueError: both bounds are None.
     """
-    if a_min is None and a_max is None:
-        raise ValueError("For 'clip', 'a_min' and 'a_max' cannot both be None.")
-    a = _to_tensor(a)
-    out = ops.clamp(a, a_min, a_max)
+    if xmin is None and xmax is None:
+        raise ValueError("For 'clip', 'xmin' and 'xmax' cannot both be None.")
+    x = _to_tensor(x)
+    out = ops.clamp(x, xmin, xmax)
     return out if dtype is None else ops.cast(out, _dtype(dtype))
 
 
@@ -225,9 +235,9 @@ def count_nonzero(x, axis=None, keepdims=False):
     return ops.count_nonzero(x, () if axis is None else axis, keepdims, mstype.int32)
 
 
-def average(a, axis=None, weights=None, returned=False):
+def average(x, axis=None, weights=None, returned=False):
     """The weighted mean over `axis` (plain mean without `weights`); with `returned`, also the sum of weights."""
-    a, axis = _reduce_input(a, axis)
+    a, axis = _reduce_input(x, axis)
     a = _float(a)
     if weights is None:
         avg = ops.mean(a, axis)

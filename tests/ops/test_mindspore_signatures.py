@@ -26,3 +26,8 @@ def test_tensor_method_keywords():
     assert X.multiply(value=X).asnumpy().tolist() == [[1.0, 4.0], [9.0, 16.0]]
     assert X.float_power(other=2).asnumpy().tolist() == [[1.0, 4.0], [9.0, 16.0]]
     assert X.approximate_equal(other=X + 1e-6).asnumpy().all()
+
+
+def test_inner_helpers_take_mindspores_keywords():
+    assert ops.mixed_precision_cast(dst_dtype=ms.float16, x=(X, 3))[0].dtype == ms.float16
+    assert ops.constexpr(name="three")(lambda: 3)() == 3

@@ -295,14 +295,14 @@ def isconstant(x):
     return not isinstance(x, Tensor)
 
 
-def mixed_precision_cast(dst_type, x):
-    """x with every floating Tensor in it (nested tuples, lists, dicts too) cast to `dst_type`."""
+def mixed_precision_cast(dst_dtype, x):
+    """x with every floating Tensor in it (nested tuples, lists, dicts too) cast to `dst_dtype`."""
     if isinstance(x, Tensor):
-        return x.astype(dst_type) if mstype.is_float(x.dtype) else x
+        return x.astype(dst_dtype) if mstype.is_float(x.dtype) else x
     if isinstance(x, (tuple, list)):
-        return type(x)(mixed_precision_cast(dst_type, v) for v in x)
+        return type(x)(mixed_precision_cast(dst_dtype, v) for v in x)
     if isinstance(x, dict):
-        return {k: mixed_precision_cast(dst_type, v) for k, v in x.items()}
+        return {k: mixed_precision_cast(dst_dtype, v) for k, v in x.items()}
     return x
 
 

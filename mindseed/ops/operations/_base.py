@@ -164,7 +164,7 @@ def prim_attr_register(fn):
     return deco
 
 
-def constexpr(fn=None, get_instance=True, reuse_result=True, check=True):
+def constexpr(fn=None, get_instance=True, name=None, reuse_result=True, check=True):
     """Mark a function as computing constants at compile time (a plain call in PyNative)."""
     if fn is None:
         return lambda f: f
