@@ -17,7 +17,7 @@ from mindseed.common._parallel import simulated_runner
 from mindseed.common.context import STRICT, get_context
 from mindseed.common.parameter import Parameter
 from mindseed.common.tensor import Tensor
-from mindseed.compiler import arglists, codegen, flops, passes
+from mindseed.compiler import arglists, capture, codegen, flops, passes
 from mindseed.compiler.cache import _Entry, _flatten, _key_of, _plain_constants, _repeats, _unflatten  # noqa: F401
 from mindseed.compiler.dump import dumper
 from mindseed.compiler.dynamic import (_RANK, _agrees, _dyn_key, _DynInput, _dynamic_sig, _generalize, _same_meta,
@@ -50,8 +50,11 @@ class JitConfig:
 class _Compiled:
     """A jitted function: converts, traces, optimizes and generates code once per input signature."""
 
-    def __init__(self, fn, name, jit_level=None, bound_self=None, dyn=None, fullgraph=None, pipeline=None):
+    def __init__(self, fn, name, jit_level=None, bound_self=None, dyn=None, fullgraph=None, pipeline=None,
+                 capture_mode="ast"):
         self.pipeline = pipeline      # the passes to run (None: passes.PIPELINE)
+        self.capture_mode = capture_mode  # "bytecode": each call updates the function's record (capture.py)
+        self._ran = None              # the cache entry the last call ran
         self.fullgraph = fullgraph    # True: no interpreter fallback; None: the context's jit_syntax_level
         self.dyn = dyn                # None (static shapes), "all" (dynamic=1) or per-argument shapes with None
         self.traces = 0               # how many times the function was traced (compile count)
@@ -102,7 +105,7 @@ class _Compiled:
                 if not any(_dynamic_sig(sg) for sg in dyn):
                     dyn = None
             c = bound[id(obj)] = _Compiled(self.fn, self.name, self.jit_level, bound_self=obj, dyn=dyn,
-                                           fullgraph=self.fullgraph)
+                                           fullgraph=self.fullgraph, capture_mode=self.capture_mode)
             c._inputs = inputs
         return c
 
@@ -139,7 +142,13 @@ class _Compiled:
         runner = simulated_runner(cell) if cell is not None and hasattr(cell, "_cells") else None
         if runner is not None:  # a cell holding a Cell.shard on a simulated world: partitioned as recorded
             return runner.forward(lambda *a: self.fn(cell, *a, **kwargs), args)
-        out = self._call(args, kwargs)
+        if self.capture_mode == "bytecode" and self.fn is not _run_cell:
+            traces, self._ran = self.traces, None
+            out = self._call(args, kwargs)
+            ran = self._ran
+            capture.note_call(self.fn.__code__, ran, self.traces > traces, ran is None or ran.run_fn is not None)
+        else:
+            out = self._call(args, kwargs)
         if isinstance(out, (dict, tuple)) and _strict(self.fullgraph):
             return _strict_output(out)
         return out
@@ -159,7 +168,9 @@ class _Compiled:
             entry, result = self._compile(args, kwargs, by_value=self._valued_graphs((key, self.mode_key())))
             # the mode key again: the trace may have met cells whose training flags key the graph
             self.cache[self._valued((key, self.mode_key()), leaves, entry)] = entry
+            self._ran = entry
             return result
+        self._ran = entry
         if entry.run_fn is None:
             return self._target()(*args, **kwargs)
         return _replay(entry, self._run(entry, leaves), (args, kwargs))
@@ -179,7 +190,9 @@ class _Compiled:
             entry, result = self._compile(args, kwargs, by_value=self._valued_graphs((key, self.mode_key())))
             entry.samples = {tuple(t.shape for t in leaves): entry}
             self.cache[self._valued((key, self.mode_key()), leaves, entry)] = entry
+            self._ran = entry
             return result
+        self._ran = entry
         general = entry.general
         if general is not None and general.verified and general.fits(leaves):
             out = self._run(general, leaves, tuple(leaves[i].shape[j] for i, j in general.dims))
@@ -499,7 +512,8 @@ def jit(function=None, *, capture_mode="ast", jit_level=None, dynamic=0, fullgra
             compiled = _Compiled(_run_cell, type(fn).__name__, jit_level, bound_self=fn, dyn=d, fullgraph=strict)
             compiled._converted = functools.partial(_run_cell, fn)
             return compiled
-        return _Compiled(fn, getattr(fn, "__name__", "fn"), jit_level, dyn=dyn, fullgraph=strict)
+        return _Compiled(fn, getattr(fn, "__name__", "fn"), jit_level, dyn=dyn, fullgraph=strict,
+                         capture_mode=capture_mode)
 
     if function is None:
         return wrap
