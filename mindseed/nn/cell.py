@@ -442,6 +442,16 @@ class Cell(CellBuffers, CellStateDict):
     def get_inputs(self):
         return self._inputs
 
+    @property
+    def _dynamic_shape_inputs(self):
+        """MindSpore's name of what `set_inputs` declared (None when nothing was)."""
+        return self.__dict__.get("_inputs")
+
+    @_dynamic_shape_inputs.setter
+    def _dynamic_shape_inputs(self, inputs):
+        self.__dict__["_inputs"] = None if inputs is None else tuple(inputs)
+        self.__dict__.pop("_ms_compiled", None)
+
     def set_jit_config(self, jit_config):
         """Compile this cell in GRAPH_MODE with `jit_config` (a `JitConfig`: its jit_level); set once, as in
         MindSpore (a second setting is ignored with a warning)."""
