@@ -8,6 +8,7 @@ builds forward and backward graphs (autodiff.py). `mutable` (mutable.py) is re-e
 import functools
 import os
 import sys
+import types
 import warnings
 
 from mindseed import _backend as B
@@ -512,6 +513,12 @@ def jit(function=None, *, capture_mode="ast", jit_level=None, dynamic=0, fullgra
             compiled = _Compiled(_run_cell, type(fn).__name__, jit_level, bound_self=fn, dyn=d, fullgraph=strict)
             compiled._converted = functools.partial(_run_cell, fn)
             return compiled
+        if isinstance(fn, types.MethodType) and isinstance(fn.__func__, types.FunctionType) and \
+                not isinstance(fn.__self__, type):
+            # a bound method (`jit(net.construct)`): its function compiled with the object bound, as a decorated
+            # method is, so its source is converted (control flow on tensors stays in the graph)
+            return _Compiled(fn.__func__, fn.__name__, jit_level, bound_self=fn.__self__, dyn=dyn, fullgraph=strict,
+                             capture_mode=capture_mode)
         return _Compiled(fn, getattr(fn, "__name__", "fn"), jit_level, dyn=dyn, fullgraph=strict,
                          capture_mode=capture_mode)
 

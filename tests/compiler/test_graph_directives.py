@@ -22,3 +22,26 @@ def test_jit_cond_comment_picks_the_branch():
     # without jit the comment is only a comment: x * 3 + 1
     np.testing.assert_allclose(f(x).asnumpy(), [4.0, 7.0])
 
+
+
+def test_jit_of_a_bound_method_keeps_tensor_control_flow_in_the_graph():
+    class Net(ms.nn.Cell):
+        def __init__(self):
+            super().__init__()
+            self.a = ms.Parameter(ms.Tensor(np.array([5.0], np.float32)), name="a")
+            self.b = ms.Parameter(ms.Tensor(np.array([4.0], np.float32)), name="b")
+
+        def construct(self, x):
+            if self.a > self.b:
+                out = x * 2
+            else:
+                out = x + 2
+            return out
+
+    net = Net()
+    f = ms.jit(net.construct)
+    x = ms.Tensor(np.array([1.0, 3.0], np.float32))
+    np.testing.assert_allclose(no_fallback(f, x).asnumpy(), [2.0, 6.0])
+    net.b.set_data(ms.Tensor(np.array([6.0], np.float32)))     # the condition is read at run time
+    np.testing.assert_allclose(no_fallback(f, x).asnumpy(), [3.0, 5.0])
+    assert len(f.cache) == 1
