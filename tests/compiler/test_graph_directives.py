@@ -1,6 +1,7 @@
 """Graph-mode rules of MindSpore's parser beyond plain Python: comment directives, compile-time checks."""
 
 import numpy as np
+import pytest
 
 import mindseed as ms
 from _graph import no_fallback
@@ -45,3 +46,38 @@ def test_jit_of_a_bound_method_keeps_tensor_control_flow_in_the_graph():
     net.b.set_data(ms.Tensor(np.array([6.0], np.float32)))     # the condition is read at run time
     np.testing.assert_allclose(no_fallback(f, x).asnumpy(), [3.0, 5.0])
     assert len(f.cache) == 1
+
+
+def test_if_branches_of_different_shapes_run_in_the_interpreter():
+
+    @ms.jit
+    def f(x, y, z):
+        if z < 3:
+            c = ms.ops.reshape(x + 2, y.shape)
+        else:
+            c = x
+        return c * 2, c.shape
+
+    x, y = ms.Tensor(np.ones((6, 1), np.float32)), ms.Tensor(np.ones((3, 2), np.float32))
+    with pytest.warns(UserWarning, match="different shapes"):
+        out, shape = f(x, y, ms.Tensor(2.0))
+    assert shape == (3, 2)
+    np.testing.assert_allclose(out.asnumpy(), np.full((3, 2), 6.0))
+    out, shape = f(x, y, ms.Tensor(5.0))
+    assert shape == (6, 1)
+    np.testing.assert_allclose(out.asnumpy(), np.full((6, 1), 2.0))
+
+
+def test_if_branches_of_different_dtypes_cannot_join():
+
+    @ms.jit
+    def f(x, z):
+        if z < 3:
+            c = x + 1
+        else:
+            c = ms.ops.cast(x, ms.int32)
+        return c
+
+    with pytest.raises(TypeError, match="Type Join Failed: dtype1 = Float32, dtype2 = Int32"):
+        f(ms.Tensor(np.ones(2, np.float32)), ms.Tensor(2.0))
+
