@@ -177,3 +177,14 @@ def test_arithmetic_primitives_on_two_numbers():
             def construct(self, a, b):
                 return P.Sub()(a, b)
         np.testing.assert_allclose(Net()(10.5, 2).asnumpy(), 8.5)
+
+
+def test_assign_add_of_a_one_item_vector_to_a_scalar_parameter():
+    p = ms.Parameter(Tensor(1.0, ms.float32), name="p")
+    P.AssignAdd()(p, Tensor([4], ms.int32))
+    assert p.shape == () and p.asnumpy() == 5.0
+    ops.assign_sub(p, Tensor([2.0], ms.float32))
+    assert p.shape == () and p.asnumpy() == 3.0
+    q = ms.Parameter(Tensor([1.0, 2.0], ms.float32), name="q")
+    with pytest.raises(ValueError, match="For 'AssignAdd','value' must have the same rank as 'variable'"):
+        P.AssignAdd()(q, Tensor([[4.0, 5.0]], ms.float32))
