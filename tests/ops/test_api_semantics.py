@@ -188,3 +188,17 @@ def test_assign_add_of_a_one_item_vector_to_a_scalar_parameter():
     q = ms.Parameter(Tensor([1.0, 2.0], ms.float32), name="q")
     with pytest.raises(ValueError, match="For 'AssignAdd','value' must have the same rank as 'variable'"):
         P.AssignAdd()(q, Tensor([[4.0, 5.0]], ms.float32))
+
+
+def test_manually_defined_shape_and_scalar_primitives():
+    from mindseed.ops.operations import manually_defined as M
+    assert M.shape_(t(np.ones((3, 2, 1)))) == (3, 2, 1) and M.Shape()(t([[1, 2]])) == (1, 2)
+    assert (M.scalar_add(7, 2), M.scalar_sub(7, 2.0), M.scalar_mul(-7, 2)) == (9, 5.0, -14)
+    assert (M.scalar_div(7, 2), M.scalar_floordiv(-7, 2), M.scalar_mod(-7, 2), M.scalar_pow(7, 2)) == (3.5, -4, 1, 49)
+    assert (M.ScalarMax()(7, 2.0), M.scalar_min(7, 2), M.scalar_lt(-7, 2), M.scalar_eq(2, 2.0)) == (7, 2, True, True)
+    assert (M.scalar_bool(0), M.scalar_usub(3), M.scalar_uadd(2.5)) == (False, -3, 2.5)
+    assert abs(M.scalar_log(3) - 1.0986122886681098) < 1e-15
+    with pytest.raises(ValueError, match="The divisor could not be zero"):
+        M.scalar_div(1, 0)
+    with pytest.raises(ValueError, match="Cannot perform modulo operation on zero"):
+        M.ScalarMod()(1, 0)
