@@ -514,7 +514,16 @@ class Cell(CellBuffers, CellStateDict):
 
     @property
     def bprop_debug(self):
-        return False
+        """Whether a custom `bprop` runs in the Python interpreter rather than parsed into the graph (MindSpore's
+        switch). mindseed runs a cell's `bprop` as Python in both cases (traced when compiled), so the results are
+        the same either way."""
+        return self.__dict__.get("_bprop_debug", False)
+
+    @bprop_debug.setter
+    def bprop_debug(self, value):
+        if not isinstance(value, bool):
+            raise TypeError(f"For 'Cell', the property 'bprop_debug' must be bool type, but got type {type(value)}.")
+        self.__dict__["_bprop_debug"] = value
 
     # ------------------------------------------------------------ hooks
     def register_forward_pre_hook(self, hook_fn, *, prepend=False, with_kwargs=False):

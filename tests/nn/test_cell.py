@@ -442,3 +442,12 @@ def test_dynamic_shape_inputs_is_what_set_inputs_declared():
     assert net._dynamic_shape_inputs == (dyn,) and net.get_inputs() == (dyn,)
     net._dynamic_shape_inputs = None
     assert net.get_inputs() is None
+
+
+def test_bprop_debug_is_a_checked_switch():
+    net = nn.Dense(3, 2)
+    assert net.bprop_debug is False
+    net.bprop_debug = True
+    assert net.bprop_debug is True
+    with pytest.raises(TypeError, match="'bprop_debug' must be bool type"):
+        net.bprop_debug = 1
