@@ -155,8 +155,9 @@ class _Compiled:
         return out
 
     def _call(self, args, kwargs):
-        if any(not getattr(t, "records_all", False) for t in _state.tapes):
-            # differentiated from outside: compiled forward + compiled backward graphs (autodiff.py)
+        if _state.grad_enabled and any(not getattr(t, "records_all", False) for t in _state.tapes):
+            # differentiated from outside (not under `_no_grad`, where the tapes record nothing): compiled
+            # forward + compiled backward graphs (autodiff.py)
             from mindseed.compiler.autodiff import call_differentiated  # noqa: PLC0415 -- autodiff imports jit
             return call_differentiated(self, args, kwargs)
         if self.dyn is not None:
