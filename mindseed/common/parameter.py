@@ -257,6 +257,14 @@ class Parameter(Tensor):
         return Parameter(Tensor._from_raw(self._data), self.name, self.requires_grad)
 
 
+def _is_parameter_generated(param_name):
+    """Whether `param_name` is a name mindseed gave a Parameter created without one (the default "Parameter", and
+    MindSpore's generated "Parameter#<n>" form), rather than a name the user chose."""
+    if not param_name or not isinstance(param_name, str):
+        return False
+    return param_name == Parameter._base_name or param_name.startswith(Parameter._base_name + "#")
+
+
 def _rebuild_param(t, name, requires_grad):
     return Parameter(t, name, requires_grad)
 

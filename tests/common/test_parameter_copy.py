@@ -11,3 +11,11 @@ def test_parameter_copy_is_a_parameter_of_the_same_name():
     np.testing.assert_array_equal(c.asnumpy(), [8.0, 7.0])
     p.set_data(ms.Tensor(np.array([1.0, 1.0], np.float32)))
     np.testing.assert_array_equal(c.asnumpy(), [8.0, 7.0])     # its own data
+
+
+def test_is_parameter_generated_tells_default_names_from_chosen_ones():
+    from mindseed.common.parameter import _is_parameter_generated
+    assert _is_parameter_generated(ms.Parameter(ms.Tensor([1.0])).name)
+    assert _is_parameter_generated("Parameter#3")
+    assert not _is_parameter_generated(ms.Parameter(ms.Tensor([1.0]), name="w").name)
+    assert not _is_parameter_generated("") and not _is_parameter_generated(None)
