@@ -16,7 +16,7 @@ from mindseed._backend import inductor as _inductor
 from mindseed._utils import _scope, _state
 from mindseed.common._parallel import simulated_runner
 from mindseed.common.context import STRICT, get_context
-from mindseed.common.parameter import Parameter
+from mindseed.common.parameter import Parameter, _is_parameter_generated
 from mindseed.common.tensor import Tensor
 from mindseed.compiler import arglists, capture, codegen, flops, passes
 from mindseed.compiler.cache import _Entry, _flatten, _key_of, _plain_constants, _repeats, _unflatten  # noqa: F401
@@ -428,7 +428,7 @@ def _check_parameter_names(leaves, captured):
     are not checked (MindSpore names each one apart)."""
     names = {}
     for p in leaves:
-        if isinstance(p, Parameter) and p.name != "Parameter" and names.setdefault(p.name, p) is not p:
+        if isinstance(p, Parameter) and not _is_parameter_generated(p.name) and names.setdefault(p.name, p) is not p:
             _raise_duplicate(p)
     for p, _ in captured:
         if isinstance(p, Parameter) and names.get(p.name, p) is not p:

@@ -12,7 +12,7 @@ from mindseed.compiler.control import opaque_call as _opaque_call
 from mindseed.compiler.parse import convert as _convert
 from mindseed.compiler.trace import recompute_call as _recompute_call
 from mindseed.common import dtype as mstype
-from mindseed.common.parameter import Parameter, ParameterTuple, _Buffer
+from mindseed.common.parameter import Parameter, ParameterTuple, _Buffer, _is_parameter_generated
 from mindseed.common.tensor import Tensor
 from mindseed.common._parallel import simulated_runner
 from mindseed.common.context import get_context
@@ -24,7 +24,6 @@ from mindseed._utils._props import readonly
 
 __all__ = ["Cell", "GraphCell"]
 
-_DEFAULT_PARAM_NAME = "Parameter"
 _profiling = _state.profiling
 
 
@@ -138,7 +137,7 @@ class Cell(CellBuffers, CellStateDict):
                 if id(p) in seen:
                     continue
                 seen.add(id(p))
-                if p.name == _DEFAULT_PARAM_NAME:  # unnamed: MindSpore's per-cell "Parameter$<n>", n from 1
+                if _is_parameter_generated(p.name):  # unnamed: MindSpore's per-cell "Parameter$<n>", n from 1
                     n = d.get("_param_tuple_count", 0) + 1
                     d["_param_tuple_count"] = n
                     p.name = f"Parameter${n}"
@@ -203,7 +202,7 @@ class Cell(CellBuffers, CellStateDict):
         if param_name in self.__dict__["_cells"]:
             raise KeyError(f"For 'insert_param_to_cell', the {param_name} parameter already exists in the network."
                            f"Cannot insert another parameter with the same name.")
-        if param is not None and param.name == _DEFAULT_PARAM_NAME:
+        if param is not None and _is_parameter_generated(param.name):
             param.name = self._param_prefix + param_name
         self.__dict__["_params"][param_name] = param
         object.__setattr__(self, param_name, param)
