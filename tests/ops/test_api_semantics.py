@@ -202,3 +202,18 @@ def test_manually_defined_shape_and_scalar_primitives():
         M.scalar_div(1, 0)
     with pytest.raises(ValueError, match="Cannot perform modulo operation on zero"):
         M.ScalarMod()(1, 0)
+
+
+def test_getitem_refuses_indices_that_select_nothing_or_overflow():
+    x = t(np.arange(24).reshape(4, 3, 2))
+    assert x[True].shape == (1, 4, 3, 2) and x[[True, False, True, False]].shape == (2, 3, 2)
+    with pytest.raises(IndexError, match="indexed by a bool object, the value only support 'True'"):
+        x[False]
+    with pytest.raises(IndexError, match="Bool element of tuple index must be 'True'"):
+        x[0, False]
+    for index in ([], [False, False]):
+        with pytest.raises(IndexError, match="the list can't be empty"):
+            x[index]
+    with pytest.raises(IndexError, match="index 4 out of bounds for dimension with size 4"):
+        x[[4, 2]]
+    np.testing.assert_array_equal(x[[-1, 2]].asnumpy(), np.arange(24).reshape(4, 3, 2)[[-1, 2]])
