@@ -97,3 +97,27 @@ def test_graph_while_differentiates_integer_carried_values():
     assert gy.dtype == ms.int32 and gy.asnumpy().tolist() == [24]
     assert gx.asnumpy().tolist() == [0]
     assert [g.asnumpy().tolist() for g in grad(f)(x, y)] == [[0], [24]]
+
+
+def test_constexpr_gets_compile_time_values_in_a_graph():
+    from mindseed.ops.primitive import constexpr
+
+    def helper():
+        return 0
+
+    @constexpr(check=False)
+    def is_none(value):
+        return value is None
+
+    @constexpr
+    def doubled(n):
+        return n * 2
+
+    @ms.jit
+    def f(x):
+        # a function is no constant of the graph: the constexpr sees None; numbers are passed as they are
+        return x * doubled(3), is_none(helper)
+
+    out, flag = f(ms.Tensor(2.0))
+    assert out.asnumpy() == 12.0 and flag is True
+    assert is_none(helper) is False and doubled(4) == 8     # plain calls outside graphs
