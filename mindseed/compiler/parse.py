@@ -706,6 +706,12 @@ def _convert(fn):
     first_line = fn.__code__.co_firstlineno
     _fold_commented_conditions(fdef, source.splitlines())
     fdef.decorator_list = []
+    # annotations were evaluated where `fn` was defined (a local class such as a namedtuple need not be visible from
+    # the rewritten function's scope): the rewritten function carries none
+    fdef.returns = None
+    for a in fdef.args.posonlyargs + fdef.args.args + fdef.args.kwonlyargs + [fdef.args.vararg, fdef.args.kwarg]:
+        if a is not None:
+            a.annotation = None
     # default values were evaluated where `fn` was defined (names of the enclosing scope, not of `fn`'s globals):
     # the rewritten function takes them from `fn.__defaults__`/`__kwdefaults__` below, not by evaluating them again
     fdef.args.defaults = []
@@ -752,6 +758,7 @@ def _convert(fn):
     new = namespace["__ms_factory"](*cells)
     new.__defaults__ = fn.__defaults__
     new.__kwdefaults__ = fn.__kwdefaults__
+    new.__annotations__ = fn.__annotations__
     new.__qualname__ = fn.__qualname__    # argument errors name the user's function
     new.__ms_original__ = fn
     return new

@@ -121,3 +121,23 @@ def test_constexpr_gets_compile_time_values_in_a_graph():
     out, flag = f(ms.Tensor(2.0))
     assert out.asnumpy() == 12.0 and flag is True
     assert is_none(helper) is False and doubled(4) == 8     # plain calls outside graphs
+
+
+def test_annotations_naming_a_local_class_do_not_stop_the_conversion():
+    from collections import namedtuple
+
+    def make():
+        point = namedtuple("Point", ["x", "y"])
+
+        def fn(p: point) -> point:      # `point` appears in annotations only: no closure variable of fn
+            if p.x.sum() > 0:           # converted: a graph If
+                return p.x + p.y
+            return p.x - p.y
+        return fn, point
+
+    fn, point = make()
+    f = ms.jit(fn)
+    x, y = ms.Tensor(np.array([1.0, 2.0], np.float32)), ms.Tensor(np.array([0.5, 0.5], np.float32))
+    np.testing.assert_allclose(no_fallback(f, point(x, y)).asnumpy(), [1.5, 2.5])
+    np.testing.assert_allclose(no_fallback(f, point(-x, y)).asnumpy(), [-1.5, -2.5])
+    assert len(f.cache) == 1
