@@ -45,7 +45,8 @@ class JitConfig:
 
     def __init__(self, jit_level="O0", exc_mode="auto", jit_syntax_level="", debug_level="RELEASE", **kwargs):
         self.jit_level, self.exc_mode, self.jit_syntax_level = jit_level, exc_mode, jit_syntax_level
-        self.jit_config_dict = dict(jit_level=jit_level, exc_mode=exc_mode, **kwargs)
+        self.jit_config_dict = dict(jit_level=jit_level, exc_mode=exc_mode, jit_syntax_level=jit_syntax_level,
+                                    debug_level=debug_level, **{"infer_boost": "off", **kwargs})
 
 
 class _Compiled:
@@ -450,11 +451,22 @@ def _strict_output(out):
 
 
 def _strict(fullgraph):
-    """No interpreter fallback: jit's own fullgraph, else the context's jit_syntax_level (MindSpore's
-    MS_DEV_JIT_SYNTAX_LEVEL=0 too)."""
+    """No interpreter fallback: MindSpore's MS_DEV_JIT_SYNTAX_LEVEL when set (0 STRICT, 1 COMPATIBLE, 2 LAX: it
+    overrides everything), else jit's own fullgraph / JitConfig, else the context's jit_syntax_level."""
+    env = os.environ.get("MS_DEV_JIT_SYNTAX_LEVEL")
+    if env in ("0", "1", "2"):
+        return env == "0"
     if fullgraph is not None:
         return fullgraph
-    return get_context("jit_syntax_level") == STRICT or os.environ.get("MS_DEV_JIT_SYNTAX_LEVEL") == "0"
+    return get_context("jit_syntax_level") == STRICT
+
+
+def _syntax_strict(level):
+    """A JitConfig's jit_syntax_level as jit's `fullgraph`: True for STRICT, False for COMPATIBLE / LAX, None (the
+    context decides) when unset."""
+    if level in (None, ""):
+        return None
+    return str(level).upper() in ("STRICT", str(STRICT))
 
 
 def jit(function=None, *, capture_mode="ast", jit_level=None, dynamic=0, fullgraph=False, backend="",
@@ -492,7 +504,7 @@ def jit(function=None, *, capture_mode="ast", jit_level=None, dynamic=0, fullgra
     strict = fullgraph or None
     if isinstance(jit_config, JitConfig):
         jit_level = jit_config.jit_level
-        if str(jit_config.jit_syntax_level).upper() in ("STRICT", str(STRICT)):
+        if _syntax_strict(jit_config.jit_syntax_level):
             strict = True
     if jit_level not in (None, "O0", "O1", "O2"):
         raise ValueError(f"For 'jit', the argument 'jit_level' must be one of ['O0', 'O1', 'O2'], but got "
@@ -536,8 +548,9 @@ def compile_cell_call(cell, args, kwargs):
         dyn = _signature_of(inputs) if inputs else None
         if dyn is not None and not any(_dynamic_sig(sg) for sg in dyn):
             dyn = None
-        level = (cell.__dict__.get("_jit_config_dict") or {}).get("jit_level") or None   # Cell.set_jit_config
-        compiled = _Compiled(_run_cell, type(cell).__name__, jit_level=level, bound_self=cell, dyn=dyn)
+        config = cell.__dict__.get("_jit_config_dict") or {}     # Cell.set_jit_config
+        compiled = _Compiled(_run_cell, type(cell).__name__, jit_level=config.get("jit_level") or None,
+                             bound_self=cell, dyn=dyn, fullgraph=_syntax_strict(config.get("jit_syntax_level")))
         compiled._converted = functools.partial(_run_cell, cell)
         cell.__dict__["_ms_compiled"] = compiled
     return compiled(*args, **kwargs)

@@ -141,3 +141,36 @@ def test_annotations_naming_a_local_class_do_not_stop_the_conversion():
     np.testing.assert_allclose(no_fallback(f, point(x, y)).asnumpy(), [1.5, 2.5])
     np.testing.assert_allclose(no_fallback(f, point(-x, y)).asnumpy(), [-1.5, -2.5])
     assert len(f.cache) == 1
+
+
+def _returns_a_dict():
+    return {"a": ms.Tensor(1.0)}
+
+
+def test_jit_syntax_level_priorities(monkeypatch):
+    monkeypatch.delenv("MS_DEV_JIT_SYNTAX_LEVEL", raising=False)
+    assert ms.JitConfig(jit_syntax_level="STRICT").jit_config_dict["jit_syntax_level"] == "STRICT"
+    # jit's own setting: STRICT returns a dict's values as a tuple
+    assert isinstance(ms.jit(_returns_a_dict, fullgraph=True)(), tuple)
+    assert isinstance(ms.jit(_returns_a_dict)(), dict)
+    # the environment variable overrides it
+    monkeypatch.setenv("MS_DEV_JIT_SYNTAX_LEVEL", "2")
+    assert isinstance(ms.jit(_returns_a_dict, fullgraph=True)(), dict)
+    monkeypatch.setenv("MS_DEV_JIT_SYNTAX_LEVEL", "0")
+    assert isinstance(ms.jit(_returns_a_dict)(), tuple)
+
+
+def test_cell_jit_config_sets_the_syntax_level(monkeypatch):
+    from _graph import graph_mode
+
+    monkeypatch.delenv("MS_DEV_JIT_SYNTAX_LEVEL", raising=False)
+
+    class Net(ms.nn.Cell):
+        def construct(self):
+            return {"a": 1}
+
+    with graph_mode():
+        strict, compatible = Net(), Net()
+        strict.set_jit_config(ms.JitConfig(jit_syntax_level="STRICT"))
+        compatible.set_jit_config(ms.JitConfig(jit_syntax_level="COMPATIBLE"))
+        assert strict() == (1,) and compatible() == {"a": 1}
