@@ -190,6 +190,11 @@ def _run_and_backward(fn, args, kwargs, positions, weights, has_aux, sens=None):
     with active(tape):
         out = fn(*args, **kwargs)
     if weights is None:
+        # a Parameter returned as it is is read too (no operation saw it)
+        for r in _flatten_outputs(out[0] if has_aux and isinstance(out, tuple) else out):
+            if isinstance(r, Parameter) and r.requires_grad and id(r) not in tape.tracked:
+                tape.watch(r)
+                tape.used.append(r)
         weights = tape.used
     if has_aux:
         if not isinstance(out, tuple) or len(out) < 2:

@@ -65,6 +65,18 @@ def test_grad_operation_without_weights_in_pynative_takes_the_parameters_read_in
     ig, wg = GradOperation(get_all=True, get_by_list=True)(lambda x: x * g * net.a)(x)
     assert ig[0].asnumpy().tolist() == 14.0 and [w.asnumpy().tolist() for w in wg] == [2.0, 7.0]
 
+    class Returns(ms.nn.Cell):
+        def __init__(self):
+            super().__init__()
+            self.w = ms.Parameter(Tensor([5.0]), name="w")
+            self.v = ms.Parameter(Tensor([2.0]), name="v")
+
+        def construct(self, x):
+            return self.w, x * self.v       # w is read by no operation: returned as it is, after v
+
+    gv, gw = GradOperation(get_by_list=True)(Returns())(Tensor([2.0]))
+    assert (gv.asnumpy().tolist(), gw.asnumpy().tolist()) == ([2.0], [1.0])
+
 
 def test_an_empty_grad_position_is_refused():
     net = _Affine()
