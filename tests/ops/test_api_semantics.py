@@ -217,3 +217,10 @@ def test_getitem_refuses_indices_that_select_nothing_or_overflow():
     with pytest.raises(IndexError, match="index 4 out of bounds for dimension with size 4"):
         x[[4, 2]]
     np.testing.assert_array_equal(x[[-1, 2]].asnumpy(), np.arange(24).reshape(4, 3, 2)[[-1, 2]])
+
+
+def test_eye_of_unsigned_dtypes():
+    for dtype in (ms.uint16, ms.uint32, ms.uint64):
+        out = ops.eye(2, 3, dtype)
+        assert out.dtype == dtype
+        np.testing.assert_array_equal(out.asnumpy(), np.eye(2, 3))
