@@ -224,3 +224,14 @@ def test_eye_of_unsigned_dtypes():
         out = ops.eye(2, 3, dtype)
         assert out.dtype == dtype
         np.testing.assert_array_equal(out.asnumpy(), np.eye(2, 3))
+
+
+def test_bias_add_operand_dtypes_and_reverse_v2_axis_checks():
+    x = t(np.ones((2, 3, 4)))
+    with pytest.raises(TypeError, match=r"For primitive\[BiasAdd\], the input type must be same"):
+        P.BiasAdd()(x, Tensor(np.ones(3, np.float16)))
+    np.testing.assert_array_equal(P.BiasAdd()(x, t([1, 2, 3])).asnumpy()[0, :, 0], [2, 3, 4])
+    np.testing.assert_array_equal(P.ReverseV2(axis=[0])(t([1, 2, 3])).asnumpy(), [3, 2, 1])
+    for axis in (0.1, 1, [0.5]):
+        with pytest.raises(TypeError, match="the type of 'axis' should be one of"):
+            P.ReverseV2(axis)
