@@ -235,3 +235,13 @@ def test_bias_add_operand_dtypes_and_reverse_v2_axis_checks():
     for axis in (0.1, 1, [0.5]):
         with pytest.raises(TypeError, match="the type of 'axis' should be one of"):
             P.ReverseV2(axis)
+
+
+def test_array_func_holds_the_arg_extreme_with_value_instances():
+    from mindseed.ops.function import array_func
+    x = t([0.0, 0.4, 0.6, 0.7, 0.1])
+    index, value = array_func.arg_max_with_value_(x)
+    assert int(index) == 3 and abs(float(value) - 0.7) < 1e-6
+    index, value = array_func.arg_min_with_value_(x)
+    assert int(index) == 0 and float(value) == 0.0
+    assert isinstance(array_func.arg_max_with_value_, P.ArgMaxWithValue)
