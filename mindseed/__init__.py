@@ -38,6 +38,7 @@ from mindseed.safeguard import load_obf_params_into_net, obfuscate_ckpt  # noqa:
 from mindseed.amp import (DynamicLossScaleManager, FixedLossScaleManager, LossScaleManager,  # noqa: F401
                           build_train_network)  # (MindSpore re-exports these at the top level)
 from mindseed import _registration  # noqa: F401  (later layers add their names to lower namespaces)
+from mindseed.autograd._executor import _no_grad  # noqa: F401  (mindspore._no_grad)
 from mindseed import device_context, hal, utils  # noqa: F401
 from mindseed import profiler  # noqa: F401
 from mindseed.profiler import Profiler  # noqa: F401

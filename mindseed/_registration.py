@@ -85,6 +85,7 @@ from mindseed import _toplevel_runtime  # noqa: E402
 from mindseed.autograd import _executor as _pynative  # noqa: E402
 _common_api._pynative_executor = _pynative._pynative_executor
 _common_api._PyNativeExecutor = _pynative._PyNativeExecutor
+_common_api._no_grad = _pynative._no_grad
 _common_api.flops_collection = _toplevel_runtime.flops_collection
 
 # PIJit's decorator object (common) compiles with the compiler's jit

@@ -1,9 +1,10 @@
 """The few names of MindSpore's C++ extension module (`mindspore._c_expression`) that Python code outside the
 framework imports: the bytecode-capture (PIJit) records and default configuration.
 
-mindseed compiles `jit` functions from their source (every `capture_mode` takes the AST path), so no bytecode
-capture runs and `get_code_extra` finds no record: it returns None, as MindSpore 2.10 does wherever PIJit does not
-run (CPython 3.11 and newer). `update_pijit_default_config` keeps the options it is given.
+mindseed compiles `jit` functions from their source (every `capture_mode` takes the AST path); a function jitted
+with ``capture_mode="bytecode"`` still keeps MindSpore's compile record (`compiler/capture.py`), which
+`get_code_extra` returns (None for a function never called so). `update_pijit_default_config` keeps the options it
+is given.
 
 `MSContext.get_instance()` is the context seen from the C++ side (`get_param(ms_ctx_param.mode)`, the Ascend SoC
 version, which device packages are installed) and `typing` the type classes (`Float`, `BFloat`, `kFloat32`, ...),
@@ -18,6 +19,7 @@ form MindSpore 2.3-2.5 had (mindnlp's `empty`); 2.10 moved it to `(prim, [size, 
 from mindseed._c_expression import typing  # noqa: F401
 from mindseed.common.parameter import ParamInfo  # noqa: F401
 from mindseed.common.tensor import Tensor as TensorPy  # noqa: F401
+from mindseed.compiler import capture as _capture
 
 __all__ = ["get_code_extra", "update_pijit_default_config", "pijit_default_config", "MSContext", "ms_ctx_param",
            "swap_cache", "ParamInfo", "TensorPy", "pyboost_empty", "_framework_profiler_step_start",
@@ -27,11 +29,12 @@ _pijit_config = {}
 
 
 def get_code_extra(code):
-    """The bytecode-capture record of a function or code object: always None here (see the module docstring)."""
+    """The bytecode-capture record of a function or code object (see the module docstring), or None."""
     if not callable(code) and type(code).__name__ != "code":
         raise TypeError(f"For 'get_code_extra', the argument must be a function or a code object, but got "
                         f"{type(code).__name__}.")
-    return None
+    code = getattr(code, "__code__", code)
+    return _capture.record_of(code) if type(code).__name__ == "code" else None
 
 
 def update_pijit_default_config(**kwargs):

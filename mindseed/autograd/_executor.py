@@ -12,11 +12,13 @@ switches that tools call directly.
   grad_position, *args)`: the top-cell protocol `GradOperation` follows in PyNative, for code that drives it itself
   (`autograd/_top_cell.py`): the forward is recorded once and differentiated at `grad`.
 """
+import contextlib
+
 from mindseed import _backend as B
 from mindseed._utils import _state
 from mindseed.autograd import _top_cell
 
-__all__ = ["_PyNativeExecutor", "_pynative_executor"]
+__all__ = ["_PyNativeExecutor", "_pynative_executor", "_no_grad"]
 
 
 def _check_bool(api, value):
@@ -81,3 +83,29 @@ class _PyNativeExecutor:
 
 
 _pynative_executor = _PyNativeExecutor()
+
+
+class _no_grad(contextlib.ContextDecorator):  # noqa: N801 (MindSpore's name)
+    """`mindspore._no_grad()`: a context manager (or decorator) in which operations are not recorded for
+    differentiation (`set_enable_grad(False)`); the previous state comes back on exit.
+
+    >>> import mindseed as ms
+    >>> w = ms.Parameter(ms.Tensor(3.0), name="w")
+    >>> def f(x):
+    ...     with ms._no_grad():
+    ...         c = x * w
+    ...     return c * x
+    >>> ms.grad(f)(ms.Tensor(2.0))     # c is a constant: d(c x)/dx = c = 6
+    Tensor(shape=[], dtype=Float32, value= 6)
+    """
+
+    def __init__(self):
+        self.prev_state = False
+
+    def __enter__(self):
+        self.prev_state = _pynative_executor.enable_grad()
+        _pynative_executor.set_enable_grad(False)
+
+    def __exit__(self, exc_type, exc_val, exc_tb):
+        _pynative_executor.set_enable_grad(self.prev_state)
+        return False

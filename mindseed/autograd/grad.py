@@ -124,14 +124,34 @@ def _differentiable_positions(args, positions):
     return tuple(p for p in positions if differentiable(args[p]))
 
 
+class _UsedWeightsTape(Tape):
+    """A tape that also differentiates every Parameter (with requires_grad) the function reads, noting them in the
+    order of their first use: MindSpore's PyNative weights when `GradOperation(get_by_list=True)` gets none."""
+
+    __slots__ = ("used",)
+
+    def __init__(self):
+        super().__init__()
+        self.used = []
+
+    def record(self, prim, args, attrs, out):
+        if prim.bprop is not None and _state.grad_enabled:
+            for a in args:
+                if isinstance(a, Parameter) and a.requires_grad and id(a) not in self.tracked:
+                    self.tracked[id(a)] = a
+                    self.used.append(a)
+        Tape.record(self, prim, args, attrs, out)
+
+
 def _run_and_backward(fn, args, kwargs, positions, weights, has_aux, sens=None):
     """Run fn under a fresh tape; return (value, gradients of inputs at positions, gradients of weights).
 
-    Every position must hold a Tensor, or (see `_differentiable_positions`) a tuple/list holding Tensors."""
+    Every position must hold a Tensor, or (see `_differentiable_positions`) a tuple/list holding Tensors.
+    `weights=None`: the Parameters the function reads, in the order of their first use."""
     if not _state.grad_enabled:
         raise RuntimeError("In no_grad context, you can not calculate gradient")
     fn = _traceable(fn)
-    tape = Tape()
+    tape = Tape() if weights is not None else _UsedWeightsTape()
     args = list(args)
     aliases = {}
 
@@ -173,11 +193,18 @@ def _run_and_backward(fn, args, kwargs, positions, weights, has_aux, sens=None):
                 args[i] = a = aliases.get(id(a), a)
             if not isinstance(a, Parameter):
                 tape.inputs[id(a)] = a
-    for w in weights:
+    for w in weights or ():
         if w.requires_grad:       # a frozen weight asked for gets zeros (MindSpore)
             tape.watch(w)
     with active(tape):
         out = fn(*args, **kwargs)
+    if weights is None:
+        # a Parameter returned as it is is read too (no operation saw it)
+        for r in _flatten_outputs(out[0] if has_aux and isinstance(out, tuple) else out):
+            if isinstance(r, Parameter) and r.requires_grad and id(r) not in tape.tracked:
+                tape.watch(r)
+                tape.used.append(r)
+        weights = tape.used
     if has_aux:
         if not isinstance(out, tuple) or len(out) < 2:
             raise ValueError("When has_aux is True, origin fn requires more than one outputs.")
@@ -360,8 +387,9 @@ class GradOperation:
         self.get_all, self.get_by_list, self.sens_param = get_all, get_by_list, sens_param
 
     def __call__(self, fn, weights=None):
-        if self.get_by_list and weights is None:
-            # MindSpore differentiates a Cell's trainable parameters when no weights are given
+        if self.get_by_list and weights is None and (_state.tracing is not None or _state.mode == 0):
+            # in a graph MindSpore differentiates a Cell's trainable parameters when no weights are given; in
+            # PyNative the Parameters the call reads (`_run_and_backward`)
             params = getattr(fn, "trainable_params", None)
             weights = tuple(params()) if callable(params) else ()
 
@@ -372,7 +400,7 @@ class GradOperation:
                     sens = kwargs.pop("sens")
                 else:
                     args, sens = args[:-1], args[-1]
-            ws = _weights_list(weights) if self.get_by_list else []
+            ws = (None if weights is None else _weights_list(weights)) if self.get_by_list else []
             target, args, kwargs = _kwargs_as_inputs(fn, args, kwargs)
             positions = _differentiable_positions(args, range(len(args)) if self.get_all else range(min(1, len(args))))
             _, ig, wg = _run_and_backward(target, args, kwargs, positions, ws, False, sens)

@@ -1,4 +1,5 @@
 """Parameter: a named, trainable Tensor whose data can be replaced in place."""
+import itertools
 import numbers
 
 import numpy as np
@@ -46,6 +47,9 @@ def _check_name(name):
         raise ValueError(f"The type of the Parameter's name should be 'string' or 'None', but got {type(name)}.")
 
 
+_GENERATED_IDS = itertools.count(1)
+
+
 class Parameter(Tensor):
     """A Tensor that belongs to a network: it has a name and may require gradients.
 
@@ -62,6 +66,12 @@ class Parameter(Tensor):
 
     # Parameters carry a __dict__ (users attach attributes); plain Tensors stay slotted.
     _base_name = "Parameter"
+
+    @classmethod
+    def _generated_name(cls):
+        """The name of a Parameter created without one: "Parameter#<n>", unique in the process (MindSpore's); a
+        Cell renames it after the attribute it is assigned to."""
+        return f"{cls._base_name}#{next(_GENERATED_IDS)}"
 
     def __init__(self, default_input=None, name=None, requires_grad=True, layerwise_parallel=False,
                  parallel_optimizer=True, storage_format="", device=None):
@@ -80,7 +90,7 @@ class Parameter(Tensor):
             raise TypeError(f"For 'Parameter', the 'default_input' must be Tensor, numpy.ndarray, number, list or "
                             f"tuple, but got {type(default_input).__name__}.")
         _check_name(name)
-        self.__dict__["_info"] = ParamInfo(name if name is not None else self._base_name, bool(requires_grad),
+        self.__dict__["_info"] = ParamInfo(name if name is not None else self._generated_name(), bool(requires_grad),
                                            layerwise_parallel, parallel_optimizer)
         self.is_init = True
         self.is_param_ps = False
@@ -96,7 +106,7 @@ class Parameter(Tensor):
     @name.setter
     def name(self, value):
         if value is None:
-            value = self._base_name
+            value = self._generated_name()
         _check_name(value)
         self.__dict__["_info"].name = value
 
@@ -255,6 +265,13 @@ class Parameter(Tensor):
 
     def __copy__(self):
         return Parameter(Tensor._from_raw(self._data), self.name, self.requires_grad)
+
+
+def _is_parameter_generated(param_name):
+    """Whether `param_name` is the name of a Parameter created without one ("Parameter#<n>"), not a chosen one."""
+    if not param_name or not isinstance(param_name, str):
+        return False
+    return param_name.startswith(Parameter._base_name + "#")
 
 
 def _rebuild_param(t, name, requires_grad):

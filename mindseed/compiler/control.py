@@ -318,9 +318,14 @@ def _graph_if(cond, then_fn, else_fn, vals, names=None):
     tt, lt = t.finish(rt)
     te, le = e.finish(re_)
     for a, b in zip(lt, le):
-        if a.shape != b.shape or a.dtype != b.dtype:
-            raise TypeError(f"For 'If' at {where}, the branches return tensors of different shape or dtype: "
-                            f"{a.shape} {a.dtype} and {b.shape} {b.dtype}.")
+        if a.dtype != b.dtype:
+            raise TypeError(f"For 'If' at {where}: Cannot join the return values of different branches, perhaps you "
+                            f"need to make them equal.\nType Join Failed: dtype1 = {a.dtype}, dtype2 = {b.dtype}.")
+    for a, b in zip(lt, le):
+        if a.shape != b.shape:
+            # MindSpore joins them into a dynamic shape; the code after the if is traced for one shape here
+            raise GraphBreak(f"the branches of the if at {where} give tensors of different shapes ({a.shape} and "
+                             f"{b.shape})")
     taken = lt if _concrete_bool(cond) else le
     results = [Tensor._from_raw(x._data) for x in taken]
     operands = [parent.operand(v) for v in vals if isinstance(v, Tensor)]

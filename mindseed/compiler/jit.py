@@ -8,6 +8,7 @@ builds forward and backward graphs (autodiff.py). `mutable` (mutable.py) is re-e
 import functools
 import os
 import sys
+import types
 import warnings
 
 from mindseed import _backend as B
@@ -15,9 +16,9 @@ from mindseed._backend import inductor as _inductor
 from mindseed._utils import _scope, _state
 from mindseed.common._parallel import simulated_runner
 from mindseed.common.context import STRICT, get_context
-from mindseed.common.parameter import Parameter
+from mindseed.common.parameter import Parameter, _is_parameter_generated
 from mindseed.common.tensor import Tensor
-from mindseed.compiler import arglists, codegen, flops, passes
+from mindseed.compiler import arglists, capture, codegen, flops, passes
 from mindseed.compiler.cache import _Entry, _flatten, _key_of, _plain_constants, _repeats, _unflatten  # noqa: F401
 from mindseed.compiler.dump import dumper
 from mindseed.compiler.dynamic import (_RANK, _agrees, _dyn_key, _DynInput, _dynamic_sig, _generalize, _same_meta,
@@ -44,14 +45,18 @@ class JitConfig:
 
     def __init__(self, jit_level="O0", exc_mode="auto", jit_syntax_level="", debug_level="RELEASE", **kwargs):
         self.jit_level, self.exc_mode, self.jit_syntax_level = jit_level, exc_mode, jit_syntax_level
-        self.jit_config_dict = dict(jit_level=jit_level, exc_mode=exc_mode, **kwargs)
+        self.jit_config_dict = dict(jit_level=jit_level, exc_mode=exc_mode, jit_syntax_level=jit_syntax_level,
+                                    debug_level=debug_level, **{"infer_boost": "off", **kwargs})
 
 
 class _Compiled:
     """A jitted function: converts, traces, optimizes and generates code once per input signature."""
 
-    def __init__(self, fn, name, jit_level=None, bound_self=None, dyn=None, fullgraph=None, pipeline=None):
+    def __init__(self, fn, name, jit_level=None, bound_self=None, dyn=None, fullgraph=None, pipeline=None,
+                 capture_mode="ast"):
         self.pipeline = pipeline      # the passes to run (None: passes.PIPELINE)
+        self.capture_mode = capture_mode  # "bytecode": each call updates the function's record (capture.py)
+        self._ran = None              # the cache entry the last call ran
         self.fullgraph = fullgraph    # True: no interpreter fallback; None: the context's jit_syntax_level
         self.dyn = dyn                # None (static shapes), "all" (dynamic=1) or per-argument shapes with None
         self.traces = 0               # how many times the function was traced (compile count)
@@ -102,7 +107,7 @@ class _Compiled:
                 if not any(_dynamic_sig(sg) for sg in dyn):
                     dyn = None
             c = bound[id(obj)] = _Compiled(self.fn, self.name, self.jit_level, bound_self=obj, dyn=dyn,
-                                           fullgraph=self.fullgraph)
+                                           fullgraph=self.fullgraph, capture_mode=self.capture_mode)
             c._inputs = inputs
         return c
 
@@ -139,14 +144,21 @@ class _Compiled:
         runner = simulated_runner(cell) if cell is not None and hasattr(cell, "_cells") else None
         if runner is not None:  # a cell holding a Cell.shard on a simulated world: partitioned as recorded
             return runner.forward(lambda *a: self.fn(cell, *a, **kwargs), args)
-        out = self._call(args, kwargs)
+        if self.capture_mode == "bytecode" and self.fn is not _run_cell:
+            traces, self._ran = self.traces, None
+            out = self._call(args, kwargs)
+            ran = self._ran
+            capture.note_call(self.fn.__code__, ran, self.traces > traces, ran is None or ran.run_fn is not None)
+        else:
+            out = self._call(args, kwargs)
         if isinstance(out, (dict, tuple)) and _strict(self.fullgraph):
             return _strict_output(out)
         return out
 
     def _call(self, args, kwargs):
-        if any(not getattr(t, "records_all", False) for t in _state.tapes):
-            # differentiated from outside: compiled forward + compiled backward graphs (autodiff.py)
+        if _state.grad_enabled and any(not getattr(t, "records_all", False) for t in _state.tapes):
+            # differentiated from outside (not under `_no_grad`, where the tapes record nothing): compiled
+            # forward + compiled backward graphs (autodiff.py)
             from mindseed.compiler.autodiff import call_differentiated  # noqa: PLC0415 -- autodiff imports jit
             return call_differentiated(self, args, kwargs)
         if self.dyn is not None:
@@ -159,7 +171,9 @@ class _Compiled:
             entry, result = self._compile(args, kwargs, by_value=self._valued_graphs((key, self.mode_key())))
             # the mode key again: the trace may have met cells whose training flags key the graph
             self.cache[self._valued((key, self.mode_key()), leaves, entry)] = entry
+            self._ran = entry
             return result
+        self._ran = entry
         if entry.run_fn is None:
             return self._target()(*args, **kwargs)
         return _replay(entry, self._run(entry, leaves), (args, kwargs))
@@ -179,7 +193,9 @@ class _Compiled:
             entry, result = self._compile(args, kwargs, by_value=self._valued_graphs((key, self.mode_key())))
             entry.samples = {tuple(t.shape for t in leaves): entry}
             self.cache[self._valued((key, self.mode_key()), leaves, entry)] = entry
+            self._ran = entry
             return result
+        self._ran = entry
         general = entry.general
         if general is not None and general.verified and general.fits(leaves):
             out = self._run(general, leaves, tuple(leaves[i].shape[j] for i, j in general.dims))
@@ -413,7 +429,7 @@ def _check_parameter_names(leaves, captured):
     are not checked (MindSpore names each one apart)."""
     names = {}
     for p in leaves:
-        if isinstance(p, Parameter) and p.name != "Parameter" and names.setdefault(p.name, p) is not p:
+        if isinstance(p, Parameter) and not _is_parameter_generated(p.name) and names.setdefault(p.name, p) is not p:
             _raise_duplicate(p)
     for p, _ in captured:
         if isinstance(p, Parameter) and names.get(p.name, p) is not p:
@@ -435,11 +451,22 @@ def _strict_output(out):
 
 
 def _strict(fullgraph):
-    """No interpreter fallback: jit's own fullgraph, else the context's jit_syntax_level (MindSpore's
-    MS_DEV_JIT_SYNTAX_LEVEL=0 too)."""
+    """No interpreter fallback: MindSpore's MS_DEV_JIT_SYNTAX_LEVEL when set (0 STRICT, 1 COMPATIBLE, 2 LAX: it
+    overrides everything), else jit's own fullgraph / JitConfig, else the context's jit_syntax_level."""
+    env = os.environ.get("MS_DEV_JIT_SYNTAX_LEVEL")
+    if env in ("0", "1", "2"):
+        return env == "0"
     if fullgraph is not None:
         return fullgraph
-    return get_context("jit_syntax_level") == STRICT or os.environ.get("MS_DEV_JIT_SYNTAX_LEVEL") == "0"
+    return get_context("jit_syntax_level") == STRICT
+
+
+def _syntax_strict(level):
+    """A JitConfig's jit_syntax_level as jit's `fullgraph`: True for STRICT, False for COMPATIBLE / LAX, None (the
+    context decides) when unset."""
+    if level in (None, ""):
+        return None
+    return str(level).upper() in ("STRICT", str(STRICT))
 
 
 def jit(function=None, *, capture_mode="ast", jit_level=None, dynamic=0, fullgraph=False, backend="",
@@ -477,7 +504,7 @@ def jit(function=None, *, capture_mode="ast", jit_level=None, dynamic=0, fullgra
     strict = fullgraph or None
     if isinstance(jit_config, JitConfig):
         jit_level = jit_config.jit_level
-        if str(jit_config.jit_syntax_level).upper() in ("STRICT", str(STRICT)):
+        if _syntax_strict(jit_config.jit_syntax_level):
             strict = True
     if jit_level not in (None, "O0", "O1", "O2"):
         raise ValueError(f"For 'jit', the argument 'jit_level' must be one of ['O0', 'O1', 'O2'], but got "
@@ -499,7 +526,14 @@ def jit(function=None, *, capture_mode="ast", jit_level=None, dynamic=0, fullgra
             compiled = _Compiled(_run_cell, type(fn).__name__, jit_level, bound_self=fn, dyn=d, fullgraph=strict)
             compiled._converted = functools.partial(_run_cell, fn)
             return compiled
-        return _Compiled(fn, getattr(fn, "__name__", "fn"), jit_level, dyn=dyn, fullgraph=strict)
+        if isinstance(fn, types.MethodType) and isinstance(fn.__func__, types.FunctionType) and \
+                not isinstance(fn.__self__, type):
+            # a bound method (`jit(net.construct)`): its function compiled with the object bound, as a decorated
+            # method is, so its source is converted (control flow on tensors stays in the graph)
+            return _Compiled(fn.__func__, fn.__name__, jit_level, bound_self=fn.__self__, dyn=dyn, fullgraph=strict,
+                             capture_mode=capture_mode)
+        return _Compiled(fn, getattr(fn, "__name__", "fn"), jit_level, dyn=dyn, fullgraph=strict,
+                         capture_mode=capture_mode)
 
     if function is None:
         return wrap
@@ -514,8 +548,9 @@ def compile_cell_call(cell, args, kwargs):
         dyn = _signature_of(inputs) if inputs else None
         if dyn is not None and not any(_dynamic_sig(sg) for sg in dyn):
             dyn = None
-        level = (cell.__dict__.get("_jit_config_dict") or {}).get("jit_level") or None   # Cell.set_jit_config
-        compiled = _Compiled(_run_cell, type(cell).__name__, jit_level=level, bound_self=cell, dyn=dyn)
+        config = cell.__dict__.get("_jit_config_dict") or {}     # Cell.set_jit_config
+        compiled = _Compiled(_run_cell, type(cell).__name__, jit_level=config.get("jit_level") or None,
+                             bound_self=cell, dyn=dyn, fullgraph=_syntax_strict(config.get("jit_syntax_level")))
         compiled._converted = functools.partial(_run_cell, cell)
         cell.__dict__["_ms_compiled"] = compiled
     return compiled(*args, **kwargs)

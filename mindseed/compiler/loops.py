@@ -293,10 +293,16 @@ def for_range(bounds, body_fn, vals, mutated=None):
     return tuple(out[1:])
 
 
+def _differentiated(tapes, v):
+    """Does the loop differentiate its carried value `v`: a floating one, or an integer one a tape tracks (MindSpore
+    gives integer inputs integer gradients)?"""
+    return _tape.is_differentiable(v) or any(tp.is_tracked(v) for tp in tapes)
+
+
 def _differentiated_free(tapes, builders, init):
     """None when no tape differentiates the loop; else the outer tracked tensors its bodies read (e.g. weights)."""
-    if not any(_tape.is_differentiable(v) for v in init):
-        return None   # only integer/bool values flow around the loop: nothing to differentiate
+    if not any(_differentiated(tapes, v) for v in init):
+        return None   # only integer/bool values nobody differentiates flow around the loop
     free = _tracked_free(tapes, [b.graph for b in builders], builders[0].parent)
     if not free and not any(tp.is_tracked(v) for tp in tapes for v in init):
         return None
@@ -313,7 +319,7 @@ def _record_while_gradient(tapes, body_fn, full_args, carried_idx, init, free, r
     on the loop's inputs, so that rule instead recomputes iteration k's values from the start with a nested
     While, which the outer tape differentiates (quadratic, for higher order only).
     """
-    diff = [i for i, v in enumerate(init) if _tape.is_differentiable(v)]
+    diff = [i for i, v in enumerate(init) if _differentiated(tapes, v)]
     n_d = len(diff)
 
     def body_carried(*carried, draws=None):

@@ -18,6 +18,7 @@ import ast
 import functools
 import inspect
 import itertools
+import re
 import textwrap
 import types
 
@@ -522,6 +523,21 @@ def _replace_returns(stmts, rf, rv, loop_depth, after_return=()):
     return out
 
 
+# `if x == 2:  # @jit.cond: True` -- MindSpore's parser takes the branch the comment names, without the test
+_COND_COMMENT = re.compile(r"#\s*@jit\.cond:\s*(True|False)\b")
+
+
+def _fold_commented_conditions(fdef, lines):
+    """Replace the test of each `if` whose header line carries a `# @jit.cond: True|False` comment (not an `elif`:
+    MindSpore does not fold those either)."""
+    for node in ast.walk(fdef):
+        if isinstance(node, ast.If) and node.test.end_lineno <= len(lines) and \
+                not lines[node.lineno - 1].lstrip().startswith("elif"):
+            found = _COND_COMMENT.search(lines[node.test.end_lineno - 1])
+            if found:
+                node.test = ast.copy_location(ast.Constant(found.group(1) == "True"), node.test)
+
+
 def _noargs():
     return ast.arguments(posonlyargs=[], args=[], vararg=None, kwonlyargs=[], kw_defaults=[], kwarg=None, defaults=[])
 
@@ -688,7 +704,14 @@ def _convert(fn):
         # a generator's body runs as Python, step by step: a tensor decision in it stops the trace (fallback)
         raise ConversionError("generators are not converted")
     first_line = fn.__code__.co_firstlineno
+    _fold_commented_conditions(fdef, source.splitlines())
     fdef.decorator_list = []
+    # annotations were evaluated where `fn` was defined (a local class such as a namedtuple need not be visible from
+    # the rewritten function's scope): the rewritten function carries none
+    fdef.returns = None
+    for a in fdef.args.posonlyargs + fdef.args.args + fdef.args.kwonlyargs + [fdef.args.vararg, fdef.args.kwarg]:
+        if a is not None:
+            a.annotation = None
     # default values were evaluated where `fn` was defined (names of the enclosing scope, not of `fn`'s globals):
     # the rewritten function takes them from `fn.__defaults__`/`__kwdefaults__` below, not by evaluating them again
     fdef.args.defaults = []
@@ -735,6 +758,7 @@ def _convert(fn):
     new = namespace["__ms_factory"](*cells)
     new.__defaults__ = fn.__defaults__
     new.__kwdefaults__ = fn.__kwdefaults__
+    new.__annotations__ = fn.__annotations__
     new.__qualname__ = fn.__qualname__    # argument errors name the user's function
     new.__ms_original__ = fn
     return new

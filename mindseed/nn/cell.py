@@ -12,7 +12,7 @@ from mindseed.compiler.control import opaque_call as _opaque_call
 from mindseed.compiler.parse import convert as _convert
 from mindseed.compiler.trace import recompute_call as _recompute_call
 from mindseed.common import dtype as mstype
-from mindseed.common.parameter import Parameter, ParameterTuple, _Buffer
+from mindseed.common.parameter import Parameter, ParameterTuple, _Buffer, _is_parameter_generated
 from mindseed.common.tensor import Tensor
 from mindseed.common._parallel import simulated_runner
 from mindseed.common.context import get_context
@@ -24,7 +24,6 @@ from mindseed._utils._props import readonly
 
 __all__ = ["Cell", "GraphCell"]
 
-_DEFAULT_PARAM_NAME = "Parameter"
 _profiling = _state.profiling
 
 
@@ -138,7 +137,7 @@ class Cell(CellBuffers, CellStateDict):
                 if id(p) in seen:
                     continue
                 seen.add(id(p))
-                if p.name == _DEFAULT_PARAM_NAME:  # unnamed: MindSpore's per-cell "Parameter$<n>", n from 1
+                if _is_parameter_generated(p.name):  # unnamed: MindSpore's per-cell "Parameter$<n>", n from 1
                     n = d.get("_param_tuple_count", 0) + 1
                     d["_param_tuple_count"] = n
                     p.name = f"Parameter${n}"
@@ -203,7 +202,7 @@ class Cell(CellBuffers, CellStateDict):
         if param_name in self.__dict__["_cells"]:
             raise KeyError(f"For 'insert_param_to_cell', the {param_name} parameter already exists in the network."
                            f"Cannot insert another parameter with the same name.")
-        if param is not None and param.name == _DEFAULT_PARAM_NAME:
+        if param is not None and _is_parameter_generated(param.name):
             param.name = self._param_prefix + param_name
         self.__dict__["_params"][param_name] = param
         object.__setattr__(self, param_name, param)
@@ -442,6 +441,16 @@ class Cell(CellBuffers, CellStateDict):
     def get_inputs(self):
         return self._inputs
 
+    @property
+    def _dynamic_shape_inputs(self):
+        """MindSpore's name of what `set_inputs` declared (None when nothing was)."""
+        return self.__dict__.get("_inputs")
+
+    @_dynamic_shape_inputs.setter
+    def _dynamic_shape_inputs(self, inputs):
+        self.__dict__["_inputs"] = None if inputs is None else tuple(inputs)
+        self.__dict__.pop("_ms_compiled", None)
+
     def set_jit_config(self, jit_config):
         """Compile this cell in GRAPH_MODE with `jit_config` (a `JitConfig`: its jit_level); set once, as in
         MindSpore (a second setting is ignored with a warning)."""
@@ -504,7 +513,16 @@ class Cell(CellBuffers, CellStateDict):
 
     @property
     def bprop_debug(self):
-        return False
+        """Whether a custom `bprop` runs in the Python interpreter rather than parsed into the graph (MindSpore's
+        switch). mindseed runs a cell's `bprop` as Python in both cases (traced when compiled), so the results are
+        the same either way."""
+        return self.__dict__.get("_bprop_debug", False)
+
+    @bprop_debug.setter
+    def bprop_debug(self, value):
+        if not isinstance(value, bool):
+            raise TypeError(f"For 'Cell', the property 'bprop_debug' must be bool type, but got type {type(value)}.")
+        self.__dict__["_bprop_debug"] = value
 
     # ------------------------------------------------------------ hooks
     def register_forward_pre_hook(self, hook_fn, *, prepend=False, with_kwargs=False):

@@ -181,25 +181,28 @@ def in1d(ar1, ar2, invert=False):
 
 
 def intersect1d(ar1, ar2, assume_unique=False, return_indices=False):
-    """The sorted unique values present in both arrays; with `return_indices`, also the index in each (flattened)
-    array of each value's first occurrence (int32, as MindSpore)."""
-    ar1, ar2 = _manip.ravel(_to_tensor(ar1)), _manip.ravel(_to_tensor(ar2))
-    a, b = (ar1, ar2) if assume_unique and not return_indices else (_manip.unique(ar1), _manip.unique(ar2))
-    keep = onp.flatnonzero(isin(a, b).asnumpy())
-    common = ops.gather(a, Tensor(keep.astype(onp.int64)), 0)
-    if assume_unique and not return_indices:
-        common = ops.sort(common)[0]
+    """The sorted unique values present in both arrays; with `return_indices` also where each first occurs in the
+    flattened `ar1` and `ar2` (int32). `assume_unique` skips making the inputs unique."""
+    if not isinstance(assume_unique, bool) or not isinstance(return_indices, bool):
+        raise TypeError("assume_unique or return_indices is not bool type.")
+    for x in (ar1, ar2):
+        if x is None or isinstance(x, (str, bytes, dict)):
+            raise TypeError(f"For 'intersect1d', the inputs must be arrays, but got {type(x).__name__}.")
+    a, b = _to_tensor(ar1), _to_tensor(ar2)
+    # the values are found on the host (a data-dependent size), as the other set routines here
+    res = onp.intersect1d(a.asnumpy(), b.asnumpy(), assume_unique=assume_unique, return_indices=return_indices)
     if not return_indices:
-        return common
-    values, first1, first2 = common.asnumpy(), ar1.asnumpy(), ar2.asnumpy()
-    i1 = [int(onp.flatnonzero(first1 == v)[0]) for v in values]
-    i2 = [int(onp.flatnonzero(first2 == v)[0]) for v in values]
-    return common, Tensor(onp.asarray(i1, onp.int32)), Tensor(onp.asarray(i2, onp.int32))
+        return Tensor(res, a.dtype)
+    values, i1, i2 = res
+    return Tensor(values, a.dtype), Tensor(i1.astype(onp.int32)), Tensor(i2.astype(onp.int32))
 
 
 def setdiff1d(ar1, ar2, assume_unique=False):
-    """The sorted unique values of `ar1` not in `ar2` (`ar1` kept as given with `assume_unique`)."""
-    a = _manip.ravel(_to_tensor(ar1)) if assume_unique else _manip.unique(ar1)
+    """The values of `ar1` not in `ar2`: unique and sorted, or with `assume_unique` those of the flattened `ar1` in
+    their order."""
+    if not isinstance(assume_unique, bool):
+        raise TypeError("assume_unique is not bool type.")
+    a = _to_tensor(ar1).reshape(-1) if assume_unique else _manip.unique(ar1)
     keep = onp.flatnonzero(isin(a, ar2, invert=True).asnumpy())
     return ops.gather(a, Tensor(keep.astype(onp.int64)), 0)
 
@@ -311,9 +314,11 @@ def select(condlist, choicelist, default=0):
 
 
 def sometrue(a, axis=None, keepdims=False):
-    """Whether any element over `axis` is true."""
+    """Whether any element over `axis` is true (`keepdims` an int or bool, as numpy's)."""
+    if not isinstance(keepdims, int):
+        raise TypeError(f"integer argument expected, but got {keepdims}")
     a = _to_tensor(a)
-    return ops.any(ops.cast(a, mstype.bool_), _axis(axis, a.ndim), keepdims)
+    return ops.any(ops.cast(a, mstype.bool_), _axis(axis, a.ndim), keepdims not in (0, False))
 
 
 def choose(a, choices, mode="clip"):

@@ -109,8 +109,10 @@ def _is_int(x):
 
 
 def _invert(self):
+    # MindSpore's `~t` is a logical not for every dtype (`~Tensor([12, 0])` is [False, True]); `Tensor.invert()` /
+    # `ops.bitwise_not` are the bitwise ones
     from mindseed.ops import functional  # noqa: PLC0415
-    return functional.logical_not(self) if self.dtype == mstype.bool_ else functional.bitwise_not(self)
+    return functional.logical_not(self)
 
 
 def _basic_index(index):

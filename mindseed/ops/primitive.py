@@ -8,6 +8,8 @@ __all__ = ["Primitive", "PrimitiveWithCheck", "PrimitiveWithInfer", "constexpr",
 
 def _primexpr(fn=None, get_instance=True, name=None, reuse_result=True):
     """MindSpore's internal `constexpr` that also accepts variables: a function of shapes and other values the
-    compiler evaluates when it can. mindseed runs it as a plain call in both modes (graph mode traces through it),
-    so, like `constexpr`, it returns `fn` (or a decorator when called without one)."""
-    return constexpr(fn, get_instance, name, reuse_result)
+    compiler evaluates when it can. mindseed runs it as a plain call in both modes (graph mode traces through it):
+    it returns `fn` (or a decorator when called without one)."""
+    if fn is None:
+        return lambda f: f
+    return fn

@@ -45,6 +45,39 @@ def test_grad_operation_without_weights_takes_the_cells_trainable_parameters():
     assert GradOperation(get_all=True)(lambda: net.w * 2)() == ()
 
 
+def test_grad_operation_without_weights_in_pynative_takes_the_parameters_read_in_order_of_use():
+    class Net(ms.nn.Cell):
+        def __init__(self):
+            super().__init__()
+            self.a = ms.Parameter(Tensor(2.0), name="a")
+            self.b = ms.Parameter(Tensor(3.0), name="b")
+            self.unused = ms.Parameter(Tensor(5.0), name="unused")
+            self.frozen = ms.Parameter(Tensor(4.0), name="frozen", requires_grad=False)
+
+        def construct(self, x):
+            return x * self.b * self.frozen * self.a
+
+    net, x = Net(), Tensor(1.0)
+    # d/db = x * frozen * a = 8, d/da = x * b * frozen = 12; `unused` and `frozen` are left out
+    gb, ga = GradOperation(get_by_list=True)(net)(x)
+    assert (gb.asnumpy().tolist(), ga.asnumpy().tolist()) == (8.0, 12.0)
+    g = ms.Parameter(Tensor(7.0), name="g")
+    ig, wg = GradOperation(get_all=True, get_by_list=True)(lambda x: x * g * net.a)(x)
+    assert ig[0].asnumpy().tolist() == 14.0 and [w.asnumpy().tolist() for w in wg] == [2.0, 7.0]
+
+    class Returns(ms.nn.Cell):
+        def __init__(self):
+            super().__init__()
+            self.w = ms.Parameter(Tensor([5.0]), name="w")
+            self.v = ms.Parameter(Tensor([2.0]), name="v")
+
+        def construct(self, x):
+            return self.w, x * self.v       # w is read by no operation: returned as it is, after v
+
+    gv, gw = GradOperation(get_by_list=True)(Returns())(Tensor([2.0]))
+    assert (gv.asnumpy().tolist(), gw.asnumpy().tolist()) == ([2.0], [1.0])
+
+
 def test_an_empty_grad_position_is_refused():
     net = _Affine()
     for weights in (net.w, None):

@@ -267,3 +267,35 @@ def test_minimum_and_maximum_give_both_inputs_the_gradient_where_one_is_nan():
     gx, gy = ms.ops.GradOperation(get_all=True, sens_param=True)(ms.ops.maximum)(x, y, d)
     np.testing.assert_allclose(gx.asnumpy(), [1.43, -0.545, 0.034, 2.0, 2.5], rtol=1e-6)
     np.testing.assert_allclose(gy.asnumpy(), [1.43, -0.545, 0.0, 2.0, 2.5], rtol=1e-6)
+
+
+def test_no_grad_context_and_decorator():
+    w = ms.Parameter(ms.Tensor(3.0), name="w")
+
+    def f(x):
+        with ms._no_grad():
+            c = x * w            # a constant for the gradient
+        return c * x
+
+    assert ms.grad(f)(ms.Tensor(2.0)).asnumpy() == 6.0
+
+    @ms._no_grad()
+    def g(x):
+        return x * x
+
+    assert ms.grad(lambda x: g(x) + x)(ms.Tensor(2.0)).asnumpy() == 1.0
+    assert ms.common.api._pynative_executor.enable_grad()     # restored on exit
+
+    @ms.jit
+    def inner(a, b):
+        return a * b
+
+    def under_no_grad(a, b):
+        with ms._no_grad():
+            c = inner(a, b)
+        return c + a
+
+    a, b = ms.Tensor(np.array([1.0, 2.0], np.float32)), ms.Tensor(np.array([5.0, 7.0], np.float32))
+    np.testing.assert_array_equal(ms.grad(under_no_grad)(a, b).asnumpy(), [1.0, 1.0])
+    # the compiled function called without _no_grad afterwards is differentiated again
+    np.testing.assert_array_equal(ms.grad(inner)(a, b).asnumpy(), [5.0, 7.0])

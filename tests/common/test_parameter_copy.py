@@ -11,3 +11,31 @@ def test_parameter_copy_is_a_parameter_of_the_same_name():
     np.testing.assert_array_equal(c.asnumpy(), [8.0, 7.0])
     p.set_data(ms.Tensor(np.array([1.0, 1.0], np.float32)))
     np.testing.assert_array_equal(c.asnumpy(), [8.0, 7.0])     # its own data
+
+
+def test_is_parameter_generated_tells_default_names_from_chosen_ones():
+    from mindseed.common.parameter import _is_parameter_generated
+    assert _is_parameter_generated(ms.Parameter(ms.Tensor([1.0])).name)
+    assert _is_parameter_generated("Parameter#3")
+    assert not _is_parameter_generated(ms.Parameter(ms.Tensor([1.0]), name="w").name)
+    assert not _is_parameter_generated("") and not _is_parameter_generated(None)
+
+
+def test_unnamed_parameters_get_unique_generated_names():
+    a, b = ms.Parameter(ms.Tensor([1.0])), ms.Parameter(ms.Tensor([2.0]))
+    assert a.name != b.name and a.name.startswith("Parameter#") and b.name.startswith("Parameter#")
+    a.name = None               # a new generated name
+    assert a.name.startswith("Parameter#") and a.name != b.name
+
+    class Net(ms.nn.Cell):
+        def __init__(self):
+            super().__init__()
+            self.pair = (ms.Parameter(ms.Tensor([5.0])), ms.Parameter(ms.Tensor([6.0])))
+            self.w = ms.Parameter(ms.Tensor([7.0]))
+
+        def construct(self):
+            return self.pair[0] + self.pair[1] + self.w
+
+    net = Net()
+    assert net.w.name == "w" and net().asnumpy().tolist() == [18.0]
+    assert len({p.name for p in net.pair}) == 2

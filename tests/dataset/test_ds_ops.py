@@ -333,6 +333,9 @@ def test_map_callbacks_see_epochs_and_steps():
     with pytest.raises(TypeError):
         abc().map(lambda a: a, callbacks=[object()])
 
+    from mindseed.dataset.callback import DSCallback, WaitedDSCallback     # MindSpore's module of them
+    assert DSCallback is ds.DSCallback and WaitedDSCallback is ds.WaitedDSCallback
+
 
 def test_shuffle_buffer_size_keyword_and_map_max_rowsize():
     base = ds.NumpySlicesDataset({"n": np.arange(50)}, shuffle=False)

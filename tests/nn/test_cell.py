@@ -432,3 +432,22 @@ def test_cell_compile_traces_without_changing_the_parameters():
     net.compile(x)
     assert net.p.asnumpy().tolist() == [0.0, 0.0]
     assert net(x).asnumpy().tolist() == [2.0, 2.0] and net.p.asnumpy().tolist() == [1.0, 1.0]
+
+
+def test_dynamic_shape_inputs_is_what_set_inputs_declared():
+    net = nn.Dense(3, 2)
+    assert net._dynamic_shape_inputs is None
+    dyn = ms.Tensor(shape=[None, 3], dtype=ms.float32)
+    net.set_inputs(dyn)
+    assert net._dynamic_shape_inputs == (dyn,) and net.get_inputs() == (dyn,)
+    net._dynamic_shape_inputs = None
+    assert net.get_inputs() is None
+
+
+def test_bprop_debug_is_a_checked_switch():
+    net = nn.Dense(3, 2)
+    assert net.bprop_debug is False
+    net.bprop_debug = True
+    assert net.bprop_debug is True
+    with pytest.raises(TypeError, match="'bprop_debug' must be bool type"):
+        net.bprop_debug = 1

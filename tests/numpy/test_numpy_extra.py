@@ -200,3 +200,24 @@ def test_misc_predicates_and_random():
         mnp.convolve(m([1.0]), m([1.0]), "bad")
     with pytest.raises(ValueError, match="same length"):
         mnp.select([m([True])], [])
+
+
+def test_set_routines_options_and_sometrue_int_keepdims():
+    x, y = onp.array([3, 1, 2, 3, 5], onp.int32), onp.array([5, 4, 3, 9], onp.int32)
+    np_vals, np_i1, np_i2 = onp.intersect1d(x, y, return_indices=True)
+    vals, i1, i2 = mnp.intersect1d(mnp.array(x), mnp.array(y), return_indices=True)
+    for got, want in ((vals, np_vals), (i1, np_i1), (i2, np_i2)):
+        onp.testing.assert_array_equal(got.asnumpy(), want)
+    onp.testing.assert_array_equal(mnp.intersect1d(x, y).asnumpy(), [3, 5])
+    ux, uy = onp.array([4, 1, 2]), onp.array([2, 7])
+    onp.testing.assert_array_equal(mnp.setdiff1d(ux, uy, assume_unique=True).asnumpy(),
+                                   onp.setdiff1d(ux, uy, assume_unique=True))
+    onp.testing.assert_array_equal(mnp.setdiff1d(x, y).asnumpy(), onp.setdiff1d(x, y))
+    with pytest.raises(TypeError):
+        mnp.intersect1d(None, None)
+    with pytest.raises(TypeError):
+        mnp.intersect1d(x, y, assume_unique=1)
+    a = onp.array([[0, 0], [0, 2]])
+    assert mnp.sometrue(a, axis=1, keepdims=1).asnumpy().tolist() == [[False], [True]]
+    with pytest.raises(TypeError):
+        mnp.sometrue(a, keepdims=0.5)

@@ -177,3 +177,71 @@ def test_arithmetic_primitives_on_two_numbers():
             def construct(self, a, b):
                 return P.Sub()(a, b)
         np.testing.assert_allclose(Net()(10.5, 2).asnumpy(), 8.5)
+
+
+def test_assign_add_of_a_one_item_vector_to_a_scalar_parameter():
+    p = ms.Parameter(Tensor(1.0, ms.float32), name="p")
+    P.AssignAdd()(p, Tensor([4], ms.int32))
+    assert p.shape == () and p.asnumpy() == 5.0
+    ops.assign_sub(p, Tensor([2.0], ms.float32))
+    assert p.shape == () and p.asnumpy() == 3.0
+    q = ms.Parameter(Tensor([1.0, 2.0], ms.float32), name="q")
+    with pytest.raises(ValueError, match="For 'AssignAdd','value' must have the same rank as 'variable'"):
+        P.AssignAdd()(q, Tensor([[4.0, 5.0]], ms.float32))
+
+
+def test_manually_defined_shape_and_scalar_primitives():
+    from mindseed.ops.operations import manually_defined as M
+    assert M.shape_(t(np.ones((3, 2, 1)))) == (3, 2, 1) and M.Shape()(t([[1, 2]])) == (1, 2)
+    assert (M.scalar_add(7, 2), M.scalar_sub(7, 2.0), M.scalar_mul(-7, 2)) == (9, 5.0, -14)
+    assert (M.scalar_div(7, 2), M.scalar_floordiv(-7, 2), M.scalar_mod(-7, 2), M.scalar_pow(7, 2)) == (3.5, -4, 1, 49)
+    assert (M.ScalarMax()(7, 2.0), M.scalar_min(7, 2), M.scalar_lt(-7, 2), M.scalar_eq(2, 2.0)) == (7, 2, True, True)
+    assert (M.scalar_bool(0), M.scalar_usub(3), M.scalar_uadd(2.5)) == (False, -3, 2.5)
+    assert abs(M.scalar_log(3) - 1.0986122886681098) < 1e-15
+    with pytest.raises(ValueError, match="The divisor could not be zero"):
+        M.scalar_div(1, 0)
+    with pytest.raises(ValueError, match="Cannot perform modulo operation on zero"):
+        M.ScalarMod()(1, 0)
+
+
+def test_getitem_refuses_indices_that_select_nothing_or_overflow():
+    x = t(np.arange(24).reshape(4, 3, 2))
+    assert x[True].shape == (1, 4, 3, 2) and x[[True, False, True, False]].shape == (2, 3, 2)
+    with pytest.raises(IndexError, match="indexed by a bool object, the value only support 'True'"):
+        x[False]
+    with pytest.raises(IndexError, match="Bool element of tuple index must be 'True'"):
+        x[0, False]
+    for index in ([], [False, False]):
+        with pytest.raises(IndexError, match="the list can't be empty"):
+            x[index]
+    with pytest.raises(IndexError, match="index 4 out of bounds for dimension with size 4"):
+        x[[4, 2]]
+    np.testing.assert_array_equal(x[[-1, 2]].asnumpy(), np.arange(24).reshape(4, 3, 2)[[-1, 2]])
+
+
+def test_eye_of_unsigned_dtypes():
+    for dtype in (ms.uint16, ms.uint32, ms.uint64):
+        out = ops.eye(2, 3, dtype)
+        assert out.dtype == dtype
+        np.testing.assert_array_equal(out.asnumpy(), np.eye(2, 3))
+
+
+def test_bias_add_operand_dtypes_and_reverse_v2_axis_checks():
+    x = t(np.ones((2, 3, 4)))
+    with pytest.raises(TypeError, match=r"For primitive\[BiasAdd\], the input type must be same"):
+        P.BiasAdd()(x, Tensor(np.ones(3, np.float16)))
+    np.testing.assert_array_equal(P.BiasAdd()(x, t([1, 2, 3])).asnumpy()[0, :, 0], [2, 3, 4])
+    np.testing.assert_array_equal(P.ReverseV2(axis=[0])(t([1, 2, 3])).asnumpy(), [3, 2, 1])
+    for axis in (0.1, 1, [0.5]):
+        with pytest.raises(TypeError, match="the type of 'axis' should be one of"):
+            P.ReverseV2(axis)
+
+
+def test_array_func_holds_the_arg_extreme_with_value_instances():
+    from mindseed.ops.function import array_func
+    x = t([0.0, 0.4, 0.6, 0.7, 0.1])
+    index, value = array_func.arg_max_with_value_(x)
+    assert int(index) == 3 and abs(float(value) - 0.7) < 1e-6
+    index, value = array_func.arg_min_with_value_(x)
+    assert int(index) == 0 and float(value) == 0.0
+    assert isinstance(array_func.arg_max_with_value_, P.ArgMaxWithValue)

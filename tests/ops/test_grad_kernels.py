@@ -59,6 +59,24 @@ def test_hshrink_grad():
     np.testing.assert_array_equal(G.HShrinkGrad(lambd=1.5)(t(g), t(f)).asnumpy(), [0, 0, 0, 0, 5.0])
 
 
+def test_hsigmoid_and_hswish_grads():
+    x, g = np.array([-4.0, -3.0, -1.0, 0.0, 2.0, 3.0, 4.0]), np.arange(1.0, 8.0)
+    # hsigmoid: 1/6 strictly inside (-3, 3); hswish: (2x + 3) / 6 on [-3, 3], 1 above
+    np.testing.assert_allclose(G.HSigmoidGrad()(t(g), t(x)).asnumpy(), g * (np.abs(x) < 3) / 6)
+    hswish = np.where(x < -3, 0.0, np.where(x > 3, 1.0, (2 * x + 3) / 6))
+    np.testing.assert_allclose(G.HSwishGrad()(t(g), t(x)).asnumpy(), g * hswish)
+    # inside the interval: finite differences of the forward ops
+    xi, gi = x[2:5], g[2:5]
+    np.testing.assert_allclose(G.HSigmoidGrad()(t(gi), t(xi)).asnumpy(),
+                               fd(lambda v: np.clip(v + 3, 0, 6) / 6, xi, gi), rtol=1e-6)
+    np.testing.assert_allclose(G.HSwishGrad()(t(gi), t(xi)).asnumpy(),
+                               fd(lambda v: v * np.clip(v + 3, 0, 6) / 6, xi, gi), rtol=1e-6)
+    ints = ms.Tensor(np.array([6, 6]), ms.int32)
+    assert G.HSigmoidGrad()(ints, ms.Tensor(np.array([0, 5]), ms.int32)).asnumpy().tolist() == [1, 0]
+    with pytest.raises(ValueError, match="The 0th dim of x\\(4\\) and dout\\(3\\) not equal"):
+        G.HSigmoidGrad()(t(np.ones(3)), t(np.ones(4)))
+
+
 def test_maximum_and_minimum_grads_split_ties_and_sum_broadcast_axes():
     x1 = np.array([[1.0, 5.0, 3.0], [4.0, 0.0, 3.0]])
     x2 = np.array([2.0, 2.0, 3.0])

@@ -316,7 +316,9 @@ def test_bitwise_operators():
     assert (a & b).asnumpy().tolist() == [8, 2]
     assert (a | b).asnumpy().tolist() == [14, 14]
     assert (a ^ b).asnumpy().tolist() == [6, 12]
-    assert (~a).asnumpy().tolist() == [-13, -11]
+    # MindSpore's `~` is a logical not whatever the dtype; invert() is the bitwise one
+    assert (~a).asnumpy().tolist() == [False, False] and (~ms.Tensor([0, 3])).asnumpy().tolist() == [True, False]
+    assert a.invert().asnumpy().tolist() == [-13, -11]
     t, f = ms.Tensor([True, False]), ms.Tensor([True, True])
     assert (t & f).asnumpy().tolist() == [True, False]
     assert (~t).asnumpy().tolist() == [False, True]

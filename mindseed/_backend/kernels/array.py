@@ -4,6 +4,7 @@ import itertools
 import torch
 
 from mindseed._backend import _TORCH_DTYPES, to_dtype
+from mindseed._backend.widen import _WIDER
 
 
 def _dev():
@@ -309,7 +310,10 @@ def triu_indices(row, col, offset=0, dtype="Int64"):
 
 # ---------------------------------------------------------------- creation
 def eye(n, m, dtype):
-    return torch.eye(n, m, dtype=_TORCH_DTYPES[dtype], device=_dev())
+    dt = _TORCH_DTYPES[dtype]
+    if dt in _WIDER:       # no eye kernel for uint16/32/64: made in a wider dtype
+        return torch.eye(n, m, dtype=_WIDER[dt], device=_dev()).to(dt)
+    return torch.eye(n, m, dtype=dt, device=_dev())
 
 
 def arange(start, end, step, dtype):

@@ -44,8 +44,17 @@ def min_ext(input, dim=None, keepdim=False):
     return _extreme_ext("min", input, dim, keepdim)
 
 
+# the operator instances MindSpore's array_func holds under snake-case names (outside its __all__)
+_INSTANCES = {"arg_max_with_value_": "ArgMaxWithValue", "arg_min_with_value_": "ArgMinWithValue"}
+
+
 def __getattr__(name):
-    """MindSpore's `<name>_ext` functions: mint's forms (`ops.auto_generate._ext`)."""
+    """The operator instances of `_INSTANCES`; MindSpore's `<name>_ext` functions: mint's forms
+    (`ops.auto_generate._ext`)."""
+    if name in _INSTANCES:
+        from mindseed.ops import operations  # noqa: PLC0415 -- operations imports this module's package
+        globals()[name] = op = getattr(operations, _INSTANCES[name])()
+        return op
     from mindseed.ops.auto_generate import _ext  # noqa: PLC0415
     globals()[name] = fn = _ext.lookup(__name__, name)
     return fn

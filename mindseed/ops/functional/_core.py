@@ -540,9 +540,27 @@ def _list_as_tuple(index):
     return index
 
 
+def _check_refused_index(x, index):
+    """Reading with a Python False index, an empty list or a list of False only (which select nothing), or a list
+    of ints past the first dim, is an IndexError, as in MindSpore."""
+    if index is False or isinstance(index, np.bool_) and not index:
+        raise IndexError("When tensor is indexed by a bool object, the value only support 'True'.")
+    if isinstance(index, tuple) and any(i is False or isinstance(i, np.bool_) and not i for i in index):
+        raise IndexError("Bool element of tuple index must be 'True', but got 'False'.")
+    if isinstance(index, list) and all(i is False or isinstance(i, np.bool_) and not i for i in index):
+        # a list of bools selects the positions of its True items: none is an empty list index
+        raise IndexError("When tensor is indexed by list, the list can't be empty.")
+    if isinstance(index, list) and x.ndim and all(type(i) is int for i in index):
+        n = x.shape[0]
+        for i in index:
+            if not -n <= i < n:
+                raise IndexError(f"index {i} out of bounds for dimension with size {n}")
+
+
 def tensor_getitem(x, index):
     """x[index] with ints, slices, Ellipsis, None, bool masks, int tensors/lists and mixes."""
     index = _list_as_tuple(index)
+    _check_refused_index(x, index)
     if isinstance(index, (int, tuple)) and not isinstance(index, bool):
         _check_int_index(x, index)
     norm = _normalize_index(x, index)

@@ -82,14 +82,24 @@ class _Written:
         K.assign(self.raw, saved)
 
 
+def _update_operand(op, variable, value):
+    """The value of AssignAdd / AssignSub: of the variable's rank (a one-item vector updates a scalar)."""
+    if isinstance(variable, Tensor) and isinstance(value, Tensor) and value.ndim != variable.ndim:
+        if variable.ndim == 0 and value.shape == (1,):
+            return value.reshape(())
+        raise ValueError(f"For '{op}','value' must have the same rank as 'variable'. But got 'value' rank: "
+                         f"{value.ndim}, 'variable' rank: {variable.ndim}.")
+    return value
+
+
 def assign_add(variable, value):
     """variable <- variable + value for a Parameter; returns the Parameter."""
-    return assign(variable, C.add(variable, value))
+    return assign(variable, C.add(variable, _update_operand("AssignAdd", variable, value)))
 
 
 def assign_sub(variable, value):
     """variable <- variable - value for a Parameter; returns the Parameter."""
-    return assign(variable, C.sub(variable, value))
+    return assign(variable, C.sub(variable, _update_operand("AssignSub", variable, value)))
 
 
 def _print_values(*values):

@@ -149,7 +149,19 @@ def _diag_part(x):
 
 
 DiagPart = _simple("DiagPart", _diag_part, "The diagonal of a tensor of shape s + s, of shape s.")
-ReverseV2 = _with_attrs("ReverseV2", lambda self, x: F.flip(x, self.axis), [("axis", ())], "x reversed along axis.")
+class ReverseV2(Primitive):
+    """`ReverseV2(axis)(x)`: x reversed along the dims of `axis` (a list or tuple of int)."""
+
+    def __init__(self, axis):
+        Primitive.__init__(self, "ReverseV2")
+        if not isinstance(axis, (list, tuple)) or any(isinstance(a, bool) or not isinstance(a, int) for a in axis):
+            raise TypeError(f"For 'ReverseV2', the type of 'axis' should be one of '[list of int, tuple of int]', "
+                            f"but got {type(axis)}.")
+        self.axis = axis
+        self.attrs["axis"] = axis
+
+    def __call__(self, x):
+        return F.flip(x, self.axis)
 Roll = _with_attrs("Roll", lambda self, x: F.roll(x, self.shifts, self.dims), [("shifts", 0), ("dims", None)],
                    "x shifted cyclically.")
 ReverseSequence = _with_attrs("ReverseSequence", lambda self, x, lens: F.reverse_sequence(

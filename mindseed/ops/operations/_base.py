@@ -1,5 +1,6 @@
 """Base classes of the Primitive-class API."""
 import functools
+import types
 
 from mindseed._utils import _state
 from mindseed.common._shard_layout import Layout
@@ -165,10 +166,23 @@ def prim_attr_register(fn):
 
 
 def constexpr(fn=None, get_instance=True, name=None, reuse_result=True, check=True):
-    """Mark a function as computing constants at compile time (a plain call in PyNative)."""
+    """Mark a function as computing constants at compile time (a plain call in PyNative).
+
+    In a graph it gets the compile-time value of each argument, as MindSpore's: a function passed to it is no
+    constant of the graph, so it gets None there."""
     if fn is None:
-        return lambda f: f
-    return fn
+        return lambda f: constexpr(f, get_instance, name, reuse_result, check)
+
+    @functools.wraps(fn)
+    def call(*args, **kwargs):
+        if _state.tracing is None:
+            return fn(*args, **kwargs)
+        return fn(*map(_constant_value, args), **{k: _constant_value(v) for k, v in kwargs.items()})
+    return call
+
+
+def _constant_value(arg):
+    return None if isinstance(arg, (types.FunctionType, types.LambdaType)) else arg
 
 
 def simple_primitive(name, fn, doc, numbers=False, operands=False):

@@ -10,12 +10,14 @@ from mindseed.common.tensor import Tensor
 from mindseed.ops import functional as F
 from mindseed.ops.functional._array_shape import _strided_slice_index
 from mindseed.ops.functional._core import _axis, _shape_arg
+from mindseed.ops._prims import nn as _nn_prims
 from mindseed.ops._prims.nn_loss import nll_loss_grad_p as _nll_loss_grad_p
 from mindseed.ops.operations._base import Primitive
 
 __all__ = ["SqrtGrad", "RsqrtGrad", "TanhGrad", "SigmoidGrad", "ReciprocalGrad", "GeLUGrad", "FastGeLUGrad",
-           "HShrinkGrad", "MaximumGrad", "MinimumGrad", "MaximumGradGrad", "MinimumGradGrad", "BiasAddGrad",
-           "PReLUGrad", "NLLLossGrad", "TraceV2Grad", "LstsqV2Grad", "StridedSliceGrad", "SoftmaxBackward"]
+           "HShrinkGrad", "HSigmoidGrad", "HSwishGrad", "MaximumGrad", "MinimumGrad", "MaximumGradGrad",
+           "MinimumGradGrad", "BiasAddGrad", "PReLUGrad", "NLLLossGrad", "TraceV2Grad", "LstsqV2Grad",
+           "StridedSliceGrad", "SoftmaxBackward"]
 
 
 def _floats(op, **named):
@@ -142,6 +144,45 @@ class HShrinkGrad(Primitive):
         _same_shape(self.name, "gradients", gradients, "features", features)
         keep = F.cast(F.abs(features) > self.lambd, gradients.dtype)
         return gradients * keep
+
+
+class _DoutXGrad(Primitive):
+    """Gradient from the forward input x: `Op(grads, x)`, the derivative at x times grads (integers computed in
+    float32 and cast back, as MindSpore's kernels accept them)."""
+
+    def __init__(self):
+        super().__init__(type(self).__name__)
+
+    def __call__(self, grads, x):
+        for name, t in (("grads", grads), ("x", x)):
+            if not isinstance(t, Tensor):
+                raise TypeError(f"For '{self.name}', '{name}' must be a Tensor, but got {type(t).__name__}.")
+        if x.ndim != grads.ndim:
+            raise ValueError(f"For '{self.name}', the rank of x({x.ndim}) and dout({grads.ndim}) not equal.")
+        for i, (a, b) in enumerate(zip(x.shape, grads.shape)):
+            if a != b:
+                raise ValueError(f"The {i}th dim of x({a}) and dout({b}) not equal, primitive name: {self.name}.")
+        if mstype.is_float(grads.dtype):
+            return self._prim(grads, F.cast(x, grads.dtype))
+        return F.cast(self._prim(F.cast(grads, mstype.float32), F.cast(x, mstype.float32)), grads.dtype)
+
+
+class HSigmoidGrad(_DoutXGrad):
+    """hsigmoid(x) = relu6(x + 3) / 6: dx = grads / 6 where -3 < x < 3, else 0."""
+
+    _prim = staticmethod(_nn_prims.hsigmoid_grad_p)
+
+
+def _hswish_grad(grads, x):
+    # MindSpore's kernel: the slope (2x + 3) / 6 on the closed interval [-3, 3] (-0.5 at -3, 1.5 at 3)
+    slope = F.select(x < -3, F.zeros_like(x), F.select(x > 3, F.ones_like(x), (x * 2 + 3) / 6))
+    return grads * slope
+
+
+class HSwishGrad(_DoutXGrad):
+    """hswish(x) = x relu6(x + 3) / 6: dx = grads (2x + 3) / 6 where -3 <= x <= 3, 0 below, grads above."""
+
+    _prim = staticmethod(_hswish_grad)
 
 
 class TraceV2Grad(Primitive):

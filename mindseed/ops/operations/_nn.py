@@ -87,6 +87,9 @@ class BiasAdd(AttrPrimitive):
     _params = (("data_format", "NCHW"),)
 
     def __call__(self, input_x, bias):
+        if isinstance(input_x, Tensor) and isinstance(bias, Tensor) and input_x.dtype != bias.dtype:
+            raise TypeError(f"For primitive[BiasAdd], the input type must be same.\nname:[bias]:Tensor[{bias.dtype}]."
+                            f"\nname:[input_x]:Tensor[{input_x.dtype}].")
         if self.data_format not in ("NCHW", "NCDHW", "NHWC"):
             raise ValueError(f"For 'BiasAdd', the 'data_format' must be 'NCHW', 'NCDHW' or 'NHWC', but got "
                              f"{self.data_format}.")
