@@ -23,7 +23,7 @@ from mindseed.compiler import control, loops
 from mindseed.compiler.opaque import speculative
 from mindseed.compiler.trace import GraphBreak, add_user_trace, replaying, user_location, user_trace_here
 
-__all__ = ["HELPERS"]
+__all__ = ["HELPERS", "GRAPH_METHOD_NAMES"]
 
 def load(local_vars, name):
     """A variable's current value for a branch or loop body's arguments (`__ms_ld`); UNDEF when unassigned."""
@@ -502,6 +502,41 @@ def _ms_setitem(obj, index, value):
     return obj
 
 
+def _dict_key_error(k):
+    """What MindSpore's graph names a value that cannot key a dict (None when it can): keys are strings, numbers,
+    None, MindSpore types, constant tensors and tuples."""
+    if _traced(k):
+        return "ValueAny"
+    if isinstance(k, (list, dict, set)):
+        return repr(k)
+    if isinstance(k, type) and not isinstance(k, mstype.Type):
+        return f"class '{k.__name__}'"
+    return None
+
+
+def _ms_dict(keys, values):
+    """A dict display `{k: v, ...}` of converted code, with MindSpore's check of its keys."""
+    for k in keys:
+        bad = _dict_key_error(k)
+        if bad is not None:
+            raise RuntimeError(f"make_dict evaluator key only supports string, number, type, none, constant tensor "
+                               f"and tuple, but got {bad} (at {user_location()}).")
+    return dict(zip(keys, values))
+
+
+# methods MindSpore's graph gives Python's builtin types beyond Python's own: {name: {type: implementation}}
+_GRAPH_METHODS = {"has_key": {dict: lambda d, key: key in d}}
+
+
+def _ms_method(obj, name):
+    """`obj.name` of a call `obj.name(...)` in converted code: a graph-only method of a builtin type, else the
+    attribute."""
+    for cls, fn in _GRAPH_METHODS.get(name, {}).items():
+        if isinstance(obj, cls) and not hasattr(obj, name):
+            return lambda *args, **kwargs: fn(obj, *args, **kwargs)
+    return getattr(obj, name)
+
+
 def _map_tensors(fn, obj):
     """obj with fn applied to the tensors in it (through tuples and lists)."""
     if isinstance(obj, Tensor):
@@ -581,5 +616,7 @@ HELPERS = {
     "__ms_float": _ms_float, "__ms_any": _ms_any, "__ms_all": _ms_all, "__ms_min": _ms_min, "__ms_max": _ms_max,
     "__ms_zip": _ms_zip, "__ms_setattr": _ms_setattr, "__ms_in": _ms_in, "__ms_not_in": _ms_not_in,
     "__ms_print": _ms_print, "__ms_unsupported": _ms_unsupported, "__ms_chain": _ms_chain,
-    "__ms_order": _ms_order, "__ms_getitem": _ms_getitem, "__ms_setitem": _ms_setitem, "__ms_unpack": _ms_unpack,
+    "__ms_order": _ms_order, "__ms_dict": _ms_dict, "__ms_method": _ms_method,
+    "__ms_getitem": _ms_getitem, "__ms_setitem": _ms_setitem, "__ms_unpack": _ms_unpack,
 }
+GRAPH_METHOD_NAMES = frozenset(_GRAPH_METHODS)

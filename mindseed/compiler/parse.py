@@ -587,8 +587,18 @@ class _ExprRewriter(ast.NodeTransformer):
             return node
         if isinstance(node.func, ast.Name) and (node.func.id.startswith("__ms_") or node.func.id in _BUILTIN_NAMES):
             return node
+        if isinstance(node.func, ast.Attribute) and node.func.attr in helpers.GRAPH_METHOD_NAMES:
+            node.func = ast.copy_location(_call("__ms_method", [node.func.value, ast.Constant(node.func.attr)]),
+                                          node.func)
         node.func = ast.copy_location(_call("__ms_call", [node.func]), node.func)
         return node
+
+    def visit_Dict(self, node):
+        self.generic_visit(node)
+        if any(k is None for k in node.keys):    # `{**d}`: Python builds it
+            return node
+        keys, values = (ast.Tuple(elts=list(e), ctx=ast.Load()) for e in (node.keys, node.values))
+        return ast.copy_location(_call("__ms_dict", [keys, values]), node)
 
     def visit_Subscript(self, node):
         self.generic_visit(node)
