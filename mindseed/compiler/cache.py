@@ -92,7 +92,7 @@ def _key_of(obj):
             return ("M", type(obj).__name__)
         if isinstance(obj, dict):
             return ("M", dict, tuple((k, _key_of(v)) for k, v in obj.items()))
-        return ("M", _PLAIN[type(obj)], tuple(_key_of(v) for v in obj))
+        return ("M", _PLAIN.get(type(obj), type(obj)), tuple(_key_of(v) for v in obj))
     if isinstance(obj, (tuple, list)):
         return (type(obj).__name__, tuple(_key_of(o) for o in obj))
     if isinstance(obj, dict):

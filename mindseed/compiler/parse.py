@@ -31,7 +31,8 @@ _shadowed = set()
 _shadowed_all = set()      # builtin names the function being converted rebinds (a global, closure or local)
 _HELPERS = dict(helpers.HELPERS)    # the names converted code calls; `__ms_call` (convert_call) is ours
 # builtins whose calls on graph tensors become graph operations (their `__ms_*` helpers in helpers.py)
-_GRAPH_BUILTINS = ("bool", "int", "float", "any", "all", "min", "max", "print", "zip")
+_GRAPH_BUILTINS = ("bool", "int", "float", "any", "all", "min", "max", "print", "zip", "len", "range", "enumerate",
+                   "tuple", "list")
 
 
 class ConversionError(Exception):
@@ -293,7 +294,11 @@ class _Rewriter:
             value = s.value if isinstance(s, ast.Assign) else ast.BinOp(
                 left=ast.Subscript(value=_name(target.value.id), slice=target.slice, ctx=ast.Load()), op=s.op,
                 right=s.value)
-            call = _call("__ms_setitem", [_name(target.value.id), target.slice, value])
+            index = target.slice
+            if isinstance(index, ast.Slice):
+                index = ast.copy_location(_call("slice", [e or ast.Constant(None) for e in
+                                                          (index.lower, index.upper, index.step)]), index)
+            call = _call("__ms_setitem", [_name(target.value.id), index, value])
             return self.expr_in(ast.copy_location(ast.Assign(targets=[_name(target.value.id, ast.Store)],
                                                              value=call), s))
         if isinstance(s, ast.Assign) and any(_fixed_unpack(t) for t in s.targets):
@@ -581,6 +586,8 @@ class _ExprRewriter(ast.NodeTransformer):
             # the function handed to map/filter is called by the builtin: convert it like a direct call
             if node.func.id != "sorted":
                 node.args[0] = ast.copy_location(_call("__ms_call", [node.args[0]]), node.args[0])
+            if node.func.id == "map":
+                node.func = ast.copy_location(_name("__ms_map"), node.func)
             for kw in node.keywords:
                 if kw.arg == "key":
                     kw.value = ast.copy_location(_call("__ms_call", [kw.value]), kw.value)
@@ -603,9 +610,12 @@ class _ExprRewriter(ast.NodeTransformer):
     def visit_Subscript(self, node):
         self.generic_visit(node)
         index = node.slice
-        if not isinstance(node.ctx, ast.Load) or isinstance(index, ast.Slice) or \
+        if not isinstance(node.ctx, ast.Load) or \
                 isinstance(index, ast.Tuple) and any(isinstance(e, ast.Slice) for e in index.elts):
             return node
+        if isinstance(index, ast.Slice):
+            index = ast.copy_location(_call("slice", [e or ast.Constant(None) for e in
+                                                      (index.lower, index.upper, index.step)]), index)
         return ast.copy_location(_call("__ms_getitem", [node.value, index]), node)
 
     def visit_Lambda(self, node):
