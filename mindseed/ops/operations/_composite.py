@@ -23,13 +23,14 @@ def _is_bool(x):
 
 
 def _scalar_kind(x):
-    """(family, exact type name) of a Python/numpy scalar, e.g. ('Int', 'Int64'); None if not a number."""
+    """(family, exact type names) of a Python/numpy scalar, e.g. ('Int', 'Int64'); None if not a number. A Python
+    float is MindSpore's Float32 scalar and matches a Float64 registration too."""
     if _is_bool(x):
         return "Bool", "Bool"
     if isinstance(x, int):
         return "Int", "Int64"
-    if isinstance(x, float):
-        return "Float", "Float64"
+    if isinstance(x, float) and not isinstance(x, np.floating):
+        return "Float", "Float32", "Float64"
     if isinstance(x, complex):
         return "Complex", "Complex128"
     if isinstance(x, np.generic):
