@@ -8,6 +8,7 @@ from mindseed._utils import _state
 from mindseed.common import dtype as mstype
 from mindseed.common.initializer import deferred_recipe, run_recipe
 from mindseed.common.tensor import Tensor, _checked_convert, _handle
+from mindseed._utils._jit_forbidden import jit_forbidden_class
 
 __all__ = ["Parameter", "ParameterTuple", "ParamInfo"]
 
@@ -46,6 +47,7 @@ def _check_name(name):
         raise ValueError(f"The type of the Parameter's name should be 'string' or 'None', but got {type(name)}.")
 
 
+@jit_forbidden_class
 class Parameter(Tensor):
     """A Tensor that belongs to a network: it has a name and may require gradients.
 

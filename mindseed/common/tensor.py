@@ -369,7 +369,7 @@ class Tensor:
 
     def __len__(self):
         if B.ndim(self._data) == 0:
-            raise TypeError("len() of a 0-d tensor")
+            raise TypeError("Not support len of a 0-D tensor.")
         return B.shape_of(self._data)[0]
 
     def __iter__(self):

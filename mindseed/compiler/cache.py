@@ -28,7 +28,14 @@ def _flatten(obj, leaves):
         return (kind, tuple(_flatten(o, leaves) for o in obj))
     if isinstance(obj, dict):
         return (dict, tuple((k, _flatten(v, leaves)) for k, v in obj.items()))
+    if isinstance(obj, int) and not _INT64[0] <= obj <= _INT64[1]:
+        # a graph's ints are int64 (MindSpore's Int64Imm)
+        raise RuntimeError(f"For 'jit', the int {obj} is out of the int64 range of a graph's scalars: Unable to cast "
+                           f"Python instance of type <class 'int'> to C++ type 'long'.")
     return ("C", obj)
+
+
+_INT64 = (-2 ** 63, 2 ** 63 - 1)
 
 
 def _unflatten(tmpl, leaves):

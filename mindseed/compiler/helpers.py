@@ -17,15 +17,16 @@ import numpy as np
 from mindseed import _backend as B
 from mindseed._utils import _state
 from mindseed.common import dtype as mstype
-from mindseed.common._dynamic_seq import DynamicSequence, abstract_of, dynamic_sequence, is_variable, list_setitem
+from mindseed.common._dynamic_seq import DynamicSequence, abstract_of, dynamic_sequence, list_setitem
 from mindseed.common._mutable import _Mutable, variable
 from mindseed.common.parameter import Parameter
 from mindseed.common.tensor import Tensor
 from mindseed.compiler import control, loops
+from mindseed.compiler.methods import ms_dict, ms_method, ms_shift
 from mindseed.compiler.opaque import speculative
 from mindseed.compiler.trace import GraphBreak, add_user_trace, replaying, user_location, user_trace_here
 
-__all__ = ["HELPERS", "GRAPH_METHOD_NAMES"]
+__all__ = ["HELPERS"]
 
 def load(local_vars, name):
     """A variable's current value for a branch or loop body's arguments (`__ms_ld`); UNDEF when unassigned."""
@@ -176,9 +177,28 @@ def _ms_map(fn, *seqs):
     return map(fn, *seqs)
 
 
-def _ms_enumerate(seq, *args, **kwargs):
+def _ms_enumerate(seq, start=0):
+    """enumerate(...) of MindSpore's graph: an int start, an iterable of static length."""
+    if isinstance(start, bool) or not isinstance(start, int):
+        raise TypeError(f"For 'enumerate', the 'start' should be a const int number, but got {start}.")
+    if not hasattr(seq, "__iter__") and not hasattr(seq, "__getitem__"):
+        raise TypeError(f"For 'enumerate', the 'first input' should be tuple or list or tensor, but got {type(seq)}.")
     _static_length("enumerate", (seq,))
-    return enumerate(seq, *args, **kwargs)
+    return enumerate(seq, start)
+
+
+def _ms_isinstance(obj, classinfo):
+    """isinstance(...) of converted code: a Python scalar of the graph (a mutable scalar argument) is its Python
+    type; a second argument that is not a type or tuple of types is MindSpore's TypeError."""
+    try:
+        var = _state.tracing.lookup(obj) if _state.tracing is not None and isinstance(obj, Tensor) else None
+        pytype = getattr(var, "pytype", None)
+        return isinstance(obj if pytype is None else pytype(), classinfo)
+    except TypeError as e:
+        if not str(e).startswith("isinstance() arg 2 must be"):
+            raise
+        raise TypeError(f"isinstance() arg 2 must be a type or tuple of types, but got {classinfo!r} "
+                        f"(at {user_location()}).") from None
 
 
 def _ms_len(x):
@@ -211,6 +231,11 @@ def _minmax(kind, args, kwargs):
     fn = builtins.min if kind == "min" else builtins.max
     if _state.tracing is None or kwargs:
         return fn(*args, **kwargs)
+    items = args[0] if len(args) == 1 and isinstance(args[0], (tuple, list)) else args
+    if not items:
+        raise ValueError(f"{kind}() arg is an empty sequence.")
+    if any(isinstance(e, (tuple, list)) and any(isinstance(v, Tensor) for v in e) for e in items):
+        raise TypeError(f"For '{kind}', cannot support tensor in list or tuple nested now.")
     if len(args) == 1:
         x = args[0]
         if _traced(x):
@@ -559,55 +584,6 @@ def _ms_setitem(obj, index, value):
     return obj
 
 
-def _dict_key_error(k):
-    """What MindSpore's graph names a value that cannot key a dict (None when it can): keys are strings, numbers,
-    None, MindSpore types, constant tensors and tuples."""
-    if _traced(k):
-        return "ValueAny"
-    if isinstance(k, (list, dict, set)):
-        return repr(k)
-    if isinstance(k, type) and not isinstance(k, mstype.Type):
-        return f"class '{k.__name__}'"
-    return None
-
-
-def _ms_dict(keys, values):
-    """A dict display `{k: v, ...}` of converted code, with MindSpore's check of its keys."""
-    for k in keys:
-        bad = _dict_key_error(k)
-        if bad is not None:
-            raise RuntimeError(f"make_dict evaluator key only supports string, number, type, none, constant tensor "
-                               f"and tuple, but got {bad} (at {user_location()}).")
-    return dict(zip(keys, values))
-
-
-def _searching(name):
-    def search(seq, value, *args):
-        """count / index of a tuple or list: a variable of the graph when the sequence or the value is one."""
-        out = getattr(type(seq), name)(seq, value, *args)
-        varying = isinstance(seq, _Mutable) or is_variable(value) or any(is_variable(e) for e in seq)
-        return variable(out) if varying else out
-    return search
-
-
-# methods of Python's builtin types as MindSpore's graph has them (beyond or instead of Python's own):
-# {name: {type: implementation}}
-_GRAPH_METHODS = {"has_key": {dict: lambda d, key: key in d},
-                  "count": {(tuple, list): _searching("count")}, "index": {(tuple, list): _searching("index")}}
-
-
-_OWN_TYPES = ("builtins", _Mutable.__module__, DynamicSequence.__module__)
-
-
-def _ms_method(obj, name):
-    """`obj.name` of a call `obj.name(...)` in converted code: the graph's method of a builtin type, else the
-    attribute."""
-    for cls, fn in _GRAPH_METHODS.get(name, {}).items():
-        if isinstance(obj, cls) and type(obj).__module__ in _OWN_TYPES:
-            return lambda *args, **kwargs: fn(obj, *args, **kwargs)
-    return getattr(obj, name)
-
-
 def _map_tensors(fn, obj):
     """obj with fn applied to the tensors in it (through tuples and lists)."""
     if isinstance(obj, Tensor):
@@ -687,9 +663,8 @@ HELPERS = {
     "__ms_float": _ms_float, "__ms_any": _ms_any, "__ms_all": _ms_all, "__ms_min": _ms_min, "__ms_max": _ms_max,
     "__ms_zip": _ms_zip, "__ms_setattr": _ms_setattr, "__ms_in": _ms_in, "__ms_not_in": _ms_not_in,
     "__ms_print": _ms_print, "__ms_unsupported": _ms_unsupported, "__ms_chain": _ms_chain,
-    "__ms_order": _ms_order, "__ms_dict": _ms_dict, "__ms_method": _ms_method, "__ms_map": _ms_map,
-    "__ms_enumerate": _ms_enumerate, "__ms_range": _ms_range, "__ms_tuple": _converting(tuple),
-    "__ms_list": _converting(list),
+    "__ms_order": _ms_order, "__ms_dict": ms_dict, "__ms_method": ms_method, "__ms_shift": ms_shift,
+    "__ms_map": _ms_map, "__ms_enumerate": _ms_enumerate, "__ms_isinstance": _ms_isinstance, "__ms_range": _ms_range,
+    "__ms_tuple": _converting(tuple), "__ms_list": _converting(list),
     "__ms_getitem": _ms_getitem, "__ms_setitem": _ms_setitem, "__ms_unpack": _ms_unpack,
 }
-GRAPH_METHOD_NAMES = frozenset(_GRAPH_METHODS)

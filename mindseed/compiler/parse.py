@@ -21,7 +21,9 @@ import itertools
 import textwrap
 import types
 
+from mindseed._utils._jit_forbidden import forbidden_call
 from mindseed.compiler import helpers
+from mindseed.compiler.methods import GRAPH_METHOD_NAMES
 
 __all__ = ["convert", "ConversionError"]
 
@@ -32,7 +34,7 @@ _shadowed_all = set()      # builtin names the function being converted rebinds 
 _HELPERS = dict(helpers.HELPERS)    # the names converted code calls; `__ms_call` (convert_call) is ours
 # builtins whose calls on graph tensors become graph operations (their `__ms_*` helpers in helpers.py)
 _GRAPH_BUILTINS = ("bool", "int", "float", "any", "all", "min", "max", "print", "zip", "len", "range", "enumerate",
-                   "tuple", "list")
+                   "tuple", "list", "isinstance")
 
 
 class ConversionError(Exception):
@@ -545,6 +547,13 @@ class _ExprRewriter(ast.NodeTransformer):
             expr = _call(fn, [expr, ast.Lambda(args=_noargs(), body=v)])
         return ast.copy_location(expr, node)
 
+    def visit_BinOp(self, node):
+        self.generic_visit(node)
+        if isinstance(node.op, (ast.LShift, ast.RShift)):    # shifts of Python scalars: MindSpore's checks
+            op = ast.Constant("BitLeftShift" if isinstance(node.op, ast.LShift) else "BitRightShift")
+            return ast.copy_location(_call("__ms_shift", [op, node.left, node.right]), node)
+        return node
+
     def visit_UnaryOp(self, node):
         self.generic_visit(node)
         if isinstance(node.op, ast.Not):
@@ -594,7 +603,7 @@ class _ExprRewriter(ast.NodeTransformer):
             return node
         if isinstance(node.func, ast.Name) and (node.func.id.startswith("__ms_") or node.func.id in _BUILTIN_NAMES):
             return node
-        if isinstance(node.func, ast.Attribute) and node.func.attr in helpers.GRAPH_METHOD_NAMES:
+        if isinstance(node.func, ast.Attribute) and node.func.attr in GRAPH_METHOD_NAMES:
             node.func = ast.copy_location(_call("__ms_method", [node.func.value, ast.Constant(node.func.attr)]),
                                           node.func)
         node.func = ast.copy_location(_call("__ms_call", [node.func]), node.func)
@@ -645,7 +654,11 @@ def _should_convert(fn, jit_class=False):
 
 
 def convert_call(fn):
-    """The callee to use inside a converted function: user functions are converted, everything else kept."""
+    """The callee to use inside a converted function: user functions are converted, everything else kept; an API a
+    graph may not call is MindSpore's RuntimeError."""
+    forbidden = forbidden_call(fn)
+    if forbidden is not None:
+        raise forbidden
     if type(fn) is functools.partial:
         inner = convert_call(fn.func)
         return fn if inner is fn.func else functools.partial(inner, *fn.args, **fn.keywords)

@@ -10,6 +10,7 @@ import numpy as np
 
 from mindseed.common import dtype as mstype
 from mindseed.common.tensor import COOTensor, CSRTensor, RowTensor, Tensor
+from mindseed._utils._jit_forbidden import jit_forbidden_class
 
 __all__ = ["MultitypeFuncGraph", "HyperMap", "Map"]
 
@@ -109,6 +110,7 @@ def _type_name(x):
     return type(x).__name__
 
 
+@jit_forbidden_class
 class MultitypeFuncGraph:
     """A function overloaded on the types of its arguments.
 
