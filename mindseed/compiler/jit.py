@@ -18,7 +18,7 @@ from mindseed.common.context import STRICT, get_context
 from mindseed.common.parameter import Parameter
 from mindseed.common.tensor import Tensor
 from mindseed.compiler import arglists, codegen, flops, passes
-from mindseed.compiler.cache import _Entry, _flatten, _key_of, _plain_constants, _repeats, _unflatten  # noqa: F401
+from mindseed.compiler.cache import _Entry, _flatten, check_nesting, _key_of, _plain_constants, _repeats, _unflatten  # noqa: F401
 from mindseed.compiler.dump import dumper
 from mindseed.compiler.dynamic import (_RANK, _agrees, _dyn_key, _DynInput, _dynamic_sig, _generalize, _same_meta,
                                        _signature_of)
@@ -323,6 +323,7 @@ class _Compiled:
         entry.decided = builder.size_decisions
         entry.value_reads = tuple(builder.value_reads)
         out_leaves = []
+        check_nesting(result)
         entry.out_tmpl = _flatten(result, out_leaves)
         plain = _plain_constants(entry.out_tmpl)
         if plain is not entry.out_tmpl:

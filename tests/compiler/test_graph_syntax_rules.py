@@ -301,3 +301,29 @@ def test_creating_parameter_or_multitype_funcgraph_in_graph_is_value_error():
     for fn, name in ((param, "Parameter"), (multitype, "MultitypeFuncGraph")):
         with pytest.raises(ValueError, match=f"creating {name} instances is not supported in 'construct'"):
             ms.jit(fn)(t([1.0]))
+
+
+def test_cyclic_argument_and_deep_result_are_runtime_errors():
+    cyclic = [1, 2]
+    cyclic.append(cyclic)
+    looped = {"1": 1}
+    looped["2"] = looped
+    for arg in (cyclic, looped):
+        with pytest.raises(RuntimeError, match="Detect recursion when converting python object."):
+            ms.jit(lambda x: x)(arg)
+
+    @ms.jit
+    def deep():
+        return [1, [2, [3, [4, [5, [6, [7]]]]]]]
+
+    @ms.jit
+    def six():
+        return (1, (2, (3, (4, (5, (6,))))))
+
+    @ms.jit
+    def dicts():
+        return {"a": {"a": {"a": {"a": {"a": {"a": {"a": 1}}}}}}}
+
+    with pytest.raises(RuntimeError, match="nesting is not allowed more than 6 levels"):
+        deep()
+    assert six() == (1, (2, (3, (4, (5, (6,)))))) and dicts()["a"]["a"]["a"]["a"]["a"]["a"]["a"] == 1
