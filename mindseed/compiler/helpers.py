@@ -234,7 +234,7 @@ def _minmax(kind, args, kwargs):
     items = args[0] if len(args) == 1 and isinstance(args[0], (tuple, list)) else args
     if not items:
         raise ValueError(f"{kind}() arg is an empty sequence.")
-    if any(isinstance(e, (tuple, list)) and any(isinstance(v, Tensor) for v in e) for e in items):
+    if len(args) == 1 and any(isinstance(e, (tuple, list)) and any(isinstance(v, Tensor) for v in e) for e in items):
         raise TypeError(f"For '{kind}', cannot support tensor in list or tuple nested now.")
     if len(args) == 1:
         x = args[0]

@@ -282,6 +282,13 @@ def test_enumerate_min_max_len_checks_in_graph():
         with pytest.raises(exc, match=re.escape(msg)):
             ms.jit(fn)(t(1.0))
 
+    def two_lists(x):
+        return max([x, x + 1], [x * 2, x])
+
+    # two sequences are compared item by item: tensors of several elements have no truth value
+    with pytest.raises(ValueError, match="The truth value of an array with more than one element is ambiguous"):
+        ms.jit(two_lists)(t([1.0, 2.0]))
+
     @ms.jit
     def ok(x):
         return [i for i, _ in enumerate((x, x), 3)], max((3, 1, 2)), len(x), x + 1
