@@ -35,6 +35,9 @@ def jit_class(cls):
     """Mark a class whose instances may be used inside compiled functions (attributes read as constants)."""
     if not isinstance(cls, type):
         raise TypeError(f"For 'jit_class', the argument must be a class, but got {type(cls).__name__}.")
+    if hasattr(cls, "construct") and hasattr(cls, "cells_and_names"):    # a Cell (recognised by protocol)
+        raise TypeError(f"Decorator jit_class is used for user-defined classes and cannot be used for nn.Cell: "
+                        f"{cls}.")
     cls.__ms_class__ = True
     return cls
 

@@ -334,3 +334,22 @@ def test_cyclic_argument_and_deep_result_are_runtime_errors():
     with pytest.raises(RuntimeError, match="nesting is not allowed more than 6 levels"):
         deep()
     assert six() == (1, (2, (3, (4, (5, (6,)))))) and dicts()["a"]["a"]["a"]["a"]["a"]["a"]["a"] == 1
+
+
+def test_jit_class_refuses_a_cell():
+    from mindseed import nn
+
+    with pytest.raises(TypeError, match="Decorator jit_class is used for user-defined classes and cannot be used for "
+                                        "nn.Cell"):
+        @ms.jit_class
+        class Net(nn.Cell):
+            def construct(self, x):
+                return x
+
+    @ms.jit_class
+    class Scale:
+        def __init__(self):
+            self.k = 3.0
+
+    s = Scale()
+    np.testing.assert_allclose(ms.jit(lambda x: x * s.k)(t([1.0, 2.0])).asnumpy(), [3.0, 6.0])
