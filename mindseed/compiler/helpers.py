@@ -560,6 +560,10 @@ def _ms_getitem(seq, index):
         raise ValueError(f"The key {index} does not exist in the dict:{shown}")
     if isinstance(seq, (tuple, list)) and not seq and _variable_bound(index):
         raise ValueError(f"cannot get item by index from an empty sequence (at {user_location()}).")
+    if isinstance(seq, (tuple, list)) and isinstance(index, int) and not isinstance(index, (bool, _Mutable)) and \
+            not -len(seq) <= index < len(seq):
+        what = "TupleGetItem" if isinstance(seq, tuple) else "list_getitem"
+        raise IndexError(f"{what} evaluator index should be in range[{-len(seq)}, {len(seq)}), but got {index}.")
     if isinstance(seq, (tuple, list)) and isinstance(index, slice) and not isinstance(seq, DynamicSequence) and \
             any(_variable_bound(b) for b in (index.start, index.stop, index.step)):
         bounds = (int(b.reshape(()).item()) if isinstance(b, Tensor) else b

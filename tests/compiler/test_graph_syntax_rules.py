@@ -353,3 +353,17 @@ def test_jit_class_refuses_a_cell():
 
     s = Scale()
     np.testing.assert_allclose(ms.jit(lambda x: x * s.k)(t([1.0, 2.0])).asnumpy(), [3.0, 6.0])
+
+
+def test_sequence_index_out_of_range_in_graph():
+    def tuple_item(x):
+        return (x, x)[2]
+
+    def list_item(x):
+        return [x, x][-3]
+
+    for fn, msg in ((tuple_item, "TupleGetItem evaluator index should be in range[-2, 2), but got 2."),
+                    (list_item, "list_getitem evaluator index should be in range[-2, 2), but got -3.")):
+        with pytest.raises(IndexError, match=re.escape(msg)):
+            ms.jit(fn)(t([1.0]))
+    np.testing.assert_allclose(ms.jit(lambda x: (x, x * 2)[-1])(t([1.0])).asnumpy(), [2.0])
