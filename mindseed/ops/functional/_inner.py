@@ -190,8 +190,9 @@ def bool_not(x):
 
 
 def typeof(x):
-    """The MindSpore type of a value: `TensorType[Float32]` for a float32 Tensor, `Int64` for an int, ..."""
-    return mstype.get_py_obj_dtype(x)
+    """The MindSpore type of a value: `TensorType[Float32]` for a float32 Tensor, `Int64` for an int, `Float32`
+    for a float (a graph's scalar), ..."""
+    return mstype.graph_scalar_dtype(x)
 
 
 def hastype(x, type_):
