@@ -6,7 +6,6 @@ is on (dump.py); dynamic shapes fit one graph for all sizes (dynamic.py); differ
 builds forward and backward graphs (autodiff.py). `mutable` (mutable.py) is re-exported here.
 """
 import functools
-import os
 import sys
 import warnings
 
@@ -18,6 +17,7 @@ from mindseed.common.context import STRICT, get_context
 from mindseed.common.parameter import Parameter
 from mindseed.common.tensor import Tensor
 from mindseed.compiler import arglists, codegen, flops, passes
+from mindseed.compiler.methods import strict_syntax
 from mindseed.compiler.cache import _Entry, _flatten, check_nesting, _key_of, _plain_constants, _repeats, _unflatten  # noqa: F401
 from mindseed.compiler.dump import dumper
 from mindseed.compiler.dynamic import (_RANK, _agrees, _dyn_key, _DynInput, _dynamic_sig, _generalize, _same_meta,
@@ -443,7 +443,7 @@ def _strict(fullgraph):
     MS_DEV_JIT_SYNTAX_LEVEL=0 too)."""
     if fullgraph is not None:
         return fullgraph
-    return get_context("jit_syntax_level") == STRICT or os.environ.get("MS_DEV_JIT_SYNTAX_LEVEL") == "0"
+    return strict_syntax()
 
 
 def jit(function=None, *, capture_mode="ast", jit_level=None, dynamic=0, fullgraph=False, backend="",

@@ -4,15 +4,17 @@ which gives a builtin dict/tuple/list the graph's version (`has_key`; `count`/`i
 types as different and tensors by value, giving variables of the graph for variable inputs; `pop`/`insert` taking
 int indices only) and any other object its own attribute. `x << y` / `x >> y` on Python scalars are `ms_shift`."""
 import operator
+import os
 
 from mindseed._utils import _state
 from mindseed.common import dtype as mstype
+from mindseed.common.context import STRICT, get_context
 from mindseed.common._dynamic_seq import DynamicSequence, is_variable
 from mindseed.common._mutable import _Mutable, variable
 from mindseed.common.tensor import Tensor
 from mindseed.compiler.trace import user_location
 
-__all__ = ["ms_dict", "ms_method", "ms_shift", "GRAPH_METHOD_NAMES"]
+__all__ = ["ms_dict", "ms_method", "ms_shift", "ms_setitem_attr", "strict_syntax", "GRAPH_METHOD_NAMES"]
 
 
 def _dict_key_error(k):
@@ -130,3 +132,21 @@ def ms_method(obj, name):
         if isinstance(obj, cls) and type(obj).__module__ in _OWN_TYPES:
             return lambda *args, **kwargs: fn(obj, *args, **kwargs)
     return getattr(obj, name)
+
+
+def strict_syntax():
+    """The context's jit_syntax_level is STRICT (or MindSpore's MS_DEV_JIT_SYNTAX_LEVEL=0)."""
+    return get_context("jit_syntax_level") == STRICT or os.environ.get("MS_DEV_JIT_SYNTAX_LEVEL") == "0"
+
+
+def ms_setitem_attr(obj, owner, name, index, value):
+    """`owner.name[index] = value` of converted code (`owner` the source text of obj): the attribute must exist,
+    and under STRICT syntax only a Parameter's items may be assigned (MindSpore's TypeErrors)."""
+    if not hasattr(obj, name):
+        raise TypeError(f"'{owner}.{name}' should be initialized in the '__init__' function before subscript.")
+    target = getattr(obj, name)
+    if strict_syntax() and not isinstance(target, Tensor):
+        raise TypeError(f"When JIT_SYNTAX_LEVEL is not set to LAX, {owner}.{name} should be initialized as a "
+                        f"'Parameter' in the '__init__' function to perform assign subscript, but got: {target}' "
+                        f"with type '{type(target).__name__}'.")
+    target[index] = value

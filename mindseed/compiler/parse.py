@@ -303,6 +303,15 @@ class _Rewriter:
             call = _call("__ms_setitem", [_name(target.value.id), index, value])
             return self.expr_in(ast.copy_location(ast.Assign(targets=[_name(target.value.id, ast.Store)],
                                                              value=call), s))
+        if isinstance(target, ast.Subscript) and isinstance(target.value, ast.Attribute) and \
+                isinstance(target.value.value, ast.Name) and not isinstance(target.slice, ast.Slice):
+            # `self.x[i] = v`: MindSpore's checks of the attribute (helpers' __ms_setitem_attr)
+            value = s.value if isinstance(s, ast.Assign) else ast.BinOp(
+                left=ast.Subscript(value=target.value, slice=target.slice, ctx=ast.Load()), op=s.op, right=s.value)
+            owner = target.value.value
+            call = _call("__ms_setitem_attr", [_name(owner.id), ast.Constant(owner.id),
+                                               ast.Constant(target.value.attr), target.slice, value])
+            return self.expr_in(ast.copy_location(ast.Expr(value=call), s))
         if isinstance(s, ast.Assign) and any(_fixed_unpack(t) for t in s.targets):
             # `a, b = value`: unpacked by index, as MindSpore's compiler does (a longer tuple's extra items dropped)
             n = next(len(t.elts) for t in s.targets if _fixed_unpack(t))

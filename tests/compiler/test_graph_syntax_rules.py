@@ -367,3 +367,45 @@ def test_sequence_index_out_of_range_in_graph():
         with pytest.raises(IndexError, match=re.escape(msg)):
             ms.jit(fn)(t([1.0]))
     np.testing.assert_allclose(ms.jit(lambda x: (x, x * 2)[-1])(t([1.0])).asnumpy(), [2.0])
+
+
+def test_item_assignment_of_a_cell_attribute():
+    from mindseed import nn
+
+    class Undefined(nn.Cell):
+        def construct(self, x):
+            self.missing[0] = 9
+            return x
+
+    class Items(nn.Cell):
+        def __init__(self):
+            super().__init__()
+            self.z = [1, 2]
+            self.w = ms.Parameter(t([1.0, 2.0]), name="w")
+
+        def construct(self, x):
+            self.w[0] = 5.0
+            return x + self.w
+
+    with pytest.raises(TypeError, match="'self.missing' should be initialized in the '__init__' function before "
+                                        "subscript."):
+        ms.jit(Undefined())(t([1.0]))
+    np.testing.assert_allclose(ms.jit(Items())(t([1.0, 1.0])).asnumpy(), [6.0, 3.0])
+
+    class ListItem(nn.Cell):
+        def __init__(self):
+            super().__init__()
+            self.z = [[1, 2], 3]
+
+        def construct(self, x):
+            self.z[0] = x
+            return self.z[0]
+
+    ms.set_context(jit_syntax_level=ms.STRICT)
+    try:
+        with pytest.raises(TypeError, match="should be initialized as a 'Parameter' in the '__init__' function to "
+                                            "perform assign subscript"):
+            ms.jit(ListItem())(t([1.0]))
+    finally:
+        ms.set_context(jit_syntax_level=ms.LAX)
+    np.testing.assert_allclose(ms.jit(ListItem())(t([2.0])).asnumpy(), [2.0])
