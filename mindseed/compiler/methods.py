@@ -116,10 +116,17 @@ def _insert(seq, index, value):
     seq.insert(_int_index(index), value)
 
 
+def _fromkeys(d, keys, value=None):
+    if not isinstance(keys, (tuple, list, str, dict)):
+        name = {bool: "Bool", int: "Int64", float: "Float32"}.get(type(keys), type(keys).__name__)
+        raise RuntimeError(f"{name} object is not iterable")
+    return dict.fromkeys(keys, value)
+
+
 # {name: {type(s): implementation}}
 GRAPH_METHODS = {"has_key": {dict: lambda d, key: key in d},
                  "count": {(tuple, list): _count}, "index": {(tuple, list): _index},
-                 "pop": {list: _pop}, "insert": {list: _insert}}
+                 "pop": {list: _pop}, "insert": {list: _insert}, "fromkeys": {dict: _fromkeys}}
 GRAPH_METHOD_NAMES = frozenset(GRAPH_METHODS)
 
 _OWN_TYPES = ("builtins", _Mutable.__module__, DynamicSequence.__module__)

@@ -409,3 +409,19 @@ def test_item_assignment_of_a_cell_attribute():
     finally:
         ms.set_context(jit_syntax_level=ms.LAX)
     np.testing.assert_allclose(ms.jit(ListItem())(t([2.0])).asnumpy(), [2.0])
+
+
+def test_dict_fromkeys_in_graph():
+    @ms.jit
+    def f(x):
+        d = {"a": 1}
+        return d.fromkeys("ab", 1), d.fromkeys([1, 2]), x + 1
+
+    a, b, _ = f(t([1.0]))
+    assert a == {"a": 1, "b": 1} and b == {1: None, 2: None}
+
+    def not_iterable(x):
+        return {"a": 1}.fromkeys(123, 111)
+
+    with pytest.raises(RuntimeError, match="Int64 object is not iterable"):
+        ms.jit(not_iterable)(t([1.0]))
