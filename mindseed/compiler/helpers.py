@@ -22,7 +22,7 @@ from mindseed.common._mutable import _Mutable, variable
 from mindseed.common.parameter import Parameter
 from mindseed.common.tensor import Tensor
 from mindseed.compiler import control, loops
-from mindseed.compiler.methods import ms_dict, ms_method, ms_setitem_attr, ms_shift
+from mindseed.compiler.methods import ms_augassign, ms_dict, ms_method, ms_setitem_attr, ms_shift
 from mindseed.compiler.opaque import speculative
 from mindseed.compiler.trace import GraphBreak, add_user_trace, replaying, user_location, user_trace_here
 
@@ -671,5 +671,5 @@ HELPERS = {
     "__ms_map": _ms_map, "__ms_enumerate": _ms_enumerate, "__ms_isinstance": _ms_isinstance, "__ms_range": _ms_range,
     "__ms_tuple": _converting(tuple), "__ms_list": _converting(list),
     "__ms_getitem": _ms_getitem, "__ms_setitem": _ms_setitem, "__ms_setitem_attr": ms_setitem_attr,
-    "__ms_unpack": _ms_unpack,
+    "__ms_unpack": _ms_unpack, "__ms_augassign": ms_augassign,
 }

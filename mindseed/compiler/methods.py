@@ -6,6 +6,8 @@ int indices only) and any other object its own attribute. `x << y` / `x >> y` on
 import operator
 import os
 
+import numpy as np
+
 from mindseed._utils import _state
 from mindseed.common import dtype as mstype
 from mindseed.common.context import STRICT, get_context
@@ -14,7 +16,7 @@ from mindseed.common._mutable import _Mutable, variable
 from mindseed.common.tensor import Tensor
 from mindseed.compiler.trace import user_location
 
-__all__ = ["ms_dict", "ms_method", "ms_shift", "ms_setitem_attr", "strict_syntax", "GRAPH_METHOD_NAMES"]
+__all__ = ["ms_augassign", "ms_dict", "ms_method", "ms_shift", "ms_setitem_attr", "strict_syntax", "GRAPH_METHOD_NAMES"]
 
 
 def _dict_key_error(k):
@@ -89,6 +91,18 @@ def _int_index(v):
 
 
 _SHIFTS = {"BitLeftShift": operator.lshift, "BitRightShift": operator.rshift}
+
+_AUG = {name: (getattr(operator, "i" + fn.rstrip("_")), getattr(operator, fn)) for name, fn in (
+    ("Add", "add"), ("Sub", "sub"), ("Mult", "mul"), ("Div", "truediv"), ("FloorDiv", "floordiv"), ("Mod", "mod"),
+    ("Pow", "pow"), ("LShift", "lshift"), ("RShift", "rshift"), ("BitAnd", "and_"), ("BitOr", "or_"),
+    ("BitXor", "xor"), ("MatMult", "matmul"))}
+
+
+def ms_augassign(op, target, value):
+    """`x op= v` of converted code: Python's in-place operator, except on a numpy array, which MindSpore's graph
+    updates as `x = x op v` (its dtype may change: `y = np.array(0); y += 1.1`)."""
+    inplace, plain = _AUG[op]
+    return (plain if isinstance(target, np.ndarray) else inplace)(target, value)
 
 
 def ms_shift(name, x, y):

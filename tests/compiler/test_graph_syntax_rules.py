@@ -425,3 +425,26 @@ def test_dict_fromkeys_in_graph():
 
     with pytest.raises(RuntimeError, match="Int64 object is not iterable"):
         ms.jit(not_iterable)(t([1.0]))
+
+
+def test_augmented_assignment_of_a_numpy_array_is_not_in_place():
+    @ms.jit
+    def f():
+        y = np.array(0)
+        for i in np.array([1.1, 2.2]):
+            y += i
+        acc = [1]
+        acc += [2]
+        return ms.Tensor(y), acc
+
+    y, acc = f()
+    np.testing.assert_allclose(y.asnumpy(), 3.3)
+    assert acc == [1, 2]
+
+    @ms.jit
+    def g(x):
+        x += 1
+        x *= 2
+        return x
+
+    np.testing.assert_allclose(g(t([1.0, 2.0])).asnumpy(), [4.0, 6.0])
