@@ -7,6 +7,7 @@ the tensor's id, dropped with the tensor. A tensor that never set a flag reads M
 import weakref
 
 from mindseed import _backend as B
+from mindseed._utils._jit_forbidden import jit_forbidden_register
 
 __all__ = ["attach"]
 
@@ -36,6 +37,7 @@ def _check_bool(method, name, value):
                         f"'{type(value).__name__}'.")
 
 
+@jit_forbidden_register
 def set_const_arg(self, const_arg=True):
     """Mark the tensor as a constant when it is an argument of a compiled network (its value keys the graph).
 

@@ -1,6 +1,8 @@
 """MindSpore's data types: `mindseed.float32` prints `Float32`, maps to numpy and promotes as MindSpore."""
 import enum
 
+import inspect
+
 import numpy as np
 
 __all__ = [
@@ -107,6 +109,8 @@ string = _Misc("String")
 type_none = _Misc("None")
 list_ = _Misc("List")
 tuple_ = _Misc("Tuple")
+function = _Misc("Func")        # a function, Cell or Primitive (get_py_obj_dtype)
+type_type = _Misc("TypeType")   # a MindSpore type itself
 
 int_type = (int8, int16, int32, int64)
 uint_type = (uint8, uint16, uint32, uint64)
@@ -174,34 +178,41 @@ def dtype_to_pytype(type_):
     raise TypeError(f"For 'dtype_to_pytype', the type {type_} has no Python counterpart.")
 
 
+_SIMPLE_TYPES = {list: list_, tuple: tuple_, type(None): type_none, bool: bool_, int: int64, float: float64,
+                 complex: complex128, str: string}
+
+
 def pytype_to_dtype(obj):
+    """The MindSpore type of a Python or numpy type (a MindSpore type is returned as is)."""
     if isinstance(obj, np.dtype):
         return np_to_dtype(obj)
     if isinstance(obj, type) and issubclass(obj, np.generic):
         return np_to_dtype(obj)
     if isinstance(obj, Type):
         return obj
-    if obj is bool:
-        return bool_
-    if obj is int:
-        return int64
-    if obj is float:
-        return float64
-    if obj is complex:
-        return complex128
-    raise TypeError(f"The python type {obj} cannot be converted to MindSpore type.")
+    if not isinstance(obj, type):
+        raise TypeError(f"For 'pytype_to_dtype', the argument 'obj' must be a python type object, such as int, "
+                        f"float, str, etc. But got type {type(obj)}.")
+    if obj in _SIMPLE_TYPES:
+        return _SIMPLE_TYPES[obj]
+    raise NotImplementedError(f"The python type {obj} cannot be converted to MindSpore type.")
 
 
 def get_py_obj_dtype(obj):
-    if isinstance(obj, bool):
-        return bool_
-    if isinstance(obj, int):
-        return int64
-    if isinstance(obj, float):
-        return float32
-    if hasattr(obj, "dtype") and isinstance(obj.dtype, Type):
+    """The MindSpore type of a Python object or type: a Tensor's TensorType, `function` for a function, Cell or
+    Primitive, `type_type` for a MindSpore type, else that of its Python type (a float is Float64)."""
+    if hasattr(obj, "shape") and hasattr(obj, "dtype") and isinstance(obj.dtype, Type):
         return TensorType(obj.dtype)
-    return pytype_to_dtype(type(obj))
+    if hasattr(obj, "__primitive_flag__") or hasattr(obj, "construct") or inspect.isfunction(obj):
+        return function
+    if isinstance(obj, Type):
+        return type_type
+    return pytype_to_dtype(obj if isinstance(obj, type) else type(obj))
+
+
+def graph_scalar_dtype(obj):
+    """The type a graph gives a value: as get_py_obj_dtype, but a Python float is a Float32 scalar."""
+    return float32 if isinstance(obj, float) and not isinstance(obj, np.floating) else get_py_obj_dtype(obj)
 
 
 def is_float(t):

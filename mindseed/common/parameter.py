@@ -9,6 +9,7 @@ from mindseed._utils import _state
 from mindseed.common import dtype as mstype
 from mindseed.common.initializer import deferred_recipe, run_recipe
 from mindseed.common.tensor import Tensor, _checked_convert, _handle
+from mindseed._utils._jit_forbidden import jit_forbidden_class
 
 __all__ = ["Parameter", "ParameterTuple", "ParamInfo"]
 
@@ -50,6 +51,7 @@ def _check_name(name):
 _GENERATED_IDS = itertools.count(1)
 
 
+@jit_forbidden_class
 class Parameter(Tensor):
     """A Tensor that belongs to a network: it has a name and may require gradients.
 
@@ -152,8 +154,8 @@ class Parameter(Tensor):
         return False
 
     def set_data(self, data, slice_shape=False):
-        """Replace the value, cast to the parameter's dtype; a different shape is accepted only with MindSpore's
-        rules (same or scalar)."""
+        """Replace the value, cast to the parameter's dtype. Any shape is accepted, as MindSpore 2.10 does, except
+        while a graph is traced (its shapes are fixed)."""
         self._remember_value()
         if isinstance(data, Tensor) and data.dtype != self.dtype:
             data = data.astype(self.dtype)    # MindSpore 2.10 casts any Tensor to the parameter's dtype
@@ -166,7 +168,7 @@ class Parameter(Tensor):
         else:
             raw = _checked_convert(data, self.dtype)
         shape = tuple(B.shape_of(raw))
-        if shape != self.shape and not slice_shape and self.shape != ():
+        if shape != self.shape and not slice_shape and self.shape != () and _state.tracing is not None:
             raise ValueError(f"For 'Parameter.set_data', the shape of the new data {shape} must be the "
                              f"same as the shape of the parameter {self.shape}.")
         self._data = raw

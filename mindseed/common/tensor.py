@@ -134,7 +134,11 @@ class Tensor:
         if const_arg:
             _tensor_state.set_const_arg(self, const_arg)
         if dtype is not None and not isinstance(dtype, mstype.Type):
-            dtype = mstype.pytype_to_dtype(dtype)
+            try:
+                dtype = mstype.pytype_to_dtype(dtype)
+            except NotImplementedError:
+                raise TypeError(f"For 'Tensor', the 'dtype' should be a mindspore dtype, but got "
+                                f"'{getattr(dtype, '__name__', dtype)}'.") from None
         if input_data is None:
             if init is not None:
                 self._data = _init_data(init, shape, dtype)
@@ -369,7 +373,7 @@ class Tensor:
 
     def __len__(self):
         if B.ndim(self._data) == 0:
-            raise TypeError("len() of a 0-d tensor")
+            raise TypeError("Not support len of a 0-D tensor.")
         return B.shape_of(self._data)[0]
 
     def __iter__(self):

@@ -13,7 +13,14 @@ from mindseed.common.tensor import Tensor
 from mindseed.common._mutable import _MUTABLE_SCALARS, _PLAIN, _Mutable, _ScalarLeaf
 
 # ---------------------------------------------------------------- pytrees of arguments and results
-def _flatten(obj, leaves):
+def _no_cycle(obj, path):
+    """path + (obj,) for the containers being converted; a container inside itself is MindSpore's RuntimeError."""
+    if any(o is obj for o in path):
+        raise RuntimeError("Detect recursion when converting python object.")
+    return path + (obj,)
+
+
+def _flatten(obj, leaves, _path=()):
     """Structure template of obj with tensors replaced by their index in `leaves`."""
     if isinstance(obj, Tensor):
         leaves.append(obj)
@@ -25,10 +32,19 @@ def _flatten(obj, leaves):
         # a mutable tuple/list is a plain one to the function (`type(t) == tuple` holds in the graph); a
         # ParameterTuple comes out of a graph as a plain tuple of its values, as MindSpore's does
         kind = tuple if isinstance(obj, ParameterTuple) else _PLAIN.get(type(obj), type(obj))
-        return (kind, tuple(_flatten(o, leaves) for o in obj))
+        path = _no_cycle(obj, _path)
+        return (kind, tuple(_flatten(o, leaves, path) for o in obj))
     if isinstance(obj, dict):
-        return (dict, tuple((k, _flatten(v, leaves)) for k, v in obj.items()))
+        path = _no_cycle(obj, _path)
+        return (dict, tuple((k, _flatten(v, leaves, path)) for k, v in obj.items()))
+    if isinstance(obj, int) and not _INT64[0] <= obj <= _INT64[1]:
+        # a graph's ints are int64 (MindSpore's Int64Imm)
+        raise RuntimeError(f"For 'jit', the int {obj} is out of the int64 range of a graph's scalars: Unable to cast "
+                           f"Python instance of type <class 'int'> to C++ type 'long'.")
     return ("C", obj)
+
+
+_INT64 = (-2 ** 63, 2 ** 63 - 1)
 
 
 def _unflatten(tmpl, leaves):
@@ -83,6 +99,21 @@ class _Identity:
 
 
 
+_MAX_NESTING = 6
+
+
+def check_nesting(obj, depth=0):
+    """A graph's result nests lists and tuples at most 6 levels deep (MindSpore's limit)."""
+    if isinstance(obj, (tuple, list)):
+        if depth == _MAX_NESTING:
+            raise RuntimeError(f"List, tuple and dict nesting is not allowed more than {_MAX_NESTING} levels.")
+        for o in obj:
+            check_nesting(o, depth + 1)
+    elif isinstance(obj, dict):
+        for v in obj.values():
+            check_nesting(v, depth)
+
+
 def _key_of(obj):
     """Hashable compile-cache key: tensors by (shape, dtype), mutable containers by structure, others by value."""
     if isinstance(obj, Tensor):
@@ -92,7 +123,7 @@ def _key_of(obj):
             return ("M", type(obj).__name__)
         if isinstance(obj, dict):
             return ("M", dict, tuple((k, _key_of(v)) for k, v in obj.items()))
-        return ("M", _PLAIN[type(obj)], tuple(_key_of(v) for v in obj))
+        return ("M", _PLAIN.get(type(obj), type(obj)), tuple(_key_of(v) for v in obj))
     if isinstance(obj, (tuple, list)):
         return (type(obj).__name__, tuple(_key_of(o) for o in obj))
     if isinstance(obj, dict):

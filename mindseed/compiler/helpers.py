@@ -17,9 +17,12 @@ import numpy as np
 from mindseed import _backend as B
 from mindseed._utils import _state
 from mindseed.common import dtype as mstype
+from mindseed.common._dynamic_seq import DynamicSequence, abstract_of, dynamic_sequence, list_setitem
+from mindseed.common._mutable import _Mutable, variable
 from mindseed.common.parameter import Parameter
 from mindseed.common.tensor import Tensor
 from mindseed.compiler import control, loops
+from mindseed.compiler.methods import ms_augassign, ms_dict, ms_method, ms_setitem_attr, ms_shift
 from mindseed.compiler.opaque import speculative
 from mindseed.compiler.trace import GraphBreak, add_user_trace, replaying, user_location, user_trace_here
 
@@ -156,11 +159,71 @@ def _same_python_value(old, new):
         return False
 
 
+def _static_length(name, args):
+    if _state.tracing is not None and any(isinstance(a, DynamicSequence) for a in args):
+        raise RuntimeError(f"For '{name}', the dynamic length input is unsupported in graph mode.")
+
+
 def _ms_zip(*args, **kwargs):
-    """zip(...); a graph's zip needs at least one sequence (MindSpore's ZipOperation)."""
+    """zip(...); a graph's zip needs at least one sequence (MindSpore's ZipOperation) of static length."""
     if not args:
         raise RuntimeError("The zip operator must have at least 1 argument, but the size of arguments is 0.")
+    _static_length("zip", args)
     return zip(*args, **kwargs)
+
+
+def _ms_map(fn, *seqs):
+    _static_length("map", seqs)
+    return map(fn, *seqs)
+
+
+def _ms_enumerate(seq, start=0):
+    """enumerate(...) of MindSpore's graph: an int start, an iterable of static length."""
+    if isinstance(start, bool) or not isinstance(start, int):
+        raise TypeError(f"For 'enumerate', the 'start' should be a const int number, but got {start}.")
+    if not hasattr(seq, "__iter__") and not hasattr(seq, "__getitem__"):
+        raise TypeError(f"For 'enumerate', the 'first input' should be tuple or list or tensor, but got {type(seq)}.")
+    _static_length("enumerate", (seq,))
+    return enumerate(seq, start)
+
+
+def _ms_isinstance(obj, classinfo):
+    """isinstance(...) of converted code: a Python scalar of the graph (a mutable scalar argument) is its Python
+    type; a second argument that is not a type or tuple of types is MindSpore's TypeError."""
+    try:
+        var = _state.tracing.lookup(obj) if _state.tracing is not None and isinstance(obj, Tensor) else None
+        pytype = getattr(var, "pytype", None)
+        return isinstance(obj if pytype is None else pytype(), classinfo)
+    except TypeError as e:
+        if not str(e).startswith("isinstance() arg 2 must be"):
+            raise
+        raise TypeError(f"isinstance() arg 2 must be a type or tuple of types, but got {classinfo!r} "
+                        f"(at {user_location()}).") from None
+
+
+def _ms_len(x):
+    """len(x); the length of a dynamic-length sequence is a variable of the graph."""
+    n = len(x)
+    return variable(n) if isinstance(x, DynamicSequence) else n
+
+
+def _ms_range(*args):
+    """range(...) of MindSpore's graph: int bounds only; with a mutable bound, a dynamic-length tuple."""
+    for i, a in enumerate(args):
+        if isinstance(a, Tensor):
+            raise TypeError(f"For 'make_range', the {i}th input should be a int scalar but got {abstract_of(a)} "
+                            f"(at {user_location()}).")
+    r = range(*args)
+    return dynamic_sequence(tuple(r)) if any(isinstance(a, _Mutable) for a in args) else r
+
+
+def _converting(kind):
+    def convert(*args):
+        out = kind(*args)
+        return dynamic_sequence(out) if args and isinstance(args[0], DynamicSequence) else out
+    convert.__name__ = f"_ms_{kind.__name__}"
+    convert.__doc__ = f"{kind.__name__}(...); of a dynamic-length sequence, a dynamic-length {kind.__name__}."
+    return convert
 
 
 def _minmax(kind, args, kwargs):
@@ -168,6 +231,11 @@ def _minmax(kind, args, kwargs):
     fn = builtins.min if kind == "min" else builtins.max
     if _state.tracing is None or kwargs:
         return fn(*args, **kwargs)
+    items = args[0] if len(args) == 1 and isinstance(args[0], (tuple, list)) else args
+    if not items:
+        raise ValueError(f"{kind}() arg is an empty sequence.")
+    if len(args) == 1 and any(isinstance(e, (tuple, list)) and any(isinstance(v, Tensor) for v in e) for e in items):
+        raise TypeError(f"For '{kind}', cannot support tensor in list or tuple nested now.")
     if len(args) == 1:
         x = args[0]
         if _traced(x):
@@ -479,12 +547,28 @@ def _ms_order(op, a, b):
     return _COMPARE[op](len(a), len(b))
 
 
+def _variable_bound(v):
+    return isinstance(v, (Tensor, _Mutable))
+
+
 def _ms_getitem(seq, index):
     """`seq[index]`. A tuple or list indexed by a tensor is read at run time in MindSpore's graph (PyExecute):
-    what it gives carries no gradient. A key missing from a dict is MindSpore's ValueError."""
+    what it gives carries no gradient; sliced with a variable bound it is a dynamic-length sequence. A key missing
+    from a dict is MindSpore's ValueError."""
     if isinstance(seq, dict) and not isinstance(index, Tensor) and index not in seq:
         shown = "ValueAny" if any(isinstance(v, Tensor) for v in seq.values()) else seq
         raise ValueError(f"The key {index} does not exist in the dict:{shown}")
+    if isinstance(seq, (tuple, list)) and not seq and _variable_bound(index):
+        raise ValueError(f"cannot get item by index from an empty sequence (at {user_location()}).")
+    if isinstance(seq, (tuple, list)) and isinstance(index, int) and not isinstance(index, (bool, _Mutable)) and \
+            not -len(seq) <= index < len(seq):
+        what = "TupleGetItem" if isinstance(seq, tuple) else "list_getitem"
+        raise IndexError(f"{what} evaluator index should be in range[{-len(seq)}, {len(seq)}), but got {index}.")
+    if isinstance(seq, (tuple, list)) and isinstance(index, slice) and not isinstance(seq, DynamicSequence) and \
+            any(_variable_bound(b) for b in (index.start, index.stop, index.step)):
+        bounds = (int(b.reshape(()).item()) if isinstance(b, Tensor) else b
+                  for b in (index.start, index.stop, index.step))
+        return dynamic_sequence(seq[slice(*bounds)])
     out = seq[index]
     if isinstance(index, Tensor) and isinstance(seq, (tuple, list)):
         from mindseed.ops._prims.core import stop_gradient_p  # noqa: PLC0415 -- ops sit below; imported at use
@@ -498,6 +582,8 @@ def _ms_setitem(obj, index, value):
     for it) keeps its value. A Parameter's is its update in place; any other object's (a list, a dict) in place."""
     if isinstance(obj, Tensor) and not isinstance(obj, Parameter):
         obj = obj.copy()
+    if isinstance(obj, list) and _state.tracing is not None:
+        return list_setitem(obj, index, value)
     obj[index] = value
     return obj
 
@@ -574,12 +660,16 @@ def _ms_item(seq, i):
 
 HELPERS = {
     "__ms_and": control.and_, "__ms_or": control.or_, "__ms_not": control.not_, "__ms_ifexp": control.ifexp,
-    "__ms_UNDEF": control.UNDEF, "__ms_RETVAL": control.RETVAL, "__ms_ld": load, "__ms_len": len,
+    "__ms_UNDEF": control.UNDEF, "__ms_RETVAL": control.RETVAL, "__ms_ld": load, "__ms_len": _ms_len,
     "__ms_ldr": load_after_return,
     "__ms_if": _ms_if, "__ms_while": _ms_while, "__ms_for_range": _ms_for_range, "__ms_seq": _ms_seq,
     "__ms_item": _ms_item, "__ms_assert": _ms_assert, "__ms_bool": _ms_bool, "__ms_int": _ms_int,
     "__ms_float": _ms_float, "__ms_any": _ms_any, "__ms_all": _ms_all, "__ms_min": _ms_min, "__ms_max": _ms_max,
     "__ms_zip": _ms_zip, "__ms_setattr": _ms_setattr, "__ms_in": _ms_in, "__ms_not_in": _ms_not_in,
     "__ms_print": _ms_print, "__ms_unsupported": _ms_unsupported, "__ms_chain": _ms_chain,
-    "__ms_order": _ms_order, "__ms_getitem": _ms_getitem, "__ms_setitem": _ms_setitem, "__ms_unpack": _ms_unpack,
+    "__ms_order": _ms_order, "__ms_dict": ms_dict, "__ms_method": ms_method, "__ms_shift": ms_shift,
+    "__ms_map": _ms_map, "__ms_enumerate": _ms_enumerate, "__ms_isinstance": _ms_isinstance, "__ms_range": _ms_range,
+    "__ms_tuple": _converting(tuple), "__ms_list": _converting(list),
+    "__ms_getitem": _ms_getitem, "__ms_setitem": _ms_setitem, "__ms_setitem_attr": ms_setitem_attr,
+    "__ms_unpack": _ms_unpack, "__ms_augassign": ms_augassign,
 }

@@ -19,7 +19,9 @@ from mindseed.common.context import STRICT, get_context
 from mindseed.common.parameter import Parameter, _is_parameter_generated
 from mindseed.common.tensor import Tensor
 from mindseed.compiler import arglists, capture, codegen, flops, passes
-from mindseed.compiler.cache import _Entry, _flatten, _key_of, _plain_constants, _repeats, _unflatten  # noqa: F401
+from mindseed.compiler.cache import (_Entry, _flatten, _key_of, _plain_constants, _repeats, _unflatten,  # noqa: F401
+                                     check_nesting)
+from mindseed.compiler.methods import strict_syntax
 from mindseed.compiler.dump import dumper
 from mindseed.compiler.dynamic import (_RANK, _agrees, _dyn_key, _DynInput, _dynamic_sig, _generalize, _same_meta,
                                        _signature_of)
@@ -36,6 +38,9 @@ def jit_class(cls):
     """Mark a class whose instances may be used inside compiled functions (attributes read as constants)."""
     if not isinstance(cls, type):
         raise TypeError(f"For 'jit_class', the argument must be a class, but got {type(cls).__name__}.")
+    if hasattr(cls, "construct") and hasattr(cls, "cells_and_names"):    # a Cell (recognised by protocol)
+        raise TypeError(f"Decorator jit_class is used for user-defined classes and cannot be used for nn.Cell: "
+                        f"{cls}.")
     cls.__ms_class__ = True
     return cls
 
@@ -339,6 +344,7 @@ class _Compiled:
         entry.decided = builder.size_decisions
         entry.value_reads = tuple(builder.value_reads)
         out_leaves = []
+        check_nesting(result)
         entry.out_tmpl = _flatten(result, out_leaves)
         plain = _plain_constants(entry.out_tmpl)
         if plain is not entry.out_tmpl:
@@ -458,7 +464,7 @@ def _strict(fullgraph):
         return env == "0"
     if fullgraph is not None:
         return fullgraph
-    return get_context("jit_syntax_level") == STRICT
+    return strict_syntax()
 
 
 def _syntax_strict(level):

@@ -144,6 +144,24 @@ def _graph_while_tree(cond_fn, body_fn, vals):
     return tuple(unflat(out))
 
 
+def _retype_numbers(vals, carried_idx, out):
+    """`vals` with each Python number the body turns into a 0-D tensor of another dtype (`y = 1` before the loop,
+    `y = Tensor(2, float32)` in it) made a tensor of that dtype, as MindSpore joins a scalar with a tensor; None
+    when there is none."""
+    new = list(vals)
+    for i, b in zip(carried_idx, out):
+        v = vals[i]
+        if not isinstance(b, Tensor) or b.ndim != 0:
+            continue
+        if isinstance(v, (bool, int, float)) and b.dtype != _numbers_to_tensors(v).dtype:
+            new[i] = Tensor(v, b.dtype)
+        elif isinstance(v, Tensor) and v.ndim == 0 and v.dtype != b.dtype:
+            var = _state.tracing.lookup(v)
+            if var is not None and getattr(var, "pytype", None) is not None:    # a Python scalar of the graph
+                new[i] = v.astype(b.dtype)
+    return None if all(a is b for a, b in zip(new, vals)) else tuple(new)
+
+
 def _mark_stacks(builder, tensors):
     """Stack values print as `Stack[]` in the IR (the builder typed them from their tensor-like face)."""
     for t in tensors:
@@ -204,6 +222,9 @@ def _graph_while(cond_fn, body_fn, vals, params=()):
     if updated:
         return _graph_while(cond_fn, body_fn, vals, tuple(params) + tuple(updated))
     out = [_numbers_to_tensors(out[i]) for i in carried_idx]
+    retyped = _retype_numbers(vals, carried_idx, out)
+    if retyped is not None:
+        return _graph_while(cond_fn, body_fn, retyped, params)
     for a, b in zip(init, out):
         if not isinstance(b, Tensor) or a.shape != b.shape or a.dtype != b.dtype:
             raise TypeError(f"For 'While' at {where}, a loop variable changes type in the loop body: "

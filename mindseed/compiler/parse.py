@@ -22,7 +22,9 @@ import re
 import textwrap
 import types
 
+from mindseed._utils._jit_forbidden import forbidden_call
 from mindseed.compiler import helpers
+from mindseed.compiler.methods import GRAPH_METHOD_NAMES
 
 __all__ = ["convert", "ConversionError"]
 
@@ -32,7 +34,8 @@ _shadowed = set()
 _shadowed_all = set()      # builtin names the function being converted rebinds (a global, closure or local)
 _HELPERS = dict(helpers.HELPERS)    # the names converted code calls; `__ms_call` (convert_call) is ours
 # builtins whose calls on graph tensors become graph operations (their `__ms_*` helpers in helpers.py)
-_GRAPH_BUILTINS = ("bool", "int", "float", "any", "all", "min", "max", "print", "zip")
+_GRAPH_BUILTINS = ("bool", "int", "float", "any", "all", "min", "max", "print", "zip", "len", "range", "enumerate",
+                   "tuple", "list", "isinstance")
 
 
 class ConversionError(Exception):
@@ -294,9 +297,26 @@ class _Rewriter:
             value = s.value if isinstance(s, ast.Assign) else ast.BinOp(
                 left=ast.Subscript(value=_name(target.value.id), slice=target.slice, ctx=ast.Load()), op=s.op,
                 right=s.value)
-            call = _call("__ms_setitem", [_name(target.value.id), target.slice, value])
+            index = target.slice
+            if isinstance(index, ast.Slice):
+                index = ast.copy_location(_call("slice", [e or ast.Constant(None) for e in
+                                                          (index.lower, index.upper, index.step)]), index)
+            call = _call("__ms_setitem", [_name(target.value.id), index, value])
             return self.expr_in(ast.copy_location(ast.Assign(targets=[_name(target.value.id, ast.Store)],
                                                              value=call), s))
+        if isinstance(target, ast.Subscript) and isinstance(target.value, ast.Attribute) and \
+                isinstance(target.value.value, ast.Name) and not isinstance(target.slice, ast.Slice):
+            # `self.x[i] = v`: MindSpore's checks of the attribute (helpers' __ms_setitem_attr)
+            value = s.value if isinstance(s, ast.Assign) else ast.BinOp(
+                left=ast.Subscript(value=target.value, slice=target.slice, ctx=ast.Load()), op=s.op, right=s.value)
+            owner = target.value.value
+            call = _call("__ms_setitem_attr", [_name(owner.id), ast.Constant(owner.id),
+                                               ast.Constant(target.value.attr), target.slice, value])
+            return self.expr_in(ast.copy_location(ast.Expr(value=call), s))
+        if isinstance(s, ast.AugAssign) and isinstance(s.target, ast.Name):
+            # `x op= v`: a numpy array is not updated in place in MindSpore's graph (methods.ms_augassign)
+            call = _call("__ms_augassign", [ast.Constant(type(s.op).__name__), _name(s.target.id), s.value])
+            return self.expr_in(ast.copy_location(ast.Assign(targets=[_name(s.target.id, ast.Store)], value=call), s))
         if isinstance(s, ast.Assign) and any(_fixed_unpack(t) for t in s.targets):
             # `a, b = value`: unpacked by index, as MindSpore's compiler does (a longer tuple's extra items dropped)
             n = next(len(t.elts) for t in s.targets if _fixed_unpack(t))
@@ -556,6 +576,13 @@ class _ExprRewriter(ast.NodeTransformer):
             expr = _call(fn, [expr, ast.Lambda(args=_noargs(), body=v)])
         return ast.copy_location(expr, node)
 
+    def visit_BinOp(self, node):
+        self.generic_visit(node)
+        if isinstance(node.op, (ast.LShift, ast.RShift)):    # shifts of Python scalars: MindSpore's checks
+            op = ast.Constant("BitLeftShift" if isinstance(node.op, ast.LShift) else "BitRightShift")
+            return ast.copy_location(_call("__ms_shift", [op, node.left, node.right]), node)
+        return node
+
     def visit_UnaryOp(self, node):
         self.generic_visit(node)
         if isinstance(node.op, ast.Not):
@@ -597,21 +624,36 @@ class _ExprRewriter(ast.NodeTransformer):
             # the function handed to map/filter is called by the builtin: convert it like a direct call
             if node.func.id != "sorted":
                 node.args[0] = ast.copy_location(_call("__ms_call", [node.args[0]]), node.args[0])
+            if node.func.id == "map":
+                node.func = ast.copy_location(_name("__ms_map"), node.func)
             for kw in node.keywords:
                 if kw.arg == "key":
                     kw.value = ast.copy_location(_call("__ms_call", [kw.value]), kw.value)
             return node
         if isinstance(node.func, ast.Name) and (node.func.id.startswith("__ms_") or node.func.id in _BUILTIN_NAMES):
             return node
+        if isinstance(node.func, ast.Attribute) and node.func.attr in GRAPH_METHOD_NAMES:
+            node.func = ast.copy_location(_call("__ms_method", [node.func.value, ast.Constant(node.func.attr)]),
+                                          node.func)
         node.func = ast.copy_location(_call("__ms_call", [node.func]), node.func)
         return node
+
+    def visit_Dict(self, node):
+        self.generic_visit(node)
+        if any(k is None for k in node.keys):    # `{**d}`: Python builds it
+            return node
+        keys, values = (ast.Tuple(elts=list(e), ctx=ast.Load()) for e in (node.keys, node.values))
+        return ast.copy_location(_call("__ms_dict", [keys, values]), node)
 
     def visit_Subscript(self, node):
         self.generic_visit(node)
         index = node.slice
-        if not isinstance(node.ctx, ast.Load) or isinstance(index, ast.Slice) or \
+        if not isinstance(node.ctx, ast.Load) or \
                 isinstance(index, ast.Tuple) and any(isinstance(e, ast.Slice) for e in index.elts):
             return node
+        if isinstance(index, ast.Slice):
+            index = ast.copy_location(_call("slice", [e or ast.Constant(None) for e in
+                                                      (index.lower, index.upper, index.step)]), index)
         return ast.copy_location(_call("__ms_getitem", [node.value, index]), node)
 
     def visit_Lambda(self, node):
@@ -641,7 +683,11 @@ def _should_convert(fn, jit_class=False):
 
 
 def convert_call(fn):
-    """The callee to use inside a converted function: user functions are converted, everything else kept."""
+    """The callee to use inside a converted function: user functions are converted, everything else kept; an API a
+    graph may not call is MindSpore's RuntimeError."""
+    forbidden = forbidden_call(fn)
+    if forbidden is not None:
+        raise forbidden
     if type(fn) is functools.partial:
         inner = convert_call(fn.func)
         return fn if inner is fn.func else functools.partial(inner, *fn.args, **fn.keywords)

@@ -6,11 +6,13 @@ A buffer is stored in the cell's `_buffers` table (an `_AttrTable`: each entry i
 `_non_persistent_buffers_set`. `Cell.__setattr__` registers a `_Buffer` assigned to an attribute.
 """
 from mindseed.common.tensor import Tensor
+from mindseed._utils._jit_forbidden import jit_forbidden_register
 
 
 class CellBuffers:
     """Buffer and sub-cell methods of `nn.Cell` (a base class of it)."""
 
+    @jit_forbidden_register
     def register_buffer(self, name, tensor, persistent=True):
         """Add `tensor` to this cell's buffers under `name` (readable as ``self.<name>``).
 
@@ -50,6 +52,7 @@ class CellBuffers:
         else:
             d["_non_persistent_buffers_set"].add(name)
 
+    @jit_forbidden_register
     def get_sub_cell(self, target):
         """The sub cell at the dotted path `target` ("" is this cell).
 
@@ -67,6 +70,7 @@ class CellBuffers:
                 raise AttributeError(f"`{item}` is not an nn.Cell")
         return cell
 
+    @jit_forbidden_register
     def get_buffer(self, target):
         """The buffer at the dotted path `target` (``"sub.cell.name"``).
 
@@ -82,6 +86,7 @@ class CellBuffers:
             raise AttributeError(f"`{name}` is not a buffer")
         return buffer
 
+    @jit_forbidden_register
     def named_buffers(self, prefix="", recurse=True, remove_duplicate=True):
         """(dotted name, buffer) of this cell's buffers, then (with `recurse`) its sub cells'; a buffer met twice is
         given once unless `remove_duplicate` is False; None buffers are skipped."""
@@ -95,6 +100,7 @@ class CellBuffers:
                     seen.add(id(buf))
                 yield (f"{cell_prefix}.{name}" if cell_prefix else name), buf
 
+    @jit_forbidden_register
     def buffers(self, recurse=True):
         """This cell's buffers, then (with `recurse`) its sub cells'."""
         for _, buf in self.named_buffers(recurse=recurse):

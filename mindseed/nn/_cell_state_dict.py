@@ -10,6 +10,7 @@ from collections import OrderedDict
 from collections.abc import Mapping
 
 from mindseed.common.tensor import Tensor
+from mindseed._utils._jit_forbidden import jit_forbidden_register
 
 _EXTRA_STATE_KEY_SUFFIX = "_extra_state"
 
@@ -58,20 +59,24 @@ class CellStateDict:
         """Restore what `get_extra_state` returned (defined by a subclass)."""
         raise RuntimeError("Reached a code path in Cell.set_extra_state() that should never be called.")
 
+    @jit_forbidden_register
     def register_state_dict_pre_hook(self, hook):
         """Call ``hook(cell, prefix, keep_vars)`` before this cell's `state_dict` collects; returns a HookHandle."""
         return _register(self, "_state_dict_pre_hooks", hook)
 
+    @jit_forbidden_register
     def register_state_dict_post_hook(self, hook):
         """Call ``hook(cell, state_dict, prefix, local_metadata)`` (returning None) after this cell's `state_dict`
         collected; returns a HookHandle."""
         return _register(self, "_state_dict_hooks", hook)
 
+    @jit_forbidden_register
     def register_load_state_dict_pre_hook(self, hook):
         """Call ``hook(cell, state_dict, prefix, local_metadata, strict, missing_keys, unexpected_keys, error_msgs)``
         before this cell loads its part of a state dict; returns a HookHandle."""
         return _register(self, "_load_state_dict_pre_hooks", hook)
 
+    @jit_forbidden_register
     def register_load_state_dict_post_hook(self, hook):
         """Call ``hook(cell, incompatible_keys)`` (returning None; it may edit the key lists) after this cell and its
         sub cells loaded; returns a HookHandle."""
@@ -90,6 +95,7 @@ class CellStateDict:
         if self._has_own("get_extra_state"):
             destination[prefix + _EXTRA_STATE_KEY_SUFFIX] = self.get_extra_state()
 
+    @jit_forbidden_register
     def state_dict(self, *args, destination=None, prefix="", keep_vars=False):
         """An OrderedDict of dotted name -> Parameter or persistent buffer, this cell's first, then its sub cells'.
 
@@ -174,6 +180,7 @@ class CellStateDict:
                     if (head[0] not in self._cells) if len(head) > 1 else (head[0] not in local_state):
                         unexpected_keys.append(key)
 
+    @jit_forbidden_register
     def load_state_dict(self, state_dict, strict=True):
         """Copy the values of `state_dict` (dotted name -> Tensor, as `state_dict` gives) into this cell's
         parameters and persistent buffers.

@@ -21,6 +21,7 @@ from mindseed.nn._cell_state_dict import CellStateDict, HookHandle
 from mindseed.nn._shard import check_shard, sharding
 from mindseed.ops._prims import core as P
 from mindseed._utils._props import readonly
+from mindseed._utils._jit_forbidden import jit_forbidden_register
 
 __all__ = ["Cell", "GraphCell"]
 
@@ -292,15 +293,19 @@ class Cell(CellBuffers, CellStateDict):
                     seen.add(id(par))
                     yield (f"{cell_name}.{par_name}" if cell_name else par_name), par
 
+    @jit_forbidden_register
     def get_parameters(self, expand=True):
         """A generator of the parameters."""
         for _, p in self.parameters_and_names(expand=expand):
             yield p
 
+    # NOTE: MindSpore's graph refuses trainable_params too; mindseed's compiles it (a jitted train step reads
+    # its weights), so it is not marked jit-forbidden
     def trainable_params(self, recurse=True):
         """The parameters with requires_grad=True, as a list."""
         return [p for p in self.get_parameters(expand=recurse) if p.requires_grad]
 
+    @jit_forbidden_register
     def untrainable_params(self, recurse=True):
         return [p for p in self.get_parameters(expand=recurse) if not p.requires_grad]
 
@@ -525,18 +530,22 @@ class Cell(CellBuffers, CellStateDict):
         self.__dict__["_bprop_debug"] = value
 
     # ------------------------------------------------------------ hooks
+    @jit_forbidden_register
     def register_forward_pre_hook(self, hook_fn, *, prepend=False, with_kwargs=False):
         """hook_fn(cell, args) -> None or new args, called before construct."""
         return self._add_hook("_forward_pre_hooks", (hook_fn, with_kwargs), prepend)
 
+    @jit_forbidden_register
     def register_forward_hook(self, hook_fn, *, prepend=False, with_kwargs=False, always_call=False):
         """hook_fn(cell, args, output) -> None or new output, called after construct."""
         return self._add_hook("_forward_hooks", (hook_fn, with_kwargs), prepend)
 
+    @jit_forbidden_register
     def register_backward_hook(self, hook_fn):
         """hook_fn(cell, grad_input, grad_output) -> None or new grad_input, called in the backward pass."""
         return self._add_hook("_backward_hooks", hook_fn, False)
 
+    @jit_forbidden_register
     def register_backward_pre_hook(self, hook_fn):
         """hook_fn(cell, grad_output) -> None or new grad_output, called when the output gradient arrives."""
         return self._add_hook("_backward_pre_hooks", hook_fn, False)

@@ -181,8 +181,10 @@ def test_parameter_basics():
     assert isinstance(p, ms.Tensor) and p.requires_grad
     p.set_data(ms.Tensor([3.0, 4.0]))
     assert p.tolist() == [3.0, 4.0]
-    with pytest.raises(ValueError, match="shape"):
-        p.set_data(ms.Tensor([1.0, 2.0, 3.0]))
+    # a value of another shape replaces the parameter's shape too (MindSpore 2.10)
+    p.set_data(ms.Tensor([1.0, 2.0, 3.0]))
+    assert p.shape == (3,) and p.tolist() == [1.0, 2.0, 3.0]
+    p.set_data(ms.Tensor([3.0, 4.0]))
     q = ms.Parameter(ms.Tensor([1.0]), requires_grad=False)
     assert q.name.startswith("Parameter#") and not q.requires_grad
     with pytest.raises(TypeError):
@@ -241,6 +243,24 @@ def test_dtype_objects():
     assert ms.dtype.pytype_to_dtype(bool) == ms.bool_
 
 
+def test_get_py_obj_dtype_of_values_and_types():
+    d = ms.dtype
+    for obj, want in ((1.5, d.float64), (float, d.float64), (100, d.int64), (int, d.int64), (False, d.bool_),
+                      (bool, d.bool_), (0.1 + 3j, d.complex128), ([1], d.list_), (list, d.list_), ((1,), d.tuple_),
+                      (tuple, d.tuple_), (None, d.type_none), ("s", d.string), (np.float32(1), d.float32),
+                      (lambda: 0, d.function), (ms.nn.Cell, d.function), (ms.float16, d.type_type)):
+        assert d.get_py_obj_dtype(obj) == want, obj
+    assert d.get_py_obj_dtype(ms.Tensor([1.0])) == d.TensorType(ms.float32)
+    with pytest.raises(NotImplementedError, match="cannot be converted to MindSpore type"):
+        d.get_py_obj_dtype({})
+    with pytest.raises(NotImplementedError):
+        d.get_py_obj_dtype(type(float))
+    with pytest.raises(TypeError, match="must be a python type object"):
+        d.pytype_to_dtype(3)
+    # a graph's float scalar is Float32
+    assert ms.ops.typeof(1.5) == ms.float32 and ms.ops.typeof(2) == ms.int64
+
+
 def test_context_keys():
     ms.set_context(mode=ms.GRAPH_MODE)
     assert ms.get_context("mode") == ms.GRAPH_MODE
@@ -282,8 +302,10 @@ def test_astype_takes_dtype_names_and_numpy_types():
                         (np.float64, ms.float64), (np.dtype("int8"), ms.int8), (ms.bool_, ms.bool_)):
         assert x.astype(dtype).dtype == want
     assert ms.jit(lambda x: x.astype("float16"))(x).dtype == ms.float16
-    with pytest.raises(TypeError):
-        x.astype(object)
+    with pytest.raises(NotImplementedError, match="cannot be converted to MindSpore type"):
+        x.astype(object)     # as MindSpore: pytype_to_dtype's error
+    with pytest.raises(TypeError, match="For 'Tensor', the 'dtype'"):
+        ms.Tensor([1.5], dtype=object)
 
 
 def test_parameter_set_data_casts_any_tensor_to_the_parameter_dtype():

@@ -48,6 +48,8 @@ def test_setting_data_replaces_the_value():
 def test_membership():
     t = ms.Tensor(np.array([[1, 2], [3, 4]]))
     assert 3 in t and 5 not in t and ms.Tensor(2) in t
+    # only tensors and numbers are looked for: a string, a list, a numpy array are not in a Tensor
+    assert "a" not in t and [1] not in t and np.array(1) not in t and ms.Tensor([4]) in t and 2.0 in t
 
 
 @pytest.mark.parametrize("data", [[1 + 2j, 2 - 1j], 1 + 2j, np.array([1 + 2j, 2 - 1j]), [[1 + 2j, 3]]])

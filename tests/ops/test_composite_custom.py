@@ -53,6 +53,19 @@ def test_multitype_first_registration_wins_and_type_lattice():
     assert i64(3) == "i64" and i64(np.int32(3)) == "i32"
 
 
+def test_multitype_python_float_matches_float32_and_float64():
+    # a Python float is MindSpore's Float32 scalar; a Float64-only registration takes it too (numpy keeps its width)
+    f32, f64 = ops.MultitypeFuncGraph("f32"), ops.MultitypeFuncGraph("f64")
+    for f in (f32, f64):
+        f.register("Int64", "Int64")(lambda x, y: x - y)
+    f32.register("Float32", "Float32")(lambda x, y: x + y)
+    f64.register("Float64", "Float64")(lambda x, y: x * y)
+    assert f32(1.5, 2.0) == 3.5 and f64(1.5, 2.0) == 3.0 and f32(5, 2) == 3
+    assert ms.jit(lambda a, b: f32(a, b))(1.0, 2.0) == 3.0
+    with pytest.raises(ValueError, match="cannot find fn match"):
+        f32(np.float64(1.0), np.float64(2.0))
+
+
 def test_multitype_errors():
     f = _overloaded()
     with pytest.raises(ValueError, match="For 'MultitypeFuncGraph', cannot find fn match given args"):

@@ -73,3 +73,11 @@ def test_iteration_helpers():
     assert ops.ms_next((1, 2, 3)) == (1, (2, 3))
     assert ops.switch_layer(ms.Tensor(1), (abs, len))([1, 2]) == 2
     assert not ops.is_sequence_value_unknown((1, 2)) and not ops.is_sequence_shape_unknown([1])
+
+
+def test_composite_tail_and_inner_names():
+    from mindseed.ops import composite as C
+    assert C.tail((0, 1, 2, 3)) == (1, 2, 3)
+    assert ms.jit(lambda x: C.tail(x))((0, 1, 2)) == (1, 2)
+    assert C.zip_operation((1, 2), (3, 4)) == ((1, 3), (2, 4))
+    assert C.hyper_add(1, 2) == 3 and C.augassign_sub(5, 2) == 3

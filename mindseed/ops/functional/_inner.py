@@ -8,7 +8,10 @@ import operator
 
 import numpy as np
 
+from mindseed._utils import _state
 from mindseed.common import dtype as mstype
+from mindseed.common._dynamic_seq import DynamicSequence, abstract_of, is_variable
+from mindseed.common._mutable import _Mutable
 from mindseed.common.tensor import Tensor
 
 __all__ = ["tuple_setitem", "list_setitem", "dict_setitem", "make_tuple", "make_list", "make_dict", "make_range",
@@ -187,8 +190,9 @@ def bool_not(x):
 
 
 def typeof(x):
-    """The MindSpore type of a value: `TensorType[Float32]` for a float32 Tensor, `Int64` for an int, ..."""
-    return mstype.get_py_obj_dtype(x)
+    """The MindSpore type of a value: `TensorType[Float32]` for a float32 Tensor, `Int64` for an int, `Float32`
+    for a float (a graph's scalar), ..."""
+    return mstype.graph_scalar_dtype(x)
 
 
 def hastype(x, type_):
@@ -291,8 +295,9 @@ def reduced_shape(shape, axis):
 
 
 def isconstant(x):
-    """Whether `x` is a compile-time constant: any value but a Tensor."""
-    return not isinstance(x, Tensor)
+    """Whether `x` is a compile-time constant: any value but a Tensor and, in a graph, a mutable value (a variable
+    scalar or sequence)."""
+    return not isinstance(x, Tensor) and not (_state.tracing is not None and isinstance(x, _Mutable))
 
 
 def mixed_precision_cast(dst_dtype, x):
@@ -408,14 +413,30 @@ def switch_layer(index, branches):
     return branches[_index("switch_layer", branches, index)]
 
 
-def _known(doc):
-    def check(x):
-        return False
-    check.__doc__ = doc
-    return check
+def _sequence(name, x):
+    if not isinstance(x, (tuple, list)):
+        raise TypeError(f"The input of {name} should be tuple or list but got {abstract_of(x)}")
+    return x
 
 
-# values of sequences are concrete when the tracer reads them (a mutable sequence is traced with its value)
-is_sequence_value_unknown = _known("Whether a sequence's values are unknown at compile time: never, here.")
-is_sequence_shape_unknown = _known("Whether a sequence's length is unknown at compile time: never, here.")
-is_dynamic_sequence_element_unknown = _known("Whether a dynamic sequence's element is unknown: never, here.")
+def _value_unknown(x):
+    return isinstance(x, _Mutable) or is_variable(x) or \
+        isinstance(x, (tuple, list)) and any(_value_unknown(e) for e in x)
+
+
+def is_sequence_value_unknown(x):
+    """Whether the values of the sequence `x` are unknown when the graph is compiled: a mutable sequence, or one
+    holding variables (tensors of the graph, mutable scalars); False outside a graph."""
+    return _state.tracing is not None and _value_unknown(_sequence("IsSequenceValueUnknown", x))
+
+
+def is_sequence_shape_unknown(x):
+    """Whether the length of the sequence `x` is unknown when the graph is compiled (a dynamic-length sequence)."""
+    return _state.tracing is not None and isinstance(_sequence("IsShapeUnKnown", x), DynamicSequence)
+
+
+def is_dynamic_sequence_element_unknown(x):
+    """Whether the element type of the dynamic-length sequence `x` is still unknown (it is empty)."""
+    if not isinstance(x, DynamicSequence):
+        raise TypeError("The input of IsElementUnknown should be variable length sequence.")
+    return len(x) == 0

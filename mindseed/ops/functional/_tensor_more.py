@@ -1,5 +1,7 @@
 """More Tensor methods of MindSpore: dtype shorthands, sparse and DLPack conversions, raw bytes and storage, host
 memory queries; and the `data` / `is_meta` properties."""
+import numbers
+
 from mindseed import _backend as B
 from mindseed._backend import interop as _I
 from mindseed.common import dtype as mstype
@@ -64,7 +66,7 @@ TENSOR_METHODS = {
     "is_shared": lambda self: _I.is_shared(self._data),
     "untyped_storage": lambda self: UntypedStorage(self),
     "storage": lambda self: UntypedStorage(self),
-    "__contains__": lambda self, value: bool((self == value).any()),
+    "__contains__": lambda self, value: isinstance(value, (Tensor, numbers.Number)) and bool((self == value).any()),
     "data": property(lambda self: self, _set_data,
                      doc="The Tensor itself (MindSpore's `Tensor.data`); setting it replaces the Tensor's data "
                          "(`net.weight.data = w`): it then has `w`'s value, shape and dtype."),
@@ -73,7 +75,8 @@ TENSOR_METHODS = {
 for _name, _fn in TENSOR_METHODS.items():
     if not isinstance(_fn, (property, staticmethod)):
         _fn.__name__ = _fn.__qualname__ = _name
-TENSOR_METHODS["__contains__"].__doc__ = "`value in tensor`: whether any element equals value."
+TENSOR_METHODS["__contains__"].__doc__ = "`value in tensor`: whether any element equals value (a Tensor or a number; " \
+    "anything else is not in it)."
 TENSOR_METHODS["bfloat16"].__doc__ = "The Tensor cast to bfloat16."
 TENSOR_METHODS["short"].__doc__ = "The Tensor cast to int16."
 TENSOR_METHODS["to_coo"].__doc__ = "The COOTensor of the non-zero elements."

@@ -10,6 +10,7 @@ import numpy as np
 
 from mindseed.common import dtype as mstype
 from mindseed.common.tensor import COOTensor, CSRTensor, RowTensor, Tensor
+from mindseed._utils._jit_forbidden import jit_forbidden_class
 
 __all__ = ["MultitypeFuncGraph", "HyperMap", "Map"]
 
@@ -23,13 +24,14 @@ def _is_bool(x):
 
 
 def _scalar_kind(x):
-    """(family, exact type name) of a Python/numpy scalar, e.g. ('Int', 'Int64'); None if not a number."""
+    """(family, exact type names) of a Python/numpy scalar, e.g. ('Int', 'Int64'); None if not a number. A Python
+    float is MindSpore's Float32 scalar and matches a Float64 registration too."""
     if _is_bool(x):
         return "Bool", "Bool"
     if isinstance(x, int):
         return "Int", "Int64"
-    if isinstance(x, float):
-        return "Float", "Float64"
+    if isinstance(x, float) and not isinstance(x, np.floating):
+        return "Float", "Float32", "Float64"
     if isinstance(x, complex):
         return "Complex", "Complex128"
     if isinstance(x, np.generic):
@@ -108,6 +110,7 @@ def _type_name(x):
     return type(x).__name__
 
 
+@jit_forbidden_class
 class MultitypeFuncGraph:
     """A function overloaded on the types of its arguments.
 

@@ -67,7 +67,7 @@ class Custom(PrimitiveWithInfer):
         if callable(shape):
             shape = shape(*[x.shape if isinstance(x, Tensor) else () for x in inputs])
         if callable(dtype):
-            dtype = dtype(*[x.dtype if isinstance(x, Tensor) else mstype.get_py_obj_dtype(x) for x in inputs])
+            dtype = dtype(*[x.dtype if isinstance(x, Tensor) else mstype.graph_scalar_dtype(x) for x in inputs])
         if not isinstance(shape, (tuple, list)):
             raise TypeError(f"{self.log_prefix}, 'out_shape' must be one of [tuple, list, function], but got "
                             f"{type(shape)}")

@@ -1,0 +1,173 @@
+"""Dict displays and methods of Python's builtin containers as MindSpore's graph has them, for converted code:
+`{k: v}` checks its keys (`ms_dict`), and `obj.name(...)` for the names of `GRAPH_METHODS` goes through `ms_method`,
+which gives a builtin dict/tuple/list the graph's version (`has_key`; `count`/`index` comparing values of different
+types as different and tensors by value, giving variables of the graph for variable inputs; `pop`/`insert` taking
+int indices only) and any other object its own attribute. `x << y` / `x >> y` on Python scalars are `ms_shift`."""
+import operator
+import os
+
+import numpy as np
+
+from mindseed._utils import _state
+from mindseed.common import dtype as mstype
+from mindseed.common.context import STRICT, get_context
+from mindseed.common._dynamic_seq import DynamicSequence, is_variable
+from mindseed.common._mutable import _Mutable, variable
+from mindseed.common.tensor import Tensor
+from mindseed.compiler.trace import user_location
+
+__all__ = ["ms_augassign", "ms_dict", "ms_method", "ms_shift", "ms_setitem_attr", "strict_syntax", "GRAPH_METHOD_NAMES"]
+
+
+def _dict_key_error(k):
+    """What MindSpore's graph names a value that cannot key a dict (None when it can): keys are strings, numbers,
+    None, MindSpore types, constant tensors and tuples."""
+    b = _state.tracing
+    if b is not None and isinstance(k, Tensor) and b.is_traced(k):
+        return "ValueAny"
+    if isinstance(k, (list, dict, set)):
+        return repr(k)
+    if isinstance(k, type) and not isinstance(k, mstype.Type):
+        return f"class '{k.__name__}'"
+    return None
+
+
+def ms_dict(keys, values):
+    """A dict display `{k: v, ...}` of converted code, with MindSpore's check of its keys."""
+    for k in keys:
+        bad = _dict_key_error(k)
+        if bad is not None:
+            raise RuntimeError(f"make_dict evaluator key only supports string, number, type, none, constant tensor "
+                               f"and tuple, but got {bad} (at {user_location()}).")
+    return dict(zip(keys, values))
+
+
+def _graph_equal(a, b):
+    """Equality of MindSpore's sequence count/index: a bool and a number differ, a constant tensor equals only a
+    tensor of the same shape, dtype and values."""
+    if is_variable(a) or is_variable(b):
+        # a tensor of the graph: compared by value when the graph runs
+        return a is b or bool((a == b).all()) if isinstance(a, Tensor) or isinstance(b, Tensor) else a == b
+    if isinstance(a, Tensor) or isinstance(b, Tensor):
+        if not (isinstance(a, Tensor) and isinstance(b, Tensor)):
+            return False
+        return a is b or a.shape == b.shape and a.dtype == b.dtype and bool((a == b).all())
+    if isinstance(a, bool) != isinstance(b, bool):
+        return False
+    return a == b
+
+
+def _varying(seq, value):
+    return isinstance(seq, _Mutable) or is_variable(value) or any(is_variable(e) for e in seq)
+
+
+def _count(seq, value):
+    n = sum(1 for e in seq if _graph_equal(e, value))
+    return variable(n) if _varying(seq, value) else n
+
+
+def _index(seq, value, start=0, stop=None):
+    for i in range(*slice(start, stop).indices(len(seq))):
+        if _graph_equal(seq[i], value):
+            return variable(i) if _varying(seq, value) else i
+    raise ValueError(f"{value} is not in {tuple(seq) if isinstance(seq, tuple) else list(seq)}")
+
+
+def _imm(v):
+    """MindSpore's name of a scalar constant's type and its value, for messages."""
+    if isinstance(v, bool):
+        return "BoolImm", str(v).lower()
+    if isinstance(v, int):
+        return "Int64Imm", v
+    if isinstance(v, float):
+        return "FP32Imm", f"{v:g}"
+    return ("StringImm" if isinstance(v, str) else type(v).__name__), v
+
+
+def _int_index(v):
+    if isinstance(v, bool) or not isinstance(v, int):
+        raise TypeError("Integer argument expected, but got {} type value: {}".format(*_imm(v)))
+    return v
+
+
+_SHIFTS = {"BitLeftShift": operator.lshift, "BitRightShift": operator.rshift}
+
+_AUG = {name: (getattr(operator, "i" + fn.rstrip("_")), getattr(operator, fn)) for name, fn in (
+    ("Add", "add"), ("Sub", "sub"), ("Mult", "mul"), ("Div", "truediv"), ("FloorDiv", "floordiv"), ("Mod", "mod"),
+    ("Pow", "pow"), ("LShift", "lshift"), ("RShift", "rshift"), ("BitAnd", "and_"), ("BitOr", "or_"),
+    ("BitXor", "xor"), ("MatMult", "matmul"))}
+
+
+def ms_augassign(op, target, value):
+    """`x op= v` of converted code: Python's in-place operator, except on a numpy array, which MindSpore's graph
+    updates as `x = x op v` (its dtype may change: `y = np.array(0); y += 1.1`)."""
+    inplace, plain = _AUG[op]
+    return (plain if isinstance(target, np.ndarray) else inplace)(target, value)
+
+
+def ms_shift(name, x, y):
+    """`x << y` / `x >> y` of converted code: on Python scalars, ints only and a non-negative count (MindSpore's
+    BitLeftShift / BitRightShift); anything else as Python does it."""
+    if isinstance(x, Tensor) or isinstance(y, Tensor) or not all(isinstance(v, (int, float)) for v in (x, y)):
+        return _SHIFTS[name](x, y)
+    if any(isinstance(v, (bool, float)) for v in (x, y)):
+        (tx, vx), (ty, vy) = _imm(x), _imm(y)
+        raise TypeError(f"Unsupported input type. For {name}, only integer types are supported, but got type of x:"
+                        f"{tx}, value of x:{vx}, type of y:{ty}, value of y:{vy}")
+    if y < 0:
+        raise ValueError("For shift operator, shift count must be a non-negative integer.")
+    return _SHIFTS[name](x, y)
+
+
+def _pop(seq, index=-1):
+    _int_index(index)
+    if not -len(seq) <= index < len(seq):
+        raise IndexError("The pop index out of range.")
+    return seq.pop(index)
+
+
+def _insert(seq, index, value):
+    seq.insert(_int_index(index), value)
+
+
+def _fromkeys(d, keys, value=None):
+    if not isinstance(keys, (tuple, list, str, dict)):
+        name = {bool: "Bool", int: "Int64", float: "Float32"}.get(type(keys), type(keys).__name__)
+        raise RuntimeError(f"{name} object is not iterable")
+    return dict.fromkeys(keys, value)
+
+
+# {name: {type(s): implementation}}
+GRAPH_METHODS = {"has_key": {dict: lambda d, key: key in d},
+                 "count": {(tuple, list): _count}, "index": {(tuple, list): _index},
+                 "pop": {list: _pop}, "insert": {list: _insert}, "fromkeys": {dict: _fromkeys}}
+GRAPH_METHOD_NAMES = frozenset(GRAPH_METHODS)
+
+_OWN_TYPES = ("builtins", _Mutable.__module__, DynamicSequence.__module__)
+
+
+def ms_method(obj, name):
+    """`obj.name` of a call `obj.name(...)` in converted code: the graph's method of a builtin container, else the
+    attribute."""
+    for cls, fn in GRAPH_METHODS.get(name, {}).items():
+        if isinstance(obj, cls) and type(obj).__module__ in _OWN_TYPES:
+            return lambda *args, **kwargs: fn(obj, *args, **kwargs)
+    return getattr(obj, name)
+
+
+def strict_syntax():
+    """The context's jit_syntax_level is STRICT (or MindSpore's MS_DEV_JIT_SYNTAX_LEVEL=0)."""
+    return get_context("jit_syntax_level") == STRICT or os.environ.get("MS_DEV_JIT_SYNTAX_LEVEL") == "0"
+
+
+def ms_setitem_attr(obj, owner, name, index, value):
+    """`owner.name[index] = value` of converted code (`owner` the source text of obj): the attribute must exist,
+    and under STRICT syntax only a Parameter's items may be assigned (MindSpore's TypeErrors)."""
+    if not hasattr(obj, name):
+        raise TypeError(f"'{owner}.{name}' should be initialized in the '__init__' function before subscript.")
+    target = getattr(obj, name)
+    if strict_syntax() and not isinstance(target, Tensor):
+        raise TypeError(f"When JIT_SYNTAX_LEVEL is not set to LAX, {owner}.{name} should be initialized as a "
+                        f"'Parameter' in the '__init__' function to perform assign subscript, but got: {target}' "
+                        f"with type '{type(target).__name__}'.")
+    target[index] = value
