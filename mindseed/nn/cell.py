@@ -234,6 +234,15 @@ class Cell(CellBuffers, CellStateDict):
         if child_cell is not None and self._auto_prefix:
             child_cell.update_parameters_name(child_name + ".")
 
+    def check_names(self):
+        """Raise ValueError when two parameters of this cell share a name (MindSpore checks this when compiling)."""
+        names = set()
+        for value, param in self.parameters_and_names():
+            if param.name in names:
+                raise ValueError(f"The value of {value} is {param}, its name '{param.name}' already exists. "
+                                 f"Please set a unique name for the parameter.")
+            names.add(param.name)
+
     def update_parameters_name(self, prefix="", recurse=True):
         """Rename every parameter to `prefix` + its path inside this cell."""
         if not isinstance(prefix, str):
