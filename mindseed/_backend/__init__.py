@@ -225,7 +225,8 @@ def from_numpy(a, dtype_name_=None, copy=True):
         a = np.array(a, copy=True, order="C")
     if a.dtype.byteorder not in ("=", "|"):
         a = a.astype(a.dtype.newbyteorder("="))
-    t = torch.from_numpy(a)
+    bf16 = a.dtype == _np_bfloat16() if a.dtype.kind == "V" else False
+    t = torch.from_numpy(a.view(np.int16)).view(torch.bfloat16) if bf16 else torch.from_numpy(a)
     if dtype_name_ is not None and t.dtype != _TORCH_DTYPES[dtype_name_]:
         t = to_dtype(t, _TORCH_DTYPES[dtype_name_])
     if _device.type != "cpu":
@@ -238,7 +239,18 @@ def as_strided(x, size, stride, offset):
     return torch.as_strided(x, tuple(size), tuple(stride), offset)
 
 
+def _np_bfloat16():
+    """ml_dtypes' numpy bfloat16, or None when that package is not installed."""
+    try:
+        from ml_dtypes import bfloat16
+    except ImportError:
+        return None
+    return bfloat16
+
+
 def to_numpy(x):
+    if x.dtype == torch.bfloat16 and _np_bfloat16() is not None:
+        return to_numpy(x.view(torch.int16)).view(_np_bfloat16())
     if x.dtype in (torch.bfloat16, torch.float8_e4m3fn, torch.float8_e5m2):
         name = {torch.bfloat16: "bfloat16", torch.float8_e4m3fn: "float8_e4m3fn"}.get(x.dtype, "float8_e5m2")
         raise TypeError(f"For 'asnumpy', numpy has no {name}: cast the tensor with astype(mindspore.float32) "

@@ -135,6 +135,12 @@ _NP = {
     complex64: np.complex64, complex128: np.complex128,
 }
 _FROM_NP = {np.dtype(v): k for k, v in _NP.items()}
+try:
+    from ml_dtypes import bfloat16 as _np_bfloat16
+except ImportError:
+    pass
+else:
+    _FROM_NP[np.dtype(_np_bfloat16)] = bfloat16
 
 
 def type_size_in_bytes(dtype):

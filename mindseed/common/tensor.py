@@ -354,11 +354,16 @@ class Tensor:
                              "Use a.any() or a.all()")
         return bool(B.item(self._data))
 
+    def _one_element(self):
+        if B.numel(self._data) != 1:
+            raise ValueError("Only one element tensors can be converted to Python scalars")
+        return self.item()
+
     def __int__(self):
-        return int(self.item())
+        return int(self._one_element())
 
     def __float__(self):
-        return float(self.item())
+        return float(self._one_element())
 
     def __complex__(self):
         return complex(self.item())
@@ -368,7 +373,7 @@ class Tensor:
         if rec is not None:
             rec.on_concrete_read(self, "an index")
         if not mstype.is_integral(self.dtype) or B.numel(self._data) != 1:
-            raise TypeError("Only integer tensors of a single element can be converted to an index.")
+            raise ValueError("Only integer tensors of a single element can be converted to an index.")
         return int(B.item(self._data))
 
     def __len__(self):

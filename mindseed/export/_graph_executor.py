@@ -24,6 +24,8 @@ class _CellGraphExecutor:
         MindSpore — and keep it under the returned key (returns (key, True)); the serializable inference graph
         `_get_func_graph_proto` gives is traced from it when first asked for."""
         from mindseed.compiler.jit import trace_graph  # noqa: PLC0415  (loaded on first use)
+        if hasattr(obj, "check_names"):
+            obj.check_names()
         trace_graph(obj, args)
         key = f"{phase}.{id(obj)}"
         self._graphs[key] = (obj, tuple(a for a in args if isinstance(a, Tensor)))

@@ -181,13 +181,14 @@ class Cell(CellBuffers, CellStateDict):
 
     def __delattr__(self, name):
         d = self.__dict__
-        d["_params"].pop(name, None)
-        d["_cells"].pop(name, None)
-        if "_buffers" in d:
-            d["_buffers"].pop(name, None)
-        d["_params_list"].pop(name, None)
-        if name in d:
-            object.__delattr__(self, name)
+        regs = [d["_params"], d["_cells"], d["_params_list"]] + ([d["_buffers"]] if "_buffers" in d else [])
+        found = False
+        for reg in regs:
+            if name in reg:
+                del reg[name]
+                found = True
+        if name in d or not found:
+            object.__delattr__(self, name)  # NOTE: a name the cell does not hold is an AttributeError, as MindSpore
 
     def insert_param_to_cell(self, param_name, param, check_name_contain_dot=True):
         """Add a Parameter under `param_name` (its name becomes `param_name` if it has none)."""
@@ -232,6 +233,15 @@ class Cell(CellBuffers, CellStateDict):
         self.insert_child_to_cell(child_name, child_cell)
         if child_cell is not None and self._auto_prefix:
             child_cell.update_parameters_name(child_name + ".")
+
+    def check_names(self):
+        """Raise ValueError when two parameters of this cell share a name (MindSpore checks this when compiling)."""
+        names = set()
+        for value, param in self.parameters_and_names():
+            if param.name in names:
+                raise ValueError(f"The value of {value} is {param}, its name '{param.name}' already exists. "
+                                 f"Please set a unique name for the parameter.")
+            names.add(param.name)
 
     def update_parameters_name(self, prefix="", recurse=True):
         """Rename every parameter to `prefix` + its path inside this cell."""

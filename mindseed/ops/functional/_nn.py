@@ -72,8 +72,14 @@ def hardtanh(input, min_val=-1.0, max_val=1.0):
 
 def leaky_relu(input, alpha=0.2):
     """input where input > 0, else alpha * input."""
-    _check_float("leaky_relu", "input", input)
-    return N.leaky_relu_p(input, alpha=_check_number("leaky_relu", "alpha", alpha))
+    _check_tensor("leaky_relu", "input", input)
+    alpha = _check_number("leaky_relu", "alpha", alpha)
+    if mstype.is_float(input.dtype):
+        return N.leaky_relu_p(input, alpha=alpha)
+    # NOTE: as MindSpore's composite, alpha is cast to an integer input's dtype (truncated) before
+    # max(alpha * input, input) (min when alpha > 1)
+    select = F_core.minimum if alpha > 1 else F_core.maximum
+    return select(F_core.mul(cast(Tensor(alpha), input.dtype), input), input)
 
 
 def _check_lambd(op, lambd):
