@@ -1,4 +1,6 @@
 """Argument checks with MindSpore's dataset error messages."""
+import functools
+import inspect
 import os
 import re
 
@@ -17,12 +19,12 @@ def _who(who):
 def type_check(arg, types, name, who=None):
     """TypeError unless `arg` is an instance of `types` (bool is not an int here), in MindSpore's words (the value
     shown as str() shows it), after the op's name when `who` is given."""
+    shown = '""' if isinstance(arg, str) and not arg else arg
     if isinstance(arg, bool) and bool not in types and int in types:
-        ok = False
-    else:
-        ok = isinstance(arg, types)
-    if not ok:
-        shown = '""' if isinstance(arg, str) and not arg else arg
+        # MindSpore shows the tuple of types here (a list otherwise)
+        raise TypeError(f"{_who(who)}Argument {name} with value {shown} is not of type {tuple(types)}, but got "
+                        f"{type(arg)}.")
+    if not isinstance(arg, types):
         raise TypeError(f"{_who(who)}Argument {name} with value {shown} is not of type {list(types)}, but got "
                         f"{type(arg)}.")
 
@@ -32,11 +34,6 @@ def check_range(value, low, high, name, left_open=False, who=None, right_open=Fa
     if (value <= low if left_open else value < low) or (value >= high if right_open else value > high):
         lb, rb = "(" if left_open else "[", ")" if right_open else "]"
         raise ValueError(f"{_who(who)}Input {name} is not within the required interval of {lb}{low}, {high}{rb}.")
-
-
-def check_pos_int32(value, name):
-    type_check(value, (int,), name)
-    check_range(value, 1, INT32_MAX, name)
 
 
 def check_columns(columns, name):
@@ -152,3 +149,93 @@ def compile_regex(pattern, name, who):
     except re.error as e:
         msg = str(e)
     raise ValueError(f"{who}: the argument {name} {pattern!r} is not a valid regular expression: {msg}.")
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# MindSpore's validator helpers (mindspore.dataset.core.validator_helpers), by the same names and messages. The ops'
+# argument checks (audio/text/vision/transforms validators) are built from these.
+
+INT32_MIN = -INT32_MAX - 1
+UINT8_MAX = 255
+UINT32_MAX = 4294967295
+FLOAT_MIN_INTEGER = -FLOAT_MAX_INTEGER
+
+
+def _arg(name):
+    return f"{name} " if name else ""
+
+
+def check_value(value, valid_range, arg_name="", left_open_interval=False, right_open_interval=False):
+    """ValueError unless value lies in valid_range (closed unless told), in MindSpore's words."""
+    low, high = valid_range
+    if (value <= low if left_open_interval else value < low) or \
+            (value >= high if right_open_interval else value > high):
+        lb, rb = "(" if left_open_interval else "[", ")" if right_open_interval else "]"
+        raise ValueError(f"Input {_arg(arg_name)}is not within the required interval of {lb}{low}, {high}{rb}.")
+
+
+def _typed_range(types, low, high, left_open=False):
+    def check(value, arg_name=""):
+        type_check(value, types, arg_name)
+        check_value(value, (low, high), arg_name, left_open)
+    return check
+
+
+check_int32 = _typed_range((int,), INT32_MIN, INT32_MAX)
+check_uint8 = _typed_range((int,), 0, UINT8_MAX)
+check_uint32 = _typed_range((int,), 0, UINT32_MAX)
+check_pos_uint32 = _typed_range((int,), 1, UINT32_MAX)
+check_pos_int32 = _typed_range((int,), 1, INT32_MAX)
+check_non_negative_int32 = _typed_range((int,), 0, INT32_MAX)
+check_float32 = _typed_range((float, int), FLOAT_MIN_INTEGER, FLOAT_MAX_INTEGER)
+check_pos_float32 = _typed_range((float, int), 0, FLOAT_MAX_INTEGER, left_open=True)
+check_non_negative_float32 = _typed_range((float, int), 0, FLOAT_MAX_INTEGER)
+
+
+def check_int32_not_zero(value, arg_name=""):
+    type_check(value, (int,), _arg(arg_name))  # MindSpore pads the name here
+    if value < INT32_MIN or value > INT32_MAX or value == 0:
+        raise ValueError(f"Input {_arg(arg_name)}is not within the required interval of "
+                         f"[{INT32_MIN}, 0) and (0, {INT32_MAX}].")
+
+
+def check_float32_not_zero(value, arg_name=""):
+    type_check(value, (float, int), _arg(arg_name))
+    if value < FLOAT_MIN_INTEGER or value > FLOAT_MAX_INTEGER or value == 0:
+        raise ValueError(f"Input {_arg(arg_name)}is not within the required interval of "
+                         f"[{FLOAT_MIN_INTEGER}, 0) and (0, {FLOAT_MAX_INTEGER}].")
+
+
+def check_positive(value, arg_name=""):
+    if value <= 0:
+        raise ValueError(f"Input {_arg(arg_name)}must be greater than 0.")
+
+
+def type_check_list(args, types, arg_names):
+    """Every element of the list/tuple `args` an instance of `types` (names `arg_names[i]`)."""
+    type_check(args, (list, tuple), arg_names)
+    if isinstance(arg_names, str):
+        arg_names = [f"{arg_names}[{i}]" for i in range(len(args))]
+    for a, n in zip(args, arg_names):
+        type_check(a, types, n)
+
+
+def parse_user_args(method, *args, **kwargs):
+    """The arguments of a call of `method` (self first) in its signature's order, defaults filled in."""
+    sig = inspect.signature(method)
+    bound = sig.bind(None, *args, **kwargs)
+    bound.apply_defaults()
+    return [bound.arguments[p] for p in list(sig.parameters)[1:]]
+
+
+def method_check(check):
+    """Turn `check(*args)` (an op's argument check, arguments in its __init__'s order) into a decorator of that
+    __init__, as MindSpore's validators are."""
+    def decorate(method):
+        @functools.wraps(method)
+        def checked(self, *args, **kwargs):
+            check(*parse_user_args(method, *args, **kwargs))
+            return method(self, *args, **kwargs)
+        return checked
+    decorate.__name__, decorate.__doc__, decorate.check = check.__name__, check.__doc__, check
+    return decorate

@@ -4,9 +4,10 @@ import math
 import numpy as np
 
 from mindseed.dataset import _random
+from mindseed.dataset.audio import validators as AV
 from mindseed.dataset.audio._filters import waveform
 from mindseed.dataset.audio.utils import DensityFunction, Interpolation, Modulation
-from mindseed.dataset.audio.validators import check_enum, check_int, check_range
+from mindseed.dataset.audio.validators import check_enum, check_range
 from mindseed.dataset.transforms._base import TensorOperation
 
 __all__ = ["Dither", "Flanger", "Phaser"]
@@ -27,10 +28,11 @@ def wave_table(sine, size, low, high, phase):
 class Flanger(TensorOperation):
     """sox's flanger on a (..., channel, time) waveform (at most 4 channels), clamped to [-1, 1]."""
 
+    @AV.check_flanger
     def __init__(self, sample_rate, delay=0.0, depth=2.0, regen=0.0, width=71.0, speed=0.5, phase=25.0,
                  modulation=Modulation.SINUSOIDAL, interpolation=Interpolation.LINEAR):
         who = "Flanger"
-        self.sample_rate = check_int(sample_rate, "sample_rate", who)
+        self.sample_rate = sample_rate
         for name, v, lo, hi in (("delay", delay, 0, 30), ("depth", depth, 0, 10), ("regen", regen, -95, 95),
                                 ("width", width, 0, 100), ("speed", speed, 0.1, 10), ("phase", phase, 0, 100)):
             setattr(self, name, check_range(v, name, who, lo, hi))
@@ -110,10 +112,11 @@ class Dither(TensorOperation):
 class Phaser(TensorOperation):
     """sox's phaser on a (..., time) waveform: a modulated feedback delay line, clamped to [-1, 1]."""
 
+    @AV.check_phaser
     def __init__(self, sample_rate, gain_in=0.4, gain_out=0.74, delay_ms=3.0, decay=0.4, mod_speed=0.5,
                  sinusoidal=True):
         who = "Phaser"
-        self.sample_rate = check_int(sample_rate, "sample_rate", who)
+        self.sample_rate = sample_rate
         self.gain_in = check_range(gain_in, "gain_in", who, 0.0, 1.0)
         self.gain_out = check_range(gain_out, "gain_out", who, 0.0, 1e9)
         self.delay_ms = check_range(delay_ms, "delay_ms", who, 0.0, 5.0)

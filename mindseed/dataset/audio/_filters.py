@@ -4,8 +4,9 @@ import math
 import numpy as np
 
 from mindseed.dataset import _validate as V
+from mindseed.dataset.audio import validators as AV
 from mindseed.dataset.audio.utils import FadeShape, GainType
-from mindseed.dataset.audio.validators import (check_enum, check_float32, check_int32_not_zero, check_number,
+from mindseed.dataset.audio.validators import (check_float32, check_int32_not_zero, check_number,
                                                check_positive)
 from mindseed.dataset.transforms._base import TensorOperation
 
@@ -283,13 +284,9 @@ class Gain(TensorOperation):
 class Vol(TensorOperation):
     """Scale the volume by an amplitude ratio, a power ratio or decibels, clamped to [-1, 1]."""
 
+    @AV.check_vol
     def __init__(self, gain, gain_type=GainType.AMPLITUDE):
-        self.gain = _num(gain, "gain", "Vol")
-        self.gain_type = check_enum(gain_type, GainType, "gain_type", "Vol")
-        if self.gain_type != GainType.DB and self.gain < 0:
-            raise ValueError(f"Vol: gain should be non-negative for gain_type {self.gain_type.value}, but got {gain}.")
-        if self.gain_type == GainType.POWER and self.gain == 0:
-            raise ValueError("Vol: gain should be positive for gain_type power, but got 0.")
+        self.gain, self.gain_type = float(gain), gain_type
 
     def _apply(self, x):
         a = waveform(x, "Vol")
@@ -319,12 +316,9 @@ def _fade_curve(n, shape, fade_in):
 class Fade(TensorOperation):
     """Fade the waveform in over its first fade_in_len samples and out over its last fade_out_len samples."""
 
+    @AV.check_fade
     def __init__(self, fade_in_len=0, fade_out_len=0, fade_shape=FadeShape.LINEAR):
-        for name, v in (("fade_in_len", fade_in_len), ("fade_out_len", fade_out_len)):
-            if not isinstance(v, int) or isinstance(v, bool) or v < 0:
-                raise ValueError(f"Fade: {name} should be a non-negative int, but got {v!r}.")
-        self.fade_in_len, self.fade_out_len = fade_in_len, fade_out_len
-        self.fade_shape = check_enum(fade_shape, FadeShape, "fade_shape", "Fade")
+        self.fade_in_len, self.fade_out_len, self.fade_shape = fade_in_len, fade_out_len, fade_shape
 
     def _apply(self, x):
         a = waveform(x, "Fade")
@@ -341,11 +335,10 @@ class Fade(TensorOperation):
 class DCShift(TensorOperation):
     """Add a DC shift, with an optional limiter for the samples it would push past +-1."""
 
+    @AV.check_dc_shift
     def __init__(self, shift, limiter_gain=None):
-        self.shift = _num(shift, "shift", "DCShift")
-        if not -2.0 <= self.shift <= 2.0:
-            raise ValueError(f"DCShift: shift should be in range [-2, 2], but got {shift}.")
-        self.limiter_gain = None if limiter_gain is None else _num(limiter_gain, "limiter_gain", "DCShift")
+        self.shift = float(shift)
+        self.limiter_gain = None if limiter_gain is None else float(limiter_gain)
 
     def _apply(self, x):
         a = waveform(x, "DCShift").astype(np.float64)
@@ -379,12 +372,9 @@ class Contrast(TensorOperation):
 class Overdrive(TensorOperation):
     """Soft-clipping overdrive followed by a DC-blocking filter."""
 
+    @AV.check_overdrive
     def __init__(self, gain=20.0, color=20.0):
-        self.gain = _num(gain, "gain", "Overdrive")
-        self.color = _num(color, "color", "Overdrive")
-        for name, v in (("gain", self.gain), ("color", self.color)):
-            if not 0 <= v <= 100:
-                raise ValueError(f"Overdrive: {name} should be in range [0, 100], but got {v}.")
+        self.gain, self.color = float(gain), float(color)
 
     def _apply(self, x):
         a = waveform(x, "Overdrive")
@@ -397,11 +387,8 @@ class Overdrive(TensorOperation):
 class MuLawEncoding(TensorOperation):
     """Mu-law companding of a waveform in [-1, 1] into integers in [0, quantization_channels)."""
 
+    @AV.check_mu_law_coding
     def __init__(self, quantization_channels=256):
-        if not isinstance(quantization_channels, int) or isinstance(quantization_channels, bool) or \
-                quantization_channels <= 0:
-            raise ValueError(f"{type(self).__name__}: quantization_channels should be a positive int, but got "
-                             f"{quantization_channels!r}.")
         self.quantization_channels = quantization_channels
 
     def _apply(self, x):

@@ -8,7 +8,8 @@ import numpy as np
 
 from mindseed.dataset.audio._filters import waveform
 from mindseed.dataset.audio.utils import (BorderType, MelType, NormMode, NormType, ScaleType,
-                                          WindowType, create_dct, linear_fbanks, melscale_fbanks)
+                                          WindowType, create_dct, lin_fbanks, mel_fbanks)
+from mindseed.dataset.audio import validators as AV
 from mindseed.dataset.audio.validators import check_enum, check_int
 from mindseed.dataset import _validate as V
 from mindseed.dataset.transforms._base import TensorOperation
@@ -45,7 +46,8 @@ class _STFT:
         self.n_fft = _int(n_fft, "n_fft", who)
         self.win_length = n_fft if win_length is None else _int(win_length, "win_length", who)
         if self.win_length > n_fft:
-            raise ValueError(f"{who}: win_length should be no more than n_fft {n_fft}, but got {win_length}.")
+            raise ValueError(f"Input win_length should be no more than n_fft, but got win_length: {win_length} and "
+                             f"n_fft: {n_fft}.")
         self.hop_length = self.win_length // 2 if hop_length is None else _int(hop_length, "hop_length", who)
         self.pad = _int(pad, "pad", who, low=0)
         self.window = check_enum(window, WindowType, "window", who)
@@ -67,8 +69,8 @@ class _STFT:
             h = self.n_fft // 2
             x = np.pad(x, [(0, 0)] * (x.ndim - 1) + [(h, h)], mode=self.pad_mode.value)
         if x.shape[-1] < self.n_fft:
-            raise RuntimeError(f"{type(self).__name__}: the padded waveform length {x.shape[-1]} should be at least "
-                               f"n_fft {self.n_fft}.")
+            raise RuntimeError(f"{type(self).__name__}: n_fft should be more than 0 and less than {x.shape[-1]}, but "
+                               f"got n_fft: {self.n_fft}.")
         n_frames = 1 + (x.shape[-1] - self.n_fft) // self.hop_length
         idx = np.arange(self.n_fft)[None, :] + self.hop_length * np.arange(n_frames)[:, None]
         w = self._win()
@@ -105,11 +107,19 @@ class _STFT:
         return out
 
 
+def _type_name(dtype):
+    """A numpy dtype as MindSpore's dataset names it (str/bytes are `string`)."""
+    return "string" if dtype.kind in "USO" else dtype.name
+
+
 def _complex_in(x, who):
     a = np.asarray(x)
-    if a.ndim < 1 or a.shape[-1] != 2 or a.dtype.kind not in "fiu":
-        raise RuntimeError(f"{who}: the input should be a real tensor of shape <..., complex=2>, but got shape "
-                           f"{list(a.shape)} and dtype {a.dtype}.")
+    if a.dtype.kind not in "fiu":
+        raise RuntimeError(f"{who}: the data type of input tensor does not match the requirement of operator. "
+                           f"Expecting tensor in type of [int, float, double]. But got type {_type_name(a.dtype)}.")
+    if a.ndim < 1 or a.shape[-1] != 2:
+        raise RuntimeError(f"{who}: the shape of input tensor does not match the requirement of operator. "
+                           f"Expecting tensor in shape of <..., complex=2>.")
     return a[..., 0].astype(np.float64) + 1j * a[..., 1].astype(np.float64), (
         a.dtype if a.dtype == np.float64 else np.float32)
 
@@ -121,22 +131,25 @@ def _complex_out(z, dtype):
 class Spectrogram(TensorOperation, _STFT):
     """Spectrogram |STFT|^power of a waveform (..., time) -> (..., freq, frames)."""
 
+    @AV.check_spectrogram
     def __init__(self, n_fft=400, win_length=None, hop_length=None, pad=0, window=WindowType.HANN, power=2.0,
                  normalized=False, center=True, pad_mode=BorderType.REFLECT, onesided=True):
         self._stft_args("Spectrogram", n_fft, win_length, hop_length, pad, window, normalized, center, pad_mode,
                         onesided)
-        if isinstance(power, bool) or not isinstance(power, (int, float)) or power < 0:
-            raise ValueError(f"Spectrogram: power should be a non-negative number, but got {power!r}.")
         self.power = float(power)
 
     def _apply(self, x):
         a = waveform(x, "Spectrogram")
-        return (np.abs(self.stft(a)) ** self.power).astype(a.dtype)
+        z = self.stft(a)
+        if self.power == 0:  # MindSpore: the complex STFT itself, <..., freq, time, complex=2>
+            return _complex_out(z, a.dtype)
+        return (np.abs(z) ** self.power).astype(a.dtype)
 
 
 class InverseSpectrogram(TensorOperation, _STFT):
     """Waveform from a complex spectrogram (..., freq, frames, 2) by inverse STFT."""
 
+    @AV.check_inverse_spectrogram
     def __init__(self, length=None, n_fft=400, win_length=None, hop_length=None, pad=0, window=WindowType.HANN,
                  normalized=False, center=True, pad_mode=BorderType.REFLECT, onesided=True):
         self._stft_args("InverseSpectrogram", n_fft, win_length, hop_length, pad, window, normalized, center,
@@ -155,13 +168,9 @@ class InverseSpectrogram(TensorOperation, _STFT):
 class AmplitudeToDB(TensorOperation):
     """Amplitude or power spectrogram to decibels, floored at top_db below the maximum."""
 
+    @AV.check_amplitude_to_db
     def __init__(self, stype=ScaleType.POWER, ref_value=1.0, amin=1e-10, top_db=80.0):
-        self.stype = check_enum(stype, ScaleType, "stype", "AmplitudeToDB")
-        for name, v in (("ref_value", ref_value), ("amin", amin)):
-            if isinstance(v, bool) or not isinstance(v, (int, float)) or v <= 0:
-                raise ValueError(f"AmplitudeToDB: {name} should be a positive number, but got {v!r}.")
-        if top_db is not None and (isinstance(top_db, bool) or not isinstance(top_db, (int, float)) or top_db <= 0):
-            raise ValueError(f"AmplitudeToDB: top_db should be a positive number, but got {top_db!r}.")
+        self.stype = stype
         self.ref_value, self.amin, self.top_db = float(ref_value), float(amin), top_db
 
     def _apply(self, x):
@@ -188,17 +197,21 @@ class DBToAmplitude(TensorOperation):
         return (self.ref * np.power(10.0, 0.1 * a.astype(np.float64) * self.power)).astype(a.dtype)
 
 
+def _norm(z, power):
+    """|z|^power as MindSpore computes it: (re^2 + im^2)^(power / 2)."""
+    return np.power(z.real ** 2 + z.imag ** 2, power / 2)
+
+
 class ComplexNorm(TensorOperation):
     """|z|^power of a complex tensor (..., 2)."""
 
+    @AV.check_complex_norm
     def __init__(self, power=1.0):
-        if isinstance(power, bool) or not isinstance(power, (int, float)) or power < 0:
-            raise ValueError(f"{type(self).__name__}: power should be a non-negative number, but got {power!r}.")
         self.power = float(power)
 
     def _apply(self, x):
         z, dtype = _complex_in(x, "ComplexNorm")
-        return (np.abs(z) ** self.power).astype(dtype)
+        return _norm(z, self.power).astype(dtype)
 
 
 class Angle(TensorOperation):
@@ -214,7 +227,7 @@ class Magphase(ComplexNorm):
 
     def _apply(self, x):
         z, dtype = _complex_in(x, "Magphase")
-        return (np.abs(z) ** self.power).astype(dtype), np.angle(z).astype(dtype)
+        return _norm(z, self.power).astype(dtype), np.angle(z).astype(dtype)
 
 
 def _fmax(f_max, sample_rate):
@@ -234,13 +247,13 @@ def _band_args(sample_rate, f_min, f_max, **counts):
 class MelScale(TensorOperation):
     """Normal STFT (..., n_stft, time) to mel frequency (..., n_mels, time)."""
 
+    @AV.check_mel_scale
     def __init__(self, n_mels=128, sample_rate=16000, f_min=0.0, f_max=None, n_stft=201, norm=NormType.NONE,
                  mel_type=MelType.HTK):
-        _band_args(sample_rate, f_min, f_max, n_mels=n_mels, n_stft=n_stft)
         self.n_mels, self.sample_rate, self.f_min, self.n_stft = n_mels, sample_rate, float(f_min), n_stft
         self.f_max = _fmax(f_max, sample_rate)
         self.norm, self.mel_type = norm, mel_type
-        self._fb = host_alloc("MelScale", melscale_fbanks, n_stft, self.f_min, self.f_max, n_mels, sample_rate, norm,
+        self._fb = host_alloc("MelScale", mel_fbanks, n_stft, self.f_min, self.f_max, n_mels, sample_rate, norm,
                               mel_type)
 
     def _apply(self, x):
@@ -254,10 +267,10 @@ class MelScale(TensorOperation):
 class MelSpectrogram(TensorOperation):
     """Mel spectrogram: Spectrogram followed by MelScale."""
 
+    @AV.check_mel_spectrogram
     def __init__(self, sample_rate=16000, n_fft=400, win_length=None, hop_length=None, f_min=0.0, f_max=None, pad=0,
                  n_mels=128, window=WindowType.HANN, power=2.0, normalized=False, center=True,
                  pad_mode=BorderType.REFLECT, onesided=True, norm=NormType.NONE, mel_scale=MelType.HTK):
-        _band_args(sample_rate, f_min, f_max, n_mels=n_mels)
         self.sample_rate, self.n_fft, self.n_mels = sample_rate, n_fft, n_mels
         self._spec = Spectrogram(n_fft, win_length, hop_length, pad, window, power, normalized, center, pad_mode,
                                  onesided)
@@ -284,34 +297,41 @@ def _check_dct(who, dct_type, norm):
 class MFCC(TensorOperation):
     """Mel-frequency cepstral coefficients of a waveform (..., time) -> (..., n_mfcc, frames)."""
 
+    @AV.check_mfcc
     def __init__(self, sample_rate=16000, n_mfcc=40, dct_type=2, norm=NormMode.ORTHO, log_mels=False,
                  melkwargs=None):
-        _band_args(sample_rate, 0.0, None, n_mfcc=n_mfcc)
-        self.norm = _check_dct("MFCC", dct_type, norm)
+        self.norm = norm
         self.sample_rate, self.n_mfcc, self.dct_type, self.log_mels = sample_rate, n_mfcc, dct_type, log_mels
-        kw = dict(V.check_number(melkwargs or {}, "melkwargs", (dict,)))
-        kw.setdefault("sample_rate", sample_rate)
-        self._mel = MelSpectrogram(**kw)
-        if n_mfcc > self._mel.n_mels:
-            raise ValueError(f"MFCC: n_mfcc should be no more than n_mels {self._mel.n_mels}, but got {n_mfcc}.")
-        self._dct = create_dct(n_mfcc, self._mel.n_mels, self.norm)
+        # MindSpore fills the caller's melkwargs in place with MelSpectrogram's defaults
+        self.melkwargs = {} if melkwargs is None else melkwargs
+        n_fft = self.melkwargs.setdefault("n_fft", 400)
+        win_length = self.melkwargs.setdefault("win_length", n_fft)
+        for key, value in (("hop_length", win_length // 2), ("f_min", 0.0), ("f_max", sample_rate // 2),
+                           ("pad", 0), ("n_mels", 128), ("window", WindowType.HANN), ("power", 2.0),
+                           ("normalized", False), ("center", True), ("pad_mode", BorderType.REFLECT),
+                           ("onesided", True), ("norm", NormType.NONE), ("mel_scale", MelType.HTK)):
+            self.melkwargs.setdefault(key, value)
+        self._mel = self._dct = None
 
     def _apply(self, x):
+        if self._mel is None:  # MindSpore checks the mel settings further only when the op is built to run
+            self._mel = MelSpectrogram(self.sample_rate, **self.melkwargs)
+            self._dct = create_dct(self.n_mfcc, self._mel.n_mels, self.norm)
         return _dct_apply(_log_or_db(self._mel(x), self.log_mels), self._dct)
 
 
 class LFCC(TensorOperation):
     """Linear-frequency cepstral coefficients of a waveform (..., time) -> (..., n_lfcc, frames)."""
 
+    @AV.check_lfcc
     def __init__(self, sample_rate=16000, n_filter=128, n_lfcc=40, f_min=0.0, f_max=None, dct_type=2,
                  norm=NormMode.ORTHO, log_lf=False, speckwargs=None):
-        _band_args(sample_rate, f_min, f_max, n_filter=n_filter, n_lfcc=n_lfcc)
         self.norm = _check_dct("LFCC", dct_type, norm)
         if n_lfcc > n_filter:
             raise ValueError(f"LFCC: n_lfcc should be no more than n_filter {n_filter}, but got {n_lfcc}.")
         self.sample_rate, self.n_filter, self.n_lfcc, self.log_lf = sample_rate, n_filter, n_lfcc, log_lf
         self._spec = Spectrogram(**V.check_number(speckwargs or {}, "speckwargs", (dict,)))
-        self._fb = host_alloc("LFCC", linear_fbanks, self._spec.n_fft // 2 + 1, float(f_min),
+        self._fb = host_alloc("LFCC", lin_fbanks, self._spec.n_fft // 2 + 1, float(f_min),
                               _fmax(f_max, sample_rate), n_filter, sample_rate)
         self._dct = create_dct(n_lfcc, n_filter, self.norm)
 
@@ -340,7 +360,7 @@ class InverseMelScale(TensorOperation):
             raise ValueError(f"InverseMelScale: sgdargs should only have keys 'sgd_lr' and 'sgd_momentum', but got "
                              f"{sorted(unknown)}.")
         self.sgdargs = {"sgd_lr": float(args.get("sgd_lr", 0.1)), "sgd_momentum": float(args.get("sgd_momentum", 0.9))}
-        self._fb = host_alloc("InverseMelScale", melscale_fbanks, n_stft, float(f_min), _fmax(f_max, sample_rate),
+        self._fb = host_alloc("InverseMelScale", mel_fbanks, n_stft, float(f_min), _fmax(f_max, sample_rate),
                               n_mels, sample_rate, norm, mel_type).astype(np.float64)
 
     def _apply(self, x):

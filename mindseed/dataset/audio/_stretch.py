@@ -3,6 +3,7 @@ import math
 
 import numpy as np
 
+from mindseed.dataset.audio import validators as AV
 from mindseed.dataset.audio._filters import waveform
 from mindseed.dataset.audio._spectral import _STFT, _complex_in, _complex_out, _int
 from mindseed.dataset.audio.utils import BorderType, ResampleMethod, WindowType
@@ -37,16 +38,26 @@ def _rate(v, who, name="rate"):
 class PhaseVocoder(TensorOperation):
     """Speed up a complex spectrogram (..., freq, time, 2) by `rate` without changing its pitch."""
 
+    @AV.check_phase_vocoder
     def __init__(self, rate, phase_advance):
-        self.rate = _rate(rate, "PhaseVocoder")
-        self.phase_advance = np.asarray(phase_advance, dtype=np.float64)
+        self.rate = float(rate)
+        self.phase_advance = phase_advance
 
     def _apply(self, x):
+        adv = self.phase_advance
+        if adv.ndim != 2 or adv.shape[1] != 1:
+            raise RuntimeError("PhaseVocoder: invalid parameter, 'phase_advance' should be in shape of <freq, 1>.")
         z, dtype = _complex_in(x, "PhaseVocoder")
-        if self.phase_advance.shape[0] != z.shape[-2]:
-            raise RuntimeError(f"PhaseVocoder: phase_advance should have {z.shape[-2]} rows (the frequency bins), "
-                               f"but got shape {list(self.phase_advance.shape)}.")
-        return _complex_out(_phase_vocoder(z, self.rate, self.phase_advance.reshape(-1, 1)), dtype)
+        if adv.shape[0] != z.shape[-2]:
+            raise RuntimeError(f"PhaseVocoder: invalid parameter, 'first dimension of 'phase_advance'' should be equal "
+                               f"to 'freq dimension length of input tensor', but got: first dimension of "
+                               f"'phase_advance' {adv.shape[0]} while freq dimension length of input tensor "
+                               f"{z.shape[-2]}.")
+        if adv.dtype != np.asarray(x).dtype:
+            raise RuntimeError(f"PhaseVocoder: invalid parameter, data type of phase_advance should be equal to data "
+                               f"type of input tensor, but got: data type of phase_advance {adv.dtype} while data "
+                               f"type of input tensor {np.asarray(x).dtype}.")
+        return _complex_out(_phase_vocoder(z, self.rate, adv.astype(np.float64)), dtype)
 
 
 class TimeStretch(TensorOperation):
@@ -151,13 +162,10 @@ class Resample(TensorOperation):
 class PitchShift(TensorOperation):
     """Shift the pitch of a waveform by n_steps (phase vocoder + resampling), keeping its length."""
 
+    @AV.check_pitch_shift
     def __init__(self, sample_rate, n_steps, bins_per_octave=12, n_fft=512, win_length=None, hop_length=None,
                  window=WindowType.HANN):
-        self.sample_rate = _int(sample_rate, "sample_rate", "PitchShift")
-        if not isinstance(n_steps, int) or isinstance(n_steps, bool):
-            raise TypeError(f"PitchShift: argument n_steps with value {n_steps!r} is not of type [int].")
-        if not isinstance(bins_per_octave, int) or bins_per_octave == 0:
-            raise ValueError(f"PitchShift: bins_per_octave should be a non-zero int, but got {bins_per_octave!r}.")
+        self.sample_rate = sample_rate
         self.n_steps, self.bins_per_octave = n_steps, bins_per_octave
         self._stft = _STFT()
         self._stft._stft_args("PitchShift", n_fft, win_length, None if hop_length is None else hop_length, 0,
@@ -186,13 +194,9 @@ class PitchShift(TensorOperation):
 class MaskAlongAxis(TensorOperation):
     """Set columns [mask_start, mask_start + mask_width) of a spectrogram along axis 1 (freq) or 2 (time)."""
 
+    @AV.check_mask_along_axis
     def __init__(self, mask_start, mask_width, mask_value, axis):
-        self.mask_start = _int(mask_start, "mask_start", "MaskAlongAxis", low=0)
-        self.mask_width = _int(mask_width, "mask_width", "MaskAlongAxis")
-        self.mask_value = float(V.check_number(mask_value, "mask_value"))
-        if axis not in (1, 2):
-            raise ValueError(f"MaskAlongAxis: axis should be 1 (frequency) or 2 (time), but got {axis!r}.")
-        self.axis = axis
+        self.mask_start, self.mask_width, self.mask_value, self.axis = mask_start, mask_width, float(mask_value), axis
 
     def _apply(self, x):
         a = waveform(x, type(self).__name__, min_ndim=2)
@@ -202,9 +206,13 @@ class MaskAlongAxis(TensorOperation):
 def _mask(a, start, width, value, axis, who):
     ax = a.ndim - 3 + axis
     size = a.shape[ax]
+    if start >= size:
+        raise RuntimeError(f"MaskAlongAxis: invalid parameter, 'mask_start' should be less than the length of the "
+                           f"masked dimension, but got: 'mask_start' {start} and length {size}")
     if start + width > size:
-        raise RuntimeError(f"{who}: mask_start + mask_width ({start} + {width}) should not exceed the length "
-                           f"{size} of the masked axis.")
+        raise RuntimeError(f"MaskAlongAxis: invalid parameter, the sum of 'mask_start' and 'mask_width' should be no "
+                           f"more than the length of the masked dimension, but got: 'mask_start' {start}, "
+                           f"'mask_width' {width} and length {size}")
     out = a.copy()
     sl = [slice(None)] * a.ndim
     sl[ax] = slice(start, start + width)
@@ -215,12 +223,9 @@ def _mask(a, start, width, value, axis, who):
 class MaskAlongAxisIID(TensorOperation):
     """Mask a random-width (up to mask_param) random-start band along axis 1 (freq) or 2 (time)."""
 
+    @AV.check_mask_along_axis_iid
     def __init__(self, mask_param, mask_value, axis):
-        self.mask_param = _int(mask_param, "mask_param", "MaskAlongAxisIID", low=0)
-        self.mask_value = float(V.check_number(mask_value, "mask_value"))
-        if axis not in (1, 2):
-            raise ValueError(f"MaskAlongAxisIID: axis should be 1 (frequency) or 2 (time), but got {axis!r}.")
-        self.axis = axis
+        self.mask_param, self.mask_value, self.axis = mask_param, float(mask_value), axis
 
     def _apply(self, x):
         a = waveform(x, "MaskAlongAxisIID", min_ndim=2)
@@ -230,7 +235,8 @@ class MaskAlongAxisIID(TensorOperation):
 def _random_mask(a, param, value, axis, who):
     size = a.shape[a.ndim - 3 + axis]
     if param > size:
-        raise RuntimeError(f"{who}: the mask parameter {param} should not exceed the length {size} of the masked axis.")
+        raise RuntimeError(f"{who}: mask_param should be less than or equal to the length of "
+                           f"{'frequency' if axis == 1 else 'time'} dimension.")
     rng = _random.rng()
     width = int(rng.integers(0, param + 1))
     start = int(rng.integers(0, size - width + 1))
@@ -240,18 +246,20 @@ def _random_mask(a, param, value, axis, who):
 class _AxisMasking(TensorOperation):
     axis = 1
 
+    @AV.check_masking
     def __init__(self, iid_masks=False, mask_param=0, mask_start=0, mask_value=0.0):
-        who = type(self).__name__
-        if not isinstance(iid_masks, bool):
-            raise TypeError(f"{who}: argument iid_masks with value {iid_masks!r} is not of type [bool].")
-        self.iid_masks = iid_masks
-        self._param = _int(mask_param, "mask_param", who, low=0)
-        self.mask_start = _int(mask_start, "mask_start", who, low=0)
-        self.mask_value = float(V.check_number(mask_value, "mask_value"))
+        self.iid_masks, self._param, self.mask_start, self.mask_value = (iid_masks, mask_param, mask_start,
+                                                                         float(mask_value))
 
     def _apply(self, x):
         who = type(self).__name__
         a = waveform(x, who, min_ndim=2)
+        size, dim = a.shape[a.ndim - 3 + self.axis], ("frequency", "time")[self.axis - 1]
+        if self._param > size:
+            # MindSpore's TimeMasking names frequency_mask_param in the values it shows
+            raise RuntimeError(f"{who}: invalid parameter, '{dim}_mask_param' should be less than or equal to the "
+                               f"length of {dim} dimension, but got: 'frequency_mask_param' {self._param} and length "
+                               f"{size}")
         if self.iid_masks:
             return _random_mask(a, self._param, self.mask_value, self.axis, who)
         return _mask(a, self.mask_start, self._param, self.mask_value, self.axis, who)
@@ -335,8 +343,9 @@ class SlidingWindowCmn(TensorOperation):
 class SpectralCentroid(TensorOperation, _STFT):
     """Spectral centroid (magnitude-weighted mean frequency) of each frame: (..., time) -> (..., 1, frames)."""
 
+    @AV.check_spectral_centroid
     def __init__(self, sample_rate, n_fft=400, win_length=None, hop_length=None, pad=0, window=WindowType.HANN):
-        self.sample_rate = _int(sample_rate, "sample_rate", "SpectralCentroid")
+        self.sample_rate = sample_rate
         self._stft_args("SpectralCentroid", n_fft, win_length, hop_length, pad, window, False)
 
     def _apply(self, x):

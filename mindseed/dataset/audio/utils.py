@@ -3,7 +3,7 @@ import enum
 
 import numpy as np
 
-from mindseed.dataset.audio.validators import check_enum
+from mindseed.dataset import _validate as V
 
 __all__ = ["BorderType", "DensityFunction", "FadeShape", "GainType", "Interpolation", "MelType", "Modulation",
            "NormMode", "NormType", "ResampleMethod", "ScaleType", "WindowType", "create_dct", "linear_fbanks",
@@ -57,19 +57,27 @@ def _triangles(all_freqs, f_pts):
     return np.maximum(0.0, np.minimum(down, up))
 
 
-def _check_fbank_args(who, n_freqs, f_min, f_max, n_bands, sample_rate):
-    for name, v in (("n_freqs", n_freqs), ("n_filter/n_mels", n_bands), ("sample_rate", sample_rate)):
-        if not isinstance(v, int) or isinstance(v, bool) or v <= 0:
-            raise ValueError(f"{who}: {name} should be a positive int, but got {v!r}.")
-    if f_max <= f_min:
-        raise ValueError(f"{who}: f_max should be greater than f_min, but got f_min={f_min}, f_max={f_max}.")
+def _check_fbank_args(n_freqs, f_min, f_max, n_bands, sample_rate, bands_name):
+    """MindSpore's checks of melscale_fbanks / linear_fbanks."""
+    V.check_non_negative_int32(n_freqs, "n_freqs")
+    V.check_non_negative_float32(f_min, "f_min")
+    V.check_pos_float32(f_max, "f_max")
+    if f_min > f_max:
+        raise ValueError(f"Input f_min should be no more than f_max, but got f_min: {f_min} and f_max: {f_max}.")
+    V.check_pos_int32(n_bands, bands_name)
+    V.check_pos_int32(sample_rate, "sample_rate")
 
 
 def melscale_fbanks(n_freqs, f_min, f_max, n_mels, sample_rate, norm=NormType.NONE, mel_type=MelType.HTK):
     """Mel filterbank matrix of shape (n_freqs, n_mels) (HTK or Slaney mel scale)."""
-    _check_fbank_args("melscale_fbanks", n_freqs, f_min, f_max, n_mels, sample_rate)
-    norm = check_enum(norm, NormType, "norm", "melscale_fbanks")
-    mel_type = check_enum(mel_type, MelType, "mel_type", "melscale_fbanks")
+    _check_fbank_args(n_freqs, f_min, f_max, n_mels, sample_rate, "n_mels")
+    V.type_check(norm, (NormType,), "norm")
+    V.type_check(mel_type, (MelType,), "mel_type")
+    return mel_fbanks(n_freqs, f_min, f_max, n_mels, sample_rate, norm, mel_type)
+
+
+def mel_fbanks(n_freqs, f_min, f_max, n_mels, sample_rate, norm, mel_type):
+    """melscale_fbanks without its argument checks (the ops check their own)."""
     all_freqs = np.linspace(0, sample_rate // 2, n_freqs)
     m_pts = np.linspace(_hz_to_mel(f_min, mel_type), _hz_to_mel(f_max, mel_type), n_mels + 2)
     f_pts = _mel_to_hz(m_pts, mel_type)
@@ -81,7 +89,12 @@ def melscale_fbanks(n_freqs, f_min, f_max, n_mels, sample_rate, norm=NormType.NO
 
 def linear_fbanks(n_freqs, f_min, f_max, n_filter, sample_rate):
     """Linear triangular filterbank of shape (n_freqs, n_filter)."""
-    _check_fbank_args("linear_fbanks", n_freqs, f_min, f_max, n_filter, sample_rate)
+    _check_fbank_args(n_freqs, f_min, f_max, n_filter, sample_rate, "n_filter")
+    return lin_fbanks(n_freqs, f_min, f_max, n_filter, sample_rate)
+
+
+def lin_fbanks(n_freqs, f_min, f_max, n_filter, sample_rate):
+    """linear_fbanks without its argument checks (the ops check their own)."""
     all_freqs = np.linspace(0, sample_rate // 2, n_freqs)
     f_pts = np.linspace(f_min, f_max, n_filter + 2)
     return _triangles(all_freqs, f_pts).astype(np.float32)
@@ -89,10 +102,12 @@ def linear_fbanks(n_freqs, f_min, f_max, n_filter, sample_rate):
 
 def create_dct(n_mfcc, n_mels, norm=NormMode.NONE):
     """DCT-II matrix of shape (n_mels, n_mfcc), orthonormal when norm is ORTHO (scaled by 2 otherwise)."""
+    for name, v, cls in (("n_mfcc", n_mfcc, int), ("n_mels", n_mels, int), ("norm", norm, NormMode)):
+        if not isinstance(v, cls):
+            raise TypeError(f"{name} with value {v} is not of type {cls}, but got {type(v)}.")
     for name, v in (("n_mfcc", n_mfcc), ("n_mels", n_mels)):
-        if not isinstance(v, int) or isinstance(v, bool) or v <= 0:
-            raise ValueError(f"create_dct: {name} should be a positive int, but got {v!r}.")
-    norm = check_enum(norm, NormMode, "norm", "create_dct")
+        if v <= 0:
+            raise ValueError(f"{name} must be greater than 0, but got {v}.")
     n = np.arange(n_mels, dtype=np.float64)
     k = np.arange(n_mfcc, dtype=np.float64)[:, None]
     dct = np.cos(np.pi / n_mels * (n + 0.5) * k)
