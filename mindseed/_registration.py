@@ -96,3 +96,30 @@ _pijit_context._jit = _jit
 from mindseed import mint as _mint  # noqa: E402
 from mindseed.ops.auto_generate import _ext as _ops_ext  # noqa: E402
 _ops_ext.SOURCES[:] = [_mint, _mint.nn.functional]
+
+
+# MindSpore's module paths that re-export names mindseed defines in higher layers: `import mindspore.nn.metrics`
+# (the old home of the metrics), `nn.layer.dense/channel_shuffle/timedistributed` come from their own files
+_nn_metrics_module = _types.ModuleType("mindseed.nn.metrics", "MindSpore's `nn.metrics`: the train metrics.")
+_nn_metrics_module.__all__ = list(train.metrics.__all__)
+for _name in _nn_metrics_module.__all__:
+    setattr(_nn_metrics_module, _name, getattr(train.metrics, _name))
+_sys.modules.setdefault("mindseed.nn.metrics", _nn_metrics_module)
+nn.metrics = _nn_metrics_module
+
+_COMMON_REEXPORTS = ("DeviceCtx", "Generator", "SparseTensor", "Symbol", "UntypedStorage", "default_generator",
+                     "enable_dynamic", "flops_collection", "from_numpy", "get_rng_state", "set_rng_state",
+                     "initial_seed", "manual_seed", "is_tensor", "lazy_inline", "no_inline", "recompute",
+                     "load_mindir", "save_mindir", "mindio_preload", "set_mindio_server_info", "ms_memory_recycle",
+                     "register_saved_tensors_hooks", "saved_tensors_hooks", "set_dump", "set_recursion_limit")
+_TRAIN_REEXPORTS = ("export", "load", "export_split_mindir", "build_searched_strategy", "merge_sliced_parameter",
+                    "load_distributed_checkpoint", "get_ckpt_path_with_strategy", "restore_group_info_list")
+
+
+def reexport_toplevel(package):
+    """Put the top-level objects MindSpore also exports from `common` and `train` there (called by the package
+    once its namespace is complete)."""
+    for name in _COMMON_REEXPORTS:
+        setattr(common, name, getattr(package, name))
+    for name in _TRAIN_REEXPORTS:
+        setattr(train, name, getattr(package, name))

@@ -1,0 +1,48 @@
+"""MindSpore's re-export paths: nn.metrics, common, train and nn.layer module paths hold the same objects."""
+import importlib
+
+import numpy as np
+
+import mindseed as ms
+from mindseed import nn
+
+
+def test_nn_metrics_are_the_train_metrics_and_compute():
+    metrics = importlib.import_module("mindseed.nn.metrics")
+    for name in metrics.__all__:
+        assert getattr(metrics, name) is getattr(ms.train, name), name
+    assert nn.metrics is metrics and nn.Accuracy is ms.train.Accuracy
+    acc = nn.metrics.Accuracy()
+    acc.update(ms.Tensor(np.array([[0.2, 0.8], [0.9, 0.1], [0.3, 0.7]], np.float32)), ms.Tensor(np.array([1, 1, 1])))
+    assert abs(acc.eval() - 2 / 3) < 1e-12
+
+
+def test_common_reexports_the_toplevel_objects():
+    from mindseed import common
+    for name in ("from_numpy", "is_tensor", "manual_seed", "initial_seed", "get_rng_state", "Generator",
+                 "default_generator", "lazy_inline", "no_inline", "recompute", "enable_dynamic", "save_mindir",
+                 "load_mindir", "SparseTensor", "Symbol", "DeviceCtx"):
+        assert getattr(common, name) is getattr(ms, name), name
+    t = common.from_numpy(np.array([1.5, 2.5], np.float32))
+    np.testing.assert_array_equal(t.asnumpy(), [1.5, 2.5])
+    assert common.is_tensor(t) and not common.is_tensor(np.ones(2))
+
+
+def test_train_reexports_export_and_distributed_checkpoint_helpers():
+    from mindseed import train
+    for name in ("export", "load", "export_split_mindir", "build_searched_strategy", "merge_sliced_parameter",
+                 "load_distributed_checkpoint", "get_ckpt_path_with_strategy", "restore_group_info_list"):
+        assert getattr(train, name) is getattr(ms, name), name
+    merged = train.merge_sliced_parameter([ms.Parameter(ms.Tensor(np.array([1., 2.], np.float32)), "w"),
+                                           ms.Parameter(ms.Tensor(np.array([3., 4.], np.float32)), "w")])
+    np.testing.assert_array_equal(merged.asnumpy(), [1., 2., 3., 4.])
+
+
+def test_nn_layer_module_paths():
+    assert importlib.import_module("mindseed.nn.layer.dense").BiDense is nn.BiDense
+    assert importlib.import_module("mindseed.nn.layer.channel_shuffle").ChannelShuffle is nn.ChannelShuffle
+    assert importlib.import_module("mindseed.nn.layer.timedistributed").TimeDistributed is nn.TimeDistributed
+    assert importlib.import_module("mindseed.nn.wrap").TimeDistributed is nn.TimeDistributed
+    cs = nn.ChannelShuffle(2)
+    x = ms.Tensor(np.arange(4, dtype=np.float32).reshape(1, 4, 1, 1))
+    np.testing.assert_array_equal(cs(x).asnumpy().ravel(), [0., 2., 1., 3.])
