@@ -46,3 +46,12 @@ def test_nn_layer_module_paths():
     cs = nn.ChannelShuffle(2)
     x = ms.Tensor(np.arange(4, dtype=np.float32).reshape(1, 4, 1, 1))
     np.testing.assert_array_equal(cs(x).asnumpy().ravel(), [0., 2., 1., 3.])
+
+
+def test_context_ps_context_and_optim_adasum_paths():
+    from mindseed import context
+    assert context.set_ps_context is ms.set_ps_context and context.get_ps_context is ms.get_ps_context
+    assert context.get_ps_context("enable_ps") is False
+    adasum = importlib.import_module("mindseed.nn.optim.adasum")
+    assert adasum.AdaSumByGradWrapCell is nn.AdaSumByGradWrapCell is nn.optim.AdaSumByGradWrapCell
+    assert adasum.AdaSumByDeltaWeightWrapCell is nn.AdaSumByDeltaWeightWrapCell
