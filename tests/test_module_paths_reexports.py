@@ -55,3 +55,19 @@ def test_context_ps_context_and_optim_adasum_paths():
     adasum = importlib.import_module("mindseed.nn.optim.adasum")
     assert adasum.AdaSumByGradWrapCell is nn.AdaSumByGradWrapCell is nn.optim.AdaSumByGradWrapCell
     assert adasum.AdaSumByDeltaWeightWrapCell is nn.AdaSumByDeltaWeightWrapCell
+
+
+def test_ops_function_submodules_hold_the_ops_functions():
+    from mindseed import ops
+    from mindseed.ops.function.array_func import unsorted_segment_sum
+    from mindseed.ops.function.comm_func import all_reduce, get_rank
+    from mindseed.ops.function.debug_func import print_  # noqa: F401
+    from mindseed.ops.function.math_func import cdist
+    from mindseed.ops.function.vmap_func import vmap
+    assert all_reduce is ops.all_reduce and get_rank is ops.get_rank and vmap is ops.vmap is ms.vmap
+    assert importlib.import_module("mindseed.ops.function.clip_func").clamp is ops.clamp
+    assert importlib.import_module("mindseed.ops.function.spectral_func").__all__
+    x = ms.Tensor(np.array([[0., 0.], [3., 4.]], np.float32))
+    np.testing.assert_allclose(cdist(x, x).asnumpy(), [[0., 5.], [5., 0.]], atol=1e-6)
+    s = unsorted_segment_sum(ms.Tensor(np.array([1., 2., 3.], np.float32)), ms.Tensor(np.array([0, 1, 0])), 2)
+    np.testing.assert_array_equal(s.asnumpy(), [4., 2.])
