@@ -71,3 +71,14 @@ def test_ops_function_submodules_hold_the_ops_functions():
     np.testing.assert_allclose(cdist(x, x).asnumpy(), [[0., 5.], [5., 0.]], atol=1e-6)
     s = unsorted_segment_sum(ms.Tensor(np.array([1., 2., 3.], np.float32)), ms.Tensor(np.array([0, 1, 0])), 2)
     np.testing.assert_array_equal(s.asnumpy(), [4., 2.])
+
+
+def test_mint_nn_layer_module_paths():
+    from mindseed.mint import nn as mnn
+    for name in ("activation", "basic", "conv", "normalization", "padding", "pooling"):
+        module = importlib.import_module(f"mindseed.mint.nn.layer.{name}")
+        for cls in module.__all__:
+            assert getattr(module, cls) is getattr(mnn, cls), (name, cls)
+    from mindseed.mint.nn.layer.padding import ZeroPad1d
+    np.testing.assert_array_equal(ZeroPad1d((1, 2))(ms.Tensor(np.array([[1., 2.]], np.float32))).asnumpy(),
+                                  [[0., 1., 2., 0., 0.]])
