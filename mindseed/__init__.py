@@ -67,3 +67,5 @@ __version__ = "0.1.0"
 # above, so it stays in sync when a name is added; `from mindseed import *` and API tools read it.
 __all__ = sorted(_n for _n, _v in globals().items()
                  if not _n.startswith("_") and (_n == "dtype" or type(_v).__name__ != "module"))
+import sys as _sys  # noqa: E402
+_registration.reexport_toplevel(_sys.modules[__name__])  # common/train re-export top-level objects, as MindSpore

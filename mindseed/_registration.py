@@ -3,6 +3,8 @@
 `mindspore.ops.GradOperation`, `ops.grad`, ... are autodiff (layer L3) but users reach them through
 `ops` (L2); the top level puts them there once, by registration, so `ops` never imports upward.
 """
+import importlib
+
 from mindseed import amp, autograd, common, compiler, nn, ops, train
 from mindseed.common import api as _common_api
 from mindseed.ops.function import grad as _function_grad
@@ -97,3 +99,83 @@ _pijit_context._jit = _jit
 from mindseed import mint as _mint  # noqa: E402
 from mindseed.ops.auto_generate import _ext as _ops_ext  # noqa: E402
 _ops_ext.SOURCES[:] = [_mint, _mint.nn.functional]
+
+
+# MindSpore's module paths that re-export names mindseed defines in higher layers: `import mindspore.nn.metrics`
+# (the old home of the metrics), `nn.layer.dense/channel_shuffle/timedistributed` come from their own files
+_nn_metrics_module = _types.ModuleType("mindseed.nn.metrics", "MindSpore's `nn.metrics`: the train metrics.")
+_nn_metrics_module.__all__ = list(train.metrics.__all__)
+for _name in _nn_metrics_module.__all__:
+    setattr(_nn_metrics_module, _name, getattr(train.metrics, _name))
+_sys.modules.setdefault("mindseed.nn.metrics", _nn_metrics_module)
+nn.metrics = _nn_metrics_module
+
+_COMMON_REEXPORTS = ("DeviceCtx", "Generator", "SparseTensor", "Symbol", "UntypedStorage", "default_generator",
+                     "enable_dynamic", "flops_collection", "from_numpy", "get_rng_state", "set_rng_state",
+                     "initial_seed", "manual_seed", "is_tensor", "lazy_inline", "no_inline", "recompute",
+                     "load_mindir", "save_mindir", "mindio_preload", "set_mindio_server_info", "ms_memory_recycle",
+                     "register_saved_tensors_hooks", "saved_tensors_hooks", "set_dump", "set_recursion_limit")
+_TRAIN_REEXPORTS = ("export", "load", "export_split_mindir", "build_searched_strategy", "merge_sliced_parameter",
+                    "load_distributed_checkpoint", "get_ckpt_path_with_strategy", "restore_group_info_list")
+
+
+def reexport_toplevel(package):
+    """Put the top-level objects MindSpore also exports from `common` and `train` there (called by the package
+    once its namespace is complete)."""
+    for name in _COMMON_REEXPORTS:
+        setattr(common, name, getattr(package, name))
+    for name in _TRAIN_REEXPORTS:
+        setattr(train, name, getattr(package, name))
+
+
+# MindSpore's ops.function submodules hold the same function objects as `ops` (`from
+# mindspore.ops.function.math_func import cdist`); the names mindseed's modules lack, and the modules it has
+# not (comm_func's collectives belong to a higher layer), are filled in here
+_FUNCTION_MODULE_NAMES = {
+    "array_func": ("affine_grid", "aminmax", "argmax", "col2im", "fold", "ger", "hamming_window", "lstsq", "max",
+            "min", "mvlgamma", "population_count", "scalar_cast", "unfold", "unsorted_segment_max",
+            "unsorted_segment_min", "unsorted_segment_prod", "unsorted_segment_sum"),
+    "clip_func": ("clamp", "clamp_", "clip"),
+    "fft_func": ("fftfreq", "rfftfreq"),
+    "math_func": ("adjoint", "atleast_1d", "atleast_2d", "atleast_3d", "baddbmm_ext", "bernoulli", "bincount",
+            "block_diag", "bucketize", "cartesian_prod", "cdist", "combinations", "cosine_similarity", "diag_embed",
+            "dstack", "einsum_ext", "eps", "gumbel_softmax", "hann_window", "histc", "inplace_add",
+            "inplace_index_add", "inplace_sub", "inplace_update", "iou", "kaiser_window", "linspace",
+            "log_matrix_determinant", "logspace", "matrix_norm", "matrix_solve",
+            "multi_scale_deformable_attn_function", "numel", "ormqr", "permute", "roll", "rot90", "row_stack",
+            "sparse_segment_mean", "stft", "t", "tanhshrink", "trace", "tril_indices", "triu_indices",
+            "vector_norm", "view_as_real", "vstack"),
+    "nn_func": ("deformable_conv2d", "fast_gelu", "flash_attention_score", "flip", "fliplr", "flipud",
+            "fused_infer_attention_score", "hardsigmoid", "hardswish", "incre_flash_attention", "inplace_sigmoid",
+            "is_floating_point", "logsigmoid", "mish", "moe_token_permute", "moe_token_unpermute", "msort",
+            "nsa_compress", "nsa_select_attention", "prompt_flash_attention", "ring_attention_update", "sigmoid",
+            "silu", "softsign", "speed_fusion_attention"),
+    "other_func": ("moe_init_routing_v2", "move_to", "rotary_position_embedding"),
+    "comm_func": ("P2POp", "TCPStore", "all_gather", "all_gather_into_tensor", "all_gather_into_tensor_uneven",
+            "all_gather_object", "all_reduce", "all_to_all", "all_to_all_single", "all_to_all_v_c", "barrier",
+            "batch_isend_irecv", "broadcast", "broadcast_object_list", "destroy_process_group",
+            "gather_into_tensor", "gather_object", "get_backend", "get_global_rank", "get_group_rank",
+            "get_process_group_ranks", "get_rank", "get_world_size", "init_process_group", "irecv", "is_available",
+            "is_initialized", "isend", "new_group", "recv", "recv_object_list", "reduce", "reduce_scatter",
+            "reduce_scatter_tensor", "reduce_scatter_tensor_uneven", "scatter_object_list", "scatter_tensor",
+            "send", "send_object_list", "set_comm_ops_inplace"),
+    "debug_func": ("print_", "tensordump"),
+    "image_func": ("bounding_box_decode", "bounding_box_encode", "check_valid", "crop_and_resize"),
+    "parameter_func": ("assign", "assign_add", "assign_sub", "index_add"),
+    "reshard_func": ("reshard",),
+    "spectral_func": ("bartlett_window", "blackman_window"),
+    "vmap_func": ("vmap",),
+}
+for _module_name, _names in _FUNCTION_MODULE_NAMES.items():
+    _full = f"mindseed.ops.function.{_module_name}"
+    _module = _sys.modules.get(_full)
+    if _module is None:
+        try:
+            _module = importlib.import_module(_full)
+        except ModuleNotFoundError:
+            _module = _types.ModuleType(_full, f"MindSpore's `ops.function.{_module_name}`.")
+            _module.__all__ = list(_names)
+            _sys.modules[_full] = _module
+            setattr(ops.function, _module_name, _module)
+    for _name in _names:
+        setattr(_module, _name, getattr(ops, _name))

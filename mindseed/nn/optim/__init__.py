@@ -17,7 +17,8 @@ from mindseed.nn.optim.adamax import AdaMax
 from mindseed.nn.optim.adadelta import Adadelta
 from mindseed.nn.optim.thor import thor
 from mindseed.nn.optim.tft_wrapper import OptTFTWrapper
+from mindseed.nn.optim.adasum import AdaSumByDeltaWeightWrapCell, AdaSumByGradWrapCell
 
 __all__ = ["Optimizer", "Momentum", "LARS", "Adam", "AdamWeightDecay", "LazyAdam", "AdamOffload", "Lamb", "SGD",
            "ASGD", "Rprop", "FTRL", "RMSProp", "ProximalAdagrad", "Adagrad", "AdaFactor", "AdaMax", "Adadelta", "thor",
-           "OptTFTWrapper"]
+           "OptTFTWrapper", "AdaSumByDeltaWeightWrapCell", "AdaSumByGradWrapCell"]

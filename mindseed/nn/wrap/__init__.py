@@ -4,6 +4,7 @@ from mindseed.nn.wrap.cell_wrapper import (ForwardValueAndGrad, GetNextSingleOp,
                                            ParameterUpdate, PipelineCell, TrainOneStepCell, VirtualDatasetCellTriple,
                                            WithEvalCell, WithGradCell, WithLossCell)
 from mindseed.nn.wrap.adasum import AdaSumByDeltaWeightWrapCell, AdaSumByGradWrapCell
+from mindseed.nn.layer.timedistributed import TimeDistributed
 from mindseed.nn.wrap.grad_reducer import DistributedGradReducer, PipelineGradReducer
 from mindseed.nn.wrap.loss_scale import (DynamicLossScaleUpdateCell, FixedLossScaleUpdateCell,
                                          TrainOneStepWithLossScaleCell)
@@ -12,4 +13,4 @@ __all__ = ["ForwardValueAndGrad", "TrainOneStepCell", "WithLossCell", "WithGradC
            "TrainOneStepWithLossScaleCell", "ParameterUpdate", "DynamicLossScaleUpdateCell", "FixedLossScaleUpdateCell",
            "VirtualDatasetCellTriple", "GradAccumulationCell", "MicroBatchInterleaved", "PipelineCell",
            "DistributedGradReducer", "PipelineGradReducer", "GetNextSingleOp", "AdaSumByGradWrapCell",
-           "AdaSumByDeltaWeightWrapCell"]
+           "AdaSumByDeltaWeightWrapCell", "TimeDistributed"]
