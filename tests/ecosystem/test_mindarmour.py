@@ -520,3 +520,85 @@ def test_adversarial_defense_steps_and_ensemble_replacement(ma):
     logits = batch.astype(np.float64) @ net.weight.asnumpy().T.astype(np.float64) + net.bias.asnumpy()
     assert float(value) == pytest.approx(_softmax_ce(logits, y)[0].mean(), rel=1e-5)
     assert float(value) > _softmax_ce(x @ net.weight.asnumpy().T + net.bias.asnumpy(), y)[0].mean()
+
+
+@pytest.fixture(scope="module")
+def summary_lenet(ma):
+    """A LeNet trained on the synthetic digits whose ReLU outputs and logits are marked by TensorSummary, as the
+    fuzz-testing docs' networks are: the coverage metrics read them back through `_get_summary_tensor_data`."""
+    import mindspore as ms
+    import mindspore.dataset as ds
+    from mindspore import nn
+    from mindspore.ops import TensorSummary
+    from mindspore.train import Model
+
+    class Net(nn.Cell):
+        def __init__(self):
+            super().__init__()
+            self.conv1 = nn.Conv2d(1, 6, 5, pad_mode="valid")
+            self.conv2 = nn.Conv2d(6, 16, 5, pad_mode="valid")
+            self.fc1 = nn.Dense(400, 84)
+            self.fc2 = nn.Dense(84, 10)
+            self.relu = nn.ReLU()
+            self.pool = nn.MaxPool2d(2, 2)
+            self.summary = TensorSummary()
+
+        def features(self, x):
+            c1 = self.relu(self.conv1(x))
+            c2 = self.relu(self.conv2(self.pool(c1)))
+            f1 = self.relu(self.fc1(self.pool(c2).reshape(-1, 400)))
+            return c1, c2, f1, self.fc2(f1)
+
+        def construct(self, x):
+            c1, c2, f1, out = self.features(x)
+            self.summary("conv1", c1)
+            self.summary("conv2", c2)
+            self.summary("fc1", f1)
+            self.summary("fc2", out)
+            return out
+
+    ms.set_seed(0)
+    x, y = _digits(320, 0)
+    net = Net()
+    loss = nn.SoftmaxCrossEntropyWithLogits(sparse=True, reduction="mean")
+    Model(net, loss, nn.Momentum(net.trainable_params(), 0.05, 0.9)).train(
+        6, ds.NumpySlicesDataset({"x": x, "y": y}, shuffle=False).batch(32), dataset_sink_mode=False)
+    net.set_train(False)
+    return net, x
+
+
+def test_fuzz_testing_coverage_metrics(ma, summary_lenet, test_digits, monkeypatch):
+    """The five model-coverage metrics of `mindarmour.fuzz_testing` on a trained LeNet: figures in [0, 1] that
+    do not fall as more test images come, and NeuronCoverage equal to numpy's count of the channels whose
+    spatial mean exceeds the threshold for some image. (`np.bool`, which the metrics use, left NumPy in 1.24:
+    the alias is put back for the test, as MindArmour 2.0.0 needs on any NumPy MindSpore 2.10 installs with.)"""
+    import mindspore as ms
+    from mindspore.train import Model
+    from mindarmour.fuzz_testing import (KMultisectionNeuronCoverage, NeuronBoundsCoverage, NeuronCoverage,
+                                         SuperNeuronActivateCoverage, TopKNeuronCoverage)
+    monkeypatch.setattr(np, "bool", bool, raising=False)
+    net, train_x = summary_lenet
+    tx, ty = test_digits
+    assert float(np.mean(net(ms.Tensor(tx)).asnumpy().argmax(1) == ty)) >= 0.9
+    model = Model(net)
+    figures = {}
+    for cls, kw in [(NeuronCoverage, {"threshold": 0.1}), (TopKNeuronCoverage, {"top_k": 3}),
+                    (NeuronBoundsCoverage, {"train_dataset": train_x}),
+                    (SuperNeuronActivateCoverage, {"train_dataset": train_x}),
+                    (KMultisectionNeuronCoverage, {"train_dataset": train_x, "segmented_num": 10})]:
+        metric = cls(model, batch_size=32, **kw)
+        figures[cls.__name__] = [metric.get_metrics(tx[:n]) for n in (2, 16, 64)]
+    for name, (few, more, most) in figures.items():
+        assert 0 <= few <= more <= most <= 1, (name, figures[name])
+        assert most > few, (name, figures[name])
+    # NeuronCoverage by hand: a neuron (channel) is covered when its spatial mean is above 0.1 for some image
+    covered = total = 0
+    for layer in net.features(ms.Tensor(tx)):
+        value = layer.asnumpy()
+        value = value.mean(axis=tuple(range(2, value.ndim)))
+        covered += int(np.sum((value > 0.1).any(axis=0)))
+        total += value.shape[1]
+    assert total == 6 + 16 + 84 + 10
+    assert figures["NeuronCoverage"][2] == pytest.approx(covered / total)
+    # SuperNeuronActivate counts neurons above their training maximum, a subset of NeuronBounds' out-of-range ones
+    assert figures["SuperNeuronActivateCoverage"][2] <= figures["NeuronBoundsCoverage"][2]
