@@ -602,3 +602,39 @@ def test_fuzz_testing_coverage_metrics(ma, summary_lenet, test_digits, monkeypat
     assert figures["NeuronCoverage"][2] == pytest.approx(covered / total)
     # SuperNeuronActivate counts neurons above their training maximum, a subset of NeuronBounds' out-of-range ones
     assert figures["SuperNeuronActivateCoverage"][2] <= figures["NeuronBoundsCoverage"][2]
+
+
+def test_fault_injection_on_a_trained_lenet(ma, lenet, test_digits):
+    """`FaultInjector` (reliability.model_fault_injection): each fault type/mode rewrites the trained weights
+    through Parameter.set_data, predicts, and puts them back with assign_value;
+    NaN weights make every logit NaN, whose argmax is class 0; a flipped exponent bit in every layer costs accuracy;
+    one zeroed or float16-rounded element does not; the trained weights are back after the run."""
+    import random
+
+    from mindspore.train import Model
+    from mindarmour.reliability.model_fault_injection.fault_injection import FaultInjector
+    tx, ty = test_digits
+    lenet.set_train(False)
+    before = [p.asnumpy().copy() for p in lenet.trainable_params()]
+    random.seed(0)
+    np.random.seed(0)
+    injector = FaultInjector(Model(lenet), fi_type=["zeros", "nan", "bitflips_designated", "precision_loss"],
+                             fi_mode=["single_layer", "all_layer"], fi_size=[1])
+    results = injector.kick_off(tx, ty, iter_times=4)
+    assert results[0] == {"original_acc": pytest.approx(_accuracy(lenet, tx, ty))}
+    assert results[0]["original_acc"] >= 0.9
+    by_case = {(r["type"], r["mode"]): r for r in results[1:]}
+    assert len(by_case) == 8
+    for r in results[1:]:
+        assert 0 <= r["acc"] <= 1
+        assert r["SDC"] == pytest.approx(results[0]["original_acc"] - r["acc"])
+    for mode in ("single_layer", "all_layer"):
+        assert by_case[("nan", mode)]["acc"] == pytest.approx(float(np.mean(ty == 0)))
+        assert by_case[("zeros", mode)]["acc"] == pytest.approx(results[0]["original_acc"])
+        assert by_case[("precision_loss", mode)]["acc"] == pytest.approx(results[0]["original_acc"])
+    assert by_case[("bitflips_designated", "all_layer")]["acc"] < results[0]["original_acc"] - 0.3
+    # the weights are the trained ones again
+    for p, w in zip(lenet.trainable_params(), before):
+        np.testing.assert_array_equal(p.asnumpy(), w)
+    summary = injector.metrics()
+    assert len(summary) == 4 and summary[0].startswith("single_layer_acc_mean:")
