@@ -231,3 +231,42 @@ def test_lime_tabular_ranks_the_features_a_linear_model_weighs(xai):
         (first, w_first), (second, _), *rest = exp[0]
         assert {n for n in names if n in first or n in second} == {"petal length", "sepal length"}
         assert all(abs(v) < 0.25 * abs(w_first) for _, v in rest), exp
+
+
+def test_class_sensitivity_and_robustness_benchmarks(xai):
+    """ClassSensitivity: (1 - Pearson correlation) / 2 of the Gradient saliencies of the most and the least
+    confident labels, against numpy on a linear network (whose input gradient is its weight row); Robustness:
+    1 / exp(max saliency change under perturbation / saliency norm), exactly 1 for a linear network whose
+    gradient does not depend on the input, and in (0, 1] on a ReLU network."""
+    import mindspore as ms
+    from mindspore import nn
+    from mindspore_xai.benchmark import ClassSensitivity, Robustness
+    from mindspore_xai.explainer import Gradient
+    ms.set_seed(0)
+
+    class Linear(nn.Cell):
+        def __init__(self):
+            super().__init__()
+            self.flatten = nn.Flatten()
+            self.fc = nn.Dense(2 * 3 * 3, 4)
+
+        def construct(self, x):
+            return self.fc(self.flatten(x))
+
+    net = Linear()
+    x = np.random.default_rng(1).normal(size=(1, 2, 3, 3)).astype(np.float32)
+    w, b = net.fc.weight.asnumpy().astype(np.float64), net.fc.bias.asnumpy().astype(np.float64)
+    logits = x.reshape(1, -1) @ w.T + b
+    sal = lambda label: np.abs(w[label].reshape(2, 3, 3)).max(0).reshape(-1)  # noqa: E731
+    corr = np.corrcoef(sal(int(logits.argmax())), sal(int(logits.argmin())))[0, 1]
+    res = ClassSensitivity().evaluate(Gradient(net), ms.Tensor(x))
+    assert res.shape == (1,)
+    assert res[0] == pytest.approx((1 - corr) / 2, rel=1e-5)
+
+    np.random.seed(0)
+    robust = Robustness(4, nn.Softmax()).evaluate(Gradient(net), ms.Tensor(x), ms.Tensor([1], ms.int32))
+    assert robust.shape == (1,) and robust[0] == pytest.approx(1.0, abs=1e-6)
+    relu_net = _dense_relu_dense(nn)
+    np.random.seed(0)
+    relu_robust = Robustness(4, nn.Softmax()).evaluate(Gradient(relu_net), ms.Tensor(x), 2)
+    assert 0 < relu_robust[0] <= 1
