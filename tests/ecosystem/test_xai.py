@@ -270,3 +270,51 @@ def test_class_sensitivity_and_robustness_benchmarks(xai):
     np.random.seed(0)
     relu_robust = Robustness(4, nn.Softmax()).evaluate(Gradient(relu_net), ms.Tensor(x), 2)
     assert 0 < relu_robust[0] <= 1
+
+
+def test_ood_net_scores_and_training(xai):
+    """`tool.cv.OoDNet`: the OoD scores are the cosine similarities of the classifier's features with the rows of
+    its class weights (against numpy); `train` (Model with the epoch learning-rate scheduler, the temperature
+    branch's BatchNorm2d) fits those rows so that in-distribution samples score their class highest, and
+    higher than noise far from the training data."""
+    import mindspore as ms
+    import mindspore.dataset as ds
+    from mindspore import nn
+    from mindspore_xai.tool.cv import OoDNet
+    ms.set_seed(0)
+
+    class Classifier(nn.Cell):
+        def __init__(self):
+            super().__init__()
+            self.num_features = 8
+            self.output_features = False
+            self.fc1 = nn.Dense(6, 8)
+            self.relu = nn.ReLU()
+            self.fc2 = nn.Dense(8, 3)
+
+        def construct(self, x):
+            x = self.relu(self.fc1(x))
+            if self.output_features:
+                return x
+            return self.fc2(x)
+
+    rng = np.random.default_rng(0)
+    centres = rng.normal(0, 3, (3, 6))
+    y = rng.integers(0, 3, 240)
+    x = (centres[y] + rng.normal(0, 0.3, (240, 6))).astype(np.float32)
+    clf = Classifier()
+    ood = OoDNet(clf, 3)
+    feat = np.maximum(x[:5] @ clf.fc1.weight.asnumpy().T + clf.fc1.bias.asnumpy(), 0)
+    h = ood._h.weight.asnumpy()
+    normed = lambda a: a / (np.linalg.norm(a, axis=1, keepdims=True) + 1e-4)  # noqa: E731
+    np.testing.assert_allclose(ood(ms.Tensor(x[:5])).asnumpy(), normed(feat) @ normed(h).T, rtol=1e-4, atol=1e-5)
+
+    before = float(np.mean(ood(ms.Tensor(x)).asnumpy().argmax(1) == y))
+    onehot = np.eye(3, dtype=np.float32)[y]
+    data = ds.NumpySlicesDataset({"data": x, "label": onehot}, shuffle=False).batch(40)
+    ood.train(data, nn.SoftmaxCrossEntropyWithLogits(), epoch=15, learning_rate=0.1, train_underlying=True)
+    scores = ood(ms.Tensor(x)).asnumpy()
+    assert scores.shape == (240, 3) and not ood.training
+    assert float(np.mean(scores.argmax(1) == y)) >= 0.95 > before
+    noise = rng.normal(0, 3, (64, 6)).astype(np.float32) * np.array([-1, 1, -1, 1, -1, 1], np.float32)
+    assert np.median(scores.max(1)) > np.median(ood(ms.Tensor(noise)).asnumpy().max(1))
