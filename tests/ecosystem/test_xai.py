@@ -318,3 +318,41 @@ def test_ood_net_scores_and_training(xai):
     assert float(np.mean(scores.argmax(1) == y)) >= 0.95 > before
     noise = rng.normal(0, 3, (64, 6)).astype(np.float32) * np.array([-1, 1, -1, 1, -1, 1], np.float32)
     assert np.median(scores.max(1)) > np.median(ood(ms.Tensor(noise)).asnumpy().max(1))
+
+
+def test_riseplus_weights_the_masks_by_the_ood_inlier_score(xai):
+    """RISEPlus: RISE's masks weighted by OoDNet's inlier scores, on a classifier whose class-1 logit follows the
+    top-left corner (`_Region`'s weights, with the feature/output switch OoDNet requires): finite saliencies of
+    (N, 1, H, W) for an int target and (N, 2, H, W) for two targets a sample, the corner standing out for class 1."""
+    import mindspore as ms
+    from mindspore import nn
+    from mindspore_xai.explainer import RISEPlus
+    from mindspore_xai.tool.cv import OoDNet
+    ms.set_seed(0)
+
+    class Classifier(nn.Cell):
+        def __init__(self):
+            super().__init__()
+            self.num_features = 2
+            self.output_features = False
+            self.region = _Region.make(nn, ms)
+            self.relu = nn.ReLU()
+
+        def construct(self, x):
+            logits = self.region(x)
+            if self.output_features:
+                return self.relu(logits)
+            return logits
+
+    clf = Classifier()
+    x = np.full((1, 1, 32, 32), 0.5, np.float32)
+    np.random.seed(0)
+    explainer = RISEPlus(OoDNet(clf, 2), clf, nn.Softmax(), perturbation_per_eval=50)
+    sal = explainer(ms.Tensor(x), 1).asnumpy()
+    assert sal.shape == (1, 1, 32, 32) and np.isfinite(sal).all()
+    blocks = sal[0, 0].reshape(4, 8, 4, 8).mean(axis=(1, 3)).ravel()
+    assert blocks[0] > blocks[1:].max()
+    both = explainer(ms.Tensor(x), ms.Tensor([[0, 1]], ms.int32)).asnumpy()
+    assert both.shape == (1, 2, 32, 32) and np.isfinite(both).all()
+    corner = both[0, :, :8, :8].mean(axis=(1, 2))
+    assert corner[1] > corner[0]
