@@ -520,3 +520,167 @@ def test_adversarial_defense_steps_and_ensemble_replacement(ma):
     logits = batch.astype(np.float64) @ net.weight.asnumpy().T.astype(np.float64) + net.bias.asnumpy()
     assert float(value) == pytest.approx(_softmax_ce(logits, y)[0].mean(), rel=1e-5)
     assert float(value) > _softmax_ce(x @ net.weight.asnumpy().T + net.bias.asnumpy(), y)[0].mean()
+
+
+@pytest.fixture(scope="module")
+def summary_lenet(ma):
+    """A LeNet trained on the synthetic digits whose ReLU outputs and logits are marked by TensorSummary, as the
+    fuzz-testing docs' networks are: the coverage metrics read them back through `_get_summary_tensor_data`."""
+    import mindspore as ms
+    import mindspore.dataset as ds
+    from mindspore import nn
+    from mindspore.ops import TensorSummary
+    from mindspore.train import Model
+
+    class Net(nn.Cell):
+        def __init__(self):
+            super().__init__()
+            self.conv1 = nn.Conv2d(1, 6, 5, pad_mode="valid")
+            self.conv2 = nn.Conv2d(6, 16, 5, pad_mode="valid")
+            self.fc1 = nn.Dense(400, 84)
+            self.fc2 = nn.Dense(84, 10)
+            self.relu = nn.ReLU()
+            self.pool = nn.MaxPool2d(2, 2)
+            self.summary = TensorSummary()
+
+        def features(self, x):
+            c1 = self.relu(self.conv1(x))
+            c2 = self.relu(self.conv2(self.pool(c1)))
+            f1 = self.relu(self.fc1(self.pool(c2).reshape(-1, 400)))
+            return c1, c2, f1, self.fc2(f1)
+
+        def construct(self, x):
+            c1, c2, f1, out = self.features(x)
+            self.summary("conv1", c1)
+            self.summary("conv2", c2)
+            self.summary("fc1", f1)
+            self.summary("fc2", out)
+            return out
+
+    ms.set_seed(0)
+    x, y = _digits(320, 0)
+    net = Net()
+    loss = nn.SoftmaxCrossEntropyWithLogits(sparse=True, reduction="mean")
+    Model(net, loss, nn.Momentum(net.trainable_params(), 0.05, 0.9)).train(
+        6, ds.NumpySlicesDataset({"x": x, "y": y}, shuffle=False).batch(32), dataset_sink_mode=False)
+    net.set_train(False)
+    return net, x
+
+
+def test_fuzz_testing_coverage_metrics(ma, summary_lenet, test_digits, monkeypatch):
+    """The five model-coverage metrics of `mindarmour.fuzz_testing` on a trained LeNet: figures in [0, 1] that
+    do not fall as more test images come, and NeuronCoverage equal to numpy's count of the channels whose
+    spatial mean exceeds the threshold for some image. (`np.bool`, which the metrics use, left NumPy in 1.24:
+    the alias is put back for the test, as MindArmour 2.0.0 needs on any NumPy MindSpore 2.10 installs with.)"""
+    import mindspore as ms
+    from mindspore.train import Model
+    from mindarmour.fuzz_testing import (KMultisectionNeuronCoverage, NeuronBoundsCoverage, NeuronCoverage,
+                                         SuperNeuronActivateCoverage, TopKNeuronCoverage)
+    monkeypatch.setattr(np, "bool", bool, raising=False)
+    net, train_x = summary_lenet
+    tx, ty = test_digits
+    assert float(np.mean(net(ms.Tensor(tx)).asnumpy().argmax(1) == ty)) >= 0.9
+    model = Model(net)
+    figures = {}
+    for cls, kw in [(NeuronCoverage, {"threshold": 0.1}), (TopKNeuronCoverage, {"top_k": 3}),
+                    (NeuronBoundsCoverage, {"train_dataset": train_x}),
+                    (SuperNeuronActivateCoverage, {"train_dataset": train_x}),
+                    (KMultisectionNeuronCoverage, {"train_dataset": train_x, "segmented_num": 10})]:
+        metric = cls(model, batch_size=32, **kw)
+        figures[cls.__name__] = [metric.get_metrics(tx[:n]) for n in (2, 16, 64)]
+    for name, (few, more, most) in figures.items():
+        assert 0 <= few <= more <= most <= 1, (name, figures[name])
+        assert most > few, (name, figures[name])
+    # NeuronCoverage by hand: a neuron (channel) is covered when its spatial mean is above 0.1 for some image
+    covered = total = 0
+    for layer in net.features(ms.Tensor(tx)):
+        value = layer.asnumpy()
+        value = value.mean(axis=tuple(range(2, value.ndim)))
+        covered += int(np.sum((value > 0.1).any(axis=0)))
+        total += value.shape[1]
+    assert total == 6 + 16 + 84 + 10
+    assert figures["NeuronCoverage"][2] == pytest.approx(covered / total)
+    # SuperNeuronActivate counts neurons above their training maximum, a subset of NeuronBounds' out-of-range ones
+    assert figures["SuperNeuronActivateCoverage"][2] <= figures["NeuronBoundsCoverage"][2]
+
+
+def test_fault_injection_on_a_trained_lenet(ma, lenet, test_digits):
+    """`FaultInjector` (reliability.model_fault_injection): each fault type/mode rewrites the trained weights
+    through Parameter.set_data, predicts, and puts them back with assign_value;
+    NaN weights make every logit NaN, whose argmax is class 0; a flipped exponent bit in every layer costs accuracy;
+    one zeroed or float16-rounded element does not; the trained weights are back after the run."""
+    import random
+
+    from mindspore.train import Model
+    from mindarmour.reliability.model_fault_injection.fault_injection import FaultInjector
+    tx, ty = test_digits
+    lenet.set_train(False)
+    before = [p.asnumpy().copy() for p in lenet.trainable_params()]
+    random.seed(0)
+    np.random.seed(0)
+    injector = FaultInjector(Model(lenet), fi_type=["zeros", "nan", "bitflips_designated", "precision_loss"],
+                             fi_mode=["single_layer", "all_layer"], fi_size=[1])
+    results = injector.kick_off(tx, ty, iter_times=4)
+    assert results[0] == {"original_acc": pytest.approx(_accuracy(lenet, tx, ty))}
+    assert results[0]["original_acc"] >= 0.9
+    by_case = {(r["type"], r["mode"]): r for r in results[1:]}
+    assert len(by_case) == 8
+    for r in results[1:]:
+        assert 0 <= r["acc"] <= 1
+        assert r["SDC"] == pytest.approx(results[0]["original_acc"] - r["acc"])
+    for mode in ("single_layer", "all_layer"):
+        assert by_case[("nan", mode)]["acc"] == pytest.approx(float(np.mean(ty == 0)))
+        assert by_case[("zeros", mode)]["acc"] == pytest.approx(results[0]["original_acc"])
+        assert by_case[("precision_loss", mode)]["acc"] == pytest.approx(results[0]["original_acc"])
+    assert by_case[("bitflips_designated", "all_layer")]["acc"] < results[0]["original_acc"] - 0.3
+    # the weights are the trained ones again
+    for p, w in zip(lenet.trainable_params(), before):
+        np.testing.assert_array_equal(p.asnumpy(), w)
+    summary = injector.metrics()
+    assert len(summary) == 4 and summary[0].startswith("single_layer_acc_mean:")
+
+
+def test_image_inversion_attack_reconstructs_from_features(ma):
+    """`ImageInversionAttack` (privacy.evaluation): its InversionLoss (feature MSE over the target's energy, the
+    CPU path's neighbour differences through ops.Split, an L2 prior) against numpy, and the signed-gradient
+    descent through GradWrapWithLoss bringing the reconstruction's features towards the target's."""
+    import mindspore as ms
+    from mindspore import nn
+    from mindarmour.privacy.evaluation.inversion_attack import ImageInversionAttack
+
+    rng = np.random.default_rng(0)
+    w = rng.normal(0, 0.3, (64, 12)).astype(np.float32)
+
+    class Features(nn.Cell):
+        def __init__(self):
+            super().__init__()
+            self.w = ms.Tensor(w)
+
+        def construct(self, x):
+            return ms.ops.matmul(x.reshape(x.shape[0], -1), self.w)
+
+    net = Features()
+    original = rng.random((2, 1, 8, 8)).astype(np.float32)
+    target = original.reshape(2, -1) @ w
+    attack = ImageInversionAttack(net, input_shape=(1, 8, 8), input_bound=(0, 1), loss_weights=[1, 0.2, 5])
+
+    def numpy_loss(x, t):
+        mse = lambda a, b: float(np.mean((a - b) ** 2))  # noqa: E731
+        smooth = sum(mse(x[:, :, i], x[:, :, i - 1]) for i in range(1, 8))
+        smooth += sum(mse(x[:, :, :, j], x[:, :, :, j - 1]) for j in range(1, 8))
+        return mse(x.reshape(1, -1) @ w, t) / mse(t, 0 * t) + 0.2 * smooth + 5 * mse(x, 0 * x)
+
+    probe = original[:1]
+    assert float(attack._loss(ms.Tensor(probe), ms.Tensor(target[0])).asnumpy()) == pytest.approx(
+        numpy_loss(probe, target[0]), rel=1e-5)
+    np.random.seed(0)
+    start = np.random.random((1, 1, 8, 8)).astype(np.float32) * 0.05
+    np.random.seed(0)
+    images = attack.generate(target, iters=60)
+    assert images.shape == (2, 1, 8, 8) and images.min() >= 0 and images.max() <= 1
+    assert numpy_loss(images[:1], target[0]) < 0.5 * numpy_loss(start, target[0])
+    l2, ssim, accuracy = attack.evaluate(original, images)    # no labels given: no accuracy
+    assert accuracy is None
+    assert l2 == pytest.approx(np.mean([np.linalg.norm(o - r) / np.linalg.norm(o)
+                                        for o, r in zip(original, images)]), rel=1e-4)
+    assert 0 < ssim < 1

@@ -231,3 +231,128 @@ def test_lime_tabular_ranks_the_features_a_linear_model_weighs(xai):
         (first, w_first), (second, _), *rest = exp[0]
         assert {n for n in names if n in first or n in second} == {"petal length", "sepal length"}
         assert all(abs(v) < 0.25 * abs(w_first) for _, v in rest), exp
+
+
+def test_class_sensitivity_and_robustness_benchmarks(xai):
+    """ClassSensitivity: (1 - Pearson correlation) / 2 of the Gradient saliencies of the most and the least
+    confident labels, against numpy on a linear network (whose input gradient is its weight row); Robustness:
+    1 / exp(max saliency change under perturbation / saliency norm), exactly 1 for a linear network whose
+    gradient does not depend on the input, and in (0, 1] on a ReLU network."""
+    import mindspore as ms
+    from mindspore import nn
+    from mindspore_xai.benchmark import ClassSensitivity, Robustness
+    from mindspore_xai.explainer import Gradient
+    ms.set_seed(0)
+
+    class Linear(nn.Cell):
+        def __init__(self):
+            super().__init__()
+            self.flatten = nn.Flatten()
+            self.fc = nn.Dense(2 * 3 * 3, 4)
+
+        def construct(self, x):
+            return self.fc(self.flatten(x))
+
+    net = Linear()
+    x = np.random.default_rng(1).normal(size=(1, 2, 3, 3)).astype(np.float32)
+    w, b = net.fc.weight.asnumpy().astype(np.float64), net.fc.bias.asnumpy().astype(np.float64)
+    logits = x.reshape(1, -1) @ w.T + b
+    sal = lambda label: np.abs(w[label].reshape(2, 3, 3)).max(0).reshape(-1)  # noqa: E731
+    corr = np.corrcoef(sal(int(logits.argmax())), sal(int(logits.argmin())))[0, 1]
+    res = ClassSensitivity().evaluate(Gradient(net), ms.Tensor(x))
+    assert res.shape == (1,)
+    assert res[0] == pytest.approx((1 - corr) / 2, rel=1e-5)
+
+    np.random.seed(0)
+    robust = Robustness(4, nn.Softmax()).evaluate(Gradient(net), ms.Tensor(x), ms.Tensor([1], ms.int32))
+    assert robust.shape == (1,) and robust[0] == pytest.approx(1.0, abs=1e-6)
+    relu_net = _dense_relu_dense(nn)
+    np.random.seed(0)
+    relu_robust = Robustness(4, nn.Softmax()).evaluate(Gradient(relu_net), ms.Tensor(x), 2)
+    assert 0 < relu_robust[0] <= 1
+
+
+def test_ood_net_scores_and_training(xai):
+    """`tool.cv.OoDNet`: the OoD scores are the cosine similarities of the classifier's features with the rows of
+    its class weights (against numpy); `train` (Model with the epoch learning-rate scheduler, the temperature
+    branch's BatchNorm2d) fits those rows so that in-distribution samples score their class highest, and
+    higher than noise far from the training data."""
+    import mindspore as ms
+    import mindspore.dataset as ds
+    from mindspore import nn
+    from mindspore_xai.tool.cv import OoDNet
+    ms.set_seed(0)
+
+    class Classifier(nn.Cell):
+        def __init__(self):
+            super().__init__()
+            self.num_features = 8
+            self.output_features = False
+            self.fc1 = nn.Dense(6, 8)
+            self.relu = nn.ReLU()
+            self.fc2 = nn.Dense(8, 3)
+
+        def construct(self, x):
+            x = self.relu(self.fc1(x))
+            if self.output_features:
+                return x
+            return self.fc2(x)
+
+    rng = np.random.default_rng(0)
+    centres = rng.normal(0, 3, (3, 6))
+    y = rng.integers(0, 3, 240)
+    x = (centres[y] + rng.normal(0, 0.3, (240, 6))).astype(np.float32)
+    clf = Classifier()
+    ood = OoDNet(clf, 3)
+    feat = np.maximum(x[:5] @ clf.fc1.weight.asnumpy().T + clf.fc1.bias.asnumpy(), 0)
+    h = ood._h.weight.asnumpy()
+    normed = lambda a: a / (np.linalg.norm(a, axis=1, keepdims=True) + 1e-4)  # noqa: E731
+    np.testing.assert_allclose(ood(ms.Tensor(x[:5])).asnumpy(), normed(feat) @ normed(h).T, rtol=1e-4, atol=1e-5)
+
+    before = float(np.mean(ood(ms.Tensor(x)).asnumpy().argmax(1) == y))
+    onehot = np.eye(3, dtype=np.float32)[y]
+    data = ds.NumpySlicesDataset({"data": x, "label": onehot}, shuffle=False).batch(40)
+    ood.train(data, nn.SoftmaxCrossEntropyWithLogits(), epoch=15, learning_rate=0.1, train_underlying=True)
+    scores = ood(ms.Tensor(x)).asnumpy()
+    assert scores.shape == (240, 3) and not ood.training
+    assert float(np.mean(scores.argmax(1) == y)) >= 0.95 > before
+    noise = rng.normal(0, 3, (64, 6)).astype(np.float32) * np.array([-1, 1, -1, 1, -1, 1], np.float32)
+    assert np.median(scores.max(1)) > np.median(ood(ms.Tensor(noise)).asnumpy().max(1))
+
+
+def test_riseplus_weights_the_masks_by_the_ood_inlier_score(xai):
+    """RISEPlus: RISE's masks weighted by OoDNet's inlier scores, on a classifier whose class-1 logit follows the
+    top-left corner (`_Region`'s weights, with the feature/output switch OoDNet requires): finite saliencies of
+    (N, 1, H, W) for an int target and (N, 2, H, W) for two targets a sample, the corner standing out for class 1."""
+    import mindspore as ms
+    from mindspore import nn
+    from mindspore_xai.explainer import RISEPlus
+    from mindspore_xai.tool.cv import OoDNet
+    ms.set_seed(0)
+
+    class Classifier(nn.Cell):
+        def __init__(self):
+            super().__init__()
+            self.num_features = 2
+            self.output_features = False
+            self.region = _Region.make(nn, ms)
+            self.relu = nn.ReLU()
+
+        def construct(self, x):
+            logits = self.region(x)
+            if self.output_features:
+                return self.relu(logits)
+            return logits
+
+    clf = Classifier()
+    x = np.full((1, 1, 32, 32), 0.5, np.float32)
+    np.random.seed(0)
+    explainer = RISEPlus(OoDNet(clf, 2), clf, nn.Softmax(), perturbation_per_eval=50)
+    sal = explainer(ms.Tensor(x), 1).asnumpy()
+    assert sal.shape == (1, 1, 32, 32) and np.isfinite(sal).all()
+    blocks = sal[0, 0].reshape(4, 8, 4, 8).mean(axis=(1, 3)).ravel()
+    assert blocks[0] > blocks[1:].max()
+    both = explainer(ms.Tensor(x), ms.Tensor([[0, 1]], ms.int32)).asnumpy()
+    assert both.shape == (1, 2, 32, 32) and np.isfinite(both).all()
+    corner = both[0, :, :8, :8].mean(axis=(1, 2))
+    assert corner[1] > corner[0]
