@@ -17,7 +17,8 @@ import pytest
 
 from _eco import HERE, require, use
 from _mindformers_run import BATCH, PROMPTS, SEQ, TINY_LLAMA, VOCAB, counting as _counting, greedy as _greedy
-from _mindformers_run import tiny_llama as _tiny_llama
+from _mindformers_run import tiny_llama as _tiny_llama, train_to_count as _train_to_count
+from _mindformers_run import word_tokenizer as _word_tokenizer
 
 ROOT = os.path.dirname(os.path.dirname(HERE))      # the repository: mindseed for the runs in a process of their own
 
@@ -44,24 +45,6 @@ def _mindformers_context():
         ms.set_context(mode=ms.PYNATIVE_MODE)
 
 
-def _train_with_labels(net, loss_fn, steps=60):
-    """`steps` AdamWeightDecay steps of `loss_fn(input_ids, labels)` on counting rows (labels: the next tokens);
-    the losses."""
-    import mindspore as ms
-    from mindspore import nn
-    net.set_train(True)
-    optimizer = nn.AdamWeightDecay(net.trainable_params(), learning_rate=2e-3, weight_decay=0.0)
-    step = ms.value_and_grad(loss_fn, None, optimizer.parameters)
-    rng = np.random.default_rng(0)
-    losses = []
-    for _ in range(steps):
-        rows = _counting(rng.integers(1, VOCAB, BATCH))
-        loss, grads = step(ms.Tensor(rows[:, :SEQ]), ms.Tensor(rows[:, 1:]))
-        optimizer(grads)
-        losses.append(float(loss.asnumpy().reshape(-1)[0]))
-    return losses
-
-
 def test_llama_forward_loss_is_the_uniform_guess_at_initialisation(mindformers):
     import mindspore as ms
     net = _tiny_llama()
@@ -77,17 +60,8 @@ def test_llama_forward_loss_is_the_uniform_guess_at_initialisation(mindformers):
 
 def test_llama_trains_and_generates_what_it_learned(mindformers):
     import mindspore as ms
-    from mindspore import nn
     net = _tiny_llama()
-    net.set_train(True)
-    optimizer = nn.AdamWeightDecay(net.trainable_params(), learning_rate=2e-3, weight_decay=0.0)
-    step = ms.value_and_grad(net, None, optimizer.parameters)
-    rng = np.random.default_rng(0)
-    losses = []
-    for _ in range(80):
-        loss, grads = step(ms.Tensor(_counting(rng.integers(1, VOCAB, BATCH))))
-        optimizer(grads)
-        losses.append(float(loss.asnumpy().reshape(-1)[0]))
+    losses = _train_to_count(net, steps=80)
     assert losses[0] > 4.0 and np.mean(losses[-5:]) < 0.1, losses
     net.set_train(False)
     prompts = _counting([5, 40])[:, :4]
@@ -143,7 +117,7 @@ def test_chatglm2_trains_and_generates_what_it_learned(mindformers):
                             param_init_type="float32", compute_dtype="float32", layernorm_compute_type="float32",
                             rotary_dtype="float32", do_sample=False, max_decode_length=SEQ)
     net = ChatGLM2ForConditionalGeneration(config)
-    losses = _train_with_labels(net, net)
+    losses = _train_to_count(net, net)
     assert abs(losses[0] - np.log(VOCAB)) < 0.05 and np.mean(losses[-5:]) < 0.1, losses
     net.set_train(False)
     out = net.generate(_counting([3, 30])[:, :4].tolist(), max_length=12, do_sample=False)
@@ -243,16 +217,6 @@ context:
 """
 
 
-def _word_tokenizer(path):
-    """A word-level tokenizer file (the `tokenizers` package's format) naming token i "i": 0-2 are <unk>, <s>, </s>."""
-    from tokenizers import Tokenizer, models, pre_tokenizers
-    vocab = {"<unk>": 0, "<s>": 1, "</s>": 2, **{str(i): i for i in range(3, VOCAB)}}
-    tokenizer = Tokenizer(models.WordLevel(vocab, unk_token="<unk>"))
-    tokenizer.pre_tokenizer = pre_tokenizers.WhitespaceSplit()
-    tokenizer.save(str(path))
-    return str(path)
-
-
 def _run(mode, workdir):
     """`python -m mindseed.compat -m _mindformers_run MODE WORKDIR`, in WORKDIR; what it saw."""
     env = dict(os.environ, OMP_NUM_THREADS="1", LOCAL_DEFAULT_PATH=str(workdir),
@@ -334,7 +298,7 @@ def mcore(mindformers):
 def _learns_to_count(net):
     """Train `net` (an mcore causal LM: `net(x, labels=y)[0]` is its loss) on the counting rows; it then continues
     prompts by counting. The losses."""
-    losses = _train_with_labels(net, lambda x, y: net(x, labels=y)[0])
+    losses = _train_to_count(net, lambda x, y: net(x, labels=y)[0])
     net.set_train(False)
     out = net.generate(_counting([5, 40])[:, :4].tolist(), max_length=12, do_sample=False)
     np.testing.assert_array_equal(np.array([list(o) for o in out]), _counting([5, 40])[:, :12])
@@ -426,7 +390,7 @@ def test_mcore_deepseek_v3_with_latent_attention_and_shared_experts_trains(mcore
         + attention + 2 * 64 * 32 + 64 * 32                                  # layer 0: dense gated MLP
         + attention + 4 * 32 + 4 * (32 * 2 * 16 + 16 * 32) + 32 * 2 * 16 + 16 * 32   # layer 1: router, experts, shared
         + 32 + 32 * VOCAB)
-    losses = _train_with_labels(net, lambda x, y: net(x, labels=y)[0])
+    losses = _train_to_count(net, lambda x, y: net(x, labels=y)[0])
     assert abs(losses[0] - np.log(VOCAB)) < 0.1 and np.mean(losses[-5:]) < 0.2, losses
 
 
