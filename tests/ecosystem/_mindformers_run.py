@@ -57,6 +57,15 @@ def train_to_count(net, loss_fn=None, steps=60):
     return losses
 
 
+def counting_llama():
+    """The tiny Llama trained to count (greedy decoding continues a prompt t, t + 1, ... by t + 1), in predict mode."""
+    net = tiny_llama()
+    losses = train_to_count(net, steps=80)
+    assert np.mean(losses[-5:]) < 0.1, losses
+    net.set_train(False)
+    return net
+
+
 def greedy(net, prompts, length):
     """Continue `prompts` to `length` tokens by hand: the sequence, right-padded with 0 to the model's SEQ (causal
     attention: the padding does not reach earlier positions), through the network; argmax at its last token."""

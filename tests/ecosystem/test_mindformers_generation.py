@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 from _eco import use
-from _mindformers_run import SEQ, counting, tiny_llama, train_to_count, word_tokenizer
+from _mindformers_run import SEQ, counting, counting_llama, tiny_llama, word_tokenizer
 
 
 @pytest.fixture(scope="module")
@@ -34,12 +34,7 @@ def untrained(mindformers):
 
 @pytest.fixture(scope="module")
 def counter(mindformers):
-    """The tiny Llama trained to count: greedy decoding continues a prompt t, t + 1, ... by t + 1."""
-    net = tiny_llama()
-    losses = train_to_count(net, steps=80)
-    assert np.mean(losses[-5:]) < 0.1, losses
-    net.set_train(False)
-    return net
+    return counting_llama()
 
 
 def _next_logits(net, rows):
