@@ -34,15 +34,20 @@ def mindformers(tmp_path_factory):
 @contextlib.contextmanager
 def _mindformers_context():
     """Undo what mindformers' context set-up (`build_context`, which `Trainer` runs) leaves behind: its context
-    singletons and the execution mode."""
+    singletons, the execution mode, and the once-per-process runtime settings it makes (CPU affinity, memory), so
+    that a later test's context set-up finds the process as a fresh one."""
     import mindspore as ms
     from mindformers.core.context.build_context import Context, MFContextOperator
+    from mindseed import runtime
+    once = dict(runtime._config)
     try:
         yield
     finally:
         Context.reset_instance()
         MFContextOperator.reset_instance()
         ms.set_context(mode=ms.PYNATIVE_MODE)
+        runtime._config.clear()
+        runtime._config.update(once)
 
 
 def test_llama_forward_loss_is_the_uniform_guess_at_initialisation(mindformers):
@@ -321,6 +326,60 @@ def test_mcore_qwen3_trains_and_generates_what_it_learned(mcore):
         + 32 + 32 * VOCAB)                                                  # final norm, output layer
     losses = _learns_to_count(net)
     assert abs(losses[0] - np.log(VOCAB)) < 0.1 and np.mean(losses[-5:]) < 0.2, losses
+
+
+def _inference_twin(trained, build, monkeypatch, heads=4, groups=4):
+    """The inference form of an mcore model (`RUN_MODE=predict`: mindformers' `Inference...ForCausalLM`, prefill of
+    the prompts packed one after another in 'TH' flash attention, then decoding over a paged key/value cache) with
+    the trained model's weights, moved from the training layouts (Megatron's: q, k, v rows interleaved per key/value
+    group, gate and up rows interleaved) to the inference ones (all q, all k, all v; all gate, all up), as
+    mindformers' weight conversion lays them out for each."""
+    import mindspore as ms
+    monkeypatch.setenv("RUN_MODE", "predict")
+    net = build()
+    assert type(net).__name__.startswith("Inference"), type(net).__name__
+    weights = {}
+    for p in trained.get_parameters():
+        w = p.asnumpy()
+        if p.name.endswith("linear_qkv.weight"):
+            per_group = w.reshape(groups, -1, w.shape[-1])        # (groups, (heads / groups + 2) * dim, hidden)
+            rep = heads // groups
+            dim = per_group.shape[1] // (rep + 2)
+            w = np.concatenate([t.reshape(-1, w.shape[-1])
+                                for t in np.split(per_group, [rep * dim, (rep + 1) * dim], 1)], 0)
+        elif p.name.endswith("mlp.linear_fc1.weight"):
+            w = np.concatenate([w[0::2], w[1::2]], 0)
+        weights[p.name] = ms.Parameter(ms.Tensor(w), name=p.name)
+    not_loaded, _ = ms.load_param_into_net(net, weights)
+    assert not not_loaded, not_loaded
+    net.set_train(False)
+    return net
+
+
+def _generates_as_trained(trained, net):
+    """The inference model continues prompts of different lengths (padded with 0) by counting, call after call, and
+    its logits at each step are the trained model's."""
+    prompts = [[5, 6, 7, 8], [40, 41, 0, 0]]
+    for _ in range(2):      # the second generate runs the 'prefill' / 'increment' graphs the first compiled
+        out = net.generate(prompts, max_length=12, do_sample=False)
+        assert [list(map(int, o)) for o in out] == [list(range(5, 17)), list(range(40, 52))]
+    want = trained.generate(prompts, max_length=8, do_sample=False, return_dict_in_generate=True, output_logits=True)
+    got = net.generate(prompts, max_length=8, do_sample=False, return_dict_in_generate=True, output_logits=True)
+    assert len(got.logits) == len(want.logits) == 6       # the second prompt needs 6 steps to reach 8 tokens
+    for step, (g, w) in enumerate(zip(got.logits, want.logits)):
+        rows = [0, 1] if step < 4 else [1]               # the first prompt is done after 4
+        # NOTE: the training attention computes in float16 (FlashAttentionScore's dtypes), the inference one in float32
+        np.testing.assert_allclose(np.asarray(g)[rows], np.asarray(w)[rows], rtol=1e-3, atol=5e-3)
+
+
+def test_mcore_qwen3_inference_model_generates_with_a_paged_cache(mcore, monkeypatch):
+    from mindformers.models.qwen3 import Qwen3Config, Qwen3ForCausalLM
+    import mindspore as ms
+    ms.set_seed(0)
+    trained = Qwen3ForCausalLM(Qwen3Config(**MCORE_TINY))
+    _learns_to_count(trained)
+    net = _inference_twin(trained, lambda: Qwen3ForCausalLM(Qwen3Config(**MCORE_TINY)), monkeypatch)
+    _generates_as_trained(trained, net)
 
 
 def test_mcore_qwen3_moe_routes_tokens_to_experts_and_trains(mcore):

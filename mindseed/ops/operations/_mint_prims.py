@@ -278,8 +278,9 @@ class FlashAttentionScore(AttrPrimitive):
 
     attention_out is `ops.flash_attention_score` (softmax(scale * (real_shift + q k^T)) with `attn_mask` 1 excluded,
     times v); softmax_max and softmax_sum are the row maximum of the scores and the sum of exp(score - max), shape
-    (B, N, S1, 8) float32 (the kernel's layout, the value repeated 8 times); softmax_out is a zero of
-    shape (1,) in the query's dtype, as MindSpore returns when it keeps no probabilities."""
+    (B, N, S1, 8) float32 (the kernel's layout, the value repeated 8 times; (T1, N, 8) with the packed layouts
+    'TND' / 'TH'); softmax_out is a zero of shape (1,) in the query's dtype, as MindSpore returns when it keeps no
+    probabilities."""
     _params = (("head_num", REQUIRED), ("keep_prob", 1.0), ("scale_value", 1.0), ("pre_tokens", 2147483647),
                ("next_tokens", 2147483647), ("inner_precise", 0), ("input_layout", "BSH"), ("sparse_mode", 0))
 
@@ -287,14 +288,27 @@ class FlashAttentionScore(AttrPrimitive):
                  prefix=None, actual_seq_qlen=None, actual_seq_kvlen=None):
         _attention.check_fa_args(self.input_layout, self.sparse_mode, self.keep_prob, drop_mask, prefix,
                                  actual_seq_qlen, actual_seq_kvlen)
-        out, scores = _attention.attend(query, key, value, self.head_num, self.input_layout, self.scale_value,
-                                        attn_mask, real_shift, self.sparse_mode)
-        scores = F.cast(scores, mstype.float32)
-        row_max = F.amax(scores, -1, True)
-        finite_max = F.where(F.isinf(row_max), F.zeros_like(row_max), row_max)
-        row_sum = F.sum(F.exp(scores - finite_max), -1, True)
-        stats = tuple(F.tile(t, (1, 1, 1, 8)) for t in (row_max, row_sum))
+        if self.input_layout in _attention._VARLEN:
+            out, scores = _attention.attend_varlen(query, key, value, self.head_num, self.input_layout,
+                                                   self.scale_value, attn_mask, real_shift, self.sparse_mode,
+                                                   actual_seq_qlen, actual_seq_kvlen)
+            # per token: (T1, N, 1) from each sequence's (1, N, S1, 1)
+            stats = [F.concat([F.transpose(t[0], (1, 0, 2)) for t in per_seq], 0)
+                     for per_seq in zip(*map(_softmax_stats, scores))]
+            stats = tuple(F.tile(t, (1, 1, 8)) for t in stats)
+        else:
+            out, scores = _attention.attend(query, key, value, self.head_num, self.input_layout, self.scale_value,
+                                            attn_mask, real_shift, self.sparse_mode)
+            stats = tuple(F.tile(t, (1, 1, 1, 8)) for t in _softmax_stats(scores))
         return stats + (F.zeros((1,), query.dtype), out)
+
+
+def _softmax_stats(scores):
+    """The row maximum of the scores and the sum of exp(score - max), float32, keeping the last axis."""
+    scores = F.cast(scores, mstype.float32)
+    row_max = F.amax(scores, -1, True)
+    finite_max = F.where(F.isinf(row_max), F.zeros_like(row_max), row_max)
+    return row_max, F.sum(F.exp(scores - finite_max), -1, True)
 
 
 def _to_int8(y):
