@@ -422,6 +422,11 @@ class Cell(CellBuffers, CellStateDict):
     def get_flags(self):
         return self._flags
 
+    def _enter_phase(self):
+        """Before a compiled call of this cell (its GRAPH_MODE call, or a jit of its construct): the flags of its
+        phase's first compile put back (see _phase_flags); the (cell, flags) pairs to restore after the call."""
+        return _phase_flags(self)
+
     def compile(self, *args, **kwargs):
         """Compile this cell's construct as a graph for `args` (MindSpore's Cell.compile): code that cannot compile
         raises here. Tracing runs the construct once; the parameters it updates are put back, so compiling has no
@@ -579,7 +584,7 @@ class Cell(CellBuffers, CellStateDict):
             if runner is not None:  # a cell holding a Cell.shard on a simulated world: partitioned as recorded
                 return runner.forward(lambda *a: self._run(a, kwargs), args)
             # GRAPH_MODE: the whole call (casts, hooks, construct) is compiled once per input signature
-            changed = _phase_flags(self)
+            changed = self._enter_phase()
             try:
                 return _compile_cell_call(self, args, kwargs)
             finally:

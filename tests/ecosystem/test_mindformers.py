@@ -424,6 +424,14 @@ def test_mcore_qwen3_moe_routes_tokens_to_experts_and_trains(mcore):
     np.testing.assert_allclose(out, want, rtol=1e-4, atol=1e-5 * np.abs(want).max())
 
 
+DEEPSEEK_TINY = dict({k: v for k, v in MCORE_TINY.items() if k != "head_dim"}, num_hidden_layers=2,
+                     moe_intermediate_size=16, num_nextn_predict_layers=0, n_shared_experts=1, n_routed_experts=4,
+                     routed_scaling_factor=1.0, kv_lora_rank=16, q_lora_rank=24, qk_rope_head_dim=4, v_head_dim=8,
+                     qk_nope_head_dim=8, n_group=2, topk_group=1, num_experts_per_tok=2, first_k_dense_replace=1,
+                     router_dense_type="float32", moe_grouped_gemm=True, multi_latent_attention=True,
+                     moe_router_enable_expert_bias=True)
+
+
 def test_mcore_deepseek_v3_with_latent_attention_and_shared_experts_trains(mcore):
     """DeepSeek-V3 (mcore `TrainingDeepseekV3ForCausalLM`): multi-latent attention (low-rank q and kv with a decoupled
     rotary part), a dense first layer then a MoE layer with a shared expert beside 4 routed ones, sigmoid scores
@@ -431,12 +439,7 @@ def test_mcore_deepseek_v3_with_latent_attention_and_shared_experts_trains(mcore
     import mindspore as ms
     from mindformers.models.deepseek3 import DeepseekV3Config, DeepseekV3ForCausalLM
     ms.set_seed(0)
-    config = dict(MCORE_TINY, num_hidden_layers=2, moe_intermediate_size=16, num_nextn_predict_layers=0,
-                  n_shared_experts=1, n_routed_experts=4, routed_scaling_factor=1.0, kv_lora_rank=16, q_lora_rank=24,
-                  qk_rope_head_dim=4, v_head_dim=8, qk_nope_head_dim=8, n_group=2, topk_group=1, num_experts_per_tok=2,
-                  first_k_dense_replace=1, router_dense_type="float32", moe_grouped_gemm=True,
-                  multi_latent_attention=True, moe_router_enable_expert_bias=True)
-    del config["head_dim"]
+    config = dict(DEEPSEEK_TINY)
     net = DeepseekV3ForCausalLM(DeepseekV3Config(**config))
     assert type(net).__name__ == "TrainingDeepseekV3ForCausalLM"
     attention = (32 * 32                          # output projection from 4 heads of v 8
@@ -458,6 +461,7 @@ def test_learning_rate_schedules_in_graph_mode_follow_their_formulas(mindformers
     values of their documented examples."""
     import mindspore as ms
     from mindformers.core import CosineWithRestartsAndWarmUpLR, CosineWithWarmUpLR, PolynomialWithWarmUpLR
+    mode = ms.get_context("mode")        # the mcore tests around run in mindformers' GRAPH_MODE context
     ms.set_context(mode=ms.GRAPH_MODE)
     try:
         poly = PolynomialWithWarmUpLR(learning_rate=0.005, warmup_steps=10, total_steps=20, lr_end=1e-7)
@@ -465,7 +469,7 @@ def test_learning_rate_schedules_in_graph_mode_follow_their_formulas(mindformers
         restarts = CosineWithRestartsAndWarmUpLR(learning_rate=0.005, warmup_steps=10, total_steps=20)
         got = [[float(f(ms.Tensor(s)).asnumpy()) for s in (1, 15, 25)] for f in (poly, cos, restarts)]
     finally:
-        ms.set_context(mode=ms.PYNATIVE_MODE)
+        ms.set_context(mode=mode)
     # warm-up 0.005 * 1/10; polynomial (power 1): lr_end + (lr - lr_end) * (1 - 5/10)
     np.testing.assert_allclose(got[0], [0.0005, 1e-7 + (0.005 - 1e-7) * 0.5, 1e-7], rtol=1e-5)
     np.testing.assert_allclose(got[1], [0.0005, 0.0025, 0.0], rtol=1e-5, atol=1e-9)
@@ -489,3 +493,38 @@ def test_mindformers_adamw_steps_match_a_numpy_reference(mindformers):
         m, v = 0.9 * m + 0.1 * g, 0.999 * v + 0.001 * g * g
         ref = ref - 0.1 / (1 - 0.9 ** t) * m / (np.sqrt(v / (1 - 0.999 ** t)) + 1e-8)
     np.testing.assert_allclose(w.asnumpy(), ref, rtol=1e-5, atol=1e-6)
+
+
+def test_mcore_deepseek_v3_inference_model_generates(mcore, monkeypatch):
+    """DeepSeek-V3's inference form (`RUN_MODE=predict`): prefill attends with the full per-head keys (packed 'TH'
+    flash attention), decoding with the absorbed latent ones over the paged cache (PagedAttention with the values in
+    the first `mla_v_dim` = 512 latent channels, mindformers' fixed size: hence kv_lora_rank 512); the MoE layer's
+    experts are one GroupedMatmulV4 over the tokens each receives. With weights drawn here (the latent absorption
+    recomputed from them as mindformers' loading does), a decoding step gives the logits a prefill of the longer
+    prompt gives, and prompts batched with padding what each gives alone."""
+    import mindspore as ms
+    from mindformers.models.deepseek3 import DeepseekV3Config, DeepseekV3ForCausalLM
+    monkeypatch.setenv("RUN_MODE", "predict")
+    net = DeepseekV3ForCausalLM(DeepseekV3Config(**dict(DEEPSEEK_TINY, kv_lora_rank=512), num_blocks=16,
+                                                 block_size=16))
+    assert type(net).__name__ == "InferenceDeepseekV3ForCausalLM"
+    rng = np.random.default_rng(0)
+    for p in net.get_parameters():
+        w = rng.standard_normal(p.shape) * 0.3 + (1.0 if "norm" in p.name else 0.0)
+        p.set_data(ms.Tensor(w.astype(np.float32)))
+    net.process_weights_after_loading(net.model)
+    net.set_train(False)
+
+    def run(prompts, length):
+        out = net.generate(prompts, max_length=length, do_sample=False, return_dict_in_generate=True,
+                           output_logits=True)
+        return [list(map(int, s)) for s in out.sequences], [np.asarray(x) for x in out.logits]
+    (first,), logits = run([[5, 6, 7, 8]], 7)
+    (longer,), prefill = run([first[:5]], 7)
+    assert longer == first
+    np.testing.assert_allclose(logits[1], prefill[0], rtol=1e-4, atol=1e-4)      # decode step == prefill
+    np.testing.assert_allclose(logits[2], prefill[1], rtol=1e-4, atol=1e-4)
+    assert np.abs(logits[1] - logits[0]).max() > 0.1                            # and the steps differ
+    batch, _ = run([[5, 6, 7, 8], [40, 41, 0, 0]], 9)
+    alone = [run([p], 9)[0][0] for p in ([5, 6, 7, 8], [40, 41])]
+    assert batch == alone, (batch, alone)

@@ -461,3 +461,19 @@ def test_graph_mode_phase_keeps_the_flags_it_was_compiled_with():
         np.testing.assert_array_equal(net(ms.Tensor(np.array([3.0, 4.0], np.float32))).asnumpy(), [6.0, 8.0])
     finally:
         ms.set_context(mode=ms.PYNATIVE_MODE)
+
+    class JitNet(nn.Cell):          # PyNative with a jitted construct: the same (oracle: 6 / 4 / 6)
+        @ms.jit
+        def construct(self, x):
+            if self.double:
+                return x * 2
+            return x + 1
+
+    net = JitNet()
+    got = []
+    for phase, flag in (("prefill", True), ("increment", False), ("prefill", None)):
+        net.phase = phase
+        if flag is not None:
+            net.add_flags(double=flag)
+        got.append(float(net(x).asnumpy()[0]))
+    assert got == [6.0, 4.0, 6.0] and net.double is False

@@ -18,7 +18,7 @@ __all__ = ["AddExt", "SubExt", "SumExt", "MeanExt", "CumsumExt", "ZerosLikeExt",
            "Scatter", "StackExt", "OneHotExt", "Swiglu", "SwigluGrad", "GroupedMatmul", "MoeFinalizeRouting",
            "FusedAddTopKDiv", "QuantV2", "DynamicQuantExt", "QuantBatchMatmul", "Arange", "ClampScalar", "TrilExt",
            "RepeatInterleaveTensor", "SliceExt", "InplaceCopy", "WeightQuantBatchMatmul",
-           "FlashAttentionScore"]
+           "FlashAttentionScore", "GroupedMatmulV4"]
 
 
 def _mint(name):
@@ -219,6 +219,33 @@ class GroupedMatmul(AttrPrimitive):
         w = F.swapaxes(w, -1, -2) if self.transpose_b else w
         out = F.matmul(a, w)
         return out if b is None else out + b
+
+
+class GroupedMatmulV4(AttrPrimitive):
+    """`GroupedMatmulV4()(x, weight, bias=None, scale=None, offset=None, antiquant_scale=None, antiquant_offset=None,
+    pre_token_scale=None, group_list=None, activation_input=None, activation_quant_scale=None,
+    activation_quant_offset=None, split_item=0, group_type=-1, group_list_type=0, act_type=0, output_dtype=None)`:
+    `GroupedMatmul` with its options given at the call. `group_list_type` 0: `group_list` holds the running ends of
+    the groups' rows, 1: the number of rows of each group. The quantised forms and the fused activation (act_type)
+    are Ascend's: a ValueError here."""
+
+    def __call__(self, x, weight, bias=None, scale=None, offset=None, antiquant_scale=None, antiquant_offset=None,
+                 pre_token_scale=None, group_list=None, activation_input=None, activation_quant_scale=None,
+                 activation_quant_offset=None, split_item=0, group_type=-1, group_list_type=0, act_type=0,
+                 output_dtype=None):
+        quantised = (scale, offset, antiquant_scale, antiquant_offset, pre_token_scale, activation_input,
+                     activation_quant_scale, activation_quant_offset)
+        if any(t is not None for t in quantised) or act_type != 0:
+            raise ValueError("For 'GroupedMatmulV4', the quantised inputs and the fused activation (act_type) need "
+                             "Ascend's kernel; pass float weights and apply the activation after.")
+        if group_list_type not in (0, 1):
+            raise ValueError(f"For 'GroupedMatmulV4', 'group_list_type' must be 0 (running ends) or 1 (counts), but "
+                             f"got {group_list_type}.")
+        if group_list is not None and group_list_type == 1:
+            group_list = F.cumsum(group_list, 0) if isinstance(group_list, Tensor) else \
+                [sum(group_list[:i + 1]) for i in range(len(group_list))]
+        outs = GroupedMatmul(split_item, group_type)(x, weight, bias, None, None, None, None, group_list)
+        return outs if output_dtype is None else [F.cast(o, output_dtype) for o in outs]
 
 
 def _moe_finalize_routing(expanded_x, x1, x2=None, bias=None, scales=None, expanded_row_idx=None,
