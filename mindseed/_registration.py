@@ -6,6 +6,7 @@
 import importlib
 
 from mindseed import amp, autograd, common, compiler, nn, ops, train
+from mindseed.common import _grad_function as _common_grad_function
 from mindseed.common import api as _common_api
 from mindseed.ops.function import grad as _function_grad
 
@@ -32,6 +33,10 @@ _tensor._SPARSE_OPS.append(_sparse_functional)
 # recomputation (the compiler's) through ops.recompute_block, as MindSpore's composite
 from mindseed._toplevel import recompute_block as _recompute_block  # noqa: E402
 ops.recompute_block = ops.composite.recompute_block = _recompute_block
+
+# the custom autograd function (autodiff) of mindspore.common._grad_function
+from mindseed.autograd._function import _Function  # noqa: E402
+_common_grad_function._Function = _Function
 
 # graph compilation, reached from mindspore.common and mindspore.common.api
 for _name in ("jit", "jit_class", "mutable", "JitConfig"):

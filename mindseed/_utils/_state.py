@@ -63,6 +63,12 @@ class Recorder(abc.ABC):
         such an argument's structure fixed and differentiates only the Tensors passed on their own."""
         return False
 
+    def on_argument_write(self, t, value):
+        """An in-place update (`x.add_(y)`, `x[i] = v`, a kernel writing its cache input) gives t the new `value`:
+        when t is a Tensor the traced function was called with, the graph writes the caller's tensor at each call,
+        as MindSpore's graph mode does, and returns True; False for any other tensor."""
+        return False
+
 
 # the Recorder (graph builder) while a function is being traced for graph mode, None otherwise; Tensor methods
 # that read values (bool, item, asnumpy) consult it, because a traced value is not known at run time

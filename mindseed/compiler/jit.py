@@ -149,13 +149,20 @@ class _Compiled:
         runner = simulated_runner(cell) if cell is not None and hasattr(cell, "_cells") else None
         if runner is not None:  # a cell holding a Cell.shard on a simulated world: partitioned as recorded
             return runner.forward(lambda *a: self.fn(cell, *a, **kwargs), args)
-        if self.capture_mode == "bytecode" and self.fn is not _run_cell:
-            traces, self._ran = self.traces, None
-            out = self._call(args, kwargs)
-            ran = self._ran
-            capture.note_call(self.fn.__code__, ran, self.traces > traces, ran is None or ran.run_fn is not None)
-        else:
-            out = self._call(args, kwargs)
+        # a jitted method of a cell (bound, or given the cell first) runs its phase's graph, with its flags
+        owner = cell if cell is not None else (args[0] if args else None)
+        changed = owner._enter_phase() if hasattr(owner, "_enter_phase") else ()
+        try:
+            if self.capture_mode == "bytecode" and self.fn is not _run_cell:
+                traces, self._ran = self.traces, None
+                out = self._call(args, kwargs)
+                ran = self._ran
+                capture.note_call(self.fn.__code__, ran, self.traces > traces, ran is None or ran.run_fn is not None)
+            else:
+                out = self._call(args, kwargs)
+        finally:
+            for c, flags in changed:
+                c.add_flags(**flags)
         if isinstance(out, (dict, tuple)) and _strict(self.fullgraph):
             return _strict_output(out)
         return out

@@ -385,6 +385,15 @@ class GraphBuilder(_state.Recorder):
                 b = b.parent
         return True
 
+    def on_argument_write(self, t, value):
+        from mindseed.ops._prims.core import assign_p  # noqa: PLC0415 -- ops sit below; imported at use
+        var = self.lookup(t)
+        if var is None or not any(var is p for p in self.root.graph.params):
+            return False
+        # this call (the trace) writes the caller's tensor too: the argument shares its buffer with it
+        assign_p.impl(t._data, value._data)
+        return self.on_parameter_write(t, value)
+
     def on_copy(self, src, t):
         """t is another handle of src's value (detach(), a copy, Parameter.value()): an Identity node of this
         graph only (src captured first if it is a tensor from outside)."""

@@ -436,6 +436,11 @@ class Cell(CellBuffers, CellStateDict):
     def get_flags(self):
         return self._flags
 
+    def _enter_phase(self):
+        """Before a compiled call of this cell (its GRAPH_MODE call, or a jit of its construct): the flags of its
+        phase's first compile put back (see _phase_flags); the (cell, flags) pairs to restore after the call."""
+        return _phase_flags(self)
+
     def compile(self, *args, **kwargs):
         """Compile this cell's construct as a graph for `args` (MindSpore's Cell.compile): code that cannot compile
         raises here. Tracing runs the construct once; the parameters it updates are put back, so compiling has no
@@ -616,7 +621,12 @@ class Cell(CellBuffers, CellStateDict):
             if runner is not None:  # a cell holding a Cell.shard on a simulated world: partitioned as recorded
                 return runner.forward(lambda *a: self._run(a, kwargs), args)
             # GRAPH_MODE: the whole call (casts, hooks, construct) is compiled once per input signature
-            return _compile_cell_call(self, args, kwargs)
+            changed = self._enter_phase()
+            try:
+                return _compile_cell_call(self, args, kwargs)
+            finally:
+                for cell, flags in changed:
+                    cell.add_flags(**flags)
         return self._run(args, kwargs)
 
     def _construct_fn(self):
@@ -752,6 +762,27 @@ class Cell(CellBuffers, CellStateDict):
 
     def __dir__(self):
         return list(super().__dir__())
+
+
+def _phase_flags(cell):
+    """MindSpore compiles a cell's call once per phase (`cell.phase`: 'train', 'predict', or one the code names, as
+    mindformers' generation switches between 'prefill' and 'increment') and runs that graph on later calls: the
+    add_flags flags the cells had when a named phase was first compiled stay that phase's, whatever add_flags set
+    since. Puts them back for this call; returns the (cell, current flags) pairs to restore after it.
+    NOTE: 'train' and 'predict' recompile for new flags (set_train and THOR's add_flags switch graphs that way),
+    where MindSpore keeps those phases' first graphs too."""
+    phase = cell.phase
+    if phase in ("train", "predict"):
+        return ()
+    current = {id(c): (c, _plain_flags(c._flags)) for _, c in cell.cells_and_names()}
+    kept = cell.__dict__.setdefault("_phase_flags", {}).setdefault(
+        phase, {k: flags for k, (_, flags) in current.items()})
+    changed = []
+    for k, (c, flags) in current.items():
+        if k in kept and kept[k] != flags:
+            changed.append((c, dict(flags)))
+            c.add_flags(**dict(kept[k]))
+    return changed
 
 
 def _plain_flags(flags):

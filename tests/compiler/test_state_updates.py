@@ -180,6 +180,33 @@ def test_in_place_update_of_a_global_parameter_in_jit():
     np.testing.assert_array_equal(p.asnumpy(), [14.0, 3.0, 3.0])   # p0: (0+1)*2=2, (2+1)*2=6, (6+1)*2=14
 
 
+def test_in_place_update_of_a_tensor_argument_reaches_the_caller():
+    """MindSpore's graph mode writes a Tensor argument updated in place (x.add_(y)) in the caller's tensor,
+    at the compiling call and at every later one (oracle, MindSpore 2.10: [4 6] [2 3], [6 8] [3 4], [12 12] [6 6])."""
+    @ms.jit
+    def f(x, y):
+        x.add_(y)
+        return x * 2
+
+    x, one = ms.Tensor(np.array([1.0, 2.0], np.float32)), ms.Tensor(np.ones(2, np.float32))
+    got = []
+    for arg in (x, x):
+        got.append((f(arg, one).asnumpy().tolist(), x.asnumpy().tolist()))
+    z = ms.Tensor(np.array([5.0, 5.0], np.float32))
+    got.append((f(z, one).asnumpy().tolist(), z.asnumpy().tolist()))
+    assert got == [([4.0, 6.0], [2.0, 3.0]), ([6.0, 8.0], [3.0, 4.0]), ([12.0, 12.0], [6.0, 6.0])]
+
+    @ms.jit
+    def g(x, i):
+        x[0] = x[0] + i
+        return x.sum()
+
+    # while item assignment in a graph is a new value (oracle: 2.0 three times, w unchanged)
+    w = ms.Tensor(np.zeros(3, np.float32))
+    totals = [float(g(w, ms.Tensor(2.0)).asnumpy()) for _ in range(3)]
+    assert totals == [2.0, 2.0, 2.0] and w.asnumpy().tolist() == [0.0, 0.0, 0.0]
+
+
 class _Loops(nn.Cell):
     """In-place Parameter updates under tensor conditions: traced bodies must not leave their updates behind."""
 

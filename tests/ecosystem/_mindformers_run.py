@@ -38,6 +38,34 @@ def tiny_llama(seed=0, use_past=False):
     return LlamaForCausalLM(LlamaConfig(**TINY_LLAMA, use_past=use_past))
 
 
+def train_to_count(net, loss_fn=None, steps=60):
+    """`steps` AdamWeightDecay steps on counting rows, of `loss_fn(input_ids, labels)` (labels: the next tokens) or,
+    without `loss_fn`, of the network on rows of SEQ + 1 tokens (it shifts them itself); the losses."""
+    import mindspore as ms
+    from mindspore import nn
+    net.set_train(True)
+    optimizer = nn.AdamWeightDecay(net.trainable_params(), learning_rate=2e-3, weight_decay=0.0)
+    step = ms.value_and_grad(loss_fn or net, None, optimizer.parameters)
+    rng = np.random.default_rng(0)
+    losses = []
+    for _ in range(steps):
+        rows = counting(rng.integers(1, VOCAB, BATCH))
+        inputs = (rows,) if loss_fn is None else (rows[:, :SEQ], rows[:, 1:])
+        loss, grads = step(*map(ms.Tensor, inputs))
+        optimizer(grads)
+        losses.append(float(loss.asnumpy().reshape(-1)[0]))
+    return losses
+
+
+def counting_llama():
+    """The tiny Llama trained to count (greedy decoding continues a prompt t, t + 1, ... by t + 1), in predict mode."""
+    net = tiny_llama()
+    losses = train_to_count(net, steps=80)
+    assert np.mean(losses[-5:]) < 0.1, losses
+    net.set_train(False)
+    return net
+
+
 def greedy(net, prompts, length):
     """Continue `prompts` to `length` tokens by hand: the sequence, right-padded with 0 to the model's SEQ (causal
     attention: the padding does not reach earlier positions), through the network; argmax at its last token."""
@@ -49,6 +77,16 @@ def greedy(net, prompts, length):
         logits = (out[0] if isinstance(out, tuple) else out).asnumpy().reshape(ids.shape[0], SEQ, -1)
         ids = np.concatenate([ids, logits[:, n - 1].argmax(-1)[:, None].astype(np.int32)], axis=1)
     return ids
+
+
+def word_tokenizer(path):
+    """A word-level tokenizer file (the `tokenizers` package's format) naming token i "i": 0-2 are <unk>, <s>, </s>."""
+    from tokenizers import Tokenizer, models, pre_tokenizers
+    vocab = {"<unk>": 0, "<s>": 1, "</s>": 2, **{str(i): i for i in range(3, VOCAB)}}
+    tokenizer = Tokenizer(models.WordLevel(vocab, unk_token="<unk>"))
+    tokenizer.pre_tokenizer = pre_tokenizers.WhitespaceSplit()
+    tokenizer.save(str(path))
+    return str(path)
 
 
 def loss_recorder():

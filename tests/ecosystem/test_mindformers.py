@@ -17,7 +17,8 @@ import pytest
 
 from _eco import HERE, require, use
 from _mindformers_run import BATCH, PROMPTS, SEQ, TINY_LLAMA, VOCAB, counting as _counting, greedy as _greedy
-from _mindformers_run import tiny_llama as _tiny_llama
+from _mindformers_run import tiny_llama as _tiny_llama, train_to_count as _train_to_count
+from _mindformers_run import word_tokenizer as _word_tokenizer
 
 ROOT = os.path.dirname(os.path.dirname(HERE))      # the repository: mindseed for the runs in a process of their own
 
@@ -33,33 +34,20 @@ def mindformers(tmp_path_factory):
 @contextlib.contextmanager
 def _mindformers_context():
     """Undo what mindformers' context set-up (`build_context`, which `Trainer` runs) leaves behind: its context
-    singletons and the execution mode."""
+    singletons, the execution mode, and the once-per-process runtime settings it makes (CPU affinity, memory), so
+    that a later test's context set-up finds the process as a fresh one."""
     import mindspore as ms
     from mindformers.core.context.build_context import Context, MFContextOperator
+    from mindseed import runtime
+    once = dict(runtime._config)
     try:
         yield
     finally:
         Context.reset_instance()
         MFContextOperator.reset_instance()
         ms.set_context(mode=ms.PYNATIVE_MODE)
-
-
-def _train_with_labels(net, loss_fn, steps=60):
-    """`steps` AdamWeightDecay steps of `loss_fn(input_ids, labels)` on counting rows (labels: the next tokens);
-    the losses."""
-    import mindspore as ms
-    from mindspore import nn
-    net.set_train(True)
-    optimizer = nn.AdamWeightDecay(net.trainable_params(), learning_rate=2e-3, weight_decay=0.0)
-    step = ms.value_and_grad(loss_fn, None, optimizer.parameters)
-    rng = np.random.default_rng(0)
-    losses = []
-    for _ in range(steps):
-        rows = _counting(rng.integers(1, VOCAB, BATCH))
-        loss, grads = step(ms.Tensor(rows[:, :SEQ]), ms.Tensor(rows[:, 1:]))
-        optimizer(grads)
-        losses.append(float(loss.asnumpy().reshape(-1)[0]))
-    return losses
+        runtime._config.clear()
+        runtime._config.update(once)
 
 
 def test_llama_forward_loss_is_the_uniform_guess_at_initialisation(mindformers):
@@ -77,17 +65,8 @@ def test_llama_forward_loss_is_the_uniform_guess_at_initialisation(mindformers):
 
 def test_llama_trains_and_generates_what_it_learned(mindformers):
     import mindspore as ms
-    from mindspore import nn
     net = _tiny_llama()
-    net.set_train(True)
-    optimizer = nn.AdamWeightDecay(net.trainable_params(), learning_rate=2e-3, weight_decay=0.0)
-    step = ms.value_and_grad(net, None, optimizer.parameters)
-    rng = np.random.default_rng(0)
-    losses = []
-    for _ in range(80):
-        loss, grads = step(ms.Tensor(_counting(rng.integers(1, VOCAB, BATCH))))
-        optimizer(grads)
-        losses.append(float(loss.asnumpy().reshape(-1)[0]))
+    losses = _train_to_count(net, steps=80)
     assert losses[0] > 4.0 and np.mean(losses[-5:]) < 0.1, losses
     net.set_train(False)
     prompts = _counting([5, 40])[:, :4]
@@ -143,7 +122,7 @@ def test_chatglm2_trains_and_generates_what_it_learned(mindformers):
                             param_init_type="float32", compute_dtype="float32", layernorm_compute_type="float32",
                             rotary_dtype="float32", do_sample=False, max_decode_length=SEQ)
     net = ChatGLM2ForConditionalGeneration(config)
-    losses = _train_with_labels(net, net)
+    losses = _train_to_count(net, net)
     assert abs(losses[0] - np.log(VOCAB)) < 0.05 and np.mean(losses[-5:]) < 0.1, losses
     net.set_train(False)
     out = net.generate(_counting([3, 30])[:, :4].tolist(), max_length=12, do_sample=False)
@@ -243,16 +222,6 @@ context:
 """
 
 
-def _word_tokenizer(path):
-    """A word-level tokenizer file (the `tokenizers` package's format) naming token i "i": 0-2 are <unk>, <s>, </s>."""
-    from tokenizers import Tokenizer, models, pre_tokenizers
-    vocab = {"<unk>": 0, "<s>": 1, "</s>": 2, **{str(i): i for i in range(3, VOCAB)}}
-    tokenizer = Tokenizer(models.WordLevel(vocab, unk_token="<unk>"))
-    tokenizer.pre_tokenizer = pre_tokenizers.WhitespaceSplit()
-    tokenizer.save(str(path))
-    return str(path)
-
-
 def _run(mode, workdir):
     """`python -m mindseed.compat -m _mindformers_run MODE WORKDIR`, in WORKDIR; what it saw."""
     env = dict(os.environ, OMP_NUM_THREADS="1", LOCAL_DEFAULT_PATH=str(workdir),
@@ -334,7 +303,7 @@ def mcore(mindformers):
 def _learns_to_count(net):
     """Train `net` (an mcore causal LM: `net(x, labels=y)[0]` is its loss) on the counting rows; it then continues
     prompts by counting. The losses."""
-    losses = _train_with_labels(net, lambda x, y: net(x, labels=y)[0])
+    losses = _train_to_count(net, lambda x, y: net(x, labels=y)[0])
     net.set_train(False)
     out = net.generate(_counting([5, 40])[:, :4].tolist(), max_length=12, do_sample=False)
     np.testing.assert_array_equal(np.array([list(o) for o in out]), _counting([5, 40])[:, :12])
@@ -357,6 +326,60 @@ def test_mcore_qwen3_trains_and_generates_what_it_learned(mcore):
         + 32 + 32 * VOCAB)                                                  # final norm, output layer
     losses = _learns_to_count(net)
     assert abs(losses[0] - np.log(VOCAB)) < 0.1 and np.mean(losses[-5:]) < 0.2, losses
+
+
+def _inference_twin(trained, build, monkeypatch, heads=4, groups=4):
+    """The inference form of an mcore model (`RUN_MODE=predict`: mindformers' `Inference...ForCausalLM`, prefill of
+    the prompts packed one after another in 'TH' flash attention, then decoding over a paged key/value cache) with
+    the trained model's weights, moved from the training layouts (Megatron's: q, k, v rows interleaved per key/value
+    group, gate and up rows interleaved) to the inference ones (all q, all k, all v; all gate, all up), as
+    mindformers' weight conversion lays them out for each."""
+    import mindspore as ms
+    monkeypatch.setenv("RUN_MODE", "predict")
+    net = build()
+    assert type(net).__name__.startswith("Inference"), type(net).__name__
+    weights = {}
+    for p in trained.get_parameters():
+        w = p.asnumpy()
+        if p.name.endswith("linear_qkv.weight"):
+            per_group = w.reshape(groups, -1, w.shape[-1])        # (groups, (heads / groups + 2) * dim, hidden)
+            rep = heads // groups
+            dim = per_group.shape[1] // (rep + 2)
+            w = np.concatenate([t.reshape(-1, w.shape[-1])
+                                for t in np.split(per_group, [rep * dim, (rep + 1) * dim], 1)], 0)
+        elif p.name.endswith("mlp.linear_fc1.weight"):
+            w = np.concatenate([w[0::2], w[1::2]], 0)
+        weights[p.name] = ms.Parameter(ms.Tensor(w), name=p.name)
+    not_loaded, _ = ms.load_param_into_net(net, weights)
+    assert not not_loaded, not_loaded
+    net.set_train(False)
+    return net
+
+
+def _generates_as_trained(trained, net):
+    """The inference model continues prompts of different lengths (padded with 0) by counting, call after call, and
+    its logits at each step are the trained model's."""
+    prompts = [[5, 6, 7, 8], [40, 41, 0, 0]]
+    for _ in range(2):      # the second generate runs the 'prefill' / 'increment' graphs the first compiled
+        out = net.generate(prompts, max_length=12, do_sample=False)
+        assert [list(map(int, o)) for o in out] == [list(range(5, 17)), list(range(40, 52))]
+    want = trained.generate(prompts, max_length=8, do_sample=False, return_dict_in_generate=True, output_logits=True)
+    got = net.generate(prompts, max_length=8, do_sample=False, return_dict_in_generate=True, output_logits=True)
+    assert len(got.logits) == len(want.logits) == 6       # the second prompt needs 6 steps to reach 8 tokens
+    for step, (g, w) in enumerate(zip(got.logits, want.logits)):
+        rows = [0, 1] if step < 4 else [1]               # the first prompt is done after 4
+        # NOTE: the training attention computes in float16 (FlashAttentionScore's dtypes), the inference one in float32
+        np.testing.assert_allclose(np.asarray(g)[rows], np.asarray(w)[rows], rtol=1e-3, atol=5e-3)
+
+
+def test_mcore_qwen3_inference_model_generates_with_a_paged_cache(mcore, monkeypatch):
+    from mindformers.models.qwen3 import Qwen3Config, Qwen3ForCausalLM
+    import mindspore as ms
+    ms.set_seed(0)
+    trained = Qwen3ForCausalLM(Qwen3Config(**MCORE_TINY))
+    _learns_to_count(trained)
+    net = _inference_twin(trained, lambda: Qwen3ForCausalLM(Qwen3Config(**MCORE_TINY)), monkeypatch)
+    _generates_as_trained(trained, net)
 
 
 def test_mcore_qwen3_moe_routes_tokens_to_experts_and_trains(mcore):
@@ -401,6 +424,14 @@ def test_mcore_qwen3_moe_routes_tokens_to_experts_and_trains(mcore):
     np.testing.assert_allclose(out, want, rtol=1e-4, atol=1e-5 * np.abs(want).max())
 
 
+DEEPSEEK_TINY = dict({k: v for k, v in MCORE_TINY.items() if k != "head_dim"}, num_hidden_layers=2,
+                     moe_intermediate_size=16, num_nextn_predict_layers=0, n_shared_experts=1, n_routed_experts=4,
+                     routed_scaling_factor=1.0, kv_lora_rank=16, q_lora_rank=24, qk_rope_head_dim=4, v_head_dim=8,
+                     qk_nope_head_dim=8, n_group=2, topk_group=1, num_experts_per_tok=2, first_k_dense_replace=1,
+                     router_dense_type="float32", moe_grouped_gemm=True, multi_latent_attention=True,
+                     moe_router_enable_expert_bias=True)
+
+
 def test_mcore_deepseek_v3_with_latent_attention_and_shared_experts_trains(mcore):
     """DeepSeek-V3 (mcore `TrainingDeepseekV3ForCausalLM`): multi-latent attention (low-rank q and kv with a decoupled
     rotary part), a dense first layer then a MoE layer with a shared expert beside 4 routed ones, sigmoid scores
@@ -408,12 +439,7 @@ def test_mcore_deepseek_v3_with_latent_attention_and_shared_experts_trains(mcore
     import mindspore as ms
     from mindformers.models.deepseek3 import DeepseekV3Config, DeepseekV3ForCausalLM
     ms.set_seed(0)
-    config = dict(MCORE_TINY, num_hidden_layers=2, moe_intermediate_size=16, num_nextn_predict_layers=0,
-                  n_shared_experts=1, n_routed_experts=4, routed_scaling_factor=1.0, kv_lora_rank=16, q_lora_rank=24,
-                  qk_rope_head_dim=4, v_head_dim=8, qk_nope_head_dim=8, n_group=2, topk_group=1, num_experts_per_tok=2,
-                  first_k_dense_replace=1, router_dense_type="float32", moe_grouped_gemm=True,
-                  multi_latent_attention=True, moe_router_enable_expert_bias=True)
-    del config["head_dim"]
+    config = dict(DEEPSEEK_TINY)
     net = DeepseekV3ForCausalLM(DeepseekV3Config(**config))
     assert type(net).__name__ == "TrainingDeepseekV3ForCausalLM"
     attention = (32 * 32                          # output projection from 4 heads of v 8
@@ -426,7 +452,7 @@ def test_mcore_deepseek_v3_with_latent_attention_and_shared_experts_trains(mcore
         + attention + 2 * 64 * 32 + 64 * 32                                  # layer 0: dense gated MLP
         + attention + 4 * 32 + 4 * (32 * 2 * 16 + 16 * 32) + 32 * 2 * 16 + 16 * 32   # layer 1: router, experts, shared
         + 32 + 32 * VOCAB)
-    losses = _train_with_labels(net, lambda x, y: net(x, labels=y)[0])
+    losses = _train_to_count(net, lambda x, y: net(x, labels=y)[0])
     assert abs(losses[0] - np.log(VOCAB)) < 0.1 and np.mean(losses[-5:]) < 0.2, losses
 
 
@@ -435,6 +461,7 @@ def test_learning_rate_schedules_in_graph_mode_follow_their_formulas(mindformers
     values of their documented examples."""
     import mindspore as ms
     from mindformers.core import CosineWithRestartsAndWarmUpLR, CosineWithWarmUpLR, PolynomialWithWarmUpLR
+    mode = ms.get_context("mode")        # the mcore tests around run in mindformers' GRAPH_MODE context
     ms.set_context(mode=ms.GRAPH_MODE)
     try:
         poly = PolynomialWithWarmUpLR(learning_rate=0.005, warmup_steps=10, total_steps=20, lr_end=1e-7)
@@ -442,7 +469,7 @@ def test_learning_rate_schedules_in_graph_mode_follow_their_formulas(mindformers
         restarts = CosineWithRestartsAndWarmUpLR(learning_rate=0.005, warmup_steps=10, total_steps=20)
         got = [[float(f(ms.Tensor(s)).asnumpy()) for s in (1, 15, 25)] for f in (poly, cos, restarts)]
     finally:
-        ms.set_context(mode=ms.PYNATIVE_MODE)
+        ms.set_context(mode=mode)
     # warm-up 0.005 * 1/10; polynomial (power 1): lr_end + (lr - lr_end) * (1 - 5/10)
     np.testing.assert_allclose(got[0], [0.0005, 1e-7 + (0.005 - 1e-7) * 0.5, 1e-7], rtol=1e-5)
     np.testing.assert_allclose(got[1], [0.0005, 0.0025, 0.0], rtol=1e-5, atol=1e-9)
@@ -466,3 +493,38 @@ def test_mindformers_adamw_steps_match_a_numpy_reference(mindformers):
         m, v = 0.9 * m + 0.1 * g, 0.999 * v + 0.001 * g * g
         ref = ref - 0.1 / (1 - 0.9 ** t) * m / (np.sqrt(v / (1 - 0.999 ** t)) + 1e-8)
     np.testing.assert_allclose(w.asnumpy(), ref, rtol=1e-5, atol=1e-6)
+
+
+def test_mcore_deepseek_v3_inference_model_generates(mcore, monkeypatch):
+    """DeepSeek-V3's inference form (`RUN_MODE=predict`): prefill attends with the full per-head keys (packed 'TH'
+    flash attention), decoding with the absorbed latent ones over the paged cache (PagedAttention with the values in
+    the first `mla_v_dim` = 512 latent channels, mindformers' fixed size: hence kv_lora_rank 512); the MoE layer's
+    experts are one GroupedMatmulV4 over the tokens each receives. With weights drawn here (the latent absorption
+    recomputed from them as mindformers' loading does), a decoding step gives the logits a prefill of the longer
+    prompt gives, and prompts batched with padding what each gives alone."""
+    import mindspore as ms
+    from mindformers.models.deepseek3 import DeepseekV3Config, DeepseekV3ForCausalLM
+    monkeypatch.setenv("RUN_MODE", "predict")
+    net = DeepseekV3ForCausalLM(DeepseekV3Config(**dict(DEEPSEEK_TINY, kv_lora_rank=512), num_blocks=16,
+                                                 block_size=16))
+    assert type(net).__name__ == "InferenceDeepseekV3ForCausalLM"
+    rng = np.random.default_rng(0)
+    for p in net.get_parameters():
+        w = rng.standard_normal(p.shape) * 0.3 + (1.0 if "norm" in p.name else 0.0)
+        p.set_data(ms.Tensor(w.astype(np.float32)))
+    net.process_weights_after_loading(net.model)
+    net.set_train(False)
+
+    def run(prompts, length):
+        out = net.generate(prompts, max_length=length, do_sample=False, return_dict_in_generate=True,
+                           output_logits=True)
+        return [list(map(int, s)) for s in out.sequences], [np.asarray(x) for x in out.logits]
+    (first,), logits = run([[5, 6, 7, 8]], 7)
+    (longer,), prefill = run([first[:5]], 7)
+    assert longer == first
+    np.testing.assert_allclose(logits[1], prefill[0], rtol=1e-4, atol=1e-4)      # decode step == prefill
+    np.testing.assert_allclose(logits[2], prefill[1], rtol=1e-4, atol=1e-4)
+    assert np.abs(logits[1] - logits[0]).max() > 0.1                            # and the steps differ
+    batch, _ = run([[5, 6, 7, 8], [40, 41, 0, 0]], 9)
+    alone = [run([p], 9)[0][0] for p in ([5, 6, 7, 8], [40, 41])]
+    assert batch == alone, (batch, alone)

@@ -451,3 +451,48 @@ def test_bprop_debug_is_a_checked_switch():
     assert net.bprop_debug is True
     with pytest.raises(TypeError, match="'bprop_debug' must be bool type"):
         net.bprop_debug = 1
+
+
+def test_graph_mode_phase_keeps_the_flags_it_was_compiled_with():
+    """MindSpore compiles a cell once per named phase (mindformers' generation: 'prefill' then 'increment') and runs
+    that graph again: the add_flags flags of a phase's first compile stay its own (oracle: MindSpore 2.10 gives
+    6 / 4 / 6 / 4 / 4 below); a new shape compiles with them too."""
+    class Net(nn.Cell):
+        def construct(self, x):
+            if self.double:
+                return x * 2
+            return x + 1
+
+    ms.set_context(mode=ms.GRAPH_MODE)
+    try:
+        net = Net()
+        x = ms.Tensor(np.array([3.0], np.float32))
+        got = []
+        for phase, flag in (("prefill", True), ("increment", False), ("prefill", None), ("increment", None),
+                            ("other", None)):
+            net.phase = phase
+            if flag is not None:
+                net.add_flags(double=flag)
+            got.append(float(net(x).asnumpy()[0]))
+        assert got == [6.0, 4.0, 6.0, 4.0, 4.0]
+        assert net.double is False                 # the call puts the cell's current flags back
+        net.phase = "prefill"
+        np.testing.assert_array_equal(net(ms.Tensor(np.array([3.0, 4.0], np.float32))).asnumpy(), [6.0, 8.0])
+    finally:
+        ms.set_context(mode=ms.PYNATIVE_MODE)
+
+    class JitNet(nn.Cell):          # PyNative with a jitted construct: the same (oracle: 6 / 4 / 6)
+        @ms.jit
+        def construct(self, x):
+            if self.double:
+                return x * 2
+            return x + 1
+
+    net = JitNet()
+    got = []
+    for phase, flag in (("prefill", True), ("increment", False), ("prefill", None)):
+        net.phase = phase
+        if flag is not None:
+            net.add_flags(double=flag)
+        got.append(float(net(x).asnumpy()[0]))
+    assert got == [6.0, 4.0, 6.0] and net.double is False

@@ -40,7 +40,27 @@ def _ref_bsh_gqa(q, k, v):
     return _bnsd_to_bsh(_np_attention(_bsh_to_bnsd(q, 2), kk, vv, 0.5, _MASK))
 
 
+_Q_ENDS, _KV_ENDS = [3, 5], [4, 7]         # two packed sequences: queries 3 and 2, keys 4 and 3
+
+
+def _ref_tnd_causal(q, k, v):
+    """q (T1, 2, D), k/v (T2, 1, D) packed by _Q_ENDS / _KV_ENDS; lower-right causal within each sequence."""
+    out, q0, k0 = [], 0, 0
+    for q1, k1 in zip(_Q_ENDS, _KV_ENDS):
+        s1, s2 = q1 - q0, k1 - k0
+        qq = q[q0:q1].transpose(1, 0, 2)[None]                          # (1, 2, S1, D)
+        kk = np.repeat(k[k0:k1].transpose(1, 0, 2)[None], 2, 1)
+        vv = np.repeat(v[k0:k1].transpose(1, 0, 2)[None], 2, 1)
+        excluded = np.arange(s2)[None, :] > np.arange(s1)[:, None] + (s2 - s1)
+        out.append(_np_attention(qq, kk, vv, 0.5, excluded)[0].transpose(1, 0, 2))
+        q0, k0 = q1, k1
+    return np.concatenate(out, 0)
+
+
 SPECS = [
+    OpSpec("fas-tnd-gqa-causal", lambda q, k, v: ops.flash_attention_score(
+        q, k, v, 2, scalar_value=0.5, input_layout="TND", sparse_mode=3, actual_seq_qlen=_Q_ENDS,
+        actual_seq_kvlen=_KV_ENDS), _ref_tnd_causal, shapes=[(5, 2, 3), (7, 1, 3), (7, 1, 3)]),
     OpSpec("fas-bnsd-causal", lambda q, k, v: ops.flash_attention_score(q, k, v, 2, scalar_value=0.5,
                                                                         input_layout="BNSD", sparse_mode=2),
            lambda q, k, v: _np_attention(q, k, v, 0.5, np.arange(4)[None, :] > np.arange(4)[:, None]),
@@ -58,8 +78,15 @@ test_value, test_grad, test_grad2, test_graph = make_tests(SPECS)
 
 _X = ms.Tensor(np.ones((1, 2, 4), np.float32))
 test_bad_input = make_error_tests([
-    ErrorSpec("fas-layout", lambda: ops.flash_attention_score(_X, _X, _X, 1, input_layout="TND"), ValueError,
+    ErrorSpec("fas-layout", lambda: ops.flash_attention_score(_X, _X, _X, 1, input_layout="NSD"), ValueError,
               "For 'FlashAttentionScore', the 'input_layout' must be one of"),
+    ErrorSpec("fas-tnd-lengths", lambda: ops.flash_attention_score(_X[0], _X[0], _X[0], 1, input_layout="TH"),
+              ValueError, "'actual_seq_qlen' and 'actual_seq_kvlen' are required with the input_layout 'TND' or 'TH'"),
+    ErrorSpec("fas-tnd-bad-lengths", lambda: ops.flash_attention_score(
+        _X[0], _X[0], _X[0], 1, input_layout="TH", actual_seq_qlen=[1, 3], actual_seq_kvlen=[2]), ValueError,
+              "(non-decreasing, ending at the packed size 2) or their lengths (summing to it), but got [1, 3]."),
+    ErrorSpec("fas-lengths-not-packed", lambda: ops.flash_attention_score(
+        _X, _X, _X, 1, actual_seq_qlen=[2], actual_seq_kvlen=[2]), ValueError, "are required with the input_layout"),
     ErrorSpec("fas-sparse-mode", lambda: ops.flash_attention_score(_X, _X, _X, 1, sparse_mode=5), ValueError,
               "'sparse_mode' must be 0, 2 or 3"),
     ErrorSpec("fas-dropout", lambda: ops.flash_attention_score(_X, _X, _X, 1, keep_prob=0.9), ValueError,
@@ -99,3 +126,28 @@ def test_prompt_incre_and_fused_infer_attention_match_the_reference():
     np.testing.assert_allclose(lse.asnumpy(), np.log(np.exp(s).sum(-1, keepdims=True)), rtol=1e-12)
     with pytest.raises(ValueError, match="For 'IncreFlashAttention', block_table"):
         ops.incre_flash_attention(*args, block_table=ms.Tensor([0]))
+
+
+def test_packed_th_layout_takes_lengths_or_cumulative_ends_and_reads_the_mask_corner():
+    """'TH' (T, N * D): mindformers passes each sequence's length where 'TND' documents the cumulative ends; both
+    cut the same sequences. With sparse_mode 0 a 2-D mask (mindformers' 128 x 128 upper triangle of -10000) is read
+    from its top-left corner for each sequence; FlashAttentionScore's statistics come per token, (T1, N, 8)."""
+    from mindseed.ops.auto_generate import FlashAttentionScore
+    r = np.random.RandomState(2)
+    q, k, v = r.randn(5, 4), r.randn(5, 4), r.randn(5, 4)                   # 2 heads of 2, sequences of 3 and 2
+    mask = ms.Tensor(np.triu(np.ones((128, 128), np.float32), 1) * -10000.0)
+    fa = FlashAttentionScore(2, scale_value=0.5, next_tokens=0, input_layout="TH")
+    by_lengths = fa(ms.Tensor(q), ms.Tensor(k), ms.Tensor(v), None, None, None, mask, None, [3, 2], [3, 2])
+    by_ends = fa(ms.Tensor(q), ms.Tensor(k), ms.Tensor(v), None, None, None, mask, None, ms.Tensor([3, 5]),
+                 ms.Tensor([3, 5]))
+    want, row_max = [], []
+    for lo, hi in ((0, 3), (3, 5)):
+        qq, kk, vv = (_bsh_to_bnsd(t[None, lo:hi], 2) for t in (q, k, v))
+        causal = np.arange(hi - lo)[None, :] > np.arange(hi - lo)[:, None]
+        want.append(_bnsd_to_bsh(_np_attention(qq, kk, vv, 0.5, causal))[0])
+        scores = np.where(causal, -np.inf, qq @ np.swapaxes(kk, -1, -2) * 0.5)
+        row_max.append(scores.max(-1)[0].T)                                   # (S, N)
+    for got in (by_lengths, by_ends):
+        np.testing.assert_allclose(got[3].asnumpy(), np.concatenate(want), rtol=1e-10)
+        assert got[0].shape == (5, 2, 8)
+        np.testing.assert_allclose(got[0].asnumpy()[..., 0], np.concatenate(row_max), rtol=1e-6)     # float32

@@ -110,6 +110,26 @@ def test_grouped_matmul():
         A.GroupedMatmul(3, 0)([_t(x)], [_t(w)], group_list=_t(ends[:2]))
 
 
+def test_grouped_matmul_v4_takes_counts_or_ends_at_the_call():
+    """GroupedMatmulV4 (mindformers' inference experts): the options are call arguments; group_list_type 1 gives the
+    rows of each group (MoeInitRoutingV2's counts), 0 their running ends."""
+    x, w = _f32(6, 4), _f32(3, 4, 2)
+    want = np.concatenate([x[:1] @ w[0], x[1:1] @ w[1], x[1:] @ w[2]])
+    gmm = A.GroupedMatmulV4()
+    (by_counts,) = gmm([_t(x)], [_t(w)], None, None, None, None, None, None, _t(np.array([1, 0, 5], np.int64)),
+                       split_item=3, group_type=0, group_list_type=1)
+    (by_ends,) = gmm([_t(x)], [_t(w)], group_list=_t(np.array([1, 1, 6], np.int64)), split_item=3, group_type=0)
+    for got in (by_counts, by_ends):
+        np.testing.assert_allclose(got.asnumpy(), want, rtol=1e-5, atol=1e-6)
+    (half,) = gmm([_t(x)], [_t(w)], group_list=[1, 0, 5], split_item=3, group_type=0, group_list_type=1,
+                  output_dtype=ms.float16)
+    assert half.dtype == ms.float16
+    with pytest.raises(ValueError, match="For 'GroupedMatmulV4', 'group_list_type' must be 0"):
+        gmm([_t(x)], [_t(w)], group_list=[1, 0, 5], split_item=3, group_type=0, group_list_type=2)
+    with pytest.raises(ValueError, match="For 'GroupedMatmulV4', the quantised inputs and the fused activation"):
+        gmm([_t(x)], [_t(w)], group_list=[1, 0, 5], split_item=3, group_type=0, act_type=1)
+
+
 def test_grouped_matmul_by_group_list_compiles_and_differentiates():
     """In a compiled graph the rows' groups come from `group_list`'s values at run time (no data-dependent shape):
     the same product, rows past the last end zero, gradients those of the per-group products."""

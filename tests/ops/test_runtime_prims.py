@@ -217,6 +217,22 @@ def test_reshape_and_cache_writes_slots():
     np.testing.assert_array_equal(vc.asnumpy().reshape(4, 3), want * 10)
 
 
+def test_reshape_and_cache_in_a_compiled_graph_writes_the_callers_cache_each_call():
+    """mindformers' inference graphs take the paged caches as inputs and fill them with ReshapeAndCache: every call
+    of the compiled graph (not only the one that compiled it) writes the caller's cache."""
+    cache = T(np.zeros((2, 2, 1, 3), np.float32))
+    write = ops.ReshapeAndCache()
+
+    @ms.jit
+    def step(key, slots, c):
+        write(key, None, c, None, slots)
+        return key.sum()
+
+    for n, slot in enumerate((2, 0, 3, 2)):       # the last call runs the graph the first one compiled
+        step(T(np.full((1, 3), n + 1.0, np.float32)), T(np.array([slot], np.int32)), cache)
+    np.testing.assert_array_equal(cache.asnumpy().reshape(4, 3)[:, 0], [2.0, 0.0, 4.0, 3.0])
+
+
 def test_group_topk_keeps_best_groups():
     rng = np.random.RandomState(0)
     x = rng.rand(3, 8).astype(np.float32)
@@ -228,3 +244,42 @@ def test_group_topk_keeps_best_groups():
         keep = np.zeros((3, 4), bool)
         np.put_along_axis(keep, np.argsort(-score, -1)[:, :2], True, -1)
         np.testing.assert_array_equal(tok.asnumpy(), (groups * keep[..., None]).reshape(3, 8))
+
+
+def test_paged_attention_latent_values_and_a_one_row_mask():
+    """Multi-latent attention (mindformers' DeepSeek decode): one cache holds the latent keys, whose first
+    `mla_v_dim` channels are the values; the output has that width. A mask of one row (mindformers' (1, 1) zero
+    placeholder) serves every sequence."""
+    r = np.random.RandomState(4)
+    q, kc = r.randn(2, 4, 5), r.randn(4, 2, 1, 5)                 # 2 tokens, 4 heads over one latent head of 5
+    got = ops.PagedAttention(4, 0.5, 1, mla_v_dim=3)(T(q), T(kc), T(kc), T(_BT), T(_CL), None, None,
+                                                     T(np.zeros((1, 1))))
+    assert got.shape == (2, 4, 3)
+    for b in range(2):
+        k = kc[_BT[b]].reshape(-1, 5)[:_CL[b]]                    # (length, 5), one head shared by the 4
+        want = _softmax(q[b] @ k.T * 0.5) @ k[:, :3]
+        np.testing.assert_allclose(got.asnumpy()[b], want, rtol=1e-10)
+    with pytest.raises(ValueError, match="For 'PagedAttention', the 'mla_v_dim' 6 must not exceed the head dim 5"):
+        ops.PagedAttention(4, 0.5, 1, mla_v_dim=6)(T(q), T(kc), T(kc), T(_BT), T(_CL))
+
+
+def test_rotary_table_rows_from_the_sequence_lengths():
+    """`position_ids` holding each sequence's length (as mindformers passes it) picks, from a cos/sin table, the
+    rows 0 .. length - 1 of each sequence: packed one after another, or padded to one length."""
+    r = np.random.RandomState(5)
+    cos, sin = r.randn(8, 4), r.randn(8, 4)
+    q, k = r.randn(5, 8), r.randn(5, 4)                           # 5 tokens: 2 query heads, 1 key head of 4
+    places = np.array([0, 1, 2, 0, 1])                            # sequences of 3 and 2, packed
+
+    def ref(x, rows):
+        h = x.reshape(len(rows), -1, 4)
+        rot = np.concatenate((-h[..., 2:], h[..., :2]), -1)
+        return (h * cos[rows][:, None] + rot * sin[rows][:, None]).reshape(x.shape)
+    got = ops.ApplyRotaryPosEmb(0)(T(q), T(k), T(cos), T(sin), T(np.array([3, 2], np.int32)))
+    np.testing.assert_allclose(got[0].asnumpy(), ref(q, places), rtol=1e-12)
+    np.testing.assert_allclose(got[1].asnumpy(), ref(k, places), rtol=1e-12)
+    q6, k6 = r.randn(6, 8), r.randn(6, 4)                         # two sequences padded to 3 tokens
+    got = ops.ApplyRotaryPosEmb(0)(T(q6), T(k6), T(cos), T(sin), T(np.array([3, 1], np.int32)))
+    np.testing.assert_allclose(got[0].asnumpy(), ref(q6, np.array([0, 1, 2, 0, 1, 2])), rtol=1e-12)
+    with pytest.raises(ValueError, match="For 'ApplyRotaryPosEmb', the 7 tokens of the query cannot be matched"):
+        ops.ApplyRotaryPosEmb(0)(T(r.randn(7, 8)), T(r.randn(7, 4)), T(cos), T(sin), T(np.array([3, 2], np.int32)))

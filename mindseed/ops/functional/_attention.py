@@ -16,6 +16,7 @@ TENSOR_METHODS = {}
 
 _INT_MAX = 2147483647
 _LAYOUTS = ("BSH", "SBH", "BSND", "BNSD")
+_VARLEN = ("TND", "TH")         # sequences of different lengths packed along T, cut by cumulative lengths
 
 
 def _to_bnsd(x, layout, heads):
@@ -60,8 +61,8 @@ def flash_attention_score(query, key, value, head_num, real_shift=None, drop_mas
                           attn_mask=None, prefix=None, actual_seq_qlen=None, actual_seq_kvlen=None, keep_prob=1.0,
                           scalar_value=1.0, pre_tokens=_INT_MAX, next_tokens=_INT_MAX, inner_precise=0,
                           input_layout="BSH", sparse_mode=0):
-    """Attention of `query` over `key`/`value` in `input_layout` ('BSH', 'SBH', 'BSND', 'BNSD'); returns the
-    attention output in the query's layout.
+    """Attention of `query` over `key`/`value` in `input_layout` ('BSH', 'SBH', 'BSND', 'BNSD', or the packed
+    'TND' / 'TH' with `actual_seq_qlen` / `actual_seq_kvlen`); returns the attention output in the query's layout.
 
     Args:
         head_num (int): the number of query heads.
@@ -71,33 +72,45 @@ def flash_attention_score(query, key, value, head_num, real_shift=None, drop_mas
         pre_tokens, next_tokens (int): with sparse_mode 0 they describe the band `attn_mask` holds (the mask is
             applied as given).
         sparse_mode (int): 0 (the mask as given), 2 (causal, upper-left aligned), 3 (causal, lower-right aligned).
+        actual_seq_qlen, actual_seq_kvlen (Union[list[int], tuple[int], Tensor]): with 'TND' / 'TH', the cumulative
+            lengths of the packed sequences of query and key/value (sequence i is rows [len[i-1], len[i])), or the
+            length of each. Each sequence attends only to its own keys; with sparse_mode 0 a 2-D `attn_mask` is read
+            from its top-left corner.
 
     Raises:
-        ValueError: an unknown layout or sparse_mode, keep_prob < 1 (attention dropout), variable-length
-            sequences, or head counts that do not divide.
+        ValueError: an unknown layout or sparse_mode, keep_prob < 1 (attention dropout), cumulative lengths missing
+            or given where they do not apply, or head counts that do not divide.
     """
     for name, t in (("query", query), ("key", key), ("value", value)):
         if not isinstance(t, Tensor):
             raise TypeError(f"For 'FlashAttentionScore', the '{name}' must be a Tensor, but got {type(t).__name__}.")
     check_fa_args(input_layout, sparse_mode, keep_prob, drop_mask, prefix, actual_seq_qlen, actual_seq_kvlen)
+    if input_layout in _VARLEN:
+        return attend_varlen(query, key, value, head_num, input_layout, scalar_value, attn_mask, real_shift,
+                             sparse_mode, actual_seq_qlen, actual_seq_kvlen)[0]
     return attend(query, key, value, head_num, input_layout, scalar_value, attn_mask, real_shift, sparse_mode)[0]
 
 
 def check_fa_args(input_layout, sparse_mode, keep_prob, drop_mask, prefix, actual_seq_qlen, actual_seq_kvlen):
-    """FlashAttentionScore's checks of the layout, the sparse mode and the forms not carried (dropout, variable
-    lengths)."""
-    if input_layout not in _LAYOUTS:
-        raise ValueError(f"For 'FlashAttentionScore', the 'input_layout' must be one of {_LAYOUTS}, but got "
-                         f"{input_layout!r}.")
+    """FlashAttentionScore's checks of the layout, the sparse mode, the cumulative lengths the packed layouts take
+    and the forms not carried (dropout, prefix)."""
+    if input_layout not in _LAYOUTS + _VARLEN:
+        raise ValueError(f"For 'FlashAttentionScore', the 'input_layout' must be one of {_LAYOUTS + _VARLEN}, but "
+                         f"got {input_layout!r}.")
     if sparse_mode not in (0, 2, 3):
         raise ValueError(f"For 'FlashAttentionScore', the 'sparse_mode' must be 0, 2 or 3 here, but got "
                          f"{sparse_mode}.")
     if keep_prob != 1.0 or drop_mask is not None:
         raise ValueError(f"For 'FlashAttentionScore', attention dropout (keep_prob={keep_prob}) is not supported: "
                          f"apply ops.dropout to the output instead.")
-    if actual_seq_qlen is not None or actual_seq_kvlen is not None or prefix is not None:
-        raise ValueError("For 'FlashAttentionScore', variable-length sequences (actual_seq_qlen, actual_seq_kvlen, "
-                         "prefix) are not supported: pad the batch and pass attn_mask.")
+    if prefix is not None:
+        raise ValueError("For 'FlashAttentionScore', the 'prefix' (sparse_mode 5) is not supported: pass the prefix "
+                         "pattern as attn_mask with sparse_mode 0.")
+    packed = input_layout in _VARLEN
+    if packed != (actual_seq_qlen is not None) or packed != (actual_seq_kvlen is not None):
+        raise ValueError(f"For 'FlashAttentionScore', 'actual_seq_qlen' and 'actual_seq_kvlen' are required with the "
+                         f"input_layout 'TND' or 'TH' and only then, but got input_layout {input_layout!r} with "
+                         f"actual_seq_qlen {actual_seq_qlen} and actual_seq_kvlen {actual_seq_kvlen}.")
 
 
 def attend(query, key, value, head_num, input_layout, scale, attn_mask, pse, sparse_mode):
@@ -132,6 +145,59 @@ def attend(query, key, value, head_num, input_layout, scale, attn_mask, pse, spa
     if excluded is not None:                 # a query with every key excluded attends to nothing: zeros, not NaN
         probs = F.where(F.isnan(probs), F.zeros_like(probs), probs)
     return _from_bnsd(F.matmul(probs, v), input_layout), scores
+
+
+def _cumulative(name, lengths, total):
+    """The end of each packed sequence. `lengths` (a list, tuple or Tensor) holds those ends, non-decreasing up to the
+    packed size (the documented 'TND' form), or the length of each sequence, summing to it (the form MindSpore's
+    inference kernel takes with 'TH', which mindformers passes): the two agree whenever both read the same list."""
+    if isinstance(lengths, Tensor):
+        lengths = lengths.asnumpy().reshape(-1).tolist()
+    values = [int(n) for n in lengths]
+    if values and all(b >= a for a, b in zip([0] + values, values)) and values[-1] == total:
+        return values
+    if values and min(values) >= 0 and sum(values) == total:
+        return np.cumsum(values).tolist()
+    raise ValueError(f"For 'FlashAttentionScore', the '{name}' must be the cumulative lengths of the packed "
+                     f"sequences (non-decreasing, ending at the packed size {total}) or their lengths (summing to "
+                     f"it), but got {values}.")
+
+
+def attend_varlen(query, key, value, head_num, input_layout, scale, attn_mask, pse, sparse_mode, actual_seq_qlen,
+                  actual_seq_kvlen):
+    """The packed layouts 'TND' (T, N, D) and 'TH' (T, N * D): each sequence attends to its own keys. Returns (the
+    output in the query's layout, the masked, scaled scores (1, N, S1, S2) of each sequence)."""
+    for name, t in (("query", query), ("key", key), ("value", value)):
+        if not isinstance(t, Tensor):
+            raise TypeError(f"For 'FlashAttentionScore', the '{name}' must be a Tensor, but got {type(t).__name__}.")
+        if t.ndim != len(input_layout):
+            raise ValueError(f"For 'FlashAttentionScore', the '{name}' must be {len(input_layout)}-D in the layout "
+                             f"{input_layout}, but got shape {t.shape}.")
+    q_ends = _cumulative("actual_seq_qlen", actual_seq_qlen, query.shape[0])
+    kv_ends = _cumulative("actual_seq_kvlen", actual_seq_kvlen, key.shape[0])
+    if len(q_ends) != len(kv_ends):
+        raise ValueError(f"For 'FlashAttentionScore', the 'actual_seq_qlen' and 'actual_seq_kvlen' must list as many "
+                         f"sequences, but got {len(q_ends)} and {len(kv_ends)}.")
+    if pse is not None:
+        raise ValueError("For 'FlashAttentionScore', a 'real_shift' with the packed layouts 'TND' / 'TH' is not "
+                         "supported: pad the batch into 'BNSD' to add a position bias.")
+    if attn_mask is not None and sparse_mode == 0 and attn_mask.ndim != 2:
+        raise ValueError(f"For 'FlashAttentionScore', with the packed layouts and sparse_mode 0 the 'attn_mask' must "
+                         f"be 2-D (read from its top-left corner for each sequence), but got shape {attn_mask.shape}.")
+    layout = "BSND" if input_layout == "TND" else "BSH"
+    outs, scores = [], []
+    q0 = k0 = 0
+    for q1, k1 in zip(q_ends, kv_ends):
+        if q1 > q0:
+            mask = None
+            if attn_mask is not None and sparse_mode == 0:
+                mask = attn_mask[:q1 - q0, :k1 - k0]
+            out, s = attend(F.expand_dims(query[q0:q1], 0), F.expand_dims(key[k0:k1], 0),
+                            F.expand_dims(value[k0:k1], 0), head_num, layout, scale, mask, None, sparse_mode)
+            outs.append(out[0])
+            scores.append(s)
+        q0, k0 = q1, k1
+    return (F.concat(outs, 0) if outs else query * 0), scores
 
 
 def _check_inference(api, layout, sparse_mode, **unsupported):

@@ -595,8 +595,9 @@ def update_in_place(target, fn, *others):
 
     Recording tapes see `target` as the new value from now on and keep the old one under a new handle
     (`others`: the other tensors fn reads, for tapes tracking only them). While a graph is traced, the update of
-    a Parameter is an Assign of the graph, so every call of the compiled function repeats it (the Parameter is
-    captured first, so fn reads its value at each call, not at tracing).
+    a Parameter, or of a Tensor the traced function was called with, is an Assign of the graph, so every call of the
+    compiled function repeats it (the Parameter is captured first, so fn reads its value at each call, not at
+    tracing).
     """
     if not isinstance(target, Tensor):
         raise TypeError(f"For the in-place update, the input to update must be a Tensor (or Parameter), but got "
@@ -612,14 +613,18 @@ def update_in_place(target, fn, *others):
              if t.is_tracked(target) or any(isinstance(o, Tensor) and t.is_tracked(o) for o in others)]
     if not tapes:
         new = fn(Tensor._from_raw(target._data))
+        # a Tensor argument of a traced function: the graph writes the caller's tensor (later reads see new)
+        written = tracing is not None and not param and tracing.on_argument_write(target, new)
         target._data = new._data
-        if tracing is not None:
+        if tracing is not None and not written:
             tracing.rebind(new, target)    # later reads of target in the graph read the new value
         return target
     old = Tensor._from_raw(target._data)
     for t in tapes:
         t.rebind(target, old)
     new = fn(old)
+    if tracing is not None and not param:
+        tracing.on_argument_write(target, new)
     target._data = new._data
     for t in tapes:
         t.rebind(new, target)

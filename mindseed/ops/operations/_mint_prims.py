@@ -18,7 +18,7 @@ __all__ = ["AddExt", "SubExt", "SumExt", "MeanExt", "CumsumExt", "ZerosLikeExt",
            "Scatter", "StackExt", "OneHotExt", "Swiglu", "SwigluGrad", "GroupedMatmul", "MoeFinalizeRouting",
            "FusedAddTopKDiv", "QuantV2", "DynamicQuantExt", "QuantBatchMatmul", "Arange", "ClampScalar", "TrilExt",
            "RepeatInterleaveTensor", "SliceExt", "InplaceCopy", "WeightQuantBatchMatmul",
-           "FlashAttentionScore"]
+           "FlashAttentionScore", "GroupedMatmulV4"]
 
 
 def _mint(name):
@@ -221,6 +221,33 @@ class GroupedMatmul(AttrPrimitive):
         return out if b is None else out + b
 
 
+class GroupedMatmulV4(AttrPrimitive):
+    """`GroupedMatmulV4()(x, weight, bias=None, scale=None, offset=None, antiquant_scale=None, antiquant_offset=None,
+    pre_token_scale=None, group_list=None, activation_input=None, activation_quant_scale=None,
+    activation_quant_offset=None, split_item=0, group_type=-1, group_list_type=0, act_type=0, output_dtype=None)`:
+    `GroupedMatmul` with its options given at the call. `group_list_type` 0: `group_list` holds the running ends of
+    the groups' rows, 1: the number of rows of each group. The quantised forms and the fused activation (act_type)
+    are Ascend's: a ValueError here."""
+
+    def __call__(self, x, weight, bias=None, scale=None, offset=None, antiquant_scale=None, antiquant_offset=None,
+                 pre_token_scale=None, group_list=None, activation_input=None, activation_quant_scale=None,
+                 activation_quant_offset=None, split_item=0, group_type=-1, group_list_type=0, act_type=0,
+                 output_dtype=None):
+        quantised = (scale, offset, antiquant_scale, antiquant_offset, pre_token_scale, activation_input,
+                     activation_quant_scale, activation_quant_offset)
+        if any(t is not None for t in quantised) or act_type != 0:
+            raise ValueError("For 'GroupedMatmulV4', the quantised inputs and the fused activation (act_type) need "
+                             "Ascend's kernel; pass float weights and apply the activation after.")
+        if group_list_type not in (0, 1):
+            raise ValueError(f"For 'GroupedMatmulV4', 'group_list_type' must be 0 (running ends) or 1 (counts), but "
+                             f"got {group_list_type}.")
+        if group_list is not None and group_list_type == 1:
+            group_list = F.cumsum(group_list, 0) if isinstance(group_list, Tensor) else \
+                [sum(group_list[:i + 1]) for i in range(len(group_list))]
+        outs = GroupedMatmul(split_item, group_type)(x, weight, bias, None, None, None, None, group_list)
+        return outs if output_dtype is None else [F.cast(o, output_dtype) for o in outs]
+
+
 def _moe_finalize_routing(expanded_x, x1, x2=None, bias=None, scales=None, expanded_row_idx=None,
                           expanded_expert_idx=None):
     """out[i] = x1[i] + x2[i] + sum_k scales[i, k] * (expanded_x[expanded_row_idx[i + k * N]] + bias[expert[i, k]])
@@ -278,8 +305,9 @@ class FlashAttentionScore(AttrPrimitive):
 
     attention_out is `ops.flash_attention_score` (softmax(scale * (real_shift + q k^T)) with `attn_mask` 1 excluded,
     times v); softmax_max and softmax_sum are the row maximum of the scores and the sum of exp(score - max), shape
-    (B, N, S1, 8) float32 (the kernel's layout, the value repeated 8 times); softmax_out is a zero of
-    shape (1,) in the query's dtype, as MindSpore returns when it keeps no probabilities."""
+    (B, N, S1, 8) float32 (the kernel's layout, the value repeated 8 times; (T1, N, 8) with the packed layouts
+    'TND' / 'TH'); softmax_out is a zero of shape (1,) in the query's dtype, as MindSpore returns when it keeps no
+    probabilities."""
     _params = (("head_num", REQUIRED), ("keep_prob", 1.0), ("scale_value", 1.0), ("pre_tokens", 2147483647),
                ("next_tokens", 2147483647), ("inner_precise", 0), ("input_layout", "BSH"), ("sparse_mode", 0))
 
@@ -287,14 +315,27 @@ class FlashAttentionScore(AttrPrimitive):
                  prefix=None, actual_seq_qlen=None, actual_seq_kvlen=None):
         _attention.check_fa_args(self.input_layout, self.sparse_mode, self.keep_prob, drop_mask, prefix,
                                  actual_seq_qlen, actual_seq_kvlen)
-        out, scores = _attention.attend(query, key, value, self.head_num, self.input_layout, self.scale_value,
-                                        attn_mask, real_shift, self.sparse_mode)
-        scores = F.cast(scores, mstype.float32)
-        row_max = F.amax(scores, -1, True)
-        finite_max = F.where(F.isinf(row_max), F.zeros_like(row_max), row_max)
-        row_sum = F.sum(F.exp(scores - finite_max), -1, True)
-        stats = tuple(F.tile(t, (1, 1, 1, 8)) for t in (row_max, row_sum))
+        if self.input_layout in _attention._VARLEN:
+            out, scores = _attention.attend_varlen(query, key, value, self.head_num, self.input_layout,
+                                                   self.scale_value, attn_mask, real_shift, self.sparse_mode,
+                                                   actual_seq_qlen, actual_seq_kvlen)
+            # per token: (T1, N, 1) from each sequence's (1, N, S1, 1)
+            stats = [F.concat([F.transpose(t[0], (1, 0, 2)) for t in per_seq], 0)
+                     for per_seq in zip(*map(_softmax_stats, scores))]
+            stats = tuple(F.tile(t, (1, 1, 8)) for t in stats)
+        else:
+            out, scores = _attention.attend(query, key, value, self.head_num, self.input_layout, self.scale_value,
+                                            attn_mask, real_shift, self.sparse_mode)
+            stats = tuple(F.tile(t, (1, 1, 1, 8)) for t in _softmax_stats(scores))
         return stats + (F.zeros((1,), query.dtype), out)
+
+
+def _softmax_stats(scores):
+    """The row maximum of the scores and the sum of exp(score - max), float32, keeping the last axis."""
+    scores = F.cast(scores, mstype.float32)
+    row_max = F.amax(scores, -1, True)
+    finite_max = F.where(F.isinf(row_max), F.zeros_like(row_max), row_max)
+    return row_max, F.sum(F.exp(scores - finite_max), -1, True)
 
 
 def _to_int8(y):

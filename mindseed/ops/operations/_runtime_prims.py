@@ -12,6 +12,7 @@ from mindseed._utils import _state
 from mindseed.common import dtype as mstype
 from mindseed.common.tensor import Tensor
 from mindseed.ops import functional as F
+from mindseed.ops.functional._core import update_in_place
 from mindseed.ops.functional._deform import deformable_offsets
 from mindseed.ops.operations._table import REQUIRED, primitive_class
 
@@ -218,8 +219,10 @@ def _reshape_and_cache(key, value=None, key_cache=None, value_cache=None, slot_m
         rows = F.reshape(tokens, (slots.size,) + tuple(per_slot))
         flat = F.reshape(cache, (n_slots,) + tuple(per_slot))
         idx = Tensor(slots[keep].reshape(-1, 1))
-        new = F.tensor_scatter_update(flat, idx, F.gather(rows, Tensor(keep), 0).astype(cache.dtype))
-        cache.assign_value(F.reshape(new, cache.shape))
+        new = F.reshape(F.tensor_scatter_update(flat, idx, F.gather(rows, Tensor(keep), 0).astype(cache.dtype)),
+                        cache.shape)
+        # in place: a compiled graph writes the cache it was given at each call (mindformers' paged caches)
+        update_in_place(cache, lambda old, new=new: new)
     return key_cache
 
 
@@ -232,7 +235,9 @@ def _gather_kv(cache, block_table, length):
 
 
 def _paged_attention(api, query, key_cache, value_cache, block_tables, context_lens, head_num, scale_value,
-                     kv_head_num, attn_mask=None, alibi_mask=None):
+                     kv_head_num, attn_mask=None, alibi_mask=None, mla_v_dim=0):
+    """With `mla_v_dim` (multi-latent attention) the values are the first mla_v_dim channels of the cached keys.
+    A mask or bias of one row serves every sequence (the decode placeholder mindformers passes)."""
     for name, t in (("query", query), ("key_cache", key_cache), ("value_cache", value_cache),
                     ("block_tables", block_tables), ("context_lens", context_lens)):
         _tensor(api, name, t)
@@ -245,6 +250,9 @@ def _paged_attention(api, query, key_cache, value_cache, block_tables, context_l
         raise ValueError(f"For '{api}', the 'head_num' {head_num} must be a multiple of the caches' kv heads "
                          f"{kv_heads} (kv_head_num={kv_head_num}).")
     dim = key_cache.shape[3]
+    mla_v_dim = _int(api, "mla_v_dim", mla_v_dim, 0)
+    if mla_v_dim > dim:
+        raise ValueError(f"For '{api}', the 'mla_v_dim' {mla_v_dim} must not exceed the head dim {dim} of the cache.")
     batch = block_tables.shape[0]
     q = F.reshape(query, (batch, -1, head_num, dim))       # (B, S, N, D): BSH or (tokens, N, D)
     tables, lens = block_tables.asnumpy(), context_lens.asnumpy().reshape(-1)
@@ -252,7 +260,7 @@ def _paged_attention(api, query, key_cache, value_cache, block_tables, context_l
     for b in range(batch):
         length = int(lens[b])
         k = _gather_kv(key_cache, tables[b], length)
-        v = _gather_kv(value_cache, tables[b], length)
+        v = k[..., :mla_v_dim] if mla_v_dim else _gather_kv(value_cache, tables[b], length)
         if head_num != kv_heads:
             k = F.repeat_interleave(k, head_num // kv_heads, 1)
             v = F.repeat_interleave(v, head_num // kv_heads, 1)
@@ -260,10 +268,11 @@ def _paged_attention(api, query, key_cache, value_cache, block_tables, context_l
         scores = F.matmul(qb, F.transpose(k, (1, 2, 0)).astype(qb.dtype)) * scale_value   # (N, S, L)
         for bias in (attn_mask, alibi_mask):
             if bias is not None:
-                scores = scores + bias[b][..., :length].astype(scores.dtype)
+                row = bias[b if bias.shape[0] > 1 else 0]
+                scores = scores + row[..., :length].astype(scores.dtype)
         probs = F.softmax(scores, -1)
         outs.append(F.transpose(F.matmul(probs, F.transpose(v, (1, 0, 2)).astype(probs.dtype)), (1, 0, 2)))
-    return F.reshape(F.stack(outs), query.shape)
+    return F.reshape(F.stack(outs), query.shape[:-1] + (-1,))
 
 
 def _paged_attention_fn(query, key_cache, value_cache=None, block_tables=None, context_lens=None,
@@ -274,7 +283,7 @@ def _paged_attention_fn(query, key_cache, value_cache=None, block_tables=None, c
         raise ValueError("For 'PagedAttention', quantized caches (antiquant_scale/antiquant_offset) take int8 caches "
                          "with their scales: dequantize the caches (cache * scale + offset) and pass them as floats.")
     return _paged_attention("PagedAttention", query, key_cache, value_cache, block_tables, context_lens, head_num,
-                            scale_value, kv_head_num, attn_mask=attn_mask, alibi_mask=alibi_mask)
+                            scale_value, kv_head_num, attn_mask=attn_mask, alibi_mask=alibi_mask, mla_v_dim=mla_v_dim)
 
 
 def _paged_attention_mask_fn(query, key_cache, value_cache, block_tables, context_lens, antiquant_scale=None,
@@ -295,9 +304,31 @@ def _rotate(x, interleaved):
     return F.concat((-x[..., half:], x[..., :half]), -1)
 
 
+def _rope_rows(api, tokens, rows, position_ids):
+    """The row of the cos/sin table each of `tokens` tokens takes. `position_ids` holds one position per token, or
+    the valid length of each sequence (what mindformers passes): the sequences packed one after another (the lengths
+    sum to the tokens) or padded to one length, each token at its place in its sequence."""
+    ids = None if position_ids is None else position_ids.asnumpy().reshape(-1).astype(np.int64)
+    if ids is not None and ids.size == tokens:
+        places = ids
+    elif ids is not None and ids.min(initial=0) >= 0 and ids.sum() == tokens:
+        places = np.concatenate([np.arange(n) for n in ids])
+    elif ids is not None and tokens % ids.size == 0:
+        places = np.tile(np.arange(tokens // ids.size), ids.size)
+    elif ids is None and tokens % rows == 0:
+        places = np.tile(np.arange(rows), tokens // rows)
+    else:
+        raise ValueError(f"For '{api}', the {tokens} tokens of the query cannot be matched to the rows of 'cos' "
+                         f"({rows}) with the 'position_ids' {None if ids is None else ids.tolist()}.")
+    if places.size and places.max() >= rows:
+        raise ValueError(f"For '{api}', a position {int(places.max())} is beyond the {rows} rows of 'cos'.")
+    return Tensor(places)
+
+
 def _apply_rotary_pos_emb(query, key, cos, sin, position_ids, cos_format=0):
-    """(q * cos + rotate(q) * sin, k * cos + rotate(k) * sin) per head; cos/sin rows picked by position_ids when they
-    are a table; cos_format 0, 2: rotate-half (GPT-NeoX), 1, 3: interleaved pairs (GPT-J)."""
+    """(q * cos + rotate(q) * sin, k * cos + rotate(k) * sin) per head; cos_format 0, 2: rotate-half (GPT-NeoX),
+    1, 3: interleaved pairs (GPT-J). cos/sin hold a row per token, or are a table whose rows the tokens pick by
+    `position_ids` (a position per token, or each sequence's length: see _rope_rows)."""
     for name, t in (("query", query), ("key", key), ("cos", cos), ("sin", sin)):
         _tensor("ApplyRotaryPosEmb", name, t)
     if cos_format not in (0, 1, 2, 3):
@@ -305,8 +336,8 @@ def _apply_rotary_pos_emb(query, key, cos, sin, position_ids, cos_format=0):
     dim = cos.shape[-1]
     cos2, sin2 = F.reshape(cos, (-1, dim)), F.reshape(sin, (-1, dim))
     tokens = query.size // query.shape[-1] if query.ndim > 1 else 1
-    if position_ids is not None and cos2.shape[0] != tokens:
-        idx = F.reshape(position_ids, (-1,)).astype(mstype.int64)
+    if cos2.shape[0] != tokens:
+        idx = _rope_rows("ApplyRotaryPosEmb", tokens, cos2.shape[0], position_ids)
         cos2, sin2 = F.gather(cos2, idx, 0), F.gather(sin2, idx, 0)
     out = []
     for x in (query, key):
