@@ -13,7 +13,7 @@ import warnings
 from mindseed import _backend as B
 from mindseed._backend import inductor as _inductor
 from mindseed._utils import _scope, _state
-from mindseed.common._parallel import simulated_runner
+from mindseed.common._parallel import partitioner_recording, simulated_runner
 from mindseed.common.context import STRICT, get_context
 from mindseed.common.parameter import Parameter
 from mindseed.common.tensor import Tensor
@@ -25,8 +25,8 @@ from mindseed.compiler.dynamic import (_RANK, _agrees, _dyn_key, _DynInput, _dyn
 from mindseed.compiler.ir import verify
 from mindseed.common._mutable import _ScalarLeaf, mutable
 from mindseed.compiler.parse import calls_first_parameter, convert
-from mindseed.compiler.trace import (GraphBreak, GraphBuilder, _is_user, add_user_trace, building, tentative,
-                                     user_frame)
+from mindseed.compiler.trace import (GraphBreak, GraphBuilder, ShardedCall, _is_user, add_user_trace, building,
+                                     tentative, user_frame)
 
 __all__ = ["jit", "mutable", "jit_class", "JitConfig"]
 
@@ -70,6 +70,7 @@ class _Compiled:
         self._inputs = None           # the bound cell's set_inputs this method was compiled for (see __get__)
         self._calls_self = None       # does the function call its first parameter (see _check_member_call)
         self.last_graph = None        # the graph compiled last (flops.py reads it)
+        self.shards = False           # a trace met a sharded call: on a simulated world, calls run partitioned
         functools.update_wrapper(self, fn)
         flops.register(self)
 
@@ -122,6 +123,10 @@ class _Compiled:
                              f"is the class member namespace of the graph and is called: The object is not "
                              f"callable. Please check code.")
 
+    def _plain(self):
+        """The function as written (bound to its object), to run as PyNative calls."""
+        return self.fn if self.bound_self is None else functools.partial(self.fn, self.bound_self)
+
     def _target(self):
         if self._converted is None:
             converted = convert(self.fn)
@@ -135,11 +140,19 @@ class _Compiled:
             # inside another graph: inline (the enclosing trace records our ops)
             return self._target()(*args, **kwargs)
         self._check_member_call(args)
+        if partitioner_recording():   # the partitioner records the primitive calls: run them as PyNative calls
+            return self._plain()(*args, **kwargs)
         cell = self.bound_self
-        runner = simulated_runner(cell) if cell is not None and hasattr(cell, "_cells") else None
-        if runner is not None:  # a cell holding a Cell.shard on a simulated world: partitioned as recorded
-            return runner.forward(lambda *a: self.fn(cell, *a, **kwargs), args)
-        out = self._call(args, kwargs)
+        runner = simulated_runner()
+        if runner is not None and (self.shards or hasattr(cell, "_cells") and simulated_runner(cell) is not None):
+            # a cell holding a Cell.shard, or a graph calling a sharded function or cell, on a simulated world:
+            # partitioned as its PyNative recording
+            return runner.forward(lambda *a: self._plain()(*a, **kwargs), args)
+        try:
+            out = self._call(args, kwargs)
+        except ShardedCall:   # the trace met a sharded call (simulated_runner(traced=True)): this graph shards
+            self.shards = True
+            return simulated_runner().forward(lambda *a: self._plain()(*a, **kwargs), args)
         if isinstance(out, (dict, tuple)) and _strict(self.fullgraph):
             return _strict_output(out)
         return out
@@ -303,6 +316,8 @@ class _Compiled:
         try:
             with building(builder), tentative():
                 result = target(*targs, **tkwargs)
+        except ShardedCall:
+            raise
         except GraphBreak as exc:
             self.fall_back(exc, f"'{self.name}'")
             entry.run_fn, entry.captured, entry.out_tmpl, entry.source, entry.graph = None, [], None, None, None
