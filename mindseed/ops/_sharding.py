@@ -20,7 +20,8 @@ rules; nothing here knows about devices.
 __all__ = ["ShardingRule", "elementwise", "matmul", "dense", "reduction", "reduction_mean", "along", "reshape",
            "transpose", "broadcast_to", "reduction_whole", "arg_reduction", "arg_with_value", "arg_reduce_grad",
            "arg_reduce_take", "scan", "scan_pair", "concat", "stack", "split", "unstack", "layer_norm",
-           "layer_norm_grad", "gather", "gather_grad", "getitem", "index_add_grad", "index_add_grad_n"]
+           "layer_norm_grad", "gather", "gather_grad", "getitem", "index_add_grad", "index_add_grad_n", "micro_slice",
+           "micro_slice_grad"]
 
 
 class ShardingRule:
@@ -433,3 +434,34 @@ def index_add_grad_n(*douts, shape=None, indices=(), **attrs):
     local = tuple(p[2] for p in parts)
     return ShardingRule(ins, (tuple(kept),),
                         localize=lambda attrs, shapes: {**attrs, "shape": tuple(shapes[0]), "indices": local})
+
+
+def _micro_local(index, batch, local_batch):
+    """The local index of a micro-batch slice `index` (rows [i L, (i + 1) L) of a batch of `batch` rows) on a shard
+    holding `local_batch` rows: the same micro-batch number i of the shard's own rows."""
+    start, stop, _ = index[0].indices(batch)
+    micro = batch // (stop - start)
+    rows = local_batch // micro
+    i = start // (stop - start)
+    return (slice(i * rows, (i + 1) * rows),) + tuple(index[1:])
+
+
+def micro_slice(x, index=None, **attrs):
+    """MicroBatchSlice (micro-batch i of `x`'s rows, MindSpore's StridedSlice of `_MicroBatch` with its
+    ``strided_slice_flag``): every dim keeps its cuts, and a cut batch dim is sliced locally: each shard gives
+    micro-batch i of its own rows, so the ranks' micro-batch i is another grouping of the samples than rows
+    [i L, (i + 1) L) of the whole batch (MindSpore's regrouping), and no row is gathered."""
+    shape = _shape(x)
+    dims = tuple(f"x{j}" for j in range(len(shape)))
+    micro = shape[0] // len(range(*index[0].indices(shape[0])))
+    return ShardingRule((dims,), (dims,), localize=lambda attrs, shapes: {
+        **attrs, "index": _micro_local(attrs["index"], shape[0], shapes[0][0] * micro)})
+
+
+def micro_slice_grad(dout, shape=None, index=None, **attrs):
+    """MicroBatchSliceGrad (MicroBatchSlice's gradient: dout written into zeros of `shape` at its rows): the slice's
+    rule reversed, each shard writing its micro-batch rows into its own rows."""
+    shape = tuple(shape)
+    dims = tuple(f"x{j}" for j in range(len(shape)))
+    return ShardingRule((dims,), (dims,), localize=lambda attrs, shapes: {
+        **attrs, "shape": tuple(shapes[0]), "index": _micro_local(attrs["index"], shape[0], shapes[0][0])})

@@ -187,6 +187,6 @@ def test_a_data_parallel_pipeline_cuts_micro_batches_by_rule():
     ref_cell = nn.PipelineCell(WithLoss(ref), 2)
     ref_loss, ref_grads = ms.value_and_grad(ref_cell, None, ref_cell.trainable_params())(x, y)
     assert_pipeline_matches(run, program, cell, ref_loss, ref_grads)
-    # the micro-batch slices read the batch dim whole: each stage gathers x and y once, not per micro-batch
+    # the micro-batch slices cut each rank's own rows (tests/parallel/test_micro_batch_slices.py): nothing gathered
     for ex in run.stages:
-        assert [r.kind for r in ex.world.log].count("AllGather") <= 2
+        assert [r.kind for r in ex.world.log].count("AllGather") == 0
