@@ -312,7 +312,7 @@ def _index_add_grad_n_bprop(*args, shape, indices, order=None):
     return tuple(getitem_p(ddout, index=index) for index in indices)
 
 
-setitem_p = Prim("Setitem", K.setitem)
+setitem_p = Prim("Setitem", K.setitem, sharding=S.setitem)
 
 
 @setitem_p.def_bprop
@@ -323,7 +323,7 @@ def _setitem_bprop(x, value, out, dout, index):
     return dx, getitem_p(dout, index=index)  # the engine sums broadcast dims back to value's shape
 
 
-setitem_zero_p = Prim("SetitemZero", K.setitem_zero)
+setitem_zero_p = Prim("SetitemZero", K.setitem_zero, sharding=S.setitem_zero)
 
 
 @setitem_zero_p.def_bprop
