@@ -63,12 +63,13 @@ def group_info_file():
     return os.environ.get("GROUP_INFO_FILE") or _values["group_ckpt_save_file"]
 
 
-def simulated_runner(cell=None):
+def simulated_runner(cell=None, traced=False):
     """The runner of `mindseed.parallel._train.simulate` when a sharded call outside a training step is to run
-    partitioned on its simulated world: under ``semi_auto_parallel`` / ``auto_parallel``, outside a recording and a
-    graph trace, and (given `cell`) when a cell of `cell`'s tree has a `Cell.shard` strategy; else None."""
+    partitioned on its simulated world: under ``semi_auto_parallel`` / ``auto_parallel``, outside a recording, outside
+    a graph trace (`traced`: inside one, whose outermost compiled call then runs there), and (given `cell`) when a
+    cell of `cell`'s tree has a `Cell.shard` strategy; else None."""
     runner = simulated_training
-    if runner is None or partitioner_recording() or _state.tracing is not None:
+    if runner is None or partitioner_recording() or (_state.tracing is not None) != traced:
         return None
     if _values["parallel_mode"] not in ("semi_auto_parallel", "auto_parallel"):
         return None

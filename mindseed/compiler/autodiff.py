@@ -29,7 +29,7 @@ from mindseed.compiler.codegen import _free_vars
 from mindseed.compiler.dump import dumper
 from mindseed.compiler.ir import Graph, Var, verify
 from mindseed.compiler.passes.dce import eliminate_dead_code
-from mindseed.compiler.trace import GraphBreak, GraphBuilder, building, tentative
+from mindseed.compiler.trace import GraphBreak, GraphBuilder, ShardedCall, building, tentative
 from mindseed.ops._prims import core as P
 
 __all__ = ["call_differentiated"]
@@ -165,6 +165,8 @@ def _build(compiled, tmpl, leaves, caller_tapes, J, ints=()):
             wrt = [inputs[i] for i in wrt_inputs] + tape.external
             grads = [ct.get(id(x)) for x in wrt]
             grads = [P.zeros_like_p(x) if g is None else g for x, g in zip(wrt, grads)]
+    except ShardedCall:
+        raise
     except GraphBreak as exc:
         compiled.fall_back(exc, f"the gradient of '{compiled.name}'")
         return None

@@ -14,7 +14,7 @@ import warnings
 from mindseed import _backend as B
 from mindseed._backend import inductor as _inductor
 from mindseed._utils import _scope, _state
-from mindseed.common._parallel import simulated_runner
+from mindseed.common._parallel import partitioner_recording, simulated_runner
 from mindseed.common.context import STRICT, get_context
 from mindseed.common.parameter import Parameter, _is_parameter_generated
 from mindseed.common.tensor import Tensor
@@ -28,8 +28,8 @@ from mindseed.compiler.dynamic import (_RANK, _agrees, _dyn_key, _DynInput, _dyn
 from mindseed.compiler.ir import verify
 from mindseed.common._mutable import _ScalarLeaf, mutable
 from mindseed.compiler.parse import calls_first_parameter, convert
-from mindseed.compiler.trace import (GraphBreak, GraphBuilder, _is_user, add_user_trace, building, tentative,
-                                     user_frame)
+from mindseed.compiler.trace import (GraphBreak, GraphBuilder, ShardedCall, _is_user, add_user_trace, building,
+                                     tentative, user_frame)
 
 __all__ = ["jit", "mutable", "jit_class", "JitConfig"]
 
@@ -80,6 +80,7 @@ class _Compiled:
         self._inputs = None           # the bound cell's set_inputs this method was compiled for (see __get__)
         self._calls_self = None       # does the function call its first parameter (see _check_member_call)
         self.last_graph = None        # the graph compiled last (flops.py reads it)
+        self.shards = False           # a trace met a sharded call: on a simulated world, calls run partitioned
         functools.update_wrapper(self, fn)
         flops.register(self)
 
@@ -132,6 +133,10 @@ class _Compiled:
                              f"is the class member namespace of the graph and is called: The object is not "
                              f"callable. Please check code.")
 
+    def _plain(self):
+        """The function as written (bound to its object), to run as PyNative calls."""
+        return self.fn if self.bound_self is None else functools.partial(self.fn, self.bound_self)
+
     def _target(self):
         if self._converted is None:
             converted = convert(self.fn)
@@ -145,10 +150,14 @@ class _Compiled:
             # inside another graph: inline (the enclosing trace records our ops)
             return self._target()(*args, **kwargs)
         self._check_member_call(args)
+        if partitioner_recording():   # the partitioner records the primitive calls: run them as PyNative calls
+            return self._plain()(*args, **kwargs)
         cell = self.bound_self
-        runner = simulated_runner(cell) if cell is not None and hasattr(cell, "_cells") else None
-        if runner is not None:  # a cell holding a Cell.shard on a simulated world: partitioned as recorded
-            return runner.forward(lambda *a: self.fn(cell, *a, **kwargs), args)
+        runner = simulated_runner()
+        if runner is not None and (self.shards or hasattr(cell, "_cells") and simulated_runner(cell) is not None):
+            # a cell holding a Cell.shard, or a graph calling a sharded function or cell, on a simulated world:
+            # partitioned as its PyNative recording
+            return runner.forward(lambda *a: self._plain()(*a, **kwargs), args)
         # a jitted method of a cell (bound, or given the cell first) runs its phase's graph, with its flags
         owner = cell if cell is not None else (args[0] if args else None)
         changed = owner._enter_phase() if hasattr(owner, "_enter_phase") else ()
@@ -160,6 +169,9 @@ class _Compiled:
                 capture.note_call(self.fn.__code__, ran, self.traces > traces, ran is None or ran.run_fn is not None)
             else:
                 out = self._call(args, kwargs)
+        except ShardedCall:   # the trace met a sharded call (simulated_runner(traced=True)): this graph shards
+            self.shards = True
+            return simulated_runner().forward(lambda *a: self._plain()(*a, **kwargs), args)
         finally:
             for c, flags in changed:
                 c.add_flags(**flags)
@@ -331,6 +343,8 @@ class _Compiled:
         try:
             with building(builder), tentative():
                 result = target(*targs, **tkwargs)
+        except ShardedCall:
+            raise
         except GraphBreak as exc:
             self.fall_back(exc, f"'{self.name}'")
             entry.run_fn, entry.captured, entry.out_tmpl, entry.source, entry.graph = None, [], None, None, None

@@ -16,8 +16,8 @@ from mindseed.common.parameter import Parameter
 from mindseed.common.tensor import Tensor
 from mindseed.compiler.ir import WHILE, Const, Graph, Loc, Node, Var
 
-__all__ = ["GraphBuilder", "GraphBreak", "building", "replay", "replaying", "add_user_trace", "speculating",
-           "user_trace_here"]
+__all__ = ["GraphBuilder", "GraphBreak", "ShardedCall", "building", "replay", "replaying", "add_user_trace",
+           "speculating", "user_trace_here"]
 
 _PKG_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -77,6 +77,11 @@ class tentative:
 
 class GraphBreak(Exception):
     """The traced function needs a value known only at run time (e.g. `bool(tensor)` outside converted code)."""
+
+
+class ShardedCall(GraphBreak):
+    """The trace met a sharded function or cell (`ms.shard`, `Cell.shard`) while a simulated world's runner
+    partitions such calls: the outermost compiled call runs partitioned there instead of compiling (jit.py)."""
 
 
 def user_location():

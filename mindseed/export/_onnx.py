@@ -317,7 +317,7 @@ def _cast(w, node):
 _END = 2 ** 63 - 1     # "to the end" of a dim whose size is known at run time only
 
 
-@_emits("Getitem")
+@_emits("Getitem", "MicroBatchSlice")
 def _getitem(w, node):
     x, out = node.inputs[0], node.outputs[0]
     index = node.attrs["index"]

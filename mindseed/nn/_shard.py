@@ -15,6 +15,7 @@ from mindseed.common._parallel import GlobalComm, PARAMETER_PLANS, partitioner_r
 from mindseed.common._search_contexts import get_algo_parameters, set_algo_parameters
 from mindseed.common._shard_layout import Layout
 from mindseed.common.tensor import Tensor
+from mindseed.compiler.trace import ShardedCall
 from mindseed.ops.operations.comm_ops import Reshard, _group_size
 
 __all__ = ["check_shard", "sharding", "planned_parameters"]
@@ -132,11 +133,14 @@ def _place(values, strategies):
 def sharding(fn, in_strategy, out_strategy=None):
     """`fn` with its inputs placed by `in_strategy` and its outputs by `out_strategy` (checked by `check_shard`),
     in a run on several devices or a partitioner's recording; on a simulated world (`simulated_runner`) the call is
-    recorded and run partitioned there; otherwise `fn` as it is."""
+    recorded and run partitioned there (met in a graph trace: the graph's outermost compiled call is); otherwise
+    `fn` as it is."""
     def sharded(*args, **kwargs):
         runner = simulated_runner()
         if runner is not None:
             return runner.forward(lambda *a: sharded(*a, **kwargs), args)
+        if simulated_runner(traced=True) is not None:   # in a graph: the outermost compiled call runs partitioned
+            raise ShardedCall(f"'{getattr(fn, '__name__', 'fn')}' is sharded")
         if not partitioner_recording() and _group_size(GlobalComm.WORLD_COMM_GROUP) == 1:
             return fn(*args, **kwargs)    # one device, no parallel run: the function itself
         out = fn(*_place(args, in_strategy), **kwargs)

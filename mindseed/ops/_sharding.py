@@ -20,7 +20,10 @@ rules; nothing here knows about devices.
 __all__ = ["ShardingRule", "elementwise", "matmul", "dense", "reduction", "reduction_mean", "along", "reshape",
            "transpose", "broadcast_to", "reduction_whole", "arg_reduction", "arg_with_value", "arg_reduce_grad",
            "arg_reduce_take", "scan", "scan_pair", "concat", "stack", "split", "unstack", "layer_norm",
-           "layer_norm_grad", "gather", "gather_grad", "getitem", "index_add_grad", "index_add_grad_n"]
+           "layer_norm_grad", "gather", "gather_grad", "getitem", "index_add_grad", "index_add_grad_n", "micro_slice",
+           "micro_slice_grad", "sparse_cross_entropy", "sparse_cross_entropy_grad", "cross_entropy",
+           "cross_entropy_grad", "sort", "topk", "scatter_elements", "segment_reduce", "segment_sum", "segment_gather",
+           "setitem", "setitem_zero"]
 
 
 class ShardingRule:
@@ -401,21 +404,55 @@ def _index_parts(shape, index):
     return tuple(x_dims), tuple(out_dims), tuple(local)
 
 
+def _advanced_parts(shape, index):
+    """x[index] for one integer array (a list, a tensor) among full slices and an Ellipsis: (x_dims, out_dims) —
+    the indexed dim read whole, its place in the output taken by the array's dims (uncut), every other dim keeping
+    its factor; None for any other index (masks, several arrays, partial slices: data-dependent or mixed shapes)."""
+    items = index if isinstance(index, tuple) else (index,)
+    arrays = [i for i, item in enumerate(items) if isinstance(item, list) or
+              getattr(item, "shape", None) is not None and "bool" not in str(getattr(item, "dtype", ""))]
+    if len(arrays) != 1 or sum(item is Ellipsis for item in items) > 1:
+        return None
+    if not all(i in arrays or item is Ellipsis or item == slice(None) for i, item in enumerate(items)):
+        return None
+    if isinstance(items[arrays[0]], list) and not all(isinstance(v, int) and not isinstance(v, bool)
+                                                      for v in items[arrays[0]]):
+        return None
+    ellipsis = [i for i, item in enumerate(items) if item is Ellipsis]
+    taken = len(items) - len(ellipsis)
+    if taken > len(shape):
+        return None
+    at = arrays[0]
+    if ellipsis and ellipsis[0] < at:
+        at += len(shape) - taken - 1
+    array = items[arrays[0]]
+    array_ndim = 1 if isinstance(array, list) else len(array.shape)
+    x_dims = tuple(None if j == at else f"x{j}" for j in range(len(shape)))
+    return x_dims, x_dims[:at] + (None,) * array_ndim + x_dims[at + 1:]
+
+
 def getitem(x, index=None, **attrs):
-    """Getitem (x[index], a basic index): the dims the index takes whole, or in aligned strides, keep their cuts;
-    the others are read whole (see `_index_parts`). None for an advanced index (the call runs on whole tensors)."""
+    """Getitem (x[index]). A basic index: the dims the index takes whole, or in aligned strides, keep their cuts;
+    the others are read whole (see `_index_parts`). One integer array among full slices: the indexed dim whole, the
+    others keep their cuts (`_advanced_parts`). None for another advanced index (the call runs on whole tensors)."""
     parts = _index_parts(_shape(x), index)
     if parts is None:
-        return None
+        advanced = _advanced_parts(_shape(x), index)
+        return None if advanced is None else ShardingRule((advanced[0],), (advanced[1],))
     x_dims, out_dims, local = parts
     return ShardingRule((x_dims,), (out_dims,), localize=lambda attrs, shapes: {**attrs, "index": local})
 
 
 def index_add_grad(dout, shape=None, index=None, **attrs):
-    """IndexAddGrad (Getitem's gradient: dout written into zeros of `shape` at `index`): Getitem's rule reversed."""
+    """IndexAddGrad (Getitem's gradient: dout written into zeros of `shape` at `index`): Getitem's rule reversed
+    (one integer array: each shard adds its rows of dout at the array's positions of its own rows)."""
     parts = _index_parts(tuple(shape), index)
     if parts is None:
-        return None
+        advanced = _advanced_parts(tuple(shape), index)
+        if advanced is None:
+            return None
+        return ShardingRule((advanced[1],), (advanced[0],),
+                            localize=lambda attrs, shapes: {**attrs, "shape": tuple(shapes[0])})
     x_dims, out_dims, local = parts
     return ShardingRule((out_dims,), (x_dims,),
                         localize=lambda attrs, shapes: {**attrs, "shape": tuple(shapes[0]), "index": local})
@@ -433,3 +470,179 @@ def index_add_grad_n(*douts, shape=None, indices=(), **attrs):
     local = tuple(p[2] for p in parts)
     return ShardingRule(ins, (tuple(kept),),
                         localize=lambda attrs, shapes: {**attrs, "shape": tuple(shapes[0]), "indices": local})
+
+
+def _micro_local(index, batch, local_batch):
+    """The local index of a micro-batch slice `index` (rows [i L, (i + 1) L) of a batch of `batch` rows) on a shard
+    holding `local_batch` rows: the same micro-batch number i of the shard's own rows."""
+    start, stop, _ = index[0].indices(batch)
+    micro = batch // (stop - start)
+    rows = local_batch // micro
+    i = start // (stop - start)
+    return (slice(i * rows, (i + 1) * rows),) + tuple(index[1:])
+
+
+def micro_slice(x, index=None, **attrs):
+    """MicroBatchSlice (micro-batch i of `x`'s rows, MindSpore's StridedSlice of `_MicroBatch` with its
+    ``strided_slice_flag``): every dim keeps its cuts, and a cut batch dim is sliced locally: each shard gives
+    micro-batch i of its own rows, so the ranks' micro-batch i is another grouping of the samples than rows
+    [i L, (i + 1) L) of the whole batch (MindSpore's regrouping), and no row is gathered."""
+    shape = _shape(x)
+    dims = tuple(f"x{j}" for j in range(len(shape)))
+    micro = shape[0] // len(range(*index[0].indices(shape[0])))
+    return ShardingRule((dims,), (dims,), localize=lambda attrs, shapes: {
+        **attrs, "index": _micro_local(attrs["index"], shape[0], shapes[0][0] * micro)})
+
+
+def micro_slice_grad(dout, shape=None, index=None, **attrs):
+    """MicroBatchSliceGrad (MicroBatchSlice's gradient: dout written into zeros of `shape` at its rows): the slice's
+    rule reversed, each shard writing its micro-batch rows into its own rows."""
+    shape = tuple(shape)
+    dims = tuple(f"x{j}" for j in range(len(shape)))
+    return ShardingRule((dims,), (dims,), localize=lambda attrs, shapes: {
+        **attrs, "shape": tuple(shapes[0]), "index": _micro_local(attrs["index"], shape[0], shapes[0][0])})
+
+
+def sparse_cross_entropy(logits, labels, **attrs):
+    """SparseSoftmaxCrossEntropyWithLogits ((the mean over the rows of the loss, the log-probabilities)): the classes
+    whole; cut rows leave the loss a partial mean."""
+    return ShardingRule((("n", "c"), ("n",)), ((), ("n", "c")), means={"n"}, whole={"c"})
+
+
+def sparse_cross_entropy_grad(dloss, logits, logp, labels, **attrs):
+    """SparseSoftmaxCrossEntropyWithLogitsGrad: per row, the classes whole; the local call divides by the whole
+    batch's rows (`rows`), as the mean did."""
+    rows = _shape(logits)[0]
+    return ShardingRule(((), ("n", "c"), ("n", "c"), ("n",)), (("n", "c"),), whole={"c"},
+                        localize=lambda attrs, shapes: {**attrs, "rows": rows})
+
+
+def cross_entropy(logits, labels, **attrs):
+    """SoftmaxCrossEntropyWithLogits ((loss per row, softmax - labels)): the classes whole, the rows keep their
+    cuts."""
+    return ShardingRule((("n", "c"), ("n", "c")), (("n",), ("n", "c")), whole={"c"})
+
+
+def cross_entropy_grad(dloss, logits, labels, **attrs):
+    """SoftmaxCrossEntropyWithLogitsGrad ((d logits, d labels)): per row, the classes whole."""
+    return ShardingRule((("n",), ("n", "c"), ("n", "c")), (("n", "c"), ("n", "c")), whole={"c"})
+
+
+def _along_one(shape, axis, prefix="a"):
+    dims = tuple(f"{prefix}{i}" for i in range(len(shape)))
+    return dims, ({dims[axis % len(shape)]} if shape else set())
+
+
+def sort(x, axis=-1, **attrs):
+    """Sort ((values, indices)): along the whole `axis`; the other dims keep their cuts."""
+    dims, whole = _along_one(_shape(x), axis)
+    return ShardingRule((dims,), (dims, dims), whole=whole)
+
+
+def topk(x, k=1, dim=-1, **attrs):
+    """TopK ((values, indices)): the `k` of the whole `dim` (its own uncut dim in the outputs); the other dims keep
+    their cuts."""
+    dims, whole = _along_one(_shape(x), dim)
+    out = tuple(None if f in whole else f for f in dims)
+    return ShardingRule((dims,), (out, out), whole=whole)
+
+
+def scatter_elements(x, index, updates, axis=0, **attrs):
+    """TensorScatterElements (x with updates written at index along `axis`): the whole `axis`; every other dim keeps
+    its cuts when the index and the updates are as large as x there (else None: the call runs whole)."""
+    shape, ishape = _shape(x), _shape(index)
+    if ishape != _shape(updates) or len(ishape) != len(shape):
+        return None
+    a = axis % len(shape)
+    if any(i != j for d, (i, j) in enumerate(zip(shape, ishape)) if d != a):
+        return None
+    dims = tuple(f"a{i}" for i in range(len(shape)))
+    sub = tuple(None if i == a else f for i, f in enumerate(dims))
+    return ShardingRule((dims, sub, sub), (dims,), whole={dims[a]})
+
+
+def _segment_dims(x, ids):
+    k = len(_shape(ids))
+    rest = tuple(f"r{j}" for j in range(len(_shape(x)) - k))
+    seg = tuple(f"s{i}" for i in range(k))
+    return seg, rest
+
+
+def segment_sum(x, ids, **attrs):
+    """UnsortedSegmentSum (out[s] = the sum of x's rows with id s): the rows' dims (the ids' dims) cut leave partial
+    sums (an empty segment adds nothing); the segments dim is uncut; x's other dims keep their cuts."""
+    seg, rest = _segment_dims(x, ids)
+    return ShardingRule((seg + rest, seg), ((None,) + rest,), sums=seg)
+
+
+def segment_reduce(x, ids, **attrs):
+    """UnsortedSegmentMax / Min / Prod: the rows whole (the local extremes do not add up); x's other dims keep
+    their cuts."""
+    seg, rest = _segment_dims(x, ids)
+    return ShardingRule((seg + rest, seg), ((None,) + rest,), whole=seg)
+
+
+def segment_gather(v, ids, **attrs):
+    """SegmentGather (v[ids], UnsortedSegmentSum's gradient): the segments dim read whole, the ids' dims keep their
+    cuts in the output, v's other dims theirs."""
+    seg = tuple(f"s{i}" for i in range(len(_shape(ids))))
+    rest = tuple(f"r{j}" for j in range(len(_shape(v)) - 1))
+    return ShardingRule(((None,) + rest, seg), (seg + rest,))
+
+
+def _setitem_dims(shape, index):
+    """(x's dims, x[index]'s dims, local index) of a basic index: the kept dims of `_index_parts`."""
+    parts = _index_parts(shape, index)
+    if parts is None:
+        return None
+    x_dims, out_dims, local = parts
+    return x_dims, out_dims, local
+
+
+def setitem(x, value, index=None, **attrs):
+    """Setitem (x with x[index] = value, a basic index): the dims the index takes whole, or in aligned strides, keep
+    their cuts in x, the output and the value (aligned from the right; a broadcast dim of the value uncut), the
+    others are whole; None for an advanced index (the call runs whole)."""
+    parts = _setitem_dims(_shape(x), index)
+    if parts is None:
+        return None
+    x_dims, out_dims, local = parts
+    vshape = _shape(value)
+    if vshape is None:
+        v_dims = None
+    else:
+        sub = _index_out_shape(_shape(x), index)
+        if len(vshape) > len(sub):
+            return None
+        lead = len(sub) - len(vshape)
+        v_dims = tuple(out_dims[lead + j] if d == sub[lead + j] else None for j, d in enumerate(vshape))
+    return ShardingRule((x_dims, v_dims), (x_dims,), localize=lambda attrs, shapes: {**attrs, "index": local})
+
+
+def setitem_zero(x, index=None, **attrs):
+    """SetitemZero (x with x[index] = 0, Setitem's gradient): as Setitem."""
+    parts = _setitem_dims(_shape(x), index)
+    if parts is None:
+        return None
+    x_dims, _, local = parts
+    return ShardingRule((x_dims,), (x_dims,), localize=lambda attrs, shapes: {**attrs, "index": local})
+
+
+def _index_out_shape(shape, index):
+    """The shape of x[index] for a basic index."""
+    items = index if isinstance(index, tuple) else (index,)
+    taken = sum(1 for i in items if i is not None and i is not Ellipsis)
+    if Ellipsis in items:
+        at = items.index(Ellipsis)
+        items = items[:at] + (slice(None),) * (len(shape) - taken) + items[at + 1:]
+    else:
+        items = items + (slice(None),) * (len(shape) - taken)
+    out, j = [], 0
+    for item in items:
+        if item is None:
+            out.append(1)
+            continue
+        if isinstance(item, slice):
+            out.append(len(range(*item.indices(shape[j]))))
+        j += 1
+    return tuple(out)

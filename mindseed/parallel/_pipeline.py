@@ -311,18 +311,28 @@ class PipelineExecution:
         """The estimated length of the step in seconds: the schedule's timeline with each pass taking its
         `pass_seconds` (the calls of no micro-batch, such as the sums over micro-batches, not counted)."""
         seconds = self.pass_seconds(machine)
-        return self.timeline(kind, interleave, cost=lambda s, unit: seconds[(s, unit)])[1]
+        order = self.schedule(kind, interleave)
+        split = _split_of(order)
 
-    def timeline(self, kind=None, interleave=None, forward=1.0, backward=2.0, cost=None):
+        def cost(s, unit):  # a backward the run split and this order does not: its B and W passes
+            took = seconds.get((s, unit), 0.0)
+            if unit[0] == "B" and (s, unit[1], unit[2] if len(unit) == 3 else 0) not in split:
+                took += seconds.get((s, ("W",) + unit[1:]), 0.0)
+            return took
+        return _schedule.timeline(order, cost=cost)[1]
+
+    def timeline(self, kind=None, interleave=None, forward=1.0, backward=2.0, cost=None, weight=1.0):
         """(per stage the (start, end, pass) of its passes, the step's length) with each forward pass taking
-        `forward` time units and each backward `backward`, or `cost(stage, pass)` (`_schedule.timeline`)."""
-        return _schedule.timeline(self.schedule(kind, interleave), forward, backward, cost)
+        `forward` time units and each backward `backward` (a split one: its B `backward - weight`, its W `weight`), or
+        `cost(stage, pass)` (`_schedule.timeline`)."""
+        return _schedule.timeline(self.schedule(kind, interleave), forward, backward, cost, weight)
 
 
-def _unit_keys(program, interleave):
-    """Per call, the pass it belongs to: (stage, "F" | "B", micro-batch[, chunk]), or None (a call of no one
+def _unit_keys(program, interleave, split=()):
+    """Per call, the pass it belongs to: (stage, "F" | "B" | "W", micro-batch[, chunk]), or None (a call of no one
     micro-batch: the data's slicing, the sums over micro-batches). A call of no micro-batch whose inputs all come from
-    one micro-batch belongs to it."""
+    one micro-batch belongs to it. The backward of a (stage, micro-batch, chunk) in `split` is two passes
+    (`_split_backward`)."""
     made = {}     # id(tensor) -> micro-batch of the call that made it (None: several or none)
     keys = []
     for call, stage, chunk, m, fwd in zip(program.calls, program.stages, program.chunks, program.micro,
@@ -336,7 +346,44 @@ def _unit_keys(program, interleave):
             keys.append(None)
         else:
             keys.append((stage, "F" if fwd else "B", m, chunk) if interleave else (stage, "F" if fwd else "B", m))
+    if split:
+        _split_backward(program, keys, split)
     return keys
+
+
+def _split_backward(program, keys, split):
+    """Move the calls of each split backward pass (`split`: (stage, micro-batch, chunk)) that only compute weight
+    gradients to its W pass, in `keys`: its B pass keeps the calls the gradient it sends on needs (the ancestors, in
+    the pass, of its values another pass reads, directly or through calls of no pass; the sums of parameter
+    gradients over micro-batches reach no pass)."""
+    readers = [[] for _ in program.calls]
+    maker = {}
+    for i, call in enumerate(program.calls):
+        for a in call.args:
+            j = maker.get(id(a)) if isinstance(a, Tensor) else None
+            if j is not None:
+                readers[j].append(i)
+        for o in call.outs:
+            maker.setdefault(id(o), i)
+    reaches = [False] * len(program.calls)   # a call of no pass whose values reach a pass
+    for i in reversed(range(len(program.calls))):
+        if keys[i] is None:
+            reaches[i] = any(keys[j] is not None or reaches[j] for j in readers[i])
+    for i, key in enumerate(keys):
+        if key is not None and key[1] == "B" and (key[0], key[2], key[3] if len(key) == 4 else 0) in split:
+            keys[i] = (key[0], "W") + key[2:]
+    for i in reversed(range(len(keys))):
+        key = keys[i]
+        if key is None or key[1] != "W":
+            continue
+        b = (key[0], "B") + key[2:]
+        if any(keys[j] == b or keys[j] is None and reaches[j] or keys[j] not in (None, key) for j in readers[i]):
+            keys[i] = b
+
+
+def _split_of(order):
+    """{(stage, micro-batch, chunk)} of the backwards `order` (per stage its passes) splits into B and W passes."""
+    return {(s, p[1], p[2] if len(p) == 3 else 0) for s, passes in enumerate(order) for p in passes if p[0] == "W"}
 
 
 def _shape_only(call):
@@ -358,7 +405,7 @@ def schedule_order(program, order):
         ValueError: calls that can never run.
     """
     interleave = any(len(p) == 3 for passes in order for p in passes)
-    keys = _unit_keys(program, interleave)
+    keys = _unit_keys(program, interleave, _split_of(order))
     maker = {}
     for i, call in enumerate(program.calls):
         for o in call.outs:
@@ -489,10 +536,12 @@ def execute_pipeline(program, stages, devices, layouts=None, scheduler=None, int
     executors = [_Executor(links.stage_world(s), given) for s in range(stages)]
     micro = max((m for m in program.micro if m is not None), default=0) + 1
     chunks = max(program.chunks, default=0) + 1
-    indices, late = range(len(program.calls)), []
+    indices, late, split = range(len(program.calls)), [], ()
     if scheduler is not None:
         interleave = get_auto_parallel_context("pipeline_interleave") if interleave is None else interleave
-        indices, late = schedule_order(program, _schedule.schedule(scheduler, stages, micro, chunks, interleave))
+        order = _schedule.schedule(scheduler, stages, micro, chunks, interleave)
+        indices, late = schedule_order(program, order)
+        split = _split_of(order)
     producer, p2p, ran, received = {}, [], [], {}
     made = {id(o) for c in program.calls for o in c.outs}
     for i in indices:
@@ -524,7 +573,8 @@ def execute_pipeline(program, stages, devices, layouts=None, scheduler=None, int
                             activations, links)
     run.calls, run.late = ran, late   # the calls in the order they ran; those that ran after a later pass started
     run.scheduler, run.interleave = scheduler, (interleave if scheduler is not None else None)
-    keys = dict(zip(map(id, program.calls), _unit_keys(program, interleave if scheduler is not None else chunks > 1)))
+    keys = dict(zip(map(id, program.calls), _unit_keys(program, interleave if scheduler is not None else chunks > 1,
+                                                       split)))
     run.passes = [[] for _ in range(stages)]   # per stage, its passes in the order their first calls ran
     run.pass_calls = {}                        # (stage, pass) -> its calls
     for call in ran:

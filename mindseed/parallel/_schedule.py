@@ -26,11 +26,17 @@ chunk. Virtual stage ``c * stages + s`` is chunk c of stage s; values go through
   (stage s holds virtual stages s and 2 stages - 1 - s, so the first stage computes the loss), stage s running
   2 (stages - s - 1) forwards of chunk 0, then (s + 1) pairs F0 F1, (stages - s - 1) pairs B1 F1, then
   ``micro - 2 stages + s + 1`` rounds B1 F0 B0 F1, (stages - s - 1) rounds B1 B0 F1, (s + 1) pairs B1 B0 and the
-  last B0s. MindSpore splits each backward into the input's gradient (B) and the weights' (W) and defers the Ws to
-  fill the bubbles; a pass here is the whole backward of its cell, so the Ws run inside their B passes.
+  last B0s. As MindSpore's (its detach_backward), some backwards are split into the input's gradient ``("B", m, c)``
+  and the weights' ``("W", m, c)`` (`zero_bubble_v_split`): chunk 1's first stages - s - 1 micro-batches, whose W
+  follows its B at once (rounds B1 W1 F1: the B's gradient is sent on before the W runs), chunk 1's last (s + 1) // 2
+  and chunk 0's last stages - (s + 1) // 2 micro-batches, whose Ws are deferred: the last B0s become rounds W0 B0
+  (the oldest deferred W0 first), and the step ends with the W0s then the W1s left. The other backwards are whole.
+
+A pass ``("W", m[, c])`` needs its own ``("B", m[, c])``; in the timeline a split backward's B takes ``backward -
+weight`` and its W ``weight``, and its forward values are kept until the W (the weights' gradients read them).
 """
 
-__all__ = ["schedule", "timeline", "peak_bytes", "interleaved_bias", "Order"]
+__all__ = ["schedule", "timeline", "peak_bytes", "interleaved_bias", "Order", "zero_bubble_v_split"]
 
 _KINDS = ("1f1b", "gpipe", "seqpipe", "seqvpp", "seqsmartvpp", "zero_bubble_v")
 _SEQ = {"seqpipe": 2, "seqvpp": 2, "seqsmartvpp": 1}   # the warm-up's forwards per stage with chunks
@@ -103,20 +109,33 @@ def _seqpipe(stages, micro, chunks, stage, tag, bias=2):
     return order
 
 
+def zero_bubble_v_split(stages, micro, stage):
+    """The (micro-batch, chunk) pairs whose backward stage `stage` splits into B and W under zero_bubble_v
+    (MindSpore's InferNeedDetachInfo, offset 0)."""
+    deferred_1 = (stage + 1) // 2
+    return ({(m, 1) for m in range(stages - stage - 1)} | {(micro - 1 - i, 1) for i in range(deferred_1)}
+            | {(micro - 1 - i, 0) for i in range(stages - deferred_1)})
+
+
 def _zero_bubble_v(stages, micro, stage):
     """Stage `stage`'s passes under MindSpore's ZeroBubbleV order (see the module docstring)."""
     left = stages - stage - 1
-    rounds = [(2 * left, ("F0",)), (stage + 1, ("F0", "F1")), (left, ("B1", "F1")),
+    rounds = [(2 * left, ("F0",)), (stage + 1, ("F0", "F1")), (left, ("B1", "W1", "F1")),
               (micro - 2 * stages + stage + 1, ("B1", "F0", "B0", "F1")), (left, ("B1", "B0", "F1")),
-              (stage + 1, ("B1", "B0")), (left, ("B0",))]
-    taken = {k: 0 for k in ("F0", "F1", "B0", "B1")}
+              (stage + 1, ("B1", "B0")), (left, ("W0", "B0"))]
+    split = zero_bubble_v_split(stages, micro, stage)
+    deferred = {c: sorted(m for m, k in split if k == c and not (c == 1 and m < left)) for c in (0, 1)}
+    taken = {k: 0 for k in ("F0", "F1", "B0", "B1", "W1")}
     order = []
     for count, kinds in rounds:
         for _ in range(count):
             for k in kinds:
+                if k == "W0":
+                    order.append(("W", deferred[0].pop(0), 0))
+                    continue
                 order.append((k[0], taken[k], int(k[1])))
                 taken[k] += 1
-    return order
+    return order + [("W", m, c) for c in (0, 1) for m in deferred[c]]
 
 
 def schedule(kind, stages, micro, chunks=1, interleave=False):
@@ -174,6 +193,8 @@ def _needs_v(kind, stage, c, stages, tag):
     up = stage - 1 if c == 0 else stage + 1         # and come from
     if kind == "F":
         return [(up, tag("F", c))] if 0 <= up < stages else [(stage, tag("F", 0))] if c == 1 else []
+    if kind == "W":
+        return [(stage, tag("B", c))]
     needs = [(stage, tag("F", c))]
     if 0 <= down < stages:
         needs.append((down, tag("B", c)))
@@ -188,6 +209,8 @@ def _needs(unit, stage, stages, chunks, v_shape=False):
     tag = (lambda k, ch: (k, m, ch)) if len(unit) == 3 else (lambda k, ch: (k, m))
     if v_shape:
         return _needs_v(kind, stage, c, stages, tag)
+    if kind == "W":
+        return [(stage, tag("B", c))]
     if kind == "F":
         if stage > 0:
             return [(stage - 1, tag("F", c))]
@@ -200,10 +223,16 @@ def _needs(unit, stage, stages, chunks, v_shape=False):
     return needs
 
 
-def timeline(order, forward=1.0, backward=2.0, cost=None):
+def _split_pairs(passes):
+    """The (micro-batch, chunk) pairs whose backward `passes` (one stage's) split into B and W."""
+    return {(p[1], p[2] if len(p) == 3 else 0) for p in passes if p[0] == "W"}
+
+
+def timeline(order, forward=1.0, backward=2.0, cost=None, weight=1.0):
     """Run the stages' pass `order` (from `schedule`) with each forward pass taking `forward` and each backward
-    `backward` time units (or `cost(stage, pass)` when given), a stage starting a pass once it is free and the
-    passes it depends on are done (the previous virtual stage's forward, the next one's backward, its own forward).
+    `backward` time units, a split backward's B `backward - weight` and its W `weight` (or `cost(stage, pass)` when
+    given), a stage starting a pass once it is free and the passes it depends on are done (the previous virtual
+    stage's forward, the next one's backward, its own forward; a W its B).
 
     Returns:
         (per stage the (start, end, pass) of its passes, the time the last pass ends).
@@ -215,6 +244,7 @@ def timeline(order, forward=1.0, backward=2.0, cost=None):
     chunks = 1 + max((p[2] for o in order for p in o if len(p) == 3), default=0)
     end, free, nxt = {}, [0.0] * stages, [0] * stages
     runs = [[] for _ in range(stages)]
+    split = [_split_pairs(o) for o in order]
     left = sum(len(o) for o in order)
     while left:
         moved = False
@@ -226,7 +256,12 @@ def timeline(order, forward=1.0, backward=2.0, cost=None):
             if any(n not in end for n in needs):
                 continue
             start = max([free[s]] + [end[n] for n in needs])
-            took = cost(s, unit) if cost is not None else forward if unit[0] == "F" else backward
+            if cost is not None:
+                took = cost(s, unit)
+            elif unit[0] == "B":
+                took = backward - weight if (unit[1], unit[2] if len(unit) == 3 else 0) in split[s] else backward
+            else:
+                took = forward if unit[0] == "F" else weight
             free[s] = end[(s, unit)] = start + took
             runs[s].append((start, free[s], unit))
             nxt[s] += 1
@@ -241,12 +276,16 @@ def timeline(order, forward=1.0, backward=2.0, cost=None):
 
 def peak_bytes(order, activations):
     """Per stage, the most bytes of forward values held at once under `order`: a pass's values (`activations[s][c][m]`
-    bytes on stage s for micro-batch m of chunk c) are kept from its forward pass to its backward pass."""
+    bytes on stage s for micro-batch m of chunk c) are kept from its forward pass to its backward pass (a split
+    backward: to its W pass)."""
     peaks = []
     for s, passes in enumerate(order):
         held = peak = 0
+        split = _split_pairs(passes)
         for unit in passes:
             kind, m, c = unit if len(unit) == 3 else (*unit, None)
+            if kind == "B" and (m, c or 0) in split:
+                continue
             size = sum(chunk[m] for chunk in activations[s]) if c is None else activations[s][c][m]
             held += size if kind == "F" else -size
             peak = max(peak, held)

@@ -86,6 +86,7 @@ class _Recorder:
 
     records_all = True
     partitions = True   # what `recording()` looks for
+    rebinds_all = True  # in-place updates (`x[i] = v`, `x.add_(y)`) rebind any tensor here (ops/functional/_core)
 
     def __init__(self):
         self.calls = []
@@ -111,7 +112,14 @@ class _Recorder:
         return False
 
     def rebind(self, obj, replacement):
-        return None
+        """Let `replacement` stand for `obj` in the calls recorded so far (an in-place update: the calls before it
+        read the old value under a new handle, the update's output becomes the tensor updated)."""
+        swap = lambda x: replacement if x is obj else x  # noqa: E731
+        for call in self.calls:
+            if any(a is obj for a in call.args) or any(o is obj for o in call.outs):
+                call.args = tuple(map(swap, call.args))
+                call.out = tuple(map(swap, call.out)) if isinstance(call.out, tuple) else swap(call.out)
+        self.differentiates = [swap(d) for d in self.differentiates]
 
 
 def _flat(x):

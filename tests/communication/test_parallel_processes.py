@@ -122,12 +122,13 @@ def test_a_pipeline_of_two_stages_of_two_data_parallel_processes(four):
         for res in holders:
             _close(res["pipeline"]["grads"][p.name], g.asnumpy())
     # rank i of stage 0 sends to rank i of stage 1 what the simulated pipeline sends: each micro-batch's activation
-    # and its gradient back (whole: the micro-batch slicing of the data gathers the batch first)
+    # and its gradient back, each rank its half of the micro-batch's rows (the micro-batch slices keep the data's
+    # batch cut: tests/parallel/test_micro_batch_slices.py)
     x, y = Tensor(PIPE_X), Tensor(PIPE_Y)
     program = record_pipeline(ms.value_and_grad(cell, None, cell.trainable_params()), cell, x, y)
     sim = execute_pipeline(program, 2, 4, [(x, (2, 1)), (y, (2, 1))], scheduler="1f1b")
     sends = [[a, b, rec.input_bytes] for a, b, rec in sim.p2p]
-    assert sorted(sends) == sorted([[0, 1, 2 * 5 * 8], [1, 0, 2 * 5 * 8]] * 4)
+    assert sorted(sends) == sorted([[0, 1, 1 * 5 * 8], [1, 0, 1 * 5 * 8]] * 4)
     assert all(res["pipeline"]["sends"] == sends for res in four)
 
 

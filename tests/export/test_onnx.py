@@ -100,3 +100,12 @@ def test_placeholder_with_dynamic_batch_exports_symbolic_dims(tmp_path, nets, na
         got = session.run(None, {"x": sample})
         for g, r in zip(got, _nets.outputs(net(ms.Tensor(sample)))):
             np.testing.assert_allclose(g, r, rtol=1e-5, atol=1e-5)
+
+
+def test_micro_batch_slices_export_as_slices(tmp_path):
+    # nn.GradAccumulationCell's micro-batches are MicroBatchSlice calls (Getitem's values): ONNX Slices
+    net = nn.GradAccumulationCell(nn.Dense(3, 2), 2)
+    x = np.arange(12, dtype=np.float32).reshape(4, 3)
+    path, session = _export(tmp_path, net, x, "micro")
+    onnx.checker.check_model(onnx.load(path), full_check=True)
+    np.testing.assert_allclose(session.run(None, {"x": x})[0], net(ms.Tensor(x)).asnumpy(), rtol=1e-5, atol=1e-5)

@@ -29,18 +29,27 @@ def test_zero_bubble_v_order_on_two_stages():
     assert order.v_shape
     f = lambda m, c: ("F", m, c)  # noqa: E731
     b = lambda m, c: ("B", m, c)  # noqa: E731
-    # stage 0: F0 F0 | F0 F1 | B1 F1 | B1 F0 B0 F1 | B1 B0 F1 | B1 B0 | B0
-    assert order[0] == [f(0, 0), f(1, 0), f(2, 0), f(0, 1), b(0, 1), f(1, 1), b(1, 1), f(3, 0), b(0, 0), f(2, 1),
-                        b(2, 1), b(1, 0), f(3, 1), b(3, 1), b(2, 0), b(3, 0)]
-    # stage 1 (the bottom of the V): F0 F1 F0 F1 | B1 F0 B0 F1 (twice) | B1 B0 (twice)
+    w = lambda m, c: ("W", m, c)  # noqa: E731
+    # stage 0: F0 F0 | F0 F1 | B1 W1 F1 | B1 F0 B0 F1 | B1 B0 | W0 B0 | W0 (split: micro-batch 0 of chunk 1, the
+    # last two of chunk 0)
+    assert _schedule.zero_bubble_v_split(2, 4, 0) == {(0, 1), (2, 0), (3, 0)}
+    assert order[0] == [f(0, 0), f(1, 0), f(2, 0), f(0, 1), b(0, 1), w(0, 1), f(1, 1), b(1, 1), f(3, 0), b(0, 0),
+                        f(2, 1), b(2, 1), b(1, 0), f(3, 1), b(3, 1), b(2, 0), w(2, 0), b(3, 0), w(3, 0)]
+    # stage 1 (the bottom of the V): F0 F1 F0 F1 | B1 F0 B0 F1 (twice) | B1 B0 (twice) | W0 W1 (split: the last
+    # micro-batch of each chunk)
+    assert _schedule.zero_bubble_v_split(2, 4, 1) == {(3, 0), (3, 1)}
     assert order[1] == [f(0, 0), f(0, 1), f(1, 0), f(1, 1), b(0, 1), f(2, 0), b(0, 0), f(2, 1), b(1, 1), f(3, 0),
-                        b(1, 0), f(3, 1), b(2, 1), b(2, 0), b(3, 1), b(3, 0)]
+                        b(1, 0), f(3, 1), b(2, 1), b(2, 0), b(3, 1), b(3, 0), w(3, 0), w(3, 1)]
 
 
 @pytest.mark.parametrize("stages, micro", [(2, 3), (2, 8), (4, 7), (4, 8), (8, 16)])
 def test_zero_bubble_v_runs_every_pass_once_without_waiting_for_ever(stages, micro):
     order = _schedule.schedule("zero_bubble_v", stages, micro, 2, True)
-    assert all(sorted(passes) == _all_passes(micro, 2) for passes in order)
+    for s, passes in enumerate(order):
+        split = _schedule.zero_bubble_v_split(stages, micro, s)
+        assert sorted(passes) == sorted(_all_passes(micro, 2) + [("W", m, c) for m, c in split])
+        # stages - s - 1 early chunk-1 backwards, (s + 1) // 2 late ones, stages - (s + 1) // 2 late chunk-0 ones
+        assert len(split) == 2 * stages - s - 1
     runs, length = _schedule.timeline(order)
     # the first stage starts the V and ends it: the loss is on stage 0, whose last pass is the last of the step
     assert runs[0][-1][1] == length
@@ -115,7 +124,12 @@ def test_scheduled_pipelines_match_one_process(kind, stages, micro, chunks):
     net, cell = _v_shaped(stages, micro) if kind == "zero_bubble_v" else _looped(stages, micro, chunks)
     program = record_pipeline(ms.value_and_grad(cell, None, cell.trainable_params()), cell, X, Y)
     run = execute_pipeline(program, stages, stages, scheduler=kind, interleave=chunks > 1)
-    assert run.passes == [list(p) for p in run.schedule(kind, chunks > 1)]
+    order = run.schedule(kind, chunks > 1)
+    # every pass in the schedule's order; the B pass of a split backward of the first virtual stage computes
+    # nothing (no gradient goes on: the data is not differentiated), its W everything
+    empty = [(s, p) for s, passes in enumerate(order) for p in passes if (s, p) not in run.pass_calls]
+    assert all(s == 0 and p[0] == "B" and p[2] == 0 and ("W",) + p[1:] in order[0] for s, p in empty)
+    assert run.passes == [[p for p in passes if (s, p) not in empty] for s, passes in enumerate(order)]
     assert run.late == []
     ref = nn.PipelineCell(WithLoss(Net((4,) + (6,) * (chunks * stages))), micro)
     ref_loss, ref_grads = ms.value_and_grad(ref, None, ref.trainable_params())(X, Y)

@@ -255,14 +255,15 @@ def sparse_softmax_cross_entropy(logits, labels):
     return _nll_forward(logp, labels, None, 1, EVERY_CLASS)[0], logp
 
 
-def sparse_softmax_cross_entropy_grad(dloss, logits, logp, labels):
+def sparse_softmax_cross_entropy_grad(dloss, logits, logp, labels, rows=None):
     """(softmax - one_hot(labels)) * dloss / N from the kept log-probabilities (`logits` is not read: it is
-    there for the primitive's own derivative): one exp pass, a scatter of N values, one scaling pass."""
+    there for the primitive's own derivative): one exp pass, a scatter of N values, one scaling pass. `rows`: the N
+    of the mean (a shard of the rows divides by the whole batch's); default the rows given."""
     g = torch.exp(logp)
     n = g.shape[0]
     if n:
         g.scatter_add_(1, labels.unsqueeze(1), torch.full((1, 1), -1.0, dtype=g.dtype, device=g.device).expand(n, 1))
-        g.mul_(dloss / n)
+        g.mul_(dloss / (n if rows is None else rows))
     return g
 
 

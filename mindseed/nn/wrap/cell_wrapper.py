@@ -7,6 +7,7 @@ import os
 from types import FunctionType, MethodType
 
 from mindseed import ops
+from mindseed.ops._prims import core as P
 from mindseed.autograd.grad import GradOperation, value_and_grad
 from mindseed.common import _parallel
 from mindseed.common import dtype as mstype
@@ -423,12 +424,13 @@ class VirtualDatasetCellTriple(_VirtualDatasetCell):
 
 
 def _micro_slices(inputs, i, micro_size):
-    """The i-th of `micro_size` equal slices of every input along axis 0."""
+    """The i-th of `micro_size` equal slices of every input along axis 0 (a partitioner slices each rank's own rows
+    of a cut batch: the MicroBatchSlice primitive)."""
     _check_split(inputs, micro_size)
     out = []
     for x in inputs:
         step = x.shape[0] // micro_size
-        out.append(x[step * i:step * (i + 1)])
+        out.append(P.micro_slice_p(x, index=(slice(step * i, step * (i + 1)),)))
     return tuple(out)
 
 

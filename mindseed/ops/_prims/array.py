@@ -113,7 +113,7 @@ def _gather_d_bprop(x, index, out, dout, dim):
     return scatter_elements_p(zeros_like_p(x), index, dout, axis=dim, reduction="add"), None
 
 
-scatter_elements_p = Prim("TensorScatterElements", K.scatter_elements)
+scatter_elements_p = Prim("TensorScatterElements", K.scatter_elements, sharding=S.scatter_elements)
 
 
 @scatter_elements_p.def_bprop
@@ -248,9 +248,9 @@ def _sort_like_bprop(axis_of):
     return bprop
 
 
-sort_p = Prim("Sort", K.sort, multi_output=True)
+sort_p = Prim("Sort", K.sort, multi_output=True, sharding=S.sort)
 sort_p.def_bprop(_sort_like_bprop(lambda a: a.get("axis", -1)))
-topk_p = Prim("TopK", K.topk, multi_output=True)
+topk_p = Prim("TopK", K.topk, multi_output=True, sharding=S.topk)
 topk_p.def_bprop(_sort_like_bprop(lambda a: a.get("dim", -1)))
 
 # no gradient: integer results or piecewise constant

@@ -284,6 +284,24 @@ def _index_add_grad_bprop(dout, out, ddout, shape, index):
     return (getitem_p(ddout, index=index),)
 
 
+# micro-batch i of a batch (`nn`'s `_MicroBatch`: MindSpore's StridedSlice with its strided_slice_flag): Getitem's
+# values, but a partitioner slices each shard's own rows (ops/_sharding.micro_slice), regrouping the samples
+micro_slice_p = Prim("MicroBatchSlice", K.getitem, sharding=S.micro_slice)
+
+
+@micro_slice_p.def_bprop
+def _micro_slice_bprop(x, out, dout, index):
+    return (micro_slice_grad_p(dout, shape=x.shape, index=index),)
+
+
+micro_slice_grad_p = Prim("MicroBatchSliceGrad", K.index_add_grad, sharding=S.micro_slice_grad)
+
+
+@micro_slice_grad_p.def_bprop
+def _micro_slice_grad_bprop(dout, out, ddout, shape, index):
+    return (micro_slice_p(ddout, index=index),)
+
+
 # several basic-index reads of one tensor, their gradients summed (made by the merge_index_grads pass)
 index_add_grad_n_p = Prim("IndexAddGradN", K.index_add_grad_n, sharding=S.index_add_grad_n)
 
@@ -294,7 +312,7 @@ def _index_add_grad_n_bprop(*args, shape, indices, order=None):
     return tuple(getitem_p(ddout, index=index) for index in indices)
 
 
-setitem_p = Prim("Setitem", K.setitem)
+setitem_p = Prim("Setitem", K.setitem, sharding=S.setitem)
 
 
 @setitem_p.def_bprop
@@ -305,7 +323,7 @@ def _setitem_bprop(x, value, out, dout, index):
     return dx, getitem_p(dout, index=index)  # the engine sums broadcast dims back to value's shape
 
 
-setitem_zero_p = Prim("SetitemZero", K.setitem_zero)
+setitem_zero_p = Prim("SetitemZero", K.setitem_zero, sharding=S.setitem_zero)
 
 
 @setitem_zero_p.def_bprop

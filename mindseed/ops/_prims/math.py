@@ -554,11 +554,11 @@ def _quantile_take_bprop(v, x, out, dout, q=0.5, axis=None, keep_dims=False, ign
 
 
 # ---------------------------------------------------------------- segment reductions
-segment_sum_p = Prim("UnsortedSegmentSum", partial(K.unsorted_segment, mode="sum"))
-segment_max_p = Prim("UnsortedSegmentMax", partial(K.unsorted_segment, mode="amax"))
-segment_min_p = Prim("UnsortedSegmentMin", partial(K.unsorted_segment, mode="amin"))
-segment_prod_p = Prim("UnsortedSegmentProd", partial(K.unsorted_segment, mode="prod"))
-segment_gather_p = Prim("SegmentGather", K.segment_gather)
+segment_sum_p = Prim("UnsortedSegmentSum", partial(K.unsorted_segment, mode="sum"), sharding=S.segment_sum)
+segment_max_p = Prim("UnsortedSegmentMax", partial(K.unsorted_segment, mode="amax"), sharding=S.segment_reduce)
+segment_min_p = Prim("UnsortedSegmentMin", partial(K.unsorted_segment, mode="amin"), sharding=S.segment_reduce)
+segment_prod_p = Prim("UnsortedSegmentProd", partial(K.unsorted_segment, mode="prod"), sharding=S.segment_reduce)
+segment_gather_p = Prim("SegmentGather", K.segment_gather, sharding=S.segment_gather)
 
 
 @segment_sum_p.def_bprop

@@ -15,6 +15,7 @@ from mindseed._backend.kernels import nn as K
 from mindseed.ops._prims.core import (add_p, cast_p, div_p, greater_p, less_p, mul_p, neg_p, ones_like_p, reduce_sum_p,
                                       reshape_p, sign_p, sub_p, where_p, zeros_like_p)
 from mindseed.ops._prims.nn import (_sigmoid, log_softmax_p, softmax_grad_p, softmax_p, softplus_p)
+from mindseed.ops import _sharding as S
 from mindseed.ops._registry import Prim
 
 # ---------------------------------------------------------------- NLL
@@ -39,9 +40,10 @@ def _nll_loss_grad_bprop(dout, logp, target, weight, total_weight, out, ddout, r
 # ---------------------------------------------------------------- sparse softmax cross entropy (mean)
 # (loss, log-probabilities): the second output is kept for the gradient, never read by user code
 sparse_sce_p = Prim("SparseSoftmaxCrossEntropyWithLogits", K.sparse_softmax_cross_entropy, multi_output=True,
-                   residual_outputs=(1,))
+                   residual_outputs=(1,), sharding=S.sparse_cross_entropy)
 # (dloss, logits, logp, labels) -> dlogits; the kernel reads logp, the bprop differentiates through logits
-sparse_sce_grad_p = Prim("SparseSoftmaxCrossEntropyWithLogitsGrad", K.sparse_softmax_cross_entropy_grad)
+sparse_sce_grad_p = Prim("SparseSoftmaxCrossEntropyWithLogitsGrad", K.sparse_softmax_cross_entropy_grad,
+                         sharding=S.sparse_cross_entropy_grad)
 
 
 @sparse_sce_p.def_bprop
@@ -66,8 +68,10 @@ sparse_sce_grad_p.def_bprop(_sparse_sce_grad_bprop, takes_needs=True)
 
 
 # ---------------------------------------------------------------- softmax cross entropy
-sce_p = Prim("SoftmaxCrossEntropyWithLogits", K.softmax_cross_entropy, multi_output=True)  # (loss, backprop)
-sce_grad_p = Prim("SoftmaxCrossEntropyWithLogitsGrad", K.softmax_cross_entropy_grad, multi_output=True)
+sce_p = Prim("SoftmaxCrossEntropyWithLogits", K.softmax_cross_entropy, multi_output=True,  # (loss, backprop)
+             sharding=S.cross_entropy)
+sce_grad_p = Prim("SoftmaxCrossEntropyWithLogitsGrad", K.softmax_cross_entropy_grad, multi_output=True,
+                  sharding=S.cross_entropy_grad)
 
 
 @sce_p.def_bprop

@@ -609,8 +609,8 @@ def update_in_place(target, fn, *others):
     param = param and tracing is not None
     if param:
         tracing.operand(target)
-    tapes = [t for t in _state.tapes
-             if t.is_tracked(target) or any(isinstance(o, Tensor) and t.is_tracked(o) for o in others)]
+    tapes = [t for t in _state.tapes if getattr(t, "rebinds_all", False) or t.is_tracked(target) or
+             any(isinstance(o, Tensor) and t.is_tracked(o) for o in others)]
     if not tapes:
         new = fn(Tensor._from_raw(target._data))
         # a Tensor argument of a traced function: the graph writes the caller's tensor (later reads see new)
