@@ -323,7 +323,9 @@ def test_experimental_optimizer_step_is_its_primitive(name):
 def test_every_public_optimizer_has_a_primitive_case():
     # thor: a function that builds ThorGpu, whose step ends in ApplyMomentum (its numbers: tests/nn/test_thor.py)
     # OptTFTWrapper: a wrapper around another optimizer's step (its numbers: tests/train/test_fault_flops.py)
-    nn_names = {n.split("-")[0] for n in NN_CASES} | {"AdaFactor", "thor", "OptTFTWrapper"}
+    # AdaSumBy*WrapCell: wrappers of a data-parallel optimizer step (tests/parallel/test_shard_api.py)
+    nn_names = {n.split("-")[0] for n in NN_CASES} | {"AdaFactor", "thor", "OptTFTWrapper", "AdaSumByGradWrapCell",
+                                                      "AdaSumByDeltaWeightWrapCell"}
     assert set(nn.optim.__all__) - {"Optimizer"} == nn_names
     assert set(optim.__all__) - {"Optimizer"} == set(EXP_CASES)
 

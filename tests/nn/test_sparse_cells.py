@@ -22,4 +22,4 @@ def test_metric_modules_hold_the_same_classes():
     from mindseed.train.metrics.accuracy import Accuracy
     from mindseed.train.metrics.topk import Top5CategoricalAccuracy
     assert Accuracy is ms.train.Accuracy and Top5CategoricalAccuracy is ms.train.Top5CategoricalAccuracy
-    assert ms.train.metrics.error.MAE is ms.train.MAE and ms.nn.metrics is ms.train.metrics
+    assert ms.train.metrics.error.MAE is ms.train.MAE and ms.nn.metrics.Accuracy is ms.train.metrics.Accuracy
