@@ -862,16 +862,7 @@ def matrix_power(a, n):
         raise ValueError("Last 2 dimensions of the array must be square")
     if n < 0:
         raise ValueError("n < 0 is not supported now.")
-    if n == 0:
-        return ops.broadcast_to(ops.eye(a.shape[-1], a.shape[-1], a.dtype), a.shape)
-    result, base = None, a
-    while n:
-        if n & 1:
-            result = base if result is None else ops.matmul(result, base)
-        n >>= 1
-        if n:
-            base = ops.matmul(base, base)
-    return result
+    return ops.matrix_power(a, n)
 
 
 def copy(a):
