@@ -113,14 +113,19 @@ def check_fa_args(input_layout, sparse_mode, keep_prob, drop_mask, prefix, actua
                          f"actual_seq_qlen {actual_seq_qlen} and actual_seq_kvlen {actual_seq_kvlen}.")
 
 
-def attend(query, key, value, head_num, input_layout, scale, attn_mask, pse, sparse_mode):
-    """(output in the query's layout, the masked, scaled scores (B, N, S1, S2))."""
+def _check_qkv(query, key, value, input_layout):
+    """query, key and value are Tensors of the layout's rank."""
     for name, t in (("query", query), ("key", key), ("value", value)):
         if not isinstance(t, Tensor):
             raise TypeError(f"For 'FlashAttentionScore', the '{name}' must be a Tensor, but got {type(t).__name__}.")
         if t.ndim != len(input_layout):
             raise ValueError(f"For 'FlashAttentionScore', the '{name}' must be {len(input_layout)}-D in the layout "
                              f"{input_layout}, but got shape {t.shape}.")
+
+
+def attend(query, key, value, head_num, input_layout, scale, attn_mask, pse, sparse_mode):
+    """(output in the query's layout, the masked, scaled scores (B, N, S1, S2))."""
+    _check_qkv(query, key, value, input_layout)
     q = _to_bnsd(query, input_layout, head_num)
     kv_heads = _kv_heads(key, input_layout, head_num, q.shape[-1])
     if kv_heads <= 0 or head_num % kv_heads:
@@ -167,12 +172,7 @@ def attend_varlen(query, key, value, head_num, input_layout, scale, attn_mask, p
                   actual_seq_kvlen):
     """The packed layouts 'TND' (T, N, D) and 'TH' (T, N * D): each sequence attends to its own keys. Returns (the
     output in the query's layout, the masked, scaled scores (1, N, S1, S2) of each sequence)."""
-    for name, t in (("query", query), ("key", key), ("value", value)):
-        if not isinstance(t, Tensor):
-            raise TypeError(f"For 'FlashAttentionScore', the '{name}' must be a Tensor, but got {type(t).__name__}.")
-        if t.ndim != len(input_layout):
-            raise ValueError(f"For 'FlashAttentionScore', the '{name}' must be {len(input_layout)}-D in the layout "
-                             f"{input_layout}, but got shape {t.shape}.")
+    _check_qkv(query, key, value, input_layout)
     q_ends = _cumulative("actual_seq_qlen", actual_seq_qlen, query.shape[0])
     kv_ends = _cumulative("actual_seq_kvlen", actual_seq_kvlen, key.shape[0])
     if len(q_ends) != len(kv_ends):
