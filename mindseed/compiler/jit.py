@@ -46,12 +46,14 @@ def jit_class(cls):
 
 
 class JitConfig:
-    """Options of `jit` (jit_level 'O0' default, 'O1' hands fusable regions to torch's inductor)."""
+    """Options of `jit`. jit_level '' (the default) leaves the level to the context (else 'O0'); 'O1' hands fusable
+    regions to torch's inductor."""
 
-    def __init__(self, jit_level="O0", exc_mode="auto", jit_syntax_level="", debug_level="RELEASE", **kwargs):
+    def __init__(self, jit_level="", exc_mode="auto", jit_syntax_level="", debug_level="RELEASE", infer_boost="off",
+                 **kwargs):
         self.jit_level, self.exc_mode, self.jit_syntax_level = jit_level, exc_mode, jit_syntax_level
         self.jit_config_dict = dict(jit_level=jit_level, exc_mode=exc_mode, jit_syntax_level=jit_syntax_level,
-                                    debug_level=debug_level, **{"infer_boost": "off", **kwargs})
+                                    debug_level=debug_level, infer_boost=infer_boost, **kwargs)
 
 
 class _Compiled:
@@ -444,7 +446,7 @@ def _values_of(leaves, read):
 
 def _jit_level(level):
     """The jit level in force: jit's own argument, else the context's jit_config / jit_level, else O0."""
-    if level is None:
+    if not level:
         level = (get_context("jit_config") or {}).get("jit_level") or get_context("jit_level") or "O0"
     return level
 
@@ -530,7 +532,7 @@ def jit(function=None, *, capture_mode="ast", jit_level=None, dynamic=0, fullgra
         raise TypeError(f"For 'jit', the argument 'fullgraph' must be bool, but got {type(fullgraph).__name__}.")
     strict = fullgraph or None
     if isinstance(jit_config, JitConfig):
-        jit_level = jit_config.jit_level
+        jit_level = jit_config.jit_level or None      # '': the context decides
         if _syntax_strict(jit_config.jit_syntax_level):
             strict = True
     if jit_level not in (None, "O0", "O1", "O2"):

@@ -174,3 +174,12 @@ def test_cell_jit_config_sets_the_syntax_level(monkeypatch):
         strict.set_jit_config(ms.JitConfig(jit_syntax_level="STRICT"))
         compatible.set_jit_config(ms.JitConfig(jit_syntax_level="COMPATIBLE"))
         assert strict() == (1,) and compatible() == {"a": 1}
+
+
+def test_jit_config_defaults_leave_the_level_to_the_context():
+    config = ms.JitConfig()
+    assert config.jit_config_dict == {"jit_level": "", "exc_mode": "auto", "jit_syntax_level": "",
+                                      "debug_level": "RELEASE", "infer_boost": "off"}
+    assert ms.JitConfig(infer_boost="on").jit_config_dict["infer_boost"] == "on"
+    f = ms.jit(lambda x: x * 2 + 1, jit_config=config)
+    np.testing.assert_array_equal(f(ms.Tensor(np.array([1.0, 2.0], np.float32))).asnumpy(), [3.0, 5.0])
