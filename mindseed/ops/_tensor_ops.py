@@ -9,6 +9,7 @@ from mindseed._utils import _state
 from mindseed.common import dtype as mstype
 from mindseed.common.tensor import Tensor
 from mindseed.ops._prims import core as P
+from mindseed.ops._python_scalars import narrow, narrow_pair
 from mindseed.ops.functional import _core as F
 
 
@@ -33,9 +34,11 @@ def _sequence_tensor(seq, dtype=None):
 def _binary(prim, op):
     def method(self, other):
         if isinstance(other, Tensor) or isinstance(other, (int, float, bool, complex)):
-            return prim(self, other)
+            return prim(self, narrow(other, self))
         if isinstance(other, (list, tuple)):
             return prim(self, _sequence_tensor(other))
+        if isinstance(other, np.generic) and other.dtype.kind in "biuf":
+            return prim(self, narrow(other.item(), self))   # a numpy number is a Python number to MindSpore
         if isinstance(other, (np.ndarray, np.generic)):
             return prim(self, Tensor(other))
         return NotImplemented
@@ -60,7 +63,7 @@ def _equality(prim, op, unequal):
     # an ndarray, a string, None) is simply not equal: `t == [1, 2]` is False, `t != (1, 2)` is True
     def method(self, other):
         if isinstance(other, (Tensor, int, float)):
-            return prim(self, other)
+            return prim(self, narrow(other, self))
         return unequal
     method.__name__ = op
     return method
@@ -71,7 +74,7 @@ def _rbinary(prim, op):
         # (`array - t` never comes here: numpy computes it through Tensor.__array_ufunc__)
         if isinstance(other, (list, tuple)):
             other = _sequence_tensor(other)
-        return prim(other, self)
+        return prim(narrow(other, self), self)
     method.__name__ = op
     return method
 
@@ -80,7 +83,7 @@ def _functional(name):
     """A call of `ops.functional.<name>`, looked up when called (the math family is attached after this module)."""
     def call(*args):
         from mindseed.ops import functional  # noqa: PLC0415
-        return getattr(functional, name)(*args)
+        return getattr(functional, name)(*(narrow_pair(*args) if len(args) == 2 else args))
     call.__name__ = name
     return call
 

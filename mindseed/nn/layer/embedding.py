@@ -122,7 +122,7 @@ def _clip_rows(out, axis_start, max_norm):
     """Rows (the trailing axes from axis_start) rescaled to L2 norm at most max_norm."""
     axes = tuple(range(axis_start, out.ndim))
     norm = F.sqrt(F.sum(P.mul_p(out, out), axes, keepdim=True))
-    return P.div_p(P.mul_p(out, max_norm), F.maximum(norm, max_norm))
+    return P.div_p(P.mul_p(out, max_norm), P.maximum_p(norm, max_norm))
 
 
 class EmbeddingLookup(Cell):

@@ -9,6 +9,7 @@ from mindseed.common.parameter import Parameter
 from mindseed.common.tensor import Tensor
 from mindseed.ops._prims import core as P
 from mindseed.ops._prims import index_dyn as PI
+from mindseed.ops._python_scalars import narrow, narrow_pair
 
 __all__ = [
     "add", "sub", "mul", "div", "neg", "matmul", "pow", "exp", "log", "maximum", "minimum", "relu",
@@ -42,17 +43,17 @@ def add(input, other):
     >>> ms.ops.add(ms.Tensor([1.0, 2.0]), 1)
     Tensor(shape=[2], dtype=Float32, value= [2. 3.])
     """
-    return P.add_p(input, other)
+    return P.add_p(*narrow_pair(input, other))
 
 
 def sub(input, other):
     """input - other, broadcasting."""
-    return P.sub_p(input, other)
+    return P.sub_p(*narrow_pair(input, other))
 
 
 def mul(input, other):
     """input * other, broadcasting."""
-    return P.mul_p(input, other)
+    return P.mul_p(*narrow_pair(input, other))
 
 
 def div(input, other, *, rounding_mode=None):
@@ -63,7 +64,7 @@ def div(input, other, *, rounding_mode=None):
 def _rounded_div(op, input, other, rounding_mode):
     """input / other, the quotient rounded by `rounding_mode` (None, 'floor' or 'trunc'); errors name `op`."""
     if rounding_mode is None:
-        return P.div_p(input, other)
+        return P.div_p(*narrow_pair(input, other))
     from mindseed.ops import functional as F  # noqa: PLC0415 -- floor/trunc live in the math family
     if rounding_mode == "floor":
         return F.floor_divide(input, other)
@@ -124,7 +125,7 @@ def matmul(input, other):
 
 def pow(input, exponent):
     """input ** exponent."""
-    return P.pow_p(input, exponent)
+    return P.pow_p(*narrow_pair(input, exponent))
 
 
 def exp(input):
@@ -139,12 +140,12 @@ def log(input):
 
 def maximum(input, other):
     """Elementwise maximum, broadcasting."""
-    return P.maximum_p(input, other)
+    return P.maximum_p(*narrow_pair(input, other))
 
 
 def minimum(input, other):
     """Elementwise minimum, broadcasting."""
-    return P.minimum_p(input, other)
+    return P.minimum_p(*narrow_pair(input, other))
 
 
 def relu(input, inplace=False):
@@ -163,27 +164,27 @@ def sign(input):
 
 
 def greater(input, other):
-    return P.greater_p(input, other)
+    return P.greater_p(*narrow_pair(input, other))
 
 
 def less(input, other):
-    return P.less_p(input, other)
+    return P.less_p(*narrow_pair(input, other))
 
 
 def greater_equal(input, other):
-    return P.greater_equal_p(input, other)
+    return P.greater_equal_p(*narrow_pair(input, other))
 
 
 def less_equal(input, other):
-    return P.less_equal_p(input, other)
+    return P.less_equal_p(*narrow_pair(input, other))
 
 
 def equal(input, other):
-    return P.equal_p(input, other)
+    return P.equal_p(*narrow_pair(input, other))
 
 
 def not_equal(input, other):
-    return P.not_equal_p(input, other)
+    return P.not_equal_p(*narrow_pair(input, other))
 
 
 gt, lt, ge, le, eq, ne = greater, less, greater_equal, less_equal, equal, not_equal
@@ -578,7 +579,7 @@ def tensor_setitem(x, index, value):
     elif isinstance(value, complex) and not mstype.is_complex(x.dtype):
         raise TypeError(f"For 'tensor_setitem', a complex value cannot be assigned to a Tensor of dtype {x.dtype}.")
     elif isinstance(value, (bool, numbers.Number)):
-        value = float(value) if mstype.is_float(x.dtype) and not isinstance(value, bool) else value
+        value = narrow(float(value), x) if mstype.is_float(x.dtype) and not isinstance(value, bool) else value
     else:
         value = Tensor(value, x.dtype)
     index = _list_as_tuple(index)

@@ -9,6 +9,7 @@ from mindseed.common.tensor import Tensor
 from mindseed.ops._api import G
 from mindseed.ops._prims import core as C
 from mindseed.ops._prims import math as P
+from mindseed.ops._python_scalars import narrow
 from mindseed.ops.functional import _math_elementwise as E
 from mindseed.ops.functional import _math_logic as L
 from mindseed.ops.functional import _math_reduce as R
@@ -209,12 +210,12 @@ def _operand(other):
 
 
 def _add(self, other, *, alpha=1):
-    other = _operand(other)
+    other = narrow(_operand(other), self)
     return C.add_p(self, other if alpha == 1 else C.mul_p(other, alpha))
 
 
 def _sub(self, other, *, alpha=1):
-    other = _operand(other)
+    other = narrow(_operand(other), self)
     return C.sub_p(self, other if alpha == 1 else C.mul_p(other, alpha))
 
 

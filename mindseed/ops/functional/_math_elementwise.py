@@ -8,6 +8,7 @@ from mindseed.common.tensor import Tensor
 from mindseed.ops._api import _check_float, _check_tensor, _operands
 from mindseed.ops._prims import core as C
 from mindseed.ops._prims import math as P
+from mindseed.ops._python_scalars import narrow
 from mindseed.ops.functional import _core as FC
 
 __all__ = [
@@ -225,7 +226,7 @@ def clamp(input, min=None, max=None):
     if (isinstance(min, float) or isinstance(max, float)) and not mstype.is_float(input.dtype) and \
             not mstype.is_complex(input.dtype):
         input = C.cast_p(input, dtype="Float32")  # an integer tensor clamped to float bounds becomes Float32
-    return P.clamp_p(input, min, max)
+    return P.clamp_p(input, narrow(min, input), narrow(max, input))
 
 
 def clip(input, min=None, max=None):
