@@ -1,5 +1,5 @@
 """mindspore.scipy: SciPy-like linear algebra on Tensors (`linalg`), its primitives (`ops`) and wrappers
 (`ops_wrapper`)."""
-from mindseed.scipy import fft, linalg, ops, ops_wrapper, utils  # noqa: F401
+from mindseed.scipy import fft, linalg, ops, ops_wrapper, optimize, utils  # noqa: F401
 
-__all__ = ["fft", "linalg", "ops", "ops_wrapper"]
+__all__ = ["fft", "linalg", "ops", "ops_wrapper", "optimize"]

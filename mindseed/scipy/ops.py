@@ -1,4 +1,6 @@
 """mindspore.scipy.ops: the primitives under mindspore.scipy.linalg (SolveTriangular, LU)."""
+import sys
+
 import numpy as np
 
 from mindseed.common import dtype as mstype
@@ -91,6 +93,8 @@ class LinearSumAssignment(Primitive):
                             f"{getattr(cost_matrix, 'shape', type(cost_matrix).__name__)}.")
         limit = int(dimension_limit.asnumpy()) if isinstance(dimension_limit, Tensor) else int(dimension_limit)
         rows, cols = cost_matrix.shape
+        if limit == sys.maxsize:        # the default: no limit
+            limit = cols
         if limit > cols:
             raise RuntimeError(f"For 'LinearSumAssignment' input dimension_limit must <= the 2nd dimension's size of "
                                f"the cost_matrix, which is {cols}, but got {limit}.")
