@@ -22,3 +22,20 @@ def test_print_0d_float32_shortest_and_nd_scientific():
     assert str(ms.Tensor(np.float32(6.456193))) == "6.456193"
     assert repr(ms.Tensor(np.float32(6.456193))) == "Tensor(shape=[], dtype=Float32, value= 6.45619)"
     assert repr(ms.Tensor([0.1])) == "Tensor(shape=[1], dtype=Float32, value= [ 1.00000001e-01])"
+
+
+def test_from_numpy_tensors_print_numpys_repr_until_an_op_makes_a_new_tensor():
+    import numpy as np
+
+    import mindseed as ms
+    a = np.arange(3, dtype=np.float32)
+    assert repr(ms.Tensor.from_numpy(a)) == "Tensor(shape=[3], dtype=Float32, value= [0., 1., 2.])"
+    assert repr(ms.from_numpy(np.array([1.5, 2.25]))) == "Tensor(shape=[2], dtype=Float64, value= [1.5 , 2.25])"
+    assert repr(ms.Tensor.from_numpy(np.ones((2, 2), np.float32))) == \
+        "Tensor(shape=[2, 2], dtype=Float32, value=\n[[1., 1.],\n [1., 1.]])"
+    t = ms.Tensor.from_numpy(a.copy())
+    t[0] = 5
+    assert repr(t) == "Tensor(shape=[3], dtype=Float32, value= [5., 1., 2.])"
+    assert repr(t + 1) == "Tensor(shape=[3], dtype=Float32, value= [ 6.00000000e+00,  2.00000000e+00,  " \
+                          "3.00000000e+00])"
+    assert str(ms.Tensor.from_numpy(a)) == "[0. 1. 2.]"
