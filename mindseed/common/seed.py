@@ -37,6 +37,8 @@ def set_seed(seed):
     for key in _KERNEL_SEED:
         _KERNEL_SEED[key] = key[1]
     B.manual_seed(seed)
+    from mindseed.dataset import config     # noqa: PLC0415 -- as MindSpore's: the pipeline's, `random`'s and
+    config.set_seed(seed)                   # numpy's global generators restart from the seed too
 
 
 def get_seed():
