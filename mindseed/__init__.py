@@ -39,7 +39,7 @@ from mindseed.amp import (DynamicLossScaleManager, FixedLossScaleManager, LossSc
                           build_train_network)  # (MindSpore re-exports these at the top level)
 from mindseed import _registration  # noqa: F401  (later layers add their names to lower namespaces)
 from mindseed.autograd._executor import _no_grad  # noqa: F401  (mindspore._no_grad)
-from mindseed import device_context, hal, utils  # noqa: F401
+from mindseed import device_context, device_manager, hal, utils  # noqa: F401
 from mindseed import profiler  # noqa: F401
 from mindseed.profiler import Profiler  # noqa: F401
 from mindseed.common.generator import (Generator, default_generator, get_rng_state, initial_seed,  # noqa: F401

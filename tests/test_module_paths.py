@@ -221,3 +221,12 @@ def test_composite_base_security_inner_checks_and_scopes():
 
 def test_constexpr_at_the_top_level():
     assert ms.constexpr is ops.constexpr
+
+
+def test_device_manager_module_holds_the_top_level_functions():
+    import mindseed as ms
+    from mindseed import device_manager
+    assert device_manager.set_device is ms.set_device
+    assert device_manager.get_current_device is ms.get_current_device
+    assert device_manager.set_deterministic is ms.set_deterministic
+    assert sorted(device_manager.__all__) == ["get_current_device", "set_deterministic", "set_device"]
