@@ -230,3 +230,12 @@ def test_device_manager_module_holds_the_top_level_functions():
     assert device_manager.get_current_device is ms.get_current_device
     assert device_manager.set_deterministic is ms.set_deterministic
     assert sorted(device_manager.__all__) == ["get_current_device", "set_deterministic", "set_device"]
+
+
+def test_common_recompute_module_and_function():
+    import sys
+
+    import mindseed as ms
+    import mindseed.common.recompute  # noqa: F401
+    assert sys.modules["mindseed.common.recompute"].recompute is ms.recompute
+    assert ms.common.recompute is ms.recompute        # the package attribute stays the function, as MindSpore's
