@@ -1,0 +1,48 @@
+"""How primitives take their arguments: a non-Tensor input is MindSpore's 'Failed calling' TypeError; an integer
+Tensor (a `mutable` inside a graph) given for a pooling window is read as its value."""
+import numpy as np
+import pytest
+
+import mindseed as ms
+from mindseed import nn, ops
+
+
+@pytest.mark.parametrize("call, op, arg, got", [
+    (lambda: ops.acos("str"), "ACos", "input", "String"),
+    (lambda: ops.diagonal(1.0, 1, 1, -3), "Diagonal", "input", "Float32"),
+    (lambda: ops.sin([1.0]), "Sin", "input", "List"),
+])
+def test_non_tensor_input_is_a_failed_calling_type_error(call, op, arg, got):
+    with pytest.raises(TypeError) as info:
+        call()
+    msg = str(info.value)
+    assert msg.startswith(f'Failed calling {op} with "{arg}={got}".')
+    assert f'The valid calling should be: "{arg}=<Tensor>".' in msg
+    assert f"For '{op}', the '{arg}' must be a Tensor" in msg
+
+
+class _PoolWithArgs(nn.Cell):
+    def construct(self, x, k, s):
+        return ops.AvgPool(k, s, "VALID", "NCHW")(x)
+
+
+def _avg_pool_ref(x, k, s):
+    n, c, h, w = x.shape
+    oh, ow = (h - k) // s + 1, (w - k) // s + 1
+    out = np.empty((n, c, oh, ow), x.dtype)
+    for i in range(oh):
+        for j in range(ow):
+            out[:, :, i, j] = x[:, :, i * s:i * s + k, j * s:j * s + k].mean(axis=(2, 3))
+    return out
+
+
+def test_pool_window_given_as_mutable_ints_in_a_graph():
+    x = np.arange(2 * 3 * 5 * 6, dtype=np.float32).reshape(2, 3, 5, 6)
+    ms.set_context(mode=ms.GRAPH_MODE)
+    try:
+        net = _PoolWithArgs()
+        for k, s in ((1, 1), (2, 2), (3, 1)):
+            out = net(ms.Tensor(x), ms.mutable(k), ms.mutable(s)).asnumpy()
+            np.testing.assert_allclose(out, _avg_pool_ref(x, k, s), rtol=1e-6)
+    finally:
+        ms.set_context(mode=ms.PYNATIVE_MODE)
