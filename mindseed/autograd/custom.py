@@ -38,7 +38,11 @@ def call_with_bprop(fn, bprop, args, name="CustomBprop"):
             o, dout = _rebuild(tmpl, iter(o)), _rebuild(tmpl, iter(dout))
         grads = bprop(*inputs, o, dout)
         if not isinstance(grads, tuple):
-            grads = (grads,)
+            if _state.tracing is not None:
+                # a compiled graph holds MindSpore's rule: a bprop returns a tuple, one gradient per input
+                raise TypeError(f"For bprop function, output should be a tuple, but got {_describe(grads)} "
+                                f"(the bprop of '{name}').")
+            grads = tuple(grads) if isinstance(grads, list) else (grads,)
         return grads
 
     node = _UserBprop(name, engine_bprop, leaves is not None)
@@ -47,6 +51,12 @@ def call_with_bprop(fn, bprop, args, name="CustomBprop"):
         if not getattr(tape, "records_all", False):
             tape.record(node, args, {}, out if leaves is None else leaves)
     return out
+
+
+def _describe(v):
+    if isinstance(v, Tensor):
+        return f"Tensor(shape={list(v.shape)}, dtype={v.dtype})"
+    return type(v).__name__
 
 
 def _fresh(out, leaves):
