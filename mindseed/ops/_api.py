@@ -182,7 +182,10 @@ def _function(prim, name, inputs, attrs, check, doc):
 
 
 def _attr_value(t):
-    """A tensor given for an attribute: a Python number (0-d) or a tuple of them."""
+    """A tensor given for an attribute: a Python number (0-d) or a tuple of them. Anything else as it is (inside a
+    graph, reading a `mutable` argument's value keys the compiled graph by that value)."""
+    if not isinstance(t, Tensor):
+        return t
     return t.item() if t.ndim == 0 else tuple(t.tolist())
 
 

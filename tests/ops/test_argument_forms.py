@@ -46,3 +46,31 @@ def test_pool_window_given_as_mutable_ints_in_a_graph():
             np.testing.assert_allclose(out, _avg_pool_ref(x, k, s), rtol=1e-6)
     finally:
         ms.set_context(mode=ms.PYNATIVE_MODE)
+
+
+def test_reduce_attributes_and_axes_given_as_mutable_in_a_graph():
+    x = np.arange(24, dtype=np.float32).reshape(2, 3, 4)
+
+    @ms.jit
+    def reduce_sum(a, axis, keep_dims):
+        return ops.ReduceSum(keep_dims=keep_dims)(x=a, axis=axis)
+
+    @ms.jit
+    def reduce_max(a, axis, keep_dims):
+        return ops.ReduceMax(keep_dims)(a, axis)
+
+    for axis, keep in ((1, True), ((1, 2), False)):
+        for a, k in ((axis, keep), (ms.mutable(axis), ms.mutable(keep))):
+            np.testing.assert_allclose(reduce_sum(ms.Tensor(x), a, k).asnumpy(), x.sum(axis, keepdims=keep))
+            np.testing.assert_allclose(reduce_max(ms.Tensor(x), a, k).asnumpy(), x.max(axis, keepdims=keep))
+
+
+def test_table_primitives_take_keyword_inputs():
+    x = np.arange(6, dtype=np.float32).reshape(2, 3)
+    bound = ops.Partial()(ops.ReduceSum(keep_dims=True), axis=(-1,))
+    np.testing.assert_allclose(bound(x=ms.Tensor(x)).asnumpy(), x.sum(-1, keepdims=True))
+    np.testing.assert_allclose(ms.jit(lambda a: bound(x=a))(ms.Tensor(x)).asnumpy(), x.sum(-1, keepdims=True))
+    # a primitive of the table with named inputs binds them by name
+    a = ms.Parameter(ms.Tensor(np.zeros(3, np.float32)), name="a")
+    ops.AssignAdd()(value=ms.Tensor(np.ones(3, np.float32)), variable=a)
+    np.testing.assert_array_equal(a.asnumpy(), np.ones(3))
