@@ -54,3 +54,34 @@ def test_generic_exp_log_and_broadcast():
     np.testing.assert_allclose(exp_generic(ms.Tensor([0, 1])).asnumpy(), [1.0, np.e], rtol=1e-6)
     out = broadcast_to(ms.Tensor([1.0, 2.0]), ms.Tensor(np.zeros((3, 2), np.float32)))
     np.testing.assert_array_equal(out.asnumpy(), [[1.0, 2.0]] * 3)
+
+
+class _NothingDefined(ms.nn.probability.distribution.Distribution):
+    def __init__(self, rate=None):
+        param = dict(locals())
+        param["param_dict"] = {"rate": rate}
+        super().__init__(None, ms.float32, "NothingDefined", param)
+
+
+class _OnlyLogProb(_NothingDefined):
+    def _log_prob(self, x, rate):
+        return ms.ops.log(rate) - rate * x
+
+
+@pytest.mark.parametrize("method", ["prob", "log_prob", "cdf", "log_cdf", "survival_function", "log_survival", "sd",
+                                    "var", "mode", "mean", "entropy", "sample"])
+def test_unimplemented_method_is_not_implemented_before_parameters_are_checked(method):
+    # no 'rate' anywhere: the missing method is reported, not the missing parameter
+    with pytest.raises(NotImplementedError, match=method):
+        getattr(_NothingDefined(), method)(ms.Tensor([0.2]))
+    with pytest.raises(NotImplementedError):
+        _NothingDefined()(method, ms.Tensor([0.2]))
+
+
+def test_derived_method_from_the_rule_a_subclass_gives():
+    d = _OnlyLogProb(ms.Tensor([2.0]))
+    np.testing.assert_allclose(d.prob(ms.Tensor([0.5])).asnumpy(), [2.0 * np.exp(-1.0)], rtol=1e-6)
+    with pytest.raises(ValueError, match="'rate' was given neither"):
+        _OnlyLogProb().prob(ms.Tensor([0.5]))
+    with pytest.raises(NotImplementedError):
+        d.kl_loss("NothingDefined", ms.Tensor([1.0]))
