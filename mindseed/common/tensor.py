@@ -11,6 +11,7 @@ import weakref
 import numpy as np
 
 from mindseed import _backend as B
+from mindseed._checkparam import check_coo_tensor_shape
 from mindseed._utils import _state
 from mindseed._utils._files import atomic_write
 from mindseed.common import dtype as mstype
@@ -757,9 +758,19 @@ class COOTensor(_Sparse):
             indices, values, shape = coo_tensor.indices, coo_tensor.values, coo_tensor.shape
         if not isinstance(indices, Tensor) or not isinstance(values, Tensor):
             raise TypeError("For 'COOTensor', 'indices' and 'values' must be Tensors.")
-        if indices.ndim != 2 or values.ndim != 1 or indices.shape[0] != values.shape[0]:
-            raise ValueError(f"For 'COOTensor', 'indices' must be (N, ndim) and 'values' (N,), but got "
-                             f"{indices.shape} and {values.shape}.")
+        if not isinstance(shape, (tuple, list)):
+            raise TypeError(f"For COOTensor, 'shape' must be a tuple or list of ints, but got {type(shape).__name__}.")
+        if _state.tracing is not None and indices.ndim == 2:
+            # inside a graph MindSpore's MakeCOOTensor checks the indices' width first, then the shape's length
+            if indices.shape[1] != 2:
+                raise ValueError(f"For COOTensor, `indices.shape[1]` must be 2, but got {indices.shape[1]}.")
+            if len(shape) != indices.shape[1]:
+                raise TypeError(f"For COOTensor, `indices.shape[{list(shape)}]` must be equal to the second "
+                                f"dimension of `indices`: {len(shape)} but got {indices.shape[1]}.")
+        check_coo_tensor_shape(tuple(indices.shape), tuple(values.shape), tuple(shape))
+        if indices.dtype not in (mstype.int16, mstype.int32, mstype.int64):
+            raise TypeError(f"For COOTensor, the type of 'indices' must be one of [int16, int32, int64], but got "
+                            f"{indices.dtype}.")
         self.indices, self.values, self.shape = indices, values, tuple(shape)
 
     def to_dense(self):
