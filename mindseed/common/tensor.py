@@ -24,7 +24,7 @@ _DTYPE_OF = {B.torch_dtype(t.name): t for t in mstype.all_types + (mstype.float8
 
 def _infer_dtype(data):
     """MindSpore's dtype of Python data: bool -> Bool, int -> Int64, float -> Float32."""
-    kind = 0  # 0 bool, 1 int, 2 float, 3 complex
+    kind = -1  # -1 no element, 0 bool, 1 int, 2 float, 3 complex
     arrays = False
 
     def walk(x):
@@ -39,20 +39,29 @@ def _infer_dtype(data):
                 3 if mstype.is_complex(x.dtype) else 2
             kind = max(kind, k)
         elif isinstance(x, (bool, np.bool_)):
-            pass
+            kind = max(kind, 0)
         elif isinstance(x, (int, np.integer)):
             kind = max(kind, 1)
         elif isinstance(x, (float, np.floating)):
             kind = max(kind, 2)
         elif isinstance(x, (complex, np.complexfloating)):
             kind = 3
+        elif isinstance(data, (list, tuple)):
+            raise _unsupported_element(data)
         else:
             raise TypeError(f"For 'Tensor', the type of input_data element must be bool, int, float or complex, "
                             f"but got {type(x).__name__}.")
     walk(data)
     if arrays:
         return _stacked_dtype(data)
-    return (mstype.bool_, mstype.int64, mstype.float32, mstype.complex64)[kind]
+    # no element at all (`Tensor([])`): MindSpore's default float32
+    return (mstype.float32, mstype.bool_, mstype.int64, mstype.float32, mstype.complex64)[kind + 1]
+
+
+def _unsupported_element(data):
+    """MindSpore's TypeError for a list/tuple that is ragged or holds something that is not a number."""
+    return TypeError(f"For Tensor, the input_data is {data if len(str(data)) <= 200 else type(data).__name__} "
+                     f"that contain unsupported element.")
 
 
 # a list holding numpy arrays takes numpy's dtype of the whole, except these (MindSpore's defaults for Python data)
@@ -66,8 +75,7 @@ def _stacked_dtype(data):
     except ValueError:  # ragged
         dt = np.dtype(object)
     if dt.kind in "OUS":
-        raise TypeError(f"For 'Tensor', the input_data that holds numpy arrays must stack them into one "
-                        f"rectangular numeric array, but got elements of shapes {[np.shape(x) for x in data]}.")
+        raise _unsupported_element(data)
     return _LIST_DEFAULTS.get(dt) or mstype.pytype_to_dtype(dt)
 
 
@@ -527,7 +535,7 @@ def _checked_convert(data, dtype):
     try:
         return _convert(data, dtype)
     except (ValueError, TypeError, OverflowError, RuntimeError) as exc:
-        if str(exc).startswith("For '"):
+        if str(exc).startswith(("For '", "For Tensor,", "initializing tensor")):
             raise
         if isinstance(data, int) and not isinstance(data, bool):
             if not -2 ** 63 <= data < 2 ** 64:     # no integer type holds it: MindSpore's RuntimeError
@@ -542,10 +550,14 @@ def _checked_convert(data, dtype):
                 if dtype.name.startswith("Int") and wrapped >= 2 ** (bits - 1):
                     wrapped -= 2 ** bits
                 return _convert(wrapped, dtype)
-        if isinstance(data, (list, tuple)) and isinstance(exc, OverflowError):
-            raise TypeError(f"For Tensor, the input_data is {data if len(str(data)) <= 60 else type(data).__name__} "
-                            f"that contain unsupported element.") from None
+        if isinstance(data, (list, tuple)) and (isinstance(exc, OverflowError) or _ragged(exc)):
+            raise _unsupported_element(data) from None
         raise _convert_error(data, dtype, exc) from None
+
+
+def _ragged(exc):
+    msg = str(exc)
+    return "inhomogeneous" in msg or "sequence" in msg
 
 
 def _convert(data, dtype):
@@ -557,7 +569,12 @@ def _convert(data, dtype):
         return B.clone(raw)
     if isinstance(data, np.ndarray):
         if data.dtype == object:
-            data = np.array(_to_numpy_nested(data.tolist()))
+            raise TypeError(f"initializing tensor by numpy array failed, numpy array: {data}, data type: object.\n"
+                            f"The supported element types of an ndarray are bool, int, uint, float and complex.")
+        if data.dtype.type is np.void:   # structured or raw bytes (ml_dtypes floats are kind V too)
+            raise TypeError(f"initializing tensor by numpy array failed, because the element type "
+                            f"'{type(data.reshape(-1)[0]) if data.size else np.void}' of array is not supported.\n"
+                            f"The element index in array: {(0,) * data.ndim}, numpy array: {data}.")
         if data.dtype.kind in "US":
             raise TypeError("For 'Tensor', string arrays are not supported.")
         return B.from_numpy(data, dtype.name if dtype is not None else None, copy=True)
