@@ -589,8 +589,8 @@ def _convert(data, dtype):
             dtype = _infer_dtype(data)
         if any(isinstance(x, (Tensor, np.ndarray)) for x in _flat(data)):
             data = _to_numpy_nested(data)
-        if dtype == mstype.bfloat16:
-            return B.tensor(np.asarray(data, dtype=np.float32).tolist(), "BFloat16")
+        if dtype.name in _NO_NUMPY_FLOATS:
+            return B.cast(B.from_numpy(np.asarray(data, dtype=np.float32), "Float32"), dtype.name)
         nptype = mstype.dtype_to_nptype(dtype)
         try:
             array = np.asarray(data, dtype=nptype)
@@ -631,8 +631,12 @@ _EDGE, _THRESHOLD, _THRESHOLD_1D = 3, 6, 1000
 _SCI = {"Float16": (11, 4), "Float32": (15, 8), "Float64": (15, 8)}
 
 
+# floats numpy has no type for: printed from their float32 values
+_NO_NUMPY_FLOATS = ("BFloat16", "Float8E4M3FN", "Float8E5M2")
+
+
 def _host_array(t):
-    if t.dtype == mstype.bfloat16:
+    if t.dtype.name in _NO_NUMPY_FLOATS:
         return B.to_numpy(B.cast(t._data, "Float32"))
     return t.asnumpy()
 
@@ -660,7 +664,7 @@ def _value_str(t, for_str=False):
     a = _host_array(t)
     name = t.dtype.name
     if for_str:
-        if name == "BFloat16":
+        if name in _NO_NUMPY_FLOATS:
             fmt = {"float_kind": lambda v: f"{v:f}"}
             return f"{a.item():f}" if a.ndim == 0 else np.array2string(a, formatter=fmt)
         if a.ndim == 0 and a.dtype.kind == "f":
@@ -683,7 +687,7 @@ def _value_str(t, for_str=False):
             item, line = (lambda v: f"{str(bool(v)):>5}"), 12
         elif a.dtype.kind == "c":
             item, line = _complex_str, 24
-        elif name == "BFloat16":
+        elif name in _NO_NUMPY_FLOATS:
             item, line = _g, 24
         else:
             item, line = str, 24
