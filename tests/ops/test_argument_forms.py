@@ -74,3 +74,35 @@ def test_table_primitives_take_keyword_inputs():
     a = ms.Parameter(ms.Tensor(np.zeros(3, np.float32)), name="a")
     ops.AssignAdd()(value=ms.Tensor(np.ones(3, np.float32)), variable=a)
     np.testing.assert_array_equal(a.asnumpy(), np.ones(3))
+
+
+def test_nd_scatters_take_indices_of_rank_two():
+    p = ms.Parameter(ms.Tensor(np.ones((5, 5), np.float32)), name="p")
+    idx, upd = ms.Tensor(np.ones([1], np.int32)), ms.Tensor(np.ones([5], np.float32))
+    with pytest.raises(ValueError, match="For primitive\\[ScatterNdUpdate\\], the dimension of 'indices' must be "
+                                         "greater than or equal to 2"):
+        ops.ScatterNdUpdate()(p, idx, upd)
+    with pytest.raises(ValueError, match="For TensorScatterUpdate, the dimension of 'indices' cannot be less than 2"):
+        ops.tensor_scatter_update(ms.Tensor(np.ones((5, 5), np.float32)), idx, upd)
+    ops.ScatterNdUpdate()(p, ms.Tensor([[1]], ms.int32), ms.Tensor(np.full((1, 5), 7.0, np.float32)))
+    np.testing.assert_array_equal(p.asnumpy()[1], np.full(5, 7.0))
+
+
+@pytest.mark.parametrize("param_dtype, upd_dtype, ok", [
+    (np.float32, np.float16, True), (np.float32, np.int32, True), (np.float16, np.float32, False),
+    (np.int32, np.int64, False), (np.int8, np.float32, False)])
+def test_in_place_scatter_never_converts_its_parameter(param_dtype, upd_dtype, ok):
+    p = ms.Parameter(ms.Tensor(np.ones((3, 2), param_dtype)), name="p")
+    idx = ms.Tensor(np.array([[0], [2]], np.int32))
+    upd = ms.Tensor(np.full((2, 2), 2, upd_dtype))
+    if ok:
+        out = ops.ScatterNdAdd()(p, idx, upd)
+        assert out.dtype == p.dtype
+        np.testing.assert_array_equal(p.asnumpy(), [[3, 3], [1, 1], [3, 3]])
+        return
+    with pytest.raises(TypeError, match="Data type conversion is not supported for a 'Parameter', nor for the input "
+                                        "tensor of an in-place operator, the argument\\[x\\]'s data type of "
+                                        "primitive\\[ScatterNdAdd\\]"):
+        ops.ScatterNdAdd()(p, idx, upd)
+    with pytest.raises(TypeError, match="primitive\\[ScatterDiv\\]"):
+        ops.ScatterDiv()(p, ms.Tensor(np.array([0, 2], np.int32)), upd)
