@@ -288,3 +288,31 @@ def args_type_check(*type_args, **type_kwargs):
             return func(*args, **kwargs)
         return wrapper
     return type_check
+
+
+def check_coo_tensor_shape(indices_shp, values_shp, shape):
+    """MindSpore's COOTensor shapes: a 2-D dense `shape` of positive ints holding the values, `indices` (N, 2) and
+    `values` (N,)."""
+    if len(shape) != 2:
+        raise ValueError(f"For COOTensor, the length of 'shape' must be 2, but got {shape}.")
+    if indices_shp == (0,) and values_shp == (0,):
+        return
+    for d in shape:
+        if not isinstance(d, numbers.Integral) or isinstance(d, bool):
+            raise TypeError(f"For COOTensor, the element type of 'shape' must be int, but got {type(d)}")
+        if d <= 0:
+            raise ValueError(f"For COOTensor, the element of 'shape' must be positive, but got {d} in {shape}.")
+    if len(values_shp) >= 1 and shape[0] * shape[1] < values_shp[0]:
+        raise ValueError(f"For COOTensor, shape is too small: ({shape[0] * shape[1]}) to hold all "
+                         f"values({values_shp[0]}).")
+    if len(indices_shp) != 2:
+        raise ValueError(f"For COOTensor, 'indices' must be a 2-dimensional tensor, but got a {len(indices_shp)}"
+                         f"-dimensional tensor.")
+    if len(values_shp) != 1:
+        raise ValueError(f"For COOTensor, 'values' must be a 1-dimensional tensor, but got a {len(values_shp)}"
+                         f"-dimensional tensor.")
+    if indices_shp[0] != values_shp[0]:
+        raise ValueError(f"For COOTensor, 'indices.shape[0]' must be equal to 'values.shape[0]', but got "
+                         f"'indices.shape[0]' = {indices_shp[0]} and 'values.shape[0]' = {values_shp[0]}.")
+    if indices_shp[1] != 2:
+        raise ValueError(f"For COOTensor, 'indices.shape[1]' must be 2, but got {indices_shp[1]}.")

@@ -134,7 +134,7 @@ def set_dump(target, enabled=True):
 
     Raises:
         ValueError: `target` neither a Cell nor a Primitive.
-        TypeError: `enabled` not a bool.
+        ValueError: `enabled` not a bool.
     """
     from mindseed.nn.cell import Cell  # noqa: PLC0415 -- nn imports the top level's layers
     from mindseed.ops.operations._base import Primitive  # noqa: PLC0415
@@ -142,12 +142,16 @@ def set_dump(target, enabled=True):
         raise ValueError(f"The \"target\" parameter must be an instance of Cell or Primitive, but got an instance of "
                          f"{type(target)}.")
     if not isinstance(enabled, bool):
-        raise TypeError(f"The \"enabled\" parameter must be bool, but got {type(enabled)}.")
+        raise ValueError(f"The \"enabled\" parameter must be bool, but got {type(enabled)}.")
     if isinstance(target, Primitive):
         target.add_prim_attr("dump", "true" if enabled else "false")
         return
     for name, cell in target.cells_and_names():
         cell.add_flags(dump=enabled)
+        for prim in list(cell.__dict__.values()):
+            # a primitive of the cell already marked (set_dump on it) follows the cell's switch
+            if isinstance(prim, Primitive) and "dump" in prim.attrs:
+                prim.add_prim_attr("dump", "true" if enabled else "false")
         if enabled and not cell.__dict__.get("_dump_hooked"):
             cell.__dict__["_dump_name"] = name or "Default"
             cell.__dict__["_dump_hooked"] = True

@@ -111,8 +111,26 @@ def test_set_dump_writes_marked_cells(tmp_path, monkeypatch):
     assert prim.attrs["dump"] == "true"
     with pytest.raises(ValueError, match="must be an instance of Cell or Primitive"):
         ms.set_dump(3)
-    with pytest.raises(TypeError, match="must be bool"):
+    with pytest.raises(ValueError, match="must be bool"):
         ms.set_dump(net, 1)
+
+
+def test_set_dump_of_a_cell_switches_its_marked_primitives():
+    class Net(nn.Cell):
+        def __init__(self):
+            super().__init__()
+            self.relu, self.add = ms.ops.ReLU(), ms.ops.Add()
+
+        def construct(self, x):
+            return self.add(self.relu(x), x)
+
+    net = Net()
+    ms.set_dump(net.relu)
+    assert net.relu.attrs.get("dump") == "true"
+    ms.set_dump(net, False)
+    assert net.relu.attrs.get("dump") == "false" and "dump" not in net.add.attrs
+    ms.set_dump(net)
+    assert net.relu.attrs.get("dump") == "true"
 
 
 def test_flops_collection_and_memory_recycle(graph_mode):

@@ -1,4 +1,6 @@
 """User-defined gradients: a function whose backward is a user's bprop (`Cell.bprop`, custom ops)."""
+import inspect
+
 from mindseed._utils import _state
 from mindseed.common.tensor import Tensor
 from mindseed.autograd._tape import paused
@@ -36,9 +38,14 @@ def call_with_bprop(fn, bprop, args, name="CustomBprop"):
         *inputs, o, dout = all_args
         if leaves is not None:
             o, dout = _rebuild(tmpl, iter(o)), _rebuild(tmpl, iter(dout))
+        _check_bprop_arity(bprop, len(inputs))
         grads = bprop(*inputs, o, dout)
         if not isinstance(grads, tuple):
-            grads = (grads,)
+            if _state.tracing is not None:
+                # a compiled graph holds MindSpore's rule: a bprop returns a tuple, one gradient per input
+                raise TypeError(f"For bprop function, output should be a tuple, but got {_describe(grads)} "
+                                f"(the bprop of '{name}').")
+            grads = tuple(grads) if isinstance(grads, list) else (grads,)
         return grads
 
     node = _UserBprop(name, engine_bprop, leaves is not None)
@@ -47,6 +54,31 @@ def call_with_bprop(fn, bprop, args, name="CustomBprop"):
         if not getattr(tape, "records_all", False):
             tape.record(node, args, {}, out if leaves is None else leaves)
     return out
+
+
+def _check_bprop_arity(bprop, n_inputs):
+    """MindSpore's rule for a user bprop: the forward inputs, then 'out' and 'dout'."""
+    try:
+        params = inspect.signature(bprop).parameters.values()
+    except (TypeError, ValueError):
+        return
+    if any(p.kind == p.VAR_POSITIONAL for p in params):
+        return
+    positional = [p for p in params if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
+    required = sum(p.default is p.empty for p in positional)
+    if len(positional) < 2:
+        raise TypeError(f"The function 'bprop' of Primitive or Cell requires at least 2 params 'out' and 'dout', but "
+                        f"got only {len(positional)}.")
+    if not required <= n_inputs + 2 <= len(positional):
+        raise TypeError(f"The params of function 'bprop' of Primitive or Cell requires the forward inputs as well as "
+                        f"the 'out' and 'dout'. The forward has {n_inputs} inputs, the bprop takes "
+                        f"{len(positional)} params.")
+
+
+def _describe(v):
+    if isinstance(v, Tensor):
+        return f"Tensor(shape={list(v.shape)}, dtype={v.dtype})"
+    return type(v).__name__
 
 
 def _fresh(out, leaves):

@@ -375,6 +375,9 @@ def _find_grad(node, key, by_name):
     return None
 
 
+_EMPTY = object()
+
+
 class GradOperation:
     """The older MindSpore gradient API: `GradOperation(get_all, get_by_list, sens_param)(fn, weights)(*x)`.
 
@@ -384,9 +387,18 @@ class GradOperation:
     """
 
     def __init__(self, get_all=False, get_by_list=False, sens_param=False):
+        for name, v in (("get_all", get_all), ("get_by_list", get_by_list), ("sens_param", sens_param)):
+            if not isinstance(v, bool):
+                raise TypeError(f"For 'GradOperation', the '{name}' should be bool, but got {type(v).__name__}")
         self.get_all, self.get_by_list, self.sens_param = get_all, get_by_list, sens_param
 
-    def __call__(self, fn, weights=None):
+    def __call__(self, fn=_EMPTY, weights=None):
+        if fn is _EMPTY:
+            raise TypeError("'GradOperation' requires a forward network or function as an input, while the input is "
+                            "empty.")
+        if not callable(fn):
+            raise TypeError(f"For 'GradOperation', the first argument must be a 'Function' or 'Cell', but got "
+                            f"{type(fn).__name__}.")
         if self.get_by_list and weights is None and (_state.tracing is not None or _state.mode == 0):
             # in a graph MindSpore differentiates a Cell's trainable parameters when no weights are given; in
             # PyNative the Parameters the call reads (`_run_and_backward`)

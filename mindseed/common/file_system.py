@@ -47,6 +47,24 @@ def _init_mindio():
         return None
 
 
+def _register_basic_file_system(fs):
+    """Make `fs` use the local file system (`open`, appending when creating); True."""
+    fs.create, fs.create_args = open, ("ab",)
+    fs.open, fs.open_args = open, ("rb",)
+    return True
+
+
+def _register_mindio_file_system(fs):
+    """Make `fs` use MindIO's files when MindIO is installed and starts (True); False otherwise, `fs` unchanged."""
+    mindio = _init_mindio()
+    if mindio is None:
+        return False
+    fs.create, fs.create_args = mindio.create_file, ()
+    fs.open, fs.open_args = mindio.open_file, ()
+    fs.backend = "mindio"
+    return True
+
+
 def mindio_preload(ckpt_file_name):
     """Preload a checkpoint into MindIO's memory cache; False when MindIO (mindio_acp / mindio) is not installed or
     did not start, as in MindSpore.

@@ -11,6 +11,7 @@ import weakref
 import numpy as np
 
 from mindseed import _backend as B
+from mindseed._checkparam import check_coo_tensor_shape
 from mindseed._utils import _state
 from mindseed._utils._files import atomic_write
 from mindseed.common import dtype as mstype
@@ -23,7 +24,7 @@ _DTYPE_OF = {B.torch_dtype(t.name): t for t in mstype.all_types + (mstype.float8
 
 def _infer_dtype(data):
     """MindSpore's dtype of Python data: bool -> Bool, int -> Int64, float -> Float32."""
-    kind = 0  # 0 bool, 1 int, 2 float, 3 complex
+    kind = -1  # -1 no element, 0 bool, 1 int, 2 float, 3 complex
     arrays = False
 
     def walk(x):
@@ -38,20 +39,29 @@ def _infer_dtype(data):
                 3 if mstype.is_complex(x.dtype) else 2
             kind = max(kind, k)
         elif isinstance(x, (bool, np.bool_)):
-            pass
+            kind = max(kind, 0)
         elif isinstance(x, (int, np.integer)):
             kind = max(kind, 1)
         elif isinstance(x, (float, np.floating)):
             kind = max(kind, 2)
         elif isinstance(x, (complex, np.complexfloating)):
             kind = 3
+        elif isinstance(data, (list, tuple)):
+            raise _unsupported_element(data)
         else:
             raise TypeError(f"For 'Tensor', the type of input_data element must be bool, int, float or complex, "
                             f"but got {type(x).__name__}.")
     walk(data)
     if arrays:
         return _stacked_dtype(data)
-    return (mstype.bool_, mstype.int64, mstype.float32, mstype.complex64)[kind]
+    # no element at all (`Tensor([])`): MindSpore's default float32
+    return (mstype.float32, mstype.bool_, mstype.int64, mstype.float32, mstype.complex64)[kind + 1]
+
+
+def _unsupported_element(data):
+    """MindSpore's TypeError for a list/tuple that is ragged or holds something that is not a number."""
+    return TypeError(f"For Tensor, the input_data is {data if len(str(data)) <= 200 else type(data).__name__} "
+                     f"that contain unsupported element.")
 
 
 # a list holding numpy arrays takes numpy's dtype of the whole, except these (MindSpore's defaults for Python data)
@@ -65,8 +75,7 @@ def _stacked_dtype(data):
     except ValueError:  # ragged
         dt = np.dtype(object)
     if dt.kind in "OUS":
-        raise TypeError(f"For 'Tensor', the input_data that holds numpy arrays must stack them into one "
-                        f"rectangular numeric array, but got elements of shapes {[np.shape(x) for x in data]}.")
+        raise _unsupported_element(data)
     return _LIST_DEFAULTS.get(dt) or mstype.pytype_to_dtype(dt)
 
 
@@ -536,7 +545,7 @@ def _checked_convert(data, dtype):
     try:
         return _convert(data, dtype)
     except (ValueError, TypeError, OverflowError, RuntimeError) as exc:
-        if str(exc).startswith("For '"):
+        if str(exc).startswith(("For '", "For Tensor,", "initializing tensor")):
             raise
         if isinstance(data, int) and not isinstance(data, bool):
             if not -2 ** 63 <= data < 2 ** 64:     # no integer type holds it: MindSpore's RuntimeError
@@ -551,10 +560,14 @@ def _checked_convert(data, dtype):
                 if dtype.name.startswith("Int") and wrapped >= 2 ** (bits - 1):
                     wrapped -= 2 ** bits
                 return _convert(wrapped, dtype)
-        if isinstance(data, (list, tuple)) and isinstance(exc, OverflowError):
-            raise TypeError(f"For Tensor, the input_data is {data if len(str(data)) <= 60 else type(data).__name__} "
-                            f"that contain unsupported element.") from None
+        if isinstance(data, (list, tuple)) and (isinstance(exc, OverflowError) or _ragged(exc)):
+            raise _unsupported_element(data) from None
         raise _convert_error(data, dtype, exc) from None
+
+
+def _ragged(exc):
+    msg = str(exc)
+    return "inhomogeneous" in msg or "sequence" in msg
 
 
 def _convert(data, dtype):
@@ -566,7 +579,12 @@ def _convert(data, dtype):
         return B.clone(raw)
     if isinstance(data, np.ndarray):
         if data.dtype == object:
-            data = np.array(_to_numpy_nested(data.tolist()))
+            raise TypeError(f"initializing tensor by numpy array failed, numpy array: {data}, data type: object.\n"
+                            f"The supported element types of an ndarray are bool, int, uint, float and complex.")
+        if data.dtype.type is np.void:   # structured or raw bytes (ml_dtypes floats are kind V too)
+            raise TypeError(f"initializing tensor by numpy array failed, because the element type "
+                            f"'{type(data.reshape(-1)[0]) if data.size else np.void}' of array is not supported.\n"
+                            f"The element index in array: {(0,) * data.ndim}, numpy array: {data}.")
         if data.dtype.kind in "US":
             raise TypeError("For 'Tensor', string arrays are not supported.")
         return B.from_numpy(data, dtype.name if dtype is not None else None, copy=True)
@@ -581,8 +599,8 @@ def _convert(data, dtype):
             dtype = _infer_dtype(data)
         if any(isinstance(x, (Tensor, np.ndarray)) for x in _flat(data)):
             data = _to_numpy_nested(data)
-        if dtype == mstype.bfloat16:
-            return B.tensor(np.asarray(data, dtype=np.float32).tolist(), "BFloat16")
+        if dtype.name in _NO_NUMPY_FLOATS:
+            return B.cast(B.from_numpy(np.asarray(data, dtype=np.float32), "Float32"), dtype.name)
         nptype = mstype.dtype_to_nptype(dtype)
         try:
             array = np.asarray(data, dtype=nptype)
@@ -623,8 +641,12 @@ _EDGE, _THRESHOLD, _THRESHOLD_1D = 3, 6, 1000
 _SCI = {"Float16": (11, 4), "Float32": (15, 8), "Float64": (15, 8)}
 
 
+# floats numpy has no type for: printed from their float32 values
+_NO_NUMPY_FLOATS = ("BFloat16", "Float8E4M3FN", "Float8E5M2")
+
+
 def _host_array(t):
-    if t.dtype == mstype.bfloat16:
+    if t.dtype.name in _NO_NUMPY_FLOATS:
         return B.to_numpy(B.cast(t._data, "Float32"))
     return t.asnumpy()
 
@@ -652,7 +674,7 @@ def _value_str(t, for_str=False):
     a = _host_array(t)
     name = t.dtype.name
     if for_str:
-        if name == "BFloat16":
+        if name in _NO_NUMPY_FLOATS:
             fmt = {"float_kind": lambda v: f"{v:f}"}
             return f"{a.item():f}" if a.ndim == 0 else np.array2string(a, formatter=fmt)
         if a.ndim == 0 and a.dtype.kind == "f":
@@ -675,7 +697,7 @@ def _value_str(t, for_str=False):
             item, line = (lambda v: f"{str(bool(v)):>5}"), 12
         elif a.dtype.kind == "c":
             item, line = _complex_str, 24
-        elif name == "BFloat16":
+        elif name in _NO_NUMPY_FLOATS:
             item, line = _g, 24
         else:
             item, line = str, 24
@@ -767,9 +789,19 @@ class COOTensor(_Sparse):
             indices, values, shape = coo_tensor.indices, coo_tensor.values, coo_tensor.shape
         if not isinstance(indices, Tensor) or not isinstance(values, Tensor):
             raise TypeError("For 'COOTensor', 'indices' and 'values' must be Tensors.")
-        if indices.ndim != 2 or values.ndim != 1 or indices.shape[0] != values.shape[0]:
-            raise ValueError(f"For 'COOTensor', 'indices' must be (N, ndim) and 'values' (N,), but got "
-                             f"{indices.shape} and {values.shape}.")
+        if not isinstance(shape, (tuple, list)):
+            raise TypeError(f"For COOTensor, 'shape' must be a tuple or list of ints, but got {type(shape).__name__}.")
+        if _state.tracing is not None and indices.ndim == 2:
+            # inside a graph MindSpore's MakeCOOTensor checks the indices' width first, then the shape's length
+            if indices.shape[1] != 2:
+                raise ValueError(f"For COOTensor, `indices.shape[1]` must be 2, but got {indices.shape[1]}.")
+            if len(shape) != indices.shape[1]:
+                raise TypeError(f"For COOTensor, `indices.shape[{list(shape)}]` must be equal to the second "
+                                f"dimension of `indices`: {len(shape)} but got {indices.shape[1]}.")
+        check_coo_tensor_shape(tuple(indices.shape), tuple(values.shape), tuple(shape))
+        if indices.dtype not in (mstype.int16, mstype.int32, mstype.int64):
+            raise TypeError(f"For COOTensor, the type of 'indices' must be one of [int16, int32, int64], but got "
+                            f"{indices.dtype}.")
         self.indices, self.values, self.shape = indices, values, tuple(shape)
 
     def to_dense(self):

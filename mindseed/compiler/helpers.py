@@ -569,6 +569,11 @@ def _ms_getitem(seq, index):
         bounds = (int(b.reshape(()).item()) if isinstance(b, Tensor) else b
                   for b in (index.start, index.stop, index.step))
         return dynamic_sequence(seq[slice(*bounds)])
+    if isinstance(index, Tensor) and isinstance(seq, (tuple, list)) and index.ndim == 0 and \
+            not -len(seq) <= operator.index(index) < len(seq):
+        # MindSpore's switch_layer (a tuple of cells or functions indexed by a tensor) checks the value it runs with
+        raise IndexError(f"Given index {operator.index(index)} out of range. Please make sure the value of index in "
+                         f"[{-len(seq)}, {len(seq)}), and the type is {str(index.dtype).lower()}.")
     out = seq[index]
     if isinstance(index, Tensor) and isinstance(seq, (tuple, list)):
         from mindseed.ops._prims.core import stop_gradient_p  # noqa: PLC0415 -- ops sit below; imported at use

@@ -633,6 +633,9 @@ class Cell(CellBuffers, CellStateDict):
         if _state.tracing is None:
             return self.construct
         construct = type(self).construct
+        own = self.__dict__.get("construct")
+        if getattr(own, "__self__", None) is self and hasattr(getattr(own, "__func__", None), "__code__"):
+            construct = own.__func__    # another method of the cell set as its construct: that one is parsed
         if getattr(construct, "__func__", None) is not None or not hasattr(construct, "__code__"):
             return self.construct
         converted = _convert(construct)

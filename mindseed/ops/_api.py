@@ -182,14 +182,25 @@ def _function(prim, name, inputs, attrs, check, doc):
 
 
 def _attr_value(t):
-    """A tensor given for an attribute: a Python number (0-d) or a tuple of them."""
+    """A tensor given for an attribute: a Python number (0-d) or a tuple of them. Anything else as it is (inside a
+    graph, reading a `mutable` argument's value keys the compiled graph by that value)."""
+    if not isinstance(t, Tensor):
+        return t
     return t.item() if t.ndim == 0 else tuple(t.tolist())
 
 
 # ---------------------------------------------------------------- argument checks (off the fast path)
+_CALL_TYPE_NAMES = {str: "String", int: "Int64", float: "Float32", bool: "Bool", list: "List", tuple: "Tuple",
+                    dict: "Dictionary", type(None): "None"}
+
+
 def _check_tensor(op, name, value):
+    """A non-Tensor input of a primitive: MindSpore's 'Failed calling' TypeError (naming the argument, its type and
+    the valid one), then the plain statement."""
     if not isinstance(value, Tensor):
-        raise TypeError(f"For '{op}', the '{name}' must be a Tensor, but got {type(value).__name__}.")
+        got = _CALL_TYPE_NAMES.get(type(value), type(value).__name__)
+        raise TypeError(f'Failed calling {op} with "{name}={got}".\nThe valid calling should be: "{name}=<Tensor>".'
+                        f"\nFor '{op}', the '{name}' must be a Tensor, but got {type(value).__name__}.")
 
 
 def _check_float(op, name, value):

@@ -260,7 +260,12 @@ def _conj_T(self, swap_last_two):
     return functional.conj(t) if mstype.is_complex(self.dtype) else t
 
 
-def _expand_as(self, other):
+def _expand_as(self, other=None, x=None):
+    # MindSpore's two overloads: expand_as(other) and the older expand_as(x)
+    if (other is None) == (x is None):
+        raise TypeError("Failed calling expand_as with the arguments given: the valid callings are "
+                        "'expand_as(other=<Tensor>)' and 'expand_as(x=<Tensor>)'.")
+    other = x if other is None else other
     if not isinstance(other, Tensor):
         raise TypeError(f"For 'expand_as', the 'other' must be a Tensor, but got {type(other).__name__}.")
     return F.broadcast_to(self, other.shape)

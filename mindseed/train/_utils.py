@@ -6,7 +6,8 @@ import math
 import os
 from collections.abc import Iterable
 
-__all__ = ["check_value_type", "get_parameter_redundancy", "remove_param_redundancy", "_make_directory"]
+__all__ = ["check_value_type", "get_parameter_redundancy", "remove_param_redundancy", "_make_directory",
+           "_construct_tensor_list"]
 
 _MAX_PATH_LENGTH = 1024
 
@@ -105,3 +106,21 @@ def _make_directory(path, arg_name="path"):
     except PermissionError as e:
         raise TypeError("No write permission on the directory.") from e
     return path
+
+
+def _construct_tensor_list(types, shapes, batch_expand_num=1):
+    """Zero tensors of the dataset's column types and shapes (the first dimension times `batch_expand_num`), which
+    MindSpore's Model uses to compile a network before the data arrives."""
+    import numpy as np  # noqa: PLC0415
+    from mindseed.common import dtype as mstype  # noqa: PLC0415
+    from mindseed.common.tensor import Tensor  # noqa: PLC0415
+    if len(types) != len(shapes):
+        raise ValueError(f"The length of dataset types must be equal to dataset shapes, but got dataset types={types} "
+                         f"and dataset shapes={shapes}")
+    tensors = []
+    for type_, shape in zip(types, shapes):
+        shape = tuple(d * batch_expand_num if i == 0 else d for i, d in enumerate(shape))
+        tensor = Tensor(np.zeros(shape, mstype.dtype_to_nptype(type_)), dtype=type_)
+        tensor.virtual_flag = True
+        tensors.append(tensor)
+    return tensors

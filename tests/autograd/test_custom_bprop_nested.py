@@ -1,5 +1,6 @@
 """A Cell bprop whose forward returns a nested tuple: `out` and `dout` reach the bprop with that structure."""
 import numpy as np
+import pytest
 
 import mindseed as ms
 from mindseed import Tensor, nn, ops
@@ -47,3 +48,83 @@ def test_nested_tuple_output_bprop_in_a_graph():
     gx, gy = _run()
     np.testing.assert_allclose(gx.asnumpy(), [[4.0, 1.0], [4.0, 4.0]])
     np.testing.assert_allclose(gy.asnumpy(), np.ones([2, 2]))
+
+
+class _BpropNotTuple(nn.Cell):
+    def __init__(self, as_list):
+        super().__init__()
+        self.as_list = as_list
+
+    def construct(self, x):
+        return x * 2
+
+    def bprop(self, x, out, dout):
+        return [dout * 3] if self.as_list else dout * 3
+
+
+@pytest.mark.parametrize("as_list", [False, True])
+def test_bprop_output_must_be_a_tuple_in_a_graph_only(as_list):
+    x = Tensor(np.array([1.0, -2.0], np.float32))
+    # PyNative takes a lone gradient or a list
+    np.testing.assert_allclose(ops.GradOperation()(_BpropNotTuple(as_list))(x).asnumpy(), [3.0, 3.0])
+    ms.set_context(mode=ms.GRAPH_MODE)
+    try:
+        with pytest.raises(TypeError, match="For bprop function, output should be a tuple"):
+            ops.GradOperation()(_BpropNotTuple(as_list))(x)
+    finally:
+        ms.set_context(mode=ms.PYNATIVE_MODE)
+
+
+class _AddBprop(nn.Cell):
+    def construct(self, x, y):
+        return x + y
+
+
+class _AddOutOnly(_AddBprop):
+    def bprop(self, out):
+        return out, out
+
+
+class _AddNoDout(_AddBprop):
+    def bprop(self, x, y, out):
+        return out, out
+
+
+class _AddRight(_AddBprop):
+    def bprop(self, x, y, out, dout):
+        return dout * 2, dout * 3
+
+
+def test_bprop_takes_the_inputs_then_out_and_dout():
+    x, y = Tensor(np.array([1.0], np.float32)), Tensor(np.array([2.0], np.float32))
+    grads = ops.GradOperation(get_all=True)(_AddRight())(x, y)
+    assert [g.asnumpy().tolist() for g in grads] == [[2.0], [3.0]]
+    with pytest.raises(TypeError, match="requires at least 2 params 'out' and 'dout', but got only 1"):
+        ops.GradOperation(get_all=True)(_AddOutOnly())(x, y)
+    with pytest.raises(TypeError, match="requires the forward inputs as well as the 'out' and 'dout'"):
+        ops.GradOperation(get_all=True)(_AddNoDout())(x, y)
+
+
+def test_grad_operation_argument_checks():
+    with pytest.raises(TypeError, match="For 'GradOperation', the 'sens_param' should be bool, but got int"):
+        ops.GradOperation(sens_param=2)
+    with pytest.raises(TypeError, match="For 'GradOperation', the 'get_all' should be bool, but got str"):
+        ops.GradOperation(get_all="yes")
+    with pytest.raises(TypeError, match="first argument must be a 'Function' or 'Cell', but got NoneType"):
+        ops.GradOperation()(None)
+    with pytest.raises(TypeError, match="requires a forward network or function as an input, while the input is "
+                                        "empty"):
+        ops.GradOperation()()
+
+
+def test_hook_backward_runs_its_hook_in_pynative_only():
+    seen = []
+    hook = ops.HookBackward(lambda g: seen.append(g[0].asnumpy().tolist()))
+
+    def f(x):
+        return (hook(x) * 3.0).sum()
+
+    x = Tensor(np.array([1.0, 2.0], np.float32))
+    assert ms.grad(f)(x).asnumpy().tolist() == [3.0, 3.0] and seen == [[3.0, 3.0]]
+    # a compiled graph keeps the identity and drops the hook, as MindSpore's does
+    assert ms.grad(ms.jit(f))(x).asnumpy().tolist() == [3.0, 3.0] and seen == [[3.0, 3.0]]

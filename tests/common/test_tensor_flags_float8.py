@@ -95,3 +95,15 @@ def test_no_init_parameters_defers_until_init_data_or_checkpoint():
     np.testing.assert_allclose(out.asnumpy(), [[6.0, 6.0]])
     w = initializer("ones", [2], ms.float32)
     assert w.asnumpy().tolist() == [1.0, 1.0]                 # outside the context: computed at once
+
+
+def test_float8_tensors_print_and_build_from_lists():
+    # numpy has no float8: the values print from float32 as MindSpore's printer does (C++ %g, aligned)
+    t = ms.Tensor([[2.0 ** -16, 3.0], [1.0, 2.0]], ms.float8_e5m2)
+    assert t.dtype == ms.float8_e5m2
+    assert repr(t) == ("Tensor(shape=[2, 2], dtype=Float8E5M2, value=\n[[1.52588e-05,           3],\n"
+                       " [          1,           2]])")
+    assert repr(ms.Tensor([1.5, 3.0], ms.float8_e4m3fn)) == "Tensor(shape=[2], dtype=Float8E4M3FN, value= [1.5,   3])"
+    assert repr(ms.Tensor(57344, ms.float8_e5m2)) == "Tensor(shape=[], dtype=Float8E5M2, value= 57344)"
+    assert repr(ms.Tensor(2.0 ** -17, ms.float8_e5m2)) == "Tensor(shape=[], dtype=Float8E5M2, value= 0)"
+    np.testing.assert_array_equal(t.astype(ms.float32).asnumpy(), [[2.0 ** -16, 3.0], [1.0, 2.0]])

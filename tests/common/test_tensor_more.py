@@ -78,3 +78,16 @@ def test_offload_writes_the_bytes_and_remembers_the_path(tmp_path):
     key = id(x)
     del x
     assert key not in tensor_module._OFFLOADED                # the record goes with the tensor
+
+
+def test_expand_as_takes_other_or_x():
+    a = ms.Tensor(np.array([1.0, 2.0, 3.0], np.float32))
+    b = ms.Tensor(np.ones((2, 3), np.float32))
+    want = np.array([[1.0, 2.0, 3.0], [1.0, 2.0, 3.0]])
+    np.testing.assert_array_equal(a.expand_as(b).asnumpy(), want)
+    np.testing.assert_array_equal(a.expand_as(other=b).asnumpy(), want)
+    np.testing.assert_array_equal(a.expand_as(x=b).asnumpy(), want)
+    with pytest.raises(TypeError, match="expand_as"):
+        a.expand_as()
+    with pytest.raises(TypeError, match="'other' must be a Tensor"):
+        a.expand_as(x=[1, 2])

@@ -496,3 +496,27 @@ def test_graph_mode_phase_keeps_the_flags_it_was_compiled_with():
             net.add_flags(double=flag)
         got.append(float(net(x).asnumpy()[0]))
     assert got == [6.0, 4.0, 6.0] and net.double is False
+
+
+class _PickConstruct(nn.Cell):
+    def construct(self, *inputs):
+        raise NotImplementedError
+
+    def add_two(self, x, y):
+        return x + y * 2
+
+
+def test_instance_construct_set_to_another_method_is_the_one_compiled():
+    # setattr(net, "construct", net.other_method) makes graph mode (and @jit) parse that method
+    net = _PickConstruct()
+    net.construct = net.add_two
+    x = ms.Tensor(np.arange(6, dtype=np.float32).reshape(2, 3))
+    y = ms.Tensor(np.ones((2, 3), np.float32))
+    ms.set_context(mode=ms.GRAPH_MODE)
+    try:
+        out = net(x, y).asnumpy()
+    finally:
+        ms.set_context(mode=ms.PYNATIVE_MODE)
+    np.testing.assert_allclose(out, np.arange(6).reshape(2, 3) + 2.0)
+    out = ms.jit(lambda a, b: net(a, b))(x, y).asnumpy()
+    np.testing.assert_allclose(out, np.arange(6).reshape(2, 3) + 2.0)

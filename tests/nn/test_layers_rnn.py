@@ -258,6 +258,14 @@ def test_multi_field_embedding_lookup():
                     keep = vals[b, sel] != 0
                     want[b, f] = rows[keep].max(0) if keep.any() else 0
         np.testing.assert_allclose(out, want, rtol=1e-5, atol=1e-7)
+        # compiled as one graph: the segment ids are only known when it runs
+        got = ms.jit(cell, fullgraph=True)(ms.Tensor(ids), ms.Tensor(vals), ms.Tensor(fields)).asnumpy()
+        np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-7)
+    cell = nn.MultiFieldEmbeddingLookup(10, 3, 2)
+    with pytest.raises(TypeError, match="'input_indices' should be one of \\[mindspore.int32, mindspore.int64\\]"):
+        cell(ms.Tensor(ids.astype(np.int16)), ms.Tensor(vals), ms.Tensor(fields))
+    with pytest.raises(TypeError, match="'field_ids' should be Int32, but got 'mindspore.int64'"):
+        cell(ms.Tensor(ids), ms.Tensor(vals), ms.Tensor(fields.astype(np.int64)))
 
 
 # ---------------------------------------------------------------- attention and transformers

@@ -459,3 +459,16 @@ def test_sparse_softmax_ce_bad_label_names_the_primitive():
     loss = nn.SoftmaxCrossEntropyWithLogits(sparse=True, reduction="mean")
     with pytest.raises(IndexError, match="SparseSoftmaxCrossEntropyWithLogits.*out of bounds"):
         loss(T(np.zeros((2, 3), np.float32)), T(np.array([0, 3], np.int32)))
+
+
+def test_focal_loss_labels_with_fewer_rows_gather_from_the_first_logits():
+    # MindSpore's FocalLoss gathers the class of each label row from the same row of the logits (GatherD), so labels
+    # with fewer rows than the logits score only those first rows
+    logits = np.array([[0.8, 1.4], [0.5, 0.9], [1.2, 0.9]], np.float32)
+    log_p = logits - np.log(np.exp(logits).sum(1, keepdims=True))
+    want = -(1 - np.exp(log_p[0, 1])) ** 2 * log_p[0, 1]
+    out = nn.FocalLoss(gamma=2.0, reduction="none")(ms.Tensor(logits), ms.Tensor([[1]], ms.int32))
+    assert out.shape == (1,)
+    np.testing.assert_allclose(out.asnumpy(), [want], rtol=1e-5)
+    out = nn.FocalLoss(gamma=2.0, reduction="mean")(ms.Tensor(logits), ms.Tensor([[1]], ms.int32))
+    np.testing.assert_allclose(out.asnumpy(), want, rtol=1e-5)

@@ -31,6 +31,32 @@ def test_layer_norm_grad_matches_finite_differences():
     np.testing.assert_allclose(db.asnumpy(), dy.sum(0), rtol=1e-12)
 
 
+def _ln_grad_given_stats(x, dy, v, m, g, axes):
+    """MindSpore's kernel formula: gradients through the variance and mean as given (not those of x)."""
+    n = np.prod([x.shape[a] for a in axes])
+    rstd = 1 / np.sqrt(v + 1e-12)
+    a, c = dy * g, x - m
+    dvar = (a * c).sum(axes, keepdims=True) * -0.5 * rstd ** 3
+    dmean = a.sum(axes, keepdims=True) * -rstd + dvar * (-2 * c).sum(axes, keepdims=True) / n
+    return a * rstd + dvar * 2 * c / n + dmean / n
+
+
+def test_layer_norm_grad_with_given_statistics_and_params_axis_zero():
+    x, dy, g = RS.rand(3, 4), RS.rand(3, 4), RS.rand(3, 4)
+    m, v = RS.rand(1, 1), RS.rand(1, 1)
+    dx, dg, db = A.LayerNormGrad(0, 0)(*(ms.Tensor(a, ms.float64) for a in (x, dy, v, m, g)))
+    np.testing.assert_allclose(dx.asnumpy(), _ln_grad_given_stats(x, dy, v, m, g, (0, 1)), rtol=1e-10)
+    np.testing.assert_allclose(dg.asnumpy(), dy * (x - m) / np.sqrt(v + 1e-12), rtol=1e-10)
+    np.testing.assert_allclose(db.asnumpy(), dy, rtol=1e-12)
+    # batched by vmap: one (3, 4) problem per row of the leading axis
+    xs, dys, gs = RS.rand(2, 3, 4), RS.rand(2, 3, 4), RS.rand(2, 3, 4)
+    ms_, vs = RS.rand(2, 1, 1), RS.rand(2, 1, 1)
+    out = ms.vmap(A.LayerNormGrad(0, 0), in_axes=0)(*(ms.Tensor(a, ms.float64) for a in (xs, dys, vs, ms_, gs)))
+    want = np.stack([_ln_grad_given_stats(xs[i], dys[i], vs[i], ms_[i], gs[i], (0, 1)) for i in range(2)])
+    np.testing.assert_allclose(out[0].asnumpy(), want, rtol=1e-10)
+    np.testing.assert_allclose(out[2].asnumpy(), dys, rtol=1e-12)
+
+
 def test_layer_norm_grad_grad_is_the_derivative_of_layer_norm_grad():
     x, dy, g = RS.randn(2, 4), RS.randn(2, 4), RS.randn(4)
     ddx, ddg, ddb = RS.randn(2, 4), RS.randn(4), RS.randn(4)

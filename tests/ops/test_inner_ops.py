@@ -92,3 +92,35 @@ def test_tensor_copy_slices_values_and_gradients(graph):
     assert out.asnumpy()[9, ::2].tolist() == [1.0] * 5 and out.asnumpy().sum() == 5 and x2.asnumpy().sum() == 0
     with pytest.raises(ValueError, match="one length"):
         op(x2, ms.Tensor(1.0), (0,), (1, 1), (1,))
+
+
+def test_is_sub_class():
+    sub = inner.IsSubClass()
+    assert sub(ms.int32, ms.int32) and sub(ms.int32, ms.number) and sub(ms.bool_, ms.number)
+    assert not sub(ms.int32, ms.float32) and not sub(ms.number, ms.int32) and not sub(ms.tensor_type, ms.number)
+    with pytest.raises(TypeError, match="For 'IsSubClass', the type of 'sub_type' should be 'Type', but got type "
+                                        "'NoneType'"):
+        sub(None, ms.number)
+    with pytest.raises(TypeError, match="the type of 'type_' should be 'Type'"):
+        sub(ms.int32, 1)
+
+
+def test_anti_quant():
+    x = np.array([50, 20, -3], np.int8)
+    out = inner.AntiQuant()(ms.Tensor(x), 2.0, 1.0)
+    assert out.dtype == ms.float16
+    np.testing.assert_array_equal(out.asnumpy(), (x + 1.0) * 2.0)
+    out = inner.AntiQuant(True, ms.float32)(ms.Tensor(x), ms.Tensor([2.0, 1.0, 0.5], ms.float32),
+                                            offset=ms.Tensor([1.0], ms.float32))
+    np.testing.assert_allclose(out.asnumpy(), (x + 1.0) * np.array([4.0, 1.0, 0.25]))
+    with pytest.raises(TypeError, match="'x' must be a Tensor of int8"):
+        inner.AntiQuant()(ms.Tensor(x.astype(np.float32)), 2.0, 1.0)
+    with pytest.raises(TypeError, match="'sqrt_mode' must be bool"):
+        inner.AntiQuant(sqrt_mode=1)
+
+    @ms.jit
+    def by_keyword(a, scale, offset):
+        return inner.AntiQuant()(x=a, scale=scale, offset=offset)
+
+    with pytest.raises(TypeError, match="But got input argument"):
+        by_keyword(ms.Tensor(x), 1.0, 2.0)

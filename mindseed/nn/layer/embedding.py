@@ -204,8 +204,14 @@ class MultiFieldEmbeddingLookup(EmbeddingLookup):
         for name, t in (("input_indices", input_indices), ("input_values", input_values), ("field_ids", field_ids)):
             if t.ndim != 2:
                 raise ValueError(f"For '{cls}', the dimension of '{name}' must be 2d, but got {t.ndim}")
+        if input_indices.dtype not in (mstype.int32, mstype.int64):
+            raise TypeError(f"For '{cls}', the 'input_indices' should be one of [mindspore.int32, mindspore.int64], "
+                            f"but got 'mindspore.{input_indices.dtype.name.lower()}'.")
         if input_values.dtype != mstype.float32:
             raise TypeError(f"For '{cls}', the 'input_values' must be float32, but got {input_values.dtype}.")
+        if field_ids.dtype != mstype.int32:
+            raise TypeError(f"For '{cls}', the 'field_ids' should be Int32, but got "
+                            f"'mindspore.{field_ids.dtype.name.lower()}'.")
         batch_size = input_indices.shape[0]
         num_segments = batch_size * self.field_size
         bias = Tensor([[i * self.field_size] for i in range(batch_size)], field_ids.dtype)

@@ -576,18 +576,20 @@ class FocalLoss(LossBase):
                             f"got {labels.dtype}.")
         n = logits.shape[0]
         logits = P.reshape_p(logits, shape=(n, c, -1))
-        labelss = P.reshape_p(labels, shape=(n, labels.shape[1], -1))
+        # as MindSpore's: the labels keep their own batch; class indices gather from the first rows of the logits
+        m = labels.shape[0]
+        labelss = P.reshape_p(labels, shape=(m, labels.shape[1], -1))
         log_prob = self.logsoftmax(logits)
         sparse = labels.shape[1] == 1
         if sparse:
             idx = F.cast(labelss, mstype.int64)
-            log_prob = P.reshape_p(F.gather_elements(log_prob, 1, idx), shape=(n, -1))
+            log_prob = P.reshape_p(F.gather_elements(log_prob, 1, idx), shape=(m, -1))
         prob = F.exp(log_prob)
         if self.weight is not None:
             w = P.reshape_p(F.cast(self.weight, logits.dtype), shape=(1, c, 1))
-            w = P.broadcast_to_p(w, shape=(n, c, labelss.shape[2]))
+            w = P.broadcast_to_p(w, shape=(m, c, labelss.shape[2]))
             if sparse:
-                w = P.reshape_p(F.gather_elements(w, 1, idx), shape=(n, -1))
+                w = P.reshape_p(F.gather_elements(w, 1, idx), shape=(m, -1))
             log_prob = P.mul_p(log_prob, w)
         focal = P.pow_p(P.sub_p(1.0, prob), self.gamma)
         if sparse:

@@ -284,31 +284,37 @@ def tensor_scatter_update(input_x, indices, updates):
     >>> ms.ops.tensor_scatter_update(ms.ops.zeros((3,)), ms.Tensor([[1]]), ms.Tensor([5.0]))
     Tensor(shape=[3], dtype=Float32, value= [ 0.00000000e+00  5.00000000e+00  0.00000000e+00])
     """
+    _nd_rank("TensorScatterUpdate", indices, ref=False)
     return _tensor_scatter("update", input_x, indices, updates)
 
 
 def tensor_scatter_add(input_x, indices, updates):
     """A copy of input_x with updates added at indices (repeats accumulate)."""
+    _nd_rank("TensorScatterAdd", indices, ref=False)
     return _tensor_scatter("add", input_x, indices, updates)
 
 
 def tensor_scatter_sub(input_x, indices, updates):
     """A copy of input_x with updates subtracted at indices."""
+    _nd_rank("TensorScatterSub", indices, ref=False)
     return _tensor_scatter("sub", input_x, indices, updates)
 
 
 def tensor_scatter_max(input_x, indices, updates):
     """A copy of input_x with max(input_x[idx], updates) at indices."""
+    _nd_rank("TensorScatterMax", indices, ref=False)
     return _tensor_scatter("max", input_x, indices, updates)
 
 
 def tensor_scatter_min(input_x, indices, updates):
     """A copy of input_x with min(input_x[idx], updates) at indices."""
+    _nd_rank("TensorScatterMin", indices, ref=False)
     return _tensor_scatter("min", input_x, indices, updates)
 
 
 def tensor_scatter_mul(input_x, indices, updates):
     """A copy of input_x multiplied by updates at indices."""
+    _nd_rank("TensorScatterMul", indices, ref=False)
     return _tensor_scatter("mul", input_x, indices, updates)
 
 
@@ -320,6 +326,7 @@ def tensor_scatter_div(input_x, indices, updates):
                         f"{{Tensor[Float16], Tensor[Float32], Tensor[Float64], Tensor[Int16], Tensor[Int32], "
                         f"Tensor[Int64], Tensor[UInt16], Tensor[UInt32], Tensor[UInt64]}}, but got "
                         f"Tensor[{input_x.dtype}].")
+    _nd_rank("TensorScatterDiv", indices, ref=False)
     return _tensor_scatter("div", input_x, indices, updates)
 
 
@@ -335,15 +342,34 @@ def scatter_nd(indices, updates, shape):
     return _tensor_scatter("add", zeros, indices, updates)
 
 
-def _ref_nd(op, input_x, indices, updates):
-    """MindSpore's Scatter*: update a Parameter (or Tensor) in place and return it."""
+def _nd_rank(name, indices, ref):
+    """The ND scatters take indices of rank 2 or more (the last dimension indexes input_x)."""
+    if isinstance(indices, Tensor) and indices.ndim < 2:
+        if ref:
+            raise ValueError(f"For primitive[{name}], the dimension of 'indices' must be greater than or equal to 2 , "
+                             f"but got {indices.ndim}.")
+        raise ValueError(f"For {name}, the dimension of 'indices' cannot be less than 2,  but got {indices.ndim}")
+
+
+def _ref_nd(op, input_x, indices, updates, name):
+    """MindSpore's Scatter*: update a Parameter (or Tensor) in place and return it. The updates are cast to its
+    dtype; one that would need the Parameter itself converted (a wider or float type) is MindSpore's TypeError."""
+    if isinstance(input_x, Tensor) and isinstance(updates, Tensor) and \
+            mstype.promote_types(input_x.dtype, updates.dtype) != input_x.dtype:
+        raise TypeError(f"Data type conversion is not supported for a 'Parameter', nor for the input tensor of an "
+                        f"in-place operator, the argument[x]'s data type of primitive[{name}] is {input_x.dtype}, "
+                        f"which cannot be converted to data type {mstype.promote_types(input_x.dtype, updates.dtype)}"
+                        f" automatically.")
     return _inplace(input_x, lambda old: _tensor_scatter(op, old, indices, updates), updates)
 
 
 def _scatter_nd_ref(op, doc, locking=False):
     """MindSpore's ScatterNd<Op> function: `_ref_nd(op, ...)` under its own name."""
+    name = "ScatterNd" + op.capitalize()
+
     def scatter(input_x, indices, updates, use_locking=locking):
-        return _ref_nd(op, input_x, indices, updates)
+        _nd_rank(name, indices, ref=True)
+        return _ref_nd(op, input_x, indices, updates, name)
     scatter.__name__ = scatter.__qualname__ = f"scatter_nd_{op}"
     scatter.__doc__ = doc
     return scatter
@@ -360,8 +386,9 @@ scatter_nd_update = _scatter_nd_ref("update", "input_x[indices] = updates, in pl
 
 def _ref_rows(op, input_x, indices, updates):
     """Scatter* along the first axis: indices of any shape name rows of input_x."""
-    _check_int_tensor(_ND_NAMES[op].replace("Tensor", ""), "indices", indices)
-    return _ref_nd(op, input_x, P.reshape_p(indices, shape=indices.shape + (1,)), updates)
+    name = _ND_NAMES[op].replace("Tensor", "")
+    _check_int_tensor(name, "indices", indices)
+    return _ref_nd(op, input_x, P.reshape_p(indices, shape=indices.shape + (1,)), updates, name)
 
 
 def scatter_add(input_x, indices, updates):

@@ -17,7 +17,12 @@ def check_tensor(op, name, x):
 
 
 def int_tuple(op, name, v, n, minimum=1):
-    """An int or a sequence of `n` ints, each >= minimum, as a tuple of `n` Python ints."""
+    """An int or a sequence of `n` ints, each >= minimum, as a tuple of `n` Python ints. An integer Tensor (a
+    `mutable` argument inside a graph) gives its value."""
+    if isinstance(v, Tensor) and v.ndim <= 1 and mstype.is_integral(v.dtype) and v.dtype != mstype.bool_:
+        v = v.item() if v.ndim == 0 else tuple(v.tolist())
+    elif isinstance(v, (tuple, list)):
+        v = type(v)(i.item() if isinstance(i, Tensor) and i.ndim == 0 and mstype.is_integral(i.dtype) else i for i in v)
     if _is_int(v):
         v = (int(v),) * n
     elif isinstance(v, (tuple, list)) and len(v) == n and all(_is_int(i) for i in v):

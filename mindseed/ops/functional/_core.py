@@ -7,6 +7,7 @@ from mindseed._utils import _state
 from mindseed.common import dtype as mstype
 from mindseed.common.parameter import Parameter
 from mindseed.common.tensor import Tensor
+from mindseed.ops._api import _check_tensor
 from mindseed.ops._prims import core as P
 from mindseed.ops._prims import index_dyn as PI
 from mindseed.ops._python_scalars import narrow, narrow_pair
@@ -18,11 +19,6 @@ __all__ = [
     "concat", "cat", "stack", "where", "zeros", "ones", "full", "fill", "full_like", "tensor_getitem",
     "tensor_setitem", "sign", "subtract", "multiply", "divide", "negative", "true_divide",
 ]
-
-
-def _check_tensor(op, name, x):
-    if not isinstance(x, Tensor):
-        raise TypeError(f"For '{op}', the '{name}' must be a Tensor, but got {type(x).__name__}.")
 
 
 def _check_operands(op, x, y):

@@ -2,6 +2,7 @@
 import math
 import operator
 
+from mindseed._utils import _state
 from mindseed.common import dtype as mstype
 from mindseed.common.tensor import Tensor
 from mindseed.ops._prims import math as P
@@ -28,8 +29,10 @@ def _segment_args(op, x, segment_ids, num_segments):
     if x.shape[:segment_ids.ndim] != segment_ids.shape:
         raise ValueError(f"For '{op}', the 'segment_ids' shape {segment_ids.shape} must be a prefix of the 'x' "
                          f"shape {x.shape}.")
-    if segment_ids.size and int(P.reduce_max_p(segment_ids, axis=None).item()) >= num_segments:
-        # MindSpore's kernel finds it while it runs: the launch fails (RuntimeError)
+    if segment_ids.size and _state.tracing is None and \
+            int(P.reduce_max_p(segment_ids, axis=None).item()) >= num_segments:
+        # MindSpore's kernel finds it while it runs: the launch fails (RuntimeError); inside a graph the ids are
+        # known only when it runs, where the scatter kernel fails the same way
         raise RuntimeError(f"For '{op}', the 'segment_ids' must be less than 'num_segments' {num_segments}: "
                            f"segment_ids value should be [0, {num_segments}).")
     return num_segments

@@ -1,5 +1,6 @@
 """Class API of the core ops."""
 from mindseed.common.tensor import Tensor
+from mindseed.ops._api import _attr_value
 from mindseed.ops._prims.core import matmul_p
 from mindseed.ops.functional import _core as F
 from mindseed.ops.operations._base import REQUIRED, Primitive, attr_primitive, simple_primitive as _simple
@@ -73,12 +74,12 @@ class ReduceSum(Primitive):
 
     def __init__(self, keep_dims=False, skip_mode=False):
         super().__init__("ReduceSum")
+        keep_dims, skip_mode = _attr_value(keep_dims), _attr_value(skip_mode)
         self.keep_dims, self.skip_mode = keep_dims, skip_mode
         self.attrs.update(keep_dims=keep_dims)
 
     def __call__(self, x, axis=()):
-        if isinstance(axis, Tensor):   # the axes as a Tensor (empty: all of them)
-            axis = tuple(int(a) for a in axis.asnumpy().reshape(-1)) if axis.ndim else int(axis.item())
+        axis = _attr_value(axis)   # the axes as a Tensor (empty: all of them)
         empty = isinstance(axis, (tuple, list)) and len(axis) == 0
         if self.skip_mode and empty:
             return x

@@ -122,10 +122,18 @@ class LayerNormGrad(Primitive):
         norm, batch, pshape = _norm_axes(self.name, x, self.begin_norm_axis, self.begin_params_axis)
         rstd = F.rsqrt(variance + self.epsilon)
         xhat = (x - mean) * rstd
-        dgamma = F.reshape(F.sum(dy * xhat, batch), pshape)
-        dbeta = F.reshape(F.sum(dy, batch), pshape)
-        dxhat = dy * gamma
-        dx = rstd * (dxhat - F.mean(dxhat, norm, keep_dims=True) - xhat * F.mean(dxhat * xhat, norm, keep_dims=True))
+        # begin_params_axis 0: no dimension to sum over (an empty axis tuple would sum over all of them)
+        dgamma = F.reshape(F.sum(dy * xhat, batch) if batch else dy * xhat, pshape)
+        dbeta = F.reshape(F.sum(dy, batch) if batch else dy, pshape)
+        # MindSpore's kernel: the gradients through the variance and the mean as given (they need not be the
+        # statistics of x), dx = a rstd + dvar 2 (x - mean) / n + dmean / n with a = dy gamma
+        n = 1
+        for d in norm:
+            n *= x.shape[d]
+        a, centered = dy * gamma, x - mean
+        dvar = F.sum(a * centered, norm, keepdim=True) * (-0.5) * rstd * rstd * rstd
+        dmean = F.sum(a, norm, keepdim=True) * (-rstd) + dvar * F.sum(centered * -2.0, norm, keepdim=True) / n
+        dx = a * rstd + dvar * 2.0 * centered / n + dmean / n
         return dx, dgamma, dbeta
 
     def __call__(self, x, dy, variance, mean, gamma):

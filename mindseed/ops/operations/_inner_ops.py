@@ -1,19 +1,21 @@
 """mindspore.ops.operations._inner_ops: inner primitives, by MindSpore's module layout (the same classes as
 `mindspore.ops.operations`; `SiLU` and the view primitives are the generated ones MindSpore imports there), and
-`Dequant`, the int32-accumulator dequantization Golden Stick's quantized layers use."""
+`Dequant` / `AntiQuant`, the dequantizations Golden Stick's quantized layers use."""
 import numpy as np
 
+from mindseed._utils import _state
 from mindseed.common import dtype as mstype
 from mindseed.common.tensor import Tensor
 from mindseed.ops import functional as F
 from mindseed.ops.operations import (  # noqa: F401
     Cast, CopyWithSlice, Cummin, ExtractImagePatches, SelectView, SiLU)
 from mindseed.ops.operations._base import AttrPrimitive, Primitive
-from mindseed.ops.operations._type_check_prims import IsInstance, SameTypeShape  # noqa: F401
+from mindseed.ops.operations._table import _bind_inputs
+from mindseed.ops.operations._type_check_prims import IsInstance, IsSubClass, SameTypeShape  # noqa: F401
 
 __all__ = [
     "Cast", "CopyWithSlice", "Cummin", "ExtractImagePatches", "SelectView", "SiLU", "SameTypeShape", "IsInstance",
-    "ConvertToDynamic", "ClipByNorm", "TensorCopySlices", "Dequant"]
+    "IsSubClass", "ConvertToDynamic", "ClipByNorm", "TensorCopySlices", "Dequant", "AntiQuant"]
 
 
 class ConvertToDynamic(Primitive):
@@ -137,3 +139,47 @@ class Dequant(AttrPrimitive):
         if self.relu_flag:
             y = F.relu(y)
         return F.cast(y, mstype.float16)
+
+
+class AntiQuant(Primitive):
+    """`AntiQuant(sqrt_mode=False, dtype=float16)(x, scale, offset)`: the int8 `x` dequantized, `scale * (x +
+    offset)` (`scale * scale * (x + offset)` with `sqrt_mode`), as `dtype`. `scale` and `offset` are float Tensors
+    (broadcast) or numbers.
+
+    Raises:
+        TypeError: `sqrt_mode` not a bool; `x` not an int8 Tensor; inputs given by keyword inside a graph (MindSpore
+            passes this primitive's inputs by position only: a keyword input reaches its type check as a keyword).
+    """
+
+    def __init__(self, sqrt_mode=False, dtype=mstype.float16):
+        super().__init__("AntiQuant")
+        if not isinstance(sqrt_mode, bool):
+            raise TypeError(f"For 'AntiQuant', the 'sqrt_mode' must be bool, but got {type(sqrt_mode).__name__}.")
+        self.sqrt_mode, self.dtype = sqrt_mode, dtype
+        self.add_prim_attr("sqrt_mode", sqrt_mode)
+        self.add_prim_attr("dtype", dtype)
+        self.init_prim_io_names(inputs=["x", "scale", "offset"], outputs=["y"])
+
+    def __call__(self, *args, **kwargs):
+        if kwargs and _state.tracing is not None:
+            key = next(iter(kwargs))
+            value = kwargs[key]
+            shown = f"Tensor[{value.dtype}]" if isinstance(value, Tensor) else type(value).__name__
+            raise TypeError(f"The primitive[AntiQuant]'s input arguments[input_x] must be all tensor and those type "
+                            f"must be same. But got input argument[input_x]:Keyword[key : {key}, value : {shown}]\n"
+                            f"Valid type list: {{Tensor[Int8]}}.")
+        x, scale, offset = _bind_inputs("AntiQuant", ("x", "scale", "offset"), args, kwargs)
+        if not isinstance(x, Tensor) or x.dtype != mstype.int8:
+            got = f"Tensor[{x.dtype}]" if isinstance(x, Tensor) else type(x).__name__
+            raise TypeError(f"For 'AntiQuant', the 'x' must be a Tensor of int8, but got {got}.")
+        for name, v in (("scale", scale), ("offset", offset)):
+            if not isinstance(v, (Tensor, float, int)) or isinstance(v, bool):
+                raise TypeError(f"For 'AntiQuant', the '{name}' must be a Tensor or a number, but got "
+                                f"{type(v).__name__}.")
+        scale = F.cast(scale, mstype.float32) if isinstance(scale, Tensor) else float(scale)
+        offset = F.cast(offset, mstype.float32) if isinstance(offset, Tensor) else float(offset)
+        y = (F.cast(x, mstype.float32) + offset) * scale
+        if self.sqrt_mode:
+            y = y * scale
+        return F.cast(y, self.dtype)
+

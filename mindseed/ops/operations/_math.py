@@ -1,6 +1,7 @@
 """Class API of the math family: `ops.Sqrt()(x)`, `ops.ReduceMean(keep_dims=True)(x, 1)`, `ops.ArgMaxWithValue()`."""
 from mindseed.common import dtype as mstype
 from mindseed.common.tensor import Tensor
+from mindseed.ops._api import _attr_value
 from mindseed.ops._prims import core as C
 from mindseed.ops._prims import math as P
 from mindseed.ops.functional import _math as F
@@ -326,12 +327,10 @@ class _Reduce(_WithAttrs):
 
     def __init__(self, keep_dims=False):
         super().__init__()
-        self._set(keep_dims=keep_dims)
+        self._set(keep_dims=_attr_value(keep_dims))
 
     def __call__(self, x, axis=()):
-        if isinstance(axis, Tensor):
-            axis = tuple(int(a) for a in axis.asnumpy().reshape(-1)) if axis.ndim else int(axis.item())
-        return type(self)._fn(x, axis, self.keep_dims)
+        return type(self)._fn(x, _attr_value(axis), self.keep_dims)
 
 
 ReduceMean = subclass(_Reduce, "ReduceMean", "The mean over `axis` (all axes when empty).", _fn=staticmethod(F.mean))
@@ -346,8 +345,7 @@ class ReduceProd(_Reduce):
 
     def __call__(self, x, axis=()):
         _tensor("ReduceProd", x, "x")
-        if isinstance(axis, Tensor):
-            axis = tuple(int(a) for a in axis.asnumpy().reshape(-1)) if axis.ndim else int(axis.item())
+        axis = _attr_value(axis)
         return P.reduce_prod_p(x, axis=_axes("ReduceProd", axis, x.ndim), keep_dims=bool(self.keep_dims),
                                dtype=None)
 

@@ -6,6 +6,7 @@ import math
 
 import numpy as np
 
+from mindseed._utils import _state
 from mindseed.common import dtype as mstype
 from mindseed.common.tensor import Tensor
 from mindseed.ops import functional as F
@@ -222,6 +223,9 @@ def _scan(loop_func, init, xs, length=None, unroll=1):
 
 
 def _hook_backward(*inputs, hook_fn=REQUIRED, cell_id=""):
+    if _state.tracing is not None:
+        # as MindSpore's: a compiled graph (graph mode or @jit) keeps the identity and never calls the hook
+        return inputs[0] if len(inputs) == 1 else inputs
     out = P.hook_backward_p(*inputs, hook=hook_fn)
     return out[0] if len(inputs) == 1 else out
 

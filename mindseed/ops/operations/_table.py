@@ -12,6 +12,21 @@ __all__ = ["primitive_class", "REQUIRED"]
 REQUIRED = inspect.Parameter.empty
 
 
+def _bind_inputs(name, inputs, args, kwargs):
+    """The call's inputs in order, given by position and by keyword (MindSpore's input names)."""
+    values = dict(zip(inputs, args))
+    for k, v in kwargs.items():
+        if k not in inputs or k in values:
+            raise TypeError(f"For '{name}', got an unexpected or repeated input '{k}'; the inputs are "
+                            f"{', '.join(inputs)}.")
+        values[k] = v
+    missing = [i for i in inputs if i not in values]
+    if missing:
+        raise TypeError(f"For '{name}', {len(inputs)} inputs ({', '.join(inputs)}) are required, but "
+                        f"{', '.join(missing)} not given.")
+    return tuple(values[i] for i in inputs)
+
+
 def primitive_class(name, fn, attrs=(), inputs=None, tensors=(), same_shape=(), returns=None, doc=None,
                     module="mindseed.ops.operations", int_tensors=(), check=None, half_single=()):
     """A Primitive class `name`: `name(**attrs)(*inputs)` returns `fn(*inputs, **attrs)`.
@@ -43,7 +58,11 @@ def primitive_class(name, fn, attrs=(), inputs=None, tensors=(), same_shape=(), 
         for k, v in bound.arguments.items():
             self.add_prim_attr(k, v)
 
-    def __call__(self, *args):
+    def __call__(self, *args, **kwargs):
+        if kwargs and inputs is None:   # any inputs (Partial, PyFunc): the keywords go to fn as they are
+            return fn(*args, **kwargs, **{a: self.attrs[a] for a, _ in attrs})
+        if kwargs:
+            args = _bind_inputs(name, inputs, args, kwargs)
         if inputs is not None and len(args) != len(inputs):
             raise TypeError(f"For '{name}', {len(inputs)} inputs ({', '.join(inputs)}) are required, but got "
                             f"{len(args)}.")

@@ -1,9 +1,10 @@
-"""Two of MindSpore's inner checking primitives (`ops.operations._inner_ops`): `SameTypeShape` and `IsInstance`."""
+"""Three of MindSpore's inner checking primitives (`ops.operations._inner_ops`): `SameTypeShape`, `IsInstance` and
+`IsSubClass`."""
 from mindseed.common import dtype as mstype
 from mindseed.common.tensor import Tensor
 from mindseed.ops.operations._base import Primitive
 
-__all__ = ["SameTypeShape", "IsInstance"]
+__all__ = ["SameTypeShape", "IsInstance", "IsSubClass"]
 
 
 class SameTypeShape(Primitive):
@@ -48,3 +49,28 @@ class IsInstance(Primitive):
             raise TypeError(f"For 'IsInstance', the 'type_' must be a mindspore type, but got "
                             f"{type(type_).__name__}.")
         return _type_of(inst) == type_
+
+
+def _is_type(t):
+    return isinstance(t, mstype.Type) or t is mstype.tensor_type
+
+
+class IsSubClass(Primitive):
+    """`IsSubClass()(sub_type, type_)`: whether the MindSpore type `sub_type` is `type_` or one of its kinds (every
+    numeric and bool type is a `mstype.number`).
+
+    Raises:
+        TypeError: `sub_type` or `type_` not a MindSpore type.
+    """
+
+    def __init__(self):
+        super().__init__("IsSubClass")
+
+    def __call__(self, sub_type, type_):
+        for name, v in (("sub_type", sub_type), ("type_", type_)):
+            if not _is_type(v):
+                raise TypeError(f"For 'IsSubClass', the type of '{name}' should be 'Type', but got type "
+                                f"'{type(v).__name__}'.")
+        if sub_type == type_:
+            return True
+        return type_ == mstype.number and isinstance(sub_type, mstype.Number)

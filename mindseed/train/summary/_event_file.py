@@ -25,6 +25,7 @@ import struct
 import numpy as np
 
 from mindseed.train import _wire as W
+from mindseed.train.summary._summary_adapter import _calc_histogram_bins
 
 _POLY = 0x82F63B78  # CRC-32C (Castagnoli), reflected
 VERSION = "MindSpore.Event:1"
@@ -110,18 +111,10 @@ def histogram_of(array):
     lo, hi = float(finite.min()), float(finite.max())
     stats.update(min=lo, max=hi, sum=float(finite.sum()), sum_squares=float(np.dot(finite, finite)))
     first, last = (lo, hi) if lo < hi else (lo - 0.5, hi + 0.5)
-    counts, edges = np.histogram(finite, bins=np.linspace(first, last, _histogram_bins(finite.size) + 1))
+    counts, edges = np.histogram(finite, bins=np.linspace(first, last, _calc_histogram_bins(finite.size) + 1))
     return stats, edges, counts
 
 
-def _histogram_bins(count):
-    if count <= 5:
-        return 2
-    if count <= 10:
-        return 3
-    if count <= 880:
-        return count // 10 + 1
-    return 90
 
 
 def image_png(nchw):

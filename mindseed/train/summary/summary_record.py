@@ -44,6 +44,15 @@ def _record_summary_tensor(name, value):
         _summary_cache[name] = value
 
 
+def _cache_summary_tensor_data(summary):
+    """Keep values for the next record as the summary ops do: `summary` is [{"name": "tag[:Type]", "data": Tensor},
+    ...]. Returns True."""
+    with _summary_lock:
+        for item in summary:
+            _summary_cache[item["name"]] = item["data"]
+    return True
+
+
 def _get_summary_tensor_data():
     """The values the summary ops recorded since the last take, {'tag[:Type]': Tensor}, handed over and cleared.
 

@@ -42,9 +42,23 @@ class NamedParams:
 
 
 
+# the rules a derived default computes from: a public method works when the subclass overrides one of them
+_SOURCES = {"_prob": ("_prob", "_log_prob"), "_log_prob": ("_prob", "_log_prob"), "_log_cdf": ("_log_cdf", "_cdf"),
+            "_survival": ("_survival", "_cdf"), "_log_survival": ("_log_survival", "_survival", "_cdf"),
+            "_sd": ("_sd", "_var")}
+
+
+def _check_implemented(self, name, *rules):
+    """NotImplementedError (before any argument is looked at, as MindSpore) unless the subclass defines `rules`."""
+    for rule in rules:
+        if all(getattr(type(self), r) is getattr(Distribution, r) for r in _SOURCES.get(rule, (rule,))):
+            self._unsupported(name)
+
+
 def _of_value(name, rule):
     """The public method `name(value, *params)`: the subclass's `rule` on the checked value and parameters."""
     def method(self, value, *args, **kwargs):
+        _check_implemented(self, name, rule)
         return getattr(self, rule)(self._value(value), *self._dist_params(args, kwargs))
     method.__name__ = name
     method.__qualname__ = f"Distribution.{name}"
@@ -54,6 +68,7 @@ def _of_value(name, rule):
 def _of_params(name, rule):
     """The public method `name(*params)`: the subclass's `rule` on the checked parameters."""
     def method(self, *args, **kwargs):
+        _check_implemented(self, name, rule)
         return getattr(self, rule)(*self._dist_params(args, kwargs))
     method.__name__ = name
     method.__qualname__ = f"Distribution.{name}"
@@ -187,15 +202,18 @@ class Distribution(NamedParams, Cell):
 
     def kl_loss(self, dist, *args, **kwargs):
         """KL(self || dist): `args` are dist's parameters, then optionally self's."""
+        _check_implemented(self, "kl_loss", "_kl")
         b, a = self._kl_args(dist, args, kwargs)
         return self._kl(*b, *a)
 
     def cross_entropy(self, dist, *args, **kwargs):
         """H(self, dist) = entropy(self) + KL(self || dist)."""
+        _check_implemented(self, "cross_entropy", "_entropy", "_kl")
         b, a = self._kl_args(dist, args, kwargs)
         return self._entropy(*a) + self._kl(*b, *a)
 
     def sample(self, shape=(), *args, **kwargs):
+        _check_implemented(self, "sample", "_sample")
         if isinstance(shape, int) and not isinstance(shape, bool):
             shape = (shape,)
         if not isinstance(shape, (tuple, list)) or not all(isinstance(s, int) and s >= 0 for s in shape):
