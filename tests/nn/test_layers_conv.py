@@ -369,7 +369,7 @@ ERRORS = [
     ErrorSpec("conv_padding_mode", lambda: nn.Conv2d(1, 1, 3, padding=1), ValueError, "For 'Conv2d'"),
     ErrorSpec("conv_kernel", lambda: nn.Conv2d(1, 1, 0), ValueError, "For 'Conv2d'"),
     ErrorSpec("conv_input_rank", lambda: nn.Conv2d(1, 1, 3)(ms.ops.ones((1, 4, 4))), ValueError, "4D"),
-    ErrorSpec("conv_channels", lambda: nn.Conv2d(2, 1, 3)(ms.ops.ones((1, 3, 4, 4))), ValueError, "Conv"),
+    ErrorSpec("conv_channels", lambda: nn.Conv2d(2, 1, 3)(ms.ops.ones((1, 3, 4, 4))), RuntimeError, "Conv"),
     ErrorSpec("conv_nhwc", lambda: nn.Conv2d(1, 1, 3, data_format="NHWC"), ValueError, "NHWC"),
     ErrorSpec("conv1d_kernel_type", lambda: nn.Conv1d(1, 1, (3,)), TypeError, "For 'Conv1d'"),
     ErrorSpec("convT_output_padding", lambda: nn.Conv2dTranspose(1, 1, 3, stride=2, output_padding=1)(

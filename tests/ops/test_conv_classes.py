@@ -97,7 +97,7 @@ ERRORS = [
     ErrorSpec("Conv2D_rank", lambda: ops.Conv2D(2, 3)(ops.ones((3, 5, 5)), ops.ones((2, 3, 3, 3))), ValueError,
               "For 'Conv2D'"),
     ErrorSpec("Conv2D_channels", lambda: ops.Conv2D(2, 3)(ops.ones((1, 3, 5, 5)), ops.ones((2, 2, 3, 3))),
-              ValueError, "'C_in'"),
+              RuntimeError, "'C_in'"),
     ErrorSpec("MaxPool_format", lambda: ops.MaxPool(2, 2, data_format="NCDHW"), ValueError, "data_format"),
     ErrorSpec("ResizeBilinearV2_flags", lambda: ops.ResizeBilinearV2(True, True), ValueError, "half_pixel_centers"),
     ErrorSpec("ResizeLinear1D_mode", lambda: ops.ResizeLinear1D("asymmetric"), ValueError,

@@ -56,9 +56,11 @@ def check_conv(x, w, b=None, stride=(), pads=(), dilation=(), groups=1, op="Conv
         raise ValueError(f"For '{op}', the 'groups' should divide 'in_channel' and 'out_channel', but got "
                          f"groups: {groups}, in_channel: {c_in}, out_channel: {c_out}.")
     if c_in // groups != w.shape[1]:
-        raise ValueError(f"For '{op}', 'C_in' of input 'x' shape divided by 'groups' must be equal to 'C_in' of "
-                         f"input 'weight' shape: {w.shape[1]}, but got 'C_in' of input 'x' shape: {c_in}, and "
-                         f"'groups': {groups}.")
+        # NOTE: MindSpore's CPU Conv2D kernel (which also runs 1-D convolutions) raises this as a RuntimeError;
+        # its Conv3D shape inference raises a ValueError
+        kind = ValueError if nd == 3 else RuntimeError
+        raise kind(f"For '{op}', 'C_in' of input 'x' shape divided by 'groups' must be equal to 'C_in' of input "
+                   f"'weight' shape: {w.shape[1]}, but got 'C_in' of input 'x' shape: {c_in}, and 'groups': {groups}.")
     padded = tuple(s + pads[2 * i] + pads[2 * i + 1] for i, s in enumerate(x.shape[2:]))
     eff = tuple(d * (k - 1) + 1 for d, k in zip(dilation, w.shape[2:]))
     if any(p < e for p, e in zip(padded, eff)):
