@@ -190,6 +190,16 @@ def test_parameter_basics():
         ms.ParameterTuple([p, ms.Tensor([1.0])])
 
 
+def test_parameter_tuple_refuses_two_parameters_of_one_name():
+    a, b = ms.Parameter(ms.Tensor(1.0), name="a"), ms.Parameter(ms.Tensor(2.0), name="a")
+    with pytest.raises(ValueError) as info:
+        ms.ParameterTuple([a, b])
+    assert str(info.value) == ("The value Parameter (name=a, shape=(), dtype=Float32, requires_grad=True) , its name "
+                               "'a' already exists. Please set a unique name for the parameter.")
+    # the same Parameter twice is one parameter, kept twice
+    assert len(ms.ParameterTuple([a, a])) == 2
+
+
 def test_initializer_fans_and_statistics():
     ms.set_seed(3)
     shape = (400, 300)
