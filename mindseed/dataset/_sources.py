@@ -28,6 +28,7 @@ class MappableSource(SourceDataset):
     """
 
     _mappable = True
+    _mindrecord = False     # MindDataset: shuffled by MindRecord's reader, not by the sampler's C++ stream
 
     def __init__(self, num_samples=None, num_parallel_workers=None, shuffle=None, sampler=None, num_shards=None,
                  shard_id=None):
@@ -83,7 +84,7 @@ class MappableSource(SourceDataset):
     def _ids(self, ctx):
         n = self._num_rows()
         base = self._base_ids(n)
-        rng = S.Draws(ctx.rng(self), ctx.seed, ctx.pass_index(self), ctx.state)
+        rng = S.Draws(ctx.rng(self), ctx.seed, ctx.pass_index(self), ctx.state, self._mindrecord)
         if base is None:
             return self.sampler._ids(n, rng, self)
         return base[self.sampler._ids(len(base), rng, None)]

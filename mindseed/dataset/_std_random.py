@@ -8,7 +8,9 @@ MindSpore's samplers and shuffle op are C++: a RandomSampler seeds a `std::mt199
   generator's range allows (it always does for a 32-bit generator and fewer than 65536 ids per draw pair);
 * `uniform_ints(seed, n, count)`: `std::uniform_int_distribution<int64_t>(0, n - 1)` drawn `count` times (libstdc++
   9 scales down by division and rejects the draws past the last whole multiple);
-* `Mt64`: the raw `std::mt19937_64` stream (the ShuffleOp takes `draw % (last + 1)`).
+* `Mt64`: the raw `std::mt19937_64` stream (the ShuffleOp takes `draw % (last + 1)`);
+* `shuffle(ids, seed, engine="minstd_rand0")`: MindRecord's reader shuffles with `std::default_random_engine`,
+  which is libstdc++'s minstd_rand0.
 
 numpy's MT19937 seeded the legacy way (`init_genrand`) is the same generator as `std::mt19937(seed)`.
 """
@@ -21,6 +23,7 @@ class _Mt32:
     """std::mt19937(seed): its 32-bit outputs, fetched from numpy in blocks."""
 
     __slots__ = ("_bits", "_buf", "_k")
+    low, span = 0, _U32             # min() and max() - min()
 
     def __init__(self, seed):
         self._bits = np.random.MT19937()
@@ -34,24 +37,42 @@ class _Mt32:
         return self._buf[self._k - 1]
 
 
+class _Minstd0:
+    """std::minstd_rand0(seed): x = x * 16807 mod (2^31 - 1), outputs in [1, 2^31 - 2]."""
+
+    __slots__ = ("_x",)
+    low, span = 1, 2147483645       # min() and max() - min()
+
+    def __init__(self, seed):
+        x = int(seed) % 2147483647
+        self._x = x or 1
+
+    def __call__(self):
+        self._x = self._x * 16807 % 2147483647
+        return self._x
+
+
+_ENGINES = {"mt19937": _Mt32, "minstd_rand0": _Minstd0}
+
+
 def _below(g, n):
-    """A uniform int in [0, n) from a 32-bit generator: libstdc++ 9's uniform_int_distribution (downscaling)."""
-    scaling = _U32 // n
+    """A uniform int in [0, n) from generator `g`: libstdc++ 9's uniform_int_distribution (downscaling)."""
+    scaling = g.span // n
     past = n * scaling
     while True:
-        r = g()
+        r = g() - g.low
         if r < past:
             return r // scaling
 
 
-def shuffle(ids, seed):
-    """`std::shuffle(ids.begin(), ids.end(), std::mt19937(seed))` as libstdc++ does it; returns a new int64 array."""
+def shuffle(ids, seed, engine="mt19937"):
+    """`std::shuffle(ids.begin(), ids.end(), std::<engine>(seed))` as libstdc++ does it; a new int64 array."""
     a = np.array(ids, dtype=np.int64).tolist()
     n = len(a)
-    g = _Mt32(seed)
+    g = _ENGINES[engine](seed)
     if n < 2:
         return np.asarray(a, dtype=np.int64)
-    if _U32 // n >= n:
+    if g.span // n >= n:
         # two swap positions per draw: x in [0, r * (r + 1)) gives x // (r + 1) and x % (r + 1)
         i = 1
         if n % 2 == 0:

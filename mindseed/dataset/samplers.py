@@ -32,11 +32,12 @@ class Draws:
     object's), and for the samplers that follow MindSpore's C++ streams the pipeline seed, the number of passes
     before this one, and the iterator's state where a chain of per-pass shuffles is kept."""
 
-    __slots__ = ("gen", "seed", "pass_index", "state")
+    __slots__ = ("gen", "seed", "pass_index", "state", "mindrecord")
 
-    def __init__(self, gen, seed, pass_index=0, state=None):
+    def __init__(self, gen, seed, pass_index=0, state=None, mindrecord=False):
         self.gen, self.seed, self.pass_index = gen, seed, pass_index
         self.state = {} if state is None else state
+        self.mindrecord = mindrecord    # a MindDataset: its reader shuffles (MindRecord's ShardShuffle)
 
     def __getattr__(self, name):
         return getattr(self.gen, name)
@@ -233,6 +234,9 @@ class RandomSampler(_RandomDraws):
             return np.zeros(0, np.int64)
         if self.replacement:
             return R.uniform_ints(rng.seed + (rng.pass_index if self.reshuffle_each_epoch else 0), n, count)
+        if rng.mindrecord:  # std::default_random_engine seeded with one more than the pipeline seed per pass
+            return rng.chained(self, np.arange(n, dtype=np.int64),
+                               lambda ids, p: R.shuffle(ids, rng.seed + 1 + p, "minstd_rand0"))[:count]
         if not self.reshuffle_each_epoch:
             return R.shuffle(np.arange(n, dtype=np.int64), rng.seed)[:count]
         return rng.chained(self, np.arange(n, dtype=np.int64), lambda ids, p: R.shuffle(ids, rng.seed + p))[:count]

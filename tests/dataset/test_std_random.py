@@ -103,3 +103,27 @@ def test_generator_sampling_arguments_are_value_errors(kwargs, message):
     assert str(info.value) == message
     with pytest.raises(ValueError):
         ds.NumpySlicesDataset(np.arange(4), **kwargs)
+
+
+def test_mind_dataset_shuffles_as_mindrecords_reader(tmp_path):
+    from mindseed.mindrecord import FileWriter
+    assert R.shuffle(np.arange(10), 1, "minstd_rand0").tolist() == [2, 7, 1, 6, 8, 0, 4, 9, 5, 3]
+    w = FileWriter(str(tmp_path / "m.mindrecord"), overwrite=True)
+    w.add_schema({"x": {"type": "int32"}})
+    w.write_raw_data([{"x": i} for i in range(10)])
+    w.commit()
+    d = ds.MindDataset(str(tmp_path / "m.mindrecord"))
+    it = d.create_dict_iterator(output_numpy=True, num_epochs=3)
+    assert [[int(r["x"]) for r in it] for _ in range(3)] == [[2, 7, 1, 6, 8, 0, 4, 9, 5, 3],
+                                                              [5, 2, 8, 9, 7, 3, 4, 0, 1, 6],
+                                                              [9, 7, 4, 6, 8, 1, 3, 5, 0, 2]]
+    # a RandomSampler given to a MindDataset is MindRecord's shuffle too
+    d = ds.MindDataset(str(tmp_path / "m.mindrecord"), sampler=ds.RandomSampler())
+    assert _order(d) == [[2, 7, 1, 6, 8, 0, 4, 9, 5, 3]]
+    w = FileWriter(str(tmp_path / "two.mindrecord"), shard_num=2, overwrite=True)
+    w.add_schema({"x": {"type": "int32"}})
+    w.write_raw_data([{"x": i} for i in range(13)])
+    w.commit()
+    d = ds.MindDataset([str(tmp_path / "two.mindrecord0"), str(tmp_path / "two.mindrecord1")])
+    assert [int(r["x"]) for r in d.create_dict_iterator(output_numpy=True)] == [3, 0, 11, 10, 5, 9, 8, 6, 12, 1, 7,
+                                                                                 4, 2]
