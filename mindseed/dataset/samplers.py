@@ -184,16 +184,22 @@ class SequentialSampler(BuiltinSampler):
         if start_index is not None:
             if isinstance(start_index, bool) or not isinstance(start_index, int):
                 raise TypeError(f"start_index must be an integer but was: {start_index}.")
-            if start_index < 0:
-                raise ValueError(f"start_index should be a non-negative integer, but got {start_index}.")
         super().__init__(num_samples)
         self.start_index = start_index or 0
 
+    def _check_built(self):
+        # as MindSpore: a negative start_index is refused when the pipeline is built
+        if self.start_index < 0:
+            raise RuntimeError(f"SequentialSampler: start_index_ must be greater than or equal to 0, but got: "
+                               f"{self.start_index}")
+
     def _own_count(self, n):
+        self._check_built()
         rest = max(0, n - self.start_index)
         return rest if not self.num_samples else min(rest, self.num_samples)
 
     def _own_ids(self, n, rng, source):
+        self._check_built()
         if n and self.start_index >= n:
             raise RuntimeError(f"SequentialSampler: start_index {self.start_index} is out of bound, expected "
                                f"range [0, {n - 1}].")
@@ -297,21 +303,29 @@ class WeightedRandomSampler(_RandomDraws):
         if not isinstance(weights, (list, tuple, np.ndarray)):
             raise TypeError(f"weights should be a list of numbers, but got {type(weights).__name__}.")
         w = V.to_array(weights, "weights", np.float64)
-        if w.ndim != 1 or w.size == 0:
-            raise ValueError("weights size should not be 0")
-        if (w < 0).any():
-            raise ValueError("weights should not contain negative numbers.")
-        if not w.any():
-            raise ValueError("The sum of all weights should be greater than 0.")
+        if w.ndim > 1:
+            raise TypeError(f"weights should be a list of numbers, but got an array of shape {w.shape}.")
         super().__init__(replacement, num_samples)
-        if num_samples == 0:
-            raise ValueError("num_samples should be a positive integer value, but got num_samples: 0.")
         self.weights = w
 
+    def _check_built(self):
+        # as MindSpore: the weights' values are checked when the pipeline is built
+        w = self.weights
+        if w.size == 0:
+            raise RuntimeError("WeightedRandomSampler: weights vector must not be empty")
+        if (w < 0).any():
+            k = int(np.argmax(w < 0))
+            raise RuntimeError(f"WeightedRandomSampler: weights vector must not contain negative numbers, got: "
+                               f"weights[{k}] = {w[k]:.6f}")
+        if not w.any():
+            raise RuntimeError("WeightedRandomSampler: elements of weights vector must not be all zero")
+
     def _own_count(self, n):
+        self._check_built()
         return self.num_samples if self.num_samples else len(self.weights)
 
     def _own_ids(self, n, rng, source):
+        self._check_built()
         w = self.weights[:n] if len(self.weights) > n else self.weights
         count = self._own_count(n)
         if not self.replacement and count > np.count_nonzero(w):
