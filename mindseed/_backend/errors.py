@@ -23,6 +23,7 @@ _KERNEL_PREFIX = re.compile(r"^(?:torch\.[\w.]+(?:\(\))?|linalg\.\w+|special\.\w
 _NOT_IMPLEMENTED = re.compile(r"\"(\w+?)\" not implemented for '([\w:<> ]+)'")
 _INDEX_RANGE = re.compile(r"index -?\d+ is out of bounds for dimension|indices along dimension \d+ must be in|"
                           r"index out of range in self")
+_DIM_RANGE = re.compile(r"Dimension out of range \(expected to be in range of \[(-?\d+), (-?\d+)\], but got (-?\d+)\)")
 _ALLOC = re.compile(r"allocate (\d+) bytes")
 _VOCABULARY = re.compile(r"torch|c10|aten|at::|PyTorch|Allocator|Variable|THP|SymInt|IntArrayRef|long long|"
                          r"invalid combination of arguments|object has no attribute",
@@ -58,6 +59,10 @@ def kernel_error(exc):
                               f"(Allocate memory failed).")
     if isinstance(exc, OverflowError) or "Overflow when unpacking" in msg or "value cannot be converted" in msg:
         return ValueError, "a value is out of the range the kernel accepts (a signed 64-bit integer)."
+    m = _DIM_RANGE.search(msg)
+    if m:   # an axis outside the rank: MindSpore's shape inference raises a ValueError
+        lo, hi, got = (int(g) for g in m.groups())
+        return ValueError, f"the 'axis' must be in range [{lo}, {hi + 1}), but got {got}."
     m = _NOT_IMPLEMENTED.search(msg)
     if m:
         return TypeError, f"the kernel '{m.group(1).removesuffix('_cpu').removesuffix('_cuda')}' does not support " \

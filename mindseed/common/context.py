@@ -8,7 +8,7 @@ __all__ = ["GRAPH_MODE", "PYNATIVE_MODE", "STRICT", "COMPATIBLE", "LAX", "set_co
 GRAPH_MODE = 0
 PYNATIVE_MODE = 1
 STRICT, COMPATIBLE, LAX = 0, 1, 2
-RELEASE, DEBUG = "RELEASE", "DEBUG"
+RELEASE, DEBUG = 0, 1
 
 _ASCEND_ONLY = ('precision_mode', 'jit_compile', 'atomic_clean_policy', 'matmul_allow_hf32', 'conv_allow_hf32',
                 'op_precision_mode', 'host_scheduling_max_threshold', 'ge_options', 'op_debug_option')
@@ -39,6 +39,27 @@ _DEFAULTS = {
     "enable_interleave_parallel_branch": False, "enable_offloading_packed_experts": False,
 }
 _values = dict(_DEFAULTS)
+
+# the Python type MindSpore's set_context checks each of these keys for (a TypeError before anything is set)
+_TYPES = {
+    "mode": int, "device_target": str, "device_id": int, "save_graphs": (bool, int), "save_graphs_path": str,
+    "aoe_tune_mode": str, "aoe_config": dict, "enable_reduce_precision": bool, "variable_memory_max_size": str,
+    "enable_auto_mixed_precision": bool, "inter_op_parallel_num": int, "enable_graph_kernel": bool,
+    "reserve_class_name_in_scope": bool, "check_bprop": bool, "max_device_memory": str, "print_file_path": str,
+    "max_call_depth": int, "env_config_path": str, "graph_kernel_flags": str, "save_compile_cache": bool,
+    "runtime_num_threads": int, "load_compile_cache": bool, "pynative_synchronize": bool, "mempool_block_size": str,
+    "disable_format_transform": bool, "op_timeout": int, "deterministic": str, "ascend_config": dict,
+    "jit_syntax_level": int, "debug_level": int, "jit_enable_inplace_ops": bool, "gpu_config": dict,
+    "jit_config": dict, "enable_compile_cache": bool,
+}
+
+
+def _check_arg_types(types, kwargs):
+    """MindSpore's `args_type_check`: a value that is not None must be an instance of its key's type."""
+    for key, value in kwargs.items():
+        expected = types.get(key)
+        if expected is not None and value is not None and not isinstance(value, expected):
+            raise TypeError(f"The parameter '{key}' must be {expected}, but got {type(value)}")
 
 
 def _set_mode(value):
@@ -94,11 +115,13 @@ def set_context(**kwargs):
     """Set the running environment (MindSpore's keys; keys with no meaning here are recorded).
 
     Raises:
+        TypeError: a value of the wrong Python type for its key (`mode` must be an int, `device_target` a str, ...).
         ValueError: an unknown key, or a bad value for `mode`, `device_target`, `deterministic`, `save_graphs`.
 
     >>> import mindseed as ms
     >>> ms.set_context(mode=ms.PYNATIVE_MODE)
     """
+    _check_arg_types(_TYPES, kwargs)
     for key, value in kwargs.items():
         if key in _ASCEND_ONLY:
             raise ValueError(f"Please set '{key}' through parameter ascend_config")
@@ -134,7 +157,16 @@ def get_context(attr_key):
 
 
 def set_device(device_target, device_id=None):
-    """Run on 'CPU' or 'GPU' (torch's CUDA device `device_id`)."""
+    """Run on 'CPU' or 'GPU' (torch's CUDA device `device_id`).
+
+    Raises:
+        TypeError: `device_target` is not a str or `device_id` not an int.
+        ValueError: an unknown device, or a negative `device_id`.
+    """
+    _check_arg_types({"device_target": str, "device_id": int}, {"device_target": device_target,
+                                                                "device_id": device_id})
+    if device_id is not None and device_id < 0:
+        raise ValueError("The device id must bigger than or equal to 0.")
     if device_id is not None:
         _values["device_id"] = device_id
     _set_device_target(device_target)

@@ -99,9 +99,11 @@ complex64, complex128 = Complex("Complex64", 64), Complex("Complex128", 128)
 float8_e4m3fn, float8_e5m2, hifloat8 = Float("Float8E4M3FN", 8), Float("Float8E5M2", 8), Float("HiFloat8", 8)
 qint4x2 = Int("Int4", 4)
 
-byte, short, intc, intp, int_, long = int8, int16, int32, int64, int64, int64
-ubyte, ushort, uintc, uintp, uint = uint8, uint16, uint32, uint64, uint64
-half, single, double, float_ = float16, float32, float64, float32
+byte, short, intc, intp, long = int8, int16, int32, int64, int64
+ubyte, ushort, uintc, uintp = uint8, uint16, uint32, uint64
+half, single, double = float16, float32, float64
+# MindSpore's generic kinds (kInt, kUInt, kFloat): no tensor has them, and they equal no sized type
+int_, uint, float_ = _Misc("Int"), _Misc("UInt"), _Misc("Float")
 cfloat, cdouble = complex64, complex128
 number = _Misc("Number")
 tensor_type = TensorType

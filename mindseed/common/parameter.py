@@ -285,9 +285,16 @@ class ParameterTuple(tuple):
 
     def __new__(cls, iterable):
         items = tuple(iterable)
+        ids, names = set(), set()
         for x in items:
             if not isinstance(x, Parameter):
                 raise TypeError(f"For 'ParameterTuple', all elements must be Parameter, but got {type(x).__name__}.")
+            if id(x) not in ids:    # the same Parameter twice is allowed, two Parameters of one name are not
+                if x.name in names:
+                    raise ValueError(f"The value {x} , its name '{x.name}' already exists. Please set a unique name "
+                                     f"for the parameter.")
+                names.add(x.name)
+                ids.add(id(x))
         return tuple.__new__(cls, items)
 
     def clone(self, prefix, init="same"):

@@ -96,19 +96,26 @@ def to_row(value, ncols=None, who="GeneratorDataset"):
 class Ctx:
     """One epoch (or one repeat within it): the seed stream of every node."""
 
-    __slots__ = ("seed", "path", "order")
+    __slots__ = ("seed", "path", "order", "state")
 
-    def __init__(self, seed, path, order):
+    def __init__(self, seed, path, order, state=None):
         self.seed = seed
         self.path = path
         self.order = order
+        self.state = {} if state is None else state     # shared by the epochs of one iterator
 
     def rng(self, node):
         """The generator of `node` for this epoch: same seed, same epoch -> same draws."""
         return np.random.default_rng([self.seed, self.order.get(id(node), 0)] + list(self.path))
 
+    def pass_index(self, node):
+        """How many passes over `node` this iterator made before this one (epochs and repeats alike): MindSpore
+        resets a sampler at the end of each pass, and its next order depends on how many resets came before."""
+        seen = self.state.setdefault(("passes", id(node)), {})
+        return seen.setdefault(self.path, len(seen))
+
     def sub(self, k):
-        return Ctx(self.seed, self.path + (k,), self.order)
+        return Ctx(self.seed, self.path + (k,), self.order, self.state)
 
 
 def _number_nodes(root):
@@ -159,6 +166,7 @@ class _IteratorBase:
         self.names = dataset.get_col_names()
         self.seed = _base_seed()
         self.order = _number_nodes(dataset)
+        self._state = {}
         self.epoch = 0
         self._gen = None
         self._finished = False
@@ -177,7 +185,7 @@ class _IteratorBase:
         if self._finished:
             raise StopIteration
         if self._gen is None:
-            self._gen = self.dataset._rows(Ctx(self.seed, (self.epoch,), self.order))
+            self._gen = self.dataset._rows(Ctx(self.seed, (self.epoch,), self.order, self._state))
         try:
             row = next(self._gen)
         except StopIteration:

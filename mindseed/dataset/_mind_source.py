@@ -25,6 +25,8 @@ class MindDataset(MappableSource, UnionBaseDataset):
         RuntimeError: a file or its .db index is not a valid MindRecord file, is truncated or corrupt.
     """
 
+    _mindrecord = True
+
     def __init__(self, dataset_files, columns_list=None, num_parallel_workers=None, shuffle=None, num_shards=None,
                  shard_id=None, sampler=None, padded_sample=None, num_padded=None, num_samples=None, cache=None):
         if isinstance(dataset_files, str):

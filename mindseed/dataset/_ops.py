@@ -8,6 +8,7 @@ import time
 
 import numpy as np
 
+from mindseed.dataset import _std_random as R
 from mindseed.dataset import _validate as V
 from mindseed.dataset import config as _cfg
 from mindseed.dataset._engine import Dataset, reraise_worker, to_array
@@ -415,26 +416,31 @@ class ShuffleDataset(Dataset):
         return True
 
     def _rows(self, ctx):
+        # MindSpore's ShuffleOp: a std::mt19937_64 seeded with the pipeline seed when the pipeline is built; it
+        # goes on across epochs (reseeded at each one when not reshuffling)
         if self._fixed_seed is not None:
-            rng = np.random.default_rng(self._fixed_seed)
+            draw = R.Mt64(self._fixed_seed)
         elif self.reshuffle_each_epoch:
-            rng = ctx.rng(self)
+            draw = ctx.state.get(("shuffle", id(self)))
+            if draw is None:
+                draw = ctx.state[("shuffle", id(self))] = R.Mt64(ctx.seed)
         else:
-            rng = np.random.default_rng([ctx.seed, ctx.order.get(id(self), 0)])
-        buf = []
-        draws, k = rng.random(1024), 0
-        for row in self.children[0]._rows(ctx):
-            if len(buf) < self.buffer_size:
-                buf.append(row)
-                continue
-            if k == len(draws):
-                draws, k = rng.random(1024), 0
-            j = int(draws[k] * len(buf))
-            k += 1
-            out, buf[j] = buf[j], row
+            draw = R.Mt64(ctx.seed)
+        rows = iter(self.children[0]._rows(ctx))
+        buf = list(itertools.islice(rows, self.buffer_size))
+        refill = len(buf) == self.buffer_size
+        last = len(buf) - 1
+        while last >= 0:
+            # a random slot goes out; the last slot's row takes its place and the next input row the last slot
+            slot = draw() % (last + 1)
+            out = buf[slot]
+            buf[slot] = buf[last]
+            if refill:
+                buf[last] = next(rows, None)
+                refill = buf[last] is not None
+            if not refill:
+                last -= 1
             yield out
-        for j in rng.permutation(len(buf)):
-            yield buf[j]
 
 
 class RepeatDataset(Dataset):

@@ -28,6 +28,7 @@ class MappableSource(SourceDataset):
     """
 
     _mappable = True
+    _mindrecord = False     # MindDataset: shuffled by MindRecord's reader, not by the sampler's C++ stream
 
     def __init__(self, num_samples=None, num_parallel_workers=None, shuffle=None, sampler=None, num_shards=None,
                  shard_id=None):
@@ -83,7 +84,7 @@ class MappableSource(SourceDataset):
     def _ids(self, ctx):
         n = self._num_rows()
         base = self._base_ids(n)
-        rng = ctx.rng(self)
+        rng = S.Draws(ctx.rng(self), ctx.seed, ctx.pass_index(self), ctx.state, self._mindrecord)
         if base is None:
             return self.sampler._ids(n, rng, self)
         return base[self.sampler._ids(len(base), rng, None)]
@@ -116,6 +117,22 @@ class MappableSource(SourceDataset):
 
 
 # ---------------------------------------------------------------------------- GeneratorDataset
+def _check_generator_sampling(num_samples, sampler, shuffle, num_shards, shard_id):
+    """GeneratorDataset's checks of its sampling arguments: ValueErrors, where other sources raise RuntimeErrors."""
+    if (num_shards is None) != (shard_id is None):
+        raise ValueError("num_shards and shard_id need to be passed in together.")
+    if num_shards is not None:
+        V.type_check(num_shards, (int,), "num_shards")
+        V.type_check(shard_id, (int,), "shard_id")
+        V.check_range(num_shards, 1, V.INT32_MAX, "num_shards")
+        if shard_id >= num_shards:
+            raise ValueError("shard_id should be less than num_shards.")
+    if isinstance(sampler, S.BuiltinSampler) and any(a is not None for a in (num_shards, shard_id, shuffle,
+                                                                              num_samples)):
+        raise ValueError(f"Conflicting arguments during sampler assignments. num_samples: {num_samples}, num_shards: "
+                         f"{num_shards}, shard_id: {shard_id}, shuffle: {shuffle}.")
+
+
 def _cast_row(row, types):
     if types is None:
         return row
@@ -185,6 +202,9 @@ class GeneratorDataset(MappableSource, UnionBaseDataset):
                 raise ValueError("num_shards is not supported for a source that is not random accessible "
                                  "(it needs __getitem__ and __len__).")
         V.check_bool(python_multiprocessing, "python_multiprocessing")
+        _check_generator_sampling(num_samples, sampler, shuffle, num_shards, shard_id)
+        if sampler is not None:
+            shuffle = None      # a list of ids given with shuffle: MindSpore reads the ids in their order
         super().__init__(num_samples, num_parallel_workers, shuffle if self.random_access else False,
                          sampler, num_shards, shard_id)
         self.source = source
@@ -310,7 +330,9 @@ class NumpySlicesDataset(MappableSource, UnionBaseDataset):
                 raise ValueError(f"NumpySlicesDataset: {len(names)} column names for {len(cols)} columns.")
         elif names is None:
             names = [f"column_{i}" for i in range(len(cols))]
-        super().__init__(num_samples, num_parallel_workers, shuffle, sampler, num_shards, shard_id)
+        _check_generator_sampling(num_samples, sampler, shuffle, num_shards, shard_id)     # a GeneratorDataset there
+        super().__init__(num_samples, num_parallel_workers, None if sampler is not None else shuffle, sampler,
+                         num_shards, shard_id)
         self.column_names_ = names
         self.columns = cols
 

@@ -2,12 +2,17 @@
 
 A sampler turns the source's row count into an array of ids for one epoch. `add_child` chains
 samplers: the child picks ids from the dataset and the parent picks positions among the child's ids.
+
+RandomSampler, SubsetRandomSampler and DistributedSampler draw their orders from MindSpore's own C++ streams
+(`_std_random`): with a seed set, a pipeline reads its rows in the order MindSpore reads them, epoch after epoch.
 """
 import numbers
 
 import numpy as np
 
+from mindseed.dataset import _std_random as R
 from mindseed.dataset import _validate as V
+from mindseed.dataset import config as _cfg
 
 __all__ = ["Sampler", "BuiltinSampler", "SequentialSampler", "RandomSampler", "SubsetRandomSampler",
            "SubsetSampler", "WeightedRandomSampler", "PKSampler", "DistributedSampler"]
@@ -18,8 +23,36 @@ def _check_num_samples(num_samples, name="num_samples"):
         return
     if isinstance(num_samples, bool) or not isinstance(num_samples, int):
         raise TypeError(f"{name} must be an integer but was: {num_samples}.")
-    if num_samples < 0 or num_samples > 2147483647:
-        raise ValueError(f"{name} exceeds the boundary between 0 and 2147483647(INT32_MAX)!")
+    if num_samples < 0 or num_samples > 9223372036854775807:
+        raise ValueError(f"{name} exceeds the boundary between 0 and 9223372036854775807(INT64_MAX)!")
+
+
+class Draws:
+    """What a sampler draws from in one pass over its source: the pass's numpy generator (its methods are this
+    object's), and for the samplers that follow MindSpore's C++ streams the pipeline seed, the number of passes
+    before this one, and the iterator's state where a chain of per-pass shuffles is kept."""
+
+    __slots__ = ("gen", "seed", "pass_index", "state", "mindrecord")
+
+    def __init__(self, gen, seed, pass_index=0, state=None, mindrecord=False):
+        self.gen, self.seed, self.pass_index = gen, seed, pass_index
+        self.state = {} if state is None else state
+        self.mindrecord = mindrecord    # a MindDataset: its reader shuffles (MindRecord's ShardShuffle)
+
+    def __getattr__(self, name):
+        return getattr(self.gen, name)
+
+    def chained(self, owner, first, step):
+        """`first` transformed by `step(ids, p)` for each pass p = 0 .. pass_index (MindSpore reshuffles the
+        previous pass's order); the last result is kept so that the next pass costs one step."""
+        key = ("chain", id(owner), len(first))
+        done, ids = self.state.get(key, (-1, first))
+        if done > self.pass_index:
+            done, ids = -1, first
+        for p in range(done + 1, self.pass_index + 1):
+            ids = step(ids, p)
+        self.state[key] = (self.pass_index, ids)
+        return ids
 
 
 class BuiltinSampler:
@@ -151,16 +184,22 @@ class SequentialSampler(BuiltinSampler):
         if start_index is not None:
             if isinstance(start_index, bool) or not isinstance(start_index, int):
                 raise TypeError(f"start_index must be an integer but was: {start_index}.")
-            if start_index < 0:
-                raise ValueError(f"start_index should be a non-negative integer, but got {start_index}.")
         super().__init__(num_samples)
         self.start_index = start_index or 0
 
+    def _check_built(self):
+        # as MindSpore: a negative start_index is refused when the pipeline is built
+        if self.start_index < 0:
+            raise RuntimeError(f"SequentialSampler: start_index_ must be greater than or equal to 0, but got: "
+                               f"{self.start_index}")
+
     def _own_count(self, n):
+        self._check_built()
         rest = max(0, n - self.start_index)
         return rest if not self.num_samples else min(rest, self.num_samples)
 
     def _own_ids(self, n, rng, source):
+        self._check_built()
         if n and self.start_index >= n:
             raise RuntimeError(f"SequentialSampler: start_index {self.start_index} is out of bound, expected "
                                f"range [0, {n - 1}].")
@@ -193,16 +232,20 @@ class RandomSampler(_RandomDraws):
         super().__init__(replacement, num_samples)
         self.reshuffle_each_epoch = True
 
-    def _own_count(self, n):
-        if self.replacement:
-            return self.num_samples if self.num_samples else n
-        return super()._own_count(n)
-
     def _own_ids(self, n, rng, source):
+        # MindSpore's RandomSampler: std::mt19937 seeded with the pipeline seed, plus one per pass when it
+        # reshuffles each epoch; without replacement each pass shuffles the previous pass's order again
         count = self._own_count(n)
+        if n == 0:
+            return np.zeros(0, np.int64)
         if self.replacement:
-            return rng.integers(0, n, size=count, dtype=np.int64) if n else np.zeros(0, np.int64)
-        return rng.permutation(n).astype(np.int64)[:count]
+            return R.uniform_ints(rng.seed + (rng.pass_index if self.reshuffle_each_epoch else 0), n, count)
+        if rng.mindrecord:  # std::default_random_engine seeded with one more than the pipeline seed per pass
+            return rng.chained(self, np.arange(n, dtype=np.int64),
+                               lambda ids, p: R.shuffle(ids, rng.seed + 1 + p, "minstd_rand0"))[:count]
+        if not self.reshuffle_each_epoch:
+            return R.shuffle(np.arange(n, dtype=np.int64), rng.seed)[:count]
+        return rng.chained(self, np.arange(n, dtype=np.int64), lambda ids, p: R.shuffle(ids, rng.seed + p))[:count]
 
 
 class SubsetSampler(BuiltinSampler):
@@ -242,7 +285,8 @@ class SubsetRandomSampler(SubsetSampler):
         return True
 
     def _own_ids(self, n, rng, source):
-        ids = self.indices[rng.permutation(len(self.indices))]
+        # MindSpore reseeds with the pipeline seed at every pass and shuffles the previous pass's order again
+        ids = rng.chained(self, self.indices, lambda ids, p: R.shuffle(ids, rng.seed))
         return _checked(ids[:self._own_count(n)], n, type(self).__name__)
 
 
@@ -259,21 +303,29 @@ class WeightedRandomSampler(_RandomDraws):
         if not isinstance(weights, (list, tuple, np.ndarray)):
             raise TypeError(f"weights should be a list of numbers, but got {type(weights).__name__}.")
         w = V.to_array(weights, "weights", np.float64)
-        if w.ndim != 1 or w.size == 0:
-            raise ValueError("weights size should not be 0")
-        if (w < 0).any():
-            raise ValueError("weights should not contain negative numbers.")
-        if not w.any():
-            raise ValueError("The sum of all weights should be greater than 0.")
+        if w.ndim > 1:
+            raise TypeError(f"weights should be a list of numbers, but got an array of shape {w.shape}.")
         super().__init__(replacement, num_samples)
-        if num_samples == 0:
-            raise ValueError("num_samples should be a positive integer value, but got num_samples: 0.")
         self.weights = w
 
+    def _check_built(self):
+        # as MindSpore: the weights' values are checked when the pipeline is built
+        w = self.weights
+        if w.size == 0:
+            raise RuntimeError("WeightedRandomSampler: weights vector must not be empty")
+        if (w < 0).any():
+            k = int(np.argmax(w < 0))
+            raise RuntimeError(f"WeightedRandomSampler: weights vector must not contain negative numbers, got: "
+                               f"weights[{k}] = {w[k]:.6f}")
+        if not w.any():
+            raise RuntimeError("WeightedRandomSampler: elements of weights vector must not be all zero")
+
     def _own_count(self, n):
+        self._check_built()
         return self.num_samples if self.num_samples else len(self.weights)
 
     def _own_ids(self, n, rng, source):
+        self._check_built()
         w = self.weights[:n] if len(self.weights) > n else self.weights
         count = self._own_count(n)
         if not self.replacement and count > np.count_nonzero(w):
@@ -381,6 +433,9 @@ class DistributedSampler(BuiltinSampler):
         self.shard_id = shard_id
         self.shuffle = shuffle
         self.offset = offset
+        # MindSpore takes the pipeline seed when the sampler is made (5489 when none was set) and shuffles with
+        # one more than it
+        self.seed = _cfg.get_seed()
 
     def is_shuffled(self):
         return self.shuffle
@@ -392,20 +447,31 @@ class DistributedSampler(BuiltinSampler):
         if self._invalid is not None:
             raise RuntimeError(f"Invalid input, {self._invalid}")
 
+    def _shard_size(self, n):
+        if self.offset == -1:       # every shard gets ceil(n / num_shards) rows, the last ones wrapping around
+            return -(-n // self.num_shards)
+        # from shard `offset` on: rows offset.. go to shards in turn, with no wrapping
+        size = (n + self.offset) // self.num_shards
+        size += self.shard_id < (n + self.offset) % self.num_shards
+        return size - (self.shard_id < self.offset)
+
     def _own_count(self, n):
         self._check_built()
-        per = -(-n // self.num_shards)
+        per = self._shard_size(n)
         return per if not self.num_samples else min(per, self.num_samples)
 
     def _own_ids(self, n, rng, source):
         self._check_built()
         if n == 0:
             return np.zeros(0, np.int64)
-        # the shuffle must be the same permutation on every shard: draw it from the shared epoch stream
-        base = rng.permutation(n).astype(np.int64) if self.shuffle else np.arange(n, dtype=np.int64)
-        first = (self.shard_id - max(self.offset, 0)) % self.num_shards
-        pos = first + self.num_shards * np.arange(-(-n // self.num_shards), dtype=np.int64)
-        return base[pos % n][:self._own_count(n)]
+        base = np.arange(n, dtype=np.int64)
+        if self.shuffle:    # the same order on every shard: seeded by the sampler's seed, reshuffled every pass
+            base = rng.chained(self, base, lambda ids, p: R.shuffle(ids, self.seed + 1 + p))
+        first = self.shard_id - max(self.offset, 0)
+        if first < 0:
+            first += self.num_shards
+        pos = first + self.num_shards * np.arange(self._own_count(n), dtype=np.int64)
+        return base[pos % n]
 
 
 def _resolve(sampler):
@@ -432,5 +498,6 @@ def select_sampler(num_samples, input_sampler, shuffle, num_shards, shard_id):
         return DistributedSampler(num_shards, shard_id, shuffle=True if shuffle is None else bool(shuffle),
                                   num_samples=num_samples)
     if shuffle is None or shuffle:
-        return RandomSampler(num_samples=num_samples)
+        # as MindSpore: a shuffled source with num_samples draws its rows with replacement
+        return RandomSampler(replacement=num_samples is not None, num_samples=num_samples)
     return SequentialSampler(num_samples=num_samples)

@@ -101,7 +101,7 @@ class FileWriter:
         return w
 
     def add_schema(self, content, desc=None):
-        """Set the schema {field: {"type": ..., ["shape": [...]]}}; returns its id (0).
+        """Set the schema {field: {"type": ..., ["shape": [...]]}}.
 
         Raises:
             MRMInvalidSchemaError: the schema is invalid.
@@ -113,7 +113,6 @@ class FileWriter:
             raise ParamTypeError("desc", "str")
         self._schema = {k: dict(sorted(v.items())) for k, v in sorted(content.items())}
         self._desc = desc or ""
-        return 0
 
     @staticmethod
     def _validate_schema(content):
@@ -159,19 +158,16 @@ class FileWriter:
             if F.is_blob(self._schema[field]):
                 raise MRMDefineIndexError(f"Failed to set field {field} since it's not primitive type.")
         self._index_fields = sorted(set(index_fields))
-        return SUCCESS
 
     def set_header_size(self, header_size):
         """Header size in bytes, in [16KB, 128MB]."""
         F.check_header_size(header_size)
         self._header_size = header_size
-        return SUCCESS
 
     def set_page_size(self, page_size):
         """Page size in bytes, in [32KB, 256MB]."""
         F.check_page_size(page_size)
         self._page_size = page_size
-        return SUCCESS
 
     # ------------------------------------------------------------ writing
     def _open(self):
@@ -288,7 +284,6 @@ class FileWriter:
         chunk = -(-len(raw_data) // n) if raw_data else 0
         for i, w in enumerate(self._writers):
             self._write_rows(raw_data[i * chunk:(i + 1) * chunk], w)
-        return SUCCESS
 
     def commit(self):
         """Write the headers, the last pages and the index (.db) files."""
@@ -306,7 +301,6 @@ class FileWriter:
                     os.chmod(q, 0o600)
         _crypt.encrypt_written(self._paths)
         self._committed = True
-        return SUCCESS
 
 
 class FileReader:

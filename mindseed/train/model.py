@@ -7,7 +7,7 @@ import numpy as np
 
 from mindseed import nn
 from mindseed.common._parallel import _get_parallel_mode
-from mindseed.common.context import ParallelMode  # noqa: F401  (MindSpore's train.model exposes it; used by callers)
+from mindseed.common.context import ParallelMode, get_context  # noqa: F401  (MindSpore's train.model exposes it; used by callers)
 from mindseed.common.tensor import Tensor
 from mindseed.train.callback._callback import InternalCallbackParam, RunContext, _CallbackManager
 from mindseed.train.callback._checkpoint import ModelCheckpoint
@@ -270,6 +270,10 @@ class Model:
         cb_params.latest_ckpt_file = None
         cb_params.loss_scale_mananger = self._loss_scale_manager  # (sic) MindSpore's spelling
         cb_params.initial_step = None
+        if sink_mode and get_context("device_target") == "CPU":
+            # as MindSpore: a CPU has no dataset sink, every epoch runs over the whole dataset (callbacks still
+            # count the steps of an epoch in sink_size)
+            sink_mode = False
         cb_params.dataset_sink_mode = sink_mode
         if sink_mode:
             cb_params.sink_size = sink_size

@@ -190,6 +190,16 @@ def test_parameter_basics():
         ms.ParameterTuple([p, ms.Tensor([1.0])])
 
 
+def test_parameter_tuple_refuses_two_parameters_of_one_name():
+    a, b = ms.Parameter(ms.Tensor(1.0), name="a"), ms.Parameter(ms.Tensor(2.0), name="a")
+    with pytest.raises(ValueError) as info:
+        ms.ParameterTuple([a, b])
+    assert str(info.value) == ("The value Parameter (name=a, shape=(), dtype=Float32, requires_grad=True) , its name "
+                               "'a' already exists. Please set a unique name for the parameter.")
+    # the same Parameter twice is one parameter, kept twice
+    assert len(ms.ParameterTuple([a, a])) == 2
+
+
 def test_initializer_fans_and_statistics():
     ms.set_seed(3)
     shape = (400, 300)
@@ -236,7 +246,13 @@ def test_dtype_objects():
         "mindspore.float32", "mindspore.bool", "mindspore.string_", "mindspore.list_", "mindspore.float8_e4m3fn",
         "mindspore.int4"]
     assert repr(ms.TensorType(ms.float32)) == "mindspore.tensor[float32]" and str([ms.int64]) == "[mindspore.int64]"
-    assert ms.dtype.float32 is ms.float32 and ms.float_ == ms.float32 and ms.double == ms.float64
+    assert ms.dtype.float32 is ms.float32 and ms.double == ms.float64
+    # MindSpore's float_ / int_ / uint are the generic kinds, equal to no sized type
+    assert (str(ms.float_), repr(ms.float_), str(ms.int_), repr(ms.uint)) == ("Float", "mindspore.float", "Int",
+                                                                              "mindspore.uint")
+    assert ms.float_ != ms.float32 and ms.int_ != ms.int64
+    with pytest.raises(TypeError):
+        ms.Tensor([1.0], ms.float_)
     assert ms.dtype_to_nptype(ms.int16) == np.int16 if hasattr(ms, "dtype_to_nptype") else True
     assert ms.dtype.dtype_to_nptype(ms.float16) == np.float16
     assert ms.dtype.pytype_to_dtype(bool) == ms.bool_

@@ -181,3 +181,13 @@ def test_writer_checks(tmp_path):
     app.write_raw_data([{"a": 7, "b": b"z"}])
     app.commit()
     assert [int(r[0]) for r in ds.MindDataset(path, shuffle=False).create_tuple_iterator(output_numpy=True)] == [1, 7]
+
+
+def test_writer_methods_return_none_as_mindspore_2_10(tmp_path):
+    w = FileWriter(str(tmp_path / "r.mindrecord"), shard_num=2, overwrite=True)
+    results = [w.add_schema({"label": {"type": "int32"}, "vec": {"type": "float32", "shape": [2]}}, "s"),
+               w.add_index(["label"]), w.set_header_size(1 << 20), w.set_page_size(1 << 20),
+               w.write_raw_data([{"label": i, "vec": np.full(2, i, np.float32)} for i in range(5)]), w.commit()]
+    assert results == [None] * 6
+    d = ds.MindDataset([str(tmp_path / "r.mindrecord0"), str(tmp_path / "r.mindrecord1")], shuffle=False)
+    assert sorted(int(r["label"]) for r in d.create_dict_iterator(output_numpy=True)) == [0, 1, 2, 3, 4]

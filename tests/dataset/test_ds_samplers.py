@@ -14,8 +14,15 @@ def test_sequential_sampler():
     assert ids(ds.SequentialSampler()) == (list(range(10)), 10)
     assert ids(ds.SequentialSampler(start_index=3, num_samples=4)) == ([3, 4, 5, 6], 4)
     assert ids(ds.SequentialSampler(start_index=8, num_samples=5)) == ([8, 9], 2)
-    with pytest.raises(ValueError):
-        ds.SequentialSampler(start_index=-1)
+    # MindSpore checks the values when the pipeline is built: a RuntimeError there
+    bad = ds.SequentialSampler(start_index=-1)
+    with pytest.raises(RuntimeError, match="start_index_ must be greater than or equal to 0, but got: -1"):
+        ids(bad)
+    for weights, message in [([], "weights vector must not be empty"), ([0.0, 0.0], "must not be all zero"),
+                              ([-1.0, 2.0], "must not contain negative numbers, got: weights[0] = -1.000000")]:
+        with pytest.raises(RuntimeError) as info:
+            ids(ds.WeightedRandomSampler(weights, 2))
+        assert message in str(info.value)
 
 
 def test_random_sampler_same_seed_same_order():
@@ -26,8 +33,9 @@ def test_random_sampler_same_seed_same_order():
     assert a == b and sorted(a) == list(range(10)) and n == 10
     c, n = ids(ds.RandomSampler(num_samples=4))
     assert len(c) == 4 == n and len(set(c)) == 4
+    # MindSpore caps num_samples at the row count, with replacement too
     r, n = ids(ds.RandomSampler(replacement=True, num_samples=30))
-    assert len(r) == 30 == n and set(r) <= set(range(10))
+    assert len(r) == 10 == n and set(r) <= set(range(10))
     with pytest.raises(TypeError):
         ds.RandomSampler(replacement=1)
 
@@ -48,10 +56,10 @@ def test_weighted_random_sampler():
     assert n == 200 and set(got) == {2, 9} and 100 < got.count(9) < 190
     got, _ = ids(ds.WeightedRandomSampler([1] * 10, num_samples=10, replacement=False))
     assert sorted(got) == list(range(10))
-    with pytest.raises(ValueError):
-        ds.WeightedRandomSampler([-1, 2])
-    with pytest.raises(ValueError):
-        ds.WeightedRandomSampler([0, 0])
+    with pytest.raises(RuntimeError, match="negative numbers"):
+        ids(ds.WeightedRandomSampler([-1, 2]))
+    with pytest.raises(RuntimeError, match="all zero"):
+        ids(ds.WeightedRandomSampler([0, 0]))
 
 
 def test_distributed_sampler_shards_are_disjoint_and_cover():
@@ -109,7 +117,8 @@ def test_user_sampler_and_iterable_and_chaining():
     assert ids(parent) == ([7, 5], 2)
     with pytest.raises(RuntimeError):
         parent.add_child(ds.SequentialSampler())
-    with pytest.raises(RuntimeError):
+    # a GeneratorDataset (NumpySlicesDataset is one in MindSpore) refuses it with a ValueError
+    with pytest.raises(ValueError, match="Conflicting arguments during sampler assignments"):
         ds.NumpySlicesDataset({"i": np.arange(3)}, sampler=ds.SequentialSampler(), shuffle=True)
 
 

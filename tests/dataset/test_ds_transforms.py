@@ -111,8 +111,14 @@ def test_vocab_lookup_bert():
         text.Lookup(v)(np.array(["nope"]))
     assert v.tokens_to_ids(["hello", "zzz"]) == [1, -1] and v.ids_to_tokens([1, 99]) == ["hello", ""]
     assert text.Vocab.from_list(["a", "b"], ["<pad>"], True).vocab() == {"<pad>": 0, "a": 1, "b": 2}
-    with pytest.raises(ValueError):
-        text.Vocab.from_list(["a", "a"])
+    with pytest.raises(ValueError, match="^word_list contains duplicate word: a.$"):
+        text.Vocab.from_list(["a", "b", "a"])
+    with pytest.raises(ValueError, match="^special_tokens contains duplicate word: x.$"):
+        text.Vocab.from_list(["a"], special_tokens=["x", "x"])
+    # an unknown_token outside the vocab is found when the lookup runs (MindSpore's RuntimeError), not before
+    missing = text.Lookup(v, unknown_token="<missing>")
+    with pytest.raises(RuntimeError, match="Lookup: \"<missing>\" doesn't exist in vocab."):
+        missing(np.array(["hello"]))
 
 
 def test_vocab_from_file_and_dataset(tmp_path):

@@ -131,7 +131,7 @@ _W = ms.Tensor(np.ones((2, 3, 3, 3), np.float32))
 ERRORS = [
     ErrorSpec("fold_negative_output_size", lambda: ops.fold(ops.ones((1, 4, 4)), ms.Tensor([6, -1], ms.int32), 2),
               ValueError, "For 'Col2Im', the value of 'output_size' must not be negative, but got [6, -1]"),
-    ErrorSpec("conv2d_channels", lambda: ops.conv2d(_X, ops.ones((2, 2, 3, 3))), ValueError, "For 'conv2d'"),
+    ErrorSpec("conv2d_channels", lambda: ops.conv2d(_X, ops.ones((2, 2, 3, 3))), RuntimeError, "For 'conv2d'"),
     ErrorSpec("conv2d_kernel_too_big", lambda: ops.conv2d(_X, ops.ones((2, 3, 7, 7))), ValueError,
               "dilated kernel size"),
     ErrorSpec("conv2d_bad_pad_mode", lambda: ops.conv2d(_X, _W, pad_mode="full"), ValueError, "'pad_mode'"),
@@ -143,6 +143,13 @@ ERRORS = [
     ErrorSpec("conv2d_dtype", lambda: ops.conv2d(_X, ops.ones((2, 3, 3, 3), ms.float64)), TypeError, "dtype"),
     ErrorSpec("conv2d_bias_shape", lambda: ops.conv2d(_X, _W, ops.ones((3,))), ValueError, "bias"),
     ErrorSpec("conv2d_not_tensor", lambda: ops.conv2d(np.ones((1, 3, 5, 5)), _W), TypeError, "must be a Tensor"),
+    # MindSpore: Conv2D's CPU kernel (1-D and 2-D) raises a RuntimeError, Conv3D's shape inference a ValueError
+    ErrorSpec("conv1d_channels", lambda: ops.conv1d(ops.ones((1, 2, 5)), ops.ones((4, 3, 3))), RuntimeError,
+              "'C_in' of input 'x' shape: 2"),
+    ErrorSpec("conv2d_channels_groups", lambda: ops.conv2d(ops.ones((1, 4, 5, 5)), ops.ones((2, 3, 3, 3)), groups=2),
+              RuntimeError, "'C_in' of input 'weight' shape: 3"),
+    ErrorSpec("conv3d_channels", lambda: ops.conv3d(ops.ones((1, 2, 5, 5, 5)), ops.ones((4, 3, 3, 3, 3))), ValueError,
+              "'C_in'"),
     ErrorSpec("conv_nd_private_channels", lambda: FC._conv_nd(_X, ops.ones((2, 2, 3, 3)), None, (1, 1), (0,) * 4,
                                                               (1, 1), 1), RuntimeError,
               "'C_in' of input 'x' shape divide by parameter 'group' must be equal to 'C_in' of input 'weight'"),

@@ -229,7 +229,11 @@ ERRORS = [
     ErrorSpec("gelu_approximate", lambda: ops.gelu(ops.ones(2), 'fast'), ValueError, "either 'none' or 'tanh'"),
     ErrorSpec("gelu_int", lambda: ops.gelu(ms.Tensor([1])), TypeError, "For gelu"),
     ErrorSpec("softmax_axis_tuple", lambda: ops.softmax(ops.ones((2, 2)), (0,)), TypeError, "'axis' must be 'int'"),
-    ErrorSpec("softmax_axis_range", lambda: ops.softmax(ops.ones((2, 2)), 2), IndexError, "For 'Softmax'"),
+    ErrorSpec("softmax_axis_range", lambda: ops.softmax(ops.ones((2, 2)), 2), ValueError,
+              "For 'Softmax', the inputs ((2, 2) Float32) with attributes {'axis': 2} are invalid: the 'axis' must be "
+              "in range [-2, 2), but got 2."),
+    ErrorSpec("log_softmax_axis_range", lambda: ops.log_softmax(ops.ones((2, 3)), -4), ValueError,
+              "the 'axis' must be in range [-2, 2), but got -4."),
     ErrorSpec("softmax_int", lambda: ops.softmax(ms.Tensor([1, 2])), TypeError, "For 'Softmax'"),
     ErrorSpec("log_softmax_axis_type", lambda: ops.log_softmax(ops.ones(2), 0.5), TypeError, "For 'LogSoftmax'"),
     ErrorSpec("glu_odd", lambda: ops.glu(ops.ones((2, 3))), ValueError, "For 'GLU'"),

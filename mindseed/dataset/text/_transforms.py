@@ -341,8 +341,6 @@ class Lookup(TensorOperation):
 
     def __init__(self, vocab, unknown_token=None, data_type=mstype.int32):
         self.vocab = _check_vocab(vocab)
-        if unknown_token is not None and unknown_token not in vocab._word2id:
-            raise ValueError(f"unknown_token {unknown_token!r} is not in the vocab.")
         self.unknown_token = unknown_token
         self.data_type = data_type
         self._dtype = _np_dtype(data_type)
@@ -350,6 +348,9 @@ class Lookup(TensorOperation):
     def _apply(self, x):
         a = _text(x, "Lookup")
         table = self.vocab._word2id
+        # as MindSpore: checked when the operation runs, not when it is made
+        if self.unknown_token is not None and self.unknown_token not in table:
+            raise RuntimeError(f"Lookup: \"{self.unknown_token}\" doesn't exist in vocab.")
         default = table.get(self.unknown_token) if self.unknown_token is not None else None
         out = []
         for w in a.reshape(-1).tolist():

@@ -9,13 +9,23 @@ from mindseed.dataset import _validate as V
 __all__ = ["Vocab", "to_str", "to_bytes"]
 
 
+def _first_duplicate(words):
+    seen = set()
+    for w in words:
+        if w in seen:
+            return w
+        seen.add(w)
+    return None
+
+
 def _special(special_tokens):
     if special_tokens is None:
         return []
     if not isinstance(special_tokens, list) or not all(isinstance(t, str) for t in special_tokens):
         raise TypeError("special_tokens should be a list of str.")
-    if len(set(special_tokens)) != len(special_tokens):
-        raise ValueError("special_tokens contains duplicate words.")
+    dup = _first_duplicate(special_tokens)
+    if dup is not None:
+        raise ValueError(f"special_tokens contains duplicate word: {dup}.")
     return list(special_tokens)
 
 
@@ -48,13 +58,14 @@ class Vocab:
         """
         if not isinstance(word_list, list) or not all(isinstance(w, str) for w in word_list):
             raise TypeError("word_list should be a list of str.")
-        if len(set(word_list)) != len(word_list):
-            raise ValueError("word_list contains duplicate words.")
+        dup = _first_duplicate(word_list)
+        if dup is not None:
+            raise ValueError(f"word_list contains duplicate word: {dup}.")
         specials = _special(special_tokens)
         _check_first(special_first)
         clash = set(specials) & set(word_list)
         if clash:
-            raise ValueError(f"special_tokens and word_list contain the same words: {sorted(clash)}.")
+            raise ValueError(f"special_tokens and word_list contain duplicate word :{clash}.")
         return cls._build(word_list, specials, special_first)
 
     @classmethod

@@ -56,8 +56,9 @@ def check_conv(x, w, b=None, stride=(), pads=(), dilation=(), groups=1, op="Conv
         raise ValueError(f"For '{op}', the 'groups' should divide 'in_channel' and 'out_channel', but got "
                          f"groups: {groups}, in_channel: {c_in}, out_channel: {c_out}.")
     if c_in // groups != w.shape[1]:
-        # MindSpore's Conv2D infer raises this as RuntimeError, Conv3D's as ValueError
-        kind = RuntimeError if op == "Conv2D" else ValueError
+        # MindSpore's CPU Conv2D kernel (which also runs 1-D convolutions) raises this as a RuntimeError; its Conv3D
+        # shape inference raises a ValueError
+        kind = ValueError if nd == 3 else RuntimeError
         raise kind(f"For '{op}', 'C_in' of input 'x' shape divide by parameter 'group' must be equal to 'C_in' of "
                    f"input 'weight' shape: {w.shape[1]}, but got 'C_in' of input 'x' shape: {c_in}, and 'group': "
                    f"{groups}.")

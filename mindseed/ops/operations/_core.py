@@ -49,6 +49,11 @@ class MatMul(Primitive):
 
     def __call__(self, x, y):
         if not (self.transpose_a or self.transpose_b):
+            # MindSpore's MatMul / BatchMatMul shape inference: a ValueError (ops.matmul's kernel: a RuntimeError)
+            if isinstance(x, Tensor) and isinstance(y, Tensor) and min(x.ndim, y.ndim) >= 2 \
+                    and x.shape[-1] != y.shape[-2]:
+                raise ValueError(f"For '{self.name}' the input dimensions must be equal, but got 'x1_col': "
+                                 f"{x.shape[-1]} and 'x2_row': {y.shape[-2]}.")
             return F.matmul(x, y)
         # one primitive call with the transpose attributes: a strategy given to `shard` names these two inputs
         for arg, t in (("x", x), ("y", y)):
