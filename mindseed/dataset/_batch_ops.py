@@ -6,7 +6,7 @@ import numpy as np
 from mindseed.dataset import _validate as V
 from mindseed.dataset._engine import BatchInfo, Dataset, pipeline_error, reraise_worker, to_array
 from mindseed.dataset._ops import MapDataset, SyncWaitDataset, _apply_batch_ops, _io_columns, _op_name, _place_columns
-from mindseed.dataset._workers import ThreadMap, WorkerError, format_exception
+from mindseed.dataset._workers import ThreadMap, WorkerError, format_exception, op_failure
 
 
 # batches up to this size are built whole by one map worker (larger ones: rows in parallel, tail here)
@@ -189,8 +189,7 @@ class _Batch(Dataset):
                 try:
                     x = op._batch_apply(x)
                 except Exception as e:  # noqa: BLE001
-                    raise WorkerError(f"map operation: [{_op_name(op)}] failed. Error description:\n"
-                                      f"{format_exception(e)}", type(e)) from None
+                    raise op_failure(_op_name(op), op, e) from None
             out[tail_col] = x
             return out
 

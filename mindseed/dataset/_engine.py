@@ -12,7 +12,7 @@ import numpy as np
 
 from mindseed.common.tensor import Tensor
 from mindseed.dataset import config as _cfg
-from mindseed.dataset._workers import WorkerError, is_pipeline_array
+from mindseed.dataset._workers import OpError, WorkerError, is_pipeline_array
 
 __all__ = ["Dataset", "TupleIterator", "DictIterator", "BatchInfo"]
 
@@ -39,7 +39,7 @@ def pipeline_error(msg):
 def reraise_worker(err, where=None):
     """Turn a WorkerError (or any exception from user code) into the pipeline's RuntimeError."""
     if isinstance(err, WorkerError):
-        return user_error(err.text, where)
+        return pipeline_error(err.text) if err.exc_type is OpError else user_error(err.text, where)
     from mindseed.dataset._workers import format_exception
     return user_error(format_exception(err), where)
 

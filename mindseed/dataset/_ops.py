@@ -13,7 +13,7 @@ from mindseed.dataset import config as _cfg
 from mindseed.dataset._engine import Dataset, reraise_worker, to_array
 from mindseed.dataset._random import RowStreams
 from mindseed.dataset._workers import (BatchProcesses, ProcessMap, ThreadMap, WorkerError, format_exception,
-                                       shm_room)
+                                       op_failure, shm_room)
 
 _CHUNK = 16
 
@@ -44,7 +44,7 @@ def _apply_batch_ops(ops, x):
         try:
             x = op._batch_apply(x)
         except Exception as e:  # noqa: BLE001
-            raise reraise_worker(e, f"map operation: [{_op_name(op)}]") from None
+            raise reraise_worker(op_failure(_op_name(op), op, e)) from None
     return x
 
 
@@ -72,8 +72,7 @@ class _OpChain:
             except WorkerError:
                 raise
             except Exception as e:  # noqa: BLE001
-                raise WorkerError(f"map operation: [{name}] failed. Error description:\n{format_exception(e)}",
-                                  type(e)) from None
+                raise op_failure(name, op, e) from None
             vals = res if isinstance(res, tuple) else (res,)
         try:
             out = [to_array(v) for v in vals]
@@ -290,8 +289,7 @@ class MapDataset(Dataset):
                 try:
                     op._into(row[col], batch[k])
                 except Exception as e:  # noqa: BLE001
-                    raise WorkerError(f"map operation: [{name}] failed. Error description:\n{format_exception(e)}",
-                                      type(e)) from None
+                    raise op_failure(name, op, e) from None
                 finally:
                     streams.leave()
 

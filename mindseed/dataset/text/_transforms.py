@@ -385,29 +385,66 @@ class Ngram(TensorOperation):
         return np.array(out, dtype=str) if out else np.array([], dtype="<U1")
 
 
+_INT_PREFIX = re.compile(r"\s*[+-]?\d+")
+_FLOAT_PREFIX = re.compile(r"\s*[+-]?(0x(?:[0-9a-f]+\.?[0-9a-f]*|\.[0-9a-f]+)(?:p[+-]?\d+)?|(?:\d+\.?\d*|\.\d+)"
+                           r"(?:e[+-]?\d+)?|inf(?:inity)?|nan(?:\([0-9a-z_]*\))?)", re.IGNORECASE)
+
+
+def _float_prefix(s):
+    """The number strtod reads at the start of `s` (hex floats, inf and nan included), or None."""
+    m = _FLOAT_PREFIX.match(s)
+    if m is None:
+        return None
+    body = m.group(0).strip()
+    sign = -1.0 if body.startswith("-") else 1.0
+    body = body.lstrip("+-")
+    if body[:2].lower() == "0x":
+        return sign * float.fromhex(body)
+    if body[:3].lower() == "nan":
+        return float("nan")
+    return sign * float(body)
+
+
 class ToNumber(TensorOperation):
-    """Strings -> numbers of `data_type`."""
+    """Strings -> numbers of `data_type`, read as C's strtoll / strtof / strtod read them: the longest number at
+    the start of the string (`"12abc"` is 12, `"1e5"` is 1 for an integer type); an error when there is none or
+    it is out of the type's range."""
 
     def __init__(self, data_type):
+        V.type_check(data_type, (mstype.Type,), "data_type")
+        if data_type not in mstype.number_type:
+            raise TypeError(f"data_type: {data_type} is not numeric data type.")
         self.data_type = data_type
         self._dtype = _np_dtype(data_type)
-        if self._dtype.kind not in "iuf":
-            raise TypeError(f"ToNumber: data_type should be a numeric type, but got {data_type}.")
+
+    def _number(self, s):
+        dt = self._dtype
+        if dt.kind in "iu":
+            m = _INT_PREFIX.match(s)
+            if m is None:
+                raise RuntimeError(f'ToNumber: it is invalid to convert "{s}" to a number.' if dt.kind == "i" else
+                                   f'ToNumber: It is invalid to convert "{s}" to an unsigned integer.')
+            v, info = int(m.group(0)), np.iinfo(dt)
+            if not info.min <= v <= info.max or (dt.kind == "u" and "-" in s):
+                raise RuntimeError(f"ToNumber: string input {s} will be out of bounds if cast to {dt}. The valid "
+                                   f"range is: [{info.min}, {info.max}].")
+            return v
+        v = _float_prefix(s)
+        if v is None:
+            raise RuntimeError(f'ToNumber: it is invalid to convert "{s}" to a number.')
+        wide = np.float64 if dt == np.float64 else np.float32  # float16 is read as a float32 first
+        info = np.finfo(wide)
+        if np.isinf(v) or abs(v) > info.max or (v != 0 and abs(v) < info.tiny):
+            raise RuntimeError(f"ToNumber: string input {s} will be out of bounds if cast to {dt}. The valid range "
+                               f"is: [{-float(info.max):f}, {float(info.max):f}].")
+        if dt == np.float16 and abs(float(np.float32(v))) > 65504.0:
+            raise RuntimeError(f"ToFloat16: value {float(np.float32(v)):f}in input data is outside of valid float16 "
+                               f"range [65504.000000, -65504.000000].")
+        return v
 
     def _apply(self, x):
         a = _text(x, "ToNumber")
-        out = []
-        for s in a.reshape(-1).tolist():
-            s = _as_str(s)
-            try:
-                v = float(s) if self._dtype.kind == "f" else int(s)
-            except ValueError:
-                raise RuntimeError(f"ToNumber: string '{s}' cannot be converted to {self._dtype}.") from None
-            if self._dtype.kind in "iu":
-                info = np.iinfo(self._dtype)
-                if not info.min <= v <= info.max:
-                    raise RuntimeError(f"ToNumber: '{s}' is out of the range of {self._dtype}.")
-            out.append(v)
+        out = [self._number(_as_str(s)) for s in a.reshape(-1).tolist()]
         return np.asarray(out, dtype=self._dtype).reshape(a.shape)
 
 
