@@ -82,3 +82,73 @@ def test_to_number_data_type_check():
         text.ToNumber(mstype.bool_)
     with pytest.raises(TypeError, match="Argument data_type with value"):
         text.ToNumber(np.int32)
+
+
+def _raises(op, x, msg):
+    with pytest.raises(RuntimeError) as info:
+        op(x)
+    assert msg in str(info.value), str(info.value)
+
+
+def test_text_ops_refuse_bytes_with_their_messages():
+    b = np.array(b"/x56/x34")
+    _raises(text.WhitespaceTokenizer(), b, "WhitespaceTokenizerOp: the input shape should be scalar and the input "
+                                           "datatype should be string.")
+    _raises(text.UnicodeCharTokenizer(), np.array(["a"]), "UnicodeCharTokenizerOp: the input shape should be scalar")
+    _raises(text.BasicTokenizer(), b, "BasicTokenizer: the input should be of type string.")
+    _raises(text.BasicTokenizer(), np.array([1, 2]), "BasicTokenizer: the input should be a scalar, but got a tensor "
+                                                     "with rank: 1")
+    _raises(text.CaseFold(), b, "CaseFold: input is not string datatype.")
+    _raises(text.NormalizeUTF8(), b, "NormalizeUTF8: input is not string datatype.")
+    _raises(text.RegexReplace("a", "b"), b, "RegexReplace: input is not string datatype.")
+    _raises(text.FilterWikipediaXML(), b, "RegexReplace: input is not of type string.")
+    _raises(text.ToNumber(mstype.int8), b, "ToNumber: input should be string datatype.")
+    _raises(text.Ngram(2), np.array([b"a", b"b"]), "Ngram: input is not a 1D data with string datatype.")
+    _raises(text.AddToken("x"), np.array([b"a"]), "AddToken: input tensor type should be string.")
+    _raises(text.AddToken("x"), np.array("a"), "AddToken: input tensor rank should be 1 or 2.")
+
+
+def test_ngram_values_and_checks():
+    words = np.array(["a", "b", "c"])
+    assert text.Ngram([4], ("_", 2), ("_", 2))(words).tolist() == ["_ _ a b", "_ a b c", "a b c _", "b c _ _"]
+    assert text.Ngram([1, 2], ("_", 2), ("_", 2))(words).tolist() == ["a", "b", "c", "_ a", "a b", "b c", "c _"]
+    assert text.Ngram([2, 3, 4])(np.array(["x", "y"])).tolist() == ["x y", "", ""]
+    assert text.Ngram(2, separator="")(words).tolist() == ["ab", "bc"]
+    with pytest.raises(TypeError, match=r"Argument gram\[1\] with value \[1\] is not of type \[<class 'int'>\]"):
+        text.Ngram([1, [1]])
+    with pytest.raises(ValueError, match="n needs to be a non-empty list of positive integers."):
+        text.Ngram([])
+    with pytest.raises(ValueError, match="Input gram_1 must be greater than 0."):
+        text.Ngram([1, 0])
+    with pytest.raises(ValueError, match="padding width need to be positive numbers."):
+        text.Ngram(1, ("s", -1))
+    with pytest.raises(ValueError, match=r"right_pad needs to be a tuple of \(str, int\)"):
+        text.Ngram(1, right_pad=("s", "x"))
+
+
+def test_sliding_window_truncate_add_token():
+    sw = text.SlidingWindow(2, -1)
+    np.testing.assert_array_equal(sw(np.array([1, 2, 3])), [[1, 2], [2, 3]])
+    out = text.SlidingWindow(5)(np.array(["a", "b"]))
+    assert out.shape == (0,) and out.dtype.kind == "U"
+    _raises(text.SlidingWindow(2), np.array([[1, 2, 3]]), "SlidingWindow: SlidingWindow supports 1D input only for "
+                                                          "now, but got 2D.")
+    _raises(text.SlidingWindow(2, 1), np.array([1, 2]), "The parameter axis supports 0 or -1 only for now, but got 1.")
+    with pytest.raises(TypeError, match="Argument axis with value 0 is not of type"):
+        text.SlidingWindow(1, "0")
+    np.testing.assert_array_equal(text.Truncate(2)(np.array([[1, 2, 3], [4, 5, 6]])), [[1, 2], [4, 5]])
+    np.testing.assert_array_equal(text.Truncate(2)(np.array([True, False, True])), [True, False])
+    _raises(text.Truncate(2), np.array([[[1, 2]]]), "Truncate: the input tensor should be of dimension 1 or 2.")
+    _raises(text.Truncate(2), np.array([b"a", b"b"]), "the input tensor should be in type of [bool, int, float, "
+                                                      "double, string].")
+    with pytest.raises(TypeError, match=r"Argument max_seq_len with value a is not of type \[<class 'int'>\], but "
+                                        r"got <class 'str'>."):
+        text.Truncate("a")
+    assert text.AddToken("x", begin=False)(np.array([["a", "b"], ["c", "d"]])).tolist() == [["a", "b", "x"],
+                                                                                             ["c", "d", "x"]]
+    assert text.AddToken("x")(np.array(["a"])).tolist() == ["x", "a"]
+    with pytest.raises(TypeError, match=r"Argument token with value 1.0 is not of type \[<class 'str'>\], but got "
+                                        r"<class 'float'>."):
+        text.AddToken(1.0)
+    with pytest.raises(TypeError, match="Argument begin with value 1 is not of type"):
+        text.AddToken("x", 1)
