@@ -152,3 +152,75 @@ def test_sliding_window_truncate_add_token():
         text.AddToken(1.0)
     with pytest.raises(TypeError, match="Argument begin with value 1 is not of type"):
         text.AddToken("x", 1)
+
+
+def test_concatenate_checks_and_types():
+    import mindseed.dataset.transforms as T
+    with pytest.raises(ValueError, match="only 1D concatenation supported."):
+        T.Concatenate(2)
+    with pytest.raises(ValueError, match="can only prepend 1D arrays."):
+        T.Concatenate(0, np.array([["a"]]))
+    with pytest.raises(TypeError, match=r"Argument prepend with value \[1, 2\] is not of type \[<class "
+                                        r"'numpy.ndarray'>\]"):
+        T.Concatenate(0, [1, 2])
+    np.testing.assert_array_equal(T.Concatenate(-1, np.array([1.5]), np.array([9.0]))(np.array([2.0, 3.0])),
+                                  [1.5, 2.0, 3.0, 9.0])
+    assert T.Concatenate(0, np.array([b"ab"]))(np.array([b"b"])).tolist() == [b"ab", b"b"]
+    _raises(T.Concatenate(0, np.array([1, 2])), np.array([1.5]), "Concatenate: input datatype does not match the "
+            "prepend datatype, got input datatype: float64, prepend datatype:int64")
+    _raises(T.Concatenate(0, None, np.array(["a"])), np.array([b"b"]), "does not match the append datatype, got "
+            "input datatype: bytes, append datatype:string")
+    _raises(T.Concatenate(0), np.array([[1.0]]), "Concatenate: only 1D input supported, got rank of input: 2")
+    with pytest.raises(RuntimeError, match="Concatenate: inconsistent datatype of input."):
+        T.Concatenate(0)(np.array([1.0]), np.array([2]))
+
+
+def test_fill_mask_pad_end_cast_the_value_to_the_input_type():
+    import mindseed.dataset.transforms as T
+    np.testing.assert_array_equal(T.Fill(300)(np.array([1, 2], np.uint8)), np.array([44, 44], np.uint8))
+    np.testing.assert_array_equal(T.Fill(2.7)(np.array([1, 2])), [2, 2])
+    assert T.Fill(b"abc")(np.array([b"a", b"b"])).tolist() == [b"abc", b"abc"]
+    _raises(T.Fill("abc"), np.array([b"a"]), "Fill: fill_value and the input tensor must be of the same data type "
+            "when involving strings or bytes, but got fill_value data type string and input tensor data type bytes")
+    np.testing.assert_array_equal(T.Mask(T.Relational.EQ, 3.5)(np.array([1, 2, 3, 4])), [False, False, True, False])
+    np.testing.assert_array_equal(T.Mask(T.Relational.EQ, -1)(np.array([255, 1], np.uint8)), [True, False])
+    np.testing.assert_array_equal(T.Mask(T.Relational.EQ, "a")(np.array([b"a", b"b"])), [True, False])
+    np.testing.assert_array_equal(T.Mask(T.Relational.GE, 2, mstype.int32)(np.array([1, 2])), [0, 1])
+    _raises(T.Mask(T.Relational.EQ, 3), np.array(["a"]), "Mask: input datatype does not match the value datatype, "
+            "both should be numeric or non-numerical in the same time.")
+    _raises(T.Mask(T.Relational.EQ, "a", mstype.string), np.array(["a"]), "Mask: Only supports bool or numeric "
+            "datatype for generated mask type, but got:string")
+    np.testing.assert_array_equal(T.PadEnd([3], 2.5)(np.array([1, 2])), [1, 2, 2])
+    np.testing.assert_array_equal(T.PadEnd([None, 3])(np.array([[1, 2], [3, 4]])), [[1, 2, 0], [3, 4, 0]])
+    assert T.PadEnd([3])(np.array([b"a"])).tolist() == [b"a", b"", b""]
+    _raises(T.PadEnd([3], "-1"), np.array([1, 2]), "PadEnd: can not pad numeric and string tensors together, but "
+            "got: string and int64.")
+    _raises(T.PadEnd([3], b"x"), np.array(["a"]), "PadEnd: can not pad string and byte tensors together, but got: "
+            "bytes and string.")
+    _raises(T.PadEnd([2, 3]), np.array([1, 2]), "PadEnd: invalid pad shape, as rank of input is: 1, and rank of "
+            "pad value: 2")
+    with pytest.raises(TypeError, match="a value in the list is not an integer."):
+        T.PadEnd([1.5])
+    with pytest.raises(ValueError, match=r"Input is not within the required interval of \[1, 9223372036854775807\]"):
+        T.PadEnd([0])
+
+
+def test_slice_options():
+    import mindseed.dataset.transforms as T
+    a = np.array([1, 2, 3, 4, 5])
+    for whole in (None, Ellipsis, True):
+        np.testing.assert_array_equal(T.Slice(whole)(a), a)
+    np.testing.assert_array_equal(T.Slice(-5)(a), [1])
+    np.testing.assert_array_equal(T.Slice([-1, 1, 1])(a), [5, 2, 2])
+    np.testing.assert_array_equal(T.Slice(1, 1)(np.array([[1, 2], [3, 4]])), [[4]])
+    np.testing.assert_array_equal(T.Slice(True, [0, 0, 1])(np.array([[1, 2], [3, 4]])), [[1, 1, 2], [3, 3, 4]])
+    _raises(T.Slice(5), a, "Index 5 is out of bounds.")
+    _raises(T.Slice(-6), a, "Index -1 is out of bounds.")
+    _raises(T.Slice([]), a, "Both indices and slices can not be empty.")
+    _raises(T.Slice(False), a, "Both indices and slices can not be empty.")
+    _raises(T.Slice(1, 1, 1), np.array([[1, 2]]), "Invalid shape, should be greater than slices index.")
+    with pytest.raises(TypeError, match=r"Argument slice\[0\] with value True is not of type \(<class 'int'>,\)"):
+        T.Slice([True, False])
+    with pytest.raises(TypeError, match=r"Argument slice_option\[0\] with value \[0, 1\] is not of type "
+                                        r"\[<class 'int'>\]"):
+        T.Slice([[0, 1]])
