@@ -96,19 +96,20 @@ def to_row(value, ncols=None, who="GeneratorDataset"):
 class Ctx:
     """One epoch (or one repeat within it): the seed stream of every node."""
 
-    __slots__ = ("seed", "path", "order")
+    __slots__ = ("seed", "path", "order", "cbs")
 
-    def __init__(self, seed, path, order):
+    def __init__(self, seed, path, order, cbs=None):
         self.seed = seed
         self.path = path
         self.order = order
+        self.cbs = cbs  # {id(map node): CallbackRun} of an iterator's run (None: no callbacks are called)
 
     def rng(self, node):
         """The generator of `node` for this epoch: same seed, same epoch -> same draws."""
         return np.random.default_rng([self.seed, self.order.get(id(node), 0)] + list(self.path))
 
     def sub(self, k):
-        return Ctx(self.seed, self.path + (k,), self.order)
+        return Ctx(self.seed, self.path + (k,), self.order, self.cbs)
 
 
 def _number_nodes(root):
@@ -143,6 +144,21 @@ class BatchInfo:
 
 
 # ---------------------------------------------------------------------------- iterators
+def _callback_runs(root):
+    """{id(node): CallbackRun} of the map nodes with callbacks in the tree of `root`."""
+    from mindseed.dataset._callbacks import CallbackRun
+    runs, stack, seen = {}, [root], set()
+    while stack:
+        node = stack.pop()
+        if id(node) in seen:
+            continue
+        seen.add(id(node))
+        if getattr(node, "callbacks", None):
+            runs[id(node)] = CallbackRun(node.callbacks)
+        stack.extend(node.children)
+    return runs
+
+
 class _IteratorBase:
     def __init__(self, dataset, num_epochs, output_numpy, do_copy):
         if isinstance(num_epochs, bool) or not isinstance(num_epochs, int):
@@ -162,6 +178,7 @@ class _IteratorBase:
         self.epoch = 0
         self._gen = None
         self._finished = False
+        self._cbs = None
 
     def _convert(self, a):
         if self.output_numpy or a.dtype.kind in "USO":
@@ -177,11 +194,17 @@ class _IteratorBase:
         if self._finished:
             raise StopIteration
         if self._gen is None:
-            self._gen = self.dataset._rows(Ctx(self.seed, (self.epoch,), self.order))
+            if self._cbs is None:
+                self._cbs = _callback_runs(self.dataset)
+            for run in self._cbs.values():
+                run.epoch_begin(self.epoch + 1)
+            self._gen = self.dataset._rows(Ctx(self.seed, (self.epoch,), self.order, self._cbs))
         try:
             row = next(self._gen)
         except StopIteration:
             self._gen = None
+            for run in self._cbs.values():
+                run.epoch_end()
             self.epoch += 1
             if self.num_epochs != -1 and self.epoch >= self.num_epochs:
                 self._finished = True

@@ -85,15 +85,6 @@ class _OpChain:
         return out
 
 
-class _RunContext:
-    """What a DSCallback learns about the pipeline's progress."""
-
-    def __init__(self, epoch, step_in_epoch, step):
-        self.cur_epoch_num = epoch
-        self.cur_step_num_in_epoch = step_in_epoch
-        self.cur_step_num = step
-
-
 def _chunks(rows, size):
     it = iter(rows)
     while True:
@@ -133,40 +124,15 @@ class MapDataset(Dataset):
             raise TypeError(f"Argument max_rowsize with value {max_rowsize} is not of type [int, list].")
         self.python_multiprocessing = python_multiprocessing
         self.max_rowsize = max_rowsize
-        from mindseed.dataset._schema import DSCallback
-        callbacks = [] if callbacks is None else (list(callbacks) if isinstance(callbacks, (list, tuple))
-                                                  else [callbacks])
-        for cb in callbacks:
-            if not isinstance(cb, DSCallback):
-                raise TypeError(f"callbacks should be DSCallback objects, but got {type(cb).__name__}.")
-        self.callbacks = callbacks
-        self._steps = 0
+        from mindseed.dataset._callbacks import check_callbacks
+        self.callbacks = check_callbacks(callbacks)
         from mindseed.dataset._cache import attach_cache
         attach_cache(self, cache)
 
     def _with_callbacks(self, rows, ctx):
-        """Call the DSCallbacks around an epoch of rows (epochs and steps counted from 1)."""
-        epoch = (ctx.path[0] if ctx.path else 0) + 1
-        run = _RunContext(epoch, 0, self._steps)
-        if epoch == 1:
-            self._steps = run.cur_step_num = 0
-            for cb in self.callbacks:
-                cb.ds_begin(run)
-        for cb in self.callbacks:
-            cb.ds_epoch_begin(run)
-        for row in rows:
-            run.cur_step_num_in_epoch += 1
-            run.cur_step_num += 1
-            for cb in self.callbacks:
-                if (run.cur_step_num - 1) % cb.step_size == 0:
-                    cb.ds_step_begin(run)
-            yield row
-            for cb in self.callbacks:
-                if (run.cur_step_num - 1) % cb.step_size == 0:
-                    cb.ds_step_end(run)
-        self._steps = run.cur_step_num
-        for cb in self.callbacks:
-            cb.ds_epoch_end(run)
+        """`rows` with this map's step callbacks (when an iterator runs its callbacks)."""
+        run = ctx.cbs.get(id(self)) if ctx.cbs else None
+        return rows if run is None else run.rows(rows)
 
     def _io(self):
         return _io_columns(self, 1)

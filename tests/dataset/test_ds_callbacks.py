@@ -1,0 +1,112 @@
+"""Dataset callbacks (DSCallback / WaitedDSCallback): the events a map's callbacks see, as MindSpore 2.10 calls
+them, and their argument checks."""
+import numpy as np
+import pytest
+
+import mindseed.dataset as ds
+from mindseed.dataset.callback import DSCallback, WaitedDSCallback
+
+
+class Recorder(DSCallback):
+    def __init__(self, step_size=1):
+        super().__init__(step_size)
+        self.events = []
+
+    def _add(self, name, c):
+        self.events.append(f"{name}_{c.cur_epoch_num}_{c.cur_step_num_in_epoch}_{c.cur_step_num}")
+
+    def ds_begin(self, c):
+        self._add("begin", c)
+
+    def ds_epoch_begin(self, c):
+        self._add("epoch_begin", c)
+
+    def ds_epoch_end(self, c):
+        self._add("epoch_end", c)
+
+    def ds_step_begin(self, c):
+        self._add("step_begin", c)
+
+    def ds_step_end(self, c):
+        self._add("step_end", c)
+
+
+def _run(data, epochs):
+    it = data.create_tuple_iterator(num_epochs=epochs)
+    for _ in range(epochs):
+        for _ in it:
+            pass
+
+
+def test_events_per_epoch_and_step():
+    cb = Recorder()
+    data = ds.NumpySlicesDataset([1, 2], shuffle=False).map(operations=lambda x: x, callbacks=cb)
+    _run(data, 2)
+    assert cb.events == ["begin_0_0_0", "epoch_begin_1_0_0", "step_begin_1_1_1", "step_end_1_1_1",
+                         "step_begin_1_2_2", "step_end_1_2_2", "epoch_end_1_2_2", "epoch_begin_2_0_2",
+                         "step_begin_2_1_3", "step_end_2_1_3", "step_begin_2_2_4", "step_end_2_2_4",
+                         "epoch_end_2_2_4"]
+
+
+def test_repeat_belongs_to_the_epoch_and_step_size_counts_in_the_epoch():
+    cb = Recorder(step_size=2)
+    data = ds.NumpySlicesDataset([1, 2, 3], shuffle=False).map(operations=lambda x: x, callbacks=cb).repeat(2)
+    _run(data, 1)
+    assert cb.events == ["begin_0_0_0", "epoch_begin_1_0_0", "step_begin_1_1_1", "step_end_1_1_1",
+                         "step_begin_1_3_3", "step_end_1_3_3", "step_begin_1_5_5", "step_end_1_5_5",
+                         "epoch_end_1_6_6"]
+
+
+def test_getters_do_not_call_callbacks():
+    cb = Recorder()
+    data = ds.NumpySlicesDataset([1, 2, 3, 4], shuffle=False).map(operations=lambda x: x, callbacks=cb)
+    assert data.get_dataset_size() == 4 and data.output_shapes() == [[]]
+    assert cb.events == []
+
+
+def test_callback_checks_and_errors():
+    data = ds.NumpySlicesDataset([1, 2], shuffle=False)
+    with pytest.raises(TypeError, match="Argument callbacks with value 0 is not of type"):
+        data.map(operations=lambda x: x, callbacks=0)
+    with pytest.raises(TypeError, match=r"Argument callbacks\[1\] with value 0 is not of type"):
+        data.map(operations=lambda x: x, callbacks=[Recorder(), 0])
+
+    class Nothing(DSCallback):
+        pass
+
+    with pytest.raises(AttributeError, match="Inheriting Callback class without overriding any methods"):
+        _run(data.map(operations=lambda x: x, callbacks=Nothing()), 1)
+
+    class Bad(DSCallback):
+        def ds_step_end(self, c):
+            raise ValueError("bad step")
+
+    with pytest.raises(RuntimeError, match="(?s)Exception thrown from user defined Python function.*ValueError: "
+                                           "bad step"):
+        _run(data.map(operations=lambda x: x, callbacks=Bad()), 1)
+
+
+def test_waited_callback_follows_the_training_steps():
+    events = []
+
+    class Waited(WaitedDSCallback):
+        def sync_epoch_begin(self, train_run_context, c):
+            events.append(f"ds_epoch_begin_{c.cur_epoch_num}_{c.cur_step_num}")
+
+        def sync_step_begin(self, train_run_context, c):
+            events.append(f"ds_step_begin_{c.cur_epoch_num}_{c.cur_step_num}")
+
+    cb = Waited()
+    data = ds.NumpySlicesDataset([1, 2], shuffle=False).map(operations=lambda x: x, callbacks=cb)
+    it = data.create_tuple_iterator(num_epochs=2, output_numpy=True)
+    got = []
+    for _ in range(2):
+        for row in it:
+            got.append(int(row[0]))
+            events.append("train_step")
+            cb.step_end(None)
+        cb.epoch_end(None)
+    assert got == [1, 2, 1, 2]
+    assert events == ["train_step", "ds_step_begin_1_2", "train_step", "ds_epoch_begin_2_2", "ds_step_begin_2_3",
+                      "train_step", "ds_step_begin_2_4", "train_step"]
+    np.testing.assert_equal(cb.training_ended, False)
