@@ -5,7 +5,7 @@ import numpy as np
 
 from mindseed.dataset import _validate as V
 from mindseed.dataset._engine import BatchInfo, Dataset, pipeline_error, reraise_worker, to_array
-from mindseed.dataset._ops import MapDataset, SyncWaitDataset, _apply_batch_ops, _io_columns, _op_name, _place_columns
+from mindseed.dataset._ops import MapDataset, sync_gates, _apply_batch_ops, _io_columns, _op_name, _place_columns
 from mindseed.dataset._workers import ThreadMap, WorkerError, format_exception, op_failure
 
 
@@ -59,16 +59,6 @@ def _pad_stack(values, shape, value, col):
     return out
 
 
-def _find_sync_below(node):
-    while node is not None:
-        if isinstance(node, SyncWaitDataset):
-            return node
-        if isinstance(node, _Batch) or len(node.children) != 1:
-            return None
-        node = node.children[0]
-    return None
-
-
 class _Batch(Dataset):
     """Batching, with or without padding: what `BatchDataset` and `PaddedBatchDataset` share."""
 
@@ -100,9 +90,9 @@ class _Batch(Dataset):
             raise TypeError(f"Argument pad_info with value {pad_info} is not of type [<class 'dict'>].")
         self.pad_info = pad_info
         self.padded = _padded
-        gate = _find_sync_below(child)
-        if gate is not None and isinstance(batch_size, int):
-            gate.batch_size = batch_size
+        if isinstance(batch_size, int):
+            for gate in sync_gates(child):  # (MindSpore: every gate below, counted in batches from here on)
+                gate.update_batch_size(batch_size)
 
     def get_batch_size(self):
         return self.batch_size if isinstance(self.batch_size, int) else -1

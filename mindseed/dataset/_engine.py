@@ -144,6 +144,18 @@ class BatchInfo:
 
 
 # ---------------------------------------------------------------------------- iterators
+def _above_sync_wait(root):
+    """Whether the tree of `root` has a sync_wait gate."""
+    from mindseed.dataset._ops import SyncWaitDataset
+    stack = list(root.children)
+    while stack:
+        node = stack.pop()
+        if isinstance(node, SyncWaitDataset):
+            return True
+        stack.extend(node.children)
+    return False
+
+
 def _callback_runs(root):
     """{id(node): CallbackRun} of the map nodes with callbacks in the tree of `root`."""
     from mindseed.dataset._callbacks import CallbackRun
@@ -317,7 +329,10 @@ class Dataset:
             it.close()
 
     def _workers(self):
-        return self.num_parallel_workers or _cfg.get_num_parallel_workers()
+        n = self.num_parallel_workers or _cfg.get_num_parallel_workers()
+        # above a sync_wait gate rows are pulled one at a time: workers reading ahead would wait at the gate for
+        # a sync_update that only comes once the rows already through it reach the consumer
+        return 1 if n > 1 and _above_sync_wait(self) else n
 
     # ------------------------------------------------------------ getters
     def get_col_names(self):
@@ -550,19 +565,18 @@ class Dataset:
         return SyncWaitDataset(self, condition_name, num_batch, callback)
 
     def sync_update(self, condition_name, num_batch=None, data=None):
-        """Release a sync_wait gate, passing `data` to its callback."""
-        from mindseed.dataset._ops import find_sync
-        find_sync(self, condition_name).release(num_batch, data)
+        """Release the sync_wait gate `condition_name` by `num_batch` batches (its own count when None), passing
+        `data` to its callback."""
+        if os.environ.get("MS_INDEPENDENT_DATASET", "").strip() in ("True", "true"):
+            raise RuntimeError("Dataset sync update is not supported in Dataset Independent mode.")
+        from mindseed.dataset._ops import sync_update
+        sync_update(self, condition_name, num_batch, data)
 
     def disable_sync(self):
         """Stop every sync_wait gate of the pipeline from blocking."""
-        from mindseed.dataset._ops import SyncWaitDataset
-        stack = [self]
-        while stack:
-            node = stack.pop()
-            if isinstance(node, SyncWaitDataset):
-                node.disabled = True
-            stack.extend(node.children)
+        from mindseed.dataset._ops import sync_gates
+        for gate in sync_gates(self):
+            gate.disable()
 
     def save(self, file_name, num_files=1, file_type='mindrecord'):
         """Write the dataset (one epoch) to MindRecord files readable by MindDataset and MindSpore."""

@@ -4,7 +4,6 @@ import copy
 import itertools
 import os
 import threading
-import time
 
 import numpy as np
 
@@ -371,6 +370,8 @@ class ShuffleDataset(Dataset):
         V.type_check(buffer_size, (int,), "buffer_size")
         V.check_range(buffer_size, 2, V.INT32_MAX, "buffer_size")
         super().__init__(child)
+        if sync_gates(child):
+            raise RuntimeError("No shuffle after sync operators.")
         self.buffer_size = buffer_size
         self.reshuffle_each_epoch = True
         self._fixed_seed = _fixed_seed
@@ -656,61 +657,96 @@ class FlatMapDataset(Dataset):
 
 # ---------------------------------------------------------------------------- sync_wait
 class SyncWaitDataset(Dataset):
-    """The result of `Dataset.sync_wait`: a gate released by `sync_update`."""
+    """The result of `Dataset.sync_wait`: a gate letting `num_batch` batches' rows through, then waiting for
+    `sync_update` (MindSpore's BlockReleasePair: after `callback_timeout` seconds it warns and opens for good)."""
 
     def __init__(self, child, condition_name, num_batch=1, callback=None):
         V.type_check(condition_name, (str,), "condition_name")
-        V.check_pos_int32(num_batch, "num_batch")
+        V.type_check(num_batch, (int,), "num_batch")
+        if os.environ.get("MS_INDEPENDENT_DATASET", "").strip() in ("True", "true"):
+            raise RuntimeError("Dataset sync wait is not supported in Dataset Independent mode.")
+        if num_batch <= 0:
+            raise ValueError("num_batch need to be greater than 0.")
         if callback is not None and not callable(callback):
             raise TypeError("callback should be a callable function.")
         super().__init__(child)
+        if any(g.condition_name == condition_name for g in sync_gates(child)):
+            raise RuntimeError("Condition name is already in use.")
         self.condition_name = condition_name
         self.num_batch = num_batch
         self.callback = callback
-        self.batch_size = 1
         self.disabled = False
         self._cond = threading.Condition()
-        self._allowed = 0
+        self._default_rows = num_batch
+        self._row_count = -num_batch
 
     def __deepcopy__(self, memo):
         new = super().__deepcopy__(memo)
         new._cond = threading.Condition()
         return new
 
-    def release(self, num_batch=None, data=None):
-        if num_batch is not None:
-            V.check_pos_int32(num_batch, "num_batch")
-        if self.callback is not None:
-            self.callback(data)
+    def update_batch_size(self, batch_size):
+        """A batch above: every count is in rows of `batch_size`."""
         with self._cond:
-            self._allowed += (num_batch or self.num_batch) * self.batch_size
+            self._row_count *= batch_size
+            self._default_rows *= batch_size
+
+    def release(self, pass_rows=None, data=None):
+        """Let `pass_rows` more rows through (the gate's own count when None) and call the callback with `data`."""
+        with self._cond:
+            self._row_count -= self._default_rows if pass_rows is None else pass_rows
+            if self.callback is not None:
+                self.callback(data)
+            self._cond.notify_all()
+
+    def disable(self):
+        with self._cond:
+            self.disabled = True
             self._cond.notify_all()
 
     def _rows(self, ctx):
         with self._cond:
-            self._allowed = self.num_batch * self.batch_size
+            self._row_count = -self._default_rows
         for row in self.children[0]._rows(ctx):
             with self._cond:
-                if not self.disabled and self._allowed <= 0:
-                    deadline = time.monotonic() + _cfg.get_callback_timeout()
-                    while self._allowed <= 0 and not self.disabled:
-                        left = deadline - time.monotonic()
-                        if left <= 0:
-                            raise RuntimeError(f"sync_wait: condition '{self.condition_name}' was not released by "
-                                               f"sync_update within {_cfg.get_callback_timeout()} seconds.")
-                        self._cond.wait(left)
-                self._allowed -= 1
+                if not self._cond.wait_for(lambda: self._row_count < 0 or self.disabled,
+                                           timeout=_cfg.get_callback_timeout()):
+                    from mindseed import log
+                    log.warning("Timeout happened in sync_wait, maybe dataset.sync_update(condition=...) is not "
+                                   "added after dataset.create_dict_iterator(...), now disabling lock.")
+                    self.disabled = True
+                self._row_count += 1
             yield row
 
 
-def find_sync(root, name):
-    stack = [root]
+def sync_gates(root):
+    """The sync_wait gates in the tree of `root` (itself included)."""
+    out, stack = [], [root]
     while stack:
         node = stack.pop()
-        if isinstance(node, SyncWaitDataset) and node.condition_name == name:
-            return node
+        if isinstance(node, SyncWaitDataset):
+            out.append(node)
         stack.extend(node.children)
-    raise RuntimeError(f"Condition name '{name}' not found; call sync_wait with it first.")
+    return out
+
+
+def sync_update(root, condition_name, num_batch=None, data=None):
+    """`Dataset.sync_update`: release the gate `condition_name` of the tree of `root` by `num_batch` batches."""
+    if (not isinstance(num_batch, int) and num_batch is not None) or (isinstance(num_batch, int) and num_batch <= 0):
+        for g in sync_gates(root):
+            g.disable()
+        raise RuntimeError(f"Sync_update batch size can only be positive integer, got: {num_batch}.")
+    if not isinstance(condition_name, str):
+        raise TypeError(f"Argument condition_name with value {condition_name} is not of type str, but got "
+                        f"{type(condition_name)}.")
+    gates = [g for g in sync_gates(root) if g.condition_name == condition_name]
+    if not gates:
+        for g in sync_gates(root):
+            g.disable()
+        raise RuntimeError("Condition name not found.")
+    if num_batch is not None:
+        num_batch *= root.get_batch_size()
+    gates[0].release(num_batch, data)
 
 
 # ---------------------------------------------------------------------------- split

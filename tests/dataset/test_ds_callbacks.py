@@ -110,3 +110,60 @@ def test_waited_callback_follows_the_training_steps():
     assert events == ["train_step", "ds_step_begin_1_2", "train_step", "ds_epoch_begin_2_2", "ds_step_begin_2_3",
                       "train_step", "ds_step_begin_2_4", "train_step"]
     np.testing.assert_equal(cb.training_ended, False)
+
+
+def _gen():
+    for i in range(24):
+        yield (np.array([i]),)
+
+
+def test_sync_wait_gates_batches_above_a_threaded_map():
+    seen = []
+    d = ds.GeneratorDataset(_gen, ["x"]).sync_wait("c", callback=seen.append)
+    d = d.map(operations=[lambda x: x + 100], input_columns=["x"], num_parallel_workers=4).batch(4)
+    firsts = []
+    for i, row in enumerate(d.create_tuple_iterator(num_epochs=1, output_numpy=True)):
+        firsts.append(int(row[0][0, 0]))
+        d.sync_update("c", data=i)
+    assert firsts == [100, 104, 108, 112, 116, 120] and seen == [0, 1, 2, 3, 4, 5]
+
+
+def test_two_gates_both_count_in_batches():
+    d = ds.GeneratorDataset(_gen, ["x"]).sync_wait("a").map(operations=lambda x: x, input_columns=["x"])
+    d = d.sync_wait("b", num_batch=2).batch(6)
+    n = 0
+    for _ in d.create_tuple_iterator(num_epochs=1, output_numpy=True):
+        n += 1
+        d.sync_update("a")
+        if n % 2 == 0:
+            d.sync_update("b")
+    assert n == 4
+
+
+def test_sync_wait_checks():
+    d = ds.GeneratorDataset(_gen, ["x"])
+    with pytest.raises(ValueError, match="num_batch need to be greater than 0."):
+        d.sync_wait("c", num_batch=-1)
+    with pytest.raises(TypeError, match=r"is not of type \[<class 'int'>\]"):
+        d.sync_wait("c", num_batch="1")
+    g = d.sync_wait("c").map(operations=lambda x: x, input_columns=["x"])
+    with pytest.raises(RuntimeError, match="Condition name is already in use."):
+        g.sync_wait("c")
+    with pytest.raises(RuntimeError, match="No shuffle after sync operators."):
+        g.shuffle(4)
+    with pytest.raises(RuntimeError, match="Condition name not found."):
+        g.sync_update("other")
+    with pytest.raises(RuntimeError, match="Sync_update batch size can only be positive integer, got: -1."):
+        g.sync_update("c", num_batch=-1)
+    # both errors open every gate: the rest of the epoch runs through
+    assert len(list(g.create_tuple_iterator(num_epochs=1))) == 24
+
+
+def test_sync_wait_opens_after_the_timeout():
+    old = ds.config.get_callback_timeout()
+    ds.config.set_callback_timeout(1)
+    try:
+        d = ds.GeneratorDataset(_gen, ["x"]).sync_wait("c")
+        assert len(list(d.create_tuple_iterator(num_epochs=1))) == 24  # warns once, then lets everything pass
+    finally:
+        ds.config.set_callback_timeout(old)
