@@ -365,6 +365,23 @@ class Dataset:
         kinds = {"U": np.dtype("<U"), "S": np.dtype("S")}
         return [kinds.get(a.dtype.kind, a.dtype) for a in self._first_row()]
 
+    @property
+    def input_indexs(self):
+        """The column indices given to the network in sink mode: this node's when set, else the first set one of
+        its children's (an empty tuple when none is)."""
+        own = getattr(self, "_input_indexs", ())
+        if own != ():
+            return own
+        for child in self.children:
+            cix = child.input_indexs
+            if cix != ():
+                return cix
+        return own
+
+    @input_indexs.setter
+    def input_indexs(self, value):
+        self._input_indexs = value
+
     def get_batch_size(self):
         """Batch size of the last batch operation (1 when there is none)."""
         for c in self.children:

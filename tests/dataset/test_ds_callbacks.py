@@ -167,3 +167,14 @@ def test_sync_wait_opens_after_the_timeout():
         assert len(list(d.create_tuple_iterator(num_epochs=1))) == 24  # warns once, then lets everything pass
     finally:
         ds.config.set_callback_timeout(old)
+
+
+def test_input_indexs_is_inherited_from_the_first_child_that_sets_it():
+    a = ds.NumpySlicesDataset([1, 2, 3], column_names=["c"])
+    assert a.input_indexs == ()
+    a.input_indexs = (1, 0)
+    b = ds.NumpySlicesDataset([4], column_names=["c"]).shuffle(2)
+    assert b.shuffle(2).input_indexs == ()
+    b.input_indexs = 7
+    assert a.shuffle(2).project(["c"]).input_indexs == (1, 0)
+    assert (a + b).input_indexs == (1, 0) and (b.project(["c"]) + a).input_indexs == 7
