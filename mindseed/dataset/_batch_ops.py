@@ -277,29 +277,31 @@ class BucketBatchByLengthDataset(Dataset):
     def __init__(self, child, column_names, bucket_boundaries, bucket_batch_sizes, element_length_function=None,
                  pad_info=None, pad_to_bucket_boundary=False, drop_remainder=False):
         super().__init__(child)
+        V.type_check_list([column_names, bucket_boundaries, bucket_batch_sizes], (list,),
+                          ["column_names", "bucket_boundaries", "bucket_batch_sizes"])
+        V.type_check_list([pad_to_bucket_boundary, drop_remainder], (bool,), ["pad_to_bucket_boundary",
+                                                                              "drop_remainder"])
         self.column_names = V.check_columns(column_names, "column_names")
-        if not isinstance(bucket_boundaries, list) or not all(isinstance(b, int) and not isinstance(b, bool)
-                                                               for b in bucket_boundaries):
+        if element_length_function is None and len(column_names) != 1:
+            raise ValueError("If element_length_function is not specified, exactly one column name should be passed.")
+        if element_length_function is not None and not callable(element_length_function):
+            raise TypeError("element_length_function object is not callable.")
+        if not bucket_boundaries:
+            raise ValueError("bucket_boundaries cannot be empty.")
+        if not all(isinstance(b, int) for b in bucket_boundaries):
             raise TypeError("bucket_boundaries should be a list of int.")
         if any(b <= 0 for b in bucket_boundaries):
             raise ValueError("bucket_boundaries must only contain positive numbers.")
         if any(a >= b for a, b in zip(bucket_boundaries, bucket_boundaries[1:])):
             raise ValueError("bucket_boundaries should be strictly increasing.")
-        if not isinstance(bucket_batch_sizes, list) or not all(isinstance(b, int) and not isinstance(b, bool)
-                                                                for b in bucket_batch_sizes):
-            raise TypeError("bucket_batch_sizes should be a list of int.")
         if len(bucket_batch_sizes) != len(bucket_boundaries) + 1:
             raise ValueError("bucket_batch_sizes must contain one element more than bucket_boundaries.")
+        if not all(isinstance(b, int) for b in bucket_batch_sizes):
+            raise TypeError("bucket_batch_sizes should be a list of int.")
         if any(b <= 0 for b in bucket_batch_sizes):
-            raise ValueError("bucket_batch_sizes must only contain positive numbers.")
-        if element_length_function is None and len(self.column_names) != 1:
-            raise ValueError("If element_length_function is not specified, exactly one column name should be passed.")
-        if element_length_function is not None and not callable(element_length_function):
-            raise TypeError("element_length_function should be a callable.")
-        if pad_info is not None and not isinstance(pad_info, dict):
-            raise TypeError("pad_info should be a dict.")
-        V.check_bool(pad_to_bucket_boundary, "pad_to_bucket_boundary")
-        V.check_bool(drop_remainder, "drop_remainder")
+            raise ValueError("bucket_batch_sizes should be a list of positive numbers.")
+        if pad_info is not None:
+            V.type_check(pad_info, (dict,), "pad_info")
         self.boundaries = bucket_boundaries
         self.batch_sizes = bucket_batch_sizes
         self.length_fn = element_length_function
@@ -317,7 +319,7 @@ class BucketBatchByLengthDataset(Dataset):
         out = []
         for j, name in enumerate(names):
             values = [r[j] for r in group]
-            if self.pad_info is None:
+            if not self.pad_info:  # (None or {}: every column to the longest)
                 out.append(_pad_stack(values, None, None, j))
                 continue
             if name not in self.pad_info:
@@ -334,6 +336,10 @@ class BucketBatchByLengthDataset(Dataset):
 
     def _rows(self, ctx):
         names = self.children[0].get_col_names()
+        for c in self.column_names:
+            if c not in names:
+                raise pipeline_error(f"Invalid parameter, input column name: {c} doesn't exist in the dataset "
+                                     f"columns.")
         idx = [names.index(c) for c in self.column_names]
         buckets = [[] for _ in self.batch_sizes]
         for row in self.children[0]._rows(ctx):

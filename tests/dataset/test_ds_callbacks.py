@@ -178,3 +178,26 @@ def test_input_indexs_is_inherited_from_the_first_child_that_sets_it():
     b.input_indexs = 7
     assert a.shuffle(2).project(["c"]).input_indexs == (1, 0)
     assert (a + b).input_indexs == (1, 0) and (b.project(["c"]) + a).input_indexs == 7
+
+
+def test_bucket_batch_by_length_checks_and_empty_pad_info():
+    def seq():
+        for i in range(6):
+            yield (np.arange(i + 1),)
+
+    d = ds.GeneratorDataset(seq, ["c"])
+    out = [r[0].tolist() for r in d.bucket_batch_by_length(["c"], [3], [2, 4], None, {})
+           .create_tuple_iterator(num_epochs=1, output_numpy=True)]
+    assert out == [[[0, 0], [0, 1]], [[0, 1, 2, 0, 0, 0], [0, 1, 2, 3, 0, 0], [0, 1, 2, 3, 4, 0],
+                                      [0, 1, 2, 3, 4, 5]]]
+    with pytest.raises(ValueError, match="bucket_boundaries cannot be empty."):
+        d.bucket_batch_by_length(["c"], [], [1])
+    with pytest.raises(TypeError, match=r"Argument column_names\[0\] with value 1 is not of type \[<class 'str'>\]"):
+        d.bucket_batch_by_length([1], [1], [1, 1])
+    with pytest.raises(ValueError, match="bucket_batch_sizes should be a list of positive numbers."):
+        d.bucket_batch_by_length(["c"], [1], [1, 0])
+    with pytest.raises(TypeError, match="element_length_function object is not callable."):
+        d.bucket_batch_by_length(["c"], [1], [1, 1], 3)
+    bad = d.bucket_batch_by_length(["x"], [1], [1, 1], lambda x: 1)
+    with pytest.raises(RuntimeError, match="input column name: x doesn't exist in the dataset columns."):
+        list(bad.create_tuple_iterator(num_epochs=1))
