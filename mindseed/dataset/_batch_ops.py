@@ -5,8 +5,8 @@ import numpy as np
 
 from mindseed.dataset import _validate as V
 from mindseed.dataset._engine import BatchInfo, Dataset, pipeline_error, reraise_worker, to_array
-from mindseed.dataset._ops import MapDataset, SyncWaitDataset, _apply_batch_ops, _io_columns, _op_name, _place_columns
-from mindseed.dataset._workers import ThreadMap, WorkerError, format_exception
+from mindseed.dataset._ops import MapDataset, sync_gates, _apply_batch_ops, _io_columns, _op_name, _place_columns
+from mindseed.dataset._workers import ThreadMap, WorkerError, format_exception, op_failure
 
 
 # batches up to this size are built whole by one map worker (larger ones: rows in parallel, tail here)
@@ -59,16 +59,6 @@ def _pad_stack(values, shape, value, col):
     return out
 
 
-def _find_sync_below(node):
-    while node is not None:
-        if isinstance(node, SyncWaitDataset):
-            return node
-        if isinstance(node, _Batch) or len(node.children) != 1:
-            return None
-        node = node.children[0]
-    return None
-
-
 class _Batch(Dataset):
     """Batching, with or without padding: what `BatchDataset` and `PaddedBatchDataset` share."""
 
@@ -100,9 +90,9 @@ class _Batch(Dataset):
             raise TypeError(f"Argument pad_info with value {pad_info} is not of type [<class 'dict'>].")
         self.pad_info = pad_info
         self.padded = _padded
-        gate = _find_sync_below(child)
-        if gate is not None and isinstance(batch_size, int):
-            gate.batch_size = batch_size
+        if isinstance(batch_size, int):
+            for gate in sync_gates(child):  # (MindSpore: every gate below, counted in batches from here on)
+                gate.update_batch_size(batch_size)
 
     def get_batch_size(self):
         return self.batch_size if isinstance(self.batch_size, int) else -1
@@ -189,8 +179,7 @@ class _Batch(Dataset):
                 try:
                     x = op._batch_apply(x)
                 except Exception as e:  # noqa: BLE001
-                    raise WorkerError(f"map operation: [{_op_name(op)}] failed. Error description:\n"
-                                      f"{format_exception(e)}", type(e)) from None
+                    raise op_failure(_op_name(op), op, e) from None
             out[tail_col] = x
             return out
 
@@ -288,29 +277,31 @@ class BucketBatchByLengthDataset(Dataset):
     def __init__(self, child, column_names, bucket_boundaries, bucket_batch_sizes, element_length_function=None,
                  pad_info=None, pad_to_bucket_boundary=False, drop_remainder=False):
         super().__init__(child)
+        V.type_check_list([column_names, bucket_boundaries, bucket_batch_sizes], (list,),
+                          ["column_names", "bucket_boundaries", "bucket_batch_sizes"])
+        V.type_check_list([pad_to_bucket_boundary, drop_remainder], (bool,), ["pad_to_bucket_boundary",
+                                                                              "drop_remainder"])
         self.column_names = V.check_columns(column_names, "column_names")
-        if not isinstance(bucket_boundaries, list) or not all(isinstance(b, int) and not isinstance(b, bool)
-                                                               for b in bucket_boundaries):
+        if element_length_function is None and len(column_names) != 1:
+            raise ValueError("If element_length_function is not specified, exactly one column name should be passed.")
+        if element_length_function is not None and not callable(element_length_function):
+            raise TypeError("element_length_function object is not callable.")
+        if not bucket_boundaries:
+            raise ValueError("bucket_boundaries cannot be empty.")
+        if not all(isinstance(b, int) for b in bucket_boundaries):
             raise TypeError("bucket_boundaries should be a list of int.")
         if any(b <= 0 for b in bucket_boundaries):
             raise ValueError("bucket_boundaries must only contain positive numbers.")
         if any(a >= b for a, b in zip(bucket_boundaries, bucket_boundaries[1:])):
             raise ValueError("bucket_boundaries should be strictly increasing.")
-        if not isinstance(bucket_batch_sizes, list) or not all(isinstance(b, int) and not isinstance(b, bool)
-                                                                for b in bucket_batch_sizes):
-            raise TypeError("bucket_batch_sizes should be a list of int.")
         if len(bucket_batch_sizes) != len(bucket_boundaries) + 1:
             raise ValueError("bucket_batch_sizes must contain one element more than bucket_boundaries.")
+        if not all(isinstance(b, int) for b in bucket_batch_sizes):
+            raise TypeError("bucket_batch_sizes should be a list of int.")
         if any(b <= 0 for b in bucket_batch_sizes):
-            raise ValueError("bucket_batch_sizes must only contain positive numbers.")
-        if element_length_function is None and len(self.column_names) != 1:
-            raise ValueError("If element_length_function is not specified, exactly one column name should be passed.")
-        if element_length_function is not None and not callable(element_length_function):
-            raise TypeError("element_length_function should be a callable.")
-        if pad_info is not None and not isinstance(pad_info, dict):
-            raise TypeError("pad_info should be a dict.")
-        V.check_bool(pad_to_bucket_boundary, "pad_to_bucket_boundary")
-        V.check_bool(drop_remainder, "drop_remainder")
+            raise ValueError("bucket_batch_sizes should be a list of positive numbers.")
+        if pad_info is not None:
+            V.type_check(pad_info, (dict,), "pad_info")
         self.boundaries = bucket_boundaries
         self.batch_sizes = bucket_batch_sizes
         self.length_fn = element_length_function
@@ -328,7 +319,7 @@ class BucketBatchByLengthDataset(Dataset):
         out = []
         for j, name in enumerate(names):
             values = [r[j] for r in group]
-            if self.pad_info is None:
+            if not self.pad_info:  # (None or {}: every column to the longest)
                 out.append(_pad_stack(values, None, None, j))
                 continue
             if name not in self.pad_info:
@@ -345,6 +336,10 @@ class BucketBatchByLengthDataset(Dataset):
 
     def _rows(self, ctx):
         names = self.children[0].get_col_names()
+        for c in self.column_names:
+            if c not in names:
+                raise pipeline_error(f"Invalid parameter, input column name: {c} doesn't exist in the dataset "
+                                     f"columns.")
         idx = [names.index(c) for c in self.column_names]
         buckets = [[] for _ in self.batch_sizes]
         for row in self.children[0]._rows(ctx):

@@ -12,7 +12,7 @@ import numpy as np
 
 from mindseed.common.tensor import Tensor
 from mindseed.dataset import config as _cfg
-from mindseed.dataset._workers import WorkerError, is_pipeline_array
+from mindseed.dataset._workers import OpError, WorkerError, is_pipeline_array
 
 __all__ = ["Dataset", "TupleIterator", "DictIterator", "BatchInfo"]
 
@@ -39,7 +39,7 @@ def pipeline_error(msg):
 def reraise_worker(err, where=None):
     """Turn a WorkerError (or any exception from user code) into the pipeline's RuntimeError."""
     if isinstance(err, WorkerError):
-        return user_error(err.text, where)
+        return pipeline_error(err.text) if err.exc_type is OpError else user_error(err.text, where)
     from mindseed.dataset._workers import format_exception
     return user_error(format_exception(err), where)
 
@@ -96,13 +96,14 @@ def to_row(value, ncols=None, who="GeneratorDataset"):
 class Ctx:
     """One epoch (or one repeat within it): the seed stream of every node."""
 
-    __slots__ = ("seed", "path", "order", "state")
+    __slots__ = ("seed", "path", "order", "state", "cbs")
 
-    def __init__(self, seed, path, order, state=None):
+    def __init__(self, seed, path, order, state=None, cbs=None):
         self.seed = seed
         self.path = path
         self.order = order
         self.state = {} if state is None else state     # shared by the epochs of one iterator
+        self.cbs = cbs  # {id(map node): CallbackRun} of an iterator's run (None: no callbacks are called)
 
     def rng(self, node):
         """The generator of `node` for this epoch: same seed, same epoch -> same draws."""
@@ -115,7 +116,7 @@ class Ctx:
         return seen.setdefault(self.path, len(seen))
 
     def sub(self, k):
-        return Ctx(self.seed, self.path + (k,), self.order, self.state)
+        return Ctx(self.seed, self.path + (k,), self.order, self.state, self.cbs)
 
 
 def _number_nodes(root):
@@ -150,6 +151,33 @@ class BatchInfo:
 
 
 # ---------------------------------------------------------------------------- iterators
+def _above_sync_wait(root):
+    """Whether the tree of `root` has a sync_wait gate."""
+    from mindseed.dataset._ops import SyncWaitDataset
+    stack = list(root.children)
+    while stack:
+        node = stack.pop()
+        if isinstance(node, SyncWaitDataset):
+            return True
+        stack.extend(node.children)
+    return False
+
+
+def _callback_runs(root):
+    """{id(node): CallbackRun} of the map nodes with callbacks in the tree of `root`."""
+    from mindseed.dataset._callbacks import CallbackRun
+    runs, stack, seen = {}, [root], set()
+    while stack:
+        node = stack.pop()
+        if id(node) in seen:
+            continue
+        seen.add(id(node))
+        if getattr(node, "callbacks", None):
+            runs[id(node)] = CallbackRun(node.callbacks)
+        stack.extend(node.children)
+    return runs
+
+
 class _IteratorBase:
     def __init__(self, dataset, num_epochs, output_numpy, do_copy):
         if isinstance(num_epochs, bool) or not isinstance(num_epochs, int):
@@ -170,6 +198,7 @@ class _IteratorBase:
         self.epoch = 0
         self._gen = None
         self._finished = False
+        self._cbs = None
 
     def _convert(self, a):
         if self.output_numpy or a.dtype.kind in "USO":
@@ -185,11 +214,17 @@ class _IteratorBase:
         if self._finished:
             raise StopIteration
         if self._gen is None:
-            self._gen = self.dataset._rows(Ctx(self.seed, (self.epoch,), self.order, self._state))
+            if self._cbs is None:
+                self._cbs = _callback_runs(self.dataset)
+            for run in self._cbs.values():
+                run.epoch_begin(self.epoch + 1)
+            self._gen = self.dataset._rows(Ctx(self.seed, (self.epoch,), self.order, self._state, self._cbs))
         try:
             row = next(self._gen)
         except StopIteration:
             self._gen = None
+            for run in self._cbs.values():
+                run.epoch_end()
             self.epoch += 1
             if self.num_epochs != -1 and self.epoch >= self.num_epochs:
                 self._finished = True
@@ -302,7 +337,10 @@ class Dataset:
             it.close()
 
     def _workers(self):
-        return self.num_parallel_workers or _cfg.get_num_parallel_workers()
+        n = self.num_parallel_workers or _cfg.get_num_parallel_workers()
+        # above a sync_wait gate rows are pulled one at a time: workers reading ahead would wait at the gate for
+        # a sync_update that only comes once the rows already through it reach the consumer
+        return 1 if n > 1 and _above_sync_wait(self) else n
 
     # ------------------------------------------------------------ getters
     def get_col_names(self):
@@ -334,6 +372,23 @@ class Dataset:
         """numpy dtypes of the columns of the first row (strings report as '<U' / 'S')."""
         kinds = {"U": np.dtype("<U"), "S": np.dtype("S")}
         return [kinds.get(a.dtype.kind, a.dtype) for a in self._first_row()]
+
+    @property
+    def input_indexs(self):
+        """The column indices given to the network in sink mode: this node's when set, else the first set one of
+        its children's (an empty tuple when none is)."""
+        own = getattr(self, "_input_indexs", ())
+        if own != ():
+            return own
+        for child in self.children:
+            cix = child.input_indexs
+            if cix != ():
+                return cix
+        return own
+
+    @input_indexs.setter
+    def input_indexs(self, value):
+        self._input_indexs = value
 
     def get_batch_size(self):
         """Batch size of the last batch operation (1 when there is none)."""
@@ -535,19 +590,18 @@ class Dataset:
         return SyncWaitDataset(self, condition_name, num_batch, callback)
 
     def sync_update(self, condition_name, num_batch=None, data=None):
-        """Release a sync_wait gate, passing `data` to its callback."""
-        from mindseed.dataset._ops import find_sync
-        find_sync(self, condition_name).release(num_batch, data)
+        """Release the sync_wait gate `condition_name` by `num_batch` batches (its own count when None), passing
+        `data` to its callback."""
+        if os.environ.get("MS_INDEPENDENT_DATASET", "").strip() in ("True", "true"):
+            raise RuntimeError("Dataset sync update is not supported in Dataset Independent mode.")
+        from mindseed.dataset._ops import sync_update
+        sync_update(self, condition_name, num_batch, data)
 
     def disable_sync(self):
         """Stop every sync_wait gate of the pipeline from blocking."""
-        from mindseed.dataset._ops import SyncWaitDataset
-        stack = [self]
-        while stack:
-            node = stack.pop()
-            if isinstance(node, SyncWaitDataset):
-                node.disabled = True
-            stack.extend(node.children)
+        from mindseed.dataset._ops import sync_gates
+        for gate in sync_gates(self):
+            gate.disable()
 
     def save(self, file_name, num_files=1, file_type='mindrecord'):
         """Write the dataset (one epoch) to MindRecord files readable by MindDataset and MindSpore."""

@@ -4,7 +4,6 @@ import copy
 import itertools
 import os
 import threading
-import time
 
 import numpy as np
 
@@ -14,7 +13,7 @@ from mindseed.dataset import config as _cfg
 from mindseed.dataset._engine import Dataset, reraise_worker, to_array
 from mindseed.dataset._random import RowStreams
 from mindseed.dataset._workers import (BatchProcesses, ProcessMap, ThreadMap, WorkerError, format_exception,
-                                       shm_room)
+                                       op_failure, shm_room)
 
 _CHUNK = 16
 
@@ -45,7 +44,7 @@ def _apply_batch_ops(ops, x):
         try:
             x = op._batch_apply(x)
         except Exception as e:  # noqa: BLE001
-            raise reraise_worker(e, f"map operation: [{_op_name(op)}]") from None
+            raise reraise_worker(op_failure(_op_name(op), op, e)) from None
     return x
 
 
@@ -73,8 +72,7 @@ class _OpChain:
             except WorkerError:
                 raise
             except Exception as e:  # noqa: BLE001
-                raise WorkerError(f"map operation: [{name}] failed. Error description:\n{format_exception(e)}",
-                                  type(e)) from None
+                raise op_failure(name, op, e) from None
             vals = res if isinstance(res, tuple) else (res,)
         try:
             out = [to_array(v) for v in vals]
@@ -85,15 +83,6 @@ class _OpChain:
             raise WorkerError(f"map operation: [{self.names[-1]}] returned {len(out)} column(s), but "
                               f"output_columns has {self.n_out}.", RuntimeError)
         return out
-
-
-class _RunContext:
-    """What a DSCallback learns about the pipeline's progress."""
-
-    def __init__(self, epoch, step_in_epoch, step):
-        self.cur_epoch_num = epoch
-        self.cur_step_num_in_epoch = step_in_epoch
-        self.cur_step_num = step
 
 
 def _chunks(rows, size):
@@ -135,40 +124,15 @@ class MapDataset(Dataset):
             raise TypeError(f"Argument max_rowsize with value {max_rowsize} is not of type [int, list].")
         self.python_multiprocessing = python_multiprocessing
         self.max_rowsize = max_rowsize
-        from mindseed.dataset._schema import DSCallback
-        callbacks = [] if callbacks is None else (list(callbacks) if isinstance(callbacks, (list, tuple))
-                                                  else [callbacks])
-        for cb in callbacks:
-            if not isinstance(cb, DSCallback):
-                raise TypeError(f"callbacks should be DSCallback objects, but got {type(cb).__name__}.")
-        self.callbacks = callbacks
-        self._steps = 0
+        from mindseed.dataset._callbacks import check_callbacks
+        self.callbacks = check_callbacks(callbacks)
         from mindseed.dataset._cache import attach_cache
         attach_cache(self, cache)
 
     def _with_callbacks(self, rows, ctx):
-        """Call the DSCallbacks around an epoch of rows (epochs and steps counted from 1)."""
-        epoch = (ctx.path[0] if ctx.path else 0) + 1
-        run = _RunContext(epoch, 0, self._steps)
-        if epoch == 1:
-            self._steps = run.cur_step_num = 0
-            for cb in self.callbacks:
-                cb.ds_begin(run)
-        for cb in self.callbacks:
-            cb.ds_epoch_begin(run)
-        for row in rows:
-            run.cur_step_num_in_epoch += 1
-            run.cur_step_num += 1
-            for cb in self.callbacks:
-                if (run.cur_step_num - 1) % cb.step_size == 0:
-                    cb.ds_step_begin(run)
-            yield row
-            for cb in self.callbacks:
-                if (run.cur_step_num - 1) % cb.step_size == 0:
-                    cb.ds_step_end(run)
-        self._steps = run.cur_step_num
-        for cb in self.callbacks:
-            cb.ds_epoch_end(run)
+        """`rows` with this map's step callbacks (when an iterator runs its callbacks)."""
+        run = ctx.cbs.get(id(self)) if ctx.cbs else None
+        return rows if run is None else run.rows(rows)
 
     def _io(self):
         return _io_columns(self, 1)
@@ -291,8 +255,7 @@ class MapDataset(Dataset):
                 try:
                     op._into(row[col], batch[k])
                 except Exception as e:  # noqa: BLE001
-                    raise WorkerError(f"map operation: [{name}] failed. Error description:\n{format_exception(e)}",
-                                      type(e)) from None
+                    raise op_failure(name, op, e) from None
                 finally:
                     streams.leave()
 
@@ -408,6 +371,8 @@ class ShuffleDataset(Dataset):
         V.type_check(buffer_size, (int,), "buffer_size")
         V.check_range(buffer_size, 2, V.INT32_MAX, "buffer_size")
         super().__init__(child)
+        if sync_gates(child):
+            raise RuntimeError("No shuffle after sync operators.")
         self.buffer_size = buffer_size
         self.reshuffle_each_epoch = True
         self._fixed_seed = _fixed_seed
@@ -698,61 +663,96 @@ class FlatMapDataset(Dataset):
 
 # ---------------------------------------------------------------------------- sync_wait
 class SyncWaitDataset(Dataset):
-    """The result of `Dataset.sync_wait`: a gate released by `sync_update`."""
+    """The result of `Dataset.sync_wait`: a gate letting `num_batch` batches' rows through, then waiting for
+    `sync_update` (MindSpore's BlockReleasePair: after `callback_timeout` seconds it warns and opens for good)."""
 
     def __init__(self, child, condition_name, num_batch=1, callback=None):
         V.type_check(condition_name, (str,), "condition_name")
-        V.check_pos_int32(num_batch, "num_batch")
+        V.type_check(num_batch, (int,), "num_batch")
+        if os.environ.get("MS_INDEPENDENT_DATASET", "").strip() in ("True", "true"):
+            raise RuntimeError("Dataset sync wait is not supported in Dataset Independent mode.")
+        if num_batch <= 0:
+            raise ValueError("num_batch need to be greater than 0.")
         if callback is not None and not callable(callback):
             raise TypeError("callback should be a callable function.")
         super().__init__(child)
+        if any(g.condition_name == condition_name for g in sync_gates(child)):
+            raise RuntimeError("Condition name is already in use.")
         self.condition_name = condition_name
         self.num_batch = num_batch
         self.callback = callback
-        self.batch_size = 1
         self.disabled = False
         self._cond = threading.Condition()
-        self._allowed = 0
+        self._default_rows = num_batch
+        self._row_count = -num_batch
 
     def __deepcopy__(self, memo):
         new = super().__deepcopy__(memo)
         new._cond = threading.Condition()
         return new
 
-    def release(self, num_batch=None, data=None):
-        if num_batch is not None:
-            V.check_pos_int32(num_batch, "num_batch")
-        if self.callback is not None:
-            self.callback(data)
+    def update_batch_size(self, batch_size):
+        """A batch above: every count is in rows of `batch_size`."""
         with self._cond:
-            self._allowed += (num_batch or self.num_batch) * self.batch_size
+            self._row_count *= batch_size
+            self._default_rows *= batch_size
+
+    def release(self, pass_rows=None, data=None):
+        """Let `pass_rows` more rows through (the gate's own count when None) and call the callback with `data`."""
+        with self._cond:
+            self._row_count -= self._default_rows if pass_rows is None else pass_rows
+            if self.callback is not None:
+                self.callback(data)
+            self._cond.notify_all()
+
+    def disable(self):
+        with self._cond:
+            self.disabled = True
             self._cond.notify_all()
 
     def _rows(self, ctx):
         with self._cond:
-            self._allowed = self.num_batch * self.batch_size
+            self._row_count = -self._default_rows
         for row in self.children[0]._rows(ctx):
             with self._cond:
-                if not self.disabled and self._allowed <= 0:
-                    deadline = time.monotonic() + _cfg.get_callback_timeout()
-                    while self._allowed <= 0 and not self.disabled:
-                        left = deadline - time.monotonic()
-                        if left <= 0:
-                            raise RuntimeError(f"sync_wait: condition '{self.condition_name}' was not released by "
-                                               f"sync_update within {_cfg.get_callback_timeout()} seconds.")
-                        self._cond.wait(left)
-                self._allowed -= 1
+                if not self._cond.wait_for(lambda: self._row_count < 0 or self.disabled,
+                                           timeout=_cfg.get_callback_timeout()):
+                    from mindseed import log
+                    log.warning("Timeout happened in sync_wait, maybe dataset.sync_update(condition=...) is not "
+                                   "added after dataset.create_dict_iterator(...), now disabling lock.")
+                    self.disabled = True
+                self._row_count += 1
             yield row
 
 
-def find_sync(root, name):
-    stack = [root]
+def sync_gates(root):
+    """The sync_wait gates in the tree of `root` (itself included)."""
+    out, stack = [], [root]
     while stack:
         node = stack.pop()
-        if isinstance(node, SyncWaitDataset) and node.condition_name == name:
-            return node
+        if isinstance(node, SyncWaitDataset):
+            out.append(node)
         stack.extend(node.children)
-    raise RuntimeError(f"Condition name '{name}' not found; call sync_wait with it first.")
+    return out
+
+
+def sync_update(root, condition_name, num_batch=None, data=None):
+    """`Dataset.sync_update`: release the gate `condition_name` of the tree of `root` by `num_batch` batches."""
+    if (not isinstance(num_batch, int) and num_batch is not None) or (isinstance(num_batch, int) and num_batch <= 0):
+        for g in sync_gates(root):
+            g.disable()
+        raise RuntimeError(f"Sync_update batch size can only be positive integer, got: {num_batch}.")
+    if not isinstance(condition_name, str):
+        raise TypeError(f"Argument condition_name with value {condition_name} is not of type str, but got "
+                        f"{type(condition_name)}.")
+    gates = [g for g in sync_gates(root) if g.condition_name == condition_name]
+    if not gates:
+        for g in sync_gates(root):
+            g.disable()
+        raise RuntimeError("Condition name not found.")
+    if num_batch is not None:
+        num_batch *= root.get_batch_size()
+    gates[0].release(num_batch, data)
 
 
 # ---------------------------------------------------------------------------- split

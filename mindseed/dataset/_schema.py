@@ -1,10 +1,9 @@
-"""Schema (column names, types and shapes) and the dataset callbacks (DSCallback, WaitedDSCallback)."""
+"""Schema (column names, types and shapes); the dataset callbacks (DSCallback, WaitedDSCallback) are re-exported
+from `_callbacks`."""
 import json
 import os
-import threading
 
 from mindseed.common import dtype as mstype
-from mindseed.dataset import config as _cfg
 
 __all__ = ["Schema", "DSCallback", "WaitedDSCallback"]
 
@@ -79,50 +78,4 @@ class Schema:
         return self.to_json()
 
 
-class DSCallback:
-    """Callbacks of a map operation: override ds_begin / ds_epoch_begin / ds_epoch_end / ds_step_begin /
-    ds_step_end; each gets a run context with cur_epoch_num, cur_step_num_in_epoch and cur_step_num."""
-
-    def __init__(self, step_size=1):
-        if isinstance(step_size, bool) or not isinstance(step_size, int) or step_size < 1:
-            raise ValueError("step_size should be a positive integer.")
-        self.step_size = step_size
-
-    def ds_begin(self, ds_run_context):
-        """Called once, before the first row."""
-
-    def ds_epoch_begin(self, ds_run_context):
-        """Called at the start of every epoch."""
-
-    def ds_epoch_end(self, ds_run_context):
-        """Called at the end of every epoch."""
-
-    def ds_step_begin(self, ds_run_context):
-        """Called before every `step_size`-th row."""
-
-    def ds_step_end(self, ds_run_context):
-        """Called after every `step_size`-th row."""
-
-
-class WaitedDSCallback(DSCallback):
-    """A DSCallback whose step/epoch ends wait for the training loop (`sync_epoch_begin` / `sync_step_begin`)."""
-
-    def __init__(self, step_size=1):
-        super().__init__(step_size)
-        self._event = threading.Event()
-        self._event.set()
-
-    def sync_epoch_begin(self, train_run_context, ds_run_context):
-        """Override: runs when the training epoch begins and the dataset is at the epoch's start."""
-
-    def sync_step_begin(self, train_run_context, ds_run_context):
-        """Override: runs when the training step begins."""
-
-    def ds_step_end(self, ds_run_context):
-        if not self._event.wait(_cfg.get_callback_timeout()):
-            raise RuntimeError("WaitedDSCallback: timed out waiting for the training step.")
-
-    def step_begin(self, run_context):
-        """Training-side hook: release the dataset for the next step."""
-        self.sync_step_begin(run_context, None)
-        self._event.set()
+from mindseed.dataset._callbacks import DSCallback, WaitedDSCallback  # noqa: E402  (re-exported)

@@ -102,6 +102,20 @@ def unpack_rows(buf):
     return rows
 
 
+class OpError(RuntimeError):
+    """The exception type of a WorkerError whose text is a built-in transform's own error message (what MindSpore's
+    C++ ops report as a pipeline error), not a user traceback."""
+
+
+def op_failure(name, op, exc):
+    """The WorkerError of transform `op` (shown as `name`) raising `exc` inside map: a built-in op's RuntimeError
+    keeps its message as the pipeline's error (as MindSpore's C++ ops do), anything else its traceback."""
+    from mindseed.dataset.transforms._base import PyTensorOperation, TensorOperation
+    if isinstance(exc, RuntimeError) and isinstance(op, TensorOperation) and not isinstance(op, PyTensorOperation):
+        return WorkerError(f"map operation: [{name}] failed. {getattr(exc, '_op_message', exc)}", OpError)
+    return WorkerError(f"map operation: [{name}] failed. Error description:\n{format_exception(exc)}", type(exc))
+
+
 def format_exception(exc):
     """The traceback text of `exc` as the user would have seen it."""
     return "".join(traceback.format_exception(type(exc), exc, exc.__traceback__))
@@ -252,6 +266,7 @@ def _child_main(fn, task_conn, result_conn, others, parent_pid, index):
 
 
 _BUILTIN_EXC = {k: v for k, v in vars(builtins).items() if isinstance(v, type) and issubclass(v, BaseException)}
+_BUILTIN_EXC["OpError"] = OpError
 
 
 _SEG_IDS = itertools.count()

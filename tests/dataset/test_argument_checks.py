@@ -61,12 +61,13 @@ RAGGED = [[1], [2, 3]]
     (lambda: vision.encode_jpeg(RAGGED), TypeError, "Argument image with value [[1], [2, 3]] cannot be read"),
     (lambda: vision.get_image_size(RAGGED), TypeError, "Argument image with value"),
     (lambda: vision.write_file("x.bin", RAGGED), TypeError, "Argument data with value"),
-    (lambda: text.Ngram(1 + 2j), TypeError, "Argument n with value (1+2j)"),
-    (lambda: text.Ngram(2, ("", "a")), TypeError, "left_pad and right_pad should be (str, non-negative int)"),
+    (lambda: text.Ngram(1 + 2j), ValueError, "n needs to be a non-empty list of positive integers."),
+    (lambda: text.Ngram(2, ("", "a")), ValueError, "left_pad needs to be a tuple of (str, int)"),
     (lambda: text.RegexReplace("(", "a"), ValueError, "RegexReplace: the argument pattern '(' is not a valid regular"),
     (lambda: text.RegexTokenizer("a", "["), ValueError, "RegexTokenizer: the argument keep_delim_pattern '['"),
     (lambda: transforms.not_random(5), TypeError, "not_random: the argument 'function' must be a callable"),
-    (lambda: transforms.Concatenate(0, RAGGED), TypeError, "Argument prepend with value [[1], [2, 3]] cannot be read"),
+    (lambda: transforms.Concatenate(0, RAGGED), TypeError,
+     "Argument prepend with value [[1], [2, 3]] is not of type [<class 'numpy.ndarray'>]"),
     (lambda: ds.WeightedRandomSampler(RAGGED), TypeError, "Argument weights with value [[1], [2, 3]] cannot be read"),
     (lambda: ds.NumpySlicesDataset(RAGGED), TypeError, "Argument data with value [[1], [2, 3]] cannot be read"),
     (lambda: ds.NumpySlicesDataset({"a": RAGGED}), TypeError, "Argument data['a'] with value"),
@@ -96,7 +97,7 @@ def test_checked_arguments_still_build_working_ops():
                                   np.full((2, 2, 3), 7, np.uint8))
     assert vision.get_image_size(img) == [4, 4]
     assert text.RegexReplace("a+", "b")(np.array(["caab"])).tolist() == ["cbb"]
-    np.testing.assert_array_equal(transforms.Concatenate(0, [1, 2])(np.array([3, 4])), [1, 2, 3, 4])
+    np.testing.assert_array_equal(transforms.Concatenate(0, np.array([1, 2]))(np.array([3, 4])), [1, 2, 3, 4])
     x = np.array([1.0, 0.5, -0.25], np.float32)
     # b = [1, 0], a = [1, -0.5]: y[n] = x[n] + 0.5 y[n-1]
     np.testing.assert_allclose(audio.LFilter([1.0, -0.5], [1.0, 0.0], clamp=False)(x), [1.0, 1.0, 0.25], rtol=1e-6)

@@ -254,7 +254,7 @@ def test_worker_built_batches_report_errors_and_leave_nothing_behind():
     d = ds.GeneratorDataset([(x,) for x in images], ["image"], shuffle=False)
     mean, std = [120.0, 110.0, 100.0], [50.0, 60.0, 70.0]
     ops = [ds.vision.Decode(), ds.vision.RandomResizedCrop(8), ds.vision.Normalize(mean, std), ds.vision.HWC2CHW()]
-    with pytest.raises(RuntimeError, match=r"(?s)map operation: \[Decode\] failed.*Traceback.*failed to decode"):
+    with pytest.raises(RuntimeError, match=r"(?s)map operation: \[Decode\] failed. Decode: failed to decode"):
         drain(d.map(ops, input_columns="image", num_parallel_workers=2).batch(4))
     assert _settle(base), threading.enumerate()
     ok = ds.GeneratorDataset([(good,)] * 200, ["image"], shuffle=False)

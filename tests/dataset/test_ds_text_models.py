@@ -245,7 +245,7 @@ def test_filter_wikipedia_xml_matches_mindspore():
     d = ds.NumpySlicesDataset([w for w, _ in WIKI[:3]], column_names=["text"], shuffle=False).map(op)
     assert [str(r[0]) for r in d.create_tuple_iterator(num_epochs=1, output_numpy=True)] == \
         ["welcome to china", "", "abc"]
-    with pytest.raises(RuntimeError, match="FilterWikipediaXML: input is not of type string"):
+    with pytest.raises(RuntimeError, match="RegexReplace: input is not of type string"):
         op(np.array([1, 2]))
 
 

@@ -33,9 +33,14 @@ class JiebaMode(enum.IntEnum):
     HMM = 2
 
 
-def _text(x, who):
-    """A scalar or 1-D string input as Python str(s)."""
+def _text(x, who, msg=None):
+    """A string input as a numpy array; with `msg` (the op's own message) only str arrays are strings (bytes are
+    a type of their own in MindSpore 2.x), else bytes pass too."""
     a = np.asarray(x)
+    if msg is not None:
+        if a.dtype.kind != "U":
+            raise RuntimeError(msg)
+        return a
     if a.dtype.kind not in "US":
         raise RuntimeError(f"{who}: the input should be a string tensor, but got {a.dtype}.")
     return a
@@ -70,10 +75,10 @@ class _Tokenizer(TensorOperation):
         raise TypeError(f"{type(self).__name__} does not define how to split text.")
 
     def _apply(self, x):
-        a = _text(x, type(self).__name__)
-        if a.ndim != 0:
-            raise RuntimeError(f"{type(self).__name__}: the input should be a scalar string, but got shape "
-                               f"{list(a.shape)}.")
+        a = np.asarray(x)
+        if a.ndim != 0 or a.dtype.kind != "U":
+            raise RuntimeError(f"{type(self).__name__}Op: the input shape should be scalar and the input datatype "
+                               f"should be string.")
         text = _as_str(a.item())
         spans = self._spans(text)
         tokens = [text[s:e] for s, e in spans]
@@ -211,7 +216,11 @@ class BasicTokenizer(_Tokenizer):
         return text, out
 
     def _apply(self, x):
-        a = _text(x, type(self).__name__)
+        a = np.asarray(x)
+        if a.ndim != 0:
+            raise RuntimeError(f"{type(self).__name__}: the input should be a scalar, but got a tensor with rank: "
+                               f"{a.ndim}")
+        a = _text(a, type(self).__name__, f"{type(self).__name__}: the input should be of type string.")
         text, toks = self._tokens(_as_str(a.item()))
         starts, ends = _byte_offsets(text, [(s, e) for _, s, e in toks])
         return _tokens_out([t for t, _, _ in toks], starts, ends, self.with_offsets)
@@ -365,50 +374,94 @@ class Ngram(TensorOperation):
     """n-grams of a 1-D string tensor, joined by `separator`, with optional (token, count) end padding."""
 
     def __init__(self, n, left_pad=("", 0), right_pad=("", 0), separator=" "):
-        n = [n] if isinstance(n, int) else list(V.check_number(n, "n", (list, tuple)))
-        if not n or any(isinstance(k, bool) or not isinstance(k, int) or k <= 0 for k in n):
-            raise ValueError("n should be a positive int or a list of positive ints.")
-        for pad in (left_pad, right_pad):
-            if not isinstance(pad, tuple) or len(pad) != 2 or not isinstance(pad[0], str) or \
-                    isinstance(pad[1], bool) or not isinstance(pad[1], int) or pad[1] < 0:
-                raise TypeError("left_pad and right_pad should be (str, non-negative int).")
+        n = [n] if isinstance(n, int) else n
+        if not (isinstance(n, list) and n):
+            raise ValueError("n needs to be a non-empty list of positive integers.")
+        for i, gram in enumerate(n):
+            V.type_check(gram, (int,), f"gram[{i}]")
+            V.check_positive(gram, f"gram_{i}")
+        for name, pad in (("left_pad", left_pad), ("right_pad", right_pad)):
+            if not (isinstance(pad, tuple) and len(pad) == 2 and isinstance(pad[0], str) and isinstance(pad[1], int)):
+                raise ValueError(f"{name} needs to be a tuple of (str, int) str is pad token and int is pad_width.")
+        if not (left_pad[1] >= 0 and right_pad[1] >= 0):
+            raise ValueError("padding width need to be positive numbers.")
+        V.type_check(separator, (str,), "separator")
         self.n, self.left_pad, self.right_pad, self.separator = n, left_pad, right_pad, separator
 
     def _apply(self, x):
-        a = _text(x, "Ngram")
-        if a.ndim != 1:
-            raise RuntimeError(f"Ngram: the input should be 1-D, but got shape {list(a.shape)}.")
-        words = [self.left_pad[0]] * self.left_pad[1] + [_as_str(w) for w in a.tolist()] + \
-            [self.right_pad[0]] * self.right_pad[1]
+        a = np.asarray(x)
+        if a.ndim != 1 or a.dtype.kind != "U":
+            raise RuntimeError("Ngram: input is not a 1D data with string datatype.")
+        words = a.tolist()
         out = []
-        for k in self.n:
-            out += [self.separator.join(words[i:i + k]) for i in range(len(words) - k + 1)]
-        return np.array(out, dtype=str) if out else np.array([], dtype="<U1")
+        for k in self.n:  # each n-gram size pads with at most k - 1 tokens per side; none fitting gives ''
+            padded = [self.left_pad[0]] * min(self.left_pad[1], k - 1) + words + \
+                [self.right_pad[0]] * min(self.right_pad[1], k - 1)
+            grams = [self.separator.join(padded[i:i + k]) for i in range(len(padded) - k + 1)]
+            out += grams or [""]
+        return np.array(out, dtype=str)
+
+
+_INT_PREFIX = re.compile(r"\s*[+-]?\d+")
+_FLOAT_PREFIX = re.compile(r"\s*[+-]?(0x(?:[0-9a-f]+\.?[0-9a-f]*|\.[0-9a-f]+)(?:p[+-]?\d+)?|(?:\d+\.?\d*|\.\d+)"
+                           r"(?:e[+-]?\d+)?|inf(?:inity)?|nan(?:\([0-9a-z_]*\))?)", re.IGNORECASE)
+
+
+def _float_prefix(s):
+    """The number strtod reads at the start of `s` (hex floats, inf and nan included), or None."""
+    m = _FLOAT_PREFIX.match(s)
+    if m is None:
+        return None
+    body = m.group(0).strip()
+    sign = -1.0 if body.startswith("-") else 1.0
+    body = body.lstrip("+-")
+    if body[:2].lower() == "0x":
+        return sign * float.fromhex(body)
+    if body[:3].lower() == "nan":
+        return float("nan")
+    return sign * float(body)
 
 
 class ToNumber(TensorOperation):
-    """Strings -> numbers of `data_type`."""
+    """Strings -> numbers of `data_type`, read as C's strtoll / strtof / strtod read them: the longest number at
+    the start of the string (`"12abc"` is 12, `"1e5"` is 1 for an integer type); an error when there is none or
+    it is out of the type's range."""
 
     def __init__(self, data_type):
+        V.type_check(data_type, (mstype.Type,), "data_type")
+        if data_type not in mstype.number_type:
+            raise TypeError(f"data_type: {data_type} is not numeric data type.")
         self.data_type = data_type
         self._dtype = _np_dtype(data_type)
-        if self._dtype.kind not in "iuf":
-            raise TypeError(f"ToNumber: data_type should be a numeric type, but got {data_type}.")
+
+    def _number(self, s):
+        dt = self._dtype
+        if dt.kind in "iu":
+            m = _INT_PREFIX.match(s)
+            if m is None:
+                raise RuntimeError(f'ToNumber: it is invalid to convert "{s}" to a number.' if dt.kind == "i" else
+                                   f'ToNumber: It is invalid to convert "{s}" to an unsigned integer.')
+            v, info = int(m.group(0)), np.iinfo(dt)
+            if not info.min <= v <= info.max or (dt.kind == "u" and "-" in s):
+                raise RuntimeError(f"ToNumber: string input {s} will be out of bounds if cast to {dt}. The valid "
+                                   f"range is: [{info.min}, {info.max}].")
+            return v
+        v = _float_prefix(s)
+        if v is None:
+            raise RuntimeError(f'ToNumber: it is invalid to convert "{s}" to a number.')
+        wide = np.float64 if dt == np.float64 else np.float32  # float16 is read as a float32 first
+        info = np.finfo(wide)
+        if np.isinf(v) or abs(v) > info.max or (v != 0 and abs(v) < info.tiny):
+            raise RuntimeError(f"ToNumber: string input {s} will be out of bounds if cast to {dt}. The valid range "
+                               f"is: [{-float(info.max):f}, {float(info.max):f}].")
+        if dt == np.float16 and abs(float(np.float32(v))) > 65504.0:
+            raise RuntimeError(f"ToFloat16: value {float(np.float32(v)):f}in input data is outside of valid float16 "
+                               f"range [65504.000000, -65504.000000].")
+        return v
 
     def _apply(self, x):
-        a = _text(x, "ToNumber")
-        out = []
-        for s in a.reshape(-1).tolist():
-            s = _as_str(s)
-            try:
-                v = float(s) if self._dtype.kind == "f" else int(s)
-            except ValueError:
-                raise RuntimeError(f"ToNumber: string '{s}' cannot be converted to {self._dtype}.") from None
-            if self._dtype.kind in "iu":
-                info = np.iinfo(self._dtype)
-                if not info.min <= v <= info.max:
-                    raise RuntimeError(f"ToNumber: '{s}' is out of the range of {self._dtype}.")
-            out.append(v)
+        a = _text(x, "ToNumber", "ToNumber: input should be string datatype.")
+        out = [self._number(_as_str(s)) for s in a.reshape(-1).tolist()]
         return np.asarray(out, dtype=self._dtype).reshape(a.shape)
 
 
@@ -435,17 +488,20 @@ class SlidingWindow(TensorOperation):
     """Windows of `width` along `axis` of a 1-D tensor, stacked."""
 
     def __init__(self, width, axis=0):
-        if isinstance(width, bool) or not isinstance(width, int) or width <= 0:
-            raise ValueError("Input width is not within the required interval of [1, 2147483647].")
+        V.check_pos_int32(width, "width")
+        V.type_check(axis, (int,), "axis")
         self.width, self.axis = width, axis
 
     def _apply(self, x):
         a = np.asarray(x)
+        if self.axis not in (0, -1):
+            raise RuntimeError(f"SlidingWindow: The parameter axis supports 0 or -1 only for now, but got "
+                               f"{self.axis}.")
         if a.ndim != 1:
-            raise RuntimeError(f"SlidingWindow: only 1-D input is supported, but got shape {list(a.shape)}.")
+            raise RuntimeError(f"SlidingWindow: SlidingWindow supports 1D input only for now, but got {a.ndim}D.")
         n = len(a) - self.width + 1
-        if n <= 0:
-            return np.zeros((0, self.width), dtype=a.dtype)
+        if n <= 0:  # no window fits: an empty 1-D tensor
+            return np.array([], dtype=a.dtype)
         return np.stack([a[i:i + self.width] for i in range(n)])
 
 
@@ -453,36 +509,41 @@ class Truncate(TensorOperation):
     """Keep the first `max_seq_len` elements of a 1-D tensor."""
 
     def __init__(self, max_seq_len):
-        if isinstance(max_seq_len, bool) or not isinstance(max_seq_len, int) or max_seq_len <= 0:
-            raise ValueError("Input max_seq_len is not within the required interval of [1, 2147483647].")
+        V.check_pos_int32(max_seq_len, "max_seq_len")
         self.max_seq_len = max_seq_len
 
     def _apply(self, x):
         a = np.asarray(x)
-        if a.ndim != 1:
-            raise RuntimeError(f"Truncate: only 1-D input is supported, but got shape {list(a.shape)}.")
-        return a[:self.max_seq_len]
+        if a.ndim not in (1, 2):
+            raise RuntimeError("Truncate: the input tensor should be of dimension 1 or 2.")
+        if a.dtype.kind not in "biufU":
+            raise RuntimeError("Truncate: Truncate: the input tensor should be in type of [bool, int, float, double, "
+                               "string].")
+        return a[..., :self.max_seq_len]
 
 
 class AddToken(TensorOperation):
     """Add `token` at the beginning (or end) of a 1-D string tensor."""
 
     def __init__(self, token, begin=True):
-        if not isinstance(token, str):
-            raise TypeError("token should be a str.")
-        self.token, self.begin = token, bool(begin)
+        V.type_check(token, (str,), "token")
+        V.type_check(begin, (bool,), "begin")
+        self.token, self.begin = token, begin
 
     def _apply(self, x):
-        a = _text(x, "AddToken")
-        words = [_as_str(w) for w in a.reshape(-1).tolist()]
-        return np.array([self.token] + words if self.begin else words + [self.token], dtype=str)
+        a = np.asarray(x)
+        if a.ndim not in (1, 2):
+            raise RuntimeError("AddToken: input tensor rank should be 1 or 2.")
+        a = _text(a, "AddToken", "AddToken: input tensor type should be string.")
+        tok = np.full(a.shape[:-1] + (1,), self.token)
+        return np.concatenate([tok, a] if self.begin else [a, tok], axis=-1)
 
 
 class CaseFold(TensorOperation):
     """Unicode case folding."""
 
     def _apply(self, x):
-        a = _text(x, "CaseFold")
+        a = _text(x, "CaseFold", "CaseFold: input is not string datatype.")
         return np.vectorize(lambda s: _as_str(s).casefold(), otypes=[object])(a).astype(str)
 
 
@@ -495,7 +556,7 @@ class NormalizeUTF8(TensorOperation):
         self.normalize_form = normalize_form
 
     def _apply(self, x):
-        a = _text(x, "NormalizeUTF8")
+        a = _text(x, "NormalizeUTF8", "NormalizeUTF8: input is not string datatype.")
         return np.vectorize(lambda s: _normalize(_as_str(s), self.normalize_form), otypes=[object])(a).astype(str)
 
 
@@ -508,7 +569,7 @@ class RegexReplace(TensorOperation):
         self.pattern, self.replace, self.replace_all = pattern, replace, V.bool_arg(replace_all, "replace_all")
 
     def _apply(self, x):
-        a = _text(x, "RegexReplace")
+        a = _text(x, "RegexReplace", "RegexReplace: input is not string datatype.")
         count = 0 if self.replace_all else 1
         return np.vectorize(lambda s: self._re.sub(self.replace, _as_str(s), count=count),
                             otypes=[object])(a).astype(str)

@@ -39,11 +39,11 @@ class FilterWikipediaXML(TensorOperation):
 
     def _apply(self, x):
         a = np.asarray(x)
-        if a.dtype.kind not in "US":
-            raise RuntimeError(f"FilterWikipediaXML: input is not of type string, but got {a.dtype}.")
+        if a.dtype.kind != "U":
+            raise RuntimeError("RegexReplace: input is not of type string.")  # (MindSpore's message)
         flat = a.reshape(-1).tolist()
         out = [""] * len(flat)
         if flat:
             first = flat[0]
-            out[0] = filter_wikipedia_text(first.decode("utf-8") if isinstance(first, bytes) else first)
+            out[0] = filter_wikipedia_text(first)
         return np.array(out, dtype=str).reshape(a.shape)

@@ -5,11 +5,13 @@ eagerly on numpy arrays (or PIL images, for image transforms). Transforms that a
 deterministic also define `_batch_apply(batch)`, which gives the same values on a stacked batch: the engine
 uses it to run them once per batch instead of once per row.
 """
+import inspect
+
 import numpy as np
 
 from mindseed.common.tensor import Tensor
 
-__all__ = ["TensorOperation", "PyTensorOperation", "flatten_compose", "to_numpy_input"]
+__all__ = ["TensorOperation", "PyTensorOperation", "flatten_compose", "to_numpy_input", "op_error"]
 
 
 def to_numpy_input(x):
@@ -34,8 +36,27 @@ class TensorOperation:
         return type(self).__name__
 
     def __call__(self, *input_tensor_list):
-        args = [to_numpy_input(x) for x in input_tensor_list]
-        return self._apply(*args)
+        if isinstance(self, PyTensorOperation):
+            return self._apply(*[to_numpy_input(x) for x in input_tensor_list])
+        # a built-in (MindSpore C++) op: the inputs must be tensors, a one-input op takes one, and its own errors
+        # come as the pipeline's RuntimeError (the op's message kept as `_op_message` for map to report)
+        args = []
+        for x in input_tensor_list:
+            try:
+                a = to_numpy_input(x)
+            except (TypeError, ValueError):
+                a = None
+            if a is None or isinstance(a, np.ndarray) and a.dtype.hasobject:
+                raise TypeError(f"Invalid user input. Got {type(x)}: {x}, cannot be converted into tensor.")
+            args.append(a)
+        if len(args) != 1 and _one_input(type(self)):
+            raise op_error("The op is OneToOne, can only accept one tensor as input.")
+        try:
+            return self._apply(*args)
+        except RuntimeError as e:
+            if hasattr(e, "_op_message"):
+                raise
+            raise op_error(str(e)) from None
 
     def _apply(self, *args):
         raise TypeError(f"{type(self).__name__} is an abstract transform and cannot be applied.")
@@ -43,6 +64,27 @@ class TensorOperation:
     def __repr__(self):
         attrs = ", ".join(f"{k}={v!r}" for k, v in vars(self).items() if not k.startswith("_"))
         return f"{type(self).__name__}({attrs})"
+
+
+def op_error(msg):
+    """The RuntimeError of a built-in op failing with message `msg`: MindSpore's pipeline error text, `msg` kept
+    as `_op_message`."""
+    from mindseed.dataset._engine import pipeline_error
+    err = pipeline_error(msg)
+    err._op_message = msg
+    return err
+
+
+_ONE_INPUT = {}
+
+
+def _one_input(cls):
+    """Whether transform class `cls` takes exactly one input (its `_apply` has one positional parameter)."""
+    if cls not in _ONE_INPUT:
+        params = list(inspect.signature(cls._apply).parameters.values())[1:]
+        _ONE_INPUT[cls] = len(params) == 1 and params[0].kind in (params[0].POSITIONAL_ONLY,
+                                                                   params[0].POSITIONAL_OR_KEYWORD)
+    return _ONE_INPUT[cls]
 
 
 class PyTensorOperation(TensorOperation):

@@ -122,22 +122,37 @@ class OneHot(TensorOperation):
         return eye
 
 
+def _type_name(a):
+    """MindSpore's name of an array's data type (str arrays are `string`, bytes arrays `bytes`)."""
+    return {"U": "string", "S": "bytes"}.get(a.dtype.kind, a.dtype.name)
+
+
+def _scalar_like(value, a):
+    """`value` (a number) as a 0-d array of `a`'s numeric dtype, converted as C++ casts (300 -> 44 in uint8)."""
+    with np.errstate(all="ignore"):
+        v = np.array(value)
+        return v.astype(a.dtype) if v.dtype.kind != "f" or a.dtype.kind == "f" else \
+            np.array(int(value)).astype(a.dtype)
+
+
 class Fill(TensorOperation):
-    """A tensor of the input's shape (and dtype) filled with `fill_value`."""
+    """A tensor of the input's shape and dtype filled with `fill_value` (cast to the input's type; strings only
+    fill string tensors and bytes only bytes tensors)."""
 
     def __init__(self, fill_value):
-        if not isinstance(fill_value, (str, bytes, numbers.Number)):
-            raise TypeError(f"Argument fill_value with value {fill_value} is not of type [str, bytes, int, float, "
-                            f"bool].")
+        V.type_check(fill_value, (str, float, bool, int, bytes), "fill_value")
         self.fill_value = fill_value
 
     def _apply(self, x):
         x = np.asarray(x)
-        if isinstance(self.fill_value, str) != (x.dtype.kind == "U"):
-            raise RuntimeError("Fill: the fill_value and the input must both be strings or both be numbers.")
-        if x.dtype.kind == "U":
+        v = np.array(self.fill_value)
+        if (v.dtype.kind in "US" or x.dtype.kind in "US") and v.dtype.kind != x.dtype.kind:
+            raise RuntimeError(f"Fill: fill_value and the input tensor must be of the same data type when involving "
+                               f"strings or bytes, but got fill_value data type {_type_name(v)} and input tensor "
+                               f"data type {_type_name(x)}")
+        if x.dtype.kind in "US":
             return np.full(x.shape, self.fill_value)
-        return np.full(x.shape, self.fill_value, dtype=x.dtype)
+        return np.full(x.shape, _scalar_like(self.fill_value, x), dtype=x.dtype)
 
 
 class Duplicate(TensorOperation):
@@ -149,22 +164,34 @@ class Duplicate(TensorOperation):
 
 
 class Concatenate(TensorOperation):
-    """Concatenate the 1-D input with `prepend` and `append` along `axis`."""
+    """Concatenate the 1-D inputs with `prepend` and `append` (1-D numpy arrays of the inputs' type)."""
 
     def __init__(self, axis=0, prepend=None, append=None):
-        if isinstance(axis, bool) or not isinstance(axis, int):
-            raise TypeError(f"Argument axis with value {axis} is not of type [<class 'int'>].")
-        self.axis = axis
-        self.prepend = None if prepend is None else V.to_array(prepend, "prepend")
-        self.append = None if append is None else V.to_array(append, "append")
+        if axis is not None:
+            V.type_check(axis, (int,), "axis")
+            if axis not in (0, -1):
+                raise ValueError("only 1D concatenation supported.")
+        for name, arr in (("prepend", prepend), ("append", append)):
+            if arr is not None:
+                V.type_check(arr, (np.ndarray,), name)
+                if arr.ndim != 1:
+                    raise ValueError(f"can only {name} 1D arrays.")
+        self.axis, self.prepend, self.append = axis, prepend, append
 
     def _apply(self, *xs):
-        parts = ([self.prepend] if self.prepend is not None else []) + [np.asarray(x) for x in xs] + \
+        xs = [np.asarray(x) for x in xs]
+        if any(_type_name(x) != _type_name(xs[0]) for x in xs[1:]):
+            raise RuntimeError("Concatenate: inconsistent datatype of input.")
+        for x in xs:
+            if x.ndim != 1:
+                raise RuntimeError(f"Concatenate: only 1D input supported, got rank of input: {x.ndim}")
+        for name, arr in (("prepend", self.prepend), ("append", self.append)):
+            if arr is not None and _type_name(arr) != _type_name(xs[0]):
+                raise RuntimeError(f"Concatenate: input datatype does not match the {name} datatype, got input "
+                                   f"datatype: {_type_name(xs[0])}, {name} datatype:{_type_name(arr)}")
+        parts = ([self.prepend] if self.prepend is not None else []) + xs + \
                 ([self.append] if self.append is not None else [])
-        for p in parts:
-            if p.ndim != 1:
-                raise RuntimeError(f"Concatenate: only 1-D tensors are supported, but got shape {p.shape}.")
-        return np.concatenate(parts, axis=self.axis)
+        return np.concatenate(parts)
 
 
 class Relational(enum.Enum):
@@ -185,80 +212,110 @@ class Mask(TensorOperation):
     """Elementwise `input <operator> constant`, cast to `dtype` (bool by default)."""
 
     def __init__(self, operator, constant, dtype=mstype.bool_):
-        if not isinstance(operator, Relational):
-            raise TypeError(f"Argument operator with value {operator} is not of type [Relational].")
-        if not isinstance(constant, (str, bytes, numbers.Number)):
-            raise TypeError(f"Argument constant with value {constant} is not of type [str, int, float, bool].")
+        V.type_check(operator, (Relational,), "operator")
+        V.type_check(constant, (str, float, bool, int, bytes), "constant")
+        V.type_check(dtype, (mstype.Type,), "dtype")
         self.operator = operator
         self.constant = constant
         self.dtype = dtype
-        self._dtype = _np_dtype(dtype, "dtype")
+        self._dtype = _np_dtype(dtype, "dtype") if dtype == mstype.bool_ or dtype in mstype.number_type else None
 
     def _apply(self, x):
-        return _REL[self.operator](np.asarray(x), self.constant).astype(self._dtype)
+        if self._dtype is None:
+            raise RuntimeError(f"Mask: Only supports bool or numeric datatype for generated mask type, but "
+                               f"got:{str(self.dtype).lower()}")
+        x = np.asarray(x)
+        c = np.array(self.constant)
+        if (x.dtype.kind in "US") != (c.dtype.kind in "US"):
+            raise RuntimeError("Mask: input datatype does not match the value datatype, both should be numeric or "
+                               "non-numerical in the same time.")
+        if x.dtype.kind in "US":  # str and bytes compare as UTF-8 text
+            x, c = (np.char.decode(v, "utf-8") if v.dtype.kind == "S" else v for v in (x, c))
+        else:
+            c = _scalar_like(self.constant, x)  # the constant takes the input's type (3.5 -> 3 for ints)
+        return _REL[self.operator](x, c).astype(self._dtype)
 
     def _batch_apply(self, x):
         return self._apply(x)
 
 
 class PadEnd(TensorOperation):
-    """Pad (or cut) each dimension at its end to `pad_shape`, with `pad_value` (0 or '')."""
+    """Pad (or cut) each dimension at its end to `pad_shape` (None keeps the input's size), with `pad_value`
+    (cast to the input's type; 0, '' or b'' by default)."""
 
     def __init__(self, pad_shape, pad_value=None):
-        if not isinstance(pad_shape, list) or not all(isinstance(s, int) and not isinstance(s, bool)
-                                                      for s in pad_shape):
-            raise TypeError(f"Argument pad_shape with value {pad_shape} is not of type [<class 'list'>] of int.")
-        if any(s <= 0 for s in pad_shape):
-            raise ValueError("pad_shape should contain positive integers.")
-        if pad_value is not None and not isinstance(pad_value, (str, bytes, numbers.Number)):
-            raise TypeError(f"Argument pad_value with value {pad_value} is not of type [str, bytes, int, float].")
+        if pad_value is not None:
+            V.type_check(pad_value, (str, float, bool, int, bytes), "pad_value")
+        V.type_check(pad_shape, (list,), "pad_shape")
+        for dim in pad_shape:
+            if dim is not None:
+                if not isinstance(dim, int):
+                    raise TypeError("a value in the list is not an integer.")
+                V.check_value(dim, (1, 2 ** 63 - 1))
         self.pad_shape = pad_shape
         self.pad_value = pad_value
 
     def _apply(self, x):
         x = np.asarray(x)
         if x.ndim != len(self.pad_shape):
-            raise RuntimeError(f"PadEnd: pad_shape {self.pad_shape} has {len(self.pad_shape)} dimensions, but the "
-                               f"input has shape {list(x.shape)}.")
-        x = x[tuple(slice(0, s) for s in self.pad_shape)]
-        value = self.pad_value
-        if value is None:
+            raise RuntimeError(f"PadEnd: invalid pad shape, as rank of input is: {x.ndim}, and rank of pad value: "
+                               f"{len(self.pad_shape)}")
+        if self.pad_value is None:
             value = "" if x.dtype.kind == "U" else b"" if x.dtype.kind == "S" else 0
-        dtype = np.result_type(x.dtype, np.asarray(value).dtype) if x.dtype.kind in "US" else x.dtype
-        out = np.full(self.pad_shape, value, dtype=dtype)
+        else:
+            value = self.pad_value
+        v = np.array(value)
+        text_in, text_pad = x.dtype.kind in "US", v.dtype.kind in "US"
+        if text_in != text_pad:
+            raise RuntimeError(f"PadEnd: can not pad numeric and string tensors together, but got: {_type_name(v)} "
+                               f"and {_type_name(x)}.")
+        if text_in and v.dtype.kind != x.dtype.kind:
+            raise RuntimeError(f"PadEnd: can not pad string and byte tensors together, but got: {_type_name(v)} and "
+                               f"{_type_name(x)}.")
+        shape = [x.shape[i] if s is None else s for i, s in enumerate(self.pad_shape)]
+        x = x[tuple(slice(0, s) for s in shape)]
+        if text_in:
+            out = np.full(shape, value, dtype=np.result_type(x.dtype, v.dtype))
+        else:
+            out = np.full(shape, _scalar_like(value, x), dtype=x.dtype)
         out[tuple(slice(0, s) for s in x.shape)] = x
         return out
 
 
 class Slice(TensorOperation):
-    """Index each dimension with an int (kept as a size-1 dim), a list of ints, a slice, None or Ellipsis."""
+    """Index each dimension (the first ones; the rest are kept whole) with an int (kept as a size-1 dim), a list
+    of ints, a slice, or None / Ellipsis / True (the whole dimension)."""
 
     def __init__(self, *slices):
         for s in slices:
-            if not (s is None or s is Ellipsis or isinstance(s, (int, slice, list)) and not isinstance(s, bool)):
-                raise TypeError(f"Slice: unsupported index {s!r}; use int, list of int, slice, None or Ellipsis.")
+            if s is not None:
+                V.type_check(s, (int, list, slice, bool, type(Ellipsis)), "slice")
+                if isinstance(s, list) and s and isinstance(s[0], int):
+                    V.type_check_list(s, (int,), "slice")
+        for s in slices:
+            if isinstance(s, list):
+                V.type_check_list(s, (int,), "slice_option")
         self.slices = slices
 
     def _apply(self, x):
         x = np.asarray(x)
-        idx = []
-        for s in self.slices:
-            if s is None:
-                idx.append(slice(None))
-            elif isinstance(s, int):
-                idx.append([s])
+        if len(self.slices) > x.ndim:
+            raise RuntimeError("Invalid shape, should be greater than slices index.")
+        for d, s in enumerate(self.slices):
+            if s is None or s is Ellipsis or s is True:
+                continue
+            if s is False or (isinstance(s, list) and not s):
+                raise RuntimeError("Both indices and slices can not be empty.")
+            if isinstance(s, slice):
+                idx = s
             else:
-                idx.append(s)
-        if Ellipsis in idx:
-            k = idx.index(Ellipsis)
-            idx = idx[:k] + [slice(None)] * (x.ndim - len(idx) + 1) + idx[k + 1:]
-        if len(idx) > x.ndim:
-            raise RuntimeError(f"Slice: {len(idx)} indices for a tensor of rank {x.ndim}.")
-        try:
-            for d, s in enumerate(idx):
-                x = x[(slice(None),) * d + (s,)]
-        except IndexError as e:
-            raise RuntimeError(f"Slice: {e}.") from None
+                idx = []
+                for i in [s] if isinstance(s, int) else s:
+                    j = i + x.shape[d] if i < 0 else i
+                    if not 0 <= j < x.shape[d]:
+                        raise RuntimeError(f"Index {j} is out of bounds.")
+                    idx.append(j)
+            x = x[(slice(None),) * d + (idx,)]
         return x
 
 
