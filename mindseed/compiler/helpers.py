@@ -408,8 +408,7 @@ def _ms_if(cond, then_fn, else_fn, vals, returns=False, mutated=None, names=None
     if not _traced(cond):
         return then_fn(*vals) if cond else else_fn(*vals)
     control.no_container_changes(mutated)
-    if cond.size != 1:
-        raise ValueError(_AMBIGUOUS)
+    control.bool_cond(cond)
     taken_then = bool(B.item(cond._data))
     taken_results, taken_flags = [], []
 
@@ -604,7 +603,7 @@ def _ms_chain(ops, left, *rights):
     for op, right_fn in zip(ops, rights):
         right = right_fn()
         r = _ms_order(op, left, right)
-        result = r if result is None else control.and_(result, lambda r=r: r)
+        result = r if result is None else control.and_select(result, lambda r=r: r)
         if not _traced(result) and not result:
             return result
         left = right
@@ -659,7 +658,9 @@ def _ms_item(seq, i):
 
 
 HELPERS = {
-    "__ms_and": control.and_, "__ms_or": control.or_, "__ms_not": control.not_, "__ms_ifexp": control.ifexp,
+    "__ms_and": control.and_, "__ms_or": control.or_,
+    "__ms_and_flag": control.and_select, "__ms_or_flag": control.or_select,
+    "__ms_not": control.not_, "__ms_ifexp": control.ifexp,
     "__ms_UNDEF": control.UNDEF, "__ms_RETVAL": control.RETVAL, "__ms_ld": load, "__ms_len": _ms_len,
     "__ms_ldr": load_after_return,
     "__ms_if": _ms_if, "__ms_while": _ms_while, "__ms_for_range": _ms_for_range, "__ms_seq": _ms_seq,

@@ -439,3 +439,48 @@ def test_returning_branch_over_a_loop_updating_an_assigned_local_item():
         out = no_fallback(net, 2, Tensor(1.5, ms.float32))
     np.testing.assert_allclose(out.asnumpy(), [0.0, 1.5, 3.0, 4.5])
     np.testing.assert_array_equal(net.zeros.asnumpy(), np.zeros(4, np.float32))
+
+
+def _and(x, y):
+    return x and y
+
+
+def _or(x, y):
+    return x or y
+
+
+def _not(x):
+    return not x
+
+
+def test_and_or_not_on_a_tensor_follow_mindspores_condition_and_join_rules():
+    f_and, f_or, f_not = jit(_and), jit(_or), jit(_not)
+    one, zero = Tensor(np.ones([1], np.int32)), Tensor(np.zeros([1], np.int32))
+    np.testing.assert_array_equal(no_fallback(f_and, one, zero * 5 + 7).asnumpy(), [7])
+    np.testing.assert_array_equal(no_fallback(f_or, zero, one * 3).asnumpy(), [3])
+    np.testing.assert_array_equal(no_fallback(f_not, zero).asnumpy(), [True])
+    # the deciding tensor must have shape () or (1,)
+    square = Tensor(np.ones([2, 2], np.int32))
+    for fn, args in ((f_and, (square, square)), (f_or, (square, square)), (f_not, (square,))):
+        with pytest.raises(ValueError, match=r"shape is \(\) or \(1,\) .* got tensor shape is \(2, 2\)"):
+            fn(*args)
+    with pytest.raises(ValueError, match=r"got tensor shape is \(3\)"):
+        f_and(Tensor(np.ones([3], np.int32)), one)
+    # the two operands are the two branches of an if: same dtype, and no tensor next to a Python number
+    with pytest.raises(TypeError, match="(?s)Cannot join the return values of different branches.*dtype1 = Int32, "
+                                        "dtype2 = Float64"):
+        f_and(Tensor(np.ones([1], np.float64)), zero)
+    with pytest.raises(TypeError, match="(?s)Cannot join the return values of different branches.*"
+                                        "AbstractTensor cannot join with AbstractScalar"):
+        f_or(one, 2)
+    with pytest.raises(TypeError, match="Cannot join the return values of different branches"):
+        f_and(Tensor(np.ones([1], np.bool_)), True)
+
+
+def _chained(x):
+    return 0 < x < 3
+
+
+def test_chained_comparison_and_loop_flags_keep_working_on_tensors():
+    f = jit(_chained)
+    assert [bool(no_fallback(f, Tensor(np.float32(v))).asnumpy()) for v in (-1.0, 1.0, 4.0)] == [False, True, False]
