@@ -484,3 +484,28 @@ def _chained(x):
 def test_chained_comparison_and_loop_flags_keep_working_on_tensors():
     f = jit(_chained)
     assert [bool(no_fallback(f, Tensor(np.float32(v))).asnumpy()) for v in (-1.0, 1.0, 4.0)] == [False, True, False]
+
+
+def _numpy_carried_by_tensor_loop():
+    x = np.array([1, 2, 3, 4, 5])
+    y = Tensor(1)
+    while sum(x) > 0 and y >= 0:
+        x -= 3
+    return Tensor(sum(x))
+
+
+def _variable_retyped_in_tensor_loop(x, y, c):
+    out = Tensor(np.zeros([1], np.float32))
+    while x < c:
+        y = Tensor(np.full([1], 2.5, np.float32))
+        out = out + y
+        x = x + 1
+    return out
+
+
+def test_tensor_loops_carrying_numpy_or_retyped_values_run_in_the_interpreter():
+    with pytest.warns(UserWarning, match="JIT fallback"):
+        assert int(jit(_numpy_carried_by_tensor_loop)().asnumpy()) == 0
+    args = (Tensor(np.int32(0)), Tensor(np.int32(7)), Tensor(np.int32(3)))
+    with pytest.warns(UserWarning, match="JIT fallback"):
+        np.testing.assert_array_equal(jit(_variable_retyped_in_tensor_loop)(*args).asnumpy(), [7.5])
