@@ -13,6 +13,8 @@ tensors a body's gradient must include, and the check that no Python container c
 """
 import functools
 
+import numpy as np
+
 from mindseed import _backend as B
 from mindseed._backend.kernels import stack as KS
 from mindseed._utils import _state
@@ -216,6 +218,8 @@ def _flatten(obj, leaves):
         # a ParameterTuple comes back as a tuple: its items are rebuilt as plain Tensors (of the same buffers)
         kind = tuple if isinstance(obj, ParameterTuple) else type(obj)
         return (kind, tuple(_flatten(o, leaves) for o in obj))
+    if type(obj) is dict:
+        return ("D", tuple(obj), tuple(_flatten(o, leaves) for o in obj.values()))
     return ("C", obj)
 
 
@@ -225,7 +229,25 @@ def _unflatten(tmpl, leaves, it=None):
         return next(it)
     if tmpl[0] == "C":
         return tmpl[1]
+    if tmpl[0] == "D":
+        return dict(zip(tmpl[1], [_unflatten(t, leaves, it) for t in tmpl[2]]))
     return tmpl[0](_unflatten(t, leaves, it) for t in tmpl[1])
+
+
+def _same_constant(a, b):
+    """Whether two Python values the branches give are the same constant (numpy arrays by value)."""
+    if type(a) is not type(b):
+        return False
+    if isinstance(a, np.ndarray):
+        return a.shape == b.shape and a.dtype == b.dtype and bool((a == b).all())
+    try:
+        return bool(a == b)
+    except Exception:  # noqa: BLE001 -- values whose == gives no truth value (containers of tensors) differ
+        return False
+
+
+def _numberlike(v):
+    return v is None or isinstance(v, (bool, int, float, _Undef))
 
 
 def _tensorize(tmpl_a, tmpl_b, leaves_a, leaves_b, where):
@@ -237,8 +259,18 @@ def _tensorize(tmpl_a, tmpl_b, leaves_a, leaves_b, where):
             if tmpl_a[1] is not tmpl_b[1] and not {tmpl_a[1], tmpl_b[1]} <= {UNDEF, RETVAL}:
                 raise ValueError(f"For 'If' at {where}, a variable is assigned in only one branch of an if on a "
                                  f"tensor; assign it before the if or in both branches.")
-        elif tmpl_a[1] != tmpl_b[1] or type(tmpl_a[1]) is not type(tmpl_b[1]):
-            raise _Retensorize()
+        elif not _same_constant(tmpl_a[1], tmpl_b[1]):
+            if _numberlike(tmpl_a[1]) and _numberlike(tmpl_b[1]):
+                raise _Retensorize()
+            # e.g. numpy arrays or strings computed by the branches: known only when the branch runs
+            raise GraphBreak(f"the branches of the if at {where} give different Python values "
+                             f"({type(tmpl_a[1]).__name__} and {type(tmpl_b[1]).__name__})")
+        return
+    if tmpl_a[0] == "D" or tmpl_b[0] == "D":
+        if tmpl_a[0] != tmpl_b[0] or tmpl_a[1] != tmpl_b[1]:
+            raise GraphBreak(f"the branches of the if at {where} give dicts of different keys")
+        for x, y in zip(tmpl_a[2], tmpl_b[2]):
+            _tensorize(x, y, leaves_a, leaves_b, where)
         return
     if tmpl_a[0] in ("T", "C") or tmpl_b[0] in ("T", "C") or tmpl_a[0] is not tmpl_b[0] or \
             len(tmpl_a[1]) != len(tmpl_b[1]):
@@ -260,6 +292,8 @@ def _numbers_to_tensors(obj):
         return Tensor(obj)
     if isinstance(obj, (tuple, list)):
         return type(obj)(_numbers_to_tensors(o) for o in obj)
+    if type(obj) is dict:
+        return {k: _numbers_to_tensors(v) for k, v in obj.items()}
     return obj
 
 

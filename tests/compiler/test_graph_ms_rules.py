@@ -509,3 +509,33 @@ def test_tensor_loops_carrying_numpy_or_retyped_values_run_in_the_interpreter():
     args = (Tensor(np.int32(0)), Tensor(np.int32(7)), Tensor(np.int32(3)))
     with pytest.warns(UserWarning, match="JIT fallback"):
         np.testing.assert_array_equal(jit(_variable_retyped_in_tensor_loop)(*args).asnumpy(), [7.5])
+
+
+def _numpy_per_branch(x):
+    if x > 0:
+        m = np.array([1, 2, 3])
+    else:
+        m = np.array([-1, -2, -5])
+    return Tensor(sum(m)) + x
+
+
+def _dict_per_branch(x, key):
+    if key > 0:
+        y = {"abc": x, "number": [1, 2, 3]}
+    else:
+        y = {"abc": x * 2, "number": [3, 2, 1]}
+    return y
+
+
+def test_if_on_a_tensor_whose_branches_give_numpy_arrays_or_dicts():
+    f = jit(_numpy_per_branch)
+    with pytest.warns(UserWarning, match="JIT fallback"):
+        assert int(f(Tensor(np.int64(1))).asnumpy()) == 7
+    assert int(f(Tensor(np.int64(-1))).asnumpy()) == -9
+    g = jit(_dict_per_branch)
+    x = Tensor(np.array([1.0, 2.0], np.float32))
+    for key, scale, number in ((1, 1, [1, 2, 3]), (-1, 2, [3, 2, 1])):
+        out = no_fallback(g, x, Tensor(np.int32(key)))
+        assert list(out) == ["abc", "number"]
+        np.testing.assert_array_equal(out["abc"].asnumpy(), [1.0 * scale, 2.0 * scale])
+        assert [int(v) for v in out["number"]] == number
