@@ -312,7 +312,15 @@ def _ms_print(*args, sep=" ", end="\n", file=None, flush=False):
     leaves = []
     tmpl = control._flatten(args, leaves)
 
+    import numpy as np  # noqa: PLC0415
+    interpreted = any(isinstance(a, (np.ndarray, np.generic)) for a in args)
+
     def run(*raw):
+        if interpreted:
+            # a print of numpy values (JIT fallback) is Python's print, run by the interpreter: str() of each value
+            values = control._unflatten(tmpl, [B.to_numpy(r) for r in raw])   # a Tensor's str() is its values
+            builtins.print(*values, sep=sep, end=end, file=file, flush=True)
+            return
         values = control._unflatten(tmpl, list(raw))
         builtins.print("\n".join(_print_text(v) for v in values), file=file, flush=True)
     from mindseed.ops._prims.core import py_call_p  # noqa: PLC0415
