@@ -33,8 +33,16 @@ class TensorOperation:
     def _op_name(self):
         return type(self).__name__
 
+    #: whether an eager call converts its inputs to tensors first, as MindSpore's C++ transforms do (a Python
+    #: object that is no array, number, string or image is then a TypeError); Python transforms take anything
+    _tensor_inputs = True
+
     def __call__(self, *input_tensor_list):
         args = [to_numpy_input(x) for x in input_tensor_list]
+        if self._tensor_inputs:
+            for x, a in zip(input_tensor_list, args):
+                if a is x and not isinstance(x, np.ndarray) and not hasattr(x, "getbands"):
+                    raise TypeError(f"Invalid user input. Got {type(x)}: {x}, cannot be converted into tensor.")
         return self._apply(*args)
 
     def _apply(self, *args):
@@ -47,6 +55,8 @@ class TensorOperation:
 
 class PyTensorOperation(TensorOperation):
     """Base of the transforms MindSpore implements in Python (they also work on PIL images)."""
+
+    _tensor_inputs = False
 
 
 def flatten_compose(ops):
