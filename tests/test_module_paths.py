@@ -239,3 +239,24 @@ def test_common_recompute_module_and_function():
     import mindseed.common.recompute  # noqa: F401
     assert sys.modules["mindseed.common.recompute"].recompute is ms.recompute
     assert ms.common.recompute is ms.recompute        # the package attribute stays the function, as MindSpore's
+
+
+def test_clip_func_multitype_functions_and_loss_scale_manager_module():
+    from mindseed.amp import DynamicLossScaleManager, FixedLossScaleManager
+    from mindseed.ops.function.clip_func import apply_global_norm, get_square_sum
+    from mindseed.train import loss_scale_manager as lsm
+    assert lsm.FixedLossScaleManager is FixedLossScaleManager and lsm.DynamicLossScaleManager is DynamicLossScaleManager
+    xs = (ms.Tensor(np.array([3.0, 4.0], np.float32)), ms.Tensor(np.array([[1.0, 2.0]], np.float16)))
+    sums = ops.HyperMap()(get_square_sum, xs)
+    assert [(s.shape, s.dtype) for s in sums] == [((1,), ms.float32), ((1,), ms.float32)]
+    np.testing.assert_array_equal(np.concatenate([s.asnumpy() for s in sums]), [25.0, 5.0])
+    scaled = ops.HyperMap()(ops.partial(apply_global_norm, ms.Tensor(1.0), ms.Tensor(2.0)), xs)
+    assert scaled[1].dtype == ms.float16
+    np.testing.assert_array_equal(scaled[0].asnumpy(), [1.5, 2.0])
+    np.testing.assert_array_equal(scaled[1].asnumpy(), [[0.5, 1.0]])
+
+
+def test_relu_layer_holds_its_primitive():
+    relu = nn.ReLU()
+    assert isinstance(relu.relu, ops.ReLU) and relu.relu is relu.relu
+    np.testing.assert_array_equal(relu.relu(ms.Tensor([-1.0, 2.0])).asnumpy(), [0.0, 2.0])

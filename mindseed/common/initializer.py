@@ -370,7 +370,7 @@ def initializer(init, shape=None, dtype=mstype.float32):
         if shape is not None and tuple(init.shape) != tuple((shape,) if isinstance(shape, int) else shape):
             raise ValueError(f"For 'initializer', the shape of the 'init' tensor {init.shape} is not equal to "
                              f"'shape' {tuple(shape)}.")
-        return Tensor(init, dtype)
+        return init     # as MindSpore: the tensor itself, its dtype kept (`dtype` is for the other kinds of init)
     if isinstance(shape, int):
         shape = (shape,)
     shape = tuple(shape) if shape is not None else ()

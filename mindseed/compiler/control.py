@@ -13,6 +13,8 @@ tensors a body's gradient must include, and the check that no Python container c
 """
 import functools
 
+import numpy as np
+
 from mindseed import _backend as B
 from mindseed._backend.kernels import stack as KS
 from mindseed._utils import _state
@@ -112,24 +114,69 @@ def _too_many(t):
 
 
 # ---------------------------------------------------------------- boolean operators
-def _pick(a, b, take_b_when_true):
-    """`a and b` / `a or b` with a a graph tensor: Python's operand choice by a's truth, as a select (both operands
-    are graph values: b is traced either way). Bool with a Python bool keeps bool results."""
+def bool_cond(t):
+    """MindSpore's rule for a graph tensor deciding an `if`, `and`, `or` or `not`: it must have shape () or (1,)."""
+    if tuple(t.shape) not in ((), (1,)):
+        raise ValueError("Only tensor which shape is () or (1,) can be converted to bool, but got tensor shape is "
+                         f"({', '.join(str(d) for d in t.shape)})")
+
+
+def join_error(where, detail):
+    return TypeError(f"For 'If' at {where}: Cannot join the return values of different branches, perhaps you need "
+                     f"to make them equal.\nType Join Failed: {detail}.")
+
+
+_ABSTRACT = ((bool, "AbstractScalar"), (int, "AbstractScalar"), (float, "AbstractScalar"), (str, "AbstractScalar"),
+             (tuple, "AbstractTuple"), (list, "AbstractList"), (dict, "AbstractDictionary"))
+
+
+def _select(a, b, take_b_when_true):
+    """A select between the graph tensor `a` and `b` by a's truth (elementwise; `b` a tensor or a number)."""
     from mindseed.ops import functional as F  # noqa: PLC0415 -- ops are below us; imported lazily for speed
-    if isinstance(b, bool) and a.dtype == mstype.bool_:
-        if take_b_when_true:     # a and True -> a; a and False -> False
-            return a if b else F.zeros_like(a)
-        return F.ones_like(a) if b else a
     truth = a if a.dtype == mstype.bool_ else F.not_equal(a, 0)
     if not isinstance(b, Tensor):
         b = Tensor(b, a.dtype) if mstype.is_float(a.dtype) and isinstance(b, (int, float)) else Tensor(b)
     return F.where(truth, b, a) if take_b_when_true else F.where(truth, a, b)
 
 
+def _pick(a, b, take_b_when_true):
+    """`a and b` / `a or b` with a a graph tensor: an If choosing an operand by a's truth, so MindSpore's join rule
+    holds (the other operand must be a tensor of a's dtype); a select when the shapes agree (b is traced either
+    way)."""
+    bool_cond(a)
+    if b is None:
+        raise GraphBreak(f"`and`/`or` at {user_location()} gives a tensor or None by a tensor's value")
+    true_val, false_val = (b, a) if take_b_when_true else (a, b)
+    if not isinstance(b, Tensor):
+        other = next((name for kind, name in _ABSTRACT if isinstance(b, kind)), type(b).__name__)
+        first, second = ("AbstractTensor", other) if isinstance(true_val, Tensor) else (other, "AbstractTensor")
+        raise join_error(user_location(), f"Abstract type {first} cannot join with {second}")
+    if a.dtype != b.dtype:
+        raise join_error(user_location(), f"dtype1 = {true_val.dtype}, dtype2 = {false_val.dtype}")
+    if a.shape != b.shape:
+        return if_(a, lambda: true_val, lambda: false_val, (), True)
+    return _select(a, b, take_b_when_true)
+
+
 def and_(a, b_fn):
     if _traced(a):
         return _pick(a, b_fn(), True)
     return a and b_fn()
+
+
+def and_select(a, b_fn):
+    """`and` of conditions the compiler builds itself (a chained comparison, a loop's break flag): a select, without
+    the join rule of the user's `and`."""
+    if _traced(a):
+        return _select(a, b_fn(), True)
+    return a and b_fn()
+
+
+def or_select(a, b_fn):
+    """`or` of the compiler's own conditions (break and continue flags), as and_select."""
+    if _traced(a):
+        return _select(a, b_fn(), False)
+    return a or b_fn()
 
 
 def or_(a, b_fn):
@@ -141,6 +188,7 @@ def or_(a, b_fn):
 def not_(a):
     if _traced(a):
         from mindseed.ops import functional as F  # noqa: PLC0415
+        bool_cond(a)
         return F.logical_not(a)
     return not a
 
@@ -170,6 +218,8 @@ def _flatten(obj, leaves):
         # a ParameterTuple comes back as a tuple: its items are rebuilt as plain Tensors (of the same buffers)
         kind = tuple if isinstance(obj, ParameterTuple) else type(obj)
         return (kind, tuple(_flatten(o, leaves) for o in obj))
+    if type(obj) is dict:
+        return ("D", tuple(obj), tuple(_flatten(o, leaves) for o in obj.values()))
     return ("C", obj)
 
 
@@ -179,7 +229,25 @@ def _unflatten(tmpl, leaves, it=None):
         return next(it)
     if tmpl[0] == "C":
         return tmpl[1]
+    if tmpl[0] == "D":
+        return dict(zip(tmpl[1], [_unflatten(t, leaves, it) for t in tmpl[2]]))
     return tmpl[0](_unflatten(t, leaves, it) for t in tmpl[1])
+
+
+def _same_constant(a, b):
+    """Whether two Python values the branches give are the same constant (numpy arrays by value)."""
+    if type(a) is not type(b):
+        return False
+    if isinstance(a, np.ndarray):
+        return a.shape == b.shape and a.dtype == b.dtype and bool((a == b).all())
+    try:
+        return bool(a == b)
+    except Exception:  # noqa: BLE001 -- values whose == gives no truth value (containers of tensors) differ
+        return False
+
+
+def _numberlike(v):
+    return v is None or isinstance(v, (bool, int, float, _Undef))
 
 
 def _tensorize(tmpl_a, tmpl_b, leaves_a, leaves_b, where):
@@ -191,8 +259,18 @@ def _tensorize(tmpl_a, tmpl_b, leaves_a, leaves_b, where):
             if tmpl_a[1] is not tmpl_b[1] and not {tmpl_a[1], tmpl_b[1]} <= {UNDEF, RETVAL}:
                 raise ValueError(f"For 'If' at {where}, a variable is assigned in only one branch of an if on a "
                                  f"tensor; assign it before the if or in both branches.")
-        elif tmpl_a[1] != tmpl_b[1] or type(tmpl_a[1]) is not type(tmpl_b[1]):
-            raise _Retensorize()
+        elif not _same_constant(tmpl_a[1], tmpl_b[1]):
+            if _numberlike(tmpl_a[1]) and _numberlike(tmpl_b[1]):
+                raise _Retensorize()
+            # e.g. numpy arrays or strings computed by the branches: known only when the branch runs
+            raise GraphBreak(f"the branches of the if at {where} give different Python values "
+                             f"({type(tmpl_a[1]).__name__} and {type(tmpl_b[1]).__name__})")
+        return
+    if tmpl_a[0] == "D" or tmpl_b[0] == "D":
+        if tmpl_a[0] != tmpl_b[0] or tmpl_a[1] != tmpl_b[1]:
+            raise GraphBreak(f"the branches of the if at {where} give dicts of different keys")
+        for x, y in zip(tmpl_a[2], tmpl_b[2]):
+            _tensorize(x, y, leaves_a, leaves_b, where)
         return
     if tmpl_a[0] in ("T", "C") or tmpl_b[0] in ("T", "C") or tmpl_a[0] is not tmpl_b[0] or \
             len(tmpl_a[1]) != len(tmpl_b[1]):
@@ -214,6 +292,8 @@ def _numbers_to_tensors(obj):
         return Tensor(obj)
     if isinstance(obj, (tuple, list)):
         return type(obj)(_numbers_to_tensors(o) for o in obj)
+    if type(obj) is dict:
+        return {k: _numbers_to_tensors(v) for k, v in obj.items()}
     return obj
 
 
@@ -319,8 +399,7 @@ def _graph_if(cond, then_fn, else_fn, vals, names=None):
     te, le = e.finish(re_)
     for a, b in zip(lt, le):
         if a.dtype != b.dtype:
-            raise TypeError(f"For 'If' at {where}: Cannot join the return values of different branches, perhaps you "
-                            f"need to make them equal.\nType Join Failed: dtype1 = {a.dtype}, dtype2 = {b.dtype}.")
+            raise join_error(where, f"dtype1 = {a.dtype}, dtype2 = {b.dtype}")
     for a, b in zip(lt, le):
         if a.shape != b.shape:
             # MindSpore joins them into a dynamic shape; the code after the if is traced for one shape here

@@ -312,7 +312,15 @@ def _ms_print(*args, sep=" ", end="\n", file=None, flush=False):
     leaves = []
     tmpl = control._flatten(args, leaves)
 
+    import numpy as np  # noqa: PLC0415
+    interpreted = any(isinstance(a, (np.ndarray, np.generic)) for a in args)
+
     def run(*raw):
+        if interpreted:
+            # a print of numpy values (JIT fallback) is Python's print, run by the interpreter: str() of each value
+            values = control._unflatten(tmpl, [B.to_numpy(r) for r in raw])   # a Tensor's str() is its values
+            builtins.print(*values, sep=sep, end=end, file=file, flush=True)
+            return
         values = control._unflatten(tmpl, list(raw))
         builtins.print("\n".join(_print_text(v) for v in values), file=file, flush=True)
     from mindseed.ops._prims.core import py_call_p  # noqa: PLC0415
@@ -408,8 +416,7 @@ def _ms_if(cond, then_fn, else_fn, vals, returns=False, mutated=None, names=None
     if not _traced(cond):
         return then_fn(*vals) if cond else else_fn(*vals)
     control.no_container_changes(mutated)
-    if cond.size != 1:
-        raise ValueError(_AMBIGUOUS)
+    control.bool_cond(cond)
     taken_then = bool(B.item(cond._data))
     taken_results, taken_flags = [], []
 
@@ -609,7 +616,7 @@ def _ms_chain(ops, left, *rights):
     for op, right_fn in zip(ops, rights):
         right = right_fn()
         r = _ms_order(op, left, right)
-        result = r if result is None else control.and_(result, lambda r=r: r)
+        result = r if result is None else control.and_select(result, lambda r=r: r)
         if not _traced(result) and not result:
             return result
         left = right
@@ -664,7 +671,9 @@ def _ms_item(seq, i):
 
 
 HELPERS = {
-    "__ms_and": control.and_, "__ms_or": control.or_, "__ms_not": control.not_, "__ms_ifexp": control.ifexp,
+    "__ms_and": control.and_, "__ms_or": control.or_,
+    "__ms_and_flag": control.and_select, "__ms_or_flag": control.or_select,
+    "__ms_not": control.not_, "__ms_ifexp": control.ifexp,
     "__ms_UNDEF": control.UNDEF, "__ms_RETVAL": control.RETVAL, "__ms_ld": load, "__ms_len": _ms_len,
     "__ms_ldr": load_after_return,
     "__ms_if": _ms_if, "__ms_while": _ms_while, "__ms_for_range": _ms_for_range, "__ms_seq": _ms_seq,

@@ -22,7 +22,7 @@ from mindseed.common.tensor import Tensor
 from mindseed.compiler.control import (_Pinned, _Undef, _alias, _numbers_to_tensors, _traced, _tracked_free, _truth,
                                        _zeros_like_tree, no_container_changes)
 from mindseed.compiler.ir import WHILE
-from mindseed.compiler.trace import GraphBuilder, building, replay, speculating, user_location
+from mindseed.compiler.trace import GraphBreak, GraphBuilder, building, replay, speculating, user_location
 from mindseed.ops._prims import core as P
 from mindseed.ops._registry import Prim, RandomDraws
 
@@ -181,8 +181,9 @@ def _graph_while(cond_fn, body_fn, vals, params=()):
     init = [_numbers_to_tensors(vals[i]) if isinstance(vals[i], (int, float, bool)) else vals[i] for i in carried_idx]
     for v in init:
         if not isinstance(v, Tensor):
-            raise TypeError(f"For 'While' at {where}, a loop variable of type {type(v).__name__} cannot be carried "
-                            f"by a loop on a tensor condition.")
+            # e.g. a numpy array updated by the loop: MindSpore runs such code in the interpreter (JIT fallback)
+            raise GraphBreak(f"a loop variable of type {type(v).__name__} cannot be carried by the loop on a tensor "
+                             f"condition at {where}")
 
     def full_args(carried):
         args = list(vals)
@@ -227,8 +228,10 @@ def _graph_while(cond_fn, body_fn, vals, params=()):
         return _graph_while(cond_fn, body_fn, retyped, params)
     for a, b in zip(init, out):
         if not isinstance(b, Tensor) or a.shape != b.shape or a.dtype != b.dtype:
-            raise TypeError(f"For 'While' at {where}, a loop variable changes type in the loop body: "
-                            f"{a.shape} {a.dtype} -> {getattr(b, 'shape', type(b))} {getattr(b, 'dtype', '')}.")
+            # MindSpore joins the shapes (dynamic shape) or finds the variable dead before the next iteration
+            # reads it; the traced graph has one signature per carried value: the interpreter runs the loop
+            raise GraphBreak(f"a loop variable changes type in the body of the loop at {where}: {a.shape} {a.dtype} "
+                             f"-> {getattr(b, 'shape', type(b))} {getattr(b, 'dtype', '')}")
     bb.graph.outputs = [bb.operand(t) for t in out] + [bb.operand(p) for p in params]
     free = _differentiated_free(tapes, (cb, bb), init) if tapes else None
     stack = None

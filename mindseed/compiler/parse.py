@@ -397,7 +397,7 @@ class _Rewriter:
             names.append(brk)
         test = _ExprRewriter(self.first_arg).visit(s.test)
         if has_brk and break_in_test:
-            test = _call("__ms_and", [_call("__ms_not", [_name(brk)]), ast.Lambda(args=_noargs(), body=test)])
+            test = _call("__ms_and_flag", [_call("__ms_not", [_name(brk)]), ast.Lambda(args=_noargs(), body=test)])
         new_body = self.block(body, in_loop=(brk, cont))
         cond_fn = _func(f"__ms_cond_{uid}", names, [], test)
         body_fn = _func(f"__ms_body_{uid}", names, new_body, _tuple(names))
@@ -416,7 +416,7 @@ class _Rewriter:
             out.append(st)
             if _contains([st], (ast.Break, ast.Continue)) and i + 1 < len(stmts):
                 flags = [f for f in (brk, cont) if f]
-                cond = _call("__ms_not", [_call("__ms_or", [_name(flags[0]), ast.Lambda(args=_noargs(), body=_name(
+                cond = _call("__ms_not", [_call("__ms_or_flag", [_name(flags[0]), ast.Lambda(args=_noargs(), body=_name(
                     flags[1]))])]) if len(flags) == 2 else _call("__ms_not", [_name(flags[0])])
                 rest = self._guard_after_jumps(stmts[i + 1:], brk, cont)
                 out.append(ast.copy_location(ast.If(test=cond, body=rest, orelse=[]), stmts[i + 1]))

@@ -52,10 +52,9 @@ def _pad_stack(values, shape, value, col):
     out = np.full([len(values)] + target, value if value is not None else (b"" if dtype.kind == "S" else
                   "" if dtype.kind == "U" else 0), dtype=dtype)
     for i, v in enumerate(values):
-        if any(v.shape[d] > target[d] for d in range(ndim)):
-            raise pipeline_error(f"The pad shape {target} of column {col} is smaller than the data shape "
-                                 f"{list(v.shape)}.")
-        out[(i,) + tuple(slice(0, s) for s in v.shape)] = v
+        # a pad shape smaller than the data in a dimension truncates it there (as MindSpore's padded batch)
+        kept = tuple(slice(0, min(s, t)) for s, t in zip(v.shape, target))
+        out[(i,) + kept] = v[kept]
     return out
 
 

@@ -30,3 +30,13 @@ def test_truncated_normal_stays_in_bounds_with_the_truncated_moments():
     assert v.min() >= -1.0 and v.max() <= 1.0
     # N(0, 1) truncated to [-1, 1]: variance 1 - 2 phi(1) / (Phi(1) - Phi(-1)) = 0.2911
     assert abs(v.mean()) < 0.02 and abs(v.var() - 0.2911) < 0.01
+
+
+def test_a_tensor_init_is_returned_as_is_with_its_dtype():
+    t = ms.Tensor(np.full((2, 3), 0.5, np.float16))
+    assert init.initializer(t, (2, 3), ms.float32) is t
+    conv = ms.nn.Conv2d(2, 2, 1, weight_init=ms.Tensor(np.ones((2, 2, 1, 1), np.float16)))
+    assert conv.weight.dtype == ms.float16
+    out = conv(ms.Tensor(np.full((1, 2, 1, 1), 2.0, np.float16)))
+    assert out.dtype == ms.float16
+    np.testing.assert_array_equal(out.asnumpy().ravel(), [4.0, 4.0])

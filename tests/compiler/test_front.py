@@ -144,3 +144,18 @@ def test_print_of_a_numpy_value_inside_a_graph_shows_numpy_text(capsys):
     assert show() == 0
     out = capsys.readouterr().out
     assert str(np.array([[1, 2], [3, 4]])[:, None]) in out and "\n2\n" in "\n" + out
+
+
+def test_print_with_a_numpy_value_is_pythons_print(capsys):
+    @ms.jit
+    def show(x):
+        y = x * 2
+        print("doubled:", y, np.array([1, 2]))
+        print("graph:", y)
+        return y
+
+    np.testing.assert_array_equal(show(ms.Tensor(np.array([1, 2, 3]))).asnumpy(), [2, 4, 6])
+    out = capsys.readouterr().out
+    # the one with a numpy value on a line, values as str() shows them; the other in the graph's Print format
+    assert "doubled: [2 4 6] [1 2]\n" in out
+    assert "graph:\nTensor(shape=[3], dtype=Int64, value=[2 4 6])\n" in out

@@ -439,3 +439,103 @@ def test_returning_branch_over_a_loop_updating_an_assigned_local_item():
         out = no_fallback(net, 2, Tensor(1.5, ms.float32))
     np.testing.assert_allclose(out.asnumpy(), [0.0, 1.5, 3.0, 4.5])
     np.testing.assert_array_equal(net.zeros.asnumpy(), np.zeros(4, np.float32))
+
+
+def _and(x, y):
+    return x and y
+
+
+def _or(x, y):
+    return x or y
+
+
+def _not(x):
+    return not x
+
+
+def test_and_or_not_on_a_tensor_follow_mindspores_condition_and_join_rules():
+    f_and, f_or, f_not = jit(_and), jit(_or), jit(_not)
+    one, zero = Tensor(np.ones([1], np.int32)), Tensor(np.zeros([1], np.int32))
+    np.testing.assert_array_equal(no_fallback(f_and, one, zero * 5 + 7).asnumpy(), [7])
+    np.testing.assert_array_equal(no_fallback(f_or, zero, one * 3).asnumpy(), [3])
+    np.testing.assert_array_equal(no_fallback(f_not, zero).asnumpy(), [True])
+    # the deciding tensor must have shape () or (1,)
+    square = Tensor(np.ones([2, 2], np.int32))
+    for fn, args in ((f_and, (square, square)), (f_or, (square, square)), (f_not, (square,))):
+        with pytest.raises(ValueError, match=r"shape is \(\) or \(1,\) .* got tensor shape is \(2, 2\)"):
+            fn(*args)
+    with pytest.raises(ValueError, match=r"got tensor shape is \(3\)"):
+        f_and(Tensor(np.ones([3], np.int32)), one)
+    # the two operands are the two branches of an if: same dtype, and no tensor next to a Python number
+    with pytest.raises(TypeError, match="(?s)Cannot join the return values of different branches.*dtype1 = Int32, "
+                                        "dtype2 = Float64"):
+        f_and(Tensor(np.ones([1], np.float64)), zero)
+    with pytest.raises(TypeError, match="(?s)Cannot join the return values of different branches.*"
+                                        "AbstractTensor cannot join with AbstractScalar"):
+        f_or(one, 2)
+    with pytest.raises(TypeError, match="Cannot join the return values of different branches"):
+        f_and(Tensor(np.ones([1], np.bool_)), True)
+
+
+def _chained(x):
+    return 0 < x < 3
+
+
+def test_chained_comparison_and_loop_flags_keep_working_on_tensors():
+    f = jit(_chained)
+    assert [bool(no_fallback(f, Tensor(np.float32(v))).asnumpy()) for v in (-1.0, 1.0, 4.0)] == [False, True, False]
+
+
+def _numpy_carried_by_tensor_loop():
+    x = np.array([1, 2, 3, 4, 5])
+    y = Tensor(1)
+    while sum(x) > 0 and y >= 0:
+        x -= 3
+    return Tensor(sum(x))
+
+
+def _variable_retyped_in_tensor_loop(x, y, c):
+    out = Tensor(np.zeros([1], np.float32))
+    while x < c:
+        y = Tensor(np.full([1], 2.5, np.float32))
+        out = out + y
+        x = x + 1
+    return out
+
+
+def test_tensor_loops_carrying_numpy_or_retyped_values_run_in_the_interpreter():
+    with pytest.warns(UserWarning, match="JIT fallback"):
+        assert int(jit(_numpy_carried_by_tensor_loop)().asnumpy()) == 0
+    args = (Tensor(np.int32(0)), Tensor(np.int32(7)), Tensor(np.int32(3)))
+    with pytest.warns(UserWarning, match="JIT fallback"):
+        np.testing.assert_array_equal(jit(_variable_retyped_in_tensor_loop)(*args).asnumpy(), [7.5])
+
+
+def _numpy_per_branch(x):
+    if x > 0:
+        m = np.array([1, 2, 3])
+    else:
+        m = np.array([-1, -2, -5])
+    return Tensor(sum(m)) + x
+
+
+def _dict_per_branch(x, key):
+    if key > 0:
+        y = {"abc": x, "number": [1, 2, 3]}
+    else:
+        y = {"abc": x * 2, "number": [3, 2, 1]}
+    return y
+
+
+def test_if_on_a_tensor_whose_branches_give_numpy_arrays_or_dicts():
+    f = jit(_numpy_per_branch)
+    with pytest.warns(UserWarning, match="JIT fallback"):
+        assert int(f(Tensor(np.int64(1))).asnumpy()) == 7
+    assert int(f(Tensor(np.int64(-1))).asnumpy()) == -9
+    g = jit(_dict_per_branch)
+    x = Tensor(np.array([1.0, 2.0], np.float32))
+    for key, scale, number in ((1, 1, [1, 2, 3]), (-1, 2, [3, 2, 1])):
+        out = no_fallback(g, x, Tensor(np.int32(key)))
+        assert list(out) == ["abc", "number"]
+        np.testing.assert_array_equal(out["abc"].asnumpy(), [1.0 * scale, 2.0 * scale])
+        assert [int(v) for v in out["number"]] == number

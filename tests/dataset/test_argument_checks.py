@@ -104,3 +104,17 @@ def test_checked_arguments_still_build_working_ops():
     rows = [r["column_0"].tolist() for r in ds.NumpySlicesDataset([[1, 2], [3, 4]], shuffle=False)
             .create_dict_iterator(output_numpy=True)]
     assert rows == [[1, 2], [3, 4]]
+
+
+def test_eager_call_of_a_tensor_transform_rejects_python_objects():
+    import mindseed.dataset.text as text
+    import mindseed.dataset.transforms as T
+    tok = text.BertTokenizer(vocab=text.Vocab.from_list(["a", "b"]))
+    with pytest.raises(TypeError, match=r"Invalid user input. Got <class 'dict'>: \{'k': 18\}, cannot be converted "
+                                        r"into tensor."):
+        tok({"k": 18})
+    with pytest.raises(TypeError, match=r"Got <class 'set'>: \{1\}, cannot be converted into tensor."):
+        T.TypeCast(np.int32)({1})
+    np.testing.assert_array_equal(T.TypeCast(np.int32)([1.5, 2.0]), np.array([1, 2], np.int32))
+    # a Python function wrapped as a transform takes any object
+    assert T.PyFunc(lambda d: d["k"])({"k": 3}) == 3

@@ -223,7 +223,7 @@ def test_in_pipeline_and_errors():
     assert rows[0][:, 5].argmax() == 25 and rows[1][:, 5].argmax() == 50
     with pytest.raises(TypeError, match="Argument window with value hann is not of type"):
         A.Spectrogram(window="hann")
-    with pytest.raises(ValueError, match=r"LowpassBiquad: Input Q is not within the required interval of \(0, 1\]"):
+    with pytest.raises(ValueError, match=r"Input Q is not within the required interval of \(0, 1\]"):
         A.LowpassBiquad(SR, 1000, Q=2.0)
     with pytest.raises(RuntimeError, match="ComplexNorm: .*complex=2"):
         A.ComplexNorm()(np.ones((3, 3)))

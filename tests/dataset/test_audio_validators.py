@@ -54,6 +54,63 @@ def test_argument_checks_in_mindspore_words(make, exc, msg):
     assert str(info.value) == msg
 
 
+_BIG = 441324343243242342345300
+
+
+@pytest.mark.parametrize("make,exc,msg", [
+    (lambda: A.Gain("1.0"), TypeError, "Argument gain_db with value 1.0 is not of type [<class 'float'>, "
+                                       "<class 'int'>], but got <class 'str'>."),
+    (lambda: A.Gain(_BIG), ValueError, "Input gain_db is not within the required interval of [-16777216, 16777216]."),
+    (lambda: A.Contrast(-1), ValueError, "Input enhancement_amount is not within the required interval of [0, 100]."),
+    (lambda: A.Biquad(0.01, 0.02, 0.13, 0, 0.12, 0.3), ValueError,
+     "Input a0 is not within the required interval of [-16777216, 0) and (0, 16777216]."),
+    (lambda: A.Biquad(0.01, _BIG, 0.13, 1, 0.12, 0.3), ValueError,
+     "Input b1 is not within the required interval of [-16777216, 16777216]."),
+    (lambda: A.DBToAmplitude(1.0, "1.0"), TypeError, "Argument power with value 1.0 is not of type [<class 'float'>, "
+                                                     "<class 'int'>], but got <class 'str'>."),
+    (lambda: A.BandBiquad(44100, 200.0, 0.707, "1"), TypeError,
+     "Argument noise with value 1 is not of type [<class 'bool'>], but got <class 'str'>."),
+    (lambda: A.BandpassBiquad(44100, _BIG, 0.707), ValueError,
+     "Input central_freq is not within the required interval of [-16777216, 16777216]."),
+    (lambda: A.EqualizerBiquad(44100, "1000", 5.5), TypeError, "Argument central_freq with value 1000 is not of "
+                                                               "type [<class 'float'>, <class 'int'>], but got "
+                                                               "<class 'str'>."),
+    (lambda: A.EqualizerBiquad(None, 1000, 5.5), TypeError, "Argument sample_rate with value None is not of type "
+                                                            "[<class 'int'>], but got <class 'NoneType'>."),
+    (lambda: A.HighpassBiquad(44100, 1000, 0), ValueError, "Input Q is not within the required interval of (0, 1]."),
+    (lambda: A.LFilter([_BIG, 0.2], [0.1, 0.2]), ValueError,
+     "Input a_coeffs[0] is not within the required interval of [-16777216, 16777216]."),
+    (lambda: A.LFilter([0.1, 0.2], [0.1, 0.2], 1), TypeError,
+     "Argument clamp with value 1 is not of type [<class 'bool'>], but got <class 'int'>."),
+    (lambda: A.DeemphBiquad(44100.5), TypeError, "Argument sample_rate with value 44100.5 is not of type "
+                                                 "[<class 'int'>], but got <class 'float'>."),
+    (lambda: A.DeemphBiquad(45000), ValueError, "Argument sample_rate should be 44100 or 48000, but got 45000."),
+    (lambda: A.SlidingWindowCmn(600, 100, "False"), TypeError,
+     "Argument center with value False is not of type [<class 'bool'>], but got <class 'str'>."),
+    (lambda: A.SlidingWindowCmn(_BIG), ValueError,
+     "Input cmn_window is not within the required interval of [0, 2147483647]."),
+    (lambda: A.DetectPitchFrequency(44100, 0.01, 30, "85"), TypeError,
+     "Argument freq_low with value 85 is not of type [<class 'int'>, <class 'float'>], but got <class 'str'>."),
+    (lambda: A.DetectPitchFrequency(0), ValueError,
+     "Input sample_rate is not within the required interval of [-2147483648, 0) and (0, 2147483647]."),
+])
+def test_filter_and_effect_argument_checks_in_mindspore_words(make, exc, msg):
+    with pytest.raises(exc) as info:
+        make()
+    assert str(info.value) == msg
+
+
+def test_checked_filters_still_filter():
+    x = np.array([[0.5, -0.25, 0.125, 1.0]], np.float32)
+    # Biquad with b = (1, 0, 0), a = (2, 0, 0) halves the signal
+    np.testing.assert_allclose(A.Biquad(1, 0, 0, 2, 0, 0)(x), x / 2, rtol=1e-6)
+    np.testing.assert_allclose(A.Gain(20.0)(x), x * 10, rtol=1e-6)
+    np.testing.assert_allclose(A.DBToAmplitude(2, 1)(np.array([10.0])), [20.0], rtol=1e-12)
+    # y[n] = x[n] - 0.5 y[n-1]
+    np.testing.assert_allclose(A.LFilter([1.0, 0.5], [1.0, 0.0], clamp=False)(np.array([1.0, 0.0, 0.0])),
+                               [1.0, -0.5, 0.25], rtol=1e-12)
+
+
 def test_checks_see_arguments_in_signature_order():
     # FrequencyMasking's second parameter is checked under MindSpore's shared name mask_param
     with pytest.raises(TypeError, match="Argument mask_param with value 1.5"):

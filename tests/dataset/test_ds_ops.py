@@ -355,3 +355,14 @@ def test_shuffle_buffer_size_keyword_and_map_max_rowsize():
     assert col(base.map(lambda n: n + 1, input_columns="n", max_rowsize=16))[:3] == [1, 2, 3]
     with pytest.raises(TypeError, match="max_rowsize"):
         base.map(lambda n: n, input_columns="n", max_rowsize="big")
+
+
+def test_padded_batch_truncates_where_the_pad_shape_is_smaller():
+    def gen():
+        for i in range(2):
+            yield (np.array([[i + 100, i + 1], [i + 200, i + 2]]),)
+    grow = ds.GeneratorDataset(gen, ["c"]).padded_batch(2, pad_info={"c": ([1, 3], -2)})
+    assert [r[0].tolist() for r in grow.create_tuple_iterator(output_numpy=True)] == \
+        [[[[100, 1, -2]], [[101, 2, -2]]]]
+    cut = ds.GeneratorDataset(gen, ["c"]).padded_batch(2, pad_info={"c": ([1, 1], -2)})
+    assert [r[0].tolist() for r in cut.create_tuple_iterator(output_numpy=True)] == [[[[100]], [[101]]]]

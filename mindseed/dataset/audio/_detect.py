@@ -15,6 +15,7 @@ import math
 import numpy as np
 
 from mindseed.dataset.audio._filters import waveform
+from mindseed.dataset.audio import validators as AV
 from mindseed.dataset.audio.validators import check_int, check_number, check_positive
 from mindseed.dataset.transforms._base import TensorOperation
 
@@ -60,18 +61,10 @@ def _median_smooth(idx, win_length):
 class DetectPitchFrequency(TensorOperation):
     """Pitch (Hz) per frame of a (..., time) waveform: float32 (..., frames)."""
 
+    @AV.check_detect_pitch_frequency
     def __init__(self, sample_rate, frame_time=0.01, win_length=30, freq_low=85, freq_high=3400):
-        who = "DetectPitchFrequency"
-        if isinstance(sample_rate, bool) or not isinstance(sample_rate, int):
-            raise TypeError(f"{who}: argument sample_rate with value {sample_rate!r} is not of type [int].")
-        if sample_rate == 0 or not -2147483648 <= sample_rate <= 2147483647:
-            raise ValueError("Input sample_rate is not within the required interval of [-2147483648, 0) and "
-                             "(0, 2147483647].")
-        self.sample_rate = sample_rate
-        self.frame_time = check_positive(frame_time, "frame_time", who)
-        self.win_length = check_int(win_length, "win_length", who)
-        self.freq_low = check_positive(freq_low, "freq_low", who)
-        self.freq_high = check_positive(freq_high, "freq_high", who)
+        self.sample_rate, self.frame_time, self.win_length = sample_rate, float(frame_time), win_length
+        self.freq_low, self.freq_high = float(freq_low), float(freq_high)
 
     def _apply(self, x):
         a = np.asarray(x)

@@ -186,10 +186,8 @@ class AmplitudeToDB(TensorOperation):
 class DBToAmplitude(TensorOperation):
     """Decibels back to amplitude/power: ref * 10^(0.1 * x * power)."""
 
+    @AV.check_db_to_amplitude
     def __init__(self, ref, power):
-        for name, v in (("ref", ref), ("power", power)):
-            if isinstance(v, bool) or not isinstance(v, (int, float)):
-                raise TypeError(f"DBToAmplitude: argument {name} with value {v!r} is not of type [int, float].")
         self.ref, self.power = float(ref), float(power)
 
     def _apply(self, x):

@@ -301,10 +301,10 @@ class ComputeDeltas(TensorOperation):
 class SlidingWindowCmn(TensorOperation):
     """Sliding-window cepstral mean (and variance) normalization of (..., time, feature) features."""
 
+    @AV.check_sliding_window_cmn
     def __init__(self, cmn_window=600, min_cmn_window=100, center=False, norm_vars=False):
-        self.cmn_window = _int(cmn_window, "cmn_window", "SlidingWindowCmn", low=0)
-        self.min_cmn_window = _int(min_cmn_window, "min_cmn_window", "SlidingWindowCmn", low=0)
-        self.center, self.norm_vars = bool(center), bool(norm_vars)
+        self.cmn_window, self.min_cmn_window = cmn_window, min_cmn_window
+        self.center, self.norm_vars = center, norm_vars
 
     def _window(self, t, n):
         w = self.cmn_window

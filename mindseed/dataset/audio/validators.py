@@ -14,7 +14,11 @@ __all__ = ["check_enum", "check_int", "check_number", "check_positive", "check_r
            "check_masking", "check_mask_along_axis", "check_mask_along_axis_iid", "check_mu_law_coding",
            "check_overdrive", "check_phaser", "check_spectrogram", "check_inverse_spectrogram",
            "check_spectral_centroid", "check_phase_vocoder", "check_pitch_shift", "check_mel_scale",
-           "check_complex_norm", "check_magphase", "check_lfcc", "check_mfcc", "check_mel_spectrogram", "check_vol"]
+           "check_complex_norm", "check_magphase", "check_lfcc", "check_mfcc", "check_mel_spectrogram", "check_vol",
+           "check_biquad", "check_central_freq_biquad", "check_cutoff_freq_biquad", "check_band_biquad",
+           "check_bandpass_biquad", "check_shelf_biquad", "check_equalizer_biquad", "check_deemph_biquad",
+           "check_lfilter", "check_gain", "check_contrast", "check_db_to_amplitude", "check_detect_pitch_frequency",
+           "check_sliding_window_cmn"]
 
 
 def check_enum(value, enum_cls, name, who):
@@ -378,3 +382,138 @@ def check_vol(gain, gain_type):
         H.check_pos_float32(gain, "gain")
     else:
         H.check_float32(gain, "gain")
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# Filters and effects (biquads, LFilter, gain, contrast, ...): MindSpore checks the type first, then the range.
+
+def _typed(value, name, types=(float, int)):
+    H.type_check(value, types, name)
+
+
+def _float32_arg(value, name, types=(float, int)):
+    _typed(value, name, types)
+    H.check_float32(value, name)
+
+
+def _sample_rate(sample_rate):
+    _typed(sample_rate, "sample_rate", (int,))
+    H.check_int32_not_zero(sample_rate, "sample_rate")
+
+
+def _q(q):
+    _typed(q, "Q")
+    H.check_value(q, [0, 1], "Q", left_open_interval=True)
+
+
+@H.method_check
+def check_biquad(b0, b1, b2, a0, a1, a2):
+    for name, v in (("b0", b0), ("b1", b1), ("b2", b2)):
+        _float32_arg(v, name)
+    _typed(a0, "a0")
+    H.check_float32_not_zero(a0, "a0")
+    _float32_arg(a1, "a1")
+    _float32_arg(a2, "a2")
+
+
+@H.method_check
+def check_central_freq_biquad(sample_rate, central_freq, Q):
+    """AllpassBiquad / BandrejectBiquad."""
+    _sample_rate(sample_rate)
+    _float32_arg(central_freq, "central_freq")
+    _q(Q)
+
+
+@H.method_check
+def check_cutoff_freq_biquad(sample_rate, cutoff_freq, Q):
+    """HighpassBiquad / LowpassBiquad."""
+    _sample_rate(sample_rate)
+    _float32_arg(cutoff_freq, "cutoff_freq")
+    _q(Q)
+
+
+@H.method_check
+def check_band_biquad(sample_rate, central_freq, Q, noise):
+    check_central_freq_biquad.check(sample_rate, central_freq, Q)
+    _typed(noise, "noise", (bool,))
+
+
+@H.method_check
+def check_bandpass_biquad(sample_rate, central_freq, Q, const_skirt_gain):
+    check_central_freq_biquad.check(sample_rate, central_freq, Q)
+    _typed(const_skirt_gain, "const_skirt_gain", (bool,))
+
+
+@H.method_check
+def check_shelf_biquad(sample_rate, gain, central_freq, Q):
+    """BassBiquad / TrebleBiquad."""
+    _sample_rate(sample_rate)
+    _float32_arg(gain, "gain")
+    _float32_arg(central_freq, "central_freq")
+    _q(Q)
+
+
+@H.method_check
+def check_equalizer_biquad(sample_rate, center_freq, gain, Q):
+    _sample_rate(sample_rate)
+    _float32_arg(center_freq, "central_freq")    # MindSpore names it so in its messages
+    _float32_arg(gain, "gain")
+    _q(Q)
+
+
+@H.method_check
+def check_deemph_biquad(sample_rate):
+    _typed(sample_rate, "sample_rate", (int,))
+    if sample_rate not in (44100, 48000):
+        raise ValueError(f"Argument sample_rate should be 44100 or 48000, but got {sample_rate}.")
+
+
+@H.method_check
+def check_lfilter(a_coeffs, b_coeffs, clamp):
+    """LFilter / Filtfilt."""
+    _typed(a_coeffs, "a_coeffs", (list, tuple))
+    _typed(b_coeffs, "b_coeffs", (list, tuple))
+    for name, coeffs in (("a_coeffs", a_coeffs), ("b_coeffs", b_coeffs)):
+        for i, v in enumerate(coeffs):
+            _float32_arg(v, f"{name}[{i}]")
+    if len(a_coeffs) != len(b_coeffs):
+        raise ValueError("The size of a_coeffs should be the same as that of b_coeffs.")
+    _typed(clamp, "clamp", (bool,))
+
+
+@H.method_check
+def check_gain(gain_db):
+    _float32_arg(gain_db, "gain_db")
+
+
+@H.method_check
+def check_contrast(enhancement_amount):
+    _typed(enhancement_amount, "enhancement_amount")
+    H.check_value(enhancement_amount, [0, 100], "enhancement_amount")
+
+
+@H.method_check
+def check_db_to_amplitude(ref, power):
+    _float32_arg(ref, "ref")
+    _float32_arg(power, "power")
+
+
+@H.method_check
+def check_detect_pitch_frequency(sample_rate, frame_time, win_length, freq_low, freq_high):
+    _sample_rate(sample_rate)
+    _typed(frame_time, "frame_time")
+    H.check_pos_float32(frame_time, "frame_time")
+    _typed(win_length, "win_length", (int,))
+    H.check_pos_int32(win_length, "win_length")
+    for name, v in (("freq_low", freq_low), ("freq_high", freq_high)):
+        _typed(v, name, (int, float))
+        H.check_pos_float32(v, name)
+
+
+@H.method_check
+def check_sliding_window_cmn(cmn_window, min_cmn_window, center, norm_vars):
+    for name, v in (("cmn_window", cmn_window), ("min_cmn_window", min_cmn_window)):
+        _typed(v, name, (int,))
+        H.check_non_negative_int32(v, name)
+    _typed(center, "center", (bool,))
+    _typed(norm_vars, "norm_vars", (bool,))

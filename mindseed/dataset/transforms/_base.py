@@ -35,8 +35,12 @@ class TensorOperation:
     def _op_name(self):
         return type(self).__name__
 
+    #: whether an eager call converts its inputs to tensors first, as MindSpore's C++ transforms do (a Python
+    #: object that is no array, number, string or image is then a TypeError); Python transforms take anything
+    _tensor_inputs = True
+
     def __call__(self, *input_tensor_list):
-        if isinstance(self, PyTensorOperation):
+        if not self._tensor_inputs:     # Python transforms and PyFunc take anything
             return self._apply(*[to_numpy_input(x) for x in input_tensor_list])
         # a built-in (MindSpore C++) op: the inputs must be tensors, a one-input op takes one, and its own errors
         # come as the pipeline's RuntimeError (the op's message kept as `_op_message` for map to report)
@@ -46,7 +50,8 @@ class TensorOperation:
                 a = to_numpy_input(x)
             except (TypeError, ValueError):
                 a = None
-            if a is None or isinstance(a, np.ndarray) and a.dtype.hasobject:
+            if a is None or isinstance(a, np.ndarray) and a.dtype.hasobject or \
+                    (a is x and not isinstance(x, np.ndarray) and not hasattr(x, "getbands")):
                 raise TypeError(f"Invalid user input. Got {type(x)}: {x}, cannot be converted into tensor.")
             args.append(a)
         if len(args) != 1 and _one_input(type(self)):
@@ -89,6 +94,8 @@ def _one_input(cls):
 
 class PyTensorOperation(TensorOperation):
     """Base of the transforms MindSpore implements in Python (they also work on PIL images)."""
+
+    _tensor_inputs = False
 
 
 def flatten_compose(ops):

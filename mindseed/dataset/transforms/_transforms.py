@@ -377,6 +377,8 @@ class RandomOrder(_RandomTransforms):
 class PyFunc(TensorOperation):
     """Wrap a Python callable as a transform (what map does with plain functions)."""
 
+    _tensor_inputs = False
+
     def __init__(self, func):
         if not callable(func):
             raise TypeError("PyFunc: func must be callable.")

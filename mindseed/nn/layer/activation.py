@@ -6,6 +6,7 @@ from mindseed.common import dtype as mstype
 from mindseed.common.parameter import Parameter
 from mindseed.common.tensor import Tensor
 from mindseed.nn.cell import Cell
+from mindseed.nn.layer._utils import layer_primitive
 from mindseed.ops import functional as F
 from mindseed.ops import operations as P
 
@@ -128,6 +129,8 @@ class ReLU(Cell):
     >>> ms.nn.ReLU()(ms.Tensor([-1.0, 2.0])).asnumpy()
     array([0., 2.], dtype=float32)
     """
+
+    relu = layer_primitive(lambda self: P.ReLU())    # MindSpore's layer holds its primitive by this name
 
     def construct(self, input):
         return F.relu(input)
