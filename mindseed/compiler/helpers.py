@@ -207,12 +207,34 @@ def _ms_len(x):
     return variable(n) if isinstance(x, DynamicSequence) else n
 
 
-def _ms_range(*args):
-    """range(...) of MindSpore's graph: int bounds only; with a mutable bound, a dynamic-length tuple."""
+_INT64 = (-2 ** 63, 2 ** 63 - 1)
+
+
+def _check_range(args, tensors=False):
+    """MindSpore's checks of range(...)'s arguments in a graph (its make_range): one to three int scalars (traced
+    tensors too when `tensors`: a graph loop), a non-zero step, no int64 overflow stepping past the end."""
+    if not 1 <= len(args) <= 3:
+        raise RuntimeError(f"For 'make_range', the input size should within [1, 3] but got{len(args)} "
+                           f"(at {user_location()}).")
     for i, a in enumerate(args):
-        if isinstance(a, Tensor):
+        if tensors and isinstance(a, Tensor):
+            continue
+        if isinstance(a, Tensor) or not isinstance(a, (int, np.integer)):
             raise TypeError(f"For 'make_range', the {i}th input should be a int scalar but got {abstract_of(a)} "
                             f"(at {user_location()}).")
+    if any(isinstance(a, Tensor) for a in args):
+        return
+    if len(args) == 3 and args[2] == 0:
+        raise RuntimeError("For 'range', the argument 'step' could not be 0.")
+    r = range(*args)
+    if len(r) and not _INT64[0] <= r[-1] + r.step <= _INT64[1]:
+        raise ValueError("Integer overflow error occurred when traversing the range. Please check the inputs of "
+                         "range.")
+
+
+def _ms_range(*args):
+    """range(...) of MindSpore's graph: int bounds only; with a mutable bound, a dynamic-length tuple."""
+    _check_range(args)
     r = range(*args)
     return dynamic_sequence(tuple(r)) if any(isinstance(a, _Mutable) for a in args) else r
 
@@ -474,6 +496,7 @@ def _ms_while(cond_fn, body_fn, vals, mutated=None):
 
 def _ms_for_range(bounds, body_fn, vals, mutated=None):
     """`for i in range(...)` of converted code."""
+    _check_range(bounds, tensors=True)
     return _loop(loops.for_range, bounds, body_fn, vals, mutated)
 
 

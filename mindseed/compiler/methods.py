@@ -137,10 +137,28 @@ def _fromkeys(d, keys, value=None):
     return dict.fromkeys(keys, value)
 
 
+def _is_cell(v):
+    """A Cell (the compiler sits below nn: recognized by its class's construct and its sub-cell table)."""
+    return callable(getattr(type(v), "construct", None)) and isinstance(getattr(v, "_cells", None), dict)
+
+
+def _format(text, *args, **kwargs):
+    """str.format in a graph: a Cell is no value of the graph (MindSpore's TypeError), and a format that reads
+    values of the graph runs when the graph runs without its keyword arguments (MindSpore's KeyError for the
+    fields they name)."""
+    if any(_is_cell(a) for a in (*args, *kwargs.values())):
+        raise TypeError(f"Unsupported parameter type for python primitive, the parameter value is DeadNode "
+                        f"(at {user_location()}).")
+    if kwargs and any(is_variable(a) for a in (*args, *kwargs.values())):
+        kwargs = {}
+    return text.format(*args, **kwargs)
+
+
 # {name: {type(s): implementation}}
 GRAPH_METHODS = {"has_key": {dict: lambda d, key: key in d},
                  "count": {(tuple, list): _count}, "index": {(tuple, list): _index},
-                 "pop": {list: _pop}, "insert": {list: _insert}, "fromkeys": {dict: _fromkeys}}
+                 "pop": {list: _pop}, "insert": {list: _insert}, "fromkeys": {dict: _fromkeys},
+                 "format": {str: _format}}
 GRAPH_METHOD_NAMES = frozenset(GRAPH_METHODS)
 
 _OWN_TYPES = ("builtins", _Mutable.__module__, DynamicSequence.__module__)
