@@ -22,7 +22,7 @@ from mindseed.common._mutable import _Mutable, variable
 from mindseed.common.parameter import Parameter
 from mindseed.common.tensor import Tensor
 from mindseed.compiler import control, loops
-from mindseed.compiler.methods import ms_augassign, ms_dict, ms_method, ms_setitem_attr, ms_shift
+from mindseed.compiler.methods import ms_augassign, ms_dict, ms_member_item, ms_method, ms_setitem_attr, ms_shift
 from mindseed.compiler.opaque import speculative
 from mindseed.compiler.trace import GraphBreak, add_user_trace, replaying, user_location, user_trace_here
 
@@ -506,6 +506,11 @@ def _ms_unsupported(what):
         raise GraphBreak(f"{what} is not supported in graph mode (at {user_location()})")
 
 
+def _ms_syntax_error(kind, message):
+    """Syntax MindSpore's graph refuses (a comprehension of several generators, a set comprehension): its error."""
+    raise {"TypeError": TypeError, "RuntimeError": RuntimeError}[kind](f"{message} (at {user_location()})")
+
+
 def _ms_in(x, seq):
     """`x in seq`. For a Tensor x in a tuple or list, MindSpore's graph semantics: an element matches when it is x,
     or a Tensor of x's shape whose values all equal x's (a graph result when either is a graph tensor); elements of
@@ -692,6 +697,7 @@ HELPERS = {
     "__ms_print": _ms_print, "__ms_unsupported": _ms_unsupported, "__ms_chain": _ms_chain,
     "__ms_order": _ms_order, "__ms_dict": ms_dict, "__ms_method": ms_method, "__ms_shift": ms_shift,
     "__ms_map": _ms_map, "__ms_enumerate": _ms_enumerate, "__ms_isinstance": _ms_isinstance, "__ms_range": _ms_range,
+    "__ms_syntax_error": _ms_syntax_error, "__ms_member_item": ms_member_item,
     "__ms_tuple": _converting(tuple), "__ms_list": _converting(list),
     "__ms_getitem": _ms_getitem, "__ms_setitem": _ms_setitem, "__ms_setitem_attr": ms_setitem_attr,
     "__ms_unpack": _ms_unpack, "__ms_augassign": ms_augassign,

@@ -16,7 +16,8 @@ from mindseed.common._mutable import _Mutable, variable
 from mindseed.common.tensor import Tensor
 from mindseed.compiler.trace import user_location
 
-__all__ = ["ms_augassign", "ms_dict", "ms_method", "ms_shift", "ms_setitem_attr", "strict_syntax", "GRAPH_METHOD_NAMES"]
+__all__ = ["ms_augassign", "ms_dict", "ms_member_item", "ms_method", "ms_shift", "ms_setitem_attr", "strict_syntax",
+           "GRAPH_METHOD_NAMES"]
 
 
 def _dict_key_error(k):
@@ -176,6 +177,16 @@ def ms_method(obj, name):
 def strict_syntax():
     """The context's jit_syntax_level is STRICT (or MindSpore's MS_DEV_JIT_SYNTAX_LEVEL=0)."""
     return get_context("jit_syntax_level") == STRICT or os.environ.get("MS_DEV_JIT_SYNTAX_LEVEL") == "0"
+
+
+def ms_member_item(item, owner, name, target):
+    """`item` (= `owner.name[i]`) of a call `owner.name[i].append(...)` in converted code: under STRICT syntax only
+    a Parameter's items may be updated (MindSpore's TypeError), else the item itself."""
+    if strict_syntax() and not isinstance(target, Tensor):
+        raise TypeError(f"When JIT_SYNTAX_LEVEL is not set to LAX{owner}.{name} should be initialized as a "
+                        f"'Parameter' in the '__init__' function to perform assign subscript, but got: {target}' "
+                        f"with type '{type(target).__name__}'.")
+    return item
 
 
 def ms_setitem_attr(obj, owner, name, index, value):

@@ -129,3 +129,53 @@ def test_str_format_in_graph():
         cell_argument(x)
     with pytest.raises(KeyError, match="name"):
         graph_value_kwargs(x)
+
+
+def test_comprehensions_of_one_generator():
+    @jit
+    def one(x):
+        return x + sum([i * i for i in range(1, 4) if i != 2]), {k: v * 2 for k, v in (("a", 1),)}
+
+    @jit
+    def nested_list(x):
+        return x + sum([y for t in ((1, 2), (3, 4)) for y in t])
+
+    @jit
+    def nested_dict(x):
+        return x, {k: v for d in ({"a": 1}, {"b": 2}) for k, v in d.items()}
+
+    @jit
+    def set_comp(x):
+        return x + len({i for i in range(3)})
+
+    x = Tensor([1.0])
+    y, d = one(x)
+    assert y.asnumpy().tolist() == [11.0] and d == {"a": 2}
+    with pytest.raises(TypeError, match=r"supports 1 'comprehension' in ListComp/GeneratorExp, but got 2"):
+        nested_list(x)
+    with pytest.raises(TypeError, match=r"supports 1 'comprehension' in DictComp/GeneratorExp, but got 2"):
+        nested_dict(x)
+    with pytest.raises(RuntimeError, match="Unsupported expression 'SetComp'."):
+        set_comp(x)
+
+
+def test_strict_syntax_refuses_updating_an_item_of_a_member_list():
+    class Net(nn.Cell):
+        def __init__(self, z):
+            super().__init__()
+            self.z = z
+
+        def construct(self, x):
+            self.z[0].append(5)
+            return x * len(self.z[0])
+
+    x = Tensor([1.0, 2.0])
+    with graph_mode():
+        ms.set_context(jit_syntax_level=ms.STRICT)
+        try:
+            with pytest.raises(TypeError, match=r"When JIT_SYNTAX_LEVEL is not set to LAXself.z should be "
+                                                r"initialized as a 'Parameter'"):
+                Net([[1, 2], 3])(x)
+        finally:
+            ms.set_context(jit_syntax_level=ms.LAX)
+        np.testing.assert_allclose(Net([[1, 2], 3])(x).asnumpy(), [3.0, 6.0])
