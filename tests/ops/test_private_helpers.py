@@ -1,0 +1,35 @@
+"""MindSpore's private helper names that user code imports: standard_method.ms_len, composite.base.core,
+F.tuple_to_array of a range."""
+import numpy as np
+
+import mindseed as ms
+from mindseed import jit
+from mindseed._extends.parse.standard_method import ms_len
+from mindseed.ops import functional as F
+from mindseed.ops.composite.base import core
+
+
+def test_ms_len_is_len():
+    @jit
+    def f(x):
+        return x * ms_len([1, 2, 3])
+
+    assert ms_len((1, 2)) == 2 and ms_len("abc") == 3
+    np.testing.assert_allclose(f(ms.Tensor([1.0, 2.0])).asnumpy(), [3.0, 6.0])
+
+
+def test_core_flags_the_function():
+    @core(tg=True)
+    def g(x):
+        return x + 1
+
+    def h(x):
+        return x
+
+    assert g._func_graph_flags == {"core": True, "tg": True} and g(1) == 2
+    assert core(h) is h and h._func_graph_flags == {"core": True}
+
+
+def test_tuple_to_array_of_a_range():
+    t = F.tuple_to_array(range(1, 7, 2))
+    assert t.dtype == ms.int32 and t.asnumpy().tolist() == [1, 3, 5]
