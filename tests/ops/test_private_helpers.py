@@ -33,3 +33,18 @@ def test_core_flags_the_function():
 def test_tuple_to_array_of_a_range():
     t = F.tuple_to_array(range(1, 7, 2))
     assert t.dtype == ms.int32 and t.asnumpy().tolist() == [1, 3, 5]
+
+
+def test_sequence_conversion_primitives():
+    from mindseed.ops._utils.arg_dtype_cast import ListToTuple, TupleToList, is_sequence_shape_unknown
+
+    @jit
+    def f(x):
+        return ListToTuple()([x, x + 1]), TupleToList()((x * 2,))
+
+    t, lst = f(ms.Tensor([1.0]))
+    assert isinstance(t, tuple) and isinstance(lst, list)
+    assert [v.asnumpy().tolist() for v in t] == [[1.0], [2.0]] and lst[0].asnumpy().tolist() == [2.0]
+    assert TupleToList()((1, 2)) == [1, 2] and ListToTuple()([3]) == (3,) and is_sequence_shape_unknown((1,)) is False
+    grads = ms.grad(lambda a, b: ListToTuple()([a * 3, b])[0], (0, 1))(ms.Tensor(2.0), ms.Tensor(1.0))
+    assert [g.asnumpy().tolist() for g in grads] == [3.0, 0.0]
