@@ -48,3 +48,27 @@ def test_sequence_conversion_primitives():
     assert TupleToList()((1, 2)) == [1, 2] and ListToTuple()([3]) == (3,) and is_sequence_shape_unknown((1,)) is False
     grads = ms.grad(lambda a, b: ListToTuple()([a * 3, b])[0], (0, 1))(ms.Tensor(2.0), ms.Tensor(1.0))
     assert [g.asnumpy().tolist() for g in grads] == [3.0, 0.0]
+
+
+def test_bprop_getter_registry():
+    from mindseed.ops._grad_experimental.grad_base import bprop_getters, get_bprop_fn
+    from mindseed.ops.primitive import Primitive
+
+    class Twice(Primitive):
+        def __init__(self):
+            super().__init__("Twice")
+
+        def __call__(self, x):
+            return x * 2
+
+    @bprop_getters.register(Twice)
+    def get_bprop(self):
+        def bprop(x, out, dout):
+            return (dout * 2,)
+        return bprop
+
+    prim = Twice()
+    assert get_bprop_fn(prim)(1.0, 2.0, 3.0) == (6.0,) and get_bprop_fn("Twice", get_closure=True) is get_bprop
+    assert get_bprop_fn("Other") is None
+    g = ms.grad(lambda x: prim(x))(ms.Tensor(1.5))
+    assert g.asnumpy().tolist() == 2.0
