@@ -179,3 +179,24 @@ def test_strict_syntax_refuses_updating_an_item_of_a_member_list():
         finally:
             ms.set_context(jit_syntax_level=ms.LAX)
         np.testing.assert_allclose(Net([[1, 2], 3])(x).asnumpy(), [3.0, 6.0])
+
+
+def test_parameter_hook_inside_a_graph_is_refused():
+    class Net(nn.Cell):
+        def __init__(self):
+            super().__init__()
+            self.w = ms.Parameter(Tensor(np.array([1.0, 2.0], np.float32)), name="w")
+
+        def construct(self, x):
+            self.w.register_hook(lambda g: g * 2)
+            return x * self.w
+
+    net = Net()
+    with graph_mode():
+        with pytest.raises(ValueError, match="Register hook for Parameter inside graph is not supported."):
+            net(Tensor([3.0, 4.0]))
+    w = ms.Parameter(Tensor(np.array([1.0, 2.0], np.float32)), name="w2")
+    handle = w.register_hook(lambda g: g * 2)
+    g = ms.grad(lambda x: (x * w).sum(), weights=[w], grad_position=None)(Tensor([3.0, 4.0]))
+    assert g[0].asnumpy().tolist() == [6.0, 8.0]
+    handle.remove()
