@@ -72,3 +72,13 @@ def test_bprop_getter_registry():
     assert get_bprop_fn("Other") is None
     g = ms.grad(lambda x: prim(x))(ms.Tensor(1.5))
     assert g.asnumpy().tolist() == 2.0
+
+
+def test_slice_ext_view_op():
+    from mindseed.ops.auto_generate.gen_ops_def import slice_ext_view_op
+
+    x = ms.Tensor(np.arange(24, dtype=np.float32).reshape(2, 3, 4))
+    np.testing.assert_array_equal(slice_ext_view_op(x, 2, 0, 4, 2).asnumpy(), np.arange(24).reshape(2, 3, 4)[..., ::2])
+    assert slice_ext_view_op(x, 1, 1, 3, 1).shape == (2, 2, 4)
+    g = ms.grad(lambda v: slice_ext_view_op(v * 3, 0, 0, 1, 1).sum())(x)
+    np.testing.assert_array_equal(g.asnumpy(), np.concatenate([np.full((1, 3, 4), 3.0), np.zeros((1, 3, 4))]))
