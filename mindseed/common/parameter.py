@@ -286,9 +286,14 @@ class ParameterTuple(tuple):
 
     def __new__(cls, iterable):
         items = tuple(iterable)
+        names = set()
         for x in items:
             if not isinstance(x, Parameter):
                 raise TypeError(f"For 'ParameterTuple', all elements must be Parameter, but got {type(x).__name__}.")
+            if x.name in names and not _is_parameter_generated(x.name):
+                raise ValueError(f"The value {x!r} , its name '{x.name}' already exists. Please set a unique name "
+                                 f"for the parameter.")
+            names.add(x.name)
         return tuple.__new__(cls, items)
 
     def clone(self, prefix, init="same"):
