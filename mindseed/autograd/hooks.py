@@ -10,6 +10,7 @@ import weakref
 from collections import OrderedDict
 
 from mindseed._utils import _state
+from mindseed.common.parameter import Parameter
 from mindseed.common.tensor import Tensor
 
 __all__ = ["register_hook", "remove_hook", "hooks", "saved_tensors_hooks", "register_saved_tensors_hooks"]
@@ -51,6 +52,7 @@ def register_hook(self, hook):
 
     Raises:
         TypeError: `hook` is not callable.
+        ValueError: a Parameter's hook registered inside a graph (MindSpore refuses it).
 
     >>> import mindseed as ms
     >>> def f(x, y):
@@ -63,6 +65,8 @@ def register_hook(self, hook):
     if not callable(hook):
         raise TypeError(f"For 'Tensor.register_hook', the type of 'hook' must be a python function, but got "
                         f"{type(hook).__name__}.")
+    if _state.tracing is not None and isinstance(self, Parameter):
+        raise ValueError("Register hook for Parameter inside graph is not supported.")
     key = id(self)
     table = _grad_hooks.get(key)
     if table is None:

@@ -24,7 +24,7 @@ def abstract_of(v):
     if isinstance(v, int):
         return f"AbstractScalar(Type: Int64, Value: {v})"
     if isinstance(v, float):
-        return f"AbstractScalar(Type: Float32, Value: {v})"
+        return f"AbstractScalar(Type: Float32, Value: {int(v) if v.is_integer() else v})"
     if isinstance(v, str):
         return f"AbstractScalar(Type: String, Value: {v})"
     if isinstance(v, (tuple, list)):

@@ -9,7 +9,7 @@ from mindseed._utils import _state
 from mindseed.common import dtype as mstype
 from mindseed.common.initializer import deferred_recipe, run_recipe
 from mindseed.common.tensor import Tensor, _checked_convert, _handle
-from mindseed._utils._jit_forbidden import jit_forbidden_class
+from mindseed._utils._jit_forbidden import jit_forbidden_class, jit_forbidden_register
 
 __all__ = ["Parameter", "ParameterTuple", "ParamInfo"]
 
@@ -153,6 +153,7 @@ class Parameter(Tensor):
     def is_in_parallel(self):
         return False
 
+    @jit_forbidden_register
     def set_data(self, data, slice_shape=False):
         """Replace the value, cast to the parameter's dtype. Any shape is accepted, as MindSpore 2.10 does, except
         while a graph is traced (its shapes are fixed)."""
@@ -290,7 +291,7 @@ class ParameterTuple(tuple):
             if not isinstance(x, Parameter):
                 raise TypeError(f"For 'ParameterTuple', all elements must be Parameter, but got {type(x).__name__}.")
             if id(x) not in ids:    # the same Parameter twice is allowed, two Parameters of one name are not
-                if x.name in names:
+                if x.name in names and not _is_parameter_generated(x.name):
                     raise ValueError(f"The value {x} , its name '{x.name}' already exists. Please set a unique name "
                                      f"for the parameter.")
                 names.add(x.name)

@@ -14,6 +14,7 @@ from mindseed import _backend as B
 from mindseed._checkparam import check_coo_tensor_shape
 from mindseed._utils import _state
 from mindseed._utils._files import atomic_write
+from mindseed._utils._jit_forbidden import jit_forbidden_register
 from mindseed.common import dtype as mstype
 from mindseed.common.symbol import Symbol, register_placeholder
 
@@ -454,6 +455,7 @@ class Tensor:
         self._data = B.cast(self._data, dtype.name)
         return self
 
+    @jit_forbidden_register
     def assign_value(self, value):
         """Replace the data of this tensor (no autodiff)."""
         if isinstance(value, Tensor):

@@ -22,7 +22,7 @@ from mindseed.common._mutable import _Mutable, variable
 from mindseed.common.parameter import Parameter
 from mindseed.common.tensor import Tensor
 from mindseed.compiler import control, loops
-from mindseed.compiler.methods import ms_augassign, ms_dict, ms_method, ms_setitem_attr, ms_shift
+from mindseed.compiler.methods import ms_augassign, ms_dict, ms_member_item, ms_method, ms_setitem_attr, ms_shift
 from mindseed.compiler.opaque import speculative
 from mindseed.compiler.trace import GraphBreak, add_user_trace, replaying, user_location, user_trace_here
 
@@ -207,12 +207,34 @@ def _ms_len(x):
     return variable(n) if isinstance(x, DynamicSequence) else n
 
 
-def _ms_range(*args):
-    """range(...) of MindSpore's graph: int bounds only; with a mutable bound, a dynamic-length tuple."""
+_INT64 = (-2 ** 63, 2 ** 63 - 1)
+
+
+def _check_range(args, tensors=False):
+    """MindSpore's checks of range(...)'s arguments in a graph (its make_range): one to three int scalars (traced
+    tensors too when `tensors`: a graph loop), a non-zero step, no int64 overflow stepping past the end."""
+    if not 1 <= len(args) <= 3:
+        raise RuntimeError(f"For 'make_range', the input size should within [1, 3] but got{len(args)} "
+                           f"(at {user_location()}).")
     for i, a in enumerate(args):
-        if isinstance(a, Tensor):
+        if tensors and isinstance(a, Tensor):
+            continue
+        if isinstance(a, Tensor) or not isinstance(a, (int, np.integer)):
             raise TypeError(f"For 'make_range', the {i}th input should be a int scalar but got {abstract_of(a)} "
                             f"(at {user_location()}).")
+    if any(isinstance(a, Tensor) for a in args):
+        return
+    if len(args) == 3 and args[2] == 0:
+        raise RuntimeError("For 'range', the argument 'step' could not be 0.")
+    r = range(*args)
+    if len(r) and not _INT64[0] <= r[-1] + r.step <= _INT64[1]:
+        raise ValueError("Integer overflow error occurred when traversing the range. Please check the inputs of "
+                         "range.")
+
+
+def _ms_range(*args):
+    """range(...) of MindSpore's graph: int bounds only; with a mutable bound, a dynamic-length tuple."""
+    _check_range(args)
     r = range(*args)
     return dynamic_sequence(tuple(r)) if any(isinstance(a, _Mutable) for a in args) else r
 
@@ -481,6 +503,7 @@ def _ms_while(cond_fn, body_fn, vals, mutated=None):
 
 def _ms_for_range(bounds, body_fn, vals, mutated=None):
     """`for i in range(...)` of converted code."""
+    _check_range(bounds, tensors=True)
     return _loop(loops.for_range, bounds, body_fn, vals, mutated)
 
 
@@ -488,6 +511,11 @@ def _ms_unsupported(what):
     """Syntax the graph cannot express: the trace stops here and the function runs in the interpreter."""
     if _state.tracing is not None:
         raise GraphBreak(f"{what} is not supported in graph mode (at {user_location()})")
+
+
+def _ms_syntax_error(kind, message):
+    """Syntax MindSpore's graph refuses (a comprehension of several generators, a set comprehension): its error."""
+    raise {"TypeError": TypeError, "RuntimeError": RuntimeError}[kind](f"{message} (at {user_location()})")
 
 
 def _ms_in(x, seq):
@@ -683,6 +711,7 @@ HELPERS = {
     "__ms_print": _ms_print, "__ms_unsupported": _ms_unsupported, "__ms_chain": _ms_chain,
     "__ms_order": _ms_order, "__ms_dict": ms_dict, "__ms_method": ms_method, "__ms_shift": ms_shift,
     "__ms_map": _ms_map, "__ms_enumerate": _ms_enumerate, "__ms_isinstance": _ms_isinstance, "__ms_range": _ms_range,
+    "__ms_syntax_error": _ms_syntax_error, "__ms_member_item": ms_member_item,
     "__ms_tuple": _converting(tuple), "__ms_list": _converting(list),
     "__ms_getitem": _ms_getitem, "__ms_setitem": _ms_setitem, "__ms_setitem_attr": ms_setitem_attr,
     "__ms_unpack": _ms_unpack, "__ms_augassign": ms_augassign,

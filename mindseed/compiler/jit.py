@@ -28,8 +28,8 @@ from mindseed.compiler.dynamic import (_RANK, _agrees, _dyn_key, _DynInput, _dyn
 from mindseed.compiler.ir import verify
 from mindseed.common._mutable import _ScalarLeaf, mutable
 from mindseed.compiler.parse import calls_first_parameter, convert
-from mindseed.compiler.trace import (GraphBreak, GraphBuilder, ShardedCall, _is_user, add_user_trace, building,
-                                     tentative, user_frame)
+from mindseed.compiler.trace import (_PKG_DIR, GraphBreak, GraphBuilder, ShardedCall, _is_user, add_user_trace,
+                                     building, tentative, user_frame)
 
 __all__ = ["jit", "mutable", "jit_class", "JitConfig"]
 
@@ -353,12 +353,15 @@ class _Compiled:
             entry.out_types, entry.value_reads = None, ()
             return entry, self._target()(*args, **kwargs)
         except Exception as exc:
+            err = _graph_exception(exc)
             # name the user's line (MindSpore: "The Traceback of Net Construct Code"), in the traceback text
-            where = user_frame(exc)
-            if where is not None and hasattr(exc, "add_note") and not getattr(exc, "__notes__", None):
-                exc.add_note(f"In file {where[0]}:{where[1]} (compiling '{self.name}' in graph mode)")
-            add_user_trace(exc)     # and in the message itself
-            raise
+            where = user_frame(err)
+            if where is not None and hasattr(err, "add_note") and not getattr(err, "__notes__", None):
+                err.add_note(f"In file {where[0]}:{where[1]} (compiling '{self.name}' in graph mode)")
+            add_user_trace(err)     # and in the message itself
+            if err is exc:
+                raise
+            raise err from None
         finally:
             self.note_cells(builder)
         _check_parameter_names(leaves, builder.captured)
@@ -463,6 +466,22 @@ def _check_parameter_names(leaves, captured):
     for p, _ in captured:
         if isinstance(p, Parameter) and names.get(p.name, p) is not p:
             _raise_duplicate(p)
+
+
+def _graph_exception(exc):
+    """The exception a graph raises for `exc`, raised by the user's code while tracing: a Python scalar divided by
+    zero is MindSpore's ValueError of its scalar arithmetic (the same traceback); anything else as it is."""
+    if not isinstance(exc, ZeroDivisionError) or exc.__traceback__ is None:
+        return exc
+    tb = exc.__traceback__
+    while tb.tb_next is not None:
+        tb = tb.tb_next
+    if tb.tb_frame.f_code.co_filename.startswith(_PKG_DIR):
+        return exc      # mindseed's own arithmetic: not the user's scalar division
+    text = str(exc)
+    msg = "Cannot perform modulo operation on zero." if text.startswith("integer modulo") or text == "float modulo" \
+        else "The divisor could not be zero. But the divisor is zero now."
+    return ValueError(msg).with_traceback(exc.__traceback__)
 
 
 def _raise_duplicate(p):

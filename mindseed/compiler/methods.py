@@ -16,7 +16,8 @@ from mindseed.common._mutable import _Mutable, variable
 from mindseed.common.tensor import Tensor
 from mindseed.compiler.trace import user_location
 
-__all__ = ["ms_augassign", "ms_dict", "ms_method", "ms_shift", "ms_setitem_attr", "strict_syntax", "GRAPH_METHOD_NAMES"]
+__all__ = ["ms_augassign", "ms_dict", "ms_member_item", "ms_method", "ms_shift", "ms_setitem_attr", "strict_syntax",
+           "GRAPH_METHOD_NAMES"]
 
 
 def _dict_key_error(k):
@@ -137,10 +138,28 @@ def _fromkeys(d, keys, value=None):
     return dict.fromkeys(keys, value)
 
 
+def _is_cell(v):
+    """A Cell (the compiler sits below nn: recognized by its class's construct and its sub-cell table)."""
+    return callable(getattr(type(v), "construct", None)) and isinstance(getattr(v, "_cells", None), dict)
+
+
+def _format(text, *args, **kwargs):
+    """str.format in a graph: a Cell is no value of the graph (MindSpore's TypeError), and a format that reads
+    values of the graph runs when the graph runs without its keyword arguments (MindSpore's KeyError for the
+    fields they name)."""
+    if any(_is_cell(a) for a in (*args, *kwargs.values())):
+        raise TypeError(f"Unsupported parameter type for python primitive, the parameter value is DeadNode "
+                        f"(at {user_location()}).")
+    if kwargs and any(is_variable(a) for a in (*args, *kwargs.values())):
+        kwargs = {}
+    return text.format(*args, **kwargs)
+
+
 # {name: {type(s): implementation}}
 GRAPH_METHODS = {"has_key": {dict: lambda d, key: key in d},
                  "count": {(tuple, list): _count}, "index": {(tuple, list): _index},
-                 "pop": {list: _pop}, "insert": {list: _insert}, "fromkeys": {dict: _fromkeys}}
+                 "pop": {list: _pop}, "insert": {list: _insert}, "fromkeys": {dict: _fromkeys},
+                 "format": {str: _format}}
 GRAPH_METHOD_NAMES = frozenset(GRAPH_METHODS)
 
 _OWN_TYPES = ("builtins", _Mutable.__module__, DynamicSequence.__module__)
@@ -158,6 +177,16 @@ def ms_method(obj, name):
 def strict_syntax():
     """The context's jit_syntax_level is STRICT (or MindSpore's MS_DEV_JIT_SYNTAX_LEVEL=0)."""
     return get_context("jit_syntax_level") == STRICT or os.environ.get("MS_DEV_JIT_SYNTAX_LEVEL") == "0"
+
+
+def ms_member_item(item, owner, name, target):
+    """`item` (= `owner.name[i]`) of a call `owner.name[i].append(...)` in converted code: under STRICT syntax only
+    a Parameter's items may be updated (MindSpore's TypeError), else the item itself."""
+    if strict_syntax() and not isinstance(target, Tensor):
+        raise TypeError(f"When JIT_SYNTAX_LEVEL is not set to LAX{owner}.{name} should be initialized as a "
+                        f"'Parameter' in the '__init__' function to perform assign subscript, but got: {target}' "
+                        f"with type '{type(target).__name__}'.")
+    return item
 
 
 def ms_setitem_attr(obj, owner, name, index, value):

@@ -583,6 +583,21 @@ class _ExprRewriter(ast.NodeTransformer):
             return ast.copy_location(_call("__ms_shift", [op, node.left, node.right]), node)
         return node
 
+    def visit_ListComp(self, node):
+        # MindSpore's graph has comprehensions of one generator, and no set comprehension
+        self.generic_visit(node)
+        if isinstance(node, ast.SetComp):
+            return ast.copy_location(_call("__ms_syntax_error", [ast.Constant("RuntimeError"), ast.Constant(
+                "Unsupported expression 'SetComp'.")]), node)
+        if len(node.generators) > 1:
+            kind = "DictComp" if isinstance(node, ast.DictComp) else "ListComp"
+            return ast.copy_location(_call("__ms_syntax_error", [ast.Constant("TypeError"), ast.Constant(
+                f"The 'generators' supports 1 'comprehension' in {kind}/GeneratorExp, but got "
+                f"{len(node.generators)} comprehensions.")]), node)
+        return node
+
+    visit_SetComp = visit_DictComp = visit_GeneratorExp = visit_ListComp
+
     def visit_UnaryOp(self, node):
         self.generic_visit(node)
         if isinstance(node.op, ast.Not):
@@ -612,7 +627,17 @@ class _ExprRewriter(ast.NodeTransformer):
         return ast.copy_location(call, node)
 
     def visit_Call(self, node):
+        f = node.func
+        member = isinstance(f, ast.Attribute) and f.attr in _LIST_UPDATES and isinstance(f.value, ast.Subscript) \
+            and isinstance(f.value.value, ast.Attribute) and isinstance(f.value.value.value, ast.Name)
+        if member:
+            # `self.x[i].append(v)` updates an item of the attribute: MindSpore's STRICT check (methods.ms_member_item)
+            owner = f.value.value
+            whole = ast.Attribute(value=_name(owner.value.id), attr=owner.attr, ctx=ast.Load())
+            args = [ast.Constant(owner.value.id), ast.Constant(owner.attr), whole]
         self.generic_visit(node)
+        if member:
+            node.func.value = ast.copy_location(_call("__ms_member_item", [node.func.value] + args), node.func.value)
         if isinstance(node.func, ast.Name) and node.func.id == "super" and not node.args and self.first_arg:
             node.args = [_name("__class__"), _name(self.first_arg)]
             return node
@@ -665,6 +690,7 @@ class _ExprRewriter(ast.NodeTransformer):
         return node
 
 
+_LIST_UPDATES = frozenset(("append", "extend", "insert", "pop", "remove", "reverse", "clear", "sort"))
 _BUILTIN_NAMES = {"len", "range", "isinstance", "print", "tuple", "list", "dict", "int", "float", "bool", "str",
                   "zip", "enumerate", "min", "max", "abs", "sum", "all", "any", "getattr", "hasattr", "type",
                   "locals", "iter", "next", "reversed", "sorted", "round", "divmod", "map", "filter", "setattr"}

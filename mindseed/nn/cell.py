@@ -309,8 +309,7 @@ class Cell(CellBuffers, CellStateDict):
         for _, p in self.parameters_and_names(expand=expand):
             yield p
 
-    # NOTE: MindSpore's graph refuses trainable_params too; mindseed's compiles it (a jitted train step reads
-    # its weights), so it is not marked jit-forbidden
+    @jit_forbidden_register
     def trainable_params(self, recurse=True):
         """The parameters with requires_grad=True, as a list."""
         return [p for p in self.get_parameters(expand=recurse) if p.requires_grad]

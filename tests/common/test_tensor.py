@@ -188,6 +188,11 @@ def test_parameter_basics():
     assert q.name.startswith("Parameter#") and not q.requires_grad
     with pytest.raises(TypeError):
         ms.ParameterTuple([p, ms.Tensor([1.0])])
+    a, b = ms.Parameter(ms.Tensor([1.0]), name="same"), ms.Parameter(ms.Tensor([2.0]), name="same")
+    with pytest.raises(ValueError, match="its name 'same' already exists. Please set a unique name"):
+        ms.ParameterTuple((a, b))
+    unnamed = ms.ParameterTuple([ms.Parameter(ms.Tensor([1.0])), ms.Parameter(ms.Tensor([2.0])), a])
+    assert [x.tolist() for x in unnamed] == [[1.0], [2.0], [1.0]]
 
 
 def test_parameter_tuple_refuses_two_parameters_of_one_name():

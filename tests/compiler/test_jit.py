@@ -284,20 +284,30 @@ def test_train_step_with_weights_compiled_matches_pynative():
     x = t(np.random.RandomState(0).standard_normal((6, 4)))
     y = t(np.random.RandomState(1).standard_normal((6, 1)))
 
-    def step(net):
-        params = net.trainable_params()
+    def make_step(net):
+        params = net.trainable_params()     # outside the graph: MindSpore's graph refuses trainable_params
 
         def loss_fn(x, y):
             return ((net(x) - y) ** 2).mean()
-        loss, grads = ms.value_and_grad(loss_fn, None, params)(x, y)
-        for p, g in zip(params, grads):
-            p.set_data(p - 0.1 * g)
-        return loss
-    jstep = ms.jit(step)
+
+        def step(x, y):
+            loss, grads = ms.value_and_grad(loss_fn, None, params)(x, y)
+            for p, g in zip(params, grads):
+                ops.assign(p, p - 0.1 * g)      # set_data is refused in a graph too
+            return loss
+        return step
+    step, jstep = make_step(net_a), ms.jit(make_step(net_b))
     for _ in range(4):
-        la = step(net_a)
-        lb = jstep(net_b)
+        la = step(x, y)
+        lb = jstep(x, y)
         np.testing.assert_allclose(la.asnumpy(), lb.asnumpy(), rtol=1e-6)
+    with pytest.raises(RuntimeError, match="the method or function 'mindspore.nn.cell.Cell.trainable_params' is not "
+                                           "supported"):
+        ms.jit(lambda v: [p * v for p in net_a.trainable_params()])(x)
+    with pytest.raises(RuntimeError, match="the 'Parameter' object's method 'set_data' is not supported"):
+        ms.jit(lambda v: net_a[0].weight.set_data(v))(net_a[0].weight.value())
+    with pytest.raises(RuntimeError, match="the 'Tensor' object's method 'assign_value' is not supported"):
+        ms.jit(lambda a, b: a.assign_value(b))(x, x + 1)
 
 
 # ---------------------------------------------------------------- fallback, dumps, errors

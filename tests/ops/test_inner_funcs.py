@@ -18,8 +18,16 @@ def test_sequence_and_dict_items():
     assert ops.tuple_reversed((1, 2)) == (2, 1) and ops.zip_operation((1, 2), (3, 4)) == ((1, 3), (2, 4))
     assert ops.tuple_div((6, 8), (3, 2)) == (2, 4) and ops.shape_mul((2, 3, 4)) == 24 and ops.shape_mul(()) == 1
     assert ops.in_dict("a", {"a": 1}) and ops.not_in_dict("b", {"a": 1})
-    with pytest.raises(ValueError, match="For 'tuple_div', each element"):
+    with pytest.raises(RuntimeError, match="should be divisible, .* the dividend is 5, the divisor is 2"):
         ops.tuple_div((5,), (2,))
+    with pytest.raises(RuntimeError, match="the size of divisor tuple is 1, the size of dividend tuple is 2"):
+        ops.tuple_div((4, 2), (2,))
+    with pytest.raises(RuntimeError, match="should be an int64 number, but got a Float32 number 2"):
+        ops.tuple_div((4, 2), (2, 2.0))
+    with pytest.raises(RuntimeError, match="The divisor value should not be 0!"):
+        ops.tuple_div((4, 2), (2, 0))
+    with pytest.raises(RuntimeError, match="Typeof operator must requires 1 argument, .* arguments is 2"):
+        ops.typeof(1, 2)
 
 
 def test_logic_strings_augassign_and_types():

@@ -137,6 +137,10 @@ def test_truncated_normals_stay_in_range_with_the_right_spread():
 
 def test_loops_partial_hooks_and_dump(tmp_path):
     assert ops.ForiLoop()(0, 4, lambda i, v: v + i, 0) == 6
+    assert ops.ForiLoop()(1, 4, lambda i, v: v * i, 1, False) == 6
+    x = ms.Tensor(np.array([1.0, 2.0], np.float32))
+    np.testing.assert_allclose(ms.jit(lambda t: ops.ForiLoop()(0, 3, lambda i, v: v * 2 + i, t, False))(x).asnumpy(),
+                               [12.0, 20.0])
     assert ops.WhileLoop()(lambda v: v < 10, lambda v: v * 2, 1) == 16
     carry, ys = ops.Scan()(lambda c, x: (c + x, c * 10), 0, [1, 2, 3])
     assert carry == 6 and ys == [0, 10, 30]

@@ -10,7 +10,7 @@ _METHODS = (
     "swapaxes", "take", "topk", "trace", "transpose", "unsqueeze", "var", "view",
 )
 
-__all__ = list(_METHODS) + ["tensor_bool"]
+__all__ = list(_METHODS) + ["tensor_bool", "ms_len"]
 
 
 def _method(name):
@@ -34,3 +34,8 @@ def tensor_bool(x):
         raise ValueError(f"The truth value of a Tensor with {x.size} elements is ambiguous: only a one-element "
                          f"Tensor can be converted to bool.")
     return x.bool()
+
+
+def ms_len(input_data):
+    """`len(input_data)`: its `__len__()`."""
+    return input_data.__len__()

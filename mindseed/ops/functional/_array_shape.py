@@ -782,7 +782,9 @@ def is_tensor(obj):
 
 
 def tuple_to_array(input_x):
-    """A tuple of numbers as a 1-D tensor (ints -> Int32, floats -> Float32)."""
+    """A tuple (or range) of numbers as a 1-D tensor (ints -> Int32, floats -> Float32)."""
+    if isinstance(input_x, range):
+        input_x = tuple(input_x)
     if not isinstance(input_x, (tuple, list)):
         raise TypeError(f"For 'TupleToArray', the input must be tuple, but got {type(input_x).__name__}.")
     if all(isinstance(v, (int, np.integer)) and not isinstance(v, bool) for v in input_x):

@@ -537,6 +537,18 @@ def _list_as_tuple(index):
     return index
 
 
+def _check_slice(s):
+    """A slice's bounds are ints (bools), tensors or None: MindSpore's TypeError in a graph, RuntimeError in
+    PyNative."""
+    for v in (s.start, s.stop, s.step):
+        if v is None or isinstance(v, (int, np.integer, Tensor)):
+            continue
+        if _state.tracing is not None:
+            raise TypeError(f"Slice indices must be integers or bool. But got a {mstype.graph_scalar_dtype(v)} "
+                            f"number.")
+        raise RuntimeError("Slice index type must be int, tensor or none.")
+
+
 def _check_refused_index(x, index):
     """Reading with a Python False index, an empty list or a list of False only (which select nothing), or a list
     of ints past the first dim, is an IndexError, as in MindSpore."""
@@ -547,6 +559,9 @@ def _check_refused_index(x, index):
     if isinstance(index, list) and all(i is False or isinstance(i, np.bool_) and not i for i in index):
         # a list of bools selects the positions of its True items: none is an empty list index
         raise IndexError("When tensor is indexed by list, the list can't be empty.")
+    for it in index if isinstance(index, tuple) else (index,):
+        if isinstance(it, slice):
+            _check_slice(it)
     if isinstance(index, list) and x.ndim and all(type(i) is int for i in index):
         n = x.shape[0]
         for i in index:

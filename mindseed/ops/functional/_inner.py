@@ -144,16 +144,26 @@ def tuple_div(x, y):
     """Elementwise division of two shapes; each element must divide exactly.
 
     Raises:
-        ValueError: the tuples differ in length, or an element does not divide.
+        TypeError: x or y is not a tuple/list of ints.
+        RuntimeError: the tuples differ in length, an element is not an int, a divisor is 0 or does not divide
+            (MindSpore's messages of its tuple_div).
     """
-    for name, v in (("x", x), ("y", y)):
-        for a in _arg("tuple_div", name, v, _SEQ):
-            _arg("tuple_div", f"elements of {name}", a, _INT)
+    _arg("tuple_div", "x", x, _SEQ)
+    _arg("tuple_div", "y", y, _SEQ)
     if len(x) != len(y):
-        raise ValueError(f"For 'tuple_div', the two tuples must have the same length, but got {len(x)} and {len(y)}.")
+        raise RuntimeError(f"The size of inputs of 'tuple_div' operator must be the same, but the size of divisor "
+                           f"tuple is {len(y)}, the size of dividend tuple is {len(x)}.")
     for a, b in zip(x, y):
-        if b == 0 or a % b:
-            raise ValueError(f"For 'tuple_div', each element of {x} must be divisible by the one of {y}.")
+        for v in (a, b):
+            if isinstance(v, bool) or not isinstance(v, (int, np.integer)):
+                shown = int(v) if isinstance(v, float) and v.is_integer() else v
+                raise RuntimeError(f"The data type of inputs of 'tuple_div' operator should be an int64 number, but "
+                                   f"got a {mstype.graph_scalar_dtype(v)} number {shown}.")
+        if b == 0:
+            raise RuntimeError("The divisor value should not be 0!")
+        if a % b:
+            raise RuntimeError(f"The inputs of 'tuple_div' operator should be divisible, but they are not divisible "
+                               f"now, the dividend is {a}, the divisor is {b}.")
     return tuple(a // b for a, b in zip(x, y))
 
 
@@ -189,10 +199,12 @@ def bool_not(x):
     return not x
 
 
-def typeof(x):
+def typeof(*args):
     """The MindSpore type of a value: `TensorType[Float32]` for a float32 Tensor, `Int64` for an int, `Float32`
-    for a float (a graph's scalar), ..."""
-    return mstype.graph_scalar_dtype(x)
+    for a float (a graph's scalar), ...; exactly one argument (RuntimeError otherwise, as MindSpore)."""
+    if len(args) != 1:
+        raise RuntimeError(f"The Typeof operator must requires 1 argument, but the size of arguments is {len(args)}.")
+    return mstype.graph_scalar_dtype(args[0])
 
 
 def hastype(x, type_):

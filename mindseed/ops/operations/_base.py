@@ -194,22 +194,53 @@ def simple_primitive(name, fn, doc, numbers=False, operands=False):
     def __init__(self):
         Primitive.__init__(self, name)
 
+    def call(args, kwargs):
+        try:
+            return fn(*args, **kwargs)
+        except TypeError:
+            _check_input_count(name, fn, args, kwargs)
+            raise
+
     if numbers:
         def __call__(self, *args, **kwargs):
             if args and not kwargs and all(type(a) in (int, float) for a in args):
                 args = tuple(Tensor(a) for a in args)
-            return fn(*args, **kwargs)
+            return call(args, kwargs)
     elif operands:
         def __call__(self, *args, **kwargs):
             if len(args) == 2 and all(type(a) in (int, float, bool) for a in args):
                 _raise_numbers_only(name, args[0])
-            return fn(*args, **kwargs)
+            return call(args, kwargs)
     else:
         def __call__(self, *args, **kwargs):
-            return fn(*args, **kwargs)
+            return call(args, kwargs)
 
     return type(name, (Primitive,), {"__init__": __init__, "__call__": __call__, "__doc__": doc,
                                      "__module__": "mindseed.ops.operations"})
+
+
+def _check_input_count(name, fn, args, kwargs):
+    """A primitive called with too few or too many inputs: MindSpore's error, in graph mode (a trace, or GRAPH_MODE)
+    its graph's wording, in PyNative its signature check's."""
+    import inspect  # noqa: PLC0415 -- error path only
+    try:
+        params = list(inspect.signature(fn).parameters.values())
+    except (TypeError, ValueError):
+        return
+    if kwargs or any(p.kind in (p.VAR_POSITIONAL, p.KEYWORD_ONLY, p.VAR_KEYWORD) for p in params):
+        return
+    most, least, n = len(params), sum(p.default is p.empty for p in params), len(args)
+    graph = _state.tracing is not None or _state.mode == 0
+    if n > most:
+        if graph:
+            raise TypeError(f"For Operator[{name}], the number of inputs should be less than or equal to {most}, "
+                            f"but got {n}.")
+        raise TypeError(f"{name}.__call__() takes {most + 1} positional arguments but {n + 1} were given")
+    if n < least:
+        if graph:
+            raise RuntimeError(f"For 'S_Prim_{name}', the size of input should be {most}, but got {n}. Please check "
+                               f"inputs of the operator.")
+        raise ValueError(f"{name} inputs number {n} does not match the requires signature size {most}")
 
 
 _TENSOR_TYPES = ", ".join(f"Tensor[{t}]" for t in ("Int8", "Int16", "Int32", "Int64", "UInt8", "UInt16", "UInt32",

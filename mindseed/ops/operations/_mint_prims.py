@@ -17,7 +17,7 @@ __all__ = ["AddExt", "SubExt", "SumExt", "MeanExt", "CumsumExt", "ZerosLikeExt",
            "SplitWithSize", "Chunk", "Outer", "IndexSelect", "SortExt", "TopkExt", "SiLU", "Muls", "FmodScalar",
            "Scatter", "StackExt", "OneHotExt", "Swiglu", "SwigluGrad", "GroupedMatmul", "MoeFinalizeRouting",
            "FusedAddTopKDiv", "QuantV2", "DynamicQuantExt", "QuantBatchMatmul", "Arange", "ClampScalar", "TrilExt",
-           "RepeatInterleaveTensor", "SliceExt", "InplaceCopy", "WeightQuantBatchMatmul",
+           "RepeatInterleaveTensor", "SliceExt", "SliceExtView", "InplaceCopy", "WeightQuantBatchMatmul",
            "FlashAttentionScore", "GroupedMatmulV4"]
 
 
@@ -134,6 +134,8 @@ RepeatInterleaveTensor = simple_primitive(
     "RepeatInterleaveTensor", lambda input, repeats, dim=None, output_size=None: _mint("repeat_interleave")(
         input, repeats, dim, output_size=output_size), _DOC.format("RepeatInterleaveTensor", "repeat_interleave"))
 SliceExt = simple_primitive("SliceExt", _slice_ext, "`SliceExt()(input, dim, start, end, step)`: " + _slice_ext.__doc__)
+SliceExtView = simple_primitive("SliceExtView", _slice_ext, "`SliceExtView()(input, dim, start, end, step)`: the "
+                                "view form of SliceExt, " + _slice_ext.__doc__)
 InplaceCopy = simple_primitive("InplaceCopy", _inplace_copy, "`InplaceCopy()(input, src, non_blocking=False)`: "
                                + _inplace_copy.__doc__)
 SwigluGrad = simple_primitive("SwigluGrad", _swiglu_grad, "`SwigluGrad()(grad_output, input, dim=-1)`: the "

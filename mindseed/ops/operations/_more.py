@@ -200,7 +200,8 @@ def _assert(condition, input_data, summarize=3):
                            f"each): {shown}.")
 
 
-def _fori_loop(lower, upper, loop_func, init_val):
+def _fori_loop(lower, upper, loop_func, init_val, unroll=True):
+    # unrolled or not, the loop computes the same values (a bound that is a graph tensor is read when tracing)
     val = init_val
     for i in range(int(lower), int(upper)):
         val = loop_func(i, val)
@@ -422,7 +423,7 @@ _ROWS = {
     "ParameterizedTruncatedNormal": (_parameterized_truncated_normal, _SEEDS,
                                      ("shape", "mean", "stdevs", "min", "max"),
                                      "Normal samples of per-batch mean/stdevs truncated to [min, max]."),
-    "ForiLoop": (_fori_loop, (), ("lower", "upper", "loop_func", "init_val"),
+    "ForiLoop": (_fori_loop, (), None, "ForiLoop()(lower, upper, loop_func, init_val, unroll=True): "
                  "val = loop_func(i, val) for i in range(lower, upper)."),
     "WhileLoop": (_while_loop, (), ("cond_func", "loop_func", "init_val"),
                   "val = loop_func(val) while cond_func(val)."),

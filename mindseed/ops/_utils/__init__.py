@@ -1,0 +1,1 @@
+"""MindSpore's `ops._utils`: helpers of the operator definitions (`arg_dtype_cast`)."""
