@@ -70,6 +70,20 @@ def test_scatter(reduce, combine):
         A.Scatter()(_t(x), 1, _t(index), _t(src), "max")
 
 
+@pytest.mark.parametrize("reduce, combine", [("none", lambda a, b: b), ("add", np.add), ("multiply", np.multiply)])
+def test_scatter_value_writes_one_number(reduce, combine):
+    x = _f32(3, 4)
+    index = np.array([[1, 3], [0, 0], [2, 1]], np.int64)
+    want = x.copy()
+    for i in range(3):
+        for j in sorted(set(index[i].tolist())):
+            for _ in range(list(index[i]).count(j) if reduce != "none" else 1):
+                want[i, j] = combine(want[i, j], np.float32(2.5))
+    got = A.ScatterValue()(_t(x), 1, _t(index), 2.5, reduce)
+    np.testing.assert_allclose(got.asnumpy(), want, rtol=1e-6)
+    assert got.dtype == ms.float32
+
+
 def test_swiglu_and_its_gradient():
     x = _f32(3, 8)
     a, b = x[:, :4], x[:, 4:]

@@ -15,7 +15,8 @@ from mindseed.ops.operations._base import REQUIRED, AttrPrimitive, simple_primit
 
 __all__ = ["AddExt", "SubExt", "SumExt", "MeanExt", "CumsumExt", "ZerosLikeExt", "OnesLikeExt", "BatchMatMulExt",
            "SplitWithSize", "Chunk", "Outer", "IndexSelect", "SortExt", "TopkExt", "SiLU", "Muls", "FmodScalar",
-           "Scatter", "StackExt", "OneHotExt", "Swiglu", "SwigluGrad", "GroupedMatmul", "MoeFinalizeRouting",
+           "Scatter", "ScatterValue", "StackExt", "OneHotExt", "Swiglu", "SwigluGrad", "GroupedMatmul",
+           "MoeFinalizeRouting",
            "FusedAddTopKDiv", "QuantV2", "DynamicQuantExt", "QuantBatchMatmul", "Arange", "ClampScalar", "TrilExt",
            "RepeatInterleaveTensor", "SliceExt", "InplaceCopy", "WeightQuantBatchMatmul",
            "FlashAttentionScore", "GroupedMatmulV4"]
@@ -110,6 +111,8 @@ SiLU = simple_primitive("SiLU", _silu, "`SiLU()(input)`: input * sigmoid(input).
 Muls = simple_primitive("Muls", _muls, "`Muls()(input, other)`: input times the number `other`.")
 Scatter = simple_primitive("Scatter", _scatter, "`Scatter()(input, dim, index, src, reduce='none')`: `src` written "
                            "into `input` at `index` along `dim` ('add' adds it, 'multiply' multiplies by it).")
+ScatterValue = simple_primitive("ScatterValue", _scatter, "`ScatterValue()(input, dim, index, src, reduce='none')`: "
+                                "`Scatter` with the number `src` written at every position of `index`.")
 Swiglu = simple_primitive("Swiglu", lambda input, dim=-1: F.swiglu(input, dim),
                           "`Swiglu()(input, dim=-1)`: silu(a) * b of the halves a, b of `input` along `dim`.")
 def _slice_ext(input, dim, start, end, step):
