@@ -127,6 +127,33 @@ def _inplace_copy(input, src, non_blocking=False):
     return input.copy_(src)
 
 
+# MindSpore's generated view operators (`ops.auto_generate` only): the results of their plain forms
+_VIEW_DOC = "`{0}()(input, ...)`: MindSpore's generated view operator, the result of `mint.{1}`."
+BroadcastToView = simple_primitive("BroadcastToView", lambda input, shape: _mint("broadcast_to")(input, shape),
+                                   _VIEW_DOC.format("BroadcastToView", "broadcast_to"))
+ExpandDimsView = simple_primitive("ExpandDimsView", lambda input, dim: _mint("unsqueeze")(input, dim),
+                                  _VIEW_DOC.format("ExpandDimsView", "unsqueeze"))
+NarrowView = simple_primitive("NarrowView", lambda input, dim, start, length: _mint("narrow")(input, dim, start,
+                                                                                              length),
+                              _VIEW_DOC.format("NarrowView", "narrow"))
+SelectExtView = simple_primitive("SelectExtView", lambda input, dim, index: _mint("select")(input, dim, index),
+                                 _VIEW_DOC.format("SelectExtView", "select"))
+SplitTensorView = simple_primitive("SplitTensorView", lambda input, split_size, dim=0: _mint("split")(
+    input, split_size, dim), _VIEW_DOC.format("SplitTensorView", "split"))
+SplitWithSizeView = simple_primitive("SplitWithSizeView", lambda input, split_size, dim=0: _mint("split")(
+    input, tuple(split_size), dim), _VIEW_DOC.format("SplitWithSizeView", "split"))
+ChunkView = simple_primitive("ChunkView", lambda input, chunks, dim=0: _mint("chunk")(input, chunks, dim),
+                             _VIEW_DOC.format("ChunkView", "chunk"))
+UnstackExtView = simple_primitive("UnstackExtView", lambda input, dim=0: _mint("unbind")(input, dim),
+                                  _VIEW_DOC.format("UnstackExtView", "unbind"))
+DiagonalView = simple_primitive("DiagonalView", lambda input, offset=0, dim1=0, dim2=1: F.diagonal(
+    input, offset, dim1, dim2), "`DiagonalView()(input, offset=0, dim1=0, dim2=1)`: the diagonal of `input`.")
+SliceExtView = simple_primitive("SliceExtView", lambda input, dim, start, end, step: _slice_ext(
+    input, dim, start, end, step), "`SliceExtView()(input, dim, start, end, step)`: input[start:end:step] along dim.")
+VIEWS = ("BroadcastToView", "ExpandDimsView", "NarrowView", "SelectExtView", "SplitTensorView", "SplitWithSizeView",
+         "ChunkView", "UnstackExtView", "DiagonalView", "SliceExtView")
+
+
 Arange = simple_primitive("Arange", lambda start, end, step, dtype=None: _mint("arange")(start, end, step, dtype=dtype),
                           _DOC.format("Arange", "arange"))
 ClampScalar = simple_primitive("ClampScalar", lambda input, min=None, max=None: _mint("clamp")(input, min, max),
