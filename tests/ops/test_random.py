@@ -168,6 +168,28 @@ def test_candidate_samplers():
     np.testing.assert_allclose(te.asnumpy(), [[50 * p0]], rtol=1e-5)
 
 
+def test_uniform_candidate_sampler_mindspore_stream():
+    """A non-zero seed gives MindSpore's CPU draws (Philox-scrambled seed -> minstd_rand0 -> libstdc++'s
+    uniform_int_distribution); a Primitive continues its stream, the functional form restarts it; the expected
+    counts are float32 arithmetic (values from MindSpore 2.10)."""
+    op = ops.UniformCandidateSampler(1, 5, False, 100, seed=7)
+    x = T(np.array([[1], [2]], np.int32))
+    s, te, se = op(x)
+    assert s.dtype == ms.int32 and s.asnumpy().tolist() == [72, 14, 10, 6, 94]
+    assert te.shape == (2, 1) and te.asnumpy()[0, 0] == np.float32(0.04999999701976776)
+    np.testing.assert_array_equal(se.asnumpy(), np.full(5, 0.04999999701976776, np.float32))
+    assert op(x)[0].asnumpy().tolist() == [11, 56, 48, 69, 56]
+    op = ops.UniformCandidateSampler(2, 6, True, 10, seed=3, remove_accidental_hits=True)
+    s, te, se = op(T(np.array([[1, 2], [3, 4]], np.int64)))
+    assert s.dtype == ms.int64 and s.asnumpy().tolist() == [6, 8, 7, 9, 0, 5]
+    np.testing.assert_array_equal(te.asnumpy(), np.full((2, 2), 0.8905810117721558, np.float32))
+    hit = ops.UniformCandidateSampler(1, 3, True, 4, seed=1)(T(np.array([[1]], np.int32)))[0]
+    assert hit.asnumpy().tolist() == [0, 2, 3]
+    for _ in range(2):
+        s = ops.uniform_candidate_sampler(T(np.array([[1], [2]], np.int32)), 1, 4, True, 8, seed=11)[0]
+        assert s.asnumpy().tolist() == [5, 7, 3, 0]
+
+
 def test_dtypes_and_shapes():
     assert ops.rand(2, 3).dtype == ms.float32 and ops.rand((2, 3), dtype=ms.float64).dtype == ms.float64
     assert ops.randn([4]).shape == (4,)

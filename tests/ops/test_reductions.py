@@ -419,6 +419,18 @@ def test_half_cumsum_rounds_the_running_sum_at_every_step_as_numpy():
         np.testing.assert_array_equal(got, want)
 
 
+def test_half_cumprod_rounds_the_running_product_at_every_step_as_numpy():
+    x = (np.random.RandomState(4).rand(2, 3, 40) + 0.5).astype(np.float16)
+    for axis, kwargs in ((2, {}), (1, {}), (-1, {"reverse": True})):
+        got = ops.CumProd(**kwargs)(ms.Tensor(x), axis).asnumpy()
+        want = np.flip(np.cumprod(np.flip(x, axis), axis=axis), axis) if kwargs else np.cumprod(x, axis=axis)
+        assert got.dtype == np.float16
+        np.testing.assert_array_equal(got, want)
+    got = ops.CumProd(exclusive=True)(ms.Tensor(x), 2).asnumpy()
+    np.testing.assert_array_equal(got[..., 1:], np.cumprod(x, axis=2)[..., :-1])
+    np.testing.assert_array_equal(got[..., 0], np.ones((2, 3), np.float16))
+
+
 def test_unsorted_segment_min_max_of_uint64_use_the_whole_range():
     big = 2 ** 63 + 4
     x = ms.Tensor(np.array([[1, 2], [3, big], [5, 6]], np.uint64))

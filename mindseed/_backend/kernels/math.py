@@ -431,22 +431,29 @@ def _scan(fn, fill):
     return kernel
 
 
+def _stepwise(x, axis, step):
+    """An inclusive scan rounding the running value to x's dtype at every step (MindSpore's CPU kernels, as numpy,
+    for the half types; torch keeps the accumulator in float32 until the end)."""
+    parts = x.unbind(axis)
+    outs = [parts[0]]
+    for p in parts[1:]:
+        outs.append(step(outs[-1], p))
+    return torch.stack(outs, axis)
+
+
 def _cumsum(x, axis, dtype):
     dt = _TORCH_DTYPES[dtype] if dtype is not None else (torch.int64 if x.dtype == torch.bool else x.dtype)
     if dt in (torch.float16, torch.bfloat16) and x.shape[axis] > 1:
-        # MindSpore's kernel (as numpy) rounds the running sum to the half type at every step; torch keeps it in
-        # float32 until the end
-        parts = x.to(dt).unbind(axis)
-        outs = [parts[0]]
-        for p in parts[1:]:
-            outs.append(outs[-1] + p)
-        return torch.stack(outs, axis)
+        return _stepwise(x.to(dt), axis, torch.add)
     return torch.cumsum(x, axis, dtype=dt)
 
 
 def _cumprod(x, axis, dtype):
+    dt = _TORCH_DTYPES[dtype] if dtype is not None else x.dtype
+    if dt in (torch.float16, torch.bfloat16) and x.shape[axis] > 1:
+        return _stepwise(x.to(dt), axis, torch.mul)
     if dtype is not None:
-        return torch.cumprod(x, axis, dtype=_TORCH_DTYPES[dtype])
+        return torch.cumprod(x, axis, dtype=dt)
     return torch.cumprod(x, axis)
 
 

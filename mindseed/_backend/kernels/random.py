@@ -3,9 +3,11 @@ attribute `gen`; numbers are drawn on the CPU generator and moved to the current
 the same numbers on every device."""
 import math
 
+import numpy as np
 import torch
 
 from mindseed._backend import _TORCH_DTYPES
+from mindseed._backend.kernels.std_engine import MinstdRand0, mix_seed
 
 
 def _dev():
@@ -88,6 +90,42 @@ def choice_with_mask(x, count, gen):
     mask = torch.zeros(count, dtype=torch.bool)
     mask[:k] = True
     return _out(index, x), _out(mask, x)
+
+
+def std_engine(seed, gen):
+    """The C++ engine of MindSpore's std-library kernels for an op seed: MindSpore's scrambled seed, or with seed 0
+    (MindSpore: std::random_device) a seed drawn from `gen`."""
+    if not seed:
+        seed = int(torch.randint(1, 2 ** 62, (1,), generator=gen.raw)[0])
+        return MinstdRand0(seed)
+    return MinstdRand0(mix_seed(seed, 0))
+
+
+def uniform_candidate_sampler(true_classes, num_sampled, unique, range_max, avoid, engine):
+    """MindSpore's CPU UniformCandidateSampler: classes uniform in [0, range_max) from `engine` (a
+    `MinstdRand0`, advanced in place); with `unique` draws repeat until num_sampled distinct classes (not among
+    the true ones when `avoid`) are found. Both expected counts are the one float32 value of the draw count."""
+    banned = set(_cpu(true_classes).reshape(-1).tolist()) if avoid else set()
+    if num_sampled + len(banned) > range_max:
+        banned = set()
+    if unique:
+        out, seen, tries = [], set(), 0
+        while len(out) < num_sampled:
+            k = engine.uniform_int(0, range_max - 1)
+            tries += 1
+            if k not in seen and k not in banned:
+                seen.add(k)
+                out.append(k)
+    else:
+        out, tries = [engine.uniform_int(0, range_max - 1) for _ in range(num_sampled)], num_sampled
+    p = np.float32(1.0) / np.float32(range_max)
+    with np.errstate(all="ignore"):
+        value = p * np.float32(num_sampled) if tries == num_sampled else -np.expm1(np.float32(tries) * np.log1p(-p))
+    value = float(np.float32(value))
+    sampled = torch.tensor(out, dtype=true_classes.dtype)
+    true_count = torch.full(tuple(true_classes.shape), value, dtype=torch.float32)
+    sampled_count = torch.full((num_sampled,), value, dtype=torch.float32)
+    return _out(sampled, true_classes), _out(true_count, true_classes), _out(sampled_count, true_classes)
 
 
 def candidate_sampler(true_classes, num_sampled, unique, range_max, log_uniform, avoid, gen):

@@ -14,6 +14,7 @@ from mindseed.nn.layer.activation import LogSoftmax, get_activation
 from mindseed.ops import functional as F
 from mindseed.ops._prims import core as P
 from mindseed.ops._prims import nn_loss as PL
+from mindseed.ops.operations._random import UniformCandidateSampler
 
 __all__ = ["LossBase", "L1Loss", "L1LossExt", "MSELoss", "RMSELoss", "MAELoss", "MarginRankingLoss", "SmoothL1Loss",
            "SoftMarginLoss", "SoftmaxCrossEntropyWithLogits", "DiceLoss", "MultiClassDiceLoss",
@@ -329,6 +330,8 @@ class SampledSoftmaxLoss(LossBase):
         self.sampled_values = sampled_values
         self.remove_accidental_hits = remove_accidental_hits
         self.seed = seed
+        self.sampler = UniformCandidateSampler(num_true, num_sampled, True, num_classes, seed,
+                                               remove_accidental_hits)   # one engine across calls, as MindSpore's
 
     def construct(self, weights, biases, labels, logits):
         for name, v in (("weights", weights), ("biases", biases), ("labels", labels), ("logits", logits)):
@@ -343,8 +346,7 @@ class SampledSoftmaxLoss(LossBase):
         num_true = self.num_true
         labels = P.reshape_p(F.cast(labels, mstype.int64), shape=(-1, num_true))
         if self.sampled_values is None:
-            sampled, true_expected, sampled_expected = F.uniform_candidate_sampler(
-                labels, num_true, self.num_sampled, True, self.num_classes, self.seed, self.remove_accidental_hits)
+            sampled, true_expected, sampled_expected = self.sampler(F.cast(labels, mstype.int32))
         else:
             sampled, true_expected, sampled_expected = self.sampled_values
         sampled = F.cast(sampled, mstype.int64)

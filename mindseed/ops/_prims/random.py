@@ -20,3 +20,5 @@ cauchy_p = RandomPrim("Cauchy", K.cauchy)
 log_normal_p = RandomPrim("LogNormal", K.log_normal)
 choice_with_mask_p = RandomPrim("RandomChoiceWithMask", K.choice_with_mask, multi_output=True)
 candidate_sampler_p = RandomPrim("CandidateSampler", K.candidate_sampler, multi_output=True)
+uniform_candidate_sampler_p = RandomPrim("UniformCandidateSampler", K.uniform_candidate_sampler, multi_output=True)
+std_engine = K.std_engine

@@ -11,8 +11,10 @@ globals().update({_n: getattr(_operations, _n) for _n in __all__})
 # the backward kernels real code calls (not in ops.operations, as in MindSpore)
 globals().update({_n: getattr(_grad_ops, _n) for _n in _grad_ops.__all__})
 # generated primitives MindSpore keeps out of `ops.operations` (the counter-based random ones mcore models call)
+# and the view operators (`ops.auto_generate` only)
 DropoutExt = _operations._nn.DropoutExt
-__all__ = sorted(set(__all__) | set(_grad_ops.__all__) | {"DropoutExt"})
+globals().update({_n: getattr(_operations._mint_prims, _n) for _n in _operations._mint_prims.VIEWS})
+__all__ = sorted(set(__all__) | set(_grad_ops.__all__) | {"DropoutExt"} | set(_operations._mint_prims.VIEWS))
 
 
 # MindSpore's generated module also holds an instance of each operator under its snake-case name, `<name>_op`

@@ -406,8 +406,7 @@ def choice_with_mask(input_x, count=256, seed=None):
     return tuple(R.choice_with_mask_p(input_x, count=count, gen=_gen(seed)))
 
 
-def _sampler(op, true_classes, num_true, num_sampled, unique, range_max, seed, log_uniform, avoid, gen=None):
-    """The candidate samplers; `gen` (a Primitive instance's own stream) replaces the generator of `seed`."""
+def _check_sampler(op, true_classes, num_true, num_sampled, unique, range_max):
     _check_tensor(op, "true_classes", true_classes)
     if true_classes.ndim != 2 or true_classes.shape[1] != num_true:
         raise ValueError(f"For '{op}', the 'true_classes' must have shape (batch, num_true={num_true}), but got "
@@ -415,18 +414,34 @@ def _sampler(op, true_classes, num_true, num_sampled, unique, range_max, seed, l
     if num_sampled <= 0 or range_max <= 0 or (unique and num_sampled > range_max):
         raise ValueError(f"For '{op}', 'num_sampled' {num_sampled} and 'range_max' {range_max} must be positive "
                          f"(and num_sampled <= range_max when unique).")
+
+
+def _sampler(op, true_classes, num_true, num_sampled, unique, range_max, seed, log_uniform, avoid, gen=None):
+    """The candidate samplers; `gen` (a Primitive instance's own stream) replaces the generator of `seed`."""
+    _check_sampler(op, true_classes, num_true, num_sampled, unique, range_max)
     out = R.candidate_sampler_p(true_classes, num_sampled=int(num_sampled), unique=bool(unique),
                                 range_max=int(range_max), log_uniform=log_uniform, avoid=avoid,
                                 gen=gen if gen is not None else _gen(seed))
     return out[0], out[1], out[2]
 
 
+def _uniform_sampler(true_classes, num_true, num_sampled, unique, range_max, avoid, engine):
+    """UniformCandidateSampler drawing from `engine` (MindSpore's C++ engine of the op's seed, advanced in
+    place: a Primitive instance keeps one across calls)."""
+    _check_sampler("UniformCandidateSampler", true_classes, num_true, num_sampled, unique, range_max)
+    out = R.uniform_candidate_sampler_p(true_classes, num_sampled=int(num_sampled), unique=bool(unique),
+                                        range_max=int(range_max), avoid=avoid, engine=engine)
+    return out[0], out[1], out[2]
+
+
 def uniform_candidate_sampler(true_classes, num_true, num_sampled, unique, range_max, seed=0,
                               remove_accidental_hits=False):
     """num_sampled classes drawn uniformly from [0, range_max) and the expected counts of the true and sampled
-    classes (TensorFlow's uniform_candidate_sampler)."""
-    return _sampler("UniformCandidateSampler", true_classes, num_true, num_sampled, unique, range_max, seed, False,
-                    bool(remove_accidental_hits) and bool(unique))
+    classes; a non-zero seed gives MindSpore's draws (each call starts the seed's stream afresh, as MindSpore's
+    functional form does)."""
+    _gen(seed)      # the seed's checks
+    return _uniform_sampler(true_classes, num_true, num_sampled, unique, range_max,
+                            bool(remove_accidental_hits) and bool(unique), R.std_engine(int(seed), _gen(0)))
 
 
 def log_uniform_candidate_sampler(true_classes, num_true=1, num_sampled=5, unique=True, range_max=5, seed=0):

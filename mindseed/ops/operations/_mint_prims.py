@@ -15,7 +15,8 @@ from mindseed.ops.operations._base import REQUIRED, AttrPrimitive, simple_primit
 
 __all__ = ["AddExt", "SubExt", "SumExt", "MeanExt", "CumsumExt", "ZerosLikeExt", "OnesLikeExt", "BatchMatMulExt",
            "SplitWithSize", "Chunk", "Outer", "IndexSelect", "SortExt", "TopkExt", "SiLU", "Muls", "FmodScalar",
-           "Scatter", "StackExt", "OneHotExt", "Swiglu", "SwigluGrad", "GroupedMatmul", "MoeFinalizeRouting",
+           "Scatter", "ScatterValue", "StackExt", "OneHotExt", "Swiglu", "SwigluGrad", "GroupedMatmul",
+           "MoeFinalizeRouting",
            "FusedAddTopKDiv", "QuantV2", "DynamicQuantExt", "QuantBatchMatmul", "Arange", "ClampScalar", "TrilExt",
            "RepeatInterleaveTensor", "SliceExt", "SliceExtView", "InplaceCopy", "WeightQuantBatchMatmul",
            "FlashAttentionScore", "GroupedMatmulV4"]
@@ -110,6 +111,8 @@ SiLU = simple_primitive("SiLU", _silu, "`SiLU()(input)`: input * sigmoid(input).
 Muls = simple_primitive("Muls", _muls, "`Muls()(input, other)`: input times the number `other`.")
 Scatter = simple_primitive("Scatter", _scatter, "`Scatter()(input, dim, index, src, reduce='none')`: `src` written "
                            "into `input` at `index` along `dim` ('add' adds it, 'multiply' multiplies by it).")
+ScatterValue = simple_primitive("ScatterValue", _scatter, "`ScatterValue()(input, dim, index, src, reduce='none')`: "
+                                "`Scatter` with the number `src` written at every position of `index`.")
 Swiglu = simple_primitive("Swiglu", lambda input, dim=-1: F.swiglu(input, dim),
                           "`Swiglu()(input, dim=-1)`: silu(a) * b of the halves a, b of `input` along `dim`.")
 def _slice_ext(input, dim, start, end, step):
@@ -122,6 +125,33 @@ def _slice_ext(input, dim, start, end, step):
 def _inplace_copy(input, src, non_blocking=False):
     """input <- src (broadcast to input's shape, cast to its dtype); returns input."""
     return input.copy_(src)
+
+
+# MindSpore's generated view operators (`ops.auto_generate` only): the results of their plain forms
+_VIEW_DOC = "`{0}()(input, ...)`: MindSpore's generated view operator, the result of `mint.{1}`."
+BroadcastToView = simple_primitive("BroadcastToView", lambda input, shape: _mint("broadcast_to")(input, shape),
+                                   _VIEW_DOC.format("BroadcastToView", "broadcast_to"))
+ExpandDimsView = simple_primitive("ExpandDimsView", lambda input, dim: _mint("unsqueeze")(input, dim),
+                                  _VIEW_DOC.format("ExpandDimsView", "unsqueeze"))
+NarrowView = simple_primitive("NarrowView", lambda input, dim, start, length: _mint("narrow")(input, dim, start,
+                                                                                              length),
+                              _VIEW_DOC.format("NarrowView", "narrow"))
+SelectExtView = simple_primitive("SelectExtView", lambda input, dim, index: _mint("select")(input, dim, index),
+                                 _VIEW_DOC.format("SelectExtView", "select"))
+SplitTensorView = simple_primitive("SplitTensorView", lambda input, split_size, dim=0: _mint("split")(
+    input, split_size, dim), _VIEW_DOC.format("SplitTensorView", "split"))
+SplitWithSizeView = simple_primitive("SplitWithSizeView", lambda input, split_size, dim=0: _mint("split")(
+    input, tuple(split_size), dim), _VIEW_DOC.format("SplitWithSizeView", "split"))
+ChunkView = simple_primitive("ChunkView", lambda input, chunks, dim=0: _mint("chunk")(input, chunks, dim),
+                             _VIEW_DOC.format("ChunkView", "chunk"))
+UnstackExtView = simple_primitive("UnstackExtView", lambda input, dim=0: _mint("unbind")(input, dim),
+                                  _VIEW_DOC.format("UnstackExtView", "unbind"))
+DiagonalView = simple_primitive("DiagonalView", lambda input, offset=0, dim1=0, dim2=1: F.diagonal(
+    input, offset, dim1, dim2), "`DiagonalView()(input, offset=0, dim1=0, dim2=1)`: the diagonal of `input`.")
+SliceExtView = simple_primitive("SliceExtView", lambda input, dim, start, end, step: _slice_ext(
+    input, dim, start, end, step), "`SliceExtView()(input, dim, start, end, step)`: input[start:end:step] along dim.")
+VIEWS = ("BroadcastToView", "ExpandDimsView", "NarrowView", "SelectExtView", "SplitTensorView", "SplitWithSizeView",
+         "ChunkView", "UnstackExtView", "DiagonalView", "SliceExtView")
 
 
 Arange = simple_primitive("Arange", lambda start, end, step, dtype=None: _mint("arange")(start, end, step, dtype=dtype),

@@ -195,9 +195,10 @@ class UniformCandidateSampler(_RandomPrimitive):
                ("remove_accidental_hits", False))
 
     def __call__(self, true_classes):
-        return F._sampler("UniformCandidateSampler", true_classes, self.num_true, self.num_sampled, self.unique,
-                          self.range_max, 0, False, bool(self.remove_accidental_hits) and bool(self.unique),
-                          gen=self.gen)
+        if getattr(self, "_engine", None) is None:     # MindSpore's kernel seeds its engine once, at its first run
+            self._engine = R.std_engine(max(int(self.seed or 0), 0), self.gen)
+        return F._uniform_sampler(true_classes, self.num_true, self.num_sampled, self.unique, self.range_max,
+                                  bool(self.remove_accidental_hits) and bool(self.unique), self._engine)
 
 
 class LogUniformCandidateSampler(_RandomPrimitive):
