@@ -75,6 +75,37 @@ def test_summary_tensor_data_is_handed_over_once():
     assert _get_summary_tensor_data() == {}
 
 
+def test_summary_ops_record_at_every_run_of_a_compiled_graph():
+    # MindArmour's out-of-distribution detector calls `Model.predict` on inputs of one shape again and again: the
+    # cached graph records each run's values, as MindSpore's graph does
+    from mindseed.train.summary.summary_record import _get_summary_tensor_data
+    _get_summary_tensor_data()
+
+    class Net(nn.Cell):
+        def __init__(self):
+            super().__init__()
+            self.dense = nn.Dense(3, 2)
+            self.summary = ms.ops.TensorSummary()
+            self.scalar = ms.ops.ScalarSummary()
+
+        def construct(self, x):
+            y = self.dense(x)
+            self.summary("dense", y)
+            self.scalar("total", y.sum())
+            return y * 2
+
+    net = Net()
+    fn = ms.jit(net.construct)
+    rng = np.random.default_rng(3)
+    for shape in ((4, 3), (5, 3), (5, 3), (4, 3)):
+        x = rng.random(shape, dtype=np.float32)
+        out = fn(ms.Tensor(x)).asnumpy()
+        data = _get_summary_tensor_data()
+        assert sorted(data) == ["dense[:Tensor]", "total[:Scalar]"]
+        np.testing.assert_allclose(data["dense[:Tensor]"].asnumpy(), out / 2, rtol=1e-6)
+        assert float(data["total[:Scalar]"].asnumpy()) == pytest.approx(out.sum() / 2, rel=1e-5)
+
+
 def test_npu_float_status_primitives_in_math_ops():
     from mindseed.ops.operations.math_ops import NPUAllocFloatStatus, NPUClearFloatStatus, NPUGetFloatStatus
     status = NPUAllocFloatStatus()()

@@ -253,9 +253,15 @@ def _summary(kind, check):
         if not check(value):
             raise ValueError(f"For '{kind}Summary', the 'value' of shape {value.shape} is not a {kind.lower()} "
                              f"value.")
-        for sink in _SUMMARY_SINKS:
-            sink(f"{name}[:{kind}]", value)
+        # one side-effect node in a compiled graph: each run of the graph records that run's value, as MindSpore's
+        # summary ops do (a cached graph called again still records)
+        _state.opaque_call(_record_summary, (f"{name}[:{kind}]", value))
     return record
+
+
+def _record_summary(tag, value):
+    for sink in _SUMMARY_SINKS:
+        sink(tag, value)
 
 
 def _float_status(x):

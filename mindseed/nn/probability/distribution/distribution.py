@@ -11,6 +11,7 @@ from mindseed import ops
 from mindseed.common import dtype as mstype
 from mindseed.common.tensor import Tensor
 from mindseed.nn.cell import Cell
+from mindseed.ops import operations as P
 from mindseed._utils._props import readonly
 
 
@@ -55,11 +56,57 @@ def _check_implemented(self, name, *rules):
             self._unsupported(name)
 
 
+# The rules a distribution implements. mindseed's own take the value and every parameter resolved (Tensors);
+# a subclass written MindSpore's way (mindspore-rl's MultivariateNormalDiag) overrides them with MindSpore's
+# protocol instead: `_log_prob(value, mean=None, sd=None)`, `_sample(shape=(), mean=None, sd=None)`, the per-call
+# arguments as given (None: the stored parameter), resolved by `_check_param_type` and calling
+# `super()._log_prob(value, mean=mean, sd=sd)`. mindseed's rules accept both (`_rule` below).
+_VALUE_RULES = ("_prob", "_log_prob", "_cdf", "_log_cdf", "_survival", "_log_survival")
+_PARAM_RULES = ("_mean", "_mode", "_sd", "_var", "_entropy")
+
+
+def _own_rule(cls, rule):
+    """mindseed's implementation of `rule` for `cls` (resolved arguments), or None when a subclass written
+    MindSpore's way overrides it."""
+    fn = getattr(cls, rule)
+    if fn is getattr(Distribution, rule, None):     # the base class's derived default (exp of _log_prob, ...)
+        return fn
+    return getattr(fn, "__mindseed_rule__", None)
+
+
+def _rule(fn, kind):
+    """mindseed's rule `fn` also callable with MindSpore's protocol: arguments by keyword or None are resolved
+    against the stored parameters; a sample's `shape` is the sample shape (the batch shape is appended)."""
+    if kind == "sample":
+        def wrapper(self, shape=(), *args, **kwargs):
+            shape = self.checktuple(shape, "shape")
+            params = self._dist_params(args, kwargs)
+            full = tuple(shape) + tuple(np.broadcast_shapes(*[q.shape for q in params]))
+            return fn(self, full, *[ops.broadcast_to(q, full) for q in params])
+    else:
+        lead = 1 if kind == "value" else 0
+
+        def wrapper(self, *args, **kwargs):
+            given = args[lead:]
+            if not kwargs and len(given) == len(self._param_names) and all(isinstance(a, Tensor) for a in given):
+                return fn(self, *args)        # resolved already (mindseed's own calls)
+            if lead and not args:
+                raise TypeError(f"For '{self._name}', '{fn.__name__}' is missing the 'value'.")
+            head = (self._value(args[0]),) if lead else ()
+            return fn(self, *head, *self._dist_params(given, kwargs))
+    wrapper.__name__, wrapper.__qualname__, wrapper.__doc__ = fn.__name__, fn.__qualname__, fn.__doc__
+    wrapper.__mindseed_rule__ = fn
+    return wrapper
+
+
 def _of_value(name, rule):
     """The public method `name(value, *params)`: the subclass's `rule` on the checked value and parameters."""
     def method(self, value, *args, **kwargs):
         _check_implemented(self, name, rule)
-        return getattr(self, rule)(self._value(value), *self._dist_params(args, kwargs))
+        own = _own_rule(type(self), rule)
+        if own is None:           # overridden MindSpore's way: the arguments as given
+            return getattr(self, rule)(value, *args, **kwargs)
+        return own(self, self._value(value), *self._dist_params(args, kwargs))
     method.__name__ = name
     method.__qualname__ = f"Distribution.{name}"
     return method
@@ -69,10 +116,14 @@ def _of_params(name, rule):
     """The public method `name(*params)`: the subclass's `rule` on the checked parameters."""
     def method(self, *args, **kwargs):
         _check_implemented(self, name, rule)
-        return getattr(self, rule)(*self._dist_params(args, kwargs))
+        own = _own_rule(type(self), rule)
+        if own is None:
+            return getattr(self, rule)(*args, **kwargs)
+        return own(self, *self._dist_params(args, kwargs))
     method.__name__ = name
     method.__qualname__ = f"Distribution.{name}"
     return method
+
 
 def stored(name):
     """The read-only property `name`: the parameter given at construction (a Tensor of param_dtype), or None."""
@@ -86,8 +137,28 @@ class Distribution(NamedParams, Cell):
     _ranges = {}           # parameter name -> (low, high) open bounds checked on concrete values
     _continuous = True
 
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        if not cls.__module__.startswith("mindseed."):
+            return              # a subclass written MindSpore's way keeps its rules as they are
+        for rule in _VALUE_RULES + _PARAM_RULES + ("_sample",):
+            fn = cls.__dict__.get(rule)
+            if fn is not None and not hasattr(fn, "__mindseed_rule__"):
+                setattr(cls, rule, _rule(fn, "sample" if rule == "_sample" else
+                                         "value" if rule in _VALUE_RULES else "params"))
+
     def __init__(self, seed, dtype, name, param):
         super().__init__()
+        # the operators MindSpore's distributions hold, which subclasses written its way use
+        self.cast = self.cast_base = P.Cast()
+        self.shape = self.shape_base = P.Shape()
+        self.dtype_base = P.DType()
+        self.squeeze = P.Squeeze(0)
+        self.sq = self.sq_base = P.Square()
+        self.sqrt = self.sqrt_base = P.Sqrt()
+        self.log = self.log_base = P.Log()
+        self.exp = self.exp_base = P.Exp()
+        self.broadcast = ops.broadcast_to
         if seed is None:
             seed = 0
         if not isinstance(seed, int) or isinstance(seed, bool) or seed < 0:
@@ -165,6 +236,41 @@ class Distribution(NamedParams, Cell):
     def _value(self, value):
         return to_tensor(value, self.param_dtype, self._name, "value")
 
+    # ------------------------------------------------------------------ MindSpore's helpers for its subclasses
+    @property
+    def parameter_names(self):
+        return list(self._param_names)
+
+    @property
+    def default_parameters(self):
+        return [self._values[p] for p in self._param_names]
+
+    def checktuple(self, x, name):
+        """`x` when it is a tuple, else TypeError (MindSpore's CheckTuple)."""
+        if not isinstance(x, tuple):
+            raise TypeError(f"For {name}, input type must be a tuple.")
+        return x
+
+    def checktensor(self, x, name):
+        """`x` when it is a Tensor, else TypeError (MindSpore's CheckTensor)."""
+        if not isinstance(x, Tensor):
+            raise TypeError(f"For {name}, input type must be a Tensor or Parameter.")
+        return x
+
+    def _check_value(self, value, name):
+        return self.checktensor(value, name)
+
+    def _check_param_type(self, *args):
+        """The parameters of a call (None: the one given at construction), as Tensors of the parameter dtype
+        broadcast to their common shape; one parameter alone when the distribution has one."""
+        for arg, name in zip(args, self._param_names):
+            if arg is not None:
+                self.checktensor(arg, name)
+        params = self._dist_params(args, {})
+        shape = tuple(np.broadcast_shapes(*[q.shape for q in params]))
+        out = tuple(ops.broadcast_to(q, shape) for q in params)
+        return out[0] if len(out) == 1 else out
+
     def _unsupported(self, what):
         raise NotImplementedError(f"For '{self._name}', {what} is not implemented for the "
                                   f"{self.get_dist_type()} distribution.")
@@ -202,25 +308,40 @@ class Distribution(NamedParams, Cell):
 
     def kl_loss(self, dist, *args, **kwargs):
         """KL(self || dist): `args` are dist's parameters, then optionally self's."""
+        if hasattr(type(self), "_kl_loss"):     # MindSpore's rule, in a subclass written its way
+            return self._kl_loss(dist, *args, **kwargs)
         _check_implemented(self, "kl_loss", "_kl")
         b, a = self._kl_args(dist, args, kwargs)
         return self._kl(*b, *a)
 
     def cross_entropy(self, dist, *args, **kwargs):
         """H(self, dist) = entropy(self) + KL(self || dist)."""
+        if hasattr(type(self), "_cross_entropy"):
+            return self._cross_entropy(dist, *args, **kwargs)
         _check_implemented(self, "cross_entropy", "_entropy", "_kl")
         b, a = self._kl_args(dist, args, kwargs)
         return self._entropy(*a) + self._kl(*b, *a)
 
     def sample(self, shape=(), *args, **kwargs):
         _check_implemented(self, "sample", "_sample")
+        own = _own_rule(type(self), "_sample")
+        if own is None:           # overridden MindSpore's way: the sample shape and the arguments as given
+            return self._sample(shape, *args, **kwargs)
         if isinstance(shape, int) and not isinstance(shape, bool):
             shape = (shape,)
         if not isinstance(shape, (tuple, list)) or not all(isinstance(s, int) and s >= 0 for s in shape):
             raise TypeError(f"For '{self._name}', 'shape' must be a tuple of non-negative ints, but got {shape!r}.")
         params = self._dist_params(args, kwargs)
         full = tuple(shape) + tuple(np.broadcast_shapes(*[p.shape for p in params]))
-        return self._sample(full, *[ops.broadcast_to(p, full) for p in params])
+        return own(self, full, *[ops.broadcast_to(p, full) for p in params])
+
+    def _sample_full(self, full, *params):
+        """Samples of the full shape `full` (sample shape + batch shape) for resolved parameters broadcast to it."""
+        own = _own_rule(type(self), "_sample")
+        if own is not None:
+            return own(self, full, *params)
+        batch = np.broadcast_shapes(*[p.shape for p in params]) if params else ()
+        return self._sample(tuple(full[:len(full) - len(batch)]), *params)
 
     def construct(self, name, *args, **kwargs):
         methods = ("prob", "log_prob", "cdf", "log_cdf", "survival_function", "log_survival", "mean", "sd",

@@ -51,4 +51,4 @@ class TransformedDistribution(Distribution):
         return self._bijector._forward(self._distribution._mean(*p))
 
     def _sample(self, shape, *p):
-        return self._bijector._forward(self._distribution._sample(shape, *p))
+        return self._bijector._forward(self._distribution._sample_full(shape, *p))
