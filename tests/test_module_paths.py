@@ -260,3 +260,11 @@ def test_relu_layer_holds_its_primitive():
     relu = nn.ReLU()
     assert isinstance(relu.relu, ops.ReLU) and relu.relu is relu.relu
     np.testing.assert_array_equal(relu.relu(ms.Tensor([-1.0, 2.0])).asnumpy(), [0.0, 2.0])
+
+
+def test_dataset_core_config_is_dataset_config():
+    import mindseed.dataset as ds
+    import mindseed.dataset.core.config as core_config
+    from mindseed.dataset.core import config
+    assert core_config is ds.config and config is ds.config
+    assert callable(core_config.set_seed) and callable(core_config.get_prefetch_size)
