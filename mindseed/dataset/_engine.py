@@ -7,6 +7,7 @@ uses them, so closing the generator (end of epoch, `break`, an exception, garbag
 """
 import copy
 import os
+import sys
 
 import numpy as np
 
@@ -30,10 +31,21 @@ def user_error(text, where=None):
                         f"[ERROR] Execute user Python code failed, check 'Python Call Stack' above.\n")
 
 
-def pipeline_error(msg):
-    """MindSpore's RuntimeError for an error detected by the pipeline itself."""
+def pipeline_error(msg, where=None):
+    """MindSpore's RuntimeError for an error detected by the pipeline itself; its framework call stack section
+    names `where` (the source line that found the error: the caller's when None)."""
+    if where is None:
+        frame = sys._getframe(1)
+        where = f"{_source_path(frame.f_code.co_filename)}({frame.f_lineno})"
     return RuntimeError(f"Exception thrown from dataset pipeline. Refer to 'Dataset Pipeline Error Message'. "
-                        f"\n\n{_RULE}\n- Dataset Pipeline Error Message: \n{_RULE}\n[ERROR] {msg}\n")
+                        f"\n\n{_RULE}\n- Dataset Pipeline Error Message: \n{_RULE}\n[ERROR] {msg}\n\n{_RULE}\n"
+                        f"- C++ Call Stack: (For framework developers) \n{_RULE}\n{where}.\n")
+
+
+def _source_path(filename):
+    """`filename` from the package directory on (mindseed/dataset/...), as MindSpore shows its sources."""
+    parts = filename.replace(os.sep, "/").split("/")
+    return "/".join(parts[parts.index("mindseed"):]) if "mindseed" in parts else filename
 
 
 def reraise_worker(err, where=None):
