@@ -12,6 +12,7 @@ import sys
 import numpy as np
 
 from mindseed.common.tensor import Tensor
+from mindseed.dataset import _validate as V
 from mindseed.dataset import config as _cfg
 from mindseed.dataset._workers import OpError, WorkerError, is_pipeline_array
 
@@ -369,8 +370,29 @@ class Dataset:
             it.close()
 
     def output_shapes(self, estimate=False):
-        """Shapes of the columns of the first row (a list per column)."""
-        return [list(a.shape) for a in self._first_row()]
+        """Shapes of the columns of the first row (a list per column); with `estimate`, of the whole epoch, None
+        in the dimensions whose size varies (the rank of a column must not)."""
+        V.type_check(estimate, (bool,), "estimate")
+        if not estimate:
+            return [list(a.shape) for a in self._first_row()]
+        shapes = None
+        it = self._rows(Ctx(_base_seed(), (0,), _number_nodes(self)))
+        try:
+            for row in it:
+                if shapes is None:
+                    shapes = [list(a.shape) for a in row]
+                    continue
+                for shape, a in zip(shapes, row):
+                    if len(shape) != a.ndim:
+                        dims = lambda s: ",".join("-1" if d is None else str(d) for d in s)  # noqa: E731
+                        raise pipeline_error(f"Inconsistent shapes, expect same shape for each data row, last data "
+                                             f"row: <{dims(a.shape)}>, current data row: <{dims(shape)}>")
+                    shape[:] = [d if d == n else None for d, n in zip(shape, a.shape)]
+        finally:
+            it.close()
+        if shapes is None:
+            raise RuntimeError("The dataset is empty: output shapes and types are unknown.")
+        return shapes
 
     def output_types(self):
         """numpy dtypes of the columns of the first row (strings report as '<U' / 'S')."""
