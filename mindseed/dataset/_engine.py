@@ -7,10 +7,12 @@ uses them, so closing the generator (end of epoch, `break`, an exception, garbag
 """
 import copy
 import os
+import sys
 
 import numpy as np
 
 from mindseed.common.tensor import Tensor
+from mindseed.dataset import _validate as V
 from mindseed.dataset import config as _cfg
 from mindseed.dataset._workers import OpError, WorkerError, is_pipeline_array
 
@@ -30,10 +32,21 @@ def user_error(text, where=None):
                         f"[ERROR] Execute user Python code failed, check 'Python Call Stack' above.\n")
 
 
-def pipeline_error(msg):
-    """MindSpore's RuntimeError for an error detected by the pipeline itself."""
+def pipeline_error(msg, where=None):
+    """MindSpore's RuntimeError for an error detected by the pipeline itself; its framework call stack section
+    names `where` (the source line that found the error: the caller's when None)."""
+    if where is None:
+        frame = sys._getframe(1)
+        where = f"{_source_path(frame.f_code.co_filename)}({frame.f_lineno})"
     return RuntimeError(f"Exception thrown from dataset pipeline. Refer to 'Dataset Pipeline Error Message'. "
-                        f"\n\n{_RULE}\n- Dataset Pipeline Error Message: \n{_RULE}\n[ERROR] {msg}\n")
+                        f"\n\n{_RULE}\n- Dataset Pipeline Error Message: \n{_RULE}\n[ERROR] {msg}\n\n{_RULE}\n"
+                        f"- C++ Call Stack: (For framework developers) \n{_RULE}\n{where}.\n")
+
+
+def _source_path(filename):
+    """`filename` from the package directory on (mindseed/dataset/...), as MindSpore shows its sources."""
+    parts = filename.replace(os.sep, "/").split("/")
+    return "/".join(parts[parts.index("mindseed"):]) if "mindseed" in parts else filename
 
 
 def reraise_worker(err, where=None):
@@ -365,8 +378,29 @@ class Dataset:
             it.close()
 
     def output_shapes(self, estimate=False):
-        """Shapes of the columns of the first row (a list per column)."""
-        return [list(a.shape) for a in self._first_row()]
+        """Shapes of the columns of the first row (a list per column); with `estimate`, of the whole epoch, None
+        in the dimensions whose size varies (the rank of a column must not)."""
+        V.type_check(estimate, (bool,), "estimate")
+        if not estimate:
+            return [list(a.shape) for a in self._first_row()]
+        shapes = None
+        it = self._rows(Ctx(_base_seed(), (0,), _number_nodes(self)))
+        try:
+            for row in it:
+                if shapes is None:
+                    shapes = [list(a.shape) for a in row]
+                    continue
+                for shape, a in zip(shapes, row):
+                    if len(shape) != a.ndim:
+                        dims = lambda s: ",".join("-1" if d is None else str(d) for d in s)  # noqa: E731
+                        raise pipeline_error(f"Inconsistent shapes, expect same shape for each data row, last data "
+                                             f"row: <{dims(a.shape)}>, current data row: <{dims(shape)}>")
+                    shape[:] = [d if d == n else None for d, n in zip(shape, a.shape)]
+        finally:
+            it.close()
+        if shapes is None:
+            raise RuntimeError("The dataset is empty: output shapes and types are unknown.")
+        return shapes
 
     def output_types(self):
         """numpy dtypes of the columns of the first row (strings report as '<U' / 'S')."""

@@ -283,3 +283,12 @@ def test_phaser_without_decay_is_a_gain_and_lfo_table():
     np.testing.assert_allclose(tri, [0.5, 0.75, 1.0, 0.75, 0.5, 0.25, 0.0, 0.25], atol=1e-12)
     with pytest.raises(ValueError, match=r"^Input decay is not within the required interval of \[0, 0.99\]"):
         A.Phaser(SR, decay=1.5)
+
+
+def test_amplitude_to_db_floors_each_spectrogram_below_its_own_maximum():
+    from mindseed.dataset.audio import AmplitudeToDB
+    x = np.array([[[[1.0, 1e-9]]], [[[1e-4, 1e-12]]]], np.float32)  # two <channel, freq, time> spectrograms
+    out = AmplitudeToDB(top_db=30.0)(x)
+    # 10*log10: [0, -90] floored at 0-30; [-40, -120] floored at -40-30 (not at the overall maximum's -30)
+    np.testing.assert_allclose(out.reshape(2, 2), [[0.0, -30.0], [-40.0, -70.0]], atol=1e-4)
+    np.testing.assert_allclose(AmplitudeToDB(top_db=30.0)(x[1, 0]), [[-40.0, -70.0]], atol=1e-4)

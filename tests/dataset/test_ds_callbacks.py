@@ -201,3 +201,23 @@ def test_bucket_batch_by_length_checks_and_empty_pad_info():
     bad = d.bucket_batch_by_length(["x"], [1], [1, 1], lambda x: 1)
     with pytest.raises(RuntimeError, match="input column name: x doesn't exist in the dataset columns."):
         list(bad.create_tuple_iterator(num_epochs=1))
+
+
+def test_output_shapes_estimate_marks_varying_dimensions():
+    def gen():
+        for i in range(3, 6):
+            yield (np.ones((2, i)), np.ones((i, i, 3)), np.array(i))
+
+    d = ds.GeneratorDataset(gen, ["a", "b", "c"], shuffle=False)
+    assert d.output_shapes() == [[2, 3], [3, 3, 3], []]
+    assert d.output_shapes(estimate=True) == [[2, None], [None, None, 3], []]
+    with pytest.raises(TypeError, match="Argument estimate with value 1 is not of type"):
+        d.output_shapes(estimate=1)
+
+    def ragged():
+        yield (np.ones(2),)
+        yield (np.ones((2, 3)),)
+
+    with pytest.raises(RuntimeError, match="Inconsistent shapes, expect same shape for each data row, last data row: "
+                                           "<2,3>, current data row: <2>"):
+        ds.GeneratorDataset(ragged, ["a"]).output_shapes(estimate=True)

@@ -224,3 +224,19 @@ def test_slice_options():
     with pytest.raises(TypeError, match=r"Argument slice_option\[0\] with value \[0, 1\] is not of type "
                                         r"\[<class 'int'>\]"):
         T.Slice([[0, 1]])
+
+
+def test_pipeline_errors_name_the_source_line_that_found_them():
+    def gen():
+        yield (np.ones(2),)
+        yield (np.ones((2, 3)),)
+    d = ds.GeneratorDataset(gen, ["x"], shuffle=False).batch(2)
+    with pytest.raises(RuntimeError) as info:
+        list(d.create_tuple_iterator(num_epochs=1))
+    msg = str(info.value)
+    assert msg.startswith("Exception thrown from dataset pipeline.") and "Python Call Stack" not in msg
+    assert "- C++ Call Stack: (For framework developers) \n" in msg
+    assert msg.rstrip().endswith(").") and "mindseed/dataset/" in msg.split("For framework developers")[1]
+    with pytest.raises(RuntimeError) as info:
+        text.ToNumber(mstype.int8)(np.array(["300"]))
+    assert "mindseed/dataset/text/_transforms.py(" in str(info.value)

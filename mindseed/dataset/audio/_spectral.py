@@ -179,7 +179,11 @@ class AmplitudeToDB(TensorOperation):
         db = mult * np.log10(np.maximum(a.astype(np.float64), self.amin))
         db -= mult * math.log10(max(self.amin, self.ref_value))
         if self.top_db is not None:
-            db = np.maximum(db, db.max() - self.top_db) if db.size else db
+            # floored below the maximum of each spectrogram: of the last three dims (channel, freq, time) when
+            # there are more than two, of the whole <freq, time> input otherwise
+            if db.size:
+                axes = tuple(range(-min(db.ndim, 3), 0))
+                db = np.maximum(db, db.max(axis=axes, keepdims=True) - self.top_db)
         return db.astype(a.dtype)
 
 

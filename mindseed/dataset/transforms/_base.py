@@ -74,8 +74,14 @@ class TensorOperation:
 def op_error(msg):
     """The RuntimeError of a built-in op failing with message `msg`: MindSpore's pipeline error text, `msg` kept
     as `_op_message`."""
-    from mindseed.dataset._engine import pipeline_error
-    err = pipeline_error(msg)
+    import sys
+    from mindseed.dataset._engine import _source_path, pipeline_error
+    tb = sys.exc_info()[2]
+    while tb is not None and tb.tb_next is not None:
+        tb = tb.tb_next
+    frame = sys._getframe(1) if tb is None else tb.tb_frame
+    line = frame.f_lineno if tb is None else tb.tb_lineno
+    err = pipeline_error(msg, f"{_source_path(frame.f_code.co_filename)}({line})")
     err._op_message = msg
     return err
 
