@@ -115,3 +115,11 @@ def test_calls_that_fit_a_signature_still_work_and_keep_their_errors():
     # an axis out of range fits a signature: the method's own error stays
     with pytest.raises(ValueError, match="ReduceMax"):
         x.max(axis=5)
+
+
+def test_repeat_takes_the_repeats_keyword_in_graph_mode_only():
+    x = Tensor(np.array([[0, 1], [2, 3]], np.float32))
+    out = ms.jit(lambda t: t.repeat(repeats=(2, 1, 3)))(x)
+    np.testing.assert_array_equal(out.asnumpy(), np.tile(x.asnumpy(), (2, 1, 3)))
+    assert "unexpected keyword argument 'repeats'" in _error(lambda t: t.repeat(repeats=(2, 1)), x, jit=False)
+    np.testing.assert_array_equal(x.repeat((2, 1)).asnumpy(), np.tile(x.asnumpy(), (2, 1)))

@@ -352,3 +352,14 @@ def test_view_operators_of_auto_generate():
     np.testing.assert_array_equal(A.DiagonalView()(_t(x), 1, 1, 2).asnumpy(), np.diagonal(x, 1, 1, 2))
     np.testing.assert_array_equal(A.SliceExtView()(_t(x), 2, 0, 4, 2).asnumpy(), x[:, :, 0:4:2])
     assert not hasattr(ms.ops, "NarrowView")     # as in MindSpore: auto_generate only
+
+
+def test_grouped_matmul_function_of_auto_generate():
+    x, w = _f32(6, 3), _f32(2, 3, 4)
+    out = A.grouped_matmul([_t(x)], [_t(w)], group_list=ms.Tensor(np.array([2, 6], np.int64)), split_item=3,
+                           group_type=0)
+    want = np.concatenate([x[:2] @ w[0], x[2:] @ w[1]])
+    np.testing.assert_allclose(out[0].asnumpy(), want, rtol=1e-5)
+    a, b = A.grouped_matmul([_t(x), _t(x[:2])], [_t(w[0]), _t(w[1])])
+    np.testing.assert_allclose(b.asnumpy(), x[:2] @ w[1], rtol=1e-5)
+    assert a.shape == (6, 4)

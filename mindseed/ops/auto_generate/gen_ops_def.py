@@ -21,7 +21,15 @@ def contiguous(input):
     return input.contiguous()
 
 
-__all__ = sorted(set(_prims) | set(_functions) | {"copy", "contiguous"})
+def grouped_matmul(x, weight, bias=None, scale=None, offset=None, antiquant_scale=None, antiquant_offset=None,
+                   group_list=None, split_item=0, group_type=-1, transpose_a=False, transpose_b=False):
+    """A matrix product per group: `GroupedMatmul(split_item, group_type, transpose_a, transpose_b)` applied to
+    the inputs (MindSpore's generated `grouped_matmul`)."""
+    return gen_ops_prim.GroupedMatmul(split_item, group_type, transpose_a, transpose_b)(
+        x, weight, bias, scale, offset, antiquant_scale, antiquant_offset, group_list)
+
+
+__all__ = sorted(set(_prims) | set(_functions) | {"copy", "contiguous", "grouped_matmul"})
 
 
 def __getattr__(name):

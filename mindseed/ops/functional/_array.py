@@ -8,6 +8,7 @@ import builtins
 
 import numpy as np
 
+from mindseed._utils import _state
 from mindseed.common import dtype as mstype
 from mindseed.common.tensor import Tensor
 from mindseed.ops._prims import array as A
@@ -54,7 +55,12 @@ def _squeeze(self, *args, axis=None, dim=None):
     return _S.squeeze(self) if axis is None else _S.squeeze(self, axis)
 
 
-def _repeat(self, *repeats, axis=None):
+def _repeat(self, *repeats, axis=None, **named):
+    if named:
+        # `x.repeat(repeats=...)`: MindSpore's graph mode takes the keyword, its PyNative Tensor method does not
+        if set(named) != {"repeats"} or repeats or _state.tracing is None:
+            raise TypeError(f"tensor_repeat() got an unexpected keyword argument '{next(iter(named))}'")
+        repeats = (named["repeats"],)
     if axis is not None:  # MindSpore 1.x / numpy spelling: repeat each element along axis
         return _S.repeat_interleave(self, repeats[0] if len(repeats) == 1 else list(repeats), axis)
     reps = _varargs(repeats)
