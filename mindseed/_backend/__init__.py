@@ -155,6 +155,25 @@ def empty_cache():
         torch.cuda.empty_cache()
 
 
+def available_memory():
+    """Bytes a new buffer can take now: the device's free memory (CUDA) or the host's available physical memory."""
+    if _device.type == "cuda":
+        return torch.cuda.mem_get_info(_device)[0]
+    try:
+        return os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_AVPHYS_PAGES")
+    except (ValueError, OSError, AttributeError):     # no sysconf (Windows): unknown, assume enough
+        return float("inf")
+
+
+def check_allocation(nbytes, op):
+    """RuntimeError (MindSpore's failed allocation) when `nbytes` for an output of `op` exceed what is available,
+    rather than letting the process be killed for memory."""
+    avail = available_memory()
+    if nbytes > avail:
+        raise RuntimeError(f"For '{op}', Allocate workspace memory failed, alloc size:{int(nbytes)}B (available: "
+                           f"{int(avail)}B).")
+
+
 def limit_device_memory(nbytes):
     """Cap the CUDA caching allocator at `nbytes` (no-op on the CPU, which has no device pool)."""
     if _device.type == "cuda":

@@ -2,9 +2,11 @@
 reference of the v2 formula (which MindSpore 2.10 CPU matches to 5e-7 on the first case), gradients in the input,
 the offsets, the mask and the weight against float64 finite differences, MindSpore's errors."""
 import numpy as np
+import pytest
 
 import mindseed as ms
 from mindseed import ops
+from mindseed.ops.operations import _grad_ops as G
 from _harness import ErrorSpec, OpSpec, make_error_tests, make_tests
 
 T = ms.Tensor
@@ -172,3 +174,23 @@ test_msda_bad_input = make_error_tests([
         T(np.ones((1, 4, 1, 8))), T(np.array([[2, 2]], np.int32)), T(np.zeros(1, np.int32)),
         T(np.ones((1, 1, 1, 2, 1, 2))), T(np.ones((1, 1, 1, 2, 1)))), ValueError, "2 levels in 'locations' need 2"),
 ])
+
+
+_GRAD_X_EDGE = np.array([[0.081, 0.09, 0.09, 0.009], [0.09, 0.1, 0.1, 0.01], [0.09, 0.1, 0.1, 0.01],
+                         [0.009, 0.01, 0.01, 0.001]])
+
+
+@pytest.mark.parametrize("dtype, rtol", [(np.float32, 1e-5), (np.float16, 1e-3)])
+@pytest.mark.parametrize("data_format", ["NCHW", "NHWC"])
+def test_deformable_offsets_grad_takes_the_output_positions_of_its_offsets(dtype, rtol, data_format):
+    # one output position (offsets 1 x 1) of a 3 x 3 kernel on a 4 x 4 input: the kernel's gradient covers only the
+    # patch it sampled (offsets 0.1, mask 0.1); MindSpore's values, float16 accumulated in float32
+    op = G.DeformableOffsetsGrad((1, 1, 1, 1), (0, 0, 0, 0), (3, 3), data_format=data_format)
+    nhwc = data_format == "NHWC"
+    shapes = [(1, 3, 3, 2), (1, 4, 4, 2), (1, 1, 1, 27)] if nhwc else [(1, 2, 3, 3), (1, 2, 4, 4), (1, 27, 1, 1)]
+    dout, x, off = (np.ones(s, dtype) * (0.1 if i == 2 else 1) for i, s in enumerate(shapes))
+    dx, doff = op(ms.Tensor(dout), ms.Tensor(x), ms.Tensor(off))
+    assert dx.dtype == doff.dtype == ms.Tensor(x).dtype
+    want_dx = np.stack([_GRAD_X_EDGE] * 2, -1 if nhwc else 0)[None]
+    np.testing.assert_allclose(dx.asnumpy().astype(np.float64), want_dx, rtol=rtol, atol=1e-3 * rtol)
+    np.testing.assert_allclose(doff.asnumpy().ravel(), [0.0] * 18 + [2.0] * 9, rtol=rtol)

@@ -326,3 +326,13 @@ def test_random_poisson_takes_its_shape_as_an_int_tensor():
         ops.random_poisson(ms.Tensor([3], ms.int32), ms.Tensor([True]), seed=1)
     with pytest.raises(TypeError, match="'dtype' should be one of"):
         ops.random_poisson(ms.Tensor([3], ms.int32), rate, seed=1, dtype=ms.bool_)
+
+
+def test_choice_with_mask_too_large_for_memory_is_a_runtime_error():
+    # MindSpore's failed allocation, before any buffer is made (not the process killed for memory)
+    x = ms.Tensor(np.ones((4, 4), np.bool_))
+    with pytest.raises(RuntimeError, match="For 'RandomChoiceWithMask', Allocate workspace memory failed, alloc size"):
+        ms.ops.RandomChoiceWithMask(count=2 ** 50, seed=0)(x)
+    idx, mask = ms.ops.RandomChoiceWithMask(count=20, seed=1)(x)
+    assert idx.shape == (20, 2) and mask.asnumpy().sum() == 16
+    assert sorted(map(tuple, idx.asnumpy()[mask.asnumpy()])) == [(i, j) for i in range(4) for j in range(4)]

@@ -43,11 +43,12 @@ def _bilinear(x, py, px):
 
 
 def deformable_offsets(x, offsets, strides, pads, ksize, dilations=(1, 1, 1, 1), data_format="NCHW",
-                       deformable_groups=1, modulated=True):
+                       deformable_groups=1, modulated=True, out_of_offsets=False):
     """The deformed patches of `x` (N, C, H, W): shape (N, C, H_out * kh, W_out * kw), element
     [n, c, i * kh + u, j * kw + v] = mask * x[n, c] sampled bilinearly at (i * sh - pad_top + u * dh + dy,
     j * sw - pad_left + v * dw + dx); `offsets` (N, 3 * deformable_groups * kh * kw, H_out, W_out) holds the dx,
-    dy and mask planes in that order, each indexed by (group, u, v)."""
+    dy and mask planes in that order, each indexed by (group, u, v). With `out_of_offsets` (MindSpore's gradient
+    kernel) the output positions are those of the offsets' H_out x W_out, at most those of the formula."""
     api = "DeformableOffsets"
     for name, t in (("x", x), ("offsets", offsets)):
         if not isinstance(t, Tensor):
@@ -75,6 +76,8 @@ def deformable_offsets(x, offsets, strides, pads, ksize, dilations=(1, 1, 1, 1),
     ho = (h + pads[0] + pads[1] - (kh - 1) * dh - 1) // sh + 1
     wo = (w + pads[2] + pads[3] - (kw - 1) * dw - 1) // sw + 1
     k = kh * kw
+    if out_of_offsets and offsets.ndim == 4 and offsets.shape[2] <= ho and offsets.shape[3] <= wo:
+        ho, wo = offsets.shape[2:]
     if offsets.shape != (n, 3 * dg * k, ho, wo):
         raise ValueError(f"For '{api}', the 'offsets' must have shape {(n, 3 * dg * k, ho, wo)} for this input and "
                          f"kernel, but got {offsets.shape}.")

@@ -403,6 +403,8 @@ def choice_with_mask(input_x, count=256, seed=None):
                          f"{input_x.ndim}.")
     if isinstance(count, bool) or not isinstance(count, int) or count <= 0:
         raise ValueError(f"For 'RandomChoiceWithMask', the 'count' must be a positive int, but got {count!r}.")
+    # the (count, rank) int32 indices and the count-long mask
+    B.check_allocation(count * (4 * input_x.ndim + 1), "RandomChoiceWithMask")
     return tuple(R.choice_with_mask_p(input_x, count=count, gen=_gen(seed)))
 
 

@@ -5,6 +5,7 @@ gradient in MindSpore's argument order and is differentiable in turn."""
 from mindseed.common import dtype as mstype
 from mindseed.common.tensor import Tensor
 from mindseed.ops import functional as F
+from mindseed.ops.functional._deform import deformable_offsets
 from mindseed.ops.operations._base import Primitive
 
 __all__ = ["GridSampler2DGrad", "GridSampler3DGrad", "ResizeNearestNeighborGrad", "ResizeNearestNeighborV2Grad",
@@ -244,7 +245,24 @@ class DeformableOffsetsGrad(Primitive):
 
     def __call__(self, out_backprop, input, offsets):  # noqa: A002 -- MindSpore's argument name
         _tensors(self.name, 4, out_backprop=out_backprop, input=input, offsets=offsets)
-        from mindseed.ops import operations as P  # noqa: PLC0415 -- the forward class of the same layer
-        forward = P.DeformableOffsets(self.strides, self.pads, self.kernel_size, self.dilations, self.data_format,
-                                      self.deformable_groups, self.modulated)
-        return _vjp(forward, (input, offsets), out_backprop)
+        if self.data_format not in ("NCHW", "NHWC"):
+            raise ValueError(f"For '{self.name}', the 'data_format' must be 'NCHW' or 'NHWC', but got "
+                             f"{self.data_format!r}.")
+        nhwc = self.data_format == "NHWC"
+        if nhwc:   # the kernel's NHWC layout: computed in NCHW, the gradients given back in NHWC
+            out_backprop, input, offsets = (F.transpose(t, (0, 3, 1, 2)) for t in (out_backprop, input, offsets))
+        strides, dilations = (tuple(v[i] for i in (0, 3, 1, 2)) if nhwc else v for v in (self.strides, self.dilations))
+
+        def forward(x, off):
+            # as MindSpore's kernel: the output positions are those of the offsets given
+            return deformable_offsets(x, off, strides, self.pads, self.kernel_size, dilations, "NCHW",
+                                      self.deformable_groups, self.modulated, out_of_offsets=True)
+        half = input.dtype == mstype.float16
+        if half:   # MindSpore's kernel accumulates float16 in float32
+            out_backprop, input, offsets = (F.cast(t, mstype.float32) for t in (out_backprop, input, offsets))
+        dx, doff = _vjp(forward, (input, offsets), out_backprop)
+        if half:
+            dx, doff = F.cast(dx, mstype.float16), F.cast(doff, mstype.float16)
+        if nhwc:
+            dx, doff = F.transpose(dx, (0, 2, 3, 1)), F.transpose(doff, (0, 2, 3, 1))
+        return dx, doff
