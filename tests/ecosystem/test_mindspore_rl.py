@@ -257,7 +257,7 @@ def test_sac_trains_on_a_six_dimensional_task(rl, graph_mode):
     session = SACSession()
     _seed_environments(session.msrl, 31)
     learner = session.msrl.learner
-    weights = learner.actor_net.trainable_params() + learner.critic_net1.trainable_params()
+    weights = list(learner.actor_train.weights) + list(learner.critic_train.weights)   # actor, both critics
     before = [p.asnumpy().copy() for p in weights]
     recorder = _recorder(rl)
     session.callbacks.append(recorder)
