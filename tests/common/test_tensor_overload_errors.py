@@ -115,3 +115,12 @@ def test_calls_that_fit_a_signature_still_work_and_keep_their_errors():
     # an axis out of range fits a signature: the method's own error stays
     with pytest.raises(ValueError, match="ReduceMax"):
         x.max(axis=5)
+
+
+def test_string_operand_of_add_sub_mul():
+    x = ms.Tensor(np.ones((2, 3), np.float32))
+    for name, fn in (("Add", lambda: x + "ok"), ("Sub", lambda: x - "ok"), ("Mul", lambda: x * "ok"),
+                     ("Add", lambda: "ok" + x)):
+        with pytest.raises(TypeError, match=rf'Failed calling {name} with "{name}\(\)\(input=Tensor, other=string\)"'):
+            fn()
+    assert (x + 1).sum().item() == 12.0
