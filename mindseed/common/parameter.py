@@ -286,14 +286,14 @@ class ParameterTuple(tuple):
 
     def __new__(cls, iterable):
         items = tuple(iterable)
-        names = set()
+        names = {}
         for x in items:
             if not isinstance(x, Parameter):
                 raise TypeError(f"For 'ParameterTuple', all elements must be Parameter, but got {type(x).__name__}.")
-            if x.name in names and not _is_parameter_generated(x.name):
+            if names.setdefault(x.name, x) is not x and not _is_parameter_generated(x.name):
+                # the same Parameter may appear more than once; another one of its name may not
                 raise ValueError(f"The value {x!r} , its name '{x.name}' already exists. Please set a unique name "
                                  f"for the parameter.")
-            names.add(x.name)
         return tuple.__new__(cls, items)
 
     def clone(self, prefix, init="same"):
