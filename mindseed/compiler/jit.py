@@ -468,17 +468,30 @@ def _check_parameter_names(leaves, captured):
             _raise_duplicate(p)
 
 
+_GRAPH_TYPE_NAMES = {bool: "Bool", int: "Int", float: "Float", str: "String", tuple: "Tuple", list: "List",
+                     dict: "Dict"}
+
+
 def _graph_exception(exc):
     """The exception a graph raises for `exc`, raised by the user's code while tracing: a Python scalar divided by
-    zero is MindSpore's ValueError of its scalar arithmetic (the same traceback); anything else as it is."""
-    if not isinstance(exc, ZeroDivisionError) or exc.__traceback__ is None:
+    zero is MindSpore's ValueError of its scalar arithmetic (the same traceback), a missing attribute of a Python
+    value names the value's graph type ('Int', 'NamedTuple'); anything else as it is."""
+    if not isinstance(exc, (ZeroDivisionError, AttributeError)) or exc.__traceback__ is None:
         return exc
     tb = exc.__traceback__
     while tb.tb_next is not None:
         tb = tb.tb_next
     if tb.tb_frame.f_code.co_filename.startswith(_PKG_DIR):
-        return exc      # mindseed's own arithmetic: not the user's scalar division
+        return exc      # mindseed's own code: not the user's scalar arithmetic or attribute read
     text = str(exc)
+    if isinstance(exc, AttributeError):
+        obj, name = getattr(exc, "obj", None), getattr(exc, "name", None)
+        kind = "NamedTuple" if isinstance(obj, tuple) and hasattr(type(obj), "_fields") else \
+            _GRAPH_TYPE_NAMES.get(type(obj))
+        if kind is None or name is None or not text.startswith(f"'{type(obj).__name__}' object has no attribute"):
+            return exc
+        exc.args = (f"'{kind}' object has no attribute '{name}'",)
+        return exc
     msg = "Cannot perform modulo operation on zero." if text.startswith("integer modulo") or text == "float modulo" \
         else "The divisor could not be zero. But the divisor is zero now."
     return ValueError(msg).with_traceback(exc.__traceback__)

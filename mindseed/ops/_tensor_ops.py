@@ -31,6 +31,17 @@ def _sequence_tensor(seq, dtype=None):
     return F.stack(parts)
 
 
+_STRING_REFUSED = ("Add", "Sub", "Mul")
+
+
+def _refuse_string(prim, other):
+    """A string operand of `t + s` (or -, *): MindSpore's TypeError of its argument-type check."""
+    name = getattr(prim, "name", None)
+    if isinstance(other, str) and name in _STRING_REFUSED:
+        raise TypeError(f'Failed calling {name} with "{name}()(input=Tensor, other=string)".\nThe valid calling '
+                        f'should be: \n"{name}()(input=<Number, Tensor>, other=<Number, Tensor>)".')
+
+
 def _binary(prim, op):
     def method(self, other):
         if isinstance(other, Tensor) or isinstance(other, (int, float, bool, complex)):
@@ -41,6 +52,7 @@ def _binary(prim, op):
             return prim(self, narrow(other.item(), self))   # a numpy number is a Python number to MindSpore
         if isinstance(other, (np.ndarray, np.generic)):
             return prim(self, Tensor(other))
+        _refuse_string(prim, other)
         return NotImplemented
     method.__name__ = op
     return method
@@ -72,6 +84,7 @@ def _equality(prim, op, unequal):
 def _rbinary(prim, op):
     def method(self, other):
         # (`array - t` never comes here: numpy computes it through Tensor.__array_ufunc__)
+        _refuse_string(prim, other)
         if isinstance(other, (list, tuple)):
             other = _sequence_tensor(other)
         return prim(narrow(other, self), self)

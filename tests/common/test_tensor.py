@@ -191,8 +191,8 @@ def test_parameter_basics():
     a, b = ms.Parameter(ms.Tensor([1.0]), name="same"), ms.Parameter(ms.Tensor([2.0]), name="same")
     with pytest.raises(ValueError, match="its name 'same' already exists. Please set a unique name"):
         ms.ParameterTuple((a, b))
-    unnamed = ms.ParameterTuple([ms.Parameter(ms.Tensor([1.0])), ms.Parameter(ms.Tensor([2.0])), a])
-    assert [x.tolist() for x in unnamed] == [[1.0], [2.0], [1.0]]
+    unnamed = ms.ParameterTuple([ms.Parameter(ms.Tensor([1.0])), ms.Parameter(ms.Tensor([2.0])), a, a])
+    assert [x.tolist() for x in unnamed] == [[1.0], [2.0], [1.0], [1.0]]
 
 
 def test_parameter_tuple_refuses_two_parameters_of_one_name():

@@ -123,3 +123,12 @@ def test_repeat_takes_the_repeats_keyword_in_graph_mode_only():
     np.testing.assert_array_equal(out.asnumpy(), np.tile(x.asnumpy(), (2, 1, 3)))
     assert "unexpected keyword argument 'repeats'" in _error(lambda t: t.repeat(repeats=(2, 1)), x, jit=False)
     np.testing.assert_array_equal(x.repeat((2, 1)).asnumpy(), np.tile(x.asnumpy(), (2, 1)))
+
+
+def test_string_operand_of_add_sub_mul():
+    x = ms.Tensor(np.ones((2, 3), np.float32))
+    for name, fn in (("Add", lambda: x + "ok"), ("Sub", lambda: x - "ok"), ("Mul", lambda: x * "ok"),
+                     ("Add", lambda: "ok" + x)):
+        with pytest.raises(TypeError, match=rf'Failed calling {name} with "{name}\(\)\(input=Tensor, other=string\)"'):
+            fn()
+    assert (x + 1).sum().item() == 12.0

@@ -200,3 +200,24 @@ def test_parameter_hook_inside_a_graph_is_refused():
     g = ms.grad(lambda x: (x * w).sum(), weights=[w], grad_position=None)(Tensor([3.0, 4.0]))
     assert g[0].asnumpy().tolist() == [6.0, 8.0]
     handle.remove()
+
+
+def test_missing_attribute_names_the_graph_type():
+    from collections import namedtuple  # noqa: PLC0415
+
+    class Shape(nn.Cell):
+        def construct(self, x):
+            return x.shape
+
+    class Label(nn.Cell):
+        def construct(self, data):
+            return data.label3
+
+    Data = namedtuple("Data", ["label1", "label2"])
+    with graph_mode():
+        for value, kind in ((1, "Int"), (1.5, "Float"), ("s", "String")):
+            with pytest.raises(AttributeError, match=f"'{kind}' object has no attribute 'shape'"):
+                Shape()(value)
+        with pytest.raises(AttributeError, match="'NamedTuple' object has no attribute 'label3'"):
+            Label()(Data(1, 2))
+        assert Shape()(Tensor(np.zeros((2, 3), np.float32))) == (2, 3)
