@@ -90,9 +90,16 @@ def _one_branch_names(rt, re_, names, where):
     for i, (name, a, b) in enumerate(zip(names, rt, re_)):
         if (a is UNDEF and b is RETVAL) or (a is RETVAL and b is UNDEF):
             rt[i] = re_[i] = UNDEF      # no value on either path that goes on (the other one has returned)
-        elif (a is UNDEF) != (b is UNDEF):
-            rt[i] = re_[i] = _OneBranch(name, a is not UNDEF, where)
+        elif _unassigned(a) != _unassigned(b):
+            rt[i] = re_[i] = _OneBranch(name, not _unassigned(a), where)
+        elif _unassigned(a) and a is not b:
+            rt[i] = re_[i] = a if isinstance(a, _OneBranch) else b
     return tuple(rt), tuple(re_)
+
+
+def _unassigned(v):
+    """No value on this path: never assigned, or assigned by only one branch of an earlier if on a tensor."""
+    return v is UNDEF or isinstance(v, _OneBranch)
 
 
 def _traced(x):

@@ -4,7 +4,7 @@ import itertools
 import numpy as np
 
 from mindseed.dataset import _validate as V
-from mindseed.dataset._engine import BatchInfo, Dataset, pipeline_error, reraise_worker, to_array
+from mindseed.dataset._engine import BatchInfo, Dataset, _dict_item, pipeline_error, reraise_worker, to_array
 from mindseed.dataset._ops import MapDataset, sync_gates, _apply_batch_ops, _io_columns, _op_name, _place_columns
 from mindseed.dataset._workers import ThreadMap, WorkerError, format_exception, op_failure
 
@@ -23,6 +23,8 @@ class _Failed:
 
 
 def _stack(values, col):
+    if any(isinstance(v, dict) for v in values):
+        return _stack_dicts(values, col)
     try:
         return np.stack(values)
     except ValueError:
@@ -33,6 +35,44 @@ def _stack(values, col):
                                      f"had shape <{','.join(map(str, first))}> and this element had shape "
                                      f"<{','.join(map(str, v.shape))}>") from None
         raise
+
+
+def _dict_rows(v):
+    return isinstance(v, list) and bool(v) and all(type(x) is dict for x in v)
+
+
+def _check_dict_outputs(res, outs):
+    """MindSpore's rule for per_batch_map results holding Python dicts: a single dict goes with dicts or arrays
+    only; next to rows of dicts, an array holds one item per row."""
+    if any(type(v) is dict for v in res) and not all(type(v) is dict or isinstance(v, np.ndarray) for v in res):
+        raise WorkerError(f"batch operation: mismatched types returned from per_batch_map: a dict can only be "
+                          f"returned next to dicts or numpy arrays, but got {[type(v).__name__ for v in res]}.",
+                          RuntimeError)
+    rows = next((len(v) for v in res if _dict_rows(v)), None)
+    if rows is None:
+        return
+    for name, v in zip(outs, res):
+        if isinstance(v, np.ndarray) and (v.ndim == 0 or len(v) != rows):
+            raise WorkerError(f"Invalid data, column: {name} expects: {rows} rows returned from 'per_batch_map', "
+                              f"but got: {len(v) if v.ndim else 0}.", RuntimeError)
+
+
+def _stack_dicts(values, col):
+    """A batch of dict values: one dict of the batched values of each key (tuples stack into arrays)."""
+    if not all(isinstance(v, dict) for v in values) or any(v.keys() != values[0].keys() for v in values):
+        raise pipeline_error(f"Cannot batch the dicts of column {col}: every row must hold a dict of the same keys.")
+    out = {}
+    for k in values[0]:
+        items = [v[k] for v in values]
+        if isinstance(items[0], dict):
+            out[k] = _stack_dicts(items, col)
+            continue
+        try:
+            out[k] = np.stack([np.asarray(x) for x in items])
+        except ValueError as e:
+            raise pipeline_error(f"Batch: failed to create a NumPy array with primitive types from the values of key "
+                                 f"{k!r} of column {col}: {e}") from None
+    return out
 
 
 def _pad_stack(values, shape, value, col):
@@ -153,9 +193,13 @@ class _Batch(Dataset):
         if len(res) != len(outs):
             raise WorkerError(f"batch operation: per_batch_map returned {len(res)} column(s), but output_columns has "
                               f"{len(outs)}.", RuntimeError)
+        _check_dict_outputs(res, outs)
         produced = []
         for k, v in enumerate(res):
-            if isinstance(v, list):
+            if _dict_rows(v):
+                # rows of dicts returned by per_batch_map: one dict of per-row lists (MindSpore does not stack them)
+                produced.append({key: [_dict_item(x[key]) for x in v] for key in v[0]})
+            elif isinstance(v, list):
                 produced.append(_stack([to_array(x) for x in v], k))
             else:
                 produced.append(to_array(v))

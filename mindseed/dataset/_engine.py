@@ -59,9 +59,12 @@ def reraise_worker(err, where=None):
 
 # ---------------------------------------------------------------------------- values
 def to_array(v):
-    """One column value of a row as a numpy array, as MindSpore converts Python data."""
+    """One column value of a row as a numpy array, as MindSpore converts Python data (a dict stays a dict of
+    converted values: MindSpore carries Python dicts through the pipeline)."""
     if isinstance(v, np.ndarray):
         return v
+    if type(v) is dict:
+        return {k: _dict_item(x) for k, x in v.items()}
     if isinstance(v, Tensor):
         return v.asnumpy()
     if isinstance(v, (bool, np.bool_)):
@@ -89,6 +92,17 @@ def to_array(v):
         raise TypeError(f"Invalid data type: a column value of type {type(v).__name__} is not supported; "
                         f"return numpy arrays, numbers, str or bytes.")
     return a
+
+
+def _dict_item(v):
+    """A value inside a dict column: dicts and tuples keep their structure, lists of dicts stay lists."""
+    if type(v) is dict:
+        return {k: _dict_item(x) for k, x in v.items()}
+    if isinstance(v, tuple):
+        return tuple(_dict_item(x) for x in v)
+    if isinstance(v, list) and any(type(x) is dict for x in v):
+        return [_dict_item(x) for x in v]
+    return to_array(v)
 
 
 def to_row(value, ncols=None, who="GeneratorDataset"):
@@ -214,6 +228,10 @@ class _IteratorBase:
         self._cbs = None
 
     def _convert(self, a):
+        if isinstance(a, dict):
+            return {k: self._convert(v) for k, v in a.items()}
+        if isinstance(a, (tuple, list)):
+            return type(a)(self._convert(v) for v in a)
         if self.output_numpy or a.dtype.kind in "USO":
             return a
         # share only arrays the pipeline made itself (they own their data, or are batches process workers wrote

@@ -539,3 +539,20 @@ def test_if_on_a_tensor_whose_branches_give_numpy_arrays_or_dicts():
         assert list(out) == ["abc", "number"]
         np.testing.assert_array_equal(out["abc"].asnumpy(), [1.0 * scale, 2.0 * scale])
         assert [int(v) for v in out["number"]] == number
+
+
+def _loop_var_in_two_ifs(x, y):
+    if x != 1:
+        for _ in range(1):
+            y = x * 2
+    if x == 5:
+        for _ in range(1):
+            y = 1 - y
+    return x + y
+
+
+def test_a_variable_each_if_assigns_in_one_branch_only_stays_unassigned_after_both():
+    f = jit(_loop_var_in_two_ifs)
+    for xv, want in ((-1.0, -3.0), (5.0, -4.0), (1.0, 3.0)):
+        x, y = Tensor(np.array([xv], np.float32)), Tensor(np.array([2.0], np.float32))
+        np.testing.assert_array_equal(f(x, y).asnumpy(), [want])
