@@ -8,6 +8,45 @@ This package is a face (`_lazy`): its names are `_core`'s, and reading one impor
 (`kernels.<family>`) hand out stubs until then, so `import mindseed` does not import torch.
 """
 from mindseed._backend import _lazy
+from mindseed._backend import _placeholder as _ph
 from mindseed._backend._rng import Generator  # noqa: F401 -- torch-free until it draws
 
 _lazy.face(__name__, "mindseed._backend._core")
+
+
+# ---------------------------------------------------------------- before torch loads
+# A shapes-only recording (the parallel planner's) makes data-less arrays: `Placeholder`s while torch is not loaded.
+# These readers take both; once torch loads they are dropped and the names are `_core`'s again.
+def meta(shape, dtype_name_):
+    if _lazy.loaded():
+        return _core_of().meta(shape, dtype_name_)
+    return _ph.Placeholder(shape, dtype_name_)
+
+
+def _reader(name, on_placeholder):
+    def read(x, *args):
+        if isinstance(x, _ph.Placeholder):
+            return on_placeholder(x, *args)
+        return getattr(_core_of(), name)(x, *args)
+    read.__name__ = name
+    return read
+
+
+def _core_of():
+    _lazy.load()
+    from mindseed._backend import _core  # noqa: PLC0415
+    return _core
+
+
+globals().update({name: _reader(name, fn) for name, fn in _ph.READERS.items()})
+
+
+def is_array(x):
+    """(Before torch loads no torch tensor exists.)"""
+    return isinstance(x, _ph.Placeholder) or (_lazy.loaded() and _core_of().is_array(x))
+
+
+@_lazy.when_loaded
+def _drop_readers():
+    for name in ("meta", "is_array", *_ph.READERS):
+        globals().pop(name, None)

@@ -19,12 +19,15 @@ from mindseed.common.symbol import Symbol, register_placeholder
 
 __all__ = ["Tensor", "COOTensor", "CSRTensor", "RowTensor"]
 
-_DTYPE_OF = {}  # backend dtype -> MindSpore dtype, filled when the backend loads (a Tensor with data loads it)
+# backend dtype -> MindSpore dtype, filled when the backend loads (a Tensor with data loads it); a placeholder made
+# before (`_backend.meta`: a shapes-only recording) has the MindSpore dtype's name
+_ALL_DTYPES = mstype.all_types + (mstype.float8_e4m3fn, mstype.float8_e5m2)
+_DTYPE_OF = {t.name: t for t in _ALL_DTYPES}
 
 
 @_lazy.when_loaded
 def _backend_dtypes():
-    _DTYPE_OF.update({B.torch_dtype(t.name): t for t in mstype.all_types + (mstype.float8_e4m3fn, mstype.float8_e5m2)})
+    _DTYPE_OF.update({B.torch_dtype(t.name): t for t in _ALL_DTYPES})
 
 
 def _infer_dtype(data):
