@@ -44,7 +44,7 @@ def _dtype_name(word):
 def _torch_name(m):
     obj = getattr(torch, m.group(1), None)
     if isinstance(obj, torch.dtype):
-        from mindseed._backend import _NAMES_BY_TORCH
+        from mindseed._backend._core import _NAMES_BY_TORCH
         return _NAMES_BY_TORCH.get(obj, m.group(1))
     return m.group(1)
 

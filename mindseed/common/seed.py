@@ -7,7 +7,7 @@ __all__ = ["set_seed", "get_seed"]
 
 _global_seed = None
 _np_rng = np.random.RandomState()
-_op_gen = B.Generator()
+_op_gen = None      # the global stream of the random ops, made at first use (which loads the backend)
 _op_counter = 0
 
 # MindSpore's graph-level seed pairs (`_get_graph_seed`): the seed used when only the op has one, and the running
@@ -31,7 +31,7 @@ def set_seed(seed):
         raise ValueError(f"For 'set_seed', the 'seed' must be >= 0, but got {seed}.")
     _global_seed = seed
     _np_rng = np.random.RandomState(seed)
-    _op_gen.manual_seed(seed)
+    _global_generator().manual_seed(seed)
     _op_counter = 0
     _seeded_gens.clear()
     for key in _KERNEL_SEED:
@@ -58,6 +58,13 @@ def op_generator(seed=0, seed2=0):
         if gen is None:
             gen = _seeded_gens[key] = B.Generator(seed * 1000003 + seed2 + (_global_seed or 0))
         return gen
+    return _global_generator()
+
+
+def _global_generator():
+    global _op_gen
+    if _op_gen is None:
+        _op_gen = B.Generator()
     return _op_gen
 
 

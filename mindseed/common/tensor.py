@@ -11,6 +11,7 @@ import weakref
 import numpy as np
 
 from mindseed import _backend as B
+from mindseed._backend import _lazy
 from mindseed._checkparam import check_coo_tensor_shape
 from mindseed._utils import _state
 from mindseed._utils._files import atomic_write
@@ -20,7 +21,15 @@ from mindseed.common.symbol import Symbol, register_placeholder
 
 __all__ = ["Tensor", "COOTensor", "CSRTensor", "RowTensor"]
 
-_DTYPE_OF = {B.torch_dtype(t.name): t for t in mstype.all_types + (mstype.float8_e4m3fn, mstype.float8_e5m2)}
+# backend dtype -> MindSpore dtype, filled when the backend loads (a Tensor with data loads it); a placeholder made
+# before (`_backend.meta`: a shapes-only recording) has the MindSpore dtype's name
+_ALL_DTYPES = mstype.all_types + (mstype.float8_e4m3fn, mstype.float8_e5m2)
+_DTYPE_OF = {t.name: t for t in _ALL_DTYPES}
+
+
+@_lazy.when_loaded
+def _backend_dtypes():
+    _DTYPE_OF.update({B.torch_dtype(t.name): t for t in _ALL_DTYPES})
 
 
 def _infer_dtype(data):

@@ -13,6 +13,7 @@ arguments are attributes (plain Python values, never differentiated). The public
 `ops.functional` does argument checking, defaults and dtype handling; the primitive does the work.
 """
 from mindseed import _backend as B
+from mindseed._backend import _lazy
 from mindseed._backend.widen import call_widened, lacks_dtype, widening
 from mindseed._utils import _state
 from mindseed.common.tensor import Tensor
@@ -113,7 +114,7 @@ class Prim(Op):
         if name in registry:
             raise ValueError(f"Primitive '{name}' is declared twice.")
         super().__init__(name, **props)
-        self.impl = impl
+        self.impl = _lazy.resolve(impl) if _lazy.loaded() else impl   # a stub until torch loads (`_bind_kernels`)
         self.check = None
         self.widened = None     # impl computing in a wider dtype where torch lacks one (set on the first need)
         if in_place_of is not None:
@@ -122,7 +123,7 @@ class Prim(Op):
 
     # ------------------------------------------------------------ declaration
     def def_impl(self, fn):
-        self.impl = fn
+        self.impl = _lazy.resolve(fn) if _lazy.loaded() else fn
         return fn
 
     def def_bprop(self, fn=None, *, takes_needs=False):
@@ -314,6 +315,15 @@ def _abstract(x):
     if isinstance(getattr(x, "dtype", None), str) and hasattr(x, "shape"):
         return Abstract(None if x.shape is None else tuple(x.shape), x.dtype)
     return x
+
+
+@_lazy.when_loaded
+def _bind_kernels():
+    """torch has loaded: each primitive declared with a kernel stub (`_backend._lazy`) calls the kernel itself."""
+    for prim in registry.values():
+        prim.impl = _lazy.resolve(prim.impl)
+        if isinstance(prim, RandomPrim):
+            prim.replay = _lazy.resolve(prim.replay)
 
 
 def get(name):

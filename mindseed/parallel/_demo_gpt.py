@@ -7,11 +7,15 @@ same function: its weight split in three), so the heads can be cut.
 
 `GPT(config, dtype).shard_megatron(dp, mp)`; `inputs(config, dtype)`; `dataset_strategy(dp)`.
 """
+import contextlib
 import math
 
 import numpy as np
 
+from mindseed import _backend as B
 from mindseed import nn, ops
+from mindseed.common import dtype as mstype
+from mindseed.nn.utils import no_init_parameters
 from mindseed.common.parameter import Parameter
 from mindseed.common.tensor import Tensor
 
@@ -21,8 +25,29 @@ __all__ = ["W4", "GPT", "inputs", "dataset_strategy"]
 W4 = dict(batch=8, seq=128, d=256, heads=4, ffn=1024, vocab=1000, layers=2)
 
 
+_abstract = [False]   # `abstract()`: the Tensors made hold shapes and dtypes only
+
+
+def _tensor(array):
+    if _abstract[0]:
+        return Tensor._from_raw(B.meta(array.shape, mstype.pytype_to_dtype(array.dtype).name))
+    return Tensor(array)
+
+
+@contextlib.contextmanager
+def abstract():
+    """Within it, `GPT` and `inputs` make data-less Tensors and Parameters (shapes and dtypes: what a shapes-only
+    plan reads), so that no kernel runs and the backend need not load."""
+    _abstract[0] = True
+    try:
+        with no_init_parameters():
+            yield
+    finally:
+        _abstract[0] = False
+
+
 def _weight(rng, shape, dtype, name, scale=0.02):
-    return Parameter(Tensor((rng.standard_normal(shape) * scale).astype(dtype)), name=name)
+    return Parameter(_tensor((rng.standard_normal(shape) * scale).astype(dtype)), name=name)
 
 
 class _Linear(nn.Cell):
@@ -31,7 +56,7 @@ class _Linear(nn.Cell):
     def __init__(self, rng, d_in, d_out, dtype, name):
         super().__init__()
         self.weight = _weight(rng, (d_out, d_in), dtype, f"{name}.weight")
-        self.bias = Parameter(Tensor(np.zeros((d_out,), dtype)), name=f"{name}.bias")
+        self.bias = Parameter(_tensor(np.zeros((d_out,), dtype)), name=f"{name}.bias")
         self.matmul, self.add = ops.MatMul(transpose_b=True), ops.Add()
 
     def construct(self, x):
@@ -51,8 +76,8 @@ class _Block(nn.Cell):
         self.ln1, self.ln2 = nn.LayerNorm((d,), epsilon=1e-5), nn.LayerNorm((d,), epsilon=1e-5)
         if dtype != np.float32:
             for ln in (self.ln1, self.ln2):
-                ln.gamma.set_data(Tensor(np.ones((d,), dtype)))
-                ln.beta.set_data(Tensor(np.zeros((d,), dtype)))
+                ln.gamma.set_data(_tensor(np.ones((d,), dtype)))
+                ln.beta.set_data(_tensor(np.zeros((d,), dtype)))
         self.q, self.k, self.v = (_Linear(rng, d, d, dtype, f"blocks.{i}.{n}") for n in "qkv")
         self.proj = _Linear(rng, d, d, dtype, f"blocks.{i}.proj")
         self.fc1 = _Linear(rng, d, c["ffn"], dtype, f"blocks.{i}.fc1")
@@ -63,7 +88,7 @@ class _Block(nn.Cell):
         self.scale, self.masked, self.softmax = ops.Mul(), ops.Add(), ops.Softmax(axis=-1)
         self.gelu = ops.GeLU()
         self.res1, self.res2 = ops.Add(), ops.Add()
-        self.scale_value = Tensor(np.array(1.0 / math.sqrt(d // c["heads"]), dtype))
+        self.scale_value = _tensor(np.array(1.0 / math.sqrt(d // c["heads"]), dtype))
 
     def shard(self, dp, hp, mp):
         for lin in (self.q, self.k, self.v):
@@ -114,10 +139,10 @@ class GPT(nn.Cell):
         self.blocks = nn.CellList([_Block(rng, c, dtype, i) for i in range(c["layers"])])
         self.ln_f = nn.LayerNorm((c["d"],), epsilon=1e-5)
         if dtype != np.float32:
-            self.ln_f.gamma.set_data(Tensor(np.ones((c["d"],), dtype)))
-            self.ln_f.beta.set_data(Tensor(np.zeros((c["d"],), dtype)))
+            self.ln_f.gamma.set_data(_tensor(np.ones((c["d"],), dtype)))
+            self.ln_f.beta.set_data(_tensor(np.zeros((c["d"],), dtype)))
         self.head = _Linear(rng, c["d"], c["vocab"], dtype, "head")
-        self.mask = Tensor(np.triu(np.full((c["seq"], c["seq"]), -1e9), 1).astype(dtype))
+        self.mask = _tensor(np.triu(np.full((c["seq"], c["seq"]), -1e9), 1).astype(dtype))
         self.embed, self.add_pos = ops.Gather(), ops.Add()
         self.probs, self.log, self.pick = ops.Softmax(axis=-1), ops.Log(), ops.Mul()
         self.total, self.mean = ops.ReduceSum(), ops.ReduceMean()
@@ -159,7 +184,7 @@ def inputs(config=None, dtype=np.float32):
     rng = np.random.default_rng(1)
     idx = rng.integers(0, c["vocab"], (c["batch"], c["seq"])).astype(np.int32)
     target = np.eye(c["vocab"], dtype=dtype)[rng.integers(0, c["vocab"], c["batch"] * c["seq"])]
-    return Tensor(idx), Tensor(target)
+    return _tensor(idx), _tensor(target)
 
 
 def dataset_strategy(dp):

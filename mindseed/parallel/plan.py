@@ -33,6 +33,7 @@ ranks, parameter and peak activation bytes per rank, its collectives and Sends, 
 the schedule's timeline gives with each pass's estimated seconds (`PipelineExecution.step_seconds`).
 """
 import argparse
+import contextlib
 import gc
 import math
 import runpy
@@ -285,14 +286,17 @@ def _mesh(text, devices, parser):
     return sizes
 
 
-def _gpt_demo(mesh, strategies="megatron"):
-    """The W4 GPT with the Megatron strategies ("megatron"), those of its products only ("products"), or none."""
+def _gpt_demo(mesh, strategies="megatron", abstract=False):
+    """The W4 GPT with the Megatron strategies ("megatron"), those of its products only ("products"), or none;
+    `abstract`: its parameters and inputs hold shapes and dtypes only (`_demo_gpt.abstract`)."""
     from mindseed.parallel import _demo_gpt as gpt  # noqa: PLC0415  (the demo model, only when asked for)
     dp, mp = (mesh + (1,))[:2] if len(mesh) < 2 else (mesh[0], math.prod(mesh[1:]))
-    net = gpt.GPT()
+    with gpt.abstract() if abstract else contextlib.nullcontext():
+        net = gpt.GPT()
+        inputs = gpt.inputs()
     if strategies:
         net.shard_megatron(dp, mp, products_only=strategies == "products")
-    return net, gpt.inputs(), gpt.dataset_strategy(dp)
+    return net, inputs, gpt.dataset_strategy(dp)
 
 
 def main(argv=None):
@@ -331,8 +335,9 @@ def main(argv=None):
     if args.devices < 1:
         parser.error(f"--devices must be positive, but got {args.devices}")
     mesh = _mesh(args.mesh, args.devices, parser) if args.mesh else (args.devices,)
-    if args.demo == "gpt":
-        network, inputs, data = _gpt_demo(mesh)
+    shapes_only = args.shapes_only or (args.devices > 64 and not args.check)
+    if args.demo == "gpt":   # planned on shapes only: made without data (torch never loads)
+        network, inputs, data = _gpt_demo(mesh, abstract=shapes_only and not args.stages)
     elif args.demo:
         network, inputs, data = _demo(args.demo, args.devices)
     elif args.script:
@@ -349,7 +354,6 @@ def main(argv=None):
                             args.interleave if args.scheduler else None)
         print(format_pipeline(run, Machine(args.tflops, args.bandwidth, args.latency)))
         return 0
-    shapes_only = args.shapes_only or (args.devices > 64 and not args.check)
     step = plan_step(network, inputs, args.devices, data, shapes_only)
     names = ("dp", "mp") if len(mesh) == 2 else tuple(f"a{i}" for i in range(len(mesh)))
     machine = Machine(args.tflops, args.bandwidth, args.latency)
@@ -357,7 +361,8 @@ def main(argv=None):
                       DeviceMesh(mesh, names) if args.mesh else None, machine))
     if args.auto:
         if args.demo == "gpt":
-            network, inputs, data = _gpt_demo(mesh, "products" if args.auto == "sharding_propagation" else None)
+            network, inputs, data = _gpt_demo(mesh, "products" if args.auto == "sharding_propagation" else None,
+                                               abstract=shapes_only)
         found = plan_step(network, inputs, args.devices, data, shapes_only, args.auto, DeviceMesh(mesh), machine)
         print(f"\n== AUTO_PARALLEL ({args.auto}) on the mesh {mesh}\n")
         print(format_plan(found, args.ranks, args.optimizer, args.parallel_optimizer, None, machine))

@@ -165,3 +165,23 @@ def test_an_abstract_recording_refuses_a_shape_only_the_values_decide():
     with pytest.raises(ValueError, match="output shape of MaskedSelect cannot be known without computing it"):
         record(lambda v: ops.masked_select(v, v > 0).sum(), x, abstract=True)
     assert float(record(lambda v: ops.masked_select(v, v > 0).sum(), x).result.asnumpy()) == 4.0
+
+
+def test_the_planner_command_never_imports_torch():
+    """The W4 GPT planned on shapes only is made without data (`_demo_gpt.abstract`) and recorded with shape rules:
+    the command runs without importing torch, and plans what it plans with torch loaded."""
+    import os      # noqa: PLC0415
+    import subprocess      # noqa: PLC0415
+    import sys      # noqa: PLC0415
+
+    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    code = ("import sys\nfrom mindseed.parallel import plan\n"
+            "plan.main(['--demo', 'gpt', '--devices', '1024', '--mesh', '8x128', '--auto'])\n"
+            "print('torch loaded:', 'torch' in sys.modules)\n")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=600, cwd=root,
+                         env=dict(os.environ, PYTHONPATH=root, OMP_NUM_THREADS="1"), check=True).stdout
+    assert "torch loaded: False" in out
+    assert "(53 collectives, 6539618 B sent)" in out          # Megatron's plan, as with data (docs/parallel.md)
+    assert "searched plan (dynamic_programming): 3587584 B" in out
+    net, inputs, _ = plan._gpt_demo((8, 128), abstract=True)  # torch is loaded here: data-less meta tensors
+    assert all(p.is_meta for p in net.trainable_params()) and inputs[0].shape == (8, 128)

@@ -1,1 +1,0 @@
-"""Kernel functions by family; each is a torch op or a small adapter around one."""

@@ -5,7 +5,7 @@ casts back, as MindSpore does; custom losses subclass LossBase and call it.
 """
 import math
 
-from mindseed._backend.kernels.nn import EVERY_CLASS
+from mindseed._backend.kernels import nn as _KN
 from mindseed.common import dtype as mstype
 from mindseed.common.parameter import Parameter
 from mindseed.common.tensor import Tensor
@@ -205,7 +205,7 @@ class SoftmaxCrossEntropyWithLogits(LossBase):
             rows = logp if logp.ndim == 2 else P.reshape_p(logp, shape=(-1, n_classes))
             if flat.ndim != 1:
                 flat = P.reshape_p(flat, shape=(-1,))   # int64: one conversion for both passes
-            x = PL.nll_loss_p(rows, flat, None, reduction="none", ignore_index=EVERY_CLASS)[0]
+            x = PL.nll_loss_p(rows, flat, None, reduction="none", ignore_index=_KN.EVERY_CLASS)[0]
             if labels.ndim != 1:
                 x = P.reshape_p(x, shape=labels.shape)
         else:

@@ -7,6 +7,7 @@ primitives, so they are differentiable again. A primitive with no bprop has a ze
 import math
 from functools import partial
 
+from mindseed._backend import _lazy
 from mindseed._backend.kernels import math as K
 from mindseed.common.tensor import Tensor
 from mindseed.ops._prims.core import (
@@ -132,7 +133,7 @@ lgamma_p = _unary("Lgamma", K.lgamma, lambda x, out: digamma_p(x))
 
 
 def _bessel(name, torch_name):
-    return Prim(name, K.bessel(torch_name), sharding=S.elementwise)
+    return Prim(name, _lazy.made(K.bessel, torch_name), sharding=S.elementwise)
 
 
 bessel_i0_p = _bessel("BesselI0", "i0")

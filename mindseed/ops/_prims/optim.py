@@ -1,7 +1,7 @@
 """Optimizer primitives: MindSpore's state-updating ops (ApplyMomentum, Adam, ...), each declared once.
 
 The class API (`ops.ApplyMomentum()(var, accum, lr, grad, momentum)`), `nn.optim` and `experimental.optim`
-call the same primitive, so each update rule exists once, in its kernel in `_backend/kernels/optim.py`.
+call the same primitive, so each update rule exists once, in its kernel in `_backend/_kernels/optim.py`.
 
 An `OptimPrim` takes, for each tensor input, either one Tensor or a sequence of them (one per parameter: the
 multi-tensor kernels update a whole list at once), and for each scalar input (learning rate, betas, ...) a

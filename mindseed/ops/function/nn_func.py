@@ -14,7 +14,7 @@ from mindseed.ops.operations._nn import DropoutExt as _DropoutExt
 
 __all__ = list(_nn) + list(_conv) + ["relu"]
 
-_GENERATOR_STEP = _Tensor(12, _mstype.int64)  # offsets one call takes from the default generator (MindSpore's)
+_GENERATOR_STEP = 12  # offsets one call takes from the default generator (MindSpore's)
 
 
 def dropout_ext(input, p=0.5, training=True, inplace=False):
@@ -26,7 +26,7 @@ def dropout_ext(input, p=0.5, training=True, inplace=False):
     >>> ms.ops.function.nn_func.dropout_ext(ms.ops.ones((2, 2)), p=0.5).shape
     (2, 2)
     """
-    seed, offset = _default_generator._step(_GENERATOR_STEP)  # noqa: SLF001 -- MindSpore's counter interface
+    seed, offset = _default_generator._step(_Tensor(_GENERATOR_STEP, _mstype.int64))  # noqa: SLF001 -- MindSpore's counter interface
     if not training or p == 0:
         return input
     out = _DropoutExt()(input, p, seed, offset)[0]

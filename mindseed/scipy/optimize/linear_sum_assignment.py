@@ -7,10 +7,10 @@ from mindseed.scipy.ops import LinearSumAssignment
 
 __all__ = ["linear_sum_assignment"]
 
-_NO_LIMIT = Tensor(sys.maxsize)
-
-
-def linear_sum_assignment(cost_matrix, maximize, dimension_limit=_NO_LIMIT):
+def linear_sum_assignment(cost_matrix, maximize, dimension_limit=None):
     """Solve the linear sum assignment problem of the 2-D `cost_matrix` (a maximum weight matching when `maximize`);
-    `dimension_limit` (a 0-D int64 Tensor) limits the columns used. Returns (row_idx, col_idx), padded with -1."""
+    `dimension_limit` (a 0-D int64 Tensor; default ``Tensor(sys.maxsize)``, made at the call so that importing
+    the module makes no Tensor) limits the columns used. Returns (row_idx, col_idx), padded with -1."""
+    if dimension_limit is None:
+        dimension_limit = Tensor(sys.maxsize)
     return LinearSumAssignment()(cost_matrix, dimension_limit, maximize)

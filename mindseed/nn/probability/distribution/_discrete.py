@@ -125,10 +125,9 @@ class Poisson(_Discrete):
         return r
 
     def _sample(self, shape, r):
-        return self._cast_sample(ops.random_poisson(_NO_DIMS, r, seed=self._seed or None))
+        return self._cast_sample(ops.random_poisson(_Tensor([], mstype.int32), r, seed=self._seed or None))
 
 
-_NO_DIMS = _Tensor([], mstype.int32)   # random_poisson's shape Tensor: rate's own shape only
 
 
 class Categorical(_Discrete):

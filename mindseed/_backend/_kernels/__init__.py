@@ -1,0 +1,1 @@
+"""Kernel functions by family; each is a torch op or a small adapter around one."""
