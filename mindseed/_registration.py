@@ -127,7 +127,9 @@ _TRAIN_REEXPORTS = ("export", "load", "export_split_mindir", "build_searched_str
 def reexport_toplevel(package):
     """Put the top-level objects MindSpore also exports from `common` and `train` there (called by the package
     once its namespace is complete)."""
-    importlib.import_module("mindseed.common.recompute")    # the module first: `common.recompute` stays the function
+    recompute_module = _types.ModuleType("mindseed.common.recompute", "MindSpore's `common.recompute` module.")
+    recompute_module.recompute, recompute_module.__all__ = package.recompute, ["recompute"]
+    _sys.modules.setdefault("mindseed.common.recompute", recompute_module)   # `common.recompute` stays the function
     for name in _COMMON_REEXPORTS:
         setattr(common, name, getattr(package, name))
     for name in _TRAIN_REEXPORTS:

@@ -1,4 +1,6 @@
 """Global seed: `set_seed` makes initializers and random ops reproducible."""
+import random
+
 import numpy as np
 
 from mindseed import _backend as B
@@ -37,8 +39,8 @@ def set_seed(seed):
     for key in _KERNEL_SEED:
         _KERNEL_SEED[key] = key[1]
     B.manual_seed(seed)
-    from mindseed.dataset import config     # noqa: PLC0415 -- as MindSpore's: the pipeline's, `random`'s and
-    config.set_seed(seed)                   # numpy's global generators restart from the seed too
+    random.seed(seed)       # as MindSpore's: `random`'s and numpy's global generators restart from the seed too
+    np.random.seed(seed)    # (the pipeline adopts the new global seed itself, dataset.config._sync_global_seed)
 
 
 def get_seed():
