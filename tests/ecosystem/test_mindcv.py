@@ -150,7 +150,7 @@ def test_readme_pipeline_trains_an_image_folder_classifier(mindcv, tmp_path):
     opt = create_optimizer(net.trainable_params(), opt="adamw", lr=lr, weight_decay=1e-5)
     trainer = create_trainer(net, create_loss(name="CE", label_smoothing=0.1), opt, get_metrics(3), amp_level="O0",
                              amp_cast_list=None, loss_scale_type="fixed", ema=True, clip_grad=True)
-    trainer.train(8, train, dataset_sink_mode=False)
+    trainer.train(10, train, dataset_sink_mode=False)
     acc = trainer.eval(val, dataset_sink_mode=False)["Top_1_Accuracy"]
     assert acc >= 0.9, acc
 

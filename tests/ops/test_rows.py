@@ -29,7 +29,7 @@ EXEMPT = {
     **{name: "random; statistics in tests/ops/test_random.py" for name in (
         "Bernoulli", "Cauchy", "Exponential", "LogNormal", "Multinomial", "Poisson",
         "RandomCategorical", "RandomChoiceWithMask", "Randperm", "StandardGamma", "StandardLaplace", "StandardNormal",
-        "UniformInt", "UniformReal", "CandidateSampler", "FractionalPoolSamples")},
+        "UniformInt", "UniformReal", "CandidateSampler", "FractionalPoolSamples", "UniformCandidateSampler")},
     # collectives: tests/communication (a one-process group and two processes)
     **{name: "collective; tests/communication" for name in (
         "AllGather", "AllReduce", "Barrier", "Broadcast", "ReduceScatter", "AlltoAll", "AlltoAllV", "AlltoAllVC",
