@@ -257,3 +257,21 @@ def test_squared_difference_rejects_bool_and_numbers_and_sub_of_bools_names_no_t
     np.testing.assert_allclose((b - f).asnumpy(), [[-0.5, -2.0]])
     np.testing.assert_array_equal(ops.sub(i, b).asnumpy(), [[0, 2]])
     np.testing.assert_allclose((b - 1.5).asnumpy(), [[-0.5, -1.5]])
+
+
+def test_adjust_contrast_v2_moves_each_channel_away_from_its_mean():
+    from mindseed.ops.operations.image_ops import AdjustContrastv2
+    images = np.arange(1.0, 13.0).reshape(2, 2, 3)
+    net = ms.jit(lambda x, f: AdjustContrastv2()(x, f))
+    out = net(ms.Tensor(images, ms.float32), ms.Tensor(2.0, ms.float32))
+    mean = images.mean(axis=(0, 1), keepdims=True)
+    np.testing.assert_allclose(out.asnumpy(), (images - mean) * 2 + mean, rtol=1e-6)
+    half = AdjustContrastv2()(ms.Tensor(images, ms.float16), ms.Tensor(0.5, ms.float32))
+    assert half.dtype == ms.float16
+    op = AdjustContrastv2()
+    with pytest.raises(ValueError, match="input images must be greater than or equal to 3, but got 2"):
+        op(ms.Tensor(np.ones((2, 3), np.float32)), ms.Tensor(2.0))
+    with pytest.raises(TypeError, match=r"argument\[images\] must be a type of"):
+        op(ms.Tensor(np.ones((2, 2, 3), np.int32)), ms.Tensor(2.0))
+    with pytest.raises(TypeError, match=r"argument\[contrast_factor\] must be a type of \{Tensor\[Float32\]\}"):
+        op(ms.Tensor(np.ones((2, 2, 3), np.float32)), ms.Tensor(2.0, ms.float16))

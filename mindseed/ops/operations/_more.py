@@ -158,6 +158,25 @@ def _adjust_saturation(image, scale):
     return _hsv_to_rgb(F.stack([hsv[..., 0], F.clamp(hsv[..., 1] * scale, 0.0, 1.0), hsv[..., 2]], -1))
 
 
+def _adjust_contrast_v2(images, contrast_factor):
+    op = "AdjustContrastv2"
+    if images.dtype not in (mstype.float16, mstype.float32):
+        raise TypeError(f"For primitive[{op}], the input argument[images] must be a type of {{Tensor[Float16], "
+                        f"Tensor[Float32]}}, but got Tensor[{images.dtype}].")
+    if contrast_factor.dtype != mstype.float32:
+        raise TypeError(f"For primitive[{op}], the input argument[contrast_factor] must be a type of "
+                        f"{{Tensor[Float32]}}, but got Tensor[{contrast_factor.dtype}].")
+    if images.ndim < 3:
+        raise ValueError(f"For primitive[{op}], the dimension of {op} input images must be greater than or equal to "
+                         f"3, but got {images.ndim}.")
+    if contrast_factor.ndim != 0:
+        raise ValueError(f"For primitive[{op}], the dimension of {op} input contrast_factor must be equal to 0, but "
+                         f"got {contrast_factor.ndim}.")
+    x = F.cast(images, mstype.float32)          # per channel: (x - its mean over H and W) * factor + that mean
+    mean = F.mean(x, (-3, -2), True)
+    return F.cast((x - mean) * contrast_factor + mean, images.dtype)
+
+
 def _depthwise_conv2d(x, weight, channel_multiplier=REQUIRED, kernel_size=REQUIRED, mode=3, pad_mode="valid", pad=0,
                       stride=1, dilation=1, group=1):
     k, c, kh, kw = weight.shape
@@ -420,6 +439,8 @@ _ROWS = {
     "HSVToRGB": (_hsv_to_rgb, (), ("x",), "HSV (hue in [0, 1)) to RGB."),
     "AdjustHue": (_adjust_hue, (), ("image", "delta"), "The hue of RGB images rotated by `delta` (of a turn)."),
     "AdjustSaturation": (_adjust_saturation, (), ("image", "scale"), "The saturation of RGB images scaled."),
+    "AdjustContrastv2": (_adjust_contrast_v2, (), ("images", "contrast_factor"),
+                         "Each channel of [..., H, W, C] images moved away from its mean by contrast_factor."),
     "DepthwiseConv2dNative": (_depthwise_conv2d, (("channel_multiplier", REQUIRED), ("kernel_size", REQUIRED),
                                                   ("mode", 3), ("pad_mode", "valid"), ("pad", 0), ("stride", 1),
                                                   ("dilation", 1), ("group", 1)), ("x", "weight"),

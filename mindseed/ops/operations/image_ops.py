@@ -1,11 +1,11 @@
 """mindspore.ops.operations.image_ops: image resizing primitives, by MindSpore's module layout (the same classes as
 `mindspore.ops.operations`)."""
 from mindseed.ops.operations import (  # noqa: F401
-    AdjustHue, AdjustSaturation, CombinedNonMaxSuppression, CropAndResize, HSVToRGB, NonMaxSuppressionV3,
-    NonMaxSuppressionWithOverlaps, RGBToHSV, ResizeArea, ResizeBicubic, ResizeBilinearV2)
+    AdjustContrastv2, AdjustHue, AdjustSaturation, CombinedNonMaxSuppression, CropAndResize, HSVToRGB,
+    NonMaxSuppressionV3, NonMaxSuppressionWithOverlaps, RGBToHSV, ResizeArea, ResizeBicubic, ResizeBilinearV2)
 from mindseed.ops.operations._image_prims import ScaleAndTranslate  # noqa: F401
 
 __all__ = [
-    "AdjustHue", "AdjustSaturation", "CombinedNonMaxSuppression", "CropAndResize", "HSVToRGB",
+    "AdjustContrastv2", "AdjustHue", "AdjustSaturation", "CombinedNonMaxSuppression", "CropAndResize", "HSVToRGB",
     "NonMaxSuppressionV3", "NonMaxSuppressionWithOverlaps", "RGBToHSV", "ResizeArea", "ResizeBicubic",
     "ResizeBilinearV2", "ScaleAndTranslate"]
