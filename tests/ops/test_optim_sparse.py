@@ -164,3 +164,26 @@ def test_sparse_rms_prop_zero_gradient_and_float16_as_mindspore():
                                                   1.4716796875, 12.078125]
     assert var.asnumpy().ravel().tolist() == [2.73828125, 3.5234375, 2.96875, 2.669921875, 2.05859375, 3.177734375,
                                               2.154296875, 4.40625]
+
+
+def test_sparse_apply_centered_rms_prop_updates_the_rows_given():
+    from mindseed.ops.operations.nn_ops import SparseApplyCenteredRMSProp
+    start = {"var": [[0.6, 0.4], [0.1, 0.5], [1.0, 1.0]], "mg": [[0.1, 0.3], [0.1, 0.5], [0.0, 0.0]],
+             "ms": [[0.2, 0.1], [0.1, 0.2], [1.0, 1.0]], "mom": [[0.2, 0.1], [0.1, 0.2], [0.0, 0.0]]}
+    p = {k: ms.Parameter(ms.Tensor(np.array(v, np.float32)), name=k) for k, v in start.items()}
+    g = np.array([[0.3, 0.4], [0.1, 0.2]], np.float32)
+    lr, rho, momentum, eps = 0.001, 0.9, 0.5, 0.01
+    out = SparseApplyCenteredRMSProp()(p["var"], p["mg"], p["ms"], p["mom"], ms.Tensor(lr), ms.Tensor(rho),
+                                       ms.Tensor(momentum), ms.Tensor(eps), ms.Tensor(g), ms.Tensor([1, 0], ms.int32))
+    rows = [1, 0]
+    a = {k: np.array(v, np.float64) for k, v in start.items()}
+    new_ms = rho * a["ms"][rows] + (1 - rho) * g * g
+    new_mg = rho * a["mg"][rows] + (1 - rho) * g
+    new_mom = momentum * a["mom"][rows] + lr * g / np.sqrt(new_ms - new_mg ** 2 + eps)
+    expected = a["var"].copy()
+    expected[rows] -= new_mom
+    np.testing.assert_allclose(out.asnumpy(), expected, rtol=1e-6)
+    np.testing.assert_allclose(p["var"].asnumpy(), expected, rtol=1e-6)
+    np.testing.assert_allclose(p["ms"].asnumpy()[rows], new_ms, rtol=1e-6)
+    np.testing.assert_allclose(p["mg"].asnumpy()[rows], new_mg, rtol=1e-6)
+    np.testing.assert_array_equal(p["var"].asnumpy()[2], [1.0, 1.0])      # a row not given stays

@@ -45,7 +45,8 @@ EXEMPT = {
     **{name: "optimizer update; tests/ops/test_optim_sparse.py" for name in (
         "ApplyAddSign", "ApplyPowerSign", "ApplyProximalGradientDescent", "ApplyKerasMomentum", "ApplyAdagradDA",
         "AdamNoUpdateParam", "FusedWeightScaleApplyMomentum", "SparseApplyAdagrad", "SparseApplyAdadelta",
-        "SparseApplyRMSProp", "SparseApplyProximalAdagrad", "SparseApplyFtrl", "FusedSparseLazyAdam",
+        "SparseApplyRMSProp", "SparseApplyCenteredRMSProp", "SparseApplyProximalAdagrad", "SparseApplyFtrl",
+        "FusedSparseLazyAdam",
         "FusedSparseAdam")},
     **{name: "state update; tests/ops/test_cache_fused.py" for name in (
         "UpdateCache", "FusedAdaFactor", "FusedCastAdamWeightDecay", "SparseApplyFtrlV2", "MapCacheIdx")},

@@ -37,6 +37,21 @@ def rms_prop_(params, grads, ms, moms, lr, decay, momentum, epsilon):
         var.copy_(v32 - mom.to(wide))         # the stored (rounded) momentum is what is subtracted
 
 
+def centered_rms_prop_(params, grads, mgs, mss, moms, lr, rho, momentum, epsilon):
+    """SparseApplyCenteredRMSProp's rows (in float32 for half-precision state): ms = rho ms + (1 - rho) g^2,
+    mg = rho mg + (1 - rho) g, mom = momentum mom + lr g / sqrt(ms - mg^2 + eps), var -= mom."""
+    for var, g, mg, ms, mom in zip(params, grads, mgs, mss, moms):
+        wide = torch.float32 if var.dtype in (torch.float16, torch.bfloat16) else var.dtype
+        v32, g32, mg32, ms32, mom32 = (t.to(wide) for t in (var, g, mg, ms, mom))
+        ms32 = ms32 * rho + (g32 * g32) * (1 - rho)
+        mg32 = mg32 * rho + g32 * (1 - rho)
+        mom32 = mom32 * momentum + (g32 * lr) / torch.sqrt(ms32 - mg32 * mg32 + epsilon)
+        mg.copy_(mg32)
+        ms.copy_(ms32)
+        mom.copy_(mom32)
+        var.copy_(v32 - mom.to(wide))
+
+
 def add_sign_(var, m, grad, lr, alpha, sign_decay, beta):
     """m = beta m + (1 - beta) g; var -= lr (alpha + sign_decay sign(g) sign(m)) g."""
     m.mul_(beta).add_(grad, alpha=1 - beta)

@@ -59,6 +59,11 @@ def _sparse_rms_prop(var, ms, mom, lr, grad, indices, rho=0.9, momentum=0.0, eps
     K.sparse_rows_(K.rms_prop_, [var, ms, mom], grad, indices, _num(lr), rho, momentum, epsilon)
 
 
+def _sparse_centered_rms_prop(var, mg, ms, mom, lr, rho, momentum, epsilon, grad, indices):
+    K.sparse_rows_(K.centered_rms_prop_, [var, mg, ms, mom], grad, indices, _num(lr), _num(rho), _num(momentum),
+                   _num(epsilon))
+
+
 def _sparse_proximal_adagrad(var, accum, lr, l1, l2, grad, indices):
     K.sparse_rows_(K.proximal_adagrad_, [var, accum], grad, indices, _num(lr), _num(l1), _num(l2))
 
@@ -86,6 +91,7 @@ def _sparse_adam(var, m, v, beta1_power, beta2_power, lr, beta1, beta2, epsilon,
 sparse_apply_adagrad_p = OptimPrim("SparseApplyAdagrad", _sparse_adagrad)
 sparse_apply_adadelta_p = OptimPrim("SparseApplyAdadelta", _sparse_adadelta)
 sparse_apply_rms_prop_p = OptimPrim("SparseApplyRMSProp", _sparse_rms_prop)
+sparse_apply_centered_rms_prop_p = OptimPrim("SparseApplyCenteredRMSProp", _sparse_centered_rms_prop)
 sparse_apply_proximal_adagrad_p = OptimPrim("SparseApplyProximalAdagrad", _sparse_proximal_adagrad)
 sparse_apply_ftrl_p = OptimPrim("SparseApplyFtrl", _sparse_ftrl)
 sparse_apply_ftrl_v2_p = OptimPrim("SparseApplyFtrlV2", _sparse_ftrl_v2)
