@@ -268,38 +268,21 @@ ones_like_p = Prim("OnesLike", K.ones_like, fill_value=1, infer=I.same, sharding
 fill_p = Prim("Fill", K.fill, infer=I.fill)
 
 # ---------------------------------------------------------------- indexing
-getitem_p = Prim("Getitem", K.getitem, sharding=S.getitem)
+def _index_pair(name, grad_name, sharding, grad_sharding):
+    """A basic-index read and the scatter-add of a gradient into the read tensor's shape: each is the other's
+    bprop."""
+    read = Prim(name, K.getitem, sharding=sharding)
+    scatter = Prim(grad_name, K.index_add_grad, sharding=grad_sharding)
+    read.def_bprop(lambda x, out, dout, index: (scatter(dout, shape=x.shape, index=index),))
+    scatter.def_bprop(lambda dout, out, ddout, shape, index: (read(ddout, index=index),))
+    return read, scatter
 
 
-@getitem_p.def_bprop
-def _getitem_bprop(x, out, dout, index):
-    return (index_add_grad_p(dout, shape=x.shape, index=index),)
-
-
-index_add_grad_p = Prim("IndexAddGrad", K.index_add_grad, sharding=S.index_add_grad)
-
-
-@index_add_grad_p.def_bprop
-def _index_add_grad_bprop(dout, out, ddout, shape, index):
-    return (getitem_p(ddout, index=index),)
-
-
+getitem_p, index_add_grad_p = _index_pair("Getitem", "IndexAddGrad", S.getitem, S.index_add_grad)
 # micro-batch i of a batch (`nn`'s `_MicroBatch`: MindSpore's StridedSlice with its strided_slice_flag): Getitem's
 # values, but a partitioner slices each shard's own rows (ops/_sharding.micro_slice), regrouping the samples
-micro_slice_p = Prim("MicroBatchSlice", K.getitem, sharding=S.micro_slice)
-
-
-@micro_slice_p.def_bprop
-def _micro_slice_bprop(x, out, dout, index):
-    return (micro_slice_grad_p(dout, shape=x.shape, index=index),)
-
-
-micro_slice_grad_p = Prim("MicroBatchSliceGrad", K.index_add_grad, sharding=S.micro_slice_grad)
-
-
-@micro_slice_grad_p.def_bprop
-def _micro_slice_grad_bprop(dout, out, ddout, shape, index):
-    return (micro_slice_p(ddout, index=index),)
+micro_slice_p, micro_slice_grad_p = _index_pair("MicroBatchSlice", "MicroBatchSliceGrad", S.micro_slice,
+                                                S.micro_slice_grad)
 
 
 # several basic-index reads of one tensor, their gradients summed (made by the merge_index_grads pass)
