@@ -117,6 +117,14 @@ def _stft_flags(window, normalized, center, pad_mode, onesided):
     H.type_check(onesided, (bool,), "onesided")
 
 
+def _stft_framing(window, normalized, center, pad_mode, onesided, pad, hop_length, win_length, n_fft):
+    """The STFT flags, then pad, hop_length and win_length, in the order MindSpore's validators check them."""
+    _stft_flags(window, normalized, center, pad_mode, onesided)
+    H.check_non_negative_int32(pad, "pad")
+    _opt_pos_int32(hop_length, "hop_length")
+    _win_length(win_length, n_fft)
+
+
 @H.method_check
 def check_amplitude_to_db(stype, ref_value, amin, top_db):
     H.type_check(stype, (U.ScaleType,), "stype")
@@ -226,10 +234,7 @@ def check_inverse_spectrogram(length, n_fft, win_length, hop_length, pad, window
     if length is not None:
         H.check_non_negative_int32(length, "length")
     H.check_pos_int32(n_fft, "n_fft")
-    _stft_flags(window, normalized, center, pad_mode, onesided)
-    H.check_non_negative_int32(pad, "pad")
-    _opt_pos_int32(hop_length, "hop_length")
-    _win_length(win_length, n_fft)
+    _stft_framing(window, normalized, center, pad_mode, onesided, pad, hop_length, win_length, n_fft)
 
 
 @H.method_check
@@ -366,10 +371,7 @@ def check_mel_spectrogram(sample_rate, n_fft, win_length, hop_length, f_min, f_m
     H.type_check(norm, (U.NormType,), "norm")
     H.type_check(mel_scale, (U.MelType,), "mel_type")
     H.check_pos_float32(power, "power")
-    _stft_flags(window, normalized, center, pad_mode, onesided)
-    H.check_non_negative_int32(pad, "pad")
-    _opt_pos_int32(hop_length, "hop_length")
-    _win_length(win_length, n_fft)
+    _stft_framing(window, normalized, center, pad_mode, onesided, pad, hop_length, win_length, n_fft)
 
 
 @H.method_check
