@@ -119,9 +119,6 @@ _GRAPH_UFUNCS = {
 }
 
 
-# ids of the tensors made by from_numpy, which MindSpore prints with numpy's repr (`[0., 1., 2.]`) until an op
-# makes a new tensor of them
-_NUMPY_BACKED = {}
 # id(placeholder Tensor) -> (a weak reference to it, its shape with -1 for each dynamic dim), for the
 # Tensor(shape=[None, 3], dtype=...) placeholders (Tensors compare elementwise: they are not dictionary keys)
 _DYNAMIC = {}
@@ -215,8 +212,7 @@ class Tensor:
             raise TypeError(f"For 'Tensor.from_numpy', the input must be numpy.ndarray, but got "
                             f"{type(array).__name__}.")
         t = _wrap(B.from_numpy(array, copy=False))
-        _NUMPY_BACKED[id(t)] = True     # its repr is numpy's, as MindSpore's numpy-backed tensors print
-        weakref.finalize(t, _NUMPY_BACKED.pop, id(t), None)
+        _tensor_state._set(t, "numpy_repr", True)   # its repr is numpy's, as MindSpore's numpy-backed tensors print
         return t
 
     @classmethod
@@ -443,7 +439,7 @@ class Tensor:
 
     # ------------------------------------------------------------ printing
     def __repr__(self):
-        if id(self) in _NUMPY_BACKED and B.ndim(self._data) > 0:
+        if B.ndim(self._data) > 0 and _tensor_state._get(self, "numpy_repr", False):
             text = np.array2string(_host_array(self), separator=", ")
             return f"Tensor(shape={list(self.shape)}, dtype={self.dtype}, value={chr(10) if self.ndim > 1 else ' '}" \
                    f"{text})"
