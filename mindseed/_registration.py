@@ -24,6 +24,7 @@ ops.composite.GradOperation = autograd.GradOperation
 from mindseed.autograd.j_transform import J as _J  # noqa: E402
 ops.J = ops.functional.J = _J
 _function_grad.custom_vjp = _function_grad.grad_func.custom_vjp = autograd.custom_vjp
+_function_grad.stop_gradient_ = _function_grad.grad_func.stop_gradient_ = ops.stop_gradient_
 
 # the sparse tensors' methods (mv, mm, sum, +, *, /) run the sparse functional ops
 from mindseed.common import tensor as _tensor  # noqa: E402
@@ -152,15 +153,16 @@ _FUNCTION_MODULE_NAMES = {
             "log_matrix_determinant", "logspace", "matrix_norm", "matrix_solve",
             "multi_scale_deformable_attn_function", "numel", "ormqr", "permute", "roll", "rot90", "row_stack",
             "sparse_segment_mean", "stft", "t", "tanhshrink", "trace", "tril_indices", "triu_indices",
-            "vector_norm", "view_as_real", "vstack"),
+            "vector_norm", "view_as_real", "vstack", "fft", "fft2", "fftn", "ifft", "ifft2", "ifftn"),
     "nn_func": ("deformable_conv2d", "fast_gelu", "flash_attention_score", "flip", "fliplr", "flipud",
             "fused_infer_attention_score", "hardsigmoid", "hardswish", "incre_flash_attention", "inplace_sigmoid",
             "is_floating_point", "logsigmoid", "mish", "moe_token_permute", "moe_token_unpermute", "msort",
             "nsa_compress", "nsa_select_attention", "prompt_flash_attention", "ring_attention_update", "sigmoid",
             "silu", "softsign", "speed_fusion_attention"),
     "other_func": ("moe_init_routing_v2", "move_to", "rotary_position_embedding"),
-    "comm_func": ("P2POp", "TCPStore", "all_gather", "all_gather_into_tensor", "all_gather_into_tensor_uneven",
-            "all_gather_object", "all_reduce", "all_to_all", "all_to_all_single", "all_to_all_v_c", "barrier",
+    "comm_func": ("P2POp", "TCPStore", "gather", "scatter", "all_gather", "all_gather_into_tensor",
+            "all_gather_into_tensor_uneven", "all_gather_object", "all_reduce", "all_to_all", "all_to_all_single",
+            "all_to_all_v_c", "barrier",
             "batch_isend_irecv", "broadcast", "broadcast_object_list", "destroy_process_group",
             "gather_into_tensor", "gather_object", "get_backend", "get_global_rank", "get_group_rank",
             "get_process_group_ranks", "get_rank", "get_world_size", "init_process_group", "irecv", "is_available",
@@ -185,5 +187,16 @@ for _module_name, _names in _FUNCTION_MODULE_NAMES.items():
             _module.__all__ = list(_names)
             _sys.modules[_full] = _module
             setattr(ops.function, _module_name, _module)
+    _source = _ops_communication if _module_name == "comm_func" else ops
     for _name in _names:
-        setattr(_module, _name, getattr(ops, _name))
+        setattr(_module, _name, getattr(_source, _name))
+        if _module_name != "comm_func" and not hasattr(ops.function, _name):
+            setattr(ops.function, _name, getattr(ops, _name))   # the package re-exports its modules' names
+ops.function.stop_gradient_ = ops.stop_gradient_
+# MindSpore's ops.functional imports these from ops.operations (`F.P` is the operations package)
+ops.functional.P = ops.operations
+for _name in ("AdaptiveMaxPool2D", "DtypeToEnum", "Median", "Roll", "TensorToTuple", "UniqueConsecutive",
+              "array_ops", "linalg_ops", "other_ops"):
+    setattr(ops.functional, _name, getattr(ops.operations, _name))
+ops.functional.auto_generate = ops.auto_generate
+ops.functional.geswitch, ops.functional.merge = ops.operations.GeSwitch(), ops.operations.Merge()

@@ -268,3 +268,19 @@ def test_dataset_core_config_is_dataset_config():
     from mindseed.dataset.core import config
     assert core_config is ds.config and config is ds.config
     assert callable(core_config.set_seed) and callable(core_config.get_prefetch_size)
+
+
+def test_function_package_reexports_its_modules_and_functional_its_imports():
+    # `from mindspore.ops.function import hann_window` and the names MindSpore's ops.functional imports
+    from mindseed.ops.function import bartlett_window, fft, hardswish, mish, reshard, stop_gradient_, tensordump
+    assert hardswish is ops.hardswish and mish is ops.mish and fft is ops.fft and reshard is ops.reshard
+    assert bartlett_window is ops.bartlett_window and tensordump is ops.tensordump
+    assert stop_gradient_ is ops.stop_gradient_ is importlib.import_module("mindseed.ops.function.grad").stop_gradient_
+    assert ops.function.math_func.ifft2 is ops.ifft2
+    # comm_func's gather/scatter are the collectives (tensor, gather_list, dst), not the indexing ops
+    from mindseed.ops.function.comm_func import gather, scatter
+    assert gather is not ops.gather and gather is ops.communication.gather and scatter is ops.communication.scatter
+    F = ops.functional
+    assert F.P is ops.operations and F.array_ops is ops.operations.array_ops and F.Roll is ops.operations.Roll
+    assert F.UniqueConsecutive is ops.UniqueConsecutive and F.auto_generate is ops.auto_generate
+    assert type(F.merge).__name__ == "Merge" and type(F.geswitch).__name__ == "GeSwitch"

@@ -146,7 +146,7 @@ class Tensor:
 
     # _view: (root, path of indices) of a slice taken by basic indexing in PyNative (`x[0]`): a write into it lands
     # in the root too, as into a MindSpore view (mindseed.ops._tensor_ops); unset otherwise
-    __slots__ = ("_data", "_view", "__weakref__")
+    __slots__ = ("_data", "_view", "__weakref__", "__dict__")   # __dict__: user attributes, as MindSpore allows
 
     def __init__(self, input_data=None, dtype=None, shape=None, init=None, internal=False, const_arg=False,
                  device=None):

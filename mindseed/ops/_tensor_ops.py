@@ -164,7 +164,7 @@ def _setitem(self, index, value):
             raise RuntimeError("Can not modify tensor id of input tensor from network by assign value, this may caused "
                                "by slice op, please check your code to avoid this error!")
     view = getattr(self, "_view", None) if _state.tracing is None else None
-    if view is not None:
+    if view is not None and view[1]:    # a slice; a `t.data` view (empty path) is written by update_in_place
         root, path = view
         parts = _along(root, path)   # the root's values along the path now (it may have been written since)
         if parts[-1].shape == self.shape and parts[-1].dtype == self.dtype:

@@ -26,9 +26,36 @@ def test_storage_memory_and_properties():
     assert isinstance(s, ms.UntypedStorage) and s.nbytes() == 96 and s.data_ptr() == t.data_ptr()
     assert t.storage().nbytes() == 96 and not t.is_shared()
     assert t.is_pinned() in (True, False) and t.pin_memory().shape == (3, 4)
-    assert t.data is t and not t.is_meta
-    p = ms.Parameter(t, name="p")
-    assert p.data is p
+    assert not t.is_meta
+
+
+def test_data_shares_memory_outside_differentiation():
+    # values from MindSpore 2.10: `.data` is a Tensor (not the Parameter) sharing its memory, without gradient
+    p = ms.Parameter(ms.Tensor([1.0, 2.0]), name="p")
+    d = p.data
+    assert type(d) is ms.Tensor and d is not p and ms.Tensor([1.0]).data is not None
+    d[0] = 5.0
+    assert p.asnumpy().tolist() == [5.0, 2.0]
+    p.set_data(ms.Tensor([7.0, 8.0]))
+    assert d.asnumpy().tolist() == [5.0, 2.0]           # set_data gives p new memory; the old view keeps its own
+    p.data.fill_(3.0)
+    assert p.asnumpy().tolist() == [3.0, 3.0]
+    np.testing.assert_array_equal(ms.grad(lambda w: (w.data * w).sum())(ms.Tensor([1.0, 2.0])).asnumpy(), [1, 2])
+
+    class Net(ms.nn.Cell):
+        def __init__(self):
+            super().__init__()
+            self.w = ms.Parameter(ms.Tensor([1.0, 2.0]), name="w")
+
+        def construct(self, x):
+            return (self.w.data * x).sum() + (self.w * x).sum()
+
+    for mode in (ms.PYNATIVE_MODE, ms.GRAPH_MODE):
+        ms.set_context(mode=mode)
+        net = Net()
+        grads = ms.grad(net, grad_position=None, weights=net.trainable_params())(ms.Tensor([3.0, 4.0]))
+        np.testing.assert_array_equal(grads[0].asnumpy(), [3, 4])
+    ms.set_context(mode=ms.PYNATIVE_MODE)
 
 
 def test_setting_data_replaces_the_value():

@@ -602,6 +602,16 @@ def tensor_setitem(x, index, value):
     return P.setitem_p(x, value, index=norm)
 
 
+def _write_through(view, new):
+    """An in-place update of `t.data` (a view of all of t, sharing its memory in MindSpore) writes `t` too, outside
+    autodiff. (Writes into basic slices, `x[0][1] = v`, land in their root in mindseed.ops._tensor_ops.)"""
+    root, path = getattr(view, "_view", None) or (None, None)
+    if root is not None and not path and root.shape == new.shape and root.dtype == new.dtype:
+        if isinstance(root, Parameter):
+            root._remember_value()
+        root._data = new._data
+
+
 def update_in_place(target, fn, *others):
     """Make `target` hold fn(its old value) (a new Tensor): `x.add_(y)`, `x[i] = v`, the in-place index ops.
 
@@ -630,6 +640,7 @@ def update_in_place(target, fn, *others):
         target._data = new._data
         if tracing is not None and not written:
             tracing.rebind(new, target)    # later reads of target in the graph read the new value
+        _write_through(target, new)
         return target
     old = Tensor._from_raw(target._data)
     for t in tapes:
@@ -638,6 +649,7 @@ def update_in_place(target, fn, *others):
     if tracing is not None and not param:
         tracing.on_argument_write(target, new)
     target._data = new._data
+    _write_through(target, new)
     for t in tapes:
         t.rebind(new, target)
     if param:

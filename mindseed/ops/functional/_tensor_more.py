@@ -4,8 +4,10 @@ import numbers
 
 from mindseed import _backend as B
 from mindseed._backend import interop as _I
+from mindseed._utils import _state
 from mindseed.common import dtype as mstype
 from mindseed.common.tensor import Tensor
+from mindseed.ops.functional import _core
 from mindseed.ops.functional import _sparse as S
 
 __all__ = ["UntypedStorage"]
@@ -46,6 +48,16 @@ def _convert_bytes_to_tensor(bytes_data, shape, dtype):
     return Tensor._from_raw(B.from_bytes(bytes_data, tuple(shape), dtype.name))
 
 
+def _get_data(self):
+    """`tensor.data`: a Tensor sharing this one's memory, outside differentiation. In-place updates through it (`p.data
+    .fill_(0)`, `p.data[0] = 1`) write this Tensor too; in a traced graph it is the stop-gradient of the value."""
+    if _state.tracing is not None:
+        return _core.stop_gradient(self)
+    view = Tensor._from_raw(self._data)
+    view._view = (self, ())     # a view with an empty index path (mindseed.ops._tensor_ops)
+    return view
+
+
 def _set_data(self, value):
     if not isinstance(value, Tensor):
         raise RuntimeError(f"For 'Tensor.data', the value set must be a Tensor, but got {type(value).__name__}.")
@@ -67,9 +79,10 @@ TENSOR_METHODS = {
     "untyped_storage": lambda self: UntypedStorage(self),
     "storage": lambda self: UntypedStorage(self),
     "__contains__": lambda self, value: isinstance(value, (Tensor, numbers.Number)) and bool((self == value).any()),
-    "data": property(lambda self: self, _set_data,
-                     doc="The Tensor itself (MindSpore's `Tensor.data`); setting it replaces the Tensor's data "
-                         "(`net.weight.data = w`): it then has `w`'s value, shape and dtype."),
+    "data": property(_get_data, _set_data,
+                     doc="A Tensor sharing this Tensor's (Parameter's) memory, outside differentiation (MindSpore's "
+                         "`Tensor.data`); setting it replaces the data (`net.weight.data = w`): the Tensor then has "
+                         "`w`'s value, shape and dtype."),
     "is_meta": property(lambda self: B.is_meta(self._data), doc="Whether the Tensor is a placeholder without data."),
 }
 for _name, _fn in TENSOR_METHODS.items():
