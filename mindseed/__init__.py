@@ -41,6 +41,7 @@ from mindseed import _registration  # noqa: F401  (later layers add their names 
 from mindseed.autograd._executor import _no_grad  # noqa: F401  (mindspore._no_grad)
 from mindseed import device_context, device_manager, hal, utils  # noqa: F401
 from mindseed import profiler  # noqa: F401
+from mindseed import onnx  # noqa: F401  (mindspore.onnx)
 from mindseed.profiler import Profiler  # noqa: F401
 from mindseed.common.generator import (Generator, default_generator, get_rng_state, initial_seed,  # noqa: F401
                                        manual_seed, seed, set_rng_state)

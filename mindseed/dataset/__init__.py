@@ -77,8 +77,10 @@ def zip(datasets):  # noqa: A001  (MindSpore's name)
 
 
 from mindseed.dataset._cache import DatasetCache  # noqa: E402
+from mindseed.dataset import debug, utils  # noqa: E402,F401
+from mindseed.dataset.utils import LineReader  # noqa: E402
 
-__all__ += ["DatasetCache"]
+__all__ += ["DatasetCache", "LineReader"]
 
 del _samplers_mod
 

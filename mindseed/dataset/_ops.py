@@ -4,6 +4,7 @@ import copy
 import itertools
 import os
 import threading
+import types
 
 import numpy as np
 
@@ -55,6 +56,13 @@ def _op_name(op):
         return "PyFunc"
     name = type(op).__name__
     return "PyFunc" if name in ("function", "builtin_function_or_method", "method", "partial") else name
+
+
+def _debug_name(op):
+    """An operation's name in the debug hooks' messages: a Python function's own name, a transform's class name."""
+    if isinstance(op, (types.FunctionType, types.BuiltinFunctionType, types.MethodType)):
+        return op.__name__
+    return type(op).__name__
 
 
 class _OpChain:
@@ -116,7 +124,8 @@ class MapDataset(Dataset):
                                 f"transforms or Python callables.")
         from mindseed.dataset.transforms._base import flatten_compose
         from mindseed.dataset.vision._fused import fuse_ops
-        self.operations = fuse_ops(flatten_compose(ops))
+        self._given = flatten_compose(ops)     # as given (debug mode runs them unfused, with its hooks between)
+        self.operations = fuse_ops(self._given)
         self.input_columns = None if input_columns is None else V.check_columns(input_columns, "input_columns")
         self.output_columns = None if output_columns is None else V.check_columns(output_columns, "output_columns")
         V.check_bool(python_multiprocessing, "python_multiprocessing")
@@ -141,8 +150,31 @@ class MapDataset(Dataset):
         cols, ins, outs = self._io()
         return _place_columns(cols, ins, outs)
 
+    def _debug_ops(self):
+        """In the pipeline's debug mode: the transforms as given, with copies of the debug hooks before the first and
+        after each (each told which transform it follows). A hook placed by hand runs as any Python callable (it
+        prints no header: it knows no predecessor), in debug mode or not."""
+        hooks = _cfg._get_debug_hook_list() or []
+
+        def made(name, first=False):
+            out = []
+            for hook in hooks:
+                hook = copy.deepcopy(hook)
+                hook.set_previous_op_name(name)
+                hook.set_is_first(first)
+                out.append(hook)
+            return out
+
+        ops = made(_debug_name(self._given[0]), first=True)
+        for op in self._given:
+            ops.append(op)
+            ops.extend(made(_debug_name(op)))
+        return ops
+
     def _tail_split(self):
         """(per-row ops, trailing ops that also run on a stacked batch) when the map is 1 column -> 1 column."""
+        if _cfg.get_debug_mode():
+            return self._debug_ops(), []
         cols, ins, outs = self._io()
         if len(ins) != 1 or len(outs) != 1:
             return self.operations, []
@@ -152,6 +184,8 @@ class MapDataset(Dataset):
         return self.operations[:k], self.operations[k:]
 
     def _block_ok(self):
+        if _cfg.get_debug_mode():
+            return False
         head, tail = self._tail_split()
         return not head and not self.callbacks and self.children[0]._block_ok()
 
@@ -208,7 +242,7 @@ class MapDataset(Dataset):
         """The map's single op when it can write each row straight into its slot of a batch (`_into`, with a
         fixed out_shape / out_dtype) and the map is one column -> one column; else None."""
         cols, ins, outs = self._io()
-        if len(ins) != 1 or len(outs) != 1 or len(self.operations) != 1:
+        if len(ins) != 1 or len(outs) != 1 or len(self.operations) != 1 or _cfg.get_debug_mode():
             return None
         op = self.operations[0]
         return op if getattr(op, "_into", None) is not None else None
@@ -300,7 +334,7 @@ class MapDataset(Dataset):
             raise reraise_worker(e) from None
 
     def _map_rows(self, ctx, defer_tail=False):
-        ops = self._tail_split()[0] if defer_tail else self.operations
+        ops = self._tail_split()[0] if defer_tail or _cfg.get_debug_mode() else self.operations
         one, chain, idx, src = self._row_fn(ops, ctx)
         workers = self._workers()
         child_rows = self.children[0]._rows(ctx)

@@ -57,6 +57,7 @@ class _Config:
         self.mp_timeout_interval = 300
         self.fast_recovery = True
         self.debug_mode = False
+        self.debug_hooks = None     # the DebugHooks debug mode inserts around each map transform
         self.error_samples_mode = ErrorSamplesMode.RETURN
         self.iterator_mode = {"do_copy": False, "parallel_convert": False}
         self.mp_start_method = "fork"
@@ -282,12 +283,30 @@ def get_fast_recovery():
 
 
 def set_debug_mode(debug_mode_flag, debug_hook_list=None):
-    """Set debug mode: the pipeline runs single-threaded."""
+    """Set debug mode: the pipeline runs in one thread, and the hooks of `debug_hook_list` (default: one
+    `debug.PrintMetaDataHook`) run before the first and after each transform of every `map`.
+
+    Raises:
+        TypeError: `debug_mode_flag` is not a bool, `debug_hook_list` not a list, or an item not a DebugHook.
+    """
+    from mindseed.dataset.debug import DebugHook, PrintMetaDataHook  # noqa: PLC0415 (debug imports no config)
     if not isinstance(debug_mode_flag, bool):
         raise TypeError("debug_mode_flag isn't of type boolean.")
-    if debug_hook_list is not None and not isinstance(debug_hook_list, list):
+    if debug_hook_list is None:
+        debug_hook_list = [PrintMetaDataHook()]
+    if not isinstance(debug_hook_list, list):
         raise TypeError("debug_hook_list is not a list.")
+    for hook in debug_hook_list:
+        if not isinstance(hook, DebugHook):
+            raise TypeError("All items in debug_hook_list must be of type DebugHook.")
+    if debug_hook_list:
+        _config.debug_hooks = debug_hook_list
     _config.debug_mode = debug_mode_flag
+
+
+def _get_debug_hook_list():
+    """The hooks debug mode inserts (None before any were set)."""
+    return _config.debug_hooks
 
 
 def get_debug_mode():

@@ -421,26 +421,40 @@ def _while(w, node):
 
 
 # ---------------------------------------------------------------- the model
-def onnx_bytes(cap, dynamic_batch=False):
-    """The serialized ONNX ModelProto of a Captured graph (checked with onnx.checker, full check)."""
+def onnx_bytes(cap, dynamic_batch=False, input_names=None, output_names=None, dim_names=None, export_params=True,
+               keep_initializers_as_inputs=False):
+    """The serialized ONNX ModelProto of a Captured graph (checked with onnx.checker, full check).
+
+    `input_names` / `output_names` name the graph's inputs and outputs in order (the rest keep the default names
+    x, x1, ... and output, output_0, ...); `dim_names` {input index: {dim: name}} names dynamic input dims;
+    `export_params=False` makes the weights graph inputs instead of initializers, and `keep_initializers_as_inputs`
+    lists the initializers among the inputs too."""
     onnx = _onnx()
+    input_names, output_names, dim_names = list(input_names or ()), list(output_names or ()), dim_names or {}
+    in_names = [input_names[i] if i < len(input_names) else ("x" if i == 0 else f"x{i}")
+                for i in range(len(cap.inputs))]
     batch = cap.inputs[0].shape[0] if dynamic_batch and cap.inputs and cap.inputs[0].shape else None
     env, counter = {}, [0]
-    w = _Writer(onnx, env, counter, batch, dims=[("x" if i == 0 else f"x{i}", j) for i, j in cap.dims])
+    w = _Writer(onnx, env, counter, batch, dims=[(in_names[i], j) for i, j in cap.dims])
     inputs = []
     for i, v in enumerate(cap.inputs):
-        env[v.id] = "x" if i == 0 else f"x{i}"
-        inputs.append(w.value_info(env[v.id], v, batch=True,
-                                   dim_names=lambda j, i=i: "batch" if i == j == 0 else f"x{i}_d{j}"))
+        env[v.id] = in_names[i]
+        inputs.append(w.value_info(env[v.id], v, batch=True, dim_names=lambda j, i=i: dim_names.get(i, {}).get(
+            j, "batch" if i == j == 0 else f"x{i}_d{j}")))
+    weights = []
     for name, var, array in cap.weights:
         env[var.id] = name
-        w.inits.append(onnx.numpy_helper.from_array(array, name))
+        weights.append(onnx.numpy_helper.from_array(array, name))
+        if not export_params or keep_initializers_as_inputs:
+            inputs.append(w.value_info(name, var))
+    if export_params:
+        w.inits.extend(weights)
     for var, array in cap.constants:
         env[var.id] = w.const(array)
     w.write(cap.graph)
     outputs = []
     for i, o in enumerate(cap.outputs):
-        name = f"output_{i}" if len(cap.outputs) > 1 else "output"
+        name = output_names[i] if i < len(output_names) else f"output_{i}" if len(cap.outputs) > 1 else "output"
         w.nodes.append(onnx.helper.make_node("Identity", [w.name(o)], [name], name=w.fresh("n_output")))
         outputs.append(w.value_info(name, o, batch=True))
     graph = onnx.helper.make_graph(w.nodes, cap.name, inputs, outputs, initializer=w.inits)
