@@ -1,7 +1,8 @@
 """Initializers with MindSpore's names, defaults and fan computations.
 
-Values come from a numpy RandomState that `mindseed.set_seed` restarts, so a seeded script
-initializes the same network on every run.
+Values are MindSpore's own: each random initializer takes a seed from numpy's global generator (which
+`mindseed.set_seed` seeds) and draws MindSpore's Philox stream with it (`_init_random`), so a script seeded with
+`set_seed` initializes its network with the same numbers as on MindSpore.
 """
 import math
 import numbers
@@ -12,7 +13,7 @@ import numpy as np
 from mindseed import _backend as B
 from mindseed._utils.errors import host_alloc
 from mindseed.common import dtype as mstype
-from mindseed.common import seed as _seed
+from mindseed.common import _init_random as R
 from mindseed.common.tensor import Tensor
 
 __all__ = ["Initializer", "initializer", "TruncatedNormal", "Normal", "Uniform", "HeUniform", "HeNormal",
@@ -74,9 +75,6 @@ class Initializer:
         self._initialize(arr)
         return arr
 
-    def _rng(self):
-        return _seed.init_rng()
-
 
 def _assign(arr, values):
     arr[...] = np.asarray(values, dtype=arr.dtype) if arr.dtype != np.bool_ else np.asarray(values).astype(bool)
@@ -90,16 +88,23 @@ def _assignment(arr, num):
 
 
 def _init_random_uniform(a, b, shape):
-    """MindSpore's helper of user-written initializers: a float32 array of `shape` drawn from U(a, b), from the
-    initializers' seeded stream."""
-    return _seed.init_rng().uniform(a, b, shape).astype(np.float32)
+    """MindSpore's helper of initializers: a float32 array of `shape` drawn from U(a, b) (a seed from numpy's global
+    generator, then MindSpore's Philox stream: `_init_random`)."""
+    return R.uniform(R.numpy_seed(), tuple(shape), a, b)
 
 
 def _init_random_normal(mean, sigma, shape):
     """A float32 array of `shape` drawn from N(mean, sigma^2) (MindSpore's helper, as `_init_random_uniform`)."""
     if sigma < 0:
         raise ValueError("sigma < 0")
-    return _seed.init_rng().normal(mean, sigma, shape).astype(np.float32)
+    return R.normal(R.numpy_seed(), tuple(shape), mean, sigma)
+
+
+def _init_truncated_normal(a, b, mean, sigma, shape):
+    """A float32 array of `shape` drawn from N(mean, sigma^2) truncated to [a, b] (as `_init_random_uniform`)."""
+    if sigma < 0:
+        raise ValueError("sigma < 0")
+    return R.truncated_normal(R.numpy_seed(), tuple(shape), a, b, mean, sigma)
 
 
 def _init_random_uniform_inplace(a, b, arr):
@@ -108,6 +113,10 @@ def _init_random_uniform_inplace(a, b, arr):
 
 def _init_random_normal_inplace(mean, sigma, arr):
     _assign(arr, _init_random_normal(mean, sigma, arr.shape))
+
+
+def _init_truncated_normal_inplace(a, b, mean, sigma, arr):
+    _assign(arr, _init_truncated_normal(a, b, mean, sigma, arr.shape))
 
 
 class Zero(Initializer):
@@ -137,7 +146,7 @@ class Normal(Initializer):
         self.sigma, self.mean = sigma, mean
 
     def _initialize(self, arr):
-        _assign(arr, self._rng().normal(self.mean, self.sigma, arr.shape))
+        _init_random_normal_inplace(self.mean, self.sigma, arr)
 
 
 class Uniform(Initializer):
@@ -148,7 +157,7 @@ class Uniform(Initializer):
         self.scale = scale
 
     def _initialize(self, arr):
-        _assign(arr, self._rng().uniform(-self.scale, self.scale, arr.shape))
+        _init_random_uniform_inplace(-self.scale, self.scale, arr)
 
 
 class TruncatedNormal(Initializer):
@@ -159,16 +168,7 @@ class TruncatedNormal(Initializer):
         self.sigma, self.mean, self.a, self.b = sigma, mean, a, b
 
     def _initialize(self, arr):
-        rng = self._rng()
-        n = arr.size
-        # draws per kept value: 1 / P(a <= x <= b), with a margin so that one round nearly always suffices
-        cdf = [0.5 * (1 + math.erf((v - self.mean) / (self.sigma * math.sqrt(2)))) for v in (self.a, self.b)]
-        per_value = 1.05 / max(cdf[1] - cdf[0], 1e-6)
-        out = np.empty(0)
-        while out.size < n:
-            draw = rng.normal(self.mean, self.sigma, int((n - out.size) * per_value) + 16)
-            out = np.concatenate([out, draw[(draw >= self.a) & (draw <= self.b)]])
-        _assign(arr, out[:n].reshape(arr.shape))
+        _init_truncated_normal_inplace(self.a, self.b, self.mean, self.sigma, arr)
 
 
 class XavierUniform(Initializer):
@@ -181,7 +181,7 @@ class XavierUniform(Initializer):
     def _initialize(self, arr):
         fan_in, fan_out = _calculate_fan_in_and_fan_out(arr.shape)
         bound = self.gain * math.sqrt(6.0 / (fan_in + fan_out))
-        _assign(arr, self._rng().uniform(-bound, bound, arr.shape))
+        _init_random_uniform_inplace(-bound, bound, arr)
 
 
 class XavierNormal(Initializer):
@@ -193,8 +193,8 @@ class XavierNormal(Initializer):
 
     def _initialize(self, arr):
         fan_in, fan_out = _calculate_fan_in_and_fan_out(arr.shape)
-        std = self.gain * math.sqrt(2.0 / (fan_in + fan_out))
-        _assign(arr, self._rng().normal(0, std, arr.shape))
+        std = self.gain * math.sqrt(2.0 / float(fan_in + fan_out))
+        _init_random_normal_inplace(0, std, arr)
 
 
 class HeUniform(Initializer):
@@ -207,8 +207,8 @@ class HeUniform(Initializer):
     def _initialize(self, arr):
         fan = _fan(arr.shape, self.mode)
         gain = _calculate_gain(self.nonlinearity, self.negative_slope)
-        bound = math.sqrt(3.0) * gain / math.sqrt(fan)
-        _assign(arr, self._rng().uniform(-bound, bound, arr.shape))
+        bound = math.sqrt(3.0) * (gain / math.sqrt(fan))
+        _init_random_uniform_inplace(-bound, bound, arr)
 
 
 class HeNormal(Initializer):
@@ -221,7 +221,7 @@ class HeNormal(Initializer):
     def _initialize(self, arr):
         fan = _fan(arr.shape, self.mode)
         std = _calculate_gain(self.nonlinearity, self.negative_slope) / math.sqrt(fan)
-        _assign(arr, self._rng().normal(0, std, arr.shape))
+        _init_random_normal_inplace(0, std, arr)
 
 
 class VarianceScaling(Initializer):
@@ -239,17 +239,12 @@ class VarianceScaling(Initializer):
         fan_in, fan_out = _calculate_fan_in_and_fan_out(arr.shape)
         fan = {"fan_in": fan_in, "fan_out": fan_out, "fan_avg": (fan_in + fan_out) / 2.0}[self.mode]
         scale = self.scale / max(1.0, fan)
-        rng = self._rng()
-        if self.distribution == "truncated_normal":
-            std = math.sqrt(scale) / .87962566103423978
-            tmp = np.empty(arr.shape)
-            TruncatedNormal(std, 0.0, -2 * std, 2 * std)._initialize(tmp)
-            _assign(arr, tmp)
-        elif self.distribution == "untruncated_normal":
-            _assign(arr, rng.normal(0, math.sqrt(scale), arr.shape))
+        # as in MindSpore 2.10, whose test names 'truncated_norm': the default 'truncated_normal' draws uniformly
+        if self.distribution == "untruncated_normal":
+            _assign(arr, _init_random_normal(0, np.sqrt(scale), arr.shape))
         else:
-            limit = math.sqrt(3.0 * scale)
-            _assign(arr, rng.uniform(-limit, limit, arr.shape))
+            limit = np.sqrt(3.0 * scale)
+            _assign(arr, _init_random_uniform(-limit, limit, arr.shape))
 
 
 class Identity(Initializer):
@@ -273,10 +268,9 @@ class Sparse(Initializer):
             raise ValueError("For 'Sparse' initializer, the dimension of the tensor must be 2.")
         rows, cols = arr.shape
         zeros = int(math.ceil(self.sparsity * rows))
-        rng = self._rng()
-        data = rng.normal(0, self.sigma, (rows, cols))
+        data = _init_random_normal(0, self.sigma, arr.shape)
         for c in range(cols):
-            data[rng.permutation(rows)[:zeros], c] = 0
+            data[np.random.permutation(list(range(rows)))[:zeros], c] = 0.
         _assign(arr, data)
 
 
@@ -318,7 +312,7 @@ class Orthogonal(Initializer):
                              f"{arr.ndim}.")
         rows = arr.shape[0]
         cols = arr.size // rows
-        flat = self._rng().normal(0, 1, (rows, cols))
+        flat = _init_random_normal(0, 1, (rows, cols))
         if rows < cols:
             flat = flat.T
         q, r = np.linalg.qr(flat)

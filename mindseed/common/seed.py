@@ -8,7 +8,6 @@ from mindseed import _backend as B
 __all__ = ["set_seed", "get_seed"]
 
 _global_seed = None
-_np_rng = np.random.RandomState()
 _op_gen = None      # the global stream of the random ops, made at first use (which loads the backend)
 _op_counter = 0
 
@@ -26,13 +25,12 @@ def set_seed(seed):
     >>> import mindseed as ms
     >>> ms.set_seed(1)
     """
-    global _global_seed, _np_rng, _op_counter
+    global _global_seed, _op_counter
     if isinstance(seed, bool) or not isinstance(seed, int):
         raise TypeError(f"For 'set_seed', the 'seed' must be int, but got {type(seed).__name__}.")
     if seed < 0:
         raise ValueError(f"For 'set_seed', the 'seed' must be >= 0, but got {seed}.")
     _global_seed = seed
-    _np_rng = np.random.RandomState(seed)
     _global_generator().manual_seed(seed)
     _op_counter = 0
     _seeded_gens.clear()
@@ -45,11 +43,6 @@ def set_seed(seed):
 
 def get_seed():
     return _global_seed
-
-
-def init_rng():
-    """numpy RandomState used by initializers."""
-    return _np_rng
 
 
 def op_generator(seed=0, seed2=0):

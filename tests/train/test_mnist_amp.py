@@ -58,7 +58,7 @@ def test_o2_bfloat16_lenet_one_epoch_reaches_97_percent(fast_cpu):
     watch = _Watch(net)
     model.train(1, train, callbacks=[watch])
     assert set(watch.dense_in) == {ms.bfloat16}  # the layers compute in bfloat16
-    assert len(watch.losses) == 11 and watch.losses[0] > 2.0 > 0.3 > max(watch.losses[-3:])
+    assert len(watch.losses) == 11 and watch.losses[0] > 2.0 > 0.4 > max(watch.losses[-3:])
     result = model.eval(mnist_pipeline(root, "test", 1000))
     print(f"O2 bfloat16 LeNet, one epoch: test {result}")
     assert result["accuracy"] >= 0.97, result

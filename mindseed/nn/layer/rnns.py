@@ -85,15 +85,17 @@ class _RNNCellBase(Cell):
             if isinstance(v, bool) or not isinstance(v, int) or v <= 0:
                 raise ValueError(f"For '{cls}', the '{name}' must be a positive int, but got {v}.")
         self.input_size, self.hidden_size, self.has_bias = input_size, hidden_size, has_bias
+        # as MindSpore's: standard-normal draws of numpy's global generator, then every parameter re-initialized
+        # from U(-1/sqrt(hidden), 1/sqrt(hidden)) (so a seeded script gets MindSpore's values and numpy state)
+        shapes = [(num_chunks * hidden_size, input_size), (num_chunks * hidden_size, hidden_size)]
+        shapes += [(num_chunks * hidden_size,)] * 2 if has_bias else []
+        values = [Tensor(np.random.randn(*shape), dtype=dtype) for shape in shapes]
+        self.weight_ih, self.weight_hh = Parameter(values[0]), Parameter(values[1])
+        self.bias_ih = Parameter(values[2]) if has_bias else None
+        self.bias_hh = Parameter(values[3]) if has_bias else None
         stdv = Uniform(1 / math.sqrt(hidden_size))
-        self.weight_ih = Parameter(initializer(stdv, (num_chunks * hidden_size, input_size), dtype))
-        self.weight_hh = Parameter(initializer(stdv, (num_chunks * hidden_size, hidden_size), dtype))
-        if has_bias:
-            self.bias_ih = Parameter(initializer(stdv, (num_chunks * hidden_size,), dtype))
-            self.bias_hh = Parameter(initializer(stdv, (num_chunks * hidden_size,), dtype))
-        else:
-            self.bias_ih = None
-            self.bias_hh = None
+        for weight in self.get_parameters():
+            weight.set_data(initializer(stdv, weight.shape, dtype))
 
     def _tensor_hx_step(self, cls, x, hx):
         """One step of a cell whose state `hx` is one float Tensor, like `x`."""
@@ -248,19 +250,21 @@ class _RNNBase(Cell):
         self.is_lstm = mode == "LSTM"
         gate_size = _GATES[mode] * hidden_size
         num_directions = 2 if bidirectional else 1
-        init = Uniform(1 / math.sqrt(hidden_size))
+        stdv = 1 / math.sqrt(hidden_size)
+
+        def uniform(name, shape):   # MindSpore's RNNs draw their weights from numpy's global generator
+            return Parameter(Tensor(np.random.uniform(-stdv, stdv, shape).astype(np.float32), dtype=dtype), name=name)
+
         w_ih, w_hh, b_ih, b_hh = [], [], [], []
         for layer in range(num_layers):
             for direction in range(num_directions):
                 layer_input = input_size if layer == 0 else hidden_size * num_directions
                 suffix = "_reverse" if direction == 1 else ""
-                w_ih.append(Parameter(initializer(init, (gate_size, layer_input), dtype),
-                                      name=f"weight_ih_l{layer}{suffix}"))
-                w_hh.append(Parameter(initializer(init, (gate_size, hidden_size), dtype),
-                                      name=f"weight_hh_l{layer}{suffix}"))
+                w_ih.append(uniform(f"weight_ih_l{layer}{suffix}", (gate_size, layer_input)))
+                w_hh.append(uniform(f"weight_hh_l{layer}{suffix}", (gate_size, hidden_size)))
                 if has_bias:
-                    b_ih.append(Parameter(initializer(init, (gate_size,), dtype), name=f"bias_ih_l{layer}{suffix}"))
-                    b_hh.append(Parameter(initializer(init, (gate_size,), dtype), name=f"bias_hh_l{layer}{suffix}"))
+                    b_ih.append(uniform(f"bias_ih_l{layer}{suffix}", (gate_size,)))
+                    b_hh.append(uniform(f"bias_hh_l{layer}{suffix}", (gate_size,)))
         self.w_ih_list = ParameterTuple(w_ih)
         self.w_hh_list = ParameterTuple(w_hh)
         self.b_ih_list = ParameterTuple(b_ih)
