@@ -4,6 +4,7 @@ Resizing follows OpenCV's conventions (what MindSpore's C++ ops use): pixel cent
 antialiasing for bilinear/bicubic/nearest, box averaging for AREA when shrinking. Geometric warps go
 through Pillow's C kernels one channel plane at a time, so every dtype works.
 """
+import functools
 import io
 
 import numpy as np
@@ -253,101 +254,51 @@ def _apply_taps(a, taps, axis):
     return out
 
 
-_BANDS = {}
-_GEMM_MNK = 1 << 19  # multiply-adds per matrix product: below this OpenBLAS stays on one thread
-
-
-def _bilinear_band(n_in, n_out):
-    """`_linear_points` as banded matrix blocks: (keep, blocks), where `keep` (None, or the source indices the
-    taps use when shrinking by more than 2x) selects the source lines first, and each block
-    (o0, o1, lo, hi, m, m.T) gives output lines o0..o1 as m @ source lines lo..hi (m: float32 weights, two
-    nonzero per row; its transpose stored contiguous, which OpenBLAS multiplies faster). A block holds up to
-    32 output lines and about 32 source lines. Cached (sizes repeat)."""
-    key = (n_in, n_out)
-    t = _BANDS.get(key)
-    if t is not None:
-        return t
-    i0, i1, w0, w1 = _linear_points(n_in, n_out)
-    keep = None
-    if n_in > 2 * n_out:  # shrinking: only the lines the taps touch
-        keep = np.unique(np.concatenate([i0, i1]))
-        i0, i1 = np.searchsorted(keep, i0), np.searchsorted(keep, i1)
-    step = max(1, min(32, int(32 * n_out / max(len(keep) if keep is not None else n_in, 1))))
-    blocks = []
-    for o0 in range(0, n_out, step):
-        o1 = min(o0 + step, n_out)
-        lo, hi = int(i0[o0]), int(i1[o1 - 1]) + 1
-        m = np.zeros((o1 - o0, hi - lo), np.float32)
-        r = np.arange(o1 - o0)
-        m[r, i0[o0:o1] - lo] = w0[o0:o1]
-        m[r, i1[o0:o1] - lo] += w1[o0:o1]
-        blocks.append((o0, o1, lo, hi, m, np.ascontiguousarray(m.T)))
-    t = (keep, tuple(blocks))
-    if len(_BANDS) < 8192:
-        _BANDS[key] = t
-    return t
-
-
-def bilinear_planes(a, h, w):
-    """Bilinear resize (OpenCV's sampling: pixel centres at +0.5, clamped edges, no antialiasing) of an
-    H x W x C uint8 image (any strides) to h x w, as C x h x w float32 channel planes holding the unrounded
-    values (round them with np.rint; halves may round either way, as in OpenCV's fixed point).
-
-    Each 1-D pass is a handful of small matrix products with banded weight blocks (two taps per output line),
-    which read and write every value once instead of gathering, scaling and adding it in separate passes; the
-    smaller intermediate pass runs first. Shrinking by more than 2x first takes the source lines the taps use.
-    The same image always gives the same values (wherever its arrays lie in memory), but OpenBLAS may round a
-    value differently at another place in a product, so a flip mirrors the result (`np.rint(p[:, :, ::-1])`),
-    not the weights: then a flipped resize equals flipping the resized image, bit for bit."""
-    H, W, C = a.shape
-    ky, by = _bilinear_band(H, h)
-    kx, bx = _bilinear_band(W, w)
-    if ky is not None:
-        a = a[ky]
-    if kx is not None:
-        a = a[:, kx]
-    Hs, Ws = a.shape[:2]
-    src = np.empty((C, Hs, Ws), np.float32)
-    np.copyto(src, a.transpose(2, 0, 1))
-    if Hs * w <= h * Ws:  # columns first (on the Hs source rows), then rows
-        mid = np.empty((C, Hs, w), np.float32)
-        _columns(src.reshape(C * Hs, Ws), bx, mid.reshape(C * Hs, w))
-        out = np.empty((C, h, w), np.float32)
-        _rows(mid, by, out)
-    else:
-        mid = np.empty((C, h, Ws), np.float32)
-        _rows(src, by, mid)
-        out = np.empty((C, h, w), np.float32)
-        _columns(mid.reshape(C * h, Ws), bx, out.reshape(C * h, w))
-    return out
-
-
-def _rows(src, blocks, out):
-    """out[c, o0:o1] = m @ src[c, lo:hi] for each band block (all planes in one batched product per block,
-    split along the columns if one product would be large enough for OpenBLAS to start threads)."""
-    n = src.shape[2]
-    for o0, o1, lo, hi, m, _ in blocks:
-        cols = max(1, _GEMM_MNK // ((o1 - o0) * (hi - lo)))
-        for c0 in range(0, n, cols):
-            np.matmul(m, src[:, lo:hi, c0:c0 + cols], out=out[:, o0:o1, c0:c0 + cols])
-
-
-def _columns(src, blocks, out):
-    """out[:, o0:o1] = src[:, lo:hi] @ m.T for each band block, in row chunks small enough for one thread."""
-    n = src.shape[0]
-    for o0, o1, lo, hi, _, mt in blocks:
-        rows = max(1, _GEMM_MNK // ((o1 - o0) * (hi - lo)))
-        for r0 in range(0, n, rows):
-            np.matmul(src[r0:r0 + rows, lo:hi], mt, out=out[r0:r0 + rows, o0:o1])
+@functools.lru_cache(maxsize=1024)
+def _fixed_linear(n_in, n_out, clamp):
+    """OpenCV's INTER_LINEAR coefficients for 8-bit images along one axis, in its fixed point (weights times 2048,
+    rounded): the source point (x + 0.5) * n_in / n_out - 0.5 in float32 as OpenCV computes it, its two source
+    lines and their weights. Along the columns (`clamp`) a point outside the image takes the edge pixel with
+    weight 1: (s0, s1, w0, w1) shaped for an h x w x C image. Along the rows the weights stay and the lines are
+    clipped: (rows used, index of s0 and of s1 among them, w0, w1)."""
+    f = ((np.arange(n_out, dtype=np.float64) + 0.5) * (1.0 / (n_out / n_in)) - 0.5).astype(np.float32)
+    s = np.floor(f)
+    f -= s
+    s = s.astype(np.intp)
+    if clamp:
+        f[(s < 0) | (s >= n_in - 1)] = 0
+    w0 = np.rint((np.float32(1) - f) * np.float32(2048)).astype(np.int32)
+    w1 = np.rint(f * np.float32(2048)).astype(np.int32)
+    s0, s1 = np.clip(s, 0, n_in - 1), np.clip(s + 1, 0, n_in - 1)
+    if clamp:
+        return s0, s1, w0[None, :, None], w1[None, :, None]
+    rows = np.unique(np.concatenate([s0, s1]))
+    return rows, np.searchsorted(rows, s0), np.searchsorted(rows, s1), w0[:, None], w1[:, None]
 
 
 def bilinear_u8(a, h, w):
-    """`bilinear_planes` rounded to an h x w x C uint8 image."""
-    p = bilinear_planes(a, h, w)
-    np.rint(p, out=p)
-    out = np.empty((h, w, a.shape[2]), np.uint8)
-    np.copyto(out, p.transpose(1, 2, 0), casting="unsafe")
-    return out
+    """Bilinear resize of an H x W x C uint8 image (any strides) to h x w as OpenCV computes it, bit for bit
+    (what MindSpore's Resize gives): the columns in integer fixed point, then the rows with the truncations of
+    OpenCV's 8-bit path, ``(((b0 * (S0 >> 4)) >> 16) + ((b1 * (S1 >> 4)) >> 16) + 2) >> 2``. An exact 2x
+    shrink comes out as OpenCV's area average, which it switches to there."""
+    H, W, C = a.shape
+    sx0, sx1, ax0, ax1 = _fixed_linear(W, w, True)
+    rows, y0, y1, by0, by1 = _fixed_linear(H, h, False)
+    src = a[rows] if len(rows) < H else a
+    cols = src[:, sx0, :] * ax0
+    cols += src[:, sx1, :] * ax1
+    cols >>= 4
+    cols = cols.reshape(len(rows), w * C)
+    out = (by0 * cols[y0]) >> 16
+    out += (by1 * cols[y1]) >> 16
+    out += 2
+    out >>= 2
+    return out.astype(np.uint8).reshape(h, w, C)
+
+
+def bilinear_planes(a, h, w):
+    """`bilinear_u8` as C x h x w float32 channel planes (for fused ops that normalize next)."""
+    return bilinear_u8(a, h, w).transpose(2, 0, 1).astype(np.float32)
 
 
 def resize(img, size, inter):
