@@ -64,3 +64,12 @@ def test_exact_halving_is_the_rounded_two_by_two_average():
     img = rng.randint(0, 256, (8, 6, 3)).astype(np.uint8)
     want = (img[0::2, 0::2].astype(int) + img[1::2, 0::2] + img[0::2, 1::2] + img[1::2, 1::2] + 2) >> 2
     np.testing.assert_array_equal(vision.Resize((4, 3))(img), want.astype(np.uint8))
+
+
+def test_nearest_takes_opencvs_source_indices():
+    img = np.tile(np.arange(28, dtype=np.uint8), (28, 1))      # each pixel holds its column
+    assert vision.Resize((100, 17), vision.Inter.NEAREST)(img)[0].tolist() == [
+        0, 1, 3, 4, 6, 8, 9, 11, 13, 14, 16, 18, 19, 21, 23, 24, 26]
+    row = vision.Resize((17, 100), vision.Inter.NEAREST)(img)[0]
+    assert row[:12].tolist() == [0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 3]      # 100 / 28 is not exact
+    assert row[25:30].tolist() == [6, 7, 7, 7, 8] and np.bincount(row).tolist().count(4) == 16

@@ -230,7 +230,9 @@ def _cubic_taps(n_in, n_out, a=-0.75):
 
 
 def _nearest_idx(n_in, n_out):
-    return np.minimum(np.floor(np.arange(n_out) * (n_in / n_out)).astype(np.int64), n_in - 1)
+    """OpenCV's INTER_NEAREST source index: floor(x * scale), scale = 1 / (n_out / n_in) in double as OpenCV
+    computes it (n_in / n_out rounds differently at some exact multiples)."""
+    return np.minimum(np.floor(np.arange(n_out) * (1.0 / (n_out / n_in))).astype(np.int64), n_in - 1)
 
 
 def _area_matrix(n_in, n_out):
