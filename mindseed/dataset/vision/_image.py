@@ -278,21 +278,33 @@ def _fixed_linear(n_in, n_out, clamp):
     return rows, np.searchsorted(rows, s0), np.searchsorted(rows, s1), w0[:, None], w1[:, None]
 
 
+@functools.lru_cache(maxsize=1024)
+def _fixed_columns(W, w, C):
+    """`_fixed_linear` along the columns of an image flattened to rows of W * C values: the two source positions
+    and int32 weights of each output value."""
+    s0, s1, a0, a1 = _fixed_linear(W, w, True)
+    ch = np.arange(C)
+    return ((s0[:, None] * C + ch).ravel(), (s1[:, None] * C + ch).ravel(),
+            np.repeat(a0.ravel(), C), np.repeat(a1.ravel(), C))
+
+
 def bilinear_u8(a, h, w):
     """Bilinear resize of an H x W x C uint8 image (any strides) to h x w as OpenCV computes it, bit for bit
     (what MindSpore's Resize gives): the columns in integer fixed point, then the rows with the truncations of
     OpenCV's 8-bit path, ``(((b0 * (S0 >> 4)) >> 16) + ((b1 * (S1 >> 4)) >> 16) + 2) >> 2``. An exact 2x
     shrink comes out as OpenCV's area average, which it switches to there."""
     H, W, C = a.shape
-    sx0, sx1, ax0, ax1 = _fixed_linear(W, w, True)
+    x0, x1, ax0, ax1 = _fixed_columns(W, w, C)
     rows, y0, y1, by0, by1 = _fixed_linear(H, h, False)
-    src = a[rows] if len(rows) < H else a
-    cols = src[:, sx0, :] * ax0
-    cols += src[:, sx1, :] * ax1
+    src = np.ascontiguousarray(a[rows] if len(rows) < H else a).reshape(len(rows), W * C)
+    cols = np.take(src, x0, axis=1) * ax0
+    cols += np.take(src, x1, axis=1) * ax1
     cols >>= 4
-    cols = cols.reshape(len(rows), w * C)
-    out = (by0 * cols[y0]) >> 16
-    out += (by1 * cols[y1]) >> 16
+    out = np.take(cols, y0, axis=0) * by0
+    out >>= 16
+    low = np.take(cols, y1, axis=0) * by1
+    low >>= 16
+    out += low
     out += 2
     out >>= 2
     return out.astype(np.uint8).reshape(h, w, C)
