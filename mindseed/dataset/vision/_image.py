@@ -257,15 +257,22 @@ def _apply_taps(a, taps, axis):
 
 
 @functools.lru_cache(maxsize=1024)
-def _fixed_linear(n_in, n_out, clamp):
+def _fixed_linear(n_in, n_out, clamp, area=False):
     """OpenCV's INTER_LINEAR coefficients for 8-bit images along one axis, in its fixed point (weights times 2048,
     rounded): the source point (x + 0.5) * n_in / n_out - 0.5 in float32 as OpenCV computes it, its two source
     lines and their weights. Along the columns (`clamp`) a point outside the image takes the edge pixel with
     weight 1: (s0, s1, w0, w1) shaped for an h x w x C image. Along the rows the weights stay and the lines are
-    clipped: (rows used, index of s0 and of s1 among them, w0, w1)."""
-    f = ((np.arange(n_out, dtype=np.float64) + 0.5) * (1.0 / (n_out / n_in)) - 0.5).astype(np.float32)
-    s = np.floor(f)
-    f -= s
+    clipped: (rows used, index of s0 and of s1 among them, w0, w1). `area`: the weights INTER_AREA takes where it
+    does not shrink both ways."""
+    if area:    # INTER_AREA when not shrinking both ways: OpenCV's linear kernel with box-overlap weights
+        inv = n_out / n_in
+        s = np.floor(np.arange(n_out) * (1.0 / inv))
+        f = ((np.arange(n_out) + 1) - (s + 1) * inv).astype(np.float32)
+        f = np.where(f <= 0, np.float32(0), f - np.floor(f)).astype(np.float32)
+    else:
+        f = ((np.arange(n_out, dtype=np.float64) + 0.5) * (1.0 / (n_out / n_in)) - 0.5).astype(np.float32)
+        s = np.floor(f)
+        f -= s
     s = s.astype(np.intp)
     if clamp:
         f[(s < 0) | (s >= n_in - 1)] = 0
@@ -279,23 +286,24 @@ def _fixed_linear(n_in, n_out, clamp):
 
 
 @functools.lru_cache(maxsize=1024)
-def _fixed_columns(W, w, C):
+def _fixed_columns(W, w, C, area=False):
     """`_fixed_linear` along the columns of an image flattened to rows of W * C values: the two source positions
     and int32 weights of each output value."""
-    s0, s1, a0, a1 = _fixed_linear(W, w, True)
+    s0, s1, a0, a1 = _fixed_linear(W, w, True, area)
     ch = np.arange(C)
     return ((s0[:, None] * C + ch).ravel(), (s1[:, None] * C + ch).ravel(),
             np.repeat(a0.ravel(), C), np.repeat(a1.ravel(), C))
 
 
-def bilinear_u8(a, h, w):
+def bilinear_u8(a, h, w, area=False):
     """Bilinear resize of an H x W x C uint8 image (any strides) to h x w as OpenCV computes it, bit for bit
     (what MindSpore's Resize gives): the columns in integer fixed point, then the rows with the truncations of
     OpenCV's 8-bit path, ``(((b0 * (S0 >> 4)) >> 16) + ((b1 * (S1 >> 4)) >> 16) + 2) >> 2``. An exact 2x
-    shrink comes out as OpenCV's area average, which it switches to there."""
+    shrink comes out as OpenCV's area average, which it switches to there. `area`: INTER_AREA where it does not
+    shrink both ways (linear with box-overlap weights)."""
     H, W, C = a.shape
-    x0, x1, ax0, ax1 = _fixed_columns(W, w, C)
-    rows, y0, y1, by0, by1 = _fixed_linear(H, h, False)
+    x0, x1, ax0, ax1 = _fixed_columns(W, w, C, area)
+    rows, y0, y1, by0, by1 = _fixed_linear(H, h, False, area)
     src = np.ascontiguousarray(a[rows] if len(rows) < H else a).reshape(len(rows), W * C)
     cols = np.take(src, x0, axis=1) * ax0
     cols += np.take(src, x1, axis=1) * ax1
@@ -308,6 +316,40 @@ def bilinear_u8(a, h, w):
     out += 2
     out >>= 2
     return out.astype(np.uint8).reshape(h, w, C)
+
+
+@functools.lru_cache(maxsize=1024)
+def _fixed_cubic(n_in, n_out):
+    """OpenCV's INTER_CUBIC coefficients for 8-bit images along one axis: for each output line its four source
+    lines (replicated at the edges) and int32 weights (the float32 cubic of A = -0.75 times 2048, rounded)."""
+    f = ((np.arange(n_out, dtype=np.float64) + 0.5) * (1.0 / (n_out / n_in)) - 0.5).astype(np.float32)
+    s = np.floor(f)
+    x = f - s
+    s = s.astype(np.intp)
+    a, one = np.float32(-0.75), np.float32(1)
+    xp, xm = x + one, one - x
+    c0 = ((a * xp - np.float32(5) * a) * xp + np.float32(8) * a) * xp - np.float32(4) * a
+    c1 = ((a + np.float32(2)) * x - (a + np.float32(3))) * x * x + one
+    c2 = ((a + np.float32(2)) * xm - (a + np.float32(3))) * xm * xm + one
+    c3 = one - c0 - c1 - c2
+    weights = [np.rint(c * np.float32(2048)).astype(np.int32) for c in (c0, c1, c2, c3)]
+    return [np.clip(s - 1 + k, 0, n_in - 1) for k in range(4)], weights
+
+
+def bicubic_u8(a, h, w):
+    """Bicubic resize of an H x W x C uint8 image as OpenCV computes it (MindSpore's Resize with Inter.BICUBIC):
+    the columns in integer fixed point (weights x 2048), then the rows, rounded as (sum + 2^21) >> 22 and
+    saturated."""
+    H, W, C = a.shape
+    xs, xw = _fixed_cubic(W, w)
+    ys, yw = _fixed_cubic(H, h)
+    src = np.ascontiguousarray(a).reshape(H, W * C)
+    ch = np.arange(C)
+    cols = sum(np.take(src, (s[:, None] * C + ch).ravel(), axis=1) * np.repeat(wt, C) for s, wt in zip(xs, xw))
+    out = sum(np.take(cols, s, axis=0).astype(np.int64) * wt[:, None] for s, wt in zip(ys, yw))
+    out += 1 << 21
+    out >>= 22
+    return np.clip(out, 0, 255).astype(np.uint8).reshape(h, w, C)
 
 
 def bilinear_planes(a, h, w):
@@ -330,6 +372,10 @@ def resize(img, size, inter):
         out = a[_nearest_idx(H, h)][:, _nearest_idx(W, w)]
     elif inter == 2 and a.dtype == np.uint8:
         out = bilinear_u8(a, h, w)
+    elif inter == 3 and a.dtype == np.uint8:
+        out = bicubic_u8(a, h, w)
+    elif inter == 4 and a.dtype == np.uint8 and not (h <= H and w <= W):
+        out = bilinear_u8(a, h, w, area=True)
     elif inter in (1, 5) and a.dtype == np.uint8 and a.shape[2] in (1, 3, 4):
         out = resize_pil(Image.fromarray(a[:, :, 0] if a.shape[2] == 1 else a), (h, w), inter).reshape(h, w, -1)
     else:

@@ -1,5 +1,5 @@
-"""vision.Resize's bilinear mode on uint8 images is OpenCV's fixed-point resize, bit for bit: the expected
-pixels are MindSpore 2.10's."""
+"""vision.Resize on uint8 images is OpenCV's fixed-point resize, bit for bit (bilinear, bicubic, nearest, and area
+when enlarging): the expected pixels are MindSpore 2.10's."""
 import numpy as np
 import pytest
 
@@ -73,3 +73,42 @@ def test_nearest_takes_opencvs_source_indices():
     row = vision.Resize((17, 100), vision.Inter.NEAREST)(img)[0]
     assert row[:12].tolist() == [0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 3]      # 100 / 28 is not exact
     assert row[25:30].tolist() == [6, 7, 7, 7, 8] and np.bincount(row).tolist().count(4) == 16
+
+
+def test_bicubic_and_area_take_opencvs_fixed_point():
+    # MindSpore 2.10's pixels; AREA when enlarging is OpenCV's linear kernel with box-overlap weights
+    img = ((np.arange(5 * 7 * 3).reshape(5, 7, 3) * 37) % 256).astype(np.uint8)
+    assert vision.Resize((6, 9), vision.Inter.BICUBIC)(img)[:, :, 1].tolist() == [
+        [29, 129, 86, 7, 113, 220, 141, 98, 198],
+        [36, 135, 93, 13, 120, 227, 147, 105, 204],
+        [44, 143, 101, 21, 128, 235, 155, 113, 212],
+        [52, 151, 109, 29, 136, 255, 173, 119, 220],
+        [60, 159, 117, 39, 144, 199, 141, 135, 228],
+        [66, 166, 123, 51, 150, 14, 37, 165, 235],
+    ]
+    assert vision.Resize((3, 4), vision.Inter.BICUBIC)(img)[:, :, 0].tolist() == [
+        [35, 216, 188, 107],
+        [51, 232, 203, 122],
+        [78, 78, 221, 138],
+    ]
+    assert vision.Resize((8, 11), vision.Inter.AREA)(img)[:, :, 2].tolist() == [
+        [74, 122, 185, 61, 72, 151, 47, 22, 117, 180, 228],
+        [77, 125, 189, 64, 75, 154, 51, 25, 120, 184, 232],
+        [83, 131, 194, 70, 81, 160, 56, 31, 126, 189, 237],
+        [90, 138, 201, 77, 88, 167, 64, 38, 133, 196, 244],
+        [94, 141, 205, 80, 91, 171, 67, 42, 137, 200, 248],
+        [101, 149, 212, 88, 99, 178, 74, 49, 144, 207, 255],
+        [106, 154, 217, 93, 104, 183, 80, 54, 149, 125, 107],
+        [110, 158, 221, 97, 108, 187, 83, 58, 153, 70, 8],
+    ]
+    assert vision.Resize((9, 4), vision.Inter.AREA)(img)[:, :, 0].tolist() == [
+        [48, 206, 156, 106],
+        [49, 208, 158, 108],
+        [57, 215, 165, 115],
+        [60, 219, 169, 119],
+        [66, 224, 174, 124],
+        [71, 229, 179, 130],
+        [75, 233, 183, 133],
+        [82, 65, 190, 140],
+        [84, 23, 192, 142],
+    ]
