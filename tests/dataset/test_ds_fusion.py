@@ -30,9 +30,9 @@ def _reference_normalize(img, mean, std, axis):
     shape = [1] * img.ndim
     shape[axis] = -1
     m = np.asarray(mean, np.float32).reshape(shape)
-    s = (1.0 / np.asarray(std, np.float32).astype(np.float64)).astype(np.float32).reshape(shape)
+    s = np.asarray(std, np.float32).reshape(shape)
     out = np.subtract(img, m, dtype=np.float32)
-    out *= s
+    out /= s            # MindSpore's kernel divides (multiplying by 1/std differs in the last bit)
     return out
 
 

@@ -112,3 +112,19 @@ def test_bicubic_and_area_take_opencvs_fixed_point():
         [82, 65, 190, 140],
         [84, 23, 192, 142],
     ]
+
+
+def test_rescale_and_normalize_round_as_mindspores_kernels():
+    # Rescale: double precision with float32 factors (OpenCV's convertTo); Normalize: float32 (x - mean) / std.
+    # Both differ in the last bit from float32 x * a + b and from (x - mean) * (1 / std) on these values.
+    rng = np.random.RandomState(0)
+    u = rng.randint(0, 256, (64, 64, 3)).astype(np.uint8)
+    a, b = 1 / 0.3081, -1 * 0.1307 / 0.3081
+    want = (u.astype(np.float64) * float(np.float32(a)) + float(np.float32(b))).astype(np.float32)
+    out = vision.Rescale(a, b)(u)
+    assert np.array_equal(out, want) and not np.array_equal(out, u.astype(np.float32) * np.float32(a) + np.float32(b))
+    mean, std = [0.1307 * 255] * 3, [0.3081 * 255] * 3
+    want = (u.astype(np.float32) - np.float32(mean[0])) / np.float32(std[0])
+    out = vision.Normalize(mean, std)(u)
+    assert np.array_equal(out, want)
+    assert not np.array_equal(out, (u.astype(np.float32) - np.float32(mean[0])) * np.float32(1 / np.float32(std[0])))

@@ -44,7 +44,8 @@ def _blend(a, b, factor, dtype):
 
 
 class Rescale(ImageTensorOperation):
-    """x * rescale + shift, as float32."""
+    """x * rescale + shift as MindSpore computes it (OpenCV's convertTo): in double precision with rescale and shift
+    rounded to float32, the result rounded to float32."""
 
     def __init__(self, rescale, shift):
         self.rescale = _number(rescale, "rescale")
@@ -54,10 +55,10 @@ class Rescale(ImageTensorOperation):
         return self._batch_apply(np.asarray(img))
 
     def _batch_apply(self, x):
-        out = x.astype(np.float32)
-        out *= np.float32(self.rescale)
-        out += np.float32(self.shift)
-        return out
+        out = x.astype(np.float64)
+        out *= float(np.float32(self.rescale))
+        out += float(np.float32(self.shift))
+        return out.astype(np.float32)
 
 
 def _mean_std(mean, std):
@@ -87,29 +88,29 @@ class Normalize(ImageTensorOperation):
     def __init__(self, mean, std, is_hwc=True):
         self.mean, self.std = _mean_std(mean, std)
         self.is_hwc = bool(is_hwc)
-        self._scale = (1.0 / self.std.astype(np.float64)).astype(np.float32)
 
     def _channels(self, c):
-        """(mean, scale) as float32 vectors of `c` values (a single mean/std applies to every channel)."""
+        """(mean, std) as float32 vectors of `c` values (a single mean/std applies to every channel)."""
         if len(self.mean) == c:
-            return self.mean, self._scale
-        return np.full(c, self.mean[0], np.float32), np.full(c, self._scale[0], np.float32)
+            return self.mean, self.std
+        return np.full(c, self.mean[0], np.float32), np.full(c, self.std[0], np.float32)
 
     def _check(self, x, channels):
         if len(self.mean) not in (1, channels):
             raise RuntimeError(f"Normalize: number of channels does not match the size of mean and std vector, got "
                                f"channels: {channels}, size of mean: {len(self.mean)}")
 
-    # Every path computes float32(x), then `-= mean`, then `*= 1/std`, all in float32 (so all paths agree bit for
-    # bit). Writing the cast into a preallocated output and running the two in-place ops over long contiguous rows
-    # (an HWC row is W*C values: the per-channel constants are tiled along it) keeps numpy on its fast inner loops.
+    # Every path computes float32(x), then `-= mean`, then `/= std`, all in float32 as MindSpore's kernel does (so
+    # all paths agree with it bit for bit). Writing the cast into a preallocated output and running the two in-place
+    # ops over long contiguous rows (an HWC row is W*C values: the per-channel constants are tiled along it) keeps
+    # numpy on its fast inner loops.
     def _hwc_into(self, out, img):
         h, w, c = img.shape
         m, s = self._channels(c)
         o = out.reshape(h, w * c)
         o[...] = img.reshape(h, w * c)
         o -= np.tile(m, w)
-        o *= np.tile(s, w)
+        o /= np.tile(s, w)
 
     def _np(self, img):
         if img.ndim == 2:
@@ -117,7 +118,7 @@ class Normalize(ImageTensorOperation):
             out = np.empty(img.shape, np.float32)
             out[...] = img
             out -= self.mean[0]
-            out *= self._scale[0]
+            out /= self.std[0]
             return out
         axis = 2 if self.is_hwc else 0
         self._check(img, img.shape[axis])
@@ -128,7 +129,7 @@ class Normalize(ImageTensorOperation):
         m, s = self._channels(img.shape[0])
         out[...] = img
         out -= m.reshape(-1, 1, 1)
-        out *= s.reshape(-1, 1, 1)
+        out /= s.reshape(-1, 1, 1)
         return out
 
     def _batch_apply(self, x):
@@ -150,7 +151,7 @@ class Normalize(ImageTensorOperation):
         for o, xi in ((out, x),) if x[0].size < _PER_IMAGE else zip(out, x):
             o[...] = xi
             o -= m
-            o *= s
+            o /= s
         return out
 
 
@@ -174,7 +175,7 @@ class _NormalizeHWC2CHW(ImageTensorOperation):
         out = np.empty((c,) + img.shape[:2], np.float32)
         out[...] = img.transpose(2, 0, 1)
         out -= m.reshape(-1, 1, 1)
-        out *= s.reshape(-1, 1, 1)
+        out /= s.reshape(-1, 1, 1)
         return out
 
     def _batch_apply(self, x):
@@ -189,13 +190,13 @@ class _NormalizeHWC2CHW(ImageTensorOperation):
         if x[0].size < _PER_IMAGE:  # small images: three passes over the whole batch
             out[...] = x.transpose(0, 3, 1, 2)
             out -= m
-            out *= s
+            out /= s
             return out
         for i in range(x.shape[0]):  # one image at a time stays in cache across the three passes
             o = out[i]
             o[...] = x[i].transpose(2, 0, 1)
             o -= m
-            o *= s
+            o /= s
         return out
 
 

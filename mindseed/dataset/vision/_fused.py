@@ -82,9 +82,9 @@ class DecodeRandomResizedCrop(ImageTensorOperation):
                 planes = planes[:, ::-1]
             if norm is not None and self.chw:  # rounded (as Resize rounds) straight into `out`, then Normalize
                 np.rint(planes, out=out)
-                mean, scale = norm._channels(3)
+                mean, std = norm._channels(3)
                 out -= mean[:, None, None]
-                out *= scale[:, None, None]
+                out /= std[:, None, None]
                 return
             vals = np.rint(planes).transpose(1, 2, 0)
         else:  # the plain ops' kernels
@@ -96,15 +96,15 @@ class DecodeRandomResizedCrop(ImageTensorOperation):
         if norm is None:
             out[...] = vals
             return
-        mean, scale = norm._channels(3)
+        mean, std = norm._channels(3)
         if self.chw:
             for c in range(3):
                 np.subtract(vals[:, :, c], mean[c], out=out[c])
-                out[c] *= scale[c]
+                out[c] /= std[c]
         else:
             out[...] = vals
             out -= mean
-            out *= scale
+            out /= std
 
 
 _FLIPS = ("HorizontalFlip", "VerticalFlip", "RandomHorizontalFlip", "RandomVerticalFlip")
