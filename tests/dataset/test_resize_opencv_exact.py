@@ -128,3 +128,13 @@ def test_rescale_and_normalize_round_as_mindspores_kernels():
     out = vision.Normalize(mean, std)(u)
     assert np.array_equal(out, want)
     assert not np.array_equal(out, (u.astype(np.float32) - np.float32(mean[0])) * np.float32(1 / np.float32(std[0])))
+
+
+def test_to_tensor_scales_as_mindspore_for_arrays_and_pil_images():
+    from PIL import Image
+    u = np.random.RandomState(0).randint(0, 256, (16, 16, 3)).astype(np.uint8)
+    # a numpy image: the C++ kernel's float32 product with 1/255; a PIL image: the Python path's double division
+    np.testing.assert_array_equal(vision.ToTensor()(u), (u.astype(np.float32) * np.float32(1 / 255)).transpose(2, 0, 1))
+    np.testing.assert_array_equal(vision.ToTensor()(Image.fromarray(u)),
+                                  (u / 255.0).astype(np.float32).transpose(2, 0, 1))
+    assert not np.array_equal(u.astype(np.float32) * np.float32(1 / 255), (u / 255.0).astype(np.float32))

@@ -145,7 +145,14 @@ class ToTensor(ImageTensorOperation):
 
     def _np(self, img):
         a = img[:, :, None] if img.ndim == 2 else img
-        return (a.astype(np.float32) / 255.0).transpose(2, 0, 1).astype(self._dtype)
+        # as MindSpore's kernel: times float32(1 / 255) (dividing by 255 differs in the last bit)
+        return (a.astype(np.float32) * np.float32(1.0 / 255.0)).transpose(2, 0, 1).astype(self._dtype)
+
+    def _pil(self, img):
+        # a PIL image takes MindSpore's Python path: divided by 255 in double precision
+        a = np.asarray(img)
+        a = a[:, :, None] if a.ndim == 2 else a
+        return (a / 255.0).transpose(2, 0, 1).astype(self._dtype)
 
 
 class ToPIL(ImageTensorOperation):
