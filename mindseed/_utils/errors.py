@@ -1,4 +1,5 @@
 """Errors in MindSpore's phrasing: `For 'Op', the 'arg' ...`."""
+import os
 
 
 def op_error(exc_type, op, message):
@@ -28,13 +29,29 @@ def check_axis(op, axis, ndim, name="axis"):
     return axis % n
 
 
-def host_alloc(op, make, *args):
+def _physical_memory():
+    try:
+        return os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
+    except (ValueError, OSError, AttributeError):
+        return None
+
+
+def _memory_not_enough(op):
+    return RuntimeError(f"For '{op}', Memory not enough: the allocation for the output failed (Allocate memory "
+                        f"failed).")
+
+
+def host_alloc(op, make, *args, nbytes=None):
     """`make(*args)`, a host (numpy) computation whose output may be too large to allocate: that failure reads as
-    MindSpore reports memory exhaustion, a RuntimeError."""
+    MindSpore reports memory exhaustion, a RuntimeError. `nbytes`, the memory the computation needs, when known:
+    more than the machine has fails at once (the system would otherwise grant the pages and then run out while
+    filling them)."""
+    ram = _physical_memory() if nbytes is not None else None
+    if ram is not None and nbytes > ram:
+        raise _memory_not_enough(op)
     try:
         return make(*args)
     except (MemoryError, ValueError) as exc:
         if not isinstance(exc, MemoryError) and "Maximum allowed" not in str(exc) and "too big" not in str(exc):
             raise
-        raise RuntimeError(f"For '{op}', Memory not enough: the allocation for the output failed (Allocate memory "
-                           f"failed).") from None
+        raise _memory_not_enough(op) from None

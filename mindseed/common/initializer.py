@@ -388,7 +388,8 @@ def initializer(init, shape=None, dtype=mstype.float32):
         return _deferred(init, shape, dtype)
     np_dtype = np.float32 if dtype == mstype.bfloat16 else mstype.dtype_to_nptype(dtype)
     work_dtype = np.float64 if np.issubdtype(np_dtype, np.floating) else np_dtype
-    arr = host_alloc("initializer", np.zeros, shape, work_dtype)
+    arr = host_alloc("initializer", np.zeros, shape, work_dtype,
+                     nbytes=2 * int(np.prod(shape, dtype=np.float64)) * np.dtype(work_dtype).itemsize)
     init(arr)
     return Tensor(arr.astype(np_dtype) if dtype != mstype.bfloat16 else arr.astype(np.float32), dtype)
 

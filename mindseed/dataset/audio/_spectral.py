@@ -246,6 +246,11 @@ def _band_args(sample_rate, f_min, f_max, **counts):
         V.check_number(f_max, "f_max")
 
 
+def _fbank_bytes(n_freqs, n_filters):
+    """The memory building an (n_freqs, n_filters) filter bank takes: a few float64 arrays of that size."""
+    return 4 * 8 * n_freqs * (n_filters + 2)
+
+
 class MelScale(TensorOperation):
     """Normal STFT (..., n_stft, time) to mel frequency (..., n_mels, time)."""
 
@@ -256,7 +261,7 @@ class MelScale(TensorOperation):
         self.f_max = _fmax(f_max, sample_rate)
         self.norm, self.mel_type = norm, mel_type
         self._fb = host_alloc("MelScale", mel_fbanks, n_stft, self.f_min, self.f_max, n_mels, sample_rate, norm,
-                              mel_type)
+                              mel_type, nbytes=_fbank_bytes(n_stft, n_mels))
 
     def _apply(self, x):
         a = waveform(x, "MelScale", min_ndim=2)
@@ -334,7 +339,8 @@ class LFCC(TensorOperation):
         self.sample_rate, self.n_filter, self.n_lfcc, self.log_lf = sample_rate, n_filter, n_lfcc, log_lf
         self._spec = Spectrogram(**V.check_number(speckwargs or {}, "speckwargs", (dict,)))
         self._fb = host_alloc("LFCC", lin_fbanks, self._spec.n_fft // 2 + 1, float(f_min),
-                              _fmax(f_max, sample_rate), n_filter, sample_rate)
+                              _fmax(f_max, sample_rate), n_filter, sample_rate,
+                              nbytes=_fbank_bytes(self._spec.n_fft // 2 + 1, n_filter))
         self._dct = create_dct(n_lfcc, n_filter, self.norm)
 
     def _apply(self, x):
@@ -363,7 +369,8 @@ class InverseMelScale(TensorOperation):
                              f"{sorted(unknown)}.")
         self.sgdargs = {"sgd_lr": float(args.get("sgd_lr", 0.1)), "sgd_momentum": float(args.get("sgd_momentum", 0.9))}
         self._fb = host_alloc("InverseMelScale", mel_fbanks, n_stft, float(f_min), _fmax(f_max, sample_rate),
-                              n_mels, sample_rate, norm, mel_type).astype(np.float64)
+                              n_mels, sample_rate, norm, mel_type,
+                              nbytes=_fbank_bytes(n_stft, n_mels)).astype(np.float64)
 
     def _apply(self, x):
         from mindseed.dataset import _random
