@@ -8,6 +8,7 @@ import math
 
 import numpy as np
 
+from mindseed._utils.errors import host_alloc
 from mindseed.common import dtype as mstype
 from mindseed.common.initializer import Uniform, initializer
 from mindseed.common.parameter import Parameter, ParameterTuple
@@ -89,7 +90,8 @@ class _RNNCellBase(Cell):
         # from U(-1/sqrt(hidden), 1/sqrt(hidden)) (so a seeded script gets MindSpore's values and numpy state)
         shapes = [(num_chunks * hidden_size, input_size), (num_chunks * hidden_size, hidden_size)]
         shapes += [(num_chunks * hidden_size,)] * 2 if has_bias else []
-        values = [Tensor(np.random.randn(*shape), dtype=dtype) for shape in shapes]
+        values = [Tensor(host_alloc(cls, np.random.randn, *shape, nbytes=8 * math.prod(shape)), dtype=dtype)
+                  for shape in shapes]
         self.weight_ih, self.weight_hh = Parameter(values[0]), Parameter(values[1])
         self.bias_ih = Parameter(values[2]) if has_bias else None
         self.bias_hh = Parameter(values[3]) if has_bias else None
@@ -253,7 +255,8 @@ class _RNNBase(Cell):
         stdv = 1 / math.sqrt(hidden_size)
 
         def uniform(name, shape):   # MindSpore's RNNs draw their weights from numpy's global generator
-            return Parameter(Tensor(np.random.uniform(-stdv, stdv, shape).astype(np.float32), dtype=dtype), name=name)
+            values = host_alloc(type(self).__name__, np.random.uniform, -stdv, stdv, shape, nbytes=8 * math.prod(shape))
+            return Parameter(Tensor(values.astype(np.float32), dtype=dtype), name=name)
 
         w_ih, w_hh, b_ih, b_hh = [], [], [], []
         for layer in range(num_layers):
