@@ -296,3 +296,76 @@ def test_a3c_single_learns_cartpole_from_its_jitted_episodes(rl, graph_mode, cap
     # 41 steps on average over the first ten episodes, 193 over the last ten here (200: the pole never falls)
     assert np.mean(lengths[:10]) < 60 and np.mean(lengths[-10:]) > 150, lengths
     assert all(not np.allclose(p.asnumpy(), b) for p, b in zip(weights, before))
+
+
+def _reach_dataset(n=2000, seed=0):
+    """A D4RL-style `qlearning_dataset` of the Reach task (_rl_envs): a noisy expert's transitions, its action the
+    target the observation shows plus N(0, 0.1) noise (reward about -0.06 a step, a random policy's about -0.7)."""
+    rng = np.random.default_rng(seed)
+    obs = rng.uniform(-0.5, 0.5, (n + 1, 6)).astype(np.float32)
+    actions = np.clip(obs[:-1] + rng.normal(0, 0.1, (n, 6)), -1, 1).astype(np.float32)
+    return {"observations": obs[:-1], "actions": actions, "next_observations": obs[1:],
+            "rewards": -np.sum((actions - obs[:-1]) ** 2, -1).astype(np.float32),
+            "terminals": np.zeros(n, np.float32)}
+
+
+def _eval_recorder(rl):
+    """A callback keeping each episode's losses and the greedy evaluation before the first and after the last."""
+    from mindspore_rl.utils.callback import Callback
+
+    class EvalRecorder(Callback):
+        def __init__(self):
+            super().__init__()
+            self.losses, self.before, self.after = [], None, None
+
+        def episode_begin(self, params):
+            if params.cur_episode == 0 and "evaluate" in params:
+                self.before = float(params.evaluate().asnumpy())
+
+        def episode_end(self, params):
+            self.losses.append([float(np.mean(x.asnumpy())) for x in params.loss])
+
+        def end(self, params):
+            self.after = float(params.evaluate().asnumpy())
+    return EvalRecorder()
+
+
+# algorithm -> (episodes, steps an episode (None: one learning step an episode, CQL's), eval after at least)
+OFFLINE = {"awac": (4, 100, -2.0), "iql": (4, 100, -2.0), "cql": (700, None, -11.0)}
+
+
+@pytest.mark.parametrize("algo", sorted(OFFLINE))
+def test_offline_algorithms_learn_from_a_dataset(rl, graph_mode, monkeypatch, algo):
+    """AWAC, IQL and CQL as their examples run them (their sessions and trainers, `eval.py`'s evaluation), on the
+    Reach task with a 2000-transition dataset handed over where their trainers call D4RL's `qlearning_dataset(env)`
+    (D4RL and its MuJoCo datasets are not installed: a stand-in module gives the dataset). The greedy policy of
+    the untrained actor scores about -13 over the 20 steps of an episode; AWAC and IQL reach the expert's level
+    (-0.13 here) in 400 learning steps, CQL (behaviour cloning for its first 40000 steps) -9.5 in 700."""
+    import importlib
+    import sys
+    import types
+
+    import _rl_envs
+    monkeypatch.setitem(sys.modules, "d4rl", types.SimpleNamespace(qlearning_dataset=lambda env: _reach_dataset()))
+    episodes, steps, reaches = OFFLINE[algo]
+    config = importlib.import_module(f"mindspore_rl.algorithm.{algo}.config")
+    session_cls = getattr(importlib.import_module(f"mindspore_rl.algorithm.{algo}.{algo}_session"),
+                          f"{algo.upper()}Session")
+    trainer_cls = getattr(importlib.import_module(f"mindspore_rl.algorithm.{algo}.{algo}_trainer"),
+                          f"{algo.upper()}Trainer")
+    for params in (config.collect_env_params, config.eval_env_params):
+        params["GymEnvironment"]["name"] = params["name"] = _rl_envs.ENV_ID
+    config.policy_params["hidden_sizes"] = [64, 64]
+    config.algorithm_config["replay_buffer"].update(capacity=5000, sample_size=64)
+    config.trainer_params.update(num_evaluate_episode=2, eval_per_episode=100000, save_per_episode=100000,
+                                 loss_freq=100000)
+    if steps is not None:
+        config.trainer_params["n_steps_per_episode"] = steps
+    session = session_cls()
+    recorder = _eval_recorder(rl)
+    session.callbacks.append(recorder)
+    session.run(class_type=trainer_cls, episode=episodes)
+    losses = np.array(recorder.losses)
+    assert losses.shape[0] == episodes and np.isfinite(losses).all()
+    assert recorder.before < -8, recorder.before
+    assert recorder.after > reaches, (recorder.before, recorder.after)
