@@ -369,3 +369,94 @@ def test_offline_algorithms_learn_from_a_dataset(rl, graph_mode, monkeypatch, al
     assert losses.shape[0] == episodes and np.isfinite(losses).all()
     assert recorder.before < -8, recorder.before
     assert recorder.after > reaches, (recorder.before, recorder.after)
+
+
+def test_gail_discriminator_learns_to_tell_the_expert_from_the_policy(rl, graph_mode, monkeypatch, tmp_path):
+    """example/gail/train.py's set-up (SACPolicy, SACLearner, GAILSession with its discriminator config, GAILTrainer)
+    on the Reach task with 4 expert trajectories (the expert's action: the target the observation shows).
+
+    mindspore-rl 0.7.0's GAIL does not run as shipped, on MindSpore either: its session builds the policy buffer as
+    `UniformReplayBuffer(batch_size=...)` (0.7.0 names it `sample_size`), its trainer steps the environment the
+    example passes bare (`GymEnvironment` returns numpy arrays in 0.7.0: wrapped in its `PyFuncWrapper` here) and
+    it reads `disc_config['compute_type']`, which the example leaves out; the expert trajectories, a pickle file in
+    the example, are handed to the session where it loads them. The discriminator (trained with its gradient penalty,
+    a gradient inside the loss its `TrainOneStepCell` differentiates) then tells every expert pair from the
+    policy's."""
+    import math
+    import types
+
+    import _rl_envs
+    import mindspore as ms
+    from mindspore_rl.algorithm.gail import gail_session
+    from mindspore_rl.algorithm.gail.gail_session import GAILSession
+    from mindspore_rl.algorithm.gail.gail_trainer import GAILTrainer
+    from mindspore_rl.algorithm.sac.sac import SACLearner, SACPolicy
+    from mindspore_rl.environment.gym_environment import GymEnvironment
+    from mindspore_rl.environment.pyfunc_wrapper import PyFuncWrapper
+
+    rng = np.random.default_rng(0)
+    trajs = []
+    for _ in range(4):
+        obs = rng.uniform(-0.5, 0.5, (20, 6)).astype(np.float32)
+        trajs.append({"observations": obs, "actions": obs.copy(), "rewards": np.zeros(20, np.float32)})
+    monkeypatch.setattr(gail_session, "pickle", types.SimpleNamespace(load=lambda f: list(trajs)))
+    buffer_cls = gail_session.UniformReplayBuffer
+    monkeypatch.setattr(gail_session, "UniformReplayBuffer",
+                        lambda batch_size, capacity, shapes, types: buffer_cls(batch_size, capacity, shapes, types))
+    expert_file = tmp_path / "exp_trajs.pkl"
+    expert_file.write_bytes(b"")
+
+    envs = [PyFuncWrapper(lambda *a, seed=seed, **k: GymEnvironment({"name": _rl_envs.ENV_ID, "seed": seed}))
+            for seed in (0, 1)]
+    for env, seed in zip(envs, (40, 41)):
+        env.environment._env.reset(seed=seed)
+        env.environment._env.action_space.seed(seed)
+    obs_space, action_space = envs[0].observation_space, envs[0].action_space
+    policy = SACPolicy({"state_space_dim": obs_space.shape[0], "action_space_dim": action_space.shape[0],
+                        "hidden_sizes": [64, 64], "conditioned_std": True})
+    learner = SACLearner({
+        "gamma": 0.99, "critic_lr": 3e-4, "actor_lr": 3e-4, "reward_scale_factor": 2.0, "critic_loss_weight": 0.5,
+        "actor_loss_weight": 1.0, "actor_mean_std_reg": True, "actor_mean_reg_weight": 1e-3,
+        "actor_std_reg_weight": 1e-3, "log_alpha": math.log(2), "train_alpha_net": True, "alpha_loss_weight": 1.0,
+        "alpha_lr": 3e-4, "target_entropy": -6.0, "update_factor": 0.005, "update_interval": 1,
+        "actor_net": policy.actor_net, "critic_net1": policy.critic_net1, "critic_net2": policy.critic_net2,
+        "target_critic_net1": policy.target_critic_net1, "target_critic_net2": policy.target_critic_net2})
+    disc_config = {"disc_hid_dim": [64, 64], "disc_hid_act": "relu", "disc_use_bn": False,
+                   "disc_clamp_magnitude": 10.0, "disc_lr": 3e-4, "use_grad_pen": True, "grad_pen_weight": 0.5,
+                   "disc_focal_loss_gamma": 0.0, "compute_type": ms.float32}
+    learn_config = {"num_update_loops_per_train_call": 60, "num_disc_updates_per_loop_iter": 1,
+                    "num_policy_updates_per_loop_iter": 1, "mode": "gail2"}
+    session = GAILSession(collect_environment=envs[0], eval_environment=envs[1], expert_data_path=str(expert_file),
+                          expert_sample_size=4, expert_batch_size=32, policy_batch_size=32, policy_buffer_size=2000,
+                          policy=policy, policy_trainer=learner, disc_config=disc_config,
+                          gail_learn_config=learn_config)
+    session.params.update(min_step_before_training=100, num_eval_episode=1)
+    recorder = _recorder(rl)
+    session.callbacks = [recorder]
+    session.run(class_type=GAILTrainer, episode=8)
+    assert len(recorder.losses) == 8 and all(np.isfinite(recorder.losses)), recorder.losses
+    assert all(-20 * 24 < r < 0 for r in recorder.rewards), recorder.rewards
+    disc = session.msrl.learner.discriminator
+    expert = np.concatenate([np.concatenate([t["observations"], t["actions"]], 1) for t in trajs])
+    obs, action, _, _ = session.msrl.policy_replay_buffer.sample()
+    generated = np.concatenate([obs.asnumpy(), action.asnumpy()], 1)
+    on_expert, on_policy = disc(ms.Tensor(expert)).asnumpy(), disc(ms.Tensor(generated)).asnumpy()
+    # untrained, both are about 0; after 480 discriminator steps here: 0.5 and -0.7, every pair on its side
+    assert on_expert.mean() > on_policy.mean() + 0.5, (on_expert.mean(), on_policy.mean())
+    assert (on_expert > 0).mean() >= 0.9 and (on_policy < 0).mean() >= 0.9
+    # the input gradient its gradient penalty takes (GradOperation of GradientWithInput), vs central differences
+    from mindspore_rl.algorithm.gail.gail import GradientWithInput
+    x = expert[:3].astype(np.float64)
+    got = ms.ops.GradOperation()(GradientWithInput(disc))(ms.Tensor(expert[:3])).asnumpy()
+    weights = [p.asnumpy().astype(np.float64) for p in disc.trainable_params()]
+
+    def total(v):
+        for i in range(0, len(weights) - 2, 2):
+            v = np.maximum(v @ weights[i].T + weights[i + 1], 0)
+        return np.clip(v @ weights[-2].T + weights[-1], -10, 10).sum()
+    want = np.zeros_like(x)
+    for idx in np.ndindex(*x.shape):
+        step = np.zeros_like(x)
+        step[idx] = 1e-6
+        want[idx] = (total(x + step) - total(x - step)) / 2e-6
+    np.testing.assert_allclose(got, want, rtol=1e-3, atol=1e-5)
