@@ -284,7 +284,8 @@ def sole_owner(x):
     reference to it (another Tensor wrapping it, a tape or an undo stack keeping it) and no other tensor or numpy
     array sharing its memory (a view, `asnumpy()`). An update of the holder may then write x in place, unseen.
     Call it as `sole_owner(holder._data)`: a local variable holding x counts as a second owner."""
-    if _storage_use_count is None or sys.getrefcount(x) > _SOLE_REFERENCES or x._is_view():
+    if _storage_use_count is None or not isinstance(x, torch.Tensor) or sys.getrefcount(x) > _SOLE_REFERENCES \
+            or x._is_view():
         return False
     storage = x.untyped_storage()
     return _storage_use_count(storage._cdata) <= 2       # x's and the `storage` object's own

@@ -631,7 +631,7 @@ def update_in_place(target, fn, *others, mutate=None):
                         f"{type(target).__name__}.")
     tracing = _state.tracing
     if mutate is not None and tracing is None and not _state.tapes and not _state.param_undo and \
-            getattr(target, "_view", None) is None and B.sole_owner(target._data):
+            getattr(target, "_view", None) is None and B.is_array(target._data) and B.sole_owner(target._data):
         try:
             mutate(target._data)
             return target
