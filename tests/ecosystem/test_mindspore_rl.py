@@ -1,5 +1,8 @@
 """mindspore-rl 0.7.0, unmodified, on mindseed: its algorithms (DQN and its double/dueling/C51 variants, PG, AC,
-A2C, PPO, DDPG, TD3) run as its examples run them.
+A2C, A3C single-learner, PPO, DDPG, TD3, SAC, the offline AWAC/IQL/CQL, GAIL) run as its examples run them.
+The multi-agent and model-based ones need environments mindspore-rl does not ship and that are not installed:
+MAPPO and QMIX the MPE of marlbenchmark/on-policy (cloned and patched at run time) or SMAC, MADDPG PettingZoo's
+MPE (with pygame), COMA SMAC (StarCraft II), Dreamer dm_control (MuJoCo).
 
 `example/dqn/train.py`'s pattern — the algorithm's `config`, `DQNSession(...).run(class_type=DQNTrainer,
 episode=...)` in GRAPH_MODE — on gym's CartPole-v0: the greedy policy of a short training balances the pole far
