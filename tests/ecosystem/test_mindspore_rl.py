@@ -463,3 +463,35 @@ def test_gail_discriminator_learns_to_tell_the_expert_from_the_policy(rl, graph_
         step[idx] = 1e-6
         want[idx] = (total(x + step) - total(x - step)) / 2e-6
     np.testing.assert_allclose(got, want, rtol=1e-3, atol=1e-5)
+
+
+def test_dqn_policy_checkpoint_exports_to_onnx(rl, graph_mode):
+    """example/dqn's train.py (checkpoints of the policy network), export.py (`load_checkpoint` into a fresh
+    DQNPolicy's greedy `evaluate_policy`, `export(..., file_format="ONNX")`) and infer_dqn_onnx.py (onnxruntime):
+    the exported greedy actions are mindseed's, and the weights are the trained ones."""
+    import glob
+
+    import mindspore as ms
+    ort = pytest.importorskip("onnxruntime")
+    from mindspore_rl.algorithm.dqn import config
+    from mindspore_rl.algorithm.dqn.dqn import DQNPolicy
+    from mindspore_rl.algorithm.dqn.dqn_session import DQNSession
+    from mindspore_rl.algorithm.dqn.dqn_trainer import DQNTrainer
+    config.trainer_params.update(num_evaluate_episode=1, eval_per_episode=1000, save_per_episode=2)
+    session = DQNSession()
+    _seed_environments(session.msrl, 13)
+    session.run(class_type=DQNTrainer, episode=2)
+    trained = session.msrl.learner.policy_network.trainable_params()
+    params = dict(config.policy_params, state_space_dim=4, action_space_dim=2, compute_type=ms.float32)
+    policy = DQNPolicy(params).evaluate_policy
+    ckpt = sorted(glob.glob("ckpt/policy_net/*.ckpt"))[-1]
+    ms.load_checkpoint(ckpt, net=policy)
+    for p, q in zip(policy.trainable_params(), trained):
+        np.testing.assert_array_equal(p.asnumpy(), q.asnumpy())
+    states = np.random.default_rng(0).uniform(-0.2, 0.2, (6, 4)).astype(np.float32)
+    ms.export(policy, ms.Tensor(states[:1]), file_name="policy_net", file_format="ONNX")
+    onnx_session = ort.InferenceSession("policy_net.onnx", providers=["CPUExecutionProvider"])
+    for s in states:
+        x = s[None]
+        got = onnx_session.run(None, {onnx_session.get_inputs()[0].name: x})[0]
+        assert got.dtype == np.int32 and got.tolist() == policy(ms.Tensor(x)).asnumpy().tolist()
