@@ -256,6 +256,41 @@ def as_strided(x, size, stride, offset):
     return torch.as_strided(x, tuple(size), tuple(stride), offset)
 
 
+
+# ---------------------------------------------------------------- sole ownership (updates written in place)
+_storage_use_count = getattr(torch._C, "_storage_Use_Count", None)
+
+
+def _references(x):
+    return sys.getrefcount(x)
+
+
+class _Holder:
+    __slots__ = ("_data",)
+
+
+def _calibrate():
+    """What `sys.getrefcount(x)` reads in a function called as `f(holder._data)` when only `holder` holds x."""
+    holder = _Holder()
+    holder._data = torch.zeros(1)
+    return _references(holder._data)
+
+
+_SOLE_REFERENCES = _calibrate()
+
+
+def sole_owner(x):
+    """Whether the backend tensor x, read as `holder._data` by the caller, is held by that holder alone: no other
+    reference to it (another Tensor wrapping it, a tape or an undo stack keeping it) and no other tensor or numpy
+    array sharing its memory (a view, `asnumpy()`). An update of the holder may then write x in place, unseen.
+    Call it as `sole_owner(holder._data)`: a local variable holding x counts as a second owner."""
+    if _storage_use_count is None or not isinstance(x, torch.Tensor) or sys.getrefcount(x) > _SOLE_REFERENCES \
+            or x._is_view():
+        return False
+    storage = x.untyped_storage()
+    return _storage_use_count(storage._cdata) <= 2       # x's and the `storage` object's own
+
+
 def _np_bfloat16():
     """ml_dtypes' numpy bfloat16, or None when that package is not installed."""
     try:

@@ -393,6 +393,8 @@ def _graph_if(cond, then_fn, else_fn, vals, names=None):
     rt = _fill_in(t.builder, rt, re_)
     re_ = _fill_in(e.builder, re_, rt)
     rt, re_ = _one_sided_undefined(rt, re_)
+    # positions of the variables without a value after the if: the gradient's replays of the branches drop them too
+    undefined = {i: x for i, x in enumerate(rt) if _unassigned(x)} if isinstance(rt, tuple) else {}
     lt, le = [], []
     tt, te = _flatten(rt, lt), _flatten(re_, le)
     retensorized = False
@@ -430,7 +432,7 @@ def _graph_if(cond, then_fn, else_fn, vals, names=None):
         # the branches' random draws as values of the enclosing graph, for the re-runs of the gradient
         n_then = len(t.draws.leaves())
         t.draws, e.draws = t.draws.refilled(draw_outs[:n_then]), e.draws.refilled(draw_outs[n_then:])
-    _record_if_gradient(cond, then_fn, else_fn, vals, results, t, e, retensorized, then_ref, else_ref)
+    _record_if_gradient(cond, then_fn, else_fn, vals, results, t, e, retensorized, then_ref, else_ref, undefined)
     return _unflatten(tt if _concrete_bool(cond) else te, results)
 
 
@@ -467,7 +469,8 @@ def _pass_out_assigned(*builders):
     return params
 
 
-def _record_if_gradient(cond, then_fn, else_fn, vals, results, t, e, retensorized, then_ref, else_ref):
+def _record_if_gradient(cond, then_fn, else_fn, vals, results, t, e, retensorized, then_ref, else_ref,
+                        undefined=None):
     """Put one node on each active grad tape: d(results)/d(operands, weights) is an If of the branch vjps."""
     tapes = [tp for tp in _state.tapes if not getattr(tp, "records_all", False)]
     if not tapes:
@@ -487,6 +490,8 @@ def _record_if_gradient(cond, then_fn, else_fn, vals, results, t, e, retensorize
                     full[i] = x
                 with replay(), draws.active(replaying=True):
                     out = _fill_retval(fn(*full), ref)
+                if undefined and isinstance(out, tuple):    # assigned in one branch only: not an output of the If
+                    out = tuple(undefined.get(i, o) for i, o in enumerate(out))
                 if retensorized:  # the same outputs as the If node: Python numbers there became tensors
                     out = _numbers_to_tensors(out)
                 leaves = []

@@ -335,6 +335,26 @@ def _concat(w, node):
     w.op("Concat", [t, w.name(int(node.attrs["axis"]))], node.outputs[0])
 
 
+@_emits("Argmax")
+def _argmax(w, node):
+    """MindSpore's Argmax(x, axis, output_type); over all elements (no axis) a flattened input, and the kept
+    reduced dim (`keep_dims`) a Reshape of its result."""
+    x, out = node.inputs[0], node.outputs[0]
+    axis, src = node.attrs.get("axis"), w.name(x)
+    if axis is None:
+        n = int(np.prod(x.shape)) if None not in x.shape else -1
+        src = w.op("Reshape", [src, w.name((n,))], shape=Var((n,), x.dtype))
+        dims, axis = (), 0
+    else:
+        axis = int(axis) % len(x.shape)
+        dims = tuple(d for i, d in enumerate(x.shape) if i != axis)
+    args = [src, w.name(axis), w.name(TYPE_ID_OF[str(out.dtype)])]
+    if tuple(out.shape) == dims:
+        w.op("Argmax", args, out)
+        return
+    w.op("Reshape", [w.op("Argmax", args, shape=Var(dims, out.dtype)), _shape_operand(w, out)], out)
+
+
 @_emits("Cast")
 def _cast(w, node):
     w.op("Cast", [w.name(node.inputs[0]), w.name(TYPE_ID_OF[str(node.attrs["dtype"])])], node.outputs[0])

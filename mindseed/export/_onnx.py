@@ -286,6 +286,25 @@ def _reduce(w, node):
            keepdims=int(bool(node.attrs.get("keep_dims", False))), **axes)
 
 
+@_emits("Argmax", "Argmin")
+def _arg_reduce(w, node):
+    """ONNX's ArgMax/ArgMin (int64 indices, first occurrence) cast to the primitive's index dtype; no axis: over the
+    flattened input."""
+    x, out = node.inputs[0], node.outputs[0]
+    axis, keep = node.attrs.get("axis"), bool(node.attrs.get("keep_dims", False))
+    src = w.name(x)
+    if np.dtype(np_dtype(x.dtype)) == np.bool_:
+        src = w.node("Cast", [src], to=w.onnx.TensorProto.UINT8)
+    if axis is None:
+        src = w.node("Reshape", [src, w.const(np.asarray([-1], np.int64))])
+    idx = w.node("ArgMax" if node.prim.name == "Argmax" else "ArgMin", [src], axis=0 if axis is None else int(axis),
+                 keepdims=int(keep and axis is not None))
+    if axis is None and keep:
+        idx = w.node("Reshape", [idx, w.const(np.ones(len(x.shape), np.int64))])
+    to = w.onnx.helper.np_dtype_to_tensor_dtype(np.dtype(np_dtype(out.dtype)))
+    w.node("Cast", [idx], out, to=to)
+
+
 @_emits("Reshape")
 def _reshape(w, node):
     x, out = node.inputs[0], node.outputs[0]

@@ -300,3 +300,41 @@ def test_weights_read_only_inside_control_flow_get_gradients_from_outside(x0):
         ms.set_context(mode=ms.PYNATIVE_MODE)
     _close(got, want)
     assert len(_entry(net._ms_compiled).external) == 2
+
+
+class WarmUpLoss(nn.Cell):
+    """mindspore-rl CQL's actor loss pattern: a Parameter counter decides an `if` on a tensor whose branch assigns a
+    name of its own (`m`, read nowhere after the if) besides the loss, and the counter is then incremented."""
+
+    def __init__(self):
+        super().__init__()
+        self.a = ms.Parameter(t([[0.3, -0.2], [0.5, 0.1]]), name="a")
+        self.b = ms.Parameter(t([[-0.4, 0.6], [0.2, 0.7]]), name="b")
+        self.step = ms.Parameter(t(0.0), name="step", requires_grad=False)
+
+    def construct(self, x):
+        loss = ops.matmul(x, self.a).sum()
+        if self.step < 2:
+            m = ops.tanh(ops.matmul(x, self.b))
+            loss = (m * m).sum() + loss * 0.5
+        self.step += 1
+        return loss
+
+
+def test_weight_gradients_through_an_if_whose_branch_assigns_a_name_of_its_own():
+    x = t([[0.4, 0.7], [-0.3, 0.2]])
+    net_a, net_b = WarmUpLoss(), WarmUpLoss()
+
+    def step(net):
+        return ms.value_and_grad(net, None, net.trainable_params())(x)
+    for _ in range(3):          # the branch is taken twice, then not
+        want = step(net_a)
+        ms.set_context(mode=ms.GRAPH_MODE)
+        try:
+            got = step(net_b)
+        finally:
+            ms.set_context(mode=ms.PYNATIVE_MODE)
+        _close(got, want)
+    assert float(net_b.step.asnumpy()) == 3.0
+    # the last step does not take the branch: d/da[i, j] of sum(x @ a) is the sum of x's column i
+    np.testing.assert_allclose(got[1][0].asnumpy(), np.broadcast_to(x.asnumpy().sum(0)[:, None], (2, 2)), rtol=1e-12)

@@ -356,3 +356,26 @@ def test_micro_batch_slices_round_trip(tmp_path):
     ms.export(net, x, file_name=str(tmp_path / "micro"), file_format="MINDIR")
     got = nn.GraphCell(ms.load(str(tmp_path / "micro.mindir")))(x)
     np.testing.assert_allclose(got.asnumpy(), net(x).asnumpy(), rtol=1e-6, atol=1e-6)
+
+
+def test_argmax_as_mindir(tmp_path):
+    """A greedy policy's argmax (int32 indices; MindSpore 2.10 loads and runs the file: the oracle gives the same
+    actions), over all elements and keeping the reduced dim too."""
+    class Greedy(nn.Cell):
+        def __init__(self):
+            super().__init__()
+            self.q = nn.Dense(4, 3, weight_init="normal")
+            self.argmax = ms.ops.Argmax(output_type=ms.int32)
+
+        def construct(self, v):
+            q = self.q(v)
+            return self.argmax(q), ms.ops.argmax(q), ms.ops.argmax(q, dim=0, keepdim=True)
+
+    net = Greedy()
+    x = np.random.default_rng(4).standard_normal((5, 4)).astype(np.float32)
+    ms.export(net, ms.Tensor(x), file_name=str(tmp_path / "greedy"), file_format="MINDIR")
+    got = nn.GraphCell(ms.load(str(tmp_path / "greedy.mindir")))(ms.Tensor(x))
+    q = net.q(ms.Tensor(x)).asnumpy()
+    for g, w, r in zip(got, [np.argmax(q, -1), np.argmax(q), np.argmax(q, 0)[None]], net(ms.Tensor(x))):
+        assert g.dtype == r.dtype and g.shape == r.shape
+        np.testing.assert_array_equal(g.asnumpy(), w)

@@ -109,3 +109,30 @@ def test_micro_batch_slices_export_as_slices(tmp_path):
     path, session = _export(tmp_path, net, x, "micro")
     onnx.checker.check_model(onnx.load(path), full_check=True)
     np.testing.assert_allclose(session.run(None, {"x": x})[0], net(ms.Tensor(x)).asnumpy(), rtol=1e-5, atol=1e-5)
+
+
+class _Greedy(nn.Cell):
+    """A greedy policy (mindspore-rl's GreedyPolicy: the argmax of a Q network, int32), and the argmin over all
+    elements and the argmax keeping the reduced dim."""
+
+    def __init__(self):
+        super().__init__()
+        self.q = nn.Dense(4, 3, weight_init="normal")
+        self.argmax = ms.ops.Argmax(output_type=ms.int32)
+
+    def construct(self, x):
+        q = self.q(x)
+        return self.argmax(q), ms.ops.argmin(q), ms.ops.argmax(q, dim=0, keepdim=True)
+
+
+def test_argmax_and_argmin_as_onnx(tmp_path):
+    net = _Greedy()
+    x = np.random.default_rng(3).standard_normal((5, 4)).astype(np.float32)
+    path, session = _export(tmp_path, net, x, "greedy")
+    onnx.checker.check_model(onnx.load(path), full_check=True)
+    got = session.run(None, {"x": x})
+    q = net.q(ms.Tensor(x)).asnumpy()
+    want = [np.argmax(q, -1), np.argmin(q), np.argmax(q, 0)[None]]
+    for g, w, r in zip(got, want, net(ms.Tensor(x))):
+        assert g.dtype == r.asnumpy().dtype and g.shape == r.shape
+        np.testing.assert_array_equal(g, w)

@@ -568,6 +568,31 @@ def test_grad_through_in_place_scatter():
     np.testing.assert_allclose(gu.asnumpy(), [6.0])
 
 
+def test_scatter_ref_ops_write_a_sole_owned_buffer_in_place():
+    """A replay buffer's row writes: the Parameter nothing else sees is written in place (no copy of the buffer per
+    write); one whose value is still seen (a numpy view from asnumpy, a Tensor sharing it) keeps that value."""
+    p = ms.Parameter(ms.Tensor(np.zeros((1000, 3), np.float32)), name="buf")
+    where = p._data.data_ptr()
+    ops.scatter_update(p, ms.Tensor([4, 7], ms.int32), ms.Tensor(np.ones((2, 3), np.float32)))
+    ops.scatter_add(p, ms.Tensor([[4], [4]], ms.int32).reshape(2), ms.Tensor(np.full((2, 3), 2.0, np.float32)))
+    ops.scatter_sub(p, ms.Tensor([7], ms.int32), ms.Tensor([[0.5, 1.0, 1.5]]))
+    assert p._data.data_ptr() == where
+    want = np.zeros((1000, 3), np.float32)
+    want[4], want[7] = 5.0, [0.5, 0.0, -0.5]
+    np.testing.assert_array_equal(p.asnumpy(), want)
+    seen = p.asnumpy()                                  # shares the memory: the next write must not reach it
+    ops.scatter_update(p, ms.Tensor([0], ms.int32), ms.Tensor([[9.0, 9.0, 9.0]]))
+    np.testing.assert_array_equal(seen[0], [0.0, 0.0, 0.0])
+    del seen
+    alias = ms.Tensor._from_raw(p._data)                # another Tensor holding the same value
+    ops.scatter_add(p, ms.Tensor([0], ms.int32), ms.Tensor([[1.0, 1.0, 1.0]]))
+    np.testing.assert_array_equal(alias.asnumpy()[0], [9.0, 9.0, 9.0])
+    np.testing.assert_array_equal(p.asnumpy()[0], [10.0, 10.0, 10.0])
+    with pytest.raises(ValueError, match=r"TensorScatterUpdate', indices out of range.*\[1000\]"):
+        ops.scatter_update(p, ms.Tensor([3, 1000], ms.int32), ms.Tensor(np.ones((2, 3), np.float32)))
+    assert p.asnumpy()[3].tolist() == [0.0, 0.0, 0.0]
+
+
 # ---------------------------------------------------------------- Tensor methods
 def test_tensor_method_overloads():
     x = ms.Tensor(np.arange(12, dtype=np.float32).reshape(3, 4))

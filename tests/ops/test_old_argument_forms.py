@@ -47,3 +47,17 @@ def test_table_primitives_take_their_input_by_keyword():
     np.testing.assert_allclose(ms.ops.Elu()(x).asnumpy(), want, rtol=1e-6)
     with pytest.raises(TypeError, match="Elu"):
         ms.ops.Elu()(x, x)
+
+
+def test_logsumexp_takes_mindspore_2_2_axis_and_keep_dims_keywords():
+    a = _a(2, 3)
+    want = np.log(np.exp(a).sum(1))
+    np.testing.assert_allclose(ms.ops.logsumexp(ms.Tensor(a), axis=1).asnumpy(), want, rtol=1e-6)
+    got = ms.ops.logsumexp(ms.Tensor(a), axis=1, keep_dims=True).asnumpy()
+    assert got.shape == (2, 1)
+    np.testing.assert_allclose(got[:, 0], want, rtol=1e-6)
+    np.testing.assert_allclose(ms.ops.logsumexp(ms.Tensor(a), 1, True).asnumpy()[:, 0], want, rtol=1e-6)
+    with pytest.raises(TypeError, match="exactly one of 'dim' and the MindSpore 2.2 form 'axis', but got both"):
+        ms.ops.logsumexp(ms.Tensor(a), 1, axis=1)
+    with pytest.raises(TypeError, match="but got neither"):
+        ms.ops.logsumexp(ms.Tensor(a))

@@ -175,6 +175,19 @@ def tensor_scatter(x, indices, updates, op="update"):
     return flat.scatter_reduce(0, index, src, reduce).reshape(x.shape)
 
 
+
+def tensor_scatter_(x, indices, updates, op="update"):
+    """TensorScatter{Update,Add,Sub} written into x itself (x's holder owns it alone: `sole_owner`). An index out
+    of range is an IndexError before anything is written."""
+    positions = _nd_positions(indices)
+    for k, pos in enumerate(positions):
+        if pos.numel() and (bool(pos.min() < -x.shape[k]) or bool(pos.max() >= x.shape[k])):
+            raise IndexError(f"an index along dimension {k} is out of range for size {x.shape[k]}")
+    vals = -updates if op == "sub" else updates
+    x.index_put_(positions, vals.to(x.dtype), accumulate=op != "update")
+    return x
+
+
 def index_add(x, index, y, axis):
     return torch.index_add(x, axis, _wrap_negative(index, x.shape[axis]), y.to(x.dtype))
 

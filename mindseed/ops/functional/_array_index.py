@@ -4,6 +4,7 @@ import numbers
 
 import numpy as np
 
+from mindseed._backend.kernels import array as K
 from mindseed.common import dtype as mstype
 from mindseed.common.tensor import Tensor
 from mindseed.ops._prims import array as A
@@ -263,6 +264,11 @@ _ND_NAMES = {k: "TensorScatter" + k.capitalize() for k in _ND_PRIMS}
 
 
 def _tensor_scatter(op, input_x, indices, updates):
+    _scatter_checks(op, input_x, indices, updates)
+    return _ND_PRIMS[op](input_x, indices, cast(updates, input_x.dtype))
+
+
+def _scatter_checks(op, input_x, indices, updates):
     name = _ND_NAMES[op]
     _nd_check(name, input_x, indices)
     if indices.dtype not in (mstype.int32, mstype.int64):
@@ -274,7 +280,6 @@ def _tensor_scatter(op, input_x, indices, updates):
     if updates.shape != want:
         raise ValueError(f"For '{name}', the 'updates' shape {updates.shape} must be indices.shape[:-1] + "
                          f"input_x.shape[indices.shape[-1]:] = {want}.")
-    return _ND_PRIMS[op](input_x, indices, cast(updates, input_x.dtype))
 
 
 def tensor_scatter_update(input_x, indices, updates):
@@ -360,7 +365,11 @@ def _ref_nd(op, input_x, indices, updates, name):
                         f"in-place operator, the argument[x]'s data type of primitive[{name}] is {input_x.dtype}, "
                         f"which cannot be converted to data type {mstype.promote_types(input_x.dtype, updates.dtype)}"
                         f" automatically.")
-    return _inplace(input_x, lambda old: _tensor_scatter(op, old, indices, updates), updates)
+    mutate = None
+    if op in ("update", "add", "sub") and isinstance(input_x, Tensor):
+        _scatter_checks(op, input_x, indices, updates)
+        mutate = lambda raw: K.tensor_scatter_(raw, indices._data, updates._data, op)    # noqa: E731
+    return _inplace(input_x, lambda old: _tensor_scatter(op, old, indices, updates), updates, mutate=mutate)
 
 
 def _scatter_nd_ref(op, doc, locking=False):

@@ -3,6 +3,7 @@ import numbers
 
 import numpy as np
 
+from mindseed import _backend as B
 from mindseed._utils import _state
 from mindseed.common import dtype as mstype
 from mindseed.common.parameter import Parameter
@@ -612,8 +613,12 @@ def _write_through(view, new):
         root._data = new._data
 
 
-def update_in_place(target, fn, *others):
+def update_in_place(target, fn, *others, mutate=None):
     """Make `target` hold fn(its old value) (a new Tensor): `x.add_(y)`, `x[i] = v`, the in-place index ops.
+
+    `mutate(backend_array)`, when given, makes the same update by writing the array itself: used when nothing can
+    see the old value (no tape, no trace, no undo stack, no other Tensor, view or numpy array sharing the memory:
+    `_backend.sole_owner`), so that updating a few rows of a large buffer does not copy it.
 
     Recording tapes see `target` as the new value from now on and keep the old one under a new handle
     (`others`: the other tensors fn reads, for tapes tracking only them). While a graph is traced, the update of
@@ -625,6 +630,13 @@ def update_in_place(target, fn, *others):
         raise TypeError(f"For the in-place update, the input to update must be a Tensor (or Parameter), but got "
                         f"{type(target).__name__}.")
     tracing = _state.tracing
+    if mutate is not None and tracing is None and not _state.tapes and not _state.param_undo and \
+            getattr(target, "_view", None) is None and B.is_array(target._data) and B.sole_owner(target._data):
+        try:
+            mutate(target._data)
+            return target
+        except IndexError:
+            pass            # nothing was written: the functional update below raises the op's own error
     param = isinstance(target, Parameter)
     if param:
         target._remember_value()

@@ -319,13 +319,26 @@ def std_mean(input, axis=None, ddof=0, keepdims=False):
     return P.sqrt_p(v), P.reduce_mean_p(input, axis=_axes("std_mean", axis, input.ndim), keep_dims=keepdims)
 
 
-def logsumexp(input, dim, keepdim=False):
-    """log(sum(exp(input))) over `dim`, computed stably.
+_NO_DIM = object()
+
+
+def logsumexp(input, dim=_NO_DIM, keepdim=False, *, axis=_NO_DIM, keep_dims=None):
+    """log(sum(exp(input))) over `dim`, computed stably. `axis` and `keep_dims` are the MindSpore 2.2 names of
+    `dim` and `keepdim` (`logsumexp(x, axis=1)`, as mindspore-rl's CQL calls it).
 
     >>> import mindseed as ms
     >>> round(ms.ops.logsumexp(ms.Tensor([0.0, 0.0]), 0).asnumpy().item(), 4)
     0.6931
     """
+    if (dim is _NO_DIM) == (axis is _NO_DIM):
+        raise TypeError("For 'logsumexp', give exactly one of 'dim' and the MindSpore 2.2 form 'axis'"
+                        + (", but got both." if dim is not _NO_DIM else ", but got neither."))
+    dim = axis if dim is _NO_DIM else dim
+    if keep_dims is not None:
+        if keepdim is not False:
+            raise TypeError("For 'logsumexp', give at most one of 'keepdim' and the MindSpore 2.2 form "
+                            "'keep_dims', but got both.")
+        keepdim = keep_dims
     _tensor("LogSumExp", input)
     return P.logsumexp_p(input, axis=_axes("LogSumExp", dim, input.ndim),
                          keep_dims=_keep("LogSumExp", "keepdim", keepdim))

@@ -284,11 +284,6 @@ class Uniform(Distribution):
             raise ValueError(f"For '{self._name}', 'low' must be less than 'high', but got low "
                              f"{lo.asnumpy().tolist()} and high {hi.asnumpy().tolist()}.")
 
-    def _dist_params(self, args, kwargs):
-        lo, hi = super()._dist_params(args, kwargs)
-        self._check_order(lo, hi)
-        return [lo, hi]
-
     def _prob(self, x, lo, hi):
         inside = ops.logical_and(x >= lo, x <= hi)
         p = 1.0 / (hi - lo) * ops.ones_like(x)

@@ -74,6 +74,26 @@ def _own_rule(cls, rule):
     return getattr(fn, "__mindseed_rule__", None)
 
 
+_DISPATCH = {}
+
+
+def _dispatch(self, name, rule, *more):
+    """What a public method runs, looked up once per class: NotImplementedError unless the class implements `rule`
+    (and `more`); then mindseed's own rule (resolved arguments) or None (a rule overridden MindSpore's way)."""
+    key = (type(self), rule, more)
+    hit = _DISPATCH.get(key)
+    if hit is None:
+        implemented = True
+        try:
+            _check_implemented(self, name, rule, *more)
+        except NotImplementedError:
+            implemented = False
+        hit = _DISPATCH[key] = (implemented, _own_rule(type(self), rule))
+    if not hit[0]:
+        self._unsupported(name)
+    return hit[1]
+
+
 def _rule(fn, kind):
     """mindseed's rule `fn` also callable with MindSpore's protocol: arguments by keyword or None are resolved
     against the stored parameters; a sample's `shape` is the sample shape (the batch shape is appended)."""
@@ -102,8 +122,7 @@ def _rule(fn, kind):
 def _of_value(name, rule):
     """The public method `name(value, *params)`: the subclass's `rule` on the checked value and parameters."""
     def method(self, value, *args, **kwargs):
-        _check_implemented(self, name, rule)
-        own = _own_rule(type(self), rule)
+        own = _dispatch(self, name, rule)
         if own is None:           # overridden MindSpore's way: the arguments as given
             return getattr(self, rule)(value, *args, **kwargs)
         return own(self, self._value(value), *self._dist_params(args, kwargs))
@@ -115,8 +134,7 @@ def _of_value(name, rule):
 def _of_params(name, rule):
     """The public method `name(*params)`: the subclass's `rule` on the checked parameters."""
     def method(self, *args, **kwargs):
-        _check_implemented(self, name, rule)
-        own = _own_rule(type(self), rule)
+        own = _dispatch(self, name, rule)
         if own is None:
             return getattr(self, rule)(*args, **kwargs)
         return own(self, *self._dist_params(args, kwargs))
@@ -210,6 +228,8 @@ class Distribution(NamedParams, Cell):
 
     # ------------------------------------------------------------------ parameters
     def _check_param(self, p, t):
+        """A parameter given at construction, checked on its values (MindSpore checks those only: the ones given
+        per call, often computed inside a graph, are taken as they are)."""
         if p in self._ranges:
             _check_range(self._name, p, t, *self._ranges[p])
         return t
@@ -227,7 +247,7 @@ class Distribution(NamedParams, Cell):
                     raise ValueError(f"For '{self._name}', the parameter '{p}' was given neither at "
                                      f"construction nor in this call.")
             else:
-                v = self._check_param(p, to_tensor(v, self.param_dtype, self._name, p))
+                v = to_tensor(v, self.param_dtype, self._name, p)    # as MindSpore: no range check per call
             out.append(v)
         if kwargs:
             raise TypeError(f"For '{self._name}', unexpected arguments {sorted(kwargs)}.")
@@ -301,8 +321,7 @@ class Distribution(NamedParams, Cell):
         if any(v is None for v in b):
             raise ValueError(f"For '{self._name}', kl_loss/cross_entropy need every parameter of the other "
                              f"distribution {self._param_names}.")
-        b = [self._check_param(p, to_tensor(v, self.param_dtype, self._name, p + "_b"))
-             for p, v in zip(self._param_names, b)]
+        b = [to_tensor(v, self.param_dtype, self._name, p + "_b") for p, v in zip(self._param_names, b)]
         a = self._dist_params(args[n:], {p: v for p, v in a_kwargs.items() if v is not None})
         return b, a
 
@@ -310,7 +329,7 @@ class Distribution(NamedParams, Cell):
         """KL(self || dist): `args` are dist's parameters, then optionally self's."""
         if hasattr(type(self), "_kl_loss"):     # MindSpore's rule, in a subclass written its way
             return self._kl_loss(dist, *args, **kwargs)
-        _check_implemented(self, "kl_loss", "_kl")
+        _dispatch(self, "kl_loss", "_kl")
         b, a = self._kl_args(dist, args, kwargs)
         return self._kl(*b, *a)
 
@@ -318,13 +337,12 @@ class Distribution(NamedParams, Cell):
         """H(self, dist) = entropy(self) + KL(self || dist)."""
         if hasattr(type(self), "_cross_entropy"):
             return self._cross_entropy(dist, *args, **kwargs)
-        _check_implemented(self, "cross_entropy", "_entropy", "_kl")
+        _dispatch(self, "cross_entropy", "_entropy", "_kl")
         b, a = self._kl_args(dist, args, kwargs)
         return self._entropy(*a) + self._kl(*b, *a)
 
     def sample(self, shape=(), *args, **kwargs):
-        _check_implemented(self, "sample", "_sample")
-        own = _own_rule(type(self), "_sample")
+        own = _dispatch(self, "sample", "_sample")
         if own is None:           # overridden MindSpore's way: the sample shape and the arguments as given
             return self._sample(shape, *args, **kwargs)
         if isinstance(shape, int) and not isinstance(shape, bool):
