@@ -33,11 +33,15 @@ communication the planner reports.
 import itertools
 import math
 
+import numpy as np
+
 from mindseed.common._parallel import get_auto_parallel_context
 from mindseed.common import dtype as mstype
 from mindseed.common._search_contexts import get_algo_parameters
 from mindseed.common.parameter import Parameter
 from mindseed.common.tensor import Tensor
+from mindseed.parallel._cost_model_context import cost_model_context
+from mindseed.parallel._elimination import solve
 from mindseed.parallel._redistribute import plan
 from mindseed.parallel._layout import DeviceMesh, TensorLayout
 from mindseed.parallel._spmd import (Assignment, Call, Program, _Executor, call_flops, call_layouts, execute,
@@ -147,6 +151,7 @@ class _Model:
         self.fixed = {}      # (step, option) -> what `_own` gives for a fixed assignment
         self.grads = {}      # (id(input layout), input index) -> (that layout, its gradient's layout)
         self.whole_sums = {}  # layout -> the layout without its partial axes
+        self.first_reader = {}  # id(Parameter) -> the step reading it first
         for ci, call in enumerate(program.calls[:forward_calls(program)]):
             rule = _rule(call)
             if rule is None:
@@ -157,9 +162,13 @@ class _Model:
                                                                           call.strategy[0].assign)
                 options = [(assign, op_mesh)]
             else:  # the cuts of its inputs (the propagation of semi-auto parallel), or a cut of the mesh's axes
-                options = [_FOLLOW] + [(a, mesh) for a in _candidates(call, rule, mesh, full)]
+                # (using every axis: no following, which may leave axes unused)
+                options = ([] if full else [_FOLLOW]) + [(a, mesh) for a in _candidates(call, rule, mesh, full)]
             if any(isinstance(a, Parameter) or id(a) in self.tracked for a in call.args):
                 self.tracked.update(id(o) for o in call.outs if mstype.is_float(o.dtype))
+            for a in call.args:
+                if isinstance(a, Parameter):
+                    self.first_reader.setdefault(id(a), len(self.steps))
             for k, o in enumerate(call.outs):
                 self.producer[id(o)] = (len(self.steps), k)
             self.steps.append((ci, call, rule, options))
@@ -221,6 +230,76 @@ class _Model:
                 cost += self.costs.move(self.grads[key][1], self.whole_sums[src], a.itemsize)
         return op_mesh, assign, outs, cost
 
+    def producers(self, s):
+        """The earlier steps producing an input of step `s`, ascending."""
+        found = {self.producer[id(a)][0] for a in self.steps[s][1].args
+                 if isinstance(a, Tensor) and id(a) in self.producer}
+        return sorted(k for k in found if k < s)
+
+    def held_bytes(self, s, op_mesh, assign):
+        """Bytes one rank holds for step `s` under `assign`: the shards of the Parameters it reads first and of its
+        outputs (kept for the backward pass)."""
+        _, call, rule, _ = self.steps[s]
+        ins, outs, _ = call_layouts(call, rule, op_mesh, assign)
+        held = sum(math.prod(lay.local_shape) * o.itemsize for lay, o in zip(outs, call.outs))
+        for i, lay in ins.items():
+            a = call.args[i]
+            if isinstance(a, Parameter) and self.first_reader.get(id(a)) == s:
+                held += math.prod(lay.local_shape) * a.itemsize
+        return held
+
+    def tables(self):
+        """The search as a sum of cost tables (`_elimination.solve`): per step its choices (`_Choice`: every fixed
+        option, and each strategy its "follow" option resolves to for some choice of its producers), one table
+        per step over it and its producers (seconds of `step_cost`; a "follow" choice costs inf where the
+        producers' layouts do not lead to it), and the bytes each choice holds (`held_bytes`)."""
+        domains, factors, held = [], [], []
+        for s, step in enumerate(self.steps):
+            options, prods = step[3], self.producers(s)
+            # the producers' choices grouped by their output layouts (what step s sees of them)
+            groups, index = [], []
+            for p in prods:
+                keys, idx = [], []
+                for r in domains[p]:
+                    if r.outs not in keys:
+                        keys.append(r.outs)
+                    idx.append(keys.index(r.outs))
+                groups.append(keys)
+                index.append(np.asarray(idx))
+            combos = list(itertools.product(*(range(len(g)) for g in groups)))
+            choices, seen = [], set()
+            cost = {}
+            for combo in combos:
+                outs_of = dict(zip(prods, (groups[j][g] for j, g in enumerate(combo))))
+                srcs = self.sources(s, lambda k, outs_of=outs_of: outs_of[k])
+                for c, option in enumerate(options):
+                    op_mesh, assign, outs, seconds = self.step_cost(s, c, srcs)
+                    key = (c, op_mesh, tuple(sorted(assign.items())))
+                    if key not in seen:
+                        seen.add(key)
+                        choices.append(_Choice(c, op_mesh, assign, tuple(outs), option is _FOLLOW))
+                    cost[combo, key] = seconds
+            keys = [(r.option, r.mesh, tuple(sorted(r.assign.items()))) for r in choices]
+            table = np.full([len(choices)] + [len(g) for g in groups], np.inf)
+            for combo in combos:
+                for k, key in enumerate(keys):
+                    table[(k,) + combo] = cost.get((combo, key), np.inf)
+            if prods:
+                table = table[np.ix_(np.arange(len(choices)), *index)]
+            domains.append(choices)
+            factors.append(((s,) + tuple(prods), table))
+            held.append([self.held_bytes(s, r.mesh, r.assign) for r in choices])
+        return domains, factors, held
+
+    def path_memory(self, picks):
+        """Bytes one rank holds when step `s` takes option `picks[s]` (`held_bytes`)."""
+        outs, total = [], 0
+        for s, c in enumerate(picks):
+            op_mesh, assign, out, _ = self.step_cost(s, c, self.sources(s, lambda k: outs[k]))
+            outs.append(out)
+            total += self.held_bytes(s, op_mesh, assign)
+        return total
+
     def path_cost(self, picks):
         """Seconds of the model when step `s` takes option `picks[s]`."""
         outs, total = [], 0.0
@@ -231,7 +310,7 @@ class _Model:
         return total
 
 
-def search(program, mesh, layouts=None, machine=None, mode=None, reads=()):
+def search(program, mesh, layouts=None, machine=None, mode=None, reads=(), memory=None):
     """Strategies for the forward calls of `program` on `mesh` (a DeviceMesh of the world's ranks).
 
     Args:
@@ -242,12 +321,16 @@ def search(program, mesh, layouts=None, machine=None, mode=None, reads=()):
         mode (str): one of `SEARCH_MODES`. Default: the context's ``search_mode``.
         reads (Sequence): (gradient, Parameter) pairs of the program: the gradients are read in their parameters'
             layouts when whole plans are compared.
+        memory (float): the bytes a rank may hold (its Parameters' shards and the forward calls' outputs kept for
+            the backward pass): plans above it are ruled out. Default: the cost model context's
+            ``device_memory_capacity`` (`_cost_model_context`, 16 GiB as MindSpore's).
 
     Returns:
         SearchResult.
 
     Raises:
         ValueError: an unknown search mode.
+        RuntimeError: no plan fits the memory.
     """
     from mindseed.parallel.plan import Machine  # noqa: PLC0415  (plan imports this module's users)
     mode = get_auto_parallel_context("search_mode") if mode is None else mode
@@ -258,28 +341,18 @@ def search(program, mesh, layouts=None, machine=None, mode=None, reads=()):
     model = _Model(program, mesh, layouts, machine, full)
     steps = model.steps
     n_forward = forward_calls(program)
-    # Viterbi over the chain: best[s][c] = (cost, back pointer, mesh, assign, output layouts)
-    best = []
-    for s, step in enumerate(steps):
-        row = []
-        prev = best[-1] if best else [(0.0, None, None, None, None)]
-        paths = [_path(best, s - 1, pc) if best else {} for pc in range(len(prev))]
-        for c in range(len(step[3])):
-            top = None
-            for pc in range(len(prev)):
-                path = paths[pc]
-                srcs = model.sources(s, lambda k, path=path: best[k][path[k]][4])
-                op_mesh, assign, outs, own = model.step_cost(s, c, srcs)
-                cost = prev[pc][0] + own
-                if top is None or cost < top[0]:
-                    top = (cost, pc, op_mesh, assign, outs)
-            row.append(top)
-        best.append(row)
     if not steps:
         return SearchResult(program, {}, 0.0)
-    last = min(range(len(best[-1])), key=lambda c: best[-1][c][0])
-    path = _path(best, len(steps) - 1, last)
-    choices = {steps[s][0]: Assignment(best[s][c][2], best[s][c][3]) for s, c in path.items()}
+    limit = cost_model_context().get("device_memory_capacity") if memory is None else memory
+    domains, factors, held = model.tables()
+    found = solve([len(d) for d in domains], factors, held, limit)
+    if found is None:
+        least = sum(min(m) for m in held)
+        raise RuntimeError(f"For the strategy search, no strategy of the step fits the device memory capacity "
+                           f"{limit:.0f} bytes per rank: the plan holding the least needs {least:.0f} bytes.")
+    cost, picks = found
+    chosen = [domains[s][c] for s, c in enumerate(picks)]
+    choices = {steps[s][0]: Assignment(r.mesh, r.assign) for s, r in enumerate(chosen)}
     calls = [Call(c.prim, c.args, c.attrs, c.out, (choices[i], None)) if i in choices else c
              for i, c in enumerate(program.calls)]
     searched = Program(calls, program.args, program.outputs, program.result, program.differentiates)
@@ -289,7 +362,7 @@ def search(program, mesh, layouts=None, machine=None, mode=None, reads=()):
         mine, theirs = (_run_cost(p, mesh, layouts, machine, reads) for p in (searched, program))
         if theirs < mine:
             return SearchResult(program, {}, theirs)
-    return SearchResult(searched, choices, best[-1][last][0], [path[s] for s in range(len(steps))])
+    return SearchResult(searched, choices, cost, [r.option for r in chosen])
 
 
 def _run_cost(program, mesh, layouts, machine, reads):
@@ -305,11 +378,11 @@ def _run_cost(program, mesh, layouts, machine, reads):
 _FOLLOW = "follow"   # an option: the cuts the call's inputs bring
 
 
-def _path(best, s, c):
-    """{step: candidate} of the cheapest chain ending with candidate `c` at step `s`."""
-    out = {}
-    while s >= 0 and c is not None:
-        out[s] = c
-        c = best[s][c][1]
-        s -= 1
-    return out
+class _Choice:
+    """One choice of a step in the search's tables: its option (an index of the step's options), the strategy it
+    runs (mesh, assign) and its outputs' layouts; `follows`: the "follow" option resolved to this strategy."""
+
+    __slots__ = ("option", "mesh", "assign", "outs", "follows")
+
+    def __init__(self, option, mesh, assign, outs, follows):
+        self.option, self.mesh, self.assign, self.outs, self.follows = option, mesh, assign, outs, follows
