@@ -44,6 +44,7 @@ from mindseed.parallel._cost_model_context import cost_model_context
 from mindseed.parallel._elimination import solve
 from mindseed.parallel._redistribute import plan
 from mindseed.parallel._layout import DeviceMesh, TensorLayout
+from mindseed.ops._sharding import elementwise
 from mindseed.parallel._spmd import (Assignment, Call, Program, _Executor, call_flops, call_layouts, execute,
                                      forward_calls, given_layouts, propagated)
 from mindseed.parallel._world import ShapeWorld, sent_bytes
@@ -95,6 +96,21 @@ def _candidates(call, rule, mesh, full):
             if assign not in out:
                 out.append(assign)
     return out or [{}]
+
+
+def _aligned(call, rule, mesh, candidates):
+    """`set_algo_parameters(tensor_slice_align_enable=True)`: the candidates of a MatMul whose tensors' last dims are
+    cut into slices that are multiples of ``tensor_slice_align_size`` (the others are left; without any, the
+    MatMul runs whole)."""
+    if not get_algo_parameters("tensor_slice_align_enable") or call.prim.name not in ("MatMul", "BatchMatMul"):
+        return candidates
+    size = get_algo_parameters("tensor_slice_align_size")
+    kept = []
+    for assign in candidates:
+        ins, outs, _ = call_layouts(call, rule, mesh, assign)
+        if all(not lay.local_shape or lay.local_shape[-1] % size == 0 for lay in list(ins.values()) + outs):
+            kept.append(assign)
+    return kept or [{}]
 
 
 class _Costs:
@@ -163,7 +179,8 @@ class _Model:
                 options = [(assign, op_mesh)]
             else:  # the cuts of its inputs (the propagation of semi-auto parallel), or a cut of the mesh's axes
                 # (using every axis: no following, which may leave axes unused)
-                options = ([] if full else [_FOLLOW]) + [(a, mesh) for a in _candidates(call, rule, mesh, full)]
+                options = ([] if full else [_FOLLOW]) + [(a, mesh) for a in _aligned(
+                    call, rule, mesh, _candidates(call, rule, mesh, full))]
             if any(isinstance(a, Parameter) or id(a) in self.tracked for a in call.args):
                 self.tracked.update(id(o) for o in call.outs if mstype.is_float(o.dtype))
             for a in call.args:
@@ -172,6 +189,18 @@ class _Model:
             for k, o in enumerate(call.outs):
                 self.producer[id(o)] = (len(self.steps), k)
             self.steps.append((ci, call, rule, options))
+        if get_algo_parameters("enable_algo_approxi"):
+            self._approximate(int(1 / get_algo_parameters("algo_approxi_epsilon")))
+
+    def _approximate(self, keep):
+        """`set_algo_parameters(enable_algo_approxi=True)`: each step keeps at most `keep` of its candidate
+        strategies (1 / ``algo_approxi_epsilon``), the cheapest by their own cost, besides following its inputs."""
+        for s, (ci, call, rule, options) in enumerate(self.steps):
+            fixed = [o for o in options if o is not _FOLLOW]
+            if len(fixed) <= keep or len(options) == 1:
+                continue
+            fixed.sort(key=lambda o, s=s: self._own(s, o[1], o[0])[2])
+            self.steps[s] = (ci, call, rule, [o for o in options if o is _FOLLOW] + fixed[:max(keep, 1)])
 
     def sources(self, s, outs_of):
         """Per argument of step `s`'s call, the output layout of the earlier step producing it (None: a leaf, a
@@ -254,6 +283,7 @@ class _Model:
         per step over it and its producers (seconds of `step_cost`; a "follow" choice costs inf where the
         producers' layouts do not lead to it), and the bytes each choice holds (`held_bytes`)."""
         domains, factors, held = [], [], []
+        follow = get_algo_parameters("elementwise_op_strategy_follow")
         for s, step in enumerate(self.steps):
             options, prods = step[3], self.producers(s)
             # the producers' choices grouped by their output layouts (what step s sees of them)
@@ -284,12 +314,34 @@ class _Model:
             for combo in combos:
                 for k, key in enumerate(keys):
                     table[(k,) + combo] = cost.get((combo, key), np.inf)
+            if follow:  # an elementwise producer's strategy is its consumer's: the consumer reads its output as is
+                self._follow_elementwise(s, prods, groups, choices, table)
             if prods:
                 table = table[np.ix_(np.arange(len(choices)), *index)]
             domains.append(choices)
             factors.append(((s,) + tuple(prods), table))
             held.append([self.held_bytes(s, r.mesh, r.assign) for r in choices])
         return domains, factors, held
+
+    def _follow_elementwise(self, s, prods, groups, choices, table):
+        """`set_algo_parameters(elementwise_op_strategy_follow=True)`: rule out (inf) the choices of step `s` that
+        read the output of an elementwise producer in another layout than it made it (partial sums aside)."""
+        _, call, rule, _ = self.steps[s]
+        for j, p in enumerate(prods):
+            if self.steps[p][1].prim.sharding is not elementwise:
+                continue
+            for k, r in enumerate(choices):
+                ins, _, _ = call_layouts(call, rule, r.mesh, r.assign)
+                for g, outs in enumerate(groups[j]):
+                    for i, a in enumerate(call.args):
+                        src = self.producer.get(id(a)) if isinstance(a, Tensor) else None
+                        if src is None or src[0] != p or i not in ins:
+                            continue
+                        made = outs[src[1]]
+                        if TensorLayout(made.mesh, made.shape, made.dims) != ins[i]:
+                            index = [slice(None)] * table.ndim
+                            index[0], index[1 + j] = k, g
+                            table[tuple(index)] = np.inf
 
     def path_memory(self, picks):
         """Bytes one rank holds when step `s` takes option `picks[s]` (`held_bytes`)."""
@@ -348,6 +400,9 @@ def search(program, mesh, layouts=None, machine=None, mode=None, reads=(), memor
     found = solve([len(d) for d in domains], factors, held, limit)
     if found is None:
         least = sum(min(m) for m in held)
+        if least <= limit:
+            raise RuntimeError("For the strategy search, no plan satisfies the algo parameters' constraints "
+                               "(set_algo_parameters: elementwise_op_strategy_follow, tensor_slice_align_enable).")
         raise RuntimeError(f"For the strategy search, no strategy of the step fits the device memory capacity "
                            f"{limit:.0f} bytes per rank: the plan holding the least needs {least:.0f} bytes.")
     cost, picks = found

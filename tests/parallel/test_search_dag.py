@@ -7,6 +7,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+import mindseed as ms
 from mindseed import nn, ops
 from mindseed.common.parameter import Parameter
 from mindseed.common.tensor import Tensor
@@ -15,8 +16,8 @@ from mindseed.parallel._cost_model_context import reset_cost_model_context, set_
 from mindseed.parallel._elimination import elimination_order, solve
 from mindseed.parallel._layout import DeviceMesh
 from mindseed.parallel._search import _Model, search
-from mindseed.parallel._spmd import execute
-from mindseed.parallel._world import SimulatedWorld
+from mindseed.parallel._spmd import call_layouts, execute
+from mindseed.parallel._world import ShapeWorld, SimulatedWorld
 
 MACHINE = plan.Machine(tflops=1e-3, bandwidth=10.0, latency=1.0)   # compute and communication both count
 
@@ -171,3 +172,75 @@ def test_a_plan_searched_within_a_memory_limit_trains_as_one_process():
     np.testing.assert_allclose(ex.whole(loss), loss.asnumpy(), rtol=0, atol=1e-12)
     for p, g in zip(params, grads):
         np.testing.assert_allclose(ex.whole(g, ex.layout_of(p)), g.asnumpy(), rtol=0, atol=1e-12)
+
+
+@pytest.fixture
+def algo():
+    yield ms.set_algo_parameters
+    ms.reset_algo_parameters()
+
+
+def _program(spec):
+    x = Tensor(np.random.default_rng(1).standard_normal((8, 8)))
+    return plan.record_step(_Dag(spec), (x,), abstract=True)[0], [(x, (2, 1))]
+
+
+def test_tensor_slice_align_keeps_the_matmul_strategies_with_aligned_last_dims(algo):
+    program, layouts = _program([("matmul", (0,)), ("relu", (1,)), ("matmul", (2,))])
+    mesh = DeviceMesh((2, 2))
+    before = _Model(program, mesh, layouts, MACHINE, False)
+    algo(tensor_slice_align_enable=True, tensor_slice_align_size=8)   # 8 columns: the last dims stay whole
+    after = _Model(program, mesh, layouts, MACHINE, False)
+    for (_, call, rule, options), (_, _, _, fewer) in zip(before.steps, after.steps):
+        if call.prim.name != "MatMul":
+            assert len(fewer) == len(options)
+            continue
+        assert 1 < len(fewer) < len(options)
+        for option in fewer[1:]:   # (after following the inputs)
+            ins, outs, _ = call_layouts(call, rule, option[1], option[0])
+            assert all(lay.local_shape[-1] == 8 for lay in list(ins.values()) + outs)
+    found = search(program, mesh, layouts, MACHINE, "dynamic_programming")
+    ex = execute(found.program, ShapeWorld(4), layouts, search=False)
+    assert all(lay.local_shape[-1] == 8 for p in ex.plans if p.call.prim.name == "MatMul" and p.cuts is not None
+               for lay in p.in_layouts)
+
+
+def test_algo_approximation_keeps_one_over_epsilon_candidates(algo):
+    program, layouts = _program([("matmul", (0,)), ("add", (1, 1)), ("matmul", (2,))])
+    mesh = DeviceMesh((2, 2))
+    full = _Model(program, mesh, layouts, MACHINE, False)
+    exact = search(program, mesh, layouts, MACHINE, "dynamic_programming")
+    algo(enable_algo_approxi=True, algo_approxi_epsilon=0.5)
+    model = _Model(program, mesh, layouts, MACHINE, False)
+    for (_, _, _, options), (_, _, _, few) in zip(full.steps, model.steps):
+        fixed = [o for o in few if o != "follow"]
+        assert len(fixed) == min(2, len([o for o in options if o != "follow"]))
+        assert "follow" in few
+    approximate = search(program, mesh, layouts, MACHINE, "dynamic_programming")   # a smaller space: no cheaper
+    assert approximate.cost >= exact.cost and approximate.cost == pytest.approx(model.path_cost(approximate.picks))
+
+
+def _elementwise_reads(spec, machine):
+    """(reads of an elementwise output in another layout than it was made, reads of elementwise outputs) of the
+    searched plan."""
+    program, layouts = _program(spec)
+    found = search(program, DeviceMesh((2, 2)), layouts, machine, "dynamic_programming")
+    ex = execute(found.program, ShapeWorld(4), layouts, search=False)
+    made, moved, reads = {}, 0, 0
+    for p in ex.plans[:len(found.choices)]:
+        for a, lay in zip([a for a in p.call.args if isinstance(a, Tensor)], p.in_layouts):
+            if id(a) in made:
+                reads += 1
+                moved += (made[id(a)].dims, made[id(a)].mesh.size) != (lay.dims, lay.mesh.size)
+        if p.call.prim.name in ("ReLU", "Add", "Mul"):
+            made.update((id(o), lay) for o, lay in zip(p.call.outs, p.out_layouts))
+    return moved, reads
+
+
+def test_elementwise_op_strategy_follow_reads_an_elementwise_output_as_it_was_made(algo):
+    spec = [("matmul", (0,)), ("add", (1, 1)), ("matmul", (1,)), ("mul", (2, 2)), ("matmul", (2,))]
+    machine = plan.Machine(tflops=1e-6, bandwidth=10.0, latency=0.0)
+    assert _elementwise_reads(spec, machine)[0] == 1   # the cheapest plan reads the Add's output cut otherwise
+    algo(elementwise_op_strategy_follow=True)
+    moved, reads = _elementwise_reads(spec, machine)
+    assert moved == 0 and reads == 3
