@@ -165,7 +165,7 @@ class _Model:
         self.steps = []      # (call index, call, rule, options: (assign, mesh) or _FOLLOW)
         self.tracked = set()  # ids of the values a gradient flows back through (they depend on a Parameter)
         self.fixed = {}      # (step, option) -> what `_own` gives for a fixed assignment
-        self.grads = {}      # (id(input layout), input index) -> (that layout, its gradient's layout)
+        self.grads = {}      # (step, mesh, assign) -> {argument index: its gradient's layout}
         self.whole_sums = {}  # layout -> the layout without its partial axes
         self.first_reader = {}  # id(Parameter) -> the step reading it first
         for ci, call in enumerate(program.calls[:forward_calls(program)]):
@@ -189,6 +189,13 @@ class _Model:
             for k, o in enumerate(call.outs):
                 self.producer[id(o)] = (len(self.steps), k)
             self.steps.append((ci, call, rule, options))
+        # the backward pass: per produced value carrying a gradient, the (step, argument) pairs reading it
+        self.readers, self.read_by = {}, [set() for _ in self.steps]
+        for s, (_, call, _, _) in enumerate(self.steps):
+            for i, a in enumerate(call.args):
+                if isinstance(a, Tensor) and id(a) in self.tracked and self.producer.get(id(a), (s,))[0] < s:
+                    self.readers.setdefault(id(a), (a, []))[1].append((s, i))
+                    self.read_by[s].add((id(a), i))
         if get_algo_parameters("enable_algo_approxi"):
             self._approximate(int(1 / get_algo_parameters("algo_approxi_epsilon")))
 
@@ -248,16 +255,29 @@ class _Model:
             src = srcs[i]
             if src is None or src.mesh.size != lay.mesh.size:
                 continue
-            a = call.args[i]
-            cost += self.costs.move(src, lay, a.itemsize)
-            if id(a) in self.tracked:
-                key = (id(lay), i)
-                if key not in self.grads:
-                    self.grads[key] = (lay, _gradient_layout(rule, i, lay, assign))   # (lay: keeps its id taken)
-                if src not in self.whole_sums:
-                    self.whole_sums[src] = _whole_sums(src)
-                cost += self.costs.move(self.grads[key][1], self.whole_sums[src], a.itemsize)
+            cost += self.costs.move(src, lay, call.args[i].itemsize)
         return op_mesh, assign, outs, cost
+
+    def gradient_layouts(self, s, op_mesh, assign):
+        """{argument index: the layout in which the backward pass produces the gradient of that input} of step `s`
+        under `assign`, for its inputs that are produced earlier and carry a gradient."""
+        _, call, rule, _ = self.steps[s]
+        key = (s, op_mesh, tuple(sorted(assign.items())))
+        if key not in self.grads:
+            ins, _, _ = call_layouts(call, rule, op_mesh, assign)
+            self.grads[key] = {i: _gradient_layout(rule, i, lay, assign) for i, lay in ins.items()
+                               if (id(call.args[i]), i) in self.read_by[s]}
+        return self.grads[key]
+
+    def backward_cost(self, value, src, gradients):
+        """Seconds of bringing the gradient of the produced `value` (made in layout `src`) back to `src`, its readers
+        producing their parts in `gradients`: the parts in one layout add up there first (a sum of partial sums
+        stays a partial sum: `_spmd.LINEAR`), so each distinct layout moves once."""
+        if src not in self.whole_sums:
+            self.whole_sums[src] = _whole_sums(src)
+        target = self.whole_sums[src]
+        return sum(self.costs.move(g, target, value.itemsize) for g in dict.fromkeys(
+            g for g in gradients if g.mesh.size == src.mesh.size))
 
     def producers(self, s):
         """The earlier steps producing an input of step `s`, ascending."""
@@ -321,7 +341,38 @@ class _Model:
             domains.append(choices)
             factors.append(((s,) + tuple(prods), table))
             held.append([self.held_bytes(s, r.mesh, r.assign) for r in choices])
+        for value, readers in self.readers.values():
+            factors.append(self._backward_table(domains, value, readers))
         return domains, factors, held
+
+    def _backward_table(self, domains, value, readers):
+        """The factor of `value`'s gradient (`backward_cost`) over its producer's and its readers' choices."""
+        p, k = self.producer[id(value)]
+        steps = sorted({s for s, _ in readers})
+        srcs, src_index = [], []
+        for r in domains[p]:
+            if r.outs[k] not in srcs:
+                srcs.append(r.outs[k])
+            src_index.append(srcs.index(r.outs[k]))
+        # per reader step: its choices grouped by the gradient layouts of its arguments reading `value`
+        kinds, kind_index = [], []
+        for s in steps:
+            mine = [i for t, i in readers if t == s]
+            keys, idx = [], []
+            for r in domains[s]:
+                g = self.gradient_layouts(s, r.mesh, r.assign)
+                key = tuple(g.get(i) for i in mine)
+                if key not in keys:
+                    keys.append(key)
+                idx.append(keys.index(key))
+            kinds.append(keys)
+            kind_index.append(np.asarray(idx))
+        table = np.zeros([len(srcs)] + [len(kd) for kd in kinds])
+        for combo in itertools.product(*(range(len(kd)) for kd in kinds)):
+            gradients = [g for kd, j in zip(kinds, combo) for g in kd[j] if g is not None]
+            for x, src in enumerate(srcs):
+                table[(x,) + combo] = self.backward_cost(value, src, gradients)
+        return (p,) + tuple(steps), table[np.ix_(np.asarray(src_index), *kind_index)]
 
     def _follow_elementwise(self, s, prods, groups, choices, table):
         """`set_algo_parameters(elementwise_op_strategy_follow=True)`: rule out (inf) the choices of step `s` that
@@ -354,11 +405,15 @@ class _Model:
 
     def path_cost(self, picks):
         """Seconds of the model when step `s` takes option `picks[s]`."""
-        outs, total = [], 0.0
+        outs, total, grads = [], 0.0, []
         for s, c in enumerate(picks):
-            _, _, out, cost = self.step_cost(s, c, self.sources(s, lambda k: outs[k]))
+            op_mesh, assign, out, cost = self.step_cost(s, c, self.sources(s, lambda k: outs[k]))
             outs.append(out)
+            grads.append(self.gradient_layouts(s, op_mesh, assign))
             total += cost
+        for value, readers in self.readers.values():
+            p, k = self.producer[id(value)]
+            total += self.backward_cost(value, outs[p][k], [grads[s][i] for s, i in readers])
         return total
 
 

@@ -122,6 +122,10 @@ class _Recorder:
         self.differentiates = [swap(d) for d in self.differentiates]
 
 
+# elementwise primitives linear in all their operands together: a sum of partial sums is a partial sum
+LINEAR = ("Add", "Sub")
+
+
 def _flat(x):
     if isinstance(x, Tensor):
         return [x]
@@ -596,6 +600,8 @@ class _Executor:
         else:
             mesh, assign = self._propagated(call, rule, read_as)
         ins, out_layouts, scales = call_layouts(call, rule, mesh, assign)
+        if not (strategy and strategy[0]):
+            self._keep_partial_sums(call, ins, out_layouts)
         in_layouts = list(ins.values())
         local_args = [self.bring(a, ins[i]) if i in ins else [a] * self.world.size for i, a in enumerate(call.args)]
         attrs = call.attrs
@@ -607,6 +613,25 @@ class _Executor:
         if self.backward is None:
             self.read_as[id(call.outs[0])] = {id(call.args[i]): lay for i, lay in ins.items()}
         self.plans.append(CallPlan(call, mesh, assign, in_layouts, out_layouts, self.moves, rule))
+
+    def _keep_partial_sums(self, call, ins, out_layouts):
+        """A sum or difference (`LINEAR`) of operands held in one layout of partial sums (same mesh, cuts and partial
+        axes, the output's shape) stays a partial sum in that layout: the ranks add their parts (the sum of the
+        parts is the sum of the values), and the one reduction happens where a consumer needs the value whole (the
+        gradients summed over micro-batches reduce once, not once per micro-batch). `ins` and `out_layouts` are
+        updated in place."""
+        if call.prim.name not in LINEAR or len(out_layouts) != 1 or len(ins) < 2:
+            return
+        current = [self._current(call.args[i]) for i in ins]
+        if any(v is None for v in current):
+            return
+        held = current[0].layout
+        if not held.partial or held.pad or tuple(held.shape) != tuple(call.outs[0].shape) or \
+                any(v.layout != held for v in current):
+            return
+        for i in ins:
+            ins[i] = held
+        out_layouts[0] = held
 
     def _store(self, call, local_args, attrs, scales, out_layouts):
         """Run the kernel on every rank's arguments (a ShapeWorld: none) and keep the outputs."""
