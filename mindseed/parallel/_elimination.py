@@ -16,7 +16,9 @@ the limit is ruled out: the tables then hold, per choice of the neighbours, the 
 instead of one minimum (MindSpore keeps a list of costs per strategy pair and selects within the memory capacity).
 
 `solve(domains, factors, memory=None, limit=None)` returns (seconds, picks) of the cheapest plan within the limit, or
-None when none fits.
+None when none fits. The fronts can grow large on big graphs: past a work budget the solver takes the cheapest
+fitting plan among the minima of seconds + lam * bytes (a Lagrangian relaxation, bisecting lam), exact only on the
+front's lower convex hull.
 """
 import itertools
 
@@ -88,9 +90,22 @@ def _front(points, limit):
     return out
 
 
-def _solve_front(domains, factors, memory, limit):
+class _OverBudget(Exception):
+    """The Pareto fronts grew past the work budget (`solve`'s `budget`)."""
+
+
+def _solve_front(domains, factors, memory, limit, budget=None):
     """`_solve_min` with each variable's choice holding `memory[v][choice]` bytes and the total held within
-    `limit`: Pareto fronts of (seconds, bytes, picks) per choice of the neighbours."""
+    `limit`: Pareto fronts of (seconds, bytes, picks) per choice of the neighbours. Raises `_OverBudget` past
+    `budget` points combined."""
+    work = [0]
+
+    def front_of(points):
+        work[0] += len(points)
+        if budget is not None and work[0] > budget:
+            raise _OverBudget
+        return _front(points, limit)
+
     tables = []
     for scope, t in factors:
         t = np.asarray(t, dtype=np.float64)
@@ -110,11 +125,11 @@ def _solve_front(domains, factors, memory, limit):
                 front = [(0.0, 0, ((v, c),))]
                 for s, t in mine:
                     got = t[tuple(at[u] for u in s)]
-                    front = _front([(a[0] + b[0], a[1] + b[1], a[2] + b[2]) for a in front for b in got], limit)
+                    front = front_of([(a[0] + b[0], a[1] + b[1], a[2] + b[2]) for a in front for b in got])
                     if not front:
                         break
                 points += front
-            out[idx] = _front(points, limit)
+            out[idx] = front_of(points)
         tables.append((rest, out))
     front = [(0.0, 0, ())]
     for _, t in tables:
@@ -128,7 +143,40 @@ def _solve_front(domains, factors, memory, limit):
     return seconds, picks
 
 
-def solve(domains, factors, memory=None, limit=None):
+def _solve_lagrange(domains, factors, memory, limit):
+    """The cheapest plan within `limit` among those minimising seconds + lam * bytes for some lam >= 0: the least lam
+    whose minimum fits, found by bisection (the plans on the lower convex hull of the Pareto front; not always the
+    cheapest plan that fits)."""
+    def at(lam):
+        got = _solve_min(domains, list(factors) + [((v,), lam * np.asarray(m, dtype=np.float64))
+                                                    for v, m in enumerate(memory)])
+        if got is None:   # every plan forbidden
+            return np.inf, np.inf, None
+        picks = got[1]
+        held = sum(memory[v][c] for v, c in enumerate(picks))
+        seconds = sum(float(t[tuple(picks[u] for u in s)]) for s, t in factors)
+        return seconds, held, picks
+
+    hi = 1.0
+    while at(hi)[1] > limit:
+        hi *= 16.0
+        if hi > 1e30:
+            return None
+    lo = 0.0
+    best = at(hi)
+    for _ in range(40):   # to lam within 1 % (each step: one elimination)
+        mid = (lo + hi) / 2 if lo else hi / 16.0
+        got = at(mid)
+        if got[1] <= limit:
+            hi, best = mid, got
+        else:
+            lo = mid
+        if lo and hi - lo <= 1e-2 * hi:
+            break
+    return best[0], best[2]
+
+
+def solve(domains, factors, memory=None, limit=None, budget=200_000):
     """The cheapest choice of every variable.
 
     Args:
@@ -137,6 +185,9 @@ def solve(domains, factors, memory=None, limit=None):
             gives the seconds of each combination of their choices (inf: not allowed).
         memory (list): per variable, the bytes each of its choices holds (a sequence). Default: none counted.
         limit (float): the most bytes a plan may hold (the sum over the variables). Default: no limit.
+        budget (int): the most (seconds, bytes) points the Pareto fronts may combine when the limit binds; past it
+            the plan is the cheapest fitting one on the lower convex hull of the Pareto front (`_solve_lagrange`:
+            minimum of seconds + lam * bytes, bisecting lam), which may cost more than the cheapest that fits.
 
     Returns:
         (seconds, picks) of the cheapest plan within the limit (`picks[v]`: the choice of variable v), or None when
@@ -149,4 +200,9 @@ def solve(domains, factors, memory=None, limit=None):
         return None
     if sum(memory[v][c] for v, c in enumerate(best[1])) <= limit:   # the limit does not bind
         return best
-    return _solve_front(domains, factors, memory, limit)
+    if sum(min(m) for m in memory) > limit:
+        return None
+    try:
+        return _solve_front(domains, factors, memory, limit, budget)
+    except _OverBudget:
+        return _solve_lagrange(domains, factors, memory, limit)

@@ -244,3 +244,42 @@ def test_elementwise_op_strategy_follow_reads_an_elementwise_output_as_it_was_ma
     algo(elementwise_op_strategy_follow=True)
     moved, reads = _elementwise_reads(spec, machine)
     assert moved == 0 and reads == 3
+
+
+@settings(max_examples=100, deadline=None)
+@given(_factor_graphs())
+def test_past_the_budget_the_solver_keeps_a_fitting_plan_of_the_convex_hull(graph):
+    domains, factors, memory, limit = graph
+    if limit is None:
+        limit = 12
+    exact = solve(domains, factors, memory, limit)
+    got = solve(domains, factors, memory, limit, budget=0)   # the Lagrangian relaxation at once
+    if exact is None:
+        assert got is None
+        return
+    assert got is not None
+    cost, picks = got
+    assert sum(memory[v][c] for v, c in enumerate(picks)) <= limit
+    assert cost == sum(t[tuple(picks[v] for v in s)] for s, t in factors) and cost >= exact[0]
+
+
+def test_the_w4_gpt_searched_within_a_memory_limit():
+    # AUTO_PARALLEL on (2, 4) with a per-rank limit halfway between the least a plan holds and what the fastest
+    # plan holds: a plan within it (the Pareto fronts outgrow the budget: the convex hull's cheapest fitting plan)
+    from mindseed.parallel import _demo_gpt as gpt   # noqa: PLC0415
+    mesh = DeviceMesh((2, 4))
+    program = plan.record_step(gpt.GPT(), gpt.inputs(), abstract=True)[0]
+    layouts = list(zip(gpt.inputs(), gpt.dataset_strategy(2)))
+    machine = plan.Machine(tflops=1.0, bandwidth=10.0)
+    free = search(program, mesh, layouts, machine, "dynamic_programming")
+    model = _Model(program, mesh, layouts, machine, False)
+    least = sum(min(h) for h in model.tables()[2])
+    most = model.path_memory(free.picks)
+    limit = (least + most) / 2
+    found = search(program, mesh, layouts, machine, "dynamic_programming", memory=limit)
+    held = model.path_memory(found.picks)
+    print(f"W4 GPT on (2, 4): {most} B a rank for the fastest plan ({1e3 * free.cost:.4f} ms), {held} B within "
+          f"{limit:.0f} B ({1e3 * found.cost:.4f} ms); the least a plan holds: {least} B")
+    assert least < most and held <= limit < most
+    assert found.cost >= free.cost and found.cost == pytest.approx(model.path_cost(found.picks), rel=1e-12)
+    execute(found.program, ShapeWorld(8), layouts, search=False)   # the plan runs
