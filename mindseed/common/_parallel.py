@@ -46,6 +46,11 @@ process_training = None
 # integrated_save=False) saves
 parameter_slices = {}
 
+# id(Parameter) -> (weak reference to it, gatherer(param) giving it whole as a Tensor): the Parameters a sharded step on
+# real processes keeps in this process's slices (mindseed.parallel._sliced), which save_checkpoint(...,
+# integrated_save=True) gathers (every process saves together, as MindSpore's integrated save all-gathers)
+parameter_wholes = {}
+
 # id(Parameter) -> (weak reference to it, strategy tuple or Layout): the starting layouts a `parameter_plan` of
 # `mindspore.shard` / `Cell.shard` gives (mindseed.nn._shard writes them, mindseed.parallel._spmd reads them)
 PARAMETER_PLANS = {}
@@ -81,6 +86,15 @@ def simulated_runner(cell=None, traced=False):
 def rank_slice(param):
     """This process's slice of `param` when a sharded run on real processes cut it, else `param` itself."""
     entry = parameter_slices.get(id(param))
+    if entry is None or entry[0]() is not param:
+        return param
+    return entry[1](param)
+
+
+def whole_of(param):
+    """`param` whole when a sharded run on real processes holds it in slices (gathered from every process), else
+    `param` itself."""
+    entry = parameter_wholes.get(id(param))
     if entry is None or entry[0]() is not param:
         return param
     return entry[1](param)

@@ -230,12 +230,31 @@ class Parameter(Tensor):
         self.init_param = True
 
     def clone(self, init="same"):
-        p = Parameter(Tensor(B.clone(self._data)), self.name, self.requires_grad, self.layerwise_parallel)
-        p.cache_enable = self.cache_enable
+        """A new Parameter of the same name: the same data, or `init`'s. A parameter waiting for its initialization
+        (nn.utils.no_init_parameters) gives one that waits too, as does `init` under no_init_parameters (an
+        optimizer's state made there: initialized with the parameters, e.g. as a parallel run's slices)."""
+        from mindseed.common.initializer import deferred_recipe, initializer  # noqa: PLC0415
+        recipe = self.__dict__.get("_init_recipe")
         if init != "same":
-            from mindseed.common.initializer import initializer  # noqa: PLC0415
-            p.set_data(initializer(init, self.shape, self.dtype))
+            data = initializer(init, self.shape, self.dtype)
+            recipe = deferred_recipe(data)
+            if recipe is None and data.dtype != self.dtype:
+                data = data.astype(self.dtype)
+        elif recipe is not None:
+            data = Tensor._from_raw(B.meta(self.shape, self.dtype.name))
+        else:
+            data = Tensor(B.clone(self._data))
+        p = Parameter(data, self.name, self.requires_grad, self.layerwise_parallel)
+        p.cache_enable = self.cache_enable
+        if recipe is not None and not p.has_init:
+            p._defer(recipe)
         return p
+
+    def _defer(self, recipe):
+        """Wait for initialization by `recipe` (no data until `init_data()`)."""
+        self._init_recipe = recipe
+        self.init_mode = recipe[0]
+        self.init_param = False
 
     def copy(self):
         """A new Parameter of the same name and data (`clone(init='same')`, as MindSpore's)."""

@@ -33,13 +33,18 @@ communication the planner reports.
 import itertools
 import math
 
+import numpy as np
+
 from mindseed.common._parallel import get_auto_parallel_context
 from mindseed.common import dtype as mstype
 from mindseed.common._search_contexts import get_algo_parameters
 from mindseed.common.parameter import Parameter
 from mindseed.common.tensor import Tensor
+from mindseed.parallel._cost_model_context import cost_model_context
+from mindseed.parallel._elimination import solve
 from mindseed.parallel._redistribute import plan
 from mindseed.parallel._layout import DeviceMesh, TensorLayout
+from mindseed.ops._sharding import elementwise
 from mindseed.parallel._spmd import (Assignment, Call, Program, _Executor, call_flops, call_layouts, execute,
                                      forward_calls, given_layouts, propagated)
 from mindseed.parallel._world import ShapeWorld, sent_bytes
@@ -91,6 +96,21 @@ def _candidates(call, rule, mesh, full):
             if assign not in out:
                 out.append(assign)
     return out or [{}]
+
+
+def _aligned(call, rule, mesh, candidates):
+    """`set_algo_parameters(tensor_slice_align_enable=True)`: the candidates of a MatMul whose tensors' last dims are
+    cut into slices that are multiples of ``tensor_slice_align_size`` (the others are left; without any, the
+    MatMul runs whole)."""
+    if not get_algo_parameters("tensor_slice_align_enable") or call.prim.name not in ("MatMul", "BatchMatMul"):
+        return candidates
+    size = get_algo_parameters("tensor_slice_align_size")
+    kept = []
+    for assign in candidates:
+        ins, outs, _ = call_layouts(call, rule, mesh, assign)
+        if all(not lay.local_shape or lay.local_shape[-1] % size == 0 for lay in list(ins.values()) + outs):
+            kept.append(assign)
+    return kept or [{}]
 
 
 class _Costs:
@@ -145,8 +165,9 @@ class _Model:
         self.steps = []      # (call index, call, rule, options: (assign, mesh) or _FOLLOW)
         self.tracked = set()  # ids of the values a gradient flows back through (they depend on a Parameter)
         self.fixed = {}      # (step, option) -> what `_own` gives for a fixed assignment
-        self.grads = {}      # (id(input layout), input index) -> (that layout, its gradient's layout)
+        self.grads = {}      # (step, mesh, assign) -> {argument index: its gradient's layout}
         self.whole_sums = {}  # layout -> the layout without its partial axes
+        self.first_reader = {}  # id(Parameter) -> the step reading it first
         for ci, call in enumerate(program.calls[:forward_calls(program)]):
             rule = _rule(call)
             if rule is None:
@@ -157,12 +178,36 @@ class _Model:
                                                                           call.strategy[0].assign)
                 options = [(assign, op_mesh)]
             else:  # the cuts of its inputs (the propagation of semi-auto parallel), or a cut of the mesh's axes
-                options = [_FOLLOW] + [(a, mesh) for a in _candidates(call, rule, mesh, full)]
+                # (using every axis: no following, which may leave axes unused)
+                options = ([] if full else [_FOLLOW]) + [(a, mesh) for a in _aligned(
+                    call, rule, mesh, _candidates(call, rule, mesh, full))]
             if any(isinstance(a, Parameter) or id(a) in self.tracked for a in call.args):
                 self.tracked.update(id(o) for o in call.outs if mstype.is_float(o.dtype))
+            for a in call.args:
+                if isinstance(a, Parameter):
+                    self.first_reader.setdefault(id(a), len(self.steps))
             for k, o in enumerate(call.outs):
                 self.producer[id(o)] = (len(self.steps), k)
             self.steps.append((ci, call, rule, options))
+        # the backward pass: per produced value carrying a gradient, the (step, argument) pairs reading it
+        self.readers, self.read_by = {}, [set() for _ in self.steps]
+        for s, (_, call, _, _) in enumerate(self.steps):
+            for i, a in enumerate(call.args):
+                if isinstance(a, Tensor) and id(a) in self.tracked and self.producer.get(id(a), (s,))[0] < s:
+                    self.readers.setdefault(id(a), (a, []))[1].append((s, i))
+                    self.read_by[s].add((id(a), i))
+        if get_algo_parameters("enable_algo_approxi"):
+            self._approximate(int(1 / get_algo_parameters("algo_approxi_epsilon")))
+
+    def _approximate(self, keep):
+        """`set_algo_parameters(enable_algo_approxi=True)`: each step keeps at most `keep` of its candidate
+        strategies (1 / ``algo_approxi_epsilon``), the cheapest by their own cost, besides following its inputs."""
+        for s, (ci, call, rule, options) in enumerate(self.steps):
+            fixed = [o for o in options if o is not _FOLLOW]
+            if len(fixed) <= keep or len(options) == 1:
+                continue
+            fixed.sort(key=lambda o, s=s: self._own(s, o[1], o[0])[2])
+            self.steps[s] = (ci, call, rule, [o for o in options if o is _FOLLOW] + fixed[:max(keep, 1)])
 
     def sources(self, s, outs_of):
         """Per argument of step `s`'s call, the output layout of the earlier step producing it (None: a leaf, a
@@ -210,28 +255,169 @@ class _Model:
             src = srcs[i]
             if src is None or src.mesh.size != lay.mesh.size:
                 continue
-            a = call.args[i]
-            cost += self.costs.move(src, lay, a.itemsize)
-            if id(a) in self.tracked:
-                key = (id(lay), i)
-                if key not in self.grads:
-                    self.grads[key] = (lay, _gradient_layout(rule, i, lay, assign))   # (lay: keeps its id taken)
-                if src not in self.whole_sums:
-                    self.whole_sums[src] = _whole_sums(src)
-                cost += self.costs.move(self.grads[key][1], self.whole_sums[src], a.itemsize)
+            cost += self.costs.move(src, lay, call.args[i].itemsize)
         return op_mesh, assign, outs, cost
+
+    def gradient_layouts(self, s, op_mesh, assign):
+        """{argument index: the layout in which the backward pass produces the gradient of that input} of step `s`
+        under `assign`, for its inputs that are produced earlier and carry a gradient."""
+        _, call, rule, _ = self.steps[s]
+        key = (s, op_mesh, tuple(sorted(assign.items())))
+        if key not in self.grads:
+            ins, _, _ = call_layouts(call, rule, op_mesh, assign)
+            self.grads[key] = {i: _gradient_layout(rule, i, lay, assign) for i, lay in ins.items()
+                               if (id(call.args[i]), i) in self.read_by[s]}
+        return self.grads[key]
+
+    def backward_cost(self, value, src, gradients):
+        """Seconds of bringing the gradient of the produced `value` (made in layout `src`) back to `src`, its readers
+        producing their parts in `gradients`: the parts in one layout add up there first (a sum of partial sums
+        stays a partial sum: `_spmd.LINEAR`), so each distinct layout moves once."""
+        if src not in self.whole_sums:
+            self.whole_sums[src] = _whole_sums(src)
+        target = self.whole_sums[src]
+        return sum(self.costs.move(g, target, value.itemsize) for g in dict.fromkeys(
+            g for g in gradients if g.mesh.size == src.mesh.size))
+
+    def producers(self, s):
+        """The earlier steps producing an input of step `s`, ascending."""
+        found = {self.producer[id(a)][0] for a in self.steps[s][1].args
+                 if isinstance(a, Tensor) and id(a) in self.producer}
+        return sorted(k for k in found if k < s)
+
+    def held_bytes(self, s, op_mesh, assign):
+        """Bytes one rank holds for step `s` under `assign`: the shards of the Parameters it reads first and of its
+        outputs (kept for the backward pass)."""
+        _, call, rule, _ = self.steps[s]
+        ins, outs, _ = call_layouts(call, rule, op_mesh, assign)
+        held = sum(math.prod(lay.local_shape) * o.itemsize for lay, o in zip(outs, call.outs))
+        for i, lay in ins.items():
+            a = call.args[i]
+            if isinstance(a, Parameter) and self.first_reader.get(id(a)) == s:
+                held += math.prod(lay.local_shape) * a.itemsize
+        return held
+
+    def tables(self):
+        """The search as a sum of cost tables (`_elimination.solve`): per step its choices (`_Choice`: every fixed
+        option, and each strategy its "follow" option resolves to for some choice of its producers), one table
+        per step over it and its producers (seconds of `step_cost`; a "follow" choice costs inf where the
+        producers' layouts do not lead to it), and the bytes each choice holds (`held_bytes`)."""
+        domains, factors, held = [], [], []
+        follow = get_algo_parameters("elementwise_op_strategy_follow")
+        for s, step in enumerate(self.steps):
+            options, prods = step[3], self.producers(s)
+            # the producers' choices grouped by their output layouts (what step s sees of them)
+            groups, index = [], []
+            for p in prods:
+                keys, idx = [], []
+                for r in domains[p]:
+                    if r.outs not in keys:
+                        keys.append(r.outs)
+                    idx.append(keys.index(r.outs))
+                groups.append(keys)
+                index.append(np.asarray(idx))
+            combos = list(itertools.product(*(range(len(g)) for g in groups)))
+            choices, seen = [], set()
+            cost = {}
+            for combo in combos:
+                outs_of = dict(zip(prods, (groups[j][g] for j, g in enumerate(combo))))
+                srcs = self.sources(s, lambda k, outs_of=outs_of: outs_of[k])
+                for c, option in enumerate(options):
+                    op_mesh, assign, outs, seconds = self.step_cost(s, c, srcs)
+                    key = (c, op_mesh, tuple(sorted(assign.items())))
+                    if key not in seen:
+                        seen.add(key)
+                        choices.append(_Choice(c, op_mesh, assign, tuple(outs), option is _FOLLOW))
+                    cost[combo, key] = seconds
+            keys = [(r.option, r.mesh, tuple(sorted(r.assign.items()))) for r in choices]
+            table = np.full([len(choices)] + [len(g) for g in groups], np.inf)
+            for combo in combos:
+                for k, key in enumerate(keys):
+                    table[(k,) + combo] = cost.get((combo, key), np.inf)
+            if follow:  # an elementwise producer's strategy is its consumer's: the consumer reads its output as is
+                self._follow_elementwise(s, prods, groups, choices, table)
+            if prods:
+                table = table[np.ix_(np.arange(len(choices)), *index)]
+            domains.append(choices)
+            factors.append(((s,) + tuple(prods), table))
+            held.append([self.held_bytes(s, r.mesh, r.assign) for r in choices])
+        for value, readers in self.readers.values():
+            factors.append(self._backward_table(domains, value, readers))
+        return domains, factors, held
+
+    def _backward_table(self, domains, value, readers):
+        """The factor of `value`'s gradient (`backward_cost`) over its producer's and its readers' choices."""
+        p, k = self.producer[id(value)]
+        steps = sorted({s for s, _ in readers})
+        srcs, src_index = [], []
+        for r in domains[p]:
+            if r.outs[k] not in srcs:
+                srcs.append(r.outs[k])
+            src_index.append(srcs.index(r.outs[k]))
+        # per reader step: its choices grouped by the gradient layouts of its arguments reading `value`
+        kinds, kind_index = [], []
+        for s in steps:
+            mine = [i for t, i in readers if t == s]
+            keys, idx = [], []
+            for r in domains[s]:
+                g = self.gradient_layouts(s, r.mesh, r.assign)
+                key = tuple(g.get(i) for i in mine)
+                if key not in keys:
+                    keys.append(key)
+                idx.append(keys.index(key))
+            kinds.append(keys)
+            kind_index.append(np.asarray(idx))
+        table = np.zeros([len(srcs)] + [len(kd) for kd in kinds])
+        for combo in itertools.product(*(range(len(kd)) for kd in kinds)):
+            gradients = [g for kd, j in zip(kinds, combo) for g in kd[j] if g is not None]
+            for x, src in enumerate(srcs):
+                table[(x,) + combo] = self.backward_cost(value, src, gradients)
+        return (p,) + tuple(steps), table[np.ix_(np.asarray(src_index), *kind_index)]
+
+    def _follow_elementwise(self, s, prods, groups, choices, table):
+        """`set_algo_parameters(elementwise_op_strategy_follow=True)`: rule out (inf) the choices of step `s` that
+        read the output of an elementwise producer in another layout than it made it (partial sums aside)."""
+        _, call, rule, _ = self.steps[s]
+        for j, p in enumerate(prods):
+            if self.steps[p][1].prim.sharding is not elementwise:
+                continue
+            for k, r in enumerate(choices):
+                ins, _, _ = call_layouts(call, rule, r.mesh, r.assign)
+                for g, outs in enumerate(groups[j]):
+                    for i, a in enumerate(call.args):
+                        src = self.producer.get(id(a)) if isinstance(a, Tensor) else None
+                        if src is None or src[0] != p or i not in ins:
+                            continue
+                        made = outs[src[1]]
+                        if TensorLayout(made.mesh, made.shape, made.dims) != ins[i]:
+                            index = [slice(None)] * table.ndim
+                            index[0], index[1 + j] = k, g
+                            table[tuple(index)] = np.inf
+
+    def path_memory(self, picks):
+        """Bytes one rank holds when step `s` takes option `picks[s]` (`held_bytes`)."""
+        outs, total = [], 0
+        for s, c in enumerate(picks):
+            op_mesh, assign, out, _ = self.step_cost(s, c, self.sources(s, lambda k: outs[k]))
+            outs.append(out)
+            total += self.held_bytes(s, op_mesh, assign)
+        return total
 
     def path_cost(self, picks):
         """Seconds of the model when step `s` takes option `picks[s]`."""
-        outs, total = [], 0.0
+        outs, total, grads = [], 0.0, []
         for s, c in enumerate(picks):
-            _, _, out, cost = self.step_cost(s, c, self.sources(s, lambda k: outs[k]))
+            op_mesh, assign, out, cost = self.step_cost(s, c, self.sources(s, lambda k: outs[k]))
             outs.append(out)
+            grads.append(self.gradient_layouts(s, op_mesh, assign))
             total += cost
+        for value, readers in self.readers.values():
+            p, k = self.producer[id(value)]
+            total += self.backward_cost(value, outs[p][k], [grads[s][i] for s, i in readers])
         return total
 
 
-def search(program, mesh, layouts=None, machine=None, mode=None, reads=()):
+def search(program, mesh, layouts=None, machine=None, mode=None, reads=(), memory=None):
     """Strategies for the forward calls of `program` on `mesh` (a DeviceMesh of the world's ranks).
 
     Args:
@@ -242,12 +428,16 @@ def search(program, mesh, layouts=None, machine=None, mode=None, reads=()):
         mode (str): one of `SEARCH_MODES`. Default: the context's ``search_mode``.
         reads (Sequence): (gradient, Parameter) pairs of the program: the gradients are read in their parameters'
             layouts when whole plans are compared.
+        memory (float): the bytes a rank may hold (its Parameters' shards and the forward calls' outputs kept for
+            the backward pass): plans above it are ruled out. Default: the cost model context's
+            ``device_memory_capacity`` (`_cost_model_context`, 16 GiB as MindSpore's).
 
     Returns:
         SearchResult.
 
     Raises:
         ValueError: an unknown search mode.
+        RuntimeError: no plan fits the memory.
     """
     from mindseed.parallel.plan import Machine  # noqa: PLC0415  (plan imports this module's users)
     mode = get_auto_parallel_context("search_mode") if mode is None else mode
@@ -258,28 +448,21 @@ def search(program, mesh, layouts=None, machine=None, mode=None, reads=()):
     model = _Model(program, mesh, layouts, machine, full)
     steps = model.steps
     n_forward = forward_calls(program)
-    # Viterbi over the chain: best[s][c] = (cost, back pointer, mesh, assign, output layouts)
-    best = []
-    for s, step in enumerate(steps):
-        row = []
-        prev = best[-1] if best else [(0.0, None, None, None, None)]
-        paths = [_path(best, s - 1, pc) if best else {} for pc in range(len(prev))]
-        for c in range(len(step[3])):
-            top = None
-            for pc in range(len(prev)):
-                path = paths[pc]
-                srcs = model.sources(s, lambda k, path=path: best[k][path[k]][4])
-                op_mesh, assign, outs, own = model.step_cost(s, c, srcs)
-                cost = prev[pc][0] + own
-                if top is None or cost < top[0]:
-                    top = (cost, pc, op_mesh, assign, outs)
-            row.append(top)
-        best.append(row)
     if not steps:
         return SearchResult(program, {}, 0.0)
-    last = min(range(len(best[-1])), key=lambda c: best[-1][c][0])
-    path = _path(best, len(steps) - 1, last)
-    choices = {steps[s][0]: Assignment(best[s][c][2], best[s][c][3]) for s, c in path.items()}
+    limit = cost_model_context().get("device_memory_capacity") if memory is None else memory
+    domains, factors, held = model.tables()
+    found = solve([len(d) for d in domains], factors, held, limit)
+    if found is None:
+        least = sum(min(m) for m in held)
+        if least <= limit:
+            raise RuntimeError("For the strategy search, no plan satisfies the algo parameters' constraints "
+                               "(set_algo_parameters: elementwise_op_strategy_follow, tensor_slice_align_enable).")
+        raise RuntimeError(f"For the strategy search, no strategy of the step fits the device memory capacity "
+                           f"{limit:.0f} bytes per rank: the plan holding the least needs {least:.0f} bytes.")
+    cost, picks = found
+    chosen = [domains[s][c] for s, c in enumerate(picks)]
+    choices = {steps[s][0]: Assignment(r.mesh, r.assign) for s, r in enumerate(chosen)}
     calls = [Call(c.prim, c.args, c.attrs, c.out, (choices[i], None)) if i in choices else c
              for i, c in enumerate(program.calls)]
     searched = Program(calls, program.args, program.outputs, program.result, program.differentiates)
@@ -289,7 +472,7 @@ def search(program, mesh, layouts=None, machine=None, mode=None, reads=()):
         mine, theirs = (_run_cost(p, mesh, layouts, machine, reads) for p in (searched, program))
         if theirs < mine:
             return SearchResult(program, {}, theirs)
-    return SearchResult(searched, choices, best[-1][last][0], [path[s] for s in range(len(steps))])
+    return SearchResult(searched, choices, cost, [r.option for r in chosen])
 
 
 def _run_cost(program, mesh, layouts, machine, reads):
@@ -305,11 +488,11 @@ def _run_cost(program, mesh, layouts, machine, reads):
 _FOLLOW = "follow"   # an option: the cuts the call's inputs bring
 
 
-def _path(best, s, c):
-    """{step: candidate} of the cheapest chain ending with candidate `c` at step `s`."""
-    out = {}
-    while s >= 0 and c is not None:
-        out[s] = c
-        c = best[s][c][1]
-        s -= 1
-    return out
+class _Choice:
+    """One choice of a step in the search's tables: its option (an index of the step's options), the strategy it
+    runs (mesh, assign) and its outputs' layouts; `follows`: the "follow" option resolved to this strategy."""
+
+    __slots__ = ("option", "mesh", "assign", "outs", "follows")
+
+    def __init__(self, option, mesh, assign, outs, follows):
+        self.option, self.mesh, self.assign, self.outs, self.follows = option, mesh, assign, outs, follows

@@ -122,6 +122,10 @@ class _Recorder:
         self.differentiates = [swap(d) for d in self.differentiates]
 
 
+# elementwise primitives linear in all their operands together: a sum of partial sums is a partial sum
+LINEAR = ("Add", "Sub")
+
+
 def _flat(x):
     if isinstance(x, Tensor):
         return [x]
@@ -433,6 +437,7 @@ class _Executor:
         self.leaves = {}          # id(leaf) -> its layout once a consumer has cut it
         self.params = {}          # id(leaf) -> the Parameter, for the leaves that are Parameters
         self.given = dict(leaf_layouts)
+        self.held = {}            # id(leaf) -> its shards (one array per rank, None where not held), given
         self.whole_calls = []
         self.copies = {}          # (id(tensor), layout) -> shards: a value redistributed once serves every consumer
         self.plans = []           # one CallPlan per call
@@ -442,7 +447,15 @@ class _Executor:
         self.read_as = {}         # id(first output of a forward call) -> {id(input): the layout the call read}
 
     def _shard(self, t, layout):
-        return None if self.abstract else local_shards(self.world, shard_array(_np(t), layout))
+        if self.abstract:
+            return None
+        held = self.held.get(id(t))
+        if held is not None:  # the leaf's shards were given: this process never holds it whole
+            return local_shards(self.world, held)
+        if isinstance(t, Tensor) and getattr(t._data, "is_meta", False):
+            raise ValueError(f"For 'execute', a leaf of shape {tuple(t.shape)} holds no data (an abstract recording's "
+                             f"stand-in): give its layout and shards ('layouts', 'shards'), or run on a ShapeWorld.")
+        return local_shards(self.world, shard_array(_np(t), layout))
 
     # ------------------------------------------------------------ values
     def _current(self, t):
@@ -587,6 +600,8 @@ class _Executor:
         else:
             mesh, assign = self._propagated(call, rule, read_as)
         ins, out_layouts, scales = call_layouts(call, rule, mesh, assign)
+        if not (strategy and strategy[0]):
+            self._keep_partial_sums(call, ins, out_layouts)
         in_layouts = list(ins.values())
         local_args = [self.bring(a, ins[i]) if i in ins else [a] * self.world.size for i, a in enumerate(call.args)]
         attrs = call.attrs
@@ -598,6 +613,25 @@ class _Executor:
         if self.backward is None:
             self.read_as[id(call.outs[0])] = {id(call.args[i]): lay for i, lay in ins.items()}
         self.plans.append(CallPlan(call, mesh, assign, in_layouts, out_layouts, self.moves, rule))
+
+    def _keep_partial_sums(self, call, ins, out_layouts):
+        """A sum or difference (`LINEAR`) of operands held in one layout of partial sums (same mesh, cuts and partial
+        axes, the output's shape) stays a partial sum in that layout: the ranks add their parts (the sum of the
+        parts is the sum of the values), and the one reduction happens where a consumer needs the value whole (the
+        gradients summed over micro-batches reduce once, not once per micro-batch). `ins` and `out_layouts` are
+        updated in place."""
+        if call.prim.name not in LINEAR or len(out_layouts) != 1 or len(ins) < 2:
+            return
+        current = [self._current(call.args[i]) for i in ins]
+        if any(v is None for v in current):
+            return
+        held = current[0].layout
+        if not held.partial or held.pad or tuple(held.shape) != tuple(call.outs[0].shape) or \
+                any(v.layout != held for v in current):
+            return
+        for i in ins:
+            ins[i] = held
+        out_layouts[0] = held
 
     def _store(self, call, local_args, attrs, scales, out_layouts):
         """Run the kernel on every rank's arguments (a ShapeWorld: none) and keep the outputs."""
@@ -656,12 +690,34 @@ def given_layouts(layouts, size):
     return given
 
 
+def _held_shards(shards, given, world):
+    """{id(leaf): shards} of `execute`'s `shards`, checked against the leaves' given layouts."""
+    held = {}
+    for t, arrays in shards or ():
+        layout = given.get(id(t))
+        if layout is None:
+            raise ValueError(f"For 'execute', the shards of a tensor of shape {tuple(t.shape)} were given without its "
+                             f"layout: pass it in 'layouts' too.")
+        arrays = list(arrays)
+        if len(arrays) != world.size:
+            raise ValueError(f"For 'execute', the shards of a tensor must hold one entry per rank ({world.size}), but "
+                             f"got {len(arrays)}.")
+        for r in world.ranks:
+            a = arrays[r]
+            if a is None or tuple(np.shape(a)) != layout.local_shape:
+                raise ValueError(f"For 'execute', rank {r}'s shard of a tensor of shape {tuple(t.shape)} must have the "
+                                 f"local shape {layout.local_shape} of its layout, but got "
+                                 f"{None if a is None else tuple(np.shape(a))}.")
+        held[id(t)] = [None if a is None else np.asarray(a) for a in arrays]
+    return held
+
+
 def searched(program):
     """Whether the strategy search has given `program`'s calls their strategies."""
     return any(c.strategy and isinstance(c.strategy[0], Assignment) for c in program.calls)
 
 
-def execute(program, world, layouts=None, regather=None, search=True):
+def execute(program, world, layouts=None, regather=None, search=True, shards=None):
     """Run `program` on the ranks of `world`.
 
     Args:
@@ -673,6 +729,10 @@ def execute(program, world, layouts=None, regather=None, search=True):
             are dropped, so that a later consumer redistributes them again (ZeRO-3 frees the weights it gathered for
             the forward pass and gathers them again for the backward).
         search (bool): under ``auto_parallel``, search the strategies first (the search's own trial runs: False).
+        shards (Sequence): (Tensor, list of arrays) pairs: a leaf's shards in its given layout, one array per rank
+            (None for a rank this process does not compute). The leaf's own data is then never read, so the program
+            can come from an abstract recording (`record(..., abstract=True)`) whose leaves hold no data: a process
+            of a real run holding only its slices of the parameters and of the batch.
 
     Returns:
         Execution.
@@ -681,13 +741,15 @@ def execute(program, world, layouts=None, regather=None, search=True):
     one from the strategy search first (`_search.search`, with the context's ``search_mode``).
 
     Raises:
-        ValueError: a strategy that does not fit its operator's inputs or the world.
+        ValueError: a strategy that does not fit its operator's inputs or the world; shards of a leaf without a given
+            layout, or not one array per rank of the layout's local shape.
     """
     if search and get_auto_parallel_context("parallel_mode") == "auto_parallel" and not searched(program):
         from mindseed.parallel._search import default_mesh, search  # noqa: PLC0415  (the search runs execute's parts)
         program = search(program, default_mesh(world.size), layouts).program
     given = given_layouts(layouts, world.size)
     ex = _Executor(world, given)
+    ex.held = _held_shards(shards, given, world)
     n_forward = forward_calls(program)
     at, again = regather or (None, ())
     for i, call in enumerate(program.calls):

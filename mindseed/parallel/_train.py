@@ -44,7 +44,8 @@ from mindseed.parallel._layout import TensorLayout, shard_array
 from mindseed.parallel._pipeline import _wrap, execute_pipeline, record_pipeline
 from mindseed.parallel._spmd import _Recorder, execute, record
 from mindseed.parallel._world import ShapeWorld, SimulatedWorld
-from mindseed.parallel._zero import ShardedOptimizer
+from mindseed.parallel import _sliced
+from mindseed.parallel._zero import SHARDABLE, ShardedOptimizer
 from mindseed._utils import _state
 
 __all__ = ["simulate", "SimulatedTraining"]
@@ -52,8 +53,9 @@ __all__ = ["simulate", "SimulatedTraining"]
 _MODES = ("semi_auto_parallel", "auto_parallel")
 
 
-def _record_step(cell, inputs):
-    """(Program of one step of `cell`, index of the first call after its network's forward pass)."""
+def _record_step(cell, inputs, abstract=False):
+    """(Program of one step of `cell`, index of the first call after its network's forward pass); `abstract`:
+    recorded without computing (`record(..., abstract=True)`)."""
     ends = []
 
     def enter():
@@ -64,7 +66,7 @@ def _record_step(cell, inputs):
 
     undo = _wrap(cell.network, enter)
     try:
-        program = record(cell._loss_and_grads, *inputs)
+        program = record(cell._loss_and_grads, *inputs, abstract=abstract)
     finally:
         undo()
     return program, (ends[0] if ends else len(program.calls))
@@ -134,6 +136,7 @@ class SimulatedTraining:
         self.world = world
         self.executions = []
         self._cells = {}
+        self._sliced = {}   # id(Parameter) -> (it, global shape, layout): held in this process's slices
 
     def sharded_optimizer(self, cell):
         """The `ShardedOptimizer` of `cell`'s steps (None without ``enable_parallel_optimizer``)."""
@@ -155,7 +158,8 @@ class SimulatedTraining:
             raise ValueError(f"For 'rank_parameters', rank {rank} is not computed by this process (it computes "
                              f"{list(self.world.ranks)}).")
         ex = self.executions[-1]
-        return {p.name: _rank_slice(p, ex.layout_of(p), rank) for p in cell.optimizer.parameters}
+        return {p.name: Tensor(p.asnumpy(), p.dtype) if id(p) in self._sliced else _rank_slice(p, ex.layout_of(p), rank)
+                for p in cell.optimizer.parameters}
 
     def __call__(self, cell, inputs):
         previous, _state.mode = _state.mode, PYNATIVE_MODE
@@ -196,11 +200,14 @@ class SimulatedTraining:
         n = self.world.size
         stages = get_auto_parallel_context("pipeline_stages")
         processes = self.world.ranks != range(n)
-        if processes:  # processes of a real run: each gave its own slice of the batch (of its stage's, in stages)
-            inputs = global_inputs(inputs, self.world if stages == 1 or n % stages else self.world.stage(stages))
         if _parallel._values["device_num_is_set"] and get_auto_parallel_context("device_num") != n:
             raise ValueError(f"For the simulated training step, the 'device_num' "
                              f"{get_auto_parallel_context('device_num')} of the context must be the world's size {n}.")
+        if processes and stages == 1 and not get_auto_parallel_context("enable_parallel_optimizer") and \
+                _sliced.waiting_or_sliced(cell.optimizer.parameters, self._sliced):
+            return self._sliced_step(cell, inputs)
+        if processes:  # processes of a real run: each gave its own slice of the batch (of its stage's, in stages)
+            inputs = global_inputs(inputs, self.world if stages == 1 or n % stages else self.world.stage(stages))
         state = self._cells.get(id(cell))
         if state is None or state.cell is not cell:
             state = self._cells[id(cell)] = _CellState(cell)
@@ -247,6 +254,90 @@ class SimulatedTraining:
         else:
             cell.optimizer(tuple(_whole(ex, g, ex.layout_of(p)) for p, g in zip(params, grads)))
         return _result(cell, params, loss, grads, ex)
+
+
+    def _sliced_step(self, cell, inputs):
+        """One step on a process holding only its slices (`_sliced`): recorded abstractly, the Parameters waiting
+        for their initialization initialized as this rank's slices on the first step, run with the slices given,
+        the optimizer updating the slices."""
+        world, n = self.world, self.world.size
+        rank = world.ranks[0]
+        cut = dict((id(t), s) for t, s in dataset_layouts(inputs, n))
+        args, layouts, shards = [], [], []
+        for a in inputs:  # the batch: stand-ins of its global shapes, this rank's slices given
+            if not isinstance(a, Tensor) or id(a) not in cut:
+                args.append(a)
+                continue
+            shape = tuple(d * k for d, k in zip(a.shape, cut[id(a)]))
+            args.append(_sliced.stand_in(shape, a.dtype))
+            layouts.append((args[-1], TensorLayout.from_strategy(shape, cut[id(a)], n)))
+            shards.append((args[-1], _sliced.mine(world, a.asnumpy())))
+        with _sliced.standing_whole(self._sliced):
+            program, forward_end = _record_step(cell, args, abstract=True)
+            params = list(cell.optimizer.parameters)
+            if not all(id(p) in self._sliced for p in params):
+                self._init_slices(cell, program, layouts)
+        mine = [(p, lay) for p, _, lay in self._sliced.values()]
+        layouts += mine
+        shards += [(p, _sliced.mine(world, p.asnumpy())) for p, _ in mine]
+        with _sliced.standing_whole(self._sliced):
+            ex = execute(program, world, layouts, shards=shards)
+        self.executions.append(ex)
+        loss, grads = program.result
+        grads = [ex.value(g, self._sliced[id(p)][2]).shards[rank] for p, g in zip(params, grads)]
+        for p, _, layout in self._sliced.values():  # what save_checkpoint saves: the slice held or gathered
+            _parallel.parameter_slices[id(p)] = (weakref.ref(p), _held)
+            _parallel.parameter_wholes[id(p)] = (weakref.ref(p), functools.partial(_gathered, world=world,
+                                                                                   layout=layout))
+        cell.optimizer(tuple(Tensor(np.ascontiguousarray(g), p.dtype) for p, g in zip(params, grads)))
+        with _sliced.standing_whole(self._sliced):
+            return _result(cell, params, loss, program.result[1], ex)
+
+    def _init_slices(self, cell, program, layouts):
+        """The first step of a cell whose Parameters wait for their initialization: their layouts from a run of
+        the abstract `program` on a ShapeWorld, then each initialized as this rank's slice (its optimizer state
+        shaped like it too; the optimizer's other Parameters whole)."""
+        probe = execute(program, ShapeWorld(self.world.size), layouts)
+        params = list(cell.optimizer.parameters)
+        name = type(cell.optimizer).__name__
+        read = probe._executor.params
+        rank = self.world.ranks[0]
+        states, others = _sliced.optimizer_states(cell.optimizer)
+        for p in params:
+            if id(p) not in read:
+                raise ValueError(f"For the sharded training step, the parameter '{p.name}' of the optimizer is not "
+                                 f"read by the step.")
+            layout = probe.layout_of(p)
+            if name not in SHARDABLE and not layout.is_replicated():
+                raise TypeError(f"For the sharded training step on processes holding their slices, the optimizer "
+                                f"must be one of {', '.join(SHARDABLE)} (an elementwise update) when a parameter "
+                                f"is cut, but got {name} and '{p.name}' cut by {layout}.")
+        for p in params:
+            layout = probe.layout_of(p)
+            for x in [p] + states.get(id(p), []):  # a state made whole (outside no_init_parameters) is cut too
+                if x.has_init or x is not p:
+                    shape = tuple(x.shape)
+                    _sliced.init_slice(x, layout, rank)
+                    self._sliced[id(x)] = (x, shape, layout)
+        for k, q in read.items():  # Parameters the step reads that no optimizer updates (frozen)
+            if q.has_init and k not in self._sliced:
+                layout = probe.layout_of(q)
+                shape = tuple(q.shape)
+                _sliced.init_slice(q, layout, rank)
+                self._sliced[k] = (q, shape, layout)
+        for q in others:
+            if q.has_init:
+                q.init_data()
+
+
+def _held(p):
+    """Parameter `p` as this process holds it (its slice)."""
+    return p
+
+
+def _gathered(p, world, layout):
+    """Parameter `p` whole, gathered from the processes' slices under `layout` (save_checkpoint's integrated save)."""
+    return Tensor(world.assemble(_sliced.mine(world, p.asnumpy()), layout), p.dtype)
 
 
 def _rank_slice(p, layout, rank):

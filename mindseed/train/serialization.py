@@ -201,6 +201,8 @@ def save_checkpoint(save_obj, ckpt_file_name, integrated_save=True, async_save=F
     items = _items_of(save_obj, choice_func)
     if not integrated_save and isinstance(save_obj, Cell):  # a sharded run on processes: this rank's slices
         items = [(name, _parallel.rank_slice(v)) for name, v in items]
+    elif isinstance(save_obj, Cell):  # Parameters held in slices: gathered whole
+        items = [(name, _parallel.whole_of(v)) for name, v in items]
     if append_dict:
         for k, v in append_dict.items():
             if k == "__exception_save__":

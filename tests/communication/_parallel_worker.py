@@ -14,11 +14,12 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(os.path.dirname(HERE), "parallel"))
 
 import mindseed as ms  # noqa: E402
-from _mlp import MLP  # noqa: E402
+from _mlp import MLP, lazy_mlp  # noqa: E402
 from _pipeline_worker import run as run_pipeline  # noqa: E402
 from mindseed import Tensor, nn  # noqa: E402
 from mindseed.communication import get_group_size, get_rank, init  # noqa: E402
-from mindseed.parallel._layout import TensorLayout  # noqa: E402
+from mindseed.parallel._layout import TensorLayout, shard_array  # noqa: E402
+from mindseed.parallel._sliced import held_bytes  # noqa: E402
 from mindseed.parallel._process_world import ProcessWorld  # noqa: E402
 from mindseed.parallel._spmd import execute, record  # noqa: E402
 from mindseed.parallel._train import process_training  # noqa: E402
@@ -150,6 +151,48 @@ def load_at_4(rank, world, directory):
     return out
 
 
+SLICED = {2: ("column_row_2", "data_2"), 4: ("column_row_4", "data_x_tensor_4")}   # plans trained holding slices
+
+
+def sliced(rank, name, directory):
+    """Two steps of TrainOneStepCell with Momentum on a lazily initialized MLP (`lazy_mlp`), each rank feeding only
+    its slice of the batch: the process holds only its slices of the Parameters and of the momenta."""
+    n, strategies, data = PLANS[name]
+    ms.set_auto_parallel_context(parallel_mode="semi_auto_parallel",
+                                 dataset_strategy=(data, data) if data else "full_batch")
+    net = lazy_mlp(**strategies)
+    step = nn.TrainOneStepCell(net, nn.Momentum(net.trainable_params(), learning_rate=0.1, momentum=0.9))
+    losses = []
+    for x, y in BATCHES:
+        if data:
+            x, y = (shard_array(a, TensorLayout.from_strategy(a.shape, data, n))[rank] for a in (x, y))
+        losses.append(float(step(Tensor(x), Tensor(y)).asnumpy()))
+    params = net.trainable_params()
+    moments = [q for _, q in step.optimizer.parameters_and_names() if q.name.startswith("moments.")]
+    path = os.path.join(directory, f"sliced_{name}_{rank}.ckpt")
+    ms.save_checkpoint(net, path)    # integrated_save: gathered whole from the processes
+    ms.reset_auto_parallel_context()
+    return {"losses": losses, "slices": {p.name: p.asnumpy().tolist() for p in params},
+            "moments": {q.name: q.asnumpy().tolist() for q in moments}, "sliced": [p.sliced for p in params],
+            "param_bytes": held_bytes(params), "moment_bytes": held_bytes(moments),
+            "whole": {k: v.asnumpy().tolist() for k, v in ms.load_checkpoint(path).items()}}
+
+
+def sliced_refused(rank):
+    """A lazily initialized network whose Parameters are cut, under an optimizer reading whole norms (LARS): the
+    step refuses before initializing anything."""
+    ms.set_auto_parallel_context(parallel_mode="semi_auto_parallel", dataset_strategy="full_batch")
+    net = lazy_mlp(**PLANS[CHECKPOINT_PLAN][1])
+    step = nn.TrainOneStepCell(net, nn.LARS(nn.SGD(net.trainable_params(), learning_rate=0.1)))
+    try:
+        step(*(Tensor(a) for a in BATCHES[0]))
+    except TypeError as exc:
+        return [str(exc), [p.has_init for p in net.trainable_params()]]
+    finally:
+        ms.reset_auto_parallel_context()
+    return None
+
+
 def main(scenario, directory):
     init()
     rank, size = get_rank(), get_group_size()
@@ -162,6 +205,9 @@ def main(scenario, directory):
         if ranks == size:
             out["plans"][name] = run_plan(name, MLP(**strategies), world)[0]
     out["zero"] = {level: zero(rank, size, level) for level in ("level1", "level3")}
+    out["sliced"] = {name: sliced(rank, name, directory) for name in SLICED[size]}
+    if size == 2:
+        out["sliced_refused"] = sliced_refused(rank)
     out["pipeline_refused"] = pipeline_refused()
     if scenario == "save":
         out["saved"] = train_and_save(rank, directory)

@@ -23,8 +23,8 @@ from mindseed import Tensor, nn
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 sys.path.insert(0, os.path.join(os.path.dirname(HERE), "parallel"))
-from _mlp import MLP  # noqa: E402
-from _parallel_worker import BATCHES, CHECKPOINT_PLAN, GROUPINGS, LOAD_PLAN, PLANS, rank_array  # noqa: E402
+from _mlp import MLP, lazy_mlp  # noqa: E402
+from _parallel_worker import BATCHES, CHECKPOINT_PLAN, GROUPINGS, LOAD_PLAN, PLANS, SLICED, rank_array  # noqa: E402
 from _pipeline_worker import X as PIPE_X, Y as PIPE_Y, pipeline_cell  # noqa: E402
 from _workers import clean_env, free_port, run  # noqa: E402
 
@@ -236,3 +236,50 @@ def test_a_checkpoint_saved_at_two_ranks_loads_at_four_with_another_strategy(two
             p = getattr(reference, name)
             _close(got, shard_array(p.asnumpy(), tensor_layout(dst[name], p.shape))[r])
     assert LOAD_PLAN != CHECKPOINT_PLAN
+
+
+def _sliced_reference(name):
+    """Losses and trained parameters of the lazily initialized MLP on one process, and the layouts the plan cuts
+    the parameters by (from its simulated run)."""
+    net = lazy_mlp()
+    net.init_parameters_data()
+    step = nn.TrainOneStepCell(net, nn.Momentum(net.trainable_params(), learning_rate=0.1, momentum=0.9))
+    losses = [float(step(Tensor(x), Tensor(y)).asnumpy()) for x, y in BATCHES]
+    moments = {q.name: q.asnumpy() for _, q in step.optimizer.parameters_and_names() if q.name.startswith("moments.")}
+    n, strategies, data = PLANS[name]
+    plan_net = MLP(**strategies)
+    x, y = (Tensor(a) for a in BATCHES[0])
+    ex = execute(record(ms.value_and_grad(plan_net, None, plan_net.trainable_params()), x, y), SimulatedWorld(n),
+                 [(x, data), (y, data)] if data else None)
+    layouts = {p.name: ex.layout_of(p) for p in plan_net.trainable_params()}
+    return losses, {p.name: p.asnumpy() for p in net.trainable_params()}, moments, layouts
+
+
+@pytest.mark.parametrize("which", ["two", "four"])
+def test_processes_holding_only_their_slices_train_as_one_process(request, which):
+    # Parameters made under no_init_parameters: each process initializes, holds and updates only its slices (and
+    # its momenta's), records the step abstractly and feeds only its slice of the batch
+    results = request.getfixturevalue(which)
+    results = results[1] if which == "two" else results
+    size = len(results)
+    for name in SLICED[size]:
+        losses, params, moments, layouts = _sliced_reference(name)
+        whole_bytes = sum(v.nbytes for v in params.values())
+        tensor_cuts = size if name.startswith("column_row") else 2 if name.startswith("data_x") else 1
+        for rank, res in enumerate(results):
+            got = res["sliced"][name]
+            _close(got["losses"], losses)
+            assert got["sliced"] == [True, True, True]
+            for p, value in params.items():
+                _close(got["slices"][p], shard_array(value, layouts[p])[rank])
+                _close(got["moments"][f"moments.{p}"], shard_array(moments[f"moments.{p}"], layouts[p])[rank])
+                _close(got["whole"][p], value)   # save_checkpoint's integrated save gathers them
+            # the bytes each process holds: 1/tensor-cuts of the parameters (w1's columns, b1, w2's rows are cut)
+            assert got["param_bytes"] == got["moment_bytes"] == whole_bytes // tensor_cuts
+
+
+def test_processes_holding_slices_refuse_an_optimizer_reading_whole_norms(two):
+    for res in two[1]:
+        text, waiting = res["sliced_refused"]
+        assert "the optimizer must be one of SGD, Momentum" in text and "but got LARS" in text
+        assert waiting == [True, True, True]   # nothing initialized before the refusal

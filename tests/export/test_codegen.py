@@ -253,6 +253,43 @@ def test_gpt_equals_mindseed(tmp_path, nets, name):
         _check(got, [net(ms.Tensor(x)).asnumpy()])
 
 
+class _Stages(ms.nn.Cell):
+    """Two Dense layers on pipeline stages 0 and 1 and a mean squared error: what nn.PipelineCell and
+    nn.GradAccumulationCell cut into micro-batches (MicroBatchSlice calls, exported as StridedSlices)."""
+
+    def __init__(self):
+        super().__init__()
+        self.d1, self.d2 = ms.nn.Dense(4, 6), ms.nn.Dense(6, 3)
+        self.d1.pipeline_stage, self.d2.pipeline_stage = 0, 1
+
+    def construct(self, x, y):
+        d = self.d2(ms.ops.relu(self.d1(x))) - y
+        return (d * d).mean()
+
+
+@pytest.mark.parametrize("wrap", ["PipelineCell", "GradAccumulationCell", "MicroBatchInterleaved"])
+def test_micro_batch_graphs_as_c_and_on_the_lite_runtime(tmp_path, wrap):
+    """A pipeline's and a gradient accumulation's forward graph (micro-batch slices of the batch, the losses summed)
+    exported to MindIR runs on mindseed.lite and as generated C with mindseed's loss."""
+    from mindseed import lite as mslite   # noqa: PLC0415
+    net = _nets._det_init(ms, getattr(ms.nn, wrap)(_Stages(), 4 if wrap == "PipelineCell" else 2))
+    rng = np.random.RandomState(3)
+    x, y = rng.randn(8, 4).astype(np.float32), rng.randn(8, 3).astype(np.float32)
+    want = net(ms.Tensor(x), ms.Tensor(y)).asnumpy()
+    out = _build(tmp_path, net, [x, y], "micro")
+    rc, got, _, err = _run(out, "micro", [x, y])
+    assert rc == 0, err
+    _check(got, [want])
+    context = mslite.Context()
+    context.target = ["cpu"]
+    model = mslite.Model()
+    model.build_from_file(str(tmp_path / "micro.mindir"), mslite.ModelType.MINDIR, context)
+    inputs = model.get_inputs()
+    for t, a in zip(inputs, (x, y)):
+        t.set_data_from_numpy(a)
+    np.testing.assert_allclose(model.predict(inputs)[0].get_data_to_numpy(), want, rtol=1e-5, atol=1e-6)
+
+
 def test_gather_and_layer_norm_variants(tmp_path):
     """Gather along an inner axis with constant indices and an out-of-range id (zeros, as MindSpore's CPU kernel);
     LayerNorm over two trailing axes."""

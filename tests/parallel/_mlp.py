@@ -3,6 +3,8 @@ its three operators takes an optional shard strategy."""
 import numpy as np
 
 from mindseed import Parameter, Tensor, nn, ops
+from mindseed.common import dtype as mstype
+from mindseed.common.initializer import Initializer, initializer
 
 
 class MLP(nn.Cell):
@@ -21,3 +23,25 @@ class MLP(nn.Cell):
     def construct(self, x, y):
         d = self.mm2(self.relu(self.add(self.mm1(x, self.w1), self.b1)), self.w2) - y
         return self.mean(d * d)
+
+
+class Drawn(Initializer):
+    """Normal values drawn from their own seeded generator: the same whatever else is initialized first."""
+
+    def __init__(self, seed):
+        super().__init__(seed=seed)
+        self.seed = seed
+
+    def _initialize(self, arr):
+        arr[...] = np.random.default_rng(self.seed).standard_normal(arr.shape)
+
+
+def lazy_mlp(seed=1, **strategies):
+    """An `MLP` whose Parameters wait for their initialization (made under `nn.utils.no_init_parameters`, as
+    MindSpore's lazy initialization): w1, w2 drawn by `Drawn`, b1 zeros (a constant: initialized slice by slice)."""
+    with nn.utils.no_init_parameters():
+        net = MLP(seed, **strategies)
+        for k, (name, shape) in enumerate((("w1", (4, 8)), ("b1", (8,)), ("w2", (8, 6)))):
+            init = "zeros" if name == "b1" else Drawn(seed * 10 + k)
+            setattr(net, name, Parameter(initializer(init, shape, mstype.float64), name=name))
+    return net

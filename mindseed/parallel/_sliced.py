@@ -1,0 +1,116 @@
+"""Processes of a real run holding only their slices: a training step whose Parameters were made under
+`nn.utils.no_init_parameters` (MindSpore's lazy initialization) is recorded abstractly and each Parameter is
+initialized as this rank's slice only, so no process ever holds a whole Parameter or the gathered global batch.
+
+One step on a process (`_train.SimulatedTraining` on a `ProcessWorld`, when every parameter of the optimizer waits
+for its initialization or is already held in slices):
+
+1. the step is recorded abstractly (`_spmd.record(..., abstract=True)`): the batch by data-less stand-ins of its
+   global shapes (the rank's slice times the ``dataset_strategy``), the sliced Parameters by data-less values of
+   their global shapes (`standing_whole`), so no kernel runs and nothing whole is made;
+2. the first step runs that recording on a `ShapeWorld` to learn every Parameter's layout, then initializes each
+   waiting Parameter (and the optimizer state shaped like it) as this rank's slice (`init_slice`): a constant
+   initializer (zeros, ones, a number) fills only the slice; any other draws the whole tensor once, as one process
+   would (the values are the single process's), and keeps the slice;
+3. the program runs on the processes with the leaves' shards given directly (`execute(..., shards=)`): the
+   Parameters' slices and the rank's slice of the batch;
+4. the optimizer updates the slices from the gradients' slices in the Parameters' layouts (an elementwise update:
+   the optimizers `_zero.SHARDABLE` lists; any other is refused when a Parameter is cut).
+
+The Parameters keep their slices between steps (``Parameter.sliced`` True, their shape the slice's), as MindSpore's
+after a parallel compilation; ``save_checkpoint(..., integrated_save=False)`` saves them as they are and
+``integrated_save=True`` gathers them (`_parallel.parameter_slices` / `parameter_wholes`).
+"""
+import contextlib
+
+import numpy as np
+
+from mindseed import _backend as B
+from mindseed.common.initializer import Constant, One, Zero, run_recipe
+from mindseed.common.parameter import Parameter
+from mindseed.common.tensor import Tensor
+from mindseed.parallel._layout import shard_array
+from mindseed.parallel._spmd import local_shards
+
+__all__ = ["waiting_or_sliced", "init_slice", "standing_whole", "optimizer_states", "stand_in", "held_bytes"]
+
+_CONSTANT = (Zero, One, Constant)
+
+
+def waiting_or_sliced(params, sliced):
+    """Whether every Parameter of `params` waits for its initialization or is held in slices (`sliced`: {id:
+    (Parameter, global shape, layout)}), and at least one does not hold whole data."""
+    params = list(params)
+    return bool(params) and all(p.has_init or id(p) in sliced for p in params)
+
+
+def init_slice(p, layout, rank):
+    """Make Parameter `p` hold only `rank`'s slice under `layout`. Waiting for its initialization: a constant
+    initializer fills the slice only; any other draws the whole tensor (the single process's values) and keeps
+    the slice. Holding whole data (an optimizer state made outside no_init_parameters): its slice is kept.
+    Returns the slice's numpy array."""
+    recipe = p.__dict__.get("_init_recipe")
+    if recipe is None:
+        whole, dtype = p.asnumpy(), p.dtype
+    elif isinstance(recipe[0], _CONSTANT) and not layout.pad:
+        whole, dtype = None, recipe[2]
+        data = run_recipe((recipe[0], layout.local_shape, dtype))
+    else:
+        whole, dtype = run_recipe(recipe).asnumpy(), recipe[2]
+    if whole is not None:
+        data = Tensor(np.ascontiguousarray(shard_array(whole, layout)[rank]), dtype)
+    p._data = data._data
+    p._init_done()
+    p.sliced = True
+    return data.asnumpy()
+
+
+@contextlib.contextmanager
+def standing_whole(sliced):
+    """While the block runs, every sliced Parameter (`sliced`: {id: (Parameter, global shape, layout)}) holds a
+    data-less value of its global shape (what an abstract recording and the partitioner read: shapes)."""
+    saved = []
+    try:
+        for p, shape, _ in sliced.values():
+            saved.append((p, p._data))
+            p._data = B.meta(shape, p.dtype.name)
+        yield
+    finally:
+        for p, data in saved:
+            p._data = data
+
+
+def stand_in(shape, dtype):
+    """A data-less Tensor of `shape` and `dtype` (an abstract recording's input)."""
+    return Tensor._from_raw(B.meta(tuple(shape), dtype.name))
+
+
+def optimizer_states(optimizer):
+    """({id(parameter): [its state Parameters]}, [the other Parameters of the optimizer]): a state is named
+    ``<prefix>.<parameter name>`` and shaped like its parameter (momenta, Adam's moments), as `_zero` finds them."""
+    params = list(optimizer.parameters)
+    own = {id(p) for p in params}
+    by_name = {p.name: p for p in params}
+    states, others = {}, []
+    for _, q in optimizer.parameters_and_names():
+        if id(q) in own or not isinstance(q, Parameter):
+            continue
+        owner = by_name.get(q.name.partition(".")[2])
+        if owner is not None and q.shape == owner.shape:
+            states.setdefault(id(owner), []).append(q)
+        else:
+            others.append(q)
+    return states, others
+
+
+def held_bytes(params):
+    """Bytes of the data the Parameters `params` hold on this process."""
+    return sum(int(np.prod(p.shape)) * p.itemsize for p in params)
+
+
+def mine(world, array):
+    """`array` as this process's shard (one entry per rank, the others None)."""
+    shards = [None] * world.size
+    for r in world.ranks:
+        shards[r] = array
+    return local_shards(world, shards)

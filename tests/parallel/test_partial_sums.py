@@ -1,0 +1,80 @@
+"""Partial sums through Add and Sub: where both operands are partial sums in one layout, the ranks add their parts
+and the result stays a partial sum (one reduction, where a consumer needs the value), checked against a numpy model
+holding each rank's part."""
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from mindseed import Tensor, ops
+from mindseed.parallel._layout import assemble
+from mindseed.parallel._spmd import execute, record
+from mindseed.parallel._world import SimulatedWorld
+
+
+def _close(a, b):
+    np.testing.assert_allclose(np.asarray(a), np.asarray(b), rtol=0, atol=1e-12)
+
+
+def _parts(x, w, k, n):
+    """The numpy model: rank r's part of x @ w when the contracted dim is cut in k pieces on n ranks (rank r holds
+    piece r // (n / k), as the strategy's mesh (k, n / k) numbers them)."""
+    step = x.shape[1] // k
+    return [x[:, (r // (n // k)) * step:(r // (n // k) + 1) * step] @ w[(r // (n // k)) * step:
+                                                                       (r // (n // k) + 1) * step]
+            for r in range(n)]
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.sampled_from([(2, 2), (4, 2), (4, 4), (8, 2), (8, 4), (8, 8)]), st.sampled_from(["Add", "Sub"]),
+       st.integers(0, 2 ** 16))
+def test_a_sum_of_partial_sums_stays_a_partial_sum(nk, op, seed):
+    n, k = nk
+    rng = np.random.default_rng(seed)
+    x1, w1, x2, w2 = (rng.standard_normal(s) for s in ((4, 8), (8, 3), (4, 8), (8, 3)))
+    mm1, mm2 = ops.MatMul().shard(((1, k), (k, 1))), ops.MatMul().shard(((1, k), (k, 1)))
+    combine = {"Add": ops.Add(), "Sub": ops.Sub()}[op]
+    sign = 1.0 if op == "Add" else -1.0
+
+    def fn(a1, b1, a2, b2):
+        c = combine(mm1(a1, b1), mm2(a2, b2))
+        return ops.relu(c + mm1(a1, b1))     # a second sum of partial sums, then a consumer reading it whole
+
+    args = [Tensor(a) for a in (x1, w1, x2, w2)]
+    program = record(fn, *args)
+    world = SimulatedWorld(n)
+    ex = execute(program, world)
+    # the numpy model: each rank's parts added, the one reduction at the ReLU
+    a, b = _parts(x1, w1, k, n), _parts(x2, w2, k, n)
+    want = [a[r] + sign * b[r] + a[r] for r in range(n)]
+    total = next(c for c in program.calls if c.prim.name == "Add" and c is not program.calls[2])
+    v = ex.value(total.out)
+    assert v.layout.partial and v.layout.dims == ((), ())
+    for r in range(n):
+        _close(v.shards[r], want[r])
+    _close(assemble(v.shards, v.layout), x1 @ w1 + sign * (x2 @ w2) + x1 @ w1)
+    assert [rec.kind for rec in world.log] == ["AllReduce"]     # reduced once, for the ReLU
+    _close(ex.whole(program.result), np.maximum(x1 @ w1 + sign * (x2 @ w2) + x1 @ w1, 0))
+
+
+@pytest.mark.parametrize("other", ["replicated", "cut rows", "other partial axis"])
+def test_a_partial_sum_added_to_anything_else_is_reduced_first(other):
+    # only operands in one layout of partial sums add up as parts: a replicated operand would be counted once per
+    # rank, a cut one or one partial over other axes does not line up with the parts
+    rng = np.random.default_rng(0)
+    x, w, y = rng.standard_normal((4, 8)), rng.standard_normal((8, 4)), rng.standard_normal((4, 4))
+    mm = ops.MatMul().shard(((1, 2), (2, 1)))
+    second = {"replicated": None, "cut rows": ops.ReLU().shard(((2, 1),)),
+              "other partial axis": ops.MatMul().shard(((1, 4), (4, 1)))}[other]
+
+    def fn(a, b, c):
+        y2 = c if second is None else (second(c) if other == "cut rows" else second(c, c))
+        return ops.add(mm(a, b), y2) * 2
+
+    program = record(fn, Tensor(x), Tensor(w), Tensor(y))
+    world = SimulatedWorld(4)
+    ex = execute(program, world)
+    add = next(p for p in ex.plans if p.call.prim.name == "Add")
+    assert not any(lay.partial for lay in add.in_layouts + add.out_layouts)
+    y2 = y if other == "replicated" else np.maximum(y, 0) if other == "cut rows" else y @ y
+    _close(ex.whole(program.result), (x @ w + y2) * 2)
