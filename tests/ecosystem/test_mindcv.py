@@ -337,3 +337,37 @@ def test_create_trainer_accumulating_with_ema_and_state_monitor(mindcv, graph_mo
     files = os.listdir(out)
     assert "mnv1_best.ckpt" in files and "optim_mnv1.ckpt" in files and "mnv1-1_6.ckpt" in files
     assert any(name.startswith("events.out.events.summary.") for name in files)
+
+
+@pytest.mark.parametrize("name, channels", [("resnet18", [64, 64, 128]), ("mobilenet_v3_small_100", [16, 16, 24])])
+def test_features_only_backbone_returns_the_stages_and_loads_a_classifiers_checkpoint(mindcv, tmp_path, name,
+                                                                                      channels):
+    """The feature-extraction guide: create_model(features_only=True, out_indices=...) walks the flattened net's
+    SequentialCell.cell_list; a classifier's checkpoint loads into it (auto_mapping for a flattened Sequential) and
+    the features equal the classifier's own intermediate outputs."""
+    import mindspore as ms
+    ms.set_seed(0)
+    classifier = mindcv.create_model(name)
+    ckpt = str(tmp_path / f"{name}.ckpt")
+    ms.save_checkpoint(classifier, ckpt)
+    backbone = mindcv.create_model(name, checkpoint_path=ckpt, auto_mapping=True, features_only=True,
+                                   out_indices=[0, 1, 2])
+    assert backbone.out_channels == channels
+    backbone.set_train(False)
+    classifier.set_train(False)
+    x = ms.Tensor(np.random.default_rng(0).random((1, 3, 64, 64), dtype=np.float32))
+    outs = backbone(x)
+    assert [o.shape for o in outs] == [(1, c, s, s) for c, s in zip(channels, (32, 16, 8))]
+    if name == "resnet18":      # the stem's ReLU output and the first two residual stages, by hand
+        c = classifier
+        stem = c.relu(c.bn1(c.conv1(x)))
+        layer1 = c.layer1(c.max_pool(stem))
+        want = [stem, layer1, c.layer2(layer1)]
+    else:                       # feature_info names features.2 (the stem's HSwish), features.3 and features.4
+        y, want = x, []
+        for i, cell in enumerate(classifier.features.cell_list[:5]):
+            y = cell(y)
+            if i >= 2:
+                want.append(y)
+    for got, ref in zip(outs, want):
+        np.testing.assert_allclose(got.asnumpy(), ref.asnumpy(), rtol=1e-5, atol=1e-5)
