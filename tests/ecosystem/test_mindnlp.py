@@ -248,9 +248,11 @@ def test_model_family_forward_gradients_generate(breadth, family):
 
 def test_llama_static_cache_decoding_eager_and_strict_jit_equal_generate(breadth):
     """llm/inference/llama2's static-cache loop: the jitted (STRICT) decode step reads the cache length with
-    `.item()` inside the graph and updates the cache's mindnlp Parameters in place at every call."""
+    `.item()` inside the graph and updates the cache's mindnlp Parameters in place at every call; `model.compile`
+    indexes the inner model's ModelOutput by position inside the graph."""
     eager, jitted = breadth["static_cache_eager"], breadth["static_cache_jit"]
     assert eager.shape == (2, 14)
     np.testing.assert_array_equal(jitted, eager)
+    np.testing.assert_array_equal(breadth["static_cache_compile"], eager)
     np.testing.assert_array_equal(eager, breadth["static_cache_generate"])
-    assert int(breadth["static_cache_eager_filled"]) == int(breadth["static_cache_jit_filled"]) == 13
+    assert [int(breadth[f"static_cache_{k}_filled"]) for k in ("eager", "jit", "compile")] == [13, 13, 13]
