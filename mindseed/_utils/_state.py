@@ -42,6 +42,12 @@ class Recorder(abc.ABC):
         from the result of a cast, an in-place update that swapped a tensor's data). Grad tapes have the same
         method with the same meaning."""
 
+    def on_item(self, t):
+        """`t.item()` while tracing: the scalar of the graph standing for t's value (MindSpore's graph keeps a value
+        computed inside it as a graph scalar under STRICT syntax), or None: Python reads the value
+        (`on_concrete_read`)."""
+        return None
+
     @abc.abstractmethod
     def on_concrete_read(self, t, what, constant=True):
         """Python is about to read t's values (`what`: "item()", "bool()", "an index", ...). Raises the tracer's

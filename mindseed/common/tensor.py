@@ -350,12 +350,15 @@ class Tensor:
     def item(self, index=None):
         if index is not None:
             return self[index].item()
-        rec = _state.tracing
-        if rec is not None:
-            rec.on_concrete_read(self, "item()")
         if B.numel(self._data) != 1:
             raise ValueError(f"For 'Tensor.item', the tensor must have exactly one element, but got shape "
                              f"{self.shape}.")
+        rec = _state.tracing
+        if rec is not None:
+            scalar = rec.on_item(self)
+            if scalar is not None:
+                return scalar
+            rec.on_concrete_read(self, "item()")
         return B.item(self._data)
 
     def tolist(self):

@@ -586,11 +586,17 @@ def _variable_bound(v):
     return isinstance(v, (Tensor, _Mutable))
 
 
+def _plain_lookup(d):
+    """d looks keys up as a dict does: not a subclass with its own `__getitem__` (mindnlp's and transformers'
+    ModelOutput also take an int position) or a `__missing__` (defaultdict)."""
+    return type(d).__getitem__ is dict.__getitem__ and not hasattr(type(d), "__missing__")
+
+
 def _ms_getitem(seq, index):
     """`seq[index]`. A tuple or list indexed by a tensor is read at run time in MindSpore's graph (PyExecute):
     what it gives carries no gradient; sliced with a variable bound it is a dynamic-length sequence. A key missing
     from a dict is MindSpore's ValueError."""
-    if isinstance(seq, dict) and not isinstance(index, Tensor) and index not in seq:
+    if isinstance(seq, dict) and _plain_lookup(seq) and not isinstance(index, Tensor) and index not in seq:
         shown = "ValueAny" if any(isinstance(v, Tensor) for v in seq.values()) else seq
         raise ValueError(f"The key {index} does not exist in the dict:{shown}")
     if isinstance(seq, (tuple, list)) and not seq and _variable_bound(index):

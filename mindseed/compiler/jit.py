@@ -314,6 +314,7 @@ class _Compiled:
         entry = _Entry()
         target = self._target()
         builder = GraphBuilder(self.name)
+        builder.strict = bool(_strict(self.fullgraph))
         leaves = []
         tmpl = _flatten((args, kwargs), leaves)
         # one graph input per distinct tensor: a tensor passed twice (f(x, x)) is one value, as in PyNative,

@@ -206,6 +206,7 @@ class GraphBuilder(_state.Recorder):
         self._captured_ids = {}
         self.assigned = {}      # id -> Parameter updated (Assign) in this graph: control flow passes them out
         self.cells = {}         # root only: id -> Cell called while tracing (their training flags key the cache)
+        self.strict = False     # root only: the graph must compile whole (fullgraph / STRICT): no fallback
         self.by_value = None    # root only: {id(input Var): leaf index} of the inputs whose values Python may read
         #                         (the graph is then specialized on them); None: every such read is a graph break
         self.value_reads = set()  # root only: the leaf indices of the inputs whose values the trace read
@@ -348,6 +349,15 @@ class GraphBuilder(_state.Recorder):
         while b is not None:
             yield b
             b = b.parent
+
+    def on_item(self, t):
+        """A user's `t.item()` of a tensor computed inside a graph that must compile whole (STRICT syntax): as in
+        MindSpore, a scalar of the graph (a 0-d tensor handed back as a Python number), not a graph break. Reads by
+        mindseed's own code, of Parameters or of tensors from outside keep `on_concrete_read`'s rules."""
+        if not self.root.strict or isinstance(t, Parameter) or self.lookup(t) is None or _library_read():
+            return None
+        from mindseed.compiler.helpers import _scalar  # noqa: PLC0415 -- helpers import this module
+        return _scalar(t, t.dtype, None, "Tensor.item")
 
     def on_concrete_read(self, t, what, constant=True):
         v = self.lookup(t)

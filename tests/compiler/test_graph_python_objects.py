@@ -42,6 +42,23 @@ def test_a_key_missing_from_a_dict_in_a_graph_is_a_value_error():
         tensor_dict(x)
 
 
+class _Output(dict):
+    """A model output in the style of mindnlp's and transformers' ModelOutput: keys, and positions."""
+
+    def __getitem__(self, k):
+        return list(self.values())[k] if isinstance(k, int) else super().__getitem__(k)
+
+
+def test_a_dict_subclass_with_its_own_getitem_keeps_it_in_a_graph():
+    @jit
+    def first_and_named(a):
+        out = _Output(logits=a * 2, hidden=a + 1)
+        return out[0] + out["hidden"] + out[1]
+
+    got = first_and_named(Tensor(np.array([1.0, 2.0], np.float32)))
+    np.testing.assert_array_equal(got.asnumpy(), [6.0, 10.0])
+
+
 def test_mutable_classes_carry_mindspores_names():
     names = [type(mutable(v)).__name__ for v in (2, 2.5, True, [Tensor([1.0])], (Tensor([1.0]),),
                                                  {"a": Tensor([1.0])})]

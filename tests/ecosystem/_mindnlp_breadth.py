@@ -24,7 +24,7 @@ import sys
 import numpy as np
 
 import mindspore
-from mindnlp.core import optim
+from mindnlp.core import no_grad, optim
 from mindnlp.core.autograd import value_and_grad
 from mindnlp.dataset import load_dataset
 from mindnlp.engine import Trainer, TrainingArguments
@@ -368,5 +368,43 @@ for name, (build, inputs) in FAMILIES.items():
         out[f"{name}_gen_sequences"] = gen.sequences.asnumpy()
     elif name == "whisper":
         out["whisper_gen_sequences"] = net.generate(features, max_new_tokens=4, do_sample=False).asnumpy()
+
+# -- llm/inference/llama2's static-cache decoding (simple_/jit_/compile_inference_with_static_cache.py) on a small
+# Llama: the prompt through the model filling a StaticCache, then one token at a time, eagerly, as a STRICT jit
+# function (its cache reads `.item()` in the graph, its buffers are mindnlp Parameters updated in place by each call)
+# and with the model's forward compiled (`model.compile`: its outputs, ModelOutputs, indexed by position)
+def decode_one_tokens(model, cur_token, input_pos, cache_position, past_key_values):
+    logits = model(cur_token, position_ids=input_pos, cache_position=cache_position, past_key_values=past_key_values,
+                   return_dict=False, use_cache=True)[0]
+    return ops.argmax(logits[:, -1], dim=-1)[:, None]
+
+
+mindspore.set_seed(0)
+llama = T.LlamaForCausalLM(T.LlamaConfig(num_key_value_heads=2, **dec))
+llama.set_train(False)
+prompt = ids(length=6, seed=3)
+out["static_cache_generate"] = llama.generate(prompt, attention_mask=ops.ones_like(prompt), max_new_tokens=8,
+                                              do_sample=False, pad_token_id=0).asnumpy()
+STRICT = mindspore.JitConfig(jit_syntax_level="STRICT")
+for label, decode in (("eager", decode_one_tokens), ("jit", mindspore.jit(decode_one_tokens, jit_config=STRICT)),
+                      ("compile", decode_one_tokens)):
+    with no_grad():
+        past_key_values = T.StaticCache(config=llama.config, max_batch_size=2, max_cache_len=32, dtype=llama.dtype)
+        batch_size, seq_length = prompt.shape
+        generated_ids = ops.zeros((batch_size, seq_length + 8), mindspore.int32)
+        generated_ids[:, :seq_length] = prompt.astype(mindspore.int32)
+        logits = llama(prompt, cache_position=ops.arange(seq_length), past_key_values=past_key_values,
+                       return_dict=False, use_cache=True)[0]
+        next_token = ops.argmax(logits[:, -1], dim=-1)[:, None]
+        generated_ids[:, seq_length] = next_token[:, 0]
+        if label == "compile":          # compile_inference_with_static_cache.py: the model's forward as one graph
+            llama.compile(jit_config=STRICT)
+        cache_position = mindspore.tensor([seq_length])    # where the token just chosen goes in the cache
+        for _ in range(1, 8):
+            next_token = decode(llama, next_token, None, cache_position, past_key_values)
+            cache_position += 1
+            generated_ids[:, cache_position] = next_token.int()
+    out[f"static_cache_{label}"] = generated_ids.asnumpy()
+    out[f"static_cache_{label}_filled"] = np.array((past_key_values.key_cache[0].asnumpy()[0, 0] != 0).any(-1).sum())
 
 np.savez(OUT, **out)

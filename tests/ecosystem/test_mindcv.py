@@ -337,3 +337,110 @@ def test_create_trainer_accumulating_with_ema_and_state_monitor(mindcv, graph_mo
     files = os.listdir(out)
     assert "mnv1_best.ckpt" in files and "optim_mnv1.ckpt" in files and "mnv1-1_6.ckpt" in files
     assert any(name.startswith("events.out.events.summary.") for name in files)
+
+
+@pytest.mark.parametrize("name, channels", [("resnet18", [64, 64, 128]), ("mobilenet_v3_small_100", [16, 16, 24])])
+def test_features_only_backbone_returns_the_stages_and_loads_a_classifiers_checkpoint(mindcv, tmp_path, name,
+                                                                                      channels):
+    """The feature-extraction guide: create_model(features_only=True, out_indices=...) walks the flattened net's
+    SequentialCell.cell_list; a classifier's checkpoint loads into it (auto_mapping for a flattened Sequential) and
+    the features equal the classifier's own intermediate outputs."""
+    import mindspore as ms
+    ms.set_seed(0)
+    classifier = mindcv.create_model(name)
+    ckpt = str(tmp_path / f"{name}.ckpt")
+    ms.save_checkpoint(classifier, ckpt)
+    backbone = mindcv.create_model(name, checkpoint_path=ckpt, auto_mapping=True, features_only=True,
+                                   out_indices=[0, 1, 2])
+    assert backbone.out_channels == channels
+    backbone.set_train(False)
+    classifier.set_train(False)
+    x = ms.Tensor(np.random.default_rng(0).random((1, 3, 64, 64), dtype=np.float32))
+    outs = backbone(x)
+    assert [o.shape for o in outs] == [(1, c, s, s) for c, s in zip(channels, (32, 16, 8))]
+    if name == "resnet18":      # the stem's ReLU output and the first two residual stages, by hand
+        c = classifier
+        stem = c.relu(c.bn1(c.conv1(x)))
+        layer1 = c.layer1(c.max_pool(stem))
+        want = [stem, layer1, c.layer2(layer1)]
+    else:                       # feature_info names features.2 (the stem's HSwish), features.3 and features.4
+        y, want = x, []
+        for i, cell in enumerate(classifier.features.cell_list[:5]):
+            y = cell(y)
+            if i >= 2:
+                want.append(y)
+    for got, ref in zip(outs, want):
+        np.testing.assert_allclose(got.asnumpy(), ref.asnumpy(), rtol=1e-5, atol=1e-5)
+
+
+def _cifar10_bin(root, rng, per_file, test):
+    """CIFAR-10's binary layout (a label byte, then 3x32x32 bytes) for three classes of distinct brightness."""
+    d = os.path.join(root, "cifar-10-batches-bin")
+    os.makedirs(d)
+
+    def write(name, n):
+        y = rng.integers(0, 3, n).astype(np.uint8)
+        x = np.clip(rng.normal(40.0 + 90.0 * y[:, None], 25, (n, 3072)), 0, 255).astype(np.uint8)
+        with open(os.path.join(d, name), "wb") as f:
+            f.write(np.concatenate([y[:, None], x], 1).tobytes())
+    for i in range(1, 6):
+        write(f"data_batch_{i}.bin", per_file)
+    write("test_batch.bin", test)
+    return d
+
+
+def test_quick_start_cifar10_model_train_eval_and_checkpoints(mindcv, tmp_path):
+    """The quick-start tutorial: create_dataset('cifar10') / create_transforms('cifar10') / create_loader, the
+    factories, mindspore.Model.train with LossMonitor, TimeMonitor and ModelCheckpoint, then Model.eval; the last
+    checkpoint loaded into a new network gives the trained network's outputs."""
+    import mindspore as ms
+    from mindcv.data import create_dataset, create_loader, create_transforms
+    from mindcv.loss import create_loss
+    from mindcv.optim import create_optimizer
+    from mindcv.scheduler import create_scheduler
+    from mindspore import Callback, CheckpointConfig, LossMonitor, Model, ModelCheckpoint, TimeMonitor
+
+    class Losses(Callback):
+        def __init__(self):
+            super().__init__()
+            self.values = []
+
+        def on_train_step_end(self, run_context):
+            self.values.append(float(run_context.original_args().net_outputs.asnumpy()))
+
+    ms.set_seed(0)
+    cifar10_dir = _cifar10_bin(str(tmp_path), np.random.default_rng(0), per_file=24, test=30)
+    trans = create_transforms(dataset_name="cifar10", image_resize=32)
+    loader_train = create_loader(create_dataset(name="cifar10", root=cifar10_dir, split="train", shuffle=True,
+                                                num_parallel_workers=1),
+                                 batch_size=20, is_training=True, num_classes=10, transform=trans,
+                                 num_parallel_workers=1)
+    num_batches = loader_train.get_dataset_size()
+    assert num_batches == 6
+    network = mindcv.create_model(model_name="mobilenet_v1_050", num_classes=10, pretrained=False)
+    lr_scheduler = create_scheduler(steps_per_epoch=num_batches, scheduler="constant", lr=0.001)
+    opt = create_optimizer(network.trainable_params(), opt="adam", lr=lr_scheduler)
+    model = Model(network, loss_fn=create_loss(name="CE"), optimizer=opt, metrics={"accuracy"})
+    ckpt_cb = ModelCheckpoint(prefix="mnv1-cifar10", directory=str(tmp_path / "ckpt"),
+                              config=CheckpointConfig(save_checkpoint_steps=num_batches))
+    losses = Losses()
+    model.train(4, loader_train, callbacks=[LossMonitor(num_batches // 2), TimeMonitor(num_batches // 2), ckpt_cb,
+                                            losses], dataset_sink_mode=False)
+    assert len(losses.values) == 4 * num_batches
+    assert np.mean(losses.values[-num_batches:]) < 0.6 * np.mean(losses.values[:num_batches]), losses.values
+    loader_val = create_loader(create_dataset(name="cifar10", root=cifar10_dir, split="test", shuffle=False,
+                                              num_parallel_workers=1),
+                               batch_size=10, is_training=False, num_classes=10, transform=trans,
+                               num_parallel_workers=1)
+    acc = model.eval(loader_val, dataset_sink_mode=False)["accuracy"]
+    assert 0.0 <= acc <= 1.0
+    names = sorted(os.listdir(tmp_path / "ckpt"))
+    assert [n for n in names if n.endswith(".ckpt")] == [f"mnv1-cifar10-{e}_6.ckpt" for e in range(1, 5)]
+    again = mindcv.create_model(model_name="mobilenet_v1_050", num_classes=10,
+                                checkpoint_path=str(tmp_path / "ckpt" / "mnv1-cifar10-4_6.ckpt"))
+    images, labels = next(loader_val.create_tuple_iterator())
+    network.set_train(False)
+    again.set_train(False)
+    np.testing.assert_allclose(again(images).asnumpy(), network(images).asnumpy(), rtol=1e-6, atol=1e-6)
+    assert acc == float(np.mean([(model.predict(b).asnumpy().argmax(1) == lab.asnumpy()).mean()
+                                 for b, lab in loader_val.create_tuple_iterator()]))

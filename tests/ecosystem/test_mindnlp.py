@@ -244,3 +244,15 @@ def test_model_family_forward_gradients_generate(breadth, family):
     assert finite.mean() > 0.7
     np.testing.assert_allclose(scores[finite], logits[finite], rtol=1e-4, atol=1e-4)
     np.testing.assert_array_equal(scores.argmax(-1), sequences[:, -5:])
+
+
+def test_llama_static_cache_decoding_eager_and_strict_jit_equal_generate(breadth):
+    """llm/inference/llama2's static-cache loop: the jitted (STRICT) decode step reads the cache length with
+    `.item()` inside the graph and updates the cache's mindnlp Parameters in place at every call; `model.compile`
+    indexes the inner model's ModelOutput by position inside the graph."""
+    eager, jitted = breadth["static_cache_eager"], breadth["static_cache_jit"]
+    assert eager.shape == (2, 14)
+    np.testing.assert_array_equal(jitted, eager)
+    np.testing.assert_array_equal(breadth["static_cache_compile"], eager)
+    np.testing.assert_array_equal(eager, breadth["static_cache_generate"])
+    assert [int(breadth[f"static_cache_{k}_filled"]) for k in ("eager", "jit", "compile")] == [13, 13, 13]

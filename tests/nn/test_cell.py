@@ -232,6 +232,24 @@ def test_sequential_cell():
         seq[5]
 
 
+def test_sequential_cell_list_is_the_children_construct_runs():
+    """MindSpore's public `cell_list` follows append/del/setitem; iterating it by hand gives construct's output."""
+    seq = nn.SequentialCell(OrderedDict([("a", nn.Dense(2, 3, weight_init="ones", bias_init="zeros")),
+                                         ("b", nn.ReLU())]))
+    assert [type(c).__name__ for c in seq.cell_list] == ["Dense", "ReLU"]
+    seq.append(nn.Dense(3, 1, weight_init="ones", bias_init="ones"))
+    seq[1] = nn.Tanh()
+    assert [type(c).__name__ for c in seq.cell_list] == ["Dense", "Tanh", "Dense"]
+    x = ms.Tensor(np.array([[0.1, -0.3]], np.float32))
+    y = x
+    for cell in seq.cell_list:
+        y = cell(y)
+    np.testing.assert_allclose(y.asnumpy(), [[3 * np.tanh(-0.2) + 1]], rtol=1e-6)
+    np.testing.assert_allclose(seq(x).asnumpy(), y.asnumpy())
+    del seq[1]
+    assert [type(c).__name__ for c in seq.cell_list] == ["Dense", "Dense"]
+
+
 def test_cell_list_and_dict():
     cl = nn.CellList([nn.ReLU()])
     cl.append(nn.Dense(1, 1))

@@ -57,7 +57,8 @@ class SequentialCell(Cell):
         self._refresh()
 
     def _refresh(self):
-        self.__dict__["_seq"] = tuple(c for c in self._cells.values() if c is not None)
+        # MindSpore's public `cell_list`: the children in order, what construct runs (mindcv's feature wrapper reads it)
+        self.__dict__["cell_list"] = [c for c in self._cells.values() if c is not None]
 
     def __getitem__(self, index):
         if isinstance(index, slice):
@@ -118,7 +119,7 @@ class SequentialCell(Cell):
         self._refresh()
 
     def construct(self, input_data):
-        for cell in self._seq:
+        for cell in self.cell_list:
             input_data = cell(input_data)
         return input_data
 

@@ -613,6 +613,13 @@ def _write_through(view, new):
         root._data = new._data
 
 
+def _parameter_like(t):
+    """A Parameter, or a Tensor whose class marks it one with MindSpore's `__parameter__` attribute (mindnlp's
+    Parameter, a Tensor subclass): MindSpore's graph compiler takes such an object as a Parameter, so an in-place
+    update of it in a graph is written back at every call."""
+    return isinstance(t, Parameter) or hasattr(type(t), "__parameter__")
+
+
 def update_in_place(target, fn, *others, mutate=None):
     """Make `target` hold fn(its old value) (a new Tensor): `x.add_(y)`, `x[i] = v`, the in-place index ops.
 
@@ -637,9 +644,10 @@ def update_in_place(target, fn, *others, mutate=None):
             return target
         except IndexError:
             pass            # nothing was written: the functional update below raises the op's own error
-    param = isinstance(target, Parameter)
+    param = _parameter_like(target)
     if param:
-        target._remember_value()
+        for undo in _state.param_undo:     # Parameter._remember_value: a speculative trace restores the value
+            undo.setdefault(id(target), (target, target._data))
     param = param and tracing is not None
     if param:
         tracing.operand(target)
