@@ -14,6 +14,24 @@ from mindseed._backend._rng import Generator  # noqa: F401 -- torch-free until i
 _lazy.face(__name__, "mindseed._backend._core")
 
 
+def _export_library_path():
+    """Importing MindSpore puts the directory of its native kernels on LD_LIBRARY_PATH, and code reads the variable
+    after `import mindspore` (Golden Stick's GPTQ looks for a LAPACK there): ours are torch's, found without
+    importing it."""
+    import importlib.util  # noqa: PLC0415
+    import os  # noqa: PLC0415
+    spec = importlib.util.find_spec("torch")
+    if spec is None or not spec.origin:
+        return
+    lib = os.path.join(os.path.dirname(spec.origin), "lib")
+    paths = [p for p in os.environ.get("LD_LIBRARY_PATH", "").split(":") if p]
+    if lib not in paths:
+        os.environ["LD_LIBRARY_PATH"] = ":".join(paths + [lib])
+
+
+_export_library_path()
+
+
 # ---------------------------------------------------------------- before torch loads
 # A shapes-only recording (the parallel planner's) makes data-less arrays: `Placeholder`s while torch is not loaded.
 # These readers take both; once torch loads they are dropped and the names are `_core`'s again.

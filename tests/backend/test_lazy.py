@@ -61,3 +61,24 @@ def test_stub_and_face():
     assert _kernels.conv._NHWC_MIN_C == old
     import mindseed._backend as B                       # noqa: PLC0415
     assert B.numel is _core.numel and "from_numpy" in dir(B)
+
+
+def test_import_puts_the_kernels_library_directory_on_ld_library_path():
+    """As `import mindspore` does (code reads os.environ['LD_LIBRARY_PATH'] after it), without loading torch; a
+    path already there is kept, and the directory is not added twice."""
+    code = ("import os, sys, mindseed\n"
+            "paths = os.environ['LD_LIBRARY_PATH'].split(':')\n"
+            "print('torch' in sys.modules, paths[0], len(paths))\n"
+            "import importlib, mindseed._backend as b\n"
+            "b._export_library_path()\n"
+            "import torch\n"
+            "print(len(os.environ['LD_LIBRARY_PATH'].split(':')), paths[-1] == os.path.join(os.path.dirname("
+            "torch.__file__), 'lib'), os.path.isdir(paths[-1]))\n")
+    env = dict(os.environ, PYTHONPATH=ROOT, OMP_NUM_THREADS="1", LD_LIBRARY_PATH="/opt/mine")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300, cwd=ROOT,
+                         env=env, check=True).stdout.split()
+    assert out == ["False", "/opt/mine", "2", "2", "True", "True"]
+    env.pop("LD_LIBRARY_PATH")
+    out = subprocess.run([sys.executable, "-c", "import os, mindseed; print(os.environ['LD_LIBRARY_PATH'])"],
+                         capture_output=True, text=True, timeout=300, cwd=ROOT, env=env, check=True).stdout.split()
+    assert out[0].endswith(os.path.join("torch", "lib"))

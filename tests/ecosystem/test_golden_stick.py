@@ -7,15 +7,22 @@ temperature/BN-calibration callbacks; SCOP's knockoff pruning (its callback doub
 and fine-tune pruning; the Ghost transform; UniPruner's graph analysis (from the executor's MindIR), zeroing callback
 and pruning; RoundToNearest's weight-only int8 post-training quantization of mindformers `Linear` layers (its
 QUANTIZE mode: calibration, convert to int8 weights with a WeightQuantBatchMatmul antiquant cell). Its DEPLOY mode
-stops at Golden Stick's own missing import (`initializer` in `quant_cells/mindformers/quant_cells.py`), and PTQ
-wants a mindformers decoder network with its network helper.
+stops at Golden Stick's own missing import (`initializer` in `quant_cells/mindformers/quant_cells.py`).
+
+`PTQ` on a tiny mindformers Llama through `MFLlama2Helper` (_gs_ptq_run.py, in a process of its own): A16W8 (int8
+weights equal to MindSpore 2.10's, which computes them on CPU too but has no CPU kernel of the int8 matmul that runs
+the result) and GPTQ (which runs each quantized layer during calibration, so on MindSpore it needs Ascend).
 """
 import os
+import subprocess
+import sys
 
 import numpy as np
 import pytest
 
-from _eco import use
+from _eco import HERE, require, use
+
+ROOT = os.path.dirname(os.path.dirname(HERE))
 
 
 @pytest.fixture(scope="module")
@@ -480,3 +487,74 @@ def test_round_to_nearest_quantizes_linear_weights_to_int8(gs):
         np.testing.assert_allclose(y, h @ deq.T, rtol=1e-5, atol=1e-5)
         h = y + cell._linear.bias.asnumpy()
     np.testing.assert_allclose(h, ref, atol=0.05 * np.abs(ref).max())        # the int8 network's output
+
+
+def _ptq_run(approach, workdir):
+    """`python _gs_ptq_run.py APPROACH WORKDIR` (a plain script: see its docstring); what it saved."""
+    env = dict(os.environ, OMP_NUM_THREADS="1", LOCAL_DEFAULT_PATH=str(workdir),
+               PYTHONPATH=os.pathsep.join([ROOT, HERE, require("mindspore-gs"), require("mindformers")]))
+    proc = subprocess.run([sys.executable, os.path.join(HERE, "_gs_ptq_run.py"), approach, str(workdir)],
+                          cwd=workdir, env=env, capture_output=True, text=True, timeout=600)
+    assert proc.returncode == 0, proc.stderr[-4000:]
+    with np.load(workdir / "result.npz") as saved:
+        return dict(saved)
+
+
+_LINEARS = [f"model.layers.{i}.{name}" for i in range(2) for name in (
+    "attention.wq", "attention.wk", "attention.wv", "attention.wo", "feed_forward.w1", "feed_forward.w2",
+    "feed_forward.w3")]
+
+
+def _rtn_int8(w):
+    """Golden Stick's per-channel symmetric int8 of a float16 weight: scale = max|w| / 127.5 per output channel
+    (float16), the weight divided by it in float16, rounded and saturated."""
+    scale = (np.abs(w).max(1).astype(np.float32) / np.float32(127.5)).astype(np.float16)
+    return np.clip(np.round(w / scale[:, None]), -128, 127).astype(np.int8), scale
+
+
+@pytest.fixture(scope="module")
+def ptq_a16w8(tmp_path_factory):
+    return _ptq_run("A16W8", tmp_path_factory.mktemp("a16w8"))
+
+
+def test_ptq_a16w8_on_a_mindformers_llama(ptq_a16w8):
+    r = ptq_a16w8
+    for name in _LINEARS:
+        w = r[f"float:{name}.weight"]
+        w_int, scale = _rtn_int8(w)
+        np.testing.assert_array_equal(r[f"quant:{name}._layer.weight"], w_int)
+        np.testing.assert_array_equal(r[f"quant:{name}._layer.matmul.weight_scale"], scale)
+        np.testing.assert_array_equal(r[f"quant:{name}._layer.matmul.weight_zp"], 0)
+        assert f"quant:{name}.weight" not in r
+    # MindSpore 2.10 quantizes the same network (its CPU runs the calibration) to the same int8 weights and scales
+    sums = {name: int(r[f"quant:{name}._layer.weight"].astype(np.int64).sum()) for name in _LINEARS}
+    assert [sums[n] for n in _LINEARS] == [-2459, 2148, 2293, 174, 2516, 2203, 1101,
+                                           -3270, 3214, 574, -43, 1973, -2464, -1160]
+    assert float(r["quant:model.layers.0.attention.wq._layer.matmul.weight_scale"].astype(np.float64).sum()) == \
+        0.11214828491210938
+    assert float(r["quant:model.layers.1.feed_forward.w2._layer.matmul.weight_scale"].astype(np.float64).sum()) == \
+        0.1252765655517578
+    # the embedding and the head stay float; the int8 network's logits stay close to the float network's
+    assert r["quant:lm_head.weight"].dtype == np.float16
+    err = np.abs(r["logits_quant"] - r["logits_float"]).max()
+    assert 0 < err < 0.02 * np.abs(r["logits_float"]).max(), err
+
+
+def test_ptq_gptq_compensates_the_rounding_error(ptq_a16w8, tmp_path):
+    """GPTQ quantizes each weight column in turn and spreads its rounding error over the columns not yet quantized
+    (weighted by the calibration inputs' Hessian): its int8 weights differ from round-to-nearest's, on the same
+    scales, and the network's logits come closer to the float network's."""
+    r = _ptq_run("GPTQ", tmp_path)
+    changed = 0
+    for name in _LINEARS:
+        w = r[f"float:{name}.weight"]
+        w_int, scale = _rtn_int8(w)
+        q = r[f"quant:{name}._layer.weight"]
+        np.testing.assert_array_equal(r[f"quant:{name}._layer.matmul.weight_scale"], scale)
+        assert np.abs(q.astype(np.int32) - w_int).max() <= 4       # a few steps of compensation
+        changed += int((q != w_int).sum())
+    assert changed > 100
+    err_gptq = np.abs(r["logits_quant"] - r["logits_float"]).max()
+    err_rtn = np.abs(ptq_a16w8["logits_quant"] - ptq_a16w8["logits_float"]).max()
+    np.testing.assert_array_equal(r["logits_float"], ptq_a16w8["logits_float"])
+    assert err_gptq < err_rtn, (err_gptq, err_rtn)

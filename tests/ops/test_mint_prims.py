@@ -224,6 +224,17 @@ def test_quantisation_ops():
     out = A.QuantBatchMatmul(dtype=ms.float32)(_t(a), _t(b), _t(col_scale), None, _t(bias))
     want = (a.astype(np.int64) @ b.astype(np.int64) + bias) * col_scale.astype(np.float64)
     np.testing.assert_allclose(out.asnumpy(), want, rtol=1e-6)
+    # an int64 scale is Ascend's packed form (Golden Stick's A8W8 cells): the float32 whose bits are its low 32 bits
+    packed_values = np.array([0.01, -2.5e-4], np.float32)
+    packed = np.frombuffer(packed_values.tobytes(), np.uint32).astype(np.int64)
+    assert packed.tolist() == [1008981770, 3112374895]
+    out = A.QuantBatchMatmul(dtype=ms.float32)(_t(a), _t(b), _t(packed), None, _t(bias))
+    want = (a.astype(np.int64) @ b.astype(np.int64) + bias) * packed_values.astype(np.float64)
+    np.testing.assert_allclose(out.asnumpy(), want, rtol=1e-6)
+    tiny = np.frombuffer(np.array([1e-40, 0.0, np.inf], np.float32).tobytes(), np.uint32).astype(np.int64)
+    ones = np.ones((1, 3), np.int8)
+    out = A.QuantBatchMatmul(dtype=ms.float32)(_t(ones[:, :1]), _t(ones), _t(tiny)).asnumpy()
+    np.testing.assert_array_equal(out, np.array([[1e-40, 0.0, np.inf]], np.float32))
 
 
 def _attention_reference(q, k, v, scale, mask):

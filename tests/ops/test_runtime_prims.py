@@ -1,5 +1,6 @@
 """Runtime and inference primitive classes: the overflow status register, GeSwitch/Merge, UpdateState, Reusing,
-PyExecute, SelectView, DumpGradient, MapUniform and the paged-KV-cache kernels (ReshapeAndCache, PagedAttention,
+PyExecute, SelectView, DumpGradient, MapUniform and the paged-KV-cache kernels (ReshapeAndCache,
+KVCacheScatterUpdate, PagedAttention,
 PagedAttentionMask, ApplyRotaryPosEmb, GroupTopk): values against numpy, gradients against float64 finite
 differences, MindSpore's errors for bad input."""
 import numpy as np
@@ -91,6 +92,11 @@ SPECS = [
 test_value, test_grad, test_grad2, test_graph = make_tests(SPECS)
 
 
+def _kv_scatter(var, starts, updates, axis, reduce="update"):
+    from mindseed.ops.auto_generate import KVCacheScatterUpdate  # noqa: PLC0415 -- MindSpore's generated module
+    return KVCacheScatterUpdate()(T(var), T(np.array(starts, np.int64)), T(updates), axis, reduce)
+
+
 def _bad_slot():
     kc = T(np.zeros((2, 2, 1, 3), np.float32))
     return ops.ReshapeAndCache()(T(np.ones((1, 3), np.float32)), None, kc, None, T(np.array([4], np.int32)))
@@ -121,6 +127,15 @@ test_bad_input = make_error_tests([
     ErrorSpec("ApplyRotaryPosEmb-format", lambda: ops.ApplyRotaryPosEmb(5)(
         T(np.ones((1, 4))), T(np.ones((1, 4))), T(np.ones((1, 4))), T(np.ones((1, 4))), None), ValueError,
         "For 'ApplyRotaryPosEmb', the 'cos_format' must be 0, 1, 2 or 3"),
+    ErrorSpec("KVCacheScatterUpdate-axis", lambda: _kv_scatter(np.zeros((2, 4), np.float32), [0],
+                                                                np.ones((1, 2), np.float32), 0), ValueError,
+              "For 'KVCacheScatterUpdate', the 'axis' must be -1 or -2, but got 0"),
+    ErrorSpec("KVCacheScatterUpdate-range", lambda: _kv_scatter(np.zeros((2, 4), np.float32), [3],
+                                                                 np.ones((1, 2), np.float32), -1), ValueError,
+              "For 'KVCacheScatterUpdate', the 'indices' [3] plus 2 updated positions must lie within the 4"),
+    ErrorSpec("KVCacheScatterUpdate-dtype", lambda: _kv_scatter(np.zeros((2, 4), np.float32), [0],
+                                                                 np.ones((1, 2), np.float16), -1), ValueError,
+              "For 'KVCacheScatterUpdate', the 'updates' must have the rank and dtype of 'var'"),
     ErrorSpec("DumpGradient-io", lambda: ops.DumpGradient()("f.npy", T(1.0), "both"), ValueError,
               "For 'DumpGradient', the 'input_output' must be 'in' or 'out'"),
 ])
@@ -231,6 +246,26 @@ def test_reshape_and_cache_in_a_compiled_graph_writes_the_callers_cache_each_cal
     for n, slot in enumerate((2, 0, 3, 2)):       # the last call runs the graph the first one compiled
         step(T(np.full((1, 3), n + 1.0, np.float32)), T(np.array([slot], np.int32)), cache)
     np.testing.assert_array_equal(cache.asnumpy().reshape(4, 3)[:, 0], [2.0, 0.0, 4.0, 3.0])
+
+
+def test_kv_cache_scatter_update_writes_each_batch_row_at_its_index():
+    """var[b, ..., i_b : i_b + n, ...] = updates[b] along axis -2 (a (batch, heads, seq, dim) cache) or -1 (the
+    (batch, seq) scale table Golden Stick's int8 cache keeps), in place; rows past the updates' batch untouched."""
+    from mindseed.ops.auto_generate import KVCacheScatterUpdate, gen_ops_def
+    from mindseed.ops.operations._infer_ops import KVCacheScatterUpdate as infer_class
+    assert infer_class is KVCacheScatterUpdate and type(gen_ops_def.kv_cache_scatter_update_op) is KVCacheScatterUpdate
+    rng = np.random.default_rng(0)
+    var = rng.normal(size=(3, 2, 6, 4)).astype(np.float32)
+    upd = rng.normal(size=(2, 2, 3, 4)).astype(np.float32)
+    cache = ms.Parameter(T(var), name="cache")
+    out = KVCacheScatterUpdate()(cache, T(np.array([1, 3], np.int32)), T(upd), -2, "update")
+    want = var.copy()
+    want[0, :, 1:4], want[1, :, 3:6] = upd[0], upd[1]
+    np.testing.assert_array_equal(cache.asnumpy(), want)
+    assert out is cache
+    table = T(np.ones((2, 5), np.float32))
+    KVCacheScatterUpdate()(table, T(np.array([2], np.int64)), T(np.full((1, 2), 7.0, np.float32)), -1)
+    np.testing.assert_array_equal(table.asnumpy(), [[1, 1, 7, 7, 1], [1, 1, 1, 1, 1]])
 
 
 def test_group_topk_keeps_best_groups():

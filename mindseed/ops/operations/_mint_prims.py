@@ -400,10 +400,25 @@ QuantV2 = simple_primitive("QuantV2", _quant_v2, _quant_v2.__doc__)
 DynamicQuantExt = simple_primitive("DynamicQuantExt", _dynamic_quant, _dynamic_quant.__doc__)
 
 
+def _float32_bits(scale):
+    """The float32 values whose bit patterns are the low 32 bits of the int64 `scale` (the packed dequantisation
+    scale of Ascend's quantized matmul), as float64; decoded arithmetically (exact in float64)."""
+    bits = F.cast(scale, mstype.float64) % 4294967296.0
+    sign = F.floor(bits / 2147483648.0)
+    exponent = F.floor(bits / 8388608.0) % 256.0
+    mantissa = bits % 8388608.0
+    normal = (1.0 + mantissa / 8388608.0) * F.pow(2.0, exponent - 127.0)
+    value = F.where(exponent == 0.0, mantissa / 8388608.0 * 2.0 ** -126, normal)
+    value = F.where(exponent == 255.0, F.where(mantissa == 0.0, F.full_like(value, float("inf")),
+                                               F.full_like(value, float("nan"))), value)
+    return F.where(sign == 1.0, -value, value)
+
+
 class QuantBatchMatmul(AttrPrimitive):
     """`QuantBatchMatmul(transpose_x1=False, transpose_x2=False, dtype=float16)(x1, x2, scale, offset=None,
     bias=None, pertokenScaleOptional=None)`: the int8 product x1 @ x2 accumulated exactly (int32), plus `bias`,
-    times `scale` (per output column) and the per-token scale, then `offset`, in `dtype`."""
+    times `scale` (per output column) and the per-token scale, then `offset`, in `dtype`. An int64 `scale` is
+    Ascend's packed form: each value is the float32 whose bits are its low 32 bits."""
     _params = (("transpose_x1", False), ("transpose_x2", False), ("dtype", mstype.float16))
 
     def __call__(self, x1, x2, scale, offset=None, bias=None, pertokenScaleOptional=None):  # noqa: N803
@@ -412,6 +427,7 @@ class QuantBatchMatmul(AttrPrimitive):
         acc = F.cast(F.matmul(F.cast(a, mstype.float64), F.cast(b, mstype.float64)), mstype.float64)
         if bias is not None:
             acc = acc + F.cast(bias, mstype.float64)
+        scale = _float32_bits(scale) if scale.dtype in (mstype.int64, mstype.uint64) else scale
         out = acc * F.cast(scale, mstype.float64)
         if pertokenScaleOptional is not None:
             out = out * F.cast(pertokenScaleOptional, mstype.float64)[..., None]

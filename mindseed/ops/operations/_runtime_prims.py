@@ -2,8 +2,8 @@
 register (NPUAllocFloatStatus / NPUClearFloatStatus / NPUGetFloatStatus), dataflow switch and merge (GeSwitch,
 Merge), state and graph markers (UpdateState, Reusing), Python execution (PyExecute), views and gradient dumps
 (SelectView, DumpGradient), embedding-cache index maps (MapUniform), and the paged-KV-cache inference kernels
-(ReshapeAndCache, PagedAttention, PagedAttentionMask, ApplyRotaryPosEmb, GroupTopk). Every tensor computation is a
-composite of differentiable ops."""
+(ReshapeAndCache, KVCacheScatterUpdate, PagedAttention, PagedAttentionMask, ApplyRotaryPosEmb, GroupTopk). Every
+tensor computation is a composite of differentiable ops."""
 import math
 
 import numpy as np
@@ -226,6 +226,49 @@ def _reshape_and_cache(key, value=None, key_cache=None, value_cache=None, slot_m
     return key_cache
 
 
+def _kv_cache_scatter_update(var, indices, updates, axis, reduce="none"):
+    """For each batch row b: var[b, ..., indices[b] : indices[b] + n, ...] = updates[b] along `axis` (-1 or -2; n
+    is updates' size there), in place; returns `var`."""
+    api = "KVCacheScatterUpdate"
+    _tensor(api, "var", var)
+    _tensor(api, "indices", indices)
+    _tensor(api, "updates", updates)
+    axis = _int(api, "axis", axis)
+    if axis not in (-1, -2):
+        raise ValueError(f"For '{api}', the 'axis' must be -1 or -2, but got {axis}.")
+    if reduce not in ("none", "update"):
+        raise ValueError(f"For '{api}', the 'reduce' must be 'none' or 'update', but got {reduce!r}.")
+    if not mstype.is_integral(indices.dtype) or indices.ndim != 1:
+        raise TypeError(f"For '{api}', the 'indices' must be a 1-D int32 or int64 Tensor, but got {indices.ndim}-D "
+                        f"{indices.dtype}.")
+    ax = var.ndim + axis
+    if ax < 1:
+        raise ValueError(f"For '{api}', the 'var' must have a batch axis before axis {axis}, but got {var.ndim}-D.")
+    if updates.ndim != var.ndim or updates.dtype != var.dtype:
+        raise ValueError(f"For '{api}', the 'updates' must have the rank and dtype of 'var' ({var.ndim}-D "
+                         f"{var.dtype}), but got {updates.ndim}-D {updates.dtype}.")
+    others = [d for d in range(var.ndim) if d not in (0, ax)]
+    if [updates.shape[d] for d in others] != [var.shape[d] for d in others] or updates.shape[0] != indices.shape[0] \
+            or updates.shape[0] > var.shape[0]:
+        raise ValueError(f"For '{api}', the 'updates' {updates.shape} must match 'var' {var.shape} outside axis 0 "
+                         f"and {axis}, with one batch row per index ({indices.shape[0]}).")
+    n = updates.shape[ax]
+    starts = indices.asnumpy().astype(np.int64)
+    if starts.size and (starts.min() < 0 or starts.max() + n > var.shape[ax]):
+        raise ValueError(f"For '{api}', the 'indices' {starts.tolist()} plus {n} updated positions must lie within "
+                         f"the {var.shape[ax]} positions of 'var' along axis {axis}.")
+    new = var
+    for b, start in enumerate(starts.tolist()):
+        # var[b] with positions start .. start + n of its axis replaced by updates[b]
+        row = new[b]
+        parts = [F.narrow(row, ax - 1, 0, start), updates[b],
+                 F.narrow(row, ax - 1, start + n, var.shape[ax] - start - n)]
+        row = F.concat(parts, ax - 1)
+        new = F.concat([new[:b], F.expand_dims(row, 0), new[b + 1:]], 0)
+    update_in_place(var, lambda old, new=new: new)
+    return var
+
+
 def _gather_kv(cache, block_table, length):
     """The first `length` tokens of one sequence from a (num_blocks, block_size, heads, dim) cache."""
     block_size = cache.shape[1]
@@ -398,6 +441,10 @@ _ROWS = {
     "ReshapeAndCache": (_reshape_and_cache, (), None,
                         "ReshapeAndCache()(key, value, key_cache, value_cache, slot_mapping): each token's key and "
                         "value written into the cache slot slot_mapping gives (in place)."),
+    "KVCacheScatterUpdate": (_kv_cache_scatter_update, (), None,
+                             "KVCacheScatterUpdate()(var, indices, updates, axis, reduce='none'): "
+                             "var[b, ..., indices[b] : indices[b] + n, ...] = updates[b] along axis (-1 or -2) for "
+                             "each batch row b, in place."),
     "PagedAttention": (_paged_attention_fn, (("head_num", REQUIRED), ("scale_value", REQUIRED),
                                              ("kv_head_num", REQUIRED), ("kv_cache_quant_mode", "DEFAULT"),
                                              ("mask_mode", "MASK_DEFAULT"), ("mla_v_dim", 0)), None,
