@@ -190,3 +190,23 @@ def test_qaoa_maxcut_with_ansatz_only_layer_finds_the_maximum_cut(mq):
             MQAnsatzOnlyLayer(grad_ops)        # its ops check the mode when they are made
     finally:
         ms.set_context(mode=ms.PYNATIVE_MODE)
+
+
+def test_ansatz_only_layer_trains_from_mindspores_initial_weights(mq):
+    """MQAnsatzOnlyLayer's documented example: after `set_seed(42)` its weights are MindSpore's (the initializer's
+    seeded stream), so the Adam trajectory is MindSpore 2.10's own (its values hard-coded)."""
+    import mindspore as ms
+    from mindquantum.core.circuit import Circuit
+    from mindquantum.core.operators import Hamiltonian, QubitOperator
+    from mindquantum.framework import MQAnsatzOnlyLayer
+    from mindquantum.simulator import Simulator
+    ms.set_seed(42)
+    circ = Circuit().ry("a", 0).h(0).rx("b", 0)
+    grad_ops = Simulator("mqvector", 1).get_expectation_with_grad(Hamiltonian(QubitOperator("Z0")), circ)
+    net = MQAnsatzOnlyLayer(grad_ops)
+    train_net = ms.nn.TrainOneStepCell(net, ms.nn.Adam(net.trainable_params(), learning_rate=0.1))
+    losses = [float(train_net().asnumpy()[0]) for _ in range(100)]
+    np.testing.assert_allclose(losses[:4], [-2.25867075e-03, -1.01654284e-01, -2.00827643e-01, -2.97063798e-01],
+                               rtol=1e-5, atol=1e-7)
+    np.testing.assert_allclose(losses[-1], -9.99999940e-01, rtol=1e-6)
+    np.testing.assert_allclose(net.weight.asnumpy(), [-1.5723442, -1.3133796e-04], rtol=1e-4, atol=1e-6)

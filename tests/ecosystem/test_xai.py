@@ -356,3 +356,48 @@ def test_riseplus_weights_the_masks_by_the_ood_inlier_score(xai):
     assert both.shape == (1, 2, 32, 32) and np.isfinite(both).all()
     corner = both[0, :, :8, :8].mean(axis=(1, 2))
     assert corner[1] > corner[0]
+
+
+def test_documented_lenet_explanations_equal_mindspores(xai):
+    """The explainers' documented LeNet5 (model_zoo's, 3 channels) after `set_seed(0)`: its weights are MindSpore's
+    and numpy's next draw is MindSpore's input, so the logits and the Gradient/GuidedBackprop/Occlusion saliency
+    maps are MindSpore 2.10's (hard-coded: their sums and maxima)."""
+    import mindspore as ms
+    from mindspore import nn
+    from mindspore.common.initializer import Normal
+    from mindspore_xai.explainer import Gradient, GuidedBackprop, Occlusion
+
+    class LeNet5(nn.Cell):
+        def __init__(self, num_class=10, num_channel=3):
+            super().__init__()
+            self.conv1 = nn.Conv2d(num_channel, 6, 5, pad_mode="valid")
+            self.conv2 = nn.Conv2d(6, 16, 5, pad_mode="valid")
+            self.relu = nn.ReLU()
+            self.max_pool2d = nn.MaxPool2d(kernel_size=2, stride=2)
+            self.flatten = nn.Flatten()
+            self.fc1 = nn.Dense(16 * 5 * 5, 120, weight_init=Normal(0.02))
+            self.fc2 = nn.Dense(120, 84, weight_init=Normal(0.02))
+            self.fc3 = nn.Dense(84, num_class, weight_init=Normal(0.02))
+
+        def construct(self, x):
+            x = self.max_pool2d(self.relu(self.conv1(x)))
+            x = self.max_pool2d(self.relu(self.conv2(x)))
+            x = self.relu(self.fc1(self.flatten(x)))
+            return self.fc3(self.relu(self.fc2(x)))
+
+    ms.set_seed(0)
+    net = LeNet5()
+    x = ms.Tensor(np.random.rand(1, 3, 32, 32), ms.float32)
+    assert float(x.asnumpy().ravel()[0]) == pytest.approx(0.9636627435684204, abs=1e-7)
+    np.testing.assert_allclose(net(x).asnumpy().ravel()[:3], [-0.01097288727760315, -0.09012571722269058,
+                                                              -0.06303969770669937], rtol=1e-5, atol=1e-7)
+    expected = {"gradient": (Gradient(net)(x, 5), 0.042283445596694946, 0.00016758122364990413),
+                "guided": (GuidedBackprop(net)(x, 5), 0.033403098583221436, 0.00016459813923574984),
+                "occlusion": (Occlusion(net, activation_fn=nn.Softmax())(x, ms.Tensor([1], ms.int32)),
+                              0.004151717759668827, 2.685263825696893e-05)}
+    for name, (saliency, total, peak) in expected.items():
+        s = saliency.asnumpy()
+        assert s.shape == (1, 1, 32, 32), name
+        # occlusion's map is made of differences of softmax outputs ~1e-4: float32 rounding shows at 1e-3
+        np.testing.assert_allclose([s.sum(), s.max()], [total, peak], rtol=1e-3 if name == "occlusion" else 2e-4,
+                                   err_msg=name)

@@ -472,3 +472,22 @@ def test_focal_loss_labels_with_fewer_rows_gather_from_the_first_logits():
     np.testing.assert_allclose(out.asnumpy(), [want], rtol=1e-5)
     out = nn.FocalLoss(gamma=2.0, reduction="mean")(ms.Tensor(logits), ms.Tensor([[1]], ms.int32))
     np.testing.assert_allclose(out.asnumpy(), want, rtol=1e-5)
+
+
+def test_softmax_cross_entropy_gradient_is_the_fused_kernels_softmax_minus_labels():
+    """Non-sparse labels go through MindSpore's fused kernel, whose gradient is softmax - labels: the exact one for
+    rows summing to 1, MindSpore's (not -sum(labels) * dlog_softmax) for soft labels that do not (oracle values)."""
+    x = ms.Tensor(np.array([[1., 2., 3.], [0.5, -1., 2.]], np.float32))
+    labels = ms.Tensor(np.array([[1., 1., 1.], [0.2, 0.3, 0.1]], np.float32))
+    loss = nn.SoftmaxCrossEntropyWithLogits(sparse=False, reduction="none")
+    np.testing.assert_allclose(loss(x, labels).asnumpy(), [4.222818, 1.3447869], rtol=1e-6)
+    grad = ms.grad(lambda a: loss(a, labels).sum())(x).asnumpy()
+    np.testing.assert_allclose(grad, [[-0.90996945, -0.75527155, -0.33475906], [-0.02470961, -0.26088744, 0.685597]],
+                               rtol=1e-5, atol=1e-7)
+    mean = nn.SoftmaxCrossEntropyWithLogits(sparse=False, reduction="mean")
+    np.testing.assert_allclose(ms.grad(lambda a: mean(a, labels))(x).asnumpy(), grad / 2, rtol=1e-5, atol=1e-7)
+    # one-hot labels: the exact gradient
+    onehot = ms.Tensor(np.eye(3, dtype=np.float32)[[2, 0]])
+    sm = np.exp(x.asnumpy()) / np.exp(x.asnumpy()).sum(1, keepdims=True)
+    np.testing.assert_allclose(ms.grad(lambda a: loss(a, onehot).sum())(x).asnumpy(), sm - onehot.asnumpy(),
+                               rtol=1e-5, atol=1e-7)

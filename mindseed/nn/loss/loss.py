@@ -212,8 +212,13 @@ class SoftmaxCrossEntropyWithLogits(LossBase):
             if labels.shape != logits.shape:
                 raise ValueError(f"For 'SoftmaxCrossEntropyWithLogits', the shape of 'logits' {logits.shape} and "
                                  f"'labels' {labels.shape} must be the same.")
-            logp = F.log_softmax(logits, -1)
-            x = P.neg_p(F.sum(P.mul_p(F.cast(labels, logp.dtype), logp), -1))
+            if logits.ndim == 2 and mstype.is_float(logits.dtype):
+                # MindSpore's fused kernel: its gradient is softmax - labels, which is the exact one only for labels
+                # summing to 1 per row (soft labels that do not get MindSpore's gradient, not -sum(labels) dlogp)
+                x = PL.sce_p(logits, labels if labels.dtype == logits.dtype else F.cast(labels, logits.dtype))[0]
+            else:
+                logp = F.log_softmax(logits, -1)
+                x = P.neg_p(F.sum(P.mul_p(F.cast(labels, logp.dtype), logp), -1))
         return self.get_loss(x)
 
 
