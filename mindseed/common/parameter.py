@@ -8,7 +8,7 @@ from mindseed import _backend as B
 from mindseed._utils import _state
 from mindseed.common import dtype as mstype
 from mindseed.common.initializer import deferred_recipe, run_recipe
-from mindseed.common.tensor import Tensor, _checked_convert, _handle
+from mindseed.common.tensor import Tensor, _checked_convert, _handle, _keep_placeholder
 from mindseed._utils._jit_forbidden import jit_forbidden_class, jit_forbidden_register
 
 __all__ = ["Parameter", "ParameterTuple", "ParamInfo"]
@@ -81,10 +81,12 @@ class Parameter(Tensor):
         if recipe is not None:
             # made by `initializer` under nn.utils.no_init_parameters: filled by init_data() or a checkpoint
             self._data = default_input._data
+            _keep_placeholder(self)
         elif isinstance(default_input, Tensor):
             # a Parameter owns its storage (as in MindSpore): optimizers update it in place, which must not
             # reach the Tensor it was made from
             self._data = B.clone(default_input._data)
+            _keep_placeholder(self)
         elif isinstance(default_input, (np.ndarray, numbers.Number, list, tuple)):
             dtype = mstype.float32 if isinstance(default_input, float) else None
             self._data = _checked_convert(default_input, dtype)

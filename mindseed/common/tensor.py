@@ -129,6 +129,24 @@ def _note_dynamic(tensor, shape):
                      tuple(s if isinstance(s, int) and s != -1 else -1 for s in shape))
 
 
+# Tensors whose data is a torch-free Placeholder (made before torch loaded): once torch loads, their data becomes
+# a meta tensor, so the backend's readers (which then take torch tensors only) keep working on them
+_PLACEHOLDER_TENSORS = weakref.WeakSet()
+
+
+def _keep_placeholder(t):
+    if B.is_placeholder(t._data):
+        _PLACEHOLDER_TENSORS.add(t)
+    return t
+
+
+@_lazy.when_loaded
+def _materialize_placeholders():
+    for t in list(_PLACEHOLDER_TENSORS):
+        t._data = B.materialize(t._data)
+    _PLACEHOLDER_TENSORS.clear()
+
+
 class Tensor:
     """A multi-dimensional array of one dtype.
 
@@ -170,12 +188,14 @@ class Tensor:
             if shape is None or shape == (-2,):
                 # a dynamic-rank placeholder (Tensor(shape=None or [-2], dtype=...)) for set_inputs: no data
                 self._data = B.meta([], dtype.name)
+                _keep_placeholder(self)
                 return
             if any(s is None or isinstance(s, Symbol) or s == -1 for s in shape):
                 # a dynamic-shape placeholder (Tensor(shape=[None, 3]), a Symbol for a constrained dim) for
                 # set_inputs; holds no data
                 self._data = B.meta([s if isinstance(s, int) and s != -1 else 0 for s in shape],
                                     (dtype or mstype.float32).name)
+                _keep_placeholder(self)
                 _note_dynamic(self, shape)
                 if any(isinstance(s, Symbol) for s in shape):
                     register_placeholder(self, shape)
