@@ -233,6 +233,18 @@ def test_filter_split_flat_map():
     assert col(fm) == [0, 0, 1]
 
 
+def test_split_orders_as_mindspore():
+    # MindSpore 2.10 with seed 1234: the split's RandomSampler (no reshuffle) sits over the dataset's own sampler
+    ds.config.set_seed(1234)
+    a, b = ds.NumpySlicesDataset(data=list(range(10)), column_names=["c"]).split([0.6, 0.4])
+    assert (col(a), col(b)) == ([7, 8, 5, 4, 0, 6], [3, 1, 2, 9])
+    a, b = ds.NumpySlicesDataset(data=list(range(10)), column_names=["c"], shuffle=False).split([6, 4])
+    assert (col(a), col(b)) == ([5, 3, 0, 8, 2, 7], [1, 6, 4, 9])
+    assert col(a) == [5, 3, 0, 8, 2, 7] and a.get_dataset_size() == 6
+    tr, ev = ds.NumpySlicesDataset(data=[1, 2, 3, 4, 5, 6], column_names=["c"], shuffle=False).split([4, 2])
+    assert (col(tr), col(ev)) == ([6, 4, 1, 5], [3, 2])
+
+
 def test_sync_wait_gates_until_update():
     seen = []
     d = ds.NumpySlicesDataset({"n": np.arange(6)}, shuffle=False).sync_wait("go", callback=seen.append).batch(2)
