@@ -253,101 +253,59 @@ def _apply_taps(a, taps, axis):
     return out
 
 
-_BANDS = {}
-_GEMM_MNK = 1 << 19  # multiply-adds per matrix product: below this OpenBLAS stays on one thread
-
-
-def _bilinear_band(n_in, n_out):
-    """`_linear_points` as banded matrix blocks: (keep, blocks), where `keep` (None, or the source indices the
-    taps use when shrinking by more than 2x) selects the source lines first, and each block
-    (o0, o1, lo, hi, m, m.T) gives output lines o0..o1 as m @ source lines lo..hi (m: float32 weights, two
-    nonzero per row; its transpose stored contiguous, which OpenBLAS multiplies faster). A block holds up to
-    32 output lines and about 32 source lines. Cached (sizes repeat)."""
-    key = (n_in, n_out)
-    t = _BANDS.get(key)
-    if t is not None:
-        return t
-    i0, i1, w0, w1 = _linear_points(n_in, n_out)
-    keep = None
-    if n_in > 2 * n_out:  # shrinking: only the lines the taps touch
-        keep = np.unique(np.concatenate([i0, i1]))
-        i0, i1 = np.searchsorted(keep, i0), np.searchsorted(keep, i1)
-    step = max(1, min(32, int(32 * n_out / max(len(keep) if keep is not None else n_in, 1))))
-    blocks = []
-    for o0 in range(0, n_out, step):
-        o1 = min(o0 + step, n_out)
-        lo, hi = int(i0[o0]), int(i1[o1 - 1]) + 1
-        m = np.zeros((o1 - o0, hi - lo), np.float32)
-        r = np.arange(o1 - o0)
-        m[r, i0[o0:o1] - lo] = w0[o0:o1]
-        m[r, i1[o0:o1] - lo] += w1[o0:o1]
-        blocks.append((o0, o1, lo, hi, m, np.ascontiguousarray(m.T)))
-    t = (keep, tuple(blocks))
-    if len(_BANDS) < 8192:
-        _BANDS[key] = t
-    return t
-
-
-def bilinear_planes(a, h, w):
-    """Bilinear resize (OpenCV's sampling: pixel centres at +0.5, clamped edges, no antialiasing) of an
-    H x W x C uint8 image (any strides) to h x w, as C x h x w float32 channel planes holding the unrounded
-    values (round them with np.rint; halves may round either way, as in OpenCV's fixed point).
-
-    Each 1-D pass is a handful of small matrix products with banded weight blocks (two taps per output line),
-    which read and write every value once instead of gathering, scaling and adding it in separate passes; the
-    smaller intermediate pass runs first. Shrinking by more than 2x first takes the source lines the taps use.
-    The same image always gives the same values (wherever its arrays lie in memory), but OpenBLAS may round a
-    value differently at another place in a product, so a flip mirrors the result (`np.rint(p[:, :, ::-1])`),
-    not the weights: then a flipped resize equals flipping the resized image, bit for bit."""
-    H, W, C = a.shape
-    ky, by = _bilinear_band(H, h)
-    kx, bx = _bilinear_band(W, w)
-    if ky is not None:
-        a = a[ky]
-    if kx is not None:
-        a = a[:, kx]
-    Hs, Ws = a.shape[:2]
-    src = np.empty((C, Hs, Ws), np.float32)
-    np.copyto(src, a.transpose(2, 0, 1))
-    if Hs * w <= h * Ws:  # columns first (on the Hs source rows), then rows
-        mid = np.empty((C, Hs, w), np.float32)
-        _columns(src.reshape(C * Hs, Ws), bx, mid.reshape(C * Hs, w))
-        out = np.empty((C, h, w), np.float32)
-        _rows(mid, by, out)
-    else:
-        mid = np.empty((C, h, Ws), np.float32)
-        _rows(src, by, mid)
-        out = np.empty((C, h, w), np.float32)
-        _columns(mid.reshape(C * h, Ws), bx, out.reshape(C * h, w))
-    return out
-
-
-def _rows(src, blocks, out):
-    """out[c, o0:o1] = m @ src[c, lo:hi] for each band block (all planes in one batched product per block,
-    split along the columns if one product would be large enough for OpenBLAS to start threads)."""
-    n = src.shape[2]
-    for o0, o1, lo, hi, m, _ in blocks:
-        cols = max(1, _GEMM_MNK // ((o1 - o0) * (hi - lo)))
-        for c0 in range(0, n, cols):
-            np.matmul(m, src[:, lo:hi, c0:c0 + cols], out=out[:, o0:o1, c0:c0 + cols])
-
-
-def _columns(src, blocks, out):
-    """out[:, o0:o1] = src[:, lo:hi] @ m.T for each band block, in row chunks small enough for one thread."""
-    n = src.shape[0]
-    for o0, o1, lo, hi, _, mt in blocks:
-        rows = max(1, _GEMM_MNK // ((o1 - o0) * (hi - lo)))
-        for r0 in range(0, n, rows):
-            np.matmul(src[r0:r0 + rows, lo:hi], mt, out=out[r0:r0 + rows, o0:o1])
+def _fixed_taps(n_in, n_out, clamp):
+    """OpenCV's INTER_LINEAR taps of uint8 images along one axis: source lines (s0, s1) and weights (w0, w1) in
+    11-bit fixed point (float32 fraction of (x + 0.5) * n_in / n_out - 0.5, each weight rounded on its own).
+    Columns clamp the point to the edges (weight 0 on the outer line); rows keep its fraction and clamp only the
+    lines, as cv::resize does."""
+    scale = 1.0 / (n_out / n_in)
+    f = ((np.arange(n_out, dtype=np.float64) + 0.5) * scale - 0.5).astype(np.float32)
+    s = np.floor(f).astype(np.intp)
+    f -= s.astype(np.float32)
+    if clamp:
+        low, high = s < 0, s >= n_in - 1
+        f[low], s[low] = 0, 0
+        f[high], s[high] = 0, n_in - 1
+    w1 = np.rint(f * np.float32(2048)).astype(np.int32)
+    w0 = np.rint((np.float32(1) - f) * np.float32(2048)).astype(np.int32)
+    return np.clip(s, 0, n_in - 1), np.clip(s + 1, 0, n_in - 1), w0, w1
 
 
 def bilinear_u8(a, h, w):
-    """`bilinear_planes` rounded to an h x w x C uint8 image."""
-    p = bilinear_planes(a, h, w)
-    np.rint(p, out=p)
-    out = np.empty((h, w, a.shape[2]), np.uint8)
-    np.copyto(out, p.transpose(1, 2, 0), casting="unsafe")
-    return out
+    """Bilinear resize of an H x W x C uint8 image (any strides) to h x w, bit for bit as OpenCV's cv::resize
+    INTER_LINEAR (what MindSpore's Resize runs): halving both sides averages 2 x 2 blocks (its fast INTER_AREA);
+    otherwise a horizontal pass with 11-bit weights into int32, then the vertical pass
+    ((w0 * (r0 >> 4)) >> 16) + ((w1 * (r1 >> 4)) >> 16), rounded by (+2) >> 2."""
+    H, W, _ = a.shape
+    if H == 2 * h and W == 2 * w:
+        s = a.astype(np.int32)
+        s = s[0::2, 0::2] + s[0::2, 1::2] + s[1::2, 0::2] + s[1::2, 1::2] + 2
+        s >>= 2
+        return s.astype(np.uint8)
+    ys0, ys1, b0, b1 = _fixed_taps(H, h, clamp=False)
+    xs0, xs1, a0, a1 = _fixed_taps(W, w, clamp=True)
+    rows = np.unique(np.concatenate([ys0, ys1]))     # only the source lines the rows read
+    src = a[rows].astype(np.int32)
+    hor = src[:, xs0] * a0[None, :, None]
+    hor += src[:, xs1] * a1[None, :, None]
+    hor >>= 4
+    top = hor[np.searchsorted(rows, ys0)] * b0[:, None, None]
+    top >>= 16
+    bottom = hor[np.searchsorted(rows, ys1)] * b1[:, None, None]
+    bottom >>= 16
+    top += bottom
+    top += 2
+    top >>= 2
+    return top.astype(np.uint8)
+
+
+def bilinear_planes(a, h, w):
+    """`bilinear_u8` of an H x W x C uint8 image as C x h x w float32 channel planes (whole values: the fused
+    Decode + RandomResizedCrop path mirrors and normalizes these)."""
+    out = bilinear_u8(a, h, w)
+    planes = np.empty((out.shape[2], h, w), np.float32)
+    np.copyto(planes, out.transpose(2, 0, 1))
+    return planes
 
 
 def resize(img, size, inter):
