@@ -378,3 +378,17 @@ def test_padded_batch_truncates_where_the_pad_shape_is_smaller():
         [[[[100, 1, -2]], [[101, 2, -2]]]]
     cut = ds.GeneratorDataset(gen, ["c"]).padded_batch(2, pad_info={"c": ([1, 1], -2)})
     assert [r[0].tolist() for r in cut.create_tuple_iterator(output_numpy=True)] == [[[[100]], [[101]]]]
+
+
+def test_int64_arrays_out_of_the_pipeline_print_their_dtype():
+    # MindSpore's C++ tensors come out as long long arrays: numpy's repr names their dtype (MindSpore 2.10 prints
+    # {'a': array([1, 2], dtype=int64)}); int32/float64 arrays print as usual
+    from mindseed.dataset import text, transforms
+    d = ds.NumpySlicesDataset({"a": np.array([[1, 2]]), "b": np.array([1], np.int32), "c": np.array([1.5])},
+                              shuffle=False)
+    row = next(d.create_dict_iterator(output_numpy=True))
+    assert repr(row) == "{'a': array([1, 2], dtype=int64), 'b': array(1, dtype=int32), 'c': array(1.5)}"
+    assert row["a"].dtype == np.int64 and row["a"].tolist() == [1, 2]
+    assert repr(transforms.Fill(0)(np.array([1, 2]))) == "array([0, 0], dtype=int64)"
+    pair = text.TruncateSequencePair(4)(np.array([1, 2, 3]), np.array([4, 5, 6, 7]))
+    assert repr(pair) == "(array([1, 2], dtype=int64), array([4, 5], dtype=int64))"
