@@ -48,6 +48,11 @@ def _check_name(name):
         raise ValueError(f"The type of the Parameter's name should be 'string' or 'None', but got {type(name)}.")
 
 
+def _check_requires_grad(value):
+    if not isinstance(value, bool):
+        raise TypeError("The argument `requires_grad` must be bool type")
+
+
 _GENERATED_IDS = itertools.count(1)
 
 
@@ -94,9 +99,10 @@ class Parameter(Tensor):
             raise TypeError(f"For 'Parameter', the 'default_input' must be Tensor, numpy.ndarray, number, list or "
                             f"tuple, but got {type(default_input).__name__}.")
         _check_name(name)
-        self.__dict__["_info"] = ParamInfo(name if name is not None else self._generated_name(), bool(requires_grad),
+        _check_requires_grad(requires_grad)
+        self.__dict__["_info"] = ParamInfo(name if name is not None else self._generated_name(), requires_grad,
                                            layerwise_parallel, parallel_optimizer)
-        self.is_init = True
+        self.is_init = False     # MindSpore's flag of a parameter initialized on a GE device: never set here
         self.is_param_ps = False
         self.sliced = False
         self._init_recipe = recipe
@@ -114,7 +120,15 @@ class Parameter(Tensor):
         _check_name(value)
         self.__dict__["_info"].name = value
 
-    requires_grad = _info_property("requires_grad", "Whether optimizers and `weights=` gradients include it.")
+    @property
+    def requires_grad(self):
+        """Whether optimizers and `weights=` gradients include it."""
+        return self.__dict__["_info"].requires_grad
+
+    @requires_grad.setter
+    def requires_grad(self, value):
+        _check_requires_grad(value)
+        self.__dict__["_info"].requires_grad = value
     layerwise_parallel = _info_property("layerwise_parallel", "Whether the gradient is not reduced across "
                                                               "data-parallel ranks (each holds its own slice).")
     parallel_optimizer = _info_property("parallel_optimizer", "Whether the parallel optimizer shards it.")
