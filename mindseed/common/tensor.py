@@ -347,7 +347,9 @@ class Tensor:
         rec = _state.tracing
         if rec is not None:
             rec.on_concrete_read(self, "asnumpy()")
-        return B.to_numpy(self._data)
+        a = B.to_numpy(self._data)
+        # MindSpore's int64 arrays are C's long long, which numpy's repr names (`array([1, 2], dtype=int64)`)
+        return a.view(np.longlong) if a.dtype.char == "l" else a
 
     def numpy(self):
         return self.asnumpy()
