@@ -27,9 +27,9 @@ _function_grad.custom_vjp = _function_grad.grad_func.custom_vjp = autograd.custo
 _function_grad.stop_gradient_ = _function_grad.grad_func.stop_gradient_ = ops.stop_gradient_
 
 # the sparse tensors' methods (mv, mm, sum, +, *, /) run the sparse functional ops
-from mindseed.common import tensor as _tensor  # noqa: E402
+from mindseed.common import sparse_tensor as _sparse_tensor  # noqa: E402
 from mindseed.ops.functional import _sparse as _sparse_functional  # noqa: E402
-_tensor._SPARSE_OPS.append(_sparse_functional)
+_sparse_tensor._SPARSE_OPS.append(_sparse_functional)
 
 # recomputation (the compiler's) through ops.recompute_block, as MindSpore's composite
 from mindseed._toplevel import recompute_block as _recompute_block  # noqa: E402

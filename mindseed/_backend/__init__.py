@@ -59,6 +59,18 @@ def _core_of():
 globals().update({name: _reader(name, fn) for name, fn in _ph.READERS.items()})
 
 
+def is_placeholder(x):
+    """Whether x is a data-less array made before torch loaded (`materialize` turns it into a meta tensor)."""
+    return isinstance(x, _ph.Placeholder)
+
+
+def materialize(x):
+    """The meta tensor of a Placeholder once torch is loaded (x itself otherwise)."""
+    if isinstance(x, _ph.Placeholder) and _lazy.loaded():
+        return _core_of().meta(x.shape, x.dtype)
+    return x
+
+
 def is_array(x):
     """(Before torch loads no torch tensor exists.)"""
     return isinstance(x, _ph.Placeholder) or (_lazy.loaded() and _core_of().is_array(x))

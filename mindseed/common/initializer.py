@@ -14,7 +14,7 @@ from mindseed import _backend as B
 from mindseed._utils.errors import host_alloc
 from mindseed.common import dtype as mstype
 from mindseed.common import _init_random as R
-from mindseed.common.tensor import Tensor
+from mindseed.common.tensor import Tensor, _keep_placeholder
 
 __all__ = ["Initializer", "initializer", "TruncatedNormal", "Normal", "Uniform", "HeUniform", "HeNormal",
            "XavierUniform", "XavierNormal", "One", "Zero", "Constant", "Identity", "Sparse", "Dirac",
@@ -401,7 +401,7 @@ _recipes = {}   # id(deferred tensor) -> (init, shape, dtype)
 
 
 def _deferred(init, shape, dtype):
-    t = Tensor._from_raw(B.meta(shape, dtype.name))
+    t = _keep_placeholder(Tensor._from_raw(B.meta(shape, dtype.name)))
     _recipes[id(t)] = (init, shape, dtype)
     weakref.finalize(t, _recipes.pop, id(t), None)
     return t

@@ -8,7 +8,7 @@ from mindseed import _backend as B
 from mindseed._utils import _state
 from mindseed.common import dtype as mstype
 from mindseed.common.initializer import deferred_recipe, run_recipe
-from mindseed.common.tensor import Tensor, _checked_convert, _handle
+from mindseed.common.tensor import Tensor, _checked_convert, _handle, _keep_placeholder
 from mindseed._utils._jit_forbidden import jit_forbidden_class, jit_forbidden_register
 
 __all__ = ["Parameter", "ParameterTuple", "ParamInfo"]
@@ -48,6 +48,11 @@ def _check_name(name):
         raise ValueError(f"The type of the Parameter's name should be 'string' or 'None', but got {type(name)}.")
 
 
+def _check_requires_grad(value):
+    if not isinstance(value, bool):
+        raise TypeError("The argument `requires_grad` must be bool type")
+
+
 _GENERATED_IDS = itertools.count(1)
 
 
@@ -81,10 +86,12 @@ class Parameter(Tensor):
         if recipe is not None:
             # made by `initializer` under nn.utils.no_init_parameters: filled by init_data() or a checkpoint
             self._data = default_input._data
+            _keep_placeholder(self)
         elif isinstance(default_input, Tensor):
             # a Parameter owns its storage (as in MindSpore): optimizers update it in place, which must not
             # reach the Tensor it was made from
             self._data = B.clone(default_input._data)
+            _keep_placeholder(self)
         elif isinstance(default_input, (np.ndarray, numbers.Number, list, tuple)):
             dtype = mstype.float32 if isinstance(default_input, float) else None
             self._data = _checked_convert(default_input, dtype)
@@ -92,9 +99,10 @@ class Parameter(Tensor):
             raise TypeError(f"For 'Parameter', the 'default_input' must be Tensor, numpy.ndarray, number, list or "
                             f"tuple, but got {type(default_input).__name__}.")
         _check_name(name)
-        self.__dict__["_info"] = ParamInfo(name if name is not None else self._generated_name(), bool(requires_grad),
+        _check_requires_grad(requires_grad)
+        self.__dict__["_info"] = ParamInfo(name if name is not None else self._generated_name(), requires_grad,
                                            layerwise_parallel, parallel_optimizer)
-        self.is_init = True
+        self.is_init = False     # MindSpore's flag of a parameter initialized on a GE device: never set here
         self.is_param_ps = False
         self.sliced = False
         self._init_recipe = recipe
@@ -112,7 +120,15 @@ class Parameter(Tensor):
         _check_name(value)
         self.__dict__["_info"].name = value
 
-    requires_grad = _info_property("requires_grad", "Whether optimizers and `weights=` gradients include it.")
+    @property
+    def requires_grad(self):
+        """Whether optimizers and `weights=` gradients include it."""
+        return self.__dict__["_info"].requires_grad
+
+    @requires_grad.setter
+    def requires_grad(self, value):
+        _check_requires_grad(value)
+        self.__dict__["_info"].requires_grad = value
     layerwise_parallel = _info_property("layerwise_parallel", "Whether the gradient is not reduced across "
                                                               "data-parallel ranks (each holds its own slice).")
     parallel_optimizer = _info_property("parallel_optimizer", "Whether the parallel optimizer shards it.")

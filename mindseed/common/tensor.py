@@ -12,7 +12,6 @@ import numpy as np
 
 from mindseed import _backend as B
 from mindseed._backend import _lazy
-from mindseed._checkparam import check_coo_tensor_shape
 from mindseed._utils import _state
 from mindseed._utils._files import atomic_write
 from mindseed._utils._jit_forbidden import jit_forbidden_register
@@ -130,6 +129,24 @@ def _note_dynamic(tensor, shape):
                      tuple(s if isinstance(s, int) and s != -1 else -1 for s in shape))
 
 
+# Tensors whose data is a torch-free Placeholder (made before torch loaded): once torch loads, their data becomes
+# a meta tensor, so the backend's readers (which then take torch tensors only) keep working on them
+_PLACEHOLDER_TENSORS = weakref.WeakSet()
+
+
+def _keep_placeholder(t):
+    if B.is_placeholder(t._data):
+        _PLACEHOLDER_TENSORS.add(t)
+    return t
+
+
+@_lazy.when_loaded
+def _materialize_placeholders():
+    for t in list(_PLACEHOLDER_TENSORS):
+        t._data = B.materialize(t._data)
+    _PLACEHOLDER_TENSORS.clear()
+
+
 class Tensor:
     """A multi-dimensional array of one dtype.
 
@@ -171,12 +188,14 @@ class Tensor:
             if shape is None or shape == (-2,):
                 # a dynamic-rank placeholder (Tensor(shape=None or [-2], dtype=...)) for set_inputs: no data
                 self._data = B.meta([], dtype.name)
+                _keep_placeholder(self)
                 return
             if any(s is None or isinstance(s, Symbol) or s == -1 for s in shape):
                 # a dynamic-shape placeholder (Tensor(shape=[None, 3]), a Symbol for a constrained dim) for
                 # set_inputs; holds no data
                 self._data = B.meta([s if isinstance(s, int) and s != -1 else 0 for s in shape],
                                     (dtype or mstype.float32).name)
+                _keep_placeholder(self)
                 _note_dynamic(self, shape)
                 if any(isinstance(s, Symbol) for s in shape):
                     register_placeholder(self, shape)
@@ -328,7 +347,9 @@ class Tensor:
         rec = _state.tracing
         if rec is not None:
             rec.on_concrete_read(self, "asnumpy()")
-        return B.to_numpy(self._data)
+        a = B.to_numpy(self._data)
+        # MindSpore's int64 arrays are C's long long, which numpy's repr names (`array([1, 2], dtype=int64)`)
+        return a.view(np.longlong) if a.dtype.char == "l" else a
 
     def numpy(self):
         return self.asnumpy()
@@ -679,8 +700,9 @@ def _complex_str(v):
     return f"{v.real:g}{v.imag:+g}j"
 
 
-def _value_str(t, for_str=False):
-    """The value part of repr (MindSpore's printer) or, with `for_str`, str() (numpy's)."""
+def _value_str(t, for_str=False, comma=True):
+    """The value part of repr (MindSpore's printer) or, with `for_str`, str() (numpy's). `comma=False` is the
+    printer's form without separating commas (what a sparse tensor's repr shows of its parts)."""
     a = _host_array(t)
     name = t.dtype.name
     if for_str:
@@ -713,7 +735,7 @@ def _value_str(t, for_str=False):
             item, line = str, 24
         pad = name not in _SCI and name != "Bool" and a.dtype.kind != "c"
         parts = []
-        _summary(a, 0, parts, item, line)
+        _summary(a, 0, parts, item, line, comma)
         body = "".join(parts)
         if pad:
             cells = [p for p in parts if isinstance(p, _Cell)]
@@ -722,210 +744,64 @@ def _value_str(t, for_str=False):
     return ("\n" if a.ndim > 1 else " ") + body
 
 
+_SMALL_TENSOR = 30     # the C++ ToString of a tensor shows its values only below this many elements
+
+
+def _to_string(t):
+    """MindSpore's C++ Tensor::ToString: `Tensor(shape=[..], dtype=.., value=..)` with the values printed without
+    commas, and `[...]` for a tensor of 30 elements or more (how a sparse tensor's repr shows its parts)."""
+    if t.size >= _SMALL_TENSOR:
+        value = "[...]"
+    else:
+        value = _value_str(t, comma=False)
+        value = value[1:] if value.startswith(" ") else value
+    return f"Tensor(shape={list(t.shape)}, dtype={t.dtype}, value={value})"
+
+
 class _Cell(str):
     """One printed entry (integers are right-aligned to the widest one afterwards)."""
 
 
-def _summary(a, depth, out, item, line):
+def _summary(a, depth, out, item, line, comma=True):
     n = a.shape[0]
     out.append("[")
     if a.ndim == 1:
         limit = _THRESHOLD_1D if depth == 0 else _THRESHOLD
         if n > limit:
-            _entries(a[:_EDGE], out, item, line, False)
+            _entries(a[:_EDGE], out, item, line, False, comma)
             out.append(" ... ")
-            _entries(a[n - _EDGE:], out, item, line, False)
+            _entries(a[n - _EDGE:], out, item, line, False, comma)
         else:
-            _entries(a, out, item, line, depth == 0)
+            _entries(a, out, item, line, depth == 0, comma)
     else:
         indent = "\n" + " " * (depth + 1)
+        sep = "," if comma else ""
         for i in range(min(_EDGE, n)):
             if i:
-                out.append("," + indent)
-            _summary(a[i], depth + 1, out, item, line)
+                out.append(sep + indent)
+            _summary(a[i], depth + 1, out, item, line, comma)
         if n > _THRESHOLD:
-            out.append("," + indent + "...")
+            out.append(sep + indent + "...")
         if n > _EDGE:
             rest = range(max(n - _EDGE, _EDGE), n)
             for k, i in enumerate(rest):
-                out.append(("," if k or n <= _THRESHOLD else "") + indent)
-                _summary(a[i], depth + 1, out, item, line)
+                out.append((sep if k or n <= _THRESHOLD else "") + indent)
+                _summary(a[i], depth + 1, out, item, line, comma)
     out.append("]")
 
 
-def _entries(a, out, item, line, breaks):
+def _entries(a, out, item, line, breaks, comma=True):
     last = len(a) - 1
     for i, v in enumerate(a.tolist()):
         out.append(_Cell(item(v)))
         if i != last:
-            out.append(", ")
+            out.append(", " if comma else " ")
         if breaks and last >= _EDGE and (i + 1) % line == 0:
             out.append("\n ")
 
 
-# ---------------------------------------------------------------- sparse tensors
-_SPARSE_OPS = []     # the sparse functional ops (a higher layer): registered by mindseed._registration
-
-
-def _sparse_ops():
-    return _SPARSE_OPS[0]
-
-
-class _Sparse:
-    """What the sparse formats share: dtype and sizes come from the stored values, ndim from the dense shape."""
-
-    @property
-    def dtype(self):
-        return self.values.dtype
-
-    @property
-    def size(self):
-        return self.values.size
-
-    @property
-    def itemsize(self):
-        return self.values.itemsize
-
-    @property
-    def ndim(self):
-        return len(self.shape)
-
-
-class COOTensor(_Sparse):
-    """A sparse tensor in coordinate format: `indices` (N, ndim), `values` (N,), dense `shape`."""
-
-    def __init__(self, indices=None, values=None, shape=None, coo_tensor=None):
-        if coo_tensor is not None:
-            indices, values, shape = coo_tensor.indices, coo_tensor.values, coo_tensor.shape
-        if not isinstance(indices, Tensor) or not isinstance(values, Tensor):
-            raise TypeError("For 'COOTensor', 'indices' and 'values' must be Tensors.")
-        if not isinstance(shape, (tuple, list)):
-            raise TypeError(f"For COOTensor, 'shape' must be a tuple or list of ints, but got {type(shape).__name__}.")
-        if _state.tracing is not None and indices.ndim == 2:
-            # inside a graph MindSpore's MakeCOOTensor checks the indices' width first, then the shape's length
-            if indices.shape[1] != 2:
-                raise ValueError(f"For COOTensor, `indices.shape[1]` must be 2, but got {indices.shape[1]}.")
-            if len(shape) != indices.shape[1]:
-                raise TypeError(f"For COOTensor, `indices.shape[{list(shape)}]` must be equal to the second "
-                                f"dimension of `indices`: {len(shape)} but got {indices.shape[1]}.")
-        check_coo_tensor_shape(tuple(indices.shape), tuple(values.shape), tuple(shape))
-        if indices.dtype not in (mstype.int16, mstype.int32, mstype.int64):
-            raise TypeError(f"For COOTensor, the type of 'indices' must be one of [int16, int32, int64], but got "
-                            f"{indices.dtype}.")
-        self.indices, self.values, self.shape = indices, values, tuple(shape)
-
-    def to_dense(self):
-        dense = np.zeros(self.shape, dtype=self.values.asnumpy().dtype)
-        idx = self.indices.asnumpy()
-        np.add.at(dense, tuple(idx[:, k] for k in range(idx.shape[1])), self.values.asnumpy())
-        return Tensor(dense)
-
-    def astype(self, dtype):
-        return COOTensor(self.indices, self.values.astype(dtype), self.shape)
-
-    def to_tuple(self):
-        return self.indices, self.values, self.shape
-
-    def abs(self):
-        return COOTensor(self.indices, self.values.abs(), self.shape)
-
-    def to_csr(self):
-        """The CSRTensor of a 2-D COOTensor (entries in row-major order, stored zeros kept)."""
-        idx = self.indices.asnumpy()
-        order = np.lexsort((idx[:, 1], idx[:, 0]))
-        ptr = np.zeros(self.shape[0] + 1, idx.dtype)
-        np.cumsum(np.bincount(idx[order, 0], minlength=self.shape[0]), out=ptr[1:])
-        return CSRTensor(Tensor(ptr), Tensor(idx[order, 1]), self.values[Tensor(order.astype(np.int64))], self.shape)
-
-    def __add__(self, other):
-        """COOTensor + COOTensor (a COOTensor) or + a dense Tensor of the same shape (a Tensor), as MindSpore."""
-        if tuple(self.shape) != tuple(other.shape):
-            raise ValueError("Input tensors should have the same shape.")
-        if isinstance(other, COOTensor):
-            return _sparse_ops().coo_add(self, other, Tensor(0, self.values.dtype))
-        if isinstance(other, Tensor):
-            return other + self.to_dense()
-        raise TypeError("COOTensor can only be added with COOTensor or Tensor, but got " + type(other).__name__)
-
-    def __repr__(self):
-        return (f"COOTensor(shape={list(self.shape)}, dtype={self.dtype}, indices={self.indices!r}, "
-                f"values={self.values!r})")
-
-
-class CSRTensor(_Sparse):
-    """A sparse matrix in compressed-sparse-row format."""
-
-    def __init__(self, indptr=None, indices=None, values=None, shape=None, csr_tensor=None):
-        if csr_tensor is not None:
-            indptr, indices, values, shape = csr_tensor.indptr, csr_tensor.indices, csr_tensor.values, csr_tensor.shape
-        for name, v in (("indptr", indptr), ("indices", indices), ("values", values)):
-            if not isinstance(v, Tensor):
-                raise TypeError(f"For 'CSRTensor', '{name}' must be a Tensor, but got {type(v).__name__}.")
-        shape = tuple(shape)
-        if indptr.ndim != 1 or indptr.shape[0] != shape[0] + 1:
-            raise ValueError(f"For 'CSRTensor', 'indptr' must be 1-D of length shape[0] + 1 = {shape[0] + 1}, "
-                             f"but got shape {indptr.shape}.")
-        if indices.shape[0] != values.shape[0]:
-            raise ValueError("For 'CSRTensor', 'indices' and 'values' must have the same length.")
-        self.indptr, self.indices, self.values, self.shape = indptr, indices, values, shape
-
-    def to_dense(self):
-        vals = self.values.asnumpy()
-        dense = np.zeros(self.shape, dtype=vals.dtype)
-        ptr, idx = self.indptr.asnumpy(), self.indices.asnumpy()
-        for r in range(self.shape[0]):
-            for k in range(ptr[r], ptr[r + 1]):
-                dense[r, idx[k]] += vals[k]
-        return Tensor(dense)
-
-    def to_coo(self):
-        ptr = self.indptr.asnumpy()
-        rows = np.repeat(np.arange(self.shape[0]), np.diff(ptr))
-        idx = np.stack([rows, self.indices.asnumpy()], axis=1).astype(self.indices.asnumpy().dtype)
-        return COOTensor(Tensor(idx), self.values, self.shape)
-
-    def to_tuple(self):
-        return self.indptr, self.indices, self.values, self.shape
-
-    def astype(self, dtype):
-        return CSRTensor(self.indptr, self.indices, self.values.astype(dtype), self.shape)
-
-    def abs(self):
-        return CSRTensor(self.indptr, self.indices, self.values.abs(), self.shape)
-
-    def mv(self, dense_vector):
-        return _sparse_ops().csr_mv(self, dense_vector)
-
-    def mm(self, matrix):
-        return _sparse_ops().csr_mm(self, matrix)
-
-    def sum(self, axis):
-        return _sparse_ops().csr_reduce_sum(self, axis)
-
-    def __mul__(self, other):
-        return _sparse_ops().csr_mul(self, other)
-
-    def __truediv__(self, other):
-        return _sparse_ops().csr_div(self, other)
-
-    def __repr__(self):
-        return f"CSRTensor(shape={list(self.shape)}, dtype={self.dtype})"
-
-
-class RowTensor:
-    """Rows of a dense tensor: `values[i]` is row `indices[i]` of a tensor of `dense_shape`."""
-
-    def __init__(self, indices=None, values=None, shape=None, row_tensor=None):
-        if row_tensor is not None:
-            indices, values, shape = row_tensor.indices, row_tensor.values, row_tensor.dense_shape
-        if not isinstance(shape, (tuple, list)):
-            raise TypeError(f"For 'RowTensor', the 'shape' must be a tuple or list of ints, but got "
-                            f"{type(shape).__name__}.")
-        self.indices, self.values, self.dense_shape = indices, values, tuple(shape)
-
-    @property
-    def dtype(self):
-        return self.values.dtype
-
 from mindseed.common import _tensor_state  # noqa: E402
 _tensor_state.attach(Tensor)
+
+# the sparse formats live in their own module (MindSpore's mindspore.common.sparse_tensor)
+from mindseed.common.sparse_tensor import COOTensor, CSRTensor, RowTensor  # noqa: E402,F401

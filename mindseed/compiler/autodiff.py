@@ -163,7 +163,8 @@ def _build(compiled, tmpl, leaves, caller_tapes, J, ints=()):
                 sens.append(s)
             ct = backward(tape, [out_leaves[j] for j in roots], sens)
             wrt = [inputs[i] for i in wrt_inputs] + tape.external
-            grads = [ct.get(id(x)) for x in wrt]
+            # an input updated in place is differentiated at its original value, which the tape moved elsewhere
+            grads = [ct.get(id(tape.moved.get(id(x), x))) for x in wrt]
             grads = [P.zeros_like_p(x) if g is None else g for x, g in zip(wrt, grads)]
     except ShardedCall:
         raise

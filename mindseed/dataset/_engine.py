@@ -58,6 +58,16 @@ def reraise_worker(err, where=None):
 
 
 # ---------------------------------------------------------------------------- values
+_CPP_INTS = {"l": np.longlong, "L": np.ulonglong}
+
+
+def as_cpp_array(a):
+    """`a` as MindSpore hands out arrays from its C++ tensors: 64-bit integers typed as C's (long) long long, so
+    that numpy's repr names them (`array([1, 2], dtype=int64)`); a view, no copy. Other arrays as they are."""
+    t = _CPP_INTS.get(a.dtype.char) if isinstance(a, np.ndarray) else None
+    return a if t is None else a.view(t)
+
+
 def to_array(v):
     """One column value of a row as a numpy array, as MindSpore converts Python data (a dict stays a dict of
     converted values: MindSpore carries Python dicts through the pipeline)."""
@@ -232,7 +242,9 @@ class _IteratorBase:
             return {k: self._convert(v) for k, v in a.items()}
         if isinstance(a, (tuple, list)):
             return type(a)(self._convert(v) for v in a)
-        if self.output_numpy or a.dtype.kind in "USO":
+        if self.output_numpy:
+            return as_cpp_array(a)
+        if a.dtype.kind in "USO":
             return a
         # share only arrays the pipeline made itself (they own their data, or are batches process workers wrote
         # into shared memory); anything else may alias user data

@@ -6,6 +6,7 @@ import numpy as np
 from mindseed.common import dtype as mstype
 from mindseed.dataset import _validate as V
 from mindseed.dataset import config as _cfg
+from mindseed.dataset import _std_random as R
 from mindseed.dataset import samplers as S
 from mindseed.dataset._engine import SourceDataset, UnionBaseDataset, reraise_worker, to_array, to_row
 from mindseed.dataset._workers import ProcessMap, ThreadMap, WorkerError, format_exception
@@ -73,27 +74,26 @@ class MappableSource(SourceDataset):
         self.sampler = new_sampler
         self._size_cache = None
 
-    def _base_ids(self, n):
-        """Row ids the sampler chooses from: all rows, or this split's part of them."""
-        if self._split is None:
-            return None
+    def _split_ids(self, ids):
+        """This split's part of the rows the dataset's own sampler chose (MindSpore chains, over that sampler, a
+        RandomSampler that does not reshuffle (one std::shuffle seeded with the seed) when randomized, then the
+        part's SequentialSampler(start, size))."""
         seed, start, size = self._split
-        order = np.random.default_rng(seed).permutation(n) if seed is not None else np.arange(n)
-        return order[start:start + size].astype(np.int64)
+        if seed is not None:
+            ids = ids[R.shuffle(np.arange(len(ids), dtype=np.int64), seed)]
+        return ids[start:start + size]
 
     def _ids(self, ctx):
         n = self._num_rows()
-        base = self._base_ids(n)
         rng = S.Draws(ctx.rng(self), ctx.seed, ctx.pass_index(self), ctx.state, self._mindrecord)
-        if base is None:
-            return self.sampler._ids(n, rng, self)
-        return base[self.sampler._ids(len(base), rng, None)]
+        ids = self.sampler._ids(n, rng, self)
+        return ids if self._split is None else self._split_ids(np.asarray(ids, np.int64))
 
     def _size(self):
         n = self._num_rows()
-        base = self._base_ids(n)
-        if base is not None:
-            return self.sampler._count(len(base))
+        if self._split is not None:
+            _, start, size = self._split
+            return max(0, min(size, self.sampler._count(n, self) - start))
         return self.sampler._count(n, self)
 
     def _fetch(self, ids):

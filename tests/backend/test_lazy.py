@@ -82,3 +82,26 @@ def test_import_puts_the_kernels_library_directory_on_ld_library_path():
     out = subprocess.run([sys.executable, "-c", "import os, mindseed; print(os.environ['LD_LIBRARY_PATH'])"],
                          capture_output=True, text=True, timeout=300, cwd=ROOT, env=env, check=True).stdout.split()
     assert out[0].endswith(os.path.join("torch", "lib"))
+
+
+def test_placeholders_made_before_torch_loads_become_meta_tensors():
+    # set_inputs placeholders and deferred parameters made first keep reading their shapes once torch loads, and a
+    # dynamic-shape Cell compiles against such a placeholder (the dynamic-shape tutorial's order of statements)
+    out = _run("import sys, numpy as np, mindseed as ms\n"
+               "from mindseed import nn\n"
+               "t = ms.Tensor(shape=(ms.Symbol(), None), dtype=ms.float32)\n"
+               "r = ms.Tensor(shape=None, dtype=ms.int32)\n"
+               "with nn.utils.no_init_parameters():\n"
+               "    net = nn.Dense(2, 3)\n"
+               "print('torch' in sys.modules)\n"
+               "ms.ops.ones(1)\n"
+               "print(t.shape, t.ndim, r.dtype, net.weight.shape, net.weight.ndim)\n"
+               "class Twice(nn.Cell):\n"
+               "    def construct(self, x):\n"
+               "        return x + x\n"
+               "ms.set_context(mode=ms.GRAPH_MODE)\n"
+               "c = Twice()\n"
+               "c.set_inputs(t)\n"
+               "print(c(ms.Tensor(np.ones((2, 3)), ms.float32)).asnumpy().sum(),"
+               " c(ms.Tensor(np.ones((4, 5)), ms.float32)).shape)\n")
+    assert " ".join(out) == "False (-1, -1) 2 Int32 (3, 2) 2 12.0 (4, 5)"

@@ -39,3 +39,18 @@ def test_unnamed_parameters_get_unique_generated_names():
     net = Net()
     assert net.w.name == "w" and net().asnumpy().tolist() == [18.0]
     assert len({p.name for p in net.pair}) == 2
+
+
+def test_requires_grad_must_be_bool_and_is_init_starts_false():
+    # MindSpore 2.10: `requires_grad` is checked in the constructor and the setter; `is_init` (a GE-device flag)
+    # is False on a new parameter and after set_data
+    import pytest
+    import mindseed as ms
+    with pytest.raises(TypeError, match="The argument `requires_grad` must be bool type"):
+        ms.Parameter(ms.Tensor([1.0]), name="a", requires_grad="yes")
+    p = ms.Parameter(ms.Tensor([1.0]), name="p")
+    with pytest.raises(TypeError, match="must be bool type"):
+        p.requires_grad = 1
+    p.requires_grad = False
+    p.set_data(ms.Tensor([2.0]))
+    assert p.requires_grad is False and p.is_init is False

@@ -39,3 +39,13 @@ def test_from_numpy_tensors_print_numpys_repr_until_an_op_makes_a_new_tensor():
     assert repr(t + 1) == "Tensor(shape=[3], dtype=Float32, value= [ 6.00000000e+00,  2.00000000e+00,  " \
                           "3.00000000e+00])"
     assert str(ms.Tensor.from_numpy(a)) == "[0. 1. 2.]"
+
+
+def test_int64_asnumpy_repr_names_its_dtype():
+    # MindSpore 2.10: repr(Tensor([1, 2]).asnumpy()) == 'array([1, 2], dtype=int64)' (a long long array)
+    import numpy as np
+    import mindseed as ms
+    a = ms.Tensor([1, 2]).asnumpy()
+    assert repr(a) == "array([1, 2], dtype=int64)" and a.dtype == np.int64 and a.tolist() == [1, 2]
+    assert repr(ms.ops.arange(3).asnumpy()) == "array([0, 1, 2], dtype=int64)"
+    assert repr(ms.Tensor([1, 2], ms.int32).asnumpy()) == "array([1, 2], dtype=int32)"

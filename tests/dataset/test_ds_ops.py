@@ -233,6 +233,18 @@ def test_filter_split_flat_map():
     assert col(fm) == [0, 0, 1]
 
 
+def test_split_orders_as_mindspore():
+    # MindSpore 2.10 with seed 1234: the split's RandomSampler (no reshuffle) sits over the dataset's own sampler
+    ds.config.set_seed(1234)
+    a, b = ds.NumpySlicesDataset(data=list(range(10)), column_names=["c"]).split([0.6, 0.4])
+    assert (col(a), col(b)) == ([7, 8, 5, 4, 0, 6], [3, 1, 2, 9])
+    a, b = ds.NumpySlicesDataset(data=list(range(10)), column_names=["c"], shuffle=False).split([6, 4])
+    assert (col(a), col(b)) == ([5, 3, 0, 8, 2, 7], [1, 6, 4, 9])
+    assert col(a) == [5, 3, 0, 8, 2, 7] and a.get_dataset_size() == 6
+    tr, ev = ds.NumpySlicesDataset(data=[1, 2, 3, 4, 5, 6], column_names=["c"], shuffle=False).split([4, 2])
+    assert (col(tr), col(ev)) == ([6, 4, 1, 5], [3, 2])
+
+
 def test_sync_wait_gates_until_update():
     seen = []
     d = ds.NumpySlicesDataset({"n": np.arange(6)}, shuffle=False).sync_wait("go", callback=seen.append).batch(2)
@@ -366,3 +378,17 @@ def test_padded_batch_truncates_where_the_pad_shape_is_smaller():
         [[[[100, 1, -2]], [[101, 2, -2]]]]
     cut = ds.GeneratorDataset(gen, ["c"]).padded_batch(2, pad_info={"c": ([1, 1], -2)})
     assert [r[0].tolist() for r in cut.create_tuple_iterator(output_numpy=True)] == [[[[100]], [[101]]]]
+
+
+def test_int64_arrays_out_of_the_pipeline_print_their_dtype():
+    # MindSpore's C++ tensors come out as long long arrays: numpy's repr names their dtype (MindSpore 2.10 prints
+    # {'a': array([1, 2], dtype=int64)}); int32/float64 arrays print as usual
+    from mindseed.dataset import text, transforms
+    d = ds.NumpySlicesDataset({"a": np.array([[1, 2]]), "b": np.array([1], np.int32), "c": np.array([1.5])},
+                              shuffle=False)
+    row = next(d.create_dict_iterator(output_numpy=True))
+    assert repr(row) == "{'a': array([1, 2], dtype=int64), 'b': array(1, dtype=int32), 'c': array(1.5)}"
+    assert row["a"].dtype == np.int64 and row["a"].tolist() == [1, 2]
+    assert repr(transforms.Fill(0)(np.array([1, 2]))) == "array([0, 0], dtype=int64)"
+    pair = text.TruncateSequencePair(4)(np.array([1, 2, 3]), np.array([4, 5, 6, 7]))
+    assert repr(pair) == "(array([1, 2], dtype=int64), array([4, 5], dtype=int64))"

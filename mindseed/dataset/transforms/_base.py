@@ -10,6 +10,7 @@ import inspect
 import numpy as np
 
 from mindseed.common.tensor import Tensor
+from mindseed.dataset._engine import as_cpp_array
 
 __all__ = ["TensorOperation", "PyTensorOperation", "flatten_compose", "to_numpy_input", "op_error"]
 
@@ -57,11 +58,15 @@ class TensorOperation:
         if len(args) != 1 and _one_input(type(self)):
             raise op_error("The op is OneToOne, can only accept one tensor as input.")
         try:
-            return self._apply(*args)
+            out = self._apply(*args)
         except RuntimeError as e:
             if hasattr(e, "_op_message"):
                 raise
             raise op_error(str(e)) from None
+        # what a C++ op gives back: its 64-bit integer arrays typed as MindSpore's (repr shows dtype=int64)
+        if isinstance(out, tuple):
+            return tuple(as_cpp_array(o) for o in out)
+        return as_cpp_array(out)
 
     def _apply(self, *args):
         raise TypeError(f"{type(self).__name__} is an abstract transform and cannot be applied.")

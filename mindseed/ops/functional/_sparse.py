@@ -151,6 +151,25 @@ def _scatter_dense(index_rows, values, shape):
     return F.tensor_scatter_add(zeros, Tensor(index_rows.astype(np.int64)), values)
 
 
+def coo_to_dense(x):
+    """The dense Tensor of a COOTensor (zeros scatter-added with the values: duplicates summed)."""
+    _check("coo_to_dense", "x", x, COOTensor)
+    return _scatter_dense(_int_host(x.indices), x.values, x.shape)
+
+
+def coo_to_csr(x):
+    """The CSRTensor of a COOTensor: entries stably sorted by row (as MindSpore's sort of the row indices),
+    stored zeros and duplicates kept."""
+    _check("coo_to_csr", "x", x, COOTensor)
+    idx = _int_host(x.indices)
+    order = np.argsort(idx[:, 0], kind="stable")
+    dtype = x.indices.asnumpy().dtype
+    ptr = np.zeros(x.shape[0] + 1, np.int64)
+    np.cumsum(np.bincount(idx[:, 0], minlength=x.shape[0]), out=ptr[1:])
+    values = F.gather(x.values, Tensor(order.astype(np.int64)), 0) if order.size else x.values
+    return CSRTensor(Tensor(ptr.astype(dtype)), Tensor(idx[order, 1].astype(dtype)), values, x.shape)
+
+
 def csr_to_dense(csr_tensor):
     """The dense Tensor of a CSRTensor (duplicates summed); differentiable in the values."""
     _check("csr_to_dense", "csr_tensor", csr_tensor, CSRTensor)
@@ -195,19 +214,59 @@ def _merge(idx_list, values_list, shape):
     return np.stack(np.unravel_index(uniq, shape), axis=1), values
 
 
+def _merge_walk(ia, ib):
+    """MindSpore's SparseAdd walk: both index lists are read in order by two cursors (taken as sorted), an equal
+    pair summed. Returns (from_a, from_b) positions per output entry, -1 where that input has none."""
+    i = j = 0
+    pa, pb = [], []
+    while i < len(ia) and j < len(ib):
+        a, b = tuple(ia[i]), tuple(ib[j])
+        if a < b:
+            pa.append(i), pb.append(-1)
+            i += 1
+        elif a > b:
+            pa.append(-1), pb.append(j)
+            j += 1
+        else:
+            pa.append(i), pb.append(j)
+            i, j = i + 1, j + 1
+    pa += list(range(i, len(ia)))
+    pb += [-1] * (len(ia) - i)
+    pa += [-1] * (len(ib) - j)
+    pb += list(range(j, len(ib)))
+    return np.array(pa, np.int64), np.array(pb, np.int64)
+
+
+def _pick(values, pos):
+    """values[pos] with 0 where pos is -1 (a gather from the values with one zero appended)."""
+    padded = F.concat((values, F.zeros((1,), values.dtype)))
+    return F.gather(padded, Tensor(np.where(pos < 0, values.shape[0], pos)), 0)
+
+
 def coo_add(x1, x2, thresh):
-    """x1 + x2 of two COOTensors of one shape; sums whose magnitude is below `thresh` are dropped."""
+    """x1 + x2 of two COOTensors of one shape, as MindSpore's SparseAdd: the indices are merged in order (sorted
+    inputs give a sorted result), a position in both is summed and kept only when |sum| >= thresh; the indices
+    are int64 (at least one input's must be)."""
     for name, x in (("x1", x1), ("x2", x2)):
         _check("coo_add", name, x, COOTensor)
     if tuple(x1.shape) != tuple(x2.shape):
         raise ValueError(f"For 'coo_add', the shapes of 'x1' and 'x2' must be equal, but got {x1.shape} and "
                          f"{x2.shape}.")
-    idx, values = _merge([_int_host(x1.indices), _int_host(x2.indices)], [x1.values, x2.values], x1.shape)
+    if mstype.int64 not in (x1.indices.dtype, x2.indices.dtype):   # the kernel's index type, after promotion
+        raise TypeError(f"For primitive[SparseAdd], the input argument[x1_indices] must be a type of "
+                        f"{{Tensor[Int64]}}, but got Tensor[{x1.indices.dtype}].")
+    ia, ib = _int_host(x1.indices), _int_host(x2.indices)
+    pa, pb = _merge_walk(ia, ib)
+    values = F.add(_pick(x1.values, pa), _pick(x2.values, pb))
+    # row -1 of an index list with one zero row appended is that zero row
+    ia_pad, ib_pad = (np.concatenate([i.reshape(-1, 2), np.zeros((1, 2), np.int64)]) for i in (ia, ib))
+    idx = np.where((pa >= 0)[:, None], ia_pad[pa], ib_pad[pb])
     t = float(thresh.asnumpy()) if isinstance(thresh, Tensor) else float(thresh)
-    keep = np.nonzero(np.abs(values.asnumpy()) >= t)[0]
+    both = (pa >= 0) & (pb >= 0)
+    keep = np.nonzero(~both | (np.abs(values.asnumpy()) >= t))[0]
     if len(keep) != len(idx):
         idx, values = idx[keep], F.gather(values, Tensor(keep.astype(np.int64)), 0)
-    return COOTensor(Tensor(idx.astype(x1.indices.asnumpy().dtype)), values, x1.shape)
+    return COOTensor(Tensor(np.asarray(idx, np.int64).reshape(-1, 2)), values, x1.shape)
 
 
 def coo_concat(sp_input, concat_dim=0):
