@@ -313,7 +313,9 @@ def test_if_gradient_is_an_if_in_the_graph():
         return y.sum()
     g = _check_grads(f, ([0.3, 0.2], [1.5, -0.5]))
     (graph,) = g.graphs()
-    assert _count(graph, "If") == 2   # forward If and backward If
+    # the backward If re-runs the branch it differentiates; the forward If, whose value the gradient does not
+    # return, is dead code and goes
+    assert _count(graph, "If") == 1
     # the compiled graph takes the other branch (forward and backward) at run time
     x, w = t([-0.3, -0.2]), t([1.5, 0.5])
     for a, b in zip(g(x, w), ms.grad(f, (0, 1))(x, w)):
