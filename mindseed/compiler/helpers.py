@@ -24,6 +24,7 @@ from mindseed.common.tensor import Tensor
 from mindseed.compiler import control, loops
 from mindseed.compiler.methods import ms_augassign, ms_dict, ms_member_item, ms_method, ms_setitem_attr, ms_shift
 from mindseed.compiler.opaque import speculative
+from mindseed.compiler.switch import Switch, cells_of
 from mindseed.compiler.trace import GraphBreak, add_user_trace, replaying, user_location, user_trace_here
 
 __all__ = ["HELPERS"]
@@ -590,6 +591,12 @@ def _ms_getitem(seq, index):
     """`seq[index]`. A tuple or list indexed by a tensor is read at run time in MindSpore's graph (PyExecute):
     what it gives carries no gradient; sliced with a variable bound it is a dynamic-length sequence. A key missing
     from a dict is MindSpore's ValueError."""
+    if isinstance(index, Tensor):
+        cells = cells_of(seq)      # a CellList indexed by a tensor: a sequence of its cells, as in MindSpore's graph
+        if cells is not None:
+            seq = tuple(cells)
+        if isinstance(seq, (tuple, list)) and seq and _traced(index) and all(callable(c) for c in seq):
+            return Switch(seq, index)     # picked at run time: MindSpore's switch_layer
     if isinstance(seq, dict) and not isinstance(index, Tensor) and index not in seq:
         shown = "ValueAny" if any(isinstance(v, Tensor) for v in seq.values()) else seq
         raise ValueError(f"The key {index} does not exist in the dict:{shown}")

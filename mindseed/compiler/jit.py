@@ -364,7 +364,7 @@ class _Compiled:
             raise err from None
         finally:
             self.note_cells(builder)
-        _check_parameter_names(leaves, builder.captured)
+        _check_parameter_names(leaves, builder.captured, self.bound_self, self.name)
         entry.arg_updates = arglists.updates_of(lists)
         entry.out_aliases = arglists.result_aliases(result, lists)
         entry.decided = builder.size_decisions
@@ -454,11 +454,13 @@ def _jit_level(level):
     return level
 
 
-def _check_parameter_names(leaves, captured):
+def _check_parameter_names(leaves, captured, top=None, name=""):
     """A Parameter passed as an argument of a graph must not share its name with another Parameter the graph
-    holds (another argument, or a weight it reads): a ValueError, as in MindSpore. Weights read from cells may
-    share names among themselves (cells copied into a container); unnamed Parameters share the default name and
-    are not checked (MindSpore names each one apart)."""
+    holds (another argument, or a weight it reads): a ValueError, as in MindSpore. The weights of the compiled
+    cell (`top`: its Parameters and its sub-cells', ParameterTuples included) may share names among themselves;
+    a Parameter the graph reads from elsewhere (a global, a cell kept in a Python list, a ParameterTuple item
+    the cell no longer holds under that name) must not share its name with another one the graph reads: a
+    RuntimeError, as MindSpore's resolution of Parameter objects. Unnamed Parameters are named apart."""
     names = {}
     for p in leaves:
         if isinstance(p, Parameter) and not _is_parameter_generated(p.name) and names.setdefault(p.name, p) is not p:
@@ -466,6 +468,19 @@ def _check_parameter_names(leaves, captured):
     for p, _ in captured:
         if isinstance(p, Parameter) and names.get(p.name, p) is not p:
             _raise_duplicate(p)
+    params = [p for p, _ in captured if isinstance(p, Parameter) and not _is_parameter_generated(p.name)]
+    if len(params) < 2:
+        return
+    owned = {id(p) for p in top.get_parameters()} if hasattr(top, "get_parameters") and \
+        hasattr(top, "_cells") else set()
+    seen = {}
+    for p in params:
+        seen.setdefault(p.name, []).append(p)
+    for p in params:
+        if id(p) not in owned and any(q is not p for q in seen[p.name]):
+            where = f"{type(top).__name__}_construct" if id(top) in owned or hasattr(top, "_cells") else name
+            raise RuntimeError(f"The parameter @{where}:param_{p.name} , its name '{p.name}' already exists. "
+                               f"Please set a unique name for the parameter.")
 
 
 _GRAPH_TYPE_NAMES = {bool: "Bool", int: "Int", float: "Float", str: "String", tuple: "Tuple", list: "List",
