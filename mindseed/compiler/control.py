@@ -129,8 +129,10 @@ def bool_cond(t):
 
 
 def join_error(where, detail):
-    return TypeError(f"For 'If' at {where}: Cannot join the return values of different branches, perhaps you need "
-                     f"to make them equal.\nType Join Failed: {detail}.")
+    exc = TypeError(f"For 'If' at {where}: Cannot join the return values of different branches, perhaps you need "
+                    f"to make them equal.\nType Join Failed: {detail}.")
+    exc.graph_join = True   # MindSpore's PIJit (jit capture_mode="bytecode") breaks the graph there instead
+    return exc
 
 
 _ABSTRACT = ((bool, "AbstractScalar"), (int, "AbstractScalar"), (float, "AbstractScalar"), (str, "AbstractScalar"),

@@ -136,6 +136,11 @@ def _ms_setattr(obj, name, value):
     if params is not None and params.get(name) is not None and isinstance(value, (bool, int, float)):
         param = params[name]
         value = Tensor(np.full(param.shape, value), param.dtype)
+    if _state.tracing is not None and params is not None and params.get(name) is not None and \
+            isinstance(value, Tensor) and not isinstance(value, Parameter) and value.dtype != params[name].dtype:
+        # an Assign of the graph: the value converts to the Parameter's dtype only when it holds the value's
+        from mindseed.ops.functional._misc import check_written_dtype  # noqa: PLC0415
+        check_written_dtype(params[name], value)
     if _state.tracing is not None and not isinstance(value, _GRAPH_STATE):
         if isinstance(obj, Parameter):
             raise ValueError(f"Do not support to set attribute for a parameter in graph mode, but got setting "
@@ -173,9 +178,45 @@ def _ms_zip(*args, **kwargs):
     return zip(*args, **kwargs)
 
 
+def _graph_type_name(v):
+    """MindSpore's name of a value's graph type in messages: Int64, Tensor[Float32], Dictionary[[a,],[Int64]]."""
+    if isinstance(v, Tensor):
+        return f"Tensor[{v.dtype}]"
+    if isinstance(v, bool):
+        return "Bool"
+    if isinstance(v, int):
+        return "Int64"
+    if isinstance(v, float):
+        return "Float32"
+    if isinstance(v, str):
+        return "String"
+    if isinstance(v, dict):
+        keys = "".join(f"{k}," for k in v)
+        return f"Dictionary[[{keys}],[{','.join(_graph_type_name(x) for x in v.values())}]]"
+    if v is None:
+        return "None"
+    return type(v).__name__
+
+
 def _ms_map(fn, *seqs):
+    """map(fn, *seqs). In a graph, MindSpore's Map: one or more lists (or tuples) of one length, mapped at once
+    into a list (a tuple)."""
+    if _state.tracing is None:
+        return map(fn, *seqs)
+    if not seqs:
+        raise TypeError(f"The Map operator must have at least two arguments. But the size of arguments is "
+                        f"{1 + len(seqs)}.")
     _static_length("map", seqs)
-    return map(fn, *seqs)
+    wrong = [s for s in seqs if not isinstance(s, (list, tuple))]
+    if wrong:
+        raise RuntimeError(f"Map can only be applied to list, tuple, but got {_graph_type_name(wrong[-1])}.")
+    kind = list if isinstance(seqs[0], list) else tuple
+    if any(isinstance(s, list) != (kind is list) for s in seqs):
+        raise RuntimeError("The types of arguments in Map must be consistent, but the types of arguments are "
+                           "inconsistent.")
+    if len({len(s) for s in seqs}) > 1:
+        raise RuntimeError(f"For 'Map', the length of {'lists' if kind is list else 'tuples'} must be the same. ")
+    return kind(map(fn, *seqs))
 
 
 def _ms_enumerate(seq, start=0):
@@ -508,10 +549,19 @@ def _ms_for_range(bounds, body_fn, vals, mutated=None):
     return _loop(loops.for_range, bounds, body_fn, vals, mutated)
 
 
+_REFUSED = {"try/except": "Try"}    # statements MindSpore's graph parser refuses (PIJit runs them in Python)
+
+
 def _ms_unsupported(what):
-    """Syntax the graph cannot express: the trace stops here and the function runs in the interpreter."""
+    """Syntax the graph cannot express: the trace stops here. A statement MindSpore's parser refuses is its
+    RuntimeError (`refused`), except under jit(capture_mode="bytecode"), where the function runs in the
+    interpreter, as the rest of such syntax does."""
     if _state.tracing is not None:
-        raise GraphBreak(f"{what} is not supported in graph mode (at {user_location()})")
+        exc = GraphBreak(f"{what} is not supported in graph mode (at {user_location()})")
+        if what in _REFUSED:
+            exc.refused = RuntimeError(f"Unsupported statement '{_REFUSED[what]}'.\nMore details please refer to "
+                                       f"syntax support at https://www.mindspore.cn (at {user_location()})")
+        raise exc
 
 
 def _ms_syntax_error(kind, message):

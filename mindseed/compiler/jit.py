@@ -348,11 +348,11 @@ class _Compiled:
         except ShardedCall:
             raise
         except GraphBreak as exc:
-            self.fall_back(exc, f"'{self.name}'")
-            entry.run_fn, entry.captured, entry.out_tmpl, entry.source, entry.graph = None, [], None, None, None
-            entry.out_types, entry.value_reads = None, ()
-            return entry, self._target()(*args, **kwargs)
+            return self._interpreted(entry, exc, args, kwargs)
         except Exception as exc:
+            if self.capture_mode == "bytecode" and getattr(exc, "graph_join", False):
+                # PIJit captures what one graph can hold: branches whose values do not join break the graph
+                return self._interpreted(entry, GraphBreak(str(exc).split("\n")[0]), args, kwargs)
             err = _graph_exception(exc)
             # name the user's line (MindSpore: "The Traceback of Net Construct Code"), in the traceback text
             where = user_frame(err)
@@ -407,10 +407,19 @@ class _Compiled:
         # the trace run was a real execution: its results are this call's results
         return entry, _replay(entry, result, (args, kwargs))
 
+    def _interpreted(self, entry, exc, args, kwargs):
+        """The trace stopped (`exc`): this signature runs in the interpreter, this call too."""
+        self.fall_back(exc, f"'{self.name}'")
+        entry.run_fn, entry.captured, entry.out_tmpl, entry.source, entry.graph = None, [], None, None, None
+        entry.out_types, entry.value_reads = None, ()
+        return entry, self._target()(*args, **kwargs)
+
     def fall_back(self, exc, what):
         """A trace stopped at code the graph cannot hold: warn that `what` runs in the interpreter (JIT Fallback),
         filed against the user's calling line, or raise when the whole function must be one graph (fullgraph=True,
         jit_syntax_level STRICT)."""
+        if getattr(exc, "refused", None) is not None and self.capture_mode != "bytecode":
+            raise exc.refused from None
         if _strict(self.fullgraph):
             if getattr(exc, "strict_error", None) is not None:
                 raise exc.strict_error from None

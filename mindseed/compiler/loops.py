@@ -21,7 +21,8 @@ from mindseed.common import dtype as mstype
 from mindseed.common.tensor import Tensor
 from mindseed.compiler.control import (_ParamValues, _Pinned, _Undef, _alias, _numbers_to_tensors, _traced,
                                        _tracked_free, _truth, _zeros_like_tree, no_container_changes)
-from mindseed.compiler.ir import WHILE
+from mindseed.compiler.codegen import _free_vars
+from mindseed.compiler.ir import WHILE, Var
 from mindseed.compiler.trace import GraphBreak, GraphBuilder, building, replay, speculating, user_location
 from mindseed.ops._prims import core as P
 from mindseed.ops._registry import Prim, RandomDraws
@@ -292,7 +293,7 @@ def _graph_while(cond_fn, body_fn, vals, params=()):
         _mark_stacks(parent, [final_stack])
         values.emitted()
         _record_while_gradient(tapes, body_fn, full_args, carried_idx, init, free, results, final_stack, bdraws,
-                               params, values)
+                               params, values, _differentiated_slots(tapes, init, bb, parent, free))
     for p, var in zip(params, outs[len(results):]):
         parent.vars[id(p)] = var         # reads after the loop see its last update
         parent.assigned[id(p)] = p
@@ -334,6 +335,31 @@ def _differentiated(tapes, v):
     return _tape.is_differentiable(v) or any(tp.is_tracked(v) for tp in tapes)
 
 
+def _differentiated_slots(tapes, init, body, parent, free):
+    """The carried values the loop differentiates: those `_differentiated` at the start, and the integer ones
+    the body computes from a differentiated value (a `return x` in the loop: the returned value starts as a zero
+    nobody tracks and takes x's value in the body)."""
+    diff = {i for i, v in enumerate(init) if _differentiated(tapes, v)}
+    outer = set()
+    for obj in free:
+        var = parent.lookup(obj)
+        if var is not None:
+            outer.add(var.id)
+    graph = body.graph
+    while True:
+        deps = {graph.params[i].id for i in diff} | outer
+        for node in graph.nodes:
+            reads = {x.id for x in node.inputs if isinstance(x, Var)}
+            for g in node.subgraphs():
+                reads |= _free_vars(g)
+            if reads & deps:
+                deps.update(o.id for o in node.outputs)
+        more = {i for i in range(len(init)) if isinstance(graph.outputs[i], Var) and graph.outputs[i].id in deps}
+        if more <= diff:
+            return sorted(diff)
+        diff |= more
+
+
 def _differentiated_free(tapes, builders, init):
     """None when no tape differentiates the loop; else the outer tracked tensors its bodies read (e.g. weights)."""
     if not any(_differentiated(tapes, v) for v in init):
@@ -345,7 +371,7 @@ def _differentiated_free(tapes, builders, init):
 
 
 def _record_while_gradient(tapes, body_fn, full_args, carried_idx, init, free, results, stack, bdraws, params,
-                           values):
+                           values, diff):
     """One node per grad tape for a While: its backward is a While running from the last iteration to the first.
 
     Iteration k of the backward loop reads the carried values the forward loop pushed at the start of its
@@ -356,7 +382,6 @@ def _record_while_gradient(tapes, body_fn, full_args, carried_idx, init, free, r
     on the loop's inputs, so that rule instead recomputes iteration k's values from the start with a nested
     While, which the outer tape differentiates (quadratic, for higher order only).
     """
-    diff = [i for i, v in enumerate(init) if _differentiated(tapes, v)]
     n_d = len(diff)
 
     def body_carried(*carried, draws=None):

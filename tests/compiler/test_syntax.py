@@ -659,13 +659,30 @@ def uses_try_except(x):
     return y
 
 
-@pytest.mark.parametrize("fn, line", [
-    (uses_generator, _tensor_generator.__code__.co_firstlineno + 2),
-    (uses_try_except, uses_try_except.__code__.co_firstlineno + 1),
+@pytest.mark.parametrize("fn, line, mode", [
+    (uses_generator, _tensor_generator.__code__.co_firstlineno + 2, "ast"),
+    (uses_try_except, uses_try_except.__code__.co_firstlineno + 1, "bytecode"),
 ])
-def test_unsupported_constructs_fall_back_with_a_warning_naming_the_line(fn, line):
-    jf = ms.jit(fn)
+def test_unsupported_constructs_fall_back_with_a_warning_naming_the_line(fn, line, mode):
+    jf = ms.jit(fn, capture_mode=mode)
     with pytest.warns(UserWarning, match=rf"JIT fallback.*test_syntax.py:{line}"):
         got = jf(X1)
     _same(got, fn(X1))
     _same(jf(X2), fn(X2))
+
+
+def test_try_except_is_refused_by_the_graph_parser():
+    # MindSpore's parser refuses the statement (jit of a function and GRAPH_MODE cells alike)
+    with pytest.raises(RuntimeError, match="Unsupported statement 'Try'"):
+        ms.jit(uses_try_except)(X1)
+
+    class Net(nn.Cell):
+        def construct(self, x):
+            return uses_try_except(x)
+
+    ms.set_context(mode=ms.GRAPH_MODE)
+    try:
+        with pytest.raises(RuntimeError, match="Unsupported statement 'Try'"):
+            Net()(X1)
+    finally:
+        ms.set_context(mode=ms.PYNATIVE_MODE)
