@@ -389,6 +389,8 @@ def _graph_if(cond, then_fn, else_fn, vals, names=None):
     except GraphBreak:
         raise
     except Exception as exc:  # noqa: BLE001 -- e.g. `raise` in the branch not taken now: decide at run time
+        if getattr(exc, "compile_time", False):
+            raise
         raise GraphBreak(f"a branch of the if at {where} raises {type(exc).__name__} when traced") from exc
     t, e = (first, second) if taken_then else (second, first)
     rt, re_ = _one_branch_names(t.result, e.result, names, where)

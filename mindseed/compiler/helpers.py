@@ -201,19 +201,20 @@ def _graph_type_name(v):
 def _ms_map(fn, *seqs):
     """map(fn, *seqs). In a graph, MindSpore's Map: one or more lists (or tuples) of one length, mapped at once
     into a list (a tuple)."""
-    if _state.tracing is None:
-        return map(fn, *seqs)
+    if _state.tracing is None or any(isinstance(s, np.ndarray) for s in seqs):
+        return map(fn, *seqs)       # a numpy array: the interpreter's map (MindSpore's JIT fallback)
     if not seqs:
         raise TypeError(f"The Map operator must have at least two arguments. But the size of arguments is "
                         f"{1 + len(seqs)}.")
     _static_length("map", seqs)
-    wrong = [s for s in seqs if not isinstance(s, (list, tuple))]
-    if wrong:
-        raise RuntimeError(f"Map can only be applied to list, tuple, but got {_graph_type_name(wrong[-1])}.")
-    kind = list if isinstance(seqs[0], list) else tuple
-    if any(isinstance(s, list) != (kind is list) for s in seqs):
+    kinds = {"scalar" if isinstance(s, (bool, int, float)) else type(s) if not isinstance(s, Tensor) else Tensor
+             for s in seqs}
+    if len(kinds) > 1:
         raise RuntimeError("The types of arguments in Map must be consistent, but the types of arguments are "
                            "inconsistent.")
+    if not isinstance(seqs[0], (list, tuple)):
+        raise RuntimeError(f"Map can only be applied to list, tuple, but got {_graph_type_name(seqs[-1])}.")
+    kind = list if isinstance(seqs[0], list) else tuple
     if len({len(s) for s in seqs}) > 1:
         raise RuntimeError(f"For 'Map', the length of {'lists' if kind is list else 'tuples'} must be the same. ")
     return kind(map(fn, *seqs))
@@ -499,6 +500,8 @@ def _ms_if(cond, then_fn, else_fn, vals, returns=False, mutated=None, names=None
         except GraphBreak:
             raise
         except Exception as exc:  # noqa: BLE001 -- raised at run time if this branch is ever taken
+            if getattr(exc, "compile_time", False):
+                raise
             return _raising_branch(b, exc, taken_results[-1] if taken_results else None)
         finally:
             b.speculative = saved
@@ -561,6 +564,17 @@ def _ms_unsupported(what):
         if what in _REFUSED:
             exc.refused = RuntimeError(f"Unsupported statement '{_REFUSED[what]}'.\nMore details please refer to "
                                        f"syntax support at https://www.mindspore.cn (at {user_location()})")
+        raise exc
+
+
+def _ms_raise_types(name):
+    """A `raise` of an exception type a graph cannot raise (`parse.RAISE_TYPES`) is traced: MindSpore's RuntimeError
+    when the graph is compiled, whether or not the `raise` would run."""
+    if _state.tracing is not None:
+        from mindseed.compiler.parse import RAISE_TYPES  # noqa: PLC0415 -- parse imports the helpers' names
+        exc = RuntimeError(f"Unsupported exception type: {name}. Raise only support some Python standard exception "
+                           f"types: {', '.join(RAISE_TYPES)}. (at {user_location()})")
+        exc.compile_time = True     # not a run-time raise when traced in a branch not taken now
         raise exc
 
 
@@ -756,6 +770,7 @@ def _ms_item(seq, i):
 
 
 HELPERS = {
+    "__ms_raise_types": _ms_raise_types,
     "__ms_and": control.and_, "__ms_or": control.or_,
     "__ms_and_flag": control.and_select, "__ms_or_flag": control.or_select,
     "__ms_not": control.not_, "__ms_ifexp": control.ifexp,

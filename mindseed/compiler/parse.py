@@ -742,6 +742,39 @@ def _graph_method(fn):
 _HELPERS["__ms_call"] = convert_call
 
 
+# the exception types a graph's `raise` may name (MindSpore's parser refuses the others)
+RAISE_TYPES = ("AssertionError", "AttributeError", "BaseException", "EnvironmentError", "Exception", "IOError",
+               "IndentationError", "IndexError", "KeyError", "KeyboardInterrupt", "MemoryError", "NameError",
+               "NotImplementedError", "OSError", "OverflowError", "RuntimeError", "RuntimeWarning", "StopIteration",
+               "TypeError", "UnboundLocalError", "ValueError", "ZeroDivisionError")
+
+
+def _check_raises(fdef):
+    """Before each of the function's own `raise X(...)` / `raise X` whose type a graph cannot raise, a check that is
+    MindSpore's compile-time RuntimeError when the block is traced (reached, or the other side of an `if` on a
+    tensor), not a run-time raise. Nested functions are checked when they are converted."""
+    todo = [fdef]
+    while todo:
+        node = todo.pop()
+        for field in ("body", "orelse", "finalbody"):
+            block = getattr(node, field, None)
+            if not isinstance(block, list):
+                continue
+            k = 0
+            while k < len(block):
+                st = block[k]
+                if isinstance(st, ast.Raise) and st.exc is not None:
+                    target = st.exc.func if isinstance(st.exc, ast.Call) else st.exc
+                    if isinstance(target, ast.Name) and target.id not in RAISE_TYPES:
+                        check = ast.Expr(value=_call("__ms_raise_types", [ast.Constant(target.id)]))
+                        block.insert(k, ast.fix_missing_locations(ast.copy_location(check, st)))
+                        k += 1
+                k += 1
+        for child in ast.iter_child_nodes(node):
+            if not isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)):
+                todo.append(child)
+
+
 def convert(fn, jit_class=False):
     """`fn` with its control flow rewritten for graph tracing (or `fn` itself when it has no source / needs none)."""
     orig = fn
@@ -797,6 +830,7 @@ def _convert(fn):
     _shadowed.update(n for n in _GRAPH_BUILTINS if n in rebound)
     _shadowed_all.clear()
     _shadowed_all.update(n for n in ("map", "filter", "sorted") if n in rebound)
+    _check_raises(fdef)
     try:
         fdef.body = _Rewriter(first_arg, code.co_varnames).block(fdef.body)
     finally:

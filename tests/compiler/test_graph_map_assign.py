@@ -38,6 +38,8 @@ def test_map_over_lists_and_tuples_gives_a_list_and_a_tuple():
     (([1], [1, 2]), RuntimeError, "For 'Map', the length of lists must be the same."),
     (((1, 2), (1, 2, 3)), RuntimeError, "For 'Map', the length of tuples must be the same."),
     (({"a": 1},), RuntimeError, r"Map can only be applied to list, tuple, but got Dictionary\[\[a,\],\[Int64\]\]."),
+    (([1], Tensor([1])), RuntimeError, "The types of arguments in Map must be consistent"),
+    ((1.5, 2), RuntimeError, "Map can only be applied to list, tuple, but got Int64."),
 ])
 def test_map_argument_errors(args, err, msg):
     @ms.jit
@@ -89,3 +91,14 @@ def test_a_parameter_takes_only_values_its_dtype_holds(mode):
             assert SetAttrNet()(Tensor(np.ones(3, np.float64))).dtype == ms.float32
     finally:
         ms.set_context(mode=ms.PYNATIVE_MODE)
+
+
+def test_map_over_numpy_arrays_runs_as_python_map():
+    # a numpy array is an interpreter object in MindSpore's graph (JIT fallback): Python's map, element by element
+    @ms.jit
+    def f():
+        x = np.array([1, 2, 3, 4])
+        y = Tensor([1, 1, 1, 1])
+        return tuple(map(lambda a, b: a + b, x, y))
+
+    assert tuple(int(v) for v in f()) == (2, 3, 4, 5)

@@ -686,3 +686,41 @@ def test_try_except_is_refused_by_the_graph_parser():
             Net()(X1)
     finally:
         ms.set_context(mode=ms.PYNATIVE_MODE)
+
+
+class _MyError(ValueError):
+    pass
+
+
+def test_raise_of_an_exception_type_the_graph_cannot_raise():
+    # MindSpore's parser refuses the type when it parses the block, reached or not; a Python-constant condition
+    # that removes the block removes the check too
+    class Unsupported(nn.Cell):
+        def construct(self, x):
+            if x.sum() > 100:
+                raise _MyError("big")
+            return x * 2
+
+    class Removed(nn.Cell):
+        def construct(self, x, n):
+            if n == 2:
+                raise ImportError("two")
+            return x * 2
+
+    class Supported(nn.Cell):
+        def construct(self, x):
+            if x.sum() > 100:
+                raise ValueError("big")
+            return x * 2
+
+    ms.set_context(mode=ms.GRAPH_MODE)
+    try:
+        with pytest.raises(RuntimeError, match="Unsupported exception type: _MyError. Raise only support some "
+                                               "Python standard exception types: AssertionError, AttributeError"):
+            Unsupported()(X1)
+        _same(Removed()(X1, 1), X1 * 2)
+        _same(Supported()(X1), X1 * 2)
+        with pytest.raises(ValueError, match="big"):
+            Supported()(X1 * 1000)
+    finally:
+        ms.set_context(mode=ms.PYNATIVE_MODE)
