@@ -22,7 +22,8 @@ from mindseed.common._mutable import _Mutable, variable
 from mindseed.common.parameter import Parameter
 from mindseed.common.tensor import Tensor
 from mindseed.compiler import control, loops
-from mindseed.compiler.methods import ms_augassign, ms_dict, ms_member_item, ms_method, ms_setitem_attr, ms_shift
+from mindseed.compiler.methods import (dict_key, ms_augassign, ms_dict, ms_member_item, ms_method, ms_setitem_attr,
+                                       ms_shift)
 from mindseed.compiler.opaque import speculative
 from mindseed.compiler.switch import Switch, cells_of
 from mindseed.compiler.trace import GraphBreak, add_user_trace, replaying, user_location, user_trace_here
@@ -661,6 +662,8 @@ def _ms_getitem(seq, index):
             seq = tuple(cells)
         if isinstance(seq, (tuple, list)) and seq and _traced(index) and all(callable(c) for c in seq):
             return Switch(seq, index)     # picked at run time: MindSpore's switch_layer
+    if isinstance(seq, dict) and isinstance(index, tuple):
+        index = dict_key(index)
     if isinstance(seq, dict) and not isinstance(index, Tensor) and index not in seq:
         shown = "ValueAny" if any(isinstance(v, Tensor) for v in seq.values()) else seq
         raise ValueError(f"The key {index} does not exist in the dict:{shown}")

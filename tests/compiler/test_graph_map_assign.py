@@ -102,3 +102,16 @@ def test_map_over_numpy_arrays_runs_as_python_map():
         return tuple(map(lambda a, b: a + b, x, y))
 
     assert tuple(int(v) for v in f()) == (2, 3, 4, 5)
+
+
+def test_a_dict_key_may_be_a_tuple_holding_a_list():
+    # MindSpore's graph dicts take such keys (compared by value) and give them back as they were
+    @ms.jit
+    def f():
+        x = [1, 2]
+        dic = {((3, x), 3): 4, (5,): 6}
+        return dic[((3, [1, 2]), 3)], dic[(5,)], tuple(dic.keys())
+
+    a, b, keys = f()
+    assert (a, b) == (4, 6)
+    assert keys == (((3, [1, 2]), 3), (5,))
