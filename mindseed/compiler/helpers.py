@@ -556,13 +556,13 @@ def _ms_for_range(bounds, body_fn, vals, mutated=None):
 _REFUSED = {"try/except": "Try"}    # statements MindSpore's graph parser refuses (PIJit runs them in Python)
 
 
-def _ms_unsupported(what):
-    """Syntax the graph cannot express: the trace stops here. A statement MindSpore's parser refuses is its
-    RuntimeError (`refused`), except under jit(capture_mode="bytecode"), where the function runs in the
-    interpreter, as the rest of such syntax does."""
+def _ms_unsupported(what, users_code=True):
+    """Syntax the graph cannot express: the trace stops here. A statement MindSpore's parser refuses in the user's
+    code is its RuntimeError (`refused`), except under jit(capture_mode="bytecode"), where the function runs in the
+    interpreter, as the rest of such syntax and library code (`users_code` False) do."""
     if _state.tracing is not None:
         exc = GraphBreak(f"{what} is not supported in graph mode (at {user_location()})")
-        if what in _REFUSED:
+        if what in _REFUSED and users_code:
             exc.refused = RuntimeError(f"Unsupported statement '{_REFUSED[what]}'.\nMore details please refer to "
                                        f"syntax support at https://www.mindspore.cn (at {user_location()})")
         raise exc

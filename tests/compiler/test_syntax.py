@@ -671,6 +671,19 @@ def test_unsupported_constructs_fall_back_with_a_warning_naming_the_line(fn, lin
     _same(jf(X2), fn(X2))
 
 
+def test_a_library_function_with_try_except_runs_in_the_interpreter():
+    # copy.deepcopy (standard library, with try/except inside) is not the user's code: MindSpore's graph runs it
+    # in the interpreter instead of refusing it
+    import copy  # noqa: PLC0415
+
+    def apply(fn, x):
+        return fn(x)
+
+    with pytest.warns(UserWarning, match="JIT fallback"):
+        got = ms.jit(apply)(copy.deepcopy, X1)
+    _same(got, X1)
+
+
 def test_try_except_is_refused_by_the_graph_parser():
     # MindSpore's parser refuses the statement (jit of a function and GRAPH_MODE cells alike)
     with pytest.raises(RuntimeError, match="Unsupported statement 'Try'"):
