@@ -364,7 +364,9 @@ class _Compiled:
             raise err from None
         finally:
             self.note_cells(builder)
-        _check_parameter_names(leaves, builder.captured, self.bound_self, self.name)
+        # PIJit (bytecode capture) does not resolve Parameter objects by name: only the argument rule holds there
+        _check_parameter_names(leaves, builder.captured, self.bound_self if self.capture_mode != "bytecode" else None,
+                               self.name, resolved=self.capture_mode != "bytecode")
         entry.arg_updates = arglists.updates_of(lists)
         entry.out_aliases = arglists.result_aliases(result, lists)
         entry.decided = builder.size_decisions
@@ -463,7 +465,7 @@ def _jit_level(level):
     return level
 
 
-def _check_parameter_names(leaves, captured, top=None, name=""):
+def _check_parameter_names(leaves, captured, top=None, name="", resolved=True):
     """A Parameter passed as an argument of a graph must not share its name with another Parameter the graph
     holds (another argument, or a weight it reads): a ValueError, as in MindSpore. The weights of the compiled
     cell (`top`: its Parameters and its sub-cells', ParameterTuples included) may share names among themselves;
@@ -478,7 +480,7 @@ def _check_parameter_names(leaves, captured, top=None, name=""):
         if isinstance(p, Parameter) and names.get(p.name, p) is not p:
             _raise_duplicate(p)
     params = [p for p, _ in captured if isinstance(p, Parameter) and not _is_parameter_generated(p.name)]
-    if len(params) < 2:
+    if len(params) < 2 or not resolved:
         return
     owned = {id(p) for p in top.get_parameters()} if hasattr(top, "get_parameters") and \
         hasattr(top, "_cells") else set()
