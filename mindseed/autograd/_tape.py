@@ -50,6 +50,20 @@ class Tape:
                 out = tuple(map(swap, out)) if isinstance(out, tuple) else swap(out)
                 self.nodes[i] = (prim, tuple(map(swap, args)), attrs, out)
 
+    def freeze_input(self, obj, value):
+        """The bprops of the nodes recorded so far that read `obj` compute with `value` instead (their gradients
+        still go to obj): obj is about to take a new value where every value is its own (a Parameter updated in
+        a graph being traced: `y = x * p` then `p -= 1` differentiates y at the old p, as MindSpore's graphs do)."""
+        packed = self.packed
+        for i, (_prim, args, _attrs, _out) in enumerate(self.nodes):
+            if not any(a is obj for a in args):
+                continue
+            held = packed.get(i)
+            if held is None:
+                packed[i] = _Values(tuple(value if a is obj else a for a in args))
+            elif isinstance(held, _Values):
+                held.values = tuple(value if a is obj else v for a, v in zip(args, held.values))
+
     def record(self, prim, args, attrs, out):
         if prim.bprop is None or not _state.grad_enabled:
             return
@@ -69,6 +83,18 @@ class Tape:
         self.nodes.append((prim, args, attrs, out))
         if _saved_hooks:
             self.packed[len(self.nodes) - 1] = pack_saved(args)
+
+
+class _Values:
+    """The inputs a node's bprop computes with when they are not its recorded inputs (`Tape.freeze_input`)."""
+
+    __slots__ = ("values",)
+
+    def __init__(self, values):
+        self.values = values
+
+    def unpack(self):
+        return self.values
 
 
 class active:

@@ -57,7 +57,9 @@ def call_with_bprop(fn, bprop, args, name="CustomBprop"):
 
 
 def _check_bprop_arity(bprop, n_inputs):
-    """MindSpore's rule for a user bprop: the forward inputs, then 'out' and 'dout'."""
+    """MindSpore's rule for a user bprop: the forward inputs, then 'out' and 'dout'; not a jit-compiled function."""
+    if hasattr(bprop, "capture_mode") and hasattr(bprop, "graphs"):    # compiler.jit's jitted function
+        raise RuntimeError("Decorating bprop with '@jit' is not supported.")
     try:
         params = inspect.signature(bprop).parameters.values()
     except (TypeError, ValueError):

@@ -26,6 +26,7 @@ from mindseed.common.parameter import Parameter
 from mindseed.common.tensor import Tensor
 from mindseed.compiler import codegen, passes
 from mindseed.compiler.codegen import _free_vars
+from mindseed.compiler.control import recording
 from mindseed.compiler.dump import dumper
 from mindseed.compiler.ir import Graph, Var, verify
 from mindseed.compiler.passes.dce import eliminate_dead_code
@@ -148,8 +149,9 @@ def _build(compiled, tmpl, leaves, caller_tapes, J, ints=()):
         tape.watch(inputs[i])
     saved = list(_state.tapes)
     _state.tapes.clear()   # the caller's tapes see one node for the whole call, recorded afterwards
+    updated = {}    # the values the Parameters the trace run updates had before it
     try:
-        with building(builder), tentative():
+        with building(builder), tentative(), recording(updated):
             with active(tape):
                 result = target(*targs, **tkwargs)
             out_leaves = []
@@ -221,6 +223,9 @@ def _build(compiled, tmpl, leaves, caller_tapes, J, ints=()):
     if all(v.id in known for v in entry.residuals):
         entry.first = ([o._data for o in out_leaves], [known[v.id] for v in entry.residuals])
     else:
+        # the forward code runs this call: the updates of the trace run are its own
+        for p, raw in updated.values():
+            p._data = raw
         outs = entry.fwd(*[t._data for t in leaves], *[t._data for t, _ in entry.captured])
         entry.first = (outs[:n_out], outs[n_out:])
     return entry

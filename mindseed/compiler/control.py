@@ -8,7 +8,7 @@ The gradient of an If is recorded on the active grad tapes as again an If on the
 branches re-run the corresponding forward branch under a tape and apply its vjp.
 
 Also here, because loops.py shares them: the values of variables not assigned yet (`UNDEF`, `RETVAL`),
-results as leaves, the tensor aliases bodies are traced on, closure pinning for re-runs, the outer
+results as leaves, the tensor aliases bodies are traced on, closure and Parameter pinning for re-runs, the outer
 tensors a body's gradient must include, and the check that no Python container changes under a condition.
 """
 import functools
@@ -21,10 +21,10 @@ from mindseed._utils import _state
 from mindseed.autograd import _tape
 from mindseed.autograd.grad import vjp
 from mindseed.common import dtype as mstype
-from mindseed.common.parameter import ParameterTuple
+from mindseed.common.parameter import Parameter, ParameterTuple
 from mindseed.common.tensor import Tensor
 from mindseed.compiler.codegen import _free_vars
-from mindseed.compiler.ir import IF
+from mindseed.compiler.ir import IF, Node, Var
 from mindseed.compiler.opaque import opaque_call  # noqa: F401 -- its former home: nn/cell.py imports it from here
 from mindseed.compiler.trace import GraphBreak, GraphBuilder, building, replay, speculating, user_location
 from mindseed.ops._prims import core as P
@@ -129,8 +129,10 @@ def bool_cond(t):
 
 
 def join_error(where, detail):
-    return TypeError(f"For 'If' at {where}: Cannot join the return values of different branches, perhaps you need "
-                     f"to make them equal.\nType Join Failed: {detail}.")
+    exc = TypeError(f"For 'If' at {where}: Cannot join the return values of different branches, perhaps you need "
+                    f"to make them equal.\nType Join Failed: {detail}.")
+    exc.graph_join = True   # MindSpore's PIJit (jit capture_mode="bytecode") breaks the graph there instead
+    return exc
 
 
 _ABSTRACT = ((bool, "AbstractScalar"), (int, "AbstractScalar"), (float, "AbstractScalar"), (str, "AbstractScalar"),
@@ -378,13 +380,17 @@ def _graph_if(cond, then_fn, else_fn, vals, names=None):
     where = user_location()
     taken_then = _concrete_bool(cond)
     # the taken branch is traced first: an error it raises is this call's error
-    first = _Branch(parent, then_fn if taken_then else else_fn, vals, "then" if taken_then else "else")
+    before = {}     # the values of the Parameters it updates (for the gradient's re-runs)
+    with recording(before):
+        first = _Branch(parent, then_fn if taken_then else else_fn, vals, "then" if taken_then else "else")
     try:
         with speculating():
             second = _Branch(parent, else_fn if taken_then else then_fn, vals, "else" if taken_then else "then")
     except GraphBreak:
         raise
     except Exception as exc:  # noqa: BLE001 -- e.g. `raise` in the branch not taken now: decide at run time
+        if getattr(exc, "compile_time", False):
+            raise
         raise GraphBreak(f"a branch of the if at {where} raises {type(exc).__name__} when traced") from exc
     t, e = (first, second) if taken_then else (second, first)
     rt, re_ = _one_branch_names(t.result, e.result, names, where)
@@ -419,11 +425,14 @@ def _graph_if(cond, then_fn, else_fn, vals, names=None):
     operands = [parent.operand(v) for v in vals if isinstance(v, Tensor)]
     params = _pass_out_assigned(t.builder, e.builder)
     differentiated = any(not getattr(tp, "records_all", False) for tp in _state.tapes)
+    values = _ParamValues(parent, before) if differentiated else None
     draw_leaves = _pass_out_draws(t, e) if differentiated else []
     param_outs = [Tensor._from_raw(p._data) for p in params]
     draw_outs = [Tensor._from_raw(x._data) for x in draw_leaves]
     outs = parent.emit(IF, [parent.operand(cond)] + operands, {"then": t.builder.graph, "else_": e.builder.graph},
                        results + param_outs + draw_outs)
+    if values is not None:
+        values.emitted()
     for p, var in zip(params, outs[len(results):]):
         # later reads of a Parameter a branch updated see the If's output, whichever branch ran
         parent.vars[id(p)] = var
@@ -432,7 +441,8 @@ def _graph_if(cond, then_fn, else_fn, vals, names=None):
         # the branches' random draws as values of the enclosing graph, for the re-runs of the gradient
         n_then = len(t.draws.leaves())
         t.draws, e.draws = t.draws.refilled(draw_outs[:n_then]), e.draws.refilled(draw_outs[n_then:])
-    _record_if_gradient(cond, then_fn, else_fn, vals, results, t, e, retensorized, then_ref, else_ref, undefined)
+    _record_if_gradient(cond, then_fn, else_fn, vals, results, t, e, retensorized, then_ref, else_ref, values,
+                        undefined)
     return _unflatten(tt if _concrete_bool(cond) else te, results)
 
 
@@ -469,7 +479,7 @@ def _pass_out_assigned(*builders):
     return params
 
 
-def _record_if_gradient(cond, then_fn, else_fn, vals, results, t, e, retensorized, then_ref, else_ref,
+def _record_if_gradient(cond, then_fn, else_fn, vals, results, t, e, retensorized, then_ref, else_ref, values,
                         undefined=None):
     """Put one node on each active grad tape: d(results)/d(operands, weights) is an If of the branch vjps."""
     tapes = [tp for tp in _state.tapes if not getattr(tp, "records_all", False)]
@@ -512,7 +522,7 @@ def _record_if_gradient(cond, then_fn, else_fn, vals, results, t, e, retensorize
     def bprop(*all_args):
         *_, out, dout = all_args
         douts = dout if isinstance(dout, tuple) else (dout,)
-        with pinned:
+        with pinned, values.pinned():
             grads = if_(cond, branch_vjp(then_fn, then_ref, t.draws), branch_vjp(else_fn, else_ref, e.draws),
                         tuple(operands) + tuple(douts), False)
         return (None,) + tuple(grads)
@@ -569,6 +579,113 @@ class _Pinned:
                 del cell.cell_contents
             else:
                 cell.cell_contents = value
+        return False
+
+
+class _ParamValues:
+    """The values the Parameters had when a branch or loop was traced, for the re-runs of its gradient.
+
+    The backward re-runs a body later, when the graph may have updated a Parameter the body reads (in the body
+    itself, or after it: `if c: y = x * self.w` then `self.w -= 1`). Taken right after the bodies are traced
+    (`builder`: the enclosing graph, whose bindings do not include their updates yet) for every Parameter the
+    trace has read; `before`: the values the Parameters the traced code updated for real had before it
+    (`recording`). `pinned(...)` binds, for a re-run, each Parameter whose value in the graph has changed since
+    back to that value, in the graph being traced and in the values the trace computes with."""
+
+    def __init__(self, builder, before=None):
+        before = before or {}
+        self.builder = builder
+        self.node = None        # the control-flow node, once emitted (`emitted`)
+        self.snapshots = {}
+        self.start = {id(p): (p, builder.lookup(p), before.get(id(p), (p, p._data))[1])
+                      for p, _ in builder.root.captured if isinstance(p, Parameter)}
+
+    def emitted(self):
+        """The control-flow node is the last one of the enclosing graph now."""
+        self.node = self.builder.graph.nodes[-1]
+
+    def value_var(self, p, var, raw):
+        """The Var standing for p's value then: `var`, or, when that is the Parameter's own input of the graph (which
+        its Assign later overwrites at run time), an Identity of it placed before the control-flow node (a new
+        handle on the old memory)."""
+        root = self.builder.root
+        if var is not root._captured_ids.get(id(p)) and not any(var is q for q in root.graph.params):
+            return var
+        snap = self.snapshots.get(id(p))
+        if snap is None:
+            snap = Var(var.shape, var.dtype)
+            nodes = self.builder.graph.nodes
+            at = next((k for k in range(len(nodes) - 1, -1, -1) if nodes[k] is self.node), len(nodes))
+            nodes.insert(at, Node(P.identity_p, [var], {}, [snap], getattr(self.node, "loc", None)))
+            self.snapshots[id(p)] = snap
+            held = Tensor._from_raw(P.identity_p.impl(raw))     # its value in this (tracing) run
+            self.builder.vars[id(held)] = snap
+            self.builder.keep.append(held)
+        return snap
+
+    def pinned(self, at=None):
+        """Context for a re-run; `at`: {id(p): (p, value Tensor)} overriding the start values (a loop's Parameters
+        as the iteration being re-run began)."""
+        return _Pin(self, at or {})
+
+
+class recording:
+    """Context: `into` gets the value each Parameter had before the code run inside first updates it."""
+
+    def __init__(self, into):
+        self.into = into
+
+    def __enter__(self):
+        _state.param_undo.append(self.into)
+
+    def __exit__(self, *exc):
+        undo = _state.param_undo
+        for k in range(len(undo) - 1, -1, -1):
+            if undo[k] is self.into:
+                del undo[k]
+                break
+        return False
+
+
+class _Pin:
+    def __init__(self, values, at):
+        self.values, self.at = values, at
+
+    def __enter__(self):
+        b = _state.tracing
+        binds = []
+        items = dict(self.values.start)
+        for key, (p, _) in self.at.items():
+            items.setdefault(key, (p, None, None))
+        for key, (p, var, raw) in items.items():
+            if key in self.at:
+                v = self.at[key][1]
+                var, raw = (b.operand(v) if b is not None else None), v._data
+            elif b is None:
+                if p._data is raw:
+                    continue
+            elif var is None or b.lookup(p) is var:
+                continue
+            else:
+                var = self.values.value_var(p, var, raw)
+            binds.append((p, var, raw))
+        self.saved = []
+        for p, var, raw in binds:
+            p._remember_value()     # undone code around (a speculative trace) restores the value before this
+            self.saved.append((p, p._data, b.vars.get(id(p)) if b is not None else None))
+            p._data = raw
+            if b is not None:
+                b.vars[id(p)] = var
+
+    def __exit__(self, *exc):
+        b = _state.tracing
+        for p, raw, var in reversed(self.saved):
+            p._data = raw
+            if b is not None:
+                if var is None:
+                    b.vars.pop(id(p), None)
+                else:
+                    b.vars[id(p)] = var
         return False
 
 

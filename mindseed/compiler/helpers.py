@@ -22,8 +22,10 @@ from mindseed.common._mutable import _Mutable, variable
 from mindseed.common.parameter import Parameter
 from mindseed.common.tensor import Tensor
 from mindseed.compiler import control, loops
-from mindseed.compiler.methods import ms_augassign, ms_dict, ms_member_item, ms_method, ms_setitem_attr, ms_shift
+from mindseed.compiler.methods import (dict_key, ms_augassign, ms_dict, ms_member_item, ms_method, ms_setitem_attr,
+                                       ms_shift)
 from mindseed.compiler.opaque import speculative
+from mindseed.compiler.switch import Switch, cells_of
 from mindseed.compiler.trace import GraphBreak, add_user_trace, replaying, user_location, user_trace_here
 
 __all__ = ["HELPERS"]
@@ -135,6 +137,11 @@ def _ms_setattr(obj, name, value):
     if params is not None and params.get(name) is not None and isinstance(value, (bool, int, float)):
         param = params[name]
         value = Tensor(np.full(param.shape, value), param.dtype)
+    if _state.tracing is not None and params is not None and params.get(name) is not None and \
+            isinstance(value, Tensor) and not isinstance(value, Parameter) and value.dtype != params[name].dtype:
+        # an Assign of the graph: the value converts to the Parameter's dtype only when it holds the value's
+        from mindseed.ops.functional._misc import check_written_dtype  # noqa: PLC0415
+        check_written_dtype(params[name], value)
     if _state.tracing is not None and not isinstance(value, _GRAPH_STATE):
         if isinstance(obj, Parameter):
             raise ValueError(f"Do not support to set attribute for a parameter in graph mode, but got setting "
@@ -172,9 +179,46 @@ def _ms_zip(*args, **kwargs):
     return zip(*args, **kwargs)
 
 
+def _graph_type_name(v):
+    """MindSpore's name of a value's graph type in messages: Int64, Tensor[Float32], Dictionary[[a,],[Int64]]."""
+    if isinstance(v, Tensor):
+        return f"Tensor[{v.dtype}]"
+    if isinstance(v, bool):
+        return "Bool"
+    if isinstance(v, int):
+        return "Int64"
+    if isinstance(v, float):
+        return "Float32"
+    if isinstance(v, str):
+        return "String"
+    if isinstance(v, dict):
+        keys = "".join(f"{k}," for k in v)
+        return f"Dictionary[[{keys}],[{','.join(_graph_type_name(x) for x in v.values())}]]"
+    if v is None:
+        return "None"
+    return type(v).__name__
+
+
 def _ms_map(fn, *seqs):
+    """map(fn, *seqs). In a graph, MindSpore's Map: one or more lists (or tuples) of one length, mapped at once
+    into a list (a tuple)."""
+    if _state.tracing is None or any(isinstance(s, np.ndarray) for s in seqs):
+        return map(fn, *seqs)       # a numpy array: the interpreter's map (MindSpore's JIT fallback)
+    if not seqs:
+        raise TypeError(f"The Map operator must have at least two arguments. But the size of arguments is "
+                        f"{1 + len(seqs)}.")
     _static_length("map", seqs)
-    return map(fn, *seqs)
+    kinds = {"scalar" if isinstance(s, (bool, int, float)) else type(s) if not isinstance(s, Tensor) else Tensor
+             for s in seqs}
+    if len(kinds) > 1:
+        raise RuntimeError("The types of arguments in Map must be consistent, but the types of arguments are "
+                           "inconsistent.")
+    if not isinstance(seqs[0], (list, tuple)):
+        raise RuntimeError(f"Map can only be applied to list, tuple, but got {_graph_type_name(seqs[-1])}.")
+    kind = list if isinstance(seqs[0], list) else tuple
+    if len({len(s) for s in seqs}) > 1:
+        raise RuntimeError(f"For 'Map', the length of {'lists' if kind is list else 'tuples'} must be the same. ")
+    return kind(map(fn, *seqs))
 
 
 def _ms_enumerate(seq, start=0):
@@ -457,6 +501,8 @@ def _ms_if(cond, then_fn, else_fn, vals, returns=False, mutated=None, names=None
         except GraphBreak:
             raise
         except Exception as exc:  # noqa: BLE001 -- raised at run time if this branch is ever taken
+            if getattr(exc, "compile_time", False):
+                raise
             return _raising_branch(b, exc, taken_results[-1] if taken_results else None)
         finally:
             b.speculative = saved
@@ -507,10 +553,30 @@ def _ms_for_range(bounds, body_fn, vals, mutated=None):
     return _loop(loops.for_range, bounds, body_fn, vals, mutated)
 
 
-def _ms_unsupported(what):
-    """Syntax the graph cannot express: the trace stops here and the function runs in the interpreter."""
+_REFUSED = {"try/except": "Try"}    # statements MindSpore's graph parser refuses (PIJit runs them in Python)
+
+
+def _ms_unsupported(what, users_code=True):
+    """Syntax the graph cannot express: the trace stops here. A statement MindSpore's parser refuses in the user's
+    code is its RuntimeError (`refused`), except under jit(capture_mode="bytecode"), where the function runs in the
+    interpreter, as the rest of such syntax and library code (`users_code` False) do."""
     if _state.tracing is not None:
-        raise GraphBreak(f"{what} is not supported in graph mode (at {user_location()})")
+        exc = GraphBreak(f"{what} is not supported in graph mode (at {user_location()})")
+        if what in _REFUSED and users_code:
+            exc.refused = RuntimeError(f"Unsupported statement '{_REFUSED[what]}'.\nMore details please refer to "
+                                       f"syntax support at https://www.mindspore.cn (at {user_location()})")
+        raise exc
+
+
+def _ms_raise_types(name):
+    """A `raise` of an exception type a graph cannot raise (`parse.RAISE_TYPES`) is traced: MindSpore's RuntimeError
+    when the graph is compiled, whether or not the `raise` would run."""
+    if _state.tracing is not None:
+        from mindseed.compiler.parse import RAISE_TYPES  # noqa: PLC0415 -- parse imports the helpers' names
+        exc = RuntimeError(f"Unsupported exception type: {name}. Raise only support some Python standard exception "
+                           f"types: {', '.join(RAISE_TYPES)}. (at {user_location()})")
+        exc.compile_time = True     # not a run-time raise when traced in a branch not taken now
+        raise exc
 
 
 def _ms_syntax_error(kind, message):
@@ -596,6 +662,14 @@ def _ms_getitem(seq, index):
     """`seq[index]`. A tuple or list indexed by a tensor is read at run time in MindSpore's graph (PyExecute):
     what it gives carries no gradient; sliced with a variable bound it is a dynamic-length sequence. A key missing
     from a dict is MindSpore's ValueError."""
+    if isinstance(index, Tensor):
+        cells = cells_of(seq)      # a CellList indexed by a tensor: a sequence of its cells, as in MindSpore's graph
+        if cells is not None:
+            seq = tuple(cells)
+        if isinstance(seq, (tuple, list)) and seq and _traced(index) and all(callable(c) for c in seq):
+            return Switch(seq, index)     # picked at run time: MindSpore's switch_layer
+    if isinstance(seq, dict) and isinstance(index, tuple):
+        index = dict_key(index)
     if isinstance(seq, dict) and _plain_lookup(seq) and not isinstance(index, Tensor) and index not in seq:
         shown = "ValueAny" if any(isinstance(v, Tensor) for v in seq.values()) else seq
         raise ValueError(f"The key {index} does not exist in the dict:{shown}")
@@ -705,6 +779,7 @@ def _ms_item(seq, i):
 
 
 HELPERS = {
+    "__ms_raise_types": _ms_raise_types,
     "__ms_and": control.and_, "__ms_or": control.or_,
     "__ms_and_flag": control.and_select, "__ms_or_flag": control.or_select,
     "__ms_not": control.not_, "__ms_ifexp": control.ifexp,

@@ -349,11 +349,11 @@ class _Compiled:
         except ShardedCall:
             raise
         except GraphBreak as exc:
-            self.fall_back(exc, f"'{self.name}'")
-            entry.run_fn, entry.captured, entry.out_tmpl, entry.source, entry.graph = None, [], None, None, None
-            entry.out_types, entry.value_reads = None, ()
-            return entry, self._target()(*args, **kwargs)
+            return self._interpreted(entry, exc, args, kwargs)
         except Exception as exc:
+            if self.capture_mode == "bytecode" and getattr(exc, "graph_join", False):
+                # PIJit captures what one graph can hold: branches whose values do not join break the graph
+                return self._interpreted(entry, GraphBreak(str(exc).split("\n")[0]), args, kwargs)
             err = _graph_exception(exc)
             # name the user's line (MindSpore: "The Traceback of Net Construct Code"), in the traceback text
             where = user_frame(err)
@@ -365,7 +365,9 @@ class _Compiled:
             raise err from None
         finally:
             self.note_cells(builder)
-        _check_parameter_names(leaves, builder.captured)
+        # PIJit (bytecode capture) does not resolve Parameter objects by name: only the argument rule holds there
+        _check_parameter_names(leaves, builder.captured, self.bound_self if self.capture_mode != "bytecode" else None,
+                               self.name, resolved=self.capture_mode != "bytecode")
         entry.arg_updates = arglists.updates_of(lists)
         entry.out_aliases = arglists.result_aliases(result, lists)
         entry.decided = builder.size_decisions
@@ -408,10 +410,19 @@ class _Compiled:
         # the trace run was a real execution: its results are this call's results
         return entry, _replay(entry, result, (args, kwargs))
 
+    def _interpreted(self, entry, exc, args, kwargs):
+        """The trace stopped (`exc`): this signature runs in the interpreter, this call too."""
+        self.fall_back(exc, f"'{self.name}'")
+        entry.run_fn, entry.captured, entry.out_tmpl, entry.source, entry.graph = None, [], None, None, None
+        entry.out_types, entry.value_reads = None, ()
+        return entry, self._target()(*args, **kwargs)
+
     def fall_back(self, exc, what):
         """A trace stopped at code the graph cannot hold: warn that `what` runs in the interpreter (JIT Fallback),
         filed against the user's calling line, or raise when the whole function must be one graph (fullgraph=True,
         jit_syntax_level STRICT)."""
+        if getattr(exc, "refused", None) is not None and self.capture_mode != "bytecode":
+            raise exc.refused from None
         if _strict(self.fullgraph):
             if getattr(exc, "strict_error", None) is not None:
                 raise exc.strict_error from None
@@ -455,11 +466,13 @@ def _jit_level(level):
     return level
 
 
-def _check_parameter_names(leaves, captured):
+def _check_parameter_names(leaves, captured, top=None, name="", resolved=True):
     """A Parameter passed as an argument of a graph must not share its name with another Parameter the graph
-    holds (another argument, or a weight it reads): a ValueError, as in MindSpore. Weights read from cells may
-    share names among themselves (cells copied into a container); unnamed Parameters share the default name and
-    are not checked (MindSpore names each one apart)."""
+    holds (another argument, or a weight it reads): a ValueError, as in MindSpore. The weights of the compiled
+    cell (`top`: its Parameters and its sub-cells', ParameterTuples included) may share names among themselves;
+    a Parameter the graph reads from elsewhere (a global, a cell kept in a Python list, a ParameterTuple item
+    the cell no longer holds under that name) must not share its name with another one the graph reads: a
+    RuntimeError, as MindSpore's resolution of Parameter objects. Unnamed Parameters are named apart."""
     names = {}
     for p in leaves:
         if isinstance(p, Parameter) and not _is_parameter_generated(p.name) and names.setdefault(p.name, p) is not p:
@@ -467,6 +480,19 @@ def _check_parameter_names(leaves, captured):
     for p, _ in captured:
         if isinstance(p, Parameter) and names.get(p.name, p) is not p:
             _raise_duplicate(p)
+    params = [p for p, _ in captured if isinstance(p, Parameter) and not _is_parameter_generated(p.name)]
+    if len(params) < 2 or not resolved:
+        return
+    owned = {id(p) for p in top.get_parameters()} if hasattr(top, "get_parameters") and \
+        hasattr(top, "_cells") else set()
+    seen = {}
+    for p in params:
+        seen.setdefault(p.name, []).append(p)
+    for p in params:
+        if id(p) not in owned and any(q is not p for q in seen[p.name]):
+            where = f"{type(top).__name__}_construct" if id(top) in owned or hasattr(top, "_cells") else name
+            raise RuntimeError(f"The parameter @{where}:param_{p.name} , its name '{p.name}' already exists. "
+                               f"Please set a unique name for the parameter.")
 
 
 _GRAPH_TYPE_NAMES = {bool: "Bool", int: "Int", float: "Float", str: "String", tuple: "Tuple", list: "List",

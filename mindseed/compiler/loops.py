@@ -19,9 +19,10 @@ from mindseed.autograd import _tape
 from mindseed.autograd.grad import vjp
 from mindseed.common import dtype as mstype
 from mindseed.common.tensor import Tensor
-from mindseed.compiler.control import (_Pinned, _Undef, _alias, _numbers_to_tensors, _traced, _tracked_free, _truth,
-                                       _zeros_like_tree, no_container_changes)
-from mindseed.compiler.ir import WHILE
+from mindseed.compiler.control import (_ParamValues, _Pinned, _Undef, _alias, _numbers_to_tensors, _traced,
+                                       _tracked_free, _truth, _zeros_like_tree, no_container_changes)
+from mindseed.compiler.codegen import _free_vars
+from mindseed.compiler.ir import WHILE, Var
 from mindseed.compiler.trace import GraphBreak, GraphBuilder, building, replay, speculating, user_location
 from mindseed.ops._prims import core as P
 from mindseed.ops._registry import Prim, RandomDraws
@@ -197,11 +198,12 @@ def _graph_while(cond_fn, body_fn, vals, params=()):
         inputs = [_alias(v) for v in init]
         for a in inputs:
             builder.add_input(a)
-        for p in params:
-            builder.vars[id(p)] = builder.add_input(_alias(p))
-        return builder, inputs
+        p_in = [_alias(p) for p in params]
+        for p, a in zip(params, p_in):
+            builder.vars[id(p)] = builder.add_input(a)
+        return builder, inputs, p_in
 
-    cb, c_in = loop_graph("cond")
+    cb, c_in, _ = loop_graph("cond")
     # the bodies are traced with the grad tapes paused: the loop's gradient is its own rule (below), which
     # re-runs the body under a tape of its own; a loop nested in the body must not save values for nobody.
     # Parameter updates traced here are undone: the loop runs for real below.
@@ -210,7 +212,7 @@ def _graph_while(cond_fn, body_fn, vals, params=()):
     if not isinstance(c, Tensor):
         c = Tensor(bool(c))
     cb.graph.outputs = [cb.operand(c)]
-    bb, b_in = loop_graph("body")
+    bb, b_in, bp_in = loop_graph("body")
     for j, i in enumerate(carried_idx):
         if isinstance(vals[i], (bool, int, float)):
             # a Python number carried by the loop is a Python scalar of the graph in its body (`i + 1` too)
@@ -236,19 +238,25 @@ def _graph_while(cond_fn, body_fn, vals, params=()):
     free = _differentiated_free(tapes, (cb, bb), init) if tapes else None
     stack = None
     if free is not None:
-        # differentiated: every iteration pushes its carried values, which the backward loop reads back
+        # differentiated: every iteration pushes its carried values and the Parameters it updates as they are
+        # when it starts (before the body's Assigns), then its random draws; the backward loop reads them back
         stack = stack_new_p()
         c_s, s_in = _alias(stack), _alias(stack)
         cb.add_input(c_s)
         bb.add_input(s_in)
         with building(bb):
-            s_out = stack_push_p(s_in, *b_in, *bdraws.leaves())
+            s_out = stack_push_p(s_in, *b_in, *bp_in)
+        bb.graph.nodes.insert(0, bb.graph.nodes.pop())
+        if bdraws.leaves():
+            with building(bb):
+                s_out = stack_push_p(s_out, *bdraws.leaves(), extend=True)
         bb.graph.outputs.append(bb.operand(s_out))
         _mark_stacks(parent, [stack])
         _mark_stacks(bb, [s_in, s_out])
         _mark_stacks(cb, [c_s])
     _mark_stacks(cb, c_in)
     _mark_stacks(bb, b_in)
+    values = _ParamValues(parent) if stack is not None else None
     # concrete values for the rest of the trace: run the loop eagerly, recording nothing
     saved_tapes, saved_tracing = list(_state.tapes), _state.tracing
     _state.tapes.clear()
@@ -260,10 +268,12 @@ def _graph_while(cond_fn, body_fn, vals, params=()):
             if stack is None:
                 res = body_fn(*full_args(cur))
             else:
+                KS.stack_push(stack._data, *(v._data for v in cur), *(p._data for p in params))
                 it_draws = RandomDraws()
                 with it_draws.active(replaying=False):
                     res = body_fn(*full_args(cur))
-                KS.stack_push(stack._data, *(v._data for v in cur), *(x._data for x in it_draws.leaves()))
+                if it_draws.leaves():
+                    KS.stack_push(stack._data, *(x._data for x in it_draws.leaves()), extend=True)
             cur = [_numbers_to_tensors(res[i]) for i in carried_idx]
     finally:
         running_loop[0] -= 1
@@ -281,7 +291,9 @@ def _graph_while(cond_fn, body_fn, vals, params=()):
         outs = parent.emit(WHILE, [parent.operand(v) for v in init] + p_in + [parent.operand(stack)],
                            {"cond": cb.graph, "body": bb.graph}, results + p_out + [final_stack])
         _mark_stacks(parent, [final_stack])
-        _record_while_gradient(tapes, body_fn, full_args, carried_idx, init, free, results, final_stack, bdraws)
+        values.emitted()
+        _record_while_gradient(tapes, body_fn, full_args, carried_idx, init, free, results, final_stack, bdraws,
+                               params, values, _differentiated_slots(tapes, init, bb, parent, free))
     for p, var in zip(params, outs[len(results):]):
         parent.vars[id(p)] = var         # reads after the loop see its last update
         parent.assigned[id(p)] = p
@@ -323,6 +335,31 @@ def _differentiated(tapes, v):
     return _tape.is_differentiable(v) or any(tp.is_tracked(v) for tp in tapes)
 
 
+def _differentiated_slots(tapes, init, body, parent, free):
+    """The carried values the loop differentiates: those `_differentiated` at the start, and the integer ones
+    the body computes from a differentiated value (a `return x` in the loop: the returned value starts as a zero
+    nobody tracks and takes x's value in the body)."""
+    diff = {i for i, v in enumerate(init) if _differentiated(tapes, v)}
+    outer = set()
+    for obj in free:
+        var = parent.lookup(obj)
+        if var is not None:
+            outer.add(var.id)
+    graph = body.graph
+    while True:
+        deps = {graph.params[i].id for i in diff} | outer
+        for node in graph.nodes:
+            reads = {x.id for x in node.inputs if isinstance(x, Var)}
+            for g in node.subgraphs():
+                reads |= _free_vars(g)
+            if reads & deps:
+                deps.update(o.id for o in node.outputs)
+        more = {i for i in range(len(init)) if isinstance(graph.outputs[i], Var) and graph.outputs[i].id in deps}
+        if more <= diff:
+            return sorted(diff)
+        diff |= more
+
+
 def _differentiated_free(tapes, builders, init):
     """None when no tape differentiates the loop; else the outer tracked tensors its bodies read (e.g. weights)."""
     if not any(_differentiated(tapes, v) for v in init):
@@ -333,17 +370,18 @@ def _differentiated_free(tapes, builders, init):
     return free
 
 
-def _record_while_gradient(tapes, body_fn, full_args, carried_idx, init, free, results, stack, bdraws):
+def _record_while_gradient(tapes, body_fn, full_args, carried_idx, init, free, results, stack, bdraws, params,
+                           values, diff):
     """One node per grad tape for a While: its backward is a While running from the last iteration to the first.
 
     Iteration k of the backward loop reads the carried values the forward loop pushed at the start of its
-    iteration k (`StackGet`), re-runs that one body under a tape and applies its vjp: time is linear in the
+    iteration k (`StackGet`, with the values the Parameters the loop updates had then), re-runs that one body
+    under a tape and applies its vjp: time is linear in the
     trip count and the graph size does not depend on it. When the backward itself is being differentiated
     (an outer tape tracks its inputs: grad of grad), the values read from the stack would cut the dependence
     on the loop's inputs, so that rule instead recomputes iteration k's values from the start with a nested
     While, which the outer tape differentiates (quadratic, for higher order only).
     """
-    diff = [i for i, v in enumerate(init) if _differentiated(tapes, v)]
     n_d = len(diff)
 
     def body_carried(*carried, draws=None):
@@ -379,10 +417,13 @@ def _record_while_gradient(tapes, body_fn, full_args, carried_idx, init, free, r
 
     def back_body_saved(k, *acc):
         # the stack is read from outside the loop, not carried: the backward loop never changes it
-        like = tuple(init) + tuple(P.fill_p(shape=tuple(sh), value=0, dtype=dt.name) for sh, dt in shapes)
+        like = tuple(init) + tuple(params) + tuple(P.fill_p(shape=tuple(sh), value=0, dtype=dt.name)
+                                                   for sh, dt in shapes)
         entry = stack_get_p(stack, k, *like)
-        draws = bdraws.refilled(entry[len(init):]) if shapes else None   # the iteration's pushed draws
-        g_c, d_f = step_vjp(entry[:len(init)], acc[:n_d], acc[n_d:], draws)
+        n_s = len(init) + len(params)
+        draws = bdraws.refilled(entry[n_s:]) if shapes else None   # the iteration's pushed draws
+        with values.pinned({id(p): (p, v) for p, v in zip(params, entry[len(init):n_s])}):
+            g_c, d_f = step_vjp(entry[:len(init)], acc[:n_d], acc[n_d:], draws)
         return (P.sub_p(k, 1),) + g_c + d_f
 
     def back_body_recompute(k, *acc):
@@ -391,7 +432,8 @@ def _record_while_gradient(tapes, body_fn, full_args, carried_idx, init, free, r
 
         def fwd_body(j, *v):
             return (P.add_p(j, 1),) + body_carried(*v)
-        saved = while_(fwd_cond, fwd_body, (Tensor(0, mstype.int64),) + tuple(init))[1:]
+        with values.pinned():
+            saved = while_(fwd_cond, fwd_body, (Tensor(0, mstype.int64),) + tuple(init))[1:]
         g_c, d_f = step_vjp(saved, acc[:n_d], acc[n_d:])
         return (P.sub_p(k, 1),) + g_c + d_f
 

@@ -16,8 +16,8 @@ from mindseed.common._mutable import _Mutable, variable
 from mindseed.common.tensor import Tensor
 from mindseed.compiler.trace import user_location
 
-__all__ = ["ms_augassign", "ms_dict", "ms_member_item", "ms_method", "ms_shift", "ms_setitem_attr", "strict_syntax",
-           "GRAPH_METHOD_NAMES"]
+__all__ = ["dict_key", "ms_augassign", "ms_dict", "ms_member_item", "ms_method", "ms_shift", "ms_setitem_attr",
+           "strict_syntax", "GRAPH_METHOD_NAMES"]
 
 
 def _dict_key_error(k):
@@ -33,6 +33,29 @@ def _dict_key_error(k):
     return None
 
 
+class _KeyTuple(tuple):
+    """A tuple key holding lists (`{(3, [1, 2]): v}`), which MindSpore's graph dicts take: hashed by its frozen
+    value, equal to the plain tuple it shows."""
+
+    __slots__ = ()
+
+    def __hash__(self):
+        return hash(_frozen(self))
+
+
+def _frozen(v):
+    return tuple(_frozen(e) for e in v) if isinstance(v, (tuple, list)) else v
+
+
+def _holds_list(v):
+    return isinstance(v, list) or isinstance(v, tuple) and any(_holds_list(e) for e in v)
+
+
+def dict_key(k):
+    """k as a key of a graph's dict: a tuple holding lists becomes hashable."""
+    return _KeyTuple(k) if isinstance(k, tuple) and _holds_list(k) else k
+
+
 def ms_dict(keys, values):
     """A dict display `{k: v, ...}` of converted code, with MindSpore's check of its keys."""
     for k in keys:
@@ -40,7 +63,7 @@ def ms_dict(keys, values):
         if bad is not None:
             raise RuntimeError(f"make_dict evaluator key only supports string, number, type, none, constant tensor "
                                f"and tuple, but got {bad} (at {user_location()}).")
-    return dict(zip(keys, values))
+    return dict(zip((dict_key(k) for k in keys), values))
 
 
 def _graph_equal(a, b):

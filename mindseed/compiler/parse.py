@@ -19,6 +19,7 @@ import functools
 import inspect
 import itertools
 import re
+import sysconfig
 import textwrap
 import types
 
@@ -32,6 +33,10 @@ _uid = itertools.count()
 _cache = {}
 _shadowed = set()
 _shadowed_all = set()      # builtin names the function being converted rebinds (a global, closure or local)
+# is the function being converted the user's (MindSpore parses it and refuses `try`), not a library's from the
+# standard library or an installed package (which MindSpore's graph runs in the interpreter)?
+_users_code = [True]
+_LIBRARY_DIRS = tuple({sysconfig.get_paths()[k] for k in ("stdlib", "platstdlib", "purelib", "platlib")})
 _HELPERS = dict(helpers.HELPERS)    # the names converted code calls; `__ms_call` (convert_call) is ours
 # builtins whose calls on graph tensors become graph operations (their `__ms_*` helpers in helpers.py)
 _GRAPH_BUILTINS = ("bool", "int", "float", "any", "all", "min", "max", "print", "zip", "len", "range", "enumerate",
@@ -277,7 +282,8 @@ class _Rewriter:
             return ast.copy_location(ast.Assign(targets=[_name(in_loop[1], ast.Store)], value=ast.Constant(True)), s)
         if isinstance(s, ast.Try) and s.handlers or type(s).__name__ == "TryStar":
             # exceptions raised by the graph at run time cannot be caught by a trace-time `try`: interpreter
-            stop = ast.Expr(value=_call("__ms_unsupported", [ast.Constant("try/except")]))
+            stop = ast.Expr(value=_call("__ms_unsupported", [ast.Constant("try/except"),
+                                                             ast.Constant(_users_code[0])]))
             return [ast.copy_location(stop, s), s]
         attr_target = _attribute_target(s)
         if attr_target is not None:
@@ -742,6 +748,39 @@ def _graph_method(fn):
 _HELPERS["__ms_call"] = convert_call
 
 
+# the exception types a graph's `raise` may name (MindSpore's parser refuses the others)
+RAISE_TYPES = ("AssertionError", "AttributeError", "BaseException", "EnvironmentError", "Exception", "IOError",
+               "IndentationError", "IndexError", "KeyError", "KeyboardInterrupt", "MemoryError", "NameError",
+               "NotImplementedError", "OSError", "OverflowError", "RuntimeError", "RuntimeWarning", "StopIteration",
+               "TypeError", "UnboundLocalError", "ValueError", "ZeroDivisionError")
+
+
+def _check_raises(fdef):
+    """Before each of the function's own `raise X(...)` / `raise X` whose type a graph cannot raise, a check that is
+    MindSpore's compile-time RuntimeError when the block is traced (reached, or the other side of an `if` on a
+    tensor), not a run-time raise. Nested functions are checked when they are converted."""
+    todo = [fdef]
+    while todo:
+        node = todo.pop()
+        for field in ("body", "orelse", "finalbody"):
+            block = getattr(node, field, None)
+            if not isinstance(block, list):
+                continue
+            k = 0
+            while k < len(block):
+                st = block[k]
+                if isinstance(st, ast.Raise) and st.exc is not None:
+                    target = st.exc.func if isinstance(st.exc, ast.Call) else st.exc
+                    if isinstance(target, ast.Name) and target.id not in RAISE_TYPES:
+                        check = ast.Expr(value=_call("__ms_raise_types", [ast.Constant(target.id)]))
+                        block.insert(k, ast.fix_missing_locations(ast.copy_location(check, st)))
+                        k += 1
+                k += 1
+        for child in ast.iter_child_nodes(node):
+            if not isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)):
+                todo.append(child)
+
+
 def convert(fn, jit_class=False):
     """`fn` with its control flow rewritten for graph tracing (or `fn` itself when it has no source / needs none)."""
     orig = fn
@@ -797,6 +836,9 @@ def _convert(fn):
     _shadowed.update(n for n in _GRAPH_BUILTINS if n in rebound)
     _shadowed_all.clear()
     _shadowed_all.update(n for n in ("map", "filter", "sorted") if n in rebound)
+    _users_code[0] = not code.co_filename.startswith(_LIBRARY_DIRS)
+    if _users_code[0]:
+        _check_raises(fdef)
     try:
         fdef.body = _Rewriter(first_arg, code.co_varnames).block(fdef.body)
     finally:

@@ -386,9 +386,12 @@ class GraphBuilder(_state.Recorder):
             target = var    # a Parameter the function was called with: the Assign writes the argument's buffer
         if target is None:
             return False
+        self._freeze_for_tapes(param)
         if not replaying[0]:
             self.graph.nodes.append(Node(assign_p, [target, self.operand(value)], {}, [], user_location()))
-            self.assigned[id(param)] = param
+        # control flow passes the new value out of a branch or loop body, a re-run's too (without the Assign):
+        # its later reads, and a re-run loop's condition, see it
+        self.assigned[id(param)] = param
         new = self.vars[id(param)] = self.operand(value)
         if argument:        # the other handles of the argument (the function's own parameter) read the new value too
             self.root.input_tensors[id(target)]._data = value._data
@@ -399,6 +402,20 @@ class GraphBuilder(_state.Recorder):
                         self.vars[key] = new
                 b = b.parent
         return True
+
+    def _freeze_for_tapes(self, param):
+        """Before param takes a new value of the graph: the grad tapes' nodes recorded so far that read it get its
+        current value for their bprops, as an Identity of it (a new handle on the old memory: the Assign gives
+        the Parameter new storage). A tape active here was made in this graph (bodies trace tape-less), so its
+        backward runs here too."""
+        from mindseed.ops._prims.core import identity_p  # noqa: PLC0415 -- ops sit below; imported at use
+        tapes = [tp for tp in _state.tapes if not getattr(tp, "records_all", False)]
+        if not tapes or not any(a is param for tp in tapes for n in tp.nodes for a in n[1]):
+            return
+        old = Tensor._from_raw(identity_p.impl(param._data))
+        self.on_copy(param, old)
+        for tp in tapes:
+            tp.freeze_input(param, old)
 
     def on_argument_write(self, t, value):
         from mindseed.ops._prims.core import assign_p  # noqa: PLC0415 -- ops sit below; imported at use

@@ -151,6 +151,18 @@ class Cell(CellBuffers, CellStateDict):
             object.__setattr__(self, name, value)
         elif isinstance(value, Cell):
             self._insert_child(name, value)
+        elif isinstance(value, (list, tuple)) and value and all(isinstance(v, Parameter) for v in value):
+            # as MindSpore: the Parameters of the cell's lists and tuples of Parameters have unique names
+            names, objs = d.setdefault("_exist_names", set()), d.setdefault("_exist_objs", {})
+            for p in value:
+                if id(p) in objs:
+                    continue
+                objs[id(p)] = p
+                if p.name in names:
+                    raise ValueError(f"The value {value} , its name '{p.name}' already exists. Please set a unique "
+                                     f"name for the parameter.")
+                names.add(p.name)
+            object.__setattr__(self, name, value)
         elif isinstance(value, _Buffer):
             d.pop(name, None)
             self.register_buffer(name, value)

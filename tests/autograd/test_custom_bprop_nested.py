@@ -128,3 +128,18 @@ def test_hook_backward_runs_its_hook_in_pynative_only():
     assert ms.grad(f)(x).asnumpy().tolist() == [3.0, 3.0] and seen == [[3.0, 3.0]]
     # a compiled graph keeps the identity and drops the hook, as MindSpore's does
     assert ms.grad(ms.jit(f))(x).asnumpy().tolist() == [3.0, 3.0] and seen == [[3.0, 3.0]]
+
+
+class _JitBprop(nn.Cell):
+    def construct(self, x, y):
+        return 2 * x * x + y * y
+
+    @ms.jit
+    def bprop(self, x, y, out, dout):
+        return dout, 2 * y
+
+
+def test_a_jit_decorated_bprop_is_refused():
+    x = Tensor(np.ones((2, 2), np.float32))
+    with pytest.raises(RuntimeError, match="Decorating bprop with '@jit' is not supported."):
+        ops.GradOperation(get_all=True)(_JitBprop())(x, x)

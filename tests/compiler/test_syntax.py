@@ -659,13 +659,81 @@ def uses_try_except(x):
     return y
 
 
-@pytest.mark.parametrize("fn, line", [
-    (uses_generator, _tensor_generator.__code__.co_firstlineno + 2),
-    (uses_try_except, uses_try_except.__code__.co_firstlineno + 1),
+@pytest.mark.parametrize("fn, line, mode", [
+    (uses_generator, _tensor_generator.__code__.co_firstlineno + 2, "ast"),
+    (uses_try_except, uses_try_except.__code__.co_firstlineno + 1, "bytecode"),
 ])
-def test_unsupported_constructs_fall_back_with_a_warning_naming_the_line(fn, line):
-    jf = ms.jit(fn)
+def test_unsupported_constructs_fall_back_with_a_warning_naming_the_line(fn, line, mode):
+    jf = ms.jit(fn, capture_mode=mode)
     with pytest.warns(UserWarning, match=rf"JIT fallback.*test_syntax.py:{line}"):
         got = jf(X1)
     _same(got, fn(X1))
     _same(jf(X2), fn(X2))
+
+
+def test_a_library_function_with_try_except_runs_in_the_interpreter():
+    # copy.deepcopy (standard library, with try/except inside) is not the user's code: MindSpore's graph runs it
+    # in the interpreter instead of refusing it
+    import copy  # noqa: PLC0415
+
+    def apply(fn, x):
+        return fn(x)
+
+    with pytest.warns(UserWarning, match="JIT fallback"):
+        got = ms.jit(apply)(copy.deepcopy, X1)
+    _same(got, X1)
+
+
+def test_try_except_is_refused_by_the_graph_parser():
+    # MindSpore's parser refuses the statement (jit of a function and GRAPH_MODE cells alike)
+    with pytest.raises(RuntimeError, match="Unsupported statement 'Try'"):
+        ms.jit(uses_try_except)(X1)
+
+    class Net(nn.Cell):
+        def construct(self, x):
+            return uses_try_except(x)
+
+    ms.set_context(mode=ms.GRAPH_MODE)
+    try:
+        with pytest.raises(RuntimeError, match="Unsupported statement 'Try'"):
+            Net()(X1)
+    finally:
+        ms.set_context(mode=ms.PYNATIVE_MODE)
+
+
+class _MyError(ValueError):
+    pass
+
+
+def test_raise_of_an_exception_type_the_graph_cannot_raise():
+    # MindSpore's parser refuses the type when it parses the block, reached or not; a Python-constant condition
+    # that removes the block removes the check too
+    class Unsupported(nn.Cell):
+        def construct(self, x):
+            if x.sum() > 100:
+                raise _MyError("big")
+            return x * 2
+
+    class Removed(nn.Cell):
+        def construct(self, x, n):
+            if n == 2:
+                raise ImportError("two")
+            return x * 2
+
+    class Supported(nn.Cell):
+        def construct(self, x):
+            if x.sum() > 100:
+                raise ValueError("big")
+            return x * 2
+
+    ms.set_context(mode=ms.GRAPH_MODE)
+    try:
+        with pytest.raises(RuntimeError, match="Unsupported exception type: _MyError. Raise only support some "
+                                               "Python standard exception types: AssertionError, AttributeError"):
+            Unsupported()(X1)
+        _same(Removed()(X1, 1), X1 * 2)
+        _same(Supported()(X1), X1 * 2)
+        with pytest.raises(ValueError, match="big"):
+            Supported()(X1 * 1000)
+    finally:
+        ms.set_context(mode=ms.PYNATIVE_MODE)

@@ -150,9 +150,14 @@ def test_assign_converts_the_value_to_the_variables_dtype():
     assert out.dtype == ms.float32 and p.dtype == ms.float32
     np.testing.assert_array_equal(p.asnumpy(), value.astype(np.float32))
     q = ms.Parameter(ms.Tensor(np.zeros(2, np.int32)), name="q")
-    ms.jit(lambda v: ops.assign(q, v))(ms.Tensor(np.array([1.7, -2.2], np.float32)))
+    ms.jit(lambda v: ops.assign(q, v))(ms.Tensor(np.array([True, False])))
     assert q.dtype == ms.int32
-    np.testing.assert_array_equal(q.asnumpy(), [1, -2])
+    np.testing.assert_array_equal(q.asnumpy(), [1, 0])
+    # a value the variable's dtype does not hold (float into int32, float32 into float16): MindSpore's TypeError
+    for var, value in ((q, np.array([1.7, -2.2], np.float32)), (ms.Parameter(ms.Tensor(np.zeros(2, np.float16)),
+                                                                               name="h"), np.ones(2, np.float32))):
+        with pytest.raises(TypeError, match="Data type conversion is not supported for a 'Parameter'"):
+            ms.jit(lambda v, var=var: ops.assign(var, v))(ms.Tensor(value))
 
 
 def test_list_index_with_a_tensor_or_slice_indexes_like_a_tuple():

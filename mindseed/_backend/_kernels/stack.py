@@ -39,8 +39,17 @@ def stack_new():
     return Stack()
 
 
-def stack_push(s, *xs):
-    s.append(xs)
+def stack_push(s, *xs, extend=False):
+    """Push one entry (`extend`: add `xs` to the last entry, e.g. the random draws of the iteration it began).
+
+    Entries hold aliases (new tensor objects on the same memory, nothing copied): a Parameter a loop updates
+    is pushed at the start of its iteration and then given new storage by its `Assign` (`set_`), which must not
+    change what was pushed."""
+    xs = tuple(x.view_as(x) if isinstance(x, torch.Tensor) else x for x in xs)
+    if extend:
+        s[-1] = s[-1] + xs
+    else:
+        s.append(xs)
     return s
 
 

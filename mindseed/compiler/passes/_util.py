@@ -16,6 +16,15 @@ def is_pure(node):
     return not any(callable(v) and not isinstance(v, type) for v in node.attrs.values())
 
 
+def effectful(node):
+    """Whether `node` must run even if nobody reads its outputs: an impure node, or a control-flow node with one in
+    its sub-graphs (an If whose branch only prints has no outputs, yet must run)."""
+    subgraphs = node.subgraphs()
+    if not subgraphs:
+        return not is_pure(node)
+    return node.prim.side_effect or any(effectful(n) for g in subgraphs for n in g.nodes)
+
+
 def new_node(prim, inputs, attrs, loc, hint="v"):
     """A node applying `prim`, its outputs new Vars typed by the primitive's shape rule (`Prim.abstract_eval`)."""
     out = prim.abstract_eval(*[x.value if isinstance(x, Const) else x for x in inputs], **attrs)

@@ -1,6 +1,7 @@
-"""Dead-code elimination: drop pure nodes whose outputs nobody reads (sub-graphs included)."""
+"""Dead-code elimination: drop pure nodes whose outputs nobody reads (sub-graphs included); an If or While whose
+sub-graphs hold no side effect is pure."""
 from mindseed.compiler.ir import Var
-from mindseed.compiler.passes._util import is_pure
+from mindseed.compiler.passes._util import effectful
 
 
 def _used_ids(graph, used):
@@ -14,7 +15,7 @@ def eliminate_dead_code(graph):
     _used_ids(graph, used)
     kept = []
     for node in reversed(graph.nodes):
-        live = any(o.id in used for o in node.outputs) or not is_pure(node)
+        live = any(o.id in used for o in node.outputs) or effectful(node)
         if not live:
             continue
         for g in node.subgraphs():

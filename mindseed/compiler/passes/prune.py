@@ -5,7 +5,7 @@ then goes with the dead-code pass). A `While` carried value is removed when no l
 condition does not read it, and the body needs it only to compute itself (a counter nobody looks at).
 """
 from mindseed.compiler.ir import IF, WHILE, Var
-from mindseed.compiler.passes._util import is_pure
+from mindseed.compiler.passes._util import effectful
 from mindseed.compiler.passes.dce import eliminate_dead_code
 
 __all__ = ["prune_dead_outputs"]
@@ -25,20 +25,11 @@ def _used_after(graph):
     return _reads(graph, set())
 
 
-def _effectful(node):
-    """Whether `node` runs even if nobody reads its outputs: an impure node, or a control-flow node with one in
-    its sub-graphs (an If whose branch only prints has no outputs, yet reads values)."""
-    subgraphs = node.subgraphs()
-    if not subgraphs:
-        return not is_pure(node)
-    return node.prim.side_effect or any(_effectful(n) for g in subgraphs for n in g.nodes)
-
-
 def _param_deps(graph, roots):
     """Ids of graph parameters that the values `roots` (Var ids) depend on; effectful nodes always count."""
     need = set(roots)
     for node in reversed(graph.nodes):
-        live = any(o.id in need for o in node.outputs) or _effectful(node)
+        live = any(o.id in need for o in node.outputs) or effectful(node)
         if live:
             need.update(x.id for x in node.inputs if isinstance(x, Var))
             for g in node.subgraphs():

@@ -25,6 +25,16 @@ def depend(value, expr):
     return value
 
 
+def check_written_dtype(variable, value):
+    """A value written into a Parameter (or an in-place operand) is converted to its dtype only when that dtype
+    holds the value's (their promotion is the variable's dtype): MindSpore's TypeError otherwise."""
+    promoted = mstype.promote_types(variable.dtype, value.dtype)
+    if promoted != variable.dtype:
+        raise TypeError(f"Data type conversion is not supported for a 'Parameter', nor for the input tensor of an "
+                        f"in-place operator, so data type {variable.dtype}, which cannot be converted to data type "
+                        f"{promoted} automatically.")
+
+
 def assign(variable, value):
     """variable <- value (a Parameter, or a Tensor written in place); returns `variable`.
 
@@ -48,6 +58,7 @@ def assign(variable, value):
         raise ValueError(f"For 'Assign','value' must have the same shape as 'variable'. But got 'value' shape: "
                          f"{value.shape}, 'variable' shape: {variable.shape}.")
     if value.dtype != variable.dtype:
+        check_written_dtype(variable, value)
         # MindSpore's implicit conversion of a written operand: the value takes the variable's dtype
         value = P.cast_p(value, dtype=variable.dtype.name)
     if isinstance(variable, Parameter):
