@@ -53,6 +53,17 @@ def _seed_environments(msrl, seed):
         env._env.action_space.seed(seed + i)
 
 
+def _algorithm(algo):
+    """(config module, session class, trainer class) of mindspore_rl.algorithm.<algo>, named as its examples do."""
+    import importlib
+    config = importlib.import_module(f"mindspore_rl.algorithm.{algo}.config")
+    session_cls = getattr(importlib.import_module(f"mindspore_rl.algorithm.{algo}.{algo}_session"),
+                          f"{algo.upper()}Session")
+    trainer_cls = getattr(importlib.import_module(f"mindspore_rl.algorithm.{algo}.{algo}_trainer"),
+                          f"{algo.upper()}Trainer")
+    return config, session_cls, trainer_cls
+
+
 @pytest.fixture
 def graph_mode(tmp_path):
     import mindspore as ms
@@ -153,14 +164,9 @@ def test_a2c_trains_its_jitted_episodes(rl, graph_mode):
 def test_ddpg_and_td3_train_on_pendulum(rl, graph_mode, algo):
     """example/ddpg and example/td3 with gym's Pendulum-v1 instead of MuJoCo's HalfCheetah (their sessions read the
     spaces off the environment): a few episodes with learning from the first full batch, then the evaluation."""
-    import importlib
 
     import mindspore as ms
-    config = importlib.import_module(f"mindspore_rl.algorithm.{algo}.config")
-    session_cls = getattr(importlib.import_module(f"mindspore_rl.algorithm.{algo}.{algo}_session"),
-                          f"{algo.upper()}Session")
-    trainer_cls = getattr(importlib.import_module(f"mindspore_rl.algorithm.{algo}.{algo}_trainer"),
-                          f"{algo.upper()}Trainer")
+    config, session_cls, trainer_cls = _algorithm(algo)
     for params in (config.collect_env_params, config.eval_env_params):
         params["GymEnvironment"]["name"] = "Pendulum-v1"
     config.policy_params.update(hidden_size1=64, hidden_size2=64)
@@ -352,18 +358,13 @@ def test_offline_algorithms_learn_from_a_dataset(rl, graph_mode, monkeypatch, al
     (D4RL and its MuJoCo datasets are not installed: a stand-in module gives the dataset). The greedy policy of
     the untrained actor scores about -13 over the 20 steps of an episode; AWAC and IQL reach the expert's level
     (-0.13 here) in 400 learning steps, CQL (behaviour cloning for its first 40000 steps) -9.5 in 700."""
-    import importlib
     import sys
     import types
 
     import _rl_envs
     monkeypatch.setitem(sys.modules, "d4rl", types.SimpleNamespace(qlearning_dataset=lambda env: _reach_dataset()))
     episodes, steps, reaches = OFFLINE[algo]
-    config = importlib.import_module(f"mindspore_rl.algorithm.{algo}.config")
-    session_cls = getattr(importlib.import_module(f"mindspore_rl.algorithm.{algo}.{algo}_session"),
-                          f"{algo.upper()}Session")
-    trainer_cls = getattr(importlib.import_module(f"mindspore_rl.algorithm.{algo}.{algo}_trainer"),
-                          f"{algo.upper()}Trainer")
+    config, session_cls, trainer_cls = _algorithm(algo)
     for params in (config.collect_env_params, config.eval_env_params):
         params["GymEnvironment"]["name"] = params["name"] = _rl_envs.ENV_ID
     config.policy_params["hidden_sizes"] = [64, 64]
