@@ -46,7 +46,7 @@ EXEMPT = {
         "ApplyAddSign", "ApplyPowerSign", "ApplyProximalGradientDescent", "ApplyKerasMomentum", "ApplyAdagradDA",
         "AdamNoUpdateParam", "FusedWeightScaleApplyMomentum", "SparseApplyAdagrad", "SparseApplyAdadelta",
         "SparseApplyRMSProp", "SparseApplyCenteredRMSProp", "SparseApplyProximalAdagrad", "SparseApplyFtrl",
-        "FusedSparseLazyAdam",
+        "SparseApplyMomentum", "SparseApplyProximalGradientDescent", "SparseApplyAdagradDA", "FusedSparseLazyAdam",
         "FusedSparseAdam")},
     **{name: "state update; tests/ops/test_cache_fused.py" for name in (
         "UpdateCache", "FusedAdaFactor", "FusedCastAdamWeightDecay", "SparseApplyFtrlV2", "MapCacheIdx")},
