@@ -11,3 +11,8 @@ __all__ = [
     "CropAndResizeGradBoxes", "CropAndResizeGradImage", "HSVToRGB", "NonMaxSuppressionV3",
     "NonMaxSuppressionWithOverlaps", "RGBToHSV", "ResizeArea", "ResizeBicubic",
     "ResizeBilinearV2", "ScaleAndTranslate"]
+
+# more names MindSpore's module holds (its imports and classes), the same objects as in ops.operations
+from mindseed.ops.operations._base import Primitive  # noqa: E402,F401
+from mindseed.ops.operations import (ExtractGlimpse, ResizeLinear1D)  # noqa: E402,F401
+__all__ += ["ExtractGlimpse"]

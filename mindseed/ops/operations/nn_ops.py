@@ -85,3 +85,11 @@ class SparseSoftmaxCrossEntropyWithLogitsV2(_Primitive):
 
 
 __all__ += ["SparseSoftmaxCrossEntropyWithLogitsV2"]
+
+# more names MindSpore's module holds (its imports and classes), the same objects as in ops.operations
+from mindseed.ops.operations._base import Primitive, PrimitiveWithCheck, PrimitiveWithInfer  # noqa: E402,F401
+from mindseed.ops.operations import (  # noqa: E402,F401
+    BasicLSTMCell, Dilation2D, DynamicGRUV2, DynamicRNN, FractionalAvgPool, FractionalMaxPool,
+    FractionalMaxPool3DWithFixedKsize, GetNext, NuclearNorm, RNNTLoss)
+__all__ += ["BasicLSTMCell", "Dilation2D", "DynamicGRUV2", "DynamicRNN", "FractionalAvgPool", "FractionalMaxPool",
+            "FractionalMaxPool3DWithFixedKsize", "GetNext", "RNNTLoss"]
