@@ -306,3 +306,12 @@ def test_sparse_sparse_extremes_walk_the_index_lists_in_order():
                              (S.SparseSparseMaximum, (i2, v2), (i1, v1), [4, 2, 0, 4, 0])):
         m, n = op()(a[0], a[1], shape, b[0], b[1], shape)
         assert m.asnumpy().tolist() == rows and n.asnumpy().tolist() == values
+
+
+def test_sparse_softmax_groups_by_leading_indices_whatever_the_shape():
+    # MindSpore's kernel never compares the indices with `shape`: a (0, 0, 0) shape still groups rows by (i, j)
+    indices = Tensor(np.array([[0, 0, 0], [1, 1, 1], [0, 1, 1], [0, 0, 1]], np.int64))
+    values = np.array([1.0, 2.0, 3.0, 2.0])
+    out = S.SparseSoftmax()(indices, Tensor(values), Tensor(np.array([0, 0, 0], np.int64)))
+    e = np.exp(values[[0, 3]] - values[[0, 3]].max())
+    np.testing.assert_allclose(out.asnumpy(), [e[0] / e.sum(), 1.0, 1.0, e[1] / e.sum()], rtol=1e-12)
