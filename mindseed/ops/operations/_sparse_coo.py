@@ -174,12 +174,16 @@ def segment_softmax(values, seg, n):
 
 
 def _sparse_softmax(indices, values, shape):
-    # MindSpore's kernel groups the rows by their leading indices and never compares them with `shape`
+    # MindSpore's kernel sorts the rows by their indices (row-major order), groups them by their leading indices and
+    # returns the softmax values in that sorted order; it never compares the indices with `shape`
     idx, dims = coo_parts("SparseSoftmax", indices, values, shape, bound_error=None)
     if not mstype.is_float(values.dtype):
         raise TypeError(f"For 'SparseSoftmax', the 'values' must be float32 or float64, but got {values.dtype}.")
     if dims.size < 2:
         raise ValueError(f"For 'SparseSoftmax', the 'shape' must have at least 2 dims, but got {dims.tolist()}.")
+    order = np.lexsort(idx.T[::-1]) if idx.size else np.arange(idx.shape[0])
+    if not np.array_equal(order, np.arange(idx.shape[0])):
+        idx, values = idx[order], F.gather(values, Tensor(order.astype(np.int64)), 0)
     seg, n = _groups(idx)
     return segment_softmax(values, seg, n)
 
