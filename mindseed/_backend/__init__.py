@@ -7,6 +7,8 @@ require grad: autodiff is mindseed's own.
 This package is a face (`_lazy`): its names are `_core`'s, and reading one imports torch. The kernel families
 (`kernels.<family>`) hand out stubs until then, so `import mindseed` does not import torch.
 """
+import weakref
+
 from mindseed._backend import _lazy
 from mindseed._backend import _placeholder as _ph
 from mindseed._backend._rng import Generator  # noqa: F401 -- torch-free until it draws
@@ -50,3 +52,25 @@ def is_array(x):
 def _drop_readers():
     for name in ("meta", "is_array", *_ph.READERS):
         globals().pop(name, None)
+
+
+# objects (Tensors) holding a Placeholder as their `_data`: torch meta arrays of the same shape replace them when torch
+# loads, so the placeholders made first (`Tensor(shape=[3, None], dtype=...)` for set_inputs) read as any array after
+_placeholder_holders = weakref.WeakSet()
+
+
+def hold_placeholder(owner):
+    """Note that `owner._data` may be a Placeholder (made before torch loaded); returns owner."""
+    if isinstance(owner._data, _ph.Placeholder):
+        _placeholder_holders.add(owner)
+    return owner
+
+
+@_lazy.when_loaded
+def _upgrade_placeholders():
+    from mindseed._backend import _core  # noqa: PLC0415
+    for owner in list(_placeholder_holders):
+        p = owner._data
+        if isinstance(p, _ph.Placeholder):
+            owner._data = _core.meta(p.shape, p.dtype)
+    _placeholder_holders.clear()

@@ -406,7 +406,7 @@ _recipes = {}   # id(deferred tensor) -> (init, shape, dtype)
 
 
 def _deferred(init, shape, dtype):
-    t = Tensor._from_raw(B.meta(shape, dtype.name))
+    t = B.hold_placeholder(Tensor._from_raw(B.meta(shape, dtype.name)))
     _recipes[id(t)] = (init, shape, dtype)
     weakref.finalize(t, _recipes.pop, id(t), None)
     return t

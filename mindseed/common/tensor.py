@@ -171,12 +171,14 @@ class Tensor:
             if shape is None or shape == (-2,):
                 # a dynamic-rank placeholder (Tensor(shape=None or [-2], dtype=...)) for set_inputs: no data
                 self._data = B.meta([], dtype.name)
+                B.hold_placeholder(self)
                 return
             if any(s is None or isinstance(s, Symbol) or s == -1 for s in shape):
                 # a dynamic-shape placeholder (Tensor(shape=[None, 3]), a Symbol for a constrained dim) for
                 # set_inputs; holds no data
                 self._data = B.meta([s if isinstance(s, int) and s != -1 else 0 for s in shape],
                                     (dtype or mstype.float32).name)
+                B.hold_placeholder(self)
                 _note_dynamic(self, shape)
                 if any(isinstance(s, Symbol) for s in shape):
                     register_placeholder(self, shape)
