@@ -4,6 +4,7 @@ dense rules (SparseApply*, FusedSparse*)."""
 import torch
 
 from mindseed._backend._kernels import optim as D
+from mindseed._backend._kernels.array import occurrence_waves
 
 
 def sparse_rows_(dense_, tensors, grad, indices, *args, **kwargs):
@@ -24,24 +25,13 @@ def sparse_rows_(dense_, tensors, grad, indices, *args, **kwargs):
 
 
 def _waves(indices, n):
-    """The positions of `indices` in waves of distinct rows: wave k holds each row's k-th occurrence, so applying the
-    waves in order updates a repeated row once per occurrence, in order (MindSpore's CPU kernels of SparseApplyMomentum,
-    SparseApplyProximalGradientDescent and SparseApplyAdagradDA walk the indices one by one)."""
+    """The positions of `indices` in waves of distinct rows (`occurrence_waves`): MindSpore's CPU kernels of
+    SparseApplyMomentum, SparseApplyProximalGradientDescent and SparseApplyAdagradDA walk the indices one by one."""
     idx = indices.reshape(-1).long()
     if idx.numel() and (idx.min() < 0 or idx.max() >= n):
         bad = idx[(idx < 0) | (idx >= n)][0]
         raise IndexError(f"values in indices should be in [0, {n}), but got {int(bad)}")
-    order = torch.argsort(idx, stable=True)
-    ranked = idx[order]
-    pos = torch.arange(idx.numel(), device=idx.device)
-    first = torch.ones_like(ranked, dtype=torch.bool)
-    first[1:] = ranked[1:] != ranked[:-1]
-    start = torch.cummax(torch.where(first, pos, torch.zeros_like(pos)), 0).values if idx.numel() else pos
-    rank = torch.empty_like(idx)
-    rank[order] = pos - start
-    for k in range(int(rank.max()) + 1 if idx.numel() else 0):
-        at = torch.nonzero(rank == k).reshape(-1)
-        yield idx[at], at
+    return occurrence_waves(idx)
 
 
 def sequential_rows_(step_, tensors, grad, indices, *scalars):
