@@ -99,3 +99,12 @@ def test_operations_layout_modules_hold_what_mindspores_import_or_define():
     out = array_ops.ExtractVolumePatches([1, 1, 2, 2, 2], [1, 1, 1, 1, 1], "VALID")(x)
     assert out.shape == (1, 8, 2, 2, 2)
     np.testing.assert_array_equal(out.asnumpy()[0, :, 0, 0, 0], [0, 1, 3, 4, 9, 10, 12, 13])
+
+
+def test_math_func_ext_norms_are_the_mint_norms():
+    from mindseed.ops.function.math_func import matrix_norm_ext, norm_ext, vector_norm_ext
+    assert norm_ext is ms.mint.norm and vector_norm_ext is ms.mint.linalg.vector_norm
+    assert matrix_norm_ext is ms.mint.linalg.matrix_norm
+    x = ms.Tensor(np.array([[3.0, 4.0], [0.0, 12.0]], np.float32))
+    np.testing.assert_allclose(norm_ext(x).asnumpy(), 13.0)
+    np.testing.assert_allclose(norm_ext(x, 1).asnumpy(), 19.0)
