@@ -82,3 +82,29 @@ def test_mint_nn_layer_module_paths():
     from mindseed.mint.nn.layer.padding import ZeroPad1d
     np.testing.assert_array_equal(ZeroPad1d((1, 2))(ms.Tensor(np.array([[1., 2.]], np.float32))).asnumpy(),
                                   [[0., 1., 2., 0., 0.]])
+
+
+def test_operations_layout_modules_hold_what_mindspores_import_or_define():
+    from mindseed.ops.operations import array_ops, debug_ops, image_ops, math_ops, nn_ops, other_ops, sparse_ops
+    assert array_ops.ExtractVolumePatches is ms.ops.ExtractVolumePatches and "ExtractVolumePatches" in array_ops.__all__
+    assert array_ops.CumSum is ms.ops.CumSum and array_ops.Tensor is ms.Tensor and array_ops.COOTensor is ms.COOTensor
+    assert nn_ops.GetNext is ms.ops.GetNext and nn_ops.RNNTLoss is ms.ops.RNNTLoss
+    assert nn_ops.Dilation2D is ms.ops.Dilation2D
+    assert image_ops.ExtractGlimpse is ms.ops.ExtractGlimpse and math_ops.Bernoulli is ms.ops.Bernoulli
+    assert other_ops.UpdateState is ms.ops.operations.UpdateState and debug_ops.Parameter is ms.Parameter
+    for mod in (array_ops, nn_ops, sparse_ops, other_ops):
+        assert mod.Primitive is ms.ops.Primitive
+    assert nn_ops.PrimitiveWithInfer is ms.ops.PrimitiveWithInfer
+    x = ms.Tensor(np.arange(27, dtype=np.float32).reshape(1, 1, 3, 3, 3))
+    out = array_ops.ExtractVolumePatches([1, 1, 2, 2, 2], [1, 1, 1, 1, 1], "VALID")(x)
+    assert out.shape == (1, 8, 2, 2, 2)
+    np.testing.assert_array_equal(out.asnumpy()[0, :, 0, 0, 0], [0, 1, 3, 4, 9, 10, 12, 13])
+
+
+def test_math_func_ext_norms_are_the_mint_norms():
+    from mindseed.ops.function.math_func import matrix_norm_ext, norm_ext, vector_norm_ext
+    assert norm_ext is ms.mint.norm and vector_norm_ext is ms.mint.linalg.vector_norm
+    assert matrix_norm_ext is ms.mint.linalg.matrix_norm
+    x = ms.Tensor(np.array([[3.0, 4.0], [0.0, 12.0]], np.float32))
+    np.testing.assert_allclose(norm_ext(x).asnumpy(), 13.0)
+    np.testing.assert_allclose(norm_ext(x, 1).asnumpy(), 19.0)

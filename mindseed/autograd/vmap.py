@@ -5,6 +5,7 @@ stack are ordinary differentiable ops, so vmap composes with grad (and with itse
 """
 from mindseed.common.tensor import Tensor
 from mindseed.ops._prims import core as P
+from mindseed.ops.operations._random import shared_streams
 
 __all__ = ["vmap"]
 
@@ -110,7 +111,12 @@ def vmap(fn, in_axes=0, out_axes=0):
             if not sizes:
                 _raise_all_none(in_axes)
             n = sizes[0]
-            return _stack([fn(*_slice(pairs, list(args), i)) for i in range(n)], out_axes)
+            results = []
+            with shared_streams() as streams:      # seeded random primitives made per slice share their stream
+                for i in range(n):
+                    streams.next_slice()
+                    results.append(fn(*_slice(pairs, list(args), i)))
+            return _stack(results, out_axes)
         # a CellList: cell i takes slice i (every cell the whole input when nothing is mapped)
         n = sizes.pop() if sizes else len(cells)
         if n != len(cells):

@@ -658,6 +658,15 @@ def _plain_lookup(d):
     return type(d).__getitem__ is dict.__getitem__ and not hasattr(type(d), "__missing__")
 
 
+def _ms_slice(start, stop, step):
+    """`seq[start:stop:step]` of converted code: MindSpore's graph takes ints, bools, None or tensors as bounds (a
+    slice object made with others is refused when it is used, see `_ms_getitem`)."""
+    for b in (start, stop, step):
+        if isinstance(b, float):
+            raise TypeError("Slice indices must be integers or bool. But got a Float32 number.")
+    return slice(start, stop, step)
+
+
 def _ms_getitem(seq, index):
     """`seq[index]`. A tuple or list indexed by a tensor is read at run time in MindSpore's graph (PyExecute):
     what it gives carries no gradient; sliced with a variable bound it is a dynamic-length sequence. A key missing
@@ -675,6 +684,12 @@ def _ms_getitem(seq, index):
         raise ValueError(f"The key {index} does not exist in the dict:{shown}")
     if isinstance(seq, (tuple, list)) and not seq and _variable_bound(index):
         raise ValueError(f"cannot get item by index from an empty sequence (at {user_location()}).")
+    if isinstance(seq, (str, tuple, list)) and isinstance(index, slice):
+        for attr in ("start", "stop", "step"):
+            b = getattr(index, attr)
+            if b is not None and not isinstance(b, (int, Tensor, _Mutable)):
+                raise RuntimeError(f"Attribute '{attr}' of {index} should be int or Tensor with Int type but got "
+                                   f"{b}")
     if isinstance(seq, (tuple, list)) and isinstance(index, int) and not isinstance(index, (bool, _Mutable)) and \
             not -len(seq) <= index < len(seq):
         what = "TupleGetItem" if isinstance(seq, tuple) else "list_getitem"
@@ -794,6 +809,7 @@ HELPERS = {
     "__ms_map": _ms_map, "__ms_enumerate": _ms_enumerate, "__ms_isinstance": _ms_isinstance, "__ms_range": _ms_range,
     "__ms_syntax_error": _ms_syntax_error, "__ms_member_item": ms_member_item,
     "__ms_tuple": _converting(tuple), "__ms_list": _converting(list),
-    "__ms_getitem": _ms_getitem, "__ms_setitem": _ms_setitem, "__ms_setitem_attr": ms_setitem_attr,
+    "__ms_getitem": _ms_getitem, "__ms_slice": _ms_slice, "__ms_setitem": _ms_setitem,
+    "__ms_setitem_attr": ms_setitem_attr,
     "__ms_unpack": _ms_unpack, "__ms_augassign": ms_augassign,
 }

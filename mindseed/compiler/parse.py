@@ -683,8 +683,8 @@ class _ExprRewriter(ast.NodeTransformer):
                 isinstance(index, ast.Tuple) and any(isinstance(e, ast.Slice) for e in index.elts):
             return node
         if isinstance(index, ast.Slice):
-            index = ast.copy_location(_call("slice", [e or ast.Constant(None) for e in
-                                                      (index.lower, index.upper, index.step)]), index)
+            index = ast.copy_location(_call("__ms_slice", [e or ast.Constant(None) for e in
+                                                           (index.lower, index.upper, index.step)]), index)
         return ast.copy_location(_call("__ms_getitem", [node.value, index]), node)
 
     def visit_Lambda(self, node):

@@ -321,6 +321,14 @@ class GraphBuilder(_state.Recorder):
             v.pytype = pytype or _pytype_of(v.dtype)
         return t
 
+    def mark_tensor(self, t):
+        """`t` (a graph value computed from Python scalars of the graph) is a Tensor, not a Python scalar
+        (ScalarToTensor's result)."""
+        v = self.operand(t)
+        if isinstance(v, Var):
+            v.pytype = None
+        return t
+
     # ------------------------------------------------------------ the Recorder protocol (_utils._state)
     def _argument_leaves(self, v):
         """The argument leaves whose values determine v (v an argument, or computed from arguments only by

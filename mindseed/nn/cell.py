@@ -68,6 +68,19 @@ def _check_graph_kwargs(cell, args, kwargs):
         pass
 
 
+
+# MindSpore's Cell properties of pipeline parallel: (their checks' wording) -- kept as plain attributes here
+_PIPELINE_ATTRS = {"pipeline_stage": "For 'Cell', the property 'pipeline_stage'",
+                   "pipeline_segment": "For 'context.set_auto_parallel_context', the argument 'pipeline_stages'"}
+
+
+def _check_pipeline_attr(name, value):
+    what = _PIPELINE_ATTRS[name]
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise TypeError(f"{what} must be int type, but got type : {type(value)}")
+    if value < 0:
+        raise ValueError(f"{what} can not be less than 0, but got {value}")
+
 class Cell(CellBuffers, CellStateDict):
     """Base class of all networks: holds child cells and Parameters and defines `construct`.
 
@@ -122,6 +135,8 @@ class Cell(CellBuffers, CellStateDict):
         raise AttributeError(f"The '{type(self).__name__}' object has no attribute '{name}'.")
 
     def __setattr__(self, name, value):
+        if name in _PIPELINE_ATTRS:
+            _check_pipeline_attr(name, value)
         d = self.__dict__
         if "_params" not in d:
             if isinstance(value, (Parameter, Cell)):

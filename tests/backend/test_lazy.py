@@ -105,3 +105,22 @@ def test_placeholders_made_before_torch_loads_become_meta_tensors():
                "print(c(ms.Tensor(np.ones((2, 3)), ms.float32)).asnumpy().sum(),"
                " c(ms.Tensor(np.ones((4, 5)), ms.float32)).shape)\n")
     assert " ".join(out) == "False (-1, -1) 2 Int32 (3, 2) 2 12.0 (4, 5)"
+
+
+def test_placeholders_made_before_torch_loads_serve_set_inputs_after():
+    # Tensor(shape=[3, None, 5]) made first holds a torch-free placeholder; once torch loads it reads as an array
+    out = _run("import sys, numpy as np, mindseed as ms\n"
+               "from mindseed import nn, ops\n"
+               "class Net(nn.Cell):\n"
+               "    def construct(self, x, shape):\n"
+               "        return ops.Reshape()(x, shape)\n"
+               "ms.set_context(mode=ms.GRAPH_MODE)\n"
+               "dyn = ms.Tensor(shape=(3, None, 5), dtype=ms.float64)\n"
+               "print('torch' in sys.modules)\n"
+               "net = Net()\n"
+               "net.set_inputs(dyn, ms.Tensor(np.array([1, 2, 3])))\n"
+               "x = np.arange(60.0).reshape(3, 4, 5)\n"
+               "y = net(ms.Tensor(x), ms.Tensor([2, 6, 5]))\n"
+               "print(y.shape, bool((y.asnumpy() == x.reshape(2, 6, 5)).all()), dyn.shape)\n")
+    assert out[0] == "False"
+    assert "".join(out[1:4]) == "(2,6,5)" and out[4] == "True" and "".join(out[5:]) == "(3,-1,5)"

@@ -221,3 +221,25 @@ def test_missing_attribute_names_the_graph_type():
         with pytest.raises(AttributeError, match="'NamedTuple' object has no attribute 'label3'"):
             Label()(Data(1, 2))
         assert Shape()(Tensor(np.zeros((2, 3), np.float32))) == (2, 3)
+
+
+def test_graph_slices_with_float_bounds_raise_mindspores_errors():
+    class Inline(ms.nn.Cell):
+        def construct(self, x):
+            return "ABCDEFGHIJKL"[1:4.5]
+
+    class Made(ms.nn.Cell):
+        def construct(self, x):
+            sl = slice(x, 4.5)
+            return (1, 2, 3, 4, 5, 6)[sl]
+
+    class Ok(ms.nn.Cell):
+        def construct(self, x):
+            return "ABCDEFGHIJKL"[slice(x, 4)], (1, 2, 3, 4, 5)[1:x]
+
+    with pytest.raises(TypeError, match="Slice indices must be integers or bool"):
+        ms.jit(Inline())(1)
+    with pytest.raises(RuntimeError, match=r"Attribute 'stop' of slice\(1, 4.5, None\) should be int or Tensor "
+                                           r"with Int type but got 4.5"):
+        ms.jit(Made())(1)
+    assert ms.jit(Ok())(3) == ("D", (2, 3))

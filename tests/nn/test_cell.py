@@ -538,3 +538,15 @@ def test_instance_construct_set_to_another_method_is_the_one_compiled():
     np.testing.assert_allclose(out, np.arange(6).reshape(2, 3) + 2.0)
     out = ms.jit(lambda a, b: net(a, b))(x, y).asnumpy()
     np.testing.assert_allclose(out, np.arange(6).reshape(2, 3) + 2.0)
+
+
+def test_pipeline_stage_and_segment_are_checked_when_set():
+    cell = nn.Cell()
+    with pytest.raises(ValueError, match="the property 'pipeline_stage' can not be less than 0, but got -1"):
+        cell.pipeline_stage = -1
+    with pytest.raises(TypeError, match="'pipeline_stage' must be int type, but got type : <class 'float'>"):
+        cell.pipeline_stage = 1.5
+    with pytest.raises(ValueError, match="'pipeline_stages' can not be less than 0, but got -2"):
+        cell.pipeline_segment = -2
+    cell.pipeline_stage, cell.pipeline_segment = 2, 0
+    assert (cell.pipeline_stage, cell.pipeline_segment) == (2, 0)

@@ -696,3 +696,37 @@ def test_tensor_scatter_div_of_integers_truncates_toward_zero():
     assert zero.asnumpy().tolist() == [2 ** 31 - 1, -2 ** 31, 0]
     with pytest.raises(TypeError, match=r"TensorScatterDiv.*Tensor\[Int8\]"):
         ops.tensor_scatter_div(ms.Tensor(x.astype(np.int8)), ms.Tensor(idx), ms.Tensor(up.astype(np.int8)))
+
+
+def test_scatter_div_divides_once_per_index_in_float16():
+    # MindSpore divides by each update in turn: in float16 the quotients stay representable where the product of
+    # the divisors (34 * 38 * ...) would overflow; values MindSpore 2.10 printed
+    x = ms.Parameter(ms.Tensor(np.arange(9).reshape(3, 3).astype(np.float16)), name="x")
+    indices = ms.Tensor(np.array([[[1, 0, 2], [2, 2, 0]], [[1, 0, 1], [2, 1, 2]]], np.int32))
+    updates = ms.Tensor(np.arange(34, 70).reshape(2, 2, 3, 3).astype(np.float16))
+    out = ops.ScatterDiv()(x, indices, updates).asnumpy()
+    assert out.tolist() == [[0.0, 9.417533874511719e-06, 1.7642974853515625e-05],
+                            [4.76837158203125e-07, 5.364418029785156e-07, 6.556510925292969e-07], [0.0, 0.0, 0.0]]
+    y = ms.Tensor(np.array([[1.0, 2.0], [3.0, 4.0]]))
+    got = ops.tensor_scatter_div(y, ms.Tensor(np.array([[0], [0], [1]])), ms.Tensor(np.array([[2.0, 4], [5, 8],
+                                                                                           [3, 2]])))
+    np.testing.assert_allclose(got.asnumpy(), [[0.1, 1 / 16], [1.0, 2.0]], rtol=1e-12)
+
+
+def test_scatter_max_gradient_reaches_every_update_as_mindspore():
+    # ScatterMax / ScatterMin (in place on a Parameter): dout for the variable, dout gathered for each update, whatever
+    # won; TensorScatterMax keeps the masked gradient
+    x = ms.Parameter(ms.Tensor(np.array([[5.0, 1.0], [0.0, 9.0]], np.float32)), name="x")
+    idx = ms.Tensor(np.array([0, 1], np.int32))
+    u = ms.Tensor(np.array([[3.0, 4.0], [2.0, 2.0]], np.float32))
+    dout = ms.Tensor(np.array([[1.0, 2.0], [3.0, 4.0]], np.float32))
+    for prim in (ops.ScatterMax(), ops.ScatterMin()):
+        g = ops.GradOperation(get_all=True, get_by_list=True, sens_param=True)(lambda a, b, p=prim: p(x, a, b),
+                                                                            ms.ParameterTuple([x]))(idx, u, dout)
+        np.testing.assert_array_equal(g[0][1].asnumpy(), dout.asnumpy())
+        np.testing.assert_array_equal(g[1][0].asnumpy(), dout.asnumpy())
+    xs = ms.Tensor(np.array([[5.0, 1.0], [0.0, 9.0]], np.float32))
+    g = ms.ops.grad(lambda a, b: ops.tensor_scatter_max(a, ms.Tensor(np.array([[0], [1]], np.int32)), b),
+                    (0, 1))(xs, u)
+    np.testing.assert_array_equal(g[0].asnumpy(), [[1, 0], [0, 1]])
+    np.testing.assert_array_equal(g[1].asnumpy(), [[0, 1], [1, 0]])

@@ -359,3 +359,17 @@ def test_qr_grad_matches_finite_differences(shape):
         am[i] -= eps
         num[i] = (float(f(ms.Tensor(ap)).asnumpy()) - float(f(ms.Tensor(am)).asnumpy())) / (2 * eps)
     np.testing.assert_allclose(g, num, atol=1e-5, rtol=1e-4)
+
+
+def test_tensor_dot_takes_axes_whose_sizes_match_backwards():
+    # MindSpore's tensor_dot accepts x2's axes in reverse order of size, then flattens x1's contracted axes (in the
+    # order given) against x2's: values MindSpore 2.10 printed
+    x = np.arange(6.0).reshape(1, 2, 3).astype(np.float32)
+    out = ms.ops.tensor_dot(ms.Tensor(x), ms.Tensor(x), ((1, 0), (0, 1)))
+    np.testing.assert_array_equal(out.asnumpy(), [[9, 12, 15], [12, 17, 22], [15, 22, 29]])
+    a = np.arange(24.0).reshape(2, 3, 4).astype(np.float32)
+    b = np.arange(36.0).reshape(3, 3, 4).astype(np.float32)
+    out = ms.ops.tensor_dot(ms.Tensor(a), ms.Tensor(b), ((2, 1), (1, 2)))
+    np.testing.assert_array_equal(out.asnumpy(), [[440, 1232, 2024], [1232, 3752, 6272]])
+    with pytest.raises(ValueError, match="tensor_dot"):
+        ms.ops.tensor_dot(ms.Tensor(a), ms.Tensor(b), ((0, 1), (1, 2)))

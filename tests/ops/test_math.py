@@ -419,3 +419,16 @@ def test_bessel_functions_round_their_double_precision_values():
     sens = ms.Tensor(np.array([0.5, 1, 3, 3.2], np.float16))
     grad = ms.grad(lambda x, sens: (ops.bessel_k1e(x) * sens).sum())(x, sens)
     assert grad.asnumpy().tolist() == np.array([-2.127, -1.145, -0.479, -0.4592], np.float16).tolist()
+
+
+def test_pow_exponent_gradient_at_a_zero_base():
+    # d(x ** y)/dy = x ** y log(x): 0 where x == 0 and y >= 0 (no nan from 0 * log 0), -inf for y < 0, nan for x < 0
+    y = ms.Tensor(np.array([0.5, -1.0, 0.0, 2.0], np.float32))
+    g = ms.ops.grad(lambda a, b: ms.mint.pow(a, b), 1)
+    np.testing.assert_array_equal(g(0, y).asnumpy(), [0, -np.inf, 0, 0])
+    assert np.isnan(g(-2, y).asnumpy()).all()
+    np.testing.assert_allclose(g(2, y).asnumpy(), 2.0 ** y.asnumpy() * np.log(2.0), rtol=1e-6)
+    x = ms.Tensor(np.array([0.0, 0.0, 0.0, -2.0], np.float32))
+    out = g(x, y).asnumpy()
+    np.testing.assert_array_equal(out[:3], [0, -np.inf, 0])
+    assert np.isnan(out[3])

@@ -205,3 +205,14 @@ def test_ctc_greedy_decoder_sequence_length_past_max_time_is_a_runtime_error():
     inputs = ms.Tensor(np.zeros((2, 2, 3), np.float64))
     with pytest.raises(RuntimeError, match=r"sequence_length\[1\] 4 should be less than 2"):
         ops.CTCGreedyDecoder()(inputs, ms.Tensor(np.array([1, 4], np.int32)))
+
+
+def test_kl_div_loss_rounds_float16_after_each_operation():
+    # MindSpore: y * (log y - x) computed in float16 step by step (numpy's float16 arithmetic gives the same bits)
+    x = np.array([[0.2, 0.7, 0.1], [-0.1, 3.0, 0.9]], np.float16)
+    y = np.array([[1.0, 0.0, 0.1], [0.6, -1.0, 4.0]], np.float16)
+    out = ops.KLDivLoss("none")(ms.Tensor(x), ms.Tensor(y)).asnumpy()
+    with np.errstate(divide="ignore", invalid="ignore"):
+        expected = np.where(y > 0, y * (np.log(y) - x), np.float16(0))
+    assert out.dtype == np.float16 and out.tolist() == expected.tolist()
+    assert out[1, 0] == np.float16(-0.2464599609375)

@@ -187,3 +187,74 @@ def test_sparse_apply_centered_rms_prop_updates_the_rows_given():
     np.testing.assert_allclose(p["ms"].asnumpy()[rows], new_ms, rtol=1e-6)
     np.testing.assert_allclose(p["mg"].asnumpy()[rows], new_mg, rtol=1e-6)
     np.testing.assert_array_equal(p["var"].asnumpy()[2], [1.0, 1.0])      # a row not given stays
+
+
+def test_sparse_apply_momentum_walks_the_indices_in_order_in_float16():
+    from mindseed.ops.operations.nn_ops import SparseApplyMomentum
+    var = ms.Parameter(ms.Tensor(np.array([[4.1, 7.2], [1.1, 3.0], [0.5, -0.5]], np.float16)), name="var")
+    acc = ms.Parameter(ms.Tensor(np.array([[2.2, 3.0], [3.1, 0.5], [1.0, 1.0]], np.float16)), name="acc")
+    grad = ms.Tensor(np.array([[0.3, 0.2], [0.4, 0.1], [0.7, -0.9]], np.float16))
+    # use_nesterov does not change MindSpore 2.10's CPU kernel: plain momentum; row 0 is updated twice
+    out = SparseApplyMomentum(use_nesterov=True)(var, acc, ms.Tensor(0.01, ms.float16), grad,
+                                                 ms.Tensor([0, 2, 0], ms.int32), ms.Tensor(0.99, ms.float16))
+    # values of MindSpore 2.10 (float16, rounded after each operation)
+    assert out.asnumpy().tolist() == [[4.046875, 7.14453125], [1.099609375, 3.0], [0.486083984375, -0.5107421875]]
+    assert acc.asnumpy().tolist() == [[3.15625, 2.23828125], [3.099609375, 0.5], [1.390625, 1.08984375]]
+
+
+def test_sparse_apply_momentum_float64_repeated_row():
+    from mindseed.ops.operations.nn_ops import SparseApplyMomentum
+    var = ms.Parameter(ms.Tensor(np.array([[1.0]], np.float64)), name="var")
+    acc = ms.Parameter(ms.Tensor(np.array([[2.0]], np.float64)), name="acc")
+    out = SparseApplyMomentum()(var, acc, ms.Tensor(0.1, ms.float64), ms.Tensor(np.array([[0.5], [0.25]])),
+                                ms.Tensor([0, 0], ms.int32), ms.Tensor(0.5, ms.float64))
+    # accum: 2 * 0.5 + 0.5 = 1.5, var = 1 - 0.15; accum: 1.5 * 0.5 + 0.25 = 1, var = 0.85 - 0.1
+    np.testing.assert_allclose(out.asnumpy(), [[0.75]], rtol=1e-12)
+    np.testing.assert_allclose(acc.asnumpy(), [[1.0]], rtol=1e-12)
+
+
+def test_sparse_apply_proximal_gradient_descent_rows():
+    from mindseed.ops.operations.nn_ops import SparseApplyProximalGradientDescent
+    start = np.array([[4.1, 7.2], [1.1, 3.0], [0.5, -0.5]], np.float32)
+    var = ms.Parameter(ms.Tensor(start), name="var")
+    grad = np.array([[1, -2], [0.5, 3], [2.5, 0.25]], np.float32)
+    alpha, l1, l2 = 0.5, 0.3, 0.2
+    out = SparseApplyProximalGradientDescent()(var, ms.Tensor(alpha, ms.float32), ms.Tensor(l1, ms.float32),
+                                               ms.Tensor(l2, ms.float32), ms.Tensor(grad),
+                                               ms.Tensor([2, 0, 2], ms.int64))
+    expected = start.astype(np.float64)
+    for i, row in enumerate([2, 0, 2]):
+        prox = expected[row] - alpha * grad[i]
+        expected[row] = np.sign(prox) * np.maximum(np.abs(prox) - alpha * l1, 0) / (1 + alpha * l2)
+    np.testing.assert_allclose(out.asnumpy(), expected, rtol=1e-6)
+    np.testing.assert_allclose(var.asnumpy(), expected, rtol=1e-6)
+    # float64 and l1 = 0: prox / (1 + alpha l2)
+    v64 = ms.Parameter(ms.Tensor(np.array([[4.1, 7.2], [1.1, 3.0]])), name="v64")
+    out = SparseApplyProximalGradientDescent()(v64, ms.Tensor(1.0, ms.float64), ms.Tensor(0.0, ms.float64),
+                                               ms.Tensor(1.0, ms.float64), ms.Tensor(np.ones((1, 2))),
+                                               ms.Tensor([1], ms.int32))
+    np.testing.assert_allclose(out.asnumpy(), [[4.1, 7.2], [0.05, 1.0]], rtol=1e-12)
+
+
+def test_sparse_apply_adagrad_da_rows():
+    from mindseed.ops.operations.nn_ops import SparseApplyAdagradDA
+    p = {k: ms.Parameter(ms.Tensor(np.array(v, np.float32)), name=k) for k, v in (
+        ("var", [[1, 2], [1, 2], [3, 4]]), ("ga", [[2, 1], [3, 1], [-1, 0.5]]), ("gs", [[4, 1], [5, 1], [1, 1]]))}
+    grad = ms.Tensor(np.array([[5, 1], [6, 1], [-2, 0.1]], np.float32))
+    out = SparseApplyAdagradDA()(p["var"], p["ga"], p["gs"], grad, ms.Tensor([1, 2, 1], ms.int32),
+                                 ms.Tensor(2, ms.float32), ms.Tensor(0.5, ms.float32), ms.Tensor(1, ms.float32),
+                                 ms.Tensor(3, ms.int64))
+    # MindSpore 2.10's values: var = -sign(ga) max(|ga| / t - l1, 0) / (l2 + sqrt(gs) / (t lr)), row 1 twice
+    np.testing.assert_allclose(out.asnumpy(), [[1.0, 2.0], [-0.760716438293457, -0.16177421808242798],
+                                               [-0.5793376564979553, -0.0]], rtol=1e-6)
+    np.testing.assert_allclose(p["ga"].asnumpy(), [[2.0, 1.0], [6.0, 2.1], [5.0, 1.5]], rtol=1e-6)
+    np.testing.assert_allclose(p["gs"].asnumpy(), [[4.0, 1.0], [34.0, 2.01], [37.0, 2.0]], rtol=1e-6)
+    # l1 <= 0: no shrinkage, float16 rounded after each operation
+    h = {k: ms.Parameter(ms.Tensor(np.array(v, np.float16)), name=k) for k, v in (
+        ("var", [[1, 2], [1, 2]]), ("ga", [[2, 1], [3, 1]]), ("gs", [[4, 1], [5, 1]]))}
+    out = SparseApplyAdagradDA()(h["var"], h["ga"], h["gs"], ms.Tensor(np.array([[5, 1], [6, 1]], np.float16)),
+                                 ms.Tensor([1, 1], ms.int32), ms.Tensor(2, ms.float16), ms.Tensor(-1, ms.float16),
+                                 ms.Tensor(1, ms.float16), ms.Tensor(1, ms.int64))
+    ga, gs = np.array([14.0, 3.0]), np.array([66.0, 3.0])
+    np.testing.assert_allclose(out.asnumpy()[1], -ga / (1 + np.sqrt(gs) / 2), rtol=1e-3)
+    np.testing.assert_array_equal(out.asnumpy()[0], [1, 2])

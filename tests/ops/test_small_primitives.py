@@ -157,3 +157,27 @@ def test_apply_adam_with_amsgrad_matches_the_update_rule_and_v2():
         np.testing.assert_array_equal(a.asnumpy(), b.asnumpy())
     with pytest.raises(TypeError, match="'ApplyAdamWithAmsgrad'.*'beta1'"):
         ops.operations.ApplyAdamWithAmsgrad(beta1="0.9")
+
+
+def test_sequence_and_scalar_to_tensor_of_graph_variables():
+    # MindSpore: a tuple of ints gives Int64 by default; in a graph, mutable scalars and dynamic sequences become
+    # Tensors (Int64 for ints, Float32 for floats) that change with the arguments without recompiling
+    assert ops.TupleToTensor()((1, 2)).dtype == ms.int64 and ops.TupleToTensor()((1, 2.5)).dtype == ms.float32
+    assert ops.ScalarToTensor()(3).dtype == ms.float32
+
+    class Net(nn.Cell):
+        def __init__(self):
+            super().__init__()
+            self.seq, self.scalar = ops.TupleToTensor(), ops.ScalarToTensor()
+
+        def construct(self, x, y):
+            return self.seq(x), self.scalar(y), self.scalar(y, ms.float64)
+
+    net = ms.jit(Net())
+    for x, y, dt in (((1, 2, 3), 3, ms.int64), ((4, 5, 6), 7, ms.int64), ((1.5, 2.5), 3.5, ms.float32)):
+        seq, scalar, wide = net(ms.mutable(x, True), ms.mutable(y))
+        assert isinstance(scalar, ms.Tensor) and scalar.dtype == dt and scalar.asnumpy() == y
+        assert seq.dtype == dt and seq.asnumpy().tolist() == list(x)
+        assert wide.dtype == ms.float64 and wide.asnumpy() == y
+    with pytest.raises(TypeError, match="ScalarToTensor"):
+        ops.ScalarToTensor()(ms.Tensor(3))

@@ -306,3 +306,17 @@ def test_sparse_sparse_extremes_walk_the_index_lists_in_order():
                              (S.SparseSparseMaximum, (i2, v2), (i1, v1), [4, 2, 0, 4, 0])):
         m, n = op()(a[0], a[1], shape, b[0], b[1], shape)
         assert m.asnumpy().tolist() == rows and n.asnumpy().tolist() == values
+
+
+def test_sparse_softmax_groups_by_leading_indices_whatever_the_shape():
+    # MindSpore's kernel never compares the indices with `shape`: a (0, 0, 0) shape still groups rows by (i, j)
+    indices = Tensor(np.array([[0, 0, 0], [1, 1, 1], [0, 1, 1], [0, 0, 1]], np.int64))
+    values = np.array([1.0, 2.0, 3.0, 2.0])
+    out = S.SparseSoftmax()(indices, Tensor(values), Tensor(np.array([0, 0, 0], np.int64)))
+    e = np.exp(values[[0, 3]] - values[[0, 3]].max())
+    # the values come back in the row-major order of the indices: (0,0,0), (0,0,1), (0,1,1), (1,1,1)
+    np.testing.assert_allclose(out.asnumpy(), [e[0] / e.sum(), e[1] / e.sum(), 1.0, 1.0], rtol=1e-12)
+    # MindSpore 2.10: rows (0,0), (0,1), (1,0), (0,2) come back as (0,0), (0,1), (0,2), (1,0)
+    out = S.SparseSoftmax()(Tensor(np.array([[0, 0], [0, 1], [1, 0], [0, 2]], np.int64)),
+                            Tensor(np.array([1.0, 2.0, 3.0, 2.0])), Tensor(np.array([3, 3], np.int64)))
+    np.testing.assert_allclose(out.asnumpy(), [0.1553624, 0.4223188, 0.4223188, 1.0], rtol=1e-6)

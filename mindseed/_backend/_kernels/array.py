@@ -129,6 +129,25 @@ def gather_nd(x, indices):
     return x[_nd_positions(indices)]
 
 
+def occurrence_waves(idx):
+    """The positions of the 1-D int64 `idx` in waves of distinct values: wave k holds each value's k-th occurrence,
+    in order. Applying an update wave by wave gives a repeated row its updates one after another, as the CPU kernels
+    that walk their indices in order do. Yields (values, positions)."""
+    if not idx.numel():
+        return
+    order = torch.argsort(idx, stable=True)
+    ranked = idx[order]
+    pos = torch.arange(idx.numel(), device=idx.device)
+    first = torch.ones_like(ranked, dtype=torch.bool)
+    first[1:] = ranked[1:] != ranked[:-1]
+    start = torch.cummax(torch.where(first, pos, torch.zeros_like(pos)), 0).values
+    rank = torch.empty_like(idx)
+    rank[order] = pos - start
+    for k in range(int(rank.max()) + 1):
+        at = torch.nonzero(rank == k).reshape(-1)
+        yield idx[at], at
+
+
 def _flat_rows(x, indices):
     """x viewed as (rows, *rest) and the row number of each index tuple (for index_reduce)."""
     k = indices.shape[-1]
@@ -158,10 +177,15 @@ def tensor_scatter(x, indices, updates, op="update"):
     flat, rows = _flat_rows(x, indices)
     src = updates.to(x.dtype).reshape((rows.numel(),) + tuple(flat.shape[1:]))
     index = rows.reshape((-1,) + (1,) * (flat.dim() - 1)).expand(src.shape)
+    if op == "div" and (flat.is_floating_point() or flat.is_complex()):
+        # one division per index, in order (a product of the divisors first could overflow where the kernel's
+        # successive quotients do not, e.g. in float16)
+        out = flat.clone()
+        for rows_k, at in occurrence_waves(rows):
+            out.index_copy_(0, rows_k, out.index_select(0, rows_k) / src.index_select(0, at))
+        return out.reshape(x.shape)
     if op == "div":
         denom = torch.ones_like(flat).scatter_reduce_(0, index, src, "prod")
-        if flat.is_floating_point() or flat.is_complex():
-            return (flat / denom).reshape(x.shape)
         # integers divide as C does, truncating toward zero (one division by the product: the same result); by
         # zero, MindSpore's kernel saturates: the dtype's max for a positive value, its min for a negative, 0 for 0
         zero = denom == 0

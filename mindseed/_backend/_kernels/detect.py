@@ -1,8 +1,10 @@
 """Kernels of MindSpore's detection and decoding primitives: NMSWithMask, CombinedNonMaxSuppression, ResizeArea,
-ComputeAccidentalHits and NoRepeatNGram."""
+ComputeAccidentalHits, NoRepeatNGram, ExtractGlimpse and the gradients of CropAndResize."""
 import math
 
 import torch
+
+from mindseed._backend._core import torch_dtype
 
 
 def _iou_matrix(a, b):
@@ -138,3 +140,99 @@ def extract_glimpse(x, size, offsets, centered, normalized):
             out[i, r0 - top:r1 - top, c0 - left:c1 - left] = x[i, r0:r1, c0:c1]
             inside[i, r0 - top:r1 - top, c0 - left:c1 - left] = True
     return out, inside
+
+
+def _crop_axis(lo, hi, size, n):
+    """The sample coordinates (num_boxes, n) of CropAndResize along one axis, in the boxes' dtype as MindSpore's
+    gradient kernels compute them: lo (size - 1) + i (hi - lo) (size - 1) / (n - 1), the box center when n == 1.
+    Returns (coordinate, floor index, ceil index, fraction, inside the image)."""
+    if n > 1:
+        scale = (hi - lo) * (size - 1) / (n - 1)
+        at = lo[:, None] * (size - 1) + torch.arange(n, dtype=lo.dtype, device=lo.device)[None, :] * scale[:, None]
+    else:
+        at = (0.5 * (lo + hi) * (size - 1))[:, None]
+    inside = (at >= 0) & (at <= size - 1)
+    low = torch.floor(at)
+    return at, low.long(), torch.ceil(at).long(), at - low, inside
+
+
+def crop_and_resize_grad_image(grads, boxes, box_index, image_size, out_dtype, method):
+    """The gradient of CropAndResize for its images: each crop sample's gradient spread onto the image pixels it read
+    (bilinear: the four neighbours by their weights; nearest: the pixel at the rounded coordinate, halves away from
+    zero), samples outside the image dropped. Computed in float32 as MindSpore's CPU kernel (whatever the inputs'
+    dtype); returns (batch, H, W, depth) of `out_dtype` (a MindSpore dtype name)."""
+    out_dtype = torch_dtype(out_dtype)
+    batch, h, w, depth = (int(v) for v in image_size.reshape(-1).tolist())
+    nb, ch, cw, _ = grads.shape
+    idx = box_index.reshape(-1).long()
+    if nb and (idx.min() < 0 or idx.max() >= batch):
+        raise ValueError(f"For 'CropAndResizeGradImage', the 'box_index' must be in [0, {batch}), but got "
+                         f"{idx.tolist()}.")
+    grads, boxes = grads.float(), boxes.float()
+    y, top, bottom, ylerp, yin = _crop_axis(boxes[:, 0], boxes[:, 2], h, ch)
+    x, left, right, xlerp, xin = _crop_axis(boxes[:, 1], boxes[:, 3], w, cw)
+    keep = (yin[:, :, None] & xin[:, None, :])[..., None]                      # (nb, ch, cw, 1)
+    g = torch.where(keep, grads, torch.zeros((), dtype=grads.dtype, device=grads.device))
+    # each product cast to the output dtype and added there, sample by sample in the kernel's order (top-left,
+    # top-right, bottom-left, bottom-right): float16 results round as MindSpore's do
+    out = torch.zeros((batch * h * w, depth), dtype=out_dtype, device=grads.device)
+    base = idx[:, None, None] * (h * w)
+
+    def flat(rows, cols):
+        return base + rows.clamp(0, h - 1)[:, :, None] * w + cols.clamp(0, w - 1)[:, None, :]    # (nb, ch, cw)
+
+    if method == "nearest":
+        ry = torch.where(y - torch.floor(y) >= 0.5, torch.ceil(y), torch.floor(y)).long()
+        rx = torch.where(x - torch.floor(x) >= 0.5, torch.ceil(x), torch.floor(x)).long()
+        where, values = flat(ry, rx)[..., None], g[..., None, :]
+    else:
+        ylerp, xlerp = ylerp[:, :, None, None], xlerp[:, None, :, None]
+        dtop, dbottom = g * (1 - ylerp), g * ylerp
+        where = torch.stack([flat(top, left), flat(top, right), flat(bottom, left), flat(bottom, right)], -1)
+        values = torch.stack([(1 - xlerp) * dtop, xlerp * dtop, (1 - xlerp) * dbottom, xlerp * dbottom], -2)
+    out.index_put_((where.reshape(-1),), values.reshape(-1, depth).to(out_dtype), accumulate=True)
+    return out.reshape(batch, h, w, depth).to(out_dtype)
+
+
+def crop_and_resize_grad_boxes(grads, images, boxes, box_index):
+    """The gradient of bilinear CropAndResize for its boxes (num_boxes, 4) [y1, x1, y2, x2]: per sample inside the
+    image, the image's local slope along y and x times the incoming gradient, times how the sample coordinate moves
+    with each corner; summed per box. Boxes whose index is outside the batch get zeros. Computed in float32 as
+    MindSpore's CPU kernel; returned in the grads' dtype."""
+    batch, h, w, depth = images.shape
+    nb, ch, cw, _ = grads.shape
+    out_dtype, dt = grads.dtype, torch.float32
+    grads, boxes = grads.float(), boxes.float()
+    idx = box_index.reshape(-1).long()
+    valid = (idx >= 0) & (idx < batch)
+    img = images[idx.clamp(0, max(batch - 1, 0))].to(dt)                      # (nb, H, W, depth)
+    _, top, bottom, ylerp, yin = _crop_axis(boxes[:, 0], boxes[:, 2], h, ch)
+    _, left, right, xlerp, xin = _crop_axis(boxes[:, 1], boxes[:, 3], w, cw)
+    top, bottom, left, right = top.clamp(0, h - 1), bottom.clamp(0, h - 1), left.clamp(0, w - 1), right.clamp(0, w - 1)
+    rows = torch.arange(nb, device=img.device)[:, None, None]
+
+    def at(r, c):
+        return img[rows, r[:, :, None], c[:, None, :]]                         # (nb, ch, cw, depth)
+
+    tl, tr, bl, br = at(top, left), at(top, right), at(bottom, left), at(bottom, right)
+    yl, xl = ylerp[:, :, None, None], xlerp[:, None, :, None]
+    ygrad = ((1 - xl) * (bl - tl) + xl * (br - tr)) * grads
+    xgrad = ((1 - yl) * (tr - tl) + yl * (br - bl)) * grads
+    keep = yin[:, :, None, None] & xin[:, None, :, None] & valid[:, None, None, None]
+    zero = torch.zeros((), dtype=dt, device=img.device)
+    ygrad, xgrad = torch.where(keep, ygrad, zero), torch.where(keep, xgrad, zero)
+
+    def weights(n, size):
+        # d(coordinate)/d(lo) and d(coordinate)/d(hi) of each sample along an axis (float32, as the kernel)
+        if n > 1:
+            step = torch.arange(n, dtype=dt, device=img.device) * torch.tensor((size - 1) / (n - 1), dtype=dt)
+            return (size - 1) - step, step
+        half = torch.full((1,), 0.5 * (size - 1), dtype=dt, device=img.device)
+        return half, half
+
+    wy1, wy2 = (v[None, :, None, None] for v in weights(ch, h))
+    wx1, wx2 = (v[None, None, :, None] for v in weights(cw, w))
+    # the float32 products summed in float64 (the kernel adds them one by one in float32)
+    out = torch.stack([(g * wt).double().sum((1, 2, 3)) for g, wt in ((ygrad, wy1), (xgrad, wx1), (ygrad, wy2),
+                                                                       (xgrad, wx2))], dim=1)
+    return out.to(dt).to(out_dtype)

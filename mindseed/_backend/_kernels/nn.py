@@ -392,8 +392,11 @@ def huber_loss_grad(dout, x, y, delta, reduction):
 
 
 def kl_div(x, y, reduction):
-    # MindSpore's KLDivLoss: y * (log y - x) where y > 0, else 0
-    loss = torch.where(y > 0, torch.xlogy(y, y.clamp_min(0)) - y * x, torch.zeros((), dtype=x.dtype))
+    # MindSpore's KLDivLoss: y * (log y - x) where y > 0, else 0, each operation in the inputs' dtype (float16
+    # rounds after the log, the difference and the product, as MindSpore's kernel)
+    pos = y > 0
+    loss = torch.where(pos, y * (torch.log(torch.where(pos, y, torch.ones((), dtype=y.dtype))) - x),
+                       torch.zeros((), dtype=x.dtype))
     return _reduce(loss, reduction)
 
 

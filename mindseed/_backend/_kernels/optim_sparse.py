@@ -4,6 +4,7 @@ dense rules (SparseApply*, FusedSparse*)."""
 import torch
 
 from mindseed._backend._kernels import optim as D
+from mindseed._backend._kernels.array import occurrence_waves
 
 
 def sparse_rows_(dense_, tensors, grad, indices, *args, **kwargs):
@@ -21,6 +22,73 @@ def sparse_rows_(dense_, tensors, grad, indices, *args, **kwargs):
     dense_(*[[r] for r in rows[:1]], [g], *[[r] for r in rows[1:]], *args, **kwargs)
     for t, r in zip(tensors, rows):
         t.index_copy_(0, uniq, r)
+
+
+def _waves(indices, n):
+    """The positions of `indices` in waves of distinct rows (`occurrence_waves`): MindSpore's CPU kernels of
+    SparseApplyMomentum, SparseApplyProximalGradientDescent and SparseApplyAdagradDA walk the indices one by one."""
+    idx = indices.reshape(-1).long()
+    if idx.numel() and (idx.min() < 0 or idx.max() >= n):
+        bad = idx[(idx < 0) | (idx >= n)][0]
+        raise IndexError(f"values in indices should be in [0, {n}), but got {int(bad)}")
+    return occurrence_waves(idx)
+
+
+def sequential_rows_(step_, tensors, grad, indices, *scalars):
+    """Apply `step_(*rows of tensors, grad rows, *scalars)` row by row in the order of `indices` (a repeated row is
+    updated again from its new value). The scalars (Python numbers or one-element tensors) are cast to the variable's
+    dtype first, as MindSpore's kernels read them, so half precision rounds after each operation as theirs does."""
+    var = tensors[0]
+    scalars = [torch.as_tensor(s, device=var.device).reshape(()).to(var.dtype) for s in scalars]
+    grad = grad.reshape((-1,) + tuple(var.shape[1:])).to(var.dtype)
+    for rows, at in _waves(indices, var.shape[0]):
+        parts = [t.index_select(0, rows) for t in tensors]
+        step_(*parts, grad.index_select(0, at), *scalars)
+        for t, r in zip(tensors, parts):
+            t.index_copy_(0, rows, r)
+
+
+def _div(a, b):
+    """a / b in the dtype of a (C++ division: integers truncate)."""
+    if a.dtype.is_floating_point or a.dtype.is_complex:
+        return a / b
+    return torch.div(a, b, rounding_mode="trunc")
+
+
+def _via_double(fn, x):
+    """fn computed in float64 and cast back to x's dtype (the kernels' std::fabs / std::sqrt / std::fmax on double)."""
+    return fn(x.double()).to(x.dtype)
+
+
+def momentum_rows_(var, accum, grad, lr, momentum):
+    """SparseApplyMomentum's row step: accum = accum * momentum + g; var -= lr * accum. (MindSpore 2.10's CPU kernel
+    applies this rule whatever `use_nesterov` says.)"""
+    accum.copy_(accum * momentum + grad)
+    var.copy_(var - lr * accum)
+
+
+def proximal_gradient_descent_rows_(var, grad, alpha, l1, l2):
+    """SparseApplyProximalGradientDescent's row step: prox = var - g * alpha; var = sign(prox) max(|prox| - alpha l1,
+    0) / (1 + l2 alpha) when l1 > 0, else prox / (1 + l2 alpha)."""
+    prox = var - grad * alpha
+    denom = 1 + l2 * alpha
+    if float(l1) > 0:
+        shrink = float(alpha) * float(l1)
+        prox = torch.sign(prox) * _via_double(lambda p: torch.clamp(p.abs() - shrink, min=0), prox)
+    var.copy_(_div(prox, denom))
+
+
+def adagrad_da_rows_(var, gacc, gsq, grad, lr, l1, l2, global_step):
+    """SparseApplyAdagradDA's row step: gacc += g; gsq += g * g; var = -shrink(gacc / t, l1) / (l2 + sqrt(gsq) /
+    (t lr)), where shrink(x, l1) = sign(x) max(|x| - l1, 0) when l1 > 0, else x (t = global_step)."""
+    gacc.copy_(gacc + grad)
+    gsq.copy_(gsq + grad * grad)
+    denom = l2 + _div(_via_double(torch.sqrt, gsq), global_step * lr)
+    if float(l1) > 0:
+        num = torch.sign(gacc) * torch.clamp(_div(gacc.abs(), global_step) - l1, min=0)
+    else:
+        num = _div(gacc, global_step)
+    var.copy_(_div(-num, denom))
 
 
 def rms_prop_(params, grads, ms, moms, lr, decay, momentum, epsilon):

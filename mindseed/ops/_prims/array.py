@@ -199,6 +199,19 @@ def _tensor_scatter_extreme_bprop(x, indices, updates, out, dout):
 tensor_scatter_max_p.def_bprop(_tensor_scatter_extreme_bprop)
 tensor_scatter_min_p.def_bprop(_tensor_scatter_extreme_bprop)
 
+# ScatterMax / ScatterMin, the in-place updates of a Parameter by rows: the same kernels, but MindSpore's gradient
+# passes dout to the variable and gathers it for every update, whichever value won
+scatter_max_p = _tensor_scatter("ScatterMax", "max")
+scatter_min_p = _tensor_scatter("ScatterMin", "min")
+
+
+def _scatter_extreme_bprop(x, indices, updates, out, dout):
+    return dout, None, gather_nd_p(dout, indices)
+
+
+scatter_max_p.def_bprop(_scatter_extreme_bprop)
+scatter_min_p.def_bprop(_scatter_extreme_bprop)
+
 index_add_p = Prim("IndexAdd", K.index_add)
 
 

@@ -123,8 +123,19 @@ def _pow_bprop(x, y, out, dout):
         return mul_p(dout, mul_p(pow_p(x, y - 1), y)), None
     dx = mul_p(dout, mul_p(y, pow_p(x, sub_p(y, 1))))
     if isinstance(x, (int, float)):
-        return None, mul_p(dout, mul_p(out, log(x)))
-    return dx, mul_p(dout, mul_p(out, log_p(x)))
+        return None, mul_p(dout, _pow_exponent_grad(x, y, out))
+    return dx, mul_p(dout, _pow_exponent_grad(x, y, out))
+
+
+def _pow_exponent_grad(x, y, out):
+    """d(x ** y)/dy = x ** y * log(x), 0 where x == 0 and y >= 0 (MindSpore's rule: no nan from 0 * log(0)); nan for
+    a negative base."""
+    if isinstance(x, (int, float)):
+        g = mul_p(out, log(x) if x > 0 else float("-inf") if x == 0 else float("nan"))
+        return where_p(greater_equal_p(y, 0), zeros_like_p(g), g) if x == 0 else g
+    g = mul_p(out, log_p(x))
+    at_zero = equal_p(x, 0)
+    return where_p(where_p(at_zero, greater_equal_p(y, 0), at_zero), zeros_like_p(g), g)
 
 
 exp_p = Prim("Exp", K.exp, infer=I.to_float, sharding=S.elementwise)

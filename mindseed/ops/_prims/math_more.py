@@ -1,6 +1,7 @@
 """The remaining math, detection and sequence primitives of MindSpore's class API: Betainc, MatrixLogarithm,
 RaggedRange, EditDistance, NMSWithMask, CombinedNonMaxSuppression, ResizeArea, ComputeAccidentalHits, NoRepeatNGram,
-ExtractGlimpse, CTCLoss, RNNTLoss and STFT. Their classes are the table rows of `ops/operations/_prims_more.py`."""
+ExtractGlimpse, CropAndResizeGradImage/Boxes, CTCLoss, RNNTLoss and STFT. Their classes are the table rows of
+`ops/operations/_prims_more.py`."""
 from mindseed._backend.kernels import ctc_stft as KC
 from mindseed._backend.kernels import detect as KD
 from mindseed._backend.kernels import math_more as K
@@ -30,6 +31,8 @@ resize_area_p = Prim("ResizeArea", KD.resize_area)
 compute_accidental_hits_p = Prim("ComputeAccidentalHits", KD.compute_accidental_hits, multi_output=True)
 no_repeat_ngram_p = Prim("NoRepeatNGram", KD.no_repeat_ngram)
 extract_glimpse_p = Prim("ExtractGlimpse", KD.extract_glimpse, multi_output=True)
+crop_and_resize_grad_image_p = Prim("CropAndResizeGradImage", KD.crop_and_resize_grad_image)
+crop_and_resize_grad_boxes_p = Prim("CropAndResizeGradBoxes", KD.crop_and_resize_grad_boxes)
 stft_p = Prim("STFT", KC.stft)
 ctc_loss_p = Prim("CTCLoss", KC.ctc_loss, multi_output=True, residual_outputs=(1,))   # (loss, dloss/dlogits)
 

@@ -88,6 +88,20 @@ def _sparse_adam(var, m, v, beta1_power, beta2_power, lr, beta1, beta2, epsilon,
             _num(beta1), _num(beta2), _num(epsilon), use_nesterov)
 
 
+def _sparse_momentum(var, accum, lr, grad, indices, momentum, use_nesterov=False):
+    del use_nesterov            # read by MindSpore's constructor, not by its CPU kernel (plain momentum either way)
+    K.sequential_rows_(K.momentum_rows_, [var, accum], grad, indices, lr, momentum)
+
+
+def _sparse_proximal_gradient_descent(var, alpha, l1, l2, grad, indices):
+    K.sequential_rows_(K.proximal_gradient_descent_rows_, [var], grad, indices, alpha, l1, l2)
+
+
+def _sparse_adagrad_da(var, grad_accum, grad_square_accum, grad, indices, lr, l1, l2, global_step):
+    K.sequential_rows_(K.adagrad_da_rows_, [var, grad_accum, grad_square_accum], grad, indices, lr, l1, l2,
+                       global_step)
+
+
 sparse_apply_adagrad_p = OptimPrim("SparseApplyAdagrad", _sparse_adagrad)
 sparse_apply_adadelta_p = OptimPrim("SparseApplyAdadelta", _sparse_adadelta)
 sparse_apply_rms_prop_p = OptimPrim("SparseApplyRMSProp", _sparse_rms_prop)
@@ -97,3 +111,7 @@ sparse_apply_ftrl_p = OptimPrim("SparseApplyFtrl", _sparse_ftrl)
 sparse_apply_ftrl_v2_p = OptimPrim("SparseApplyFtrlV2", _sparse_ftrl_v2)
 fused_sparse_lazy_adam_p = OptimPrim("FusedSparseLazyAdam", _sparse_lazy_adam)
 fused_sparse_adam_p = OptimPrim("FusedSparseAdam", _sparse_adam)
+sparse_apply_momentum_p = OptimPrim("SparseApplyMomentum", _sparse_momentum)
+sparse_apply_proximal_gradient_descent_p = OptimPrim("SparseApplyProximalGradientDescent",
+                                                     _sparse_proximal_gradient_descent)
+sparse_apply_adagrad_da_p = OptimPrim("SparseApplyAdagradDA", _sparse_adagrad_da)

@@ -28,3 +28,16 @@ __all__ = _family + [
     "cholesky_solve", "cov", "cross", "det", "dist", "dot", "einsum", "ger", "inner", "inverse", "kron", "logdet",
     "lu_solve", "lu_unpack", "matrix_determinant", "matrix_exp", "matrix_power", "mm", "mv", "norm", "orgqr", "outer",
     "renorm", "slogdet", "tensor_dot", "vander", "vecdot"]
+
+# MindSpore's `_ext` norms, the functions behind mint.norm / mint.linalg.vector_norm / matrix_norm (mint imports
+# ops, so they are looked up when first asked for)
+_MINT_NAMES = {"norm_ext": ("mindseed.mint", "norm"), "vector_norm_ext": ("mindseed.mint.linalg", "vector_norm"),
+               "matrix_norm_ext": ("mindseed.mint.linalg", "matrix_norm")}
+
+
+def __getattr__(name):
+    if name in _MINT_NAMES:
+        import importlib  # noqa: PLC0415
+        module, attr = _MINT_NAMES[name]
+        return getattr(importlib.import_module(module), attr)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -263,9 +263,9 @@ _ND_PRIMS = {
 _ND_NAMES = {k: "TensorScatter" + k.capitalize() for k in _ND_PRIMS}
 
 
-def _tensor_scatter(op, input_x, indices, updates):
+def _tensor_scatter(op, input_x, indices, updates, prim=None):
     _scatter_checks(op, input_x, indices, updates)
-    return _ND_PRIMS[op](input_x, indices, cast(updates, input_x.dtype))
+    return (prim or _ND_PRIMS[op])(input_x, indices, cast(updates, input_x.dtype))
 
 
 def _scatter_checks(op, input_x, indices, updates):
@@ -356,7 +356,7 @@ def _nd_rank(name, indices, ref):
         raise ValueError(f"For {name}, the dimension of 'indices' cannot be less than 2,  but got {indices.ndim}")
 
 
-def _ref_nd(op, input_x, indices, updates, name):
+def _ref_nd(op, input_x, indices, updates, name, prim=None):
     """MindSpore's Scatter*: update a Parameter (or Tensor) in place and return it. The updates are cast to its
     dtype; one that would need the Parameter itself converted (a wider or float type) is MindSpore's TypeError."""
     if isinstance(input_x, Tensor) and isinstance(updates, Tensor) and \
@@ -366,10 +366,10 @@ def _ref_nd(op, input_x, indices, updates, name):
                         f"which cannot be converted to data type {mstype.promote_types(input_x.dtype, updates.dtype)}"
                         f" automatically.")
     mutate = None
-    if op in ("update", "add", "sub") and isinstance(input_x, Tensor):
+    if op in ("update", "add", "sub") and prim is None and isinstance(input_x, Tensor):
         _scatter_checks(op, input_x, indices, updates)
         mutate = lambda raw: K.tensor_scatter_(raw, indices._data, updates._data, op)    # noqa: E731
-    return _inplace(input_x, lambda old: _tensor_scatter(op, old, indices, updates), updates, mutate=mutate)
+    return _inplace(input_x, lambda old: _tensor_scatter(op, old, indices, updates, prim), updates, mutate=mutate)
 
 
 def _scatter_nd_ref(op, doc, locking=False):
@@ -393,11 +393,15 @@ scatter_nd_min = _scatter_nd_ref("min", "input_x[indices] = min(input_x[indices]
 scatter_nd_update = _scatter_nd_ref("update", "input_x[indices] = updates, in place.", locking=True)
 
 
+_ROW_PRIMS = {"max": A.scatter_max_p, "min": A.scatter_min_p}    # their own gradient (see _prims/array.py)
+
+
 def _ref_rows(op, input_x, indices, updates):
     """Scatter* along the first axis: indices of any shape name rows of input_x."""
     name = _ND_NAMES[op].replace("Tensor", "")
     _check_int_tensor(name, "indices", indices)
-    return _ref_nd(op, input_x, P.reshape_p(indices, shape=indices.shape + (1,)), updates, name)
+    return _ref_nd(op, input_x, P.reshape_p(indices, shape=indices.shape + (1,)), updates, name,
+                   _ROW_PRIMS.get(op))
 
 
 def scatter_add(input_x, indices, updates):

@@ -99,16 +99,23 @@ def mv(mat, vec):
     return P.matmul_p(*_promote(mat, vec))
 
 
-def _contract(op, x1, x2, ax1, ax2):
-    """tensordot: contract axes ax1 of x1 with ax2 of x2 by one matmul."""
+def _contract(op, x1, x2, ax1, ax2, either_order=False):
+    """tensordot: contract axes ax1 of x1 with ax2 of x2 by one matmul (x1's free axes then its contracted ones,
+    flattened, times x2's contracted axes then its free ones). With `either_order` (MindSpore's tensor_dot) the sizes
+    of ax1 may match ax2 read backwards instead: the same flattening then runs, as there."""
     if len(ax1) != len(ax2):
         raise ValueError(f"For '{op}', the two axes lists must have the same length, but got {ax1} and {ax2}.")
     ax1 = tuple(_axis(op, a, x1.ndim) for a in ax1)
     ax2 = tuple(_axis(op, a, x2.ndim) for a in ax2)
-    for a, b in zip(ax1, ax2):
-        if x1.shape[a] != x2.shape[b]:
-            raise ValueError(f"For '{op}', the contracted dimensions must match, but got {x1.shape} axis {a} and "
-                             f"{x2.shape} axis {b}.")
+    sizes1, sizes2 = [x1.shape[a] for a in ax1], [x2.shape[b] for b in ax2]
+    if sizes1 != sizes2 and not (either_order and sizes1 == sizes2[::-1]):
+        if either_order:
+            raise ValueError(f"For '{op}', the 'i' should exist such that 'x1_shape[axes[0][i]]' is equal to "
+                             f"'x2_shape[axes[1][i]]' or 'x2_shape[axes[1][len(axes[0])-1-i]]', but got "
+                             f"'x1_shape': {x1.shape}, 'x2_shape': {x2.shape}, 'axes': {(ax1, ax2)}.")
+        a, b = next((a, b) for a, b in zip(ax1, ax2) if x1.shape[a] != x2.shape[b])
+        raise ValueError(f"For '{op}', the contracted dimensions must match, but got {x1.shape} axis {a} and "
+                         f"{x2.shape} axis {b}.")
     free1 = [i for i in range(x1.ndim) if i not in ax1]
     free2 = [i for i in range(x2.ndim) if i not in ax2]
     k = 1
@@ -143,7 +150,8 @@ def tensor_dot(x1, x2, axes):
         return _contract("tensor_dot", x1, x2, tuple(range(x1.ndim - n, x1.ndim)), tuple(range(n)))
     if not isinstance(axes, (tuple, list)) or len(axes) != 2:
         raise TypeError(f"For 'tensor_dot', the 'axes' must be an int or a pair of axis lists, but got {axes}.")
-    return _contract("tensor_dot", x1, x2, _ints("tensor_dot", "axes", axes[0]), _ints("tensor_dot", "axes", axes[1]))
+    return _contract("tensor_dot", x1, x2, _ints("tensor_dot", "axes", axes[0]), _ints("tensor_dot", "axes", axes[1]),
+                     either_order=True)
 
 
 def dot(input, other):

@@ -428,3 +428,6 @@ from mindseed.ops.operations._grad_ops_math import *  # noqa: E402,F401,F403
 from mindseed.ops.operations import _grad_ops_math  # noqa: E402
 
 __all__ += _grad_ops_math.__all__
+
+# more names MindSpore's module holds (its imports and classes), the same objects as in ops.operations
+from mindseed.ops.operations._base import PrimitiveWithInfer  # noqa: E402,F401

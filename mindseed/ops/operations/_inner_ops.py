@@ -183,3 +183,6 @@ class AntiQuant(Primitive):
             y = y * scale
         return F.cast(y, self.dtype)
 
+# more names MindSpore's module holds (its imports and classes), the same objects as in ops.operations
+from mindseed.ops.operations._base import PrimitiveWithCheck, PrimitiveWithInfer  # noqa: E402,F401
+from mindseed.common.parameter import Parameter  # noqa: E402,F401

@@ -66,6 +66,20 @@ _ROWS = {
                                    ("var", "mg", "ms", "mom", "lr", "rho", "momentum", "epsilon", "grad", "indices"),
                                    ("var", "mg", "ms", "mom"), "var",
                                    "Centered RMSProp on the rows `indices` (mean gradient mg and mean square ms)."),
+    "SparseApplyMomentum": (_drop(P.sparse_apply_momentum_p, "use_locking"), (_LOCK, _NESTEROV),
+                            ("var", "accum", "lr", "grad", "indices", "momentum"), ("var", "accum"), "var",
+                            "Momentum on the rows `indices`, one index after another: accum = accum * momentum + g; "
+                            "var -= lr * accum (Nesterov: var -= lr * g + lr * momentum * accum)."),
+    "SparseApplyProximalGradientDescent": (
+        _drop(P.sparse_apply_proximal_gradient_descent_p, "use_locking"), (_LOCK,),
+        ("var", "alpha", "l1", "l2", "grad", "indices"), ("var",), "var",
+        "Proximal gradient descent (FOBOS) on the rows `indices`: prox = var - alpha g; var = sign(prox) "
+        "max(|prox| - alpha l1, 0) / (1 + alpha l2)."),
+    "SparseApplyAdagradDA": (_drop(P.sparse_apply_adagrad_da_p, "use_locking"), (_LOCK,),
+                             ("var", "grad_accum", "grad_square_accum", "grad", "indices", "lr", "l1", "l2",
+                              "global_step"), ("var", "grad_accum", "grad_square_accum"), "var",
+                             "Adagrad dual averaging on the rows `indices`: gacc += g, gsq += g^2, var = "
+                             "-shrink(gacc / t, l1) / (l2 + sqrt(gsq) / (t lr))."),
     "SparseApplyProximalAdagrad": (_drop(P.sparse_apply_proximal_adagrad_p, "use_locking"), (_LOCK,),
                                    ("var", "accum", "lr", "l1", "l2", "grad", "indices"), ("var", "accum"),
                                    ("var", "accum"), "Proximal Adagrad on the rows `indices`."),
@@ -95,11 +109,14 @@ _ROWS = {
                         "Adam on the dense gradient made of the rows `indices` (every row's moments decay)."),
 }
 
+# these kernels take every integer and float dtype (MindSpore's CPU kernels are templated over them)
+_ANY_REAL = ("SparseApplyMomentum", "SparseApplyProximalGradientDescent", "SparseApplyAdagradDA")
 globals().update({_name: primitive_class(
     _name, _fn, _attrs, _inputs, tensors=_same + tuple(a for a in ("grad",) if a in _inputs and a not in _same),
     same_shape=_same[:1] + tuple(s for s in _same[1:] if s not in ("grad", "gradient")), returns=_ret, doc=_doc,
     int_tensors=("indices",) if "indices" in _inputs else (),
     # MindSpore's SparseApply* kernels take float16 / float32 variables, states and gradients only
-    half_single=tuple(dict.fromkeys(_same + ("grad",))) if _name.startswith("SparseApply") else ())
+    half_single=tuple(dict.fromkeys(_same + ("grad",))) if _name.startswith("SparseApply") and _name not in _ANY_REAL
+    else ())
     for _name, (_fn, _attrs, _inputs, _same, _ret, _doc) in _ROWS.items()})
 __all__ = list(_ROWS)

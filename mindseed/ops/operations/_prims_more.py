@@ -169,6 +169,55 @@ def _extract_glimpse(x, size, offsets, centered=True, normalized=True, uniform_n
     return F.select(F.broadcast_to(inside, out.shape), out, fill)
 
 
+_CROP_IMAGES = (mstype.float16, mstype.float32, mstype.float64, mstype.int16, mstype.int32, mstype.int64,
+                mstype.int8, mstype.uint16, mstype.uint8)
+
+
+def _crop_grad_inputs(name, grads, boxes, box_index):
+    _dtype(name, "grads", grads, _FLOATS)
+    _dtype(name, "boxes", boxes, _FLOATS)
+    _dtype(name, "box_index", box_index, (mstype.int32,))
+    if grads.ndim != 4:
+        raise ValueError(f"For '{name}', the rank of 'grads' must be 4, but got {grads.ndim}.")
+    if boxes.ndim != 2 or boxes.shape[1] != 4:
+        raise ValueError(f"For '{name}', the 'boxes' must be a 2-D Tensor of shape (num_boxes, 4), but got "
+                         f"{boxes.shape}.")
+    if box_index.ndim != 1 or box_index.shape[0] != boxes.shape[0] or grads.shape[0] != boxes.shape[0]:
+        raise ValueError(f"For '{name}', the 'box_index' must be 1-D of length num_boxes {boxes.shape[0]} (the "
+                         f"first dim of 'boxes' and 'grads'), but got 'box_index' {box_index.shape} and 'grads' "
+                         f"{grads.shape}.")
+
+
+def _crop_and_resize_grad_image(grads, boxes, box_index, image_size, T=None, method="bilinear"):
+    name = "CropAndResizeGradImage"
+    _crop_grad_inputs(name, grads, boxes, box_index)
+    _dtype(name, "image_size", image_size, (mstype.int32,))
+    if image_size.shape != (4,):
+        raise ValueError(f"For '{name}', the 'image_size' must be a 1-D Tensor of 4 elements [batch, image_height, "
+                         f"image_width, depth], but got shape {image_size.shape}.")
+    batch, height, width, depth = image_size.asnumpy().tolist()
+    if height <= 0 or width <= 0 or batch < 0:
+        raise ValueError(f"For '{name}', image_height and image_width of 'image_size' must be positive, but got "
+                         f"{[batch, height, width, depth]}.")
+    if depth != grads.shape[3]:
+        raise ValueError(f"For '{name}', shape[3] of 'grads' and image_size[3] must be equal, but got "
+                         f"{grads.shape[3]} and {depth}.")
+    return P.crop_and_resize_grad_image_p(grads, boxes, box_index, image_size, out_dtype=T.name, method=method)
+
+
+def _crop_and_resize_grad_boxes(grads, images, boxes, box_index, method="bilinear"):
+    name = "CropAndResizeGradBoxes"
+    _crop_grad_inputs(name, grads, boxes, box_index)
+    _dtype(name, "images", images, _CROP_IMAGES)
+    if images.ndim != 4 or images.shape[1] <= 0 or images.shape[2] <= 0:
+        raise ValueError(f"For '{name}', the 'images' must be a 4-D Tensor (batch, image_height, image_width, depth) "
+                         f"with positive height and width, but got {images.shape}.")
+    if images.shape[3] != grads.shape[3]:
+        raise ValueError(f"For '{name}', shape[3] of 'grads' and 'images' must be equal, but got {grads.shape[3]} "
+                         f"and {images.shape[3]}.")
+    return P.crop_and_resize_grad_boxes_p(grads, images, boxes, box_index)
+
+
 def _ctc_loss(x, labels_indices, labels_values, sequence_length, preprocess_collapse_repeated=False,
               ctc_merge_repeated=True, ignore_longer_outputs_than_inputs=False):
     flags = {"preprocess_collapse_repeated": preprocess_collapse_repeated, "ctc_merge_repeated": ctc_merge_repeated,
@@ -242,6 +291,13 @@ _ROWS = {
                                           ("noise", "uniform")), ("x", "size", "offsets"),
                        "Glimpses (batch, h, w, channels) of NHWC images around (y, x) offsets; outside the image, "
                        "noise ('uniform', 'gaussian' or 'zero')."),
+    "CropAndResizeGradImage": (
+        _crop_and_resize_grad_image, (("T", REQUIRED), ("method", "bilinear")),
+        ("grads", "boxes", "box_index", "image_size"),
+        "The gradient of CropAndResize for its images: (batch, image_height, image_width, depth) of dtype T."),
+    "CropAndResizeGradBoxes": (_crop_and_resize_grad_boxes, (("method", "bilinear"),),
+                               ("grads", "images", "boxes", "box_index"),
+                               "The gradient of bilinear CropAndResize for its boxes: (num_boxes, 4)."),
     "CTCLoss": (_ctc_loss, (("preprocess_collapse_repeated", False), ("ctc_merge_repeated", True),
                             ("ignore_longer_outputs_than_inputs", False)),
                 ("x", "labels_indices", "labels_values", "sequence_length"),
@@ -258,7 +314,8 @@ _ATTR_TYPES = {"EditDistance": {"normalize": bool},
                "ExtractGlimpse": {"centered": bool, "normalized": bool, "uniform_noise": bool, "noise": str},
                "NMSWithMask": {"iou_threshold": float},
                "CombinedNonMaxSuppression": {"pad_per_class": bool, "clip_boxes": bool},
-               "ResizeArea": {"align_corners": bool}, "ComputeAccidentalHits": {"num_true": int},
+               "ResizeArea": {"align_corners": bool}, "CropAndResizeGradImage": {"method": str},
+               "CropAndResizeGradBoxes": {"method": str}, "ComputeAccidentalHits": {"num_true": int},
                "NoRepeatNGram": {"ngram_size": int}, "RNNTLoss": {"blank_label": int},
                "CTCLoss": dict.fromkeys(("preprocess_collapse_repeated", "ctc_merge_repeated",
                                          "ignore_longer_outputs_than_inputs"), bool),
@@ -272,6 +329,15 @@ def _attr_check(name):
             validator.check_value_type(k, attrs[k], [kind], name)
         if name == "ExtractGlimpse":
             validator.check_string(attrs["noise"], ["uniform", "gaussian", "zero"], "noise", name)
+        if name == "CropAndResizeGradImage":
+            if attrs["method"] not in ("bilinear", "nearest"):
+                raise ValueError(f"For '{name}', the 'method' should be in expected: ('bilinear', 'nearest'), but "
+                                 f"got {attrs['method']}.")
+            if attrs["T"] not in (mstype.float16, mstype.float32, mstype.float64):
+                raise ValueError(f"For '{name}', the 'T' should be in expected: (mindspore.float16, "
+                                 f"mindspore.float32, mindspore.float64), but got {attrs['T']}.")
+        if name == "CropAndResizeGradBoxes":
+            validator.check_string(attrs["method"], ["bilinear"], "method", name)
     return check
 
 

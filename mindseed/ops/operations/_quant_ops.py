@@ -259,3 +259,6 @@ from mindseed.ops.operations._quant_fold import (  # noqa: E402 -- they use this
     BatchNormFold, BatchNormFold2, BatchNormFold2Grad, BatchNormFoldGrad, CorrectionMul, CorrectionMulGrad,
     CorrectionMulGradReduce, FakeLearnedScaleQuantPerChannel, FakeLearnedScaleQuantPerChannelGrad,
     FakeLearnedScaleQuantPerLayer, FakeLearnedScaleQuantPerLayerGrad)
+
+# more names MindSpore's module holds (its imports and classes), the same objects as in ops.operations
+from mindseed.ops.operations._base import PrimitiveWithInfer  # noqa: E402,F401

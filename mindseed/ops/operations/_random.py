@@ -21,6 +21,38 @@ __all__ = [
 ]
 
 
+# While vmap runs a function once per slice (`autograd.vmap`), the k-th seeded random primitive the function makes
+# in each slice draws from one stream: as MindSpore traces the function once and runs each random op once on the
+# whole batch, the slices get successive draws of that op's generator, not the same draw each.
+_slice_streams = []     # one scope per active vmap call: {"gens": [generator of the k-th seeded primitive], "k": ...}
+
+
+class shared_streams:
+    """Context of one vmap call; `next_slice()` starts each slice."""
+
+    def __enter__(self):
+        _slice_streams.append({"gens": [], "k": 0})
+        return self
+
+    def __exit__(self, *exc):
+        _slice_streams.pop()
+
+    @staticmethod
+    def next_slice():
+        _slice_streams[-1]["k"] = 0
+
+
+def _seeded_generator(seed_value):
+    if not _slice_streams:
+        return B.Generator(seed_value)
+    scope = _slice_streams[-1]
+    k = scope["k"]
+    scope["k"] = k + 1
+    if k == len(scope["gens"]):
+        scope["gens"].append(B.Generator(seed_value))
+    return scope["gens"][k]
+
+
 class _RandomPrimitive(Primitive):
     """A random primitive with (seed, seed2) attributes and its own generator when either is non-zero."""
 
@@ -36,7 +68,7 @@ class _RandomPrimitive(Primitive):
             self.attrs[k] = v
         seed, seed2 = max(int(values.get("seed", 0) or 0), 0), int(values.get("seed2", 0) or 0)
         if seed or seed2:
-            self._gen = B.Generator(seed * 1000003 + seed2 + (_seed.get_seed() or 0))
+            self._gen = _seeded_generator(seed * 1000003 + seed2 + (_seed.get_seed() or 0))
         else:
             self._gen = None
 

@@ -404,3 +404,6 @@ class DiscountedReturn(Primitive):
 
 
 from mindseed.ops.operations._rl_gru_env import CudnnGRU, EnvCreate, EnvReset, EnvStep  # noqa: E402,F401
+
+# more names MindSpore's module holds (its imports and classes), the same objects as in ops.operations
+from mindseed.ops.operations._base import PrimitiveWithInfer  # noqa: E402,F401

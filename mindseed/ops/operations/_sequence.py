@@ -2,8 +2,10 @@
 TensorToTuple, TensorToList, TensorToScalar, TupleToTensor, ListToTensor, ScalarToTensor."""
 import numbers
 
+from mindseed._utils import _state
 from mindseed.common import dtype as mstype
 from mindseed.common.tensor import Tensor
+from mindseed.ops import functional as F
 from mindseed.ops.operations._base import Primitive
 
 __all__ = ["TensorToTuple", "TensorToList", "TensorToScalar", "TupleToTensor", "ListToTensor", "ScalarToTensor"]
@@ -67,33 +69,53 @@ class _SequenceToTensor(Primitive):
     def __init__(self):
         super().__init__(type(self).__name__)
 
-    def __call__(self, input_x, dtype=mstype.float32):
+    def __call__(self, input_x, dtype=None):
         if not isinstance(input_x, self.kinds):
             raise TypeError(f"For '{self.name}', the input must be a {self.kinds[0].__name__}, but got "
                             f"{type(input_x).__name__}.")
+        kinds = []
         for v in input_x:
             if isinstance(v, bool) or not isinstance(v, (numbers.Number, Tensor)):
                 raise TypeError(f"For '{self.name}', the elements must be numbers, but got {type(v).__name__}.")
-        return Tensor([v.item() if isinstance(v, Tensor) else v for v in input_x], dtype)
+            kinds.append(_graph_scalar_type(v) or (int if isinstance(v, Tensor) and mstype.is_integral(v.dtype)
+                                                   else type(v)))
+        if dtype is None:   # MindSpore: ints give Int64, anything else Float32
+            dtype = mstype.int64 if all(issubclass(k, numbers.Integral) for k in kinds) else mstype.float32
+        if any(isinstance(v, Tensor) for v in input_x):     # graph values: stacked, so the graph keeps them
+            return F.stack([F.cast(v, dtype) if isinstance(v, Tensor) else Tensor(v, dtype) for v in input_x])
+        return Tensor(list(input_x), dtype)
 
 
 class TupleToTensor(_SequenceToTensor):
-    """A tuple of numbers as a 1-D Tensor of `dtype` (default Float32)."""
+    """A tuple of numbers as a 1-D Tensor of `dtype` (default: Int64 for ints, else Float32)."""
     kinds = (tuple,)
 
 
 class ListToTensor(_SequenceToTensor):
-    """A list of numbers as a 1-D Tensor of `dtype` (default Float32)."""
+    """A list of numbers as a 1-D Tensor of `dtype` (default: Int64 for ints, else Float32)."""
     kinds = (list,)
 
 
+def _graph_scalar_type(x):
+    """The Python type a graph value stands for (a mutable scalar argument, a loop counter), or None."""
+    if not isinstance(x, Tensor) or _state.tracing is None:
+        return None
+    return getattr(_state.tracing.lookup(x), "pytype", None)
+
+
 class ScalarToTensor(Primitive):
-    """A Python number as a 0-D Tensor of `dtype` (default Float32)."""
+    """A Python number as a 0-D Tensor of `dtype` (default Float32; a variable scalar of a graph, a mutable int or
+    float argument, gives Int64 or Float32 by its type as MindSpore's graph does)."""
 
     def __init__(self):
         super().__init__("ScalarToTensor")
 
-    def __call__(self, input_x, dtype=mstype.float32):
+    def __call__(self, input_x, dtype=None):
+        pytype = _graph_scalar_type(input_x)
+        if pytype in (int, float):
+            # a new graph value, a Tensor of the graph (no longer a Python scalar)
+            out = F.identity(F.cast(input_x, dtype or (mstype.int64 if pytype is int else mstype.float32)))
+            return _state.tracing.mark_tensor(out)
         if isinstance(input_x, bool) or not isinstance(input_x, numbers.Number):
             raise TypeError(f"For '{self.name}', the input must be int or float, but got {type(input_x).__name__}.")
-        return Tensor(input_x, dtype)
+        return Tensor(input_x, dtype or mstype.float32)

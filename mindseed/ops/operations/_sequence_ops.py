@@ -5,3 +5,7 @@ from mindseed.ops.operations import (  # noqa: F401
 
 __all__ = [
     "ListToTensor", "TensorToList", "TensorToScalar", "TensorToTuple", "TupleToTensor"]
+
+# more names MindSpore's module holds (its imports and classes), the same objects as in ops.operations
+from mindseed.ops.operations._base import Primitive, PrimitiveWithCheck  # noqa: E402,F401
+from mindseed.common.tensor import Tensor  # noqa: E402,F401

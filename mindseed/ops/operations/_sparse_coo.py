@@ -23,7 +23,8 @@ def _check_tensor(op, name, x):
 
 def coo_parts(op, indices, values, shape, prefix="", bound_error=ValueError):
     """The host indices (N, ndim) and the shape (ndim,) of a COO input, checked as MindSpore's kernels do (an index
-    outside the shape raises `bound_error`: the kernels that find it while they run fail at launch, RuntimeError)."""
+    outside the shape raises `bound_error`: the kernels that find it while they run fail at launch, RuntimeError;
+    None: the kernel never compares them, as SparseSoftmax's)."""
     names = [prefix + n for n in ("indices", "values", "shape")]
     for name, x in zip(names, (indices, values, shape)):
         _check_tensor(op, name, x)
@@ -36,7 +37,7 @@ def coo_parts(op, indices, values, shape, prefix="", bound_error=ValueError):
         raise ValueError(f"For '{op}', '{names[0]}' must have shape (len({names[1]}), len({names[2]})) = "
                          f"({values.shape[0]}, {shape.shape[0]}), but got {indices.shape}.")
     idx, dims = _host(indices).astype(np.int64).reshape(-1, shape.shape[0]), _host(shape).astype(np.int64)
-    if idx.size and (np.any(idx < 0) or np.any(idx >= dims)):
+    if bound_error is not None and idx.size and (np.any(idx < 0) or np.any(idx >= dims)):
         raise bound_error(f"For '{op}', every row of '{names[0]}' must lie inside '{names[2]}' {dims.tolist()}, but "
                           f"got {idx[np.any((idx < 0) | (idx >= dims), axis=1)][0].tolist()}.")
     return idx, dims
@@ -156,11 +157,13 @@ def _reshape(indices, shape, new_shape):
     return Tensor(rows.astype(np.int64)), Tensor(new)
 
 
-def _groups(idx, dims):
-    """Group id of each index row by all its dims but the last, and the number of groups."""
-    lead = row_major(idx[:, :-1], dims[:-1]) if idx.shape[1] > 1 else np.zeros(idx.shape[0], np.int64)
-    uniq, inverse = np.unique(lead, return_inverse=True)
-    return Tensor(inverse.astype(np.int32)), uniq.size
+def _groups(idx):
+    """Group id of each index row by all its dims but the last (the values of those dims, whatever the shape says),
+    and the number of groups."""
+    if idx.shape[1] < 2 or not idx.shape[0]:
+        return Tensor(np.zeros(idx.shape[0], np.int32)), int(idx.shape[0] > 0)
+    uniq, inverse = np.unique(idx[:, :-1], axis=0, return_inverse=True)
+    return Tensor(inverse.reshape(-1).astype(np.int32)), uniq.shape[0]
 
 
 def segment_softmax(values, seg, n):
@@ -171,12 +174,17 @@ def segment_softmax(values, seg, n):
 
 
 def _sparse_softmax(indices, values, shape):
-    idx, dims = coo_parts("SparseSoftmax", indices, values, shape)
+    # MindSpore's kernel sorts the rows by their indices (row-major order), groups them by their leading indices and
+    # returns the softmax values in that sorted order; it never compares the indices with `shape`
+    idx, dims = coo_parts("SparseSoftmax", indices, values, shape, bound_error=None)
     if not mstype.is_float(values.dtype):
         raise TypeError(f"For 'SparseSoftmax', the 'values' must be float32 or float64, but got {values.dtype}.")
     if dims.size < 2:
         raise ValueError(f"For 'SparseSoftmax', the 'shape' must have at least 2 dims, but got {dims.tolist()}.")
-    seg, n = _groups(idx, dims)
+    order = np.lexsort(idx.T[::-1]) if idx.size else np.arange(idx.shape[0])
+    if not np.array_equal(order, np.arange(idx.shape[0])):
+        idx, values = idx[order], F.gather(values, Tensor(order.astype(np.int64)), 0)
+    seg, n = _groups(idx)
     return segment_softmax(values, seg, n)
 
 

@@ -41,3 +41,10 @@ __all__ = [
     "UnsortedSegmentMax", "UnsortedSegmentMin", "UnsortedSegmentProd", "UnsortedSegmentSum", "Unstack",
     "UpperBound", "Zeros", "ZerosLike",
 ]
+
+# more names MindSpore's module holds (its imports and classes), the same objects as in ops.operations
+from mindseed.ops.operations._base import Primitive, PrimitiveWithCheck, PrimitiveWithInfer  # noqa: E402,F401
+from mindseed.common.tensor import COOTensor, CSRTensor, Tensor  # noqa: E402,F401
+from mindseed.ops.operations import (  # noqa: E402,F401
+    CountNonZero, CumProd, CumSum, Cummin, ExtractVolumePatches, TopkExt)
+__all__ += ["ExtractVolumePatches"]

@@ -721,3 +721,6 @@ class Reshard(Primitive):
     def __call__(self, tensor):
         _check_input(self.name, tensor, "tensor")
         return C.reshard_p(tensor)
+
+# more names MindSpore's module holds (its imports and classes), the same objects as in ops.operations
+from mindseed.ops.operations._base import PrimitiveWithCheck, PrimitiveWithInfer  # noqa: E402,F401

@@ -72,3 +72,8 @@ __all__ += ["AddV2"]
 from mindseed.ops.operations._patches import FFTWithSize  # noqa: E402,F401 -- MindSpore's module for it
 
 __all__ += ["FFTWithSize"]
+
+# more names MindSpore's module holds (its imports and classes), the same objects as in ops.operations
+from mindseed.ops.operations._base import PrimitiveWithCheck, PrimitiveWithInfer  # noqa: E402,F401
+from mindseed.common.tensor import Tensor  # noqa: E402,F401
+from mindseed.ops.operations import (Bernoulli, Cauchy, InplaceIndexAdd, InplaceUpdateV2)  # noqa: E402,F401

@@ -16,8 +16,8 @@ from mindseed.ops.operations import (  # noqa: F401
     MultiMarginLoss, MultilabelMarginLoss, NLLLoss, NthElement, OneHot, PReLU, Pad, PadV3, Pdist, ROIAlign, ReLU,
     ReLU6, ResizeLinear1D, RmsNorm, SGD, SeLU, Sigmoid, SigmoidCrossEntropyWithLogits, SmoothL1Loss, SoftMarginLoss,
     SoftShrink, Softmax, SoftmaxCrossEntropyWithLogits, Softplus, Softsign, SparseApplyAdadelta, SparseApplyAdagrad,
-    SparseApplyAdagradV2, SparseApplyCenteredRMSProp, SparseApplyFtrl, SparseApplyFtrlV2, SparseApplyProximalAdagrad,
-    SparseApplyRMSProp,
+    SparseApplyAdagradDA, SparseApplyAdagradV2, SparseApplyCenteredRMSProp, SparseApplyFtrl, SparseApplyFtrlV2,
+    SparseApplyMomentum, SparseApplyProximalAdagrad, SparseApplyProximalGradientDescent, SparseApplyRMSProp,
     SparseSoftmaxCrossEntropyWithLogits, Tanh, TripletMarginLoss, UpsampleNearest3D, UpsampleTrilinear3D)
 from mindseed.ops.operations._runtime_prims import (  # noqa: F401
     ApplyRotaryPosEmb, DeformableOffsets, GroupTopk, PagedAttention, PagedAttentionMask, ReshapeAndCache)
@@ -42,7 +42,8 @@ __all__ = [
     "SigmoidCrossEntropyWithLogits", "SmoothL1Loss", "SoftMarginLoss", "SoftShrink", "Softmax",
     "SoftmaxCrossEntropyWithLogits", "Softplus", "Softsign", "SparseApplyAdadelta", "SparseApplyAdagrad",
     "SparseApplyAdagradV2", "SparseApplyFtrl", "SparseApplyFtrlV2", "SparseApplyProximalAdagrad",
-    "SparseApplyRMSProp", "SparseApplyCenteredRMSProp", "SparseSoftmaxCrossEntropyWithLogits", "Tanh",
+    "SparseApplyRMSProp", "SparseApplyCenteredRMSProp", "SparseApplyMomentum",
+    "SparseApplyProximalGradientDescent", "SparseApplyAdagradDA", "SparseSoftmaxCrossEntropyWithLogits", "Tanh",
     "TripletMarginLoss", "UpsampleNearest3D",
     "UpsampleTrilinear3D", "ApplyRotaryPosEmb", "DeformableOffsets", "GroupTopk", "PagedAttention",
     "PagedAttentionMask", "ReshapeAndCache"]
@@ -84,3 +85,11 @@ class SparseSoftmaxCrossEntropyWithLogitsV2(_Primitive):
 
 
 __all__ += ["SparseSoftmaxCrossEntropyWithLogitsV2"]
+
+# more names MindSpore's module holds (its imports and classes), the same objects as in ops.operations
+from mindseed.ops.operations._base import Primitive, PrimitiveWithCheck, PrimitiveWithInfer  # noqa: E402,F401
+from mindseed.ops.operations import (  # noqa: E402,F401
+    BasicLSTMCell, Dilation2D, DynamicGRUV2, DynamicRNN, FractionalAvgPool, FractionalMaxPool,
+    FractionalMaxPool3DWithFixedKsize, GetNext, NuclearNorm, RNNTLoss)
+__all__ += ["BasicLSTMCell", "Dilation2D", "DynamicGRUV2", "DynamicRNN", "FractionalAvgPool", "FractionalMaxPool",
+            "FractionalMaxPool3DWithFixedKsize", "GetNext", "RNNTLoss"]

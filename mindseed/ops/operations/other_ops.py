@@ -7,3 +7,9 @@ from mindseed.ops.operations import (  # noqa: F401
 __all__ = [
     "Assign", "BoundingBoxDecode", "BoundingBoxEncode", "CheckValid", "ConfusionMatrix", "Depend", "IOU", "MoveTo",
     "Partial", "PyFunc", "StopGradient"]
+
+# more names MindSpore's module holds (its imports and classes), the same objects as in ops.operations
+from mindseed.ops.operations._base import Primitive, PrimitiveWithCheck, PrimitiveWithInfer  # noqa: E402,F401
+from mindseed.ops.operations import (  # noqa: E402,F401
+    Identity, Load, PyExecute, Reusing, SampleDistortedBoundingBoxV2, UpdateState)
+__all__ += ["Load", "PyExecute", "Reusing", "SampleDistortedBoundingBoxV2", "UpdateState"]

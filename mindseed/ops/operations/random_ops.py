@@ -56,3 +56,6 @@ class Uniform(_Primitive):
 
 
 __all__ += ["Uniform"]
+
+# more names MindSpore's module holds (its imports and classes), the same objects as in ops.operations
+from mindseed.ops.operations._base import Primitive, PrimitiveWithInfer  # noqa: E402,F401

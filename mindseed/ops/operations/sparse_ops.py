@@ -8,3 +8,6 @@ from mindseed.ops.operations._sparse_csr import *  # noqa: F401,F403
 from mindseed.ops.operations._sparse_csr import __all__ as _csr
 
 __all__ = ["SparseSlice", "SparseTensorDenseAdd", "SparseTensorDenseMatmul", "SparseToDense"] + _coo + _csr
+
+# more names MindSpore's module holds (its imports and classes), the same objects as in ops.operations
+from mindseed.ops.operations._base import Primitive  # noqa: E402,F401

@@ -5,3 +5,6 @@ from mindseed.ops.operations import (  # noqa: F401
 
 __all__ = [
     "BartlettWindow", "BlackmanWindow"]
+
+# more names MindSpore's module holds (its imports and classes), the same objects as in ops.operations
+from mindseed.ops.operations._base import Primitive  # noqa: E402,F401
