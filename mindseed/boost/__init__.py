@@ -1,5 +1,7 @@
-"""mindspore.boost: training accelerations. Gradient accumulation is what model zoos build on
-(`boost.GradientAccumulation` and its per-gradient ops)."""
+"""mindspore.boost: training accelerations: gradient accumulation, gradient freezing, LessBN, gradient
+centralization (OptimizerProcess), parameter grouping (ParameterProcess) and per-group loss scaling."""
+from mindseed.boost.base import OptimizerProcess, ParameterProcess  # noqa: F401
 from mindseed.boost.grad_accumulation import GradientAccumulation  # noqa: F401
+from mindseed.boost.less_batch_normalization import LessBN  # noqa: F401
 
-__all__ = ["GradientAccumulation"]
+__all__ = ["OptimizerProcess", "ParameterProcess", "LessBN", "GradientAccumulation"]
