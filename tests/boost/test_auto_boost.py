@@ -73,3 +73,18 @@ def test_plain_step_with_sens():
     losses = [float(train(_X, _Y).asnumpy()) for _ in range(3)]
     np.testing.assert_allclose(losses, [4836.5, 833.68115, 52932.68], rtol=1e-5)
     np.testing.assert_allclose(net.fc3.bias.asnumpy(), [0.22848466, 0.23410136], rtol=1e-5)
+
+
+def test_grad_accumulation_by_config():
+    # MindSpore's graph-mode numbers (its PyNative run stops at `self.accumulation_step = 0`)
+    boost.AutoBoost("O1", {"boost": {"mode": "manual", "less_bn": False, "grad_freeze": False,
+                                     "grad_accumulation": True}, "grad_accumulation": {"grad_accumulation_step": 2}})
+    net = nn.Dense(3, 2, weight_init="ones", bias_init="zeros")
+    train = boost.BoostTrainOneStepCell(nn.WithLossCell(net, nn.MSELoss()),
+                                        nn.Momentum(net.trainable_params(), 0.01, 0.9), sens=1.0)
+    assert train.use_grad_accumulation and train.max_accumulation_step == 2
+    updated = [[0.9825, 0.94625, 0.91], [0.9725, 0.93875, 0.905]]
+    for loss, weight, step in ((15.875, np.ones((2, 3)), 1), (15.875, updated, 0), (13.306301, updated, 1)):
+        np.testing.assert_allclose(float(train(_X, _Y).asnumpy()), loss, rtol=1e-6)
+        np.testing.assert_allclose(net.weight.asnumpy(), weight, rtol=1e-6)
+        assert int(train.accumulation_step.asnumpy()) == step
