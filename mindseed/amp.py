@@ -742,7 +742,7 @@ def build_train_network(network, optimizer, loss_fn=None, level="O0", boost_leve
         loss_fn (Cell): a loss appended to the network. Default: ``None``.
         level (str): 'O0', 'O1', 'O2', 'O3' or 'auto'. O2 casts to float16 keeping BatchNorm in float32, with
             dynamic loss scaling; O3 casts everything. Default: ``'O0'``.
-        boost_level (str): 'O0', 'O1' or 'O2' (accepted; no boost algorithms). Default: ``'O0'``.
+        boost_level (str): 'O0', 'O1' or 'O2'; O1/O2 train with `boost.BoostTrainOneStepCell`. Default: ``'O0'``.
         kwargs: ``cast_model_type`` (float16/bfloat16/float32), ``keep_batchnorm_fp32`` (bool),
             ``loss_scale_manager`` (LossScaleManager or None) override the level's settings.
 
@@ -756,7 +756,8 @@ def build_train_network(network, optimizer, loss_fn=None, level="O0", boost_leve
     >>> type(step).__name__
     'TrainOneStepWithLossScaleCell'
     """
-    V.value_type("optimizer", optimizer, [nn.Optimizer])
+    from mindseed import boost  # noqa: PLC0415 -- a sibling package of layer 6, needed only here
+    V.value_type("optimizer", optimizer, [nn.Optimizer, boost.FreezeOpt])
     if not isinstance(level, str):
         raise TypeError(f"The argument `level` must be a string in ['O0', 'O1', 'O2', 'O3', 'auto'],but got type "
                         f"{type(level)}.")
@@ -787,4 +788,6 @@ def build_train_network(network, optimizer, loss_fn=None, level="O0", boost_leve
         update_cell = manager.get_update_cell()
         if update_cell is not None:
             return nn.TrainOneStepWithLossScaleCell(network, optimizer, scale_sense=update_cell).set_train()
+    if boost_level in ("O1", "O2"):
+        return boost.BoostTrainOneStepCell(network, optimizer, loss_scale).set_train()
     return nn.TrainOneStepCell(network, optimizer, loss_scale).set_train()

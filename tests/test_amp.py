@@ -173,7 +173,7 @@ def test_build_train_network_levels():
         amp.build_train_network(Net(), nn.SGD(Net().trainable_params()), level="O2", foo=1)
     with pytest.raises(ValueError, match="'level' must be in"):
         amp.build_train_network(Net(), nn.SGD(Net().trainable_params()), level="O4")
-    with pytest.raises(TypeError, match="'optimizer' should be 'Optimizer'"):
+    with pytest.raises(TypeError, match=r"'optimizer' should be one of '\['Optimizer', 'FreezeOpt'"):
         amp.build_train_network(Net(), None)
 
 

@@ -510,6 +510,10 @@ class Cell(CellBuffers, CellStateDict):
         self.__dict__.pop("_ms_compiled", None)   # compile again at the new level
 
     def set_boost(self, boost_type):
+        """Turn on the boost algorithm `boost_type` (only ``'less_bn'``) for this cell and its sub-cells (a flag)."""
+        if boost_type not in ("less_bn",):
+            raise ValueError(f"For 'set_boost', the argument 'boost_type' must be 'less_bn', but got {boost_type}.")
+        self.add_flags_recursive(less_bn=boost_type == "less_bn")
         return self
 
     def init_parameters_data(self, auto_parallel_mode=False):

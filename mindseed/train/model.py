@@ -50,7 +50,8 @@ class Model:
         eval_network (Cell): the evaluation network (default: network + loss_fn in `nn.WithEvalCell`).
         eval_indexes (list): positions of (loss, logits, labels) in the eval network's outputs. Default: ``None``.
         amp_level (str): mixed precision level "O0", "O1", "O2", "O3" or "auto". Default: ``"O0"``.
-        boost_level (str): accepted for compatibility ("O0", "O1", "O2"). Default: ``"O0"``.
+        boost_level (str): "O0", "O1" or "O2": at O1/O2 `boost.AutoBoost` rewrites the network and optimizer and
+            training runs in `boost.BoostTrainOneStepCell`. Default: ``"O0"``.
         kwargs: ``loss_scale_manager`` (amp.LossScaleManager), ``keep_batchnorm_fp32`` (bool).
 
     >>> import mindseed as ms
@@ -88,6 +89,7 @@ class Model:
             raise ValueError("Auto mixed precision will not work because 'optimizer' is None.Please set amp_level='O0' "
                              "to disable auto mixed precision or set 'optimizer' not be None to use auto mixed "
                              "precision.")
+        eval_network = self._build_boost_network(kwargs, eval_network)
         self._train_network = self._build_train_network()
         self._eval_network, self._eval_indexes = eval_network, None
         self._build_eval_network(metrics, eval_network, eval_indexes)
@@ -99,6 +101,26 @@ class Model:
         self._backbone_is_train = True
 
     # ------------------------------------------------------------ building
+    def _build_boost_network(self, kwargs, eval_network):
+        """At boost level O1/O2 the network and optimizer are rewritten by `boost.AutoBoost` (LessBN, gradient
+        freezing ...); returns the evaluation network (LessBN-marked as well)."""
+        from mindseed.boost import AutoBoost  # noqa: PLC0415 -- a sibling package of layer 6, needed only here
+        if "acc_level" in kwargs:
+            logger.warning("Next version acc_level will be removed, please replace with boost_level")
+        processor = AutoBoost(self._boost_level, kwargs.get("boost_config_dict", ""))
+        if processor.level not in ("O1", "O2"):
+            return eval_network
+        if self._optimizer is None:
+            logger.warning("In boost mode, the optimizer must be defined.")
+            return eval_network
+        if eval_network is None and self._metrics is None:
+            logger.warning("In boost mode, the eval_network and metrics cannot be undefined at the same time.")
+            return eval_network
+        self._network, self._optimizer = processor.network_auto_process_train(self._network, self._optimizer)
+        if eval_network is not None:
+            eval_network = processor.network_auto_process_eval(eval_network)
+        return eval_network
+
     def _build_train_network(self):
         network = self._network
         if self._loss_scale_manager is not None and self._optimizer is None:
