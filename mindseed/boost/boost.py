@@ -1,6 +1,7 @@
 """mindspore.boost.boost: AutoBoost, the boost configuration (levels O0/O1/O2, or a config dict) and the network /
 optimizer rewriting it implies."""
 import copy
+import os
 import threading
 
 from mindseed.boost.base import OptimizerProcess, ParameterProcess
@@ -84,7 +85,19 @@ class AutoBoost:
 
     def network_auto_process_train(self, network, optimizer):
         """The training network and optimizer with the configured algorithms: LessBN (with gradient
-        centralization and communication-fusion groups), gradient freezing (a FreezeOpt), the AdaSum mark."""
+        centralization and communication-fusion groups), gradient freezing (a FreezeOpt), the AdaSum mark.
+
+        Raises:
+            ValueError: dim_reduce is on without a PCA matrix file or an existing `weight_load_dir`, as MindSpore.
+            RuntimeError: dim_reduce is on: its distributed PCA update is not provided by mindseed."""
+        if self.boost_config.get("dim_reduce"):
+            pca = self.pca_mat_path
+            if not (pca is not None and os.path.isfile(pca) and pca.endswith(".npy")):
+                d = self.weight_load_dir
+                if d is None or not os.path.isdir(d):
+                    raise ValueError(f"The weight_load_dir: {d} is None / not exists / not directory.")
+            raise RuntimeError("For 'AutoBoost', dim_reduce (DimReduce: the PCA-subspace update of a distributed job) "
+                               "is not provided by mindseed; turn it off in boost_config_dict.")
         if self.boost_config.get("less_bn"):
             network = LessBN(network, fn_flag=self._fn_flag)
             optimizer_process = OptimizerProcess(optimizer)

@@ -52,3 +52,21 @@ def test_model_boost_o0_unchanged_and_amp_level_check():
     assert type(model._train_network) is nn.TrainOneStepCell and model._network is net
     with pytest.raises(ValueError, match="'boost_level' must be in"):
         amp.build_train_network(net, nn.Momentum(net.trainable_params(), 0.01, 0.9), boost_level="O3")
+
+
+def test_dim_reduce_is_refused_with_mindspores_directory_check(tmp_path):
+    from mindseed.boost import AutoBoost
+    boost = AutoBoost("O0")
+    saved = dict(boost.boost_config), boost.weight_load_dir
+    try:
+        boost.boost_config["dim_reduce"] = True
+        boost.weight_load_dir = None
+        with pytest.raises(ValueError, match="The weight_load_dir: None is None / not exists / not directory."):
+            boost.network_auto_process_train(None, None)
+        boost.weight_load_dir = str(tmp_path)
+        with pytest.raises(RuntimeError, match="dim_reduce .* is not provided by mindseed"):
+            boost.network_auto_process_train(None, None)
+    finally:
+        boost.boost_config.clear()
+        boost.boost_config.update(saved[0])
+        boost.weight_load_dir = saved[1]
