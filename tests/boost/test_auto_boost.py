@@ -3,24 +3,7 @@ import numpy as np
 import pytest
 
 from mindseed import Tensor, boost, nn
-
-
-@pytest.fixture(autouse=True)
-def _fresh_auto_boost():
-    boost.AutoBoost._instance = None       # AutoBoost is a process-wide singleton
-    yield
-    boost.AutoBoost._instance = None
-
-
-class _Net(nn.Cell):
-    def __init__(self):
-        super().__init__()
-        self.fc1 = nn.Dense(3, 4, weight_init="ones", bias_init="zeros")
-        self.fc2 = nn.Dense(4, 4, weight_init="ones", bias_init="zeros")
-        self.fc3 = nn.Dense(4, 2, weight_init="ones", bias_init="zeros")
-
-    def construct(self, x):
-        return self.fc3(self.fc2(self.fc1(x)))
+from tests.boost._nets import ThreeDense
 
 
 _X = Tensor(np.array([[1., 2., 3.], [-1., 0.5, 2.]], np.float32))
@@ -51,7 +34,7 @@ def test_configuration():
 
 def test_freeze_training_by_config():
     auto = boost.AutoBoost("O1", _CONFIG)
-    net = _Net()
+    net = ThreeDense()
     net2, opt = auto.network_auto_process_train(net, nn.Momentum(net.trainable_params(), 0.001, 0.9))
     assert net2 is net and isinstance(opt, boost.FreezeOpt)
     assert opt.train_strategy.asnumpy().tolist() == [0, 1, 0, 1]
@@ -67,7 +50,7 @@ def test_freeze_training_by_config():
 
 def test_plain_step_with_sens():
     boost.AutoBoost("O0")
-    net = _Net()
+    net = ThreeDense()
     train = boost.BoostTrainOneStepCell(nn.WithLossCell(net, nn.MSELoss()),
                                         nn.Momentum(net.trainable_params(), 0.001, 0.9), sens=2.0)
     losses = [float(train(_X, _Y).asnumpy()) for _ in range(3)]

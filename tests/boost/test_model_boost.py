@@ -6,28 +6,11 @@ import pytest
 from mindseed import Tensor, amp, boost, nn
 from mindseed.boost.less_batch_normalization import CommonHeadLastFN
 from mindseed.train import Model
-
-
-@pytest.fixture(autouse=True)
-def _fresh_auto_boost():
-    boost.AutoBoost._instance = None
-    yield
-    boost.AutoBoost._instance = None
-
-
-class _Net(nn.Cell):
-    def __init__(self):
-        super().__init__()
-        self.fc1 = nn.Dense(3, 4, weight_init="ones", bias_init="zeros")
-        self.fc2 = nn.Dense(4, 4, weight_init="ones", bias_init="zeros")
-        self.fc3 = nn.Dense(4, 2, weight_init="ones", bias_init="zeros")
-
-    def construct(self, x):
-        return self.fc3(self.fc2(self.fc1(x)))
+from tests.boost._nets import ThreeDense
 
 
 def test_model_boost_o1_less_bn():
-    net = _Net()
+    net = ThreeDense()
     model = Model(net, nn.MSELoss(), nn.Momentum(net.trainable_params(), 0.01, 0.9), metrics={"mae"},
                   boost_level="O1", boost_config_dict={"boost": {"mode": "manual", "grad_freeze": False}})
     train = model._train_network
@@ -47,7 +30,7 @@ def test_model_boost_o1_less_bn():
 
 
 def test_model_boost_o0_unchanged_and_amp_level_check():
-    net = _Net()
+    net = ThreeDense()
     model = Model(net, nn.MSELoss(), nn.Momentum(net.trainable_params(), 0.01, 0.9), boost_level="O0")
     assert type(model._train_network) is nn.TrainOneStepCell and model._network is net
     with pytest.raises(ValueError, match="'boost_level' must be in"):
