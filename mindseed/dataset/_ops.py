@@ -227,7 +227,12 @@ class MapDataset(Dataset):
         return one, chain, idx, src
 
     def _streams(self, ctx):
-        return RowStreams(ctx.seed, ctx.order.get(id(self), 0), ctx.path)
+        passes = ctx.pass_index(self)
+        offset, eoes = 0, ()
+        if passes:  # each earlier pass took the child's rows and one end-of-epoch slot
+            n = self.children[0].get_dataset_size()
+            offset, eoes = passes * (n + 1), tuple(p * (n + 1) + n for p in range(passes))
+        return RowStreams(ctx.seed, ctx.order.get(id(self), 0), ctx.path, self._workers(), offset, eoes)
 
     def _threaded(self):
         """Whether the map runs in its own worker threads (several workers, no processes, not debug mode)."""

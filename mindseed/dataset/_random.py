@@ -4,6 +4,11 @@ Inside a pipeline, every row a map processes gets its own stream, keyed by (pipe
 row index): the same seed gives the same augmentations whatever the number or kind of workers and whichever
 worker runs the row. The streams are counter-based (Philox), so switching rows costs one state assignment.
 
+The random ops MindSpore runs in C++ (the flips, RandomCrop) instead draw as MindSpore's map does: every op of a
+map owns a `std::mt19937` per worker thread, seeded with the pipeline seed + the worker's number; the map hands
+its input rows to its workers in turn (row slot k to worker k % workers), and each pass ends with an
+end-of-epoch slot that draws nothing. `std_engine(op, draws)` gives the op its generator at the current row.
+
 Called eagerly (outside a pipeline), a transform draws from its thread's numpy Generator, which restarts
 whenever the seed is set again (so eager calls after `set_seed` repeat too).
 """
@@ -13,6 +18,7 @@ import threading
 import numpy as np
 
 from mindseed.dataset import config as _cfg
+from mindseed.dataset._std_random import mt19937
 
 _local = threading.local()
 _thread_ids = itertools.count()
@@ -37,17 +43,49 @@ def rng():
     return st[2]
 
 
+def _slot_position(slot, workers, eoes):
+    """(worker, how many rows that worker ran before) of input slot `slot` of a map (see the module doc)."""
+    w = slot % workers
+    return w, slot // workers - sum(1 for e in eoes if e < slot and e % workers == w)
+
+
+def std_engine(op, draws):
+    """The `std::mt19937` of `op` in the MindSpore map worker that runs the current row, positioned at that row
+    (None outside a map: the op then draws from `rng()`). `draws` is how many 32-bit outputs one row takes: a
+    row that is not the next one of its worker in this thread repositions the generator assuming that count."""
+    pos = getattr(_local, "slot", None)
+    if pos is None:
+        return None
+    seed, w, k = pos
+    engines = getattr(_local, "engines", None)
+    if engines is None or len(engines) > 256:
+        engines = _local.engines = {}
+    key = (id(op), seed, w)
+    ent = engines.get(key)
+    if ent is None or ent[1] != k:
+        g = mt19937((seed + w) & 0xFFFFFFFF)
+        g.skip(k * draws)
+        ent = engines[key] = [g, k]
+    ent[1] = k + 1
+    return ent[0]
+
+
 class RowStreams:
-    """The per-row random streams of one map node for one epoch (picklable state: two integers)."""
+    """The per-row random streams of one map node for one epoch (picklable state: integers): a Philox stream per
+    row, and where the row falls among MindSpore's map workers (`workers`, this pass's first input slot
+    `offset` and the end-of-epoch slots `eoes` of the passes before it)."""
 
-    __slots__ = ("k0", "k1")
+    __slots__ = ("k0", "k1", "seed", "workers", "offset", "eoes")
 
-    def __init__(self, seed, node, path):
+    def __init__(self, seed, node, path, workers=1, offset=0, eoes=()):
         self.k0, self.k1 = (int(v) for v in np.random.SeedSequence([seed, node] + list(path)).generate_state(
             2, np.uint64))
+        self.seed, self.workers, self.offset, self.eoes = int(seed), max(1, int(workers)), int(offset), tuple(eoes)
 
     def enter(self, index):
         """Make row `index`'s stream the current one of this thread (until `leave`)."""
+        w, k = _slot_position(self.offset + index, self.workers, self.eoes)
+        _local.slot = (self.seed, w, k)
         st = getattr(_local, "philox", None)
         if st is None:
             bits = np.random.Philox(key=0)
@@ -69,6 +107,7 @@ class RowStreams:
     def leave():
         """Back to the thread's own stream."""
         _local.row = None
+        _local.slot = None
 
 
 def reseed_worker(index):

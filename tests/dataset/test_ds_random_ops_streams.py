@@ -1,0 +1,82 @@
+"""The random vision ops in a seeded map draw MindSpore's numbers (values printed by MindSpore 2.10): each op has
+a std::mt19937 per map worker seeded with seed + worker, rows go to the workers in turn, an epoch's end takes
+one slot."""
+import numpy as np
+import pytest
+
+import mindseed.dataset as ds
+import mindseed.dataset.vision as vision
+from mindseed.dataset import _std_random as S
+
+
+@pytest.fixture
+def seeded():
+    old = ds.config.get_seed()
+    yield
+    ds.config.set_seed(old)
+
+
+def _crop_flip(seed, workers):
+    """(top, left, flipped) of every row of two epochs of RandomCrop((4, 5)) + RandomHorizontalFlip on 10x12."""
+    ds.config.set_seed(seed)
+    imgs = np.arange(6 * 10 * 12 * 3).reshape(6, 10, 12, 3).astype(np.int32)
+    d = ds.NumpySlicesDataset({"image": imgs}, shuffle=False)
+    d = d.map([vision.RandomCrop((4, 5)), vision.RandomHorizontalFlip()], input_columns="image",
+              num_parallel_workers=workers)
+    it = d.create_dict_iterator(output_numpy=True, num_epochs=2)
+    epochs = []
+    for _ in range(2):
+        out = []
+        for i, r in enumerate(it):
+            x = r["image"]
+            flip = x[0, 0, 0] > x[0, -1, 0]
+            c = (x[0, -1, 0] if flip else x[0, 0, 0]) - i * 360
+            out.append((int(c // 36), int(c % 36 // 3), int(flip)))
+        epochs.append(out)
+    return epochs
+
+
+def test_crop_and_flip_one_worker(seeded):
+    assert _crop_flip(1, 1) == [
+        [(6, 3, 0), (6, 5, 0), (0, 0, 1), (6, 2, 0), (1, 1, 1), (2, 0, 1)],
+        [(2, 1, 1), (4, 2, 0), (6, 3, 0), (5, 4, 0), (2, 3, 1), (3, 5, 0)]]
+
+
+def test_crop_and_flip_two_workers(seeded):
+    assert _crop_flip(5, 2) == [
+        [(0, 1, 1), (6, 7, 0), (5, 6, 0), (1, 2, 1), (2, 1, 1), (0, 6, 1)],
+        [(2, 0, 1), (6, 7, 0), (6, 0, 0), (0, 3, 1), (0, 4, 1), (2, 4, 1)]]
+
+
+@pytest.mark.parametrize("workers,expected", [(1, "..F.FFF...F."), (2, ".F..F..FFFFF")])
+def test_horizontal_flip_rows(seeded, workers, expected):
+    ds.config.set_seed(1)
+    imgs = np.stack([np.arange(24, dtype=np.uint8).reshape(2, 4, 3) + i for i in range(12)])
+    d = ds.NumpySlicesDataset({"image": imgs}, shuffle=False)
+    d = d.map([vision.RandomHorizontalFlip()], input_columns="image", num_parallel_workers=workers)
+    rows = d.create_dict_iterator(output_numpy=True, num_epochs=1)
+    got = "".join("F" if r["image"][0, 0, 0] != imgs[i][0, 0, 0] else "." for i, r in enumerate(rows))
+    assert got == expected
+
+
+def test_vertical_flip_rows(seeded):
+    ds.config.set_seed(1)
+    imgs = np.stack([np.arange(24, dtype=np.uint8).reshape(4, 2, 3) + i for i in range(12)])
+    d = ds.NumpySlicesDataset({"image": imgs}, shuffle=False)
+    d = d.map([vision.RandomVerticalFlip()], input_columns="image", num_parallel_workers=1)
+    rows = d.create_dict_iterator(output_numpy=True, num_epochs=1)
+    got = "".join("F" if r["image"][0, 0, 0] != imgs[i][0, 0, 0] else "." for i, r in enumerate(rows))
+    assert got == "..F.FFF...F."
+
+
+def test_libstdcxx_distributions():
+    g = S.mt19937(1)
+    assert [S.bernoulli(g, 0.5) for _ in range(6)] == [False, False, True, False, True, True]
+    g = S.mt19937(1)
+    assert [(S.uniform_int(g, 0, 7), S.uniform_int(g, 0, 6)) for _ in range(3)] == [(3, 6), (5, 6), (0, 0)]
+    g, h = S.mt19937(7), S.mt19937(7)
+    g.skip(2000)
+    for _ in range(2000):
+        h()
+    assert g() == h()
+    assert 0.0 <= S.canonical(S.mt19937(3)) < 1.0
