@@ -49,24 +49,30 @@ def _slot_position(slot, workers, eoes):
     return w, slot // workers - sum(1 for e in eoes if e < slot and e % workers == w)
 
 
+_engines = {}   # (id(op), seed, worker) -> [std::mt19937, its next row]; rows in use are out of it
+_engines_lock = threading.Lock()
+
+
 def std_engine(op, draws):
     """The `std::mt19937` of `op` in the MindSpore map worker that runs the current row, positioned at that row
-    (None outside a map: the op then draws from `rng()`). `draws` is how many 32-bit outputs one row takes: a
-    row that is not the next one of its worker in this thread repositions the generator assuming that count."""
+    (None outside a map: the op then draws from `rng()`). Rows of a worker taken in order continue its
+    generator; a row taken out of order repositions a new one assuming each earlier row took `draws` 32-bit
+    outputs (exact for the ops that always take the same number)."""
     pos = getattr(_local, "slot", None)
     if pos is None:
         return None
     seed, w, k = pos
-    engines = getattr(_local, "engines", None)
-    if engines is None or len(engines) > 256:
-        engines = _local.engines = {}
     key = (id(op), seed, w)
-    ent = engines.get(key)
+    with _engines_lock:
+        ent = _engines.pop(key, None)
+        if len(_engines) > 1024:
+            _engines.clear()
     if ent is None or ent[1] != k:
         g = mt19937((seed + w) & 0xFFFFFFFF)
         g.skip(k * draws)
-        ent = engines[key] = [g, k]
+        ent = [g, k]
     ent[1] = k + 1
+    _local.taken.append((key, ent))
     return ent[0]
 
 
@@ -86,6 +92,7 @@ class RowStreams:
         """Make row `index`'s stream the current one of this thread (until `leave`)."""
         w, k = _slot_position(self.offset + index, self.workers, self.eoes)
         _local.slot = (self.seed, w, k)
+        _local.taken = []
         st = getattr(_local, "philox", None)
         if st is None:
             bits = np.random.Philox(key=0)
@@ -105,12 +112,17 @@ class RowStreams:
 
     @staticmethod
     def leave():
-        """Back to the thread's own stream."""
+        """Back to the thread's own stream (the row's op generators go back for the worker's next row)."""
         _local.row = None
         _local.slot = None
+        taken, _local.taken = getattr(_local, "taken", []), []
+        if taken:
+            with _engines_lock:
+                _engines.update(taken)
 
 
 def reseed_worker(index):
     """Called in a forked worker process: give it its own streams."""
     _worker[0] = index + 1
     _local.__dict__.clear()
+    _engines.clear()

@@ -8,8 +8,8 @@ MindSpore's samplers and shuffle op are C++: a RandomSampler seeds a `std::mt199
   generator's range allows (it always does for a 32-bit generator and fewer than 65536 ids per draw pair);
 * `uniform_ints(seed, n, count)`: `std::uniform_int_distribution<int64_t>(0, n - 1)` drawn `count` times (libstdc++
   9 scales down by division and rejects the draws past the last whole multiple);
-* `uniform_int`, `canonical`, `bernoulli`: libstdc++'s distributions on a `std::mt19937` (the random vision ops;
-  see `_random.std_engine`);
+* `uniform_int`, `canonical`, `bernoulli`: libstdc++'s distributions on a `std::mt19937` (the
+  random vision ops; see `_random.std_engine`);
 * `Mt64`: the raw `std::mt19937_64` stream (the ShuffleOp takes `draw % (last + 1)`);
 * `shuffle(ids, seed, engine="minstd_rand0")`: MindRecord's reader shuffles with `std::default_random_engine`,
   which is libstdc++'s minstd_rand0.

@@ -80,3 +80,17 @@ def test_libstdcxx_distributions():
         h()
     assert g() == h()
     assert 0.0 <= S.canonical(S.mt19937(3)) < 1.0
+
+
+def test_cifar_style_crop_and_flip(seeded):
+    # RandomCrop(24, padding=4) + RandomHorizontalFlip with the default workers (2 on the oracle's machine)
+    ds.config.set_seed(1)
+    imgs = np.random.RandomState(0).randint(0, 256, (6, 32, 32, 3)).astype(np.uint8)
+    d = ds.NumpySlicesDataset({"image": imgs}, shuffle=False)
+    d = d.map([vision.RandomCrop(24, padding=4), vision.RandomHorizontalFlip()], input_columns="image",
+              num_parallel_workers=2)
+    got = [(int(r["image"].astype(np.int64).sum()),
+            int((r["image"].astype(np.int64) * np.arange(24)[None, :, None]).sum()))
+           for r in d.create_dict_iterator(output_numpy=True, num_epochs=1)]
+    assert got == [(179773, 2067982), (211983, 2436160), (195138, 2261704), (164393, 2219155), (168126, 1579625),
+                   (183667, 2127925)]
