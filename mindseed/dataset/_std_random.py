@@ -8,8 +8,8 @@ MindSpore's samplers and shuffle op are C++: a RandomSampler seeds a `std::mt199
   generator's range allows (it always does for a 32-bit generator and fewer than 65536 ids per draw pair);
 * `uniform_ints(seed, n, count)`: `std::uniform_int_distribution<int64_t>(0, n - 1)` drawn `count` times (libstdc++
   9 scales down by division and rejects the draws past the last whole multiple);
-* `uniform_int`, `canonical`, `bernoulli`: libstdc++'s distributions on a `std::mt19937` (the
-  random vision ops; see `_random.std_engine`);
+* `uniform_int`, `uniform_float`, `canonical`, `bernoulli`, `shuffle_list`: libstdc++'s distributions on a
+  `std::mt19937` (the random vision ops; see `_random.std_engine`);
 * `Mt64`: the raw `std::mt19937_64` stream (the ShuffleOp takes `draw % (last + 1)`);
 * `shuffle(ids, seed, engine="minstd_rand0")`: MindRecord's reader shuffles with `std::default_random_engine`,
   which is libstdc++'s minstd_rand0.
@@ -100,6 +100,16 @@ def canonical(g):
     return r if r < 1.0 else _BELOW_ONE
 
 
+def uniform_float(g, low, high):
+    """`std::uniform_real_distribution<float>(low, high)(g)`: one output rounded to float32 and scaled by 2^-32,
+    then `u * (high - low) + low` in float32; a Python float."""
+    f32 = np.float32
+    u = f32(g()) / f32(_TWO32)
+    if u >= 1.0:
+        u = f32(1.0 - 2.0 ** -24)
+    return float(u * (f32(high) - f32(low)) + f32(low))
+
+
 def bernoulli(g, p):
     """`std::bernoulli_distribution(p)(g)`: true when a canonical double falls below p."""
     return canonical(g) < p
@@ -107,11 +117,14 @@ def bernoulli(g, p):
 
 def shuffle(ids, seed, engine="mt19937"):
     """`std::shuffle(ids.begin(), ids.end(), std::<engine>(seed))` as libstdc++ does it; a new int64 array."""
-    a = np.array(ids, dtype=np.int64).tolist()
+    return np.asarray(shuffle_list(np.array(ids, dtype=np.int64).tolist(), _ENGINES[engine](seed)), dtype=np.int64)
+
+
+def shuffle_list(a, g):
+    """`std::shuffle(a.begin(), a.end(), g)` in place on list `a` (libstdc++); returns `a`."""
     n = len(a)
-    g = _ENGINES[engine](seed)
     if n < 2:
-        return np.asarray(a, dtype=np.int64)
+        return a
     if g.span // n >= n:
         # two swap positions per draw: x in [0, r * (r + 1)) gives x // (r + 1) and x % (r + 1)
         i = 1
@@ -130,7 +143,7 @@ def shuffle(ids, seed, engine="mt19937"):
         for i in range(1, n):
             j = _below(g, i + 1)
             a[i], a[j] = a[j], a[i]
-    return np.asarray(a, dtype=np.int64)
+    return a
 
 
 def uniform_ints(seed, n, count):

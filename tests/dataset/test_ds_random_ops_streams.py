@@ -94,3 +94,26 @@ def test_cifar_style_crop_and_flip(seeded):
            for r in d.create_dict_iterator(output_numpy=True, num_epochs=1)]
     assert got == [(179773, 2067982), (211983, 2436160), (195138, 2261704), (164393, 2219155), (168126, 1579625),
                    (183667, 2127925)]
+
+
+@pytest.mark.parametrize("kwargs,expected", [
+    (dict(brightness=0.4), [15863, 30911, 33445, 20930, 24132, 34044]),
+    (dict(contrast=0.4), [25536, 26927, 26279, 30026, 25754, 27321]),
+    (dict(saturation=0.4), [25502, 26977, 26370, 30022, 25750, 27282]),
+    (dict(brightness=0.4, contrast=0.4, saturation=0.4), [33397, 32117, 25881, 28481, 28190, 17736])])
+def test_random_color_adjust_rows(seeded, kwargs, expected):
+    # std::shuffle of the four adjustments, then a float factor per active one, from the op's generator
+    ds.config.set_seed(2)
+    imgs = np.random.RandomState(0).randint(0, 256, (6, 8, 9, 3)).astype(np.uint8)
+    d = ds.NumpySlicesDataset({"image": imgs}, shuffle=False)
+    d = d.map([vision.RandomColorAdjust(**kwargs)], input_columns="image", num_parallel_workers=2)
+    got = [int(r["image"].astype(np.int64).sum()) for r in d.create_dict_iterator(output_numpy=True, num_epochs=1)]
+    assert got == expected
+
+
+def test_std_shuffle_and_float_draws():
+    assert S.shuffle_list([0, 1, 2, 3, 4], S.mt19937(9)) == S.shuffle([0, 1, 2, 3, 4], 9).tolist()
+    g = S.mt19937(1)
+    first = g()
+    u = np.float32(first) / np.float32(2 ** 32)
+    assert S.uniform_float(S.mt19937(1), 2.0, 3.0) == float(u * np.float32(1.0) + np.float32(2.0)) != 2.0
