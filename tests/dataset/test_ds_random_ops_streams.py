@@ -117,3 +117,14 @@ def test_std_shuffle_and_float_draws():
     first = g()
     u = np.float32(first) / np.float32(2 ** 32)
     assert S.uniform_float(S.mt19937(1), 2.0, 3.0) == float(u * np.float32(1.0) + np.float32(2.0)) != 2.0
+
+
+@pytest.mark.parametrize("degrees,expected", [(30, [95079, 84621, 84006, 81230, 88956, 98504]),
+                                              ((10, 80), [79782, 89251, 90117, 83993, 80966, 82542])])
+def test_random_rotation_rows(seeded, degrees, expected):
+    ds.config.set_seed(3)
+    imgs = np.random.RandomState(0).randint(0, 256, (6, 16, 16, 3)).astype(np.uint8)
+    d = ds.NumpySlicesDataset({"image": imgs}, shuffle=False)
+    d = d.map([vision.RandomRotation(degrees)], input_columns="image", num_parallel_workers=2)
+    got = [int(r["image"].astype(np.int64).sum()) for r in d.create_dict_iterator(output_numpy=True, num_epochs=1)]
+    assert got == expected

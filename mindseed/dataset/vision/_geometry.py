@@ -5,7 +5,7 @@ import numbers
 import numpy as np
 
 from mindseed.dataset._random import rng, std_engine
-from mindseed.dataset._std_random import bernoulli, uniform_int
+from mindseed.dataset._std_random import bernoulli, uniform_float, uniform_int
 from mindseed.dataset import _validate as V
 from mindseed.dataset.transforms._base import TensorOperation
 from mindseed.dataset.vision import _image as I
@@ -573,7 +573,13 @@ class RandomRotation(Rotate):
         self.degrees = _degrees_arg(degrees)
 
     def _np(self, img):
-        angle = float(rng().uniform(*self.degrees))
+        g = std_engine(self, 1)
+        if g is None:
+            angle = float(rng().uniform(*self.degrees))
+        else:  # MindSpore: mid + r * half range, r from uniform_real_distribution<float>(-1, 1), in float32
+            lo, hi = np.float32(self.degrees[0]), np.float32(self.degrees[1])
+            r = np.float32(uniform_float(g, -1.0, 1.0))
+            angle = float((hi + lo) / np.float32(2) + r * ((hi - lo) / np.float32(2)))
         return _rotate(img, angle, self.resample, self.expand, self.center, self.fill_value)
 
 
