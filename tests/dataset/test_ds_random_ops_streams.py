@@ -128,3 +128,19 @@ def test_random_rotation_rows(seeded, degrees, expected):
     d = d.map([vision.RandomRotation(degrees)], input_columns="image", num_parallel_workers=2)
     got = [int(r["image"].astype(np.int64).sum()) for r in d.create_dict_iterator(output_numpy=True, num_epochs=1)]
     assert got == expected
+
+
+@pytest.mark.parametrize("kind,expected", [
+    ("apply", [48538.0, 50978.0, 49530.0, 48088.0, 48201.0, 51835.0, 40730.0, 46542.0, 46300.0, 47193.0]),
+    ("choice", [48538.0, 50978.0, 46860.0, 48088.0, 48201.0, 51835.0, 40730.0, 49848.0, 46300.0, 50529.0])])
+def test_random_apply_and_choice_rows(seeded, kind, expected):
+    from mindseed.dataset import transforms as T
+    ds.config.set_seed(6)
+    imgs = np.random.RandomState(0).randint(0, 256, (10, 6, 7, 3)).astype(np.uint8)
+    ops = {"apply": [T.RandomApply([vision.Invert()], 0.4)],
+           "choice": [T.RandomChoice([vision.Invert(), vision.HorizontalFlip(), vision.VerticalFlip()])]}[kind]
+    d = ds.NumpySlicesDataset({"image": imgs}, shuffle=False)
+    d = d.map(ops, input_columns="image", num_parallel_workers=2)
+    got = [float((r["image"].astype(np.float64) * np.arange(7)[None, :, None]).sum())
+           for r in d.create_dict_iterator(output_numpy=True, num_epochs=1)]
+    assert got == expected
