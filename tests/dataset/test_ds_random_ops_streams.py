@@ -144,3 +144,12 @@ def test_random_apply_and_choice_rows(seeded, kind, expected):
     got = [float((r["image"].astype(np.float64) * np.arange(7)[None, :, None]).sum())
            for r in d.create_dict_iterator(output_numpy=True, num_epochs=1)]
     assert got == expected
+
+
+def test_random_sharpness_rows(seeded):
+    ds.config.set_seed(8)
+    imgs = np.random.RandomState(0).randint(0, 256, (6, 9, 10, 3)).astype(np.uint8)
+    d = ds.NumpySlicesDataset({"image": imgs}, shuffle=False)
+    d = d.map([vision.RandomSharpness((0.2, 2.5))], input_columns="image", num_parallel_workers=2)
+    got = [int(r["image"].astype(np.int64).sum()) for r in d.create_dict_iterator(output_numpy=True, num_epochs=1)]
+    assert got == [33063, 33340, 35761, 33323, 34309, 33901]

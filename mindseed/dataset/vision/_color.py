@@ -8,7 +8,7 @@ from mindseed.dataset._random import rng, std_engine
 from mindseed.dataset._std_random import shuffle_list, uniform_float
 from mindseed.dataset.vision import _image as I
 from mindseed.dataset.vision import _pil_ops as PO
-from mindseed.dataset.vision._geometry import ImageTensorOperation, _prob, _range_arg
+from mindseed.dataset.vision._geometry import ImageTensorOperation, _mid_range_draw, _prob, _range_arg
 from mindseed.dataset.vision.utils import ConvertMode
 
 __all__ = ["Rescale", "Normalize", "NormalizePad", "AdjustBrightness", "AdjustContrast", "AdjustSaturation",
@@ -416,7 +416,8 @@ class RandomSharpness(ImageTensorOperation):
         self.degrees = _range_arg(degrees, "degrees")
 
     def _np(self, img):
-        return _sharpness(img, rng().uniform(*self.degrees))
+        g = std_engine(self, 1)
+        return _sharpness(img, rng().uniform(*self.degrees) if g is None else _mid_range_draw(g, self.degrees))
 
 
 class RandomAdjustSharpness(ImageTensorOperation):

@@ -380,6 +380,14 @@ class ResizedCrop(ImageTensorOperation):
         return I.resize(_crop(img, *self.box), _hw(self.size), self.interpolation)
 
 
+def _mid_range_draw(g, bounds):
+    """MindSpore's RandomRotation / RandomSharpness draw: mid + r * half range in float32, r from
+    uniform_real_distribution<float>(-1, 1) on the op's std::mt19937 `g`."""
+    lo, hi = np.float32(bounds[0]), np.float32(bounds[1])
+    r = np.float32(uniform_float(g, -1.0, 1.0))
+    return float((hi + lo) / np.float32(2) + r * ((hi - lo) / np.float32(2)))
+
+
 # ---------------------------------------------------------------------------- flips
 def _coin(op):
     """Whether random flip `op` flips this row: in a map, MindSpore's bernoulli draw from the op's generator."""
@@ -576,10 +584,8 @@ class RandomRotation(Rotate):
         g = std_engine(self, 1)
         if g is None:
             angle = float(rng().uniform(*self.degrees))
-        else:  # MindSpore: mid + r * half range, r from uniform_real_distribution<float>(-1, 1), in float32
-            lo, hi = np.float32(self.degrees[0]), np.float32(self.degrees[1])
-            r = np.float32(uniform_float(g, -1.0, 1.0))
-            angle = float((hi + lo) / np.float32(2) + r * ((hi - lo) / np.float32(2)))
+        else:
+            angle = _mid_range_draw(g, self.degrees)
         return _rotate(img, angle, self.resample, self.expand, self.center, self.fill_value)
 
 
