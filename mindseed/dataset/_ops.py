@@ -230,8 +230,12 @@ class MapDataset(Dataset):
         passes = ctx.pass_index(self)
         offset, eoes = 0, ()
         if passes:  # each earlier pass took the child's rows and one end-of-epoch slot
-            n = self.children[0].get_dataset_size()
-            offset, eoes = passes * (n + 1), tuple(p * (n + 1) + n for p in range(passes))
+            try:
+                n = self.children[0].get_dataset_size()
+            except (RuntimeError, TypeError, ValueError):   # a size it cannot tell: the passes restart at slot 0
+                n = None
+            if n is not None and n >= 0:
+                offset, eoes = passes * (n + 1), tuple(p * (n + 1) + n for p in range(passes))
         return RowStreams(ctx.seed, ctx.order.get(id(self), 0), ctx.path, self._workers(), offset, eoes)
 
     def _threaded(self):
