@@ -227,7 +227,16 @@ class MapDataset(Dataset):
         return one, chain, idx, src
 
     def _streams(self, ctx):
-        return RowStreams(ctx.seed, ctx.order.get(id(self), 0), ctx.path)
+        passes = ctx.pass_index(self)
+        offset, eoes = 0, ()
+        if passes:  # each earlier pass took the child's rows and one end-of-epoch slot
+            try:
+                n = self.children[0].get_dataset_size()
+            except (RuntimeError, TypeError, ValueError):   # a size it cannot tell: the passes restart at slot 0
+                n = None
+            if n is not None and n >= 0:
+                offset, eoes = passes * (n + 1), tuple(p * (n + 1) + n for p in range(passes))
+        return RowStreams(ctx.seed, ctx.order.get(id(self), 0), ctx.path, self._workers(), offset, eoes)
 
     def _threaded(self):
         """Whether the map runs in its own worker threads (several workers, no processes, not debug mode)."""

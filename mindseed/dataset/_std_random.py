@@ -8,6 +8,8 @@ MindSpore's samplers and shuffle op are C++: a RandomSampler seeds a `std::mt199
   generator's range allows (it always does for a 32-bit generator and fewer than 65536 ids per draw pair);
 * `uniform_ints(seed, n, count)`: `std::uniform_int_distribution<int64_t>(0, n - 1)` drawn `count` times (libstdc++
   9 scales down by division and rejects the draws past the last whole multiple);
+* `uniform_int`, `uniform_float`, `canonical`, `bernoulli`, `shuffle_list`: libstdc++'s distributions on a
+  `std::mt19937` (the random vision ops; see `_random.std_engine`);
 * `Mt64`: the raw `std::mt19937_64` stream (the ShuffleOp takes `draw % (last + 1)`);
 * `shuffle(ids, seed, engine="minstd_rand0")`: MindRecord's reader shuffles with `std::default_random_engine`,
   which is libstdc++'s minstd_rand0.
@@ -36,6 +38,19 @@ class _Mt32:
         self._k += 1
         return self._buf[self._k - 1]
 
+    def skip(self, n):
+        """Discard the next `n` outputs."""
+        left = len(self._buf) - self._k
+        if n <= left:
+            self._k += n
+            return
+        n -= left
+        self._buf, self._k = [], 0
+        while n > 0:
+            k = min(n, 1 << 20)
+            self._bits.random_raw(k)
+            n -= k
+
 
 class _Minstd0:
     """std::minstd_rand0(seed): x = x * 16807 mod (2^31 - 1), outputs in [1, 2^31 - 2]."""
@@ -52,6 +67,11 @@ class _Minstd0:
         return self._x
 
 
+def mt19937(seed):
+    """A `std::mt19937(seed)`: call it for the next 32-bit output; `.skip(n)` discards n outputs."""
+    return _Mt32(seed)
+
+
 _ENGINES = {"mt19937": _Mt32, "minstd_rand0": _Minstd0}
 
 
@@ -65,13 +85,46 @@ def _below(g, n):
             return r // scaling
 
 
+def uniform_int(g, low, high):
+    """`std::uniform_int_distribution<int>(low, high)(g)` as libstdc++ computes it (high - low < 2^32 - 1)."""
+    return low + _below(g, high - low + 1)
+
+
+_TWO32 = 4294967296.0
+_BELOW_ONE = 1.0 - 2.0 ** -53
+
+
+def canonical(g):
+    """`std::generate_canonical<double, 53>(g)` of a 32-bit engine: two outputs, summed and scaled in double."""
+    r = (float(g()) + float(g()) * _TWO32) / (_TWO32 * _TWO32)
+    return r if r < 1.0 else _BELOW_ONE
+
+
+def uniform_float(g, low, high):
+    """`std::uniform_real_distribution<float>(low, high)(g)`: one output rounded to float32 and scaled by 2^-32,
+    then `u * (high - low) + low` in float32; a Python float."""
+    f32 = np.float32
+    u = f32(g()) / f32(_TWO32)
+    if u >= 1.0:
+        u = f32(1.0 - 2.0 ** -24)
+    return float(u * (f32(high) - f32(low)) + f32(low))
+
+
+def bernoulli(g, p):
+    """`std::bernoulli_distribution(p)(g)`: true when a canonical double falls below p."""
+    return canonical(g) < p
+
+
 def shuffle(ids, seed, engine="mt19937"):
     """`std::shuffle(ids.begin(), ids.end(), std::<engine>(seed))` as libstdc++ does it; a new int64 array."""
-    a = np.array(ids, dtype=np.int64).tolist()
+    return np.asarray(shuffle_list(np.array(ids, dtype=np.int64).tolist(), _ENGINES[engine](seed)), dtype=np.int64)
+
+
+def shuffle_list(a, g):
+    """`std::shuffle(a.begin(), a.end(), g)` in place on list `a` (libstdc++); returns `a`."""
     n = len(a)
-    g = _ENGINES[engine](seed)
     if n < 2:
-        return np.asarray(a, dtype=np.int64)
+        return a
     if g.span // n >= n:
         # two swap positions per draw: x in [0, r * (r + 1)) gives x // (r + 1) and x % (r + 1)
         i = 1
@@ -90,7 +143,7 @@ def shuffle(ids, seed, engine="mt19937"):
         for i in range(1, n):
             j = _below(g, i + 1)
             a[i], a[j] = a[j], a[i]
-    return np.asarray(a, dtype=np.int64)
+    return a
 
 
 def uniform_ints(seed, n, count):

@@ -6,7 +6,8 @@ import numpy as np
 
 from mindseed.common import dtype as mstype
 from mindseed.dataset import _validate as V
-from mindseed.dataset._random import rng
+from mindseed.dataset._random import rng, std_engine
+from mindseed.dataset._std_random import canonical, uniform_int
 from mindseed.dataset.transforms._base import PyTensorOperation, TensorOperation
 
 __all__ = ["Compose", "Concatenate", "Duplicate", "Fill", "Mask", "OneHot", "PadEnd", "RandomApply",
@@ -346,7 +347,18 @@ class RandomApply(TensorOperation):
         self.prob = prob
 
     def _apply(self, *args):
-        return _chain(self.transforms if rng().random() < self.prob else (), args)
+        g = _engine(self, 2)
+        # MindSpore's C++ RandomApply: uniform_real_distribution<double>(0, 1) <= prob
+        hit = rng().random() < self.prob if g is None else canonical(g) <= self.prob
+        return _chain(self.transforms if hit else (), args)
+
+
+def _engine(op, draws):
+    """`op`'s MindSpore generator in a map when all its transforms are C++ ones there (MindSpore runs the Python
+    implementation, with Python's `random`, as soon as one is a Python function or a Python op)."""
+    if all(isinstance(t, TensorOperation) and not isinstance(t, PyTensorOperation) for t in op.transforms):
+        return std_engine(op, draws)
+    return None
 
 
 class _RandomTransforms(TensorOperation):
@@ -364,7 +376,9 @@ class RandomChoice(_RandomTransforms):
     """Apply one transform chosen uniformly at random."""
 
     def _pick(self):
-        return (self.transforms[int(rng().integers(len(self.transforms)))],)
+        g = _engine(self, 1)
+        n = len(self.transforms)
+        return (self.transforms[int(rng().integers(n)) if g is None else uniform_int(g, 0, n - 1)],)
 
 
 class RandomOrder(_RandomTransforms):

@@ -4,10 +4,11 @@ import numbers
 import numpy as np
 
 from mindseed.dataset import _validate as V
-from mindseed.dataset._random import rng
+from mindseed.dataset._random import rng, std_engine
+from mindseed.dataset._std_random import shuffle_list, uniform_float
 from mindseed.dataset.vision import _image as I
 from mindseed.dataset.vision import _pil_ops as PO
-from mindseed.dataset.vision._geometry import ImageTensorOperation, _prob, _range_arg
+from mindseed.dataset.vision._geometry import ImageTensorOperation, _mid_range_draw, _prob, _range_arg
 from mindseed.dataset.vision.utils import ConvertMode
 
 __all__ = ["Rescale", "Normalize", "NormalizePad", "AdjustBrightness", "AdjustContrast", "AdjustSaturation",
@@ -365,6 +366,20 @@ class RandomColorAdjust(ImageTensorOperation):
             raise ValueError("Input hue is not within the required interval of [-0.5, 0.5].")
 
     def _np(self, img):
+        active = {"brightness": self.brightness != (1.0, 1.0), "contrast": self.contrast != (1.0, 1.0),
+                  "saturation": self.saturation != (1.0, 1.0), "hue": self.hue != (0.0, 0.0)}
+        g = std_engine(self, 2 + sum(active.values()))
+        if g is None:
+            return self._numpy_draws(img)
+        # MindSpore: shuffle the four names, then each active one draws its float factor and runs
+        apply = {"brightness": lambda x, f: I.clip_cast(x.astype(np.float32) * f, x.dtype), "contrast": _contrast,
+                 "saturation": _saturation, "hue": _hue}
+        for name in shuffle_list(["brightness", "contrast", "saturation", "hue"], g):
+            if active[name]:
+                img = apply[name](img, uniform_float(g, *getattr(self, name)))
+        return img
+
+    def _numpy_draws(self, img):
         g = rng()
         steps = []
         if self.brightness != (1.0, 1.0):
@@ -401,7 +416,8 @@ class RandomSharpness(ImageTensorOperation):
         self.degrees = _range_arg(degrees, "degrees")
 
     def _np(self, img):
-        return _sharpness(img, rng().uniform(*self.degrees))
+        g = std_engine(self, 1)
+        return _sharpness(img, rng().uniform(*self.degrees) if g is None else _mid_range_draw(g, self.degrees))
 
 
 class RandomAdjustSharpness(ImageTensorOperation):

@@ -1,7 +1,6 @@
 """Fused forms of runs of built-in vision ops that map applies in one step (same results, less work)."""
 import numpy as np
 
-from mindseed.dataset._random import rng
 from mindseed.dataset.vision import _color as C
 from mindseed.dataset.vision import _geometry as G
 from mindseed.dataset.vision import _image as I
@@ -67,7 +66,7 @@ class DecodeRandomResizedCrop(ImageTensorOperation):
             top, left, h, w = G._rrc_box(H, W, rrc.scale, rrc.ratio, rrc.max_attempts)
         flip_x = flip_y = False
         for f in self.flips:
-            if not f._random or rng().random() < f.prob:  # the random flips draw exactly as their _np does
+            if not f._random or G._coin(f):  # the random flips draw exactly as their _np does
                 if f._transpose == G.HorizontalFlip._transpose:
                     flip_x = not flip_x
                 else:

@@ -4,7 +4,8 @@ import numbers
 
 import numpy as np
 
-from mindseed.dataset._random import rng
+from mindseed.dataset._random import rng, std_engine
+from mindseed.dataset._std_random import bernoulli, uniform_float, uniform_int
 from mindseed.dataset import _validate as V
 from mindseed.dataset.transforms._base import TensorOperation
 from mindseed.dataset.vision import _image as I
@@ -280,6 +281,7 @@ class RandomCrop(ImageTensorOperation):
             img = I.pad_image(img, top, bottom, left, right, self.padding_mode.value, self.fill_value)
             pad_top, pad_left = top, left
         H, W = img.shape[:2]
+        exact = H == h and W == w  # MindSpore draws nothing then
         if self.pad_if_needed and (H < h or W < w):
             ph, pw = max(0, h - H), max(0, w - W)
             img = I.pad_image(img, ph, ph, pw, pw, self.padding_mode.value, self.fill_value)
@@ -288,9 +290,16 @@ class RandomCrop(ImageTensorOperation):
         if H < h or W < w:
             raise RuntimeError(f"{type(self).__name__}: the crop size ({h}, {w}) is larger than the image ({H}, "
                                f"{W}); set pad_if_needed=True or padding.")
-        g = rng()
-        top = int(g.integers(0, H - h + 1))
-        left = int(g.integers(0, W - w + 1))
+        if exact:
+            return img, pad_top, pad_left, 0, 0, h, w
+        g = std_engine(self, 2)
+        if g is None:
+            g = rng()
+            top = int(g.integers(0, H - h + 1))
+            left = int(g.integers(0, W - w + 1))
+        else:  # MindSpore's RandomCrop draws the left edge, then the top one
+            left = uniform_int(g, 0, W - w)
+            top = uniform_int(g, 0, H - h)
         return img, pad_top, pad_left, top, left, h, w
 
     def _np(self, img):
@@ -371,7 +380,21 @@ class ResizedCrop(ImageTensorOperation):
         return I.resize(_crop(img, *self.box), _hw(self.size), self.interpolation)
 
 
+def _mid_range_draw(g, bounds):
+    """MindSpore's RandomRotation / RandomSharpness draw: mid + r * half range in float32, r from
+    uniform_real_distribution<float>(-1, 1) on the op's std::mt19937 `g`."""
+    lo, hi = np.float32(bounds[0]), np.float32(bounds[1])
+    r = np.float32(uniform_float(g, -1.0, 1.0))
+    return float((hi + lo) / np.float32(2) + r * ((hi - lo) / np.float32(2)))
+
+
 # ---------------------------------------------------------------------------- flips
+def _coin(op):
+    """Whether random flip `op` flips this row: in a map, MindSpore's bernoulli draw from the op's generator."""
+    g = std_engine(op, 2)
+    return rng().random() < op.prob if g is None else bernoulli(g, op.prob)
+
+
 def _hflip(img):
     """Left-right mirror as a contiguous array (one strided copy per channel is ~6x faster than copying
     img[:, ::-1] whole, and a contiguous result keeps batching cheap)."""
@@ -419,10 +442,10 @@ class RandomHorizontalFlip(ImageTensorOperation):
         self.prob = _prob(prob)
 
     def _np(self, img):
-        return _hflip(img) if rng().random() < self.prob else img
+        return _hflip(img) if _coin(self) else img
 
     def _pil(self, img):
-        return img.transpose(Image.FLIP_LEFT_RIGHT) if rng().random() < self.prob else img
+        return img.transpose(Image.FLIP_LEFT_RIGHT) if _coin(self) else img
 
 
 class RandomVerticalFlip(ImageTensorOperation):
@@ -435,10 +458,10 @@ class RandomVerticalFlip(ImageTensorOperation):
         self.prob = _prob(prob)
 
     def _np(self, img):
-        return img[::-1].copy() if rng().random() < self.prob else img
+        return img[::-1].copy() if _coin(self) else img
 
     def _pil(self, img):
-        return img.transpose(Image.FLIP_TOP_BOTTOM) if rng().random() < self.prob else img
+        return img.transpose(Image.FLIP_TOP_BOTTOM) if _coin(self) else img
 
 
 # ---------------------------------------------------------------------------- pads
@@ -558,7 +581,11 @@ class RandomRotation(Rotate):
         self.degrees = _degrees_arg(degrees)
 
     def _np(self, img):
-        angle = float(rng().uniform(*self.degrees))
+        g = std_engine(self, 1)
+        if g is None:
+            angle = float(rng().uniform(*self.degrees))
+        else:
+            angle = _mid_range_draw(g, self.degrees)
         return _rotate(img, angle, self.resample, self.expand, self.center, self.fill_value)
 
 
