@@ -114,8 +114,12 @@ def get_seed():
 
 
 def _pipeline_seed():
-    """The seed shuffles use, or None (fresh entropy) when no seed was ever set."""
+    """The seed shuffles use, or None (fresh entropy) when no seed was ever set. In debug mode an unseeded pipeline
+    takes seed 1 for good, as MindSpore's debug pass sets it ("Set seed to ensure deterministic results")."""
     _sync_global_seed()
+    if _config.seed is None and _config.debug_mode:
+        _config.seed = 1
+        _config.generation += 1
     return _config.seed
 
 

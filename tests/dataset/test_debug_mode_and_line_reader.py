@@ -91,3 +91,23 @@ def test_line_reader(tmp_path):
         ds.LineReader(str(tmp_path))
     with pytest.raises(TypeError, match="path: 3 is not string"):
         ds.LineReader(3)
+
+
+def test_debug_mode_seeds_an_unseeded_pipeline_with_1():
+    from mindseed.dataset import config as cfg
+    saved = cfg._config.seed
+    try:
+        cfg._config.seed = None
+        assert ds.config.get_seed() == 5489
+        ds.config.set_debug_mode(True)
+        order = [int(r[0]) for r in ds.NumpySlicesDataset(np.arange(10), shuffle=True).create_tuple_iterator(
+            output_numpy=True)]
+        assert ds.config.get_seed() == 1 and order == [9, 0, 2, 5, 7, 4, 6, 3, 1, 8]     # MindSpore 2.10's
+        ds.config.set_debug_mode(False)
+        ds.config.set_seed(1)
+        again = [int(r[0]) for r in ds.NumpySlicesDataset(np.arange(10), shuffle=True).create_tuple_iterator(
+            output_numpy=True)]
+        assert again == order
+    finally:
+        ds.config.set_debug_mode(False)
+        cfg._config.seed = saved
