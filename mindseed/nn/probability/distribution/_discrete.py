@@ -1,6 +1,8 @@
 """Discrete distributions of mindspore.nn.probability.distribution, written with mindseed ops."""
 import math
 
+import numpy as np
+
 from mindseed import ops
 from mindseed.common import dtype as mstype
 from mindseed.common.tensor import Tensor as _Tensor
@@ -30,7 +32,10 @@ class Bernoulli(_Discrete):
         super().__init__(seed, dtype, name, {"probs": probs})
 
     def _log_prob(self, x, p):
-        return ops.xlogy(x, p) + ops.xlogy(1.0 - x, 1.0 - p)
+        # as MindSpore's: probs clamped to [eps, 1 - eps] for numerical stability (a log of 0 never appears)
+        eps = float(np.finfo(mstype.dtype_to_nptype(p.dtype)).eps)
+        p = ops.clip_by_value(p, eps, 1 - eps)
+        return ops.log(p) * x + ops.log(1.0 - p) * (1.0 - x)
 
     def _cdf(self, x, p):
         c = ops.where(x < 1.0, 1.0 - p * ops.ones_like(x), ops.ones_like(x * p))
