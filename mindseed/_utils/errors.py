@@ -1,4 +1,5 @@
 """Errors in MindSpore's phrasing: `For 'Op', the 'arg' ...`."""
+import functools
 import os
 
 
@@ -29,6 +30,7 @@ def check_axis(op, axis, ndim, name="axis"):
     return axis % n
 
 
+@functools.lru_cache(maxsize=1)
 def _physical_memory():
     try:
         return os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")

@@ -4,6 +4,7 @@ import os
 from mindseed._utils._files import atomic_write
 from mindseed.common.tensor import Tensor
 from mindseed.export._capture import capture
+from mindseed.nn import Cell
 
 __all__ = ["export"]
 
@@ -36,7 +37,6 @@ def export(net, *inputs, file_name, input_names=None, output_names=None, export_
             or names an input that does not exist.
     """
     from mindseed.export._onnx import onnx_bytes  # noqa: PLC0415 -- the onnx package is optional
-    from mindseed.nn import Cell  # noqa: PLC0415
     if not isinstance(file_name, str):
         raise TypeError(f"For 'export', the argument 'file_name' must be str, but got {type(file_name).__name__}.")
     if not isinstance(net, Cell):
