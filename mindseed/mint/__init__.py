@@ -25,7 +25,7 @@ abs acos acosh addbmm addmm addmv allclose arange arccos arccosh arcsin arcsinh 
 asinh atan atan2 atanh bincount bitwise_and bitwise_or bitwise_xor broadcast_to ceil cos cosh cross cumprod divide
 dot dstack einsum erf erfc erfinv exp exp2 expm1 eye flip float_power floor full full_like gcd greater gt hstack
 inverse isclose isfinite isinf isneginf le less_equal log log10 log1p log2 logaddexp logaddexp2 logical_and
-logical_not logical_or logical_xor logsumexp masked_select matmul maximum minimum mm nan_to_num ne neg negative
+logical_not logical_or logical_xor masked_select matmul maximum minimum mm nan_to_num ne neg negative
 nonzero not_equal ones_like outer polar pow ravel reciprocal roll round rsqrt searchsorted sigmoid sign sin
 sinc sinh square sum swapaxes take tan tanh tile trace tril triu unbind unique_consecutive unsqueeze zeros_like trunc
 """)
@@ -34,6 +34,7 @@ _TABLE = """
 add(input, other, *, alpha=1) -> _T.add(input, other, alpha=alpha)  # input + alpha * other.
 sub(input, other, *, alpha=1) -> _T.sub(input, other, alpha=alpha)  # input - alpha * other.
 mul(input, other) -> _ops.mul(input, other)  # Elementwise product.
+logsumexp(input, dim, keepdim=False) -> _ops.logsumexp(input, dim, keepdim)  # log(sum(exp(input))) over `dim`.
 permute(input, dims) -> _ops.permute(input, dims)  # The dimensions of input reordered by dims.
 div(input, other, *, rounding_mode=None) -> _ops.div(input, other, rounding_mode=rounding_mode)  # Quotient.
 addcdiv(input, tensor1, tensor2, *, value=1) -> _ops.addcdiv(input, tensor1, tensor2, value)  # input + value * t1 /
