@@ -189,3 +189,21 @@ def test_install_hook_aliases_mindspore_for_every_python_of_a_virtualenv(tmp_pat
     assert not os.listdir(site_dir) or "mindseed-compat.pth" not in os.listdir(site_dir)
     r = run("-c", "import mindspore")
     assert r.returncode == 1 and "No module named 'mindspore'" in r.stderr
+
+
+def test_classes_print_mindspores_module_paths_under_compat(tmp_path):
+    code = ("import mindspore as ms\nfrom mindspore import nn\nx = ms.Tensor([1.0])\n"
+            "print(type(x)); print(type(nn.Dense(2, 3))); print(f'but got {type(x)}.')\n"
+            "import mindseed\nprint(repr(mindseed.nn.Cell))")
+    r = _compat(["-c", code], tmp_path)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.splitlines() == ["<class 'mindspore.common.tensor.Tensor'>",
+                                     "<class 'mindspore.nn.layer.basic.Dense'>",
+                                     "but got <class 'mindspore.common.tensor.Tensor'>.",
+                                     "<class 'mindspore.nn.cell.Cell'>"]
+
+
+def test_classes_print_their_own_module_without_compat(tmp_path):
+    r = subprocess.run([sys.executable, "-c", "import mindseed as ms; print(type(ms.Tensor([1.0])))"], cwd=tmp_path,
+                       env=_env(), capture_output=True, text=True, timeout=300)
+    assert r.stdout.strip() == "<class 'mindseed.common.tensor.Tensor'>", r.stderr

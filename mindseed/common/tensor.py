@@ -15,6 +15,7 @@ from mindseed._backend import _lazy
 from mindseed._utils import _state
 from mindseed._utils._files import atomic_write
 from mindseed._utils._jit_forbidden import jit_forbidden_register
+from mindseed._utils._public_type import PublicType
 from mindseed.common import dtype as mstype
 from mindseed.common.symbol import Symbol, register_placeholder
 
@@ -147,7 +148,7 @@ def _materialize_placeholders():
     _PLACEHOLDER_TENSORS.clear()
 
 
-class Tensor:
+class Tensor(metaclass=PublicType):
     """A multi-dimensional array of one dtype.
 
     Args:

@@ -3,6 +3,7 @@ import functools
 import types
 
 from mindseed._utils import _state
+from mindseed._utils._public_type import PublicType
 from mindseed.common._shard_layout import Layout
 from mindseed.common.tensor import Tensor
 
@@ -50,7 +51,7 @@ def _check_strategy(name, strategy, which):
         raise TypeError(f"For '{name}', the strategy can only pass in consistent type for all dimensions.")
 
 
-class Primitive:
+class Primitive(metaclass=PublicType):
     """MindSpore's operator class: attributes are set at construction, inputs given at call.
 
     Subclasses implement `__call__` by calling the functional op with their attributes.

@@ -1,0 +1,23 @@
+"""The class of MindSpore's core types (Tensor, Cell, Primitive), so `type(x)` prints MindSpore's path.
+
+MindSpore's Tensor, Cell and Primitive derive from pybind11 classes, whose metaclass is not `type`; printing the
+class (`str(type(x))`, `f"but got {type(x)}"`) gives `<class 'mindspore.common.tensor.Tensor'>`. When mindseed runs
+MindSpore code through `mindseed.compat` (where `import mindspore` is mindseed), its classes print the same;
+otherwise they print their own module, `<class 'mindseed.common.tensor.Tensor'>`.
+"""
+import sys
+
+
+def _compat_active():
+    ms = sys.modules.get("mindspore")
+    return ms is not None and ms is sys.modules.get("mindseed")
+
+
+class PublicType(type):
+    """A metaclass whose repr names `mindspore.<module>` for mindseed's classes when the compat alias is active."""
+
+    def __repr__(cls):
+        module = cls.__module__
+        if (module == "mindseed" or module.startswith("mindseed.")) and _compat_active():
+            module = "mindspore" + module[len("mindseed"):]
+        return f"<class '{module}.{cls.__qualname__}'>"
