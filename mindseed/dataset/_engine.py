@@ -5,6 +5,7 @@ A pipeline is a tree of Dataset nodes. Iterating runs it pull-style in the calle
 Parallel work (map, batch, random-access sources) happens in worker pools owned by the generator that
 uses them, so closing the generator (end of epoch, `break`, an exception, garbage collection) closes them.
 """
+import functools
 import copy
 import os
 import sys
@@ -215,8 +216,20 @@ def _callback_runs(root):
     return runs
 
 
+def check_tree(root):
+    """MindSpore builds a pipeline only from a tree: a node below `root` that was given to two operations (two
+    consumers, even one no longer referenced) is refused."""
+    stack = list(root.children)
+    while stack:
+        node = stack.pop()
+        if getattr(node, "_consumers", 0) > 1:
+            raise ValueError("The data pipeline is not a tree (i.e., one node has 2 consumers)")
+        stack.extend(node.children)
+
+
 class _IteratorBase:
     def __init__(self, dataset, num_epochs, output_numpy, do_copy):
+        check_tree(dataset)
         if isinstance(num_epochs, bool) or not isinstance(num_epochs, int):
             raise TypeError(f"Argument num_epochs with value {num_epochs} is not of type [<class 'int'>].")
         if num_epochs < -1 or num_epochs == 0:
@@ -328,11 +341,37 @@ class DictIterator(_IteratorBase):
 
 
 # ---------------------------------------------------------------------------- Dataset
+def _counting_consumers(init):
+    """`init` of a node class, counting the node's children's consumers once the outermost `__init__` returns: an
+    operation refused by its argument checks is not a consumer, while every consumer ever made counts, as in
+    MindSpore's parent list, referenced or not."""
+
+    @functools.wraps(init)
+    def __init__(self, *args, **kwargs):
+        if self.__dict__.get("_initialising"):
+            return init(self, *args, **kwargs)
+        self._initialising = True
+        try:
+            init(self, *args, **kwargs)
+        finally:
+            del self._initialising
+        for child in self.children:
+            child._consumers = getattr(child, "_consumers", 0) + 1
+    __init__._counts_consumers = True
+    return __init__
+
+
 class Dataset:
     """Base of every dataset (a node of the pipeline tree).
 
     Operations (`map`, `batch`, `shuffle`, ...) return new nodes; iterators run the pipeline.
     """
+
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        init = cls.__dict__.get("__init__")
+        if init is not None and not getattr(init, "_counts_consumers", False):
+            cls.__init__ = _counting_consumers(init)
 
     def __init__(self, children=None, num_parallel_workers=None):
         if children is None:
@@ -389,16 +428,19 @@ class Dataset:
     def get_col_names(self):
         """Names of the output columns, in order."""
         if self._cols_cache is None:
+            check_tree(self)
             self._cols_cache = list(self._col_names())
         return list(self._cols_cache)
 
     def get_dataset_size(self):
         """Number of rows (batches after batch) of one epoch."""
         if self._size_cache is None:
+            check_tree(self)
             self._size_cache = self._size()
         return self._size_cache
 
     def _first_row(self):
+        check_tree(self)
         it = self._rows(Ctx(_base_seed(), (0,), _number_nodes(self)))
         try:
             return next(it)
@@ -684,10 +726,14 @@ class Dataset:
         return self.device_que(send_epoch_end, create_data_info_queue, queue_name)
 
 
+Dataset.__init__ = _counting_consumers(Dataset.__init__)
+
+
 # ---------------------------------------------------------------------------- MindSpore's base classes
 # `mindspore.dataset`'s class tree, for `isinstance` checks: a source (leaf of the pipeline) is a SourceDataset, a
 # mappable one a MappableDataset (`_sources.MappableSource`); each source is also a Vision/Text/Audio base dataset
 # by the data it yields, or all three (UnionBaseDataset: GeneratorDataset, NumpySlicesDataset, MindDataset, ...).
+
 class SourceDataset(Dataset):
     """Base of the datasets that read their rows from a source (no dataset child)."""
 

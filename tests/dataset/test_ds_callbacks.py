@@ -83,7 +83,7 @@ def test_callback_checks_and_errors():
 
     with pytest.raises(RuntimeError, match="(?s)Exception thrown from user defined Python function.*ValueError: "
                                            "bad step"):
-        _run(data.map(operations=lambda x: x, callbacks=Bad()), 1)
+        _run(ds.NumpySlicesDataset([1, 2], shuffle=False).map(operations=lambda x: x, callbacks=Bad()), 1)
 
 
 def test_waited_callback_follows_the_training_steps():
@@ -198,7 +198,7 @@ def test_bucket_batch_by_length_checks_and_empty_pad_info():
         d.bucket_batch_by_length(["c"], [1], [1, 0])
     with pytest.raises(TypeError, match="element_length_function object is not callable."):
         d.bucket_batch_by_length(["c"], [1], [1, 1], 3)
-    bad = d.bucket_batch_by_length(["x"], [1], [1, 1], lambda x: 1)
+    bad = ds.GeneratorDataset(seq, ["c"]).bucket_batch_by_length(["x"], [1], [1, 1], lambda x: 1)
     with pytest.raises(RuntimeError, match="input column name: x doesn't exist in the dataset columns."):
         list(bad.create_tuple_iterator(num_epochs=1))
 

@@ -170,10 +170,13 @@ def test_killed_worker_open_iterators_and_exit_in_loop_never_hang():
                 pass
         except RuntimeError as e:
             print("RAISED", str(e).splitlines()[0])
+        d = ds.NumpySlicesDataset({"x": np.arange(10000)}, shuffle=False)
         a = d.map(lambda x: x + 1, input_columns="x", num_parallel_workers=2, python_multiprocessing=True)
+        d = ds.NumpySlicesDataset({"x": np.arange(10000)}, shuffle=False)
         b = d.map(lambda x: x + 2, input_columns="x", num_parallel_workers=3)
         ia, ib = iter(a.create_tuple_iterator()), iter(b.create_tuple_iterator())
         print("GOT", int(next(ia)[0].asnumpy()), int(next(ib)[0].asnumpy()))
+        d = ds.NumpySlicesDataset({"x": np.arange(10000)}, shuffle=False)
         c = d.map(lambda x: x, input_columns="x", num_parallel_workers=2, python_multiprocessing=True).batch(8)
         for i, row in enumerate(c.create_tuple_iterator()):
             if i == 5:

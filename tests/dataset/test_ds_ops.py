@@ -196,17 +196,21 @@ def test_repeat_reshuffles_every_pass():
 
 
 def test_zip_concat_add_project_rename():
-    a = ds.NumpySlicesDataset({"x": np.arange(4)}, shuffle=False)
-    b = ds.NumpySlicesDataset({"y": np.arange(3) * 2}, shuffle=False)
-    z = a.zip(b)
+    def a():          # a node feeds one pipeline (MindSpore refuses a node with two consumers)
+        return ds.NumpySlicesDataset({"x": np.arange(4)}, shuffle=False)
+
+    def b():
+        return ds.NumpySlicesDataset({"y": np.arange(3) * 2}, shuffle=False)
+
+    z = a().zip(b())
     assert z.get_col_names() == ["x", "y"] and z.get_dataset_size() == 3 and rows(z)[2] == [2, 4]
-    assert ds.zip((a, b)).get_dataset_size() == 3
+    assert ds.zip((a(), b())).get_dataset_size() == 3
     with pytest.raises(RuntimeError, match="already exists"):
-        a.zip(a).get_col_names()
-    c = a + ds.NumpySlicesDataset({"x": np.arange(2) + 10}, shuffle=False)
+        a().zip(a()).get_col_names()
+    c = a() + ds.NumpySlicesDataset({"x": np.arange(2) + 10}, shuffle=False)
     assert col(c) == [0, 1, 2, 3, 10, 11] and c.get_dataset_size() == 6
     with pytest.raises(RuntimeError):
-        a.concat(b).get_col_names()
+        a().concat(b()).get_col_names()
     p = abc().project(["c", "a"])
     assert p.get_col_names() == ["c", "a"] and rows(p)[1] == [100, 1]
     r = abc().rename(["a", "c"], ["A", "C"])
@@ -350,23 +354,25 @@ def test_map_callbacks_see_epochs_and_steps():
 
 
 def test_shuffle_buffer_size_keyword_and_map_max_rowsize():
-    base = ds.NumpySlicesDataset({"n": np.arange(50)}, shuffle=False)
+    def base():       # a node feeds one pipeline (MindSpore refuses a node with two consumers)
+        return ds.NumpySlicesDataset({"n": np.arange(50)}, shuffle=False)
+
     ds.config.set_seed(5)
-    a = col(base.shuffle(buffer_size=4))
+    a = col(base().shuffle(buffer_size=4))
     ds.config.set_seed(5)
-    b = col(base.shuffle(4))
+    b = col(base().shuffle(4))
     assert a == b and sorted(a) == list(range(50)) and a != list(range(50))
     # a buffer of 4 rows: row k leaves no earlier than position k - 3 (it must first enter the buffer)
     assert all(pos >= n - 3 for pos, n in enumerate(a))
     with pytest.raises(TypeError):
-        base.shuffle(buffer_size="4")
+        base().shuffle(buffer_size="4")
     for mp in (False, True):
-        m = base.map(lambda n: n * 2, input_columns="n", num_parallel_workers=2, python_multiprocessing=mp,
+        m = base().map(lambda n: n * 2, input_columns="n", num_parallel_workers=2, python_multiprocessing=mp,
                      max_rowsize=[1, 2])
         assert col(m) == [2 * k for k in range(50)]
-    assert col(base.map(lambda n: n + 1, input_columns="n", max_rowsize=16))[:3] == [1, 2, 3]
+    assert col(base().map(lambda n: n + 1, input_columns="n", max_rowsize=16))[:3] == [1, 2, 3]
     with pytest.raises(TypeError, match="max_rowsize"):
-        base.map(lambda n: n, input_columns="n", max_rowsize="big")
+        base().map(lambda n: n, input_columns="n", max_rowsize="big")
 
 
 def test_padded_batch_truncates_where_the_pad_shape_is_smaller():
@@ -392,3 +398,24 @@ def test_int64_arrays_out_of_the_pipeline_print_their_dtype():
     assert repr(transforms.Fill(0)(np.array([1, 2]))) == "array([0, 0], dtype=int64)"
     pair = text.TruncateSequencePair(4)(np.array([1, 2, 3]), np.array([4, 5, 6, 7]))
     assert repr(pair) == "(array([1, 2], dtype=int64), array([4, 5], dtype=int64))"
+
+
+def test_a_node_with_two_consumers_is_not_a_tree():
+    # MindSpore counts every operation ever applied to a node (referenced or not); one refused by its argument
+    # checks is not counted, and the node itself (the root of its own pipeline) still runs
+    src = ds.NumpySlicesDataset({"x": np.arange(4)}, shuffle=False)
+    one, two = src.map(lambda x: x + 1), src.map(lambda x: x * 2)
+    for node in (one, two, one.zip(two.rename("x", "y"))):
+        with pytest.raises(ValueError, match=r"^The data pipeline is not a tree \(i.e., one node has 2 consumers\)$"):
+            node.create_tuple_iterator()
+    with pytest.raises(ValueError, match="not a tree"):
+        one.get_dataset_size()
+    assert col(src) == [0, 1, 2, 3]
+    src = ds.NumpySlicesDataset({"x": np.arange(4)}, shuffle=False)
+    src.batch(2)                                    # dropped at once, still a consumer
+    with pytest.raises(ValueError, match="not a tree"):
+        src.repeat(2).get_col_names()
+    src = ds.NumpySlicesDataset({"x": np.arange(4)}, shuffle=False)
+    with pytest.raises(TypeError):
+        src.batch("2")                              # refused: not a consumer
+    assert col(src.batch(2)) == [[0, 1], [2, 3]]

@@ -393,7 +393,31 @@ ERRORS = [
               lambda: ops.tensor_scatter_update(X, ms.Tensor([[0], [2]]), ops.ones((2, 3))), ValueError,
               "For 'TensorScatterUpdate', indices out of range for input_x"),
     ErrorSpec("gather_nd_index_range", lambda: ops.gather_nd(X, ms.Tensor([[0], [4]])), RuntimeError,
-              "For 'GatherNd'"),
+              "For 'GatherNd', the indices[1]: [const vector]{4}, does not index into input_shape: "
+              "[const vector]{2, 3}."),
+    # MindSpore's nd kernels do not wrap a negative index: each refuses it in its own words
+    ErrorSpec("gather_nd_negative_index", lambda: ops.gather_nd(X, ms.Tensor([[-1]])), RuntimeError,
+              "For 'GatherNd', the indices[0]: [const vector]{-1}, does not index into input_shape: "
+              "[const vector]{2, 3}."),
+    ErrorSpec("tensor_scatter_negative_index",
+              lambda: ops.tensor_scatter_max(X, ms.Tensor([[0], [-1]]), ops.ones((2, 3))), RuntimeError,
+              "For 'TensorScatterMax', the 1-th value of 'indices'[-1] is out of range[2]."),
+    ErrorSpec("tensor_scatter_update_negative_index",
+              lambda: ops.tensor_scatter_update(X, ms.Tensor([[0], [-1]]), ops.ones((2, 3))), RuntimeError,
+              "The int value(-1) is less than 0."),
+    ErrorSpec("scatter_rows_negative_index",
+              lambda: ops.scatter_max(ms.Parameter(X), ms.Tensor([-1]), ops.ones((1, 3))), RuntimeError,
+              "For 'ScatterMax', the value of indices should be in [0, 2), but got '-1' in indices."),
+    ErrorSpec("scatter_nd_update_negative_index",
+              lambda: ops.scatter_nd_update(ms.Parameter(X), ms.Tensor([[-1]]), ops.ones((1, 3))), RuntimeError,
+              "The int value(-1) is less than 0."),
+    ErrorSpec("scatter_nd_update_index_range",
+              lambda: ops.scatter_nd_update(ms.Parameter(X), ms.Tensor([[2]]), ops.ones((1, 3))), ValueError,
+              "For 'ScatterNdUpdate', indices out of range for input_x. Please check the indices which is "
+              "[const vector]{2}"),
+    ErrorSpec("scatter_nd_add_index_range",
+              lambda: ops.scatter_nd_add(ms.Parameter(X), ms.Tensor([[0], [5]]), ops.ones((2, 3))), RuntimeError,
+              "For 'ScatterNdAdd', the 1-th value of 'indices'[5] is out of range[2]."),
     ErrorSpec("gather_elements_index_range", lambda: ops.gather_elements(X, 0, ms.Tensor([[0, 0, 7]])), RuntimeError,
               "For 'GatherD'"),
     ErrorSpec("gather_elements_shape", lambda: ops.gather_elements(X, 0, ms.Tensor([[0, 0, 0, 0]])), ValueError,
@@ -588,7 +612,8 @@ def test_scatter_ref_ops_write_a_sole_owned_buffer_in_place():
     ops.scatter_add(p, ms.Tensor([0], ms.int32), ms.Tensor([[1.0, 1.0, 1.0]]))
     np.testing.assert_array_equal(alias.asnumpy()[0], [9.0, 9.0, 9.0])
     np.testing.assert_array_equal(p.asnumpy()[0], [10.0, 10.0, 10.0])
-    with pytest.raises(ValueError, match=r"TensorScatterUpdate', indices out of range.*\[1000\]"):
+    with pytest.raises(RuntimeError, match=r"^For 'ScatterUpdate', the value of indices should be in \[0, 1000\), but "
+                                           r"got '1000' in indices.$"):
         ops.scatter_update(p, ms.Tensor([3, 1000], ms.int32), ms.Tensor(np.ones((2, 3), np.float32)))
     assert p.asnumpy()[3].tolist() == [0.0, 0.0, 0.0]
 

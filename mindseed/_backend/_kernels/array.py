@@ -125,7 +125,29 @@ def _nd_positions(indices):
     return tuple(idx[..., k] for k in range(idx.shape[-1]))
 
 
+def _nd_bad_row(x, indices):
+    """(row number, values) of the first index row of `indices` (..., k) outside x's leading k dims, negative
+    ones included (MindSpore's nd kernels do not wrap them); None when all are inside."""
+    k = indices.shape[-1]
+    idx = _long(indices).reshape(-1, k)
+    if not idx.numel():
+        return None
+    bad = ((idx < 0) | (idx >= torch.tensor(x.shape[:k], device=idx.device))).any(1)
+    if not bool(bad.any()):
+        return None
+    i = int(torch.nonzero(bad)[0, 0])
+    return i, idx[i].tolist()
+
+
+def _braces(values):
+    return "{" + ", ".join(str(v) for v in values) + "}"
+
+
 def gather_nd(x, indices):
+    bad = _nd_bad_row(x, indices)
+    if bad is not None:
+        raise RuntimeError(f"For 'GatherNd', the indices[{bad[0]}]: [const vector]{_braces(bad[1])}, does not index "
+                           f"into input_shape: [const vector]{_braces(x.shape)}.")
     return x[_nd_positions(indices)]
 
 
@@ -168,7 +190,15 @@ def _flat_rows(x, indices):
 
 
 def tensor_scatter(x, indices, updates, op="update"):
-    """MindSpore's TensorScatter{Update,Add,Sub,Max,Min,Mul,Div} (a new tensor)."""
+    """MindSpore's TensorScatter{Update,Add,Sub,Max,Min,Mul,Div} (a new tensor). An index row out of range (a
+    negative one too) is an error, in MindSpore's words for the arithmetic ones (the update's check words its own)."""
+    bad = _nd_bad_row(x, indices)
+    if bad is not None:
+        if op == "update":
+            raise IndexError(f"index {bad[1]} is out of range")
+        k = indices.shape[-1]
+        raise RuntimeError(f"For 'TensorScatter{op.capitalize()}', the {bad[0] * k}-th value of 'indices'"
+                           f"[{', '.join(map(str, bad[1]))}] is out of range[{', '.join(map(str, x.shape[:k]))}].")
     if op in ("update", "add", "sub"):
         out = x.clone()
         vals = -updates if op == "sub" else updates

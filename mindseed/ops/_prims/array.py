@@ -153,12 +153,15 @@ tensor_scatter_div_p = _tensor_scatter("TensorScatterDiv", "div")
 def _tensor_scatter_update_check(x, indices, updates):
     # runs only after the kernel failed: MindSpore's update kernel checks the indices first (a ValueError, where the
     # arithmetic scatters fail at launch)
+    # (a negative index fails MindSpore's value check before the range check)
     depth = indices.shape[-1]
     rows = indices.asnumpy().reshape(-1, depth)
-    bad = rows[((rows < 0) | (rows >= np.array(x.shape[:depth]))).any(axis=1)]
+    if (rows < 0).any():
+        raise RuntimeError(f"The int value({rows[rows < 0][0]}) is less than 0.")
+    bad = rows[(rows >= np.array(x.shape[:depth])).any(axis=1)]
     if bad.size:
         raise ValueError(f"For 'TensorScatterUpdate', indices out of range for input_x. Please check the indices "
-                         f"which is {bad[0].tolist()}.")
+                         f"which is [const vector]{{{', '.join(map(str, bad[0].tolist()))}}}")
 
 
 @tensor_scatter_update_p.def_bprop

@@ -5,6 +5,7 @@ import numbers
 import numpy as np
 
 from mindseed._backend.kernels import array as K
+from mindseed._utils import _state
 from mindseed.common import dtype as mstype
 from mindseed.common.tensor import Tensor
 from mindseed.ops._prims import array as A
@@ -356,6 +357,28 @@ def _nd_rank(name, indices, ref):
         raise ValueError(f"For {name}, the dimension of 'indices' cannot be less than 2,  but got {indices.ndim}")
 
 
+def _ref_index_range(op, name, input_x, indices):
+    """MindSpore's Scatter* kernels refuse an index outside [0, dim) (a negative one too), before writing anything;
+    each family in its own words."""
+    depth = indices.shape[-1] if indices.ndim else 1
+    rows = indices.asnumpy().reshape(-1, depth)
+    lead = np.array(input_x.shape[:depth])
+    bad = ((rows < 0) | (rows >= lead)).any(axis=1)
+    if not bad.any():
+        return
+    i = int(np.flatnonzero(bad)[0])
+    if not name.startswith("ScatterNd"):
+        raise RuntimeError(f"For '{name}', the value of indices should be in [0, {input_x.shape[0]}), but got "
+                           f"'{rows[i, 0]}' in indices.")
+    if op == "update":
+        if (rows < 0).any():
+            raise RuntimeError(f"The int value({rows[rows < 0][0]}) is less than 0.")
+        raise ValueError(f"For '{name}', indices out of range for input_x. Please check the indices which is "
+                         f"[const vector]{{{', '.join(map(str, rows[i].tolist()))}}}")
+    raise RuntimeError(f"For '{name}', the {i * depth}-th value of 'indices'[{', '.join(map(str, rows[i].tolist()))}]"
+                       f" is out of range[{', '.join(map(str, lead.tolist()))}].")
+
+
 def _ref_nd(op, input_x, indices, updates, name, prim=None):
     """MindSpore's Scatter*: update a Parameter (or Tensor) in place and return it. The updates are cast to its
     dtype; one that would need the Parameter itself converted (a wider or float type) is MindSpore's TypeError."""
@@ -365,6 +388,8 @@ def _ref_nd(op, input_x, indices, updates, name, prim=None):
                         f"in-place operator, the argument[x]'s data type of primitive[{name}] is {input_x.dtype}, "
                         f"which cannot be converted to data type {mstype.promote_types(input_x.dtype, updates.dtype)}"
                         f" automatically.")
+    if _state.tracing is None and isinstance(input_x, Tensor) and isinstance(indices, Tensor):
+        _ref_index_range(op, name, input_x, indices)
     mutate = None
     if op in ("update", "add", "sub") and prim is None and isinstance(input_x, Tensor):
         _scatter_checks(op, input_x, indices, updates)
