@@ -1,4 +1,4 @@
-"""The class of MindSpore's core types (Tensor, Cell, Primitive), so `type(x)` prints MindSpore's path.
+"""The class of MindSpore's Tensor and Primitive, so `type(x)` prints MindSpore's path.
 
 MindSpore's Tensor, Cell and Primitive derive from pybind11 classes, whose metaclass is not `type`; printing the
 class (`str(type(x))`, `f"but got {type(x)}"`) gives `<class 'mindspore.common.tensor.Tensor'>`. When mindseed runs
