@@ -20,14 +20,27 @@ def test_typecast_accepts_mindseed_and_numpy_dtypes():
         T.TypeCast(ms.float32)(np.array(["1"]))
 
 
+def test_onehot_squeezes_size_one_axes_as_mindspore():
+    # oracle (MindSpore 2.10): (3, 1) labels -> (3, C); (1,) and (1, 1) -> (C,); one class -> squeezed too
+    o = T.OneHot(4)(np.array([[1], [2], [0]]))
+    assert o.dtype == np.int64 and o.tolist() == [[0, 1, 0, 0], [0, 0, 1, 0], [1, 0, 0, 0]]
+    assert T.OneHot(4)(np.array([2])).tolist() == [0, 0, 1, 0]
+    assert T.OneHot(4)(np.array([[2]])).tolist() == [0, 0, 1, 0]
+    assert T.OneHot(4)(np.array([[[1]], [[2]]])).tolist() == [[0, 1, 0, 0], [0, 0, 1, 0]]
+    assert T.OneHot(1)(np.array([0, 0])).tolist() == [1, 1]
+    assert T.OneHot(4)(np.array([-1])).tolist() == [0, 0, 0, 0]
+    with pytest.raises(RuntimeError, match="Only support scalar or 1D input, got rank: 2"):
+        T.OneHot(4)(np.array([[1, 2], [2, 0]]))
+
+
 def test_onehot_fill_duplicate_concatenate_mask():
     assert T.OneHot(4)(np.array(2)).tolist() == [0, 0, 1, 0]
     o = T.OneHot(4)(np.array([1, 3], np.int32))
     assert o.dtype == np.int32 and o.tolist() == [[0, 1, 0, 0], [0, 0, 0, 1]]
     s = T.OneHot(4, 0.2)(np.array([1], np.int32))
     assert s.dtype == np.float64
-    np.testing.assert_allclose(s, [[0.05, 0.85, 0.05, 0.05]])
-    with pytest.raises(RuntimeError):
+    np.testing.assert_allclose(s, [0.05, 0.85, 0.05, 0.05])
+    with pytest.raises(RuntimeError, match="should not bigger than num classes: 4, but got: 5"):
         T.OneHot(4)(np.array(5))
     with pytest.raises(ValueError):
         T.OneHot(0)

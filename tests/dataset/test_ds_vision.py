@@ -8,6 +8,7 @@ import pytest
 from PIL import Image
 
 import mindseed.dataset as ds
+import mindseed.dataset.transforms as T
 import mindseed.dataset.vision as V
 from make_vision_refs import cases, inputs
 
@@ -121,8 +122,30 @@ def test_erasing_and_batch_mixing():
     np.testing.assert_allclose(y.sum(1), 1.0, rtol=1e-6)
     x, y = V.MixUpBatch(1.0)(imgs, labels)
     np.testing.assert_allclose(y.sum(1), 1.0, rtol=1e-6)
-    with pytest.raises(ValueError, match="one-hot"):
+    with pytest.raises(RuntimeError, match="must have a shape of NC or NLC .* but got rank: 1"):
         V.MixUpBatch()(imgs, np.arange(4))
+    with pytest.raises(RuntimeError, match="not in shape of <Batch,Class> or <Batch,Row,Class>, but got dimension: 1"):
+        V.CutMixBatch(V.ImageBatchFormat.NHWC)(imgs, np.arange(4))
+    with pytest.raises(RuntimeError, match="got image size: 4 and label size: 3"):
+        V.CutMixBatch(V.ImageBatchFormat.NHWC)(imgs, labels[:3])
+
+
+def test_batch_mixing_takes_labels_with_rows():
+    # <N, L, C> labels (L one-hot labels per image) as MindSpore's CutMixBatch / MixUpBatch; float32 out
+    imgs = np.random.RandomState(0).randint(0, 256, (5, 8, 8, 3)).astype(np.uint8)
+    labels = np.eye(10, dtype=np.int64)[np.random.RandomState(1).randint(0, 10, (5, 3))]
+    for op in (V.CutMixBatch(V.ImageBatchFormat.NHWC, 1.0, 1.0), V.MixUpBatch(0.9)):
+        x, y = op(imgs, labels)
+        assert x.shape == (5, 8, 8, 3) and x.dtype == np.uint8
+        assert y.shape == (5, 3, 10) and y.dtype == np.float32
+        np.testing.assert_allclose(y.sum(-1), 1.0, rtol=1e-6)
+    d = ds.NumpySlicesDataset(imgs, ["image"], shuffle=False)
+    d = d.map(lambda img: (img, np.array([[1], [4], [2]])), input_columns=["image"], output_columns=["image", "label"])
+    d = d.map(T.OneHot(num_classes=10), input_columns=["label"]).batch(5)
+    d = d.map(V.CutMixBatch(V.ImageBatchFormat.NHWC, 1.0, 0.5), input_columns=["image", "label"])
+    item = next(d.create_dict_iterator(num_epochs=1, output_numpy=True))
+    assert item["image"].shape == (5, 8, 8, 3) and item["label"].shape == (5, 3, 10)
+    assert item["label"].dtype == np.float32
 
 
 def test_decode_errors_and_argument_checks():
