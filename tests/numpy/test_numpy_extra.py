@@ -221,3 +221,34 @@ def test_set_routines_options_and_sometrue_int_keepdims():
     assert mnp.sometrue(a, axis=1, keepdims=1).asnumpy().tolist() == [[False], [True]]
     with pytest.raises(TypeError):
         mnp.sometrue(a, keepdims=0.5)
+
+
+def test_windows_carry_float32_rounding_as_mindspore():
+    # oracle (MindSpore 2.10) values: the windows are float32 tensor arithmetic, not float64 rounded once
+    onp.testing.assert_array_equal(mnp.hamming(12).asnumpy(), onp.array(
+        [0.08000001, 0.15302339, 0.34890908, 0.6054648, 0.84123594, 0.9813668,
+         0.9813669, 0.84123605, 0.60546494, 0.34890926, 0.15302342, 0.08000001], onp.float32))
+    onp.testing.assert_allclose(mnp.hanning(12).asnumpy(), [
+        0.0, 0.07937324, 0.29229248, 0.57115734, 0.82743037, 0.97974646,
+        0.9797465, 0.8274305, 0.5711575, 0.29229265, 0.07937327, 0.0], rtol=0, atol=1e-7)
+    onp.testing.assert_allclose(mnp.blackman(12).asnumpy(), [
+        -1.4901161e-08, 3.2606430e-02, 1.5990365e-01, 4.1439798e-01, 7.3604518e-01, 9.6704674e-01,
+        9.6704674e-01, 7.3604518e-01, 4.1439798e-01, 1.5990365e-01, 3.2606430e-02, -1.4901161e-08],
+        rtol=0, atol=1e-7)
+    assert str(mnp.hamming(12)).startswith("[0.08000001 0.15302339")
+    for fn in (mnp.hamming, mnp.hanning, mnp.bartlett, mnp.blackman):
+        assert fn(1).asnumpy().tolist() == [1.0] and fn(0).shape == (0,) and fn(4).dtype == ms.float32
+    with pytest.raises(TypeError, match="should be an int"):
+        mnp.hamming(2.0)
+
+
+def test_histogram_keeps_given_int_edges_as_mindspore():
+    counts, edges = mnp.histogram([[1, 2, 1], [1, 0, 1]], bins=[0, 1, 2, 3])
+    assert counts.dtype == ms.float32 and counts.asnumpy().tolist() == [1.0, 4.0, 1.0]
+    assert edges.dtype == ms.int32 and edges.asnumpy().tolist() == [0, 1, 2, 3]
+    counts, edges = mnp.histogram(mnp.arange(4), bins=mnp.arange(5), density=True)
+    assert counts.asnumpy().tolist() == [0.25] * 4 and edges.dtype == ms.int32
+    counts, edges = mnp.histogramdd(m([[0.5, 1.5], [2.5, 0.5]]), bins=[[0, 1, 3], [0, 1, 2]])
+    assert counts.asnumpy().tolist() == [[0.0, 1.0], [1.0, 0.0]] and edges[0].dtype == ms.int32
+    with pytest.raises(ValueError, match="`bins` must be 1d"):
+        mnp.histogram([1, 2], bins=[[0, 1], [2, 3]])
