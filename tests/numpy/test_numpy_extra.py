@@ -252,3 +252,14 @@ def test_histogram_keeps_given_int_edges_as_mindspore():
     assert counts.asnumpy().tolist() == [[0.0, 1.0], [1.0, 0.0]] and edges[0].dtype == ms.int32
     with pytest.raises(ValueError, match="`bins` must be 1d"):
         mnp.histogram([1, 2], bins=[[0, 1], [2, 3]])
+
+
+def test_geomspace_powers_of_two_exact_as_mindspore():
+    # MindSpore: start * ((stop / start) ** (1 / root)) ** linspace(0, root): powers of two print exact
+    assert str(mnp.geomspace(1, 256, num=9)) == "[  1.   2.   4.   8.  16.  32.  64. 128. 256.]"
+    assert mnp.geomspace(1, 256, num=8, endpoint=False).asnumpy().tolist() == [1, 2, 4, 8, 16, 32, 64, 128]
+    out = mnp.geomspace([1, 2], [100, 2000], num=4, axis=1)
+    assert out.shape == (2, 4) and out.dtype == ms.float32
+    onp.testing.assert_allclose(out.asnumpy(), onp.geomspace([1, 2], [100, 2000], num=4, axis=1), rtol=1e-6)
+    got = mnp.geomspace(1, 8, 4, dtype=ms.int32)
+    assert got.dtype == ms.int32 and got.asnumpy().tolist() == [1, 2, 4, 8]
