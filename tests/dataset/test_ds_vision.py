@@ -56,6 +56,10 @@ def test_pil_inputs_and_outputs():
     pil = V.ToPIL()(img)
     assert isinstance(pil, Image.Image)
     np.testing.assert_array_equal(V.ToNumpy()(pil), img)
+    # as MindSpore's Python ToNumpy: np.array of anything, no image-shape check (a list of 4 (2, 3, 3) arrays)
+    stack = V.ToNumpy()([np.full((2, 3, 3), k, np.int32) for k in range(4)])
+    assert type(stack) is np.ndarray and stack.shape == (4, 2, 3, 3) and stack.dtype == np.int32
+    assert stack[:, 0, 0, 0].tolist() == [0, 1, 2, 3]
     g = V.Grayscale()(pil)
     assert isinstance(g, Image.Image) and g.mode == "L"
     g3 = np.asarray(V.Grayscale(3)(pil))

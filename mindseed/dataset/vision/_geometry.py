@@ -7,7 +7,7 @@ import numpy as np
 from mindseed.dataset._random import rng, std_engine
 from mindseed.dataset._std_random import bernoulli, uniform_float, uniform_int
 from mindseed.dataset import _validate as V
-from mindseed.dataset.transforms._base import TensorOperation
+from mindseed.dataset.transforms._base import PyTensorOperation, TensorOperation
 from mindseed.dataset.vision import _image as I
 from mindseed.dataset.vision import _pil_ops as PO
 from mindseed.dataset.vision._image import Image
@@ -166,14 +166,11 @@ class ToPIL(ImageTensorOperation):
         return I.to_pil(img)
 
 
-class ToNumpy(ImageTensorOperation):
-    """A PIL image -> numpy array."""
+class ToNumpy(PyTensorOperation):
+    """A PIL image (or any array-like) -> numpy array, as MindSpore's Python `np.array(img)` (no shape check)."""
 
-    def _np(self, img):
-        return img
-
-    def _pil(self, img):
-        return np.asarray(img)
+    def _apply(self, img):
+        return np.array(img)
 
 
 class ToType(ImageTensorOperation):
