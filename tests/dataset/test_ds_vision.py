@@ -206,6 +206,10 @@ def test_linear_transformation_matches_the_formula_and_mindspore():
     np.testing.assert_allclose(out.reshape(-1)[:3], [0.0349, 0.26249, 0.29771], atol=1e-5)
     with pytest.raises(ValueError):
         V.LinearTransformation(m, v)(np.zeros((2, 2), np.float32))
+    # numpy's promotion as MindSpore's Python transform: a float32 image and a float64 matrix give float64
+    out64 = V.LinearTransformation(m.astype(np.float64), v.astype(np.float64))(img)
+    assert out64.dtype == np.float64 and out64.shape == (3, 2, 2)
+    np.testing.assert_allclose(out64, ref, rtol=1e-6)
 
 
 def test_mixup_single_and_continuous_batches():

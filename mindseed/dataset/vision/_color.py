@@ -7,6 +7,7 @@ from mindseed.dataset import _validate as V
 from mindseed.dataset._random import rng, std_engine
 from mindseed.dataset._std_random import shuffle_list, uniform_float
 from mindseed.dataset.vision import _image as I
+from mindseed.dataset.transforms._base import PyTensorOperation
 from mindseed.dataset.vision import _pil_ops as PO
 from mindseed.dataset.vision._geometry import ImageTensorOperation, _mid_range_draw, _prob, _range_arg
 from mindseed.dataset.vision.utils import ConvertMode
@@ -755,24 +756,29 @@ class GaussianBlur(ImageTensorOperation):
         return out[:, :, 0] if flat else out
 
 
-class LinearTransformation(ImageTensorOperation):
-    """Flatten, subtract `mean_vector`, multiply by `transformation_matrix`, reshape back."""
+class LinearTransformation(PyTensorOperation):
+    """Flatten, subtract `mean_vector`, multiply by `transformation_matrix`, reshape back.
+
+    As MindSpore's Python transform the arithmetic is numpy's on the arrays as given, so the result takes numpy's
+    promoted dtype (a float32 image with a float64 matrix gives float64).
+    """
 
     def __init__(self, transformation_matrix, mean_vector):
-        m = V.to_array(transformation_matrix, "transformation_matrix", np.float64)
-        v = V.to_array(mean_vector, "mean_vector", np.float64)
+        V.to_array(transformation_matrix, "transformation_matrix", np.float64)
+        V.to_array(mean_vector, "mean_vector", np.float64)
+        m, v = np.asarray(transformation_matrix), np.asarray(mean_vector)  # numbers checked above; dtype kept
         if m.ndim != 2 or m.shape[0] != m.shape[1] or v.shape != (m.shape[0],):
             raise ValueError("transformation_matrix should be square D x D and mean_vector of length D.")
         self.transformation_matrix, self.mean_vector = m, v
 
     def _apply(self, img):
-        a = np.asarray(img)
-        if a.size != self.mean_vector.size:
-            raise ValueError(f"LinearTransformation: the input has {a.size} elements, but the matrix is "
-                             f"{self.transformation_matrix.shape}.")
-        flat = a.reshape(-1).astype(np.float64) - self.mean_vector
-        return (flat @ self.transformation_matrix).reshape(a.shape).astype(a.dtype if a.dtype.kind == "f"
-                                                                           else np.float32)
+        if not isinstance(img, np.ndarray):
+            raise TypeError(f"img should be NumPy array. Got {type(img)}")
+        m = self.transformation_matrix
+        if img.size != m.shape[0]:
+            raise ValueError(f"transformation_matrix shape {m.shape} not compatible with Numpy image shape "
+                             f"{img.shape}.")
+        return np.dot(img.reshape(1, -1) - self.mean_vector, m).reshape(img.shape)
 
 
 class RandomLighting(ImageTensorOperation):
