@@ -292,3 +292,24 @@ def test_amplitude_to_db_floors_each_spectrogram_below_its_own_maximum():
     # 10*log10: [0, -90] floored at 0-30; [-40, -120] floored at -40-30 (not at the overall maximum's -30)
     np.testing.assert_allclose(out.reshape(2, 2), [[0.0, -30.0], [-40.0, -70.0]], atol=1e-4)
     np.testing.assert_allclose(AmplitudeToDB(top_db=30.0)(x[1, 0]), [[-40.0, -70.0]], atol=1e-4)
+
+
+def test_output_dtypes_as_mindspore():
+    # oracle (MindSpore 2.10): MuLawDecoding keeps float64 (float32 otherwise), MFCC / LFCC always give float32
+    rs = np.random.RandomState(0)
+    codes = rs.randint(0, 256, (3, 4))
+    for dt, want in ((np.float64, np.float64), (np.float32, np.float32), (np.int32, np.float32),
+                     (np.float16, np.float32)):
+        out = A.MuLawDecoding()(codes.astype(dt))
+        assert out.dtype == want, (dt, out.dtype)
+        mu = 255.0
+        y = codes / mu * 2 - 1
+        np.testing.assert_allclose(out, np.sign(y) * np.expm1(np.abs(y) * np.log1p(mu)) / mu, rtol=1e-6, atol=1e-7)
+    wave = rs.random_sample(500)
+    for dt in (np.float64, np.float32, np.int32):
+        m = A.MFCC(4000, 128, 2)(wave.astype(dt))
+        assert m.shape == (128, 3) and m.dtype == np.float32
+        lf = A.LFCC()(np.stack([wave[:400], wave[100:]]).astype(dt))
+        assert lf.shape == (2, 40, 3) and lf.dtype == np.float32
+    np.testing.assert_allclose(A.MFCC(4000, 128, 2)(wave), A.MFCC(4000, 128, 2)(wave.astype(np.float32)), rtol=1e-4,
+                               atol=1e-3)

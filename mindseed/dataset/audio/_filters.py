@@ -401,4 +401,6 @@ class MuLawDecoding(MuLawEncoding):
         a = waveform(x, "MuLawDecoding").astype(np.float64)
         mu = self.quantization_channels - 1.0
         y = a / mu * 2 - 1.0
-        return (np.sign(y) * np.expm1(np.abs(y) * np.log1p(mu)) / mu).astype(np.float32)
+        # float64 in gives float64 out (MindSpore's kernel is templated on it); anything else float32
+        out_dtype = np.float64 if np.asarray(x).dtype == np.float64 else np.float32
+        return (np.sign(y) * np.expm1(np.abs(y) * np.log1p(mu)) / mu).astype(out_dtype)

@@ -324,7 +324,8 @@ class MFCC(TensorOperation):
         if self._mel is None:  # MindSpore checks the mel settings further only when the op is built to run
             self._mel = MelSpectrogram(self.sample_rate, **self.melkwargs)
             self._dct = create_dct(self.n_mfcc, self._mel.n_mels, self.norm)
-        return _dct_apply(_log_or_db(self._mel(x), self.log_mels), self._dct)
+        # NOTE: MindSpore's MFCC/LFCC give float32 whatever the input type (float64 included)
+        return _dct_apply(_log_or_db(self._mel(x), self.log_mels), self._dct).astype(np.float32)
 
 
 class LFCC(TensorOperation):
@@ -346,7 +347,7 @@ class LFCC(TensorOperation):
     def _apply(self, x):
         spec = self._spec(x)
         lin = np.swapaxes(np.swapaxes(spec, -1, -2) @ self._fb.astype(spec.dtype), -1, -2)
-        return _dct_apply(_log_or_db(lin, self.log_lf), self._dct)
+        return _dct_apply(_log_or_db(lin, self.log_lf), self._dct).astype(np.float32)
 
 
 class InverseMelScale(TensorOperation):
