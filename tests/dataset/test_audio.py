@@ -313,3 +313,20 @@ def test_output_dtypes_as_mindspore():
         assert lf.shape == (2, 40, 3) and lf.dtype == np.float32
     np.testing.assert_allclose(A.MFCC(4000, 128, 2)(wave), A.MFCC(4000, 128, 2)(wave.astype(np.float32)), rtol=1e-4,
                                atol=1e-3)
+
+
+def test_iid_masks_of_width_zero_may_start_at_the_end():
+    # MindSpore draws width in [0, param] then start in [0, size - width]: start == size with width 0 is no error
+    x = np.ones((2, 3, 4))
+    ds.config.set_seed(5)
+    widths = set()
+    for _ in range(200):
+        out = A.MaskAlongAxisIID(1, 0.0, 1)(x)
+        masked_rows = int((out[0, :, 0] == 0).sum())
+        widths.add(masked_rows)
+        assert masked_rows <= 1 and (out == 0).sum() == masked_rows * 2 * 4
+        assert A.FrequencyMasking(iid_masks=True, freq_mask_param=1)(x).shape == (2, 3, 4)
+    assert widths == {0, 1}
+    with pytest.raises(RuntimeError, match="the sum of 'mask_start' and 'mask_width' should be no more than"):
+        A.MaskAlongAxis(3, 1, 0.0, 1)(x)
+    np.testing.assert_array_equal(A.MaskAlongAxis(2, 1, 0.0, 1)(x)[:, 2], 0)

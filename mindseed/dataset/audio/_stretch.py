@@ -204,9 +204,11 @@ class MaskAlongAxis(TensorOperation):
 
 
 def _mask(a, start, width, value, axis, who):
+    if width == 0:   # as MindSpore: an empty mask leaves the input as is (an iid draw may start at the very end)
+        return a
     ax = a.ndim - 3 + axis
     size = a.shape[ax]
-    if start >= size:
+    if start > size:
         raise RuntimeError(f"MaskAlongAxis: invalid parameter, 'mask_start' should be less than the length of the "
                            f"masked dimension, but got: 'mask_start' {start} and length {size}")
     if start + width > size:
