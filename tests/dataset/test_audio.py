@@ -330,3 +330,18 @@ def test_iid_masks_of_width_zero_may_start_at_the_end():
     with pytest.raises(RuntimeError, match="the sum of 'mask_start' and 'mask_width' should be no more than"):
         A.MaskAlongAxis(3, 1, 0.0, 1)(x)
     np.testing.assert_array_equal(A.MaskAlongAxis(2, 1, 0.0, 1)(x)[:, 2], 0)
+
+
+def test_resample_short_signal_coprime_rates_fast_and_as_mindspore():
+    # 20158 -> 16000 Hz (PitchShift's resampling for 4 semitones) has a 8000 x 10095 filter bank: a short signal
+    # builds only the rows it needs. Values recorded from MindSpore 2.10.
+    import time
+    x = np.sin(np.arange(40) * 0.3).reshape(1, 40)
+    t0 = time.perf_counter()
+    y = A.Resample(20158, 16000)(x)
+    p = A.PitchShift(16000, 4)(np.cos(np.arange(60) * 0.2).reshape(2, 30))
+    assert time.perf_counter() - t0 < 5.0
+    assert y.shape == (1, 32) and p.shape == (2, 30) and p.dtype == np.float64
+    np.testing.assert_allclose(y[0, :6], [0.017487, 0.365097, 0.687888, 0.904861, 0.998635, 0.949181], atol=2e-6)
+    np.testing.assert_allclose(y[0, -3:], [-0.984388, -0.972856, -0.658669], atol=2e-6)
+    np.testing.assert_allclose(p[0, :5], [0.690135, 0.767339, 0.647273, 0.547452, 0.387276], atol=2e-6)
