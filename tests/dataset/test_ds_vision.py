@@ -253,6 +253,29 @@ def test_write_file_and_write_jpeg_roundtrip(tmp_path):
         V.write_file(str(tmp_path / "bad.bin"), np.zeros((2, 2), np.uint8))
 
 
+def test_file_io_errors_are_mindspore_runtime_errors(tmp_path):
+    # oracle (MindSpore 2.10) messages, raised as the pipeline's RuntimeError
+    missing, d = str(tmp_path / "none.bin"), str(tmp_path)
+    img = np.zeros((4, 4, 3), np.uint8)
+    for fn, msg in ((lambda: V.read_file(missing), f"ReadFile: Invalid file path, {missing} does not exist."),
+                    (lambda: V.read_image(missing), f"ReadImage: Invalid file path, {missing} does not exist."),
+                    (lambda: V.read_file(d), f"ReadFile: Invalid file path, {d} is not a regular file."),
+                    (lambda: V.write_file(d, np.arange(3, dtype=np.uint8)),
+                     f"WriteFile: Invalid file path, {d} is not a regular file."),
+                    (lambda: V.write_jpeg(d, img), f"WriteJpeg: Invalid file path, {d} is not a regular file."),
+                    (lambda: V.write_png(str(tmp_path / "no" / "x.png"), img), "No such file or directory")):
+        with pytest.raises(RuntimeError) as e:
+            fn()
+        assert f"[ERROR] {msg}" in str(e.value)
+    with pytest.raises(TypeError, match="Input filename is not of type <class 'str'>, but got: <class 'int'>."):
+        V.read_file(3)
+    with pytest.raises(TypeError, match="Input image is not of type <class 'numpy.ndarray'> or <class "
+                                        "'PIL.Image.Image'>, but got: <class 'str'>."):
+        V.get_image_size("/path/to/image_file")
+    with pytest.raises(TypeError, match="but got: <class 'str'>."):
+        V.get_image_num_channels("/path/to/image_file")
+
+
 def test_random_color_adjust_factor_ranges_as_mindspore():
     """A number v is the range (max(0, 1 - v), 1 + v); both ends of brightness, contrast and saturation must lie in
     [0, 16777216] (the upper end was not checked)."""
