@@ -345,3 +345,14 @@ def test_resample_short_signal_coprime_rates_fast_and_as_mindspore():
     np.testing.assert_allclose(y[0, :6], [0.017487, 0.365097, 0.687888, 0.904861, 0.998635, 0.949181], atol=2e-6)
     np.testing.assert_allclose(y[0, -3:], [-0.984388, -0.972856, -0.658669], atol=2e-6)
     np.testing.assert_allclose(p[0, :5], [0.690135, 0.767339, 0.647273, 0.547452, 0.387276], atol=2e-6)
+
+
+def test_overdrive_mixes_dry_signal_and_dc_blocked_drive_as_mindspore():
+    # SoX / MindSpore: out = 0.5 * x + 0.75 * last_out, last_out the DC-blocked soft-clipped drive (oracle values)
+    x = np.array([[0.0, 0.1, -0.1, 0.02, -0.03, 0.5]], np.float32)
+    out = A.Overdrive()(x)
+    assert out.dtype == np.float32
+    np.testing.assert_allclose(out, [[0.07475, 0.549626, -0.545622, 0.227856, -0.164483, 0.749264]], atol=2e-6)
+    out = A.Overdrive(5.0, 10.0)(x.astype(np.float64))
+    assert out.dtype == np.float64
+    np.testing.assert_allclose(out, [[0.037469, 0.217727, -0.146375, 0.073473, -0.018373, 0.746434]], atol=2e-6)

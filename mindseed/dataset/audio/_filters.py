@@ -376,7 +376,8 @@ class Overdrive(TensorOperation):
         a = waveform(x, "Overdrive")
         t = a.astype(np.float64) * 10.0 ** (self.gain / 20.0) + self.color / 200.0
         t = np.where(t < -1, -2.0 / 3, np.where(t > 1, 2.0 / 3, t - t ** 3 / 3))
-        y = _scipy_lfilter([1.0, -1.0], [1.0, -0.995], t) * 0.5
+        # SoX's DC blocker: last_out = t[i] - t[i - 1] + 0.995 * last_out, mixed with half the dry signal
+        y = a.astype(np.float64) * 0.5 + _scipy_lfilter([1.0, -1.0], [1.0, -0.995], t) * 0.75
         return np.clip(y, -1.0, 1.0).astype(a.dtype)
 
 
