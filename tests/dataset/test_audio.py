@@ -356,3 +356,21 @@ def test_overdrive_mixes_dry_signal_and_dc_blocked_drive_as_mindspore():
     out = A.Overdrive(5.0, 10.0)(x.astype(np.float64))
     assert out.dtype == np.float64
     np.testing.assert_allclose(out, [[0.037469, 0.217727, -0.146375, 0.073473, -0.018373, 0.746434]], atol=2e-6)
+
+
+def test_iir_filters_keep_float16_and_refuse_integers_as_mindspore():
+    rs = np.random.RandomState(3)
+    w = (rs.random_sample((2, 64)) * 2 - 1) * 0.5
+    for op in (A.Biquad(0.01, 0.02, 0.13, 1, 0.12, 0.3), A.LowpassBiquad(4000, 1500, 0.7),
+               A.LFilter([1.0, -0.2], [0.5, 0.5]), A.Filtfilt([1.0, -0.2], [0.5, 0.5]), A.DeemphBiquad(44100)):
+        ref = op(w)
+        half = op(w.astype(np.float16))
+        assert ref.dtype == np.float64 and half.dtype == np.float16 and op(w.astype(np.float32)).dtype == np.float32
+        np.testing.assert_allclose(half.astype(np.float64), ref, atol=2e-3)
+        with pytest.raises(RuntimeError, match=r"the data type of input tensor does not match the requirement of "
+                                               r"operator. Expecting tensor in type of \[float, double\]. But got "
+                                               r"type int32."):
+            op(np.ones((2, 8), np.int32))
+    x = np.ones((2, 1, 16))
+    for dt in (np.float16, np.int32, np.uint8, np.float32):
+        assert A.Flanger(44100)(x.astype(dt)).dtype == dt
