@@ -374,3 +374,25 @@ def test_iir_filters_keep_float16_and_refuse_integers_as_mindspore():
     x = np.ones((2, 1, 16))
     for dt in (np.float16, np.int32, np.uint8, np.float32):
         assert A.Flanger(44100)(x.astype(dt)).dtype == dt
+
+
+def test_inverse_spectrogram_lengths_pad_and_checks_as_mindspore():
+    # oracle (MindSpore 2.10) values on a (freq 20, frames 6) spectrogram, n_fft 38 (hop 19)
+    z = np.random.RandomState(0).random_sample((20, 6, 2))
+    out = A.InverseSpectrogram(n_fft=38)(z)
+    assert out.shape == (95,) and out.dtype == np.float64
+    np.testing.assert_allclose(out[:3], [0.0687, -0.0149, -0.0748], atol=1e-4)
+    # center=False: still (frames - 1) * hop samples, taken from the start
+    out = A.InverseSpectrogram(n_fft=38, center=False)(z)
+    assert out.shape == (95,)
+    np.testing.assert_allclose(out[:3], [0.0, -41.0797, -1.2232], atol=1e-4)
+    np.testing.assert_allclose(out[-3:], [0.008, -0.0527, 0.0506], atol=1e-4)
+    assert A.InverseSpectrogram(n_fft=38, center=False, hop_length=7)(z).shape == (35,)
+    # pad is removed from a given length, and the result is float32
+    out = A.InverseSpectrogram(n_fft=38, pad=2, length=50)(z)
+    assert out.shape == (50,) and out.dtype == np.float32
+    np.testing.assert_allclose(out[:3], [-0.0748, -0.0704, 0.0106], atol=1e-4)
+    with pytest.raises(RuntimeError, match="Cannot reshape, Number of elements do not match"):
+        A.InverseSpectrogram(n_fft=38, pad=3)(z)
+    with pytest.raises(RuntimeError, match=r"the frequency of the input should equal to n_fft / 2 \+ 1"):
+        A.InverseSpectrogram(n_fft=39)(z)
