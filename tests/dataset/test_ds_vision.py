@@ -297,3 +297,25 @@ def test_random_affine_two_number_translate_is_the_x_range():
                                   ((0.0, 0.0, 0.25, 0.25), [4, 5], [2, 3])]:
         ys, xs = np.nonzero(V.RandomAffine(degrees=0, translate=translate)(img)[..., 0])
         assert sorted(set(ys.tolist())) == rows and sorted(set(xs.tolist())) == cols, translate
+
+
+def test_batch_of_images_where_mindspore_kernels_take_one():
+    # MindSpore 2.10: Resize / CenterCrop / flips / Normalize / AdjustGamma / Rotate (same size) take <..., H, W, C>
+    # and work image by image; the other kernels refuse rank 4 with a RuntimeError
+    img = np.random.RandomState(0).randint(0, 256, (12, 16, 3)).astype(np.uint8)
+    batch = np.stack([img, img[::-1]])
+    for op in (V.Resize((7, 9)), V.Resize((20, 25), V.Inter.NEAREST), V.CenterCrop(7), V.HorizontalFlip(),
+               V.VerticalFlip(), V.Normalize([100.0, 110.0, 120.0], [50.0, 60.0, 70.0]), V.AdjustGamma(1.5),
+               V.Rotate(30)):
+        out = op(batch)
+        want = np.stack([op(img) for img in batch])
+        assert out.shape == want.shape and out.dtype == want.dtype
+        np.testing.assert_array_equal(out, want)
+    assert V.Resize((5, 6))(batch[None]).shape == (1, 2, 5, 6, 3)
+    # oracle sums of the batch results
+    assert int(V.Resize((7, 9))(batch).astype(np.int64).sum()) == 45366
+    assert int(V.CenterCrop(7)(batch).astype(np.int64).sum()) == 36315
+    for op in (V.Rotate(30, expand=True), V.RandomRotation(30), V.Crop((1, 2), (5, 6)), V.Invert(),
+               V.NormalizePad([100.0, 110.0, 120.0], [50.0, 60.0, 70.0])):
+        with pytest.raises(RuntimeError):
+            op(batch)

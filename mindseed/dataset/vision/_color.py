@@ -87,6 +87,8 @@ _PER_IMAGE = 1 << 15
 class Normalize(ImageTensorOperation):
     """(image - mean) / std per channel, float32 (`is_hwc=False` for CHW input)."""
 
+    _batch_images = True
+
     def __init__(self, mean, std, is_hwc=True):
         self.mean, self.std = _mean_std(mean, std)
         self.is_hwc = bool(is_hwc)
@@ -205,6 +207,8 @@ class _NormalizeHWC2CHW(ImageTensorOperation):
 class NormalizePad(Normalize):
     """Normalize, then append a channel of zeros (HWC: 3 -> 4 channels), in `dtype` float32 or float16."""
 
+    _batch_images = False
+
     def __init__(self, mean, std, dtype="float32", is_hwc=True):
         super().__init__(mean, std, is_hwc)
         if dtype not in ("float32", "float16"):
@@ -300,6 +304,8 @@ class AdjustHue(ImageTensorOperation):
 
 class AdjustGamma(ImageTensorOperation):
     """gain * (image / 255) ** gamma, scaled back (MindSpore's table, truncating)."""
+
+    _batch_images = True
 
     def __init__(self, gamma, gain=1):
         self.gamma = _nonneg(gamma, "gamma")

@@ -21,11 +21,20 @@ __all__ = ["ImageTensorOperation", "Decode", "Resize", "RandomResize", "CenterCr
 
 
 class ImageTensorOperation(TensorOperation):
-    """An image transform: numpy HWC/HW arrays via `_np`, PIL images via `_pil` when defined."""
+    """An image transform: numpy HWC/HW arrays via `_np`, PIL images via `_pil` when defined.
+
+    `_batch_images`: MindSpore's kernel also takes a batch <..., H, W, C> of images (applied image by image).
+    """
+
+    _batch_images = False
 
     def _apply(self, img):
         if I.is_pil(img) and getattr(self, "_pil", None) is not None:
             return self._pil(img)
+        if self._batch_images and isinstance(img, np.ndarray) and img.ndim > 3:
+            who = type(self).__name__
+            outs = [self._np(I.check_image(x, who)) for x in img.reshape((-1,) + img.shape[-3:])]
+            return np.stack(outs).reshape(img.shape[:-3] + outs[0].shape)
         return self._np(I.check_image(img, type(self).__name__))
 
 
@@ -192,6 +201,8 @@ class ToType(ImageTensorOperation):
 class Resize(ImageTensorOperation):
     """Resize to `size` (int: shorter edge, aspect kept; (h, w): exact) with `interpolation`."""
 
+    _batch_images = True
+
     def __init__(self, size, interpolation=Inter.BILINEAR):
         self.size = _size_arg(size)
         self.interpolation = _inter(interpolation)
@@ -238,6 +249,8 @@ class Crop(ImageTensorOperation):
 
 class CenterCrop(ImageTensorOperation):
     """Crop the centre `size` box (padding with zeros when the image is smaller)."""
+
+    _batch_images = True
 
     def __init__(self, size):
         self.size = _size_arg(size)
@@ -406,6 +419,8 @@ def _hflip(img):
 class HorizontalFlip(ImageTensorOperation):
     """Mirror left-right."""
 
+    _batch_images = True
+
     _random = False
     _transpose = Image.Transpose.FLIP_LEFT_RIGHT if Image is not None else None
 
@@ -418,6 +433,8 @@ class HorizontalFlip(ImageTensorOperation):
 
 class VerticalFlip(ImageTensorOperation):
     """Mirror top-bottom."""
+
+    _batch_images = True
 
     _random = False
     _transpose = Image.Transpose.FLIP_TOP_BOTTOM if Image is not None else None
@@ -557,6 +574,10 @@ def _degrees_arg(degrees, name="degrees"):
 class Rotate(ImageTensorOperation):
     """Rotate counter-clockwise by `degrees` about `center` (default the image centre)."""
 
+    @property
+    def _batch_images(self):
+        return not self.expand  # an expanded batch cannot be stacked back: MindSpore fails it too
+
     def __init__(self, degrees, resample=Inter.NEAREST, expand=False, center=None, fill_value=0):
         if not isinstance(degrees, numbers.Real) or isinstance(degrees, bool):
             raise TypeError(f"Argument degrees with value {degrees!r} is not of type [<class 'float'>, <class 'int'>].")
@@ -572,6 +593,8 @@ class Rotate(ImageTensorOperation):
 
 class RandomRotation(Rotate):
     """Rotate by an angle drawn uniformly from `degrees` (a number d means (-d, d))."""
+
+    _batch_images = False
 
     def __init__(self, degrees, resample=Inter.NEAREST, expand=False, center=None, fill_value=0):
         super().__init__(0.0, resample, expand, center, fill_value)
