@@ -319,3 +319,35 @@ def test_batch_of_images_where_mindspore_kernels_take_one():
                V.NormalizePad([100.0, 110.0, 120.0], [50.0, 60.0, 70.0])):
         with pytest.raises(RuntimeError):
             op(batch)
+
+
+def test_kernel_input_checks_in_mindspores_words():
+    # oracle (MindSpore 2.10) messages of the kernels' rank / channel / dtype validation
+    rgb = np.zeros((4, 5, 3), np.uint8)
+    rgba, gray = np.zeros((4, 5, 4), np.uint8), np.zeros((4, 5), np.uint8)
+    cases = [
+        (V.AdjustBrightness(1.5), rgba, "AdjustBrightness: the channel of image tensor does not match the requirement "
+                                        "of operator. Expecting tensor in channel of (1, 3). But got channel 4."),
+        (V.AdjustBrightness(1.5), np.zeros((2, 4, 5, 3), np.uint8),
+         "AdjustBrightness: the dimension of image tensor does not match the requirement of operator. Expecting "
+         "tensor in dimension of (2, 3), in shape of <H, W> or <H, W, C>. But got dimension 4."),
+        (V.AdjustContrast(1.5), gray, "AdjustContrast: the dimension of image tensor does not match the requirement "
+                                      "of operator. Expecting tensor in dimension of (3), in shape of <H, W, C>. But "
+                                      "got dimension 2."),
+        (V.AdjustContrast(1.5), rgb.astype(np.float64),
+         "AdjustContrast: the data type of image tensor does not match the requirement of operator. Expecting tensor "
+         "in type of (uint8, uint16, float32). But got type float64."),
+        (V.AdjustSaturation(1.5), rgba[:, :, :1], "Expecting tensor in channel of (3). But got channel 1."),
+        (V.AdjustHue(0.2), rgb.astype(np.uint16), "Expecting tensor in type of (uint8, float32). But got type uint16."),
+        (V.Pad(1), rgba, "Pad: the channel of image tensor does not match the requirement of operator. Expecting "
+                         "tensor in channel of (1, 3). But got channel 4."),
+        (V.PadToSize([6, 6]), rgba, "PadToSize: the channel of image tensor"),
+        (V.Solarize(100.0), rgba, "Solarize: the channel of image tensor"),
+    ]
+    for op, x, msg in cases:
+        with pytest.raises(RuntimeError) as e:
+            op(x)
+        assert msg in str(e.value), (op, str(e.value))
+    # what the kernels take
+    assert V.AdjustBrightness(1.5)(gray).shape == (4, 5) and V.Pad(1)(rgb.astype(np.float64)).dtype == np.float64
+    assert V.AdjustContrast(1.0)(rgb.astype(np.uint16)).dtype == np.uint16

@@ -229,6 +229,8 @@ class NormalizePad(Normalize):
 class AdjustBrightness(ImageTensorOperation):
     """Multiply by `brightness_factor` (0 gives black)."""
 
+    _valid_ranks, _valid_channels = (2, 3), (1, 3)
+
     def __init__(self, brightness_factor):
         self.brightness_factor = _nonneg(brightness_factor, "brightness_factor")
 
@@ -247,6 +249,8 @@ def _contrast(img, factor):
 
 class AdjustContrast(ImageTensorOperation):
     """Blend with the mean grey level: factor 0 gives flat grey, 1 the original."""
+
+    _valid_ranks, _valid_channels, _valid_dtypes = (3,), (3,), ("uint8", "uint16", "float32")
 
     def __init__(self, contrast_factor):
         self.contrast_factor = _nonneg(contrast_factor, "contrast_factor")
@@ -269,6 +273,8 @@ def _saturation(img, factor):
 class AdjustSaturation(ImageTensorOperation):
     """Blend with the grey image: 0 gives grey, 1 the original, 2 doubles saturation."""
 
+    _valid_ranks, _valid_channels, _valid_dtypes = (3,), (3,), ("uint8", "uint16", "float32")
+
     def __init__(self, saturation_factor):
         self.saturation_factor = _nonneg(saturation_factor, "saturation_factor")
 
@@ -289,6 +295,8 @@ def _hue(img, factor):
 
 class AdjustHue(ImageTensorOperation):
     """Shift the hue by `hue_factor` of a full turn, in [-0.5, 0.5]."""
+
+    _valid_ranks, _valid_channels, _valid_dtypes = (3,), (3,), ("uint8", "float32")
 
     def __init__(self, hue_factor):
         self.hue_factor = _number(hue_factor, "hue_factor")
@@ -674,6 +682,8 @@ def _solarize(img, lo, hi):
 
 class Solarize(ImageTensorOperation):
     """Invert the pixels >= threshold (or within a (min, max) threshold range)."""
+
+    _valid_ranks, _valid_channels = (2, 3), (1, 3)
 
     def __init__(self, threshold):
         t = (threshold, 255) if isinstance(threshold, numbers.Real) and not isinstance(threshold, bool) else \

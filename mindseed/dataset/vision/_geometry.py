@@ -20,17 +20,44 @@ __all__ = ["ImageTensorOperation", "Decode", "Resize", "RandomResize", "CenterCr
            "ToTensor", "ToPIL", "ToNumpy", "ToType"]
 
 
+def _listed(values):
+    return "(" + ", ".join(str(v) for v in values) + ")"
+
+
 class ImageTensorOperation(TensorOperation):
     """An image transform: numpy HWC/HW arrays via `_np`, PIL images via `_pil` when defined.
 
     `_batch_images`: MindSpore's kernel also takes a batch <..., H, W, C> of images (applied image by image).
+    `_valid_ranks`, `_valid_channels`, `_valid_dtypes`: what MindSpore's kernel validates a numpy image against
+    (None: anything), refused with its RuntimeError messages.
     """
 
     _batch_images = False
+    _valid_ranks = _valid_channels = _valid_dtypes = None
+
+    def _validate(self, a):
+        who = type(self).__name__
+        if self._valid_ranks and a.ndim not in self._valid_ranks:
+            shapes = " or ".join("<H, W, C>" if r == 3 else "<H, W>" for r in self._valid_ranks)
+            raise RuntimeError(f"{who}: the dimension of image tensor does not match the requirement of operator. "
+                               f"Expecting tensor in dimension of {_listed(self._valid_ranks)}, in shape of {shapes}. "
+                               f"But got dimension {a.ndim}.")
+        if self._valid_channels and a.ndim == 3 and a.shape[2] not in self._valid_channels:
+            raise RuntimeError(f"{who}: the channel of image tensor does not match the requirement of operator. "
+                               f"Expecting tensor in channel of {_listed(self._valid_channels)}. But got channel "
+                               f"{a.shape[2]}.")
+        if self._valid_dtypes and a.dtype.name not in self._valid_dtypes:
+            raise RuntimeError(f"{who}: the data type of image tensor does not match the requirement of operator. "
+                               f"Expecting tensor in type of {_listed(self._valid_dtypes)}. But got type "
+                               f"{a.dtype.name}.")
 
     def _apply(self, img):
         if I.is_pil(img) and getattr(self, "_pil", None) is not None:
             return self._pil(img)
+        if self._valid_ranks or self._valid_channels or self._valid_dtypes:
+            a = I.to_np(img)
+            if isinstance(a, np.ndarray):
+                self._validate(a)
         if self._batch_images and isinstance(img, np.ndarray) and img.ndim > 3:
             who = type(self).__name__
             outs = [self._np(I.check_image(x, who)) for x in img.reshape((-1,) + img.shape[-3:])]
@@ -482,6 +509,8 @@ class RandomVerticalFlip(ImageTensorOperation):
 class Pad(ImageTensorOperation):
     """Pad the borders: padding int (all), (left/right, top/bottom) or (left, top, right, bottom)."""
 
+    _valid_ranks, _valid_channels = (2, 3), (1, 3)
+
     def __init__(self, padding, fill_value=0, padding_mode=Border.CONSTANT):
         self.padding = _padding_arg(padding)
         self.fill_value = _fill(fill_value)
@@ -499,6 +528,8 @@ class Pad(ImageTensorOperation):
 
 class PadToSize(ImageTensorOperation):
     """Pad to `size` (h, w), the image at `offset` (top, left; default centred)."""
+
+    _valid_ranks, _valid_channels = (2, 3), (1, 3)
 
     def __init__(self, size, offset=None, fill_value=0, padding_mode=Border.CONSTANT):
         self.size = _size_arg(size)
