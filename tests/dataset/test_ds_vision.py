@@ -351,3 +351,32 @@ def test_kernel_input_checks_in_mindspores_words():
     # what the kernels take
     assert V.AdjustBrightness(1.5)(gray).shape == (4, 5) and V.Pad(1)(rgb.astype(np.float64)).dtype == np.float64
     assert V.AdjustContrast(1.0)(rgb.astype(np.uint16)).dtype == np.uint16
+
+
+def test_kernel_checks_with_their_own_words():
+    # oracle (MindSpore 2.10) messages of kernels that word their checks themselves
+    rgb = np.random.RandomState(1).randint(0, 256, (4, 5, 3)).astype(np.uint8)
+    rgba, gray = np.zeros((4, 5, 4), np.uint8), np.zeros((4, 5), np.uint8)
+    cases = [
+        (V.AutoContrast(), rgba, "AutoContrast: channel of input image should be 1 or 3, but got: 4"),
+        (V.Equalize(), np.stack([rgb, rgb]), "Equalize: image rank should be 2 or 3,  but got: 4"),
+        (V.AdjustGamma(1.5), rgba[:, :, :2], "AdjustGamma: channel of input image should be 1 or 3, but got: 2"),
+        (V.AutoContrast(), rgb.astype(np.float32), "AutoContrast: the input image should be uint8"),
+        (V.Invert(), gray, "Invert: input tensor is not in shape of <H,W,C>, but got rank: 2"),
+        (V.Invert(), rgba, "Invert: the number of channels of input tensor is not 3, but got: 4"),
+        (V.Erase(1, 2, 3, 4), gray, "Erase: input tensor is not in shape of <H,W,C>, but got rank: 2"),
+        (V.Erase(1, 2, 3, 4), rgba, "Erase: channel of input image should be 3, but got: 4"),
+        (V.Posterize(3), rgb.astype(np.float32), "Posterize: data type of input image should be int8 or uint8, but "
+                                                 "got float32"),
+        (V.Posterize(3), np.stack([rgb, rgb]), "Posterize: input image is not in shape of <H,W,C> or <H,W>, but got "
+                                               "rank: 4"),
+    ]
+    for op, x, msg in cases:
+        with pytest.raises(RuntimeError) as e:
+            op(x)
+        assert msg in str(e.value), (op, str(e.value))
+    # an int8 image posterizes its bytes and comes back uint8; 4 channels are fine for Posterize
+    out = V.Posterize(3)(np.array([[-1, 100]], np.int8))
+    assert out.dtype == np.uint8 and out.tolist() == [[224, 96]]
+    assert V.Posterize(3)(rgba).shape == (4, 5, 4)
+    np.testing.assert_array_equal(V.Invert()(rgb), 255 - rgb)

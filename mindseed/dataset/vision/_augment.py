@@ -8,6 +8,7 @@ from mindseed.dataset._random import rng
 from mindseed.dataset import _validate as V
 from mindseed.dataset.transforms._base import TensorOperation
 from mindseed.dataset.vision import _color as C
+from mindseed.dataset.vision._color import _ThreeChannels
 from mindseed.dataset.vision import _geometry as G
 from mindseed.dataset.vision._geometry import ImageTensorOperation, _prob, _range_arg
 from mindseed.dataset.vision.utils import AutoAugmentPolicy, ImageBatchFormat, Inter
@@ -39,7 +40,7 @@ class CutOut(ImageTensorOperation):
         return out
 
 
-class Erase(ImageTensorOperation):
+class Erase(_ThreeChannels, ImageTensorOperation):
     """Fill the box (top, left, height, width) of an HWC image with `value` (a number or per-channel tuple)."""
 
     def __init__(self, top, left, height, width, value=0, inplace=False):

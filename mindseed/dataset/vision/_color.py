@@ -313,6 +313,9 @@ class AdjustHue(ImageTensorOperation):
 class AdjustGamma(ImageTensorOperation):
     """gain * (image / 255) ** gamma, scaled back (MindSpore's table, truncating)."""
 
+    def _validate(self, a):
+        _one_or_three_channels(a, "AdjustGamma", ranks_checked=False)
+
     _batch_images = True
 
     def __init__(self, gamma, gain=1):
@@ -521,8 +524,24 @@ class ConvertColor(ImageTensorOperation):
         return np.ascontiguousarray(a)
 
 
-class Invert(ImageTensorOperation):
+class _ThreeChannels:
+    """Mixin: MindSpore's rank-3 / 3-channel check with the op's own words."""
+
+    _rank_words = "input tensor is not in shape of <H,W,C>, but got rank: {}"
+    _channel_words = "channel of input image should be 3, but got: {}"
+
+    def _validate(self, a):
+        who = type(self).__name__
+        if a.ndim != 3:
+            raise RuntimeError(f"{who}: " + self._rank_words.format(a.ndim))
+        if a.shape[2] != 3:
+            raise RuntimeError(f"{who}: " + self._channel_words.format(a.shape[2]))
+
+
+class Invert(_ThreeChannels, ImageTensorOperation):
     """255 - image."""
+
+    _channel_words = "the number of channels of input tensor is not 3, but got: {}"
 
     def _np(self, img):
         return (255 - img.astype(np.int32)).astype(img.dtype) if img.dtype == np.uint8 else 255 - img
@@ -575,12 +594,23 @@ def _autocontrast(img, cutoff, ignore):
 
 def _uint8(img, who):
     if img.dtype != np.uint8:
-        raise TypeError(f"{who}: the input image should be uint8, but got {img.dtype}.")
+        raise RuntimeError(f"{who}: the input image should be uint8, but got {img.dtype}.")
     return img
+
+
+def _one_or_three_channels(a, who, ranks_checked=True):
+    """MindSpore's check of the histogram/table kernels (AutoContrast, Equalize, AdjustGamma)."""
+    if ranks_checked and a.ndim not in (2, 3):
+        raise RuntimeError(f"{who}: image rank should be 2 or 3,  but got: {a.ndim}")
+    if a.ndim == 3 and a.shape[2] not in (1, 3):
+        raise RuntimeError(f"{who}: channel of input image should be 1 or 3, but got: {a.shape[2]}")
 
 
 class AutoContrast(ImageTensorOperation):
     """Stretch each channel to [0, 255], cutting `cutoff` percent of pixels at both ends (ignoring `ignore`)."""
+
+    def _validate(self, a):
+        _one_or_three_channels(a, type(self).__name__)
 
     def __init__(self, cutoff=0.0, ignore=None):
         self.cutoff = _number(cutoff, "cutoff")
@@ -630,6 +660,9 @@ def _equalize(img):
 class Equalize(ImageTensorOperation):
     """Histogram equalisation per channel (PIL's ImageOps.equalize)."""
 
+    def _validate(self, a):
+        _one_or_three_channels(a, type(self).__name__)
+
     def _np(self, img):
         return _equalize(img)
 
@@ -659,8 +692,15 @@ class Posterize(ImageTensorOperation):
     def __init__(self, bits):
         self.bits = _bits(bits)
 
+    def _validate(self, a):
+        if a.dtype not in (np.int8, np.uint8):
+            raise RuntimeError(f"Posterize: data type of input image should be int8 or uint8, but got {a.dtype}")
+        if a.ndim not in (2, 3):
+            raise RuntimeError(f"Posterize: input image is not in shape of <H,W,C> or <H,W>, but got rank: {a.ndim}")
+
     def _np(self, img):
-        return img & np.uint8((0xFF << (8 - self.bits)) & 0xFF)
+        # MindSpore's kernel works on the bytes: an int8 image comes back uint8
+        return img.view(np.uint8) & np.uint8((0xFF << (8 - self.bits)) & 0xFF)
 
 
 class RandomPosterize(ImageTensorOperation):

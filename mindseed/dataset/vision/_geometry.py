@@ -54,10 +54,9 @@ class ImageTensorOperation(TensorOperation):
     def _apply(self, img):
         if I.is_pil(img) and getattr(self, "_pil", None) is not None:
             return self._pil(img)
-        if self._valid_ranks or self._valid_channels or self._valid_dtypes:
-            a = I.to_np(img)
-            if isinstance(a, np.ndarray):
-                self._validate(a)
+        a = I.to_np(img)
+        if isinstance(a, np.ndarray):
+            self._validate(a)
         if self._batch_images and isinstance(img, np.ndarray) and img.ndim > 3:
             who = type(self).__name__
             outs = [self._np(I.check_image(x, who)) for x in img.reshape((-1,) + img.shape[-3:])]
