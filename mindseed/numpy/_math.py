@@ -156,11 +156,32 @@ def sum(a, axis=None, dtype=None, keepdims=False, initial=None):  # noqa: A001 -
 
 
 def mean(a, axis=None, keepdims=False, dtype=None):
-    """The arithmetic mean over `axis`; integer and bool inputs average in float32."""
+    """The arithmetic mean over `axis`, in the input's dtype as MindSpore's ReduceMean (an integer mean is the
+    truncated quotient; `dtype` casts the result). A bool input is refused as by MindSpore."""
     a, axis = _reduce_input(a, axis)
-    a = _float(a)
+    if a.dtype == mstype.bool_:
+        raise RuntimeError("For 'ReduceMean', unsupported reduce operation for bool.")
     out = ops.mean(a, axis, keepdims)
     return out if dtype is None else ops.cast(out, _dtype(dtype))
+
+
+def _count(a, axis):
+    if axis is None:
+        return a.size
+    axes = (axis,) if isinstance(axis, int) else axis
+    n = 1
+    for ax in axes:
+        n *= a.shape[ax]
+    return n
+
+
+def _var(x, axis, ddof, keepdims):
+    """The variance as MindSpore's Tensor.var: around the input-dtype mean (truncated for integers), in float32
+    for integer input."""
+    if not mstype.is_integral(x.dtype):
+        return ops.var(_float(x), axis, ddof, keepdims)
+    dev = ops.sub(ops.cast(x, mstype.float32), ops.cast(ops.mean(x, axis, True), mstype.float32))
+    return ops.div(ops.sum(ops.mul(dev, dev), axis, keepdims), _count(x, axis) - ddof)
 
 
 def prod(a, axis=None, keepdims=False, initial=None, dtype=None):
@@ -209,13 +230,15 @@ def argmin(a, axis=None):
 def std(x, axis=None, ddof=0, keepdims=False):
     """The standard deviation over `axis` with `ddof` delta degrees of freedom."""
     x, axis = _reduce_input(x, axis)
+    if mstype.is_integral(x.dtype):
+        return ops.sqrt(_var(x, axis, ddof, keepdims))
     return ops.std(_float(x), axis, ddof, keepdims)
 
 
 def var(x, axis=None, ddof=0, keepdims=False):
     """The variance over `axis` with `ddof` delta degrees of freedom."""
     x, axis = _reduce_input(x, axis)
-    return ops.var(_float(x), axis, ddof, keepdims)
+    return _var(x, axis, ddof, keepdims)
 
 
 def ptp(x, axis=None, keepdims=False):
@@ -237,19 +260,24 @@ def count_nonzero(x, axis=None, keepdims=False):
 
 def average(x, axis=None, weights=None, returned=False):
     """The weighted mean over `axis` (plain mean without `weights`); with `returned`, also the sum of weights."""
+    # NOTE: as MindSpore, integer data (and weights) average in their integer dtype (truncated quotient)
     a, axis = _reduce_input(x, axis)
-    a = _float(a)
     if weights is None:
-        avg = ops.mean(a, axis)
-        wsum = ops.full_like(avg, a.size / (avg.size or 1))
+        avg = mean(a, axis)
+        wsum = ops.full(avg.shape, a.size // (avg.size or 1), dtype=a.dtype)
     else:
-        w = _float(weights)
+        w = _to_tensor(weights)
         if w.shape != a.shape:
             if axis is None or w.ndim != 1:
                 raise ValueError("For 'average', 'weights' must have the shape of 'a', or be 1-D along 'axis'.")
             w = ops.reshape(w, tuple(w.shape[0] if i == axis else 1 for i in range(a.ndim)))
-        wsum = ops.sum(ops.broadcast_to(w, a.shape), axis)
-        avg = ops.div(ops.sum(ops.mul(a, w), axis), wsum)
+        prod = ops.mul(a, w)
+        wsum = ops.sum(ops.broadcast_to(w, a.shape), axis, dtype=w.dtype)
+        total = ops.sum(prod, axis, dtype=prod.dtype)
+        if mstype.is_integral(prod.dtype) and mstype.is_integral(wsum.dtype):
+            avg = ops.cast(ops.div(total, wsum, rounding_mode="trunc"), prod.dtype)
+        else:
+            avg = ops.div(total, wsum)
     return (avg, wsum) if returned else avg
 
 

@@ -263,3 +263,30 @@ def test_geomspace_powers_of_two_exact_as_mindspore():
     onp.testing.assert_allclose(out.asnumpy(), onp.geomspace([1, 2], [100, 2000], num=4, axis=1), rtol=1e-6)
     got = mnp.geomspace(1, 8, 4, dtype=ms.int32)
     assert got.dtype == ms.int32 and got.asnumpy().tolist() == [1, 2, 4, 8]
+
+
+def test_integer_mean_var_std_average_as_mindspore():
+    # oracle (MindSpore 2.10): integer means stay integer (truncated toward zero); var / std deviate from that
+    # mean in float32; average of integers (and integer weights) is an integer too
+    i = m(onp.array([[1, 2, 3], [4, 5, 6]], onp.int32))
+    assert mnp.mean(i).dtype == ms.int32 and mnp.mean(i).item() == 3
+    assert mnp.mean(i, axis=0).asnumpy().tolist() == [2, 3, 4]
+    out = mnp.mean(i, dtype=ms.float32)
+    assert out.dtype == ms.float32 and out.item() == 3.0
+    assert mnp.mean(m([-1, -2])).item() == -1
+    onp.testing.assert_allclose(mnp.std(i).asnumpy(), 1.77951, rtol=1e-5)
+    onp.testing.assert_allclose(mnp.var(i, axis=0, ddof=1).asnumpy(), [5.0, 5.0, 5.0])
+    std = mnp.std(i, axis=1, keepdims=True)
+    assert std.shape == (2, 1) and std.dtype == ms.float32
+    onp.testing.assert_allclose(std.asnumpy(), [[0.816496611], [0.816496611]], rtol=1e-6)
+    assert mnp.var(m([-1, -4])).item() == 2.5
+    avg = mnp.average(i, axis=1, weights=m([1, 2, 3]))
+    assert avg.dtype == ms.int32 and avg.asnumpy().tolist() == [2, 5]
+    avg, wsum = mnp.average(i, axis=1, returned=True)
+    assert avg.asnumpy().tolist() == [2, 5] and wsum.dtype == ms.int32 and wsum.asnumpy().tolist() == [3, 3]
+    assert mnp.average(m([[-1, -2], [-3, -4]]), axis=1, weights=m([1, 2])).asnumpy().tolist() == [-1, -3]
+    f = m(onp.array([[1.5, -2.0, 3.25], [0.0, 5.5, -6.0]], onp.float32))
+    onp.testing.assert_allclose(mnp.average(f, axis=0, weights=m([1, 3])).asnumpy(), [0.375, 3.625, -3.6875])
+    onp.testing.assert_allclose(mnp.average(i, weights=f).asnumpy(), -0.555556, rtol=1e-5)
+    with pytest.raises(RuntimeError, match="For 'ReduceMean', unsupported reduce operation for bool."):
+        mnp.mean(m([True, False]))
