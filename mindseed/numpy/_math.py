@@ -62,8 +62,23 @@ power = _binary(ops.pow, doc="x1 ** x2, elementwise.")
 float_power = _binary(ops.pow, floats=True, doc="x1 ** x2 computed in floating point.")
 arctan2 = _binary(ops.atan2, floats=True, doc="The angle of (x2, x1): arctan(x1 / x2) in the right quadrant.")
 hypot = _binary(ops.hypot, floats=True, doc="sqrt(x1 ** 2 + x2 ** 2), elementwise.")
-maximum = _binary(ops.maximum, doc="The larger of x1 and x2, elementwise.")
-minimum = _binary(ops.minimum, doc="The smaller of x1 and x2, elementwise.")
+def _extremum(op, doc):
+    def fn(x1, x2, dtype=None):
+        a, b = _to_tensor(x1), _to_tensor(x2)
+        # NOTE: as MindSpore, next to a 0-d operand (a Python scalar included) the result takes the other operand's
+        # dtype, whatever `dtype` says: maximum(int32 array, 2.5) is int32 (2.5 truncated)
+        if a.ndim == 0 and b.ndim:
+            dtype = b.dtype
+        elif b.ndim == 0 and a.ndim:
+            dtype = a.dtype
+        out = op(a, b)
+        return out if dtype is None else ops.cast(out, _dtype(dtype))
+    fn.__doc__ = doc
+    return fn
+
+
+maximum = _extremum(ops.maximum, doc="The larger of x1 and x2, elementwise.")
+minimum = _extremum(ops.minimum, doc="The smaller of x1 and x2, elementwise.")
 equal = _binary(ops.equal, doc="x1 == x2, elementwise.")
 not_equal = _binary(ops.not_equal, doc="x1 != x2, elementwise.")
 less = _binary(ops.less, doc="x1 < x2, elementwise.")
@@ -135,9 +150,13 @@ def clip(x, xmin, xmax, dtype=None):
     """
     if xmin is None and xmax is None:
         raise ValueError("For 'clip', 'xmin' and 'xmax' cannot both be None.")
+    # as MindSpore: maximum with xmin, then minimum with xmax (so scalar bounds keep an integer array integer)
     x = _to_tensor(x)
-    out = ops.clamp(x, xmin, xmax)
-    return out if dtype is None else ops.cast(out, _dtype(dtype))
+    if xmin is not None:
+        x = maximum(x, xmin, dtype=dtype)
+    if xmax is not None:
+        x = minimum(x, xmax, dtype=dtype)
+    return x
 
 
 # ---------------------------------------------------------------- reductions

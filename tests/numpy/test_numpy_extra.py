@@ -290,3 +290,20 @@ def test_integer_mean_var_std_average_as_mindspore():
     onp.testing.assert_allclose(mnp.average(i, weights=f).asnumpy(), -0.555556, rtol=1e-5)
     with pytest.raises(RuntimeError, match="For 'ReduceMean', unsupported reduce operation for bool."):
         mnp.mean(m([True, False]))
+
+
+def test_maximum_minimum_clip_next_to_a_scalar_keep_the_array_dtype():
+    # oracle (MindSpore 2.10): a 0-d operand (a Python scalar included) gives the other operand's dtype
+    i = m(onp.array([[1, 2, 3], [4, 5, 6]], onp.int32))
+    f = m(onp.array([[1.5, -2.0, 3.25], [0.0, 5.5, -6.0]], onp.float32))
+    for out, dtype, want in ((mnp.maximum(i, 2.5), ms.int32, [[2, 2, 3], [4, 5, 6]]),
+                             (mnp.minimum(i, 4.5), ms.int32, [[1, 2, 3], [4, 4, 4]]),
+                             (mnp.maximum(2.5, i), ms.int32, [[2, 2, 3], [4, 5, 6]]),
+                             (mnp.maximum(i, 2.5, dtype=ms.float32), ms.int32, [[2, 2, 3], [4, 5, 6]]),
+                             (mnp.clip(i, 2, 4.5), ms.int32, [[2, 2, 3], [4, 4, 4]]),
+                             (mnp.clip(i, None, 3), ms.int32, [[1, 2, 3], [3, 3, 3]]),
+                             (mnp.maximum(i, f), ms.float32, [[1.5, 2.0, 3.25], [4.0, 5.5, 6.0]]),
+                             (mnp.clip(f, -1, 2), ms.float32, [[1.5, -1.0, 2.0], [0.0, 2.0, -1.0]])):
+        assert out.dtype == dtype and out.asnumpy().tolist() == want
+    assert mnp.maximum(3, 4).dtype == ms.int32 and mnp.maximum(3, 4).item() == 4
+    assert mnp.minimum(mnp.array(2.5), mnp.array(1)).item() == 1.0
