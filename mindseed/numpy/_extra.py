@@ -34,8 +34,18 @@ def _binary(op, doc):
 bitwise_and = _binary(ops.bitwise_and, "x1 & x2 of integer/bool arrays.")
 bitwise_or = _binary(ops.bitwise_or, "x1 | x2 of integer/bool arrays.")
 bitwise_xor = _binary(ops.bitwise_xor, "x1 ^ x2 of integer/bool arrays.")
-copysign = _binary(lambda a, b: ops.copysign(_float(a), _float(b) if isinstance(b, Tensor) else b),
-                   "The magnitude of x1 with the sign of x2.")
+def copysign(x1, x2, dtype=None):
+    """The magnitude of x1 with the sign of x2 (x1's dtype kept, integers included, as MindSpore)."""
+    a, b = _to_tensor(x1), _to_tensor(x2)
+    if a.dtype == mstype.bool_ or b.dtype == mstype.bool_:
+        raise TypeError("sign does not accept dtype bool.")
+    shape = _manip.broadcast_arrays(a, b)[0].shape
+    a, b = ops.broadcast_to(a, shape), ops.broadcast_to(b, shape)
+    pos = ops.abs(a) if mstype.is_float(a.dtype) else ops.cast(ops.abs(ops.cast(a, mstype.float32)), a.dtype)
+    out = ops.select(ops.less(b, 0), ops.neg(pos), pos)
+    return out if dtype is None else ops.cast(out, _dtype(dtype))
+
+
 gcd = _binary(ops.gcd, "The greatest common divisor of integer arrays.")
 lcm = _binary(ops.lcm, "The least common multiple of integer arrays.")
 heaviside = _binary(lambda a, b: ops.heaviside(_float(a), _float(b)), "0 where x1 < 0, x2 where x1 == 0, 1 otherwise.")
@@ -400,7 +410,10 @@ def polyval(p, x):
     """The polynomial with coefficients `p` (highest degree first) evaluated at `x` (Horner's rule)."""
     p = _to_tensor(p)
     x = _to_tensor(x)
-    out = ops.zeros_like(ops.cast(x, p.dtype)) if p.shape[0] else ops.zeros_like(x)
+    # MindSpore evaluates x ** float32 exponents: the result is float32 (float64 when an input is)
+    work = mstype.float64 if mstype.float64 in (p.dtype, x.dtype) else mstype.float32
+    p, x = ops.cast(p, work), ops.cast(x, work)
+    out = ops.zeros_like(x)
     for i in range(p.shape[0]):
         out = ops.add(ops.mul(out, x), p[i])
     return out

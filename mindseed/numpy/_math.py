@@ -105,7 +105,7 @@ sqrt = _unary(ops.sqrt, floats=True, doc="The square root of x, elementwise.")
 cbrt = _unary(lambda x: ops.mul(ops.sign(x), ops.pow(ops.abs(x), 1.0 / 3.0)), floats=True, doc="The cube root of x.")
 reciprocal = _unary(ops.reciprocal, floats=True, doc="1 / x, elementwise.")
 exp = _unary(ops.exp, floats=True, doc="e ** x, elementwise.")
-exp2 = _unary(ops.exp2, floats=True, doc="2 ** x, elementwise.")
+exp2 = _unary(lambda x: ops.pow(2, x), doc="2 ** x, elementwise (an integer x gives integers, as MindSpore).")
 expm1 = _unary(ops.expm1, floats=True, doc="e ** x - 1, elementwise.")
 log = _unary(ops.log, floats=True, doc="The natural logarithm of x, elementwise.")
 log2 = _unary(ops.log2, floats=True, doc="The base-2 logarithm of x, elementwise.")
@@ -311,11 +311,20 @@ def cumsum(a, axis=None, dtype=None):
 
 
 def cumprod(a, axis=None, dtype=None):
-    """Cumulative product along `axis` (over the flattened `a` when None)."""
+    """Cumulative product along `axis` (over the flattened `a` when None).
+
+    As MindSpore: computed in float32 (float64 kept) and cast to `dtype`, by default the input's, with int8 / int16
+    / bool giving int32 and uint8 / uint16 giving uint32.
+    """
     a = _to_tensor(a)
+    original = a.dtype
     if axis is None:
         a, axis = ops.reshape(a, (-1,)), 0
-    return ops.cumprod(a, axis, dtype=_dtype(dtype))
+    if dtype is None:
+        dtype = mstype.int32 if original in (mstype.int8, mstype.int16, mstype.bool_) else \
+            mstype.uint32 if original in (mstype.uint8, mstype.uint16) else original
+    work = a if original == mstype.float64 else ops.cast(a, mstype.float32)
+    return ops.cast(ops.cumprod(work, axis), _dtype(dtype))
 
 
 def diff(a, n=1, axis=-1, prepend=None, append=None):

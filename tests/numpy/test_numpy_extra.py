@@ -307,3 +307,25 @@ def test_maximum_minimum_clip_next_to_a_scalar_keep_the_array_dtype():
         assert out.dtype == dtype and out.asnumpy().tolist() == want
     assert mnp.maximum(3, 4).dtype == ms.int32 and mnp.maximum(3, 4).item() == 4
     assert mnp.minimum(mnp.array(2.5), mnp.array(1)).item() == 1.0
+
+
+def test_cumprod_exp2_copysign_polyval_dtypes_as_mindspore():
+    # oracle (MindSpore 2.10) dtypes and values
+    i = m(onp.array([[1, 2, 3], [4, 5, 6]], onp.int32))
+    f = m(onp.array([[1.5, -2.0, 3.25], [0.0, 5.5, -6.0]], onp.float32))
+    out = mnp.cumprod(i, axis=1)
+    assert out.dtype == ms.int32 and out.asnumpy().tolist() == [[1, 2, 6], [4, 20, 120]]
+    assert mnp.cumprod(m(onp.array([1, 2], onp.int8))).dtype == ms.int32
+    assert mnp.cumprod(m(onp.array([2, 3], onp.uint8))).dtype == ms.uint32
+    assert mnp.cumprod(i, dtype=ms.float32).dtype == ms.float32
+    out = mnp.exp2(i)
+    assert out.dtype == ms.int32 and out.asnumpy().tolist() == [[2, 4, 8], [16, 32, 64]]
+    assert mnp.exp2(f).dtype == ms.float32
+    out = mnp.copysign(i, -1)
+    assert out.dtype == ms.int32 and out.asnumpy().tolist() == [[-1, -2, -3], [-4, -5, -6]]
+    assert mnp.copysign(-i, f).asnumpy().tolist() == [[1, -2, 3], [4, 5, -6]]
+    onp.testing.assert_array_equal(mnp.copysign(f, m([-1, 1, -1])).asnumpy(), [[-1.5, 2.0, -3.25], [0.0, 5.5, -6.0]])
+    with pytest.raises(TypeError, match="sign does not accept dtype bool"):
+        mnp.copysign(True, 1)
+    out = mnp.polyval(m([3, 0, 1]), m([5, 1]))
+    assert out.dtype == ms.float32 and out.asnumpy().tolist() == [76.0, 4.0]
