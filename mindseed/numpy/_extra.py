@@ -212,7 +212,7 @@ def setdiff1d(ar1, ar2, assume_unique=False):
     their order."""
     if not isinstance(assume_unique, bool):
         raise TypeError("assume_unique is not bool type.")
-    a = _to_tensor(ar1).reshape(-1) if assume_unique else _manip.unique(ar1)
+    a = _to_tensor(ar1).reshape(-1) if assume_unique else ops.sort(_manip.unique(ar1))[0]
     keep = onp.flatnonzero(isin(a, ar2, invert=True).asnumpy())
     return ops.gather(a, Tensor(keep.astype(onp.int64)), 0)
 
