@@ -55,9 +55,33 @@ multiply = _binary(ops.mul, doc="x1 * x2, elementwise.")
 divide = _binary(ops.div, floats=True, doc="x1 / x2, elementwise (true division: integers give float32).")
 true_divide = divide
 floor_divide = _binary(ops.floor_divide, doc="floor(x1 / x2), elementwise.")
-remainder = _binary(ops.remainder, doc="x1 mod x2 with the sign of x2 (Python's %).")
+def _remainder(x1, x2, dtype, c_style):
+    """x1 - x2 * floor(x1 / x2) (trunc when `c_style`) computed as MindSpore does: in float32 for integers, a zero
+    divisor giving 0 for them, and with +0.0 where the division is exact."""
+    a, b = _to_tensor(x1), _to_tensor(x2)
+    out_dtype = ops.sub(a, b).dtype
+    if not mstype.is_float(out_dtype):
+        a, b = ops.cast(a, mstype.float32), ops.cast(b, mstype.float32)
+    q = ops.div(a, b)
+    q = ops.trunc(q) if c_style else ops.floor(q)
+    res = ops.sub(a, ops.mul(b, q))
+    if mstype.is_integral(out_dtype):
+        res = ops.select(ops.equal(ops.broadcast_to(b, res.shape), 0), ops.zeros_like(res), res)
+    res = ops.cast(res, out_dtype)
+    return res if dtype is None else ops.cast(res, _dtype(dtype))
+
+
+def remainder(x1, x2, dtype=None):
+    """x1 mod x2 with the sign of x2 (Python's %)."""
+    return _remainder(x1, x2, dtype, False)
+
+
 mod = remainder
-fmod = _binary(ops.fmod, doc="x1 mod x2 with the sign of x1 (C's fmod).")
+
+
+def fmod(x1, x2, dtype=None):
+    """x1 mod x2 with the sign of x1 (C's fmod)."""
+    return _remainder(x1, x2, dtype, True)
 power = _binary(ops.pow, doc="x1 ** x2, elementwise.")
 float_power = _binary(ops.pow, floats=True, doc="x1 ** x2 computed in floating point.")
 arctan2 = _binary(ops.atan2, floats=True, doc="The angle of (x2, x1): arctan(x1 / x2) in the right quadrant.")

@@ -329,3 +329,21 @@ def test_cumprod_exp2_copysign_polyval_dtypes_as_mindspore():
         mnp.copysign(True, 1)
     out = mnp.polyval(m([3, 0, 1]), m([5, 1]))
     assert out.dtype == ms.float32 and out.asnumpy().tolist() == [76.0, 4.0]
+
+
+def test_remainder_fmod_computed_as_mindspore():
+    # MindSpore: x1 - x2 * floor (or trunc) of x1 / x2, in float32 for integers (zero divisor -> 0): exact results
+    # are +0.0, not fmod's -0.0
+    f = m(onp.array([[1.5, -2.0, 3.25], [0.0, 5.5, -6.0]], onp.float32))
+    i = m(onp.array([[1, 2, 3], [-4, 5, -6]], onp.int32))
+    out = mnp.fmod(f, 2)
+    assert out.asnumpy().tolist() == [[1.5, 0.0, 1.25], [0.0, 1.5, 0.0]]
+    assert not onp.signbit(out.asnumpy()).any()
+    assert not onp.signbit(mnp.mod(f, 2).asnumpy()).any()
+    out = mnp.mod(i, m([0, 2, 0]))
+    assert out.dtype == ms.int32 and out.asnumpy().tolist() == [[0, 0, 0], [0, 1, 0]]
+    assert mnp.fmod(i, 4).asnumpy().tolist() == [[1, 2, 3], [0, 1, -2]]
+    assert mnp.remainder(i, 4).asnumpy().tolist() == [[1, 2, 3], [0, 1, 2]]
+    out = mnp.mod(i, 2.5)
+    assert out.dtype == ms.float32 and out.asnumpy().tolist() == [[1.0, 2.0, 0.5], [1.0, 0.0, 1.5]]
+    assert mnp.fmod(m([-7.5]), m([2.0])).asnumpy().tolist() == [-1.5]
