@@ -166,3 +166,14 @@ def test_ngram_tonumber_truncate_sliding_and_friends():
     assert str(text.RegexReplace("a+", "x")("aab caa")) == "xb cx"
     assert str(text.NormalizeUTF8(text.NormalizeForm.NFKC)("ｆｕｌｌ")) == "full"
     assert text.to_str(np.array([b"ab"])).tolist() == ["ab"] and text.to_bytes(np.array(["ab"])).tolist() == [b"ab"]
+
+
+def test_unicode_script_tokenizer_groups_common_characters_as_icu():
+    # oracle (MindSpore 2.10, ICU scripts): digits, punctuation and symbols are one Common script, marks Inherited
+    cases = {"Hello, 世界 123!": ["Hello", ",", "世界", "123!"], "12.5%": ["12.5%"], "a1b": ["a", "1", "b"],
+             "αβγ123": ["αβγ", "123"], "日本語テキスト": ["日本語", "テキスト"], "e\u0301x": ["e", "\u0301", "x"],
+             "¡Hola!": ["¡", "Hola", "!"], "Привет мир!": ["Привет", "мир", "!"]}
+    for s, want in cases.items():
+        assert text.UnicodeScriptTokenizer()(np.array(s)).tolist() == want, s
+    toks = text.UnicodeScriptTokenizer(keep_whitespace=True)(np.array("Hello, 世界 123!"))
+    assert toks.tolist() == ["Hello", ",", " ", "世界", " ", "123!"]

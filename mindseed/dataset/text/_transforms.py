@@ -301,8 +301,14 @@ class BertTokenizer(BasicTokenizer):
 
 
 def _script(ch):
-    if ch.isdigit():
-        return "digit"
+    """The Unicode script of a character, as ICU's UScript groups them: marks are Inherited, every non-letter
+    (digits, punctuation, symbols) is Common, a letter's script is the first word of its name (LATIN, CYRILLIC,
+    HIRAGANA ...; CJK ideographs are Han)."""
+    cat = unicodedata.category(ch)
+    if cat.startswith("M"):
+        return "inherited"
+    if not cat.startswith("L"):
+        return "common"
     if _is_cjk(ch):
         return "han"
     name = unicodedata.name(ch, "")
