@@ -177,3 +177,18 @@ def test_unicode_script_tokenizer_groups_common_characters_as_icu():
         assert text.UnicodeScriptTokenizer()(np.array(s)).tolist() == want, s
     toks = text.UnicodeScriptTokenizer(keep_whitespace=True)(np.array("Hello, 世界 123!"))
     assert toks.tolist() == ["Hello", ",", " ", "世界", " ", "123!"]
+
+
+def test_lookup_types_and_messages_as_mindspore():
+    v = text.Vocab.from_list(["a", "b"])
+    assert text.Lookup(v, "a", ms.float32)(np.array(["b", "z"])).tolist() == [1.0, 0.0]
+    out = text.Lookup(v, "a", ms.bool_)(np.array(["b", "z"]))
+    assert out.dtype == np.bool_ and out.tolist() == [True, False]
+    with pytest.raises(TypeError, match="Argument data_type with value <class 'numpy.int64'> is not of type"):
+        text.Lookup(v, "a", np.int64)
+    op = text.Lookup(v, "a", ms.string)   # refused when it runs, as MindSpore validates it
+    with pytest.raises(RuntimeError, match="Lookup : The parameter data_type must be numeric including bool."):
+        op(np.array(["a"]))
+    with pytest.raises(RuntimeError, match="Lookup: invalid data, token: \"zzz\" doesn't exist in vocab and no "
+                                           "unknown token is specified."):
+        text.Lookup(v)(np.array(["zzz"]))
