@@ -16,7 +16,7 @@ def test_typecast_accepts_mindseed_and_numpy_dtypes():
     assert T.TypeCast(ms.float32)(ms.Tensor([3])).dtype == np.float32
     with pytest.raises(TypeError):
         T.TypeCast("abc")
-    with pytest.raises(RuntimeError):
+    with pytest.raises(RuntimeError, match="TypeCast: TypeCast does not support cast from string to float32"):
         T.TypeCast(ms.float32)(np.array(["1"]))
 
 

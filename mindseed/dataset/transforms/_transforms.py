@@ -87,7 +87,7 @@ class TypeCast(TensorOperation):
     def _apply(self, x):
         x = np.asarray(x)
         if x.dtype.kind in "USO":
-            raise RuntimeError(f"TypeCast: cannot cast a string tensor to {self._dtype}.")
+            raise RuntimeError(f"TypeCast: TypeCast does not support cast from string to {self._dtype}")
         return x.astype(self._dtype)
 
     def _batch_apply(self, x):
