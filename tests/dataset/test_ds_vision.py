@@ -380,3 +380,13 @@ def test_kernel_checks_with_their_own_words():
     assert out.dtype == np.uint8 and out.tolist() == [[224, 96]]
     assert V.Posterize(3)(rgba).shape == (4, 5, 4)
     np.testing.assert_array_equal(V.Invert()(rgb), 255 - rgb)
+
+
+def test_invert_saturates_integer_types_as_mindspore():
+    # oracle (MindSpore 2.10): 255 - x saturated to the type (uint16 pixels above 255 give 0), floats as they are
+    img = np.array([[[0, 100, 255], [256, 17200, 7]]], np.uint16)
+    out = V.Invert()(img)
+    assert out.dtype == np.uint16 and out.tolist() == [[[255, 155, 0], [0, 0, 248]]]
+    assert V.Invert()(img.astype(np.int32)).tolist() == [[[255, 155, 0], [-1, -16945, 248]]]
+    assert V.Invert()(img[:, :1].astype(np.uint8)).tolist() == [[[255, 155, 0]]]
+    np.testing.assert_allclose(V.Invert()(np.full((1, 1, 3), 0.5, np.float32)), 254.5)

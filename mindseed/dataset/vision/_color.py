@@ -544,7 +544,10 @@ class Invert(_ThreeChannels, ImageTensorOperation):
     _channel_words = "the number of channels of input tensor is not 3, but got: {}"
 
     def _np(self, img):
-        return (255 - img.astype(np.int32)).astype(img.dtype) if img.dtype == np.uint8 else 255 - img
+        # 255 - x saturated to the image's type, as MindSpore (a uint16 pixel above 255 gives 0)
+        if img.dtype == np.uint8:
+            return np.uint8(255) - img
+        return I.clip_cast(255 - img.astype(np.int64), img.dtype) if img.dtype.kind in "ui" else 255 - img
 
     def _pil(self, img):
         return PO.image_ops("invert", img)
