@@ -1,5 +1,4 @@
 """Array creation of mindspore.numpy: array, arange, zeros, linspace, eye, *_like, ..."""
-import math
 import numbers
 
 import numpy as onp
@@ -7,6 +6,7 @@ import numpy as onp
 from mindseed.common import dtype as mstype
 from mindseed.common.tensor import Tensor
 from mindseed import ops
+from mindseed.numpy._manip import broadcast_arrays
 from mindseed.numpy._utils import _dtype, _scalar_dtype, _shape, _to_tensor
 
 __all__ = ["array", "asarray", "asfarray", "arange", "zeros", "ones", "full", "empty", "linspace", "logspace",
@@ -159,10 +159,19 @@ def logspace(start, stop, num=50, endpoint=True, base=10.0, dtype=None, axis=0):
 
 
 def geomspace(start, stop, num=50, endpoint=True, dtype=None, axis=0):
-    """`num` values from start to stop spaced evenly on a log scale."""
-    if start == 0 or stop == 0:
-        raise ValueError("For 'geomspace', 'start' and 'stop' must be non-zero.")
-    out = logspace(math.log10(start), math.log10(stop), num, endpoint, 10.0, mstype.float32, axis)
+    """`num` values from start to stop spaced evenly on a log scale.
+
+    As MindSpore: `start * base ** linspace(0, root, num)` with `base = (stop / start) ** (1 / root)` in float32, so
+    powers of two come out exact (geomspace(1, 256, 9) is [1, 2, 4, ..., 256]).
+    """
+    start_t, stop_t = broadcast_arrays(_to_tensor(start, mstype.float32), _to_tensor(stop, mstype.float32))
+    root = num - 1 if endpoint else num
+    bases = ops.pow(ops.div(stop_t, start_t), 1.0 / root if root else 0.0)
+    last = ops.full(bases.shape, float(root), dtype=mstype.float32)
+    exponents = linspace(ops.zeros(bases.shape, mstype.float32), last, num, endpoint=endpoint, axis=axis)
+    axis = axis + bases.ndim + 1 if axis < 0 else axis
+    expanded = bases.shape[:axis] + (1,) + bases.shape[axis:]
+    out = ops.mul(ops.pow(ops.reshape(bases, expanded), exponents), ops.reshape(start_t, expanded))
     return ops.cast(out, _dtype(dtype) or mstype.float32)
 
 

@@ -34,8 +34,18 @@ def _binary(op, doc):
 bitwise_and = _binary(ops.bitwise_and, "x1 & x2 of integer/bool arrays.")
 bitwise_or = _binary(ops.bitwise_or, "x1 | x2 of integer/bool arrays.")
 bitwise_xor = _binary(ops.bitwise_xor, "x1 ^ x2 of integer/bool arrays.")
-copysign = _binary(lambda a, b: ops.copysign(_float(a), _float(b) if isinstance(b, Tensor) else b),
-                   "The magnitude of x1 with the sign of x2.")
+def copysign(x1, x2, dtype=None):
+    """The magnitude of x1 with the sign of x2 (x1's dtype kept, integers included, as MindSpore)."""
+    a, b = _to_tensor(x1), _to_tensor(x2)
+    if a.dtype == mstype.bool_ or b.dtype == mstype.bool_:
+        raise TypeError("sign does not accept dtype bool.")
+    shape = _manip.broadcast_arrays(a, b)[0].shape
+    a, b = ops.broadcast_to(a, shape), ops.broadcast_to(b, shape)
+    pos = ops.abs(a) if mstype.is_float(a.dtype) else ops.cast(ops.abs(ops.cast(a, mstype.float32)), a.dtype)
+    out = ops.select(ops.less(b, 0), ops.neg(pos), pos)
+    return out if dtype is None else ops.cast(out, _dtype(dtype))
+
+
 gcd = _binary(ops.gcd, "The greatest common divisor of integer arrays.")
 lcm = _binary(ops.lcm, "The least common multiple of integer arrays.")
 heaviside = _binary(lambda a, b: ops.heaviside(_float(a), _float(b)), "0 where x1 < 0, x2 where x1 == 0, 1 otherwise.")
@@ -202,7 +212,7 @@ def setdiff1d(ar1, ar2, assume_unique=False):
     their order."""
     if not isinstance(assume_unique, bool):
         raise TypeError("assume_unique is not bool type.")
-    a = _to_tensor(ar1).reshape(-1) if assume_unique else _manip.unique(ar1)
+    a = _to_tensor(ar1).reshape(-1) if assume_unique else ops.sort(_manip.unique(ar1))[0]
     keep = onp.flatnonzero(isin(a, ar2, invert=True).asnumpy())
     return ops.gather(a, Tensor(keep.astype(onp.int64)), 0)
 
@@ -400,7 +410,10 @@ def polyval(p, x):
     """The polynomial with coefficients `p` (highest degree first) evaluated at `x` (Horner's rule)."""
     p = _to_tensor(p)
     x = _to_tensor(x)
-    out = ops.zeros_like(ops.cast(x, p.dtype)) if p.shape[0] else ops.zeros_like(x)
+    # MindSpore evaluates x ** float32 exponents: the result is float32 (float64 when an input is)
+    work = mstype.float64 if mstype.float64 in (p.dtype, x.dtype) else mstype.float32
+    p, x = ops.cast(p, work), ops.cast(x, work)
+    out = ops.zeros_like(x)
     for i in range(p.shape[0]):
         out = ops.add(ops.mul(out, x), p[i])
     return out
@@ -526,33 +539,42 @@ def correlate(a, v, mode="valid"):
 
 
 def _window(m, fn):
-    if m < 1:
-        return ops.zeros((0,), mstype.float32)
-    if m == 1:
-        return ops.ones((1,), mstype.float32)
-    n = onp.arange(m)
-    return Tensor(fn(n, m).astype(onp.float32))
+    # NOTE: MindSpore computes the windows in float32 tensor arithmetic (float32 angle step times a float32 iota),
+    # so the values carry float32 rounding (hamming(12)[0] prints 0.08000001): done the same way here.
+    if not isinstance(m, int):
+        raise TypeError("the number fo points should be an int")
+    if m <= 1:
+        return ops.ones((max(0, m),), mstype.float32)
+    return Tensor(fn(onp.arange(m, dtype=onp.float32), m).astype(onp.float32))
+
+
+def _cos_f32(step, n):
+    return onp.cos(onp.float32(step) * n)
 
 
 def hamming(M):
     """The Hamming window of M points."""
-    return _window(M, lambda n, m: 0.54 - 0.46 * onp.cos(2 * onp.pi * n / (m - 1)))
+    return _window(M, lambda n, m: onp.float32(0.54) - onp.float32(0.46) * _cos_f32(2 * onp.pi / (m - 1), n))
 
 
 def hanning(M):
     """The Hann window of M points."""
-    return _window(M, lambda n, m: 0.5 - 0.5 * onp.cos(2 * onp.pi * n / (m - 1)))
+    return _window(M, lambda n, m: onp.float32(0.5) - onp.float32(0.5) * _cos_f32(2 * onp.pi / (m - 1), n))
 
 
 def bartlett(M):
     """The Bartlett (triangular) window of M points."""
-    return _window(M, lambda n, m: 1 - onp.abs(2 * n / (m - 1) - 1))
+    return _window(M, lambda n, m: onp.float32(1) - onp.abs(onp.float32(2) * n - onp.float32(m - 1)) / onp.float32(
+        m - 1))
 
 
 def blackman(M):
     """The Blackman window of M points."""
-    return _window(M, lambda n, m: 0.42 - 0.5 * onp.cos(2 * onp.pi * n / (m - 1)) + 0.08 * onp.cos(
-        4 * onp.pi * n / (m - 1)))
+    def fn(n, m):
+        n2 = onp.float32(2) * n - onp.float32(m - 1)  # MindSpore's arange(1 - M, M, 2)
+        return (onp.float32(0.42) + onp.float32(0.5) * _cos_f32(onp.pi / (m - 1), n2)
+                + onp.float32(0.08) * _cos_f32(2 * onp.pi / (m - 1), n2))
+    return _window(M, fn)
 
 
 _PAD_MODES = ("constant", "edge", "linear_ramp", "maximum", "mean", "median", "minimum", "reflect", "symmetric",
@@ -686,7 +708,11 @@ def histogram_bin_edges(a, bins=10, range=None, weights=None):  # noqa: A002 -- 
         if lo == hi:
             lo, hi = lo - 0.5, hi + 0.5
         return ops.linspace(float(lo), float(hi), bins + 1)
-    return _float(bins)
+    # an explicit sequence of edges comes back as given (int edges stay int32, as MindSpore's)
+    bins = _to_tensor(bins)
+    if bins.ndim != 1:
+        raise ValueError("`bins` must be 1d, when an array")
+    return bins
 
 
 def histogram(a, bins=10, range=None, weights=None, density=False):  # noqa: A002 -- numpy's name
@@ -706,6 +732,7 @@ def histogram(a, bins=10, range=None, weights=None, density=False):  # noqa: A00
 def _bin_index(values, edges):
     """The bin of each value over increasing `edges` (the last bin includes its right edge), and whether the value
     falls inside the edges at all."""
+    edges = _float(edges)
     nb = edges.shape[0] - 1
     idx = ops.searchsorted(edges, values, right=True) - 1
     idx = ops.where(ops.equal(values, edges[nb]), ops.full_like(idx, nb - 1), idx)

@@ -338,17 +338,11 @@ def argsort(a, axis=-1, kind=None, order=None):
 
 
 def unique(x, return_inverse=False):
-    """The sorted unique elements of the flattened `x` (and, with `return_inverse`, indices rebuilding `x`)."""
+    """The unique elements of the flattened `x` in order of first appearance, as MindSpore's Unique kernel gives
+    them (numpy sorts them); with `return_inverse`, also the indices rebuilding `x`."""
     x = ops.reshape(_to_tensor(x), (-1,))
     vals, inv = ops.unique(x)
-    order = ops.sort(vals)
-    vals_sorted, perm = order[0], order[1]
-    if not return_inverse:
-        return vals_sorted
-    # position of each unsorted unique value in the sorted list
-    rank = ops.zeros(perm.shape, perm.dtype)
-    rank = ops.tensor_scatter_update(rank, ops.reshape(perm, (-1, 1)), ops.arange(0, perm.shape[0], dtype=perm.dtype))
-    return vals_sorted, ops.cast(ops.gather(rank, inv, 0), mstype.int32)
+    return (vals, ops.cast(inv, mstype.int32)) if return_inverse else vals
 
 
 def size(a, axis=None):

@@ -55,15 +55,54 @@ multiply = _binary(ops.mul, doc="x1 * x2, elementwise.")
 divide = _binary(ops.div, floats=True, doc="x1 / x2, elementwise (true division: integers give float32).")
 true_divide = divide
 floor_divide = _binary(ops.floor_divide, doc="floor(x1 / x2), elementwise.")
-remainder = _binary(ops.remainder, doc="x1 mod x2 with the sign of x2 (Python's %).")
+def _remainder(x1, x2, dtype, c_style):
+    """x1 - x2 * floor(x1 / x2) (trunc when `c_style`) computed as MindSpore does: in float32 for integers, a zero
+    divisor giving 0 for them, and with +0.0 where the division is exact."""
+    a, b = _to_tensor(x1), _to_tensor(x2)
+    out_dtype = ops.sub(a, b).dtype
+    if not mstype.is_float(out_dtype):
+        a, b = ops.cast(a, mstype.float32), ops.cast(b, mstype.float32)
+    q = ops.div(a, b)
+    q = ops.trunc(q) if c_style else ops.floor(q)
+    res = ops.sub(a, ops.mul(b, q))
+    if mstype.is_integral(out_dtype):
+        res = ops.select(ops.equal(ops.broadcast_to(b, res.shape), 0), ops.zeros_like(res), res)
+    res = ops.cast(res, out_dtype)
+    return res if dtype is None else ops.cast(res, _dtype(dtype))
+
+
+def remainder(x1, x2, dtype=None):
+    """x1 mod x2 with the sign of x2 (Python's %)."""
+    return _remainder(x1, x2, dtype, False)
+
+
 mod = remainder
-fmod = _binary(ops.fmod, doc="x1 mod x2 with the sign of x1 (C's fmod).")
+
+
+def fmod(x1, x2, dtype=None):
+    """x1 mod x2 with the sign of x1 (C's fmod)."""
+    return _remainder(x1, x2, dtype, True)
 power = _binary(ops.pow, doc="x1 ** x2, elementwise.")
 float_power = _binary(ops.pow, floats=True, doc="x1 ** x2 computed in floating point.")
 arctan2 = _binary(ops.atan2, floats=True, doc="The angle of (x2, x1): arctan(x1 / x2) in the right quadrant.")
 hypot = _binary(ops.hypot, floats=True, doc="sqrt(x1 ** 2 + x2 ** 2), elementwise.")
-maximum = _binary(ops.maximum, doc="The larger of x1 and x2, elementwise.")
-minimum = _binary(ops.minimum, doc="The smaller of x1 and x2, elementwise.")
+def _extremum(op, doc):
+    def fn(x1, x2, dtype=None):
+        a, b = _to_tensor(x1), _to_tensor(x2)
+        # NOTE: as MindSpore, next to a 0-d operand (a Python scalar included) the result takes the other operand's
+        # dtype, whatever `dtype` says: maximum(int32 array, 2.5) is int32 (2.5 truncated)
+        if a.ndim == 0 and b.ndim:
+            dtype = b.dtype
+        elif b.ndim == 0 and a.ndim:
+            dtype = a.dtype
+        out = op(a, b)
+        return out if dtype is None else ops.cast(out, _dtype(dtype))
+    fn.__doc__ = doc
+    return fn
+
+
+maximum = _extremum(ops.maximum, doc="The larger of x1 and x2, elementwise.")
+minimum = _extremum(ops.minimum, doc="The smaller of x1 and x2, elementwise.")
 equal = _binary(ops.equal, doc="x1 == x2, elementwise.")
 not_equal = _binary(ops.not_equal, doc="x1 != x2, elementwise.")
 less = _binary(ops.less, doc="x1 < x2, elementwise.")
@@ -90,7 +129,7 @@ sqrt = _unary(ops.sqrt, floats=True, doc="The square root of x, elementwise.")
 cbrt = _unary(lambda x: ops.mul(ops.sign(x), ops.pow(ops.abs(x), 1.0 / 3.0)), floats=True, doc="The cube root of x.")
 reciprocal = _unary(ops.reciprocal, floats=True, doc="1 / x, elementwise.")
 exp = _unary(ops.exp, floats=True, doc="e ** x, elementwise.")
-exp2 = _unary(ops.exp2, floats=True, doc="2 ** x, elementwise.")
+exp2 = _unary(lambda x: ops.pow(2, x), doc="2 ** x, elementwise (an integer x gives integers, as MindSpore).")
 expm1 = _unary(ops.expm1, floats=True, doc="e ** x - 1, elementwise.")
 log = _unary(ops.log, floats=True, doc="The natural logarithm of x, elementwise.")
 log2 = _unary(ops.log2, floats=True, doc="The base-2 logarithm of x, elementwise.")
@@ -135,9 +174,13 @@ def clip(x, xmin, xmax, dtype=None):
     """
     if xmin is None and xmax is None:
         raise ValueError("For 'clip', 'xmin' and 'xmax' cannot both be None.")
+    # as MindSpore: maximum with xmin, then minimum with xmax (so scalar bounds keep an integer array integer)
     x = _to_tensor(x)
-    out = ops.clamp(x, xmin, xmax)
-    return out if dtype is None else ops.cast(out, _dtype(dtype))
+    if xmin is not None:
+        x = maximum(x, xmin, dtype=dtype)
+    if xmax is not None:
+        x = minimum(x, xmax, dtype=dtype)
+    return x
 
 
 # ---------------------------------------------------------------- reductions
@@ -156,11 +199,32 @@ def sum(a, axis=None, dtype=None, keepdims=False, initial=None):  # noqa: A001 -
 
 
 def mean(a, axis=None, keepdims=False, dtype=None):
-    """The arithmetic mean over `axis`; integer and bool inputs average in float32."""
+    """The arithmetic mean over `axis`, in the input's dtype as MindSpore's ReduceMean (an integer mean is the
+    truncated quotient; `dtype` casts the result). A bool input is refused as by MindSpore."""
     a, axis = _reduce_input(a, axis)
-    a = _float(a)
+    if a.dtype == mstype.bool_:
+        raise RuntimeError("For 'ReduceMean', unsupported reduce operation for bool.")
     out = ops.mean(a, axis, keepdims)
     return out if dtype is None else ops.cast(out, _dtype(dtype))
+
+
+def _count(a, axis):
+    if axis is None:
+        return a.size
+    axes = (axis,) if isinstance(axis, int) else axis
+    n = 1
+    for ax in axes:
+        n *= a.shape[ax]
+    return n
+
+
+def _var(x, axis, ddof, keepdims):
+    """The variance as MindSpore's Tensor.var: around the input-dtype mean (truncated for integers), in float32
+    for integer input."""
+    if not mstype.is_integral(x.dtype):
+        return ops.var(_float(x), axis, ddof, keepdims)
+    dev = ops.sub(ops.cast(x, mstype.float32), ops.cast(ops.mean(x, axis, True), mstype.float32))
+    return ops.div(ops.sum(ops.mul(dev, dev), axis, keepdims), _count(x, axis) - ddof)
 
 
 def prod(a, axis=None, keepdims=False, initial=None, dtype=None):
@@ -209,13 +273,15 @@ def argmin(a, axis=None):
 def std(x, axis=None, ddof=0, keepdims=False):
     """The standard deviation over `axis` with `ddof` delta degrees of freedom."""
     x, axis = _reduce_input(x, axis)
+    if mstype.is_integral(x.dtype):
+        return ops.sqrt(_var(x, axis, ddof, keepdims))
     return ops.std(_float(x), axis, ddof, keepdims)
 
 
 def var(x, axis=None, ddof=0, keepdims=False):
     """The variance over `axis` with `ddof` delta degrees of freedom."""
     x, axis = _reduce_input(x, axis)
-    return ops.var(_float(x), axis, ddof, keepdims)
+    return _var(x, axis, ddof, keepdims)
 
 
 def ptp(x, axis=None, keepdims=False):
@@ -237,19 +303,24 @@ def count_nonzero(x, axis=None, keepdims=False):
 
 def average(x, axis=None, weights=None, returned=False):
     """The weighted mean over `axis` (plain mean without `weights`); with `returned`, also the sum of weights."""
+    # NOTE: as MindSpore, integer data (and weights) average in their integer dtype (truncated quotient)
     a, axis = _reduce_input(x, axis)
-    a = _float(a)
     if weights is None:
-        avg = ops.mean(a, axis)
-        wsum = ops.full_like(avg, a.size / (avg.size or 1))
+        avg = mean(a, axis)
+        wsum = ops.full(avg.shape, a.size // (avg.size or 1), dtype=a.dtype)
     else:
-        w = _float(weights)
+        w = _to_tensor(weights)
         if w.shape != a.shape:
             if axis is None or w.ndim != 1:
                 raise ValueError("For 'average', 'weights' must have the shape of 'a', or be 1-D along 'axis'.")
             w = ops.reshape(w, tuple(w.shape[0] if i == axis else 1 for i in range(a.ndim)))
-        wsum = ops.sum(ops.broadcast_to(w, a.shape), axis)
-        avg = ops.div(ops.sum(ops.mul(a, w), axis), wsum)
+        prod = ops.mul(a, w)
+        wsum = ops.sum(ops.broadcast_to(w, a.shape), axis, dtype=w.dtype)
+        total = ops.sum(prod, axis, dtype=prod.dtype)
+        if mstype.is_integral(prod.dtype) and mstype.is_integral(wsum.dtype):
+            avg = ops.cast(ops.div(total, wsum, rounding_mode="trunc"), prod.dtype)
+        else:
+            avg = ops.div(total, wsum)
     return (avg, wsum) if returned else avg
 
 
@@ -264,11 +335,20 @@ def cumsum(a, axis=None, dtype=None):
 
 
 def cumprod(a, axis=None, dtype=None):
-    """Cumulative product along `axis` (over the flattened `a` when None)."""
+    """Cumulative product along `axis` (over the flattened `a` when None).
+
+    As MindSpore: computed in float32 (float64 kept) and cast to `dtype`, by default the input's, with int8 / int16
+    / bool giving int32 and uint8 / uint16 giving uint32.
+    """
     a = _to_tensor(a)
+    original = a.dtype
     if axis is None:
         a, axis = ops.reshape(a, (-1,)), 0
-    return ops.cumprod(a, axis, dtype=_dtype(dtype))
+    if dtype is None:
+        dtype = mstype.int32 if original in (mstype.int8, mstype.int16, mstype.bool_) else \
+            mstype.uint32 if original in (mstype.uint8, mstype.uint16) else original
+    work = a if original == mstype.float64 else ops.cast(a, mstype.float32)
+    return ops.cast(ops.cumprod(work, axis), _dtype(dtype))
 
 
 def diff(a, n=1, axis=-1, prepend=None, append=None):

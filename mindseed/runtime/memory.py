@@ -8,7 +8,6 @@ own buffers come from torch's allocator; `use_mem_pool` selects the pool that `M
 """
 import contextlib
 import ctypes
-import os
 
 __all__ = ["PluggableAllocator", "MemPool", "use_mem_pool", "current_pool"]
 
@@ -18,7 +17,7 @@ class PluggableAllocator:
 
     Raises:
         TypeError: an argument that is not a str.
-        ValueError: the file does not exist.
+        OSError: the library cannot be loaded (a missing file included).
         AttributeError: the library lacks one of the functions.
     """
 
@@ -27,9 +26,8 @@ class PluggableAllocator:
                             ("free_fn_name", free_fn_name)):
             if not isinstance(value, str):
                 raise TypeError(f"For 'PluggableAllocator', the argument '{name}' must be str, but got {type(value)}.")
-        if not os.path.isfile(path_to_so_file):
-            raise ValueError(f"For 'PluggableAllocator', the file '{path_to_so_file}' does not exist.")
-        lib = ctypes.CDLL(os.path.abspath(path_to_so_file))
+        # as MindSpore: the library loaded by the path as given, a missing file is ctypes' OSError
+        lib = ctypes.CDLL(path_to_so_file)
         self.alloc_fn = getattr(lib, alloc_fn_name)
         self.free_fn = getattr(lib, free_fn_name)
         self.alloc_fn.restype, self.alloc_fn.argtypes = ctypes.c_void_p, [ctypes.c_size_t, ctypes.c_int,

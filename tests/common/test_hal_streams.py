@@ -73,13 +73,24 @@ def test_kernel_launch_settings_are_validated_and_recorded(monkeypatch):
         rt.set_kernel_launch_group()
     with pytest.raises(TypeError, match="'enable_capture_graph' must be bool"):
         rt.set_kernel_launch_capture(1)
+    # as MindSpore: capture and group exclude each other, whichever comes first
+    with pytest.raises(RuntimeError, match="kernel launch group and kernel launch capture can not be set together"):
+        rt.set_kernel_launch_capture(True, ["MatMul"])
+    monkeypatch.setattr(rt, "_config", {})
     rt.set_kernel_launch_capture(True, ["MatMul"])
     assert rt.get_runtime_config()["set_kernel_launch_capture"]["op_capture_skip"] == ["matmul"]
+    with pytest.raises(RuntimeError, match="kernel launch group and kernel launch capture can not be set together"):
+        rt.set_kernel_launch_group(thread_num=2, kernel_group_num=8)
+    rt.set_kernel_launch_capture(False)
+    rt.set_kernel_launch_group(thread_num=2, kernel_group_num=8)
+    with pytest.raises(RuntimeError, match="The 'kernel_launch_group' can not be set repeatedly."):
+        rt.set_kernel_launch_group()
 
 
 def test_mem_pool_needs_a_pluggable_allocator(tmp_path):
-    with pytest.raises(ValueError, match="does not exist"):
-        rt.PluggableAllocator(str(tmp_path / "none.so"), "alloc", "free")
+    missing = str(tmp_path / "none.so")
+    with pytest.raises(OSError, match=f"{missing}: cannot open shared object file: No such file or directory"):
+        rt.PluggableAllocator(missing, "alloc", "free")
     with pytest.raises(TypeError, match="must be PluggableAllocator"):
         rt.MemPool(None)
 

@@ -292,3 +292,107 @@ def test_amplitude_to_db_floors_each_spectrogram_below_its_own_maximum():
     # 10*log10: [0, -90] floored at 0-30; [-40, -120] floored at -40-30 (not at the overall maximum's -30)
     np.testing.assert_allclose(out.reshape(2, 2), [[0.0, -30.0], [-40.0, -70.0]], atol=1e-4)
     np.testing.assert_allclose(AmplitudeToDB(top_db=30.0)(x[1, 0]), [[-40.0, -70.0]], atol=1e-4)
+
+
+def test_output_dtypes_as_mindspore():
+    # oracle (MindSpore 2.10): MuLawDecoding keeps float64 (float32 otherwise), MFCC / LFCC always give float32
+    rs = np.random.RandomState(0)
+    codes = rs.randint(0, 256, (3, 4))
+    for dt, want in ((np.float64, np.float64), (np.float32, np.float32), (np.int32, np.float32),
+                     (np.float16, np.float32)):
+        out = A.MuLawDecoding()(codes.astype(dt))
+        assert out.dtype == want, (dt, out.dtype)
+        mu = 255.0
+        y = codes / mu * 2 - 1
+        np.testing.assert_allclose(out, np.sign(y) * np.expm1(np.abs(y) * np.log1p(mu)) / mu, rtol=1e-6, atol=1e-7)
+    wave = rs.random_sample(500)
+    for dt in (np.float64, np.float32, np.int32):
+        m = A.MFCC(4000, 128, 2)(wave.astype(dt))
+        assert m.shape == (128, 3) and m.dtype == np.float32
+        lf = A.LFCC()(np.stack([wave[:400], wave[100:]]).astype(dt))
+        assert lf.shape == (2, 40, 3) and lf.dtype == np.float32
+    np.testing.assert_allclose(A.MFCC(4000, 128, 2)(wave), A.MFCC(4000, 128, 2)(wave.astype(np.float32)), rtol=1e-4,
+                               atol=1e-3)
+
+
+def test_iid_masks_of_width_zero_may_start_at_the_end():
+    # MindSpore draws width in [0, param] then start in [0, size - width]: start == size with width 0 is no error
+    x = np.ones((2, 3, 4))
+    ds.config.set_seed(5)
+    widths = set()
+    for _ in range(200):
+        out = A.MaskAlongAxisIID(1, 0.0, 1)(x)
+        masked_rows = int((out[0, :, 0] == 0).sum())
+        widths.add(masked_rows)
+        assert masked_rows <= 1 and (out == 0).sum() == masked_rows * 2 * 4
+        assert A.FrequencyMasking(iid_masks=True, freq_mask_param=1)(x).shape == (2, 3, 4)
+    assert widths == {0, 1}
+    with pytest.raises(RuntimeError, match="the sum of 'mask_start' and 'mask_width' should be no more than"):
+        A.MaskAlongAxis(3, 1, 0.0, 1)(x)
+    np.testing.assert_array_equal(A.MaskAlongAxis(2, 1, 0.0, 1)(x)[:, 2], 0)
+
+
+def test_resample_short_signal_coprime_rates_fast_and_as_mindspore():
+    # 20158 -> 16000 Hz (PitchShift's resampling for 4 semitones) has a 8000 x 10095 filter bank: a short signal
+    # builds only the rows it needs. Values recorded from MindSpore 2.10.
+    import time
+    x = np.sin(np.arange(40) * 0.3).reshape(1, 40)
+    t0 = time.perf_counter()
+    y = A.Resample(20158, 16000)(x)
+    p = A.PitchShift(16000, 4)(np.cos(np.arange(60) * 0.2).reshape(2, 30))
+    assert time.perf_counter() - t0 < 5.0
+    assert y.shape == (1, 32) and p.shape == (2, 30) and p.dtype == np.float64
+    np.testing.assert_allclose(y[0, :6], [0.017487, 0.365097, 0.687888, 0.904861, 0.998635, 0.949181], atol=2e-6)
+    np.testing.assert_allclose(y[0, -3:], [-0.984388, -0.972856, -0.658669], atol=2e-6)
+    np.testing.assert_allclose(p[0, :5], [0.690135, 0.767339, 0.647273, 0.547452, 0.387276], atol=2e-6)
+
+
+def test_overdrive_mixes_dry_signal_and_dc_blocked_drive_as_mindspore():
+    # SoX / MindSpore: out = 0.5 * x + 0.75 * last_out, last_out the DC-blocked soft-clipped drive (oracle values)
+    x = np.array([[0.0, 0.1, -0.1, 0.02, -0.03, 0.5]], np.float32)
+    out = A.Overdrive()(x)
+    assert out.dtype == np.float32
+    np.testing.assert_allclose(out, [[0.07475, 0.549626, -0.545622, 0.227856, -0.164483, 0.749264]], atol=2e-6)
+    out = A.Overdrive(5.0, 10.0)(x.astype(np.float64))
+    assert out.dtype == np.float64
+    np.testing.assert_allclose(out, [[0.037469, 0.217727, -0.146375, 0.073473, -0.018373, 0.746434]], atol=2e-6)
+
+
+def test_iir_filters_keep_float16_and_refuse_integers_as_mindspore():
+    rs = np.random.RandomState(3)
+    w = (rs.random_sample((2, 64)) * 2 - 1) * 0.5
+    for op in (A.Biquad(0.01, 0.02, 0.13, 1, 0.12, 0.3), A.LowpassBiquad(4000, 1500, 0.7),
+               A.LFilter([1.0, -0.2], [0.5, 0.5]), A.Filtfilt([1.0, -0.2], [0.5, 0.5]), A.DeemphBiquad(44100)):
+        ref = op(w)
+        half = op(w.astype(np.float16))
+        assert ref.dtype == np.float64 and half.dtype == np.float16 and op(w.astype(np.float32)).dtype == np.float32
+        np.testing.assert_allclose(half.astype(np.float64), ref, atol=2e-3)
+        with pytest.raises(RuntimeError, match=r"the data type of input tensor does not match the requirement of "
+                                               r"operator. Expecting tensor in type of \[float, double\]. But got "
+                                               r"type int32."):
+            op(np.ones((2, 8), np.int32))
+    x = np.ones((2, 1, 16))
+    for dt in (np.float16, np.int32, np.uint8, np.float32):
+        assert A.Flanger(44100)(x.astype(dt)).dtype == dt
+
+
+def test_inverse_spectrogram_lengths_pad_and_checks_as_mindspore():
+    # oracle (MindSpore 2.10) values on a (freq 20, frames 6) spectrogram, n_fft 38 (hop 19)
+    z = np.random.RandomState(0).random_sample((20, 6, 2))
+    out = A.InverseSpectrogram(n_fft=38)(z)
+    assert out.shape == (95,) and out.dtype == np.float64
+    np.testing.assert_allclose(out[:3], [0.0687, -0.0149, -0.0748], atol=1e-4)
+    # center=False: still (frames - 1) * hop samples, taken from the start
+    out = A.InverseSpectrogram(n_fft=38, center=False)(z)
+    assert out.shape == (95,)
+    np.testing.assert_allclose(out[:3], [0.0, -41.0797, -1.2232], atol=1e-4)
+    np.testing.assert_allclose(out[-3:], [0.008, -0.0527, 0.0506], atol=1e-4)
+    assert A.InverseSpectrogram(n_fft=38, center=False, hop_length=7)(z).shape == (35,)
+    # pad is removed from a given length, and the result is float32
+    out = A.InverseSpectrogram(n_fft=38, pad=2, length=50)(z)
+    assert out.shape == (50,) and out.dtype == np.float32
+    np.testing.assert_allclose(out[:3], [-0.0748, -0.0704, 0.0106], atol=1e-4)
+    with pytest.raises(RuntimeError, match="Cannot reshape, Number of elements do not match"):
+        A.InverseSpectrogram(n_fft=38, pad=3)(z)
+    with pytest.raises(RuntimeError, match=r"the frequency of the input should equal to n_fft / 2 \+ 1"):
+        A.InverseSpectrogram(n_fft=39)(z)

@@ -38,12 +38,25 @@ def test_detect_pitch_frequency_matches_mindspore_and_the_period():
 def test_detect_pitch_frequency_errors():
     with pytest.raises(ValueError, match=r"sample_rate is not within the required interval of \[-2147483648, 0\)"):
         audio.DetectPitchFrequency(0)
-    with pytest.raises(RuntimeError, match=r"expecting tensor in type of \[float, double\], but got int16"):
+    with pytest.raises(RuntimeError, match=r"Expecting tensor in type of \[float, double\]. But got type int16"):
         audio.DetectPitchFrequency(8000)(np.ones(1000, np.int16))
+    with pytest.raises(RuntimeError, match="Expecting tensor in shape of <..., time>. But got tensor with dimension 0"):
+        audio.DetectPitchFrequency(8000)(np.float32(1.0))
     with pytest.raises(RuntimeError, match="too few for the median smoothing over win_length=30"):
         audio.DetectPitchFrequency(8000)(np.ones(200, np.float32))
     with pytest.raises(ValueError, match="win_length"):
         audio.DetectPitchFrequency(8000, win_length=0)
+
+
+def test_detect_pitch_frequency_with_no_lag_above_the_minimum():
+    # sample_rate 30: lags 1..ceil(30 / 85) = 1 leave no candidate above lag_min = 1; MindSpore 2.10 then gives
+    # lag 2, i.e. 15 Hz, for every frame
+    x = np.sin(np.arange(600) * 0.7).reshape(2, 300)
+    out = audio.DetectPitchFrequency(30, 0.1, 1)(x)
+    assert out.shape == (2, 100) and out.dtype == np.float32
+    np.testing.assert_allclose(out, 15.0)
+    assert audio.DetectPitchFrequency(30, 0.1, 3)(x).shape == (2, 99)
+    np.testing.assert_allclose(audio.DetectPitchFrequency(100, 0.05, 2, 85, 40)(x), 25.0)
 
 
 # ------------------------------------------------------------------------------------------------------- Vad

@@ -16,8 +16,21 @@ def test_typecast_accepts_mindseed_and_numpy_dtypes():
     assert T.TypeCast(ms.float32)(ms.Tensor([3])).dtype == np.float32
     with pytest.raises(TypeError):
         T.TypeCast("abc")
-    with pytest.raises(RuntimeError):
+    with pytest.raises(RuntimeError, match="TypeCast: TypeCast does not support cast from string to float32"):
         T.TypeCast(ms.float32)(np.array(["1"]))
+
+
+def test_onehot_squeezes_size_one_axes_as_mindspore():
+    # oracle (MindSpore 2.10): (3, 1) labels -> (3, C); (1,) and (1, 1) -> (C,); one class -> squeezed too
+    o = T.OneHot(4)(np.array([[1], [2], [0]]))
+    assert o.dtype == np.int64 and o.tolist() == [[0, 1, 0, 0], [0, 0, 1, 0], [1, 0, 0, 0]]
+    assert T.OneHot(4)(np.array([2])).tolist() == [0, 0, 1, 0]
+    assert T.OneHot(4)(np.array([[2]])).tolist() == [0, 0, 1, 0]
+    assert T.OneHot(4)(np.array([[[1]], [[2]]])).tolist() == [[0, 1, 0, 0], [0, 0, 1, 0]]
+    assert T.OneHot(1)(np.array([0, 0])).tolist() == [1, 1]
+    assert T.OneHot(4)(np.array([-1])).tolist() == [0, 0, 0, 0]
+    with pytest.raises(RuntimeError, match="Only support scalar or 1D input, got rank: 2"):
+        T.OneHot(4)(np.array([[1, 2], [2, 0]]))
 
 
 def test_onehot_fill_duplicate_concatenate_mask():
@@ -26,8 +39,8 @@ def test_onehot_fill_duplicate_concatenate_mask():
     assert o.dtype == np.int32 and o.tolist() == [[0, 1, 0, 0], [0, 0, 0, 1]]
     s = T.OneHot(4, 0.2)(np.array([1], np.int32))
     assert s.dtype == np.float64
-    np.testing.assert_allclose(s, [[0.05, 0.85, 0.05, 0.05]])
-    with pytest.raises(RuntimeError):
+    np.testing.assert_allclose(s, [0.05, 0.85, 0.05, 0.05])
+    with pytest.raises(RuntimeError, match="should not bigger than num classes: 4, but got: 5"):
         T.OneHot(4)(np.array(5))
     with pytest.raises(ValueError):
         T.OneHot(0)
@@ -153,3 +166,29 @@ def test_ngram_tonumber_truncate_sliding_and_friends():
     assert str(text.RegexReplace("a+", "x")("aab caa")) == "xb cx"
     assert str(text.NormalizeUTF8(text.NormalizeForm.NFKC)("ｆｕｌｌ")) == "full"
     assert text.to_str(np.array([b"ab"])).tolist() == ["ab"] and text.to_bytes(np.array(["ab"])).tolist() == [b"ab"]
+
+
+def test_unicode_script_tokenizer_groups_common_characters_as_icu():
+    # oracle (MindSpore 2.10, ICU scripts): digits, punctuation and symbols are one Common script, marks Inherited
+    cases = {"Hello, 世界 123!": ["Hello", ",", "世界", "123!"], "12.5%": ["12.5%"], "a1b": ["a", "1", "b"],
+             "αβγ123": ["αβγ", "123"], "日本語テキスト": ["日本語", "テキスト"], "e\u0301x": ["e", "\u0301", "x"],
+             "¡Hola!": ["¡", "Hola", "!"], "Привет мир!": ["Привет", "мир", "!"]}
+    for s, want in cases.items():
+        assert text.UnicodeScriptTokenizer()(np.array(s)).tolist() == want, s
+    toks = text.UnicodeScriptTokenizer(keep_whitespace=True)(np.array("Hello, 世界 123!"))
+    assert toks.tolist() == ["Hello", ",", " ", "世界", " ", "123!"]
+
+
+def test_lookup_types_and_messages_as_mindspore():
+    v = text.Vocab.from_list(["a", "b"])
+    assert text.Lookup(v, "a", ms.float32)(np.array(["b", "z"])).tolist() == [1.0, 0.0]
+    out = text.Lookup(v, "a", ms.bool_)(np.array(["b", "z"]))
+    assert out.dtype == np.bool_ and out.tolist() == [True, False]
+    with pytest.raises(TypeError, match="Argument data_type with value <class 'numpy.int64'> is not of type"):
+        text.Lookup(v, "a", np.int64)
+    op = text.Lookup(v, "a", ms.string)   # refused when it runs, as MindSpore validates it
+    with pytest.raises(RuntimeError, match="Lookup : The parameter data_type must be numeric including bool."):
+        op(np.array(["a"]))
+    with pytest.raises(RuntimeError, match="Lookup: invalid data, token: \"zzz\" doesn't exist in vocab and no "
+                                           "unknown token is specified."):
+        text.Lookup(v)(np.array(["zzz"]))

@@ -8,6 +8,7 @@ import pytest
 from PIL import Image
 
 import mindseed.dataset as ds
+import mindseed.dataset.transforms as T
 import mindseed.dataset.vision as V
 from make_vision_refs import cases, inputs
 
@@ -55,6 +56,10 @@ def test_pil_inputs_and_outputs():
     pil = V.ToPIL()(img)
     assert isinstance(pil, Image.Image)
     np.testing.assert_array_equal(V.ToNumpy()(pil), img)
+    # as MindSpore's Python ToNumpy: np.array of anything, no image-shape check (a list of 4 (2, 3, 3) arrays)
+    stack = V.ToNumpy()([np.full((2, 3, 3), k, np.int32) for k in range(4)])
+    assert type(stack) is np.ndarray and stack.shape == (4, 2, 3, 3) and stack.dtype == np.int32
+    assert stack[:, 0, 0, 0].tolist() == [0, 1, 2, 3]
     g = V.Grayscale()(pil)
     assert isinstance(g, Image.Image) and g.mode == "L"
     g3 = np.asarray(V.Grayscale(3)(pil))
@@ -121,8 +126,30 @@ def test_erasing_and_batch_mixing():
     np.testing.assert_allclose(y.sum(1), 1.0, rtol=1e-6)
     x, y = V.MixUpBatch(1.0)(imgs, labels)
     np.testing.assert_allclose(y.sum(1), 1.0, rtol=1e-6)
-    with pytest.raises(ValueError, match="one-hot"):
+    with pytest.raises(RuntimeError, match="must have a shape of NC or NLC .* but got rank: 1"):
         V.MixUpBatch()(imgs, np.arange(4))
+    with pytest.raises(RuntimeError, match="not in shape of <Batch,Class> or <Batch,Row,Class>, but got dimension: 1"):
+        V.CutMixBatch(V.ImageBatchFormat.NHWC)(imgs, np.arange(4))
+    with pytest.raises(RuntimeError, match="got image size: 4 and label size: 3"):
+        V.CutMixBatch(V.ImageBatchFormat.NHWC)(imgs, labels[:3])
+
+
+def test_batch_mixing_takes_labels_with_rows():
+    # <N, L, C> labels (L one-hot labels per image) as MindSpore's CutMixBatch / MixUpBatch; float32 out
+    imgs = np.random.RandomState(0).randint(0, 256, (5, 8, 8, 3)).astype(np.uint8)
+    labels = np.eye(10, dtype=np.int64)[np.random.RandomState(1).randint(0, 10, (5, 3))]
+    for op in (V.CutMixBatch(V.ImageBatchFormat.NHWC, 1.0, 1.0), V.MixUpBatch(0.9)):
+        x, y = op(imgs, labels)
+        assert x.shape == (5, 8, 8, 3) and x.dtype == np.uint8
+        assert y.shape == (5, 3, 10) and y.dtype == np.float32
+        np.testing.assert_allclose(y.sum(-1), 1.0, rtol=1e-6)
+    d = ds.NumpySlicesDataset(imgs, ["image"], shuffle=False)
+    d = d.map(lambda img: (img, np.array([[1], [4], [2]])), input_columns=["image"], output_columns=["image", "label"])
+    d = d.map(T.OneHot(num_classes=10), input_columns=["label"]).batch(5)
+    d = d.map(V.CutMixBatch(V.ImageBatchFormat.NHWC, 1.0, 0.5), input_columns=["image", "label"])
+    item = next(d.create_dict_iterator(num_epochs=1, output_numpy=True))
+    assert item["image"].shape == (5, 8, 8, 3) and item["label"].shape == (5, 3, 10)
+    assert item["label"].dtype == np.float32
 
 
 def test_decode_errors_and_argument_checks():
@@ -179,6 +206,10 @@ def test_linear_transformation_matches_the_formula_and_mindspore():
     np.testing.assert_allclose(out.reshape(-1)[:3], [0.0349, 0.26249, 0.29771], atol=1e-5)
     with pytest.raises(ValueError):
         V.LinearTransformation(m, v)(np.zeros((2, 2), np.float32))
+    # numpy's promotion as MindSpore's Python transform: a float32 image and a float64 matrix give float64
+    out64 = V.LinearTransformation(m.astype(np.float64), v.astype(np.float64))(img)
+    assert out64.dtype == np.float64 and out64.shape == (3, 2, 2)
+    np.testing.assert_allclose(out64, ref, rtol=1e-6)
 
 
 def test_mixup_single_and_continuous_batches():
@@ -222,6 +253,29 @@ def test_write_file_and_write_jpeg_roundtrip(tmp_path):
         V.write_file(str(tmp_path / "bad.bin"), np.zeros((2, 2), np.uint8))
 
 
+def test_file_io_errors_are_mindspore_runtime_errors(tmp_path):
+    # oracle (MindSpore 2.10) messages, raised as the pipeline's RuntimeError
+    missing, d = str(tmp_path / "none.bin"), str(tmp_path)
+    img = np.zeros((4, 4, 3), np.uint8)
+    for fn, msg in ((lambda: V.read_file(missing), f"ReadFile: Invalid file path, {missing} does not exist."),
+                    (lambda: V.read_image(missing), f"ReadImage: Invalid file path, {missing} does not exist."),
+                    (lambda: V.read_file(d), f"ReadFile: Invalid file path, {d} is not a regular file."),
+                    (lambda: V.write_file(d, np.arange(3, dtype=np.uint8)),
+                     f"WriteFile: Invalid file path, {d} is not a regular file."),
+                    (lambda: V.write_jpeg(d, img), f"WriteJpeg: Invalid file path, {d} is not a regular file."),
+                    (lambda: V.write_png(str(tmp_path / "no" / "x.png"), img), "No such file or directory")):
+        with pytest.raises(RuntimeError) as e:
+            fn()
+        assert f"[ERROR] {msg}" in str(e.value)
+    with pytest.raises(TypeError, match="Input filename is not of type <class 'str'>, but got: <class 'int'>."):
+        V.read_file(3)
+    with pytest.raises(TypeError, match="Input image is not of type <class 'numpy.ndarray'> or <class "
+                                        "'PIL.Image.Image'>, but got: <class 'str'>."):
+        V.get_image_size("/path/to/image_file")
+    with pytest.raises(TypeError, match="but got: <class 'str'>."):
+        V.get_image_num_channels("/path/to/image_file")
+
+
 def test_random_color_adjust_factor_ranges_as_mindspore():
     """A number v is the range (max(0, 1 - v), 1 + v); both ends of brightness, contrast and saturation must lie in
     [0, 16777216] (the upper end was not checked)."""
@@ -243,3 +297,96 @@ def test_random_affine_two_number_translate_is_the_x_range():
                                   ((0.0, 0.0, 0.25, 0.25), [4, 5], [2, 3])]:
         ys, xs = np.nonzero(V.RandomAffine(degrees=0, translate=translate)(img)[..., 0])
         assert sorted(set(ys.tolist())) == rows and sorted(set(xs.tolist())) == cols, translate
+
+
+def test_batch_of_images_where_mindspore_kernels_take_one():
+    # MindSpore 2.10: Resize / CenterCrop / flips / Normalize / AdjustGamma / Rotate (same size) take <..., H, W, C>
+    # and work image by image; the other kernels refuse rank 4 with a RuntimeError
+    img = np.random.RandomState(0).randint(0, 256, (12, 16, 3)).astype(np.uint8)
+    batch = np.stack([img, img[::-1]])
+    for op in (V.Resize((7, 9)), V.Resize((20, 25), V.Inter.NEAREST), V.CenterCrop(7), V.HorizontalFlip(),
+               V.VerticalFlip(), V.Normalize([100.0, 110.0, 120.0], [50.0, 60.0, 70.0]), V.AdjustGamma(1.5),
+               V.Rotate(30)):
+        out = op(batch)
+        want = np.stack([op(img) for img in batch])
+        assert out.shape == want.shape and out.dtype == want.dtype
+        np.testing.assert_array_equal(out, want)
+    assert V.Resize((5, 6))(batch[None]).shape == (1, 2, 5, 6, 3)
+    # oracle sums of the batch results
+    assert int(V.Resize((7, 9))(batch).astype(np.int64).sum()) == 45366
+    assert int(V.CenterCrop(7)(batch).astype(np.int64).sum()) == 36315
+    for op in (V.Rotate(30, expand=True), V.RandomRotation(30), V.Crop((1, 2), (5, 6)), V.Invert(),
+               V.NormalizePad([100.0, 110.0, 120.0], [50.0, 60.0, 70.0])):
+        with pytest.raises(RuntimeError):
+            op(batch)
+
+
+def test_kernel_input_checks_in_mindspores_words():
+    # oracle (MindSpore 2.10) messages of the kernels' rank / channel / dtype validation
+    rgb = np.zeros((4, 5, 3), np.uint8)
+    rgba, gray = np.zeros((4, 5, 4), np.uint8), np.zeros((4, 5), np.uint8)
+    cases = [
+        (V.AdjustBrightness(1.5), rgba, "AdjustBrightness: the channel of image tensor does not match the requirement "
+                                        "of operator. Expecting tensor in channel of (1, 3). But got channel 4."),
+        (V.AdjustBrightness(1.5), np.zeros((2, 4, 5, 3), np.uint8),
+         "AdjustBrightness: the dimension of image tensor does not match the requirement of operator. Expecting "
+         "tensor in dimension of (2, 3), in shape of <H, W> or <H, W, C>. But got dimension 4."),
+        (V.AdjustContrast(1.5), gray, "AdjustContrast: the dimension of image tensor does not match the requirement "
+                                      "of operator. Expecting tensor in dimension of (3), in shape of <H, W, C>. But "
+                                      "got dimension 2."),
+        (V.AdjustContrast(1.5), rgb.astype(np.float64),
+         "AdjustContrast: the data type of image tensor does not match the requirement of operator. Expecting tensor "
+         "in type of (uint8, uint16, float32). But got type float64."),
+        (V.AdjustSaturation(1.5), rgba[:, :, :1], "Expecting tensor in channel of (3). But got channel 1."),
+        (V.AdjustHue(0.2), rgb.astype(np.uint16), "Expecting tensor in type of (uint8, float32). But got type uint16."),
+        (V.Pad(1), rgba, "Pad: the channel of image tensor does not match the requirement of operator. Expecting "
+                         "tensor in channel of (1, 3). But got channel 4."),
+        (V.PadToSize([6, 6]), rgba, "PadToSize: the channel of image tensor"),
+        (V.Solarize(100.0), rgba, "Solarize: the channel of image tensor"),
+    ]
+    for op, x, msg in cases:
+        with pytest.raises(RuntimeError) as e:
+            op(x)
+        assert msg in str(e.value), (op, str(e.value))
+    # what the kernels take
+    assert V.AdjustBrightness(1.5)(gray).shape == (4, 5) and V.Pad(1)(rgb.astype(np.float64)).dtype == np.float64
+    assert V.AdjustContrast(1.0)(rgb.astype(np.uint16)).dtype == np.uint16
+
+
+def test_kernel_checks_with_their_own_words():
+    # oracle (MindSpore 2.10) messages of kernels that word their checks themselves
+    rgb = np.random.RandomState(1).randint(0, 256, (4, 5, 3)).astype(np.uint8)
+    rgba, gray = np.zeros((4, 5, 4), np.uint8), np.zeros((4, 5), np.uint8)
+    cases = [
+        (V.AutoContrast(), rgba, "AutoContrast: channel of input image should be 1 or 3, but got: 4"),
+        (V.Equalize(), np.stack([rgb, rgb]), "Equalize: image rank should be 2 or 3,  but got: 4"),
+        (V.AdjustGamma(1.5), rgba[:, :, :2], "AdjustGamma: channel of input image should be 1 or 3, but got: 2"),
+        (V.AutoContrast(), rgb.astype(np.float32), "AutoContrast: the input image should be uint8"),
+        (V.Invert(), gray, "Invert: input tensor is not in shape of <H,W,C>, but got rank: 2"),
+        (V.Invert(), rgba, "Invert: the number of channels of input tensor is not 3, but got: 4"),
+        (V.Erase(1, 2, 3, 4), gray, "Erase: input tensor is not in shape of <H,W,C>, but got rank: 2"),
+        (V.Erase(1, 2, 3, 4), rgba, "Erase: channel of input image should be 3, but got: 4"),
+        (V.Posterize(3), rgb.astype(np.float32), "Posterize: data type of input image should be int8 or uint8, but "
+                                                 "got float32"),
+        (V.Posterize(3), np.stack([rgb, rgb]), "Posterize: input image is not in shape of <H,W,C> or <H,W>, but got "
+                                               "rank: 4"),
+    ]
+    for op, x, msg in cases:
+        with pytest.raises(RuntimeError) as e:
+            op(x)
+        assert msg in str(e.value), (op, str(e.value))
+    # an int8 image posterizes its bytes and comes back uint8; 4 channels are fine for Posterize
+    out = V.Posterize(3)(np.array([[-1, 100]], np.int8))
+    assert out.dtype == np.uint8 and out.tolist() == [[224, 96]]
+    assert V.Posterize(3)(rgba).shape == (4, 5, 4)
+    np.testing.assert_array_equal(V.Invert()(rgb), 255 - rgb)
+
+
+def test_invert_saturates_integer_types_as_mindspore():
+    # oracle (MindSpore 2.10): 255 - x saturated to the type (uint16 pixels above 255 give 0), floats as they are
+    img = np.array([[[0, 100, 255], [256, 17200, 7]]], np.uint16)
+    out = V.Invert()(img)
+    assert out.dtype == np.uint16 and out.tolist() == [[[255, 155, 0], [0, 0, 248]]]
+    assert V.Invert()(img.astype(np.int32)).tolist() == [[[255, 155, 0], [-1, -16945, 248]]]
+    assert V.Invert()(img[:, :1].astype(np.uint8)).tolist() == [[[255, 155, 0]]]
+    np.testing.assert_allclose(V.Invert()(np.full((1, 1, 3), 0.5, np.float32)), 254.5)

@@ -132,14 +132,16 @@ def test_manipulation_matches_numpy(dtype):
     assert mnp.size(x) == 12 and mnp.ndim(x) == 2 and mnp.shape(x) == (3, 4)
 
 
-def test_unique_sorted_with_inverse():
+def test_unique_in_first_appearance_order_with_inverse():
+    # MindSpore 2.10's Unique kernel keeps the order of first appearance (numpy sorts)
     a = onp.array([3, 1, 3, 2, 1])
     vals, inv = mnp.unique(mnp.array(a), return_inverse=True)
-    want_vals, want_inv = onp.unique(a, return_inverse=True)
-    assert vals.dtype == ms.int32
-    close(vals, want_vals)
-    close(inv, want_inv)
-    close(mnp.unique(mnp.array([[2.0, 1.0], [2.0, 0.5]])), [0.5, 1.0, 2.0])
+    assert vals.dtype == ms.int32 and inv.dtype == ms.int32
+    assert vals.asnumpy().tolist() == [3, 1, 2] and inv.asnumpy().tolist() == [0, 1, 0, 2, 1]
+    assert mnp.unique(mnp.array([5, 5, -1, 7, 0, -1, 9, 2])).asnumpy().tolist() == [5, -1, 7, 0, 9, 2]
+    close(mnp.unique(mnp.array([[2.0, 1.0], [2.0, 0.5]])), [2.0, 1.0, 0.5])
+    # setdiff1d still sorts its unique values, as MindSpore's
+    assert mnp.setdiff1d(mnp.array([5, 1, 3, 5, 0]), mnp.array([1])).asnumpy().tolist() == [0, 3, 5]
 
 
 # ---------------------------------------------------------------- math
@@ -196,7 +198,8 @@ def test_reductions_match_numpy(dtype, axis, keepdims):
 def test_reduction_dtypes_as_mindspore():
     i = mnp.array([1, 2])
     assert mnp.sum(i).dtype == ms.int64 and mnp.sum(mnp.array([True, True])).item() == 2
-    assert mnp.mean(i).dtype == ms.float32 and mnp.mean(i).item() == 1.5
+    # MindSpore's ReduceMean keeps an integer dtype (the quotient truncated): mean([1, 2]) is Int32 1
+    assert mnp.mean(i).dtype == ms.int32 and mnp.mean(i).item() == 1
     assert mnp.max(mnp.array([[1, 5], [3, 2]]), axis=0).dtype == ms.int32
     assert mnp.argmax(mnp.array([[1, 5], [3, 2]])).dtype == ms.int64
     assert mnp.argmin(mnp.array([1.0, 0.0, 3.0])).dtype == ms.int32

@@ -221,3 +221,129 @@ def test_set_routines_options_and_sometrue_int_keepdims():
     assert mnp.sometrue(a, axis=1, keepdims=1).asnumpy().tolist() == [[False], [True]]
     with pytest.raises(TypeError):
         mnp.sometrue(a, keepdims=0.5)
+
+
+def test_windows_carry_float32_rounding_as_mindspore():
+    # oracle (MindSpore 2.10) values: the windows are float32 tensor arithmetic, not float64 rounded once
+    onp.testing.assert_array_equal(mnp.hamming(12).asnumpy(), onp.array(
+        [0.08000001, 0.15302339, 0.34890908, 0.6054648, 0.84123594, 0.9813668,
+         0.9813669, 0.84123605, 0.60546494, 0.34890926, 0.15302342, 0.08000001], onp.float32))
+    onp.testing.assert_allclose(mnp.hanning(12).asnumpy(), [
+        0.0, 0.07937324, 0.29229248, 0.57115734, 0.82743037, 0.97974646,
+        0.9797465, 0.8274305, 0.5711575, 0.29229265, 0.07937327, 0.0], rtol=0, atol=1e-7)
+    onp.testing.assert_allclose(mnp.blackman(12).asnumpy(), [
+        -1.4901161e-08, 3.2606430e-02, 1.5990365e-01, 4.1439798e-01, 7.3604518e-01, 9.6704674e-01,
+        9.6704674e-01, 7.3604518e-01, 4.1439798e-01, 1.5990365e-01, 3.2606430e-02, -1.4901161e-08],
+        rtol=0, atol=1e-7)
+    assert str(mnp.hamming(12)).startswith("[0.08000001 0.15302339")
+    for fn in (mnp.hamming, mnp.hanning, mnp.bartlett, mnp.blackman):
+        assert fn(1).asnumpy().tolist() == [1.0] and fn(0).shape == (0,) and fn(4).dtype == ms.float32
+    with pytest.raises(TypeError, match="should be an int"):
+        mnp.hamming(2.0)
+
+
+def test_histogram_keeps_given_int_edges_as_mindspore():
+    counts, edges = mnp.histogram([[1, 2, 1], [1, 0, 1]], bins=[0, 1, 2, 3])
+    assert counts.dtype == ms.float32 and counts.asnumpy().tolist() == [1.0, 4.0, 1.0]
+    assert edges.dtype == ms.int32 and edges.asnumpy().tolist() == [0, 1, 2, 3]
+    counts, edges = mnp.histogram(mnp.arange(4), bins=mnp.arange(5), density=True)
+    assert counts.asnumpy().tolist() == [0.25] * 4 and edges.dtype == ms.int32
+    counts, edges = mnp.histogramdd(m([[0.5, 1.5], [2.5, 0.5]]), bins=[[0, 1, 3], [0, 1, 2]])
+    assert counts.asnumpy().tolist() == [[0.0, 1.0], [1.0, 0.0]] and edges[0].dtype == ms.int32
+    with pytest.raises(ValueError, match="`bins` must be 1d"):
+        mnp.histogram([1, 2], bins=[[0, 1], [2, 3]])
+
+
+def test_geomspace_powers_of_two_exact_as_mindspore():
+    # MindSpore: start * ((stop / start) ** (1 / root)) ** linspace(0, root): powers of two print exact
+    assert str(mnp.geomspace(1, 256, num=9)) == "[  1.   2.   4.   8.  16.  32.  64. 128. 256.]"
+    assert mnp.geomspace(1, 256, num=8, endpoint=False).asnumpy().tolist() == [1, 2, 4, 8, 16, 32, 64, 128]
+    out = mnp.geomspace([1, 2], [100, 2000], num=4, axis=1)
+    assert out.shape == (2, 4) and out.dtype == ms.float32
+    onp.testing.assert_allclose(out.asnumpy(), onp.geomspace([1, 2], [100, 2000], num=4, axis=1), rtol=1e-6)
+    got = mnp.geomspace(1, 8, 4, dtype=ms.int32)
+    assert got.dtype == ms.int32 and got.asnumpy().tolist() == [1, 2, 4, 8]
+
+
+def test_integer_mean_var_std_average_as_mindspore():
+    # oracle (MindSpore 2.10): integer means stay integer (truncated toward zero); var / std deviate from that
+    # mean in float32; average of integers (and integer weights) is an integer too
+    i = m(onp.array([[1, 2, 3], [4, 5, 6]], onp.int32))
+    assert mnp.mean(i).dtype == ms.int32 and mnp.mean(i).item() == 3
+    assert mnp.mean(i, axis=0).asnumpy().tolist() == [2, 3, 4]
+    out = mnp.mean(i, dtype=ms.float32)
+    assert out.dtype == ms.float32 and out.item() == 3.0
+    assert mnp.mean(m([-1, -2])).item() == -1
+    onp.testing.assert_allclose(mnp.std(i).asnumpy(), 1.77951, rtol=1e-5)
+    onp.testing.assert_allclose(mnp.var(i, axis=0, ddof=1).asnumpy(), [5.0, 5.0, 5.0])
+    std = mnp.std(i, axis=1, keepdims=True)
+    assert std.shape == (2, 1) and std.dtype == ms.float32
+    onp.testing.assert_allclose(std.asnumpy(), [[0.816496611], [0.816496611]], rtol=1e-6)
+    assert mnp.var(m([-1, -4])).item() == 2.5
+    avg = mnp.average(i, axis=1, weights=m([1, 2, 3]))
+    assert avg.dtype == ms.int32 and avg.asnumpy().tolist() == [2, 5]
+    avg, wsum = mnp.average(i, axis=1, returned=True)
+    assert avg.asnumpy().tolist() == [2, 5] and wsum.dtype == ms.int32 and wsum.asnumpy().tolist() == [3, 3]
+    assert mnp.average(m([[-1, -2], [-3, -4]]), axis=1, weights=m([1, 2])).asnumpy().tolist() == [-1, -3]
+    f = m(onp.array([[1.5, -2.0, 3.25], [0.0, 5.5, -6.0]], onp.float32))
+    onp.testing.assert_allclose(mnp.average(f, axis=0, weights=m([1, 3])).asnumpy(), [0.375, 3.625, -3.6875])
+    onp.testing.assert_allclose(mnp.average(i, weights=f).asnumpy(), -0.555556, rtol=1e-5)
+    with pytest.raises(RuntimeError, match="For 'ReduceMean', unsupported reduce operation for bool."):
+        mnp.mean(m([True, False]))
+
+
+def test_maximum_minimum_clip_next_to_a_scalar_keep_the_array_dtype():
+    # oracle (MindSpore 2.10): a 0-d operand (a Python scalar included) gives the other operand's dtype
+    i = m(onp.array([[1, 2, 3], [4, 5, 6]], onp.int32))
+    f = m(onp.array([[1.5, -2.0, 3.25], [0.0, 5.5, -6.0]], onp.float32))
+    for out, dtype, want in ((mnp.maximum(i, 2.5), ms.int32, [[2, 2, 3], [4, 5, 6]]),
+                             (mnp.minimum(i, 4.5), ms.int32, [[1, 2, 3], [4, 4, 4]]),
+                             (mnp.maximum(2.5, i), ms.int32, [[2, 2, 3], [4, 5, 6]]),
+                             (mnp.maximum(i, 2.5, dtype=ms.float32), ms.int32, [[2, 2, 3], [4, 5, 6]]),
+                             (mnp.clip(i, 2, 4.5), ms.int32, [[2, 2, 3], [4, 4, 4]]),
+                             (mnp.clip(i, None, 3), ms.int32, [[1, 2, 3], [3, 3, 3]]),
+                             (mnp.maximum(i, f), ms.float32, [[1.5, 2.0, 3.25], [4.0, 5.5, 6.0]]),
+                             (mnp.clip(f, -1, 2), ms.float32, [[1.5, -1.0, 2.0], [0.0, 2.0, -1.0]])):
+        assert out.dtype == dtype and out.asnumpy().tolist() == want
+    assert mnp.maximum(3, 4).dtype == ms.int32 and mnp.maximum(3, 4).item() == 4
+    assert mnp.minimum(mnp.array(2.5), mnp.array(1)).item() == 1.0
+
+
+def test_cumprod_exp2_copysign_polyval_dtypes_as_mindspore():
+    # oracle (MindSpore 2.10) dtypes and values
+    i = m(onp.array([[1, 2, 3], [4, 5, 6]], onp.int32))
+    f = m(onp.array([[1.5, -2.0, 3.25], [0.0, 5.5, -6.0]], onp.float32))
+    out = mnp.cumprod(i, axis=1)
+    assert out.dtype == ms.int32 and out.asnumpy().tolist() == [[1, 2, 6], [4, 20, 120]]
+    assert mnp.cumprod(m(onp.array([1, 2], onp.int8))).dtype == ms.int32
+    assert mnp.cumprod(m(onp.array([2, 3], onp.uint8))).dtype == ms.uint32
+    assert mnp.cumprod(i, dtype=ms.float32).dtype == ms.float32
+    out = mnp.exp2(i)
+    assert out.dtype == ms.int32 and out.asnumpy().tolist() == [[2, 4, 8], [16, 32, 64]]
+    assert mnp.exp2(f).dtype == ms.float32
+    out = mnp.copysign(i, -1)
+    assert out.dtype == ms.int32 and out.asnumpy().tolist() == [[-1, -2, -3], [-4, -5, -6]]
+    assert mnp.copysign(-i, f).asnumpy().tolist() == [[1, -2, 3], [4, 5, -6]]
+    onp.testing.assert_array_equal(mnp.copysign(f, m([-1, 1, -1])).asnumpy(), [[-1.5, 2.0, -3.25], [0.0, 5.5, -6.0]])
+    with pytest.raises(TypeError, match="sign does not accept dtype bool"):
+        mnp.copysign(True, 1)
+    out = mnp.polyval(m([3, 0, 1]), m([5, 1]))
+    assert out.dtype == ms.float32 and out.asnumpy().tolist() == [76.0, 4.0]
+
+
+def test_remainder_fmod_computed_as_mindspore():
+    # MindSpore: x1 - x2 * floor (or trunc) of x1 / x2, in float32 for integers (zero divisor -> 0): exact results
+    # are +0.0, not fmod's -0.0
+    f = m(onp.array([[1.5, -2.0, 3.25], [0.0, 5.5, -6.0]], onp.float32))
+    i = m(onp.array([[1, 2, 3], [-4, 5, -6]], onp.int32))
+    out = mnp.fmod(f, 2)
+    assert out.asnumpy().tolist() == [[1.5, 0.0, 1.25], [0.0, 1.5, 0.0]]
+    assert not onp.signbit(out.asnumpy()).any()
+    assert not onp.signbit(mnp.mod(f, 2).asnumpy()).any()
+    out = mnp.mod(i, m([0, 2, 0]))
+    assert out.dtype == ms.int32 and out.asnumpy().tolist() == [[0, 0, 0], [0, 1, 0]]
+    assert mnp.fmod(i, 4).asnumpy().tolist() == [[1, 2, 3], [0, 1, -2]]
+    assert mnp.remainder(i, 4).asnumpy().tolist() == [[1, 2, 3], [0, 1, 2]]
+    out = mnp.mod(i, 2.5)
+    assert out.dtype == ms.float32 and out.asnumpy().tolist() == [[1.0, 2.0, 0.5], [1.0, 0.0, 1.5]]
+    assert mnp.fmod(m([-7.5]), m([2.0])).asnumpy().tolist() == [-1.5]

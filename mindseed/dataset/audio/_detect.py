@@ -14,7 +14,7 @@ import math
 
 import numpy as np
 
-from mindseed.dataset.audio._filters import waveform
+from mindseed.dataset.audio._filters import float_waveform, waveform
 from mindseed.dataset.audio import validators as AV
 from mindseed.dataset.audio.validators import check_int, check_number, check_positive
 from mindseed.dataset.transforms._base import TensorOperation
@@ -42,6 +42,8 @@ def _nccf(w, sample_rate, frame_time, freq_low):
 def _best_lags(nccf, sample_rate, freq_high):
     lag_min = int(math.ceil(sample_rate / freq_high))
     tail = nccf[..., lag_min:]
+    if not tail.shape[-1]:  # no lag above lag_min (a very low sample_rate): MindSpore takes index 0
+        return np.full(nccf.shape[:-1], lag_min + 1)
     best_v, best_i = tail.max(-1), tail.argmax(-1)
     half = nccf[..., lag_min:nccf.shape[-1] // 2]
     if half.shape[-1]:
@@ -68,10 +70,10 @@ class DetectPitchFrequency(TensorOperation):
 
     def _apply(self, x):
         a = np.asarray(x)
-        if a.dtype.kind != "f" or a.ndim < 1:
-            raise RuntimeError(f"DetectPitchFrequency: the input should be a float tensor of shape <..., time>, "
-                               f"expecting tensor in type of [float, double], but got {a.dtype} of shape "
-                               f"{list(a.shape)}.")
+        if a.ndim < 1:
+            raise RuntimeError("DetectPitchFrequency: the shape of input tensor does not match the requirement of "
+                               "operator. Expecting tensor in shape of <..., time>. But got tensor with dimension 0.")
+        a = float_waveform(a, "DetectPitchFrequency")
         w = a.reshape(-1, a.shape[-1]).astype(np.float64)
         nccf = _nccf(w, self.sample_rate, self.frame_time, self.freq_low)
         pad = (self.win_length - 1) // 2

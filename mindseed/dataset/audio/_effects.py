@@ -75,7 +75,8 @@ class Flanger(TensorOperation):
             last = delayed
             out[:, :, i] = w[:, :, i] * in_gain + delayed * gain
             lfo_pos = (lfo_pos + 1) % lfo_len
-        return np.clip(out, -1.0, 1.0).reshape(a.shape).astype(a.dtype)
+        # the result takes the input's own type (float16 and integer types included), as MindSpore's Flanger
+        return np.clip(out, -1.0, 1.0).reshape(a.shape).astype(np.asarray(x).dtype)
 
 
 class Dither(TensorOperation):

@@ -23,6 +23,17 @@ def waveform(x, who, min_ndim=1):
     return a if a.dtype == np.float64 else a.astype(np.float32)
 
 
+def float_waveform(x, who):
+    """A floating input of the IIR filters, kept in its own precision (float16 included); integers are refused as
+    MindSpore's filter kernels refuse them."""
+    a = np.asarray(x)
+    if a.dtype.kind in "iub":
+        raise RuntimeError(f"{who}: the data type of input tensor does not match the requirement of operator. "
+                           f"Expecting tensor in type of [float, double]. But got type {a.dtype}.")
+    waveform(a, who)
+    return a
+
+
 def _num(v, name, who, positive=False):
     return check_positive(v, name, who) if positive else check_number(v, name, who)
 
@@ -48,7 +59,7 @@ class _Filter(TensorOperation):
         raise TypeError(f"{type(self).__name__} does not define filter coefficients.")
 
     def _apply(self, x):
-        a = waveform(x, type(self).__name__)
+        a = float_waveform(x, type(self).__name__)
         b_c, a_c = self.coeffs()
         return _lfilter(a, b_c, a_c, self.clamp).astype(a.dtype)
 
@@ -85,7 +96,7 @@ class Filtfilt(LFilter):
     """IIR filter run forward then backward (zero phase)."""
 
     def _apply(self, x):
-        a = waveform(x, "Filtfilt")
+        a = float_waveform(x, "Filtfilt")
         y = _lfilter(a, self.b_coeffs, self.a_coeffs, False)
         y = _lfilter(y[..., ::-1], self.b_coeffs, self.a_coeffs, False)[..., ::-1]
         return (np.clip(y, -1.0, 1.0) if self.clamp else y).astype(a.dtype)
@@ -376,7 +387,8 @@ class Overdrive(TensorOperation):
         a = waveform(x, "Overdrive")
         t = a.astype(np.float64) * 10.0 ** (self.gain / 20.0) + self.color / 200.0
         t = np.where(t < -1, -2.0 / 3, np.where(t > 1, 2.0 / 3, t - t ** 3 / 3))
-        y = _scipy_lfilter([1.0, -1.0], [1.0, -0.995], t) * 0.5
+        # SoX's DC blocker: last_out = t[i] - t[i - 1] + 0.995 * last_out, mixed with half the dry signal
+        y = a.astype(np.float64) * 0.5 + _scipy_lfilter([1.0, -1.0], [1.0, -0.995], t) * 0.75
         return np.clip(y, -1.0, 1.0).astype(a.dtype)
 
 
@@ -401,4 +413,6 @@ class MuLawDecoding(MuLawEncoding):
         a = waveform(x, "MuLawDecoding").astype(np.float64)
         mu = self.quantization_channels - 1.0
         y = a / mu * 2 - 1.0
-        return (np.sign(y) * np.expm1(np.abs(y) * np.log1p(mu)) / mu).astype(np.float32)
+        # float64 in gives float64 out (MindSpore's kernel is templated on it); anything else float32
+        out_dtype = np.float64 if np.asarray(x).dtype == np.float64 else np.float32
+        return (np.sign(y) * np.expm1(np.abs(y) * np.log1p(mu)) / mu).astype(out_dtype)

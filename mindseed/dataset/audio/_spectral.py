@@ -158,10 +158,17 @@ class InverseSpectrogram(TensorOperation, _STFT):
 
     def _apply(self, x):
         z, dtype = _complex_in(x, "InverseSpectrogram")
-        length = None if self.length is None else self.length + 2 * self.pad
-        out = self.istft(z, length)
+        if self.onesided and z.ndim >= 2 and self.n_fft != 2 * (z.shape[-2] - 1):
+            raise RuntimeError("GriffinLim: the frequency of the input should equal to n_fft / 2 + 1")
+        # NOTE: as MindSpore, no `length` means (frames - 1) * hop_length samples, from n_fft // 2 when `center` and
+        # from 0 otherwise; `pad` is only removed from a signal of a given length (and comes out float32)
+        if self.length is None:
+            if self.pad:
+                raise RuntimeError("Cannot reshape, Number of elements do not match")
+            return self.istft(z, (z.shape[-1] - 1) * self.hop_length).astype(dtype)
+        out = self.istft(z, self.length + 2 * self.pad)
         if self.pad:
-            out = out[..., self.pad:out.shape[-1] - self.pad]
+            return out[..., self.pad:out.shape[-1] - self.pad].astype(np.float32)
         return out.astype(dtype)
 
 
@@ -324,7 +331,8 @@ class MFCC(TensorOperation):
         if self._mel is None:  # MindSpore checks the mel settings further only when the op is built to run
             self._mel = MelSpectrogram(self.sample_rate, **self.melkwargs)
             self._dct = create_dct(self.n_mfcc, self._mel.n_mels, self.norm)
-        return _dct_apply(_log_or_db(self._mel(x), self.log_mels), self._dct)
+        # NOTE: MindSpore's MFCC/LFCC give float32 whatever the input type (float64 included)
+        return _dct_apply(_log_or_db(self._mel(x), self.log_mels), self._dct).astype(np.float32)
 
 
 class LFCC(TensorOperation):
@@ -346,7 +354,7 @@ class LFCC(TensorOperation):
     def _apply(self, x):
         spec = self._spec(x)
         lin = np.swapaxes(np.swapaxes(spec, -1, -2) @ self._fb.astype(spec.dtype), -1, -2)
-        return _dct_apply(_log_or_db(lin, self.log_lf), self._dct)
+        return _dct_apply(_log_or_db(lin, self.log_lf), self._dct).astype(np.float32)
 
 
 class InverseMelScale(TensorOperation):

@@ -301,8 +301,14 @@ class BertTokenizer(BasicTokenizer):
 
 
 def _script(ch):
-    if ch.isdigit():
-        return "digit"
+    """The Unicode script of a character, as ICU's UScript groups them: marks are Inherited, every non-letter
+    (digits, punctuation, symbols) is Common, a letter's script is the first word of its name (LATIN, CYRILLIC,
+    HIRAGANA ...; CJK ideographs are Han)."""
+    cat = unicodedata.category(ch)
+    if cat.startswith("M"):
+        return "inherited"
+    if not cat.startswith("L"):
+        return "common"
     if _is_cjk(ch):
         return "han"
     name = unicodedata.name(ch, "")
@@ -351,13 +357,17 @@ class Lookup(TensorOperation):
     def __init__(self, vocab, unknown_token=None, data_type=mstype.int32):
         self.vocab = _check_vocab(vocab)
         self.unknown_token = unknown_token
+        V.type_check(data_type, (mstype.Type,), "data_type")
         self.data_type = data_type
-        self._dtype = _np_dtype(data_type)
+        # a non-numeric type is refused when the operation runs, as MindSpore validates it
+        self._dtype = _np_dtype(data_type) if data_type in mstype.number_type or data_type == mstype.bool_ else None
 
     def _apply(self, x):
         a = _text(x, "Lookup")
         table = self.vocab._word2id
         # as MindSpore: checked when the operation runs, not when it is made
+        if self._dtype is None:
+            raise RuntimeError("Lookup : The parameter data_type must be numeric including bool.")
         if self.unknown_token is not None and self.unknown_token not in table:
             raise RuntimeError(f"Lookup: \"{self.unknown_token}\" doesn't exist in vocab.")
         default = table.get(self.unknown_token) if self.unknown_token is not None else None
@@ -365,7 +375,8 @@ class Lookup(TensorOperation):
         for w in a.reshape(-1).tolist():
             i = table.get(_as_str(w), default)
             if i is None:
-                raise RuntimeError(f"Lookup: word '{_as_str(w)}' is not in the vocab and unknown_token is not set.")
+                raise RuntimeError(f"Lookup: invalid data, token: \"{_as_str(w)}\" doesn't exist in vocab and no "
+                                   f"unknown token is specified.")
             out.append(i)
         return np.asarray(out, dtype=self._dtype).reshape(a.shape)
 

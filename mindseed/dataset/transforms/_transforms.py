@@ -87,7 +87,7 @@ class TypeCast(TensorOperation):
     def _apply(self, x):
         x = np.asarray(x)
         if x.dtype.kind in "USO":
-            raise RuntimeError(f"TypeCast: cannot cast a string tensor to {self._dtype}.")
+            raise RuntimeError(f"TypeCast: TypeCast does not support cast from string to {self._dtype}")
         return x.astype(self._dtype)
 
     def _batch_apply(self, x):
@@ -108,19 +108,26 @@ class OneHot(TensorOperation):
         self.smoothing_rate = float(smoothing_rate)
 
     def _apply(self, x):
+        # NOTE: as MindSpore's kernel, size-1 axes of the input and of the (n, num_classes) result are squeezed
+        # ((3, 1) labels give (3, num_classes), one label in a (1,) array gives (num_classes,)), and a negative
+        # label gives a row of zeros.
         x = np.asarray(x)
         if x.dtype.kind not in "iu":
             raise RuntimeError(f"OneHot: the input must be of integer type, but got {x.dtype}.")
+        x = np.squeeze(x)
         if x.ndim > 1:
-            raise RuntimeError(f"OneHot: the input must be a scalar or 1-D, but got shape {x.shape}.")
-        if x.size and (x.min() < 0 or x.max() >= self.num_classes):
-            raise RuntimeError(f"OneHot: label {int(x.max() if x.max() >= self.num_classes else x.min())} is out of "
-                               f"range [0, {self.num_classes - 1}].")
-        eye = np.eye(self.num_classes, dtype=x.dtype)[x]
+            raise RuntimeError(f"OneHot: Only support scalar or 1D input, got rank: {x.ndim}")
+        if x.size and x.max() >= self.num_classes:
+            raise RuntimeError(f"OneHot: index values should not bigger than num classes: {self.num_classes}, "
+                               f"but got: {int(x.max())}")
+        labels = x.reshape(-1).astype(np.int64)
+        eye = np.zeros((labels.size, self.num_classes), dtype=x.dtype)
+        hit = labels >= 0
+        eye[np.nonzero(hit)[0], labels[hit]] = 1
         if self.smoothing_rate:
             s = self.smoothing_rate
-            return eye.astype(np.float64) * (1 - s) + s / self.num_classes
-        return eye
+            eye = eye.astype(np.float64) * (1 - s) + s / self.num_classes
+        return np.squeeze(eye)
 
 
 def _type_name(a):

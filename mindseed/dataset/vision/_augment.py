@@ -8,6 +8,7 @@ from mindseed.dataset._random import rng
 from mindseed.dataset import _validate as V
 from mindseed.dataset.transforms._base import TensorOperation
 from mindseed.dataset.vision import _color as C
+from mindseed.dataset.vision._color import _ThreeChannels
 from mindseed.dataset.vision import _geometry as G
 from mindseed.dataset.vision._geometry import ImageTensorOperation, _prob, _range_arg
 from mindseed.dataset.vision.utils import AutoAugmentPolicy, ImageBatchFormat, Inter
@@ -39,7 +40,7 @@ class CutOut(ImageTensorOperation):
         return out
 
 
-class Erase(ImageTensorOperation):
+class Erase(_ThreeChannels, ImageTensorOperation):
     """Fill the box (top, left, height, width) of an HWC image with `value` (a number or per-channel tuple)."""
 
     def __init__(self, top, left, height, width, value=0, inplace=False):
@@ -99,13 +100,21 @@ class RandomErasing(TensorOperation):
 
 
 def _batch_args(images, labels, who):
+    """A batch of images (N, H, W, C) / (N, C, H, W) and one-hot labels <N, C> or <N, L, C> (L labels per row)."""
     x, y = np.asarray(images), np.asarray(labels)
+    if y.ndim not in (2, 3):
+        if who == "CutMixBatch":
+            raise RuntimeError(f"CutMixBatch: input label is not in shape of <Batch,Class> or <Batch,Row,Class>, but "
+                               f"got dimension: {y.ndim}. You may need to perform OneHot and Batch first.")
+        raise RuntimeError(f"{who}: wrong labels shape. The second column (labels) must have a shape of NC or NLC "
+                           "where N is the batch size, L is the number of labels in each row, and C is the number of "
+                           f"classes. labels must be in one-hot format and in a batch, but got rank: {y.ndim}")
     if x.ndim != 4:
-        raise ValueError(f"{who}: the images should be a batch <N, H, W, C> or <N, C, H, W>, but got shape "
-                         f"{list(x.shape)}.")
-    if y.ndim != 2 or y.shape[0] != x.shape[0]:
-        raise ValueError(f"{who}: the labels should be one-hot <N, num_classes> (use OneHot before batch), but got "
-                         f"shape {list(y.shape)}.")
+        raise RuntimeError(f"{who}: rank of image shape should be: 4, but got: {x.ndim}, make sure image shape are "
+                           f"<H,W,C> or <C,H,W> and batched before calling {who}.")
+    if y.shape[0] != x.shape[0]:
+        raise RuntimeError(f"{who}: batch sizes of image and label must be the same, but got image size: "
+                           f"{x.shape[0]} and label size: {y.shape[0]}")
     return x, y
 
 

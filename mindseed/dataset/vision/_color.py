@@ -7,6 +7,7 @@ from mindseed.dataset import _validate as V
 from mindseed.dataset._random import rng, std_engine
 from mindseed.dataset._std_random import shuffle_list, uniform_float
 from mindseed.dataset.vision import _image as I
+from mindseed.dataset.transforms._base import PyTensorOperation
 from mindseed.dataset.vision import _pil_ops as PO
 from mindseed.dataset.vision._geometry import ImageTensorOperation, _mid_range_draw, _prob, _range_arg
 from mindseed.dataset.vision.utils import ConvertMode
@@ -85,6 +86,8 @@ _PER_IMAGE = 1 << 15
 
 class Normalize(ImageTensorOperation):
     """(image - mean) / std per channel, float32 (`is_hwc=False` for CHW input)."""
+
+    _batch_images = True
 
     def __init__(self, mean, std, is_hwc=True):
         self.mean, self.std = _mean_std(mean, std)
@@ -204,6 +207,8 @@ class _NormalizeHWC2CHW(ImageTensorOperation):
 class NormalizePad(Normalize):
     """Normalize, then append a channel of zeros (HWC: 3 -> 4 channels), in `dtype` float32 or float16."""
 
+    _batch_images = False
+
     def __init__(self, mean, std, dtype="float32", is_hwc=True):
         super().__init__(mean, std, is_hwc)
         if dtype not in ("float32", "float16"):
@@ -224,6 +229,8 @@ class NormalizePad(Normalize):
 class AdjustBrightness(ImageTensorOperation):
     """Multiply by `brightness_factor` (0 gives black)."""
 
+    _valid_ranks, _valid_channels = (2, 3), (1, 3)
+
     def __init__(self, brightness_factor):
         self.brightness_factor = _nonneg(brightness_factor, "brightness_factor")
 
@@ -242,6 +249,8 @@ def _contrast(img, factor):
 
 class AdjustContrast(ImageTensorOperation):
     """Blend with the mean grey level: factor 0 gives flat grey, 1 the original."""
+
+    _valid_ranks, _valid_channels, _valid_dtypes = (3,), (3,), ("uint8", "uint16", "float32")
 
     def __init__(self, contrast_factor):
         self.contrast_factor = _nonneg(contrast_factor, "contrast_factor")
@@ -264,6 +273,8 @@ def _saturation(img, factor):
 class AdjustSaturation(ImageTensorOperation):
     """Blend with the grey image: 0 gives grey, 1 the original, 2 doubles saturation."""
 
+    _valid_ranks, _valid_channels, _valid_dtypes = (3,), (3,), ("uint8", "uint16", "float32")
+
     def __init__(self, saturation_factor):
         self.saturation_factor = _nonneg(saturation_factor, "saturation_factor")
 
@@ -285,6 +296,8 @@ def _hue(img, factor):
 class AdjustHue(ImageTensorOperation):
     """Shift the hue by `hue_factor` of a full turn, in [-0.5, 0.5]."""
 
+    _valid_ranks, _valid_channels, _valid_dtypes = (3,), (3,), ("uint8", "float32")
+
     def __init__(self, hue_factor):
         self.hue_factor = _number(hue_factor, "hue_factor")
         if not -0.5 <= self.hue_factor <= 0.5:
@@ -299,6 +312,11 @@ class AdjustHue(ImageTensorOperation):
 
 class AdjustGamma(ImageTensorOperation):
     """gain * (image / 255) ** gamma, scaled back (MindSpore's table, truncating)."""
+
+    def _validate(self, a):
+        _one_or_three_channels(a, "AdjustGamma", ranks_checked=False)
+
+    _batch_images = True
 
     def __init__(self, gamma, gain=1):
         self.gamma = _nonneg(gamma, "gamma")
@@ -506,11 +524,30 @@ class ConvertColor(ImageTensorOperation):
         return np.ascontiguousarray(a)
 
 
-class Invert(ImageTensorOperation):
+class _ThreeChannels:
+    """Mixin: MindSpore's rank-3 / 3-channel check with the op's own words."""
+
+    _rank_words = "input tensor is not in shape of <H,W,C>, but got rank: {}"
+    _channel_words = "channel of input image should be 3, but got: {}"
+
+    def _validate(self, a):
+        who = type(self).__name__
+        if a.ndim != 3:
+            raise RuntimeError(f"{who}: " + self._rank_words.format(a.ndim))
+        if a.shape[2] != 3:
+            raise RuntimeError(f"{who}: " + self._channel_words.format(a.shape[2]))
+
+
+class Invert(_ThreeChannels, ImageTensorOperation):
     """255 - image."""
 
+    _channel_words = "the number of channels of input tensor is not 3, but got: {}"
+
     def _np(self, img):
-        return (255 - img.astype(np.int32)).astype(img.dtype) if img.dtype == np.uint8 else 255 - img
+        # 255 - x saturated to the image's type, as MindSpore (a uint16 pixel above 255 gives 0)
+        if img.dtype == np.uint8:
+            return np.uint8(255) - img
+        return I.clip_cast(255 - img.astype(np.int64), img.dtype) if img.dtype.kind in "ui" else 255 - img
 
     def _pil(self, img):
         return PO.image_ops("invert", img)
@@ -560,12 +597,23 @@ def _autocontrast(img, cutoff, ignore):
 
 def _uint8(img, who):
     if img.dtype != np.uint8:
-        raise TypeError(f"{who}: the input image should be uint8, but got {img.dtype}.")
+        raise RuntimeError(f"{who}: the input image should be uint8, but got {img.dtype}.")
     return img
+
+
+def _one_or_three_channels(a, who, ranks_checked=True):
+    """MindSpore's check of the histogram/table kernels (AutoContrast, Equalize, AdjustGamma)."""
+    if ranks_checked and a.ndim not in (2, 3):
+        raise RuntimeError(f"{who}: image rank should be 2 or 3,  but got: {a.ndim}")
+    if a.ndim == 3 and a.shape[2] not in (1, 3):
+        raise RuntimeError(f"{who}: channel of input image should be 1 or 3, but got: {a.shape[2]}")
 
 
 class AutoContrast(ImageTensorOperation):
     """Stretch each channel to [0, 255], cutting `cutoff` percent of pixels at both ends (ignoring `ignore`)."""
+
+    def _validate(self, a):
+        _one_or_three_channels(a, type(self).__name__)
 
     def __init__(self, cutoff=0.0, ignore=None):
         self.cutoff = _number(cutoff, "cutoff")
@@ -615,6 +663,9 @@ def _equalize(img):
 class Equalize(ImageTensorOperation):
     """Histogram equalisation per channel (PIL's ImageOps.equalize)."""
 
+    def _validate(self, a):
+        _one_or_three_channels(a, type(self).__name__)
+
     def _np(self, img):
         return _equalize(img)
 
@@ -644,8 +695,15 @@ class Posterize(ImageTensorOperation):
     def __init__(self, bits):
         self.bits = _bits(bits)
 
+    def _validate(self, a):
+        if a.dtype not in (np.int8, np.uint8):
+            raise RuntimeError(f"Posterize: data type of input image should be int8 or uint8, but got {a.dtype}")
+        if a.ndim not in (2, 3):
+            raise RuntimeError(f"Posterize: input image is not in shape of <H,W,C> or <H,W>, but got rank: {a.ndim}")
+
     def _np(self, img):
-        return img & np.uint8((0xFF << (8 - self.bits)) & 0xFF)
+        # MindSpore's kernel works on the bytes: an int8 image comes back uint8
+        return img.view(np.uint8) & np.uint8((0xFF << (8 - self.bits)) & 0xFF)
 
 
 class RandomPosterize(ImageTensorOperation):
@@ -667,6 +725,8 @@ def _solarize(img, lo, hi):
 
 class Solarize(ImageTensorOperation):
     """Invert the pixels >= threshold (or within a (min, max) threshold range)."""
+
+    _valid_ranks, _valid_channels = (2, 3), (1, 3)
 
     def __init__(self, threshold):
         t = (threshold, 255) if isinstance(threshold, numbers.Real) and not isinstance(threshold, bool) else \
@@ -755,24 +815,29 @@ class GaussianBlur(ImageTensorOperation):
         return out[:, :, 0] if flat else out
 
 
-class LinearTransformation(ImageTensorOperation):
-    """Flatten, subtract `mean_vector`, multiply by `transformation_matrix`, reshape back."""
+class LinearTransformation(PyTensorOperation):
+    """Flatten, subtract `mean_vector`, multiply by `transformation_matrix`, reshape back.
+
+    As MindSpore's Python transform the arithmetic is numpy's on the arrays as given, so the result takes numpy's
+    promoted dtype (a float32 image with a float64 matrix gives float64).
+    """
 
     def __init__(self, transformation_matrix, mean_vector):
-        m = V.to_array(transformation_matrix, "transformation_matrix", np.float64)
-        v = V.to_array(mean_vector, "mean_vector", np.float64)
+        V.to_array(transformation_matrix, "transformation_matrix", np.float64)
+        V.to_array(mean_vector, "mean_vector", np.float64)
+        m, v = np.asarray(transformation_matrix), np.asarray(mean_vector)  # numbers checked above; dtype kept
         if m.ndim != 2 or m.shape[0] != m.shape[1] or v.shape != (m.shape[0],):
             raise ValueError("transformation_matrix should be square D x D and mean_vector of length D.")
         self.transformation_matrix, self.mean_vector = m, v
 
     def _apply(self, img):
-        a = np.asarray(img)
-        if a.size != self.mean_vector.size:
-            raise ValueError(f"LinearTransformation: the input has {a.size} elements, but the matrix is "
-                             f"{self.transformation_matrix.shape}.")
-        flat = a.reshape(-1).astype(np.float64) - self.mean_vector
-        return (flat @ self.transformation_matrix).reshape(a.shape).astype(a.dtype if a.dtype.kind == "f"
-                                                                           else np.float32)
+        if not isinstance(img, np.ndarray):
+            raise TypeError(f"img should be NumPy array. Got {type(img)}")
+        m = self.transformation_matrix
+        if img.size != m.shape[0]:
+            raise ValueError(f"transformation_matrix shape {m.shape} not compatible with Numpy image shape "
+                             f"{img.shape}.")
+        return np.dot(img.reshape(1, -1) - self.mean_vector, m).reshape(img.shape)
 
 
 class RandomLighting(ImageTensorOperation):

@@ -7,7 +7,7 @@ import numpy as np
 from mindseed.dataset._random import rng, std_engine
 from mindseed.dataset._std_random import bernoulli, uniform_float, uniform_int
 from mindseed.dataset import _validate as V
-from mindseed.dataset.transforms._base import TensorOperation
+from mindseed.dataset.transforms._base import PyTensorOperation, TensorOperation
 from mindseed.dataset.vision import _image as I
 from mindseed.dataset.vision import _pil_ops as PO
 from mindseed.dataset.vision._image import Image
@@ -20,12 +20,47 @@ __all__ = ["ImageTensorOperation", "Decode", "Resize", "RandomResize", "CenterCr
            "ToTensor", "ToPIL", "ToNumpy", "ToType"]
 
 
+def _listed(values):
+    return "(" + ", ".join(str(v) for v in values) + ")"
+
+
 class ImageTensorOperation(TensorOperation):
-    """An image transform: numpy HWC/HW arrays via `_np`, PIL images via `_pil` when defined."""
+    """An image transform: numpy HWC/HW arrays via `_np`, PIL images via `_pil` when defined.
+
+    `_batch_images`: MindSpore's kernel also takes a batch <..., H, W, C> of images (applied image by image).
+    `_valid_ranks`, `_valid_channels`, `_valid_dtypes`: what MindSpore's kernel validates a numpy image against
+    (None: anything), refused with its RuntimeError messages.
+    """
+
+    _batch_images = False
+    _valid_ranks = _valid_channels = _valid_dtypes = None
+
+    def _validate(self, a):
+        who = type(self).__name__
+        if self._valid_ranks and a.ndim not in self._valid_ranks:
+            shapes = " or ".join("<H, W, C>" if r == 3 else "<H, W>" for r in self._valid_ranks)
+            raise RuntimeError(f"{who}: the dimension of image tensor does not match the requirement of operator. "
+                               f"Expecting tensor in dimension of {_listed(self._valid_ranks)}, in shape of {shapes}. "
+                               f"But got dimension {a.ndim}.")
+        if self._valid_channels and a.ndim == 3 and a.shape[2] not in self._valid_channels:
+            raise RuntimeError(f"{who}: the channel of image tensor does not match the requirement of operator. "
+                               f"Expecting tensor in channel of {_listed(self._valid_channels)}. But got channel "
+                               f"{a.shape[2]}.")
+        if self._valid_dtypes and a.dtype.name not in self._valid_dtypes:
+            raise RuntimeError(f"{who}: the data type of image tensor does not match the requirement of operator. "
+                               f"Expecting tensor in type of {_listed(self._valid_dtypes)}. But got type "
+                               f"{a.dtype.name}.")
 
     def _apply(self, img):
         if I.is_pil(img) and getattr(self, "_pil", None) is not None:
             return self._pil(img)
+        a = I.to_np(img)
+        if isinstance(a, np.ndarray):
+            self._validate(a)
+        if self._batch_images and isinstance(img, np.ndarray) and img.ndim > 3:
+            who = type(self).__name__
+            outs = [self._np(I.check_image(x, who)) for x in img.reshape((-1,) + img.shape[-3:])]
+            return np.stack(outs).reshape(img.shape[:-3] + outs[0].shape)
         return self._np(I.check_image(img, type(self).__name__))
 
 
@@ -166,14 +201,11 @@ class ToPIL(ImageTensorOperation):
         return I.to_pil(img)
 
 
-class ToNumpy(ImageTensorOperation):
-    """A PIL image -> numpy array."""
+class ToNumpy(PyTensorOperation):
+    """A PIL image (or any array-like) -> numpy array, as MindSpore's Python `np.array(img)` (no shape check)."""
 
-    def _np(self, img):
-        return img
-
-    def _pil(self, img):
-        return np.asarray(img)
+    def _apply(self, img):
+        return np.array(img)
 
 
 class ToType(ImageTensorOperation):
@@ -194,6 +226,8 @@ class ToType(ImageTensorOperation):
 # ---------------------------------------------------------------------------- resize / crop
 class Resize(ImageTensorOperation):
     """Resize to `size` (int: shorter edge, aspect kept; (h, w): exact) with `interpolation`."""
+
+    _batch_images = True
 
     def __init__(self, size, interpolation=Inter.BILINEAR):
         self.size = _size_arg(size)
@@ -241,6 +275,8 @@ class Crop(ImageTensorOperation):
 
 class CenterCrop(ImageTensorOperation):
     """Crop the centre `size` box (padding with zeros when the image is smaller)."""
+
+    _batch_images = True
 
     def __init__(self, size):
         self.size = _size_arg(size)
@@ -409,6 +445,8 @@ def _hflip(img):
 class HorizontalFlip(ImageTensorOperation):
     """Mirror left-right."""
 
+    _batch_images = True
+
     _random = False
     _transpose = Image.Transpose.FLIP_LEFT_RIGHT if Image is not None else None
 
@@ -421,6 +459,8 @@ class HorizontalFlip(ImageTensorOperation):
 
 class VerticalFlip(ImageTensorOperation):
     """Mirror top-bottom."""
+
+    _batch_images = True
 
     _random = False
     _transpose = Image.Transpose.FLIP_TOP_BOTTOM if Image is not None else None
@@ -468,6 +508,8 @@ class RandomVerticalFlip(ImageTensorOperation):
 class Pad(ImageTensorOperation):
     """Pad the borders: padding int (all), (left/right, top/bottom) or (left, top, right, bottom)."""
 
+    _valid_ranks, _valid_channels = (2, 3), (1, 3)
+
     def __init__(self, padding, fill_value=0, padding_mode=Border.CONSTANT):
         self.padding = _padding_arg(padding)
         self.fill_value = _fill(fill_value)
@@ -485,6 +527,8 @@ class Pad(ImageTensorOperation):
 
 class PadToSize(ImageTensorOperation):
     """Pad to `size` (h, w), the image at `offset` (top, left; default centred)."""
+
+    _valid_ranks, _valid_channels = (2, 3), (1, 3)
 
     def __init__(self, size, offset=None, fill_value=0, padding_mode=Border.CONSTANT):
         self.size = _size_arg(size)
@@ -560,6 +604,10 @@ def _degrees_arg(degrees, name="degrees"):
 class Rotate(ImageTensorOperation):
     """Rotate counter-clockwise by `degrees` about `center` (default the image centre)."""
 
+    @property
+    def _batch_images(self):
+        return not self.expand  # an expanded batch cannot be stacked back: MindSpore fails it too
+
     def __init__(self, degrees, resample=Inter.NEAREST, expand=False, center=None, fill_value=0):
         if not isinstance(degrees, numbers.Real) or isinstance(degrees, bool):
             raise TypeError(f"Argument degrees with value {degrees!r} is not of type [<class 'float'>, <class 'int'>].")
@@ -575,6 +623,8 @@ class Rotate(ImageTensorOperation):
 
 class RandomRotation(Rotate):
     """Rotate by an angle drawn uniformly from `degrees` (a number d means (-d, d))."""
+
+    _batch_images = False
 
     def __init__(self, degrees, resample=Inter.NEAREST, expand=False, center=None, fill_value=0):
         super().__init__(0.0, resample, expand, center, fill_value)

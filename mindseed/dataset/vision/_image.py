@@ -46,13 +46,14 @@ def to_pil(img):
 
 
 def check_image(img, who, min_dim=2):
-    """numpy image with 2 or 3 dims (TypeError/ValueError naming the op otherwise)."""
+    """numpy image with 2 or 3 dims (TypeError naming the op otherwise; a rank error is a RuntimeError, as
+    MindSpore's C++ image kernels raise it)."""
     a = to_np(img)
     if not isinstance(a, np.ndarray) or a.dtype.kind not in "biuf":
         raise TypeError(f"{who}: the input should be a numpy image or PIL image, but got {type(img).__name__}"
                         f"{' of dtype ' + str(a.dtype) if isinstance(a, np.ndarray) else ''}.")
     if a.ndim not in (2, 3) or a.ndim < min_dim:
-        raise ValueError(f"{who}: the input image should be <H, W> or <H, W, C>, but got shape {list(a.shape)}.")
+        raise RuntimeError(f"{who}: the input image should be <H, W> or <H, W, C>, but got shape {list(a.shape)}.")
     return a
 
 

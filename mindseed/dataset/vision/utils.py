@@ -83,8 +83,28 @@ class ConvertMode(enum.IntEnum):
     COLOR_RGBA2GRAY = 11
 
 
+def _check_image_type(image):
+    if not (is_pil(image) or isinstance(image, (np.ndarray, list, tuple)) or hasattr(image, "asnumpy")):
+        raise TypeError(f"Input image is not of type {np.ndarray} or {Image.Image}, but got: {type(image)}.")
+
+
+def _check_path(filename, who, must_exist):
+    """MindSpore's checks of a file to read (it must be a regular file) or write (it must not be a directory),
+    raised as its pipeline RuntimeError."""
+    from mindseed.dataset.transforms._base import op_error
+    if not isinstance(filename, str):
+        raise TypeError(f"Input filename is not of type {str}, but got: {type(filename)}.")
+    if os.path.isdir(filename):
+        raise op_error(f"{who}: Invalid file path, {filename} is not a regular file.")
+    if must_exist and not os.path.isfile(filename):
+        raise op_error(f"{who}: Invalid file path, {filename} does not exist.")
+    if not must_exist and not os.path.isdir(os.path.dirname(os.path.abspath(filename))):
+        raise op_error("No such file or directory")
+
+
 def get_image_num_channels(image):
     """Number of channels of a numpy HWC/HW image or PIL image."""
+    _check_image_type(image)
     if is_pil(image):
         return len(image.getbands())
     a = to_np(image)
@@ -97,6 +117,7 @@ def get_image_num_channels(image):
 
 def get_image_size(image):
     """[height, width] of a numpy or PIL image."""
+    _check_image_type(image)
     if is_pil(image):
         return [image.size[1], image.size[0]]
     a = to_np(image)
@@ -135,10 +156,7 @@ def encode_png(image, compression_level=6):
 
 def read_file(filename):
     """The bytes of a file as a 1-D uint8 array."""
-    if not isinstance(filename, str):
-        raise TypeError(f"Input filename is not of type str, but got: {type(filename)}.")
-    if not os.path.isfile(filename):
-        raise ValueError(f"Invalid file path, {filename} does not exist.")
+    _check_path(filename, "ReadFile", True)
     return np.fromfile(filename, dtype=np.uint8)
 
 
@@ -146,7 +164,8 @@ def read_image(filename, mode=ImageReadMode.UNCHANGED):
     """Decode an image file to a HWC uint8 array (UNCHANGED keeps its channels, GRAYSCALE 1, COLOR 3)."""
     if not isinstance(mode, ImageReadMode):
         raise TypeError(f"Input mode is not of type ImageReadMode, but got: {type(mode)}.")
-    data = read_file(filename)
+    _check_path(filename, "ReadImage", True)
+    data = np.fromfile(filename, dtype=np.uint8)
     try:
         with Image.open(io.BytesIO(data.tobytes())) as im:
             if mode == ImageReadMode.GRAYSCALE:
@@ -161,20 +180,25 @@ def read_image(filename, mode=ImageReadMode.UNCHANGED):
     return a[:, :, None] if a.ndim == 2 else a
 
 
+def _write(filename, a, who):
+    _check_path(filename, who, False)
+    with open(filename, "wb") as f:
+        f.write(a.tobytes())
+
+
 def write_file(filename, data):
     """Write a 1-D uint8 array to a file."""
     a = to_array(data, "data")
     if a.dtype != np.uint8 or a.ndim != 1:
         raise TypeError(f"The data to write must be a 1-D uint8 array, but got {a.dtype} {list(a.shape)}.")
-    with open(filename, "wb") as f:
-        f.write(a.tobytes())
+    _write(filename, a, "WriteFile")
 
 
 def write_jpeg(filename, image, quality=75):
     """Encode an image as JPEG into a file."""
-    write_file(filename, encode_jpeg(image, quality))
+    _write(filename, encode_jpeg(image, quality), "WriteJpeg")
 
 
 def write_png(filename, image, compression_level=6):
     """Encode an image as PNG into a file."""
-    write_file(filename, encode_png(image, compression_level))
+    _write(filename, encode_png(image, compression_level), "WritePng")
