@@ -223,7 +223,8 @@ def _permute(self, *axes):
 def _astype(self, dtype, copy=True):
     """The tensor cast to `dtype`: a mindspore dtype, a numpy dtype or type, or its name ("float16")."""
     if isinstance(dtype, str):
-        named = getattr(mstype, dtype, None)
+        # "bool" / "int" / "float" are numpy's names here (float is Float64), not mindspore.bool/int/float
+        named = None if dtype in ("bool", "int", "float") else getattr(mstype, dtype, None)
         try:
             dtype = named if isinstance(named, mstype.Type) else np.dtype(dtype)
         except TypeError:
