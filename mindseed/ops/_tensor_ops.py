@@ -11,6 +11,7 @@ from mindseed.common.tensor import Tensor
 from mindseed.ops._prims import core as P
 from mindseed.ops._python_scalars import narrow, narrow_pair
 from mindseed.ops.functional import _core as F
+from mindseed.ops.functional._array_shape import swapaxes as _swapaxes
 
 
 def _holds_tensor(seq):
@@ -206,7 +207,15 @@ def _reshape(self, *shape):
     return F.reshape(self, shape)
 
 
-def _transpose(self, *axes):
+def _transpose(self, *axes, dim0=None, dim1=None):
+    """Tensor.transpose in MindSpore's two forms: two ints (or dim0=, dim1=) swap those dimensions, as
+    transpose(dim0, dim1); otherwise the axes (or one tuple of them) are a permutation, None reversing them."""
+    if dim0 is not None or dim1 is not None:
+        axes = axes + tuple(d for d in (dim0, dim1) if d is not None)
+        if len(axes) != 2:
+            raise TypeError(f"For 'Tensor.transpose', 'dim0' and 'dim1' must both be given, but got {axes}.")
+    if len(axes) == 2 and all(isinstance(a, int) and not isinstance(a, bool) for a in axes):
+        return _swapaxes(self, *axes)
     if not axes or (len(axes) == 1 and axes[0] is None):
         axes = tuple(range(self.ndim - 1, -1, -1))
     elif len(axes) == 1 and isinstance(axes[0], (tuple, list)):

@@ -109,12 +109,17 @@ def _any(self, axis=None, keep_dims=False, *, dim=None, keepdim=None):
     return R.any(self, _pick(axis, dim, None), _pick(keepdim, None, keep_dims))
 
 
-def _std(self, axis=None, ddof=0, keepdims=False):
-    return R.std(self, axis, ddof, keepdims)
+def _std(self, axis=None, ddof=0, keepdims=False, *, dim=None, correction=None, keepdim=None):
+    # MindSpore's std(dim=None, *, correction=0, keepdim=False) form computes through the older one: both default
+    # to dividing by N
+    return R.std(self, _pick(axis, dim, None), _pick(correction, None, ddof), _pick(keepdim, None, keepdims))
 
 
-def _var(self, axis=None, ddof=0, keepdims=False):
-    return R.var(self, axis, ddof, keepdims)
+def _var(self, axis=None, ddof=0, keepdims=False, *, dim=None, correction=None, keepdim=None):
+    if dim is None and correction is None and keepdim is None:
+        return R.var(self, axis, ddof, keepdims)
+    # var(dim=None, *, correction=1, keepdim=False): Bessel's correction by default
+    return R.var(self, _pick(dim, axis, None), _pick(correction, None, 1), _pick(keepdim, None, keepdims))
 
 
 def _cumsum(self, dim=None, *, dtype=None, axis=None):
