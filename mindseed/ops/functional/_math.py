@@ -96,7 +96,10 @@ def _argmin(self, axis=None, keepdims=False, *, dim=None, keepdim=None):
 def _arg_with_value(prim, name):
     def method(self, axis=0, keep_dims=False):
         E._tensor(name, self)
-        index, values = prim(self, axis=_axis(name, axis, self.ndim), keep_dims=R._keep(name, "keep_dims", keep_dims))
+        keep = R._keep(name, "keep_dims", keep_dims)
+        if axis is None:    # over all elements: 0-D results, keep_dims or not (MindSpore 2.10)
+            self, axis, keep = C.reshape_p(self, shape=(-1,)), 0, False
+        index, values = prim(self, axis=_axis(name, axis, self.ndim), keep_dims=keep)
         return values, index
     return method
 
