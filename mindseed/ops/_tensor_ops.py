@@ -6,6 +6,7 @@ all of them on the Tensor class once, when `mindseed.ops` is imported.
 import numpy as np
 
 from mindseed._utils import _state
+from mindseed.common import _tensor_state
 from mindseed.common import dtype as mstype
 from mindseed.common.tensor import Tensor
 from mindseed.ops._prims import core as P
@@ -294,8 +295,33 @@ def _expand_as(self, other=None, x=None):
     return F.broadcast_to(self, other.shape)
 
 
-def _to(self, dtype):
-    return F.cast(self, dtype)
+def _to(self, *args, **kwargs):
+    """Tensor.to in MindSpore's forms: (dtype=None, non_blocking=False, copy=False) and (device=None, dtype=None,
+    non_blocking=False, copy=False), the device a str ('CPU', 'GPU')."""
+    args = list(args)
+    device = args.pop(0) if args and isinstance(args[0], str) else None
+    names = ("dtype", "non_blocking", "copy")
+    if len(args) > len(names) or set(kwargs) - set(names) - {"device"} or set(names[:len(args)]) & set(kwargs):
+        raise TypeError(f"For 'Tensor.to', the arguments must be (dtype=None, non_blocking=False, copy=False) or "
+                        f"(device=None, dtype=None, non_blocking=False, copy=False), but got {len(args)} positional "
+                        f"and {sorted(kwargs)} keyword arguments.")
+    given = dict(zip(names, args), **kwargs)
+    device = given.get("device", device)
+    dtype = given.get("dtype")
+    if dtype is not None and not isinstance(dtype, mstype.Type):
+        raise TypeError(f"For 'Tensor.to', the 'dtype' must be a mindspore dtype, but got {type(dtype).__name__}.")
+    out = self
+    if device is not None:
+        moved = _tensor_state.device_data(self._data, device, "Tensor.to")
+        # already there, or in a graph (where MindSpore ignores the device): the tensor itself, which tapes and
+        # traces know
+        if moved is not self._data and _state.tracing is None:
+            out = Tensor._from_raw(moved)
+    if dtype is not None:
+        out = F.cast(out, dtype)
+    if out is self and given.get("copy", False):
+        out = self.copy()
+    return out
 
 
 CORE_METHODS = {

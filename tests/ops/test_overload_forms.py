@@ -155,3 +155,20 @@ def test_std_var_new_and_old_forms():
     np.testing.assert_allclose(x.var(dim=1).asnumpy(), [1.0, 6.333333], rtol=1e-6)
     np.testing.assert_allclose(x.var(dim=1, correction=0, keepdim=True).asnumpy(), [[0.6666667], [4.222222]],
                                rtol=1e-6)
+
+
+def test_tensor_to_device_and_dtype_forms():
+    x = ms.Tensor([1, 2, 3, 4])
+    # MindSpore 2.10: to(dtype, non_blocking, copy) and to(device, dtype, non_blocking, copy)
+    assert x.to(ms.float32).dtype == ms.float32 and x.to(ms.float32).asnumpy().tolist() == [1.0, 2.0, 3.0, 4.0]
+    assert x.to("CPU").dtype == ms.int64 and x.to("cpu").device == "CPU"
+    assert x.to("CPU", ms.float32).dtype == ms.float32
+    assert x.to(device="CPU", dtype=ms.float16).dtype == ms.float16
+    assert x.to(dtype=ms.float16, non_blocking=True).dtype == ms.float16
+    assert x.to(ms.int64, copy=True) is not x
+    with pytest.raises(ValueError, match="'device'"):
+        x.to("foo")
+    with pytest.raises(RuntimeError, match="'Ascend'"):      # a device this machine does not have
+        x.to(device="Ascend", non_blocking=True)
+    with pytest.raises(TypeError, match="'dtype'"):
+        x.to(1)
