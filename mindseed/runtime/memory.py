@@ -21,7 +21,7 @@ class PluggableAllocator:
 
     Raises:
         TypeError: an argument that is not a str.
-        ValueError: the file does not exist.
+        OSError: the file does not exist.
         AttributeError: the library lacks one of the functions.
     """
 
@@ -30,8 +30,8 @@ class PluggableAllocator:
                             ("free_fn_name", free_fn_name)):
             if not isinstance(value, str):
                 raise TypeError(f"For 'PluggableAllocator', the argument '{name}' must be str, but got {type(value)}.")
-        if not os.path.isfile(path_to_so_file):
-            raise ValueError(f"For 'PluggableAllocator', the file '{path_to_so_file}' does not exist.")
+        if not os.path.isfile(path_to_so_file):     # MindSpore's is ctypes' OSError
+            raise OSError(f"For 'PluggableAllocator', the file '{path_to_so_file}' does not exist.")
         lib = ctypes.CDLL(os.path.abspath(path_to_so_file))
         self.alloc_fn = getattr(lib, alloc_fn_name)
         self.free_fn = getattr(lib, free_fn_name)

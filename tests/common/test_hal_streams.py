@@ -78,7 +78,7 @@ def test_kernel_launch_settings_are_validated_and_recorded(monkeypatch):
 
 
 def test_mem_pool_needs_a_pluggable_allocator(tmp_path):
-    with pytest.raises(ValueError, match="does not exist"):
+    with pytest.raises(OSError, match="does not exist"):
         rt.PluggableAllocator(str(tmp_path / "none.so"), "alloc", "free")
     with pytest.raises(TypeError, match="must be PluggableAllocator"):
         rt.MemPool(None)
