@@ -260,3 +260,16 @@ def test_sparse_apply_adagrad_da_rows():
     ga, gs = np.array([14.0, 3.0]), np.array([66.0, 3.0])
     np.testing.assert_allclose(out.asnumpy()[1], -ga / (1 + np.sqrt(gs) / 2), rtol=1e-3)
     np.testing.assert_array_equal(out.asnumpy()[0], [1, 2])
+
+
+def test_sparse_apply_ftrl_passes_over_indices_outside_the_rows():
+    # MindSpore 2.10 CPU (oracle): SparseApplyFtrl skips an index past the rows (logging an error) and updates the
+    # others: row 1 with grad 0.7, index 3 ignored
+    var = ms.Parameter(ms.Tensor(np.array([[0.2], [0.3]], np.float32)), name="v")
+    accum = ms.Parameter(ms.Tensor(np.array([[0.1], [0.1]], np.float32)), name="a")
+    linear = ms.Parameter(ms.Tensor(np.array([[0.6], [0.6]], np.float32)), name="l")
+    out = ops.SparseApplyFtrl(0.01, 0.0, 0.0, -0.5)(var, accum, linear, ms.Tensor(np.array([[0.7], [0.5]], np.float32)),
+                                                    ms.Tensor(np.array([1, 3]), ms.int32))
+    np.testing.assert_allclose(out[0].asnumpy(), [[0.2], [0.159567416]], rtol=1e-6)
+    np.testing.assert_allclose(out[1].asnumpy(), [[0.1], [0.589999974]], rtol=1e-6)
+    np.testing.assert_allclose(out[2].asnumpy(), [[0.6], [-12.2566051]], rtol=1e-6)
