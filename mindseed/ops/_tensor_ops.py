@@ -297,8 +297,10 @@ def _expand_as(self, other=None, x=None):
 
 def _to(self, *args, **kwargs):
     """Tensor.to in MindSpore's forms: (dtype=None, non_blocking=False, copy=False) and (device=None, dtype=None,
-    non_blocking=False, copy=False), the device a str ('CPU', 'GPU')."""
+    non_blocking=False, copy=False), the device a str ('CPU', 'GPU'); to(other) takes other's dtype."""
     args = list(args)
+    if args and isinstance(args[0], Tensor):        # to(other): other's dtype
+        args[0] = args[0].dtype
     device = args.pop(0) if args and isinstance(args[0], str) else None
     names = ("dtype", "non_blocking", "copy")
     if len(args) > len(names) or set(kwargs) - set(names) - {"device"} or set(names[:len(args)]) & set(kwargs):

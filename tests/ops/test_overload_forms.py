@@ -166,6 +166,7 @@ def test_tensor_to_device_and_dtype_forms():
     assert x.to(device="CPU", dtype=ms.float16).dtype == ms.float16
     assert x.to(dtype=ms.float16, non_blocking=True).dtype == ms.float16
     assert x.to(ms.int64, copy=True) is not x
+    assert x.to(ms.Tensor([1.0])).dtype == ms.float32
     with pytest.raises(ValueError, match="'device'"):
         x.to("foo")
     with pytest.raises(RuntimeError, match="'Ascend'"):      # a device this machine does not have
