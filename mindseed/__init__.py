@@ -70,3 +70,5 @@ __all__ = sorted(_n for _n, _v in globals().items()
                  if not _n.startswith("_") and (_n == "dtype" or type(_v).__name__ != "module"))
 import sys as _sys  # noqa: E402
 _registration.reexport_toplevel(_sys.modules[__name__])  # common/train re-export top-level objects, as MindSpore
+# mindspore.bool / .int / .float (Bool, Int32, Float32): bound after __all__, as MindSpore keeps them out of it
+globals().update(bool=dtype.bool, int=dtype.int, float=dtype.float)

@@ -1,7 +1,6 @@
 """Top-level runtime and compile helpers of MindSpore: dynamic-shape declarations (`enable_dynamic`, `Symbol`),
 the dump switch of a Cell (`set_dump`), compiled-graph memory and work (`ms_memory_recycle`, `flops_collection`),
 allocator replay (`memory_replay`), the device context (`DeviceCtx`) and the MindIO checkpoint cache settings."""
-import csv
 import inspect
 import json
 import os
@@ -17,6 +16,7 @@ from mindseed.common.tensor import Tensor
 from mindseed.compiler import flops as _flops
 from mindseed.compiler.dynamic import _signature_of
 from mindseed.compiler.jit import _Compiled
+from mindseed.runtime.memory import memory_replay  # noqa: F401  (a top-level name too, as MindSpore)
 
 __all__ = ["enable_dynamic", "Symbol", "set_dump", "ms_memory_recycle", "memory_replay", "flops_collection",
            "DeviceCtx", "mindio_preload", "set_mindio_server_info"]
@@ -192,41 +192,6 @@ def flops_collection(phase="train"):
         return 0.0, 0.0, 0.0, 0.0, True
     model, hardware = _flops.graph_flops(graph)
     return float(model), float(hardware), float(model), float(hardware), False
-
-
-def memory_replay(file_path):
-    """Replay the allocations and frees of a memory-tracker `memory_block.csv` (columns ``start_time_stamp``,
-    ``end_time_stamp``, ``size``, ...) in time order on the device allocator: each block is allocated at its start
-    and released at its end. Returns the peak of bytes held during the replay.
-
-    Raises:
-        FileNotFoundError: no such file.
-        ValueError: a file without those columns.
-    """
-    path = os.path.realpath(file_path)
-    if not os.path.isfile(path):
-        raise FileNotFoundError(f"For 'memory_replay', the file '{file_path}' does not exist.")
-    with open(path, newline="", encoding="utf-8") as f:
-        rows = list(csv.DictReader(f))
-    need = ("start_time_stamp", "end_time_stamp", "size")
-    if rows and any(k not in rows[0] for k in need):
-        raise ValueError(f"For 'memory_replay', '{file_path}' must have the columns {list(need)}, but has "
-                         f"{list(rows[0])}.")
-    events = []
-    for i, r in enumerate(rows):
-        start, end, size = int(r["start_time_stamp"]), int(r["end_time_stamp"]), int(r["size"])
-        events.append((start, 1, i, size))
-        events.append((end, 0, i, size))      # at one time stamp, frees come before allocations
-    live, held, peak = {}, 0, 0
-    for _, is_alloc, i, size in sorted(events):
-        if is_alloc:
-            live[i] = B.empty([size], "UInt8")
-            held += size
-            peak = max(peak, held)
-        elif i in live:
-            del live[i]
-            held -= size
-    return peak
 
 
 # ---------------------------------------------------------------- device context

@@ -167,6 +167,7 @@ def test_memory_replay(tmp_path):
     path = tmp_path / "memory_block.csv"
     path.write_text("start_time_stamp,end_time_stamp,size,type\n0,5,100,a\n1,3,50,b\n3,6,70,c\n6,7,10,d\n")
     assert ms.memory_replay(str(path)) == 170      # 100 + 70 at t=3 (50 freed at 3 first)
+    assert ms.runtime.memory_replay is ms.memory_replay and ms.runtime.memory_replay(str(path)) == 170
     with pytest.raises(FileNotFoundError):
         ms.memory_replay(str(tmp_path / "none.csv"))
     (tmp_path / "bad.csv").write_text("a,b\n1,2\n")

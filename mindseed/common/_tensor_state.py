@@ -91,6 +91,23 @@ def index(self, indices):
     return self[tuple(slice(None) if i is None else i for i in indices)]
 
 
+def device_data(raw, device, api):
+    """`raw` on the device named `device` ('CPU', 'GPU', any case, optionally ':<id>'), for `api`'s messages.
+
+    Raises:
+        TypeError: `device` is not a str.
+        RuntimeError: a device MindSpore knows that this machine does not have (Ascend, a GPU without CUDA).
+        ValueError: a name that is no device.
+    """
+    if not isinstance(device, str):
+        raise TypeError(f"For '{api}', the 'device' must be a str, but got {type(device).__name__}.")
+    moved = B.to_device(raw, device)
+    if moved is None:
+        kind = RuntimeError if device.partition(":")[0].upper() in ("ASCEND", "GPU", "CUDA") else ValueError
+        raise kind(f"For '{api}', the 'device' must be 'CPU' or, with a CUDA device, 'GPU', but got {device!r}.")
+    return moved
+
+
 def to_(self, device=None, non_blocking=False):
     """Move the tensor's data to `device` in place; returns the tensor.
 
@@ -98,13 +115,7 @@ def to_(self, device=None, non_blocking=False):
         ValueError: `device` is not a device this backend has.
     """
     if device is not None:
-        if not isinstance(device, str):
-            raise TypeError(f"For 'Tensor.to_', the 'device' must be a str, but got {type(device).__name__}.")
-        moved = B.to_device(self._data, device)
-        if moved is None:
-            raise ValueError(f"For 'Tensor.to_', the 'device' must be 'CPU' or, with a CUDA device, 'GPU', but got "
-                             f"{device!r}.")
-        self._data = moved
+        self._data = device_data(self._data, device, "Tensor.to_")
     return self
 
 

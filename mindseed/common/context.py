@@ -74,8 +74,9 @@ def _set_device_target(value):
         raise ValueError(f"For 'context.set_context', the argument 'device_target' must be one of 'CPU', 'GPU' or "
                          f"'Ascend', but got {value!r}.")
     if value.upper() == "ASCEND":
-        raise ValueError("For 'context.set_context', device_target 'Ascend' is not available: mindseed runs on the "
-                         "devices PyTorch supports (CPU, GPU).")
+        # MindSpore's error for a device target its process was not built for
+        raise RuntimeError("For 'context.set_context', unsupported device target Ascend: mindseed runs on the "
+                           "devices PyTorch supports (CPU, GPU).")
     B.set_device(value, _values.get("device_id"))
     value = "GPU" if value.upper() == "GPU" else "CPU"
     _values["device_target"] = value

@@ -1,4 +1,5 @@
 """MindSpore's data types: `mindseed.float32` prints `Float32`, maps to numpy and promotes as MindSpore."""
+import builtins
 import enum
 
 import inspect
@@ -172,11 +173,11 @@ def np_to_dtype(np_dtype):
 
 def dtype_to_pytype(type_):
     if type_ == bool_:
-        return bool
+        return builtins.bool
     if isinstance(type_, (Int, UInt)):
-        return int
+        return builtins.int
     if isinstance(type_, (Float, BFloat)):
-        return float
+        return builtins.float
     if isinstance(type_, Complex):
         return complex
     others = {list_: list, tuple_: tuple, string: str, type_none: type(None)}
@@ -186,8 +187,8 @@ def dtype_to_pytype(type_):
     raise TypeError(f"For 'dtype_to_pytype', the type {type_} has no Python counterpart.")
 
 
-_SIMPLE_TYPES = {list: list_, tuple: tuple_, type(None): type_none, bool: bool_, int: int64, float: float64,
-                 complex: complex128, str: string}
+_SIMPLE_TYPES = {list: list_, tuple: tuple_, type(None): type_none, builtins.bool: bool_, builtins.int: int64,
+                 builtins.float: float64, complex: complex128, str: string}
 
 
 def pytype_to_dtype(obj):
@@ -220,7 +221,7 @@ def get_py_obj_dtype(obj):
 
 def graph_scalar_dtype(obj):
     """The type a graph gives a value: as get_py_obj_dtype, but a Python float is a Float32 scalar."""
-    return float32 if isinstance(obj, float) and not isinstance(obj, np.floating) else get_py_obj_dtype(obj)
+    return float32 if isinstance(obj, builtins.float) and not isinstance(obj, np.floating) else get_py_obj_dtype(obj)
 
 
 def is_float(t):
@@ -289,3 +290,10 @@ class QuantDtype(enum.Enum):
     def value(self):     # noqa: D401  MindSpore's: a method, not Enum's property
         """The number of the type."""
         return self._value_
+
+
+# MindSpore's aliases named as Python's builtins (mindspore.bool, mindspore.int, mindspore.float). Bound last and
+# kept out of __all__ so that `from ... import *` never shadows the builtins; code in this module says `builtins.int`.
+bool = bool_  # noqa: A001
+int = int32  # noqa: A001
+float = float32  # noqa: A001

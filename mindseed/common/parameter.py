@@ -163,7 +163,12 @@ class Parameter(Tensor):
 
     @property
     def unique(self):
-        return False
+        """Whether the parameter is already unique (a flag MindSpore's parallel passes set), False at first."""
+        return self.__dict__.get("_unique", False)
+
+    @unique.setter
+    def unique(self, unique_):
+        self.__dict__["_unique"] = unique_
 
     @property
     def is_in_parallel(self):

@@ -384,9 +384,11 @@ class _Compiled:
         # Python scalars of the graph (`int(t)`, a loop counter) go back to Python as bool/int/float
         types = [getattr(v, "pytype", None) for v in graph.outputs]
         entry.out_types = tuple(types) if any(types) else None
-        if entry.out_types is not None:
-            result = _unflatten(entry.out_tmpl, [t if ty is None else ty(B.item(t._data))
-                                                 for t, ty in zip(out_leaves, types)])
+        if entry.out_types is not None or any(isinstance(t, Parameter) for t in out_leaves):
+            # a graph's outputs are values, as on the compiled calls: a Parameter returned comes out as a Tensor
+            result = _unflatten(entry.out_tmpl, [
+                ty(B.item(t._data)) if ty is not None else Tensor._from_raw(t._data) if isinstance(t, Parameter)
+                else t for t, ty in zip(out_leaves, types)])
         for _, v in builder.captured:
             graph.add_param(v)
         verify(graph)

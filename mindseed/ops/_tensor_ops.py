@@ -6,11 +6,13 @@ all of them on the Tensor class once, when `mindseed.ops` is imported.
 import numpy as np
 
 from mindseed._utils import _state
+from mindseed.common import _tensor_state
 from mindseed.common import dtype as mstype
 from mindseed.common.tensor import Tensor
 from mindseed.ops._prims import core as P
 from mindseed.ops._python_scalars import narrow, narrow_pair
 from mindseed.ops.functional import _core as F
+from mindseed.ops.functional._array_shape import swapaxes as _swapaxes
 
 
 def _holds_tensor(seq):
@@ -206,7 +208,15 @@ def _reshape(self, *shape):
     return F.reshape(self, shape)
 
 
-def _transpose(self, *axes):
+def _transpose(self, *axes, dim0=None, dim1=None):
+    """Tensor.transpose in MindSpore's two forms: two ints (or dim0=, dim1=) swap those dimensions, as
+    transpose(dim0, dim1); otherwise the axes (or one tuple of them) are a permutation, None reversing them."""
+    if dim0 is not None or dim1 is not None:
+        axes = axes + tuple(d for d in (dim0, dim1) if d is not None)
+        if len(axes) != 2:
+            raise TypeError(f"For 'Tensor.transpose', 'dim0' and 'dim1' must both be given, but got {axes}.")
+    if len(axes) == 2 and all(isinstance(a, int) and not isinstance(a, bool) for a in axes):
+        return _swapaxes(self, *axes)
     if not axes or (len(axes) == 1 and axes[0] is None):
         axes = tuple(range(self.ndim - 1, -1, -1))
     elif len(axes) == 1 and isinstance(axes[0], (tuple, list)):
@@ -223,7 +233,8 @@ def _permute(self, *axes):
 def _astype(self, dtype, copy=True):
     """The tensor cast to `dtype`: a mindspore dtype, a numpy dtype or type, or its name ("float16")."""
     if isinstance(dtype, str):
-        named = getattr(mstype, dtype, None)
+        # "bool" / "int" / "float" are numpy's names here (float is Float64), not mindspore.bool/int/float
+        named = None if dtype in ("bool", "int", "float") else getattr(mstype, dtype, None)
         try:
             dtype = named if isinstance(named, mstype.Type) else np.dtype(dtype)
         except TypeError:
@@ -284,8 +295,35 @@ def _expand_as(self, other=None, x=None):
     return F.broadcast_to(self, other.shape)
 
 
-def _to(self, dtype):
-    return F.cast(self, dtype)
+def _to(self, *args, **kwargs):
+    """Tensor.to in MindSpore's forms: (dtype=None, non_blocking=False, copy=False) and (device=None, dtype=None,
+    non_blocking=False, copy=False), the device a str ('CPU', 'GPU'); to(other) takes other's dtype."""
+    args = list(args)
+    if args and isinstance(args[0], Tensor):        # to(other): other's dtype
+        args[0] = args[0].dtype
+    device = args.pop(0) if args and isinstance(args[0], str) else None
+    names = ("dtype", "non_blocking", "copy")
+    if len(args) > len(names) or set(kwargs) - set(names) - {"device"} or set(names[:len(args)]) & set(kwargs):
+        raise TypeError(f"For 'Tensor.to', the arguments must be (dtype=None, non_blocking=False, copy=False) or "
+                        f"(device=None, dtype=None, non_blocking=False, copy=False), but got {len(args)} positional "
+                        f"and {sorted(kwargs)} keyword arguments.")
+    given = dict(zip(names, args), **kwargs)
+    device = given.get("device", device)
+    dtype = given.get("dtype")
+    if dtype is not None and not isinstance(dtype, mstype.Type):
+        raise TypeError(f"For 'Tensor.to', the 'dtype' must be a mindspore dtype, but got {type(dtype).__name__}.")
+    out = self
+    if device is not None:
+        moved = _tensor_state.device_data(self._data, device, "Tensor.to")
+        # already there, or in a graph (where MindSpore ignores the device): the tensor itself, which tapes and
+        # traces know
+        if moved is not self._data and _state.tracing is None:
+            out = Tensor._from_raw(moved)
+    if dtype is not None:
+        out = F.cast(out, dtype)
+    if out is self and given.get("copy", False):
+        out = self.copy()
+    return out
 
 
 CORE_METHODS = {

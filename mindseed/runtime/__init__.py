@@ -20,7 +20,7 @@ __all__ = ["set_memory", "dispatch_threads_num", "launch_blocking", "set_cpu_aff
            "Stream", "StreamCtx", "Event", "current_stream", "default_stream", "communication_stream",
            "set_cur_stream", "synchronize", "StreamLimitCtx", "set_stream_limit", "get_stream_limit",
            "reset_stream_limit", "set_device_limit", "get_device_limit", "PluggableAllocator", "MemPool",
-           "use_mem_pool"]
+           "use_mem_pool", "memory_replay"]
 
 _SIZE = re.compile(r"[1-9][0-9]*(\.)?[0-9]*GB|0\.[0-9]*GB", re.ASCII)
 _config = {}
@@ -188,7 +188,7 @@ from mindseed.runtime import device  # noqa: E402,F401
 from mindseed.runtime.device_limit import get_device_limit, set_device_limit  # noqa: E402
 from mindseed.runtime.event import Event  # noqa: E402
 from mindseed.runtime.executor import set_kernel_launch_capture, set_kernel_launch_group  # noqa: E402
-from mindseed.runtime.memory import MemPool, PluggableAllocator, use_mem_pool  # noqa: E402
+from mindseed.runtime.memory import MemPool, PluggableAllocator, memory_replay, use_mem_pool  # noqa: E402
 from mindseed.runtime.stream import (Stream, StreamCtx, communication_stream, current_stream,  # noqa: E402
                                      default_stream, set_cur_stream, synchronize)
 from mindseed.runtime.stream_limit import (StreamLimitCtx, get_stream_limit, reset_stream_limit,  # noqa: E402

@@ -7,9 +7,13 @@ own buffers come from torch's allocator; `use_mem_pool` selects the pool that `M
 `current_pool()` users draw from within its block.
 """
 import contextlib
+import csv
 import ctypes
+import os
 
-__all__ = ["PluggableAllocator", "MemPool", "use_mem_pool", "current_pool"]
+from mindseed import _backend as B
+
+__all__ = ["PluggableAllocator", "MemPool", "use_mem_pool", "current_pool", "memory_replay"]
 
 
 class PluggableAllocator:
@@ -86,3 +90,38 @@ def use_mem_pool(pool):
         yield pool
     finally:
         _pools.pop()
+
+
+def memory_replay(file_path):
+    """Replay the allocations and frees of a memory-tracker `memory_block.csv` (columns ``start_time_stamp``,
+    ``end_time_stamp``, ``size``, ...) in time order on the device allocator: each block is allocated at its start
+    and released at its end. Returns the peak of bytes held during the replay.
+
+    Raises:
+        FileNotFoundError: no such file.
+        ValueError: a file without those columns.
+    """
+    path = os.path.realpath(file_path)
+    if not os.path.isfile(path):
+        raise FileNotFoundError(f"For 'memory_replay', the file '{file_path}' does not exist.")
+    with open(path, newline="", encoding="utf-8") as f:
+        rows = list(csv.DictReader(f))
+    need = ("start_time_stamp", "end_time_stamp", "size")
+    if rows and any(k not in rows[0] for k in need):
+        raise ValueError(f"For 'memory_replay', '{file_path}' must have the columns {list(need)}, but has "
+                         f"{list(rows[0])}.")
+    events = []
+    for i, r in enumerate(rows):
+        start, end, size = int(r["start_time_stamp"]), int(r["end_time_stamp"]), int(r["size"])
+        events.append((start, 1, i, size))
+        events.append((end, 0, i, size))      # at one time stamp, frees come before allocations
+    live, held, peak = {}, 0, 0
+    for _, is_alloc, i, size in sorted(events):
+        if is_alloc:
+            live[i] = B.empty([size], "UInt8")
+            held += size
+            peak = max(peak, held)
+        elif i in live:
+            del live[i]
+            held -= size
+    return peak

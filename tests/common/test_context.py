@@ -49,3 +49,14 @@ def test_set_device_argument_types():
         ms.set_device("CPU", -1)
     ms.set_device("CPU")
     assert ms.get_context("device_target") == "CPU"
+
+
+def test_unavailable_device_target_is_runtime_error():
+    # MindSpore 2.10 (CPU build): RuntimeError for a device its process lacks, ValueError for an unknown name
+    with pytest.raises(RuntimeError, match="device target Ascend"):
+        ms.set_context(device_target="Ascend")
+    with pytest.raises(RuntimeError, match="Ascend"):
+        ms.set_device("Ascend")
+    with pytest.raises(ValueError, match="'device_target' must be one of"):
+        ms.set_context(device_target="foo")
+    assert ms.get_context("device_target") == "CPU"

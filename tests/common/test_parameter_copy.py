@@ -54,3 +54,10 @@ def test_requires_grad_must_be_bool_and_is_init_starts_false():
     p.requires_grad = False
     p.set_data(ms.Tensor([2.0]))
     assert p.requires_grad is False and p.is_init is False
+
+
+def test_parameter_unique_flag_is_settable():
+    p = ms.Parameter(ms.Tensor(np.array([1.0, 2.0], np.float32)), name="param")
+    assert p.unique is False
+    p.unique = True
+    assert p.unique is True and p.clone().unique is False      # as MindSpore 2.10: clone starts unflagged

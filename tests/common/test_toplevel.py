@@ -109,3 +109,22 @@ def test_generator_state_carries_seed_and_offset():
     fresh = ms.Generator().manual_seed(9)
     np.testing.assert_array_equal(ops.uniform_(ops.ones((3,), ms.float32), generator=g3).asnumpy(),
                                   ops.uniform_(ops.ones((3,), ms.float32), generator=fresh).asnumpy())
+
+
+def test_builtin_named_dtype_aliases():
+    # MindSpore 2.10: mindspore.bool / int / float are Bool / Int32 / Float32, and not in __all__
+    assert (ms.bool, ms.int, ms.float) == (ms.bool_, ms.int32, ms.float32)
+    assert (ms.dtype.bool, ms.dtype.int, ms.dtype.float) == (ms.bool_, ms.int32, ms.float32)
+    assert not {"bool", "int", "float"} & set(ms.__all__)
+    scope = {}
+    exec("from mindseed import *\nr = (int('3'), float('1.5'), bool(0))", scope)
+    assert scope["r"] == (3, 1.5, False)
+    assert ms.dtype.dtype_to_pytype(ms.int32) is int and ms.dtype.pytype_to_dtype(float) == ms.float64
+    x = ms.Tensor([1, 0, 1], ms.bool)
+    y = ms.Tensor([0, 0, 1], ms.bool)
+    assert ops.logical_and(x, y).asnumpy().tolist() == [False, False, True]
+    assert ms.Tensor([1, 2], ms.int).dtype == ms.int32
+    # as strings they are numpy's names: astype("float") is Float64 in MindSpore
+    z = ms.Tensor([1.5, 2.0])
+    assert (z.astype("float").dtype, z.astype("int").dtype, z.astype("bool").dtype) == (ms.float64, ms.int64,
+                                                                                        ms.bool_)

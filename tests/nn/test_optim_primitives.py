@@ -24,7 +24,9 @@ def test_apply_momentum_and_nesterov():
             out = prim(w, a, ms.Tensor(0.1, ms.float32), ms.Tensor(G), 0.9)
             ref_a = 0.9 * ref_a + G
             ref_w = ref_w - (0.1 * G + 0.1 * 0.9 * ref_a if nesterov else 0.1 * ref_a)
-        assert out is w
+        # MindSpore returns a Tensor of the updated Parameter's value, not the Parameter
+        assert type(out) is ms.Tensor
+        np.testing.assert_array_equal(out.asnumpy(), w.asnumpy())
         np.testing.assert_allclose(w.asnumpy(), ref_w, rtol=1e-6)
         np.testing.assert_allclose(a.asnumpy(), ref_a, rtol=1e-6)
 
@@ -42,10 +44,26 @@ def test_sgd_primitive_first_step_seeds_the_buffer():
     np.testing.assert_allclose(w.asnumpy(), w1 - 0.1 * (0.9 * g1 + 0.9 * g2), rtol=1e-6)
 
 
+def test_sgd_primitive_seeds_where_stat_is_positive():
+    # MindSpore 2.10 CPU (oracle) numbers: stat > 0 seeds accum with the gradient and is zeroed; the other entries
+    # take the momentum rule and keep their stat
+    w = ms.Tensor(np.array([2, -0.5, 1.7, 4], np.float32))
+    accum = ms.Tensor(np.array([0.1, 0.3, -0.2, -0.1], np.float32))
+    stat = ms.Tensor(np.array([1.5, -0.3, 0.2, -0.7], np.float32))
+    out = ops.SGD(dampening=0.3)(w, ms.Tensor(np.array([1, -1, 0.5, 2], np.float32)), ms.Tensor(0.01, ms.float32),
+                                 accum, ms.Tensor(0.1, ms.float32), stat)
+    np.testing.assert_allclose(out.asnumpy(), [1.99, -0.4933, 1.695, 3.9861], rtol=1e-6)
+    np.testing.assert_allclose(accum.asnumpy(), [1.0, -0.67, 0.5, 1.39], rtol=1e-6)
+    np.testing.assert_array_equal(stat.asnumpy(), np.array([0, -0.3, 0, -0.7], np.float32))
+
+
 def test_adam_and_amsgrad_primitives():
     w, m, v = _p(W, "w"), _p(np.zeros(3), "m"), _p(np.zeros(3), "v")
     var, m_out, v_out = ops.Adam()(w, m, v, 0.9, 0.999, 0.01, 0.9, 0.999, 1e-8, ms.Tensor(G))
-    assert var is w and m_out is m and v_out is v
+    # Tensors of the updated Parameters' values (MindSpore's outputs), not the Parameters
+    for out, p in ((var, w), (m_out, m), (v_out, v)):
+        assert type(out) is ms.Tensor
+        np.testing.assert_array_equal(out.asnumpy(), p.asnumpy())
     lr_t = 0.01 * math.sqrt(1 - 0.999) / (1 - 0.9)
     np.testing.assert_allclose(w.asnumpy(), W - lr_t * (0.1 * G) / (np.sqrt(0.001 * G * G) + 1e-8), rtol=1e-5)
     w2, m2, v2, vh = _p(W, "w"), _p(np.zeros(3), "m"), _p(np.zeros(3), "v"), _p(np.ones(3), "vh")

@@ -129,7 +129,10 @@ def test_sparse_apply_ftrl_v2_against_numpy():
     np.testing.assert_allclose(lin.asnumpy()[rows], li, rtol=1e-5, atol=1e-6)
     np.testing.assert_allclose(acc.asnumpy()[rows], na, rtol=1e-5)
     np.testing.assert_array_equal(var.asnumpy()[[1, 3]], v0[[1, 3]])
-    assert out[0] is var and out[2] is lin
+    # Tensors of the updated Parameters' values (MindSpore's outputs)
+    assert type(out[0]) is ms.Tensor
+    np.testing.assert_array_equal(out[0].asnumpy(), var.asnumpy())
+    np.testing.assert_array_equal(out[2].asnumpy(), lin.asnumpy())
 
 
 def test_sparse_apply_ftrl_float16_state_is_computed_in_float32():

@@ -89,3 +89,32 @@ def test_composite_tail_and_inner_names():
     assert ms.jit(lambda x: C.tail(x))((0, 1, 2)) == (1, 2)
     assert C.zip_operation((1, 2), (3, 4)) == ((1, 3), (2, 4))
     assert C.hyper_add(1, 2) == 3 and C.augassign_sub(5, 2) == 3
+
+
+_SCALE = 3.0
+
+
+@ops.kernel(compile_attrs={"test1": True})
+def _outer_product(a, b):
+    c = output_tensor(a.shape, a.dtype)  # noqa: F821 -- a Hybrid DSL intrinsic, bound by @kernel
+    with block_realize(c):  # noqa: F821
+        for i0 in range(a.shape[0]):
+            for i1 in parallel(b.shape[1]):  # noqa: F821
+                c[i0, i1] = 0.0
+                for i2 in reduce(a.shape[1]):  # noqa: F821
+                    c[i0, i1] = c[i0, i1] + (a[i0, i2] * b[i2, i1])
+    return c * _SCALE + sqrt(abs(a))  # noqa: F821
+
+
+def test_hybrid_kernel_runs_as_python_on_numpy():
+    a = np.arange(6, dtype=np.float32).reshape(2, 3) - 2
+    b = np.arange(12, dtype=np.float32).reshape(3, 4)[:, :2]
+    got = _outer_product(a, b)
+    want = np.zeros((2, 3), np.float32)
+    want[:, :2] = a @ b
+    np.testing.assert_allclose(got, want * 3.0 + np.sqrt(np.abs(a)), rtol=1e-6)
+    assert got.dtype == np.float32
+    assert _outer_product.ms_kernel_flag and _outer_product.compile_attrs == '{"test1": true}'
+    assert "output_tensor" not in globals()        # the intrinsics do not leak into the module
+    with pytest.raises(TypeError, match="'compile_attrs' of @kernel must be a dict"):
+        ops.kernel(compile_attrs=[1])

@@ -101,7 +101,15 @@ def test_concat_offset_v1():
 
 
 def test_index_and_format_rows():
-    assert ops.InvertPermutation()(ms.Tensor([2, 0, 1])).asnumpy().tolist() == [1, 2, 0]
+    # MindSpore 2.10: a tuple (or list) of ints in, a tuple out; a Tensor is refused
+    assert ops.InvertPermutation()((3, 4, 0, 2, 1)) == (2, 4, 3, 0, 1)
+    assert ops.InvertPermutation()([2, 0, 1]) == (1, 2, 0)
+    with pytest.raises(ValueError, match="must be non-Tensor"):
+        ops.InvertPermutation()(ms.Tensor([2, 0, 1]))
+    with pytest.raises(TypeError, match=r"'input\[0\]' should be 'int'"):
+        ops.InvertPermutation()((0.5, 1))
+    with pytest.raises(ValueError, match="permutation"):
+        ops.InvertPermutation()((1, 2))
     assert ops.UnravelIndex()(ms.Tensor([5, 7]), ms.Tensor([3, 3])).asnumpy().tolist() == [[1, 2], [2, 1]]
     out, idx = ops.ListDiff()(ms.Tensor([1, 2, 3, 4]), ms.Tensor([2, 4]))
     assert out.asnumpy().tolist() == [1, 3] and idx.asnumpy().tolist() == [0, 2] and idx.dtype == ms.int32

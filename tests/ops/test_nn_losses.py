@@ -306,6 +306,21 @@ def test_ctc_loss_value(reduction):
     assert np.isneginf(log_alpha.asnumpy()[1, 5]).all()      # past the second input's length
 
 
+def test_ctc_loss_v2_log_alpha_spans_the_padded_targets():
+    # MindSpore 2.10 (oracle): log_alpha has 2 * targets.shape[1] + 1 states, -inf past each target's own
+    lp = ms.Tensor(np.array([[[0.3, 0.6, 0.6]], [[0.9, 0.4, 0.2]]], np.float32))
+    nll, log_alpha = ops.CTCLossV2(blank=0, reduction="none")(lp, ms.Tensor([[0, 1]], ms.int32),
+                                                              ms.Tensor([2], ms.int32), ms.Tensor([1], ms.int32))
+    np.testing.assert_allclose(nll.asnumpy(), [-2.2986124], rtol=1e-6)
+    inf = -np.inf
+    np.testing.assert_allclose(log_alpha.asnumpy(), [[[0.3, 0.3, inf, inf, inf], [1.2, 1.8931472, 1.2, inf, inf]]],
+                               rtol=1e-6)
+    # the gradient reads the same states
+    g = ms.grad(lambda x: ops.CTCLossV2(blank=0)(x, ms.Tensor([[0, 1]], ms.int32), ms.Tensor([2], ms.int32),
+                                                  ms.Tensor([1], ms.int32))[0].sum())(lp)
+    assert g.shape == (2, 1, 3) and np.isfinite(g.asnumpy()).all()
+
+
 def test_ctc_loss_grad_first_order_and_second_order_raises():
     lp, t, il, tl = _ctc_inputs()
     logits = np.random.RandomState(3).randn(6, 2, 4)

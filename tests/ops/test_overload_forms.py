@@ -125,3 +125,51 @@ def test_circular_pad_crops_negative_sides_first():
                                   np.pad(v[..., 1:], ((0, 0),) * 3 + ((0, 2),), mode="wrap"))
     with pytest.raises(ValueError, match="circular"):
         ops.pad(x, (2, -2), mode="circular")
+
+
+def test_transpose_two_ints_swap_else_permute():
+    x = ms.Tensor(np.arange(24, dtype=np.float32).reshape(2, 3, 4))
+    # MindSpore 2.10: two ints are transpose(dim0, dim1); more, or one tuple, are a permutation
+    assert x.transpose(0, 2).shape == (4, 3, 2)
+    assert x.transpose(-1, 0).shape == (4, 3, 2)
+    assert x.transpose(dim0=0, dim1=2).shape == (4, 3, 2)
+    assert x.transpose(1, 0).shape == (3, 2, 4)
+    np.testing.assert_array_equal(x.transpose(2, 0, 1).asnumpy(), x.asnumpy().transpose(2, 0, 1))
+    assert x.transpose((2, 0, 1)).shape == (4, 2, 3)
+    y = ms.Tensor(np.arange(6, dtype=np.float32).reshape(2, 3))
+    assert y.transpose(0, 1).shape == (3, 2) and y.transpose((0, 1)).shape == (2, 3)
+    assert y.transpose().shape == (3, 2)
+
+
+def test_std_var_new_and_old_forms():
+    x = ms.Tensor(np.array([[1, 2, 3], [-1, 1, 4]], np.float32))
+    # oracle (MindSpore 2.10 CPU) values: std's (dim, *, correction=0, keepdim) form divides by N by default
+    np.testing.assert_allclose(x.std(dim=1, correction=1).asnumpy(), [1.0, 2.5166113], rtol=1e-6)
+    np.testing.assert_allclose(x.std(dim=1).asnumpy(), [0.8164966, 2.0548046], rtol=1e-6)
+    np.testing.assert_allclose(x.std(correction=1).asnumpy(), 1.7511901, rtol=1e-6)
+    np.testing.assert_allclose(x.std(dim=1, correction=2).asnumpy(), [1.4142135, 3.559026], rtol=1e-6)
+    np.testing.assert_allclose(x.std(1, keepdim=True).asnumpy(), [[0.8164966], [2.0548046]], rtol=1e-6)
+    np.testing.assert_allclose(x.std(1, 1).asnumpy(), [1.0, 2.5166113], rtol=1e-6)
+    np.testing.assert_allclose(x.var(1).asnumpy(), [0.6666667, 4.222222], rtol=1e-6)
+    # var's (dim, *, correction=1, keepdim) form: Bessel's correction by default
+    np.testing.assert_allclose(x.var(dim=1).asnumpy(), [1.0, 6.333333], rtol=1e-6)
+    np.testing.assert_allclose(x.var(dim=1, correction=0, keepdim=True).asnumpy(), [[0.6666667], [4.222222]],
+                               rtol=1e-6)
+
+
+def test_tensor_to_device_and_dtype_forms():
+    x = ms.Tensor([1, 2, 3, 4])
+    # MindSpore 2.10: to(dtype, non_blocking, copy) and to(device, dtype, non_blocking, copy)
+    assert x.to(ms.float32).dtype == ms.float32 and x.to(ms.float32).asnumpy().tolist() == [1.0, 2.0, 3.0, 4.0]
+    assert x.to("CPU").dtype == ms.int64 and x.to("cpu").device == "CPU"
+    assert x.to("CPU", ms.float32).dtype == ms.float32
+    assert x.to(device="CPU", dtype=ms.float16).dtype == ms.float16
+    assert x.to(dtype=ms.float16, non_blocking=True).dtype == ms.float16
+    assert x.to(ms.int64, copy=True) is not x
+    assert x.to(ms.Tensor([1.0])).dtype == ms.float32
+    with pytest.raises(ValueError, match="'device'"):
+        x.to("foo")
+    with pytest.raises(RuntimeError, match="'Ascend'"):      # a device this machine does not have
+        x.to(device="Ascend", non_blocking=True)
+    with pytest.raises(TypeError, match="'dtype'"):
+        x.to(1)

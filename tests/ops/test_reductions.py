@@ -438,3 +438,14 @@ def test_unsorted_segment_min_max_of_uint64_use_the_whole_range():
     assert ops.unsorted_segment_min(x, ids, 4).asnumpy().tolist() == [[1, 2], [2 ** 64 - 1] * 2, [5, 6],
                                                                        [2 ** 64 - 1] * 2]
     assert ops.unsorted_segment_max(x, ids, 4).asnumpy().tolist() == [[3, big], [0, 0], [5, 6], [0, 0]]
+
+
+def test_arg_with_value_over_all_elements():
+    x = ms.Tensor(np.array([[9, 3, 4, 5], [5, 2, 7, 4], [8, 1, 3, 6]]))
+    # MindSpore 2.10: axis=None reduces every element to 0-D results, keep_dims or not
+    values, index = x.argmax_with_value(axis=None, keep_dims=True)
+    assert values.shape == () and index.shape == () and values.item() == 9 and index.item() == 0
+    values, index = x.argmin_with_value(None)
+    assert values.shape == () and values.item() == 1 and index.item() == 9     # the flat position of the minimum
+    values, index = x.argmax_with_value()
+    assert values.asnumpy().tolist() == [9, 3, 7, 6] and index.asnumpy().tolist() == [0, 0, 1, 2]

@@ -415,7 +415,12 @@ def ctc_loss(log_probs, targets, input_lengths, target_lengths, blank, zero_infi
     nll, log_alpha = torch._ctc_loss(log_probs, targets.long(), il, tl, blank, zero_infinity)
     # MindSpore reports -inf past each input's length (torch leaves those steps unwritten)
     past = torch.arange(log_alpha.shape[1], device=il.device)[None, :] >= il[:, None]
-    return nll, log_alpha.masked_fill(past[:, :, None].to(log_alpha.device), float("-inf"))
+    log_alpha = log_alpha.masked_fill(past[:, :, None].to(log_alpha.device), float("-inf"))
+    # MindSpore's log_alpha spans the padded targets (N, S): 2 * S + 1 states, not 2 * max(target_lengths) + 1
+    width = 2 * targets.shape[-1] + 1 if targets.dim() == 2 else log_alpha.shape[-1]
+    if width > log_alpha.shape[-1]:
+        log_alpha = F.pad(log_alpha, (0, width - log_alpha.shape[-1]), value=float("-inf"))
+    return nll, log_alpha
 
 
 _ctc_backward = _A._ctc_loss_backward.Tensor
@@ -423,6 +428,7 @@ _ctc_backward = _A._ctc_loss_backward.Tensor
 
 def ctc_loss_grad(dout, log_probs, targets, input_lengths, target_lengths, nll, log_alpha, blank, zero_infinity):
     il, tl = input_lengths.long(), target_lengths.long()
+    log_alpha = log_alpha[..., :2 * int(tl.max()) + 1] if tl.numel() else log_alpha    # torch's own width
     return _ctc_backward(dout, log_probs, targets.long(), il, tl, nll, log_alpha, blank, zero_infinity)
 
 

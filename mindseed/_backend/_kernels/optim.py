@@ -184,16 +184,17 @@ def sgd_(params, grads, accums, stats, lr, momentum, dampening, nesterov, weight
     if weight_decay > 0:
         grads = torch._foreach_add(grads, params, alpha=weight_decay)
     if momentum > 0:
-        # accum = stat ? grad : momentum * accum + (1 - dampening) * grad, for stat in {0, 1}, without branching:
-        # accum * momentum * (1 - stat) + grad * ((1 - dampening) + dampening * stat)
-        keep = torch._foreach_neg(stats)
+        # accum = stat > 0 ? grad : momentum * accum + (1 - dampening) * grad, without branching (seed = stat > 0):
+        # accum * momentum * (1 - seed) + grad * ((1 - dampening) + dampening * seed)
+        seeds = [torch.gt(s, 0).to(s.dtype) for s in stats]
+        keep = torch._foreach_neg(seeds)
         torch._foreach_add_(keep, 1.0)
         torch._foreach_mul_(accums, keep)
         torch._foreach_mul_(accums, momentum)
-        coef = torch._foreach_mul(stats, dampening)
+        coef = torch._foreach_mul(seeds, dampening)
         torch._foreach_add_(coef, 1 - dampening)
         torch._foreach_addcmul_(accums, grads, coef)
-        torch._foreach_zero_(stats)
+        torch._foreach_mul_(stats, keep)       # the seeded entries' stat goes to 0, the others are kept
         if nesterov:
             upd = torch._foreach_add(grads, accums, alpha=momentum)
         else:

@@ -7,14 +7,20 @@ from mindseed._backend._kernels import optim as D
 from mindseed._backend._kernels.array import occurrence_waves
 
 
-def sparse_rows_(dense_, tensors, grad, indices, *args, **kwargs):
+def sparse_rows_(dense_, tensors, grad, indices, *args, skip_outside=False, **kwargs):
     """Apply `dense_([rows of each tensor], [grad rows], *args)` to the rows `indices` of `tensors` (a variable
     and its state, same first dim), then write the rows back. Duplicate indices have their gradients summed
-    first (MindSpore's CPU kernels reduce the sparse gradient the same way)."""
+    first (MindSpore's CPU kernels reduce the sparse gradient the same way). An index outside the rows is an error,
+    or with `skip_outside` passed over with its gradient row (MindSpore's SparseApplyFtrl / FusedSparseFtrl CPU
+    kernel)."""
     idx = indices.reshape(-1).long()
     n = tensors[0].shape[0]
     if idx.numel() and (idx.min() < 0 or idx.max() >= n):
-        raise IndexError(f"indices must be in [0, {n}), but got values in [{int(idx.min())}, {int(idx.max())}]")
+        if not skip_outside:
+            raise IndexError(f"indices must be in [0, {n}), but got values in [{int(idx.min())}, {int(idx.max())}]")
+        inside = (idx >= 0) & (idx < n)
+        grad = grad.reshape((idx.numel(),) + tuple(grad.shape[1:]))[inside]
+        idx = idx[inside]
     uniq, inverse = torch.unique(idx, return_inverse=True)
     g = torch.zeros((uniq.numel(),) + tuple(grad.shape[1:]), dtype=grad.dtype, device=grad.device)
     g.index_add_(0, inverse, grad.reshape((idx.numel(),) + tuple(grad.shape[1:])))

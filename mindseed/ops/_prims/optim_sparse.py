@@ -69,7 +69,7 @@ def _sparse_proximal_adagrad(var, accum, lr, l1, l2, grad, indices):
 
 
 def _sparse_ftrl(var, accum, linear, grad, indices, lr=0.01, l1=0.0, l2=0.0, lr_power=-0.5):
-    K.sparse_rows_(K.ftrl_, [var, accum, linear], grad, indices, lr, l1, l2, lr_power)
+    K.sparse_rows_(K.ftrl_, [var, accum, linear], grad, indices, lr, l1, l2, lr_power, skip_outside=True)
 
 
 def _sparse_ftrl_v2(var, accum, linear, grad, indices, lr=0.01, l1=0.0, l2=0.0, l2_shrinkage=0.0, lr_power=-0.5):

@@ -343,10 +343,9 @@ def _itemset(self, *args):
                         f"arguments.")
     flat_index = index if isinstance(index, int) else int(sum(i * s for i, s in zip(index, _strides(self.shape))))
 
-    def fn(old):
-        flat = P.reshape_p(old, shape=(-1,))
-        return P.reshape_p(P.setitem_p(flat, _I._scalar_like(old, value), index=flat_index), shape=old.shape)
-    return _I._inplace(self, fn)
+    # a new tensor: MindSpore's itemset leaves `self` as it is (unlike numpy's)
+    flat = P.reshape_p(self, shape=(-1,))
+    return P.reshape_p(P.setitem_p(flat, _I._scalar_like(self, value), index=flat_index), shape=self.shape)
 
 
 def _strides(shape):

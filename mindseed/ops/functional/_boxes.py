@@ -132,6 +132,12 @@ def blackman_window(window_length, periodic=True, *, dtype=None):
 
 def hamming_window(window_length, periodic=True, alpha=0.54, beta=0.46, *, dtype=None):
     """The generalised Hamming window: alpha - beta cos(2 pi n / (N - 1))."""
+    # alpha and beta are float32 attributes of MindSpore's HammingWindow kernel, which computes in double: 0.54 is
+    # 0.54000002 there (the window starts at 0.08000001)
+    for arg, value in (("alpha", alpha), ("beta", beta)):
+        if not isinstance(value, float):
+            raise TypeError(f"For 'hamming_window', '{arg}' must be float, but got {type(value).__name__}.")
+    alpha, beta = float(np.float32(alpha)), float(np.float32(beta))
     return _window("hamming_window", window_length, periodic, dtype, lambda m: _cosine(m, (alpha, -beta)))
 
 

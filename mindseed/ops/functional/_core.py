@@ -613,6 +613,15 @@ def _write_through(view, new):
         root._data = new._data
 
 
+def inplace_result(target):
+    """What an in-place op returns: `target`, but for a Parameter a Tensor of its new value, as MindSpore's in-place
+    ops and primitives return Tensors (printing one prints values, not the Parameter). A trace or a recording tape
+    gets the Parameter itself, the object they track."""
+    if _state.tracing is None and not _state.tapes and _parameter_like(target):
+        return Tensor._from_raw(target._data)
+    return target
+
+
 def _parameter_like(t):
     """A Parameter, or a Tensor whose class marks it one with MindSpore's `__parameter__` attribute (mindnlp's
     Parameter, a Tensor subclass): MindSpore's graph compiler takes such an object as a Parameter, so an in-place
@@ -641,7 +650,7 @@ def update_in_place(target, fn, *others, mutate=None):
             getattr(target, "_view", None) is None and B.is_array(target._data) and B.sole_owner(target._data):
         try:
             mutate(target._data)
-            return target
+            return inplace_result(target)
         except IndexError:
             pass            # nothing was written: the functional update below raises the op's own error
     param = _parameter_like(target)
@@ -661,7 +670,7 @@ def update_in_place(target, fn, *others, mutate=None):
         if tracing is not None and not written:
             tracing.rebind(new, target)    # later reads of target in the graph read the new value
         _write_through(target, new)
-        return target
+        return inplace_result(target)
     old = Tensor._from_raw(target._data)
     for t in tapes:
         t.rebind(target, old)

@@ -13,6 +13,7 @@ from mindseed.common import dtype as mstype
 from mindseed.common._dynamic_seq import DynamicSequence, abstract_of, is_variable
 from mindseed.common._mutable import _Mutable
 from mindseed.common.tensor import Tensor
+from mindseed.ops.functional._hybrid import kernel, ms_kernel  # noqa: F401  (public here, as MindSpore)
 
 __all__ = ["tuple_setitem", "list_setitem", "dict_setitem", "make_tuple", "make_list", "make_dict", "make_range",
            "make_slice", "tuple_reversed", "tuple_div", "shape_mul", "in_dict", "not_in_dict", "bool_and", "bool_or",
@@ -381,18 +382,6 @@ custom_info_register = _register_info("reg_info")
 custom_info_register.__doc__ = "Decorator attaching Custom-op registration info (`func.reg_info`), as MindSpore."
 
 
-def kernel(fn=None, reg_info=None, compile_attrs=None):
-    """Mark a Python function as a hybrid kernel for `ops.Custom` (`fn.ms_kernel`); it runs as written."""
-    def mark(f):
-        _function("kernel", "fn", f)
-        f.ms_kernel = True
-        f.reg_info = reg_info
-        f.compile_attrs = compile_attrs or {}
-        return f
-    return mark if fn is None else mark(fn)
-
-
-ms_kernel = kernel
 
 
 def iter_converter(x):

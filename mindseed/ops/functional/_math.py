@@ -96,7 +96,10 @@ def _argmin(self, axis=None, keepdims=False, *, dim=None, keepdim=None):
 def _arg_with_value(prim, name):
     def method(self, axis=0, keep_dims=False):
         E._tensor(name, self)
-        index, values = prim(self, axis=_axis(name, axis, self.ndim), keep_dims=R._keep(name, "keep_dims", keep_dims))
+        keep = R._keep(name, "keep_dims", keep_dims)
+        if axis is None:    # over all elements: 0-D results, keep_dims or not (MindSpore 2.10)
+            self, axis, keep = C.reshape_p(self, shape=(-1,)), 0, False
+        index, values = prim(self, axis=_axis(name, axis, self.ndim), keep_dims=keep)
         return values, index
     return method
 
@@ -109,12 +112,17 @@ def _any(self, axis=None, keep_dims=False, *, dim=None, keepdim=None):
     return R.any(self, _pick(axis, dim, None), _pick(keepdim, None, keep_dims))
 
 
-def _std(self, axis=None, ddof=0, keepdims=False):
-    return R.std(self, axis, ddof, keepdims)
+def _std(self, axis=None, ddof=0, keepdims=False, *, dim=None, correction=None, keepdim=None):
+    # MindSpore's std(dim=None, *, correction=0, keepdim=False) form computes through the older one: both default
+    # to dividing by N
+    return R.std(self, _pick(axis, dim, None), _pick(correction, None, ddof), _pick(keepdim, None, keepdims))
 
 
-def _var(self, axis=None, ddof=0, keepdims=False):
-    return R.var(self, axis, ddof, keepdims)
+def _var(self, axis=None, ddof=0, keepdims=False, *, dim=None, correction=None, keepdim=None):
+    if dim is None and correction is None and keepdim is None:
+        return R.var(self, axis, ddof, keepdims)
+    # var(dim=None, *, correction=1, keepdim=False): Bessel's correction by default
+    return R.var(self, _pick(dim, axis, None), _pick(correction, None, 1), _pick(keepdim, None, keepdims))
 
 
 def _cumsum(self, dim=None, *, dtype=None, axis=None):

@@ -36,7 +36,8 @@ def check_written_dtype(variable, value):
 
 
 def assign(variable, value):
-    """variable <- value (a Parameter, or a Tensor written in place); returns `variable`.
+    """variable <- value (a Parameter, or a Tensor written in place); returns `variable` (a Parameter as a Tensor of
+    its new value, as MindSpore).
 
     Nothing flows back through the assignment (as MindSpore): later gradients see the new value as a constant.
 
@@ -67,7 +68,7 @@ def assign(variable, value):
         if _state.tracing is not None and _state.param_undo:
             _Written.remember(variable._data)
         P.assign_p(variable, value)  # writes the buffer in place (a side-effect node when traced)
-    return variable
+    return C.inplace_result(variable)
 
 
 class _Written:

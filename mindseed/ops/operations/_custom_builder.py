@@ -61,7 +61,8 @@ class CustomOpBuilder:
         kwargs: ``build_dir`` (str): where the build files go.
 
     Raises:
-        TypeError: a bad argument type. ValueError: an empty name, a missing source, or an unavailable backend.
+        TypeError: a bad argument type. ValueError: an empty name or an unavailable backend. FileNotFoundError: a
+            missing source (at build or load).
     """
 
     _loaded_ops = {}
@@ -74,9 +75,6 @@ class CustomOpBuilder:
         self.source = _strs(api, "sources", sources)
         if not self.source:
             raise ValueError(f"For '{api}', the 'sources' must name at least one file.")
-        missing = [s for s in self.source if not os.path.isfile(s)]
-        if missing:
-            raise ValueError(f"For '{api}', the source files {missing} do not exist.")
         if backend not in (None, "CPU", "GPU"):
             raise ValueError(f"For '{api}', the 'backend' must be 'CPU' or 'GPU' here (mindseed runs on the devices "
                              f"PyTorch supports), but got {backend!r}.")
@@ -111,6 +109,10 @@ class CustomOpBuilder:
         return module.__file__
 
     def _build_module(self):
+        # as MindSpore: a missing source is found when the module is built (the builder is made without looking)
+        missing = [s for s in self.source if not os.path.isfile(s)]
+        if missing:
+            raise FileNotFoundError(f"For 'CustomOpBuilder', the source files {missing} do not exist.")
         from mindseed._backend.extension import build_module  # noqa: PLC0415 -- loads the C++ toolchain support
         return build_module(self.name, self.get_sources(), self.get_include_paths(), self.get_cflags(),
                             self.get_ldflags(), self._get_build_directory())

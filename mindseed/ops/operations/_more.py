@@ -34,10 +34,23 @@ def _nth_element(x, n, reverse=False):
 
 
 def _invert_permutation(x):
-    p = _host(x)
-    if p.ndim != 1 or sorted(p.tolist()) != list(range(p.size)):
-        raise ValueError(f"For 'InvertPermutation', the 'input_x' must be a permutation of 0..n-1, but got {p}.")
-    return Tensor(np.argsort(p).astype(p.dtype))
+    # MindSpore's InvertPermutation works on constants: a tuple (or list) of ints in, a tuple out
+    if isinstance(x, Tensor):
+        raise ValueError(f"For 'InvertPermutation', the value of 'input_x' must be non-Tensor, but got "
+                         f"Tensor[{x.dtype}].")
+    if not isinstance(x, (tuple, list)):
+        raise TypeError(f"For 'InvertPermutation', the 'input_x' must be a tuple or list of int, but got "
+                        f"{type(x).__name__}.")
+    for i, v in enumerate(x):
+        if not isinstance(v, int) or isinstance(v, bool):
+            raise TypeError(f"For 'InvertPermutation', the type of 'input[{i}]' should be 'int', but got type "
+                            f"'{type(v).__name__}'.")
+    if sorted(x) != list(range(len(x))):
+        raise ValueError(f"For 'InvertPermutation', the 'input_x' must be a permutation of 0..n-1, but got {x}.")
+    out = [0] * len(x)
+    for i, v in enumerate(x):
+        out[v] = i
+    return tuple(out)
 
 
 def _unravel_index(indices, dims):

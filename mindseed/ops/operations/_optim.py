@@ -6,6 +6,7 @@ update is not differentiated. Scalar inputs may be numbers or one-element Tensor
 """
 from mindseed.common.tensor import Tensor
 from mindseed.ops._prims import optim as P
+from mindseed.ops.functional._core import inplace_result
 from mindseed.ops.operations._base import Primitive
 
 __all__ = ["ApplyMomentum", "SGD", "Adam", "ApplyAdamWithAmsgradV2", "AdamWeightDecay", "ApplyAdagrad",
@@ -24,6 +25,13 @@ def _check_tensors(name, **tensors):
         if shape != first:
             raise ValueError(f"For '{name}', the shape of '{arg}' {shape} must be the same as the shape of the "
                              f"variable {first}.")
+
+
+def _updated(*tensors):
+    """The updated inputs an op returns: Tensors of the Parameters' new values (MindSpore's outputs), one or a
+    tuple."""
+    out = tuple(inplace_result(t) for t in tensors)
+    return out[0] if len(out) == 1 else out
 
 
 class _OptimPrim(Primitive):
@@ -59,7 +67,7 @@ class ApplyMomentum(_OptimPrim):
         _check_tensors(self.name, variable=variable, accumulation=accumulation, gradient=gradient)
         P.apply_momentum_p(variable, accumulation, learning_rate, gradient, momentum, use_nesterov=self.use_nesterov,
                            gradient_scale=self.gradient_scale)
-        return variable
+        return _updated(variable)
 
 
 class SGD(_OptimPrim):
@@ -72,7 +80,7 @@ class SGD(_OptimPrim):
         _check_tensors(self.name, parameters=parameters, gradient=gradient, accum=accum, stat=stat)
         P.sgd_p(parameters, gradient, learning_rate, accum, momentum, stat, dampening=self.dampening,
                 weight_decay=self.weight_decay, nesterov=self.nesterov)
-        return parameters
+        return _updated(parameters)
 
 
 class Adam(_OptimPrim):
@@ -85,7 +93,7 @@ class Adam(_OptimPrim):
         _check_tensors(self.name, var=var, m=m, v=v, gradient=gradient)
         P.adam_p(var, m, v, beta1_power, beta2_power, lr, beta1, beta2, epsilon, gradient,
                  use_nesterov=self.use_nesterov)
-        return var, m, v
+        return _updated(var, m, v)
 
 
 class ApplyAdamWithAmsgradV2(_LockingOptimPrim):
@@ -94,7 +102,7 @@ class ApplyAdamWithAmsgradV2(_LockingOptimPrim):
     def __call__(self, var, m, v, vhat, beta1_power, beta2_power, lr, beta1, beta2, epsilon, grad):
         _check_tensors(self.name, var=var, m=m, v=v, vhat=vhat, grad=grad)
         P.adam_amsgrad_p(var, m, v, vhat, beta1_power, beta2_power, lr, beta1, beta2, epsilon, grad)
-        return var, m, v, vhat
+        return _updated(var, m, v, vhat)
 
 
 class AdamWeightDecay(_LockingOptimPrim):
@@ -103,7 +111,7 @@ class AdamWeightDecay(_LockingOptimPrim):
     def __call__(self, var, m, v, lr, beta1, beta2, epsilon, decay, gradient):
         _check_tensors(self.name, var=var, m=m, v=v, gradient=gradient)
         P.adam_weight_decay_p(var, m, v, lr, beta1, beta2, epsilon, decay, gradient)
-        return var, m, v
+        return _updated(var, m, v)
 
 
 class ApplyAdagrad(_OptimPrim):
@@ -115,7 +123,7 @@ class ApplyAdagrad(_OptimPrim):
     def __call__(self, var, accum, lr, grad):
         _check_tensors(self.name, var=var, accum=accum, grad=grad)
         P.apply_adagrad_p(var, accum, lr, grad, update_slots=self.update_slots)
-        return var, accum
+        return _updated(var, accum)
 
 
 class ApplyAdagradV2(_OptimPrim):
@@ -127,7 +135,7 @@ class ApplyAdagradV2(_OptimPrim):
     def __call__(self, var, accum, lr, grad):
         _check_tensors(self.name, var=var, accum=accum, grad=grad)
         P.apply_adagrad_v2_p(var, accum, lr, grad, epsilon=self.epsilon, update_slots=self.update_slots)
-        return var, accum
+        return _updated(var, accum)
 
 
 class ApplyAdadelta(_OptimPrim):
@@ -136,7 +144,7 @@ class ApplyAdadelta(_OptimPrim):
     def __call__(self, var, accum, accum_update, lr, rho, epsilon, grad):
         _check_tensors(self.name, var=var, accum=accum, accum_update=accum_update, grad=grad)
         P.apply_adadelta_p(var, accum, accum_update, lr, rho, epsilon, grad)
-        return var, accum, accum_update
+        return _updated(var, accum, accum_update)
 
 
 class ApplyAdaMax(_OptimPrim):
@@ -145,7 +153,7 @@ class ApplyAdaMax(_OptimPrim):
     def __call__(self, var, m, v, beta1_power, lr, beta1, beta2, epsilon, grad):
         _check_tensors(self.name, var=var, m=m, v=v, grad=grad)
         P.apply_ada_max_p(var, m, v, beta1_power, lr, beta1, beta2, epsilon, grad)
-        return var, m, v
+        return _updated(var, m, v)
 
 
 class ApplyRMSProp(_LockingOptimPrim):
@@ -154,7 +162,7 @@ class ApplyRMSProp(_LockingOptimPrim):
     def __call__(self, var, mean_square, moment, learning_rate, grad, decay, momentum, epsilon):
         _check_tensors(self.name, var=var, mean_square=mean_square, moment=moment, grad=grad)
         P.apply_rms_prop_p(var, mean_square, moment, learning_rate, grad, decay, momentum, epsilon)
-        return var
+        return _updated(var)
 
 
 class ApplyCenteredRMSProp(_LockingOptimPrim):
@@ -165,7 +173,7 @@ class ApplyCenteredRMSProp(_LockingOptimPrim):
                        grad=grad)
         P.apply_centered_rms_prop_p(var, mean_gradient, mean_square, moment, grad, learning_rate, decay, momentum,
                                     epsilon)
-        return var
+        return _updated(var)
 
 
 class ApplyProximalAdagrad(_LockingOptimPrim):
@@ -174,7 +182,7 @@ class ApplyProximalAdagrad(_LockingOptimPrim):
     def __call__(self, var, accum, lr, l1, l2, grad):
         _check_tensors(self.name, var=var, accum=accum, grad=grad)
         P.apply_proximal_adagrad_p(var, accum, lr, l1, l2, grad)
-        return var, accum
+        return _updated(var, accum)
 
 
 class ApplyFtrl(_LockingOptimPrim):
@@ -183,7 +191,7 @@ class ApplyFtrl(_LockingOptimPrim):
     def __call__(self, var, accum, linear, grad, lr, l1, l2, lr_power):
         _check_tensors(self.name, var=var, accum=accum, linear=linear, grad=grad)
         P.apply_ftrl_p(var, accum, linear, grad, lr, l1, l2, lr_power)
-        return var
+        return _updated(var)
 
 
 class ApplyGradientDescent(_OptimPrim):
@@ -192,7 +200,7 @@ class ApplyGradientDescent(_OptimPrim):
     def __call__(self, var, alpha, delta):
         _check_tensors(self.name, var=var, delta=delta)
         P.apply_gradient_descent_p(var, alpha, delta)
-        return var
+        return _updated(var)
 
 
 class LARSUpdate(_OptimPrim):

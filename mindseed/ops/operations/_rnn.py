@@ -97,9 +97,11 @@ class LSTM(Primitive):
             if tuple(t.shape) != (rows, x.shape[1], last):
                 raise ValueError(f"For '{name}', the shape of '{arg}' must be {(rows, x.shape[1], last)}, but got "
                                  f"{tuple(t.shape)}.")
-        if w.size != self._weight_size():
-            raise ValueError(f"For '{name}', the weight 'w' must hold {self._weight_size()} elements, but got "
-                             f"{w.size}.")
+        # MindSpore's kernel reads the first elements it needs and ignores the rest (a w sized for two biases per
+        # gate, as PyTorch lays them out, runs)
+        if w.size < self._weight_size():
+            raise ValueError(f"For '{name}', the weight 'w' must hold at least {self._weight_size()} elements, but "
+                             f"got {w.size}.")
 
     def __call__(self, x, h, c, w):
         self._check(x, h, c, w)

@@ -5,6 +5,7 @@ import inspect
 
 from mindseed.common import dtype as mstype
 from mindseed.common.tensor import Tensor
+from mindseed.ops.functional._core import inplace_result
 from mindseed.ops.operations._base import Primitive
 
 __all__ = ["primitive_class", "REQUIRED"]
@@ -86,7 +87,10 @@ def primitive_class(name, fn, attrs=(), inputs=None, tensors=(), same_shape=(), 
         out = fn(*args, **{a: self.attrs[a] for a, _ in attrs})
         if returns is None:
             return out
-        return named[returns] if isinstance(returns, str) else tuple(named[r] for r in returns)
+        # the inputs updated in place, as MindSpore's outputs: a Parameter as a Tensor of its new value
+        if isinstance(returns, str):
+            return inplace_result(named[returns])
+        return tuple(inplace_result(named[r]) for r in returns)
 
     __init__.__signature__ = inspect.Signature([inspect.Parameter("self", inspect.Parameter.POSITIONAL_ONLY)]
                                                + params)
