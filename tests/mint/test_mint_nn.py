@@ -246,6 +246,23 @@ def test_conv_padding_modes_and_other_ranks():
     assert nn.ConvTranspose2d(3, 2, 3, stride=2, padding=1, output_padding=1)(x).shape == (2, 2, 10, 10)
 
 
+def test_conv_transpose2d_output_size_picks_the_output_padding():
+    x = _t(A)                               # (2, 3, 5, 5)
+    up = nn.ConvTranspose2d(3, 2, 3, stride=2, padding=1)
+    padded = nn.ConvTranspose2d(3, 2, 3, stride=2, padding=1, output_padding=(1, 0))
+    padded.weight.set_data(up.weight.data)
+    padded.bias.set_data(up.bias.data)
+    assert up(x).shape == (2, 2, 9, 9)
+    got = up(x, output_size=(10, 9))
+    assert got.shape == (2, 2, 10, 9)
+    np.testing.assert_allclose(got.asnumpy(), padded(x).asnumpy(), rtol=1e-6)
+    assert up(x, output_size=(2, 2, 10, 10)).shape == (2, 2, 10, 10)    # the whole shape, as mint's example
+    with pytest.raises(ValueError, match=r"valid sizes range from \[9, 9\] to \[10, 10\]"):
+        up(x, output_size=(11, 9))
+    with pytest.raises(ValueError, match="'output_size' must have 2 or 4 elements, but got 3"):
+        up(x, output_size=(2, 10, 10))
+
+
 def test_batchnorm_running_statistics_use_torch_momentum():
     bn = nn.BatchNorm2d(3, momentum=0.2).set_train()
     bn(_t(A))
