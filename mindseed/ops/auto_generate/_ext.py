@@ -93,7 +93,8 @@ ALIASES = {
         "batch_norm_elemt batch_norm_gather_stats_with_counts batch_norm_stats broadcast_to_view=broadcast_to clone "
         "conv_tbc inplace_addr=addr_ narrow_view=narrow npu_gelu select_ext_view=select "
         "transpose_ext_view=transpose triangular_solve vdot",
-    ("auto_generate.gen_ops_def", "mint.nn.functional"): "inplace_hardtanh=hardtanh_ inplace_threshold=threshold_",
+    ("auto_generate.gen_ops_def", "mint.nn.functional"):
+        "adaptive_avg_pool1d inplace_hardtanh=hardtanh_ inplace_threshold=threshold_",
     ("auto_generate.gen_ops_def", "mint.linalg"): "linalg_qr=qr",
     ("functional", "mint"): "argmax_ext=argmax",
     ("functional_overload", "mint"):
