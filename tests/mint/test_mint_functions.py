@@ -231,6 +231,10 @@ def test_addr_inplace_updates_its_input():
 def test_random_shapes_dtypes_and_generator_streams():
     assert mint.rand(2, 3).shape == (2, 3) and mint.rand((4,), dtype=ms.float64).dtype == ms.float64
     assert mint.randn([2, 2]).shape == (2, 2)
+    # a shape tuple first: what follows is ignored, as MindSpore's (its examples pass the dtype so: float32 stays)
+    for fn in (mint.rand, mint.randn):
+        x = fn((1, 2, 4), ms.float16)
+        assert x.shape == (1, 2, 4) and x.dtype == ms.float32
     r = mint.randint(3, 7, (1000,)).asnumpy()
     assert r.min() >= 3 and r.max() <= 6 and r.dtype == np.int64
     assert mint.randint(5, (3,)).asnumpy().max() < 5
