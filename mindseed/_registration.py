@@ -105,6 +105,7 @@ _pijit_context._jit = _jit
 from mindseed import mint as _mint  # noqa: E402
 from mindseed.ops.auto_generate import _ext as _ops_ext  # noqa: E402
 _ops_ext.SOURCES[:] = [_mint, _mint.nn.functional]
+_ops_ext.install_aliases(ops, {"mint": _mint, "mint.nn.functional": _mint.nn.functional, "mint.linalg": _mint.linalg})
 
 
 # MindSpore's module paths that re-export names mindseed defines in higher layers: `import mindspore.nn.metrics`

@@ -471,6 +471,18 @@ def _map(inputs, fn):
     return fn(inputs) if isinstance(inputs, Tensor) else inputs
 
 
+def _grad_scale_map(scale_value, inputs):
+    """inputs (a Tensor or a nested tuple of them) multiplied by the Tensor `scale_value` (MindSpore's helper for
+    LossScaler subclasses, `from mindspore.amp import _grad_scale_map`)."""
+    return _map(inputs, lambda x: x * ops.cast(scale_value, x.dtype))
+
+
+def _grad_unscale_map(scale_value, inputs):
+    """inputs multiplied by 1 / `scale_value`."""
+    factor = ops.reciprocal(scale_value)
+    return _map(inputs, lambda x: x * ops.cast(factor, x.dtype))
+
+
 class LossScaler:
     """Base class of the loss scalers: `scale`, `unscale` and `adjust`."""
 
@@ -489,8 +501,7 @@ class LossScaler:
     def _scaled(self, inputs, inverse):
         if _state.tracing is not None:
             # in a graph: the scale of each call (the Parameter), 1/scale rounded to float32 once as below
-            factor = ops.reciprocal(self.scale_value) if inverse else self.scale_value
-            return _map(inputs, lambda x: x * ops.cast(factor, x.dtype))
+            return (_grad_unscale_map if inverse else _grad_scale_map)(self.scale_value, inputs)
         value = K.item(self.scale_value._data)
         factor = 1.0 / value if inverse else value
         return _map(inputs, lambda x: x * ops.cast(Tensor(factor, mstype.float32), x.dtype))

@@ -286,6 +286,33 @@ def test_static_and_dynamic_loss_scalers():
         amp.DynamicLossScaler(2, 2, 0)
 
 
+def test_user_loss_scaler_with_the_grad_scale_maps():
+    from mindseed.amp import LossScaler, _grad_scale_map, _grad_unscale_map
+
+    class MyLossScaler(LossScaler):
+        def __init__(self, scale_value):
+            self.scale_value = ms.Parameter(ms.Tensor(scale_value, dtype=ms.float32), name="scale_value")
+            self.scale_factor = 2
+
+        def scale(self, inputs):
+            return _grad_scale_map(self.scale_value, inputs)
+
+        def unscale(self, inputs):
+            return _grad_unscale_map(self.scale_value, inputs)
+
+        def adjust(self, grads_finite):
+            ops.assign(self.scale_value, ops.select(grads_finite, self.scale_value * self.scale_factor,
+                                                    self.scale_value))
+            return True
+
+    s = MyLossScaler(1024)
+    scaled = s.scale((ms.Tensor([1.0, 2.0]), ms.Tensor([3.0], ms.float16)))
+    np.testing.assert_array_equal(scaled[0].asnumpy(), [1024.0, 2048.0])
+    assert scaled[1].dtype == ms.float16 and float(scaled[1].asnumpy()[0]) == 3072.0
+    np.testing.assert_array_equal(s.unscale(scaled)[0].asnumpy(), [1.0, 2.0])
+    assert s.adjust(ms.Tensor(True)) is True and float(s.scale_value.asnumpy()) == 2048.0
+
+
 def test_all_finite():
     assert bool(amp.all_finite((ms.Tensor([1.0]), ms.Tensor([2.0]))))
     assert not bool(amp.all_finite([ms.Tensor([1.0]), ms.Tensor([np.nan])]))

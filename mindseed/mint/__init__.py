@@ -23,7 +23,7 @@ for _table in _functional.TENSOR_METHOD_TABLES:
 _SAME = _reexport(_ops, """
 abs acos acosh addbmm addmm addmv allclose arange arccos arccosh arcsin arcsinh arctan arctan2 arctanh argmax asin
 asinh atan atan2 atanh bincount bitwise_and bitwise_or bitwise_xor broadcast_to ceil cos cosh cross cumprod divide
-dot dstack einsum erf erfc erfinv exp exp2 expm1 eye flip float_power floor full full_like gcd greater gt hstack
+dstack einsum erf erfc erfinv exp exp2 expm1 eye flip float_power floor full full_like gcd greater gt hstack
 inverse isclose isfinite isinf isneginf le less_equal log log10 log1p log2 logaddexp logaddexp2 logical_and
 logical_not logical_or logical_xor masked_select matmul maximum minimum mm nan_to_num ne neg negative
 nonzero not_equal ones_like outer polar pow ravel reciprocal roll round rsqrt searchsorted sigmoid sign sin
@@ -170,6 +170,7 @@ unique(input, sorted=True, return_inverse=False, return_counts=False, dim=None) 
     _T.unique(_h.check_tensor('unique', 'input', input), sorted, return_inverse, return_counts, dim)  # Unique
     elements (and inverse, counts).
 vdot(input, other) -> _h.vdot(input, other)  # sum(conj(input) * other) of 1-D tensors.
+dot(input, other) -> _h.dot(input, other)  # sum(input * other) of 1-D tensors of one dtype.
 where(condition, input=None, other=None) -> _h.where(condition, input, other)  # input where condition else other;
     where(condition) the indices of True.
 xlogy(input, other) -> _ops.xlogy(input, other)  # input * log(other), 0 where input is 0.

@@ -121,14 +121,27 @@ def diag(input, diagonal=0):
     raise ValueError(f"For 'mint.diag', the 'input' must be 1-D or 2-D, but got {input.ndim}-D.")
 
 
+def _vectors(op, input, other):
+    for name, v in (("input", input), ("other", other)):
+        check_tensor(op, name, v)
+        if v.ndim != 1:
+            raise ValueError(f"For 'mint.{op}', the '{name}' must be 1-D, but got shape {v.shape}.")
+    if input.shape != other.shape:
+        raise ValueError(f"For 'mint.{op}', 'input' {input.shape} and 'other' {other.shape} must have one size.")
+
+
+def dot(input, other):
+    """sum(input * other) of two 1-D tensors of one dtype (a 0-D Tensor of that dtype)."""
+    _vectors("dot", input, other)
+    if input.dtype != other.dtype:
+        raise TypeError(f"For 'mint.dot', 'input' and 'other' must have one dtype, but got {input.dtype} and "
+                        f"{other.dtype}.")
+    return _ops.cast(_ops.sum(_ops.mul(input, other)), input.dtype)
+
+
 def vdot(input, other):
     """sum(conj(input) * other) of two 1-D tensors."""
-    for name, v in (("input", input), ("other", other)):
-        check_tensor("vdot", name, v)
-        if v.ndim != 1:
-            raise ValueError(f"For 'mint.vdot', the '{name}' must be 1-D, but got shape {v.shape}.")
-    if input.shape != other.shape:
-        raise ValueError(f"For 'mint.vdot', 'input' {input.shape} and 'other' {other.shape} must have one size.")
+    _vectors("vdot", input, other)
     if mstype.is_complex(input.dtype):
         input = _ops.conj(input)
     return _ops.sum(_ops.mul(input, other))

@@ -18,6 +18,12 @@ def _like(op, input, dtype, default_check):
     return default_check(op, dtype, input.dtype)
 
 
+def _size_arg(size):
+    """`size` as mint.rand/randn read it: a tuple or list first is the shape, and what follows it is ignored
+    (`randn((2, 3), ms.float32)` is float32 because that is the default, as in MindSpore)."""
+    return size[0] if size and isinstance(size[0], (tuple, list)) else size
+
+
 def rand(*size, generator=None, dtype=None, device=None):
     """Samples uniform in [0, 1) of shape `size` (Float32 unless `dtype`).
 
@@ -26,7 +32,8 @@ def rand(*size, generator=None, dtype=None, device=None):
     (2, 3)
     """
     dtype = _r._float_dtype("rand", dtype)
-    return R.uniform_real_p(shape=_r._sizes("rand", size), dtype=dtype.name, gen=_r._generator(generator))
+    return R.uniform_real_p(shape=_r._sizes("rand", _size_arg(size)), dtype=dtype.name,
+                            gen=_r._generator(generator))
 
 
 def rand_like(input, *, dtype=None, device=None):
@@ -38,7 +45,8 @@ def rand_like(input, *, dtype=None, device=None):
 def randn(*size, generator=None, dtype=None, device=None):
     """Samples of N(0, 1) of shape `size` (Float32 unless `dtype`)."""
     dtype = _r._float_dtype("randn", dtype)
-    return R.standard_normal_p(shape=_r._sizes("randn", size), dtype=dtype.name, gen=_r._generator(generator))
+    return R.standard_normal_p(shape=_r._sizes("randn", _size_arg(size)), dtype=dtype.name,
+                               gen=_r._generator(generator))
 
 
 def randn_like(input, *, dtype=None, device=None):

@@ -148,6 +148,7 @@ VALUES = [
                                      alpha=0.5), 2 + 0.5 * (A @ B.T)[None]),
     ("mv", lambda: mint.mv(_t(A.T), _t(V)), A.T @ V),
     ("vdot", lambda: mint.vdot(_t(V), _t(V * 2)), np.vdot(V, V * 2)),
+    ("dot-1d", lambda: mint.dot(ms.tensor([2.0, 3.0]), ms.tensor([2.0, 1.0])), np.float32(7.0)),
     ("diag-vector", lambda: mint.diag(_t(V), 1), np.diag(V, 1)),
     ("diag-matrix", lambda: mint.diag(X, -1), np.diag(A, -1)),
     ("norm-fro", lambda: mint.norm(X), np.linalg.norm(A)),
@@ -230,6 +231,10 @@ def test_addr_inplace_updates_its_input():
 def test_random_shapes_dtypes_and_generator_streams():
     assert mint.rand(2, 3).shape == (2, 3) and mint.rand((4,), dtype=ms.float64).dtype == ms.float64
     assert mint.randn([2, 2]).shape == (2, 2)
+    # a shape tuple first: what follows is ignored, as MindSpore's (its examples pass the dtype so: float32 stays)
+    for fn in (mint.rand, mint.randn):
+        x = fn((1, 2, 4), ms.float16)
+        assert x.shape == (1, 2, 4) and x.dtype == ms.float32
     r = mint.randint(3, 7, (1000,)).asnumpy()
     assert r.min() >= 3 and r.max() <= 6 and r.dtype == np.int64
     assert mint.randint(5, (3,)).asnumpy().max() < 5
@@ -285,6 +290,7 @@ SPECS = [
     OpSpec("mint.baddbmm", lambda i, a, b: mint.baddbmm(i, a, b, beta=0.5, alpha=2.0),
            lambda i, a, b: 0.5 * i + 2.0 * a @ b, shapes=[(2, 3, 5), (2, 3, 4), (2, 4, 5)]),
     OpSpec("mint.vdot", lambda a, b: mint.vdot(a, b), np.vdot, shapes=[(5,), (5,)]),
+    OpSpec("mint.dot", lambda a, b: mint.dot(a, b), np.dot, shapes=[(5,), (5,)]),
     OpSpec("mint.conv2d", lambda x, w: mint.conv2d(x, w, padding=(1, 0), stride=2), None,
            shapes=[(1, 2, 5, 5), (3, 2, 3, 3)]),
     OpSpec("mint.diag", lambda x: mint.diag(x, 1), lambda x: np.diag(x, 1), shapes=[(4,)]),

@@ -246,6 +246,23 @@ def test_conv_padding_modes_and_other_ranks():
     assert nn.ConvTranspose2d(3, 2, 3, stride=2, padding=1, output_padding=1)(x).shape == (2, 2, 10, 10)
 
 
+def test_conv_transpose2d_output_size_picks_the_output_padding():
+    x = _t(A)                               # (2, 3, 5, 5)
+    up = nn.ConvTranspose2d(3, 2, 3, stride=2, padding=1)
+    padded = nn.ConvTranspose2d(3, 2, 3, stride=2, padding=1, output_padding=(1, 0))
+    padded.weight.set_data(up.weight.data)
+    padded.bias.set_data(up.bias.data)
+    assert up(x).shape == (2, 2, 9, 9)
+    got = up(x, output_size=(10, 9))
+    assert got.shape == (2, 2, 10, 9)
+    np.testing.assert_allclose(got.asnumpy(), padded(x).asnumpy(), rtol=1e-6)
+    assert up(x, output_size=(2, 2, 10, 10)).shape == (2, 2, 10, 10)    # the whole shape, as mint's example
+    with pytest.raises(ValueError, match=r"valid sizes range from \[9, 9\] to \[10, 10\]"):
+        up(x, output_size=(11, 9))
+    with pytest.raises(ValueError, match="'output_size' must have 2 or 4 elements, but got 3"):
+        up(x, output_size=(2, 10, 10))
+
+
 def test_batchnorm_running_statistics_use_torch_momentum():
     bn = nn.BatchNorm2d(3, momentum=0.2).set_train()
     bn(_t(A))
@@ -351,3 +368,18 @@ def test_dropout_layers_follow_the_training_flag():
         np.testing.assert_array_equal(layer(x).asnumpy(), 1.0)      # a new Cell is in eval mode
         layer.set_train()
         assert (layer(x).asnumpy() == 0).mean() > 0.2
+
+
+def test_adaptive_avg_pool1d_takes_unbatched_input_and_any_output_size():
+    # mint's (not ops'): (C, L) input, windows [floor(i L / n), ceil((i + 1) L / n)) when n does not divide L
+    x = ms.Tensor([[2.0, 3.0], [3.0, 4.0]], ms.float16)
+    for fn in (F.adaptive_avg_pool1d, ms.ops.auto_generate.adaptive_avg_pool1d, nn.AdaptiveAvgPool1d(3)):
+        out = fn(x, 3) if not isinstance(fn, nn.AdaptiveAvgPool1d) else fn(x)
+        assert out.dtype == ms.float16
+        np.testing.assert_array_equal(out.asnumpy(), [[2.0, 2.5, 3.0], [3.0, 3.5, 4.0]])
+    a = np.arange(14.0, dtype=np.float32).reshape(1, 2, 7)
+    np.testing.assert_allclose(F.adaptive_avg_pool1d(ms.tensor(a), 3).asnumpy(), [[[1, 3, 5], [8, 10, 12]]])
+    g = ms.grad(lambda t: F.adaptive_avg_pool1d(t, 3).sum())(ms.tensor(a))
+    np.testing.assert_allclose(g.asnumpy()[0, 0], np.array([1, 1, 2, 1, 2, 1, 1]) / 3, rtol=1e-6)
+    with pytest.raises(ValueError, match="'input' must be 2-D or 3-D"):
+        F.adaptive_avg_pool1d(ms.tensor(a[0, 0]), 3)

@@ -144,7 +144,7 @@ def test_sample_moments(D, a):
     d = D(*a)
     s = d.sample((40000,)).asnumpy().astype(np.float64)
     assert s.shape == (40000,)
-    m, v = float(d.mean().asnumpy()), float(d.var().asnumpy())
+    m, v = d.mean().asnumpy().item(), d.var().asnumpy().item()   # Categorical keeps a class axis of 1
     assert abs(s.mean() - m) < 5 * math.sqrt(v / s.size)
     assert s.var() == pytest.approx(v, rel=0.08)
 
@@ -338,3 +338,35 @@ def test_user_bijector_with_add_parameter():
         Affine(2.0, 1)          # the parameters' dtypes differ
     with pytest.raises(TypeError):
         net.forward(ms.Tensor([1], ms.int32))
+
+
+def test_categorical_statistic_shapes_and_mode_dtype_as_mindspore():
+    # the oracle: mean/var keep the class axis, entropy/kl squeeze axes of size 1, mode is of the sample dtype
+    ca = msd.Categorical(probs=[0.2, 0.8], dtype=ms.int32)
+    pa, pb = Tensor([0.5, 0.5], ms.float32), Tensor([0.35, 0.65], ms.float32)
+    assert ca.mean().shape == (1,) and ca.var().shape == (1,) and ca.sd().shape == (1,)
+    np.testing.assert_allclose(ca.mean().asnumpy(), [0.8], rtol=1e-6)
+    np.testing.assert_allclose(ca.var(pb).asnumpy(), [0.22750002], rtol=1e-6)
+    np.testing.assert_allclose(ca.sd(pb).asnumpy(), [0.47696963], rtol=1e-6)
+    assert ca.entropy().shape == () and ca.kl_loss("Categorical", pb).shape == ()
+    np.testing.assert_allclose(ca.entropy().asnumpy(), 0.5004024, rtol=1e-6)
+    np.testing.assert_allclose(ca.kl_loss("Categorical", pb).asnumpy(), 0.0541883, rtol=1e-5)
+    np.testing.assert_allclose(ca.cross_entropy("Categorical", pb, pa).asnumpy(), 0.74030167, rtol=1e-5)
+    mode = ca.mode()
+    assert mode.dtype == ms.int32 and mode.shape == () and int(mode.asnumpy()) == 1
+    batch = Tensor([[0.2, 0.8], [0.5, 0.5]], ms.float32)
+    ca2 = msd.Categorical(dtype=ms.int32)
+    np.testing.assert_allclose(ca2.mean(batch).asnumpy(), [[0.8], [0.5]], rtol=1e-6)
+    np.testing.assert_allclose(ca2.var(batch).asnumpy(), [[0.15999997], [0.25]], rtol=1e-6)
+    np.testing.assert_allclose(ca2.entropy(batch).asnumpy(), [0.5004024, 0.6931472], rtol=1e-6)
+    np.testing.assert_array_equal(ca2.mode(batch).asnumpy(), [1, 0])
+
+
+def test_scalar_affine_log_jacobian_has_the_scales_shape():
+    b = msb.ScalarAffine(-2.0, 2.0)
+    v = Tensor([1.0, 2.0, 3.0], ms.float32)
+    assert b.forward(v).shape == (3,)
+    fldj, ildj = b.forward_log_jacobian(v), b.inverse_log_jacobian(v)
+    assert fldj.shape == () and ildj.shape == ()
+    np.testing.assert_allclose(fldj.asnumpy(), 0.6931472, rtol=1e-6)
+    np.testing.assert_allclose(ildj.asnumpy(), -0.6931472, rtol=1e-6)

@@ -51,3 +51,37 @@ def test_ext_functions_take_mints_keyword_only_arguments_by_position():
         gen_ops_def.add_ext(x, y, 2, alpha=3)
     with pytest.raises(TypeError, match="add_ext.. takes at most 3 positional arguments but 4 were given"):
         gen_ops_def.add_ext(x, y, 2, 3)
+
+
+def test_internal_names_of_mint_functions_are_mints():
+    """MindSpore's mint docstrings call its functions by their internal names (`math_func.amax_ext`,
+    `gen_ops_def.narrow_view`, `functional_overload.any`): the same objects as mint's."""
+    from mindseed import ops
+    for (module_name, source_name), names in _ext.ALIASES.items():
+        module = ops
+        for part in module_name.split("."):
+            module = getattr(module, part)
+        source = {"mint": mint, "mint.nn.functional": mint.nn.functional, "mint.linalg": mint.linalg}[source_name]
+        for item in names.split():
+            name, _, attr = item.partition("=")
+            assert getattr(module, name) is getattr(source, attr or name), (module_name, name)
+    assert ops.auto_generate.narrow_view is mint.narrow
+
+
+def test_internal_names_compute_the_oracles_values():
+    from mindseed import ops
+    x = ms.tensor(np.arange(1, 10, dtype=np.float32).reshape(3, 1, 3).repeat(2, 1))
+    np.testing.assert_array_equal(ops.function.math_func.amax_ext(x, dim=2, keepdim=True).asnumpy().ravel(),
+                                  [3, 3, 6, 6, 9, 9])
+    assert ops.function.math_func.amin_ext(x).asnumpy() == 1.0
+    out = ops.auto_generate.broadcast_to_view(ms.tensor([[1], [2]], ms.float32), (-1, 2))
+    np.testing.assert_array_equal(out.asnumpy(), [[1, 1], [2, 2]])
+    m = ms.tensor(np.arange(1, 10).reshape(3, 3), ms.int32)
+    np.testing.assert_array_equal(ops.auto_generate.gen_ops_def.narrow_view(m, 1, 1, 2).asnumpy(),
+                                  [[2, 3], [5, 6], [8, 9]])
+    assert bool(ops.functional_overload.any(ms.tensor([[True, False], [True, True]])).asnumpy())
+    soft = ops.function.nn_func.softmax_ext(ms.tensor([-1.0, -2.0, 0.0, 2.0, 1.0]), 0)
+    np.testing.assert_allclose(soft.asnumpy(), [0.03168492, 0.01165623, 0.08612854, 0.6364086, 0.23412165],
+                               rtol=1e-6)
+    glu = ops.function.nn_func.glu_ext(ms.tensor([[0.1, 0.2, 0.3, 0.4], [0.5, 0.6, 0.7, 0.8]]))
+    np.testing.assert_allclose(glu.asnumpy(), [[0.05744425, 0.11973753], [0.33409387, 0.41398472]], rtol=1e-6)

@@ -202,6 +202,11 @@ SPECS = [
     OpSpec("renorm", lambda x: ops.renorm(x, 2, 0, 1.5), lambda x: x * np.minimum(
         1.0, 1.5 / (np.linalg.norm(x, axis=1, keepdims=True) + 1e-7)), shapes=[(3, 4)]),
     OpSpec("einsum_ext", lambda a, b: ops.einsum_ext("ij,j->i", a, b), np.matmul, shapes=[(2, 3), (3,)]),
+    # the sublist form: each operand followed by its subscripts (ints in [0, 52) or ...), then the output's
+    OpSpec("einsum_sublists", lambda a, b: ops.einsum(a, [..., 1], b, [..., 2], [..., 1, 2]),
+           lambda a, b: np.einsum("...i,...j->...ij", a, b), shapes=[(4,), (2,)]),
+    OpSpec("einsum_ext_sublists_implicit", lambda a, b: ops.einsum_ext(a, [0, 27], b, [27, 51]),
+           lambda a, b: a @ b, shapes=[(2, 3), (3, 4)]),
     OpSpec("cond_1", lambda a: ops.cond(a, 1), lambda a: np.linalg.cond(a, 1), shapes=[SQ], gen=well_conditioned),
     # ---------------------------------------------------------- eigenvalues, Householder and LU helpers
     # (declared without a gradient in mindseed/ops/_prims/linalg.py: complex results, or packed factor forms)
@@ -249,6 +254,8 @@ ERRORS = [
     ErrorSpec("dot_1d", lambda: ops.dot(ms.Tensor([1.0]), ms.Tensor([1.0])), ValueError, "For 'dot'"),
     ErrorSpec("outer_2d", lambda: ops.outer(A, A), ValueError, "For 'outer'"),
     ErrorSpec("einsum_operands", lambda: ops.einsum("ij,jk->ik", A), ValueError, "For 'Einsum'"),
+    ErrorSpec("einsum_sublist_range", lambda: ops.einsum(A, [0, 52]), ValueError,
+              "For Einsum, the number in sublist should be in range [0, 52), but got 52"),
     ErrorSpec("einsum_rank", lambda: ops.einsum("ijk->i", A), ValueError, "For 'Einsum'"),
     ErrorSpec("einsum_sizes", lambda: ops.einsum("ij,ij->i", A, ops.ones((2, 4))), ValueError, "For 'Einsum'"),
     ErrorSpec("matrix_solve_rhs", lambda: ops.matrix_solve(S, ops.ones((2, 1))), ValueError, "For 'MatrixSolve'"),

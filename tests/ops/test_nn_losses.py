@@ -171,9 +171,10 @@ SPECS += [
     OpSpec("SoftmaxCrossEntropyWithLogits", lambda x, y: ops.SoftmaxCrossEntropyWithLogits()(x, y),
            lambda x, y: [-(y * R.log_softmax(x, 1)).sum(1), R.softmax(x, 1) - y], shapes=[(4, 3), (4, 3)],
            gen=[None, _rows_of_probs], grad=False),
+    # (the labels' gradient is zero, as MindSpore's rule gives: checked on the logits)
     OpSpec("SoftmaxCrossEntropyWithLogits_loss", lambda x, y: ops.SoftmaxCrossEntropyWithLogits()(x, y)[0],
            lambda x, y: -(y * R.log_softmax(x, 1)).sum(1), shapes=[(4, 3), (4, 3)], gen=[None, _rows_of_probs],
-           grad2=True),
+           grad2=True, grad_inputs=(0,)),
     # nn.SoftmaxCrossEntropyWithLogits(sparse=True) of 2-D logits, mean: MindSpore's fused sparse kernel
     OpSpec("nn_sparse_softmax_cross_entropy_mean",
            lambda x, t: ms.nn.SoftmaxCrossEntropyWithLogits(sparse=True, reduction="mean")(x, t),
@@ -238,10 +239,23 @@ def test_softmax_cross_entropy_with_logits_outputs_and_grads():
     np.testing.assert_allclose(loss.asnumpy(), -(y * R.log_softmax(x)).sum(1), rtol=1e-10)
     np.testing.assert_allclose(backprop.asnumpy(), R.softmax(x) - y, rtol=1e-10)
     spec = OpSpec("sce", lambda a, b: ops.SoftmaxCrossEntropyWithLogits()(a, b)[0], shapes=[(4, 3), (4, 3)],
-                  gen=[None, _rows_of_probs])
+                  gen=[None, _rows_of_probs], grad_inputs=(0,))
     from _harness import check_grad, check_grad2
     check_grad(spec)
     check_grad2(spec)
+
+
+def test_softmax_cross_entropy_label_gradient_is_zero():
+    # MindSpore's rule gives the labels a zero gradient (the oracle: nn.ForwardValueAndGrad's example prints
+    # zeros for them), in PyNative and in a graph
+    x = ms.Tensor(np.array([[1.0, 2.0, 3.0]], np.float32))
+    y = ms.Tensor(np.array([[0.2, 0.3, 0.5]], np.float32))
+    for net in (lambda a, b: ops.SoftmaxCrossEntropyWithLogits()(a, b)[0].sum(),
+                lambda a, b: ms.nn.SoftmaxCrossEntropyWithLogits()(a, b).sum()):
+        for grad in (ms.grad(net, grad_position=(0, 1)), ms.jit(ms.grad(net, grad_position=(0, 1)))):
+            dx, dy = grad(x, y)
+            np.testing.assert_allclose(dx.asnumpy(), [[-0.10996943, -0.05527154, 0.16524094]], rtol=1e-5)
+            np.testing.assert_array_equal(dy.asnumpy(), np.zeros((1, 3), np.float32))
 
 
 def test_sparse_softmax_cross_entropy_loss_and_is_grad():

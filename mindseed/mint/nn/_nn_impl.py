@@ -33,6 +33,20 @@ def softmax(fn, input, dim, dtype):
     return fn(input, dim)
 
 
+def adaptive_avg_pool1d(input, output_size):
+    """Mean over adaptive windows of the last dimension of (N, C, L) or (C, L): window i is
+    [floor(i L / n), ceil((i + 1) L / n)), so `output_size` need not divide L (ops.adaptive_avg_pool1d's must)."""
+    check_tensor("adaptive_avg_pool1d", "input", input)
+    if input.ndim not in (2, 3):
+        raise ValueError(f"For 'mint.adaptive_avg_pool1d', the 'input' must be 2-D or 3-D, but got {input.shape}.")
+    if isinstance(output_size, (tuple, list)) and len(output_size) == 1:
+        output_size = output_size[0]
+    if isinstance(output_size, bool) or not isinstance(output_size, (int, np.integer)):
+        raise TypeError(f"For 'mint.adaptive_avg_pool1d', the 'output_size' must be an int, but got "
+                        f"{type(output_size).__name__}.")
+    return _ops.squeeze(_ops.adaptive_avg_pool2d(_ops.unsqueeze(input, -2), (1, int(output_size))), -2)
+
+
 def adaptive_max_pool1d(input, output_size, return_indices=False):
     """Max over len(input) / output_size adaptive windows of the last dimension of (N, C, L) or (C, L)."""
     check_tensor("adaptive_max_pool1d", "input", input)

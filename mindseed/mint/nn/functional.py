@@ -9,13 +9,15 @@ from mindseed.mint._compile import compile_table as _compile_table, reexport as 
 from mindseed.mint.nn import _nn_impl as _n
 
 _SAME = _reexport(_ops, """
-adaptive_avg_pool1d adaptive_avg_pool2d adaptive_avg_pool3d adaptive_max_pool2d conv_transpose2d
+adaptive_avg_pool2d adaptive_avg_pool3d adaptive_max_pool2d conv_transpose2d
 cosine_embedding_loss cross_entropy embedding fold grid_sample group_norm interpolate layer_norm mse_loss prelu
 sigmoid soft_margin_loss tanh unfold broadcast_to clamp hardshrink hardsigmoid hardswish l1_loss softplus softshrink
 mish
 """)
 
 _TABLE = """
+adaptive_avg_pool1d(input, output_size) -> _n.adaptive_avg_pool1d(input, output_size)  # 1-D adaptive average
+    pooling of (N, C, L) or (C, L).
 adaptive_max_pool1d(input, output_size, return_indices=False) -> _n.adaptive_max_pool1d(input, output_size,
     return_indices)  # 1-D adaptive max pooling.
 avg_pool1d(input, kernel_size, stride=None, padding=0, ceil_mode=False, count_include_pad=True) ->

@@ -76,9 +76,10 @@ sce_grad_p = Prim("SoftmaxCrossEntropyWithLogitsGrad", K.softmax_cross_entropy_g
 
 @sce_p.def_bprop
 def _sce_bprop(logits, labels, out, dout):
-    # NOTE: the cotangent of the `backprop` output is dropped, as in MindSpore; its value is a by-product
-    dlogits, dlabels = sce_grad_p(dout[0], logits, labels)
-    return dlogits, dlabels
+    # NOTE: the cotangent of the `backprop` output is dropped, and the labels get a zero gradient, as in MindSpore
+    # (its rule treats them as constants; `ms.grad` with respect to them gives zeros)
+    dlogits, _ = sce_grad_p(dout[0], logits, labels)
+    return dlogits, None
 
 
 def _sce_grad_bprop(dl, z, y, out, dout, needs):

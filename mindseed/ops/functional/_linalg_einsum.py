@@ -55,11 +55,35 @@ def _take_diagonals(s, x):
     return s, x
 
 
+def _sublist_label(num):
+    if num is Ellipsis:
+        return "..."
+    if isinstance(num, int) and not isinstance(num, bool) and 0 <= num < 52:
+        return chr(num + 65) if num < 26 else chr(num + 71)    # 0..25 -> A..Z, 26..51 -> a..z
+    raise ValueError(f"For Einsum, the number in sublist should be in range [0, 52), but got {num}")
+
+
+def _from_sublists(first, rest):
+    """einsum(x, [0, 1], y, [1, 2], [0, 2]) (operands each followed by its subscripts as ints or `...`, then
+    optionally the output's) as (equation, operands), as MindSpore reads it."""
+    args = (first,) + rest
+    operands, sublists = args[0::2], args[1::2]
+    output = None
+    if len(args) % 2 == 1:          # the output's sublist closes the list
+        output, operands = args[-1], operands[:-1]
+    equation = ",".join("".join(_sublist_label(n) for n in lst) for lst in sublists)
+    if output is not None:
+        equation += "->" + "".join(_sublist_label(n) for n in output)
+    return equation, operands
+
+
 def einsum(equation, *operands):
     """Einstein summation: e.g. 'ij,jk->ik' is a matrix product, 'ii->i' a diagonal, '...ij->...ji' a transpose.
 
     Args:
-        equation (str): comma-separated subscripts of the operands, optionally '->' and the output's.
+        equation (str): comma-separated subscripts of the operands, optionally '->' and the output's. (Or the
+            sublist form: einsum(x, [0, 1], y, [1, 2], [0, 2]), each operand followed by its subscripts as ints in
+            [0, 52) or `...`, then optionally the output's.)
         *operands (Tensor): the tensors (or one list of them).
 
     Raises:
@@ -69,6 +93,8 @@ def einsum(equation, *operands):
     >>> ms.ops.einsum('ij,jk->ik', ms.ops.ones((2, 3)), ms.ops.ones((3, 4))).shape
     (2, 4)
     """
+    if isinstance(equation, Tensor):
+        equation, operands = _from_sublists(equation, operands)
     if len(operands) == 1 and isinstance(operands[0], (list, tuple)):
         operands = tuple(operands[0])
     if not isinstance(equation, str):

@@ -12,13 +12,15 @@ from mindseed.mint.nn.layer._params import (BatchNorm1d, BatchNorm2d, BatchNorm3
 from mindseed.mint.nn.layer._table import compile_cells as _compile_cells
 
 _SAME = {name: getattr(_nn, name) for name in """
-AdaptiveAvgPool1d AdaptiveAvgPool2d AdaptiveAvgPool3d AdaptiveMaxPool2d BCELoss ConstantPad1d ConstantPad2d
+AdaptiveAvgPool2d AdaptiveAvgPool3d AdaptiveMaxPool2d BCELoss ConstantPad1d ConstantPad2d
 ConstantPad3d CosineEmbeddingLoss CrossEntropyLoss Flatten Fold Identity L1Loss Linear MSELoss MaxUnpool2d NLLLoss
 PixelShuffle ReflectionPad1d ReflectionPad2d ReflectionPad3d ReplicationPad1d ReplicationPad2d ReplicationPad3d
 SoftMarginLoss Upsample ZeroPad2d Cell
 """.split()}
 
 _TABLE = """
+AdaptiveAvgPool1d(output_size) | input -> F.adaptive_avg_pool1d(input, self.output_size)  # 1-D adaptive average
+    pooling of (N, C, L) or (C, L).
 AdaptiveMaxPool1d(output_size, return_indices=False) | input -> F.adaptive_max_pool1d(input, self.output_size,
     self.return_indices)  # 1-D adaptive max pooling.
 AvgPool1d(kernel_size, stride=None, padding=0, ceil_mode=False, count_include_pad=True) | input ->

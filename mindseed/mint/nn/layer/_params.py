@@ -134,9 +134,25 @@ class ConvTranspose2d(_ConvNd):
                          padding_mode, dtype)
         self.output_padding = _tuple("ConvTranspose2d", "output_padding", output_padding, 2)
 
-    def construct(self, input):
-        return F.conv_transpose2d(input, self.weight, self.bias, self.stride, self.padding, self.output_padding,
-                                  self.groups, self.dilation)
+    def construct(self, input, output_size=None):
+        return F.conv_transpose2d(input, self.weight, self.bias, self.stride, self.padding,
+                                  self._output_padding(input, output_size), self.groups, self.dilation)
+
+    def _output_padding(self, input, output_size):
+        """`output_padding`, or the one that gives the spatial `output_size` ((H, W), or the whole shape)."""
+        if output_size is None:
+            return self.output_padding
+        if len(output_size) not in (2, input.ndim):
+            raise ValueError(f"For 'ConvTranspose2d', for {input.ndim}D input, 'output_size' must have 2 or "
+                             f"{input.ndim} elements, but got {len(output_size)}.")
+        output_size = tuple(output_size)[-2:]
+        min_sizes = [(input.shape[d - 2] - 1) * self.stride[d] - 2 * self.padding[d]
+                     + self.dilation[d] * (self.kernel_size[d] - 1) + 1 for d in range(2)]
+        max_sizes = [m + s - 1 for m, s in zip(min_sizes, self.stride)]
+        if any(not lo <= n <= hi for n, lo, hi in zip(output_size, min_sizes, max_sizes)):
+            raise ValueError(f"For 'ConvTranspose2d', requested an output size of {output_size}, but valid sizes "
+                             f"range from {min_sizes} to {max_sizes} (for an input of {input.shape}).")
+        return tuple(n - m for n, m in zip(output_size, min_sizes))
 
 
 # ---------------------------------------------------------------- normalisation

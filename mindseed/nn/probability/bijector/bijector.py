@@ -123,7 +123,7 @@ class ScalarAffine(Bijector):
         return (y - self.shift) / self.scale
 
     def _forward_log_jacobian(self, x):
-        return ops.log(ops.abs(self.scale)) * ops.ones_like(x)
+        return ops.log(ops.abs(self.cast_param_by_value(x, self.scale)))    # of the scale's shape, as MindSpore's
 
 
 class PowerTransform(Bijector):

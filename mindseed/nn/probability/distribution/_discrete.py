@@ -176,22 +176,24 @@ class Categorical(_Discrete):
         c = ops.squeeze(ops.gather_elements(cum, -1, ops.expand_dims(ops.clamp(idx, 0, n - 1), -1)), -1)
         return ops.where(idx < 0, ops.zeros_like(c), c)
 
+    # NOTE: as MindSpore's: mean and var keep the class axis (batch + (1,)); entropy and kl squeeze every axis of
+    # size 1 (a single distribution gives a scalar); mode is of the sample dtype.
     def _mean(self, p):
         k = ops.cast(ops.arange(p.shape[-1]), self.param_dtype)
-        return (p * k).sum(-1)
+        return (p * k).sum(-1, keepdims=True)
 
     def _mode(self, p):
-        return ops.cast(ops.argmax(p, -1), self.param_dtype)
+        return ops.cast(ops.argmax(p, -1), self._dtype)
 
     def _var(self, p):
         k = ops.cast(ops.arange(p.shape[-1]), self.param_dtype)
-        return (p * ops.square(k)).sum(-1) - ops.square(self._mean(p))
+        return (p * ops.square(k)).sum(-1, keepdims=True) - ops.square(self._mean(p))
 
     def _entropy(self, p):
-        return -_xlogx(p).sum(-1)
+        return ops.squeeze(-_xlogx(p).sum(-1, keepdims=True))
 
     def _kl(self, pb, pa):
-        return (ops.xlogy(pa, pa) - ops.xlogy(pa, pb)).sum(-1)
+        return ops.squeeze((ops.xlogy(pa, pa) - ops.xlogy(pa, pb)).sum(-1, keepdims=True))
 
     def sample(self, shape=(), probs=None):
         if isinstance(shape, int) and not isinstance(shape, bool):

@@ -1,0 +1,3 @@
+"""mindspore.ops.functional_overload: the functions that take several signatures (`any(input)`, `any(input, dim)`,
+`max(input)`, `max(input, dim, keepdim)`, ...). They are mint's functions of those names: `mindseed._registration`
+puts them here (mint sits above ops; `ops.auto_generate._ext.ALIASES` lists them)."""
