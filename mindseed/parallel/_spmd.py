@@ -129,6 +129,9 @@ class _Recorder:
 
 # elementwise primitives linear in all their operands together: a sum of partial sums is a partial sum
 LINEAR = ("Add", "Sub")
+# elementwise primitives linear in the operands listed, the others factors: a partial sum negated, or multiplied or
+# divided by a value the same on every rank of the sum, is a partial sum
+SCALING = {"Neg": (0,), "Mul": (0, 1), "Div": (0,), "RealDiv": (0,)}
 
 
 def _flat(x):
@@ -644,21 +647,58 @@ class _Executor:
         self.plans.append(CallPlan(call, mesh, assign, in_layouts, out_layouts, self.moves, rule))
 
     def _keep_partial_sums(self, call, ins, out_layouts):
-        """A sum or difference (`LINEAR`) of operands held in one layout of partial sums (same mesh, cuts and partial
-        axes, the output's shape) stays a partial sum in that layout: the ranks add their parts (the sum of the
-        parts is the sum of the values), and the one reduction happens where a consumer needs the value whole (the
-        gradients summed over micro-batches reduce once, not once per micro-batch). `ins` and `out_layouts` are
-        updated in place."""
-        if call.prim.name not in LINEAR or len(out_layouts) != 1 or len(ins) < 2:
+        """Linear calls of partial sums stay partial sums, reduced once where a consumer needs the value whole (the
+        gradients summed over micro-batches reduce once, not once per micro-batch); `ins` and `out_layouts` are
+        updated in place. The partial operands must be held in one layout of partial sums (same mesh, cuts and
+        partial axes, the output's shape) whose cuts are the call's, and the call then runs on the ranks' parts:
+
+        * a sum or difference (`LINEAR`): the other operands are placed on one rank of the sum (the first along the
+          partial axes holds the value, the others zeros: a local step), so the parts add up to the result;
+        * a negation, or a product or quotient by factors that are no partial sums (`SCALING`: the partial operand
+          in a linear position): each rank scales its part by the factor, the same on every rank of the sum.
+
+        A partial operand another consumer has had reduced already is read reduced in these two cases (the result
+        stays whole, where keeping the partial sum would reduce it a second time later).
+        """
+        name = call.prim.name
+        if (name not in LINEAR and name not in SCALING) or len(out_layouts) != 1 or not ins:
             return
-        current = [self._current(call.args[i]) for i in ins]
-        if any(v is None for v in current):
+        current = {i: self._current(call.args[i]) for i in ins}   # None: a leaf not cut yet
+        partial = [i for i, v in current.items() if v is not None and v.layout.partial]
+        if not partial:
             return
-        held = current[0].layout
-        if not held.partial or held.pad or tuple(held.shape) != tuple(call.outs[0].shape) or \
-                any(v.layout != held for v in current):
+        held = current[partial[0]].layout
+        if held.pad or tuple(held.shape) != tuple(call.outs[0].shape) or \
+                any(current[i].layout != held for i in partial):
             return
-        for i in ins:
+        others = [i for i in ins if i not in partial]
+        if (others or name not in LINEAR) and any(
+                k[0] == id(call.args[partial[0]]) and (k[1] == "whole" or not k[1].partial) for k in self.copies):
+            return   # already reduced for another consumer: read reduced (a second reduction would follow)
+        if others:
+            # the call's cuts must be the partial operands' (the operands are then read on their mesh), and no
+            # factor may be cut along the axes of the sum (it would differ across the sum's ranks)
+            mine = ins[partial[0]]
+            same_mesh = mine.mesh.shape == held.mesh.shape
+            if mine.dims != held.dims or not (same_mesh or not any(held.dims)):
+                return
+            if any((not same_mesh and any(ins[i].dims)) or
+                   set(held.partial) & {ax for axes in ins[i].dims for ax in axes} for i in others):
+                return
+            for i in others:   # a leaf takes its layout first, as any consumer cuts it (no communication)
+                if current[i] is None:
+                    self.bring(call.args[i], ins[i])
+            if name in LINEAR:   # placed on the first rank of the sum: the others hold zeros
+                for i in others:
+                    ins[i] = TensorLayout(held.mesh, ins[i].shape, ins[i].dims, held.partial)
+            elif len(partial) != 1 or partial[0] not in SCALING[name]:
+                return   # a product of partial sums is no partial sum; a quotient is linear in its dividend only
+            else:
+                for i in others:
+                    ins[i] = TensorLayout(held.mesh, ins[i].shape, ins[i].dims)
+        elif name not in LINEAR and (len(partial) != 1 or partial[0] not in SCALING[name]):
+            return
+        for i in partial:
             ins[i] = held
         out_layouts[0] = held
 
