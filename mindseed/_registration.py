@@ -10,12 +10,12 @@ export give them. The namespaces receiving those answer a missing name by loadin
 """
 import importlib
 import sys as _sys
-import types as _types
 
 from mindseed import autograd, common, compiler, nn, ops
 from mindseed.common import _grad_function as _common_grad_function
 from mindseed.common import api as _common_api
 from mindseed.ops.function import grad as _function_grad
+from mindseed._utils._lazy import made_module as _made_module
 
 
 _AUTODIFF = ("grad", "value_and_grad", "vjp", "jvp", "jacfwd", "jacrev", "get_grad", "vmap", "linearize", "jet",
@@ -54,7 +54,7 @@ for _name in ("jit", "jit_class"):
     setattr(_common_api, _name, getattr(compiler, _name))
 # ... and MindSpore's module mindspore.common.mutable (`from mindspore.common.mutable import mutable`), whose name
 # common's attribute `mutable` (the function) covers, as in MindSpore
-_mutable_module = _types.ModuleType("mindseed.common.mutable", "MindSpore's `common.mutable`: `mutable`.")
+_mutable_module = _made_module("mindseed.common.mutable", "MindSpore's `common.mutable`: `mutable`.")
 _mutable_module.mutable = compiler.mutable
 _mutable_module.__all__ = ["mutable"]
 _sys.modules.setdefault("mindseed.common.mutable", _mutable_module)
@@ -95,7 +95,7 @@ def complete(package):
     # MindSpore's nn namespace also carries the metrics (and their module `nn.metrics`, the old home of the metrics)
     for name in list(train.metrics.__all__) + ["get_metrics"]:
         setattr(nn, name, getattr(train.metrics, name))
-    nn_metrics = _types.ModuleType("mindseed.nn.metrics", "MindSpore's `nn.metrics`: the train metrics.")
+    nn_metrics = _made_module("mindseed.nn.metrics", "MindSpore's `nn.metrics`: the train metrics.")
     nn_metrics.__all__ = list(train.metrics.__all__)
     for name in nn_metrics.__all__:
         setattr(nn_metrics, name, getattr(train.metrics, name))
@@ -137,7 +137,7 @@ _TRAIN_REEXPORTS = ("export", "load", "export_split_mindir", "build_searched_str
 
 def _reexport_toplevel(package, train):
     """Put the top-level objects MindSpore also exports from `common` and `train` there."""
-    recompute_module = _types.ModuleType("mindseed.common.recompute", "MindSpore's `common.recompute` module.")
+    recompute_module = _made_module("mindseed.common.recompute", "MindSpore's `common.recompute` module.")
     recompute_module.recompute, recompute_module.__all__ = package.recompute, ["recompute"]
     _sys.modules.setdefault("mindseed.common.recompute", recompute_module)   # `common.recompute` stays the function
     for name in _COMMON_REEXPORTS:
@@ -196,7 +196,7 @@ def _function_module(module_name, names, source):
         try:
             module = importlib.import_module(full)
         except ModuleNotFoundError:
-            module = _types.ModuleType(full, f"MindSpore's `ops.function.{module_name}`.")
+            module = _made_module(full, f"MindSpore's `ops.function.{module_name}`.")
             module.__all__ = list(names)
             _sys.modules[full] = module
             setattr(ops.function, module_name, module)

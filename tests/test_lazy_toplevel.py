@@ -77,3 +77,16 @@ def test_from_mindseed_import_star_and_dir_see_every_name():
                "assert 'dataset' in dir(mindseed) and 'merge_sliced_parameter' in dir(mindseed.parallel)\n"
                "print(len(mindseed.__all__) > 200)\n")
     assert out.strip() == "True"
+
+
+def test_under_the_compat_alias_a_made_module_imports_first():
+    """`import mindspore.<module>` of a module the deferred registrations make (no file holds it), as the first thing
+    after `import mindspore`: the alias finds it (it has a spec)."""
+    for module, name in (("nn.metrics", "Accuracy"), ("common.recompute", "recompute"),
+                         ("ops.function.comm_func", "all_reduce")):
+        done = subprocess.run([sys.executable, "-m", "mindseed.compat", "-c",
+                               f"import mindspore\nfrom mindspore.{module} import {name}\nprint({name}.__name__)"],
+                              capture_output=True, text=True, timeout=600, cwd=ROOT,
+                              env=dict(os.environ, PYTHONPATH=ROOT, OMP_NUM_THREADS="1"))
+        assert done.returncode == 0, done.stderr
+        assert done.stdout.strip() == name

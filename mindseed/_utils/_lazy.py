@@ -10,6 +10,7 @@ looks again; `DeferredModules` does the same for the modules the registrations m
 import importlib.abc
 import importlib.util
 import sys
+import types
 
 
 def complete():
@@ -37,6 +38,14 @@ class _Loaded(importlib.abc.Loader):
 
     def exec_module(self, module):
         pass
+
+
+def made_module(name, doc):
+    """A module no file holds (`name` in sys.modules is what the registrations set), with a spec and a loader, so
+    that the import system and `importlib.util.find_spec` (which `mindseed.compat`'s alias asks) take it as imported."""
+    module = types.ModuleType(name, doc)
+    module.__spec__ = importlib.util.spec_from_loader(name, _Loaded())
+    return module
 
 
 class DeferredModules(importlib.abc.MetaPathFinder):
