@@ -10,6 +10,7 @@ rest (`mindseed._deferred`: dataset, train, export, mint, numpy, ...) loads when
 starts quickly. `import mindseed.dataset` loads that package directly.
 """
 import sys as _sys
+import threading as _threading
 
 from mindseed.common import dtype  # noqa: F401
 from mindseed.common.dtype import *  # noqa: F401,F403
@@ -46,20 +47,30 @@ tensor = Tensor  # MindSpore 2.x's lower-case constructor
 __version__ = "0.1.0"
 
 _DEFERRED = []   # "loading", then "loaded"
+_LOADING = _threading.RLock()   # another thread reading a deferred name waits for the load
 _sys.meta_path.insert(0, _lazy.DeferredModules(_registration.DEFERRED_MODULES))
 
 
 def _complete():
     """Load the deferred part (`mindseed._deferred`) into this namespace and run its registrations; True when this
-    call loaded it (False once loaded, or while it loads)."""
-    if _DEFERRED:
+    call loaded it (False once loaded, or while this thread loads it)."""
+    if _DEFERRED and _DEFERRED[0] == "loaded":
         return False
-    _DEFERRED.append("loading")
-    try:
-        from mindseed import _deferred  # noqa: PLC0415
-    except BaseException:
-        _DEFERRED.clear()
-        raise
+    with _LOADING:
+        if _DEFERRED:
+            return False
+        _DEFERRED.append("loading")
+        try:
+            _load()
+        except BaseException:
+            _DEFERRED.clear()
+            raise
+        _DEFERRED[0] = "loaded"
+        return True
+
+
+def _load():
+    from mindseed import _deferred  # noqa: PLC0415
     namespace = globals()
     namespace.update((k, v) for k, v in vars(_deferred).items() if not k.startswith("__"))
     namespace["tensor"] = Tensor
@@ -68,13 +79,13 @@ def _complete():
     namespace["__all__"] = sorted(n for n, v in namespace.items()
                                   if not n.startswith("_") and (n == "dtype" or type(v).__name__ != "module"))
     _registration.complete(_sys.modules[__name__])
-    _DEFERRED[0] = "loaded"
-    return True
 
 
 def __getattr__(name):
-    if (name == "__all__" or not name.startswith("__")) and _complete() and name in globals():
-        return globals()[name]
+    if name == "__all__" or not name.startswith("__"):
+        _complete()
+        if name in globals():
+            return globals()[name]
     raise AttributeError(f"module '{__name__}' has no attribute '{name}'")
 
 

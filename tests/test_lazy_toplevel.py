@@ -90,3 +90,15 @@ def test_under_the_compat_alias_a_made_module_imports_first():
                               env=dict(os.environ, PYTHONPATH=ROOT, OMP_NUM_THREADS="1"))
         assert done.returncode == 0, done.stderr
         assert done.stdout.strip() == name
+
+
+def test_threads_reading_deferred_names_at_once_all_get_them():
+    out = _run("import threading\nimport mindseed as ms\nfound, errors = [], []\n"
+               "def read(name):\n"
+               "    try:\n        found.append(getattr(ms, name).__name__)\n"
+               "    except AttributeError as e:\n        errors.append(str(e))\n"
+               "names = ('Model', 'SummaryRecord', 'export') * 4\n"
+               "threads = [threading.Thread(target=read, args=(n,)) for n in names]\n"
+               "for t in threads:\n    t.start()\nfor t in threads:\n    t.join()\n"
+               "print(sorted(set(found)), errors)\n")
+    assert out.strip() == "['Model', 'SummaryRecord', 'export'] []"

@@ -23,7 +23,8 @@ def complete():
 def missing(module_name, name):
     """The body of a lower namespace's `__getattr__`: `name` once the deferred part is loaded, else the usual
     AttributeError. Dunder names (looked up by tools: `__path__`, `__wrapped__`, ...) never load it."""
-    if not (name.startswith("__") and name.endswith("__")) and complete():
+    if not (name.startswith("__") and name.endswith("__")):
+        complete()
         namespace = sys.modules[module_name].__dict__
         if name in namespace:
             return namespace[name]
