@@ -2,13 +2,21 @@
 
 `mindspore.ops.GradOperation`, `ops.grad`, ... are autodiff (layer L3) but users reach them through
 `ops` (L2); the top level puts them there once, by registration, so `ops` never imports upward.
+
+Importing this module registers what the core (autodiff, the compiler) gives the lower namespaces; `complete()`,
+which the top level runs when it loads its deferred part (`mindseed._complete`), registers what train, mint, amp and
+export give them. The namespaces receiving those answer a missing name by loading that part
+(`_utils._lazy.missing`), and `DEFERRED_MODULES` are the modules it makes.
 """
 import importlib
+import sys as _sys
 
-from mindseed import amp, autograd, common, compiler, nn, ops, train
+from mindseed import autograd, common, compiler, nn, ops
 from mindseed.common import _grad_function as _common_grad_function
 from mindseed.common import api as _common_api
 from mindseed.ops.function import grad as _function_grad
+from mindseed._utils._lazy import made_module as _made_module
+
 
 _AUTODIFF = ("grad", "value_and_grad", "vjp", "jvp", "jacfwd", "jacrev", "get_grad", "vmap", "linearize", "jet",
              "derivative")
@@ -46,37 +54,10 @@ for _name in ("jit", "jit_class"):
     setattr(_common_api, _name, getattr(compiler, _name))
 # ... and MindSpore's module mindspore.common.mutable (`from mindspore.common.mutable import mutable`), whose name
 # common's attribute `mutable` (the function) covers, as in MindSpore
-import sys as _sys  # noqa: E402
-import types as _types  # noqa: E402
-_mutable_module = _types.ModuleType("mindseed.common.mutable", "MindSpore's `common.mutable`: `mutable`.")
+_mutable_module = _made_module("mindseed.common.mutable", "MindSpore's `common.mutable`: `mutable`.")
 _mutable_module.mutable = compiler.mutable
 _mutable_module.__all__ = ["mutable"]
 _sys.modules.setdefault("mindseed.common.mutable", _mutable_module)
-
-# MindSpore's nn namespace also carries the metrics (and their module)
-nn.metrics = train.metrics
-for _name in list(train.metrics.__all__) + ["get_metrics"]:
-    setattr(nn, _name, getattr(train.metrics, _name))
-
-# loss-scale managers are importable from mindspore.train as well as mindspore.amp
-for _name in ("FixedLossScaleManager", "DynamicLossScaleManager", "LossScaleManager"):
-    setattr(train, _name, getattr(amp, _name))
-
-# the summary ops (ops.ScalarSummary, ...) hand their values to SummaryRecord's cache
-from mindseed.ops.operations import _more as _ops_more  # noqa: E402
-from mindseed.train.summary import summary_record as _summary_record  # noqa: E402
-_ops_more._SUMMARY_SINKS.append(_summary_record._record_summary_tensor)
-
-# MindSpore's ops namespace carries the torch-style collectives (mindspore.ops.function.comm_func, also the module
-# ops.communication): the same functions as mint.distributed
-from mindseed.mint import distributed as _mint_distributed  # noqa: E402
-from mindseed.mint.distributed import _ops_extra  # noqa: E402
-from mindseed.ops import communication as _ops_communication  # noqa: E402
-for _name in _ops_communication.NAMES:
-    _fn = getattr(_ops_extra if _name in _ops_extra.__all__ else _mint_distributed.distributed, _name)
-    setattr(_ops_communication, _name, _fn)
-    if _name not in ("gather", "scatter"):
-        setattr(ops, _name, _fn)
 
 # gradient hooks of tensors live with the tape (autograd) but are Tensor methods
 from mindseed.autograd import hooks as _hooks  # noqa: E402
@@ -84,38 +65,68 @@ common.Tensor.register_hook = _hooks.register_hook
 common.Tensor.hooks = _hooks.hooks
 common.Tensor.remove_hook = staticmethod(_hooks.remove_hook)
 
-# the graph executor tools call through mindspore.common.api (it serializes graphs with the exporter)
-from mindseed.export import _graph_executor as _executor  # noqa: E402
-_common_api._cell_graph_executor = _executor._cell_graph_executor
-_common_api._CellGraphExecutor = _executor._CellGraphExecutor
-# ... and so do the PyNative executor's switches (the tape's) and the compiled graphs' flop count
-from mindseed import _toplevel_runtime  # noqa: E402
+# the PyNative executor's switches (the tape's), reached from mindspore.common.api
 from mindseed.autograd import _executor as _pynative  # noqa: E402
 _common_api._pynative_executor = _pynative._pynative_executor
 _common_api._PyNativeExecutor = _pynative._PyNativeExecutor
 _common_api._no_grad = _pynative._no_grad
-_common_api.flops_collection = _toplevel_runtime.flops_collection
 
 # PIJit's decorator object (common) compiles with the compiler's jit
 from mindseed.common import _pijit_context  # noqa: E402
 from mindseed.compiler.jit import jit as _jit  # noqa: E402
 _pijit_context._jit = _jit
 
-# MindSpore's `<name>_ext` functions of ops.auto_generate / ops.function.array_func are mint's forms
-from mindseed import mint as _mint  # noqa: E402
-from mindseed.ops.auto_generate import _ext as _ops_ext  # noqa: E402
-_ops_ext.SOURCES[:] = [_mint, _mint.nn.functional]
-_ops_ext.install_aliases(ops, {"mint": _mint, "mint.nn.functional": _mint.nn.functional, "mint.linalg": _mint.linalg})
+
+# modules the deferred registrations make (no file holds them): found by loading the deferred part
+DEFERRED_MODULES = ("mindseed.nn.metrics", "mindseed.ops.function.comm_func", "mindseed.common.recompute")
 
 
-# MindSpore's module paths that re-export names mindseed defines in higher layers: `import mindspore.nn.metrics`
-# (the old home of the metrics), `nn.layer.dense/channel_shuffle/timedistributed` come from their own files
-_nn_metrics_module = _types.ModuleType("mindseed.nn.metrics", "MindSpore's `nn.metrics`: the train metrics.")
-_nn_metrics_module.__all__ = list(train.metrics.__all__)
-for _name in _nn_metrics_module.__all__:
-    setattr(_nn_metrics_module, _name, getattr(train.metrics, _name))
-_sys.modules.setdefault("mindseed.nn.metrics", _nn_metrics_module)
-nn.metrics = _nn_metrics_module
+def complete(package):
+    """Register what the deferred packages (train, amp, mint, export, the top level's runtime helpers) give the lower
+    namespaces, and the top-level objects MindSpore also exports from `common` and `train` (`package`: the top
+    level, its namespace complete)."""
+    from mindseed import _toplevel_runtime, amp, mint, train  # noqa: PLC0415
+    from mindseed.export import _graph_executor as executor  # noqa: PLC0415
+    from mindseed.mint import distributed as mint_distributed  # noqa: PLC0415
+    from mindseed.mint.distributed import _ops_extra  # noqa: PLC0415
+    from mindseed.ops import communication as ops_communication  # noqa: PLC0415
+    from mindseed.ops.auto_generate import _ext as ops_ext  # noqa: PLC0415
+
+    # MindSpore's nn namespace also carries the metrics (and their module `nn.metrics`, the old home of the metrics)
+    for name in list(train.metrics.__all__) + ["get_metrics"]:
+        setattr(nn, name, getattr(train.metrics, name))
+    nn_metrics = _made_module("mindseed.nn.metrics", "MindSpore's `nn.metrics`: the train metrics.")
+    nn_metrics.__all__ = list(train.metrics.__all__)
+    for name in nn_metrics.__all__:
+        setattr(nn_metrics, name, getattr(train.metrics, name))
+    _sys.modules.setdefault("mindseed.nn.metrics", nn_metrics)
+    nn.metrics = nn_metrics
+
+    # loss-scale managers are importable from mindspore.train as well as mindspore.amp
+    for name in ("FixedLossScaleManager", "DynamicLossScaleManager", "LossScaleManager"):
+        setattr(train, name, getattr(amp, name))
+
+    # MindSpore's ops namespace carries the torch-style collectives (mindspore.ops.function.comm_func, also the
+    # module ops.communication): the same functions as mint.distributed
+    for name in ops_communication.NAMES:
+        fn = getattr(_ops_extra if name in _ops_extra.__all__ else mint_distributed.distributed, name)
+        setattr(ops_communication, name, fn)
+        if name not in ("gather", "scatter"):
+            setattr(ops, name, fn)
+    _function_module("comm_func", _FUNCTION_MODULE_NAMES["comm_func"], ops_communication)
+
+    # the graph executor tools call through mindspore.common.api (it serializes graphs with the exporter), and so
+    # does the compiled graphs' flop count
+    _common_api._cell_graph_executor = executor._cell_graph_executor
+    _common_api._CellGraphExecutor = executor._CellGraphExecutor
+    _common_api.flops_collection = _toplevel_runtime.flops_collection
+
+    # MindSpore's `<name>_ext` functions of ops.auto_generate / ops.function.array_func are mint's forms, and the
+    # internal names of mint's functions in ops' modules are mint's functions
+    ops_ext.SOURCES[:] = [mint, mint.nn.functional]
+    ops_ext.install_aliases(ops, {"mint": mint, "mint.nn.functional": mint.nn.functional, "mint.linalg": mint.linalg})
+    _reexport_toplevel(package, train)
+
 
 _COMMON_REEXPORTS = ("DeviceCtx", "Generator", "SparseTensor", "Symbol", "UntypedStorage", "default_generator",
                      "enable_dynamic", "flops_collection", "from_numpy", "get_rng_state", "set_rng_state",
@@ -126,10 +137,9 @@ _TRAIN_REEXPORTS = ("export", "load", "export_split_mindir", "build_searched_str
                     "load_distributed_checkpoint", "get_ckpt_path_with_strategy", "restore_group_info_list")
 
 
-def reexport_toplevel(package):
-    """Put the top-level objects MindSpore also exports from `common` and `train` there (called by the package
-    once its namespace is complete)."""
-    recompute_module = _types.ModuleType("mindseed.common.recompute", "MindSpore's `common.recompute` module.")
+def _reexport_toplevel(package, train):
+    """Put the top-level objects MindSpore also exports from `common` and `train` there."""
+    recompute_module = _made_module("mindseed.common.recompute", "MindSpore's `common.recompute` module.")
     recompute_module.recompute, recompute_module.__all__ = package.recompute, ["recompute"]
     _sys.modules.setdefault("mindseed.common.recompute", recompute_module)   # `common.recompute` stays the function
     for name in _COMMON_REEXPORTS:
@@ -177,22 +187,30 @@ _FUNCTION_MODULE_NAMES = {
     "spectral_func": ("bartlett_window", "blackman_window"),
     "vmap_func": ("vmap",),
 }
-for _module_name, _names in _FUNCTION_MODULE_NAMES.items():
-    _full = f"mindseed.ops.function.{_module_name}"
-    _module = _sys.modules.get(_full)
-    if _module is None:
+
+
+def _function_module(module_name, names, source):
+    """Fill MindSpore's module `ops.function.<module_name>` (made when mindseed has no file of it) with `names` from
+    `source`."""
+    full = f"mindseed.ops.function.{module_name}"
+    module = _sys.modules.get(full)
+    if module is None:
         try:
-            _module = importlib.import_module(_full)
+            module = importlib.import_module(full)
         except ModuleNotFoundError:
-            _module = _types.ModuleType(_full, f"MindSpore's `ops.function.{_module_name}`.")
-            _module.__all__ = list(_names)
-            _sys.modules[_full] = _module
-            setattr(ops.function, _module_name, _module)
-    _source = _ops_communication if _module_name == "comm_func" else ops
-    for _name in _names:
-        setattr(_module, _name, getattr(_source, _name))
-        if _module_name != "comm_func" and not hasattr(ops.function, _name):
-            setattr(ops.function, _name, getattr(ops, _name))   # the package re-exports its modules' names
+            module = _made_module(full, f"MindSpore's `ops.function.{module_name}`.")
+            module.__all__ = list(names)
+            _sys.modules[full] = module
+            setattr(ops.function, module_name, module)
+    for name in names:
+        setattr(module, name, getattr(source, name))
+        if source is ops and not hasattr(ops.function, name):
+            setattr(ops.function, name, getattr(ops, name))   # the package re-exports its modules' names
+
+
+for _module_name, _names in _FUNCTION_MODULE_NAMES.items():
+    if _module_name != "comm_func":   # the collectives are mint's (`complete`)
+        _function_module(_module_name, _names, ops)
 ops.function.stop_gradient_ = ops.stop_gradient_
 # MindSpore's ops.functional imports these from ops.operations (`F.P` is the operations package)
 ops.functional.P = ops.operations

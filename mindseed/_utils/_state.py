@@ -122,3 +122,6 @@ saved_tensors_hooks = []
 # set by the PyNative backward engine while a primitive's bprop runs: the forward output it differentiates (the
 # pipeline partitioner puts the bprop's calls on the stage of that forward call)
 bprop_of = None
+# set by the PyNative backward engine while it adds two gradient parts of a tensor (its Add call): that tensor (the
+# partitioner adds the parts in that tensor's layout)
+summing = None

@@ -227,7 +227,14 @@ def _hooked(t, grad, hooked):
 
 def _accumulate(ct, x, g):
     prev = ct.get(id(x))
-    ct[id(x)] = g if prev is None else P.add_p(prev, g)
+    if prev is None:
+        ct[id(x)] = g
+        return
+    outer, _state.summing = _state.summing, x
+    try:
+        ct[id(x)] = P.add_p(prev, g)
+    finally:
+        _state.summing = outer
 
 
 def is_differentiable(t):

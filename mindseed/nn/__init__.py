@@ -12,3 +12,10 @@ from mindseed.nn.sparse import SparseTensorDenseMatmul, SparseToDense  # noqa: F
 from mindseed.nn import probability  # noqa: F401,E402
 from mindseed.nn import utils  # noqa: F401,E402
 from mindseed.nn.utils import no_init_parameters  # noqa: F401,E402
+
+
+def __getattr__(name):
+    """Names a higher layer registers here (`mindseed._registration.complete`): loaded with the top level's deferred
+    part."""
+    from mindseed._utils import _lazy  # noqa: PLC0415
+    return _lazy.missing(__name__, name)

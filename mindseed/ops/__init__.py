@@ -12,3 +12,10 @@ from mindseed.ops import auto_generate, composite, function, primitive  # noqa: 
 from mindseed.ops.vm_impl_registry import get_vm_impl_fn, vm_impl_registry  # noqa: F401,E402
 
 _tensor_ops.attach(*functional.TENSOR_METHOD_TABLES)
+
+
+def __getattr__(name):
+    """Names a higher layer registers here (`mindseed._registration.complete`): loaded with the top level's deferred
+    part."""
+    from mindseed._utils import _lazy  # noqa: PLC0415
+    return _lazy.missing(__name__, name)

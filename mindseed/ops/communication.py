@@ -12,3 +12,10 @@ NAMES = ("TCPStore", "init_process_group", "destroy_process_group", "get_rank", 
            "recv_object_list", "is_available", "is_initialized", "set_comm_ops_inplace", "all_to_all_v_c",
            "gather_into_tensor", "scatter_tensor")
 __all__ = list(NAMES)   # the functions are set by `mindseed._registration`
+
+
+def __getattr__(name):
+    """Names a higher layer registers here (`mindseed._registration.complete`): loaded with the top level's deferred
+    part."""
+    from mindseed._utils import _lazy  # noqa: PLC0415
+    return _lazy.missing(__name__, name)

@@ -18,20 +18,11 @@ parallel):
 """
 from mindseed.common import _parallel as _context
 from mindseed.common._shard_layout import Layout
-from mindseed.parallel._strategy_file import (build_searched_strategy, merge_pipeline_strategys,
-                                              restore_group_info_list)
-from mindseed.parallel.checkpoint_transform import (convert_checkpoint_by_rank, convert_checkpoints,
-                                                    get_ckpt_path_with_strategy, load_distributed_checkpoint,
-                                                    load_segmented_checkpoints, merge_sliced_parameter,
-                                                    rank_list_for_convert, rank_list_for_transform,
-                                                    transform_checkpoint_by_rank, transform_checkpoints,
-                                                    unified_safetensors)
 
 from mindseed.parallel._pipeline_sync import sync_pipeline_shared_parameters
 from mindseed.parallel.parameter_broadcast import parameter_broadcast
 from mindseed.parallel.shard import shard
 from mindseed.common._search_contexts import get_algo_parameters, reset_algo_parameters, set_algo_parameters
-
 
 
 def _process_training():
@@ -50,3 +41,29 @@ __all__ = ["shard", "parameter_broadcast", "sync_pipeline_shared_parameters", "s
            "merge_sliced_parameter", "rank_list_for_transform", "transform_checkpoint_by_rank",
            "transform_checkpoints", "unified_safetensors", "rank_list_for_convert", "convert_checkpoint_by_rank",
            "convert_checkpoints"]
+
+
+# the strategy files and distributed checkpoints (they read and write checkpoints with mindseed.train): imported on
+# first use, so that the partitioner and the planner load without the training package
+_LAZY = {"mindseed.parallel._strategy_file": ("build_searched_strategy", "merge_pipeline_strategys",
+                                               "restore_group_info_list"),
+         "mindseed.parallel.checkpoint_transform": (
+             "convert_checkpoint_by_rank", "convert_checkpoints", "get_ckpt_path_with_strategy",
+             "load_distributed_checkpoint", "load_segmented_checkpoints", "merge_sliced_parameter",
+             "rank_list_for_convert", "rank_list_for_transform", "transform_checkpoint_by_rank",
+             "transform_checkpoints", "unified_safetensors")}
+_LAZY_NAMES = {name: module for module, names in _LAZY.items() for name in names}
+
+
+def __getattr__(name):
+    module = _LAZY_NAMES.get(name)
+    if module is None:
+        raise AttributeError(f"module '{__name__}' has no attribute '{name}'")
+    import importlib  # noqa: PLC0415
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__():
+    return sorted(set(globals()) | set(_LAZY_NAMES))

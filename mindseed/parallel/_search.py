@@ -271,8 +271,9 @@ class _Model:
 
     def backward_cost(self, value, src, gradients):
         """Seconds of bringing the gradient of the produced `value` (made in layout `src`) back to `src`, its readers
-        producing their parts in `gradients`: the parts in one layout add up there first (a sum of partial sums
-        stays a partial sum: `_spmd.LINEAR`), so each distinct layout moves once."""
+        producing their parts in `gradients`, as the executor runs it: the backward Adds of the parts run in
+        `value`'s layout (`_spmd._Executor._sum_where_made`), except that parts in one layout of partial sums add up
+        there first (a sum of partial sums stays a partial sum: `_spmd.LINEAR`), so each distinct layout moves once."""
         if src not in self.whole_sums:
             self.whole_sums[src] = _whole_sums(src)
         target = self.whole_sums[src]
@@ -465,7 +466,7 @@ def search(program, mesh, layouts=None, machine=None, mode=None, reads=(), memor
     choices = {steps[s][0]: Assignment(r.mesh, r.assign) for s, r in enumerate(chosen)}
     calls = [Call(c.prim, c.args, c.attrs, c.out, (choices[i], None)) if i in choices else c
              for i, c in enumerate(program.calls)]
-    searched = Program(calls, program.args, program.outputs, program.result, program.differentiates)
+    searched = Program(calls, program.args, program.outputs, program.result, program.differentiates, program.sums)
     if any(c.strategy and c.strategy[0] for c in program.calls[:n_forward]):
         # the user's strategies alone (the other calls propagated) are a plan too: keep the cheaper of the two, as
         # the whole program runs them (the chain model is an estimate)

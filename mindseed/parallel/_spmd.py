@@ -60,11 +60,13 @@ class Call:
 
 class Program:
     """The primitive calls of one run of a function, its arguments and its outputs (Tensors, flat);
-    `differentiates[i]` is the output of the forward call whose bprop made call `i` (None: no bprop did)."""
+    `differentiates[i]` is the output of the forward call whose bprop made call `i` (None: no bprop did); `sums[i]`
+    the tensor whose gradient parts call `i` adds in the backward pass (None: no such sum)."""
 
-    def __init__(self, calls, args, outputs, result, differentiates=None):
+    def __init__(self, calls, args, outputs, result, differentiates=None, sums=None):
         self.calls, self.args, self.outputs, self.result = calls, args, outputs, result
         self.differentiates = list(differentiates) if differentiates is not None else [None] * len(calls)
+        self.sums = list(sums) if sums is not None else [None] * len(calls)
 
 
 def forward_calls(program):
@@ -91,9 +93,11 @@ class _Recorder:
     def __init__(self):
         self.calls = []
         self.differentiates = []
+        self.sums = []
 
     def record(self, prim, args, attrs, out):
         self.differentiates.append(_state.bprop_of)
+        self.sums.append(_state.summing)
         strategy = None
         if shard_scopes:
             owner, scope_args = shard_scopes[-1]
@@ -120,10 +124,14 @@ class _Recorder:
                 call.args = tuple(map(swap, call.args))
                 call.out = tuple(map(swap, call.out)) if isinstance(call.out, tuple) else swap(call.out)
         self.differentiates = [swap(d) for d in self.differentiates]
+        self.sums = [swap(t) for t in self.sums]
 
 
 # elementwise primitives linear in all their operands together: a sum of partial sums is a partial sum
 LINEAR = ("Add", "Sub")
+# elementwise primitives linear in the operands listed, the others factors: a partial sum negated, or multiplied or
+# divided by a value the same on every rank of the sum, is a partial sum
+SCALING = {"Neg": (0,), "Mul": (0, 1), "Div": (0,), "RealDiv": (0,)}
 
 
 def _flat(x):
@@ -192,7 +200,7 @@ def record(fn, *args, abstract=False):
         _state.tapes.remove(rec)
         if hook is not None:
             _state.profiling.remove(hook)
-    return Program(rec.calls, args, _flat(result), result, rec.differentiates)
+    return Program(rec.calls, args, _flat(result), result, rec.differentiates, rec.sums)
 
 
 class CallPlan:
@@ -566,26 +574,50 @@ class _Executor:
         output of its forward call (`forward_out`) to that output's layout, partial sums reduced, and return the
         layouts in which that forward call read its inputs ({id: layout}): a bprop runs in the cuts of the forward
         call it differentiates, as MindSpore partitions a bprop with its forward operator's strategy (the gradient
-        of a partial sum is the same on every rank of the sum)."""
+        of a partial sum is the same on every rank of the sum).
+
+        A gradient whose move there communicates is replaced by the moved value (its other readers reuse the
+        reduction or gather); one that only needs local slices keeps its layout and this call reads it in the target
+        layout (in the returned layouts; `bring` caches the copy): a gradient that a sum's bprop hands to both
+        operands' bprops (the backward of a value read twice) is then added to the other operand's parts in the
+        layout it was made in, not sliced for one reader and gathered back for the other."""
         targets = {}
         for o in forward_out if isinstance(forward_out, tuple) else (forward_out,):
             v = self.env.get(id(o)) if isinstance(o, Tensor) else None
             if v is not None:
                 targets.setdefault(tuple(o.shape), TensorLayout(v.layout.mesh, v.layout.shape, v.layout.dims))
+        first = forward_out[0] if isinstance(forward_out, tuple) else forward_out
+        read_as = self.read_as.get(id(first))
         for a in call.args:
             v = self.env.get(id(a)) if isinstance(a, Tensor) and id(a) in self.backward else None
             target = None if v is None else targets.get(tuple(a.shape))
-            if target is not None and v.layout != target and target.mesh.size == v.layout.mesh.size:
-                self.env[id(a)] = DistValue(target, self.bring(a, target))
-        first = forward_out[0] if isinstance(forward_out, tuple) else forward_out
-        return self.read_as.get(id(first))
+            if target is None or v.layout == target or target.mesh.size != v.layout.mesh.size:
+                continue
+            read_as = {**(read_as or {}), id(a): target}
+        return read_as
 
-    def run(self, call, forward_out=None):
-        """Run `call` on the ranks; `forward_out`: the output of the forward call whose bprop made it."""
+    def _sum_where_made(self, call, summing):
+        """The layouts in which the backward Add of gradient parts of `summing` reads them: the layout `summing` was
+        made in, partial sums dropped (where its producer's bprop reads the sum), so each part moves there once; None
+        (the Add follows its operands) when they are one partial sum (it stays one) or `summing` is not held."""
+        v = self.env.get(id(summing))
+        current = [self._current(a) if isinstance(a, Tensor) else None for a in call.args]
+        if v is None or any(c is None for c in current) or tuple(summing.shape) != tuple(call.outs[0].shape):
+            return None
+        if current[0].layout.partial and all(c.layout == current[0].layout for c in current):
+            return None
+        target = TensorLayout(v.layout.mesh, v.layout.shape, v.layout.dims)
+        return {id(a): target for a in call.args if isinstance(a, Tensor) and tuple(a.shape) == tuple(target.shape)}
+
+    def run(self, call, forward_out=None, summing=None):
+        """Run `call` on the ranks; `forward_out`: the output of the forward call whose bprop made it; `summing`: the
+        tensor whose gradient parts it adds (the backward pass's sum of the parts of a value read several times)."""
         self.moves = []
         read_as = None
         if forward_out is not None and not (call.strategy and call.strategy[0]):
             read_as = self.align_gradients(call, forward_out)
+        elif summing is not None and not (call.strategy and call.strategy[0]):
+            read_as = self._sum_where_made(call, summing)
         rule = None
         if call.prim.sharding is not None:
             rule = call.prim.sharding(*call.args, **call.attrs)
@@ -615,21 +647,58 @@ class _Executor:
         self.plans.append(CallPlan(call, mesh, assign, in_layouts, out_layouts, self.moves, rule))
 
     def _keep_partial_sums(self, call, ins, out_layouts):
-        """A sum or difference (`LINEAR`) of operands held in one layout of partial sums (same mesh, cuts and partial
-        axes, the output's shape) stays a partial sum in that layout: the ranks add their parts (the sum of the
-        parts is the sum of the values), and the one reduction happens where a consumer needs the value whole (the
-        gradients summed over micro-batches reduce once, not once per micro-batch). `ins` and `out_layouts` are
-        updated in place."""
-        if call.prim.name not in LINEAR or len(out_layouts) != 1 or len(ins) < 2:
+        """Linear calls of partial sums stay partial sums, reduced once where a consumer needs the value whole (the
+        gradients summed over micro-batches reduce once, not once per micro-batch); `ins` and `out_layouts` are
+        updated in place. The partial operands must be held in one layout of partial sums (same mesh, cuts and
+        partial axes, the output's shape) whose cuts are the call's, and the call then runs on the ranks' parts:
+
+        * a sum or difference (`LINEAR`): the other operands are placed on one rank of the sum (the first along the
+          partial axes holds the value, the others zeros: a local step), so the parts add up to the result;
+        * a negation, or a product or quotient by factors that are no partial sums (`SCALING`: the partial operand
+          in a linear position): each rank scales its part by the factor, the same on every rank of the sum.
+
+        A partial operand another consumer has had reduced already is read reduced in these two cases (the result
+        stays whole, where keeping the partial sum would reduce it a second time later).
+        """
+        name = call.prim.name
+        if (name not in LINEAR and name not in SCALING) or len(out_layouts) != 1 or not ins:
             return
-        current = [self._current(call.args[i]) for i in ins]
-        if any(v is None for v in current):
+        current = {i: self._current(call.args[i]) for i in ins}   # None: a leaf not cut yet
+        partial = [i for i, v in current.items() if v is not None and v.layout.partial]
+        if not partial:
             return
-        held = current[0].layout
-        if not held.partial or held.pad or tuple(held.shape) != tuple(call.outs[0].shape) or \
-                any(v.layout != held for v in current):
+        held = current[partial[0]].layout
+        if held.pad or tuple(held.shape) != tuple(call.outs[0].shape) or \
+                any(current[i].layout != held for i in partial):
             return
-        for i in ins:
+        others = [i for i in ins if i not in partial]
+        if (others or name not in LINEAR) and any(
+                k[0] == id(call.args[partial[0]]) and (k[1] == "whole" or not k[1].partial) for k in self.copies):
+            return   # already reduced for another consumer: read reduced (a second reduction would follow)
+        if others:
+            # the call's cuts must be the partial operands' (the operands are then read on their mesh), and no
+            # factor may be cut along the axes of the sum (it would differ across the sum's ranks)
+            mine = ins[partial[0]]
+            same_mesh = mine.mesh.shape == held.mesh.shape
+            if mine.dims != held.dims or not (same_mesh or not any(held.dims)):
+                return
+            if any((not same_mesh and any(ins[i].dims)) or
+                   set(held.partial) & {ax for axes in ins[i].dims for ax in axes} for i in others):
+                return
+            for i in others:   # a leaf takes its layout first, as any consumer cuts it (no communication)
+                if current[i] is None:
+                    self.bring(call.args[i], ins[i])
+            if name in LINEAR:   # placed on the first rank of the sum: the others hold zeros
+                for i in others:
+                    ins[i] = TensorLayout(held.mesh, ins[i].shape, ins[i].dims, held.partial)
+            elif len(partial) != 1 or partial[0] not in SCALING[name]:
+                return   # a product of partial sums is no partial sum; a quotient is linear in its dividend only
+            else:
+                for i in others:
+                    ins[i] = TensorLayout(held.mesh, ins[i].shape, ins[i].dims)
+        elif name not in LINEAR and (len(partial) != 1 or partial[0] not in SCALING[name]):
+            return
+        for i in partial:
             ins[i] = held
         out_layouts[0] = held
 
@@ -757,7 +826,7 @@ def execute(program, world, layouts=None, regather=None, search=True, shards=Non
             ex.forget({id(t) for t in again})
         if i == n_forward:
             ex.backward = set()
-        ex.run(call, program.differentiates[i])
+        ex.run(call, program.differentiates[i], program.sums[i])
         if ex.backward is not None:
             ex.backward.update(id(o) for o in call.outs)
     ex.moves = []  # from now on: the redistributions made to read results (Execution.reads)

@@ -35,4 +35,5 @@ def __getattr__(name):
         value = importlib.import_module("mindseed.train.amp") if name == "amp" else getattr(amp, name)
         globals()[name] = value
         return value
-    raise AttributeError(f"module 'mindseed.train' has no attribute '{name}'")
+    from mindseed._utils import _lazy  # noqa: PLC0415  (the top-level objects train re-exports, registered there)
+    return _lazy.missing(__name__, name)

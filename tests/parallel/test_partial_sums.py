@@ -1,6 +1,7 @@
-"""Partial sums through Add and Sub: where both operands are partial sums in one layout, the ranks add their parts
-and the result stays a partial sum (one reduction, where a consumer needs the value), checked against a numpy model
-holding each rank's part."""
+"""Partial sums through linear calls: where the operands of Add and Sub are partial sums in one layout (the others
+placed on one rank of the sum), or a partial sum is negated, multiplied or divided by a factor that is none, the
+ranks compute on their parts and the result stays a partial sum (one reduction, where a consumer needs the value),
+checked against a numpy model holding each rank's part."""
 import numpy as np
 import pytest
 from hypothesis import given, settings
@@ -57,18 +58,18 @@ def test_a_sum_of_partial_sums_stays_a_partial_sum(nk, op, seed):
     _close(ex.whole(program.result), np.maximum(x1 @ w1 + sign * (x2 @ w2) + x1 @ w1, 0))
 
 
-@pytest.mark.parametrize("other", ["replicated", "cut rows", "other partial axis"])
+@pytest.mark.parametrize("other", ["cut rows", "other partial axis"])
 def test_a_partial_sum_added_to_anything_else_is_reduced_first(other):
-    # only operands in one layout of partial sums add up as parts: a replicated operand would be counted once per
-    # rank, a cut one or one partial over other axes does not line up with the parts
+    # only operands in one layout of partial sums add up as parts: a cut one or one partial over other axes does not
+    # line up with the parts
     rng = np.random.default_rng(0)
     x, w, y = rng.standard_normal((4, 8)), rng.standard_normal((8, 4)), rng.standard_normal((4, 4))
     mm = ops.MatMul().shard(((1, 2), (2, 1)))
-    second = {"replicated": None, "cut rows": ops.ReLU().shard(((2, 1),)),
+    second = {"cut rows": ops.ReLU().shard(((2, 1),)),
               "other partial axis": ops.MatMul().shard(((1, 4), (4, 1)))}[other]
 
     def fn(a, b, c):
-        y2 = c if second is None else (second(c) if other == "cut rows" else second(c, c))
+        y2 = second(c) if other == "cut rows" else second(c, c)
         return ops.add(mm(a, b), y2) * 2
 
     program = record(fn, Tensor(x), Tensor(w), Tensor(y))
@@ -76,5 +77,88 @@ def test_a_partial_sum_added_to_anything_else_is_reduced_first(other):
     ex = execute(program, world)
     add = next(p for p in ex.plans if p.call.prim.name == "Add")
     assert not any(lay.partial for lay in add.in_layouts + add.out_layouts)
-    y2 = y if other == "replicated" else np.maximum(y, 0) if other == "cut rows" else y @ y
+    y2 = np.maximum(y, 0) if other == "cut rows" else y @ y
     _close(ex.whole(program.result), (x @ w + y2) * 2)
+
+
+# name: (the function of the partial sum p, a second partial sum q and a factor f; the numpy model of a rank's part
+# from its parts of p and q, the factor, and whether the rank is the first of the sum)
+LINEAR_CALLS = {
+    "Neg": (lambda p, q, f: ops.neg(p), lambda a, b, f, first: -a),
+    "Mul by a factor": (lambda p, q, f: ops.mul(p, f), lambda a, b, f, first: a * f),
+    "factor Mul": (lambda p, q, f: ops.mul(f, p), lambda a, b, f, first: f * a),
+    "Mul by a broadcast row": (lambda p, q, f: ops.mul(p, f[0]), lambda a, b, f, first: a * f[0]),
+    "Div by a factor": (lambda p, q, f: ops.div(p, f), lambda a, b, f, first: a / f),
+    "AddN": (lambda p, q, f: ops.addn([p, q, p]), lambda a, b, f, first: a + b + a),
+    "Add a replicated value": (lambda p, q, f: ops.add(p, f), lambda a, b, f, first: a + (f if first else 0)),
+    "Sub from a replicated value": (lambda p, q, f: ops.sub(f, p), lambda a, b, f, first: (f if first else 0) - a),
+    "Add a broadcast bias": (lambda p, q, f: ops.add(p, f[0]), lambda a, b, f, first: a + (f[0] if first else 0)),
+}
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.sampled_from([(2, 2), (4, 2), (4, 4), (8, 2), (8, 4), (8, 8)]), st.sampled_from(sorted(LINEAR_CALLS)),
+       st.integers(0, 2 ** 16))
+def test_linear_calls_of_a_partial_sum_stay_partial_sums(nk, name, seed):
+    """Each rank's part of the result is the numpy model's (its parts of the products, the factor the same on every
+    rank, a replicated operand held by the first rank of the sum only), and one all-reduce gives the ReLU its input."""
+    n, k = nk
+    rng = np.random.default_rng(seed)
+    x1, w1, x2, w2 = (rng.standard_normal(s) for s in ((4, 8), (8, 3), (4, 8), (8, 3)))
+    f = rng.uniform(0.5, 2.0, (4, 3))
+    mm1, mm2 = ops.MatMul().shard(((1, k), (k, 1))), ops.MatMul().shard(((1, k), (k, 1)))
+    call, model = LINEAR_CALLS[name]
+
+    def fn(a1, b1, a2, b2, c):
+        return ops.relu(call(mm1(a1, b1), mm2(a2, b2), c))
+
+    args = [Tensor(a) for a in (x1, w1, x2, w2, f)]
+    program = record(fn, *args)
+    world = SimulatedWorld(n)
+    ex = execute(program, world)
+    linear = program.calls[-2]     # the call under test, read by the ReLU
+    v = ex.value(linear.out)
+    assert v.layout.partial and v.layout.dims == ((), ())
+    a, b = _parts(x1, w1, k, n), _parts(x2, w2, k, n)
+    for r in range(n):
+        _close(v.shards[r], model(a[r], b[r], f, r // (n // k) == 0))
+    whole = model(x1 @ w1, x2 @ w2, f, True)
+    _close(assemble(v.shards, v.layout), whole)
+    assert [rec.kind for rec in world.log] == ["AllReduce"]     # reduced once, for the ReLU
+    _close(ex.whole(program.result), np.maximum(whole, 0))
+
+
+@pytest.mark.parametrize("name", ["product of partial sums", "quotient by a partial sum"])
+def test_a_nonlinear_call_of_partial_sums_reduces_them_first(name):
+    rng = np.random.default_rng(0)
+    x, w = rng.uniform(0.5, 1.0, (4, 8)), rng.uniform(0.5, 1.0, (8, 3))   # no product near zero
+    mm1, mm2 = ops.MatMul().shard(((1, 2), (2, 1))), ops.MatMul().shard(((1, 2), (2, 1)))
+
+    def fn(a, b):
+        p, q = mm1(a, b), mm2(a, b)
+        return ops.mul(p, q) if name == "product of partial sums" else ops.div(p, q)
+
+    program = record(fn, Tensor(x), Tensor(w))
+    ex = execute(program, SimulatedWorld(4))
+    last = ex.plans[-1]
+    assert not any(lay.partial for lay in last.in_layouts + last.out_layouts)
+    y = x @ w
+    _close(ex.whole(program.result), y * y if name == "product of partial sums" else y / y)
+
+
+def test_a_partial_sum_reduced_for_one_consumer_is_read_reduced_by_a_later_linear_call():
+    # p * p reduces p; the later -p and p * 3 read that reduced copy (keeping p partial there would reduce it again)
+    rng = np.random.default_rng(1)
+    x, w = rng.standard_normal((4, 8)), rng.standard_normal((8, 3))
+    mm = ops.MatMul().shard(((1, 2), (2, 1)))
+
+    def fn(a, b):
+        p = mm(a, b)
+        return ops.relu(p * p) + ops.neg(p) + p * 3.0
+
+    program = record(fn, Tensor(x), Tensor(w))
+    world = SimulatedWorld(4)
+    ex = execute(program, world)
+    assert [rec.kind for rec in world.log] == ["AllReduce"]
+    y = x @ w
+    _close(ex.whole(program.result), np.maximum(y * y, 0) - y + 3 * y)

@@ -56,13 +56,15 @@ def test_w4_gpt_megatron_at_1024_ranks_in_closed_form():
 
     act = b // dp * t * d * item  # one rank's residual stream (tokens of its batch slice, whole features)
     # forward: per layer the row-parallel proj (over the head ranks) and fc2 (over mp) all-reduce; the softmax over
-    # the vocabulary gathers the vocabulary-cut logits; the mean loss all-reduces over dp
+    # the vocabulary gathers the vocabulary-cut logits; the mean loss is a partial mean over dp (negated, it stays
+    # one) until the backward pass seeds its gradient from it: one all-reduce over dp there
     forward = [("AllReduce", hp, act)] * layers + [("AllReduce", mp, act)] * layers + \
-        [("AllGather", vp, b * t // dp * v // vp * item), ("AllReduce", dp, item)]
+        [("AllGather", vp, b * t // dp * v // vp * item)]
     assert comm(ex.plans[:loss_call + 1]) == sorted(forward)
+    assert ex.plans[loss_call].out_layouts[0].partial
     # backward: Megatron's all-reduce of the column-parallel fc1's input gradient, once per layer over mp
     backward = comm(ex.plans[loss_call + 1:])
-    assert backward.count(("AllReduce", mp, act)) == layers
+    assert backward.count(("AllReduce", mp, act)) == layers and backward.count(("AllReduce", dp, item)) == 1
     # every gradient is all-reduced once over dp, in its parameter's (model-parallel) shard
     local = [v * d, t * d, 2 * d, v * d // vp + v // vp]  # embeddings, ln_f, the vocabulary-cut head
     local += [4 * d + 3 * (d * d // hp + d // hp) + d * d // hp + d + f * d // mp + f // mp + d * f // mp + d] * layers

@@ -9,6 +9,9 @@ wrapped to accept those by position too."""
 import functools
 import importlib
 import inspect
+import sys
+
+from mindseed._utils import _lazy
 
 NAMES = frozenset((
     "acos acosh adaptive_avg_pool3d add arange argmax argmin argsort asin asinh atan atan2 avg_pool1d bincount bmm "
@@ -20,13 +23,25 @@ NAMES = frozenset((
 SOURCES = []    # mint, mint.nn.functional (registered by mindseed._registration)
 
 
+def sources():
+    """`SOURCES`, registered with the top level's deferred part (loaded here if it is not yet)."""
+    if not SOURCES:
+        _lazy.complete()
+    return SOURCES
+
+
 def lookup(module, name):
     """`<base>_ext` for a module's `__getattr__`: mint's `base`; AttributeError for any other name."""
     base = name[:-4] if name.endswith("_ext") else None
-    for source in SOURCES if base in NAMES else ():
+    for source in sources() if base in NAMES else ():
         fn = getattr(source, base, None)
         if fn is not None:
             return positional(fn, name)
+    # the ALIASES are installed with the top level's deferred part
+    if not (name.startswith("__") and name.endswith("__")) and _lazy.complete():
+        namespace = sys.modules[module].__dict__
+        if name in namespace:
+            return namespace[name]
     raise AttributeError(f"module '{module}' has no attribute '{name}'")
 
 

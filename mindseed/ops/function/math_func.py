@@ -1,5 +1,6 @@
 """mindspore.ops.function.math_func: elementwise, comparison, reduction and matrix-product ops (same objects as
 `mindspore.ops`). `F` is `mindspore.ops.functional`, as in MindSpore's module."""
+from mindseed._utils import _lazy
 from mindseed.ops import functional as F  # noqa: F401
 from mindseed.ops.function._rows import generated
 from mindseed.ops.functional import _math
@@ -40,4 +41,4 @@ def __getattr__(name):
         import importlib  # noqa: PLC0415
         module, attr = _MINT_NAMES[name]
         return getattr(importlib.import_module(module), attr)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    return _lazy.missing(__name__, name)     # the aliases of mint's functions come with the deferred part

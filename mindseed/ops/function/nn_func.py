@@ -1,5 +1,6 @@
 """mindspore.ops.function.nn_func: activations, losses, normalization, convolution, pooling and resampling (same
 objects as `mindspore.ops`)."""
+from mindseed._utils import _lazy
 from mindseed.ops.functional._nn import *  # noqa: F401,F403
 from mindseed.ops.functional._nn import __all__ as _nn
 from mindseed.ops.functional._conv import *  # noqa: F401,F403
@@ -52,3 +53,9 @@ def interpolate_ext(input, size=None, scale_factor=None, mode="nearest", align_c
     if scale_factor is not None and size is None and recompute_scale_factor is None:
         recompute_scale_factor = True
     return _interpolate(input, size, scale_factor, mode, align_corners, recompute_scale_factor)
+
+
+def __getattr__(name):
+    """The internal names of mint's functions (`ops.auto_generate._ext.ALIASES`) come with the top level's deferred
+    part."""
+    return _lazy.missing(__name__, name)

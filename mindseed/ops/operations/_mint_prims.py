@@ -26,7 +26,7 @@ def _mint(name):
     """mint's (or mint.nn.functional's) function `name`."""
     # imported here: the auto_generate package lists ops.operations' classes when it is first imported
     from mindseed.ops.auto_generate import _ext  # noqa: PLC0415
-    return next(getattr(source, name) for source in _ext.SOURCES if hasattr(source, name))
+    return next(getattr(source, name) for source in _ext.sources() if hasattr(source, name))
 
 
 def _mint_fn(name):

@@ -273,7 +273,7 @@ def _log_softmax_ext(x, dim=None, dtype=None):
     return F.log_softmax(x if dtype is None else F.cast(x, dtype), dim)
 
 
-_SUMMARY_SINKS = []    # where the summary ops put their values: SummaryRecord registers its cache here
+_SUMMARY_SINKS = []    # where the summary ops put their values: SummaryRecord's module registers its cache here
 
 
 def _summary(kind, check):

@@ -17,6 +17,7 @@ import numpy as np
 from mindseed.common import dtype as mstype
 from mindseed.common.tensor import Tensor
 from mindseed.nn.cell import Cell
+from mindseed.ops.operations import _more as _ops_more
 from mindseed.train import lineage_pb2
 from mindseed.train.summary import _event_file as E
 from mindseed.train.summary import _tensorboard
@@ -42,6 +43,9 @@ def _record_summary_tensor(name, value):
     """Called by the summary ops (ops.ScalarSummary, ...): keep `value` under 'tag[:Type]' until the next record."""
     with _summary_lock:
         _summary_cache[name] = value
+
+
+_ops_more._SUMMARY_SINKS.append(_record_summary_tensor)   # where the summary ops (ops.ScalarSummary, ...) put values
 
 
 def _cache_summary_tensor_data(summary):
