@@ -215,6 +215,11 @@ def test_quantisation_ops():
     x = np.array([[0.5, -1.0, 0.25], [2.0, 1.0, -0.5]], np.float32)
     q = A.QuantV2()(_t(x), _t(np.full(3, 10.0, np.float32)), _t(np.zeros(3, np.float32)))
     np.testing.assert_array_equal(q.asnumpy(), np.clip(np.round(x * 10), -128, 127))
+    # per-tensor: one scale and offset of shape (1,) for every channel (Golden Stick's A8W8 activations)
+    q = A.QuantV2()(_t(x), _t(np.array([100.0], np.float32)), _t(np.array([-3.0], np.float32)))
+    np.testing.assert_array_equal(q.asnumpy(), np.clip(np.round(x * 100 - 3), -128, 127))
+    with pytest.raises(ValueError, match="QuantV2.*'scale' must be 1 or that of x"):
+        A.QuantV2()(_t(x), _t(np.ones(2, np.float32)), _t(np.zeros(3, np.float32)))
     y, scale = A.DynamicQuantExt()(_t(x))
     np.testing.assert_allclose(scale.asnumpy(), np.abs(x).max(1) / 127, rtol=1e-6)
     np.testing.assert_array_equal(y.asnumpy(), np.round(x / (np.abs(x).max(1, keepdims=True) / 127)))

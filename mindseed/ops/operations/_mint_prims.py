@@ -375,13 +375,15 @@ def _to_int8(y):
 
 
 def _quant_v2(x, scale, offset, sqrt_mode=False, rounding_mode="ROUND", dst_type=mstype.int8):
-    """round(scale * x + offset) (scale applied twice with `sqrt_mode`), saturated to int8."""
+    """round(scale * x + offset) (scale applied twice with `sqrt_mode`), saturated to int8; `scale` and `offset` hold
+    one value per channel of the last axis, or one value (shape (1,)) for the whole tensor."""
     if rounding_mode.upper() != "ROUND" or dst_type != mstype.int8:
         raise ValueError(f"For 'QuantV2', only rounding_mode 'ROUND' and dst_type int8 are supported, but got "
                          f"{rounding_mode!r} and {dst_type}.")
     for name, t in (("scale", scale), ("offset", offset)):
-        if t.shape[-1:] != x.shape[-1:]:
-            raise ValueError(f"For 'QuantV2', the last dimension of '{name}' must be that of x ({x.shape[-1]}), "
+        # one value for the whole tensor (shape (1,), per-tensor quantisation) or one per last-axis channel
+        if t.shape[-1:] not in ((1,), x.shape[-1:]):
+            raise ValueError(f"For 'QuantV2', the last dimension of '{name}' must be 1 or that of x ({x.shape[-1]}), "
                              f"but got shape {t.shape}.")
     y = x * scale * scale if sqrt_mode else x * scale
     return _to_int8(F.cast(y + offset, mstype.float32))
