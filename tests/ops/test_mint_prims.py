@@ -323,6 +323,23 @@ def test_weight_quant_batch_matmul_dequantizes_the_int8_weight():
     np.testing.assert_array_equal(quantized.asnumpy(), np.clip(np.round(x @ (w * scale) * 4 + 1), -128, 127))
 
 
+def test_weight_quant_batch_matmul_unpacks_a_qint4x2_weight():
+    """A qint4x2 weight (Golden Stick's AWQ): each byte holds two 4-bit values, the low bits first, so a (k, n/2)
+    weight is (k, n), and transposed (n, k/2) is (n, k)."""
+    w4 = RNG.integers(-8, 8, (6, 4)).astype(np.int8)
+    packed = ((w4[:, 0::2] & 0x0F) | (w4[:, 1::2] << 4)).astype(np.int8)       # Golden Stick's packing
+    x = _f32(3, 6)
+    scale = np.abs(_f32(4)) + 0.01
+    want = x @ (w4 * scale)
+    out = A.WeightQuantBatchMatmul()(_t(x), ms.Tensor(packed, ms.qint4x2), _t(scale))
+    assert out.shape == (3, 4)
+    np.testing.assert_allclose(out.asnumpy(), want, rtol=1e-5, atol=1e-5)
+    wt = np.ascontiguousarray(w4.T)
+    packed_t = ((wt[:, 0::2] & 0x0F) | (wt[:, 1::2] << 4)).astype(np.int8)
+    out = A.WeightQuantBatchMatmul(False, True)(_t(x), ms.Tensor(packed_t, ms.qint4x2), _t(scale))
+    np.testing.assert_allclose(out.asnumpy(), want, rtol=1e-5, atol=1e-5)
+
+
 def test_dequant_scales_the_int32_accumulator():
     """_inner_ops.Dequant: x * deq_scale (twice with sqrt_mode, ReLU with relu_flag) as float16; a uint64 scale
     holds a float32's bits (Golden Stick's DequantCell)."""

@@ -6,6 +6,7 @@ kernel returns beside the output).
 
 `mint` sits above `ops`: the mint functions are looked up at call time through the registration of
 `ops.auto_generate._ext` (`SOURCES`), so each class here is the mint function of its name."""
+from mindseed import _backend as B
 from mindseed._utils import _state
 from mindseed.common import dtype as mstype
 from mindseed.common.tensor import Tensor
@@ -444,7 +445,8 @@ class WeightQuantBatchMatmul(AttrPrimitive):
     antiquant_offset) * antiquant_scale) + bias in x's dtype, the int8 weight dequantized per tensor, per output
     channel (a vector of the output size, whichever way the weight is laid out) or per group of
     `antiquant_group_size` rows of the reduced dimension; with `quant_scale` the result is quantized to int8,
-    round(y * quant_scale + quant_offset)."""
+    round(y * quant_scale + quant_offset). A qint4x2 weight holds two 4-bit values per element (low bits first) along
+    its last axis, which its logical shape doubles."""
     _params = (("transpose_x", False), ("transpose_weight", False), ("antiquant_group_size", 0))
 
     def _per_weight(self, t, weight):
@@ -464,6 +466,8 @@ class WeightQuantBatchMatmul(AttrPrimitive):
 
     def __call__(self, x, weight, antiquant_scale, antiquant_offset=None, quant_scale=None, quant_offset=None,
                  bias=None):
+        if weight.dtype == mstype.qint4x2:
+            weight = Tensor._from_raw(B.unpack_int4(weight._data))
         w = F.cast(weight, x.dtype)
         if antiquant_offset is not None:
             w = w + F.cast(self._per_weight(antiquant_offset, weight), x.dtype)
