@@ -218,6 +218,10 @@ def test_quantisation_ops():
     # per-tensor: one scale and offset of shape (1,) for every channel (Golden Stick's A8W8 activations)
     q = A.QuantV2()(_t(x), _t(np.array([100.0], np.float32)), _t(np.array([-3.0], np.float32)))
     np.testing.assert_array_equal(q.asnumpy(), np.clip(np.round(x * 100 - 3), -128, 127))
+    # an int8 offset: Ascend's internal kernel, whose scale is the step (x divided by it)
+    step, zp = np.array([0.01, 0.02, 0.005], np.float32), np.array([-3, 0, 5], np.int8)
+    q = A.QuantV2()(_t(x), _t(step), _t(zp))
+    np.testing.assert_array_equal(q.asnumpy(), np.clip(np.round(x / step + zp), -128, 127))
     with pytest.raises(ValueError, match="QuantV2.*'scale' must be 1 or that of x"):
         A.QuantV2()(_t(x), _t(np.ones(2, np.float32)), _t(np.zeros(3, np.float32)))
     y, scale = A.DynamicQuantExt()(_t(x))

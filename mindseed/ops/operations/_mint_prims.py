@@ -377,7 +377,9 @@ def _to_int8(y):
 
 def _quant_v2(x, scale, offset, sqrt_mode=False, rounding_mode="ROUND", dst_type=mstype.int8):
     """round(scale * x + offset) (scale applied twice with `sqrt_mode`), saturated to int8; `scale` and `offset` hold
-    one value per channel of the last axis, or one value (shape (1,)) for the whole tensor."""
+    one value per channel of the last axis, or one value (shape (1,)) for the whole tensor. An int8 `offset` is
+    Ascend's internal per-channel kernel, whose `scale` is the quantisation step: round(x / scale + offset) (the form
+    Golden Stick's and mindformers' A8W8 layers store; a float offset goes to aclnn, which multiplies)."""
     if rounding_mode.upper() != "ROUND" or dst_type != mstype.int8:
         raise ValueError(f"For 'QuantV2', only rounding_mode 'ROUND' and dst_type int8 are supported, but got "
                          f"{rounding_mode!r} and {dst_type}.")
@@ -386,7 +388,12 @@ def _quant_v2(x, scale, offset, sqrt_mode=False, rounding_mode="ROUND", dst_type
         if t.shape[-1:] not in ((1,), x.shape[-1:]):
             raise ValueError(f"For 'QuantV2', the last dimension of '{name}' must be 1 or that of x ({x.shape[-1]}), "
                              f"but got shape {t.shape}.")
-    y = x * scale * scale if sqrt_mode else x * scale
+    if offset.dtype == mstype.int8:
+        # an int8 offset selects Ascend's internal per-channel kernel, whose scale is the quantisation step:
+        # x / scale + offset (Golden Stick inverts the scale for the aclnn kernel, which multiplies, and not for it)
+        y = F.cast(x, mstype.float32) / F.cast(scale * scale if sqrt_mode else scale, mstype.float32)
+    else:
+        y = x * scale * scale if sqrt_mode else x * scale
     return _to_int8(F.cast(y + offset, mstype.float32))
 
 
