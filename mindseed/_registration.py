@@ -88,6 +88,7 @@ common.Tensor.remove_hook = staticmethod(_hooks.remove_hook)
 from mindseed.export import _graph_executor as _executor  # noqa: E402
 _common_api._cell_graph_executor = _executor._cell_graph_executor
 _common_api._CellGraphExecutor = _executor._CellGraphExecutor
+nn.Cell.get_func_graph_proto = _executor.get_func_graph_proto
 # ... and so do the PyNative executor's switches (the tape's) and the compiled graphs' flop count
 from mindseed import _toplevel_runtime  # noqa: E402
 from mindseed.autograd import _executor as _pynative  # noqa: E402
