@@ -1,11 +1,10 @@
-"""The class of MindSpore's core types (Tensor, Cell, Primitive), so `type(x)` prints MindSpore's path.
+"""The class of MindSpore's Tensor and Primitive, so `type(x)` prints MindSpore's path.
 
 MindSpore's Tensor, Cell and Primitive derive from pybind11 classes, whose metaclass is not `type`; printing the
 class (`str(type(x))`, `f"but got {type(x)}"`) gives `<class 'mindspore.common.tensor.Tensor'>`. When mindseed runs
 MindSpore code through `mindseed.compat` (where `import mindspore` is mindseed), its classes print the same;
 otherwise they print their own module, `<class 'mindseed.common.tensor.Tensor'>`.
 """
-import abc
 import sys
 
 
@@ -22,8 +21,3 @@ class PublicType(type):
         if (module == "mindseed" or module.startswith("mindseed.")) and _compat_active():
             module = "mindspore" + module[len("mindseed"):]
         return f"<class '{module}.{cls.__qualname__}'>"
-
-
-class PublicABCType(PublicType, abc.ABCMeta):
-    """PublicType for Cell, and an ABCMeta: MindSpore's Cell is a plain class, so a network may mix in `abc.ABC`
-    (`class Router(ABC, nn.Cell)`, as mindformers' MoE router is), which needs the two metaclasses to agree."""

@@ -6,7 +6,6 @@ from collections import OrderedDict
 
 from mindseed import log as logger
 from mindseed._utils import _scope, _state
-from mindseed._utils._public_type import PublicABCType
 from mindseed.autograd.custom import call_with_bprop
 from mindseed.compiler.jit import compile_cell_call as _compile_cell_call, trace_graph as _trace_graph
 from mindseed.compiler.control import opaque_call as _opaque_call
@@ -82,7 +81,7 @@ def _check_pipeline_attr(name, value):
     if value < 0:
         raise ValueError(f"{what} can not be less than 0, but got {value}")
 
-class Cell(CellBuffers, CellStateDict, metaclass=PublicABCType):
+class Cell(CellBuffers, CellStateDict):
     """Base class of all networks: holds child cells and Parameters and defines `construct`.
 
     Args:
