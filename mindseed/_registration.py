@@ -119,6 +119,7 @@ def complete(package):
     # does the compiled graphs' flop count
     _common_api._cell_graph_executor = executor._cell_graph_executor
     _common_api._CellGraphExecutor = executor._CellGraphExecutor
+    nn.Cell.get_func_graph_proto = executor.get_func_graph_proto
     _common_api.flops_collection = _toplevel_runtime.flops_collection
 
     # MindSpore's `<name>_ext` functions of ops.auto_generate / ops.function.array_func are mint's forms, and the

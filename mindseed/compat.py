@@ -69,7 +69,21 @@ def _alias_loaded_submodules(real, alias):
     prefix = real + "."
     for name, module in list(sys.modules.items()):
         if name.startswith(prefix) and module is not None:
-            sys.modules.setdefault(alias + name[len(real):], module)
+            alias_name = alias + name[len(real):]
+            if sys.modules.setdefault(alias_name, module) is module:
+                _name_missing_attributes(module, alias_name)
+
+
+def _name_missing_attributes(module, alias_name):
+    """A missing attribute of the module is reported under its MindSpore name (`module 'mindspore.nn' has no
+    attribute 'DenseQuant'`), as MindSpore's own module reports it: a module `__getattr__` (PEP 562) for plain
+    modules that have none (lazy ones keep their own)."""
+    if type(module) is not types.ModuleType or "__getattr__" in module.__dict__:
+        return
+
+    def __getattr__(name):
+        raise AttributeError(f"module '{alias_name}' has no attribute '{name}'", name=name, obj=module)
+    module.__getattr__ = __getattr__
 
 
 class _AliasFinder(importlib.abc.MetaPathFinder, importlib.abc.Loader):
@@ -87,6 +101,7 @@ class _AliasFinder(importlib.abc.MetaPathFinder, importlib.abc.Loader):
         module = importlib.import_module(real)
         if real == "mindseed":
             module.__version__ = MINDSPORE_VERSION
+        _name_missing_attributes(module, spec.name)
         _alias_loaded_submodules(real, spec.name)
         return module
 

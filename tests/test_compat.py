@@ -207,3 +207,18 @@ def test_classes_print_their_own_module_without_compat(tmp_path):
     r = subprocess.run([sys.executable, "-c", "import mindseed as ms; print(type(ms.Tensor([1.0])))"], cwd=tmp_path,
                        env=_env(), capture_output=True, text=True, timeout=300)
     assert r.stdout.strip() == "<class 'mindseed.common.tensor.Tensor'>", r.stderr
+
+
+def test_missing_attributes_are_reported_under_mindspores_module_names(tmp_path):
+    """`module 'mindspore.nn' has no attribute 'DenseQuant'`, as MindSpore's module says it (examples written for
+    older releases print this); hasattr / getattr with a default are unchanged."""
+    code = ("import mindspore as ms\nimport mindspore.nn as nn\n"
+            "for m, a in ((nn, 'DenseQuant'), (ms, 'Foo'), (ms.ops, 'Bar')):\n"
+            "    try:\n        getattr(m, a)\n    except AttributeError as e:\n        print(e, e.name, e.obj is m)\n"
+            "print(hasattr(nn, 'Dense'), hasattr(nn, 'Nope'), getattr(ms, 'zz', 3))")
+    r = _compat(["-c", code], tmp_path)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.splitlines() == ["module 'mindspore.nn' has no attribute 'DenseQuant' DenseQuant True",
+                                     "module 'mindspore' has no attribute 'Foo' Foo True",
+                                     "module 'mindspore.ops' has no attribute 'Bar' Bar True",
+                                     "True False 3"]

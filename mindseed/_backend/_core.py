@@ -42,8 +42,8 @@ _tune_malloc()
 Array = torch.Tensor
 
 class _DtypeTable(dict):
-    """MindSpore dtype name -> torch dtype; a MindSpore dtype torch has no type for (hifloat8, int4) has no
-    kernels: any use of it is a TypeError naming it."""
+    """MindSpore dtype name -> torch dtype; a MindSpore dtype torch has no type for (hifloat8) has no kernels: any
+    use of it is a TypeError naming it."""
 
     def __missing__(self, name):
         raise TypeError(f"the dtype {name} has no CPU/GPU kernels (only Ascend computes it); use float8_e4m3fn, "
@@ -58,7 +58,12 @@ _TORCH_DTYPES = _DtypeTable({
     "Float16": torch.float16, "BFloat16": torch.bfloat16, "Float32": torch.float32, "Float64": torch.float64,
     "Complex64": torch.complex64, "Complex128": torch.complex128,
     "Float8E4M3FN": torch.float8_e4m3fn, "Float8E5M2": torch.float8_e5m2,
+    # MindSpore's qint4x2: one byte per element, each holding two packed 4-bit integers (a quantized weight's
+    # storage). torch's int4 is a byte-sized storage type without kernels: such a tensor is made, copied, saved and
+    # read back as its bytes (int8), and reaches arithmetic only unpacked (`unpack_int4`).
+    "Int4": torch.int4,
 })
+_INT4 = torch.int4
 _NAMES_BY_TORCH = {v: k for k, v in _TORCH_DTYPES.items()}
 
 
@@ -209,7 +214,16 @@ storage_offset = torch.Tensor.storage_offset
 data_ptr = torch.Tensor.data_ptr
 item = torch.Tensor.item                        # the one element as a Python number
 tolist = torch.Tensor.tolist
-clone = torch.Tensor.clone                      # a copy with its own storage
+
+
+
+def clone(x):
+    """A copy with its own storage."""
+    if x.dtype is _INT4:        # torch has no copy kernel of its int4: the bytes are copied
+        return x.view(torch.int8).clone().view(_INT4)
+    return x.clone()
+
+
 contiguous = torch.Tensor.contiguous
 reshape = torch.Tensor.reshape                  # a view where the layout allows, else a copy
 
@@ -232,7 +246,29 @@ def cast(x, dtype_name_):
 def to_dtype(x, dt):
     """x in the backend dtype `dt`; complex to real keeps the real part, as MindSpore's Cast (torch's own copy
     would warn that it discards the imaginary part)."""
+    if dt is _INT4 or x.dtype is _INT4:
+        return _int4_cast(x, dt)
     return (x.real if x.is_complex() and not dt.is_complex else x).to(dt)
+
+
+def _int4_cast(x, dt):
+    """Into Int4, the values as int8 bytes (MindSpore's conversion of data to a qint4x2 tensor: each value, cast to
+    int8, is one byte of packed pairs); out of Int4 there is no cast (MindSpore has none either)."""
+    if x.dtype is dt:
+        return x
+    if x.dtype is _INT4:
+        raise TypeError(f"For 'Cast', a Tensor of dtype Int4 (packed int4 pairs) cannot be cast to "
+                        f"{_NAMES_BY_TORCH.get(dt, dt)}: it has no conversion kernel.")
+    return x.to(torch.int8, copy=True).view(_INT4)
+
+
+def unpack_int4(x):
+    """The int8 values of a packed Int4 tensor: each byte's low then high 4 bits, sign-extended, so the last
+    dimension doubles."""
+    b = x.view(torch.int8)
+    low = torch.bitwise_right_shift(torch.bitwise_left_shift(b, 4), 4)
+    high = torch.bitwise_right_shift(b, 4)
+    return torch.stack((low, high), -1).reshape(*b.shape[:-1], b.shape[-1] * 2)
 
 
 # ---------------------------------------------------------------- numpy interchange
@@ -301,6 +337,8 @@ def _np_bfloat16():
 
 
 def to_numpy(x):
+    if x.dtype is _INT4:        # its bytes, as MindSpore's asnumpy of a qint4x2 tensor
+        x = x.view(torch.int8)
     if x.dtype == torch.bfloat16 and _np_bfloat16() is not None:
         return to_numpy(x.view(torch.int16)).view(_np_bfloat16())
     if x.dtype in (torch.bfloat16, torch.float8_e4m3fn, torch.float8_e5m2):
@@ -313,6 +351,8 @@ def to_numpy(x):
 
 
 def tensor(data, dtype_name_):
+    if dtype_name_ == "Int4":
+        return tensor(data, "Int8").view(_INT4)
     return torch.tensor(data, dtype=_TORCH_DTYPES[dtype_name_], device=_device)
 
 
@@ -321,6 +361,8 @@ def empty(shape, dtype_name_):
 
 
 def full(shape, value, dtype_name_):
+    if dtype_name_ == "Int4":
+        return full(shape, value, "Int8").view(_INT4)
     return torch.full(tuple(shape), value, dtype=_TORCH_DTYPES[dtype_name_], device=_device)
 
 
@@ -330,6 +372,8 @@ def meta(shape, dtype_name_):
 
 def bytes_of(x):
     """Raw little-endian bytes of a backend tensor (bfloat16 included)."""
+    if x.dtype is _INT4:
+        x = x.view(torch.int8)
     x = x.detach().contiguous().cpu()
     if x.dtype == torch.bfloat16:
         return x.view(torch.int16).numpy().tobytes()
@@ -338,6 +382,8 @@ def bytes_of(x):
 
 def from_bytes(buf, shape, dtype_name_):
     dt = _TORCH_DTYPES[dtype_name_]
+    if dt is _INT4:
+        return from_bytes(buf, shape, "Int8").view(_INT4)
     if dt == torch.bfloat16:
         a = np.frombuffer(buf, dtype=np.int16).copy()
         return torch.from_numpy(a).view(torch.bfloat16).reshape(tuple(shape)).to(_device)

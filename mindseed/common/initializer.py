@@ -386,7 +386,8 @@ def initializer(init, shape=None, dtype=mstype.float32):
                         f"{type(init).__name__}.")
     if _deferring[0]:
         return _deferred(init, shape, dtype)
-    np_dtype = np.float32 if dtype == mstype.bfloat16 else mstype.dtype_to_nptype(dtype)
+    # bfloat16 is filled in float32; qint4x2 (packed int4 pairs, one byte each) in its bytes' int8
+    np_dtype = {mstype.bfloat16: np.float32, mstype.qint4x2: np.int8}.get(dtype) or mstype.dtype_to_nptype(dtype)
     work_dtype = np.float64 if np.issubdtype(np_dtype, np.floating) else np_dtype
     arr = host_alloc("initializer", np.zeros, shape, work_dtype,
                      nbytes=2 * int(np.prod(shape, dtype=np.float64)) * np.dtype(work_dtype).itemsize)

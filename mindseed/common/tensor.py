@@ -23,7 +23,7 @@ __all__ = ["Tensor", "COOTensor", "CSRTensor", "RowTensor"]
 
 # backend dtype -> MindSpore dtype, filled when the backend loads (a Tensor with data loads it); a placeholder made
 # before (`_backend.meta`: a shapes-only recording) has the MindSpore dtype's name
-_ALL_DTYPES = mstype.all_types + (mstype.float8_e4m3fn, mstype.float8_e5m2)
+_ALL_DTYPES = mstype.all_types + (mstype.float8_e4m3fn, mstype.float8_e5m2, mstype.qint4x2)
 _DTYPE_OF = {t.name: t for t in _ALL_DTYPES}
 
 
@@ -633,7 +633,7 @@ def _convert(data, dtype):
             data = _to_numpy_nested(data)
         if dtype.name in _NO_NUMPY_FLOATS:
             return B.cast(B.from_numpy(np.asarray(data, dtype=np.float32), "Float32"), dtype.name)
-        nptype = mstype.dtype_to_nptype(dtype)
+        nptype = np.int8 if dtype == mstype.qint4x2 else mstype.dtype_to_nptype(dtype)     # qint4x2: its bytes
         try:
             array = np.asarray(data, dtype=nptype)
         except TypeError:

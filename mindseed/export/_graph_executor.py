@@ -52,6 +52,21 @@ class _CellGraphExecutor:
         raise ValueError(f"For '_get_func_graph_proto', 'ir_type' must be 'mind_ir' or 'onnx_ir', but got "
                          f"{ir_type!r}.")
 
+    def get_optimize_graph_proto(self, obj):
+        """The serialized graph (`anf_ir` ModelProto, what a summary's graph event holds) of the graph `obj` (a
+        Cell) last compiled in GRAPH_MODE, or None when it has not been (PyNative mode runs no graph)."""
+        compiled = getattr(obj, "__dict__", {}).get("_ms_compiled")
+        entries = [e for e in compiled.cache.values() if e.graph is not None] if compiled is not None else []
+        if not entries:
+            return None
+        entry = entries[-1]
+        entry = entry.general if entry.general is not None else entry
+        from mindseed.train.summary._graph_proto import graph_model  # noqa: PLC0415  (the train layer, on use)
+        names = {id(p): name for name, p in obj.parameters_and_names()}
+        n_inputs = len(entry.graph.params) - len(entry.captured)
+        weights = {n_inputs + i: names[id(t)] for i, (t, _) in enumerate(entry.captured) if id(t) in names}
+        return graph_model(entry.graph, f"{type(obj).__name__}_construct", n_inputs, weights)
+
     def del_net_res(self, obj, net_id=None):
         """Forget the graphs compiled from `obj`."""
         for key in [k for k in self._graphs if k.endswith(f".{id(obj)}")]:
@@ -103,3 +118,9 @@ def _with_loads(data):
     del graph.node[:]
     graph.node.extend(copied)
     return model.SerializeToString()
+
+
+def get_func_graph_proto(cell):
+    """`Cell.get_func_graph_proto()`: the serialized graph (`anf_ir` ModelProto) the Cell compiled in GRAPH_MODE, or
+    None when it compiled none (PyNative mode)."""
+    return _cell_graph_executor.get_optimize_graph_proto(cell)

@@ -28,7 +28,8 @@ import numpy as np
 from mindseed.train import _wire as W
 
 ITEMSIZE = {"Bool": 1, "Int8": 1, "UInt8": 1, "Int16": 2, "UInt16": 2, "Int32": 4, "UInt32": 4, "Int64": 8,
-            "UInt64": 8, "Float16": 2, "BFloat16": 2, "Float32": 4, "Float64": 8, "Complex64": 8, "Complex128": 16}
+            "UInt64": 8, "Float16": 2, "BFloat16": 2, "Float32": 4, "Float64": 8, "Complex64": 8, "Complex128": 16,
+            "Int4": 1}      # qint4x2: a byte per element, holding a packed pair
 # MindSpore slices a value into protobuf messages of at most 512 MB
 SLICE_BYTES = 512 * 1024 * 1024
 CRC_MARK = b"crc_num"

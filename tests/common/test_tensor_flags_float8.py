@@ -39,13 +39,39 @@ def test_float8_cast_rounds_to_the_nearest_representable_value(dtype, fmt):
         y.asnumpy()
 
 
-def test_hifloat8_and_qint4x2_are_dtypes_without_kernels():
+def test_hifloat8_is_a_dtype_without_kernels():
     assert isinstance(ms.hifloat8, ms.Float) and isinstance(ms.qint4x2, ms.Int)
     assert ms.hifloat8 != ms.float8_e4m3fn and ms.float8_e5m2 == ms.float8_e5m2
     with pytest.raises(TypeError, match="HiFloat8 has no CPU/GPU kernels"):
         ms.Tensor([1.0, 2.0]).astype(ms.hifloat8)
+
+
+def test_qint4x2_tensors_store_packed_bytes(tmp_path):
+    """A qint4x2 tensor holds one byte per element (two packed int4, as Golden Stick's AWQ weights): made from data
+    cast to int8 (MindSpore 2.10's CPU: 1.5 -> 1), copied, saved in a checkpoint as MindSpore writes it (tensor_type
+    'Int4', the bytes), read back; it has no arithmetic and no cast, as on MindSpore."""
+    raw = np.array([[1, -2, 3], [127, -128, 5]], np.int8)
+    t = ms.Tensor(raw, ms.qint4x2)
+    assert (t.shape, t.dtype, t.itemsize, t.nbytes) == ((2, 3), ms.qint4x2, 1, 6)
+    assert t.asnumpy().dtype == np.int8
+    np.testing.assert_array_equal(t.asnumpy(), raw)
+    assert ms.Tensor([[1.5, 2.0]], ms.qint4x2).asnumpy().tolist() == [[1, 2]]
+    assert ms.Tensor(np.array([[1.5, -2.7]], np.float32), ms.qint4x2).asnumpy().tolist() == [[1, -2]]
+    p = ms.Parameter(t, name="w")
+    raw[0, 0] = 9                                  # the tensor copied its data
+    assert p.dtype == ms.qint4x2 and p.asnumpy()[0].tolist() == [1, -2, 3]
+    ones = initializer("ones", (2, 2), ms.qint4x2)
+    assert ones.dtype == ms.qint4x2 and ones.asnumpy().tolist() == [[1, 1], [1, 1]]
+    path = str(tmp_path / "q.ckpt")
+    ms.save_checkpoint([{"name": "w", "data": p}], path)
+    with open(path, "rb") as f:
+        assert b"\x12\x04Int4\x1a\x06\x01\xfe\x03\x7f\x80\x05" in f.read()   # dims 2, 3; type; the bytes
+    back = ms.load_checkpoint(path)["w"]
+    assert back.dtype == ms.qint4x2 and back.asnumpy().tolist() == [[1, -2, 3], [127, -128, 5]]
     with pytest.raises(TypeError, match="Int4"):
-        ms.Tensor([1], ms.qint4x2)
+        t.astype(ms.int8)
+    with pytest.raises(TypeError, match="Int4"):
+        t + 1
 
 
 def test_tensor_flags_have_mindspore_defaults_and_setters():

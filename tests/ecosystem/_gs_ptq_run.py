@@ -1,6 +1,6 @@
 """Golden Stick's PTQ (`mindspore_gs.ptq.PTQ`) on a tiny mindformers Llama through its `MFLlama2Helper`, run as
 
-    python _gs_ptq_run.py APPROACH WORKDIR
+    python _gs_ptq_run.py APPROACH WORKDIR        (APPROACH: a key of `config`'s table)
 
 a plain script in a process of its own (mindseed.compat installed here): Golden Stick's logger walks the whole call
 stack (`inspect.stack()`) at every message, and frames of `python -m` (runpy's frozen ones) cost a scan of every
@@ -31,11 +31,20 @@ def prompts():
 def config(approach):
     from mindspore import dtype
     from mindspore_gs.common import BackendTarget
-    from mindspore_gs.ptq import PTQConfig, PTQMode, PrecisionRecovery
+    from mindspore_gs.ptq import AWQConfig, PTQConfig, PTQMode, PrecisionRecovery
+    from mindspore_gs.ptq.ptq_config import OutliersSuppressionType as OS, QuantGranularity as QG
+    a8 = {"act_quant_dtype": dtype.int8}
     kinds = {"A16W8": {},
-             "GPTQ": {"precision_recovery": PrecisionRecovery.GPTQ}}
-    return PTQConfig(mode=PTQMode.QUANTIZE, backend=BackendTarget.ASCEND, weight_quant_dtype=dtype.int8,
-                     **kinds[approach])
+             "GPTQ": {"precision_recovery": PrecisionRecovery.GPTQ},
+             "A8W8": a8,                                                # per-tensor activations
+             "SMOOTH": dict(a8, outliers_suppression=OS.SMOOTH),        # SmoothQuant
+             "OSP": dict(a8, outliers_suppression=OS.OUTLIER_SUPPRESSION_PLUS),
+             "A8DYN": dict(a8, act_quant_granularity=QG.PER_TOKEN),     # activations quantized per token at run time
+             # A16W4: a short search (4 smoothing exponents, 3 clip ratios) keeps the run short
+             "AWQ": {"weight_quant_dtype": dtype.qint4x2, "outliers_suppression": OS.AWQ,
+                     "algo_args": AWQConfig(smooth_alpha=[0.0, 0.25, 0.5, 0.75], weight_clip_ratio=[1.0, 0.9, 0.8])}}
+    kind = dict({"weight_quant_dtype": dtype.int8}, **kinds[approach])
+    return PTQConfig(mode=PTQMode.QUANTIZE, backend=BackendTarget.ASCEND, **kind)
 
 
 def logits(net, ids):
@@ -63,7 +72,7 @@ def run(approach, workdir):
     net.set_train(False)
     ids = prompts()
     result = {"logits_float": logits(net, ids[:1])}
-    result.update({f"float:{p.name}": p.asnumpy() for p in net.trainable_params()})
+    result.update({f"float:{p.name}": p.asnumpy().copy() for p in net.trainable_params()})
     calibration = Dataset.from_dict({"input_ids": [row[None] for row in ids]})
     calibration.set_transform(lambda rows: {"input_ids": np.array(rows["input_ids"])})
     ptq = PTQ(config(approach))

@@ -11,7 +11,11 @@ stops at Golden Stick's own missing import (`initializer` in `quant_cells/mindfo
 
 `PTQ` on a tiny mindformers Llama through `MFLlama2Helper` (_gs_ptq_run.py, in a process of its own): A16W8 (int8
 weights equal to MindSpore 2.10's, which computes them on CPU too but has no CPU kernel of the int8 matmul that runs
-the result) and GPTQ (which runs each quantized layer during calibration, so on MindSpore it needs Ascend).
+the result), GPTQ (which runs each quantized layer during calibration, so on MindSpore it needs Ascend), A8W8 with
+per-tensor and per-token (dynamic) activations, SmoothQuant and AWQ (A16W4, packed qint4x2 weights): MindSpore 2.10
+calibrates and converts these on its CPU too (then has no CPU kernel of QuantV2 / DynamicQuantExt /
+WeightQuantBatchMatmul to run them); its numbers agree with ours where no search decides on float16 rounding noise.
+KV-cache int8 needs the incremental-inference Llama (`use_past`, paged attention: Ascend kernels) and is not run.
 """
 import os
 import subprocess
@@ -558,3 +562,112 @@ def test_ptq_gptq_compensates_the_rounding_error(ptq_a16w8, tmp_path):
     err_rtn = np.abs(ptq_a16w8["logits_quant"] - ptq_a16w8["logits_float"]).max()
     np.testing.assert_array_equal(r["logits_float"], ptq_a16w8["logits_float"])
     assert err_gptq < err_rtn, (err_gptq, err_rtn)
+
+
+def _float32_of_bits(packed):
+    """The float32 values an int64 dequantisation scale holds in its low 32 bits (Ascend's packed form)."""
+    return packed.astype(np.uint32).view(np.float32)
+
+
+def _logits_close(r, rel):
+    """The quantized network's logits within `rel` of the float network's largest, and its greedy choices."""
+    err = np.abs(r["logits_quant"] - r["logits_float"]).max()
+    assert 0 < err < rel * np.abs(r["logits_float"]).max(), err
+    return (r["logits_quant"].argmax(-1) == r["logits_float"].argmax(-1)).mean()
+
+
+def test_ptq_a8w8_quantizes_weights_and_activations(tmp_path):
+    """A8W8 with per-tensor activations: int8 weights (round-to-nearest per output channel), one activation scale
+    and offset per layer from the calibration range (QuantV2 multiplies by the scale: the aclnn form, float offset),
+    the int32 product dequantized by x_step * w_scale per channel with the offset's correction in the bias."""
+    r = _ptq_run("A8W8", tmp_path)
+    for name in _LINEARS:
+        w_int, scale = _rtn_int8(r[f"float:{name}.weight"])
+        q = r[f"quant:{name}._layer.weight"]
+        np.testing.assert_array_equal(q, w_int)
+        x_scale, x_zp = r[f"quant:{name}.quant_op.input_scale"], r[f"quant:{name}.quant_op.input_zp"]
+        assert x_scale.shape == x_zp.shape == (1,)
+        np.testing.assert_allclose(_float32_of_bits(r[f"quant:{name}._layer.matmul.dequant_scale"]),
+                                   scale.astype(np.float32) / x_scale.astype(np.float32), rtol=2e-3)
+        correction = -int(x_zp[0]) * q.astype(np.int64).sum(1)        # the offset's share of the int32 product
+        bias = r[f"quant:{name}._layer.matmul.quant_bias"]             # (computed through float16 by Golden Stick)
+        assert (np.abs(bias - correction) <= 1 + np.abs(correction) / 1024).all()
+    # MindSpore 2.10 calibrates the same network (on its CPU) to the same activation scales and offsets
+    first = _LINEARS[:7]
+    assert [float(r[f"quant:{n}.quant_op.input_scale"][0]) for n in first] == \
+        [151.75, 151.75, 151.75, 187.5, 148.25, 625.0, 148.25]
+    assert [int(r[f"quant:{n}.quant_op.input_zp"][0]) for n in first] == [-6, -6, -6, 10, -4, -27, -4]
+    assert _logits_close(r, 0.03) == 1.0
+
+
+def test_ptq_smooth_quant_migrates_outliers_into_the_weights(tmp_path):
+    """SmoothQuant (A8W8, OutliersSuppressionType.SMOOTH): per input channel c a smoothing factor s_c moves the
+    activations' range into the weights; the deployed layer quantizes x with Ascend's per-channel kernel (int8
+    offset: x / input_scale, input_scale_c = x_step / s_c) and its weights are w * input_scale, rounded per output
+    channel; dequant_scale = max|w * input_scale| / 127.5. The logits stay within 3% of the float network's."""
+    r = _ptq_run("SMOOTH", tmp_path)
+    for name in _LINEARS:
+        w = r[f"float:{name}.weight"].astype(np.float32)
+        q = r[f"quant:{name}._layer.weight"].astype(np.int32)
+        x_scale = r[f"quant:{name}.quant_op.input_scale"].astype(np.float32)
+        assert x_scale.shape == (w.shape[1],) and r[f"quant:{name}.quant_op.input_zp"].dtype == np.int8
+        smoothed = w * x_scale
+        step = np.abs(smoothed).max(1) / 127.5
+        reference = np.clip(np.round(smoothed / step[:, None]), -128, 127)
+        assert np.abs(q - reference).max() <= 1 and (q != reference).mean() < 0.05      # float16 scales
+        np.testing.assert_allclose(_float32_of_bits(r[f"quant:{name}._layer.matmul.dequant_scale"]), step, rtol=2e-3)
+    # equal to MindSpore 2.10's calibration (its CPU) in the first layer's attention and gate/up projections
+    same = [n for n in _LINEARS[:7] if "w2" not in n]
+    assert [int(r[f"quant:{n}._layer.weight"].astype(np.int64).sum()) for n in same] == \
+        [-2060, 2007, 1844, 585, 1458, -1277]
+    np.testing.assert_allclose([r[f"quant:{n}.quant_op.input_scale"].astype(np.float64).sum() for n in same],
+                               [0.14683127403259277, 0.14458918571472168, 0.14459824562072754, 0.12850379943847656,
+                                0.12414836883544922, 0.11771297454833984], rtol=1e-12)
+    assert [int(r[f"quant:{n}.quant_op.input_zp"].astype(np.int64).sum()) for n in same] == \
+        [-416, 0, -224, 128, 128, 160]
+    assert _logits_close(r, 0.03) >= 0.9
+
+
+def test_ptq_a8_dynamic_quantizes_activations_per_token(tmp_path):
+    """A8W8 with activations quantized per token at run time (QuantGranularity.PER_TOKEN: DynamicQuantExt and a
+    per-token scale in the quantized matmul): the weights as round-to-nearest's, MindSpore 2.10's too."""
+    r = _ptq_run("A8DYN", tmp_path)
+    for name in _LINEARS:
+        w_int, scale = _rtn_int8(r[f"float:{name}.weight"])
+        np.testing.assert_array_equal(r[f"quant:{name}._layer.weight"], w_int)
+        np.testing.assert_allclose(r[f"quant:{name}._layer.matmul.weight_scale"], scale.astype(np.float32),
+                                   rtol=1e-3)
+        assert f"quant:{name}.quant_op.input_scale" not in r
+    assert _logits_close(r, 0.02) == 1.0
+
+
+def _unpack_int4(packed):
+    """Golden Stick's qint4x2 bytes as int8 values: each byte's low then high 4 bits, sign-extended."""
+    low = (packed.astype(np.int8) << 4).astype(np.int8) >> 4
+    return np.stack([low, packed.astype(np.int8) >> 4], -1).reshape(packed.shape[0], -1)
+
+
+def test_ptq_awq_quantizes_weights_to_int4(tmp_path):
+    """AWQ (A16W4, qint4x2 weights): a searched smoothing factor per input channel and a searched clip ratio per
+    output channel (here from [1.0, 0.9, 0.8]); the weight, stored transposed as packed int4 pairs, is
+    round(w / smooth / weight_scale) with weight_scale = ratio * max|w / smooth| / 7.5, and WeightQuantBatchMatmul
+    unpacks it to run the network."""
+    r = _ptq_run("AWQ", tmp_path)
+    for name in _LINEARS:
+        w = r[f"float:{name}.weight"].astype(np.float32)
+        packed = r[f"quant:{name}._layer.weight"]
+        assert packed.dtype == np.int8 and packed.shape == (w.shape[1], w.shape[0] // 2)
+        q = _unpack_int4(packed).T
+        smooth = r[f"quant:{name}._layer.matmul.smooth_scale"].astype(np.float32)
+        scale = r[f"quant:{name}._layer.matmul.weight_scale"].astype(np.float32)
+        smoothed = w / smooth
+        reference = np.clip(np.round(smoothed / scale[:, None]), -8, 7)
+        assert np.abs(q - reference).max() <= 1 and (q != reference).mean() < 0.02      # float16 scales
+        ratio = scale * 7.5 / np.abs(smoothed).max(1)
+        assert np.abs(ratio[:, None] - np.array([1.0, 0.9, 0.8])).min(1).max() < 3e-3
+    # MindSpore 2.10 (its CPU calibrates and packs) finds the same smoothing and weights in the first attention
+    first = _LINEARS[:4]
+    assert [int(r[f"quant:{n}._layer.weight"].astype(np.int64).sum()) for n in first] == [1080, 4295, 3759, 3523]
+    assert [float(r[f"quant:{n}._layer.matmul.smooth_scale"].astype(np.float64).sum()) for n in first] == \
+        [21.5341796875, 19.4140625, 20.00537109375, 30.693359375]
+    assert _logits_close(r, 0.12) >= 0.9

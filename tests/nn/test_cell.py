@@ -550,3 +550,27 @@ def test_pipeline_stage_and_segment_are_checked_when_set():
         cell.pipeline_segment = -2
     cell.pipeline_stage, cell.pipeline_segment = 2, 0
     assert (cell.pipeline_stage, cell.pipeline_segment) == (2, 0)
+
+
+def test_cell_subclass_may_mix_in_abc():
+    """MindSpore's Cell is a plain class: `class Router(ABC, nn.Cell)` (mindformers' MoE router) defines a network
+    whose abstract methods must be overridden before it is instantiated."""
+    import abc
+
+    class Base(abc.ABC, nn.Cell):
+        @abc.abstractmethod
+        def scale(self):
+            """How much construct multiplies by."""
+
+        def construct(self, x):
+            return x * self.scale()
+
+    class Double(Base):
+        def scale(self):
+            return 2.0
+
+    with pytest.raises(TypeError, match="abstract"):
+        Base()
+    net = Double()
+    assert isinstance(net, nn.Cell) and isinstance(net, abc.ABC)
+    np.testing.assert_array_equal(net(ms.Tensor(np.array([1.5, -2.0], np.float32))).asnumpy(), [3.0, -4.0])

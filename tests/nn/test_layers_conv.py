@@ -364,6 +364,17 @@ def test_constant_pad_negative_crops():
 ERRORS = [
     ErrorSpec("conv_pad_mode", lambda: nn.Conv2d(1, 1, 3, pad_mode="full"), ValueError, "For 'Conv2d'"),
     ErrorSpec("conv_group", lambda: nn.Conv2d(3, 4, 3, group=2), ValueError, "divisible"),
+    # MindSpore's words, which differ by class
+    ErrorSpec("conv2d_group_words", lambda: nn.Conv2d(1, 6, 3, group=6), ValueError,
+              "The argument 'group' should be divisible by 'in_channels' and 'out_channels', but got group:6, "
+              "in_channels:1, out_channels:6."),
+    ErrorSpec("conv1d_group_words", lambda: nn.Conv1d(4, 6, 3, group=4), ValueError,
+              "should be divisible by 'in_channels' and 'out_channels', but got group:4, in_channels:4, "
+              "out_channels:6."),
+    ErrorSpec("conv3d_group_words", lambda: nn.Conv3d(1, 6, 3, group=6), ValueError,
+              "The argument 'group' should be divisible by 'in_channels' and 'out_channels'"),
+    ErrorSpec("conv2d_transpose_group_words", lambda: nn.Conv2dTranspose(1, 6, 3, group=6), ValueError,
+              "For 'Conv2dTranspose', the attr 'in_channels' must be divisible by attr 'group'"),
     ErrorSpec("conv_padding_len", lambda: nn.Conv2d(1, 1, 3, pad_mode="pad", padding=(1, 1)), ValueError,
               "For 'Conv2d'"),
     ErrorSpec("conv_padding_mode", lambda: nn.Conv2d(1, 1, 3, padding=1), ValueError, "For 'Conv2d'"),

@@ -215,6 +215,15 @@ def test_quantisation_ops():
     x = np.array([[0.5, -1.0, 0.25], [2.0, 1.0, -0.5]], np.float32)
     q = A.QuantV2()(_t(x), _t(np.full(3, 10.0, np.float32)), _t(np.zeros(3, np.float32)))
     np.testing.assert_array_equal(q.asnumpy(), np.clip(np.round(x * 10), -128, 127))
+    # per-tensor: one scale and offset of shape (1,) for every channel (Golden Stick's A8W8 activations)
+    q = A.QuantV2()(_t(x), _t(np.array([100.0], np.float32)), _t(np.array([-3.0], np.float32)))
+    np.testing.assert_array_equal(q.asnumpy(), np.clip(np.round(x * 100 - 3), -128, 127))
+    # an int8 offset: Ascend's internal kernel, whose scale is the step (x divided by it)
+    step, zp = np.array([0.01, 0.02, 0.005], np.float32), np.array([-3, 0, 5], np.int8)
+    q = A.QuantV2()(_t(x), _t(step), _t(zp))
+    np.testing.assert_array_equal(q.asnumpy(), np.clip(np.round(x / step + zp), -128, 127))
+    with pytest.raises(ValueError, match="QuantV2.*'scale' must be 1 or that of x"):
+        A.QuantV2()(_t(x), _t(np.ones(2, np.float32)), _t(np.zeros(3, np.float32)))
     y, scale = A.DynamicQuantExt()(_t(x))
     np.testing.assert_allclose(scale.asnumpy(), np.abs(x).max(1) / 127, rtol=1e-6)
     np.testing.assert_array_equal(y.asnumpy(), np.round(x / (np.abs(x).max(1, keepdims=True) / 127)))
@@ -316,6 +325,23 @@ def test_weight_quant_batch_matmul_dequantizes_the_int8_weight():
                                                _t(np.float32(1.0)))
     assert quantized.dtype == ms.int8
     np.testing.assert_array_equal(quantized.asnumpy(), np.clip(np.round(x @ (w * scale) * 4 + 1), -128, 127))
+
+
+def test_weight_quant_batch_matmul_unpacks_a_qint4x2_weight():
+    """A qint4x2 weight (Golden Stick's AWQ): each byte holds two 4-bit values, the low bits first, so a (k, n/2)
+    weight is (k, n), and transposed (n, k/2) is (n, k)."""
+    w4 = RNG.integers(-8, 8, (6, 4)).astype(np.int8)
+    packed = ((w4[:, 0::2] & 0x0F) | (w4[:, 1::2] << 4)).astype(np.int8)       # Golden Stick's packing
+    x = _f32(3, 6)
+    scale = np.abs(_f32(4)) + 0.01
+    want = x @ (w4 * scale)
+    out = A.WeightQuantBatchMatmul()(_t(x), ms.Tensor(packed, ms.qint4x2), _t(scale))
+    assert out.shape == (3, 4)
+    np.testing.assert_allclose(out.asnumpy(), want, rtol=1e-5, atol=1e-5)
+    wt = np.ascontiguousarray(w4.T)
+    packed_t = ((wt[:, 0::2] & 0x0F) | (wt[:, 1::2] << 4)).astype(np.int8)
+    out = A.WeightQuantBatchMatmul(False, True)(_t(x), ms.Tensor(packed_t, ms.qint4x2), _t(scale))
+    np.testing.assert_allclose(out.asnumpy(), want, rtol=1e-5, atol=1e-5)
 
 
 def test_dequant_scales_the_int32_accumulator():

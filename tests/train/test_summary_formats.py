@@ -158,3 +158,48 @@ def test_values_summary_ops_left_before_a_record_opened_are_dropped(tmp_path):
     events = E.read_events(open(path, "rb").read())
     assert [sorted(e["values"]) for e in events[1:]] == [["loss"]]
     assert events[1]["values"]["loss"] == ("scalar", np.float32(0.25))
+
+
+def _graph_nodes(graph):
+    """(op_type, scope, full_name) of each NodeProto and the names of the ParameterProtos of a GraphProto."""
+    from mindseed.train import _wire as W
+    nodes, params = [], []
+    for field, _, span in W.fields(graph):
+        if field in (1, 3):
+            items = {f: graph[v[0]:v[1]].decode() for f, wt, v in W.fields(graph, *span) if wt == W.LEN}
+            if field == 1:
+                nodes.append((items[3], items[4], items[8]))
+            else:
+                params.append(items[1])
+    return nodes, params
+
+
+def test_record_writes_the_graph_a_network_compiled_in_graph_mode(tmp_path):
+    """SummaryRecord(network=net) writes net's GRAPH_MODE graph as a graph event (Event.graph_def, an anf_ir
+    GraphProto) with its first record, once; a network that compiled nothing (PyNative) has none."""
+    from mindseed.train import _wire as W
+    net = ms.nn.Dense(3, 2)
+    assert net.get_func_graph_proto() is None
+    ms.set_context(mode=ms.GRAPH_MODE)
+    try:
+        net(ms.Tensor(np.ones((4, 3), np.float32)))
+    finally:
+        ms.set_context(mode=ms.PYNATIVE_MODE)
+    model = net.get_func_graph_proto()
+    (graph_span,) = [v for f, _, v in W.fields(model) if f == 4]
+    nodes, params = _graph_nodes(model[graph_span[0]:graph_span[1]])
+    assert nodes == [("Dense", "Default", "Default/Dense-op0")]
+    assert params == ["inputs0", "weight", "bias"]
+    with SummaryRecord(str(tmp_path), network=net) as rec:
+        rec.record(1)
+        rec.record(2)
+        path = rec.log_dir
+        with pytest.raises(ValueError, match="not a serialized ModelProto"):
+            rec.add_value("graph", "g", b"\x07")
+        with pytest.raises(TypeError, match="bytes of a ModelProto"):
+            rec.add_value("graph", "g", 3)
+    graphs = [data for data in E.read_records(open(path, "rb").read())
+              if any(f == 4 for f, _, _ in W.fields(data))]
+    assert len(graphs) == 1
+    (span,) = [v for f, _, v in W.fields(graphs[0]) if f == 4]
+    assert graphs[0][span[0]:span[1]] == model[graph_span[0]:graph_span[1]]

@@ -53,6 +53,14 @@ def non_negative_ints(cls, padding, rule):
     return tuple(padding)
 
 
+# MindSpore's own words, class by class, for channels a `group` does not divide (the others say which one)
+_GROUP_RULE = {
+    **dict.fromkeys(("Conv1d", "Conv2d"), "The argument 'group' should be divisible by 'in_channels' and "
+                    "'out_channels', but got group:{group}, in_channels:{in_channels}, out_channels:{out_channels}."),
+    **dict.fromkeys(("Conv3d", "Conv3dTranspose"), "The argument 'group' should be divisible by 'in_channels' and "
+                    "'out_channels'")}
+
+
 class _Conv(Cell):
     """Shared construction of the convolution layers (weight/bias shapes, inits, checks, repr)."""
 
@@ -74,6 +82,8 @@ class _Conv(Cell):
         self.dilation = dilation
         self.group = check_positive_int(cls, "group", group)
         self.has_bias = check_bool(cls, "has_bias", has_bias)
+        if cls in _GROUP_RULE and (in_channels % group or out_channels % group):
+            raise ValueError(_GROUP_RULE[cls].format(group=group, in_channels=in_channels, out_channels=out_channels))
         if in_channels % group != 0:
             raise ValueError(f"For '{cls}', the attr 'in_channels' must be divisible by attr 'group', but got "
                              f"'in_channels': {in_channels} and 'group': {group}.")

@@ -6,6 +6,7 @@ kernel returns beside the output).
 
 `mint` sits above `ops`: the mint functions are looked up at call time through the registration of
 `ops.auto_generate._ext` (`SOURCES`), so each class here is the mint function of its name."""
+from mindseed import _backend as B
 from mindseed._utils import _state
 from mindseed.common import dtype as mstype
 from mindseed.common.tensor import Tensor
@@ -375,15 +376,24 @@ def _to_int8(y):
 
 
 def _quant_v2(x, scale, offset, sqrt_mode=False, rounding_mode="ROUND", dst_type=mstype.int8):
-    """round(scale * x + offset) (scale applied twice with `sqrt_mode`), saturated to int8."""
+    """round(scale * x + offset) (scale applied twice with `sqrt_mode`), saturated to int8; `scale` and `offset` hold
+    one value per channel of the last axis, or one value (shape (1,)) for the whole tensor. An int8 `offset` is
+    Ascend's internal per-channel kernel, whose `scale` is the quantisation step: round(x / scale + offset) (the form
+    Golden Stick's and mindformers' A8W8 layers store; a float offset goes to aclnn, which multiplies)."""
     if rounding_mode.upper() != "ROUND" or dst_type != mstype.int8:
         raise ValueError(f"For 'QuantV2', only rounding_mode 'ROUND' and dst_type int8 are supported, but got "
                          f"{rounding_mode!r} and {dst_type}.")
     for name, t in (("scale", scale), ("offset", offset)):
-        if t.shape[-1:] != x.shape[-1:]:
-            raise ValueError(f"For 'QuantV2', the last dimension of '{name}' must be that of x ({x.shape[-1]}), "
+        # one value for the whole tensor (shape (1,), per-tensor quantisation) or one per last-axis channel
+        if t.shape[-1:] not in ((1,), x.shape[-1:]):
+            raise ValueError(f"For 'QuantV2', the last dimension of '{name}' must be 1 or that of x ({x.shape[-1]}), "
                              f"but got shape {t.shape}.")
-    y = x * scale * scale if sqrt_mode else x * scale
+    if offset.dtype == mstype.int8:
+        # an int8 offset selects Ascend's internal per-channel kernel, whose scale is the quantisation step:
+        # x / scale + offset (Golden Stick inverts the scale for the aclnn kernel, which multiplies, and not for it)
+        y = F.cast(x, mstype.float32) / F.cast(scale * scale if sqrt_mode else scale, mstype.float32)
+    else:
+        y = x * scale * scale if sqrt_mode else x * scale
     return _to_int8(F.cast(y + offset, mstype.float32))
 
 
@@ -442,7 +452,8 @@ class WeightQuantBatchMatmul(AttrPrimitive):
     antiquant_offset) * antiquant_scale) + bias in x's dtype, the int8 weight dequantized per tensor, per output
     channel (a vector of the output size, whichever way the weight is laid out) or per group of
     `antiquant_group_size` rows of the reduced dimension; with `quant_scale` the result is quantized to int8,
-    round(y * quant_scale + quant_offset)."""
+    round(y * quant_scale + quant_offset). A qint4x2 weight holds two 4-bit values per element (low bits first) along
+    its last axis, which its logical shape doubles."""
     _params = (("transpose_x", False), ("transpose_weight", False), ("antiquant_group_size", 0))
 
     def _per_weight(self, t, weight):
@@ -462,6 +473,8 @@ class WeightQuantBatchMatmul(AttrPrimitive):
 
     def __call__(self, x, weight, antiquant_scale, antiquant_offset=None, quant_scale=None, quant_offset=None,
                  bias=None):
+        if weight.dtype == mstype.qint4x2:
+            weight = Tensor._from_raw(B.unpack_int4(weight._data))
         w = F.cast(weight, x.dtype)
         if antiquant_offset is not None:
             w = w + F.cast(self._per_weight(antiquant_offset, weight), x.dtype)

@@ -38,7 +38,8 @@ class SummaryCollector(Callback):
             ``histogram_regular`` (a regular expression or None), ``collect_train_lineage``,
             ``collect_eval_lineage``, ``collect_dataset_graph``, ``collect_landscape`` (a dict: the parameters
             at the steps or epochs of its ``intervals`` and ``train_metadata.json`` go to ``summary_dir/ckpt_dir``
-            for `SummaryLandscape`) and ``collect_graph`` (accepted; computational graphs are not written).
+            for `SummaryLandscape`) and ``collect_graph`` (the network's computational graph, when it runs in
+            GRAPH_MODE).
             Default: ``None`` (all on).
         keep_default_action (bool): unspecified switches keep their default (True) or are off. Default: ``True``.
         custom_lineage_data (dict): str -> int/float/str written once as ``UserDefinedInfo`` lineage, over the
@@ -135,6 +136,7 @@ class SummaryCollector(Callback):
         self._ensure_record()
         step = cb.cur_step_num
         if not self._has_saved_graph:
+            self._collect_graph(cb)
             self._collect_dataset_graph(cb)
             self._has_saved_graph = True
             self._record.record(step)
@@ -180,6 +182,18 @@ class SummaryCollector(Callback):
             self._landscape.save_metadata(cb.batch_num)
 
     # ------------------------------------------------------------ collectors
+    def _collect_graph(self, cb):
+        """The computational graph of the network compiled in GRAPH_MODE (none in PyNative mode, as MindSpore)."""
+        if not self._specified.get("collect_graph"):
+            return
+        network = cb.train_network if cb.get("mode") == "train" else cb.get("eval_network")
+        proto = network.get_func_graph_proto() if network is not None else None
+        if proto is None:
+            logger.warning("Can not get graph proto, it may not be 'GRAPH_MODE' in context currently, so "
+                           "SummaryCollector will not collect graph.")
+            return
+        self._record.add_value("graph", "train_network/auto", proto)
+
     def _collect_dataset_graph(self, cb):
         """The train dataset's graph (MindSpore takes the eval dataset's as the same)."""
         if not self._specified.get("collect_dataset_graph") or cb.get("mode") != "train":

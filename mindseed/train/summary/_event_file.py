@@ -155,10 +155,12 @@ def _grid(nchw, max_cols=8):
 
 
 # ---------------------------------------------------------------- MindSpore messages
-def event(wall_time, step=0, version=None, summary_values=None):
+def event(wall_time, step=0, version=None, summary_values=None, graph_def=None):
     body = W.f_double(1, wall_time) + W.f_varint(2, step)
     if version is not None:
         body += W.f_bytes(3, version)
+    if graph_def is not None:       # a serialized anf_ir GraphProto
+        body += W.f_bytes(4, graph_def)
     if summary_values is not None:
         body += W.f_bytes(5, b"".join(W.f_bytes(1, v) for v in summary_values))
     return body
@@ -352,3 +354,16 @@ def _read_histogram(buf, span):
         elif field in doubles:
             out[doubles[field]] = _double(v)
     return out
+
+
+def graph_of_model(data):
+    """The GraphProto bytes of a serialized anf_ir ModelProto (its field 4), as MindSpore's `package_graph_event`
+    takes them; a ValueError when `data` is no such message."""
+    if not isinstance(data, (bytes, bytearray)):
+        raise TypeError(f"For 'SummaryRecord', a graph value must be the bytes of a ModelProto, but got "
+                        f"{type(data).__name__}.")
+    try:
+        graphs = [value for field, wt, value in W.fields(bytes(data)) if field == 4 and wt == W.LEN]
+    except W.DecodeError as exc:
+        raise ValueError(f"For 'SummaryRecord', the graph value is not a serialized ModelProto: {exc}") from None
+    return bytes(data[graphs[-1][0]:graphs[-1][1]]) if graphs else b""

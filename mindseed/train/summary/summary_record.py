@@ -16,6 +16,7 @@ import numpy as np
 
 from mindseed.common import dtype as mstype
 from mindseed.common.tensor import Tensor
+from mindseed.export._graph_executor import _cell_graph_executor
 from mindseed.nn.cell import Cell
 from mindseed.ops.operations import _more as _ops_more
 from mindseed.train import lineage_pb2
@@ -124,8 +125,8 @@ class SummaryRecord:
         file_prefix (str): file name prefix. Default: ``"events"``.
         file_suffix (str): file name suffix. Default: ``"_MS"``.
         num_process (int): accepted for compatibility (writing is synchronous here). Default: ``32``.
-        network (Cell): the network whose summary ops feed this record; summary ops of any network reach
-            the open records here, so it is only checked and kept as `network`. Default: ``None``.
+        network (Cell): the network whose computational graph (compiled in GRAPH_MODE) the first `record` writes;
+            summary ops of any network reach the open records. Default: ``None``.
         max_file_size (int): start a new file when the current one would grow past this many bytes. Default: ``None``.
         raise_exception (bool): raise on write errors instead of logging them. Default: ``False``.
         export_options (dict): accepted for compatibility. Default: ``None``.
@@ -168,6 +169,7 @@ class SummaryRecord:
         self.max_file_size = max_file_size if max_file_size is None or max_file_size > 0 else None
         self.raise_exception = raise_exception
         self._mode = "train"
+        self._has_graph = False
         self._data_pool = defaultdict(list)
         self._closed = False
         self._file = None
@@ -257,7 +259,8 @@ class SummaryRecord:
                 with 1 or 3 channels), ``'tensor'`` (a Tensor), ``'text'`` (a str, mindseed's), or a lineage plugin
                 taking a `lineage_pb2` message: ``'train_lineage'`` (TrainLineage), ``'eval_lineage'``
                 (EvaluationLineage), ``'dataset_graph'`` (DatasetGraph), ``'custom_lineage_data'`` (UserDefinedInfo), or
-                ``'landscape'`` (a LossLandscape, from `SummaryLandscape`).
+                ``'landscape'`` (a LossLandscape, from `SummaryLandscape`), or ``'graph'`` (the bytes of an `anf_ir`
+                ModelProto: a computational graph, as `Cell.get_func_graph_proto()` gives it).
             name (str): the tag (not used by the lineage plugins).
             value (Union[Tensor, str, message]): the value.
 
@@ -269,6 +272,9 @@ class SummaryRecord:
             _check_lineage_value(plugin, value)
             self._data_pool[plugin].append((name, value.SerializeToString()))
             return
+        if plugin == "graph":
+            self._data_pool[plugin].append((name, E.graph_of_model(value)))
+            return
         if plugin == "landscape":
             if not hasattr(value, "SerializeToString"):
                 raise TypeError(f"For 'SummaryRecord', a landscape value must be a LossLandscape message, but got "
@@ -277,7 +283,7 @@ class SummaryRecord:
             return
         if plugin not in _PLUGINS:
             raise ValueError(f"For 'SummaryRecord.add_value', no such \"plugin\" of {plugin!r}, expect value is one "
-                             f"of {list(_PLUGINS) + list(_LINEAGE)}")
+                             f"of {list(_PLUGINS) + list(_LINEAGE) + ['graph', 'landscape']}")
         if not name or not isinstance(name, str):
             raise ValueError(f"For 'SummaryRecord', the parameter \"name\" type should be str, but got {type(name)}.")
         if plugin == "text":
@@ -307,7 +313,8 @@ class SummaryRecord:
 
         Args:
             step (int): the training step.
-            train_network (Cell): accepted for compatibility (graphs are not written). Default: ``None``.
+            train_network (Cell): the network whose graph is written (once, with the first record) when the
+                record's `network`, given at construction, has compiled none. Default: ``None``.
             plugin_filter (Callable[[str], bool]): write only plugins for which it returns True. Default: ``None``.
 
         Returns:
@@ -321,6 +328,8 @@ class SummaryRecord:
         if self._closed:
             logger.error("The record writer is closed.")
             return False
+        if self.network is not None and not self._has_graph:
+            self._add_network_graph(train_network)
         if self._mode == "train":
             self._take_summary_ops()
         pool, self._data_pool = self._data_pool, defaultdict(list)
@@ -331,12 +340,33 @@ class SummaryRecord:
             for name, array in items:
                 if plugin in _LINEAGE:
                     self._write_lineage(lineage_event(plugin, array))
+                elif plugin == "graph":
+                    self._write_graph(step, array)
                 else:
                     values.append(self._encode(plugin, name, array))
         values = [v for v in values if v is not None]
         if values:
             self._write(self._codec.event(time.time(), step, summary_values=values))
         return True
+
+    def _add_network_graph(self, train_network):
+        """The graph of `network` (else of `train_network`) compiled in GRAPH_MODE, queued once (MindSpore)."""
+        proto = _cell_graph_executor.get_optimize_graph_proto(self.network)
+        if proto is None and train_network is not None:
+            proto = _cell_graph_executor.get_optimize_graph_proto(train_network)
+        if proto is None:
+            logger.warning("Failed to get proto for graph.")
+            return
+        self.add_value("graph", "graph", proto)
+
+    def _write_graph(self, step, graph_def):
+        """A graph event: MindSpore's format only (TensorBoard's graphs are TensorFlow GraphDefs)."""
+        if self.format == "tensorboard":
+            logger.warning("For 'SummaryRecord', computational graphs are written in MindSpore's summary format "
+                           "only; the graph is not written to the TensorBoard file.")
+            return
+        self._write(E.event(time.time(), step, graph_def=graph_def))
+        self._has_graph = True
 
     def _encode(self, plugin, name, array):
         codec = self._codec
