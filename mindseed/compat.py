@@ -77,12 +77,19 @@ def _alias_loaded_submodules(real, alias):
 def _name_missing_attributes(module, alias_name):
     """A missing attribute of the module is reported under its MindSpore name (`module 'mindspore.nn' has no
     attribute 'DenseQuant'`), as MindSpore's own module reports it: a module `__getattr__` (PEP 562) for plain
-    modules that have none (lazy ones keep their own)."""
-    if type(module) is not types.ModuleType or "__getattr__" in module.__dict__:
+    modules; a lazy module's own `__getattr__` still answers first."""
+    if type(module) is not types.ModuleType or getattr(module.__dict__.get("__getattr__"), "_names_alias", False):
         return
+    own = module.__dict__.get("__getattr__")
 
     def __getattr__(name):
+        if own is not None:
+            try:
+                return own(name)
+            except AttributeError:
+                pass
         raise AttributeError(f"module '{alias_name}' has no attribute '{name}'", name=name, obj=module)
+    __getattr__._names_alias = True
     module.__getattr__ = __getattr__
 
 
