@@ -7,7 +7,7 @@ import numpy as np
 import torch
 
 from mindseed._backend._core import _TORCH_DTYPES
-from mindseed._backend.kernels.std_engine import MinstdRand0, mix_seed
+from mindseed._backend.kernels.std_engine import MinstdRand0, Mt19937, minstd_normal, mix_seed
 
 
 def _dev():
@@ -22,6 +22,28 @@ def _out(t, like=None):
 
 def _cpu(x):
     return x if x.device.type == "cpu" else x.cpu()
+
+
+def _numel(shape):
+    return math.prod(shape)
+
+
+def std_uniform_real(shape, engines):
+    """MindSpore's CPU UniformReal: float32 of uniform_real_distribution<double>(0, 1) from the kernel's mt19937."""
+    u = engines.engine(shape, Mt19937).canonical(_numel(shape)).astype(np.float32)
+    return _out(torch.from_numpy(u.reshape(shape)))
+
+
+def std_standard_normal(shape, engines):
+    """MindSpore's CPU StandardNormal: normal_distribution<float> from the kernel's minstd_rand0."""
+    z = minstd_normal(engines.engine(shape, MinstdRand0), _numel(shape))
+    return _out(torch.from_numpy(z.reshape(shape)))
+
+
+def std_uniform_int(shape, low, high, engines):
+    """MindSpore's CPU UniformInt: int32 of uniform_int_distribution<int>(low, high - 1) from the kernel's mt19937."""
+    k = engines.engine(shape, Mt19937).uniform_int(_numel(shape), low, high - 1).astype(np.int32)
+    return _out(torch.from_numpy(k.reshape(shape)))
 
 
 def uniform_real(shape, dtype, gen):

@@ -2,6 +2,9 @@
 `random::GetSeed` (one Philox-4x32-10 block scrambling (seed, offset)), then feeds a `std::default_random_engine`
 (libstdc++'s minstd_rand0), and integers come from libstdc++'s `std::uniform_int_distribution`. Reproducing the
 three in pure Python gives the same numbers as MindSpore for the same seed."""
+import random
+
+import numpy as np
 
 _MASK32 = 0xFFFFFFFF
 _PHILOX_M = (0xD2511F53, 0xCD9E8D57)
@@ -62,3 +65,168 @@ class MinstdRand0:
             r = wide * self.uniform_int(0, span // wide) + self() - 1
             if r <= span:
                 return low + r
+
+
+# ---------------------------------------------------------------- vectorised engines and distributions
+# MindSpore's legacy CPU random kernels (UniformReal, UniformInt, StandardNormal) seed a std::mt19937 and a
+# std::default_random_engine with `GetSeed(seed, seed2)` when the kernel is made, and draw whole tensors from them:
+# numpy reproduces the two engines and libstdc++'s distributions on top, block by block.
+_MINSTD_M64 = np.uint64(_MINSTD_M)
+_TWO32 = 4294967296.0
+_BELOW_ONE_F32 = np.nextafter(np.float32(1.0), np.float32(0.0))
+_BELOW_ONE_F64 = np.nextafter(1.0, 0.0)
+
+
+def _mod_m(x):
+    """x mod 2^31 - 1 in place, for uint64 x < 2^62 that are no multiple of it (Mersenne folding: no division)."""
+    low = np.empty_like(x)
+    for _ in range(2):
+        np.bitwise_and(x, _MINSTD_M64, out=low)
+        x >>= np.uint64(31)
+        x += low
+    return x
+
+
+_CHUNK = 65536      # draws per pass: a pass's temporaries stay in the cache
+_POWERS = []        # [a^1, ..., a^_CHUNK mod m], made at first use
+
+
+def _powers():
+    if not _POWERS:
+        p = np.empty(_CHUNK, np.uint64)
+        p[0] = _MINSTD_A
+        filled = 1
+        while filled < _CHUNK:     # doubling: a^(i + k) = a^k a^i
+            k = min(filled, _CHUNK - filled)
+            p[filled:filled + k] = _mod_m(p[:k] * np.uint64(pow(_MINSTD_A, filled, _MINSTD_M)))
+            filled += k
+        _POWERS.append(p)
+    return _POWERS[0]
+
+
+def _minstd_chunk(state, k):
+    """The next k <= _CHUNK states of minstd_rand0 after `state`: state a^i mod m."""
+    return _mod_m(_powers()[:k] * np.uint64(state))
+
+
+def minstd_stream(state, n):
+    """The next `n` states of minstd_rand0 after `state` (uint64 array)."""
+    out = np.empty(n, np.uint64)
+    for start in range(0, n, _CHUNK):
+        seg = _minstd_chunk(state, min(_CHUNK, n - start))
+        out[start:start + len(seg)] = seg
+        state = int(seg[-1])
+    return out
+
+
+def canonical_float(draws):
+    """libstdc++'s generate_canonical<float, 24> of minstd_rand0 draws: one draw each, (x - 1) / 2^31 in float."""
+    u = (draws.view(np.int64) - 1).astype(np.float32)
+    u *= np.float32(1.0 / 2147483648.0)
+    return np.minimum(u, _BELOW_ONE_F32, out=u)
+
+
+def minstd_uniform_float(engine, n):
+    """n draws of std::uniform_real_distribution<float>(0, 1) from `engine` (a MinstdRand0, advanced)."""
+    draws = minstd_stream(engine.state, n)
+    if n:
+        engine.state = int(draws[-1])
+    return canonical_float(draws)
+
+
+def minstd_normal(engine, n):
+    """n float32 samples of a fresh std::normal_distribution<float> drawing from `engine` (a MinstdRand0, advanced):
+    Marsaglia's polar method on pairs of draws (rejected while r^2 > 1 or r^2 == 0), y * mult then x * mult; an odd
+    count drops the last pair's second value (the distribution dies with the call)."""
+    from mindseed._backend.kernels.glibc_math import logf  # noqa: PLC0415 -- the sampler's only user
+
+    pairs = (n + 1) // 2
+    out = np.empty(2 * pairs, np.float32)
+    got, state = 0, engine.state
+    while got < pairs:
+        need = pairs - got
+        draws = _minstd_chunk(state, min(_CHUNK, 2 * (need + need // 3 + 8)))
+        # 2u - 1: C++ computes it in double, where it is exact (u is a multiple of 2^-31), then rounds to float:
+        # the one rounding float32 arithmetic makes too
+        v = canonical_float(draws)
+        v *= np.float32(2.0)
+        v -= np.float32(1.0)
+        x, y = v[0::2], v[1::2]
+        r2 = x * x
+        r2 += y * y
+        kept = np.flatnonzero((r2 <= np.float32(1.0)) & (r2 != np.float32(0.0)))[:need]
+        state = int(draws[2 * int(kept[-1]) + 1 if len(kept) == need else -1])
+        if len(kept):
+            r2 = r2[kept]
+            mult = logf(r2)
+            mult *= np.float32(-2.0)
+            mult /= r2
+            np.sqrt(mult, out=mult)
+            seg = out[2 * got:2 * (got + len(kept))]
+            np.multiply(y[kept], mult, out=seg[0::2])
+            np.multiply(x[kept], mult, out=seg[1::2])
+            got += len(kept)
+    engine.state = state
+    return out[:n]
+
+
+class Mt19937:
+    """libstdc++'s std::mt19937 (numpy's MT19937 draws the same words from the same state), with
+    std::uniform_real_distribution<double> and std::uniform_int_distribution<int> on top."""
+
+    def __init__(self, seed):
+        self._bits = np.random.MT19937()
+        # numpy's legacy seeding of a 32-bit integer is std::mt19937's seed(): the same 624 words
+        key = np.random.RandomState(int(seed) & _MASK32).get_state(legacy=True)[1]
+        self._bits.state = {"bit_generator": "MT19937", "state": {"key": key, "pos": 624}}
+
+    def draws(self, n):
+        return self._bits.random_raw(n)
+
+    def canonical(self, n):
+        """n doubles of generate_canonical<double, 53>: two draws each, (lo + hi * 2^32) / 2^64."""
+        d = self.draws(2 * n).astype(np.uint32)
+        u = d[1::2].astype(np.float64)
+        u *= _TWO32
+        u += d[0::2]        # one rounding of the exact sum, as C++'s double addition
+        u *= 1.0 / _TWO32 / _TWO32
+        return np.minimum(u, _BELOW_ONE_F64, out=u)
+
+    def uniform_int(self, n, low, high):
+        """n integers of uniform_int_distribution(low, high), both ends included: libstdc++'s downscaling of a
+        32-bit draw (rejected when past the last whole bucket, quotient by the bucket size)."""
+        buckets = high - low + 1
+        scaling = _MASK32 // buckets
+        past = np.uint64(buckets * scaling)
+        parts, got = [np.empty(0, np.uint64)], 0
+        while got < n:
+            d = self.draws(n - got)
+            d = d[d < past]
+            parts.append(d)
+            got += len(d)
+        out = np.concatenate(parts)
+        return (out // np.uint64(scaling)).astype(np.int64) + low
+
+
+class KernelEngines:
+    """The engines of one MindSpore random primitive (UniformReal, UniformInt, StandardNormal). MindSpore makes one
+    kernel per primitive and output shape, seeding its engines with `GetSeed(seed, seed2)` (with both 0,
+    `std::random_device`) when it makes it: calls of one primitive with one shape continue one stream, another shape
+    starts the stream afresh, and a new primitive (each call of a functional op makes one) starts afresh too."""
+
+    __slots__ = ("seed", "_engines")
+
+    def __init__(self, seed=0, seed2=0):
+        self.seed = mix_seed(seed, seed2) if seed or seed2 else random.SystemRandom().getrandbits(32)
+        self._engines = {}
+
+    def engine(self, shape, kind):
+        """The `kind` engine (Mt19937 or MinstdRand0) of the kernel of `shape`."""
+        key = (tuple(shape), kind)
+        e = self._engines.get(key)
+        if e is None:
+            e = self._engines[key] = kind(self.seed)
+        return e
+
+    def __repr__(self):
+        return f"KernelEngines(seed={self.seed})"

@@ -29,16 +29,26 @@ __all__ = [
 ]
 
 
-def _gen(seed=None, seed2=0):
-    if seed is None:
-        seed = 0
+def _check_seed(seed, seed2=0):
+    seed = 0 if seed is None else seed
     for name, s in (("seed", seed), ("offset", seed2)):
         if isinstance(s, bool) or not isinstance(s, (int, np.integer)):     # MindSpore: a TypeError, bool too
             raise TypeError(f"The random '{name}' must be int and must >= 0, but got {s!r} with type "
                             f"'{type(s).__name__}'.")
         if not 0 <= s < 2 ** 63:
             raise ValueError(f"The random '{name}' must be a non-negative int, but got {s!r}.")
-    return _seed.op_generator(int(seed), int(seed2))
+    return int(seed), int(seed2)
+
+
+def _gen(seed=None, seed2=0):
+    return _seed.op_generator(*_check_seed(seed, seed2))
+
+
+def _engines(seed, kernel_name):
+    """The engines of the primitive MindSpore's functional op makes at each call (UniformReal, UniformInt,
+    StandardNormal): seeded by the pair `_get_graph_seed(seed, kernel_name)` gives, which then advances."""
+    seed = _check_seed(seed)[0]
+    return B.KernelEngines(*_seed._get_graph_seed(seed, kernel_name))
 
 
 def _real(op, name, v):
@@ -127,7 +137,8 @@ def standard_normal(shape, seed=None):
     >>> ms.ops.standard_normal((2, 3)).shape
     (2, 3)
     """
-    return R.standard_normal_p(shape=_shape("StandardNormal", shape), dtype="Float32", gen=_gen(seed))
+    shape = _shape("StandardNormal", shape)
+    return R.std_standard_normal_p(shape=shape, engines=_engines(seed, "standard_normal"))
 
 
 def standard_laplace(shape, seed=None):
@@ -150,20 +161,21 @@ def uniform(shape, minval, maxval, seed=None, dtype=mstype.float32):
         if v.dtype != dtype:
             raise TypeError(f"For 'uniform', the '{name}' dtype {v.dtype} is not consistent with 'dtype' {dtype}.")
     shape = _shape("uniform", shape)
+    engines = _engines(seed, "uniform")
     if dtype == mstype.int32:
         lo, hi = int(minval.item()), int(maxval.item())
         if lo >= hi:
             raise ValueError(f"For 'uniform', 'minval' {lo} must be less than 'maxval' {hi}.")
-        return R.uniform_int_p(shape=shape, low=lo, high=hi, dtype="Int32", gen=_gen(seed))
-    u = R.uniform_real_p(shape=shape, dtype="Float32", gen=_gen(seed))
+        return R.std_uniform_int_p(shape=shape, low=lo, high=hi, engines=engines)
+    u = R.std_uniform_real_p(shape=shape, engines=engines)
     return P.add_p(P.mul_p(u, P.sub_p(maxval, minval)), minval)
 
 
 def normal(shape, mean, stddev, seed=None):
     """Samples of N(mean, stddev^2): the output shape is `shape` broadcast with mean's and stddev's."""
     mean, stddev = _param("normal", "mean", mean), _param("normal", "stddev", stddev)
-    shape = _shape("normal", shape)
-    z = R.standard_normal_p(shape=shape, dtype="Float32", gen=_gen(seed))
+    engines = _engines(seed, "normal")
+    z = R.std_standard_normal_p(shape=_shape("normal", shape), engines=engines)
     return P.add_p(P.mul_p(z, stddev), mean)
 
 
@@ -231,38 +243,47 @@ def random_poisson(shape, rate, seed=None, dtype=mstype.float32):
 
 # ---------------------------------------------------------------- rand / randn / randint
 def _float_samples(prim, op, dtype, seed, size=None, input=None):
-    """Samples of `prim` of shape `size`, or of input's shape (and dtype unless `dtype`); Float32 by default."""
+    """Samples of MindSpore's float32 kernel `prim` of shape `size` (rand(): (1,)), or of input's shape, cast to
+    `dtype` (Float32 by default; input's dtype for rand_like)."""
     if size is not None:
         dtype = _float_dtype(op, dtype)
-        shape = _sizes(op, size)
+        shape = _sizes(op, size) if size else (1,)
     else:
         _check_tensor(op, "input", input)
         dtype = _float_dtype(op, dtype, input.dtype)
         shape = input.shape
-    return prim(shape=shape, dtype=dtype.name, gen=_gen(seed))
+    out = prim(shape=shape, engines=_engines(seed, op))
+    return out if dtype == mstype.float32 else cast(out, dtype)
 
 
 def rand(*size, dtype=None, seed=None):
-    """Samples uniform in [0, 1) of shape `size` (Float32 unless `dtype`, a float type)."""
-    return _float_samples(R.uniform_real_p, "rand", dtype, seed, size=size)
+    """Samples uniform in [0, 1) of shape `size` (Float32 unless `dtype`, a float type): MindSpore's numbers for
+    the same seeds.
+
+    >>> import mindseed as ms
+    >>> ms.set_seed(1)
+    >>> ms.ops.rand(2)
+    Tensor(shape=[2], dtype=Float32, value= [ 5.42962015e-01,  8.05786252e-01])
+    """
+    return _float_samples(R.std_uniform_real_p, "rand", dtype, seed, size=size)
 
 
 def randn(*size, dtype=None, seed=None):
     """Samples of N(0, 1) of shape `size` (Float32 unless `dtype`)."""
-    return _float_samples(R.standard_normal_p, "randn", dtype, seed, size=size)
+    return _float_samples(R.std_standard_normal_p, "randn", dtype, seed, size=size)
 
 
 def rand_like(input, seed=None, *, dtype=None):
     """Samples uniform in [0, 1) of input's shape (and dtype unless given)."""
-    return _float_samples(R.uniform_real_p, "rand_like", dtype, seed, input=input)
+    return _float_samples(R.std_uniform_real_p, "rand_like", dtype, seed, input=input)
 
 
 def randn_like(input, seed=None, *, dtype=None):
     """Samples of N(0, 1) of input's shape, Float32 unless `dtype` (MindSpore does not follow input's dtype here,
     where `rand_like` does)."""
     _check_tensor("randn_like", "input", input)
-    return _float_samples(R.standard_normal_p, "randn_like", dtype if dtype is not None else mstype.float32, seed,
-                          size=tuple(input.shape))
+    return _float_samples(R.std_standard_normal_p, "randn_like", dtype if dtype is not None else mstype.float32,
+                          seed, input=input)
 
 
 def _bounds(op, low, high):
@@ -274,13 +295,25 @@ def _bounds(op, low, high):
     return int(low), int(high)
 
 
+def _uniform_int(op, shape, low, high, dtype, seed, engines=None):
+    """MindSpore's UniformInt (int32 bounds and output) cast to `dtype`; `engines` those of a Primitive instance,
+    else a functional call's (of `seed`)."""
+    for name, v in (("low", low), ("high", high)):
+        if not -2 ** 31 <= v < 2 ** 31:
+            raise ValueError(f"For '{op}', '{name}' must be in the int32 range, but got {v}.")
+    engines = _engines(seed, op) if engines is None else engines
+    out = R.std_uniform_int_p(shape=shape, low=low, high=high, engines=engines)
+    return out if dtype == mstype.int32 else cast(out, dtype)
+
+
 def randint(low, high, size, seed=None, *, dtype=None):
-    """Random integers in [low, high) of shape `size` (a tuple; Int64 unless `dtype`)."""
+    """Random integers in [low, high) of shape `size` (a tuple; Int64 unless `dtype`): MindSpore's numbers for the
+    same seeds."""
     dtype = _int_dtype("randint", dtype)
     if not isinstance(size, tuple):
         raise ValueError(f"For 'randint', the input 'size' must be a tuple, but got {size}.")
     low, high = _bounds("randint", low, high)
-    return R.uniform_int_p(shape=_shape("randint", size), low=low, high=high, dtype=dtype.name, gen=_gen(seed))
+    return _uniform_int("randint", _shape("randint", size), low, high, dtype, seed)
 
 
 def randint_like(input, low, high, seed=None, *, dtype=None):
@@ -288,7 +321,7 @@ def randint_like(input, low, high, seed=None, *, dtype=None):
     _check_tensor("randint_like", "input", input)
     dtype = _int_dtype("randint_like", dtype, input.dtype)
     low, high = _bounds("randint_like", low, high)
-    return R.uniform_int_p(shape=input.shape, low=low, high=high, dtype=dtype.name, gen=_gen(seed))
+    return _uniform_int("randint_like", input.shape, low, high, dtype, seed)
 
 
 def randperm(n, seed=0, offset=0, dtype=mstype.int64):

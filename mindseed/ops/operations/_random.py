@@ -42,15 +42,20 @@ class shared_streams:
         _slice_streams[-1]["k"] = 0
 
 
-def _seeded_generator(seed_value):
+def _slice_shared(make):
+    """make(), or inside a vmap slice the object the k-th seeded primitive of the first slice made."""
     if not _slice_streams:
-        return B.Generator(seed_value)
+        return make()
     scope = _slice_streams[-1]
     k = scope["k"]
     scope["k"] = k + 1
     if k == len(scope["gens"]):
-        scope["gens"].append(B.Generator(seed_value))
+        scope["gens"].append(make())
     return scope["gens"][k]
+
+
+def _seeded_generator(seed_value):
+    return _slice_shared(lambda: B.Generator(seed_value))
 
 
 class _RandomPrimitive(Primitive):
@@ -77,26 +82,41 @@ class _RandomPrimitive(Primitive):
         return self._gen if self._gen is not None else _seed.op_generator(0, 0)
 
 
-class UniformReal(_RandomPrimitive):
-    """Samples uniform in [0, 1) of `shape` (Float32)."""
+class _KernelPrimitive(_RandomPrimitive):
+    """A primitive of MindSpore's seeded CPU kernels: its engines, one per output shape, are seeded with
+    GetSeed(seed, seed2) alone (both 0: a non-deterministic seed; the global seed plays no part), so calling it
+    again with a shape continues that shape's stream."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        for name in ("seed", "seed2"):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+                raise ValueError(f"For '{self.name}', the '{name}' must be a non-negative int, but got {value!r}.")
+        self._engines = _slice_shared(lambda: B.KernelEngines(self.seed, self.seed2))
+
+
+class UniformReal(_KernelPrimitive):
+    """Samples uniform in [0, 1) of `shape` (Float32), MindSpore's numbers for the same seeds."""
 
     def __call__(self, shape):
-        return R.uniform_real_p(shape=F._shape("UniformReal", shape), dtype="Float32", gen=self.gen)
+        return R.std_uniform_real_p(shape=F._shape("UniformReal", shape), engines=self._engines)
 
 
-class UniformInt(_RandomPrimitive):
-    """Integers uniform in [minval, maxval) of `shape` (Int32)."""
+class UniformInt(_KernelPrimitive):
+    """Integers uniform in [minval, maxval) of `shape` (Int32), MindSpore's numbers for the same seeds."""
 
     def __call__(self, shape, minval, maxval):
         low, high = F._bounds("UniformInt", int(minval.item()), int(maxval.item()))
-        return R.uniform_int_p(shape=F._shape("UniformInt", shape), low=low, high=high, dtype="Int32", gen=self.gen)
+        return F._uniform_int("UniformInt", F._shape("UniformInt", shape), low, high, mstype.int32, None,
+                              engines=self._engines)
 
 
-class StandardNormal(_RandomPrimitive):
-    """Samples of N(0, 1) of `shape` (Float32)."""
+class StandardNormal(_KernelPrimitive):
+    """Samples of N(0, 1) of `shape` (Float32), MindSpore's numbers for the same seeds."""
 
     def __call__(self, shape):
-        return R.standard_normal_p(shape=F._shape("StandardNormal", shape), dtype="Float32", gen=self.gen)
+        return R.std_standard_normal_p(shape=F._shape("StandardNormal", shape), engines=self._engines)
 
 
 class StandardLaplace(_RandomPrimitive):
