@@ -17,6 +17,7 @@ from mindseed.ops.functional._nn_loss import *  # noqa: F401,F403
 from mindseed.ops.functional._nn_loss import __all__ as _loss_names
 from mindseed.ops.functional._nn_norm import *  # noqa: F401,F403
 from mindseed.ops.functional._nn_norm import __all__ as _norm_names
+from mindseed.ops.functional._random import _engines
 
 __all__ = [
     "relu6", "leaky_relu", "elu", "selu", "celu", "gelu", "softplus", "hardtanh", "hardshrink", "softshrink",
@@ -346,7 +347,7 @@ def dropout(input, p=0.5, training=True, seed=None):
         input (Tensor): float tensor.
         p (float): drop probability in [0, 1). Default: ``0.5``.
         training (bool): apply dropout. Default: ``True``.
-        seed (int, optional): a seed of its own for this op's random stream.
+        seed (int, optional): the op seed; with `ms.set_seed` the masks are MindSpore's.
 
     Raises:
         TypeError: `p` is not a float or `input` not a float tensor. ValueError: `p` out of [0, 1).
@@ -363,9 +364,10 @@ def dropout(input, p=0.5, training=True, seed=None):
         raise TypeError(f"For 'Dropout', the 'p' must be float, but got {type(p).__name__}.")
     if not 0 <= p < 1:
         raise ValueError(f"For 'Dropout', the 'keep_prob' (1 - p) must be in range (0, 1], but got {1 - p}.")
+    engines = _engines(seed, "dropout")     # MindSpore's Dropout kernel of this call, even when p is 0
     if p == 0:
         return input
-    return N.dropout_p(input, p=float(p), generator=op_generator(seed or 0))[0]
+    return N.dropout_p(input, p=float(p), generator=engines)[0]
 
 
 def _channel_dropout(op, input, p, training, ndims):

@@ -243,7 +243,10 @@ class Dropout(AttrPrimitive):
     def __call__(self, x):
         keep = _check_keep_prob("Dropout", self.keep_prob)
         F._check_float("Dropout", "x", x)
-        return N.dropout_p(x, p=1.0 - keep, generator=op_generator(self.Seed0, self.Seed1))
+        engines = self.__dict__.get("_engines")
+        if engines is None:     # MindSpore's kernels of this primitive: one per shape, seeded by (Seed0, Seed1)
+            engines = self._engines = B.KernelEngines(int(self.Seed0), int(self.Seed1))
+        return N.dropout_p(x, p=1.0 - keep, generator=engines)
 
 
 class _ChannelDropout(AttrPrimitive):

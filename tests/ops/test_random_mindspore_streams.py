@@ -1,0 +1,184 @@
+"""The seeded legacy random ops (ops.rand, randn, randint, uniform, normal, standard_normal, the *_like forms and the
+UniformReal / UniformInt / StandardNormal primitives) give MindSpore 2.10 CPU's numbers bit for bit.
+
+The expected values were printed by MindSpore 2.10 on CPU running the same calls.
+"""
+import numpy as np
+import pytest
+
+import mindseed as ms
+from mindseed import ops
+
+F32 = np.float32
+
+
+def _eq(tensor, values, dtype=F32):
+    np.testing.assert_array_equal(tensor.asnumpy(), np.array(values, dtype))
+
+
+def test_set_seed_sequence_of_functional_ops():
+    # each call makes a new kernel whose op seed advances: (1, 0), then (1, 0 + step), per kernel name
+    ms.set_seed(1)
+    _eq(ops.rand(4), [0.5429620146751404, 0.8057862520217896, 0.36750099062919617, 0.7465748190879822])
+    _eq(ops.rand(4), [0.5525726079940796, 0.052900295704603195, 0.7080819606781006, 0.43868568539619446])
+    _eq(ops.randn(4), [0.22797997295856476, -0.9599476456642151, 0.5314622521400452, 0.5104778409004211])
+    out = ops.randint(0, 100, (6,))
+    assert out.dtype == ms.int64
+    _eq(out, [88, 54, 96, 80, 21, 36], np.int64)
+
+
+def test_set_seed_restarts_the_streams():
+    ms.set_seed(1)
+    first = ops.rand(3).asnumpy()
+    ms.set_seed(1)
+    np.testing.assert_array_equal(ops.rand(3).asnumpy(), first)
+
+
+def test_float64_is_the_float32_draw_cast():
+    ms.set_seed(3)
+    out = ops.rand(2, 2, dtype=ms.float64)
+    assert out.dtype == ms.float64
+    _eq(out, [[0.6352812051773071, 0.5906005501747131], [0.15935371816158295, 0.8751829266548157]], np.float64)
+
+
+def test_global_seed_zero_uses_the_default_graph_seed():
+    ms.set_seed(0)
+    _eq(ops.rand(3), [0.29337725043296814, 0.11669814586639404, 0.2932375371456146])
+    _eq(ops.randn(3), [1.5750539302825928, -0.5141017436981201, 1.4896700382232666])
+
+
+def test_like_forms_uniform_normal_and_standard_normal():
+    ms.set_seed(2)
+    out = ops.rand_like(ms.Tensor(np.zeros(3, np.float16)))
+    assert out.dtype == ms.float16
+    _eq(out, [0.358154296875, 0.75927734375, 0.3076171875], np.float16)
+    _eq(ops.randn_like(ms.Tensor(np.zeros((1, 3), np.int32))),
+        [[0.6124248504638672, 0.8653315305709839, 1.0171256065368652]])
+    _eq(ops.randint_like(ms.Tensor(np.zeros(3, np.int32)), -5, 5), [-5, -2, -4], np.int32)
+    _eq(ops.uniform((3,), ms.Tensor(1.0), ms.Tensor(3.0)), [1.7162911891937256, 2.5184326171875, 1.6149935722351074])
+    _eq(ops.uniform((3,), ms.Tensor(1, ms.int32), ms.Tensor(30, ms.int32), dtype=ms.int32), [8, 20, 7], np.int32)
+    _eq(ops.normal((3,), ms.Tensor(1.0), ms.Tensor(3.0)), [2.8372745513916016, 3.595994472503662, 4.051376819610596])
+    _eq(ops.normal((3,), ms.Tensor(1.0), ms.Tensor(3.0), seed=7),
+        [-0.6767997741699219, 2.7321581840515137, 3.8134469985961914])
+    # the same op seed twice: the kernel's seed advances, so the draws differ
+    _eq(ops.standard_normal((3,), seed=4), [-1.5288727283477783, 0.44707944989204407, 1.1155452728271484])
+    _eq(ops.standard_normal((3,), seed=4), [0.8649724721908569, 1.2499768733978271, -0.4598037302494049])
+
+
+def test_primitive_instances_keep_one_stream_per_shape():
+    op = ops.UniformReal(seed=2)
+    _eq(op((2,)), [0.3581455647945404, 0.7592162489891052])
+    _eq(op((2,)), [0.3074967861175537, 0.052320994436740875])
+    _eq(op((3,)), [0.3581455647945404, 0.7592162489891052, 0.3074967861175537])     # a new shape: a new kernel
+    _eq(op((2,)), [0.9058195352554321, 0.03345999866724014])
+    ui = ops.UniformInt(seed=7)
+    lo, hi = ms.Tensor(0, ms.int32), ms.Tensor(10, ms.int32)
+    _eq(ui((5,), lo, hi), [5, 7, 7, 9, 2], np.int32)
+    _eq(ui((5,), lo, hi), [1, 1, 1, 4, 4], np.int32)
+    sn = ops.StandardNormal(seed=3, seed2=4)
+    _eq(sn((3,)), [-0.7900466918945312, -0.6551691889762878, 2.0359697341918945])
+    # an odd count: the polar method's last spare value is dropped with the call's distribution
+    _eq(sn((3,)), [0.3013676404953003, 1.512913465499878, -0.6401159763336182])
+
+
+def test_large_tensors_are_one_stream():
+    ms.set_seed(2)      # the seed pair (2, 3) of a first call with op seed 3
+    z = ops.randn(1030, seed=3).asnumpy()
+    np.testing.assert_array_equal(z[:3], np.array([-0.4736780822277069, -0.4000447690486908, -1.4482604265213013], F32))
+    np.testing.assert_array_equal(z[1023:1027], np.array(
+        [1.0954132080078125, 0.5592138171195984, 0.4801972806453705, -0.4097323715686798], F32))
+    np.testing.assert_array_equal(z[-3:], np.array([-0.2265472114086151, 0.7478494048118591, -3.156494617462158], F32))
+    u = ops.rand(33, 40, seed=3).asnumpy().ravel()
+    np.testing.assert_array_equal(u[1023:1027], np.array(
+        [0.2719443142414093, 0.3210756182670593, 0.9759342670440674, 0.662499189376831], F32))
+    np.testing.assert_array_equal(u[-3:], np.array([0.5273663997650146, 0.9998359680175781, 0.5799090266227722], F32))
+    k = ops.randint(-2 ** 31, 2 ** 31 - 1, (2000,), seed=9).asnumpy()
+    np.testing.assert_array_equal(k[-4:], [-1134762457, -94034831, -392032031, 242093418])
+    _eq(ops.randint(0, 2 ** 30 + 1, (3,), seed=9), [443557272, 633291587, 1021602319], np.int64)
+
+
+def test_randn_statistics_of_a_large_draw():
+    ms.set_seed(11)
+    z = ops.randn(200000).asnumpy().astype(np.float64)
+    assert abs(z.mean()) < 0.01 and abs(z.std() - 1.0) < 0.01
+    u = ops.rand(200000).asnumpy().astype(np.float64)
+    assert abs(u.mean() - 0.5) < 0.005 and u.min() >= 0.0 and u.max() < 1.0
+
+
+def test_no_seed_at_all_draws_fresh_numbers():
+    from mindseed.common import seed as _seed
+    saved = _seed._global_seed
+    _seed._global_seed = None
+    try:
+        assert not np.array_equal(ops.rand(8).asnumpy(), ops.rand(8).asnumpy())
+    finally:
+        _seed._global_seed = saved
+
+
+def test_bad_arguments():
+    with pytest.raises(ValueError, match="'randint'.*'high' must be in the int32 range"):
+        ops.randint(0, 2 ** 31, (2,))
+    with pytest.raises(ValueError, match="'UniformReal'.*'seed' must be a non-negative int"):
+        ops.UniformReal(seed=-1)
+    with pytest.raises(ValueError, match="'rand'.*float type"):
+        ops.rand(2, dtype=ms.int32)
+
+
+# ---------------------------------------------------------------- dropout (MindSpore's CPU Dropout kernel)
+_X10 = np.arange(1, 11, dtype=np.float32)
+
+
+def test_functional_dropout_masks():
+    ms.set_seed(1)
+    x = ms.Tensor(_X10)
+    _eq(ops.dropout(x, 0.3), [1.4285714626312256, 2.857142925262451, 0.0, 0.0, 0.0, 8.571428298950195, 0.0,
+                              11.428571701049805, 12.85714340209961, 14.285715103149414])
+    _eq(ops.dropout(x, 0.3), [1.4285714626312256, 2.857142925262451, 0.0, 5.714285850524902, 7.142857551574707,
+                              8.571428298950195, 10.0, 11.428571701049805, 12.85714340209961, 14.285715103149414])
+    _eq(ops.dropout(x, 0.3, seed=5), [0.0, 2.857142925262451, 4.285714149475098, 5.714285850524902, 0.0,
+                                      8.571428298950195, 10.0, 11.428571701049805, 12.85714340209961, 0.0])
+    out = ops.dropout(ms.Tensor(np.arange(1, 7, dtype=np.float16) / 3), 0.3)
+    assert out.dtype == ms.float16
+    _eq(out, [0.47607421875, 0.9521484375, 0.0, 1.904296875, 2.380859375, 0.0], np.float16)
+    _eq(ops.dropout(ms.Tensor(np.arange(1, 7, dtype=np.float64) / 3), 0.3),
+        [0.4761904875437418, 0.9523809750874836, 0.0, 1.9047619501749673, 2.3809524377187095, 2.857142925262451],
+        np.float64)
+
+
+def test_dropout_layer_draws_its_seeds_when_made():
+    ms.set_seed(1)
+    x = ms.Tensor(_X10)
+    for _ in range(4):      # four functional calls first: the layer's seeds are the fifth pair of kernel "dropout"
+        ops.dropout(x, 0.3)
+    d = ms.nn.Dropout(p=0.4).set_train()
+    _eq(d(x), [0.0, 0.0, 5.0, 6.666666507720947, 8.333333015441895, 10.0, 11.666666030883789, 13.333333015441895,
+               15.0, 16.66666603088379])
+    _eq(d(x), [1.6666666269302368, 3.3333332538604736, 5.0, 6.666666507720947, 8.333333015441895, 10.0, 0.0,
+               13.333333015441895, 0.0, 0.0])
+    _eq(d(ms.Tensor(np.ones((2, 3), np.float32))), [[0.0, 0.0, 1.6666666269302368], [1.6666666269302368] * 3])
+    d2 = ms.nn.Dropout(p=0.4).set_train()
+    _eq(d2(x), [0.0, 0.0, 0.0, 6.666666507720947, 8.333333015441895, 10.0, 11.666666030883789, 13.333333015441895,
+                15.0, 0.0])
+    d2.set_train(False)
+    _eq(d2(x), _X10)
+
+
+def test_dropout_primitive_with_seeds():
+    op = ops.Dropout(keep_prob=0.6, Seed0=3, Seed1=4)
+    x = ms.Tensor(_X10)
+    out, mask = op(x)
+    _eq(out, [0.0, 3.3333332538604736, 5.0, 6.666666507720947, 8.333333015441895, 10.0, 11.666666030883789,
+              13.333333015441895, 0.0, 16.66666603088379])
+    _eq(mask, [0.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 0.0, 1.0])
+    _eq(op(x)[1], [1.0, 0.0, 0.0, 0.0, 1.0, 1.0, 0.0, 0.0, 1.0, 1.0])
+
+
+def test_dropout_large_tensor_and_keep_prob_rounding():
+    ms.set_seed(1)
+    r = ops.dropout(ms.Tensor(np.ones(3000, np.float32)), 0.5, seed=2).asnumpy()
+    np.testing.assert_array_equal(r[:5], [0.0, 0.0, 2.0, 2.0, 0.0])
+    np.testing.assert_array_equal(r[-5:], [0.0, 2.0, 0.0, 2.0, 0.0])
+    assert float(r.sum()) == 3072.0
+    ms.set_seed(4)
+    # the scale is 1.f / keep_prob in float, applied after the mask
+    _eq(ops.dropout(ms.Tensor(np.full(5, 0.7, np.float32)), 0.1), [0.7777777910232544] * 5)
