@@ -182,3 +182,90 @@ def test_dropout_large_tensor_and_keep_prob_rounding():
     ms.set_seed(4)
     # the scale is 1.f / keep_prob in float, applied after the mask
     _eq(ops.dropout(ms.Tensor(np.full(5, 0.7, np.float32)), 0.1), [0.7777777910232544] * 5)
+
+
+# ---------------------------------------------------------------- permutations, categorical draws, bernoulli
+def test_randperm_is_an_mt19937_shuffle_of_its_seed():
+    # seed 0 by default: the same permutation whatever the global seed (MindSpore's RandpermV2)
+    ms.set_seed(9)
+    _eq(ops.randperm(6), [0, 2, 1, 5, 3, 4], np.int64)
+    _eq(ops.randperm(6), [0, 2, 1, 5, 3, 4], np.int64)
+    _eq(ops.randperm(7, seed=3), [3, 6, 0, 2, 5, 1, 4], np.int64)
+    _eq(ops.randperm(10, seed=3, offset=5), [3, 8, 5, 2, 4, 6, 7, 1, 9, 0], np.int64)     # the offset wins
+    _eq(ops.randperm(1000)[-5:], [896, 805, 342, 690, 312], np.int64)
+    assert ops.randperm(5, dtype=ms.float32).dtype == ms.float32
+    with pytest.raises(ValueError, match="'RandpermV2'.*'seed' must be greater than 0 or equal to 0 or -1"):
+        ops.randperm(5, -2)
+
+
+def test_shuffle_permutes_the_first_dimension():
+    ms.set_seed(1)
+    _eq(ops.shuffle(ms.Tensor(np.arange(6, dtype=np.float32))), [5.0, 2.0, 0.0, 3.0, 4.0, 1.0])
+    _eq(ops.shuffle(ms.Tensor(np.arange(7, dtype=np.float32))), [6.0, 0.0, 2.0, 4.0, 1.0, 5.0, 3.0])
+    _eq(ops.shuffle(ms.Tensor(np.arange(6).reshape(3, 2).astype(np.int32)), seed=4), [[4, 5], [0, 1], [2, 3]],
+        np.int32)
+    # 100000 rows: the engine's range no longer holds n^2, one draw per swap
+    _eq(ops.shuffle(ms.Tensor(np.arange(100000, dtype=np.int32)), seed=2)[-5:], [85606, 3402, 179, 71463, 55608],
+        np.int32)
+    _eq(ops.shuffle(ms.Tensor(np.array(3.0, np.float32))), 3.0)
+
+
+def test_multinomial_with_and_without_replacement():
+    ms.set_seed(1)
+    out = ops.multinomial(ms.Tensor(np.ones(6, np.float32)), 3)
+    assert out.dtype == ms.int32
+    _eq(out, [0, 3, 4], np.int32)
+    _eq(ops.multinomial(ms.Tensor(np.array([[0.1, 0.2, 0.7], [0.5, 0.5, 0.0]], np.float32)), 4, seed=2),
+        [[2, 2, 2, 2], [1, 1, 1, 1]], np.int32)
+    _eq(ops.multinomial(ms.Tensor(np.array([0.1, 0.2, 0.3, 0.4], np.float32)), 3, replacement=False), [2, 3, 0],
+        np.int32)
+    op = ops.Multinomial(seed=3, seed2=1)
+    x = ms.Tensor(np.array([0.2, 0.3, 0.5], np.float32))
+    _eq(op(x, 5), [1, 2, 0, 0, 2], np.int32)
+    _eq(op(x, 5), [2, 1, 2, 1, 2], np.int32)
+    _eq(op(x, 2), [1, 2], np.int32)        # another output shape: another kernel, from the start
+
+
+def test_bernoulli_restarts_philox_but_first_uses_the_last_block_left():
+    z6 = ms.Tensor(np.zeros(6, np.float32))
+    first = [1.0, 0.0, 0.0, 0.0, 1.0, 1.0]
+    _eq(ops.bernoulli(z6, 0.5, seed=3), first)
+    _eq(ops.bernoulli(z6, 0.5, seed=3), [0.0, 1.0, 1.0, 0.0, 0.0, 0.0])     # 2 left of block 1, then block 0
+    _eq(ops.bernoulli(z6, 0.5, seed=3), first)
+    _eq(ops.bernoulli(ms.Tensor(np.zeros(12, np.float32)), 0.5, seed=3),
+        first + [0.0, 1.0, 1.0, 1.0, 0.0, 0.0])
+    x = ms.Tensor(np.zeros((2, 3), np.float32))
+    _eq(ops.bernoulli(x, ms.Tensor(np.full((2, 3), 0.5, np.float64)), seed=1), [[0.0, 1.0, 0.0], [1.0, 1.0, 0.0]])
+    out = ops.bernoulli(ms.Tensor(np.zeros(5, np.int32)), ms.Tensor(np.array([0.1, 0.3, 0.5, 0.7, 0.9], np.float32)),
+                        seed=7)
+    assert out.dtype == ms.int32
+    _eq(out, [0, 1, 1, 0, 1], np.int32)
+    op = ops.Bernoulli(seed=2, offset=5)       # the kernel reads the seed only
+    _eq(op(z6, ms.Tensor(0.5)), [0.0, 0.0, 1.0, 0.0, 0.0, 1.0])
+    _eq(op(z6, ms.Tensor(0.5)), [1.0, 0.0, 0.0, 0.0, 1.0, 0.0])
+    with pytest.raises(ValueError, match="'x' and 'p' should have same shape"):
+        ops.bernoulli(x, ms.Tensor(np.full(3, 0.5, np.float32)), seed=1)
+    with pytest.raises(ValueError, match=r"p should be in \[0, 1\], but got 1.5"):
+        ops.bernoulli(x, 1.5, seed=1)
+
+
+def _choice(out):
+    return [o.asnumpy().tolist() for o in out]
+
+
+def test_choice_with_mask_shuffles_the_true_positions():
+    ms.set_seed(1)
+    ones = ms.Tensor(np.ones((3, 4), np.bool_))
+    assert _choice(ops.choice_with_mask(ones, 5)) == [[[1, 1], [0, 2], [2, 3], [0, 3], [1, 0]], [True] * 5]
+    assert _choice(ops.choice_with_mask(ones, 5)) == [[[2, 1], [2, 2], [2, 0], [1, 2], [1, 0]], [True] * 5]
+    # rank 3: MindSpore's kernel divides by d1 * d2 at both leading axes (flat 6 -> (0, 0, 6)); padded rows are 0
+    x = np.zeros((2, 3, 4), np.bool_)
+    x[0, 1, 2] = x[1, 2, 3] = x[1, 0, 0] = True
+    assert _choice(ops.choice_with_mask(ms.Tensor(x), 5, seed=3)) == [
+        [[0, 0, 6], [1, 0, 11], [1, 0, 0], [0, 0, 0], [0, 0, 0]], [True, True, True, False, False]]
+    out = _choice(ops.choice_with_mask(ms.Tensor(np.array([True, False, True, True, False, True])), 3))
+    assert out == [[[0], [3], [2]], [True, True, True]]
+    op = ops.RandomChoiceWithMask(count=4, seed=2, seed2=7)
+    y = ms.Tensor(np.ones(10, np.bool_))
+    assert _choice(op(y)) == [[[2], [6], [3], [0]], [True] * 4]
+    assert _choice(op(y)) == [[[4], [2], [8], [5]], [True] * 4]

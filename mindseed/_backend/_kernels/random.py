@@ -7,7 +7,10 @@ import numpy as np
 import torch
 
 from mindseed._backend._core import _TORCH_DTYPES
-from mindseed._backend.kernels.std_engine import MinstdRand0, Mt19937, minstd_normal, mix_seed
+import random as _pyrandom
+
+from mindseed._backend.kernels import std_engine as _std
+from mindseed._backend.kernels.std_engine import MinstdRand0, Mt19937, minstd_normal, mix_seed, philox_unit_float
 
 
 def _dev():
@@ -44,6 +47,67 @@ def std_uniform_int(shape, low, high, engines):
     """MindSpore's CPU UniformInt: int32 of uniform_int_distribution<int>(low, high - 1) from the kernel's mt19937."""
     k = engines.engine(shape, Mt19937).uniform_int(_numel(shape), low, high - 1).astype(np.int32)
     return _out(torch.from_numpy(k.reshape(shape)))
+
+
+def std_random_shuffle(x, engines):
+    """MindSpore's CPU RandomShuffle: x's first dimension permuted by std::shuffle with the kernel's minstd_rand0
+    (a 0-d x or a first dimension of 0 or 1: copied, drawing nothing)."""
+    if x.dim() == 0 or x.shape[0] <= 1:
+        return x.clone()
+    perm = _std.shuffle(x.shape[0], engines.engine(tuple(x.shape), MinstdRand0))
+    return x[torch.tensor(perm, device=x.device)]
+
+
+def std_randperm(n, seed, offset, dtype):
+    """MindSpore's CPU RandpermV2: std::shuffle of [0, n) with an mt19937 of `offset`, else of `seed`, else (seed
+    -1) of a non-deterministic seed: each call starts afresh."""
+    final = offset if offset != 0 else seed if seed != -1 else _pyrandom.SystemRandom().getrandbits(32)
+    perm = _std.shuffle(n, Mt19937(final))
+    return _out(torch.tensor(perm, dtype=torch.int64).to(_TORCH_DTYPES[dtype]))
+
+
+def std_multinomial(probs, num_samples, engines):
+    """MindSpore's CPU Multinomial (with replacement), int64 indices of probs' shape but the last dim num_samples."""
+    p = _cpu(probs).numpy()
+    out_shape = tuple(probs.shape[:-1]) + (num_samples,)
+    engine = engines.engine(out_shape, MinstdRand0)
+    k = _std.multinomial(p.reshape(-1, p.shape[-1]), num_samples, engine)
+    return _out(torch.from_numpy(k.reshape(out_shape)), probs)
+
+
+def std_bernoulli(x, p, stream):
+    """MindSpore's CPU Bernoulli: 1 where a Philox float (23 random mantissa bits) is <= p, else 0, in x's dtype;
+    `stream` a PhiloxLeftover (seed -1: a fresh non-deterministic seed and offset at each launch)."""
+    n = x.numel()
+    if stream.seed == -1:
+        rand = _pyrandom.SystemRandom()
+        draws = stream.launch(n, rand.getrandbits(64), rand.getrandbits(64))
+    else:
+        draws = stream.launch(n)
+    u = torch.from_numpy(philox_unit_float(draws).reshape(tuple(x.shape)))
+    p = _cpu(p)
+    p = p.reshape(()) if p.numel() == 1 else p
+    return _out((u <= p).to(x.dtype), x)
+
+
+def std_choice_with_mask(x, count, engines):
+    """MindSpore's CPU RandomChoiceWithMask: the flat positions of x's True elements std::shuffled with the kernel's
+    minstd_rand0, the first `count` as coordinates (int32; MindSpore's kernel divides by the row length
+    d1 * ... * dn at every axis but the last, which this keeps), zero-padded, and the mask of the real rows."""
+    flat = np.flatnonzero(_cpu(x).reshape(-1).numpy())
+    perm = _std.shuffle(len(flat), engines.engine(tuple(x.shape), MinstdRand0))
+    chosen = flat[np.asarray(perm[:count], np.int64)]
+    dims = tuple(x.shape)
+    column = math.prod(dims) // dims[0] if dims[0] else 1
+    index = np.zeros((count, len(dims)), np.int32)
+    rest = chosen.copy()
+    for j in range(len(dims) - 1):
+        index[:len(chosen), j] = rest // column
+        rest = rest % column
+    index[:len(chosen), -1] = rest
+    mask = np.zeros(count, np.bool_)
+    mask[:len(chosen)] = True
+    return _out(torch.from_numpy(index), x), _out(torch.from_numpy(mask), x)
 
 
 def uniform_real(shape, dtype, gen):
@@ -100,18 +164,6 @@ def cauchy(shape, median, sigma, dtype, gen):
 
 def log_normal(shape, mean, std, dtype, gen):
     return _out(torch.empty(shape, dtype=_TORCH_DTYPES[dtype]).log_normal_(mean, std, generator=gen.raw))
-
-
-def choice_with_mask(x, count, gen):
-    """Up to `count` random positions of the True elements of x (int32, zero-padded) and a validity mask."""
-    pos = torch.nonzero(_cpu(x))
-    pos = pos[torch.randperm(pos.shape[0], generator=gen.raw)][:count]
-    k = pos.shape[0]
-    index = torch.zeros((count, x.dim()), dtype=torch.int32)
-    index[:k] = pos.to(torch.int32)
-    mask = torch.zeros(count, dtype=torch.bool)
-    mask[:k] = True
-    return _out(index, x), _out(mask, x)
 
 
 def std_engine(seed, gen):

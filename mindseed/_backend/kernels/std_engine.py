@@ -12,6 +12,7 @@ _PHILOX_W = (0x9E3779B9, 0xBB67AE85)
 _SEED_KEY = (0x3EC8F720, 0x02461E29)
 _MINSTD_M = 2147483647      # 2^31 - 1
 _MINSTD_A = 16807
+_MINSTD_A_INV = pow(_MINSTD_A, -1, _MINSTD_M)
 
 
 def philox4x32(counter, key, rounds=10):
@@ -25,6 +26,57 @@ def philox4x32(counter, key, rounds=10):
     return c0, c1, c2, c3
 
 
+_M0, _M1 = np.uint64(_PHILOX_M[0]), np.uint64(_PHILOX_M[1])
+_SHIFT32 = np.uint64(32)
+_MASK64_32 = np.uint64(_MASK32)
+
+
+def philox_stream(key, counter_hi, start, n):
+    """Outputs start .. start + n - 1 (uint64 array of 32-bit values) of MindSpore's `random::PhiloxRandom`
+    with key `key` (64 bits) and counter (block index: 64 bits, counter_hi: 64 bits), four outputs per block:
+    vectorised over the blocks."""
+    first, last = start // 4, (start + n + 3) // 4
+    index = np.arange(first, last, dtype=np.uint64)
+    c0, c1 = index & _MASK64_32, index >> _SHIFT32
+    hi = int(counter_hi) & (2 ** 64 - 1)
+    c2 = np.full(len(index), hi & _MASK32, np.uint64)
+    c3 = np.full(len(index), hi >> 32, np.uint64)
+    k0, k1 = int(key) & _MASK32, (int(key) >> 32) & _MASK32
+    for _ in range(10):
+        p0, p1 = _M0 * c0, _M1 * c2
+        c0, c1, c2, c3 = (p1 >> _SHIFT32) ^ c1 ^ np.uint64(k0), p1 & _MASK64_32, \
+            (p0 >> _SHIFT32) ^ c3 ^ np.uint64(k1), p0 & _MASK64_32
+        k0, k1 = (k0 + _PHILOX_W[0]) & _MASK32, (k1 + _PHILOX_W[1]) & _MASK32
+    out = np.stack([c0, c1, c2, c3], axis=1).reshape(-1)
+    return out[start - 4 * first:start - 4 * first + n]
+
+
+def philox_unit_float(draws):
+    """A float32 in [0, 1) of each 32-bit draw: its low 23 bits as the mantissa of a number in [1, 2), minus 1."""
+    bits = ((draws & np.uint64(0x7FFFFF)) | np.uint64(127 << 23)).astype(np.uint32)
+    return bits.view(np.float32) - np.float32(1.0)
+
+
+class PhiloxLeftover:
+    """MindSpore's CPU Bernoulli kernel's stream: each launch restarts Philox(seed, offset) at block 0, but the
+    outputs its previous launch left unused in its last block are drawn first."""
+
+    __slots__ = ("seed", "offset", "_left")
+
+    def __init__(self, seed, offset=0):
+        self.seed, self.offset, self._left = seed, offset, np.empty(0, np.uint64)
+
+    def launch(self, n, seed=None, offset=None):
+        """n outputs of one launch (with `seed`/`offset` when given: a launch of a non-deterministic kernel)."""
+        seed = self.seed if seed is None else seed
+        offset = self.offset if offset is None else offset
+        left = self._left[:n]
+        rest = n - len(left)
+        fresh = philox_stream(seed, offset, 0, (rest + 3) // 4 * 4)
+        self._left = np.concatenate([self._left[len(left):], fresh[rest:]])
+        return np.concatenate([left, fresh[:rest]])
+
+
 def mix_seed(seed, offset=0):
     """MindSpore's `random::GetSeed(seed, offset)` for a non-zero pair: a 64-bit seed scrambled by Philox."""
     seed, offset = int(seed) & (2 ** 64 - 1), int(offset) & (2 ** 64 - 1)
@@ -36,8 +88,22 @@ class MinstdRand0:
     """libstdc++'s `std::default_random_engine` (minstd_rand0: x <- 16807 x mod 2^31-1), with its
     `std::uniform_int_distribution` on top."""
 
+    MIN, RANGE = 1, _MINSTD_M - 2      # its outputs are 1 .. 2^31 - 2
+
     def __init__(self, seed):
         self.state = int(seed) % _MINSTD_M or 1
+
+    def draws(self, n):
+        """The next n outputs (uint64 array), advancing the engine."""
+        out = minstd_stream(self.state, n)
+        if n:
+            self.state = int(out[-1])
+        return out
+
+    def give_back(self, unused):
+        """Undo the draw of `unused`, the last outputs of `draws`: the engine continues with them."""
+        if len(unused):
+            self.state = int(unused[0]) * _MINSTD_A_INV % _MINSTD_M
 
     def __call__(self):
         self.state = self.state * _MINSTD_A % _MINSTD_M
@@ -179,9 +245,24 @@ class Mt19937:
         # numpy's legacy seeding of a 32-bit integer is std::mt19937's seed(): the same 624 words
         key = np.random.RandomState(int(seed) & _MASK32).get_state(legacy=True)[1]
         self._bits.state = {"bit_generator": "MT19937", "state": {"key": key, "pos": 624}}
+        self._pending = None      # outputs drawn but given back (`give_back`), to be drawn again first
+
+    MIN, RANGE = 0, _MASK32
 
     def draws(self, n):
-        return self._bits.random_raw(n)
+        """The next n outputs (uint64 array), advancing the engine."""
+        pending = self._pending
+        if pending is None:
+            return self._bits.random_raw(n)
+        self._pending = pending[n:] if len(pending) > n else None
+        if len(pending) >= n:
+            return pending[:n]
+        return np.concatenate([pending, self._bits.random_raw(n - len(pending))])
+
+    def give_back(self, unused):
+        """Undo the draw of `unused`, the last outputs of `draws`: the engine continues with them."""
+        if len(unused):
+            self._pending = unused if self._pending is None else np.concatenate([unused, self._pending])
 
     def canonical(self, n):
         """n doubles of generate_canonical<double, 53>: two draws each, (lo + hi * 2^32) / 2^64."""
@@ -206,6 +287,69 @@ class Mt19937:
             got += len(d)
         out = np.concatenate(parts)
         return (out // np.uint64(scaling)).astype(np.int64) + low
+
+
+_SHUFFLE_BLOCK = 4096
+
+
+def shuffle(n, engine):
+    """libstdc++'s std::shuffle of [0, 1, ..., n - 1] (a list) drawing from `engine` (Mt19937 or MinstdRand0,
+    advanced by the draws it used): when the engine's range holds n^2, two swap positions come from one draw of
+    uniform_int_distribution(0, (i + 1)(i + 2) - 1), after a first {0, 1} draw when n is even; else one position
+    uniform in [0, i] per element."""
+    perm = list(range(n))
+    if n < 2:
+        return perm
+    low, rng = engine.MIN, engine.RANGE
+    buf, pos = [], 0
+
+    def draw(urange):       # uniform_int_distribution(0, urange): libstdc++'s downscaling with rejection
+        nonlocal buf, pos
+        buckets = urange + 1
+        scaling = rng // buckets
+        past = buckets * scaling
+        while True:
+            if pos == len(buf):
+                buf, pos = (engine.draws(_SHUFFLE_BLOCK) - np.uint64(low)).tolist(), 0
+            r = buf[pos]
+            pos += 1
+            if r < past:
+                return r // scaling
+
+    i = 1
+    if rng // n >= n:
+        if n % 2 == 0:
+            j = draw(1)
+            perm[1], perm[j] = perm[j], perm[1]
+            i = 2
+        while i < n:
+            b1 = i + 2
+            x = draw((i + 1) * b1 - 1)
+            a, b = x // b1, x % b1
+            perm[i], perm[a] = perm[a], perm[i]
+            perm[i + 1], perm[b] = perm[b], perm[i + 1]
+            i += 2
+    else:
+        for i in range(1, n):
+            j = draw(i)
+            perm[i], perm[j] = perm[j], perm[i]
+    engine.give_back(np.array(buf[pos:], np.uint64) + np.uint64(low))
+    return perm
+
+
+def multinomial(probs, num_samples, engine):
+    """MindSpore's CPU Multinomial (with replacement) of a 2-D numpy array of weights: per row the running sum in
+    the weights' dtype divided by the total, then per sample the first position whose sum exceeds a
+    uniform_real_distribution<float> draw of `engine` (a MinstdRand0, advanced), rows one after the other."""
+    rows, cols = probs.shape
+    u = minstd_uniform_float(engine, rows * num_samples).reshape(rows, num_samples).astype(probs.dtype)
+    out = np.empty((rows, num_samples), np.int64)
+    for i in range(rows):
+        cum = np.cumsum(probs[i], dtype=probs.dtype)
+        if cum[-1] != 0:
+            cum = cum / cum[-1]
+        out[i] = np.searchsorted(cum[:-1], u[i], side="right")
+    return out
 
 
 class KernelEngines:

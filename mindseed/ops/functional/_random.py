@@ -336,7 +336,24 @@ def randperm(n, seed=0, offset=0, dtype=mstype.int64):
     dtype = _dtype_arg("randperm", dtype)
     if dtype == mstype.bool_ or not (mstype.is_integral(dtype) or mstype.is_float(dtype)):
         raise TypeError(f"For 'randperm', the 'dtype' must be an int or float type, but got {dtype}.")
-    return R.randperm_p(n=int(n), dtype=dtype.name, gen=_gen(seed, offset))
+    seed, offset = _randperm_seed(seed, offset)
+    return R.std_randperm_p(n=int(n), seed=seed, offset=offset, dtype=dtype.name)
+
+
+def _randperm_seed(seed, offset):
+    """RandpermV2's seed (-1: non-deterministic) and offset, as ints."""
+    out = []
+    for name, v in (("seed", seed), ("offset", offset)):
+        if isinstance(v, Tensor) and v.size == 1:
+            v = v.item()
+        if isinstance(v, bool) or not isinstance(v, (int, np.integer)):
+            raise TypeError(f"For 'RandpermV2', the type of '{name}' should be one of '[Tensor, int]', but got "
+                            f"{type(v)}.")
+        if v < (-1 if name == "seed" else 0):
+            allowed = "greater than 0 or equal to 0 or -1" if name == "seed" else "greater than 0 or equal to 0"
+            raise ValueError(f"For 'RandpermV2', the input '{name}' must be {allowed}, but got data: {v}.")
+        out.append(int(v))
+    return out
 
 
 # ---------------------------------------------------------------- discrete draws
@@ -350,7 +367,9 @@ def _probs(op, x):
 
 
 def multinomial(input, num_samples, replacement=True, seed=None):
-    """num_samples indices per row drawn with probabilities proportional to input's rows (Int32).
+    """num_samples indices per row drawn with probabilities proportional to input's rows (Int32), MindSpore's
+    draws for the same seeds: with replacement its Multinomial kernel, without it the top num_samples of
+    log(u) / (input + 1e-6) for uniform u (its composite).
 
     Raises:
         ValueError: input is not 1-D/2-D, or num_samples exceeds the categories without replacement.
@@ -361,9 +380,16 @@ def multinomial(input, num_samples, replacement=True, seed=None):
     if not replacement and x.shape[-1] < num_samples:
         raise ValueError(f"For 'multinomial', the 'num_samples' must be at most the last dimension of input "
                          f"without 'replacement', but got 'num_samples': {num_samples} and input {x.shape}.")
-    out = R.multinomial_p(P.stop_gradient_p(x), num_samples=int(num_samples), replacement=bool(replacement),
-                          gen=_gen(seed))
-    return cast(out, mstype.int32)
+    engines = _engines(seed, "multinomial")
+    x = P.stop_gradient_p(x)
+    if replacement:
+        return cast(R.std_multinomial_p(x, num_samples=int(num_samples), engines=engines), mstype.int32)
+    rows = x.shape[0] if x.ndim == 2 else 1
+    u = R.std_uniform_real_p(shape=(rows * x.shape[-1],), engines=engines)
+    if rows != 1:
+        u = P.reshape_p(u, shape=(rows, x.shape[-1]))
+    vals = P.div_p(P.log_p(u), P.add_p(x, 1e-6))
+    return cast(A.topk_p(vals, k=int(num_samples))[1], mstype.int32)
 
 
 def multinomial_with_replacement(x, seed, offset, numsamples, replacement=False):
@@ -395,16 +421,39 @@ def random_categorical(logits, num_sample, seed=0, dtype=mstype.int64):
     return cast(out, dtype)
 
 
-def bernoulli(input, p=0.5, seed=None):
-    """0/1 samples of input's shape and dtype, 1 with probability p (a number or a broadcastable Tensor)."""
+_bernoulli_streams = {}     # MindSpore caches one Bernoulli primitive per seed: its kernels' streams, by shapes
+
+
+def _bernoulli(input, p, stream_of):
+    """MindSpore's Bernoulli kernel on input's shape; `stream_of(key)` the stream of its kernel for `key`."""
     _check_tensor("Bernoulli", "input", input)
-    if isinstance(p, Tensor):
-        prob = cast(P.broadcast_to_p(p, shape=input.shape) if p.shape != input.shape else p, mstype.float32)
-    else:
-        if isinstance(p, bool) or not isinstance(p, (numbers.Real, np.number)) or not 0 <= p <= 1:
-            raise ValueError(f"For 'Bernoulli', the 'p' must be a number in [0, 1] or a Tensor, but got {p!r}.")
-        prob = P.fill_p(shape=input.shape, value=float(p), dtype="Float32")
-    return cast(R.bernoulli_p(P.stop_gradient_p(prob), gen=_gen(seed)), input.dtype)
+    if not isinstance(p, Tensor):
+        if isinstance(p, bool) or not isinstance(p, (numbers.Real, np.number)):
+            raise TypeError(f"For 'Bernoulli', the 'p' must be a float or a Tensor, but got {type(p).__name__}.")
+        p = Tensor([float(p)], mstype.float32)
+    if p.size != 1 and p.shape != input.shape:
+        raise ValueError("For 'Bernoulli', 'x' and 'p' should have same shape or 'p' have a size of 1.")
+    values = p.asnumpy()
+    if values.size and (values.min() < 0 or values.max() > 1 or np.isnan(values).any()):
+        bad = values.reshape(-1)[0] if p.size == 1 else None
+        raise ValueError("For bernoulli, p should be in [0, 1]" + (f", but got {bad:g}." if bad is not None else "."))
+    return R.std_bernoulli_p(input, P.stop_gradient_p(p), stream=stream_of((input.shape, p.shape)))
+
+
+def bernoulli(input, p=0.5, seed=None):
+    """0/1 samples of input's shape and dtype, 1 with probability p (a number, or a Tensor of input's shape or of one
+    element): MindSpore's draws for the same seed (None: -1, non-deterministic). As MindSpore's cached primitive,
+    successive calls with one seed and shape first use up the Philox block the previous call left unfinished."""
+    seed = -1 if seed is None else seed
+    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)):
+        raise TypeError(f"For 'bernoulli', the 'seed' must be int, but got {type(seed).__name__}.")
+
+    def stream_of(key):
+        streams = _bernoulli_streams.setdefault(int(seed), {})
+        if key not in streams:
+            streams[key] = B.PhiloxLeftover(int(seed))
+        return streams[key]
+    return _bernoulli(input, p, stream_of)
 
 
 def bernoulli_ext(input, *, generator=None):
@@ -416,17 +465,20 @@ def bernoulli_ext(input, *, generator=None):
 
 
 def shuffle(x, seed=None):
-    """x with its first dimension randomly permuted."""
+    """x with its first dimension randomly permuted, MindSpore's permutation for the same seeds."""
     _check_tensor("RandomShuffle", "x", x)
-    if x.ndim == 0:
-        return x
-    perm = R.randperm_p(n=x.shape[0], dtype="Int64", gen=_gen(seed))
-    return A.gather_p(x, perm, axis=0, batch_dims=0)
+    engines = _engines(seed, "shuffle")
+    return R.std_random_shuffle_p(x, engines=engines)
 
 
 def choice_with_mask(input_x, count=256, seed=None):
     """`count` random positions of the True elements of a bool tensor (Int32, (count, rank)) and a mask of
-    which rows are real (the rest are zero padding)."""
+    which rows are real (the rest are zero padding): MindSpore's for the same seeds."""
+    _check_choice(input_x, count)
+    return _choice_with_mask(input_x, count, _engines(seed, "choice_with_mask"))
+
+
+def _check_choice(input_x, count):
     _check_tensor("RandomChoiceWithMask", "input_x", input_x)
     if input_x.dtype != mstype.bool_:
         raise TypeError(f"For 'RandomChoiceWithMask', the 'input_x' must be a bool Tensor, but got "
@@ -438,7 +490,10 @@ def choice_with_mask(input_x, count=256, seed=None):
         raise ValueError(f"For 'RandomChoiceWithMask', the 'count' must be a positive int, but got {count!r}.")
     # the (count, rank) int32 indices and the count-long mask
     B.check_allocation(count * (4 * input_x.ndim + 1), "RandomChoiceWithMask")
-    return tuple(R.choice_with_mask_p(input_x, count=count, gen=_gen(seed)))
+
+
+def _choice_with_mask(input_x, count, engines):
+    return tuple(R.std_choice_with_mask_p(input_x, count=count, engines=engines))
 
 
 def _check_sampler(op, true_classes, num_true, num_sampled, unique, range_max):

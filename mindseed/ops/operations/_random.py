@@ -6,7 +6,6 @@ instances with the same seeds give the same numbers (as MindSpore's stateful ran
 from mindseed import _backend as B
 from mindseed.common import dtype as mstype
 from mindseed.common import seed as _seed
-from mindseed.ops._prims import array as A
 from mindseed.ops._prims import core as P
 from mindseed.ops._prims import random as R
 from mindseed.ops.functional import _random as F
@@ -166,14 +165,15 @@ class RandomPoisson(_RandomPrimitive):
         return cast(R.poisson_p(r, gen=self.gen), self.dtype)
 
 
-class Multinomial(_RandomPrimitive):
-    """num_samples category indices per row of probabilities x (with replacement)."""
+class Multinomial(_KernelPrimitive):
+    """num_samples category indices per row of probabilities x (with replacement), MindSpore's draws for the same
+    seeds."""
 
     _params = (("seed", 0), ("seed2", 0), ("dtype", mstype.int32))
 
     def __call__(self, x, num_samples):
         p = F._probs("Multinomial", x)
-        out = R.multinomial_p(P.stop_gradient_p(p), num_samples=int(num_samples), replacement=True, gen=self.gen)
+        out = R.std_multinomial_p(P.stop_gradient_p(p), num_samples=int(num_samples), engines=self._engines)
         return cast(out, self.dtype)
 
 
@@ -195,14 +195,11 @@ class RandomCategorical(_RandomPrimitive):
         return F.random_categorical(logits, num_sample, seed, self.dtype)
 
 
-class RandomShuffle(_RandomPrimitive):
-    """x with its first dimension randomly permuted."""
+class RandomShuffle(_KernelPrimitive):
+    """x with its first dimension randomly permuted, MindSpore's permutation for the same seeds."""
 
     def __call__(self, x):
-        if x.ndim == 0:
-            return x
-        perm = R.randperm_p(n=x.shape[0], dtype="Int64", gen=self.gen)
-        return A.gather_p(x, perm, axis=0, batch_dims=0)
+        return R.std_random_shuffle_p(x, engines=self._engines)
 
 
 class Randperm(_RandomPrimitive):
@@ -230,14 +227,14 @@ class RandpermV2(_RandomPrimitive):
         return F.randperm(n, self.seed, self.offset, self.dtype)
 
 
-class RandomChoiceWithMask(_RandomPrimitive):
-    """`count` random positions of the True elements of x and a validity mask."""
+class RandomChoiceWithMask(_KernelPrimitive):
+    """`count` random positions of the True elements of x and a validity mask, MindSpore's for the same seeds."""
 
     _params = (("count", 256), ("seed", 0), ("seed2", 0))
 
     def __call__(self, x):
-        F.choice_with_mask(x, self.count)  # argument checks
-        return tuple(R.choice_with_mask_p(x, count=self.count, gen=self.gen))
+        F._check_choice(x, self.count)
+        return F._choice_with_mask(x, self.count, self._engines)
 
 
 class UniformCandidateSampler(_RandomPrimitive):
@@ -269,7 +266,9 @@ class Bernoulli(_RandomPrimitive):
     _params = (("seed", -1), ("offset", 0))
 
     def __call__(self, x, p):
-        return F.bernoulli(x, p)
+        # MindSpore's kernel reads the seed only (its offset stays 0), one stream per input shapes
+        streams = self.__dict__.setdefault("_streams", {})
+        return F._bernoulli(x, p, lambda key: streams.setdefault(key, B.PhiloxLeftover(int(self.seed))))
 
 
 class Cauchy(_RandomPrimitive):
