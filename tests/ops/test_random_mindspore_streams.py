@@ -269,3 +269,26 @@ def test_choice_with_mask_shuffles_the_true_positions():
     y = ms.Tensor(np.ones(10, np.bool_))
     assert _choice(op(y)) == [[[2], [6], [3], [0]], [True] * 4]
     assert _choice(op(y)) == [[[4], [2], [8], [5]], [True] * 4]
+
+
+def test_channel_dropout_kernels_share_one_unseeded_stream_per_keep_prob_and_shape():
+    from mindseed.ops.functional import _nn as Fnn
+    Fnn._CHANNEL_DROPOUT_KERNELS.clear()     # MindSpore's kernels live as long as the process
+    x = ms.Tensor(np.ones((2, 5, 1, 1), np.float32))
+    _eq(ops.dropout2d(x, 0.5).reshape(-1), [2.0, 2.0, 2.0, 0.0, 0.0, 0.0, 2.0, 0.0, 2.0, 2.0])
+    _eq(ops.dropout2d(x, 0.5).reshape(-1), [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 2.0, 2.0, 0.0, 2.0])
+    ms.set_seed(3)      # no effect: the kernel's engine is never seeded
+    k = 1.4285714626312256
+    _eq(ops.dropout2d(x, 0.3).reshape(-1), [k, k, k, k, 0.0, k, k, k, k, k])
+    d = ms.nn.Dropout2d(p=0.5).set_train()      # the same kernel as ops.dropout2d(x, 0.5): its stream goes on
+    _eq(d(x).reshape(-1), [0.0, 0.0, 2.0, 0.0, 2.0, 2.0, 2.0, 2.0, 0.0, 2.0])
+    _eq(d(x).reshape(-1), [0.0, 2.0, 2.0, 2.0, 2.0, 2.0, 0.0, 2.0, 2.0, 0.0])
+    out, mask = ops.Dropout2D(keep_prob=0.6)(x)
+    k = 1.6666666269302368
+    _eq(out.reshape(-1), [k, k, k, 0.0, 0.0, k, k, k, k, k])
+    assert mask.dtype == ms.bool_ and mask.shape == (2, 5, 1, 1)
+    _eq(ops.dropout3d(ms.Tensor(np.ones((2, 3, 1, 1, 2), np.float32)), 0.5).reshape(-1), [2.0] * 6 + [0.0] * 6)
+    # another shape: another kernel, from the engine's start
+    _eq(ops.dropout2d(ms.Tensor(np.arange(8, dtype=np.float32).reshape(1, 2, 2, 2) / 3), 0.3).reshape(-1),
+        [0.0, 0.4761905074119568, 0.9523810148239136, 1.4285714626312256, 1.9047620296478271, 2.3809523582458496,
+         2.857142925262451, 3.3333332538604736])

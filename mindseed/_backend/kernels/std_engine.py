@@ -200,6 +200,17 @@ def minstd_uniform_float(engine, n):
     return canonical_float(draws)
 
 
+def minstd_bernoulli(engine, n, p):
+    """n draws of std::bernoulli_distribution(p) from `engine` (a MinstdRand0, advanced): generate_canonical<double,
+    53> of two draws, (x1 - 1 + (x2 - 1) r) / r^2 with r = 2^31 - 2, below p."""
+    d = engine.draws(2 * n).astype(np.float64) - 1.0
+    r = float(_MINSTD_M - 1)
+    u = d[1::2] * r
+    u += d[0::2]
+    u /= r * r
+    return np.minimum(u, _BELOW_ONE_F64, out=u) < p
+
+
 def minstd_normal(engine, n):
     """n float32 samples of a fresh std::normal_distribution<float> drawing from `engine` (a MinstdRand0, advanced):
     Marsaglia's polar method on pairs of draws (rejected while r^2 > 1 or r^2 == 0), y * mult then x * mult; an odd
@@ -360,8 +371,12 @@ class KernelEngines:
 
     __slots__ = ("seed", "_engines")
 
-    def __init__(self, seed=0, seed2=0):
-        self.seed = mix_seed(seed, seed2) if seed or seed2 else random.SystemRandom().getrandbits(32)
+    def __init__(self, seed=0, seed2=0, engine_seed=None):
+        """`engine_seed`: the engines' seed itself (a kernel that never seeds its engine: 1, the C++ default)."""
+        if engine_seed is not None:
+            self.seed = engine_seed
+        else:
+            self.seed = mix_seed(seed, seed2) if seed or seed2 else random.SystemRandom().getrandbits(32)
         self._engines = {}
 
     def engine(self, shape, kind):

@@ -5,6 +5,7 @@ one `__all__` and one table of Tensor methods.
 """
 import numpy as np
 
+from mindseed import _backend as B
 from mindseed.common import dtype as mstype
 from mindseed.common.seed import op_generator
 from mindseed.common.tensor import Tensor
@@ -381,7 +382,22 @@ def _channel_dropout(op, input, p, training, ndims):
         raise ValueError(f"For {op}, input shape should be {want}, but got {input.ndim}.")
     # a 2-D input of dropout1d is one sample (C, L): its mask varies over C only
     channel_dims = 1 if input.ndim == 2 else 2
-    return N.dropout_p(input, p=p, generator=op_generator(), channel_dims=channel_dims)[0]
+    generator = op_generator() if op == "dropout1d" else _channel_dropout_engines(input.ndim, 1.0 - p)
+    return N.dropout_p(input, p=p, generator=generator, channel_dims=channel_dims)[0]
+
+
+_CHANNEL_DROPOUT_KERNELS = {}
+
+
+def _channel_dropout_engines(ndim, keep_prob):
+    """The engines of MindSpore's Dropout2D (ndim 4) / Dropout3D (ndim 5) kernels of `keep_prob`: MindSpore's
+    PyNative shares one kernel per primitive name, attributes and input shape, whose engine is never seeded (the C++
+    default, 1): every Dropout2D of one keep_prob continues one stream per shape, whatever the seeds."""
+    key = (ndim, float(np.float32(keep_prob)))
+    engines = _CHANNEL_DROPOUT_KERNELS.get(key)
+    if engines is None:
+        engines = _CHANNEL_DROPOUT_KERNELS[key] = B.KernelEngines(engine_seed=1)
+    return engines
 
 
 def dropout1d(input, p=0.5, training=True):
