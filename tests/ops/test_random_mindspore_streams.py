@@ -292,3 +292,10 @@ def test_channel_dropout_kernels_share_one_unseeded_stream_per_keep_prob_and_sha
     _eq(ops.dropout2d(ms.Tensor(np.arange(8, dtype=np.float32).reshape(1, 2, 2, 2) / 3), 0.3).reshape(-1),
         [0.0, 0.4761905074119568, 0.9523810148239136, 1.4285714626312256, 1.9047620296478271, 2.3809523582458496,
          2.857142925262451, 3.3333332538604736])
+
+
+def test_set_seed_leaves_the_default_generators_seed_and_offset():
+    ms.manual_seed(5)
+    ms.set_seed(7)      # MindSpore's set_seed does not reseed the default generator
+    assert ms.initial_seed() == 5
+    np.testing.assert_array_equal(ms.get_rng_state().asnumpy()[:16], [5] + [0] * 15)
