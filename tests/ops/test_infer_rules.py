@@ -147,7 +147,8 @@ def _cases():
         engines = B.KernelEngines(1, 2)
         cases += [(R.std_uniform_real_p, (), {"shape": shape, "engines": engines}),
                   (R.std_standard_normal_p, (), {"shape": shape, "engines": engines}),
-                  (R.std_uniform_int_p, (), {"shape": shape, "low": -3, "high": 9, "engines": engines})]
+                  (R.std_uniform_int_p, (), {"shape": shape, "low": -3, "high": 9, "engines": engines}),
+                  (R.std_standard_laplace_p, (), {"shape": shape, "engines": engines})]
     return cases
 
 

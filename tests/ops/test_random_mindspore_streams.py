@@ -299,3 +299,19 @@ def test_set_seed_leaves_the_default_generators_seed_and_offset():
     ms.set_seed(7)      # MindSpore's set_seed does not reseed the default generator
     assert ms.initial_seed() == 5
     np.testing.assert_array_equal(ms.get_rng_state().asnumpy()[:16], [5] + [0] * 15)
+
+
+def test_standard_laplace_and_laplace():
+    ms.set_seed(1)
+    _eq(ops.standard_laplace((4,)), [-1.4387108087539673, 0.19985570013523102, 0.9283266067504883, 0.9932975769042969])
+    _eq(ops.standard_laplace((4,)),
+        [-0.38727501034736633, -1.065369725227356, 1.2006032466888428, -0.12700271606445312])
+    _eq(ops.laplace((3,), ms.Tensor(1.0), ms.Tensor(2.0)),
+        [-1.8774216175079346, 1.3997113704681396, 2.8566532135009766])
+    op = ops.StandardLaplace(seed=5, seed2=6)
+    _eq(op((3,)), [-2.1619651317596436, -0.7694758176803589, 2.810361623764038])
+    _eq(op((3,)), [-0.6926435232162476, 1.3199405670166016, 4.533726215362549])
+    z = ops.standard_laplace((3000,), seed=4).asnumpy()
+    np.testing.assert_array_equal(z[-3:], np.array([-1.8098440170288086, -0.03795864060521126, -0.01496084127575159],
+                                                   F32))
+    np.testing.assert_array_equal(z[1024:1026], np.array([1.2065582275390625, -0.08616342395544052], F32))

@@ -10,7 +10,8 @@ from mindseed._backend._core import _TORCH_DTYPES
 import random as _pyrandom
 
 from mindseed._backend.kernels import std_engine as _std
-from mindseed._backend.kernels.std_engine import MinstdRand0, Mt19937, minstd_normal, mix_seed, philox_unit_float
+from mindseed._backend.kernels.std_engine import (MinstdRand0, Mt19937, minstd_normal, minstd_uniform_float, mix_seed,
+                                                  philox_unit_float)
 
 
 def _dev():
@@ -47,6 +48,19 @@ def std_uniform_int(shape, low, high, engines):
     """MindSpore's CPU UniformInt: int32 of uniform_int_distribution<int>(low, high - 1) from the kernel's mt19937."""
     k = engines.engine(shape, Mt19937).uniform_int(_numel(shape), low, high - 1).astype(np.int32)
     return _out(torch.from_numpy(k.reshape(shape)))
+
+
+_LAPLACE_LOW = np.nextafter(np.float32(-1.0), np.float32(0.0))
+
+
+def std_standard_laplace(shape, engines):
+    """MindSpore's CPU StandardLaplace: u of uniform_real_distribution<float>(nextafter(-1, 0), 1) from the kernel's
+    minstd_rand0, -sign(u) * log(1 - |u|) in double, rounded to float32."""
+    u = minstd_uniform_float(engines.engine(shape, MinstdRand0), _numel(shape))
+    u *= np.float32(1.0) - _LAPLACE_LOW
+    u += _LAPLACE_LOW
+    z = -np.copysign(1.0, u).astype(np.float64) * np.log(1.0 - np.abs(u).astype(np.float64))
+    return _out(torch.from_numpy(z.astype(np.float32).reshape(shape)))
 
 
 def std_random_shuffle(x, engines):
@@ -120,12 +134,6 @@ def standard_normal(shape, dtype, gen):
 
 def uniform_int(shape, low, high, dtype, gen):
     return _out(torch.randint(low, high, shape, generator=gen.raw, dtype=_TORCH_DTYPES[dtype]))
-
-
-def standard_laplace(shape, dtype, gen):
-    u = torch.rand(shape, generator=gen.raw, dtype=_TORCH_DTYPES[dtype]) - 0.5
-    # inverse CDF; clamp keeps log1p finite when u hits -0.5 exactly
-    return _out(-torch.sign(u) * torch.log1p(-2 * u.abs()).clamp_min(torch.finfo(u.dtype).min))
 
 
 def standard_gamma(alpha, gen):

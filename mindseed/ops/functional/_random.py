@@ -143,7 +143,8 @@ def standard_normal(shape, seed=None):
 
 def standard_laplace(shape, seed=None):
     """Samples of the Laplace distribution with mean 0 and scale 1 (Float32)."""
-    return R.standard_laplace_p(shape=_shape("StandardLaplace", shape), dtype="Float32", gen=_gen(seed))
+    shape = _shape("StandardLaplace", shape)
+    return R.std_standard_laplace_p(shape=shape, engines=_engines(seed, "standard_laplace"))
 
 
 def uniform(shape, minval, maxval, seed=None, dtype=mstype.float32):
@@ -182,7 +183,8 @@ def normal(shape, mean, stddev, seed=None):
 def laplace(shape, mean, lambda_param, seed=None):
     """Samples of the Laplace distribution with location `mean` and scale `lambda_param`."""
     mean, lam = _param("laplace", "mean", mean), _param("laplace", "lambda_param", lambda_param)
-    z = R.standard_laplace_p(shape=_shape("laplace", shape), dtype="Float32", gen=_gen(seed))
+    engines = _engines(seed, "laplace")
+    z = R.std_standard_laplace_p(shape=_shape("laplace", shape), engines=engines)
     return P.add_p(P.mul_p(z, lam), mean)
 
 

@@ -118,11 +118,11 @@ class StandardNormal(_KernelPrimitive):
         return R.std_standard_normal_p(shape=F._shape("StandardNormal", shape), engines=self._engines)
 
 
-class StandardLaplace(_RandomPrimitive):
-    """Samples of the standard Laplace distribution of `shape` (Float32)."""
+class StandardLaplace(_KernelPrimitive):
+    """Samples of the standard Laplace distribution of `shape` (Float32), MindSpore's for the same seeds."""
 
     def __call__(self, shape):
-        return R.standard_laplace_p(shape=F._shape("StandardLaplace", shape), dtype="Float32", gen=self.gen)
+        return R.std_standard_laplace_p(shape=F._shape("StandardLaplace", shape), engines=self._engines)
 
 
 def _gamma_sample(gen, shape, alpha):
