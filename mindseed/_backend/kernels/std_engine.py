@@ -1,7 +1,14 @@
-"""MindSpore's CPU kernels that draw from the C++ standard library: the seed goes through MindSpore's
-`random::GetSeed` (one Philox-4x32-10 block scrambling (seed, offset)), then feeds a `std::default_random_engine`
-(libstdc++'s minstd_rand0), and integers come from libstdc++'s `std::uniform_int_distribution`. Reproducing the
-three in pure Python gives the same numbers as MindSpore for the same seed."""
+"""MindSpore's CPU random kernels, reproduced in numpy to the bit.
+
+The kernels seed C++ standard-library engines with MindSpore's `random::GetSeed(seed, seed2)` (one Philox-4x32-10
+block scrambling the pair), when the kernel is made: a `std::mt19937` (numpy's MT19937 draws the same words) or a
+`std::default_random_engine` (libstdc++'s minstd_rand0, x <- 16807 x mod 2^31 - 1). On top sit libstdc++'s
+distributions as the GCC that built MindSpore 2.10 has them: `generate_canonical` (one minstd draw per float, two
+mt19937 draws per double), `uniform_int_distribution` (downscaling by division, with rejection),
+`normal_distribution<float>` (Marsaglia's polar method, glibc's logf), `bernoulli_distribution` and `std::shuffle`
+(two swap positions per draw when the engine's range holds n^2). Large draws are vectorised over blocks of the
+stream (minstd: x[i] = a^i x[0] mod m); MindSpore's kernels draw serially, so a tensor of any size gives its numbers.
+"""
 import random
 
 import numpy as np

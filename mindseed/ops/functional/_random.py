@@ -1,9 +1,14 @@
 """Functional ops, random family: samplers of the standard distributions, permutations, categorical draws.
 
-Every op draws from a backend generator chosen by `common.seed.op_generator(seed, seed2)`: the global
-stream (restarted by `ms.set_seed`) when the op has no seed of its own, else a stream kept per seed. A
-distribution with parameters is a standard sample shifted and scaled by mindseed ops, so its parameters
-get gradients (the reparameterization MindSpore's composite ops have too).
+The ops MindSpore runs on its seeded CPU kernels (rand, randn, randint, uniform, normal, standard_normal,
+standard_laplace, laplace, the *_like forms, multinomial, shuffle, randperm, bernoulli, choice_with_mask, and
+dropout in `_nn`) give MindSpore's numbers: each call takes the seed pair MindSpore's functional op takes
+(`common.seed._get_graph_seed(seed, kernel_name)`, which advances the op seed) and draws from a fresh
+`KernelEngines`, the numpy reproduction of that kernel's C++ engines (`_backend.kernels.std_engine`). The others
+draw from a torch generator chosen by `common.seed.op_generator(seed, seed2)`: the global stream (restarted by
+`ms.set_seed`) when the op has no seed of its own, else a stream kept per seed. A distribution with parameters is
+a standard sample shifted and scaled by mindseed ops, so its parameters get gradients (the reparameterization
+MindSpore's composite ops have too).
 """
 import numbers
 

@@ -1,7 +1,9 @@
 """Class API of the random ops (`ops.UniformReal(seed=1)((2, 3))`, `ops.StandardNormal()(shape)`).
 
 An instance created with a non-zero seed owns its stream: calling it again continues the stream, and two
-instances with the same seeds give the same numbers (as MindSpore's stateful random primitives do).
+instances with the same seeds give the same numbers (as MindSpore's stateful random primitives do). The
+primitives of MindSpore's seeded CPU kernels (`_KernelPrimitive`) keep, as MindSpore does, one engine per output
+shape seeded by GetSeed(seed, seed2) alone, so they give MindSpore's numbers.
 """
 from mindseed import _backend as B
 from mindseed.common import dtype as mstype
