@@ -315,3 +315,17 @@ def test_standard_laplace_and_laplace():
     np.testing.assert_array_equal(z[-3:], np.array([-1.8098440170288086, -0.03795864060521126, -0.01496084127575159],
                                                    F32))
     np.testing.assert_array_equal(z[1024:1026], np.array([1.2065582275390625, -0.08616342395544052], F32))
+
+
+def test_random_categorical_shares_each_draw_across_rows():
+    _eq(ops.random_categorical(ms.Tensor([[0.0, 1.0, 2.0]]), 6, seed=1), [[1, 1, 1, 2, 2, 2]], np.int64)
+    logits = ms.Tensor(np.array([[0.0, 1.0, 2.0], [1.0, 0.5, -1.0]], np.float32))
+    want = [[1, 1, 2, 2, 2, 2, 2, 2], [0, 0, 0, 0, 1, 1, 1, 0]]
+    _eq(ops.random_categorical(logits, 8, seed=3), want, np.int64)
+    _eq(ops.random_categorical(logits, 8, seed=3), want, np.int64)      # each call makes a new kernel
+    _eq(ops.random_categorical(logits, 8, seed=4), [[0, 2, 2, 2, 0, 1, 2, 2], [0, 0, 0, 1, 0, 0, 2, 1]], np.int64)
+    r = ops.random_categorical(ms.Tensor(np.random.RandomState(0).randn(4, 50).astype(np.float32)), 300, seed=7,
+                               dtype=ms.int32)
+    assert r.dtype == ms.int32
+    _eq(r[:, -6:], [[29, 37, 36, 28, 4, 0], [41, 45, 44, 39, 20, 1], [35, 44, 43, 31, 9, 0],
+                    [42, 48, 47, 39, 11, 1]], np.int32)

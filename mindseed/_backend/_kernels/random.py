@@ -153,9 +153,21 @@ def multinomial(probs, num_samples, replacement, gen):
                 probs)
 
 
-def categorical(logits, num_samples, gen):
-    probs = torch.softmax(_cpu(logits).to(torch.float64), -1)
-    return _out(torch.multinomial(probs, num_samples, True, generator=gen.raw), logits)
+def categorical(logits, num_samples, engine):
+    """MindSpore's CPU RandomCategorical: per row the running sum of exp(logit - max) (exp in float, the sum in the
+    logits' dtype); per sample one uniform_real_distribution<double> draw of `engine` (a MinstdRand0, advanced),
+    as float, shared by all rows; the index is the first whose sum reaches that fraction of the row's total."""
+    x = _cpu(logits).numpy()
+    dtype = x.dtype
+    shifted = (x - x.max(axis=-1, keepdims=True)).astype(np.float32)
+    cdf = np.cumsum(np.exp(shifted.astype(np.float64)).astype(np.float32).astype(dtype), axis=-1, dtype=dtype)
+    d = engine.draws(2 * num_samples).astype(np.float64) - 1.0
+    r = float(2 ** 31 - 2)
+    u = np.minimum((d[0::2] + d[1::2] * r) / (r * r), np.nextafter(1.0, 0.0))
+    rand = u.astype(np.float32).astype(dtype)
+    to_find = cdf[:, -1:] * rand[None, :]
+    out = np.stack([np.searchsorted(row, t, side="left") for row, t in zip(cdf, to_find)])
+    return _out(torch.from_numpy(out.astype(np.int64).reshape(len(cdf), num_samples)), logits)
 
 
 def randperm(n, dtype, gen):

@@ -11,6 +11,7 @@ a standard sample shifted and scaled by mindseed ops, so its parameters get grad
 MindSpore's composite ops have too).
 """
 import numbers
+import random
 
 import numpy as np
 
@@ -423,8 +424,9 @@ def random_categorical(logits, num_sample, seed=0, dtype=mstype.int64):
     if dtype not in (mstype.int16, mstype.int32, mstype.int64):
         raise TypeError(f"For 'RandomCategorical', the 'dtype' must be int16, int32 or int64, but got {dtype}.")
     z = P.stop_gradient_p(logits if mstype.is_float(logits.dtype) else cast(logits, mstype.float32))
-    out = R.categorical_p(z, num_samples=_int("RandomCategorical", "num_sample", num_sample),
-                            gen=_gen(seed))
+    seed = _check_seed(seed)[0]
+    engine = B.MinstdRand0(B.mix_seed(0, seed) if seed else random.SystemRandom().getrandbits(32))
+    out = R.categorical_p(z, num_samples=_int("RandomCategorical", "num_sample", num_sample), engine=engine)
     return cast(out, dtype)
 
 
