@@ -10,6 +10,7 @@ This package is a face (`_lazy`): its names are `_core`'s, and reading one impor
 from mindseed._backend import _lazy
 from mindseed._backend import _placeholder as _ph
 from mindseed._backend._rng import Generator  # noqa: F401 -- torch-free until it draws
+from mindseed._backend.kernels.std_engine import KernelEngines, MinstdRand0, PhiloxLeftover, mix_seed  # noqa: F401,E501 -- numpy only
 
 _lazy.face(__name__, "mindseed._backend._core")
 

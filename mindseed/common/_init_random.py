@@ -16,10 +16,7 @@ import math
 
 import numpy as np
 
-_MASK = np.uint64(0xFFFFFFFF)
-_M0, _M1 = np.uint64(0xD2511F53), np.uint64(0xCD9E8D57)
-_KEY_STEP = (0x9E3779B9, 0xBB67AE85)
-_SHIFT = np.uint64(32)
+from mindseed._backend.kernels.std_engine import philox_stream, philox_unit_float
 
 
 def numpy_seed():
@@ -29,18 +26,7 @@ def numpy_seed():
 
 def philox_draws(seed, n):
     """The first `n` 32-bit outputs (as uint64) of MindSpore's `random::Philox(seed)`."""
-    blocks = (n + 3) // 4
-    index = np.arange(blocks, dtype=np.uint64)
-    lo, hi = seed & 0xFFFFFFFF, (seed >> 32) & 0xFFFFFFFF
-    c0, c1 = index & _MASK, index >> _SHIFT
-    c2, c3 = np.full(blocks, lo, np.uint64), np.full(blocks, hi, np.uint64)
-    k0, k1 = lo, hi
-    for _ in range(10):
-        p0, p1 = _M0 * c0, _M1 * c2
-        c0, c1, c2, c3 = (p1 >> _SHIFT) ^ c1 ^ np.uint64(k0), p1 & _MASK, (p0 >> _SHIFT) ^ c3 ^ np.uint64(k1), \
-            p0 & _MASK
-        k0, k1 = (k0 + _KEY_STEP[0]) & 0xFFFFFFFF, (k1 + _KEY_STEP[1]) & 0xFFFFFFFF
-    return np.stack([c0, c1, c2, c3], axis=1).reshape(-1)[:n]
+    return philox_stream(seed, seed, 0, n)
 
 
 def _f32(x):
@@ -55,12 +41,6 @@ def uniform(seed, shape, a, b):
     return ((b - a) * s + a).astype(np.float32).reshape(shape)
 
 
-def _unit_float(draws):
-    """A float in [0, 1) from the low 23 bits of each draw (as float32 arithmetic, exact)."""
-    bits = ((draws & np.uint64(0x7FFFFF)) | np.uint64(127 << 23)).astype(np.uint32)
-    return (bits.view(np.float32) - np.float32(1.0)).astype(np.float64)
-
-
 _PI = float(np.float32(3.1415926))
 _THRESHOLD = float(np.float32(1.0e-7))
 
@@ -71,8 +51,8 @@ def normal(seed, shape, mean, sigma):
     mean, sigma = _f32(mean), _f32(sigma)
     pairs = (n + 1) // 2
     draws = philox_draws(seed, 2 * pairs)
-    u1 = np.maximum(_unit_float(draws[0::2]), _THRESHOLD)
-    u2 = np.maximum(_unit_float(draws[1::2]), _THRESHOLD)
+    u1 = np.maximum(philox_unit_float(draws[0::2]).astype(np.float64), _THRESHOLD)
+    u2 = np.maximum(philox_unit_float(draws[1::2]).astype(np.float64), _THRESHOLD)
     x = np.sqrt(-2.0 * np.log(u1)) * sigma
     y = 2.0 * _PI * u2
     out = np.empty(2 * pairs)

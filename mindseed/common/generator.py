@@ -101,27 +101,14 @@ class Generator:
 
 
 class _DefaultGenerator(Generator):
-    """The generator random ops draw from when given none (the stream `set_seed` restarts)."""
+    """The generator random ops draw from when given none. `set_seed` restarts its stream of numbers (mindseed's
+    torch-backed samplers follow the global seed) but, as in MindSpore, not its (seed, offset): `initial_seed` and
+    the head of `get_state` change only by `manual_seed`, `seed` and `set_state`."""
 
     def __init__(self):  # noqa: D107 -- shares the global op stream instead of owning one
         self._generator = _seed.op_generator()
-        self._initial_seed = _seed.get_seed() or 0
-        self._global_seen = _seed.get_seed()
+        self._initial_seed = 0
         self._offset = 0
-
-    def manual_seed(self, seed):
-        super().manual_seed(seed)
-        self._global_seen = _seed.get_seed()
-        return self
-
-    def _set_seed(self, seed):
-        super()._set_seed(seed)
-        self._global_seen = _seed.get_seed()
-
-    def initial_seed(self):
-        """The seed of the last `manual_seed`/`seed`/`set_state`, or of `set_seed` when that came later."""
-        g = _seed.get_seed()
-        return g if g != self._global_seen else self._initial_seed
 
 
 default_generator = _DefaultGenerator()

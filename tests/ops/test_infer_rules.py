@@ -14,6 +14,7 @@ from mindseed.ops._prims import core as P
 from mindseed.ops._prims import math as M
 from mindseed.ops._prims import nn as N
 from mindseed.ops._prims import nn_norm as NN
+from mindseed.ops._prims import random as R
 from mindseed.ops._registry import Op, Prim, registry
 
 _RNG = np.random.default_rng(0)
@@ -142,6 +143,12 @@ def _cases():
     o, lse = N.flash_attention_p(q, k, v, mask, scale=0.5)
     cases.append((N.flash_attention_grad_p, (_t((2, 3, 8, 4)), q, k, v, o, lse, mask), {"scale": 0.5}))
     cases += _gather_and_norm_cases()
+    for shape in ((2, 3), (), (0, 4)):     # MindSpore's seeded CPU kernels: the output shape without drawing
+        engines = B.KernelEngines(1, 2)
+        cases += [(R.std_uniform_real_p, (), {"shape": shape, "engines": engines}),
+                  (R.std_standard_normal_p, (), {"shape": shape, "engines": engines}),
+                  (R.std_uniform_int_p, (), {"shape": shape, "low": -3, "high": 9, "engines": engines}),
+                  (R.std_standard_laplace_p, (), {"shape": shape, "engines": engines})]
     return cases
 
 

@@ -34,7 +34,9 @@ EXEMPT = {
     **{name: "random; statistics in tests/ops/test_random.py" for name in (
         "Bernoulli", "Cauchy", "Exponential", "LogNormal", "Multinomial", "Poisson",
         "RandomCategorical", "RandomChoiceWithMask", "Randperm", "StandardGamma", "StandardLaplace", "StandardNormal",
-        "UniformInt", "UniformReal", "CandidateSampler", "FractionalPoolSamples", "UniformCandidateSampler")},
+        "UniformInt", "UniformReal", "RandExt", "Randn", "RandInt", "MultinomialExt", "BernoulliExt",
+        "RandomShuffle", "RandpermV2", "CandidateSampler", "FractionalPoolSamples",
+        "UniformCandidateSampler")},
     # collectives: tests/communication (a one-process group and two processes)
     **{name: "collective; tests/communication" for name in (
         "AllGather", "AllReduce", "Barrier", "Broadcast", "ReduceScatter", "AlltoAll", "AlltoAllV", "AlltoAllVC",

@@ -3,10 +3,14 @@
 Forward kernels are single ATen calls where one exists; each `*_grad` kernel is the matching fused
 backward (ATen's `*_backward` overloads, called through `.default` which skips the overload lookup).
 """
+import math
+
+import numpy as np
 import torch
 import torch.nn.functional as F
 
 from mindseed._backend._core import _TORCH_DTYPES
+from mindseed._backend.kernels.std_engine import KernelEngines, MinstdRand0, minstd_bernoulli, minstd_uniform_float
 
 _A = torch.ops.aten
 _NN = torch._C._nn
@@ -555,7 +559,11 @@ def group_norm_grad(dy, x, weight, mean, rstd, num_groups, eps):
 
 # ---------------------------------------------------------------- dropout
 def dropout(x, p, generator, channel_dims=None):
-    """(x * mask / (1 - p), mask); the mask (x's dtype) is per element, or per (N, C) when `channel_dims`."""
+    """(x * mask / (1 - p), mask); the mask (x's dtype) is per element, or per (N, C) when `channel_dims`.
+    `generator` a `KernelEngines`: MindSpore's CPU Dropout kernel drawing from its engines."""
+    if isinstance(generator, KernelEngines):
+        return _std_dropout(x, p, generator) if channel_dims is None else _std_dropout_nd(x, p, generator,
+                                                                                          channel_dims)
     keep = 1.0 - p
     shape = x.shape if channel_dims is None else x.shape[:channel_dims] + (1,) * (x.dim() - channel_dims)
     g = generator.raw
@@ -567,6 +575,38 @@ def dropout(x, p, generator, channel_dims=None):
         return x * mask, mask.to(x.dtype)
     out = x * mask * (1.0 / keep) if x.is_floating_point() else (x * mask / keep).to(x.dtype)
     return out, mask.to(x.dtype) if mask.dtype != x.dtype else mask
+
+
+def _std_dropout(x, p, engines):
+    """MindSpore's CPU Dropout: mask = (uniform_real_distribution<float> draw < keep_prob) element by element from
+    the kernel's minstd_rand0, out = mask * x * (1.f / keep_prob) in x's dtype (float16: the product in float)."""
+    keep = np.float32(1.0 - p)
+    u = minstd_uniform_float(engines.engine(tuple(x.shape), MinstdRand0), x.numel())
+    scale = float(np.float32(1.0) / keep)
+    mask = torch.from_numpy((u < keep).reshape(tuple(x.shape))).to(device=x.device, dtype=x.dtype)
+    if x.dtype == torch.float16:
+        return (x.float() * scale).half() * mask, mask
+    return mask * x * scale, mask
+
+
+def _std_dropout_nd(x, p, engines, channel_dims):
+    """MindSpore's CPU Dropout2D / Dropout3D: one std::bernoulli_distribution(keep_prob) draw per channel from the
+    kernel's minstd_rand0, a kept channel times 1.f / keep_prob (float32: in float; other dtypes: scale * float(x)
+    cast back), the mask per channel in x's dtype."""
+    keep = np.float32(1.0 - p)
+    shape = x.shape[:channel_dims] + (1,) * (x.dim() - channel_dims)
+    channels = math.prod(shape)
+    if keep == 0:
+        kept = np.zeros(channels, np.bool_)
+    else:
+        kept = minstd_bernoulli(engines.engine(tuple(x.shape), MinstdRand0), channels, float(keep))
+    mask = torch.from_numpy(kept.reshape(shape)).to(x.device)
+    scale = float(np.float32(1.0) / keep) if keep else 0.0
+    if x.dtype == torch.float32:
+        out = x * scale
+    else:
+        out = (x.float() * scale).to(x.dtype)
+    return torch.where(mask, out, torch.zeros((), dtype=x.dtype, device=x.device)), mask.to(x.dtype)
 
 
 def dropout_grad(dout, mask, keep_prob):

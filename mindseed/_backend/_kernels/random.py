@@ -7,7 +7,11 @@ import numpy as np
 import torch
 
 from mindseed._backend._core import _TORCH_DTYPES
-from mindseed._backend.kernels.std_engine import MinstdRand0, mix_seed
+import random as _pyrandom
+
+from mindseed._backend.kernels import std_engine as _std
+from mindseed._backend.kernels.std_engine import (MinstdRand0, Mt19937, minstd_normal, minstd_uniform_float, mix_seed,
+                                                  philox_unit_float)
 
 
 def _dev():
@@ -24,6 +28,102 @@ def _cpu(x):
     return x if x.device.type == "cpu" else x.cpu()
 
 
+def _numel(shape):
+    return math.prod(shape)
+
+
+def std_uniform_real(shape, engines):
+    """MindSpore's CPU UniformReal: float32 of uniform_real_distribution<double>(0, 1) from the kernel's mt19937."""
+    u = engines.engine(shape, Mt19937).canonical(_numel(shape)).astype(np.float32)
+    return _out(torch.from_numpy(u.reshape(shape)))
+
+
+def std_standard_normal(shape, engines):
+    """MindSpore's CPU StandardNormal: normal_distribution<float> from the kernel's minstd_rand0."""
+    z = minstd_normal(engines.engine(shape, MinstdRand0), _numel(shape))
+    return _out(torch.from_numpy(z.reshape(shape)))
+
+
+def std_uniform_int(shape, low, high, engines):
+    """MindSpore's CPU UniformInt: int32 of uniform_int_distribution<int>(low, high - 1) from the kernel's mt19937."""
+    k = engines.engine(shape, Mt19937).uniform_int(_numel(shape), low, high - 1).astype(np.int32)
+    return _out(torch.from_numpy(k.reshape(shape)))
+
+
+_LAPLACE_LOW = np.nextafter(np.float32(-1.0), np.float32(0.0))
+
+
+def std_standard_laplace(shape, engines):
+    """MindSpore's CPU StandardLaplace: u of uniform_real_distribution<float>(nextafter(-1, 0), 1) from the kernel's
+    minstd_rand0, -sign(u) * log(1 - |u|) in double, rounded to float32."""
+    u = minstd_uniform_float(engines.engine(shape, MinstdRand0), _numel(shape))
+    u *= np.float32(1.0) - _LAPLACE_LOW
+    u += _LAPLACE_LOW
+    z = -np.copysign(1.0, u).astype(np.float64) * np.log(1.0 - np.abs(u).astype(np.float64))
+    return _out(torch.from_numpy(z.astype(np.float32).reshape(shape)))
+
+
+def std_random_shuffle(x, engines):
+    """MindSpore's CPU RandomShuffle: x's first dimension permuted by std::shuffle with the kernel's minstd_rand0
+    (a 0-d x or a first dimension of 0 or 1: copied, drawing nothing)."""
+    if x.dim() == 0 or x.shape[0] <= 1:
+        return x.clone()
+    perm = _std.shuffle(x.shape[0], engines.engine(tuple(x.shape), MinstdRand0))
+    return x[torch.tensor(perm, device=x.device)]
+
+
+def std_randperm(n, seed, offset, dtype):
+    """MindSpore's CPU RandpermV2: std::shuffle of [0, n) with an mt19937 of `offset`, else of `seed`, else (seed
+    -1) of a non-deterministic seed: each call starts afresh."""
+    final = offset if offset != 0 else seed if seed != -1 else _pyrandom.SystemRandom().getrandbits(32)
+    perm = _std.shuffle(n, Mt19937(final))
+    return _out(torch.tensor(perm, dtype=torch.int64).to(_TORCH_DTYPES[dtype]))
+
+
+def std_multinomial(probs, num_samples, engines):
+    """MindSpore's CPU Multinomial (with replacement), int64 indices of probs' shape but the last dim num_samples."""
+    p = _cpu(probs).numpy()
+    out_shape = tuple(probs.shape[:-1]) + (num_samples,)
+    engine = engines.engine(out_shape, MinstdRand0)
+    k = _std.multinomial(p.reshape(-1, p.shape[-1]), num_samples, engine)
+    return _out(torch.from_numpy(k.reshape(out_shape)), probs)
+
+
+def std_bernoulli(x, p, stream):
+    """MindSpore's CPU Bernoulli: 1 where a Philox float (23 random mantissa bits) is <= p, else 0, in x's dtype;
+    `stream` a PhiloxLeftover (seed -1: a fresh non-deterministic seed and offset at each launch)."""
+    n = x.numel()
+    if stream.seed == -1:
+        rand = _pyrandom.SystemRandom()
+        draws = stream.launch(n, rand.getrandbits(64), rand.getrandbits(64))
+    else:
+        draws = stream.launch(n)
+    u = torch.from_numpy(philox_unit_float(draws).reshape(tuple(x.shape)))
+    p = _cpu(p)
+    p = p.reshape(()) if p.numel() == 1 else p
+    return _out((u <= p).to(x.dtype), x)
+
+
+def std_choice_with_mask(x, count, engines):
+    """MindSpore's CPU RandomChoiceWithMask: the flat positions of x's True elements std::shuffled with the kernel's
+    minstd_rand0, the first `count` as coordinates (int32; MindSpore's kernel divides by the row length
+    d1 * ... * dn at every axis but the last, which this keeps), zero-padded, and the mask of the real rows."""
+    flat = np.flatnonzero(_cpu(x).reshape(-1).numpy())
+    perm = _std.shuffle(len(flat), engines.engine(tuple(x.shape), MinstdRand0))
+    chosen = flat[np.asarray(perm[:count], np.int64)]
+    dims = tuple(x.shape)
+    column = math.prod(dims) // dims[0] if dims[0] else 1
+    index = np.zeros((count, len(dims)), np.int32)
+    rest = chosen.copy()
+    for j in range(len(dims) - 1):
+        index[:len(chosen), j] = rest // column
+        rest = rest % column
+    index[:len(chosen), -1] = rest
+    mask = np.zeros(count, np.bool_)
+    mask[:len(chosen)] = True
+    return _out(torch.from_numpy(index), x), _out(torch.from_numpy(mask), x)
+
+
 def uniform_real(shape, dtype, gen):
     return _out(torch.rand(shape, generator=gen.raw, dtype=_TORCH_DTYPES[dtype]))
 
@@ -34,12 +134,6 @@ def standard_normal(shape, dtype, gen):
 
 def uniform_int(shape, low, high, dtype, gen):
     return _out(torch.randint(low, high, shape, generator=gen.raw, dtype=_TORCH_DTYPES[dtype]))
-
-
-def standard_laplace(shape, dtype, gen):
-    u = torch.rand(shape, generator=gen.raw, dtype=_TORCH_DTYPES[dtype]) - 0.5
-    # inverse CDF; clamp keeps log1p finite when u hits -0.5 exactly
-    return _out(-torch.sign(u) * torch.log1p(-2 * u.abs()).clamp_min(torch.finfo(u.dtype).min))
 
 
 def standard_gamma(alpha, gen):
@@ -59,9 +153,21 @@ def multinomial(probs, num_samples, replacement, gen):
                 probs)
 
 
-def categorical(logits, num_samples, gen):
-    probs = torch.softmax(_cpu(logits).to(torch.float64), -1)
-    return _out(torch.multinomial(probs, num_samples, True, generator=gen.raw), logits)
+def categorical(logits, num_samples, engine):
+    """MindSpore's CPU RandomCategorical: per row the running sum of exp(logit - max) (exp in float, the sum in the
+    logits' dtype); per sample one uniform_real_distribution<double> draw of `engine` (a MinstdRand0, advanced),
+    as float, shared by all rows; the index is the first whose sum reaches that fraction of the row's total."""
+    x = _cpu(logits).numpy()
+    dtype = x.dtype
+    shifted = (x - x.max(axis=-1, keepdims=True)).astype(np.float32)
+    cdf = np.cumsum(np.exp(shifted.astype(np.float64)).astype(np.float32).astype(dtype), axis=-1, dtype=dtype)
+    d = engine.draws(2 * num_samples).astype(np.float64) - 1.0
+    r = float(2 ** 31 - 2)
+    u = np.minimum((d[0::2] + d[1::2] * r) / (r * r), np.nextafter(1.0, 0.0))
+    rand = u.astype(np.float32).astype(dtype)
+    to_find = cdf[:, -1:] * rand[None, :]
+    out = np.stack([np.searchsorted(row, t, side="left") for row, t in zip(cdf, to_find)])
+    return _out(torch.from_numpy(out.astype(np.int64).reshape(len(cdf), num_samples)), logits)
 
 
 def randperm(n, dtype, gen):
@@ -78,18 +184,6 @@ def cauchy(shape, median, sigma, dtype, gen):
 
 def log_normal(shape, mean, std, dtype, gen):
     return _out(torch.empty(shape, dtype=_TORCH_DTYPES[dtype]).log_normal_(mean, std, generator=gen.raw))
-
-
-def choice_with_mask(x, count, gen):
-    """Up to `count` random positions of the True elements of x (int32, zero-padded) and a validity mask."""
-    pos = torch.nonzero(_cpu(x))
-    pos = pos[torch.randperm(pos.shape[0], generator=gen.raw)][:count]
-    k = pos.shape[0]
-    index = torch.zeros((count, x.dim()), dtype=torch.int32)
-    index[:k] = pos.to(torch.int32)
-    mask = torch.zeros(count, dtype=torch.bool)
-    mask[:k] = True
-    return _out(index, x), _out(mask, x)
 
 
 def std_engine(seed, gen):

@@ -6,6 +6,7 @@ import numpy as np
 from mindseed.common import dtype as mstype
 from mindseed.common.initializer import HeUniform, Uniform, initializer
 from mindseed.common.parameter import Parameter
+from mindseed.common.seed import _get_graph_seed
 from mindseed.common.tensor import Tensor
 from mindseed.nn.cell import Cell
 from mindseed.nn.layer._utils import check_bool, check_positive_int, layer_primitive
@@ -273,16 +274,18 @@ class Dropout(Cell):
             self._drop = float(p)
         self.p = p
         self.keep_prob = keep_prob
+        # as MindSpore's layer: its primitive's seeds are drawn once, here, so calls continue one stream
+        self._seeds = _get_graph_seed(0, "dropout")
 
     @layer_primitive
     def dropout(self):
         """MindSpore's `Dropout` primitive of the layer (`keep_prob` = 1 - p), which model code shards."""
-        return _DropoutPrim(keep_prob=1.0 - self._drop)
+        return _DropoutPrim(keep_prob=1.0 - self._drop, Seed0=self._seeds[0], Seed1=self._seeds[1])
 
     def construct(self, x):
         if not self.training or self._drop == 0:
             return x
-        return F.dropout(x, p=self._drop, training=True)
+        return self.dropout(x)[0]
 
     def extend_repr(self):
         if self.p is None:

@@ -5,6 +5,7 @@ one `__all__` and one table of Tensor methods.
 """
 import numpy as np
 
+from mindseed import _backend as B
 from mindseed.common import dtype as mstype
 from mindseed.common.seed import op_generator
 from mindseed.common.tensor import Tensor
@@ -17,6 +18,7 @@ from mindseed.ops.functional._nn_loss import *  # noqa: F401,F403
 from mindseed.ops.functional._nn_loss import __all__ as _loss_names
 from mindseed.ops.functional._nn_norm import *  # noqa: F401,F403
 from mindseed.ops.functional._nn_norm import __all__ as _norm_names
+from mindseed.ops.functional._random import _engines
 
 __all__ = [
     "relu6", "leaky_relu", "elu", "selu", "celu", "gelu", "softplus", "hardtanh", "hardshrink", "softshrink",
@@ -346,7 +348,7 @@ def dropout(input, p=0.5, training=True, seed=None):
         input (Tensor): float tensor.
         p (float): drop probability in [0, 1). Default: ``0.5``.
         training (bool): apply dropout. Default: ``True``.
-        seed (int, optional): a seed of its own for this op's random stream.
+        seed (int, optional): the op seed; with `ms.set_seed` the masks are MindSpore's.
 
     Raises:
         TypeError: `p` is not a float or `input` not a float tensor. ValueError: `p` out of [0, 1).
@@ -363,9 +365,10 @@ def dropout(input, p=0.5, training=True, seed=None):
         raise TypeError(f"For 'Dropout', the 'p' must be float, but got {type(p).__name__}.")
     if not 0 <= p < 1:
         raise ValueError(f"For 'Dropout', the 'keep_prob' (1 - p) must be in range (0, 1], but got {1 - p}.")
+    engines = _engines(seed, "dropout")     # MindSpore's Dropout kernel of this call, even when p is 0
     if p == 0:
         return input
-    return N.dropout_p(input, p=float(p), generator=op_generator(seed or 0))[0]
+    return N.dropout_p(input, p=float(p), generator=engines)[0]
 
 
 def _channel_dropout(op, input, p, training, ndims):
@@ -379,7 +382,22 @@ def _channel_dropout(op, input, p, training, ndims):
         raise ValueError(f"For {op}, input shape should be {want}, but got {input.ndim}.")
     # a 2-D input of dropout1d is one sample (C, L): its mask varies over C only
     channel_dims = 1 if input.ndim == 2 else 2
-    return N.dropout_p(input, p=p, generator=op_generator(), channel_dims=channel_dims)[0]
+    generator = op_generator() if op == "dropout1d" else _channel_dropout_engines(input.ndim, 1.0 - p)
+    return N.dropout_p(input, p=p, generator=generator, channel_dims=channel_dims)[0]
+
+
+_CHANNEL_DROPOUT_KERNELS = {}
+
+
+def _channel_dropout_engines(ndim, keep_prob):
+    """The engines of MindSpore's Dropout2D (ndim 4) / Dropout3D (ndim 5) kernels of `keep_prob`: MindSpore's
+    PyNative shares one kernel per primitive name, attributes and input shape, whose engine is never seeded (the C++
+    default, 1): every Dropout2D of one keep_prob continues one stream per shape, whatever the seeds."""
+    key = (ndim, float(np.float32(keep_prob)))
+    engines = _CHANNEL_DROPOUT_KERNELS.get(key)
+    if engines is None:
+        engines = _CHANNEL_DROPOUT_KERNELS[key] = B.KernelEngines(engine_seed=1)
+    return engines
 
 
 def dropout1d(input, p=0.5, training=True):

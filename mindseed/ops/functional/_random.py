@@ -1,11 +1,17 @@
 """Functional ops, random family: samplers of the standard distributions, permutations, categorical draws.
 
-Every op draws from a backend generator chosen by `common.seed.op_generator(seed, seed2)`: the global
-stream (restarted by `ms.set_seed`) when the op has no seed of its own, else a stream kept per seed. A
-distribution with parameters is a standard sample shifted and scaled by mindseed ops, so its parameters
-get gradients (the reparameterization MindSpore's composite ops have too).
+The ops MindSpore runs on its seeded CPU kernels (rand, randn, randint, uniform, normal, standard_normal,
+standard_laplace, laplace, the *_like forms, multinomial, shuffle, randperm, bernoulli, choice_with_mask, and
+dropout in `_nn`) give MindSpore's numbers: each call takes the seed pair MindSpore's functional op takes
+(`common.seed._get_graph_seed(seed, kernel_name)`, which advances the op seed) and draws from a fresh
+`KernelEngines`, the numpy reproduction of that kernel's C++ engines (`_backend.kernels.std_engine`). The others
+draw from a torch generator chosen by `common.seed.op_generator(seed, seed2)`: the global stream (restarted by
+`ms.set_seed`) when the op has no seed of its own, else a stream kept per seed. A distribution with parameters is
+a standard sample shifted and scaled by mindseed ops, so its parameters get gradients (the reparameterization
+MindSpore's composite ops have too).
 """
 import numbers
+import random
 
 import numpy as np
 
@@ -29,16 +35,26 @@ __all__ = [
 ]
 
 
-def _gen(seed=None, seed2=0):
-    if seed is None:
-        seed = 0
+def _check_seed(seed, seed2=0):
+    seed = 0 if seed is None else seed
     for name, s in (("seed", seed), ("offset", seed2)):
         if isinstance(s, bool) or not isinstance(s, (int, np.integer)):     # MindSpore: a TypeError, bool too
             raise TypeError(f"The random '{name}' must be int and must >= 0, but got {s!r} with type "
                             f"'{type(s).__name__}'.")
         if not 0 <= s < 2 ** 63:
             raise ValueError(f"The random '{name}' must be a non-negative int, but got {s!r}.")
-    return _seed.op_generator(int(seed), int(seed2))
+    return int(seed), int(seed2)
+
+
+def _gen(seed=None, seed2=0):
+    return _seed.op_generator(*_check_seed(seed, seed2))
+
+
+def _engines(seed, kernel_name):
+    """The engines of the primitive MindSpore's functional op makes at each call (UniformReal, UniformInt,
+    StandardNormal): seeded by the pair `_get_graph_seed(seed, kernel_name)` gives, which then advances."""
+    seed = _check_seed(seed)[0]
+    return B.KernelEngines(*_seed._get_graph_seed(seed, kernel_name))
 
 
 def _real(op, name, v):
@@ -127,12 +143,14 @@ def standard_normal(shape, seed=None):
     >>> ms.ops.standard_normal((2, 3)).shape
     (2, 3)
     """
-    return R.standard_normal_p(shape=_shape("StandardNormal", shape), dtype="Float32", gen=_gen(seed))
+    shape = _shape("StandardNormal", shape)
+    return R.std_standard_normal_p(shape=shape, engines=_engines(seed, "standard_normal"))
 
 
 def standard_laplace(shape, seed=None):
     """Samples of the Laplace distribution with mean 0 and scale 1 (Float32)."""
-    return R.standard_laplace_p(shape=_shape("StandardLaplace", shape), dtype="Float32", gen=_gen(seed))
+    shape = _shape("StandardLaplace", shape)
+    return R.std_standard_laplace_p(shape=shape, engines=_engines(seed, "standard_laplace"))
 
 
 def uniform(shape, minval, maxval, seed=None, dtype=mstype.float32):
@@ -150,27 +168,29 @@ def uniform(shape, minval, maxval, seed=None, dtype=mstype.float32):
         if v.dtype != dtype:
             raise TypeError(f"For 'uniform', the '{name}' dtype {v.dtype} is not consistent with 'dtype' {dtype}.")
     shape = _shape("uniform", shape)
+    engines = _engines(seed, "uniform")
     if dtype == mstype.int32:
         lo, hi = int(minval.item()), int(maxval.item())
         if lo >= hi:
             raise ValueError(f"For 'uniform', 'minval' {lo} must be less than 'maxval' {hi}.")
-        return R.uniform_int_p(shape=shape, low=lo, high=hi, dtype="Int32", gen=_gen(seed))
-    u = R.uniform_real_p(shape=shape, dtype="Float32", gen=_gen(seed))
+        return R.std_uniform_int_p(shape=shape, low=lo, high=hi, engines=engines)
+    u = R.std_uniform_real_p(shape=shape, engines=engines)
     return P.add_p(P.mul_p(u, P.sub_p(maxval, minval)), minval)
 
 
 def normal(shape, mean, stddev, seed=None):
     """Samples of N(mean, stddev^2): the output shape is `shape` broadcast with mean's and stddev's."""
     mean, stddev = _param("normal", "mean", mean), _param("normal", "stddev", stddev)
-    shape = _shape("normal", shape)
-    z = R.standard_normal_p(shape=shape, dtype="Float32", gen=_gen(seed))
+    engines = _engines(seed, "normal")
+    z = R.std_standard_normal_p(shape=_shape("normal", shape), engines=engines)
     return P.add_p(P.mul_p(z, stddev), mean)
 
 
 def laplace(shape, mean, lambda_param, seed=None):
     """Samples of the Laplace distribution with location `mean` and scale `lambda_param`."""
     mean, lam = _param("laplace", "mean", mean), _param("laplace", "lambda_param", lambda_param)
-    z = R.standard_laplace_p(shape=_shape("laplace", shape), dtype="Float32", gen=_gen(seed))
+    engines = _engines(seed, "laplace")
+    z = R.std_standard_laplace_p(shape=_shape("laplace", shape), engines=engines)
     return P.add_p(P.mul_p(z, lam), mean)
 
 
@@ -231,38 +251,47 @@ def random_poisson(shape, rate, seed=None, dtype=mstype.float32):
 
 # ---------------------------------------------------------------- rand / randn / randint
 def _float_samples(prim, op, dtype, seed, size=None, input=None):
-    """Samples of `prim` of shape `size`, or of input's shape (and dtype unless `dtype`); Float32 by default."""
+    """Samples of MindSpore's float32 kernel `prim` of shape `size` (rand(): (1,)), or of input's shape, cast to
+    `dtype` (Float32 by default; input's dtype for rand_like)."""
     if size is not None:
         dtype = _float_dtype(op, dtype)
-        shape = _sizes(op, size)
+        shape = _sizes(op, size) if size else (1,)
     else:
         _check_tensor(op, "input", input)
         dtype = _float_dtype(op, dtype, input.dtype)
         shape = input.shape
-    return prim(shape=shape, dtype=dtype.name, gen=_gen(seed))
+    out = prim(shape=shape, engines=_engines(seed, op))
+    return out if dtype == mstype.float32 else cast(out, dtype)
 
 
 def rand(*size, dtype=None, seed=None):
-    """Samples uniform in [0, 1) of shape `size` (Float32 unless `dtype`, a float type)."""
-    return _float_samples(R.uniform_real_p, "rand", dtype, seed, size=size)
+    """Samples uniform in [0, 1) of shape `size` (Float32 unless `dtype`, a float type): MindSpore's numbers for
+    the same seeds.
+
+    >>> import mindseed as ms
+    >>> ms.set_seed(1)
+    >>> ms.ops.rand(2)
+    Tensor(shape=[2], dtype=Float32, value= [ 5.42962015e-01,  8.05786252e-01])
+    """
+    return _float_samples(R.std_uniform_real_p, "rand", dtype, seed, size=size)
 
 
 def randn(*size, dtype=None, seed=None):
     """Samples of N(0, 1) of shape `size` (Float32 unless `dtype`)."""
-    return _float_samples(R.standard_normal_p, "randn", dtype, seed, size=size)
+    return _float_samples(R.std_standard_normal_p, "randn", dtype, seed, size=size)
 
 
 def rand_like(input, seed=None, *, dtype=None):
     """Samples uniform in [0, 1) of input's shape (and dtype unless given)."""
-    return _float_samples(R.uniform_real_p, "rand_like", dtype, seed, input=input)
+    return _float_samples(R.std_uniform_real_p, "rand_like", dtype, seed, input=input)
 
 
 def randn_like(input, seed=None, *, dtype=None):
     """Samples of N(0, 1) of input's shape, Float32 unless `dtype` (MindSpore does not follow input's dtype here,
     where `rand_like` does)."""
     _check_tensor("randn_like", "input", input)
-    return _float_samples(R.standard_normal_p, "randn_like", dtype if dtype is not None else mstype.float32, seed,
-                          size=tuple(input.shape))
+    return _float_samples(R.std_standard_normal_p, "randn_like", dtype if dtype is not None else mstype.float32,
+                          seed, input=input)
 
 
 def _bounds(op, low, high):
@@ -274,13 +303,25 @@ def _bounds(op, low, high):
     return int(low), int(high)
 
 
+def _uniform_int(op, shape, low, high, dtype, seed, engines=None):
+    """MindSpore's UniformInt (int32 bounds and output) cast to `dtype`; `engines` those of a Primitive instance,
+    else a functional call's (of `seed`)."""
+    for name, v in (("low", low), ("high", high)):
+        if not -2 ** 31 <= v < 2 ** 31:
+            raise ValueError(f"For '{op}', '{name}' must be in the int32 range, but got {v}.")
+    engines = _engines(seed, op) if engines is None else engines
+    out = R.std_uniform_int_p(shape=shape, low=low, high=high, engines=engines)
+    return out if dtype == mstype.int32 else cast(out, dtype)
+
+
 def randint(low, high, size, seed=None, *, dtype=None):
-    """Random integers in [low, high) of shape `size` (a tuple; Int64 unless `dtype`)."""
+    """Random integers in [low, high) of shape `size` (a tuple; Int64 unless `dtype`): MindSpore's numbers for the
+    same seeds."""
     dtype = _int_dtype("randint", dtype)
     if not isinstance(size, tuple):
         raise ValueError(f"For 'randint', the input 'size' must be a tuple, but got {size}.")
     low, high = _bounds("randint", low, high)
-    return R.uniform_int_p(shape=_shape("randint", size), low=low, high=high, dtype=dtype.name, gen=_gen(seed))
+    return _uniform_int("randint", _shape("randint", size), low, high, dtype, seed)
 
 
 def randint_like(input, low, high, seed=None, *, dtype=None):
@@ -288,7 +329,7 @@ def randint_like(input, low, high, seed=None, *, dtype=None):
     _check_tensor("randint_like", "input", input)
     dtype = _int_dtype("randint_like", dtype, input.dtype)
     low, high = _bounds("randint_like", low, high)
-    return R.uniform_int_p(shape=input.shape, low=low, high=high, dtype=dtype.name, gen=_gen(seed))
+    return _uniform_int("randint_like", input.shape, low, high, dtype, seed)
 
 
 def randperm(n, seed=0, offset=0, dtype=mstype.int64):
@@ -303,7 +344,24 @@ def randperm(n, seed=0, offset=0, dtype=mstype.int64):
     dtype = _dtype_arg("randperm", dtype)
     if dtype == mstype.bool_ or not (mstype.is_integral(dtype) or mstype.is_float(dtype)):
         raise TypeError(f"For 'randperm', the 'dtype' must be an int or float type, but got {dtype}.")
-    return R.randperm_p(n=int(n), dtype=dtype.name, gen=_gen(seed, offset))
+    seed, offset = _randperm_seed(seed, offset)
+    return R.std_randperm_p(n=int(n), seed=seed, offset=offset, dtype=dtype.name)
+
+
+def _randperm_seed(seed, offset):
+    """RandpermV2's seed (-1: non-deterministic) and offset, as ints."""
+    out = []
+    for name, v in (("seed", seed), ("offset", offset)):
+        if isinstance(v, Tensor) and v.size == 1:
+            v = v.item()
+        if isinstance(v, bool) or not isinstance(v, (int, np.integer)):
+            raise TypeError(f"For 'RandpermV2', the type of '{name}' should be one of '[Tensor, int]', but got "
+                            f"{type(v)}.")
+        if v < (-1 if name == "seed" else 0):
+            allowed = "greater than 0 or equal to 0 or -1" if name == "seed" else "greater than 0 or equal to 0"
+            raise ValueError(f"For 'RandpermV2', the input '{name}' must be {allowed}, but got data: {v}.")
+        out.append(int(v))
+    return out
 
 
 # ---------------------------------------------------------------- discrete draws
@@ -317,7 +375,9 @@ def _probs(op, x):
 
 
 def multinomial(input, num_samples, replacement=True, seed=None):
-    """num_samples indices per row drawn with probabilities proportional to input's rows (Int32).
+    """num_samples indices per row drawn with probabilities proportional to input's rows (Int32), MindSpore's
+    draws for the same seeds: with replacement its Multinomial kernel, without it the top num_samples of
+    log(u) / (input + 1e-6) for uniform u (its composite).
 
     Raises:
         ValueError: input is not 1-D/2-D, or num_samples exceeds the categories without replacement.
@@ -328,9 +388,16 @@ def multinomial(input, num_samples, replacement=True, seed=None):
     if not replacement and x.shape[-1] < num_samples:
         raise ValueError(f"For 'multinomial', the 'num_samples' must be at most the last dimension of input "
                          f"without 'replacement', but got 'num_samples': {num_samples} and input {x.shape}.")
-    out = R.multinomial_p(P.stop_gradient_p(x), num_samples=int(num_samples), replacement=bool(replacement),
-                          gen=_gen(seed))
-    return cast(out, mstype.int32)
+    engines = _engines(seed, "multinomial")
+    x = P.stop_gradient_p(x)
+    if replacement:
+        return cast(R.std_multinomial_p(x, num_samples=int(num_samples), engines=engines), mstype.int32)
+    rows = x.shape[0] if x.ndim == 2 else 1
+    u = R.std_uniform_real_p(shape=(rows * x.shape[-1],), engines=engines)
+    if rows != 1:
+        u = P.reshape_p(u, shape=(rows, x.shape[-1]))
+    vals = P.div_p(P.log_p(u), P.add_p(x, 1e-6))
+    return cast(A.topk_p(vals, k=int(num_samples))[1], mstype.int32)
 
 
 def multinomial_with_replacement(x, seed, offset, numsamples, replacement=False):
@@ -357,21 +424,45 @@ def random_categorical(logits, num_sample, seed=0, dtype=mstype.int64):
     if dtype not in (mstype.int16, mstype.int32, mstype.int64):
         raise TypeError(f"For 'RandomCategorical', the 'dtype' must be int16, int32 or int64, but got {dtype}.")
     z = P.stop_gradient_p(logits if mstype.is_float(logits.dtype) else cast(logits, mstype.float32))
-    out = R.categorical_p(z, num_samples=_int("RandomCategorical", "num_sample", num_sample),
-                            gen=_gen(seed))
+    seed = _check_seed(seed)[0]
+    engine = B.MinstdRand0(B.mix_seed(0, seed) if seed else random.SystemRandom().getrandbits(32))
+    out = R.categorical_p(z, num_samples=_int("RandomCategorical", "num_sample", num_sample), engine=engine)
     return cast(out, dtype)
 
 
-def bernoulli(input, p=0.5, seed=None):
-    """0/1 samples of input's shape and dtype, 1 with probability p (a number or a broadcastable Tensor)."""
+_bernoulli_streams = {}     # MindSpore caches one Bernoulli primitive per seed: its kernels' streams, by shapes
+
+
+def _bernoulli(input, p, stream_of):
+    """MindSpore's Bernoulli kernel on input's shape; `stream_of(key)` the stream of its kernel for `key`."""
     _check_tensor("Bernoulli", "input", input)
-    if isinstance(p, Tensor):
-        prob = cast(P.broadcast_to_p(p, shape=input.shape) if p.shape != input.shape else p, mstype.float32)
-    else:
-        if isinstance(p, bool) or not isinstance(p, (numbers.Real, np.number)) or not 0 <= p <= 1:
-            raise ValueError(f"For 'Bernoulli', the 'p' must be a number in [0, 1] or a Tensor, but got {p!r}.")
-        prob = P.fill_p(shape=input.shape, value=float(p), dtype="Float32")
-    return cast(R.bernoulli_p(P.stop_gradient_p(prob), gen=_gen(seed)), input.dtype)
+    if not isinstance(p, Tensor):
+        if isinstance(p, bool) or not isinstance(p, (numbers.Real, np.number)):
+            raise TypeError(f"For 'Bernoulli', the 'p' must be a float or a Tensor, but got {type(p).__name__}.")
+        p = Tensor([float(p)], mstype.float32)
+    if p.size != 1 and p.shape != input.shape:
+        raise ValueError("For 'Bernoulli', 'x' and 'p' should have same shape or 'p' have a size of 1.")
+    values = p.asnumpy()
+    if values.size and (values.min() < 0 or values.max() > 1 or np.isnan(values).any()):
+        bad = values.reshape(-1)[0] if p.size == 1 else None
+        raise ValueError("For bernoulli, p should be in [0, 1]" + (f", but got {bad:g}." if bad is not None else "."))
+    return R.std_bernoulli_p(input, P.stop_gradient_p(p), stream=stream_of((input.shape, p.shape)))
+
+
+def bernoulli(input, p=0.5, seed=None):
+    """0/1 samples of input's shape and dtype, 1 with probability p (a number, or a Tensor of input's shape or of one
+    element): MindSpore's draws for the same seed (None: -1, non-deterministic). As MindSpore's cached primitive,
+    successive calls with one seed and shape first use up the Philox block the previous call left unfinished."""
+    seed = -1 if seed is None else seed
+    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)):
+        raise TypeError(f"For 'bernoulli', the 'seed' must be int, but got {type(seed).__name__}.")
+
+    def stream_of(key):
+        streams = _bernoulli_streams.setdefault(int(seed), {})
+        if key not in streams:
+            streams[key] = B.PhiloxLeftover(int(seed))
+        return streams[key]
+    return _bernoulli(input, p, stream_of)
 
 
 def bernoulli_ext(input, *, generator=None):
@@ -383,17 +474,20 @@ def bernoulli_ext(input, *, generator=None):
 
 
 def shuffle(x, seed=None):
-    """x with its first dimension randomly permuted."""
+    """x with its first dimension randomly permuted, MindSpore's permutation for the same seeds."""
     _check_tensor("RandomShuffle", "x", x)
-    if x.ndim == 0:
-        return x
-    perm = R.randperm_p(n=x.shape[0], dtype="Int64", gen=_gen(seed))
-    return A.gather_p(x, perm, axis=0, batch_dims=0)
+    engines = _engines(seed, "shuffle")
+    return R.std_random_shuffle_p(x, engines=engines)
 
 
 def choice_with_mask(input_x, count=256, seed=None):
     """`count` random positions of the True elements of a bool tensor (Int32, (count, rank)) and a mask of
-    which rows are real (the rest are zero padding)."""
+    which rows are real (the rest are zero padding): MindSpore's for the same seeds."""
+    _check_choice(input_x, count)
+    return _choice_with_mask(input_x, count, _engines(seed, "choice_with_mask"))
+
+
+def _check_choice(input_x, count):
     _check_tensor("RandomChoiceWithMask", "input_x", input_x)
     if input_x.dtype != mstype.bool_:
         raise TypeError(f"For 'RandomChoiceWithMask', the 'input_x' must be a bool Tensor, but got "
@@ -405,7 +499,10 @@ def choice_with_mask(input_x, count=256, seed=None):
         raise ValueError(f"For 'RandomChoiceWithMask', the 'count' must be a positive int, but got {count!r}.")
     # the (count, rank) int32 indices and the count-long mask
     B.check_allocation(count * (4 * input_x.ndim + 1), "RandomChoiceWithMask")
-    return tuple(R.choice_with_mask_p(input_x, count=count, gen=_gen(seed)))
+
+
+def _choice_with_mask(input_x, count, engines):
+    return tuple(R.std_choice_with_mask_p(input_x, count=count, engines=engines))
 
 
 def _check_sampler(op, true_classes, num_true, num_sampled, unique, range_max):

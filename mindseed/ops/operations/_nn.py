@@ -1,7 +1,6 @@
 """Class API of the nn family (`ops.Softmax(axis=-1)(x)`, `ops.LayerNorm(1, 1, 1e-7)(x, g, b)`, ...)."""
 from mindseed import _backend as B
 from mindseed.common import dtype as mstype
-from mindseed.common.seed import op_generator
 from mindseed.common.tensor import Tensor
 from mindseed.ops._api import G
 from mindseed.ops._prims import core as P
@@ -243,7 +242,10 @@ class Dropout(AttrPrimitive):
     def __call__(self, x):
         keep = _check_keep_prob("Dropout", self.keep_prob)
         F._check_float("Dropout", "x", x)
-        return N.dropout_p(x, p=1.0 - keep, generator=op_generator(self.Seed0, self.Seed1))
+        engines = self.__dict__.get("_engines")
+        if engines is None:     # MindSpore's kernels of this primitive: one per shape, seeded by (Seed0, Seed1)
+            engines = self._engines = B.KernelEngines(int(self.Seed0), int(self.Seed1))
+        return N.dropout_p(x, p=1.0 - keep, generator=engines)
 
 
 class _ChannelDropout(AttrPrimitive):
@@ -256,7 +258,7 @@ class _ChannelDropout(AttrPrimitive):
         if not isinstance(x, Tensor) or x.ndim != self._ndim:
             raise ValueError(f"For '{op}', the input must be a {self._ndim}-D Tensor, but got "
                              f"{getattr(x, 'shape', type(x).__name__)}.")
-        out, mask = N.dropout_p(x, p=1.0 - keep, generator=op_generator(), channel_dims=2)
+        out, mask = N.dropout_p(x, p=1.0 - keep, generator=F._channel_dropout_engines(x.ndim, keep), channel_dims=2)
         return out, P.cast_p(P.broadcast_to_p(mask, shape=x.shape), dtype=mstype.bool_.name)
 
 

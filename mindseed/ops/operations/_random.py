@@ -1,12 +1,13 @@
 """Class API of the random ops (`ops.UniformReal(seed=1)((2, 3))`, `ops.StandardNormal()(shape)`).
 
 An instance created with a non-zero seed owns its stream: calling it again continues the stream, and two
-instances with the same seeds give the same numbers (as MindSpore's stateful random primitives do).
+instances with the same seeds give the same numbers (as MindSpore's stateful random primitives do). The
+primitives of MindSpore's seeded CPU kernels (`_KernelPrimitive`) keep, as MindSpore does, one engine per output
+shape seeded by GetSeed(seed, seed2) alone, so they give MindSpore's numbers.
 """
 from mindseed import _backend as B
 from mindseed.common import dtype as mstype
 from mindseed.common import seed as _seed
-from mindseed.ops._prims import array as A
 from mindseed.ops._prims import core as P
 from mindseed.ops._prims import random as R
 from mindseed.ops.functional import _random as F
@@ -42,15 +43,20 @@ class shared_streams:
         _slice_streams[-1]["k"] = 0
 
 
-def _seeded_generator(seed_value):
+def _slice_shared(make):
+    """make(), or inside a vmap slice the object the k-th seeded primitive of the first slice made."""
     if not _slice_streams:
-        return B.Generator(seed_value)
+        return make()
     scope = _slice_streams[-1]
     k = scope["k"]
     scope["k"] = k + 1
     if k == len(scope["gens"]):
-        scope["gens"].append(B.Generator(seed_value))
+        scope["gens"].append(make())
     return scope["gens"][k]
+
+
+def _seeded_generator(seed_value):
+    return _slice_shared(lambda: B.Generator(seed_value))
 
 
 class _RandomPrimitive(Primitive):
@@ -77,33 +83,48 @@ class _RandomPrimitive(Primitive):
         return self._gen if self._gen is not None else _seed.op_generator(0, 0)
 
 
-class UniformReal(_RandomPrimitive):
-    """Samples uniform in [0, 1) of `shape` (Float32)."""
+class _KernelPrimitive(_RandomPrimitive):
+    """A primitive of MindSpore's seeded CPU kernels: its engines, one per output shape, are seeded with
+    GetSeed(seed, seed2) alone (both 0: a non-deterministic seed; the global seed plays no part), so calling it
+    again with a shape continues that shape's stream."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        for name in ("seed", "seed2"):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+                raise ValueError(f"For '{self.name}', the '{name}' must be a non-negative int, but got {value!r}.")
+        self._engines = _slice_shared(lambda: B.KernelEngines(self.seed, self.seed2))
+
+
+class UniformReal(_KernelPrimitive):
+    """Samples uniform in [0, 1) of `shape` (Float32), MindSpore's numbers for the same seeds."""
 
     def __call__(self, shape):
-        return R.uniform_real_p(shape=F._shape("UniformReal", shape), dtype="Float32", gen=self.gen)
+        return R.std_uniform_real_p(shape=F._shape("UniformReal", shape), engines=self._engines)
 
 
-class UniformInt(_RandomPrimitive):
-    """Integers uniform in [minval, maxval) of `shape` (Int32)."""
+class UniformInt(_KernelPrimitive):
+    """Integers uniform in [minval, maxval) of `shape` (Int32), MindSpore's numbers for the same seeds."""
 
     def __call__(self, shape, minval, maxval):
         low, high = F._bounds("UniformInt", int(minval.item()), int(maxval.item()))
-        return R.uniform_int_p(shape=F._shape("UniformInt", shape), low=low, high=high, dtype="Int32", gen=self.gen)
+        return F._uniform_int("UniformInt", F._shape("UniformInt", shape), low, high, mstype.int32, None,
+                              engines=self._engines)
 
 
-class StandardNormal(_RandomPrimitive):
-    """Samples of N(0, 1) of `shape` (Float32)."""
-
-    def __call__(self, shape):
-        return R.standard_normal_p(shape=F._shape("StandardNormal", shape), dtype="Float32", gen=self.gen)
-
-
-class StandardLaplace(_RandomPrimitive):
-    """Samples of the standard Laplace distribution of `shape` (Float32)."""
+class StandardNormal(_KernelPrimitive):
+    """Samples of N(0, 1) of `shape` (Float32), MindSpore's numbers for the same seeds."""
 
     def __call__(self, shape):
-        return R.standard_laplace_p(shape=F._shape("StandardLaplace", shape), dtype="Float32", gen=self.gen)
+        return R.std_standard_normal_p(shape=F._shape("StandardNormal", shape), engines=self._engines)
+
+
+class StandardLaplace(_KernelPrimitive):
+    """Samples of the standard Laplace distribution of `shape` (Float32), MindSpore's for the same seeds."""
+
+    def __call__(self, shape):
+        return R.std_standard_laplace_p(shape=F._shape("StandardLaplace", shape), engines=self._engines)
 
 
 def _gamma_sample(gen, shape, alpha):
@@ -146,14 +167,15 @@ class RandomPoisson(_RandomPrimitive):
         return cast(R.poisson_p(r, gen=self.gen), self.dtype)
 
 
-class Multinomial(_RandomPrimitive):
-    """num_samples category indices per row of probabilities x (with replacement)."""
+class Multinomial(_KernelPrimitive):
+    """num_samples category indices per row of probabilities x (with replacement), MindSpore's draws for the same
+    seeds."""
 
     _params = (("seed", 0), ("seed2", 0), ("dtype", mstype.int32))
 
     def __call__(self, x, num_samples):
         p = F._probs("Multinomial", x)
-        out = R.multinomial_p(P.stop_gradient_p(p), num_samples=int(num_samples), replacement=True, gen=self.gen)
+        out = R.std_multinomial_p(P.stop_gradient_p(p), num_samples=int(num_samples), engines=self._engines)
         return cast(out, self.dtype)
 
 
@@ -175,14 +197,11 @@ class RandomCategorical(_RandomPrimitive):
         return F.random_categorical(logits, num_sample, seed, self.dtype)
 
 
-class RandomShuffle(_RandomPrimitive):
-    """x with its first dimension randomly permuted."""
+class RandomShuffle(_KernelPrimitive):
+    """x with its first dimension randomly permuted, MindSpore's permutation for the same seeds."""
 
     def __call__(self, x):
-        if x.ndim == 0:
-            return x
-        perm = R.randperm_p(n=x.shape[0], dtype="Int64", gen=self.gen)
-        return A.gather_p(x, perm, axis=0, batch_dims=0)
+        return R.std_random_shuffle_p(x, engines=self._engines)
 
 
 class Randperm(_RandomPrimitive):
@@ -210,14 +229,14 @@ class RandpermV2(_RandomPrimitive):
         return F.randperm(n, self.seed, self.offset, self.dtype)
 
 
-class RandomChoiceWithMask(_RandomPrimitive):
-    """`count` random positions of the True elements of x and a validity mask."""
+class RandomChoiceWithMask(_KernelPrimitive):
+    """`count` random positions of the True elements of x and a validity mask, MindSpore's for the same seeds."""
 
     _params = (("count", 256), ("seed", 0), ("seed2", 0))
 
     def __call__(self, x):
-        F.choice_with_mask(x, self.count)  # argument checks
-        return tuple(R.choice_with_mask_p(x, count=self.count, gen=self.gen))
+        F._check_choice(x, self.count)
+        return F._choice_with_mask(x, self.count, self._engines)
 
 
 class UniformCandidateSampler(_RandomPrimitive):
@@ -249,7 +268,9 @@ class Bernoulli(_RandomPrimitive):
     _params = (("seed", -1), ("offset", 0))
 
     def __call__(self, x, p):
-        return F.bernoulli(x, p)
+        # MindSpore's kernel reads the seed only (its offset stays 0), one stream per input shapes
+        streams = self.__dict__.setdefault("_streams", {})
+        return F._bernoulli(x, p, lambda key: streams.setdefault(key, B.PhiloxLeftover(int(self.seed))))
 
 
 class Cauchy(_RandomPrimitive):
