@@ -110,6 +110,21 @@ def test_placeholders_and_p2p_handles(world):
     assert ops.reshard(flat, Layout((1,), ("dp",))("dp")) is flat       # one device: the tensor itself
 
 
+def test_p2p_peer_outside_the_world_is_a_value_error(world):
+    # gloo would crash the process on a peer rank the world does not have; MindSpore's examples send to rank 1
+    from mindseed.mint import distributed as dist
+    x = ms.Tensor(np.ones((2, 3), np.float32))
+    for call, op in ((lambda: cf.isend(x, 1), "isend"), (lambda: dist.send(x, 1), "send"),
+                     (lambda: dist.recv(x, 1), "recv"), (lambda: dist.irecv(x, src=-1), "irecv"),
+                     (lambda: dist.send_object_list(["foo", 12], dst=1), "send")):
+        with pytest.raises(ValueError, match=rf"For '{op}', the peer rank must be a world rank .*\(\[0\]\), but got"):
+            call()
+    dist.send(x * 3, 0)                         # this process itself stays a valid peer
+    got = ms.Tensor(np.zeros((2, 3), np.float32))
+    dist.recv(got, 0)
+    np.testing.assert_array_equal(got.asnumpy(), np.full((2, 3), 3.0, np.float32))
+
+
 def test_set_comm_ops_inplace(world):
     t = ms.Tensor(np.ones(3))
     ops.set_comm_ops_inplace(False, ["all_reduce", "reduce"])

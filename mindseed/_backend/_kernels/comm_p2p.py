@@ -14,7 +14,7 @@ import torch.distributed as dist
 
 from mindseed._backend._core import _TORCH_DTYPES
 from mindseed._backend._core import dtype_name as _dtype_name
-from mindseed._backend._kernels.comm import _pg, _World, global_rank, run
+from mindseed._backend._kernels.comm import _pg, _World, global_rank, group_ranks, run
 
 __all__ = ["send", "recv", "isend", "irecv", "batch", "Store", "send_p", "receive_p", "neighbor_exchange",
            "neighbor_exchange_v2", "neighbor_exchange_v2_grad", "batch_isend_irecv"]
@@ -46,6 +46,14 @@ def _to_self(peer):
     return peer == _World.rank
 
 
+def _check_peer(op, peer, group):
+    # NOTE: gloo crashes the process (SIGSEGV) on a peer outside the group instead of raising
+    ranks = group_ranks(group)
+    if peer not in ranks:
+        raise ValueError(f"For '{op}', the peer rank must be a world rank of the group '{group}' ({ranks}), "
+                         f"but got {peer}.")
+
+
 def _post(x, group, tag):
     _mailbox[(group, tag)].append(x.contiguous().clone())
 
@@ -63,6 +71,7 @@ def _take(out, peer, group, tag):
 
 
 def send(x, dst, group, tag):
+    _check_peer("send", dst, group)
     if _to_self(dst):
         _post(x, group, tag)
         return
@@ -71,6 +80,7 @@ def send(x, dst, group, tag):
 
 def recv(shape, dtype, src, group, tag):
     """A new tensor of `shape` and `dtype` (a dtype name) holding what world rank `src` sent."""
+    _check_peer("recv", src, group)
     out = torch.empty(tuple(shape), dtype=_TORCH_DTYPES[dtype])
     if _to_self(src):
         _take(out, src, group, tag)
@@ -80,6 +90,7 @@ def recv(shape, dtype, src, group, tag):
 
 
 def isend(x, dst, group, tag):
+    _check_peer("isend", dst, group)
     if _to_self(dst):
         _post(x, group, tag)
         return _Pending(None)
@@ -88,6 +99,7 @@ def isend(x, dst, group, tag):
 
 def irecv(shape, dtype, src, group, tag):
     """(buffer, handle): the buffer holds the message once the handle's `wait()` has returned."""
+    _check_peer("irecv", src, group)
     out = torch.empty(tuple(shape), dtype=_TORCH_DTYPES[dtype])
     if _to_self(src):
         return out, _Pending(None, then=lambda: _take(out, src, group, tag))
@@ -101,12 +113,14 @@ def batch(ops):
     for op in ops:
         if op[0] == "send":
             _, x, peer, group, tag = op
+            _check_peer("batch_isend_irecv", peer, group)
             if _to_self(peer):
                 _post(x, group, tag)
             else:
                 p2p.append(dist.P2POp(dist.isend, x.contiguous(), peer, _pg(group), tag))
         else:
             _, shape, dtype, peer, group, tag = op
+            _check_peer("batch_isend_irecv", peer, group)
             out = torch.empty(tuple(shape), dtype=_TORCH_DTYPES[dtype])
             buffers.append(out)
             if _to_self(peer):
