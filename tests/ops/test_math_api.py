@@ -271,3 +271,15 @@ def test_square_sum_all_checks_its_inputs_as_mindspore():
         ops.SquareSumAll()(f32.astype(ms.float64), f32.astype(ms.float64))
     with pytest.raises(ValueError, match=r"the x: \[3\] must be equal to \[2\]"):
         ops.SquareSumAll()(f32, f32[:2])
+
+
+def test_remainders_give_unsigned_zero():
+    # MindSpore 2.10 prints 0. (never -0.) for a zero remainder of a negative dividend or divisor
+    x = ms.Tensor([-3.0, -2, -1, 3, 4, 5])
+    assert str(ops.fmod(x, 2)) == "[-1.  0. -1.  1.  0.  1.]"
+    assert str(ops.fmod(x, ms.Tensor([-1.0, 1, 2, 2.5, 1.5, 1.7]))) == \
+        "[ 0.         0.        -1.         0.5        1.         1.5999999]"
+    assert str(ops.remainder(ms.Tensor([-4.0, 4.0]), -2.0)) == "[0. 0.]"
+    assert str(ms.Tensor([-4.0, 4.0]) % 2.0) == "[0. 0.]"
+    assert np.signbit(ops.fmod(ms.Tensor([-0.0, -4.0], ms.float64), 2.0).asnumpy()).tolist() == [False, False]
+    np.testing.assert_array_equal(ops.fmod(ms.Tensor([-7, 7]), 3).asnumpy(), [-1, 1])

@@ -160,9 +160,17 @@ def _binary(fn, to_float=False):
     return kernel
 
 
+def _unsigned_zero(fn):
+    """fn, with a zero result +0.0: MindSpore's remainders (`-4.0 % 2.0`, fmod(-2.0, 2.0)) never give -0.0."""
+    def kernel(x, y):
+        out = fn(x, y)
+        return out.add_(0.0) if out.is_floating_point() else out    # -0.0 + 0.0 is +0.0; every other value stays
+    return kernel
+
+
 floor_divide = _binary(torch.floor_divide)
-floor_mod = _binary(torch.remainder)
-fmod = _binary(torch.fmod)
+floor_mod = _binary(_unsigned_zero(torch.remainder))
+fmod = _binary(_unsigned_zero(torch.fmod))
 atan2 = _binary(torch.atan2)
 hypot = _binary(torch.hypot, to_float=True)
 logaddexp = _binary(torch.logaddexp, to_float=True)
