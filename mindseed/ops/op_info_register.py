@@ -116,6 +116,32 @@ class TBERegOp(RegOp):
     op_pattern = _setter("op_pattern", "The operator pattern ('broadcast', 'reduce', ...).")
     real_input_index = _setter("real_input_index", "The order of the real inputs.")
     input_to_attr_index = _setter("input_to_attr_index", "Inputs converted to attributes.")
+    dynamic_compile_static = _setter("dynamic_compile_static", "Whether dynamic shapes are compiled statically.")
+    is_dynamic_format = _setter("is_dynamic_format", "Whether the formats are selected by the kernel's function.")
+    reshape_type = _setter("reshape_type", "The dimensions an input of lower rank keeps ('NC', 'CH', ...).")
+
+    def unknown_shape_formats(self, unknown_shape_formats):
+        """Add the formats of the inputs and outputs (a list) for dynamic shapes."""
+        if not isinstance(unknown_shape_formats, list):
+            raise TypeError(f"For 'TBERegOp.unknown_shape_formats', the argument must be a list, but got "
+                            f"{type(unknown_shape_formats).__name__}.")
+        self.fields.setdefault("unknown_shape_formats", []).append(unknown_shape_formats)
+        return self
+
+    def input(self, index=None, name=None, need_compile=None, param_type=None, shape=None, value_depend=None,
+              **kwargs):
+        """Describe input `index` (MindSpore's TBE arguments: need_compile, param_type, shape, value_depend)."""
+        if value_depend is not None and value_depend.lower() not in ("ignored", "optional", "required"):
+            raise ValueError(f"Operator {self.op_name} input{index}'s value_depend's value ({value_depend}) is not "
+                             f"in ('ignored', 'optional', 'required').")
+        extra = {k: v for k, v in dict(need_compile=need_compile, shape=shape, value_depend=value_depend).items()
+                 if v is not None}
+        return self._io("input", index, name, param_type, {**extra, **kwargs})
+
+    def output(self, index=None, name=None, need_compile=None, param_type=None, shape=None, **kwargs):
+        """Describe output `index` (MindSpore's TBE arguments: need_compile, param_type, shape)."""
+        extra = {k: v for k, v in dict(need_compile=need_compile, shape=shape).items() if v is not None}
+        return self._io("output", index, name, param_type, {**extra, **kwargs})
 
 
 class _AkgRegOp(RegOp):

@@ -34,3 +34,20 @@ def test_backend_builders_and_errors():
         ops.CustomRegOp().dtype_format("float32")
     with pytest.raises(ValueError, match="'target' must be 'CPU', 'GPU' or 'Ascend'"):
         ops.CustomRegOp().target("TPU")
+
+
+def test_tbe_reg_op_takes_mindspores_tbe_arguments():
+    # MindSpore's TBERegOp.input(index, name, need_compile, param_type, shape, value_depend) and its dynamic flags
+    info = (ops.TBERegOp("OpName").dynamic_compile_static(True).is_dynamic_format(True).reshape_type("NC")
+            .input(0, "x1", None, "required", None).input(1, "axis", False, "required", "all", "optional")
+            .output(0, "y", True, "required", "all").unknown_shape_formats(["ND", "ND"])
+            .dtype_format(ops.DataType.F16_None, ops.DataType.F16_None, ops.DataType.F16_None).get_op_info())
+    assert info["inputs"] == [{"index": 0, "name": "x1", "param_type": "required"},
+                              {"index": 1, "name": "axis", "param_type": "required", "need_compile": False,
+                               "shape": "all", "value_depend": "optional"}]
+    assert info["outputs"] == [{"index": 0, "name": "y", "param_type": "required", "need_compile": True,
+                                "shape": "all"}]
+    assert info["dynamic_compile_static"] is True and info["is_dynamic_format"] is True
+    assert info["reshape_type"] == "NC" and info["unknown_shape_formats"] == [["ND", "ND"]]
+    with pytest.raises(ValueError, match="value_depend's value \\(always\\) is not in"):
+        ops.TBERegOp("x").input(0, "a", None, "required", None, "always")
