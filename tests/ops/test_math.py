@@ -432,3 +432,11 @@ def test_pow_exponent_gradient_at_a_zero_base():
     out = g(x, y).asnumpy()
     np.testing.assert_array_equal(out[:3], [0, -np.inf, 0])
     assert np.isnan(out[3])
+
+
+def test_sgn_complex_divides_the_parts():
+    # MindSpore 2.10 prints 0.6+0.8j for sgn(15+20j) (torch's complex division gives 0.59999996+0.79999995j)
+    z = ms.Tensor(np.array([[3 + 4j, 7 - 24j, 0, 6 + 8j, 8], [15 + 20j, 7 - 24j, 0, 3 + 4j, 20]]), ms.complex64)
+    assert str(ops.sgn(z)) == ("[[0.6 +0.8j  0.28-0.96j 0.  +0.j   0.6 +0.8j  1.  +0.j  ]\n"
+                               " [0.6 +0.8j  0.28-0.96j 0.  +0.j   0.6 +0.8j  1.  +0.j  ]]")
+    np.testing.assert_array_equal(ops.sgn(ms.Tensor([-2.0, 0.0, 3.0])).asnumpy(), [-1.0, 0.0, 1.0])

@@ -56,7 +56,17 @@ sigmoid = torch.sigmoid
 erf, erfc, erfinv = torch.erf, torch.erfc, torch.erfinv
 log1p, expm1, log2, log10, exp2 = torch.log1p, torch.expm1, torch.log2, torch.log10, torch.exp2
 signbit = torch.signbit
-sgn = torch.sgn
+
+
+def sgn(x):
+    """sign for reals; z / |z| (0 at 0) for complex, the real and imaginary parts divided apart as MindSpore's
+    kernel does (torch's complex division rounds (15+20j)/25 to 0.59999996+0.79999995j)."""
+    if not x.is_complex():
+        return torch.sgn(x)
+    a = x.abs()
+    return torch.where(a == 0, torch.zeros_like(x), torch.complex(x.real / a, x.imag / a))
+
+
 lgamma, digamma = torch.lgamma, torch.digamma
 isnan, isinf, isfinite, isneginf, isposinf = torch.isnan, torch.isinf, torch.isfinite, torch.isneginf, torch.isposinf
 logical_not = torch.logical_not
