@@ -124,3 +124,12 @@ def test_anti_quant():
 
     with pytest.raises(TypeError, match="But got input argument"):
         by_keyword(ms.Tensor(x), 1.0, 2.0)
+
+
+def test_mixed_precision_cast_class():
+    x = ms.Tensor(np.ones([2, 3], dtype=np.float32))
+    out = inner.MixedPrecisionCast()(ms.float16, (x, ms.Tensor([1]), {"a": x}))
+    assert (out[0].dtype, out[1].dtype, out[2]["a"].dtype) == (ms.float16, ms.int64, ms.float16)
+    np.testing.assert_array_equal(out[0].asnumpy(), np.ones((2, 3), np.float16))
+    with pytest.raises(TypeError):          # MindSpore: the constructor takes no argument
+        inner.MixedPrecisionCast(ms.float16, x)

@@ -15,7 +15,7 @@ from mindseed.ops.operations._type_check_prims import IsInstance, IsSubClass, Sa
 
 __all__ = [
     "Cast", "CopyWithSlice", "Cummin", "ExtractImagePatches", "SelectView", "SiLU", "SameTypeShape", "IsInstance",
-    "IsSubClass", "ConvertToDynamic", "ClipByNorm", "TensorCopySlices", "Dequant", "AntiQuant"]
+    "IsSubClass", "ConvertToDynamic", "ClipByNorm", "TensorCopySlices", "Dequant", "AntiQuant", "MixedPrecisionCast"]
 
 
 class ConvertToDynamic(Primitive):
@@ -186,3 +186,16 @@ class AntiQuant(Primitive):
 # more names MindSpore's module holds (its imports and classes), the same objects as in ops.operations
 from mindseed.ops.operations._base import PrimitiveWithCheck, PrimitiveWithInfer  # noqa: E402,F401
 from mindseed.common.parameter import Parameter  # noqa: E402,F401
+
+
+class MixedPrecisionCast(Primitive):
+    """`MixedPrecisionCast()(dst_dtype, x)`: `ops.mixed_precision_cast` — every float Tensor of `x` (nested tuples,
+    lists and dicts too) cast to `dst_dtype`, the rest unchanged. Its constructor takes no argument (MindSpore's
+    example that passes them gets a TypeError, as there)."""
+
+    def __init__(self):
+        super().__init__("MixedPrecisionCast")
+        self.init_prim_io_names(inputs=["dst_dtype", "input_x"], outputs=["output"])
+
+    def __call__(self, dst_dtype, x):
+        return F.mixed_precision_cast(dst_dtype, x)
