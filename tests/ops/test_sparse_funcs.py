@@ -58,7 +58,7 @@ SPECS = [
            lambda a, b: 2 * _dense(a) - 0.5 * _dense(b), shapes=[(5,), (5,)]),
     OpSpec("coo_add", lambda a, b: ops.coo_add(_coo(a), _coo(b), 0.0).values, lambda a, b: a + b,
            shapes=[(5,), (5,)], graph=False),
-    OpSpec("csr_gather", lambda d: ops.csr_gather(ms.Tensor(_PTR), ms.Tensor(_COL), d, _SHAPE),
+    OpSpec("csr_gather", lambda d: ops.csr_gather(ms.Tensor(_PTR, ms.int32), ms.Tensor(_COL, ms.int32), d, _SHAPE),
            lambda d: d[_ROWS, _COL], shapes=[_SHAPE]),
     OpSpec("coo_concat", lambda a, b: ops.coo_concat([_coo(a), _coo(b)], 1).to_dense(),
            lambda a, b: np.concatenate([_dense(a), _dense(b)], 1), shapes=[(5,), (5,)], grad=False, graph=False),
@@ -78,7 +78,12 @@ test_bad_input = make_error_tests([
         ms.Tensor([[0, 0]]), ms.Tensor([1.0]), (2, 2)), 0.0), ValueError, "For 'coo_add', the shapes"),
     ErrorSpec("csr_reduce_sum-axis", lambda: ops.csr_reduce_sum(_csr(ms.Tensor(np.ones(5))), 2), ValueError,
               "For 'csr_reduce_sum', the 'axis' must be in [-2, 1]"),
-    ErrorSpec("coo2csr-range", lambda: ops.coo2csr(ms.Tensor([0, 5]), 3), ValueError, "For 'coo2csr'"),
+    ErrorSpec("coo2csr-range", lambda: ops.coo2csr(ms.Tensor([0, 5], ms.int32), 3), ValueError, "For 'coo2csr'"),
+    # MindSpore 2.10's CSR index primitives take int32 only
+    ErrorSpec("coo2csr-int64", lambda: ops.coo2csr(ms.Tensor([0, 1]), 2), TypeError,
+              "The dtype of row_indices only support Int32 for now, but got Int64."),
+    ErrorSpec("csr2coo-int64", lambda: ops.csr2coo(ms.Tensor([0, 1, 3]), 3), TypeError,
+              "The dtype of Indptr only support Int32 for now, but got Int64."),
     ErrorSpec("sparse_segment_mean-unsorted", lambda: ops.sparse_segment_mean(ms.Tensor(np.ones((2, 2))), ms.Tensor(
         [0, 1]), ms.Tensor([1, 0])), ValueError, "must be sorted"),
 ])
@@ -90,8 +95,8 @@ def test_conversions_round_trip_and_coalesce_sums_duplicates():
     np.testing.assert_array_equal(csr.indptr.asnumpy(), [0, 1, 3])
     np.testing.assert_array_equal(ops.csr_to_coo(csr).to_dense().asnumpy(), d.asnumpy())
     np.testing.assert_array_equal(ops.dense_to_sparse_coo(d).to_dense().asnumpy(), d.asnumpy())
-    np.testing.assert_array_equal(ops.coo2csr(ms.Tensor([0, 1, 1]), 3).asnumpy(), [0, 1, 3, 3])
-    np.testing.assert_array_equal(ops.csr2coo(ms.Tensor([0, 1, 3, 3]), 3).asnumpy(), [0, 1, 1])
+    np.testing.assert_array_equal(ops.coo2csr(ms.Tensor([0, 1, 1], ms.int32), 3).asnumpy(), [0, 1, 3, 3])
+    np.testing.assert_array_equal(ops.csr2coo(ms.Tensor([0, 1, 3, 3], ms.int32), 3).asnumpy(), [0, 1, 1])
     idx, vals, shape = ops.coalesce(ms.Tensor([[1, 0, 1], [0, 1, 0]]), ms.Tensor([1.0, 2.0, 3.0]), ms.Tensor([2, 2]))
     np.testing.assert_array_equal(idx.asnumpy(), [[0, 1], [1, 0]])
     np.testing.assert_array_equal(vals.asnumpy(), [2.0, 4.0])

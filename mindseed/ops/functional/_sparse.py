@@ -46,6 +46,12 @@ def _indptr(api, t):
     return _int_host(t)
 
 
+def _int32_only(label, t):
+    # MindSpore's COO2CSR / CSR2COO / CSRGather take int32 index tensors only
+    if isinstance(t, Tensor) and t.dtype != mstype.int32:
+        raise TypeError(f"The dtype of {label} only support Int32 for now, but got {t.dtype}.")
+
+
 def _with_values(x, values):
     if isinstance(x, COOTensor):
         return COOTensor(x.indices, values, x.shape)
@@ -118,6 +124,7 @@ def _csr_rows(x):
 def coo2csr(row_indices, height):
     """The row pointer (height + 1,) of sorted COO row indices."""
     _check("coo2csr", "row_indices", row_indices, Tensor)
+    _int32_only("row_indices", row_indices)
     if isinstance(height, bool) or not isinstance(height, (int, np.integer)) or not 0 <= height < 2 ** 31:
         raise ValueError(f"For 'coo2csr', the 'height' must be an int in [0, 2**31), but got {height!r}.")
     rows = _int_host(row_indices)
@@ -131,6 +138,7 @@ def coo2csr(row_indices, height):
 
 def csr2coo(indptr, length):
     """The row index of each of the `length` stored values of a CSR row pointer."""
+    _int32_only("Indptr", indptr)
     ptr = _indptr("csr2coo", indptr)
     if ptr[-1] != length:
         raise ValueError(f"For 'csr2coo', 'length' must equal indptr[-1] = {ptr[-1]}, but got {length}.")
@@ -404,6 +412,8 @@ def csr_gather(indptr, indices, dense, dense_shape):
     """The elements of `dense` at the positions of a CSR pattern (indptr, indices): the values of a CSRTensor."""
     for name, v in (("indptr", indptr), ("indices", indices), ("dense", dense)):
         _check("csr_gather", name, v, Tensor)
+    _int32_only("Indptr", indptr)
+    _int32_only("Indices", indices)
     ptr = _indptr("csr_gather", indptr)
     rows = np.repeat(np.arange(len(ptr) - 1), np.diff(ptr))
     idx = np.stack([rows, _int_host(indices)], axis=1)

@@ -33,6 +33,7 @@ from mindseed.ops import _api
 
 globals().update(_api.classes())   # the thin classes, generated from the primitives' rows
 # MindSpore's module layout (`from mindspore.ops.operations.nn_ops import Conv2D`): the same classes, by module
-from mindseed.ops.operations import (_embedding_cache_ops, _inner_ops, _sequence_ops, array_ops,  # noqa: F401,E402
-                                     custom_ops, debug_ops, image_ops, inner_ops, linalg_ops, manually_defined,
-                                     math_ops, nn_ops, other_ops, random_ops, sparse_ops, spectral_ops)
+from mindseed.ops.operations import (_csr_ops, _embedding_cache_ops, _inner_ops, _sequence_ops,  # noqa: F401,E402
+                                     array_ops, custom_ops, debug_ops, image_ops, inner_ops, linalg_ops,
+                                     manually_defined, math_ops, nn_ops, other_ops, random_ops, sparse_ops,
+                                     spectral_ops)
