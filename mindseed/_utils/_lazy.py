@@ -31,6 +31,13 @@ def missing(module_name, name):
     raise AttributeError(f"module '{module_name}' has no attribute '{name}'")
 
 
+def listing(module_name):
+    """The body of a lower namespace's `__dir__`: its names once the deferred part is loaded (`dir(mindspore.nn)`
+    lists `Accuracy` as in MindSpore)."""
+    complete()
+    return sorted(sys.modules[module_name].__dict__)
+
+
 class _Loaded(importlib.abc.Loader):
     """Hands out the module the registrations put in sys.modules."""
 

@@ -12,3 +12,8 @@ def __getattr__(name):
     part."""
     from mindseed._utils import _lazy  # noqa: PLC0415
     return _lazy.missing(__name__, name)
+
+
+def __dir__():
+    from mindseed._utils import _lazy  # noqa: PLC0415
+    return _lazy.listing(__name__)

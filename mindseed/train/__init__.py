@@ -37,3 +37,8 @@ def __getattr__(name):
         return value
     from mindseed._utils import _lazy  # noqa: PLC0415  (the top-level objects train re-exports, registered there)
     return _lazy.missing(__name__, name)
+
+
+def __dir__():
+    from mindseed._utils import _lazy  # noqa: PLC0415
+    return _lazy.listing(__name__)

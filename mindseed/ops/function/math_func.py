@@ -42,3 +42,7 @@ def __getattr__(name):
         module, attr = _MINT_NAMES[name]
         return getattr(importlib.import_module(module), attr)
     return _lazy.missing(__name__, name)     # the aliases of mint's functions come with the deferred part
+
+
+def __dir__():
+    return _lazy.listing(__name__)

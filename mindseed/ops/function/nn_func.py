@@ -59,3 +59,7 @@ def __getattr__(name):
     """The internal names of mint's functions (`ops.auto_generate._ext.ALIASES`) come with the top level's deferred
     part."""
     return _lazy.missing(__name__, name)
+
+
+def __dir__():
+    return _lazy.listing(__name__)
