@@ -8,7 +8,7 @@ LAYERS = {
     "_utils": 0, "_backend": 0, "common": 1, "ops": 2, "autograd": 3, "compiler": 4, "nn": 5,
     "amp": 6, "dataset": 6, "train": 6, "communication": 6, "parallel": 6, "export": 6, "experimental": 6,
     "mindrecord": 6, "runtime": 6, "device_context": 6, "device_manager": 6, "lite": 6, "hal": 6, "rewrite": 6,
-    "boost": 6, "profiler": 6, "onnx": 6,
+    "boost": 6, "profiler": 6, "onnx": 6, "_c_dataengine": 6,
     "numpy": 6, "scipy": 6, "safeguard": 6,
     "mint": 6, "utils": 6, "tools": 7, "converter": 7, "_toplevel": 7, "_toplevel_runtime": 7, "__init__": 7,
     "compat": 7, "_compat_hook": 7,

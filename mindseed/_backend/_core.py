@@ -278,6 +278,8 @@ def from_numpy(a, dtype_name_=None, copy=True):
         a = np.array(a, copy=True, order="C")
     if a.dtype.byteorder not in ("=", "|"):
         a = a.astype(a.dtype.newbyteorder("="))
+    if a.dtype.kind in "iu" and a.dtype.char != np.dtype(a.dtype.str).char:
+        a = a.view(np.dtype(a.dtype.str))   # a platform alias (np.ulonglong) as the canonical type torch knows
     bf16 = a.dtype == _np_bfloat16() if a.dtype.kind == "V" else False
     t = torch.from_numpy(a.view(np.int16)).view(torch.bfloat16) if bf16 else torch.from_numpy(a)
     if dtype_name_ is not None and t.dtype != _TORCH_DTYPES[dtype_name_]:

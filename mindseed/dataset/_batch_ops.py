@@ -5,7 +5,8 @@ import numpy as np
 
 from mindseed.dataset import _validate as V
 from mindseed.dataset._engine import BatchInfo, Dataset, _dict_item, pipeline_error, reraise_worker, to_array
-from mindseed.dataset._ops import MapDataset, sync_gates, _apply_batch_ops, _io_columns, _op_name, _place_columns
+from mindseed.dataset._ops import (MapDataset, sync_gates, _apply_batch_ops, _column_sources, _io_columns,
+                                   _op_name, _place_columns)
 from mindseed.dataset._workers import ThreadMap, WorkerError, format_exception, op_failure
 
 
@@ -282,8 +283,7 @@ class _Batch(Dataset):
                 yield out
             return
         cols, ins, outs = self._io()
-        new_cols = _place_columns(cols, ins, outs)
-        src = [("o", outs.index(c)) if c in outs else ("c", cols.index(c)) for c in new_cols]
+        src = [where for _, where in _column_sources(cols, ins, outs)]
         workers = self._workers()
         try:
             if workers <= 1 or self.python_multiprocessing:

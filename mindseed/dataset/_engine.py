@@ -33,14 +33,20 @@ def user_error(text, where=None):
                         f"[ERROR] Execute user Python code failed, check 'Python Call Stack' above.\n")
 
 
-def pipeline_error(msg, where=None):
+# the first line of a pipeline error by MindSpore's status code (an unexpected error when not one of these)
+_SUMMARIES = {"shape": "Shape is incorrect. "}
+
+
+def pipeline_error(msg, where=None, status=None):
     """MindSpore's RuntimeError for an error detected by the pipeline itself; its framework call stack section
-    names `where` (the source line that found the error: the caller's when None)."""
+    names `where` (the source line that found the error: the caller's when None); `status` ("shape") picks the
+    summary line of MindSpore's status code."""
     if where is None:
         frame = sys._getframe(1)
         where = f"{_source_path(frame.f_code.co_filename)}({frame.f_lineno})"
-    return RuntimeError(f"Exception thrown from dataset pipeline. Refer to 'Dataset Pipeline Error Message'. "
-                        f"\n\n{_RULE}\n- Dataset Pipeline Error Message: \n{_RULE}\n[ERROR] {msg}\n\n{_RULE}\n"
+    summary = _SUMMARIES.get(status, "Exception thrown from dataset pipeline. Refer to 'Dataset Pipeline Error "
+                                     "Message'. ")
+    return RuntimeError(f"{summary}\n\n{_RULE}\n- Dataset Pipeline Error Message: \n{_RULE}\n[ERROR] {msg}\n\n{_RULE}\n"
                         f"- C++ Call Stack: (For framework developers) \n{_RULE}\n{where}.\n")
 
 
@@ -53,7 +59,9 @@ def _source_path(filename):
 def reraise_worker(err, where=None):
     """Turn a WorkerError (or any exception from user code) into the pipeline's RuntimeError."""
     if isinstance(err, WorkerError):
-        return pipeline_error(err.text) if err.exc_type is OpError else user_error(err.text, where)
+        if isinstance(err.exc_type, type) and issubclass(err.exc_type, OpError):
+            return pipeline_error(err.text, status=err.exc_type.status)
+        return user_error(err.text, where)
     from mindseed.dataset._workers import format_exception
     return user_error(format_exception(err), where)
 

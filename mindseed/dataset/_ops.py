@@ -11,7 +11,7 @@ import numpy as np
 from mindseed.dataset import _std_random as R
 from mindseed.dataset import _validate as V
 from mindseed.dataset import config as _cfg
-from mindseed.dataset._engine import Dataset, reraise_worker, to_array
+from mindseed.dataset._engine import Dataset, pipeline_error, reraise_worker, to_array
 from mindseed.dataset._random import RowStreams
 from mindseed.dataset._workers import (BatchProcesses, ProcessMap, ThreadMap, WorkerError, format_exception,
                                        op_failure, shm_room)
@@ -31,12 +31,29 @@ def _io_columns(node, default_inputs=None):
     return cols, ins, node.output_columns or ins
 
 
-def _place_columns(cols, inputs, outputs):
-    """MindSpore's column order after an op maps `inputs` to `outputs` (in place when counts match)."""
+def _column_sources(cols, inputs, outputs):
+    """MindSpore's columns after an op maps `inputs` to `outputs`: [(name, ("o", k) output k | ("c", j) child
+    column j)]. As MindSpore's column map: with as many outputs as inputs, output k takes input k's slot, else
+    the outputs come first and the untouched columns after them; an output named as an untouched column hides it
+    in the first case and is hidden by it in the second (the hidden slot is dropped)."""
     if len(inputs) == len(outputs):
-        pos = {c: o for c, o in zip(inputs, outputs)}
-        return [pos.get(c, c) for c in cols]
-    return list(outputs) + [c for c in cols if c not in inputs]
+        out_of = dict(zip(inputs, range(len(outputs))))
+        slots = [("o", out_of[c]) if c in out_of else ("c", j) for j, c in enumerate(cols)]
+        names = {c: j for j, c in enumerate(cols) if c not in out_of}
+        names.update({o: cols.index(c) for c, o in zip(inputs, outputs)})
+    else:
+        slots = [("o", k) for k in range(len(outputs))]
+        names = {o: k for k, o in enumerate(outputs)}
+        for j, c in enumerate(cols):
+            if c not in inputs:
+                names[c] = len(slots)
+                slots.append(("c", j))
+    return [(name, slots[i]) for name, i in sorted(names.items(), key=lambda kv: kv[1])]
+
+
+def _place_columns(cols, inputs, outputs):
+    """MindSpore's column names after an op maps `inputs` to `outputs` (see `_column_sources`)."""
+    return [name for name, _ in _column_sources(cols, inputs, outputs)]
 
 
 def _apply_batch_ops(ops, x):
@@ -207,9 +224,11 @@ class MapDataset(Dataset):
         Row `index` of the epoch draws its random numbers from its own stream (see `_random`)."""
         cols, ins, outs = self._io()
         idx = [cols.index(c) for c in ins]
-        new_cols = _place_columns(cols, ins, outs)
         # where each output column comes from: ('o', k) an op output, ('c', j) an untouched input column
-        src = [("o", outs.index(c)) if c in outs else ("c", cols.index(c)) for c in new_cols]
+        src = [where for _, where in _column_sources(cols, ins, outs)]
+        # an output named as an untouched column hides a slot: the pull-based debug mode cannot place its columns
+        hidden = _cfg.get_debug_mode() and len(src) < (
+            len(cols) if len(ins) == len(outs) else len(outs) + len([c for c in cols if c not in ins]))
         chain = _OpChain(ops, len(outs)) if ops else None
         streams = self._streams(ctx)
 
@@ -222,6 +241,11 @@ class MapDataset(Dataset):
                     res = chain([row[i] for i in idx])
                 finally:
                     streams.leave()
+            if hidden:
+                raise pipeline_error("Invalid column id encountered. Note: It is unsupported and ambiguous to reuse "
+                                     "the same column name for an output_column name if it is an input_column name "
+                                     "that will already appear as one of the output columns. Use unique columns "
+                                     "names.")
             return [res[k] if kind == "o" else row[k] for kind, k in src]
 
         return one, chain, idx, src
@@ -288,7 +312,7 @@ class MapDataset(Dataset):
         op = self._writer()
         cols, ins, outs = self._io()
         i = cols.index(ins[0])
-        src = [("o", 0) if c == outs[0] else ("c", cols.index(c)) for c in _place_columns(cols, ins, outs)]
+        src = [where for _, where in _column_sources(cols, ins, outs)]
         streams = self._streams(ctx)
         name = _op_name(op)
 

@@ -105,6 +105,12 @@ def unpack_rows(buf):
 class OpError(RuntimeError):
     """The exception type of a WorkerError whose text is a built-in transform's own error message (what MindSpore's
     C++ ops report as a pipeline error), not a user traceback."""
+    status = None
+
+
+class OpShapeError(OpError):
+    """An OpError of MindSpore's shape-mismatch status (the pipeline error's summary: "Shape is incorrect.")."""
+    status = "shape"
 
 
 def op_failure(name, op, exc):
@@ -112,7 +118,8 @@ def op_failure(name, op, exc):
     keeps its message as the pipeline's error (as MindSpore's C++ ops do), anything else its traceback."""
     from mindseed.dataset.transforms._base import PyTensorOperation, TensorOperation
     if isinstance(exc, RuntimeError) and isinstance(op, TensorOperation) and not isinstance(op, PyTensorOperation):
-        return WorkerError(f"map operation: [{name}] failed. {getattr(exc, '_op_message', exc)}", OpError)
+        kind = OpShapeError if getattr(exc, "_status", None) == "shape" else OpError
+        return WorkerError(f"map operation: [{name}] failed. {getattr(exc, '_op_message', exc)}", kind)
     return WorkerError(f"map operation: [{name}] failed. Error description:\n{format_exception(exc)}", type(exc))
 
 
@@ -267,6 +274,7 @@ def _child_main(fn, task_conn, result_conn, others, parent_pid, index):
 
 _BUILTIN_EXC = {k: v for k, v in vars(builtins).items() if isinstance(v, type) and issubclass(v, BaseException)}
 _BUILTIN_EXC["OpError"] = OpError
+_BUILTIN_EXC["OpShapeError"] = OpShapeError
 
 
 _SEG_IDS = itertools.count()

@@ -192,9 +192,18 @@ def get_callback_timeout():
     return _config.callback_timeout
 
 
+def _check_independent_mode(feature, condition=True):
+    """MindSpore's RuntimeError for `feature` (when `condition`) in Dataset Independent mode
+    (MS_INDEPENDENT_DATASET=True)."""
+    env = os.environ.get("MS_INDEPENDENT_DATASET")
+    if condition and env and env.strip() in ("True", "true"):
+        raise RuntimeError(f"{feature} is not supported in Dataset Independent mode.")
+
+
 def set_enable_autotune(enable, filepath_prefix=None):
     """Set whether the pipeline tunes itself (recorded only)."""
     _check_bool("enable", enable)
+    _check_independent_mode("Dataset AutoTune", enable)
     if filepath_prefix is not None and not isinstance(filepath_prefix, str):
         raise TypeError(f"json_filepath must be a str, but got {type(filepath_prefix)}.")
     _config.enable_autotune = enable
@@ -242,6 +251,7 @@ def set_auto_offload(offload):
     """Set whether map operations may be offloaded to the device (recorded only)."""
     if not isinstance(offload, bool):
         raise TypeError("offload must be a bool dtype")
+    _check_independent_mode("Dataset Offload", offload)
     _config.auto_offload = offload
 
 

@@ -32,3 +32,14 @@ def test_numpy_object_and_structured_arrays():
     with pytest.raises(TypeError, match="initializing tensor by numpy array failed, because the element type "
                                         ".<class .numpy.void.>."):
         Tensor(structured)
+
+
+def test_tensor_from_platform_alias_integer_dtypes():
+    # np.ulonglong / np.longlong are distinct numpy types from np.uint64 / np.int64 on Linux
+    big = 2 ** 63 + 5
+    t = ms.Tensor(np.array([1, big], dtype=np.ulonglong))
+    assert t.dtype == ms.uint64
+    np.testing.assert_array_equal(t.asnumpy(), np.array([1, big], dtype=np.uint64))
+    s = ms.Tensor(np.array([-3, 7], dtype=np.longlong))
+    assert s.dtype == ms.int64
+    assert (s + 1).asnumpy().tolist() == [-2, 8]

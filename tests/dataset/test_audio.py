@@ -396,3 +396,12 @@ def test_inverse_spectrogram_lengths_pad_and_checks_as_mindspore():
         A.InverseSpectrogram(n_fft=38, pad=3)(z)
     with pytest.raises(RuntimeError, match=r"the frequency of the input should equal to n_fft / 2 \+ 1"):
         A.InverseSpectrogram(n_fft=39)(z)
+
+
+def test_mu_law_decoding_computes_in_float32_bit_exact():
+    # oracle values (MindSpore 2.10): non-float64 input is decoded in float32 arithmetic
+    want = np.array([[-0.6459359526634216, -0.009046762250363827, -0.04388953000307083, 0.08788024634122849]])
+    for dt in (np.float32, np.int32, np.float16):
+        out = A.MuLawDecoding()(np.array([[10, 100, 70, 200]], dt))
+        assert out.dtype == np.float32
+        assert np.array_equal(out, want)

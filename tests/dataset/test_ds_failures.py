@@ -384,3 +384,21 @@ def test_image_batches_fall_back_to_threads_without_shared_memory_room(monkeypat
     got = rows()
     assert not seen and len(got) == len(ref) == 3
     assert all(np.array_equal(a[0], b[0]) for a, b in zip(got, ref))
+
+
+def test_autotune_and_offload_refused_in_independent_mode(monkeypatch):
+    # oracle (MindSpore 2.10): enabling them raises; disabling them is allowed
+    monkeypatch.setenv("MS_INDEPENDENT_DATASET", "True")
+    old_tune, old_offload = ds.config.get_enable_autotune(), ds.config.get_auto_offload()
+    with pytest.raises(RuntimeError, match="Dataset AutoTune is not supported in Dataset Independent mode."):
+        ds.config.set_enable_autotune(True)
+    with pytest.raises(RuntimeError, match="Dataset Offload is not supported in Dataset Independent mode."):
+        ds.config.set_auto_offload(True)
+    with pytest.raises(TypeError, match="offload must be a bool dtype"):
+        ds.config.set_auto_offload(1)
+    ds.config.set_enable_autotune(False)
+    ds.config.set_auto_offload(False)
+    assert ds.config.get_enable_autotune() is False and ds.config.get_auto_offload() is False
+    monkeypatch.setenv("MS_INDEPENDENT_DATASET", "False")
+    ds.config.set_enable_autotune(old_tune)
+    ds.config.set_auto_offload(old_offload)

@@ -240,3 +240,23 @@ def test_pipeline_errors_name_the_source_line_that_found_them():
     with pytest.raises(RuntimeError) as info:
         text.ToNumber(mstype.int8)(np.array(["300"]))
     assert "mindseed/dataset/text/_transforms.py(" in str(info.value)
+
+
+def test_crop_larger_than_image_is_a_shape_error():
+    # oracle (MindSpore 2.10): RandomCrop's status is a shape mismatch, Crop's an unexpected error
+    import mindseed.dataset.vision as vision
+    with pytest.raises(RuntimeError) as info:
+        vision.RandomCrop((8, 8))(np.ones((5, 5, 3)))
+    assert str(info.value).startswith("Shape is incorrect. \n")
+    with pytest.raises(RuntimeError) as info:
+        vision.Crop((0, 0), (8, 8))(np.ones((5, 5, 3)))
+    assert str(info.value).startswith("Exception thrown from dataset pipeline.")
+    for workers in (1, 2):
+        data = ds.GeneratorDataset(lambda: iter([(np.ones((10, 10, 3)),), (np.ones((5, 5, 3)),)]), ["image"],
+                                   shuffle=False)
+        data = data.map(vision.RandomCrop((8, 8)), input_columns=["image"], num_parallel_workers=workers)
+        with pytest.raises(RuntimeError) as info:
+            list(data.create_tuple_iterator(output_numpy=True))
+        text = str(info.value)
+        assert text.startswith("Shape is incorrect. \n") and "map operation: [RandomCrop] failed." in text
+        assert "Python Call Stack" not in text

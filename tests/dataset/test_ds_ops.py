@@ -419,3 +419,37 @@ def test_a_node_with_two_consumers_is_not_a_tree():
     with pytest.raises(TypeError):
         src.batch("2")                              # refused: not a consumer
     assert col(src.batch(2)) == [[0, 1], [2, 3]]
+
+
+def _three_cols():
+    for i in range(2):
+        yield np.array([i]), np.array([100 + i]), np.array([200 + i])
+
+
+@pytest.mark.parametrize("ins, outs, names, row0", [
+    # oracle (MindSpore 2.10): same counts -> in place, the output hides an untouched column of its name
+    (["col1"], ["col2"], ["col2", "col3"], [1000, 200]),
+    (["col1", "col3"], ["col3", "col1"], ["col3", "col2", "col1"], [1000, 100, 2000]),
+    (["col1", "col3"], ["col2", "x"], ["col2", "x"], [1000, 2000]),
+    # other counts -> outputs first, an untouched column hides the output of its name
+    (["col2"], ["a", "col1", "b"], ["a", "b", "col1", "col3"], [1000, 3000, 0, 200]),
+])
+def test_map_output_name_reusing_an_untouched_column(ins, outs, names, row0):
+    n = len(outs)
+    d = ds.GeneratorDataset(_three_cols, ["col1", "col2", "col3"])
+    d = d.map(lambda *x: tuple(np.array([1000 * (k + 1)]) for k in range(n)) if n > 1 else np.array([1000]),
+              input_columns=ins, output_columns=outs)
+    assert d.get_col_names() == names
+    rows = list(d.create_tuple_iterator(output_numpy=True))
+    assert [int(v[0]) for v in rows[0]] == row0
+    hidden = len(names) < (3 if len(ins) == len(outs) else n + 3 - len(ins))
+    old = ds.config.get_debug_mode()
+    ds.config.set_debug_mode(True)
+    try:
+        if hidden:   # the pull-based debug mode cannot place the columns
+            with pytest.raises(RuntimeError, match="Invalid column id encountered"):
+                list(d.create_tuple_iterator(output_numpy=True))
+        else:
+            assert [int(v[0]) for v in next(d.create_tuple_iterator(output_numpy=True))] == row0
+    finally:
+        ds.config.set_debug_mode(old)

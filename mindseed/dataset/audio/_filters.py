@@ -410,9 +410,9 @@ class MuLawDecoding(MuLawEncoding):
     """Inverse of MuLawEncoding: integers in [0, quantization_channels) back to a waveform in [-1, 1]."""
 
     def _apply(self, x):
-        a = waveform(x, "MuLawDecoding").astype(np.float64)
-        mu = self.quantization_channels - 1.0
-        y = a / mu * 2 - 1.0
-        # float64 in gives float64 out (MindSpore's kernel is templated on it); anything else float32
-        out_dtype = np.float64 if np.asarray(x).dtype == np.float64 else np.float32
-        return (np.sign(y) * np.expm1(np.abs(y) * np.log1p(mu)) / mu).astype(out_dtype)
+        # float64 in is computed in float64 (MindSpore's kernel is templated on it); anything else in float32
+        ft = np.float64 if np.asarray(x).dtype == np.float64 else np.float32
+        a = waveform(x, "MuLawDecoding").astype(ft)
+        mu = ft(self.quantization_channels - 1.0)
+        y = a / mu * ft(2) - ft(1)
+        return (np.sign(y) * np.expm1(np.abs(y) * np.log1p(mu)) / mu).astype(ft)

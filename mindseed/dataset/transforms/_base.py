@@ -62,7 +62,7 @@ class TensorOperation:
         except RuntimeError as e:
             if hasattr(e, "_op_message"):
                 raise
-            raise op_error(str(e)) from None
+            raise op_error(str(e), getattr(e, "_status", None)) from None
         # what a C++ op gives back: its 64-bit integer arrays typed as MindSpore's (repr shows dtype=int64)
         if isinstance(out, tuple):
             return tuple(as_cpp_array(o) for o in out)
@@ -76,9 +76,9 @@ class TensorOperation:
         return f"{type(self).__name__}({attrs})"
 
 
-def op_error(msg):
-    """The RuntimeError of a built-in op failing with message `msg`: MindSpore's pipeline error text, `msg` kept
-    as `_op_message`."""
+def op_error(msg, status=None):
+    """The RuntimeError of a built-in op failing with message `msg` (of MindSpore's status code `status`, see
+    `pipeline_error`): MindSpore's pipeline error text, `msg` kept as `_op_message`."""
     import sys
     from mindseed.dataset._engine import _source_path, pipeline_error
     tb = sys.exc_info()[2]
@@ -86,8 +86,8 @@ def op_error(msg):
         tb = tb.tb_next
     frame = sys._getframe(1) if tb is None else tb.tb_frame
     line = frame.f_lineno if tb is None else tb.tb_lineno
-    err = pipeline_error(msg, f"{_source_path(frame.f_code.co_filename)}({line})")
-    err._op_message = msg
+    err = pipeline_error(msg, f"{_source_path(frame.f_code.co_filename)}({line})", status)
+    err._op_message, err._status = msg, status
     return err
 
 

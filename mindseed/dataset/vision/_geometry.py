@@ -324,8 +324,10 @@ class RandomCrop(ImageTensorOperation):
             pad_top, pad_left = pad_top + ph, pad_left + pw
             H, W = img.shape[:2]
         if H < h or W < w:
-            raise RuntimeError(f"{type(self).__name__}: the crop size ({h}, {w}) is larger than the image ({H}, "
+            err = RuntimeError(f"{type(self).__name__}: the crop size ({h}, {w}) is larger than the image ({H}, "
                                f"{W}); set pad_if_needed=True or padding.")
+            err._status = "shape"   # MindSpore's shape-mismatch status
+            raise err
         if exact:
             return img, pad_top, pad_left, 0, 0, h, w
         g = std_engine(self, 2)
