@@ -361,6 +361,8 @@ def _ref_index_range(op, name, input_x, indices):
     """MindSpore's Scatter* kernels refuse an index outside [0, dim) (a negative one too), before writing anything;
     each family in its own words."""
     depth = indices.shape[-1] if indices.ndim else 1
+    if indices.dtype not in (mstype.int32, mstype.int64) or depth > input_x.ndim:
+        return                      # the argument checks that follow word these
     rows = indices.asnumpy().reshape(-1, depth)
     lead = np.array(input_x.shape[:depth])
     bad = ((rows < 0) | (rows >= lead)).any(axis=1)
