@@ -2,6 +2,8 @@
 gives them (`F.isconstant`, `F.is_sequence_value_unknown`, `F.is_sequence_shape_unknown`), the values they compute,
 and MindSpore's type checks."""
 
+import warnings
+
 import numpy as np
 import pytest
 
@@ -57,6 +59,20 @@ def test_dynamic_sequence_from_range_tuple_list_and_slice_bounds():
     out = f()
     assert out[:2] == (True, True) and tuple(out[2]) == (2, 3, 4, 5)
     assert out[3:8] == (True, True, True, True, True) and tuple(out[8]) == (10, 20) and out[9] is False
+
+
+def test_dynamic_sequence_sliced_by_constant_tensor_bounds_stays_in_the_graph():
+    # tensors built inside the graph are constants: the slice compiles (no JIT fallback) and stays dynamic-length
+    @ms.jit
+    def f():
+        a = mutable((1, 2, 3, 4, 5), True)
+        s = a[ms.Tensor([1]):ms.Tensor([5]):ms.Tensor([2])]
+        return F.is_sequence_shape_unknown(s), s
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        unknown, s = f()
+    assert unknown is True and tuple(s) == (2, 4)
 
 
 def test_dynamic_sequence_argument():
