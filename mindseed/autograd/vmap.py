@@ -27,9 +27,14 @@ def _batch_size(pairs, sizes):
             _batch_size(p, sizes)
         return
     x, ax = pairs
+    if ax is not None and (isinstance(ax, bool) or not isinstance(ax, int)):
+        shown = f"{ax:g}" if isinstance(ax, float) else ax
+        raise RuntimeError(f"The axis in vmap's 'in_axes' should be a None or a scalar of type Int64Imm, but got a "
+                           f"{shown}.")
     if ax is not None and isinstance(x, Tensor):
         if not -x.ndim <= ax < x.ndim:
-            raise ValueError(f"For 'vmap', in_axes {ax} is out of range for an input of shape {x.shape}.")
+            raise RuntimeError(f"The axis: {ax} in 'in_axes' is out of bounds for array of dimension "
+                               f"[{-x.ndim},{x.ndim}).")
         if x.shape[ax] not in sizes:
             sizes.append(x.shape[ax])
 

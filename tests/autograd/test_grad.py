@@ -284,3 +284,14 @@ def test_vmap_batch_size_and_all_none_errors_are_mindspores():
         ms.vmap(lambda a, b: a + b, in_axes=None)(t(x), t(x))
     with pytest.raises(RuntimeError, match=r"cannot be all None .* but got \(None, None\)"):
         ms.vmap(lambda a, b: a + b, in_axes=(None, None))(t(x), t(x))
+
+
+def test_vmap_in_axes_type_and_bounds_errors_are_mindspores():
+    x = t(np.arange(6.0).reshape(2, 3))
+    with pytest.raises(RuntimeError, match=r"'in_axes' should be a None or a scalar of type Int64Imm, but got a 1\."):
+        ms.vmap(lambda a, b: a + b, in_axes=(1., None))(x, 1)
+    with pytest.raises(RuntimeError, match=r"The axis: -3 in 'in_axes' is out of bounds for array of dimension "
+                                           r"\[-2,2\)\."):
+        ms.vmap(lambda a, b: a + b, in_axes=(-3, None))(x, 1)
+    # the last axis in range maps as numpy's would
+    np.testing.assert_allclose(ms.vmap(lambda a: a * 2, in_axes=-1)(x).asnumpy(), np.arange(6.0).reshape(2, 3).T * 2)
