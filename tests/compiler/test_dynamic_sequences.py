@@ -75,6 +75,22 @@ def test_dynamic_sequence_sliced_by_constant_tensor_bounds_stays_in_the_graph():
     assert unknown is True and tuple(s) == (2, 4)
 
 
+def test_count_of_graph_tensors_is_a_variable_int_of_the_graph():
+    # values of MindSpore 2.10: compared when the graph runs (no JIT fallback), a bool equal to its number
+    @ms.jit
+    def f(target, a):
+        x = [ms.Tensor([1]), ms.Tensor([2]), ms.Tensor([2])]
+        y = mutable((ms.Tensor([1]), ms.Tensor([2]), ms.Tensor([3])), True)
+        z = [a, a + 1, 1, True]
+        n = x.count(target)
+        return isinstance(n, int), F.isconstant(n), n, y.count(target), z.count(1), z.count(a)
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert f(ms.Tensor([10]), ms.Tensor(1)) == (True, False, 0, 0, 3, 3)
+        assert f(ms.Tensor([2]), ms.Tensor(0)) == (True, False, 2, 1, 3, 1)
+
+
 def test_dynamic_sequence_argument():
     @ms.jit
     def f(x):
