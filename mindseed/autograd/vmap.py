@@ -3,6 +3,8 @@
 Runs the function once per batch element on slices and stacks the results. The slices and the
 stack are ordinary differentiable ops, so vmap composes with grad (and with itself).
 """
+import inspect
+
 from mindseed.common.tensor import Tensor
 from mindseed.ops._prims import core as P
 from mindseed.ops.operations._random import shared_streams
@@ -37,6 +39,24 @@ def _batch_size(pairs, sizes):
                                f"[{-x.ndim},{x.ndim}).")
         if x.shape[ax] not in sizes:
             sizes.append(x.shape[ax])
+
+
+def _all_none(axes):
+    return all(_all_none(a) if isinstance(a, (tuple, list)) else a is None for a in axes)
+
+
+def _check_arguments(fn, args):
+    """MindSpore's TypeError when the arguments given do not fit the parameters of fn (a Cell: its construct)."""
+    try:
+        params = list(inspect.signature(getattr(fn, "construct", fn)).parameters.values())
+    except (TypeError, ValueError):     # no signature to check (a builtin)
+        return
+    if any(p.kind in (p.VAR_POSITIONAL, p.VAR_KEYWORD) for p in params):
+        return
+    required = sum(1 for p in params if p.default is p.empty)
+    if not required <= len(args) <= len(params):
+        raise TypeError(f"The parameters number of the function is {len(params)}, but the number of provided "
+                        f"arguments is {len(args)}.")
 
 
 def _raise_all_none(in_axes):
@@ -103,6 +123,14 @@ def vmap(fn, in_axes=0, out_axes=0):
     cells = members() if callable(members) else None
 
     def mapped(*args):
+        if cells is None:
+            _check_arguments(fn, args)
+            if out_axes is None:
+                raise RuntimeError("The 'out_axes' of 'vmap' cannot be a single None while 'fn' is not a "
+                                   "'CellList'.")
+            if isinstance(out_axes, (tuple, list)) and _all_none(out_axes):
+                raise RuntimeError(f"The 'out_axes' of 'vmap' cannot be all None while 'fn' is not a 'CellList', "
+                                   f"but got {out_axes}.")
         if cells is not None and len(cells) < 2:
             raise RuntimeError("In the model ensembling parallel training scenario ('VmapOperation' arg0 is a "
                                f"'CellList'), the size of 'CellList' must be greater than 1, but got {len(cells)}.")

@@ -295,3 +295,21 @@ def test_vmap_in_axes_type_and_bounds_errors_are_mindspores():
         ms.vmap(lambda a, b: a + b, in_axes=(-3, None))(x, 1)
     # the last axis in range maps as numpy's would
     np.testing.assert_allclose(ms.vmap(lambda a: a * 2, in_axes=-1)(x).asnumpy(), np.arange(6.0).reshape(2, 3).T * 2)
+
+
+def test_vmap_out_axes_all_none_and_argument_count_errors_are_mindspores():
+    x = t(np.ones((2, 3)))
+
+    def f(a, b, c):
+        return a + b, c
+
+    with pytest.raises(RuntimeError, match=r"'out_axes' of 'vmap' cannot be a single None"):
+        ms.vmap(lambda a: a * 2, 0, None)(x)
+    with pytest.raises(RuntimeError, match=r"cannot be all None while 'fn' is not a 'CellList', but got "
+                                           r"\(None, \(None, None\)\)\."):
+        ms.vmap(f, in_axes=(1, 1, None), out_axes=(None, (None, None)))(x, x, 1)
+    with pytest.raises(TypeError, match="The parameters number of the function is 3, but the number of provided "
+                                        "arguments is 2."):
+        ms.vmap(f, in_axes=(1, 1, None))(x, x)
+    # a parameter with a default may be left out
+    np.testing.assert_allclose(ms.vmap(lambda a, b=3: a * b)(x).asnumpy(), np.full((2, 3), 3.0))
