@@ -100,7 +100,11 @@ def _stack(results, out_axes):
         results = [Tensor(r) for r in results]
     if out_axes is None:
         return first
-    ax = out_axes % (first.ndim + 1)
+    n = first.ndim + 1
+    if not -n <= out_axes < n:
+        raise RuntimeError(f"The axis: {out_axes} in 'out_axes' is out of bounds for array of dimension "
+                           f"[{-n},{n}).")
+    ax = out_axes % n
     return P.stack_p(*results, axis=ax)
 
 
@@ -125,6 +129,8 @@ def vmap(fn, in_axes=0, out_axes=0):
     def mapped(*args):
         if cells is None:
             _check_arguments(fn, args)
+            if not args:
+                raise RuntimeError("Failed to get 'axis_size' within the scope of vmap.")
             if out_axes is None:
                 raise RuntimeError("The 'out_axes' of 'vmap' cannot be a single None while 'fn' is not a "
                                    "'CellList'.")

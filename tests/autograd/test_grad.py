@@ -313,3 +313,18 @@ def test_vmap_out_axes_all_none_and_argument_count_errors_are_mindspores():
         ms.vmap(f, in_axes=(1, 1, None))(x, x)
     # a parameter with a default may be left out
     np.testing.assert_allclose(ms.vmap(lambda a, b=3: a * b)(x).asnumpy(), np.full((2, 3), 3.0))
+
+
+def test_vmap_no_arguments_and_out_axes_bounds_errors_are_mindspores():
+    x = t(np.arange(6.0).reshape(2, 3))
+    with pytest.raises(RuntimeError, match="Failed to get 'axis_size' within the scope of vmap."):
+        ms.vmap(lambda: 1)()
+    with pytest.raises(RuntimeError, match=r"The axis: 1 in 'out_axes' is out of bounds for array of dimension "
+                                           r"\[-1,1\)\."):
+        ms.vmap(lambda a, c: (a * 2, c), in_axes=(1, None), out_axes=(0, 1))(x, 1)
+    with pytest.raises(RuntimeError, match=r"The axis: -3 in 'out_axes' is out of bounds .* \[-2,2\)\."):
+        ms.vmap(lambda a: a * 2, in_axes=1, out_axes=-3)(x)
+    # in bounds: the batch axis goes where out_axes says
+    got = ms.vmap(lambda a, c: (a * 2, c), in_axes=(1, None), out_axes=(-1, 0))(x, 1)
+    np.testing.assert_allclose(got[0].asnumpy(), np.arange(6.0).reshape(2, 3) * 2)
+    assert got[1].asnumpy().tolist() == [1, 1, 1]
