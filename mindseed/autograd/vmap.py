@@ -45,6 +45,13 @@ def _all_none(axes):
     return all(_all_none(a) if isinstance(a, (tuple, list)) else a is None for a in axes)
 
 
+def _parameter_count(cell):
+    try:
+        return len(inspect.signature(cell.construct).parameters)
+    except (TypeError, ValueError):
+        return None
+
+
 def _check_arguments(fn, args):
     """MindSpore's TypeError when the arguments given do not fit the parameters of fn (a Cell: its construct)."""
     try:
@@ -157,6 +164,8 @@ def vmap(fn, in_axes=0, out_axes=0):
                     results.append(fn(*_slice(pairs, list(args), i)))
             return _stack(results, out_axes)
         # a CellList: cell i takes slice i (every cell the whole input when nothing is mapped)
+        if len({_parameter_count(cell) for cell in cells}) > 1:
+            raise RuntimeError("'VmapOperation' arg0 is a CellList, whose elements's inputs should be consistent.")
         n = sizes.pop() if sizes else len(cells)
         if n != len(cells):
             raise ValueError("If you want to execute the model ensembling parallel training, please make sure the "
