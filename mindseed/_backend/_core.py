@@ -283,10 +283,18 @@ def from_numpy(a, dtype_name_=None, copy=True):
     bf16 = a.dtype == _np_bfloat16() if a.dtype.kind == "V" else False
     t = torch.from_numpy(a.view(np.int16)).view(torch.bfloat16) if bf16 else torch.from_numpy(a)
     if dtype_name_ is not None and t.dtype != _TORCH_DTYPES[dtype_name_]:
-        t = to_dtype(t, _TORCH_DTYPES[dtype_name_])
+        t = _e4m3fn_from(t) if dtype_name_ == "Float8E4M3FN" else to_dtype(t, _TORCH_DTYPES[dtype_name_])
     if _device.type != "cpu":
         t = t.to(_device)
     return t
+
+
+def _e4m3fn_from(t):
+    """Data converted to float8_e4m3fn as MindSpore's Tensor does it: a value rounding past the largest (448),
+    infinities too, becomes NaN (the type has no infinity; torch's conversion saturates to 448)."""
+    src = t.real.float() if t.is_complex() else t.float()
+    over = src.abs() >= 464     # halfway from 448 to the next step (480), which only NaN encodes
+    return torch.where(over, torch.copysign(torch.full_like(src, float("nan")), src), src).to(torch.float8_e4m3fn)
 
 
 def as_strided(x, size, stride, offset):
@@ -355,6 +363,8 @@ def to_numpy(x):
 def tensor(data, dtype_name_):
     if dtype_name_ == "Int4":
         return tensor(data, "Int8").view(_INT4)
+    if dtype_name_ == "Float8E4M3FN":
+        return _e4m3fn_from(torch.tensor(data, dtype=torch.float32)).to(_device)
     return torch.tensor(data, dtype=_TORCH_DTYPES[dtype_name_], device=_device)
 
 

@@ -3,6 +3,11 @@ import functools
 import os
 
 
+class GraphCallArgumentError(RuntimeError, TypeError):
+    """A graph-mode call with a keyword argument the callee does not take: MindSpore's compiler raises a
+    RuntimeError ('Got an unexpected keyword argument'); Python's call would raise a TypeError. This is both."""
+
+
 def op_error(exc_type, op, message):
     return exc_type(f"For '{op}', {message}")
 

@@ -3,6 +3,8 @@
 Runs the function once per batch element on slices and stacks the results. The slices and the
 stack are ordinary differentiable ops, so vmap composes with grad (and with itself).
 """
+import inspect
+
 from mindseed.common.tensor import Tensor
 from mindseed.ops._prims import core as P
 from mindseed.ops.operations._random import shared_streams
@@ -27,11 +29,41 @@ def _batch_size(pairs, sizes):
             _batch_size(p, sizes)
         return
     x, ax = pairs
+    if ax is not None and (isinstance(ax, bool) or not isinstance(ax, int)):
+        shown = f"{ax:g}" if isinstance(ax, float) else ax
+        raise RuntimeError(f"The axis in vmap's 'in_axes' should be a None or a scalar of type Int64Imm, but got a "
+                           f"{shown}.")
     if ax is not None and isinstance(x, Tensor):
         if not -x.ndim <= ax < x.ndim:
-            raise ValueError(f"For 'vmap', in_axes {ax} is out of range for an input of shape {x.shape}.")
+            raise RuntimeError(f"The axis: {ax} in 'in_axes' is out of bounds for array of dimension "
+                               f"[{-x.ndim},{x.ndim}).")
         if x.shape[ax] not in sizes:
             sizes.append(x.shape[ax])
+
+
+def _all_none(axes):
+    return all(_all_none(a) if isinstance(a, (tuple, list)) else a is None for a in axes)
+
+
+def _parameter_count(cell):
+    try:
+        return len(inspect.signature(cell.construct).parameters)
+    except (TypeError, ValueError):
+        return None
+
+
+def _check_arguments(fn, args):
+    """MindSpore's TypeError when the arguments given do not fit the parameters of fn (a Cell: its construct)."""
+    try:
+        params = list(inspect.signature(getattr(fn, "construct", fn)).parameters.values())
+    except (TypeError, ValueError):     # no signature to check (a builtin)
+        return
+    if any(p.kind in (p.VAR_POSITIONAL, p.VAR_KEYWORD) for p in params):
+        return
+    required = sum(1 for p in params if p.default is p.empty)
+    if not required <= len(args) <= len(params):
+        raise TypeError(f"The parameters number of the function is {len(params)}, but the number of provided "
+                        f"arguments is {len(args)}.")
 
 
 def _raise_all_none(in_axes):
@@ -75,7 +107,11 @@ def _stack(results, out_axes):
         results = [Tensor(r) for r in results]
     if out_axes is None:
         return first
-    ax = out_axes % (first.ndim + 1)
+    n = first.ndim + 1
+    if not -n <= out_axes < n:
+        raise RuntimeError(f"The axis: {out_axes} in 'out_axes' is out of bounds for array of dimension "
+                           f"[{-n},{n}).")
+    ax = out_axes % n
     return P.stack_p(*results, axis=ax)
 
 
@@ -98,6 +134,16 @@ def vmap(fn, in_axes=0, out_axes=0):
     cells = members() if callable(members) else None
 
     def mapped(*args):
+        if cells is None:
+            _check_arguments(fn, args)
+            if not args:
+                raise RuntimeError("Failed to get 'axis_size' within the scope of vmap.")
+            if out_axes is None:
+                raise RuntimeError("The 'out_axes' of 'vmap' cannot be a single None while 'fn' is not a "
+                                   "'CellList'.")
+            if isinstance(out_axes, (tuple, list)) and _all_none(out_axes):
+                raise RuntimeError(f"The 'out_axes' of 'vmap' cannot be all None while 'fn' is not a 'CellList', "
+                                   f"but got {out_axes}.")
         if cells is not None and len(cells) < 2:
             raise RuntimeError("In the model ensembling parallel training scenario ('VmapOperation' arg0 is a "
                                f"'CellList'), the size of 'CellList' must be greater than 1, but got {len(cells)}.")
@@ -118,6 +164,8 @@ def vmap(fn, in_axes=0, out_axes=0):
                     results.append(fn(*_slice(pairs, list(args), i)))
             return _stack(results, out_axes)
         # a CellList: cell i takes slice i (every cell the whole input when nothing is mapped)
+        if len({_parameter_count(cell) for cell in cells}) > 1:
+            raise RuntimeError("'VmapOperation' arg0 is a CellList, whose elements's inputs should be consistent.")
         n = sizes.pop() if sizes else len(cells)
         if n != len(cells):
             raise ValueError("If you want to execute the model ensembling parallel training, please make sure the "

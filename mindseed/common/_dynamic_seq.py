@@ -134,7 +134,7 @@ def _index(v):
     if isinstance(v, Tensor):
         if v.size != 1 or not mstype.is_integral(v.dtype):
             raise TypeError(f"For 'SequenceSlice', the index must be an int scalar, but got {abstract_of(v)}.")
-        return int(v.reshape(()).item())
+        return int(v.item())
     return v
 
 

@@ -1,4 +1,6 @@
 """set_context / get_context with MindSpore 2.10's keys; the execution mode is read from `_state.mode`."""
+import os
+
 from mindseed import _backend as B
 from mindseed._utils import _state
 
@@ -99,6 +101,19 @@ def _set_save_graphs(value):
     return value
 
 
+def _set_save_graphs_path(path):
+    """The directory where graphs are saved, made absolute and created now (MindSpore's `_make_directory`)."""
+    if not path.strip():
+        raise ValueError(f"For 'context.set_context', the 'save_graphs_path' or the 'print_file_path' is invalid "
+                         f"type, it should be Non-empty string, but got '{path}'.")
+    path = os.path.realpath(path)
+    try:
+        os.makedirs(path, mode=0o700, exist_ok=True)
+    except PermissionError as e:
+        raise ValueError(f"{e}\nNo write permission on the directory '{path}'.") from e
+    return path
+
+
 def _set_threads(value):
     if not isinstance(value, int) or value < 0:
         raise ValueError("The num of thread must bigger than or equal to 0.")
@@ -108,7 +123,7 @@ def _set_threads(value):
 
 _SETTERS = {
     "mode": _set_mode, "device_target": _set_device_target, "deterministic": _set_deterministic,
-    "save_graphs": _set_save_graphs, "runtime_num_threads": _set_threads,
+    "save_graphs": _set_save_graphs, "save_graphs_path": _set_save_graphs_path, "runtime_num_threads": _set_threads,
 }
 
 

@@ -632,7 +632,7 @@ def _convert(data, dtype):
         if any(isinstance(x, (Tensor, np.ndarray)) for x in _flat(data)):
             data = _to_numpy_nested(data)
         if dtype.name in _NO_NUMPY_FLOATS:
-            return B.cast(B.from_numpy(np.asarray(data, dtype=np.float32), "Float32"), dtype.name)
+            return B.from_numpy(np.asarray(data, dtype=np.float32), dtype.name)
         nptype = np.int8 if dtype == mstype.qint4x2 else mstype.dtype_to_nptype(dtype)     # qint4x2: its bytes
         try:
             array = np.asarray(data, dtype=nptype)

@@ -85,7 +85,34 @@ def _varying(seq, value):
     return isinstance(seq, _Mutable) or is_variable(value) or any(is_variable(e) for e in seq)
 
 
+def _traced(x):
+    b = _state.tracing
+    return b is not None and isinstance(x, Tensor) and b.is_traced(x)
+
+
+def _equal_in_graph(a, b):
+    """a == b as a bool tensor of the graph (a or b a tensor computed in it), or a constant bool when their kinds,
+    shapes or dtypes already decide it."""
+    if isinstance(a, Tensor) and isinstance(b, Tensor):
+        if a.shape != b.shape or a.dtype != b.dtype:
+            return False
+    elif not isinstance(a if isinstance(b, Tensor) else b, (int, float)):
+        return False
+    return (a == b).all()
+
+
 def _count(seq, value):
+    if _traced(value) or any(_traced(e) for e in seq):
+        # compared when the graph runs: a Python int of the graph (MindSpore's SequenceCount)
+        from mindseed.compiler.helpers import _scalar  # noqa: PLC0415 -- helpers import this module
+        total = variable(0)
+        for e in seq:
+            # compared as values when the graph runs: a bool equals the number it is (True == 1)
+            eq = _equal_in_graph(e, value) if isinstance(e, Tensor) or isinstance(value, Tensor) else e == value
+            total = total + (eq.astype(mstype.int64) if isinstance(eq, Tensor) else int(eq))
+        if not isinstance(total, Tensor):
+            return total
+        return _scalar(total, mstype.int64, int, "count")
     n = sum(1 for e in seq if _graph_equal(e, value))
     return variable(n) if _varying(seq, value) else n
 

@@ -22,6 +22,7 @@ from mindseed.nn._shard import check_shard, sharding
 from mindseed.ops._prims import core as P
 from mindseed._utils._props import readonly
 from mindseed._utils._jit_forbidden import jit_forbidden_register
+from mindseed._utils.errors import GraphCallArgumentError
 
 __all__ = ["Cell", "GraphCell"]
 
@@ -50,11 +51,6 @@ class _AttrTable(OrderedDict):
         super().__delitem__(key)
         if self._attrs is not None:
             self._attrs.pop(key, None)
-
-
-class GraphCallArgumentError(RuntimeError, TypeError):
-    """A graph-mode call whose keyword arguments the construct does not take: MindSpore's compiler raises a
-    RuntimeError ('Got an unexpected keyword argument'); Python's call would raise a TypeError. This is both."""
 
 
 def _check_graph_kwargs(cell, args, kwargs):

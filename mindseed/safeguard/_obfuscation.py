@@ -424,6 +424,11 @@ def _check_valid_obf_config(obf_config, config_type):
             raise TypeError("obf_config[][] type should be dict, but got {}.".format(type(config)))
         _CONFIG_CHECKS[config_type](config)
         layers = config.get("layers")
-        if layers is not None and (not isinstance(layers, list) or not all(isinstance(x, int) for x in layers)):
-            raise TypeError("obf_config[][]['layers'] type should be a list of int, but got {}.".format(layers))
+        if layers is not None:
+            if not isinstance(layers, list):
+                raise TypeError("obf_config[][]['layers'] type should be list, but got {}.".format(type(layers)))
+            for layer in layers:
+                if not isinstance(layer, int):
+                    raise TypeError("obf_config[][]['layers'][] type should be int, but got {}."
+                                    .format(type(layer)))
     return True

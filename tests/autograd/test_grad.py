@@ -284,3 +284,47 @@ def test_vmap_batch_size_and_all_none_errors_are_mindspores():
         ms.vmap(lambda a, b: a + b, in_axes=None)(t(x), t(x))
     with pytest.raises(RuntimeError, match=r"cannot be all None .* but got \(None, None\)"):
         ms.vmap(lambda a, b: a + b, in_axes=(None, None))(t(x), t(x))
+
+
+def test_vmap_in_axes_type_and_bounds_errors_are_mindspores():
+    x = t(np.arange(6.0).reshape(2, 3))
+    with pytest.raises(RuntimeError, match=r"'in_axes' should be a None or a scalar of type Int64Imm, but got a 1\."):
+        ms.vmap(lambda a, b: a + b, in_axes=(1., None))(x, 1)
+    with pytest.raises(RuntimeError, match=r"The axis: -3 in 'in_axes' is out of bounds for array of dimension "
+                                           r"\[-2,2\)\."):
+        ms.vmap(lambda a, b: a + b, in_axes=(-3, None))(x, 1)
+    # the last axis in range maps as numpy's would
+    np.testing.assert_allclose(ms.vmap(lambda a: a * 2, in_axes=-1)(x).asnumpy(), np.arange(6.0).reshape(2, 3).T * 2)
+
+
+def test_vmap_out_axes_all_none_and_argument_count_errors_are_mindspores():
+    x = t(np.ones((2, 3)))
+
+    def f(a, b, c):
+        return a + b, c
+
+    with pytest.raises(RuntimeError, match=r"'out_axes' of 'vmap' cannot be a single None"):
+        ms.vmap(lambda a: a * 2, 0, None)(x)
+    with pytest.raises(RuntimeError, match=r"cannot be all None while 'fn' is not a 'CellList', but got "
+                                           r"\(None, \(None, None\)\)\."):
+        ms.vmap(f, in_axes=(1, 1, None), out_axes=(None, (None, None)))(x, x, 1)
+    with pytest.raises(TypeError, match="The parameters number of the function is 3, but the number of provided "
+                                        "arguments is 2."):
+        ms.vmap(f, in_axes=(1, 1, None))(x, x)
+    # a parameter with a default may be left out
+    np.testing.assert_allclose(ms.vmap(lambda a, b=3: a * b)(x).asnumpy(), np.full((2, 3), 3.0))
+
+
+def test_vmap_no_arguments_and_out_axes_bounds_errors_are_mindspores():
+    x = t(np.arange(6.0).reshape(2, 3))
+    with pytest.raises(RuntimeError, match="Failed to get 'axis_size' within the scope of vmap."):
+        ms.vmap(lambda: 1)()
+    with pytest.raises(RuntimeError, match=r"The axis: 1 in 'out_axes' is out of bounds for array of dimension "
+                                           r"\[-1,1\)\."):
+        ms.vmap(lambda a, c: (a * 2, c), in_axes=(1, None), out_axes=(0, 1))(x, 1)
+    with pytest.raises(RuntimeError, match=r"The axis: -3 in 'out_axes' is out of bounds .* \[-2,2\)\."):
+        ms.vmap(lambda a: a * 2, in_axes=1, out_axes=-3)(x)
+    # in bounds: the batch axis goes where out_axes says
+    got = ms.vmap(lambda a, c: (a * 2, c), in_axes=(1, None), out_axes=(-1, 0))(x, 1)
+    np.testing.assert_allclose(got[0].asnumpy(), np.arange(6.0).reshape(2, 3) * 2)
+    assert got[1].asnumpy().tolist() == [1, 1, 1]

@@ -65,6 +65,19 @@ def test_sizes_must_agree():
         F.vmap(nn.CellList([]))(x, y)
 
 
+class _OneInput(nn.Cell):
+    def construct(self, x):
+        return x * 2
+
+
+def test_cells_must_take_the_same_inputs():
+    x = ms.Tensor(X[:2])
+    with pytest.raises(RuntimeError, match="arg0 is a CellList, whose elements's inputs should be consistent."):
+        F.vmap(nn.CellList([_OneInput(), Scale(1.0)]))(x)
+    got = F.vmap(nn.CellList([_OneInput(), _OneInput()]))(x)
+    np.testing.assert_allclose(got.asnumpy(), X[:2] * 2, rtol=1e-6)
+
+
 def test_vmap_of_a_seeded_random_primitive_draws_as_the_batched_op():
     # MindSpore runs the random op once on the whole batch: each row gets its own draw of the op's stream, the same
     # rows the batched call gives (not one draw repeated per slice)

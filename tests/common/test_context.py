@@ -60,3 +60,16 @@ def test_unavailable_device_target_is_runtime_error():
     with pytest.raises(ValueError, match="'device_target' must be one of"):
         ms.set_context(device_target="foo")
     assert ms.get_context("device_target") == "CPU"
+
+
+def test_save_graphs_path_is_made_absolute_and_created(tmp_path, monkeypatch):
+    before = ms.get_context("save_graphs_path")
+    monkeypatch.chdir(tmp_path)
+    try:
+        ms.set_context(save_graphs_path="ir_dir/sub")
+        assert (tmp_path / "ir_dir" / "sub").is_dir()
+        assert ms.get_context("save_graphs_path") == str((tmp_path / "ir_dir" / "sub").resolve())
+        with pytest.raises(ValueError, match="'save_graphs_path' or the 'print_file_path' is invalid"):
+            ms.set_context(save_graphs_path="  ")
+    finally:
+        ms.set_context(save_graphs_path=before)

@@ -39,6 +39,19 @@ def test_float8_cast_rounds_to_the_nearest_representable_value(dtype, fmt):
         y.asnumpy()
 
 
+def test_float8_e4m3fn_tensor_overflow_is_nan():
+    # MindSpore's Tensor(data, float8_e4m3fn): a value rounding past 448 (>= 464), infinities too, is NaN
+    x = np.array([449.0, 463.0, 464.0, 480.0, -512.0, 1e6, np.inf, -np.inf, 1.5, 448.0], np.float32)
+    want = np.array([448, 448, np.nan, np.nan, np.nan, np.nan, np.nan, np.nan, 1.5, 448], np.float32)
+    for t in (ms.Tensor(x, ms.float8_e4m3fn), ms.Tensor(x.tolist(), ms.float8_e4m3fn)):
+        got = t.astype(ms.float32).asnumpy()
+        np.testing.assert_array_equal(got, want)
+    assert np.isnan(ms.Tensor(512, ms.float8_e4m3fn).astype(ms.float32).asnumpy())
+    assert ms.Tensor(448, ms.float8_e4m3fn).astype(ms.float32).asnumpy() == 448
+    # float8_e5m2 has infinities: its overflow is inf
+    assert np.isinf(ms.Tensor(65535, ms.float8_e5m2).astype(ms.float32).asnumpy())
+
+
 def test_hifloat8_is_a_dtype_without_kernels():
     assert isinstance(ms.hifloat8, ms.Float) and isinstance(ms.qint4x2, ms.Int)
     assert ms.hifloat8 != ms.float8_e4m3fn and ms.float8_e5m2 == ms.float8_e5m2

@@ -2,6 +2,8 @@
 gives them (`F.isconstant`, `F.is_sequence_value_unknown`, `F.is_sequence_shape_unknown`), the values they compute,
 and MindSpore's type checks."""
 
+import warnings
+
 import numpy as np
 import pytest
 
@@ -57,6 +59,36 @@ def test_dynamic_sequence_from_range_tuple_list_and_slice_bounds():
     out = f()
     assert out[:2] == (True, True) and tuple(out[2]) == (2, 3, 4, 5)
     assert out[3:8] == (True, True, True, True, True) and tuple(out[8]) == (10, 20) and out[9] is False
+
+
+def test_dynamic_sequence_sliced_by_constant_tensor_bounds_stays_in_the_graph():
+    # tensors built inside the graph are constants: the slice compiles (no JIT fallback) and stays dynamic-length
+    @ms.jit
+    def f():
+        a = mutable((1, 2, 3, 4, 5), True)
+        s = a[ms.Tensor([1]):ms.Tensor([5]):ms.Tensor([2])]
+        return F.is_sequence_shape_unknown(s), s
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        unknown, s = f()
+    assert unknown is True and tuple(s) == (2, 4)
+
+
+def test_count_of_graph_tensors_is_a_variable_int_of_the_graph():
+    # values of MindSpore 2.10: compared when the graph runs (no JIT fallback), a bool equal to its number
+    @ms.jit
+    def f(target, a):
+        x = [ms.Tensor([1]), ms.Tensor([2]), ms.Tensor([2])]
+        y = mutable((ms.Tensor([1]), ms.Tensor([2]), ms.Tensor([3])), True)
+        z = [a, a + 1, 1, True]
+        n = x.count(target)
+        return isinstance(n, int), F.isconstant(n), n, y.count(target), z.count(1), z.count(a)
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert f(ms.Tensor([10]), ms.Tensor(1)) == (True, False, 0, 0, 3, 3)
+        assert f(ms.Tensor([2]), ms.Tensor(0)) == (True, False, 2, 1, 3, 1)
 
 
 def test_dynamic_sequence_argument():

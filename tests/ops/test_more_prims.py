@@ -162,6 +162,25 @@ def test_loops_partial_hooks_and_dump(tmp_path):
     assert np.load(tmp_path / "t.npy").tolist() == [1.0, 2.0]
 
 
+def test_insert_gradient_of_python_scalars_pass_through():
+    def zero(d):
+        return d * 0
+
+    stop = ops.InsertGradientOf(zero)
+    assert stop(1) == 1 and type(stop(1)) is int and stop(2.5) == 2.5
+    grad_all = ops.GradOperation(get_all=True)
+
+    def f(x, y):
+        return stop(x) * y
+
+    # a scalar input has no gradient (none is returned for it); a tensor's gradient is the hooked one
+    assert grad_all(ms.jit(f))(1, 2) == ()
+    gx, gy = grad_all(f)(ms.Tensor(2.0), ms.Tensor(3.0))
+    assert float(gx) == 0.0 and float(gy) == 2.0
+    (gy,) = ms.jit(lambda x, y: grad_all(f)(x, y))(2.0, ms.Tensor(3.0))
+    assert float(gy) == 2.0
+
+
 @pytest.mark.parametrize("delta", [0.25, -0.1])
 def test_adjust_hue_rotates_hue(delta):
     x = np.random.RandomState(3).uniform(0.1, 0.9, (5, 3))

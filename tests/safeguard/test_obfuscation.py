@@ -117,6 +117,13 @@ def test_obfuscate_ckpt_layered_targets_fail_as_in_mindspore(plain_dir, tmp_path
                      "weight_obf_config": []}}, TypeError, "'type'"),
     ({"obf_config": {"obf_metadata_config": [], "weight_obf_config": [{"target": "a", "weight_obf_ops": [
         {"name": "mul", "input_x": "w", "input_y": 1}]}]}}, TypeError, "input_y_name type should be str"),
+    ({"obf_config": {"obf_metadata_config": [], "weight_obf_config": [{"target": "a", "layers": "", "weight_obf_ops": [
+        {"name": "mul", "input_x": "w", "input_y": "m"}]}]}}, TypeError,
+     r"obf_config\[\]\[\]\['layers'\] type should be list, but got <class 'str'>"),
+    ({"obf_config": {"obf_metadata_config": [], "weight_obf_config": [{"target": "a", "layers": [1, "2"],
+                                                                       "weight_obf_ops": [
+        {"name": "mul", "input_x": "w", "input_y": "m"}]}]}}, TypeError,
+     r"obf_config\[\]\[\]\['layers'\]\[\] type should be int, but got <class 'str'>"),
     ({"obfuscate_scale": 1}, ValueError, "obfuscate_scale must be float or int, and larger than 1"),
 ])
 def test_obfuscate_ckpt_bad_input(kwargs, err, match, plain_dir, tmp_path):

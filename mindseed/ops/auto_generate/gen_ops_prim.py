@@ -2,7 +2,10 @@
 `mindspore.ops.operations`) and the backward kernels of `ops.operations._grad_ops`."""
 from mindseed.ops import operations as _operations
 from mindseed.ops.operations import _grad_ops
-from mindseed.ops.operations._base import Primitive as _Primitive
+from mindseed.common.tensor import Tensor as _Tensor
+from mindseed.ops._api import _attr_value
+from mindseed.ops.functional import _nn_norm as _norm
+from mindseed.ops.operations._base import AttrPrimitive as _AttrPrimitive, Primitive as _Primitive
 
 __all__ = sorted(_n for _n, _v in vars(_operations).items()
                  if not _n.startswith("_") and isinstance(_v, type) and issubclass(_v, _Primitive)
@@ -14,7 +17,24 @@ globals().update({_n: getattr(_grad_ops, _n) for _n in _grad_ops.__all__})
 # and the view operators (`ops.auto_generate` only)
 DropoutExt = _operations._nn.DropoutExt
 globals().update({_n: getattr(_operations._mint_prims, _n) for _n in _operations._mint_prims.VIEWS})
-__all__ = sorted(set(__all__) | set(_grad_ops.__all__) | {"DropoutExt"} | set(_operations._mint_prims.VIEWS))
+
+
+class GroupNorm(_AttrPrimitive):
+    """(output, mean, rstd) of group normalization: `num_groups` groups of the channels of an (N, C, *) input
+    normalized, then scaled and shifted per channel; mean and rstd have shape (N, num_groups)."""
+
+    def __call__(self, input, num_groups, weight=None, bias=None, eps=1e-5):
+        # a `mutable` scalar arrives in a graph as a 0-d tensor: its value, as MindSpore's argument handlers take it
+        num_groups, eps = (_attr_value(v) if isinstance(v, _Tensor) and v.ndim == 0 else v for v in (num_groups, eps))
+        if isinstance(num_groups, bool) or not isinstance(num_groups, int):
+            raise TypeError(f"For 'GroupNorm', the 'num_groups' must be an int, but got {type(num_groups).__name__}.")
+        if isinstance(eps, bool) or not isinstance(eps, float):
+            raise TypeError(f"For 'GroupNorm', the 'eps' must be a float, but got {type(eps).__name__}.")
+        return tuple(_norm.group_norm_outputs(input, num_groups, weight, bias, eps))
+
+
+__all__ = sorted(set(__all__) | set(_grad_ops.__all__) | {"DropoutExt", "GroupNorm"} |
+                 set(_operations._mint_prims.VIEWS))
 
 
 # MindSpore's generated module also holds an instance of each operator under its snake-case name, `<name>_op`

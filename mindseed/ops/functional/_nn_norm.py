@@ -116,6 +116,11 @@ def group_norm(input, num_groups, weight=None, bias=None, eps=1e-5):
     Raises:
         ValueError: C is not divisible by num_groups, or parameter shapes are not (C,).
     """
+    return group_norm_outputs(input, num_groups, weight, bias, eps)[0]
+
+
+def group_norm_outputs(input, num_groups, weight=None, bias=None, eps=1e-5):
+    """(output, mean, rstd) of group_norm, the statistics of shape (N, num_groups) (the GroupNorm primitive's)."""
     op = "GroupNorm"
     _check_float(op, "input", input)
     if isinstance(num_groups, bool) or not isinstance(num_groups, int) or num_groups <= 0:
@@ -126,7 +131,7 @@ def group_norm(input, num_groups, weight=None, bias=None, eps=1e-5):
     c = (input.shape[1],)
     weight = _check_param(op, "weight", weight, c, input.dtype)
     bias = _check_param(op, "bias", bias, c, input.dtype)
-    return NN.group_norm_p(input, weight, bias, num_groups=num_groups, eps=_check_eps(op, eps))[0]
+    return NN.group_norm_p(input, weight, bias, num_groups=num_groups, eps=_check_eps(op, eps))
 
 
 def _rms(op, x, gamma, epsilon):

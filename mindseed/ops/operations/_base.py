@@ -1,9 +1,11 @@
 """Base classes of the Primitive-class API."""
 import functools
+import re
 import types
 
 from mindseed._utils import _state
 from mindseed._utils._public_type import PublicType
+from mindseed._utils.errors import GraphCallArgumentError
 from mindseed.common._shard_layout import Layout
 from mindseed.common.tensor import Tensor
 
@@ -22,7 +24,11 @@ def _scoped(call):
     @functools.wraps(call)
     def __call__(self, *args, **kwargs):
         if self.in_strategy is None:
-            return call(self, *args, **kwargs)
+            try:
+                return call(self, *args, **kwargs)
+            except TypeError as e:
+                _check_graph_keywords(e, kwargs)
+                raise
         shard_scopes.append((self, args))
         try:
             return call(self, *args, **kwargs)
@@ -30,6 +36,19 @@ def _scoped(call):
             shard_scopes.pop()
     __call__.shard_scoped = True
     return __call__
+
+
+_UNEXPECTED_KEYWORD = re.compile(r"got an unexpected keyword argument ('[^']*')")
+
+
+def _check_graph_keywords(exc, kwargs):
+    """A primitive called in a graph with a keyword argument its call does not take (exc raised by the call's own
+    binding): MindSpore's compiler's RuntimeError."""
+    if not kwargs or _state.tracing is None or exc.__traceback__.tb_next is not None:
+        return
+    found = _UNEXPECTED_KEYWORD.search(str(exc))
+    if found is not None:
+        raise GraphCallArgumentError(f"Got an unexpected keyword argument {found.group(1)}.") from None
 
 
 def _check_strategy(name, strategy, which):

@@ -264,6 +264,8 @@ def _hook_backward(*inputs, hook_fn=REQUIRED, cell_id=""):
 
 
 def _insert_gradient_of(x, f=REQUIRED):
+    if not isinstance(x, Tensor):
+        return x    # a Python scalar has no gradient to change (MindSpore gives it back as it is)
     return P.hook_backward_p(x, hook=lambda dout: f(dout[0] if isinstance(dout, tuple) else dout))[0]
 
 
