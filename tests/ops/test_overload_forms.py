@@ -173,3 +173,17 @@ def test_tensor_to_device_and_dtype_forms():
         x.to(device="Ascend", non_blocking=True)
     with pytest.raises(TypeError, match="'dtype'"):
         x.to(1)
+
+
+def test_tensor_var_and_std_of_integers_use_the_truncated_integer_mean():
+    # MindSpore's Tensor.var/std of an integer tensor: deviations from Tensor.mean (truncated toward zero), in float32
+    # (ops.var refuses integers); values printed by MindSpore 2.10
+    x = ms.Tensor(np.array([[1, 2, 4], [3, 7, 8]], np.int32))
+    assert x.var().dtype == ms.float32 and x.var().asnumpy().item() == 6.5        # exact variance: 6.4722
+    np.testing.assert_allclose(x.var(axis=1).asnumpy(), [1.6666666, 4.6666665], rtol=1e-7)
+    np.testing.assert_allclose(x.var(axis=0, ddof=1).asnumpy(), [2.0, 13.0, 8.0])
+    assert x.var(keepdims=True).shape == (1, 1)
+    np.testing.assert_allclose(x.std(axis=0, ddof=1).asnumpy(), [1.4142135, 3.6055512, 2.828427], rtol=1e-7)
+    np.testing.assert_allclose(ms.Tensor(np.array([-1, -2, -4], np.int32)).var().asnumpy(), 1.6666666, rtol=1e-7)
+    with pytest.raises(TypeError, match="For 'var', the 'input' must be a Tensor of float type"):
+        ms.ops.var(x)

@@ -112,17 +112,40 @@ def _any(self, axis=None, keep_dims=False, *, dim=None, keepdim=None):
     return R.any(self, _pick(axis, dim, None), _pick(keepdim, None, keep_dims))
 
 
+def _int_var(self, axis, ddof, keepdims):
+    """Tensor.var of an integer tensor, as MindSpore's method computes it: deviations from the tensor's integer
+    mean (truncated, as Tensor.mean of an integer tensor), squared and averaged in float32."""
+    axes = R._axes("var", axis, self.ndim)
+    axes = tuple(range(self.ndim)) if axes is None else (axes,) if isinstance(axes, int) else axes
+    mean = self.mean(axis=axes, keep_dims=True)
+    dev = C.cast_p(C.sub_p(self, mean), dtype=mstype.float32.name)
+    n = 1
+    for a in axes:
+        n *= self.shape[a]
+    total = C.reduce_sum_p(C.mul_p(dev, dev), axis=axes, keep_dims=bool(keepdims))
+    return C.div_p(total, float(n - ddof))
+
+
+def _variance_method(self, axis, ddof, keepdims):
+    if isinstance(self, Tensor) and mstype.is_integral(self.dtype):
+        return _int_var(self, axis, ddof, keepdims)
+    return R.var(self, axis, ddof, keepdims)
+
+
 def _std(self, axis=None, ddof=0, keepdims=False, *, dim=None, correction=None, keepdim=None):
     # MindSpore's std(dim=None, *, correction=0, keepdim=False) form computes through the older one: both default
     # to dividing by N
+    if isinstance(self, Tensor) and mstype.is_integral(self.dtype):
+        return P.sqrt_p(_int_var(self, _pick(axis, dim, None), _pick(correction, None, ddof),
+                               _pick(keepdim, None, keepdims)))
     return R.std(self, _pick(axis, dim, None), _pick(correction, None, ddof), _pick(keepdim, None, keepdims))
 
 
 def _var(self, axis=None, ddof=0, keepdims=False, *, dim=None, correction=None, keepdim=None):
     if dim is None and correction is None and keepdim is None:
-        return R.var(self, axis, ddof, keepdims)
+        return _variance_method(self, axis, ddof, keepdims)
     # var(dim=None, *, correction=1, keepdim=False): Bessel's correction by default
-    return R.var(self, _pick(dim, axis, None), _pick(correction, None, 1), _pick(keepdim, None, keepdims))
+    return _variance_method(self, _pick(dim, axis, None), _pick(correction, None, 1), _pick(keepdim, None, keepdims))
 
 
 def _cumsum(self, dim=None, *, dtype=None, axis=None):
