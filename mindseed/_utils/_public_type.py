@@ -1,7 +1,8 @@
 """The class of MindSpore's Tensor and Primitive, so `type(x)` prints MindSpore's path.
 
-MindSpore's Tensor, Cell and Primitive derive from pybind11 classes, whose metaclass is not `type`; printing the
-class (`str(type(x))`, `f"but got {type(x)}"`) gives `<class 'mindspore.common.tensor.Tensor'>`. When mindseed runs
+MindSpore's Tensor has a metaclass of its own (`_TensorMeta`) and its Primitive a pybind11 one; printing the class
+(`str(type(x))`, `f"but got {type(x)}"`) gives `<class 'mindspore.common.tensor.Tensor'>`. (Cell's metaclass is
+`type` in MindSpore: packages derive from abc.ABC and Cell together, so Cell has none here either.) When mindseed runs
 MindSpore code through `mindseed.compat` (where `import mindspore` is mindseed), its classes print the same;
 otherwise they print their own module, `<class 'mindseed.common.tensor.Tensor'>`.
 """

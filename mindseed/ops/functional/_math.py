@@ -126,26 +126,27 @@ def _int_var(self, axis, ddof, keepdims):
     return C.div_p(total, float(n - ddof))
 
 
-def _variance_method(self, axis, ddof, keepdims):
+def _variance_method(op, self, axis, ddof, keepdims):
+    """Tensor.var / Tensor.std ('var' / 'std'): an integer tensor through `_int_var`, as MindSpore's method."""
     if isinstance(self, Tensor) and mstype.is_integral(self.dtype):
-        return _int_var(self, axis, ddof, keepdims)
-    return R.var(self, axis, ddof, keepdims)
+        v = _int_var(self, axis, ddof, keepdims)
+        return P.sqrt_p(v) if op == "std" else v
+    return (R.std if op == "std" else R.var)(self, axis, ddof, keepdims)
 
 
 def _std(self, axis=None, ddof=0, keepdims=False, *, dim=None, correction=None, keepdim=None):
     # MindSpore's std(dim=None, *, correction=0, keepdim=False) form computes through the older one: both default
     # to dividing by N
-    if isinstance(self, Tensor) and mstype.is_integral(self.dtype):
-        return P.sqrt_p(_int_var(self, _pick(axis, dim, None), _pick(correction, None, ddof),
-                               _pick(keepdim, None, keepdims)))
-    return R.std(self, _pick(axis, dim, None), _pick(correction, None, ddof), _pick(keepdim, None, keepdims))
+    return _variance_method("std", self, _pick(axis, dim, None), _pick(correction, None, ddof),
+                            _pick(keepdim, None, keepdims))
 
 
 def _var(self, axis=None, ddof=0, keepdims=False, *, dim=None, correction=None, keepdim=None):
     if dim is None and correction is None and keepdim is None:
-        return _variance_method(self, axis, ddof, keepdims)
+        return _variance_method("var", self, axis, ddof, keepdims)
     # var(dim=None, *, correction=1, keepdim=False): Bessel's correction by default
-    return _variance_method(self, _pick(dim, axis, None), _pick(correction, None, 1), _pick(keepdim, None, keepdims))
+    return _variance_method("var", self, _pick(dim, axis, None), _pick(correction, None, 1),
+                            _pick(keepdim, None, keepdims))
 
 
 def _cumsum(self, dim=None, *, dtype=None, axis=None):
