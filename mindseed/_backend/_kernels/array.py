@@ -177,11 +177,7 @@ def _flat_rows(x, indices):
     strides = torch.ones(k, dtype=torch.int64, device=x.device)
     for i in range(k - 2, -1, -1):
         strides[i] = strides[i + 1] * lead[i + 1]
-    idx = _long(indices)
-    for i in range(k):
-        idx_i = idx[..., i]
-        if bool((idx_i < 0).any()) or bool((idx_i >= lead[i]).any()):
-            raise IndexError(f"indices along dimension {i} must be in [0, {lead[i]})")
+    idx = _long(indices)                  # (in range: `tensor_scatter` checked them, `_nd_bad_row`)
     rows = (idx * strides).sum(-1).reshape(-1)
     n = 1
     for s in lead:
