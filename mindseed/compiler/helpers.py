@@ -22,8 +22,8 @@ from mindseed.common._mutable import _Mutable, variable
 from mindseed.common.parameter import Parameter
 from mindseed.common.tensor import Tensor
 from mindseed.compiler import control, loops
-from mindseed.compiler.methods import (dict_key, ms_augassign, ms_dict, ms_member_item, ms_method, ms_setitem_attr,
-                                       ms_shift)
+from mindseed.compiler.methods import (dict_key, ms_arith, ms_augassign, ms_dict, ms_member_item, ms_method,
+                                       ms_setitem_attr, ms_shift)
 from mindseed.compiler.opaque import speculative
 from mindseed.compiler.switch import Switch, cells_of
 from mindseed.compiler.trace import GraphBreak, add_user_trace, replaying, user_location, user_trace_here
@@ -376,12 +376,19 @@ def _ms_print(*args, sep=" ", end="\n", file=None, flush=False):
     if replaying[0]:
         return None        # forward code re-run for a gradient: the forward run prints
     leaves = []
-    tmpl = control._flatten(args, leaves)
+    strings = [i for i, a in enumerate(args) if isinstance(a, _GraphStr)]
+    tmpl = control._flatten(tuple(a.parts if isinstance(a, _GraphStr) else a for a in args), leaves)
 
     import numpy as np  # noqa: PLC0415
     interpreted = any(isinstance(a, (np.ndarray, np.generic)) for a in args)
 
     def run(*raw):
+        if strings:
+            # a print of a run-time string is Python's print, run by the interpreter (MindSpore's PyExecute)
+            values = control._unflatten(tmpl, list(raw))
+            builtins.print(*(_GraphStr.text(v) if i in strings else _GraphStr.text((v,))
+                             for i, v in enumerate(values)), sep=sep, end=end, file=file, flush=True)
+            return
         if interpreted:
             # a print of numpy values (JIT fallback) is Python's print, run by the interpreter: str() of each value
             values = control._unflatten(tmpl, [B.to_numpy(r) for r in raw])   # a Tensor's str() is its values
@@ -392,8 +399,64 @@ def _ms_print(*args, sep=" ", end="\n", file=None, flush=False):
     from mindseed.ops._prims.core import py_call_p  # noqa: PLC0415
     builder.emit(py_call_p, [builder.operand(t) for t in leaves], {"fn": run}, [])
     if not speculative():
-        run(*[t._data for t in leaves])
+        pending = getattr(builder.root, "pending_prints", None)
+        if pending is None:
+            run(*[t._data for t in leaves])
+        else:       # printed when the trace completes: a trace that falls back to the interpreter prints nothing
+            pending.append((run, [t._data for t in leaves]))
     return None
+
+
+class _GraphStr:
+    """An f-string of converted code holding tensors of the graph: its text is known at run time. A Print node
+    shows it; any other use (str(), returning it) needs the value, so the function runs in the interpreter."""
+
+    def __init__(self, parts):
+        self.parts = tuple(parts)
+
+    @staticmethod
+    def text(parts):
+        """The string of the parts' run-time values: str() of each, as MindSpore's graph joins them."""
+        import numpy as np  # noqa: PLC0415
+        return "".join(str(Tensor._from_raw(p)) if not isinstance(p, (np.ndarray, np.generic, str)) and
+                       hasattr(p, "shape") and hasattr(p, "dtype") else str(p) for p in parts)
+
+    def __add__(self, other):
+        if isinstance(other, _GraphStr):
+            return _GraphStr(self.parts + other.parts)
+        if isinstance(other, str):
+            return _GraphStr(self.parts + (other,))
+        return NotImplemented
+
+    def __radd__(self, other):
+        if isinstance(other, str):
+            return _GraphStr((other,) + self.parts)
+        return NotImplemented
+
+    def __str__(self):
+        raise GraphBreak(f"a string formatted from tensors of the graph (at {user_location()}) is only known at "
+                         f"run time")
+
+    __format__ = __len__ = __iter__ = __hash__ = __eq__ = lambda self, *a: self.__str__()
+
+
+def _ms_fstring(parts):
+    """f"...": the parts joined as str() of each value (MindSpore's graph applies no conversion or format spec);
+    with a tensor among them while tracing, a string known at run time (_GraphStr)."""
+    if _state.tracing is not None and any(isinstance(p, Tensor) for p in parts):
+        return _GraphStr(parts)
+    return "".join(str(p) for p in parts)
+
+
+def graph_strings_in(obj):
+    """Whether a traced function's result holds a string known only at run time (then it runs interpreted)."""
+    if isinstance(obj, _GraphStr):
+        return True
+    if isinstance(obj, (tuple, list)):
+        return any(graph_strings_in(o) for o in obj)
+    if isinstance(obj, dict):
+        return any(graph_strings_in(o) for o in obj.values())
+    return False
 
 
 def _ms_unpack(value, n):
@@ -617,6 +680,7 @@ _COMPARE = {"Lt": operator.lt, "LtE": operator.le, "Gt": operator.gt, "GtE": ope
             "In": _ms_in, "NotIn": _ms_not_in}
 
 
+_NUMBERS = (int, float, bool)
 _ORDER = {"Lt": "lt", "LtE": "le", "Gt": "gt", "GtE": "ge"}
 
 
@@ -628,7 +692,10 @@ def _runtime(v):
 def _ms_order(op, a, b):
     """`a op b`. Two tuples (lists) are ordered as MindSpore's graph compiles it: element by element, each a
     scalar, up to the first pair that differs (a tensor or a nested sequence there is a TypeError), except that
-    sequences nesting run-time values (not led by a tensor) run as Python (MindSpore's PyExecute)."""
+    sequences nesting run-time values (not led by a tensor) run as Python (MindSpore's PyExecute). Two Python
+    numbers, one a float, compare as the graph's float32 scalars (`0.1 + 0.2 == 0.3`)."""
+    if type(a) in _NUMBERS and type(b) in _NUMBERS and float in (type(a), type(b)):
+        return _COMPARE[op](np.float32(a), np.float32(b)).item()
     if op not in _ORDER or type(a) is not type(b) or not isinstance(a, (tuple, list)):
         return _COMPARE[op](a, b)
     led_by_tensor = any(s and _runtime(s[0]) for s in (a, b))
@@ -804,8 +871,9 @@ HELPERS = {
     "__ms_item": _ms_item, "__ms_assert": _ms_assert, "__ms_bool": _ms_bool, "__ms_int": _ms_int,
     "__ms_float": _ms_float, "__ms_any": _ms_any, "__ms_all": _ms_all, "__ms_min": _ms_min, "__ms_max": _ms_max,
     "__ms_zip": _ms_zip, "__ms_setattr": _ms_setattr, "__ms_in": _ms_in, "__ms_not_in": _ms_not_in,
-    "__ms_print": _ms_print, "__ms_unsupported": _ms_unsupported, "__ms_chain": _ms_chain,
-    "__ms_order": _ms_order, "__ms_dict": ms_dict, "__ms_method": ms_method, "__ms_shift": ms_shift,
+    "__ms_print": _ms_print, "__ms_fstring": _ms_fstring, "__ms_unsupported": _ms_unsupported,
+    "__ms_chain": _ms_chain, "__ms_order": _ms_order, "__ms_dict": ms_dict, "__ms_method": ms_method,
+    "__ms_shift": ms_shift, "__ms_arith": ms_arith,
     "__ms_map": _ms_map, "__ms_enumerate": _ms_enumerate, "__ms_isinstance": _ms_isinstance, "__ms_range": _ms_range,
     "__ms_syntax_error": _ms_syntax_error, "__ms_member_item": ms_member_item,
     "__ms_tuple": _converting(tuple), "__ms_list": _converting(list),

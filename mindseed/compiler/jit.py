@@ -27,6 +27,7 @@ from mindseed.compiler.dynamic import (_RANK, _agrees, _dyn_key, _DynInput, _dyn
                                        _signature_of)
 from mindseed.compiler.ir import verify
 from mindseed.common._mutable import _ScalarLeaf, mutable
+from mindseed.compiler.helpers import graph_strings_in
 from mindseed.compiler.parse import calls_first_parameter, convert
 from mindseed.compiler.trace import (_PKG_DIR, GraphBreak, GraphBuilder, ShardedCall, _is_user, add_user_trace,
                                      building, tentative, user_frame)
@@ -343,14 +344,18 @@ class _Compiled:
         for given, traced in zip((*args, *kwargs.values()), (*targs, *tkwargs.values())):
             builder.note_argument_containers(given, traced)
         lists = arglists.pair_lists((args, kwargs), (targs, tkwargs))
+        builder.pending_prints = []     # the trace's prints, shown once it completes (helpers._ms_print)
         try:
             with building(builder), tentative():
                 result = target(*targs, **tkwargs)
+            if graph_strings_in(result):
+                raise GraphBreak("the result holds a string formatted from tensors of the graph")
         except ShardedCall:
             raise
         except GraphBreak as exc:
             return self._interpreted(entry, exc, args, kwargs)
         except Exception as exc:
+            _show_prints(builder)
             if self.capture_mode == "bytecode" and getattr(exc, "graph_join", False):
                 # PIJit captures what one graph can hold: branches whose values do not join break the graph
                 return self._interpreted(entry, GraphBreak(str(exc).split("\n")[0]), args, kwargs)
@@ -365,6 +370,7 @@ class _Compiled:
             raise err from None
         finally:
             self.note_cells(builder)
+        _show_prints(builder)
         # PIJit (bytecode capture) does not resolve Parameter objects by name: only the argument rule holds there
         _check_parameter_names(leaves, builder.captured, self.bound_self if self.capture_mode != "bytecode" else None,
                                self.name, resolved=self.capture_mode != "bytecode")
@@ -441,6 +447,13 @@ class _Compiled:
         """The compiled graphs (one per input signature), for inspection."""
         return [e.general.graph if e.general is not None else e.graph for e in self.cache.values()
                 if e.graph is not None]
+
+
+def _show_prints(builder):
+    """Run the prints a trace deferred (in order), once."""
+    pending, builder.pending_prints = builder.pending_prints, None
+    for run, raw in pending or ():
+        run(*raw)
 
 
 def _replay(entry, out, root):

@@ -149,9 +149,35 @@ _AUG = {name: (getattr(operator, "i" + fn.rstrip("_")), getattr(operator, fn)) f
     ("BitXor", "xor"), ("MatMult", "matmul"))}
 
 
+_SCALARS = (int, float, bool)
+
+
+def ms_arith(op, x, y):
+    """`x op y` of converted code (+ - * / // % **). Two Python numbers giving a float compute as MindSpore's graph
+    computes scalars: in float32 (`0.1 + 0.2` is 0.30000001192092896, `3 / 7` is 0.4285714328289032); ints stay
+    ints, and everything else is Python's operator."""
+    fn = _AUG[op][1]
+    if type(x) not in _SCALARS or type(y) not in _SCALARS or op not in _FLOAT32_OPS:
+        return fn(x, y)
+    if op in _DIVISIONS and y == 0:
+        raise ValueError("Cannot perform modulo operation on zero." if op == "Mod" else
+                         "The divisor could not be zero. But the divisor is zero now.")
+    if op != "Div" and float not in (type(x), type(y)):
+        return fn(x, y)
+    with np.errstate(all="ignore"):
+        return float(fn(np.float32(x), np.float32(y)))
+
+
+_FLOAT32_OPS = frozenset(("Add", "Sub", "Mult", "Div", "FloorDiv", "Mod", "Pow"))
+_DIVISIONS = frozenset(("Div", "FloorDiv", "Mod"))
+
+
 def ms_augassign(op, target, value):
     """`x op= v` of converted code: Python's in-place operator, except on a numpy array, which MindSpore's graph
-    updates as `x = x op v` (its dtype may change: `y = np.array(0); y += 1.1`)."""
+    updates as `x = x op v` (its dtype may change: `y = np.array(0); y += 1.1`), and on two Python numbers, which
+    compute as `ms_arith`."""
+    if type(target) in _SCALARS and type(value) in _SCALARS:
+        return ms_arith(op, target, value)
     inplace, plain = _AUG[op]
     return (plain if isinstance(target, np.ndarray) else inplace)(target, value)
 

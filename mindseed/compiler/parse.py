@@ -568,6 +568,9 @@ def _noargs():
     return ast.arguments(posonlyargs=[], args=[], vararg=None, kwonlyargs=[], kw_defaults=[], kwarg=None, defaults=[])
 
 
+_ARITH_OPS = frozenset(("Add", "Sub", "Mult", "Div", "FloorDiv", "Mod", "Pow"))
+
+
 class _ExprRewriter(ast.NodeTransformer):
     """Expressions: and/or/not and conditional expressions on tensors; calls of user functions; super()."""
 
@@ -587,6 +590,9 @@ class _ExprRewriter(ast.NodeTransformer):
         if isinstance(node.op, (ast.LShift, ast.RShift)):    # shifts of Python scalars: MindSpore's checks
             op = ast.Constant("BitLeftShift" if isinstance(node.op, ast.LShift) else "BitRightShift")
             return ast.copy_location(_call("__ms_shift", [op, node.left, node.right]), node)
+        if _users_code[0] and type(node.op).__name__ in _ARITH_OPS:    # scalars compute in float32 (ms_arith)
+            op = ast.Constant(type(node.op).__name__)
+            return ast.copy_location(_call("__ms_arith", [op, node.left, node.right]), node)
         return node
 
     def visit_ListComp(self, node):
@@ -616,7 +622,8 @@ class _ExprRewriter(ast.NodeTransformer):
             if isinstance(node.ops[0], (ast.In, ast.NotIn)):
                 fn = "__ms_in" if isinstance(node.ops[0], ast.In) else "__ms_not_in"
                 return ast.copy_location(_call(fn, [node.left, node.comparators[0]]), node)
-            if isinstance(node.ops[0], (ast.Lt, ast.LtE, ast.Gt, ast.GtE)):
+            if isinstance(node.ops[0], (ast.Lt, ast.LtE, ast.Gt, ast.GtE)) or \
+                    _users_code[0] and isinstance(node.ops[0], (ast.Eq, ast.NotEq)):
                 # tuples and lists are ordered as MindSpore's graph orders them (helpers._ms_order)
                 op = ast.Constant(type(node.ops[0]).__name__)
                 return ast.copy_location(_call("__ms_order", [op, node.left, node.comparators[0]]), node)
@@ -668,6 +675,17 @@ class _ExprRewriter(ast.NodeTransformer):
                                           node.func)
         node.func = ast.copy_location(_call("__ms_call", [node.func]), node.func)
         return node
+
+    def visit_JoinedStr(self, node):
+        # MindSpore's graph joins an f-string's parts as str() of each value: conversions (!r) and format specs
+        # are not applied; a tensor of the graph makes a string known at run time (printed by a Print node)
+        for v in node.values:
+            if isinstance(v, ast.FormattedValue):
+                v.value = self.visit(v.value)     # not the format spec: a JoinedStr of its own, kept as it is
+        if not _users_code[0]:
+            return node
+        parts = [v.value if isinstance(v, ast.FormattedValue) else v for v in node.values]
+        return ast.copy_location(_call("__ms_fstring", [ast.Tuple(elts=parts, ctx=ast.Load())]), node)
 
     def visit_Dict(self, node):
         self.generic_visit(node)
