@@ -347,19 +347,30 @@ def _print_text(obj):
         if a.ndim == 0:
             v = a.item()
             return str(int(v)) if isinstance(v, (bool, int)) else f"{v:g}"
-        if a.dtype.kind == "f":
-            body = np.array2string(a, separator=" ", max_line_width=10 ** 6, threshold=10 ** 9,
-                                   formatter={"float_kind": lambda v: f"{v: .8e}"})
-        else:
-            body = np.array2string(a, separator=" ", max_line_width=10 ** 6, threshold=10 ** 9)
-        return f"Tensor(shape={list(a.shape)}, dtype={obj.dtype}, value={chr(10) if a.ndim > 1 else ''}{body})"
+        return _tensor_text(obj)
     if isinstance(obj, bool):
         return str(int(obj))
     if isinstance(obj, float):
         return f"{obj:g}"
     if isinstance(obj, (tuple, list)):
         return "(" + ", ".join(_print_text(o) for o in obj) + ")"
+    if type(obj) is dict:
+        return "\n".join(_print_text(v) for v in obj.values())
     return str(obj)
+
+
+def _tensor_text(t):
+    """A tensor as the graph's constants show it: `Tensor(shape=[2], dtype=Int64, value=[1 2])`."""
+    a = B.to_numpy(t._data)
+    if a.ndim == 0:
+        v = a.item()
+        body = f"{v:g}" if isinstance(v, float) else str(v)
+    elif a.dtype.kind == "f":
+        body = np.array2string(a, separator=" ", max_line_width=10 ** 6, threshold=10 ** 9,
+                               formatter={"float_kind": lambda v: f"{v: .8e}"})
+    else:
+        body = np.array2string(a, separator=" ", max_line_width=10 ** 6, threshold=10 ** 9)
+    return f"Tensor(shape={list(a.shape)}, dtype={t.dtype}, value={chr(10) if a.ndim > 1 else ''}{body})"
 
 
 def _ms_print(*args, sep=" ", end="\n", file=None, flush=False):
@@ -381,13 +392,16 @@ def _ms_print(*args, sep=" ", end="\n", file=None, flush=False):
 
     import numpy as np  # noqa: PLC0415
     interpreted = any(isinstance(a, (np.ndarray, np.generic)) for a in args)
+    # a dict of constants prints as Python prints it; one holding tensors shows its values (a Print node)
+    python_print = strings or any(type(a) is dict and not any(isinstance(v, Tensor) for v in a.values()) for a in args)
 
     def run(*raw):
-        if strings:
-            # a print of a run-time string is Python's print, run by the interpreter (MindSpore's PyExecute)
-            values = control._unflatten(tmpl, list(raw))
-            builtins.print(*(_GraphStr.text(v) if i in strings else _GraphStr.text((v,))
-                             for i, v in enumerate(values)), sep=sep, end=end, file=file, flush=True)
+        if python_print:
+            # a print of a run-time string or of a dict is Python's print, run by the interpreter (MindSpore's
+            # PyExecute): str() of each value, on one line
+            values = control._unflatten(tmpl, [Tensor._from_raw(r) for r in raw])
+            builtins.print(*("".join(map(str, v)) if i in strings else v for i, v in enumerate(values)),
+                           sep=sep, end=end, file=file, flush=True)
             return
         if interpreted:
             # a print of numpy values (JIT fallback) is Python's print, run by the interpreter: str() of each value
@@ -414,13 +428,6 @@ class _GraphStr:
     def __init__(self, parts):
         self.parts = tuple(parts)
 
-    @staticmethod
-    def text(parts):
-        """The string of the parts' run-time values: str() of each, as MindSpore's graph joins them."""
-        import numpy as np  # noqa: PLC0415
-        return "".join(str(Tensor._from_raw(p)) if not isinstance(p, (np.ndarray, np.generic, str)) and
-                       hasattr(p, "shape") and hasattr(p, "dtype") else str(p) for p in parts)
-
     def __add__(self, other):
         if isinstance(other, _GraphStr):
             return _GraphStr(self.parts + other.parts)
@@ -440,12 +447,31 @@ class _GraphStr:
     __format__ = __len__ = __iter__ = __hash__ = __eq__ = lambda self, *a: self.__str__()
 
 
+    def now(self):
+        """The text of the values the tensors hold in this trace (a trace is a real run): for a `raise`."""
+        return "".join(map(str, self.parts))
+
+
 def _ms_fstring(parts):
-    """f"...": the parts joined as str() of each value (MindSpore's graph applies no conversion or format spec);
-    with a tensor among them while tracing, a string known at run time (_GraphStr)."""
-    if _state.tracing is not None and any(isinstance(p, Tensor) for p in parts):
-        return _GraphStr(parts)
-    return "".join(str(p) for p in parts)
+    """f"...": the parts joined as str() of each value (MindSpore's graph applies no conversion or format spec).
+    A constant tensor shows as the graph's constant (`Tensor(shape=[2], dtype=Int64, value=[1 2])`), a numpy array
+    as the interpreter's object; a tensor of the graph (or a Parameter) makes a string known at run time."""
+    builder = _state.tracing
+    if builder is None:     # the function runs in the interpreter (JIT fallback): every tensor is a run-time value
+        return "".join(str(p) if isinstance(p, Tensor) else _constant_text(p) for p in parts)
+    if any(isinstance(p, Parameter) or isinstance(p, Tensor) and builder.lookup(p) is not None for p in parts):
+        return _GraphStr(tuple(p if isinstance(p, Tensor) and (isinstance(p, Parameter) or builder.lookup(p) is not
+                                                              None) else _constant_text(p) for p in parts))
+    return "".join(_constant_text(p) for p in parts)
+
+
+def _constant_text(value):
+    """A constant of the graph in an f-string, as MindSpore's graph writes it."""
+    if isinstance(value, Tensor):
+        return _tensor_text(value)
+    if isinstance(value, np.ndarray):
+        return f"PythonObject(type: {type(value)}, value: {value})"
+    return value if isinstance(value, str) else str(value)
 
 
 def graph_strings_in(obj):

@@ -27,7 +27,7 @@ from mindseed.compiler.dynamic import (_RANK, _agrees, _dyn_key, _DynInput, _dyn
                                        _signature_of)
 from mindseed.compiler.ir import verify
 from mindseed.common._mutable import _ScalarLeaf, mutable
-from mindseed.compiler.helpers import graph_strings_in
+from mindseed.compiler.helpers import _GraphStr, graph_strings_in
 from mindseed.compiler.parse import calls_first_parameter, convert
 from mindseed.compiler.trace import (_PKG_DIR, GraphBreak, GraphBuilder, ShardedCall, _is_user, add_user_trace,
                                      building, tentative, user_frame)
@@ -356,6 +356,8 @@ class _Compiled:
             return self._interpreted(entry, exc, args, kwargs)
         except Exception as exc:
             _show_prints(builder)
+            if any(isinstance(a, _GraphStr) for a in exc.args):   # `raise E(f"... {x}")`: the text of this run
+                exc.args = tuple(a.now() if isinstance(a, _GraphStr) else a for a in exc.args)
             if self.capture_mode == "bytecode" and getattr(exc, "graph_join", False):
                 # PIJit captures what one graph can hold: branches whose values do not join break the graph
                 return self._interpreted(entry, GraphBreak(str(exc).split("\n")[0]), args, kwargs)

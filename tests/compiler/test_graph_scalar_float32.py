@@ -2,6 +2,7 @@
 
 The expected values are real MindSpore 2.10's (CPU, graph mode)."""
 import numpy as np
+import pytest
 
 import mindseed as ms
 from mindseed import Tensor, nn
@@ -91,3 +92,48 @@ def test_returned_fstring_of_a_graph_tensor_runs_interpreted_without_printing_tw
 
     assert g(Tensor([1.0])) == "v[1.]"
     assert capsys.readouterr().out == "start\n"
+
+
+def test_fstring_constants_show_as_the_graphs_constants():
+    @ms.jit
+    def f():
+        t = Tensor((1, 2, 3))
+        return (f"{t}|{Tensor(2)}|{Tensor(2.5)}|{Tensor([[1.5, 2.0]])}|{Tensor(True)}|{np.array([1, 2])}|"
+                f"{(1, 2)}|{ {'a': 1} }")
+
+    assert f() == ("Tensor(shape=[3], dtype=Int64, value=[1 2 3])|Tensor(shape=[], dtype=Int64, value=2)|"
+                   "Tensor(shape=[], dtype=Float32, value=2.5)|Tensor(shape=[1, 2], dtype=Float32, value=\n"
+                   "[[ 1.50000000e+00  2.00000000e+00]])|Tensor(shape=[], dtype=Bool, value=True)|"
+                   "PythonObject(type: <class 'numpy.ndarray'>, value: [1 2])|(1, 2)|{'a': 1}")
+
+
+def test_raise_with_an_fstring_of_tensors_names_their_values():
+    class Net(nn.Cell):
+        def construct(self, x):
+            if x.sum() > 1:
+                raise ValueError(f"bad {x}")
+            raise RuntimeError(f"The input should not be {Tensor([1])}.")
+
+    ms.set_context(mode=ms.GRAPH_MODE)
+    try:
+        with pytest.raises(ValueError, match=r"bad \[1. 2.\]"):
+            Net()(Tensor([1.0, 2.0]))
+        with pytest.raises(RuntimeError, match=r"The input should not be Tensor\(shape=\[1\], dtype=Int64, value="
+                                               r"\[1\]\)"):
+            Net()(Tensor([0.0, 0.0]))
+    finally:
+        ms.set_context(mode=ms.PYNATIVE_MODE)
+
+
+def test_print_of_a_dict_is_pythons_print(capsys):
+    @ms.jit
+    def f(x):
+        d = dict([("one", 1), ("two", 2)])
+        print("x: ", d)
+        print("d:", {"t": x})
+        return x
+
+    f(Tensor([1.0]))
+    out = capsys.readouterr().out
+    # a dict holding a tensor is shown by the Print node: its values, each on a line
+    assert out == "x:  {'one': 1, 'two': 2}\nd:\nTensor(shape=[1], dtype=Float32, value=[ 1.00000000e+00])\n"

@@ -15,7 +15,8 @@ from mindseed.ops.operations._type_check_prims import IsInstance, IsSubClass, Sa
 
 __all__ = [
     "Cast", "CopyWithSlice", "Cummin", "ExtractImagePatches", "SelectView", "SiLU", "SameTypeShape", "IsInstance",
-    "IsSubClass", "ConvertToDynamic", "ClipByNorm", "TensorCopySlices", "Dequant", "AntiQuant", "MixedPrecisionCast"]
+    "IsSubClass", "ConvertToDynamic", "ClipByNorm", "TensorCopySlices", "Dequant", "AntiQuant", "MixedPrecisionCast",
+    "TopTypeof"]
 
 
 class ConvertToDynamic(Primitive):
@@ -199,3 +200,29 @@ class MixedPrecisionCast(Primitive):
 
     def __call__(self, dst_dtype, x):
         return F.mixed_precision_cast(dst_dtype, x)
+
+
+_TOP_TYPES = {list: mstype.list_, tuple: mstype.tuple_, type(None): mstype.type_none, str: mstype.string,
+              slice: mstype._Misc("Slice"), type(...): mstype._Misc("Ellipsis"), dict: mstype._Misc("Dictionary")}
+
+
+class TopTypeof(Primitive):
+    """The top MindSpore type of a value (what `ops.typeof` gives, without a tensor's element type): `TensorType`
+    for a Tensor, `List`, `Tuple`, `None`, `Slice`, `Ellipsis`, `Dictionary`, `String`, the number types for
+    Python numbers, `External` for any other object."""
+
+    def __init__(self):
+        super().__init__("TopTypeof")
+
+    def __call__(self, x):
+        if isinstance(x, Tensor):
+            return mstype.TensorType()
+        top = _TOP_TYPES.get(type(x))
+        if top is not None:
+            return top
+        if isinstance(x, (bool, int, float)):
+            return F.typeof(x)
+        return _EXTERNAL
+
+
+_EXTERNAL = mstype._Misc("External")
