@@ -26,13 +26,15 @@ import contextlib
 import numpy as np
 
 from mindseed import _backend as B
+from mindseed.common.dtype import dtype_to_nptype
 from mindseed.common.initializer import Constant, One, Zero, run_recipe
 from mindseed.common.parameter import Parameter
 from mindseed.common.tensor import Tensor
 from mindseed.parallel._layout import shard_array
 from mindseed.parallel._spmd import local_shards
 
-__all__ = ["waiting_or_sliced", "init_slice", "standing_whole", "optimizer_states", "stand_in", "held_bytes"]
+__all__ = ["waiting_or_sliced", "init_slice", "standing_whole", "optimizer_states", "stand_in", "held_bytes",
+           "drop_data", "update_held"]
 
 _CONSTANT = (Zero, One, Constant)
 
@@ -103,9 +105,39 @@ def optimizer_states(optimizer):
     return states, others
 
 
+def holds_data(p):
+    """Whether Parameter (or Tensor) `p` holds data on this process (not a data-less stand-in: a Parameter waiting
+    for its initialization, or one another process holds)."""
+    return not (B.is_placeholder(p._data) or getattr(p._data, "is_meta", False))
+
+
 def held_bytes(params):
-    """Bytes of the data the Parameters `params` hold on this process."""
-    return sum(int(np.prod(p.shape)) * p.itemsize for p in params)
+    """Bytes of the data the Parameters `params` hold on this process (a data-less one holds none)."""
+    return sum(int(np.prod(p.shape)) * p.itemsize for p in params if holds_data(p))
+
+
+def drop_data(x):
+    """Make `x` (a Parameter another process holds: another pipeline stage's, or its optimizer state) hold no data,
+    only its shape and dtype."""
+    if holds_data(x):
+        x._data = B.meta(tuple(x.shape), x.dtype.name)
+
+
+def update_held(optimizer, grads, absent):
+    """Run `optimizer` on this process's Parameters: `grads` holds one numpy array per parameter of the optimizer
+    (the gradient, or its slice, of a Parameter this process holds), None for a Parameter it does not hold; those
+    and their optimizer state (`absent`: another stage's) stand as empty arrays while the optimizer runs, so its
+    update (elementwise per parameter) touches only what this process holds, and hold no data again after it."""
+    params = list(optimizer.parameters)
+    saved = [(x, x._data) for x in absent]
+    try:
+        for x in absent:
+            x._data = B.empty((0,), x.dtype.name)
+        optimizer(tuple(Tensor(np.zeros((0,), dtype_to_nptype(p.dtype))) if g is None else
+                        Tensor(np.ascontiguousarray(g), p.dtype) for p, g in zip(params, grads)))
+    finally:
+        for x, data in saved:
+            x._data = data
 
 
 def mine(world, array):

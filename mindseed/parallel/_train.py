@@ -39,6 +39,7 @@ import numpy as np
 from mindseed.common import _parallel
 from mindseed.common._parallel import get_auto_parallel_context
 from mindseed.common.context import PYNATIVE_MODE
+from mindseed.common.dtype import dtype_to_nptype
 from mindseed.common.tensor import Tensor
 from mindseed.parallel._layout import TensorLayout, shard_array
 from mindseed.parallel._pipeline import _wrap, execute_pipeline, record_pipeline
@@ -137,6 +138,7 @@ class SimulatedTraining:
         self.executions = []
         self._cells = {}
         self._sliced = {}   # id(Parameter) -> (it, global shape, layout): held in this process's slices
+        self._absent = {}   # id(Parameter) -> it: held by the processes of another pipeline stage, not this one
 
     def sharded_optimizer(self, cell):
         """The `ShardedOptimizer` of `cell`'s steps (None without ``enable_parallel_optimizer``)."""
@@ -203,9 +205,9 @@ class SimulatedTraining:
         if _parallel._values["device_num_is_set"] and get_auto_parallel_context("device_num") != n:
             raise ValueError(f"For the simulated training step, the 'device_num' "
                              f"{get_auto_parallel_context('device_num')} of the context must be the world's size {n}.")
-        if processes and stages == 1 and not get_auto_parallel_context("enable_parallel_optimizer") and \
+        if processes and not get_auto_parallel_context("enable_parallel_optimizer") and \
                 _sliced.waiting_or_sliced(cell.optimizer.parameters, self._sliced):
-            return self._sliced_step(cell, inputs)
+            return self._sliced_step(cell, inputs) if stages == 1 else self._sliced_pipeline_step(cell, inputs, stages)
         if processes:  # processes of a real run: each gave its own slice of the batch (of its stage's, in stages)
             inputs = global_inputs(inputs, self.world if stages == 1 or n % stages else self.world.stage(stages))
         state = self._cells.get(id(cell))
@@ -260,18 +262,9 @@ class SimulatedTraining:
         """One step on a process holding only its slices (`_sliced`): recorded abstractly, the Parameters waiting
         for their initialization initialized as this rank's slices on the first step, run with the slices given,
         the optimizer updating the slices."""
-        world, n = self.world, self.world.size
+        world = self.world
         rank = world.ranks[0]
-        cut = dict((id(t), s) for t, s in dataset_layouts(inputs, n))
-        args, layouts, shards = [], [], []
-        for a in inputs:  # the batch: stand-ins of its global shapes, this rank's slices given
-            if not isinstance(a, Tensor) or id(a) not in cut:
-                args.append(a)
-                continue
-            shape = tuple(d * k for d, k in zip(a.shape, cut[id(a)]))
-            args.append(_sliced.stand_in(shape, a.dtype))
-            layouts.append((args[-1], TensorLayout.from_strategy(shape, cut[id(a)], n)))
-            shards.append((args[-1], _sliced.mine(world, a.asnumpy())))
+        args, layouts, shards = _sliced_inputs(inputs, world)
         with _sliced.standing_whole(self._sliced):
             program, forward_end = _record_step(cell, args, abstract=True)
             params = list(cell.optimizer.parameters)
@@ -292,6 +285,98 @@ class SimulatedTraining:
         cell.optimizer(tuple(Tensor(np.ascontiguousarray(g), p.dtype) for p, g in zip(params, grads)))
         with _sliced.standing_whole(self._sliced):
             return _result(cell, params, loss, program.result[1], ex)
+
+    def _sliced_pipeline_step(self, cell, inputs, stages):
+        """One step of a pipeline on a process holding only its stage's Parameters (`_sliced`): recorded abstractly;
+        on the first step the Parameters its stage reads are initialized as this rank's slices, the other stages'
+        (and their optimizer state) left without data; run in the schedule's order with only the activations and
+        gradients crossing stages sent between the processes; the optimizer updates this stage's Parameters. The
+        last stage returns the loss; the other stages return zeros of its shape, as MindSpore's."""
+        world, n = self.world, self.world.size
+        stage_world = world.stage(stages)
+        mine, index = divmod(world.rank, stage_world.size)
+        args, layouts, shards = _sliced_inputs(inputs, stage_world)
+        params = list(cell.optimizer.parameters)
+        with _sliced.standing_whole(self._sliced):
+            program = record_pipeline(cell._loss_and_grads, cell.network, *args, abstract=True)
+            if not all(id(p) in self._sliced or id(p) in self._absent for p in params):
+                self._init_stage_slices(cell, program, layouts, stages, mine, index)
+        held = [(p, lay) for p, _, lay in self._sliced.values()]
+        layouts += held
+        shards += [(p, _sliced.mine(stage_world, p.asnumpy())) for p, _ in held]
+        with _sliced.standing_whole(self._sliced):
+            ex = execute_pipeline(program, stages, n, layouts, get_auto_parallel_context("pipeline_scheduler"),
+                                  get_auto_parallel_context("pipeline_interleave"), world, shards=shards)
+        self.executions.append(ex)
+        stage = ex.stages[mine]
+        loss, grads = program.result
+        mine_grads = [stage.value(g, self._sliced[id(p)][2]).shards[index] if id(p) in self._sliced else None
+                      for p, g in zip(params, grads)]
+        for p, _, layout in self._sliced.values():  # what save_checkpoint saves: the slice held or gathered
+            _parallel.parameter_slices[id(p)] = (weakref.ref(p), _held)
+            _parallel.parameter_wholes[id(p)] = (weakref.ref(p), functools.partial(_gathered, world=stage_world,
+                                                                                   layout=layout))
+        _sliced.update_held(cell.optimizer, mine_grads, list(self._absent.values()))
+
+        def read(t):
+            layout = TensorLayout.replicated(stage.layout_of(t).mesh, tuple(t.shape))
+            return Tensor(stage.whole(t, layout), t.dtype)
+
+        with _sliced.standing_whole(self._sliced):
+            out = read(loss) if ex.stage_of(loss) == mine else \
+                Tensor(np.zeros(tuple(loss.shape), dtype_to_nptype(loss.dtype)), loss.dtype)
+            if cell.return_grad:  # the gradients of this stage's Parameters
+                return out, {p.name: read(g) for p, g in zip(params, grads) if id(p) in self._sliced}
+        return out
+
+    def _init_stage_slices(self, cell, program, layouts, stages, mine, index):
+        """The first step of a pipeline whose Parameters wait for their initialization, on a process of stage
+        `mine` (rank `index` in it): each Parameter's stage and layout from a run of the abstract `program` on
+        layouts only; the Parameters of this stage (and their optimizer state) initialized as this rank's slices,
+        those of the other stages left without data (`_absent`)."""
+        n = self.world.size
+        probe = execute_pipeline(program, stages, n, layouts, world=ShapeWorld(n))
+        name = type(cell.optimizer).__name__
+        states, others = _sliced.optimizer_states(cell.optimizer)
+        params = list(cell.optimizer.parameters)
+        placed = {}
+        for p in params:
+            readers = [s for s, ex in enumerate(probe.stages) if id(p) in ex._executor.params]
+            if not readers:
+                raise ValueError(f"For the sharded training step, the parameter '{p.name}' of the optimizer is not "
+                                 f"read by the step.")
+            if len(readers) > 1:
+                raise ValueError(f"For the pipeline training step on processes holding only their stage's "
+                                 f"Parameters, the parameter '{p.name}' is read by the stages {readers}: a Parameter "
+                                 f"shared by stages must hold its data (made outside nn.utils.no_init_parameters).")
+            layout = probe.stages[readers[0]].layout_of(p)
+            if name not in SHARDABLE and not layout.is_replicated():
+                raise TypeError(f"For the sharded training step on processes holding their slices, the optimizer "
+                                f"must be one of {', '.join(SHARDABLE)} (an elementwise update) when a parameter "
+                                f"is cut, but got {name} and '{p.name}' cut by {layout}.")
+            placed[id(p)] = (readers[0], layout)
+        for p in params:
+            s, layout = placed[id(p)]
+            for x in [p] + states.get(id(p), []):
+                self._place(x, s == mine, layout, index)
+        for s, ex in enumerate(probe.stages):  # Parameters the step reads that no optimizer updates (frozen)
+            for k, q in ex._executor.params.items():
+                if q.has_init and k not in self._sliced and k not in self._absent:
+                    self._place(q, s == mine, ex.layout_of(q), index)
+        for q in others:
+            if q.has_init:
+                q.init_data()
+
+    def _place(self, x, here, layout, rank):
+        """Parameter (or optimizer state) `x` of a pipeline on processes: held by this process (`here`) as
+        `rank`'s slice under `layout`, or left without data (another stage's)."""
+        if not here:
+            _sliced.drop_data(x)
+            self._absent[id(x)] = x
+            return
+        shape = tuple(x.shape)
+        _sliced.init_slice(x, layout, rank)
+        self._sliced[id(x)] = (x, shape, layout)
 
     def _init_slices(self, cell, program, layouts):
         """The first step of a cell whose Parameters wait for their initialization: their layouts from a run of
@@ -328,6 +413,23 @@ class SimulatedTraining:
         for q in others:
             if q.has_init:
                 q.init_data()
+
+
+def _sliced_inputs(inputs, world):
+    """(args, layouts, shards) of a step on a process holding only its slices: the batch by data-less stand-ins of
+    its global shapes on `world` (the process's world, or its pipeline stage's: the rank's slice times the
+    ``dataset_strategy``), their layouts, and this rank's slices as their shards."""
+    cut = dict((id(t), s) for t, s in dataset_layouts(inputs, world.size))
+    args, layouts, shards = [], [], []
+    for a in inputs:
+        if not isinstance(a, Tensor) or id(a) not in cut:
+            args.append(a)
+            continue
+        shape = tuple(d * k for d, k in zip(a.shape, cut[id(a)]))
+        args.append(_sliced.stand_in(shape, a.dtype))
+        layouts.append((args[-1], TensorLayout.from_strategy(shape, cut[id(a)], world.size)))
+        shards.append((args[-1], _sliced.mine(world, a.asnumpy())))
+    return args, layouts, shards
 
 
 def _held(p):

@@ -1,0 +1,92 @@
+"""One process of the runs holding only their slices; tests/communication/test_sliced_processes.py launches two.
+
+usage: python _sliced_worker.py DIR   (the launcher environment is set by the test)
+Scenarios, each through nn.TrainOneStepCell on Parameters made under nn.utils.no_init_parameters:
+* "pipeline": a 2-stage pipeline (nn.PipelineCell, 4 micro-batches), one process per stage, two steps with Momentum;
+* "zero_<level>": the parallel optimizer on 2 data-parallel processes, two steps with Adam.
+Each writes what this process holds and returned to DIR/result_<rank>.json.
+"""
+import json
+import os
+import sys
+
+import numpy as np
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(os.path.dirname(HERE), "parallel"))
+
+import mindseed as ms  # noqa: E402
+from _mlp import Drawn  # noqa: E402
+from _pipeline_model import Net, WithLoss  # noqa: E402
+from mindseed import Parameter, Tensor, nn  # noqa: E402
+from mindseed.common import dtype as mstype  # noqa: E402
+from mindseed.common.initializer import initializer  # noqa: E402
+from mindseed.communication import get_rank, init  # noqa: E402
+from mindseed.parallel._sliced import held_bytes  # noqa: E402
+from mindseed.parallel._train import process_training  # noqa: E402
+
+WIDTHS, STAGE_OF_LAYER, MICRO = (4, 6, 5, 4), (0, 0, 1), 4
+
+
+def pipeline_cell(lazy):
+    """The 2-stage pipeline of tests/communication/_pipeline_worker.py with its Parameters drawn by `Drawn`
+    (`lazy`: made under no_init_parameters, waiting for their initialization)."""
+    net = Net(WIDTHS)
+    for k, (layer, stage) in enumerate(zip(net.layers, STAGE_OF_LAYER)):
+        layer.pipeline_stage = stage
+        for j, name in enumerate(("w", "b")):
+            shape = tuple(getattr(layer, name).shape)
+            if lazy:
+                with nn.utils.no_init_parameters():
+                    p = Parameter(initializer(Drawn(10 * k + j), shape, mstype.float64), name=name)
+            else:
+                p = Parameter(initializer(Drawn(10 * k + j), shape, mstype.float64), name=name)
+            setattr(layer, name, p)
+    return nn.PipelineCell(WithLoss(net), MICRO)
+
+
+def pipeline_batches():
+    rng = np.random.default_rng(8)
+    return [(rng.standard_normal((8, 4)), rng.standard_normal((8, 4))) for _ in range(2)]
+
+
+def pipeline(rank):
+    """Two steps of the lazily initialized 2-stage pipeline on the two processes (one stage each)."""
+    ms.set_auto_parallel_context(parallel_mode="semi_auto_parallel", pipeline_stages=2,
+                                 pipeline_config={"pipeline_interleave": False, "pipeline_scheduler": "1f1b"})
+    runner = process_training()
+    shared = []
+    share = runner.world.share
+
+    def counting(*args):
+        shared.append(args[1:])
+        return share(*args)
+    runner.world.share = counting     # a value read across stages would be shared: count them
+    with nn.utils.no_init_parameters():
+        cell = pipeline_cell(lazy=True)
+        step = nn.TrainOneStepCell(cell, nn.Momentum(cell.trainable_params(), learning_rate=0.1, momentum=0.9))
+    losses = [float(step(Tensor(x), Tensor(y)).asnumpy()) for x, y in pipeline_batches()]
+    del runner.world.share
+    ex = runner.executions[-1]
+    ms.reset_auto_parallel_context()
+    params = cell.trainable_params()
+    moments = list(step.optimizer.moments)
+    held = [p for p in params if not p.has_init]
+    return {"losses": losses, "params": {p.name: p.asnumpy().tolist() for p in held},
+            "moments": {q.name: q.asnumpy().tolist() for q in moments if not q.has_init and q.sliced},
+            "waiting": [p.name for p in params if p.has_init],
+            "param_bytes": held_bytes(params), "moment_bytes": held_bytes(moments),
+            "shared": len(shared), "sends": [[a, b, rec.input_bytes] for a, b, rec in ex.p2p],
+            "log": [rec.kind for rec in runner.world.log]}
+
+
+def main(directory):
+    init()
+    rank = get_rank()
+    out = {"rank": rank, "pipeline": pipeline(rank)}
+    with open(os.path.join(directory, f"result_{rank}.json"), "w", encoding="utf-8") as f:
+        json.dump(out, f)
+
+
+if __name__ == "__main__":
+    main(sys.argv[1])

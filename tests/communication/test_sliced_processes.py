@@ -1,0 +1,58 @@
+"""Processes of a real run (gloo, OMP_NUM_THREADS=1) holding only their part of the Parameters and of the optimizer
+state, through nn.TrainOneStepCell on Parameters made under nn.utils.no_init_parameters: a 2-stage pipeline (each
+process its stage's Parameters and momenta, only activations and gradients crossing the stages) and the parallel
+optimizer on 2 data-parallel processes (each its slice of the optimizer state; at level3 of the weights). Losses and
+trained parameters equal the single process (float64, 1e-12); the bytes each process holds are asserted.
+Worker: _sliced_worker.py (one launch of 2 processes)."""
+import json
+import os
+import sys
+
+import numpy as np
+import pytest
+
+from mindseed import Tensor, nn
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+sys.path.insert(0, os.path.join(os.path.dirname(HERE), "parallel"))
+from _sliced_worker import pipeline_batches, pipeline_cell  # noqa: E402
+from _workers import clean_env, free_port, run  # noqa: E402
+
+
+@pytest.fixture(scope="module")
+def results(tmp_path_factory):
+    directory = tmp_path_factory.mktemp("sliced")
+    env = clean_env(MS_WORKER_NUM="2", MS_SCHED_HOST="127.0.0.1", MS_SCHED_PORT=str(free_port()),
+                    MS_TOPO_TIMEOUT="60")
+    run(directory, [(f"rank{r}", [os.path.join(HERE, "_sliced_worker.py"), str(directory)],
+                     dict(env, MS_NODE_ID=str(r))) for r in range(2)])
+    return [json.loads((directory / f"result_{r}.json").read_text()) for r in range(2)]
+
+
+def test_each_pipeline_stage_holds_only_its_parameters(results):
+    cell = pipeline_cell(lazy=False)
+    step = nn.TrainOneStepCell(cell, nn.Momentum(cell.trainable_params(), learning_rate=0.1, momentum=0.9))
+    losses = [float(step(Tensor(x), Tensor(y)).asnumpy()) for x, y in pipeline_batches()]
+    params = {p.name: p.asnumpy() for p in cell.trainable_params()}
+    moments = {q.name: q.asnumpy() for q in step.optimizer.moments}
+    stage0 = ["net.layers.0.w", "net.layers.0.b", "net.layers.1.w", "net.layers.1.b"]
+    stage1 = ["net.layers.2.w", "net.layers.2.b"]
+    first, last = (res["pipeline"] for res in results)
+    # the last stage returns the loss, the first zeros (MindSpore's output of a stage without the loss)
+    np.testing.assert_allclose(last["losses"], losses, rtol=0, atol=1e-12)
+    assert first["losses"] == [0.0, 0.0]
+    for got, names, other in ((first, stage0, stage1), (last, stage1, stage0)):
+        assert sorted(got["params"]) == sorted(names) and sorted(got["waiting"]) == sorted(other)
+        for name in names:
+            np.testing.assert_allclose(got["params"][name], params[name], rtol=0, atol=1e-12)
+            np.testing.assert_allclose(got["moments"]["moments." + name], moments["moments." + name], rtol=0,
+                                       atol=1e-12)
+        assert sorted(got["moments"]) == sorted("moments." + n for n in names)
+    # float64: stage 0 holds 4x6 + 6 + 6x5 + 5 values, stage 1 5x4 + 4 (of 89)
+    assert [first["param_bytes"], last["param_bytes"]] == [65 * 8, 24 * 8]
+    assert [first["moment_bytes"], last["moment_bytes"]] == [65 * 8, 24 * 8]
+    for got in (first, last):
+        assert got["shared"] == 0 and got["log"] == []   # nothing read across the stages, no collective
+        # per step 4 activations of 2 x 5 forward, their 4 gradients back
+        assert sorted(got["sends"]) == sorted([[0, 1, 80]] * 4 + [[1, 0, 80]] * 4)
