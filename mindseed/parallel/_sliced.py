@@ -31,6 +31,7 @@ from mindseed.common.initializer import Constant, One, Zero, run_recipe
 from mindseed.common.parameter import Parameter
 from mindseed.common.tensor import Tensor
 from mindseed.parallel._layout import shard_array
+from mindseed.parallel._redistribute import plan
 from mindseed.parallel._spmd import local_shards
 
 __all__ = ["waiting_or_sliced", "init_slice", "standing_whole", "optimizer_states", "stand_in", "held_bytes",
@@ -123,21 +124,36 @@ def drop_data(x):
         x._data = B.meta(tuple(x.shape), x.dtype.name)
 
 
-def update_held(optimizer, grads, absent):
-    """Run `optimizer` on this process's Parameters: `grads` holds one numpy array per parameter of the optimizer
-    (the gradient, or its slice, of a Parameter this process holds), None for a Parameter it does not hold; those
-    and their optimizer state (`absent`: another stage's) stand as empty arrays while the optimizer runs, so its
-    update (elementwise per parameter) touches only what this process holds, and hold no data again after it."""
+def update_held(optimizer, grads, absent=(), swap=None, world=None):
+    """Run `optimizer` on what this process holds. `grads` holds one numpy array per parameter of the optimizer:
+    the slice of its gradient in the layout the optimizer updates it in, or None for a Parameter this process does
+    not hold (another pipeline stage's: those and their optimizer state, `absent`, stand as empty arrays while the
+    optimizer runs, so its elementwise update touches only what this process holds, and hold no data again after).
+    `swap`: {id(Parameter): (layout it holds, layout of its optimizer slice)} of the Parameters held in a larger
+    layout than their optimizer slices (the parallel optimizer's level1 and level2 keep the weights whole): such a
+    Parameter stands as this rank's slice for the call (a local slice) and is all-gathered back to the layout it
+    holds after it, on `world` (its collectives logged)."""
     params = list(optimizer.parameters)
+    swap = swap or {}
     saved = [(x, x._data) for x in absent]
+    swapped = []
     try:
         for x in absent:
             x._data = B.empty((0,), x.dtype.name)
+        for p in params:
+            if id(p) in swap:
+                held, opt = swap[id(p)]
+                part = plan(held, opt, p.itemsize).run(mine(world, p.asnumpy()), world)[world.ranks[0]]
+                swapped.append((p, held, opt))
+                p._data = Tensor(np.ascontiguousarray(part), p.dtype)._data
         optimizer(tuple(Tensor(np.zeros((0,), dtype_to_nptype(p.dtype))) if g is None else
                         Tensor(np.ascontiguousarray(g), p.dtype) for p, g in zip(params, grads)))
     finally:
         for x, data in saved:
             x._data = data
+    for p, held, opt in swapped:
+        whole = plan(opt, held, p.itemsize).run(mine(world, p.asnumpy()), world)[world.ranks[0]]
+        p._data = Tensor(np.ascontiguousarray(whole), p.dtype)._data
 
 
 def mine(world, array):

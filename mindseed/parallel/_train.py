@@ -46,7 +46,7 @@ from mindseed.parallel._pipeline import _wrap, execute_pipeline, record_pipeline
 from mindseed.parallel._spmd import _Recorder, execute, record
 from mindseed.parallel._world import ShapeWorld, SimulatedWorld
 from mindseed.parallel import _sliced
-from mindseed.parallel._zero import SHARDABLE, ShardedOptimizer
+from mindseed.parallel._zero import SHARDABLE, ShardedOptimizer, checked_config, optimizer_layout
 from mindseed._utils import _state
 
 __all__ = ["simulate", "SimulatedTraining"]
@@ -139,6 +139,7 @@ class SimulatedTraining:
         self._cells = {}
         self._sliced = {}   # id(Parameter) -> (it, global shape, layout): held in this process's slices
         self._absent = {}   # id(Parameter) -> it: held by the processes of another pipeline stage, not this one
+        self._layouts = {}  # id(Parameter) -> (its layout in the step, the layout of its optimizer slices)
 
     def sharded_optimizer(self, cell):
         """The `ShardedOptimizer` of `cell`'s steps (None without ``enable_parallel_optimizer``)."""
@@ -205,7 +206,7 @@ class SimulatedTraining:
         if _parallel._values["device_num_is_set"] and get_auto_parallel_context("device_num") != n:
             raise ValueError(f"For the simulated training step, the 'device_num' "
                              f"{get_auto_parallel_context('device_num')} of the context must be the world's size {n}.")
-        if processes and not get_auto_parallel_context("enable_parallel_optimizer") and \
+        if processes and (stages == 1 or not get_auto_parallel_context("enable_parallel_optimizer")) and \
                 _sliced.waiting_or_sliced(cell.optimizer.parameters, self._sliced):
             return self._sliced_step(cell, inputs) if stages == 1 else self._sliced_pipeline_step(cell, inputs, stages)
         if processes:  # processes of a real run: each gave its own slice of the batch (of its stage's, in stages)
@@ -273,16 +274,22 @@ class SimulatedTraining:
         mine = [(p, lay) for p, _, lay in self._sliced.values()]
         layouts += mine
         shards += [(p, _sliced.mine(world, p.asnumpy())) for p, _ in mine]
+        # the parallel optimizer's level3: the weights held in their optimizer slices, gathered for the forward pass
+        # and again for the backward
+        gathered = [p for p in params if self._sliced[id(p)][2] != self._layouts[id(p)][0]]
         with _sliced.standing_whole(self._sliced):
-            ex = execute(program, world, layouts, shards=shards)
+            ex = execute(program, world, layouts, (forward_end, gathered) if gathered else None, shards=shards)
         self.executions.append(ex)
         loss, grads = program.result
-        grads = [ex.value(g, self._sliced[id(p)][2]).shards[rank] for p, g in zip(params, grads)]
+        # each gradient in its optimizer slices (the parallel optimizer: reduce-scattered), the update on them
+        grads = [ex.value(g, self._layouts[id(p)][1]).shards[rank] for p, g in zip(params, grads)]
         for p, _, layout in self._sliced.values():  # what save_checkpoint saves: the slice held or gathered
             _parallel.parameter_slices[id(p)] = (weakref.ref(p), _held)
             _parallel.parameter_wholes[id(p)] = (weakref.ref(p), functools.partial(_gathered, world=world,
                                                                                    layout=layout))
-        cell.optimizer(tuple(Tensor(np.ascontiguousarray(g), p.dtype) for p, g in zip(params, grads)))
+        swap = {id(p): (self._sliced[id(p)][2], self._layouts[id(p)][1]) for p in params
+                if self._sliced[id(p)][2] != self._layouts[id(p)][1]}
+        _sliced.update_held(cell.optimizer, grads, swap=swap, world=world)
         with _sliced.standing_whole(self._sliced):
             return _result(cell, params, loss, program.result[1], ex)
 
@@ -388,6 +395,10 @@ class SimulatedTraining:
         read = probe._executor.params
         rank = self.world.ranks[0]
         states, others = _sliced.optimizer_states(cell.optimizer)
+        zero = get_auto_parallel_context("enable_parallel_optimizer")
+        if zero:
+            level, threshold = _optimizer_config()
+            size, level = checked_config(cell.optimizer, level=level)
         for p in params:
             if id(p) not in read:
                 raise ValueError(f"For the sharded training step, the parameter '{p.name}' of the optimizer is not "
@@ -399,11 +410,15 @@ class SimulatedTraining:
                                 f"is cut, but got {name} and '{p.name}' cut by {layout}.")
         for p in params:
             layout = probe.layout_of(p)
+            opt = optimizer_layout(p, layout, size, threshold) if zero else layout
+            self._layouts[id(p)] = (layout, opt)
             for x in [p] + states.get(id(p), []):  # a state made whole (outside no_init_parameters) is cut too
                 if x.has_init or x is not p:
+                    # the optimizer state in its optimizer slices, the weights too at level3
+                    held = opt if x is not p or zero and level == "level3" else layout
                     shape = tuple(x.shape)
-                    _sliced.init_slice(x, layout, rank)
-                    self._sliced[id(x)] = (x, shape, layout)
+                    _sliced.init_slice(x, held, rank)
+                    self._sliced[id(x)] = (x, shape, held)
         for k, q in read.items():  # Parameters the step reads that no optimizer updates (frozen)
             if q.has_init and k not in self._sliced:
                 layout = probe.layout_of(q)

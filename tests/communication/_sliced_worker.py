@@ -16,7 +16,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(os.path.dirname(HERE), "parallel"))
 
 import mindseed as ms  # noqa: E402
-from _mlp import Drawn  # noqa: E402
+from _mlp import Drawn, lazy_mlp  # noqa: E402
 from _pipeline_model import Net, WithLoss  # noqa: E402
 from mindseed import Parameter, Tensor, nn  # noqa: E402
 from mindseed.common import dtype as mstype  # noqa: E402
@@ -80,10 +80,45 @@ def pipeline(rank):
             "log": [rec.kind for rec in runner.world.log]}
 
 
+RNG = np.random.default_rng(11)
+ZERO_BATCHES = [(RNG.standard_normal((8, 4)), RNG.standard_normal((8, 6))) for _ in range(2)]
+
+
+def zero(rank, level):
+    """Two steps of the lazily initialized MLP (`lazy_mlp`) with Adam and the parallel optimizer at `level` on the
+    2 data-parallel processes, each feeding its half of the batch."""
+    ms.set_auto_parallel_context(parallel_mode="semi_auto_parallel", dataset_strategy="data_parallel",
+                                 enable_parallel_optimizer=True,
+                                 parallel_optimizer_config={"optimizer_level": level,
+                                                            "parallel_optimizer_threshold": 0})
+    runner = process_training()
+    start = len(runner.world.log)
+    net = lazy_mlp()
+    step = nn.TrainOneStepCell(net, nn.Adam(net.trainable_params(), learning_rate=0.01))
+    rows = slice(rank * 4, rank * 4 + 4)
+    losses = [float(step(Tensor(x[rows]), Tensor(y[rows])).asnumpy()) for x, y in ZERO_BATCHES]
+    log = [rec.kind for rec in runner.world.log[start:]]
+    params = net.trainable_params()
+    states = [q for _, q in step.optimizer.parameters_and_names() if q.name.startswith(("moment1.", "moment2."))]
+    path = os.path.join(DIRECTORY, f"zero_{level}_{rank}.ckpt")
+    ms.save_checkpoint(net, path)    # integrated_save: the weights whole, gathered at level3
+    ms.reset_auto_parallel_context()
+    return {"losses": losses, "params": {p.name: p.asnumpy().tolist() for p in params},
+            "states": {q.name: q.asnumpy().tolist() for q in states}, "sliced": [q.sliced for q in params + states],
+            "param_bytes": held_bytes(params), "state_bytes": held_bytes(states), "log": log,
+            "whole": {k: v.asnumpy().tolist() for k, v in ms.load_checkpoint(path).items()}}
+
+
+DIRECTORY = None
+
+
 def main(directory):
+    global DIRECTORY
+    DIRECTORY = directory
     init()
     rank = get_rank()
     out = {"rank": rank, "pipeline": pipeline(rank)}
+    out["zero"] = {level: zero(rank, level) for level in ("level1", "level2", "level3")}
     with open(os.path.join(directory, f"result_{rank}.json"), "w", encoding="utf-8") as f:
         json.dump(out, f)
 

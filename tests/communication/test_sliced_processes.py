@@ -16,7 +16,8 @@ from mindseed import Tensor, nn
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 sys.path.insert(0, os.path.join(os.path.dirname(HERE), "parallel"))
-from _sliced_worker import pipeline_batches, pipeline_cell  # noqa: E402
+from _mlp import lazy_mlp  # noqa: E402
+from _sliced_worker import ZERO_BATCHES, pipeline_batches, pipeline_cell  # noqa: E402
 from _workers import clean_env, free_port, run  # noqa: E402
 
 
@@ -56,3 +57,39 @@ def test_each_pipeline_stage_holds_only_its_parameters(results):
         assert got["shared"] == 0 and got["log"] == []   # nothing read across the stages, no collective
         # per step 4 activations of 2 x 5 forward, their 4 gradients back
         assert sorted(got["sends"]) == sorted([[0, 1, 80]] * 4 + [[1, 0, 80]] * 4)
+
+
+def _zero_reference():
+    net = lazy_mlp()
+    for p in net.trainable_params():
+        p.init_data()
+    step = nn.TrainOneStepCell(net, nn.Adam(net.trainable_params(), learning_rate=0.01))
+    losses = [float(step(Tensor(x), Tensor(y)).asnumpy()) for x, y in ZERO_BATCHES]
+    states = {q.name: q.asnumpy() for _, q in step.optimizer.parameters_and_names()
+              if q.name.startswith(("moment1.", "moment2."))}
+    return losses, {p.name: p.asnumpy() for p in net.trainable_params()}, states
+
+
+@pytest.mark.parametrize("level", ["level1", "level2", "level3"])
+def test_the_parallel_optimizer_holds_only_its_slices(results, level):
+    losses, params, states = _zero_reference()
+    for rank, res in enumerate(results):
+        got = res["zero"][level]
+        np.testing.assert_allclose(got["losses"], losses, rtol=0, atol=1e-12)
+        # the optimizer state is this rank's half of dim 0 of every parameter's (w1 4x8, b1 8, w2 8x6)
+        for name, value in states.items():
+            half = np.split(value, 2)[rank]
+            np.testing.assert_allclose(got["states"][name], half, rtol=0, atol=1e-12)
+        for name, value in params.items():
+            held = np.split(value, 2)[rank] if level == "level3" else value
+            np.testing.assert_allclose(got["params"][name], held, rtol=0, atol=1e-12)
+            np.testing.assert_allclose(got["whole"][name], value, rtol=0, atol=1e-12)
+        assert all(got["sliced"])
+        # 88 float64 values per weight set (704 B): the weights whole but at level3, Adam's two moments in halves
+        assert got["param_bytes"] == (352 if level == "level3" else 704)
+        assert got["state_bytes"] == 2 * 352
+        # per step one ReduceScatter per gradient and one AllGather per weight (level3: the 3 forward gathers and w2's
+        # again for the backward), besides the loss's AllReduce; the checkpoint's gathers are outside the log
+        kinds = sorted(set(got["log"]))
+        assert got["log"].count("ReduceScatter") == 2 * 3 and "AllReduce" in kinds
+        assert got["log"].count("AllGather") == 2 * (4 if level == "level3" else 3)
