@@ -206,8 +206,7 @@ class SimulatedTraining:
         if _parallel._values["device_num_is_set"] and get_auto_parallel_context("device_num") != n:
             raise ValueError(f"For the simulated training step, the 'device_num' "
                              f"{get_auto_parallel_context('device_num')} of the context must be the world's size {n}.")
-        if processes and (stages == 1 or not get_auto_parallel_context("enable_parallel_optimizer")) and \
-                _sliced.waiting_or_sliced(cell.optimizer.parameters, self._sliced):
+        if processes and _sliced.waiting_or_sliced(cell.optimizer.parameters, self._sliced):
             return self._sliced_step(cell, inputs) if stages == 1 else self._sliced_pipeline_step(cell, inputs, stages)
         if processes:  # processes of a real run: each gave its own slice of the batch (of its stage's, in stages)
             inputs = global_inputs(inputs, self.world if stages == 1 or n % stages else self.world.stage(stages))
@@ -216,7 +215,9 @@ class SimulatedTraining:
             state = self._cells[id(cell)] = _CellState(cell)
         if stages > 1 and processes and get_auto_parallel_context("enable_parallel_optimizer"):
             raise RuntimeError(f"For the sharded training step on processes, the parallel optimizer inside "
-                               f"'pipeline_stages' {stages} is not supported: it runs on a simulated world "
+                               f"'pipeline_stages' {stages} is not supported on Parameters holding data: it runs on "
+                               f"processes holding only their stage's slices (Parameters made under "
+                               f"nn.utils.no_init_parameters), on a simulated world "
                                f"(mindseed.parallel._train.simulate) or without 'enable_parallel_optimizer'.")
         if stages > 1:  # the stages on world size / stages ranks each (`_pipeline`)
             program, forward_end = record_pipeline(cell._loss_and_grads, cell.network, *inputs), None
@@ -317,13 +318,16 @@ class SimulatedTraining:
         self.executions.append(ex)
         stage = ex.stages[mine]
         loss, grads = program.result
-        mine_grads = [stage.value(g, self._sliced[id(p)][2]).shards[index] if id(p) in self._sliced else None
+        # each gradient of this stage in its optimizer slices (the parallel optimizer: reduce-scattered in the stage)
+        mine_grads = [stage.value(g, self._layouts[id(p)][1]).shards[index] if id(p) in self._sliced else None
                       for p, g in zip(params, grads)]
         for p, _, layout in self._sliced.values():  # what save_checkpoint saves: the slice held or gathered
             _parallel.parameter_slices[id(p)] = (weakref.ref(p), _held)
             _parallel.parameter_wholes[id(p)] = (weakref.ref(p), functools.partial(_gathered, world=stage_world,
                                                                                    layout=layout))
-        _sliced.update_held(cell.optimizer, mine_grads, list(self._absent.values()))
+        swap = {id(p): (self._sliced[id(p)][2], self._layouts[id(p)][1]) for p in params
+                if id(p) in self._sliced and self._sliced[id(p)][2] != self._layouts[id(p)][1]}
+        _sliced.update_held(cell.optimizer, mine_grads, list(self._absent.values()), swap, stage_world)
 
         def read(t):
             layout = TensorLayout.replicated(stage.layout_of(t).mesh, tuple(t.shape))
@@ -345,6 +349,10 @@ class SimulatedTraining:
         probe = execute_pipeline(program, stages, n, layouts, world=ShapeWorld(n))
         name = type(cell.optimizer).__name__
         states, others = _sliced.optimizer_states(cell.optimizer)
+        zero = get_auto_parallel_context("enable_parallel_optimizer")
+        if zero:  # the optimizer state cut over the stage's ranks repeating the parameter
+            level, threshold = _optimizer_config()
+            size, level = checked_config(cell.optimizer, level=level)
         params = list(cell.optimizer.parameters)
         placed = {}
         for p in params:
@@ -364,8 +372,10 @@ class SimulatedTraining:
             placed[id(p)] = (readers[0], layout)
         for p in params:
             s, layout = placed[id(p)]
-            for x in [p] + states.get(id(p), []):
-                self._place(x, s == mine, layout, index)
+            opt = optimizer_layout(p, layout, size, threshold) if zero else layout
+            self._layouts[id(p)] = (layout, opt)
+            for x in [p] + states.get(id(p), []):  # the weights in their optimizer slices at level3
+                self._place(x, s == mine, opt if x is not p or zero and level == "level3" else layout, index)
         for s, ex in enumerate(probe.stages):  # Parameters the step reads that no optimizer updates (frozen)
             for k, q in ex._executor.params.items():
                 if q.has_init and k not in self._sliced and k not in self._absent:

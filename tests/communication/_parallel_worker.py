@@ -16,6 +16,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(HERE), "parallel"))
 import mindseed as ms  # noqa: E402
 from _mlp import MLP, lazy_mlp  # noqa: E402
 from _pipeline_worker import run as run_pipeline  # noqa: E402
+from _sliced_worker import pipeline_zero  # noqa: E402
 from mindseed import Tensor, nn  # noqa: E402
 from mindseed.communication import get_group_size, get_rank, init  # noqa: E402
 from mindseed.parallel._layout import TensorLayout, shard_array  # noqa: E402
@@ -214,6 +215,7 @@ def main(scenario, directory):
     elif scenario == "load":
         out["loaded"] = load_at_4(rank, world, directory)
         out["pipeline"] = run_pipeline(world, "1f1b", data=(2, 1))   # 2 stages x data parallel 2
+        out["pipeline_zero"] = pipeline_zero(rank, "level3")   # and the parallel optimizer inside the stages
     with open(os.path.join(directory, f"result_{rank}.json"), "w", encoding="utf-8") as f:
         json.dump(out, f)
 

@@ -3,7 +3,9 @@
 usage: python _sliced_worker.py DIR   (the launcher environment is set by the test)
 Scenarios, each through nn.TrainOneStepCell on Parameters made under nn.utils.no_init_parameters:
 * "pipeline": a 2-stage pipeline (nn.PipelineCell, 4 micro-batches), one process per stage, two steps with Momentum;
-* "zero_<level>": the parallel optimizer on 2 data-parallel processes, two steps with Adam.
+* "zero_<level>": the parallel optimizer on 2 data-parallel processes, two steps with Adam;
+* `pipeline_zero` (run by _parallel_worker.py's 4 processes): the 2-stage pipeline of 2 data-parallel processes a
+  stage with the parallel optimizer, two steps with Adam.
 Each writes what this process holds and returned to DIR/result_<rank>.json.
 """
 import json
@@ -77,7 +79,31 @@ def pipeline(rank):
             "waiting": [p.name for p in params if p.has_init],
             "param_bytes": held_bytes(params), "moment_bytes": held_bytes(moments),
             "shared": len(shared), "sends": [[a, b, rec.input_bytes] for a, b, rec in ex.p2p],
-            "log": [rec.kind for rec in runner.world.log]}
+            "log": [rec.kind for rec in runner.world.log + runner.world.stage(2).log]}
+
+
+def pipeline_zero(rank, level):
+    """Two steps of the lazily initialized 2-stage pipeline with Adam and the parallel optimizer at `level` on 4
+    processes: 2 stages of 2 data-parallel processes, each feeding its half of the batch."""
+    ms.set_auto_parallel_context(parallel_mode="semi_auto_parallel", pipeline_stages=2,
+                                 dataset_strategy="data_parallel", enable_parallel_optimizer=True,
+                                 parallel_optimizer_config={"optimizer_level": level,
+                                                            "parallel_optimizer_threshold": 0},
+                                 pipeline_config={"pipeline_interleave": False, "pipeline_scheduler": "1f1b"})
+    stage = process_training().world.stage(2)
+    start = len(stage.log)
+    with nn.utils.no_init_parameters():
+        cell = pipeline_cell(lazy=True)
+        step = nn.TrainOneStepCell(cell, nn.Adam(cell.trainable_params(), learning_rate=0.01))
+    rows = slice(rank % 2 * 4, rank % 2 * 4 + 4)
+    losses = [float(step(Tensor(x[rows]), Tensor(y[rows])).asnumpy()) for x, y in pipeline_batches()]
+    log = [rec.kind for rec in stage.log[start:]]   # the collectives inside this process's stage
+    ms.reset_auto_parallel_context()
+    params = cell.trainable_params()
+    states = [q for _, q in step.optimizer.parameters_and_names() if q.name.startswith(("moment1.", "moment2."))]
+    return {"losses": losses, "params": {p.name: p.asnumpy().tolist() for p in params if not p.has_init},
+            "states": {q.name: q.asnumpy().tolist() for q in states if q.sliced},
+            "param_bytes": held_bytes(params), "state_bytes": held_bytes(states), "log": log}
 
 
 RNG = np.random.default_rng(11)
@@ -117,7 +143,8 @@ def main(directory):
     DIRECTORY = directory
     init()
     rank = get_rank()
-    out = {"rank": rank, "pipeline": pipeline(rank)}
+    out = {"rank": rank}
+    out["pipeline"] = pipeline(rank)
     out["zero"] = {level: zero(rank, level) for level in ("level1", "level2", "level3")}
     with open(os.path.join(directory, f"result_{rank}.json"), "w", encoding="utf-8") as f:
         json.dump(out, f)
