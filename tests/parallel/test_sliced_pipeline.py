@@ -1,0 +1,111 @@
+"""The pieces of a pipeline (and of the parallel optimizer) on processes holding only their part of the Parameters,
+run in one process: an abstract pipeline recording run with its leaves' shards given (`record_pipeline(...,
+abstract=True)`, `execute_pipeline(..., shards=)`), a shapes-only pipeline (`execute_pipeline(world=ShapeWorld)`),
+the optimizer updating only the Parameters held (`_sliced.update_held`), and the parallel optimizer's per-parameter
+layout rule (`_zero.optimizer_layout`, `checked_config`). tests/communication/test_sliced_processes.py runs them on
+gloo processes."""
+import numpy as np
+import pytest
+
+import mindseed as ms
+from mindseed import Parameter, Tensor, nn
+from mindseed.parallel import _sliced
+from mindseed.parallel._layout import TensorLayout, shard_array
+from mindseed.parallel._pipeline import execute_pipeline, record_pipeline
+from mindseed.parallel._world import ShapeWorld
+from mindseed.parallel._zero import checked_config, optimizer_layout
+
+from _pipeline_model import Net, WithLoss
+
+RNG = np.random.default_rng(5)
+X, Y = RNG.standard_normal((8, 4)), RNG.standard_normal((8, 4))
+
+
+def _close(a, b):
+    np.testing.assert_allclose(np.asarray(a), np.asarray(b), rtol=0, atol=1e-12)
+
+
+def _cell():
+    net = Net((4, 6, 5, 4))
+    for layer, stage in zip(net.layers, (0, 0, 1)):
+        layer.pipeline_stage = stage
+    return nn.PipelineCell(WithLoss(net), 4)
+
+
+@pytest.mark.parametrize("devices,data", [(2, None), (4, (2, 1))])
+def test_an_abstract_pipeline_recording_with_given_shards_equals_the_whole_run(devices, data):
+    cell = _cell()
+    params = cell.trainable_params()
+    grad_fn = ms.value_and_grad(cell, None, params)
+    x, y = Tensor(X), Tensor(Y)
+    loss, grads = grad_fn(x, y)
+    per = devices // 2
+    whole = execute_pipeline(record_pipeline(grad_fn, cell, x, y), 2, devices, [(x, data), (y, data)] if data else
+                             None, scheduler="1f1b")
+    layouts = {p.name: whole.layout_of(p) for p in params}
+    sliced = {id(p): (p, tuple(p.shape), layouts[p.name]) for p in params}
+    xs, ys = _sliced.stand_in(X.shape, x.dtype), _sliced.stand_in(Y.shape, y.dtype)
+    with _sliced.standing_whole(sliced):
+        program = record_pipeline(grad_fn, cell, xs, ys, abstract=True)
+    given = [(p, layouts[p.name]) for p in params]
+    shards = [(p, shard_array(p.asnumpy(), layouts[p.name])) for p in params]
+    for t, a in ((xs, X), (ys, Y)):
+        layout = TensorLayout.from_strategy(a.shape, data or (1, 1), per)
+        given.append((t, layout))
+        shards.append((t, shard_array(a, layout)))
+    # the layouts only: the same stages, layouts and Sends as the run on the ranks, no array computed
+    probe = execute_pipeline(program, 2, devices, given, scheduler="1f1b", world=ShapeWorld(devices))
+    assert [p.name for p in params if probe.stage_of(p) == 1] == ["net.layers.2.w", "net.layers.2.b"]
+    assert all(probe.layout_of(p) == layouts[p.name] for p in params)
+    assert all(ex._executor.env[id(o)].shards is None for ex in probe.stages for o in program.outputs
+               if id(o) in ex._executor.env)
+    with _sliced.standing_whole(sliced):   # the Parameters hold no data: the stages read the shards given
+        ex = execute_pipeline(program, 2, devices, given, scheduler="1f1b", shards=shards)
+    assert [(a, b, r.input_bytes) for a, b, r in ex.p2p] == [(a, b, r.input_bytes) for a, b, r in whole.p2p] == \
+        [(a, b, r.input_bytes) for a, b, r in probe.p2p]
+    assert [rec.kind for st in ex.stages for rec in st.world.log] == \
+        [rec.kind for st in whole.stages for rec in st.world.log]
+    got_loss, got_grads = program.result
+    _close(ex.whole(got_loss), loss.asnumpy())
+    for p, g, want in zip(params, got_grads, grads):
+        _close(ex.whole(g, layouts[p.name]), want.asnumpy())
+
+
+def test_the_optimizer_updates_only_the_parameters_held():
+    a = Parameter(Tensor(np.arange(4.0)), name="a")
+    b = Parameter(Tensor(np.ones((2, 3))), name="b")
+    opt = nn.Momentum([a, b], learning_rate=0.5, momentum=0.5)
+    states, _ = _sliced.optimizer_states(opt)
+    absent = [b] + states[id(b)]
+    for x in absent:   # another stage's: no data here
+        _sliced.drop_data(x)
+    assert _sliced.held_bytes([a, b]) == 4 * 8 and _sliced.held_bytes(states[id(a)] + states[id(b)]) == 4 * 8
+    for _ in range(2):
+        _sliced.update_held(opt, [np.full(4, 2.0), None], absent)
+    # momentum: v = 0.5 v + g, p -= 0.5 v: v1 = 2, v2 = 3
+    _close(a.asnumpy(), np.arange(4.0) - 0.5 * (2.0 + 3.0))
+    _close(states[id(a)][0].asnumpy(), np.full(4, 3.0))
+    assert not _sliced.holds_data(b) and tuple(b.shape) == (2, 3) and not _sliced.holds_data(states[id(b)][0])
+    assert int(opt.global_step.asnumpy().reshape(-1)[0]) == 2
+
+
+def test_the_parallel_optimizers_layout_of_a_parameter():
+    p = Parameter(Tensor(np.zeros((4, 6))), name="w")
+    odd = Parameter(Tensor(np.zeros((5, 4))), name="v")
+    layout = TensorLayout.from_strategy((4, 6), (1, 1), 2)
+    opt = optimizer_layout(p, layout, -1)
+    assert opt.local_shape == (2, 6) and opt.cuts(0) == 2
+    assert optimizer_layout(p, layout, 1) == layout                  # a shard size of 1: whole
+    assert optimizer_layout(p, layout, -1, threshold=1) == layout    # 192 B below 1 KB: whole
+    odd_layout = TensorLayout.from_strategy((5, 4), (1, 1), 2)
+    assert optimizer_layout(odd, odd_layout, -1) == odd_layout         # dim 0 not divisible: whole
+    cut = TensorLayout.from_strategy((4, 6), (1, 2), 2)               # no repeated rank: whole
+    assert optimizer_layout(p, cut, -1) == cut
+    momentum = nn.Momentum([p], learning_rate=0.1, momentum=0.9)
+    assert checked_config(momentum, 2, "level3") == (2, "level3")
+    with pytest.raises(TypeError, match="must be one of SGD, Momentum, Adam.*but got LARS"):
+        checked_config(nn.LARS(nn.SGD([p], learning_rate=0.1)))
+    with pytest.raises(ValueError, match="'optimizer_weight_shard_size' must be -1 or a positive int, but got 0"):
+        checked_config(momentum, 0)
+    with pytest.raises(ValueError, match="'optimizer_level' must be one of level1, level2, level3, but got 'level4'"):
+        checked_config(momentum, -1, "level4")
