@@ -390,6 +390,7 @@ class SimulatedTraining:
         if not here:
             _sliced.drop_data(x)
             self._absent[id(x)] = x
+            _parallel.parameter_elsewhere[id(x)] = weakref.ref(x)
             return
         shape = tuple(x.shape)
         _sliced.init_slice(x, layout, rank)

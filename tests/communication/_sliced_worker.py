@@ -70,6 +70,8 @@ def pipeline(rank):
     losses = [float(step(Tensor(x), Tensor(y)).asnumpy()) for x, y in pipeline_batches()]
     del runner.world.share
     ex = runner.executions[-1]
+    path = os.path.join(DIRECTORY, f"stage_{rank}.ckpt")
+    ms.save_checkpoint(cell, path)   # this stage's Parameters only
     ms.reset_auto_parallel_context()
     params = cell.trainable_params()
     moments = list(step.optimizer.moments)
@@ -78,6 +80,7 @@ def pipeline(rank):
             "moments": {q.name: q.asnumpy().tolist() for q in moments if not q.has_init and q.sliced},
             "waiting": [p.name for p in params if p.has_init],
             "param_bytes": held_bytes(params), "moment_bytes": held_bytes(moments),
+            "saved": {k: v.asnumpy().tolist() for k, v in ms.load_checkpoint(path).items()},
             "shared": len(shared), "sends": [[a, b, rec.input_bytes] for a, b, rec in ex.p2p],
             "log": [rec.kind for rec in runner.world.log + runner.world.stage(2).log]}
 

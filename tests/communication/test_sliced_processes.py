@@ -50,6 +50,10 @@ def test_each_pipeline_stage_holds_only_its_parameters(results):
             np.testing.assert_allclose(got["moments"]["moments." + name], moments["moments." + name], rtol=0,
                                        atol=1e-12)
         assert sorted(got["moments"]) == sorted("moments." + n for n in names)
+        # its checkpoint: its stage's Parameters (the Momentum's scalars aside), the others neither saved nor made
+        assert sorted(k for k in got["saved"] if k.startswith("net.")) == sorted(names)
+        for name in names:
+            np.testing.assert_allclose(got["saved"][name], params[name], rtol=0, atol=1e-12)
     # float64: stage 0 holds 4x6 + 6 + 6x5 + 5 values, stage 1 5x4 + 4 (of 89)
     assert [first["param_bytes"], last["param_bytes"]] == [65 * 8, 24 * 8]
     assert [first["moment_bytes"], last["moment_bytes"]] == [65 * 8, 24 * 8]

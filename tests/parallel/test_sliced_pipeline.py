@@ -4,11 +4,15 @@ abstract=True)`, `execute_pipeline(..., shards=)`), a shapes-only pipeline (`exe
 the optimizer updating only the Parameters held (`_sliced.update_held`), and the parallel optimizer's per-parameter
 layout rule (`_zero.optimizer_layout`, `checked_config`). tests/communication/test_sliced_processes.py runs them on
 gloo processes."""
+import weakref
+
 import numpy as np
 import pytest
 
 import mindseed as ms
 from mindseed import Parameter, Tensor, nn
+from mindseed.common import _parallel
+from mindseed.common.initializer import Normal, initializer
 from mindseed.parallel import _sliced
 from mindseed.parallel._layout import TensorLayout, shard_array
 from mindseed.parallel._pipeline import execute_pipeline, record_pipeline
@@ -109,3 +113,20 @@ def test_the_parallel_optimizers_layout_of_a_parameter():
         checked_config(momentum, 0)
     with pytest.raises(ValueError, match="'optimizer_level' must be one of level1, level2, level3, but got 'level4'"):
         checked_config(momentum, -1, "level4")
+
+
+def test_a_checkpoint_skips_the_parameters_another_process_holds(tmp_path):
+    net = Net((2, 3, 2))
+    with nn.utils.no_init_parameters():
+        net.layers[1].w = Parameter(initializer(Normal(), (3, 2), ms.float64), name="w")
+    other = net.layers[1].w
+    _parallel.parameter_elsewhere[id(other)] = weakref.ref(other)
+    try:
+        path = str(tmp_path / "stage.ckpt")
+        ms.save_checkpoint(net, path)
+        saved = ms.load_checkpoint(path)
+    finally:
+        del _parallel.parameter_elsewhere[id(other)]
+    assert sorted(saved) == ["layers.0.b", "layers.0.w", "layers.1.b"]
+    _close(saved["layers.0.w"].asnumpy(), net.layers[0].w.asnumpy())
+    assert other.has_init and not _sliced.holds_data(other)   # neither initialized nor saved
