@@ -3,7 +3,7 @@
 initialized as this rank's slice only, so no process ever holds a whole Parameter or the gathered global batch.
 
 One step on a process (`_train.SimulatedTraining` on a `ProcessWorld`, when every parameter of the optimizer waits
-for its initialization or is already held in slices):
+for its initialization, is already held in slices, or is another pipeline stage's):
 
 1. the step is recorded abstractly (`_spmd.record(..., abstract=True)`): the batch by data-less stand-ins of its
    global shapes (the rank's slice times the ``dataset_strategy``), the sliced Parameters by data-less values of
@@ -16,6 +16,19 @@ for its initialization or is already held in slices):
    Parameters' slices and the rank's slice of the batch;
 4. the optimizer updates the slices from the gradients' slices in the Parameters' layouts (an elementwise update:
    the optimizers `_zero.SHARDABLE` lists; any other is refused when a Parameter is cut).
+
+With ``enable_parallel_optimizer`` each Parameter's optimizer state is initialized as this rank's optimizer slice
+(`_zero.optimizer_layout`: dim 0 cut over the ranks repeating it), its gradient reduce-scattered to that slice, and
+the update runs on the slices (`update_held`): at level1 and level2 the weight is held in its layout and stands as
+its slice for the update, then is all-gathered back; at level3 it is held in its optimizer slice too and gathered
+where the step reads it (for the forward pass and again for the backward).
+
+With ``pipeline_stages`` the step is a pipeline's (`_pipeline.record_pipeline(..., abstract=True)`, run with
+`execute_pipeline(..., shards=)`): a process initializes only the Parameters its stage reads (as its slices in the
+stage, with the parallel optimizer's slices as above); the other stages' Parameters and optimizer state hold no data
+(`drop_data`), stand as empty arrays while the optimizer runs (`update_held`), and are neither initialized nor
+saved by ``save_checkpoint`` (`_parallel.parameter_elsewhere`). At level3 a stage gathers a weight once per step
+(the copy serves every micro-batch's forward and backward passes, as the simulated pipeline does).
 
 The Parameters keep their slices between steps (``Parameter.sliced`` True, their shape the slice's), as MindSpore's
 after a parallel compilation; ``save_checkpoint(..., integrated_save=False)`` saves them as they are and

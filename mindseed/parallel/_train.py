@@ -25,8 +25,10 @@ in stages (`_pipeline`), each on world size / stages ranks with the dataset stra
 the order of the context's schedule (``pipeline_config``); the parallel optimizer cuts each parameter's state over
 the ranks of its stage (level3 gathers a weight once per step on its stage, for the forward and the backward passes
 of every micro-batch). On processes (`process_training`) each process runs its own stage and sends the values
-crossing stages to the others; it reads the loss and every gradient from their stages, so every process updates
-all the parameters (the parallel optimizer inside stages runs on a simulated world only).
+crossing stages to the others. With Parameters holding data it reads the loss and every gradient from their stages,
+so every process updates all the parameters (the parallel optimizer inside stages is refused there); with
+Parameters made under ``nn.utils.no_init_parameters`` each process holds, initializes and updates only its stage's
+slices (`_sliced`), the parallel optimizer inside the stages included, and only the last stage returns the loss.
 
 The step returns the loss the ranks computed (and, with ``return_grad``, the gradients), as the cell does.
 """
