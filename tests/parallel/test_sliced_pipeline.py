@@ -16,9 +16,11 @@ from mindseed.common.initializer import Normal, initializer
 from mindseed.parallel import _sliced
 from mindseed.parallel._layout import TensorLayout, shard_array
 from mindseed.parallel._pipeline import execute_pipeline, record_pipeline
-from mindseed.parallel._world import ShapeWorld
+from mindseed.parallel._train import SimulatedTraining
+from mindseed.parallel._world import ShapeWorld, SimulatedWorld
 from mindseed.parallel._zero import checked_config, optimizer_layout
 
+from _mlp import Drawn
 from _pipeline_model import Net, WithLoss
 
 RNG = np.random.default_rng(5)
@@ -29,10 +31,21 @@ def _close(a, b):
     np.testing.assert_allclose(np.asarray(a), np.asarray(b), rtol=0, atol=1e-12)
 
 
-def _cell():
+def _cell(lazy=False, tie=False):
+    """The 2-stage pipeline (layers 0 and 1 on stage 0, layer 2 on stage 1, 4 micro-batches). `lazy`: its Parameters
+    drawn by seeded `Drawn`s, waiting for their initialization; `tie`: layer 2 reads layer 0's weight too (a
+    Parameter two stages read)."""
     net = Net((4, 6, 5, 4))
-    for layer, stage in zip(net.layers, (0, 0, 1)):
+    for k, (layer, stage) in enumerate(zip(net.layers, (0, 0, 1))):
         layer.pipeline_stage = stage
+        for j, name in enumerate(("w", "b") if lazy else ()):
+            shape = tuple(getattr(layer, name).shape)
+            with nn.utils.no_init_parameters():
+                setattr(layer, name, Parameter(initializer(Drawn(10 * k + j), shape, ms.float64), name=name))
+    if tie:
+        last, first = net.layers[2], net.layers[0]
+        inner = type(last).construct
+        last.construct = lambda x: inner(last, x) + first.w.sum() * 0
     return nn.PipelineCell(WithLoss(net), 4)
 
 
@@ -130,3 +143,39 @@ def test_a_checkpoint_skips_the_parameters_another_process_holds(tmp_path):
     assert sorted(saved) == ["layers.0.b", "layers.0.w", "layers.1.b"]
     _close(saved["layers.0.w"].asnumpy(), net.layers[0].w.asnumpy())
     assert other.has_init and not _sliced.holds_data(other)   # neither initialized nor saved
+
+
+def _abstract_program(cell):
+    xs, ys = _sliced.stand_in(X.shape, ms.float64), _sliced.stand_in(Y.shape, ms.float64)
+    program = record_pipeline(ms.value_and_grad(cell, None, cell.trainable_params()), cell, xs, ys, abstract=True)
+    return program, [(xs, TensorLayout.from_strategy(X.shape, (1, 1), 1)), (ys, TensorLayout.from_strategy(Y.shape,
+                                                                                                          (1, 1), 1))]
+
+
+def test_a_stage_initializes_only_its_own_parameters():
+    cell = _cell(lazy=True)
+    opt = nn.Momentum(cell.trainable_params(), learning_rate=0.1, momentum=0.9)
+    step = nn.TrainOneStepCell(cell, opt)
+    reference = _cell(lazy=True)
+    program, layouts = _abstract_program(cell)
+    runner = SimulatedTraining(SimulatedWorld(2))
+    runner._init_stage_slices(step, program, layouts, 2, 1, 0)    # the process of stage 1
+    mine = ["net.layers.2.w", "net.layers.2.b"]
+    for p, want in zip(cell.trainable_params(), reference.trainable_params()):
+        if p.name in mine:   # initialized: the single process's values, and its momentum (zeros)
+            assert not p.has_init and p.sliced
+            _close(p.asnumpy(), want.init_data().asnumpy())
+        else:                # stage 0's: still waiting, no data, not saved here
+            assert p.has_init and not _sliced.holds_data(p) and _parallel.held_elsewhere(p)
+    states, _ = _sliced.optimizer_states(opt)
+    assert _sliced.held_bytes(cell.trainable_params()) == 24 * 8
+    assert _sliced.held_bytes([q for qs in states.values() for q in qs]) == 24 * 8
+
+
+def test_a_parameter_two_stages_read_must_hold_data():
+    cell = _cell(lazy=True, tie=True)
+    step = nn.TrainOneStepCell(cell, nn.Momentum(cell.trainable_params(), learning_rate=0.1, momentum=0.9))
+    program, layouts = _abstract_program(cell)
+    with pytest.raises(ValueError, match=r"the parameter 'net.layers.0.w' is read by the stages \[0, 1\]"):
+        SimulatedTraining(SimulatedWorld(2))._init_stage_slices(step, program, layouts, 2, 0, 0)
+    assert all(p.has_init for p in cell.trainable_params())   # refused before initializing anything
