@@ -529,7 +529,8 @@ def _local_bytes(value, t):
     return math.prod(value.layout.local_shape) * t.itemsize
 
 
-def execute_pipeline(program, stages, devices, layouts=None, scheduler=None, interleave=None, world=None, shards=None):
+def execute_pipeline(program, stages, devices, layouts=None, scheduler=None, interleave=None, world=None, shards=None,
+                     owners=None):
     """Run a `PipelineProgram` on `devices` ranks in `stages` pipeline stages: simulated, or the processes of a
     real run (`world`).
 
@@ -548,13 +549,16 @@ def execute_pipeline(program, stages, devices, layouts=None, scheduler=None, int
         shards (Sequence): (Tensor, list of arrays) pairs: a leaf's shards in its given layout, one array per rank of
             a stage (`_spmd.execute`'s), read by the stages that compute arrays: the leaves' own data is never read
             (a process holding only its stage's Parameters and its slice of the batch).
+        owners (Sequence): (Tensor, stage) pairs of leaves only that stage holds: another stage reading one receives it
+            from the owner (a Send per step, as a value crossing stages) instead of holding its own copy (a Parameter
+            shared by stages, held by its first stage: MindSpore's shared parameters).
 
     Returns:
         PipelineExecution.
 
     Raises:
         ValueError: `stages` does not divide `devices`, or a call's stage is not below `stages`, or `devices` is not
-            the number of processes of `world`.
+            the number of processes of `world`, or an owned leaf without a given layout.
     """
     if isinstance(stages, bool) or not isinstance(stages, int) or stages < 1 or devices % stages:
         raise ValueError(f"For pipeline parallel, the 'pipeline_stages' ({stages!r}) must be a positive int dividing "
@@ -580,6 +584,11 @@ def execute_pipeline(program, stages, devices, layouts=None, scheduler=None, int
         indices, late = schedule_order(program, order)
         split = _split_of(order)
     producer, p2p, ran, received = {}, [], [], {}
+    for leaf, owner in owners or ():  # held by its owner, sent to the other stages that read it
+        if executors[owner]._current(leaf) is None:
+            raise ValueError(f"For pipeline parallel, a leaf of shape {tuple(leaf.shape)} held by stage {owner} must "
+                             f"have a given layout ('layouts').")
+        producer[id(leaf)] = owner
     made = {id(o) for c in program.calls for o in c.outs}
     for i in indices:
         call, stage = program.calls[i], program.stages[i]

@@ -142,6 +142,7 @@ class SimulatedTraining:
         self._sliced = {}   # id(Parameter) -> (it, global shape, layout): held in this process's slices
         self._absent = {}   # id(Parameter) -> it: held by the processes of another pipeline stage, not this one
         self._layouts = {}  # id(Parameter) -> (its layout in the step, the layout of its optimizer slices)
+        self._owned = {}    # id(Parameter) -> (it, stage, layout): read by several pipeline stages, held by that one
 
     def sharded_optimizer(self, cell):
         """The `ShardedOptimizer` of `cell`'s steps (None without ``enable_parallel_optimizer``)."""
@@ -312,11 +313,12 @@ class SimulatedTraining:
             if not all(id(p) in self._sliced or id(p) in self._absent for p in params):
                 self._init_stage_slices(cell, program, layouts, stages, mine, index)
         held = [(p, lay) for p, _, lay in self._sliced.values()]
-        layouts += held
+        layouts += held + [(p, lay) for p, _, lay in self._owned.values() if id(p) not in self._sliced]
         shards += [(p, _sliced.mine(stage_world, p.asnumpy())) for p, _ in held]
         with _sliced.standing_whole(self._sliced):
             ex = execute_pipeline(program, stages, n, layouts, get_auto_parallel_context("pipeline_scheduler"),
-                                  get_auto_parallel_context("pipeline_interleave"), world, shards=shards)
+                                  get_auto_parallel_context("pipeline_interleave"), world, shards=shards,
+                                  owners=[(p, s) for p, s, _ in self._owned.values()])
         self.executions.append(ex)
         stage = ex.stages[mine]
         loss, grads = program.result
@@ -346,7 +348,8 @@ class SimulatedTraining:
         """The first step of a pipeline whose Parameters wait for their initialization, on a process of stage
         `mine` (rank `index` in it): each Parameter's stage and layout from a run of the abstract `program` on
         layouts only; the Parameters of this stage (and their optimizer state) initialized as this rank's slices,
-        those of the other stages left without data (`_absent`)."""
+        those of the other stages left without data (`_absent`). A Parameter several stages read is held by the
+        first of them, which sends it to the others each step (`_owned`)."""
         n = self.world.size
         probe = execute_pipeline(program, stages, n, layouts, world=ShapeWorld(n))
         name = type(cell.optimizer).__name__
@@ -362,11 +365,9 @@ class SimulatedTraining:
             if not readers:
                 raise ValueError(f"For the sharded training step, the parameter '{p.name}' of the optimizer is not "
                                  f"read by the step.")
-            if len(readers) > 1:
-                raise ValueError(f"For the pipeline training step on processes holding only their stage's "
-                                 f"Parameters, the parameter '{p.name}' is read by the stages {readers}: a Parameter "
-                                 f"shared by stages must hold its data (made outside nn.utils.no_init_parameters).")
             layout = probe.stages[readers[0]].layout_of(p)
+            if len(readers) > 1:  # shared by stages: held by the first, sent to the others each step
+                self._owned[id(p)] = (p, readers[0], layout)
             if name not in SHARDABLE and not layout.is_replicated():
                 raise TypeError(f"For the sharded training step on processes holding their slices, the optimizer "
                                 f"must be one of {', '.join(SHARDABLE)} (an elementwise update) when a parameter "

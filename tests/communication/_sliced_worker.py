@@ -3,11 +3,13 @@
 usage: python _sliced_worker.py DIR   (the launcher environment is set by the test)
 Scenarios, each through nn.TrainOneStepCell on Parameters made under nn.utils.no_init_parameters:
 * "pipeline": a 2-stage pipeline (nn.PipelineCell, 4 micro-batches), one process per stage, two steps with Momentum;
+* "tied": a 2-stage pipeline whose weight both stages read, held by stage 0 and sent to stage 1 each step;
 * "zero_<level>": the parallel optimizer on 2 data-parallel processes, two steps with Adam;
 * `pipeline_zero` (run by _parallel_worker.py's 4 processes): the 2-stage pipeline of 2 data-parallel processes a
   stage with the parallel optimizer, two steps with Adam.
 Each writes what this process holds and returned to DIR/result_<rank>.json.
 """
+import contextlib
 import json
 import os
 import sys
@@ -20,7 +22,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(HERE), "parallel"))
 import mindseed as ms  # noqa: E402
 from _mlp import Drawn, lazy_mlp  # noqa: E402
 from _pipeline_model import Net, WithLoss  # noqa: E402
-from mindseed import Parameter, Tensor, nn  # noqa: E402
+from mindseed import Parameter, Tensor, nn, ops  # noqa: E402
 from mindseed.common import dtype as mstype  # noqa: E402
 from mindseed.common.initializer import initializer  # noqa: E402
 from mindseed.communication import get_rank, init  # noqa: E402
@@ -83,6 +85,50 @@ def pipeline(rank):
             "saved": {k: v.asnumpy().tolist() for k, v in ms.load_checkpoint(path).items()},
             "shared": len(shared), "sends": [[a, b, rec.input_bytes] for a, b, rec in ex.p2p],
             "log": [rec.kind for rec in runner.world.log + runner.world.stage(2).log]}
+
+
+class _Use(nn.Cell):
+    def __init__(self, w, transpose):
+        super().__init__()
+        self.w, self.mm, self.act = w, ops.MatMul(transpose_b=transpose), ops.Tanh()
+
+    def construct(self, x):
+        return self.act(self.mm(x, self.w))
+
+
+class Tied(nn.Cell):
+    """A weight read by both stages (an embedding tied to the output head): x @ w on stage 0, @ w^T on stage 1."""
+
+    def __init__(self, lazy):
+        super().__init__()
+        with nn.utils.no_init_parameters() if lazy else contextlib.nullcontext():
+            self.w = Parameter(initializer(Drawn(31), (4, 6), mstype.float64), name="w")
+        self.first, self.last = _Use(self.w, False), _Use(self.w, True)
+        self.first.pipeline_stage, self.last.pipeline_stage = 0, 1
+
+    def construct(self, x):
+        return self.last(self.first(x))
+
+
+def tied_cell(lazy):
+    return nn.PipelineCell(WithLoss(Tied(lazy)), MICRO)
+
+
+def tied(rank):
+    """Two steps of the lazily initialized tied pipeline: stage 0 holds the shared weight and sends it to stage 1."""
+    ms.set_auto_parallel_context(parallel_mode="semi_auto_parallel", pipeline_stages=2,
+                                 pipeline_config={"pipeline_interleave": False, "pipeline_scheduler": "1f1b"})
+    runner = process_training()
+    with nn.utils.no_init_parameters():
+        cell = tied_cell(lazy=True)
+        step = nn.TrainOneStepCell(cell, nn.Momentum(cell.trainable_params(), learning_rate=0.1, momentum=0.9))
+    losses = [float(step(Tensor(x), Tensor(y)).asnumpy()) for x, y in pipeline_batches()]
+    ex = runner.executions[-1]
+    ms.reset_auto_parallel_context()
+    params = cell.trainable_params()
+    return {"losses": losses, "params": {p.name: p.asnumpy().tolist() for p in params if not p.has_init},
+            "param_bytes": held_bytes(params), "moment_bytes": held_bytes(list(step.optimizer.moments)),
+            "sends": [[a, b, rec.input_bytes] for a, b, rec in ex.p2p]}
 
 
 def pipeline_zero(rank, level):
@@ -148,6 +194,7 @@ def main(directory):
     rank = get_rank()
     out = {"rank": rank}
     out["pipeline"] = pipeline(rank)
+    out["tied"] = tied(rank)
     out["zero"] = {level: zero(rank, level) for level in ("level1", "level2", "level3")}
     with open(os.path.join(directory, f"result_{rank}.json"), "w", encoding="utf-8") as f:
         json.dump(out, f)

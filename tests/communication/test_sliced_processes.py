@@ -11,14 +11,17 @@ import sys
 import numpy as np
 import pytest
 
+import mindseed as ms
 from mindseed import Tensor, nn
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 sys.path.insert(0, os.path.join(os.path.dirname(HERE), "parallel"))
 from _mlp import lazy_mlp  # noqa: E402
-from _sliced_worker import ZERO_BATCHES, pipeline_batches, pipeline_cell  # noqa: E402
+from _sliced_worker import ZERO_BATCHES, pipeline_batches, pipeline_cell, tied_cell  # noqa: E402
 from _workers import clean_env, free_port, run  # noqa: E402
+
+from mindseed.parallel._pipeline import execute_pipeline, record_pipeline  # noqa: E402
 
 
 @pytest.fixture(scope="module")
@@ -61,6 +64,28 @@ def test_each_pipeline_stage_holds_only_its_parameters(results):
         assert got["shared"] == 0 and got["log"] == []   # nothing read across the stages, no collective
         # per step 4 activations of 2 x 5 forward, their 4 gradients back
         assert sorted(got["sends"]) == sorted([[0, 1, 80]] * 4 + [[1, 0, 80]] * 4)
+
+
+def test_a_weight_both_stages_read_is_held_by_the_first(results):
+    cell = tied_cell(lazy=False)
+    w = cell.network.net.w
+    x, y = (Tensor(a) for a in pipeline_batches()[0])
+    program = record_pipeline(ms.value_and_grad(cell, None, cell.trainable_params()), cell, x, y)
+    layout = execute_pipeline(program, 2, 2).layout_of(w)
+    sim = execute_pipeline(program, 2, 2, [(w, layout)], scheduler="1f1b", owners=[(w, 0)])
+    step = nn.TrainOneStepCell(cell, nn.Momentum(cell.trainable_params(), learning_rate=0.1, momentum=0.9))
+    losses = [float(step(Tensor(a), Tensor(b)).asnumpy()) for a, b in pipeline_batches()]
+    first, last = (res["tied"] for res in results)
+    np.testing.assert_allclose(last["losses"], losses, rtol=0, atol=1e-12)
+    assert first["losses"] == [0.0, 0.0]
+    # stage 0 holds and trains the weight (4 x 6 float64) and its momentum; stage 1 holds neither
+    np.testing.assert_allclose(first["params"]["net.w"], w.asnumpy(), rtol=0, atol=1e-12)
+    assert [first["param_bytes"], first["moment_bytes"], last["param_bytes"], last["moment_bytes"]] == [192, 192, 0, 0]
+    assert last["params"] == {}
+    # the weight sent to stage 1 once per step, stage 1's gradient parts sent back: the simulated pipeline's Sends
+    sends = [[a, b, rec.input_bytes] for a, b, rec in sim.p2p]
+    assert [0, 1, 192] in sends
+    assert first["sends"] == last["sends"] == sends
 
 
 def _zero_reference():

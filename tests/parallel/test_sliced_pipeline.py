@@ -172,10 +172,40 @@ def test_a_stage_initializes_only_its_own_parameters():
     assert _sliced.held_bytes([q for qs in states.values() for q in qs]) == 24 * 8
 
 
-def test_a_parameter_two_stages_read_must_hold_data():
-    cell = _cell(lazy=True, tie=True)
-    step = nn.TrainOneStepCell(cell, nn.Momentum(cell.trainable_params(), learning_rate=0.1, momentum=0.9))
-    program, layouts = _abstract_program(cell)
-    with pytest.raises(ValueError, match=r"the parameter 'net.layers.0.w' is read by the stages \[0, 1\]"):
-        SimulatedTraining(SimulatedWorld(2))._init_stage_slices(step, program, layouts, 2, 0, 0)
-    assert all(p.has_init for p in cell.trainable_params())   # refused before initializing anything
+def test_a_parameter_two_stages_read_is_held_by_the_first():
+    for mine in (0, 1):
+        cell = _cell(lazy=True, tie=True)
+        step = nn.TrainOneStepCell(cell, nn.Momentum(cell.trainable_params(), learning_rate=0.1, momentum=0.9))
+        program, layouts = _abstract_program(cell)
+        w = cell.network.net.layers[0].w
+        runner = SimulatedTraining(SimulatedWorld(2))
+        runner._init_stage_slices(step, program, layouts, 2, mine, 0)
+        assert [(p.name, s) for p, s, _ in runner._owned.values()] == [("net.layers.0.w", 0)]
+        assert (id(w) in runner._sliced) == (mine == 0) and (id(w) in runner._absent) == (mine == 1)
+
+
+def test_a_parameter_shared_by_stages_held_by_its_first_stage():
+    # the shared weight (a tied embedding) lives on stage 0; stage 1 receives it (one Send per step) and sends its
+    # gradient part back to be summed on stage 0
+    cell = _cell(tie=True)
+    params = cell.trainable_params()
+    grad_fn = ms.value_and_grad(cell, None, params)
+    x, y = Tensor(X), Tensor(Y)
+    loss, grads = grad_fn(x, y)
+    program = record_pipeline(grad_fn, cell, x, y)
+    whole = execute_pipeline(program, 2, 2, scheduler="1f1b")
+    w = cell.network.net.layers[0].w
+    assert [s for s, e in enumerate(whole.stages) if id(w) in e._executor.env] == [0, 1]   # a copy on each stage
+    run = execute_pipeline(program, 2, 2, [(w, whole.layout_of(w))], scheduler="1f1b", owners=[(w, 0)])
+    assert run.stage_of(w) == 0
+    sends = [(a, b, r.input_bytes) for a, b, r in run.p2p]
+    before = [(a, b, r.input_bytes) for a, b, r in whole.p2p]
+    assert (1, 0, 4 * 6 * 8) in before      # stage 1's gradient part goes to stage 0 either way
+    assert sorted(sends) == sorted(before + [(0, 1, 4 * 6 * 8)])
+    got_loss, got_grads = program.result
+    _close(run.whole(got_loss), loss.asnumpy())
+    for p, g, want in zip(params, got_grads, grads):
+        _close(run.whole(g, whole.layout_of(p)), want.asnumpy())
+    assert run.stage_of(got_grads[0]) == 0
+    with pytest.raises(ValueError, match=r"a leaf of shape \(4, 6\) held by stage 0 must have a given layout"):
+        execute_pipeline(program, 2, 2, owners=[(w, 0)])
