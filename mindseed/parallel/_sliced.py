@@ -53,11 +53,12 @@ __all__ = ["waiting_or_sliced", "init_slice", "standing_whole", "optimizer_state
 _CONSTANT = (Zero, One, Constant)
 
 
-def waiting_or_sliced(params, sliced):
-    """Whether every Parameter of `params` waits for its initialization or is held in slices (`sliced`: {id:
-    (Parameter, global shape, layout)}), and at least one does not hold whole data."""
+def waiting_or_sliced(params, sliced, absent=()):
+    """Whether every Parameter of `params` waits for its initialization, is held in slices (`sliced`: {id:
+    (Parameter, global shape, layout)}) or by another process (`absent`: ids), and at least one does not hold whole
+    data."""
     params = list(params)
-    return bool(params) and all(p.has_init or id(p) in sliced for p in params)
+    return bool(params) and all(p.has_init or id(p) in sliced or id(p) in absent for p in params)
 
 
 def init_slice(p, layout, rank):

@@ -26,9 +26,9 @@ the order of the context's schedule (``pipeline_config``); the parallel optimize
 the ranks of its stage (level3 gathers a weight once per step on its stage, for the forward and the backward passes
 of every micro-batch). On processes (`process_training`) each process runs its own stage and sends the values
 crossing stages to the others. With Parameters holding data it reads the loss and every gradient from their stages,
-so every process updates all the parameters (the parallel optimizer inside stages is refused there); with
-Parameters made under ``nn.utils.no_init_parameters`` each process holds, initializes and updates only its stage's
-slices (`_sliced`), the parallel optimizer inside the stages included, and only the last stage returns the loss.
+so every process updates all the parameters; with Parameters made under ``nn.utils.no_init_parameters`` (or with the
+parallel optimizer, which cuts Parameters holding data on the first step) each process holds, initializes and
+updates only its stage's slices (`_sliced`), and only the last stage returns the loss.
 
 The step returns the loss the ranks computed (and, with ``return_grad``, the gradients), as the cell does.
 """
@@ -209,19 +209,16 @@ class SimulatedTraining:
         if _parallel._values["device_num_is_set"] and get_auto_parallel_context("device_num") != n:
             raise ValueError(f"For the simulated training step, the 'device_num' "
                              f"{get_auto_parallel_context('device_num')} of the context must be the world's size {n}.")
-        if processes and _sliced.waiting_or_sliced(cell.optimizer.parameters, self._sliced):
+        zero = get_auto_parallel_context("enable_parallel_optimizer")
+        if processes and (stages > 1 and zero or
+                          _sliced.waiting_or_sliced(cell.optimizer.parameters, self._sliced, self._absent)):
+            # a pipeline with the parallel optimizer cuts Parameters holding data too, on its first step
             return self._sliced_step(cell, inputs) if stages == 1 else self._sliced_pipeline_step(cell, inputs, stages)
         if processes:  # processes of a real run: each gave its own slice of the batch (of its stage's, in stages)
             inputs = global_inputs(inputs, self.world if stages == 1 or n % stages else self.world.stage(stages))
         state = self._cells.get(id(cell))
         if state is None or state.cell is not cell:
             state = self._cells[id(cell)] = _CellState(cell)
-        if stages > 1 and processes and get_auto_parallel_context("enable_parallel_optimizer"):
-            raise RuntimeError(f"For the sharded training step on processes, the parallel optimizer inside "
-                               f"'pipeline_stages' {stages} is not supported on Parameters holding data: it runs on "
-                               f"processes holding only their stage's slices (Parameters made under "
-                               f"nn.utils.no_init_parameters), on a simulated world "
-                               f"(mindseed.parallel._train.simulate) or without 'enable_parallel_optimizer'.")
         if stages > 1:  # the stages on world size / stages ranks each (`_pipeline`)
             program, forward_end = record_pipeline(cell._loss_and_grads, cell.network, *inputs), None
             layouts = dataset_layouts(inputs, n // stages if n % stages == 0 else n)

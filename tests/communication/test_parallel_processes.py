@@ -7,7 +7,8 @@ strategy file; it loads at 1 rank (`load_distributed_checkpoint`, `transform_che
 strategy (loaded whole and run sharded; `transform_checkpoint_by_rank` to each rank's slices), giving the
 single-process outputs. At 4 ranks a 2-stage pipeline with data parallel inside the stages gives the single-process
 loss and gradients, and trains with the parallel optimizer inside the stages on lazily initialized Parameters (each
-process holding its stage's slices only).
+process holding its stage's slices only); at 2 ranks the parallel optimizer inside the stages cuts Parameters holding
+data on the first step.
 
 Two launches (2 workers, then 4 workers reading the first one's checkpoint); workers in _parallel_worker.py.
 """
@@ -26,7 +27,7 @@ sys.path.insert(0, HERE)
 sys.path.insert(0, os.path.join(os.path.dirname(HERE), "parallel"))
 from _mlp import MLP, lazy_mlp  # noqa: E402
 from _parallel_worker import BATCHES, CHECKPOINT_PLAN, GROUPINGS, LOAD_PLAN, PLANS, SLICED, rank_array  # noqa: E402
-from _pipeline_worker import X as PIPE_X, Y as PIPE_Y, pipeline_cell  # noqa: E402
+from _pipeline_worker import X as PIPE_X, Y as PIPE_Y, batches as pipeline_batches, pipeline_cell  # noqa: E402
 from _sliced_worker import pipeline_batches as sliced_pipeline_batches  # noqa: E402
 from _sliced_worker import pipeline_cell as sliced_pipeline_cell  # noqa: E402
 from _workers import clean_env, free_port, run  # noqa: E402
@@ -107,9 +108,19 @@ def test_plans_on_four_processes_equal_one_process(four):
     assert _check_plans(four, 4) == ["column_row_4", "data_4", "data_x_tensor_4"]
 
 
-def test_the_parallel_optimizer_inside_pipeline_stages_on_processes_is_refused(two):
-    for res in two[1]:
-        assert "the parallel optimizer inside 'pipeline_stages' 2 is not supported" in res["pipeline_refused"]
+def test_the_parallel_optimizer_inside_pipeline_stages_cuts_parameters_holding_data(two):
+    cell = pipeline_cell()
+    step = nn.TrainOneStepCell(cell, nn.Momentum(cell.trainable_params(), learning_rate=0.1, momentum=0.9))
+    losses = [float(step(Tensor(x), Tensor(y)).asnumpy()) for x, y in pipeline_batches()]
+    first, last = (res["pipeline_parallel_optimizer"] for res in two[1])
+    _close(last["losses"], losses)
+    assert first["losses"] == [0.0, 0.0]
+    # after the first step each process holds its stage's Parameters only: layers 0, 1 (65 values), layer 2 (24)
+    assert sorted(first["params"]) == ["net.layers.0.b", "net.layers.0.w", "net.layers.1.b", "net.layers.1.w"]
+    assert sorted(last["params"]) == ["net.layers.2.b", "net.layers.2.w"]
+    assert [first["param_bytes"], last["param_bytes"]] == [65 * 8, 24 * 8]
+    for p in cell.trainable_params():
+        _close({**first["params"], **last["params"]}[p.name], p.asnumpy())
 
 
 def _opt_slice(value, index):
