@@ -324,7 +324,7 @@ class SimulatedTraining:
                       for p, g in zip(params, grads)]
         for p, _, layout in self._sliced.values():  # what save_checkpoint saves: the slice held or gathered
             _parallel.parameter_slices[id(p)] = (weakref.ref(p), _held)
-            _parallel.parameter_wholes[id(p)] = (weakref.ref(p), functools.partial(_gathered, world=stage_world,
+            _parallel.parameter_wholes[id(p)] = (weakref.ref(p), functools.partial(_stage_gathered, world=stage_world,
                                                                                    layout=layout))
         swap = {id(p): (self._sliced[id(p)][2], self._layouts[id(p)][1]) for p in params
                 if id(p) in self._sliced and self._sliced[id(p)][2] != self._layouts[id(p)][1]}
@@ -466,6 +466,18 @@ def _held(p):
 def _gathered(p, world, layout):
     """Parameter `p` whole, gathered from the processes' slices under `layout` (save_checkpoint's integrated save)."""
     return Tensor(world.assemble(_sliced.mine(world, p.asnumpy()), layout), p.dtype)
+
+
+def _stage_gathered(p, world, layout):
+    """Parameter `p` of a pipeline stage whole, gathered from its stage's processes (`world`); under
+    ``pipeline_stages`` above 1 MindSpore's integrated save refuses.
+
+    Raises:
+        RuntimeError: ``pipeline_stages`` is above 1.
+    """
+    if get_auto_parallel_context("pipeline_stages") > 1:
+        raise RuntimeError("Pipeline Parallel don't support Integrated save checkpoint now.")
+    return _gathered(p, world, layout)
 
 
 def _rank_slice(p, layout, rank):
