@@ -17,11 +17,11 @@ for its initialization, is already held in slices, or is another pipeline stage'
 4. the optimizer updates the slices from the gradients' slices in the Parameters' layouts (an elementwise update:
    the optimizers `_zero.SHARDABLE` lists; any other is refused when a Parameter is cut).
 
-With ``enable_parallel_optimizer`` each Parameter's optimizer state is initialized as this rank's optimizer slice
-(`_zero.optimizer_layout`: dim 0 cut over the ranks repeating it), its gradient reduce-scattered to that slice, and
-the update runs on the slices (`update_held`): at level1 and level2 the weight is held in its layout and stands as
-its slice for the update, then is all-gathered back; at level3 it is held in its optimizer slice too and gathered
-where the step reads it (for the forward pass and again for the backward).
+With ``enable_parallel_optimizer`` each Parameter and its optimizer state are initialized as this rank's optimizer
+slice (`_zero.optimizer_layout`: dim 0 cut over the ranks repeating it), as MindSpore's static graph cuts the weights
+at every level: the weight is all-gathered where the forward pass reads it (at level3 again for the backward, the
+forward's copy freed), its gradient reduce-scattered to the slice, and the update runs on the slices
+(`update_held`).
 
 With ``pipeline_stages`` the step is a pipeline's (`_pipeline.record_pipeline(..., abstract=True)`, run with
 `execute_pipeline(..., shards=)`): a process initializes only the Parameters its stage reads (as its slices in the
@@ -44,7 +44,6 @@ from mindseed.common.initializer import Constant, One, Zero, run_recipe
 from mindseed.common.parameter import Parameter
 from mindseed.common.tensor import Tensor
 from mindseed.parallel._layout import shard_array
-from mindseed.parallel._redistribute import plan
 from mindseed.parallel._spmd import local_shards
 
 __all__ = ["waiting_or_sliced", "init_slice", "standing_whole", "optimizer_states", "stand_in", "held_bytes",
@@ -138,36 +137,21 @@ def drop_data(x):
         x._data = B.meta(tuple(x.shape), x.dtype.name)
 
 
-def update_held(optimizer, grads, absent=(), swap=None, world=None):
+def update_held(optimizer, grads, absent=()):
     """Run `optimizer` on what this process holds. `grads` holds one numpy array per parameter of the optimizer:
-    the slice of its gradient in the layout the optimizer updates it in, or None for a Parameter this process does
-    not hold (another pipeline stage's: those and their optimizer state, `absent`, stand as empty arrays while the
-    optimizer runs, so its elementwise update touches only what this process holds, and hold no data again after).
-    `swap`: {id(Parameter): (layout it holds, layout of its optimizer slice)} of the Parameters held in a larger
-    layout than their optimizer slices (the parallel optimizer's level1 and level2 keep the weights whole): such a
-    Parameter stands as this rank's slice for the call (a local slice) and is all-gathered back to the layout it
-    holds after it, on `world` (its collectives logged)."""
+    the slice of its gradient in the layout the Parameter is held in, or None for a Parameter this process does not
+    hold (another pipeline stage's: those and their optimizer state, `absent`, stand as empty arrays while the
+    optimizer runs, so its elementwise update touches only what this process holds, and hold no data again after)."""
     params = list(optimizer.parameters)
-    swap = swap or {}
     saved = [(x, x._data) for x in absent]
-    swapped = []
     try:
         for x in absent:
             x._data = B.empty((0,), x.dtype.name)
-        for p in params:
-            if id(p) in swap:
-                held, opt = swap[id(p)]
-                part = plan(held, opt, p.itemsize).run(mine(world, p.asnumpy()), world)[world.ranks[0]]
-                swapped.append((p, held, opt))
-                p._data = Tensor(np.ascontiguousarray(part), p.dtype)._data
         optimizer(tuple(Tensor(np.zeros((0,), dtype_to_nptype(p.dtype))) if g is None else
                         Tensor(np.ascontiguousarray(g), p.dtype) for p, g in zip(params, grads)))
     finally:
         for x, data in saved:
             x._data = data
-    for p, held, opt in swapped:
-        whole = plan(opt, held, p.itemsize).run(mine(world, p.asnumpy()), world)[world.ranks[0]]
-        p._data = Tensor(np.ascontiguousarray(whole), p.dtype)._data
 
 
 def mine(world, array):

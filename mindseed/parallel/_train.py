@@ -142,6 +142,7 @@ class SimulatedTraining:
         self._sliced = {}   # id(Parameter) -> (it, global shape, layout): held in this process's slices
         self._absent = {}   # id(Parameter) -> it: held by the processes of another pipeline stage, not this one
         self._layouts = {}  # id(Parameter) -> (its layout in the step, the layout of its optimizer slices)
+        self._regather = set()   # ids of the weights gathered again for the backward pass (level3)
         self._owned = {}    # id(Parameter) -> (it, stage, layout): read by several pipeline stages, held by that one
 
     def sharded_optimizer(self, cell):
@@ -275,9 +276,9 @@ class SimulatedTraining:
         mine = [(p, lay) for p, _, lay in self._sliced.values()]
         layouts += mine
         shards += [(p, _sliced.mine(world, p.asnumpy())) for p, _ in mine]
-        # the parallel optimizer's level3: the weights held in their optimizer slices, gathered for the forward pass
-        # and again for the backward
-        gathered = [p for p in params if self._sliced[id(p)][2] != self._layouts[id(p)][0]]
+        # the parallel optimizer's weights are held in their optimizer slices and gathered where the forward pass reads
+        # them; at level3 again for the backward (the forward's copy freed)
+        gathered = [p for p in params if id(p) in self._regather]
         with _sliced.standing_whole(self._sliced):
             ex = execute(program, world, layouts, (forward_end, gathered) if gathered else None, shards=shards)
         self.executions.append(ex)
@@ -288,9 +289,7 @@ class SimulatedTraining:
             _parallel.parameter_slices[id(p)] = (weakref.ref(p), _held)
             _parallel.parameter_wholes[id(p)] = (weakref.ref(p), functools.partial(_gathered, world=world,
                                                                                    layout=layout))
-        swap = {id(p): (self._sliced[id(p)][2], self._layouts[id(p)][1]) for p in params
-                if self._sliced[id(p)][2] != self._layouts[id(p)][1]}
-        _sliced.update_held(cell.optimizer, grads, swap=swap, world=world)
+        _sliced.update_held(cell.optimizer, grads)
         with _sliced.standing_whole(self._sliced):
             return _result(cell, params, loss, program.result[1], ex)
 
@@ -326,9 +325,7 @@ class SimulatedTraining:
             _parallel.parameter_slices[id(p)] = (weakref.ref(p), _held)
             _parallel.parameter_wholes[id(p)] = (weakref.ref(p), functools.partial(_stage_gathered, world=stage_world,
                                                                                    layout=layout))
-        swap = {id(p): (self._sliced[id(p)][2], self._layouts[id(p)][1]) for p in params
-                if id(p) in self._sliced and self._sliced[id(p)][2] != self._layouts[id(p)][1]}
-        _sliced.update_held(cell.optimizer, mine_grads, list(self._absent.values()), swap, stage_world)
+        _sliced.update_held(cell.optimizer, mine_grads, list(self._absent.values()))
 
         def read(t):
             layout = TensorLayout.replicated(stage.layout_of(t).mesh, tuple(t.shape))
@@ -374,8 +371,8 @@ class SimulatedTraining:
             s, layout = placed[id(p)]
             opt = optimizer_layout(p, layout, size, threshold) if zero else layout
             self._layouts[id(p)] = (layout, opt)
-            for x in [p] + states.get(id(p), []):  # the weights in their optimizer slices at level3
-                self._place(x, s == mine, opt if x is not p or zero and level == "level3" else layout, index)
+            for x in [p] + states.get(id(p), []):  # the weights and their state in their optimizer slices
+                self._place(x, s == mine, opt, index)
         for s, ex in enumerate(probe.stages):  # Parameters the step reads that no optimizer updates (frozen)
             for k, q in ex._executor.params.items():
                 if q.has_init and k not in self._sliced and k not in self._absent:
@@ -423,13 +420,15 @@ class SimulatedTraining:
             layout = probe.layout_of(p)
             opt = optimizer_layout(p, layout, size, threshold) if zero else layout
             self._layouts[id(p)] = (layout, opt)
+            if zero and level == "level3" and opt != layout:
+                self._regather.add(id(p))
             for x in [p] + states.get(id(p), []):  # a state made whole (outside no_init_parameters) is cut too
                 if x.has_init or x is not p:
-                    # the optimizer state in its optimizer slices, the weights too at level3
-                    held = opt if x is not p or zero and level == "level3" else layout
+                    # the weights and their optimizer state in their optimizer slices (MindSpore's levels all cut
+                    # the weights)
                     shape = tuple(x.shape)
-                    _sliced.init_slice(x, held, rank)
-                    self._sliced[id(x)] = (x, shape, held)
+                    _sliced.init_slice(x, opt, rank)
+                    self._sliced[id(x)] = (x, shape, opt)
         for k, q in read.items():  # Parameters the step reads that no optimizer updates (frozen)
             if q.has_init and k not in self._sliced:
                 layout = probe.layout_of(q)
