@@ -153,7 +153,8 @@ class SimulatedTraining:
     def rank_parameters(self, cell, rank):
         """{name: Tensor} of `rank`'s slice of each parameter of `cell`'s optimizer as it is now (after the last
         step), cut by the layouts of that step: what the rank saves with ``save_checkpoint(net, file,
-        integrated_save=False)`` on a cluster (the slices the strategy file describes).
+        integrated_save=False)`` on a cluster (the slices the strategy file describes); in a pipeline, of its stage's
+        parameters only.
 
         Raises:
             ValueError: `cell` has run no step on this world, or `rank` is not computed by this process.
@@ -166,7 +167,7 @@ class SimulatedTraining:
                              f"{list(self.world.ranks)}).")
         ex = self.executions[-1]
         return {p.name: Tensor(p.asnumpy(), p.dtype) if id(p) in self._sliced else _rank_slice(p, ex.layout_of(p), rank)
-                for p in cell.optimizer.parameters}
+                for p in cell.optimizer.parameters if id(p) not in self._absent}   # another stage's: not here
 
     def __call__(self, cell, inputs):
         previous, _state.mode = _state.mode, PYNATIVE_MODE
@@ -210,6 +211,9 @@ class SimulatedTraining:
         if _parallel._values["device_num_is_set"] and get_auto_parallel_context("device_num") != n:
             raise ValueError(f"For the simulated training step, the 'device_num' "
                              f"{get_auto_parallel_context('device_num')} of the context must be the world's size {n}.")
+        state = self._cells.get(id(cell))
+        if state is None or state.cell is not cell:
+            state = self._cells[id(cell)] = _CellState(cell)
         zero = get_auto_parallel_context("enable_parallel_optimizer")
         if processes and (stages > 1 and zero or
                           _sliced.waiting_or_sliced(cell.optimizer.parameters, self._sliced, self._absent)):
@@ -217,9 +221,6 @@ class SimulatedTraining:
             return self._sliced_step(cell, inputs) if stages == 1 else self._sliced_pipeline_step(cell, inputs, stages)
         if processes:  # processes of a real run: each gave its own slice of the batch (of its stage's, in stages)
             inputs = global_inputs(inputs, self.world if stages == 1 or n % stages else self.world.stage(stages))
-        state = self._cells.get(id(cell))
-        if state is None or state.cell is not cell:
-            state = self._cells[id(cell)] = _CellState(cell)
         if stages > 1:  # the stages on world size / stages ranks each (`_pipeline`)
             program, forward_end = record_pipeline(cell._loss_and_grads, cell.network, *inputs), None
             layouts = dataset_layouts(inputs, n // stages if n % stages == 0 else n)

@@ -72,6 +72,7 @@ def pipeline(rank):
     losses = [float(step(Tensor(x), Tensor(y)).asnumpy()) for x, y in pipeline_batches()]
     del runner.world.share
     ex = runner.executions[-1]
+    slices = runner.rank_parameters(step, rank)
     path = os.path.join(DIRECTORY, f"stage_{rank}.ckpt")
     try:
         ms.save_checkpoint(cell, path)   # integrated_save under pipeline stages: MindSpore's RuntimeError
@@ -88,6 +89,7 @@ def pipeline(rank):
             "waiting": [p.name for p in params if p.has_init],
             "param_bytes": held_bytes(params), "moment_bytes": held_bytes(moments),
             "saved": {k: v.asnumpy().tolist() for k, v in ms.load_checkpoint(path).items()}, "integrated": integrated,
+            "rank_parameters": {k: v.asnumpy().tolist() for k, v in slices.items()},
             "shared": len(shared), "sends": [[a, b, rec.input_bytes] for a, b, rec in ex.p2p],
             "log": [rec.kind for rec in runner.world.log + runner.world.stage(2).log]}
 
@@ -178,6 +180,7 @@ def zero(rank, level):
     rows = slice(rank * 4, rank * 4 + 4)
     losses = [float(step(Tensor(x[rows]), Tensor(y[rows])).asnumpy()) for x, y in ZERO_BATCHES]
     log = [rec.kind for rec in runner.world.log[start:]]
+    slices = runner.rank_parameters(step, rank)
     params = net.trainable_params()
     states = [q for _, q in step.optimizer.parameters_and_names() if q.name.startswith(("moment1.", "moment2."))]
     path = os.path.join(DIRECTORY, f"zero_{level}_{rank}.ckpt")
@@ -186,6 +189,7 @@ def zero(rank, level):
     return {"losses": losses, "params": {p.name: p.asnumpy().tolist() for p in params},
             "states": {q.name: q.asnumpy().tolist() for q in states}, "sliced": [q.sliced for q in params + states],
             "param_bytes": held_bytes(params), "state_bytes": held_bytes(states), "log": log,
+            "rank_parameters": {k: v.asnumpy().tolist() for k, v in slices.items()},
             "whole": {k: v.asnumpy().tolist() for k, v in ms.load_checkpoint(path).items()}}
 
 

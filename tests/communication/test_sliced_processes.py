@@ -59,6 +59,8 @@ def test_each_pipeline_stage_holds_only_its_parameters(results):
         assert sorted(k for k in got["saved"] if k.startswith("net.")) == sorted(names)
         for name in names:
             np.testing.assert_allclose(got["saved"][name], params[name], rtol=0, atol=1e-12)
+            np.testing.assert_allclose(got["rank_parameters"][name], params[name], rtol=0, atol=1e-12)
+        assert sorted(got["rank_parameters"]) == sorted(names)   # what the rank saves: its stage's
     # float64: stage 0 holds 4x6 + 6 + 6x5 + 5 values, stage 1 5x4 + 4 (of 89)
     assert [first["param_bytes"], last["param_bytes"]] == [65 * 8, 24 * 8]
     assert [first["moment_bytes"], last["moment_bytes"]] == [65 * 8, 24 * 8]
@@ -114,6 +116,7 @@ def test_the_parallel_optimizer_holds_only_its_slices(results, level):
         # the weights in halves too, at every level (MindSpore's static graph cuts them from level1)
         for name, value in params.items():
             np.testing.assert_allclose(got["params"][name], np.split(value, 2)[rank], rtol=0, atol=1e-12)
+            np.testing.assert_allclose(got["rank_parameters"][name], np.split(value, 2)[rank], rtol=0, atol=1e-12)
             np.testing.assert_allclose(got["whole"][name], value, rtol=0, atol=1e-12)
         assert all(got["sliced"])
         # 88 float64 values per weight set (704 B): each process holds half the weights and half of both moments
