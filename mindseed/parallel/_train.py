@@ -264,8 +264,8 @@ class SimulatedTraining:
 
     def _sliced_step(self, cell, inputs):
         """One step on a process holding only its slices (`_sliced`): recorded abstractly, the Parameters waiting
-        for their initialization initialized as this rank's slices on the first step, run with the slices given,
-        the optimizer updating the slices."""
+        for their initialization initialized as this rank's slices on the first step (with the parallel optimizer:
+        its optimizer slices), run with the slices given, the optimizer updating the slices."""
         world = self.world
         rank = world.ranks[0]
         args, layouts, shards = _sliced_inputs(inputs, world)
@@ -340,19 +340,17 @@ class SimulatedTraining:
         return out
 
     def _init_stage_slices(self, cell, program, layouts, stages, mine, index):
-        """The first step of a pipeline whose Parameters wait for their initialization, on a process of stage
-        `mine` (rank `index` in it): each Parameter's stage and layout from a run of the abstract `program` on
-        layouts only; the Parameters of this stage (and their optimizer state) initialized as this rank's slices,
+        """The first step of a pipeline whose Parameters wait for their initialization (or, with the parallel
+        optimizer, hold data: cut as MindSpore's compilation cuts them), on a process of stage `mine` (rank `index`
+        in it): each Parameter's stage and layout from a run of the abstract `program` on layouts only; the
+        Parameters of this stage (and their optimizer state) initialized as this rank's slices,
         those of the other stages left without data (`_absent`). A Parameter several stages read is held by the
         first of them, which sends it to the others each step (`_owned`)."""
         n = self.world.size
         probe = execute_pipeline(program, stages, n, layouts, world=ShapeWorld(n))
         name = type(cell.optimizer).__name__
         states, others = _sliced.optimizer_states(cell.optimizer)
-        zero = get_auto_parallel_context("enable_parallel_optimizer")
-        if zero:  # the optimizer state cut over the stage's ranks repeating the parameter
-            level, threshold = _optimizer_config()
-            size, level = checked_config(cell.optimizer, level=level)
+        zero = _zero_config(cell.optimizer)   # the optimizer slices cut over the stage's ranks repeating a parameter
         params = list(cell.optimizer.parameters)
         placed = {}
         for p in params:
@@ -370,7 +368,7 @@ class SimulatedTraining:
             placed[id(p)] = (readers[0], layout)
         for p in params:
             s, layout = placed[id(p)]
-            opt = optimizer_layout(p, layout, size, threshold) if zero else layout
+            opt = optimizer_layout(p, layout, zero[0], zero[1]) if zero else layout
             self._layouts[id(p)] = (layout, opt)
             for x in [p] + states.get(id(p), []):  # the weights and their state in their optimizer slices
                 self._place(x, s == mine, opt, index)
@@ -404,10 +402,7 @@ class SimulatedTraining:
         read = probe._executor.params
         rank = self.world.ranks[0]
         states, others = _sliced.optimizer_states(cell.optimizer)
-        zero = get_auto_parallel_context("enable_parallel_optimizer")
-        if zero:
-            level, threshold = _optimizer_config()
-            size, level = checked_config(cell.optimizer, level=level)
+        zero = _zero_config(cell.optimizer)
         for p in params:
             if id(p) not in read:
                 raise ValueError(f"For the sharded training step, the parameter '{p.name}' of the optimizer is not "
@@ -419,9 +414,9 @@ class SimulatedTraining:
                                 f"is cut, but got {name} and '{p.name}' cut by {layout}.")
         for p in params:
             layout = probe.layout_of(p)
-            opt = optimizer_layout(p, layout, size, threshold) if zero else layout
+            opt = optimizer_layout(p, layout, zero[0], zero[1]) if zero else layout
             self._layouts[id(p)] = (layout, opt)
-            if zero and level == "level3" and opt != layout:
+            if zero and zero[2] == "level3" and opt != layout:
                 self._regather.add(id(p))
             for x in [p] + states.get(id(p), []):  # a state made whole (outside no_init_parameters) is cut too
                 if x.has_init or x is not p:
@@ -439,6 +434,16 @@ class SimulatedTraining:
         for q in others:
             if q.has_init:
                 q.init_data()
+
+
+def _zero_config(optimizer):
+    """(shard size, threshold in KB, level) of the parallel optimizer for `optimizer` from the context (checked:
+    `_zero.checked_config`), or None without ``enable_parallel_optimizer``."""
+    if not get_auto_parallel_context("enable_parallel_optimizer"):
+        return None
+    level, threshold = _optimizer_config()
+    size, level = checked_config(optimizer, level=level)
+    return size, threshold, level
 
 
 def _sliced_inputs(inputs, world):
