@@ -23,7 +23,10 @@ value produced on another one (rank i of one stage to rank i of the other, as Mi
 On the processes of a real run (`execute_pipeline(..., world=ProcessWorld())`) each process computes its own stage's
 calls, the other stages' on layouts only, and the values crossing stages are sent between the processes (rank i of
 one stage to rank i of the other): every process walks the same order of calls, so each receive meets a send
-started no later.
+started no later. A process holding only its stage's Parameters records abstractly (`record_pipeline(...,
+abstract=True)`) and gives its leaves' shards (`execute_pipeline(..., shards=)`); a Parameter several stages read is
+then held by one of them and sent to the others (`owners`). `execute_pipeline(..., world=ShapeWorld(n))` runs every
+stage on layouts only.
 """
 import math
 
