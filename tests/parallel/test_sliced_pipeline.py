@@ -16,11 +16,12 @@ from mindseed.common.initializer import Normal, initializer
 from mindseed.parallel import _sliced
 from mindseed.parallel._layout import TensorLayout, shard_array
 from mindseed.parallel._pipeline import execute_pipeline, record_pipeline
+from mindseed.parallel._spmd import record
 from mindseed.parallel._train import SimulatedTraining
 from mindseed.parallel._world import ShapeWorld, SimulatedWorld
 from mindseed.parallel._zero import checked_config, optimizer_layout
 
-from _mlp import Drawn
+from _mlp import Drawn, lazy_mlp
 from _pipeline_model import Net, WithLoss
 
 RNG = np.random.default_rng(5)
@@ -209,3 +210,31 @@ def test_a_parameter_shared_by_stages_held_by_its_first_stage():
     assert run.stage_of(got_grads[0]) == 0
     with pytest.raises(ValueError, match=r"a leaf of shape \(4, 6\) held by stage 0 must have a given layout"):
         execute_pipeline(program, 2, 2, owners=[(w, 0)])
+
+
+@pytest.mark.parametrize("level", ["level1", "level3"])
+def test_the_parallel_optimizer_initializes_the_optimizer_slices(level):
+    # data parallel on 2 ranks: rank 0's half (dim 0) of every weight and of both Adam moments, at every level;
+    # level3 gathers the cut weights again for the backward pass
+    ms.set_auto_parallel_context(parallel_mode="semi_auto_parallel", enable_parallel_optimizer=True,
+                                 parallel_optimizer_config={"optimizer_level": level,
+                                                            "parallel_optimizer_threshold": 0})
+    try:
+        net = lazy_mlp()
+        step = nn.TrainOneStepCell(net, nn.Adam(net.trainable_params(), learning_rate=0.01))
+        xs, ys = _sliced.stand_in((8, 4), ms.float64), _sliced.stand_in((8, 6), ms.float64)
+        program = record(step._loss_and_grads, xs, ys, abstract=True)
+        layouts = [(xs, TensorLayout.from_strategy((8, 4), (2, 1), 2)), (ys, TensorLayout.from_strategy((8, 6),
+                                                                                                         (2, 1), 2))]
+        runner = SimulatedTraining(SimulatedWorld(2))
+        runner._init_slices(step, program, layouts)
+    finally:
+        ms.reset_auto_parallel_context()
+    reference = lazy_mlp()
+    for p, want in zip(net.trainable_params(), reference.trainable_params()):
+        assert p.sliced and tuple(p.shape) == (want.shape[0] // 2,) + tuple(want.shape[1:])
+        _close(p.asnumpy(), np.split(want.init_data().asnumpy(), 2)[0])
+    states, _ = _sliced.optimizer_states(step.optimizer)
+    assert _sliced.held_bytes(net.trainable_params()) == 44 * 8
+    assert _sliced.held_bytes([q for qs in states.values() for q in qs]) == 2 * 44 * 8
+    assert len(runner._regather) == (3 if level == "level3" else 0)
