@@ -1,9 +1,10 @@
 """The pieces of a pipeline (and of the parallel optimizer) on processes holding only their part of the Parameters,
 run in one process: an abstract pipeline recording run with its leaves' shards given (`record_pipeline(...,
 abstract=True)`, `execute_pipeline(..., shards=)`), a shapes-only pipeline (`execute_pipeline(world=ShapeWorld)`),
-the optimizer updating only the Parameters held (`_sliced.update_held`), and the parallel optimizer's per-parameter
-layout rule (`_zero.optimizer_layout`, `checked_config`). tests/communication/test_sliced_processes.py runs them on
-gloo processes."""
+the optimizer updating only the Parameters held (`_sliced.update_held`), a stage's first step initializing only its
+Parameters, a Parameter shared by stages held by the first (`owners`), a checkpoint skipping the Parameters held
+elsewhere, and the parallel optimizer's layout rule (`_zero.optimizer_layout`, `checked_config`) and first step.
+tests/communication/test_sliced_processes.py runs them on gloo processes."""
 import weakref
 
 import numpy as np
