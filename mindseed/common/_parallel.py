@@ -51,6 +51,11 @@ parameter_slices = {}
 # integrated_save=True) gathers (every process saves together, as MindSpore's integrated save all-gathers)
 parameter_wholes = {}
 
+# id(Parameter) -> weak reference to it: the Parameters another process holds (another pipeline stage's, left without
+# data here by mindseed.parallel._train), which this process neither initializes nor saves (as MindSpore's stage
+# checkpoint holds its stage's Parameters only)
+parameter_elsewhere = {}
+
 # id(Parameter) -> (weak reference to it, strategy tuple or Layout): the starting layouts a `parameter_plan` of
 # `mindspore.shard` / `Cell.shard` gives (mindseed.nn._shard writes them, mindseed.parallel._spmd reads them)
 PARAMETER_PLANS = {}
@@ -89,6 +94,12 @@ def rank_slice(param):
     if entry is None or entry[0]() is not param:
         return param
     return entry[1](param)
+
+
+def held_elsewhere(param):
+    """Whether another process of a sharded run holds `param` and this one does not (`parameter_elsewhere`)."""
+    entry = parameter_elsewhere.get(id(param))
+    return entry is not None and entry() is param
 
 
 def whole_of(param):

@@ -23,7 +23,10 @@ value produced on another one (rank i of one stage to rank i of the other, as Mi
 On the processes of a real run (`execute_pipeline(..., world=ProcessWorld())`) each process computes its own stage's
 calls, the other stages' on layouts only, and the values crossing stages are sent between the processes (rank i of
 one stage to rank i of the other): every process walks the same order of calls, so each receive meets a send
-started no later.
+started no later. A process holding only its stage's Parameters records abstractly (`record_pipeline(...,
+abstract=True)`) and gives its leaves' shards (`execute_pipeline(..., shards=)`); a Parameter several stages read is
+then held by one of them and sent to the others (`owners`). `execute_pipeline(..., world=ShapeWorld(n))` runs every
+stage on layouts only.
 """
 import math
 
@@ -31,11 +34,13 @@ import numpy as np
 
 from mindseed._utils import _state
 from mindseed.common._parallel import get_auto_parallel_context
+from mindseed.common.dtype import dtype_to_nptype
 from mindseed.common.tensor import Tensor
 from mindseed.nn.cell import Cell
 from mindseed.parallel import _schedule
 from mindseed.parallel._layout import DeviceMesh, TensorLayout
-from mindseed.parallel._spmd import DistValue, Execution, Program, _Executor, _flat, _Recorder, given_layouts
+from mindseed.parallel._spmd import (DistValue, Execution, Program, _AbstractRun, _Executor, _flat, _held_shards,
+                                     _Recorder, given_layouts)
 from mindseed.parallel._world import CommRecord, ShapeWorld, SimulatedWorld
 
 __all__ = ["record_pipeline", "execute_pipeline", "schedule_order", "PipelineProgram", "PipelineExecution"]
@@ -148,9 +153,11 @@ def _wrap(cell, enter):
     return undo
 
 
-def record_pipeline(fn, network, *args):
+def record_pipeline(fn, network, *args, abstract=False):
     """Run `fn(*args)` (a step of `network`, e.g. `value_and_grad(network, ...)`) and return its
-    `PipelineProgram`.
+    `PipelineProgram`. With `abstract` no kernel computes (`_spmd.record`'s): the calls' outputs are data-less
+    Tensors of their shapes and dtypes, so the leaves may hold no data (a process holding only its stage's
+    Parameters).
 
     Raises:
         TypeError: `network` is not a Cell.
@@ -194,10 +201,15 @@ def record_pipeline(fn, network, *args):
         undos.append(_wrap(inner, micro_batch))
     undos.append(_wrap(network, outer))
     _state.tapes.append(rec)
+    hook = _AbstractRun() if abstract else None
+    if hook is not None:
+        _state.profiling.append(hook)
     try:
         result = fn(*args)
     finally:
         _state.tapes.remove(rec)
+        if hook is not None:
+            _state.profiling.remove(hook)
         for undo in reversed(undos):
             undo()
     return PipelineProgram(rec.calls, args, _flat(result), result, rec.stages, rec.micro, rec.forward, rec.chunks)
@@ -459,6 +471,27 @@ class _SimulatedLinks:
         return array
 
 
+class _ShapeLinks:
+    """The stages of a pipeline run on layouts only (a `ShapeWorld`: a probe of the layouts, no array computed)."""
+
+    def __init__(self, per_stage):
+        self.per_stage = per_stage
+
+    def stage_world(self, s):
+        return ShapeWorld(self.per_stage)
+
+    @staticmethod
+    def move(value, t, src, dst, tag):
+        return None
+
+    def finish(self):
+        return None
+
+    @staticmethod
+    def share(array, stage, shape, dtype):
+        return None
+
+
 class _ProcessLinks:
     """The stages of a pipeline on the processes of a real run (`ProcessWorld`): stage s is world ranks
     s * per_stage ... (s + 1) * per_stage - 1; this process computes its stage's calls (its rank's shards), the other
@@ -499,7 +532,8 @@ def _local_bytes(value, t):
     return math.prod(value.layout.local_shape) * t.itemsize
 
 
-def execute_pipeline(program, stages, devices, layouts=None, scheduler=None, interleave=None, world=None):
+def execute_pipeline(program, stages, devices, layouts=None, scheduler=None, interleave=None, world=None, shards=None,
+                     owners=None):
     """Run a `PipelineProgram` on `devices` ranks in `stages` pipeline stages: simulated, or the processes of a
     real run (`world`).
 
@@ -513,15 +547,21 @@ def execute_pipeline(program, stages, devices, layouts=None, scheduler=None, int
         interleave (bool): the schedule is interleaved. Default: the context's ``pipeline_interleave``.
         world (ProcessWorld): the processes of a real run, `devices` of them: each computes its stage's calls (stage
             s holds world ranks s * devices / stages onwards) and the values crossing stages are sent between them;
-            the stages it is not in run on layouts only (their `Execution`s hold no arrays). None: every stage on
-            simulated ranks.
+            the stages it is not in run on layouts only (their `Execution`s hold no arrays). A `ShapeWorld`: every
+            stage on layouts only. None: every stage on simulated ranks.
+        shards (Sequence): (Tensor, list of arrays) pairs: a leaf's shards in its given layout, one array per rank of
+            a stage (`_spmd.execute`'s), read by the stages that compute arrays: the leaves' own data is never read
+            (a process holding only its stage's Parameters and its slice of the batch).
+        owners (Sequence): (Tensor, stage) pairs of leaves only that stage holds: another stage reading one receives it
+            from the owner (a Send per step, as a value crossing stages) instead of holding its own copy (a Parameter
+            shared by stages, held by its first stage: MindSpore's shared parameters).
 
     Returns:
         PipelineExecution.
 
     Raises:
         ValueError: `stages` does not divide `devices`, or a call's stage is not below `stages`, or `devices` is not
-            the number of processes of `world`.
+            the number of processes of `world`, or an owned leaf without a given layout.
     """
     if isinstance(stages, bool) or not isinstance(stages, int) or stages < 1 or devices % stages:
         raise ValueError(f"For pipeline parallel, the 'pipeline_stages' ({stages!r}) must be a positive int dividing "
@@ -532,8 +572,12 @@ def execute_pipeline(program, stages, devices, layouts=None, scheduler=None, int
                          f"{stages}.")
     per_stage = devices // stages
     given = given_layouts(layouts, per_stage)
-    links = _SimulatedLinks(per_stage) if world is None else _ProcessLinks(world, stages, per_stage)
+    links = _SimulatedLinks(per_stage) if world is None else _ShapeLinks(per_stage) if world.abstract else \
+        _ProcessLinks(world, stages, per_stage)
     executors = [_Executor(links.stage_world(s), given) for s in range(stages)]
+    for ex in executors:
+        if not ex.abstract:
+            ex.held = _held_shards(shards, given, ex.world)
     micro = max((m for m in program.micro if m is not None), default=0) + 1
     chunks = max(program.chunks, default=0) + 1
     indices, late, split = range(len(program.calls)), [], ()
@@ -543,6 +587,11 @@ def execute_pipeline(program, stages, devices, layouts=None, scheduler=None, int
         indices, late = schedule_order(program, order)
         split = _split_of(order)
     producer, p2p, ran, received = {}, [], [], {}
+    for leaf, owner in owners or ():  # held by its owner, sent to the other stages that read it
+        if executors[owner]._current(leaf) is None:
+            raise ValueError(f"For pipeline parallel, a leaf of shape {tuple(leaf.shape)} held by stage {owner} must "
+                             f"have a given layout ('layouts').")
+        producer[id(leaf)] = owner
     made = {id(o) for c in program.calls for o in c.outs}
     for i in indices:
         call, stage = program.calls[i], program.stages[i]
@@ -603,4 +652,5 @@ def _run_call(ex, call, waiting):
 
 
 def _np_dtype(t):
-    return np.asarray(t.asnumpy()).dtype
+    """The numpy dtype of tensor `t` (which may hold no data: an abstract recording's)."""
+    return np.dtype(dtype_to_nptype(t.dtype))

@@ -53,11 +53,12 @@ class ProcessWorld:
         self.rank, self.size = self.members.index(get_rank()), len(self.members)
         self.log = []
         self._sends = []    # the handles of the sends started (`send`), until `wait_sends`
+        self._stages = {}   # stages -> the world of this process's stage (`stage`)
 
     def stage(self, stages):
         """The world of this process's pipeline stage when this world's ranks form `stages` stages of equal size
         (stage s: ranks s * size / stages onwards), numbered from 0 in it; its collectives run in groups of those
-        processes.
+        processes. The same world each time, so its log holds every collective of the stage.
 
         Raises:
             ValueError: `stages` does not divide the world's size.
@@ -65,9 +66,12 @@ class ProcessWorld:
         if isinstance(stages, bool) or not isinstance(stages, int) or stages < 1 or self.size % stages:
             raise ValueError(f"For 'ProcessWorld.stage', the 'stages' ({stages!r}) must be a positive int dividing "
                              f"the world's size {self.size}.")
-        per = self.size // stages
-        first = self.rank // per * per
-        return ProcessWorld(self.members[first:first + per])
+        world = self._stages.get(stages)
+        if world is None:
+            per = self.size // stages
+            first = self.rank // per * per
+            world = self._stages[stages] = ProcessWorld(self.members[first:first + per])
+        return world
 
     @property
     def ranks(self):

@@ -3,7 +3,7 @@
 initialized as this rank's slice only, so no process ever holds a whole Parameter or the gathered global batch.
 
 One step on a process (`_train.SimulatedTraining` on a `ProcessWorld`, when every parameter of the optimizer waits
-for its initialization or is already held in slices):
+for its initialization, is already held in slices, or is another pipeline stage's):
 
 1. the step is recorded abstractly (`_spmd.record(..., abstract=True)`): the batch by data-less stand-ins of its
    global shapes (the rank's slice times the ``dataset_strategy``), the sliced Parameters by data-less values of
@@ -17,6 +17,19 @@ for its initialization or is already held in slices):
 4. the optimizer updates the slices from the gradients' slices in the Parameters' layouts (an elementwise update:
    the optimizers `_zero.SHARDABLE` lists; any other is refused when a Parameter is cut).
 
+With ``enable_parallel_optimizer`` each Parameter and its optimizer state are initialized as this rank's optimizer
+slice (`_zero.optimizer_layout`: dim 0 cut over the ranks repeating it), as MindSpore's static graph cuts the weights
+at every level: the weight is all-gathered where the forward pass reads it (at level3 again for the backward, the
+forward's copy freed), its gradient reduce-scattered to the slice, and the update runs on the slices
+(`update_held`).
+
+With ``pipeline_stages`` the step is a pipeline's (`_pipeline.record_pipeline(..., abstract=True)`, run with
+`execute_pipeline(..., shards=)`): a process initializes only the Parameters its stage reads (as its slices in the
+stage, with the parallel optimizer's slices as above); the other stages' Parameters and optimizer state hold no data
+(`drop_data`), stand as empty arrays while the optimizer runs (`update_held`), and are neither initialized nor
+saved by ``save_checkpoint`` (`_parallel.parameter_elsewhere`). At level3 a stage gathers a weight once per step
+(the copy serves every micro-batch's forward and backward passes, as the simulated pipeline does).
+
 The Parameters keep their slices between steps (``Parameter.sliced`` True, their shape the slice's), as MindSpore's
 after a parallel compilation; ``save_checkpoint(..., integrated_save=False)`` saves them as they are and
 ``integrated_save=True`` gathers them (`_parallel.parameter_slices` / `parameter_wholes`).
@@ -26,22 +39,25 @@ import contextlib
 import numpy as np
 
 from mindseed import _backend as B
+from mindseed.common.dtype import dtype_to_nptype
 from mindseed.common.initializer import Constant, One, Zero, run_recipe
 from mindseed.common.parameter import Parameter
 from mindseed.common.tensor import Tensor
 from mindseed.parallel._layout import shard_array
 from mindseed.parallel._spmd import local_shards
 
-__all__ = ["waiting_or_sliced", "init_slice", "standing_whole", "optimizer_states", "stand_in", "held_bytes"]
+__all__ = ["waiting_or_sliced", "init_slice", "standing_whole", "optimizer_states", "stand_in", "held_bytes",
+           "drop_data", "update_held"]
 
 _CONSTANT = (Zero, One, Constant)
 
 
-def waiting_or_sliced(params, sliced):
-    """Whether every Parameter of `params` waits for its initialization or is held in slices (`sliced`: {id:
-    (Parameter, global shape, layout)}), and at least one does not hold whole data."""
+def waiting_or_sliced(params, sliced, absent=()):
+    """Whether every Parameter of `params` waits for its initialization, is held in slices (`sliced`: {id:
+    (Parameter, global shape, layout)}) or by another process (`absent`: ids), and at least one does not hold whole
+    data."""
     params = list(params)
-    return bool(params) and all(p.has_init or id(p) in sliced for p in params)
+    return bool(params) and all(p.has_init or id(p) in sliced or id(p) in absent for p in params)
 
 
 def init_slice(p, layout, rank):
@@ -103,9 +119,39 @@ def optimizer_states(optimizer):
     return states, others
 
 
+def holds_data(p):
+    """Whether Parameter (or Tensor) `p` holds data on this process (not a data-less stand-in: a Parameter waiting
+    for its initialization, or one another process holds)."""
+    return not (B.is_placeholder(p._data) or getattr(p._data, "is_meta", False))
+
+
 def held_bytes(params):
-    """Bytes of the data the Parameters `params` hold on this process."""
-    return sum(int(np.prod(p.shape)) * p.itemsize for p in params)
+    """Bytes of the data the Parameters `params` hold on this process (a data-less one holds none)."""
+    return sum(int(np.prod(p.shape)) * p.itemsize for p in params if holds_data(p))
+
+
+def drop_data(x):
+    """Make `x` (a Parameter another process holds: another pipeline stage's, or its optimizer state) hold no data,
+    only its shape and dtype."""
+    if holds_data(x):
+        x._data = B.meta(tuple(x.shape), x.dtype.name)
+
+
+def update_held(optimizer, grads, absent=()):
+    """Run `optimizer` on what this process holds. `grads` holds one numpy array per parameter of the optimizer:
+    the slice of its gradient in the layout the Parameter is held in, or None for a Parameter this process does not
+    hold (another pipeline stage's: those and their optimizer state, `absent`, stand as empty arrays while the
+    optimizer runs, so its elementwise update touches only what this process holds, and hold no data again after)."""
+    params = list(optimizer.parameters)
+    saved = [(x, x._data) for x in absent]
+    try:
+        for x in absent:
+            x._data = B.empty((0,), x.dtype.name)
+        optimizer(tuple(Tensor(np.zeros((0,), dtype_to_nptype(p.dtype))) if g is None else
+                        Tensor(np.ascontiguousarray(g), p.dtype) for p, g in zip(params, grads)))
+    finally:
+        for x, data in saved:
+            x._data = data
 
 
 def mine(world, array):

@@ -25,8 +25,10 @@ in stages (`_pipeline`), each on world size / stages ranks with the dataset stra
 the order of the context's schedule (``pipeline_config``); the parallel optimizer cuts each parameter's state over
 the ranks of its stage (level3 gathers a weight once per step on its stage, for the forward and the backward passes
 of every micro-batch). On processes (`process_training`) each process runs its own stage and sends the values
-crossing stages to the others; it reads the loss and every gradient from their stages, so every process updates
-all the parameters (the parallel optimizer inside stages runs on a simulated world only).
+crossing stages to the others. With Parameters holding data it reads the loss and every gradient from their stages,
+so every process updates all the parameters; with Parameters made under ``nn.utils.no_init_parameters`` (or with the
+parallel optimizer, which cuts Parameters holding data on the first step) each process holds, initializes and
+updates only its stage's slices (`_sliced`), and only the last stage returns the loss.
 
 The step returns the loss the ranks computed (and, with ``return_grad``, the gradients), as the cell does.
 """
@@ -39,13 +41,14 @@ import numpy as np
 from mindseed.common import _parallel
 from mindseed.common._parallel import get_auto_parallel_context
 from mindseed.common.context import PYNATIVE_MODE
+from mindseed.common.dtype import dtype_to_nptype
 from mindseed.common.tensor import Tensor
 from mindseed.parallel._layout import TensorLayout, shard_array
 from mindseed.parallel._pipeline import _wrap, execute_pipeline, record_pipeline
 from mindseed.parallel._spmd import _Recorder, execute, record
 from mindseed.parallel._world import ShapeWorld, SimulatedWorld
 from mindseed.parallel import _sliced
-from mindseed.parallel._zero import SHARDABLE, ShardedOptimizer
+from mindseed.parallel._zero import SHARDABLE, ShardedOptimizer, checked_config, optimizer_layout
 from mindseed._utils import _state
 
 __all__ = ["simulate", "SimulatedTraining"]
@@ -137,6 +140,10 @@ class SimulatedTraining:
         self.executions = []
         self._cells = {}
         self._sliced = {}   # id(Parameter) -> (it, global shape, layout): held in this process's slices
+        self._absent = {}   # id(Parameter) -> it: held by the processes of another pipeline stage, not this one
+        self._layouts = {}  # id(Parameter) -> (its layout in the step, the layout of its optimizer slices)
+        self._regather = set()   # ids of the weights gathered again for the backward pass (level3)
+        self._owned = {}    # id(Parameter) -> (it, stage, layout): read by several pipeline stages, held by that one
 
     def sharded_optimizer(self, cell):
         """The `ShardedOptimizer` of `cell`'s steps (None without ``enable_parallel_optimizer``)."""
@@ -146,7 +153,8 @@ class SimulatedTraining:
     def rank_parameters(self, cell, rank):
         """{name: Tensor} of `rank`'s slice of each parameter of `cell`'s optimizer as it is now (after the last
         step), cut by the layouts of that step: what the rank saves with ``save_checkpoint(net, file,
-        integrated_save=False)`` on a cluster (the slices the strategy file describes).
+        integrated_save=False)`` on a cluster (the slices the strategy file describes); in a pipeline, of its stage's
+        parameters only.
 
         Raises:
             ValueError: `cell` has run no step on this world, or `rank` is not computed by this process.
@@ -159,7 +167,7 @@ class SimulatedTraining:
                              f"{list(self.world.ranks)}).")
         ex = self.executions[-1]
         return {p.name: Tensor(p.asnumpy(), p.dtype) if id(p) in self._sliced else _rank_slice(p, ex.layout_of(p), rank)
-                for p in cell.optimizer.parameters}
+                for p in cell.optimizer.parameters if id(p) not in self._absent}   # another stage's: not here
 
     def __call__(self, cell, inputs):
         previous, _state.mode = _state.mode, PYNATIVE_MODE
@@ -203,18 +211,16 @@ class SimulatedTraining:
         if _parallel._values["device_num_is_set"] and get_auto_parallel_context("device_num") != n:
             raise ValueError(f"For the simulated training step, the 'device_num' "
                              f"{get_auto_parallel_context('device_num')} of the context must be the world's size {n}.")
-        if processes and stages == 1 and not get_auto_parallel_context("enable_parallel_optimizer") and \
-                _sliced.waiting_or_sliced(cell.optimizer.parameters, self._sliced):
-            return self._sliced_step(cell, inputs)
-        if processes:  # processes of a real run: each gave its own slice of the batch (of its stage's, in stages)
-            inputs = global_inputs(inputs, self.world if stages == 1 or n % stages else self.world.stage(stages))
         state = self._cells.get(id(cell))
         if state is None or state.cell is not cell:
             state = self._cells[id(cell)] = _CellState(cell)
-        if stages > 1 and processes and get_auto_parallel_context("enable_parallel_optimizer"):
-            raise RuntimeError(f"For the sharded training step on processes, the parallel optimizer inside "
-                               f"'pipeline_stages' {stages} is not supported: it runs on a simulated world "
-                               f"(mindseed.parallel._train.simulate) or without 'enable_parallel_optimizer'.")
+        zero = get_auto_parallel_context("enable_parallel_optimizer")
+        if processes and (stages > 1 and zero or
+                          _sliced.waiting_or_sliced(cell.optimizer.parameters, self._sliced, self._absent)):
+            # a pipeline with the parallel optimizer cuts Parameters holding data too, on its first step
+            return self._sliced_step(cell, inputs) if stages == 1 else self._sliced_pipeline_step(cell, inputs, stages)
+        if processes:  # processes of a real run: each gave its own slice of the batch (of its stage's, in stages)
+            inputs = global_inputs(inputs, self.world if stages == 1 or n % stages else self.world.stage(stages))
         if stages > 1:  # the stages on world size / stages ranks each (`_pipeline`)
             program, forward_end = record_pipeline(cell._loss_and_grads, cell.network, *inputs), None
             layouts = dataset_layouts(inputs, n // stages if n % stages == 0 else n)
@@ -258,20 +264,11 @@ class SimulatedTraining:
 
     def _sliced_step(self, cell, inputs):
         """One step on a process holding only its slices (`_sliced`): recorded abstractly, the Parameters waiting
-        for their initialization initialized as this rank's slices on the first step, run with the slices given,
-        the optimizer updating the slices."""
-        world, n = self.world, self.world.size
+        for their initialization initialized as this rank's slices on the first step (with the parallel optimizer:
+        its optimizer slices), run with the slices given, the optimizer updating the slices."""
+        world = self.world
         rank = world.ranks[0]
-        cut = dict((id(t), s) for t, s in dataset_layouts(inputs, n))
-        args, layouts, shards = [], [], []
-        for a in inputs:  # the batch: stand-ins of its global shapes, this rank's slices given
-            if not isinstance(a, Tensor) or id(a) not in cut:
-                args.append(a)
-                continue
-            shape = tuple(d * k for d, k in zip(a.shape, cut[id(a)]))
-            args.append(_sliced.stand_in(shape, a.dtype))
-            layouts.append((args[-1], TensorLayout.from_strategy(shape, cut[id(a)], n)))
-            shards.append((args[-1], _sliced.mine(world, a.asnumpy())))
+        args, layouts, shards = _sliced_inputs(inputs, world)
         with _sliced.standing_whole(self._sliced):
             program, forward_end = _record_step(cell, args, abstract=True)
             params = list(cell.optimizer.parameters)
@@ -280,18 +277,120 @@ class SimulatedTraining:
         mine = [(p, lay) for p, _, lay in self._sliced.values()]
         layouts += mine
         shards += [(p, _sliced.mine(world, p.asnumpy())) for p, _ in mine]
+        # the parallel optimizer's weights are held in their optimizer slices and gathered where the forward pass reads
+        # them; at level3 again for the backward (the forward's copy freed)
+        gathered = [p for p in params if id(p) in self._regather]
         with _sliced.standing_whole(self._sliced):
-            ex = execute(program, world, layouts, shards=shards)
+            ex = execute(program, world, layouts, (forward_end, gathered) if gathered else None, shards=shards)
         self.executions.append(ex)
         loss, grads = program.result
-        grads = [ex.value(g, self._sliced[id(p)][2]).shards[rank] for p, g in zip(params, grads)]
+        # each gradient in its optimizer slices (the parallel optimizer: reduce-scattered), the update on them
+        grads = [ex.value(g, self._layouts[id(p)][1]).shards[rank] for p, g in zip(params, grads)]
         for p, _, layout in self._sliced.values():  # what save_checkpoint saves: the slice held or gathered
             _parallel.parameter_slices[id(p)] = (weakref.ref(p), _held)
             _parallel.parameter_wholes[id(p)] = (weakref.ref(p), functools.partial(_gathered, world=world,
                                                                                    layout=layout))
-        cell.optimizer(tuple(Tensor(np.ascontiguousarray(g), p.dtype) for p, g in zip(params, grads)))
+        _sliced.update_held(cell.optimizer, grads)
         with _sliced.standing_whole(self._sliced):
             return _result(cell, params, loss, program.result[1], ex)
+
+    def _sliced_pipeline_step(self, cell, inputs, stages):
+        """One step of a pipeline on a process holding only its stage's Parameters (`_sliced`): recorded abstractly;
+        on the first step the Parameters its stage reads are initialized as this rank's slices, the other stages'
+        (and their optimizer state) left without data; run in the schedule's order with only the activations and
+        gradients crossing stages sent between the processes; the optimizer updates this stage's Parameters. The
+        last stage returns the loss; the other stages return zeros of its shape, as MindSpore's."""
+        world, n = self.world, self.world.size
+        stage_world = world.stage(stages)
+        mine, index = divmod(world.rank, stage_world.size)
+        args, layouts, shards = _sliced_inputs(inputs, stage_world)
+        params = list(cell.optimizer.parameters)
+        with _sliced.standing_whole(self._sliced):
+            program = record_pipeline(cell._loss_and_grads, cell.network, *args, abstract=True)
+            if not all(id(p) in self._sliced or id(p) in self._absent for p in params):
+                self._init_stage_slices(cell, program, layouts, stages, mine, index)
+        held = [(p, lay) for p, _, lay in self._sliced.values()]
+        layouts += held + [(p, lay) for p, _, lay in self._owned.values() if id(p) not in self._sliced]
+        shards += [(p, _sliced.mine(stage_world, p.asnumpy())) for p, _ in held]
+        with _sliced.standing_whole(self._sliced):
+            ex = execute_pipeline(program, stages, n, layouts, get_auto_parallel_context("pipeline_scheduler"),
+                                  get_auto_parallel_context("pipeline_interleave"), world, shards=shards,
+                                  owners=[(p, s) for p, s, _ in self._owned.values()])
+        self.executions.append(ex)
+        stage = ex.stages[mine]
+        loss, grads = program.result
+        # each gradient of this stage in its optimizer slices (the parallel optimizer: reduce-scattered in the stage)
+        mine_grads = [stage.value(g, self._layouts[id(p)][1]).shards[index] if id(p) in self._sliced else None
+                      for p, g in zip(params, grads)]
+        for p, _, layout in self._sliced.values():  # what save_checkpoint saves: the slice held or gathered
+            _parallel.parameter_slices[id(p)] = (weakref.ref(p), _held)
+            _parallel.parameter_wholes[id(p)] = (weakref.ref(p), functools.partial(_stage_gathered, world=stage_world,
+                                                                                   layout=layout))
+        _sliced.update_held(cell.optimizer, mine_grads, list(self._absent.values()))
+
+        def read(t):
+            layout = TensorLayout.replicated(stage.layout_of(t).mesh, tuple(t.shape))
+            return Tensor(stage.whole(t, layout), t.dtype)
+
+        with _sliced.standing_whole(self._sliced):
+            out = read(loss) if ex.stage_of(loss) == mine else \
+                Tensor(np.zeros(tuple(loss.shape), dtype_to_nptype(loss.dtype)), loss.dtype)
+            if cell.return_grad:  # the gradients of this stage's Parameters
+                return out, {p.name: read(g) for p, g in zip(params, grads) if id(p) in self._sliced}
+        return out
+
+    def _init_stage_slices(self, cell, program, layouts, stages, mine, index):
+        """The first step of a pipeline whose Parameters wait for their initialization (or, with the parallel
+        optimizer, hold data: cut as MindSpore's compilation cuts them), on a process of stage `mine` (rank `index`
+        in it): each Parameter's stage and layout from a run of the abstract `program` on layouts only; the
+        Parameters of this stage (and their optimizer state) initialized as this rank's slices,
+        those of the other stages left without data (`_absent`). A Parameter several stages read is held by the
+        first of them, which sends it to the others each step (`_owned`)."""
+        n = self.world.size
+        probe = execute_pipeline(program, stages, n, layouts, world=ShapeWorld(n))
+        name = type(cell.optimizer).__name__
+        states, others = _sliced.optimizer_states(cell.optimizer)
+        zero = _zero_config(cell.optimizer)   # the optimizer slices cut over the stage's ranks repeating a parameter
+        params = list(cell.optimizer.parameters)
+        placed = {}
+        for p in params:
+            readers = [s for s, ex in enumerate(probe.stages) if id(p) in ex._executor.params]
+            if not readers:
+                raise ValueError(f"For the sharded training step, the parameter '{p.name}' of the optimizer is not "
+                                 f"read by the step.")
+            layout = probe.stages[readers[0]].layout_of(p)
+            if len(readers) > 1:  # shared by stages: held by the first, sent to the others each step
+                self._owned[id(p)] = (p, readers[0], layout)
+            if name not in SHARDABLE and not layout.is_replicated():
+                raise TypeError(f"For the sharded training step on processes holding their slices, the optimizer "
+                                f"must be one of {', '.join(SHARDABLE)} (an elementwise update) when a parameter "
+                                f"is cut, but got {name} and '{p.name}' cut by {layout}.")
+            placed[id(p)] = (readers[0], layout)
+        for p in params:
+            s, layout = placed[id(p)]
+            opt = optimizer_layout(p, layout, zero[0], zero[1]) if zero else layout
+            self._layouts[id(p)] = (layout, opt)
+            for x in [p] + states.get(id(p), []):  # the weights and their state in their optimizer slices
+                self._place(x, s == mine, opt, index)
+        for s, ex in enumerate(probe.stages):  # Parameters the step reads that no optimizer updates (frozen)
+            for k, q in ex._executor.params.items():
+                if q.has_init and k not in self._sliced and k not in self._absent:
+                    self._place(q, s == mine, ex.layout_of(q), index)
+        for q in others:
+            if q.has_init:
+                q.init_data()
+
+    def _place(self, x, here, layout, rank):
+        """Parameter (or optimizer state) `x` of a pipeline on processes: held by this process (`here`) as
+        `rank`'s slice under `layout`, or left without data (another stage's)."""
+        if not here:
+            _sliced.drop_data(x)
+            self._absent[id(x)] = x
+            _parallel.parameter_elsewhere[id(x)] = weakref.ref(x)
+            return
+        shape = tuple(x.shape)
+        _sliced.init_slice(x, layout, rank)
+        self._sliced[id(x)] = (x, shape, layout)
 
     def _init_slices(self, cell, program, layouts):
         """The first step of a cell whose Parameters wait for their initialization: their layouts from a run of
@@ -303,6 +402,7 @@ class SimulatedTraining:
         read = probe._executor.params
         rank = self.world.ranks[0]
         states, others = _sliced.optimizer_states(cell.optimizer)
+        zero = _zero_config(cell.optimizer)
         for p in params:
             if id(p) not in read:
                 raise ValueError(f"For the sharded training step, the parameter '{p.name}' of the optimizer is not "
@@ -314,11 +414,17 @@ class SimulatedTraining:
                                 f"is cut, but got {name} and '{p.name}' cut by {layout}.")
         for p in params:
             layout = probe.layout_of(p)
+            opt = optimizer_layout(p, layout, zero[0], zero[1]) if zero else layout
+            self._layouts[id(p)] = (layout, opt)
+            if zero and zero[2] == "level3" and opt != layout:
+                self._regather.add(id(p))
             for x in [p] + states.get(id(p), []):  # a state made whole (outside no_init_parameters) is cut too
                 if x.has_init or x is not p:
+                    # the weights and their optimizer state in their optimizer slices (MindSpore's levels all cut
+                    # the weights)
                     shape = tuple(x.shape)
-                    _sliced.init_slice(x, layout, rank)
-                    self._sliced[id(x)] = (x, shape, layout)
+                    _sliced.init_slice(x, opt, rank)
+                    self._sliced[id(x)] = (x, shape, opt)
         for k, q in read.items():  # Parameters the step reads that no optimizer updates (frozen)
             if q.has_init and k not in self._sliced:
                 layout = probe.layout_of(q)
@@ -330,6 +436,33 @@ class SimulatedTraining:
                 q.init_data()
 
 
+def _zero_config(optimizer):
+    """(shard size, threshold in KB, level) of the parallel optimizer for `optimizer` from the context (checked:
+    `_zero.checked_config`), or None without ``enable_parallel_optimizer``."""
+    if not get_auto_parallel_context("enable_parallel_optimizer"):
+        return None
+    level, threshold = _optimizer_config()
+    size, level = checked_config(optimizer, level=level)
+    return size, threshold, level
+
+
+def _sliced_inputs(inputs, world):
+    """(args, layouts, shards) of a step on a process holding only its slices: the batch by data-less stand-ins of
+    its global shapes on `world` (the process's world, or its pipeline stage's: the rank's slice times the
+    ``dataset_strategy``), their layouts, and this rank's slices as their shards."""
+    cut = dict((id(t), s) for t, s in dataset_layouts(inputs, world.size))
+    args, layouts, shards = [], [], []
+    for a in inputs:
+        if not isinstance(a, Tensor) or id(a) not in cut:
+            args.append(a)
+            continue
+        shape = tuple(d * k for d, k in zip(a.shape, cut[id(a)]))
+        args.append(_sliced.stand_in(shape, a.dtype))
+        layouts.append((args[-1], TensorLayout.from_strategy(shape, cut[id(a)], world.size)))
+        shards.append((args[-1], _sliced.mine(world, a.asnumpy())))
+    return args, layouts, shards
+
+
 def _held(p):
     """Parameter `p` as this process holds it (its slice)."""
     return p
@@ -338,6 +471,18 @@ def _held(p):
 def _gathered(p, world, layout):
     """Parameter `p` whole, gathered from the processes' slices under `layout` (save_checkpoint's integrated save)."""
     return Tensor(world.assemble(_sliced.mine(world, p.asnumpy()), layout), p.dtype)
+
+
+def _stage_gathered(p, world, layout):
+    """Parameter `p` of a pipeline stage whole, gathered from its stage's processes (`world`); under
+    ``pipeline_stages`` above 1 MindSpore's integrated save refuses.
+
+    Raises:
+        RuntimeError: ``pipeline_stages`` is above 1.
+    """
+    if get_auto_parallel_context("pipeline_stages") > 1:
+        raise RuntimeError("Pipeline Parallel don't support Integrated save checkpoint now.")
+    return _gathered(p, world, layout)
 
 
 def _rank_slice(p, layout, rank):

@@ -34,10 +34,44 @@ from mindseed.parallel._redistribute import plan
 from mindseed.parallel._spmd import local_shards
 from mindseed.parallel._strategy_file import record_of, write_strategy_file
 
-__all__ = ["ShardedOptimizer", "SHARDABLE"]
+__all__ = ["ShardedOptimizer", "SHARDABLE", "checked_config", "optimizer_layout"]
 
 SHARDABLE = ("SGD", "Momentum", "Adam", "AdamWeightDecay", "AdamOffload")
 LEVELS = ("level1", "level2", "level3")
+
+
+def checked_config(optimizer, shard_size=None, level=None):
+    """(shard size, level) of the parallel optimizer for `optimizer`: `shard_size` and `level` given, else the
+    context's ``optimizer_weight_shard_size`` and ``parallel_optimizer_config["optimizer_level"]`` ("level1" unset).
+
+    Raises:
+        TypeError: an optimizer whose update is not elementwise.
+        ValueError: a shard size that is not -1 or a positive int, or an unknown level.
+    """
+    name = type(optimizer).__name__
+    if name not in SHARDABLE:
+        raise TypeError(f"For the parallel optimizer, the optimizer must be one of {', '.join(SHARDABLE)} (an "
+                        f"elementwise update), but got {name}.")
+    size = get_auto_parallel_context("optimizer_weight_shard_size") if shard_size is None else shard_size
+    if isinstance(size, bool) or not isinstance(size, int) or (size < 1 and size != -1):
+        raise ValueError(f"For the parallel optimizer, the 'optimizer_weight_shard_size' must be -1 or a positive "
+                         f"int, but got {size!r}.")
+    # NOTE: MindSpore's get_auto_parallel_context refuses 'parallel_optimizer_config': read the store
+    level = _parallel._values["parallel_optimizer_config"].get("optimizer_level", "level1") \
+        if level is None else level
+    if level not in LEVELS:
+        raise ValueError(f"For the parallel optimizer, the 'optimizer_level' must be one of {', '.join(LEVELS)}, "
+                         f"but got {level!r}.")
+    return size, level
+
+
+def optimizer_layout(p, layout, size, threshold=0):
+    """The layout of Parameter `p`'s optimizer slices when the step reads it in `layout`: dim 0 further cut over
+    `size` of its repeated ranks (`_layout.optimizer_shard`); `layout` itself for a parameter of fewer bytes than
+    `threshold` KB, with a shard size of 1, or that cannot be cut (MindSpore leaves those whole)."""
+    small = math.prod(p.shape) * p.itemsize < threshold * 1024
+    opt = optimizer_shard(layout, size, p.name) if size != 1 and not small else None
+    return opt or layout
 
 
 class ShardedOptimizer:
@@ -60,21 +94,7 @@ class ShardedOptimizer:
     """
 
     def __init__(self, optimizer, execution, shard_size=None, level=None, threshold=0):
-        name = type(optimizer).__name__
-        if name not in SHARDABLE:
-            raise TypeError(f"For the parallel optimizer, the optimizer must be one of {', '.join(SHARDABLE)} (an "
-                            f"elementwise update), but got {name}.")
-        size = get_auto_parallel_context("optimizer_weight_shard_size") if shard_size is None else shard_size
-        if isinstance(size, bool) or not isinstance(size, int) or (size < 1 and size != -1):
-            raise ValueError(f"For the parallel optimizer, the 'optimizer_weight_shard_size' must be -1 or a positive "
-                             f"int, but got {size!r}.")
-        # NOTE: MindSpore's get_auto_parallel_context refuses 'parallel_optimizer_config': read the store
-        level = _parallel._values["parallel_optimizer_config"].get("optimizer_level", "level1") \
-            if level is None else level
-        if level not in LEVELS:
-            raise ValueError(f"For the parallel optimizer, the 'optimizer_level' must be one of {', '.join(LEVELS)}, "
-                             f"but got {level!r}.")
-        self.level = level
+        size, self.level = checked_config(optimizer, shard_size, level)
         self.optimizer, self.execution = optimizer, execution
         self.params = list(optimizer.parameters)
         known = execution.parameter_layouts()
@@ -85,9 +105,7 @@ class ShardedOptimizer:
                                  f"step.")
             layout = execution.layout_of(p)
             self.layouts[id(p)] = layout
-            small = math.prod(p.shape) * p.itemsize < threshold * 1024
-            opt = optimizer_shard(layout, size, p.name) if size != 1 and not small else None
-            self.opt_layouts[id(p)] = opt or layout  # MindSpore leaves a parameter it cannot cut whole
+            self.opt_layouts[id(p)] = optimizer_layout(p, layout, size, threshold)
         own = {id(p) for p in self.params}
         by_name = {p.name: p for p in self.params}
         self.globals = []

@@ -106,10 +106,16 @@ def _items_of(save_obj, choice_func):
     """[(name, Tensor or str)] of a Cell, a list of Parameters / {"name", "data"} dicts, or a dict."""
     chosen = (lambda name: True) if choice_func is None else choice_func
     if isinstance(save_obj, Cell):
-        save_obj.init_parameters_data()
+        elsewhere = {id(p) for _, p in save_obj.parameters_and_names() if _parallel.held_elsewhere(p)}
+        if elsewhere:  # another pipeline stage's Parameters: neither initialized nor saved by this process
+            for _, p in save_obj.parameters_and_names():
+                if id(p) not in elsewhere:
+                    p.init_data()
+        else:
+            save_obj.init_parameters_data()
         by_name = OrderedDict()
         for _, p in save_obj.parameters_and_names():
-            if chosen(p.name):
+            if chosen(p.name) and id(p) not in elsewhere:
                 by_name[p.name] = p
         return list(by_name.items())
     items = []

@@ -15,11 +15,12 @@ sys.path.insert(0, os.path.join(os.path.dirname(HERE), "parallel"))
 
 import mindseed as ms  # noqa: E402
 from _mlp import MLP, lazy_mlp  # noqa: E402
-from _pipeline_worker import run as run_pipeline  # noqa: E402
+from _pipeline_worker import batches as pipeline_batches, pipeline_cell, run as run_pipeline  # noqa: E402
+from _sliced_worker import pipeline_zero  # noqa: E402
 from mindseed import Tensor, nn  # noqa: E402
 from mindseed.communication import get_group_size, get_rank, init  # noqa: E402
 from mindseed.parallel._layout import TensorLayout, shard_array  # noqa: E402
-from mindseed.parallel._sliced import held_bytes  # noqa: E402
+from mindseed.parallel._sliced import held_bytes, holds_data  # noqa: E402
 from mindseed.parallel._process_world import ProcessWorld  # noqa: E402
 from mindseed.parallel._spmd import execute, record  # noqa: E402
 from mindseed.parallel._train import process_training  # noqa: E402
@@ -97,20 +98,19 @@ def zero(rank, size, level):
     return out
 
 
-def pipeline_refused():
-    """The parallel optimizer inside pipeline stages on processes: the step refuses (a clear error, not a silent
-    single-process run)."""
-    ms.set_auto_parallel_context(parallel_mode="semi_auto_parallel", pipeline_stages=2,
-                                 enable_parallel_optimizer=True)
-    net = MLP()
-    step = nn.TrainOneStepCell(net, nn.SGD(net.trainable_params(), learning_rate=0.1))
-    try:
-        step(*(Tensor(a) for a in BATCHES[0]))
-    except RuntimeError as exc:
-        return str(exc)
-    finally:
-        ms.reset_auto_parallel_context()
-    return None
+def pipeline_parallel_optimizer():
+    """The parallel optimizer inside the stages of a 2-stage pipeline whose Parameters hold data (2 processes, one
+    per stage), two steps of TrainOneStepCell with Momentum: the first step cuts the Parameters, each process keeping
+    only its stage's (as MindSpore's compilation does)."""
+    ms.set_auto_parallel_context(parallel_mode="semi_auto_parallel", pipeline_stages=2, enable_parallel_optimizer=True,
+                                 pipeline_config={"pipeline_interleave": False, "pipeline_scheduler": "1f1b"})
+    cell = pipeline_cell()
+    step = nn.TrainOneStepCell(cell, nn.Momentum(cell.trainable_params(), learning_rate=0.1, momentum=0.9))
+    losses = [float(step(Tensor(x), Tensor(y)).asnumpy()) for x, y in pipeline_batches()]
+    ms.reset_auto_parallel_context()
+    params = cell.trainable_params()
+    return {"losses": losses, "params": {p.name: p.asnumpy().tolist() for p in params if holds_data(p)},
+            "param_bytes": held_bytes(params)}
 
 
 def train_and_save(rank, directory):
@@ -208,12 +208,14 @@ def main(scenario, directory):
     out["sliced"] = {name: sliced(rank, name, directory) for name in SLICED[size]}
     if size == 2:
         out["sliced_refused"] = sliced_refused(rank)
-    out["pipeline_refused"] = pipeline_refused()
+    if size == 2:
+        out["pipeline_parallel_optimizer"] = pipeline_parallel_optimizer()
     if scenario == "save":
         out["saved"] = train_and_save(rank, directory)
     elif scenario == "load":
         out["loaded"] = load_at_4(rank, world, directory)
         out["pipeline"] = run_pipeline(world, "1f1b", data=(2, 1))   # 2 stages x data parallel 2
+        out["pipeline_zero"] = pipeline_zero(rank, "level3")   # and the parallel optimizer inside the stages
     with open(os.path.join(directory, f"result_{rank}.json"), "w", encoding="utf-8") as f:
         json.dump(out, f)
 

@@ -6,7 +6,9 @@ its slice of the batch). A tensor-parallel MLP trained 2 steps at 2 ranks saves 
 strategy file; it loads at 1 rank (`load_distributed_checkpoint`, `transform_checkpoints`) and at 4 ranks with another
 strategy (loaded whole and run sharded; `transform_checkpoint_by_rank` to each rank's slices), giving the
 single-process outputs. At 4 ranks a 2-stage pipeline with data parallel inside the stages gives the single-process
-loss and gradients.
+loss and gradients, and trains with the parallel optimizer inside the stages on lazily initialized Parameters (each
+process holding its stage's slices only); at 2 ranks the parallel optimizer inside the stages cuts Parameters holding
+data on the first step.
 
 Two launches (2 workers, then 4 workers reading the first one's checkpoint); workers in _parallel_worker.py.
 """
@@ -25,7 +27,9 @@ sys.path.insert(0, HERE)
 sys.path.insert(0, os.path.join(os.path.dirname(HERE), "parallel"))
 from _mlp import MLP, lazy_mlp  # noqa: E402
 from _parallel_worker import BATCHES, CHECKPOINT_PLAN, GROUPINGS, LOAD_PLAN, PLANS, SLICED, rank_array  # noqa: E402
-from _pipeline_worker import X as PIPE_X, Y as PIPE_Y, pipeline_cell  # noqa: E402
+from _pipeline_worker import X as PIPE_X, Y as PIPE_Y, batches as pipeline_batches, pipeline_cell  # noqa: E402
+from _sliced_worker import pipeline_batches as sliced_pipeline_batches  # noqa: E402
+from _sliced_worker import pipeline_cell as sliced_pipeline_cell  # noqa: E402
 from _workers import clean_env, free_port, run  # noqa: E402
 
 from mindseed.parallel._layout import shard_array  # noqa: E402
@@ -104,9 +108,57 @@ def test_plans_on_four_processes_equal_one_process(four):
     assert _check_plans(four, 4) == ["column_row_4", "data_4", "data_x_tensor_4"]
 
 
-def test_the_parallel_optimizer_inside_pipeline_stages_on_processes_is_refused(two):
-    for res in two[1]:
-        assert "the parallel optimizer inside 'pipeline_stages' 2 is not supported" in res["pipeline_refused"]
+def test_the_parallel_optimizer_inside_pipeline_stages_cuts_parameters_holding_data(two):
+    cell = pipeline_cell()
+    step = nn.TrainOneStepCell(cell, nn.Momentum(cell.trainable_params(), learning_rate=0.1, momentum=0.9))
+    losses = [float(step(Tensor(x), Tensor(y)).asnumpy()) for x, y in pipeline_batches()]
+    first, last = (res["pipeline_parallel_optimizer"] for res in two[1])
+    _close(last["losses"], losses)
+    assert first["losses"] == [0.0, 0.0]
+    # after the first step each process holds its stage's Parameters only: layers 0, 1 (65 values), layer 2 (24)
+    assert sorted(first["params"]) == ["net.layers.0.b", "net.layers.0.w", "net.layers.1.b", "net.layers.1.w"]
+    assert sorted(last["params"]) == ["net.layers.2.b", "net.layers.2.w"]
+    assert [first["param_bytes"], last["param_bytes"]] == [65 * 8, 24 * 8]
+    for p in cell.trainable_params():
+        _close({**first["params"], **last["params"]}[p.name], p.asnumpy())
+
+
+def _opt_slice(value, index):
+    """Rank `index`'s optimizer slice of `value` on 2 ranks: half of dim 0, or whole when 2 does not divide it."""
+    return np.split(value, 2)[index] if value.shape[0] % 2 == 0 else value
+
+
+def test_the_parallel_optimizer_inside_pipeline_stages_on_processes_holding_their_slices(four):
+    # 2 stages of 2 data-parallel processes, lazily initialized Parameters, Adam at level3: each process holds its
+    # stage's weights and moments in the optimizer's slices (dim 0 halved where it divides), no other stage's
+    cell = sliced_pipeline_cell(lazy=False)
+    step = nn.TrainOneStepCell(cell, nn.Adam(cell.trainable_params(), learning_rate=0.01))
+    losses = [float(step(Tensor(x), Tensor(y)).asnumpy()) for x, y in sliced_pipeline_batches()]
+    states = {q.name: q.asnumpy() for _, q in step.optimizer.parameters_and_names()
+              if q.name.startswith(("moment1.", "moment2."))}
+    for rank, res in enumerate(four):
+        got = res["pipeline_zero"]
+        stage, index = divmod(rank, 2)
+        if stage:
+            _close(got["losses"], losses)
+        else:
+            assert got["losses"] == [0.0, 0.0]
+        names = [p.name for p in cell.trainable_params() if (p.name >= "net.layers.2") == bool(stage)]
+        assert sorted(got["params"]) == sorted(names)
+        for p in cell.trainable_params():
+            if p.name in names:
+                _close(got["params"][p.name], _opt_slice(p.asnumpy(), index))
+                for prefix in ("moment1.", "moment2."):
+                    _close(got["states"][prefix + p.name], _opt_slice(states[prefix + p.name], index))
+        # stage 0: w0 (4, 6) and w1 (6, 5) halved, b0 (6,) halved, b1 (5,) whole; stage 1: w2 (5, 4) whole, b2 halved
+        assert got["param_bytes"] == (35 if stage == 0 else 22) * 8
+        assert got["state_bytes"] == 2 * got["param_bytes"]
+        # per step in the stage: the cut weights all-gathered, their gradients reduce-scattered, the others (and the
+        # loss on the last stage) all-reduced
+        step_kinds = {"AllGather": 3, "ReduceScatter": 3, "AllReduce": 1} if stage == 0 else \
+            {"AllGather": 1, "ReduceScatter": 1, "AllReduce": 2}
+        assert {k: got["log"].count(k) for k in step_kinds} == {k: 2 * v for k, v in step_kinds.items()}
+        assert len(got["log"]) == 2 * sum(step_kinds.values())
 
 
 def test_a_pipeline_of_two_stages_of_two_data_parallel_processes(four):
