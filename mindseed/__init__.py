@@ -87,6 +87,11 @@ def _load():
 
 
 def __getattr__(name):
+    partial = _sys.modules.get(f"{__name__}.{name}")
+    if partial is not None:
+        # a submodule still being imported (`import mindseed.runtime as rt` inside it): that module, without loading
+        # the deferred part, which imports from it
+        return partial
     if name == "__all__" or not name.startswith("__"):
         _complete()
         if name in globals():

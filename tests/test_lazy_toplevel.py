@@ -102,3 +102,11 @@ def test_threads_reading_deferred_names_at_once_all_get_them():
                "for t in threads:\n    t.start()\nfor t in threads:\n    t.join()\n"
                "print(sorted(set(found)), errors)\n")
     assert out.strip() == "['Model', 'SummaryRecord', 'export'] []"
+
+
+def test_a_submodule_importing_its_own_package_by_attribute_imports_first():
+    """`import mindseed.runtime as rt` as the first import: runtime's own modules read `mindseed.runtime` while it
+    is still loading, which must not load the deferred part (it imports from runtime)."""
+    for first in ("import mindseed.runtime as rt", "import mindseed.hal as rt", "import mindseed.profiler as rt"):
+        out = _run(f"{first}\nimport mindseed\nprint(rt.__name__, mindseed.Tensor.__name__)")
+        assert out.split() == [first.split()[1], "Tensor"]
