@@ -353,10 +353,24 @@ def _print_text(obj):
     if isinstance(obj, float):
         return f"{obj:g}"
     if isinstance(obj, (tuple, list)):
-        return "(" + ", ".join(_print_text(o) for o in obj) + ")"
+        # a sequence of ints (or of floats) is one value of the graph: `(1, 2)`, `( 1.50000000e+00,  2.5...)`;
+        # any other is printed item by item, nested ones flattened, each on its own line
+        if all(type(o) is int for o in obj):
+            return "(" + ", ".join(map(str, obj)) + ")"
+        if all(type(o) is float for o in obj):
+            return "(" + ", ".join(f"{o: .8e}" for o in obj) + ")"
+        return "\n".join(_print_text(o) for o in _print_leaves(obj))
     if type(obj) is dict:
         return "\n".join(_print_text(v) for v in obj.values())
     return str(obj)
+
+
+def _print_leaves(seq):
+    for o in seq:
+        if isinstance(o, (tuple, list)):
+            yield from _print_leaves(o)
+        else:
+            yield o
 
 
 def _tensor_text(t):

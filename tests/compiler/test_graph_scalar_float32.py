@@ -137,3 +137,20 @@ def test_print_of_a_dict_is_pythons_print(capsys):
     out = capsys.readouterr().out
     # a dict holding a tensor is shown by the Print node: its values, each on a line
     assert out == "x:  {'one': 1, 'two': 2}\nd:\nTensor(shape=[1], dtype=Float32, value=[ 1.00000000e+00])\n"
+
+
+def test_print_of_sequences_as_the_graphs_print_node(capsys):
+    @ms.jit
+    def f(x):
+        print("t:", (1, 2))
+        print((1.5, 2.5))
+        print((x, 1))
+        print("nested", (1, (2, 3)), [4, [5]])
+        print((1, None), ("a", "b"))
+        return x
+
+    f(Tensor([1.0]))
+    t = "Tensor(shape=[1], dtype=Float32, value=[ 1.00000000e+00])"
+    assert capsys.readouterr().out.split("\n") == [
+        "t:", "(1, 2)", "( 1.50000000e+00,  2.50000000e+00)", t, "1", "nested", "1", "2", "3", "4", "5", "1", "None",
+        "a", "b", ""]
