@@ -39,7 +39,7 @@ class BoostTrainOneStepWithLossScaleCell(BoostTrainOneStepCell):
 
     >>> import numpy as np
     >>> import mindseed as ms
-    >>> net = ms.nn.WithLossCell(ms.nn.Dense(2, 1, weight_init="ones"), ms.nn.MSELoss())
+    >>> net = ms.nn.WithLossCell(ms.nn.Dense(2, 1, "ones", "zeros"), ms.nn.MSELoss())
     >>> opt = ms.nn.SGD(net.trainable_params(), 0.1)
     >>> step = ms.boost.BoostTrainOneStepWithLossScaleCell(net, opt, ms.Tensor(np.float32(1024)))
     >>> loss, overflow, scale = step(ms.ops.ones((3, 2), ms.float32), ms.ops.zeros((3, 1), ms.float32))
