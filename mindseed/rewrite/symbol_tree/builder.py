@@ -11,6 +11,7 @@ nodes.
 import ast
 import builtins
 import inspect
+import keyword
 import sys
 import textwrap
 import types
@@ -80,17 +81,23 @@ class _Flattener:
                 return False
         return True
 
-    def _temp_base(self, expr):
+    @staticmethod
+    def _temp_base(expr):
+        """MindSpore's name for the variable holding `expr`: the callee's name, the operator's, or the node kind's
+        (``relu_var``, ``add_var``, ``not_var``, ``compare_var``)."""
         if isinstance(expr, ast.Call):
             callee = expr.func
-            return (callee.attr if isinstance(callee, ast.Attribute) else getattr(callee, "id", "call")) + "_var"
-        if isinstance(expr, ast.BinOp):
-            return f"binop_{_op_name(expr.op)}_var"
-        if isinstance(expr, ast.UnaryOp):
-            return f"unaryop_{_op_name(expr.op)}_var"
-        if isinstance(expr, ast.Compare):
-            return f"compare_{_op_name(expr.ops[0])}_var"
-        return f"{type(expr).__name__.lower()}_var"
+            if isinstance(callee, ast.Name):
+                return callee.id + "_var"
+            return callee.attr + "_var" if isinstance(callee, ast.Attribute) else "function_var"
+        if isinstance(expr, (ast.BinOp, ast.BoolOp, ast.UnaryOp)):
+            return _op_name(expr.op) + "_var"
+        if isinstance(expr, ast.Name):
+            return expr.id
+        if isinstance(expr, ast.Attribute) and isinstance(expr.value, ast.Name):
+            return f"{expr.value.id}_{expr.attr}"
+        name = type(expr).__name__.lower() + "_var"
+        return name + "_var" if keyword.iskeyword(name) else name
 
     def expr(self, expr, pre, top):
         """Flatten `expr`, appending the statements computing its parts to `pre`; the expression left."""
@@ -119,6 +126,15 @@ class _Flattener:
 
     def stmt(self, stmt):
         """The flattened statements of `stmt`."""
+        if isinstance(stmt, ast.If):
+            # the test becomes a variable of its own (``not_var = not self.flag``, ``if not_var:``)
+            if not self._flattenable(stmt.test):
+                return [stmt]
+            pre = []
+            test = self.expr(stmt.test, pre, False)
+            flat = ast.If(test, stmt.body, stmt.orelse)
+            flat.origin_test = getattr(stmt, "origin_test", stmt.test)   # what a static `if` is judged by
+            return pre + [flat]
         value = getattr(stmt, "value", None)
         simple_target = isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and all(
             isinstance(n, ast.Name) for n in ([stmt.targets[0]] if isinstance(stmt.targets[0], ast.Name)

@@ -339,7 +339,7 @@ class SymbolTree:
                 node.symbol_tree.flatten_static_if_control_flow()
             if node.get_node_type() != NodeType.ControlFlow or node.get_belong_symbol_tree() is not self:
                 continue
-            test = node.get_ast().test
+            test = getattr(node.get_ast(), "origin_test", node.get_ast().test)
             if not set(names_of(test, ast.Load)) <= {"self"} or any(isinstance(s, ast.Call) for s in ast.walk(test)):
                 continue
             try:
