@@ -43,3 +43,18 @@ def test_set_enable_autotune_accepts_file_in_existing_dir(tmp_path):
     assert ds.config.get_enable_autotune() is False
     with pytest.raises(TypeError, match="json_filepath must be a str"):
         ds.config.set_enable_autotune(True, 5)
+
+
+def test_operation_workers_bounded_by_cpu_count():
+    import numpy as np
+    cpus = os.cpu_count()
+    data = ds.NumpySlicesDataset({"x": np.arange(4)}, shuffle=False)
+    for make in (lambda n: data.map(lambda x: x, input_columns="x", num_parallel_workers=n),
+                 lambda n: ds.NumpySlicesDataset({"x": np.arange(4)}, num_parallel_workers=n),
+                 lambda n: data.batch(2, num_parallel_workers=n)):
+        for bad in (0, cpus + 1):
+            with pytest.raises(ValueError, match=f"num_parallel_workers exceeds the boundary between 1 and {cpus}!"):
+                make(bad)
+    out = [int(r[0]) for r in data.map(lambda x: x * 2, input_columns="x", num_parallel_workers=cpus)
+           .create_tuple_iterator(output_numpy=True)]
+    assert out == [0, 2, 4, 6]
