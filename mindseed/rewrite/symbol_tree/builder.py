@@ -132,7 +132,9 @@ class _Flattener:
                 return [stmt]
             pre = []
             test = self.expr(stmt.test, pre, False)
-            flat = ast.If(test, stmt.body, stmt.orelse)
+            # the branches are flattened too (MindSpore's control-flow flattening)
+            flat = ast.If(test, [f for s in stmt.body for f in self.stmt(s)],
+                          [f for s in stmt.orelse for f in self.stmt(s)])
             flat.origin_test = getattr(stmt, "origin_test", stmt.test)   # what a static `if` is judged by
             return pre + [flat]
         value = getattr(stmt, "value", None)
@@ -212,7 +214,9 @@ class SymbolTreeBuilder:
     def node_of(self, stmt, tree):
         """The node of one flattened statement."""
         if isinstance(stmt, ast.If):
-            return Node(NodeType.ControlFlow, stmt, name="if_node")
+            node = Node(NodeType.ControlFlow, stmt, name="if_node")
+            node.branch_names = self._branch_names(stmt, tree)
+            return node
         if isinstance(stmt, ast.Return):
             values = stmt.value.elts if isinstance(stmt.value, ast.Tuple) else [stmt.value]
             args = [ast_to_value(v) for v in values] if stmt.value is not None else []
@@ -246,6 +250,16 @@ class SymbolTreeBuilder:
         if func is None or any(a is None for a in args) or any(v is None for v in kwargs.values()):
             return Node(NodeType.Python, stmt, name="python_node")
         return self._call_node(stmt, tree, func, targets, args, kwargs)
+
+    def _branch_names(self, stmt, tree):
+        """The names of the nodes MindSpore makes of the statements inside an `if` (nested ifs' included): the
+        tree reserves them, so the nodes after the `if` are numbered as MindSpore numbers them."""
+        names = []
+        for inner in stmt.body + stmt.orelse:
+            node = self.node_of(inner, tree)
+            names.append(node.get_name())
+            names.extend(getattr(node, "branch_names", ()))
+        return names
 
     def _call_node(self, stmt, tree, func, targets, args, kwargs):
         obj = self._resolve(stmt.value.func, tree)

@@ -151,6 +151,7 @@ class SymbolTree:
     # ------------------------------------------------------------ naming
     def _taken_names(self):
         names = {n.get_name() for n in self._own_nodes()}
+        names.update(b for n in self._own_nodes() for b in getattr(n, "reserved_names", ()))
         return names | set(self._fields)
 
     def unique_name(self, name="output"):
@@ -177,6 +178,13 @@ class SymbolTree:
 
     def append_origin_node(self, node):
         node.set_name(self._unique_node_name(node.get_name()))
+        if getattr(node, "branch_names", None):
+            # the names of the nodes inside an if's branches, taken after the if's own
+            node.reserved_names = []
+            self._nodes.append(node)
+            for base in node.branch_names:
+                node.reserved_names.append(self._unique_node_name(base))
+            self._nodes.pop()
         for child in node.children:
             child.set_name(self._unique_node_name(child.get_name()))
             self._nodes.append(child)       # reserve its name while naming the next ones
