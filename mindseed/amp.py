@@ -725,7 +725,8 @@ def _check_kwargs(key_words):
         V.value_type("keep_batchnorm_fp32", key_words["keep_batchnorm_fp32"], bool)
     manager = key_words.get("loss_scale_manager")
     if manager:
-        V.value_type("loss_scale_manager", manager, [LossScaleManager])
+        from mindseed.boost import GroupLossScaleManager  # noqa: PLC0415 -- a sibling package of layer 6
+        V.value_type("loss_scale_manager", manager, [LossScaleManager, GroupLossScaleManager])
 
 
 class _WithLossCell32(nn.WithLossCell):
@@ -798,6 +799,8 @@ def build_train_network(network, optimizer, loss_fn=None, level="O0", boost_leve
         loss_scale = manager.get_loss_scale()
         update_cell = manager.get_update_cell()
         if update_cell is not None:
+            if boost_level in ("O1", "O2"):
+                return boost.BoostTrainOneStepWithLossScaleCell(network, optimizer, scale_sense=update_cell).set_train()
             return nn.TrainOneStepWithLossScaleCell(network, optimizer, scale_sense=update_cell).set_train()
     if boost_level in ("O1", "O2"):
         return boost.BoostTrainOneStepCell(network, optimizer, loss_scale).set_train()

@@ -128,6 +128,8 @@ def set_(self, source=None, storage_offset=0, size=None, stride=None):
     raw = getattr(source, "_data", None)
     if raw is None:
         raise TypeError(f"For 'Tensor.set_', the 'source' must be a Tensor, but got {type(source).__name__}.")
+    if source.dtype != self.dtype:
+        raise RuntimeError(f"Could not set tensor of type {source.dtype} to a tensor of type {self.dtype}")
     if size is None:
         if storage_offset or stride is not None:
             raise ValueError("For 'Tensor.set_', 'storage_offset' and 'stride' need 'size'.")

@@ -53,7 +53,7 @@ class Generator:
 
     def seed(self):
         """Restart the stream from a fresh non-deterministic seed; returns that seed."""
-        value = random.SystemRandom().getrandbits(63)
+        value = random.SystemRandom().getrandbits(32)   # a std::random_device draw, as MindSpore's
         self.manual_seed(value)
         return value
 

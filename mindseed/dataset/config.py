@@ -11,6 +11,7 @@ import random
 
 import numpy as np
 
+from mindseed import log as _logger
 from mindseed.common import seed as _global_seed_mod
 
 __all__ = [
@@ -138,6 +139,10 @@ def set_num_parallel_workers(num):
     """Set the default number of parallel workers of each operation."""
     _check_int("num", num, 1, _INT32_MAX,
                "Number of parallel workers given is not within the required range (0, INT32_MAX(2147483647)].")
+    cpus = os.cpu_count() or 1
+    if num > cpus:   # MindSpore's config manager bounds it by the machine's hardware threads
+        raise RuntimeError(f"Invalid Parameter, num_parallel_workers exceeds the boundary between 1 and {cpus}, "
+                           f"as got {num}.")
     _config.num_parallel_workers = num
 
 
@@ -204,9 +209,28 @@ def set_enable_autotune(enable, filepath_prefix=None):
     """Set whether the pipeline tunes itself (recorded only)."""
     _check_bool("enable", enable)
     _check_independent_mode("Dataset AutoTune", enable)
-    if filepath_prefix is not None and not isinstance(filepath_prefix, str):
-        raise TypeError(f"json_filepath must be a str, but got {type(filepath_prefix)}.")
+    if filepath_prefix and not isinstance(filepath_prefix, str):
+        raise TypeError(f"json_filepath must be a str value but was: {filepath_prefix}.")
+    if enable and filepath_prefix == "":
+        raise RuntimeError("The value of json_filepath cannot be the empty string.")
+    if not enable and filepath_prefix is not None:
+        _logger.warning("The value of json_filepath is ignored when enable is False.")
+    if enable and filepath_prefix is None:
+        _logger.warning("Dataset AutoTune is enabled but no json path is specified, check INFO log for tuned result.")
+    if enable and filepath_prefix:
+        _check_autotune_path(filepath_prefix)
     _config.enable_autotune = enable
+
+
+def _check_autotune_path(path):
+    """The checks MindSpore's config manager makes of the AutoTune output path (a file in a writable directory)."""
+    if path.endswith("/") or os.path.isdir(path):
+        raise RuntimeError(f"Invalid json_filepath parameter. <{path}> is a directory, not filename.")
+    parent = os.path.dirname(os.path.realpath(path))
+    if not os.path.isdir(parent):
+        raise RuntimeError(f"Invalid json_filepath parameter.  Directory <{os.path.dirname(path)}> does not exist.")
+    if not os.access(parent, os.W_OK):
+        raise RuntimeError(f"Invalid json_filepath parameter. No access to write to <{parent}>.")
 
 
 def get_enable_autotune():

@@ -118,6 +118,11 @@ def test_requires_grad_index_to_and_set():
     s.set_(t)
     np.testing.assert_array_equal(s.asnumpy(), x)
     assert s.set_().shape == (0,)
+    # MindSpore 2.10 refuses a source of another dtype
+    target = ms.Tensor(np.zeros(3))
+    with pytest.raises(RuntimeError, match="Could not set tensor of type Float32 to a tensor of type Float64"):
+        target.set_(ms.Tensor([10, 20, 30], dtype=ms.float32))
+    np.testing.assert_array_equal(target.asnumpy(), np.zeros(3))
 
 
 def test_no_init_parameters_defers_until_init_data_or_checkpoint():

@@ -120,7 +120,7 @@ def _gen():
 def test_sync_wait_gates_batches_above_a_threaded_map():
     seen = []
     d = ds.GeneratorDataset(_gen, ["x"]).sync_wait("c", callback=seen.append)
-    d = d.map(operations=[lambda x: x + 100], input_columns=["x"], num_parallel_workers=4).batch(4)
+    d = d.map(operations=[lambda x: x + 100], input_columns=["x"], num_parallel_workers=2).batch(4)
     firsts = []
     for i, row in enumerate(d.create_tuple_iterator(num_epochs=1, output_numpy=True)):
         firsts.append(int(row[0][0, 0]))

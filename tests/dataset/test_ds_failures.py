@@ -173,7 +173,7 @@ def test_killed_worker_open_iterators_and_exit_in_loop_never_hang():
         d = ds.NumpySlicesDataset({"x": np.arange(10000)}, shuffle=False)
         a = d.map(lambda x: x + 1, input_columns="x", num_parallel_workers=2, python_multiprocessing=True)
         d = ds.NumpySlicesDataset({"x": np.arange(10000)}, shuffle=False)
-        b = d.map(lambda x: x + 2, input_columns="x", num_parallel_workers=3)
+        b = d.map(lambda x: x + 2, input_columns="x", num_parallel_workers=2)
         ia, ib = iter(a.create_tuple_iterator()), iter(b.create_tuple_iterator())
         print("GOT", int(next(ia)[0].asnumpy()), int(next(ib)[0].asnumpy()))
         d = ds.NumpySlicesDataset({"x": np.arange(10000)}, shuffle=False)
@@ -261,7 +261,7 @@ def test_worker_built_batches_report_errors_and_leave_nothing_behind():
         drain(d.map(ops, input_columns="image", num_parallel_workers=2).batch(4))
     assert _settle(base), threading.enumerate()
     ok = ds.GeneratorDataset([(good,)] * 200, ["image"], shuffle=False)
-    it = ok.map(ops, input_columns="image", num_parallel_workers=3).batch(8).create_tuple_iterator(num_epochs=1)
+    it = ok.map(ops, input_columns="image", num_parallel_workers=2).batch(8).create_tuple_iterator(num_epochs=1)
     first = next(it)
     assert first[0].shape == (8, 3, 8, 8)
     del it

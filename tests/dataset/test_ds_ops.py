@@ -293,8 +293,8 @@ def test_output_shapes_types_sizes_and_reset():
 
 def test_config_get_set():
     old = ds.config.get_num_parallel_workers()
-    ds.config.set_num_parallel_workers(3)
-    assert ds.config.get_num_parallel_workers() == 3
+    ds.config.set_num_parallel_workers(1)
+    assert ds.config.get_num_parallel_workers() == 1
     ds.config.set_num_parallel_workers(old)
     ds.config.set_prefetch_size(8)
     assert ds.config.get_prefetch_size() == 8

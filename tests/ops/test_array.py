@@ -468,6 +468,12 @@ test_bad_input = make_error_tests(ERRORS)
     ("searchsorted", lambda: ops.searchsorted(ms.Tensor(SORTED_SEQ), ms.Tensor([3.0, 4.0, 9.0])), [1, 2, 4]),
     ("searchsorted_right", lambda: ops.searchsorted(ms.Tensor(SORTED_SEQ), ms.Tensor([3.0]), right=True), [2]),
     ("bucketize", lambda: ops.bucketize(ms.Tensor([[0.5, 3.0], [6.0, 9.0]]), [1.0, 3.0, 5.0]), [[0, 1], [3, 3]]),
+    # the Primitive class counts the boundaries <= x (MindSpore 2.10's kernel), unlike ops.bucketize's default
+    ("bucketize_class", lambda: ops.Bucketize(boundaries=[1., 3., 5., 7., 9.])(
+        ms.Tensor([[0.5, 1, 3, 6, 9, 10], [2, 3, 3.5, 7, 8, 9]], ms.float32)),
+     np.array([[0, 1, 2, 3, 5, 5], [1, 2, 2, 4, 4, 5]], np.int32)),
+    ("bucketize_class_int", lambda: ops.Bucketize(boundaries=[1., 3., 5., 7., 9.])(
+        ms.Tensor(np.array([[3, 6, 9], [3, 6, 9]], np.int32))), np.array([[2, 3, 5], [2, 3, 5]], np.int32)),
     ("bincount", lambda: ops.bincount(ms.Tensor([0, 1, 1, 3])), [1.0, 2.0, 0.0, 1.0]),
     ("bincount_weights", lambda: ops.bincount(ms.Tensor([0, 1, 1, 3]), ms.Tensor([1., 2., 3., 4.]), 6),
      [1.0, 5.0, 0.0, 4.0, 0.0, 0.0]),

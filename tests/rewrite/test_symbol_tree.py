@@ -76,11 +76,12 @@ def x4():
 def test_lenet_nodes_topology_and_code():
     stree = SymbolTree.create(LeNet5())
     names = [n.get_name() for n in stree.nodes()]
-    assert names == ['input_x', 'conv1', 'relu', 'max_pool2d', 'conv2', 'relu_1', 'max_pool2d_1', 'if_node',
-                     'flatten', 'fc1', 'relu_2', 'fc2', 'relu_3', 'fc3', 'return']
+    # MindSpore 2.10's names: the `return x` inside the if body takes 'return', the last node 'return_1'
+    assert names == ['input_x', 'conv1', 'relu', 'max_pool2d', 'conv2', 'relu_1', 'max_pool2d_1', 'unaryop_not',
+                     'if_node', 'flatten', 'fc1', 'relu_2', 'fc2', 'relu_3', 'fc3', 'return_1']
     types = [n.get_node_type() for n in stree.nodes()]
     assert types.count(NodeType.CallCell) == 12 and types[0] == NodeType.Input and types[-1] == NodeType.Output
-    assert types[7] == NodeType.ControlFlow
+    assert types[7] == NodeType.MathOps and types[8] == NodeType.ControlFlow
     conv2 = stree.get_node("conv2")
     assert [n.get_name() for n in conv2.get_inputs()] == ["max_pool2d"]
     assert [n.get_name() for n in stree.get_node("conv1").get_users()] == ["relu"]
@@ -91,6 +92,38 @@ def test_lenet_nodes_topology_and_code():
     code = stree.get_code()
     assert "class LeNet5Opt(LeNet5):" in code and "fc1_var = self.fc1(x)" in code and "x = self.relu(fc1_var)" in code
 
+
+
+class _Branchy(nn.Cell):
+    def __init__(self):
+        super().__init__()
+        self.relu = nn.ReLU()
+        self.flag = True
+
+    def construct(self, x, y):
+        x = self.relu(x + y * 2)
+        z = -x
+        if x.sum() > 0:
+            x = self.relu(x)
+            return x
+        if not self.flag:
+            x = x * 3
+        return self.relu(x - z)
+
+
+def test_flattened_names_and_if_tests_as_mindspore():
+    stree = SymbolTree.create(_Branchy())
+    names = [n.get_name() for n in stree.nodes()]
+    # as MindSpore 2.10: the nodes inside the if bodies (relu_1, return, binop_mult_1) hold their names
+    assert names == ['input_x', 'input_y', 'binop_mult', 'binop_add', 'relu', 'unaryop_usub', 'sum', 'compare_gt',
+                     'if_node', 'unaryop_not', 'if_node_1', 'binop_sub', 'relu_2', 'return_1']
+    body = stree.get_code().split("def construct(self, x, y):\n")[1]
+    assert [line.strip() for line in body.splitlines() if line.strip()] == [
+        "mult_var = y * 2", "add_var = x + mult_var", "x = self.relu(add_var)", "z = -x", "sum_var = x.sum()",
+        "compare_var = sum_var > 0", "if compare_var:", "x = self.relu(x)", "return x", "not_var = not self.flag",
+        "if not_var:", "x = x * 3", "sub_var = x - z", "relu_var = self.relu(sub_var)", "return relu_var"]
+    x = ms.Tensor(np.array([[1.0, -2.0]], np.float32))
+    np.testing.assert_array_equal(stree.get_network()(x, x).asnumpy(), _Branchy()(x, x).asnumpy())
 
 
 def test_cell_nodes_carry_the_layer_attributes():
@@ -115,12 +148,13 @@ def test_unmodified_network_computes_the_same():
 
 
 def test_flatten_static_if_removes_the_branch_not_taken():
-    for include_top, count, out_shape in ((True, 14, (2, 10)), (False, 8, (2, 16, 5, 5))):
+    # the flattened test (`not_var = not self.include_top`) stays, as in MindSpore
+    for include_top, count, out_shape in ((True, 15, (2, 10)), (False, 9, (2, 16, 5, 5))):
         net = LeNet5(include_top=include_top)
         stree = SymbolTree.create(net)
         stree.flatten_static_if_control_flow()
         nodes = list(stree.nodes())
-        assert len(nodes) == count
+        assert len(nodes) == count and nodes[-1].get_name() == ("return_1" if include_top else "return_2")
         assert all(n.get_node_type() != NodeType.ControlFlow for n in nodes)
         x = ms.Tensor(np.random.default_rng(0).random((2, 1, 32, 32), dtype=np.float32))
         new = stree.get_network()

@@ -62,7 +62,8 @@ def test_cb_params_hold_the_documented_fields():
 def test_model_amp_level_with_loss_scale_manager(level):
     net, opt, loss, model = _plain_model(amp_level=level, boost_level="O1", keep_batchnorm_fp32=False,
                                          loss_scale_manager=amp.DynamicLossScaleManager(2.0 ** 10, 2, 3))
-    assert type(model.train_network).__name__ == "TrainOneStepWithLossScaleCell"
+    # boost_level O1 with an update cell: MindSpore's build_train_network takes BoostTrainOneStepWithLossScaleCell
+    assert type(model.train_network).__name__ == "BoostTrainOneStepWithLossScaleCell"
     outs = []
 
     class Keep(Callback):

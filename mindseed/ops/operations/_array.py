@@ -194,8 +194,8 @@ LowerBound = _with_attrs("LowerBound", lambda self, seq, v: C.cast(F.searchsorte
 UpperBound = _with_attrs("UpperBound", lambda self, seq, v: C.cast(F.searchsorted(seq, v, right=True),
                                                                    self.out_type),
                          [("out_type", mstype.int32)], "Right insertion positions (searchsorted).")
-Bucketize = _with_attrs("Bucketize", lambda self, x: F.bucketize(x, list(self.boundaries)), [("boundaries", ())],
-                        "Bucket index of each element.")
+Bucketize = _with_attrs("Bucketize", lambda self, x: F.bucketize(x, list(self.boundaries), right=True),
+                        [("boundaries", ())], "Bucket index of each element: how many boundaries are <= it.")
 
 
 def _bincount(array, size, weights):

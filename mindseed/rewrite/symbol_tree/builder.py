@@ -11,6 +11,7 @@ nodes.
 import ast
 import builtins
 import inspect
+import keyword
 import sys
 import textwrap
 import types
@@ -80,17 +81,23 @@ class _Flattener:
                 return False
         return True
 
-    def _temp_base(self, expr):
+    @staticmethod
+    def _temp_base(expr):
+        """MindSpore's name for the variable holding `expr`: the callee's name, the operator's, or the node kind's
+        (``relu_var``, ``add_var``, ``not_var``, ``compare_var``)."""
         if isinstance(expr, ast.Call):
             callee = expr.func
-            return (callee.attr if isinstance(callee, ast.Attribute) else getattr(callee, "id", "call")) + "_var"
-        if isinstance(expr, ast.BinOp):
-            return f"binop_{_op_name(expr.op)}_var"
-        if isinstance(expr, ast.UnaryOp):
-            return f"unaryop_{_op_name(expr.op)}_var"
-        if isinstance(expr, ast.Compare):
-            return f"compare_{_op_name(expr.ops[0])}_var"
-        return f"{type(expr).__name__.lower()}_var"
+            if isinstance(callee, ast.Name):
+                return callee.id + "_var"
+            return callee.attr + "_var" if isinstance(callee, ast.Attribute) else "function_var"
+        if isinstance(expr, (ast.BinOp, ast.BoolOp, ast.UnaryOp)):
+            return _op_name(expr.op) + "_var"
+        if isinstance(expr, ast.Name):
+            return expr.id
+        if isinstance(expr, ast.Attribute) and isinstance(expr.value, ast.Name):
+            return f"{expr.value.id}_{expr.attr}"
+        name = type(expr).__name__.lower() + "_var"
+        return name + "_var" if keyword.iskeyword(name) else name
 
     def expr(self, expr, pre, top):
         """Flatten `expr`, appending the statements computing its parts to `pre`; the expression left."""
@@ -119,6 +126,17 @@ class _Flattener:
 
     def stmt(self, stmt):
         """The flattened statements of `stmt`."""
+        if isinstance(stmt, ast.If):
+            # the test becomes a variable of its own (``not_var = not self.flag``, ``if not_var:``)
+            if not self._flattenable(stmt.test):
+                return [stmt]
+            pre = []
+            test = self.expr(stmt.test, pre, False)
+            # the branches are flattened too (MindSpore's control-flow flattening)
+            flat = ast.If(test, [f for s in stmt.body for f in self.stmt(s)],
+                          [f for s in stmt.orelse for f in self.stmt(s)])
+            flat.origin_test = getattr(stmt, "origin_test", stmt.test)   # what a static `if` is judged by
+            return pre + [flat]
         value = getattr(stmt, "value", None)
         simple_target = isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and all(
             isinstance(n, ast.Name) for n in ([stmt.targets[0]] if isinstance(stmt.targets[0], ast.Name)
@@ -196,7 +214,9 @@ class SymbolTreeBuilder:
     def node_of(self, stmt, tree):
         """The node of one flattened statement."""
         if isinstance(stmt, ast.If):
-            return Node(NodeType.ControlFlow, stmt, name="if_node")
+            node = Node(NodeType.ControlFlow, stmt, name="if_node")
+            node.branch_names = self._branch_names(stmt, tree)
+            return node
         if isinstance(stmt, ast.Return):
             values = stmt.value.elts if isinstance(stmt.value, ast.Tuple) else [stmt.value]
             args = [ast_to_value(v) for v in values] if stmt.value is not None else []
@@ -230,6 +250,16 @@ class SymbolTreeBuilder:
         if func is None or any(a is None for a in args) or any(v is None for v in kwargs.values()):
             return Node(NodeType.Python, stmt, name="python_node")
         return self._call_node(stmt, tree, func, targets, args, kwargs)
+
+    def _branch_names(self, stmt, tree):
+        """The names of the nodes MindSpore makes of the statements inside an `if` (nested ifs' included): the
+        tree reserves them, so the nodes after the `if` are numbered as MindSpore numbers them."""
+        names = []
+        for inner in stmt.body + stmt.orelse:
+            node = self.node_of(inner, tree)
+            names.append(node.get_name())
+            names.extend(getattr(node, "branch_names", ()))
+        return names
 
     def _call_node(self, stmt, tree, func, targets, args, kwargs):
         obj = self._resolve(stmt.value.func, tree)

@@ -151,6 +151,7 @@ class SymbolTree:
     # ------------------------------------------------------------ naming
     def _taken_names(self):
         names = {n.get_name() for n in self._own_nodes()}
+        names.update(b for n in self._own_nodes() for b in getattr(n, "reserved_names", ()))
         return names | set(self._fields)
 
     def unique_name(self, name="output"):
@@ -177,6 +178,13 @@ class SymbolTree:
 
     def append_origin_node(self, node):
         node.set_name(self._unique_node_name(node.get_name()))
+        if getattr(node, "branch_names", None):
+            # the names of the nodes inside an if's branches, taken after the if's own
+            node.reserved_names = []
+            self._nodes.append(node)
+            for base in node.branch_names:
+                node.reserved_names.append(self._unique_node_name(base))
+            self._nodes.pop()
         for child in node.children:
             child.set_name(self._unique_node_name(child.get_name()))
             self._nodes.append(child)       # reserve its name while naming the next ones
@@ -339,7 +347,7 @@ class SymbolTree:
                 node.symbol_tree.flatten_static_if_control_flow()
             if node.get_node_type() != NodeType.ControlFlow or node.get_belong_symbol_tree() is not self:
                 continue
-            test = node.get_ast().test
+            test = getattr(node.get_ast(), "origin_test", node.get_ast().test)
             if not set(names_of(test, ast.Load)) <= {"self"} or any(isinstance(s, ast.Call) for s in ast.walk(test)):
                 continue
             try:
