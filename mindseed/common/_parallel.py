@@ -4,6 +4,7 @@ Both live here, below `ops` and `nn`, because the collective primitives (ops), t
 TrainOneStepCell (nn) read them; `mindseed.communication` and the top level re-export the public names.
 The keys, defaults, checks and error messages of `set_auto_parallel_context` are MindSpore 2.10's.
 """
+import contextlib
 import copy
 import os
 import warnings
@@ -54,6 +55,48 @@ parameter_wholes = {}
 # id(Parameter) -> (weak reference to it, strategy tuple or Layout): the starting layouts a `parameter_plan` of
 # `mindspore.shard` / `Cell.shard` gives (mindseed.nn._shard writes them, mindseed.parallel._spmd reads them)
 PARAMETER_PLANS = {}
+
+
+# while `mindseed.parallel.auto_parallel.AutoParallel` runs a function on a world of ranks: the runner (a
+# `SimulatedTraining`) whose `forward` runs the function's outermost gradient call (`grad` / `value_and_grad`)
+# partitioned, as MindSpore compiles the function's forward and backward passes sharded
+gradient_runner = None
+
+
+def partitioned_gradients():
+    """The runner of an outermost gradient call inside an `AutoParallel` function (`gradient_runner`): None inside a
+    recording, a graph trace or another gradient call, or outside `AutoParallel`."""
+    runner = gradient_runner
+    if runner is None or _state.tapes or _state.tracing is not None:
+        return None
+    return runner
+
+
+def runs_plain():
+    """Whether compiled functions run as PyNative calls now: while the partitioner records, or while `AutoParallel`
+    runs a function on a world (its gradient calls are then partitioned as recorded)."""
+    return gradient_runner is not None or partitioner_recording()
+
+
+@contextlib.contextmanager
+def overlaid(values):
+    """The auto-parallel context with `values` ({store key: value}, what `AutoParallel` configures) in place of the
+    process's while the block runs (MindSpore's `AutoParallel` configures the compilation of its own network)."""
+    saved = {k: _values[k] for k in values}
+    _values.update(values)
+    try:
+        yield
+    finally:
+        _values.update(saved)
+
+
+def auto_parallel_values(cell):
+    """The context values of the `AutoParallel` cell in `cell`'s tree (its `_context_values()`), or None."""
+    found = cell.__dict__.get("_auto_parallel_cell", False)
+    if found is False:  # looked up once: the first cell of the tree with the method
+        found = next((c for _, c in cell.cells_and_names() if hasattr(type(c), "_context_values")), None)
+        cell.__dict__["_auto_parallel_cell"] = found
+    return None if found is None else found._context_values()
 
 
 def partitioner_recording():

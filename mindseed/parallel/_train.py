@@ -182,12 +182,15 @@ class SimulatedTraining:
         self.executions.append(ex)
 
         def read(t):
+            if isinstance(t, (tuple, list)):  # nested outputs (a gradient call's (value, gradients)) read through
+                return type(t)(read(r) for r in t)
+            if isinstance(t, dict):
+                return {k: read(v) for k, v in t.items()}
             if not isinstance(t, Tensor) or id(t) not in ex._executor.env:
                 return t
             return _whole(ex, t, TensorLayout.replicated(ex.layout_of(t).mesh, tuple(t.shape)))
 
-        result = program.result
-        return tuple(read(r) for r in result) if isinstance(result, tuple) else read(result)
+        return read(program.result)
 
     def _step(self, cell, inputs):
         mode = get_auto_parallel_context("parallel_mode")
@@ -216,7 +219,7 @@ class SimulatedTraining:
                                f"'pipeline_stages' {stages} is not supported: it runs on a simulated world "
                                f"(mindseed.parallel._train.simulate) or without 'enable_parallel_optimizer'.")
         if stages > 1:  # the stages on world size / stages ranks each (`_pipeline`)
-            program, forward_end = record_pipeline(cell._loss_and_grads, cell.network, *inputs), None
+            program, forward_end = record_pipeline(cell._loss_and_grads, _staged_network(cell.network), *inputs), None
             layouts = dataset_layouts(inputs, n // stages if n % stages == 0 else n)
 
             def run(layouts, regather=None, probe=False):
@@ -328,6 +331,13 @@ class SimulatedTraining:
         for q in others:
             if q.has_init:
                 q.init_data()
+
+
+def _staged_network(network):
+    """The network a pipeline step runs in stages: `network`, or the one an `AutoParallel` wraps."""
+    while hasattr(type(network), "_context_values") and hasattr(network, "network"):
+        network = network.network
+    return network
 
 
 def _held(p):

@@ -1,0 +1,322 @@
+"""MindSpore 2.10's `mindspore.parallel.auto_parallel.AutoParallel` on simulated worlds: a functional training step
+(``value_and_grad`` then the optimizer, as MindSpore's 2.10 tutorials write it), `TrainOneStepCell` and `Model.train`
+over a wrapped network, a forward pass, pipelines and the parallel optimizer (`hsdp`) give the single-process losses
+and parameters (float64, 1e-12) and the same collectives as `set_auto_parallel_context` with the same settings; the
+process's context is left as it was; the settings' checks are MindSpore's."""
+import json
+import os
+
+import numpy as np
+import pytest
+
+import mindseed as ms
+from _mlp import MLP
+from _pipeline_model import Net, WithLoss
+from mindseed import Tensor, nn
+from mindseed.dataset import NumpySlicesDataset
+from mindseed.parallel import build_searched_strategy
+from mindseed.parallel._train import simulate
+from mindseed.parallel.auto_parallel import AutoParallel
+from mindseed.parallel.nn import Pipeline
+
+RNG = np.random.default_rng(11)
+BATCHES = [(Tensor(RNG.standard_normal((8, 4))), Tensor(RNG.standard_normal((8, 6)))) for _ in range(3)]
+# name: (devices, operator strategies)
+MESHES = {
+    "2": (2, dict(mm1=((2, 1), (1, 1)))),
+    "4": (4, dict(mm1=((4, 1), (1, 1)))),
+    "2x2": (4, dict(mm1=((2, 1), (1, 2)), add=((2, 2), (2,)), mm2=((2, 2), (2, 1)))),
+    "col-row 4": (4, dict(mm1=((1, 1), (1, 4)), add=((1, 4), (4,)), mm2=((1, 4), (4, 1)))),
+}
+
+
+@pytest.fixture(autouse=True)
+def _context():
+    yield
+    ms.reset_auto_parallel_context()
+    ms.set_context(mode=ms.PYNATIVE_MODE)
+
+
+def _functional_step(net, opt, jit=False):
+    grad_fn = ms.value_and_grad(net, None, net.trainable_params())
+
+    def train_step(x, y):
+        loss, grads = grad_fn(x, y)
+        opt(grads)
+        return loss
+    return ms.jit(train_step) if jit else train_step
+
+
+def _reference(opt_name="Momentum", batches=BATCHES):
+    ref = MLP()
+    step = _functional_step(ref, _optimizer(opt_name, ref))
+    return ref, [float(step(x, y).asnumpy()) for x, y in batches]
+
+
+def _optimizer(name, net):
+    if name == "Adam":
+        return nn.Adam(net.trainable_params(), learning_rate=0.01)
+    return nn.Momentum(net.trainable_params(), learning_rate=0.1, momentum=0.9)
+
+
+def _assert_params(net, ref):
+    for p, q in zip(net.trainable_params(), ref.trainable_params()):
+        np.testing.assert_allclose(p.asnumpy(), q.asnumpy(), rtol=0, atol=1e-12)
+
+
+@pytest.mark.parametrize("jit", [False, True])
+@pytest.mark.parametrize("mesh", sorted(MESHES))
+def test_a_functional_training_step_matches_one_process(mesh, jit):
+    n, strategies = MESHES[mesh]
+    net = MLP(**strategies)
+    parallel_net = AutoParallel(_functional_step(net, _optimizer("Momentum", net), jit), parallel_mode="semi_auto")
+    with simulate(n) as run:
+        losses = [float(parallel_net(x, y).asnumpy()) for x, y in BATCHES]
+    ref, ref_losses = _reference()
+    np.testing.assert_allclose(losses, ref_losses, rtol=0, atol=1e-12)
+    _assert_params(net, ref)
+    assert len(run.executions) == 3 and all(not ex.whole_calls for ex in run.executions)
+    kinds = [rec.kind for rec in run.world.log]
+    if mesh in ("2", "4"):   # data parallel: the loss's mean and the weights' gradients, all-reduced
+        assert set(kinds) == {"AllReduce"}
+    else:                    # tensor parallel: the hidden activations move between the column and row cuts
+        assert {"AllGather", "AllReduce"} <= set(kinds) or {"ReduceScatter", "AllReduce"} <= set(kinds)
+    # the process's own context is untouched
+    assert ms.get_auto_parallel_context("parallel_mode") == "stand_alone"
+
+
+def test_a_graph_mode_functional_step_trains_the_same():
+    ms.set_context(mode=ms.GRAPH_MODE)
+    n, strategies = MESHES["2x2"]
+    net = MLP(**strategies)
+    parallel_net = AutoParallel(_functional_step(net, _optimizer("Momentum", net), jit=True))
+    with simulate(n) as run:
+        losses = [float(parallel_net(x, y).asnumpy()) for x, y in BATCHES]
+    assert ms.get_context("mode") == ms.GRAPH_MODE and len(run.executions) == 3
+    ms.set_context(mode=ms.PYNATIVE_MODE)
+    ref, ref_losses = _reference()
+    np.testing.assert_allclose(losses, ref_losses, rtol=0, atol=1e-12)
+    _assert_params(net, ref)
+
+
+def _train_one_step(wrap, n, strategies, configure):
+    net = MLP(**strategies)
+    network = AutoParallel(net) if wrap else net
+    if wrap:
+        configure(network)
+    step = nn.TrainOneStepCell(network, _optimizer("Adam", net))
+    with simulate(n) as run:
+        losses = [float(step(x, y).asnumpy()) for x, y in BATCHES]
+    return net, step, run, losses
+
+
+@pytest.mark.parametrize("level", ["level1", "level2", "level3"])
+def test_hsdp_trains_as_the_context_s_parallel_optimizer(level):
+    n, strategies = MESHES["2x2"]
+
+    def configure(parallel_net):
+        parallel_net.hsdp(threshold=0, optimizer_level=level)
+        parallel_net.dataset_strategy(((2, 1), (2, 1)))
+
+    net, step, run, losses = _train_one_step(True, n, strategies, configure)
+    assert ms.get_auto_parallel_context("enable_parallel_optimizer") is False
+    ms.set_auto_parallel_context(parallel_mode="semi_auto_parallel", dataset_strategy=((2, 1), (2, 1)),
+                                 enable_parallel_optimizer=True,
+                                 parallel_optimizer_config={"optimizer_level": level,
+                                                            "parallel_optimizer_threshold": 0})
+    ctx_net, ctx_step, ctx_run, ctx_losses = _train_one_step(False, n, strategies, None)
+    assert losses == ctx_losses
+    _assert_params(net, ctx_net)
+    assert [repr(r) for r in run.world.log] == [repr(r) for r in ctx_run.world.log]
+    assert run.sharded_optimizer(step).level == level
+    ms.reset_auto_parallel_context()
+    ref = MLP()
+    ref_step = nn.TrainOneStepCell(ref, _optimizer("Adam", ref))
+    np.testing.assert_allclose(losses, [float(ref_step(x, y).asnumpy()) for x, y in BATCHES], rtol=0, atol=1e-12)
+    _assert_params(net, ref)
+
+
+def test_model_train_over_an_auto_parallel_network(tmp_path):
+    # MindSpore's docstring example: Model(network=AutoParallel(net_with_loss), optimizer=...) with the settings
+    n, strategies = MESHES["2x2"]
+    net = MLP(**strategies)
+    opt = _optimizer("Momentum", net)
+    parallel_net = AutoParallel(net, parallel_mode="semi_auto")
+    parallel_net.dataset_strategy("data_parallel")
+    path = str(tmp_path / "strategy.json")
+    parallel_net.save_param_strategy_file(path)
+    parallel_net.set_group_ckpt_save_file(str(tmp_path / "group.ckpt"))
+    parallel_net.enable_gradients_mean()
+    parallel_net.disable_gradient_fp32_sync()
+    parallel_net.disable_loss_repeated_mean()
+    parallel_net.enable_fp32_communication()
+    xs = np.concatenate([x.asnumpy() for x, _ in BATCHES])
+    ys = np.concatenate([y.asnumpy() for _, y in BATCHES])
+    data = NumpySlicesDataset((xs, ys), column_names=["x", "y"], shuffle=False).batch(8)
+    model = ms.train.Model(network=parallel_net, optimizer=opt)
+    with simulate(n) as run:
+        model.train(1, data)
+    assert len(run.executions) == 3
+    ref = MLP()
+    ref_step = nn.TrainOneStepCell(ref, _optimizer("Momentum", ref))
+    for x, y in BATCHES:
+        ref_step(x, y)
+    _assert_params(net, ref)
+    # the run wrote the strategy file: w1 cut by columns over the 2 "model" ranks, w2 by rows (the (2, 2) mesh)
+    strategy = build_searched_strategy(path)
+    assert sorted(strategy) == ["b1", "w1", "w2"]
+    assert list(strategy["w1"].dev_matrix[0].dim) == [2, 2]
+    assert list(strategy["w1"].tensor_map[0].dim) == [-1, 0]
+    assert list(strategy["w2"].tensor_map[0].dim) == [0, -1]
+    assert os.path.exists(tmp_path / "group.ckpt")
+    assert ms.get_auto_parallel_context("strategy_ckpt_save_file") == ""
+
+
+def test_a_forward_pass_runs_partitioned():
+    n, strategies = MESHES["col-row 4"]
+    net, ref = MLP(**strategies), MLP()
+    x, y = BATCHES[0]
+    parallel_net = AutoParallel(net)
+    parallel_net.dataset_strategy("full_batch")
+    with simulate(n) as run:
+        out = parallel_net(x, y)
+    np.testing.assert_allclose(out.asnumpy(), ref(x, y).asnumpy(), rtol=0, atol=1e-12)
+    # the whole batch on every rank, w1 by columns, w2 by rows: the second MatMul's partial sums (8 x 6 float64)
+    # all-reduced once over the 4 ranks, nothing else
+    assert [(r.kind, r.group_size, r.input_bytes) for r in run.world.log] == [("AllReduce", 4, 8 * 6 * 8)]
+
+
+def test_on_one_device_the_network_runs_as_it_is():
+    net, ref = MLP(), MLP()
+    x, y = BATCHES[0]
+    np.testing.assert_allclose(AutoParallel(net)(x, y).asnumpy(), ref(x, y).asnumpy(), rtol=0, atol=0)
+    assert AutoParallel(lambda a, b: a + b)(x, x).shape == (8, 4)
+
+
+@pytest.mark.parametrize("mode", ["sharding_propagation", "recursive_programming"])
+def test_the_automatic_modes_search_and_match_one_process(mode):
+    strategies = dict(mm1=((4, 1), (1, 1))) if mode == "sharding_propagation" else {}
+    net = MLP(**strategies)
+    parallel_net = AutoParallel(_functional_step(net, _optimizer("Momentum", net)), parallel_mode=mode)
+    values = parallel_net._context_values()
+    assert values["parallel_mode"] == "auto_parallel" and values["search_mode"] == mode
+    with simulate(4) as run:
+        losses = [float(parallel_net(x, y).asnumpy()) for x, y in BATCHES]
+    ref, ref_losses = _reference()
+    np.testing.assert_allclose(losses, ref_losses, rtol=0, atol=1e-12)
+    _assert_params(net, ref)
+    assert run.world.log   # the searched plan cuts something: its collectives ran
+
+
+def _pipeline(stage_config=None, micro=4):
+    net = Net((4, 6, 6, 6, 6))
+    return Pipeline(WithLoss(net), micro, stage_config=stage_config)
+
+
+@pytest.mark.parametrize("interleave, scheduler", [(False, "1f1b"), (True, "1f1b"), (True, "gpipe")])
+def test_pipeline_stages_through_train_one_step_cell(interleave, scheduler):
+    stages = {"net.layers.0": 0, "net.layers.1": 1, "net.layers.2": 0, "net.layers.3": 1} if interleave else \
+        {"net.layers.0": 0, "net.layers.1": 0, "net.layers.2": 1, "net.layers.3": 1}
+    cell = _pipeline(stages)
+    parallel_net = AutoParallel(cell)
+    parallel_net.pipeline(stages=2, interleave=interleave, scheduler=scheduler)
+    assert parallel_net.get_pipeline_stages() == 2
+    step = nn.TrainOneStepCell(parallel_net, nn.Momentum(cell.trainable_params(), 0.1, 0.9))
+    with simulate(4) as run:
+        losses = [float(step(x, y).asnumpy()) for x, y in BATCHES]
+    ref = _pipeline()
+    ref_step = nn.TrainOneStepCell(ref, nn.Momentum(ref.trainable_params(), 0.1, 0.9))
+    np.testing.assert_allclose(losses, [float(ref_step(x, y).asnumpy()) for x, y in BATCHES], rtol=0, atol=1e-12)
+    _assert_params(cell, ref)
+    last = run.executions[-1]
+    assert [ex.world.size for ex in last.stages] == [2, 2] and last.chunks == (2 if interleave else 1)
+    assert last.p2p   # the activations and their gradients cross the stages
+
+
+def test_the_settings_are_the_context_they_make(tmp_path):
+    seen = {}
+
+    def probe(x):
+        for key in ("parallel_mode", "pipeline_stages", "dataset_strategy", "optimizer_weight_shard_size",
+                    "strategy_ckpt_config", "comm_fusion"):
+            seen[key] = ms.get_auto_parallel_context(key)
+        return x
+
+    parallel_net = AutoParallel(probe, parallel_mode="semi_auto")
+    values = parallel_net._context_values()
+    assert values["parallel_mode"] == "semi_auto_parallel" and "search_mode" not in values
+    assert values["enable_parallel_optimizer"] is False and values["parallel_optimizer_config"] == {}
+    assert values["auto_parallel_new_interface"] is True and values["dataset_strategy"] is None
+    parallel_net.hsdp(shard_size=2, threshold=16, optimizer_level="level3")
+    parallel_net.pipeline(stages=4, output_broadcast=True, interleave=True, scheduler="seqpipe")
+    parallel_net.dataset_strategy("full_batch")
+    parallel_net.comm_fusion({"allreduce": {"mode": "size", "config": 32}})
+    parallel_net.load_param_strategy_file("/tmp/a.ckpt")
+    parallel_net.disable_strategy_file_only_for_trainable_params()
+    parallel_net.dump_local_norm("/tmp/norms")
+    parallel_net.enable_device_local_norm()
+    parallel_net.no_init_parameters_in_compile()
+    values = parallel_net._context_values()
+    assert values["enable_parallel_optimizer"] is True and values["optimizer_weight_shard_size"] == 2
+    assert values["parallel_optimizer_config"] == {"parallel_optimizer_threshold": 16, "optimizer_level": "level3"}
+    assert (values["pipeline_stages"], values["pipeline_result_broadcast"], values["pipeline_interleave"],
+            values["pipeline_scheduler"]) == (4, True, True, "seqpipe")
+    assert values["full_batch"] is True
+    assert values["comm_fusion"]["allreduce"] == {"mode": "size", "config": 32}
+    assert values["comm_fusion"]["allgather"] == {"mode": "auto", "config": None}
+    assert values["strategy_ckpt_load_file"] == "/tmp/a.ckpt" and values["only_trainable_params"] is False
+    assert (values["dump_local_norm"], values["dump_local_norm_path"], values["dump_device_local_norm"]) == \
+        (True, "/tmp/norms", True)
+    assert values["init_param_in_compile"] is False
+    # while the network runs, get_auto_parallel_context reads them
+    parallel_net(Tensor(np.ones(2)))
+    assert seen["parallel_mode"] == "semi_auto_parallel" and seen["pipeline_stages"] == 4
+    assert seen["dataset_strategy"] == "full_batch" and seen["optimizer_weight_shard_size"] == 2
+    assert seen["strategy_ckpt_config"] == {"load_file": "/tmp/a.ckpt", "save_file": "", "only_trainable_params": False}
+    assert ms.get_auto_parallel_context("pipeline_stages") == 1
+    speed_up = tmp_path / "parallel_speed_up.json"
+    speed_up.write_text(json.dumps({"enable_communication_fusion": True}))
+    parallel_net.transformer_opt(str(speed_up))
+    assert ms.get_context("ascend_config")["parallel_speed_up_json_path"] == str(speed_up)
+
+
+def test_the_settings_check_their_arguments():
+    with pytest.raises(ValueError, match="the argument 'parallel_mode' must be one of \\['semi_auto', "
+                                         "'sharding_propagation', 'recursive_programming'\\], but got the value : "
+                                         "auto_parallel ."):
+        AutoParallel(MLP(), parallel_mode="auto_parallel")
+    net = AutoParallel(MLP())
+    with pytest.raises(TypeError, match="the argument 'file_path' must be str, but got the type : <class 'int'> ."):
+        net.save_param_strategy_file(1)
+    with pytest.raises(KeyError, match="must be an absolute path"):
+        net.save_operator_strategy_file("strategy.json")
+    with pytest.raises(KeyError, match="File type must be .json"):
+        net.load_operator_strategy_file("/tmp/strategy.txt")
+    with pytest.raises(ValueError, match="dataset_strategy is none in config!"):
+        net.dataset_strategy(None)
+    with pytest.raises(ValueError, match="must be 'full_batch' or 'data_parallel', but got the value : dp."):
+        net.dataset_strategy("dp")
+    with pytest.raises(TypeError, match="the element of argument 'config' must be tuple or Layout"):
+        net.dataset_strategy(([2, 1],))
+    with pytest.raises(TypeError, match="the element of argument 'config' must be int type"):
+        net.dataset_strategy(((2.0, 1),))
+    with pytest.raises(ValueError, match="shard_size must be a positive integer or -1, but got 0."):
+        net.hsdp(shard_size=0)
+    with pytest.raises(ValueError, match="threshold must be a positive integer or 0, but got -1."):
+        net.hsdp(threshold=-1)
+    with pytest.raises(ValueError, match="Optimizer level should in \\['level1', 'level2', 'level3'\\], but got l4"):
+        net.hsdp(optimizer_level="l4")
+    with pytest.raises(TypeError, match="For 'AutoParallel.pipeline', the argument 'stages' must be int type"):
+        net.pipeline(stages=2.0)
+    with pytest.raises(ValueError, match="the argument 'stages' must be larger than zero, but got value: 0."):
+        net.pipeline(stages=0)
+    with pytest.raises(ValueError, match="'scheduler' must be '1f1b'/'gpipe'/'seqpipe'/'seqvpp'/'seqsmartvpp'/"
+                                         "'zero_bubble_v' , but got the value : dualpipe."):
+        net.pipeline(stages=2, scheduler="dualpipe")
+    with pytest.raises(TypeError, match="must be <class 'dict'>, but got <class 'list'>"):
+        net.comm_fusion([])
+    net.comm_fusion({"allreduce": {"mode": "fast", "config": None}})
+    with pytest.raises(KeyError, match="fusion method mode must be auto, index or size, but got fast"):
+        net(*BATCHES[0])
+    with pytest.raises(ValueError, match="parallel_speed_up_json: .* does not exist"):
+        net.transformer_opt("/nonexistent/parallel_speed_up.json")
