@@ -46,6 +46,7 @@ from mindseed.parallel._spmd import _Recorder, execute, record
 from mindseed.parallel._world import ShapeWorld, SimulatedWorld
 from mindseed.parallel import _sliced
 from mindseed.parallel._zero import SHARDABLE, ShardedOptimizer
+from mindseed.parallel.strategy import record_execution
 from mindseed._utils import _state
 
 __all__ = ["simulate", "SimulatedTraining"]
@@ -180,6 +181,7 @@ class SimulatedTraining:
         finally:
             _state.mode = previous
         self.executions.append(ex)
+        record_execution(ex, self.world)
 
         def read(t):
             if isinstance(t, (tuple, list)):  # nested outputs (a gradient call's (value, gradients)) read through
@@ -247,6 +249,7 @@ class SimulatedTraining:
                 regather = None if forward_end is None else (forward_end, sliced)
         ex = run(layouts, regather)
         self.executions.append(ex)
+        record_execution(ex, self.world, state.sharded and state.sharded.opt_layouts)
         if forward_end is not None and len(self.world.ranks) == 1:  # one rank per process: what it saves
             for p in params:
                 _parallel.parameter_slices[id(p)] = (weakref.ref(p), functools.partial(
@@ -286,6 +289,7 @@ class SimulatedTraining:
         with _sliced.standing_whole(self._sliced):
             ex = execute(program, world, layouts, shards=shards)
         self.executions.append(ex)
+        record_execution(ex, world, {k: lay for k, (_, _, lay) in self._sliced.items()})
         loss, grads = program.result
         grads = [ex.value(g, self._sliced[id(p)][2]).shards[rank] for p, g in zip(params, grads)]
         for p, _, layout in self._sliced.values():  # what save_checkpoint saves: the slice held or gathered
