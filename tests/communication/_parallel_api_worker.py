@@ -1,0 +1,110 @@
+"""One process of the MindSpore 2.10 parallel API on real processes; tests/parallel/test_parallel_api_processes.py
+launches two.
+
+usage: python _parallel_api_worker.py DIR   (the launcher environment is set by the test)
+The process trains with `DistributedDataParallel` (each rank its half of every batch: parameters broadcast from
+rank 0, bucketed gradient all-reduce, `no_sync` accumulation, `average_in_collective`, an unused parameter) and with
+`AutoParallel` over a functional training step and a forward pass (column/row tensor parallel, each rank its half of
+the batch), and writes what it got to DIR/result_<rank>.json.
+"""
+import json
+import os
+import sys
+
+import numpy as np
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(os.path.dirname(HERE), "parallel"))
+
+import mindseed as ms  # noqa: E402
+from _mlp import MLP  # noqa: E402
+from mindseed import Parameter, Tensor, nn  # noqa: E402
+from mindseed.communication import get_rank, init  # noqa: E402
+from mindseed.parallel.auto_parallel import AutoParallel  # noqa: E402
+from mindseed.parallel.distributed import DistributedDataParallel  # noqa: E402
+
+RNG = np.random.default_rng(21)
+BATCHES = [(RNG.standard_normal((8, 4)), RNG.standard_normal((8, 6))) for _ in range(3)]
+COL_ROW = dict(mm1=((1, 1), (1, 2)), add=((1, 2), (2,)), mm2=((1, 2), (2, 1)))
+
+
+class WithUnused(nn.Cell):
+    """The MLP and a parameter its forward pass never reads."""
+
+    def __init__(self):
+        super().__init__()
+        self.mlp = MLP()
+        self.unused = Parameter(Tensor(np.ones(3)), name="unused")
+
+    def construct(self, x, y):
+        return self.mlp(x, y)
+
+
+def half(a, rank):
+    n = a.shape[0] // 2
+    return Tensor(a[rank * n:(rank + 1) * n])
+
+
+def listed(ts):
+    return [t.asnumpy().tolist() for t in ts]
+
+
+def ddp(rank):
+    out = {}
+    net = MLP(seed=1 if rank == 0 else 2)   # rank 1 starts elsewhere: init_sync gives it rank 0's parameters
+    model = DistributedDataParallel(net, bucket_cap_mb=0.00002)   # buckets close at 20 elements: [w1], [b1, w2]
+    out["buckets"] = [[p.name for p in b.params_list] for buf in model.buffers for b in buf.buckets]
+    out["synced"] = listed(net.trainable_params())
+    opt = nn.SGD(net.trainable_params(), 0.1)
+    grad_fn = ms.value_and_grad(model, None, model.trainable_params())
+    out["grads"] = []
+    for x, y in BATCHES[:2]:
+        _, grads = grad_fn(half(x, rank), half(y, rank))
+        out["grads"].append(listed(grads))
+        opt(grads)
+        model.zero_grad()
+    out["params"] = listed(net.trainable_params())
+    x, y = BATCHES[2]
+    with model.no_sync():   # micro-batch a: rows 0-3 (this rank's 2 of them), kept local
+        _, grads = grad_fn(half(x[:4], rank), half(y[:4], rank))
+        out["local"] = listed(grads)
+    _, grads = grad_fn(half(x[4:], rank), half(y[4:], rank))   # micro-batch b: the sum of both reduced
+    out["accumulated"] = listed(grads)
+    model.zero_grad()
+    averaged = DistributedDataParallel(MLP(), average_in_collective=True)
+    _, grads = ms.value_and_grad(averaged, None, averaged.trainable_params())(half(x, rank), half(y, rank))
+    out["averaged"] = listed(grads)
+    unused = WithUnused()
+    model = DistributedDataParallel(unused, find_unused_parameters=True)
+    _, grads = ms.value_and_grad(model, None, model.trainable_params())(half(x, rank), half(y, rank))
+    out["unused"] = listed(grads)
+    return out
+
+
+def auto_parallel(rank):
+    net = MLP(**COL_ROW)
+    opt = nn.Momentum(net.trainable_params(), learning_rate=0.1, momentum=0.9)
+    grad_fn = ms.value_and_grad(net, None, net.trainable_params())
+
+    def train_step(x, y):
+        loss, grads = grad_fn(x, y)
+        opt(grads)
+        return loss
+
+    parallel_net = AutoParallel(train_step, parallel_mode="semi_auto")
+    losses = [float(parallel_net(half(x, rank), half(y, rank)).asnumpy()) for x, y in BATCHES]
+    x, y = BATCHES[0]
+    forward = float(AutoParallel(net)(half(x, rank), half(y, rank)).asnumpy())
+    return {"losses": losses, "params": listed(net.trainable_params()), "forward": forward}
+
+
+def main(directory):
+    init()
+    rank = get_rank()
+    out = {"rank": rank, "ddp": ddp(rank), "auto_parallel": auto_parallel(rank)}
+    with open(os.path.join(directory, f"result_{rank}.json"), "w", encoding="utf-8") as f:
+        json.dump(out, f)
+
+
+if __name__ == "__main__":
+    main(sys.argv[1])
