@@ -90,12 +90,16 @@ def overlaid(values):
         _values.update(saved)
 
 
+def auto_parallel_cell(net):
+    """The `mindspore.parallel.auto_parallel.AutoParallel` cell of `net`'s tree (the first), or None."""
+    return next((c for _, c in net.cells_and_names() if hasattr(type(c), "_context_values")), None)
+
+
 def auto_parallel_values(cell):
     """The context values of the `AutoParallel` cell in `cell`'s tree (its `_context_values()`), or None."""
     found = cell.__dict__.get("_auto_parallel_cell", False)
-    if found is False:  # looked up once: the first cell of the tree with the method
-        found = next((c for _, c in cell.cells_and_names() if hasattr(type(c), "_context_values")), None)
-        cell.__dict__["_auto_parallel_cell"] = found
+    if found is False:  # looked up once
+        found = cell.__dict__["_auto_parallel_cell"] = auto_parallel_cell(cell)
     return None if found is None else found._context_values()
 
 

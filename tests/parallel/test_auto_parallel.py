@@ -320,3 +320,26 @@ def test_the_settings_check_their_arguments():
         net(*BATCHES[0])
     with pytest.raises(ValueError, match="parallel_speed_up_json: .* does not exist"):
         net.transformer_opt("/nonexistent/parallel_speed_up.json")
+
+
+def test_per_rank_checkpoints_load_through_the_auto_parallel_s_strategy_file(tmp_path):
+    # trained at (2, 2) with the strategy file an AutoParallel saves; each rank's slices saved; a fresh network
+    # wrapped the same way loads them with no strategy file named (MindSpore reads the AutoParallel's)
+    n, strategies = MESHES["2x2"]
+    net = MLP(**strategies)
+    parallel_net = AutoParallel(net)
+    path = str(tmp_path / "strategy.ckpt")
+    parallel_net.save_param_strategy_file(path)
+    step = nn.TrainOneStepCell(parallel_net, _optimizer("Momentum", net))
+    with simulate(n) as run:
+        for x, y in BATCHES:
+            step(x, y)
+    files = []
+    for rank in range(n):
+        files.append(str(tmp_path / f"rank_{rank}.ckpt"))
+        ms.save_checkpoint(run.rank_parameters(step, rank), files[-1])
+    assert ms.load_checkpoint(files[1])["w1"].shape == (4, 4)   # rank 1: the second column half of w1
+    fresh = AutoParallel(MLP(seed=9))
+    fresh.save_param_strategy_file(path)
+    assert ms.load_distributed_checkpoint(fresh, files) is True
+    _assert_params(fresh.network, net)
