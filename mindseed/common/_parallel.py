@@ -8,6 +8,7 @@ import contextlib
 import copy
 import os
 import warnings
+import weakref
 
 from mindseed._utils import _state
 from mindseed.common.context import ParallelMode
@@ -57,10 +58,21 @@ parameter_wholes = {}
 PARAMETER_PLANS = {}
 
 
-# while `mindseed.parallel.auto_parallel.AutoParallel` runs a function on a world of ranks: the runner (a
-# `SimulatedTraining`) whose `forward` runs the function's outermost gradient call (`grad` / `value_and_grad`)
-# partitioned, as MindSpore compiles the function's forward and backward passes sharded
+# while `mindseed.parallel.auto_parallel.AutoParallel` runs a function on a world of ranks: the runner whose
+# `gradients(fn, args, weights)` runs the function's outermost gradient call (`grad` / `value_and_grad`) partitioned,
+# as MindSpore compiles the function's forward and backward passes sharded
 gradient_runner = None
+
+
+# weak references to the `nn.PipelineCell`s made, in order: the pipeline a gradient call inside `AutoParallel` runs
+# in stages is the latest whose parameters hold the call's weights
+pipeline_cells = []
+
+
+def register_pipeline_cell(cell):
+    """Note a new `nn.PipelineCell` (the references to collected cells dropped)."""
+    pipeline_cells[:] = [r for r in pipeline_cells if r() is not None]
+    pipeline_cells.append(weakref.ref(cell))
 
 
 def partitioned_gradients():

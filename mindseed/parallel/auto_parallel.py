@@ -22,11 +22,15 @@ import os
 
 from mindseed._utils import _state
 from mindseed.common import _parallel
-from mindseed.common._parallel import GlobalComm, _FUSION_DEFAULT, _check_fusion, overlaid, partitioner_recording
+from mindseed.common._parallel import (GlobalComm, _FUSION_DEFAULT, _check_fusion, get_auto_parallel_context, overlaid,
+                                       partitioner_recording)
 from mindseed.common._shard_layout import Layout
 from mindseed.common.context import PYNATIVE_MODE, get_context, set_context
 from mindseed.communication.management import _group_size, get_group_size, get_rank
+from mindseed.common.tensor import Tensor
 from mindseed.nn.cell import Cell
+from mindseed.parallel._pipeline import execute_pipeline, record_pipeline
+from mindseed.parallel.strategy import record_execution
 
 __all__ = ["AutoParallel"]
 
@@ -376,7 +380,7 @@ class AutoParallel(Cell):
             return network(*args, **kwargs)
         if isinstance(network, Cell):  # a forward pass: partitioned, its outputs read whole
             return runner.forward(lambda *a: network(*a, **kwargs), args)
-        previous, _parallel.gradient_runner = _parallel.gradient_runner, runner
+        previous, _parallel.gradient_runner = _parallel.gradient_runner, _GradientRunner(runner)
         try:  # a training-step function: its gradient call partitioned, the rest as written
             return network(*args, **kwargs)
         finally:
@@ -384,6 +388,60 @@ class AutoParallel(Cell):
 
     def construct(self, *args, **kwargs):
         return self.network(*args, **kwargs)
+
+
+class _GradientRunner:
+    """What a gradient call inside an `AutoParallel` function runs through (`common._parallel.gradient_runner`):
+    with ``pipeline_stages`` above 1 and an `nn.PipelineCell` holding the call's weights (the latest made), the call
+    runs in stages as `TrainOneStepCell`'s pipelines do (`_pipeline`); else partitioned on the whole world
+    (`runner.forward`)."""
+
+    def __init__(self, runner):
+        self.runner = runner
+
+    def gradients(self, fn, args, weights):
+        stages = get_auto_parallel_context("pipeline_stages")
+        cell = _pipeline_of(weights) if stages > 1 else None
+        if cell is None:
+            return self.runner.forward(fn, args)
+        from mindseed.parallel import _train  # noqa: PLC0415  (imports the whole partitioner)
+        runner = getattr(self.runner, "runner", self.runner)
+        world = runner.world
+        n = world.size
+        processes = world.ranks != range(n)
+        if processes:  # each process gave its slice of the batch among its stage's ranks
+            args = _train.global_inputs(args, world.stage(stages))
+        previous, _state.mode = _state.mode, PYNATIVE_MODE
+        try:
+            program = record_pipeline(fn, cell, *args)
+            ex = execute_pipeline(program, stages, n, _train.dataset_layouts(args, n // stages),
+                                  get_auto_parallel_context("pipeline_scheduler"),
+                                  get_auto_parallel_context("pipeline_interleave"), world if processes else None)
+        finally:
+            _state.mode = previous
+        runner.executions.append(ex)
+        record_execution(ex, world)
+        made = set().union(*(s._executor.env for s in ex.stages))
+
+        def read(t):
+            if isinstance(t, (tuple, list)):
+                return type(t)(read(r) for r in t)
+            if not isinstance(t, Tensor) or id(t) not in made:
+                return t
+            return Tensor(ex.whole(t), t.dtype)
+        return read(program.result)
+
+
+def _pipeline_of(weights):
+    """The latest `nn.PipelineCell` whose parameters hold every one of `weights`, or None."""
+    if weights is None:
+        return None
+    wanted = {id(w) for w in (weights if isinstance(weights, (list, tuple)) else [weights])}
+    for ref in reversed(_parallel.pipeline_cells):
+        cell = ref()
+        if cell is not None and wanted <= {id(p) for p in cell.get_parameters()}:
+            return cell
+    return None
 
 
 class _ProcessForward:

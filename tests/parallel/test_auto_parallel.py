@@ -17,7 +17,7 @@ from mindseed.dataset import NumpySlicesDataset
 from mindseed.parallel import build_searched_strategy
 from mindseed.parallel._train import simulate
 from mindseed.parallel.auto_parallel import AutoParallel
-from mindseed.parallel.nn import Pipeline
+from mindseed.parallel.nn import Pipeline, PipelineGradReducer
 
 RNG = np.random.default_rng(11)
 BATCHES = [(Tensor(RNG.standard_normal((8, 4))), Tensor(RNG.standard_normal((8, 6)))) for _ in range(3)]
@@ -343,3 +343,38 @@ def test_per_rank_checkpoints_load_through_the_auto_parallel_s_strategy_file(tmp
     fresh.save_param_strategy_file(path)
     assert ms.load_distributed_checkpoint(fresh, files) is True
     _assert_params(fresh.network, net)
+
+
+def _functional_pipeline(stage_config, jit):
+    """MindSpore's functional pipeline (its PipelineGradReducer example): a Pipeline cell, value_and_grad of a
+    function calling it, the reducer, the optimizer, in one (jitted) step function."""
+    net_with_loss = _pipeline(stage_config)
+    optimizer = nn.Momentum(net_with_loss.trainable_params(), 0.1, 0.9)
+    grad_fn = ms.value_and_grad(lambda x, y: net_with_loss(x, y), None, net_with_loss.trainable_params())
+    reducer = PipelineGradReducer(optimizer.parameters)
+
+    def train_one_step(x, y):
+        loss, grads = grad_fn(x, y)
+        grads = reducer(grads)
+        optimizer(grads)
+        return loss, grads
+    return net_with_loss, (ms.jit(train_one_step) if jit else train_one_step)
+
+
+@pytest.mark.parametrize("jit", [False, True])
+def test_a_functional_pipeline_step_runs_in_stages(jit):
+    stages = {"net.layers.0": 0, "net.layers.1": 0, "net.layers.2": 1, "net.layers.3": 1}
+    cell, step = _functional_pipeline(stages, jit)
+    parallel_net = AutoParallel(step, parallel_mode="semi_auto")
+    parallel_net.pipeline(stages=2)
+    with simulate(4) as run:
+        out = [parallel_net(x, y) for x, y in BATCHES]
+    ref, ref_step = _functional_pipeline(None, False)
+    want = [ref_step(x, y) for x, y in BATCHES]
+    for (loss, grads), (ref_loss, ref_grads) in zip(out, want):
+        np.testing.assert_allclose(loss.asnumpy(), ref_loss.asnumpy(), rtol=0, atol=1e-12)
+        for g, r in zip(grads, ref_grads):
+            np.testing.assert_allclose(g.asnumpy(), r.asnumpy(), rtol=0, atol=1e-12)
+    _assert_params(cell, ref)
+    last = run.executions[-1]
+    assert len(run.executions) == 3 and [ex.world.size for ex in last.stages] == [2, 2] and last.p2p

@@ -526,6 +526,7 @@ class PipelineCell(_MicroSum):
     def __init__(self, network, micro_size, stage_config=None, segment_config=None):
         super().__init__(auto_prefix=False)
         self._init_micro("PipelineCell", network, micro_size)
+        _parallel.register_pipeline_cell(self)   # a gradient call inside AutoParallel finds it by its weights
         for arg, config, attr in (("stage_config", stage_config, "pipeline_stage"),
                                   ("segment_config", segment_config, "pipeline_segment")):
             if config is None:
