@@ -182,6 +182,8 @@ _DEFAULTS = {
     "comm_fusion": _FUSION_DEFAULT, "full_batch_is_set": False, "dump_local_norm": False, "dump_local_norm_path": "",
     "dump_device_local_norm": False, "auto_parallel_new_interface": False, "init_param_in_compile": True,
     "parallel_optimizer_config": {}, "device_num_is_set": False, "global_rank_is_set": False,
+    # sharding propagation's operator-strategy files (`set_op_strategy_config`, AutoParallel's)
+    "ops_strategy_save_file": "", "ops_strategy_load_file": "",
 }
 _values = copy.deepcopy(_DEFAULTS)
 

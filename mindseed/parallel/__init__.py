@@ -19,6 +19,7 @@ parallel):
 from mindseed.common import _parallel as _context
 from mindseed.common._shard_layout import Layout
 
+from mindseed.parallel._operator_strategy import set_op_strategy_config
 from mindseed.parallel._pipeline_sync import sync_pipeline_shared_parameters
 from mindseed.parallel.parameter_broadcast import parameter_broadcast
 from mindseed.parallel.shard import shard
@@ -40,7 +41,7 @@ __all__ = ["shard", "parameter_broadcast", "sync_pipeline_shared_parameters", "s
            "get_ckpt_path_with_strategy", "load_distributed_checkpoint", "load_segmented_checkpoints",
            "merge_sliced_parameter", "rank_list_for_transform", "transform_checkpoint_by_rank",
            "transform_checkpoints", "unified_safetensors", "rank_list_for_convert", "convert_checkpoint_by_rank",
-           "convert_checkpoints"]
+           "convert_checkpoints", "set_op_strategy_config"]
 
 
 # the strategy files and distributed checkpoints (they read and write checkpoints with mindseed.train): imported on

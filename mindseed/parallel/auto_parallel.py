@@ -29,6 +29,7 @@ from mindseed.common.context import PYNATIVE_MODE, get_context, set_context
 from mindseed.communication.management import _group_size, get_group_size, get_rank
 from mindseed.common.tensor import Tensor
 from mindseed.nn.cell import Cell
+from mindseed.parallel._operator_strategy import check_json_path
 from mindseed.parallel._pipeline import execute_pipeline, record_pipeline
 from mindseed.parallel.strategy import record_execution
 
@@ -49,6 +50,7 @@ def _need_json_path(file_path):
         raise KeyError("the argument 'file_path' must be an absolute path.")
     if os.path.splitext(file_path)[1] != ".json":
         raise KeyError("File type must be .json")
+    check_json_path(file_path)
 
 
 def _need(api, arg, value, kind, what):
@@ -144,21 +146,25 @@ class AutoParallel(Cell):
         self._only_trainable_params = False
 
     def save_operator_strategy_file(self, file_path):
-        """Where `sharding_propagation` saves the operators' strategies (an absolute ``.json`` path).
+        """Where `sharding_propagation` saves the operators' strategies (an absolute ``.json`` path): each sharded run
+        writes its forward calls' strategies (`parallel._operator_strategy`).
 
         Raises:
             TypeError: `file_path` is not a str.
             KeyError: a relative path, or one not ending in ``.json``.
+            PermissionError: a path in a system directory.
         """
         _need_json_path(file_path)
         self._save_operator_strategy_file = file_path
 
     def load_operator_strategy_file(self, file_path):
-        """Where `sharding_propagation` loads the operators' strategies from (an absolute ``.json`` path).
+        """Where `sharding_propagation` loads the operators' strategies from (an absolute ``.json`` path): the forward
+        calls take them instead of searching.
 
         Raises:
             TypeError: `file_path` is not a str.
             KeyError: a relative path, or one not ending in ``.json``.
+            PermissionError: a path in a system directory.
         """
         _need_json_path(file_path)
         self._load_operator_strategy_file = file_path
@@ -355,6 +361,8 @@ class AutoParallel(Cell):
             "dump_local_norm_path": self._dump_local_norm_path,
             "dump_device_local_norm": self._dump_device_local_norm, "gradients_mean": self._gradients_mean,
             "gradient_fp32_sync": self._gradient_fp32_sync, "loss_repeated_mean": self._loss_repeated_mean,
+            "ops_strategy_save_file": self._save_operator_strategy_file,
+            "ops_strategy_load_file": self._load_operator_strategy_file,
         }
         if auto:
             values["search_mode"] = self._parallel_mode
