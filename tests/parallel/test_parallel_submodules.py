@@ -2,6 +2,7 @@
 GradAccumulation, MicroBatchInterleaved, PipelineGradReducer: the values and gradients of `mindseed.nn`'s cells, their
 checks under their own names), `function.reshard`, `checkpoint_convert`, `algo_parameter_config` and
 `transform_safetensors` (a safetensors checkpoint saved in halves re-cut for another strategy)."""
+import io
 import os
 
 import numpy as np
@@ -121,3 +122,19 @@ def test_transform_safetensors_by_rank(tmp_path):
         transform_safetensors.transform_safetensors_by_rank("1", files, out, src_file, dst_file)
     with pytest.raises(ValueError, match="not exits"):
         transform_safetensors.transform_safetensors_by_rank(1, {0: str(tmp_path / "no.safetensors")}, out)
+
+
+def test_data_access_adapters(tmp_path):
+    from mindseed.parallel import data_access_adapter as daa
+    path = tmp_path / "blob.bin"
+    path.write_bytes(b"\x00\x01safetensors")
+    adapter = daa.create_data_access_adapter(str(path))
+    assert isinstance(adapter, daa.FileDataAccessAdapter) and adapter.data_source[2:] == b"safetensors"
+    adapter.close()
+    assert path.read_bytes() == b"\x00\x01safetensors"
+    stream = io.BytesIO(b"abcdef")
+    stream.seek(2)
+    adapter = daa.create_data_access_adapter(stream)
+    assert isinstance(adapter, daa.IODataAccessAdapter) and adapter.data_source == b"cdef" and stream.tell() == 2
+    with pytest.raises(TypeError, match="Unsupported source type: <class 'bytes'>. Expected str or io.BytesIO."):
+        daa.create_data_access_adapter(b"abc")
