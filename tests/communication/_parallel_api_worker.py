@@ -5,7 +5,8 @@ usage: python _parallel_api_worker.py DIR   (the launcher environment is set by 
 The process trains with `DistributedDataParallel` (each rank its half of every batch: parameters broadcast from
 rank 0, bucketed gradient all-reduce, `no_sync` accumulation, `average_in_collective`, an unused parameter) and with
 `AutoParallel` over a functional training step and a forward pass (column/row tensor parallel, each rank its half of
-the batch), and writes what it got to DIR/result_<rank>.json.
+the batch; TrainOneStepCell over AutoParallel with the parallel optimizer, the layouts recorded online), and writes
+what it got to DIR/result_<rank>.json.
 """
 import json
 import os
@@ -20,6 +21,7 @@ import mindseed as ms  # noqa: E402
 from _mlp import MLP  # noqa: E402
 from mindseed import Parameter, Tensor, nn  # noqa: E402
 from mindseed.communication import get_rank, init  # noqa: E402
+from mindseed.parallel import strategy  # noqa: E402
 from mindseed.parallel.auto_parallel import AutoParallel  # noqa: E402
 from mindseed.parallel.distributed import DistributedDataParallel  # noqa: E402
 
@@ -98,10 +100,26 @@ def auto_parallel(rank):
     return {"losses": losses, "params": listed(net.trainable_params()), "forward": forward}
 
 
+def train_one_step_cell(rank):
+    """Two Adam steps of TrainOneStepCell over AutoParallel (column/row, the parallel optimizer at level1), the
+    layouts recorded online."""
+    strategy.enable_save_strategy_online()
+    net = MLP(**COL_ROW)
+    parallel_net = AutoParallel(net)
+    parallel_net.hsdp(threshold=0)
+    step = nn.TrainOneStepCell(parallel_net, nn.Adam(net.trainable_params(), learning_rate=0.01))
+    losses = [float(step(half(x, rank), half(y, rank)).asnumpy()) for x, y in BATCHES[:2]]
+    mine = strategy.get_current_strategy_metadata(net)[0]
+    return {"losses": losses, "params": listed(net.trainable_params()),
+            "layouts": {name: [lay.to_dict()["tensor_map"], lay.to_dict()["rank_list"]]
+                        for name, (lay, _, _) in mine.items()}}
+
+
 def main(directory):
     init()
     rank = get_rank()
-    out = {"rank": rank, "ddp": ddp(rank), "auto_parallel": auto_parallel(rank)}
+    out = {"rank": rank, "ddp": ddp(rank), "auto_parallel": auto_parallel(rank),
+           "train_one_step_cell": train_one_step_cell(rank)}
     with open(os.path.join(directory, f"result_{rank}.json"), "w", encoding="utf-8") as f:
         json.dump(out, f)
 

@@ -1,8 +1,9 @@
 """MindSpore 2.10's parallel API on two real processes (gloo, OMP_NUM_THREADS=1; one launch, about 25 s on this
 loaded machine), each feeding its half of every batch: `DistributedDataParallel` (parameters broadcast from rank 0,
 gradients all-reduced in two buckets, `no_sync` accumulation, `average_in_collective`, `find_unused_parameters`) and
-`AutoParallel` over a functional training step and a forward pass (column/row tensor parallel) give the
-single-process full-batch gradients, parameters and losses (float64, 1e-12) on both processes.
+`AutoParallel` over a functional training step and a forward pass (column/row tensor parallel), and TrainOneStepCell
+over `AutoParallel` with `hsdp` give the single-process full-batch gradients, parameters and losses (float64, 1e-12)
+on both processes; the layouts recorded online are each process's.
 Worker: tests/communication/_parallel_api_worker.py."""
 import json
 import os
@@ -94,3 +95,16 @@ def test_auto_parallel_on_processes_equals_one_process(results):
         np.testing.assert_allclose(res["auto_parallel"]["losses"], losses, rtol=0, atol=1e-12)
         _close(res["auto_parallel"]["params"], [p.asnumpy() for p in ref.trainable_params()])
         np.testing.assert_allclose(res["auto_parallel"]["forward"], forward, rtol=0, atol=1e-12)
+
+
+def test_train_one_step_cell_over_auto_parallel_on_processes(results):
+    ref = MLP()
+    step = nn.TrainOneStepCell(ref, nn.Adam(ref.trainable_params(), learning_rate=0.01))
+    losses = [float(step(Tensor(x), Tensor(y)).asnumpy()) for x, y in BATCHES[:2]]
+    for res in results:
+        got = res["train_one_step_cell"]
+        np.testing.assert_allclose(got["losses"], losses, rtol=0, atol=1e-12)
+        _close(got["params"], [p.asnumpy() for p in ref.trainable_params()])
+        # w1 by columns over the 2 processes (its rows are whole: the parallel optimizer has no rank left to cut
+        # them over), w2 by rows, b1 cut like w1's columns
+        assert got["layouts"] == {"w1": [[-1, 0], [0, 1]], "b1": [[0], [0, 1]], "w2": [[0, -1], [0, 1]]}
