@@ -461,6 +461,8 @@ class _Executor:
         held = self.held.get(id(t))
         if held is not None:  # the leaf's shards were given: this process never holds it whole
             return local_shards(self.world, held)
+        if isinstance(t, Parameter) and t.has_init:  # made under no_init_parameters: initialized whole now, as the
+            t.init_data()                             # single process initializes it at its first use
         if isinstance(t, Tensor) and getattr(t._data, "is_meta", False):
             raise ValueError(f"For 'execute', a leaf of shape {tuple(t.shape)} holds no data (an abstract recording's "
                              f"stand-in): give its layout and shards ('layouts', 'shards'), or run on a ShapeWorld.")

@@ -138,3 +138,35 @@ def test_data_access_adapters(tmp_path):
     assert isinstance(adapter, daa.IODataAccessAdapter) and adapter.data_source == b"cdef" and stream.tell() == 2
     with pytest.raises(TypeError, match="Unsupported source type: <class 'bytes'>. Expected str or io.BytesIO."):
         daa.create_data_access_adapter(b"abc")
+
+
+def test_transform_safetensors_by_stage(tmp_path):
+    # stage 1 of a pipeline ran w2 (8, 6) in row halves on its 2 ranks (global ranks 2 and 3); re-cut for a stage of
+    # 3 ranks cutting its columns
+    w2 = RNG.standard_normal((8, 6))
+    src = TensorLayout.from_strategy((8, 6), (2, 1), 2)
+    dst = TensorLayout.from_strategy((8, 6), (1, 3), 3)
+    for local, piece in enumerate(shard_array(w2, src)):
+        os.makedirs(tmp_path / "src" / f"rank_{2 + local}")
+        save_checkpoint({"w2": Tensor(np.ascontiguousarray(piece))},
+                        str(tmp_path / "src" / f"rank_{2 + local}" / "net.safetensors"), format="safetensors")
+    src_file, dst_file = str(tmp_path / "src.json"), str(tmp_path / "dst.json")
+    write_strategy_file(src_file, {"w2": src}, [("MatMul-op0", ((1, 2), (2, 1)))], stage=1)
+    # the destination file also names a parameter of another stage (w1): not this stage's, not written
+    write_strategy_file(dst_file, {"w2": dst, "w1": TensorLayout.from_strategy((4, 6), (1, 3), 3)},
+                        [("MatMul-op0", ((1, 1), (1, 3)))], stage=1)
+    transform_safetensors.transform_safetensors_by_stage(str(tmp_path / "src"), str(tmp_path / "dst"), "net",
+                                                         src_file, dst_file)
+    for local in range(3):
+        got = load_checkpoint(str(tmp_path / "dst" / f"rank_{local}" / f"net{local}_part1.safetensors"),
+                              format="safetensors")
+        assert sorted(got) == ["w2"]
+        np.testing.assert_array_equal(got["w2"].asnumpy(), w2[:, 2 * local:2 * local + 2])
+    transform_safetensors.transform_safetensors_by_stage(str(tmp_path / "src"), str(tmp_path / "whole"), "net",
+                                                         src_file)
+    whole = load_checkpoint(str(tmp_path / "whole" / "rank_0" / "net0_part1.safetensors"), format="safetensors")
+    np.testing.assert_array_equal(whole["w2"].asnumpy(), w2)
+    empty = str(tmp_path / "empty.json")
+    write_strategy_file(empty, {"w2": src})
+    with pytest.raises(ValueError, match="if empty"):
+        transform_safetensors.transform_safetensors_by_stage(str(tmp_path / "src"), str(tmp_path / "x"), "net", empty)
