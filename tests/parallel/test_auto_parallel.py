@@ -12,7 +12,7 @@ import pytest
 import mindseed as ms
 from _mlp import MLP
 from _pipeline_model import Net, WithLoss
-from mindseed import Tensor, nn, ops
+from mindseed import Tensor, mint, nn, ops
 from mindseed.common.initializer import initializer
 from mindseed.dataset import NumpySlicesDataset
 from mindseed.parallel import build_searched_strategy
@@ -441,3 +441,94 @@ def test_the_operator_parallel_tutorial_on_8_ranks():
         np.testing.assert_allclose(p.asnumpy(), q.asnumpy(), rtol=0, atol=1e-6)
     # every call ran sharded but the loss (NLLLoss has no sharding rule: it runs on whole tensors)
     assert {c.prim.name for c in run.executions[0].whole_calls} == {"NLLLoss", "NLLLossGrad"}
+
+
+class _MintTutorialNetwork(nn.Cell):
+    """The network of MindSpore 2.10's mint operator-parallel tutorial: functions sharded by
+    `mindspore.parallel.shard` (hidden width 64)."""
+
+    def __init__(self, shard):
+        super().__init__()
+        self.fc1_weight = ms.Parameter(initializer("normal", [28 * 28, 64], ms.float32))
+        self.fc2_weight = ms.Parameter(initializer("normal", [64, 64], ms.float32))
+        self.fc3_weight = ms.Parameter(initializer("normal", [64, 10], ms.float32))
+        cut = ms.parallel.shard if shard else (lambda fn, in_strategy: fn)
+        self.matmul1 = cut(mint.matmul, in_strategy=((2, 4), (4, 1)))
+        self.relu1 = cut(mint.nn.functional.relu, in_strategy=((4, 1),))
+        self.matmul2 = cut(mint.matmul, in_strategy=((1, 8), (8, 1)))
+        self.relu2 = cut(mint.nn.functional.relu, in_strategy=((8, 1),))
+
+    def construct(self, x):
+        x = self.relu1(self.matmul1(mint.flatten(x, 1), self.fc1_weight))
+        x = self.relu2(self.matmul2(x, self.fc2_weight))
+        return mint.matmul(x, self.fc3_weight)
+
+
+def test_the_mint_operator_parallel_tutorial_forward_on_8_ranks():
+    ms.set_seed(1)
+    net = _MintTutorialNetwork(True)
+    ms.set_seed(1)
+    ref = _MintTutorialNetwork(False)
+    image = Tensor(np.random.default_rng(0).random((32, 1, 28, 28)).astype(np.float32))
+    with simulate(8) as run:
+        logits = AutoParallel(net, parallel_mode="semi_auto")(image)
+    np.testing.assert_allclose(logits.asnumpy(), ref(image).asnumpy(), rtol=1e-5, atol=1e-6)
+    ex = run.executions[0]
+    assert not ex.whole_calls and run.world.log
+    # the first product ran cut (2, 4) x (4, 1): its partial sums over the 4 column pieces reduced
+    first = next(p for p in ex.plans if p.call.prim.name == "MatMul")
+    assert [[lay.cuts(d) for d in range(2)] for lay in first.in_layouts] == [[2, 4], [4, 1]]
+
+
+class _Block(nn.Cell):
+    def __init__(self):
+        super().__init__()
+        rng = np.random.default_rng(4)
+        self.w = ms.Parameter(Tensor(rng.standard_normal((4, 6))), name="w")
+        self.v = ms.Parameter(Tensor(rng.standard_normal((6, 6))), name="v")
+
+    def construct(self, x):
+        return ops.matmul(ops.relu(ops.matmul(x, self.w)), self.v)
+
+
+class _BlockNet(nn.Cell):
+    def __init__(self, shard):
+        super().__init__()
+        self.block = _Block()
+        if shard:
+            layout = ms.parallel.Layout((2, 2), ("dp", "mp"))
+            self.block.shard(in_strategy=(layout("dp", "None"),), out_strategy=(layout("dp", "mp"),),
+                             parameter_plan={"self.block.v": layout("mp", "None")})
+
+    def construct(self, x, y):
+        d = ops.tanh(self.block(x)) - y
+        return ops.reduce_mean(d * d)
+
+
+@pytest.mark.parametrize("mode", ["semi_auto", "sharding_propagation"])
+def test_a_cell_shard_network_trains_through_model(mode, tmp_path):
+    from mindseed.common._parallel import PARAMETER_PLANS
+    net = _BlockNet(True)
+    parallel_net = AutoParallel(net, parallel_mode=mode)
+    parallel_net.dataset_strategy("full_batch")
+    path = str(tmp_path / "strategy.json")
+    parallel_net.save_param_strategy_file(path)
+    xs = np.concatenate([x.asnumpy() for x, _ in BATCHES])
+    ys = np.concatenate([y.asnumpy() for _, y in BATCHES])
+    data = NumpySlicesDataset((xs, ys), column_names=["x", "y"], shuffle=False).batch(8)
+    model = ms.train.Model(parallel_net, optimizer=nn.Momentum(net.trainable_params(), 0.1, 0.9))
+    try:
+        with simulate(4) as run:
+            model.train(1, data)
+    finally:
+        PARAMETER_PLANS.clear()
+    ref = _BlockNet(False)
+    ref_step = nn.TrainOneStepCell(ref, nn.Momentum(ref.trainable_params(), 0.1, 0.9))
+    for x, y in BATCHES:
+        ref_step(x, y)
+    _assert_params(net, ref)
+    assert len(run.executions) == 3
+    strategy = build_searched_strategy(path)
+    # v as the parameter plan's Layout: the device matrix (2, 2), rows cut by "mp" (counted from the right: 0)
+    assert list(strategy["block.v"].dev_matrix[0].dim) == [2, 2]
+    assert list(strategy["block.v"].tensor_map[0].dim) == [0, -1]
