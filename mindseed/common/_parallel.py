@@ -121,6 +121,13 @@ def partitioner_recording():
     return any(getattr(t, "partitions", False) for t in _state.tapes)
 
 
+def abstract_recording():
+    """Whether the partitioner records a step abstractly now (`mindseed.parallel._spmd.record(..., abstract=True)`: no
+    kernel computes, so Parameters waiting for their initialization keep waiting, for a run that initializes them
+    in slices)."""
+    return any(getattr(h, "abstract", False) for h in _state.profiling)
+
+
 def group_info_file():
     """Where a sharded run writes its group information file: the environment's ``GROUP_INFO_FILE`` (which
     MindSpore reads first), else the context's ``group_ckpt_save_file``; "" for none."""

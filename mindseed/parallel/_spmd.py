@@ -149,6 +149,8 @@ class _AbstractRun:
     primitive's shape rule, or its kernel on meta tensors, which hold no data), and the tapes see the call as
     usual; `calls` counts the calls it answered."""
 
+    abstract = True   # what `common._parallel.abstract_recording()` looks for
+
     def __init__(self):
         self.calls = 0
 

@@ -240,6 +240,8 @@ class SimulatedTraining:
         if get_auto_parallel_context("enable_parallel_optimizer"):
             level, threshold = _optimizer_config()
             if state.sharded is None:  # the parameters' layouts: a first run of the step
+                if cell.optimizer.__dict__.get("_lazy_params"):  # state made under no_init_parameters: initialized
+                    cell.optimizer._init_lazy_params()             # whole, as the optimizer's first call would
                 state.sharded = ShardedOptimizer(cell.optimizer, run(layouts, probe=True), level=level,
                                                  threshold=threshold)
             sharded = state.sharded

@@ -4,6 +4,7 @@ over a wrapped network, a forward pass, pipelines and the parallel optimizer (`h
 and parameters (float64, 1e-12) and the same collectives as `set_auto_parallel_context` with the same settings; the
 process's context is left as it was; the settings' checks are MindSpore's."""
 import json
+import math
 import os
 
 import numpy as np
@@ -13,13 +14,13 @@ import mindseed as ms
 from _mlp import MLP
 from _pipeline_model import Net, WithLoss
 from mindseed import Tensor, mint, nn, ops
-from mindseed.common.initializer import initializer
+from mindseed.common.initializer import HeUniform, initializer
 from mindseed.dataset import NumpySlicesDataset
 from mindseed.parallel import build_searched_strategy
 from mindseed.parallel._train import simulate
 from mindseed.parallel.auto_parallel import AutoParallel
 from mindseed.nn.utils import no_init_parameters
-from mindseed.parallel.nn import Pipeline, PipelineGradReducer
+from mindseed.parallel.nn import GradAccumulation, Pipeline, PipelineGradReducer
 
 RNG = np.random.default_rng(11)
 BATCHES = [(Tensor(RNG.standard_normal((8, 4))), Tensor(RNG.standard_normal((8, 6)))) for _ in range(3)]
@@ -532,3 +533,122 @@ def test_a_cell_shard_network_trains_through_model(mode, tmp_path):
     # v as the parameter plan's Layout: the device matrix (2, 2), rows cut by "mp" (counted from the right: 0)
     assert list(strategy["block.v"].dev_matrix[0].dim) == [2, 2]
     assert list(strategy["block.v"].tensor_map[0].dim) == [0, -1]
+
+
+class _MatMulCell(nn.Cell):
+    def __init__(self):
+        super().__init__()
+        self.param = ms.Parameter(initializer(HeUniform(math.sqrt(5)), [28 * 28, 64]), name="param")
+        self.matmul = ops.MatMul()
+
+    def construct(self, x):
+        return self.matmul(x, self.param)
+
+
+class _PipelineTutorialNetwork(nn.Cell):
+    """The network of MindSpore 2.10's pipeline-parallel tutorial (hidden width 64, without its Print)."""
+
+    def __init__(self):
+        super().__init__()
+        self.flatten = nn.Flatten()
+        self.layer1 = _MatMulCell()
+        self.relu1 = nn.ReLU()
+        self.layer2 = nn.Dense(64, 64)
+        self.relu2 = nn.ReLU()
+        self.layer3 = nn.Dense(64, 10)
+
+    def construct(self, x):
+        x = self.relu1(self.layer1(self.flatten(x)))
+        return self.layer3(self.relu2(self.layer2(x)))
+
+
+def _pipeline_tutorial(interleave):
+    ms.set_seed(1)
+    with no_init_parameters():
+        net = _PipelineTutorialNetwork()
+        optimizer = nn.SGD(net.trainable_params(), 1e-2)
+        pp_grad_reducer = PipelineGradReducer(optimizer.parameters, opt_shard=False)
+    stages = (1, 0, 1, 0, 1) if interleave else (0, 0, 1, 1, 1)
+    stage_config = {"_backbone.flatten": 0, **{f"_backbone.{name}": s for name, s in
+                                               zip(("layer1", "relu1", "layer2", "relu2", "layer3"), stages)}}
+    net_with_loss = Pipeline(nn.WithLossCell(net, nn.CrossEntropyLoss()), 4, stage_config=stage_config)
+    net_with_loss.set_train()
+    grad_fn = ms.value_and_grad(lambda inputs, target: net_with_loss(inputs, target), None, optimizer.parameters)
+
+    @ms.jit
+    def train_one_step(inputs, target):
+        loss, grads = grad_fn(inputs, target)
+        grads = pp_grad_reducer(grads)
+        optimizer(grads)
+        return loss, grads
+    return net, train_one_step
+
+
+@pytest.mark.parametrize("interleave", [False, True])
+def test_the_pipeline_parallel_tutorial_on_8_ranks(interleave):
+    rng = np.random.default_rng(1)
+    data = [(Tensor(rng.random((32, 1, 28, 28)).astype(np.float32)),
+             Tensor(rng.integers(0, 10, 32).astype(np.int32))) for _ in range(2)]
+    net, train_one_step = _pipeline_tutorial(interleave)
+    parallel_net = AutoParallel(train_one_step, parallel_mode="semi_auto")
+    parallel_net.pipeline(stages=2, interleave=interleave)
+    with simulate(8) as run:
+        losses = [float(parallel_net(image, label)[0].asnumpy()) for image, label in data]
+    ref, ref_step = _pipeline_tutorial(interleave)
+    ref_losses = [float(ref_step(image, label)[0].asnumpy()) for image, label in data]
+    np.testing.assert_allclose(losses, ref_losses, rtol=1e-6)
+    for p, q in zip(net.trainable_params(), ref.trainable_params()):
+        np.testing.assert_allclose(p.asnumpy(), q.asnumpy(), rtol=0, atol=1e-6)
+    last = run.executions[-1]
+    # interleaved: flatten on stage 0, then the layers alternating 1, 0, 1, 0, 1 go round the stages 3 times
+    assert [ex.world.size for ex in last.stages] == [4, 4] and last.chunks == (3 if interleave else 1)
+
+
+class _AccumulationTutorialNetwork(nn.Cell):
+    """The network of MindSpore 2.10's gradient-accumulation tutorial (hidden width 64)."""
+
+    def __init__(self):
+        super().__init__()
+        self.flatten = nn.Flatten()
+        self.dense_relu_sequential = nn.SequentialCell(
+            nn.Dense(28 * 28, 64, weight_init="normal", bias_init="zeros"), nn.ReLU(),
+            nn.Dense(64, 64, weight_init="normal", bias_init="zeros"), nn.ReLU(),
+            nn.Dense(64, 10, weight_init="normal", bias_init="zeros"))
+
+    def construct(self, x):
+        return self.dense_relu_sequential(self.flatten(x))
+
+
+def test_the_gradient_accumulation_tutorial_on_8_ranks():
+    # GradAccumulation(WithLossCell(net, loss), 4) in AutoParallel with hsdp(), trained by Model over a dataset
+    rng = np.random.default_rng(2)
+    images = rng.random((64, 1, 28, 28)).astype(np.float32)
+    labels = rng.integers(0, 10, 64).astype(np.int32)
+
+    def trained(parallel):
+        ms.set_seed(1)
+        with no_init_parameters():
+            net = _AccumulationTutorialNetwork()
+            optimizer = nn.SGD(net.trainable_params(), 1e-2)
+        network = GradAccumulation(nn.WithLossCell(net, nn.CrossEntropyLoss()), 4)
+        if parallel:
+            network = AutoParallel(network)
+            network.hsdp()
+        model = ms.train.Model(network, optimizer=optimizer)
+        data = NumpySlicesDataset((images, labels), column_names=["image", "label"], shuffle=False).batch(32)
+        if not parallel:
+            model.train(1, data)
+            return net, None
+        with simulate(8) as run:
+            model.train(1, data)
+        return net, run
+
+    net, run = trained(True)
+    ref, _ = trained(False)
+    for p, q in zip(net.trainable_params(), ref.trainable_params()):
+        np.testing.assert_allclose(p.asnumpy(), q.asnumpy(), rtol=0, atol=1e-6)
+    # the first weight ((64, 784) float32, above hsdp's 64 KB threshold) has its SGD state cut over the 8 ranks
+    sharded = run.sharded_optimizer(next(iter(run._cells.values())).cell)
+    first = net.trainable_params()[0]
+    assert sharded.opt_layouts[id(first)].local_shape == (64 // 8, 784)
+    assert len(run.executions) == 2
