@@ -56,15 +56,23 @@ _LAZY = {"mindseed.parallel._strategy_file": ("build_searched_strategy", "merge_
 _LAZY_NAMES = {name: module for module, names in _LAZY.items() for name in names}
 
 
+# the submodules MindSpore's `import mindspore` has already bound as attributes of `mindspore.parallel` (imported here
+# on first use: `ms.parallel.nn.MicroBatchInterleaved` works without importing `mindspore.parallel.nn`)
+_SUBMODULES = ("nn", "function", "checkpoint_convert", "transform_safetensors", "algo_parameter_config",
+               "data_access_adapter")
+
+
 def __getattr__(name):
+    import importlib  # noqa: PLC0415
+    if name in _SUBMODULES:
+        return importlib.import_module(f"{__name__}.{name}")
     module = _LAZY_NAMES.get(name)
     if module is None:
         raise AttributeError(f"module '{__name__}' has no attribute '{name}'")
-    import importlib  # noqa: PLC0415
     value = getattr(importlib.import_module(module), name)
     globals()[name] = value
     return value
 
 
 def __dir__():
-    return sorted(set(globals()) | set(_LAZY_NAMES))
+    return sorted(set(globals()) | set(_LAZY_NAMES) | set(_SUBMODULES))

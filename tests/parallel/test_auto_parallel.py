@@ -652,3 +652,51 @@ def test_the_gradient_accumulation_tutorial_on_8_ranks():
     first = net.trainable_params()[0]
     assert sharded.opt_layouts[id(first)].local_shape == (64 // 8, 784)
     assert len(run.executions) == 2
+
+
+def test_the_multiple_copy_tutorial_on_8_ranks():
+    # ms.parallel.nn.MicroBatchInterleaved(nn.WithLossCell(net, loss), 2) in AutoParallel, Model.train
+    rng = np.random.default_rng(3)
+    images = rng.random((32, 1, 28, 28)).astype(np.float32)
+    labels = rng.integers(0, 10, 32).astype(np.int32)
+
+    def trained(parallel):
+        ms.set_seed(1)
+        with no_init_parameters():
+            net = _AccumulationTutorialNetwork()
+            optimizer = nn.SGD(net.trainable_params(), 1e-2)
+        network = ms.parallel.nn.MicroBatchInterleaved(nn.WithLossCell(net, nn.CrossEntropyLoss()), 2)
+        if parallel:
+            network = AutoParallel(network, parallel_mode="semi_auto")
+        model = ms.train.Model(network, optimizer=optimizer)
+        data = NumpySlicesDataset((images, labels), column_names=["image", "label"], shuffle=False).batch(16)
+        if not parallel:
+            model.train(1, data)
+            return net
+        with simulate(8) as run:
+            model.train(1, data)
+        # data parallel: the gradients all-reduced (the loss, NLLLoss, has no sharding rule: its inputs gathered)
+        assert len(run.executions) == 2 and {r.kind for r in run.world.log} == {"AllReduce", "AllGather"}
+        return net
+
+    net, ref = trained(True), trained(False)
+    for p, q in zip(net.trainable_params(), ref.trainable_params()):
+        np.testing.assert_allclose(p.asnumpy(), q.asnumpy(), rtol=0, atol=1e-6)
+
+
+def test_a_dataset_strategy_of_layouts():
+    # the batch's rows over "dp" given as Layouts (AutoParallel.dataset_strategy accepts them; the context refuses)
+    n, strategies = MESHES["2x2"]
+    layout = ms.parallel.Layout((2, 2), ("dp", "mp"))
+    net = MLP(**strategies)
+    parallel_net = AutoParallel(_functional_step(net, _optimizer("Momentum", net)))
+    parallel_net.dataset_strategy((layout("dp", "None"), layout("dp", "None")))
+    with simulate(n) as run:
+        losses = [float(parallel_net(x, y).asnumpy()) for x, y in BATCHES]
+    ref, ref_losses = _reference()
+    np.testing.assert_allclose(losses, ref_losses, rtol=0, atol=1e-12)
+    _assert_params(net, ref)
+    # the inputs start with their rows over the first mesh axis
+    ex = run.executions[0]
+    x_layout = ex.layout_of(BATCHES[0][0])
+    assert [x_layout.cuts(d) for d in range(2)] == [2, 1]

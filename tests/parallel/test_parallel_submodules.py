@@ -170,3 +170,14 @@ def test_transform_safetensors_by_stage(tmp_path):
     write_strategy_file(empty, {"w2": src})
     with pytest.raises(ValueError, match="if empty"):
         transform_safetensors.transform_safetensors_by_stage(str(tmp_path / "src"), str(tmp_path / "x"), "net", empty)
+
+
+def test_the_submodules_import_mindspore_binds_are_attributes():
+    # MindSpore's `import mindspore` binds these; auto_parallel, distributed and strategy are imported by name
+    for name in ("nn", "function", "checkpoint_convert", "transform_safetensors", "algo_parameter_config",
+                 "data_access_adapter"):
+        assert getattr(ms.parallel, name).__name__ == f"mindseed.parallel.{name}"
+        assert name in dir(ms.parallel)
+    assert ms.parallel.nn.MicroBatchInterleaved is pnn.MicroBatchInterleaved
+    with pytest.raises(AttributeError, match="has no attribute 'pipeline'"):
+        ms.parallel.pipeline  # noqa: B018
