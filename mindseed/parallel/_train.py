@@ -39,7 +39,9 @@ import numpy as np
 from mindseed.common import _parallel
 from mindseed.common._parallel import get_auto_parallel_context
 from mindseed.common.context import PYNATIVE_MODE
+from mindseed.common._shard_layout import Layout
 from mindseed.common.tensor import Tensor
+from mindseed.ops.functional._comm import _layout_strategy
 from mindseed.parallel._layout import TensorLayout, shard_array
 from mindseed.parallel._pipeline import _wrap, execute_pipeline, record_pipeline
 from mindseed.parallel._spmd import _Recorder, execute, record
@@ -99,8 +101,12 @@ def global_inputs(inputs, world):
     tensors = [t for t in inputs if isinstance(t, Tensor)]
     cut = {}
     for t, strategy in dataset_layouts(tensors, world.size):
-        shape = tuple(d * s for d, s in zip(t.shape, strategy))
-        layout = TensorLayout.from_strategy(shape, strategy, world.size)
+        if isinstance(strategy, Layout):  # a Layout (AutoParallel.dataset_strategy): its cuts give the shape
+            shape = tuple(d * s for d, s in zip(t.shape, _layout_strategy(strategy)))
+            layout = TensorLayout.from_layout(shape, strategy)
+        else:
+            shape = tuple(d * s for d, s in zip(t.shape, strategy))
+            layout = TensorLayout.from_strategy(shape, strategy, world.size)
         shards = [None] * world.size
         shards[world.rank] = t.asnumpy()
         cut[id(t)] = Tensor(world.assemble(shards, layout), t.dtype)

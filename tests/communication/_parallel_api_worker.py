@@ -20,6 +20,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(HERE), "parallel"))
 import mindseed as ms  # noqa: E402
 from _mlp import MLP  # noqa: E402
 from mindseed import Parameter, Tensor, nn  # noqa: E402
+from mindseed.parallel import Layout  # noqa: E402
 from mindseed.communication import get_rank, init  # noqa: E402
 from mindseed.parallel import strategy  # noqa: E402
 from mindseed.parallel.auto_parallel import AutoParallel  # noqa: E402
@@ -97,7 +98,12 @@ def auto_parallel(rank):
     losses = [float(parallel_net(half(x, rank), half(y, rank)).asnumpy()) for x, y in BATCHES]
     x, y = BATCHES[0]
     forward = float(AutoParallel(net)(half(x, rank), half(y, rank)).asnumpy())
-    return {"losses": losses, "params": listed(net.trainable_params()), "forward": forward}
+    # the batch's rows over the 2 processes given as Layouts
+    layout = Layout((2,), ("dp",))
+    parallel_net = AutoParallel(net)
+    parallel_net.dataset_strategy((layout("dp", "None"), layout("dp", "None")))
+    by_layout = float(parallel_net(half(x, rank), half(y, rank)).asnumpy())
+    return {"losses": losses, "params": listed(net.trainable_params()), "forward": forward, "by_layout": by_layout}
 
 
 def train_one_step_cell(rank):

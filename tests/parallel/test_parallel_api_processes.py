@@ -95,6 +95,7 @@ def test_auto_parallel_on_processes_equals_one_process(results):
         np.testing.assert_allclose(res["auto_parallel"]["losses"], losses, rtol=0, atol=1e-12)
         _close(res["auto_parallel"]["params"], [p.asnumpy() for p in ref.trainable_params()])
         np.testing.assert_allclose(res["auto_parallel"]["forward"], forward, rtol=0, atol=1e-12)
+        np.testing.assert_allclose(res["auto_parallel"]["by_layout"], forward, rtol=0, atol=1e-12)
 
 
 def test_train_one_step_cell_over_auto_parallel_on_processes(results):
