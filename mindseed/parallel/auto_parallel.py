@@ -386,7 +386,10 @@ class AutoParallel(Cell):
         network = self.network
         if isinstance(network, TrainOneStepCell):
             return network(*args, **kwargs)
-        if isinstance(network, Cell):  # a forward pass: partitioned, its outputs read whole
+        if isinstance(network, Cell):  # a forward pass: partitioned (in its stages), its outputs read whole
+            if self._pipeline_stages > 1 and any(c.__dict__.get("pipeline_stage") is not None
+                                                 for _, c in network.cells_and_names()):
+                return _pipelined(runner, lambda *a: network(*a, **kwargs), network, args, self._pipeline_stages)
             return runner.forward(lambda *a: network(*a, **kwargs), args)
         previous, _parallel.gradient_runner = _parallel.gradient_runner, _GradientRunner(runner)
         try:  # a training-step function: its gradient call partitioned, the rest as written
@@ -412,32 +415,38 @@ class _GradientRunner:
         cell = _pipeline_of(weights) if stages > 1 else None
         if cell is None:
             return self.runner.forward(fn, args)
-        from mindseed.parallel import _train  # noqa: PLC0415  (imports the whole partitioner)
-        runner = getattr(self.runner, "runner", self.runner)
-        world = runner.world
-        n = world.size
-        processes = world.ranks != range(n)
-        if processes:  # each process gave its slice of the batch among its stage's ranks
-            args = _train.global_inputs(args, world.stage(stages))
-        previous, _state.mode = _state.mode, PYNATIVE_MODE
-        try:
-            program = record_pipeline(fn, cell, *args)
-            ex = execute_pipeline(program, stages, n, _train.dataset_layouts(args, n // stages),
-                                  get_auto_parallel_context("pipeline_scheduler"),
-                                  get_auto_parallel_context("pipeline_interleave"), world if processes else None)
-        finally:
-            _state.mode = previous
-        runner.executions.append(ex)
-        record_execution(ex, world)
-        made = set().union(*(s._executor.env for s in ex.stages))
+        return _pipelined(self.runner, fn, cell, args, stages)
 
-        def read(t):
-            if isinstance(t, (tuple, list)):
-                return type(t)(read(r) for r in t)
-            if not isinstance(t, Tensor) or id(t) not in made:
-                return t
-            return Tensor(ex.whole(t), t.dtype)
-        return read(program.result)
+
+def _pipelined(runner, fn, network, args, stages):
+    """`fn(*args)` recorded with `network`'s cells in their pipeline stages (`record_pipeline`), run in `stages`
+    stages of the world (`execute_pipeline`, the context's scheduler), its outputs read whole."""
+    from mindseed.parallel import _train  # noqa: PLC0415  (imports the whole partitioner)
+    runner = getattr(runner, "runner", runner)
+    world = runner.world
+    n = world.size
+    processes = world.ranks != range(n)
+    if processes:  # each process gave its slice of the batch among its stage's ranks
+        args = _train.global_inputs(args, world.stage(stages))
+    previous, _state.mode = _state.mode, PYNATIVE_MODE
+    try:
+        program = record_pipeline(fn, network, *args)
+        ex = execute_pipeline(program, stages, n, _train.dataset_layouts(args, n // stages),
+                              get_auto_parallel_context("pipeline_scheduler"),
+                              get_auto_parallel_context("pipeline_interleave"), world if processes else None)
+    finally:
+        _state.mode = previous
+    runner.executions.append(ex)
+    record_execution(ex, world)
+    made = set().union(*(s._executor.env for s in ex.stages))
+
+    def read(t):
+        if isinstance(t, (tuple, list)):
+            return type(t)(read(r) for r in t)
+        if not isinstance(t, Tensor) or id(t) not in made:
+            return t
+        return Tensor(ex.whole(t), t.dtype)
+    return read(program.result)
 
 
 def _pipeline_of(weights):

@@ -700,3 +700,76 @@ def test_a_dataset_strategy_of_layouts():
     ex = run.executions[0]
     x_layout = ex.layout_of(BATCHES[0][0])
     assert [x_layout.cuts(d) for d in range(2)] == [2, 1]
+
+
+class _VocabEmbedding(nn.Cell):
+    def __init__(self):
+        super().__init__()
+        self.embedding_table = ms.Parameter(Tensor(np.random.default_rng(0).standard_normal((32, 32)), ms.float32),
+                                            name="embedding_table")
+        self.gather = ops.Gather()
+
+    def construct(self, x):
+        return self.gather(self.embedding_table, x, 0).squeeze(1), self.embedding_table.value()
+
+
+class _Head(nn.Cell):
+    def __init__(self):
+        super().__init__()
+        self.matmul = ops.MatMul(transpose_b=True)
+
+    def construct(self, state, embed):
+        return self.matmul(state, embed)
+
+
+class _InferenceNetwork(nn.Cell):
+    """The pipeline-inference tutorial's network: the embedding table shared by the first and the last stage."""
+
+    def __init__(self):
+        super().__init__()
+        self.word_embedding = _VocabEmbedding()
+        self.layer1 = nn.Dense(32, 32)
+        self.layer2 = nn.Dense(32, 32)
+        self.head = _Head()
+
+    def construct(self, x):
+        x, embed = self.word_embedding(x)
+        return self.head(self.layer2(self.layer1(x)), embed)
+
+
+class _PipelineCellInference(nn.Cell):
+    def __init__(self, network, micro_batch_num):
+        super().__init__()
+        self.network = network
+        self.micro_batch_num = micro_batch_num
+        self.concat = ops.Concat()
+
+    def construct(self, x):
+        ret = ()
+        size = x.shape[0] // self.micro_batch_num
+        for i in range(self.micro_batch_num):
+            ret = ret + (self.network(x[size * i:size * (i + 1)]),)
+        return self.concat(ret)
+
+
+def test_the_pipeline_inference_tutorial_runs_in_4_stages():
+    ms.set_seed(1)
+    net = _InferenceNetwork()
+    for cell, stage in ((net.word_embedding, 0), (net.layer1, 1), (net.layer2, 2), (net.head, 3)):
+        cell.pipeline_stage = stage
+    inference = _PipelineCellInference(net, 4)
+    inference.set_train(False)
+    parallel_net = AutoParallel(inference, parallel_mode="semi_auto")
+    parallel_net.dataset_strategy("full_batch")
+    parallel_net.pipeline(stages=4, output_broadcast=True)
+    input_ids = Tensor(np.random.default_rng(1).integers(0, 32, (8, 1)), ms.int32)
+    parallel_net.compile(input_ids)
+    ms.sync_pipeline_shared_parameters(parallel_net)
+    want = inference(input_ids).asnumpy()
+    with simulate(8) as run:
+        logits = parallel_net(input_ids)
+    np.testing.assert_allclose(logits.asnumpy(), want, rtol=1e-5, atol=1e-5)
+    ex = run.executions[-1]
+    assert [s.world.size for s in ex.stages] == [2, 2, 2, 2]
+    # each micro-batch's activations go stage to stage (the shared table is a leaf each stage reads)
+    assert sorted((a, b) for a, b, _ in ex.p2p) == [(0, 1)] * 4 + [(1, 2)] * 4 + [(2, 3)] * 4
