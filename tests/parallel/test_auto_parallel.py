@@ -194,6 +194,15 @@ def test_on_one_device_the_network_runs_as_it_is():
     x, y = BATCHES[0]
     np.testing.assert_allclose(AutoParallel(net)(x, y).asnumpy(), ref(x, y).asnumpy(), rtol=0, atol=0)
     assert AutoParallel(lambda a, b: a + b)(x, x).shape == (8, 4)
+    # a functional training step in GRAPH_MODE (the tutorials' context) compiles and trains as the PyNative one
+    ms.set_context(mode=ms.GRAPH_MODE)
+    net = MLP()
+    parallel_net = AutoParallel(_functional_step(net, _optimizer("Momentum", net)))
+    losses = [float(parallel_net(x, y).asnumpy()) for x, y in BATCHES]
+    ms.set_context(mode=ms.PYNATIVE_MODE)
+    ref, ref_losses = _reference()
+    np.testing.assert_allclose(losses, ref_losses, rtol=0, atol=1e-12)
+    _assert_params(net, ref)
 
 
 @pytest.mark.parametrize("mode", ["sharding_propagation", "recursive_programming"])
