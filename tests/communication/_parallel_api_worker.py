@@ -19,12 +19,14 @@ sys.path.insert(0, os.path.join(os.path.dirname(HERE), "parallel"))
 
 import mindseed as ms  # noqa: E402
 from _mlp import MLP  # noqa: E402
+from _pipeline_model import Net, WithLoss  # noqa: E402
 from mindseed import Parameter, Tensor, nn  # noqa: E402
 from mindseed.parallel import Layout  # noqa: E402
 from mindseed.communication import get_rank, init  # noqa: E402
 from mindseed.parallel import strategy  # noqa: E402
 from mindseed.parallel.auto_parallel import AutoParallel  # noqa: E402
 from mindseed.parallel.distributed import DistributedDataParallel  # noqa: E402
+from mindseed.parallel.nn import Pipeline, PipelineGradReducer  # noqa: E402
 
 RNG = np.random.default_rng(21)
 BATCHES = [(RNG.standard_normal((8, 4)), RNG.standard_normal((8, 6))) for _ in range(3)]
@@ -121,11 +123,37 @@ def train_one_step_cell(rank):
                         for name, (lay, _, _) in mine.items()}}
 
 
+def functional_pipeline(rank):
+    """Two steps of a functional pipeline step (Pipeline of 4 micro-batches, PipelineGradReducer, Momentum) in
+    AutoParallel with pipeline(stages=2): one stage per process, each feeding the whole batch (its stage's only
+    rank)."""
+    cell = pipeline_cell()
+    optimizer = nn.Momentum(cell.trainable_params(), learning_rate=0.1, momentum=0.9)
+    grad_fn = ms.value_and_grad(lambda x, y: cell(x, y), None, optimizer.parameters)
+    reducer = PipelineGradReducer(optimizer.parameters)
+
+    def train_one_step(x, y):
+        loss, grads = grad_fn(x, y)
+        optimizer(reducer(grads))
+        return loss
+
+    parallel_net = AutoParallel(train_one_step)
+    parallel_net.pipeline(stages=2)
+    losses = [float(parallel_net(Tensor(x), Tensor(y)).asnumpy()) for x, y in BATCHES[:2]]
+    return {"losses": losses, "params": listed(cell.trainable_params())}
+
+
+def pipeline_cell():
+    """A 2-stage tanh MLP (widths 4, 6, 6, 6) with its mean-squared-error loss, in a Pipeline of 4 micro-batches."""
+    net = Net((4, 6, 6, 6))
+    return Pipeline(WithLoss(net), 4, stage_config={"net.layers.0": 0, "net.layers.1": 1, "net.layers.2": 1})
+
+
 def main(directory):
     init()
     rank = get_rank()
     out = {"rank": rank, "ddp": ddp(rank), "auto_parallel": auto_parallel(rank),
-           "train_one_step_cell": train_one_step_cell(rank)}
+           "train_one_step_cell": train_one_step_cell(rank), "functional_pipeline": functional_pipeline(rank)}
     with open(os.path.join(directory, f"result_{rank}.json"), "w", encoding="utf-8") as f:
         json.dump(out, f)
 

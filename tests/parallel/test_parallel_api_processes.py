@@ -2,8 +2,9 @@
 loaded machine), each feeding its half of every batch: `DistributedDataParallel` (parameters broadcast from rank 0,
 gradients all-reduced in two buckets, `no_sync` accumulation, `average_in_collective`, `find_unused_parameters`) and
 `AutoParallel` over a functional training step and a forward pass (column/row tensor parallel), and TrainOneStepCell
-over `AutoParallel` with `hsdp` give the single-process full-batch gradients, parameters and losses (float64, 1e-12)
-on both processes; the layouts recorded online are each process's.
+over `AutoParallel` with `hsdp`, and a functional pipeline step in 2 stages (one per process) give the single-process
+full-batch gradients, parameters and losses (float64, 1e-12) on both processes; the layouts recorded online are each
+process's.
 Worker: tests/communication/_parallel_api_worker.py."""
 import json
 import os
@@ -20,7 +21,7 @@ COMM = os.path.join(os.path.dirname(HERE), "communication")
 sys.path.insert(0, COMM)
 sys.path.insert(0, os.path.dirname(HERE))
 from _mlp import MLP  # noqa: E402
-from _parallel_api_worker import BATCHES  # noqa: E402
+from _parallel_api_worker import BATCHES, pipeline_cell  # noqa: E402
 from _workers import clean_env, free_port, run  # noqa: E402
 
 
@@ -109,3 +110,17 @@ def test_train_one_step_cell_over_auto_parallel_on_processes(results):
         # w1 by columns over the 2 processes (its rows are whole: the parallel optimizer has no rank left to cut
         # them over), w2 by rows, b1 cut like w1's columns
         assert got["layouts"] == {"w1": [[-1, 0], [0, 1]], "b1": [[0], [0, 1]], "w2": [[0, -1], [0, 1]]}
+
+
+def test_a_functional_pipeline_step_on_processes(results):
+    cell = pipeline_cell()
+    optimizer = nn.Momentum(cell.trainable_params(), learning_rate=0.1, momentum=0.9)
+    grad_fn = ms.value_and_grad(lambda x, y: cell(x, y), None, optimizer.parameters)
+    losses = []
+    for x, y in BATCHES[:2]:
+        loss, grads = grad_fn(Tensor(x), Tensor(y))
+        optimizer(grads)
+        losses.append(float(loss.asnumpy()))
+    for res in results:   # both processes: the last stage's loss, every parameter (each read from its stage)
+        np.testing.assert_allclose(res["functional_pipeline"]["losses"], losses, rtol=0, atol=1e-12)
+        _close(res["functional_pipeline"]["params"], [p.asnumpy() for p in cell.trainable_params()])
