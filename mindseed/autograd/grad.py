@@ -1,6 +1,7 @@
 """Functional autodiff with MindSpore's API: grad, value_and_grad, vjp, jvp, jacrev, jacfwd, GradOperation."""
 from mindseed._utils import _state
 from mindseed.common._mutable import _Mutable
+from mindseed.common._parallel import partitioned_gradients
 from mindseed.common.parameter import Parameter
 from mindseed.common.tensor import Tensor
 from mindseed.autograd._tape import Tape, active, backward
@@ -293,6 +294,9 @@ def grad(fn, grad_position=0, weights=None, has_aux=False, return_ids=False, sen
         raise ValueError("`grad_position` and `weight` can not be None at the same time.")
 
     def grad_fn(*args, **kwargs):
+        runner = partitioned_gradients()
+        if runner is not None:  # inside AutoParallel on a world of ranks: recorded, run sharded, read whole
+            return runner.gradients(lambda *a: grad_fn(*a, **kwargs), args, weights)
         args, sens = _split_sens(args, sens_param)
         out, res = _value_and_gradients(fn, args, kwargs, grad_position, weights, has_aux, return_ids, sens)
         return (res, _aux_of(out)) if has_aux else res
@@ -345,6 +349,9 @@ def value_and_grad(fn, grad_position=0, weights=None, has_aux=False, return_ids=
         raise ValueError("`grad_position` and `weight` can not be None at the same time.")
 
     def value_and_grad_fn(*args, **kwargs):
+        runner = partitioned_gradients()
+        if runner is not None:  # inside AutoParallel on a world of ranks: recorded, run sharded, read whole
+            return runner.gradients(lambda *a: value_and_grad_fn(*a, **kwargs), args, weights)
         args, sens = _split_sens(args, sens_param)
         out, res = _value_and_gradients(fn, args, kwargs, grad_position, weights, has_aux, return_ids, sens)
         return ((out[0],) + _aux_of(out) if has_aux else out), res

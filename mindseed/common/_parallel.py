@@ -4,9 +4,11 @@ Both live here, below `ops` and `nn`, because the collective primitives (ops), t
 TrainOneStepCell (nn) read them; `mindseed.communication` and the top level re-export the public names.
 The keys, defaults, checks and error messages of `set_auto_parallel_context` are MindSpore 2.10's.
 """
+import contextlib
 import copy
 import os
 import warnings
+import weakref
 
 from mindseed._utils import _state
 from mindseed.common.context import ParallelMode
@@ -61,10 +63,74 @@ parameter_elsewhere = {}
 PARAMETER_PLANS = {}
 
 
+# while `mindseed.parallel.auto_parallel.AutoParallel` runs a function on a world of ranks: the runner whose
+# `gradients(fn, args, weights)` runs the function's outermost gradient call (`grad` / `value_and_grad`) partitioned,
+# as MindSpore compiles the function's forward and backward passes sharded
+gradient_runner = None
+
+
+# weak references to the `nn.PipelineCell`s made, in order: the pipeline a gradient call inside `AutoParallel` runs
+# in stages is the latest whose parameters hold the call's weights
+pipeline_cells = []
+
+
+def register_pipeline_cell(cell):
+    """Note a new `nn.PipelineCell` (the references to collected cells dropped)."""
+    pipeline_cells[:] = [r for r in pipeline_cells if r() is not None]
+    pipeline_cells.append(weakref.ref(cell))
+
+
+def partitioned_gradients():
+    """The runner of an outermost gradient call inside an `AutoParallel` function (`gradient_runner`): None inside a
+    recording, a graph trace or another gradient call, or outside `AutoParallel`."""
+    runner = gradient_runner
+    if runner is None or _state.tapes or _state.tracing is not None:
+        return None
+    return runner
+
+
+def runs_plain():
+    """Whether compiled functions run as PyNative calls now: while the partitioner records, or while `AutoParallel`
+    runs a function on a world (its gradient calls are then partitioned as recorded)."""
+    return gradient_runner is not None or partitioner_recording()
+
+
+@contextlib.contextmanager
+def overlaid(values):
+    """The auto-parallel context with `values` ({store key: value}, what `AutoParallel` configures) in place of the
+    process's while the block runs (MindSpore's `AutoParallel` configures the compilation of its own network)."""
+    saved = {k: _values[k] for k in values}
+    _values.update(values)
+    try:
+        yield
+    finally:
+        _values.update(saved)
+
+
+def auto_parallel_cell(net):
+    """The `mindspore.parallel.auto_parallel.AutoParallel` cell of `net`'s tree (the first), or None."""
+    return next((c for _, c in net.cells_and_names() if hasattr(type(c), "_context_values")), None)
+
+
+def auto_parallel_values(cell):
+    """The context values of the `AutoParallel` cell in `cell`'s tree (its `_context_values()`), or None."""
+    found = cell.__dict__.get("_auto_parallel_cell", False)
+    if found is False:  # looked up once
+        found = cell.__dict__["_auto_parallel_cell"] = auto_parallel_cell(cell)
+    return None if found is None else found._context_values()
+
+
 def partitioner_recording():
     """Whether the parallel partitioner is recording a step now (`mindseed.parallel._spmd.record`: a recorder with
     `partitions = True` on the stack of tapes)."""
     return any(getattr(t, "partitions", False) for t in _state.tapes)
+
+
+def abstract_recording():
+    """Whether the partitioner records a step abstractly now (`mindseed.parallel._spmd.record(..., abstract=True)`: no
+    kernel computes, so Parameters waiting for their initialization keep waiting, for a run that initializes them
+    in slices)."""
+    return any(getattr(h, "abstract", False) for h in _state.profiling)
 
 
 def group_info_file():
@@ -134,6 +200,8 @@ _DEFAULTS = {
     "comm_fusion": _FUSION_DEFAULT, "full_batch_is_set": False, "dump_local_norm": False, "dump_local_norm_path": "",
     "dump_device_local_norm": False, "auto_parallel_new_interface": False, "init_param_in_compile": True,
     "parallel_optimizer_config": {}, "device_num_is_set": False, "global_rank_is_set": False,
+    # sharding propagation's operator-strategy files (`set_op_strategy_config`, AutoParallel's)
+    "ops_strategy_save_file": "", "ops_strategy_load_file": "",
 }
 _values = copy.deepcopy(_DEFAULTS)
 

@@ -14,7 +14,7 @@ import warnings
 from mindseed import _backend as B
 from mindseed._backend import inductor as _inductor
 from mindseed._utils import _scope, _state
-from mindseed.common._parallel import partitioner_recording, simulated_runner
+from mindseed.common._parallel import runs_plain, simulated_runner
 from mindseed.common.context import STRICT, get_context
 from mindseed.common.parameter import Parameter, _is_parameter_generated
 from mindseed.common.tensor import Tensor
@@ -153,7 +153,7 @@ class _Compiled:
             # inside another graph: inline (the enclosing trace records our ops)
             return self._target()(*args, **kwargs)
         self._check_member_call(args)
-        if partitioner_recording():   # the partitioner records the primitive calls: run them as PyNative calls
+        if runs_plain():   # the partitioner records the primitive calls (or will): run them as PyNative calls
             return self._plain()(*args, **kwargs)
         cell = self.bound_self
         runner = simulated_runner()

@@ -14,7 +14,7 @@ from mindseed.compiler.trace import recompute_call as _recompute_call
 from mindseed.common import dtype as mstype
 from mindseed.common.parameter import Parameter, ParameterTuple, _Buffer, _is_parameter_generated
 from mindseed.common.tensor import Tensor
-from mindseed.common._parallel import simulated_runner
+from mindseed.common._parallel import abstract_recording, simulated_runner
 from mindseed.common.context import get_context
 from mindseed.nn._cell_buffers import CellBuffers
 from mindseed.nn._cell_state_dict import CellStateDict, HookHandle
@@ -229,6 +229,8 @@ class Cell(CellBuffers, CellStateDict):
                            f"Cannot insert another parameter with the same name.")
         if param is not None and _is_parameter_generated(param.name):
             param.name = self._param_prefix + param_name
+        if param is not None and param.has_init:   # made under no_init_parameters: initialized at the first call
+            self.__dict__["_lazy_params"] = self.__dict__["_slow_call"] = True
         self.__dict__["_params"][param_name] = param
         object.__setattr__(self, param_name, param)
 
@@ -632,6 +634,8 @@ class Cell(CellBuffers, CellStateDict):
         return self._call_unprofiled(args, kwargs)
 
     def _call_unprofiled(self, args, kwargs):
+        if self.__dict__.get("_lazy_params") and not abstract_recording():
+            self._init_lazy_params()
         rec = _state.tracing
         if kwargs and (rec is not None or _state.mode == 0):
             _check_graph_kwargs(self, args, kwargs)
@@ -654,6 +658,15 @@ class Cell(CellBuffers, CellStateDict):
                 for cell, flags in changed:
                     cell.add_flags(**flags)
         return self._run(args, kwargs)
+
+    def _init_lazy_params(self):
+        """MindSpore's first call of a cell initializes its own Parameters still waiting for their initialization
+        (made under `nn.utils.no_init_parameters`); an abstract recording of the partitioner leaves them waiting
+        (the run on processes initializes them in slices)."""
+        self.__dict__["_lazy_params"] = False
+        for p in self.__dict__["_params"].values():
+            if p is not None and p.has_init:
+                p.init_data()
 
     def _construct_fn(self):
         if _state.tracing is None:

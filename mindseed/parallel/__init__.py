@@ -19,6 +19,7 @@ parallel):
 from mindseed.common import _parallel as _context
 from mindseed.common._shard_layout import Layout
 
+from mindseed.parallel._operator_strategy import set_op_strategy_config
 from mindseed.parallel._pipeline_sync import sync_pipeline_shared_parameters
 from mindseed.parallel.parameter_broadcast import parameter_broadcast
 from mindseed.parallel.shard import shard
@@ -40,7 +41,7 @@ __all__ = ["shard", "parameter_broadcast", "sync_pipeline_shared_parameters", "s
            "get_ckpt_path_with_strategy", "load_distributed_checkpoint", "load_segmented_checkpoints",
            "merge_sliced_parameter", "rank_list_for_transform", "transform_checkpoint_by_rank",
            "transform_checkpoints", "unified_safetensors", "rank_list_for_convert", "convert_checkpoint_by_rank",
-           "convert_checkpoints"]
+           "convert_checkpoints", "set_op_strategy_config"]
 
 
 # the strategy files and distributed checkpoints (they read and write checkpoints with mindseed.train): imported on
@@ -55,15 +56,23 @@ _LAZY = {"mindseed.parallel._strategy_file": ("build_searched_strategy", "merge_
 _LAZY_NAMES = {name: module for module, names in _LAZY.items() for name in names}
 
 
+# the submodules MindSpore's `import mindspore` has already bound as attributes of `mindspore.parallel` (imported here
+# on first use: `ms.parallel.nn.MicroBatchInterleaved` works without importing `mindspore.parallel.nn`)
+_SUBMODULES = ("nn", "function", "checkpoint_convert", "transform_safetensors", "algo_parameter_config",
+               "data_access_adapter")
+
+
 def __getattr__(name):
+    import importlib  # noqa: PLC0415
+    if name in _SUBMODULES:
+        return importlib.import_module(f"{__name__}.{name}")
     module = _LAZY_NAMES.get(name)
     if module is None:
         raise AttributeError(f"module '{__name__}' has no attribute '{name}'")
-    import importlib  # noqa: PLC0415
     value = getattr(importlib.import_module(module), name)
     globals()[name] = value
     return value
 
 
 def __dir__():
-    return sorted(set(globals()) | set(_LAZY_NAMES))
+    return sorted(set(globals()) | set(_LAZY_NAMES) | set(_SUBMODULES))

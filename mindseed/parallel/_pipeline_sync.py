@@ -1,6 +1,6 @@
 """`mindspore.sync_pipeline_shared_parameters`: the copies of a weight shared by two pipeline stages (a tied
 embedding) made equal again, the owning stage sending its value to the other (MindSpore's Send/Receive)."""
-from mindseed.common._parallel import get_auto_parallel_context
+from mindseed.common._parallel import auto_parallel_cell, get_auto_parallel_context
 from mindseed.nn.cell import Cell
 from mindseed.ops.operations.comm_ops import Receive, Send
 
@@ -19,7 +19,10 @@ def sync_pipeline_shared_parameters(net):
     if not isinstance(net, Cell):
         raise TypeError(f"For 'sync_pipeline_shared_parameters', the argument 'net' should be a Cell, but got "
                         f"{type(net)}.")
-    if get_auto_parallel_context("pipeline_stages") < 2:
+    parallel_net = auto_parallel_cell(net)   # an AutoParallel's own pipeline setting, else the context's
+    stages = parallel_net.get_pipeline_stages() if parallel_net is not None else \
+        get_auto_parallel_context("pipeline_stages")
+    if stages < 2:
         return
     layouts = getattr(net, "parameter_layout_dict", None) or {}
     for name, param in net.parameters_and_names():

@@ -33,6 +33,7 @@ from mindseed.ops._registry import cast_policies
 from mindseed.nn._shard import planned_parameters
 from mindseed.ops.operations._base import shard_scopes
 from mindseed.parallel._layout import DeviceMesh, TensorLayout, _format_strategy, optimizer_shard, shard_array
+from mindseed.parallel import _operator_strategy
 from mindseed.parallel._redistribute import plan
 from mindseed.parallel._world import group_name
 
@@ -147,6 +148,8 @@ class _AbstractRun:
     recording runs: a primitive call computes only its outputs' shapes and dtypes (`Prim.placeholders`: the
     primitive's shape rule, or its kernel on meta tensors, which hold no data), and the tapes see the call as
     usual; `calls` counts the calls it answered."""
+
+    abstract = True   # what `common._parallel.abstract_recording()` looks for
 
     def __init__(self):
         self.calls = 0
@@ -460,6 +463,8 @@ class _Executor:
         held = self.held.get(id(t))
         if held is not None:  # the leaf's shards were given: this process never holds it whole
             return local_shards(self.world, held)
+        if isinstance(t, Parameter) and t.has_init:  # made under no_init_parameters: initialized whole now, as the
+            t.init_data()                             # single process initializes it at its first use
         if isinstance(t, Tensor) and getattr(t._data, "is_meta", False):
             raise ValueError(f"For 'execute', a leaf of shape {tuple(t.shape)} holds no data (an abstract recording's "
                              f"stand-in): give its layout and shards ('layouts', 'shards'), or run on a ShapeWorld.")
@@ -814,8 +819,12 @@ def execute(program, world, layouts=None, regather=None, search=True, shards=Non
             layout, or not one array per rank of the layout's local shape.
     """
     if search and get_auto_parallel_context("parallel_mode") == "auto_parallel" and not searched(program):
-        from mindseed.parallel._search import default_mesh, search  # noqa: PLC0415  (the search runs execute's parts)
-        program = search(program, default_mesh(world.size), layouts).program
+        loaded = _operator_strategy.loaded_program(program, forward_calls(program))   # a saved plan, if any
+        if loaded is not None:
+            program = loaded
+        else:
+            from mindseed.parallel._search import default_mesh, search  # noqa: PLC0415  (the search runs execute's)
+            program = search(program, default_mesh(world.size), layouts).program
     given = given_layouts(layouts, world.size)
     ex = _Executor(world, given)
     ex.held = _held_shards(shards, given, world)
@@ -831,6 +840,8 @@ def execute(program, world, layouts=None, regather=None, search=True, shards=Non
             ex.backward.update(id(o) for o in call.outs)
     ex.moves = []  # from now on: the redistributions made to read results (Execution.reads)
     execution = Execution(world, ex, {**given, **ex.leaves})
+    if search:  # sharding propagation's operator strategies, when a file is to hold them
+        _operator_strategy.save_strategies(execution, n_forward)
     path = get_auto_parallel_context("strategy_ckpt_save_file")
     if path:  # MindSpore writes the strategy file when it compiles a sharded network
         execution.save_strategy(path)

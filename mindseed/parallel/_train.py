@@ -42,13 +42,16 @@ from mindseed.common import _parallel
 from mindseed.common._parallel import get_auto_parallel_context
 from mindseed.common.context import PYNATIVE_MODE
 from mindseed.common.dtype import dtype_to_nptype
+from mindseed.common._shard_layout import Layout
 from mindseed.common.tensor import Tensor
+from mindseed.ops.functional._comm import _layout_strategy
 from mindseed.parallel._layout import TensorLayout, shard_array
 from mindseed.parallel._pipeline import _wrap, execute_pipeline, record_pipeline
 from mindseed.parallel._spmd import _Recorder, execute, record
 from mindseed.parallel._world import ShapeWorld, SimulatedWorld
 from mindseed.parallel import _sliced
 from mindseed.parallel._zero import SHARDABLE, ShardedOptimizer, checked_config, optimizer_layout
+from mindseed.parallel.strategy import record_execution
 from mindseed._utils import _state
 
 __all__ = ["simulate", "SimulatedTraining"]
@@ -101,8 +104,12 @@ def global_inputs(inputs, world):
     tensors = [t for t in inputs if isinstance(t, Tensor)]
     cut = {}
     for t, strategy in dataset_layouts(tensors, world.size):
-        shape = tuple(d * s for d, s in zip(t.shape, strategy))
-        layout = TensorLayout.from_strategy(shape, strategy, world.size)
+        if isinstance(strategy, Layout):  # a Layout (AutoParallel.dataset_strategy): its cuts give the shape
+            shape = tuple(d * s for d, s in zip(t.shape, _layout_strategy(strategy)))
+            layout = TensorLayout.from_layout(shape, strategy)
+        else:
+            shape = tuple(d * s for d, s in zip(t.shape, strategy))
+            layout = TensorLayout.from_strategy(shape, strategy, world.size)
         shards = [None] * world.size
         shards[world.rank] = t.asnumpy()
         cut[id(t)] = Tensor(world.assemble(shards, layout), t.dtype)
@@ -188,14 +195,18 @@ class SimulatedTraining:
         finally:
             _state.mode = previous
         self.executions.append(ex)
+        record_execution(ex, self.world)
 
         def read(t):
+            if isinstance(t, (tuple, list)):  # nested outputs (a gradient call's (value, gradients)) read through
+                return type(t)(read(r) for r in t)
+            if isinstance(t, dict):
+                return {k: read(v) for k, v in t.items()}
             if not isinstance(t, Tensor) or id(t) not in ex._executor.env:
                 return t
             return _whole(ex, t, TensorLayout.replicated(ex.layout_of(t).mesh, tuple(t.shape)))
 
-        result = program.result
-        return tuple(read(r) for r in result) if isinstance(result, tuple) else read(result)
+        return read(program.result)
 
     def _step(self, cell, inputs):
         mode = get_auto_parallel_context("parallel_mode")
@@ -222,7 +233,7 @@ class SimulatedTraining:
         if processes:  # processes of a real run: each gave its own slice of the batch (of its stage's, in stages)
             inputs = global_inputs(inputs, self.world if stages == 1 or n % stages else self.world.stage(stages))
         if stages > 1:  # the stages on world size / stages ranks each (`_pipeline`)
-            program, forward_end = record_pipeline(cell._loss_and_grads, cell.network, *inputs), None
+            program, forward_end = record_pipeline(cell._loss_and_grads, _staged_network(cell.network), *inputs), None
             layouts = dataset_layouts(inputs, n // stages if n % stages == 0 else n)
 
             def run(layouts, regather=None, probe=False):
@@ -241,6 +252,8 @@ class SimulatedTraining:
         if get_auto_parallel_context("enable_parallel_optimizer"):
             level, threshold = _optimizer_config()
             if state.sharded is None:  # the parameters' layouts: a first run of the step
+                if cell.optimizer.__dict__.get("_lazy_params"):  # state made under no_init_parameters: initialized
+                    cell.optimizer._init_lazy_params()             # whole, as the optimizer's first call would
                 state.sharded = ShardedOptimizer(cell.optimizer, run(layouts, probe=True), level=level,
                                                  threshold=threshold)
             sharded = state.sharded
@@ -250,6 +263,7 @@ class SimulatedTraining:
                 regather = None if forward_end is None else (forward_end, sliced)
         ex = run(layouts, regather)
         self.executions.append(ex)
+        record_execution(ex, self.world, state.sharded and state.sharded.opt_layouts)
         if forward_end is not None and len(self.world.ranks) == 1:  # one rank per process: what it saves
             for p in params:
                 _parallel.parameter_slices[id(p)] = (weakref.ref(p), functools.partial(
@@ -283,6 +297,7 @@ class SimulatedTraining:
         with _sliced.standing_whole(self._sliced):
             ex = execute(program, world, layouts, (forward_end, gathered) if gathered else None, shards=shards)
         self.executions.append(ex)
+        record_execution(ex, world, {k: lay for k, (_, _, lay) in self._sliced.items()})
         loss, grads = program.result
         # each gradient in its optimizer slices (the parallel optimizer: reduce-scattered), the update on them
         grads = [ex.value(g, self._layouts[id(p)][1]).shards[rank] for p, g in zip(params, grads)]
@@ -461,6 +476,13 @@ def _sliced_inputs(inputs, world):
         layouts.append((args[-1], TensorLayout.from_strategy(shape, cut[id(a)], world.size)))
         shards.append((args[-1], _sliced.mine(world, a.asnumpy())))
     return args, layouts, shards
+
+
+def _staged_network(network):
+    """The network a pipeline step runs in stages: `network`, or the one an `AutoParallel` wraps."""
+    while hasattr(type(network), "_context_values") and hasattr(network, "network"):
+        network = network.network
+    return network
 
 
 def _held(p):

@@ -27,7 +27,7 @@ import re
 import numpy as np
 
 from mindseed.common import dtype as mstype
-from mindseed.common._parallel import get_auto_parallel_context
+from mindseed.common._parallel import auto_parallel_cell, get_auto_parallel_context
 from mindseed.common.parameter import Parameter
 from mindseed.common.tensor import Tensor
 from mindseed.communication.management import get_group_size, get_rank
@@ -477,7 +477,8 @@ def load_distributed_checkpoint(network, checkpoint_filenames=None, predict_stra
         checkpoint_filenames (list[str]): the training run's checkpoint files in rank order (``format="ckpt"``).
         predict_strategy (Union[dict, str]): name -> [dev_matrix, tensor_map, param_split_shape, field, ...,
             opt_shard_group], or a strategy file. Default: ``None``.
-        train_strategy_filename (str): the training run's strategy file; default: the context's
+        train_strategy_filename (str): the training run's strategy file; default: the one an `AutoParallel` of
+            `network` saves (`save_param_strategy_file`), else the context's
             ``strategy_ckpt_load_file``.
         strict_load (bool): see `load_param_into_net`. Default: ``False``.
         dec_key, dec_mode: decryption (not supported: `dec_key` must be None).
@@ -517,8 +518,10 @@ def load_distributed_checkpoint(network, checkpoint_filenames=None, predict_stra
             any(not isinstance(f, str) or not os.path.isfile(f) for f in checkpoint_filenames):
         raise ValueError(f"For '{api}', the 'checkpoint_filenames' should be a non-empty list of existing files, "
                          f"but got {checkpoint_filenames!r}.")
-    if train_strategy_filename is None:
-        train_strategy_filename = get_auto_parallel_context("strategy_ckpt_load_file") or None
+    if train_strategy_filename is None:   # the file an AutoParallel saved, else the context's
+        parallel_net = auto_parallel_cell(network)
+        train_strategy_filename = (parallel_net._save_strategy_file_path if parallel_net is not None else
+                                   get_auto_parallel_context("strategy_ckpt_load_file")) or None
     if train_strategy_filename is None:
         raise ValueError(f"For '{api}', the training strategy file is needed: give 'train_strategy_filename' or set "
                          f"'strategy_ckpt_load_file' in the auto-parallel context.")

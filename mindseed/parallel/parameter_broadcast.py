@@ -9,7 +9,7 @@ import itertools
 
 import numpy as np
 
-from mindseed.common._parallel import get_auto_parallel_context
+from mindseed.common._parallel import auto_parallel_cell, get_auto_parallel_context
 from mindseed.common.tensor import Tensor
 from mindseed.communication.management import create_group, get_group_size, get_rank
 from mindseed.ops.operations.comm_ops import AllReduce
@@ -71,7 +71,9 @@ def parameter_broadcast(net, layout, cur_rank=0, initial_rank=0):
     """
     if not layout or get_group_size() <= 1:
         return
-    stages = get_auto_parallel_context("pipeline_stages")
+    parallel_net = auto_parallel_cell(net)   # an AutoParallel's own pipeline setting, else the context's
+    stages = parallel_net.get_pipeline_stages() if parallel_net is not None else \
+        get_auto_parallel_context("pipeline_stages")
     if cur_rank != get_rank():
         raise ValueError(f"For parameter broadcast, the cur_rank: {cur_rank} is wrong.")
     if initial_rank % (get_group_size() / stages) != 0:

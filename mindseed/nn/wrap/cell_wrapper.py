@@ -270,6 +270,13 @@ class TrainOneStepCell(Cell):
             self.init_param = Parameter(Tensor([0], mstype.int32), name="graceful_init")
 
     def __call__(self, *args, **kwargs):
+        values = _parallel.auto_parallel_values(self.network)
+        if values is None:
+            return self._dispatch_step(args, kwargs)
+        with _parallel.overlaid(values):  # the network is wrapped in AutoParallel: the step runs as it configures
+            return self._dispatch_step(args, kwargs)
+
+    def _dispatch_step(self, args, kwargs):
         if _parallel.simulated_training is not None and not kwargs:
             # a step on a simulated world of ranks (mindseed.parallel._train.simulate)
             return _parallel.simulated_training(self, args)
@@ -519,6 +526,7 @@ class PipelineCell(_MicroSum):
     def __init__(self, network, micro_size, stage_config=None, segment_config=None):
         super().__init__(auto_prefix=False)
         self._init_micro("PipelineCell", network, micro_size)
+        _parallel.register_pipeline_cell(self)   # a gradient call inside AutoParallel finds it by its weights
         for arg, config, attr in (("stage_config", stage_config, "pipeline_stage"),
                                   ("segment_config", segment_config, "pipeline_segment")):
             if config is None:
