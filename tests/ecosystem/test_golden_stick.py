@@ -406,6 +406,36 @@ def test_simqat_bn_fold_trains_folds_and_exports(gs, tmp_path):
         two_conv.apply(_ConvBnNet.make(nn))
 
 
+def test_simqat_fuses_a_conv_bn_written_in_place(gs):
+    """The SimQAT docstring's network (`x = self.conv(x); x = self.bn(x)`): the conv+bn fusion takes both nodes'
+    place, so the convolution runs once, inside Conv2dBnWithoutFoldQuant (MindSpore 2.10 rewrites it the same)."""
+    import mindspore as ms
+    from mindspore import nn
+    from mindspore_gs.quantization import SimulatedQuantizationAwareTraining as SimQAT
+
+    class NetToQuant(nn.Cell):
+        def __init__(self):
+            super().__init__()
+            self.conv = nn.Conv2d(1, 6, 5, pad_mode='valid')
+            self.bn = nn.BatchNorm2d(6)
+
+        def construct(self, x):
+            x = self.conv(x)
+            x = self.bn(x)
+            return x
+
+    algo = SimQAT()
+    algo.set_enable_fusion(True)
+    algo.set_bn_fold(False)
+    algo.set_act_quant_delay(900)
+    algo.set_weight_quant_delay(900)
+    qnet = algo.apply(NetToQuant())
+    assert {n: type(c).__name__ for n, c in qnet.name_cells().items()
+            if n not in ("conv", "bn", "Conv2dBn")} == {"Conv2dBn_1": "Conv2dBnWithoutFoldQuant"}
+    out = qnet(ms.Tensor(np.ones((2, 1, 16, 16), np.float32))).asnumpy()
+    assert out.shape == (2, 6, 12, 12) and np.isfinite(out).all()
+
+
 def test_lsq_lenet_learns_its_scales(gs, tmp_path):
     import mindspore as ms
     from mindspore import nn

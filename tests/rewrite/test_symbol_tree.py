@@ -232,6 +232,41 @@ def test_pattern_engine_replaces_a_chain(x4):
     assert not PatternEngine([nn.Dense, nn.ReLU], Fuse()).apply(stree)      # nothing left to match
 
 
+class MLPInPlace(nn.Cell):
+    """MLP writing every layer's output back to `x` (how most networks read: `x = self.conv(x); x = self.bn(x)`)."""
+
+    def __init__(self):
+        super().__init__()
+        self.fc1 = nn.Dense(4, 5)
+        self.relu = nn.ReLU()
+        self.fc2 = nn.Dense(5, 3)
+
+    def construct(self, x):
+        x = self.fc1(x)
+        x = self.relu(x)
+        x = self.fc2(x)
+        return x
+
+
+def test_pattern_engine_erases_the_whole_match_when_the_chain_reuses_one_name(x4):
+    """The replacement reads the chain's input `x` (the first node's args, as Golden Stick's conv+bn fusion
+    builds it): every matched node goes, so fc1 runs once, inside the fused cell."""
+    from mindseed.rewrite import PatternEngine, Replacement
+
+    class Fuse(Replacement):
+        def build(self, pattern, is_chain_pattern, matched):
+            dense, relu = list(matched.values())
+            return [Node.create_call_cell(DenseRelu(dense.get_instance()), dense.get_targets(), dense.get_args(),
+                                          name="dense_relu")]
+
+    net = MLPInPlace()
+    stree = SymbolTree.create(net)
+    assert PatternEngine([nn.Dense, nn.ReLU], Fuse()).apply(stree)
+    assert [n.get_name() for n in stree.nodes()] == ["input_x", "dense_relu", "fc2", "return"]
+    out = stree.get_network()(ms.Tensor(x4))
+    np.testing.assert_allclose(_np(out), _dense(net.fc2, np.maximum(_dense(net.fc1, x4), 0)), rtol=1e-5, atol=1e-5)
+
+
 def test_generated_network_trains_in_graph_mode(x4):
     net = MLP()
     stree = SymbolTree.create(net)
