@@ -505,3 +505,18 @@ def test_dqn_policy_checkpoint_exports_to_onnx(rl, graph_mode):
         x = s[None]
         got = onnx_session.run(None, {onnx_session.get_inputs()[0].name: x})[0]
         assert got.dtype == np.int32 and got.tolist() == policy(ms.Tensor(x)).asnumpy().tolist()
+
+
+def test_tensor_array_docstring_example_writes_python_numbers(rl):
+    """mindspore_rl.utils.TensorArray's documented use: Python numbers written into an int64 array."""
+    import mindspore
+    from mindspore_rl.utils import TensorArray
+    ta = TensorArray(mindspore.int64, ())
+    ta.write(0, 1)
+    ta.write(1, 2)
+    assert int(ta.read(1).asnumpy()) == 2
+    np.testing.assert_array_equal(ta.stack().asnumpy(), [1, 2])
+    ta.clear()
+    ta.write(0, 3)
+    assert int(ta.read(0).asnumpy()) == 3
+    ta.close()

@@ -200,3 +200,20 @@ def test_tensor_array_write_read_stack():
     ta.TensorArrayClose()(handle)
     with pytest.raises(RuntimeError, match="TensorArraySize"):
         ta.TensorArraySize()(handle)
+
+
+def test_tensor_array_write_takes_a_python_number_as_a_scalar_of_its_dtype():
+    handle = ta.TensorArray(ms.int32, ())()
+    write = ta.TensorArrayWrite()
+    write(handle, 0, 1)
+    write(handle, 1, 2)
+    out = ta.TensorArrayStack(ms.int32, (), True, 0)(handle)
+    assert out.dtype == ms.int32
+    np.testing.assert_array_equal(out.asnumpy(), [1, 2])
+    with pytest.raises(TypeError, match="TensorArrayWrite"):
+        write(handle, 2, "3")
+    vec = ta.TensorArray(ms.float32, (2,))()
+    with pytest.raises(ValueError, match="TensorArrayWrite"):
+        write(vec, 0, 1.5)         # a number is a scalar, not an element of shape (2,)
+    ta.TensorArrayClose()(handle)
+    ta.TensorArrayClose()(vec)

@@ -27,6 +27,8 @@ class _Array:
         self.values = []
 
     def write(self, name, index, value):
+        if not isinstance(value, Tensor):       # a Python number: a scalar of the array's type
+            value = Tensor(np.asarray(value, mstype.dtype_to_nptype(self.dtype)))
         if value.dtype != self.dtype or tuple(value.shape) != self.shape:
             raise ValueError(f"For '{name}', the value must be a Tensor[{self.dtype}] of shape {self.shape}, but got "
                              f"a Tensor[{value.dtype}] of shape {value.shape}.")
@@ -91,11 +93,13 @@ class TensorArray(_Typed):
 
 
 class TensorArrayWrite(Primitive):
-    r"""Writes `value` at `index` of the TensorArray `handle`: `(handle, index, value)`."""
+    r"""Writes `value` at `index` of the TensorArray `handle`: `(handle, index, value)`; `value` is a Tensor or a
+    Python number (taken as a scalar of the array's dtype, as MindSpore's `write_op.write(handle, 0, 1)` example)."""
 
     def __call__(self, handle, index, value):
-        if not isinstance(value, Tensor):
-            raise TypeError(f"For '{self.name}', the 'value' must be a Tensor, but got {type(value).__name__}.")
+        if not isinstance(value, (Tensor, bool, int, float)):
+            raise TypeError(f"For '{self.name}', the 'value' must be a Tensor or a Python number, but got "
+                            f"{type(value).__name__}.")
         _array(self.name, handle)
         _run(lambda h, i, v: _array(self.name, h).write(self.name, _index(self.name, i), v),
              (handle, index, value), False)
