@@ -520,3 +520,22 @@ def test_tensor_array_docstring_example_writes_python_numbers(rl):
     ta.write(0, 3)
     assert int(ta.read(0).asnumpy()) == 3
     ta.close()
+
+
+def test_tensors_queue_docstring_example_puts_and_pops(rl):
+    """mindspore_rl.utils.TensorsQueue's documented use, and its ring of `size` slots (size - 1 elements)."""
+    import mindspore as ms
+    from mindspore import Tensor
+    from mindspore_rl.utils import TensorsQueue
+    data1 = Tensor([[0, 1], [1, 2]], dtype=ms.float32)
+    data2 = Tensor([1], dtype=ms.float32)
+    tq = TensorsQueue(dtype=ms.float32, shapes=((2, 2), (1,)), size=5)
+    for k in range(1, 7):                 # the last two puts find the queue full
+        tq.put((data1 * k, data2 * k))
+    assert int(tq.size().asnumpy()) == 4
+    first = tq.get()
+    np.testing.assert_array_equal(first[0].asnumpy(), [[0, 1], [1, 2]])
+    popped = [float(tq.pop()[1].asnumpy()[0]) for _ in range(4)]
+    assert popped == [1.0, 2.0, 3.0, 4.0] and int(tq.size().asnumpy()) == 0
+    tq.clear()
+    tq.close()

@@ -100,7 +100,6 @@ class TensorArrayWrite(Primitive):
         if not isinstance(value, (Tensor, bool, int, float)):
             raise TypeError(f"For '{self.name}', the 'value' must be a Tensor or a Python number, but got "
                             f"{type(value).__name__}.")
-        _array(self.name, handle)
         _run(lambda h, i, v: _array(self.name, h).write(self.name, _index(self.name, i), v),
              (handle, index, value), False)
         return Tensor(0, mstype.int64)
@@ -110,7 +109,6 @@ class TensorArrayRead(_Typed):
     r"""The element at `index` of the TensorArray `handle`: `(handle, index)`. Args: dtype, element_shape."""
 
     def __call__(self, handle, index):
-        _array(self.name, handle)
         return _run(lambda h, i: Tensor(_array(self.name, h).read(self.name, _index(self.name, i)), self.dtype),
                     (handle, index), True)
 
@@ -119,7 +117,6 @@ class TensorArrayGather(_Typed):
     r"""The elements at `indices` of the TensorArray `handle`, stacked: `(handle, indices)`."""
 
     def __call__(self, handle, indices):
-        _array(self.name, handle)
 
         def gather(h, idx):
             arr = _array(self.name, h)
@@ -137,7 +134,6 @@ class TensorArrayStack(_Typed):
         self.attrs.update(dynamic_size=dynamic_size, size=size)
 
     def __call__(self, handle):
-        _array(self.name, handle)
 
         def stack(h):
             arr = _array(self.name, h)
@@ -151,7 +147,6 @@ class TensorArraySize(Primitive):
     r"""The number of elements of the TensorArray `handle` (int64 scalar)."""
 
     def __call__(self, handle):
-        _array(self.name, handle)
         return _run(lambda h: Tensor(len(_array(self.name, h).values), mstype.int64), (handle,), True)
 
 
@@ -159,7 +154,6 @@ class TensorArrayClear(Primitive):
     r"""Empties the TensorArray `handle` (it stays usable)."""
 
     def __call__(self, handle):
-        _array(self.name, handle)
         _run(lambda h: _array(self.name, h).values.clear(), (handle,), False)
         return Tensor(0, mstype.int64)
 
@@ -168,6 +162,8 @@ class TensorArrayClose(Primitive):
     r"""Frees the TensorArray `handle`."""
 
     def __call__(self, handle):
-        _array(self.name, handle)
-        _run(lambda h: _arrays.pop(_index(self.name, h), None), (handle,), False)
+        def close(h):
+            _array(self.name, h)
+            del _arrays[_index(self.name, h)]
+        _run(close, (handle,), False)
         return Tensor(0, mstype.int64)
