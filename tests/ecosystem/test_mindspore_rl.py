@@ -539,3 +539,28 @@ def test_tensors_queue_docstring_example_puts_and_pops(rl):
     assert popped == [1.0, 2.0, 3.0, 4.0] and int(tq.size().asnumpy()) == 0
     tq.clear()
     tq.close()
+
+
+def test_gru_net_docstring_example_matches_a_numpy_gru(rl):
+    """mindspore_rl.network.GruNet on the CPU (its dtype checks go through `_checkparam.check_types_same_and_valid`):
+    the documented call, checked against a numpy GRU (gates r, z, n) on the net's own weights."""
+    import mindspore as ms
+    from mindspore_rl.network.gru_net import GruNet
+    net = GruNet(10, 16, 1, has_bias=True, bidirectional=False)
+    rng = np.random.default_rng(0)
+    x = rng.normal(size=(3, 5, 10)).astype(np.float32)
+    h0 = rng.normal(size=(1, 5, 16)).astype(np.float32)
+    x_out, h_out = net(ms.Tensor(x), ms.Tensor(h0))
+    assert x_out.shape == (3, 5, 16) and h_out.shape == (1, 5, 16)
+    w = {p.name.split(".")[-1]: p.asnumpy().astype(np.float64) for p in net.get_parameters()}
+    sig = lambda v: 1 / (1 + np.exp(-v))        # noqa: E731
+    h, outs = h0[0].astype(np.float64), []
+    for t in range(3):
+        gi = x[t] @ w["weight_ih_l0"].T + w["bias_ih_l0"]
+        gh = h @ w["weight_hh_l0"].T + w["bias_hh_l0"]
+        r, z = sig(gi[:, :16] + gh[:, :16]), sig(gi[:, 16:32] + gh[:, 16:32])
+        n = np.tanh(gi[:, 32:] + r * gh[:, 32:])
+        h = (1 - z) * n + z * h
+        outs.append(h)
+    np.testing.assert_allclose(x_out.asnumpy(), np.stack(outs), rtol=1e-5, atol=1e-5)
+    np.testing.assert_allclose(h_out.asnumpy()[0], h, rtol=1e-5, atol=1e-5)
