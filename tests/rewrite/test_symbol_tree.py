@@ -154,11 +154,30 @@ def test_replace_and_erase(x4):
     h = _dense(net.fc1, x4)
     np.testing.assert_allclose(_np(new(ms.Tensor(x4))), _dense(net.fc2, 1 / (1 + np.exp(-h))) + 1, rtol=1e-5,
                                atol=1e-5)
-    assert "relu" not in dict(new.name_cells())         # the replaced cell's field is dropped
+    # as MindSpore's rewrite, the replaced cell stays an attribute of the new network (unused)
+    assert list(dict(new.name_cells())) == ["fc1", "relu", "fc2", "sigmoid"]
     stree.erase(stree.get_node("sigmoid"))              # its user reads its input instead
     assert [str(a) for a in stree.get_node("fc2").get_args()] == ["y"]
-    np.testing.assert_allclose(_np(stree.get_network()(ms.Tensor(x4))), _dense(net.fc2, h) + 1, rtol=1e-5,
-                               atol=1e-5)
+    new = stree.get_network()
+    np.testing.assert_allclose(_np(new(ms.Tensor(x4))), _dense(net.fc2, h) + 1, rtol=1e-5, atol=1e-5)
+    assert list(dict(new.name_cells())) == ["fc1", "relu", "fc2", "sigmoid"]
+
+
+def test_replaced_and_erased_cells_keep_their_parameters_in_the_new_network():
+    """MindSpore 2.10 (checked): replacing fc2 by `head` and erasing relu leaves fc2 and relu on the network, so
+    its trainable parameters are fc1's, fc2's and head's; the construct runs fc1 then head."""
+    net = MLPInPlace()
+    stree = SymbolTree.create(net)
+    fc2 = stree.get_node("fc2")
+    head = nn.Dense(5, 3)
+    stree.replace(fc2, [Node.create_call_cell(head, fc2.get_targets(), fc2.get_args(), name="head")])
+    stree.erase(stree.get_node("relu"))
+    new = stree.get_network()
+    assert [n for n, _ in new.cells_and_names()] == ["", "fc1", "relu", "fc2", "head"]
+    assert [p.name for p in new.trainable_params()] == ["fc1.weight", "fc1.bias", "fc2.weight", "fc2.bias",
+                                                        "head.weight", "head.bias"]
+    x = np.random.default_rng(3).standard_normal((2, 4)).astype(np.float32)
+    np.testing.assert_allclose(_np(new(ms.Tensor(x))), _dense(head, _dense(net.fc1, x)), rtol=1e-5, atol=1e-5)
 
 
 def test_set_arg_and_set_arg_by_node(x4):
