@@ -24,7 +24,7 @@ import sys
 import numpy as np
 import pytest
 
-from _eco import HERE, require, use
+from _eco import HERE, RUN_ALL, require, use
 
 ROOT = os.path.dirname(os.path.dirname(HERE))
 
@@ -663,6 +663,34 @@ def test_ptq_smooth_quant_migrates_outliers_into_the_weights(tmp_path):
     assert [int(r[f"quant:{n}.quant_op.input_zp"].astype(np.int64).sum()) for n in same] == \
         [-416, 0, -224, 128, 128, 160]
     assert _logits_close(r, 0.03) >= 0.9
+
+
+@pytest.mark.skipif(not RUN_ALL, reason="a PTQ run with an alpha search per layer (~50 s): MINDSEED_ECO_ALL=1")
+def test_ptq_outlier_suppression_plus_shifts_and_scales_the_activations(tmp_path):
+    """Outlier Suppression+ (A8W8, OutliersSuppressionType.OUTLIER_SUPPRESSION_PLUS): each input channel is shifted
+    by the centre of its calibration range and scaled by a searched smoothing factor; the deployed layer quantizes
+    x per channel (input_scale, int8 offset) and its int8 weights are rounded per output channel; the shift's
+    product with the weight goes into the int32 bias. MindSpore 2.10 (its CPU calibrates and converts) gives the
+    same int8 weights, activation scales, offsets and biases wherever its search picks the same factor."""
+    r = _ptq_run("OSP", tmp_path)
+    for name in _LINEARS:
+        w = r[f"quant:{name}._layer.weight"]
+        x_scale = r[f"quant:{name}.quant_op.input_scale"]
+        assert w.dtype == np.int8 and w.shape == r[f"float:{name}.weight"].shape
+        assert x_scale.shape == (w.shape[1],) and r[f"quant:{name}.quant_op.input_zp"].dtype == np.int8
+        assert r[f"quant:{name}._layer.matmul.quant_bias"].dtype == np.int32
+    same = ["model.layers.0.attention.wq", "model.layers.0.attention.wv", "model.layers.0.attention.wo",
+            "model.layers.0.feed_forward.w1", "model.layers.1.attention.wv", "model.layers.1.attention.wo"]
+    assert [int(r[f"quant:{n}._layer.weight"].astype(np.int64).sum()) for n in same] == \
+        [-2767, 2299, 198, 1207, 823, -643]
+    np.testing.assert_allclose([r[f"quant:{n}.quant_op.input_scale"].astype(np.float64).sum() for n in same],
+                               [0.21243667602539062, 0.25067138671875, 0.19935989379882812, 0.13974905014038086,
+                                0.18984222412109375, 0.11641502380371094], rtol=1e-12)
+    assert [int(r[f"quant:{n}.quant_op.input_zp"].astype(np.int64).sum()) for n in same] == \
+        [-320, -256, 992, 192, -480, 320]
+    assert [int(r[f"quant:{n}._layer.matmul.quant_bias"].astype(np.int64).sum()) for n in same] == \
+        [-27672, 18393, -6130, -7241, 12340, 6435]
+    assert _logits_close(r, 0.05) >= 0.9
 
 
 def test_ptq_a8_dynamic_quantizes_activations_per_token(tmp_path):
