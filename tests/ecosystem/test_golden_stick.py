@@ -712,6 +712,26 @@ def _unpack_int4(packed):
     return np.stack([low, packed.astype(np.int8) >> 4], -1).reshape(packed.shape[0], -1)
 
 
+def test_ptq_a8w4_gptq_int4_weights_and_per_token_activations(tmp_path):
+    """A8W4 (qint4x2 weights by GPTQ with act-order and static groups, int8 activations quantized per token at run
+    time): the weight, stored transposed as packed int4 pairs, has one scale per output channel, max|w| / 7.5, and
+    GPTQ's compensation moves a good share of the rounded values by a few steps; the network's greedy choices stay
+    the float network's."""
+    r = _ptq_run("A8W4", tmp_path)
+    for name in _LINEARS:
+        w = r[f"float:{name}.weight"].astype(np.float32)
+        packed = r[f"quant:{name}._layer.weight"]
+        assert packed.dtype == np.int8 and packed.shape == (w.shape[1], w.shape[0] // 2)
+        q = _unpack_int4(packed).T
+        scale = r[f"quant:{name}._layer.matmul.weight_scale"].astype(np.float32)
+        np.testing.assert_allclose(scale, np.abs(w).max(1) / 7.5, rtol=1e-6)
+        nearest = np.clip(np.round(w / scale[:, None]), -8, 7)
+        moved = np.abs(q - nearest)
+        assert moved.max() <= 4 and 0.1 < (moved > 0).mean() < 0.6
+        assert f"quant:{name}.quant_op.input_scale" not in r
+    assert _logits_close(r, 0.06) >= 0.9
+
+
 def test_ptq_awq_quantizes_weights_to_int4(tmp_path):
     """AWQ (A16W4, qint4x2 weights): a searched smoothing factor per input channel and a searched clip ratio per
     output channel (here from [1.0, 0.9, 0.8]); the weight, stored transposed as packed int4 pairs, is
