@@ -716,7 +716,8 @@ def test_ptq_a8w4_gptq_int4_weights_and_per_token_activations(tmp_path):
     """A8W4 (qint4x2 weights by GPTQ with act-order and static groups, int8 activations quantized per token at run
     time): the weight, stored transposed as packed int4 pairs, has one scale per output channel, max|w| / 7.5, and
     GPTQ's compensation moves a good share of the rounded values by a few steps; the network's greedy choices stay
-    the float network's."""
+    the float network's. MindSpore 2.10's CPU cannot run this one (GPTQ calibrates through DynamicQuantExt: "The
+    kernel DynamicQuantExt unregistered"), so the checks are the algorithm's, not its numbers."""
     r = _ptq_run("A8W4", tmp_path)
     for name in _LINEARS:
         w = r[f"float:{name}.weight"].astype(np.float32)
