@@ -7,6 +7,7 @@ INC_RIGHT, INC_BOTH (a range, naming which ends are included), IN and NOT_IN (me
 import functools
 import inspect
 import numbers
+import sys
 from collections.abc import Iterable
 
 EQ, NE, LT, LE, GT, GE = 1, 2, 3, 4, 5, 6
@@ -142,6 +143,34 @@ def check_subclass(arg_name, type_, template_types, prim_name, addition_error_in
                         f"but got {got}{extra}.The supported data types depend on the hardware that executes the "
                         f"operator, for more details, please refer to the MindSpore official website to get more "
                         f"information about the data type.")
+
+
+def check_types_same_and_valid(args, valid_values, prim_name):
+    """`args` ({name: MindSpore type}) are each of one of `valid_values` (as check_subclass) and all the same."""
+    items = list(args.items())
+    for name, type_ in items:
+        check_subclass(name, type_, valid_values, prim_name)
+    first_name, first = items[0] if items else (None, None)
+    for name, type_ in items[1:]:
+        if type_ != first:
+            raise TypeError(f"For '{prim_name}', the type of '{name}' should be same as '{first_name}', but got "
+                            f"'{first_name}' with type {first} and '{name}' with type {type_}.")
+
+
+def _tensor_types(valid_dtypes):
+    tensor_type = sys.modules[_DTYPES].TensorType     # the dtype module is loaded once a dtype exists
+    valid_dtypes = valid_dtypes if isinstance(valid_dtypes, Iterable) else [valid_dtypes]
+    return [tensor_type(t) for t in valid_dtypes]
+
+
+def check_tensors_dtypes_same_and_valid(args, valid_dtypes, prim_name):
+    """`args` ({name: Tensor type}) are Tensors of one of `valid_dtypes`, all of the same dtype."""
+    check_types_same_and_valid(args, _tensor_types(valid_dtypes), prim_name)
+
+
+def check_tensor_dtype_valid(arg_name, arg_type, valid_dtypes, prim_name):
+    """`arg_type` is the type of a Tensor of one of `valid_dtypes`."""
+    check_subclass(arg_name, arg_type, _tensor_types(valid_dtypes), prim_name)
 
 
 def _check_kind(arg_value, ok, kind, arg_name, prim_name):

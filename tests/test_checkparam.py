@@ -87,3 +87,26 @@ def test_check_subclass_follows_the_type_hierarchy():
         V.check_subclass("x", 3, [ms.float32], "P")
     with pytest.raises(TypeError, match="must be Float32, but got Tensor\\[Float32\\]"):
         V.check_subclass("x", mstype.TensorType(ms.float32), [ms.float32], "P")
+
+
+def test_types_same_and_valid_and_the_tensor_dtype_checks():
+    """MindSpore's checks of a primitive's input types (mindspore-rl's GRU checks its x and h dtypes with them):
+    each valid, all the same; the tensor forms wrap the dtypes as Tensor types."""
+    from mindseed.common import dtype as mstype
+    float_types = [mstype.float32, mstype.float16]
+    V.check_types_same_and_valid({"x": mstype.float32, "h": mstype.float32}, float_types, "GRU")
+    with pytest.raises(TypeError, match="For 'GRU', the type of 'h' should be same as 'x', but got 'x' with type "
+                                        "Float32 and 'h' with type Float16."):
+        V.check_types_same_and_valid({"x": mstype.float32, "h": mstype.float16}, float_types, "GRU")
+    with pytest.raises(TypeError, match="For 'GRU', the element of 'x' must be one of Float32, Float16, but got "
+                                        "Int32."):
+        V.check_types_same_and_valid({"x": mstype.int32}, float_types, "GRU")
+    f32 = mstype.TensorType(mstype.float32)
+    V.check_tensors_dtypes_same_and_valid({"a": f32, "b": f32}, float_types, "Add")
+    V.check_tensor_dtype_valid("a", f32, mstype.float32, "Add")
+    with pytest.raises(TypeError, match=r"the element of 'a' must be one of Tensor\[Float32\], Tensor\[Float16\], "
+                                        r"but got Tensor\[Int32\]"):
+        V.check_tensor_dtype_valid("a", mstype.TensorType(mstype.int32), float_types, "Add")
+    with pytest.raises(TypeError, match="the type of 'b' should be same as 'a'"):
+        V.check_tensors_dtypes_same_and_valid({"a": f32, "b": mstype.TensorType(mstype.float16)},
+                                                      float_types, "Add")

@@ -31,7 +31,7 @@ def prompts():
 def config(approach):
     from mindspore import dtype
     from mindspore_gs.common import BackendTarget
-    from mindspore_gs.ptq import AWQConfig, PTQConfig, PTQMode, PrecisionRecovery
+    from mindspore_gs.ptq import AWQConfig, GPTQQuantConfig, PTQConfig, PTQMode, PrecisionRecovery
     from mindspore_gs.ptq.ptq_config import OutliersSuppressionType as OS, QuantGranularity as QG
     a8 = {"act_quant_dtype": dtype.int8}
     kinds = {"A16W8": {},
@@ -40,6 +40,10 @@ def config(approach):
              "SMOOTH": dict(a8, outliers_suppression=OS.SMOOTH),        # SmoothQuant
              "OSP": dict(a8, outliers_suppression=OS.OUTLIER_SUPPRESSION_PLUS),
              "A8DYN": dict(a8, act_quant_granularity=QG.PER_TOKEN),     # activations quantized per token at run time
+             # A8W4: int4 weights by GPTQ (act-order, static groups), int8 activations per token at run time
+             "A8W4": dict(a8, weight_quant_dtype=dtype.qint4x2, act_quant_granularity=QG.PER_TOKEN,
+                          precision_recovery=PrecisionRecovery.GPTQ,
+                          algo_args=GPTQQuantConfig(desc_act=True, static_groups=True)),
              # A16W4: a short search (4 smoothing exponents, 3 clip ratios) keeps the run short
              "AWQ": {"weight_quant_dtype": dtype.qint4x2, "outliers_suppression": OS.AWQ,
                      "algo_args": AWQConfig(smooth_alpha=[0.0, 0.25, 0.5, 0.75], weight_clip_ratio=[1.0, 0.9, 0.8])}}

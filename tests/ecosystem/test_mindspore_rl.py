@@ -505,3 +505,62 @@ def test_dqn_policy_checkpoint_exports_to_onnx(rl, graph_mode):
         x = s[None]
         got = onnx_session.run(None, {onnx_session.get_inputs()[0].name: x})[0]
         assert got.dtype == np.int32 and got.tolist() == policy(ms.Tensor(x)).asnumpy().tolist()
+
+
+def test_tensor_array_docstring_example_writes_python_numbers(rl):
+    """mindspore_rl.utils.TensorArray's documented use: Python numbers written into an int64 array."""
+    import mindspore
+    from mindspore_rl.utils import TensorArray
+    ta = TensorArray(mindspore.int64, ())
+    ta.write(0, 1)
+    ta.write(1, 2)
+    assert int(ta.read(1).asnumpy()) == 2
+    np.testing.assert_array_equal(ta.stack().asnumpy(), [1, 2])
+    ta.clear()
+    ta.write(0, 3)
+    assert int(ta.read(0).asnumpy()) == 3
+    ta.close()
+
+
+def test_tensors_queue_docstring_example_puts_and_pops(rl):
+    """mindspore_rl.utils.TensorsQueue's documented use, and its ring of `size` slots (size - 1 elements)."""
+    import mindspore as ms
+    from mindspore import Tensor
+    from mindspore_rl.utils import TensorsQueue
+    data1 = Tensor([[0, 1], [1, 2]], dtype=ms.float32)
+    data2 = Tensor([1], dtype=ms.float32)
+    tq = TensorsQueue(dtype=ms.float32, shapes=((2, 2), (1,)), size=5)
+    for k in range(1, 7):                 # the last two puts find the queue full
+        tq.put((data1 * k, data2 * k))
+    assert int(tq.size().asnumpy()) == 4
+    first = tq.get()
+    np.testing.assert_array_equal(first[0].asnumpy(), [[0, 1], [1, 2]])
+    popped = [float(tq.pop()[1].asnumpy()[0]) for _ in range(4)]
+    assert popped == [1.0, 2.0, 3.0, 4.0] and int(tq.size().asnumpy()) == 0
+    tq.clear()
+    tq.close()
+
+
+def test_gru_net_docstring_example_matches_a_numpy_gru(rl):
+    """mindspore_rl.network.GruNet on the CPU (its dtype checks go through `_checkparam.check_types_same_and_valid`):
+    the documented call, checked against a numpy GRU (gates r, z, n) on the net's own weights."""
+    import mindspore as ms
+    from mindspore_rl.network.gru_net import GruNet
+    net = GruNet(10, 16, 1, has_bias=True, bidirectional=False)
+    rng = np.random.default_rng(0)
+    x = rng.normal(size=(3, 5, 10)).astype(np.float32)
+    h0 = rng.normal(size=(1, 5, 16)).astype(np.float32)
+    x_out, h_out = net(ms.Tensor(x), ms.Tensor(h0))
+    assert x_out.shape == (3, 5, 16) and h_out.shape == (1, 5, 16)
+    w = {p.name.split(".")[-1]: p.asnumpy().astype(np.float64) for p in net.get_parameters()}
+    sig = lambda v: 1 / (1 + np.exp(-v))        # noqa: E731
+    h, outs = h0[0].astype(np.float64), []
+    for t in range(3):
+        gi = x[t] @ w["weight_ih_l0"].T + w["bias_ih_l0"]
+        gh = h @ w["weight_hh_l0"].T + w["bias_hh_l0"]
+        r, z = sig(gi[:, :16] + gh[:, :16]), sig(gi[:, 16:32] + gh[:, 16:32])
+        n = np.tanh(gi[:, 32:] + r * gh[:, 32:])
+        h = (1 - z) * n + z * h
+        outs.append(h)
+    np.testing.assert_allclose(x_out.asnumpy(), np.stack(outs), rtol=1e-5, atol=1e-5)
+    np.testing.assert_allclose(h_out.asnumpy()[0], h, rtol=1e-5, atol=1e-5)

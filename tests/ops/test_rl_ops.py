@@ -1,6 +1,8 @@
 """The reinforcement-learning primitives mindspore-rl builds on: ops.BufferAppend/BufferGetItem/BufferSample,
 ops.operations._rl_inner_ops (replay buffers, BatchAssign, DiscountedReturn, CudnnGRU) and _tensor_array, against
 numpy references of MindSpore's kernels."""
+import warnings
+
 import numpy as np
 import pytest
 
@@ -200,3 +202,94 @@ def test_tensor_array_write_read_stack():
     ta.TensorArrayClose()(handle)
     with pytest.raises(RuntimeError, match="TensorArraySize"):
         ta.TensorArraySize()(handle)
+
+
+def test_tensor_array_write_takes_a_python_number_as_a_scalar_of_its_dtype():
+    handle = ta.TensorArray(ms.int32, ())()
+    write = ta.TensorArrayWrite()
+    write(handle, 0, 1)
+    write(handle, 1, 2)
+    out = ta.TensorArrayStack(ms.int32, (), True, 0)(handle)
+    assert out.dtype == ms.int32
+    np.testing.assert_array_equal(out.asnumpy(), [1, 2])
+    with pytest.raises(TypeError, match="TensorArrayWrite"):
+        write(handle, 2, "3")
+    vec = ta.TensorArray(ms.float32, (2,))()
+    with pytest.raises(ValueError, match="TensorArrayWrite"):
+        write(vec, 0, 1.5)         # a number is a scalar, not an element of shape (2,)
+    ta.TensorArrayClose()(handle)
+    ta.TensorArrayClose()(vec)
+
+
+def test_tensors_queue_is_a_ring_of_size_slots():
+    """MindSpore's TensorsQueue: `size` slots hold size - 1 elements; a put into a full queue is dropped (a
+    warning), get reads the front, pop_after_get removes it; clear empties it, close frees it."""
+    shapes = ((2,), ())
+    handle = rl.TensorsQueueCreate(ms.float32, shapes, 3, "q")()
+    assert handle.dtype == ms.int64 and handle.shape == ()
+    put, size = rl.TensorsQueuePut(ms.float32, shapes), rl.TensorsQueueSize()
+    get, pop = rl.TensorsQueueGet(ms.float32, shapes), rl.TensorsQueueGet(ms.float32, shapes, pop_after_get=True)
+    for v in range(3):                       # the third put finds the queue full
+        put(handle, (ms.Tensor([v, 2 * v], ms.float32), ms.Tensor(10.0 * v, ms.float32)))
+    assert int(size(handle).asnumpy()) == 2
+    front = get(handle)
+    np.testing.assert_array_equal(front[0].asnumpy(), [0, 0])
+    assert int(size(handle).asnumpy()) == 2
+    pop(handle)
+    second = pop(handle)
+    np.testing.assert_array_equal(second[0].asnumpy(), [1, 2])
+    assert float(second[1].asnumpy()) == 10.0 and int(size(handle).asnumpy()) == 0
+    put(handle, (ms.Tensor([7, 8], ms.float32), ms.Tensor(9.0, ms.float32)))     # wraps around the ring
+    np.testing.assert_array_equal(get(handle)[0].asnumpy(), [7, 8])
+    rl.TensorsQueueClear()(handle)
+    assert int(size(handle).asnumpy()) == 0
+    np.testing.assert_array_equal(get(handle)[0].asnumpy(), [0, 0])           # empty: zeros
+    with pytest.raises(ValueError, match="TensorsQueuePut"):
+        put(handle, (ms.Tensor([1.0, 2.0, 3.0], ms.float32), ms.Tensor(1.0, ms.float32)))
+    with pytest.raises(ValueError, match="TensorsQueuePut"):
+        put(handle, (ms.Tensor([1.0, 2.0], ms.float32),))
+    with pytest.raises(TypeError, match="TensorsQueueCreate"):
+        rl.TensorsQueueCreate(ms.string, shapes, 3)
+    rl.TensorsQueueClose()(handle)
+    with pytest.raises(RuntimeError, match="TensorsQueueSize"):
+        size(handle)
+
+
+def test_tensors_queue_ops_repeat_inside_a_compiled_function():
+    shapes = ((2,),)
+    handle = rl.TensorsQueueCreate(ms.float32, shapes, 8)()
+    put, pop = rl.TensorsQueuePut(ms.float32, shapes), rl.TensorsQueueGet(ms.float32, shapes, True)
+    size = rl.TensorsQueueSize()
+
+    @ms.jit
+    def step(x):
+        put(handle, (x,))
+        put(handle, (x * 2,))
+        return pop(handle)[0] + size(handle)
+
+    outs = [step(ms.Tensor([v, v + 1], ms.float32)).asnumpy() for v in range(3)]
+    # call k puts x_k and 2 x_k, pops the front (x_0, 2 x_0, x_1 in turn) and adds the k + 1 elements left
+    np.testing.assert_array_equal(np.stack(outs), [[1, 2], [2, 4], [4, 5]])
+    rl.TensorsQueueClose()(handle)
+
+
+def test_tensor_array_ops_compile_into_the_graph_and_closing_twice_is_an_error():
+    handle = ta.TensorArray(ms.float32, (2,))()
+    write, size, read = ta.TensorArrayWrite(), ta.TensorArraySize(), ta.TensorArrayRead(ms.float32, (2,))
+
+    @ms.jit
+    def step(i, x):
+        write(handle, i, x)
+        return read(handle, i) + size(handle)
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")          # no fallback to the interpreter
+        outs = [step(ms.Tensor(k, ms.int64), ms.Tensor([k, 2 * k], ms.float32)).asnumpy() for k in range(3)]
+    np.testing.assert_array_equal(np.stack(outs), [[1, 1], [3, 4], [5, 7]])
+    ta.TensorArrayClose()(handle)
+    with pytest.raises(RuntimeError, match="TensorArrayClose"):
+        ta.TensorArrayClose()(handle)
+    queue = rl.TensorsQueueCreate(ms.float32, ((1,),), 2)()
+    rl.TensorsQueueClose()(queue)
+    with pytest.raises(RuntimeError, match="TensorsQueueClose"):
+        rl.TensorsQueueClose()(queue)

@@ -188,11 +188,30 @@ def test_replace_and_erase(x4):
     h = _dense(net.fc1, x4)
     np.testing.assert_allclose(_np(new(ms.Tensor(x4))), _dense(net.fc2, 1 / (1 + np.exp(-h))) + 1, rtol=1e-5,
                                atol=1e-5)
-    assert "relu" not in dict(new.name_cells())         # the replaced cell's field is dropped
+    # as MindSpore's rewrite, the replaced cell stays an attribute of the new network (unused)
+    assert list(dict(new.name_cells())) == ["fc1", "relu", "fc2", "sigmoid"]
     stree.erase(stree.get_node("sigmoid"))              # its user reads its input instead
     assert [str(a) for a in stree.get_node("fc2").get_args()] == ["y"]
-    np.testing.assert_allclose(_np(stree.get_network()(ms.Tensor(x4))), _dense(net.fc2, h) + 1, rtol=1e-5,
-                               atol=1e-5)
+    new = stree.get_network()
+    np.testing.assert_allclose(_np(new(ms.Tensor(x4))), _dense(net.fc2, h) + 1, rtol=1e-5, atol=1e-5)
+    assert list(dict(new.name_cells())) == ["fc1", "relu", "fc2", "sigmoid"]
+
+
+def test_replaced_and_erased_cells_keep_their_parameters_in_the_new_network():
+    """MindSpore 2.10 (checked): replacing fc2 by `head` and erasing relu leaves fc2 and relu on the network, so
+    its trainable parameters are fc1's, fc2's and head's; the construct runs fc1 then head."""
+    net = MLPInPlace()
+    stree = SymbolTree.create(net)
+    fc2 = stree.get_node("fc2")
+    head = nn.Dense(5, 3)
+    stree.replace(fc2, [Node.create_call_cell(head, fc2.get_targets(), fc2.get_args(), name="head")])
+    stree.erase(stree.get_node("relu"))
+    new = stree.get_network()
+    assert [n for n, _ in new.cells_and_names()] == ["", "fc1", "relu", "fc2", "head"]
+    assert [p.name for p in new.trainable_params()] == ["fc1.weight", "fc1.bias", "fc2.weight", "fc2.bias",
+                                                        "head.weight", "head.bias"]
+    x = np.random.default_rng(3).standard_normal((2, 4)).astype(np.float32)
+    np.testing.assert_allclose(_np(new(ms.Tensor(x))), _dense(head, _dense(net.fc1, x)), rtol=1e-5, atol=1e-5)
 
 
 def test_set_arg_and_set_arg_by_node(x4):
@@ -264,6 +283,41 @@ def test_pattern_engine_replaces_a_chain(x4):
     expected = _dense(net.fc2, np.maximum(_dense(net.fc1, x4), 0)) + 1
     np.testing.assert_allclose(_np(stree.get_network()(ms.Tensor(x4))), expected, rtol=1e-5, atol=1e-5)
     assert not PatternEngine([nn.Dense, nn.ReLU], Fuse()).apply(stree)      # nothing left to match
+
+
+class MLPInPlace(nn.Cell):
+    """MLP writing every layer's output back to `x` (how most networks read: `x = self.conv(x); x = self.bn(x)`)."""
+
+    def __init__(self):
+        super().__init__()
+        self.fc1 = nn.Dense(4, 5)
+        self.relu = nn.ReLU()
+        self.fc2 = nn.Dense(5, 3)
+
+    def construct(self, x):
+        x = self.fc1(x)
+        x = self.relu(x)
+        x = self.fc2(x)
+        return x
+
+
+def test_pattern_engine_erases_the_whole_match_when_the_chain_reuses_one_name(x4):
+    """The replacement reads the chain's input `x` (the first node's args, as Golden Stick's conv+bn fusion
+    builds it): every matched node goes, so fc1 runs once, inside the fused cell."""
+    from mindseed.rewrite import PatternEngine, Replacement
+
+    class Fuse(Replacement):
+        def build(self, pattern, is_chain_pattern, matched):
+            dense, relu = list(matched.values())
+            return [Node.create_call_cell(DenseRelu(dense.get_instance()), dense.get_targets(), dense.get_args(),
+                                          name="dense_relu")]
+
+    net = MLPInPlace()
+    stree = SymbolTree.create(net)
+    assert PatternEngine([nn.Dense, nn.ReLU], Fuse()).apply(stree)
+    assert [n.get_name() for n in stree.nodes()] == ["input_x", "dense_relu", "fc2", "return"]
+    out = stree.get_network()(ms.Tensor(x4))
+    np.testing.assert_allclose(_np(out), _dense(net.fc2, np.maximum(_dense(net.fc1, x4), 0)), rtol=1e-5, atol=1e-5)
 
 
 def test_generated_network_trains_in_graph_mode(x4):

@@ -11,6 +11,8 @@
 * `BatchAssign` copies a tuple of Parameters into another; `DiscountedReturn` computes discounted returns over
   episodes; `CudnnGRU` is the stacked GRU over cuDNN's flat weight (MindSpore has a GPU kernel only; here it is
   composed of mindseed's ops, so it runs and differentiates on the CPU).
+* `TensorsQueueCreate`, `Put`, `Get`, `Size`, `Clear`, `Close`: a queue of tuples of Tensors on the host
+  (_rl_tensors_queue.py).
 * `EnvCreate`, `EnvReset`, `EnvStep` drive MindSpore's built-in CUDA environments (the `Tag` game), which exist
   in MindSpore's GPU build only: they are made and checked as there, and a call raises the RuntimeError MindSpore's
   CPU build gives for an operator without a CPU kernel.
@@ -23,11 +25,15 @@ from mindseed.common import dtype as mstype
 from mindseed.common.tensor import Tensor
 from mindseed.ops import functional as F
 from mindseed.ops.operations._base import Primitive
+from mindseed.ops.operations._rl_tensors_queue import (TensorsQueueClear, TensorsQueueClose, TensorsQueueCreate,
+                                                       TensorsQueueGet, TensorsQueuePut, TensorsQueueSize)
 
 __all__ = ["PriorityReplayBufferCreate", "PriorityReplayBufferPush", "PriorityReplayBufferSample",
            "PriorityReplayBufferUpdate", "PriorityReplayBufferDestroy", "ReservoirReplayBufferCreate",
            "ReservoirReplayBufferPush", "ReservoirReplayBufferSample", "ReservoirReplayBufferDestroy",
-           "BatchAssign", "DiscountedReturn", "CudnnGRU", "EnvCreate", "EnvReset", "EnvStep"]
+           "BatchAssign", "DiscountedReturn", "CudnnGRU", "EnvCreate", "EnvReset", "EnvStep",
+           "TensorsQueueCreate", "TensorsQueuePut", "TensorsQueueGet", "TensorsQueueSize", "TensorsQueueClear",
+           "TensorsQueueClose"]
 
 _MIN_PRIORITY = 1e-7
 _buffers = {}           # handle -> the host buffer

@@ -27,6 +27,8 @@ class _Array:
         self.values = []
 
     def write(self, name, index, value):
+        if not isinstance(value, Tensor):       # a Python number: a scalar of the array's type
+            value = Tensor(np.asarray(value, mstype.dtype_to_nptype(self.dtype)))
         if value.dtype != self.dtype or tuple(value.shape) != self.shape:
             raise ValueError(f"For '{name}', the value must be a Tensor[{self.dtype}] of shape {self.shape}, but got "
                              f"a Tensor[{value.dtype}] of shape {value.shape}.")
@@ -91,12 +93,13 @@ class TensorArray(_Typed):
 
 
 class TensorArrayWrite(Primitive):
-    r"""Writes `value` at `index` of the TensorArray `handle`: `(handle, index, value)`."""
+    r"""Writes `value` at `index` of the TensorArray `handle`: `(handle, index, value)`; `value` is a Tensor or a
+    Python number (taken as a scalar of the array's dtype, as MindSpore's `write_op.write(handle, 0, 1)` example)."""
 
     def __call__(self, handle, index, value):
-        if not isinstance(value, Tensor):
-            raise TypeError(f"For '{self.name}', the 'value' must be a Tensor, but got {type(value).__name__}.")
-        _array(self.name, handle)
+        if not isinstance(value, (Tensor, bool, int, float)):
+            raise TypeError(f"For '{self.name}', the 'value' must be a Tensor or a Python number, but got "
+                            f"{type(value).__name__}.")
         _run(lambda h, i, v: _array(self.name, h).write(self.name, _index(self.name, i), v),
              (handle, index, value), False)
         return Tensor(0, mstype.int64)
@@ -106,7 +109,6 @@ class TensorArrayRead(_Typed):
     r"""The element at `index` of the TensorArray `handle`: `(handle, index)`. Args: dtype, element_shape."""
 
     def __call__(self, handle, index):
-        _array(self.name, handle)
         return _run(lambda h, i: Tensor(_array(self.name, h).read(self.name, _index(self.name, i)), self.dtype),
                     (handle, index), True)
 
@@ -115,7 +117,6 @@ class TensorArrayGather(_Typed):
     r"""The elements at `indices` of the TensorArray `handle`, stacked: `(handle, indices)`."""
 
     def __call__(self, handle, indices):
-        _array(self.name, handle)
 
         def gather(h, idx):
             arr = _array(self.name, h)
@@ -133,7 +134,6 @@ class TensorArrayStack(_Typed):
         self.attrs.update(dynamic_size=dynamic_size, size=size)
 
     def __call__(self, handle):
-        _array(self.name, handle)
 
         def stack(h):
             arr = _array(self.name, h)
@@ -147,7 +147,6 @@ class TensorArraySize(Primitive):
     r"""The number of elements of the TensorArray `handle` (int64 scalar)."""
 
     def __call__(self, handle):
-        _array(self.name, handle)
         return _run(lambda h: Tensor(len(_array(self.name, h).values), mstype.int64), (handle,), True)
 
 
@@ -155,7 +154,6 @@ class TensorArrayClear(Primitive):
     r"""Empties the TensorArray `handle` (it stays usable)."""
 
     def __call__(self, handle):
-        _array(self.name, handle)
         _run(lambda h: _array(self.name, h).values.clear(), (handle,), False)
         return Tensor(0, mstype.int64)
 
@@ -164,6 +162,8 @@ class TensorArrayClose(Primitive):
     r"""Frees the TensorArray `handle`."""
 
     def __call__(self, handle):
-        _array(self.name, handle)
-        _run(lambda h: _arrays.pop(_index(self.name, h), None), (handle,), False)
+        def close(h):
+            _array(self.name, h)
+            del _arrays[_index(self.name, h)]
+        _run(close, (handle,), False)
         return Tensor(0, mstype.int64)

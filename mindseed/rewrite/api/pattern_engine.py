@@ -160,17 +160,13 @@ class PatternEngine:
 
     @staticmethod
     def _replace_match(stree, root, matched_dict, new_nodes):
-        """Replace the match rooted at `root` by `new_nodes`; the other matched nodes are erased once unused."""
-        inputs = {n.get_name(): n.get_inputs() for n in matched_dict.values()}
-        to_erase = list(matched_dict.values())
+        """Replace the match rooted at `root` by `new_nodes`, then erase the other matched nodes, last matched first,
+        as MindSpore does: the replacement takes the match's place whole (a node `x = f(x)` whose output the new
+        nodes read hands them its own input)."""
         new_root = stree.replace(root, new_nodes)
-        queue = list(inputs.get(root.get_name(), []))
-        while queue:
-            node = queue.pop(0)
-            if node not in to_erase or node.get_users() or node.get_symbol_tree() is None:
-                continue
-            stree.erase(node)
-            queue.extend(inputs.get(node.get_name(), []))
+        for node in reversed(list(matched_dict.values())):
+            if node is not root and node.get_symbol_tree() is not None:
+                stree.erase(node)
         return new_root
 
     def _apply_in_container(self, stree, container):

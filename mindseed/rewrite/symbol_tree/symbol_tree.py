@@ -171,7 +171,8 @@ class SymbolTree:
     def _unique_node_name(self, base, field=False):
         taken = self._taken_names()
         candidate, i = base, 0
-        while candidate in taken or (field and (hasattr(self._origin, candidate) or candidate in self._dropped)):
+        while candidate in taken or (field and (hasattr(self._origin, candidate) or candidate in self._dropped
+                                                or candidate in self._fields)):
             i += 1
             candidate = f"{base}_{i}"
         return candidate
@@ -256,8 +257,8 @@ class SymbolTree:
         if field is None or any(self._field_of(n) == field for n in self._nodes):
             return
         if field in self._fields:
-            del self._fields[field]
-        elif not any(field in names_of(n.get_ast(), ast.Load) or _mentions(n.get_ast(), field)
+            return      # a cell set on the network stays there, used or not, as MindSpore's rewrite keeps it
+        if not any(field in names_of(n.get_ast(), ast.Load) or _mentions(n.get_ast(), field)
                      for n in self._nodes if n.get_node_type() in (NodeType.Python, NodeType.ControlFlow)):
             if not _method_uses(type(self._origin), field):
                 self._dropped.add(field)
@@ -432,9 +433,6 @@ class SymbolTree:
                 new_cells.add(id(obj))
             else:
                 object.__setattr__(net, field, obj)
-        for field in self._dropped:
-            if field in net.__dict__:
-                delattr(net, field)
         return net
 
     @staticmethod
