@@ -144,6 +144,8 @@ def update_held(optimizer, grads, absent=()):
     optimizer runs, so its elementwise update touches only what this process holds, and hold no data again after)."""
     params = list(optimizer.parameters)
     saved = [(x, x._data) for x in absent]
+    # the state this process does not hold stays without data: not initialized by the cell's first call
+    optimizer.__dict__["_lazy_params"] = False
     try:
         for x in absent:
             x._data = B.empty((0,), x.dtype.name)
