@@ -1,0 +1,53 @@
+"""Dtype, shape and argument rules of mindspore.ops functions found by differential fuzzing against real
+MindSpore 2.10 (CPU). Expected values are the oracle's, hard-coded."""
+import numpy as np
+import pytest
+
+import mindseed as ms
+from mindseed import ops
+
+
+def _t(values, dtype):
+    return ms.Tensor(np.array(values, dtype))
+
+
+@pytest.mark.parametrize("div", [ops.tensor_div, lambda x, y: ops.RealDiv()(x, y)])
+def test_tensor_div_of_integers_truncates_in_their_dtype(div):
+    out = div(_t([-3, 3, -1, 7], np.int32), _t([2, 2, 2, -2], np.int32))
+    assert out.dtype == ms.int32
+    assert out.asnumpy().tolist() == [-1, 1, 0, -3]
+    out = div(_t([-5, 5], np.int8), 2)
+    assert out.dtype == ms.int8 and out.asnumpy().tolist() == [-2, 2]
+    out = div(_t([True, False], np.bool_), 2)
+    assert out.dtype == ms.int64 and out.asnumpy().tolist() == [0, 0]
+    out = div(_t([-7, 9], np.int8), _t([2, 2], np.int16))
+    assert out.dtype == ms.int16 and out.asnumpy().tolist() == [-3, 4]
+
+
+def test_tensor_div_with_a_float_operand_is_true_division():
+    out = ops.tensor_div(_t([-3, 3], np.int32), 2.5)
+    assert out.dtype == ms.float32
+    np.testing.assert_allclose(out.asnumpy(), [-1.2, 1.2], rtol=1e-6)
+    out = ops.tensor_div(3, 2)
+    assert out.dtype == ms.int64 and int(out.asnumpy()) == 1
+
+
+@pytest.mark.parametrize("np_dtype, ms_dtype, expected", [
+    (np.int32, ms.int32, 6), (np.int8, ms.int8, 6), (np.uint8, ms.uint8, 6), (np.float16, ms.float16, 6.0),
+])
+def test_reduce_sum_keeps_the_input_dtype(np_dtype, ms_dtype, expected):
+    out = ops.reduce_sum(_t([[1, 2], [3, 0]], np_dtype))
+    assert out.dtype == ms_dtype and out.asnumpy().tolist() == expected
+    out = ops.reduce_sum(_t([[1, 2], [3, 0]], np_dtype), 1)
+    assert out.dtype == ms_dtype and out.asnumpy().tolist() == [3, 3]
+    out = ops.reduce_sum(_t([True, False, True], np.bool_))
+    assert out.dtype == ms.bool_ and bool(out.asnumpy()) is True
+
+
+def test_argmax_argmin_ignore_keepdims_without_an_axis():
+    x = ms.Tensor(np.arange(24, dtype=np.float32).reshape(2, 3, 4))
+    out = ops.argmax(x, None, True)
+    assert out.shape == () and out.dtype == ms.int64 and int(out.asnumpy()) == 23
+    out = ops.argmin(x, None, True)
+    assert out.shape == () and out.dtype == ms.int32 and int(out.asnumpy()) == 0
+    assert ops.argmax(x, 1, True).shape == (2, 1, 4)
