@@ -51,3 +51,27 @@ def test_argmax_argmin_ignore_keepdims_without_an_axis():
     out = ops.argmin(x, None, True)
     assert out.shape == () and out.dtype == ms.int32 and int(out.asnumpy()) == 0
     assert ops.argmax(x, 1, True).shape == (2, 1, 4)
+
+
+def test_sub_takes_a_python_bool_beside_a_non_bool_tensor():
+    i = _t([-1, 4], np.int32)
+    out = ops.sub(i, True)
+    assert out.dtype == ms.int32 and out.asnumpy().tolist() == [-2, 3]
+    out = ops.sub(True, i)
+    assert out.dtype == ms.int32 and out.asnumpy().tolist() == [2, -3]
+    out = ops.sub(_t([1.5], np.float16), True)
+    assert out.dtype == ms.float16 and out.asnumpy().tolist() == [0.5]
+    with pytest.raises(TypeError):
+        ops.sub(_t([True], np.bool_), True)
+
+
+def test_subtract_scales_a_bool_other_as_int64():
+    b = _t([True, False], np.bool_)
+    out = ops.subtract(b, b)
+    assert out.dtype == ms.int64 and out.asnumpy().tolist() == [0, 0]
+    out = ops.subtract(b, True)
+    assert out.dtype == ms.int64 and out.asnumpy().tolist() == [0, -1]
+    out = ops.subtract(_t([1, 2], np.uint8), True)
+    assert out.dtype == ms.uint8 and out.asnumpy().tolist() == [0, 1]
+    out = ops.subtract(_t([1, 2], np.int8), _t([1, 1], np.int8), alpha=2)
+    assert out.dtype == ms.int8 and out.asnumpy().tolist() == [-1, 0]

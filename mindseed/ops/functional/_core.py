@@ -43,9 +43,22 @@ def add(input, other):
     return P.add_p(*narrow_pair(input, other))
 
 
+def _is_bool(v):
+    return isinstance(v, (bool, np.bool_)) or (isinstance(v, Tensor) and v.dtype == mstype.bool_)
+
+
+def _bool_scalar_as_int(x, y):
+    """A Python bool beside a tensor that is not bool counts as the int 0 or 1 (MindSpore's Sub takes `x - True`)."""
+    if isinstance(y, (bool, np.bool_)) and not _is_bool(x):
+        y = int(y)
+    if isinstance(x, (bool, np.bool_)) and not _is_bool(y):
+        x = int(x)
+    return x, y
+
+
 def sub(input, other):
-    """input - other, broadcasting."""
-    return P.sub_p(*narrow_pair(input, other))
+    """input - other, broadcasting (a Python bool beside a non-bool tensor counts as 0 or 1)."""
+    return P.sub_p(*narrow_pair(*_bool_scalar_as_int(input, other)))
 
 
 def mul(input, other):
@@ -76,8 +89,12 @@ def neg(input):
 
 
 def subtract(input, other, *, alpha=1):
-    """input - alpha * other, broadcasting."""
-    return P.sub_p(input, other if alpha == 1 else P.mul_p(other, alpha))
+    """input - alpha * other, broadcasting; a bool `other` is scaled as an integer (`alpha * other` is Int64)."""
+    if isinstance(other, Tensor) and other.dtype == mstype.bool_:
+        other = P.cast_p(other, dtype="Int64")
+    elif isinstance(other, (bool, np.bool_)):
+        other = int(other)
+    return sub(input, other if alpha == 1 else P.mul_p(other, alpha))
 
 
 def true_divide(dividend, divisor):
