@@ -75,3 +75,20 @@ def test_subtract_scales_a_bool_other_as_int64():
     assert out.dtype == ms.uint8 and out.asnumpy().tolist() == [0, 1]
     out = ops.subtract(_t([1, 2], np.int8), _t([1, 1], np.int8), alpha=2)
     assert out.dtype == ms.int8 and out.asnumpy().tolist() == [-1, 0]
+
+
+@pytest.mark.parametrize("value, expected", [(3, [3, 3]), (2.5, [2, 2]), (True, [1, 1])])
+def test_ops_full_defaults_to_int64_whatever_the_value(value, expected):
+    out = ops.full((2,), value)
+    assert out.dtype == ms.int64 and out.asnumpy().tolist() == expected
+    out = ops.full([2], value, dtype=ms.float16)
+    assert out.dtype == ms.float16 and out.asnumpy().tolist() == [float(v) if value is not True else 1.0
+                                                                  for v in ([value] * 2)]
+    with pytest.raises(TypeError, match="'size' must be a tuple or list"):
+        ops.full(2, value)
+
+
+def test_mint_full_infers_the_dtype_from_the_value():
+    assert ms.mint.full((2,), 2.5).dtype == ms.float32
+    assert ms.mint.full((2,), True).dtype == ms.bool_
+    assert ms.mint.full((2,), 3).dtype == ms.int64

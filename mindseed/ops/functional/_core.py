@@ -454,7 +454,20 @@ def ones(shape, dtype=None):
 
 
 def full(size, fill_value, *, dtype=None):
-    """A tensor of `size` filled with `fill_value` (dtype inferred from the value unless given)."""
+    """A tensor of `size` (a tuple or list) filled with `fill_value`, of `dtype` (Int64 when None, whatever the value:
+    MindSpore's `ops.full`; `mint.full` infers the dtype from the value).
+
+    >>> import mindseed as ms
+    >>> ms.ops.full((2,), 2.5)
+    Tensor(shape=[2], dtype=Int64, value= [2 2])
+    """
+    if not isinstance(size, (list, tuple)):
+        raise TypeError(f"For 'ops.full', 'size' must be a tuple or list of ints, but got {type(size)}.")
+    return full_ext(size, fill_value, dtype=mstype.int64 if dtype is None else dtype)
+
+
+def full_ext(size, fill_value, *, dtype=None):
+    """A tensor of `size` filled with `fill_value` (dtype inferred from the value unless given): `mint.full`."""
     if isinstance(fill_value, Tensor):
         fill_value = fill_value.item()
     if dtype is None:
@@ -465,12 +478,12 @@ def full(size, fill_value, *, dtype=None):
 
 def fill(type, shape, value):
     """MindSpore's older spelling: fill(dtype, shape, value)."""
-    return full(shape, value, dtype=type)
+    return full_ext(shape, value, dtype=type)
 
 
 def full_like(input, fill_value, *, dtype=None):
     _check_tensor("full_like", "input", input)
-    return full(input.shape, fill_value, dtype=dtype or input.dtype)
+    return full_ext(input.shape, fill_value, dtype=dtype or input.dtype)
 
 
 # ---------------------------------------------------------------- indexing
