@@ -92,3 +92,17 @@ def test_mint_full_infers_the_dtype_from_the_value():
     assert ms.mint.full((2,), 2.5).dtype == ms.float32
     assert ms.mint.full((2,), True).dtype == ms.bool_
     assert ms.mint.full((2,), 3).dtype == ms.int64
+
+
+def test_arange_to_bool_is_the_numbers_nonzero():
+    assert ops.arange(5, dtype=ms.bool_).asnumpy().tolist() == [False, True, True, True, True]
+    assert ops.arange(0, 1, 0.25, dtype=ms.bool_).asnumpy().tolist() == [False, True, True, True]
+    assert ops.arange(3, 0, -1, dtype=ms.bool_).asnumpy().tolist() == [True, True, True]
+
+
+@pytest.mark.parametrize("fn", [ops.tril_indices, ops.triu_indices])
+def test_tril_triu_indices_take_only_integer_dtypes(fn):
+    assert fn(3, 3, dtype=ms.int32).dtype == ms.int32
+    with pytest.raises(TypeError, match=r"should be one of \[mindspore.int32, mindspore.int64\], but got "
+                                        r"'mindspore.float16'"):
+        fn(3, 3, dtype=ms.float16)
