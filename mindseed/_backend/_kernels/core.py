@@ -21,6 +21,25 @@ def _scalar_dtype(x, like):
     return torch.complex64
 
 
+def promote_zero_dim(x, y):
+    """Two tensor operands, one 0-d, brought to their promoted dtype: MindSpore promotes a 0-d tensor by its dtype
+    like any tensor (float16 (2, 3) + float32 () is float32), where aten lets the dimensioned operand decide within
+    a category. Python numbers and two dimensioned (or two 0-d) tensors are left as they are."""
+    if isinstance(x, torch.Tensor) and isinstance(y, torch.Tensor) and x.dtype != y.dtype and \
+            (x.dim() == 0) != (y.dim() == 0):
+        dt = torch.promote_types(x.dtype, y.dtype)
+        return x.to(dt), y.to(dt)
+    return x, y
+
+
+def _zero_dim_promoting(kernel):
+    """`kernel` with a 0-d tensor operand promoting like any tensor (`promote_zero_dim`)."""
+    def promoting(x, y):
+        return kernel(*promote_zero_dim(x, y))
+    promoting.__name__ = promoting.__qualname__ = kernel.__name__
+    return promoting
+
+
 def identity(x):
     """x's value as another tensor object (a view of the same data): a graph that keeps an identity of a
     Parameter it then updates (Assign gives the Parameter new storage) keeps the old value in it."""
@@ -76,9 +95,10 @@ def _commutative(op):
     return kernel
 
 
-add = _commutative(torch.add)
+add = _zero_dim_promoting(_commutative(torch.add))
 
 
+@_zero_dim_promoting
 def sub(x, y):
     if _unsigned(x, y):
         return _wrapping(torch.sub, x, y)
@@ -298,6 +318,7 @@ def log(x):
     return torch.log(x)
 
 
+@_zero_dim_promoting
 def pow_(x, y):
     if isinstance(x, torch.Tensor):
         return torch.pow(x, y)
@@ -313,8 +334,8 @@ def _extremum(op):
     return kernel
 
 
-maximum = _extremum(torch.maximum)
-minimum = _extremum(torch.minimum)
+maximum = _zero_dim_promoting(_extremum(torch.maximum))
+minimum = _zero_dim_promoting(_extremum(torch.minimum))
 
 
 def _comparison(op, flipped, numbers=True):

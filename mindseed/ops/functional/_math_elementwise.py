@@ -314,6 +314,9 @@ def tensor_div(x, y):
     kinds = {_integer_kind(x), _integer_kind(y)}
     if None not in kinds and kinds != {"bool"}:
         return P.truncate_div_p(x if isinstance(x, Tensor) or isinstance(y, Tensor) else Tensor(x), y)
+    if isinstance(x, Tensor) and isinstance(y, Tensor) and x.dtype != y.dtype and (x.ndim == 0) != (y.ndim == 0):
+        dt = mstype.promote_types(x.dtype, y.dtype).name   # RealDiv promotes a 0-d tensor like any tensor
+        x, y = C.cast_p(x, dtype=dt), C.cast_p(y, dtype=dt)
     return FC.div(x, y)
 tensor_exp = FC.exp
 tensor_gt, tensor_ge, tensor_lt, tensor_le = FC.greater, FC.greater_equal, FC.less, FC.less_equal
