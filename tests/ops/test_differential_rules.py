@@ -106,3 +106,58 @@ def test_tril_triu_indices_take_only_integer_dtypes(fn):
     with pytest.raises(TypeError, match=r"should be one of \[mindspore.int32, mindspore.int64\], but got "
                                         r"'mindspore.float16'"):
         fn(3, 3, dtype=ms.float16)
+
+
+_X16 = np.ones((2, 3), np.float16)
+_S32 = np.array(2, np.float32)
+
+
+@pytest.mark.parametrize("fn, promoted", [
+    (ops.add, True), (ops.sub, True), (ops.maximum, True), (ops.minimum, True), (ops.pow, True),
+    (ops.floor_div, True), (ops.remainder, True), (ops.atan2, True), (ops.xlogy, True), (ops.hypot, True),
+    (ops.fmax, True), (ops.tensor_div, True), (lambda x, y: x + y, True), (lambda x, y: x - y, True),
+    (ops.mul, False), (ops.div, False), (lambda x, y: x * y, False), (lambda x, y: x / y, False),
+])
+def test_a_zero_dim_tensor_promotes_like_any_tensor(fn, promoted):
+    # MindSpore 2.10: float16 (2, 3) + float32 () is Float32 (aten keeps Float16); Mul and Div keep aten's rule
+    want = ms.float32 if promoted else ms.float16
+    assert fn(ms.Tensor(_X16), ms.Tensor(_S32)).dtype == want
+    assert fn(ms.Tensor(_S32), ms.Tensor(_X16)).dtype == want
+
+
+def test_zero_dim_promotion_of_integers_and_bounds():
+    x8, s64 = ms.Tensor(np.array([1, -2], np.int8)), ms.Tensor(np.array(3, np.int64))
+    out = ops.add(x8, s64)
+    assert out.dtype == ms.int64 and out.asnumpy().tolist() == [4, 1]
+    assert ops.maximum(ms.Tensor(np.array([1, 2], np.uint8)), ms.Tensor(np.array(1, np.int8))).dtype == ms.int16
+    assert ops.bitwise_and(x8, s64).dtype == ms.int64
+    out = ops.clamp(ms.Tensor(np.array([1.0, 5.0], np.float16)), ms.Tensor(_S32), 3)
+    assert out.dtype == ms.float32 and out.asnumpy().tolist() == [2.0, 3.0]
+    assert ops.clamp(x8, s64).dtype == ms.int64
+    # Python numbers stay weak, two dimensioned tensors promote as before
+    assert ops.add(ms.Tensor(_X16), 2.5).dtype == ms.float16
+    assert ops.add(ms.Tensor(_X16), ms.Tensor(np.ones(3, np.float32))).dtype == ms.float32
+    assert ops.fmod(ms.Tensor(_X16), ms.Tensor(_S32)).dtype == ms.float16
+
+
+def test_zero_dim_promotion_in_graph_mode_and_gradients():
+    x, s = ms.Tensor(_X16), ms.Tensor(_S32)
+    assert ms.jit(lambda a, b: a + b)(x, s).dtype == ms.float32
+    dx, ds = ms.grad(lambda a, b: ops.add(a, b).sum(), grad_position=(0, 1))(x, s)
+    assert dx.dtype == ms.float16 and ds.dtype == ms.float32 and float(ds.asnumpy()) == 6.0
+
+
+def test_bincount_of_a_float_or_bool_input_counts_elements_equal_to_each_bin():
+    out = ops.bincount(ms.Tensor(np.array([0, 1.5, 3, 3, -1], np.float32)), minlength=2)
+    assert out.dtype == ms.float32 and out.asnumpy().tolist() == [1.0, 0.0, 0.0, 2.0]
+    assert ops.bincount(ms.Tensor(np.array([True, False, True]))).asnumpy().tolist() == [1.0, 2.0]
+    out = ops.bincount(ms.Tensor(np.array([1, 1, 3], np.uint8)), ms.Tensor(np.array([0.5, 0.25, 1], np.float32)))
+    assert out.asnumpy().tolist() == [0.0, 0.75, 0.0, 1.0]
+    with pytest.raises(TypeError):
+        ops.bincount(ms.Tensor(np.array([1j], np.complex64)))
+
+
+def test_bincount_ignores_negative_integers():
+    out = ops.bincount(ms.Tensor(np.array([-1, 2], np.int64)))
+    assert out.dtype == ms.float32 and out.asnumpy().tolist() == [0.0, 0.0, 1.0]
+    assert ops.bincount(ms.Tensor(np.array([-1, -2], np.int32))).shape == (0,)
