@@ -161,3 +161,13 @@ def test_bincount_ignores_negative_integers():
     out = ops.bincount(ms.Tensor(np.array([-1, 2], np.int64)))
     assert out.dtype == ms.float32 and out.asnumpy().tolist() == [0.0, 0.0, 1.0]
     assert ops.bincount(ms.Tensor(np.array([-1, -2], np.int32))).shape == (0,)
+
+
+def test_comparisons_promote_a_zero_dim_tensor_like_any_tensor():
+    x, s = ms.Tensor(np.array([0.1, 0.2], np.float16)), ms.Tensor(np.float32(0.1))
+    assert ops.eq(x, s).asnumpy().tolist() == [False, False]
+    assert (x >= s).asnumpy().tolist() == [False, True]
+    xi, si = ms.Tensor(np.array([1, 2], np.int8)), ms.Tensor(np.int64(257))
+    assert (xi == si).asnumpy().tolist() == [False, False]
+    assert ops.lt(xi, si).asnumpy().tolist() == [True, True]
+    assert ops.gt(si, xi).asnumpy().tolist() == [True, True]

@@ -343,7 +343,7 @@ def _comparison(op, flipped, numbers=True):
     numbers give a 0-d bool tensor where MindSpore's kernel takes them (`numbers`; its Less and Equal do not)."""
     def kernel(x, y):
         if isinstance(x, torch.Tensor):
-            return op(x, y)
+            return op(*promote_zero_dim(x, y))     # int8 [1] == int64 257 is False, as in MindSpore
         if numbers and not isinstance(y, torch.Tensor):
             return op(_scalar_operand(x), y)
         return flipped(y, x)
