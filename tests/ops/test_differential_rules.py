@@ -171,3 +171,15 @@ def test_comparisons_promote_a_zero_dim_tensor_like_any_tensor():
     assert (xi == si).asnumpy().tolist() == [False, False]
     assert ops.lt(xi, si).asnumpy().tolist() == [True, True]
     assert ops.gt(si, xi).asnumpy().tolist() == [True, True]
+
+
+def test_clamping_activations_take_bool_and_uint8():
+    b = ms.Tensor(np.array([True, False]))
+    u = ms.Tensor(np.array([6, 9, 0, 200], np.uint8))
+    assert ops.relu(b).dtype == ms.bool_ and ops.relu(b).asnumpy().tolist() == [True, False]
+    assert ops.hardtanh(b).asnumpy().tolist() == [True, False]
+    out = ops.hardtanh(u)
+    assert out.dtype == ms.uint8 and out.asnumpy().tolist() == [1, 1, 0, 1]
+    assert ops.hardtanh(u, -0.5, 7).asnumpy().tolist() == [6, 7, 0, 7]
+    assert ops.threshold(b, 0.5, 9).asnumpy().tolist() == [True, True]
+    assert ops.threshold(u, 7, 1).asnumpy().tolist() == [1, 9, 1, 200]

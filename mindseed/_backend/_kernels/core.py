@@ -359,7 +359,7 @@ not_equal = _comparison(torch.ne, torch.ne)
 
 
 def relu(x):
-    return torch.relu(x)
+    return x.clone() if x.dtype == torch.bool else torch.relu(x)   # MindSpore's ReLU takes a bool (unchanged)
 
 
 def relu_(x):

@@ -35,8 +35,16 @@ def _scale_dout(dout, shape, numel, reduction):
 
 
 # ---------------------------------------------------------------- piecewise-linear activations
+def _in_wider(fn, x, *args):
+    """fn on a bool (as float32) or uint8 (as int16) x, cast back: MindSpore's clamping activations take them (a
+    negative bound clamps a uint8 to 0, a bool result is the value nonzero)."""
+    if x.dtype in (torch.bool, torch.uint8):
+        return fn(x.to(torch.float32 if x.dtype == torch.bool else torch.int16), *args).to(x.dtype)
+    return fn(x, *args)
+
+
 def hardtanh(x, min_val, max_val):
-    return _NN.hardtanh(x, min_val, max_val)
+    return _in_wider(_NN.hardtanh, x, min_val, max_val)
 
 
 _hardtanh_backward = _A.hardtanh_backward.default
@@ -80,7 +88,7 @@ def softshrink_grad(dout, x, lambd):
 
 
 def threshold(x, thr, value):
-    return torch.threshold(x, thr, value)
+    return _in_wider(torch.threshold, x, thr, value)
 
 
 _threshold_backward = _A.threshold_backward.default
