@@ -183,3 +183,20 @@ def test_clamping_activations_take_bool_and_uint8():
     assert ops.hardtanh(u, -0.5, 7).asnumpy().tolist() == [6, 7, 0, 7]
     assert ops.threshold(b, 0.5, 9).asnumpy().tolist() == [True, True]
     assert ops.threshold(u, 7, 1).asnumpy().tolist() == [1, 9, 1, 200]
+
+
+@pytest.mark.parametrize("fn, dtype, value", [
+    (ops.floor_div, ms.int64, 1), (ops.floor_divide, ms.int64, 1), (ops.floor_mod, ms.int64, 1),
+    (ops.remainder, ms.int64, 1), (ops.tensor_mod, ms.int64, 1), (ops.heaviside, ms.int64, 1),
+    (ops.pow, ms.int64, 9), (ops.tensor_pow, ms.int64, 9), (ops.xlogy, ms.float32, 2.0794415416798357),
+])
+def test_binary_ops_that_take_two_python_numbers(fn, dtype, value):
+    out = fn(3, 2)
+    assert isinstance(out, ms.Tensor) and out.shape == () and out.dtype == dtype
+    assert abs(float(out.asnumpy()) - value) < 1e-6
+
+
+@pytest.mark.parametrize("fn", [ops.atan2, ops.fmod, ops.hypot])
+def test_binary_ops_that_refuse_two_python_numbers(fn):
+    with pytest.raises(TypeError):
+        fn(3, 2)

@@ -320,8 +320,8 @@ def log(x):
 
 @_zero_dim_promoting
 def pow_(x, y):
-    if isinstance(x, torch.Tensor):
-        return torch.pow(x, y)
+    if not isinstance(x, torch.Tensor) and not isinstance(y, torch.Tensor):   # two numbers: a 0-d result
+        x = _scalar_operand(x)
     return torch.pow(x, y)
 
 
