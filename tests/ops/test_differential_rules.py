@@ -200,3 +200,12 @@ def test_binary_ops_that_take_two_python_numbers(fn, dtype, value):
 def test_binary_ops_that_refuse_two_python_numbers(fn):
     with pytest.raises(TypeError):
         fn(3, 2)
+
+
+@pytest.mark.parametrize("fn, expected", [(ops.floor_div, [True, False, True]), (ops.floor_divide, [True, False, True]),
+                                          (ops.remainder, [False, False, False]), (ops.fmod, [False, False, False])])
+def test_floor_division_and_remainders_of_bools_are_bool(fn, expected):
+    b = ms.Tensor(np.array([True, False, True]))
+    for y in (ms.Tensor(np.array([True, True, True])), True):
+        out = fn(b, y)
+        assert out.dtype == ms.bool_ and out.asnumpy().tolist() == expected

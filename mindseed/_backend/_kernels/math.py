@@ -182,9 +182,19 @@ def _unsigned_zero(fn):
     return kernel
 
 
-floor_divide = _binary(torch.floor_divide)
-floor_mod = _binary(_unsigned_zero(torch.remainder))
-fmod = _binary(_unsigned_zero(torch.fmod), zero_dim_promotes=False)
+def _bools_as_uint8(fn):
+    """fn, with two bool operands computed as uint8 and the result bool (MindSpore's FloorDiv, FloorMod and Mod take
+    bool tensors; aten's kernels do not)."""
+    def kernel(x, y):
+        if x.dtype == torch.bool and y.dtype == torch.bool:
+            return fn(x.to(torch.uint8), y.to(torch.uint8)).to(torch.bool)
+        return fn(x, y)
+    return kernel
+
+
+floor_divide = _binary(_bools_as_uint8(torch.floor_divide))
+floor_mod = _binary(_bools_as_uint8(_unsigned_zero(torch.remainder)))
+fmod = _binary(_bools_as_uint8(_unsigned_zero(torch.fmod)), zero_dim_promotes=False)
 atan2 = _binary(torch.atan2)
 hypot = _binary(torch.hypot, to_float=True)
 logaddexp = _binary(torch.logaddexp, to_float=True)
