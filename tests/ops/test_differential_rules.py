@@ -209,3 +209,15 @@ def test_floor_division_and_remainders_of_bools_are_bool(fn, expected):
     for y in (ms.Tensor(np.array([True, True, True])), True):
         out = fn(b, y)
         assert out.dtype == ms.bool_ and out.asnumpy().tolist() == expected
+
+
+def test_outer_flattens_its_input_to_a_column():
+    out = ops.outer(ms.Tensor(np.float32(2)), ms.Tensor(np.array([1.0, 2.0, 3.0], np.float32)))
+    assert out.shape == (1, 3) and out.asnumpy().tolist() == [[2.0, 4.0, 6.0]]
+    x = ms.Tensor(np.arange(6, dtype=np.float32).reshape(2, 3))
+    out = ops.outer(x, ms.Tensor(np.array([1.0, -1.0], np.float32)))
+    assert out.shape == (6, 2) and out.asnumpy()[:, 1].tolist() == [0.0, -1.0, -2.0, -3.0, -4.0, -5.0]
+    with pytest.raises(TypeError):
+        ops.outer(x, 2)
+    with pytest.raises(ValueError, match="For 'ger'"):
+        ops.ger(x, ms.Tensor(np.array([1.0, -1.0], np.float32)))
