@@ -26,7 +26,7 @@ asinh atan atan2 atanh bincount bitwise_and bitwise_or bitwise_xor broadcast_to 
 dstack einsum erf erfc erfinv exp exp2 expm1 eye flip float_power floor full_like gcd greater gt hstack
 inverse isclose isfinite isinf isneginf le less_equal log log10 log1p log2 logaddexp logaddexp2 logical_and
 logical_not logical_or logical_xor masked_select matmul maximum minimum mm nan_to_num ne neg negative
-nonzero not_equal ones_like outer polar pow ravel reciprocal roll round rsqrt searchsorted sigmoid sign sin
+nonzero not_equal ones_like polar pow ravel reciprocal roll round rsqrt searchsorted sigmoid sign sin
 sinc sinh square sum swapaxes take tan tanh tile trace tril triu unbind unique_consecutive unsqueeze zeros_like trunc
 """)
 
@@ -160,6 +160,7 @@ std_mean(input, dim=None, *, correction=1, keepdim=False) -> _ops.std_mean(input
 var_mean(input, dim=None, *, correction=1, keepdim=False) -> _ops.var_mean(input, dim, correction, keepdim)  # (var,
     mean).
 t(input) -> _ops.t(input)  # Transpose of a matrix (<= 2-D).
+outer(input, vec2) -> _h.outer(input, vec2)  # The outer product of two 1-D tensors.
 full(size, fill_value, *, dtype=None) -> _h.full_ext(size, fill_value, dtype=dtype)  # A tensor of `size` filled
     with `fill_value`, of its dtype unless `dtype` is given.
 topk(input, k, dim=-1, largest=True, sorted=True) -> _h.with_long_indices(_ops.topk(input, k, dim, largest,

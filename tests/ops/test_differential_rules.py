@@ -221,3 +221,9 @@ def test_outer_flattens_its_input_to_a_column():
         ops.outer(x, 2)
     with pytest.raises(ValueError, match="For 'ger'"):
         ops.ger(x, ms.Tensor(np.array([1.0, -1.0], np.float32)))
+
+
+def test_mint_outer_keeps_the_1d_check():
+    assert ms.mint.outer(ms.Tensor([1.0, 2.0]), ms.Tensor([1.0, 2.0, 3.0])).shape == (2, 3)
+    with pytest.raises(ValueError, match="1-D"):
+        ms.mint.outer(ms.Tensor(np.ones((2, 3), np.float32)), ms.Tensor([1.0, 2.0]))
