@@ -227,3 +227,15 @@ def test_mint_outer_keeps_the_1d_check():
     assert ms.mint.outer(ms.Tensor([1.0, 2.0]), ms.Tensor([1.0, 2.0, 3.0])).shape == (2, 3)
     with pytest.raises(ValueError, match="1-D"):
         ms.mint.outer(ms.Tensor(np.ones((2, 3), np.float32)), ms.Tensor([1.0, 2.0]))
+
+
+def test_bad_inputs_of_sequence_mask_unbind_and_diff_raise_mindspores_errors():
+    for dtype in (np.float32, np.int8, np.uint8):
+        with pytest.raises(TypeError, match="'lengths' doesn't support"):
+            ops.sequence_mask(ms.Tensor(np.array([1, 3], dtype)), 4)
+    assert ops.sequence_mask(ms.Tensor(np.array([1, 3], np.int32))).asnumpy().tolist() == [
+        [True, False, False], [True, True, True]]
+    with pytest.raises(ValueError, match="rank should be greater equal to 1"):
+        ops.unbind(ms.Tensor(np.float32(2)))
+    with pytest.raises(TypeError, match="must be at least 1"):
+        ops.diff(ms.Tensor(np.float32(2)))

@@ -283,12 +283,11 @@ def triu_indices(row, col, offset=0, *, dtype=mstype.int64):
 def sequence_mask(lengths, maxlen=None):
     """mask[..., j] = j < lengths[...]: a Bool tensor with a new last dimension of size maxlen (max of lengths)."""
     _check_tensor("SequenceMask", "lengths", lengths)
+    if lengths.dtype not in (mstype.int32, mstype.int64):
+        raise TypeError(f"For 'SequenceMask', the 'lengths' doesn't support '{lengths.dtype}' and expect to receive "
+                        f"[mindspore.int64, mindspore.int32].")
     if maxlen is None:
-        longest = lengths.asnumpy().max() if lengths.size else 0
-        if not np.isfinite(longest):
-            raise ValueError(f"For 'SequenceMask', the 'lengths' must be finite when 'maxlen' is not given, but its "
-                             f"maximum is {longest}.")
-        maxlen = int(longest)
+        maxlen = int(lengths.asnumpy().max()) if lengths.size else 0
     maxlen = _int("SequenceMask", "maxlen", maxlen)
     if maxlen <= 0 and lengths.size:
         raise ValueError(f"For 'SequenceMask', the 'maxlen' must be positive, but got {maxlen}.")

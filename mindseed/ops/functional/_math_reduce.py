@@ -472,6 +472,8 @@ def diff(x, n=1, axis=-1, prepend=None, append=None):
         ValueError: `n` is negative or `axis` is out of range.
     """
     _tensor("diff", x, "x")
+    if x.ndim == 0:
+        raise TypeError("For 'diff', the dimension 'x' must be at least 1, but got 0")
     if isinstance(n, bool) or not isinstance(n, int) or n < 0:
         raise ValueError(f"For 'diff', the 'n' must be a non-negative int, but got {n}.")
     ax = _axis("diff", axis, x.ndim, scalar_ok=False)
