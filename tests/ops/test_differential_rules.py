@@ -239,3 +239,13 @@ def test_bad_inputs_of_sequence_mask_unbind_and_diff_raise_mindspores_errors():
         ops.unbind(ms.Tensor(np.float32(2)))
     with pytest.raises(TypeError, match="must be at least 1"):
         ops.diff(ms.Tensor(np.float32(2)))
+
+
+def test_hardswish_hardsigmoid_of_signed_integers_truncate():
+    x = ms.Tensor(np.arange(-5, 8, dtype=np.int32))
+    out = ops.hardswish(x)
+    assert out.dtype == ms.int32 and out.asnumpy().tolist() == [0, 0, 0, 0, 0, 0, 0, 1, 3, 4, 5, 6, 7]
+    assert ops.hardsigmoid(x).asnumpy().tolist() == [0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1]
+    assert ops.HSwish()(ms.Tensor(np.array([2, -1], np.int8))).asnumpy().tolist() == [1, 0]
+    with pytest.raises(TypeError, match="HSwish"):
+        ops.hardswish(ms.Tensor(np.arange(3, dtype=np.uint8)))
