@@ -249,3 +249,13 @@ def test_hardswish_hardsigmoid_of_signed_integers_truncate():
     assert ops.HSwish()(ms.Tensor(np.array([2, -1], np.int8))).asnumpy().tolist() == [1, 0]
     with pytest.raises(TypeError, match="HSwish"):
         ops.hardswish(ms.Tensor(np.arange(3, dtype=np.uint8)))
+
+
+def test_integer_tensor_to_a_negative_int_power():
+    x = ms.Tensor(np.array([0, 1, -1, 2, -2, 3], np.int32))
+    out = ops.pow(x, -3)
+    assert out.dtype == ms.int32 and out.asnumpy().tolist() == [-2147483648, 1, -1, 0, 0, 0]
+    assert (x ** -2).asnumpy().tolist() == [-2147483648, 1, 1, 0, 0, 0]
+    assert ops.pow(ms.Tensor(np.array([0, 1, -1, 2], np.int8)), -1).asnumpy().tolist() == [0, 1, -1, 0]
+    out = ops.pow(ms.Tensor(np.array([True, False])), -3)
+    assert out.dtype == ms.int64 and out.asnumpy().tolist() == [1, -9223372036854775808]

@@ -322,7 +322,18 @@ def log(x):
 def pow_(x, y):
     if not isinstance(x, torch.Tensor) and not isinstance(y, torch.Tensor):   # two numbers: a 0-d result
         x = _scalar_operand(x)
+    if isinstance(y, int) and not isinstance(y, bool) and y < 0 and isinstance(x, torch.Tensor) and \
+            not (x.is_floating_point() or x.is_complex()):
+        return _integer_negative_power(x, y)
     return torch.pow(x, y)
+
+
+def _integer_negative_power(x, y):
+    """An integer (or bool) tensor to a negative int power, as MindSpore's Pow: 1 / x ** -y truncated toward zero in
+    the integer dtype (aten refuses it); 0 ** -n is the int32/int64 minimum, narrower dtypes keeping its low bits."""
+    dtype = torch.int64 if x.dtype == torch.bool else x.dtype
+    out = torch.trunc(torch.pow(x.to(torch.float64), y))
+    return out.to(torch.int64 if dtype == torch.int64 else torch.int32).to(dtype)
 
 
 def _extremum(op):
