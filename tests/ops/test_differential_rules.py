@@ -259,3 +259,10 @@ def test_integer_tensor_to_a_negative_int_power():
     assert ops.pow(ms.Tensor(np.array([0, 1, -1, 2], np.int8)), -1).asnumpy().tolist() == [0, 1, -1, 0]
     out = ops.pow(ms.Tensor(np.array([True, False])), -3)
     assert out.dtype == ms.int64 and out.asnumpy().tolist() == [1, -9223372036854775808]
+
+
+def test_tensor_minus_a_python_bool():
+    t = ms.Tensor(np.array([1, 2], np.int32))
+    assert (t - True).dtype == ms.int32 and (t - True).asnumpy().tolist() == [0, 1]
+    assert (True - t).asnumpy().tolist() == [0, -1]
+    assert (ms.Tensor(np.array([1.5, 2.0], np.float32)) - True).asnumpy().tolist() == [0.5, 1.0]

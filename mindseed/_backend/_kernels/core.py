@@ -100,6 +100,11 @@ add = _zero_dim_promoting(_commutative(torch.add))
 
 @_zero_dim_promoting
 def sub(x, y):
+    # a Python bool beside a tensor that is not bool counts as 0 or 1 (MindSpore's `t - True`; aten refuses it)
+    if isinstance(y, bool) and isinstance(x, torch.Tensor) and x.dtype != torch.bool:
+        y = int(y)
+    if isinstance(x, bool) and isinstance(y, torch.Tensor) and y.dtype != torch.bool:
+        x = int(x)
     if _unsigned(x, y):
         return _wrapping(torch.sub, x, y)
     if _bool_with_number(x, y):     # torch refuses `-` on a bool tensor; MindSpore promotes it first

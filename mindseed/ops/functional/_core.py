@@ -43,22 +43,9 @@ def add(input, other):
     return P.add_p(*narrow_pair(input, other))
 
 
-def _is_bool(v):
-    return isinstance(v, (bool, np.bool_)) or (isinstance(v, Tensor) and v.dtype == mstype.bool_)
-
-
-def _bool_scalar_as_int(x, y):
-    """A Python bool beside a tensor that is not bool counts as the int 0 or 1 (MindSpore's Sub takes `x - True`)."""
-    if isinstance(y, (bool, np.bool_)) and not _is_bool(x):
-        y = int(y)
-    if isinstance(x, (bool, np.bool_)) and not _is_bool(y):
-        x = int(x)
-    return x, y
-
-
 def sub(input, other):
     """input - other, broadcasting (a Python bool beside a non-bool tensor counts as 0 or 1)."""
-    return P.sub_p(*narrow_pair(*_bool_scalar_as_int(input, other)))
+    return P.sub_p(*narrow_pair(input, other))
 
 
 def mul(input, other):
