@@ -266,3 +266,12 @@ def test_tensor_minus_a_python_bool():
     assert (t - True).dtype == ms.int32 and (t - True).asnumpy().tolist() == [0, 1]
     assert (True - t).asnumpy().tolist() == [0, -1]
     assert (ms.Tensor(np.array([1.5, 2.0], np.float32)) - True).asnumpy().tolist() == [0.5, 1.0]
+
+
+def test_xlogy_takes_a_python_number_as_a_float32_tensor():
+    x16 = ms.Tensor(np.array([1.0, 2.0], np.float16))
+    out = ops.xlogy(x16, 2)
+    assert out.dtype == ms.float32
+    np.testing.assert_allclose(out.asnumpy(), [0.6931472, 1.3862944], rtol=1e-6)
+    assert ops.xlogy(ms.Tensor(np.array([1.0], np.float64)), 2.5).dtype == ms.float64
+    assert ops.xlogy(2, ms.Tensor(np.array([1, 2], np.int32))).dtype == ms.float32

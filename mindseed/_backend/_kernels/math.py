@@ -208,7 +208,9 @@ nextafter = _binary(torch.nextafter, to_float=True)
 
 
 def xlogy(x, y):
-    """x * log(y), 0 where x is 0 (also for complex operands, which torch.xlogy does not take)."""
+    """x * log(y), 0 where x is 0 (also for complex operands, which torch.xlogy does not take). A Python number is
+    a float32 0-d tensor first, as MindSpore's xlogy makes it (so xlogy(float16 t, 2) is float32)."""
+    x, y = (v if isinstance(v, torch.Tensor) else torch.scalar_tensor(v, dtype=torch.float32) for v in (x, y))
     x, y = _pair(x, y)
     if not (x.is_complex() or y.is_complex()):
         return torch.xlogy(x, y)
