@@ -275,3 +275,15 @@ def test_xlogy_takes_a_python_number_as_a_float32_tensor():
     np.testing.assert_allclose(out.asnumpy(), [0.6931472, 1.3862944], rtol=1e-6)
     assert ops.xlogy(ms.Tensor(np.array([1.0], np.float64)), 2.5).dtype == ms.float64
     assert ops.xlogy(2, ms.Tensor(np.array([1, 2], np.int32))).dtype == ms.float32
+
+
+def test_l1_loss_of_integers_is_an_integer_loss():
+    x, y = ms.Tensor(np.array([1, 2, 1], np.int32)), ms.Tensor(np.array([3, 2, 2], np.int32))
+    out = ops.l1_loss(x, y)
+    assert out.dtype == ms.int32 and int(out.asnumpy()) == 1      # mean 1.0 of [2, 0, 1]
+    assert ops.l1_loss(x, y, "none").asnumpy().tolist() == [2, 0, 1]
+    assert ops.l1_loss(x, y, "sum").asnumpy().tolist() == 3
+    out = ops.l1_loss(ms.Tensor(np.array([True, False])), ms.Tensor(np.array([True, True])))
+    assert out.dtype == ms.bool_ and bool(out.asnumpy()) is True
+    assert ops.l1_loss(ms.Tensor(np.array([1.0], np.float16)), ms.Tensor(np.array([3.0], np.float32))).dtype == \
+        ms.float32
