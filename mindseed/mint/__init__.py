@@ -23,10 +23,10 @@ for _table in _functional.TENSOR_METHOD_TABLES:
 _SAME = _reexport(_ops, """
 abs acos acosh addbmm addmm addmv allclose arange arccos arccosh arcsin arcsinh arctan arctan2 arctanh argmax asin
 asinh atan atan2 atanh bincount bitwise_and bitwise_or bitwise_xor broadcast_to ceil cos cosh cross cumprod divide
-dstack einsum erf erfc erfinv exp exp2 expm1 eye flip float_power floor full full_like gcd greater gt hstack
+dstack einsum erf erfc erfinv exp exp2 expm1 eye flip float_power floor full_like gcd greater gt hstack
 inverse isclose isfinite isinf isneginf le less_equal log log10 log1p log2 logaddexp logaddexp2 logical_and
 logical_not logical_or logical_xor masked_select matmul maximum minimum mm nan_to_num ne neg negative
-nonzero not_equal ones_like outer polar pow ravel reciprocal roll round rsqrt searchsorted sigmoid sign sin
+nonzero not_equal ones_like polar pow ravel reciprocal roll round rsqrt searchsorted sigmoid sign sin
 sinc sinh square sum swapaxes take tan tanh tile trace tril triu unbind unique_consecutive unsqueeze zeros_like trunc
 """)
 
@@ -160,6 +160,9 @@ std_mean(input, dim=None, *, correction=1, keepdim=False) -> _ops.std_mean(input
 var_mean(input, dim=None, *, correction=1, keepdim=False) -> _ops.var_mean(input, dim, correction, keepdim)  # (var,
     mean).
 t(input) -> _ops.t(input)  # Transpose of a matrix (<= 2-D).
+outer(input, vec2) -> _h.outer(input, vec2)  # The outer product of two 1-D tensors.
+full(size, fill_value, *, dtype=None) -> _h.full_ext(size, fill_value, dtype=dtype)  # A tensor of `size` filled
+    with `fill_value`, of its dtype unless `dtype` is given.
 topk(input, k, dim=-1, largest=True, sorted=True) -> _h.with_long_indices(_ops.topk(input, k, dim, largest,
     sorted))  # k largest (smallest) values and indices along `dim`.
 transpose(input, dim0, dim1) -> _ops.swapaxes(input, dim0, dim1)  # dim0 and dim1 swapped.

@@ -9,11 +9,17 @@ import numpy as np
 from mindseed import ops as _ops
 from mindseed.common import dtype as mstype
 from mindseed.common.tensor import Tensor
-from mindseed.ops.functional._core import _shape_arg, update_in_place
+from mindseed.ops.functional._core import _shape_arg, full_ext, update_in_place
+from mindseed.ops.functional._linalg import _outer_1d
 
 __all__ = ["extreme", "median", "norm", "diag", "vdot", "where", "conv", "conv_tbc", "cdist", "equal", "linspace",
            "dims", "creation_size", "batch_norm_stats", "batch_norm_elemt", "batch_norm_gather_stats_with_counts",
-           "inplace", "check_tensor", "long", "with_long_indices"]
+           "inplace", "check_tensor", "long", "with_long_indices", "full_ext", "outer"]
+
+
+def outer(input, vec2):
+    """The outer product of two 1-D tensors (ops.outer flattens its input; mint's takes only 1-D)."""
+    return _outer_1d("outer", input, vec2)
 
 
 def check_tensor(op, name, value):

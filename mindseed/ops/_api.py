@@ -60,7 +60,7 @@ class Row:
         return f"Row({self.prim.name}: {', '.join(self.functions) or '-'})"
 
 
-def public(prim, *signatures, tensor=False, cls=(), check="tensor", doc=None, numbers=False):
+def public(prim, *signatures, tensor=False, cls=(), check="tensor", doc=None, numbers=False, number_pair=None):
     """Declare the public names of `prim`: functional signatures, Tensor methods, Primitive classes.
 
     Args:
@@ -71,6 +71,9 @@ def public(prim, *signatures, tensor=False, cls=(), check="tensor", doc=None, nu
         cls (Union[str, tuple[str]]): names of the MindSpore Primitive classes (`ops.Sin`).
         check (str): what the inputs must be: "tensor", "operands" or "float".
         doc (str): the docstring of the generated names.
+        numbers (bool): the Primitive classes compute on Python numbers too (`ops.FloorDiv()(7, 2)`).
+        number_pair (bool): the functions of an "operands" row take two Python numbers (`ops.floor_div(7, 2)`);
+            None: as `numbers`.
 
     Returns:
         Row, also appended to `ROWS`.
@@ -83,7 +86,7 @@ def public(prim, *signatures, tensor=False, cls=(), check="tensor", doc=None, nu
         if check == "operands" and len(inputs) != 2:
             raise ValueError(f"For 'public', the signature {sig!r} of '{prim.name}' must have two inputs to use "
                              f"check='operands'.")
-        fn = _function(prim, name, inputs, attrs, check, row.doc)
+        fn = _function(prim, name, inputs, attrs, check, row.doc, numbers if number_pair is None else number_pair)
         _add(FUNCTIONS, name, fn, prim)
         row.functions[name] = fn
         if tensor is True or (tensor and name in tensor):
@@ -147,15 +150,16 @@ def _parse(sig):
     return fn.name, inputs, attrs
 
 
-def _function(prim, name, inputs, attrs, check, doc):
-    """Compile `def name(inputs, attrs=defaults): <checks>; return prim(inputs, attr=attr)`."""
+def _function(prim, name, inputs, attrs, check, doc, numbers=False):
+    """Compile `def name(inputs, attrs=defaults): <checks>; return prim(inputs, attr=attr)`; with `numbers`, an
+    "operands" row takes two Python numbers too (the first becomes a 0-d tensor, as MindSpore computes them)."""
     positional = [f"{a}=_d_{a}" for a, _, kw in attrs if not kw]
     keyword = [f"{a}=_d_{a}" for a, _, kw in attrs if kw]
     params = ", ".join(inputs + positional + (["*"] + keyword if keyword else []))
     lines = [f"def {name}({params}):"]
     if check == "operands":
         a, b = inputs
-        lines.append(f"    {a}, {b} = _operands({prim.name!r}, {a}, {b}, {tuple(inputs)!r})")
+        lines.append(f"    {a}, {b} = _operands({prim.name!r}, {a}, {b}, {tuple(inputs)!r}, {numbers!r})")
     elif check == "float":
         lines += [f"    _check_float({prim.name!r}, {a!r}, {a})" for a in inputs]
     else:
@@ -209,8 +213,9 @@ def _check_float(op, name, value):
         raise TypeError(f"For '{op}', the '{name}' must be a Tensor of float type, but got {value.dtype}.")
 
 
-def _operands(op, x, y, names=("input", "other")):
-    """(x, y) as a Tensor and a Tensor or Python number; numpy scalars become Python numbers."""
+def _operands(op, x, y, names=("input", "other"), two_numbers=False):
+    """(x, y) as a Tensor and a Tensor or Python number; numpy scalars become Python numbers. Two numbers are
+    refused, unless `two_numbers`: then x becomes a 0-d Tensor."""
     if isinstance(x, Tensor):
         if isinstance(y, Tensor) or type(y) in _PY_NUMBERS:
             return x, y
@@ -226,6 +231,8 @@ def _operands(op, x, y, names=("input", "other")):
             raise TypeError(f"For '{op}', the '{name}' must be a Tensor, number or bool, but got {type(v).__name__}.")
         out.append(v)
     if not isinstance(out[0], Tensor) and not isinstance(out[1], Tensor):
+        if two_numbers:
+            return Tensor(out[0]), out[1]
         raise TypeError(f"For '{op}', at least one of '{names[0]}' and '{names[1]}' must be a Tensor, but got "
                         f"{type(x).__name__} and {type(y).__name__}.")
     return out[0], out[1]

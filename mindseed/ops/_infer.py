@@ -11,9 +11,10 @@ from collections import namedtuple
 
 from mindseed.common import dtype as mstype
 
-__all__ = ["Abstract", "same", "to_float", "predicate", "binary", "true_divide", "compare", "select", "reduce",
-           "reduce_bool", "sum_", "reshape", "transpose", "cast", "broadcast_to", "matmul", "fill", "concat",
-           "stack", "broadcast_shapes", "result_dtype", "gather", "gather_grad", "layer_norm", "layer_norm_grad"]
+__all__ = ["Abstract", "same", "to_float", "predicate", "binary", "binary_promoting", "true_divide", "compare",
+           "select", "reduce", "reduce_bool", "sum_", "reshape", "transpose", "cast", "broadcast_to", "matmul", "fill",
+           "concat", "stack", "broadcast_shapes", "result_dtype", "gather", "gather_grad", "layer_norm",
+           "layer_norm_grad"]
 
 Abstract = namedtuple("Abstract", "shape dtype")
 
@@ -47,14 +48,15 @@ def _scalar_dtype(v):
         "Complex64" if isinstance(v, complex) else _DEFAULT_FLOAT
 
 
-def result_dtype(*operands):
+def result_dtype(*operands, zero_dim_promotes=False):
     """The dtype an aten elementwise kernel gives operands (Abstract values and Python numbers): tensors with
     dims decide, unless a 0-d tensor or a Python number is of a higher category (bool < int < float < complex),
-    which then decides the category at its own (0-d) or the default (numbers) width."""
+    which then decides the category at its own (0-d) or the default (numbers) width. With `zero_dim_promotes`
+    (MindSpore's rule for most binary ops) a 0-d tensor counts as any tensor."""
     tiers = [None, None, None]      # dimensioned tensors, 0-d tensors, Python numbers
     for x in operands:
         if isinstance(x, Abstract):
-            k = 0 if x.shape is None or len(x.shape) else 1
+            k = 0 if zero_dim_promotes or x.shape is None or len(x.shape) else 1
             tiers[k] = _promote(tiers[k], x.dtype)
         elif isinstance(x, (bool, int, float, complex)):
             tiers[2] = _promote(tiers[2], _scalar_dtype(x))
@@ -123,6 +125,12 @@ def predicate(x, *args, **attrs):
 def binary(*operands, **attrs):
     """Elementwise on broadcast operands (tensors or Python numbers): the promoted dtype."""
     return Abstract(broadcast_shapes(*[_shape_of(x) for x in operands]), result_dtype(*operands))
+
+
+def binary_promoting(*operands, **attrs):
+    """As `binary`, with a 0-d tensor operand promoting like any tensor (MindSpore's Add, Sub, Pow, Maximum...)."""
+    return Abstract(broadcast_shapes(*[_shape_of(x) for x in operands]),
+                    result_dtype(*operands, zero_dim_promotes=True))
 
 
 def true_divide(x, y, **attrs):

@@ -448,7 +448,6 @@ ERRORS = [
     ErrorSpec("one_hot_float", lambda: ops.one_hot(ms.Tensor([0.5]), 3), TypeError, "For 'OneHot'"),
     ErrorSpec("one_hot_depth", lambda: ops.one_hot(ms.Tensor([0]), -1), ValueError, "For 'OneHot'"),
     ErrorSpec("logspace_int", lambda: ops.logspace(0, 2, 3, dtype=ms.int32), TypeError, "For 'LogSpace'"),
-    ErrorSpec("bincount_neg", lambda: ops.bincount(ms.Tensor([-1, 2])), ValueError, "For 'Bincount'"),
     ErrorSpec("searchsorted_side", lambda: ops.searchsorted(ms.Tensor([1.0]), ms.Tensor([1.0]), side="up"),
               ValueError, "For 'SearchSorted'"),
 ]

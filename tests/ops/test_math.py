@@ -257,7 +257,7 @@ ERRORS = [
     ErrorSpec("erf_complex", lambda: ops.erf(ms.Tensor([1 + 1j])), TypeError, "For 'Erf'"),
     ErrorSpec("atan2_bcast", lambda: ops.atan2(_x, ms.Tensor(np.ones(4, np.float32))), ValueError, "For 'Atan2'"),
     ErrorSpec("atan2_type", lambda: ops.atan2(_x, "a"), TypeError, "For 'Atan2', the 'other'"),
-    ErrorSpec("remainder_scalars", lambda: ops.remainder(5, 3), TypeError, "For 'FloorMod'"),
+    ErrorSpec("fmod_scalars", lambda: ops.fmod(5, 3), TypeError, "For 'Mod'"),  # ops.remainder(5, 3) is 2
     ErrorSpec("bitwise_and_float", lambda: ops.bitwise_and(_f, _f), TypeError,
               "For 'BitwiseAnd', the input must be a Tensor of int or bool type, but got Float32."),
     ErrorSpec("shift_float", lambda: ops.bitwise_left_shift(_f, 1), TypeError, "For 'LeftShift'"),

@@ -21,6 +21,25 @@ def _scalar_dtype(x, like):
     return torch.complex64
 
 
+def promote_zero_dim(x, y):
+    """Two tensor operands, one 0-d, brought to their promoted dtype: MindSpore promotes a 0-d tensor by its dtype
+    like any tensor (float16 (2, 3) + float32 () is float32), where aten lets the dimensioned operand decide within
+    a category. Python numbers and two dimensioned (or two 0-d) tensors are left as they are."""
+    if isinstance(x, torch.Tensor) and isinstance(y, torch.Tensor) and x.dtype != y.dtype and \
+            (x.dim() == 0) != (y.dim() == 0):
+        dt = torch.promote_types(x.dtype, y.dtype)
+        return x.to(dt), y.to(dt)
+    return x, y
+
+
+def _zero_dim_promoting(kernel):
+    """`kernel` with a 0-d tensor operand promoting like any tensor (`promote_zero_dim`)."""
+    def promoting(x, y):
+        return kernel(*promote_zero_dim(x, y))
+    promoting.__name__ = promoting.__qualname__ = kernel.__name__
+    return promoting
+
+
 def identity(x):
     """x's value as another tensor object (a view of the same data): a graph that keeps an identity of a
     Parameter it then updates (Assign gives the Parameter new storage) keeps the old value in it."""
@@ -76,10 +95,16 @@ def _commutative(op):
     return kernel
 
 
-add = _commutative(torch.add)
+add = _zero_dim_promoting(_commutative(torch.add))
 
 
+@_zero_dim_promoting
 def sub(x, y):
+    # a Python bool beside a tensor that is not bool counts as 0 or 1 (MindSpore's `t - True`; aten refuses it)
+    if isinstance(y, bool) and isinstance(x, torch.Tensor) and x.dtype != torch.bool:
+        y = int(y)
+    if isinstance(x, bool) and isinstance(y, torch.Tensor) and y.dtype != torch.bool:
+        x = int(x)
     if _unsigned(x, y):
         return _wrapping(torch.sub, x, y)
     if _bool_with_number(x, y):     # torch refuses `-` on a bool tensor; MindSpore promotes it first
@@ -298,10 +323,22 @@ def log(x):
     return torch.log(x)
 
 
+@_zero_dim_promoting
 def pow_(x, y):
-    if isinstance(x, torch.Tensor):
-        return torch.pow(x, y)
+    if not isinstance(x, torch.Tensor) and not isinstance(y, torch.Tensor):   # two numbers: a 0-d result
+        x = _scalar_operand(x)
+    if isinstance(y, int) and not isinstance(y, bool) and y < 0 and isinstance(x, torch.Tensor) and \
+            not (x.is_floating_point() or x.is_complex()):
+        return _integer_negative_power(x, y)
     return torch.pow(x, y)
+
+
+def _integer_negative_power(x, y):
+    """An integer (or bool) tensor to a negative int power, as MindSpore's Pow: 1 / x ** -y truncated toward zero in
+    the integer dtype (aten refuses it); 0 ** -n is the int32/int64 minimum, narrower dtypes keeping its low bits."""
+    dtype = torch.int64 if x.dtype == torch.bool else x.dtype
+    out = torch.trunc(torch.pow(x.to(torch.float64), y))
+    return out.to(torch.int64 if dtype == torch.int64 else torch.int32).to(dtype)
 
 
 def _extremum(op):
@@ -313,8 +350,8 @@ def _extremum(op):
     return kernel
 
 
-maximum = _extremum(torch.maximum)
-minimum = _extremum(torch.minimum)
+maximum = _zero_dim_promoting(_extremum(torch.maximum))
+minimum = _zero_dim_promoting(_extremum(torch.minimum))
 
 
 def _comparison(op, flipped, numbers=True):
@@ -322,7 +359,7 @@ def _comparison(op, flipped, numbers=True):
     numbers give a 0-d bool tensor where MindSpore's kernel takes them (`numbers`; its Less and Equal do not)."""
     def kernel(x, y):
         if isinstance(x, torch.Tensor):
-            return op(x, y)
+            return op(*promote_zero_dim(x, y))     # int8 [1] == int64 257 is False, as in MindSpore
         if numbers and not isinstance(y, torch.Tensor):
             return op(_scalar_operand(x), y)
         return flipped(y, x)
@@ -338,7 +375,7 @@ not_equal = _comparison(torch.ne, torch.ne)
 
 
 def relu(x):
-    return torch.relu(x)
+    return x.clone() if x.dtype == torch.bool else torch.relu(x)   # MindSpore's ReLU takes a bool (unchanged)
 
 
 def relu_(x):

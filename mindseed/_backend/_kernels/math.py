@@ -8,15 +8,19 @@ import warnings
 import torch
 
 from mindseed._backend._core import _TORCH_DTYPES
-from mindseed._backend._kernels.core import _t
+from mindseed._backend._kernels.core import _t, promote_zero_dim
 
 _special = torch.special
 _WIDE_UNSIGNED = (torch.uint16, torch.uint32, torch.uint64)
 
 
-def _pair(x, y):
+def _pair(x, y, zero_dim_promotes=True):
+    """Both operands as tensors (a Python number weakly typed beside the other); a 0-d tensor promotes like any
+    tensor unless not `zero_dim_promotes` (MindSpore's Mod and CopySign keep aten's rule)."""
     if isinstance(x, torch.Tensor):
-        return x, (y if isinstance(y, torch.Tensor) else _t(y, x))
+        if isinstance(y, torch.Tensor):
+            return promote_zero_dim(x, y) if zero_dim_promotes else (x, y)
+        return x, _t(y, x)
     return _t(x, y), y
 
 
@@ -162,10 +166,10 @@ def population_count(x):
 
 
 # ---------------------------------------------------------------- binary
-def _binary(fn, to_float=False):
+def _binary(fn, to_float=False, zero_dim_promotes=True):
     """The kernel fn(x, y) of two operands brought to tensors (`_pair`), as floats when `to_float`."""
     def kernel(x, y):
-        x, y = _pair(x, y)
+        x, y = _pair(x, y, zero_dim_promotes)
         return fn(_float(x), _float(y)) if to_float else fn(x, y)
     return kernel
 
@@ -178,14 +182,24 @@ def _unsigned_zero(fn):
     return kernel
 
 
-floor_divide = _binary(torch.floor_divide)
-floor_mod = _binary(_unsigned_zero(torch.remainder))
-fmod = _binary(_unsigned_zero(torch.fmod))
+def _bools_as_uint8(fn):
+    """fn, with two bool operands computed as uint8 and the result bool (MindSpore's FloorDiv, FloorMod and Mod take
+    bool tensors; aten's kernels do not)."""
+    def kernel(x, y):
+        if x.dtype == torch.bool and y.dtype == torch.bool:
+            return fn(x.to(torch.uint8), y.to(torch.uint8)).to(torch.bool)
+        return fn(x, y)
+    return kernel
+
+
+floor_divide = _binary(_bools_as_uint8(torch.floor_divide))
+floor_mod = _binary(_bools_as_uint8(_unsigned_zero(torch.remainder)))
+fmod = _binary(_bools_as_uint8(_unsigned_zero(torch.fmod)), zero_dim_promotes=False)
 atan2 = _binary(torch.atan2)
 hypot = _binary(torch.hypot, to_float=True)
 logaddexp = _binary(torch.logaddexp, to_float=True)
 logaddexp2 = _binary(torch.logaddexp2, to_float=True)
-copysign = _binary(torch.copysign)
+copysign = _binary(torch.copysign, zero_dim_promotes=False)
 fmax = _binary(torch.fmax)
 fmin = _binary(torch.fmin)
 gcd = _binary(torch.gcd)
@@ -194,7 +208,9 @@ nextafter = _binary(torch.nextafter, to_float=True)
 
 
 def xlogy(x, y):
-    """x * log(y), 0 where x is 0 (also for complex operands, which torch.xlogy does not take)."""
+    """x * log(y), 0 where x is 0 (also for complex operands, which torch.xlogy does not take). A Python number is
+    a float32 0-d tensor first, as MindSpore's xlogy makes it (so xlogy(float16 t, 2) is float32)."""
+    x, y = (v if isinstance(v, torch.Tensor) else torch.scalar_tensor(v, dtype=torch.float32) for v in (x, y))
     x, y = _pair(x, y)
     if not (x.is_complex() or y.is_complex()):
         return torch.xlogy(x, y)
@@ -261,10 +277,13 @@ def zeta(x, q):
 
 def clamp(x, lo, hi):
     if isinstance(lo, torch.Tensor) or isinstance(hi, torch.Tensor):
-        if lo is not None and not isinstance(lo, torch.Tensor):
-            lo = _t(lo, x)
-        if hi is not None and not isinstance(hi, torch.Tensor):
-            hi = _t(hi, x)
+        # tensor bounds promote by dtype like any tensor, 0-d ones too (MindSpore: float16 x, float32 () min ->
+        # float32)
+        dt = x.dtype
+        for b in (lo, hi):
+            dt = torch.promote_types(dt, b.dtype) if isinstance(b, torch.Tensor) else dt
+        x = x.to(dt)
+        lo, hi = (None if b is None else b.to(dt) if isinstance(b, torch.Tensor) else _t(b, x) for b in (lo, hi))
     return torch.clamp(x, lo, hi)
 
 

@@ -35,8 +35,16 @@ def _scale_dout(dout, shape, numel, reduction):
 
 
 # ---------------------------------------------------------------- piecewise-linear activations
+def _in_wider(fn, x, *args):
+    """fn on a bool (as float32) or uint8 (as int16) x, cast back: MindSpore's clamping activations take them (a
+    negative bound clamps a uint8 to 0, a bool result is the value nonzero)."""
+    if x.dtype in (torch.bool, torch.uint8):
+        return fn(x.to(torch.float32 if x.dtype == torch.bool else torch.int16), *args).to(x.dtype)
+    return fn(x, *args)
+
+
 def hardtanh(x, min_val, max_val):
-    return _NN.hardtanh(x, min_val, max_val)
+    return _in_wider(_NN.hardtanh, x, min_val, max_val)
 
 
 _hardtanh_backward = _A.hardtanh_backward.default
@@ -80,7 +88,7 @@ def softshrink_grad(dout, x, lambd):
 
 
 def threshold(x, thr, value):
-    return torch.threshold(x, thr, value)
+    return _in_wider(torch.threshold, x, thr, value)
 
 
 _threshold_backward = _A.threshold_backward.default
@@ -90,11 +98,27 @@ def threshold_grad(dout, x, thr, value):
     return _threshold_backward(dout, x, thr)
 
 
-hardsigmoid = _NN.hardsigmoid
+_SIGNED = (torch.int8, torch.int16, torch.int32, torch.int64)
+
+
+def _signed_ints_truncated(fn):
+    """fn, taking signed integer tensors too: computed in float64 and truncated toward zero, as MindSpore's
+    HSwish/HSigmoid integer kernels do (hardswish(2) is 10 // 6 = 1, hardswish(-1) is 0)."""
+    def kernel(x):
+        if x.dtype in _SIGNED:
+            return torch.trunc(fn(x.to(torch.float64))).to(x.dtype)
+        if not (x.is_floating_point() or x.is_complex()):
+            raise TypeError(f"the kernel does not support inputs of dtype {x.dtype}")
+        return fn(x)
+    kernel.__name__ = kernel.__qualname__ = fn.__name__
+    return kernel
+
+
+hardsigmoid = _signed_ints_truncated(_NN.hardsigmoid)
 hardsigmoid_grad = _A.hardsigmoid_backward.default  # (dout, x)
 
 
-hardswish = _NN.hardswish
+hardswish = _signed_ints_truncated(_NN.hardswish)
 hardswish_grad = _A.hardswish_backward.default  # (dout, x)
 
 

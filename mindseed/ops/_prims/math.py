@@ -698,10 +698,10 @@ public(mod_p, "fmod(input, other)", "truncate_mod(x, y)", tensor=("fmod",), cls=
        check="operands", doc="C's fmod: the remainder with the sign of the dividend.")
 public(truncate_div_p, "truncate_div(x, y)", cls="TruncateDiv", check="operands", doc="x / y rounded toward zero.")
 public(xdivy_p, "xdivy(x, y)", tensor=True, cls="Xdivy", check="operands", doc="x / y, and 0 where x is 0.")
-public(xlogy_p, "xlogy(input, other)", tensor=True, cls="Xlogy", check="operands",
+public(xlogy_p, "xlogy(input, other)", tensor=True, cls="Xlogy", check="operands", number_pair=True,
        doc="input * log(other), and 0 where input is 0.")
 public(atan2_p, "atan2(input, other)", "arctan2(input, other)", tensor=True, cls="Atan2", check="operands",
-       numbers=True, doc="The angle of the point (other, input), in (-pi, pi].")
+       numbers=True, number_pair=False, doc="The angle of the point (other, input), in (-pi, pi].")
 public(hypot_p, "hypot(input, other)", tensor=True, cls="Hypot", check="operands", doc="sqrt(input ** 2 + other ** 2).")
 public(logaddexp_p, "logaddexp(input, other)", tensor=True, check="operands",
        doc="log(exp(input) + exp(other)), computed stably.")

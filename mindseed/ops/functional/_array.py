@@ -21,7 +21,7 @@ from mindseed.ops.functional._array_blocks import *  # noqa: F401,F403
 from mindseed.ops.functional._array_create import *  # noqa: F401,F403
 from mindseed.ops.functional._array_index import *  # noqa: F401,F403
 from mindseed.ops.functional._array_shape import *  # noqa: F401,F403
-from mindseed.ops.functional._core import _axis, _check_tensor, _dtype_arg, broadcast_to, cast, full, stack, where
+from mindseed.ops.functional._core import _axis, _check_tensor, _dtype_arg, broadcast_to, cast, full_ext, stack, where
 
 __all__ = _S.__all__ + _I.__all__ + _C.__all__ + _B.__all__
 _slice = builtins.slice  # NOTE: the star imports above bring MindSpore's ops.slice / ops.range into this module
@@ -116,7 +116,7 @@ def _select_where(self, condition, y):
         if self.dtype != want:
             raise TypeError(f"For 'Tensor.select', if the argument 'y' is {kind}, then the tensor type should be "
                             f"{'int32' if kind == 'int' else 'float32'} but got {self.dtype}")
-        y = full(self.shape, y, dtype=want)
+        y = full_ext(self.shape, y, dtype=want)
     elif not isinstance(y, Tensor):
         raise TypeError(f"For 'Tensor.select', the argument 'y' must be a Tensor, int or float, but got "
                         f"{type(y).__name__}.")
@@ -370,7 +370,7 @@ def _copy_(self, src, non_blocking=False):
 
 
 def _new_full(self, size, fill_value, *, dtype=None):
-    return full(tuple(_varargs((size,))), fill_value, dtype=dtype or self.dtype)
+    return full_ext(tuple(_varargs((size,))), fill_value, dtype=dtype or self.dtype)
 
 
 def _new_size(self, args, size, dtype):
@@ -386,12 +386,12 @@ def _new_size(self, args, size, dtype):
 
 def _new_zeros(self, *args, size=None, dtype=None):
     shape, dtype = _new_size(self, args, size, dtype)
-    return full(shape, 0, dtype=dtype)
+    return full_ext(shape, 0, dtype=dtype)
 
 
 def _new_ones(self, *args, size=None, dtype=None):
     shape, dtype = _new_size(self, args, size, dtype)
-    return full(shape, 1, dtype=dtype)
+    return full_ext(shape, 1, dtype=dtype)
 
 
 def _new_empty(self, *args, size=None, dtype=None, device=None):

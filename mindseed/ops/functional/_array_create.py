@@ -152,6 +152,8 @@ def _range(op, start, end, step, dtype):
         dtype = mstype.int64 if si and ei and di else mstype.float32
     else:
         dtype = _dtype_arg(op, dtype)
+    if dtype == mstype.bool_:   # the numbers, then nonzero
+        return cast(A.range_p(start=s, end=e, step=d, dtype="Float64"), mstype.bool_)
     return A.range_p(start=s, end=e, step=d, dtype=dtype.name)
 
 
@@ -258,27 +260,34 @@ def one_hot(indices, depth, on_value=1, off_value=0, axis=-1):
     return A.one_hot_p(indices, on_value, off_value, depth=depth, axis=axis)
 
 
+def _index_dtype(op, dtype):
+    dtype = _dtype_arg(op, dtype)
+    if dtype not in (mstype.int32, mstype.int64):
+        raise TypeError(f"For '{op}', the 'dtype' should be one of [mindspore.int32, mindspore.int64], but got "
+                        f"'{dtype!r}'.")
+    return dtype.name
+
+
 def tril_indices(row, col, offset=0, *, dtype=mstype.int64):
     """A (2, N) tensor of the (row, col) indices of the lower triangle of a row x col matrix."""
     row, col, offset = (_int("TrilIndices", n, v) for n, v in (("row", row), ("col", col), ("offset", offset)))
-    return A.tril_indices_p(row=row, col=col, offset=offset, dtype=_dtype_arg("TrilIndices", dtype).name)
+    return A.tril_indices_p(row=row, col=col, offset=offset, dtype=_index_dtype("TrilIndices", dtype))
 
 
 def triu_indices(row, col, offset=0, *, dtype=mstype.int64):
     """A (2, N) tensor of the (row, col) indices of the upper triangle of a row x col matrix."""
     row, col, offset = (_int("TriuIndices", n, v) for n, v in (("row", row), ("col", col), ("offset", offset)))
-    return A.triu_indices_p(row=row, col=col, offset=offset, dtype=_dtype_arg("TriuIndices", dtype).name)
+    return A.triu_indices_p(row=row, col=col, offset=offset, dtype=_index_dtype("TriuIndices", dtype))
 
 
 def sequence_mask(lengths, maxlen=None):
     """mask[..., j] = j < lengths[...]: a Bool tensor with a new last dimension of size maxlen (max of lengths)."""
     _check_tensor("SequenceMask", "lengths", lengths)
+    if lengths.dtype not in (mstype.int32, mstype.int64):
+        raise TypeError(f"For 'SequenceMask', the 'lengths' doesn't support '{lengths.dtype}' and expect to receive "
+                        f"[mindspore.int64, mindspore.int32].")
     if maxlen is None:
-        longest = lengths.asnumpy().max() if lengths.size else 0
-        if not np.isfinite(longest):
-            raise ValueError(f"For 'SequenceMask', the 'lengths' must be finite when 'maxlen' is not given, but its "
-                             f"maximum is {longest}.")
-        maxlen = int(longest)
+        maxlen = int(lengths.asnumpy().max()) if lengths.size else 0
     maxlen = _int("SequenceMask", "maxlen", maxlen)
     if maxlen <= 0 and lengths.size:
         raise ValueError(f"For 'SequenceMask', the 'maxlen' must be positive, but got {maxlen}.")

@@ -640,8 +640,12 @@ def bucketize(input, boundaries, *, right=False):
 
 
 def bincount(input, weights=None, minlength=0):
-    """Counts of each value 0..max(input) of a 1-D non-negative int tensor (weighted sums with `weights`)."""
-    _check_int_tensor("Bincount", "input", input)
+    """Counts of each value 0..max(input) of a 1-D non-negative tensor (weighted sums with `weights`), Float32
+    unless the weights are float; as MindSpore, a float or bool input counts its elements equal to each bin index
+    (other values count nowhere)."""
+    _check_tensor("Bincount", "input", input)
+    if mstype.is_complex(input.dtype):
+        raise TypeError(f"For 'Bincount', the 'input' must have a real number dtype, but got {input.dtype}.")
     if input.ndim != 1:
         raise ValueError(f"For 'Bincount', the 'input' must be 1-D, but got shape {input.shape}.")
     minlength = _non_negative_int("Bincount", "minlength", minlength)
@@ -652,8 +656,26 @@ def bincount(input, weights=None, minlength=0):
                              f"{input.shape}.")
         if not mstype.is_float(weights.dtype):
             weights = cast(weights, mstype.float32)
+    if input.dtype not in (mstype.int32, mstype.int64) or (input.size and int(input.asnumpy().min()) < 0):
+        input, weights, length = _bins_of_values(input, weights, minlength)
+        return A.bincount_p(input, weights, minlength=length)[:length]
     out = A.bincount_p(input, weights, minlength=minlength)
     return out if weights is not None else cast(out, mstype.float32)
+
+
+def _bins_of_values(input, weights, minlength):
+    """An input that is not Int32/Int64 or holds negatives as Int64 bin indices, the elements that are no bin index
+    weighted 0, and the length MindSpore gives (its bins run to max(input) + 1, truncated, or minlength)."""
+    x = input.asnumpy().astype(np.float64)
+    whole = (x == np.floor(x)) & (x >= 0)
+    if x.size:
+        minlength = max(minlength, int(x.max() + 1))
+    idx = Tensor(np.where(whole, x, 0).astype(np.int64))
+    if weights is None:
+        weights = Tensor(whole.astype(np.float32))
+    else:
+        weights = where(Tensor(whole), weights, P.zeros_like_p(weights))
+    return idx, weights, minlength
 
 
 def histc(input, bins=100, min=0.0, max=0.0):  # noqa: A002 -- MindSpore's argument names

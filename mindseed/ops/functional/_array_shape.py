@@ -507,6 +507,8 @@ def dsplit(input, indices_or_sections):
 def unbind(input, dim=0):
     """The slices along `dim`, as a tuple."""
     _check_tensor("Unstack", "input", input)
+    if input.ndim == 0:
+        raise ValueError("For 'Unstack', input's rank should be greater equal to 1, but got 0")
     return tuple(A.unstack_p(input, axis=_axis("Unstack", dim, input.ndim)))
 
 

@@ -44,7 +44,7 @@ def add(input, other):
 
 
 def sub(input, other):
-    """input - other, broadcasting."""
+    """input - other, broadcasting (a Python bool beside a non-bool tensor counts as 0 or 1)."""
     return P.sub_p(*narrow_pair(input, other))
 
 
@@ -76,8 +76,12 @@ def neg(input):
 
 
 def subtract(input, other, *, alpha=1):
-    """input - alpha * other, broadcasting."""
-    return P.sub_p(input, other if alpha == 1 else P.mul_p(other, alpha))
+    """input - alpha * other, broadcasting; a bool `other` is scaled as an integer (`alpha * other` is Int64)."""
+    if isinstance(other, Tensor) and other.dtype == mstype.bool_:
+        other = P.cast_p(other, dtype="Int64")
+    elif isinstance(other, (bool, np.bool_)):
+        other = int(other)
+    return sub(input, other if alpha == 1 else P.mul_p(other, alpha))
 
 
 def true_divide(dividend, divisor):
@@ -437,7 +441,20 @@ def ones(shape, dtype=None):
 
 
 def full(size, fill_value, *, dtype=None):
-    """A tensor of `size` filled with `fill_value` (dtype inferred from the value unless given)."""
+    """A tensor of `size` (a tuple or list) filled with `fill_value`, of `dtype` (Int64 when None, whatever the value:
+    MindSpore's `ops.full`; `mint.full` infers the dtype from the value).
+
+    >>> import mindseed as ms
+    >>> ms.ops.full((2,), 2.5)
+    Tensor(shape=[2], dtype=Int64, value= [2 2])
+    """
+    if not isinstance(size, (list, tuple)):
+        raise TypeError(f"For 'ops.full', 'size' must be a tuple or list of ints, but got {type(size)}.")
+    return full_ext(size, fill_value, dtype=mstype.int64 if dtype is None else dtype)
+
+
+def full_ext(size, fill_value, *, dtype=None):
+    """A tensor of `size` filled with `fill_value` (dtype inferred from the value unless given): `mint.full`."""
     if isinstance(fill_value, Tensor):
         fill_value = fill_value.item()
     if dtype is None:
@@ -448,12 +465,12 @@ def full(size, fill_value, *, dtype=None):
 
 def fill(type, shape, value):
     """MindSpore's older spelling: fill(dtype, shape, value)."""
-    return full(shape, value, dtype=type)
+    return full_ext(shape, value, dtype=type)
 
 
 def full_like(input, fill_value, *, dtype=None):
     _check_tensor("full_like", "input", input)
-    return full(input.shape, fill_value, dtype=dtype or input.dtype)
+    return full_ext(input.shape, fill_value, dtype=dtype or input.dtype)
 
 
 # ---------------------------------------------------------------- indexing

@@ -174,17 +174,29 @@ def inner(input, other):
 
 
 def outer(input, vec2):
-    """The outer product of two 1-D tensors."""
+    """The outer product: `input` flattened to a column times `vec2`, as MindSpore computes it (so a 0-d or N-D
+    `input` counts as its elements; `vec2` broadcasts against the column).
+
+    >>> import mindseed as ms
+    >>> ms.ops.outer(ms.Tensor([1, 2]), ms.Tensor([3, 4, 5])).shape
+    (2, 3)
+    """
     for name, v in (("input", input), ("vec2", vec2)):
         _check_tensor("outer", name, v)
+    return P.mul_p(P.reshape_p(input, shape=(input.size, 1)), vec2)
+
+
+def _outer_1d(op, input, vec2):
+    for name, v in (("input", input), ("vec2", vec2)):
+        _check_tensor(op, name, v)
         if v.ndim != 1:
-            raise ValueError(f"For 'outer', the '{name}' must be 1-D, but got shape {v.shape}.")
+            raise ValueError(f"For '{op}', the '{name}' must be 1-D, but got shape {v.shape}.")
     return P.mul_p(P.reshape_p(input, shape=(input.shape[0], 1)), vec2)
 
 
 def ger(input, vec2):
-    """Same as outer."""
-    return outer(input, vec2)
+    """The outer product of two 1-D tensors."""
+    return _outer_1d("ger", input, vec2)
 
 
 def vecdot(x, y, *, axis=-1):
@@ -240,7 +252,7 @@ def addmv(input, mat, vec, *, beta=1, alpha=1):
 
 def addr(x, vec1, vec2, *, beta=1, alpha=1):
     """beta * x + alpha * outer(vec1, vec2)."""
-    return _scaled_sum("addr", x, outer(vec1, vec2), beta, alpha)
+    return _scaled_sum("addr", x, _outer_1d("addr", vec1, vec2), beta, alpha)
 
 
 def baddbmm(input, batch1, batch2, beta=1, alpha=1):

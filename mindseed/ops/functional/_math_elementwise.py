@@ -294,8 +294,29 @@ pows = tensor_pow = FC.pow
 tensor_add, tensor_sub, tensor_mul, tensor_muls = FC.add, FC.sub, FC.mul, FC.mul
 
 
+def _integer_kind(v):
+    """'bool' or 'int' for a bool or integer operand (Tensor or Python/numpy number), else None."""
+    if isinstance(v, Tensor):
+        return "bool" if v.dtype == mstype.bool_ else "int" if mstype.is_integral(v.dtype) else None
+    if isinstance(v, (bool, np.bool_)):
+        return "bool"
+    return "int" if isinstance(v, (int, np.integer)) else None
+
+
 def tensor_div(x, y):
-    """x / y (MindSpore's RealDiv)."""
+    """x / y as MindSpore's RealDiv: integer operands (a bool beside an integer) give the quotient rounded toward
+    zero in their promoted integer dtype; with a float operand, true division.
+
+    >>> import mindseed as ms
+    >>> ms.ops.tensor_div(ms.Tensor([-3, 7], ms.int32), 2)
+    Tensor(shape=[2], dtype=Int32, value= [-1  3])
+    """
+    kinds = {_integer_kind(x), _integer_kind(y)}
+    if None not in kinds and kinds != {"bool"}:
+        return P.truncate_div_p(x if isinstance(x, Tensor) or isinstance(y, Tensor) else Tensor(x), y)
+    if isinstance(x, Tensor) and isinstance(y, Tensor) and x.dtype != y.dtype and (x.ndim == 0) != (y.ndim == 0):
+        dt = mstype.promote_types(x.dtype, y.dtype).name   # RealDiv promotes a 0-d tensor like any tensor
+        x, y = C.cast_p(x, dtype=dt), C.cast_p(y, dtype=dt)
     return FC.div(x, y)
 tensor_exp = FC.exp
 tensor_gt, tensor_ge, tensor_lt, tensor_le = FC.greater, FC.greater_equal, FC.less, FC.less_equal

@@ -86,7 +86,8 @@ def reduce_mean(x, axis=()):
 def reduce_sum(x, axis=()):
     """The sum over `axis` (all axes when empty), keeping x's dtype."""
     _tensor("ReduceSum", x, "x")
-    return C.reduce_sum_p(x, axis=_axes("ReduceSum", axis, x.ndim), keep_dims=False)
+    out = C.reduce_sum_p(x, axis=_axes("ReduceSum", axis, x.ndim), keep_dims=False)
+    return out if out.dtype == x.dtype else C.cast_p(out, dtype=x.dtype.name)  # the kernel widens integers
 
 
 def prod(input, axis=None, keep_dims=False, dtype=None):
@@ -224,7 +225,8 @@ def aminmax(input, *, axis=0, keepdims=False):
 def _arg(op, prim, input, axis, keepdims, dtype):
     _tensor(op, input)
     ax = None if axis is None else _axis(op, axis, input.ndim)
-    return prim(input, axis=ax, keep_dims=_keep(op, "keepdims", keepdims), dtype=dtype)
+    keep = _keep(op, "keepdims", keepdims) and ax is not None  # MindSpore ignores keepdims over the flattened input
+    return prim(input, axis=ax, keep_dims=keep, dtype=dtype)
 
 
 def argmax(input, dim=None, keepdim=False):
@@ -470,6 +472,8 @@ def diff(x, n=1, axis=-1, prepend=None, append=None):
         ValueError: `n` is negative or `axis` is out of range.
     """
     _tensor("diff", x, "x")
+    if x.ndim == 0:
+        raise TypeError("For 'diff', the dimension 'x' must be at least 1, but got 0")
     if isinstance(n, bool) or not isinstance(n, int) or n < 0:
         raise ValueError(f"For 'diff', the 'n' must be a non-negative int, but got {n}.")
     ax = _axis("diff", axis, x.ndim, scalar_ok=False)

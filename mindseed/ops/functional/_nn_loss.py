@@ -249,7 +249,10 @@ def l1_loss(input, target, reduction='mean'):
     if reduction not in _REDUCTIONS:
         raise ValueError(f"For l1_loss, the 'reduction' must be in ['mean', 'sum', 'none'], but got {reduction}.")
     _check_broadcast("l1_loss", "input", input, "target", target)
-    return L.l1_p(_float(input), _float(target), reduction=reduction)
+    out = L.l1_p(_float(input), _float(target), reduction=reduction)
+    dtype = mstype.promote_types(input.dtype, target.dtype)
+    # MindSpore reduces in float32 and casts back: integer (bool) inputs give a truncated integer (bool) loss
+    return out if mstype.is_float(dtype) or mstype.is_complex(dtype) else P.cast_p(out, dtype=dtype.name)
 
 
 def smooth_l1_loss(input, target, beta=1.0, reduction='none'):

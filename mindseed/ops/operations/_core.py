@@ -3,6 +3,7 @@ from mindseed.common.tensor import Tensor
 from mindseed.ops._api import _attr_value
 from mindseed.ops._prims.core import matmul_p
 from mindseed.ops.functional import _core as F
+from mindseed.ops.functional._math_elementwise import tensor_div as _tensor_div
 from mindseed.ops.operations._base import REQUIRED, Primitive, attr_primitive, simple_primitive as _simple
 
 __all__ = ["Add", "Sub", "Mul", "Div", "RealDiv", "Neg", "MatMul", "BatchMatMul", "Pow", "Exp", "Log", "Maximum",
@@ -15,7 +16,7 @@ Add = _simple("Add", F.add, "x + y.")
 Sub = _simple("Sub", F.sub, "x - y.")
 Mul = _simple("Mul", F.mul, "x * y.")
 Div = _simple("Div", F.div, "x / y.")
-RealDiv = _simple("RealDiv", F.div, "x / y.")
+RealDiv = _simple("RealDiv", _tensor_div, "x / y (integers: rounded toward zero).")
 Neg = _simple("Neg", F.neg, "-x.")
 Pow = _simple("Pow", F.pow, "x ** y.", numbers=True)
 Exp = _simple("Exp", F.exp, "e ** x.")
