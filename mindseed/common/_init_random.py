@@ -43,22 +43,29 @@ def uniform(seed, shape, a, b):
 
 _PI = float(np.float32(3.1415926))
 _THRESHOLD = float(np.float32(1.0e-7))
+_CHUNK = 1 << 16     # pairs of draws computed together, in the cache
 
 
 def normal(seed, shape, mean, sigma):
-    """float32 array of `shape`, N(mean, sigma^2) from the Philox stream of `seed` (Box-Muller)."""
+    """float32 array of `shape`, N(mean, sigma^2) from the Philox stream of `seed` (Box-Muller), computed a
+    cache-sized chunk of pairs at a time."""
     n = int(np.prod(shape, dtype=np.int64))
     mean, sigma = _f32(mean), _f32(sigma)
     pairs = (n + 1) // 2
-    draws = philox_draws(seed, 2 * pairs)
-    u1 = np.maximum(philox_unit_float(draws[0::2]).astype(np.float64), _THRESHOLD)
-    u2 = np.maximum(philox_unit_float(draws[1::2]).astype(np.float64), _THRESHOLD)
-    x = np.sqrt(-2.0 * np.log(u1)) * sigma
-    y = 2.0 * _PI * u2
-    out = np.empty(2 * pairs)
-    out[0::2] = mean + x * np.cos(y)
-    out[1::2] = mean + x * np.sin(y)
-    return out[:n].astype(np.float32).reshape(shape)
+    draws = philox_draws(seed, 2 * pairs).reshape(pairs, 2)
+    out = np.empty((pairs, 2), np.float32)
+    for lo in range(0, pairs, _CHUNK):
+        d = draws[lo:lo + _CHUNK]
+        u1 = np.maximum(philox_unit_float(d[:, 0]).astype(np.float64), _THRESHOLD)
+        u2 = np.maximum(philox_unit_float(d[:, 1]).astype(np.float64), _THRESHOLD)
+        np.log(u1, out=u1)
+        u1 *= -2.0
+        np.sqrt(u1, out=u1)
+        u1 *= sigma                      # x
+        u2 *= 2.0 * _PI                  # y
+        out[lo:lo + _CHUNK, 0] = mean + u1 * np.cos(u2)
+        out[lo:lo + _CHUNK, 1] = mean + u1 * np.sin(u2)
+    return out.reshape(-1)[:n].reshape(shape)
 
 
 # Boost's rational approximations of erf^-1 (their constants as MindSpore's kernel holds them)
