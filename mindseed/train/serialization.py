@@ -56,6 +56,9 @@ def _tensor_record(name, value):
 
 
 def _tensor_of(shape, type_name, payload):
+    if type_name not in CF.ITEMSIZE:     # a dtype's repr that `_exec_save` was given (see CF.itemsize)
+        raise ValueError(f"For 'load_checkpoint', the tensor_type '{type_name}' in the checkpoint file is not one of "
+                         f"{sorted(CF.ITEMSIZE)}.")
     return Tensor._from_raw(B.from_bytes(payload, shape, type_name))
 
 
