@@ -369,6 +369,17 @@ for name, (build, inputs) in FAMILIES.items():
     elif name == "whisper":
         out["whisper_gen_sequences"] = net.generate(features, max_new_tokens=4, do_sample=False).asnumpy()
 
+# -- beam search with the n-gram ban: its logits processor writes `scores[i, banned] = -inf` for each hypothesis,
+# `banned` an empty list until a bigram would repeat; the same beams without the ban
+net = gpt2()
+net.set_train(False)
+prompt = ids(length=4, seed=4, high=50)
+beam = dict(attention_mask=ops.ones_like(prompt), max_new_tokens=12, min_new_tokens=12, do_sample=False, pad_token_id=0,
+            num_beams=3)
+out["beam_ngram_sequences"] = net.generate(prompt, no_repeat_ngram_size=2, **beam).asnumpy()
+out["beam_sequences"] = net.generate(prompt, **beam).asnumpy()
+out["beam_prompt"] = prompt.asnumpy()
+
 # -- llm/inference/llama2's static-cache decoding (simple_/jit_/compile_inference_with_static_cache.py) on a small
 # Llama: the prompt through the model filling a StaticCache, then one token at a time, eagerly, as a STRICT jit
 # function (its cache reads `.item()` in the graph, its buffers are mindnlp Parameters updated in place by each call)
