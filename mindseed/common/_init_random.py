@@ -126,24 +126,27 @@ def _poly(coeffs, x):
 
 
 def _erf_inv(p, q):
-    """erf^-1 of p given q = 1 - p (p in [0, 1]), branch by branch as Boost computes it."""
+    """erf^-1 of p given q = 1 - p (p in [0, 1]), branch by branch as Boost computes it: each branch's rational
+    function evaluated on its own elements only (the same IEEE operations element by element)."""
     out = np.empty_like(p)
     y, num, den = _ERF_INV_SMALL
     small = p <= 0.5
-    g = p * (p + 10.0)
-    out = np.where(small, g * _f32(y) + g * (_poly(num, p) / _poly(den, p)), out)
+    ps = p[small]
+    g = ps * (ps + 10.0)
+    out[small] = g * _f32(y) + g * (_poly(num, ps) / _poly(den, ps))
     y, num, den = _ERF_INV_MID
     mid = ~small & (q >= 0.25)
     with np.errstate(divide="ignore", invalid="ignore"):
         g = np.sqrt(-2.0 * np.log(q))
-        xs = q - 0.25
-        out = np.where(mid, g / (_f32(y) + _poly(num, xs) / _poly(den, xs)), out)
+        xs = q[mid] - 0.25
+        out[mid] = g[mid] / (_f32(y) + _poly(num, xs) / _poly(den, xs))
         x = np.sqrt(-np.log(q))
     done = small | mid
     for bound, offset, y, num, den in _ERF_INV_TAIL:
         here = ~done & (x < bound)
-        xs = x - offset
-        out = np.where(here, _f32(y) * x + (_poly(num, xs) / _poly(den, xs)) * x, out)
+        xh = x[here]
+        xs = xh - offset
+        out[here] = _f32(y) * xh + (_poly(num, xs) / _poly(den, xs)) * xh
         done = done | here
     return out
 
