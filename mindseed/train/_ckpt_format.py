@@ -32,8 +32,13 @@ ITEMSIZE = {"Bool": 1, "Int8": 1, "UInt8": 1, "Int16": 2, "UInt16": 2, "Int32": 
             "Int4": 1}      # qint4x2: a byte per element, holding a packed pair
 # a dtype's repr ("mindspore.float32") as the tensor_type: MindSpore's `_exec_save` writes whatever string it is
 # given and its `_parse_ckpt_proto` gives it back (mindnlp aliases the dtypes' str to their repr, and its own reader
-# expects these names); its `load_checkpoint` refuses them
+# expects these names); mindnlp reads its PEFT adapters written so back with `load_checkpoint`, which takes them
 _REPR_NAMES = {f"mindspore.{n.lower()}": n for n in ITEMSIZE}
+
+
+def canonical_type(type_name):
+    """MindSpore's dtype name for a tensor_type that is a dtype's name or its repr."""
+    return _REPR_NAMES.get(type_name, type_name)
 
 
 def itemsize(type_name):

@@ -56,9 +56,9 @@ def _tensor_record(name, value):
 
 
 def _tensor_of(shape, type_name, payload):
-    if type_name not in CF.ITEMSIZE:     # a dtype's repr that `_exec_save` was given (see CF.itemsize)
-        raise ValueError(f"For 'load_checkpoint', the tensor_type '{type_name}' in the checkpoint file is not one of "
-                         f"{sorted(CF.ITEMSIZE)}.")
+    # a dtype's repr as the tensor_type (see CF.itemsize): mindnlp writes its checkpoints (PEFT adapters) with
+    # `_exec_save` after aliasing the dtypes' str to their repr, and reads them back with `load_checkpoint`
+    type_name = CF.canonical_type(type_name)
     return Tensor._from_raw(B.from_bytes(payload, shape, type_name))
 
 
