@@ -167,9 +167,19 @@ def test_exec_save_and_parse_ckpt_proto_round_trip(tmp_path):
         _exec_save(path, {"w": [[2, 4], "Float32", w.reshape(-1)]})
     with pytest.raises(ValueError, match="enc_key"):
         _exec_save(path, {"w": [[2, 3], "Float32", w.reshape(-1)]}, enc_key=b"0" * 16)
-    # a dtype's repr as the type name (code that aliases str(dtype) to repr, as mindnlp's patch module does)
-    _exec_save(path, {"w": [[2, 3], repr(ms.float32), w.reshape(-1)]})
-    assert [v.tensor.tensor_type for v in _parse_ckpt_proto(path, None, None, None).value] == ["Float32"]
+    # a dtype's repr as the type name (code that aliases str(dtype) to repr, as mindnlp's patch module does): written
+    # and read back as given, as MindSpore does (mindnlp's reader looks "mindspore.float32" up), with its size checked
+    _exec_save(path, {"w": [[2, 3], repr(ms.float32), w.reshape(-1)],
+                      "m": [[2], repr(ms.bool_), np.array([1, 0], bool)]})
+    parsed = _parse_ckpt_proto(path, None, None, None).value
+    assert [v.tensor.tensor_type for v in parsed] == ["mindspore.float32", "mindspore.bool"]
+    np.testing.assert_array_equal(np.frombuffer(parsed[0].tensor.tensor_content, np.float32), w.reshape(-1))
+    loaded = ms.load_checkpoint(path)      # mindnlp's PEFT adapters are read back so
+    assert loaded["w"].dtype == ms.float32 and loaded["m"].dtype == ms.bool_
+    np.testing.assert_array_equal(loaded["w"].asnumpy(), w)
+    np.testing.assert_array_equal(loaded["m"].asnumpy(), [True, False])
+    with pytest.raises(ValueError, match="element|holds|size|bytes"):
+        _exec_save(path, {"w": [[2, 4], repr(ms.float32), w.reshape(-1)]})
     with pytest.raises(TypeError, match="the type of 'w' must be one of"):
         _exec_save(path, {"w": [[2, 3], "mindspore.nosuchtype", w.reshape(-1)]})
 

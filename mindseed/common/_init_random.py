@@ -43,22 +43,29 @@ def uniform(seed, shape, a, b):
 
 _PI = float(np.float32(3.1415926))
 _THRESHOLD = float(np.float32(1.0e-7))
+_CHUNK = 1 << 16     # pairs of draws computed together, in the cache
 
 
 def normal(seed, shape, mean, sigma):
-    """float32 array of `shape`, N(mean, sigma^2) from the Philox stream of `seed` (Box-Muller)."""
+    """float32 array of `shape`, N(mean, sigma^2) from the Philox stream of `seed` (Box-Muller), computed a
+    cache-sized chunk of pairs at a time."""
     n = int(np.prod(shape, dtype=np.int64))
     mean, sigma = _f32(mean), _f32(sigma)
     pairs = (n + 1) // 2
-    draws = philox_draws(seed, 2 * pairs)
-    u1 = np.maximum(philox_unit_float(draws[0::2]).astype(np.float64), _THRESHOLD)
-    u2 = np.maximum(philox_unit_float(draws[1::2]).astype(np.float64), _THRESHOLD)
-    x = np.sqrt(-2.0 * np.log(u1)) * sigma
-    y = 2.0 * _PI * u2
-    out = np.empty(2 * pairs)
-    out[0::2] = mean + x * np.cos(y)
-    out[1::2] = mean + x * np.sin(y)
-    return out[:n].astype(np.float32).reshape(shape)
+    draws = philox_draws(seed, 2 * pairs).reshape(pairs, 2)
+    out = np.empty((pairs, 2), np.float32)
+    for lo in range(0, pairs, _CHUNK):
+        d = draws[lo:lo + _CHUNK]
+        u1 = np.maximum(philox_unit_float(d[:, 0]).astype(np.float64), _THRESHOLD)
+        u2 = np.maximum(philox_unit_float(d[:, 1]).astype(np.float64), _THRESHOLD)
+        np.log(u1, out=u1)
+        u1 *= -2.0
+        np.sqrt(u1, out=u1)
+        u1 *= sigma                      # x
+        u2 *= 2.0 * _PI                  # y
+        out[lo:lo + _CHUNK, 0] = mean + u1 * np.cos(u2)
+        out[lo:lo + _CHUNK, 1] = mean + u1 * np.sin(u2)
+    return out.reshape(-1)[:n].reshape(shape)
 
 
 # Boost's rational approximations of erf^-1 (their constants as MindSpore's kernel holds them)
@@ -119,24 +126,27 @@ def _poly(coeffs, x):
 
 
 def _erf_inv(p, q):
-    """erf^-1 of p given q = 1 - p (p in [0, 1]), branch by branch as Boost computes it."""
+    """erf^-1 of p given q = 1 - p (p in [0, 1]), branch by branch as Boost computes it: each branch's rational
+    function evaluated on its own elements only (the same IEEE operations element by element)."""
     out = np.empty_like(p)
     y, num, den = _ERF_INV_SMALL
     small = p <= 0.5
-    g = p * (p + 10.0)
-    out = np.where(small, g * _f32(y) + g * (_poly(num, p) / _poly(den, p)), out)
+    ps = p[small]
+    g = ps * (ps + 10.0)
+    out[small] = g * _f32(y) + g * (_poly(num, ps) / _poly(den, ps))
     y, num, den = _ERF_INV_MID
     mid = ~small & (q >= 0.25)
     with np.errstate(divide="ignore", invalid="ignore"):
         g = np.sqrt(-2.0 * np.log(q))
-        xs = q - 0.25
-        out = np.where(mid, g / (_f32(y) + _poly(num, xs) / _poly(den, xs)), out)
+        xs = q[mid] - 0.25
+        out[mid] = g[mid] / (_f32(y) + _poly(num, xs) / _poly(den, xs))
         x = np.sqrt(-np.log(q))
     done = small | mid
     for bound, offset, y, num, den in _ERF_INV_TAIL:
         here = ~done & (x < bound)
-        xs = x - offset
-        out = np.where(here, _f32(y) * x + (_poly(num, xs) / _poly(den, xs)) * x, out)
+        xh = x[here]
+        xs = xh - offset
+        out[here] = _f32(y) * xh + (_poly(num, xs) / _poly(den, xs)) * xh
         done = done | here
     return out
 

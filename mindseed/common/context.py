@@ -192,11 +192,24 @@ def get_current_device():
     return _values["device_target"]
 
 
+# `set_deterministic` is once per process in MindSpore (its DeviceManagerConf remembers the call; `set_context(
+# deterministic=...)` is not counted): a second call is a RuntimeError, which mindformers' context set-up catches
+_deterministic_configured = set()
+
+
 def set_deterministic(deterministic):
-    """Deterministic kernels on (True) or off."""
+    """Deterministic kernels on (True) or off; once per process.
+
+    Raises:
+        TypeError: `deterministic` is not a bool.
+        RuntimeError: it was set before.
+    """
     if not isinstance(deterministic, bool):
         raise TypeError(f"For 'set_deterministic', the 'deterministic' must be bool, but got "
                         f"{type(deterministic).__name__}.")
+    if _deterministic_configured:
+        raise RuntimeError("The 'mindspore.set_deterministic' can not be set repeatedly.")
+    _deterministic_configured.add(True)
     _set_deterministic("ON" if deterministic else "OFF")
     _values["deterministic"] = "ON" if deterministic else "OFF"
 

@@ -30,6 +30,22 @@ from mindseed.train import _wire as W
 ITEMSIZE = {"Bool": 1, "Int8": 1, "UInt8": 1, "Int16": 2, "UInt16": 2, "Int32": 4, "UInt32": 4, "Int64": 8,
             "UInt64": 8, "Float16": 2, "BFloat16": 2, "Float32": 4, "Float64": 8, "Complex64": 8, "Complex128": 16,
             "Int4": 1}      # qint4x2: a byte per element, holding a packed pair
+# a dtype's repr ("mindspore.float32") as the tensor_type: MindSpore's `_exec_save` writes whatever string it is
+# given and its `_parse_ckpt_proto` gives it back (mindnlp aliases the dtypes' str to their repr, and its own reader
+# expects these names); mindnlp reads its PEFT adapters written so back with `load_checkpoint`, which takes them
+_REPR_NAMES = {f"mindspore.{n.lower()}": n for n in ITEMSIZE}
+
+
+def canonical_type(type_name):
+    """MindSpore's dtype name for a tensor_type that is a dtype's name or its repr."""
+    return _REPR_NAMES.get(type_name, type_name)
+
+
+def itemsize(type_name):
+    """Bytes per element of a tensor_type (a dtype's name, or its repr), None for an unknown one."""
+    return ITEMSIZE.get(type_name) or ITEMSIZE.get(_REPR_NAMES.get(type_name))
+
+
 # MindSpore slices a value into protobuf messages of at most 512 MB
 SLICE_BYTES = 512 * 1024 * 1024
 CRC_MARK = b"crc_num"
@@ -190,7 +206,7 @@ def _check_size(tag, dims, type_name, payload):
         if len(payload) % 4:
             raise FormatError(f"string value '{tag}' has {len(payload)} bytes, not a multiple of 4 (UTF-32)")
         return ()
-    size = ITEMSIZE.get(type_name)
+    size = itemsize(type_name)
     if size is None:
         raise FormatError(f"value '{tag}' has an unknown tensor_type '{type_name}'")
     if list(dims) == [0] and len(payload) == size:

@@ -11,7 +11,6 @@ from types import SimpleNamespace
 
 import numpy as np
 
-from mindseed.common import dtype as mstype
 from mindseed.train import _ckpt_format as CF
 
 __all__ = ["_exec_save", "_parse_ckpt_proto"]
@@ -31,14 +30,11 @@ def _exec_save(ckpt_file_name, data_list, enc_key=None, enc_mode="AES-GCM", map_
             raise TypeError(f"For 'save_checkpoint', each entry of the data list must be [dims, type, data], but "
                             f"'{name}' is {value!r:.80}.")
         dims, type_name, data = value
-        if isinstance(type_name, str) and type_name.startswith("mindspore."):
-            # a dtype's repr (mindspore.float32) where its str (Float32) is meant: code that aliases str to repr
-            dt = getattr(mstype, type_name[len("mindspore."):], None)
-            type_name = dt.name if isinstance(dt, mstype.Type) else type_name
         if type_name == "str":
             records.append((name, [0], "str", CF.encode_str(str(data))))
             continue
-        if type_name not in CF.ITEMSIZE:
+        # written as given, a dtype's repr (mindspore.float32) too, as MindSpore does (see CF.itemsize)
+        if not isinstance(type_name, str) or CF.itemsize(type_name) is None:
             raise TypeError(f"For 'save_checkpoint', the type of '{name}' must be one of {sorted(CF.ITEMSIZE)}, but "
                             f"got {type_name!r}.")
         payload = np.ascontiguousarray(data).tobytes()

@@ -56,6 +56,9 @@ def _tensor_record(name, value):
 
 
 def _tensor_of(shape, type_name, payload):
+    # a dtype's repr as the tensor_type (see CF.itemsize): mindnlp writes its checkpoints (PEFT adapters) with
+    # `_exec_save` after aliasing the dtypes' str to their repr, and reads them back with `load_checkpoint`
+    type_name = CF.canonical_type(type_name)
     return Tensor._from_raw(B.from_bytes(payload, shape, type_name))
 
 

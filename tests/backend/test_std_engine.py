@@ -71,3 +71,18 @@ def test_logf_is_glibc_logf():
     np.testing.assert_array_equal(logf(x), want)
     # float32(log(float64)) is correctly rounded, glibc's is not always: the difference is what this reproduces
     assert (np.log(x.astype(np.float64)).astype(np.float32) != want).any()
+
+
+def test_philox_stream_is_the_scalar_block_function_across_chunks():
+    """The vectorised stream (a cache-sized chunk of blocks at a time) against `philox4x32` block by block, for
+    windows that start inside a block and cross a chunk boundary."""
+    key, hi = 0x123456789ABCDEF0, 0x0FEDCBA987654321
+    counter = [(b & 0xFFFFFFFF, b >> 32, hi & 0xFFFFFFFF, hi >> 32) for b in range(S._CHUNK - 2, S._CHUNK + 3)]
+    blocks = [S.philox4x32(c, (key & 0xFFFFFFFF, key >> 32)) for c in counter]
+    ref = np.array([v for blk in blocks for v in blk], np.uint64)
+    start = 4 * (S._CHUNK - 2) + 3
+    got = S.philox_stream(key, hi, start, len(ref) - 5)
+    np.testing.assert_array_equal(got, ref[3:-2])
+    whole = S.philox_stream(key, hi, 0, 4 * S._CHUNK + 16)
+    np.testing.assert_array_equal(whole[start:start + len(got)], got)
+    assert S.philox_stream(key, hi, 5, 0).shape == (0,)

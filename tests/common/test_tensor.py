@@ -294,8 +294,17 @@ def test_context_keys():
     with pytest.raises(ValueError, match="ascend_config"):
         ms.set_context(precision_mode="x")
     ms.set_device("CPU")
-    ms.set_deterministic(True)
-    ms.set_deterministic(False)
+    from mindseed.common import context
+    assert not context._deterministic_configured
+    try:
+        ms.set_deterministic(True)
+        assert ms.get_context("deterministic") == "ON"
+        with pytest.raises(RuntimeError, match="The 'mindspore.set_deterministic' can not be set repeatedly."):
+            ms.set_deterministic(False)       # once per process, as in MindSpore
+        assert ms.get_context("deterministic") == "ON"
+    finally:
+        context._deterministic_configured.clear()
+        ms.set_context(deterministic="OFF")
     ms.set_context(save_graphs=False)
 
 

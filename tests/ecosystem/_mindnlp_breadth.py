@@ -369,6 +369,32 @@ for name, (build, inputs) in FAMILIES.items():
     elif name == "whisper":
         out["whisper_gen_sequences"] = net.generate(features, max_new_tokens=4, do_sample=False).asnumpy()
 
+# -- beam search with the n-gram ban: its logits processor writes `scores[i, banned] = -inf` for each hypothesis,
+# `banned` an empty list until a bigram would repeat; the same beams without the ban
+net = gpt2()
+net.set_train(False)
+prompt = ids(length=4, seed=4, high=50)
+beam = dict(attention_mask=ops.ones_like(prompt), max_new_tokens=12, min_new_tokens=12, do_sample=False, pad_token_id=0,
+            num_beams=3)
+out["beam_ngram_sequences"] = net.generate(prompt, no_repeat_ngram_size=2, **beam).asnumpy()
+out["beam_sequences"] = net.generate(prompt, **beam).asnumpy()
+out["beam_prompt"] = prompt.asnumpy()
+
+# -- mindnlp's own .ckpt writer and reader (core.serialization: MindSpore's `_exec_save` / `_parse_ckpt_proto`, the
+# dtype names its patch module makes "mindspore.float32"), and save_pretrained(safe_serialization=False)
+from mindnlp.core.serialization import load_checkpoint as nlp_load_checkpoint  # noqa: E402
+from mindnlp.core.serialization import save_checkpoint as nlp_save_checkpoint  # noqa: E402
+state = net.state_dict()
+nlp_save_checkpoint(state, os.path.join(WORK, "gpt2.ckpt"))
+back = nlp_load_checkpoint(os.path.join(WORK, "gpt2.ckpt"))
+out["ckpt_keys"] = np.array([sorted(back) == sorted(state), len(state)])
+out["ckpt_max_diff"] = np.array(max(float(np.abs(back[k].asnumpy() - state[k].asnumpy()).max()) for k in state))
+net.save_pretrained(os.path.join(WORK, "gpt2_ckpt"), safe_serialization=False)
+out["ckpt_files"] = np.array(sorted(os.listdir(os.path.join(WORK, "gpt2_ckpt"))))
+again = T.GPT2LMHeadModel.from_pretrained(os.path.join(WORK, "gpt2_ckpt"))
+again.set_train(False)
+out["ckpt_logits"] = np.stack([net(input_ids=prompt).logits.asnumpy(), again(input_ids=prompt).logits.asnumpy()])
+
 # -- llm/inference/llama2's static-cache decoding (simple_/jit_/compile_inference_with_static_cache.py) on a small
 # Llama: the prompt through the model filling a StaticCache, then one token at a time, eagerly, as a STRICT jit
 # function (its cache reads `.item()` in the graph, its buffers are mindnlp Parameters updated in place by each call)

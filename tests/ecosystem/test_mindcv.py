@@ -445,3 +445,22 @@ def test_quick_start_cifar10_model_train_eval_and_checkpoints(mindcv, tmp_path):
     np.testing.assert_allclose(again(images).asnumpy(), network(images).asnumpy(), rtol=1e-6, atol=1e-6)
     assert acc == float(np.mean([(model.predict(b).asnumpy().argmax(1) == lab.asnumpy()).mean()
                                  for b, lab in loader_val.create_tuple_iterator()]))
+
+
+def test_float16_resnet_forward_equals_float32_rounded(mindcv):
+    """`auto_mixed_precision(net, "O2")` (mindcv's `amp_level` for its trainer): the convolutions and dense layer in
+    float16, batch norm kept in float32. Each convolution's float16 result is its float32 product rounded once (as
+    MindSpore's CPU kernels compute it), so the logits stay within float16 rounding of the float32 model's."""
+    import mindspore as ms
+    from mindspore import amp
+    x = ms.Tensor(np.random.default_rng(1).random((2, 3, 32, 32), dtype=np.float32))
+    ms.set_seed(0)
+    net = mindcv.create_model("resnet18", num_classes=10)
+    net.set_train(False)
+    ref = net(x).asnumpy()
+    half = amp.auto_mixed_precision(net, "O2")
+    got = half(x).asnumpy()
+    assert got.dtype == np.float32          # O2 casts the network's output back to float32
+    scale = np.abs(ref).max()
+    np.testing.assert_allclose(got, ref, atol=2e-2 * scale)
+    assert np.abs(got - ref).max() > 0      # it did compute in float16

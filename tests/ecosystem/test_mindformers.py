@@ -81,6 +81,41 @@ def test_llama_trains_and_generates_what_it_learned(mindformers):
     np.testing.assert_array_equal(np.array([list(o) for o in out]), _counting([5, 40])[:, :12])
 
 
+def test_llama_training_steps_equal_mindspores(mindformers):
+    """The tiny Llama in the form MindSpore 2.10's CPU kernels run (`use_rope_slice`, the unfused RMSNorm: its
+    PyNative has no RmsNorm kernel, its graph no broadcasting BatchMatMul for the rotary swap), weights set from a
+    seeded numpy stream, six AdamWeightDecay steps on counting rows: the losses and gradient norms MindSpore 2.10
+    printed for the same script, and the logits after them. (A legacy model: it runs before the `mcore` fixture
+    switches mindformers to its mcore models for the rest of the module.)"""
+    import mindspore as ms
+    from mindspore import nn
+    from mindformers.models.llama import LlamaConfig, LlamaForCausalLM
+    net = LlamaForCausalLM(LlamaConfig(**TINY_LLAMA, use_rope_slice=True, fused_rms_norm=False))
+    rng = np.random.RandomState(0)
+    for p in sorted(net.trainable_params(), key=lambda p: p.name):
+        v = 1.0 + 0.1 * rng.randn(*p.shape) if len(p.shape) == 1 else 0.05 * rng.randn(*p.shape)
+        p.set_data(ms.Tensor(v.astype(np.float32)))
+    net.set_train(True)
+    opt = nn.AdamWeightDecay(net.trainable_params(), learning_rate=1e-2, weight_decay=0.01)
+    step = ms.value_and_grad(net, None, opt.parameters)
+    data = np.random.RandomState(1)
+    got = []
+    for _ in range(6):
+        loss, grads = step(ms.Tensor(_counting(data.randint(1, VOCAB, BATCH))))
+        opt(grads)
+        got.append((float(loss.asnumpy().reshape(-1)[0]),
+                    float(np.sqrt(sum((g.asnumpy().astype(np.float64) ** 2).sum() for g in grads)))))
+    oracle = [(4.20838, 2.635918), (4.242311, 4.351506), (3.847073, 1.671504), (3.41971, 1.130495),
+              (3.900881, 11.353648), (3.061634, 1.73723)]
+    np.testing.assert_allclose(np.array(got), np.array(oracle), rtol=1e-4)
+    net.set_train(False)
+    out = net(ms.Tensor(_counting([5, 40])[:, :SEQ]))
+    logits = (out[0] if isinstance(out, tuple) else out).asnumpy()
+    np.testing.assert_allclose(logits.reshape(-1)[:6], [1.97656, 2.12568, 2.70651, 3.5935, 3.50476, 3.32999],
+                               rtol=1e-4)
+    np.testing.assert_allclose(np.abs(logits).sum(), 3131.795, rtol=1e-4)
+
+
 def test_mindformers_training_cell_in_graph_mode(mindformers):
     """mindformers' own training step (MFTrainOneStepCell with its AdamW and gradient clipping, its documented
     example) compiled in GRAPH_MODE: the global norm it reports is that of the gradients PyNative computes, and the
@@ -528,3 +563,4 @@ def test_mcore_deepseek_v3_inference_model_generates(mcore, monkeypatch):
     batch, _ = run([[5, 6, 7, 8], [40, 41, 0, 0]], 9)
     alone = [run([p], 9)[0][0] for p in ([5, 6, 7, 8], [40, 41])]
     assert batch == alone, (batch, alone)
+

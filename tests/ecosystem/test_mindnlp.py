@@ -256,3 +256,26 @@ def test_llama_static_cache_decoding_eager_and_strict_jit_equal_generate(breadth
     np.testing.assert_array_equal(breadth["static_cache_compile"], eager)
     np.testing.assert_array_equal(eager, breadth["static_cache_generate"])
     assert [int(breadth[f"static_cache_{k}_filled"]) for k in ("eager", "jit", "compile")] == [13, 13, 13]
+
+
+def test_beam_search_with_the_no_repeat_ngram_ban(breadth):
+    """`generate(num_beams=3, no_repeat_ngram_size=2)` (mindnlp's NoRepeatNGramLogitsProcessor, an empty list
+    index while nothing is banned): no bigram twice in a sequence, where the same beams without the ban repeat."""
+    banned, plain, prompt = breadth["beam_ngram_sequences"], breadth["beam_sequences"], breadth["beam_prompt"]
+    assert banned.shape == plain.shape == (2, 16)
+    np.testing.assert_array_equal(banned[:, :4], prompt)
+    for row in banned:
+        bigrams = list(zip(row[:-1].tolist(), row[1:].tolist()))
+        assert len(set(bigrams)) == len(bigrams), row
+    assert any(len(set(zip(r[:-1].tolist(), r[1:].tolist()))) < 15 for r in plain), plain
+
+
+def test_mindnlp_checkpoint_writer_and_reader_round_trip(breadth):
+    """mindnlp's own `.ckpt` writer and reader (`core.serialization.save_checkpoint` / `load_checkpoint`, over
+    MindSpore's `_exec_save` / `_parse_ckpt_proto`, its tensor types "mindspore.float32") give back every value, and
+    `save_pretrained(safe_serialization=False)` + `from_pretrained` the same logits."""
+    same_keys, count = breadth["ckpt_keys"]
+    assert same_keys == 1 and count == 29                    # GPT-2, two layers: 4 + 12 per layer + 1 (lm_head)
+    assert float(breadth["ckpt_max_diff"]) == 0.0
+    assert "mindspore_model.ckpt" in list(breadth["ckpt_files"])
+    np.testing.assert_array_equal(breadth["ckpt_logits"][0], breadth["ckpt_logits"][1])

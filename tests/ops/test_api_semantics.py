@@ -217,6 +217,22 @@ def test_getitem_refuses_indices_that_select_nothing_or_overflow():
     with pytest.raises(IndexError, match="index 4 out of bounds for dimension with size 4"):
         x[[4, 2]]
     np.testing.assert_array_equal(x[[-1, 2]].asnumpy(), np.arange(24).reshape(4, 3, 2)[[-1, 2]])
+    for index in ((1, []), (0, ()), ([], 1)):
+        with pytest.raises(IndexError, match=r"The sequence element\(tuple/list\) in tuple index can't be empty"):
+            x[index]
+
+
+def test_setitem_with_an_empty_list_writes_nothing():
+    """`scores[i, banned] = -inf` with no banned token (mindnlp's n-gram logits processor): as in MindSpore, an
+    empty list index, or one among a tuple's items, selects nothing to write."""
+    ref = np.arange(12, dtype=np.float32).reshape(3, 4)
+    for index in ([], (1, []), (1, ()), ([], slice(None))):
+        x = t(ref)
+        x[index] = -float("inf")
+        np.testing.assert_array_equal(x.asnumpy(), ref)
+    x = t(ref)
+    x[1, [2]] = -1.0
+    assert x.asnumpy()[1, 2] == -1.0 and x.asnumpy().sum() == ref.sum() - 7.0
 
 
 def test_eye_of_unsigned_dtypes():

@@ -9,6 +9,8 @@ Conventions shared by every kernel here:
 import torch
 import torch.nn.functional as F
 
+from mindseed._backend._kernels.core import widen_half
+
 _CONV = {1: torch.conv1d, 2: torch.conv2d, 3: torch.conv3d}
 _CONV_T = {1: torch.conv_transpose1d, 2: torch.conv_transpose2d, 3: torch.conv_transpose3d}
 
@@ -57,6 +59,7 @@ def _nhwc(t):
     return t.contiguous(memory_format=torch.channels_last)
 
 
+@widen_half
 def conv(x, w, b=None, *, stride, pads, dilation, groups):
     """N-d cross-correlation of x (N, C, *sp) with w (O, C/groups, *k), explicit per-side padding."""
     if _nhwc_conv(x, w.shape[0]):
@@ -102,6 +105,7 @@ def conv_packed(x, w_packed, b=None, *, stride, pads, dilation, groups, relu=Fal
 _conv_pointwise = torch.ops.mkldnn._convolution_pointwise
 
 
+@widen_half
 def conv_backprop_input(dy, w, *, input_shape, stride, pads, dilation, groups):
     """Gradient of conv w.r.t. its input (a transposed convolution), shaped `input_shape`."""
     nd = dy.dim() - 2
@@ -141,6 +145,7 @@ def conv_backprop_input(dy, w, *, input_shape, stride, pads, dilation, groups):
     return F.pad(full, _neg(_torch_pad(pads)))
 
 
+@widen_half
 def conv_backprop_filter(x, dy, *, weight_shape, stride, pads, dilation, groups):
     """Gradient of conv w.r.t. its weight, shaped `weight_shape`."""
     nhwc = _nhwc_conv(x, dy.shape[1])

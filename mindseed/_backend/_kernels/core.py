@@ -1,4 +1,6 @@
 """Kernels of the core primitives (arithmetic, sums, shapes, casts, indexing)."""
+import functools
+
 import torch
 
 from mindseed._backend._core import _TORCH_DTYPES, to_dtype
@@ -131,11 +133,35 @@ def div(x, y):
 neg = torch.neg
 
 
+def half_on_cpu(*ts):
+    """Are these float16 tensors on the CPU? torch's CPU float16 matrix products accumulate in float16 and run an
+    order of magnitude slower than float32 ones; MindSpore's CPU kernels (as Ascend's cubes) accumulate in float32
+    and round the result once to float16, which is what the float32 product cast back gives."""
+    return all(t.dtype == torch.float16 and t.device.type == "cpu" for t in ts)
+
+
+def widen_half(kernel):
+    """`kernel` run in float32 when its tensor arguments are float16 CPU tensors, its result rounded back to float16
+    (see half_on_cpu): for the matrix-product kernels (convolutions and their gradients)."""
+    def wide(v):
+        return v.float() if isinstance(v, torch.Tensor) else v
+
+    @functools.wraps(kernel)
+    def run(*args, **kwargs):
+        ts = [v for v in (*args, *kwargs.values()) if isinstance(v, torch.Tensor)]
+        if not ts or not half_on_cpu(*ts):
+            return kernel(*args, **kwargs)
+        return kernel(*map(wide, args), **{k: wide(v) for k, v in kwargs.items()}).half()
+    return run
+
+
 def matmul(x, y, transpose_a=False, transpose_b=False):
     if transpose_a:
         x = x.transpose(-1, -2)
     if transpose_b:
         y = y.transpose(-1, -2)
+    if half_on_cpu(x, y):
+        return torch.matmul(x.float(), y.float()).half()
     return torch.matmul(x, y)
 
 

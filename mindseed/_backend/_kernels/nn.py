@@ -10,6 +10,7 @@ import torch
 import torch.nn.functional as F
 
 from mindseed._backend._core import _TORCH_DTYPES
+from mindseed._backend._kernels.core import half_on_cpu
 from mindseed._backend.kernels.std_engine import KernelEngines, MinstdRand0, minstd_bernoulli, minstd_uniform_float
 
 _A = torch.ops.aten
@@ -662,6 +663,8 @@ def argmax_one_hot(x, axis):
 
 # ---------------------------------------------------------------- dense / embedding / distances
 def dense(x, weight, bias):
+    if half_on_cpu(x, weight) and (bias is None or half_on_cpu(bias)):     # see half_on_cpu
+        return F.linear(x.float(), weight.float(), None if bias is None else bias.float()).half()
     return F.linear(x, weight, bias)
 
 

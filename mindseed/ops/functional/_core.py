@@ -574,6 +574,8 @@ def _check_refused_index(x, index):
         raise IndexError("When tensor is indexed by a bool object, the value only support 'True'.")
     if isinstance(index, tuple) and any(i is False or isinstance(i, np.bool_) and not i for i in index):
         raise IndexError("Bool element of tuple index must be 'True', but got 'False'.")
+    if isinstance(index, tuple) and any(_empty_sequence(i) for i in index):
+        raise IndexError("The sequence element(tuple/list) in tuple index can't be empty.")
     if isinstance(index, list) and all(i is False or isinstance(i, np.bool_) and not i for i in index):
         # a list of bools selects the positions of its True items: none is an empty list index
         raise IndexError("When tensor is indexed by list, the list can't be empty.")
@@ -585,6 +587,17 @@ def _check_refused_index(x, index):
         for i in index:
             if not -n <= i < n:
                 raise IndexError(f"index {i} out of bounds for dimension with size {n}")
+
+
+def _empty_sequence(i):
+    return isinstance(i, (list, tuple)) and not i
+
+
+def _selects_nothing(index):
+    """An empty list index, or a tuple index with an empty list/tuple among its items: MindSpore's setitem writes
+    nothing (its getitem refuses them)."""
+    return _empty_sequence(index) if isinstance(index, list) else \
+        isinstance(index, tuple) and any(_empty_sequence(i) for i in index)
 
 
 def tensor_getitem(x, index):
@@ -612,6 +625,8 @@ def tensor_setitem(x, index, value):
     else:
         value = Tensor(value, x.dtype)
     index = _list_as_tuple(index)
+    if _selects_nothing(index):
+        return x
     norm = _normalize_index(x, index)
     if _state.tracing is not None:
         dyn = _graph_index(index, norm, True)
