@@ -12,12 +12,18 @@ a factor sharded over some devices is cut the same way in every tensor that carr
 * `whole` factors must not be sharded (the softmax axis, the normalized axes of a layer norm).
 * `localize(attrs, local_out_shapes)` gives the attributes of the local call when an attribute is a shape
   (Reshape, BroadcastTo); None when the attributes hold for shards as they are.
+* `addends` are the inputs added to the outputs after the contraction (Dense's and a convolution's bias): where the
+  outputs are partial sums, such an input is held by the first rank of the sum only (the others add zeros).
+* `sync` (a `Sync`) is how an op whose shards need statistics of the whole tensor runs cut (BatchNorm's batch
+  statistics, MindSpore's SyncBatchNorm): the local partial sums are all-reduced over the cuts of `sync.factors`
+  before each shard finishes its outputs.
+* `reasons` gives, per whole factor, why it must stay uncut (the text of the error refusing a strategy that cuts it).
 
 A rule is `sharding(*inputs, **attrs) -> ShardingRule`, where a tensor input is anything with a `shape` (an
 `Abstract`, a Tensor) and a non-tensor input (a Python number, None) has no dims. The parallel package reads
 rules; nothing here knows about devices.
 """
-__all__ = ["ShardingRule", "elementwise", "matmul", "dense", "reduction", "reduction_mean", "along", "reshape",
+__all__ = ["ShardingRule", "Sync", "elementwise", "matmul", "dense", "reduction", "reduction_mean", "along", "reshape",
            "transpose", "broadcast_to", "reduction_whole", "arg_reduction", "arg_with_value", "arg_reduce_grad",
            "arg_reduce_take", "scan", "scan_pair", "concat", "stack", "split", "unstack", "layer_norm",
            "layer_norm_grad", "gather", "gather_grad", "getitem", "index_add_grad", "index_add_grad_n", "micro_slice",
@@ -37,17 +43,21 @@ class ShardingRule:
         means (Iterable[str]): contracted factors whose local results average.
         whole (Iterable[str]): factors that must stay unsharded.
         localize (callable): `(attrs, local_out_shapes) -> attrs` for the local call, or None.
+        addends (Iterable[int]): the inputs added to the outputs after the contraction (a bias).
+        sync (Sync): the statistics all-reduced inside the op when its `factors` are cut, or None.
+        reasons (dict): {whole factor: why it must stay uncut}.
     """
 
-    __slots__ = ("ins", "outs", "sums", "means", "whole", "localize")
+    __slots__ = ("ins", "outs", "sums", "means", "whole", "localize", "addends", "sync", "reasons")
 
-    def __init__(self, ins, outs, sums=(), means=(), whole=(), localize=None):
+    def __init__(self, ins, outs, sums=(), means=(), whole=(), localize=None, addends=(), sync=None, reasons=None):
         self.ins, self.outs = tuple(ins), tuple(outs)
         in_factors = {f for dims in self.ins if dims for f in dims if f is not None}
         out_factors = {f for dims in self.outs for f in dims if f is not None}
         self.sums, self.means = frozenset(sums), frozenset(means)
         self.whole = frozenset(whole) | (in_factors - out_factors - self.sums - self.means)
         self.localize = localize
+        self.addends, self.sync, self.reasons = tuple(addends), sync, dict(reasons or {})
 
     def contracted(self, k):
         """(sums, means): the factors output `k` is a partial sum (a partial mean) over when they are cut."""
@@ -67,6 +77,22 @@ class ShardingRule:
         fmt = lambda t: "(" + ", ".join("None" if d is None else "".join(f or "_" for f in d) for d in t) + ")"  # noqa: E731
         return f"ShardingRule({fmt(self.ins)} -> {fmt(self.outs)}, sums={sorted(self.sums)}, " \
                f"means={sorted(self.means)}, whole={sorted(self.whole)})"
+
+
+class Sync:
+    """The statistics an op's shards share when its `factors` are cut (see the module docstring).
+
+    Args:
+        factors (Iterable[str]): the factors whose cuts the statistics are all-reduced over.
+        dims (tuple): the factors of the dims of the statistics (one array per rank).
+        partials (callable): `(*local_args, **attrs) -> Tensor`: a shard's statistics, to be summed.
+        finish (callable): `(stats, *local_args, **attrs) -> outputs`: a shard's outputs from the summed statistics.
+    """
+
+    __slots__ = ("factors", "dims", "partials", "finish")
+
+    def __init__(self, factors, dims, partials, finish):
+        self.factors, self.dims, self.partials, self.finish = frozenset(factors), tuple(dims), partials, finish
 
 
 def _shape(x):
@@ -242,7 +268,7 @@ def dense(x, w, b=None, **attrs):
     w_dims = ("k",) if len(w.shape) == 1 else ("n", "k")
     out = lead + (() if len(w.shape) == 1 else ("n",))
     b_dims = None if _shape(b) is None else (("n",) if len(b.shape) else ())
-    return ShardingRule((lead + ("k",), w_dims, b_dims), (out,), sums=("k",))
+    return ShardingRule((lead + ("k",), w_dims, b_dims), (out,), sums=("k",), addends=(2,))
 
 
 def transpose(x, perm, **attrs):

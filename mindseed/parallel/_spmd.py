@@ -256,6 +256,10 @@ def call_layouts(call, rule, mesh, assign):
         partial = tuple(ax for f in sums | means for ax in assign.get(f, ()))
         outs.append(TensorLayout(mesh, tuple(o.shape), tuple(assign.get(f, ()) for f in dims), partial))
         scales.append(math.prod(mesh.shape[ax] for f in means for ax in assign.get(f, ())))
+    partial = outs[0].partial if outs else ()
+    for i in rule.addends:   # a bias added to partial sums: held by the first rank of the sum, zeros elsewhere
+        if i in ins and partial:
+            ins[i] = TensorLayout(mesh, ins[i].shape, ins[i].dims, partial)
     return ins, outs, scales
 
     @property
@@ -519,8 +523,10 @@ class _Executor:
                 if n == 1 and f is None:
                     continue
                 if n != 1 and (f is None or f in rule.whole):
+                    why = rule.reasons.get(f)
                     raise ValueError(f"For '{name}', the in_strategy {_format_strategy(in_strategy)} cuts dim {j} of "
-                                     f"input {i} (shape {tuple(a.shape)}), which the operator needs whole.")
+                                     f"input {i} (shape {tuple(a.shape)}), which the operator needs whole"
+                                     + (f": {why}." if why else "."))
                 if cuts.setdefault(f, n) != n:
                     raise ValueError(f"For '{name}', the in_strategy {_format_strategy(in_strategy)} is invalid: the "
                                      f"dims that {name} matches must be cut into the same number of pieces, but "
@@ -551,8 +557,9 @@ class _Executor:
                 if not axes:
                     continue
                 if f is None or f in rule.whole:
+                    why = rule.reasons.get(f)
                     raise ValueError(f"For '{name}', the layout of input {i} cuts dim {j} (shape {tuple(a.shape)}), "
-                                     f"which the operator needs whole.")
+                                     f"which the operator needs whole" + (f": {why}." if why else "."))
                 if assign.setdefault(f, axes) != axes:
                     raise ValueError(f"For '{name}', the layouts cut the dims that {name} matches differently: "
                                      f"{assign[f]} and {axes}.")
@@ -635,11 +642,18 @@ class _Executor:
         if not (strategy and strategy[0]):
             self._keep_partial_sums(call, ins, out_layouts)
         in_layouts = list(ins.values())
+        for i in rule.addends:   # a leaf bias takes its own layout first (its gradient is read there), then a copy
+            if i in ins and ins[i].partial and self._current(call.args[i]) is None:
+                self.bring(call.args[i], TensorLayout(mesh, ins[i].shape, ins[i].dims))
         local_args = [self.bring(a, ins[i]) if i in ins else [a] * self.world.size for i, a in enumerate(call.args)]
         attrs = call.attrs
         if rule.localize is not None:
             attrs = rule.localize(call.attrs, [lay.local_shape for lay in out_layouts])
-        self._store(call, local_args, attrs, scales, out_layouts)
+        synced = rule.sync is not None and any(assign.get(f) for f in rule.sync.factors)
+        if synced:
+            self._store_synced(call, rule, mesh, assign, local_args, attrs, out_layouts)
+        else:
+            self._store(call, local_args, attrs, scales, out_layouts)
         if strategy and strategy[1]:
             out_layouts = self._apply_out_strategy(call, strategy[1])
         if self.backward is None:
@@ -711,6 +725,37 @@ class _Executor:
         for k, (o, layout) in enumerate(zip(call.outs, out_layouts)):
             self.env[id(o)] = DistValue(layout, None if per_rank is None else
                                         [None if outs is None else outs[k] for outs in per_rank])
+
+    def _store_synced(self, call, rule, mesh, assign, local_args, attrs, out_layouts):
+        """Run a call whose shards share statistics (`ShardingRule.sync`): each rank's partial statistics, their
+        AllReduce over the axes cutting the sync factors (a redistribution of a partial sum: logged and planned as
+        any), then each rank's outputs from the summed statistics."""
+        sync, here = rule.sync, self.world.ranks
+        tensor = lambda a: Tensor(np.asarray(a)) if isinstance(a, (np.ndarray, np.generic)) else a  # noqa: E731
+        per_rank = None if self.abstract else [
+            [tensor(args[r]) for args in local_args] if r in here else None for r in range(self.world.size)]
+        stats = None if per_rank is None else [
+            None if args is None else np.asarray(sync.partials(*args, **attrs).asnumpy()) for args in per_rank]
+        shape = None
+        if stats is not None:
+            local = next(s for s in stats if s is not None).shape
+            shape = tuple(n * math.prod(mesh.shape[a] for a in assign.get(f, ())) if f else n
+                          for f, n in zip(sync.dims, local))
+        else:   # a ShapeWorld: the statistics' global shape from the rule's dims over the call's tensors
+            sizes = {f: n for dims, a in zip(rule.ins, call.args) if dims and isinstance(a, Tensor)
+                     for f, n in zip(dims, a.shape) if f}
+            shape = tuple(sizes.get(f, 2) for f in sync.dims)
+        dims = tuple(assign.get(f, ()) if f else () for f in sync.dims)
+        axes = tuple(a for f in sorted(sync.factors) for a in assign.get(f, ()))
+        moves = plan(TensorLayout(mesh, shape, dims, axes), TensorLayout(mesh, shape, dims), call.outs[0].itemsize)
+        self.moves.append(moves)
+        summed = moves.run(stats, self.world)
+        outs = None if per_rank is None else [
+            None if args is None else sync.finish(Tensor(np.asarray(summed[r])), *args, **attrs)
+            for r, args in enumerate(per_rank)]
+        for k, (o, layout) in enumerate(zip(call.outs, out_layouts)):
+            self.env[id(o)] = DistValue(layout, None if outs is None else
+                                        [None if out is None else np.asarray(out[k].asnumpy()) for out in outs])
 
     @staticmethod
     def _kernel(call, args, attrs, scales=None):
