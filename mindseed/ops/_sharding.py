@@ -84,7 +84,7 @@ class Sync:
 
     Args:
         factors (Iterable[str]): the factors whose cuts the statistics are all-reduced over.
-        dims (tuple): the factors of the dims of the statistics (one array per rank).
+        dims (tuple): per dim of the statistics (one array per rank), its factor, or its size (an int) when uncut.
         partials (callable): `(*local_args, **attrs) -> Tensor`: a shard's statistics, to be summed.
         finish (callable): `(stats, *local_args, **attrs) -> outputs`: a shard's outputs from the summed statistics.
     """

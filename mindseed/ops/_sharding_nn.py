@@ -120,11 +120,11 @@ def _bn_dims(x):
 def batch_norm(x, w, b, running_mean, running_var, sync=(), **attrs):
     """BatchNorm (training: (y, mean, rstd, new running mean, new running var)): the channels cut freely; the batch
     and spatial dims cut share the batch statistics (`sync`: the (partials, finish) of a `Sync` over them, whose
-    statistics are (k, C) per-channel sums)."""
+    statistics are (3, C) per-channel sums: of x, of x^2 and the element count; of dy and dy x_hat for the gradient)."""
     dims = _bn_dims(x)
     chan = lambda t: None if _shape(t) is None else ("c",)  # noqa: E731
     return ShardingRule((dims, chan(w), chan(b), chan(running_mean), chan(running_var)), (dims,) + (("c",),) * 4,
-                        sync=Sync(set(dims) - {"c"}, (None, "c"), *sync))
+                        sync=Sync(set(dims) - {"c"}, (3, "c"), *sync))
 
 
 def batch_norm_grad(dy, x, w, mean, rstd, sync=(), **attrs):
@@ -132,7 +132,7 @@ def batch_norm_grad(dy, x, w, mean, rstd, sync=(), **attrs):
     dims = _bn_dims(x)
     chan = None if _shape(w) is None else ("c",)
     outs = (dims,) if chan is None else (dims, ("c",), ("c",))
-    return ShardingRule((dims, dims, chan, ("c",), ("c",)), outs, sync=Sync(set(dims) - {"c"}, (None, "c"), *sync))
+    return ShardingRule((dims, dims, chan, ("c",), ("c",)), outs, sync=Sync(set(dims) - {"c"}, (3, "c"), *sync))
 
 
 def batch_norm_infer(x, w, b, mean, var, **attrs):

@@ -25,6 +25,7 @@ import math
 import numpy as np
 
 from mindseed._utils import _state
+from mindseed.common import dtype as mstype
 from mindseed.common._parallel import GlobalComm, get_auto_parallel_context, group_info_file, partitioner_recording
 from mindseed.common._shard_layout import Layout
 from mindseed.common.parameter import Parameter
@@ -37,6 +38,7 @@ from mindseed.parallel._redistribute import plan
 from mindseed.parallel._world import group_name
 
 __all__ = ["Call", "Program", "record", "DistValue", "Execution", "execute", "Assignment", "call_layouts",
+           "linear_partial", "UNARY_LINEAR",
            "call_flops", "propagated", "forward_calls", "local_shards"]
 
 
@@ -132,6 +134,31 @@ LINEAR = ("Add", "Sub")
 # elementwise primitives linear in the operands listed, the others factors: a partial sum negated, or multiplied or
 # divided by a value the same on every rank of the sum, is a partial sum
 SCALING = {"Neg": (0,), "Mul": (0, 1), "Div": (0,), "RealDiv": (0,)}
+
+
+# primitives of one tensor linear in it (a widening float Cast is exact on each part): a partial sum reshaped,
+# transposed, summed along axes or cast stays a partial sum over the same axes
+UNARY_LINEAR = ("Cast", "Reshape", "Transpose", "ReduceSum", "BroadcastTo", "Identity")
+
+
+def linear_partial(call, ins, outs, held):
+    """A unary linear call (`UNARY_LINEAR`) reading its operand held as the partial sum `held`: (input layout, output
+    layout) of running it on the ranks' parts, the output a partial sum over `held`'s axes (and over any factor the
+    call contracts itself), or None where it cannot (the call's cuts are not `held`'s, a padded layout, a Cast to
+    or from a non-float type or to fewer bits: the single process rounds the sum, not its parts)."""
+    if call.prim.name not in UNARY_LINEAR or len(ins) != 1 or len(outs) != 1 or not held.partial or held.pad:
+        return None
+    if call.prim.name == "Cast" and not (all(mstype.is_float(t.dtype) for t in (call.args[0], call.outs[0])) and
+                                         call.outs[0].itemsize >= call.args[0].itemsize):
+        return None   # rounding each part to an integer, or to fewer bits, is not rounding their sum
+    (i, mine), = ins.items()
+    same_mesh = mine.mesh.shape == held.mesh.shape
+    if mine.dims != held.dims or not (same_mesh or not any(held.dims)):
+        return None
+    out = outs[0]
+    dims = out.dims if same_mesh else tuple(() for _ in out.dims)
+    partial = tuple(held.partial) + (tuple(out.partial) if same_mesh else ())
+    return held, TensorLayout(held.mesh, out.shape, dims, partial)
 
 
 def _flat(x):
@@ -675,6 +702,14 @@ class _Executor:
         stays whole, where keeping the partial sum would reduce it a second time later).
         """
         name = call.prim.name
+        if name in UNARY_LINEAR and len(ins) == 1:
+            (i, _), = ins.items()
+            v = self._current(call.args[i])
+            kept = None if v is None or self._reduced_copy(call.args[i]) else \
+                linear_partial(call, ins, out_layouts, v.layout)
+            if kept is not None:
+                ins[i], out_layouts[0] = kept
+            return
         if (name not in LINEAR and name not in SCALING) or len(out_layouts) != 1 or not ins:
             return
         current = {i: self._current(call.args[i]) for i in ins}   # None: a leaf not cut yet
@@ -686,8 +721,7 @@ class _Executor:
                 any(current[i].layout != held for i in partial):
             return
         others = [i for i in ins if i not in partial]
-        if (others or name not in LINEAR) and any(
-                k[0] == id(call.args[partial[0]]) and (k[1] == "whole" or not k[1].partial) for k in self.copies):
+        if (others or name not in LINEAR) and self._reduced_copy(call.args[partial[0]]):
             return   # already reduced for another consumer: read reduced (a second reduction would follow)
         if others:
             # the call's cuts must be the partial operands' (the operands are then read on their mesh), and no
@@ -716,6 +750,10 @@ class _Executor:
             ins[i] = held
         out_layouts[0] = held
 
+    def _reduced_copy(self, t):
+        """Whether another consumer has had the partial sum `t` reduced already."""
+        return any(k[0] == id(t) and (k[1] == "whole" or not k[1].partial) for k in self.copies)
+
     def _store(self, call, local_args, attrs, scales, out_layouts):
         """Run the kernel on every rank's arguments (a ShapeWorld: none) and keep the outputs."""
         here = self.world.ranks  # the ranks this process computes (a process of a real world: its own)
@@ -736,16 +774,10 @@ class _Executor:
             [tensor(args[r]) for args in local_args] if r in here else None for r in range(self.world.size)]
         stats = None if per_rank is None else [
             None if args is None else np.asarray(sync.partials(*args, **attrs).asnumpy()) for args in per_rank]
-        shape = None
-        if stats is not None:
-            local = next(s for s in stats if s is not None).shape
-            shape = tuple(n * math.prod(mesh.shape[a] for a in assign.get(f, ())) if f else n
-                          for f, n in zip(sync.dims, local))
-        else:   # a ShapeWorld: the statistics' global shape from the rule's dims over the call's tensors
-            sizes = {f: n for dims, a in zip(rule.ins, call.args) if dims and isinstance(a, Tensor)
-                     for f, n in zip(dims, a.shape) if f}
-            shape = tuple(sizes.get(f, 2) for f in sync.dims)
-        dims = tuple(assign.get(f, ()) if f else () for f in sync.dims)
+        sizes = {f: n for dims, a in zip(rule.ins, call.args) if dims and isinstance(a, Tensor)
+                 for f, n in zip(dims, a.shape) if f}
+        shape = tuple(sizes[f] if isinstance(f, str) else f for f in sync.dims)   # an int: an uncut dim's size
+        dims = tuple(assign.get(f, ()) if isinstance(f, str) else () for f in sync.dims)
         axes = tuple(a for f in sorted(sync.factors) for a in assign.get(f, ()))
         moves = plan(TensorLayout(mesh, shape, dims, axes), TensorLayout(mesh, shape, dims), call.outs[0].itemsize)
         self.moves.append(moves)

@@ -14,7 +14,7 @@ from mindseed.ops._prims import conv as C
 from mindseed.parallel._layout import assemble
 from mindseed.parallel._spmd import execute, record
 from mindseed.parallel._train import simulate
-from mindseed.parallel._world import SimulatedWorld
+from mindseed.parallel._world import ShapeWorld, SimulatedWorld
 
 # name: (devices, dp, mp)
 MESHES = {"2": (2, 2, 1), "4": (4, 4, 1), "mp2": (2, 1, 2), "2x2": (4, 2, 2)}
@@ -218,3 +218,21 @@ def test_a_grouped_convolution_refuses_channel_cuts_and_cuts_its_batch():
     ex = execute(program, SimulatedWorld(2))
     assert ex.whole_calls == [] and ex.plans[0].cuts == {"n": (0,)}
     _close(_whole(ex, program.outputs[0]), ops.Conv2D(4, 2, group=2)(x, w).asnumpy())
+
+
+@pytest.mark.parametrize("mesh", ["4", "2x2"])
+def test_a_shapes_only_run_logs_the_collectives_of_the_simulated_ranks(mesh):
+    # the statistics of BatchNorm (3 rows of per-channel sums) included: the planner's figures are the world's
+    n, dp, mp = MESHES[mesh]
+    x, labels = batches(1)[0]
+    net = ConvNet(dp, mp)
+    net.set_train()
+    program = record(ms.value_and_grad(net, None, net.trainable_params()), x, labels)
+    layouts = [(x, (dp, 1, 1, 1)), (labels, (dp,))]
+    logs = []
+    for world in (SimulatedWorld(n), ShapeWorld(n)):
+        ex = execute(program, world, layouts)
+        logs.append([(r.kind, r.group_size, r.input_bytes, r.sent_bytes) for r in world.log])
+        bn = next(p for p in ex.plans if p.call.prim.name == "BatchNorm")
+        assert [(s.kind, s.input_bytes) for m in bn.moves for s in m.steps] == [("AllReduce", 3 * 4 * 8 // mp)]
+    assert logs[0] == logs[1]
