@@ -430,37 +430,49 @@ def _index_parts(shape, index):
     return tuple(x_dims), tuple(out_dims), tuple(local)
 
 
+def _int_array(item):
+    """The number of dims of an integer index array (a list of ints, an integer tensor), or None for anything else."""
+    if isinstance(item, list):
+        return 1 if all(isinstance(v, int) and not isinstance(v, bool) for v in item) else None
+    if getattr(item, "shape", None) is not None and "bool" not in str(getattr(item, "dtype", "")).lower():
+        return len(item.shape)
+    return None
+
+
 def _advanced_parts(shape, index):
-    """x[index] for one integer array (a list, a tensor) among full slices and an Ellipsis: (x_dims, out_dims) —
-    the indexed dim read whole, its place in the output taken by the array's dims (uncut), every other dim keeping
-    its factor; None for any other index (masks, several arrays, partial slices: data-dependent or mixed shapes)."""
+    """x[index] for integer arrays (lists, tensors) among full slices and an Ellipsis: (x_dims, out_dims) — the
+    indexed dims read whole, the arrays' broadcast dims (uncut) in the output where numpy puts them (in place of
+    adjacent arrays, else first), every other dim keeping its factor; None for any other index (masks, partial
+    slices, ints mixed in: data-dependent or mixed shapes)."""
     items = index if isinstance(index, tuple) else (index,)
-    arrays = [i for i, item in enumerate(items) if isinstance(item, list) or
-              getattr(item, "shape", None) is not None and "bool" not in str(getattr(item, "dtype", ""))]
-    if len(arrays) != 1 or sum(item is Ellipsis for item in items) > 1:
+    if sum(item is Ellipsis for item in items) > 1:
         return None
-    if not all(i in arrays or item is Ellipsis or item == slice(None) for i, item in enumerate(items)):
+    ndims = [_int_array(item) for item in items]
+    if not any(n is not None for n in ndims):
         return None
-    if isinstance(items[arrays[0]], list) and not all(isinstance(v, int) and not isinstance(v, bool)
-                                                      for v in items[arrays[0]]):
+    if not all(n is not None or item is Ellipsis or item == slice(None) for n, item in zip(ndims, items)):
         return None
-    ellipsis = [i for i, item in enumerate(items) if item is Ellipsis]
-    taken = len(items) - len(ellipsis)
+    taken = len(items) - sum(item is Ellipsis for item in items)
     if taken > len(shape):
         return None
-    at = arrays[0]
-    if ellipsis and ellipsis[0] < at:
-        at += len(shape) - taken - 1
-    array = items[arrays[0]]
-    array_ndim = 1 if isinstance(array, list) else len(array.shape)
-    x_dims = tuple(None if j == at else f"x{j}" for j in range(len(shape)))
-    return x_dims, x_dims[:at] + (None,) * array_ndim + x_dims[at + 1:]
+    expanded = []
+    for n, item in zip(ndims, items):
+        expanded += [None] * (len(shape) - taken) if item is Ellipsis else [n]
+    expanded += [None] * (len(shape) - len(expanded))
+    at = [j for j, n in enumerate(expanded) if n is not None]
+    broadcast = (None,) * max(expanded[j] for j in at)
+    x_dims = tuple(None if j in at else f"x{j}" for j in range(len(shape)))
+    rest = tuple(f for j, f in enumerate(x_dims) if j not in at)
+    if at == list(range(at[0], at[-1] + 1)):   # adjacent arrays: the broadcast dims take their place
+        return x_dims, x_dims[:at[0]] + broadcast + x_dims[at[-1] + 1:]
+    return x_dims, broadcast + rest
 
 
 def getitem(x, index=None, **attrs):
     """Getitem (x[index]). A basic index: the dims the index takes whole, or in aligned strides, keep their cuts;
-    the others are read whole (see `_index_parts`). One integer array among full slices: the indexed dim whole, the
-    others keep their cuts (`_advanced_parts`). None for another advanced index (the call runs on whole tensors)."""
+    the others are read whole (see `_index_parts`). Integer arrays among full slices: the indexed dims whole, the
+    others keep their cuts (`_advanced_parts`). None for another advanced index (a mask: the call runs on whole
+    tensors)."""
     parts = _index_parts(_shape(x), index)
     if parts is None:
         advanced = _advanced_parts(_shape(x), index)
@@ -471,7 +483,7 @@ def getitem(x, index=None, **attrs):
 
 def index_add_grad(dout, shape=None, index=None, **attrs):
     """IndexAddGrad (Getitem's gradient: dout written into zeros of `shape` at `index`): Getitem's rule reversed
-    (one integer array: each shard adds its rows of dout at the array's positions of its own rows)."""
+    (integer arrays: each shard adds its part of dout at the arrays' positions of its own part)."""
     parts = _index_parts(tuple(shape), index)
     if parts is None:
         advanced = _advanced_parts(tuple(shape), index)
