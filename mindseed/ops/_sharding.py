@@ -637,13 +637,49 @@ def _setitem_dims(shape, index):
     return x_dims, out_dims, local
 
 
-def setitem(x, value, index=None, **attrs):
-    """Setitem (x with x[index] = value, a basic index): the dims the index takes whole, or in aligned strides, keep
-    their cuts in x, the output and the value (aligned from the right; a broadcast dim of the value uncut), the
-    others are whole; None for an advanced index (the call runs whole)."""
-    parts = _setitem_dims(_shape(x), index)
+def _array_shapes(index):
+    items = index if isinstance(index, tuple) else (index,)
+    return [(len(item),) if isinstance(item, list) else tuple(item.shape) for item in items
+            if _int_array(item) is not None]
+
+
+def _advanced_setitem(x, value, index):
+    """Setitem / SetitemZero with integer arrays among full slices (`_advanced_parts`): the indexed dims whole, the
+    others keep their cuts in x, the output and the value (aligned from the right to x[index]'s shape; the arrays'
+    dims and a broadcast dim of the value uncut); None for another index."""
+    shape = _shape(x)
+    parts = _advanced_parts(shape, index)
     if parts is None:
         return None
+    x_dims, out_dims = parts
+    if value is None:
+        return ShardingRule((x_dims,), (x_dims,))
+    vshape = _shape(value)
+    if vshape is None:
+        return ShardingRule((x_dims, None), (x_dims,))
+    arrays = _array_shapes(index)
+    rank = max(len(a) for a in arrays)
+    broadcast = [max((a[j - rank + len(a)] for a in arrays if j - rank + len(a) >= 0), default=1) for j in range(rank)]
+    sub = [shape[int(f[1:])] if f is not None else None for f in out_dims]
+    k = 0
+    for j, f in enumerate(out_dims):   # the broadcast dims (the None entries of out_dims) in order
+        if f is None:
+            sub[j], k = broadcast[k], k + 1
+    if len(vshape) > len(sub):
+        return None
+    lead = len(sub) - len(vshape)
+    v_dims = tuple(out_dims[lead + j] if d == sub[lead + j] else None for j, d in enumerate(vshape))
+    return ShardingRule((x_dims, v_dims), (x_dims,))
+
+
+def setitem(x, value, index=None, **attrs):
+    """Setitem (x with x[index] = value). A basic index: the dims the index takes whole, or in aligned strides, keep
+    their cuts in x, the output and the value (aligned from the right; a broadcast dim of the value uncut), the
+    others are whole. Integer arrays among full slices: `_advanced_setitem`. None for another index (a mask: the
+    call runs whole)."""
+    parts = _setitem_dims(_shape(x), index)
+    if parts is None:
+        return _advanced_setitem(x, value, index)
     x_dims, out_dims, local = parts
     vshape = _shape(value)
     if vshape is None:
@@ -661,7 +697,7 @@ def setitem_zero(x, index=None, **attrs):
     """SetitemZero (x with x[index] = 0, Setitem's gradient): as Setitem."""
     parts = _setitem_dims(_shape(x), index)
     if parts is None:
-        return None
+        return _advanced_setitem(x, None, index)
     x_dims, _, local = parts
     return ShardingRule((x_dims,), (x_dims,), localize=lambda attrs, shapes: {**attrs, "index": local})
 

@@ -197,3 +197,28 @@ def test_the_multi_array_getitem_rule_places_the_broadcast_dims_as_numpy():
         kept = [f for f in rule.outs[0] if f is not None]
         assert all(want[rule.outs[0].index(f)] == x.shape[int(f[1:])] for f in kept)
     assert S.getitem(Tensor(x), index=(Tensor(x > 0),)) is None   # a mask runs whole
+
+
+class _MultiArraySet(_Body):
+    """Setitem with several integer arrays (a tensor value keeping the rows' cut, a number) and its gradients
+    (SetitemZero, and the value's Getitem)."""
+
+    def construct(self, x):
+        h = ops.reshape(self.hidden(x), (N, 2, F // 2))
+        rows = Tensor(np.array([[0], [1]], np.int64))
+        cols = Tensor(np.array([1, 2, 3], np.int64))
+        put = h * 1.0
+        put[:, rows, cols] = h[:, rows, cols] * h[:, rows, cols]
+        put[Tensor(np.array([2, 5], np.int64)), :, Tensor(np.array([0, 3], np.int64))] = 0.5
+        return ops.reduce_mean(ops.sin(put) * put)
+
+
+@pytest.mark.parametrize("mesh", sorted(MESHES))
+def test_setitem_with_several_integer_arrays_runs_on_shards(mesh):
+    n, dp, mp = MESHES[mesh]
+    _, ex, _ = _check(_MultiArraySet(dp, mp), _MultiArraySet(1, 1), (X,), mesh)
+    sets = [p for p in ex.plans if p.call.prim.name == "Setitem"]
+    assert len(sets) == 2 and any(p.call.prim.name == "SetitemZero" for p in ex.plans)
+    if mp == 1:   # the arrays at dims 1, 2 keep the rows' cut; those at dims 0, 2 read the rows whole
+        assert sets[0].in_layouts[0].dims[0] and sets[0].in_layouts[1].dims[0]
+        assert not sets[1].in_layouts[0].dims[0]
