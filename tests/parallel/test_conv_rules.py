@@ -236,3 +236,28 @@ def test_a_shapes_only_run_logs_the_collectives_of_the_simulated_ranks(mesh):
         bn = next(p for p in ex.plans if p.call.prim.name == "BatchNorm")
         assert [(s.kind, s.input_bytes) for m in bn.moves for s in m.steps] == [("AllReduce", 3 * 4 * 8 // mp)]
     assert logs[0] == logs[1]
+
+
+def test_the_search_costs_the_statistics_allreduce_and_its_plan_runs_the_conv_net():
+    from mindseed.parallel._layout import DeviceMesh   # noqa: PLC0415
+    from mindseed.parallel._search import _sync_allreduce, search   # noqa: PLC0415
+    x, labels = batches(1)[0]
+    net, ref = ConvNet(), ConvNet()
+    net.set_train()
+    ref.set_train()
+    program = record(ms.value_and_grad(net, None, net.trainable_params()), x, labels)
+    bn = next(c for c in program.calls if c.prim.name == "BatchNorm")
+    rule = bn.prim.sharding(*bn.args, **bn.attrs)
+    mesh = DeviceMesh((2, 2), ("x", "y"))
+    assert _sync_allreduce(bn, rule, mesh, {"n": (0,)}) == (2, 3 * 4 * 8)        # (sums, squares, counts) x C
+    assert _sync_allreduce(bn, rule, mesh, {"n": (0,), "c": (1,)}) == (2, 3 * 2 * 8)
+    assert _sync_allreduce(bn, rule, mesh, {"c": (0, 1)}) is None                 # channels only: nothing shared
+    layouts = [(x, (2, 1, 1, 1)), (labels, (2,))]
+    found = search(program, mesh, layouts, mode="dynamic_programming")
+    ex = execute(found.program, SimulatedWorld(4), layouts, search=False)
+    assert ex.whole_calls == []
+    loss, grads = program.result
+    want_loss, want_grads = ms.value_and_grad(ref, None, ref.trainable_params())(x, labels)
+    _close(_whole(ex, loss), want_loss.asnumpy())
+    for p, g, w in zip(net.trainable_params(), grads, want_grads):
+        _close(_whole(ex, g, ex.layout_of(p)), w.asnumpy())
