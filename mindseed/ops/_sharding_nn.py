@@ -15,7 +15,7 @@ MindSpore's strategies (its parallel Conv2DInfo, MaxPoolInfo / AvgPoolInfo and B
 from mindseed.ops._sharding import ShardingRule, Sync, _shape, _shape_local
 
 __all__ = ["conv", "conv_backprop_input", "conv_backprop_filter", "planes", "pool", "max_pool", "pool_grad",
-           "index_scatter", "batch_norm", "batch_norm_grad", "batch_norm_infer"]
+           "index_scatter", "batch_norm", "batch_norm_grad", "batch_norm_infer", "group_norm", "group_norm_grad"]
 
 _KERNEL = "the kernel size can not be split"
 _SPATIAL = "splitting the spatial dims (exchanging the overlaps of neighbouring pieces) is not supported"
@@ -141,3 +141,27 @@ def batch_norm_infer(x, w, b, mean, var, **attrs):
     dims = _bn_dims(x)
     chan = lambda t: None if _shape(t) is None else ("c",)  # noqa: E731
     return ShardingRule((dims, chan(w), chan(b), chan(mean), chan(var)), (dims,))
+
+
+def _group_dims(x):
+    """GroupNorm's dims: the batch cuts freely; the channels (and so the groups) and the spatial dims are whole."""
+    nd = len(_shape(x))
+    return ("n",) + tuple(f"g{j}" for j in range(1, nd))
+
+
+def group_norm(x, w, b, num_groups=1, eps=1e-5, **attrs):
+    """GroupNorm ((y, mean, rstd), the statistics (N, groups)): per sample, so the batch cuts freely; the rest is
+    whole."""
+    dims = _group_dims(x)
+    param = lambda t: None if _shape(t) is None else ("g1",)  # noqa: E731
+    return ShardingRule((dims, param(w), param(b)), (dims, ("n", None), ("n", None)), whole=dims[1:])
+
+
+def group_norm_grad(dy, x, w, mean, rstd, num_groups=1, eps=1e-5, **attrs):
+    """GroupNormGrad ((dx, dw, db), or (dx,) without a weight): dw and db sum over the batch (partial sums when it is
+    cut)."""
+    dims = _group_dims(x)
+    stats = ("n", None)
+    if _shape(w) is None:
+        return ShardingRule((dims, dims, None, stats, stats), (dims,), whole=dims[1:])
+    return ShardingRule((dims, dims, ("g1",), stats, stats), (dims, ("g1",), ("g1",)), sums=("n",), whole=dims[1:])

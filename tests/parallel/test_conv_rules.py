@@ -261,3 +261,25 @@ def test_the_search_costs_the_statistics_allreduce_and_its_plan_runs_the_conv_ne
     _close(_whole(ex, loss), want_loss.asnumpy())
     for p, g, w in zip(net.trainable_params(), grads, want_grads):
         _close(_whole(ex, g, ex.layout_of(p)), w.asnumpy())
+
+
+@pytest.mark.parametrize("devices", [2, 4])
+def test_group_norm_runs_on_the_batch_cut(devices):
+    x = Tensor(RNG.standard_normal((8, 4, 3, 3)))
+
+    class Net(nn.Cell):
+        def __init__(self):
+            super().__init__()
+            self.norm = nn.GroupNorm(2, 4, dtype=ms.float64)
+
+        def construct(self, x):
+            y = self.norm(x)
+            return ops.reduce_mean(y * ops.sin(y))
+
+    net, ref = Net(), Net()
+    ref.norm.gamma.set_data(net.norm.gamma)
+    world = SimulatedWorld(devices)
+    ex = _check(net, ref, (x,), world, [(x, (devices, 1, 1, 1))])
+    assert {r.kind for r in world.log} == {"AllReduce"}   # the loss, dgamma and dbeta: partial sums over the batch
+    norm = next(p for p in ex.plans if p.call.prim.name == "GroupNorm")
+    assert norm.cuts == {"n": (0,)}

@@ -232,6 +232,7 @@ batch_norm_infer_p.sharding = SN.batch_norm_infer
 
 # ---------------------------------------------------------------- GroupNorm
 group_norm_p, group_norm_grad_p = _norm_pair("GroupNorm", K.group_norm, K.group_norm_grad, _group_norm_layout)
+group_norm_p.sharding, group_norm_grad_p.sharding = SN.group_norm, SN.group_norm_grad
 
 
 def _group_norm_bprop(x, w, b, out, dout, needs, num_groups, eps):
