@@ -15,7 +15,8 @@ MindSpore's strategies (its parallel Conv2DInfo, MaxPoolInfo / AvgPoolInfo and B
 from mindseed.ops._sharding import ShardingRule, Sync, _shape, _shape_local
 
 __all__ = ["conv", "conv_backprop_input", "conv_backprop_filter", "planes", "pool", "max_pool", "pool_grad",
-           "index_scatter", "batch_norm", "batch_norm_grad", "batch_norm_infer", "group_norm", "group_norm_grad"]
+           "index_scatter", "adaptive_pool", "adaptive_pool_grad", "batch_norm", "batch_norm_grad", "batch_norm_infer",
+           "group_norm", "group_norm_grad"]
 
 _KERNEL = "the kernel size can not be split"
 _SPATIAL = "splitting the spatial dims (exchanging the overlaps of neighbouring pieces) is not supported"
@@ -97,6 +98,27 @@ def max_pool(x, kernel=(), **attrs):
     """MaxPoolWithArgmaxV2 ((values, argmax: flat indices in each plane)): as `pool`."""
     rule = pool(x, kernel)
     return ShardingRule(rule.ins, rule.outs * 2)
+
+
+def _kept(in_shape, out_shape):
+    """Adaptive pooling's windows are separable, one per dim: along a dim whose output is as long as its input each
+    output element reads its own element (a window of one), so that dim cuts freely; the others are whole."""
+    return tuple(f"p{j}" if o == n else None for j, (n, o) in enumerate(zip(in_shape, out_shape)))
+
+
+def adaptive_pool(x, output_size=(), **attrs):
+    """AdaptiveAvgPool: the leading dims, and a pooled dim kept at its length, cut freely."""
+    shape = _shape(x)
+    lead = len(shape) - len(output_size)
+    dims = _kept(shape, shape[:lead] + tuple(output_size))
+    return ShardingRule((dims,), (dims,), localize=lambda attrs, shapes: {**attrs,
+                                                                          "output_size": tuple(shapes[0][lead:])})
+
+
+def adaptive_pool_grad(dout, shape=(), **attrs):
+    """AdaptiveAvgPoolGrad (dout spread back over `shape`): as AdaptiveAvgPool, from dout's and `shape`'s lengths."""
+    dims = _kept(tuple(shape), _shape(dout))
+    return ShardingRule((dims,), (dims,), localize=_shape_local)
 
 
 def pool_grad(dout, shape=(), kernel=(), **attrs):

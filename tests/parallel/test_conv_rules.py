@@ -4,6 +4,8 @@ single-process loss and gradients (float64, 1e-12), and trains three steps data 
 process's losses and parameters (the BatchNorm moving statistics included); the batch statistics of BatchNorm are
 all-reduced (MindSpore's SyncBatchNorm); an input-channel cut leaves partial sums with the bias added once (Dense's
 bias too); MindSpore's refusals of kernel, group and spatial cuts."""
+import math
+
 import numpy as np
 import pytest
 
@@ -283,3 +285,30 @@ def test_group_norm_runs_on_the_batch_cut(devices):
     assert {r.kind for r in world.log} == {"AllReduce"}   # the loss, dgamma and dbeta: partial sums over the batch
     norm = next(p for p in ex.plans if p.call.prim.name == "GroupNorm")
     assert norm.cuts == {"n": (0,)}
+
+
+@pytest.mark.parametrize("cuts", [(2, 1, 1, 1), (1, 2, 1, 1), (1, 1, 1, 2), (2, 2, 1, 1)])
+def test_adaptive_average_pooling_cuts_its_planes_and_the_dims_it_keeps(cuts):
+    # global average pooling (ResNet's head) and a pooling that keeps the last dim's length: that dim cuts freely
+    x = Tensor(RNG.standard_normal((4, 4, 6, 6)))
+    w = Parameter(Tensor(RNG.standard_normal((4, 4, 1, 1)) * 0.5), name="w")
+    v = Parameter(Tensor(RNG.standard_normal(6)), name="v")
+
+    class Net(nn.Cell):
+        def __init__(self):
+            super().__init__()
+            self.w, self.v = w, v
+            self.conv = ops.Conv2D(4, 1)
+            self.gap, self.rows = nn.AdaptiveAvgPool2d((1, 1)), nn.AdaptiveAvgPool2d((3, None))
+
+        def construct(self, x):
+            h = ops.tanh(self.conv(x, self.w))     # the 1x1 convolution reads the spatial dims whole
+            return ops.reduce_sum(self.gap(h) ** 2) + ops.reduce_mean(ops.sin(self.rows(ops.tanh(x) * self.v)))
+
+    world = SimulatedWorld(math.prod(cuts))
+    ex = _check(Net(), Net(), (x,), world, [(x, cuts)])
+    pools = [p for p in ex.plans if p.call.prim.name in ("AdaptiveAvgPool", "AdaptiveAvgPoolGrad")]
+    assert len(pools) == 4
+    rows = next(p for p in pools if p.call.prim.name == "AdaptiveAvgPool" and p.call.attrs["output_size"] == (3, 6))
+    assert bool(rows.in_layouts[0].dims[3]) == (cuts[3] > 1)   # the kept last dim stays cut
+    assert all(not p.in_layouts[0].dims[2] for p in pools)      # the pooled rows never are

@@ -185,7 +185,7 @@ avg_pool_p, avg_pool_grad_p = _transposed_pair("AvgPool3D", K.avg_pool, "AvgPool
 avg_pool_p.sharding, avg_pool_grad_p.sharding = SN.pool, SN.pool_grad
 
 
-adaptive_avg_pool_p = Prim("AdaptiveAvgPool", K.adaptive_avg_pool)
+adaptive_avg_pool_p = Prim("AdaptiveAvgPool", K.adaptive_avg_pool, sharding=SN.adaptive_pool)
 
 
 @adaptive_avg_pool_p.def_bprop
@@ -193,7 +193,7 @@ def _adaptive_avg_pool_bprop(x, out, dout, output_size):
     return (adaptive_avg_pool_grad_p(dout, shape=x.shape),)
 
 
-adaptive_avg_pool_grad_p = Prim("AdaptiveAvgPoolGrad", K.adaptive_avg_pool_grad)
+adaptive_avg_pool_grad_p = Prim("AdaptiveAvgPoolGrad", K.adaptive_avg_pool_grad, sharding=SN.adaptive_pool_grad)
 
 
 @adaptive_avg_pool_grad_p.def_bprop
