@@ -12,12 +12,18 @@ a factor sharded over some devices is cut the same way in every tensor that carr
 * `whole` factors must not be sharded (the softmax axis, the normalized axes of a layer norm).
 * `localize(attrs, local_out_shapes)` gives the attributes of the local call when an attribute is a shape
   (Reshape, BroadcastTo); None when the attributes hold for shards as they are.
+* `addends` are the inputs added to the outputs after the contraction (Dense's and a convolution's bias): where the
+  outputs are partial sums, such an input is held by the first rank of the sum only (the others add zeros).
+* `sync` (a `Sync`) is how an op whose shards need statistics of the whole tensor runs cut (BatchNorm's batch
+  statistics, MindSpore's SyncBatchNorm): the local partial sums are all-reduced over the cuts of `sync.factors`
+  before each shard finishes its outputs.
+* `reasons` gives, per whole factor, why it must stay uncut (the text of the error refusing a strategy that cuts it).
 
 A rule is `sharding(*inputs, **attrs) -> ShardingRule`, where a tensor input is anything with a `shape` (an
 `Abstract`, a Tensor) and a non-tensor input (a Python number, None) has no dims. The parallel package reads
 rules; nothing here knows about devices.
 """
-__all__ = ["ShardingRule", "elementwise", "matmul", "dense", "reduction", "reduction_mean", "along", "reshape",
+__all__ = ["ShardingRule", "Sync", "elementwise", "matmul", "dense", "reduction", "reduction_mean", "along", "reshape",
            "transpose", "broadcast_to", "reduction_whole", "arg_reduction", "arg_with_value", "arg_reduce_grad",
            "arg_reduce_take", "scan", "scan_pair", "concat", "stack", "split", "unstack", "layer_norm",
            "layer_norm_grad", "gather", "gather_grad", "getitem", "index_add_grad", "index_add_grad_n", "micro_slice",
@@ -37,17 +43,21 @@ class ShardingRule:
         means (Iterable[str]): contracted factors whose local results average.
         whole (Iterable[str]): factors that must stay unsharded.
         localize (callable): `(attrs, local_out_shapes) -> attrs` for the local call, or None.
+        addends (Iterable[int]): the inputs added to the outputs after the contraction (a bias).
+        sync (Sync): the statistics all-reduced inside the op when its `factors` are cut, or None.
+        reasons (dict): {whole factor: why it must stay uncut}.
     """
 
-    __slots__ = ("ins", "outs", "sums", "means", "whole", "localize")
+    __slots__ = ("ins", "outs", "sums", "means", "whole", "localize", "addends", "sync", "reasons")
 
-    def __init__(self, ins, outs, sums=(), means=(), whole=(), localize=None):
+    def __init__(self, ins, outs, sums=(), means=(), whole=(), localize=None, addends=(), sync=None, reasons=None):
         self.ins, self.outs = tuple(ins), tuple(outs)
         in_factors = {f for dims in self.ins if dims for f in dims if f is not None}
         out_factors = {f for dims in self.outs for f in dims if f is not None}
         self.sums, self.means = frozenset(sums), frozenset(means)
         self.whole = frozenset(whole) | (in_factors - out_factors - self.sums - self.means)
         self.localize = localize
+        self.addends, self.sync, self.reasons = tuple(addends), sync, dict(reasons or {})
 
     def contracted(self, k):
         """(sums, means): the factors output `k` is a partial sum (a partial mean) over when they are cut."""
@@ -67,6 +77,22 @@ class ShardingRule:
         fmt = lambda t: "(" + ", ".join("None" if d is None else "".join(f or "_" for f in d) for d in t) + ")"  # noqa: E731
         return f"ShardingRule({fmt(self.ins)} -> {fmt(self.outs)}, sums={sorted(self.sums)}, " \
                f"means={sorted(self.means)}, whole={sorted(self.whole)})"
+
+
+class Sync:
+    """The statistics an op's shards share when its `factors` are cut (see the module docstring).
+
+    Args:
+        factors (Iterable[str]): the factors whose cuts the statistics are all-reduced over.
+        dims (tuple): per dim of the statistics (one array per rank), its factor, or its size (an int) when uncut.
+        partials (callable): `(*local_args, **attrs) -> Tensor`: a shard's statistics, to be summed.
+        finish (callable): `(stats, *local_args, **attrs) -> outputs`: a shard's outputs from the summed statistics.
+    """
+
+    __slots__ = ("factors", "dims", "partials", "finish")
+
+    def __init__(self, factors, dims, partials, finish):
+        self.factors, self.dims, self.partials, self.finish = frozenset(factors), tuple(dims), partials, finish
 
 
 def _shape(x):
@@ -242,7 +268,7 @@ def dense(x, w, b=None, **attrs):
     w_dims = ("k",) if len(w.shape) == 1 else ("n", "k")
     out = lead + (() if len(w.shape) == 1 else ("n",))
     b_dims = None if _shape(b) is None else (("n",) if len(b.shape) else ())
-    return ShardingRule((lead + ("k",), w_dims, b_dims), (out,), sums=("k",))
+    return ShardingRule((lead + ("k",), w_dims, b_dims), (out,), sums=("k",), addends=(2,))
 
 
 def transpose(x, perm, **attrs):
@@ -404,37 +430,49 @@ def _index_parts(shape, index):
     return tuple(x_dims), tuple(out_dims), tuple(local)
 
 
+def _int_array(item):
+    """The number of dims of an integer index array (a list of ints, an integer tensor), or None for anything else."""
+    if isinstance(item, list):
+        return 1 if all(isinstance(v, int) and not isinstance(v, bool) for v in item) else None
+    if getattr(item, "shape", None) is not None and "bool" not in str(getattr(item, "dtype", "")).lower():
+        return len(item.shape)
+    return None
+
+
 def _advanced_parts(shape, index):
-    """x[index] for one integer array (a list, a tensor) among full slices and an Ellipsis: (x_dims, out_dims) —
-    the indexed dim read whole, its place in the output taken by the array's dims (uncut), every other dim keeping
-    its factor; None for any other index (masks, several arrays, partial slices: data-dependent or mixed shapes)."""
+    """x[index] for integer arrays (lists, tensors) among full slices and an Ellipsis: (x_dims, out_dims) — the
+    indexed dims read whole, the arrays' broadcast dims (uncut) in the output where numpy puts them (in place of
+    adjacent arrays, else first), every other dim keeping its factor; None for any other index (masks, partial
+    slices, ints mixed in: data-dependent or mixed shapes)."""
     items = index if isinstance(index, tuple) else (index,)
-    arrays = [i for i, item in enumerate(items) if isinstance(item, list) or
-              getattr(item, "shape", None) is not None and "bool" not in str(getattr(item, "dtype", ""))]
-    if len(arrays) != 1 or sum(item is Ellipsis for item in items) > 1:
+    if sum(item is Ellipsis for item in items) > 1:
         return None
-    if not all(i in arrays or item is Ellipsis or item == slice(None) for i, item in enumerate(items)):
+    ndims = [_int_array(item) for item in items]
+    if not any(n is not None for n in ndims):
         return None
-    if isinstance(items[arrays[0]], list) and not all(isinstance(v, int) and not isinstance(v, bool)
-                                                      for v in items[arrays[0]]):
+    if not all(n is not None or item is Ellipsis or item == slice(None) for n, item in zip(ndims, items)):
         return None
-    ellipsis = [i for i, item in enumerate(items) if item is Ellipsis]
-    taken = len(items) - len(ellipsis)
+    taken = len(items) - sum(item is Ellipsis for item in items)
     if taken > len(shape):
         return None
-    at = arrays[0]
-    if ellipsis and ellipsis[0] < at:
-        at += len(shape) - taken - 1
-    array = items[arrays[0]]
-    array_ndim = 1 if isinstance(array, list) else len(array.shape)
-    x_dims = tuple(None if j == at else f"x{j}" for j in range(len(shape)))
-    return x_dims, x_dims[:at] + (None,) * array_ndim + x_dims[at + 1:]
+    expanded = []
+    for n, item in zip(ndims, items):
+        expanded += [None] * (len(shape) - taken) if item is Ellipsis else [n]
+    expanded += [None] * (len(shape) - len(expanded))
+    at = [j for j, n in enumerate(expanded) if n is not None]
+    broadcast = (None,) * max(expanded[j] for j in at)
+    x_dims = tuple(None if j in at else f"x{j}" for j in range(len(shape)))
+    rest = tuple(f for j, f in enumerate(x_dims) if j not in at)
+    if at == list(range(at[0], at[-1] + 1)):   # adjacent arrays: the broadcast dims take their place
+        return x_dims, x_dims[:at[0]] + broadcast + x_dims[at[-1] + 1:]
+    return x_dims, broadcast + rest
 
 
 def getitem(x, index=None, **attrs):
     """Getitem (x[index]). A basic index: the dims the index takes whole, or in aligned strides, keep their cuts;
-    the others are read whole (see `_index_parts`). One integer array among full slices: the indexed dim whole, the
-    others keep their cuts (`_advanced_parts`). None for another advanced index (the call runs on whole tensors)."""
+    the others are read whole (see `_index_parts`). Integer arrays among full slices: the indexed dims whole, the
+    others keep their cuts (`_advanced_parts`). None for another advanced index (a mask: the call runs on whole
+    tensors)."""
     parts = _index_parts(_shape(x), index)
     if parts is None:
         advanced = _advanced_parts(_shape(x), index)
@@ -445,7 +483,7 @@ def getitem(x, index=None, **attrs):
 
 def index_add_grad(dout, shape=None, index=None, **attrs):
     """IndexAddGrad (Getitem's gradient: dout written into zeros of `shape` at `index`): Getitem's rule reversed
-    (one integer array: each shard adds its rows of dout at the array's positions of its own rows)."""
+    (integer arrays: each shard adds its part of dout at the arrays' positions of its own part)."""
     parts = _index_parts(tuple(shape), index)
     if parts is None:
         advanced = _advanced_parts(tuple(shape), index)
@@ -599,13 +637,49 @@ def _setitem_dims(shape, index):
     return x_dims, out_dims, local
 
 
-def setitem(x, value, index=None, **attrs):
-    """Setitem (x with x[index] = value, a basic index): the dims the index takes whole, or in aligned strides, keep
-    their cuts in x, the output and the value (aligned from the right; a broadcast dim of the value uncut), the
-    others are whole; None for an advanced index (the call runs whole)."""
-    parts = _setitem_dims(_shape(x), index)
+def _array_shapes(index):
+    items = index if isinstance(index, tuple) else (index,)
+    return [(len(item),) if isinstance(item, list) else tuple(item.shape) for item in items
+            if _int_array(item) is not None]
+
+
+def _advanced_setitem(x, value, index):
+    """Setitem / SetitemZero with integer arrays among full slices (`_advanced_parts`): the indexed dims whole, the
+    others keep their cuts in x, the output and the value (aligned from the right to x[index]'s shape; the arrays'
+    dims and a broadcast dim of the value uncut); None for another index."""
+    shape = _shape(x)
+    parts = _advanced_parts(shape, index)
     if parts is None:
         return None
+    x_dims, out_dims = parts
+    if value is None:
+        return ShardingRule((x_dims,), (x_dims,))
+    vshape = _shape(value)
+    if vshape is None:
+        return ShardingRule((x_dims, None), (x_dims,))
+    arrays = _array_shapes(index)
+    rank = max(len(a) for a in arrays)
+    broadcast = [max((a[j - rank + len(a)] for a in arrays if j - rank + len(a) >= 0), default=1) for j in range(rank)]
+    sub = [shape[int(f[1:])] if f is not None else None for f in out_dims]
+    k = 0
+    for j, f in enumerate(out_dims):   # the broadcast dims (the None entries of out_dims) in order
+        if f is None:
+            sub[j], k = broadcast[k], k + 1
+    if len(vshape) > len(sub):
+        return None
+    lead = len(sub) - len(vshape)
+    v_dims = tuple(out_dims[lead + j] if d == sub[lead + j] else None for j, d in enumerate(vshape))
+    return ShardingRule((x_dims, v_dims), (x_dims,))
+
+
+def setitem(x, value, index=None, **attrs):
+    """Setitem (x with x[index] = value). A basic index: the dims the index takes whole, or in aligned strides, keep
+    their cuts in x, the output and the value (aligned from the right; a broadcast dim of the value uncut), the
+    others are whole. Integer arrays among full slices: `_advanced_setitem`. None for another index (a mask: the
+    call runs whole)."""
+    parts = _setitem_dims(_shape(x), index)
+    if parts is None:
+        return _advanced_setitem(x, value, index)
     x_dims, out_dims, local = parts
     vshape = _shape(value)
     if vshape is None:
@@ -623,7 +697,7 @@ def setitem_zero(x, index=None, **attrs):
     """SetitemZero (x with x[index] = 0, Setitem's gradient): as Setitem."""
     parts = _setitem_dims(_shape(x), index)
     if parts is None:
-        return None
+        return _advanced_setitem(x, None, index)
     x_dims, _, local = parts
     return ShardingRule((x_dims,), (x_dims,), localize=lambda attrs, shapes: {**attrs, "index": local})
 

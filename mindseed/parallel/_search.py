@@ -146,6 +146,20 @@ def _gradient_layout(rule, i, layout, assign):
     return TensorLayout(layout.mesh, layout.shape, layout.dims, partial)
 
 
+def _sync_allreduce(call, rule, mesh, assign):
+    """(group size, bytes of one rank) of the AllReduce of a call's shared statistics (`ShardingRule.sync`, as
+    `_spmd._Executor._store_synced` runs it) under `assign`, or None (no statistics, or their factors uncut)."""
+    sync = rule.sync
+    axes = [] if sync is None else [a for f in sorted(sync.factors) for a in assign.get(f, ())]
+    if not axes:
+        return None
+    sizes = {f: n for dims, a in zip(rule.ins, call.args) if dims and isinstance(a, Tensor)
+             for f, n in zip(dims, a.shape) if f}
+    local = math.prod(sizes[f] // math.prod(mesh.shape[a] for a in assign.get(f, ())) if isinstance(f, str) else f
+                      for f in sync.dims)
+    return math.prod(mesh.shape[a] for a in axes), local * call.outs[0].itemsize
+
+
 def _whole_sums(layout):
     """`layout` without its partial axes: the gradient of a partial sum is the same on every rank of the sum."""
     return layout if not layout.partial else TensorLayout(layout.mesh, layout.shape, layout.dims)
@@ -225,6 +239,9 @@ class _Model:
         machine = self.machine
         ins, outs, _ = call_layouts(call, rule, op_mesh, assign)
         own = machine.compute_seconds(3 * call_flops(call, rule, list(ins.values()), outs))
+        synced = _sync_allreduce(call, rule, op_mesh, assign)
+        if synced is not None:   # the statistics all-reduced forward, and again by the gradient (BatchNorm)
+            own += 2 * machine.comm_seconds([_Rec(sent_bytes("AllReduce", *synced))])
         for i, lay in ins.items():
             a = call.args[i]
             if isinstance(a, Parameter):

@@ -25,6 +25,7 @@ import math
 import numpy as np
 
 from mindseed._utils import _state
+from mindseed.common import dtype as mstype
 from mindseed.common._parallel import GlobalComm, get_auto_parallel_context, group_info_file, partitioner_recording
 from mindseed.common._shard_layout import Layout
 from mindseed.common.parameter import Parameter
@@ -38,6 +39,7 @@ from mindseed.parallel._redistribute import plan
 from mindseed.parallel._world import group_name
 
 __all__ = ["Call", "Program", "record", "DistValue", "Execution", "execute", "Assignment", "call_layouts",
+           "linear_partial", "UNARY_LINEAR",
            "call_flops", "propagated", "forward_calls", "local_shards"]
 
 
@@ -133,6 +135,31 @@ LINEAR = ("Add", "Sub")
 # elementwise primitives linear in the operands listed, the others factors: a partial sum negated, or multiplied or
 # divided by a value the same on every rank of the sum, is a partial sum
 SCALING = {"Neg": (0,), "Mul": (0, 1), "Div": (0,), "RealDiv": (0,)}
+
+
+# primitives of one tensor linear in it (a widening float Cast is exact on each part): a partial sum reshaped,
+# transposed, summed along axes or cast stays a partial sum over the same axes
+UNARY_LINEAR = ("Cast", "Reshape", "Transpose", "ReduceSum", "BroadcastTo", "Identity")
+
+
+def linear_partial(call, ins, outs, held):
+    """A unary linear call (`UNARY_LINEAR`) reading its operand held as the partial sum `held`: (input layout, output
+    layout) of running it on the ranks' parts, the output a partial sum over `held`'s axes (and over any factor the
+    call contracts itself), or None where it cannot (the call's cuts are not `held`'s, a padded layout, a Cast to
+    or from a non-float type or to fewer bits: the single process rounds the sum, not its parts)."""
+    if call.prim.name not in UNARY_LINEAR or len(ins) != 1 or len(outs) != 1 or not held.partial or held.pad:
+        return None
+    if call.prim.name == "Cast" and not (all(mstype.is_float(t.dtype) for t in (call.args[0], call.outs[0])) and
+                                         call.outs[0].itemsize >= call.args[0].itemsize):
+        return None   # rounding each part to an integer, or to fewer bits, is not rounding their sum
+    (i, mine), = ins.items()
+    same_mesh = mine.mesh.shape == held.mesh.shape
+    if mine.dims != held.dims or not (same_mesh or not any(held.dims)):
+        return None
+    out = outs[0]
+    dims = out.dims if same_mesh else tuple(() for _ in out.dims)
+    partial = tuple(held.partial) + (tuple(out.partial) if same_mesh else ())
+    return held, TensorLayout(held.mesh, out.shape, dims, partial)
 
 
 def _flat(x):
@@ -259,6 +286,10 @@ def call_layouts(call, rule, mesh, assign):
         partial = tuple(ax for f in sums | means for ax in assign.get(f, ()))
         outs.append(TensorLayout(mesh, tuple(o.shape), tuple(assign.get(f, ()) for f in dims), partial))
         scales.append(math.prod(mesh.shape[ax] for f in means for ax in assign.get(f, ())))
+    partial = outs[0].partial if outs else ()
+    for i in rule.addends:   # a bias added to partial sums: held by the first rank of the sum, zeros elsewhere
+        if i in ins and partial:
+            ins[i] = TensorLayout(mesh, ins[i].shape, ins[i].dims, partial)
     return ins, outs, scales
 
     @property
@@ -524,8 +555,10 @@ class _Executor:
                 if n == 1 and f is None:
                     continue
                 if n != 1 and (f is None or f in rule.whole):
+                    why = rule.reasons.get(f)
                     raise ValueError(f"For '{name}', the in_strategy {_format_strategy(in_strategy)} cuts dim {j} of "
-                                     f"input {i} (shape {tuple(a.shape)}), which the operator needs whole.")
+                                     f"input {i} (shape {tuple(a.shape)}), which the operator needs whole"
+                                     + (f": {why}." if why else "."))
                 if cuts.setdefault(f, n) != n:
                     raise ValueError(f"For '{name}', the in_strategy {_format_strategy(in_strategy)} is invalid: the "
                                      f"dims that {name} matches must be cut into the same number of pieces, but "
@@ -556,8 +589,9 @@ class _Executor:
                 if not axes:
                     continue
                 if f is None or f in rule.whole:
+                    why = rule.reasons.get(f)
                     raise ValueError(f"For '{name}', the layout of input {i} cuts dim {j} (shape {tuple(a.shape)}), "
-                                     f"which the operator needs whole.")
+                                     f"which the operator needs whole" + (f": {why}." if why else "."))
                 if assign.setdefault(f, axes) != axes:
                     raise ValueError(f"For '{name}', the layouts cut the dims that {name} matches differently: "
                                      f"{assign[f]} and {axes}.")
@@ -640,11 +674,18 @@ class _Executor:
         if not (strategy and strategy[0]):
             self._keep_partial_sums(call, ins, out_layouts)
         in_layouts = list(ins.values())
+        for i in rule.addends:   # a leaf bias takes its own layout first (its gradient is read there), then a copy
+            if i in ins and ins[i].partial and self._current(call.args[i]) is None:
+                self.bring(call.args[i], TensorLayout(mesh, ins[i].shape, ins[i].dims))
         local_args = [self.bring(a, ins[i]) if i in ins else [a] * self.world.size for i, a in enumerate(call.args)]
         attrs = call.attrs
         if rule.localize is not None:
             attrs = rule.localize(call.attrs, [lay.local_shape for lay in out_layouts])
-        self._store(call, local_args, attrs, scales, out_layouts)
+        synced = rule.sync is not None and any(assign.get(f) for f in rule.sync.factors)
+        if synced:
+            self._store_synced(call, rule, mesh, assign, local_args, attrs, out_layouts)
+        else:
+            self._store(call, local_args, attrs, scales, out_layouts)
         if strategy and strategy[1]:
             out_layouts = self._apply_out_strategy(call, strategy[1])
         if self.backward is None:
@@ -666,6 +707,14 @@ class _Executor:
         stays whole, where keeping the partial sum would reduce it a second time later).
         """
         name = call.prim.name
+        if name in UNARY_LINEAR and len(ins) == 1:
+            (i, _), = ins.items()
+            v = self._current(call.args[i])
+            kept = None if v is None or self._reduced_copy(call.args[i]) else \
+                linear_partial(call, ins, out_layouts, v.layout)
+            if kept is not None:
+                ins[i], out_layouts[0] = kept
+            return
         if (name not in LINEAR and name not in SCALING) or len(out_layouts) != 1 or not ins:
             return
         current = {i: self._current(call.args[i]) for i in ins}   # None: a leaf not cut yet
@@ -677,8 +726,7 @@ class _Executor:
                 any(current[i].layout != held for i in partial):
             return
         others = [i for i in ins if i not in partial]
-        if (others or name not in LINEAR) and any(
-                k[0] == id(call.args[partial[0]]) and (k[1] == "whole" or not k[1].partial) for k in self.copies):
+        if (others or name not in LINEAR) and self._reduced_copy(call.args[partial[0]]):
             return   # already reduced for another consumer: read reduced (a second reduction would follow)
         if others:
             # the call's cuts must be the partial operands' (the operands are then read on their mesh), and no
@@ -707,6 +755,10 @@ class _Executor:
             ins[i] = held
         out_layouts[0] = held
 
+    def _reduced_copy(self, t):
+        """Whether another consumer has had the partial sum `t` reduced already."""
+        return any(k[0] == id(t) and (k[1] == "whole" or not k[1].partial) for k in self.copies)
+
     def _store(self, call, local_args, attrs, scales, out_layouts):
         """Run the kernel on every rank's arguments (a ShapeWorld: none) and keep the outputs."""
         here = self.world.ranks  # the ranks this process computes (a process of a real world: its own)
@@ -716,6 +768,31 @@ class _Executor:
         for k, (o, layout) in enumerate(zip(call.outs, out_layouts)):
             self.env[id(o)] = DistValue(layout, None if per_rank is None else
                                         [None if outs is None else outs[k] for outs in per_rank])
+
+    def _store_synced(self, call, rule, mesh, assign, local_args, attrs, out_layouts):
+        """Run a call whose shards share statistics (`ShardingRule.sync`): each rank's partial statistics, their
+        AllReduce over the axes cutting the sync factors (a redistribution of a partial sum: logged and planned as
+        any), then each rank's outputs from the summed statistics."""
+        sync, here = rule.sync, self.world.ranks
+        tensor = lambda a: Tensor(np.asarray(a)) if isinstance(a, (np.ndarray, np.generic)) else a  # noqa: E731
+        per_rank = None if self.abstract else [
+            [tensor(args[r]) for args in local_args] if r in here else None for r in range(self.world.size)]
+        stats = None if per_rank is None else [
+            None if args is None else np.asarray(sync.partials(*args, **attrs).asnumpy()) for args in per_rank]
+        sizes = {f: n for dims, a in zip(rule.ins, call.args) if dims and isinstance(a, Tensor)
+                 for f, n in zip(dims, a.shape) if f}
+        shape = tuple(sizes[f] if isinstance(f, str) else f for f in sync.dims)   # an int: an uncut dim's size
+        dims = tuple(assign.get(f, ()) if isinstance(f, str) else () for f in sync.dims)
+        axes = tuple(a for f in sorted(sync.factors) for a in assign.get(f, ()))
+        moves = plan(TensorLayout(mesh, shape, dims, axes), TensorLayout(mesh, shape, dims), call.outs[0].itemsize)
+        self.moves.append(moves)
+        summed = moves.run(stats, self.world)
+        outs = None if per_rank is None else [
+            None if args is None else sync.finish(Tensor(np.asarray(summed[r])), *args, **attrs)
+            for r, args in enumerate(per_rank)]
+        for k, (o, layout) in enumerate(zip(call.outs, out_layouts)):
+            self.env[id(o)] = DistValue(layout, None if outs is None else
+                                        [None if out is None else np.asarray(out[k].asnumpy()) for out in outs])
 
     @staticmethod
     def _kernel(call, args, attrs, scales=None):

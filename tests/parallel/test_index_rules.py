@@ -119,8 +119,10 @@ def test_index_add_grad_n_keeps_a_dim_every_index_keeps():
     assert S.index_add_grad_n(_Abstract((2,)), shape=(4,), indices=(np.array([0, 1]),)) is None
 
 
-def test_advanced_indices_but_one_array_among_full_slices_have_no_rule():
-    assert S.getitem(_Abstract((4, 3)), index=(np.array([0, 2]), np.array([1, 1]))) is None
+def test_advanced_indices_but_integer_arrays_among_full_slices_have_no_rule():
+    # several arrays have one (test_more_rules.py): the indexed dims whole, the broadcast dims uncut
+    assert S.getitem(_Abstract((4, 3)), index=(np.array([0, 2]), np.array([1, 1]))).outs == ((None,),)
+    assert S.getitem(_Abstract((4, 3)), index=(np.array([0, 2]), 1)) is None   # an int mixed in
     assert S.getitem(_Abstract((4, 3)), index=(np.array([True, False, True, True]),)) is None
     assert S.getitem(_Abstract((4, 3)), index=(np.array([0, 2]),)).outs == ((None, "x1"),)   # test_more_rules.py
     assert S.getitem(_Abstract((4, 3)), index=(True,)) is None

@@ -156,3 +156,69 @@ def test_the_rules_name_the_dims_that_stay_whole():
     # Setitem: a value broadcast along a kept dim is uncut there
     rule = S.setitem(t(4, 6), t(1, 2), index=(slice(None), slice(1, 3)))
     assert rule.ins == (("x0", None), (None, None)) and rule.outs == (("x0", None),)
+
+
+class _MultiArray(_Body):
+    """Getitem with several integer arrays (adjacent: their broadcast dims in place; apart: first) and its gradient
+    IndexAddGrad, on the hidden rows viewed as (N, 2, F / 2)."""
+
+    def construct(self, x):
+        h = ops.reshape(self.hidden(x), (N, 2, F // 2))
+        rows = Tensor(np.array([[0], [1]], np.int64))
+        cols = Tensor(np.array([1, 3, 3], np.int64))
+        adjacent = h[:, rows, cols]             # (N, 2, 3): the rows keep their cut
+        apart = h[Tensor(np.array([2, 5, 5], np.int64)), :, cols]   # (3, 2): the rows read whole
+        return ops.reduce_mean(adjacent * adjacent) + ops.reduce_sum(ops.sin(apart)) + \
+            ops.reduce_mean(self.mm2(ops.reshape(h, (N, F)), self.v))
+
+
+@pytest.mark.parametrize("mesh", sorted(MESHES))
+def test_getitem_with_several_integer_arrays_runs_on_shards(mesh):
+    n, dp, mp = MESHES[mesh]
+    program, ex, world = _check(_MultiArray(dp, mp), _MultiArray(1, 1), (X,), mesh)
+    reads = [p for p in ex.plans if p.call.prim.name == "Getitem"]
+    assert len(reads) == 2 and any(p.call.prim.name == "IndexAddGrad" for p in ex.plans)
+    adjacent, apart = reads
+    assert adjacent.out_layouts[0].shape == (N, 2, 3) and apart.out_layouts[0].shape == (3, 2)
+    if mp == 1:   # the rows keep their cut through the adjacent arrays, the apart ones read them whole
+        assert adjacent.in_layouts[0].dims[0] and adjacent.out_layouts[0].dims[0]
+        assert not apart.in_layouts[0].dims[0]
+
+
+def test_the_multi_array_getitem_rule_places_the_broadcast_dims_as_numpy():
+    from mindseed.ops import _sharding as S   # noqa: PLC0415
+    x = np.zeros((4, 5, 6, 7))
+    i, j = np.zeros((2, 3), np.int64), np.zeros((3,), np.int64)
+    for index in [(slice(None), Tensor(i), Tensor(j)), (Tensor(i), slice(None), Tensor(j)),
+                  (Ellipsis, Tensor(i), Tensor(j)), (Tensor(j), Ellipsis, Tensor(i))]:
+        rule = S.getitem(Tensor(x), index=index)
+        want = x[tuple(a.asnumpy() if isinstance(a, Tensor) else a for a in index)].shape
+        assert len(rule.outs[0]) == len(want)
+        kept = [f for f in rule.outs[0] if f is not None]
+        assert all(want[rule.outs[0].index(f)] == x.shape[int(f[1:])] for f in kept)
+    assert S.getitem(Tensor(x), index=(Tensor(x > 0),)) is None   # a mask runs whole
+
+
+class _MultiArraySet(_Body):
+    """Setitem with several integer arrays (a tensor value keeping the rows' cut, a number) and its gradients
+    (SetitemZero, and the value's Getitem)."""
+
+    def construct(self, x):
+        h = ops.reshape(self.hidden(x), (N, 2, F // 2))
+        rows = Tensor(np.array([[0], [1]], np.int64))
+        cols = Tensor(np.array([1, 2, 3], np.int64))
+        put = h * 1.0
+        put[:, rows, cols] = h[:, rows, cols] * h[:, rows, cols]
+        put[Tensor(np.array([2, 5], np.int64)), :, Tensor(np.array([0, 3], np.int64))] = 0.5
+        return ops.reduce_mean(ops.sin(put) * put)
+
+
+@pytest.mark.parametrize("mesh", sorted(MESHES))
+def test_setitem_with_several_integer_arrays_runs_on_shards(mesh):
+    n, dp, mp = MESHES[mesh]
+    _, ex, _ = _check(_MultiArraySet(dp, mp), _MultiArraySet(1, 1), (X,), mesh)
+    sets = [p for p in ex.plans if p.call.prim.name == "Setitem"]
+    assert len(sets) == 2 and any(p.call.prim.name == "SetitemZero" for p in ex.plans)
+    if mp == 1:   # the arrays at dims 1, 2 keep the rows' cut; those at dims 0, 2 read the rows whole
+        assert sets[0].in_layouts[0].dims[0] and sets[0].in_layouts[1].dims[0]
+        assert not sets[1].in_layouts[0].dims[0]

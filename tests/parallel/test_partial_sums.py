@@ -2,11 +2,14 @@
 placed on one rank of the sum), or a partial sum is negated, multiplied or divided by a factor that is none, the
 ranks compute on their parts and the result stays a partial sum (one reduction, where a consumer needs the value),
 checked against a numpy model holding each rank's part."""
+import math
+
 import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+import mindseed as ms
 from mindseed import Tensor, ops
 from mindseed.parallel._layout import assemble
 from mindseed.parallel._spmd import execute, record
@@ -162,3 +165,56 @@ def test_a_partial_sum_reduced_for_one_consumer_is_read_reduced_by_a_later_linea
     assert [rec.kind for rec in world.log] == ["AllReduce"]
     y = x @ w
     _close(ex.whole(program.result), np.maximum(y * y, 0) - y + 3 * y)
+
+
+@pytest.mark.parametrize("mesh", ["2", "4", "2x2"])
+def test_reshape_transpose_cast_and_reduce_sum_keep_a_partial_sum(mesh):
+    # integer-valued float32 data: the parts and their sums are exact, so the float32 -> float64 Cast of each part
+    # adds up to the Cast of the sum
+    n, strategy = {"2": (2, ((1, 2), (2, 1))), "4": (4, ((1, 4), (4, 1))), "2x2": (4, ((2, 2), (2, 1)))}[mesh]
+    rng = np.random.default_rng(3)
+    x, w = rng.integers(-3, 4, (4, 8)).astype(np.float32), rng.integers(-3, 4, (8, 6)).astype(np.float32)
+    mm = ops.MatMul().shard(strategy)
+
+    def fn(a, b):
+        h = ops.transpose(ops.reshape(mm(a, b), (4, 2, 3)), (1, 0, 2))
+        return ops.relu(ops.reduce_sum(ops.cast(h, ms.float64), 2))
+
+    program = record(fn, Tensor(x), Tensor(w))
+    world = SimulatedWorld(n)
+    ex = execute(program, world)
+    names = [p.call.prim.name for p in ex.plans]
+    assert names == ["MatMul", "Reshape", "Transpose", "Cast", "ReduceSum", "ReLU"]
+    k = strategy[0][1]
+    for p in ex.plans[1:5]:   # every linear call runs on the parts: no move, the output a partial sum over k
+        assert not p.moves and p.out_layouts[0].partial and p.out_layouts[0].mesh.size == n
+        assert math.prod(p.out_layouts[0].mesh.shape[a] for a in p.out_layouts[0].partial) == k
+    want = (x @ w).reshape(4, 2, 3).transpose(1, 0, 2).astype(np.float64).sum(2)
+    _close(assemble(ex.value(program.calls[4].out).shards, ex.value(program.calls[4].out).layout), want)
+    np.testing.assert_array_equal(ex.whole(program.result), np.maximum(want, 0))
+    # one reduction, for the ReLU, of the summed (2, 4) float64 values (the rows cut by 2 on (2, 2)) instead of the
+    # (4, 6) float32 product
+    rows = strategy[0][0]
+    assert [(r.kind, r.input_bytes) for r in world.log] == [("AllReduce", 2 * 4 * 8 // rows)]
+
+
+def test_an_integer_cast_of_a_partial_sum_reads_it_reduced():
+    rng = np.random.default_rng(4)
+    x, w = rng.standard_normal((4, 8)), rng.standard_normal((8, 6))
+    mm = ops.MatMul().shard(((1, 2), (2, 1)))
+    program = record(lambda a, b: ops.cast(mm(a, b) * 10, ms.int32), Tensor(x), Tensor(w))
+    ex = execute(program, SimulatedWorld(2))
+    cast = ex.plans[-1]
+    assert cast.call.prim.name == "Cast" and not cast.out_layouts[0].partial and cast.moves
+    np.testing.assert_array_equal(ex.whole(program.result), ((x @ w) * 10).astype(np.int32))
+
+
+def test_a_narrowing_cast_of_a_partial_sum_reads_it_reduced():
+    # float64 parts rounded to float32 one by one would not add up to the float32 rounding of their sum
+    rng = np.random.default_rng(6)
+    x, w = rng.standard_normal((4, 8)), rng.standard_normal((8, 6))
+    mm = ops.MatMul().shard(((1, 2), (2, 1)))
+    program = record(lambda a, b: ops.cast(mm(a, b), ms.float32), Tensor(x), Tensor(w))
+    ex = execute(program, SimulatedWorld(2))
+    assert not ex.plans[-1].out_layouts[0].partial
+    np.testing.assert_array_equal(ex.whole(program.result), (x @ w).astype(np.float32))

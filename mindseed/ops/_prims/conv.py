@@ -11,10 +11,11 @@ from mindseed.common import dtype as mstype
 from mindseed.common.tensor import Tensor
 from mindseed.ops._prims.core import reduce_sum_p
 from mindseed.ops import _infer as I
+from mindseed.ops import _sharding_nn as SN
 from mindseed.ops._registry import Prim, RandomPrim
 
 # ---------------------------------------------------------------- convolution
-conv_p = Prim("Convolution", K.conv, fresh=True, heavy=True)
+conv_p = Prim("Convolution", K.conv, fresh=True, heavy=True, sharding=SN.conv)
 # the same convolution by im2col + matmul (inference compilers pick it per shape where it is faster; no bprop)
 conv_gemm_p = Prim("ConvolutionGemm", K.conv_gemm, fresh=True, heavy=True)
 # ... and with a weight pre-packed for oneDNN (K.pack_conv_weight) and an optional fused ReLU (`relu=True`)
@@ -77,7 +78,8 @@ def check_conv(x, w, b=None, stride=(), pads=(), dilation=(), groups=1, op="Conv
 
 conv_p.def_check(check_conv)
 
-conv_backprop_input_p = Prim("ConvBackpropInput", K.conv_backprop_input, fresh=True, heavy=True)
+conv_backprop_input_p = Prim("ConvBackpropInput", K.conv_backprop_input, fresh=True, heavy=True,
+                             sharding=SN.conv_backprop_input)
 
 
 @conv_backprop_input_p.def_bprop
@@ -88,7 +90,8 @@ def _conv_backprop_input_bprop(dy, w, out, ddx, input_shape, stride, pads, dilat
     return d_dy, d_w
 
 
-conv_backprop_filter_p = Prim("ConvBackpropFilter", K.conv_backprop_filter, heavy=True)
+conv_backprop_filter_p = Prim("ConvBackpropFilter", K.conv_backprop_filter, heavy=True,
+                              sharding=SN.conv_backprop_filter)
 
 
 @conv_backprop_filter_p.def_bprop
@@ -106,9 +109,9 @@ def _halved(x):
     return I.Abstract(tuple(lead) + (None if h is None else h // 2, None if w is None else w // 2), x.dtype)
 
 
-max_pool_2x2_p = Prim("MaxPool2x2", K.max_pool_2x2, infer=_halved)
-max_pool_2x2_grad_p = Prim("MaxPool2x2Grad", K.max_pool_2x2_grad, fresh=True, infer=I.same)
-max_pool_2x2_grad_grad_p = Prim("MaxPool2x2GradGrad", K.max_pool_2x2_grad_grad)
+max_pool_2x2_p = Prim("MaxPool2x2", K.max_pool_2x2, infer=_halved, sharding=SN.planes)
+max_pool_2x2_grad_p = Prim("MaxPool2x2Grad", K.max_pool_2x2_grad, fresh=True, infer=I.same, sharding=SN.planes)
+max_pool_2x2_grad_grad_p = Prim("MaxPool2x2GradGrad", K.max_pool_2x2_grad_grad, sharding=SN.planes)
 
 
 @max_pool_2x2_p.def_bprop
@@ -130,7 +133,7 @@ def _max_pool_2x2_grad_grad_bprop(x, y, ddx, out, c):
 # ---------------------------------------------------------------- gathers/scatters by flat per-plane index
 # Shared by max pooling, adaptive/fractional max pooling and max unpooling: the gradient of picking values by
 # argmax is adding them back at the argmax, and the other way round.
-index_scatter_p = Prim("IndexScatterPlane", K.index_scatter)
+index_scatter_p = Prim("IndexScatterPlane", K.index_scatter, sharding=SN.index_scatter)
 
 
 @index_scatter_p.def_bprop
@@ -138,7 +141,7 @@ def _index_scatter_bprop(dout, idx, out, ddx, shape, accumulate=True):
     return index_gather_p(ddx, idx), None
 
 
-index_gather_p = Prim("IndexGatherPlane", K.index_gather)
+index_gather_p = Prim("IndexGatherPlane", K.index_gather, sharding=SN.planes)
 
 
 @index_gather_p.def_bprop
@@ -147,7 +150,7 @@ def _index_gather_bprop(x, idx, out, dout):
 
 
 # ---------------------------------------------------------------- pooling
-max_pool_p = Prim("MaxPoolWithArgmaxV2", K.max_pool, multi_output=True)
+max_pool_p = Prim("MaxPoolWithArgmaxV2", K.max_pool, multi_output=True, sharding=SN.max_pool)
 
 
 @max_pool_p.def_bprop
@@ -179,9 +182,10 @@ def _transposed_pair(name, kernel, grad_name, grad_kernel):
 
 
 avg_pool_p, avg_pool_grad_p = _transposed_pair("AvgPool3D", K.avg_pool, "AvgPoolGrad", K.avg_pool_grad)
+avg_pool_p.sharding, avg_pool_grad_p.sharding = SN.pool, SN.pool_grad
 
 
-adaptive_avg_pool_p = Prim("AdaptiveAvgPool", K.adaptive_avg_pool)
+adaptive_avg_pool_p = Prim("AdaptiveAvgPool", K.adaptive_avg_pool, sharding=SN.adaptive_pool)
 
 
 @adaptive_avg_pool_p.def_bprop
@@ -189,7 +193,7 @@ def _adaptive_avg_pool_bprop(x, out, dout, output_size):
     return (adaptive_avg_pool_grad_p(dout, shape=x.shape),)
 
 
-adaptive_avg_pool_grad_p = Prim("AdaptiveAvgPoolGrad", K.adaptive_avg_pool_grad)
+adaptive_avg_pool_grad_p = Prim("AdaptiveAvgPoolGrad", K.adaptive_avg_pool_grad, sharding=SN.adaptive_pool_grad)
 
 
 @adaptive_avg_pool_grad_p.def_bprop

@@ -8,7 +8,9 @@ recomputes the statistics from x with primitives, so third and higher orders are
 from mindseed._backend.kernels import nn as K
 from mindseed.ops import _infer as I
 from mindseed.ops import _sharding as S
-from mindseed.ops._prims.core import add_p, mul_p, neg_p, pow_p, reduce_sum_p, reshape_p, sub_p
+from mindseed.ops import _sharding_nn as SN
+from mindseed.ops._prims.core import add_p, div_p, getitem_p, mul_p, neg_p, ones_like_p, pow_p, reduce_sum_p, \
+    reshape_p, stack_p, sub_p
 from mindseed.ops._registry import Prim
 
 
@@ -168,8 +170,69 @@ def _batch_norm_infer_bprop(x, w, b, mean, var, out, dout, needs, eps):
 
 batch_norm_infer_p.def_bprop(_batch_norm_infer_bprop, takes_needs=True)
 
+
+
+# ---------------------------------------------------------------- BatchNorm on shards of the batch
+# Cut batch (or spatial) dims share the batch statistics as MindSpore's SyncBatchNorm shares them: each shard's
+# per-channel sums (of x and x^2; of dy and dy x_hat for the gradient) and element counts, summed over the cuts
+# (ops/_sharding_nn.batch_norm's Sync, all-reduced by the partitioner), give every shard the whole batch's.
+def _sums(x, *values):
+    """(k + 1, C): the per-channel sums of `values` (each shaped like x) and the number of elements summed."""
+    _, axes = _channel_layout(x)
+    sums = [reduce_sum_p(v, axis=axes) for v in values]
+    count = mul_p(ones_like_p(sums[0]), float(_prod(x.shape[a] for a in axes)))
+    return stack_p(*sums, count, axis=0)
+
+
+def _rows(stats, k):
+    return [getitem_p(stats, index=i) for i in range(k)]
+
+
+def _bn_partials(x, w, b, running_mean, running_var, momentum, eps):
+    return _sums(x, x, mul_p(x, x))
+
+
+def _bn_finish(stats, x, w, b, running_mean, running_var, momentum, eps):
+    total, squares, count = _rows(stats, 3)
+    mean = div_p(total, count)
+    var = sub_p(div_p(squares, count), mul_p(mean, mean))
+    y = batch_norm_infer_p(x, w, b, mean, var, eps=eps)
+    rstd = pow_p(add_p(var, eps), -0.5)
+    if running_mean is None:
+        return y, mean, rstd, mul_p(mean, 0.0), add_p(mul_p(mean, 0.0), 1.0)
+    unbiased = div_p(mul_p(var, count), sub_p(count, 1.0))
+    new_mean = add_p(mul_p(running_mean, 1.0 - momentum), mul_p(mean, momentum))
+    new_var = add_p(mul_p(running_var, 1.0 - momentum), mul_p(unbiased, momentum))
+    return y, mean, rstd, new_mean, new_var
+
+
+def _normalized(x, mean, rstd):
+    shape, _ = _channel_layout(x)
+    return mul_p(sub_p(x, reshape_p(mean, shape=shape)), reshape_p(rstd, shape=shape))
+
+
+def _bn_grad_partials(dy, x, w, mean, rstd, eps):
+    return _sums(x, dy, mul_p(dy, _normalized(x, mean, rstd)))
+
+
+def _bn_grad_finish(stats, dy, x, w, mean, rstd, eps):
+    total, dot, count = _rows(stats, 3)
+    shape, _ = _channel_layout(x)
+    scale = rstd if w is None else mul_p(rstd, w)
+    centered = sub_p(dy, reshape_p(div_p(total, count), shape=shape))
+    dx = mul_p(sub_p(centered, mul_p(_normalized(x, mean, rstd), reshape_p(div_p(dot, count), shape=shape))),
+               reshape_p(scale, shape=shape))
+    return (dx,) if w is None else (dx, dot, total)
+
+
+batch_norm_p.sharding = lambda *args, **attrs: SN.batch_norm(*args, sync=(_bn_partials, _bn_finish), **attrs)
+batch_norm_grad_p.sharding = lambda *args, **attrs: SN.batch_norm_grad(
+    *args, sync=(_bn_grad_partials, _bn_grad_finish), **attrs)
+batch_norm_infer_p.sharding = SN.batch_norm_infer
+
 # ---------------------------------------------------------------- GroupNorm
 group_norm_p, group_norm_grad_p = _norm_pair("GroupNorm", K.group_norm, K.group_norm_grad, _group_norm_layout)
+group_norm_p.sharding, group_norm_grad_p.sharding = SN.group_norm, SN.group_norm_grad
 
 
 def _group_norm_bprop(x, w, b, out, dout, needs, num_groups, eps):
