@@ -103,27 +103,14 @@ def _functional(name):
     return call
 
 
-def _bitwise_or_logical(name):
-    """`&`, `|`, `^`: bitwise_<name> when an operand is an integer Tensor, else logical_<name>."""
-    def call(x, y):
-        from mindseed.ops import functional  # noqa: PLC0415
-        kind = "bitwise_" if _is_int(x) or _is_int(y) else "logical_"
-        return getattr(functional, kind + name)(x, y)
-    call.__name__ = name
-    return call
-
-
 _floordiv, _mod, _abs = _functional("floor_divide"), _functional("remainder"), _functional("abs")
-_and, _or, _xor = _bitwise_or_logical("and"), _bitwise_or_logical("or"), _bitwise_or_logical("xor")
+# `&`, `|`, `^` are MindSpore's BitwiseAnd/Or/Xor for every operand: two bools stay Bool, a bool tensor with an int
+# promotes (`mask & 2` is Int64), and a float operand is refused
+_and, _or, _xor = _functional("bitwise_and"), _functional("bitwise_or"), _functional("bitwise_xor")
 
 
 def _matmul(x, y):
     return F.matmul(x, y)
-
-
-def _is_int(x):
-    # `&`, `|`, `^` are bitwise when an operand is an integer Tensor, whichever side (`1 & t` as `t & 1`)
-    return isinstance(x, Tensor) and mstype.is_integral(x.dtype) and x.dtype != mstype.bool_
 
 
 def _invert(self):
@@ -182,8 +169,9 @@ def _setitem(self, index, value):
 
 
 # each with its reflected (__radd__) and in-place (__iadd__, a new tensor) forms
-_ARITHMETIC = (("add", P.add_p), ("sub", P.sub_p), ("mul", P.mul_p), ("truediv", P.div_p), ("floordiv", _floordiv),
-               ("mod", _mod), ("pow", P.pow_p), ("matmul", _matmul), ("and", _and), ("or", _or), ("xor", _xor))
+_ARITHMETIC = (("add", P.add_p), ("sub", F.sub_keeping_bool), ("mul", P.mul_p), ("truediv", P.div_p),
+               ("floordiv", _floordiv), ("mod", _mod), ("pow", P.pow_p), ("matmul", _matmul), ("and", _and),
+               ("or", _or), ("xor", _xor))
 
 _OPERATORS = {
     **{f"__{kind}{name}__": make(fn, f"__{kind}{name}__")

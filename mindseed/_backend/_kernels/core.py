@@ -85,6 +85,9 @@ def sub(x, y):
     if _bool_with_number(x, y):     # torch refuses `-` on a bool tensor; MindSpore promotes it first
         dt = torch.result_type(x, y)
         x, y = (v.to(dt) if isinstance(v, torch.Tensor) else v for v in (x, y))
+    elif any(isinstance(v, torch.Tensor) for v in (x, y)):
+        # a Python bool beside a number tensor counts as 0 or 1 (`int8_tensor - True`), which torch refuses
+        x, y = (int(v) if isinstance(v, bool) else v for v in (x, y))
     if isinstance(x, torch.Tensor):
         return torch.sub(x, y)
     if not isinstance(y, torch.Tensor):

@@ -48,6 +48,22 @@ def sub(input, other):
     return P.sub_p(*narrow_pair(input, other))
 
 
+def _integral(v):
+    return isinstance(v, int) or (isinstance(v, Tensor) and mstype.is_integral(v.dtype))
+
+
+def _is_bool(v):
+    return isinstance(v, bool) or (isinstance(v, Tensor) and v.dtype == mstype.bool_)
+
+
+def sub_keeping_bool(input, other):
+    """input - other as Tensor's `-`, sub and subtract (and mint.sub) compute it: two bools give whether they
+    differ, a Bool tensor (MindSpore's SubExt; its ops.sub refuses two bools)."""
+    if _is_bool(input) and _is_bool(other):
+        return P.not_equal_p(input, other)
+    return P.sub_p(input, other)
+
+
 def mul(input, other):
     """input * other, broadcasting."""
     return P.mul_p(*narrow_pair(input, other))
@@ -66,6 +82,8 @@ def _rounded_div(op, input, other, rounding_mode):
     if rounding_mode == "floor":
         return F.floor_divide(input, other)
     if rounding_mode == "trunc":
+        if _integral(input) and _integral(other):     # integers (and bools) divide to an integer quotient
+            return F.truncate_div(input, other)
         return F.trunc(P.div_p(input, other))
     raise ValueError(f"For '{op}', 'rounding_mode' must be None, 'floor' or 'trunc', but got {rounding_mode}.")
 

@@ -14,7 +14,7 @@ from mindseed.ops.functional import _math_elementwise as E
 from mindseed.ops.functional import _math_logic as L
 from mindseed.ops.functional import _math_reduce as R
 from mindseed.ops.functional import _math_segment as S
-from mindseed.ops.functional._core import _axis, _rounded_div, update_in_place
+from mindseed.ops.functional._core import _axis, _is_bool, _rounded_div, sub_keeping_bool, update_in_place
 from mindseed.ops.functional._math_elementwise import *  # noqa: F401,F403
 from mindseed.ops.functional._math_logic import *  # noqa: F401,F403
 from mindseed.ops.functional._math_reduce import *  # noqa: F401,F403
@@ -118,7 +118,8 @@ def _int_var(self, axis, ddof, keepdims):
     axes = R._axes("var", axis, self.ndim)
     axes = tuple(range(self.ndim)) if axes is None else (axes,) if isinstance(axes, int) else axes
     mean = self.mean(axis=axes, keep_dims=True)
-    dev = C.cast_p(C.sub_p(self, mean), dtype=mstype.float32.name)
+    wide = C.cast_p(self, dtype=mstype.int64.name)      # uint8 or int8 deviations would wrap in their own dtype
+    dev = C.cast_p(C.sub_p(wide, C.cast_p(mean, dtype=mstype.int64.name)), dtype=mstype.float32.name)
     n = 1
     for a in axes:
         n *= self.shape[a]
@@ -248,7 +249,9 @@ def _add(self, other, *, alpha=1):
 
 def _sub(self, other, *, alpha=1):
     other = narrow(_operand(other), self)
-    return C.sub_p(self, other if alpha == 1 else C.mul_p(other, alpha))
+    # two bools: alpha scales a bool to itself (MindSpore's SubExt keeps the Bool dtype)
+    keep = alpha == 1 or (_is_bool(self) and _is_bool(other))
+    return sub_keeping_bool(self, other if keep else C.mul_p(other, alpha))
 
 
 def _remainder(self, other=None, *, divisor=None):

@@ -224,7 +224,8 @@ def aminmax(input, *, axis=0, keepdims=False):
 def _arg(op, prim, input, axis, keepdims, dtype):
     _tensor(op, input)
     ax = None if axis is None else _axis(op, axis, input.ndim)
-    return prim(input, axis=ax, keep_dims=_keep(op, "keepdims", keepdims), dtype=dtype)
+    keep = _keep(op, "keepdims", keepdims) and ax is not None     # over all elements: a 0-D index, kept or not
+    return prim(input, axis=ax, keep_dims=keep, dtype=dtype)
 
 
 def argmax(input, dim=None, keepdim=False):
