@@ -11,8 +11,8 @@ from collections import namedtuple
 
 from mindseed.common import dtype as mstype
 
-__all__ = ["Abstract", "same", "to_float", "predicate", "binary", "true_divide", "compare", "select", "reduce",
-           "reduce_bool", "sum_", "reshape", "transpose", "cast", "broadcast_to", "matmul", "fill", "concat",
+__all__ = ["Abstract", "same", "to_float", "predicate", "binary", "true_divide", "compare", "binary_full", "select",
+           "reduce", "reduce_bool", "sum_", "reshape", "transpose", "cast", "broadcast_to", "matmul", "fill", "concat",
            "stack", "broadcast_shapes", "result_dtype", "gather", "gather_grad", "layer_norm", "layer_norm_grad"]
 
 Abstract = namedtuple("Abstract", "shape dtype")
@@ -47,14 +47,15 @@ def _scalar_dtype(v):
         "Complex64" if isinstance(v, complex) else _DEFAULT_FLOAT
 
 
-def result_dtype(*operands):
+def result_dtype(*operands, weak_0d=True):
     """The dtype an aten elementwise kernel gives operands (Abstract values and Python numbers): tensors with
     dims decide, unless a 0-d tensor or a Python number is of a higher category (bool < int < float < complex),
-    which then decides the category at its own (0-d) or the default (numbers) width."""
+    which then decides the category at its own (0-d) or the default (numbers) width. Not `weak_0d`: a 0-d tensor
+    promotes as a dimensioned one (the kernels that promote their operands first, `promoted`)."""
     tiers = [None, None, None]      # dimensioned tensors, 0-d tensors, Python numbers
     for x in operands:
         if isinstance(x, Abstract):
-            k = 0 if x.shape is None or len(x.shape) else 1
+            k = 0 if x.shape is None or len(x.shape) or not weak_0d else 1
             tiers[k] = _promote(tiers[k], x.dtype)
         elif isinstance(x, (bool, int, float, complex)):
             tiers[2] = _promote(tiers[2], _scalar_dtype(x))
@@ -123,6 +124,11 @@ def predicate(x, *args, **attrs):
 def binary(*operands, **attrs):
     """Elementwise on broadcast operands (tensors or Python numbers): the promoted dtype."""
     return Abstract(broadcast_shapes(*[_shape_of(x) for x in operands]), result_dtype(*operands))
+
+
+def binary_full(*operands, **attrs):
+    """As `binary`, a 0-d tensor promoting as a dimensioned one (Add, Sub, Pow, Maximum, Minimum)."""
+    return Abstract(broadcast_shapes(*[_shape_of(x) for x in operands]), result_dtype(*operands, weak_0d=False))
 
 
 def true_divide(x, y, **attrs):

@@ -101,3 +101,129 @@ def test_var_std_of_unsigned_integers_do_not_wrap():
     np.testing.assert_allclose(_t([[0, 3, 0], [0, 0, 0]], np.uint8).var(0).asnumpy(), [0.0, 2.5, 0.0])
     np.testing.assert_allclose(_t([[0, 3, 0], [0, 0, 0]], np.uint8).std().asnumpy(), 1.2247449159622192, rtol=1e-6)
     assert u.var().dtype == ms.float32
+
+
+# ---------------------------------------------------------------- 0-d tensors promote (MindSpore 2.10 CPU)
+ZERO_D = [
+    # (vector, 0-d operand, op, dtype MindSpore gives)
+    (np.array([1, 2], np.float16), np.float32(2.5), lambda a, b: a + b, ms.float32),
+    (np.array([1, 2], np.float16), np.float32(2.5), lambda a, b: b + a, ms.float32),
+    (np.array([1, 2], np.float16), np.float64(2.5), lambda a, b: a - b, ms.float64),
+    (np.array([1, 2], np.int32), np.int64(3), lambda a, b: a + b, ms.int64),
+    (np.array([1, 2], np.uint8), np.int64(3), lambda a, b: a + b, ms.int64),
+    (np.array([1, 2], np.uint8), np.int8(-3), lambda a, b: a - b, ms.int16),
+    (np.array([1, 2], np.int32), np.int64(3), lambda a, b: a // b, ms.int64),
+    (np.array([1, 2], np.int32), np.int64(3), lambda a, b: a ** b, ms.int64),
+    (np.array([1, 2], np.int32), np.int64(3), lambda a, b: a % b, ms.int64),
+    (np.array([1, 2], np.int32), np.int64(3), ops.maximum, ms.int64),
+    (np.array([1, 2], np.float16), np.float32(2.5), ops.minimum, ms.float32),
+    (np.array([1, 2], np.float16), np.float32(2.5), ops.add, ms.float32),
+    (np.array([1, 2], np.float16), np.float32(2.5), mint.add, ms.float32),
+    (np.array([1, 2], np.float16), np.float32(2.5), ops.atan2, ms.float32),
+    (np.array([1, 2], np.float16), np.float32(2.5), ops.hypot, ms.float32),
+    (np.array([1, 2], np.float16), np.float32(2.5), ops.xlogy, ms.float32),
+    (np.array([1, 2], np.int32), np.int64(3), ops.gcd, ms.int64),
+    (np.array([1, 2], np.int32), np.int64(3), lambda a, b: a & b, ms.int64),
+    # Mul, Div, fmod and copysign keep the dimensioned operand's dtype
+    (np.array([1, 2], np.float16), np.float32(2.5), lambda a, b: a * b, ms.float16),
+    (np.array([1, 2], np.float16), np.float64(2.5), lambda a, b: a / b, ms.float16),
+    (np.array([1, 2], np.int32), np.int64(3), ops.mul, ms.int32),
+    (np.array([1, 2], np.float16), np.float32(2.5), ops.fmod, ms.float16),
+    (np.array([1, 2], np.float16), np.float32(2.5), ops.copysign, ms.float16),
+    # Python numbers stay weak
+    (np.array([1, 2], np.float16), 2.5, lambda a, b: a + b, ms.float16),
+    (np.array([1, 2], np.int32), 3, lambda a, b: a + b, ms.int32),
+]
+
+
+@pytest.mark.parametrize("vec,zero_d,fn,dtype", ZERO_D)
+def test_zero_d_tensor_operand_promotes(vec, zero_d, fn, dtype):
+    other = zero_d if type(zero_d) in (int, float) else ms.Tensor(zero_d)
+    out = fn(ms.Tensor(vec), other)
+    assert out.dtype == dtype
+    # the same values as computed in int64 / float64 throughout
+    wide = np.float64 if np.issubdtype(vec.dtype, np.floating) else np.int64
+    want = fn(ms.Tensor(vec.astype(wide)), ms.Tensor(wide(zero_d))).asnumpy()
+    np.testing.assert_allclose(out.asnumpy().astype(np.float64), want, rtol=2e-3)
+
+
+def test_zero_d_promotion_in_graph_matches_pynative():
+    @ms.jit
+    def f(a, b):
+        return a + b, a * b
+
+    s, p = f(ms.Tensor(np.array([1, 2], np.float16)), ms.Tensor(np.float32(2.5)))
+    assert s.dtype == ms.float32 and p.dtype == ms.float16
+    np.testing.assert_allclose(s.asnumpy(), [3.5, 4.5])
+
+
+def test_comparison_with_out_of_range_python_int_is_exact():
+    u = _t([1, 2], np.uint8)
+    np.testing.assert_array_equal((u < -3).asnumpy(), [False, False])
+    np.testing.assert_array_equal(u.lt(-3).asnumpy(), [False, False])
+    np.testing.assert_array_equal((-3 > u).asnumpy(), [False, False])
+    np.testing.assert_array_equal((_t([1, 2], np.int8) < 200).asnumpy(), [True, True])
+    np.testing.assert_array_equal((u == -3).asnumpy(), [False, False])
+
+
+def test_python_int_over_integer_tensor_divides_as_float():
+    out = -3 / _t([1, 2], np.uint8)
+    assert out.dtype == ms.float32
+    np.testing.assert_allclose(out.asnumpy(), [-3.0, -1.5])
+    np.testing.assert_allclose((200 / _t([1, 2], np.int8)).asnumpy(), [200.0, 100.0])
+    np.testing.assert_allclose(mint.div(-3, _t([1, 2], np.uint8)).asnumpy(), [-3.0, -1.5])
+
+
+# ---------------------------------------------------------------- argument forms of Tensor methods
+def test_method_keyword_and_varargs_forms():
+    x = _t([[1.5, -2, 3], [4, 5, -6]], np.float32)
+    assert x.unsqueeze(axis=1).shape == (2, 1, 3)
+    assert x.unsqueeze(1).shape == (2, 1, 3)
+    v, i = x.median(dim=1)
+    np.testing.assert_allclose(v.asnumpy(), [1.5, 4.0])
+    np.testing.assert_array_equal(i.asnumpy(), [0, 0])
+    assert x.median(dim=-1, keepdim=True)[0].shape == (2, 1)
+    assert x.median(axis=1, keepdims=True)[0].shape == (2, 1)
+    assert x.broadcast_to(2, 2, 3).shape == (2, 2, 3)
+    assert x.broadcast_to((2, 2, 3)).shape == (2, 2, 3)
+    np.testing.assert_allclose(x.true_divide(other=x).asnumpy(), np.ones((2, 3)))
+    assert x.stride() == [3, 1]
+
+
+def test_nested_list_index_is_a_tuple_of_indices():
+    x = _t([[1.5, -2, 3], [4, 5, -6]], np.float32)
+    np.testing.assert_allclose(x[[[0, 1], [1, 0]]].asnumpy(), [-2.0, 4.0])
+    np.testing.assert_allclose(x[[[0, 1]]].asnumpy(), x.asnumpy())
+    np.testing.assert_allclose(x[[[0], [1]]].asnumpy(), [-2.0])
+    np.testing.assert_allclose(x[[0, [1, 0]]].asnumpy(), [-2.0, 1.5])
+    np.testing.assert_allclose(x[[0, 1]].asnumpy(), x.asnumpy())    # a flat list stays one array index
+    y = _t(np.arange(6).reshape(2, 3), np.float32)
+    y[[[0, 1], [1, 0]]] = 9
+    np.testing.assert_allclose(y.asnumpy(), [[0, 9, 2], [9, 4, 5]])
+
+
+def test_integer_scans_and_sums_of_methods():
+    x = np.array([[1, 0, 2], [3, 1, 0]])
+    for dt in (np.int8, np.int16, np.uint8, np.bool_):
+        out = _t(x, dt).cumsum(0 if dt != np.bool_ else 1)
+        assert out.dtype == ms.int32
+    np.testing.assert_array_equal(_t(x, np.uint8).cumsum(1).asnumpy(), [[1, 1, 3], [3, 4, 4]])
+    np.testing.assert_array_equal(_t(x, np.bool_).cumsum(1).asnumpy(), [[1, 1, 2], [1, 2, 2]])
+    assert _t(x, np.int64).cumsum(1).dtype == ms.int64
+    assert _t(x, np.int8).trace().dtype == ms.int64 and _t(x, np.int8).trace().asnumpy() == 2
+    assert _t(x, np.float16).trace().dtype == ms.float16
+    out = _t(x, np.int8).sum_to_size(1, 3)
+    assert out.dtype == ms.int64
+    np.testing.assert_array_equal(out.asnumpy(), [[4, 1, 2]])
+    out = _t(x, np.bool_).sum_to_size((2, 1))
+    assert out.dtype == ms.int64
+    np.testing.assert_array_equal(out.asnumpy(), [[2], [2]])
+    assert _t(x, np.float16).sum_to_size(1, 3).dtype == ms.float16
+
+
+def test_mint_softmax_dim_none_is_the_implicit_dim():
+    x = _t([[1, 0, 2], [3, 1, 0]], np.float32)
+    want = [[0.2447281926870346, 0.09003056585788727, 0.6652413010597229],
+            [0.8437948226928711, 0.11419514566659927, 0.04201003164052963]]
+    np.testing.assert_allclose(mint.softmax(x, dim=None).asnumpy(), want, rtol=1e-5)
+    np.testing.assert_allclose(mint.softmax(x, 1).asnumpy(), want, rtol=1e-5)

@@ -63,10 +63,23 @@ def _scalar_operand(x):
     return torch.scalar_tensor(x, dtype=dtype)
 
 
-def _commutative(op):
+def promoted(x, y):
+    """Two operands as MindSpore promotes them when one is a 0-d tensor: by both dtypes (`f16_tensor + Tensor(2.5)`
+    is Float32, `int32_tensor + Tensor(3)` Int64), where torch lets a 0-d tensor give way to a dimensioned one of
+    its kind. MindSpore's Mul, Div, Mod (fmod) and CopySign keep torch's rule; Python numbers stay weak for all."""
+    if isinstance(x, torch.Tensor) and isinstance(y, torch.Tensor) and x.dtype != y.dtype and \
+            (x.dim() == 0) != (y.dim() == 0):
+        dt = torch.promote_types(x.dtype, y.dtype)
+        return x.to(dt), y.to(dt)
+    return x, y
+
+
+def _commutative(op, full=False):
     """The kernel of a commutative binary op: wrapping unsigned arithmetic, and a number on the left swapped to
-    the right (both numbers: the left one as a 0-d tensor)."""
+    the right (both numbers: the left one as a 0-d tensor); `full`: a 0-d tensor operand promotes (`promoted`)."""
     def kernel(x, y):
+        if full:
+            x, y = promoted(x, y)
         if _unsigned(x, y):
             return _wrapping(op, x, y)
         if isinstance(x, torch.Tensor):
@@ -76,10 +89,11 @@ def _commutative(op):
     return kernel
 
 
-add = _commutative(torch.add)
+add = _commutative(torch.add, full=True)
 
 
 def sub(x, y):
+    x, y = promoted(x, y)
     if _unsigned(x, y):
         return _wrapping(torch.sub, x, y)
     if _bool_with_number(x, y):     # torch refuses `-` on a bool tensor; MindSpore promotes it first
@@ -103,7 +117,8 @@ def div(x, y):
         return torch.div(x, y)
     if not isinstance(y, torch.Tensor):
         return torch.div(_scalar_operand(x), y)
-    return torch.div(_t(x, y), y)
+    # a number over an integer tensor divides as a float32 number (`-3 / uint8_tensor` is -3.0 / x, not 253 / x)
+    return torch.div(_t(x, y) if y.is_floating_point() or y.is_complex() else _scalar_operand(float(x)), y)
 
 
 neg = torch.neg
@@ -302,16 +317,14 @@ def log(x):
 
 
 def pow_(x, y):
-    if isinstance(x, torch.Tensor):
-        return torch.pow(x, y)
-    return torch.pow(x, y)
+    return torch.pow(*promoted(x, y))
 
 
 def _extremum(op):
     def kernel(x, y):
         if not isinstance(x, torch.Tensor) and not isinstance(y, torch.Tensor):   # two numbers: a 0-d result
             x = _scalar_operand(x)
-        return op(_t(x, y), _t(y, x))
+        return op(*promoted(_t(x, y), _t(y, x)))
     kernel.__name__ = kernel.__qualname__ = op.__name__
     return kernel
 
@@ -324,12 +337,27 @@ def _comparison(op, flipped, numbers=True):
     """x op y, a Python number on either side (`flipped`: the same comparison with its operands swapped); two
     numbers give a 0-d bool tensor where MindSpore's kernel takes them (`numbers`; its Less and Equal do not)."""
     def kernel(x, y):
+        x, y = _exact(*promoted(x, y))
         if isinstance(x, torch.Tensor):
             return op(x, y)
         if numbers and not isinstance(y, torch.Tensor):
             return op(_scalar_operand(x), y)
         return flipped(y, x)
     return kernel
+
+
+def _exact(x, y):
+    """Comparison operands compared by value: an integer tensor beside a Python int its dtype cannot hold
+    (`uint8_tensor < -3`, `int8_tensor < 200`) compares as int64 (torch would wrap the number into the dtype)."""
+    for t, v in ((x, y), (y, x)):
+        if isinstance(t, torch.Tensor) and type(v) is int and t.dtype in _NARROW_INTS:
+            info = torch.iinfo(t.dtype)
+            if not info.min <= v <= info.max:
+                return (t.to(torch.int64), v) if t is x else (v, t.to(torch.int64))
+    return x, y
+
+
+_NARROW_INTS = (torch.uint8, torch.int8, torch.int16, torch.int32)
 
 
 greater = _comparison(torch.gt, torch.lt)

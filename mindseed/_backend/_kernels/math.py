@@ -8,7 +8,7 @@ import warnings
 import torch
 
 from mindseed._backend._core import _TORCH_DTYPES
-from mindseed._backend._kernels.core import _t
+from mindseed._backend._kernels.core import _t, promoted
 
 _special = torch.special
 _WIDE_UNSIGNED = (torch.uint16, torch.uint32, torch.uint64)
@@ -162,10 +162,13 @@ def population_count(x):
 
 
 # ---------------------------------------------------------------- binary
-def _binary(fn, to_float=False):
-    """The kernel fn(x, y) of two operands brought to tensors (`_pair`), as floats when `to_float`."""
+def _binary(fn, to_float=False, full=True):
+    """The kernel fn(x, y) of two operands brought to tensors (`_pair`), as floats when `to_float`; `full`: a 0-d
+    tensor operand promotes with the other's dtype (`promoted`), as in most of MindSpore's binary kernels."""
     def kernel(x, y):
         x, y = _pair(x, y)
+        if full:
+            x, y = promoted(x, y)
         return fn(_float(x), _float(y)) if to_float else fn(x, y)
     return kernel
 
@@ -191,22 +194,22 @@ def _bool_pair(fn, by_false):
 
 floor_divide = _binary(_bool_pair(torch.floor_divide, lambda x: x))
 floor_mod = _binary(_bool_pair(_unsigned_zero(torch.remainder), lambda x: x))
-fmod = _binary(_bool_pair(_unsigned_zero(torch.fmod), lambda x: x))
+fmod = _binary(_bool_pair(_unsigned_zero(torch.fmod), lambda x: x), full=False)
 atan2 = _binary(torch.atan2)
 hypot = _binary(torch.hypot, to_float=True)
 logaddexp = _binary(torch.logaddexp, to_float=True)
 logaddexp2 = _binary(torch.logaddexp2, to_float=True)
-copysign = _binary(torch.copysign)
-fmax = _binary(torch.fmax)
-fmin = _binary(torch.fmin)
+copysign = _binary(torch.copysign, full=False)
+fmax = _binary(torch.fmax, full=False)
+fmin = _binary(torch.fmin, full=False)
 gcd = _binary(torch.gcd)
 lcm = _binary(torch.lcm)
-nextafter = _binary(torch.nextafter, to_float=True)
+nextafter = _binary(torch.nextafter, to_float=True, full=False)
 
 
 def xlogy(x, y):
     """x * log(y), 0 where x is 0 (also for complex operands, which torch.xlogy does not take)."""
-    x, y = _pair(x, y)
+    x, y = promoted(*_pair(x, y))
     if not (x.is_complex() or y.is_complex()):
         return torch.xlogy(x, y)
     dt = torch.promote_types(x.dtype, y.dtype)

@@ -29,7 +29,7 @@ def _contiguous_bprop(x, out, dout):
 stop_gradient_p = Prim("StopGradient", K.identity, infer=I.same, sharding=S.elementwise)
 
 # ---------------------------------------------------------------- arithmetic
-add_p = Prim("Add", K.add, fresh=True, commutative=True, left_identity=0, right_identity=0, infer=I.binary,
+add_p = Prim("Add", K.add, fresh=True, commutative=True, left_identity=0, right_identity=0, infer=I.binary_full,
              sharding=S.elementwise)
 
 
@@ -38,7 +38,7 @@ def _add_bprop(x, y, out, dout):
     return dout, dout
 
 
-sub_p = Prim("Sub", K.sub, fresh=True, right_identity=0, infer=I.binary, sharding=S.elementwise)
+sub_p = Prim("Sub", K.sub, fresh=True, right_identity=0, infer=I.binary_full, sharding=S.elementwise)
 
 
 @sub_p.def_bprop
@@ -114,7 +114,7 @@ def _matmul_vec_bprop(x, y, dout):
     return dx, dy
 
 
-pow_p = Prim("Pow", K.pow_, infer=I.binary, sharding=S.elementwise)
+pow_p = Prim("Pow", K.pow_, infer=I.binary_full, sharding=S.elementwise)
 
 
 @pow_p.def_bprop
@@ -154,8 +154,8 @@ def _log_bprop(x, out, dout):
     return (div_p(dout, x),)
 
 
-maximum_p = Prim("Maximum", K.maximum, commutative=True, infer=I.binary, sharding=S.elementwise)
-minimum_p = Prim("Minimum", K.minimum, commutative=True, infer=I.binary, sharding=S.elementwise)
+maximum_p = Prim("Maximum", K.maximum, commutative=True, infer=I.binary_full, sharding=S.elementwise)
+minimum_p = Prim("Minimum", K.minimum, commutative=True, infer=I.binary_full, sharding=S.elementwise)
 
 
 def _select_bprop(pick_x):

@@ -64,6 +64,9 @@ def sub_keeping_bool(input, other):
     return P.sub_p(input, other)
 
 
+sub_keeping_bool.name = "Sub"     # the primitive it stands for, in the operators' messages
+
+
 def mul(input, other):
     """input * other, broadcasting."""
     return P.mul_p(*narrow_pair(input, other))
@@ -548,10 +551,11 @@ def _graph_index(index, norm, mask_ok):
 
 
 def _list_as_tuple(index):
-    """A list index holding a non-scalar Tensor, a slice, None or Ellipsis indexes like the tuple of its items
-    (`x[[mask, 0]]` is `x[mask, 0]`), as in MindSpore; a list of numbers stays one array index."""
+    """A list index holding a non-scalar Tensor, a list or tuple, a slice, None or Ellipsis indexes like the tuple
+    of its items (`x[[mask, 0]]` is `x[mask, 0]`, `x[[[0, 1], [1, 0]]]` is `x[[0, 1], [1, 0]]`), as in MindSpore;
+    a list of numbers stays one array index."""
     if isinstance(index, list) and any((isinstance(i, Tensor) and i.ndim > 0) or i is None or i is Ellipsis
-                                       or isinstance(i, slice) for i in index):
+                                       or isinstance(i, (slice, list, tuple)) for i in index):
         return tuple(index)
     return index
 

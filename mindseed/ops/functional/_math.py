@@ -85,6 +85,11 @@ def _prod(self, dim=None, keepdim=False, dtype=None, *, axis=None, keep_dims=Non
     return R.prod(self, _pick(dim, axis, None), _pick(keep_dims, None, keepdim), dtype)
 
 
+def _median(self, axis=-1, keepdims=False, *, dim=None, keepdim=None):
+    # Tensor.median(axis=-1, keepdims=False) and its newer keywords median(dim=..., keepdim=...)
+    return R.median(self, _pick(dim, None, axis), _pick(keepdim, None, keepdims))
+
+
 def _argmax(self, axis=None, keepdims=False, *, dim=None, keepdim=None):
     return R.argmax(self, _pick(axis, dim, None), _pick(keepdim, None, keepdims))
 
@@ -152,9 +157,14 @@ def _var(self, axis=None, ddof=0, keepdims=False, *, dim=None, correction=None, 
 
 def _cumsum(self, dim=None, *, dtype=None, axis=None):
     ax = _pick(dim, axis, None)
+    if dtype is None and isinstance(self, Tensor) and self.dtype in _INT32_SCANS:
+        dtype = mstype.int32        # MindSpore's method scans bool and 8/16-bit integers in Int32
     if ax is None:
         return R.cumsum(C.reshape_p(self, shape=(-1,)), 0, dtype)
     return R.cumsum(self, ax, dtype)
+
+
+_INT32_SCANS = (mstype.bool_, mstype.int8, mstype.uint8, mstype.int16)
 
 
 def _cumprod(self, dim, dtype=None):
@@ -183,6 +193,8 @@ def _diff(self, n=1, axis=-1, prepend=None, append=None):
 def _sum_to_size(self, *size):
     if len(size) == 1 and isinstance(size[0], (tuple, list)):
         size = size[0]
+    if isinstance(self, Tensor) and mstype.is_integral(self.dtype) and self.dtype != mstype.int64:
+        self = C.cast_p(self, dtype=mstype.int64.name)     # as Tensor.sum: bool and integers sum to Int64
     return R.sum_to_size(self, tuple(size))
 
 
@@ -270,7 +282,7 @@ _UNARY = (
 )
 _SAME_SIGNATURE = (
     "ldexp", "float_power", "isclose", "allclose", "approximate_equal", "lerp", "addcmul", "logit", "nan_to_num",
-    "mvlgamma", "amax", "amin", "aminmax", "median", "nanmedian", "nanmean", "logsumexp", "cummax", "cummin",
+    "mvlgamma", "amax", "amin", "aminmax", "nanmedian", "nanmean", "logsumexp", "cummax", "cummin",
     "logcumsumexp", "quantile", "nanquantile", "unsorted_segment_max", "unsorted_segment_min",
     "unsorted_segment_prod",
 )
@@ -289,7 +301,7 @@ TENSOR_METHODS.update({
     # MindSpore's Tensor methods name the second operand `other`
     "float_power": lambda self, other: _find("float_power")(self, other),
     "approximate_equal": lambda self, other, tolerance=1e-5: _find("approximate_equal")(self, other, tolerance),
-    "max": _max, "min": _min, "mean": _mean, "prod": _prod, "argmax": _argmax, "argmin": _argmin,
+    "max": _max, "min": _min, "mean": _mean, "median": _median, "prod": _prod, "argmax": _argmax, "argmin": _argmin,
     "argmax_with_value": _arg_with_value(P.argmax_with_value_p, "ArgMaxWithValue"),
     "argmin_with_value": _arg_with_value(P.argmin_with_value_p, "ArgMinWithValue"),
     "all": _all, "any": _any, "std": _std, "var": _var, "cumsum": _cumsum, "cumprod": _cumprod,
