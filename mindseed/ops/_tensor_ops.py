@@ -173,6 +173,9 @@ _ARITHMETIC = (("add", P.add_p), ("sub", F.sub_keeping_bool), ("mul", P.mul_p), 
                ("floordiv", _floordiv), ("mod", _mod), ("pow", P.pow_p), ("matmul", _matmul), ("and", _and),
                ("or", _or), ("xor", _xor))
 
+_IN_PLACE = ("add", "sub", "mul", "truediv", "floordiv", "mod")
+
+
 def _augmented(method):
     """`x op= y` (__iadd__, ...): in PyNative a new tensor, as `x op y`; in a compiled graph MindSpore's in-place
     update, which keeps x's dtype: y is cast to it first, and so is the result (`x += 1.5` adds 1 to an Int64 x,
@@ -194,7 +197,9 @@ def _augmented(method):
 _OPERATORS = {
     **{f"__{kind}{name}__": make(fn, f"__{kind}{name}__")
        for name, fn in _ARITHMETIC for kind, make in (("", _binary), ("r", _rbinary))},
-    **{f"__i{name}__": _augmented(_binary(fn, f"__i{name}__")) for name, fn in _ARITHMETIC},
+    # MindSpore's graphs update in place for +=, -=, *=, /=, //=, %= only; **=, @=, &=, |=, ^= stay `x = x op y`
+    **{f"__i{name}__": (_augmented if name in _IN_PLACE else lambda m: m)(_binary(fn, f"__i{name}__"))
+       for name, fn in _ARITHMETIC},
     **{"__add__": _scaled(P.add_p, "__add__"), "__sub__": _scaled(F.sub_keeping_bool, "__sub__"),
        "__iadd__": _augmented(_scaled(P.add_p, "__iadd__")),
        "__isub__": _augmented(_scaled(F.sub_keeping_bool, "__isub__"))},

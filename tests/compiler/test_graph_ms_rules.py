@@ -590,3 +590,23 @@ def test_augmented_assignment_in_a_graph_keeps_the_target_dtype():
     x += 1.5            # PyNative: the promoted result
     assert x.dtype == ms.float32
     np.testing.assert_allclose(x.asnumpy(), [2.5, 3.5, -1.5])
+
+
+def test_augmented_power_and_bitwise_assignment_in_a_graph_promote():
+    # only +=, -=, *=, /=, //=, %= are MindSpore's in-place updates in a graph; **= and &= promote as `x op y`
+    @ms.jit
+    def power(x):
+        x **= 2
+        return x
+
+    @ms.jit
+    def bit_and(x, y):
+        x &= y
+        return x
+
+    out = power(ms.Tensor(np.array([True, False])))
+    assert out.dtype == ms.int64
+    np.testing.assert_array_equal(out.asnumpy(), [1, 0])
+    out = bit_and(ms.Tensor(np.array([3, 5], np.uint8)), ms.Tensor(np.array([1, 4], np.int8)))
+    assert out.dtype == ms.int16
+    np.testing.assert_array_equal(out.asnumpy(), [1, 4])

@@ -227,3 +227,21 @@ def test_mint_softmax_dim_none_is_the_implicit_dim():
             [0.8437948226928711, 0.11419514566659927, 0.04201003164052963]]
     np.testing.assert_allclose(mint.softmax(x, dim=None).asnumpy(), want, rtol=1e-5)
     np.testing.assert_allclose(mint.softmax(x, 1).asnumpy(), want, rtol=1e-5)
+
+
+def test_reductions_with_dtype_compute_in_the_input_dtype_first():
+    x = _t([0.1, 0.2, 0.3, 0.4], np.float32)
+    # ops.cumsum casts first; Tensor.cumsum, nansum and nanmean compute in float32 and cast (MindSpore 2.10)
+    np.testing.assert_array_equal(ops.cumsum(x, 0, dtype=ms.float64).asnumpy(),
+                                  [0.10000000149011612, 0.30000000447034836, 0.6000000163912773, 1.0000000223517418])
+    np.testing.assert_array_equal(x.cumsum(0, dtype=ms.float64).asnumpy(),
+                                  [0.10000000149011612, 0.30000001192092896, 0.6000000238418579, 1.0])
+    assert x.cumsum(0, dtype=ms.float64).dtype == ms.float64
+    assert x.nansum(0, dtype=ms.float64).asnumpy() == 1.0
+    assert ops.nansum(x, 0, dtype=ms.float64).asnumpy() == 1.0
+    assert x.nanmean(0, dtype=ms.float64).asnumpy() == 0.25
+    i = _t([100, 100, 100], np.int8)
+    np.testing.assert_array_equal(i.cumsum(0, dtype=ms.int32).asnumpy(), [100, 200, 300])
+    out = i.nansum(0, dtype=ms.int32)       # summed in int8 (wrapping), then cast
+    assert out.dtype == ms.int32 and out.asnumpy() == 44
+    assert _t([True, True]).nansum().dtype == ms.int64

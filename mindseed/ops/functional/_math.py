@@ -159,9 +159,13 @@ def _cumsum(self, dim=None, *, dtype=None, axis=None):
     ax = _pick(dim, axis, None)
     if dtype is None and isinstance(self, Tensor) and self.dtype in _INT32_SCANS:
         dtype = mstype.int32        # MindSpore's method scans bool and 8/16-bit integers in Int32
+    x = self
     if ax is None:
-        return R.cumsum(C.reshape_p(self, shape=(-1,)), 0, dtype)
-    return R.cumsum(self, ax, dtype)
+        x, ax = C.reshape_p(self, shape=(-1,)), 0
+    if dtype is not None and isinstance(x, Tensor) and mstype.is_float(x.dtype):
+        # a float tensor is scanned in its own dtype and the sums cast (ops.cumsum casts first)
+        return C.cast_p(R.cumsum(x, ax), dtype=R._dtype_arg("CumSum", dtype).name)
+    return R.cumsum(x, ax, dtype)
 
 
 _INT32_SCANS = (mstype.bool_, mstype.int8, mstype.uint8, mstype.int16)
