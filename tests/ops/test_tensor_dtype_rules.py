@@ -245,3 +245,18 @@ def test_reductions_with_dtype_compute_in_the_input_dtype_first():
     out = i.nansum(0, dtype=ms.int32)       # summed in int8 (wrapping), then cast
     assert out.dtype == ms.int32 and out.asnumpy() == 44
     assert _t([True, True]).nansum().dtype == ms.int64
+
+
+def test_setitem_mask_with_a_value_of_the_tensor_shape_takes_the_value_where_the_mask_holds():
+    def put(x, m, v):
+        x[m] = v
+        return x
+
+    m = _t([[True, False, True], [False, True, False]])
+    v = _t([[10, 20, 30], [40, 50, 60]], np.float16)
+    for fn in (put, ms.jit(put)):     # MindSpore 2.10's graph result
+        out = fn(_t([[1, 2, 3], [4, 5, 6]], np.int32), m, v)
+        assert out.dtype == ms.int32
+        np.testing.assert_array_equal(out.asnumpy(), [[10, 2, 30], [4, 50, 6]])
+    out = put(_t([[1, 2, 3], [4, 5, 6]], np.int32), m, v[0])      # as many values as True elements: a fill
+    np.testing.assert_array_equal(out.asnumpy(), [[10, 2, 20], [4, 30, 6]])

@@ -617,6 +617,11 @@ def tensor_setitem(x, index, value):
     else:
         value = Tensor(value, x.dtype)
     index = _list_as_tuple(index)
+    if isinstance(index, Tensor) and index.dtype == mstype.bool_ and isinstance(value, Tensor) and \
+            index.shape == x.shape == value.shape:
+        # a mask and a value both of x's shape: the value where the mask holds (MindSpore's graphs; its PyNative
+        # refuses it, a torch-style fill would need as many values as True elements)
+        return P.where_p(index, value if value.dtype == x.dtype else cast(value, x.dtype), x)
     norm = _normalize_index(x, index)
     if _state.tracing is not None:
         dyn = _graph_index(index, norm, True)
