@@ -26,7 +26,7 @@ asinh atan atan2 atanh bincount bitwise_and bitwise_or bitwise_xor broadcast_to 
 dstack einsum erf erfc erfinv exp exp2 expm1 eye flip float_power floor full full_like gcd greater gt hstack
 inverse isclose isfinite isinf isneginf le less_equal log log10 log1p log2 logaddexp logaddexp2 logical_and
 logical_not logical_or logical_xor masked_select matmul maximum minimum mm nan_to_num ne neg negative
-nonzero not_equal ones_like outer polar pow ravel reciprocal roll round rsqrt searchsorted sigmoid sign sin
+nonzero not_equal ones_like polar pow ravel reciprocal roll round rsqrt searchsorted sigmoid sign sin
 sinc sinh square sum swapaxes take tan tanh tile trace tril triu unbind unique_consecutive unsqueeze zeros_like trunc
 """)
 
@@ -120,6 +120,7 @@ meshgrid(*tensors, indexing=None) -> _ops.meshgrid(*tensors, indexing='ij' if in
 multinomial(input, num_samples, replacement=False, *, generator=None) -> _rand.multinomial(input, num_samples,
     replacement, generator=generator)  # Category indices drawn per row.
 mv(input, vec) -> _ops.mv(input, vec)  # Matrix-vector product.
+outer(input, vec2) -> _h.outer(input, vec2)  # The outer product of two 1-D tensors.
 nansum(input, dim=None, keepdim=False, *, dtype=None) -> _T.nansum(_h.check_tensor('nansum', 'input', input), dim,
     keepdim, dtype=dtype)  # Sum treating NaN as 0.
 narrow(input, dim, start, length) -> _ops.narrow(input, dim, start, length)  # `length` slices from `start` along

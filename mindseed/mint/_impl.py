@@ -13,7 +13,8 @@ from mindseed.ops.functional._core import _shape_arg, update_in_place
 
 __all__ = ["extreme", "median", "norm", "diag", "vdot", "where", "conv", "conv_tbc", "cdist", "equal", "linspace",
            "dims", "creation_size", "batch_norm_stats", "batch_norm_elemt", "batch_norm_gather_stats_with_counts",
-           "inplace", "check_tensor", "long", "with_long_indices", "implicit_softmax_dim"]
+           "inplace", "check_tensor", "long", "with_long_indices", "implicit_softmax_dim",
+           "outer"]
 
 
 def check_tensor(op, name, value):
@@ -261,3 +262,9 @@ def implicit_softmax_dim(input, dim):
     if dim is None and isinstance(input, Tensor):
         return 0 if input.ndim in (0, 1, 3) else 1
     return dim
+
+
+def outer(input, vec2):
+    """mint.outer: both operands 1-D (ops.outer flattens `input` instead)."""
+    from mindseed.ops.functional._linalg import _outer_1d  # noqa: PLC0415
+    return _outer_1d(input, vec2)

@@ -260,3 +260,21 @@ def test_setitem_mask_with_a_value_of_the_tensor_shape_takes_the_value_where_the
         np.testing.assert_array_equal(out.asnumpy(), [[10, 2, 30], [4, 50, 6]])
     out = put(_t([[1, 2, 3], [4, 5, 6]], np.int32), m, v[0])      # as many values as True elements: a fill
     np.testing.assert_array_equal(out.asnumpy(), [[10, 2, 20], [4, 30, 6]])
+
+
+def test_outer_flattens_input_and_approximate_equal_method_broadcasts():
+    x = _t([[1, 0, 2], [3, 1, 0]], np.float32)
+    v = _t([1.0, 2.0], np.float32)
+    want = np.array([1, 0, 2, 3, 1, 0], np.float32)[:, None] * np.array([1, 2], np.float32)
+    np.testing.assert_allclose(x.outer(v).asnumpy(), want)
+    np.testing.assert_allclose(ops.outer(x, v).asnumpy(), want)
+    np.testing.assert_allclose(v.outer(x).asnumpy(), [[1, 0, 2], [6, 2, 0]])      # vec2 broadcasts
+    with pytest.raises(ValueError):
+        mint.outer(x, v)
+    np.testing.assert_allclose(mint.outer(v, v).asnumpy(), [[1, 2], [2, 4]])
+    out = x.approximate_equal(_t([1.0, 0, 2], np.float32))
+    np.testing.assert_array_equal(out.asnumpy(), [[True, True, True], [False, False, False]])
+    with pytest.raises(ValueError):
+        x.approximate_equal(2)
+    with pytest.raises(RuntimeError):
+        ops.approximate_equal(x, _t([1.0, 0, 2], np.float32))

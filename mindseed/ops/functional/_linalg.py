@@ -174,17 +174,25 @@ def inner(input, other):
 
 
 def outer(input, vec2):
-    """The outer product of two 1-D tensors."""
+    """The outer product of two 1-D tensors: `input` as a column times `vec2` (as MindSpore's ops.outer computes
+    it, an n-D `input` is flattened into the column and `vec2` broadcasts)."""
+    _check_tensor("outer", "input", input)
+    _check_tensor("outer", "vec2", vec2)
+    return P.mul_p(P.reshape_p(input, shape=(-1, 1)), vec2)
+
+
+def _outer_1d(input, vec2):
+    """The outer product of two tensors that must be 1-D (ger, mint.outer)."""
     for name, v in (("input", input), ("vec2", vec2)):
         _check_tensor("outer", name, v)
         if v.ndim != 1:
             raise ValueError(f"For 'outer', the '{name}' must be 1-D, but got shape {v.shape}.")
-    return P.mul_p(P.reshape_p(input, shape=(input.shape[0], 1)), vec2)
+    return outer(input, vec2)
 
 
 def ger(input, vec2):
-    """Same as outer."""
-    return outer(input, vec2)
+    """Same as outer, of 1-D tensors."""
+    return _outer_1d(input, vec2)
 
 
 def vecdot(x, y, *, axis=-1):

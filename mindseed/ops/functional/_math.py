@@ -3,6 +3,8 @@
 The functions live in `_math_elementwise`, `_math_logic` and `_math_reduce`; this module re-exports them and declares
 `TENSOR_METHODS`, the Tensor methods of the family with MindSpore's method signatures.
 """
+import numpy as np
+
 from mindseed._utils import _state
 from mindseed.common import dtype as mstype
 from mindseed.common.tensor import Tensor
@@ -83,6 +85,17 @@ def _mean(self, axis=None, keep_dims=False, *, dtype=None, dim=None, keepdim=Non
 
 def _prod(self, dim=None, keepdim=False, dtype=None, *, axis=None, keep_dims=None):
     return R.prod(self, _pick(dim, axis, None), _pick(keep_dims, None, keepdim), dtype)
+
+
+def _approximate_equal(self, other, tolerance=1e-5):
+    # the method broadcasts its operands (ops.approximate_equal wants equal shapes)
+    if not isinstance(other, Tensor):
+        raise ValueError(f"The parameter 'y' must be isinstance of <class 'mindspore.common.tensor.Tensor'>, but got "
+                         f"{other}.")
+    if isinstance(self, Tensor) and self.shape != other.shape:
+        shape = np.broadcast_shapes(self.shape, other.shape)
+        self, other = C.broadcast_to_p(self, shape=shape), C.broadcast_to_p(other, shape=shape)
+    return _find("approximate_equal")(self, other, tolerance)
 
 
 def _median(self, axis=-1, keepdims=False, *, dim=None, keepdim=None):
@@ -304,7 +317,7 @@ TENSOR_METHODS = {name: _find(name) for name in _UNARY + _SAME_SIGNATURE}
 TENSOR_METHODS.update({
     # MindSpore's Tensor methods name the second operand `other`
     "float_power": lambda self, other: _find("float_power")(self, other),
-    "approximate_equal": lambda self, other, tolerance=1e-5: _find("approximate_equal")(self, other, tolerance),
+    "approximate_equal": _approximate_equal,
     "max": _max, "min": _min, "mean": _mean, "median": _median, "prod": _prod, "argmax": _argmax, "argmin": _argmin,
     "argmax_with_value": _arg_with_value(P.argmax_with_value_p, "ArgMaxWithValue"),
     "argmin_with_value": _arg_with_value(P.argmin_with_value_p, "ArgMinWithValue"),
