@@ -49,7 +49,8 @@ def _binary(prim, op):
         if isinstance(other, Tensor) or isinstance(other, (int, float, bool, complex)):
             return prim(self, narrow(other, self))
         if isinstance(other, (list, tuple)):
-            return prim(self, _sequence_tensor(other))
+            # a sequence of numbers becomes a tensor of self's dtype (`int32_t + [1.5, 2.5]` adds [1, 2])
+            return prim(self, _sequence_tensor(other, self.dtype))
         if isinstance(other, np.generic) and other.dtype.kind in "biuf":
             return prim(self, narrow(other.item(), self))   # a numpy number is a Python number to MindSpore
         if isinstance(other, (np.ndarray, np.generic)):
@@ -88,7 +89,7 @@ def _rbinary(prim, op):
         # (`array - t` never comes here: numpy computes it through Tensor.__array_ufunc__)
         _refuse_string(prim, other)
         if isinstance(other, (list, tuple)):
-            other = _sequence_tensor(other)
+            other = _sequence_tensor(other, self.dtype)
         return prim(narrow(other, self), self)
     method.__name__ = op
     return method

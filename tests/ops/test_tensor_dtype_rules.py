@@ -278,3 +278,31 @@ def test_outer_flattens_input_and_approximate_equal_method_broadcasts():
         x.approximate_equal(2)
     with pytest.raises(RuntimeError):
         ops.approximate_equal(x, _t([1.0, 0, 2], np.float32))
+
+
+def test_sequence_operand_takes_the_tensor_dtype():
+    x = _t([[1, 2, 3], [4, 5, 6]], np.int32)
+    for out in (x + [1, 2, 3], [1, 2, 3] + x, x + [1.5, 2.5, 3.5]):
+        assert out.dtype == ms.int32
+        np.testing.assert_array_equal(out.asnumpy(), [[2, 4, 6], [5, 7, 9]])
+    out = x - (1, 2, 3)
+    assert out.dtype == ms.int32
+    np.testing.assert_array_equal(out.asnumpy(), [[0, 0, 0], [3, 3, 3]])
+    out = _t([1, 2, 3], np.float16) + [1.5, 2.5, 3.5]
+    assert out.dtype == ms.float16
+    np.testing.assert_allclose(out.asnumpy(), [2.5, 4.5, 6.5])
+
+
+def test_index_lists_with_tensors_and_small_integer_index_tensors():
+    x = _t([[1, 2, 3], [4, 5, 6]], np.int32)
+    t0, t1 = ms.Tensor(1), ms.Tensor(np.int32(0))
+    np.testing.assert_array_equal(x[[t0]].asnumpy(), [4, 5, 6])
+    assert x[[t0, t1]].asnumpy() == 4
+    assert x[[t0, 1]].asnumpy() == 5
+    np.testing.assert_array_equal(x[[0]].asnumpy(), [[1, 2, 3]])
+    np.testing.assert_array_equal(x[_t([1, 0], np.int16)].asnumpy(), [[4, 5, 6], [1, 2, 3]])
+    with pytest.raises(IndexError):
+        _ = x[_t([1, 0], np.uint8)]
+    y = _t([[1, 2, 3], [4, 5, 6]], np.int32)
+    y[_t([1, 0], np.int8)] = 9
+    np.testing.assert_array_equal(y.asnumpy(), [[9, 9, 9], [9, 9, 9]])

@@ -494,6 +494,10 @@ def _normalize_index(x, index):
 
 def _index_item(i):
     if isinstance(i, Tensor):
+        if i.dtype == mstype.uint8:     # not a mask (torch's old meaning): MindSpore refuses it
+            raise IndexError(f"The tensor index must be int or bool type, but got {i.asnumpy()}")
+        if i.dtype in (mstype.int8, mstype.int16):
+            return cast(i, mstype.int64)._data
         if i.dtype == mstype.bool_ or mstype.is_integral(i.dtype):
             return i._data
         raise IndexError(f"For 'Tensor.__getitem__', a tensor index must be int or bool, but got {i.dtype}.")
@@ -551,11 +555,11 @@ def _graph_index(index, norm, mask_ok):
 
 
 def _list_as_tuple(index):
-    """A list index holding a non-scalar Tensor, a list or tuple, a slice, None or Ellipsis indexes like the tuple
-    of its items (`x[[mask, 0]]` is `x[mask, 0]`, `x[[[0, 1], [1, 0]]]` is `x[[0, 1], [1, 0]]`), as in MindSpore;
-    a list of numbers stays one array index."""
-    if isinstance(index, list) and any((isinstance(i, Tensor) and i.ndim > 0) or i is None or i is Ellipsis
-                                       or isinstance(i, (slice, list, tuple)) for i in index):
+    """A list index holding a Tensor (0-d too), a list or tuple, a slice, None or Ellipsis indexes like the tuple
+    of its items (`x[[mask, 0]]` is `x[mask, 0]`, `x[[Tensor(1)]]` is `x[Tensor(1)]`, `x[[[0, 1], [1, 0]]]` is
+    `x[[0, 1], [1, 0]]`), as in MindSpore; a list of numbers stays one array index."""
+    if isinstance(index, list) and any(isinstance(i, (Tensor, slice, list, tuple)) or i is None or i is Ellipsis
+                                       for i in index):
         return tuple(index)
     return index
 
