@@ -306,3 +306,16 @@ def test_index_lists_with_tensors_and_small_integer_index_tensors():
     y = _t([[1, 2, 3], [4, 5, 6]], np.int32)
     y[_t([1, 0], np.int8)] = 9
     np.testing.assert_array_equal(y.asnumpy(), [[9, 9, 9], [9, 9, 9]])
+
+
+def test_hard_activations_of_signed_integers_truncate():
+    x = _t([-4, -1, 0, 1, 2, 3, 5], np.int32)
+    for fn in (ops.hardswish, mint.nn.functional.hardswish, ms.nn.HSwish()):
+        out = fn(x)
+        assert out.dtype == ms.int32
+        np.testing.assert_array_equal(out.asnumpy(), [0, 0, 0, 0, 1, 3, 5])
+    for fn in (ops.hardsigmoid, mint.nn.functional.hardsigmoid, ms.nn.HSigmoid()):
+        np.testing.assert_array_equal(fn(x).asnumpy(), [0, 0, 0, 0, 0, 1, 1])
+    for bad in (_t([True, False]), _t([4, 1], np.uint8)):
+        with pytest.raises(TypeError):
+            ops.hardswish(bad)

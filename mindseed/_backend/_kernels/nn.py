@@ -90,11 +90,23 @@ def threshold_grad(dout, x, thr, value):
     return _threshold_backward(dout, x, thr)
 
 
-hardsigmoid = _NN.hardsigmoid
+_SIGNED_INTS = (torch.int8, torch.int16, torch.int32, torch.int64)
+
+
+def _on_signed_ints(fn):
+    """fn, also on a signed integer tensor: computed in float32 and truncated back, as MindSpore's CPU kernels
+    (bool and unsigned inputs stay refused)."""
+    def kernel(x):
+        return fn(x.to(torch.float32)).to(x.dtype) if x.dtype in _SIGNED_INTS else fn(x)
+    kernel.__name__ = fn.__name__
+    return kernel
+
+
+hardsigmoid = _on_signed_ints(_NN.hardsigmoid)
 hardsigmoid_grad = _A.hardsigmoid_backward.default  # (dout, x)
 
 
-hardswish = _NN.hardswish
+hardswish = _on_signed_ints(_NN.hardswish)
 hardswish_grad = _A.hardswish_backward.default  # (dout, x)
 
 

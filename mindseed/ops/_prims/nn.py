@@ -382,8 +382,8 @@ band_matrix_p = Prim("LRNBand", K.band_matrix)  # constant: no inputs, no gradie
 
 
 # the thin public names: functional function (and Tensor method where MindSpore has one)
-public(hsigmoid_p, "hardsigmoid(input)", check="float", doc="relu6(input + 3) / 6.")
-public(hswish_p, "hardswish(input)", check="float", doc="input * relu6(input + 3) / 6.")
+public(hsigmoid_p, "hardsigmoid(input)", doc="relu6(input + 3) / 6 (a signed integer input: truncated).")
+public(hswish_p, "hardswish(input)", doc="input * relu6(input + 3) / 6 (a signed integer input: truncated).")
 public(fast_gelu_p, "fast_gelu(x)", check="float",
        doc="x / (1 + exp(-1.702 |x|)) * exp(0.851 (x - |x|)), i.e. x * sigmoid(1.702 x).")
 public(silu_p, "silu(input)", check="float", doc="input * sigmoid(input).")
