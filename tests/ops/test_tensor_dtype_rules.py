@@ -319,3 +319,15 @@ def test_hard_activations_of_signed_integers_truncate():
     for bad in (_t([True, False]), _t([4, 1], np.uint8)):
         with pytest.raises(TypeError):
             ops.hardswish(bad)
+
+
+def test_relu_of_a_bool_tensor_is_itself():
+    b = _t([True, False])
+
+    def f(x):
+        return ops.relu(ops.logical_not(x))
+
+    for out in (ops.relu(b), mint.nn.functional.relu(b), ms.nn.ReLU()(b)):
+        assert out.dtype == ms.bool_
+        np.testing.assert_array_equal(out.asnumpy(), [True, False])
+    np.testing.assert_array_equal(ms.jit(f)(b).asnumpy(), [False, True])

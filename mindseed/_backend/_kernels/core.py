@@ -369,12 +369,13 @@ not_equal = _comparison(torch.ne, torch.ne)
 
 
 def relu(x):
-    return torch.relu(x)
+    # a bool tensor is its own ReLU (MindSpore's kernel takes it; torch's refuses bool)
+    return x.clone() if x.dtype == torch.bool else torch.relu(x)
 
 
 def relu_(x):
     """ReLU written over x (a graph uses it when x is a fresh buffer read by nothing else)."""
-    return torch.relu_(x)
+    return x if x.dtype == torch.bool else torch.relu_(x)
 
 
 def add_relu(x, y):
