@@ -63,6 +63,36 @@ class Number(Type):
         super().__init__(name)
         self.bits = bits
 
+    @property
+    def is_floating_point(self):
+        """True for the float types (bfloat16 included)."""
+        return isinstance(self, (Float, BFloat))
+
+    @property
+    def is_complex(self):
+        return isinstance(self, Complex)
+
+    @property
+    def is_signed(self):
+        """False for bool and the unsigned integers."""
+        return not isinstance(self, (Bool, UInt))
+
+    @property
+    def itemsize(self):
+        """Bytes per element (a bool takes 1)."""
+        return max(self.bits // 8, 1)
+
+    def to_complex(self):
+        """The complex type of this float type's precision (complex types are their own)."""
+        out = {"Float32": "Complex64", "BFloat16": "Complex64", "Float64": "Complex128"}.get(self._name)
+        if out is None and not self.is_complex:
+            raise TypeError(f"Cannot convert type {_ALIAS.get(self._name, self._name.lower())} to complex type.")
+        return self if out is None else _by_name(out)
+
+    def to_real(self):
+        """The real type of this complex type's precision (other types are their own)."""
+        return {"Complex64": float32, "Complex128": float64}.get(self._name, self)
+
 
 # the kinds of Number (each dtype below is an instance of one), differing only in name
 Bool, Int, UInt, Float, BFloat, Complex = (type(kind, (Number,), {"__slots__": (), "__module__": __name__})

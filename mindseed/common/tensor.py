@@ -303,7 +303,7 @@ class Tensor(metaclass=PublicType):
     def stride(self, dim=None):
         s = tuple(B.strides_of(self._data))
         if dim is None:
-            return s
+            return list(s)      # a list, as MindSpore's
         if isinstance(dim, bool) or not isinstance(dim, (int, np.integer)) or not -max(len(s), 1) <= dim < len(s):
             raise IndexError(f"For 'stride', the 'dim' must be an int in [{-len(s)}, {len(s)}), but got {dim!r}.")
         return s[dim]

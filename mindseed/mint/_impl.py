@@ -14,7 +14,8 @@ from mindseed.ops.functional._linalg import _outer_1d
 
 __all__ = ["extreme", "median", "norm", "diag", "vdot", "where", "conv", "conv_tbc", "cdist", "equal", "linspace",
            "dims", "creation_size", "batch_norm_stats", "batch_norm_elemt", "batch_norm_gather_stats_with_counts",
-           "inplace", "check_tensor", "long", "with_long_indices", "full_ext", "outer"]
+           "inplace", "check_tensor", "long", "with_long_indices", "full_ext", "outer",
+           "implicit_softmax_dim"]
 
 
 def outer(input, vec2):
@@ -260,3 +261,10 @@ def batch_norm_gather_stats_with_counts(input, mean, invstd, running_mean=None, 
         unbiased = _ops.mul(g_var, _ops.div(total, _ops.sub(total, 1)))
         inplace(running_var, lambda old: _ops.add(_ops.mul(old, 1 - momentum), _ops.mul(unbiased, momentum)))
     return g_mean, g_invstd
+
+
+def implicit_softmax_dim(input, dim):
+    """softmax's `dim`, None meaning torch's implicit one: 0 for 0-, 1- and 3-D input, else 1."""
+    if dim is None and isinstance(input, Tensor):
+        return 0 if input.ndim in (0, 1, 3) else 1
+    return dim

@@ -49,7 +49,8 @@ def _binary(prim, op):
         if isinstance(other, Tensor) or isinstance(other, (int, float, bool, complex)):
             return prim(self, narrow(other, self))
         if isinstance(other, (list, tuple)):
-            return prim(self, _sequence_tensor(other))
+            # a sequence of numbers becomes a tensor of self's dtype (`int32_t + [1.5, 2.5]` adds [1, 2])
+            return prim(self, _sequence_tensor(other, self.dtype))
         if isinstance(other, np.generic) and other.dtype.kind in "biuf":
             return prim(self, narrow(other.item(), self))   # a numpy number is a Python number to MindSpore
         if isinstance(other, (np.ndarray, np.generic)):
@@ -88,7 +89,7 @@ def _rbinary(prim, op):
         # (`array - t` never comes here: numpy computes it through Tensor.__array_ufunc__)
         _refuse_string(prim, other)
         if isinstance(other, (list, tuple)):
-            other = _sequence_tensor(other)
+            other = _sequence_tensor(other, self.dtype)
         return prim(narrow(other, self), self)
     method.__name__ = op
     return method
@@ -103,27 +104,14 @@ def _functional(name):
     return call
 
 
-def _bitwise_or_logical(name):
-    """`&`, `|`, `^`: bitwise_<name> when an operand is an integer Tensor, else logical_<name>."""
-    def call(x, y):
-        from mindseed.ops import functional  # noqa: PLC0415
-        kind = "bitwise_" if _is_int(x) or _is_int(y) else "logical_"
-        return getattr(functional, kind + name)(x, y)
-    call.__name__ = name
-    return call
-
-
 _floordiv, _mod, _abs = _functional("floor_divide"), _functional("remainder"), _functional("abs")
-_and, _or, _xor = _bitwise_or_logical("and"), _bitwise_or_logical("or"), _bitwise_or_logical("xor")
+# `&`, `|`, `^` are MindSpore's BitwiseAnd/Or/Xor for every operand: two bools stay Bool, a bool tensor with an int
+# promotes (`mask & 2` is Int64), and a float operand is refused
+_and, _or, _xor = _functional("bitwise_and"), _functional("bitwise_or"), _functional("bitwise_xor")
 
 
 def _matmul(x, y):
     return F.matmul(x, y)
-
-
-def _is_int(x):
-    # `&`, `|`, `^` are bitwise when an operand is an integer Tensor, whichever side (`1 & t` as `t & 1`)
-    return isinstance(x, Tensor) and mstype.is_integral(x.dtype) and x.dtype != mstype.bool_
 
 
 def _invert(self):
@@ -182,13 +170,40 @@ def _setitem(self, index, value):
 
 
 # each with its reflected (__radd__) and in-place (__iadd__, a new tensor) forms
-_ARITHMETIC = (("add", P.add_p), ("sub", P.sub_p), ("mul", P.mul_p), ("truediv", P.div_p), ("floordiv", _floordiv),
-               ("mod", _mod), ("pow", P.pow_p), ("matmul", _matmul), ("and", _and), ("or", _or), ("xor", _xor))
+_ARITHMETIC = (("add", P.add_p), ("sub", F.sub_keeping_bool), ("mul", P.mul_p), ("truediv", P.div_p),
+               ("floordiv", _floordiv), ("mod", _mod), ("pow", P.pow_p), ("matmul", _matmul), ("and", _and),
+               ("or", _or), ("xor", _xor))
+
+_IN_PLACE = ("add", "sub", "mul", "truediv", "floordiv", "mod")
+
+
+def _augmented(method):
+    """`x op= y` (__iadd__, ...): in PyNative a new tensor, as `x op y`; in a compiled graph MindSpore's in-place
+    update, which keeps x's dtype: y is cast to it first, and so is the result (`x += 1.5` adds 1 to an Int64 x,
+    `h *= f32` keeps a Float16 h)."""
+    def call(self, other, **kwargs):
+        if _state.tracing is None or not isinstance(self, Tensor):
+            return method(self, other, **kwargs)
+        if isinstance(other, Tensor) and other.dtype != self.dtype:
+            other = F.cast(other, self.dtype)
+        elif isinstance(other, (bool, int, float)) and not isinstance(other, bool):
+            other = bool(other) if self.dtype == mstype.bool_ else \
+                int(other) if mstype.is_integral(self.dtype) else other
+        out = method(self, other, **kwargs)
+        return F.cast(out, self.dtype) if isinstance(out, Tensor) and out.dtype != self.dtype else out
+    call.__name__ = method.__name__
+    return call
+
 
 _OPERATORS = {
     **{f"__{kind}{name}__": make(fn, f"__{kind}{name}__")
-       for name, fn in _ARITHMETIC for kind, make in (("", _binary), ("r", _rbinary), ("i", _binary))},
-    **{f"__{kind}{name}__": _scaled(fn, f"__{kind}{name}__") for name, fn in _ARITHMETIC[:2] for kind in ("", "i")},
+       for name, fn in _ARITHMETIC for kind, make in (("", _binary), ("r", _rbinary))},
+    # MindSpore's graphs update in place for +=, -=, *=, /=, //=, %= only; **=, @=, &=, |=, ^= stay `x = x op y`
+    **{f"__i{name}__": (_augmented if name in _IN_PLACE else lambda m: m)(_binary(fn, f"__i{name}__"))
+       for name, fn in _ARITHMETIC},
+    **{"__add__": _scaled(P.add_p, "__add__"), "__sub__": _scaled(F.sub_keeping_bool, "__sub__"),
+       "__iadd__": _augmented(_scaled(P.add_p, "__iadd__")),
+       "__isub__": _augmented(_scaled(F.sub_keeping_bool, "__isub__"))},
     "__lt__": _binary(P.less_p, "__lt__"), "__le__": _binary(P.less_equal_p, "__le__"),
     "__gt__": _binary(P.greater_p, "__gt__"), "__ge__": _binary(P.greater_equal_p, "__ge__"),
     "__eq__": _equality(P.equal_p, "__eq__", False), "__ne__": _equality(P.not_equal_p, "__ne__", True),
@@ -222,6 +237,13 @@ def _transpose(self, *axes, dim0=None, dim1=None):
     elif len(axes) == 1 and isinstance(axes[0], (tuple, list)):
         axes = axes[0]
     return F.transpose(self, axes)
+
+
+def _broadcast_to(self, *shape):
+    # Tensor.broadcast_to(shape) and broadcast_to(*shape)
+    if len(shape) == 1 and isinstance(shape[0], (tuple, list)):
+        shape = shape[0]
+    return F.broadcast_to(self, tuple(shape))
 
 
 def _permute(self, *axes):
@@ -328,14 +350,14 @@ def _to(self, *args, **kwargs):
 
 CORE_METHODS = {
     "reshape": _reshape, "view": _reshape, "transpose": _transpose, "permute": _permute, "astype": _astype,
-    "sum": _sum, "broadcast_to": F.broadcast_to, "expand_as": _expand_as, "to": _to,
+    "sum": _sum, "broadcast_to": _broadcast_to, "expand_as": _expand_as, "to": _to,
     "add": F.add, "sub": F.sub, "mul": F.mul, "div": F.div, "neg": F.neg, "matmul": F.matmul, "pow": F.pow,
     "exp": F.exp, "log": F.log, "maximum": F.maximum, "minimum": F.minimum, "relu": F.relu, "sign": F.sign,
     "greater": F.greater, "less": F.less, "greater_equal": F.greater_equal, "less_equal": F.less_equal,
     "equal": F.equal, "not_equal": F.not_equal, "gt": F.gt, "lt": F.lt, "ge": F.ge, "le": F.le, "eq": F.eq,
     "ne": F.ne, "subtract": F.sub, "multiply": lambda self, value: F.mul(self, value), "divide": F.div,
     "negative": F.neg,
-    "true_divide": F.true_divide, "float": lambda self: F.cast(self, mstype.float32),
+    "true_divide": lambda self, other: F.true_divide(self, other), "float": lambda self: F.cast(self, mstype.float32),
     "half": lambda self: F.cast(self, mstype.float16), "int": lambda self: F.cast(self, mstype.int32),
     "long": lambda self: F.cast(self, mstype.int64), "bool": lambda self: F.cast(self, mstype.bool_),
     "double": lambda self: F.cast(self, mstype.float64), "byte": lambda self: F.cast(self, mstype.uint8),

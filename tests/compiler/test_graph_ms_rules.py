@@ -556,3 +556,57 @@ def test_a_variable_each_if_assigns_in_one_branch_only_stays_unassigned_after_bo
     for xv, want in ((-1.0, -3.0), (5.0, -4.0), (1.0, 3.0)):
         x, y = Tensor(np.array([xv], np.float32)), Tensor(np.array([2.0], np.float32))
         np.testing.assert_array_equal(f(x, y).asnumpy(), [want])
+
+
+def test_augmented_assignment_in_a_graph_keeps_the_target_dtype():
+    # MindSpore 2.10 compiles `x op= y` on a tensor to its in-place update: y is cast to x's dtype first and the
+    # result keeps it (PyNative gives the promoted `x op y` instead); values printed by MindSpore 2.10
+    @ms.jit
+    def add_float(x):
+        x += 1.5
+        return x
+
+    @ms.jit
+    def mul_wider(x, y):
+        x *= y
+        return x
+
+    @ms.jit
+    def add_to_fresh(x, y):
+        a = x * 2
+        a += y
+        return a
+
+    out = add_float(ms.Tensor(np.array([1, 2, -3], np.int64)))
+    assert out.dtype == ms.int64
+    np.testing.assert_array_equal(out.asnumpy(), [2, 3, -2])
+    out = mul_wider(ms.Tensor(np.array([1, 2, -3], np.float16)), ms.Tensor(np.array([1.5, 2, 3], np.float32)))
+    assert out.dtype == ms.float16
+    np.testing.assert_allclose(out.asnumpy(), [1.5, 4.0, -9.0])
+    out = add_to_fresh(ms.Tensor(np.array([1, 2, -3], np.int32)), ms.Tensor(np.array([1.5, 2, 3], np.float32)))
+    assert out.dtype == ms.int32
+    np.testing.assert_array_equal(out.asnumpy(), [3, 6, -3])
+    x = ms.Tensor(np.array([1, 2, -3], np.int64))
+    x += 1.5            # PyNative: the promoted result
+    assert x.dtype == ms.float32
+    np.testing.assert_allclose(x.asnumpy(), [2.5, 3.5, -1.5])
+
+
+def test_augmented_power_and_bitwise_assignment_in_a_graph_promote():
+    # only +=, -=, *=, /=, //=, %= are MindSpore's in-place updates in a graph; **= and &= promote as `x op y`
+    @ms.jit
+    def power(x):
+        x **= 2
+        return x
+
+    @ms.jit
+    def bit_and(x, y):
+        x &= y
+        return x
+
+    out = power(ms.Tensor(np.array([True, False])))
+    assert out.dtype == ms.int64
+    np.testing.assert_array_equal(out.asnumpy(), [1, 0])
+    out = bit_and(ms.Tensor(np.array([3, 5], np.uint8)), ms.Tensor(np.array([1, 4], np.int8)))
+    assert out.dtype == ms.int16
+    np.testing.assert_array_equal(out.asnumpy(), [1, 4])

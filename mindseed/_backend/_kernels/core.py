@@ -127,7 +127,8 @@ def div(x, y):
         return torch.div(x, y)
     if not isinstance(y, torch.Tensor):
         return torch.div(_scalar_operand(x), y)
-    return torch.div(_t(x, y), y)
+    # a number over an integer tensor divides as a float32 number (`-3 / uint8_tensor` is -3.0 / x, not 253 / x)
+    return torch.div(_t(x, y) if y.is_floating_point() or y.is_complex() else _scalar_operand(float(x)), y)
 
 
 neg = torch.neg
@@ -380,20 +381,39 @@ maximum = _zero_dim_promoting(_extremum(torch.maximum))
 minimum = _zero_dim_promoting(_extremum(torch.minimum))
 
 
-def _comparison(op, flipped, numbers=True):
+def _comparison(op, flipped, numbers=True, exact=False):
     """x op y, a Python number on either side (`flipped`: the same comparison with its operands swapped); two
-    numbers give a 0-d bool tensor where MindSpore's kernel takes them (`numbers`; its Less and Equal do not)."""
+    numbers give a 0-d bool tensor where MindSpore's kernel takes them (`numbers`; its Less and Equal do not). A 0-d
+    tensor operand promotes (int8 [1] == Tensor(257) is False); a Python int wraps into an integer tensor's dtype
+    (uint8 [1] <= -3 is True), except for an `exact` kernel (MindSpore's Less: uint8 [1] < -3 is False)."""
     def kernel(x, y):
+        x, y = promote_zero_dim(x, y)
+        if exact:
+            x, y = _exact(x, y)
         if isinstance(x, torch.Tensor):
-            return op(*promote_zero_dim(x, y))     # int8 [1] == int64 257 is False, as in MindSpore
+            return op(x, y)
         if numbers and not isinstance(y, torch.Tensor):
             return op(_scalar_operand(x), y)
         return flipped(y, x)
     return kernel
 
 
+def _exact(x, y):
+    """Comparison operands compared by value: an integer tensor beside a Python int its dtype cannot hold
+    (`uint8_tensor < -3`, `int8_tensor < 200`) compares as int64 (torch would wrap the number into the dtype)."""
+    for t, v in ((x, y), (y, x)):
+        if isinstance(t, torch.Tensor) and type(v) is int and t.dtype in _NARROW_INTS:
+            info = torch.iinfo(t.dtype)
+            if not info.min <= v <= info.max:
+                return (t.to(torch.int64), v) if t is x else (v, t.to(torch.int64))
+    return x, y
+
+
+_NARROW_INTS = (torch.uint8, torch.int8, torch.int16, torch.int32)
+
+
 greater = _comparison(torch.gt, torch.lt)
-less = _comparison(torch.lt, torch.gt, numbers=False)
+less = _comparison(torch.lt, torch.gt, numbers=False, exact=True)
 greater_equal = _comparison(torch.ge, torch.le)
 less_equal = _comparison(torch.le, torch.ge)
 equal = _comparison(torch.eq, torch.eq, numbers=False)
@@ -406,7 +426,7 @@ def relu(x):
 
 def relu_(x):
     """ReLU written over x (a graph uses it when x is a fresh buffer read by nothing else)."""
-    return torch.relu_(x)
+    return x if x.dtype == torch.bool else torch.relu_(x)
 
 
 def add_relu(x, y):

@@ -182,19 +182,20 @@ def _unsigned_zero(fn):
     return kernel
 
 
-def _bools_as_uint8(fn):
-    """fn, with two bool operands computed as uint8 and the result bool (MindSpore's FloorDiv, FloorMod and Mod take
-    bool tensors; aten's kernels do not)."""
+def _bool_pair(fn, by_false):
+    """fn, also on two bool tensors (which torch refuses): as MindSpore's CPU kernels, a Bool result of the 0/1
+    arithmetic where the divisor is True and `by_false(x)` where it is False."""
     def kernel(x, y):
-        if x.dtype == torch.bool and y.dtype == torch.bool:
-            return fn(x.to(torch.uint8), y.to(torch.uint8)).to(torch.bool)
-        return fn(x, y)
+        if x.dtype != torch.bool or y.dtype != torch.bool:
+            return fn(x, y)
+        q = fn(x.to(torch.int8), torch.ones_like(y, dtype=torch.int8)).bool()
+        return torch.where(y, q, by_false(x))
     return kernel
 
 
-floor_divide = _binary(_bools_as_uint8(torch.floor_divide))
-floor_mod = _binary(_bools_as_uint8(_unsigned_zero(torch.remainder)))
-fmod = _binary(_bools_as_uint8(_unsigned_zero(torch.fmod)), zero_dim_promotes=False)
+floor_divide = _binary(_bool_pair(torch.floor_divide, lambda x: x))
+floor_mod = _binary(_bool_pair(_unsigned_zero(torch.remainder), lambda x: x))
+fmod = _binary(_bool_pair(_unsigned_zero(torch.fmod), lambda x: x), zero_dim_promotes=False)
 atan2 = _binary(torch.atan2)
 hypot = _binary(torch.hypot, to_float=True)
 logaddexp = _binary(torch.logaddexp, to_float=True)
@@ -221,7 +222,7 @@ def xlogy(x, y):
 
 def truncate_div(x, y):
     x, y = _pair(x, y)
-    return torch.div(x, y, rounding_mode="trunc")
+    return _bool_pair(lambda a, b: torch.div(a, b, rounding_mode="trunc"), torch.ones_like)(x, y)
 
 
 def heaviside(x, values):

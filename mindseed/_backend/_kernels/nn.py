@@ -102,12 +102,15 @@ def threshold_grad(dout, x, thr, value):
 _SIGNED = (torch.int8, torch.int16, torch.int32, torch.int64)
 
 
-def _signed_ints_truncated(fn):
-    """fn, taking signed integer tensors too: computed in float64 and truncated toward zero, as MindSpore's
-    HSwish/HSigmoid integer kernels do (hardswish(2) is 10 // 6 = 1, hardswish(-1) is 0)."""
+def _signed_ints_exact(fn, of_shifted):
+    """fn, taking signed integer tensors too, computed in the integers as MindSpore's HSwish/HSigmoid integer
+    kernels do: t = x + 3 (int8/int16 widened first, int32/int64 wrapping as in C++), clamped to [0, 6], and
+    `of_shifted(x, t)` truncated toward zero (hardswish(2) is 10 // 6 = 1, hardswish(-1) 0, hardswish of the int32
+    maximum 0 as x + 3 wraps, hardswish(2 ** 53 + 3) exact). Bool and unsigned inputs are refused."""
     def kernel(x):
         if x.dtype in _SIGNED:
-            return torch.trunc(fn(x.to(torch.float64))).to(x.dtype)
+            w = x.to(torch.int32) if x.dtype in (torch.int8, torch.int16) else x
+            return of_shifted(w, torch.clamp(w + 3, 0, 6)).to(x.dtype)
         if not (x.is_floating_point() or x.is_complex()):
             raise TypeError(f"the kernel does not support inputs of dtype {x.dtype}")
         return fn(x)
@@ -115,11 +118,12 @@ def _signed_ints_truncated(fn):
     return kernel
 
 
-hardsigmoid = _signed_ints_truncated(_NN.hardsigmoid)
+hardsigmoid = _signed_ints_exact(_NN.hardsigmoid, lambda x, t: torch.div(t, 6, rounding_mode="trunc"))
 hardsigmoid_grad = _A.hardsigmoid_backward.default  # (dout, x)
 
 
-hardswish = _signed_ints_truncated(_NN.hardswish)
+hardswish = _signed_ints_exact(
+    _NN.hardswish, lambda x, t: torch.where(t == 6, x, torch.div(x * t, 6, rounding_mode="trunc")))
 hardswish_grad = _A.hardswish_backward.default  # (dout, x)
 
 

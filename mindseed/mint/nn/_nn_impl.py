@@ -7,7 +7,7 @@ import numpy as np
 from mindseed import ops as _ops
 from mindseed.common import dtype as mstype
 from mindseed.common.tensor import Tensor
-from mindseed.mint._impl import check_tensor, inplace
+from mindseed.mint._impl import check_tensor, implicit_softmax_dim, inplace
 
 __all__ = ["activation", "softmax", "resize", "adaptive_max_pool1d", "batch_norm", "kl_div", "normalize", "one_hot"]
 
@@ -26,8 +26,7 @@ def softmax(fn, input, dim, dtype):
     """softmax / log_softmax with torch's implicit `dim` (0 for 0-, 1- and 3-D input, else 1) and `dtype` (the
     input cast first)."""
     check_tensor(fn.__name__, "input", input)
-    if dim is None:
-        dim = 0 if input.ndim in (0, 1, 3) else 1
+    dim = implicit_softmax_dim(input, dim)
     if dtype is not None:
         input = _ops.cast(input, dtype)
     return fn(input, dim)

@@ -402,6 +402,8 @@ def _new_empty(self, *args, size=None, dtype=None, device=None):
 def _trace_method(self, offset=0, axis1=0, axis2=1, dtype=None):
     _C._check_matrix("Trace", self)
     a1, a2 = _axis("Trace", axis1, self.ndim), _axis("Trace", axis2, self.ndim)
+    if dtype is None and mstype.is_integral(self.dtype) and self.dtype != mstype.bool_:
+        dtype = mstype.int64        # Tensor.trace sums integers as Tensor.sum does
     return _C._trace(self, _S._int("Trace", "offset", offset), a1, a2,
                      None if dtype is None else _dtype_arg("Trace", dtype))
 
@@ -422,9 +424,16 @@ def _kthvalue(self, k, dim=-1, keepdim=False):
     return v, cast(i, mstype.int64)
 
 
+def _unsqueeze(self, dim=None, *, axis=None):
+    # Tensor.unsqueeze(dim) also takes the older keyword `axis`
+    if (dim is None) == (axis is None):
+        raise TypeError("For 'Tensor.unsqueeze', exactly one of 'dim' and 'axis' must be given.")
+    return _S.unsqueeze(self, axis if dim is None else dim)
+
+
 TENSOR_METHODS = {
     # shapes and movement
-    "expand_dims": _S.expand_dims, "unsqueeze": _S.unsqueeze, "squeeze": _squeeze, "flatten": _flatten,
+    "expand_dims": _S.expand_dims, "unsqueeze": _unsqueeze, "squeeze": _squeeze, "flatten": _flatten,
     "ravel": _S.ravel, "tile": _tile, "repeat": _repeat, "repeat_interleave": _repeat_interleave,
     "flip": _S.flip, "fliplr": _S.fliplr, "flipud": _S.flipud, "reverse": _S.reverse, "roll": _S.roll,
     "rot90": _S.rot90, "narrow": lambda self, dim, start, length: _S.narrow(self, dim, start, length),

@@ -48,6 +48,25 @@ def sub(input, other):
     return P.sub_p(*narrow_pair(input, other))
 
 
+def _integral(v):
+    return isinstance(v, int) or (isinstance(v, Tensor) and mstype.is_integral(v.dtype))
+
+
+def _is_bool(v):
+    return isinstance(v, bool) or (isinstance(v, Tensor) and v.dtype == mstype.bool_)
+
+
+def sub_keeping_bool(input, other):
+    """input - other as Tensor's `-`, sub and subtract (and mint.sub) compute it: two bools give whether they
+    differ, a Bool tensor (MindSpore's SubExt; its ops.sub refuses two bools)."""
+    if _is_bool(input) and _is_bool(other):
+        return P.not_equal_p(input, other)
+    return P.sub_p(input, other)
+
+
+sub_keeping_bool.name = "Sub"     # the primitive it stands for, in the operators' messages
+
+
 def mul(input, other):
     """input * other, broadcasting."""
     return P.mul_p(*narrow_pair(input, other))
@@ -66,6 +85,8 @@ def _rounded_div(op, input, other, rounding_mode):
     if rounding_mode == "floor":
         return F.floor_divide(input, other)
     if rounding_mode == "trunc":
+        if _integral(input) and _integral(other):     # integers (and bools) divide to an integer quotient
+            return F.truncate_div(input, other)
         return F.trunc(P.div_p(input, other))
     raise ValueError(f"For '{op}', 'rounding_mode' must be None, 'floor' or 'trunc', but got {rounding_mode}.")
 
@@ -490,6 +511,10 @@ def _normalize_index(x, index):
 
 def _index_item(i):
     if isinstance(i, Tensor):
+        if i.dtype == mstype.uint8:     # not a mask (torch's old meaning): MindSpore refuses it
+            raise IndexError(f"The tensor index must be int or bool type, but got {i.asnumpy()}")
+        if i.dtype in (mstype.int8, mstype.int16):
+            return cast(i, mstype.int64)._data
         if i.dtype == mstype.bool_ or mstype.is_integral(i.dtype):
             return i._data
         raise IndexError(f"For 'Tensor.__getitem__', a tensor index must be int or bool, but got {i.dtype}.")
@@ -547,10 +572,11 @@ def _graph_index(index, norm, mask_ok):
 
 
 def _list_as_tuple(index):
-    """A list index holding a non-scalar Tensor, a slice, None or Ellipsis indexes like the tuple of its items
-    (`x[[mask, 0]]` is `x[mask, 0]`), as in MindSpore; a list of numbers stays one array index."""
-    if isinstance(index, list) and any((isinstance(i, Tensor) and i.ndim > 0) or i is None or i is Ellipsis
-                                       or isinstance(i, slice) for i in index):
+    """A list index holding a Tensor (0-d too), a list or tuple, a slice, None or Ellipsis indexes like the tuple
+    of its items (`x[[mask, 0]]` is `x[mask, 0]`, `x[[Tensor(1)]]` is `x[Tensor(1)]`, `x[[[0, 1], [1, 0]]]` is
+    `x[[0, 1], [1, 0]]`), as in MindSpore; a list of numbers stays one array index."""
+    if isinstance(index, list) and any(isinstance(i, (Tensor, slice, list, tuple)) or i is None or i is Ellipsis
+                                       for i in index):
         return tuple(index)
     return index
 
@@ -627,6 +653,11 @@ def tensor_setitem(x, index, value):
     index = _list_as_tuple(index)
     if _selects_nothing(index):
         return x
+    if isinstance(index, Tensor) and index.dtype == mstype.bool_ and isinstance(value, Tensor) and \
+            index.shape == x.shape == value.shape:
+        # a mask and a value both of x's shape: the value where the mask holds (MindSpore's graphs; its PyNative
+        # refuses it, a torch-style fill would need as many values as True elements)
+        return P.where_p(index, value if value.dtype == x.dtype else cast(value, x.dtype), x)
     norm = _normalize_index(x, index)
     if _state.tracing is not None:
         dyn = _graph_index(index, norm, True)

@@ -3,6 +3,8 @@
 The functions live in `_math_elementwise`, `_math_logic` and `_math_reduce`; this module re-exports them and declares
 `TENSOR_METHODS`, the Tensor methods of the family with MindSpore's method signatures.
 """
+import numpy as np
+
 from mindseed._utils import _state
 from mindseed.common import dtype as mstype
 from mindseed.common.tensor import Tensor
@@ -14,7 +16,7 @@ from mindseed.ops.functional import _math_elementwise as E
 from mindseed.ops.functional import _math_logic as L
 from mindseed.ops.functional import _math_reduce as R
 from mindseed.ops.functional import _math_segment as S
-from mindseed.ops.functional._core import _axis, _rounded_div, update_in_place
+from mindseed.ops.functional._core import _axis, _is_bool, _rounded_div, sub_keeping_bool, update_in_place
 from mindseed.ops.functional._math_elementwise import *  # noqa: F401,F403
 from mindseed.ops.functional._math_logic import *  # noqa: F401,F403
 from mindseed.ops.functional._math_reduce import *  # noqa: F401,F403
@@ -85,6 +87,22 @@ def _prod(self, dim=None, keepdim=False, dtype=None, *, axis=None, keep_dims=Non
     return R.prod(self, _pick(dim, axis, None), _pick(keep_dims, None, keepdim), dtype)
 
 
+def _approximate_equal(self, other, tolerance=1e-5):
+    # the method broadcasts its operands (ops.approximate_equal wants equal shapes)
+    if not isinstance(other, Tensor):
+        raise ValueError(f"The parameter 'y' must be isinstance of <class 'mindspore.common.tensor.Tensor'>, but got "
+                         f"{other}.")
+    if isinstance(self, Tensor) and self.shape != other.shape:
+        shape = np.broadcast_shapes(self.shape, other.shape)
+        self, other = C.broadcast_to_p(self, shape=shape), C.broadcast_to_p(other, shape=shape)
+    return _find("approximate_equal")(self, other, tolerance)
+
+
+def _median(self, axis=-1, keepdims=False, *, dim=None, keepdim=None):
+    # Tensor.median(axis=-1, keepdims=False) and its newer keywords median(dim=..., keepdim=...)
+    return R.median(self, _pick(dim, None, axis), _pick(keepdim, None, keepdims))
+
+
 def _argmax(self, axis=None, keepdims=False, *, dim=None, keepdim=None):
     return R.argmax(self, _pick(axis, dim, None), _pick(keepdim, None, keepdims))
 
@@ -118,7 +136,8 @@ def _int_var(self, axis, ddof, keepdims):
     axes = R._axes("var", axis, self.ndim)
     axes = tuple(range(self.ndim)) if axes is None else (axes,) if isinstance(axes, int) else axes
     mean = self.mean(axis=axes, keep_dims=True)
-    dev = C.cast_p(C.sub_p(self, mean), dtype=mstype.float32.name)
+    wide = C.cast_p(self, dtype=mstype.int64.name)      # uint8 or int8 deviations would wrap in their own dtype
+    dev = C.cast_p(C.sub_p(wide, C.cast_p(mean, dtype=mstype.int64.name)), dtype=mstype.float32.name)
     n = 1
     for a in axes:
         n *= self.shape[a]
@@ -151,9 +170,18 @@ def _var(self, axis=None, ddof=0, keepdims=False, *, dim=None, correction=None, 
 
 def _cumsum(self, dim=None, *, dtype=None, axis=None):
     ax = _pick(dim, axis, None)
+    if dtype is None and isinstance(self, Tensor) and self.dtype in _INT32_SCANS:
+        dtype = mstype.int32        # MindSpore's method scans bool and 8/16-bit integers in Int32
+    x = self
     if ax is None:
-        return R.cumsum(C.reshape_p(self, shape=(-1,)), 0, dtype)
-    return R.cumsum(self, ax, dtype)
+        x, ax = C.reshape_p(self, shape=(-1,)), 0
+    if dtype is not None and isinstance(x, Tensor) and mstype.is_float(x.dtype):
+        # a float tensor is scanned in its own dtype and the sums cast (ops.cumsum casts first)
+        return C.cast_p(R.cumsum(x, ax), dtype=R._dtype_arg("CumSum", dtype).name)
+    return R.cumsum(x, ax, dtype)
+
+
+_INT32_SCANS = (mstype.bool_, mstype.int8, mstype.uint8, mstype.int16)
 
 
 def _cumprod(self, dim, dtype=None):
@@ -182,6 +210,8 @@ def _diff(self, n=1, axis=-1, prepend=None, append=None):
 def _sum_to_size(self, *size):
     if len(size) == 1 and isinstance(size[0], (tuple, list)):
         size = size[0]
+    if isinstance(self, Tensor) and mstype.is_integral(self.dtype) and self.dtype != mstype.int64:
+        self = C.cast_p(self, dtype=mstype.int64.name)     # as Tensor.sum: bool and integers sum to Int64
     return R.sum_to_size(self, tuple(size))
 
 
@@ -248,7 +278,9 @@ def _add(self, other, *, alpha=1):
 
 def _sub(self, other, *, alpha=1):
     other = narrow(_operand(other), self)
-    return C.sub_p(self, other if alpha == 1 else C.mul_p(other, alpha))
+    # two bools: alpha scales a bool to itself (MindSpore's SubExt keeps the Bool dtype)
+    keep = alpha == 1 or (_is_bool(self) and _is_bool(other))
+    return sub_keeping_bool(self, other if keep else C.mul_p(other, alpha))
 
 
 def _remainder(self, other=None, *, divisor=None):
@@ -267,7 +299,7 @@ _UNARY = (
 )
 _SAME_SIGNATURE = (
     "ldexp", "float_power", "isclose", "allclose", "approximate_equal", "lerp", "addcmul", "logit", "nan_to_num",
-    "mvlgamma", "amax", "amin", "aminmax", "median", "nanmedian", "nanmean", "logsumexp", "cummax", "cummin",
+    "mvlgamma", "amax", "amin", "aminmax", "nanmedian", "nanmean", "logsumexp", "cummax", "cummin",
     "logcumsumexp", "quantile", "nanquantile", "unsorted_segment_max", "unsorted_segment_min",
     "unsorted_segment_prod",
 )
@@ -285,8 +317,8 @@ TENSOR_METHODS = {name: _find(name) for name in _UNARY + _SAME_SIGNATURE}
 TENSOR_METHODS.update({
     # MindSpore's Tensor methods name the second operand `other`
     "float_power": lambda self, other: _find("float_power")(self, other),
-    "approximate_equal": lambda self, other, tolerance=1e-5: _find("approximate_equal")(self, other, tolerance),
-    "max": _max, "min": _min, "mean": _mean, "prod": _prod, "argmax": _argmax, "argmin": _argmin,
+    "approximate_equal": _approximate_equal,
+    "max": _max, "min": _min, "mean": _mean, "median": _median, "prod": _prod, "argmax": _argmax, "argmin": _argmin,
     "argmax_with_value": _arg_with_value(P.argmax_with_value_p, "ArgMaxWithValue"),
     "argmin_with_value": _arg_with_value(P.argmin_with_value_p, "ArgMinWithValue"),
     "all": _all, "any": _any, "std": _std, "var": _var, "cumsum": _cumsum, "cumprod": _cumprod,

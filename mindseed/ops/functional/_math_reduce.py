@@ -112,14 +112,15 @@ def nansum(input, axis=None, keepdims=False, *, dtype=None):
     """The sum over `axis` treating NaN as zero."""
     _tensor("nansum", input)
     x = input
+    want = None if dtype is None else _dtype_arg("nansum", dtype)
     if mstype.is_float(x.dtype) or mstype.is_complex(x.dtype):
         x = C.where_p(P.is_nan_p(x), C.zeros_like_p(x), x)
-    if dtype is not None:
-        x = C.cast_p(x, dtype=_dtype_arg("nansum", dtype).name)
-    elif x.dtype == mstype.bool_:
+    if x.dtype == mstype.bool_:
         x = C.cast_p(x, dtype="Int64")
     out = C.reduce_sum_p(x, axis=_axes("nansum", axis, x.ndim), keep_dims=_keep("nansum", "keepdims", keepdims))
-    return out if out.dtype == x.dtype else C.cast_p(out, dtype=x.dtype.name)  # integers keep their dtype
+    out = out if out.dtype == x.dtype else C.cast_p(out, dtype=x.dtype.name)  # integers keep their dtype
+    # MindSpore sums in the input's dtype and casts the sum to `dtype` (an int8 sum wraps before an int32 cast)
+    return out if want is None or want == out.dtype else C.cast_p(out, dtype=want.name)
 
 
 def nanmean(input, axis=None, keepdims=False, *, dtype=None):
@@ -127,13 +128,15 @@ def nanmean(input, axis=None, keepdims=False, *, dtype=None):
     _tensor("nanmean", input)
     if not mstype.is_float(input.dtype) and not mstype.is_complex(input.dtype):
         raise TypeError(f"For 'nanmean', the 'input' must be a Tensor of float type, but got {input.dtype}.")
-    x = input if dtype is None else C.cast_p(input, dtype=_dtype_arg("nanmean", dtype).name)
+    want = None if dtype is None else _dtype_arg("nanmean", dtype)
+    x = input
     nan = P.is_nan_p(x)
     axes = _axes("nanmean", axis, x.ndim)
     keepdims = _keep("nanmean", "keepdims", keepdims)
     total = C.reduce_sum_p(C.where_p(nan, C.zeros_like_p(x), x), axis=axes, keep_dims=keepdims)
     count = C.reduce_sum_p(C.cast_p(P.logical_not_p(nan), dtype=x.dtype.name), axis=axes, keep_dims=keepdims)
-    return C.div_p(total, count)
+    out = C.div_p(total, count)     # in the input's dtype, then cast to `dtype` (MindSpore's order)
+    return out if want is None or want == out.dtype else C.cast_p(out, dtype=want.name)
 
 
 # ---------------------------------------------------------------- max / min
