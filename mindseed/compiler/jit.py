@@ -6,6 +6,7 @@ is on (dump.py); dynamic shapes fit one graph for all sizes (dynamic.py); differ
 builds forward and backward graphs (autodiff.py). `mutable` (mutable.py) is re-exported here.
 """
 import functools
+import inspect
 import os
 import sys
 import types
@@ -85,6 +86,12 @@ class _Compiled:
         self.last_graph = None        # the graph compiled last (flops.py reads it)
         self.shards = False           # a trace met a sharded call: on a simulated world, calls run partitioned
         functools.update_wrapper(self, fn)
+        if bound_self is not None:      # a bound method's signature, as Python's: without its first parameter
+            try:
+                sig = inspect.signature(fn)
+                self.__signature__ = sig.replace(parameters=list(sig.parameters.values())[1:])
+            except (TypeError, ValueError):
+                pass
         flops.register(self)
 
     def mode_key(self):

@@ -1,4 +1,5 @@
-"""MindSpore's graph computes Python scalars as float32 and joins f-strings without conversions or format specs.
+"""Python values in graphs as MindSpore 2.10 treats them: scalars compute in float32, f-strings join str() of each value
+(no format spec or conversion), print shows sequences and dicts as its Print node does.
 
 The expected values are real MindSpore 2.10's (CPU, graph mode)."""
 import numpy as np
@@ -154,3 +155,18 @@ def test_print_of_sequences_as_the_graphs_print_node(capsys):
     assert capsys.readouterr().out.split("\n") == [
         "t:", "(1, 2)", "( 1.50000000e+00,  2.50000000e+00)", t, "1", "nested", "1", "2", "3", "4", "5", "1", "None",
         "a", "b", ""]
+
+
+def test_a_jitted_method_has_the_bound_signature():
+    import inspect
+
+    class Net(nn.Cell):
+        @ms.jit
+        def construct(self, x, y=1):
+            return x * y
+
+    net = Net()
+    assert list(inspect.signature(net.construct).parameters) == ["x", "y"]
+    out = ms.vmap(ms.vmap(net, in_axes=-1, out_axes=0), in_axes=-1, out_axes=0)(Tensor(np.ones((2, 3, 4),
+                                                                                            np.float32)))
+    assert out.shape == (4, 3, 2)
