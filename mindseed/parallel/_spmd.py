@@ -152,6 +152,8 @@ def linear_partial(call, ins, outs, held):
     if call.prim.name == "Cast" and not (all(mstype.is_float(t.dtype) for t in (call.args[0], call.outs[0])) and
                                          call.outs[0].itemsize >= call.args[0].itemsize):
         return None   # rounding each part to an integer, or to fewer bits, is not rounding their sum
+    if call.outs[0].size > call.args[0].size:
+        return None   # a broadcast: reducing its operand moves fewer bytes than reducing what it makes
     (i, mine), = ins.items()
     same_mesh = mine.mesh.shape == held.mesh.shape
     if mine.dims != held.dims or not (same_mesh or not any(held.dims)):
