@@ -13,14 +13,19 @@ from mindseed.common.tensor import Tensor
 from mindseed.common._mutable import _Mutable
 
 
-def _has_tensor(obj):
-    if isinstance(obj, Tensor):
+def holds(obj, kind):
+    """Whether `obj` is, or its nested tuples, lists and dict values hold, an instance of `kind`."""
+    if isinstance(obj, kind):
         return True
     if isinstance(obj, (tuple, list)):
-        return any(_has_tensor(o) for o in obj)
+        return any(holds(o, kind) for o in obj)
     if isinstance(obj, dict):
-        return any(_has_tensor(o) for o in obj.values())
+        return any(holds(o, kind) for o in obj.values())
     return False
+
+
+def _has_tensor(obj):
+    return holds(obj, Tensor)
 
 
 def pair_lists(given, traced, path=(), out=None):

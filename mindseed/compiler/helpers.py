@@ -20,7 +20,7 @@ from mindseed.common import dtype as mstype
 from mindseed.common._dynamic_seq import DynamicSequence, abstract_of, dynamic_sequence, list_setitem
 from mindseed.common._mutable import _Mutable, variable
 from mindseed.common.parameter import Parameter
-from mindseed.common.tensor import Tensor
+from mindseed.common.tensor import Tensor, _flat
 from mindseed.compiler import control, loops
 from mindseed.compiler.methods import (dict_key, ms_arith, ms_augassign, ms_dict, ms_member_item, ms_method,
                                        ms_setitem_attr, ms_shift)
@@ -337,7 +337,6 @@ def _ms_max(*args, **kwargs):
 # ---------------------------------------------------------------- print and assert: run-time nodes
 def _print_text(obj):
     """One argument as MindSpore's graph-mode Print shows it."""
-    import numpy as np  # noqa: PLC0415
     if isinstance(obj, (np.ndarray, np.generic)):
         return str(obj)     # a numpy value of the graph (JIT Fallback) prints as numpy shows it
     if not isinstance(obj, Tensor) and hasattr(obj, "shape") and hasattr(obj, "dtype"):
@@ -359,18 +358,10 @@ def _print_text(obj):
             return "(" + ", ".join(map(str, obj)) + ")"
         if all(type(o) is float for o in obj):
             return "(" + ", ".join(f"{o: .8e}" for o in obj) + ")"
-        return "\n".join(_print_text(o) for o in _print_leaves(obj))
+        return "\n".join(_print_text(o) for o in _flat(obj))
     if type(obj) is dict:
         return "\n".join(_print_text(v) for v in obj.values())
     return str(obj)
-
-
-def _print_leaves(seq):
-    for o in seq:
-        if isinstance(o, (tuple, list)):
-            yield from _print_leaves(o)
-        else:
-            yield o
 
 
 def _tensor_text(t):
@@ -404,7 +395,6 @@ def _ms_print(*args, sep=" ", end="\n", file=None, flush=False):
     strings = [i for i, a in enumerate(args) if isinstance(a, _GraphStr)]
     tmpl = control._flatten(tuple(a.parts if isinstance(a, _GraphStr) else a for a in args), leaves)
 
-    import numpy as np  # noqa: PLC0415
     interpreted = any(isinstance(a, (np.ndarray, np.generic)) for a in args)
     # a dict of constants prints as Python prints it; one holding tensors shows its values (a Print node)
     python_print = strings or any(type(a) is dict and not any(isinstance(v, Tensor) for v in a.values()) for a in args)
@@ -486,17 +476,6 @@ def _constant_text(value):
     if isinstance(value, np.ndarray):
         return f"PythonObject(type: {type(value)}, value: {value})"
     return value if isinstance(value, str) else str(value)
-
-
-def graph_strings_in(obj):
-    """Whether a traced function's result holds a string known only at run time (then it runs interpreted)."""
-    if isinstance(obj, _GraphStr):
-        return True
-    if isinstance(obj, (tuple, list)):
-        return any(graph_strings_in(o) for o in obj)
-    if isinstance(obj, dict):
-        return any(graph_strings_in(o) for o in obj.values())
-    return False
 
 
 def _ms_unpack(value, n):

@@ -28,7 +28,7 @@ from mindseed.compiler.dynamic import (_RANK, _agrees, _dyn_key, _DynInput, _dyn
                                        _signature_of)
 from mindseed.compiler.ir import verify
 from mindseed.common._mutable import _ScalarLeaf, mutable
-from mindseed.compiler.helpers import _GraphStr, graph_strings_in
+from mindseed.compiler.helpers import _GraphStr
 from mindseed.compiler.parse import calls_first_parameter, convert
 from mindseed.compiler.trace import (_PKG_DIR, GraphBreak, GraphBuilder, ShardedCall, _is_user, add_user_trace,
                                      building, tentative, user_frame)
@@ -355,7 +355,7 @@ class _Compiled:
         try:
             with building(builder), tentative():
                 result = target(*targs, **tkwargs)
-            if graph_strings_in(result):
+            if arglists.holds(result, _GraphStr):
                 raise GraphBreak("the result holds a string formatted from tensors of the graph")
         except ShardedCall:
             raise

@@ -172,11 +172,11 @@ _FLOAT32_OPS = frozenset(("Add", "Sub", "Mult", "Div", "FloorDiv", "Mod", "Pow")
 _DIVISIONS = frozenset(("Div", "FloorDiv", "Mod"))
 
 
-def ms_augassign(op, target, value):
+def ms_augassign(op, target, value, users_code=True):
     """`x op= v` of converted code: Python's in-place operator, except on a numpy array, which MindSpore's graph
-    updates as `x = x op v` (its dtype may change: `y = np.array(0); y += 1.1`), and on two Python numbers, which
-    compute as `ms_arith`."""
-    if type(target) in _SCALARS and type(value) in _SCALARS:
+    updates as `x = x op v` (its dtype may change: `y = np.array(0); y += 1.1`), and on two Python numbers of the
+    user's code, which compute as `ms_arith` (a library's code runs in the interpreter, as its `x op y` does)."""
+    if users_code and type(target) in _SCALARS and type(value) in _SCALARS:
         return ms_arith(op, target, value)
     inplace, plain = _AUG[op]
     return (plain if isinstance(target, np.ndarray) else inplace)(target, value)

@@ -321,7 +321,8 @@ class _Rewriter:
             return self.expr_in(ast.copy_location(ast.Expr(value=call), s))
         if isinstance(s, ast.AugAssign) and isinstance(s.target, ast.Name):
             # `x op= v`: a numpy array is not updated in place in MindSpore's graph (methods.ms_augassign)
-            call = _call("__ms_augassign", [ast.Constant(type(s.op).__name__), _name(s.target.id), s.value])
+            call = _call("__ms_augassign", [ast.Constant(type(s.op).__name__), _name(s.target.id), s.value,
+                                            ast.Constant(_users_code[0])])
             return self.expr_in(ast.copy_location(ast.Assign(targets=[_name(s.target.id, ast.Store)], value=call), s))
         if isinstance(s, ast.Assign) and any(_fixed_unpack(t) for t in s.targets):
             # `a, b = value`: unpacked by index, as MindSpore's compiler does (a longer tuple's extra items dropped)
