@@ -450,7 +450,6 @@ class _GraphStr:
 
     __format__ = __len__ = __iter__ = __hash__ = __eq__ = lambda self, *a: self.__str__()
 
-
     def now(self):
         """The text of the values the tensors hold in this trace (a trace is a real run): for a `raise`."""
         return "".join(map(str, self.parts))
@@ -461,12 +460,14 @@ def _ms_fstring(parts):
     A constant tensor shows as the graph's constant (`Tensor(shape=[2], dtype=Int64, value=[1 2])`), a numpy array
     as the interpreter's object; a tensor of the graph (or a Parameter) makes a string known at run time."""
     builder = _state.tracing
-    if builder is None:     # the function runs in the interpreter (JIT fallback): every tensor is a run-time value
-        return "".join(str(p) if isinstance(p, Tensor) else _constant_text(p) for p in parts)
-    if any(isinstance(p, Parameter) or isinstance(p, Tensor) and builder.lookup(p) is not None for p in parts):
-        return _GraphStr(tuple(p if isinstance(p, Tensor) and (isinstance(p, Parameter) or builder.lookup(p) is not
-                                                              None) else _constant_text(p) for p in parts))
-    return "".join(_constant_text(p) for p in parts)
+
+    def runtime(p):     # outside a trace (JIT fallback: the interpreter runs the function) every tensor is one
+        return isinstance(p, Tensor) and (builder is None or isinstance(p, Parameter) or builder.lookup(p) is not None)
+
+    texts = tuple(p if runtime(p) else _constant_text(p) for p in parts)
+    if builder is not None and any(isinstance(t, Tensor) for t in texts):
+        return _GraphStr(texts)
+    return "".join(map(str, texts))
 
 
 def _constant_text(value):
