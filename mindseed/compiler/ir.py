@@ -108,9 +108,14 @@ class Loc(str):
 
 
 class Node:
-    """prim(*inputs, **attrs) -> outputs; `loc` is the user's 'file:line' (a `Loc` inside a Cell)."""
+    """prim(*inputs, **attrs) -> outputs; `loc` is the user's 'file:line' (a `Loc` inside a Cell).
 
-    __slots__ = ("prim", "inputs", "attrs", "outputs", "loc", "recomputed")
+    What the trace knows of the node for the parallel partitioner (None when it knows nothing, or for a node a pass
+    made): `strategy`, the (in_strategy, out_strategy) of the sharded class-API operator that made it
+    (`ops.MatMul().shard(...)`, `Cell.shard`'s Reshard); `differentiates`, the output Vars of the forward node whose
+    bprop made it (a tuple for a node of several outputs); `sums`, the Var whose gradient parts it adds."""
+
+    __slots__ = ("prim", "inputs", "attrs", "outputs", "loc", "recomputed", "strategy", "differentiates", "sums")
 
     def __init__(self, prim, inputs, attrs, outputs, loc=None):
         self.prim = prim
@@ -119,6 +124,7 @@ class Node:
         self.outputs = list(outputs)
         self.loc = loc
         self.recomputed = False   # forward work redone in the backward pass (Cell.recompute): never merged
+        self.strategy = self.differentiates = self.sums = None
 
     @property
     def name(self):

@@ -31,7 +31,7 @@ from mindseed.common._mutable import _ScalarLeaf, mutable
 from mindseed.compiler.helpers import _GraphStr
 from mindseed.compiler.parse import calls_first_parameter, convert
 from mindseed.compiler.trace import (_PKG_DIR, GraphBreak, GraphBuilder, ShardedCall, _is_user, add_user_trace,
-                                     building, tentative, user_frame)
+                                     building, partitioning, tentative, user_frame)
 
 __all__ = ["jit", "mutable", "jit_class", "JitConfig"]
 
@@ -85,6 +85,7 @@ class _Compiled:
         self._calls_self = None       # does the function call its first parameter (see _check_member_call)
         self.last_graph = None        # the graph compiled last (flops.py reads it)
         self.shards = False           # a trace met a sharded call: on a simulated world, calls run partitioned
+        self.breaks = False           # a trace for the partitioner (`partition_trace`): a GraphBreak propagates
         functools.update_wrapper(self, fn)
         if bound_self is not None:      # a bound method's signature, as Python's: without its first parameter
             try:
@@ -438,6 +439,8 @@ class _Compiled:
         """A trace stopped at code the graph cannot hold: warn that `what` runs in the interpreter (JIT Fallback),
         filed against the user's calling line, or raise when the whole function must be one graph (fullgraph=True,
         jit_syntax_level STRICT)."""
+        if self.breaks:     # a trace for the partitioner: its caller runs the function otherwise
+            raise exc
         if getattr(exc, "refused", None) is not None and self.capture_mode != "bytecode":
             raise exc.refused from None
         if _strict(self.fullgraph):
@@ -682,6 +685,31 @@ def trace_graph(fn, args, pipeline=None):
     graph cannot hold raises instead of falling back to the interpreter."""
     entry, _ = _compiled_for_export(fn, pipeline)._compile(tuple(args), {})
     return entry
+
+
+def partition_trace(fn, args, kwargs=None):
+    """The graph of one call of `fn` for the parallel partitioner (`mindseed.parallel._ir`): `fn` a Cell (its whole
+    call, as GRAPH_MODE compiles it), a jitted function or method, a bound method or a function, traced on `args`
+    under `trace.partitioning` (a sharded call met places its values with `Reshard` nodes) and without passes (the
+    nodes are the traced primitive calls, each with its strategy and the forward node its bprop differentiates).
+    Returns (graph, the tensors of its parameters in order, the result's template for `cache._unflatten`, the trace
+    run's result). Code the graph cannot hold raises its `GraphBreak` (the caller runs the function otherwise)."""
+    if isinstance(fn, _Compiled):
+        compiled = _Compiled(fn.fn, fn.name, bound_self=fn.bound_self, pipeline=[])
+        compiled._converted = fn._converted if fn.fn is _run_cell else None
+    elif isinstance(fn, types.MethodType) and isinstance(fn.__func__, types.FunctionType) and \
+            not isinstance(fn.__self__, type):
+        compiled = _Compiled(fn.__func__, fn.__name__, bound_self=fn.__self__, pipeline=[])
+    else:
+        compiled = _compiled_for_export(fn, [])
+    compiled.fullgraph, compiled.breaks = False, True
+    args, kwargs = tuple(args), dict(kwargs or {})
+    with partitioning():
+        entry, result = compiled._compile(args, kwargs)
+    leaves = []
+    _flatten((args, kwargs), leaves)
+    inputs = [leaves[i] for i in (entry.in_keep if entry.in_keep is not None else range(len(leaves)))]
+    return entry.graph, inputs + [t for t, _ in entry.captured], entry.out_tmpl, result
 
 
 def _compiled_for_export(fn, pipeline, dyn=None):

@@ -15,9 +15,10 @@ from mindseed.common._mutable import _Mutable
 from mindseed.common.parameter import Parameter
 from mindseed.common.tensor import Tensor
 from mindseed.compiler.ir import WHILE, Const, Graph, Loc, Node, Var
+from mindseed.ops.operations._base import scope_strategy
 
 __all__ = ["GraphBuilder", "GraphBreak", "ShardedCall", "building", "replay", "replaying", "add_user_trace",
-           "speculating", "user_trace_here"]
+           "speculating", "user_trace_here", "partitioning"]
 
 _PKG_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -187,6 +188,23 @@ def user_trace_here():
     return _trace_text(frames[::-1]) if frames else ""
 
 
+# > 0 while a trace is made for the parallel partitioner (`partitioning`)
+_partitioning = [0]
+
+
+class partitioning:
+    """Context: the graphs traced inside are for the parallel partitioner (`mindseed.parallel._ir`): their builders
+    count as the partitioner's recording (`common._parallel.partitioner_recording`), so a sharded function or cell
+    met in the trace places its values with `Reshard` nodes instead of breaking the trace (`ShardedCall`)."""
+
+    def __enter__(self):
+        _partitioning[0] += 1
+
+    def __exit__(self, *exc):
+        _partitioning[0] -= 1
+        return False
+
+
 class GraphBuilder(_state.Recorder):
     """Records primitive calls into a Graph; `parent` is the enclosing builder for a branch or loop body.
 
@@ -195,6 +213,7 @@ class GraphBuilder(_state.Recorder):
     records_all = True
 
     def __init__(self, name="graph", parent=None):
+        self.partitions = _partitioning[0] > 0   # a trace for the partitioner (`partitioning`)
         self.graph = Graph(name)
         self.vars = {}          # id(tensor) -> Var
         self.raw = {}           # id(backend tensor) -> Var: another Tensor object around the same data (detach(),
@@ -302,7 +321,18 @@ class GraphBuilder(_state.Recorder):
         node = Node(prim, inputs, attrs, outs, _node_loc())
         if _recomputing[0]:
             node.recomputed = True
+        # what the parallel partitioner reads of the node (`mindseed.parallel._ir`): its operator's strategy, the
+        # forward node its bprop differentiates, the value whose gradient parts it adds
+        node.strategy = scope_strategy(args)
+        if _state.bprop_of is not None:
+            of = _state.bprop_of
+            node.differentiates = tuple(map(self._var_of, of)) if isinstance(of, tuple) else self._var_of(of)
+        if _state.summing is not None:
+            node.sums = self._var_of(_state.summing)
         self.graph.nodes.append(node)
+
+    def _var_of(self, t):
+        return self.lookup(t) if isinstance(t, Tensor) else None
 
     def emit(self, prim, inputs, attrs, outs_tensors):
         """Add a node for already-computed outputs (control flow nodes)."""

@@ -32,7 +32,7 @@ from mindseed.common.parameter import Parameter
 from mindseed.common.tensor import Tensor
 from mindseed.ops._registry import cast_policies
 from mindseed.nn._shard import planned_parameters
-from mindseed.ops.operations._base import shard_scopes
+from mindseed.ops.operations._base import scope_strategy
 from mindseed.parallel._layout import DeviceMesh, TensorLayout, _format_strategy, optimizer_shard, shard_array
 from mindseed.parallel import _operator_strategy
 from mindseed.parallel._redistribute import plan
@@ -64,10 +64,12 @@ class Call:
 class Program:
     """The primitive calls of one run of a function, its arguments and its outputs (Tensors, flat);
     `differentiates[i]` is the output of the forward call whose bprop made call `i` (None: no bprop did); `sums[i]`
-    the tensor whose gradient parts call `i` adds in the backward pass (None: no such sum)."""
+    the tensor whose gradient parts call `i` adds in the backward pass (None: no such sum); `graph` the compiler's
+    graph the calls come from (`_ir.program_from_graph`; None: a recording)."""
 
     def __init__(self, calls, args, outputs, result, differentiates=None, sums=None):
         self.calls, self.args, self.outputs, self.result = calls, args, outputs, result
+        self.graph = None
         self.differentiates = list(differentiates) if differentiates is not None else [None] * len(calls)
         self.sums = list(sums) if sums is not None else [None] * len(calls)
 
@@ -101,15 +103,7 @@ class _Recorder:
     def record(self, prim, args, attrs, out):
         self.differentiates.append(_state.bprop_of)
         self.sums.append(_state.summing)
-        strategy = None
-        if shard_scopes:
-            owner, scope_args = shard_scopes[-1]
-            # the operator's tensors (its other arguments, such as CumSum's axis, may become attributes)
-            mine = [a for a in args if isinstance(a, Tensor)]
-            theirs = [a for a in scope_args if isinstance(a, Tensor)]
-            if mine and len(mine) == len(theirs) and all(a is b for a, b in zip(mine, theirs)):
-                strategy = (owner.in_strategy, owner.out_strategy)
-        self.calls.append(Call(prim, tuple(args), dict(attrs), out, strategy))
+        self.calls.append(Call(prim, tuple(args), dict(attrs), out, scope_strategy(args)))
 
     # the tape protocol: a recorder tracks nothing for differentiation
     def watch(self, t):
