@@ -167,8 +167,8 @@ class _Compiled:
         runner = simulated_runner()
         if runner is not None and (self.shards or hasattr(cell, "_cells") and simulated_runner(cell) is not None):
             # a cell holding a Cell.shard, or a graph calling a sharded function or cell, on a simulated world:
-            # partitioned as its PyNative recording
-            return runner.forward(lambda *a: self._plain()(*a, **kwargs), args)
+            # partitioned from its graph (as its PyNative recording when the graph has control flow)
+            return runner.forward(lambda *a: self._plain()(*a, **kwargs), args, graph=self, kwargs=kwargs)
         # a jitted method of a cell (bound, or given the cell first) runs its phase's graph, with its flags
         owner = cell if cell is not None else (args[0] if args else None)
         changed = owner._enter_phase() if hasattr(owner, "_enter_phase") else ()
@@ -182,7 +182,7 @@ class _Compiled:
                 out = self._call(args, kwargs)
         except ShardedCall:   # the trace met a sharded call (simulated_runner(traced=True)): this graph shards
             self.shards = True
-            return simulated_runner().forward(lambda *a: self._plain()(*a, **kwargs), args)
+            return simulated_runner().forward(lambda *a: self._plain()(*a, **kwargs), args, graph=self, kwargs=kwargs)
         finally:
             for c, flags in changed:
                 c.add_flags(**flags)

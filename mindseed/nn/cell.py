@@ -648,8 +648,8 @@ class Cell(CellBuffers, CellStateDict):
                 _scope.pop()
         if _state.mode == 0:
             runner = simulated_runner(self)
-            if runner is not None:  # a cell holding a Cell.shard on a simulated world: partitioned as recorded
-                return runner.forward(lambda *a: self._run(a, kwargs), args)
+            if runner is not None:  # a cell holding a Cell.shard on a simulated world: partitioned from its graph
+                return runner.forward(lambda *a: self._run(a, kwargs), args, graph=self, kwargs=kwargs)
             # GRAPH_MODE: the whole call (casts, hooks, construct) is compiled once per input signature
             changed = self._enter_phase()
             try:

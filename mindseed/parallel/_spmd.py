@@ -319,7 +319,8 @@ def _np(t):
 
 class Execution:
     """The result of `execute`: the values of the program's tensors on the world, how each call ran (`plans`),
-    the calls that ran on whole tensors (no sharding rule: `whole_calls`); the world logs the communication."""
+    the calls that ran on whole tensors (no sharding rule: `whole_calls`), the `program` run; the world logs the
+    communication."""
 
     def __init__(self, world, executor, leaf_layouts):
         self.world, self._executor, self._leaf_layouts = world, executor, leaf_layouts
@@ -913,6 +914,7 @@ def execute(program, world, layouts=None, regather=None, search=True, shards=Non
             ex.backward.update(id(o) for o in call.outs)
     ex.moves = []  # from now on: the redistributions made to read results (Execution.reads)
     execution = Execution(world, ex, {**given, **ex.leaves})
+    execution.program = program
     if search:  # sharding propagation's operator strategies, when a file is to hold them
         _operator_strategy.save_strategies(execution, n_forward)
     path = get_auto_parallel_context("strategy_ckpt_save_file")

@@ -40,14 +40,15 @@ import numpy as np
 
 from mindseed.common import _parallel
 from mindseed.common._parallel import get_auto_parallel_context
-from mindseed.common.context import PYNATIVE_MODE
+from mindseed.common.context import GRAPH_MODE, PYNATIVE_MODE
 from mindseed.common.dtype import dtype_to_nptype
 from mindseed.common._shard_layout import Layout
 from mindseed.common.tensor import Tensor
 from mindseed.ops.functional._comm import _layout_strategy
 from mindseed.parallel._layout import TensorLayout, shard_array
 from mindseed.parallel._pipeline import _wrap, execute_pipeline, record_pipeline
-from mindseed.parallel._spmd import _Recorder, execute, record
+from mindseed.parallel._ir import graph_program
+from mindseed.parallel._spmd import _Recorder, execute, forward_calls, record
 from mindseed.parallel._world import ShapeWorld, SimulatedWorld
 from mindseed.parallel import _sliced
 from mindseed.parallel._zero import SHARDABLE, ShardedOptimizer, checked_config, optimizer_layout
@@ -145,6 +146,7 @@ class SimulatedTraining:
     def __init__(self, world):
         self.world = world
         self.executions = []
+        self.fallbacks = []  # why a graph was recorded as PyNative calls instead (control flow, state updates, ...)
         self._cells = {}
         self._sliced = {}   # id(Parameter) -> (it, global shape, layout): held in this process's slices
         self._absent = {}   # id(Parameter) -> it: held by the processes of another pipeline stage, not this one
@@ -178,19 +180,32 @@ class SimulatedTraining:
 
     def __call__(self, cell, inputs):
         previous, _state.mode = _state.mode, PYNATIVE_MODE
-        try:  # the step is recorded and partitioned as PyNative calls (a GRAPH_MODE context included)
-            return self._step(cell, inputs)
+        try:  # the step is partitioned from its graph in GRAPH_MODE when it can be, else from its PyNative recording
+            return self._step(cell, inputs, graph=previous == GRAPH_MODE)
         finally:
             _state.mode = previous
 
-    def forward(self, fn, args):
+    def _program(self, fn, args, graph=None, kwargs=None):
+        """The Program of `fn(*args)`: partitioned from the compiler's graph of `graph` (a Cell, a jitted function or
+        a bound method called on `args` and `kwargs`: `_ir.graph_program`) when given and the graph is a
+        straight-line program of pure calls, else recorded as PyNative calls (`_spmd.record`; the reason the graph
+        could not be used appended to `fallbacks`)."""
+        if graph is not None:
+            program, why = graph_program(graph, args, kwargs)
+            if program is not None:
+                return program
+            self.fallbacks.append(why)
+        return record(fn, *args)
+
+    def forward(self, fn, args, graph=None, kwargs=None):
         """Run `fn(*args)` (a sharded cell's or function's call outside a training step) partitioned on the world:
-        recorded as PyNative calls whatever the mode (a GRAPH_MODE call partitions as its PyNative recording does),
-        its inputs cut by the ``dataset_strategy``, run on the ranks (the `Execution` appended to `executions`);
-        returns its outputs read whole from the ranks (a tuple stays a tuple)."""
+        a GRAPH_MODE or jitted call (`graph`: the Cell or jitted function called, with `kwargs`) from its graph's
+        program, a PyNative call (or a graph with control flow or state updates) from its recording as PyNative
+        calls (`_program`); its inputs cut by the ``dataset_strategy``, run on the ranks (the `Execution` appended to
+        `executions`); returns its outputs read whole from the ranks (a tuple stays a tuple)."""
         previous, _state.mode = _state.mode, PYNATIVE_MODE
         try:
-            program = record(fn, *args)
+            program = self._program(fn, args, graph, kwargs)
             ex = execute(program, self.world, dataset_layouts(args, self.world.size))
         finally:
             _state.mode = previous
@@ -208,7 +223,7 @@ class SimulatedTraining:
 
         return read(program.result)
 
-    def _step(self, cell, inputs):
+    def _step(self, cell, inputs, graph=False):
         mode = get_auto_parallel_context("parallel_mode")
         if mode not in _MODES:
             raise ValueError(f"For the simulated training step, the 'parallel_mode' must be one of {', '.join(_MODES)}"
@@ -241,7 +256,13 @@ class SimulatedTraining:
                                         get_auto_parallel_context("pipeline_interleave"),
                                         self.world if processes else None)
         else:
-            program, forward_end = _record_step(cell, inputs)
+            program, why = graph_program(cell._loss_and_grads, inputs) if graph else (None, None)
+            if program is not None:   # the step's graph: its forward pass ends with the loss
+                forward_end = forward_calls(program)
+            else:
+                if why is not None:
+                    self.fallbacks.append(why)
+                program, forward_end = _record_step(cell, inputs)
             layouts = dataset_layouts(inputs, n)
 
             def run(layouts, regather=None, probe=False):
