@@ -1,0 +1,234 @@
+"""The partitioner on the compiler's IR (`parallel._ir`): the program of a traced graph (forward and the backward
+pass the compiler's autodiff traces into it) runs on simulated meshes (2), (4), (2, 2), (2, 4) with the single-process
+loss and gradients (float64, 1e-12) and the collectives of the PyNative recording; GRAPH_MODE calls and training
+steps on a simulated world partition it; a graph with control flow falls back to the recording."""
+import numpy as np
+import pytest
+
+import mindseed as ms
+from mindseed import Tensor, nn
+from mindseed.common._parallel import PARAMETER_PLANS
+from mindseed.compiler.ir import Graph
+from mindseed.parallel import _demo_gpt as gpt
+from mindseed.parallel._ir import graph_program, program_from_graph, unpartitionable
+from mindseed.parallel._layout import assemble
+from mindseed.parallel._spmd import execute, record
+from mindseed.parallel._train import dataset_layouts, simulate
+from mindseed.parallel._world import SimulatedWorld
+from test_shard_graph_mode import Net as ShardedNet, X as SHARD_X
+from test_spmd import MLP, X, Y, Block
+
+# name: (devices, MLP strategies, dataset strategy of x and y)
+MLP_CASES = {
+    "(2)": (2, dict(mm1=(((2, 1), (1, 1)),)), (2, 1)),
+    "(4)": (4, dict(mm1=(((1, 1), (1, 4)),), add=(((1, 4), (4,)),), mm2=(((1, 4), (4, 1)),)), None),
+    "(2, 2)": (4, dict(mm1=(((2, 1), (1, 2)),), add=(((2, 2), (2,)),), mm2=(((2, 2), (2, 1)),)), (2, 1)),
+    "(2, 4)": (8, dict(mm1=(((2, 1), (1, 4)),), add=(((2, 4), (4,)),), mm2=(((2, 4), (4, 1)),)), (2, 1)),
+}
+# name: (devices, Block strategies)
+BLOCK_CASES = {
+    "(2)": (2, dict(ln=((2, 1, 1), (1,), (1,)))),
+    "(4)": (4, dict(bmm=((1, 2, 2, 1), (1, 2, 1, 1)), softmax=((1, 2, 2, 1),))),
+    "(2, 2)": (4, dict(ln=((2, 2, 1), (1,), (1,)), bmm=((2, 2, 1, 1), (2, 2, 1, 1)))),
+    "(2, 4)": (8, dict(ln=((2, 4, 1), (1,), (1,)), bmm=((2, 2, 1, 1), (2, 2, 1, 1)))),
+}
+BLOCK_X = Tensor(np.random.default_rng(3).standard_normal((4, 4, 8)))
+
+
+@pytest.fixture(autouse=True)
+def _context():
+    yield
+    ms.set_context(mode=ms.PYNATIVE_MODE)
+    PARAMETER_PLANS.clear()
+    ms.reset_auto_parallel_context()
+
+
+def _log(world):
+    return [(r.kind, r.group_size, r.input_bytes) for r in world.log]
+
+
+def _both(fn, args, n, data):
+    """(IR program, its execution, its collectives), (recording, its execution, its collectives) of fn(*args) on n
+    ranks."""
+    out = []
+    for program in (graph_program(fn, args)[0], record(fn, *args)):
+        world = SimulatedWorld(n)
+        layouts = [(t, data) for t in args] if data else None
+        out.append((program, execute(program, world, layouts), _log(world)))
+    return out
+
+
+def _check_step(net, args, n, data):
+    fn = ms.value_and_grad(net, None, net.trainable_params())
+    (ir, ex, log), (rec, ref, ref_log) = _both(fn, args, n, data)
+    assert ir.graph is not None and rec.graph is None
+    loss, grads = ir.result
+    want_loss, want_grads = fn(*args)
+    np.testing.assert_allclose(ex.whole(loss), want_loss.asnumpy(), rtol=0, atol=1e-12)
+    for p, g, want in zip(net.trainable_params(), grads, want_grads):
+        layout = ex.layout_of(p)
+        assert layout == ref.layout_of(p)
+        np.testing.assert_allclose(assemble(ex.value(g, layout).shards, layout), want.asnumpy(), rtol=0, atol=1e-12)
+    # the same calls, layouts and collectives as the PyNative recording
+    assert [c.prim.name for c in ir.calls] == [c.prim.name for c in rec.calls]
+    assert [(p.in_layouts, p.out_layouts) for p in ex.plans] == [(p.in_layouts, p.out_layouts) for p in ref.plans]
+    assert log == ref_log
+    assert ex.whole_calls == []
+
+
+@pytest.mark.parametrize("case", sorted(MLP_CASES))
+def test_mlp_graph_partitions_as_its_recording(case):
+    n, strategies, data = MLP_CASES[case]
+    _check_step(MLP(**strategies), (X, Y), n, data)
+
+
+@pytest.mark.parametrize("case", sorted(BLOCK_CASES))
+def test_attention_block_graph_partitions_as_its_recording(case):
+    n, strategies = BLOCK_CASES[case]
+    _check_step(Block(**strategies), (BLOCK_X,), n, None)
+
+
+def test_the_graph_nodes_keep_their_operator_strategy_and_bprop():
+    net = MLP(mm1=(((1, 1), (1, 4)),))
+    program, why = graph_program(ms.value_and_grad(net, None, net.trainable_params()), (X, Y))
+    assert why is None
+    first = program.graph.nodes[0]
+    assert first.name == "MatMul" and first.strategy == (((1, 1), (1, 4)), None)
+    assert [c.strategy is not None for c in program.calls].count(True) == 1
+    # the backward products differentiate the forward ones: the first product's weight gradient reads its forward cuts
+    backward = [i for i, d in enumerate(program.differentiates) if d is not None]
+    assert backward and backward[0] > [c.prim.name for c in program.calls].index("ReduceMean")
+    ex = execute(program, SimulatedWorld(4))
+    plan = ex.plans[0]
+    assert plan.in_layouts[1].dims == ((), (0,)) and plan.mesh.shape == (4,)
+    # the weight's gradient keeps the column cut: no communication for it
+    assert ex.layout_of(net.w1).dims == ((), (0,))
+    loss, grads = program.result
+    np.testing.assert_allclose(assemble(ex.value(grads[0], ex.layout_of(net.w1)).shards, ex.layout_of(net.w1)),
+                               ms.value_and_grad(net, None, net.trainable_params())(X, Y)[1][0].asnumpy(),
+                               rtol=0, atol=1e-12)
+
+
+def test_abstract_program_has_the_shapes_and_layouts():
+    net = MLP(**MLP_CASES["(2, 2)"][1])
+    fn = ms.value_and_grad(net, None, net.trainable_params())
+    program, _ = graph_program(fn, (X, Y))
+    abstract = program_from_graph(program.graph, program.args, abstract=True)
+    assert [tuple(c.outs[0].shape) for c in abstract.calls] == [tuple(c.outs[0].shape) for c in program.calls]
+    from mindseed.parallel._world import ShapeWorld  # noqa: PLC0415
+    shapes = ShapeWorld(4)
+    world = SimulatedWorld(4)
+    layouts = [(t, (2, 1)) for t in program.args[:2]]
+    execute(abstract, shapes, [(t, (2, 1)) for t in abstract.args[:2]])
+    execute(program, world, layouts)
+    assert _log(shapes) == _log(world)
+
+
+def test_program_from_graph_checks_its_graph_and_inputs():
+    net = MLP()
+    program, _ = graph_program(ms.value_and_grad(net, None, net.trainable_params()), (X, Y))
+    assert unpartitionable(program.graph) is None
+    with pytest.raises(ValueError, match="has 5 parameters, but got 1 inputs"):
+        program_from_graph(program.graph, (X,))
+    empty = Graph("g")
+    empty.nodes = [program.graph.nodes[0]]
+    empty.nodes[0].prim.side_effect = True   # a node updating state: no straight-line program of pure calls
+    try:
+        assert "updates state" in unpartitionable(empty)
+        with pytest.raises(ValueError, match="must be a straight-line program"):
+            program_from_graph(empty, ())
+    finally:
+        empty.nodes[0].prim.side_effect = False
+
+
+class Branchy(nn.Cell):
+    """The sharded block, then a branch on a tensor's value: control flow in the graph."""
+
+    def __init__(self):
+        super().__init__()
+        self.net = ShardedNet(in_strategy=((4, 1),))
+
+    def construct(self, x):
+        y = self.net(x)
+        if y.sum() > 0:
+            y = y * 3.0
+        else:
+            y = y - 1.0
+        return y
+
+
+def test_a_graph_with_control_flow_falls_back_to_the_recording():
+    net = Branchy()
+    want = net(SHARD_X).asnumpy()
+    ms.set_auto_parallel_context(parallel_mode="semi_auto_parallel", dataset_strategy="full_batch")
+    ms.set_context(mode=ms.GRAPH_MODE)
+    with simulate(4) as run:
+        got = net(SHARD_X)
+    np.testing.assert_allclose(got.asnumpy(), want, rtol=0, atol=1e-12)
+    (ex,) = run.executions
+    assert ex.program.graph is None and len(run.fallbacks) == 1 and "control flow" in run.fallbacks[0]
+
+
+@pytest.mark.parametrize("mode", ["graph", "jit"])
+def test_a_graph_call_on_the_world_runs_its_graph_program(mode):
+    net = ShardedNet(in_strategy=((2, 1),), parameter_plan={"block.w": (1, 2)})
+    want = net(SHARD_X).asnumpy()
+    ms.set_auto_parallel_context(parallel_mode="semi_auto_parallel", dataset_strategy="full_batch")
+    reference = SimulatedWorld(4)
+    execute(record(net, SHARD_X), reference, dataset_layouts((SHARD_X,), 4))
+    if mode == "graph":
+        ms.set_context(mode=ms.GRAPH_MODE)
+    with simulate(4) as run:
+        got = net(SHARD_X) if mode == "graph" else ms.jit(lambda x: net(x))(SHARD_X)
+    np.testing.assert_allclose(got.asnumpy(), want, rtol=0, atol=1e-12)
+    (ex,) = run.executions
+    assert ex.program.graph is not None and run.fallbacks == []
+    assert "Reshard" in [n.name for n in ex.program.graph.nodes]
+    assert _log(run.world)[:len(reference.log)] == _log(reference)
+
+
+def _train(net, args, n, data, mode):
+    step = nn.TrainOneStepCell(net, nn.SGD(net.trainable_params(), 0.1))
+    ms.set_auto_parallel_context(parallel_mode="semi_auto_parallel", dataset_strategy=data)
+    ms.set_context(mode=mode)
+    with simulate(n) as run:
+        loss = step(*args)
+    ms.set_context(mode=ms.PYNATIVE_MODE)
+    ms.reset_auto_parallel_context()
+    return loss, run
+
+
+def test_graph_mode_training_step_partitions_its_graph():
+    n, strategies, data = MLP_CASES["(2, 4)"]
+    ref = MLP(**strategies)
+    want = nn.TrainOneStepCell(ref, nn.SGD(ref.trainable_params(), 0.1))(X, Y)
+    net = MLP(**strategies)
+    loss, run = _train(net, (X, Y), n, (data, data), ms.GRAPH_MODE)
+    np.testing.assert_allclose(loss.asnumpy(), want.asnumpy(), rtol=0, atol=1e-12)
+    for p, q in zip(net.trainable_params(), ref.trainable_params()):
+        np.testing.assert_allclose(p.asnumpy(), q.asnumpy(), rtol=0, atol=1e-12)
+    assert run.executions[0].program.graph is not None and run.fallbacks == []
+    _, recorded = _train(MLP(**strategies), (X, Y), n, (data, data), ms.PYNATIVE_MODE)
+    assert recorded.executions[0].program.graph is None
+    assert _log(run.world) == _log(recorded.world)
+
+
+SMALL_GPT = dict(batch=4, seq=8, d=16, heads=4, ffn=32, vocab=40, layers=2)
+
+
+def test_w4_gpt_graph_mode_step_on_2x4_matches_one_process():
+    x, y = gpt.inputs(SMALL_GPT, np.float64)
+    ref = gpt.GPT(SMALL_GPT, np.float64).shard_megatron(2, 4)
+    want = nn.TrainOneStepCell(ref, nn.SGD(ref.trainable_params(), 0.1))(x, y)
+    net = gpt.GPT(SMALL_GPT, np.float64).shard_megatron(2, 4)
+    loss, run = _train(net, (x, y), 8, gpt.dataset_strategy(2), ms.GRAPH_MODE)
+    np.testing.assert_allclose(loss.asnumpy(), want.asnumpy(), rtol=0, atol=1e-12)
+    for p, q in zip(net.trainable_params(), ref.trainable_params()):
+        np.testing.assert_allclose(p.asnumpy(), q.asnumpy(), rtol=0, atol=1e-12)
+    (ex,) = run.executions
+    assert ex.program.graph is not None and run.fallbacks == [] and ex.whole_calls == []
+    _, recorded = _train(gpt.GPT(SMALL_GPT, np.float64).shard_megatron(2, 4), (x, y), 8, gpt.dataset_strategy(2),
+                         ms.PYNATIVE_MODE)
+    assert _log(run.world) == _log(recorded.world)
+    assert [(p.in_layouts, p.out_layouts) for p in ex.plans] == \
+        [(p.in_layouts, p.out_layouts) for p in recorded.executions[0].plans]
