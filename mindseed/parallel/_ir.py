@@ -16,13 +16,15 @@ A graph holding control flow (`If`, `While` nodes) or nodes updating state (Para
 BatchNorm's moving statistics) is no straight-line program of pure calls: `graph_program` says why, and the caller
 records the call as PyNative calls instead (`_spmd.record`).
 """
+import contextlib
+
 from mindseed.common.tensor import Tensor
 from mindseed.compiler.cache import _unflatten
 from mindseed.compiler.ir import Const, Var
 from mindseed.compiler.jit import partition_trace
 from mindseed.compiler.trace import GraphBreak, speculating
 from mindseed.ops._registry import Prim
-from mindseed.parallel._spmd import Call, Program, _flat
+from mindseed.parallel._spmd import Call, Program, _flat, abstract_run
 
 __all__ = ["graph_program", "program_from_graph", "unpartitionable"]
 
@@ -99,9 +101,10 @@ def graph_program(fn, args, kwargs=None, abstract=False):
     """(Program, None) of one call of `fn(*args, **kwargs)` partitioned from its graph (`program_from_graph`), or
     (None, why) when the graph cannot be (control flow, state updates, code the graph cannot hold): the caller then
     records the call as PyNative calls. The trace run's Parameter updates are undone (the program's run, or the
-    recording, makes the call's)."""
+    recording, makes the call's). With `abstract` the trace and the program compute no kernel (`_spmd.abstract_run`:
+    shapes and dtypes only, the arguments and Parameters may hold no data)."""
     try:
-        with speculating():
+        with speculating(), abstract_run() if abstract else contextlib.nullcontext():
             graph, inputs, out_tmpl, _ = partition_trace(fn, args, kwargs)
     except GraphBreak as exc:
         return None, f"the trace stopped: {exc}"

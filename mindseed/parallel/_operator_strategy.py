@@ -83,7 +83,9 @@ def loaded_program(program, n_forward):
                              f"the network runs {found} there: load the file of the same network and configuration.")
         c = calls[i]
         calls[i] = Call(c.prim, c.args, c.attrs, c.out, (tuple(tuple(s) for s in strategy), None))
-    return Program(calls, program.args, program.outputs, program.result, program.differentiates, program.sums)
+    loaded = Program(calls, program.args, program.outputs, program.result, program.differentiates, program.sums)
+    loaded.graph = program.graph
+    return loaded
 
 
 def save_strategies(execution, n_forward):

@@ -20,6 +20,7 @@ Leaves (arguments of the program, parameters, constants) are on every rank from 
 given layout is cut as its first consumer needs, free of communication (MindSpore slices parameters at
 initialization the same way); a leaf with a given layout (the dataset strategy of an input) starts there.
 """
+import contextlib
 import math
 
 import numpy as np
@@ -217,16 +218,24 @@ def record(fn, *args, abstract=False):
     """
     rec = _Recorder()
     _state.tapes.append(rec)
-    hook = _AbstractRun() if abstract else None
-    if hook is not None:
-        _state.profiling.append(hook)
     try:
-        result = fn(*args)
+        with abstract_run() if abstract else contextlib.nullcontext():
+            result = fn(*args)
     finally:
         _state.tapes.remove(rec)
-        if hook is not None:
-            _state.profiling.remove(hook)
     return Program(rec.calls, args, _flat(result), result, rec.differentiates, rec.sums)
+
+
+@contextlib.contextmanager
+def abstract_run():
+    """Context: no kernel computes; every primitive call gives data-less Tensors of its outputs' shapes and dtypes
+    (`_AbstractRun`), which the recorders and tapes on the stack see as usual."""
+    hook = _AbstractRun()
+    _state.profiling.append(hook)
+    try:
+        yield hook
+    finally:
+        _state.profiling.remove(hook)
 
 
 class CallPlan:

@@ -47,9 +47,11 @@ from mindseed.autograd.grad import value_and_grad
 from mindseed.common.parameter import Parameter
 from mindseed.common.tensor import Tensor
 from mindseed.common._parallel import get_auto_parallel_context
+from mindseed.common.context import GRAPH_MODE, get_context
 from mindseed.parallel._layout import DeviceMesh, TensorLayout, assemble, optimizer_shard
 from mindseed.parallel._pipeline import execute_pipeline, record_pipeline
 from mindseed.parallel._search import SEARCH_MODES, default_mesh, search
+from mindseed.parallel._ir import graph_program
 from mindseed.parallel._spmd import execute, record
 from mindseed.parallel._world import ShapeWorld, SimulatedWorld
 
@@ -103,9 +105,13 @@ class StepPlan:
 def record_step(network, inputs, abstract=False):
     """(program, params, loss, grads): one `value_and_grad` step of `network` over its trainable parameters; with
     `abstract` recorded on shapes and dtypes only (`_spmd.record`: no kernel runs, the loss and gradients hold no
-    data)."""
+    data). Under GRAPH_MODE the program is the step's graph (`_ir.graph_program`: the compiler's trace of the forward
+    and backward pass), unless the graph has control flow or state updates (then recorded as PyNative calls)."""
     params = list(network.trainable_params())
-    program = record(value_and_grad(network, None, params), *inputs, abstract=abstract)
+    step = value_and_grad(network, None, params)
+    program = graph_program(step, inputs, abstract=abstract)[0] if get_context("mode") == GRAPH_MODE else None
+    if program is None:
+        program = record(step, *inputs, abstract=abstract)
     loss, grads = program.result
     return program, params, loss, grads
 
@@ -193,7 +199,8 @@ def format_plan(step, max_ranks=16, optimizer="adam", parallel_optimizer=False, 
     check = "shapes only, no shard computed" if step.max_error is None else \
         f"sharded loss and gradients vs one process: max |error| = {step.max_error:.3g}"
     lines = [f"== {world.size} ranks; {check}",
-             f"   recorded in {step.seconds[0]:.3f} s, planned in {step.seconds[1]:.3f} s", "", "== operators"]
+             f"   {'traced (graph)' if step.program.graph is not None else 'recorded'} in {step.seconds[0]:.3f} s, "
+             f"planned in {step.seconds[1]:.3f} s", "", "== operators"]
     for i, p in enumerate(ex.plans):
         cuts = "whole tensors" if p.cuts is None else \
             ", ".join(f"{f}:{'x'.join(p.mesh.names[a] for a in axes)}" for f, axes in p.cuts.items()) or "replicated"

@@ -2,6 +2,8 @@
 pass the compiler's autodiff traces into it) runs on simulated meshes (2), (4), (2, 2), (2, 4) with the single-process
 loss and gradients (float64, 1e-12) and the collectives of the PyNative recording; GRAPH_MODE calls and training
 steps on a simulated world partition it; a graph with control flow falls back to the recording."""
+import re
+
 import numpy as np
 import pytest
 
@@ -232,3 +234,40 @@ def test_w4_gpt_graph_mode_step_on_2x4_matches_one_process():
     assert _log(run.world) == _log(recorded.world)
     assert [(p.in_layouts, p.out_layouts) for p in ex.plans] == \
         [(p.in_layouts, p.out_layouts) for p in recorded.executions[0].plans]
+
+
+PLAN_SCRIPT = (
+    "import numpy as np\n"
+    "import mindseed as ms\n"
+    "from mindseed import Parameter, Tensor, nn, ops\n"
+    "ms.set_context(mode=ms.{mode})\n"
+    "class Net(nn.Cell):\n"
+    "    def __init__(self):\n"
+    "        super().__init__()\n"
+    "        self.w = Parameter(Tensor(np.ones((4, 8))), name='w')\n"
+    "        self.v = Parameter(Tensor(np.ones((8, 2))), name='v')\n"
+    "        self.mm = ops.MatMul().shard(((2, 1), (1, 2)))\n"
+    "        self.mm2 = ops.MatMul().shard(((2, 2), (2, 1)))\n"
+    "    def construct(self, x):\n"
+    "        return ops.reduce_sum(self.mm2(ops.tanh(self.mm(x, self.w)), self.v) ** 2)\n"
+    "network = Net()\n"
+    "inputs = (Tensor(np.arange(32.0).reshape(8, 4) / 32),)\n"
+    "dataset_strategy = ((2, 1),)\n")
+
+
+@pytest.mark.parametrize("shapes", [False, True])
+def test_the_planner_plans_a_graph_mode_script_from_its_graph(tmp_path, capsys, shapes):
+    from mindseed.parallel import plan  # noqa: PLC0415
+    outs = {}
+    for mode in ("PYNATIVE_MODE", "GRAPH_MODE"):
+        script = tmp_path / f"{mode}.py"
+        script.write_text(PLAN_SCRIPT.format(mode=mode))
+        assert plan.main([str(script), "--devices", "4"] + (["--shapes-only"] if shapes else [])) == 0
+        outs[mode] = capsys.readouterr().out
+    ms.set_context(mode=ms.PYNATIVE_MODE)
+    assert "traced (graph) in" in outs["GRAPH_MODE"] and "recorded in" in outs["PYNATIVE_MODE"]
+    if not shapes:
+        assert float(re.search(r"max \|error\| = (\S+)", outs["GRAPH_MODE"]).group(1)) < 1e-9
+    # the same operators, cuts, collectives and bytes: the report past its timing line
+    cut = [out.split("\n", 2)[2] for out in outs.values()]
+    assert cut[0] == cut[1] and "AllReduce" in cut[0]
