@@ -9,7 +9,8 @@ While `simulate(world)` runs, a step of a `TrainOneStepCell` (under ``parallel_m
 ``"auto_parallel"``):
 
 1. records the cell's forward and backward pass (`_spmd.record`, one PyNative run on whole tensors), and where the
-   forward pass ends (the network's call returns);
+   forward pass ends (the network's call returns); in GRAPH_MODE the program is the step's graph instead
+   (`_ir.graph_program`, the forward pass ending at the loss), unless it has control flow or state updates;
 2. runs it on the world's ranks (`_spmd.execute`): the inputs start cut by the context's ``dataset_strategy``
    (``"data_parallel"``: dim 0 over every rank; ``"full_batch"``: whole on every rank; or one strategy per input);
 3. updates the parameters. With ``enable_parallel_optimizer`` the optimizer is a `_zero.ShardedOptimizer` (the
