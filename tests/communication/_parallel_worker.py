@@ -80,8 +80,9 @@ def run_plan(name, net, world):
     return out, ex
 
 
-def zero(rank, size, level):
-    """ZeRO through nn.TrainOneStepCell, each rank feeding its slice of the batch (MindSpore's dataset)."""
+def zero(rank, size, level, mode=ms.PYNATIVE_MODE):
+    """ZeRO through nn.TrainOneStepCell, each rank feeding its slice of the batch (MindSpore's dataset); in GRAPH_MODE
+    the steps are partitioned from their graph (`graph`: whether the last one was)."""
     ms.set_auto_parallel_context(parallel_mode="semi_auto_parallel", dataset_strategy="data_parallel",
                                  enable_parallel_optimizer=True,
                                  parallel_optimizer_config={"optimizer_level": level,
@@ -89,11 +90,14 @@ def zero(rank, size, level):
     net = MLP()
     step = nn.TrainOneStepCell(net, nn.Adam(net.trainable_params(), learning_rate=0.01))
     rows = slice(rank * 8 // size, (rank + 1) * 8 // size)
+    ms.set_context(mode=mode)
     losses = [float(step(Tensor(x[rows]), Tensor(y[rows])).asnumpy()) for x, y in BATCHES]
+    ms.set_context(mode=ms.PYNATIVE_MODE)
     sharded = process_training().sharded_optimizer(step)
     out = {"losses": losses, "params": {p.name: p.asnumpy().tolist() for p in net.trainable_params()},
            "state": {q.name: q.asnumpy().tolist() for _, q in step.optimizer.parameters_and_names()},
-           "state_bytes": sharded.state_bytes(rank)}
+           "state_bytes": sharded.state_bytes(rank),
+           "graph": process_training().executions[-1].program.graph is not None}
     ms.reset_auto_parallel_context()
     return out
 
@@ -205,6 +209,7 @@ def main(scenario, directory):
         if ranks == size:
             out["plans"][name] = run_plan(name, MLP(**strategies), world)[0]
     out["zero"] = {level: zero(rank, size, level) for level in ("level1", "level3")}
+    out["zero"]["level3-graph"] = zero(rank, size, "level3", ms.GRAPH_MODE)
     out["sliced"] = {name: sliced(rank, name, directory) for name in SLICED[size]}
     if size == 2:
         out["sliced_refused"] = sliced_refused(rank)

@@ -206,7 +206,7 @@ def _zero_reference():
     return losses, net, step.optimizer
 
 
-@pytest.mark.parametrize("level", ["level1", "level3"])
+@pytest.mark.parametrize("level", ["level1", "level3", "level3-graph"])
 @pytest.mark.parametrize("which", ["two", "four"])
 def test_zero_through_train_one_step_cell(request, which, level):
     results = request.getfixturevalue(which)
@@ -222,6 +222,8 @@ def test_zero_through_train_one_step_cell(request, which, level):
         for name, value in state.items():
             _close(zero["state"][name], value)
         assert zero["state_bytes"] == whole_state // len(results)   # each rank holds 1/n of the moments
+        # in GRAPH_MODE the processes partition the step's graph (with the weights gathered again at its loss node)
+        assert zero["graph"] == (level == "level3-graph")
 
 
 def _trained_reference():
