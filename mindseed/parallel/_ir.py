@@ -18,10 +18,13 @@ records the call as PyNative calls instead (`_spmd.record`).
 """
 import contextlib
 
+import numpy as np
+
 from mindseed.common.tensor import Tensor
 from mindseed.compiler.cache import _unflatten
-from mindseed.compiler.ir import Const, Var
+from mindseed.compiler.ir import IF, WHILE, Const, Var
 from mindseed.compiler.jit import partition_trace
+from mindseed.compiler.loops import stack_get_p, stack_len_p, stack_new_p, stack_push_p
 from mindseed.compiler.trace import GraphBreak, speculating
 from mindseed.ops._registry import Prim
 from mindseed.parallel._spmd import Call, Program, _flat, abstract_run
@@ -29,14 +32,25 @@ from mindseed.parallel._spmd import Call, Program, _flat, abstract_run
 __all__ = ["graph_program", "program_from_graph", "unpartitionable"]
 
 
-def unpartitionable(graph):
-    """Why `graph` is no straight-line program of pure primitive calls (a str), or None when it is one."""
+_STACKS = (stack_new_p, stack_push_p, stack_len_p, stack_get_p)
+
+
+def unpartitionable(graph, abstract=False):
+    """Why `graph` is no program of pure primitive calls the partitioner can run (a str), or None when it is one.
+    Control flow (`If`, `While`) unrolls from the values (`program_from_graph`), so not on shapes alone
+    (`abstract`); the saved-value stacks of a differentiated loop are followed, not run."""
     for node in graph.nodes:
-        if node.subgraphs():
-            return f"it holds control flow ({node.name} at {node.loc or 'an unknown line'})"
-        if not isinstance(node.prim, Prim):
+        if node.prim is IF or node.prim is WHILE:
+            if abstract:
+                return f"it holds control flow ({node.name} at {node.loc or 'an unknown line'}), whose branch or " \
+                       f"trip count shapes alone do not give"
+            why = next(filter(None, (unpartitionable(g) for g in node.subgraphs())), None)
+            if why is not None:
+                return why
+            continue
+        if node.subgraphs() or not isinstance(node.prim, Prim):
             return f"its node {node.name} is no primitive"
-        if node.prim.side_effect:
+        if node.prim.side_effect and node.prim not in _STACKS:
             return f"its node {node.name} updates state"
     return None
 
@@ -61,38 +75,99 @@ def _tensors_of(v, env):
     return env.get(v.id)
 
 
+def _truth(c):
+    return bool(np.asarray(c.asnumpy())) if isinstance(c, Tensor) else bool(c)
+
+
+class _Unrolled:
+    """The calls of a graph's run, its control flow unrolled: `env` the value of each Var (the latest iteration's for
+    a loop body's), `calls` / `differentiates` / `sums` the Program's."""
+
+    def __init__(self, env, abstract):
+        self.env, self.abstract = env, abstract
+        self.calls, self.differentiates, self.sums = [], [], []
+
+    def run(self, graph, args):
+        """Run `graph`'s nodes with its parameters bound to `args`; returns its outputs' values."""
+        env = self.env
+        for p, a in zip(graph.params, args):
+            env[p.id] = a
+        for node in graph.nodes:
+            if node.prim is WHILE:
+                outs = self._while(node)
+            elif node.prim is IF:
+                branch = node.attrs["then" if _truth(_value(node.inputs[0], env)) else "else_"]
+                outs = self.run(branch, [_value(x, env) for x in node.inputs[1:]])
+            elif node.prim in _STACKS:
+                outs = self._stack(node)
+            else:
+                outs = self._call(node)
+            for v, o in zip(node.outputs, outs):
+                env[v.id] = o
+        return [_value(o, env) for o in graph.outputs]
+
+    def _call(self, node):
+        env = self.env
+        args = tuple(_value(x, env) for x in node.inputs)
+        out = node.prim.placeholders(*args, **node.attrs) if self.abstract else node.prim(*args, **node.attrs)
+        outs = out if isinstance(out, tuple) else (out,)
+        for v, o in zip(node.outputs, outs):
+            env[v.id] = o
+        self.calls.append(Call(node.prim, args, dict(node.attrs), out, node.strategy))
+        self.differentiates.append(_tensors_of(node.differentiates, env))
+        self.sums.append(_tensors_of(node.sums, env))
+        return outs
+
+    def _while(self, node):
+        """The loop run from its carried values until its condition is false, each iteration's calls in order."""
+        carried = [_value(x, self.env) for x in node.inputs]
+        cond, body = node.attrs["cond"], node.attrs["body"]
+        while _truth(self.run(cond, carried)[0]):
+            carried = self.run(body, carried)
+        return carried
+
+    def _stack(self, node):
+        """A saved-value stack of a differentiated loop, followed in Python: the backward loop reads back the very
+        tensors the forward iterations pushed (no call: the values are those calls' outputs)."""
+        args = [_value(x, self.env) for x in node.inputs]
+        if node.prim is stack_new_p:
+            return [[]]
+        stack = args[0]
+        if node.prim is stack_push_p:
+            if node.attrs.get("extend"):
+                stack[-1] = stack[-1] + tuple(args[1:])
+            else:
+                stack.append(tuple(args[1:]))
+            return [stack]
+        if node.prim is stack_len_p:
+            return [Tensor(np.array(len(stack), np.int64))]
+        k = int(np.asarray(args[1].asnumpy())) if isinstance(args[1], Tensor) else int(args[1])
+        return list(stack[k] if 0 <= k < len(stack) else args[2:])
+
+
 def program_from_graph(graph, inputs, out_tmpl=None, abstract=False):
-    """The `Program` of `graph` run on `inputs` (one tensor per graph parameter, in order): one `Call` per node,
-    its strategy and bprop bookkeeping from the node, its values computed by the node's kernel (`abstract`: data-less
-    tensors of their shapes and dtypes); the result unflattened by `out_tmpl` (`compiler.cache`'s template; None:
-    the tuple of the graph's outputs).
+    """The `Program` of `graph` run on `inputs` (one tensor per graph parameter, in order): one `Call` per primitive
+    node run, its strategy and bprop bookkeeping from the node, its values computed by the node's kernel (`abstract`:
+    data-less tensors of their shapes and dtypes); control flow unrolled from the values (an `If` runs its taken
+    branch's nodes, a `While` its body's once per iteration); the result unflattened by `out_tmpl`
+    (`compiler.cache`'s template; None: the tuple of the graph's outputs).
 
     Raises:
-        ValueError: a graph that is no straight-line program of pure calls (`unpartitionable`), or `inputs` not one
-            tensor per graph parameter.
+        ValueError: a graph the partitioner cannot run (`unpartitionable`), or `inputs` not one tensor per graph
+            parameter.
     """
-    why = unpartitionable(graph)
+    why = unpartitionable(graph, abstract)
     if why is not None:
-        raise ValueError(f"For 'program_from_graph', the graph '{graph.name}' must be a straight-line program of "
-                         f"primitive calls, but {why}.")
+        raise ValueError(f"For 'program_from_graph', the graph '{graph.name}' must be a program of pure primitive "
+                         f"calls, but {why}.")
     inputs = tuple(inputs)
     if len(inputs) != len(graph.params):
         raise ValueError(f"For 'program_from_graph', the graph '{graph.name}' has {len(graph.params)} parameters, but "
                          f"got {len(inputs)} inputs.")
-    env = {p.id: t for p, t in zip(graph.params, inputs)}
-    calls, differentiates, sums = [], [], []
-    for node in graph.nodes:
-        args = tuple(_value(x, env) for x in node.inputs)
-        out = node.prim.placeholders(*args, **node.attrs) if abstract else node.prim(*args, **node.attrs)
-        outs = out if isinstance(out, tuple) else (out,)
-        for v, o in zip(node.outputs, outs):
-            env[v.id] = o
-        calls.append(Call(node.prim, args, dict(node.attrs), out, node.strategy))
-        differentiates.append(_tensors_of(node.differentiates, env))
-        sums.append(_tensors_of(node.sums, env))
-    outputs = [_value(v, env) for v in graph.outputs]
+    run = _Unrolled({}, abstract)
+    outputs = run.run(graph, inputs)
     result = tuple(outputs) if out_tmpl is None else _unflatten(out_tmpl, outputs)
-    program = Program(calls, inputs, _flat(outputs), result, differentiates, sums)
+    program = Program(run.calls, inputs, _flat(outputs), result, run.differentiates, run.sums)
     program.graph = graph
     return program
 
@@ -108,7 +183,7 @@ def graph_program(fn, args, kwargs=None, abstract=False):
             graph, inputs, out_tmpl, _ = partition_trace(fn, args, kwargs)
     except GraphBreak as exc:
         return None, f"the trace stopped: {exc}"
-    why = unpartitionable(graph)
+    why = unpartitionable(graph, abstract)
     if why is not None:
         return None, why
     return program_from_graph(graph, inputs, out_tmpl, abstract), None

@@ -8,9 +8,10 @@ import numpy as np
 import pytest
 
 import mindseed as ms
-from mindseed import Tensor, nn
+from mindseed import Parameter, Tensor, nn, ops
 from mindseed.common._parallel import PARAMETER_PLANS
-from mindseed.compiler.ir import Graph
+from mindseed.compiler.ir import Graph, Node
+from mindseed.ops._prims.core import assign_p
 from mindseed.parallel import _demo_gpt as gpt
 from mindseed.parallel._ir import graph_program, program_from_graph, unpartitionable
 from mindseed.parallel._layout import assemble
@@ -132,19 +133,58 @@ def test_program_from_graph_checks_its_graph_and_inputs():
     assert unpartitionable(program.graph) is None
     with pytest.raises(ValueError, match="has 5 parameters, but got 1 inputs"):
         program_from_graph(program.graph, (X,))
-    empty = Graph("g")
-    empty.nodes = [program.graph.nodes[0]]
-    empty.nodes[0].prim.side_effect = True   # a node updating state: no straight-line program of pure calls
-    try:
-        assert "updates state" in unpartitionable(empty)
-        with pytest.raises(ValueError, match="must be a straight-line program"):
-            program_from_graph(empty, ())
-    finally:
-        empty.nodes[0].prim.side_effect = False
+    updating = Graph("g")   # a node updating state: no program of pure calls
+    w = program.graph.params[2]
+    updating.params, updating.nodes = [w], [Node(assign_p, [w, w], {}, [])]
+    assert "Assign updates state" in unpartitionable(updating)
+    with pytest.raises(ValueError, match="must be a program of pure primitive calls, but its node Assign"):
+        program_from_graph(updating, (net.w1,))
+
+
+class Looping(nn.Cell):
+    """A While on a tensor counter around a data-parallel product, then a branch on a tensor's value."""
+
+    def __init__(self):
+        super().__init__()
+        self.w = Parameter(Tensor(np.random.default_rng(7).standard_normal((4, 4))), name="w")
+        self.mm = ops.MatMul().shard(((2, 1), (1, 1)))
+
+    def construct(self, x):
+        n = ops.zeros((), ms.int32)
+        while n < 3:
+            x = ops.tanh(self.mm(x, self.w))
+            n = n + 1
+        if x.sum() > 0:
+            x = x * 2.0
+        else:
+            x = x - 1.0
+        return (x * x).sum()
+
+
+def test_control_flow_unrolls_from_the_values():
+    net = Looping()
+    fn = ms.value_and_grad(net, None, net.trainable_params())
+    program, why = graph_program(fn, (SHARD_X,))
+    assert why is None
+    assert {n.name for n in program.graph.nodes} >= {"While", "If"}
+    # the forward While's three iterations, then the backward While's (each re-runs its body for the vjp)
+    assert [c.prim.name for c in program.calls].count("MatMul") == 3 + 3 * 3
+    ex = execute(program, SimulatedWorld(2), [(SHARD_X, (2, 1))])
+    loss, grads = program.result
+    want_loss, (want_grad,) = fn(SHARD_X)
+    np.testing.assert_allclose(ex.whole(loss), want_loss.asnumpy(), rtol=0, atol=1e-12)
+    layout = ex.layout_of(net.w)
+    np.testing.assert_allclose(assemble(ex.value(grads[0], layout).shards, layout), want_grad.asnumpy(), rtol=0,
+                               atol=1e-12)
+    reference = SimulatedWorld(2)
+    execute(record(fn, SHARD_X), reference, [(SHARD_X, (2, 1))])
+    assert _log(ex.world)[:len(reference.log)] == _log(reference) == [("AllReduce", 2, 8)] * 2
+    # on shapes alone the loop's trip count is unknown
+    assert "control flow" in unpartitionable(program.graph, abstract=True)
 
 
 class Branchy(nn.Cell):
-    """The sharded block, then a branch on a tensor's value: control flow in the graph."""
+    """The sharded block, then a branch on a tensor's value."""
 
     def __init__(self):
         super().__init__()
@@ -159,16 +199,33 @@ class Branchy(nn.Cell):
         return y
 
 
-def test_a_graph_with_control_flow_falls_back_to_the_recording():
-    net = Branchy()
-    want = net(SHARD_X).asnumpy()
+class Counting(nn.Cell):
+    """The sharded block, counting its calls in a Parameter: a graph updating state."""
+
+    def __init__(self):
+        super().__init__()
+        self.net = ShardedNet(in_strategy=((4, 1),))
+        self.calls = Parameter(Tensor(np.zeros((), np.float64)), name="calls", requires_grad=False)
+
+    def construct(self, x):
+        ops.assign(self.calls, self.calls + 1.0)
+        return self.net(x)
+
+
+def test_a_branch_partitions_and_a_state_update_falls_back_to_the_recording():
     ms.set_auto_parallel_context(parallel_mode="semi_auto_parallel", dataset_strategy="full_batch")
+    branchy, counting = Branchy(), Counting()
+    want = branchy(SHARD_X).asnumpy(), counting.net(SHARD_X).asnumpy()
     ms.set_context(mode=ms.GRAPH_MODE)
     with simulate(4) as run:
-        got = net(SHARD_X)
-    np.testing.assert_allclose(got.asnumpy(), want, rtol=0, atol=1e-12)
-    (ex,) = run.executions
-    assert ex.program.graph is None and len(run.fallbacks) == 1 and "control flow" in run.fallbacks[0]
+        got = branchy(SHARD_X), counting(SHARD_X)
+    for g, w in zip(got, want):
+        np.testing.assert_allclose(g.asnumpy(), w, rtol=0, atol=1e-12)
+    first, second = run.executions
+    assert first.program.graph is not None and second.program.graph is None
+    assert len(run.fallbacks) == 1 and "Assign updates state" in run.fallbacks[0]
+    # the abandoned trace's update is undone: the recorded call counts once
+    assert float(counting.calls.asnumpy()) == 1.0
 
 
 @pytest.mark.parametrize("mode", ["graph", "jit"])
