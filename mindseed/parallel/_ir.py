@@ -10,11 +10,13 @@ of `Cell.shard` / `ms.shard`), the forward node whose bprop made it, and the val
 `program_from_graph(graph, inputs)` walks the nodes in order, one `Call` per node: its inputs the values of the
 graph's parameters (the call's argument tensors, the Parameters and constants it captured) or of earlier nodes,
 computed by the node's kernel on whole tensors (`abstract`: data-less tensors of the node's shapes and dtypes, as
-`_spmd.record(abstract=True)` makes). `execute` then runs it on the ranks as it runs a recording.
+`_spmd.record(abstract=True)` makes); control flow unrolled from the values (an `If`'s taken branch, a `While`'s
+body once per iteration, a differentiated loop's saved-value stacks followed in Python). `execute` then runs it on
+the ranks as it runs a recording.
 
-A graph holding control flow (`If`, `While` nodes) or nodes updating state (Parameter updates, an optimizer step,
-BatchNorm's moving statistics) is no straight-line program of pure calls: `graph_program` says why, and the caller
-records the call as PyNative calls instead (`_spmd.record`).
+A graph holding nodes updating state (Parameter updates, an optimizer step, BatchNorm's moving statistics), or, on
+shapes alone, control flow, is no program the partitioner can run: `graph_program` says why, and the caller records
+the call as PyNative calls instead (`_spmd.record`).
 """
 import contextlib
 
@@ -174,10 +176,10 @@ def program_from_graph(graph, inputs, out_tmpl=None, abstract=False):
 
 def graph_program(fn, args, kwargs=None, abstract=False):
     """(Program, None) of one call of `fn(*args, **kwargs)` partitioned from its graph (`program_from_graph`), or
-    (None, why) when the graph cannot be (control flow, state updates, code the graph cannot hold): the caller then
-    records the call as PyNative calls. The trace run's Parameter updates are undone (the program's run, or the
-    recording, makes the call's). With `abstract` the trace and the program compute no kernel (`_spmd.abstract_run`:
-    shapes and dtypes only, the arguments and Parameters may hold no data)."""
+    (None, why) when the graph cannot be (state updates, code the graph cannot hold; on shapes alone control flow):
+    the caller then records the call as PyNative calls. The trace run's Parameter updates are undone (the program's
+    run, or the recording, makes the call's). With `abstract` the trace and the program compute no kernel
+    (`_spmd.abstract_run`: shapes and dtypes only, the arguments and Parameters may hold no data)."""
     try:
         with speculating(), abstract_run() if abstract else contextlib.nullcontext():
             graph, inputs, out_tmpl, _ = partition_trace(fn, args, kwargs)

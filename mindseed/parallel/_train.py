@@ -10,7 +10,7 @@ While `simulate(world)` runs, a step of a `TrainOneStepCell` (under ``parallel_m
 
 1. records the cell's forward and backward pass (`_spmd.record`, one PyNative run on whole tensors), and where the
    forward pass ends (the network's call returns); in GRAPH_MODE the program is the step's graph instead
-   (`_ir.graph_program`, the forward pass ending at the loss), unless it has control flow or state updates;
+   (`_ir.graph_program`, the forward pass ending at the loss), unless it updates state;
 2. runs it on the world's ranks (`_spmd.execute`): the inputs start cut by the context's ``dataset_strategy``
    (``"data_parallel"``: dim 0 over every rank; ``"full_batch"``: whole on every rank; or one strategy per input);
 3. updates the parameters. With ``enable_parallel_optimizer`` the optimizer is a `_zero.ShardedOptimizer` (the
@@ -147,7 +147,7 @@ class SimulatedTraining:
     def __init__(self, world):
         self.world = world
         self.executions = []
-        self.fallbacks = []  # why a graph was recorded as PyNative calls instead (control flow, state updates, ...)
+        self.fallbacks = []  # why a graph was recorded as PyNative calls instead (state updates, graph breaks)
         self._cells = {}
         self._sliced = {}   # id(Parameter) -> (it, global shape, layout): held in this process's slices
         self._absent = {}   # id(Parameter) -> it: held by the processes of another pipeline stage, not this one
@@ -201,7 +201,7 @@ class SimulatedTraining:
     def forward(self, fn, args, graph=None, kwargs=None):
         """Run `fn(*args)` (a sharded cell's or function's call outside a training step) partitioned on the world:
         a GRAPH_MODE or jitted call (`graph`: the Cell or jitted function called, with `kwargs`) from its graph's
-        program, a PyNative call (or a graph with control flow or state updates) from its recording as PyNative
+        program, a PyNative call (or a graph updating state) from its recording as PyNative
         calls (`_program`); its inputs cut by the ``dataset_strategy``, run on the ranks (the `Execution` appended to
         `executions`); returns its outputs read whole from the ranks (a tuple stays a tuple)."""
         previous, _state.mode = _state.mode, PYNATIVE_MODE

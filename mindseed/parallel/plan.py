@@ -106,7 +106,7 @@ def record_step(network, inputs, abstract=False):
     """(program, params, loss, grads): one `value_and_grad` step of `network` over its trainable parameters; with
     `abstract` recorded on shapes and dtypes only (`_spmd.record`: no kernel runs, the loss and gradients hold no
     data). Under GRAPH_MODE the program is the step's graph (`_ir.graph_program`: the compiler's trace of the forward
-    and backward pass), unless the graph has control flow or state updates (then recorded as PyNative calls)."""
+    and backward pass), unless the graph updates state (then recorded as PyNative calls)."""
     params = list(network.trainable_params())
     step = value_and_grad(network, None, params)
     program = graph_program(step, inputs, abstract=abstract)[0] if get_context("mode") == GRAPH_MODE else None
