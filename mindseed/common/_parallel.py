@@ -202,6 +202,8 @@ _DEFAULTS = {
     "parallel_optimizer_config": {}, "device_num_is_set": False, "global_rank_is_set": False,
     # sharding propagation's operator-strategy files (`set_op_strategy_config`, AutoParallel's)
     "ops_strategy_save_file": "", "ops_strategy_load_file": "",
+    # the fusion switches only `auto_parallel_context().set_enable_<comm>_fusion` reaches (not a context key)
+    "enable_all_reduce_fusion": False, "enable_all_gather_fusion": False, "enable_reduce_scatter_fusion": False,
 }
 _values = copy.deepcopy(_DEFAULTS)
 
@@ -460,10 +462,28 @@ def _set_comm_fusion(config):
                 raise TypeError(f"For 'comm_fusion', the 'openstate' must be bool, but got the type : {type(item)}.")
         elif key in ("allreduce", "allgather", "reducescatter"):
             _check_fusion(key, item)
+            if key != "allreduce":  # configuring an all-gather / reduce-scatter fusion switches it on
+                _values[_FUSION_SWITCHES[key]] = True
         else:
             raise KeyError(f"comm fusion type must be openstate,allreduce, allgather or reducescatter, but got {key}")
         new[key] = item
     _values["comm_fusion"] = new
+
+
+_FUSION_SWITCHES = {"allreduce": "enable_all_reduce_fusion", "allgather": "enable_all_gather_fusion",
+                    "reducescatter": "enable_reduce_scatter_fusion"}
+
+
+def set_fusion_switch(key, value):
+    """`auto_parallel_context().set_<key>(value)` for the three `enable_<comm>_fusion` switches."""
+    if not isinstance(value, bool):
+        raise TypeError(f"For 'set_auto_parallel_context().set_{key}', the argument 'enable_fusion' must be bool, "
+                        f"but got the type : {type(value)}.")
+    _values[key] = value
+
+
+def get_fusion_switch(key):
+    return _values[key]
 
 
 def _check_fusion(comm_type, item):

@@ -362,11 +362,12 @@ def _differentiated_slots(tapes, init, body, parent, free):
 
 def _differentiated_free(tapes, builders, init):
     """None when no tape differentiates the loop; else the outer tracked tensors its bodies read (e.g. weights)."""
-    if not any(_differentiated(tapes, v) for v in init):
-        return None   # only integer/bool values nobody differentiates flow around the loop
     free = _tracked_free(tapes, [b.graph for b in builders], builders[0].parent)
     if not free and not any(tp.is_tracked(v) for tp in tapes for v in init):
         return None
+    if not any(_differentiated(tapes, v) for v in init) and \
+            not _differentiated_slots(tapes, init, builders[1], builders[0].parent, free):
+        return None   # only integer/bool values nobody differentiates flow around the loop
     return free
 
 

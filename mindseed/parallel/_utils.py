@@ -38,3 +38,8 @@ def _get_pipeline_stages():
 
 def _get_enable_parallel_optimizer():
     return get_auto_parallel_context("enable_parallel_optimizer")
+
+
+def _reset_op_id():
+    """Restart operator numbering. mindseed numbers the operators of each compiled graph from 0 on its own
+    (`<Prim>-op<i>` in strategy files), so there is no process-wide counter left over from earlier graphs."""

@@ -349,3 +349,32 @@ def test_a_value_returned_from_inside_a_loop_carries_an_integer_gradient():
     assert int(ms.ops.GradOperation()(f)(ms.Tensor(1))) == 3
     assert float(ms.ops.GradOperation()(f)(ms.Tensor(1.0))) == 3.0
     assert int(ms.ops.GradOperation()(f)(ms.Tensor(7))) == 1
+
+
+def test_an_integer_accumulator_of_free_integer_inputs_carries_their_gradients():
+    # `out` starts as an integer constant nobody differentiates and the loop adds x * y to it: the gradients of
+    # the integer inputs x and y, read only through the closure, are y and x times the trip count
+    @ms.jit
+    def f(x, y):
+        i = ms.Tensor(0, ms.int32)
+        out = ms.Tensor(0, ms.int32)
+        while i < 10:
+            out = x * y + out
+            i = i + 1
+        return out
+
+    grads = ms.ops.GradOperation(get_all=True)(f)(ms.Tensor(1, ms.int32), ms.Tensor(3, ms.int32))
+    assert [g.dtype for g in grads] == [ms.int32, ms.int32]
+    assert [int(g) for g in grads] == [30, 10]
+
+
+def test_a_float_input_read_only_by_the_loop_condition_gets_a_zero_gradient():
+    @ms.jit
+    def f(x, n):
+        i = ms.Tensor(0, ms.int32)
+        while i < n:
+            i = i + 1
+        return x * 2.0
+
+    gx, gn = ms.ops.GradOperation(get_all=True)(f)(ms.Tensor(1.5), ms.Tensor(3.0))
+    assert float(gx) == 2.0 and float(gn) == 0.0

@@ -75,6 +75,28 @@ def test_forward_value_and_grad_selections():
     np.testing.assert_allclose(wgrads[0].asnumpy(), [4.0, 8.0])
     with pytest.raises(TypeError, match="the argument 'weights' must be Parameters array"):
         nn.ForwardValueAndGrad(net, get_by_list=True)
+
+
+@pytest.mark.parametrize("mode", [ms.PYNATIVE_MODE, ms.GRAPH_MODE])
+def test_forward_value_and_grad_get_all_of_one_input_is_a_tuple(mode):
+    ms.set_context(mode=mode)
+    try:
+        net = Scale()                                  # out = x * [1, 2]
+        x = ms.Tensor(np.array([2.0], np.float32))
+        out, grads = nn.ForwardValueAndGrad(net, get_all=True)(x)
+        assert isinstance(grads, tuple) and len(grads) == 1
+        np.testing.assert_allclose(out.asnumpy(), [2.0, 4.0])
+        np.testing.assert_allclose(grads[0].asnumpy(), [3.0])
+        sens = ms.Tensor(np.array([5.0, 5.0], np.float32))
+        _, grads = nn.ForwardValueAndGrad(net, get_all=True, sens_param=True)(x, sens)
+        assert isinstance(grads, tuple) and len(grads) == 1
+        np.testing.assert_allclose(grads[0].asnumpy(), [15.0])
+        _, (igrads, wgrads) = nn.ForwardValueAndGrad(net, net.trainable_params(), get_all=True, get_by_list=True)(x)
+        assert isinstance(igrads, tuple) and len(igrads) == 1
+        np.testing.assert_allclose(igrads[0].asnumpy(), [3.0])
+        np.testing.assert_allclose(wgrads[0].asnumpy(), [2.0, 2.0])
+    finally:
+        ms.set_context(mode=ms.PYNATIVE_MODE)
     with pytest.raises(TypeError, match="must be cell, function type or method type"):
         nn.ForwardValueAndGrad(3)
 

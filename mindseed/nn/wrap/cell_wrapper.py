@@ -200,7 +200,10 @@ class ForwardValueAndGrad(Cell):
         else:
             positions = 0
         weights = self.weights if self.get_by_list else None
-        return forward_and_grads(self.network, inputs, positions, weights, sens)
+        out, grads = forward_and_grads(self.network, inputs, positions, weights, sens)
+        if self.get_all and len(positions) == 1:  # get_all: a tuple of input gradients, even of one input
+            grads = ((grads[0],), grads[1]) if self.get_by_list else (grads,)
+        return out, grads
 
 
 _SHARDED_MODES = (ParallelMode.SEMI_AUTO_PARALLEL, ParallelMode.AUTO_PARALLEL)
