@@ -7,6 +7,7 @@ INC_RIGHT, INC_BOTH (a range, naming which ends are included), IN and NOT_IN (me
 import functools
 import inspect
 import numbers
+import re
 import sys
 from collections.abc import Iterable
 
@@ -267,6 +268,23 @@ def check_string(arg_value, valid_values, arg_name=None, prim_name=None):
         raise ValueError(f"{_the(arg_name, prim_name)} must be str and must be in {list(valid_values)}, but got "
                          f"{arg_value!r}.")
     return arg_value
+
+
+def _check_regular(target, reg, flag, prim_name):
+    if re.match(reg, target, flag) is None:
+        where = f"For '{prim_name}', the" if prim_name else "The"
+        raise ValueError(f"{where} '{target}' is illegal, it must be match regular'{reg}' by flags'{flag}.'")
+    return True
+
+
+def check_str_by_regular(target, reg=None, flag=re.ASCII, prim_name=None):
+    """A name matching `reg` (default: a word character, then letters, digits, '_' and '.')."""
+    return _check_regular(target, r"^\w+[0-9a-zA-Z\_\.]*$" if reg is None else reg, flag, prim_name)
+
+
+def check_str_and_none_by_regular(target, reg=None, flag=re.ASCII, prim_name=None):
+    """A possibly empty name matching `reg` (default: word characters, then letters, digits, '_', '.' and '-')."""
+    return _check_regular(target, r"^\w*[0-9a-zA-Z\_\.\-]*$" if reg is None else reg, flag, prim_name)
 
 
 def check_input_format(input_param):

@@ -110,3 +110,20 @@ def test_types_same_and_valid_and_the_tensor_dtype_checks():
     with pytest.raises(TypeError, match="the type of 'b' should be same as 'a'"):
         V.check_tensors_dtypes_same_and_valid({"a": f32, "b": mstype.TensorType(mstype.float16)},
                                                       float_types, "Add")
+
+
+@pytest.mark.parametrize("name, ok", [("12_sf.asdf_", True), ("x12_sf.asdf.", True), ("_x12.a", True),
+                                      (".12_sf", False), ("12_sf.a$sdf.", False), ("12+sf", False), ("", False)])
+def test_check_str_by_regular(name, ok):
+    if ok:
+        assert V.check_str_by_regular(name) is True
+    else:
+        with pytest.raises(ValueError, match="is illegal, it must be match regular"):
+            V.check_str_by_regular(name)
+
+
+def test_check_str_and_none_by_regular():
+    assert V.check_str_and_none_by_regular("") is True
+    assert V.check_str_and_none_by_regular("a-b.c") is True
+    with pytest.raises(ValueError, match="For 'Op', the 'a b' is illegal"):
+        V.check_str_and_none_by_regular("a b", prim_name="Op")

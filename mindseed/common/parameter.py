@@ -53,6 +53,18 @@ def _check_requires_grad(value):
         raise TypeError("The argument `requires_grad` must be bool type")
 
 
+def _check_bool_flag(key, value):
+    if not isinstance(value, bool):
+        raise TypeError(f"The argument `{key}` must be bool type.")
+
+
+def _bool_info_property(key, doc):
+    def setter(self, value):
+        _check_bool_flag(key, value)
+        setattr(self.__dict__["_info"], key, value)
+    return property(lambda self: getattr(self.__dict__["_info"], key), setter, doc=doc)
+
+
 _GENERATED_IDS = itertools.count(1)
 
 
@@ -92,14 +104,20 @@ class Parameter(Tensor):
             # reach the Tensor it was made from
             self._data = B.clone(default_input._data)
             _keep_placeholder(self)
+        elif isinstance(default_input, bool):
+            raise ValueError("Parameter data can not be `bool`")
         elif isinstance(default_input, (np.ndarray, numbers.Number, list, tuple)):
-            dtype = mstype.float32 if isinstance(default_input, float) else None
+            # a Python int makes an int32 Parameter and a float a float32 one (MindSpore's rule)
+            dtype = mstype.int32 if isinstance(default_input, int) else \
+                mstype.float32 if isinstance(default_input, float) else None
             self._data = _checked_convert(default_input, dtype)
         else:
             raise TypeError(f"For 'Parameter', the 'default_input' must be Tensor, numpy.ndarray, number, list or "
                             f"tuple, but got {type(default_input).__name__}.")
         _check_name(name)
         _check_requires_grad(requires_grad)
+        _check_bool_flag("layerwise_parallel", layerwise_parallel)
+        _check_bool_flag("parallel_optimizer", parallel_optimizer)
         self.__dict__["_info"] = ParamInfo(name if name is not None else self._generated_name(), requires_grad,
                                            layerwise_parallel, parallel_optimizer)
         self.is_init = False     # MindSpore's flag of a parameter initialized on a GE device: never set here
@@ -129,9 +147,9 @@ class Parameter(Tensor):
     def requires_grad(self, value):
         _check_requires_grad(value)
         self.__dict__["_info"].requires_grad = value
-    layerwise_parallel = _info_property("layerwise_parallel", "Whether the gradient is not reduced across "
-                                                              "data-parallel ranks (each holds its own slice).")
-    parallel_optimizer = _info_property("parallel_optimizer", "Whether the parallel optimizer shards it.")
+    layerwise_parallel = _bool_info_property("layerwise_parallel", "Whether the gradient is not reduced across "
+                                                                   "data-parallel ranks (each holds its own slice).")
+    parallel_optimizer = _bool_info_property("parallel_optimizer", "Whether the parallel optimizer shards it.")
     comm_fusion = _info_property("comm_fusion", "The fusion group of its gradient's all-reduce.")
 
     @property
@@ -177,7 +195,15 @@ class Parameter(Tensor):
     @jit_forbidden_register
     def set_data(self, data, slice_shape=False):
         """Replace the value, cast to the parameter's dtype. Any shape is accepted, as MindSpore 2.10 does, except
-        while a graph is traced (its shapes are fixed)."""
+        while a graph is traced (its shapes are fixed). `data` is a Tensor, an int or a float; a float into an
+        integer parameter is a TypeError (no implicit truncation)."""
+        if not isinstance(data, (Tensor, int, float)):
+            raise TypeError(f"Parameter data must be [`Tensor`, `int`, `float`] or a kind of `Tensor` "
+                            f"(like `Tensor`). But with type {type(data)}.")
+        if isinstance(data, float) and self.dtype in mstype.int_type:
+            raise TypeError(f"Incoming Parameter dtype can not be converted to current dtype implicitly. "
+                            f"Current dtype is {self.dtype}, and incoming is Float. Use .set_dtype(xxx) to change "
+                            f"the dtype.")
         self._remember_value()
         if isinstance(data, Tensor) and data.dtype != self.dtype:
             data = data.astype(self.dtype)    # MindSpore 2.10 casts any Tensor to the parameter's dtype

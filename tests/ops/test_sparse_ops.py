@@ -267,6 +267,18 @@ def test_matrix_softmax_does_not_read_batch_pointers():
     assert out[1].asnumpy().tolist() == [0, 3]
 
 
+@pytest.mark.parametrize("bptr", [[0, -1], [0, 5], [0, 100]])
+def test_csr_2d_conversions_do_not_read_batch_pointers(bptr):
+    """MindSpore's CSRSparseMatrixToDense/ToSparseTensor read an unbatched matrix by its row pointers only."""
+    csr = (Tensor([3, 4], I64), Tensor(bptr, I64), Tensor([0, 2, 2, 3], I64), Tensor([1, 3, 0], I64),
+           Tensor([1.0, 2.0, 3.0]))
+    assert _np(*S.CSRSparseMatrixToSparseTensor()(*csr)) == [[[0, 1], [0, 3], [2, 0]], [1.0, 2.0, 3.0], [3, 4]]
+    np.testing.assert_array_equal(S.CSRSparseMatrixToDense()(*csr).asnumpy(),
+                                  [[0, 1, 0, 2], [0, 0, 0, 0], [3, 0, 0, 0]])
+    with pytest.raises(ValueError, match="For 'SparseMatrixNNZ', 'x_col_indices' and 'x_values' must both hold"):
+        S.SparseMatrixNNZ()(*csr)
+
+
 def test_set_operations_match_mindspore():
     x1, x2 = Tensor([[1, 2, 3], [4, 5, 5]], I64), Tensor([[2, 7, 0], [5, 6, 6]], I64)
     want = {"a-b": [[[0, 0], [0, 1], [1, 0]], [1, 3, 4], [2, 2]], "b-a": [[[0, 0], [0, 1], [1, 0]], [0, 7, 6], [2, 2]],

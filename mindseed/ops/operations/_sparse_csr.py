@@ -16,11 +16,13 @@ from mindseed.ops.operations._table import REQUIRED, primitive_class
 _CSR = ("dense_shape", "batch_pointers", "row_pointers", "col_indices", "values")
 
 
-def _csr_coo(op, dense_shape, batch_pointers, row_pointers, col_indices, values, prefix="x_", batch_checked=True):
+def _csr_coo(op, dense_shape, batch_pointers, row_pointers, col_indices, values, prefix="x_", batch_checked=True,
+             batch_read_2d=True):
     """(shape (batch, rows, cols), rank, index dtype, host (nnz, 3) batch/row/col coordinates) of a CSR input.
 
     batch_checked=False: as MindSpore's SparseMatrixSoftmax, the batch pointers are not read (any shape is
-    accepted); each batch's count comes from the end of its row pointer."""
+    accepted); each batch's count comes from the end of its row pointer. batch_read_2d=False: the same for an
+    unbatched (2-D) matrix only, as MindSpore's CSRSparseMatrixToDense/ToSparseTensor."""
     for name, x in zip(_CSR, (dense_shape, batch_pointers, row_pointers, col_indices, values)):
         if not isinstance(x, Tensor):
             raise TypeError(f"For '{op}', the '{prefix}{name}' must be a Tensor, but got {type(x).__name__}.")
@@ -31,7 +33,7 @@ def _csr_coo(op, dense_shape, batch_pointers, row_pointers, col_indices, values,
     bptr = _host(batch_pointers).astype(np.int64).reshape(-1)
     rptr = _host(row_pointers).astype(np.int64).reshape(-1)
     col = _host(col_indices).astype(np.int64).reshape(-1)
-    if not batch_checked and rptr.size == batch * (rows + 1):
+    if (not batch_checked or (dims.size == 2 and not batch_read_2d)) and rptr.size == batch * (rows + 1):
         bptr = np.concatenate([[0], np.cumsum(rptr.reshape(batch, rows + 1)[:, -1])])
     if bptr.size != batch + 1 or rptr.size != batch * (rows + 1):
         raise ValueError(f"For '{op}', with batch {batch} and {rows} rows the '{prefix}batch_pointers' must have "
@@ -74,12 +76,12 @@ def _unbatch(dense, rank):
 
 
 def _to_dense(*csr):
-    shape, rank, _, idx = _csr_coo("CSRSparseMatrixToDense", *csr)
+    shape, rank, _, idx = _csr_coo("CSRSparseMatrixToDense", *csr, batch_read_2d=False)
     return _unbatch(_dense3(shape, idx, csr[4]), rank)
 
 
 def _to_sparse_tensor(*csr):
-    shape, rank, dtype, idx = _csr_coo("CSRSparseMatrixToSparseTensor", *csr)
+    shape, rank, dtype, idx = _csr_coo("CSRSparseMatrixToSparseTensor", *csr, batch_read_2d=False)
     out = idx if rank == 3 else idx[:, 1:]
     dims = np.array(shape if rank == 3 else shape[1:], np.int64)
     return Tensor(out, dtype), csr[4], Tensor(dims, dtype)
