@@ -9,7 +9,7 @@ branch's. The cells must give results of one structure, shapes and dtypes, as Mi
 from mindseed.common import dtype as mstype
 from mindseed.compiler import control
 from mindseed.compiler.trace import user_location
-from mindseed.ops._prims import core as P
+from mindseed.ops._prims.index_dyn import switch_index_p
 
 __all__ = ["Switch", "cells_of"]
 
@@ -38,9 +38,8 @@ class Switch:
                             f"a function, but got {uncallable[0]} (at {user_location()}).")
         self.items = list(items)
         n = len(self.items)
-        index = index.reshape(())
-        # a negative index counts from the end, as Python's
-        self.index = P.where_p(index < 0, index + n, index)
+        # checked and made non-negative at every run, as MindSpore's switch actor does
+        self.index = switch_index_p(index.reshape(()), n=n)
 
     def __len__(self):
         return len(self.items)

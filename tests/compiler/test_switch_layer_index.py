@@ -28,3 +28,41 @@ def test_switch_layer_index_in_and_out_of_range():
             _Pick(-3)(Tensor(x))
     finally:
         ms.set_context(mode=ms.PYNATIVE_MODE)
+
+
+class _PickArg(nn.Cell):
+    """The index is an input: one compiled graph serves every index, and checks each at run time."""
+
+    def __init__(self):
+        super().__init__()
+        self.layers = nn.CellList([nn.ReLU(), nn.Sigmoid(), nn.Tanh()])
+
+    def construct(self, i, x):
+        return self.layers[i](x) * 2
+
+
+def test_switch_layer_index_checked_at_every_run_of_one_graph():
+    x = np.array([-1.0, 0.5, 2.0], np.float32)
+    ms.set_context(mode=ms.GRAPH_MODE)
+    try:
+        net = _PickArg()
+        np.testing.assert_allclose(net(Tensor(0, ms.int32), Tensor(x)).asnumpy(), 2 * np.maximum(x, 0))
+        np.testing.assert_allclose(net(Tensor(-1, ms.int32), Tensor(x)).asnumpy(), 2 * np.tanh(x), rtol=1e-6)
+        np.testing.assert_allclose(net(Tensor(1, ms.int32), Tensor(x)).asnumpy(), 2 / (1 + np.exp(-x)), rtol=1e-6)
+        for bad in (3, -4):
+            with pytest.raises(IndexError, match=f"Given index {bad} out of range. Please make sure the value of "
+                                                 f"index in \\[-3, 3\\)"):
+                net(Tensor(bad, ms.int32), Tensor(x))
+    finally:
+        ms.set_context(mode=ms.PYNATIVE_MODE)
+
+
+def test_sequential_cell_index_must_be_int():
+    seq = nn.SequentialCell([nn.ReLU(), nn.Tanh()])
+    x = Tensor(np.array([-1.0, 2.0], np.float32))
+    np.testing.assert_allclose(seq[-1](x).asnumpy(), np.tanh([-1.0, 2.0]), rtol=1e-6)
+    for bad, name in ((1.0, "float"), ("0", "str"), (Tensor(0, ms.int32), "Tensor")):
+        with pytest.raises(TypeError, match=f"For 'SequentialCell', the type of 'index' must be int, but got {name}"):
+            seq[bad]
+    with pytest.raises(IndexError, match=r"must be a number in range \[-2, 2\), but got 2"):
+        seq[2]

@@ -5,7 +5,7 @@ positional input after the indexed tensor (and the value, for setitem).
 """
 from mindseed._backend._kernels import core as K
 
-__all__ = ["Slot", "fill_slots", "getitem_dyn", "index_add_grad_dyn", "setitem_dyn", "setitem_zero_dyn"]
+__all__ = ["Slot", "fill_slots", "getitem_dyn", "index_add_grad_dyn", "setitem_dyn", "setitem_zero_dyn", "switch_index"]
 
 
 class Slot:
@@ -49,3 +49,13 @@ def setitem_dyn(x, value, *idx, index):
 
 def setitem_zero_dyn(x, *idx, index):
     return K.setitem_zero(x, fill_slots(index, idx))
+
+
+def switch_index(index, *, n):
+    """The 0-d int index of a sequence of `n` callables picked at run time (MindSpore's switch_layer), a negative one
+    counted from the end; out of [-n, n) is MindSpore's IndexError."""
+    value = int(index)
+    if not -n <= value < n:
+        raise IndexError(f"Given index {value} out of range. Please make sure the value of index in [{-n}, {n}), and "
+                         f"the type is int32.")
+    return index + n if value < 0 else K.identity(index)

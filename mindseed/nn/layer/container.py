@@ -64,11 +64,13 @@ class SequentialCell(Cell):
         if isinstance(index, slice):
             # MindSpore keeps the children's keys (and so their parameter names) in a slice
             return SequentialCell(OrderedDict(list(self._cells.items())[index]))
-        if isinstance(index, str):
-            return self._cells[index]
+        if not isinstance(index, int):
+            raise TypeError(f"For 'SequentialCell', the type of 'index' must be int, but got "
+                            f"{type(index).__name__}.")
         n = len(self._cells)
         if not -n <= index < n:
-            raise IndexError(f"For 'SequentialCell', the index {index} is out of range [{-n}, {n}).")
+            raise IndexError(f"For 'SequentialCell', the value of 'index' must be a number in range [{-n}, {n}), but "
+                             f"got {index}.")
         return list(self._cells.values())[index]
 
     def __setitem__(self, index, cell):

@@ -5,6 +5,7 @@ are inputs of the node, so the compiled graph reads their values at every run in
 PyNative indexing keeps using getitem/setitem (the index tensors as attributes).
 """
 from mindseed._backend.kernels import dyn_index as K
+from mindseed.ops import _infer as I
 from mindseed.ops._registry import Prim
 
 Slot = K.Slot
@@ -13,6 +14,8 @@ getitem_dyn_p = Prim("GetitemDyn", K.getitem_dyn)
 index_add_grad_dyn_p = Prim("IndexAddGradDyn", K.index_add_grad_dyn)
 setitem_dyn_p = Prim("SetitemDyn", K.setitem_dyn)
 setitem_zero_dyn_p = Prim("SetitemZeroDyn", K.setitem_zero_dyn)
+# the index of a switch over `n` cells, checked and made non-negative each run (no bprop: an index has no gradient)
+switch_index_p = Prim("SwitchLayerIndex", K.switch_index, infer=I.same)
 
 
 @getitem_dyn_p.def_bprop
