@@ -22,6 +22,8 @@ def _check_positions(grad_position, nargs):
     positions = (grad_position,) if single else tuple(grad_position)
     if not positions:
         raise RuntimeError("grad_position should not be empty when grad by position!")
+    if len(set(positions)) != len(positions):
+        raise ValueError("There are duplicate positions in `grad_position`, please check it")
     for p in positions:
         if isinstance(p, bool) or not isinstance(p, int):
             raise TypeError(f"For 'grad', the 'grad_position' must be int or tuple of int, but got {grad_position}.")
@@ -144,6 +146,42 @@ class _UsedWeightsTape(Tape):
         Tape.record(self, prim, args, attrs, out)
 
 
+def _number_leaves(sens):
+    """The sensitivity with its Python numbers as Tensors."""
+    if isinstance(sens, (int, float)) and not isinstance(sens, bool):
+        return Tensor(sens)
+    if isinstance(sens, (tuple, list)):
+        return type(sens)(_number_leaves(x) for x in sens)
+    return sens
+
+
+def _checked_sens(roots, sens_list):
+    """The sensitivities as MindSpore takes them: a scalar output's is any one-element Tensor or number (cast to
+    its dtype); another output's must have its dtype (TypeError) and shape (ValueError)."""
+    res = []
+    for r, s in zip(roots, sens_list):
+        if not isinstance(s, Tensor):
+            s = Tensor(s)
+        if r.shape == ():
+            if s.size != 1:
+                raise ValueError(f"The shape should be [], but got {list(s.shape)}, for the sens gradient of a "
+                                 f"scalar output.")
+            s = P.reshape_p(s, shape=()) if s.shape else s
+            res.append(s if s.dtype == r.dtype else P.cast_p(s, dtype=r.dtype.name))
+            continue
+        if s.shape == ():
+            raise RuntimeError(f"For grad interface or custom function, grad tensor should be broadcast to expected "
+                               f"shape, but got [] vs {list(r.shape)}")
+        if s.dtype != r.dtype:
+            raise TypeError(f"The dtype should be {r.dtype}, but got {s.dtype}, for the sens gradient of an output "
+                            f"of shape {r.shape}.")
+        if s.shape != r.shape:
+            raise ValueError(f"The shape should be {list(r.shape)}, but got {list(s.shape)}, for the sens gradient "
+                             f"of an output of dtype {r.dtype}.")
+        res.append(s)
+    return res
+
+
 def _run_and_backward(fn, args, kwargs, positions, weights, has_aux, sens=None):
     """Run fn under a fresh tape; return (value, gradients of inputs at positions, gradients of weights).
 
@@ -208,17 +246,20 @@ def _run_and_backward(fn, args, kwargs, positions, weights, has_aux, sens=None):
         weights = tape.used
     if has_aux:
         if not isinstance(out, tuple) or len(out) < 2:
-            raise ValueError("When has_aux is True, origin fn requires more than one outputs.")
+            # MindSpore's graph compiler raises RuntimeError, PyNative ValueError
+            raise (ValueError if _state.tracing is None else RuntimeError)(
+                "When has_aux is True, origin fn requires more than one outputs.")
         roots = _flatten_outputs(out[0])
     else:
         roots = _flatten_outputs(out)
     if sens is None:
         sens_list = [_ones_like(r) for r in roots]
     else:
-        sens_list = _flatten_outputs(sens)
+        sens_list = _flatten_outputs(_number_leaves(sens))
         if len(sens_list) != len(roots):
             raise RuntimeError(f"The given sens gradient's size should be same as out of network! The sens has "
                                f"{len(sens_list)} tensors, the output {len(roots)}.")
+        sens_list = _checked_sens(roots, sens_list)
     ct = backward(tape, roots, sens_list, keep={id(w) for w in weights if id(w) in tape.moved})
 
     def grad_of(a):

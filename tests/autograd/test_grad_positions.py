@@ -158,3 +158,18 @@ def test_jacobian_of_several_outputs_is_per_output_then_per_input(jac, mode):
         assert isinstance(single, tuple) and len(single) == 2 and isinstance(single[1], ms.Tensor)
         np.testing.assert_allclose(single[1].asnumpy(),
                                    _numeric_jac(lambda v: np_f[1](v, xs[1], xs[2]), xs[0]), atol=1e-4)
+
+
+@pytest.mark.parametrize("jit", [False, True])
+def test_duplicate_positions_and_has_aux_errors(jit):
+    x = t(np.ones((2, 3)))
+
+    def run(fn):
+        return (ms.jit(fn) if jit else fn)(x)
+
+    # MindSpore 2.10: ValueError for duplicates in both modes; has_aux without a tuple is ValueError in PyNative and
+    # RuntimeError from the graph compiler
+    with pytest.raises(ValueError, match="There are duplicate positions in `grad_position`"):
+        run(lambda a: ms.grad(lambda u, v: (u * v).sum(), (1, 1))(a, a))
+    with pytest.raises(RuntimeError if jit else ValueError, match="When has_aux is True, origin fn requires more "):
+        run(lambda a: ms.grad(lambda u: (u * u).sum(), 0, has_aux=True)(a))

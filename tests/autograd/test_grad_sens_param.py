@@ -46,3 +46,58 @@ def test_sens_with_aux_weights_and_graph_mode():
     np.testing.assert_allclose(both.asnumpy(), [[5.0, 8.0], [3.5, -1.0]])
     with pytest.raises(RuntimeError, match="sens gradient's size should be same as out of network"):
         ops.grad(_g, sens_param=True)(X, S)
+
+
+# ---- what MindSpore 2.10 accepts as a sensitivity (GradOperation(sens_param=True) and grad(sens_param=True))
+_ONES = np.ones((2, 3), np.float32)
+
+
+def _times2(a):
+    return a * 2
+
+
+def _sum2(a):
+    return (a * 2).sum()
+
+
+@pytest.mark.parametrize("sens", [ms.Tensor(2.0, ms.float64), ms.Tensor(2.0, ms.float16), ms.Tensor([2.0]),
+                                  ms.Tensor(2), 2.0, 2])
+def test_a_scalar_output_takes_any_one_element_sensitivity(sens):
+    g = ops.GradOperation(sens_param=True)(_sum2)(ms.Tensor(_ONES), sens)
+    assert g.dtype == ms.float32
+    np.testing.assert_allclose(g.asnumpy(), np.full((2, 3), 4.0))
+
+
+@pytest.mark.parametrize("sens, err, msg", [
+    (ms.Tensor(_ONES.astype(np.float64)), TypeError, "The dtype should be Float32, but got Float64"),
+    (ms.Tensor(_ONES.astype(np.int32)), TypeError, "The dtype should be Float32, but got Int32"),
+    (ms.Tensor(_ONES[0]), ValueError, r"The shape should be \[2, 3\], but got \[3\]"),
+    (ms.Tensor(_ONES[:1]), ValueError, r"The shape should be \[2, 3\], but got \[1, 3\]"),
+    (2.0, RuntimeError, r"grad tensor should be broadcast to expected shape, but got \[\] vs \[2, 3\]"),
+    (ms.Tensor(2.0), RuntimeError, r"grad tensor should be broadcast to expected shape"),
+])
+def test_a_tensor_output_needs_its_dtype_and_shape(sens, err, msg):
+    with pytest.raises(err, match=msg):
+        ops.GradOperation(sens_param=True)(_times2)(ms.Tensor(_ONES), sens)
+    with pytest.raises(err, match=msg):
+        ms.grad(_times2, sens_param=True)(ms.Tensor(_ONES), sens)
+
+
+def test_each_output_of_a_tuple_is_checked():
+    x = ms.Tensor(_ONES)
+    with pytest.raises(TypeError, match="The dtype should be Float32, but got Float64"):
+        ops.GradOperation(sens_param=True)(lambda a: (a * 2, a))(x, (x, ms.Tensor(_ONES.astype(np.float64))))
+    with pytest.raises(TypeError, match="The dtype should be Float16, but got Float32"):
+        ops.GradOperation(sens_param=True)(lambda a: (a * 2).astype(ms.float16))(x, x)
+
+
+def test_sens_dtype_is_checked_under_jit():
+    x = ms.Tensor(_ONES)
+
+    @ms.jit
+    def f(a, s):
+        return ops.GradOperation(sens_param=True)(_times2)(a, s)
+
+    np.testing.assert_allclose(f(x, x * 3).asnumpy(), np.full((2, 3), 6.0))
+    with pytest.raises(TypeError, match="The dtype should be Float32, but got Float64"):
+        f(x, ms.Tensor(_ONES.astype(np.float64)))

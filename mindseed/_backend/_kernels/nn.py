@@ -44,26 +44,33 @@ def _in_wider(fn, x, *args):
     return fn(x, *args)
 
 
-def hardtanh(x, min_val, max_val):
+# `split_ties`: the gradient of MindSpore's composites max(min(x, lo), hi) and max(alpha * x, x), whose Maximum and
+# Minimum give each of two equal operands half the gradient: half on a bound, (1 + alpha) / 2 at 0
+def hardtanh(x, min_val, max_val, split_ties=False):
     return _in_wider(_NN.hardtanh, x, min_val, max_val)
 
 
 _hardtanh_backward = _A.hardtanh_backward.default
 
 
-def hardtanh_grad(dout, x, min_val, max_val):
-    return _hardtanh_backward(dout, x, min_val, max_val)
+def hardtanh_grad(dout, x, min_val, max_val, split_ties=False):
+    if not split_ties:
+        return _hardtanh_backward(dout, x, min_val, max_val)
+    inside = ((x >= min_val) & (x <= max_val)).to(dout.dtype)
+    half = 1.0 - 0.5 * (x == min_val).to(dout.dtype)
+    return dout * inside * half * (1.0 - 0.5 * (x == max_val).to(dout.dtype))
 
 
-def leaky_relu(x, alpha):
+def leaky_relu(x, alpha, split_ties=False):
     return _NN.leaky_relu(x, alpha)
 
 
 _leaky_relu_backward = _A.leaky_relu_backward.default
 
 
-def leaky_relu_grad(dout, x, alpha):
-    return _leaky_relu_backward(dout, x, alpha, False)
+def leaky_relu_grad(dout, x, alpha, split_ties=False):
+    g = _leaky_relu_backward(dout, x, alpha, False)
+    return torch.where(x == 0, dout * ((1.0 + alpha) / 2), g) if split_ties else g
 
 
 def hardshrink(x, lambd):

@@ -8,8 +8,10 @@ from mindseed import ops as _ops
 from mindseed.common import dtype as mstype
 from mindseed.common.tensor import Tensor
 from mindseed.mint._impl import check_tensor, implicit_softmax_dim, inplace
+from mindseed.ops.functional._nn import _hardtanh, _leaky_relu
 
-__all__ = ["activation", "softmax", "resize", "adaptive_max_pool1d", "batch_norm", "kl_div", "normalize", "one_hot"]
+__all__ = ["activation", "hardtanh", "leaky_relu", "softmax", "resize", "adaptive_max_pool1d",
+           "batch_norm", "kl_div", "normalize", "one_hot"]
 
 _REDUCTIONS = ("none", "mean", "sum", "batchmean")
 
@@ -20,6 +22,16 @@ def activation(input, in_place, fn):
     if in_place:
         return inplace(input, fn)
     return fn(input)
+
+
+def hardtanh(input, min_val, max_val):
+    """Clamp to [min_val, max_val] with torch's gradient: 0 on a bound (ops.hardtanh splits it there)."""
+    return _hardtanh(input, min_val, max_val, False)
+
+
+def leaky_relu(input, negative_slope):
+    """x if x > 0 else negative_slope * x, with torch's gradient: negative_slope at 0."""
+    return _leaky_relu(input, negative_slope, False)
 
 
 def softmax(fn, input, dim, dtype):

@@ -54,12 +54,12 @@ flatten(input, start_dim=0, end_dim=-1) -> _ops.flatten(input, start_dim=start_d
 gelu(input, *, approximate='none') -> _ops.gelu(input, approximate=approximate)  # GELU ('none' or 'tanh').
 glu(input, dim=-1) -> _ops.glu(input, dim)  # Gated linear unit: first half * sigmoid(second half) along `dim`.
 hardtanh(input, min_val=-1.0, max_val=1.0, inplace=False) -> _n.activation(input, inplace, lambda x:
-    _ops.hardtanh(x, min_val, max_val))  # Clamp to [min_val, max_val].
-hardtanh_(input, min_val=-1, max_val=1) -> _n.activation(input, True, lambda x: _ops.hardtanh(x, min_val,
+    _n.hardtanh(x, min_val, max_val))  # Clamp to [min_val, max_val].
+hardtanh_(input, min_val=-1, max_val=1) -> _n.activation(input, True, lambda x: _n.hardtanh(x, min_val,
     max_val))  # hardtanh in place.
 kl_div(input, target, reduction='mean', log_target=False) -> _n.kl_div(input, target, reduction, log_target)  # KL
     divergence of target from exp(input).
-leaky_relu(input, negative_slope=0.01) -> _ops.leaky_relu(input, negative_slope)  # x if x > 0 else negative_slope *
+leaky_relu(input, negative_slope=0.01) -> _n.leaky_relu(input, negative_slope)  # x if x > 0 else negative_slope *
     x.
 linear(input, weight, bias=None) -> _ops.dense(input, weight, bias)  # input @ weight.T + bias.
 log_softmax(input, dim=None, *, dtype=None) -> _n.softmax(_ops.log_softmax, input, dim, dtype)  #

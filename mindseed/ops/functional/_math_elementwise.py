@@ -249,7 +249,13 @@ def clip_by_value(x, clip_value_min=None, clip_value_max=None):
     if not mstype.is_float(x.dtype):
         lo = int(lo) if isinstance(lo, float) else lo
         hi = int(hi) if isinstance(hi, float) else hi
-    out = P.clamp_p(x, lo, hi)
+    # as MindSpore's composite min(max(x, lo), hi) with the bounds cast to x's dtype: on a bound, x and a Tensor
+    # bound share the gradient (ops.clamp gives it all to x)
+    out = x
+    for bound, pick in ((lo, FC.maximum), (hi, FC.minimum)):
+        if bound is not None:
+            out = pick(out, C.cast_p(bound, dtype=x.dtype.name) if isinstance(bound, Tensor) and
+                       bound.dtype != x.dtype else bound)
     return out if out.dtype == x.dtype else C.cast_p(out, dtype=x.dtype.name)
 
 

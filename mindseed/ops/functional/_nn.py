@@ -64,20 +64,34 @@ def relu6(x):
 
 
 def hardtanh(input, min_val=-1.0, max_val=1.0):
-    """input clipped to [min_val, max_val]."""
+    """input clipped to [min_val, max_val].
+
+    As MindSpore's composite min(max(input, min_val), max_val), a value on a bound gets half the gradient."""
+    return _hardtanh(input, min_val, max_val, True)
+
+
+def _hardtanh(input, min_val, max_val, split_ties):
+    """hardtanh; `split_ties` False: torch's gradient (0 on a bound), mint's."""
     _check_tensor("hardtanh", "input", input)
     lo, hi = _check_number("hardtanh", "min_val", min_val), _check_number("hardtanh", "max_val", max_val)
     if lo > hi:
         raise ValueError(f"For 'hardtanh', 'min_val' must be less than or equal to 'max_val', but got {lo} > {hi}.")
-    return N.hardtanh_p(input, min_val=lo, max_val=hi)
+    return N.hardtanh_p(input, min_val=lo, max_val=hi, split_ties=split_ties)
 
 
 def leaky_relu(input, alpha=0.2):
-    """input where input > 0, else alpha * input."""
+    """input where input > 0, else alpha * input.
+
+    As MindSpore's composite max(alpha * input, input), the gradient at 0 is (1 + alpha) / 2."""
+    return _leaky_relu(input, alpha, True)
+
+
+def _leaky_relu(input, alpha, split_ties):
+    """leaky_relu; `split_ties` False: torch's gradient (alpha at 0), mint's."""
     _check_tensor("leaky_relu", "input", input)
     alpha = _check_number("leaky_relu", "alpha", alpha)
     if mstype.is_float(input.dtype):
-        return N.leaky_relu_p(input, alpha=alpha)
+        return N.leaky_relu_p(input, alpha=alpha, split_ties=split_ties)
     # NOTE: as MindSpore's composite, alpha is cast to an integer input's dtype (truncated) before
     # max(alpha * input, input) (min when alpha > 1)
     select = F_core.minimum if alpha > 1 else F_core.maximum
