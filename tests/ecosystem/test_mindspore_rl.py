@@ -86,11 +86,16 @@ def test_dqn_learns_to_balance_cartpole(rl, graph_mode):
     recorder = _recorder(rl)
     session.callbacks.append(recorder)
     session.run(class_type=DQNTrainer, episode=70)
+    # The run is not reproducible, seeds or not: the epsilon-greedy and random policies draw from UniformReal() and
+    # UniformInt() without seeds, which MindSpore seeds from the operating system at each run (the global seed plays
+    # no part). Over 8 runs (70 episodes) the first ten training episodes averaged 10-12 steps, the last ten 48-108,
+    # and the greedy evaluation scored 51-143 (mean 110): the bounds below leave a wide margin on either side.
     assert all(np.isfinite(recorder.losses))
-    untrained = np.mean(recorder.rewards[:10])
-    assert untrained < 30, recorder.rewards
+    untrained, trained = np.mean(recorder.rewards[:10]), np.mean(recorder.rewards[-10:])
+    assert untrained < 20, recorder.rewards
     # CartPole-v0 stops at 200 steps; a policy that has not learnt falls after about 10
-    assert recorder.final_eval >= 50, (recorder.final_eval, recorder.rewards)     # 86.6 here, seeded
+    assert trained > max(2.5 * untrained, 28), recorder.rewards
+    assert recorder.final_eval >= 30, (recorder.final_eval, recorder.rewards)
 
 
 def test_ppo_trains_a_few_iterations(rl, graph_mode):
