@@ -182,7 +182,7 @@ def graph_program(fn, args, kwargs=None, abstract=False):
     (`_spmd.abstract_run`: shapes and dtypes only, the arguments and Parameters may hold no data)."""
     try:
         with speculating(), abstract_run() if abstract else contextlib.nullcontext():
-            graph, inputs, out_tmpl, _ = partition_trace(fn, args, kwargs)
+            graph, inputs, out_tmpl = partition_trace(fn, args, kwargs)
     except GraphBreak as exc:
         return None, f"the trace stopped: {exc}"
     why = unpartitionable(graph, abstract)

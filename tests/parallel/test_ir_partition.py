@@ -246,28 +246,32 @@ def test_a_graph_call_on_the_world_runs_its_graph_program(mode):
     assert _log(run.world)[:len(reference.log)] == _log(reference)
 
 
-def _train(net, args, n, data, mode):
+def _train(net, args, n, data, mode, steps=1):
     step = nn.TrainOneStepCell(net, nn.SGD(net.trainable_params(), 0.1))
     ms.set_auto_parallel_context(parallel_mode="semi_auto_parallel", dataset_strategy=data)
     ms.set_context(mode=mode)
     with simulate(n) as run:
-        loss = step(*args)
+        losses = [step(*(a * (k + 1) for a in args)) for k in range(steps)]
     ms.set_context(mode=ms.PYNATIVE_MODE)
     ms.reset_auto_parallel_context()
-    return loss, run
+    return losses[-1] if steps == 1 else losses, run
 
 
-def test_graph_mode_training_step_partitions_its_graph():
+def test_graph_mode_training_steps_partition_their_graph():
     n, strategies, data = MLP_CASES["(2, 4)"]
     ref = MLP(**strategies)
-    want = nn.TrainOneStepCell(ref, nn.SGD(ref.trainable_params(), 0.1))(X, Y)
+    step = nn.TrainOneStepCell(ref, nn.SGD(ref.trainable_params(), 0.1))
+    want = [step(X * (k + 1), Y * (k + 1)) for k in range(2)]
     net = MLP(**strategies)
-    loss, run = _train(net, (X, Y), n, (data, data), ms.GRAPH_MODE)
-    np.testing.assert_allclose(loss.asnumpy(), want.asnumpy(), rtol=0, atol=1e-12)
+    losses, run = _train(net, (X, Y), n, (data, data), ms.GRAPH_MODE, steps=2)
+    for loss, w in zip(losses, want):
+        np.testing.assert_allclose(loss.asnumpy(), w.asnumpy(), rtol=0, atol=1e-12)
     for p, q in zip(net.trainable_params(), ref.trainable_params()):
         np.testing.assert_allclose(p.asnumpy(), q.asnumpy(), rtol=0, atol=1e-12)
-    assert run.executions[0].program.graph is not None and run.fallbacks == []
-    _, recorded = _train(MLP(**strategies), (X, Y), n, (data, data), ms.PYNATIVE_MODE)
+    first, second = run.executions
+    # traced once: the second step runs the same graph on its own batch
+    assert first.program.graph is not None and second.program.graph is first.program.graph and run.fallbacks == []
+    _, recorded = _train(MLP(**strategies), (X, Y), n, (data, data), ms.PYNATIVE_MODE, steps=2)
     assert recorded.executions[0].program.graph is None
     assert _log(run.world) == _log(recorded.world)
 
