@@ -100,6 +100,7 @@ def test_a_graph_mode_functional_step_trains_the_same():
         assert ms.get_context("mode") == mode and len(run.executions) == 3
         # in GRAPH_MODE the gradient call is partitioned from its graph (traced once), else from its recording
         assert [ex.program.graph is not None for ex in run.executions] == [mode == ms.GRAPH_MODE] * 3
+        assert len({id(ex.program.graph) for ex in run.executions}) == 1
         logs[mode] = [(r.kind, r.group_size, r.input_bytes) for r in run.world.log]
         ms.set_context(mode=ms.PYNATIVE_MODE)
         ref, ref_losses = _reference()
