@@ -337,7 +337,7 @@ def grad(fn, grad_position=0, weights=None, has_aux=False, return_ids=False, sen
     def grad_fn(*args, **kwargs):
         runner = partitioned_gradients()
         if runner is not None:  # inside AutoParallel on a world of ranks: recorded, run sharded, read whole
-            return runner.gradients(lambda *a: grad_fn(*a, **kwargs), args, weights)
+            return runner.gradients(lambda *a: grad_fn(*a, **kwargs), args, weights, grad_fn, kwargs)
         args, sens = _split_sens(args, sens_param)
         out, res = _value_and_gradients(fn, args, kwargs, grad_position, weights, has_aux, return_ids, sens)
         return (res, _aux_of(out)) if has_aux else res
@@ -392,7 +392,8 @@ def value_and_grad(fn, grad_position=0, weights=None, has_aux=False, return_ids=
     def value_and_grad_fn(*args, **kwargs):
         runner = partitioned_gradients()
         if runner is not None:  # inside AutoParallel on a world of ranks: recorded, run sharded, read whole
-            return runner.gradients(lambda *a: value_and_grad_fn(*a, **kwargs), args, weights)
+            return runner.gradients(lambda *a: value_and_grad_fn(*a, **kwargs), args, weights, value_and_grad_fn,
+                                    kwargs)
         args, sens = _split_sens(args, sens_param)
         out, res = _value_and_gradients(fn, args, kwargs, grad_position, weights, has_aux, return_ids, sens)
         return ((out[0],) + _aux_of(out) if has_aux else out), res

@@ -64,8 +64,9 @@ PARAMETER_PLANS = {}
 
 
 # while `mindseed.parallel.auto_parallel.AutoParallel` runs a function on a world of ranks: the runner whose
-# `gradients(fn, args, weights)` runs the function's outermost gradient call (`grad` / `value_and_grad`) partitioned,
-# as MindSpore compiles the function's forward and backward passes sharded
+# `gradients(fn, args, weights, graph, kwargs)` runs the function's outermost gradient call (`grad` /
+# `value_and_grad`: `graph` the gradient function, traced in GRAPH_MODE, `kwargs` its keywords) partitioned, as
+# MindSpore compiles the function's forward and backward passes sharded
 gradient_runner = None
 
 

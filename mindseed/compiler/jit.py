@@ -692,24 +692,52 @@ def partition_trace(fn, args, kwargs=None):
     call, as GRAPH_MODE compiles it), a jitted function or method, a bound method or a function, traced on `args`
     under `trace.partitioning` (a sharded call met places its values with `Reshard` nodes) and without passes (the
     nodes are the traced primitive calls, each with its strategy and the forward node its bprop differentiates).
-    Returns (graph, the tensors of its parameters in order, the result's template for `cache._unflatten`, the trace
-    run's result). Code the graph cannot hold raises its `GraphBreak` (the caller runs the function otherwise)."""
+    Traced once per input signature, as `jit` compiles (the graphs are cached on `fn`, or on the object of a bound
+    method). Returns (graph, the tensors of its parameters in order for this call, the result's template for
+    `cache._unflatten`). Code the graph cannot hold raises its `GraphBreak` (the caller runs the function otherwise).
+    """
+    compiled = _partition_compiled(fn)
+    args, kwargs = tuple(args), dict(kwargs or {})
+    leaves = []
+    _flatten((args, kwargs), leaves)
+    key = (_key_of((args, kwargs)), _repeats(leaves))
+    entry = compiled.cache.get(compiled._valued((key, compiled.mode_key()), leaves))
+    if entry is None:
+        broken = compiled.__dict__.setdefault("_breaks", {})
+        if (key, compiled.mode_key()) in broken:   # this signature's trace broke before: it breaks again
+            raise broken[(key, compiled.mode_key())]
+        try:
+            with partitioning():
+                entry, _ = compiled._compile(args, kwargs, by_value=compiled._valued_graphs((key, compiled.mode_key())))
+        except GraphBreak as exc:
+            broken[(key, compiled.mode_key())] = exc
+            raise
+        compiled.cache[compiled._valued((key, compiled.mode_key()), leaves, entry)] = entry
+    inputs = [leaves[i] for i in (entry.in_keep if entry.in_keep is not None else range(len(leaves)))]
+    return entry.graph, inputs + [t for t, _ in entry.captured], entry.out_tmpl
+
+
+def _partition_compiled(fn):
+    """The `_Compiled` tracing `fn` for the partitioner (no passes; a graph break raises), kept on `fn` (a bound
+    method: on its object, per function)."""
+    method = isinstance(fn, types.MethodType) and isinstance(fn.__func__, types.FunctionType) and \
+        not isinstance(fn.__self__, type)
+    owner, key = (fn.__self__, fn.__func__) if method else (fn, None)
+    store = getattr(owner, "__dict__", None)
+    kept = {} if store is None else store.setdefault("_ms_partition_compiled", {})
+    compiled = kept.get(key)
+    if compiled is not None:
+        return compiled
     if isinstance(fn, _Compiled):
         compiled = _Compiled(fn.fn, fn.name, bound_self=fn.bound_self, pipeline=[])
         compiled._converted = fn._converted if fn.fn is _run_cell else None
-    elif isinstance(fn, types.MethodType) and isinstance(fn.__func__, types.FunctionType) and \
-            not isinstance(fn.__self__, type):
+    elif method:
         compiled = _Compiled(fn.__func__, fn.__name__, bound_self=fn.__self__, pipeline=[])
     else:
         compiled = _compiled_for_export(fn, [])
     compiled.fullgraph, compiled.breaks = False, True
-    args, kwargs = tuple(args), dict(kwargs or {})
-    with partitioning():
-        entry, result = compiled._compile(args, kwargs)
-    leaves = []
-    _flatten((args, kwargs), leaves)
-    inputs = [leaves[i] for i in (entry.in_keep if entry.in_keep is not None else range(len(leaves)))]
-    return entry.graph, inputs + [t for t, _ in entry.captured], entry.out_tmpl, result
+    kept[key] = compiled
+    return compiled
 
 
 def _compiled_for_export(fn, pipeline, dyn=None):

@@ -28,32 +28,35 @@ from mindseed.compiler.ir import IF, WHILE, Const, Var
 from mindseed.compiler.jit import partition_trace
 from mindseed.compiler.loops import stack_get_p, stack_len_p, stack_new_p, stack_push_p
 from mindseed.compiler.trace import GraphBreak, speculating
+from mindseed.ops._prims.core import assign_p
 from mindseed.ops._registry import Prim
 from mindseed.parallel._spmd import Call, Program, _flat, abstract_run
 
-__all__ = ["graph_program", "program_from_graph", "unpartitionable"]
+__all__ = ["graph_program", "program_from_graph", "unpartitionable", "apply_updates"]
 
 
 _STACKS = (stack_new_p, stack_push_p, stack_len_p, stack_get_p)
 
 
-def unpartitionable(graph, abstract=False):
-    """Why `graph` is no program of pure primitive calls the partitioner can run (a str), or None when it is one.
+def unpartitionable(graph, abstract=False, nested=False):
+    """Why `graph` is no program of primitive calls the partitioner can run (a str), or None when it is one.
     Control flow (`If`, `While`) unrolls from the values (`program_from_graph`), so not on shapes alone
-    (`abstract`); the saved-value stacks of a differentiated loop are followed, not run."""
+    (`abstract`); the saved-value stacks of a differentiated loop are followed, not run; an `Assign` of the graph
+    itself (not of a branch or loop body: `nested`) is the program's update (`Program.updates`). Other state
+    updates (an optimizer step's `PyCall`, an update inside control flow) are not."""
     for node in graph.nodes:
         if node.prim is IF or node.prim is WHILE:
             if abstract:
                 return f"it holds control flow ({node.name} at {node.loc or 'an unknown line'}), whose branch or " \
                        f"trip count shapes alone do not give"
-            why = next(filter(None, (unpartitionable(g) for g in node.subgraphs())), None)
+            why = next(filter(None, (unpartitionable(g, nested=True) for g in node.subgraphs())), None)
             if why is not None:
                 return why
             continue
         if node.subgraphs() or not isinstance(node.prim, Prim):
             return f"its node {node.name} is no primitive"
-        if node.prim.side_effect and node.prim not in _STACKS:
-            return f"its node {node.name} updates state"
+        if node.prim.side_effect and node.prim not in _STACKS and (node.prim is not assign_p or nested):
+            return f"its node {node.name} updates state" + (" inside control flow" if nested else "")
     return None
 
 
@@ -88,6 +91,7 @@ class _Unrolled:
     def __init__(self, env, abstract):
         self.env, self.abstract = env, abstract
         self.calls, self.differentiates, self.sums = [], [], []
+        self.updates = []
 
     def run(self, graph, args):
         """Run `graph`'s nodes with its parameters bound to `args`; returns its outputs' values."""
@@ -102,6 +106,9 @@ class _Unrolled:
                 outs = self.run(branch, [_value(x, env) for x in node.inputs[1:]])
             elif node.prim in _STACKS:
                 outs = self._stack(node)
+            elif node.prim is assign_p:   # the graph reads the value from now on; the update waits for the run
+                self.updates.append((_value(node.inputs[0], env), _value(node.inputs[1], env)))
+                outs = ()
             else:
                 outs = self._call(node)
             for v, o in zip(node.outputs, outs):
@@ -170,8 +177,17 @@ def program_from_graph(graph, inputs, out_tmpl=None, abstract=False):
     outputs = run.run(graph, inputs)
     result = tuple(outputs) if out_tmpl is None else _unflatten(out_tmpl, outputs)
     program = Program(run.calls, inputs, _flat(outputs), result, run.differentiates, run.sums)
-    program.graph = graph
+    program.graph, program.updates = graph, run.updates
     return program
+
+
+def apply_updates(program):
+    """Make the state updates of `program` (`Program.updates`: the graph's `Assign`s of Parameters or of the call's
+    tensor arguments) on the real tensors, once its run on the ranks has read them (the executor reads a leaf when a
+    call first needs it); what the call's PyNative run does, whose recording has no update to make."""
+    for target, value in program.updates:
+        if isinstance(value, Tensor):
+            assign_p.impl(target._data, value._data)
 
 
 def graph_program(fn, args, kwargs=None, abstract=False):
@@ -182,7 +198,7 @@ def graph_program(fn, args, kwargs=None, abstract=False):
     (`_spmd.abstract_run`: shapes and dtypes only, the arguments and Parameters may hold no data)."""
     try:
         with speculating(), abstract_run() if abstract else contextlib.nullcontext():
-            graph, inputs, out_tmpl, _ = partition_trace(fn, args, kwargs)
+            graph, inputs, out_tmpl = partition_trace(fn, args, kwargs)
     except GraphBreak as exc:
         return None, f"the trace stopped: {exc}"
     why = unpartitionable(graph, abstract)

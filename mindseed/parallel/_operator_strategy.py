@@ -84,7 +84,7 @@ def loaded_program(program, n_forward):
         c = calls[i]
         calls[i] = Call(c.prim, c.args, c.attrs, c.out, (tuple(tuple(s) for s in strategy), None))
     loaded = Program(calls, program.args, program.outputs, program.result, program.differentiates, program.sums)
-    loaded.graph = program.graph
+    loaded.graph, loaded.updates = program.graph, program.updates
     return loaded
 
 

@@ -484,7 +484,7 @@ def search(program, mesh, layouts=None, machine=None, mode=None, reads=(), memor
     calls = [Call(c.prim, c.args, c.attrs, c.out, (choices[i], None)) if i in choices else c
              for i, c in enumerate(program.calls)]
     searched = Program(calls, program.args, program.outputs, program.result, program.differentiates, program.sums)
-    searched.graph = program.graph
+    searched.graph, searched.updates = program.graph, program.updates
     if any(c.strategy and c.strategy[0] for c in program.calls[:n_forward]):
         # the user's strategies alone (the other calls propagated) are a plan too: keep the cheaper of the two, as
         # the whole program runs them (the chain model is an estimate)

@@ -66,11 +66,12 @@ class Program:
     """The primitive calls of one run of a function, its arguments and its outputs (Tensors, flat);
     `differentiates[i]` is the output of the forward call whose bprop made call `i` (None: no bprop did); `sums[i]`
     the tensor whose gradient parts call `i` adds in the backward pass (None: no such sum); `graph` the compiler's
-    graph the calls come from (`_ir.program_from_graph`; None: a recording)."""
+    graph the calls come from (`_ir.program_from_graph`; None: a recording), `updates` its (tensor, new value) state
+    updates, made after the run (`_ir.apply_updates`; a recording's run made them already)."""
 
     def __init__(self, calls, args, outputs, result, differentiates=None, sums=None):
         self.calls, self.args, self.outputs, self.result = calls, args, outputs, result
-        self.graph = None
+        self.graph, self.updates = None, []
         self.differentiates = list(differentiates) if differentiates is not None else [None] * len(calls)
         self.sums = list(sums) if sums is not None else [None] * len(calls)
 

@@ -48,7 +48,7 @@ from mindseed.common.tensor import Tensor
 from mindseed.ops.functional._comm import _layout_strategy
 from mindseed.parallel._layout import TensorLayout, shard_array
 from mindseed.parallel._pipeline import _wrap, execute_pipeline, record_pipeline
-from mindseed.parallel._ir import graph_program
+from mindseed.parallel._ir import apply_updates, graph_program
 from mindseed.parallel._spmd import _Recorder, execute, forward_calls, record
 from mindseed.parallel._world import ShapeWorld, SimulatedWorld
 from mindseed.parallel import _sliced
@@ -208,6 +208,7 @@ class SimulatedTraining:
         try:
             program = self._program(fn, args, graph, kwargs)
             ex = execute(program, self.world, dataset_layouts(args, self.world.size))
+            apply_updates(program)
         finally:
             _state.mode = previous
         self.executions.append(ex)
@@ -284,6 +285,7 @@ class SimulatedTraining:
                 layouts = layouts + [(p, sharded.opt_layouts[id(p)]) for p in sliced]
                 regather = None if forward_end is None else (forward_end, sliced)
         ex = run(layouts, regather)
+        apply_updates(program)
         self.executions.append(ex)
         record_execution(ex, self.world, state.sharded and state.sharded.opt_layouts)
         if forward_end is not None and len(self.world.ranks) == 1:  # one rank per process: what it saves

@@ -12,8 +12,9 @@ they say, with nothing of its own:
   runs partitioned and returns its outputs whole; a wrapped function (MindSpore's functional training step:
   ``grad_fn`` then ``optimizer(grads)``) runs with its outermost `grad` / `value_and_grad` call partitioned (recorded,
   run sharded, the value and gradients read whole), then the rest as written (the optimizer updates the parameters
-  from those gradients), as `TrainOneStepCell`'s sharded step does. Both run as PyNative calls (a GRAPH_MODE context
-  or an `ms.jit` step included): the partitioner works on recorded calls.
+  from those gradients), as `TrainOneStepCell`'s sharded step does. In GRAPH_MODE the forward pass or the gradient
+  call is partitioned from its graph (`_ir.graph_program`), else recorded as PyNative calls (an `ms.jit` step's
+  code runs as PyNative calls around it).
 
 On one device (no simulated world, no initialized communication of several processes) the network runs as it is.
 """
@@ -25,7 +26,7 @@ from mindseed.common import _parallel
 from mindseed.common._parallel import (GlobalComm, _FUSION_DEFAULT, _check_fusion, get_auto_parallel_context, overlaid,
                                        partitioner_recording)
 from mindseed.common._shard_layout import Layout
-from mindseed.common.context import PYNATIVE_MODE, get_context, set_context
+from mindseed.common.context import GRAPH_MODE, PYNATIVE_MODE, get_context, set_context
 from mindseed.communication.management import _group_size, get_group_size, get_rank
 from mindseed.common.tensor import Tensor
 from mindseed.nn.cell import Cell
@@ -377,11 +378,11 @@ class AutoParallel(Cell):
                 return super().__call__(*args, **kwargs)
             previous, _state.mode = _state.mode, PYNATIVE_MODE
             try:
-                return self._run_on(runner, args, kwargs)
+                return self._run_on(runner, args, kwargs, previous == GRAPH_MODE)
             finally:
                 _state.mode = previous
 
-    def _run_on(self, runner, args, kwargs):
+    def _run_on(self, runner, args, kwargs, graph_mode=False):
         from mindseed.nn.wrap.cell_wrapper import TrainOneStepCell  # noqa: PLC0415  (the step runs itself)
         network = self.network
         if isinstance(network, TrainOneStepCell):
@@ -390,8 +391,9 @@ class AutoParallel(Cell):
             if self._pipeline_stages > 1 and any(c.__dict__.get("pipeline_stage") is not None
                                                  for _, c in network.cells_and_names()):
                 return _pipelined(runner, lambda *a: network(*a, **kwargs), network, args, self._pipeline_stages)
-            return runner.forward(lambda *a: network(*a, **kwargs), args)
-        previous, _parallel.gradient_runner = _parallel.gradient_runner, _GradientRunner(runner)
+            return runner.forward(lambda *a: network(*a, **kwargs), args, graph=network if graph_mode else None,
+                                  kwargs=kwargs)
+        previous, _parallel.gradient_runner = _parallel.gradient_runner, _GradientRunner(runner, graph_mode)
         try:  # a training-step function: its gradient call partitioned, the rest as written
             return network(*args, **kwargs)
         finally:
@@ -405,16 +407,16 @@ class _GradientRunner:
     """What a gradient call inside an `AutoParallel` function runs through (`common._parallel.gradient_runner`):
     with ``pipeline_stages`` above 1 and an `nn.PipelineCell` holding the call's weights (the latest made), the call
     runs in stages as `TrainOneStepCell`'s pipelines do (`_pipeline`); else partitioned on the whole world
-    (`runner.forward`)."""
+    (`runner.forward`: in GRAPH_MODE from the graph of the gradient function `graph` called with `kwargs`)."""
 
-    def __init__(self, runner):
-        self.runner = runner
+    def __init__(self, runner, graph_mode=False):
+        self.runner, self.graph_mode = runner, graph_mode
 
-    def gradients(self, fn, args, weights):
+    def gradients(self, fn, args, weights, graph=None, kwargs=None):
         stages = get_auto_parallel_context("pipeline_stages")
         cell = _pipeline_of(weights) if stages > 1 else None
         if cell is None:
-            return self.runner.forward(fn, args)
+            return self.runner.forward(fn, args, graph=graph if self.graph_mode else None, kwargs=kwargs)
         return _pipelined(self.runner, fn, cell, args, stages)
 
 
@@ -468,9 +470,9 @@ class _ProcessForward:
     def __init__(self, runner):
         self.runner = runner
 
-    def forward(self, fn, args):
+    def forward(self, fn, args, graph=None, kwargs=None):
         from mindseed.parallel._train import global_inputs  # noqa: PLC0415  (imports the whole partitioner)
-        return self.runner.forward(fn, global_inputs(args, self.runner.world))
+        return self.runner.forward(fn, global_inputs(args, self.runner.world), graph, kwargs)
 
 
 def _runner():

@@ -89,17 +89,24 @@ def test_a_functional_training_step_matches_one_process(mesh, jit):
 
 
 def test_a_graph_mode_functional_step_trains_the_same():
-    ms.set_context(mode=ms.GRAPH_MODE)
     n, strategies = MESHES["2x2"]
-    net = MLP(**strategies)
-    parallel_net = AutoParallel(_functional_step(net, _optimizer("Momentum", net), jit=True))
-    with simulate(n) as run:
-        losses = [float(parallel_net(x, y).asnumpy()) for x, y in BATCHES]
-    assert ms.get_context("mode") == ms.GRAPH_MODE and len(run.executions) == 3
-    ms.set_context(mode=ms.PYNATIVE_MODE)
-    ref, ref_losses = _reference()
-    np.testing.assert_allclose(losses, ref_losses, rtol=0, atol=1e-12)
-    _assert_params(net, ref)
+    logs = {}
+    for mode in (ms.PYNATIVE_MODE, ms.GRAPH_MODE):
+        ms.set_context(mode=mode)
+        net = MLP(**strategies)
+        parallel_net = AutoParallel(_functional_step(net, _optimizer("Momentum", net), jit=True))
+        with simulate(n) as run:
+            losses = [float(parallel_net(x, y).asnumpy()) for x, y in BATCHES]
+        assert ms.get_context("mode") == mode and len(run.executions) == 3
+        # in GRAPH_MODE the gradient call is partitioned from its graph (traced once), else from its recording
+        assert [ex.program.graph is not None for ex in run.executions] == [mode == ms.GRAPH_MODE] * 3
+        assert len({id(ex.program.graph) for ex in run.executions}) == 1
+        logs[mode] = [(r.kind, r.group_size, r.input_bytes) for r in run.world.log]
+        ms.set_context(mode=ms.PYNATIVE_MODE)
+        ref, ref_losses = _reference()
+        np.testing.assert_allclose(losses, ref_losses, rtol=0, atol=1e-12)
+        _assert_params(net, ref)
+    assert logs[ms.GRAPH_MODE] == logs[ms.PYNATIVE_MODE]
 
 
 def _train_one_step(wrap, n, strategies, configure):
@@ -175,14 +182,18 @@ def test_model_train_over_an_auto_parallel_network(tmp_path):
     assert ms.get_auto_parallel_context("strategy_ckpt_save_file") == ""
 
 
-def test_a_forward_pass_runs_partitioned():
+@pytest.mark.parametrize("mode", ["pynative", "graph"])
+def test_a_forward_pass_runs_partitioned(mode):
     n, strategies = MESHES["col-row 4"]
     net, ref = MLP(**strategies), MLP()
     x, y = BATCHES[0]
     parallel_net = AutoParallel(net)
     parallel_net.dataset_strategy("full_batch")
+    if mode == "graph":   # partitioned from the network's graph
+        ms.set_context(mode=ms.GRAPH_MODE)
     with simulate(n) as run:
         out = parallel_net(x, y)
+    assert (run.executions[0].program.graph is not None) == (mode == "graph")
     np.testing.assert_allclose(out.asnumpy(), ref(x, y).asnumpy(), rtol=0, atol=1e-12)
     # the whole batch on every rank, w1 by columns, w2 by rows: the second MatMul's partial sums (8 x 6 float64)
     # all-reduced once over the 4 ranks, nothing else

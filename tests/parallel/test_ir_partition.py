@@ -11,7 +11,7 @@ import mindseed as ms
 from mindseed import Parameter, Tensor, nn, ops
 from mindseed.common._parallel import PARAMETER_PLANS
 from mindseed.compiler.ir import Graph, Node
-from mindseed.ops._prims.core import assign_p
+from mindseed.ops._prims.core import assign_p, py_call_p
 from mindseed.parallel import _demo_gpt as gpt
 from mindseed.parallel._ir import graph_program, program_from_graph, unpartitionable
 from mindseed.parallel._layout import assemble
@@ -133,12 +133,14 @@ def test_program_from_graph_checks_its_graph_and_inputs():
     assert unpartitionable(program.graph) is None
     with pytest.raises(ValueError, match="has 5 parameters, but got 1 inputs"):
         program_from_graph(program.graph, (X,))
-    updating = Graph("g")   # a node updating state: no program of pure calls
+    updating = Graph("g")   # a node updating state that is no Assign of the graph itself: no program of calls
     w = program.graph.params[2]
-    updating.params, updating.nodes = [w], [Node(assign_p, [w, w], {}, [])]
-    assert "Assign updates state" in unpartitionable(updating)
-    with pytest.raises(ValueError, match="must be a program of pure primitive calls, but its node Assign"):
+    updating.params, updating.nodes = [w], [Node(py_call_p, [w], {}, [])]
+    assert "PyCall updates state" in unpartitionable(updating)
+    with pytest.raises(ValueError, match="must be a program of pure primitive calls, but its node PyCall"):
         program_from_graph(updating, (net.w1,))
+    updating.nodes = [Node(assign_p, [w, w], {}, [])]
+    assert unpartitionable(updating) is None and "inside control flow" in unpartitionable(updating, nested=True)
 
 
 class Looping(nn.Cell):
@@ -200,7 +202,7 @@ class Branchy(nn.Cell):
 
 
 class Counting(nn.Cell):
-    """The sharded block, counting its calls in a Parameter: a graph updating state."""
+    """The sharded block, counting its calls in a Parameter (an `Assign` of the graph) and scaling by the count."""
 
     def __init__(self):
         super().__init__()
@@ -209,23 +211,36 @@ class Counting(nn.Cell):
 
     def construct(self, x):
         ops.assign(self.calls, self.calls + 1.0)
-        return self.net(x)
+        return self.net(x) * self.calls
 
 
-def test_a_branch_partitions_and_a_state_update_falls_back_to_the_recording():
+class Breaking(nn.Cell):
+    """The sharded block, then a value read into Python: the trace breaks (the interpreter runs it)."""
+
+    def __init__(self):
+        super().__init__()
+        self.net = ShardedNet(in_strategy=((4, 1),))
+
+    def construct(self, x):
+        y = self.net(x)
+        return y * (float(y.asnumpy().sum() > 0) + 1.0)
+
+
+def test_branches_and_updates_partition_and_a_graph_break_falls_back_to_the_recording():
     ms.set_auto_parallel_context(parallel_mode="semi_auto_parallel", dataset_strategy="full_batch")
-    branchy, counting = Branchy(), Counting()
-    want = branchy(SHARD_X).asnumpy(), counting.net(SHARD_X).asnumpy()
+    branchy, counting, breaking = Branchy(), Counting(), Breaking()
+    block = counting.net(SHARD_X).asnumpy()
+    want = branchy(SHARD_X).asnumpy(), block, 2 * block, breaking(SHARD_X).asnumpy()
     ms.set_context(mode=ms.GRAPH_MODE)
     with simulate(4) as run:
-        got = branchy(SHARD_X), counting(SHARD_X)
+        got = branchy(SHARD_X), counting(SHARD_X), counting(SHARD_X), breaking(SHARD_X)
     for g, w in zip(got, want):
         np.testing.assert_allclose(g.asnumpy(), w, rtol=0, atol=1e-12)
-    first, second = run.executions
-    assert first.program.graph is not None and second.program.graph is None
-    assert len(run.fallbacks) == 1 and "Assign updates state" in run.fallbacks[0]
-    # the abandoned trace's update is undone: the recorded call counts once
-    assert float(counting.calls.asnumpy()) == 1.0
+    assert [ex.program.graph is not None for ex in run.executions] == [True, True, True, False]
+    # the Assign is the program's update, made once per call after the ranks ran (the trace run's undone)
+    assert [len(ex.program.updates) for ex in run.executions[1:3]] == [1, 1]
+    assert float(counting.calls.asnumpy()) == 2.0
+    assert len(run.fallbacks) == 1 and run.fallbacks[0].startswith("the trace stopped: asnumpy()")
 
 
 @pytest.mark.parametrize("mode", ["graph", "jit"])
@@ -246,28 +261,32 @@ def test_a_graph_call_on_the_world_runs_its_graph_program(mode):
     assert _log(run.world)[:len(reference.log)] == _log(reference)
 
 
-def _train(net, args, n, data, mode):
+def _train(net, args, n, data, mode, steps=1):
     step = nn.TrainOneStepCell(net, nn.SGD(net.trainable_params(), 0.1))
     ms.set_auto_parallel_context(parallel_mode="semi_auto_parallel", dataset_strategy=data)
     ms.set_context(mode=mode)
     with simulate(n) as run:
-        loss = step(*args)
+        losses = [step(*(a * (k + 1) for a in args)) for k in range(steps)]
     ms.set_context(mode=ms.PYNATIVE_MODE)
     ms.reset_auto_parallel_context()
-    return loss, run
+    return losses[-1] if steps == 1 else losses, run
 
 
-def test_graph_mode_training_step_partitions_its_graph():
+def test_graph_mode_training_steps_partition_their_graph():
     n, strategies, data = MLP_CASES["(2, 4)"]
     ref = MLP(**strategies)
-    want = nn.TrainOneStepCell(ref, nn.SGD(ref.trainable_params(), 0.1))(X, Y)
+    step = nn.TrainOneStepCell(ref, nn.SGD(ref.trainable_params(), 0.1))
+    want = [step(X * (k + 1), Y * (k + 1)) for k in range(2)]
     net = MLP(**strategies)
-    loss, run = _train(net, (X, Y), n, (data, data), ms.GRAPH_MODE)
-    np.testing.assert_allclose(loss.asnumpy(), want.asnumpy(), rtol=0, atol=1e-12)
+    losses, run = _train(net, (X, Y), n, (data, data), ms.GRAPH_MODE, steps=2)
+    for loss, w in zip(losses, want):
+        np.testing.assert_allclose(loss.asnumpy(), w.asnumpy(), rtol=0, atol=1e-12)
     for p, q in zip(net.trainable_params(), ref.trainable_params()):
         np.testing.assert_allclose(p.asnumpy(), q.asnumpy(), rtol=0, atol=1e-12)
-    assert run.executions[0].program.graph is not None and run.fallbacks == []
-    _, recorded = _train(MLP(**strategies), (X, Y), n, (data, data), ms.PYNATIVE_MODE)
+    first, second = run.executions
+    # traced once: the second step runs the same graph on its own batch
+    assert first.program.graph is not None and second.program.graph is first.program.graph and run.fallbacks == []
+    _, recorded = _train(MLP(**strategies), (X, Y), n, (data, data), ms.PYNATIVE_MODE, steps=2)
     assert recorded.executions[0].program.graph is None
     assert _log(run.world) == _log(recorded.world)
 
@@ -328,3 +347,44 @@ def test_the_planner_plans_a_graph_mode_script_from_its_graph(tmp_path, capsys, 
     # the same operators, cuts, collectives and bytes: the report past its timing line
     cut = [out.split("\n", 2)[2] for out in outs.values()]
     assert cut[0] == cut[1] and "AllReduce" in cut[0]
+
+
+class Normed(nn.Cell):
+    """A data-parallel product, BatchNorm (training: its moving statistics are Assigns of the graph), a product."""
+
+    def __init__(self):
+        super().__init__()
+        rng = np.random.default_rng(8)
+        self.w = Parameter(Tensor(rng.standard_normal((4, 6))), name="w")
+        self.mm = ops.MatMul().shard(((2, 1), (1, 1)))
+        self.bn = nn.BatchNorm1d(6)
+        self.out = Parameter(Tensor(rng.standard_normal((6, 2))), name="out")
+
+    def construct(self, x, y):
+        h = ops.cast(self.bn(ops.cast(self.mm(x, self.w), ms.float32)), ms.float64)
+        d = ops.matmul(h, self.out) - y
+        return (d * d).mean()
+
+
+def test_graph_mode_steps_update_the_batch_norm_statistics():
+    x, y = SHARD_X, Tensor(np.random.default_rng(9).standard_normal((8, 2)))
+    ref = Normed().set_train()
+    step = nn.TrainOneStepCell(ref, nn.SGD(ref.trainable_params(), 0.1))
+    want = [step(x * (k + 1), y * (k + 1)).asnumpy() for k in range(2)]
+    runs = {}
+    for mode in (ms.GRAPH_MODE, ms.PYNATIVE_MODE):
+        net = Normed().set_train()
+        losses, run = _train(net, (x, y), 2, ((2, 1), (2, 1)), mode, steps=2)
+        runs[mode] = [v.asnumpy() for v in losses], {n: p.asnumpy() for n, p in net.parameters_and_names()}, run
+    (losses, params, run), (rec_losses, rec_params, recorded) = runs[ms.GRAPH_MODE], runs[ms.PYNATIVE_MODE]
+    assert [ex.program.graph is not None for ex in run.executions] == [True, True] and run.fallbacks == []
+    assert [len(ex.program.updates) for ex in run.executions] == [2, 2]   # the moving mean and variance
+    # the graph's program gives the recording's numbers and collectives; one process's within float32 BatchNorm
+    np.testing.assert_array_equal(np.array(losses), np.array(rec_losses))
+    for name, value in params.items():
+        np.testing.assert_array_equal(value, rec_params[name])
+    assert _log(run.world) == _log(recorded.world)
+    np.testing.assert_allclose(np.array(losses), np.array(want), rtol=1e-6)
+    for name, p in ref.parameters_and_names():
+        np.testing.assert_allclose(params[name], p.asnumpy(), rtol=1e-6, atol=1e-7)
+    assert not np.allclose(params["bn.moving_mean"], 0)
