@@ -115,6 +115,13 @@ class DynamicSequence:
         _check_add(other, self)
         return self._like(self._plain(other) + self._plain(self))
 
+    def __mul__(self, times):
+        # repeated, the sequence keeps its unknown length (MindSpore's SequenceMul of a dynamic-length sequence)
+        out = self._plain.__mul__(self, _index(times))
+        return self._like(out) if isinstance(out, self._plain) else out
+
+    __rmul__ = __mul__
+
     def __getitem__(self, index):
         if isinstance(index, slice):
             index = slice(*(_index(v) for v in (index.start, index.stop, index.step)))

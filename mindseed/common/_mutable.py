@@ -43,16 +43,23 @@ def mutable(input_data, dynamic_len=False):
         return _Int(input_data)
     if isinstance(input_data, float):
         return _Float(input_data)
-    raise TypeError(f"For 'mutable', the 'input_data' must be a Tensor, a bool, int or float scalar, or a tuple, list "
-                    f"or dict of Tensors, but got {type(input_data).__name__}.")
+    raise TypeError(f"For 'mutable', the 'input_data' should be one of (bool, int, float, Tensor, tuple, list, dict) "
+                    f"or their nested structures with no self-reference, but got {type(input_data).__name__}: "
+                    f"{input_data}.")
+
+
+def _repeated(seq, times):
+    """A mutable sequence repeated in a trace stays variable (MindSpore's SequenceMul of a variable sequence)."""
+    out = type(seq).__mro__[1].__mul__(seq, times)
+    return type(seq)(out) if _state.tracing is not None and isinstance(out, (tuple, list)) else out
 
 
 class _Tuple(tuple, _Mutable):
-    pass
+    __mul__ = __rmul__ = _repeated
 
 
 class _List(list, _Mutable):
-    pass
+    __mul__ = __rmul__ = _repeated
 
 
 class _Dict(dict, _Mutable):

@@ -139,6 +139,7 @@ def _record(compiled, entry, tapes, leaves, wrt, out, res_raw):
 def _build(compiled, tmpl, leaves, caller_tapes, J, ints=()):
     target = compiled._target()
     builder = GraphBuilder(compiled.name)
+    builder.bytecode = compiled.capture_mode == "bytecode"
     inputs = [Tensor._from_raw(t._data) for t in leaves]
     for x in inputs:
         builder.add_input(x)

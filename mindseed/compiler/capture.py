@@ -12,7 +12,7 @@ trace stopped at code the graph cannot hold runs the whole function in the inter
 (`break_count_` 1) and no graph (`code` has the function's own code as `compiled_code_`, no `phase_`).
 """
 
-__all__ = ["note_call", "record_of"]
+__all__ = ["note_call", "note_raise", "record_of"]
 
 _records = {}     # code object -> _Record
 
@@ -50,6 +50,22 @@ def note_call(code, entry, compiled, graph):
         slot = rec.calls[id(entry)] = [entry, 0, phase]
     slot[1] += 1
     rec.last = slot
+
+
+def note_raise(code, tb, compiled, library_dir, original):
+    """A call of the bytecode-captured function whose code is `code` raised, with traceback `tb`: a graph break
+    at the `raise`. It is recorded for that function (compiled by this call or not) and for each function of the
+    user's (outside `library_dir`) it called on the way to the raise, which MindSpore compiles on its own after
+    the break. `original(frame_code)` is the code of the user's function a frame runs (its converted version's)."""
+    user = False
+    while tb is not None:
+        frame_code = original(tb.tb_frame.f_code)
+        if frame_code is code:
+            user = True
+            note_call(code, None, compiled, False)
+        elif user and not frame_code.co_filename.startswith(library_dir):
+            note_call(frame_code, None, frame_code not in _records, False)
+        tb = tb.tb_next
 
 
 def record_of(code):

@@ -131,7 +131,7 @@ def bool_cond(t):
 def join_error(where, detail):
     exc = TypeError(f"For 'If' at {where}: Cannot join the return values of different branches, perhaps you need "
                     f"to make them equal.\nType Join Failed: {detail}.")
-    exc.graph_join = True   # MindSpore's PIJit (jit capture_mode="bytecode") breaks the graph there instead
+    exc.bytecode_break = True   # MindSpore's PIJit (jit capture_mode="bytecode") breaks the graph there instead
     return exc
 
 
@@ -167,10 +167,18 @@ def _pick(a, b, take_b_when_true):
     return _select(a, b, take_b_when_true)
 
 
+def graph_bool(a):
+    """`a`, about to decide a condition at trace time: a tensor known then must still have shape () or (1,) in a
+    graph (MindSpore's rule, where PyNative only refuses more than one element)."""
+    if isinstance(a, Tensor) and _state.tracing is not None:
+        bool_cond(a)
+    return a
+
+
 def and_(a, b_fn):
     if _traced(a):
         return _pick(a, b_fn(), True)
-    return a and b_fn()
+    return graph_bool(a) and b_fn()
 
 
 def and_select(a, b_fn):
@@ -191,7 +199,7 @@ def or_select(a, b_fn):
 def or_(a, b_fn):
     if _traced(a):
         return _pick(a, b_fn(), False)
-    return a or b_fn()
+    return graph_bool(a) or b_fn()
 
 
 def not_(a):
@@ -199,13 +207,13 @@ def not_(a):
         from mindseed.ops import functional as F  # noqa: PLC0415
         bool_cond(a)
         return F.logical_not(a)
-    return not a
+    return not graph_bool(a)
 
 
 def ifexp(cond, then_fn, else_fn):
     if _traced(cond):
         return if_(cond, then_fn, else_fn, (), True)
-    return then_fn() if cond else else_fn()
+    return then_fn() if graph_bool(cond) else else_fn()
 
 
 # ---------------------------------------------------------------- if
@@ -213,7 +221,7 @@ def if_(cond, then_fn, else_fn, vals, returns=False, names=None):
     """`then_fn(*vals)` or `else_fn(*vals)` by cond; an If node when cond is a traced tensor. `names`: the
     variables a statement `if` assigns, whose values the branches return in that order."""
     if not _traced(cond):
-        return then_fn(*vals) if cond else else_fn(*vals)
+        return then_fn(*vals) if graph_bool(cond) else else_fn(*vals)
     if cond.size != 1:
         _too_many(cond)
     return _graph_if(cond, then_fn, else_fn, vals, None if returns else names)

@@ -11,6 +11,7 @@
 Outside a trace (or on Python values) each does exactly what Python does.
 """
 import operator
+import sys
 
 import numpy as np
 
@@ -107,7 +108,10 @@ def _reduce_bool(x, kind):
         b = _ms_bool(e)
         if not isinstance(b, Tensor):
             if b == (kind == "any"):
-                return b if acc is None else _state.tracing.mark_scalar(F.ones_like(acc), bool)
+                # decided by a constant item: True for any, False for all (a bool scalar of the graph after
+                # graph items)
+                return b if acc is None else _state.tracing.mark_scalar(
+                    F.ones_like(acc) if b else F.zeros_like(acc), bool)
             continue
         acc = b if acc is None else (F.logical_or(acc, b) if kind == "any" else F.logical_and(acc, b))
     return (kind == "all") if acc is None else _state.tracing.mark_scalar(acc, bool)
@@ -563,7 +567,7 @@ def _ms_if(cond, then_fn, else_fn, vals, returns=False, mutated=None, names=None
     """`if` of converted code. On a graph tensor both branches are traced; a branch that raises when traced
     but is not taken now becomes a branch that raises at run time (MindSpore's `raise` in graphs)."""
     if not _traced(cond):
-        return then_fn(*vals) if cond else else_fn(*vals)
+        return then_fn(*vals) if control.graph_bool(cond) else else_fn(*vals)
     control.no_container_changes(mutated)
     control.bool_cond(cond)
     taken_then = bool(B.item(cond._data))
@@ -639,11 +643,14 @@ def _ms_for_range(bounds, body_fn, vals, mutated=None):
 _REFUSED = {"try/except": "Try"}    # statements MindSpore's graph parser refuses (PIJit runs them in Python)
 
 
-def _ms_unsupported(what, users_code=True):
+def _ms_unsupported(what, users_code=True, bytecode_traces=False):
     """Syntax the graph cannot express: the trace stops here. A statement MindSpore's parser refuses in the user's
     code is its RuntimeError (`refused`), except under jit(capture_mode="bytecode"), where the function runs in the
-    interpreter, as the rest of such syntax and library code (`users_code` False) do."""
+    interpreter, as the rest of such syntax and library code (`users_code` False) do; or, `bytecode_traces`, is
+    traced as it runs there."""
     if _state.tracing is not None:
+        if bytecode_traces and _state.tracing.root.bytecode:
+            return
         exc = GraphBreak(f"{what} is not supported in graph mode (at {user_location()})")
         if what in _REFUSED and users_code:
             exc.refused = RuntimeError(f"Unsupported statement '{_REFUSED[what]}'.\nMore details please refer to "
@@ -651,14 +658,31 @@ def _ms_unsupported(what, users_code=True):
         raise exc
 
 
-def _ms_raise_types(name):
+def _ms_undefined_name(name):
+    """A name the function never binds (parse.py's check): MindSpore's compile-time NameError in graph mode (PIJit,
+    capture_mode="bytecode", and the interpreter raise Python's when the line runs)."""
+    if _state.tracing is not None and not _state.tracing.root.bytecode:
+        raise NameError(f"The name '{name}' is not defined, or not supported in graph mode.")
+
+
+def _ms_pass_breaks():
+    """At the start of an `except` clause the trace runs: a graph break it caught goes on (the function runs in the
+    interpreter, where the clause sees the exceptions it is written for)."""
+    exc = sys.exc_info()[1]
+    if isinstance(exc, GraphBreak):
+        raise exc
+
+
+def _ms_raise_types(name, caught=False):
     """A `raise` of an exception type a graph cannot raise (`parse.RAISE_TYPES`) is traced: MindSpore's RuntimeError
-    when the graph is compiled, whether or not the `raise` would run."""
-    if _state.tracing is not None:
+    when the graph is compiled, whether or not the `raise` would run. PIJit (capture_mode="bytecode") raises any
+    type: in the body of a `try` with `except` clauses (`caught`) within its graph, elsewhere breaking the graph."""
+    if _state.tracing is not None and not (caught and _state.tracing.root.bytecode):
         from mindseed.compiler.parse import RAISE_TYPES  # noqa: PLC0415 -- parse imports the helpers' names
         exc = RuntimeError(f"Unsupported exception type: {name}. Raise only support some Python standard exception "
                            f"types: {', '.join(RAISE_TYPES)}. (at {user_location()})")
         exc.compile_time = True     # not a run-time raise when traced in a branch not taken now
+        exc.bytecode_break = True       # PIJit (capture_mode="bytecode") breaks the graph there instead
         raise exc
 
 
@@ -892,6 +916,7 @@ HELPERS = {
     "__ms_float": _ms_float, "__ms_any": _ms_any, "__ms_all": _ms_all, "__ms_min": _ms_min, "__ms_max": _ms_max,
     "__ms_zip": _ms_zip, "__ms_setattr": _ms_setattr, "__ms_in": _ms_in, "__ms_not_in": _ms_not_in,
     "__ms_print": _ms_print, "__ms_fstring": _ms_fstring, "__ms_unsupported": _ms_unsupported,
+    "__ms_pass_breaks": _ms_pass_breaks, "__ms_undefined_name": _ms_undefined_name,
     "__ms_chain": _ms_chain, "__ms_order": _ms_order, "__ms_dict": ms_dict, "__ms_method": ms_method,
     "__ms_shift": ms_shift, "__ms_arith": ms_arith,
     "__ms_map": _ms_map, "__ms_enumerate": _ms_enumerate, "__ms_isinstance": _ms_isinstance, "__ms_range": _ms_range,

@@ -29,7 +29,7 @@ from mindseed.compiler.dynamic import (_RANK, _agrees, _dyn_key, _DynInput, _dyn
 from mindseed.compiler.ir import verify
 from mindseed.common._mutable import _ScalarLeaf, mutable
 from mindseed.compiler.helpers import _GraphStr
-from mindseed.compiler.parse import calls_first_parameter, convert
+from mindseed.compiler.parse import calls_first_parameter, convert, original_code
 from mindseed.compiler.trace import (_PKG_DIR, GraphBreak, GraphBuilder, ShardedCall, _is_user, add_user_trace,
                                      building, partitioning, tentative, user_frame)
 
@@ -175,7 +175,11 @@ class _Compiled:
         try:
             if self.capture_mode == "bytecode" and self.fn is not _run_cell:
                 traces, self._ran = self.traces, None
-                out = self._call(args, kwargs)
+                try:
+                    out = self._call(args, kwargs)
+                except Exception as e:   # the function raised: a graph break at the raise
+                    capture.note_raise(self.fn.__code__, e.__traceback__, self._ran is None, _PKG_DIR, original_code)
+                    raise
                 ran = self._ran
                 capture.note_call(self.fn.__code__, ran, self.traces > traces, ran is None or ran.run_fn is not None)
             else:
@@ -324,6 +328,7 @@ class _Compiled:
         target = self._target()
         builder = GraphBuilder(self.name)
         builder.strict = bool(_strict(self.fullgraph))
+        builder.bytecode = self.capture_mode == "bytecode"
         leaves = []
         tmpl = _flatten((args, kwargs), leaves)
         # one graph input per distinct tensor: a tensor passed twice (f(x, x)) is one value, as in PyNative,
@@ -366,8 +371,9 @@ class _Compiled:
             _show_prints(builder)
             if any(isinstance(a, _GraphStr) for a in exc.args):   # `raise E(f"... {x}")`: the text of this run
                 exc.args = tuple(a.now() if isinstance(a, _GraphStr) else a for a in exc.args)
-            if self.capture_mode == "bytecode" and getattr(exc, "graph_join", False):
-                # PIJit captures what one graph can hold: branches whose values do not join break the graph
+            if self.capture_mode == "bytecode" and getattr(exc, "bytecode_break", False):
+                # PIJit captures what one graph can hold: branches whose values do not join, or a `raise` of a type the
+                # graph parser refuses, break the graph
                 return self._interpreted(entry, GraphBreak(str(exc).split("\n")[0]), args, kwargs)
             err = _graph_exception(exc)
             # name the user's line (MindSpore: "The Traceback of Net Construct Code"), in the traceback text

@@ -15,6 +15,7 @@ if/else; `break`/`continue` become flag variables. Calls to user functions are c
 way when they are made (`__ms_call`). Line numbers are kept, so errors point at the user's source.
 """
 import ast
+import builtins
 import functools
 import inspect
 import itertools
@@ -79,6 +80,11 @@ def _assigned(stmts):
         V().visit(s)
     return [n for n in names if not n.startswith("__ms_")] + [n for n in names if n.startswith("__ms_") and
                                                               n.split("_")[3] in ("brk", "cont", "i", "it", "rf", "rv")]
+
+
+def _catches(s):
+    """Does `s`, a `try` or `with` statement, have an `except` clause, its own or one nested in its bodies?"""
+    return any(isinstance(n, ast.Try) and n.handlers for n in _walk_no_nested(s, False))
 
 
 def _contains(stmts, kinds, stop_at_loops=True):
@@ -280,11 +286,17 @@ class _Rewriter:
             return ast.copy_location(ast.Assign(targets=[_name(in_loop[0], ast.Store)], value=ast.Constant(True)), s)
         if isinstance(s, ast.Continue) and in_loop:
             return ast.copy_location(ast.Assign(targets=[_name(in_loop[1], ast.Store)], value=ast.Constant(True)), s)
-        if isinstance(s, ast.Try) and s.handlers or type(s).__name__ == "TryStar":
+        if isinstance(s, (ast.Try, ast.With)) and _catches(s) or type(s).__name__ == "TryStar":
             # exceptions raised by the graph at run time cannot be caught by a trace-time `try`: interpreter
+            # (also for a `try: ... except` nested in a `try: ... finally` or a `with`, whose bodies the trace runs).
+            # Under PIJit (capture_mode="bytecode") the statement runs as it is at trace time (its Python
+            # exceptions are raised and caught then); a graph break inside it is never caught by its handlers.
             stop = ast.Expr(value=_call("__ms_unsupported", [ast.Constant("try/except"),
-                                                             ast.Constant(_users_code[0])]))
-            return [ast.copy_location(stop, s), s]
+                                                             ast.Constant(_users_code[0]), ast.Constant(True)]))
+            for node in _walk_no_nested(s, False):
+                if isinstance(node, ast.ExceptHandler):
+                    node.body.insert(0, ast.copy_location(ast.Expr(value=_call("__ms_pass_breaks", [])), node))
+            return [ast.copy_location(stop, s), ast.fix_missing_locations(s)]
         attr_target = _attribute_target(s)
         if attr_target is not None:
             # `obj.name = value` / `obj.name op= value`: through __ms_setattr, which sees whether the graph would
@@ -777,10 +789,12 @@ RAISE_TYPES = ("AssertionError", "AttributeError", "BaseException", "Environment
 def _check_raises(fdef):
     """Before each of the function's own `raise X(...)` / `raise X` whose type a graph cannot raise, a check that is
     MindSpore's compile-time RuntimeError when the block is traced (reached, or the other side of an `if` on a
-    tensor), not a run-time raise. Nested functions are checked when they are converted."""
-    todo = [fdef]
+    tensor), not a run-time raise. The check is told whether the `raise` is in the body of a `try` with `except`
+    clauses (PIJit raises and catches it in its graph). Nested functions are checked when they are converted."""
+    todo = [(fdef, False)]
     while todo:
-        node = todo.pop()
+        node, caught = todo.pop()
+        in_try = isinstance(node, ast.Try) and bool(node.handlers)
         for field in ("body", "orelse", "finalbody"):
             block = getattr(node, field, None)
             if not isinstance(block, list):
@@ -791,13 +805,50 @@ def _check_raises(fdef):
                 if isinstance(st, ast.Raise) and st.exc is not None:
                     target = st.exc.func if isinstance(st.exc, ast.Call) else st.exc
                     if isinstance(target, ast.Name) and target.id not in RAISE_TYPES:
-                        check = ast.Expr(value=_call("__ms_raise_types", [ast.Constant(target.id)]))
+                        check = ast.Expr(value=_call("__ms_raise_types", [
+                            ast.Constant(target.id), ast.Constant(caught or in_try and field == "body")]))
                         block.insert(k, ast.fix_missing_locations(ast.copy_location(check, st)))
                         k += 1
                 k += 1
+        tried = {id(st) for st in node.body} if in_try else ()
         for child in ast.iter_child_nodes(node):
             if not isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)):
-                todo.append(child)
+                todo.append((child, caught or id(child) in tried))
+
+
+def _check_undefined_names(fdef, fn):
+    """MindSpore's parser resolves every name of the function before compiling it: a name bound nowhere (not in the
+    function or the functions nested in it, its closure, its globals or the builtins) is its NameError, raised
+    when the graph is compiled even if the line would not run. Checks at the top of the body, one per such name,
+    carry the line of its first use."""
+    bound = set(fn.__code__.co_freevars) | set(fn.__globals__) | set(dir(builtins)) | set(_HELPERS) | {"__class__"}
+    loads = []
+    for node in ast.walk(fdef):
+        if isinstance(node, ast.Name):
+            if isinstance(node.ctx, ast.Load):
+                loads.append(node)
+            else:
+                bound.add(node.id)
+        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            bound.add(node.name)
+        elif isinstance(node, ast.arg):
+            bound.add(node.arg)
+        elif isinstance(node, ast.ExceptHandler) and node.name:
+            bound.add(node.name)
+        elif isinstance(node, ast.alias):
+            bound.add((node.asname or node.name).split(".")[0])
+        elif isinstance(node, (ast.Global, ast.Nonlocal)):
+            bound.update(node.names)
+        elif isinstance(node, (ast.MatchAs, ast.MatchStar)) and node.name or isinstance(node, ast.MatchMapping) \
+                and node.rest:
+            bound.add(node.name if not isinstance(node, ast.MatchMapping) else node.rest)
+    first = {}
+    for node in sorted(loads, key=lambda n: (n.lineno, n.col_offset)):
+        if node.id not in bound and node.id not in first:
+            first[node.id] = node
+    checks = [ast.copy_location(ast.Expr(value=_call("__ms_undefined_name", [ast.Constant(name)])), node)
+              for name, node in first.items()]
+    fdef.body[:0] = checks
 
 
 def convert(fn, jit_class=False):
@@ -815,6 +866,15 @@ def convert(fn, jit_class=False):
         new = fn
     _cache[fn] = new
     return new
+
+
+def original_code(code):
+    """The code object of the user's function whose converted version has code `code` (`code` itself when it is
+    not a converted function's)."""
+    for fn, new in list(_cache.items()):
+        if getattr(new, "__code__", None) is code:
+            return fn.__code__
+    return code
 
 
 def _convert(fn):
@@ -857,6 +917,7 @@ def _convert(fn):
     _shadowed_all.update(n for n in ("map", "filter", "sorted") if n in rebound)
     _users_code[0] = not code.co_filename.startswith(_LIBRARY_DIRS)
     if _users_code[0]:
+        _check_undefined_names(fdef, fn)
         _check_raises(fdef)
     try:
         fdef.body = _Rewriter(first_arg, code.co_varnames).block(fdef.body)

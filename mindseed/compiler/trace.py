@@ -226,6 +226,7 @@ class GraphBuilder(_state.Recorder):
         self.assigned = {}      # id -> Parameter updated (Assign) in this graph: control flow passes them out
         self.cells = {}         # root only: id -> Cell called while tracing (their training flags key the cache)
         self.strict = False     # root only: the graph must compile whole (fullgraph / STRICT): no fallback
+        self.bytecode = False   # root only: compiling for jit(capture_mode="bytecode") (MindSpore's PIJit)
         self.by_value = None    # root only: {id(input Var): leaf index} of the inputs whose values Python may read
         #                         (the graph is then specialized on them); None: every such read is a graph break
         self.value_reads = set()  # root only: the leaf indices of the inputs whose values the trace read

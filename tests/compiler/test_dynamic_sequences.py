@@ -207,3 +207,26 @@ def test_getitem_of_empty_sequence_by_variable_index():
 
     with pytest.raises(ValueError, match="cannot get item by index from an empty sequence"):
         f(mutable(()), mutable(1))
+
+
+def test_repeated_variable_sequences_stay_variable():
+    @ms.jit
+    def f(n):
+        dyn = mutable([1, 2, 3], True)
+        fixed = mutable([1, 2])
+        marks = []
+        for seq in (dyn * 2, 2 * dyn, dyn * n, fixed * 2, [1, 2] * 2):
+            marks.append((F.is_sequence_value_unknown(seq), F.is_sequence_shape_unknown(seq)))
+        return marks, dyn * 2, fixed * 3
+
+    marks, twice, thrice = f(2)
+    assert [tuple(bool(v) for v in m) for m in marks] == [(True, True)] * 3 + [(True, False), (False, False)]
+    assert list(twice) == [1, 2, 3, 1, 2, 3] and list(thrice) == [1, 2] * 3
+    assert type(mutable([1]) * 2) is list        # outside a graph: Python's list
+
+
+def test_mutable_refuses_other_types_with_mindspores_message():
+    with pytest.raises(TypeError, match=r"For 'mutable', the 'input_data' should be one of \(bool, int, float, Tensor, "
+                                        r"tuple, list, dict\) or their nested structures with no self-reference, but "
+                                        r"got int64: 3\."):
+        mutable(np.int64(3))
