@@ -396,10 +396,17 @@ def _graph_if(cond, then_fn, else_fn, vals, names=None):
             second = _Branch(parent, else_fn if taken_then else then_fn, vals, "else" if taken_then else "then")
     except GraphBreak:
         raise
-    except Exception as exc:  # noqa: BLE001 -- e.g. `raise` in the branch not taken now: decide at run time
+    except Exception as exc:  # noqa: BLE001 -- e.g. `raise` in the branch not taken now: raised at run time
         if getattr(exc, "compile_time", False):
             raise
-        raise GraphBreak(f"a branch of the if at {where} raises {type(exc).__name__} when traced") from exc
+        # MindSpore's graph raises it when that branch runs: the branch is a Raise giving the taken one's structure
+        raising = _raising(exc, first.result)
+        if taken_then:
+            else_fn = raising
+        else:
+            then_fn = raising
+        with speculating():
+            second = _Branch(parent, raising, vals, "else" if taken_then else "then")
     t, e = (first, second) if taken_then else (second, first)
     rt, re_ = _one_branch_names(t.result, e.result, names, where)
     # a result not produced yet on one side (a `return` taken only in the other branch) becomes zeros there
@@ -452,6 +459,26 @@ def _graph_if(cond, then_fn, else_fn, vals, names=None):
     _record_if_gradient(cond, then_fn, else_fn, vals, results, t, e, retensorized, then_ref, else_ref, values,
                         undefined)
     return _unflatten(tt if _concrete_bool(cond) else te, results)
+
+
+def _raising(exc, like):
+    """A branch body that raises `exc` when it runs; its results (never produced) have the structure, shapes and
+    dtypes of `like`, the other branch's."""
+    def tree(ref):
+        if isinstance(ref, Tensor):
+            # traced on the values of this call, where the branch is not taken: a stand-in value, not a raise
+            attrs = {"error": exc, "shape": tuple(ref.shape), "dtype": ref.dtype.name}
+            with _tape.paused():
+                out = P.fill_p(shape=attrs["shape"], value=0, dtype=attrs["dtype"])
+            _state.tracing.emit(P.raise_p, [], attrs, [out])
+            return out
+        if isinstance(ref, (tuple, list)):
+            return type(ref)(tree(r) for r in ref)
+        return ref
+
+    def body(*args):
+        return tree(like)
+    return body
 
 
 def _pass_out_draws(t, e):

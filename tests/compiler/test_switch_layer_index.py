@@ -1,5 +1,7 @@
 """A tuple of cells indexed by a tensor inside a graph (MindSpore's switch_layer): the index is checked against the
 tuple's length with MindSpore's IndexError."""
+import warnings
+
 import numpy as np
 import pytest
 
@@ -66,3 +68,56 @@ def test_sequential_cell_index_must_be_int():
             seq[bad]
     with pytest.raises(IndexError, match=r"must be a number in range \[-2, 2\), but got 2"):
         seq[2]
+
+
+class _Raises(nn.Cell):
+    def construct(self, x):
+        raise ValueError("picked the raising cell", x.shape)
+
+
+class _PickOrRaise(nn.Cell):
+    def __init__(self):
+        super().__init__()
+        self.layers = nn.CellList([nn.ReLU(), _Raises()])
+
+    def construct(self, i, x):
+        return self.layers[i](x)
+
+
+def test_switch_layer_with_a_cell_that_raises_compiles_the_raise():
+    x = np.array([-1.0, 0.5, 2.0], np.float32)
+    ms.set_context(mode=ms.GRAPH_MODE)
+    try:
+        net = _PickOrRaise()
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")      # one graph, no JIT fallback
+            np.testing.assert_allclose(net(Tensor(0, ms.int32), Tensor(x)).asnumpy(), np.maximum(x, 0))
+        with pytest.raises(ValueError, match="picked the raising cell"):
+            net(Tensor(1, ms.int32), Tensor(x))
+        np.testing.assert_allclose(net(Tensor(-2, ms.int32), Tensor(x)).asnumpy(), np.maximum(x, 0))
+    finally:
+        ms.set_context(mode=ms.PYNATIVE_MODE)
+
+
+def test_raise_in_a_branch_not_taken_raises_when_a_later_call_takes_it():
+    @ms.jit
+    def f(x, y):
+        out = x * 2
+        if y > x:
+            out = x + y
+        elif x == y:
+            raise ValueError("equal inputs", 7)
+        return out
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        np.testing.assert_allclose(f(Tensor([1.0]), Tensor([2.0])).asnumpy(), [3.0])
+        np.testing.assert_allclose(f(Tensor([3.0]), Tensor([2.0])).asnumpy(), [6.0])
+        with pytest.raises(ValueError, match="equal inputs"):
+            f(Tensor([2.0]), Tensor([2.0]))
+        # the gradient runs through the same If: d(x + y)/dx = 1, d(2x)/dx = 2
+        g = ms.grad(f)
+        np.testing.assert_allclose(g(Tensor([1.0]), Tensor([2.0])).asnumpy(), [1.0])
+        np.testing.assert_allclose(g(Tensor([3.0]), Tensor([2.0])).asnumpy(), [2.0])
+        with pytest.raises(ValueError, match="equal inputs"):
+            g(Tensor([2.0]), Tensor([2.0]))

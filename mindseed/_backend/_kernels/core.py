@@ -337,6 +337,15 @@ def fill(shape, value, dtype):
     return torch.full(tuple(shape), value, dtype=_TORCH_DTYPES[dtype], device=_device())
 
 
+def raise_error(*, error, shape, dtype):
+    """Raise a fresh copy of the exception `error` (a graph's `raise` on the path that ran)."""
+    try:
+        fresh = type(error)(*error.args)
+    except Exception:  # noqa: BLE001 -- an exception class whose constructor takes other arguments
+        fresh = error
+    raise fresh
+
+
 def _device():
     from mindseed._backend import _core as _backend  # noqa: PLC0415 -- current device, set at run time
     return _backend.device()

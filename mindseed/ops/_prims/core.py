@@ -277,6 +277,9 @@ def _broadcast_to_bprop(x, out, dout, shape):
 zeros_like_p = Prim("ZerosLike", K.zeros_like, fill_value=0, infer=I.same, sharding=S.elementwise)
 ones_like_p = Prim("OnesLike", K.ones_like, fill_value=1, infer=I.same, sharding=S.elementwise)
 fill_p = Prim("Fill", K.fill, infer=I.fill)
+# a graph's `raise` on a path chosen at run time (a branch of an If): raises `error` when it runs; its output (a
+# tensor of `shape` and `dtype`, never made) stands for what the branch would give. Kept in order, never folded.
+raise_p = Prim("Raise", K.raise_error, side_effect=True, infer=I.fill)
 
 # ---------------------------------------------------------------- indexing
 def _index_pair(name, grad_name, sharding, grad_sharding):
