@@ -145,3 +145,17 @@ ERRORS = [
     ErrorSpec("leaky_alpha", lambda: nn.LeakyReLU("a"), TypeError, "For 'LeakyReLU'"),
 ]
 test_bad_input = make_error_tests(ERRORS)
+
+
+def test_prelu_output_keeps_the_input_dtype():
+    # MindSpore 2.10: a float32 slope on float16 data gives float16, and the slope's gradient stays float32
+    x = ms.Tensor(np.array([[-1.0, 2.0], [-3.0, 1.0]], np.float16))
+    cell = nn.PReLUExt()
+    y = cell(x)
+    assert y.dtype == ms.float16
+    np.testing.assert_allclose(y.asnumpy(), [[-0.25, 2.0], [-0.75, 1.0]])
+    gx, gw = ms.grad(lambda a, w: ms.ops.prelu(a, w).sum(), grad_position=(0, 1))(x, cell.weight)
+    assert (gx.dtype, gw.dtype) == (ms.float16, ms.float32)
+    np.testing.assert_allclose(gx.asnumpy(), [[0.25, 1.0], [0.25, 1.0]])
+    np.testing.assert_allclose(gw.asnumpy(), [-4.0])
+    assert ms.ops.prelu(x.astype(ms.float32), ms.Tensor([0.25], ms.float16)).dtype == ms.float32

@@ -396,5 +396,19 @@ ERRORS = [
     ErrorSpec("constpad_len", lambda: nn.ConstantPad1d((1, 2, 3, 4), 0.0), ValueError, "ConstantPad1d"),
     ErrorSpec("constpad_value", lambda: nn.ConstantPad2d(1, "a"), TypeError, "ConstantPad2d"),
     ErrorSpec("reflectpad_neg", lambda: nn.ReflectionPad1d((-1, 1)), ValueError, "ReflectionPad1d"),
+    # MindSpore's MaxPool3D takes ceil_mode only with explicit padding; Conv3DTranspose no depth dilation
+    ErrorSpec("maxpool3d_ceil_valid", lambda: nn.MaxPool3d(2, 1, "valid", ceil_mode=True), ValueError,
+              "When the 'pad_mode' is 'same' or 'valid', the 'ceil_mode' only supports 'None'."),
+    ErrorSpec("maxpool3d_ceil_same", lambda: nn.MaxPool3d(2, 2, "same", ceil_mode=True), ValueError,
+              "the 'ceil_mode' only supports 'None'"),
+    ErrorSpec("conv3d_transpose_depth_dilation", lambda: nn.Conv3dTranspose(4, 6, 3, dilation=2), ValueError,
+              "For 'Conv3DTranspose', the depth of parameter 'dilation' must be 1, but got 2."),
 ]
 test_bad_input = make_error_tests(ERRORS)
+
+
+def test_max_pool3d_ceil_mode_with_padding_and_transpose_hw_dilation_still_work():
+    x = ms.Tensor(np.arange(2 * 5 * 4 * 6, dtype=np.float32).reshape(1, 2, 5, 4, 6))
+    assert nn.MaxPool3d(2, 2, "pad", padding=1, ceil_mode=True)(x).shape == (1, 2, 3, 3, 4)
+    assert nn.MaxPool3d(2, 2, "valid")(x).shape == (1, 2, 2, 2, 3)
+    assert nn.Conv3dTranspose(2, 3, 3, dilation=(1, 2, 2))(x).shape == (1, 3, 5, 4, 6)

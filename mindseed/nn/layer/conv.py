@@ -16,6 +16,7 @@ from mindseed.ops import functional as F
 from mindseed.ops._prims import core as P
 from mindseed.ops._prims.conv import conv_backprop_input_p, conv_p
 from mindseed.ops.operations import Conv2D, Conv3D
+from mindseed.ops.operations._conv import check_depth_dilation
 
 __all__ = ["Conv2d", "Conv2dTranspose", "Conv1d", "Conv1dTranspose", "Conv3d", "Conv3dTranspose"]
 
@@ -363,6 +364,7 @@ class Conv3dTranspose(_ConvTranspose):
         kernel_size = tuple_n("Conv3dTranspose", "kernel_size", kernel_size, 3)
         stride = tuple_n("Conv3dTranspose", "stride", stride, 3)
         dilation = tuple_n("Conv3dTranspose", "dilation", dilation, 3)
+        check_depth_dilation("Conv3DTranspose", dilation)
         pads = _explicit_pads("Conv3dTranspose", padding, 3)
         self_output_padding = tuple_n("Conv3dTranspose", "output_padding", output_padding, 3, allow_zero=True)
         super().__init__("Conv3dTranspose", in_channels, out_channels, kernel_size, stride, pad_mode, padding,

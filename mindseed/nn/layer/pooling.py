@@ -111,6 +111,8 @@ class _MaxPoolNd(_PoolNd):
         elif dilation != 1 or return_indices:
             raise ValueError(f"For {cls}, the pad_mode must be 'pad' when dilation is not 1 or return_indices is "
                              f"True, but got pad_mode:{self.pad_mode.lower()}.")
+        elif ceil_mode:    # MindSpore's MaxPool3D primitive takes ceil_mode only with explicit padding
+            raise ValueError("When the 'pad_mode' is 'same' or 'valid', the 'ceil_mode' only supports 'None'.")
 
     def construct(self, x):
         return self._pool(x)
@@ -150,7 +152,8 @@ class MaxPool2d(_MaxPoolNd):
 
 
 class MaxPool3d(_MaxPoolNd):
-    """3-D max pooling over (N, C, D, H, W) or (C, D, H, W); ceil_mode is allowed in every pad mode."""
+    """3-D max pooling over (N, C, D, H, W) or (C, D, H, W); padding is allowed in every pad mode, ceil_mode
+    only with pad_mode 'pad'."""
 
     _ND = 3
 

@@ -250,6 +250,8 @@ def prelu(input, weight):
     if weight.ndim > 1 or weight.size not in (1, c):
         raise ValueError(f"For 'PReLU', the 'weight' must be a 1-D Tensor of size 1 or {c} (the channels of the "
                          f"input), but got shape {weight.shape}.")
+    if weight.dtype != input.dtype:     # the output keeps the input's dtype (a float32 slope on float16 data)
+        weight = P.cast_p(weight, dtype=input.dtype.name)
     if input.ndim >= 2 and weight.size != 1:
         weight = P.reshape_p(weight, shape=(c,) + (1,) * (input.ndim - 2))
     elif input.ndim == 0 and weight.ndim == 1:

@@ -149,6 +149,12 @@ class Conv2DTranspose(Conv2DBackpropInput):
     """Transposed 2D convolution: (dout, weight, input_size) -> the output of shape input_size."""
 
 
+def check_depth_dilation(name, dilation):
+    """MindSpore's Conv3DTranspose takes no dilation along the depth axis (on every device)."""
+    if dilation[-3] != 1:
+        raise ValueError(f"For '{name}', the depth of parameter 'dilation' must be 1, but got {dilation[-3]}.")
+
+
 class Conv3DTranspose(Primitive):
     """Transposed 3D convolution with MindSpore's pad_mode semantics; see `ops.conv3d_transpose`."""
 
@@ -161,6 +167,7 @@ class Conv3DTranspose(Primitive):
         self.pad_mode, self.pad, self.group = pad_mode, pad, group
         self.stride = _spatial(self.name, "stride", stride, 3)
         self.dilation = _spatial(self.name, "dilation", dilation, 3)
+        check_depth_dilation(self.name, self.dilation)
         self.output_padding = _spatial(self.name, "output_padding", output_padding, 3, minimum=0)
 
     def __call__(self, dout, weight, bias=None):
@@ -253,6 +260,8 @@ class MaxPool3D(Primitive):
         self.kernel_size = _spatial(self.name, "kernel_size", kernel_size, 3)
         self.strides = _spatial(self.name, "strides", strides, 3)
         self.pad_mode = pad_mode.lower() if isinstance(pad_mode, str) else pad_mode
+        if ceil_mode is not None and self.pad_mode != "pad":
+            raise ValueError("When the 'pad_mode' is 'same' or 'valid', the 'ceil_mode' only supports 'None'.")
         self.pad_list, self.ceil_mode = pad_list, bool(ceil_mode)
 
     def __call__(self, x):
