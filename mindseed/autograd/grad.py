@@ -15,18 +15,30 @@ class GradPositionError(RuntimeError, IndexError):
     this is both."""
 
 
+def _check_grad_args(grad_position, weights, has_aux, return_ids):
+    """The argument types MindSpore's grad / value_and_grad take (a bool position counts as an int)."""
+    if grad_position is not None:
+        if not isinstance(grad_position, (int, tuple)):
+            raise TypeError("For 'F.grad', the 'grad_position' must be int or tuple.")
+        if isinstance(grad_position, tuple) and not all(isinstance(p, int) for p in grad_position):
+            raise TypeError("For 'F.grad', the element in 'grad_position' must be int.")
+    if weights is not None and not isinstance(weights, (Tensor, list, tuple)):
+        raise TypeError(f"The weights you provided is expected to be a tensor, or a list or tuple. but got "
+                        f"{weights!r:.80}")
+    for name, v in (("has_aux", has_aux), ("return_ids", return_ids)):
+        if not isinstance(v, bool):
+            raise TypeError(f"For '_Grad', the '{name}' should be bool, but got {type(v).__name__}")
+
+
 def _check_positions(grad_position, nargs):
     if grad_position is None:
         return ()
-    single = isinstance(grad_position, int) and not isinstance(grad_position, bool)
-    positions = (grad_position,) if single else tuple(grad_position)
+    positions = (int(grad_position),) if isinstance(grad_position, int) else tuple(int(p) for p in grad_position)
     if not positions:
         raise RuntimeError("grad_position should not be empty when grad by position!")
     if len(set(positions)) != len(positions):
         raise ValueError("There are duplicate positions in `grad_position`, please check it")
     for p in positions:
-        if isinstance(p, bool) or not isinstance(p, int):
-            raise TypeError(f"For 'grad', the 'grad_position' must be int or tuple of int, but got {grad_position}.")
         if p < 0:
             raise ValueError(f"For 'grad', grad_position must be >= 0, but got {p}.")
         if p >= nargs:
@@ -37,7 +49,7 @@ def _check_positions(grad_position, nargs):
 def _weights_list(weights):
     if weights is None:
         return []
-    if isinstance(weights, Parameter):
+    if isinstance(weights, Tensor):
         return [weights]
     ws = list(weights)
     for w in ws:
@@ -233,7 +245,8 @@ def _run_and_backward(fn, args, kwargs, positions, weights, has_aux, sens=None):
             if not isinstance(a, Parameter):
                 tape.inputs[id(a)] = a
     for w in weights or ():
-        if w.requires_grad:       # a frozen weight asked for gets zeros (MindSpore)
+        # a frozen weight asked for gets zeros, and so does a Tensor that is not a Parameter (MindSpore)
+        if isinstance(w, Parameter) and w.requires_grad:
             tape.watch(w)
     with active(tape):
         out = fn(*args, **kwargs)
@@ -285,8 +298,8 @@ def _grad_or_zeros(ct, x):
 
 
 def _single_weight(weights_arg, weight_grads):
-    """A single Parameter (not in a list) gets its gradient itself, as in MindSpore."""
-    return weight_grads[0] if isinstance(weights_arg, Parameter) and weight_grads else weight_grads
+    """A single Parameter or Tensor (not in a list) gets its gradient itself, as in MindSpore."""
+    return weight_grads[0] if isinstance(weights_arg, Tensor) and weight_grads else weight_grads
 
 
 def _pack(positions_arg, input_grads, weight_grads, weights_arg, positions, weights, return_ids):
@@ -333,6 +346,7 @@ def grad(fn, grad_position=0, weights=None, has_aux=False, return_ids=False, sen
     """
     if grad_position is None and weights is None:
         raise ValueError("`grad_position` and `weight` can not be None at the same time.")
+    _check_grad_args(grad_position, weights, has_aux, return_ids)
 
     def grad_fn(*args, **kwargs):
         runner = partitioned_gradients()
@@ -388,6 +402,7 @@ def value_and_grad(fn, grad_position=0, weights=None, has_aux=False, return_ids=
     """
     if grad_position is None and weights is None:
         raise ValueError("`grad_position` and `weight` can not be None at the same time.")
+    _check_grad_args(grad_position, weights, has_aux, return_ids)
 
     def value_and_grad_fn(*args, **kwargs):
         runner = partitioned_gradients()
@@ -577,6 +592,8 @@ def jacrev(fn, grad_position=0, has_aux=False):
     """Jacobian by reverse mode: one vjp per output element.
 
     The Jacobian of output `o` with respect to input `x` has shape `o.shape + x.shape`; see `_jac_result`."""
+    _check_grad_args(grad_position, None, has_aux, False)
+
     def jac_fn(*args):
         positions = _check_positions(grad_position, len(args))
         out = fn(*args)
@@ -599,6 +616,8 @@ def jacrev(fn, grad_position=0, has_aux=False):
 
 def jacfwd(fn, grad_position=0, has_aux=False):
     """Jacobian by forward mode: one jvp per input element (same layout as `jacrev`)."""
+    _check_grad_args(grad_position, None, has_aux, False)
+
     def jac_fn(*args):
         positions = _check_positions(grad_position, len(args))
         out = fn(*args)
