@@ -524,6 +524,7 @@ def vjp(fn, *inputs, weights=None, has_aux=False):
         sens = _flatten_outputs(v)
         if len(sens) != len(roots):
             raise ValueError(f"For 'vjp', the cotangent has {len(sens)} tensors, the output {len(roots)}.")
+        sens = _checked_sens(roots, sens)
         ct = backward(tape, roots, sens, keep={id(w) for w in ws if id(w) in tape.moved})
         # an input updated in place is differentiated at its original value, which the tape moved to another handle
         ig = tuple(_grad_or_zeros(ct, tape.moved.get(id(a), a)) for a in aliases)
@@ -556,7 +557,9 @@ def jvp(fn, inputs, v, has_aux=False):
         return pullback(*u)
 
     _, pull2 = vjp(linear, *us)
-    tangents = pull2(*v_t)
+    # a tangent broadcasts to its input (MindSpore)
+    tangents = pull2(*[t if t.shape == x.shape else P.broadcast_to_p(t, shape=x.shape)
+                       for t, x in zip(v_t, inputs_t)])
     tangent = tangents[0] if isinstance(primal, Tensor) else tuple(tangents)
     if has_aux:
         return primal, tangent, res[2]
