@@ -56,3 +56,11 @@ def test_complex_product_and_quotient_agree_with_finite_differences():
               + 1j * (np.real(f(z + 1j * eps * e, w)).sum() - np.real(f(z - 1j * eps * e, w)).sum()) / (2 * eps)
               for e in np.eye(2)]
         np.testing.assert_allclose(g, fd, rtol=1e-6)
+
+
+@pytest.mark.parametrize("jit", [False, True])
+def test_angle_gradient(jit):
+    g = ms.grad(lambda a: ops.angle(a).sum())
+    got = (ms.jit(g) if jit else g)(ms.Tensor(Z))
+    np.testing.assert_allclose(got.asnumpy(), [-0.88235295 + 1.4705882j, -0.4 - 0.2j], rtol=1e-6)
+    np.testing.assert_array_equal(ms.grad(lambda a: ops.angle(a).sum())(ms.Tensor([-1.0, 2.0])).asnumpy(), [0, 0])

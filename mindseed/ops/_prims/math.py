@@ -9,6 +9,7 @@ from functools import partial
 
 from mindseed._backend import _lazy
 from mindseed._backend.kernels import math as K
+from mindseed.common import dtype as mstype
 from mindseed.common.tensor import Tensor
 from mindseed.ops._prims.core import (
     add_p,
@@ -197,6 +198,16 @@ def _imag_bprop(x, out, dout):
 conj_p = Prim("Conj", K.conj, sharding=S.elementwise)
 conj_p.def_bprop(lambda x, out, dout: (conj_p(dout),))
 angle_p = Prim("Angle", K.angle, sharding=S.elementwise)
+
+
+@angle_p.def_bprop
+def _angle_bprop(x, out, dout):
+    # d atan2(y, x): dout * i z / |z|^2 for a complex z (MindSpore); a real input's angle is piecewise constant
+    if not mstype.is_complex(x.dtype):
+        return (zeros_like_p(x),)
+    return (mul_p(dout, div_p(mul_p(x, 1j), mul_p(x, conj_p(x)))),)
+
+
 complex_p = Prim("Complex", K.complex_, sharding=S.elementwise)
 complex_p.def_bprop(lambda re, im, out, dout: (real_p(dout), imag_p(dout)))
 
