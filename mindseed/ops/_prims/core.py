@@ -381,7 +381,12 @@ def _hook_backward_bprop(*args, hook):
     new = hook(dout)
     if new is None:
         return dout
-    return tuple(new) if isinstance(new, (tuple, list)) else (new,)
+    if isinstance(new, (tuple, list)):
+        if len(new) != len(dout):
+            raise TypeError(f"The output type of function: {getattr(hook, '__name__', type(hook).__name__)} should "
+                            f"be a tensor but got tuple.")
+        return tuple(new)
+    return (new,)
 
 # An opaque step a graph calls as it is (optimizer updates): the node keeps its place and is never removed.
 py_call_p = Prim("PyCall", K.py_call, multi_output=True, side_effect=True, heavy=True)
