@@ -5,6 +5,7 @@ from mindseed.common._parallel import partitioned_gradients
 from mindseed.common.parameter import Parameter
 from mindseed.common.tensor import Tensor
 from mindseed.autograd._tape import Tape, active, backward
+from mindseed.autograd.hooks import run_grad_hooks
 from mindseed.ops._prims import core as P
 
 __all__ = ["grad", "value_and_grad", "get_grad", "vjp", "jvp", "jacrev", "jacfwd", "GradOperation"]
@@ -205,6 +206,7 @@ def _run_and_backward(fn, args, kwargs, positions, weights, has_aux, sens=None):
     tape = Tape() if weights is not None else _UsedWeightsTape()
     args = list(args)
     aliases = {}
+    origins = {}     # id(alias) -> the input it stands for (whose Tensor hooks run on its gradient)
 
     # PyNative differentiates a tensor wherever it is passed (f(x, x) sees one variable twice); a compiled graph
     # has one parameter per position, as MindSpore's graph mode
@@ -219,6 +221,7 @@ def _run_and_backward(fn, args, kwargs, positions, weights, has_aux, sens=None):
         alias = aliases.get(id(a))
         if alias is None:
             alias = aliases[id(a)] = P.identity_p(a)
+            origins[id(alias)] = a
             tape.watch(alias)     # integer Tensors too: MindSpore differentiates every Tensor input
         return alias
 
@@ -278,7 +281,10 @@ def _run_and_backward(fn, args, kwargs, positions, weights, has_aux, sens=None):
     def grad_of(a):
         if isinstance(a, Tensor):
             # an input updated in place is differentiated at its original value, which the tape moved elsewhere
-            return _grad_or_zeros(ct, tape.moved.get(id(a), a))
+            g = _grad_or_zeros(ct, tape.moved.get(id(a), a))
+            origin = origins.get(id(a))
+            # hooks registered on the input itself run on its complete gradient (MindSpore)
+            return run_grad_hooks(origin, g) if origin is not None and id(origin) in _state.tensor_grad_hooks else g
         if isinstance(a, dict):
             return {k: grad_of(x) for k, x in a.items()}
         if isinstance(a, list):
