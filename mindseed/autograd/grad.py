@@ -5,6 +5,7 @@ from mindseed.common._parallel import partitioned_gradients
 from mindseed.common.parameter import Parameter
 from mindseed.common.tensor import Tensor
 from mindseed.autograd._tape import Tape, active, backward
+from mindseed.autograd.hooks import run_grad_hooks
 from mindseed.ops._prims import core as P
 
 __all__ = ["grad", "value_and_grad", "get_grad", "vjp", "jvp", "jacrev", "jacfwd", "GradOperation"]
@@ -15,18 +16,30 @@ class GradPositionError(RuntimeError, IndexError):
     this is both."""
 
 
+def _check_grad_args(grad_position, weights, has_aux, return_ids):
+    """The argument types MindSpore's grad / value_and_grad take (a bool position counts as an int)."""
+    if grad_position is not None:
+        if not isinstance(grad_position, (int, tuple)):
+            raise TypeError("For 'F.grad', the 'grad_position' must be int or tuple.")
+        if isinstance(grad_position, tuple) and not all(isinstance(p, int) for p in grad_position):
+            raise TypeError("For 'F.grad', the element in 'grad_position' must be int.")
+    if weights is not None and not isinstance(weights, (Tensor, list, tuple)):
+        raise TypeError(f"The weights you provided is expected to be a tensor, or a list or tuple. but got "
+                        f"{weights!r:.80}")
+    for name, v in (("has_aux", has_aux), ("return_ids", return_ids)):
+        if not isinstance(v, bool):
+            raise TypeError(f"For '_Grad', the '{name}' should be bool, but got {type(v).__name__}")
+
+
 def _check_positions(grad_position, nargs):
     if grad_position is None:
         return ()
-    single = isinstance(grad_position, int) and not isinstance(grad_position, bool)
-    positions = (grad_position,) if single else tuple(grad_position)
+    positions = (int(grad_position),) if isinstance(grad_position, int) else tuple(int(p) for p in grad_position)
     if not positions:
         raise RuntimeError("grad_position should not be empty when grad by position!")
     if len(set(positions)) != len(positions):
         raise ValueError("There are duplicate positions in `grad_position`, please check it")
     for p in positions:
-        if isinstance(p, bool) or not isinstance(p, int):
-            raise TypeError(f"For 'grad', the 'grad_position' must be int or tuple of int, but got {grad_position}.")
         if p < 0:
             raise ValueError(f"For 'grad', grad_position must be >= 0, but got {p}.")
         if p >= nargs:
@@ -37,7 +50,7 @@ def _check_positions(grad_position, nargs):
 def _weights_list(weights):
     if weights is None:
         return []
-    if isinstance(weights, Parameter):
+    if isinstance(weights, Tensor):
         return [weights]
     ws = list(weights)
     for w in ws:
@@ -193,6 +206,7 @@ def _run_and_backward(fn, args, kwargs, positions, weights, has_aux, sens=None):
     tape = Tape() if weights is not None else _UsedWeightsTape()
     args = list(args)
     aliases = {}
+    origins = {}     # id(alias) -> the input it stands for (whose Tensor hooks run on its gradient)
 
     # PyNative differentiates a tensor wherever it is passed (f(x, x) sees one variable twice); a compiled graph
     # has one parameter per position, as MindSpore's graph mode
@@ -207,6 +221,7 @@ def _run_and_backward(fn, args, kwargs, positions, weights, has_aux, sens=None):
         alias = aliases.get(id(a))
         if alias is None:
             alias = aliases[id(a)] = P.identity_p(a)
+            origins[id(alias)] = a
             tape.watch(alias)     # integer Tensors too: MindSpore differentiates every Tensor input
         return alias
 
@@ -233,7 +248,8 @@ def _run_and_backward(fn, args, kwargs, positions, weights, has_aux, sens=None):
             if not isinstance(a, Parameter):
                 tape.inputs[id(a)] = a
     for w in weights or ():
-        if w.requires_grad:       # a frozen weight asked for gets zeros (MindSpore)
+        # a frozen weight asked for gets zeros, and so does a Tensor that is not a Parameter (MindSpore)
+        if isinstance(w, Parameter) and w.requires_grad:
             tape.watch(w)
     with active(tape):
         out = fn(*args, **kwargs)
@@ -265,7 +281,10 @@ def _run_and_backward(fn, args, kwargs, positions, weights, has_aux, sens=None):
     def grad_of(a):
         if isinstance(a, Tensor):
             # an input updated in place is differentiated at its original value, which the tape moved elsewhere
-            return _grad_or_zeros(ct, tape.moved.get(id(a), a))
+            g = _grad_or_zeros(ct, tape.moved.get(id(a), a))
+            origin = origins.get(id(a))
+            # hooks registered on the input itself run on its complete gradient (MindSpore)
+            return run_grad_hooks(origin, g) if origin is not None and id(origin) in _state.tensor_grad_hooks else g
         if isinstance(a, dict):
             return {k: grad_of(x) for k, x in a.items()}
         if isinstance(a, list):
@@ -285,8 +304,8 @@ def _grad_or_zeros(ct, x):
 
 
 def _single_weight(weights_arg, weight_grads):
-    """A single Parameter (not in a list) gets its gradient itself, as in MindSpore."""
-    return weight_grads[0] if isinstance(weights_arg, Parameter) and weight_grads else weight_grads
+    """A single Parameter or Tensor (not in a list) gets its gradient itself, as in MindSpore."""
+    return weight_grads[0] if isinstance(weights_arg, Tensor) and weight_grads else weight_grads
 
 
 def _pack(positions_arg, input_grads, weight_grads, weights_arg, positions, weights, return_ids):
@@ -333,6 +352,7 @@ def grad(fn, grad_position=0, weights=None, has_aux=False, return_ids=False, sen
     """
     if grad_position is None and weights is None:
         raise ValueError("`grad_position` and `weight` can not be None at the same time.")
+    _check_grad_args(grad_position, weights, has_aux, return_ids)
 
     def grad_fn(*args, **kwargs):
         runner = partitioned_gradients()
@@ -388,6 +408,7 @@ def value_and_grad(fn, grad_position=0, weights=None, has_aux=False, return_ids=
     """
     if grad_position is None and weights is None:
         raise ValueError("`grad_position` and `weight` can not be None at the same time.")
+    _check_grad_args(grad_position, weights, has_aux, return_ids)
 
     def value_and_grad_fn(*args, **kwargs):
         runner = partitioned_gradients()
@@ -510,6 +531,7 @@ def vjp(fn, *inputs, weights=None, has_aux=False):
         sens = _flatten_outputs(v)
         if len(sens) != len(roots):
             raise ValueError(f"For 'vjp', the cotangent has {len(sens)} tensors, the output {len(roots)}.")
+        sens = _checked_sens(roots, sens)
         ct = backward(tape, roots, sens, keep={id(w) for w in ws if id(w) in tape.moved})
         # an input updated in place is differentiated at its original value, which the tape moved to another handle
         ig = tuple(_grad_or_zeros(ct, tape.moved.get(id(a), a)) for a in aliases)
@@ -542,7 +564,9 @@ def jvp(fn, inputs, v, has_aux=False):
         return pullback(*u)
 
     _, pull2 = vjp(linear, *us)
-    tangents = pull2(*v_t)
+    # a tangent broadcasts to its input (MindSpore)
+    tangents = pull2(*[t if t.shape == x.shape else P.broadcast_to_p(t, shape=x.shape)
+                       for t, x in zip(v_t, inputs_t)])
     tangent = tangents[0] if isinstance(primal, Tensor) else tuple(tangents)
     if has_aux:
         return primal, tangent, res[2]
@@ -578,6 +602,8 @@ def jacrev(fn, grad_position=0, has_aux=False):
     """Jacobian by reverse mode: one vjp per output element.
 
     The Jacobian of output `o` with respect to input `x` has shape `o.shape + x.shape`; see `_jac_result`."""
+    _check_grad_args(grad_position, None, has_aux, False)
+
     def jac_fn(*args):
         positions = _check_positions(grad_position, len(args))
         out = fn(*args)
@@ -600,6 +626,8 @@ def jacrev(fn, grad_position=0, has_aux=False):
 
 def jacfwd(fn, grad_position=0, has_aux=False):
     """Jacobian by forward mode: one jvp per input element (same layout as `jacrev`)."""
+    _check_grad_args(grad_position, None, has_aux, False)
+
     def jac_fn(*args):
         positions = _check_positions(grad_position, len(args))
         out = fn(*args)

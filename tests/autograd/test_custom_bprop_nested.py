@@ -143,3 +143,16 @@ def test_a_jit_decorated_bprop_is_refused():
     x = Tensor(np.ones((2, 2), np.float32))
     with pytest.raises(RuntimeError, match="Decorating bprop with '@jit' is not supported."):
         ops.GradOperation(get_all=True)(_JitBprop())(x, x)
+
+
+def test_hook_backward_returning_a_tuple_of_the_wrong_length_is_an_error():
+    # MindSpore 2.10: the hook gets the gradients as a tuple; it may return None, a Tensor or a tuple of the same
+    # length
+    x = ms.Tensor(np.array([1.0, 2.0], np.float32))
+    for hook, expected in ((lambda g: (g[0] * 2,), [9.0, 18.0]), (lambda g: g[0] * 2, [9.0, 18.0]),
+                           (lambda g: None, [6.0, 12.0])):
+        hb = ops.HookBackward(hook)
+        np.testing.assert_allclose(ms.grad(lambda a, hb=hb: (hb(a * 3) * a).sum())(x).asnumpy(), expected)
+    hb = ops.HookBackward(lambda g: g * 2)
+    with pytest.raises(TypeError, match="should be a tensor but got tuple"):
+        ms.grad(lambda a: (hb(a * 3) * a).sum())(x)

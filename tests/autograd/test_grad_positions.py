@@ -173,3 +173,36 @@ def test_duplicate_positions_and_has_aux_errors(jit):
         run(lambda a: ms.grad(lambda u, v: (u * v).sum(), (1, 1))(a, a))
     with pytest.raises(RuntimeError if jit else ValueError, match="When has_aux is True, origin fn requires more "):
         run(lambda a: ms.grad(lambda u: (u * u).sum(), 0, has_aux=True)(a))
+
+
+def _fxy(a, b):
+    return (a * b * b).sum()
+
+
+@pytest.mark.parametrize("kwargs, msg", [
+    ({"grad_position": [0, 1]}, "For 'F.grad', the 'grad_position' must be int or tuple."),
+    ({"grad_position": 0.5}, "For 'F.grad', the 'grad_position' must be int or tuple."),
+    ({"grad_position": "0"}, "For 'F.grad', the 'grad_position' must be int or tuple."),
+    ({"grad_position": (0, 1.0)}, "For 'F.grad', the element in 'grad_position' must be int."),
+    ({"weights": 3}, "The weights you provided is expected to be a tensor, or a list or tuple. but got 3"),
+    ({"has_aux": 1}, "For '_Grad', the 'has_aux' should be bool, but got int"),
+    ({"return_ids": 1}, "For '_Grad', the 'return_ids' should be bool, but got int"),
+])
+@pytest.mark.parametrize("api", [ms.grad, ms.value_and_grad])
+def test_argument_types(api, kwargs, msg):
+    x = t([1.0, 2.0, 3.0])
+    with pytest.raises(TypeError, match=msg.replace("(", r"\(").replace(")", r"\)").replace(".", r"\.")):
+        api(_fxy, **kwargs)(x, x)
+
+
+def test_bool_position_and_tensor_weight():
+    # MindSpore 2.10: True is position 1; a Tensor that is not a Parameter, passed as the weights, gets zeros
+    # and is returned itself (not in a tuple)
+    x, y = t([1.0, 2.0, 3.0]), t([0.5, -1.0, 2.0])
+    np.testing.assert_allclose(ms.grad(_fxy, True)(x, y).asnumpy(), [1.0, -4.0, 12.0])
+    gx, gw = ms.grad(_fxy, 0, y)(x, y)
+    np.testing.assert_allclose(gx.asnumpy(), [0.25, 1.0, 4.0])
+    np.testing.assert_array_equal(gw.asnumpy(), [0.0, 0.0, 0.0])
+    np.testing.assert_array_equal(ms.grad(_fxy, None, y)(x, y).asnumpy(), [0.0, 0.0, 0.0])
+    with pytest.raises(TypeError, match="For 'F.grad', the 'grad_position' must be int or tuple."):
+        ms.jacrev(_fxy, [0])(x, y)

@@ -101,3 +101,22 @@ def test_sens_dtype_is_checked_under_jit():
     np.testing.assert_allclose(f(x, x * 3).asnumpy(), np.full((2, 3), 6.0))
     with pytest.raises(TypeError, match="The dtype should be Float32, but got Float64"):
         f(x, ms.Tensor(_ONES.astype(np.float64)))
+
+
+def _exp_x(a):
+    return ops.exp(a) * a
+
+
+def test_vjp_cotangent_is_checked_and_jvp_tangent_broadcasts():
+    x = ms.Tensor(np.array([[0.5, -1.0, 2.0], [1.5, 0.0, -0.5]], np.float32))
+    v = ms.Tensor(np.array([1.0, 2.0, -1.0], np.float32))
+    _, fn = ms.vjp(_exp_x, x)
+    with pytest.raises(ValueError, match=r"The shape should be \[2, 3\], but got \[3\]"):
+        fn(v)
+    with pytest.raises(TypeError, match="The dtype should be Float32, but got Float64"):
+        fn(ms.Tensor(np.ones((2, 3))))
+    # MindSpore 2.10 broadcasts a jvp tangent to its input: d/dx (x e^x) = (1 + x) e^x, times the tangent
+    out, tangent = ms.jvp(_exp_x, x, v)
+    xn = x.asnumpy()
+    np.testing.assert_allclose(tangent.asnumpy(), (1 + xn) * np.exp(xn) * v.asnumpy(), rtol=1e-6)
+    np.testing.assert_allclose(out.asnumpy(), xn * np.exp(xn), rtol=1e-6)

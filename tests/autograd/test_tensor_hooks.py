@@ -111,3 +111,21 @@ def test_register_saved_tensors_hooks_decorator_and_identity_hooks():
     np.testing.assert_allclose(g.asnumpy(), np.cos(x) * x + np.sin(x), rtol=1e-5)
     with pytest.raises(TypeError, match="pack_hook"):
         ms.saved_tensors_hooks(None, lambda t: t)
+
+
+def test_hook_on_a_differentiated_input_runs_on_its_gradient():
+    # MindSpore 2.10: a hook registered on the input passed to grad sees its complete gradient and replaces it
+    seen = []
+    x = ms.Tensor(np.array([1.0, -2.0, 3.0], np.float32))
+
+    def hook(g):
+        seen.append(g.asnumpy().tolist())
+        return g * 2
+
+    handle = x.register_hook(hook)
+    g = ms.grad(lambda a: (a * a).sum())(x)
+    np.testing.assert_allclose(g.asnumpy(), [4.0, -8.0, 12.0])
+    assert seen == [[2.0, -4.0, 6.0]]
+    handle.remove()
+    np.testing.assert_allclose(ms.grad(lambda a: (a * a).sum())(x).asnumpy(), [2.0, -4.0, 6.0])
+    assert len(seen) == 1

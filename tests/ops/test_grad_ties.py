@@ -51,3 +51,14 @@ def test_hardtanh_second_order_and_float64():
     np.testing.assert_allclose(g.asnumpy(), [0., 0.5, 1., 1., 1., 0.5, 0.])
     np.testing.assert_allclose(ms.grad(ms.grad(lambda a: ops.leaky_relu(a, 0.2) * a))(ms.Tensor(X)).asnumpy(),
                                [0.4, 0.4, 0.4, 1.2, 2., 2., 2.])
+
+
+@pytest.mark.parametrize("jit", [False, True])
+def test_rrelu_gradient_is_its_mask(jit):
+    # MindSpore 2.10's rrelu is input * mask with mask = slope below 0, 1 above, 0 at 0 (lower == upper: no draw
+    # spread): its gradient at 0 is 0
+    g = ms.grad(nn.RReLU(0.2, 0.2))
+    got = (ms.jit(g) if jit else g)(ms.Tensor(np.array([-1.0, 0.0, 1.0], np.float32)))
+    np.testing.assert_allclose(got.asnumpy(), [0.2, 0.0, 1.0], rtol=1e-6)
+    out = ops.rrelu(ms.Tensor(np.array([-2.0, 0.0, 3.0], np.float32)), 0.25, 0.25)
+    np.testing.assert_allclose(out.asnumpy(), [-0.5, 0.0, 3.0])

@@ -52,7 +52,16 @@ mul_p = Prim("Mul", K.mul, fresh=True, commutative=True, left_identity=1, right_
 
 @mul_p.def_bprop(takes_needs=True)
 def _mul_bprop(x, y, out, dout, needs):
-    return mul_p(dout, y) if needs[0] else None, mul_p(dout, x) if needs[1] else None
+    # complex operands: dout * conj(other), as MatMul and PyTorch (MindSpore 2.10's CPU Mul has no complex gradient)
+    return (mul_p(dout, _conj(y)) if needs[0] else None), (mul_p(dout, _conj(x)) if needs[1] else None)
+
+
+def _conj(t):
+    """conj(t) for a complex Tensor or number, else t."""
+    if isinstance(t, complex):
+        return t.conjugate()
+    dtype = getattr(t, "dtype", None)
+    return conj_if_complex(t) if dtype is not None and mstype.is_complex(dtype) else t
 
 
 div_p = Prim("Div", K.div, right_identity=1, infer=I.true_divide, sharding=S.elementwise)
@@ -61,8 +70,8 @@ div_p = Prim("Div", K.div, right_identity=1, infer=I.true_divide, sharding=S.ele
 @div_p.def_bprop(takes_needs=True)
 def _div_bprop(x, y, out, dout, needs):
     # NOTE: out = x / y, so d/dy = -dout * out / y; reusing out saves a multiply.
-    dx = div_p(dout, y)
-    return dx, neg_p(mul_p(dx, out)) if needs[1] else None
+    dx = div_p(dout, _conj(y))
+    return dx, neg_p(mul_p(dx, _conj(out))) if needs[1] else None
 
 
 neg_p = Prim("Neg", K.neg, infer=I.same, sharding=S.elementwise)
@@ -143,7 +152,7 @@ exp_p = Prim("Exp", K.exp, infer=I.to_float, sharding=S.elementwise)
 
 @exp_p.def_bprop
 def _exp_bprop(x, out, dout):
-    return (mul_p(dout, out),)
+    return (mul_p(dout, _conj(out)),)
 
 
 log_p = Prim("Log", K.log, infer=I.to_float, sharding=S.elementwise)
@@ -151,7 +160,7 @@ log_p = Prim("Log", K.log, infer=I.to_float, sharding=S.elementwise)
 
 @log_p.def_bprop
 def _log_bprop(x, out, dout):
-    return (div_p(dout, x),)
+    return (div_p(dout, _conj(x)),)
 
 
 maximum_p = Prim("Maximum", K.maximum, commutative=True, infer=I.binary_promoting, sharding=S.elementwise)
@@ -375,7 +384,12 @@ def _hook_backward_bprop(*args, hook):
     new = hook(dout)
     if new is None:
         return dout
-    return tuple(new) if isinstance(new, (tuple, list)) else (new,)
+    if isinstance(new, (tuple, list)):
+        if len(new) != len(dout):
+            raise TypeError(f"The output type of function: {getattr(hook, '__name__', type(hook).__name__)} should "
+                            f"be a tensor but got tuple.")
+        return tuple(new)
+    return (new,)
 
 # An opaque step a graph calls as it is (optimizer updates): the node keeps its place and is never removed.
 py_call_p = Prim("PyCall", K.py_call, multi_output=True, side_effect=True, heavy=True)

@@ -9,11 +9,13 @@ from functools import partial
 
 from mindseed._backend import _lazy
 from mindseed._backend.kernels import math as K
+from mindseed.common import dtype as mstype
 from mindseed.common.tensor import Tensor
 from mindseed.ops._prims.core import (
     add_p,
     broadcast_to_p,
     cast_p,
+    conj_if_complex,
     div_p,
     equal_p,
     exp_p,
@@ -60,8 +62,8 @@ def _unary(name, kernel, grad=None, infer=I.to_float):
     """A unary primitive whose bprop is dout * grad(x, out); by default a float function (bool and integer
     inputs give float32)."""
     p = Prim(name, kernel, infer=infer, sharding=S.elementwise)
-    if grad is not None:
-        p.def_bprop(lambda x, out, dout: (mul_p(dout, grad(x, out)),))
+    if grad is not None:   # a complex input's gradient is dout * conj(f'(x)) (MindSpore's rule)
+        p.def_bprop(lambda x, out, dout: (mul_p(dout, conj_if_complex(grad(x, out))),))
     return p
 
 
@@ -78,16 +80,16 @@ inv_p = _unary("Inv", K.inv, lambda x, out: neg_p(mul_p(out, out)), infer=I.same
 # ---------------------------------------------------------------- unary: trigonometric and hyperbolic
 sin_p = Prim("Sin", K.sin, infer=I.to_float, sharding=S.elementwise)
 cos_p = Prim("Cos", K.cos, infer=I.to_float, sharding=S.elementwise)
-sin_p.def_bprop(lambda x, out, dout: (mul_p(dout, cos_p(x)),))
-cos_p.def_bprop(lambda x, out, dout: (neg_p(mul_p(dout, sin_p(x))),))
+sin_p.def_bprop(lambda x, out, dout: (mul_p(dout, conj_if_complex(cos_p(x))),))
+cos_p.def_bprop(lambda x, out, dout: (neg_p(mul_p(dout, conj_if_complex(sin_p(x)))),))
 tan_p = _unary("Tan", K.tan, lambda x, out: add_p(1.0, mul_p(out, out)))
 asin_p = _unary("Asin", K.asin, lambda x, out: rsqrt_p(sub_p(1.0, mul_p(x, x))))
 acos_p = _unary("ACos", K.acos, lambda x, out: neg_p(rsqrt_p(sub_p(1.0, mul_p(x, x)))))
 atan_p = _unary("Atan", K.atan, lambda x, out: reciprocal_p(add_p(mul_p(x, x), 1.0)))
 sinh_p = Prim("Sinh", K.sinh, infer=I.to_float, sharding=S.elementwise)
 cosh_p = Prim("Cosh", K.cosh, infer=I.to_float, sharding=S.elementwise)
-sinh_p.def_bprop(lambda x, out, dout: (mul_p(dout, cosh_p(x)),))
-cosh_p.def_bprop(lambda x, out, dout: (mul_p(dout, sinh_p(x)),))
+sinh_p.def_bprop(lambda x, out, dout: (mul_p(dout, conj_if_complex(cosh_p(x))),))
+cosh_p.def_bprop(lambda x, out, dout: (mul_p(dout, conj_if_complex(sinh_p(x))),))
 tanh_p = _unary("Tanh", K.tanh, lambda x, out: sub_p(1.0, mul_p(out, out)))
 asinh_p = _unary("Asinh", K.asinh, lambda x, out: rsqrt_p(add_p(mul_p(x, x), 1.0)))
 acosh_p = _unary("Acosh", K.acosh, lambda x, out: rsqrt_p(sub_p(mul_p(x, x), 1.0)))
@@ -196,6 +198,16 @@ def _imag_bprop(x, out, dout):
 conj_p = Prim("Conj", K.conj, sharding=S.elementwise)
 conj_p.def_bprop(lambda x, out, dout: (conj_p(dout),))
 angle_p = Prim("Angle", K.angle, sharding=S.elementwise)
+
+
+@angle_p.def_bprop
+def _angle_bprop(x, out, dout):
+    # d atan2(y, x): dout * i z / |z|^2 for a complex z (MindSpore); a real input's angle is piecewise constant
+    if not mstype.is_complex(x.dtype):
+        return (zeros_like_p(x),)
+    return (mul_p(dout, div_p(mul_p(x, 1j), mul_p(x, conj_p(x)))),)
+
+
 complex_p = Prim("Complex", K.complex_, sharding=S.elementwise)
 complex_p.def_bprop(lambda re, im, out, dout: (real_p(dout), imag_p(dout)))
 

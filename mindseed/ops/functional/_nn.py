@@ -270,7 +270,9 @@ def rrelu(input, lower=1.0 / 8, upper=1.0 / 3):
                          f"upper: {upper}, lower: {lower}. ")
     _check_float("rrelu", "input", input)
     slopes = N.rrelu_slopes_p(input, lower=float(lower), upper=float(upper), generator=op_generator())
-    return P.where_p(P.less_p(input, 0.0), P.mul_p(input, slopes), input)
+    # as MindSpore's composite input * mask, mask = slope below 0, 1 above, 0 at 0: the gradient at 0 is 0
+    positive = P.cast_p(P.greater_p(input, 0.0), dtype=input.dtype.name)
+    return P.mul_p(input, P.where_p(P.less_p(input, 0.0), slopes, positive))
 
 
 # ---------------------------------------------------------------- softmax family

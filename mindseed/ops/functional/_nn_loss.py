@@ -302,6 +302,7 @@ def kl_div(logits, labels, reduction='mean'):
     _check_float("KLDivLoss", "logits", logits)
     _check_float("KLDivLoss", "labels", labels)
     _check_broadcast("KLDivLoss", "logits", logits, "labels", labels)
+    labels = P.stop_gradient_p(labels)   # MindSpore's KLDivLoss gradient for the labels is zero
     if reduction == 'batchmean':
         total = L.kl_div_p(logits, labels, reduction='sum')
         return P.mul_p(total, 1.0 / logits.shape[0]) if logits.ndim else total
