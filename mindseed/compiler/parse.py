@@ -26,7 +26,7 @@ import types
 
 from mindseed._utils._jit_forbidden import forbidden_call
 from mindseed.compiler import helpers
-from mindseed.compiler.methods import GRAPH_METHOD_NAMES
+from mindseed.compiler.methods import GRAPH_METHOD_NAMES, _is_cell
 
 __all__ = ["convert", "ConversionError"]
 
@@ -760,7 +760,24 @@ def convert_call(fn):
         return fn if conv is fn.__func__ else functools.partial(conv, fn.__self__)
     if _should_convert(fn):
         return convert(fn)
+    call = _instance_call(fn)
+    if call is not None:
+        return call
     return _graph_method(fn)
+
+
+def _instance_call(obj):
+    """`obj(...)` of an instance of a user class (not a Cell: its call compiles `construct`) whose `__call__` is
+    user code: that `__call__` converted and bound to `obj`, so the graph sees what it does (an attribute it sets
+    is Python state, as in a method call), or None."""
+    if isinstance(obj, (type, types.FunctionType, types.MethodType, types.BuiltinFunctionType, functools.partial)):
+        return None
+    call = next((vars(k)["__call__"] for k in type(obj).__mro__ if "__call__" in vars(k)), None)   # the class's own
+    if not isinstance(call, types.FunctionType) or not _should_convert(call) or _is_cell(obj):
+        return None
+    conv = convert(call)
+    return None if conv is call else functools.partial(conv, obj)
+
 
 
 # in MindSpore's graph a dict's keys() and values() are tuples and its items() a list of (key, value) tuples

@@ -1,5 +1,7 @@
 """Python objects inside graphs as MindSpore 2.10's static graph gives them: dict views, a missing key,
 the classes of `mutable` values (the values here were printed by MindSpore 2.10 CPU)."""
+import warnings
+
 import numpy as np
 import pytest
 
@@ -90,3 +92,59 @@ def test_print_in_pynative_takes_any_python_value(capsys):
     ops.Print()("list", [Tensor(1), 2], 1.5, None)
     assert capsys.readouterr().out.splitlines() == [
         "list", "[Tensor(shape=[], dtype=Int64, value= 1), 2]", "1.5", "None"]
+
+
+class _Counter:
+    """A plain Python class (not a Cell) keeping a batch count and BatchNorm running statistics in Tensors."""
+
+    def __init__(self):
+        self.count = Tensor(0, ms.int64)
+        self.mean, self.var = ops.zeros(3), ops.ones(3)
+        self.gamma, self.beta = ms.Parameter(ops.ones(3), name="gamma"), ms.Parameter(ops.zeros(3), name="beta")
+
+    def __call__(self, x):
+        self.count = self.count + 1
+        return ops.batch_norm(x, self.mean, self.var, self.gamma, self.beta, True, 0.1, 1e-5)
+
+
+def test_calling_an_object_in_a_graph_runs_its_call_each_time():
+    """`obj(x)` of a plain object in a jitted function runs obj.__call__ as the graph's code: the attribute it sets
+    and the running statistics batch_norm updates change at every call (MindSpore 2.10: count 1, 2, 3 and these
+    running means), not only while the graph is first traced."""
+    obj = _Counter()
+
+    @jit
+    def step(x):
+        return obj(x)
+
+    x = Tensor(np.arange(48, dtype=np.float32).reshape(4, 3, 2, 2))
+    means = []
+    with pytest.warns(UserWarning, match="'_Counter.count' is assigned a new Tensor"):
+        for _ in range(3):
+            y = step(x)
+            means.append(obj.mean.asnumpy().copy())
+    assert int(obj.count) == 3
+    np.testing.assert_allclose(means, [[1.95, 2.35, 2.75], [3.705, 4.465, 5.225], [5.2845, 6.3685, 7.4525]],
+                               rtol=1e-6)
+    np.testing.assert_allclose(y.asnumpy().mean((0, 2, 3)), 0, atol=1e-6)
+
+
+class _Scale:
+    def __init__(self, k):
+        self.k = k
+
+    def __call__(self, x):
+        return x * self.k + 1
+
+
+def test_an_objects_call_without_python_state_compiles():
+    scale = _Scale(3.0)
+
+    @jit
+    def f(x):
+        return scale(x) * 2
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        out = f(Tensor(np.array([1.0, 2.0], np.float32)))
+    np.testing.assert_allclose(out.asnumpy(), [8.0, 14.0])
