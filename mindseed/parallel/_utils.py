@@ -38,3 +38,9 @@ def _get_pipeline_stages():
 
 def _get_enable_parallel_optimizer():
     return get_auto_parallel_context("enable_parallel_optimizer")
+
+
+def _reset_op_id():
+    """Restart the numbering of operator names (`<Prim>-op<n>`) for the next compiled graph. mindseed numbers the
+    operators of each compiled graph from 0 on its own (MindSpore keeps one process-wide counter, which this
+    resets), so every graph compiled after it is already numbered from 0."""
