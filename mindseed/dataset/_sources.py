@@ -1,5 +1,7 @@
 """Python-data sources: the mappable-source base, GeneratorDataset, NumpySlicesDataset, PaddedDataset."""
 import enum
+import itertools
+import types
 
 import numpy as np
 
@@ -145,6 +147,22 @@ def _no_pk_sampler(sampler):
         raise ValueError("GeneratorDataset doesn't support PKSampler.")
 
 
+class _ReiterableGenerator:
+    """A generator object that can be read once per epoch (MindSpore's): each `iter()` reads a fresh copy of what
+    the generator yields, kept by itertools.tee."""
+
+    def __init__(self, generator):
+        self._generator = generator
+        self._current = iter(())
+
+    def __iter__(self):
+        self._current, self._generator = itertools.tee(self._generator)
+        return self
+
+    def __next__(self):
+        return next(self._current)
+
+
 class GeneratorDataset(MappableSource, UnionBaseDataset):
     """Rows from Python: a generator function, an iterable, or a random-access object (`__getitem__` + `__len__`).
 
@@ -176,6 +194,10 @@ class GeneratorDataset(MappableSource, UnionBaseDataset):
                             "__next__(__iter__).")
         if column_names is None and schema is None:
             raise ValueError("Neither columns_names nor schema are provided.")
+        if isinstance(source, zip):
+            source = list(source)       # a zip can be read once: its rows are kept (as MindSpore does)
+        elif isinstance(source, types.GeneratorType):
+            source = _ReiterableGenerator(source)
         _no_pk_sampler(sampler)
         if schema is not None:
             names = [c["name"] for c in schema.columns] if hasattr(schema, "columns") else None

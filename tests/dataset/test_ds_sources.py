@@ -284,3 +284,21 @@ def test_decode_of_encoded_bytes_roundtrip():
     buf = io.BytesIO()
     Image.fromarray(img).save(buf, format="PNG")
     np.testing.assert_array_equal(ds.vision.Decode()(buf.getvalue()), img)
+
+
+def test_generator_object_source_is_read_every_epoch():
+    def gen(start, end):
+        yield from range(start, end)
+    d = ds.GeneratorDataset(source=gen(3, 6), column_names=["data"])
+    assert d.get_dataset_size() == 3 and d.output_shapes() == [[]] and d.output_types() == [np.int64]
+    for _ in range(2):
+        assert [r[0].tolist() for r in d.create_tuple_iterator(output_numpy=True)] == [3, 4, 5]
+    it = d.create_tuple_iterator(output_numpy=True, num_epochs=2)
+    assert [[r[0].tolist() for r in it] for _ in range(2)] == [[3, 4, 5], [3, 4, 5]]
+
+
+def test_zip_source_keeps_its_rows():
+    d = ds.GeneratorDataset(source=zip([1, 2, 3], [4.0, 5.0, 6.0]), column_names=["a", "b"], shuffle=False)
+    for _ in range(2):
+        assert [(a.tolist(), b.tolist()) for a, b in d.create_tuple_iterator(output_numpy=True)] == \
+            [(1, 4.0), (2, 5.0), (3, 6.0)]

@@ -13,7 +13,11 @@ def test_sequence_and_dict_items():
     assert ops.tuple_setitem((1, 2), 0, 9) == (9, 2) and ops.list_setitem([1, 2], 1, 0) == [1, 0]
     assert ops.dict_setitem({"a": 1}, "b", 2) == {"a": 1, "b": 2}
     assert ops.make_tuple(1, 2) == (1, 2) and ops.make_list(1) == [1] and ops.make_dict(("k",), (3,)) == {"k": 3}
-    assert list(ops.make_range(1, 7, 2)) == [1, 3, 5] and ops.make_slice(1, None, 2) == slice(1, None, 2)
+    assert ops.make_range(1, 7, 2) == (1, 3, 5) and ops.make_range(3) == (0, 1, 2)
+    assert ops.make_slice(1, None, 2) == slice(1, None, 2)
+    x = ms.Tensor(np.arange(24.0).reshape(2, 3, 4))
+    np.testing.assert_allclose(ops.ReduceMean()(x, ops.make_range(0, 2)).asnumpy(),
+                               np.arange(24.0).reshape(6, 4).mean(0))
     assert ops.SliceGetItem(slice(1, 5, 2), "stop") == 5 and ops.tail((1, 2, 3)) == (2, 3)
     assert ops.tuple_reversed((1, 2)) == (2, 1) and ops.zip_operation((1, 2), (3, 4)) == ((1, 3), (2, 4))
     assert ops.tuple_div((6, 8), (3, 2)) == (2, 4) and ops.shape_mul((2, 3, 4)) == 24 and ops.shape_mul(()) == 1

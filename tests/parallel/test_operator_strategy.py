@@ -93,3 +93,16 @@ def test_the_checks(tmp_path):
     missing.load_operator_strategy_file(str(tmp_path / "none.json"))
     with simulate(4), pytest.raises(ValueError, match="none.json does not exist"):
         nn.TrainOneStepCell(missing, nn.SGD(missing.trainable_params(), 0.1))(*BATCHES[0])
+
+
+def test_operator_names_restart_after_reset_op_id():
+    """`_reset_op_id` (MindSpore's restart of its process-wide operator counter): the next compiled network's
+    operators are named from op0 again, so two networks compiled after a reset get the same names."""
+    from mindseed.parallel._utils import _reset_op_id  # noqa: PLC0415
+    _reset_op_id()
+    _, first = _train(MLP(mm1=((1, 1), (1, 4))), lambda p: None)
+    _reset_op_id()
+    _, second = _train(MLP(mm1=((1, 1), (1, 4))), lambda p: None)
+    names = sorted(_forward_strategies(first))
+    assert names == sorted(_forward_strategies(second)) and "MatMul-op0" in names
+    assert _forward_strategies(second)["MatMul-op0"] == [[1, 1], [1, 4]]

@@ -122,13 +122,14 @@ def make_dict(keys, values):
 
 
 def make_range(start, stop=None, step=1):
-    """range(start, stop, step) (one argument: range(start))."""
+    """The tuple of range(start, stop, step) (one argument: range(start)); a tuple, as MindSpore's, so it passes
+    where an axis tuple is expected."""
     for name, v in (("start", start), ("stop", stop), ("step", step)):
         if v is not None or name == "start":
             _arg("make_range", name, v, _INT)
     if step == 0:
         raise ValueError("For 'make_range', the 'step' must not be 0.")
-    return range(start) if stop is None else range(start, stop, step)
+    return tuple(range(start) if stop is None else range(start, stop, step))
 
 
 def make_slice(start, stop, step):
