@@ -91,7 +91,7 @@ class _Unrolled:
     def __init__(self, env, abstract):
         self.env, self.abstract = env, abstract
         self.calls, self.differentiates, self.sums = [], [], []
-        self.updates = []
+        self.updates, self.scopes = [], []
 
     def run(self, graph, args):
         """Run `graph`'s nodes with its parameters bound to `args`; returns its outputs' values."""
@@ -125,6 +125,7 @@ class _Unrolled:
         self.calls.append(Call(node.prim, args, dict(node.attrs), out, node.strategy))
         self.differentiates.append(_tensors_of(node.differentiates, env))
         self.sums.append(_tensors_of(node.sums, env))
+        self.scopes.append(node.scopes or ())
         return outs
 
     def _while(self, node):
@@ -177,7 +178,7 @@ def program_from_graph(graph, inputs, out_tmpl=None, abstract=False):
     outputs = run.run(graph, inputs)
     result = tuple(outputs) if out_tmpl is None else _unflatten(out_tmpl, outputs)
     program = Program(run.calls, inputs, _flat(outputs), result, run.differentiates, run.sums)
-    program.graph, program.updates = graph, run.updates
+    program.graph, program.updates, program.scopes = graph, run.updates, run.scopes
     return program
 
 

@@ -47,7 +47,7 @@ from mindseed.common._shard_layout import Layout
 from mindseed.common.tensor import Tensor
 from mindseed.ops.functional._comm import _layout_strategy
 from mindseed.parallel._layout import TensorLayout, shard_array
-from mindseed.parallel._pipeline import _wrap, execute_pipeline, record_pipeline
+from mindseed.parallel._pipeline import _wrap, execute_pipeline, record_pipeline, staged_program
 from mindseed.parallel._ir import apply_updates, graph_program
 from mindseed.parallel._spmd import _Recorder, execute, forward_calls, record
 from mindseed.parallel._world import ShapeWorld, SimulatedWorld
@@ -198,6 +198,18 @@ class SimulatedTraining:
             self.fallbacks.append(why)
         return record(fn, *args)
 
+    def _pipeline_program(self, cell, inputs, graph):
+        """The `PipelineProgram` of a step of `cell` in stages: from the step's graph in GRAPH_MODE (`graph`), its calls
+        placed by the cell scopes they were traced in (`_pipeline.staged_program`), else recorded
+        (`record_pipeline`)."""
+        network = _staged_network(cell.network)
+        if graph:
+            program, why = graph_program(cell._loss_and_grads, inputs)
+            if program is not None:
+                return staged_program(program, network)
+            self.fallbacks.append(why)
+        return record_pipeline(cell._loss_and_grads, network, *inputs)
+
     def forward(self, fn, args, graph=None, kwargs=None):
         """Run `fn(*args)` (a sharded cell's or function's call outside a training step) partitioned on the world:
         a GRAPH_MODE or jitted call (`graph`: the Cell or jitted function called, with `kwargs`) from its graph's
@@ -250,7 +262,7 @@ class SimulatedTraining:
         if processes:  # processes of a real run: each gave its own slice of the batch (of its stage's, in stages)
             inputs = global_inputs(inputs, self.world if stages == 1 or n % stages else self.world.stage(stages))
         if stages > 1:  # the stages on world size / stages ranks each (`_pipeline`)
-            program, forward_end = record_pipeline(cell._loss_and_grads, _staged_network(cell.network), *inputs), None
+            program, forward_end = self._pipeline_program(cell, inputs, graph), None
             layouts = dataset_layouts(inputs, n // stages if n % stages == 0 else n)
 
             def run(layouts, regather=None, probe=False):
