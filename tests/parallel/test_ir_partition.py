@@ -425,3 +425,21 @@ def test_graph_mode_pipeline_steps_partition_their_graph():
         ms.set_context(mode=ms.PYNATIVE_MODE)
     assert run.fallbacks == [] and all(ex.program.graph is not None for ex in run.executions)
     assert len({id(ex.program.graph) for ex in run.executions}) == 1 and run.executions[-1].chunks == 2
+
+
+def test_the_planner_plans_a_graph_mode_pipeline_from_its_graph(tmp_path):
+    import runpy  # noqa: PLC0415
+    from mindseed.parallel import plan  # noqa: PLC0415
+    from test_plan import PIPELINE_SCRIPT  # noqa: PLC0415
+    script = tmp_path / "pipe.py"
+    script.write_text(PIPELINE_SCRIPT)
+    outs = []
+    for mode in (ms.PYNATIVE_MODE, ms.GRAPH_MODE):
+        scope = runpy.run_path(str(script), {"devices": 4, "mesh": (4,)})
+        ms.set_context(mode=mode)
+        run = plan.plan_pipeline(scope["network"], scope["inputs"], 4, 2, scope["dataset_strategy"])
+        ms.set_context(mode=ms.PYNATIVE_MODE)
+        assert (run.program.graph is not None) == (mode == ms.GRAPH_MODE)
+        outs.append(plan.format_pipeline(run))
+    # the same stages, Sends, collectives, memory and step time
+    assert outs[0] == outs[1] and "2 stages x 2 ranks" in outs[0]
