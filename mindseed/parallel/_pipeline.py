@@ -13,6 +13,9 @@ the activations and gradients crossing stages sent point to point.
 * a call none of whose inputs comes from a stage (micro-batch slicing of the data, the initial gradient) is
   computed on every stage that needs it, as every stage reads the dataset.
 
+`staged_program(program, network)` places the calls of a program partitioned from the compiler's graph
+(`_ir.program_from_graph`) the same way, from the cell scopes each node was traced in.
+
 `execute_pipeline(program, stages, devices)` runs each stage's calls on its `devices / stages` ranks (with the
 operators' shard strategies, as `_spmd.execute`), and logs a Send/Receive pair per rank whenever a stage reads a
 value produced on another one (rank i of one stage to rank i of the other, as MindSpore pairs them). With
