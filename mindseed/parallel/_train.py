@@ -258,7 +258,8 @@ class SimulatedTraining:
         if processes and (stages > 1 and zero or
                           _sliced.waiting_or_sliced(cell.optimizer.parameters, self._sliced, self._absent)):
             # a pipeline with the parallel optimizer cuts Parameters holding data too, on its first step
-            return self._sliced_step(cell, inputs) if stages == 1 else self._sliced_pipeline_step(cell, inputs, stages)
+            return self._sliced_step(cell, inputs, graph) if stages == 1 else \
+                self._sliced_pipeline_step(cell, inputs, stages)
         if processes:  # processes of a real run: each gave its own slice of the batch (of its stage's, in stages)
             inputs = global_inputs(inputs, self.world if stages == 1 or n % stages else self.world.stage(stages))
         if stages > 1:  # the stages on world size / stages ranks each (`_pipeline`)
@@ -312,7 +313,7 @@ class SimulatedTraining:
         return _result(cell, params, loss, grads, ex)
 
 
-    def _sliced_step(self, cell, inputs):
+    def _sliced_step(self, cell, inputs, graph=False):
         """One step on a process holding only its slices (`_sliced`): recorded abstractly, the Parameters waiting
         for their initialization initialized as this rank's slices on the first step (with the parallel optimizer:
         its optimizer slices), run with the slices given, the optimizer updating the slices."""
@@ -320,7 +321,13 @@ class SimulatedTraining:
         rank = world.ranks[0]
         args, layouts, shards = _sliced_inputs(inputs, world)
         with _sliced.standing_whole(self._sliced):
-            program, forward_end = _record_step(cell, args, abstract=True)
+            program, why = graph_program(cell._loss_and_grads, args, abstract=True) if graph else (None, None)
+            if program is not None:   # GRAPH_MODE: the step's graph traced on shapes (no kernel, no data)
+                forward_end = forward_calls(program)
+            else:
+                if why is not None:
+                    self.fallbacks.append(why)
+                program, forward_end = _record_step(cell, args, abstract=True)
             params = list(cell.optimizer.parameters)
             if not all(id(p) in self._sliced for p in params):
                 self._init_slices(cell, program, layouts)
