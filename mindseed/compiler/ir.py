@@ -113,9 +113,12 @@ class Node:
     What the trace knows of the node for the parallel partitioner (None when it knows nothing, or for a node a pass
     made): `strategy`, the (in_strategy, out_strategy) of the sharded class-API operator that made it
     (`ops.MatMul().shard(...)`, `Cell.shard`'s Reshard); `differentiates`, the output Vars of the forward node whose
-    bprop made it (a tuple for a node of several outputs); `sums`, the Var whose gradient parts it adds."""
+    bprop made it (a tuple for a node of several outputs); `sums`, the Var whose gradient parts it adds; `scopes`, in a
+    trace for the partitioner, the cell scopes it was traced in (`_state.scopes` entries (cell, name), outermost first:
+    the stage of a pipeline's call)."""
 
-    __slots__ = ("prim", "inputs", "attrs", "outputs", "loc", "recomputed", "strategy", "differentiates", "sums")
+    __slots__ = ("prim", "inputs", "attrs", "outputs", "loc", "recomputed", "strategy", "differentiates", "sums",
+                 "scopes")
 
     def __init__(self, prim, inputs, attrs, outputs, loc=None):
         self.prim = prim
@@ -124,7 +127,7 @@ class Node:
         self.outputs = list(outputs)
         self.loc = loc
         self.recomputed = False   # forward work redone in the backward pass (Cell.recompute): never merged
-        self.strategy = self.differentiates = self.sums = None
+        self.strategy = self.differentiates = self.sums = self.scopes = None
 
     @property
     def name(self):

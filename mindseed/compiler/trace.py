@@ -330,6 +330,8 @@ class GraphBuilder(_state.Recorder):
             node.differentiates = tuple(map(self._var_of, of)) if isinstance(of, tuple) else self._var_of(of)
         if _state.summing is not None:
             node.sums = self._var_of(_state.summing)
+        if self.partitions:
+            node.scopes = tuple(_state.scopes)
         self.graph.nodes.append(node)
 
     def _var_of(self, t):

@@ -42,8 +42,8 @@ def unpartitionable(graph, abstract=False, nested=False):
     """Why `graph` is no program of primitive calls the partitioner can run (a str), or None when it is one.
     Control flow (`If`, `While`) unrolls from the values (`program_from_graph`), so not on shapes alone
     (`abstract`); the saved-value stacks of a differentiated loop are followed, not run; an `Assign` of the graph
-    itself (not of a branch or loop body: `nested`) is the program's update (`Program.updates`). Other state
-    updates (an optimizer step's `PyCall`, an update inside control flow) are not."""
+    itself (not of a branch or loop body: `nested`) is the program's update (`Program.updates`), but for shapes
+    alone. Other state updates (an optimizer step's `PyCall`, an update inside control flow) are not."""
     for node in graph.nodes:
         if node.prim is IF or node.prim is WHILE:
             if abstract:
@@ -55,8 +55,9 @@ def unpartitionable(graph, abstract=False, nested=False):
             continue
         if node.subgraphs() or not isinstance(node.prim, Prim):
             return f"its node {node.name} is no primitive"
-        if node.prim.side_effect and node.prim not in _STACKS and (node.prim is not assign_p or nested):
-            return f"its node {node.name} updates state" + (" inside control flow" if nested else "")
+        if node.prim.side_effect and node.prim not in _STACKS and (node.prim is not assign_p or nested or abstract):
+            return f"its node {node.name} updates state" + (" inside control flow" if nested else "") + \
+                (" (shapes alone give no value to update with)" if abstract and not nested else "")
     return None
 
 
@@ -91,7 +92,7 @@ class _Unrolled:
     def __init__(self, env, abstract):
         self.env, self.abstract = env, abstract
         self.calls, self.differentiates, self.sums = [], [], []
-        self.updates = []
+        self.updates, self.scopes = [], []
 
     def run(self, graph, args):
         """Run `graph`'s nodes with its parameters bound to `args`; returns its outputs' values."""
@@ -125,6 +126,7 @@ class _Unrolled:
         self.calls.append(Call(node.prim, args, dict(node.attrs), out, node.strategy))
         self.differentiates.append(_tensors_of(node.differentiates, env))
         self.sums.append(_tensors_of(node.sums, env))
+        self.scopes.append(node.scopes or ())
         return outs
 
     def _while(self, node):
@@ -177,7 +179,7 @@ def program_from_graph(graph, inputs, out_tmpl=None, abstract=False):
     outputs = run.run(graph, inputs)
     result = tuple(outputs) if out_tmpl is None else _unflatten(out_tmpl, outputs)
     program = Program(run.calls, inputs, _flat(outputs), result, run.differentiates, run.sums)
-    program.graph, program.updates = graph, run.updates
+    program.graph, program.updates, program.scopes = graph, run.updates, run.scopes
     return program
 
 

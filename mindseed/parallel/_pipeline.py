@@ -13,6 +13,9 @@ the activations and gradients crossing stages sent point to point.
 * a call none of whose inputs comes from a stage (micro-batch slicing of the data, the initial gradient) is
   computed on every stage that needs it, as every stage reads the dataset.
 
+`staged_program(program, network)` places the calls of a program partitioned from the compiler's graph
+(`_ir.program_from_graph`) the same way, from the cell scopes each node was traced in.
+
 `execute_pipeline(program, stages, devices)` runs each stage's calls on its `devices / stages` ranks (with the
 operators' shard strategies, as `_spmd.execute`), and logs a Send/Receive pair per rank whenever a stage reads a
 value produced on another one (rank i of one stage to rank i of the other, as MindSpore pairs them). With
@@ -43,7 +46,8 @@ from mindseed.parallel._spmd import (DistValue, Execution, Program, _AbstractRun
                                      _Recorder, given_layouts)
 from mindseed.parallel._world import CommRecord, ShapeWorld, SimulatedWorld
 
-__all__ = ["record_pipeline", "execute_pipeline", "schedule_order", "PipelineProgram", "PipelineExecution"]
+__all__ = ["record_pipeline", "staged_program", "execute_pipeline", "schedule_order", "PipelineProgram",
+           "PipelineExecution"]
 
 
 class PipelineProgram(Program):
@@ -89,7 +93,11 @@ class _StageRecorder(_Recorder):
 
     def record(self, prim, args, attrs, out):
         super().record(prim, args, attrs, out)
-        forward_out = _state.bprop_of
+        self.note(args, _state.bprop_of)
+
+    def note(self, args, forward_out):
+        """Place the call recorded last (its arguments `args`; `forward_out`: the forward output its bprop
+        differentiates, or None)."""
         if isinstance(forward_out, tuple):
             forward_out = forward_out[0]
         place = self._place(args, forward_out)
@@ -153,11 +161,8 @@ def _wrap(cell, enter):
     return undo
 
 
-def record_pipeline(fn, network, *args, abstract=False):
-    """Run `fn(*args)` (a step of `network`, e.g. `value_and_grad(network, ...)`) and return its
-    `PipelineProgram`. With `abstract` no kernel computes (`_spmd.record`'s): the calls' outputs are data-less
-    Tensors of their shapes and dtypes, so the leaves may hold no data (a process holding only its stage's
-    Parameters).
+def _staged_cells(network):
+    """{id(cell): (stage, segment)} of the cells of `network` (not itself) that have a `pipeline_stage`.
 
     Raises:
         TypeError: `network` is not a Cell.
@@ -168,6 +173,55 @@ def record_pipeline(fn, network, *args, abstract=False):
     staged = [(cell, s) for name, cell in network.cells_and_names() if (s := _stage_of(cell, name)) is not None]
     if not staged:
         raise ValueError("For pipeline parallel, no cell of the network has a 'pipeline_stage'.")
+    return {id(cell): (s, _segment_of(cell)) for cell, s in staged if cell is not network}
+
+
+def _micro_network(network):
+    """The network an `nn.PipelineCell` calls once per micro-batch (None: `network` is no PipelineCell)."""
+    inner = getattr(network, "network", None)
+    return inner if hasattr(network, "micro_size") and isinstance(inner, Cell) else None
+
+
+def staged_program(program, network):
+    """The `PipelineProgram` of a program partitioned from a graph (`_ir.program_from_graph`, traced for the
+    partitioner: each call has the cell scopes its node was traced in, `program.scopes`), every call placed as
+    `record_pipeline` places it: in the stage of the innermost staged cell of its scopes, the micro-batch of the
+    `nn.PipelineCell` network call it is in (the n-th such call: micro-batch n), the backward pass once `network`'s
+    call has returned (a call outside its scopes after one inside), a bprop on its forward call's place.
+
+    Raises:
+        TypeError, ValueError: as `record_pipeline`.
+    """
+    staged, inner = _staged_cells(network), _micro_network(network)
+    rec = _StageRecorder()
+    micro_calls, entered = {}, False
+    for call, scopes, forward_out in zip(program.calls, program.scopes, program.differentiates):
+        cells = [c for c, _ in scopes]
+        inside = any(c is network for c in cells)
+        entered = entered or inside
+        rec.backward = entered and not inside
+        rec.scopes = [staged[id(c)] for c in cells if id(c) in staged]
+        entry = next((e for e in scopes if inner is not None and e[0] is inner), None)
+        rec.current_micro = None if entry is None else micro_calls.setdefault(id(entry), len(micro_calls))
+        rec.calls.append(call)
+        rec.note(call.args, forward_out)
+    staged_run = PipelineProgram(program.calls, program.args, program.outputs, program.result, rec.stages, rec.micro,
+                                 rec.forward, rec.chunks)
+    staged_run.graph, staged_run.updates = program.graph, program.updates
+    return staged_run
+
+
+def record_pipeline(fn, network, *args, abstract=False):
+    """Run `fn(*args)` (a step of `network`, e.g. `value_and_grad(network, ...)`) and return its
+    `PipelineProgram`. With `abstract` no kernel computes (`_spmd.record`'s): the calls' outputs are data-less
+    Tensors of their shapes and dtypes, so the leaves may hold no data (a process holding only its stage's
+    Parameters).
+
+    Raises:
+        TypeError: `network` is not a Cell.
+        ValueError: a `pipeline_stage` that is not a non-negative int, or no cell with one.
+    """
+    staged = _staged_cells(network)
     rec = _StageRecorder()
     depth = [0]
 
@@ -195,9 +249,10 @@ def record_pipeline(fn, network, *args, abstract=False):
         return leave
 
     count = [0]
-    undos = [_wrap(cell, scope(s, _segment_of(cell))) for cell, s in staged if cell is not network]
-    inner = getattr(network, "network", None)
-    if hasattr(network, "micro_size") and isinstance(inner, Cell):  # nn.PipelineCell: one call per micro-batch
+    cells = {id(cell): cell for _, cell in network.cells_and_names()}
+    undos = [_wrap(cells[k], scope(*place)) for k, place in staged.items()]
+    inner = _micro_network(network)
+    if inner is not None:  # nn.PipelineCell: one call per micro-batch
         undos.append(_wrap(inner, micro_batch))
     undos.append(_wrap(network, outer))
     _state.tapes.append(rec)
@@ -218,7 +273,7 @@ def record_pipeline(fn, network, *args, abstract=False):
 class PipelineExecution:
     """The result of `execute_pipeline`: one `Execution` per stage (`stages[s]`, on its own world of the stage's
     ranks), and the Send/Receive records of the values that crossed stages (`p2p`: (from stage, to stage,
-    CommRecord))."""
+    CommRecord)); `program` the program run."""
 
     def __init__(self, stages, p2p, producer, activations, links):
         self.stages, self.p2p, self._producer = stages, p2p, producer
@@ -621,6 +676,7 @@ def execute_pipeline(program, stages, devices, layouts=None, scheduler=None, int
     run = PipelineExecution([Execution(ex.world, ex, {**given, **ex.leaves}) for ex in executors], p2p, producer,
                             activations, links)
     run.calls, run.late = ran, late   # the calls in the order they ran; those that ran after a later pass started
+    run.program = program
     run.scheduler, run.interleave = scheduler, (interleave if scheduler is not None else None)
     keys = dict(zip(map(id, program.calls), _unit_keys(program, interleave if scheduler is not None else chunks > 1,
                                                        split)))

@@ -47,7 +47,7 @@ from mindseed.common._shard_layout import Layout
 from mindseed.common.tensor import Tensor
 from mindseed.ops.functional._comm import _layout_strategy
 from mindseed.parallel._layout import TensorLayout, shard_array
-from mindseed.parallel._pipeline import _wrap, execute_pipeline, record_pipeline
+from mindseed.parallel._pipeline import _wrap, execute_pipeline, record_pipeline, staged_program
 from mindseed.parallel._ir import apply_updates, graph_program
 from mindseed.parallel._spmd import _Recorder, execute, forward_calls, record
 from mindseed.parallel._world import ShapeWorld, SimulatedWorld
@@ -198,6 +198,18 @@ class SimulatedTraining:
             self.fallbacks.append(why)
         return record(fn, *args)
 
+    def _pipeline_program(self, cell, inputs, graph):
+        """The `PipelineProgram` of a step of `cell` in stages: from the step's graph in GRAPH_MODE (`graph`), its calls
+        placed by the cell scopes they were traced in (`_pipeline.staged_program`), else recorded
+        (`record_pipeline`)."""
+        network = _staged_network(cell.network)
+        if graph:
+            program, why = graph_program(cell._loss_and_grads, inputs)
+            if program is not None:
+                return staged_program(program, network)
+            self.fallbacks.append(why)
+        return record_pipeline(cell._loss_and_grads, network, *inputs)
+
     def forward(self, fn, args, graph=None, kwargs=None):
         """Run `fn(*args)` (a sharded cell's or function's call outside a training step) partitioned on the world:
         a GRAPH_MODE or jitted call (`graph`: the Cell or jitted function called, with `kwargs`) from its graph's
@@ -246,11 +258,12 @@ class SimulatedTraining:
         if processes and (stages > 1 and zero or
                           _sliced.waiting_or_sliced(cell.optimizer.parameters, self._sliced, self._absent)):
             # a pipeline with the parallel optimizer cuts Parameters holding data too, on its first step
-            return self._sliced_step(cell, inputs) if stages == 1 else self._sliced_pipeline_step(cell, inputs, stages)
+            return self._sliced_step(cell, inputs, graph) if stages == 1 else \
+                self._sliced_pipeline_step(cell, inputs, stages)
         if processes:  # processes of a real run: each gave its own slice of the batch (of its stage's, in stages)
             inputs = global_inputs(inputs, self.world if stages == 1 or n % stages else self.world.stage(stages))
         if stages > 1:  # the stages on world size / stages ranks each (`_pipeline`)
-            program, forward_end = record_pipeline(cell._loss_and_grads, _staged_network(cell.network), *inputs), None
+            program, forward_end = self._pipeline_program(cell, inputs, graph), None
             layouts = dataset_layouts(inputs, n // stages if n % stages == 0 else n)
 
             def run(layouts, regather=None, probe=False):
@@ -300,7 +313,7 @@ class SimulatedTraining:
         return _result(cell, params, loss, grads, ex)
 
 
-    def _sliced_step(self, cell, inputs):
+    def _sliced_step(self, cell, inputs, graph=False):
         """One step on a process holding only its slices (`_sliced`): recorded abstractly, the Parameters waiting
         for their initialization initialized as this rank's slices on the first step (with the parallel optimizer:
         its optimizer slices), run with the slices given, the optimizer updating the slices."""
@@ -308,7 +321,13 @@ class SimulatedTraining:
         rank = world.ranks[0]
         args, layouts, shards = _sliced_inputs(inputs, world)
         with _sliced.standing_whole(self._sliced):
-            program, forward_end = _record_step(cell, args, abstract=True)
+            program, why = graph_program(cell._loss_and_grads, args, abstract=True) if graph else (None, None)
+            if program is not None:   # GRAPH_MODE: the step's graph traced on shapes (no kernel, no data)
+                forward_end = forward_calls(program)
+            else:
+                if why is not None:
+                    self.fallbacks.append(why)
+                program, forward_end = _record_step(cell, args, abstract=True)
             params = list(cell.optimizer.parameters)
             if not all(id(p) in self._sliced for p in params):
                 self._init_slices(cell, program, layouts)

@@ -31,7 +31,8 @@ from mindseed.communication.management import _group_size, get_group_size, get_r
 from mindseed.common.tensor import Tensor
 from mindseed.nn.cell import Cell
 from mindseed.parallel._operator_strategy import check_json_path
-from mindseed.parallel._pipeline import execute_pipeline, record_pipeline
+from mindseed.parallel._ir import graph_program
+from mindseed.parallel._pipeline import execute_pipeline, record_pipeline, staged_program
 from mindseed.parallel.strategy import record_execution
 
 __all__ = ["AutoParallel"]
@@ -390,7 +391,8 @@ class AutoParallel(Cell):
         if isinstance(network, Cell):  # a forward pass: partitioned (in its stages), its outputs read whole
             if self._pipeline_stages > 1 and any(c.__dict__.get("pipeline_stage") is not None
                                                  for _, c in network.cells_and_names()):
-                return _pipelined(runner, lambda *a: network(*a, **kwargs), network, args, self._pipeline_stages)
+                return _pipelined(runner, lambda *a: network(*a, **kwargs), network, args, self._pipeline_stages,
+                                  network if graph_mode else None, kwargs)
             return runner.forward(lambda *a: network(*a, **kwargs), args, graph=network if graph_mode else None,
                                   kwargs=kwargs)
         previous, _parallel.gradient_runner = _parallel.gradient_runner, _GradientRunner(runner, graph_mode)
@@ -417,11 +419,12 @@ class _GradientRunner:
         cell = _pipeline_of(weights) if stages > 1 else None
         if cell is None:
             return self.runner.forward(fn, args, graph=graph if self.graph_mode else None, kwargs=kwargs)
-        return _pipelined(self.runner, fn, cell, args, stages)
+        return _pipelined(self.runner, fn, cell, args, stages, graph if self.graph_mode else None, kwargs)
 
 
-def _pipelined(runner, fn, network, args, stages):
-    """`fn(*args)` recorded with `network`'s cells in their pipeline stages (`record_pipeline`), run in `stages`
+def _pipelined(runner, fn, network, args, stages, graph=None, kwargs=None):
+    """`fn(*args)` recorded with `network`'s cells in their pipeline stages (`record_pipeline`; in GRAPH_MODE, `graph`
+    given: the graph of `graph(*args, **kwargs)` staged by its calls' cell scopes, `staged_program`), run in `stages`
     stages of the world (`execute_pipeline`, the context's scheduler), its outputs read whole."""
     from mindseed.parallel import _train  # noqa: PLC0415  (imports the whole partitioner)
     runner = getattr(runner, "runner", runner)
@@ -432,7 +435,12 @@ def _pipelined(runner, fn, network, args, stages):
         args = _train.global_inputs(args, world.stage(stages))
     previous, _state.mode = _state.mode, PYNATIVE_MODE
     try:
-        program = record_pipeline(fn, network, *args)
+        program = None
+        if graph is not None:
+            program, why = graph_program(graph, args, kwargs)
+            if program is None:
+                runner.fallbacks.append(why)
+        program = record_pipeline(fn, network, *args) if program is None else staged_program(program, network)
         ex = execute_pipeline(program, stages, n, _train.dataset_layouts(args, n // stages),
                               get_auto_parallel_context("pipeline_scheduler"),
                               get_auto_parallel_context("pipeline_interleave"), world if processes else None)

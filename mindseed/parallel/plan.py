@@ -49,7 +49,7 @@ from mindseed.common.tensor import Tensor
 from mindseed.common._parallel import get_auto_parallel_context
 from mindseed.common.context import GRAPH_MODE, get_context
 from mindseed.parallel._layout import DeviceMesh, TensorLayout, assemble, optimizer_shard
-from mindseed.parallel._pipeline import execute_pipeline, record_pipeline
+from mindseed.parallel._pipeline import execute_pipeline, record_pipeline, staged_program
 from mindseed.parallel._search import SEARCH_MODES, default_mesh, search
 from mindseed.parallel._ir import graph_program
 from mindseed.parallel._spmd import execute, record
@@ -247,9 +247,12 @@ def format_plan(step, max_ranks=16, optimizer="adam", parallel_optimizer=False, 
 def plan_pipeline(network, inputs, devices, stages, dataset_strategy=None, scheduler=None, interleave=None):
     """Record one `value_and_grad` step of `network` (an `nn.PipelineCell` whose cells carry `pipeline_stage`) and
     run it in `stages` stages of ``devices / stages`` simulated ranks each, in the order of `scheduler` with
-    `interleave` (default: the context's ``pipeline_config``): a `PipelineExecution`."""
+    `interleave` (default: the context's ``pipeline_config``): a `PipelineExecution`. Under GRAPH_MODE the step is its
+    graph, each call staged by the cell scopes it was traced in (`_pipeline.staged_program`)."""
     params = list(network.trainable_params())
-    program = record_pipeline(value_and_grad(network, None, params), network, *inputs)
+    step = value_and_grad(network, None, params)
+    program = graph_program(step, inputs)[0] if get_context("mode") == GRAPH_MODE else None
+    program = record_pipeline(step, network, *inputs) if program is None else staged_program(program, network)
     layouts = None if dataset_strategy is None else list(zip(inputs, dataset_strategy))
     if scheduler is None:
         scheduler = get_auto_parallel_context("pipeline_scheduler")

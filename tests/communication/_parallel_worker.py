@@ -158,28 +158,32 @@ def load_at_4(rank, world, directory):
 SLICED = {2: ("column_row_2", "data_2"), 4: ("column_row_4", "data_x_tensor_4")}   # plans trained holding slices
 
 
-def sliced(rank, name, directory):
+def sliced(rank, name, directory, mode=ms.PYNATIVE_MODE):
     """Two steps of TrainOneStepCell with Momentum on a lazily initialized MLP (`lazy_mlp`), each rank feeding only
-    its slice of the batch: the process holds only its slices of the Parameters and of the momenta."""
+    its slice of the batch: the process holds only its slices of the Parameters and of the momenta; in GRAPH_MODE
+    the steps are partitioned from their graph traced on shapes (`graph`: whether they were)."""
     n, strategies, data = PLANS[name]
     ms.set_auto_parallel_context(parallel_mode="semi_auto_parallel",
                                  dataset_strategy=(data, data) if data else "full_batch")
     net = lazy_mlp(**strategies)
     step = nn.TrainOneStepCell(net, nn.Momentum(net.trainable_params(), learning_rate=0.1, momentum=0.9))
     losses = []
+    ms.set_context(mode=mode)
     for x, y in BATCHES:
         if data:
             x, y = (shard_array(a, TensorLayout.from_strategy(a.shape, data, n))[rank] for a in (x, y))
         losses.append(float(step(Tensor(x), Tensor(y)).asnumpy()))
+    ms.set_context(mode=ms.PYNATIVE_MODE)
+    graph = process_training().executions[-1].program.graph is not None
     params = net.trainable_params()
     moments = [q for _, q in step.optimizer.parameters_and_names() if q.name.startswith("moments.")]
-    path = os.path.join(directory, f"sliced_{name}_{rank}.ckpt")
+    path = os.path.join(directory, f"sliced_{name}_{mode}_{rank}.ckpt")
     ms.save_checkpoint(net, path)    # integrated_save: gathered whole from the processes
     ms.reset_auto_parallel_context()
     return {"losses": losses, "slices": {p.name: p.asnumpy().tolist() for p in params},
             "moments": {q.name: q.asnumpy().tolist() for q in moments}, "sliced": [p.sliced for p in params],
             "param_bytes": held_bytes(params), "moment_bytes": held_bytes(moments),
-            "whole": {k: v.asnumpy().tolist() for k, v in ms.load_checkpoint(path).items()}}
+            "whole": {k: v.asnumpy().tolist() for k, v in ms.load_checkpoint(path).items()}, "graph": graph}
 
 
 def sliced_refused(rank):
@@ -211,6 +215,7 @@ def main(scenario, directory):
     out["zero"] = {level: zero(rank, size, level) for level in ("level1", "level3")}
     out["zero"]["level3-graph"] = zero(rank, size, "level3", ms.GRAPH_MODE)
     out["sliced"] = {name: sliced(rank, name, directory) for name in SLICED[size]}
+    out["sliced"].update({name + "-graph": sliced(rank, name, directory, ms.GRAPH_MODE) for name in SLICED[size]})
     if size == 2:
         out["sliced_refused"] = sliced_refused(rank)
     if size == 2:

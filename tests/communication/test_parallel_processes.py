@@ -321,15 +321,17 @@ def test_processes_holding_only_their_slices_train_as_one_process(request, which
         whole_bytes = sum(v.nbytes for v in params.values())
         tensor_cuts = size if name.startswith("column_row") else 2 if name.startswith("data_x") else 1
         for rank, res in enumerate(results):
-            got = res["sliced"][name]
-            _close(got["losses"], losses)
-            assert got["sliced"] == [True, True, True]
-            for p, value in params.items():
-                _close(got["slices"][p], shard_array(value, layouts[p])[rank])
-                _close(got["moments"][f"moments.{p}"], shard_array(moments[f"moments.{p}"], layouts[p])[rank])
-                _close(got["whole"][p], value)   # save_checkpoint's integrated save gathers them
-            # the bytes each process holds: 1/tensor-cuts of the parameters (w1's columns, b1, w2's rows are cut)
-            assert got["param_bytes"] == got["moment_bytes"] == whole_bytes // tensor_cuts
+            for key in (name, name + "-graph"):   # GRAPH_MODE: the step's graph traced on shapes, partitioned
+                got = res["sliced"][key]
+                assert got["graph"] == key.endswith("-graph")
+                _close(got["losses"], losses)
+                assert got["sliced"] == [True, True, True]
+                for p, value in params.items():
+                    _close(got["slices"][p], shard_array(value, layouts[p])[rank])
+                    _close(got["moments"][f"moments.{p}"], shard_array(moments[f"moments.{p}"], layouts[p])[rank])
+                    _close(got["whole"][p], value)   # save_checkpoint's integrated save gathers them
+                # the bytes each process holds: 1/tensor-cuts of the parameters (w1's columns, b1, w2's rows cut)
+                assert got["param_bytes"] == got["moment_bytes"] == whole_bytes // tensor_cuts
 
 
 def test_processes_holding_slices_refuse_an_optimizer_reading_whole_norms(two):

@@ -384,14 +384,18 @@ def _functional_pipeline(stage_config, jit):
     return net_with_loss, (ms.jit(train_one_step) if jit else train_one_step)
 
 
-@pytest.mark.parametrize("jit", [False, True])
-def test_a_functional_pipeline_step_runs_in_stages(jit):
+@pytest.mark.parametrize("jit, graph", [(False, False), (True, False), (True, True)])
+def test_a_functional_pipeline_step_runs_in_stages(jit, graph):
     stages = {"net.layers.0": 0, "net.layers.1": 0, "net.layers.2": 1, "net.layers.3": 1}
     cell, step = _functional_pipeline(stages, jit)
     parallel_net = AutoParallel(step, parallel_mode="semi_auto")
     parallel_net.pipeline(stages=2)
+    if graph:   # GRAPH_MODE: the gradient call's graph, its calls staged by the cell scopes they were traced in
+        ms.set_context(mode=ms.GRAPH_MODE)
     with simulate(4) as run:
         out = [parallel_net(x, y) for x, y in BATCHES]
+    ms.set_context(mode=ms.PYNATIVE_MODE)
+    assert [ex.program.graph is not None for ex in run.executions] == [graph] * 3 and run.fallbacks == []
     ref, ref_step = _functional_pipeline(None, False)
     want = [ref_step(x, y) for x, y in BATCHES]
     for (loss, grads), (ref_loss, ref_grads) in zip(out, want):

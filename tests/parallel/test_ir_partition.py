@@ -15,10 +15,12 @@ from mindseed.ops._prims.core import assign_p, py_call_p
 from mindseed.parallel import _demo_gpt as gpt
 from mindseed.parallel._ir import graph_program, program_from_graph, unpartitionable
 from mindseed.parallel._layout import assemble
+from mindseed.parallel._pipeline import execute_pipeline, record_pipeline, staged_program
 from mindseed.parallel._spmd import execute, record
 from mindseed.parallel._train import dataset_layouts, simulate
 from mindseed.parallel._world import SimulatedWorld
 from test_shard_graph_mode import Net as ShardedNet, X as SHARD_X
+from test_pipeline import CASES as PIPELINE_CASES, X as PIPE_X, Y as PIPE_Y, _pipeline
 from test_spmd import MLP, X, Y, Block
 
 # name: (devices, MLP strategies, dataset strategy of x and y)
@@ -388,3 +390,56 @@ def test_graph_mode_steps_update_the_batch_norm_statistics():
     for name, p in ref.parameters_and_names():
         np.testing.assert_allclose(params[name], p.asnumpy(), rtol=1e-6, atol=1e-7)
     assert not np.allclose(params["bn.moving_mean"], 0)
+
+
+@pytest.mark.parametrize("case", sorted(PIPELINE_CASES))
+def test_a_pipeline_graph_places_its_calls_as_the_recording(case):
+    widths, stage_of, stages, devices, micro, strategy, data = PIPELINE_CASES[case]
+    _, cell = _pipeline(widths, stage_of, micro, strategy)
+    fn = ms.value_and_grad(cell, None, cell.trainable_params())
+    program, why = graph_program(fn, (PIPE_X, PIPE_Y))
+    assert why is None
+    staged, recorded = staged_program(program, cell), record_pipeline(fn, cell, PIPE_X, PIPE_Y)
+    # each call on the recording's stage, chunk and micro-batch, in the forward or backward pass as there
+    assert [c.prim.name for c in staged.calls] == [c.prim.name for c in recorded.calls]
+    assert (staged.stages, staged.chunks, staged.micro, staged.forward) == \
+        (recorded.stages, recorded.chunks, recorded.micro, recorded.forward)
+    logs, losses = [], []
+    for p in (staged, recorded):
+        run = execute_pipeline(p, stages, devices, [(PIPE_X, data), (PIPE_Y, data)] if data else None)
+        logs.append([(r.kind, r.group_size, r.input_bytes) for ex in run.stages for r in ex.world.log] +
+                    [(a, b, r.kind, r.input_bytes) for a, b, r in run.p2p])
+        losses.append(run.whole(p.result[0]))
+    assert logs[0] == logs[1] and losses[0] == losses[1]
+    np.testing.assert_allclose(losses[0], fn(PIPE_X, PIPE_Y)[0].asnumpy(), rtol=0, atol=1e-12)
+
+
+def test_graph_mode_pipeline_steps_partition_their_graph():
+    from test_train_simulated import _pipeline_training  # noqa: PLC0415
+    ms.set_context(mode=ms.GRAPH_MODE)
+    try:   # the losses, parameters and Adam state of one process, interleaved in 2 stages, ZeRO level1 inside
+        _, run = _pipeline_training(2, 4, True, "Adam", enable_parallel_optimizer=True,
+                                    parallel_optimizer_config={"optimizer_level": "level1",
+                                                               "parallel_optimizer_threshold": 0})
+    finally:
+        ms.set_context(mode=ms.PYNATIVE_MODE)
+    assert run.fallbacks == [] and all(ex.program.graph is not None for ex in run.executions)
+    assert len({id(ex.program.graph) for ex in run.executions}) == 1 and run.executions[-1].chunks == 2
+
+
+def test_the_planner_plans_a_graph_mode_pipeline_from_its_graph(tmp_path):
+    import runpy  # noqa: PLC0415
+    from mindseed.parallel import plan  # noqa: PLC0415
+    from test_plan import PIPELINE_SCRIPT  # noqa: PLC0415
+    script = tmp_path / "pipe.py"
+    script.write_text(PIPELINE_SCRIPT)
+    outs = []
+    for mode in (ms.PYNATIVE_MODE, ms.GRAPH_MODE):
+        scope = runpy.run_path(str(script), {"devices": 4, "mesh": (4,)})
+        ms.set_context(mode=mode)
+        run = plan.plan_pipeline(scope["network"], scope["inputs"], 4, 2, scope["dataset_strategy"])
+        ms.set_context(mode=ms.PYNATIVE_MODE)
+        assert (run.program.graph is not None) == (mode == ms.GRAPH_MODE)
+        outs.append(plan.format_pipeline(run))
+    # the same stages, Sends, collectives, memory and step time
+    assert outs[0] == outs[1] and "2 stages x 2 ranks" in outs[0]
