@@ -148,6 +148,33 @@ def test_vocab_from_file_and_dataset(tmp_path):
     assert [r[0].tolist() for r in ids.create_tuple_iterator(output_numpy=True)] == [[1, 2, 1], [0, 1, 2]]
 
 
+def _word_counts():
+    for word, n in {"z": 4, "y": 4, "w": 3, "t": 1}.items():
+        yield (np.array([word] * n),)
+
+
+@pytest.mark.parametrize("freq_range, want", [((2, None), ["y", "z", "w"]), ((None, 3), ["w", "t"]),
+                                              (None, ["y", "z", "w", "t"]), ((4, 4), ["y", "z"])])
+def test_vocab_from_dataset_frequency_bounds_may_be_open(freq_range, want):
+    d = ds.GeneratorDataset(_word_counts, column_names=["text"])
+    v = text.Vocab.from_dataset(d, None, freq_range, None, special_tokens=["<pad>"])
+    assert sorted(v.vocab(), key=v.vocab().get) == ["<pad>"] + want
+
+
+@pytest.mark.parametrize("kwargs, err, msg", [
+    ({"freq_range": [2, 3]}, TypeError, r"Argument freq_range with value \[2, 3\] is not of type \[<class 'tuple'>\]"),
+    ({"freq_range": (3, 2)}, ValueError, r"frequency range \[a,b\] should be 0 <= a <= b"),
+    ({"freq_range": (2, 3, 4)}, ValueError, "freq_range needs to be a tuple of 2 element"),
+    ({"freq_range": (2.0, 3)}, ValueError, "freq_range needs to be either None or a tuple of 2 integers"),
+    ({"top_k": 0}, ValueError, "Input top_k must be greater than 0"),
+    ({"top_k": 1.5}, TypeError, "Argument top_k with value 1.5 is not of type"),
+])
+def test_vocab_from_dataset_checks_its_arguments_first(kwargs, err, msg):
+    d = ds.GeneratorDataset(_word_counts, column_names=["text"])
+    with pytest.raises(err, match=msg):
+        text.Vocab.from_dataset(d, None, **kwargs)
+
+
 def test_ngram_tonumber_truncate_sliding_and_friends():
     assert text.Ngram(2)(np.array(["a", "b", "c"])).tolist() == ["a b", "b c"]
     assert text.Ngram([2, 3], ("_", 1), ("_", 1), "-")(np.array(["a", "b", "c"])).tolist() == \

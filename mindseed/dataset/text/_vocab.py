@@ -33,6 +33,20 @@ def _check_first(special_first):
     V.bool_arg(special_first, "special_first")
 
 
+def _check_freq_range(freq_range):
+    """`Vocab.from_dataset`'s freq_range: None, or a tuple (min, max) of ints or None with 0 <= min <= max."""
+    if freq_range is None:
+        return
+    V.type_check(freq_range, (tuple,), "freq_range")
+    if len(freq_range) != 2:
+        raise ValueError("freq_range needs to be a tuple of 2 element.")
+    if any(n is not None and not isinstance(n, int) for n in freq_range):
+        raise ValueError("freq_range needs to be either None or a tuple of 2 integers or an int and a None.")
+    lo, hi = freq_range
+    if isinstance(lo, int) and isinstance(hi, int) and (lo > hi or lo < 0):
+        raise ValueError("frequency range [a,b] should be 0 <= a <= b (a,b are inclusive).")
+
+
 class Vocab:
     """A vocabulary: word -> id (ids are consecutive from 0)."""
 
@@ -111,6 +125,10 @@ class Vocab:
         """Words counted over `columns` of `dataset` (1-D string rows): frequency in `freq_range`, the `top_k`
         most frequent (ties broken alphabetically)."""
         from mindseed.dataset._engine import Ctx, _base_seed, _number_nodes
+        _check_freq_range(freq_range)
+        V.type_check(top_k, (int, type(None)), "top_k")
+        if isinstance(top_k, int):
+            V.check_positive(top_k, "top_k")
         names = dataset.get_col_names()
         cols = names if columns is None else ([columns] if isinstance(columns, str) else list(columns))
         for c in cols:
@@ -125,12 +143,11 @@ class Vocab:
                 if a.dtype.kind not in "US":
                     raise TypeError(f"Vocab.from_dataset: column '{names[i]}' is not a string column.")
                 counts.update(x.decode() if isinstance(x, bytes) else str(x) for x in a.reshape(-1))
-        lo, hi = (freq_range if freq_range is not None else (0, None))
+        lo, hi = (freq_range if freq_range is not None else (None, None))
+        lo = 0 if lo is None else lo        # a None bound: no limit on that side
         hi = hi if hi is not None else max(counts.values(), default=0)
         words = sorted((w for w, c in counts.items() if lo <= c <= hi), key=lambda w: (-counts[w], w))
         if top_k is not None:
-            if isinstance(top_k, bool) or not isinstance(top_k, int) or top_k <= 0:
-                raise ValueError("Input top_k is not within the required interval of [1, 2147483647].")
             words = words[:top_k]
         specials = _special(special_tokens)
         _check_first(special_first)
