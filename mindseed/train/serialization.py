@@ -747,3 +747,21 @@ def _get_merged_param_data(net, parameter_layout_dict, param_name, param_data, i
     if full_shape and list(out.shape) != full_shape:
         out = out.reshape(full_shape)
     return Tensor(out, param_data.dtype)
+
+
+# MindSpore's serialization module also holds export/load and the distributed-checkpoint functions; mindseed keeps
+# them with the export and parallel packages, and this module hands them out by name (on first use: those packages
+# import this one).
+_ELSEWHERE = {"export": "mindseed.export", "load": "mindseed.export", "export_split_mindir": "mindseed.export",
+              "build_searched_strategy": "mindseed.parallel._strategy_file",
+              "restore_group_info_list": "mindseed.parallel._strategy_file",
+              "get_ckpt_path_with_strategy": "mindseed.parallel.checkpoint_transform",
+              "load_distributed_checkpoint": "mindseed.parallel.checkpoint_transform",
+              "merge_sliced_parameter": "mindseed.parallel.checkpoint_transform"}
+
+
+def __getattr__(name):
+    if name in _ELSEWHERE:
+        import importlib  # noqa: PLC0415
+        return getattr(importlib.import_module(_ELSEWHERE[name]), name)
+    raise AttributeError(f"module '{__name__}' has no attribute '{name}'")

@@ -136,6 +136,14 @@ def test_set_comm_ops_inplace(world):
     assert ops.all_reduce(t) is None
 
 
+def _ne(**kw):
+    """A NeighborExchange of X with rank 0, with some attributes replaced (made without any check)."""
+    args = dict(send_rank_ids=[0], recv_rank_ids=[0], recv_shapes=([2, 3],), send_shapes=([2, 3],),
+                recv_type=ms.float32)
+    args.update(kw)
+    return ops.NeighborExchange(**args)
+
+
 ERRORS = [
     ErrorSpec("alltoall-split-count", lambda: comm.init() or ops.AlltoAll(2, 0, 0)(ms.Tensor(np.ones((4, 2)))),
               ValueError, "For 'AlltoAll', the 'split_count' must be equal to the group size 1"),
@@ -162,6 +170,23 @@ ERRORS = [
               "the 'send_lens' must be non-negative"),
     ErrorSpec("nev2-ids", lambda: ops.NeighborExchangeV2([0] * 7, [0] * 4, IDS8, [0] * 4, "NCHW"), ValueError,
               "the 'send_rank_ids' must have 8 entries"),
+    # NeighborExchange checks its attributes when it runs (MindSpore: when the graph is compiled)
+    ErrorSpec("ne-ids-tuple", lambda: comm.init() or _ne(send_rank_ids=(0,))((X,)), TypeError,
+              "For 'NeighborExchange', attr 'send_rank_ids' must be a list[int, int, ...]."),
+    ErrorSpec("ne-ids-float", lambda: comm.init() or _ne(recv_rank_ids=[0.0])((X,)), TypeError,
+              "attr 'recv_rank_ids' must be a list"),
+    ErrorSpec("ne-shapes-list", lambda: comm.init() or _ne(send_shapes=[[2, 3]])((X,)), TypeError,
+              "attr 'send_shapes' must be a tuple(list, list, ...)"),
+    ErrorSpec("ne-shapes-count", lambda: comm.init() or _ne(recv_shapes=([2, 3], [2, 3]))((X,)), ValueError,
+              "attr 'recv_shapes' size must be equal to attr 'recv_rank_ids' size, but got attr 'recv_shapes' size: 2"),
+    ErrorSpec("ne-recv-type", lambda: comm.init() or _ne(recv_type=np.float32)((X,)), TypeError,
+              "attr 'recv_type' must be a mindspore data type"),
+    ErrorSpec("ne-group", lambda: comm.init() or _ne(group=("g",))((X,)), TypeError,
+              "For 'NeighborExchange', the type of 'group' should be 'str'"),
+    ErrorSpec("ne-inputs", lambda: comm.init() or _ne()((X, X)), RuntimeError,
+              "input tuple size must be equal to attr 'send_shapes' size, but got input tuple size: 2"),
+    ErrorSpec("ne-shape", lambda: comm.init() or _ne()((X[:1],)), RuntimeError,
+              "For 'NeighborExchange', the inputs' shapes must be 'send_shapes'"),
     ErrorSpec("batch-lengths", lambda: ops.BatchISendIRecv(("isend",), (0, 1)), ValueError,
               "length of op_types and remote_ranks must be the same."),
     ErrorSpec("batch-types", lambda: ops.BatchISendIRecv("isend", (0,)), TypeError,

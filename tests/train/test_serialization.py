@@ -423,3 +423,18 @@ def test_ckpt_safetensors_conversion(tmp_path):
     (tmp_path / "m.bin").write_bytes(b"x")
     with pytest.raises(ValueError, match="must be a .ckpt file"):
         ms.train.ckpt_to_safetensors(str(tmp_path / "m.bin"))
+
+
+def test_export_and_load_through_the_serialization_module(tmp_path):
+    """MindSpore's train.serialization also holds export/load and the distributed-checkpoint functions."""
+    import importlib  # noqa: PLC0415
+    E = importlib.import_module("mindseed.export")
+    C = importlib.import_module("mindseed.parallel.checkpoint_transform")
+    assert S.export is E.export and S.load is E.load and S.merge_sliced_parameter is C.merge_sliced_parameter
+    net = ms.nn.Dense(3, 2)
+    x = ms.Tensor(np.arange(6, dtype=np.float32).reshape(2, 3))
+    S.export(net, x, file_name=str(tmp_path / "dense"), file_format="MINDIR")
+    graph = ms.nn.GraphCell(S.load(str(tmp_path / "dense.mindir")))
+    np.testing.assert_allclose(graph(x).asnumpy(), net(x).asnumpy(), rtol=1e-6)
+    with pytest.raises(AttributeError, match="has no attribute 'no_such_function'"):
+        S.no_such_function  # noqa: B018

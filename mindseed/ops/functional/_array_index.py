@@ -492,22 +492,21 @@ def _rows_index(op, x, indices):
     return P.reshape_p(indices, shape=(-1, 1))
 
 
+# NOTE: despite their names, MindSpore's InplaceUpdate/InplaceAdd/InplaceSub (and ops.inplace_update/add/sub,
+# Tensor.inplace_update) return a new tensor and leave `x` as it was.
 def inplace_update(x, v, indices):
-    """x with rows `indices` replaced by v (x is updated in place)."""
-    idx = _rows_index("InplaceUpdate", x, indices)
-    return _inplace(x, lambda old: _tensor_scatter("update", old, idx, v), v)
+    """x with rows `indices` replaced by v (a new tensor)."""
+    return _tensor_scatter("update", x, _rows_index("InplaceUpdate", x, indices), v)
 
 
 def inplace_add(x, v, indices):
-    """x with v added to rows `indices` (in place)."""
-    idx = _rows_index("InplaceAdd", x, indices)
-    return _inplace(x, lambda old: _tensor_scatter("add", old, idx, v), v)
+    """x with v added to rows `indices` (a new tensor)."""
+    return _tensor_scatter("add", x, _rows_index("InplaceAdd", x, indices), v)
 
 
 def inplace_sub(x, v, indices):
-    """x with v subtracted from rows `indices` (in place)."""
-    idx = _rows_index("InplaceSub", x, indices)
-    return _inplace(x, lambda old: _tensor_scatter("sub", old, idx, v), v)
+    """x with v subtracted from rows `indices` (a new tensor)."""
+    return _tensor_scatter("sub", x, _rows_index("InplaceSub", x, indices), v)
 
 
 # ---------------------------------------------------------------- nonzero and unique

@@ -9,6 +9,7 @@ import os
 from mindseed._backend.kernels import comm as K
 from mindseed._utils.errors import check_int
 from mindseed.common._parallel import GlobalComm, _get_group
+from mindseed.common import dtype as mstype
 from mindseed.common.tensor import Tensor
 from mindseed.ops._prims import comm as C
 from mindseed.ops._prims.comm import all_gather_p, all_reduce_p, barrier_p, broadcast_p, reduce_scatter_p
@@ -577,34 +578,58 @@ class NeighborExchange(_Collective):
 
     def __init__(self, send_rank_ids, recv_rank_ids, recv_shapes, send_shapes, recv_type,
                  group=GlobalComm.WORLD_COMM_GROUP):
-        super().__init__(group)
-        self.send_rank_ids = _int_list(self.name, "send_rank_ids", send_rank_ids)
-        self.recv_rank_ids = _int_list(self.name, "recv_rank_ids", recv_rank_ids)
-        self.recv_shapes = tuple(_int_list(self.name, "recv_shapes", s) for s in recv_shapes)
-        self.send_shapes = tuple(_int_list(self.name, "send_shapes", s) for s in send_shapes)
-        if len(self.recv_shapes) != len(self.recv_rank_ids) or len(self.send_shapes) != len(self.send_rank_ids):
-            raise ValueError(f"For '{self.name}', 'recv_shapes' and 'send_shapes' must have one shape per rank of "
-                             f"'recv_rank_ids' and 'send_rank_ids'.")
-        self.recv_type = recv_type
-        self._recv_type = _dtype_arg(self.name, "recv_type", recv_type)
+        # NOTE: MindSpore checks the attributes when the operator is first run or compiled, not here
+        Primitive.__init__(self)
+        self.group = GlobalComm.WORLD_COMM_GROUP if group is None else _get_group(group)
+        self.send_rank_ids, self.recv_rank_ids = send_rank_ids, recv_rank_ids
+        self.recv_shapes, self.send_shapes, self.recv_type = recv_shapes, send_shapes, recv_type
         self.attrs.update(send_rank_ids=send_rank_ids, recv_rank_ids=recv_rank_ids, recv_shapes=recv_shapes,
-                          send_shapes=send_shapes, recv_type=recv_type)
+                          send_shapes=send_shapes, recv_type=recv_type, group=self.group, no_eliminate=True)
+
+    def _checked_attrs(self):
+        """(send ids, recv ids, recv shapes, send shapes, recv dtype name): MindSpore's checks of the attributes."""
+        for arg in ("recv_shapes", "send_shapes"):
+            shapes = getattr(self, arg)
+            if not isinstance(shapes, tuple) or not all(isinstance(s, list) for s in shapes):
+                raise TypeError(f"For '{self.name}', attr '{arg}' must be a tuple(list, list, ...).")
+        for arg in ("send_rank_ids", "recv_rank_ids"):
+            ids = getattr(self, arg)
+            if not isinstance(ids, list) or not all(isinstance(i, int) and not isinstance(i, bool) for i in ids):
+                raise TypeError(f"For '{self.name}', attr '{arg}' must be a list[int, int, ...].")
+        for shapes, ids in (("recv_shapes", "recv_rank_ids"), ("send_shapes", "send_rank_ids")):
+            if len(getattr(self, shapes)) != len(getattr(self, ids)):
+                raise ValueError(f"For '{self.name}', attr '{shapes}' size must be equal to attr '{ids}' size, but "
+                                 f"got attr '{shapes}' size: {len(getattr(self, shapes))}, attr '{ids}' size: "
+                                 f"{len(getattr(self, ids))}.")
+        if not isinstance(self.recv_type, mstype.Type):
+            raise TypeError(f"For '{self.name}', attr 'recv_type' must be a mindspore data type, but got: "
+                            f"{self.recv_type!r}.")
+        _check_group_arg(self.name, self.group)
+        shapes = tuple(tuple(_int_list(self.name, "recv_shapes", s)) for s in self.recv_shapes)
+        return (tuple(self.send_rank_ids), tuple(self.recv_rank_ids), shapes,
+                tuple(tuple(_int_list(self.name, "send_shapes", s)) for s in self.send_shapes),
+                _dtype_arg(self.name, "recv_type", self.recv_type))
 
     def __call__(self, input_x):
+        send_ids, recv_ids, recv_shapes, send_shapes, recv_type = self._checked_attrs()
         if isinstance(input_x, Tensor):
             input_x = (input_x,)
         if not isinstance(input_x, (tuple, list)):
             raise TypeError(f"For '{self.name}', the 'input_x' must be a tuple of Tensors, but got "
                             f"{type(input_x).__name__}.")
-        self._ready(*input_x)
-        for x, want in zip(input_x, self.send_shapes):
+        if len(input_x) != len(send_shapes):
+            raise RuntimeError(f"For '{self.name}', input tuple size must be equal to attr 'send_shapes' size, but got "
+                               f"input tuple size: {len(input_x)}, attr 'send_shapes' size: {len(send_shapes)}.")
+        for x, want in zip(input_x, send_shapes):
+            _check_input(self.name, x)
             if tuple(x.shape) != want:
-                raise ValueError(f"For '{self.name}', the inputs' shapes must be 'send_shapes' {self.send_shapes}, "
-                                 f"but got {tuple(tuple(t.shape) for t in input_x)}.")
-        for r in self.send_rank_ids + self.recv_rank_ids:
+                raise RuntimeError(f"For '{self.name}', the inputs' shapes must be 'send_shapes' {send_shapes}, "
+                                   f"but got {tuple(tuple(t.shape) for t in input_x)}.")
+        self._ready(*input_x)
+        for r in send_ids + recv_ids:
             self._member("send_rank_ids/recv_rank_ids", r)
-        return C.neighbor_exchange_p(*input_x, send_rank_ids=self.send_rank_ids, recv_rank_ids=self.recv_rank_ids,
-                                     recv_shapes=self.recv_shapes, recv_type=self._recv_type, group=self.group)
+        return C.neighbor_exchange_p(*input_x, send_rank_ids=send_ids, recv_rank_ids=recv_ids,
+                                     recv_shapes=recv_shapes, recv_type=recv_type, group=self.group)
 
 
 class NeighborExchangeV2(_Collective):
