@@ -49,6 +49,8 @@ class MatMul(Primitive):
         self.attrs.update(transpose_a=transpose_a, transpose_b=transpose_b)
 
     def __call__(self, x, y):
+        if self.name == "MatMul" and isinstance(x, Tensor) and isinstance(y, Tensor) and (x.ndim != 2 or y.ndim != 2):
+            raise ValueError("MatMul inputs should have the same dimension size and equal to 2.")   # (BatchMatMul: N-D)
         if not (self.transpose_a or self.transpose_b):
             # MindSpore's MatMul / BatchMatMul shape inference: a ValueError (ops.matmul's kernel: a RuntimeError)
             if isinstance(x, Tensor) and isinstance(y, Tensor) and min(x.ndim, y.ndim) >= 2 \

@@ -78,10 +78,12 @@ class SquaredDifference(Primitive):
 
     def __call__(self, x, y):
         for name, t in (("x", x), ("y", y)):
-            if not isinstance(t, Tensor):
-                raise TypeError(f"For 'SquaredDifference', the input '{name}' must be a Tensor, but got "
-                                f"{type(t).__name__}.")
-        if x.dtype == mstype.bool_ and y.dtype == mstype.bool_:
+            # a Python number pairs with a Tensor (the usual scalar promotion), as MindSpore's implicit conversion
+            if not isinstance(t, Tensor) and (isinstance(t, bool) or not isinstance(t, (int, float)) or
+                                              not isinstance(y if name == "x" else x, Tensor)):
+                raise TypeError(f"For 'SquaredDifference', the input '{name}' must be a Tensor or a number with a "
+                                f"Tensor partner, but got {type(t).__name__}.")
+        if isinstance(x, Tensor) and isinstance(y, Tensor) and x.dtype == mstype.bool_ and y.dtype == mstype.bool_:
             # a bool pair stays bool after promotion, which the kernel refuses; bool with a number type promotes
             raise TypeError("For 'SquaredDifference', the inputs must be Tensors of a number type (a bool input "
                             "needs a number-typed partner), but got Bool and Bool.")
@@ -262,8 +264,13 @@ class _Scan(_WithAttrs):
 
     def __call__(self, x, axis):
         _tensor(self.name, x, "x")
+        if x.dtype == mstype.bool_ and type(self)._prim is not P.logcumsumexp_p:
+            raise TypeError(f"For primitive[{self.name}], the input argument[x] must be a Tensor of a number type, but "
+                            f"got Tensor[Bool].")
         ax = _axis(self.name, _axis_value(axis), x.ndim)
-        return type(self)._prim(x, axis=ax, exclusive=bool(self.exclusive), reverse=bool(self.reverse))
+        # the class keeps x's dtype (the functional cumsum/cumprod widen integers to Int64)
+        return type(self)._prim(x, axis=ax, exclusive=bool(self.exclusive), reverse=bool(self.reverse),
+                                dtype=x.dtype.name)
 
 
 _SCAN_DOC = "Cumulative {} along an axis (optionally exclusive and/or reversed)."
@@ -347,7 +354,7 @@ class ReduceProd(_Reduce):
         _tensor("ReduceProd", x, "x")
         axis = _attr_value(axis)
         return P.reduce_prod_p(x, axis=_axes("ReduceProd", axis, x.ndim), keep_dims=bool(self.keep_dims),
-                               dtype=None)
+                               dtype=x.dtype.name)
 
 
 class ReduceStd(_WithAttrs):

@@ -214,6 +214,9 @@ class L2Normalize(AttrPrimitive):
     _params = (("axis", 0), ("epsilon", 1e-4))
 
     def __call__(self, x):
+        if isinstance(self.axis, (tuple, list)) and len(self.axis) != 1:
+            raise TypeError(f"For 'L2Normalize', the length of 'axis' must be 1, but got {len(self.axis)}, later will "
+                            f"support multiple axis!")
         return FN._l2_normalize(x, _single_axis("L2Normalize", self.axis), self.epsilon)
 
 
