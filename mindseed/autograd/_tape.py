@@ -135,8 +135,28 @@ class paused:
         return False
 
 
-def _fit(g, x):
-    """Cotangent g brought to x's shape (sum over broadcast dims) and dtype."""
+def _computes_ints_as_floats(args, out):
+    """A float output of operands none of which is a float Tensor or a Python float: the primitive computed its
+    integers as floats itself (MindSpore's Sqrt, Reciprocal, Div of integers), not on a float copy made by type
+    promotion."""
+    outs = out if isinstance(out, tuple) else (out,)
+    if not any(isinstance(o, Tensor) and isinstance(o.dtype, _FLOAT_KINDS) for o in outs):
+        return False
+    for a in args:
+        if isinstance(a, Tensor):
+            if isinstance(a.dtype, _FLOAT_KINDS):
+                return False
+        elif isinstance(a, (float, complex)):
+            return False
+    return True
+
+
+def _fit(g, x, args=None, out=None):
+    """Cotangent g brought to x's shape (sum over broadcast dims) and dtype.
+
+    As MindSpore, an integer input keeps the float gradient of a primitive that computed its integer operands as
+    floats itself (`args`: the operands, `out`: the output); after type promotion (a float operand) the gradient
+    is cast back."""
     gs, xs = g.shape, x.shape
     if len(gs) < len(xs):
         g = P.broadcast_to_p(g, shape=xs)
@@ -150,6 +170,9 @@ def _fit(g, x):
         if g.shape != xs:
             g = P.reshape_p(g, shape=xs)
     if g.dtype != x.dtype:
+        if args is not None and isinstance(g.dtype, _FLOAT_KINDS) and not isinstance(x.dtype, _FLOAT_KINDS) and \
+                _computes_ints_as_floats(args, out):
+            return g
         g = P.cast_p(g, dtype=x.dtype.name)
     return g
 
@@ -212,7 +235,7 @@ def _backward(tape, roots, sens, keep):
         for a, g in zip(args, grads):
             if g is None or id(a) not in tracked or not isinstance(a, Tensor):
                 continue
-            _accumulate(ct, a, _fit(g, a))
+            _accumulate(ct, a, _fit(g, a, args, out))
     if hooked is not None:
         for k in list(ct):
             if k not in hooked and k in _grad_hooks:
