@@ -10,9 +10,13 @@ rounded to float32:
   value first;
 * truncated normal: the inverse CDF of one uniform draw, with Boost's rational approximations of erf^-1.
 
-The stream is generated here with numpy, vectorised over the Philox blocks.
+The stream is generated here with numpy, vectorised over the Philox blocks. Philox is counter-based, so a large
+array is filled in slices by several threads (numpy's ufuncs release the GIL), each from its own place in the stream,
+as MindSpore's C++ fills it: the numbers do not depend on the number of threads.
 """
 import math
+import os
+from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 
@@ -29,6 +33,32 @@ def philox_draws(seed, n):
     return philox_stream(seed, seed, 0, n)
 
 
+_PARALLEL_MIN = 1 << 20     # values: smaller arrays are filled by one thread
+
+
+def _workers():
+    """Threads that fill one array: OMP_NUM_THREADS when set, else the CPUs this process may use (at most 16)."""
+    env = os.environ.get("OMP_NUM_THREADS", "")
+    if env.isdigit() and int(env) > 0:
+        return int(env)
+    return max(1, min(16, len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1))
+
+
+def _in_slices(n, fill, align=1):
+    """fill(lo, hi) over [0, n) in slices (multiples of `align` long) on the worker threads."""
+    k = _workers() if n >= _PARALLEL_MIN else 1
+    step = -(-n // k)
+    step += (-step) % align
+    parts = [(lo, min(n, lo + step)) for lo in range(0, n, max(step, 1))]
+    if len(parts) <= 1:
+        for lo, hi in parts:
+            fill(lo, hi)
+        return
+    with ThreadPoolExecutor(len(parts)) as pool:
+        for f in [pool.submit(fill, lo, hi) for lo, hi in parts]:
+            f.result()
+
+
 def _f32(x):
     return float(np.float32(x))     # MindSpore passes the distribution's parameters as C++ floats
 
@@ -37,8 +67,13 @@ def uniform(seed, shape, a, b):
     """float32 array of `shape`, U(a, b) from the Philox stream of `seed`."""
     n = int(np.prod(shape, dtype=np.int64))
     a, b = _f32(a), _f32(b)
-    s = philox_draws(seed, n).astype(np.float64) / 4294967296.0
-    return ((b - a) * s + a).astype(np.float32).reshape(shape)
+    out = np.empty(n, np.float32)
+
+    def fill(lo, hi):
+        s = philox_stream(seed, seed, lo, hi - lo).astype(np.float64) / 4294967296.0
+        out[lo:hi] = (b - a) * s + a
+    _in_slices(n, fill)
+    return out.reshape(shape)
 
 
 _PI = float(np.float32(3.1415926))
@@ -52,19 +87,22 @@ def normal(seed, shape, mean, sigma):
     n = int(np.prod(shape, dtype=np.int64))
     mean, sigma = _f32(mean), _f32(sigma)
     pairs = (n + 1) // 2
-    draws = philox_draws(seed, 2 * pairs).reshape(pairs, 2)
     out = np.empty((pairs, 2), np.float32)
-    for lo in range(0, pairs, _CHUNK):
-        d = draws[lo:lo + _CHUNK]
-        u1 = np.maximum(philox_unit_float(d[:, 0]).astype(np.float64), _THRESHOLD)
-        u2 = np.maximum(philox_unit_float(d[:, 1]).astype(np.float64), _THRESHOLD)
-        np.log(u1, out=u1)
-        u1 *= -2.0
-        np.sqrt(u1, out=u1)
-        u1 *= sigma                      # x
-        u2 *= 2.0 * _PI                  # y
-        out[lo:lo + _CHUNK, 0] = mean + u1 * np.cos(u2)
-        out[lo:lo + _CHUNK, 1] = mean + u1 * np.sin(u2)
+
+    def fill(first, last):
+        for lo in range(first, last, _CHUNK):
+            hi = min(last, lo + _CHUNK)
+            d = philox_stream(seed, seed, 2 * lo, 2 * (hi - lo)).reshape(-1, 2)
+            u1 = np.maximum(philox_unit_float(d[:, 0]).astype(np.float64), _THRESHOLD)
+            u2 = np.maximum(philox_unit_float(d[:, 1]).astype(np.float64), _THRESHOLD)
+            np.log(u1, out=u1)
+            u1 *= -2.0
+            np.sqrt(u1, out=u1)
+            u1 *= sigma                      # x
+            u2 *= 2.0 * _PI                  # y
+            out[lo:hi, 0] = mean + u1 * np.cos(u2)
+            out[lo:hi, 1] = mean + u1 * np.sin(u2)
+    _in_slices(pairs, fill, _CHUNK)
     return out.reshape(-1)[:n].reshape(shape)
 
 
@@ -164,10 +202,15 @@ def truncated_normal(seed, shape, a, b, mean, sigma):
         raise RuntimeError(f"TruncatedNormal: invalid sigma {sigma:g}.")
     cdf_a = math.erfc(-((a - mean) / sigma) / _ROOT_TWO) / 2.0
     cdf_b = math.erfc(-((b - mean) / sigma) / _ROOT_TWO) / 2.0
-    u = philox_draws(seed, n).astype(np.float64) / 4294967296.0
-    z = np.clip(2.0 * (cdf_a + u * (cdf_b - cdf_a)), _Z_LOW, _Z_HIGH)
-    upper = z > 1.0
-    q = np.where(upper, 2.0 - z, z)
-    p = np.where(upper, 1.0 - q, 1.0 - z)
-    erfc_inv = np.where(upper, -1.0, 1.0) * _erf_inv(p, q)
-    return (mean + (-erfc_inv * _ROOT_TWO) * sigma).astype(np.float32).reshape(shape)
+    out = np.empty(n, np.float32)
+
+    def fill(lo, hi):
+        u = philox_stream(seed, seed, lo, hi - lo).astype(np.float64) / 4294967296.0
+        z = np.clip(2.0 * (cdf_a + u * (cdf_b - cdf_a)), _Z_LOW, _Z_HIGH)
+        upper = z > 1.0
+        q = np.where(upper, 2.0 - z, z)
+        p = np.where(upper, 1.0 - q, 1.0 - z)
+        erfc_inv = np.where(upper, -1.0, 1.0) * _erf_inv(p, q)
+        out[lo:hi] = mean + (-erfc_inv * _ROOT_TWO) * sigma
+    _in_slices(n, fill)
+    return out.reshape(shape)

@@ -63,3 +63,18 @@ def test_variance_scaling_sparse_orthogonal():
     with pytest.raises(RuntimeError, match="invalid sigma"):
         R.truncated_normal(1, (2,), -1.0, 1.0, 0.0, 0.0)
     assert HeUniform().negative_slope == 0
+
+
+@pytest.mark.parametrize("draw", [lambda: R.uniform(77, (1 << 20 | 5,), -0.3, 0.7),
+                                  lambda: R.normal(123456789123, (1025, 1031), 0.5, 2.0),
+                                  lambda: R.truncated_normal(2 ** 62 + 12345, (1 << 20 | 3,), -2.0, 2.0, 0.0, 1.0)])
+def test_large_arrays_fill_in_slices_on_threads_with_the_same_numbers(monkeypatch, draw):
+    """A large array is filled by several threads, each from its own place in the Philox stream: the numbers do
+    not depend on the number of threads (MindSpore's own fill is multi-threaded too)."""
+    monkeypatch.setenv("OMP_NUM_THREADS", "1")
+    one = draw()
+    monkeypatch.setenv("OMP_NUM_THREADS", "3")
+    three = draw()
+    assert one.dtype == three.dtype == np.float32 and one.shape == three.shape
+    np.testing.assert_array_equal(one.view(np.uint32), three.view(np.uint32))
+    assert np.isfinite(one).all() and 0.2 < float(np.std(one)) < 2.5

@@ -3,7 +3,7 @@ import numpy as np
 import pytest
 
 import mindseed as ms
-from mindseed import ops
+from mindseed import nn, ops
 from _harness import ErrorSpec, OpSpec, ints, make_error_tests, make_tests
 import _nn_ref as R
 
@@ -271,3 +271,53 @@ def test_mish_float16_rounds_as_mindspore():
     got = ops.mish(ms.Tensor(x)).asnumpy()
     assert got.dtype == np.float16
     np.testing.assert_array_equal(got, want)
+
+
+def _half_steps_sigmoid(x):
+    """numpy: 1 / (1 + exp(-x)) with every operation's result rounded to float16."""
+    e = np.exp(-x.astype(np.float32)).astype(np.float16)
+    return (1 / (e.astype(np.float32) + 1).astype(np.float16).astype(np.float32)).astype(np.float16)
+
+
+def test_sigmoid_and_silu_of_float16_round_each_step_as_mindspore_cpu():
+    """MindSpore's CPU Sigmoid of float16 rounds exp(-x), 1 + exp(-x) and the reciprocal to float16 one after the
+    other, and its SiLU is x times that sigmoid, rounded once: these values (printed by MindSpore 2.10) each differ
+    from the float32 formula rounded once. A float16 Llama's feed-forward block (SiLU gate) then gives MindSpore's
+    outputs to the bit."""
+    x = np.array([-0.8037109375, -1.0556640625, -3.48828125, -1.3828125, -0.6865234375, -0.1944580078125,
+                  -1.888671875, 1.97265625], np.float16)
+    sig = [0.30908203125, 0.25830078125, 0.0296630859375, 0.20068359375, 0.3349609375, 0.451416015625,
+           0.1314697265625, 0.87841796875]
+    silu = [-0.2484130859375, -0.272705078125, -0.10345458984375, -0.277587890625, -0.22998046875,
+            -0.0877685546875, -0.248291015625, 1.732421875]
+    for got in (ops.sigmoid(ms.Tensor(x)), ops.Sigmoid()(ms.Tensor(x)), nn.Sigmoid()(ms.Tensor(x))):
+        assert got.dtype == ms.float16
+        np.testing.assert_array_equal(got.asnumpy(), np.array(sig, np.float16))
+    for got in (ops.silu(ms.Tensor(x)), nn.SiLU()(ms.Tensor(x))):
+        assert got.dtype == ms.float16
+        np.testing.assert_array_equal(got.asnumpy(), np.array(silu, np.float16))
+    many = np.random.default_rng(0).normal(0, 3, 5000).astype(np.float16)
+    steps = _half_steps_sigmoid(many)
+    np.testing.assert_array_equal(ops.sigmoid(ms.Tensor(many)).asnumpy(), steps)
+    np.testing.assert_array_equal(ops.silu(ms.Tensor(many)).asnumpy(),
+                                  (many.astype(np.float32) * steps.astype(np.float32)).astype(np.float16))
+    # float32 keeps the formula rounded once
+    x32 = x.astype(np.float32)
+    np.testing.assert_allclose(ops.sigmoid(ms.Tensor(x32)).asnumpy(), 1 / (1 + np.exp(-x32)), rtol=1e-6)
+
+
+def test_rsqrt_and_softsign_of_float16_round_as_mindspore_cpu():
+    """Rsqrt of float16 rounds the square root to float16 before the reciprocal; Softsign computes in float32 and
+    rounds once (values printed by MindSpore 2.10's CPU kernels; torch's rounding differs on each of these)."""
+    x = np.array([1.07421875, 1.47265625, 0.0162811279296875, 0.42724609375, 4.234375, 1.29296875], np.float16)
+    got = ops.rsqrt(ms.Tensor(x))
+    assert got.dtype == ms.float16
+    np.testing.assert_array_equal(got.asnumpy(), np.array(
+        [0.96533203125, 0.82373046875, 7.83984375, 1.529296875, 0.48583984375, 0.8798828125], np.float16))
+    x = np.array([0.66064453125, 0.58837890625, -0.325927734375, -0.96435546875, 0.0794677734375, -1.5634765625],
+                 np.float16)
+    got = ops.softsign(ms.Tensor(x))
+    assert got.dtype == ms.float16
+    np.testing.assert_array_equal(got.asnumpy(), np.array(
+        [0.397705078125, 0.370361328125, -0.245849609375, -0.490966796875, 0.0736083984375, -0.60986328125],
+        np.float16))

@@ -42,7 +42,15 @@ def abs_(x):
 
 
 sqrt = torch.sqrt
-rsqrt = torch.rsqrt
+
+
+def rsqrt(x):
+    if x.dtype == torch.float16:
+        # MindSpore's CPU Rsqrt of float16: 1 / sqrt(x) with the square root rounded to float16 first
+        return torch.reciprocal(torch.sqrt(x.float()).half().float()).half()
+    return torch.rsqrt(x)
+
+
 square = torch.square
 reciprocal = torch.reciprocal
 
@@ -56,7 +64,20 @@ sin, cos, tan = torch.sin, torch.cos, torch.tan
 asin, acos, atan = torch.asin, torch.acos, torch.atan
 sinh, cosh, tanh = torch.sinh, torch.cosh, torch.tanh
 asinh, acosh, atanh = torch.asinh, torch.acosh, torch.atanh
-sigmoid = torch.sigmoid
+
+
+def sigmoid(x):
+    if x.dtype == torch.float16:
+        return sigmoid_half_steps(x)
+    return torch.sigmoid(x)
+
+
+def sigmoid_half_steps(x):
+    """MindSpore's CPU Sigmoid of float16: 1 / (1 + exp(-x)) one operation at a time, each result rounded to
+    float16 (exp(-x), then 1 + that, then its reciprocal); torch rounds the float32 value once, which differs on
+    about one value in four."""
+    e = torch.exp(-x.float()).half()
+    return torch.reciprocal((e.float() + 1).half().float()).half()
 erf, erfc, erfinv = torch.erf, torch.erfc, torch.erfinv
 log1p, expm1, log2, log10, exp2 = torch.log1p, torch.expm1, torch.log2, torch.log10, torch.exp2
 signbit = torch.signbit

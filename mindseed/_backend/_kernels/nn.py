@@ -11,6 +11,7 @@ import torch.nn.functional as F
 
 from mindseed._backend._core import _TORCH_DTYPES
 from mindseed._backend._kernels.core import half_on_cpu
+from mindseed._backend._kernels.math import sigmoid_half_steps
 from mindseed._backend.kernels.std_engine import KernelEngines, MinstdRand0, minstd_bernoulli, minstd_uniform_float
 
 _A = torch.ops.aten
@@ -169,7 +170,16 @@ def fast_gelu_grad(dout, x):
     return dout * (s + 1.702 * x * s * (1 - s))
 
 
-silu = _NN.silu
+
+
+def silu(x):
+    if x.dtype == torch.float16:
+        # MindSpore's CPU SiLU of float16: x * sigmoid(x), the float16 sigmoid (rounded step by step) times x
+        # rounded once (torch rounds x * sigmoid(x) computed in float32 once: one value in three differs)
+        return (x.float() * sigmoid_half_steps(x).float()).half()
+    return _NN.silu(x)
+
+
 silu_grad = _A.silu_backward.default  # (dout, x)
 
 
@@ -197,6 +207,9 @@ def softplus_grad(dout, x, beta, threshold):
 
 
 def softsign(x):
+    if x.dtype == torch.float16:
+        # MindSpore's CPU kernel computes float16 in float32 and rounds once (torch rounds 1 + |x| first)
+        return softsign(x.float()).half()
     return x / (1 + x.abs())
 
 
