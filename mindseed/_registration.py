@@ -58,6 +58,16 @@ _mutable_module = _made_module("mindseed.common.mutable", "MindSpore's `common.m
 _mutable_module.mutable = compiler.mutable
 _mutable_module.__all__ = ["mutable"]
 _sys.modules.setdefault("mindseed.common.mutable", _mutable_module)
+# ... and MindSpore's modules of the other compilation hints under common (`import mindspore.common.lazy_inline`)
+from mindseed import _toplevel as _toplevel_hints  # noqa: E402
+for _module_name, _names, _owner in (("jit_config", ("JitConfig",), compiler),
+                                     ("lazy_inline", ("lazy_inline",), _toplevel_hints),
+                                     ("no_inline", ("no_inline",), _toplevel_hints)):
+    _hint_module = _made_module(f"mindseed.common.{_module_name}", f"MindSpore's `common.{_module_name}`.")
+    for _name in _names:
+        setattr(_hint_module, _name, getattr(_owner, _name))
+    _hint_module.__all__ = list(_names)
+    _sys.modules.setdefault(f"mindseed.common.{_module_name}", _hint_module)
 
 # gradient hooks of tensors live with the tape (autograd) but are Tensor methods
 from mindseed.autograd import hooks as _hooks  # noqa: E402

@@ -11,7 +11,7 @@ LAYERS = {
     "boost": 6, "profiler": 6, "onnx": 6, "_c_dataengine": 6,
     "numpy": 6, "scipy": 6, "safeguard": 6,
     "mint": 6, "utils": 6, "tools": 7, "converter": 7, "_toplevel": 7, "_toplevel_runtime": 7, "__init__": 7,
-    "compat": 7, "_compat_hook": 7,
+    "compat": 7, "_compat_hook": 7, "graph": 7,
     "_registration": 7, "_deferred": 7, "context": 7, "_c_expression": 7,
     "log": 0, "_checkparam": 0, "_extends": 0,
     "__main__": 7, "msrun": 7,

@@ -64,8 +64,8 @@ def _infer_dtype(data):
     walk(data)
     if arrays:
         return _stacked_dtype(data)
-    # no element at all (`Tensor([])`): MindSpore's default float32
-    return (mstype.float32, mstype.bool_, mstype.int64, mstype.float32, mstype.complex64)[kind + 1]
+    # no element at all (`Tensor([])`): MindSpore's default float32; a Python complex is a double pair: Complex128
+    return (mstype.float32, mstype.bool_, mstype.int64, mstype.float32, mstype.complex128)[kind + 1]
 
 
 def _unsupported_element(data):
@@ -104,6 +104,9 @@ def _wrap(raw):
 
 
 _new = object.__new__
+_TENSOR_DTYPE_NAMES = ("int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64", "float16", "float32",
+                       "float64", "bfloat16", "complex64", "complex128", "int4", "float8_e4m3fn", "float8_e5m2",
+                       "hifloat8", "bool", "string_")
 
 
 def _graph_constant(x):
@@ -166,16 +169,25 @@ class Tensor(metaclass=PublicType):
     # in the root too, as into a MindSpore view (mindseed.ops._tensor_ops); unset otherwise
     __slots__ = ("_data", "_view", "__weakref__", "__dict__")   # __dict__: user attributes, as MindSpore allows
 
+    def __new__(cls, input_data=None, *args, **kwargs):
+        # a numpy array of str or bytes makes a tensor of dtype String (its __init__ runs next)
+        if cls is Tensor and (isinstance(input_data, (np.ndarray, np.str_, np.bytes_)) and
+                              np.asarray(input_data).dtype.kind in "US" or isinstance(input_data, StringTensor)):
+            return _new(StringTensor)
+        return _new(cls)
+
     def __init__(self, input_data=None, dtype=None, shape=None, init=None, internal=False, const_arg=False,
                  device=None):
         if const_arg:
             _tensor_state.set_const_arg(self, const_arg)
         if dtype is not None and not isinstance(dtype, mstype.Type):
-            try:
-                dtype = mstype.pytype_to_dtype(dtype)
-            except NotImplementedError:
-                raise TypeError(f"For 'Tensor', the 'dtype' should be a mindspore dtype, but got "
-                                f"'{getattr(dtype, '__name__', dtype)}'.") from None
+            # MindSpore takes its own dtypes only: a Python or numpy type is refused
+            names = ", ".join(f"mindspore.{n}" for n in _TENSOR_DTYPE_NAMES)
+            raise TypeError(f"For 'Tensor', the 'dtype' should be one of [{names}], but got "
+                            f"'{getattr(dtype, '__name__', dtype)}'.")
+        if input_data is None and dtype is None and init is None:
+            raise TypeError("For 'Tensor', the type of 'input_data' should be one of '['Tensor', 'ndarray', 'str_', "
+                            "'list', 'tuple', 'float', 'int', 'bool', 'complex', 'bytes']', but got type 'NoneType'.")
         if input_data is None:
             if init is not None:
                 self._data = _init_data(init, shape, dtype)
@@ -806,3 +818,6 @@ _tensor_state.attach(Tensor)
 
 # the sparse formats live in their own module (MindSpore's mindspore.common.sparse_tensor)
 from mindseed.common.sparse_tensor import COOTensor, CSRTensor, RowTensor  # noqa: E402,F401
+
+# tensors of strings (dtype String) hold the numpy array itself
+from mindseed.common._string_tensor import StringTensor  # noqa: E402

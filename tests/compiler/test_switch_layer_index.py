@@ -121,3 +121,16 @@ def test_raise_in_a_branch_not_taken_raises_when_a_later_call_takes_it():
         np.testing.assert_allclose(g(Tensor([3.0]), Tensor([2.0])).asnumpy(), [2.0])
         with pytest.raises(ValueError, match="equal inputs"):
             g(Tensor([2.0]), Tensor([2.0]))
+
+
+def test_raise_node_shape_rule_and_kernel():
+    from mindseed.ops._prims.core import raise_p
+    from mindseed.ops._prims.index_dyn import switch_index_p
+
+    got = raise_p.abstract_eval(error=ValueError("no"), shape=(2, 3), dtype="Float32")
+    assert (tuple(got.shape), got.dtype) == ((2, 3), "Float32")
+    with pytest.raises(KeyError, match="the key"):      # the kernel a compiled graph calls raises the error itself
+        raise_p.kernel(error=KeyError("the key"), shape=(), dtype="Int32")
+    assert int(switch_index_p(Tensor(np.array(-1, np.int32)), n=3).asnumpy()) == 2
+    with pytest.raises(IndexError, match=r"Given index 3 out of range"):
+        switch_index_p.kernel(Tensor(np.array(3, np.int32))._data, n=3)

@@ -103,8 +103,24 @@ def _median(self, axis=-1, keepdims=False, *, dim=None, keepdim=None):
     return R.median(self, _pick(dim, None, axis), _pick(keepdim, None, keepdims))
 
 
-def _argmax(self, axis=None, keepdims=False, *, dim=None, keepdim=None):
+_NO_AXIS = object()
+
+
+def _argmax(self, axis=_NO_AXIS, keepdims=False, *, dim=None, keepdim=None):
+    if axis is _NO_AXIS:
+        # MindSpore's graph resolves `x.argmax()` to its older form, whose axis defaults to the last one; PyNative's
+        # to the newer, over all elements
+        axis = -1 if dim is None and _state.tracing is not None else None
     return R.argmax(self, _pick(axis, dim, None), _pick(keepdim, None, keepdims))
+
+
+def _amax_amin_method(fn):
+    def method(self, axis=None, keepdims=False, *, keep_dims=None, initial=None, where=None):
+        # `keep_dims` is the keyword of the form MindSpore's graph resolves the method to
+        return fn(self, axis, _pick(keep_dims, None, keepdims), initial=initial, where=where)
+    method.__name__ = method.__qualname__ = fn.__name__
+    method.__doc__ = fn.__doc__
+    return method
 
 
 def _argmin(self, axis=None, keepdims=False, *, dim=None, keepdim=None):
@@ -319,6 +335,7 @@ TENSOR_METHODS.update({
     "float_power": lambda self, other: _find("float_power")(self, other),
     "approximate_equal": _approximate_equal,
     "max": _max, "min": _min, "mean": _mean, "median": _median, "prod": _prod, "argmax": _argmax, "argmin": _argmin,
+    "amax": _amax_amin_method(R.amax), "amin": _amax_amin_method(R.amin),
     "argmax_with_value": _arg_with_value(P.argmax_with_value_p, "ArgMaxWithValue"),
     "argmin_with_value": _arg_with_value(P.argmin_with_value_p, "ArgMinWithValue"),
     "all": _all, "any": _any, "std": _std, "var": _var, "cumsum": _cumsum, "cumprod": _cumprod,

@@ -35,9 +35,37 @@ def scope_strategy(args):
     return None
 
 
+# what `mindspore.graph.register_op_wrapper` / `register_op_infer` registered, by primitive name: the function whose
+# result replaces a call of the primitive inside a compiled graph, and the custom inferences {name: fn} whose results
+# become attributes of the call's output there
+OP_WRAPPERS = {}
+OP_INFERS = {}
+_wrapping = set()     # primitive names whose wrapper is running (its own calls of the primitive are the primitive's)
+
+
+def _graph_hooked(prim, call, args, kwargs):
+    """A class-API call inside a compiled graph with a registered wrapper or inference for its primitive."""
+    wrapper = OP_WRAPPERS.get(prim.name)
+    if wrapper is not None and prim.name not in _wrapping:
+        _wrapping.add(prim.name)
+        try:
+            out = wrapper(*args, **kwargs)(*args, **kwargs)
+        finally:
+            _wrapping.discard(prim.name)
+    else:
+        out = call(prim, *args, **kwargs)
+    if isinstance(out, Tensor):
+        for name, fn in OP_INFERS.get(prim.name, {}).items():
+            setattr(out, name, fn(*args, **kwargs))
+    return out
+
+
 def _scoped(call):
     @functools.wraps(call)
     def __call__(self, *args, **kwargs):
+        if (OP_WRAPPERS or OP_INFERS) and _state.tracing is not None and \
+                (self.name in OP_WRAPPERS or self.name in OP_INFERS):
+            return _graph_hooked(self, call, args, kwargs)
         if self.in_strategy is None:
             try:
                 return call(self, *args, **kwargs)
