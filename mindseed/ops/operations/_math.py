@@ -268,9 +268,10 @@ class _Scan(_WithAttrs):
             raise TypeError(f"For primitive[{self.name}], the input argument[x] must be a Tensor of a number type, but "
                             f"got Tensor[Bool].")
         ax = _axis(self.name, _axis_value(axis), x.ndim)
+        prim = type(self)._prim
         # the class keeps x's dtype (the functional cumsum/cumprod widen integers to Int64)
-        return type(self)._prim(x, axis=ax, exclusive=bool(self.exclusive), reverse=bool(self.reverse),
-                                dtype=x.dtype.name)
+        keep = {} if prim is P.logcumsumexp_p else {"dtype": x.dtype.name}
+        return prim(x, axis=ax, exclusive=bool(self.exclusive), reverse=bool(self.reverse), **keep)
 
 
 _SCAN_DOC = "Cumulative {} along an axis (optionally exclusive and/or reversed)."
