@@ -24,7 +24,7 @@ import sys
 import numpy as np
 
 import mindspore
-from mindnlp.core import no_grad, optim
+from mindnlp.core import nn as mindnlp_nn, no_grad, optim
 from mindnlp.core.autograd import value_and_grad
 from mindnlp.dataset import load_dataset
 from mindnlp.engine import Trainer, TrainingArguments
@@ -432,5 +432,21 @@ for label, decode in (("eager", decode_one_tokens), ("jit", mindspore.jit(decode
             generated_ids[:, cache_position] = next_token.int()
     out[f"static_cache_{label}"] = generated_ids.asnumpy()
     out[f"static_cache_{label}_filled"] = np.array((past_key_values.key_cache[0].asnumpy()[0, 0] != 0).any(-1).sum())
+
+# -- a BatchNorm (mindnlp.core.nn, the layer of its ResNets) in training mode under mindspore.jit: each call counts
+# num_batches_tracked and moves the running statistics, as in PyNative
+bn_net = mindnlp_nn.Sequential(mindnlp_nn.Conv2d(3, 4, 3, padding=1), mindnlp_nn.BatchNorm2d(4))
+bn_net.train()
+bn_x = mindspore.Tensor(np.random.default_rng(5).normal(1.0, 2.0, (4, 3, 6, 6)).astype(np.float32))
+
+
+@mindspore.jit
+def bn_step(x):
+    return bn_net(x)
+
+
+out["bn_conv_out"] = bn_net[0](bn_x).asnumpy()
+out["bn_running_means"] = np.stack([(bn_step(bn_x), bn_net[1].running_mean.asnumpy().copy())[1] for _ in range(3)])
+out["bn_num_batches_tracked"] = np.array(int(bn_net[1].num_batches_tracked))
 
 np.savez(OUT, **out)

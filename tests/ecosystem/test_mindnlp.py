@@ -279,3 +279,12 @@ def test_mindnlp_checkpoint_writer_and_reader_round_trip(breadth):
     assert float(breadth["ckpt_max_diff"]) == 0.0
     assert "mindspore_model.ckpt" in list(breadth["ckpt_files"])
     np.testing.assert_array_equal(breadth["ckpt_logits"][0], breadth["ckpt_logits"][1])
+
+
+def test_batch_norm_under_jit_counts_batches_and_moves_running_statistics(breadth):
+    """mindnlp's BatchNorm2d (its ResNets' layer) in training mode, called through mindspore.jit three times on one
+    batch: num_batches_tracked is 3 and the running mean after call k is (1 - 0.9^k) times the batch mean."""
+    assert int(breadth["bn_num_batches_tracked"]) == 3
+    batch_mean = breadth["bn_conv_out"].mean((0, 2, 3))
+    want = np.stack([(1 - 0.9 ** k) * batch_mean for k in (1, 2, 3)])
+    np.testing.assert_allclose(breadth["bn_running_means"], want, rtol=1e-5, atol=1e-6)
