@@ -1,7 +1,8 @@
 """The partitioner on the compiler's IR (`parallel._ir`): the program of a traced graph (forward and the backward
 pass the compiler's autodiff traces into it) runs on simulated meshes (2), (4), (2, 2), (2, 4) with the single-process
-loss and gradients (float64, 1e-12) and the collectives of the PyNative recording; GRAPH_MODE calls and training
-steps on a simulated world partition it; a graph with control flow falls back to the recording."""
+loss and gradients (float64, 1e-12) and the collectives of the PyNative recording; control flow unrolls from the
+values, a graph's own Assigns are the program's updates; GRAPH_MODE calls, training steps (the W4 GPT's, BatchNorm's,
+pipelines') and plans on a simulated world partition their graph; a graph break falls back to the recording."""
 import re
 
 import numpy as np
