@@ -167,7 +167,7 @@ class _Compiled:
         runner = simulated_runner()
         if runner is not None and (self.shards or hasattr(cell, "_cells") and simulated_runner(cell) is not None):
             # a cell holding a Cell.shard, or a graph calling a sharded function or cell, on a simulated world:
-            # partitioned from its graph (as its PyNative recording when the graph has control flow)
+            # partitioned from its graph (from its PyNative recording when the graph breaks or updates other state)
             return runner.forward(lambda *a: self._plain()(*a, **kwargs), args, graph=self, kwargs=kwargs)
         # a jitted method of a cell (bound, or given the cell first) runs its phase's graph, with its flags
         owner = cell if cell is not None else (args[0] if args else None)

@@ -198,17 +198,16 @@ class SimulatedTraining:
             self.fallbacks.append(why)
         return record(fn, *args)
 
-    def _pipeline_program(self, cell, inputs, graph):
-        """The `PipelineProgram` of a step of `cell` in stages: from the step's graph in GRAPH_MODE (`graph`), its calls
-        placed by the cell scopes they were traced in (`_pipeline.staged_program`), else recorded
-        (`record_pipeline`)."""
-        network = _staged_network(cell.network)
+    def _pipeline_program(self, cell, inputs, graph, network, abstract=False):
+        """The `PipelineProgram` of a step of `cell` in the stages of `network`: from the step's graph in GRAPH_MODE
+        (`graph`), its calls placed by the cell scopes they were traced in (`_pipeline.staged_program`), else
+        recorded (`record_pipeline`); `abstract`: on shapes alone."""
         if graph:
-            program, why = graph_program(cell._loss_and_grads, inputs)
+            program, why = graph_program(cell._loss_and_grads, inputs, abstract=abstract)
             if program is not None:
                 return staged_program(program, network)
             self.fallbacks.append(why)
-        return record_pipeline(cell._loss_and_grads, network, *inputs)
+        return record_pipeline(cell._loss_and_grads, network, *inputs, abstract=abstract)
 
     def forward(self, fn, args, graph=None, kwargs=None):
         """Run `fn(*args)` (a sharded cell's or function's call outside a training step) partitioned on the world:
@@ -259,11 +258,11 @@ class SimulatedTraining:
                           _sliced.waiting_or_sliced(cell.optimizer.parameters, self._sliced, self._absent)):
             # a pipeline with the parallel optimizer cuts Parameters holding data too, on its first step
             return self._sliced_step(cell, inputs, graph) if stages == 1 else \
-                self._sliced_pipeline_step(cell, inputs, stages)
+                self._sliced_pipeline_step(cell, inputs, stages, graph)
         if processes:  # processes of a real run: each gave its own slice of the batch (of its stage's, in stages)
             inputs = global_inputs(inputs, self.world if stages == 1 or n % stages else self.world.stage(stages))
         if stages > 1:  # the stages on world size / stages ranks each (`_pipeline`)
-            program, forward_end = self._pipeline_program(cell, inputs, graph), None
+            program, forward_end = self._pipeline_program(cell, inputs, graph, _staged_network(cell.network)), None
             layouts = dataset_layouts(inputs, n // stages if n % stages == 0 else n)
 
             def run(layouts, regather=None, probe=False):
@@ -352,7 +351,7 @@ class SimulatedTraining:
         with _sliced.standing_whole(self._sliced):
             return _result(cell, params, loss, program.result[1], ex)
 
-    def _sliced_pipeline_step(self, cell, inputs, stages):
+    def _sliced_pipeline_step(self, cell, inputs, stages, graph=False):
         """One step of a pipeline on a process holding only its stage's Parameters (`_sliced`): recorded abstractly;
         on the first step the Parameters its stage reads are initialized as this rank's slices, the other stages'
         (and their optimizer state) left without data; run in the schedule's order with only the activations and
@@ -364,7 +363,7 @@ class SimulatedTraining:
         args, layouts, shards = _sliced_inputs(inputs, stage_world)
         params = list(cell.optimizer.parameters)
         with _sliced.standing_whole(self._sliced):
-            program = record_pipeline(cell._loss_and_grads, cell.network, *args, abstract=True)
+            program = self._pipeline_program(cell, args, graph, cell.network, abstract=True)
             if not all(id(p) in self._sliced or id(p) in self._absent for p in params):
                 self._init_stage_slices(cell, program, layouts, stages, mine, index)
         held = [(p, lay) for p, _, lay in self._sliced.values()]

@@ -54,8 +54,9 @@ def pipeline_batches():
     return [(rng.standard_normal((8, 4)), rng.standard_normal((8, 4))) for _ in range(2)]
 
 
-def pipeline(rank):
-    """Two steps of the lazily initialized 2-stage pipeline on the two processes (one stage each)."""
+def pipeline(rank, mode=ms.PYNATIVE_MODE):
+    """Two steps of the lazily initialized 2-stage pipeline on the two processes (one stage each); in GRAPH_MODE from
+    the step's graph traced on shapes (`graph`: whether the last step was)."""
     ms.set_auto_parallel_context(parallel_mode="semi_auto_parallel", pipeline_stages=2,
                                  pipeline_config={"pipeline_interleave": False, "pipeline_scheduler": "1f1b"})
     runner = process_training()
@@ -69,11 +70,13 @@ def pipeline(rank):
     with nn.utils.no_init_parameters():
         cell = pipeline_cell(lazy=True)
         step = nn.TrainOneStepCell(cell, nn.Momentum(cell.trainable_params(), learning_rate=0.1, momentum=0.9))
+    ms.set_context(mode=mode)
     losses = [float(step(Tensor(x), Tensor(y)).asnumpy()) for x, y in pipeline_batches()]
+    ms.set_context(mode=ms.PYNATIVE_MODE)
     del runner.world.share
     ex = runner.executions[-1]
     slices = runner.rank_parameters(step, rank)
-    path = os.path.join(DIRECTORY, f"stage_{rank}.ckpt")
+    path = os.path.join(DIRECTORY, f"stage_{mode}_{rank}.ckpt")
     try:
         ms.save_checkpoint(cell, path)   # integrated_save under pipeline stages: MindSpore's RuntimeError
         integrated = None
@@ -91,7 +94,8 @@ def pipeline(rank):
             "saved": {k: v.asnumpy().tolist() for k, v in ms.load_checkpoint(path).items()}, "integrated": integrated,
             "rank_parameters": {k: v.asnumpy().tolist() for k, v in slices.items()},
             "shared": len(shared), "sends": [[a, b, rec.input_bytes] for a, b, rec in ex.p2p],
-            "log": [rec.kind for rec in runner.world.log + runner.world.stage(2).log]}
+            "log": [rec.kind for rec in runner.world.log + runner.world.stage(2).log],
+            "graph": ex.program.graph is not None}
 
 
 class _Use(nn.Cell):
@@ -203,6 +207,7 @@ def main(directory):
     rank = get_rank()
     out = {"rank": rank}
     out["pipeline"] = pipeline(rank)
+    out["pipeline-graph"] = pipeline(rank, ms.GRAPH_MODE)
     out["tied"] = tied(rank)
     out["zero"] = {level: zero(rank, level) for level in ("level1", "level2", "level3")}
     with open(os.path.join(directory, f"result_{rank}.json"), "w", encoding="utf-8") as f:

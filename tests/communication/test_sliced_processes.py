@@ -35,7 +35,10 @@ def results(tmp_path_factory):
     return [json.loads((directory / f"result_{r}.json").read_text()) for r in range(2)]
 
 
-def test_each_pipeline_stage_holds_only_its_parameters(results):
+@pytest.mark.parametrize("key", ["pipeline", "pipeline-graph"])
+def test_each_pipeline_stage_holds_only_its_parameters(results, key):
+    # pipeline-graph: GRAPH_MODE, each step's graph traced on shapes and staged by its calls' cell scopes
+    assert all(res[key]["graph"] == (key == "pipeline-graph") for res in results)
     cell = pipeline_cell(lazy=False)
     step = nn.TrainOneStepCell(cell, nn.Momentum(cell.trainable_params(), learning_rate=0.1, momentum=0.9))
     losses = [float(step(Tensor(x), Tensor(y)).asnumpy()) for x, y in pipeline_batches()]
@@ -43,7 +46,7 @@ def test_each_pipeline_stage_holds_only_its_parameters(results):
     moments = {q.name: q.asnumpy() for q in step.optimizer.moments}
     stage0 = ["net.layers.0.w", "net.layers.0.b", "net.layers.1.w", "net.layers.1.b"]
     stage1 = ["net.layers.2.w", "net.layers.2.b"]
-    first, last = (res["pipeline"] for res in results)
+    first, last = (res[key] for res in results)
     # the last stage returns the loss, the first zeros (MindSpore's output of a stage without the loss)
     np.testing.assert_allclose(last["losses"], losses, rtol=0, atol=1e-12)
     assert first["losses"] == [0.0, 0.0]

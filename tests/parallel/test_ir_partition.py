@@ -1,7 +1,8 @@
 """The partitioner on the compiler's IR (`parallel._ir`): the program of a traced graph (forward and the backward
 pass the compiler's autodiff traces into it) runs on simulated meshes (2), (4), (2, 2), (2, 4) with the single-process
-loss and gradients (float64, 1e-12) and the collectives of the PyNative recording; GRAPH_MODE calls and training
-steps on a simulated world partition it; a graph with control flow falls back to the recording."""
+loss and gradients (float64, 1e-12) and the collectives of the PyNative recording; control flow unrolls from the
+values, a graph's own Assigns are the program's updates; GRAPH_MODE calls, training steps (the W4 GPT's, BatchNorm's,
+pipelines') and plans on a simulated world partition their graph; a graph break falls back to the recording."""
 import re
 
 import numpy as np
@@ -296,18 +297,23 @@ def test_graph_mode_training_steps_partition_their_graph():
 SMALL_GPT = dict(batch=4, seq=8, d=16, heads=4, ffn=32, vocab=40, layers=2)
 
 
-def test_w4_gpt_graph_mode_step_on_2x4_matches_one_process():
-    x, y = gpt.inputs(SMALL_GPT, np.float64)
-    ref = gpt.GPT(SMALL_GPT, np.float64).shard_megatron(2, 4)
+@pytest.mark.parametrize("size", ["small", "W4"])
+def test_w4_gpt_graph_mode_step_on_2x4_matches_one_process(size):
+    config = SMALL_GPT if size == "small" else gpt.W4   # W4: batch 8, sequence 128, d_model 256, vocab 1000
+    x, y = gpt.inputs(config, np.float64)
+    ref = gpt.GPT(config, np.float64).shard_megatron(2, 4)
     want = nn.TrainOneStepCell(ref, nn.SGD(ref.trainable_params(), 0.1))(x, y)
-    net = gpt.GPT(SMALL_GPT, np.float64).shard_megatron(2, 4)
+    net = gpt.GPT(config, np.float64).shard_megatron(2, 4)
     loss, run = _train(net, (x, y), 8, gpt.dataset_strategy(2), ms.GRAPH_MODE)
     np.testing.assert_allclose(loss.asnumpy(), want.asnumpy(), rtol=0, atol=1e-12)
     for p, q in zip(net.trainable_params(), ref.trainable_params()):
         np.testing.assert_allclose(p.asnumpy(), q.asnumpy(), rtol=0, atol=1e-12)
     (ex,) = run.executions
     assert ex.program.graph is not None and run.fallbacks == [] and ex.whole_calls == []
-    _, recorded = _train(gpt.GPT(SMALL_GPT, np.float64).shard_megatron(2, 4), (x, y), 8, gpt.dataset_strategy(2),
+    if size == "W4":   # 49 collectives of 16 466 904 bytes in all, the recording's (measured once: not repeated)
+        assert (len(run.world.log), sum(r.input_bytes for r in run.world.log)) == (49, 16466904)
+        return
+    _, recorded = _train(gpt.GPT(config, np.float64).shard_megatron(2, 4), (x, y), 8, gpt.dataset_strategy(2),
                          ms.PYNATIVE_MODE)
     assert _log(run.world) == _log(recorded.world)
     assert [(p.in_layouts, p.out_layouts) for p in ex.plans] == \
