@@ -143,8 +143,8 @@ scatter_add(input, dim, index, src) -> _ops.tensor_scatter_elements(input, index
     `src` added at `index` along `dim`.
 select(input, dim, index) -> _T.select(_h.check_tensor('select', 'input', input), dim, index)  # The slice at
     `index` of `dim`, that dimension removed.
-softmax(input, dim, *, dtype=None) -> _ops.softmax(input, _h.implicit_softmax_dim(input, dim), dtype=dtype)  #
-    Softmax along `dim` (None: torch's implicit dim, as mint.nn.functional.softmax).
+softmax(input, dim, *, dtype=None) -> _h.any_rank_softmax(_ops.softmax, input, _h.implicit_softmax_dim(input, dim),
+    dtype=dtype)  # Softmax along `dim` (None: torch's implicit dim, as mint.nn.functional.softmax).
 sort(input, *, dim=-1, descending=False, stable=False) -> _h.with_long_indices(_T.sort(_h.check_tensor('sort',
     'input', input), dim=dim, descending=descending, stable=stable))  # (sorted values, indices) along `dim`.
 split(tensor, split_size_or_sections, dim=0) -> _ops.split(tensor, split_size_or_sections, dim)  # Pieces along

@@ -12,7 +12,8 @@ from mindseed.common.tensor import Tensor
 from mindseed.ops.functional._core import _shape_arg, full_ext, update_in_place
 from mindseed.ops.functional._linalg import _outer_1d
 
-__all__ = ["extreme", "median", "norm", "diag", "vdot", "where", "conv", "conv_tbc", "cdist", "equal", "linspace",
+__all__ = ["any_rank_softmax", "extreme", "median", "norm", "diag", "vdot", "where", "conv", "conv_tbc", "cdist",
+           "equal", "linspace",
            "dims", "creation_size", "batch_norm_stats", "batch_norm_elemt", "batch_norm_gather_stats_with_counts",
            "inplace", "check_tensor", "long", "with_long_indices", "full_ext", "outer",
            "implicit_softmax_dim"]
@@ -268,3 +269,10 @@ def implicit_softmax_dim(input, dim):
     if dim is None and isinstance(input, Tensor):
         return 0 if input.ndim in (0, 1, 3) else 1
     return dim
+
+
+def any_rank_softmax(fn, input, dim, **kwargs):
+    """fn (ops.softmax / log_softmax) along `dim`, a 0-d input taken as torch takes it (ops' refuse it)."""
+    if isinstance(input, Tensor) and input.ndim == 0:
+        return _ops.reshape(fn(_ops.reshape(input, (1,)), dim, **kwargs), ())
+    return fn(input, dim, **kwargs)

@@ -23,3 +23,14 @@ def test_kl_div_loss_cell_through_softmax_labels():
     b = ms.Tensor(np.array([[0.3, -0.2, 0.1]], np.float32))
     g = ms.grad(lambda u: nn.KLDivLoss('sum')(ops.log_softmax(ms.Tensor(LOGP[:1]), -1), ops.softmax(u, -1)))(b)
     np.testing.assert_array_equal(g.asnumpy(), np.zeros((1, 3), np.float32))
+
+
+def test_kl_div_needs_equal_shapes():
+    # MindSpore 2.10's KLDivLoss does not broadcast
+    a, b = ms.Tensor(np.zeros((2, 1, 3), np.float32)), ms.Tensor(np.full((3,), 0.5, np.float32))
+    with pytest.raises(ValueError, match=r"For primitive\[KLDivLoss\], the x shape: \[2, 1, 3\] must be equal to "
+                                         r"\[3\]"):
+        ops.kl_div(a, b)
+    with pytest.raises(ValueError, match="must be equal to"):
+        nn.KLDivLoss()(b, a)
+    np.testing.assert_allclose(ops.kl_div(a[0], b.reshape(1, 3)).asnumpy(), -0.3465736, rtol=1e-6)

@@ -7,7 +7,7 @@ import numpy as np
 from mindseed import ops as _ops
 from mindseed.common import dtype as mstype
 from mindseed.common.tensor import Tensor
-from mindseed.mint._impl import check_tensor, implicit_softmax_dim, inplace
+from mindseed.mint._impl import any_rank_softmax, check_tensor, implicit_softmax_dim, inplace
 from mindseed.ops.functional._nn import _hardtanh, _leaky_relu
 
 __all__ = ["activation", "hardtanh", "leaky_relu", "softmax", "resize", "adaptive_max_pool1d",
@@ -41,7 +41,7 @@ def softmax(fn, input, dim, dtype):
     dim = implicit_softmax_dim(input, dim)
     if dtype is not None:
         input = _ops.cast(input, dtype)
-    return fn(input, dim)
+    return any_rank_softmax(fn, input, dim)
 
 
 def adaptive_avg_pool1d(input, output_size):

@@ -296,7 +296,14 @@ def softmax(input, axis=-1, *, dtype=None):
     if dtype is not None:
         input = cast(input, dtype)
     _check_float("Softmax", "input", input)
+    _check_softmax_rank("Softmax", input, axis)
     return N.softmax_p(input, axis=axis)
+
+
+def _check_softmax_rank(op, x, axis):
+    """MindSpore's Softmax family has no axis on a 0-d input (mint's, torch-style, takes one)."""
+    if x.ndim == 0:
+        raise ValueError(f"For primitive[{op}], the axis must be in [0,0), but got {axis}.")
 
 
 def log_softmax(logits, axis=-1):
@@ -305,6 +312,7 @@ def log_softmax(logits, axis=-1):
         raise TypeError(f"For 'LogSoftmax', the type of 'axis' must be 'int', but got '{axis}' with type "
                         f"'{type(axis).__name__}'.")
     _check_float("LogSoftmax", "logits", logits)
+    _check_softmax_rank("LogSoftmax", logits, axis)
     return N.log_softmax_p(logits, axis=axis)
 
 
@@ -315,6 +323,7 @@ def softmin(x, axis=-1, *, dtype=None):
     _check_float("Softmin", "x", x)
     if isinstance(axis, bool) or not isinstance(axis, int):
         raise TypeError(f"For 'Softmin', the type of 'axis' must be 'int', but got {type(axis).__name__}.")
+    _check_softmax_rank("Softmax", x, axis)
     return N.softmax_p(P.neg_p(x), axis=axis)
 
 

@@ -301,7 +301,9 @@ def kl_div(logits, labels, reduction='mean'):
     _check_reduction("KLDivLoss", reduction, ('none', 'mean', 'batchmean', 'sum'))
     _check_float("KLDivLoss", "logits", logits)
     _check_float("KLDivLoss", "labels", labels)
-    _check_broadcast("KLDivLoss", "logits", logits, "labels", labels)
+    if logits.shape != labels.shape:   # MindSpore's KLDivLoss does not broadcast
+        raise ValueError(f"For primitive[KLDivLoss], the x shape: {list(logits.shape)} must be equal to "
+                         f"{list(labels.shape)}.")
     labels = P.stop_gradient_p(labels)   # MindSpore's KLDivLoss gradient for the labels is zero
     if reduction == 'batchmean':
         total = L.kl_div_p(logits, labels, reduction='sum')
