@@ -16,6 +16,16 @@ class GradPositionError(RuntimeError, IndexError):
     this is both."""
 
 
+def _is_trainable_weight(w):
+    """A weight `grad` differentiates: a Parameter with requires_grad, or a Tensor that is a parameter in MindSpore's
+    sense (it carries a `param_info`, as Tensor subclasses of packages such as mindnlp make their parameters) whose
+    `param_info.requires_grad` holds. Any other Tensor asked for gets zeros, as in MindSpore."""
+    if isinstance(w, Parameter):
+        return bool(w.requires_grad)
+    info = getattr(w, "param_info", None)
+    return isinstance(w, Tensor) and info is not None and bool(getattr(info, "requires_grad", True))
+
+
 def _check_grad_args(grad_position, weights, has_aux, return_ids):
     """The argument types MindSpore's grad / value_and_grad take (a bool position counts as an int)."""
     if grad_position is not None:
@@ -248,8 +258,8 @@ def _run_and_backward(fn, args, kwargs, positions, weights, has_aux, sens=None):
             if not isinstance(a, Parameter):
                 tape.inputs[id(a)] = a
     for w in weights or ():
-        # a frozen weight asked for gets zeros, and so does a Tensor that is not a Parameter (MindSpore)
-        if isinstance(w, Parameter) and w.requires_grad:
+        # a frozen weight asked for gets zeros, and so does a Tensor that is not a parameter (MindSpore)
+        if _is_trainable_weight(w):
             tape.watch(w)
     with active(tape):
         out = fn(*args, **kwargs)

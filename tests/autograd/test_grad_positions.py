@@ -206,3 +206,25 @@ def test_bool_position_and_tensor_weight():
     np.testing.assert_array_equal(ms.grad(_fxy, None, y)(x, y).asnumpy(), [0.0, 0.0, 0.0])
     with pytest.raises(TypeError, match="For 'F.grad', the 'grad_position' must be int or tuple."):
         ms.jacrev(_fxy, [0])(x, y)
+
+
+def test_a_tensor_carrying_param_info_is_a_weight():
+    # MindSpore 2.10: a Tensor subclass that sets `param_info` (mindnlp's Parameter) is differentiated as a weight;
+    # with param_info.requires_grad False, or without param_info, it gets zeros
+    from mindseed._c_expression import ParamInfo  # noqa: PLC0415
+
+    class OwnParameter(ms.Tensor):
+        def __init__(self, data, requires_grad=True):
+            super().__init__(data)
+            self.param_info = ParamInfo()
+            self.param_info.name = "w"
+            self.param_info.requires_grad = requires_grad
+
+    x = ms.Tensor(np.arange(3, dtype=np.float32))
+    w, frozen = OwnParameter(np.ones(3, np.float32)), OwnParameter(np.ones(3, np.float32), requires_grad=False)
+    plain = ms.Tensor(np.ones(3, np.float32))
+    f = lambda x: (x * w * frozen * plain).sum()  # noqa: E731
+    (gw, gf, gp) = ms.grad(f, None, [w, frozen, plain])(x)
+    np.testing.assert_array_equal(gw.asnumpy(), [0.0, 1.0, 2.0])
+    np.testing.assert_array_equal(gf.asnumpy(), [0.0, 0.0, 0.0])
+    np.testing.assert_array_equal(gp.asnumpy(), [0.0, 0.0, 0.0])
