@@ -1,5 +1,7 @@
-"""The FFT family as MindSpore's generated Primitive classes (`ops.auto_generate.FFT`, `FFTShift`, ...)."""
+"""MindSpore's generated Primitive classes outside ops.operations: the FFT family (`ops.auto_generate.FFT`,
+`FFTShift`, ...) and MaxDim / MinDim."""
 import numpy as np
+import pytest
 
 import mindseed as ms
 from mindseed.ops import auto_generate as P
@@ -19,3 +21,17 @@ def test_fft_classes_match_numpy():
     np.testing.assert_allclose(P.FFTFreq()(5, 0.5).asnumpy(), np.fft.fftfreq(5, 0.5), rtol=1e-6)
     np.testing.assert_allclose(P.RFFTFreq()(6).asnumpy(), np.fft.rfftfreq(6), rtol=1e-6)
     assert P.FFT().name == "FFT" and P.fft_shift_op.name == "FFTShift"
+
+
+def test_max_dim_and_min_dim():
+    x = ms.Tensor(np.array([[1.0, 5.0, 2.0], [7.0, 0.0, 3.0]], np.float32))
+    values, indices = P.MaxDim()(x, 1, True)
+    np.testing.assert_array_equal(values.asnumpy(), [[5.0], [7.0]])
+    np.testing.assert_array_equal(indices.asnumpy(), [[1], [0]])
+    values, indices = P.MinDim()(x, 0)
+    np.testing.assert_array_equal(values.asnumpy(), [1.0, 0.0, 2.0])
+    np.testing.assert_array_equal(indices.asnumpy(), [0, 1, 0])
+    with pytest.raises(TypeError, match=r"The valid calling should be: \n\"MaxDim\(\)\(input=<Tensor>, dim=<int>"):
+        P.MaxDim()(x, 1.0)
+    with pytest.raises(ValueError, match="must be in range"):
+        P.MaxDim()(x, 2)

@@ -44,7 +44,31 @@ _FFT = {"FFT": "fft", "IFFT": "ifft", "FFT2": "fft2", "IFFT2": "ifft2", "FFTN": 
 globals().update({_n: _simple_primitive(_n, getattr(_F, _f), f"The {_f} operator as a Primitive class.")
                   for _n, _f in _FFT.items()})
 
-__all__ = sorted(set(__all__) | set(_grad_ops.__all__) | {"DropoutExt", "GroupNorm"} |
+
+
+class MaxDim(_Primitive):
+    """(values, indices) of the maxima of `input` along `dim` (kept as size 1 with `keepdim`)."""
+
+    _reduce = staticmethod(_F.max)
+
+    def __init__(self):
+        super().__init__(type(self).__name__)
+
+    def __call__(self, input, dim, keepdim=False):  # noqa: A002 -- MindSpore's argument name
+        if isinstance(dim, bool) or not isinstance(dim, int) or not isinstance(keepdim, bool):
+            raise TypeError(f'Failed calling {self.name} with "{self.name}()(input={type(input).__name__}, '
+                            f'dim={type(dim).__name__}, keepdim={type(keepdim).__name__})".\nThe valid calling '
+                            f'should be: \n"{self.name}()(input=<Tensor>, dim=<int>, keepdim=<bool>)".')
+        return self._reduce(input, dim, keepdim)
+
+
+class MinDim(MaxDim):
+    """(values, indices) of the minima of `input` along `dim` (kept as size 1 with `keepdim`)."""
+
+    _reduce = staticmethod(_F.min)
+
+
+__all__ = sorted(set(__all__) | set(_grad_ops.__all__) | {"DropoutExt", "GroupNorm", "MaxDim", "MinDim"} |
                  set(_operations._mint_prims.VIEWS) | set(_FFT))
 
 
