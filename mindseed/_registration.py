@@ -14,6 +14,7 @@ import sys as _sys
 from mindseed import autograd, common, compiler, nn, ops
 from mindseed.common import _grad_function as _common_grad_function
 from mindseed.common import api as _common_api
+from mindseed.compiler.jit import _no_recursive
 from mindseed.ops.function import grad as _function_grad
 from mindseed._utils._lazy import made_module as _made_module
 
@@ -52,6 +53,7 @@ for _name in ("jit", "jit_class", "mutable", "JitConfig"):
     setattr(common, _name, getattr(compiler, _name))
 for _name in ("jit", "jit_class"):
     setattr(_common_api, _name, getattr(compiler, _name))
+_common_api._no_recursive = _no_recursive
 # ... and MindSpore's module mindspore.common.mutable (`from mindspore.common.mutable import mutable`), whose name
 # common's attribute `mutable` (the function) covers, as in MindSpore
 _mutable_module = _made_module("mindseed.common.mutable", "MindSpore's `common.mutable`: `mutable`.")

@@ -54,3 +54,9 @@ def test_get_code_extra_records_compiles_calls_and_graph_breaks():
 def test_update_pijit_default_config_records_options():
     C.update_pijit_default_config(compile_with_try=False)
     assert C.pijit_default_config()["compile_with_try"] is False
+
+
+def test_creation_type_values():
+    assert [(m.name, int(m)) for m in C.CreationType] == [("DEFAULT", 0), ("NO_GRAD_MODE", 1), ("MULTI_OUTPUT", 2),
+                                                          ("CUSTOM_BPROP", 3)]
+    assert C.CreationType(2) is C.CreationType.MULTI_OUTPUT

@@ -75,6 +75,31 @@ def test_summary_tensor_data_is_handed_over_once():
     assert _get_summary_tensor_data() == {}
 
 
+def test_record_summary_tensor_data_keeps_the_values_of_a_duplicated_tag():
+    from mindseed.train.summary.summary_record import _get_summary_tensor_data, _record_summary_tensor_data
+    _get_summary_tensor_data()
+
+    class Net(nn.Cell):
+        def __init__(self):
+            super().__init__()
+            self.summary = ms.ops.TensorSummary()
+
+        def construct(self, x, y):
+            x = x + y
+            self.summary("data", x)
+            self.summary("data", x)
+            return x
+
+    ms.set_context(mode=ms.GRAPH_MODE)
+    try:
+        out = Net()(ms.Tensor([1.0]), ms.Tensor([2.0]))
+    finally:
+        ms.set_context(mode=ms.PYNATIVE_MODE)
+    assert _record_summary_tensor_data() is None
+    data = _get_summary_tensor_data()
+    assert list(data) == ["data[:Tensor]"] and data["data[:Tensor]"].asnumpy().tolist() == out.asnumpy().tolist()
+
+
 def test_summary_ops_record_at_every_run_of_a_compiled_graph():
     # MindArmour's out-of-distribution detector calls `Model.predict` on inputs of one shape again and again: the
     # cached graph records each run's values, as MindSpore's graph does

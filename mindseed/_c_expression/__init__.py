@@ -15,7 +15,10 @@ every Tensor is an instance). `pyboost_empty([size, dtype, device])` is the dire
 form MindSpore 2.3-2.5 had (mindnlp's `empty`); 2.10 moved it to `(prim, [size, dtype id, device, pin_memory])`.
 `_framework_profiler_step_start()` / `_end()` delimit a framework step for a recording profiler (mindnlp's
 `generate(..., profile=True)`): here a `ProfilerStep` range in its trace, nothing when no profiler records.
+`CreationType` names how a view tensor was created (the values `_pynative_executor.set_creation_type` takes).
 """
+import enum
+
 from mindseed._c_expression import typing  # noqa: F401
 from mindseed.common.parameter import ParamInfo  # noqa: F401
 from mindseed.common.tensor import Tensor as TensorPy  # noqa: F401
@@ -23,9 +26,18 @@ from mindseed.compiler import capture as _capture
 
 __all__ = ["get_code_extra", "update_pijit_default_config", "pijit_default_config", "MSContext", "ms_ctx_param",
            "swap_cache", "ParamInfo", "TensorPy", "pyboost_empty", "_framework_profiler_step_start",
-           "_framework_profiler_step_end"]
+           "_framework_profiler_step_end", "CreationType"]
 
 _pijit_config = {}
+
+
+class CreationType(enum.IntEnum):
+    """How a view tensor was created: in the default way, under no-grad, as one output of several, or by a custom
+    bprop."""
+    DEFAULT = 0
+    NO_GRAD_MODE = 1
+    MULTI_OUTPUT = 2
+    CUSTOM_BPROP = 3
 
 
 def get_code_extra(code):

@@ -523,7 +523,25 @@ class Tensor(metaclass=PublicType):
         return self
 
     def move_to(self, to, blocking=True):
-        return self
+        """A copy of the tensor on the device `to` ("CPU", or the context's device target: "GPU" on a CUDA
+        machine). PyNative only.
+
+        Raises:
+            ValueError: `blocking` is not a bool, `to` is not "Ascend", "GPU" or "CPU", or the call is in a graph.
+            RuntimeError: `to` is neither "CPU" nor the device target.
+        """
+        if not isinstance(blocking, bool):
+            raise ValueError(f"The type of 'blocking' must be bool, but got {blocking}")
+        if to not in ("Ascend", "GPU", "CPU"):
+            raise ValueError(f"The value of 'to' must be one of ['Ascend', 'GPU', 'CPU'], but got {to}")
+        if _state.tracing is not None:
+            raise ValueError("The method 'move_to' is not supported in jit.")
+        target = B.device_target()
+        moved = B.to_device(self._data, to) if to in ("CPU", target) else None
+        if moved is None:
+            raise RuntimeError(f"The value of arg 'to' of method 'move_to' should be same with device target, bug got "
+                               f"to:{to}, device target: {target}")
+        return _handle(self, B.clone(moved) if moved is self._data else moved)
 
     def asnumpy_of_slice_persistent_data(self, param_key, slice_index):
         return self.asnumpy()

@@ -47,6 +47,22 @@ def jit_class(cls):
     return cls
 
 
+def _no_recursive(callable_obj):
+    """MindSpore's `common.api._no_recursive`: mark a Cell class, function or method to skip the compiler's
+    recursion check (`_func_graph_flags['no_recursive']`). mindseed's trace inlines calls as they run and has no
+    such check: the mark is recorded only."""
+    is_cell_class = isinstance(callable_obj, type) and hasattr(callable_obj, "construct") and \
+        hasattr(callable_obj, "cells_and_names")
+    if not is_cell_class and not inspect.ismethod(callable_obj) and not inspect.isfunction(callable_obj):
+        raise TypeError(f"Decorator no_recursive is used for callable object, but got {callable_obj}.")
+    flags = getattr(callable_obj, "_func_graph_flags", None)
+    if flags is None:
+        flags = {}
+        (callable_obj.__func__ if inspect.ismethod(callable_obj) else callable_obj)._func_graph_flags = flags
+    flags["no_recursive"] = True
+    return callable_obj
+
+
 class JitConfig:
     """Options of `jit`. jit_level '' (the default) leaves the level to the context (else 'O0'); 'O1' hands fusable
     regions to torch's inductor."""

@@ -260,6 +260,7 @@ class TedliumDataset(IndexedSource, AudioBaseDataset):
 
     _signature = f"dataset_dir, release, usage=None, extensions=None, {_MAPPABLE}, cache=None"
     _choices = {"release": ("release1", "release2", "release3"), "usage": ("train", "dev", "test", "all", None)}
+    _checked_first = ("release",)
     _columns = ("waveform", "sample_rate", "transcript", "talk_id", "speaker_id", "identifier")
     _roots = {"release1": "TEDLIUM_release1", "release2": "TEDLIUM_release2", "release3": "TEDLIUM_release-3"}
 

@@ -105,7 +105,8 @@ def _bind(self, args):
     args = dict(args)
     del args["self"]
     choices = type(self)._choices
-    for name, value in args.items():
+    first = type(self)._checked_first
+    for name, value in sorted(args.items(), key=lambda item: item[0] not in first):
         if name in _BASE_ARGS:
             continue
         if name in choices:
@@ -127,6 +128,7 @@ class _Declared:
 
     _signature = None
     _choices = {}
+    _checked_first = ()     # arguments MindSpore's validator checks before the others (in signature order)
 
     def __init_subclass__(cls, **kwargs):
         super().__init_subclass__(**kwargs)

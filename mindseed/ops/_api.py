@@ -21,7 +21,9 @@ inputs must be:
 * ``"tensor"`` (default): every input a Tensor;
 * ``"operands"``: two inputs, Tensors or Python numbers (numpy scalars become numbers), at least one Tensor
   — the arithmetic convention of MindSpore's binary ops;
-* ``"float"``: every input a Tensor of a floating dtype.
+* ``"float"``: every input a Tensor of a floating dtype;
+* ``"inexact"``: every input a Tensor of a floating or complex dtype (MindSpore's CPU kernels of the
+  transcendental functions have no integer or bool version: `ops.sin` of an int32 tensor is a TypeError there).
 
 A public name whose MindSpore signature needs real code (argument overloads, defaults computed from the
 input, several primitives) is written by hand in `ops/functional/` instead; rows are for the thin ones.
@@ -43,7 +45,8 @@ FUNCTIONS = {}     # functional name -> function
 METHODS = {}       # Tensor method name -> function(self, ...)
 CLASSES = {}       # Primitive-class name -> class
 
-_CHECKS = ("tensor", "operands", "float")
+_CHECKS = ("tensor", "operands", "float", "inexact")
+_INEXACT = frozenset(mstype.float_type + mstype.complex_type)
 _PY_NUMBERS = (int, float, bool)
 
 
@@ -69,7 +72,7 @@ def public(prim, *signatures, tensor=False, cls=(), check="tensor", doc=None, nu
             others aliases.
         tensor (Union[bool, tuple[str]]): Tensor methods: True for every functional name, or the names.
         cls (Union[str, tuple[str]]): names of the MindSpore Primitive classes (`ops.Sin`).
-        check (str): what the inputs must be: "tensor", "operands" or "float".
+        check (str): what the inputs must be: "tensor", "operands", "float" or "inexact".
         doc (str): the docstring of the generated names.
         numbers (bool): the Primitive classes compute on Python numbers too (`ops.FloorDiv()(7, 2)`).
         number_pair (bool): the functions of an "operands" row take two Python numbers (`ops.floor_div(7, 2)`);
@@ -162,6 +165,10 @@ def _function(prim, name, inputs, attrs, check, doc, numbers=False):
         lines.append(f"    {a}, {b} = _operands({prim.name!r}, {a}, {b}, {tuple(inputs)!r}, {numbers!r})")
     elif check == "float":
         lines += [f"    _check_float({prim.name!r}, {a!r}, {a})" for a in inputs]
+    elif check == "inexact":
+        for a in inputs:
+            lines.append(f"    if not isinstance({a}, Tensor) or {a}.dtype not in _INEXACT:")
+            lines.append(f"        check_inexact({prim.name!r}, {a!r}, {a})")
     else:
         for a in inputs:
             lines.append(f"    if not isinstance({a}, Tensor):")
@@ -174,7 +181,8 @@ def _function(prim, name, inputs, attrs, check, doc, numbers=False):
     call = ", ".join(inputs + [f"{a}={a}" for a, _, _ in attrs])
     lines.append(f"    return _prim({call})")
     scope = {"Tensor": Tensor, "_operands": _operands, "_check_tensor": _check_tensor,
-             "_check_float": _check_float, "_prim": prim, "_attr_value": _attr_value}
+             "_check_float": _check_float, "_prim": prim, "_attr_value": _attr_value, "_INEXACT": _INEXACT,
+             "check_inexact": check_inexact}
     scope.update({f"_d_{a}": d for a, d, _ in attrs})
     code = compile("\n".join(lines), f"<mindseed.ops.{name}>", "exec")
     exec(code, scope)  # noqa: S102 -- the template above, filled with identifiers parsed by ast
@@ -211,6 +219,14 @@ def _check_float(op, name, value):
     _check_tensor(op, name, value)
     if not mstype.is_float(value.dtype):
         raise TypeError(f"For '{op}', the '{name}' must be a Tensor of float type, but got {value.dtype}.")
+
+
+def check_inexact(op, name, value):
+    """The input of a floating/complex-only function: a Tensor of such a dtype (MindSpore CPU's TypeError)."""
+    _check_tensor(op, name, value)
+    if value.dtype not in _INEXACT:
+        raise TypeError(f"Select CPU operator[{op}] fail! Unsupported data type! For '{op}', the '{name}' must be a "
+                        f"Tensor of a floating-point or complex type, but got {value.dtype}.")
 
 
 def _operands(op, x, y, names=("input", "other"), two_numbers=False):

@@ -551,7 +551,7 @@ class _Executor:
         tensors = [(i, a) for i, a in enumerate(call.args) if isinstance(a, Tensor)]
         sizes = [len(s.to_dict()["tensor_map"]) if isinstance(s, Layout) else len(s) for s in in_strategy]
         if len(in_strategy) != len(tensors) or any(k != len(a.shape) for k, (_, a) in zip(sizes, tensors)):
-            raise ValueError(f"For '{name}', the in_strategy {_format_strategy(in_strategy)} must have one tuple per "
+            raise RuntimeError(f"For '{name}', the in_strategy {_format_strategy(in_strategy)} must have one tuple per "
                              f"input tensor with one value per dim, but the inputs have shapes "
                              f"{[tuple(a.shape) for _, a in tensors]}.")
         if all(isinstance(s, Layout) for s in in_strategy):
@@ -563,17 +563,17 @@ class _Executor:
                     continue
                 if n != 1 and (f is None or f in rule.whole):
                     why = rule.reasons.get(f)
-                    raise ValueError(f"For '{name}', the in_strategy {_format_strategy(in_strategy)} cuts dim {j} of "
+                    raise RuntimeError(f"For '{name}', the in_strategy {_format_strategy(in_strategy)} cuts dim {j} of "
                                      f"input {i} (shape {tuple(a.shape)}), which the operator needs whole"
                                      + (f": {why}." if why else "."))
                 if cuts.setdefault(f, n) != n:
-                    raise ValueError(f"For '{name}', the in_strategy {_format_strategy(in_strategy)} is invalid: the "
+                    raise RuntimeError(f"For '{name}', the in_strategy {_format_strategy(in_strategy)} is invalid: the "
                                      f"dims that {name} matches must be cut into the same number of pieces, but "
                                      f"got {cuts[f]} and {n}.")
         cuts = {f: n for f, n in cuts.items() if n != 1}
         used = math.prod(cuts.values())
         if self.world.size % used:
-            raise ValueError(f"For '{name}', the in_strategy {_format_strategy(in_strategy)} uses {used} devices, "
+            raise RuntimeError(f"For '{name}', the in_strategy {_format_strategy(in_strategy)} uses {used} devices, "
                              f"which does not divide the device number {self.world.size}.")
         factors = [f for f in rule.factors() if f in cuts]
         repeat = self.world.size // used
@@ -590,20 +590,20 @@ class _Executor:
             if mesh is None:
                 mesh = layout.mesh
             elif layout.mesh.shape != mesh.shape:
-                raise ValueError(f"For '{name}', the layouts of the inputs must share one device matrix, but got "
+                raise RuntimeError(f"For '{name}', the layouts of the inputs must share one device matrix, but got "
                                  f"{mesh.shape} and {layout.mesh.shape}.")
             for j, (f, axes) in enumerate(zip(rule.ins[i], layout.dims)):
                 if not axes:
                     continue
                 if f is None or f in rule.whole:
                     why = rule.reasons.get(f)
-                    raise ValueError(f"For '{name}', the layout of input {i} cuts dim {j} (shape {tuple(a.shape)}), "
+                    raise RuntimeError(f"For '{name}', the layout of input {i} cuts dim {j} (shape {tuple(a.shape)}), "
                                      f"which the operator needs whole" + (f": {why}." if why else "."))
                 if assign.setdefault(f, axes) != axes:
-                    raise ValueError(f"For '{name}', the layouts cut the dims that {name} matches differently: "
+                    raise RuntimeError(f"For '{name}', the layouts cut the dims that {name} matches differently: "
                                      f"{assign[f]} and {axes}.")
         if mesh.size != self.world.size:
-            raise ValueError(f"For '{name}', the layout's device matrix {mesh.shape} holds {mesh.size} devices, but "
+            raise RuntimeError(f"For '{name}', the layout's device matrix {mesh.shape} holds {mesh.size} devices, but "
                              f"the world has {self.world.size}.")
         return mesh, assign
 
@@ -899,8 +899,9 @@ def execute(program, world, layouts=None, regather=None, search=True, shards=Non
     one from the strategy search first (`_search.search`, with the context's ``search_mode``).
 
     Raises:
-        ValueError: a strategy that does not fit its operator's inputs or the world; shards of a leaf without a given
-            layout, or not one array per rank of the layout's local shape.
+        RuntimeError: a strategy or layout that does not fit its operator's inputs or the world (MindSpore's
+            "Invalid strategy").
+        ValueError: shards of a leaf without a given layout, or not one array per rank of the layout's local shape.
     """
     if search and get_auto_parallel_context("parallel_mode") == "auto_parallel" and not searched(program):
         loaded = _operator_strategy.loaded_program(program, forward_calls(program))   # a saved plan, if any

@@ -118,3 +118,18 @@ def test_expand_as_takes_other_or_x():
         a.expand_as()
     with pytest.raises(TypeError, match="'other' must be a Tensor"):
         a.expand_as(x=[1, 2])
+
+
+def test_move_to_copies_to_the_cpu_or_the_device_target_in_pynative_only():
+    x = ms.Tensor(np.arange(4, dtype=np.float32))
+    y = x.move_to("CPU")
+    assert y is not x and y.dtype == x.dtype
+    np.testing.assert_array_equal(y.asnumpy(), [0.0, 1.0, 2.0, 3.0])
+    with pytest.raises(ValueError, match=r"The value of 'to' must be one of \['Ascend', 'GPU', 'CPU'\], but got gpu"):
+        x.move_to("gpu")
+    with pytest.raises(ValueError, match="The type of 'blocking' must be bool, but got 1"):
+        x.move_to("CPU", 1)
+    with pytest.raises(RuntimeError, match="should be same with device target, bug got to:Ascend, device target: "):
+        x.move_to("Ascend")
+    with pytest.raises(ValueError, match="The method 'move_to' is not supported in jit."):
+        ms.jit(lambda t: t.move_to("CPU") + 1)(x)

@@ -445,3 +445,27 @@ def test_mutable_scalars_are_graph_inputs():
     assert ms.mutable(3) == 3 and ms.mutable(2.5) * 2 == 5.0
     with pytest.raises(TypeError, match="For 'mutable'.*should be one of .bool, int, float.*got str"):
         ms.mutable("a")
+
+
+def test_no_recursive_marks_functions_methods_and_cell_classes():
+    from mindseed.common.api import _no_recursive  # noqa: PLC0415
+
+    def double(x):
+        return x * 2
+
+    @_no_recursive
+    class Net(nn.Cell):
+        def construct(self, x):
+            return double(x) + 1
+
+    @ms.jit
+    @_no_recursive
+    def f(x):
+        return double(x) - 1
+
+    assert Net._func_graph_flags == {"no_recursive": True}
+    np.testing.assert_allclose(Net()(ms.Tensor([2.0])).asnumpy(), [5.0])
+    np.testing.assert_allclose(f(ms.Tensor([2.0])).asnumpy(), [3.0])
+    assert double is _no_recursive(double) and double._func_graph_flags["no_recursive"]
+    with pytest.raises(TypeError, match="Decorator no_recursive is used for callable object, but got 3"):
+        _no_recursive(3)

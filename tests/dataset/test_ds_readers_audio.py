@@ -148,3 +148,14 @@ def test_tedlium_segments_from_stm_and_sphere(tmp_path):
         f.truncate(1100)
     with pytest.raises(RuntimeError, match="Talk_B.sph is truncated"):
         rows(ds.TedliumDataset(str(tmp_path), "release1", usage="test"))
+
+
+def test_tedlium_checks_the_release_before_the_folder(tmp_path):
+    missing = str(tmp_path / "nowhere")
+    with pytest.raises(ValueError, match=r"Input release is not within the valid set of \['release1', 'release2', "
+                                         r"'release3'\]"):
+        ds.TedliumDataset(missing, "invalid")
+    with pytest.raises(TypeError, match=r"Argument release with value None is not of type \[<class 'str'>\]"):
+        ds.TedliumDataset(missing, None)
+    with pytest.raises(ValueError, match="does not exist or is not a directory"):
+        ds.TedliumDataset(missing, "release1")

@@ -187,14 +187,14 @@ def test_primitives_without_a_rule_run_on_whole_tensors():
 ])
 def test_bad_strategies_name_the_operator(strategy, message):
     net = MLP(mm1=strategy)
-    with pytest.raises(ValueError, match=r"For 'MatMul', .*" + message):
+    with pytest.raises(RuntimeError, match=r"For 'MatMul', .*" + message):
         _run(net, 4, None)
 
 
 def test_cutting_the_softmax_axis_is_rejected():
     x = Tensor(np.ones((4, 4)))
     program = record(lambda t: ops.Softmax().shard(((1, 2),))(t), x)
-    with pytest.raises(ValueError, match=r"For 'Softmax', the in_strategy \(\(1, 2\)\) cuts dim 1 of input 0"):
+    with pytest.raises(RuntimeError, match=r"For 'Softmax', the in_strategy \(\(1, 2\)\) cuts dim 1 of input 0"):
         execute(program, SimulatedWorld(2))
 
 

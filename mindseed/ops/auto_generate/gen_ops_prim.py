@@ -6,6 +6,8 @@ from mindseed.common.tensor import Tensor as _Tensor
 from mindseed.ops._api import _attr_value
 from mindseed.ops.functional import _nn_norm as _norm
 from mindseed.ops.operations._base import AttrPrimitive as _AttrPrimitive, Primitive as _Primitive
+from mindseed.ops.operations._base import simple_primitive as _simple_primitive
+from mindseed.ops import functional as _F
 
 __all__ = sorted(_n for _n, _v in vars(_operations).items()
                  if not _n.startswith("_") and isinstance(_v, type) and issubclass(_v, _Primitive)
@@ -33,8 +35,41 @@ class GroupNorm(_AttrPrimitive):
         return tuple(_norm.group_norm_outputs(input, num_groups, weight, bias, eps))
 
 
-__all__ = sorted(set(__all__) | set(_grad_ops.__all__) | {"DropoutExt", "GroupNorm"} |
-                 set(_operations._mint_prims.VIEWS))
+# the FFT family, generated primitives of MindSpore 2.x outside `ops.operations`: each call is its functional op
+# (`FFT()(input, n=None, dim=-1, norm=None)`, `FFTShift()(input, dim=None)`, `FFTFreq()(n, d=1.0, dtype=None)`)
+_FFT = {"FFT": "fft", "IFFT": "ifft", "FFT2": "fft2", "IFFT2": "ifft2", "FFTN": "fftn", "IFFTN": "ifftn",
+        "RFFT": "rfft", "IRFFT": "irfft", "RFFT2": "rfft2", "IRFFT2": "irfft2", "RFFTN": "rfftn", "IRFFTN": "irfftn",
+        "HFFT": "hfft", "IHFFT": "ihfft", "HFFT2": "hfft2", "IHFFT2": "ihfft2", "HFFTN": "hfftn", "IHFFTN": "ihfftn",
+        "FFTShift": "fftshift", "IFFTShift": "ifftshift", "FFTFreq": "fftfreq", "RFFTFreq": "rfftfreq"}
+globals().update({_n: _simple_primitive(_n, getattr(_F, _f), f"The {_f} operator as a Primitive class.")
+                  for _n, _f in _FFT.items()})
+
+
+
+class MaxDim(_Primitive):
+    """(values, indices) of the maxima of `input` along `dim` (kept as size 1 with `keepdim`)."""
+
+    _reduce = staticmethod(_F.max)
+
+    def __init__(self):
+        super().__init__(type(self).__name__)
+
+    def __call__(self, input, dim, keepdim=False):  # noqa: A002 -- MindSpore's argument name
+        if isinstance(dim, bool) or not isinstance(dim, int) or not isinstance(keepdim, bool):
+            raise TypeError(f'Failed calling {self.name} with "{self.name}()(input={type(input).__name__}, '
+                            f'dim={type(dim).__name__}, keepdim={type(keepdim).__name__})".\nThe valid calling '
+                            f'should be: \n"{self.name}()(input=<Tensor>, dim=<int>, keepdim=<bool>)".')
+        return self._reduce(input, dim, keepdim)
+
+
+class MinDim(MaxDim):
+    """(values, indices) of the minima of `input` along `dim` (kept as size 1 with `keepdim`)."""
+
+    _reduce = staticmethod(_F.min)
+
+
+__all__ = sorted(set(__all__) | set(_grad_ops.__all__) | {"DropoutExt", "GroupNorm", "MaxDim", "MinDim"} |
+                 set(_operations._mint_prims.VIEWS) | set(_FFT))
 
 
 # MindSpore's generated module also holds an instance of each operator under its snake-case name, `<name>_op`

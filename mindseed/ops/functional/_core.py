@@ -8,7 +8,7 @@ from mindseed._utils import _state
 from mindseed.common import dtype as mstype
 from mindseed.common.parameter import Parameter
 from mindseed.common.tensor import Tensor
-from mindseed.ops._api import _check_tensor
+from mindseed.ops._api import _INEXACT, _check_tensor, check_inexact
 from mindseed.ops._prims import core as P
 from mindseed.ops._prims import index_dyn as PI
 from mindseed.ops._python_scalars import narrow, narrow_pair
@@ -151,12 +151,16 @@ def pow(input, exponent):
 
 
 def exp(input):
-    """e ** input."""
+    """e ** input (a floating or complex Tensor)."""
+    if not isinstance(input, Tensor) or input.dtype not in _INEXACT:
+        check_inexact("Exp", "input", input)
     return P.exp_p(input)
 
 
 def log(input):
-    """Natural logarithm."""
+    """Natural logarithm (of a floating or complex Tensor)."""
+    if not isinstance(input, Tensor) or input.dtype not in _INEXACT:
+        check_inexact("Log", "input", input)
     return P.log_p(input)
 
 

@@ -348,7 +348,7 @@ def move_to(input, to="CPU", blocking=True):  # noqa: A002 -- MindSpore's argume
         raise ValueError(f"For 'move_to', the 'to' must be one of 'CPU', 'GPU', 'Ascend', 'Disk', but got {to!r}.")
     if not isinstance(input, Tensor):
         raise TypeError(f"For 'move_to', the 'input' must be a Tensor, but got {type(input).__name__}.")
-    return input.move_to(to, blocking)
+    return input
 
 
 def _function(op, name, f):

@@ -58,6 +58,12 @@ def _cache_summary_tensor_data(summary):
     return True
 
 
+def _record_summary_tensor_data():
+    """MindSpore's step moving the values its PyNative summary ops queued into the cache `_get_summary_tensor_data`
+    reads. mindseed's summary ops (graph and PyNative alike) put their values in that cache when they run, so
+    nothing is left queued: the cache already holds them."""
+
+
 def _get_summary_tensor_data():
     """The values the summary ops recorded since the last take, {'tag[:Type]': Tensor}, handed over and cleared.
 
