@@ -41,3 +41,11 @@ def test_type_cast_to_string():
             cast(bad)
     with pytest.raises(RuntimeError):
         transforms.TypeCast(mstype.int32)(np.array(["1", "2"]))
+
+
+def test_vocab_lookups_take_zero_dim_arrays_as_one_item():
+    from mindseed.dataset import text
+    vocab = text.Vocab.from_list(["w1", "w2", "w3"], special_tokens=["<unk>"], special_first=True)
+    assert vocab.tokens_to_ids(np.array("w1")) == 1 and vocab.tokens_to_ids(np.array(["w1", "w3"])) == [1, 3]
+    assert vocab.ids_to_tokens(np.array(1)) == "w1" and vocab.ids_to_tokens(np.array([1, 3])) == ["w1", "w3"]
+    assert vocab.tokens_to_ids(["w1", "w4"]) == [1, -1] and vocab.ids_to_tokens([1, 100]) == ["w1", ""]

@@ -142,19 +142,19 @@ class Vocab:
 
     def tokens_to_ids(self, tokens):
         """Id of a word (or list of ids); -1 for unknown words."""
+        if isinstance(tokens, np.ndarray):
+            tokens = tokens.tolist()        # a 0-d array is one word
         if isinstance(tokens, str):
             return self._word2id.get(tokens, -1)
-        if isinstance(tokens, np.ndarray):
-            tokens = tokens.tolist()
         return [self._word2id.get(t, -1) for t in tokens]
 
     def ids_to_tokens(self, ids):
         """Word of an id (or list of words); '' for unknown ids."""
         inv = {i: w for w, i in self._word2id.items()}
+        if isinstance(ids, np.ndarray):
+            ids = ids.tolist()              # a 0-d array is one id
         if isinstance(ids, (int, np.integer)):
             return inv.get(int(ids), "")
-        if isinstance(ids, np.ndarray):
-            ids = ids.tolist()
         return [inv.get(int(i), "") for i in ids]
 
     def __len__(self):
