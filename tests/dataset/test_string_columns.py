@@ -49,3 +49,22 @@ def test_vocab_lookups_take_zero_dim_arrays_as_one_item():
     assert vocab.tokens_to_ids(np.array("w1")) == 1 and vocab.tokens_to_ids(np.array(["w1", "w3"])) == [1, 3]
     assert vocab.ids_to_tokens(np.array(1)) == "w1" and vocab.ids_to_tokens(np.array([1, 3])) == ["w1", "w3"]
     assert vocab.tokens_to_ids(["w1", "w4"]) == [1, -1] and vocab.ids_to_tokens([1, 100]) == ["w1", ""]
+
+
+def test_vocab_lookup_errors():
+    from mindseed.dataset import text
+    with pytest.raises(RuntimeError, match="The Vocab has not built yet"):
+        text.Vocab().ids_to_tokens(2)
+    with pytest.raises(RuntimeError, match="The Vocab has not built yet"):
+        text.Vocab().tokens_to_ids(["w3"])
+    vocab = text.Vocab.from_list(["w1", "w2", "w3"], special_tokens=["<unk>"], special_first=True)
+    with pytest.raises(TypeError, match="Argument ids with value abc is not of type"):
+        vocab.ids_to_tokens("abc")
+    with pytest.raises(TypeError, match=r"Argument ids\[1\] with value 1.2"):
+        vocab.ids_to_tokens([2, 1.2, "abc"])
+    with pytest.raises(ValueError, match=r"Input ids is not within the required interval of \[0, 2147483647\]"):
+        vocab.ids_to_tokens(-2)
+    with pytest.raises(TypeError, match=r"Argument tokens\[0\] with value 1"):
+        vocab.tokens_to_ids([1, "w3"])
+    with pytest.raises(TypeError, match="Argument tokens with value 999"):
+        vocab.tokens_to_ids(999)
