@@ -68,3 +68,13 @@ def test_vocab_lookup_errors():
         vocab.tokens_to_ids([1, "w3"])
     with pytest.raises(TypeError, match="Argument tokens with value 999"):
         vocab.tokens_to_ids(999)
+
+
+def test_vocab_from_dict_and_lookup_argument_checks():
+    from mindseed.dataset import text
+    with pytest.raises(ValueError, match=r"Input word_id is not within the required interval of \[0, 2147483647\]"):
+        text.Vocab.from_dict({"home": -1, "behind": 0})
+    vocab = text.Vocab.from_list(["w1", "w2"])
+    with pytest.raises(TypeError, match=r"Argument unknown_token with value 123 is not of type \[<class 'str'>\]"):
+        text.Lookup(vocab, 123)
+    assert text.Lookup(vocab, "w2")(np.array(["w1", "zz"])).tolist() == [0, 1]

@@ -74,8 +74,9 @@ class Vocab:
         if not isinstance(word_dict, dict):
             raise TypeError("word_dict should be a dict of {str: int}.")
         for w, i in word_dict.items():
-            if not isinstance(w, str) or isinstance(i, bool) or not isinstance(i, int) or i < 0:
+            if not isinstance(w, str) or isinstance(i, bool) or not isinstance(i, int):
                 raise ValueError(f"word_dict entry {w!r}: {i!r} is invalid (need str -> non-negative int).")
+            _check_id("word_id", i)
         v = cls()
         v._word2id = dict(word_dict)
         return v
