@@ -16,6 +16,7 @@ from mindseed.safeguard import load_obf_params_into_net, obfuscate_ckpt  # noqa:
 from mindseed.amp import (DynamicLossScaleManager, FixedLossScaleManager, LossScaleManager,  # noqa: F401
                           build_train_network)  # (MindSpore re-exports these at the top level)
 from mindseed import device_context, device_manager, hal, utils  # noqa: F401
+from mindseed.utils.ms_dispatch import MsDispatchMode  # noqa: F401
 from mindseed import profiler  # noqa: F401
 from mindseed import onnx  # noqa: F401  (mindspore.onnx)
 from mindseed.profiler import Profiler  # noqa: F401

@@ -185,7 +185,11 @@ class Tensor(metaclass=PublicType):
             names = ", ".join(f"mindspore.{n}" for n in _TENSOR_DTYPE_NAMES)
             raise TypeError(f"For 'Tensor', the 'dtype' should be one of [{names}], but got "
                             f"'{getattr(dtype, '__name__', dtype)}'.")
+        if dtype == mstype.string and input_data is not None:
+            dtype = None    # numbers asked for as String keep their own dtype (MindSpore)
         if input_data is None and dtype is None and init is None:
+            if isinstance(shape, (list, tuple)) and any(d is None or d == -1 for d in shape):
+                raise ValueError("If setting dynamic shape, dtype must not be None, init must be None")
             raise TypeError("For 'Tensor', the type of 'input_data' should be one of '['Tensor', 'ndarray', 'str_', "
                             "'list', 'tuple', 'float', 'int', 'bool', 'complex', 'bytes']', but got type 'NoneType'.")
         if input_data is None:

@@ -669,6 +669,14 @@ def jit(function=None, *, capture_mode="ast", jit_level=None, dynamic=0, fullgra
             # method is, so its source is converted (control flow on tensors stays in the graph)
             return _Compiled(fn.__func__, fn.__name__, jit_level, bound_self=fn.__self__, dyn=dyn, fullgraph=strict,
                              capture_mode=capture_mode)
+        if not isinstance(fn, (types.FunctionType, types.MethodType, type)) and callable(fn) and \
+                not hasattr(fn, "__code__"):
+            # a callable object (a Primitive instance `jit(ops.Add())`, a functools.partial): its call is the graph
+            obj = fn
+
+            def fn(*args, **kwargs):
+                return obj(*args, **kwargs)
+            fn.__name__ = fn.__qualname__ = getattr(obj, "__name__", type(obj).__name__)
         return _Compiled(fn, getattr(fn, "__name__", "fn"), jit_level, dyn=dyn, fullgraph=strict,
                          capture_mode=capture_mode)
 

@@ -38,8 +38,11 @@ class Switch:
                             f"a function, but got {uncallable[0]} (at {user_location()}).")
         self.items = list(items)
         n = len(self.items)
-        # checked and made non-negative at every run, as MindSpore's switch actor does
-        self.index = switch_index_p(index.reshape(()), n=n)
+        # checked and made non-negative at every run, as MindSpore's switch actor does; the value this trace runs
+        # with is checked by the kernel itself first (its IndexError as it is, not as a primitive's input error)
+        index = index.reshape(())
+        switch_index_p.kernel(index._data, n=n)
+        self.index = switch_index_p(index, n=n)
 
     def __len__(self):
         return len(self.items)

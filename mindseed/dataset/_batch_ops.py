@@ -90,6 +90,9 @@ def _pad_stack(values, shape, value, col):
                                  f"has rank {ndim}.")
         target = [longest[d] if s is None else s for d, s in enumerate(shape)]
     dtype = np.result_type(*[v.dtype for v in values])
+    if dtype.kind in "US" and value is not None:
+        # a string pad value longer than the strings: the batch's strings are as long as it
+        dtype = np.result_type(dtype, np.asarray(value, dtype=dtype.kind).dtype)
     out = np.full([len(values)] + target, value if value is not None else (b"" if dtype.kind == "S" else
                   "" if dtype.kind == "U" else 0), dtype=dtype)
     for i, v in enumerate(values):

@@ -9,6 +9,7 @@ import functools
 import copy
 import os
 import sys
+import weakref
 
 import numpy as np
 
@@ -235,6 +236,15 @@ def check_tree(root):
         stack.extend(node.children)
 
 
+# weak references to the iterators alive, oldest first (MindSpore's `dataset.engine.iterators.ITERATORS_LIST`): an
+# iterator leaves it when it is stopped or released
+ITERATORS_LIST = []
+
+
+def _forget(itr):
+    ITERATORS_LIST[:] = [ref for ref in ITERATORS_LIST if ref() is not None and ref() is not itr]
+
+
 class _IteratorBase:
     def __init__(self, dataset, num_epochs, output_numpy, do_copy):
         check_tree(dataset)
@@ -257,6 +267,7 @@ class _IteratorBase:
         self._gen = None
         self._finished = False
         self._cbs = None
+        ITERATORS_LIST.append(weakref.ref(self))
 
     def _convert(self, a):
         if isinstance(a, dict):
@@ -304,15 +315,21 @@ class _IteratorBase:
     def stop(self):
         """Stop the pipeline: close its workers; the iterator yields nothing more."""
         self._finished = True
+        _forget(self)
         if self._gen is not None:
             gen, self._gen = self._gen, None
             gen.close()
+
+    def release(self):
+        """Release the pipeline (MindSpore's name for `stop` at clean-up)."""
+        self.stop()
 
     def get_next(self):
         """The next row."""
         return self.__next__()
 
     def __del__(self):
+        _forget(self)
         gen = getattr(self, "_gen", None)
         if gen is not None:
             gen.close()

@@ -31,7 +31,11 @@ def _device_id(api, device_id, target):
 
 def device_count(device_target=None):
     """Number of devices of `device_target` (the current target by default): the CPU counts as one."""
-    return _D.count(_target("device_count", device_target))
+    target = _target("device_count", device_target)
+    if not _D.available(target):
+        raise ValueError(f"{target} backend is not available for this MindSpore package.You can call "
+                         f"hal.is_available to check the reason.")
+    return _D.count(target)
 
 
 def is_available(device_target):

@@ -58,6 +58,8 @@ def test_hal_devices_and_memory():
     assert hal.get_device_name(0, "CPU") == "CPU" and hal.get_arch_list("CPU") is None
     with pytest.raises(ValueError, match="'device_target' must be one of"):
         hal.device_count("TPU")
+    with pytest.raises(ValueError, match="Ascend backend is not available"):
+        hal.device_count("Ascend")
     with pytest.raises(ValueError, match="'device_id' must be in \\[0, 1\\)"):
         hal.get_device_name(3, "CPU")
     if ms.get_context("device_target") == "CPU":

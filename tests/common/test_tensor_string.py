@@ -21,6 +21,9 @@ def test_string_tensor_from_numpy_str_and_bytes_arrays():
     assert b.dtype == ms.string and b.itemsize == 2 and b.asnumpy().tolist() == [b"ab", b"c"]
     # a dtype asked for does not change a string array (MindSpore keeps String)
     assert Tensor(np.array(["x", "y"]), ms.int32).dtype == ms.string
+    # numbers asked for as String keep their own dtype
+    assert Tensor(np.array([[0.5], [1.5]]), ms.string).dtype == ms.float64
+    assert Tensor([1, 2], ms.string).dtype == ms.int64
     # a numpy array of mixed str and numbers is a str array
     assert str(Tensor(np.array(["88", 0, 9]))) == "['88' '0' '9']"
 

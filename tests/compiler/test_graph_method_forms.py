@@ -36,3 +36,16 @@ def test_amax_amin_take_keep_dims_in_a_graph_and_pynative():
     assert float(whole.asnumpy()) == 23.0
     np.testing.assert_array_equal(mn0.asnumpy(), _X.min(0, keepdims=True))
     np.testing.assert_array_equal(Tensor(_X).amax(2, keepdims=True).asnumpy(), _X.max(2, keepdims=True))
+
+
+def test_jit_of_a_callable_object_compiles_its_call():
+    import functools
+
+    from mindseed import ops
+
+    x = Tensor(np.array([1.0, 2.0], np.float32))
+    for mode in ("ast", "bytecode"):
+        np.testing.assert_array_equal(ms.jit(ops.Equal(), capture_mode=mode)(x, 1.0).asnumpy(), [True, False])
+        np.testing.assert_allclose(ms.jit(ops.Add(), capture_mode=mode)(x, x).asnumpy(), [2.0, 4.0])
+    scaled = ms.jit(functools.partial(ops.mul, other=3.0))
+    np.testing.assert_allclose(scaled(x).asnumpy(), [3.0, 6.0])

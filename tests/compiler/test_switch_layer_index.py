@@ -52,9 +52,12 @@ def test_switch_layer_index_checked_at_every_run_of_one_graph():
         np.testing.assert_allclose(net(Tensor(-1, ms.int32), Tensor(x)).asnumpy(), 2 * np.tanh(x), rtol=1e-6)
         np.testing.assert_allclose(net(Tensor(1, ms.int32), Tensor(x)).asnumpy(), 2 / (1 + np.exp(-x)), rtol=1e-6)
         for bad in (3, -4):
-            with pytest.raises(IndexError, match=f"Given index {bad} out of range. Please make sure the value of "
+            with pytest.raises(IndexError, match=f"^Given index {bad} out of range. Please make sure the value of "
                                                  f"index in \\[-3, 3\\)"):
                 net(Tensor(bad, ms.int32), Tensor(x))
+        # an out-of-range index on the call that compiles the graph: the same error
+        with pytest.raises(IndexError, match="^Given index 7 out of range"):
+            _PickArg()(Tensor(7, ms.int32), Tensor(x))
     finally:
         ms.set_context(mode=ms.PYNATIVE_MODE)
 

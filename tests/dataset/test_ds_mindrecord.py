@@ -77,6 +77,9 @@ def test_file_reader_on_mindspore_files():
     r.close()
     r = FileReader(os.path.join(FIX, "alltypes.mindrecord"), columns=["i32"])
     assert [x["i32"] for x in r.get_next()] == [-3, -2, -1, 0, 1, 2]
+    # MindSpore's module of the reader
+    from mindseed.mindrecord.filereader import FileReader as module_reader
+    assert module_reader is FileReader
 
 
 def test_mindseed_writes_byte_identical_files(tmp_path):

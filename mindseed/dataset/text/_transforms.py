@@ -356,6 +356,8 @@ class Lookup(TensorOperation):
 
     def __init__(self, vocab, unknown_token=None, data_type=mstype.int32):
         self.vocab = _check_vocab(vocab)
+        if unknown_token is not None:
+            V.type_check(unknown_token, (str,), "unknown_token")
         self.unknown_token = unknown_token
         V.type_check(data_type, (mstype.Type,), "data_type")
         self.data_type = data_type

@@ -88,8 +88,9 @@ class Vocab:
         if not isinstance(word_dict, dict):
             raise TypeError("word_dict should be a dict of {str: int}.")
         for w, i in word_dict.items():
-            if not isinstance(w, str) or isinstance(i, bool) or not isinstance(i, int) or i < 0:
+            if not isinstance(w, str) or isinstance(i, bool) or not isinstance(i, int):
                 raise ValueError(f"word_dict entry {w!r}: {i!r} is invalid (need str -> non-negative int).")
+            _check_id("word_id", i)
         v = cls()
         v._word2id = dict(word_dict)
         return v
@@ -159,23 +160,51 @@ class Vocab:
 
     def tokens_to_ids(self, tokens):
         """Id of a word (or list of ids); -1 for unknown words."""
+        self._check_built()
+        if not isinstance(tokens, (str, list, np.ndarray)):
+            raise TypeError(f"Argument tokens with value {tokens} is not of type [<class 'str'>, <class 'list'>, "
+                            f"<class 'numpy.ndarray'>], but got {type(tokens)}.")
+        if isinstance(tokens, np.ndarray):
+            tokens = tokens.tolist()        # a 0-d array is one word
         if isinstance(tokens, str):
             return self._word2id.get(tokens, -1)
-        if isinstance(tokens, np.ndarray):
-            tokens = tokens.tolist()
+        for i, t in enumerate(tokens):
+            if not isinstance(t, str):
+                raise TypeError(f"Argument tokens[{i}] with value {t} is not of type [<class 'str'>, "
+                                f"<class 'numpy.str_'>], but got {type(t)}.")
         return [self._word2id.get(t, -1) for t in tokens]
 
     def ids_to_tokens(self, ids):
         """Word of an id (or list of words); '' for unknown ids."""
         inv = {i: w for w, i in self._word2id.items()}
-        if isinstance(ids, (int, np.integer)):
-            return inv.get(int(ids), "")
+        self._check_built()
+        if isinstance(ids, bool) or not isinstance(ids, (int, np.integer, list, np.ndarray)):
+            raise TypeError(f"Argument ids with value {ids} is not of type [<class 'int'>, <class 'list'>, "
+                            f"<class 'numpy.ndarray'>], but got {type(ids)}.")
         if isinstance(ids, np.ndarray):
-            ids = ids.tolist()
+            ids = ids.tolist()              # a 0-d array is one id
+        if isinstance(ids, (int, np.integer)):
+            _check_id("ids", ids)
+            return inv.get(int(ids), "")
+        for i, v in enumerate(ids):
+            if isinstance(v, bool) or not isinstance(v, (int, np.integer)):
+                raise TypeError(f"Argument ids[{i}] with value {v} is not of type [<class 'int'>, "
+                                f"<class 'numpy.int64'>], but got {type(v)}.")
+            _check_id(f"ids[{i}]", v)
         return [inv.get(int(i), "") for i in ids]
+
+    def _check_built(self):
+        if not self._word2id:
+            raise RuntimeError("The Vocab has not built yet, got type <class 'NoneType'>. Use Vocab.from_dataset(), "
+                               "Vocab.from_list(), Vocab.from_file() or Vocab.from_dict() to build a Vocab.")
 
     def __len__(self):
         return len(self._word2id)
+
+
+def _check_id(name, value):
+    if not 0 <= value <= 2 ** 31 - 1:
+        raise ValueError(f"Input {name} is not within the required interval of [0, 2147483647].")
 
 
 def to_str(array, encoding="utf8"):

@@ -15,6 +15,8 @@ __all__ = ["Compose", "Concatenate", "Duplicate", "Fill", "Mask", "OneHot", "Pad
 
 
 def _np_dtype(data_type, name="data_type"):
+    if data_type == mstype.string:
+        return np.dtype(np.str_)        # strings of any length
     if isinstance(data_type, mstype.Type):
         return np.dtype(mstype.dtype_to_nptype(data_type))
     if isinstance(data_type, np.dtype) or (isinstance(data_type, type) and issubclass(data_type, np.generic)):
@@ -86,6 +88,11 @@ class TypeCast(TensorOperation):
 
     def _apply(self, x):
         x = np.asarray(x)
+        if self._dtype.kind == "U":
+            # only strings are strings: MindSpore casts no number (nor bytes) to String
+            if x.dtype.kind != "U":
+                raise RuntimeError(f"TypeCast: TypeCast does not support cast from {x.dtype} to string")
+            return x
         if x.dtype.kind in "USO":
             raise RuntimeError(f"TypeCast: TypeCast does not support cast from string to {self._dtype}")
         return x.astype(self._dtype)
