@@ -371,6 +371,9 @@ def initializer(init, shape=None, dtype=mstype.float32):
     for s in shape:
         if isinstance(s, bool) or not isinstance(s, (int, np.integer)) or s < 0:
             raise ValueError(f"For 'initializer', the elements of 'shape' must be non-negative ints, but got {shape}.")
+        if s == 0:     # MindSpore 2.10 makes no empty initialised tensor
+            raise ValueError(f"For 'initializer', the argument 'shape' is invalid, the value of 'shape' must be "
+                             f"positive integer, but got {shape}")
     if isinstance(init, str):
         key = init.lower()
         if key not in _ALIASES:

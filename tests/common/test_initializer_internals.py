@@ -1,5 +1,6 @@
 """The initializer module's internals that user-written initializers use (MindSpore's names)."""
 import numpy as np
+import pytest
 
 import mindseed as ms
 from mindseed.common import initializer as init
@@ -40,3 +41,13 @@ def test_a_tensor_init_is_returned_as_is_with_its_dtype():
     out = conv(ms.Tensor(np.full((1, 2, 1, 1), 2.0, np.float16)))
     assert out.dtype == ms.float16
     np.testing.assert_array_equal(out.asnumpy().ravel(), [4.0, 4.0])
+
+
+@pytest.mark.parametrize("name", ["normal", "zeros", "ones"])
+@pytest.mark.parametrize("shape", [(0, 3), (2, 0), 0])
+def test_an_empty_shape_is_refused_as_mindspore(name, shape):
+    with pytest.raises(ValueError, match="For 'initializer', the argument 'shape' is invalid, the value of 'shape' "
+                                         "must be positive integer"):
+        init.initializer(name, shape)
+    with pytest.raises(ValueError, match="must be positive integer, but got \\(0, 3\\)"):
+        ms.nn.Embedding(0, 3)

@@ -397,6 +397,10 @@ ERRORS = [
     ErrorSpec("constpad_value", lambda: nn.ConstantPad2d(1, "a"), TypeError, "ConstantPad2d"),
     ErrorSpec("reflectpad_neg", lambda: nn.ReflectionPad1d((-1, 1)), ValueError, "ReflectionPad1d"),
     # MindSpore's MaxPool3D takes ceil_mode only with explicit padding; Conv3DTranspose no depth dilation
+    ErrorSpec("adaptive_avg2d_negative", lambda: nn.AdaptiveAvgPool2d((2, -1)), ValueError,
+              "For 'AdaptiveAvgPool2D', the argument 'output_size[1]' must >= 0, but got -1."),
+    ErrorSpec("adaptive_avg3d_negative", lambda: nn.AdaptiveAvgPool3d(-1), ValueError,
+              "For 'AdaptiveAvgPool3D', the argument 'output_size[0]' must >= 0, but got -1."),
     ErrorSpec("maxpool3d_ceil_valid", lambda: nn.MaxPool3d(2, 1, "valid", ceil_mode=True), ValueError,
               "When the 'pad_mode' is 'same' or 'valid', the 'ceil_mode' only supports 'None'."),
     ErrorSpec("maxpool3d_ceil_same", lambda: nn.MaxPool3d(2, 2, "same", ceil_mode=True), ValueError,

@@ -174,6 +174,9 @@ ERRORS = [
     ErrorSpec("gn_divisible", lambda: nn.GroupNorm(3, 4), ValueError, "num_groups"),
     ErrorSpec("gn_eps", lambda: nn.GroupNorm(2, 4, eps=1), TypeError, "eps"),
     ErrorSpec("gn_channels", lambda: nn.GroupNorm(2, 4)(ms.ops.ones((2, 6, 3))), ValueError, "num_channels"),
+    # MindSpore 2.10's words and type for the rank
+    ErrorSpec("gn_rank", lambda: nn.GroupNorm(2, 4)(ms.ops.ones((4,))), RuntimeError,
+              "For 'GroupNorm', The dim of input must be between 2 and 8. But got: 1."),
     ErrorSpec("in_rank", lambda: nn.InstanceNorm2d(2)(ms.ops.ones((2, 2, 3))), ValueError, "InstanceNorm2d"),
     ErrorSpec("in_momentum_type", lambda: nn.InstanceNorm2d(2, momentum=1), TypeError, "momentum"),
 ]

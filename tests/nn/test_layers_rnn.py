@@ -390,3 +390,17 @@ ERRORS = [
               ValueError, "d_model"),
 ]
 test_bad_input = make_error_tests(ERRORS)
+
+
+@pytest.mark.parametrize("name", ["RNN", "GRU", "LSTM"])
+def test_initial_state_shape_is_checked(name):
+    # MindSpore 2.10 raises a ValueError for an hx whose (layers * directions, batch, hidden) shape is wrong
+    net = getattr(nn, name)(4, 5, num_layers=2, bidirectional=True, batch_first=True)
+    x = ms.ops.ones((3, 2, 4))
+    for shape in [(2, 3, 5), (4, 2, 5), (4, 3, 6), (3, 5)]:
+        h = ms.ops.ones(shape)
+        with pytest.raises(ValueError, match=rf"For '{name}', the shape of 'hx(\[0\])?' must be .*\(4, 3, 5\)"):
+            net(x, (h, h) if name == "LSTM" else h)
+    h = ms.ops.zeros((4, 3, 5))
+    out, _ = net(x, (h, h) if name == "LSTM" else h)
+    assert out.shape == (3, 2, 10)

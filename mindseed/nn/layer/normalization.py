@@ -255,9 +255,11 @@ class GroupNorm(Cell):
         self.beta = Parameter(initializer(beta_init, num_channels, dtype=dtype), name="beta", requires_grad=affine)
 
     def construct(self, x):
-        if x.ndim < 2 or x.shape[1] != self.num_channels:
+        if not 2 <= x.ndim <= 8:
+            raise RuntimeError(f"For 'GroupNorm', The dim of input must be between 2 and 8. But got: {x.ndim}.")
+        if x.shape[1] != self.num_channels:
             raise ValueError(f"For 'GroupNorm', the channel(the second dim of the input 'x') must be equal to "
-                             f"num_channels, but got channel: {x.shape[1] if x.ndim > 1 else None}, num_channels: "
+                             f"num_channels, but got channel: {x.shape[1]}, num_channels: "
                              f"{self.num_channels}.")
         gamma, beta = self.gamma, self.beta
         if gamma.dtype != x.dtype:

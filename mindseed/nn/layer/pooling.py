@@ -349,6 +349,12 @@ class _AdaptiveAvgPool(Cell):
 
     def __init__(self, output_size):
         super().__init__()
+        # MindSpore's AdaptiveAvgPool2D/3D primitive checks the sizes when the cell is made
+        sizes = output_size if isinstance(output_size, (tuple, list)) else (output_size,) * int(self._FN[-2])
+        for i, v in enumerate(sizes):
+            if isinstance(v, int) and not isinstance(v, bool) and v < 0:
+                raise ValueError(f"For 'AdaptiveAvgPool{self._FN[-2]}D', the argument 'output_size[{i}]' must >= 0, "
+                                 f"but got {v}.")
         self.output_size = output_size
 
     def construct(self, input):

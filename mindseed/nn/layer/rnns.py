@@ -299,6 +299,12 @@ class _RNNBase(Cell):
                 raise TypeError(f"For '{cls}', the length of 'hx' must be '2', but got '{len(hx)}'")
         else:
             _check_tensor(cls, "h", hx)
+        want = (self.num_layers * dirs, batch, self.hidden_size)
+        for name, h in ((("hx[0]", hx[0]), ("hx[1]", hx[1])) if self.is_lstm else (("hx", hx),)):
+            _check_tensor(cls, name, h)
+            if h.shape != want:
+                raise ValueError(f"For '{cls}', the shape of '{name}' must be (num_layers * num_directions, batch, "
+                                 f"hidden_size) = {want}, but got {h.shape}.")
         if seq_length is not None:
             if seq_length.dtype not in (mstype.int32, mstype.int64):
                 raise TypeError(f"For '{cls}', the 'seq_length' must be int32 or int64, but got {seq_length.dtype}.")

@@ -212,6 +212,9 @@ class SoftmaxCrossEntropyWithLogits(LossBase):
             if labels.shape != logits.shape:
                 raise ValueError(f"For 'SoftmaxCrossEntropyWithLogits', the shape of 'logits' {logits.shape} and "
                                  f"'labels' {labels.shape} must be the same.")
+            if labels.dtype != logits.dtype:
+                raise TypeError(f"For primitive[SoftmaxCrossEntropyWithLogits], the input type must be same, but got "
+                                f"'logits': {logits.dtype} and 'labels': {labels.dtype}.")
             if logits.ndim == 2 and mstype.is_float(logits.dtype):
                 # MindSpore's fused kernel: its gradient is softmax - labels, which is the exact one only for labels
                 # summing to 1 per row (soft labels that do not get MindSpore's gradient, not -sum(labels) dlogp)
