@@ -31,7 +31,7 @@ def test_pipeline_is_a_list_of_named_passes():
 def test_algebraic_identities_disappear():
     @ms.jit
     def f(x):
-        y = ops.identity(x * 1 + 0)
+        y = ops.Identity()(x * 1 + 0)
         return (y - 0) / 1
     np.testing.assert_allclose(f(t([1.5, -2.0])).asnumpy(), [1.5, -2.0])
     assert _names(_graph(f)) == []

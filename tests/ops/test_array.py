@@ -762,3 +762,27 @@ def test_scatter_max_gradient_reaches_every_update_as_mindspore():
                     (0, 1))(xs, u)
     np.testing.assert_array_equal(g[0].asnumpy(), [[1, 0], [0, 1]])
     np.testing.assert_array_equal(g[1].asnumpy(), [[0, 1], [1, 0]])
+
+
+@pytest.mark.parametrize("graph", [False, True])
+def test_functional_identity_returns_its_argument_and_identity_primitive_copies(graph):
+    """`ops.identity` (MindSpore's deprecated identity primitive) returns whatever it is given, so scripts use it as
+    a no-op gradient reducer over a tuple of gradients; the `Identity` primitive copies a Tensor and takes only one."""
+    a, b = ms.Tensor([1.0, -2.0]), ms.Tensor([3.0])
+
+    def reduce_pair(x, y):
+        return ops.identity((x * 2, y + 1))
+
+    fn = ms.jit(reduce_pair) if graph else reduce_pair
+    out = fn(a, b)
+    assert isinstance(out, tuple) and len(out) == 2
+    np.testing.assert_allclose(out[0].asnumpy(), [2.0, -4.0])
+    np.testing.assert_allclose(out[1].asnumpy(), [4.0])
+    assert ops.identity(a) is a and ops.identity(3) == 3 and ops.identity(None) is None
+    grads = ms.grad(lambda x: ops.identity([x * x])[0].sum())(a)
+    np.testing.assert_allclose(grads.asnumpy(), [2.0, -4.0])
+    copy = ops.Identity()(a)
+    assert copy is not a
+    np.testing.assert_allclose(copy.asnumpy(), [1.0, -2.0])
+    with pytest.raises(TypeError, match="Identity.*must be a Tensor"):
+        ops.Identity()((a, b))

@@ -807,8 +807,14 @@ def deepcopy(input_x):
     return A.copy_to_p(input_x, input_x)
 
 
-def identity(x):
-    """x itself (through an Identity primitive, so gradients flow)."""
+def tensor_identity(x):
+    """A new Tensor equal to the Tensor `x` (the `Identity` primitive; gradients flow through it)."""
     _check_tensor("Identity", "x", x)
     return P.identity_p(x)
+
+
+def identity(x):
+    """`x` itself, whatever it is: MindSpore's deprecated `ops.identity` primitive returns its argument unchanged
+    (scripts use it as a no-op gradient reducer on a tuple of gradients)."""
+    return x
 

@@ -209,7 +209,7 @@ Histogram = _with_attrs("Histogram", lambda self, x: F.histc(x, self.bins, self.
                         [("bins", 100), ("min", 0.0), ("max", 0.0)], "Histogram of x.")
 Meshgrid = _with_attrs("Meshgrid", lambda self, xs: F.meshgrid(*xs, indexing=self.indexing), [("indexing", "xy")],
                        "Coordinate grids of 1-D inputs.")
-Identity = _simple("Identity", F.identity, "x itself.")
+Identity = _simple("Identity", F._S.tensor_identity, "A copy of the Tensor x.")
 FillDiagonal = _with_attrs("FillDiagonal", lambda self, x: F.TENSOR_METHODS["fill_diagonal"](
     x, self.fill_value, self.wrap), [("fill_value", 0.0), ("wrap", False)], "x with its main diagonal filled.")
 MatrixBandPart = _simple("MatrixBandPart", F.matrix_band_part, "x outside the band set to zero.")

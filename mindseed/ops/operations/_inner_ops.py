@@ -7,6 +7,7 @@ from mindseed._utils import _state
 from mindseed.common import dtype as mstype
 from mindseed.common.tensor import Tensor
 from mindseed.ops import functional as F
+from mindseed.ops.functional._array_shape import tensor_identity
 from mindseed.ops.operations import (  # noqa: F401
     Cast, CopyWithSlice, Cummin, ExtractImagePatches, SelectView, SiLU)
 from mindseed.ops.operations._base import AttrPrimitive, Primitive
@@ -39,7 +40,7 @@ class ConvertToDynamic(Primitive):
     def __call__(self, input):  # noqa: A002 -- MindSpore's argument name
         if not isinstance(input, Tensor):
             raise TypeError(f"For 'ConvertToDynamic', the 'input' must be a Tensor, but got {type(input).__name__}.")
-        return F.identity(input)
+        return tensor_identity(input)
 
 
 class ClipByNorm(Primitive):
@@ -105,7 +106,7 @@ class TensorCopySlices(Primitive):
             raise ValueError(f"For 'TensorCopySlices', 'begin', 'end' and 'strides' must have one length, at most "
                              f"the rank {x.ndim} of 'x', but got {len(begin)}, {len(end)} and {len(strides)}.")
         index = tuple(slice(b, e, s) for b, e, s in zip(begin, end, strides))
-        out = F.identity(x)
+        out = tensor_identity(x)
         out[index] = F.cast(value, x.dtype)
         return out
 

@@ -10,6 +10,7 @@ from mindseed._utils import _state
 from mindseed.common import dtype as mstype
 from mindseed.common.tensor import Tensor
 from mindseed.ops import functional as F
+from mindseed.ops.functional._array_shape import tensor_identity
 from mindseed.ops._prims import core as P
 from mindseed.ops.operations._table import REQUIRED, primitive_class
 
@@ -409,7 +410,7 @@ _ROWS = {
     "Expand": (F.broadcast_to, (), ("input_x", "shape"), "input_x broadcast to `shape`."),
     "FillV2": (lambda shape, value: F.fill(value.dtype, _ints(shape), value.item()), (), ("shape", "value"),
                "A Tensor of `shape` filled with the 0-D Tensor `value`."),
-    "IdentityN": (lambda xs: tuple(F.identity(x) for x in xs), (), ("x",), "Each Tensor of a list, unchanged."),
+    "IdentityN": (lambda xs: tuple(tensor_identity(x) for x in xs), (), ("x",), "Each Tensor of a list, unchanged."),
     "MatrixDiagV3": (F.matrix_diag, (_ALIGN,), ("x", "k", "num_rows", "num_cols", "padding_value"), None),
     "MatrixDiagPartV3": (F.matrix_diag_part, (_ALIGN,), ("x", "k", "padding_value"), None),
     "MatrixSetDiagV3": (F.matrix_set_diag, (_ALIGN,), ("x", "diagonal", "k"), None),

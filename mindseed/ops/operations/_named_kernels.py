@@ -4,6 +4,7 @@ of that name (``class Shift(PrimitiveWithInfer)`` with `prim_attr_register`) and
 recorded. Each kernel is written with mindseed ops, so it compiles and differentiates like any composite."""
 from mindseed.common.tensor import Tensor
 from mindseed.ops import functional as F
+from mindseed.ops.functional._array_shape import tensor_identity
 from mindseed.ops.operations import _base
 
 
@@ -19,7 +20,7 @@ def _shift(prim, x, fill_value):
     n = x.shape[axis]
     p = max(-n, min(n, periods))
     if p == 0:
-        return F.identity(x)
+        return tensor_identity(x)
     if isinstance(fill_value, Tensor):
         fill_value = fill_value.item()
     fill_shape = x.shape[:axis] + (abs(p),) + x.shape[axis + 1:]

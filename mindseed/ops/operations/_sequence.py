@@ -6,6 +6,7 @@ from mindseed._utils import _state
 from mindseed.common import dtype as mstype
 from mindseed.common.tensor import Tensor
 from mindseed.ops import functional as F
+from mindseed.ops.functional._array_shape import tensor_identity
 from mindseed.ops.operations._base import Primitive
 
 __all__ = ["TensorToTuple", "TensorToList", "TensorToScalar", "TupleToTensor", "ListToTensor", "ScalarToTensor"]
@@ -114,7 +115,7 @@ class ScalarToTensor(Primitive):
         pytype = _graph_scalar_type(input_x)
         if pytype in (int, float):
             # a new graph value, a Tensor of the graph (no longer a Python scalar)
-            out = F.identity(F.cast(input_x, dtype or (mstype.int64 if pytype is int else mstype.float32)))
+            out = tensor_identity(F.cast(input_x, dtype or (mstype.int64 if pytype is int else mstype.float32)))
             return _state.tracing.mark_tensor(out)
         if isinstance(input_x, bool) or not isinstance(input_x, numbers.Number):
             raise TypeError(f"For '{self.name}', the input must be int or float, but got {type(input_x).__name__}.")
