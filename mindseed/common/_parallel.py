@@ -38,6 +38,11 @@ class GlobalComm:
 # while `mindseed.parallel._train.simulate(world)` runs: the runner of a training step on that simulated world of
 # ranks (`runner(train_one_step_cell, inputs)`), to which `nn.TrainOneStepCell` hands its steps
 simulated_training = None
+# the parallel optimizer's reductions over a parameter's slices (`parallel._zero`, read by ops/_prims/optim's
+# `ReducingPrim`): while it runs the user's optimizer on a rank's slices, a callable (Parameter) -> None (a
+# parameter held whole) or reduce: reduce(numpy partial sums, parameter dims) sums a partial reduction over the
+# ranks holding the other pieces of those dims; reduce.shape is the whole parameter's shape
+slice_reduction = None
 
 # `process_training()`: the runner of TrainOneStepCell's steps on the processes of a real run (semi-auto / auto
 # parallel after `init()`), installed by mindseed.parallel (nn sits below it)

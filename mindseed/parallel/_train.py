@@ -418,10 +418,10 @@ class SimulatedTraining:
             layout = probe.stages[readers[0]].layout_of(p)
             if len(readers) > 1:  # shared by stages: held by the first, sent to the others each step
                 self._owned[id(p)] = (p, readers[0], layout)
-            if name not in SHARDABLE and not layout.is_replicated():
+            if name not in SHARDABLE and (zero or not layout.is_replicated()):
                 raise TypeError(f"For the sharded training step on processes holding their slices, the optimizer "
                                 f"must be one of {', '.join(SHARDABLE)} (an elementwise update) when a parameter "
-                                f"is cut, but got {name} and '{p.name}' cut by {layout}.")
+                                f"or its optimizer state is cut, but got {name} and '{p.name}' cut by {layout}.")
             placed[id(p)] = (readers[0], layout)
         for p in params:
             s, layout = placed[id(p)]
@@ -465,10 +465,10 @@ class SimulatedTraining:
                 raise ValueError(f"For the sharded training step, the parameter '{p.name}' of the optimizer is not "
                                  f"read by the step.")
             layout = probe.layout_of(p)
-            if name not in SHARDABLE and not layout.is_replicated():
+            if name not in SHARDABLE and (zero or not layout.is_replicated()):
                 raise TypeError(f"For the sharded training step on processes holding their slices, the optimizer "
                                 f"must be one of {', '.join(SHARDABLE)} (an elementwise update) when a parameter "
-                                f"is cut, but got {name} and '{p.name}' cut by {layout}.")
+                                f"or its optimizer state is cut, but got {name} and '{p.name}' cut by {layout}.")
         for p in params:
             layout = probe.layout_of(p)
             opt = optimizer_layout(p, layout, zero[0], zero[1]) if zero else layout

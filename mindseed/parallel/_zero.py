@@ -19,8 +19,14 @@ The levels differ in what a rank keeps between steps (`memory`), as MindSpore's:
 * level3: the weights too: a rank keeps its slices, and the weights are all-gathered for the step that reads
   them (`gather_parameters`, logged once per step; `step` then returns the slices, not the gathered weights).
 
-Only optimizers whose update is elementwise shard this way (`SHARDABLE`); Lamb, LARS and AdaFactor read norms
-of the whole parameter.
+Optimizers whose update is elementwise shard this way (`SHARDABLE`). Those reading norms or means over a whole
+parameter (`REDUCING`: Lamb, LARS, AdaFactor) too: their primitives (`ops/_prims/optim.ReducingPrim`) sum each
+partial reduction of a rank's slices over the ranks holding the parameter's other pieces along the reduced dims (an
+AllReduce in the group of the mesh axes cutting those dims: the optimizer shard group, and the model-parallel axes
+of a cut parameter), as MindSpore's parallel optimizer all-reduces Lamb's norms. The ranks run one after another in
+one process, so a step runs their updates again until every reduction is known (`_Pending`): the k-th pass stops
+each rank at its k-th reduction, whose partial sums are then all-reduced. AdaFactor's factored moments are cut as
+the parameter without the reduced dim (`_SLICED_STATE`); a state of another shape is whole on every rank.
 """
 import math
 
@@ -29,15 +35,24 @@ import numpy as np
 from mindseed.common import _parallel
 from mindseed.common._parallel import get_auto_parallel_context
 from mindseed.common.tensor import Tensor
-from mindseed.parallel._layout import optimizer_shard, shard_array
+from mindseed.parallel._layout import TensorLayout, optimizer_shard, shard_array
 from mindseed.parallel._redistribute import plan
 from mindseed.parallel._spmd import local_shards
 from mindseed.parallel._strategy_file import record_of, write_strategy_file
 
-__all__ = ["ShardedOptimizer", "SHARDABLE", "checked_config", "optimizer_layout"]
+__all__ = ["ShardedOptimizer", "SHARDABLE", "REDUCING", "checked_config", "optimizer_layout"]
 
 SHARDABLE = ("SGD", "Momentum", "Adam", "AdamWeightDecay", "AdamOffload")
+REDUCING = ("Lamb", "LARS", "AdaFactor")
 LEVELS = ("level1", "level2", "level3")
+# per-parameter state of a REDUCING optimizer held as ParameterTuples (entry i: parameter i's): the parameter dim
+# the state lacks (cut as the parameter without it), or None: shaped as the parameter (else a placeholder, whole)
+_SLICED_STATE = {"AdaFactor": {"exp_avg_sq_row": -1, "exp_avg_sq_col": -2, "exp_avg_sq": None}}
+
+
+class _Pending(BaseException):
+    """A rank's optimizer call reached a reduction over the slices that the other ranks have not given yet (a
+    BaseException: it passes the kernels' error translation)."""
 
 
 def checked_config(optimizer, shard_size=None, level=None):
@@ -45,13 +60,14 @@ def checked_config(optimizer, shard_size=None, level=None):
     context's ``optimizer_weight_shard_size`` and ``parallel_optimizer_config["optimizer_level"]`` ("level1" unset).
 
     Raises:
-        TypeError: an optimizer whose update is not elementwise.
+        TypeError: an optimizer neither in `SHARDABLE` nor in `REDUCING`.
         ValueError: a shard size that is not -1 or a positive int, or an unknown level.
     """
     name = type(optimizer).__name__
-    if name not in SHARDABLE:
+    if name not in SHARDABLE + REDUCING:
         raise TypeError(f"For the parallel optimizer, the optimizer must be one of {', '.join(SHARDABLE)} (an "
-                        f"elementwise update), but got {name}.")
+                        f"elementwise update) or {', '.join(REDUCING)} (norms or means over the slices), but got "
+                        f"{name}.")
     size = get_auto_parallel_context("optimizer_weight_shard_size") if shard_size is None else shard_size
     if isinstance(size, bool) or not isinstance(size, int) or (size < 1 and size != -1):
         raise ValueError(f"For the parallel optimizer, the 'optimizer_weight_shard_size' must be -1 or a positive "
@@ -89,7 +105,7 @@ class ShardedOptimizer:
             (MindSpore's default through the context is 64). Default: 0.
 
     Raises:
-        TypeError: an optimizer whose update is not elementwise.
+        TypeError: an optimizer neither in `SHARDABLE` nor in `REDUCING`.
         ValueError: a parameter the execution did not read, or an unknown level.
     """
 
@@ -109,20 +125,27 @@ class ShardedOptimizer:
         own = {id(p) for p in self.params}
         by_name = {p.name: p for p in self.params}
         self.globals = []
+        # each parameter's and state's layout of its optimizer slices
+        self.held = {id(p): self.opt_layouts[id(p)] for p in self.params}
+        for attr, dropped in _SLICED_STATE.get(type(optimizer).__name__, {}).items():
+            for p, q in zip(self.params, getattr(optimizer, attr)):
+                self.states.setdefault(id(p), []).append(q)
+                self.held[id(q)] = _state_layout(self.opt_layouts[id(p)], q, dropped)
         for _, q in optimizer.parameters_and_names():
-            if id(q) in own:
+            if id(q) in own or id(q) in self.held:
                 continue
             owner = by_name.get(q.name.partition(".")[2])
             if owner is not None and q.shape == owner.shape:
                 self.states.setdefault(id(owner), []).append(q)
+                self.held[id(q)] = self.opt_layouts[id(owner)]
             else:
                 self.globals.append(q)
         # every rank's slices: parameters (as the optimizer sees them) and states
         self.slices = {}
         for p in self.params:
-            layout = self.opt_layouts[id(p)]
             for x in [p] + self.states.get(id(p), []):
-                self.slices[id(x)] = shard_array(x.asnumpy(), layout)
+                self.slices[id(x)] = shard_array(x.asnumpy(), self.held[id(x)])
+        self._replay = None   # during `step`: [rank running, reductions it met, {j: reduced}, {rank: asked}]
 
     @property
     def world(self):
@@ -131,8 +154,7 @@ class ShardedOptimizer:
 
     def state_bytes(self, rank):
         """Bytes of the optimizer state `rank` holds."""
-        return sum(math.prod(self.opt_layouts[k].local_shape) * q.itemsize
-                   for k, qs in self.states.items() for q in qs)
+        return sum(math.prod(self.held[id(q)].local_shape) * q.itemsize for qs in self.states.values() for q in qs)
 
     def memory(self, rank):
         """{"params", "grads", "state": bytes} that `rank` keeps between steps at this level."""
@@ -172,8 +194,10 @@ class ShardedOptimizer:
                 inner = opt.dims[0][-1]
                 rec.opt_weight_shard_size = opt.cuts(0) // layout.cuts(0)
                 rec.opt_weight_shard_step = math.prod(opt.mesh.shape[inner + 1:])
-            for x in [p] + self.states.get(id(p), []):
-                out[x.name] = rec
+            out[p.name] = rec
+            for q in self.states.get(id(p), []):
+                own = self.held[id(q)]
+                out[q.name] = rec if own == opt else record_of(own, f"parameter '{q.name}'")
         return out
 
     def save_strategy(self, path):
@@ -195,22 +219,94 @@ class ShardedOptimizer:
         grads = [self.execution.value(g, self.opt_layouts[id(p)]).shards for p, g in zip(self.params, gradients)]
         scalars = [(q, q.asnumpy()) for q in self.globals]
         wholes = [(x, x.asnumpy()) for p in self.params for x in [p] + self.states.get(id(p), [])]
+        self._replay = [None, 0, {}, {}]
+        previous, _parallel.slice_reduction = _parallel.slice_reduction, self._reducer
         try:
-            for r in self.world.ranks:  # a process of a real world: its own rank
-                for q, value in scalars:  # the same step on every rank: each starts from the same scalars
-                    q.set_data(Tensor(value, q.dtype))
-                for x, _ in wholes:
-                    x.set_data(Tensor(np.ascontiguousarray(self.slices[id(x)][r]), x.dtype), slice_shape=True)
-                self.optimizer(tuple(Tensor(np.ascontiguousarray(g[r])) for g in grads))
-                for x, _ in wholes:
-                    self.slices[id(x)][r] = x.asnumpy()
+            while True:  # a pass per reduction over the slices (none for an elementwise update)
+                updated = self._run_ranks(scalars, wholes, grads)
+                if updated is not None:
+                    break
+            for r, values in updated.items():
+                for (x, _), value in zip(wholes, values):
+                    self.slices[id(x)][r] = value
         finally:
+            _parallel.slice_reduction = previous
+            self._replay = None
             for x, value in wholes:
                 x.set_data(Tensor(value, x.dtype), slice_shape=True)
         for p in self.params:
             for x in [p] + self.states.get(id(p), []):
                 self.slices[id(x)] = local_shards(self.world, self.slices[id(x)])
-                x.set_data(Tensor(self.world.assemble(self.slices[id(x)], self.opt_layouts[id(p)]), x.dtype))
+                x.set_data(Tensor(self.world.assemble(self.slices[id(x)], self.held[id(x)]), x.dtype))
         if self.level == "level3":
             return [self.slices[id(p)] for p in self.params]
         return self.gather_parameters()
+
+    def _run_ranks(self, scalars, wholes, grads):
+        """One pass of the user's optimizer on every rank's slices: {rank: the updated arrays of `wholes`}, or None
+        when the ranks stopped at a reduction not yet known (all-reduced here for the next pass)."""
+        replay = self._replay
+        out = {}
+        for r in self.world.ranks:  # a process of a real world: its own rank
+            replay[0], replay[1] = r, 0
+            for q, value in scalars:  # the same step on every rank: each starts from the same scalars
+                q.set_data(Tensor(value, q.dtype))
+            for x, _ in wholes:
+                x.set_data(Tensor(np.ascontiguousarray(self.slices[id(x)][r]), x.dtype), slice_shape=True)
+            try:
+                self.optimizer(tuple(Tensor(np.ascontiguousarray(g[r])) for g in grads))
+            except _Pending:
+                continue
+            out[r] = [x.asnumpy() for x, _ in wholes]
+        asked = replay[3]
+        if not asked:
+            return out
+        found = {(j, id(world), str(groups)) for j, _, groups, world in asked.values()}
+        if len(found) != 1 or len(asked) != len(self.world.ranks):
+            raise RuntimeError(f"For the parallel optimizer, the ranks' updates reached different reductions over "
+                               f"the slices: {sorted((r, a[0]) for r, a in asked.items())}.")
+        j, _, groups, world = next(iter(asked.values()))
+        values = [None] * world.size
+        for r, (_, partial, _, _) in asked.items():
+            values[r] = partial
+        replay[2][j] = world.all_reduce(values, groups)
+        asked.clear()
+        return None
+
+    def _reducer(self, p):
+        """The reduction over the slices of Parameter `p` its primitives read (`common._parallel.slice_reduction`):
+        None for a parameter this optimizer does not hold in slices."""
+        layout = self.opt_layouts.get(id(p))
+        if layout is None or self._replay is None:
+            return None
+        world = self.execution.world_of(p) if hasattr(self.execution, "world_of") else self.world
+
+        def reduce(partial, dims):
+            axes = sorted({a for d in dims for a in layout.dims[d]})
+            if not axes:
+                return partial
+            replay = self._replay
+            r, j = replay[0], replay[1]
+            replay[1] += 1
+            if j in replay[2]:
+                return replay[2][j][r]
+            replay[3][r] = (j, partial, layout.mesh.groups(axes), world)
+            raise _Pending
+
+        reduce.shape = layout.shape
+        return reduce
+
+
+def _state_layout(layout, q, dropped):
+    """The layout of a parameter's optimizer state `q` when the parameter's slices are in `layout`: `layout`
+    without dim `dropped` (a factored moment), `layout` itself when `q` is shaped as the parameter, else whole on
+    every rank (a placeholder)."""
+    shape = tuple(layout.shape)
+    if dropped is not None and len(shape) >= 2:
+        d = dropped % len(shape)
+        dims = layout.dims[:d] + layout.dims[d + 1:]
+        if tuple(q.shape) == shape[:d] + shape[d + 1:]:
+            return TensorLayout(layout.mesh, tuple(q.shape), dims)
+    elif tuple(q.shape) == shape:
+        return layout
+    return TensorLayout.replicated(layout.mesh, tuple(q.shape))

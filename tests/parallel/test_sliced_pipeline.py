@@ -122,8 +122,10 @@ def test_the_parallel_optimizers_layout_of_a_parameter():
     assert optimizer_layout(p, cut, -1) == cut
     momentum = nn.Momentum([p], learning_rate=0.1, momentum=0.9)
     assert checked_config(momentum, 2, "level3") == (2, "level3")
-    with pytest.raises(TypeError, match="must be one of SGD, Momentum, Adam.*but got LARS"):
-        checked_config(nn.LARS(nn.SGD([p], learning_rate=0.1)))
+    assert checked_config(nn.LARS(nn.SGD([p], learning_rate=0.1)), 2, "level1") == (2, "level1")  # norms: reduced
+    with pytest.raises(TypeError, match="must be one of SGD, Momentum, Adam.* or Lamb, LARS, AdaFactor .*but got "
+                                        "RMSProp"):
+        checked_config(nn.RMSProp([p], learning_rate=0.1))
     with pytest.raises(ValueError, match="'optimizer_weight_shard_size' must be -1 or a positive int, but got 0"):
         checked_config(momentum, 0)
     with pytest.raises(ValueError, match="'optimizer_level' must be one of level1, level2, level3, but got 'level4'"):

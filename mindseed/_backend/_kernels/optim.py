@@ -283,8 +283,33 @@ def adamax_torch_style_(params, grads, m, u, step, lr, beta1, beta2, eps):
     torch._foreach_addcdiv_(params, m, u, value=-lr / (1 - beta1 ** step))
 
 
-def lamb_(param, m, v, grad, lr, beta1, beta2, eps, weight_decay, step):
-    """Lamb (MindSpore's GPU kernel): bias-corrected Adam direction plus decay, scaled by ||w|| / ||update||."""
+def _widest(x):
+    """`x` in float32 when it is narrower (float16, bfloat16), else as it is: the norms' precision."""
+    return x.float() if x.is_floating_point() and x.element_size() < 4 else x
+
+
+def _whole_sum(x, dims, reduce=None, of=None):
+    """`x` summed over its `dims` (keeping them); with `reduce` (the parallel optimizer's: a rank's slices of a
+    parameter) the sum of every slice's along the parameter's dims `of` (default `dims`): `reduce(numpy partial
+    sums, parameter dims)` gives their sum over the ranks holding the other pieces of those dims."""
+    s = x.sum(dim=dims, keepdim=True)
+    if reduce is None:
+        return s
+    whole = reduce(s.detach().cpu().numpy(), tuple(of if of is not None else dims))
+    return torch.as_tensor(whole, dtype=s.dtype).to(s.device).reshape(s.shape)
+
+
+def _whole_mean(x, dims, reduce=None, of=None):
+    """The mean of `x` over its `dims` (keeping them); with `reduce`, when `x` is a slice of a parameter, over the
+    whole parameter's dims `of` (default `dims`; their sizes from ``reduce.shape``)."""
+    of = tuple(of if of is not None else dims)
+    count = math.prod(reduce.shape[d] for d in of) if reduce is not None else math.prod(x.shape[d] for d in dims)
+    return _whole_sum(x, dims, reduce, of) / count
+
+
+def lamb_(param, m, v, grad, lr, beta1, beta2, eps, weight_decay, step, reduce=None):
+    """Lamb (MindSpore's GPU kernel): bias-corrected Adam direction plus decay, scaled by ||w|| / ||update||.
+    `reduce`: the norms of a parameter held in slices (`_whole_sum`)."""
     m.mul_(beta1).add_(grad, alpha=1 - beta1)
     v.mul_(beta2).addcmul_(grad, grad, value=1 - beta2)
     mm = m / (1 - beta1 ** step)
@@ -292,22 +317,28 @@ def lamb_(param, m, v, grad, lr, beta1, beta2, eps, weight_decay, step):
     upd = mm / (vv.sqrt() + eps)
     if weight_decay:
         upd.add_(param, alpha=weight_decay)
-    w_norm = param.float().norm()
-    u_norm = upd.float().norm()
+    every = tuple(range(param.dim()))
+    w_norm = _whole_sum(_widest(param).square(), every, reduce).sqrt().reshape(())
+    u_norm = _whole_sum(_widest(upd).square(), every, reduce).sqrt().reshape(())
     ratio = torch.where((w_norm > 0) & (u_norm > 0), w_norm / u_norm, torch.ones_like(w_norm))
     param.sub_(upd * (ratio * lr).to(param.dtype))
 
 
-def lars_grad(weight, grad, weight_decay, lr, epsilon, coefficient, use_clip):
-    """LARSUpdate: grad' = coeff * (grad + wd * w), coeff = c * ||w|| / (||g|| + wd * ||w|| + eps)."""
-    return lars_update(weight, grad, weight.float().square().sum(), grad.float().square().sum(), weight_decay, lr,
-                       epsilon, coefficient, use_clip)
+def lars_grad(weight, grad, weight_decay, lr, epsilon, coefficient, use_clip, reduce=None):
+    """LARSUpdate: grad' = coeff * (grad + wd * w), coeff = c * ||w|| / (||g|| + wd * ||w|| + eps); `reduce`: the
+    sums of squares of a parameter held in slices (`_whole_sum`)."""
+    every = tuple(range(weight.dim()))
+    return lars_update(weight, grad, _whole_sum(_widest(weight).square(), every, reduce).reshape(()),
+                       _whole_sum(_widest(grad).square(), every, reduce).reshape(()), weight_decay, lr, epsilon,
+                       coefficient, use_clip)
 
 
 def lars_update(weight, grad, w_square_sum, g_square_sum, weight_decay, lr, epsilon, hyperpara, use_clip):
-    """LARSUpdate from the sums of squares of the weight and the gradient (clip: min(max(coeff / lr, 0), 1))."""
-    w_norm = torch.as_tensor(w_square_sum, dtype=torch.float32).sqrt()
-    g_norm = torch.as_tensor(g_square_sum, dtype=torch.float32).sqrt()
+    """LARSUpdate from the sums of squares of the weight and the gradient (clip: min(max(coeff / lr, 0), 1)); the
+    norms in float32 at least."""
+    wide = torch.promote_types(grad.dtype, torch.float32) if grad.is_floating_point() else torch.float32
+    w_norm = torch.as_tensor(w_square_sum, dtype=wide).sqrt()
+    g_norm = torch.as_tensor(g_square_sum, dtype=wide).sqrt()
     coeff = hyperpara * w_norm / (g_norm + weight_decay * w_norm + epsilon)
     if use_clip:
         coeff = torch.clamp(coeff / lr, 0.0, 1.0)
@@ -467,27 +498,32 @@ def radam_(params, grads, m, v, step, lr, beta1, beta2, eps):
         torch._foreach_add_(params, m, alpha=-lr / bc1)
 
 
-def _rms(x):
-    return x.square().mean().sqrt()
+def _rms(x, reduce=None):
+    """The root mean square of `x` (of the whole parameter `x` is a slice of with `reduce`: `_whole_mean`)."""
+    return _whole_mean(x.square(), tuple(range(x.dim())), reduce).sqrt().reshape(())
 
 
 def adafactor_(param, grad, exp_avg, row, col, sq, lr, eps1, eps2, clip_threshold, beta1, beta2t, weight_decay,
-               scale_parameter, use_first_moment):
-    """AdaFactor for one parameter: factored second moments (row/col) for matrices, a full one for vectors."""
+               scale_parameter, use_first_moment, reduce=None):
+    """AdaFactor for one parameter: factored second moments (row/col) for matrices, a full one for vectors.
+    `reduce`: the means of a parameter held in slices (`_whole_mean`); the row moments are then `param`'s slices
+    without the last dim, the column moments without dim -2."""
     g = grad.float() if grad.dtype == torch.float16 else grad
     p = param.float() if param.dtype == torch.float16 else param
-    lr_t = lr * max(eps2, _rms(p).item()) if scale_parameter else lr
+    lr_t = lr * max(eps2, _rms(p, reduce).item()) if scale_parameter else lr
     upd = g * g + eps1
     if g.dim() >= 2:
-        row.mul_(beta2t).add_(upd.mean(dim=-1).to(row.dtype), alpha=1.0 - beta2t)
-        col.mul_(beta2t).add_(upd.mean(dim=-2).to(col.dtype), alpha=1.0 - beta2t)
-        r = (row / row.mean(dim=-1, keepdim=True)).rsqrt().unsqueeze(-1)
+        last = g.dim() - 1
+        row.mul_(beta2t).add_(_whole_mean(upd, (last,), reduce).squeeze(-1).to(row.dtype), alpha=1.0 - beta2t)
+        col.mul_(beta2t).add_(_whole_mean(upd, (last - 1,), reduce).squeeze(-2).to(col.dtype),
+                              alpha=1.0 - beta2t)
+        r = (row / _whole_mean(row, (last - 1,), reduce)).rsqrt().unsqueeze(-1)
         c = col.unsqueeze(-2).rsqrt()
         upd = r * c * g
     else:
         sq.mul_(beta2t).add_(upd.to(sq.dtype), alpha=1.0 - beta2t)
         upd = g * sq.rsqrt()
-    upd = upd / max(_rms(upd).item() / clip_threshold, 1.0) * lr_t
+    upd = upd / max(_rms(upd, reduce).item() / clip_threshold, 1.0) * lr_t
     if use_first_moment:
         exp_avg.mul_(beta1).add_(upd.to(exp_avg.dtype), alpha=1 - beta1)
         upd = exp_avg

@@ -17,6 +17,7 @@ optimizers MindSpore writes as composites: Lamb, ASGD, Rprop, AdaFactor) carry t
 """
 from mindseed._backend.kernels import optim as K
 from mindseed._utils import _state
+from mindseed.common import _parallel
 from mindseed.common.parameter import Parameter
 from mindseed.common.tensor import Tensor
 from mindseed.ops._registry import Prim
@@ -91,6 +92,20 @@ class OptimPrim(Prim):
         if isinstance(out, (list, tuple)):
             return tuple(Tensor._from_raw(o) for o in out)
         return Tensor._from_raw(out)
+
+
+class ReducingPrim(OptimPrim):
+    """An optimizer primitive whose update reads reductions over its first input (the parameter) whole: norms,
+    means. Under the parallel optimizer (`common._parallel.slice_reduction` set while it runs the user's optimizer
+    on a rank's slices) the kernel gets ``reduce=``: it sums its partial reductions over the slices (its ``shape``
+    is the whole parameter's)."""
+
+    __slots__ = ()
+
+    def _run(self, args, attrs):
+        hook = _parallel.slice_reduction
+        reduce = hook(args[0]) if hook is not None else None
+        return super()._run(args, attrs if reduce is None else dict(attrs, reduce=reduce))
 
 
 def _num(x):
@@ -214,23 +229,26 @@ apply_gradient_descent_p = OptimPrim("ApplyGradientDescent", _apply_gradient_des
 
 
 def _lars_update(weight, gradient, norm_weight, norm_gradient, weight_decay, learning_rate, epsilon=1e-05,
-                 hyperpara=0.001, use_clip=False):
-    """The LARS gradient; `norm_weight`/`norm_gradient` are the sums of squares, or None: computed here."""
+                 hyperpara=0.001, use_clip=False, reduce=None):
+    """The LARS gradient; `norm_weight`/`norm_gradient` are the sums of squares, or None: computed here (over the
+    slices with `reduce`)."""
     if norm_weight is None:
-        return K.lars_grad(weight, gradient, _num(weight_decay), _num(learning_rate), epsilon, hyperpara, use_clip)
+        return K.lars_grad(weight, gradient, _num(weight_decay), _num(learning_rate), epsilon, hyperpara, use_clip,
+                           reduce=reduce)
     return K.lars_update(weight, gradient, _num(norm_weight), _num(norm_gradient), _num(weight_decay),
                          _num(learning_rate), epsilon, hyperpara, use_clip)
 
 
-lars_update_p = OptimPrim("LARSUpdate", _lars_update, fresh=True, multi_output=False)
+lars_update_p = ReducingPrim("LARSUpdate", _lars_update, fresh=True, multi_output=False)
 
 
 # ---------------------------------------------------------------- rules MindSpore writes as composites
-def _lamb(param, m, v, grad, lr, beta1, beta2, eps, weight_decay, step):
-    K.lamb_(param, m, v, grad, _num(lr), _num(beta1), _num(beta2), _num(eps), _num(weight_decay), _num(step))
+def _lamb(param, m, v, grad, lr, beta1, beta2, eps, weight_decay, step, reduce=None):
+    K.lamb_(param, m, v, grad, _num(lr), _num(beta1), _num(beta2), _num(eps), _num(weight_decay), _num(step),
+            reduce=reduce)
 
 
-lamb_p = OptimPrim("Lamb", _lamb)
+lamb_p = ReducingPrim("Lamb", _lamb)
 
 
 def _asgd(param, grad, ax, eta, mu, lambd):
@@ -249,13 +267,13 @@ rprop_p = OptimPrim("Rprop", _rprop)
 
 
 def _adafactor(param, grad, exp_avg, exp_avg_sq_row, exp_avg_sq_col, exp_avg_sq, lr, eps1, eps2, clip_threshold,
-               beta1, beta2t, weight_decay, scale_parameter=True, use_first_moment=True):
+               beta1, beta2t, weight_decay, scale_parameter=True, use_first_moment=True, reduce=None):
     K.adafactor_(param, grad, exp_avg, exp_avg_sq_row, exp_avg_sq_col, exp_avg_sq, _num(lr), _num(eps1), _num(eps2),
                  _num(clip_threshold), _num(beta1), _num(beta2t), _num(weight_decay), scale_parameter,
-                 use_first_moment)
+                 use_first_moment, reduce=reduce)
 
 
-adafactor_p = OptimPrim("AdaFactor", _adafactor)
+adafactor_p = ReducingPrim("AdaFactor", _adafactor)
 
 
 def _adamw(var, m, v, max_v, gradient, step, lr, beta1, beta2, decay, eps, amsgrad=False):
