@@ -235,12 +235,18 @@ def _ms_enumerate(seq, start=0):
     return enumerate(seq, start)
 
 
+def _graph_pytype(obj):
+    """The Python type of a Python scalar of the graph (a mutable scalar argument, or computed from one); None for
+    anything else."""
+    var = _state.tracing.lookup(obj) if _state.tracing is not None and isinstance(obj, Tensor) else None
+    return getattr(var, "pytype", None)
+
+
 def _ms_isinstance(obj, classinfo):
     """isinstance(...) of converted code: a Python scalar of the graph (a mutable scalar argument) is its Python
     type; a second argument that is not a type or tuple of types is MindSpore's TypeError."""
     try:
-        var = _state.tracing.lookup(obj) if _state.tracing is not None and isinstance(obj, Tensor) else None
-        pytype = getattr(var, "pytype", None)
+        pytype = _graph_pytype(obj)
         return isinstance(obj if pytype is None else pytype(), classinfo)
     except TypeError as e:
         if not str(e).startswith("isinstance() arg 2 must be"):
@@ -309,6 +315,10 @@ def _minmax(kind, args, kwargs):
     if len(args) == 1:
         x = args[0]
         if _traced(x):
+            if _graph_pytype(x) is not None:
+                raise TypeError("The object is not iterable.")
+            if x.ndim == 0:
+                raise TypeError("Cannot iterate over a scalar tensor.")
             if x.ndim > 1:
                 raise ValueError(_AMBIGUOUS)
             return x.min() if kind == "min" else x.max()

@@ -363,6 +363,10 @@ def _differentiated_slots(tapes, init, body, parent, free):
 def _differentiated_free(tapes, builders, init):
     """None when no tape differentiates the loop; else the outer tracked tensors its bodies read (e.g. weights)."""
     free = _tracked_free(tapes, [b.graph for b in builders], builders[0].parent)
+    if not any(_differentiated(tapes, v) for v in init) and all(_tape.is_differentiable(v) for v in free):
+        # only integer/bool values nobody differentiates flow around the loop; an integer tensor a tape tracks that
+        # the body reads may still flow into them (`out = x * y + out` from a constant integer `out`)
+        return None
     if not free and not any(tp.is_tracked(v) for tp in tapes for v in init):
         return None
     if not any(_differentiated(tapes, v) for v in init) and \

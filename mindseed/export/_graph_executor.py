@@ -22,11 +22,22 @@ class _CellGraphExecutor:
     def compile(self, obj, *args, phase="predict", do_convert=True, jit_config_dict=None, **kwargs):
         """Compile `obj` on `args` in its current (train or eval) mode — what cannot compile raises here, as in
         MindSpore — and keep it under the returned key (returns (key, True)); the serializable inference graph
-        `_get_func_graph_proto` gives is traced from it when first asked for."""
+        `_get_func_graph_proto` gives is traced from it when first asked for. In (semi-)auto-parallel mode the
+        operators' `shard` strategies are checked on `device_num` devices (a RuntimeError for one that cannot
+        run)."""
         from mindseed.compiler.jit import trace_graph  # noqa: PLC0415  (loaded on first use)
+        from mindseed.parallel._compile_check import check_strategies  # noqa: PLC0415
         if hasattr(obj, "check_names"):
             obj.check_names()
-        trace_graph(obj, args)
+        # tracing runs the construct once: the parameters it updates (an optimizer's step) are put back, as
+        # MindSpore's compile leaves the network's state alone
+        saved = [(p, p.value().copy()) for p in obj.get_parameters()] if hasattr(obj, "get_parameters") else []
+        try:
+            trace_graph(obj, args)
+        finally:
+            for p, value in saved:
+                p.set_data(value)
+        check_strategies(obj, args)
         key = f"{phase}.{id(obj)}"
         self._graphs[key] = (obj, tuple(a for a in args if isinstance(a, Tensor)))
         return key, True

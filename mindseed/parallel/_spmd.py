@@ -40,8 +40,19 @@ from mindseed.parallel._redistribute import plan
 from mindseed.parallel._world import group_name
 
 __all__ = ["Call", "Program", "record", "DistValue", "Execution", "execute", "Assignment", "call_layouts",
+           "StrategyError", "ShapeUnknownError",
            "linear_partial", "UNARY_LINEAR",
            "call_flops", "propagated", "forward_calls", "local_shards"]
+
+
+class StrategyError(ValueError, RuntimeError):
+    """A strategy the operator cannot run with (wrong number of tuples, a cut of a dim the operator needs whole,
+    matched dims cut differently, more devices than the world). MindSpore reports it from its compiler as a
+    RuntimeError; mindseed's planner has raised ValueError: it is both."""
+
+
+class ShapeUnknownError(ValueError):
+    """An abstract recording met a primitive whose output shape only its input values decide."""
 
 
 class Call:
@@ -187,7 +198,7 @@ class _AbstractRun:
         try:
             out = prim.placeholders(*args, **attrs)
         except Exception as exc:  # noqa: BLE001 -- a shape only the values decide (MaskedSelect, Unique, ...)
-            raise ValueError(f"For 'plan', the output shape of {prim.name} cannot be known without computing it "
+            raise ShapeUnknownError(f"For 'plan', the output shape of {prim.name} cannot be known without computing it "
                              f"({type(exc).__name__}: {str(exc).splitlines()[0] if str(exc) else exc!r}): plan "
                              f"this step with its shards computed (--check, or plan_step(shapes_only=False)).") \
                 from None
@@ -550,10 +561,12 @@ class _Executor:
         name = call.prim.name
         tensors = [(i, a) for i, a in enumerate(call.args) if isinstance(a, Tensor)]
         sizes = [len(s.to_dict()["tensor_map"]) if isinstance(s, Layout) else len(s) for s in in_strategy]
+
+        def given():   # NOTE: formatted only for tuple strategies (a Layout is not a tuple)
+            return f"For '{name}', the in_strategy {_format_strategy(in_strategy)}"
         if len(in_strategy) != len(tensors) or any(k != len(a.shape) for k, (_, a) in zip(sizes, tensors)):
-            raise RuntimeError(f"For '{name}', the in_strategy {_format_strategy(in_strategy)} must have one tuple per "
-                             f"input tensor with one value per dim, but the inputs have shapes "
-                             f"{[tuple(a.shape) for _, a in tensors]}.")
+            raise StrategyError(f"{given()} must have one tuple per input tensor with one value per dim, but the "
+                                f"inputs have shapes {[tuple(a.shape) for _, a in tensors]}.")
         if all(isinstance(s, Layout) for s in in_strategy):
             return self._from_layouts(call, rule, tensors)
         cuts = {}
@@ -563,18 +576,16 @@ class _Executor:
                     continue
                 if n != 1 and (f is None or f in rule.whole):
                     why = rule.reasons.get(f)
-                    raise RuntimeError(f"For '{name}', the in_strategy {_format_strategy(in_strategy)} cuts dim {j} of "
-                                     f"input {i} (shape {tuple(a.shape)}), which the operator needs whole"
-                                     + (f": {why}." if why else "."))
+                    raise StrategyError(f"{given()} cuts dim {j} of input {i} (shape {tuple(a.shape)}), which the "
+                                        f"operator needs whole" + (f": {why}." if why else "."))
                 if cuts.setdefault(f, n) != n:
-                    raise RuntimeError(f"For '{name}', the in_strategy {_format_strategy(in_strategy)} is invalid: the "
-                                     f"dims that {name} matches must be cut into the same number of pieces, but "
-                                     f"got {cuts[f]} and {n}.")
+                    raise StrategyError(f"{given()} is invalid: the dims that {name} matches must be cut into the same "
+                                        f"number of pieces, but got {cuts[f]} and {n}.")
         cuts = {f: n for f, n in cuts.items() if n != 1}
         used = math.prod(cuts.values())
         if self.world.size % used:
-            raise RuntimeError(f"For '{name}', the in_strategy {_format_strategy(in_strategy)} uses {used} devices, "
-                             f"which does not divide the device number {self.world.size}.")
+            raise StrategyError(f"{given()} uses {used} devices, which does not divide the device number "
+                                f"{self.world.size}.")
         factors = [f for f in rule.factors() if f in cuts]
         repeat = self.world.size // used
         shape = tuple(cuts[f] for f in factors) + ((repeat,) if repeat > 1 else ())

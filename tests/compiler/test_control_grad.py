@@ -335,6 +335,24 @@ def test_loop_with_integer_state_only_has_no_gradient_machinery():
     assert _count(graph, "If") == 0 and IF.name == "If"
 
 
+@pytest.mark.parametrize("dtype", [ms.int32, ms.float32])
+def test_integer_inputs_read_by_a_loop_from_a_constant_start_get_gradients(dtype):
+    # `out` starts as a constant nobody differentiates; the body adds x * y to it: MindSpore gives integer inputs
+    # their gradients (n * y, n * x) through the loop, as it does floats
+    zero = ms.Tensor(0, dtype)
+
+    def f(x, y):
+        i = ms.Tensor(0, ms.int32)
+        out = zero
+        while i < 4:
+            out = x * y + out
+            i = i + 1
+        return out
+
+    gx, gy = ms.jit(ms.ops.GradOperation(get_all=True)(f))(ms.Tensor(2, dtype), ms.Tensor(3, dtype))
+    assert (float(gx), float(gy)) == (12.0, 8.0) and gx.dtype == dtype
+
+
 def test_a_value_returned_from_inside_a_loop_carries_an_integer_gradient():
     # the returned value starts as a zero nobody differentiates and takes x's value in the loop: MindSpore gives
     # integer inputs integer gradients through it (d(x + 1)/dx = 1), as it does for floats

@@ -297,6 +297,25 @@ def test_enumerate_min_max_len_checks_in_graph():
     assert (got[0], got[1], got[2]) == ([3, 4], 3, 2)
 
 
+def _min_of(x):
+    return min(x)
+
+
+def _max_of(x):
+    return max(x)
+
+
+@pytest.mark.parametrize("of_one, kind", [(_min_of, min), (_max_of, max)])
+def test_min_max_of_one_scalar_in_graph(of_one, kind):
+    with pytest.raises(TypeError, match="The object is not iterable."):
+        ms.jit(of_one)(ms.mutable(2))
+    with pytest.raises(TypeError, match="The object is not iterable."):
+        ms.jit(of_one)(ms.mutable(2.5))
+    with pytest.raises(TypeError, match="Cannot iterate over a scalar tensor."):
+        ms.jit(of_one)(t(3.0))
+    assert float(ms.jit(of_one)(t([3.0, 1.0, 2.0]))) == kind(3.0, 1.0, 2.0)
+
+
 def test_creating_parameter_or_multitype_funcgraph_in_graph_is_value_error():
     def param(x):
         return ms.Parameter(x, name="weight")
