@@ -241,11 +241,11 @@ def check_tree(root):
 ITERATORS_LIST = []
 
 
-def _forget(itr):
-    ITERATORS_LIST[:] = [ref for ref in ITERATORS_LIST if ref() is not None and ref() is not itr]
-
-
 class _IteratorBase:
+    # NOTE: held by the class, so that an iterator deleted while the interpreter exits (module globals gone) still
+    # finds it
+    _alive = ITERATORS_LIST
+
     def __init__(self, dataset, num_epochs, output_numpy, do_copy):
         check_tree(dataset)
         if isinstance(num_epochs, bool) or not isinstance(num_epochs, int):
@@ -267,7 +267,7 @@ class _IteratorBase:
         self._gen = None
         self._finished = False
         self._cbs = None
-        ITERATORS_LIST.append(weakref.ref(self))
+        self._alive.append(weakref.ref(self))
 
     def _convert(self, a):
         if isinstance(a, dict):
@@ -315,7 +315,7 @@ class _IteratorBase:
     def stop(self):
         """Stop the pipeline: close its workers; the iterator yields nothing more."""
         self._finished = True
-        _forget(self)
+        self._forget()
         if self._gen is not None:
             gen, self._gen = self._gen, None
             gen.close()
@@ -328,8 +328,11 @@ class _IteratorBase:
         """The next row."""
         return self.__next__()
 
+    def _forget(self):
+        self._alive[:] = [ref for ref in self._alive if ref() is not None and ref() is not self]
+
     def __del__(self):
-        _forget(self)
+        self._forget()
         gen = getattr(self, "_gen", None)
         if gen is not None:
             gen.close()
