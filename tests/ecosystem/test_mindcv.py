@@ -464,3 +464,38 @@ def test_float16_resnet_forward_equals_float32_rounded(mindcv):
     scale = np.abs(ref).max()
     np.testing.assert_allclose(got, ref, atol=2e-2 * scale)
     assert np.abs(got - ref).max() > 0      # it did compute in float16
+
+
+def test_functional_train_step_with_identity_grad_reducer_in_graph_mode(mindcv):
+    """train_with_func.py's loop: `ms.value_and_grad` over a mindcv model in a `ms.jit` step, the gradients passed
+    through `ops.identity` as the non-distributed grad reducer; the compiled step's losses equal the eager step's."""
+    import mindspore as ms
+    from mindspore import ops
+    from mindcv.loss import create_loss
+    from mindcv.optim import create_optimizer
+
+    rng = np.random.default_rng(3)
+    y = rng.integers(0, 2, 8).astype(np.int32)
+    x = (rng.random((8, 3, 32, 32)) + 2 * y[:, None, None, None]).astype(np.float32)
+
+    def run(compiled):
+        ms.set_seed(0)
+        net = mindcv.create_model("resnet18", num_classes=2)
+        net.set_train(False)                       # BatchNorm's moving statistics out of the comparison
+        loss_fn = create_loss(name="CE")
+        opt = create_optimizer(net.trainable_params(), opt="momentum", lr=0.01)
+        grad_fn = ms.value_and_grad(lambda a, b: loss_fn(net(a), b), None, opt.parameters)
+        grad_reducer = ops.identity
+
+        def train_step(a, b):
+            loss, grads = grad_fn(a, b)
+            grads = grad_reducer(grads)
+            opt(grads)
+            return loss
+
+        step = ms.jit(train_step) if compiled else train_step
+        return [float(step(ms.Tensor(x), ms.Tensor(y)).asnumpy()) for _ in range(4)]
+
+    eager, graph = run(False), run(True)
+    np.testing.assert_allclose(graph, eager, rtol=1e-4)
+    assert graph[-1] < 0.5 * graph[0], graph
