@@ -92,3 +92,13 @@ def test_topk_k_must_be_positive_in_ops_and_may_be_zero_in_mint():
     assert values.shape == (2, 0) and idx.shape == (2, 0) and idx.dtype == ms.int64
     values, idx = ops.TopK()(y, 2)
     assert values.asnumpy().tolist() == [[2.0, 1.0], [5.0, 4.0]] and idx.asnumpy().tolist() == [[2, 1], [2, 1]]
+
+
+@pytest.mark.parametrize("prim", ["Argmax", "Argmin"])
+def test_arg_reduce_output_type_is_int32_or_int64(prim):
+    x = ms.Tensor(np.array([[1.0, 3.0, 2.0], [4.0, 0.0, 5.0]], np.float32))
+    with pytest.raises(ValueError, match=f"{prim} error: dtype should be Int32 or Int64 but got Int16"):
+        getattr(ops, prim)(output_type=ms.int16)(x)
+    out = getattr(ops, prim)(output_type=ms.int64)(x)
+    assert out.dtype == ms.int64
+    assert out.asnumpy().tolist() == ([1, 2] if prim == "Argmax" else [0, 1])
