@@ -241,7 +241,9 @@ def _gather(w, node):
 
 @_emits("LayerNorm")
 def _layer_norm(w, node):
-    axis = -len(node.attrs["normalized_shape"])
+    n = len(node.attrs["normalized_shape"])
+    # MindSpore's LayerNorm takes begin axes in [-1, rank): two or more trailing axes are counted from the front
+    axis = -1 if n == 1 else len(node.inputs[0].shape) - n
     dt = np_dtype(node.outputs[0].dtype)
     t = w.op("LayerNorm", [w.name(v) for v in node.inputs] + [w.name(axis), w.name(axis),
                                                                w.name(float(node.attrs["eps"]))],

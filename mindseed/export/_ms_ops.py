@@ -193,7 +193,10 @@ def _gather(a, _attrs):
 
 @_op("LayerNorm")
 def _layer_norm(a, _attrs):
-    return O.LayerNorm(int(a[3]), int(a[4]), float(a[5]))(a[0], a[1], a[2])
+    # files may count the begin axes from the end (MindSpore runs those from a MindIR; its PyNative op does not)
+    rank = a[0].ndim
+    bna, bpa = (int(v) + rank if int(v) < -1 else int(v) for v in (a[3], a[4]))
+    return O.LayerNorm(bna, bpa, float(a[5]))(a[0], a[1], a[2])
 
 
 @_op("Select")

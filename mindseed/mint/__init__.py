@@ -164,8 +164,8 @@ t(input) -> _ops.t(input)  # Transpose of a matrix (<= 2-D).
 outer(input, vec2) -> _h.outer(input, vec2)  # The outer product of two 1-D tensors.
 full(size, fill_value, *, dtype=None) -> _h.full_ext(size, fill_value, dtype=dtype)  # A tensor of `size` filled
     with `fill_value`, of its dtype unless `dtype` is given.
-topk(input, k, dim=-1, largest=True, sorted=True) -> _h.with_long_indices(_ops.topk(input, k, dim, largest,
-    sorted))  # k largest (smallest) values and indices along `dim`.
+topk(input, k, dim=-1, largest=True, sorted=True) -> _h.topk(input, k, dim, largest, sorted)  # k largest
+    (smallest) values and indices along `dim`.
 transpose(input, dim0, dim1) -> _ops.swapaxes(input, dim0, dim1)  # dim0 and dim1 swapped.
 triangular_solve(b, A, upper=True, transpose=False, unitriangular=False) ->
     _T.triangular_solve(_h.check_tensor('triangular_solve', 'b', b), A, upper, transpose, unitriangular)  #

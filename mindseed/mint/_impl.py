@@ -9,6 +9,7 @@ import numpy as np
 from mindseed import ops as _ops
 from mindseed.common import dtype as mstype
 from mindseed.common.tensor import Tensor
+from mindseed.ops.functional._array_index import _topk
 from mindseed.ops.functional._core import _shape_arg, full_ext, update_in_place
 from mindseed.ops.functional._linalg import _outer_1d
 
@@ -44,6 +45,11 @@ def long(t):
 def with_long_indices(out):
     """(values, indices) with the indices as Int64."""
     return out[0], long(out[1])
+
+
+def topk(input, k, dim=-1, largest=True, sorted=True):
+    """mint.topk: as ops.topk but k may be 0 (empty results), with Int64 indices."""
+    return with_long_indices(_topk(input, k, dim, largest, sorted))
 
 
 def dims(dim):

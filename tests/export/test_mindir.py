@@ -379,3 +379,26 @@ def test_argmax_as_mindir(tmp_path):
     for g, w, r in zip(got, [np.argmax(q, -1), np.argmax(q), np.argmax(q, 0)[None]], net(ms.Tensor(x))):
         assert g.dtype == r.dtype and g.shape == r.shape
         np.testing.assert_array_equal(g.asnumpy(), w)
+
+
+def test_layer_norm_over_two_axes_round_trips_with_mindspores_axis_range(tmp_path):
+    # MindSpore's LayerNorm takes begin axes in [-1, rank): the file counts two trailing axes from the front, and
+    # a file that counts them from the end (older mindseed exports) still loads
+    from mindseed.export import _ms_ops
+
+    class Net(nn.Cell):
+        def __init__(self):
+            super().__init__()
+            self.ln = nn.LayerNorm((3, 4), begin_norm_axis=1, begin_params_axis=1)
+
+        def construct(self, x):
+            return self.ln(x)
+
+    x = np.arange(24, dtype=np.float32).reshape(2, 3, 4)
+    want = (x - x.mean((1, 2), keepdims=True)) / np.sqrt(x.var((1, 2), keepdims=True) + 1e-7)
+    ms.export(Net(), ms.Tensor(x), file_name=str(tmp_path / "ln"), file_format="MINDIR")
+    got = nn.GraphCell(ms.load(str(tmp_path / "ln.mindir")))(ms.Tensor(x))
+    np.testing.assert_allclose(got.asnumpy(), want, rtol=1e-5, atol=1e-5)
+    ones, zeros = ms.ops.ones((3, 4)), ms.ops.zeros((3, 4))
+    y = _ms_ops.OPS["LayerNorm"][1]([ms.Tensor(x), ones, zeros, -2, -2, 1e-7], {})[0]
+    np.testing.assert_allclose(y.asnumpy(), want, rtol=1e-5, atol=1e-5)

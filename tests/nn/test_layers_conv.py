@@ -401,6 +401,8 @@ ERRORS = [
               "For 'AdaptiveAvgPool2D', the argument 'output_size[1]' must >= 0, but got -1."),
     ErrorSpec("adaptive_avg3d_negative", lambda: nn.AdaptiveAvgPool3d(-1), ValueError,
               "For 'AdaptiveAvgPool3D', the argument 'output_size[0]' must >= 0, but got -1."),
+    ErrorSpec("conv3d_kernel_larger_than_input", lambda: nn.Conv3d(4, 6, 3, pad_mode="valid", dilation=2)(
+        ms.ops.ones((1, 4, 4, 5, 3))), ValueError, "For 'Conv3D', the input spatial shape (4, 5, 3)"),
     ErrorSpec("maxpool3d_ceil_valid", lambda: nn.MaxPool3d(2, 1, "valid", ceil_mode=True), ValueError,
               "When the 'pad_mode' is 'same' or 'valid', the 'ceil_mode' only supports 'None'."),
     ErrorSpec("maxpool3d_ceil_same", lambda: nn.MaxPool3d(2, 2, "same", ceil_mode=True), ValueError,

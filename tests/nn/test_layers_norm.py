@@ -1,5 +1,7 @@
 """Normalization layers: values vs numpy, MindSpore's momentum convention, train/eval statistics, gradients
 vs finite differences, parameter names and repr."""
+import re
+
 import numpy as np
 import pytest
 
@@ -181,3 +183,17 @@ ERRORS = [
     ErrorSpec("in_momentum_type", lambda: nn.InstanceNorm2d(2, momentum=1), TypeError, "momentum"),
 ]
 test_bad_input = make_error_tests(ERRORS)
+
+
+@pytest.mark.parametrize("bna,bpa,bad", [(-2, -2, "begin_norm_axis"), (3, -1, "begin_norm_axis"),
+                                         (1, -2, "begin_params_axis")])
+def test_layer_norm_begin_axes_must_be_in_minus_one_to_rank(bna, bpa, bad):
+    # MindSpore 2.10 takes begin axes in [-1, rank) only (a RuntimeError from its shape inference)
+    x = ms.ops.ones((2, 3, 4))
+    msg = f"For primitive[LayerNorm], input_x's rank is 3, while the '{bad}' value should be in the range [-1, 3)"
+    with pytest.raises(RuntimeError, match=re.escape(msg)):
+        nn.LayerNorm((3, 4), begin_norm_axis=bna, begin_params_axis=bpa)(x)
+    with pytest.raises(RuntimeError, match=re.escape(msg)):
+        ms.ops.LayerNorm(bna, bpa)(x, ms.ops.ones((3, 4)), ms.ops.zeros((3, 4)))
+    y = nn.LayerNorm((3, 4), begin_norm_axis=1, begin_params_axis=1)(x)
+    np.testing.assert_allclose(y.asnumpy(), np.zeros((2, 3, 4)), atol=1e-6)

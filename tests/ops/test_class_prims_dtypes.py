@@ -79,3 +79,26 @@ def test_l2_normalize_tuple_axis_error():
         ops.L2Normalize(axis=(0, 1), epsilon=0.1)(ops.ones((2, 3)))
     out = ops.L2Normalize(axis=(1,))(ms.Tensor(np.array([[3.0, 4.0]], np.float32)))
     np.testing.assert_allclose(out.asnumpy(), [[0.6, 0.8]], rtol=1e-6)
+
+
+def test_topk_k_must_be_positive_in_ops_and_may_be_zero_in_mint():
+    y = ms.Tensor(np.arange(6, dtype=np.float32).reshape(2, 3))
+    for call in (lambda: ops.topk(y, 0), lambda: ops.TopK()(y, 0), lambda: y.topk(0)):
+        with pytest.raises(ValueError, match=r"For primitive\[TopK\], the k must be in \(0,3\], but got 0\."):
+            call()
+    with pytest.raises(ValueError, match=r"the k must be in \(0,3\], but got 4\."):
+        ops.TopK()(y, 4)
+    values, idx = ms.mint.topk(y, 0)
+    assert values.shape == (2, 0) and idx.shape == (2, 0) and idx.dtype == ms.int64
+    values, idx = ops.TopK()(y, 2)
+    assert values.asnumpy().tolist() == [[2.0, 1.0], [5.0, 4.0]] and idx.asnumpy().tolist() == [[2, 1], [2, 1]]
+
+
+@pytest.mark.parametrize("prim", ["Argmax", "Argmin"])
+def test_arg_reduce_output_type_is_int32_or_int64(prim):
+    x = ms.Tensor(np.array([[1.0, 3.0, 2.0], [4.0, 0.0, 5.0]], np.float32))
+    with pytest.raises(ValueError, match=f"{prim} error: dtype should be Int32 or Int64 but got Int16"):
+        getattr(ops, prim)(output_type=ms.int16)(x)
+    out = getattr(ops, prim)(output_type=ms.int64)(x)
+    assert out.dtype == ms.int64
+    assert out.asnumpy().tolist() == ([1, 2] if prim == "Argmax" else [0, 1])

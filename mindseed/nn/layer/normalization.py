@@ -17,6 +17,7 @@ from mindseed.nn.layer._utils import check_bool, check_positive_int, layer_primi
 from mindseed.ops import functional as F
 from mindseed.ops._prims import core as P
 from mindseed.ops.operations import LayerNorm as LayerNormPrim
+from mindseed.ops.operations._nn import check_layer_norm_axes
 
 __all__ = ["BatchNorm1d", "BatchNorm2d", "BatchNorm3d", "LayerNorm", "LayerNormExt", "GroupNorm", "SyncBatchNorm",
            "InstanceNorm1d", "InstanceNorm2d", "InstanceNorm3d"]
@@ -173,6 +174,7 @@ class LayerNorm(Cell):
 
     def construct(self, input_x):
         nd = input_x.ndim
+        check_layer_norm_axes(nd, self.begin_norm_axis, self.begin_params_axis)
         bna = self.begin_norm_axis % nd if -nd <= self.begin_norm_axis < nd else -1
         bpa = self.begin_params_axis % nd if -nd <= self.begin_params_axis < nd else -1
         if bna < 0 or bpa < 0 or input_x.shape[bpa:] != self._nshape:

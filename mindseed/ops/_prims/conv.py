@@ -39,6 +39,8 @@ def _conv_bprop(x, w, b, out, dout, needs, stride, pads, dilation, groups):
 
 def check_conv(x, w, b=None, stride=(), pads=(), dilation=(), groups=1, op="Conv2D"):
     """MindSpore-style errors for a convolution call (shapes, channels, dtypes)."""
+    if op == "Conv2D" and len(stride) == 3:
+        op = "Conv3D"     # MindSpore runs 1-D convolutions as Conv2D, 3-D ones as Conv3D
     if not isinstance(x, Tensor) or not isinstance(w, Tensor):
         bad = "x" if not isinstance(x, Tensor) else "weight"
         raise TypeError(f"For '{op}', the '{bad}' must be a Tensor, but got "

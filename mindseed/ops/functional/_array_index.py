@@ -591,14 +591,19 @@ def topk(input, k, dim=None, largest=True, sorted=True):
     """The k largest (or smallest) elements along `dim` (default: last) and their positions (Int32).
 
     Raises:
-        ValueError: k is larger than the size of `dim`.
+        ValueError: k is not in (0, size of `dim`] (MindSpore's TopK takes no k of 0).
     """
+    return _topk(input, k, dim, largest, sorted, allow_zero=False)
+
+
+def _topk(input, k, dim=None, largest=True, sorted=True, allow_zero=True):
+    """`topk`; with `allow_zero` (mint's form) k may be 0, giving empty results."""
     _check_tensor("TopK", "input", input)
     k = _int("TopK", "k", k)
     d = input.ndim - 1 if dim is None else _axis("TopK", dim, input.ndim)
     n = input.shape[d] if input.ndim else 1
-    if not 0 <= k <= n:
-        raise ValueError(f"For 'TopK', the 'k' must be in [0, {n}], but got {k}.")
+    if not (0 if allow_zero else 1) <= k <= n:
+        raise ValueError(f"For primitive[TopK], the k must be in {'[' if allow_zero else '('}0,{n}], but got {k}.")
     return tuple(A.topk_p(input, k=k, dim=max(d, 0), largest=bool(largest), sorted=bool(sorted)))
 
 

@@ -305,6 +305,8 @@ class _ArgReduce(_WithAttrs):
 
     def __call__(self, input_x):
         _tensor(self.name, input_x, "input_x")
+        if self.output_type not in (mstype.int32, mstype.int64):
+            raise ValueError(f"{self.name} error: dtype should be Int32 or Int64 but got {self.output_type}")
         return type(self)._prim(input_x, axis=_axis(self.name, self.axis, input_x.ndim), keep_dims=False,
                                 dtype=self.output_type.name)
 

@@ -156,6 +156,14 @@ class SigmoidCrossEntropyWithLogits(AttrPrimitive):
 
 
 # ---------------------------------------------------------------- normalization
+def check_layer_norm_axes(rank, begin_norm_axis, begin_params_axis):
+    """MindSpore's LayerNorm takes begin axes in [-1, rank) only (its shape inference raises a RuntimeError)."""
+    for name, v in (("begin_norm_axis", begin_norm_axis), ("begin_params_axis", begin_params_axis)):
+        if not -1 <= v < rank:
+            raise RuntimeError(f"For primitive[LayerNorm], input_x's rank is {rank}, while the '{name}' value should "
+                               f"be in the range [-1, {rank}), but got {v}")
+
+
 class LayerNorm(AttrPrimitive):
     """(y, mean, variance) of layer normalization over the axes from `begin_norm_axis` on.
 
@@ -167,6 +175,7 @@ class LayerNorm(AttrPrimitive):
         op = "LayerNorm"
         FN._check_float(op, "input_x", input_x)
         nd = input_x.ndim
+        check_layer_norm_axes(nd, self.begin_norm_axis, self.begin_params_axis)
         norm_axis, params_axis = self.begin_norm_axis % max(nd, 1), self.begin_params_axis % max(nd, 1)
         ns = input_x.shape[norm_axis:]
         ps = input_x.shape[params_axis:]
