@@ -1,10 +1,11 @@
 """The strategy check of compiling a (semi-)auto-parallel network (`_cell_graph_executor.compile`): MindSpore's
 compiler plans the network on `device_num` devices and refuses, with a RuntimeError, a `shard` strategy an
-operator cannot run with. mindseed plans the network's calls on shapes only (`_spmd.record(..., abstract=True)` on
-a `ShapeWorld`), so nothing is computed and no parameter changes."""
+operator cannot run with. mindseed records the network's calls on shapes only (`_spmd.record(..., abstract=True)`:
+nothing is computed, no parameter changes) and checks each call's strategy against its sharding rule as the
+planner does before running it (`_Executor._from_strategy`, on a `ShapeWorld` of `device_num` ranks)."""
 from mindseed.common._parallel import _device_num_if_set, _get_parallel_mode
 from mindseed.ops.operations._base import Primitive
-from mindseed.parallel._spmd import ShapeUnknownError, execute, record
+from mindseed.parallel._spmd import Assignment, ShapeUnknownError, _Executor, record
 from mindseed.parallel._world import ShapeWorld
 
 __all__ = ["check_strategies"]
@@ -32,4 +33,11 @@ def check_strategies(cell, args):
         program = record(cell, *args, abstract=True)
     except ShapeUnknownError:
         return      # shapes only values decide (Unique, MaskedSelect): the strategies are checked when it runs
-    execute(program, ShapeWorld(devices))
+    planner = _Executor(ShapeWorld(devices), {})
+    for call in program.calls:
+        strategy = call.strategy
+        if not (strategy and strategy[0]) or isinstance(strategy[0], Assignment) or call.prim.sharding is None:
+            continue
+        rule = call.prim.sharding(*call.args, **call.attrs)
+        if rule is not None:
+            planner._from_strategy(call, rule)

@@ -51,6 +51,16 @@ class _Sharded(nn.Cell):
         return self.sort(y)[0]
 
 
+class _GradAll(nn.Cell):
+    def __init__(self, net):
+        super().__init__()
+        self.net = net
+        self.grad = ops.GradOperation(get_all=True)
+
+    def construct(self, x):
+        return self.grad(self.net)(x)
+
+
 @pytest.mark.parametrize("strategy, match", [
     (((2, 4), (2, 1)), "the dims that MatMul matches must be cut into the same number of pieces, but got 4 and 2"),
     (((2, 4),), "must have one tuple per input tensor"),
@@ -69,6 +79,8 @@ def test_compile_in_semi_auto_parallel_refuses_a_strategy_that_cannot_run(strate
         step = nn.TrainOneStepCell(good, nn.Momentum(good.trainable_params(), 0.1, 0.9))
         assert _cell_graph_executor.compile(step, x)[1]
         np.testing.assert_array_equal(good.w.asnumpy(), np.ones((16, 8), np.float32))
+        # a network computing gradients: its strategies hold
+        assert _cell_graph_executor.compile(_GradAll(good), x)[1]
         sort_cut = _Sharded(((2, 4), (4, 1)))
         sort_cut.sort.shard(((2, 1),))
         with pytest.raises(RuntimeError, match="cuts dim 0 of input 0 .* which the operator needs whole"):
