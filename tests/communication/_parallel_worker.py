@@ -17,6 +17,7 @@ import mindseed as ms  # noqa: E402
 from _mlp import MLP, lazy_mlp  # noqa: E402
 from _pipeline_worker import batches as pipeline_batches, pipeline_cell, run as run_pipeline  # noqa: E402
 from _sliced_worker import pipeline_zero  # noqa: E402
+from _spatial_net import Net as SpatialNet, X as SPATIAL_X  # noqa: E402
 from mindseed import Tensor, nn  # noqa: E402
 from mindseed.communication import get_group_size, get_rank, init  # noqa: E402
 from mindseed.parallel._layout import TensorLayout, shard_array  # noqa: E402
@@ -64,6 +65,26 @@ def collectives(rank, world):
         out.append([r[rank].tolist() for r in results])
     log = [[rec.kind, rec.group_size, rec.groups, rec.input_bytes, rec.sent_bytes] for rec in world.log]
     return out, log
+
+
+# ranks: the strategy of the spatial-cut network's first convolution (rows cut; rows and columns at 4)
+SPATIAL = {2: ((1, 1, 2, 1), (1, 1, 1, 1)), 4: ((1, 1, 2, 2), (1, 1, 1, 1))}
+
+
+def spatial_cut(world, size):
+    """One step of the convolutions with H (and W) cut (`_spatial_net`): the loss, the gradients and the log's
+    NeighborExchanges (group size, groups, input and sent bytes) and other collectives' kinds."""
+    net = SpatialNet(SPATIAL[size])
+    program = record(ms.value_and_grad(net, None, net.trainable_params()), SPATIAL_X)
+    start = len(world.log)
+    ex = execute(program, world)
+    loss, grads = program.result
+    log = world.log[start:]
+    return {"loss": _whole(world, ex, loss),
+            "grads": {p.name: _whole(world, ex, g, ex.layout_of(p)) for p, g in zip(net.trainable_params(), grads)},
+            "halos": [[r.group_size, r.groups, r.input_bytes, r.sent_bytes] for r in log
+                      if r.kind == "NeighborExchange"],
+            "kinds": [r.kind for r in log]}
 
 
 def run_plan(name, net, world):
@@ -212,6 +233,7 @@ def main(scenario, directory):
     for name, (ranks, strategies, _) in PLANS.items():
         if ranks == size:
             out["plans"][name] = run_plan(name, MLP(**strategies), world)[0]
+    out["spatial"] = spatial_cut(world, size)
     out["zero"] = {level: zero(rank, size, level) for level in ("level1", "level3")}
     out["zero"]["level3-graph"] = zero(rank, size, "level3", ms.GRAPH_MODE)
     out["sliced"] = {name: sliced(rank, name, directory) for name in SLICED[size]}

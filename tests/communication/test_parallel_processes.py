@@ -10,6 +10,9 @@ loss and gradients, and trains with the parallel optimizer inside the stages on 
 process holding its stage's slices only); at 2 ranks the parallel optimizer inside the stages cuts Parameters holding
 data on the first step.
 
+Convolutions cut along H (2 ranks) and H and W (4 ranks) exchange their overlapping rows between the processes
+(sends and receives with the neighbours) and give the single-process loss and gradients.
+
 Two launches (2 workers, then 4 workers reading the first one's checkpoint); workers in _parallel_worker.py.
 """
 import json
@@ -27,6 +30,8 @@ sys.path.insert(0, HERE)
 sys.path.insert(0, os.path.join(os.path.dirname(HERE), "parallel"))
 from _mlp import MLP, lazy_mlp  # noqa: E402
 from _parallel_worker import BATCHES, CHECKPOINT_PLAN, GROUPINGS, LOAD_PLAN, PLANS, SLICED, rank_array  # noqa: E402
+from _parallel_worker import SPATIAL  # noqa: E402
+from _spatial_net import Net as SpatialNet, X as SPATIAL_X  # noqa: E402
 from _pipeline_worker import X as PIPE_X, Y as PIPE_Y, batches as pipeline_batches, pipeline_cell  # noqa: E402
 from _sliced_worker import pipeline_batches as sliced_pipeline_batches  # noqa: E402
 from _sliced_worker import pipeline_cell as sliced_pipeline_cell  # noqa: E402
@@ -95,6 +100,27 @@ def _check_plans(results, size):
         kinds = _simulated_kinds(name)
         assert kinds and all(res["plans"][name]["kinds"][:len(kinds)] == kinds for res in results)
     return names
+
+
+@pytest.mark.parametrize("which", ["two", "four"])
+def test_convolutions_cut_along_h_and_w_exchange_their_overlaps_between_processes(request, which):
+    results = request.getfixturevalue(which)
+    results = results[1] if which == "two" else results
+    size = len(results)
+    ref = SpatialNet()
+    loss, grads = ms.value_and_grad(ref, None, ref.trainable_params())(SPATIAL_X)
+    net = SpatialNet(SPATIAL[size])
+    world = SimulatedWorld(size)
+    execute(record(ms.value_and_grad(net, None, net.trainable_params()), SPATIAL_X), world)
+    halos = [[r.group_size, r.groups, r.input_bytes, r.sent_bytes] for r in world.log if r.kind == "NeighborExchange"]
+    assert len(halos) == 5 * (size // 2)
+    for res in results:
+        got = res["spatial"]
+        _close(got["loss"], loss.asnumpy())
+        for p, g in zip(ref.trainable_params(), grads):
+            _close(got["grads"][p.name], g.asnumpy())
+        # the processes exchange what the simulated ranks do, with the same bytes
+        assert got["halos"] == halos and got["kinds"] == [r.kind for r in world.log]
 
 
 def test_plans_on_two_processes_equal_one_process(two):
