@@ -207,12 +207,27 @@ def sliced(rank, name, directory, mode=ms.PYNATIVE_MODE):
             "whole": {k: v.asnumpy().tolist() for k, v in ms.load_checkpoint(path).items()}, "graph": graph}
 
 
-def sliced_refused(rank):
-    """A lazily initialized network whose Parameters are cut, under an optimizer reading whole norms (LARS): the
-    step refuses before initializing anything."""
+def sliced_lamb(rank, directory):
+    """Two steps of TrainOneStepCell with Lamb on the lazily initialized tensor-parallel MLP (`CHECKPOINT_PLAN`):
+    each process holds its slices, the norms of the update all-reduced over the pieces; the losses and the
+    parameters gathered whole (`save_checkpoint`)."""
     ms.set_auto_parallel_context(parallel_mode="semi_auto_parallel", dataset_strategy="full_batch")
     net = lazy_mlp(**PLANS[CHECKPOINT_PLAN][1])
-    step = nn.TrainOneStepCell(net, nn.LARS(nn.SGD(net.trainable_params(), learning_rate=0.1)))
+    step = nn.TrainOneStepCell(net, nn.Lamb(net.trainable_params(), learning_rate=0.05, weight_decay=0.01))
+    losses = [float(step(Tensor(x), Tensor(y)).asnumpy()) for x, y in BATCHES]
+    path = os.path.join(directory, f"sliced_lamb_{rank}.ckpt")
+    ms.save_checkpoint(net, path)    # integrated_save: gathered whole from the processes
+    whole = {k: v.asnumpy().tolist() for k, v in ms.load_checkpoint(path).items()}
+    ms.reset_auto_parallel_context()
+    return {"losses": losses, "whole": whole, "sliced": [p.sliced for p in net.trainable_params()]}
+
+
+def sliced_refused(rank):
+    """A lazily initialized network whose Parameters are cut, under an optimizer whose state is not shaped as the
+    parameters (AdaFactor's factored moments): the step refuses before initializing anything."""
+    ms.set_auto_parallel_context(parallel_mode="semi_auto_parallel", dataset_strategy="full_batch")
+    net = lazy_mlp(**PLANS[CHECKPOINT_PLAN][1])
+    step = nn.TrainOneStepCell(net, nn.AdaFactor(net.trainable_params()))
     try:
         step(*(Tensor(a) for a in BATCHES[0]))
     except TypeError as exc:
@@ -240,6 +255,7 @@ def main(scenario, directory):
     out["sliced"].update({name + "-graph": sliced(rank, name, directory, ms.GRAPH_MODE) for name in SLICED[size]})
     if size == 2:
         out["sliced_refused"] = sliced_refused(rank)
+        out["sliced_lamb"] = sliced_lamb(rank, directory)
     if size == 2:
         out["pipeline_parallel_optimizer"] = pipeline_parallel_optimizer()
     if scenario == "save":

@@ -360,8 +360,23 @@ def test_processes_holding_only_their_slices_train_as_one_process(request, which
                 assert got["param_bytes"] == got["moment_bytes"] == whole_bytes // tensor_cuts
 
 
-def test_processes_holding_slices_refuse_an_optimizer_reading_whole_norms(two):
+def test_processes_holding_slices_refuse_an_optimizer_whose_state_is_not_shaped_as_the_parameters(two):
     for res in two[1]:
         text, waiting = res["sliced_refused"]
-        assert "the optimizer must be one of SGD, Momentum" in text and "but got LARS" in text
+        assert "the optimizer must be one of SGD, Momentum, Adam, AdamWeightDecay, AdamOffload, Lamb, LARS" in text
+        assert "but got AdaFactor" in text
         assert waiting == [True, True, True]   # nothing initialized before the refusal
+
+
+def test_processes_holding_slices_train_with_lamb_as_one_process(two):
+    # the tensor-parallel MLP's weights cut over the 2 processes: Lamb's norms are all-reduced over the pieces
+    net = lazy_mlp()
+    net.init_parameters_data()
+    step = nn.TrainOneStepCell(net, nn.Lamb(net.trainable_params(), learning_rate=0.05, weight_decay=0.01))
+    losses = [float(step(Tensor(x), Tensor(y)).asnumpy()) for x, y in BATCHES]
+    for res in two[1]:
+        got = res["sliced_lamb"]
+        assert got["sliced"] == [True, True, True]   # w1 and b1 cut by columns, w2 by rows
+        _close(got["losses"], losses)
+        for p in net.trainable_params():
+            _close(got["whole"][p.name], p.asnumpy())
