@@ -30,7 +30,7 @@ sys.path.insert(0, HERE)
 sys.path.insert(0, os.path.join(os.path.dirname(HERE), "parallel"))
 from _mlp import MLP, lazy_mlp  # noqa: E402
 from _parallel_worker import BATCHES, CHECKPOINT_PLAN, GROUPINGS, LOAD_PLAN, PLANS, SLICED, rank_array  # noqa: E402
-from _parallel_worker import SPATIAL  # noqa: E402
+from _parallel_worker import SPATIAL, ZERO_OPTIMIZERS  # noqa: E402
 from _spatial_net import Net as SpatialNet, X as SPATIAL_X  # noqa: E402
 from _pipeline_worker import X as PIPE_X, Y as PIPE_Y, batches as pipeline_batches, pipeline_cell  # noqa: E402
 from _sliced_worker import pipeline_batches as sliced_pipeline_batches  # noqa: E402
@@ -225,21 +225,22 @@ def test_the_process_world_equals_the_simulated_world_in_any_group_order(four):
     assert all(res["collectives"][1] == log for res in four)
 
 
-def _zero_reference():
+def _zero_reference(optimizer="adam"):
     net = MLP()
-    step = nn.TrainOneStepCell(net, nn.Adam(net.trainable_params(), learning_rate=0.01))
+    step = nn.TrainOneStepCell(net, ZERO_OPTIMIZERS[optimizer](net.trainable_params()))
     losses = [float(step(Tensor(x), Tensor(y)).asnumpy()) for x, y in BATCHES]
     return losses, net, step.optimizer
 
 
-@pytest.mark.parametrize("level", ["level1", "level3", "level3-graph"])
+@pytest.mark.parametrize("level", ["level1", "level3", "level3-graph", "level1-lamb"])
 @pytest.mark.parametrize("which", ["two", "four"])
 def test_zero_through_train_one_step_cell(request, which, level):
+    # level1-lamb: Lamb's norms of the update all-reduced over the slices on the processes
     results = request.getfixturevalue(which)
     results = results[1] if which == "two" else results
-    losses, net, opt = _zero_reference()
+    losses, net, opt = _zero_reference("lamb" if level.endswith("lamb") else "adam")
     state = {q.name: q.asnumpy() for _, q in opt.parameters_and_names()}
-    whole_state = sum(v.nbytes for k, v in state.items() if k.startswith("moment"))
+    whole_state = sum(v.nbytes for k, v in state.items() if k.startswith(("moment", "lamb_")))
     for res in results:
         zero = res["zero"][level]
         _close(zero["losses"], losses)
