@@ -18,16 +18,19 @@ a factor sharded over some devices is cut the same way in every tensor that carr
   statistics, MindSpore's SyncBatchNorm): the local partial sums are all-reduced over the cuts of `sync.factors`
   before each shard finishes its outputs.
 * `reasons` gives, per whole factor, why it must stay uncut (the text of the error refusing a strategy that cuts it).
+* `halos` (`Halo`s) are the overlaps of neighbouring pieces of a cut factor (a convolution's rows cut, MindSpore's
+  exchange of the overlaps between neighbour ranks): an input's piece is extended by the ends of its neighbours'
+  before the local call, or an output's local result carries overlaps that are added into its neighbours' pieces.
 
 A rule is `sharding(*inputs, **attrs) -> ShardingRule`, where a tensor input is anything with a `shape` (an
 `Abstract`, a Tensor) and a non-tensor input (a Python number, None) has no dims. The parallel package reads
 rules; nothing here knows about devices.
 """
-__all__ = ["ShardingRule", "Sync", "elementwise", "matmul", "dense", "reduction", "reduction_mean", "along", "reshape",
-           "transpose", "broadcast_to", "reduction_whole", "arg_reduction", "arg_with_value", "arg_reduce_grad",
-           "arg_reduce_take", "scan", "scan_pair", "concat", "stack", "split", "unstack", "layer_norm",
-           "layer_norm_grad", "gather", "gather_grad", "getitem", "index_add_grad", "index_add_grad_n", "micro_slice",
-           "micro_slice_grad", "sparse_cross_entropy", "sparse_cross_entropy_grad", "cross_entropy",
+__all__ = ["ShardingRule", "Sync", "Halo", "elementwise", "matmul", "dense", "reduction", "reduction_mean", "along",
+           "reshape", "transpose", "broadcast_to", "reduction_whole", "arg_reduction", "arg_with_value",
+           "arg_reduce_grad", "arg_reduce_take", "scan", "scan_pair", "concat", "stack", "split", "unstack",
+           "layer_norm", "layer_norm_grad", "gather", "gather_grad", "getitem", "index_add_grad", "index_add_grad_n",
+           "micro_slice", "micro_slice_grad", "sparse_cross_entropy", "sparse_cross_entropy_grad", "cross_entropy",
            "cross_entropy_grad", "sort", "topk", "scatter_elements", "segment_reduce", "segment_sum", "segment_gather",
            "setitem", "setitem_zero"]
 
@@ -46,11 +49,13 @@ class ShardingRule:
         addends (Iterable[int]): the inputs added to the outputs after the contraction (a bias).
         sync (Sync): the statistics all-reduced inside the op when its `factors` are cut, or None.
         reasons (dict): {whole factor: why it must stay uncut}.
+        halos (Iterable[Halo]): the overlaps of neighbouring pieces when their factors are cut.
     """
 
-    __slots__ = ("ins", "outs", "sums", "means", "whole", "localize", "addends", "sync", "reasons")
+    __slots__ = ("ins", "outs", "sums", "means", "whole", "localize", "addends", "sync", "reasons", "halos")
 
-    def __init__(self, ins, outs, sums=(), means=(), whole=(), localize=None, addends=(), sync=None, reasons=None):
+    def __init__(self, ins, outs, sums=(), means=(), whole=(), localize=None, addends=(), sync=None, reasons=None,
+                 halos=()):
         self.ins, self.outs = tuple(ins), tuple(outs)
         in_factors = {f for dims in self.ins if dims for f in dims if f is not None}
         out_factors = {f for dims in self.outs for f in dims if f is not None}
@@ -58,6 +63,7 @@ class ShardingRule:
         self.whole = frozenset(whole) | (in_factors - out_factors - self.sums - self.means)
         self.localize = localize
         self.addends, self.sync, self.reasons = tuple(addends), sync, dict(reasons or {})
+        self.halos = tuple(halos)
 
     def contracted(self, k):
         """(sums, means): the factors output `k` is a partial sum (a partial mean) over when they are cut."""
@@ -77,6 +83,38 @@ class ShardingRule:
         fmt = lambda t: "(" + ", ".join("None" if d is None else "".join(f or "_" for f in d) for d in t) + ")"  # noqa: E731
         return f"ShardingRule({fmt(self.ins)} -> {fmt(self.outs)}, sums={sorted(self.sums)}, " \
                f"means={sorted(self.means)}, whole={sorted(self.whole)})"
+
+
+class Halo:
+    """The overlap of neighbouring pieces along dim `dim` of input (or, `out`, output) `index` when `factor` is cut.
+
+    An input's local piece is extended before the local call by the last `before` elements of the previous piece
+    and the first `after` of the next (zeros past the first and last pieces: the op's own padding there); a
+    negative count drops that many of the piece's own elements at that end. An output's local result is longer by
+    `before` and `after`: its overlaps are added into the neighbours' pieces (the gradient of an extension; a
+    negative count: zeros appended), and it is cut back to its piece.
+
+    Args:
+        factor (str): the cut factor.
+        index (int): the input (or output) index.
+        dim (int): its dim along the factor.
+        before (int): overlap with the previous piece.
+        after (int): overlap with the next piece.
+        out (bool): an output's overlaps (added into the neighbours) rather than an input's (read from them).
+        why (str): the error's text when a piece is not longer than the overlaps (MindSpore's wording).
+        local (callable): `attrs -> attrs` of the local call when the factor is cut (after the rule's `localize`),
+            or None.
+    """
+
+    __slots__ = ("factor", "index", "dim", "before", "after", "out", "why", "local")
+
+    def __init__(self, factor, index, dim, before, after, out=False, why="", local=None):
+        self.factor, self.index, self.dim, self.out, self.why, self.local = factor, index, dim, out, why, local
+        self.before, self.after = int(before), int(after)
+
+    def __repr__(self):
+        return f"Halo({self.factor}: {'output' if self.out else 'input'} {self.index} dim {self.dim}, " \
+               f"{self.before} before, {self.after} after)"
 
 
 class Sync:

@@ -21,11 +21,12 @@ import numpy as np
 
 from mindseed.common.tensor import Tensor
 from mindseed.parallel._layout import assemble
-from mindseed.parallel._world import CommRecord, _bytes_by_kind, group_name, sent_bytes
+from mindseed.parallel._world import CommRecord, _bytes_by_kind, _halo_record, _take, group_name, sent_bytes
 
 __all__ = ["ProcessWorld"]
 
 _GROUPS = {}   # world ranks (ascending) -> the communication group this process created for them (every world's)
+_HALO_TAGS = 1 << 20   # the tags of the overlaps' sends (`neighbor_exchange`), above the pipelines'
 
 
 class ProcessWorld:
@@ -53,6 +54,7 @@ class ProcessWorld:
         self.rank, self.size = self.members.index(get_rank()), len(self.members)
         self.log = []
         self._sends = []    # the handles of the sends started (`send`), until `wait_sends`
+        self._halos = 0     # exchanges of overlaps so far (every process runs the same: their tags agree)
         self._stages = {}   # stages -> the world of this process's stage (`stage`)
 
     def stage(self, stages):
@@ -177,6 +179,59 @@ class ProcessWorld:
             out = Broadcast(asc.index(g[root]), self._group(asc))((Tensor(np.ascontiguousarray(x)),))
             return np.asarray(out[0].asnumpy()).reshape(x.shape)
         return self._collective("Broadcast", values, groups, per_group)
+
+    # ------------------------------------------------------------ overlaps of neighbouring pieces
+    def _halo(self, values, groups, axis, before, after, fold):
+        """My array after an exchange of overlaps with my neighbours in my group (sends and receives between the
+        processes; see `SimulatedWorld.neighbor_exchange` / `neighbor_reduce`)."""
+        group, _, mine = self._mine("NeighborExchange", values, groups)
+        i = group.index(self.rank)
+        prev = self.members[group[i - 1]] if i else None
+        nxt = self.members[group[i + 1]] if i + 1 < len(group) else None
+        tag = _HALO_TAGS + 2 * self._halos
+        self._halos += 1
+        self.log.append(_halo_record(len(group), len(groups), before, after,
+                                     mine.nbytes // max(mine.shape[axis], 1)))
+        n = mine.shape[axis]
+
+        def shaped(k):
+            shape = list(mine.shape)
+            shape[axis] = k
+            return tuple(shape)
+
+        if not fold:   # my last `before` to the next, my first `after` to the previous; theirs around mine
+            if nxt is not None and before:
+                self.send(_take(mine, axis, n - before, None), nxt, tag)
+            if prev is not None and after:
+                self.send(_take(mine, axis, 0, after), prev, tag + 1)
+            head = self.receive(shaped(before), mine.dtype, prev, tag) if prev is not None and before else \
+                np.zeros(shaped(before), mine.dtype)
+            tail = self.receive(shaped(after), mine.dtype, nxt, tag + 1) if nxt is not None and after else \
+                np.zeros(shaped(after), mine.dtype)
+            out = np.concatenate([head, mine, tail], axis=axis)
+        else:   # my first `before` back to the previous, my last `after` to the next; theirs added into mine
+            out = np.array(_take(mine, axis, before, n - after))
+            if prev is not None and before:
+                self.send(_take(mine, axis, 0, before), prev, tag)
+            if nxt is not None and after:
+                self.send(_take(mine, axis, n - after, None), nxt, tag + 1)
+            if nxt is not None and before:
+                _take(out, axis, out.shape[axis] - before, None)[...] += \
+                    self.receive(shaped(before), mine.dtype, nxt, tag)
+            if prev is not None and after:
+                _take(out, axis, 0, after)[...] += self.receive(shaped(after), mine.dtype, prev, tag + 1)
+        self.wait_sends()
+        result = [None] * self.size
+        result[self.rank] = out
+        return result
+
+    def neighbor_exchange(self, values, groups, axis, before, after):
+        """`SimulatedWorld.neighbor_exchange` between the processes (sends and receives with the neighbours)."""
+        return self._halo(values, groups, axis, before, after, fold=False)
+
+    def neighbor_reduce(self, values, groups, axis, before, after):
+        """`SimulatedWorld.neighbor_reduce` between the processes (sends and receives with the neighbours)."""
+        return self._halo(values, groups, axis, before, after, fold=True)
 
     # ------------------------------------------------------------ point to point (world ranks)
     def send(self, array, dst, tag):

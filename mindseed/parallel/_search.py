@@ -79,9 +79,10 @@ def _candidates(call, rule, mesh, full):
     tensors = [(dims, a.shape) for dims, a in zip(rule.ins, call.args) if dims is not None and isinstance(a, Tensor)]
     tensors += [(dims, o.shape) for dims, o in zip(rule.outs, call.outs)]
     sizes = {}
+    haloed = {h.factor for h in rule.halos}   # cuts exchanging overlaps (a convolution's rows): not in the model
     for dims, shape in tensors:
         for f, n in zip(dims, shape):
-            if f is not None and f not in rule.whole:
+            if f is not None and f not in rule.whole and f not in haloed:
                 sizes[f] = math.gcd(sizes.get(f, n), n)
     factors = sorted(sizes)
     out = []

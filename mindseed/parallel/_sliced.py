@@ -14,8 +14,9 @@ for its initialization, is already held in slices, or is another pipeline stage'
    would (the values are the single process's), and keeps the slice;
 3. the program runs on the processes with the leaves' shards given directly (`execute(..., shards=)`): the
    Parameters' slices and the rank's slice of the batch;
-4. the optimizer updates the slices from the gradients' slices in the Parameters' layouts (an elementwise update:
-   the optimizers `_zero.SHARDABLE` lists; any other is refused when a Parameter is cut).
+4. the optimizer updates the slices from the gradients' slices in the Parameters' layouts (the optimizers
+   `_zero.HELD` lists: elementwise updates, and Lamb and LARS with their norms all-reduced over the pieces by
+   `_zero.slice_reductions`; any other is refused when a Parameter or its optimizer state is cut).
 
 With ``enable_parallel_optimizer`` each Parameter and its optimizer state are initialized as this rank's optimizer
 slice (`_zero.optimizer_layout`: dim 0 cut over the ranks repeating it), as MindSpore's static graph cuts the weights

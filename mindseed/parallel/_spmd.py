@@ -460,10 +460,14 @@ class Execution:
 
 
 def _divides(call, rule, factor, cuts):
-    """Whether `cuts` pieces divide every dim of the call's tensors that `factor` names."""
+    """Whether `cuts` pieces divide every dim of the call's tensors that `factor` names, each piece longer than the
+    overlaps its neighbours exchange along it (`ShardingRule.halos`)."""
     tensors = [(dims, a.shape) for dims, a in zip(rule.ins, call.args) if dims is not None and isinstance(a, Tensor)]
     tensors += [(dims, o.shape) for dims, o in zip(rule.outs, call.outs)]
-    return all(n % cuts == 0 for dims, shape in tensors for f, n in zip(dims, shape) if f == factor)
+    if any(n % cuts for dims, shape in tensors for f, n in zip(dims, shape) if f == factor):
+        return False
+    return all(tuple((call.outs if h.out else call.args)[h.index].shape)[h.dim] // cuts > max(h.before, h.after)
+               for h in rule.halos if h.factor == factor)
 
 
 def propagated(call, rule, layouts, size):
@@ -699,11 +703,26 @@ class _Executor:
         attrs = call.attrs
         if rule.localize is not None:
             attrs = rule.localize(call.attrs, [lay.local_shape for lay in out_layouts])
+        halos = [h for h in rule.halos if (out_layouts if h.out else ins)[h.index].dims[h.dim]]
+        # the local shapes as the overlaps extend them (an exchange along W carries the rows received along H)
+        extended = {(h.out, h.index): list((out_layouts if h.out else ins)[h.index].local_shape) for h in halos}
+        for h in halos:
+            if h.out:
+                extended[True, h.index][h.dim] += h.before + h.after
+        for h in halos:   # overlaps of neighbouring pieces (a convolution's rows cut): read before the call
+            if h.local is not None:
+                attrs = h.local(attrs)
+            if not h.out:
+                local_args[h.index] = self._halo_in(call, h, ins[h.index], local_args[h.index],
+                                                    extended[False, h.index])
         synced = rule.sync is not None and any(assign.get(f) for f in rule.sync.factors)
         if synced:
             self._store_synced(call, rule, mesh, assign, local_args, attrs, out_layouts)
         else:
             self._store(call, local_args, attrs, scales, out_layouts)
+        for h in halos:   # ... or added into the neighbours' pieces after it
+            if h.out:
+                self._halo_out(call, h, out_layouts[h.index], extended[True, h.index])
         if strategy and strategy[1]:
             out_layouts = self._apply_out_strategy(call, strategy[1])
         if self.backward is None:
@@ -772,6 +791,73 @@ class _Executor:
         for i in partial:
             ins[i] = held
         out_layouts[0] = held
+
+    def _halo_check(self, call, halo, layout, shape):
+        """(ranks along the halo's dim, elements per element along it in the piece of local `shape` exchanged, the
+        mesh groups along the dim); raises MindSpore's error when a piece is not longer than its overlaps."""
+        d = halo.dim
+        n = layout.local_shape[d]
+        if n <= max(halo.before, halo.after):
+            raise ValueError(f"For '{call.prim.name}', {halo.why}: dim {d} of "
+                             f"{'output' if halo.out else 'input'} {halo.index} (shape {layout.shape}) is cut into "
+                             f"pieces of {n}, but the overlaps with the neighbouring pieces are {halo.before} and "
+                             f"{halo.after}.")
+        if not self.abstract and not hasattr(self.world, "neighbor_exchange"):
+            raise ValueError(f"For '{call.prim.name}', cutting dim {d} (exchanging the overlapping elements between "
+                             f"neighbouring ranks) runs on a simulated world only, not on {type(self.world).__name__}.")
+        axes = layout.dims[d]
+        row = math.prod(shape) // shape[d]
+        return math.prod(layout.mesh.shape[a] for a in axes), row, layout.mesh.groups(axes)
+
+    def _halo_in(self, call, halo, layout, shards, shape):
+        """`shards` of input `halo.index` (in `layout`; pieces of local `shape`, which this extends) extended by
+        the overlaps of their neighbouring pieces along `halo.dim` (a NeighborExchange; a negative overlap drops a
+        piece's own elements instead)."""
+        size, row, groups = self._halo_check(call, halo, layout, shape)
+        shape[halo.dim] += halo.before + halo.after
+        before, after = max(halo.before, 0), max(halo.after, 0)
+        itemsize = call.args[halo.index].itemsize
+        if self.abstract:
+            if before or after:
+                self.world.halo(size, before, after, row * itemsize)
+            return shards
+        if before or after:
+            shards = self.world.neighbor_exchange(shards, groups, halo.dim, before, after)
+        lo, hi = max(-halo.before, 0), max(-halo.after, 0)
+        if lo or hi:
+            def trim(x):
+                index = [slice(None)] * x.ndim
+                index[halo.dim] = slice(lo, x.shape[halo.dim] - hi)
+                return x[tuple(index)]
+            shards = [None if x is None else trim(np.asarray(x)) for x in shards]
+        return shards
+
+    def _halo_out(self, call, halo, layout, shape):
+        """Output `halo.index` (in `layout`), computed on the extended pieces (of local `shape`, which this cuts
+        back), cut back to its pieces with the overlaps added into the neighbours' (a NeighborExchange; a negative
+        overlap: zeros appended first)."""
+        padded = list(shape)
+        padded[halo.dim] += max(-halo.before, 0) + max(-halo.after, 0)
+        size, row, groups = self._halo_check(call, halo, layout, padded)
+        shape[halo.dim] = layout.local_shape[halo.dim]
+        before, after = max(halo.before, 0), max(halo.after, 0)
+        out = call.outs[halo.index]
+        v = self.env[id(out)]
+        if self.abstract:
+            if before or after:
+                self.world.halo(size, before, after, row * out.itemsize)
+            return
+        lo, hi = max(-halo.before, 0), max(-halo.after, 0)
+        shards = v.shards
+        if lo or hi:
+            def pad(x):
+                widths = [(0, 0)] * x.ndim
+                widths[halo.dim] = (lo, hi)
+                return np.pad(x, widths)
+            shards = [None if x is None else pad(np.asarray(x)) for x in shards]
+        if before or after:
+            shards = self.world.neighbor_reduce(shards, groups, halo.dim, before, after)
+        self.env[id(out)] = DistValue(layout, shards)
 
     def _reduced_copy(self, t):
         """Whether another consumer has had the partial sum `t` reduced already."""

@@ -52,7 +52,8 @@ from mindseed.parallel._ir import apply_updates, graph_program
 from mindseed.parallel._spmd import _Recorder, execute, forward_calls, record
 from mindseed.parallel._world import ShapeWorld, SimulatedWorld
 from mindseed.parallel import _sliced
-from mindseed.parallel._zero import SHARDABLE, ShardedOptimizer, checked_config, optimizer_layout
+from mindseed.parallel._zero import HELD, SHARDABLE, ShardedOptimizer, checked_config, optimizer_layout, \
+    slice_reductions
 from mindseed.parallel.strategy import record_execution
 from mindseed._utils import _state
 
@@ -347,7 +348,8 @@ class SimulatedTraining:
             _parallel.parameter_slices[id(p)] = (weakref.ref(p), _held)
             _parallel.parameter_wholes[id(p)] = (weakref.ref(p), functools.partial(_gathered, world=world,
                                                                                    layout=layout))
-        _sliced.update_held(cell.optimizer, grads)
+        with slice_reductions({id(p): self._layouts[id(p)][1] for p in params}, world):
+            _sliced.update_held(cell.optimizer, grads)   # Lamb's and LARS's norms all-reduced over the pieces
         with _sliced.standing_whole(self._sliced):
             return _result(cell, params, loss, program.result[1], ex)
 
@@ -465,10 +467,11 @@ class SimulatedTraining:
                 raise ValueError(f"For the sharded training step, the parameter '{p.name}' of the optimizer is not "
                                  f"read by the step.")
             layout = probe.layout_of(p)
-            if name not in SHARDABLE and (zero or not layout.is_replicated()):
+            if name not in HELD and (zero or not layout.is_replicated()):
                 raise TypeError(f"For the sharded training step on processes holding their slices, the optimizer "
-                                f"must be one of {', '.join(SHARDABLE)} (an elementwise update) when a parameter "
-                                f"or its optimizer state is cut, but got {name} and '{p.name}' cut by {layout}.")
+                                f"must be one of {', '.join(HELD)} (its state shaped as the parameters) when a "
+                                f"parameter or its optimizer state is cut, but got {name} and '{p.name}' cut by "
+                                f"{layout}.")
         for p in params:
             layout = probe.layout_of(p)
             opt = optimizer_layout(p, layout, zero[0], zero[1]) if zero else layout

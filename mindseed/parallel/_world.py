@@ -8,12 +8,15 @@ bytes it moves (`CommRecord`).
 
 Bytes are those each rank sends with the ring algorithms (n ranks in a group, S the bytes of one rank's input):
 AllReduce 2 (n-1)/n S, AllGather (n-1) S, ReduceScatter (n-1)/n S, AllToAll (n-1)/n S, Broadcast S (pipelined).
+A NeighborExchange of overlaps (`neighbor_exchange`, `neighbor_reduce`: b elements of a piece go to the next rank,
+a to the previous, R bytes per element along the axis) sends (b + a) R from an inner rank, max(b, a) R in a group
+of 2 (`halo_sent_bytes`; its input bytes are (b + a) R).
 """
 import numpy as np
 
 from mindseed.parallel._layout import assemble
 
-__all__ = ["SimulatedWorld", "ShapeWorld", "CommRecord", "group_name"]
+__all__ = ["SimulatedWorld", "ShapeWorld", "CommRecord", "group_name", "halo_sent_bytes"]
 
 _REDUCE = {"sum": np.add, "max": np.maximum, "min": np.minimum, "prod": np.multiply}
 
@@ -47,6 +50,60 @@ def sent_bytes(kind, n, input_bytes):
         return input_bytes
     raise ValueError(f"For 'sent_bytes', the collective must be one of AllReduce, AllGather, ReduceScatter, "
                      f"AllToAll, Broadcast, but got {kind!r}.")
+
+
+def halo_sent_bytes(n, before, after, row_bytes):
+    """Bytes the busiest rank of a group of `n` sends in a NeighborExchange of `before` elements to the next rank and
+    `after` to the previous (`row_bytes` each): both from an inner rank, one side from either end."""
+    if n <= 1:
+        return 0
+    return (before + after if n > 2 else max(before, after)) * row_bytes
+
+
+def _halo_record(n, groups, before, after, row_bytes):
+    return CommRecord("NeighborExchange", n, groups, (before + after) * row_bytes,
+                      halo_sent_bytes(n, before, after, row_bytes))
+
+
+def _take(x, axis, start, stop):
+    index = [slice(None)] * x.ndim
+    index[axis] = slice(start, stop)
+    return x[tuple(index)]
+
+
+def _zeros_along(x, axis, n):
+    shape = list(x.shape)
+    shape[axis] = n
+    return np.zeros(shape, x.dtype)
+
+
+def _extended(xs, axis, before, after):
+    """Each of a group's pieces `xs` (in order) extended along `axis` by the last `before` elements of the previous
+    piece and the first `after` of the next (zeros past the ends)."""
+    out = []
+    for i, x in enumerate(xs):
+        x = np.asarray(x)
+        head = _take(np.asarray(xs[i - 1]), axis, x.shape[axis] - before, None) if i else _zeros_along(x, axis, before)
+        tail = _take(np.asarray(xs[i + 1]), axis, 0, after) if i + 1 < len(xs) else _zeros_along(x, axis, after)
+        out.append(np.concatenate([head, x, tail], axis=axis))
+    return out
+
+
+def _folded(xs, axis, before, after):
+    """Each of a group's extended pieces `xs` cut back to its own elements, the previous piece's last `after` added
+    into its first and the next piece's first `before` into its last (what `_extended` read from them)."""
+    out = []
+    for i, x in enumerate(xs):
+        x = np.asarray(x)
+        own = np.array(_take(x, axis, before, x.shape[axis] - after))
+        n = own.shape[axis]
+        if i and after:
+            prev = np.asarray(xs[i - 1])
+            _take(own, axis, 0, after)[...] += _take(prev, axis, prev.shape[axis] - after, None)
+        if i + 1 < len(xs) and before:
+            _take(own, axis, n - before, None)[...] += _take(np.asarray(xs[i + 1]), axis, 0, before)
+        out.append(own)
+    return out
 
 
 def _reduced(arrays, op):
@@ -173,6 +230,29 @@ class SimulatedWorld:
         """Every member of a group gets the array of the member at group rank `root`."""
         return self._collective("Broadcast", values, groups, lambda xs: _copies(xs[root], len(xs)))
 
+    def _halo(self, name, values, groups, axis, before, after, per_group):
+        self._check(name, values, groups)
+        out = list(values)
+        for g in groups:
+            for r, res in zip(g, per_group([values[r] for r in g], axis, before, after)):
+                out[r] = res
+        first = np.asarray(values[groups[0][0]])
+        row = first.nbytes // max(first.shape[axis], 1)
+        self.log.append(_halo_record(len(groups[0]), len(groups), before, after, row))
+        return out
+
+    def neighbor_exchange(self, values, groups, axis, before, after):
+        """Each member of a group (holding the group's pieces of a tensor in group order) gets its array extended
+        along `axis` by the last `before` elements of the previous member's and the first `after` of the next's
+        (zeros past the group's ends): MindSpore's exchange of overlaps between neighbour ranks."""
+        return self._halo("NeighborExchange", values, groups, axis, before, after, _extended)
+
+    def neighbor_reduce(self, values, groups, axis, before, after):
+        """The reverse of `neighbor_exchange` (its gradient): each member's array, `before` + own + `after` elements
+        along `axis`, is cut back to its own, the previous member's last `after` added into its first and the next
+        member's first `before` into its last (the group's outer overlaps dropped)."""
+        return self._halo("NeighborExchange", values, groups, axis, before, after, _folded)
+
     # ------------------------------------------------------------ accounting
     def bytes_by_kind(self):
         """{collective kind: total bytes sent per rank}, over the log."""
@@ -200,6 +280,11 @@ class ShapeWorld:
 
     def __init__(self, size):
         _init_world(self, size)
+
+    def halo(self, group_size, before, after, row_bytes):
+        """Log a NeighborExchange of overlaps in groups of `group_size` ranks (see `SimulatedWorld.neighbor_exchange`),
+        `row_bytes` per element along the exchanged axis."""
+        self.log.append(_halo_record(group_size, self.size // group_size, before, after, row_bytes))
 
     def collective(self, kind, group_size, input_bytes):
         """Log collective `kind` run in groups of `group_size` ranks (the world cut into equal groups), each rank

@@ -28,6 +28,7 @@ one process, so a step runs their updates again until every reduction is known (
 each rank at its k-th reduction, whose partial sums are then all-reduced. AdaFactor's factored moments are cut as
 the parameter without the reduced dim (`_SLICED_STATE`); a state of another shape is whole on every rank.
 """
+import contextlib
 import math
 
 import numpy as np
@@ -40,10 +41,14 @@ from mindseed.parallel._redistribute import plan
 from mindseed.parallel._spmd import local_shards
 from mindseed.parallel._strategy_file import record_of, write_strategy_file
 
-__all__ = ["ShardedOptimizer", "SHARDABLE", "REDUCING", "checked_config", "optimizer_layout"]
+__all__ = ["ShardedOptimizer", "SHARDABLE", "REDUCING", "HELD", "checked_config", "optimizer_layout",
+           "slice_reductions"]
 
 SHARDABLE = ("SGD", "Momentum", "Adam", "AdamWeightDecay", "AdamOffload")
 REDUCING = ("Lamb", "LARS", "AdaFactor")
+# what a process holding only its slices updates (`_sliced.update_held` under `slice_reductions`): the elementwise
+# optimizers and those reading norms whose state is shaped as the parameters
+HELD = SHARDABLE + ("Lamb", "LARS")
 LEVELS = ("level1", "level2", "level3")
 # per-parameter state of a REDUCING optimizer held as ParameterTuples (entry i: parameter i's): the parameter dim
 # the state lacks (cut as the parameter without it), or None: shaped as the parameter (else a placeholder, whole)
@@ -295,6 +300,35 @@ class ShardedOptimizer:
 
         reduce.shape = layout.shape
         return reduce
+
+
+def _reduce_over(layout, world, rank):
+    """The reduction over the slices of a parameter held in `layout`, for a world computing only `rank` (a process
+    of a real run): each partial sum all-reduced at once over the ranks holding the other pieces of its dims."""
+    def reduce(partial, dims):
+        axes = sorted({a for d in dims for a in layout.dims[d]})
+        if not axes:
+            return partial
+        values = [None] * world.size
+        values[rank] = partial
+        return world.all_reduce(values, layout.mesh.groups(axes))[rank]
+
+    reduce.shape = layout.shape
+    return reduce
+
+
+@contextlib.contextmanager
+def slice_reductions(layouts, world):
+    """While it runs, the norms and means of the optimizers in `REDUCING` over a parameter held in slices (`layouts`:
+    {id(Parameter): the layout of its slices}) are all-reduced over `world`, this process's (its one rank), as
+    `ShardedOptimizer` does on a simulated world (`common._parallel.slice_reduction`)."""
+    rank = world.ranks[0]
+    reducers = {k: _reduce_over(layout, world, rank) for k, layout in layouts.items()}
+    previous, _parallel.slice_reduction = _parallel.slice_reduction, lambda p: reducers.get(id(p))
+    try:
+        yield
+    finally:
+        _parallel.slice_reduction = previous
 
 
 def _state_layout(layout, q, dropped):

@@ -17,6 +17,7 @@ import mindseed as ms  # noqa: E402
 from _mlp import MLP, lazy_mlp  # noqa: E402
 from _pipeline_worker import batches as pipeline_batches, pipeline_cell, run as run_pipeline  # noqa: E402
 from _sliced_worker import pipeline_zero  # noqa: E402
+from _spatial_net import Net as SpatialNet, X as SPATIAL_X  # noqa: E402
 from mindseed import Tensor, nn  # noqa: E402
 from mindseed.communication import get_group_size, get_rank, init  # noqa: E402
 from mindseed.parallel._layout import TensorLayout, shard_array  # noqa: E402
@@ -66,6 +67,26 @@ def collectives(rank, world):
     return out, log
 
 
+# ranks: the strategy of the spatial-cut network's first convolution (rows cut; rows and columns at 4)
+SPATIAL = {2: ((1, 1, 2, 1), (1, 1, 1, 1)), 4: ((1, 1, 2, 2), (1, 1, 1, 1))}
+
+
+def spatial_cut(world, size):
+    """One step of the convolutions with H (and W) cut (`_spatial_net`): the loss, the gradients and the log's
+    NeighborExchanges (group size, groups, input and sent bytes) and other collectives' kinds."""
+    net = SpatialNet(SPATIAL[size])
+    program = record(ms.value_and_grad(net, None, net.trainable_params()), SPATIAL_X)
+    start = len(world.log)
+    ex = execute(program, world)
+    loss, grads = program.result
+    log = world.log[start:]
+    return {"loss": _whole(world, ex, loss),
+            "grads": {p.name: _whole(world, ex, g, ex.layout_of(p)) for p, g in zip(net.trainable_params(), grads)},
+            "halos": [[r.group_size, r.groups, r.input_bytes, r.sent_bytes] for r in log
+                      if r.kind == "NeighborExchange"],
+            "kinds": [r.kind for r in log]}
+
+
 def run_plan(name, net, world):
     """One step of `net` (loss and gradients) recorded and run sharded on the processes: {loss, grads, kinds}."""
     _, strategies, data = PLANS[name]
@@ -80,15 +101,20 @@ def run_plan(name, net, world):
     return out, ex
 
 
-def zero(rank, size, level, mode=ms.PYNATIVE_MODE):
+ZERO_OPTIMIZERS = {"adam": lambda ps: nn.Adam(ps, learning_rate=0.01),
+                   "lamb": lambda ps: nn.Lamb(ps, learning_rate=0.05, weight_decay=0.01)}
+
+
+def zero(rank, size, level, mode=ms.PYNATIVE_MODE, optimizer="adam"):
     """ZeRO through nn.TrainOneStepCell, each rank feeding its slice of the batch (MindSpore's dataset); in GRAPH_MODE
-    the steps are partitioned from their graph (`graph`: whether the last one was)."""
+    the steps are partitioned from their graph (`graph`: whether the last one was). With Lamb the norms of the
+    update are all-reduced over the slices."""
     ms.set_auto_parallel_context(parallel_mode="semi_auto_parallel", dataset_strategy="data_parallel",
                                  enable_parallel_optimizer=True,
                                  parallel_optimizer_config={"optimizer_level": level,
                                                             "parallel_optimizer_threshold": 0})
     net = MLP()
-    step = nn.TrainOneStepCell(net, nn.Adam(net.trainable_params(), learning_rate=0.01))
+    step = nn.TrainOneStepCell(net, ZERO_OPTIMIZERS[optimizer](net.trainable_params()))
     rows = slice(rank * 8 // size, (rank + 1) * 8 // size)
     ms.set_context(mode=mode)
     losses = [float(step(Tensor(x[rows]), Tensor(y[rows])).asnumpy()) for x, y in BATCHES]
@@ -186,12 +212,27 @@ def sliced(rank, name, directory, mode=ms.PYNATIVE_MODE):
             "whole": {k: v.asnumpy().tolist() for k, v in ms.load_checkpoint(path).items()}, "graph": graph}
 
 
-def sliced_refused(rank):
-    """A lazily initialized network whose Parameters are cut, under an optimizer reading whole norms (LARS): the
-    step refuses before initializing anything."""
+def sliced_lamb(rank, directory):
+    """Two steps of TrainOneStepCell with Lamb on the lazily initialized tensor-parallel MLP (`CHECKPOINT_PLAN`):
+    each process holds its slices, the norms of the update all-reduced over the pieces; the losses and the
+    parameters gathered whole (`save_checkpoint`)."""
     ms.set_auto_parallel_context(parallel_mode="semi_auto_parallel", dataset_strategy="full_batch")
     net = lazy_mlp(**PLANS[CHECKPOINT_PLAN][1])
-    step = nn.TrainOneStepCell(net, nn.LARS(nn.SGD(net.trainable_params(), learning_rate=0.1)))
+    step = nn.TrainOneStepCell(net, nn.Lamb(net.trainable_params(), learning_rate=0.05, weight_decay=0.01))
+    losses = [float(step(Tensor(x), Tensor(y)).asnumpy()) for x, y in BATCHES]
+    path = os.path.join(directory, f"sliced_lamb_{rank}.ckpt")
+    ms.save_checkpoint(net, path)    # integrated_save: gathered whole from the processes
+    whole = {k: v.asnumpy().tolist() for k, v in ms.load_checkpoint(path).items()}
+    ms.reset_auto_parallel_context()
+    return {"losses": losses, "whole": whole, "sliced": [p.sliced for p in net.trainable_params()]}
+
+
+def sliced_refused(rank):
+    """A lazily initialized network whose Parameters are cut, under an optimizer whose state is not shaped as the
+    parameters (AdaFactor's factored moments): the step refuses before initializing anything."""
+    ms.set_auto_parallel_context(parallel_mode="semi_auto_parallel", dataset_strategy="full_batch")
+    net = lazy_mlp(**PLANS[CHECKPOINT_PLAN][1])
+    step = nn.TrainOneStepCell(net, nn.AdaFactor(net.trainable_params()))
     try:
         step(*(Tensor(a) for a in BATCHES[0]))
     except TypeError as exc:
@@ -212,12 +253,15 @@ def main(scenario, directory):
     for name, (ranks, strategies, _) in PLANS.items():
         if ranks == size:
             out["plans"][name] = run_plan(name, MLP(**strategies), world)[0]
+    out["spatial"] = spatial_cut(world, size)
     out["zero"] = {level: zero(rank, size, level) for level in ("level1", "level3")}
     out["zero"]["level3-graph"] = zero(rank, size, "level3", ms.GRAPH_MODE)
+    out["zero"]["level1-lamb"] = zero(rank, size, "level1", optimizer="lamb")
     out["sliced"] = {name: sliced(rank, name, directory) for name in SLICED[size]}
     out["sliced"].update({name + "-graph": sliced(rank, name, directory, ms.GRAPH_MODE) for name in SLICED[size]})
     if size == 2:
         out["sliced_refused"] = sliced_refused(rank)
+        out["sliced_lamb"] = sliced_lamb(rank, directory)
     if size == 2:
         out["pipeline_parallel_optimizer"] = pipeline_parallel_optimizer()
     if scenario == "save":

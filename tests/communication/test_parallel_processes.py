@@ -10,6 +10,9 @@ loss and gradients, and trains with the parallel optimizer inside the stages on 
 process holding its stage's slices only); at 2 ranks the parallel optimizer inside the stages cuts Parameters holding
 data on the first step.
 
+Convolutions cut along H (2 ranks) and H and W (4 ranks) exchange their overlapping rows between the processes
+(sends and receives with the neighbours) and give the single-process loss and gradients.
+
 Two launches (2 workers, then 4 workers reading the first one's checkpoint); workers in _parallel_worker.py.
 """
 import json
@@ -27,6 +30,8 @@ sys.path.insert(0, HERE)
 sys.path.insert(0, os.path.join(os.path.dirname(HERE), "parallel"))
 from _mlp import MLP, lazy_mlp  # noqa: E402
 from _parallel_worker import BATCHES, CHECKPOINT_PLAN, GROUPINGS, LOAD_PLAN, PLANS, SLICED, rank_array  # noqa: E402
+from _parallel_worker import SPATIAL, ZERO_OPTIMIZERS  # noqa: E402
+from _spatial_net import Net as SpatialNet, X as SPATIAL_X  # noqa: E402
 from _pipeline_worker import X as PIPE_X, Y as PIPE_Y, batches as pipeline_batches, pipeline_cell  # noqa: E402
 from _sliced_worker import pipeline_batches as sliced_pipeline_batches  # noqa: E402
 from _sliced_worker import pipeline_cell as sliced_pipeline_cell  # noqa: E402
@@ -95,6 +100,27 @@ def _check_plans(results, size):
         kinds = _simulated_kinds(name)
         assert kinds and all(res["plans"][name]["kinds"][:len(kinds)] == kinds for res in results)
     return names
+
+
+@pytest.mark.parametrize("which", ["two", "four"])
+def test_convolutions_cut_along_h_and_w_exchange_their_overlaps_between_processes(request, which):
+    results = request.getfixturevalue(which)
+    results = results[1] if which == "two" else results
+    size = len(results)
+    ref = SpatialNet()
+    loss, grads = ms.value_and_grad(ref, None, ref.trainable_params())(SPATIAL_X)
+    net = SpatialNet(SPATIAL[size])
+    world = SimulatedWorld(size)
+    execute(record(ms.value_and_grad(net, None, net.trainable_params()), SPATIAL_X), world)
+    halos = [[r.group_size, r.groups, r.input_bytes, r.sent_bytes] for r in world.log if r.kind == "NeighborExchange"]
+    assert len(halos) == 5 * (size // 2)
+    for res in results:
+        got = res["spatial"]
+        _close(got["loss"], loss.asnumpy())
+        for p, g in zip(ref.trainable_params(), grads):
+            _close(got["grads"][p.name], g.asnumpy())
+        # the processes exchange what the simulated ranks do, with the same bytes
+        assert got["halos"] == halos and got["kinds"] == [r.kind for r in world.log]
 
 
 def test_plans_on_two_processes_equal_one_process(two):
@@ -199,21 +225,22 @@ def test_the_process_world_equals_the_simulated_world_in_any_group_order(four):
     assert all(res["collectives"][1] == log for res in four)
 
 
-def _zero_reference():
+def _zero_reference(optimizer="adam"):
     net = MLP()
-    step = nn.TrainOneStepCell(net, nn.Adam(net.trainable_params(), learning_rate=0.01))
+    step = nn.TrainOneStepCell(net, ZERO_OPTIMIZERS[optimizer](net.trainable_params()))
     losses = [float(step(Tensor(x), Tensor(y)).asnumpy()) for x, y in BATCHES]
     return losses, net, step.optimizer
 
 
-@pytest.mark.parametrize("level", ["level1", "level3", "level3-graph"])
+@pytest.mark.parametrize("level", ["level1", "level3", "level3-graph", "level1-lamb"])
 @pytest.mark.parametrize("which", ["two", "four"])
 def test_zero_through_train_one_step_cell(request, which, level):
+    # level1-lamb: Lamb's norms of the update all-reduced over the slices on the processes
     results = request.getfixturevalue(which)
     results = results[1] if which == "two" else results
-    losses, net, opt = _zero_reference()
+    losses, net, opt = _zero_reference("lamb" if level.endswith("lamb") else "adam")
     state = {q.name: q.asnumpy() for _, q in opt.parameters_and_names()}
-    whole_state = sum(v.nbytes for k, v in state.items() if k.startswith("moment"))
+    whole_state = sum(v.nbytes for k, v in state.items() if k.startswith(("moment", "lamb_")))
     for res in results:
         zero = res["zero"][level]
         _close(zero["losses"], losses)
@@ -334,8 +361,23 @@ def test_processes_holding_only_their_slices_train_as_one_process(request, which
                 assert got["param_bytes"] == got["moment_bytes"] == whole_bytes // tensor_cuts
 
 
-def test_processes_holding_slices_refuse_an_optimizer_reading_whole_norms(two):
+def test_processes_holding_slices_refuse_an_optimizer_whose_state_is_not_shaped_as_the_parameters(two):
     for res in two[1]:
         text, waiting = res["sliced_refused"]
-        assert "the optimizer must be one of SGD, Momentum" in text and "but got LARS" in text
+        assert "the optimizer must be one of SGD, Momentum, Adam, AdamWeightDecay, AdamOffload, Lamb, LARS" in text
+        assert "but got AdaFactor" in text
         assert waiting == [True, True, True]   # nothing initialized before the refusal
+
+
+def test_processes_holding_slices_train_with_lamb_as_one_process(two):
+    # the tensor-parallel MLP's weights cut over the 2 processes: Lamb's norms are all-reduced over the pieces
+    net = lazy_mlp()
+    net.init_parameters_data()
+    step = nn.TrainOneStepCell(net, nn.Lamb(net.trainable_params(), learning_rate=0.05, weight_decay=0.01))
+    losses = [float(step(Tensor(x), Tensor(y)).asnumpy()) for x, y in BATCHES]
+    for res in two[1]:
+        got = res["sliced_lamb"]
+        assert got["sliced"] == [True, True, True]   # w1 and b1 cut by columns, w2 by rows
+        _close(got["losses"], losses)
+        for p in net.trainable_params():
+            _close(got["whole"][p.name], p.asnumpy())

@@ -184,8 +184,8 @@ def test_the_rules_factors():
     x, w = Tensor(np.zeros((2, 4, 5, 5))), Tensor(np.zeros((6, 4, 3, 3)))
     rule = C.conv_p.sharding(x, w, Tensor(np.zeros(6)), stride=(1, 1), pads=(0,) * 4, dilation=(1, 1), groups=1)
     assert rule.ins[:2] == (("n", "i", "s0", "s1"), ("o", "i", "k0", "k1"))
-    assert rule.outs == (("n", "o", None, None),) and rule.sums == {"i"} and rule.addends == (2,)
-    assert {"s0", "s1", "k0", "k1"} <= rule.whole
+    assert rule.outs == (("n", "o", "s0", "s1"),) and rule.sums == {"i"} and rule.addends == (2,)
+    assert {"s0", "s1", "k0", "k1"} <= rule.whole   # 'valid' with a 3x3 kernel at stride 1: no spatial cut
     grouped = C.conv_p.sharding(x, Tensor(np.zeros((4, 2, 3, 3))), None, stride=(1, 1), pads=(0,) * 4,
                                 dilation=(1, 1), groups=2)
     assert {"gi", "go"} <= grouped.whole and not grouped.sums
@@ -194,12 +194,13 @@ def test_the_rules_factors():
     assert dw.outs == (("o", "i", None, None),) and dw.sums == {"n"}
     assert dw.localize({"weight_shape": (6, 4, 3, 3)}, [(3, 4, 3, 3)])["weight_shape"] == (3, 4, 3, 3)
     pool = C.max_pool_p.sharding(x, kernel=(3, 3), stride=(1, 1), pads=(1,) * 4, dilation=(1, 1), ceil_mode=False)
-    assert pool.outs == (("p0", "p1", None, None),) * 2
+    assert pool.outs == (("p0", "p1", "q0", "q1"),) * 2 and {"q0", "q1"} <= pool.whole
 
 
 @pytest.mark.parametrize("strategy, message", [
     (((1, 1, 1, 1), (1, 1, 2, 1)), "the kernel size can not be split"),
-    (((1, 1, 2, 1), (1, 1, 1, 1)), "splitting the spatial dims"),
+    (((1, 1, 2, 1), (1, 1, 1, 1)), "The 'valid' mode do not support to split H or W when "
+                                   "kernel_size_use_dilation_ > stride"),
 ])
 def test_a_strategy_cutting_what_a_convolution_needs_whole_is_refused(strategy, message):
     x, w = Tensor(RNG.standard_normal((2, 2, 4, 4))), Tensor(RNG.standard_normal((2, 2, 2, 2)))
@@ -302,7 +303,7 @@ def test_adaptive_average_pooling_cuts_its_planes_and_the_dims_it_keeps(cuts):
             self.gap, self.rows = nn.AdaptiveAvgPool2d((1, 1)), nn.AdaptiveAvgPool2d((3, None))
 
         def construct(self, x):
-            h = ops.tanh(self.conv(x, self.w))     # the 1x1 convolution reads the spatial dims whole
+            h = ops.tanh(self.conv(x, self.w))     # a 1x1 convolution has no overlap: a cut W stays cut
             return ops.reduce_sum(self.gap(h) ** 2) + ops.reduce_mean(ops.sin(self.rows(ops.tanh(x) * self.v)))
 
     world = SimulatedWorld(math.prod(cuts))

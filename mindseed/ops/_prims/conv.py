@@ -111,9 +111,9 @@ def _halved(x):
     return I.Abstract(tuple(lead) + (None if h is None else h // 2, None if w is None else w // 2), x.dtype)
 
 
-max_pool_2x2_p = Prim("MaxPool2x2", K.max_pool_2x2, infer=_halved, sharding=SN.planes)
-max_pool_2x2_grad_p = Prim("MaxPool2x2Grad", K.max_pool_2x2_grad, fresh=True, infer=I.same, sharding=SN.planes)
-max_pool_2x2_grad_grad_p = Prim("MaxPool2x2GradGrad", K.max_pool_2x2_grad_grad, sharding=SN.planes)
+max_pool_2x2_p = Prim("MaxPool2x2", K.max_pool_2x2, infer=_halved, sharding=SN.pool_2x2)
+max_pool_2x2_grad_p = Prim("MaxPool2x2Grad", K.max_pool_2x2_grad, fresh=True, infer=I.same, sharding=SN.pool_2x2)
+max_pool_2x2_grad_grad_p = Prim("MaxPool2x2GradGrad", K.max_pool_2x2_grad_grad, sharding=SN.pool_2x2)
 
 
 @max_pool_2x2_p.def_bprop
