@@ -3,7 +3,7 @@ import numpy as np
 import pytest
 
 from mindseed import Tensor, boost, nn
-from tests.boost._nets import ThreeDense
+from tests.boost._boost_nets import ThreeDense
 
 
 _X = Tensor(np.array([[1., 2., 3.], [-1., 0.5, 2.]], np.float32))

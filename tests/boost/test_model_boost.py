@@ -6,7 +6,7 @@ import pytest
 from mindseed import Tensor, amp, boost, nn
 from mindseed.boost.less_batch_normalization import CommonHeadLastFN
 from mindseed.train import Model
-from tests.boost._nets import ThreeDense
+from tests.boost._boost_nets import ThreeDense
 
 
 def test_model_boost_o1_less_bn():
