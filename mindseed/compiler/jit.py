@@ -742,6 +742,7 @@ def partition_trace(fn, args, kwargs=None):
         except GraphBreak as exc:
             broken[(key, compiled.mode_key())] = exc
             raise
+        # keyed by the mode as it is after the trace (the cells it met join the key), as the next call looks it up
         compiled.cache[compiled._valued((key, compiled.mode_key()), leaves, entry)] = entry
     inputs = [leaves[i] for i in (entry.in_keep if entry.in_keep is not None else range(len(leaves)))]
     return entry.graph, inputs + [t for t, _ in entry.captured], entry.out_tmpl

@@ -35,6 +35,22 @@ def scope_strategy(args):
     return None
 
 
+def check_input_dtypes(prim_name, allowed, **inputs):
+    """MindSpore's check of a primitive's tensor inputs: each a Tensor of one of the `allowed` dtypes, all of one
+    dtype (TypeError in its words otherwise)."""
+    kinds = ", ".join(f"Tensor[{d}]" for d in allowed)
+    for name, v in inputs.items():
+        if not isinstance(v, Tensor) or v.dtype not in allowed:
+            got = f"Tensor[{v.dtype}]" if isinstance(v, Tensor) else type(v).__name__
+            raise TypeError(f"For primitive[{prim_name}], the input argument[{name}] must be a type of {{{kinds}}}, "
+                            f"but got {got}.")
+    (first, a), *rest = inputs.items()
+    for name, v in rest:
+        if v.dtype != a.dtype:
+            raise TypeError(f"For primitive[{prim_name}], the input type must be same. name:[{first}]:Tensor[{a.dtype}]"
+                            f". name:[{name}]:Tensor[{v.dtype}].")
+
+
 # what `mindspore.graph.register_op_wrapper` / `register_op_infer` registered, by primitive name: the function whose
 # result replaces a call of the primitive inside a compiled graph, and the custom inferences {name: fn} whose results
 # become attributes of the call's output there

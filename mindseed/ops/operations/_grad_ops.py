@@ -12,7 +12,7 @@ from mindseed.ops.functional._array_shape import _strided_slice_index
 from mindseed.ops.functional._core import _axis, _shape_arg
 from mindseed.ops._prims import nn as _nn_prims
 from mindseed.ops._prims.nn_loss import nll_loss_grad_p as _nll_loss_grad_p
-from mindseed.ops.operations._base import Primitive
+from mindseed.ops.operations._base import Primitive, check_input_dtypes
 
 __all__ = ["SqrtGrad", "RsqrtGrad", "TanhGrad", "SigmoidGrad", "ReciprocalGrad", "GeLUGrad", "FastGeLUGrad",
            "HShrinkGrad", "HSigmoidGrad", "HSwishGrad", "MaximumGrad", "MinimumGrad", "MaximumGradGrad",
@@ -111,14 +111,7 @@ class IgammaGradA(Primitive):
         super().__init__("IgammaGradA")
 
     def __call__(self, a, x):
-        for name, v in (("a", a), ("x", x)):
-            if not isinstance(v, Tensor) or v.dtype not in (mstype.float32, mstype.float64):
-                got = f"Tensor[{v.dtype}]" if isinstance(v, Tensor) else type(v).__name__
-                raise TypeError(f"For primitive[{self.name}], the input argument[{name}] must be a type of "
-                                f"{{Tensor[Float32], Tensor[Float64]}}, but got {got}.")
-        if a.dtype != x.dtype:
-            raise TypeError(f"For primitive[{self.name}], the input type must be same. name:[a]:Tensor[{a.dtype}]. "
-                            f"name:[x]:Tensor[{x.dtype}].")
+        check_input_dtypes(self.name, (mstype.float32, mstype.float64), a=a, x=x)
         a64, x64 = F.cast(a, mstype.float64), F.cast(x, mstype.float64)
         shape = np.broadcast_shapes(tuple(a.shape), tuple(x.shape))
         a64, x64 = F.broadcast_to(a64, shape), F.broadcast_to(x64, shape)

@@ -7,7 +7,8 @@ from mindseed.ops._prims import math as P
 from mindseed.ops.functional import _math as F
 from mindseed.ops.functional._core import _axes, _axis
 from mindseed.ops.functional._math_elementwise import _tensor
-from mindseed.ops.operations._base import REQUIRED, Primitive, attr_primitive, simple_primitive as _simple, subclass
+from mindseed.ops.operations._base import REQUIRED, Primitive, attr_primitive, check_input_dtypes, \
+    simple_primitive as _simple, subclass
 
 _SIMPLE = {
     "Rint": (F.round, "x rounded half to even."),
@@ -98,14 +99,7 @@ class SquareSumAll(Primitive):
         super().__init__("SquareSumAll")
 
     def __call__(self, x, y):
-        for name, t in (("x", x), ("y", y)):
-            if not isinstance(t, Tensor) or t.dtype not in (mstype.float16, mstype.float32):
-                got = f"Tensor[{t.dtype}]" if isinstance(t, Tensor) else type(t).__name__
-                raise TypeError(f"For primitive[SquareSumAll], the input argument[{name}] must be a type of "
-                                f"{{Tensor[Float16], Tensor[Float32]}}, but got {got}.")
-        if x.dtype != y.dtype:
-            raise TypeError(f"For primitive[SquareSumAll], the input type must be same. name:[x]:Tensor[{x.dtype}]. "
-                            f"name:[y]:Tensor[{y.dtype}].")
+        check_input_dtypes("SquareSumAll", (mstype.float16, mstype.float32), x=x, y=y)
         if tuple(x.shape) != tuple(y.shape):
             raise ValueError(f"For primitive[SquareSumAll], the x: {list(x.shape)} must be equal to {list(y.shape)}")
         return C.reduce_sum_p(C.mul_p(x, x), axis=None), C.reduce_sum_p(C.mul_p(y, y), axis=None)
